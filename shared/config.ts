@@ -1,0 +1,55 @@
+import * as z from './schema.ts';
+
+/**
+ * The environment, validated once when a function (or the local server) starts.
+ * Nothing else reads `process.env`: a missing or malformed variable fails the cold
+ * start with a message naming it, instead of a 500 in the middle of a request.
+ *
+ * Sections that only some routes need (the table, email, photos, identity provider) are
+ * validated by `requireSection` when the module that uses them is first loaded.
+ */
+const commaList = z.pipe(
+  z.string(),
+  z.transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)),
+);
+
+const baseSchema = z.object({
+  STAGE: z.string().check(z.minLength(1)),
+  SITE_AUTH_METHOD: z.enum(['idp', 'legacy']),
+  /** HS256 key of the service's own tokens: at least 32 bytes of entropy. */
+  JWT_SECRET: z.string().check(z.minLength(32, 'must be at least 32 characters')),
+  JWT_ISSUER: z.string().check(z.minLength(1)),
+  /** Origins of the admin SPA and customer portal: CORS, CSRF and redirect allowlist. */
+  ALLOWED_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
+  LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+});
+
+export type Config = z.infer<typeof baseSchema>;
+
+function describe(error: z.core.$ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`).join('; ');
+}
+
+function parse<T extends z.ZodMiniType>(schema: T, what: string): z.infer<T> {
+  const result = schema.safeParse(process.env);
+  if (!result.success) throw new Error(`Invalid environment for ${what}: ${describe(result.error)}`);
+  return result.data;
+}
+
+let cached: Config | undefined;
+
+/** The validated base configuration (parsed on first call, then cached). */
+export function config(): Config {
+  cached ??= parse(baseSchema, 'the service');
+  return cached;
+}
+
+/** Validates and returns a section of the environment that only some routes need. */
+export function requireSection<T extends z.ZodMiniType>(name: string, schema: T): z.infer<T> {
+  return parse(schema, name);
+}
+
+/** Tests change the environment between cases; this forgets the cached parse. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

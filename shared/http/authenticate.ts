@@ -1,0 +1,54 @@
+import { verifyToken, type AdminPrincipal } from '../auth/tokens.ts';
+import type { Access } from '../routes.ts';
+import { AUTH_COOKIE, readCookie } from './cookies.ts';
+import { isAllowedOrigin } from './cors.ts';
+import { Forbidden, Unauthorized } from './errors.ts';
+import { header, type Middleware, type RouteEvent } from './request.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Any value will do: a cross-site form cannot set a custom header without a CORS preflight. */
+export const CSRF_HEADER = 'x-requested-with';
+
+function bearerToken(event: RouteEvent): string | undefined {
+  const value = header(event, 'authorization');
+  if (!value) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(value);
+  if (!match) throw new Unauthorized('The Authorization header must use the Bearer scheme.');
+  return match[1];
+}
+
+/**
+ * A cookie rides along with any request the browser makes, so a state-changing request
+ * authenticated by the cookie alone must come from one of our origins and carry the
+ * custom header. Bearer requests are immune (a foreign page cannot read the token).
+ */
+function assertNotCrossSite(event: RouteEvent): void {
+  if (SAFE_METHODS.has(event.requestContext.http.method)) return;
+  if (!isAllowedOrigin(header(event, 'origin')) || !header(event, CSRF_HEADER)) {
+    throw new Forbidden(
+      `Cookie-authenticated requests that change state must come from an allowed Origin and carry the ${CSRF_HEADER} header.`,
+      { error: 'csrf_rejected' },
+    );
+  }
+}
+
+/** Authenticates the caller and checks the route's permission (from the route table). */
+export function authenticate(access: Access): Middleware {
+  return {
+    before: async (request) => {
+      if (access.kind === 'public') return;
+      const event = request.event;
+      let token = bearerToken(event);
+      if (!token) {
+        token = readCookie(event.cookies, AUTH_COOKIE);
+        if (!token) throw new Unauthorized('Send a Bearer token or the auth cookie.');
+        assertNotCrossSite(event);
+      }
+      const principal = await verifyToken(token, access.kind);
+      if (access.kind === 'admin' && access.permission && !(principal as AdminPrincipal).permissions.includes(access.permission)) {
+        throw new Forbidden(`This route needs the "${access.permission}" permission.`);
+      }
+      event.principal = principal;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import * as z from '../schema.ts';
+import type { Reply } from './route.ts';
+
+/**
+ * The spec's envelopes, built in one place:
+ * - single: `{ count, data }`
+ * - paged list: `{ totalCount, count, limit, offset, data }`
+ * - the `result=none|id|object` rule of write routes (default `id`).
+ */
+export const single = (data: unknown): Reply => ({ body: { count: 1, data } });
+
+export interface Page<T> {
+  totalCount: number;
+  limit: number;
+  offset: number;
+  items: T[];
+}
+
+export const paged = <T>(page: Page<T>): Reply => ({
+  body: { totalCount: page.totalCount, count: page.items.length, limit: page.limit, offset: page.offset, data: page.items },
+});
+
+export const ResultFormat = z._default(z.enum(['none', 'id', 'object']), 'id');
+export type ResultFormat = z.infer<typeof ResultFormat>;
+
+/** A write's answer in the chosen format: no body, the id only, or the whole object. */
+export function asResult(format: ResultFormat, object: { id: number }, status = 200): Reply {
+  if (format === 'none') return { status: 204 };
+  return { status, body: { count: 1, data: format === 'id' ? object.id : object } };
+}
+
+export type BulkStatus = 'ok' | 'error';
+
+/** One entry of a bulk answer: each item succeeds or fails on its own. */
+export interface BulkEntry {
+  id: number | null;
+  status: BulkStatus;
+  /** The object, when `result=object` and the item succeeded. */
+  object?: unknown;
+  error?: string;
+}
+
+export function bulkEntry(format: ResultFormat, id: number | null, outcome: { object: unknown } | { error: string }): BulkEntry {
+  if ('error' in outcome) return { id, status: 'error', error: outcome.error };
+  return format === 'object' ? { id, status: 'ok', object: outcome.object } : { id, status: 'ok' };
+}
+
+export const bulk = (format: ResultFormat, entries: BulkEntry[]): Reply =>
+  format === 'none' ? { status: 204 } : { body: { count: entries.length, data: entries } };

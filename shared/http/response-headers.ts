@@ -1,0 +1,23 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { corsHeaders } from './cors.ts';
+import { header, type Middleware } from './request.ts';
+
+/** A JSON API serves no documents: lock down everything a browser might do with an answer. */
+const SECURITY_HEADERS: Record<string, string> = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+};
+
+/** Adds CORS and security headers to every answer, errors included. */
+export function responseHeaders(): Middleware {
+  const apply: NonNullable<Middleware['after']> = async (request) => {
+    const response = request.response as APIGatewayProxyStructuredResultV2 | undefined;
+    if (!response) return;
+    response.headers = { ...SECURITY_HEADERS, ...corsHeaders(header(request.event, 'origin')), ...response.headers };
+  };
+  return { after: apply, onError: apply };
+}

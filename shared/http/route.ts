@@ -1,0 +1,91 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import * as z from '../schema.ts';
+import type { Principal } from '../auth/tokens.ts';
+import { API_PREFIX, findRoute } from '../routes.ts';
+import { authenticate } from './authenticate.ts';
+import { logger } from './logger.ts';
+import { parseBody } from './parse-body.ts';
+import { problemDetails } from './problem-details.ts';
+import type { RouteEvent } from './request.ts';
+import { responseHeaders } from './response-headers.ts';
+import { parsePart } from './validate.ts';
+
+/** What a handler returns; `route` turns it into the API Gateway answer. */
+export interface Reply {
+  status?: number;
+  /** Serialised as JSON; omitted (and status 204 by default) when undefined. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  cookies?: string[];
+}
+
+interface Schemas<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends z.ZodMiniType> {
+  path?: P;
+  query?: Q;
+  /** A JSON body schema; without one the route refuses any body. */
+  body?: B;
+}
+
+export interface RouteInput<P, Q, B> {
+  path: P;
+  query: Q;
+  body: B;
+  /** The authenticated caller; undefined only on public routes. */
+  caller: Principal | undefined;
+  event: RouteEvent;
+}
+
+const empty = z.strictObject({});
+
+function toResult(reply: Reply): APIGatewayProxyStructuredResultV2 {
+  const hasBody = reply.body !== undefined;
+  return {
+    statusCode: reply.status ?? (hasBody ? 200 : 204),
+    headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...reply.headers },
+    ...(reply.cookies?.length ? { cookies: reply.cookies } : {}),
+    ...(hasBody ? { body: JSON.stringify(reply.body) } : {}),
+  };
+}
+
+/**
+ * Builds a route's Lambda handler: one middy stack for every route. The route key
+ * (`METHOD /path`) finds the row in `shared/routes.ts`, which says who may call it.
+ * Order: logging context → authentication and permission → body parsing → validation
+ * → the use-case; problem details and response headers wrap everything, errors included.
+ */
+export function route<
+  P extends z.ZodMiniType = typeof empty,
+  Q extends z.ZodMiniType = typeof empty,
+  B extends z.ZodMiniType = z.ZodMiniUndefined,
+>(
+  key: string,
+  schemas: Schemas<P, Q, B>,
+  useCase: (input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>,
+) {
+  const row = findRoute(key);
+  const deprecation: Record<string, string> = row.successor
+    ? { Deprecation: 'true', Link: `<${API_PREFIX}${row.successor}>; rel="successor-version"` }
+    : {};
+
+  const base = async (event: RouteEvent, _context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    const input = {
+      path: parsePart('path', schemas.path ?? empty, event.pathParameters ?? {}),
+      query: parsePart('query', schemas.query ?? empty, event.queryStringParameters ?? {}),
+      body: schemas.body ? parsePart('body', schemas.body, event.body) : undefined,
+      caller: event.principal,
+      event,
+    } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>;
+    const reply = await useCase(input);
+    return toResult({ ...reply, headers: { ...deprecation, ...reply.headers } });
+  };
+
+  const handler = middy<RouteEvent, APIGatewayProxyStructuredResultV2, Error, Context>(base)
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(responseHeaders())
+    .use(problemDetails())
+    .use(authenticate(row.auth))
+    .use(parseBody(schemas.body ? 'json' : 'none'));
+  return Object.assign(handler, { routeKey: key });
+}

@@ -1,0 +1,86 @@
+/**
+ * The route table: the one inventory of the API. Every other part reads it:
+ * - infra/ makes one Lambda per row with only the grants named in `uses`;
+ * - bin/dev.ts dispatches local HTTP requests by it;
+ * - the handler wrapper (`shared/http/route.ts`) takes each route's access rule from it;
+ * - test/ walks it (auth matrix, spec coverage, one function per row in the template).
+ *
+ * To add a route: add a row here, add `functions/<handler>.ts` exporting `handler`
+ * built with `route('<METHOD> <path>', ...)`, and run `npm test`.
+ */
+
+/** Named permissions carried by administrator records and tokens. */
+export const PERMISSIONS = [
+  'shipping:read',
+  'shipping:write',
+  'tickets:read',
+  'tickets:write',
+  'checkin:scan',
+  'customers:manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Who may call a route. */
+export type Access =
+  /** No token needed: login-type routes only. */
+  | { kind: 'public' }
+  /** An administrator token; `permission` (when set) must be on it. */
+  | { kind: 'admin'; permission?: Permission }
+  /** A customer token (my-account area); handlers see only the caller's own data. */
+  | { kind: 'customer' };
+
+/** The AWS resources a route's function may touch; infra grants exactly these. */
+export interface Uses {
+  table?: 'read' | 'read-write';
+  photos?: boolean;
+  email?: boolean;
+  identityProvider?: boolean;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteRow {
+  method: HttpMethod;
+  /** Path below the `/api/v2` prefix, API Gateway style (`{id}` parameters). */
+  path: string;
+  /** Module under `functions/`, without extension. */
+  handler: string;
+  auth: Access;
+  uses: Uses;
+  /** Deprecated routes answer with `Deprecation` and `Link` headers pointing here. */
+  successor?: string;
+}
+
+export const API_PREFIX = '/api/v2';
+
+const publicRoute: Access = { kind: 'public' };
+const admin = (permission?: Permission): Access =>
+  permission ? { kind: 'admin', permission } : { kind: 'admin' };
+
+export const routes: readonly RouteRow[] = [
+  // Authentication
+  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read' } },
+  { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
+
+  // Shipping methods
+  { method: 'GET', path: '/shipping-method', handler: 'shipping-method/list', auth: admin('shipping:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/shipping-method/{id}', handler: 'shipping-method/get', auth: admin('shipping:read'), uses: { table: 'read' } },
+  { method: 'POST', path: '/shipping-method', handler: 'shipping-method/create', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'PATCH', path: '/shipping-method/{id}', handler: 'shipping-method/update', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'DELETE', path: '/shipping-method/{id}', handler: 'shipping-method/delete', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/shipping-method/bulk-read', handler: 'shipping-method/bulk-read', auth: admin('shipping:read'), uses: { table: 'read' } },
+  { method: 'POST', path: '/shipping-method/bulk-create', handler: 'shipping-method/bulk-create', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/shipping-method/bulk-update', handler: 'shipping-method/bulk-update', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/shipping-method/bulk-delete', handler: 'shipping-method/bulk-delete', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+];
+
+/** `METHOD /path`, the key API Gateway and the handlers use for a route. */
+export const routeKey = (row: Pick<RouteRow, 'method' | 'path'>): string => `${row.method} ${row.path}`;
+
+const byKey = new Map(routes.map((row) => [routeKey(row), row]));
+
+export function findRoute(key: string): RouteRow {
+  const row = byKey.get(key);
+  if (!row) throw new Error(`Route "${key}" is not in shared/routes.ts`);
+  return row;
+}
