@@ -1,0 +1,11 @@
+import * as z from '#shared/schema';
+import { bulkCreate } from '#shared/domain/shipping-method-bulk';
+import { bulkBody } from '#shared/http/bulk';
+import { bulk, ResultFormat } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+
+export const handler = route(
+  'POST /shipping-method/bulk-create',
+  { query: z.strictObject({ result: ResultFormat }), body: bulkBody(z.unknown()) },
+  async ({ query, body }) => bulk(query.result, await bulkCreate(body.data, query.result)),
+);

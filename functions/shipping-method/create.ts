@@ -1,0 +1,11 @@
+import * as z from '#shared/schema';
+import { createShippingMethod } from '#shared/data/shipping-methods';
+import { NewShippingMethod } from '#shared/domain/shipping-method';
+import { asResult, ResultFormat } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+
+export const handler = route(
+  'POST /shipping-method',
+  { query: z.strictObject({ result: ResultFormat }), body: NewShippingMethod },
+  async ({ query, body }) => asResult(query.result, await createShippingMethod(body), 201),
+);

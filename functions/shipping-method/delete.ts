@@ -1,0 +1,11 @@
+import * as z from '#shared/schema';
+import { deleteShippingMethod } from '#shared/data/shipping-methods';
+import { PathId } from '#shared/http/bulk';
+import { asResult, ResultFormat } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+
+export const handler = route(
+  'DELETE /shipping-method/{id}',
+  { path: PathId, query: z.strictObject({ result: ResultFormat }) },
+  async ({ path, query }) => asResult(query.result, await deleteShippingMethod(path.id)),
+);

@@ -1,0 +1,12 @@
+import * as z from '#shared/schema';
+import { updateShippingMethod } from '#shared/data/shipping-methods';
+import { ShippingMethodPatch } from '#shared/domain/shipping-method';
+import { PathId } from '#shared/http/bulk';
+import { asResult, ResultFormat } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+
+export const handler = route(
+  'PATCH /shipping-method/{id}',
+  { path: PathId, query: z.strictObject({ result: ResultFormat }), body: ShippingMethodPatch },
+  async ({ path, query, body }) => asResult(query.result, await updateShippingMethod(path.id, body)),
+);

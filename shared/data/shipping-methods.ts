@@ -1,0 +1,178 @@
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { now } from '../clock.ts';
+import type { NewShippingMethod, ShippingMethod, ShippingMethodPatch } from '../domain/shipping-method.ts';
+import { NotFound } from '../http/errors.ts';
+import type { Page } from '../http/envelopes.ts';
+import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { allocateIds, countDelta, readCount } from './counters.ts';
+import { keys } from './keys.ts';
+
+/**
+ * Shipping methods: one item each, all in the GSI1 partition `SHIPPING_METHODS` (a
+ * small, organiser-managed set) so lists are one Query. `COUNT#SHIPPING_METHOD` is kept
+ * in step by every create and delete transaction and answers `totalCount`.
+ */
+const SEQUENCE = 'SHIPPING_METHOD';
+const COUNT = 'SHIPPING_METHOD';
+/** TransactWriteItems takes 100 actions; one is the count update. */
+const PUTS_PER_TRANSACTION = 99;
+
+type Item = ShippingMethod & Record<string, unknown>;
+
+const toItem = (method: ShippingMethod) => ({
+  ...keys.shippingMethod(method.id),
+  GSI1PK: keys.shippingMethodsIndex,
+  GSI1SK: keys.shippingMethodIndexSort(method.id),
+  entity: 'ShippingMethod',
+  nameSearch: method.name.toLowerCase(),
+  ...method,
+});
+
+const fromItem = (item: Record<string, unknown>): ShippingMethod => {
+  const { PK, SK, GSI1PK, GSI1SK, entity, nameSearch, ...method } = item as Item;
+  return method;
+};
+
+const notFound = (id: number) => new NotFound('Shipping method', id);
+
+export async function getShippingMethod(id: number): Promise<ShippingMethod> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.shippingMethod(id) }));
+  if (!Item) throw notFound(id);
+  return fromItem(Item);
+}
+
+/** Lists by id; `name` narrows to names containing it (case-insensitive). */
+export async function listShippingMethods(query: { name?: string; limit: number; offset: number }): Promise<Page<ShippingMethod>> {
+  const search = query.name?.trim().toLowerCase();
+  const wanted = query.offset + query.limit;
+  const items: Record<string, unknown>[] = [];
+  let matched = 0;
+  let startKey: Record<string, unknown> | undefined;
+  const total = search ? undefined : readCount(COUNT);
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.shippingMethodsIndex, ...(search ? { ':q': search } : {}) },
+        ...(search ? { FilterExpression: 'contains(nameSearch, :q)' } : { Limit: wanted - matched }),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (matched >= query.offset && matched < wanted) items.push(item);
+      matched++;
+    }
+    startKey = page.LastEvaluatedKey;
+    // Without a search, the count item gives the total, so stop once the page is full;
+    // a search reads the whole (small) partition to count the matches.
+  } while (startKey && (search || matched < wanted));
+  return {
+    totalCount: total ? await total : matched,
+    limit: query.limit,
+    offset: query.offset,
+    items: items.map(fromItem),
+  };
+}
+
+/** Reads up to 100 shipping methods in one BatchGetItem; missing ids are absent from the map. */
+export async function readShippingMethods(ids: number[]): Promise<Map<number, ShippingMethod>> {
+  const found = new Map<number, ShippingMethod>();
+  let pending: Record<string, unknown>[] | undefined = [...new Set(ids)].map((id) => keys.shippingMethod(id));
+  while (pending?.length) {
+    const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await db.send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
+    );
+    for (const item of Responses?.[tableName()] ?? []) {
+      const method = fromItem(item);
+      found.set(method.id, method);
+    }
+    pending = UnprocessedKeys?.[tableName()]?.Keys;
+  }
+  return found;
+}
+
+/** Creates the methods (ids allocated in one step), each put and the count in one transaction per 99. */
+export async function createShippingMethods(inputs: NewShippingMethod[]): Promise<ShippingMethod[]> {
+  if (inputs.length === 0) return [];
+  const firstId = await allocateIds(SEQUENCE, inputs.length);
+  const stamp = now().toISOString();
+  const created = inputs.map((input, index) => ({ ...input, id: firstId + index, created: stamp, updated: stamp }));
+  for (let start = 0; start < created.length; start += PUTS_PER_TRANSACTION) {
+    const chunk = created.slice(start, start + PUTS_PER_TRANSACTION);
+    await transactWrite([
+      ...chunk.map((method) => ({
+        Put: { TableName: tableName(), Item: toItem(method), ConditionExpression: 'attribute_not_exists(PK)' },
+      })),
+      countDelta(COUNT, chunk.length),
+    ]);
+  }
+  return created;
+}
+
+export async function createShippingMethod(input: NewShippingMethod): Promise<ShippingMethod> {
+  const [created] = await createShippingMethods([input]);
+  return created!;
+}
+
+export async function updateShippingMethod(id: number, patch: ShippingMethodPatch): Promise<ShippingMethod> {
+  const changes: Record<string, unknown> = { ...patch, updated: now().toISOString() };
+  if (patch.name !== undefined) changes.nameSearch = patch.name.toLowerCase();
+  const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.shippingMethod(id),
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(Attributes!);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw notFound(id);
+    throw error;
+  }
+}
+
+/**
+ * Deletes the given methods and moves the count by the number deleted, in one
+ * transaction per 99. Answers the deleted methods as they were just before; ids that
+ * did not exist (or vanished meanwhile) are left out, so the caller reports them.
+ */
+export async function deleteShippingMethods(ids: number[]): Promise<Map<number, ShippingMethod>> {
+  const existing = await readShippingMethods(ids);
+  const deleted = new Map<number, ShippingMethod>();
+  let pending = [...existing.keys()];
+  while (pending.length) {
+    const chunk = pending.slice(0, PUTS_PER_TRANSACTION);
+    try {
+      await transactWrite([
+        ...chunk.map((id) => ({
+          Delete: { TableName: tableName(), Key: keys.shippingMethod(id), ConditionExpression: 'attribute_exists(PK)' },
+        })),
+        countDelta(COUNT, -chunk.length),
+      ]);
+      for (const id of chunk) deleted.set(id, existing.get(id)!);
+      pending = pending.slice(chunk.length);
+    } catch (error) {
+      // Someone deleted some of them first: drop those and try the rest again.
+      if (!(error instanceof TransactionCancelled)) throw error;
+      const gone = new Set(chunk.filter((_, index) => error.conditionFailed(index)));
+      if (gone.size === 0) throw error;
+      pending = pending.filter((id) => !gone.has(id));
+    }
+  }
+  return deleted;
+}
+
+export async function deleteShippingMethod(id: number): Promise<ShippingMethod> {
+  const deleted = (await deleteShippingMethods([id])).get(id);
+  if (!deleted) throw notFound(id);
+  return deleted;
+}

@@ -1,0 +1,59 @@
+import * as z from '../schema.ts';
+
+/**
+ * A shipping method: how an order's tickets reach the buyer and what it costs.
+ * The spec leaves chargeType's values open; we define them:
+ * - `per_order`: `charge` once per order;
+ * - `per_ticket`: `charge` for the first ticket, `twoPlusCharge` for each further one.
+ */
+export const CHARGE_TYPES = ['per_order', 'per_ticket'] as const;
+
+const money = () => z.number().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'));
+
+const fields = {
+  name: () => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
+  description: () => z.string().check(z.maxLength(2000, 'must be at most 2000 characters')),
+  charge: money,
+  twoPlusCharge: money,
+  chargeType: () => z.enum(CHARGE_TYPES),
+  hasETickets: () => z.boolean(),
+  requiresShippingInfo: () => z.boolean(),
+  allowInternational: () => z.boolean(),
+  hasBadges: () => z.boolean(),
+};
+
+/** Create body: `name` is required, every other field has a default. Unknown fields are refused. */
+export const NewShippingMethod = z.strictObject({
+  name: fields.name(),
+  description: z._default(fields.description(), ''),
+  charge: z._default(fields.charge(), 0),
+  twoPlusCharge: z._default(fields.twoPlusCharge(), 0),
+  chargeType: z._default(fields.chargeType(), 'per_order'),
+  hasETickets: z._default(fields.hasETickets(), false),
+  requiresShippingInfo: z._default(fields.requiresShippingInfo(), false),
+  allowInternational: z._default(fields.allowInternational(), false),
+  hasBadges: z._default(fields.hasBadges(), false),
+});
+export type NewShippingMethod = z.infer<typeof NewShippingMethod>;
+
+/** Patch body: any writable fields, at least one. */
+export const ShippingMethodPatch = z
+  .strictObject({
+    name: z.optional(fields.name()),
+    description: z.optional(fields.description()),
+    charge: z.optional(fields.charge()),
+    twoPlusCharge: z.optional(fields.twoPlusCharge()),
+    chargeType: z.optional(fields.chargeType()),
+    hasETickets: z.optional(fields.hasETickets()),
+    requiresShippingInfo: z.optional(fields.requiresShippingInfo()),
+    allowInternational: z.optional(fields.allowInternational()),
+    hasBadges: z.optional(fields.hasBadges()),
+  })
+  .check(z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'));
+export type ShippingMethodPatch = z.infer<typeof ShippingMethodPatch>;
+
+export interface ShippingMethod extends NewShippingMethod {
+  id: number;
+  created: string;
+  updated: string;
+}
