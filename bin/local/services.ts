@@ -1,0 +1,289 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import S3rver from 's3rver';
+
+/**
+ * The embedded stand-ins for DynamoDB, S3, SES and Cognito, on 127.0.0.1 and free ports,
+ * shared by `npm start` and the integration tests. Where they differ from AWS is
+ * listed in DESIGN.md ("The stand-ins").
+ */
+export interface LocalServices {
+  endpoints: { dynamodb: string; s3: string; ses: string; cognito: string };
+  /** What the AWS SDK v3 clients (and the tests) need to reach the stand-ins. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export interface LocalServicesOptions {
+  /** Receives progress lines and the children's output, prefixed with their name. */
+  log?: (line: string) => void;
+  /** The bucket to create; default env PHOTO_BUCKET, else `ticketing-photos-local`. */
+  photoBucket?: string;
+}
+
+const require = createRequire(import.meta.url);
+// CommonJS with `exports.default`: a static ESM import gets the exports object in Node
+// but the function under vitest's interop, so require it the same way everywhere.
+const { default: startSesServer } = require('aws-ses-v2-local') as typeof import('aws-ses-v2-local');
+
+const REGION = 'us-east-1';
+const S3RVER_KEY = 'S3RVER';
+const READY_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 3_000;
+
+export async function startLocalServices(opts: LocalServicesOptions = {}): Promise<LocalServices> {
+  const log = opts.log ?? (() => {});
+  const photoBucket = opts.photoBucket ?? process.env.PHOTO_BUCKET ?? 'ticketing-photos-local';
+  const java = javaExecutable();
+
+  const children: ChildProcess[] = [];
+  const scratch: string[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  const tempDir = (name: string) => {
+    const dir = mkdtempSync(join(tmpdir(), `ticketing-${name}-`));
+    scratch.push(dir);
+    return dir;
+  };
+  const run = (name: string, command: string, args: string[], env: NodeJS.ProcessEnv) => {
+    const child = spawnChild(name, command, args, tempDir(name), env, log);
+    children.push(child);
+    return child;
+  };
+
+  // A last resort when the process ends without stop(): 'exit' listeners must be synchronous.
+  const killNow = () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  };
+  // Ctrl-C: the children go too. When nobody else handles the signal, re-raise it so the
+  // process ends as it would have without this listener (Linux children also carry a
+  // parent-death signal, see spawnChild).
+  const onSignal = (signal: NodeJS.Signals) => {
+    for (const child of children) child.kill('SIGTERM');
+    if (process.listenerCount(signal) === 1) {
+      unhook();
+      process.kill(process.pid, signal);
+    }
+  };
+  const unhook = () => {
+    process.off('exit', killNow);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.on('exit', killNow);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await Promise.allSettled([...children.map(terminate), ...closers.map((close) => close())]);
+      killNow();
+      unhook();
+    })());
+
+  const startDynamoDb = async () => {
+    const port = await freePort();
+    const emulator = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+    const child = run('dynamodb', java, [
+      `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
+      '-jar', join(emulator, 'DynamoDBLocal.jar'),
+      // -sharedDb: one database whatever the access key and region of the caller.
+      '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port),
+    ], process.env);
+    const endpoint = `http://127.0.0.1:${port}`;
+    const client = new DynamoDBClient({
+      endpoint,
+      region: REGION,
+      credentials: { accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
+      maxAttempts: 1,
+      requestHandler: { requestTimeout: 2_000 },
+    });
+    try {
+      await waitUntilReady('DynamoDB Local', child, async () => {
+        await client.send(new ListTablesCommand({}));
+      });
+    } finally {
+      client.destroy();
+    }
+    return endpoint;
+  };
+
+  const startCognito = async () => {
+    const port = await freePort();
+    const bin = join(dirname(require.resolve('cognito-local/package.json')), 'lib/bin/start.js');
+    // cognito-local keeps its pools in `.cognito/` under its working directory.
+    const child = run('cognito', process.execPath, [bin], { ...process.env, HOST: '127.0.0.1', PORT: String(port) });
+    const endpoint = `http://127.0.0.1:${port}`;
+    await waitUntilReady('cognito-local', child, async () => {
+      const response = await fetch(`${endpoint}/health`);
+      if (!response.ok) throw new Error(`health ${response.status}`);
+    });
+    return endpoint;
+  };
+
+  const startS3 = async () => {
+    const s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: tempDir('s3'),
+      configureBuckets: [{ name: photoBucket }],
+    });
+    const { port } = await s3.run();
+    closers.push(async () => {
+      s3.httpServer?.closeAllConnections();
+      await s3.close();
+    });
+    return `http://127.0.0.1:${port}`;
+  };
+
+  const startSes = async () => {
+    const server = await startSesServer({ host: '127.0.0.1', port: 0 });
+    closers.push(() => closeServer(server));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+
+  const started = await Promise.allSettled([startDynamoDb(), startS3(), startSes(), startCognito()]);
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  const [dynamodb, s3, ses, cognito] = started.map((result) => (result as PromiseFulfilledResult<string>).value) as [
+    string, string, string, string,
+  ];
+  log(`local services ready: dynamodb ${dynamodb}, s3 ${s3}, ses ${ses}, cognito ${cognito}`);
+
+  return {
+    endpoints: { dynamodb, s3, ses, cognito },
+    env: {
+      AWS_REGION: REGION,
+      // Dummy credentials for every client. s3rver is the only stand-in that checks the key
+      // (it knows just `S3RVER`; the others accept anything), so that one serves them all.
+      AWS_ACCESS_KEY_ID: S3RVER_KEY,
+      AWS_SECRET_ACCESS_KEY: S3RVER_KEY,
+      // Service-specific endpoints the SDK v3 reads by itself: no client code differs locally.
+      AWS_ENDPOINT_URL_DYNAMODB: dynamodb,
+      AWS_ENDPOINT_URL_S3: s3,
+      AWS_ENDPOINT_URL_SESV2: ses,
+      AWS_ENDPOINT_URL_SES: ses,
+      AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito,
+      SES_STORE_URL: ses,
+      COGNITO_LOCAL_URL: cognito,
+      PHOTO_BUCKET: photoBucket,
+      // The SDK's "upgrade to Node 22" notice, printed by every process (each test worker).
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
+    stop,
+  };
+}
+
+function javaExecutable(): string {
+  const candidates = [
+    ...(process.env.JAVA_HOME ? [join(process.env.JAVA_HOME, 'bin', 'java')] : []),
+    ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'java')),
+  ];
+  const found = candidates.find(isExecutable);
+  if (!found) {
+    throw new Error(
+      'DynamoDB Local needs Java 17 or newer, and no `java` was found on PATH or in JAVA_HOME. ' +
+        'Install it (Debian/Ubuntu: `sudo apt-get install openjdk-17-jre-headless`, macOS: `brew install openjdk@17`) and try again.',
+    );
+  }
+  return found;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// On Linux, `setpriv --pdeathsig KILL` makes the kernel kill the child when its parent
+// dies, even by SIGKILL, so no orphaned java can survive a crashed test run.
+const setpriv = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find(isExecutable) : undefined;
+
+/** The last lines each child printed, for the error when it fails to start. */
+const outputTail = new WeakMap<ChildProcess, string[]>();
+
+function spawnChild(
+  name: string,
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): ChildProcess {
+  const [file, argv] = setpriv ? [setpriv, ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
+  const child = spawn(file, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail: string[] = [];
+  outputTail.set(child, tail);
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split(/\r?\n/)) {
+      if (!line.trim()) continue;
+      tail.push(line);
+      if (tail.length > 20) tail.shift();
+      log(`[${name}] ${line}`);
+    }
+  };
+  // Always drain the pipes: a full pipe would block the child.
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  child.on('error', (error) => tail.push(String(error)));
+  return child;
+}
+
+async function waitUntilReady(name: string, child: ChildProcess, probe: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${name} exited during start-up:\n${(outputTail.get(child) ?? []).join('\n')}`);
+    }
+    try {
+      await probe();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        throw new Error(`${name} did not answer within ${READY_TIMEOUT_MS / 1000} s (${String(error)}):\n${(outputTail.get(child) ?? []).join('\n')}`);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function closeServer(server: Server): Promise<void> {
+  const closed = once(server, 'close');
+  server.close();
+  server.closeAllConnections();
+  await closed;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}

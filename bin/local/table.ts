@@ -1,0 +1,48 @@
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { TABLE_SCHEMA } from '#shared/data/table-schema';
+
+/**
+ * Creates the single table locally exactly as infra/ declares it in AWS (same keys,
+ * GSIs with ALL projection, TTL attribute). Idempotent: an existing table is left alone.
+ * The default client finds DynamoDB Local through AWS_ENDPOINT_URL_DYNAMODB.
+ */
+export async function createTable(tableName: string, client = new DynamoDBClient({})): Promise<void> {
+  const keys = (partitionKey: string, sortKey: string) => [
+    { AttributeName: partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: sortKey, KeyType: 'RANGE' as const },
+  ];
+  const attributes = [
+    TABLE_SCHEMA.partitionKey,
+    TABLE_SCHEMA.sortKey,
+    ...TABLE_SCHEMA.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ];
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: attributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        KeySchema: keys(TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey),
+        GlobalSecondaryIndexes: TABLE_SCHEMA.globalIndexes.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: keys(index.partitionKey, index.sortKey),
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+    // DynamoDB Local creates tables ACTIVE at once, so TTL can be set without waiting.
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: TABLE_SCHEMA.timeToLiveAttribute, Enabled: true },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+}

@@ -1,0 +1,61 @@
+import { invoke } from '../../bin/local/invoke.ts';
+import { matchRoute, toApiGatewayEvent } from '../../bin/local/lambda-http.ts';
+
+export interface CallOptions {
+  headers?: Record<string, string>;
+  /** A Buffer or string is sent as is (with the caller's content-type, if any); anything else as JSON. */
+  body?: unknown;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** `name=value` pairs, sent as one Cookie header. */
+  cookies?: string[];
+}
+
+export interface CallResult {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** The Set-Cookie values. */
+  cookies: string[];
+  /** Parsed when the answer is JSON or problem+json, else the raw text; `any` so tests can reach in. */
+  body: any;
+  raw: string;
+}
+
+/**
+ * Calls the API in-process, the way API Gateway calls Lambda: the same route matching,
+ * event and handler modules as the local server, without HTTP. An unknown route throws.
+ */
+export async function call(method: string, pathWithQuery: string, options: CallOptions = {}): Promise<CallResult> {
+  const pathname = pathWithQuery.split('?')[0]!;
+  const match = matchRoute(method, pathname);
+  if (!match) throw new Error(`No route for ${method} ${pathname} in shared/routes.ts`);
+
+  const headers: Record<string, string> = { host: 'ticketing.test' };
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  let body = Buffer.alloc(0);
+  if (Buffer.isBuffer(options.body) || typeof options.body === 'string') {
+    body = Buffer.from(options.body);
+  } else if (options.body !== undefined) {
+    body = Buffer.from(JSON.stringify(options.body));
+    headers['content-type'] ??= 'application/json';
+  }
+  if (body.length) headers['content-length'] = String(body.length);
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.cookies?.length) headers.cookie = options.cookies.join('; ');
+
+  const event = toApiGatewayEvent({ method, url: pathWithQuery, headers, body, sourceIp: '127.0.0.1' }, match);
+  const result = await invoke(match.row, event);
+
+  const responseHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name.toLowerCase()] = String(value);
+  const raw = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8').toString('utf8');
+  const json = /^application\/([\w.-]+\+)?json\b/i.test(responseHeaders['content-type'] ?? '') && raw !== '';
+  return {
+    status: result.statusCode ?? 200,
+    headers: responseHeaders,
+    cookies: result.cookies ?? [],
+    body: json ? JSON.parse(raw) : raw,
+    raw,
+  };
+}
