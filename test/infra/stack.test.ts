@@ -1,0 +1,235 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_SCHEMA } from '#shared/data/table-schema';
+import { API_PREFIX, type RouteRow, routeKey, routes } from '#shared/routes';
+import { createApp } from '../../infra/app.ts';
+import { FIXTURE_FUNCTIONS, actionsOf, nagFindings, actionsOn, onlyId, routeFunctions, statementsOf, synth } from './synth.ts';
+
+/** Rows that exercise every `uses` the real table does not use yet (stub handlers in fixtures/). */
+const SYNTHETIC: readonly RouteRow[] = [
+  { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-upload', auth: { kind: 'admin' }, uses: { table: 'read-write', photos: true } },
+  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: { kind: 'public' }, uses: { table: 'read-write', email: true } },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: { kind: 'public' }, uses: { table: 'read', identityProvider: true } },
+  { method: 'GET', path: '/tickets', handler: 'tickets/list', auth: { kind: 'admin' }, uses: { table: 'read' } },
+  { method: 'GET', path: '/health', handler: 'health', auth: { kind: 'public' }, uses: {} },
+];
+
+const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:TransactWriteItems'];
+const TABLE_READS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+
+/** The IAM services a row may reach: its log group's, plus exactly what `uses` names. */
+function servicesFor(row: RouteRow): string[] {
+  return [
+    'logs',
+    ...(row.uses.table ? ['dynamodb'] : []),
+    ...(row.uses.photos ? ['s3'] : []),
+    ...(row.uses.email ? ['ses'] : []),
+    ...(row.uses.identityProvider ? ['cognito-idp'] : []),
+  ].sort();
+}
+
+/** Checks shared by the real and the synthetic route table. */
+function describeRouteTable(name: string, rows: readonly RouteRow[], build: () => Template) {
+  describe(name, () => {
+    let template: Template;
+    beforeAll(() => {
+      template = build();
+    }, 60_000);
+
+    it('makes exactly one tagged function per route row', () => {
+      const functions = routeFunctions(template);
+      expect([...functions.keys()].sort()).toEqual(rows.map((row) => row.handler).sort());
+    });
+
+    it('routes METHOD /api/v2<path> of each row to that row\'s function', () => {
+      const functions = routeFunctions(template);
+      const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+      const routed = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route) => {
+        const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref;
+        const fnId = integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0];
+        const handler = [...functions].find(([, f]) => f.id === fnId)![0];
+        return `${route.Properties.RouteKey} -> ${handler}`;
+      });
+      const expected = rows.map((row) => `${row.method} ${API_PREFIX}${row.path} -> ${row.handler}`);
+      expect(routed.sort()).toEqual(expected.sort());
+    });
+
+    it('gives each function permissions only for the services its row uses', () => {
+      for (const row of rows) {
+        const { fn } = routeFunctions(template).get(row.handler)!;
+        const services = new Set(actionsOf(statementsOf(template, fn)).map((action) => action.split(':')[0]));
+        expect([...services].sort(), routeKey(row)).toEqual(servicesFor(row));
+      }
+    });
+
+    it('lets read rows only read the table and read-write rows write it', () => {
+      const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
+      for (const row of rows) {
+        const { fn } = routeFunctions(template).get(row.handler)!;
+        const onTable = actionsOn(statementsOf(template, fn), tableId);
+        const env = fn.Properties.Environment.Variables;
+        if (!row.uses.table) {
+          expect(onTable, routeKey(row)).toEqual([]);
+          expect(env.TABLE_NAME, routeKey(row)).toBeUndefined();
+          continue;
+        }
+        expect(env.TABLE_NAME, routeKey(row)).toEqual({ Ref: tableId });
+        expect(onTable, routeKey(row)).toEqual(expect.arrayContaining(TABLE_READS));
+        if (row.uses.table === 'read') expect(onTable.filter((a) => TABLE_WRITES.includes(a)), routeKey(row)).toEqual([]);
+        else expect(onTable, routeKey(row)).toEqual(expect.arrayContaining(TABLE_WRITES.slice(0, 4)));
+      }
+    });
+
+    it('sets the same defaults on every function', () => {
+      for (const { fn } of routeFunctions(template).values()) {
+        expect(fn.Properties).toMatchObject({
+          Runtime: 'nodejs22.x',
+          Architectures: ['arm64'],
+          MemorySize: 1024,
+          Timeout: 10,
+          LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+          Environment: {
+            Variables: {
+              NODE_OPTIONS: '--enable-source-maps',
+              STAGE: 'dev',
+              SITE_AUTH_METHOD: 'legacy',
+              LOG_LEVEL: 'DEBUG',
+              POWERTOOLS_SERVICE_NAME: 'ticketing-api',
+              // A deploy-time dynamic reference to the generated secret, never a literal.
+              JWT_SECRET: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: expect.any(String) }, ':SecretString:::}}']] },
+            },
+          },
+        });
+      }
+    });
+  });
+}
+
+describeRouteTable('the stack of shared/routes.ts', routes, () => synth().template);
+describeRouteTable('a stack whose rows use photos, email and the identity provider', SYNTHETIC, () =>
+  synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS }).template,
+);
+
+describe('the table', () => {
+  it('has the keys, GSIs (ALL projection), TTL and recovery of TABLE_SCHEMA', () => {
+    const { template } = synth();
+    const key = (hash: string, range: string) => [
+      { AttributeName: hash, KeyType: 'HASH' },
+      { AttributeName: range, KeyType: 'RANGE' },
+    ];
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: key(TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey),
+      GlobalSecondaryIndexes: TABLE_SCHEMA.globalIndexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: key(index.partitionKey, index.sortKey),
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      TimeToLiveSpecification: { AttributeName: TABLE_SCHEMA.timeToLiveAttribute, Enabled: true },
+      Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+    });
+  });
+});
+
+describe('optional resources', () => {
+  let real: Template;
+  let synthetic: Template;
+  beforeAll(() => {
+    real = synth().template;
+    synthetic = synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS }).template;
+  }, 60_000);
+
+  it('creates no photo bucket, CDN or user pool while no row uses them', () => {
+    for (const type of ['AWS::S3::Bucket', 'AWS::CloudFront::Distribution', 'AWS::Cognito::UserPool']) {
+      real.resourceCountIs(type, 0);
+    }
+  });
+
+  it('serves photos from a private bucket through CloudFront with origin access control', () => {
+    synthetic.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
+    synthetic.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    const bucketId = onlyId(synthetic, 'AWS::S3::Bucket');
+    const { fn } = routeFunctions(synthetic).get('tickets/profile-photo-upload')!;
+    expect(actionsOn(statementsOf(synthetic, fn), bucketId).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    expect(fn.Properties.Environment.Variables).toMatchObject({ PHOTO_BUCKET: { Ref: bucketId }, PHOTO_BASE_URL: expect.anything() });
+  });
+
+  it('lets the email row send only from the stage sender', () => {
+    const { fn } = routeFunctions(synthetic).get('auth/legacy-forgot-password')!;
+    const ses = statementsOf(synthetic, fn).filter((s) => actionsOf([s]).some((a) => a.startsWith('ses:')));
+    expect(ses).toEqual([
+      expect.objectContaining({
+        Action: ['ses:SendEmail', 'ses:SendRawEmail'],
+        Condition: { StringEquals: { 'ses:FromAddress': 'no-reply@dev.tickets.example.com' } },
+      }),
+    ]);
+    expect(fn.Properties.Environment.Variables.EMAIL_FROM).toBe('no-reply@dev.tickets.example.com');
+  });
+
+  it('configures the Cognito client for the code flow back to the API callback', () => {
+    const apiId = onlyId(synthetic, 'AWS::ApiGatewayV2::Api');
+    synthetic.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      AllowedOAuthFlows: ['code'],
+      GenerateSecret: false,
+      CallbackURLs: [{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v2/auth/callback']] }],
+      LogoutURLs: ['https://admin.dev.tickets.example.com', 'https://my.dev.tickets.example.com', 'http://localhost:5173'],
+    });
+    const poolId = onlyId(synthetic, 'AWS::Cognito::UserPool');
+    const { fn } = routeFunctions(synthetic).get('auth/callback')!;
+    expect(actionsOn(statementsOf(synthetic, fn), poolId)).toContain('cognito-idp:AdminGetUser');
+    expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining(['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER']),
+    );
+  });
+});
+
+describe('cdk-nag', () => {
+  // A finding that is an error also makes the synth itself throw (in-memory apps).
+  it('reports nothing unacknowledged for the real or the synthetic route table', () => {
+    expect(nagFindings()).toEqual([]);
+    expect(nagFindings({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS })).toEqual([]);
+  });
+});
+
+describe('stages', () => {
+  it('rejects an unknown stage, naming the valid ones', () => {
+    expect(() => createApp({ context: { stage: 'qa' } })).toThrow(/unknown stage "qa".*dev, staging, prod/);
+  });
+
+  it('rejects a missing stage', () => {
+    expect(() => createApp()).toThrow(/no stage.*-c stage=/);
+  });
+
+  it('keeps and protects the prod table, and lets dev tables go', () => {
+    // TableV2 puts deletion protection on the replica.
+    synth({ context: { stage: 'prod' } }).template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })] }),
+    });
+    synth().template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: false })] }),
+    });
+  });
+
+  it('takes allowed origins from context for CORS and the functions alike', () => {
+    const origins = 'https://admin.qa.example.org,https://my.qa.example.org';
+    const { template } = synth({ context: { allowedOrigins: origins, adminUiUrl: 'https://admin.qa.example.org/app' } });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: origins.split(','), AllowCredentials: true }),
+    });
+    for (const { fn } of routeFunctions(template).values()) {
+      expect(fn.Properties.Environment.Variables.ALLOWED_ORIGINS).toBe(origins);
+    }
+  });
+
+  it('rejects an admin UI outside the allowed origins', () => {
+    expect(() => createApp({ context: { stage: 'dev', adminUiUrl: 'https://evil.example' } })).toThrow(/adminUiUrl/);
+  });
+
+  it('refuses identity-provider login when no row uses the identity provider', () => {
+    expect(() => synth({ context: { siteAuthMethod: 'idp' } })).toThrow(/SITE_AUTH_METHOD=idp/);
+  });
+});

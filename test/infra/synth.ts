@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { RouteRow } from '#shared/routes';
+import { createApp } from '../../infra/app.ts';
+import { ROUTE_TAG } from '../../infra/route-function.ts';
+
+// Template tests skip esbuild (one real `cdk synth` proves the bundles build) and CDK's
+// built-in template validation. cdk-nag still runs: a finding fails the synth.
+process.env.CDK_VALIDATION = 'false';
+
+/** The feature flags of cdk.json, so tests see the template `cdk synth` produces. */
+const FLAGS = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context;
+
+/** Stub handlers of the synthetic route rows. */
+export const FIXTURE_FUNCTIONS = fileURLToPath(new URL('./fixtures/functions', import.meta.url));
+
+export interface SynthOptions {
+  context?: Record<string, unknown>;
+  routes?: readonly RouteRow[];
+  functionsDir?: string;
+}
+
+export function synth({ context = {}, routes, functionsDir }: SynthOptions = {}) {
+  const { app, stack } = createApp({
+    context: { ...FLAGS, stage: 'dev', 'aws:cdk:bundling-stacks': [], ...context },
+    routes,
+    functionsDir,
+  });
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+/** cdk-nag findings of the whole app that are neither fixed nor acknowledged. */
+export function nagFindings(options: SynthOptions = {}): string[] {
+  const { app } = synth(options);
+  const report = JSON.parse(readFileSync(path.join(app.synth().directory, 'validation-report.json'), 'utf8'));
+  return report.pluginReports.flatMap((plugin: any) =>
+    plugin.violations.map((v: any) => `${v.severity} ${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`),
+  );
+}
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+/** Route functions by handler, found by the tag RouteFunction sets (CDK helper functions lack it). */
+export function routeFunctions(template: Template): Map<string, { id: string; fn: Resource }> {
+  const found = new Map<string, { id: string; fn: Resource }>();
+  for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>)) {
+    const tag = (fn.Properties.Tags ?? []).find((t: { Key: string }) => t.Key === ROUTE_TAG);
+    if (tag) found.set(tag.Value, { id, fn });
+  }
+  return found;
+}
+
+/** Every IAM statement that reaches a function's role, inline or attached. */
+export function statementsOf(template: Template, fn: Resource): Statement[] {
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  const role = template.findResources('AWS::IAM::Role')[roleId] as Resource;
+  if (role.Properties.ManagedPolicyArns?.length) throw new Error(`${roleId} has managed policies`);
+  const inline = (role.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement);
+  const attached = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)
+    .filter((policy) => policy.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+  return [...inline, ...attached];
+}
+
+export const actionsOf = (statements: Statement[]): string[] => statements.flatMap((s) => [s.Action].flat());
+
+/** Actions of the statements whose resources mention the given logical id. */
+export function actionsOn(statements: Statement[], logicalId: string): string[] {
+  return actionsOf(statements.filter((s) => JSON.stringify(s.Resource).includes(`"${logicalId}"`)));
+}
+
+export function onlyId(template: Template, type: string): string {
+  const ids = Object.keys(template.findResources(type));
+  if (ids.length !== 1) throw new Error(`expected one ${type}, found ${ids.length}`);
+  return ids[0]!;
+}

@@ -1,0 +1,63 @@
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { routeKey, routes } from '#shared/routes';
+
+/** The 55 operations of spec/ticketing-api-v2.md, as `METHOD /path` below `/api/v2`. */
+const SPEC_ROUTES = [
+  // Authentication
+  'POST /auth/login', 'POST /auth/vendor/login', 'GET /auth/callback', 'GET /auth/me', 'GET /auth/me2',
+  'POST /auth/logout', 'POST /auth/refresh', 'POST /auth/legacy/login', 'POST /auth/legacy/logout',
+  'POST /auth/change-password', 'POST /auth/legacy/change-password', 'POST /auth/legacy/forgot-password',
+  'POST /auth/legacy/reset-password',
+  // Shipping methods (the spec writes the list as `/shipping-method/`; the trailing slash is not part of the route)
+  'GET /shipping-method', 'GET /shipping-method/{id}', 'DELETE /shipping-method/{id}', 'PATCH /shipping-method/{id}',
+  'POST /shipping-method', 'POST /shipping-method/bulk-read', 'POST /shipping-method/bulk-create',
+  'POST /shipping-method/bulk-update', 'POST /shipping-method/bulk-delete',
+  // Tickets
+  'GET /tickets', 'GET /tickets/check-in-stats', 'GET /tickets/{id}', 'DELETE /tickets/{id}', 'PATCH /tickets/{id}',
+  'GET /tickets/{id}/waivers', 'POST /tickets/{id}/check-in', 'POST /tickets/{id}/transfer',
+  'POST /tickets/{id}/sign-waivers', 'POST /tickets/{id}/profile-photo', 'DELETE /tickets/{id}/profile-photo',
+  'POST /tickets/bulk-delete',
+  // Older ticket routes
+  'GET /ticket', 'GET /ticket/{id}', 'GET /ticket/{ticketId}/answers', 'GET /ticket/{ticketId}/claim-info',
+  'GET /ticket/{id}/is-a-claim', 'GET /ticket/{id}/is-claimed', 'POST /ticket/{ticketId}/claimant',
+  'POST /ticket/{ticketId}/claim', 'GET /ticket/{ticketId}/is-bib-available/{bib}', 'POST /ticket/{ticketId}/states',
+  // Customer account
+  'GET /my-account', 'PUT /my-account', 'POST /my-account', 'PATCH /my-account', 'GET /my-account/event',
+  'GET /my-account/ticket-type/{eventId}', 'GET /my-account/wave-time/{eventId}', 'GET /my-account/orders',
+  'GET /my-account/payment-processor', 'GET /my-account/upgrades/{ticketId}', 'PUT /my-account/email',
+];
+
+const functionsDir = join(import.meta.dirname, '../../functions');
+
+function handlerFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return handlerFiles(path);
+    return entry.name.endsWith('.ts') ? [relative(functionsDir, path).replace(/\.ts$/, '')] : [];
+  });
+}
+
+describe('the route table', () => {
+  it('lists the 55 operations of the spec', () => {
+    expect(new Set(SPEC_ROUTES).size).toBe(55);
+  });
+
+  it('holds only routes of the spec, each once', () => {
+    const keys = routes.map(routeKey);
+    expect(keys.filter((key) => !SPEC_ROUTES.includes(key))).toEqual([]);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('names a handler file for every row, and every handler file has a row', () => {
+    const files = handlerFiles(functionsDir).sort();
+    expect(routes.map((row) => row.handler).sort()).toEqual(files);
+  });
+
+  it('reports coverage of the spec', () => {
+    const implemented = routes.filter((row) => SPEC_ROUTES.includes(routeKey(row))).length;
+    console.log(`routes implemented: ${implemented}/${SPEC_ROUTES.length}`);
+    expect(implemented).toBe(routes.length);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-method';
+
+describe('shipping method validation', () => {
+  it('fills defaults on create and requires only a name', () => {
+    expect(NewShippingMethod.parse({ name: 'Post' })).toEqual({
+      name: 'Post', description: '', charge: 0, twoPlusCharge: 0, chargeType: 'per_order',
+      hasETickets: false, requiresShippingInfo: false, allowInternational: false, hasBadges: false,
+    });
+  });
+
+  it('refuses unknown fields, wrong types and negative charges', () => {
+    const result = NewShippingMethod.safeParse({ name: 'Post', colour: 'red', charge: '5', twoPlusCharge: -1 });
+    expect(result.success).toBe(false);
+    const paths = result.error!.issues.map((issue) => issue.path.join('.') || issue.code);
+    expect(paths).toEqual(expect.arrayContaining(['charge', 'twoPlusCharge', 'unrecognized_keys']));
+  });
+
+  it('refuses an empty patch and an unknown charge type', () => {
+    expect(ShippingMethodPatch.safeParse({}).success).toBe(false);
+    expect(ShippingMethodPatch.safeParse({ chargeType: 'weekly' }).success).toBe(false);
+    expect(ShippingMethodPatch.parse({ hasBadges: true })).toEqual({ hasBadges: true });
+  });
+});
