@@ -1,0 +1,79 @@
+import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  AccountRecovery,
+  FeaturePlan,
+  Mfa,
+  OAuthScope,
+  UserPool,
+  type UserPoolClient,
+  UserPoolClientIdentityProvider,
+  type UserPoolDomain,
+} from 'aws-cdk-lib/aws-cognito';
+import { Construct } from 'constructs';
+import type { StageSettings } from './stages.ts';
+
+export interface IdentityProviderProps {
+  settings: StageSettings;
+  /** The API's `/api/v2/auth/callback`, the only redirect target of the hosted UI. */
+  callbackUrl: string;
+}
+
+/**
+ * Cognito for `SITE_AUTH_METHOD=idp`: a user pool, a hosted UI domain and one app client
+ * doing the authorization code flow with PKCE. The client has no secret: the API is the
+ * OAuth client, and PKCE (checked by the callback) binds the code to the login request.
+ */
+export class IdentityProvider extends Construct {
+  readonly userPool: UserPool;
+  readonly client: UserPoolClient;
+  readonly domain: UserPoolDomain;
+
+  constructor(scope: Construct, id: string, { settings, callbackUrl }: IdentityProviderProps) {
+    super(scope, id);
+    this.userPool = new UserPool(this, 'Users', {
+      // Accounts are created by administrators (POST /my-account), never by strangers.
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      passwordPolicy: { minLength: 12, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: true },
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      featurePlan: FeaturePlan.ESSENTIALS,
+      deletionProtection: settings.retainData,
+      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.client = this.userPool.addClient('ApiClient', {
+      generateSecret: false,
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
+        callbackUrls: [callbackUrl],
+        logoutUrls: settings.allowedOrigins,
+      },
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      accessTokenValidity: Duration.minutes(15),
+      idTokenValidity: Duration.minutes(15),
+    });
+    // Prefixes are global per region: the account id keeps stages of different accounts apart.
+    this.domain = this.userPool.addDomain('HostedUi', {
+      cognitoDomain: { domainPrefix: `ticketing-${settings.name}-${Aws.ACCOUNT_ID}` },
+    });
+
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason: 'MFA is optional (TOTP) for the pool; requiring it is a product decision for the admin UI rollout.',
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-COG8',
+      reason: 'Essentials plan: threat protection (Plus) is billed per monthly active user; revisit before customer sign-in goes live.',
+    });
+  }
+
+  /** The `iss` of the pool's tokens; its JWKS is at `<issuer>/.well-known/jwks.json`. */
+  get issuer(): string {
+    return this.userPool.userPoolProviderUrl;
+  }
+}

@@ -1,0 +1,100 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { API_PREFIX, routes as routeTable, type RouteRow } from '#shared/routes';
+import { TicketingHttpApi } from './http-api.ts';
+import { IdentityProvider } from './identity-provider.ts';
+import { PhotoStore } from './photo-store.ts';
+import { RouteFunction } from './route-function.ts';
+import { type StageSettings, StageSettingsError } from './stages.ts';
+import { singleTable } from './table.ts';
+
+export interface TicketingStackProps extends StackProps {
+  settings: StageSettings;
+  /** The route table to deploy; tests pass synthetic rows to exercise every `uses`. */
+  routes?: readonly RouteRow[];
+  /** Where `<row.handler>.ts` files live; defaults to `functions/`. */
+  functionsDir?: string;
+}
+
+/**
+ * One stage of the API, derived from the route table: one function per row, with
+ * exactly the grants the row's `uses` names. Optional resources (photos bucket,
+ * Cognito) exist only when some row uses them.
+ */
+export class TicketingStack extends Stack {
+  readonly functions: ReadonlyMap<RouteRow, RouteFunction>;
+
+  constructor(scope: Construct, id: string, props: TicketingStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+    const rows = props.routes ?? routeTable;
+    const anyUses = (key: keyof RouteRow['uses']) => rows.some((row) => row.uses[key]);
+    if (settings.siteAuthMethod === 'idp' && !anyUses('identityProvider')) {
+      throw new StageSettingsError(`stage ${settings.name}: SITE_AUTH_METHOD=idp needs routes that use the identity provider, and no row does`);
+    }
+
+    const table = singleTable(this, 'Table', settings);
+    const http = new TicketingHttpApi(this, 'Http', { settings, routes: rows });
+    const photos = anyUses('photos') ? new PhotoStore(this, 'Photos', { settings }) : undefined;
+    const idp = anyUses('identityProvider')
+      ? new IdentityProvider(this, 'IdentityProvider', { settings, callbackUrl: `${http.url}/auth/callback` })
+      : undefined;
+
+    // Trade-off: the secret reaches the functions as a CloudFormation dynamic reference,
+    // resolved at deploy time, so anyone allowed lambda:GetFunctionConfiguration can read
+    // it. Fetching it at run time would hide it, but would put the Secrets Manager client
+    // and a network call into every cold start of every function. Revisit when the
+    // signing key rotates (then: runtime fetch with a cache, or an asymmetric key).
+    const jwtSecret = new Secret(this, 'JwtSecret', {
+      description: `ticketing-${settings.name}: HS256 key of the service's own tokens`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    Validations.of(jwtSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Rotating the token signing key would sign out everyone; it needs a two-key verification window, not built yet.',
+    });
+
+    const environment = {
+      STAGE: settings.name,
+      SITE_AUTH_METHOD: settings.siteAuthMethod,
+      JWT_ISSUER: settings.jwtIssuer,
+      JWT_SECRET: jwtSecret.secretValue.unsafeUnwrap(),
+      ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
+      ADMIN_UI_URL: settings.adminUiUrl,
+      LOG_LEVEL: settings.logLevel,
+      POWERTOOLS_SERVICE_NAME: 'ticketing-api',
+    };
+
+    const functions = new Map<RouteRow, RouteFunction>();
+    const routesScope = new Construct(this, 'Routes');
+    for (const row of rows) {
+      const fn = new RouteFunction(routesScope, constructId(row.handler), {
+        row,
+        api: http.api,
+        settings,
+        environment,
+        functionsDir: props.functionsDir,
+      });
+      // Grants come only from the row's `uses`.
+      if (row.uses.table) fn.bindTable(table, row.uses.table);
+      if (row.uses.photos && photos) fn.bindPhotos(photos);
+      if (row.uses.email) fn.bindEmail(settings.emailFrom);
+      if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp);
+      functions.set(row, fn);
+    }
+    this.functions = functions;
+
+    new CfnOutput(this, 'ApiUrl', { value: http.url, description: `Base URL (${API_PREFIX} included)` });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+  }
+}
+
+/** `shipping-method/bulk-read` → `ShippingMethodBulkRead` (construct ids may not contain `/`). */
+function constructId(handler: string): string {
+  return handler
+    .split(/[^A-Za-z0-9]+/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
