@@ -1,0 +1,268 @@
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { hashPassword } from '#shared/auth/passwords';
+import { issueToken } from '#shared/auth/tokens';
+import { epochSeconds } from '#shared/clock';
+import { createAdministrator } from '#shared/data/administrators';
+import { db } from '#shared/data/client';
+import { countDelta } from '#shared/data/counters';
+import { keys } from '#shared/data/keys';
+import { createShippingMethods } from '#shared/data/shipping-methods';
+import type { NewShippingMethod, ShippingMethod } from '#shared/domain/shipping-method';
+import { PERMISSIONS } from '#shared/routes';
+import { TABLE_NAME as TableName } from './settings.ts';
+
+/**
+ * One scenario per route: a request for the handler, and the same DynamoDB commands the
+ * repository sends for it, made raw on the same `db` client. The raw side is copied from
+ * shared/data/* by hand on purpose (not by calling the repository), so the difference is
+ * exactly what the handler adds: middy, auth, validation, mapping, envelopes. The bench
+ * checks that both sides send the same command sequence.
+ */
+export interface BenchRequest {
+  method: string;
+  /** Below API_PREFIX, with any query. */
+  url: string;
+  body?: unknown;
+  /** Public routes carry no token. */
+  anonymous?: boolean;
+}
+
+export interface Prepared {
+  /** The handler's i-th request (0-based; warm-up included). */
+  request(i: number): BenchRequest;
+  /** The i-th raw repetition. */
+  raw(i: number): Promise<unknown>;
+}
+
+export interface Fixture {
+  token: string;
+  admin: { id: number; login: string; password: string };
+  /** Seeded shipping methods, more than a default page (25). */
+  methods: number[];
+}
+
+export type Scenario = (fixture: Fixture, runs: number) => Promise<Prepared>;
+
+/** Items per bulk request: a realistic small batch, well inside one transaction. */
+export const BULK_SIZE = 10;
+const SEEDED_METHODS = 30;
+const METHOD_COUNT = 'SHIPPING_METHOD';
+const METHOD_SEQUENCE = 'SHIPPING_METHOD';
+
+const sample = (n: number): NewShippingMethod => ({
+  name: `Bench method ${n}`,
+  description: 'Seeded by npm run bench',
+  charge: 4.5,
+  twoPlusCharge: 1,
+  chargeType: 'per_ticket',
+  hasETickets: false,
+  requiresShippingInfo: true,
+  allowInternational: false,
+  hasBadges: false,
+});
+const samples = (from: number, count: number) => Array.from({ length: count }, (_, k) => sample(from + k));
+
+/** Fresh methods for the destructive routes, created outside the timed section. */
+const freshIds = async (count: number) => (await createShippingMethods(samples(0, count))).map((method) => method.id);
+
+export async function seed(): Promise<Fixture> {
+  const admin = { login: 'bench-admin@ticketing.bench', password: 'bench-admin-password' };
+  const created = await createAdministrator({
+    login: admin.login,
+    email: admin.login,
+    name: 'Bench Admin',
+    permissions: [...PERMISSIONS],
+    vendorUser: 0,
+    passwordHash: await hashPassword(admin.password),
+  });
+  const token = await issueToken({
+    kind: 'admin',
+    id: created.id,
+    login: created.login,
+    permissions: [...PERMISSIONS],
+    vendorUser: false,
+    authTime: epochSeconds(),
+  });
+  return { token, admin: { ...admin, id: created.id }, methods: await freshIds(SEEDED_METHODS) };
+}
+
+// ---- The raw commands, as shared/data/* sends them ----------------------------------
+
+const methodItem = (method: ShippingMethod) => ({
+  ...keys.shippingMethod(method.id),
+  GSI1PK: keys.shippingMethodsIndex,
+  GSI1SK: keys.shippingMethodIndexSort(method.id),
+  entity: 'ShippingMethod',
+  nameSearch: method.name.toLowerCase(),
+  ...method,
+});
+
+/** counters.allocateIds */
+async function allocate(count: number): Promise<number> {
+  const { Attributes } = await db.send(
+    new UpdateCommand({
+      TableName,
+      Key: keys.sequence(METHOD_SEQUENCE),
+      UpdateExpression: 'ADD #value :count',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':count': count },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(Attributes?.value) - count + 1;
+}
+
+/** shipping-methods.createShippingMethods (one chunk) */
+async function rawCreate(inputs: NewShippingMethod[]) {
+  const first = await allocate(inputs.length);
+  const stamp = new Date().toISOString();
+  await db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        ...inputs.map((input, k) => ({
+          Put: { TableName, Item: methodItem({ ...input, id: first + k, created: stamp, updated: stamp }), ConditionExpression: 'attribute_not_exists(PK)' },
+        })),
+        countDelta(METHOD_COUNT, inputs.length),
+      ],
+    }),
+  );
+}
+
+/** shipping-methods.readShippingMethods (no unprocessed keys locally) */
+const rawBatchGet = (ids: number[]) =>
+  db.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: ids.map((id) => keys.shippingMethod(id)) } } }));
+
+/** shipping-methods.deleteShippingMethods */
+async function rawDelete(ids: number[]) {
+  await rawBatchGet(ids);
+  await db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        ...ids.map((id) => ({ Delete: { TableName, Key: keys.shippingMethod(id), ConditionExpression: 'attribute_exists(PK)' } })),
+        countDelta(METHOD_COUNT, -ids.length),
+      ],
+    }),
+  );
+}
+
+/** shipping-methods.updateShippingMethod: the patch's fields, `updated`, and `nameSearch` when the name changes. */
+function rawUpdate(id: number, patch: Record<string, unknown>) {
+  const changes: Record<string, unknown> = { ...patch, updated: new Date().toISOString() };
+  if (typeof patch.name === 'string') changes.nameSearch = patch.name.toLowerCase();
+  const entries = Object.entries(changes);
+  return db.send(
+    new UpdateCommand({
+      TableName,
+      Key: keys.shippingMethod(id),
+      UpdateExpression: `SET ${entries.map((_, k) => `#f${k} = :v${k}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], k) => [`#f${k}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], k) => [`:v${k}`, value])),
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+}
+
+const bulk = <T>(data: T[]) => ({ count: data.length, data });
+const chunk = (ids: number[], i: number) => ids.slice(i * BULK_SIZE, (i + 1) * BULK_SIZE);
+
+// ---- Per route (keyed by handler module) --------------------------------------------
+
+export const scenarios: Record<string, Scenario> = {
+  // administrators.findAdministratorByLogin, then scrypt (which dominates).
+  'auth/legacy-login': async ({ admin }) => ({
+    request: () => ({ method: 'POST', url: '/auth/legacy/login', body: { login: admin.login, password: admin.password }, anonymous: true }),
+    raw: () =>
+      db.send(
+        new QueryCommand({
+          TableName,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.administratorLogin(admin.login) },
+          Limit: 1,
+        }),
+      ),
+  }),
+
+  'auth/me': async ({ admin }) => ({
+    request: () => ({ method: 'GET', url: '/auth/me' }),
+    raw: () => db.send(new GetCommand({ TableName, Key: keys.administrator(admin.id) })),
+  }),
+
+  // The count read starts first and runs alongside the Query, as listShippingMethods does.
+  'shipping-method/list': async () => ({
+    request: () => ({ method: 'GET', url: '/shipping-method' }),
+    raw: async () => {
+      const total = db.send(new GetCommand({ TableName, Key: keys.count(METHOD_COUNT) }));
+      await db.send(
+        new QueryCommand({
+          TableName,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.shippingMethodsIndex },
+          Limit: 25,
+        }),
+      );
+      await total;
+    },
+  }),
+
+  'shipping-method/get': async ({ methods }) => ({
+    request: () => ({ method: 'GET', url: `/shipping-method/${methods[0]}` }),
+    raw: () => db.send(new GetCommand({ TableName, Key: keys.shippingMethod(methods[0]!) })),
+  }),
+
+  'shipping-method/create': async () => ({
+    request: (i) => ({ method: 'POST', url: '/shipping-method', body: sample(i) }),
+    raw: (i) => rawCreate([sample(i)]),
+  }),
+
+  'shipping-method/update': async ({ methods }) => ({
+    request: (i) => ({ method: 'PATCH', url: `/shipping-method/${methods[0]}`, body: { name: `Renamed ${i}`, charge: i } }),
+    raw: (i) => rawUpdate(methods[0]!, { name: `Renamed ${i}`, charge: i }),
+  }),
+
+  'shipping-method/delete': async (_, runs) => {
+    const ids = await freshIds(2 * runs);
+    return {
+      request: (i) => ({ method: 'DELETE', url: `/shipping-method/${ids[i]}` }),
+      raw: (i) => rawDelete([ids[runs + i]!]),
+    };
+  },
+
+  'shipping-method/bulk-read': async ({ methods }) => {
+    const ids = methods.slice(0, BULK_SIZE);
+    return {
+      request: () => ({ method: 'POST', url: '/shipping-method/bulk-read', body: bulk(ids) }),
+      raw: () => rawBatchGet(ids),
+    };
+  },
+
+  'shipping-method/bulk-create': async () => ({
+    request: (i) => ({ method: 'POST', url: '/shipping-method/bulk-create', body: bulk(samples(i * BULK_SIZE, BULK_SIZE)) }),
+    raw: (i) => rawCreate(samples(i * BULK_SIZE, BULK_SIZE)),
+  }),
+
+  // Each item is its own conditional UpdateItem, all in parallel (bulkUpdate's Promise.all).
+  'shipping-method/bulk-update': async ({ methods }) => {
+    const ids = methods.slice(0, BULK_SIZE);
+    return {
+      request: (i) => ({ method: 'POST', url: '/shipping-method/bulk-update', body: bulk(ids.map((id) => ({ id, data: { charge: i } }))) }),
+      raw: (i) => Promise.all(ids.map((id) => rawUpdate(id, { charge: i }))),
+    };
+  },
+
+  'shipping-method/bulk-delete': async (_, runs) => {
+    const ids = await freshIds(2 * runs * BULK_SIZE);
+    return {
+      request: (i) => ({ method: 'POST', url: '/shipping-method/bulk-delete', body: bulk(chunk(ids, i)) }),
+      raw: (i) => rawDelete(chunk(ids, runs + i)),
+    };
+  },
+};
