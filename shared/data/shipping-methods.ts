@@ -29,9 +29,23 @@ const toItem = (method: ShippingMethod) => ({
   ...method,
 });
 
+// DynamoDB returns attributes in no particular order; answer them in a stable, readable one.
 const fromItem = (item: Record<string, unknown>): ShippingMethod => {
-  const { PK, SK, GSI1PK, GSI1SK, entity, nameSearch, ...method } = item as Item;
-  return method;
+  const method = item as Item;
+  return {
+    id: method.id,
+    name: method.name,
+    description: method.description,
+    charge: method.charge,
+    twoPlusCharge: method.twoPlusCharge,
+    chargeType: method.chargeType,
+    hasETickets: method.hasETickets,
+    requiresShippingInfo: method.requiresShippingInfo,
+    allowInternational: method.allowInternational,
+    hasBadges: method.hasBadges,
+    created: method.created,
+    updated: method.updated,
+  };
 };
 
 const notFound = (id: number) => new NotFound('Shipping method', id);
