@@ -58,7 +58,14 @@ const admin = (permission?: Permission): Access =>
   permission ? { kind: 'admin', permission } : { kind: 'admin' };
 
 export const routes: readonly RouteRow[] = [
-  // Authentication. Legacy mode: /auth/legacy/*, answering 403 in idp mode.
+  // Authentication. Identity-provider mode (SITE_AUTH_METHOD=idp): login, vendor/login,
+  // callback, logout, change-password; legacy mode: /auth/legacy/*. Each answers 403 in
+  // the other mode. Login routes write the PKCE verifier of the login in flight.
+  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', identityProvider: true } },
+  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', identityProvider: true }, successor: '/auth/login' },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', identityProvider: true } },
+  { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: admin(), uses: { identityProvider: true } },
+  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read', identityProvider: true } },
   { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
   { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
   { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read' } },
