@@ -1,8 +1,15 @@
-import { CognitoIdentityProviderClient, ForgotPasswordCommand, RevokeTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  CognitoIdentityProviderClient,
+  ForgotPasswordCommand,
+  LimitExceededException,
+  RevokeTokenCommand,
+  TooManyRequestsException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as z from '../schema.ts';
 import { now } from '../clock.ts';
 import { requireSection } from '../config.ts';
+import { TooManyRequests } from '../http/errors.ts';
 
 /**
  * Cognito as the OIDC provider of `SITE_AUTH_METHOD=idp`, imported only by the handlers
@@ -117,7 +124,17 @@ export async function revokeTokens(refreshToken: string): Promise<void> {
   await cognito().send(new RevokeTokenCommand({ ClientId: settings.COGNITO_CLIENT_ID, Token: refreshToken }));
 }
 
-/** Has the provider email a password-reset code to the user (the hosted UI's "forgot password" flow). */
+/**
+ * Has the provider email a password-reset code to the user (the hosted UI's "forgot
+ * password" flow). Cognito's own per-user limits surface as 429, not as a 500.
+ */
 export async function sendPasswordResetEmail(username: string): Promise<void> {
-  await cognito().send(new ForgotPasswordCommand({ ClientId: settings.COGNITO_CLIENT_ID, Username: username }));
+  try {
+    await cognito().send(new ForgotPasswordCommand({ ClientId: settings.COGNITO_CLIENT_ID, Username: username }));
+  } catch (error) {
+    if (error instanceof LimitExceededException || error instanceof TooManyRequestsException) {
+      throw new TooManyRequests('The identity provider refuses more reset emails for now; try again later.', 60);
+    }
+    throw error;
+  }
 }
