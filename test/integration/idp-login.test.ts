@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { issueToken } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
 import { resetConfigForTests } from '#shared/config';
-import { createAdministrator, getAdministrator, type Administrator } from '#shared/data/administrators';
+import { createAdministrator, getAdministrator, linkIdentity, type Administrator } from '#shared/data/administrators';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { call } from '../support/api.ts';
 import { createTestIdentityUser, signInAtHostedUi, uniqueEmail } from '../support/cognito.ts';
@@ -156,6 +156,15 @@ describe('GET /auth/callback', () => {
     const response = await callback({ code, state });
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe(`${REDIRECT}&error_code=unknown_user`);
+    expect(response.cookies).toEqual([]);
+  });
+
+  it('refuses a provider user whose email matches a record already linked to another provider user', async () => {
+    const staff = await staffMember();
+    expect(await linkIdentity(staff.id, 'sub-of-an-earlier-provider-user', 'earlier-username')).toBe(true);
+    const { code, state } = await signIn(staff.email);
+    const response = await callback({ code, state });
+    expect(errorCodeOf(response.headers.location!)).toBe('unknown_user');
     expect(response.cookies).toEqual([]);
   });
 
