@@ -2,10 +2,15 @@
  * `npm start`: the API on http://127.0.0.1:3000/api/v2 over embedded DynamoDB, S3, SES
  * and Cognito, with demo data. The logins and ids are also written to `.local/demo.json`.
  * Environment: PORT (3000), SITE_AUTH_METHOD (legacy), JWT_SECRET (random per run),
- * ALLOWED_ORIGINS (the Vite dev server), PHOTO_BUCKET, LOG_LEVEL (WARN).
+ * ALLOWED_ORIGINS (the Vite dev server), ADMIN_UI_URL (the first allowed origin),
+ * PHOTO_BUCKET, LOG_LEVEL (WARN). cognito-local gets a pool, an app client whose callback
+ * is this server's /auth/callback, and the demo administrators as users with their demo
+ * passwords, so `SITE_AUTH_METHOD=idp npm start` signs in through its hosted UI.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { registeredLogoutUrls } from '#shared/auth/oidc';
+import { configureCognito } from './local/cognito.ts';
 import type { ApiServer } from './local/server.ts';
 import { startLocalServices } from './local/services.ts';
 
@@ -18,14 +23,31 @@ const services = await startLocalServices().catch((error: unknown) => {
   process.exit(1);
 });
 
+const allowedOrigins = process.env.ALLOWED_ORIGINS ?? 'http://127.0.0.1:5173,http://localhost:5173';
+const adminUiUrl = process.env.ADMIN_UI_URL ?? allowedOrigins.split(',')[0]!.trim();
+const apiBaseUrl = `http://127.0.0.1:${port}/api/v2`;
+const cognito = await configureCognito({
+  endpoint: services.endpoints.cognito,
+  callbackUrl: `${apiBaseUrl}/auth/callback`,
+  logoutUrls: registeredLogoutUrls(allowedOrigins.split(',').map((origin) => origin.trim()), adminUiUrl),
+  region: services.env.AWS_REGION!,
+  credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
+}).catch(async (error: unknown) => {
+  console.error('cognito-local set-up failed:', error);
+  await services.stop();
+  process.exit(1);
+});
+
 // Set before anything under shared/ or functions/ is imported: config is validated on first use.
-Object.assign(process.env, services.env, {
+Object.assign(process.env, services.env, cognito.env, {
   STAGE: 'local',
   TABLE_NAME: tableName,
   SITE_AUTH_METHOD: authMethod,
   JWT_SECRET: process.env.JWT_SECRET ?? randomBytes(48).toString('base64url'),
   JWT_ISSUER: `http://127.0.0.1:${port}/api/v2`,
-  ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? 'http://127.0.0.1:5173,http://localhost:5173',
+  ALLOWED_ORIGINS: allowedOrigins,
+  ADMIN_UI_URL: adminUiUrl,
+  API_BASE_URL: apiBaseUrl,
   EMAIL_FROM: 'no-reply@ticketing.local',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
 });
@@ -48,6 +70,9 @@ try {
 
   await createTable(tableName);
   const demo = await seedDemo();
+  // The same administrators in cognito-local, with the same passwords (idp mode).
+  for (const { login, password } of [demo.admin, demo.scanner, demo.vendor]) await cognito.createUser(login, password);
+  cognito.close();
   server = await startApiServer({ port, host: '127.0.0.1' });
 
   const manifest = { baseUrl: `${server.url}${API_PREFIX}`, authMethod, ...demo };
@@ -65,7 +90,8 @@ try {
       `  DynamoDB       ${services.endpoints.dynamodb} (table ${tableName})`,
       `  S3             ${services.endpoints.s3} (bucket ${services.env.PHOTO_BUCKET})`,
       `  SES            ${services.endpoints.ses} (sent mail: ${services.endpoints.ses}/store)`,
-      `  Cognito        ${services.endpoints.cognito}`,
+      `  Cognito        ${services.endpoints.cognito} (pool ${cognito.env.COGNITO_USER_POOL_ID}, client ${cognito.env.COGNITO_CLIENT_ID})`,
+      `  admin UI       ${adminUiUrl} (login and callback redirects go here)`,
       'Demo logins:',
       ...logins,
       'Demo ids: .local/demo.json. Ctrl-C stops everything.',

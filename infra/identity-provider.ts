@@ -10,12 +10,13 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { registeredLogoutUrls } from '#shared/auth/oidc';
 import type { StageSettings } from './stages.ts';
 
 export interface IdentityProviderProps {
   settings: StageSettings;
-  /** The API's `/api/v2/auth/callback`, the only redirect target of the hosted UI. */
-  callbackUrl: string;
+  /** The API's base URL (`…/api/v2`); its `/auth/callback` is the only redirect target of the hosted UI. */
+  apiBaseUrl: string;
 }
 
 /**
@@ -27,9 +28,11 @@ export class IdentityProvider extends Construct {
   readonly userPool: UserPool;
   readonly client: UserPoolClient;
   readonly domain: UserPoolDomain;
+  readonly apiBaseUrl: string;
 
-  constructor(scope: Construct, id: string, { settings, callbackUrl }: IdentityProviderProps) {
+  constructor(scope: Construct, id: string, { settings, apiBaseUrl }: IdentityProviderProps) {
     super(scope, id);
+    this.apiBaseUrl = apiBaseUrl;
     this.userPool = new UserPool(this, 'Users', {
       // Accounts are created by administrators (POST /my-account), never by strangers.
       selfSignUpEnabled: false,
@@ -49,8 +52,9 @@ export class IdentityProvider extends Construct {
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
-        callbackUrls: [callbackUrl],
-        logoutUrls: settings.allowedOrigins,
+        callbackUrls: [`${apiBaseUrl}/auth/callback`],
+        // Cognito's /logout returns only to these, verbatim: the same list POST /auth/logout accepts.
+        logoutUrls: registeredLogoutUrls(settings.allowedOrigins, settings.adminUiUrl),
       },
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,

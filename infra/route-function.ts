@@ -149,6 +149,8 @@ export class RouteFunction extends Construct {
     this.function.addEnvironment('COGNITO_CLIENT_ID', idp.client.userPoolClientId);
     this.function.addEnvironment('COGNITO_DOMAIN', idp.domain.baseUrl());
     this.function.addEnvironment('COGNITO_ISSUER', idp.issuer);
+    // The callback URL is `<API_BASE_URL>/auth/callback`, as registered on the app client.
+    this.function.addEnvironment('API_BASE_URL', idp.apiBaseUrl);
   }
 
   private acknowledgeWildcard(finding: string, reason: string): void {
@@ -161,7 +163,11 @@ function arnOf(resource: Construct): string {
   return `<${Stack.of(resource).getLogicalId(resource.node.defaultChild as CfnElement)}.Arn>`;
 }
 
-/** Admin API actions on the one user pool (token exchange and revocation need no IAM). */
+/**
+ * Admin API actions on the one user pool. The auth routes themselves call only
+ * unauthenticated client APIs (token endpoint, RevokeToken, ForgotPassword), which need
+ * no IAM; these are for the account routes (users created and looked up by admins).
+ */
 export const IDENTITY_PROVIDER_ACTIONS = [
   'cognito-idp:AdminGetUser',
   'cognito-idp:AdminListGroupsForUser',

@@ -40,7 +40,7 @@ const STAGES: Record<StageName, StageSettings> = {
     allowedOrigins: ['https://admin.dev.tickets.example.com', 'https://my.dev.tickets.example.com', 'http://localhost:5173'],
     adminUiUrl: 'https://admin.dev.tickets.example.com',
     logLevel: 'DEBUG',
-    // `idp` needs the Cognito routes (no row uses the identity provider yet).
+    // `-c siteAuthMethod=idp` switches a stage to the Cognito hosted UI.
     siteAuthMethod: 'legacy',
     jwtIssuer: 'urn:ticketing:dev',
     emailFrom: 'no-reply@dev.tickets.example.com',

@@ -38,7 +38,7 @@ export class TicketingStack extends Stack {
     const http = new TicketingHttpApi(this, 'Http', { settings, routes: rows });
     const photos = anyUses('photos') ? new PhotoStore(this, 'Photos', { settings }) : undefined;
     const idp = anyUses('identityProvider')
-      ? new IdentityProvider(this, 'IdentityProvider', { settings, callbackUrl: `${http.url}/auth/callback` })
+      ? new IdentityProvider(this, 'IdentityProvider', { settings, apiBaseUrl: http.url })
       : undefined;
 
     // Trade-off: the secret reaches the functions as a CloudFormation dynamic reference,

@@ -58,9 +58,23 @@ const admin = (permission?: Permission): Access =>
   permission ? { kind: 'admin', permission } : { kind: 'admin' };
 
 export const routes: readonly RouteRow[] = [
-  // Authentication
-  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read' } },
+  // Authentication. Identity-provider mode (SITE_AUTH_METHOD=idp): login, vendor/login,
+  // callback, logout, change-password; legacy mode: /auth/legacy/*. Each answers 403 in
+  // the other mode. Login routes write the PKCE verifier of the login in flight.
+  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', identityProvider: true } },
+  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', identityProvider: true }, successor: '/auth/login' },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', identityProvider: true } },
+  { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: admin(), uses: { identityProvider: true } },
+  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read', identityProvider: true } },
   { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
+  { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
+  { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read' } },
+  // Legacy login upgrades old (bcrypt) hashes to scrypt, hence read-write.
+  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write' } },
+  { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: admin(), uses: {} },
+  { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: 'read-write', email: true } },
+  { method: 'POST', path: '/auth/legacy/reset-password', handler: 'auth/legacy-reset-password', auth: publicRoute, uses: { table: 'read-write' } },
 
   // Shipping methods
   { method: 'GET', path: '/shipping-method', handler: 'shipping-method/list', auth: admin('shipping:read'), uses: { table: 'read' } },

@@ -38,8 +38,9 @@ export interface CustomerPrincipal {
 export type Principal = AdminPrincipal | CustomerPrincipal;
 
 // Imported once: handing jose raw bytes would re-import the key on every request.
+// Also signs the OIDC `state` (login-state.ts), under its own audience.
 let signingKey: Promise<webcrypto.CryptoKey> | undefined;
-const key = (): Promise<webcrypto.CryptoKey> =>
+export const key = (): Promise<webcrypto.CryptoKey> =>
   (signingKey ??= crypto.subtle.importKey('raw', new TextEncoder().encode(config().JWT_SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, [
     'sign',
     'verify',

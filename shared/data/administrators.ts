@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Permission } from '../routes.ts';
 import { Conflict } from '../http/errors.ts';
@@ -8,8 +9,14 @@ import { keys } from './keys.ts';
 
 /**
  * Administrators (the staff who use the admin SPA). One item each; GSI1 finds one by
- * login, and a `UNIQUE#ADMIN_LOGIN#<login>` item, written in the same transaction,
- * keeps logins unique.
+ * login, GSI2 by email (identity-provider sign-in and forgot-password), and
+ * `UNIQUE#ADMIN_LOGIN#<login>` / `UNIQUE#ADMIN_EMAIL#<email>` items, written in the same
+ * transaction, keep both unique.
+ *
+ * Identity-provider link: the first sign-in through Cognito finds the record by the
+ * id token's (verified) email and pins the token's `sub` on it (`idpSub`, plus the
+ * Cognito user name for API calls). Later sign-ins must carry the same `sub`, so a
+ * Cognito user re-created with the same email cannot take over the record.
  */
 export interface Administrator {
   id: number;
@@ -19,8 +26,12 @@ export interface Administrator {
   permissions: Permission[];
   /** 1: a vendor's user, who must sign in through the vendor channel (spec). */
   vendorUser: 0 | 1;
-  /** scrypt PHC string; absent for identity-provider users. */
+  /** scrypt PHC string (bcrypt for records imported from the old system); absent for identity-provider users. */
   passwordHash?: string;
+  /** The Cognito `sub` this record is linked to (set at the first identity-provider sign-in). */
+  idpSub?: string;
+  /** The Cognito user name (a UUID when the pool signs in by email), for provider API calls. */
+  idpUsername?: string;
   created: string;
   updated: string;
 }
@@ -31,11 +42,25 @@ export type AdministratorProfile = Omit<Administrator, 'passwordHash'>;
 export const toProfile = ({ passwordHash, ...profile }: Administrator): AdministratorProfile => profile;
 
 const normalisedLogin = (login: string) => login.trim().toLowerCase();
+export const normalisedEmail = (email: string) => email.trim().toLowerCase();
 
 const fromItem = (item: Record<string, unknown>): Administrator => {
-  const { PK, SK, GSI1PK, GSI1SK, entity, ...admin } = item;
+  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, entity, ...admin } = item;
   return admin as unknown as Administrator;
 };
+
+export async function findAdministratorByEmail(email: string): Promise<Administrator | undefined> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.administratorEmail(email) },
+      Limit: 1,
+    }),
+  );
+  return Items?.[0] ? fromItem(Items[0]) : undefined;
+}
 
 export async function findAdministratorByLogin(login: string): Promise<Administrator | undefined> {
   const { Items } = await db.send(
@@ -73,10 +98,19 @@ export async function createAdministrator(input: NewAdministrator): Promise<Admi
       {
         Put: {
           TableName: tableName(),
+          Item: { ...keys.unique('ADMIN_EMAIL', normalisedEmail(admin.email)), adminId: id },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
           Item: {
             ...keys.administrator(id),
             GSI1PK: keys.administratorLogin(admin.login),
             GSI1SK: 'ADMIN',
+            GSI2PK: keys.administratorEmail(admin.email),
+            GSI2SK: 'ADMIN',
             entity: 'Administrator',
             ...admin,
           },
@@ -88,7 +122,54 @@ export async function createAdministrator(input: NewAdministrator): Promise<Admi
     if (error instanceof TransactionCancelled && error.conditionFailed(0)) {
       throw new Conflict(`The login "${admin.login}" is taken.`);
     }
+    if (error instanceof TransactionCancelled && error.conditionFailed(1)) {
+      throw new Conflict(`The email "${admin.email}" belongs to another administrator.`);
+    }
     throw error;
   }
   return admin;
+}
+
+/** The transaction action that replaces a password hash, only if it is still `expected` (no lost update). */
+export const passwordChange = (id: number, newHash: string, expected: string) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.administrator(id),
+    UpdateExpression: 'SET passwordHash = :new, updated = :now',
+    ConditionExpression: 'passwordHash = :expected',
+    ExpressionAttributeValues: { ':new': newHash, ':expected': expected, ':now': now().toISOString() },
+  },
+});
+
+/** Replaces the hash if it is still `expected`; false when someone changed it in between. */
+export async function replacePasswordHash(id: number, newHash: string, expected: string): Promise<boolean> {
+  try {
+    await db.send(new UpdateCommand(passwordChange(id, newHash, expected).Update));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * Pins the identity-provider user on the record at first sign-in; later sign-ins must
+ * carry the same `sub`. False when the record is linked to another provider user.
+ */
+export async function linkIdentity(id: number, sub: string, username: string): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.administrator(id),
+        UpdateExpression: 'SET idpSub = :sub, idpUsername = :username',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(idpSub) OR idpSub = :sub)',
+        ExpressionAttributeValues: { ':sub': sub, ':username': username },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }

@@ -1,8 +1,8 @@
-import { spendVerificationTime, verifyPassword } from '../auth/passwords.ts';
-import { config } from '../config.ts';
-import { findAdministratorByLogin, toProfile, type AdministratorProfile } from '../data/administrators.ts';
+import { hashPassword, needsRehash, spendVerificationTime, verifyPassword } from '../auth/passwords.ts';
+import { findAdministratorByLogin, replacePasswordHash, toProfile, type AdministratorProfile } from '../data/administrators.ts';
 import { Forbidden, Unauthorized } from '../http/errors.ts';
 import { startAdminSession } from './admin-session.ts';
+import { requireAuthMode } from './auth-mode.ts';
 
 export interface LegacyLoginResult {
   jwt: string;
@@ -13,11 +13,10 @@ export interface LegacyLoginResult {
 /**
  * Legacy sign-in against the service's own records. An unknown login and a wrong
  * password give the same 401 after the same work, so neither reveals which logins exist.
+ * A hash in an old format (bcrypt from the old system) is replaced by scrypt on success.
  */
 export async function legacyLogin(login: string, password: string): Promise<LegacyLoginResult> {
-  if (config().SITE_AUTH_METHOD !== 'legacy') {
-    throw new Forbidden('Legacy login is disabled: this site signs in through the identity provider (POST /api/v2/auth/login).');
-  }
+  requireAuthMode('legacy');
   const admin = await findAdministratorByLogin(login);
   const valid = admin?.passwordHash ? await verifyPassword(password, admin.passwordHash) : (await spendVerificationTime(password), false);
   if (!admin || !valid) throw new Unauthorized('The login or password is wrong.');
@@ -25,6 +24,10 @@ export async function legacyLogin(login: string, password: string): Promise<Lega
     throw new Forbidden('Vendor users sign in through the vendor login channel (POST /api/v2/auth/vendor/login).', {
       error: 'vendor_login_required',
     });
+  }
+  if (needsRehash(admin.passwordHash!)) {
+    // Conditional on the old hash: a concurrent password change wins over the upgrade.
+    await replacePasswordHash(admin.id, await hashPassword(password), admin.passwordHash!);
   }
   return { ...(await startAdminSession(admin)), user: toProfile(admin) };
 }

@@ -139,9 +139,20 @@ describe('optional resources', () => {
     synthetic = synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS }).template;
   }, 60_000);
 
-  it('creates no photo bucket, CDN or user pool while no row uses them', () => {
-    for (const type of ['AWS::S3::Bucket', 'AWS::CloudFront::Distribution', 'AWS::Cognito::UserPool']) {
+  it('creates no photo bucket or CDN while no row uses them', () => {
+    for (const type of ['AWS::S3::Bucket', 'AWS::CloudFront::Distribution']) {
       real.resourceCountIs(type, 0);
+    }
+  });
+
+  it('creates the user pool for the auth rows that use the identity provider, and gives only them its settings', () => {
+    real.resourceCountIs('AWS::Cognito::UserPool', 1);
+    for (const row of routes) {
+      const env = routeFunctions(real).get(row.handler)!.fn.Properties.Environment.Variables;
+      for (const name of ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER', 'API_BASE_URL']) {
+        expect(env[name] !== undefined, `${routeKey(row)} ${name}`).toBe(Boolean(row.uses.identityProvider));
+      }
+      expect(env.EMAIL_FROM !== undefined, routeKey(row)).toBe(Boolean(row.uses.email));
     }
   });
 
@@ -174,14 +185,24 @@ describe('optional resources', () => {
       AllowedOAuthFlows: ['code'],
       GenerateSecret: false,
       CallbackURLs: [{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v2/auth/callback']] }],
-      LogoutURLs: ['https://admin.dev.tickets.example.com', 'https://my.dev.tickets.example.com', 'http://localhost:5173'],
+      // What POST /auth/logout accepts as return_to, plus the vendor-rejection landing page.
+      LogoutURLs: [
+        'https://admin.dev.tickets.example.com',
+        'https://my.dev.tickets.example.com',
+        'http://localhost:5173',
+        'https://admin.dev.tickets.example.com/',
+        'https://my.dev.tickets.example.com/',
+        'http://localhost:5173/',
+        'https://admin.dev.tickets.example.com/?error_code=not_vendor_user',
+      ],
     });
     const poolId = onlyId(synthetic, 'AWS::Cognito::UserPool');
     const { fn } = routeFunctions(synthetic).get('auth/callback')!;
     expect(actionsOn(statementsOf(synthetic, fn), poolId)).toContain('cognito-idp:AdminGetUser');
     expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
-      expect.arrayContaining(['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER']),
+      expect.arrayContaining(['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER', 'API_BASE_URL']),
     );
+    expect(fn.Properties.Environment.Variables.API_BASE_URL).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v2']] });
   });
 });
 
@@ -230,6 +251,14 @@ describe('stages', () => {
   });
 
   it('refuses identity-provider login when no row uses the identity provider', () => {
-    expect(() => synth({ context: { siteAuthMethod: 'idp' } })).toThrow(/SITE_AUTH_METHOD=idp/);
+    const withoutIdp = routes.filter((row) => !row.uses.identityProvider);
+    expect(() => synth({ context: { siteAuthMethod: 'idp' }, routes: withoutIdp })).toThrow(/SITE_AUTH_METHOD=idp/);
+  });
+
+  it('deploys the real route table in identity-provider mode', () => {
+    const { template } = synth({ context: { siteAuthMethod: 'idp' } });
+    for (const { fn } of routeFunctions(template).values()) {
+      expect(fn.Properties.Environment.Variables.SITE_AUTH_METHOD).toBe('idp');
+    }
   });
 });

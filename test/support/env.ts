@@ -10,6 +10,9 @@ export const JWT_ISSUER = 'https://ticketing.test/api/v2';
 /** Fixed so a failing token can be decoded by hand; only ever used against local services. */
 export const JWT_SECRET = 'test-only-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 export const EMAIL_FROM = 'no-reply@ticketing.test';
+/** The API as the browser sees it: the identity provider sends the browser back to `<API_BASE_URL>/auth/callback`. */
+export const API_BASE_URL = 'https://ticketing.test/api/v2';
+export const ADMIN_UI_URL = ALLOWED_ORIGIN;
 
 export const TEST_ENV: Record<string, string> = {
   STAGE: 'test',
@@ -20,5 +23,7 @@ export const TEST_ENV: Record<string, string> = {
   ALLOWED_ORIGINS: ALLOWED_ORIGIN,
   PHOTO_BUCKET,
   EMAIL_FROM,
+  API_BASE_URL,
+  ADMIN_UI_URL,
   LOG_LEVEL: 'ERROR',
 };

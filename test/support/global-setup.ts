@@ -1,8 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { TestProject } from 'vitest/node';
+import { configureCognito } from '../../bin/local/cognito.ts';
 import { startLocalServices } from '../../bin/local/services.ts';
 import { createTable } from '../../bin/local/table.ts';
-import { PHOTO_BUCKET, TABLE_NAME } from './env.ts';
+import { registeredLogoutUrls } from '#shared/auth/oidc';
+import { ADMIN_UI_URL, ALLOWED_ORIGIN, API_BASE_URL, PHOTO_BUCKET, TABLE_NAME } from './env.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,11 +14,13 @@ declare module 'vitest' {
 }
 
 /**
- * Starts the embedded services once per run of the integration project and creates the
- * (empty, shared) table. Tests create their own uniquely keyed data.
+ * Starts the embedded services once per run of the integration project, creates the
+ * (empty, shared) table and the Cognito pool and app client. Tests create their own
+ * uniquely keyed data (and Cognito users).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const services = await startLocalServices({ photoBucket: PHOTO_BUCKET });
+  let cognitoEnv: Record<string, string>;
   try {
     const client = new DynamoDBClient({
       endpoint: services.endpoints.dynamodb,
@@ -25,10 +29,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     await createTable(TABLE_NAME, client);
     client.destroy();
+    const cognito = await configureCognito({
+      endpoint: services.endpoints.cognito,
+      callbackUrl: `${API_BASE_URL}/auth/callback`,
+      logoutUrls: registeredLogoutUrls([ALLOWED_ORIGIN], ADMIN_UI_URL),
+      region: services.env.AWS_REGION!,
+      credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
+    });
+    cognitoEnv = cognito.env;
+    cognito.close();
   } catch (error) {
     await services.stop();
     throw error;
   }
-  project.provide('localServicesEnv', services.env);
+  project.provide('localServicesEnv', { ...services.env, ...cognitoEnv });
   return () => services.stop();
 }

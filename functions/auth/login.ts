@@ -1,0 +1,10 @@
+import * as z from '#shared/schema';
+import { beginLogin } from '#shared/domain/idp-login';
+import { single } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+
+export const handler = route(
+  'POST /auth/login',
+  { body: z.strictObject({ redirect_uri: z.url().check(z.maxLength(2048)) }) },
+  async ({ body }) => single(await beginLogin(body.redirect_uri, 'normal')),
+);

@@ -1,0 +1,10 @@
+import * as z from '#shared/schema';
+import { idpLogout } from '#shared/domain/idp-account';
+import { clearedAuthCookie } from '#shared/http/cookies';
+import { single } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+
+export const handler = route('POST /auth/logout', { query: z.strictObject({ return_to: z.optional(z.string()) }) }, async ({ query }) => ({
+  ...single(idpLogout(query.return_to)),
+  cookies: [clearedAuthCookie()],
+}));

@@ -1,0 +1,53 @@
+import { jwtVerify, SignJWT } from 'jose';
+import { config } from '../config.ts';
+import { epochSeconds, now } from '../clock.ts';
+import { key } from './tokens.ts';
+
+/**
+ * The OIDC `state`: a short-lived HS256 JWT (the service's key, its own audience, so it
+ * can never pass as a session token) carrying what the callback needs: where to send the
+ * browser, the nonce expected in the id token, the reference of the PKCE verifier kept
+ * in the table, and the channel. It is tamper-proof but readable, so it holds no secret:
+ * the verifier itself never leaves the server.
+ */
+export type LoginChannel = 'normal' | 'vendor';
+
+export interface LoginState {
+  redirectUri: string;
+  nonce: string;
+  ref: string;
+  channel: LoginChannel;
+}
+
+const AUDIENCE = 'ticketing-oauth-state';
+export const LOGIN_TTL_SECONDS = 10 * 60;
+
+export async function signLoginState(state: LoginState): Promise<string> {
+  return new SignJWT({ redirect_uri: state.redirectUri, nonce: state.nonce, ref: state.ref, channel: state.channel })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(config().JWT_ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(epochSeconds())
+    .setExpirationTime(epochSeconds() + LOGIN_TTL_SECONDS)
+    .sign(await key());
+}
+
+/** The state's content, or undefined when it is missing, forged, expired or malformed. */
+export async function verifyLoginState(state: string | undefined): Promise<LoginState | undefined> {
+  if (!state) return undefined;
+  try {
+    const { payload } = await jwtVerify(state, await key(), {
+      algorithms: ['HS256'],
+      issuer: config().JWT_ISSUER,
+      audience: AUDIENCE,
+      requiredClaims: ['exp'],
+      currentDate: now(),
+    });
+    const { redirect_uri, nonce, ref, channel } = payload;
+    if (typeof redirect_uri !== 'string' || typeof nonce !== 'string' || typeof ref !== 'string') return undefined;
+    if (channel !== 'normal' && channel !== 'vendor') return undefined;
+    return { redirectUri: redirect_uri, nonce, ref, channel };
+  } catch {
+    return undefined;
+  }
+}

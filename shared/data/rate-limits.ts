@@ -1,0 +1,42 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds } from '../clock.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+
+export type Slot = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+const MAX_RACES = 5;
+
+/**
+ * A sliding-window limit: at most `limit` attempts by `subject` in any `windowSeconds`.
+ * One item per subject holds the times of the recent attempts; it is replaced by a
+ * write conditional on the version read, so racing requests cannot both take the last
+ * slot. (A fixed window counted from the first attempt would let 2 × limit through
+ * around the window's end.) The item expires by TTL once the window has passed.
+ * Losing the race `MAX_RACES` times in a row counts as refused: the limit fails closed.
+ */
+export async function takeSlot(name: string, subject: string, limit: number, windowSeconds: number): Promise<Slot> {
+  const key = keys.rateWindow(name, subject);
+  for (let race = 0; race < MAX_RACES; race++) {
+    const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    const t = epochSeconds();
+    const recent = ((Item?.attempts as number[] | undefined) ?? []).filter((at) => at > t - windowSeconds);
+    if (recent.length >= limit) return { allowed: false, retryAfterSeconds: Math.max(1, recent[0]! + windowSeconds - t) };
+    const version = Number(Item?.version ?? 0);
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...key, entity: 'RateWindow', attempts: [...recent, t], version: version + 1, expiresAt: t + windowSeconds },
+          ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
+          ...(Item ? { ExpressionAttributeValues: { ':version': version } } : {}),
+        }),
+      );
+      return { allowed: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+  return { allowed: false, retryAfterSeconds: 1 };
+}

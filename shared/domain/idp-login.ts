@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { LOGIN_TTL_SECONDS, signLoginState, verifyLoginState, type LoginChannel } from '../auth/login-state.ts';
+import { pkceChallenge, vendorRejectionUrl, withErrorCode } from '../auth/oidc.ts';
+import { config } from '../config.ts';
+import { findAdministratorByEmail, linkIdentity } from '../data/administrators.ts';
+import { storeLoginVerifier, takeLoginVerifier } from '../data/oauth-logins.ts';
+import { ValidationError } from '../http/errors.ts';
+import { logger } from '../http/logger.ts';
+import * as idp from '../services/identity-provider.ts';
+import { startAdminSession } from './admin-session.ts';
+import { requireAuthMode } from './auth-mode.ts';
+
+const random = (bytes: number) => randomBytes(bytes).toString('base64url');
+
+/** The redirect URI must lie on one of the admin UI origins: no open redirect. */
+function assertAllowedRedirect(redirectUri: string): void {
+  const origin = URL.canParse(redirectUri) ? new URL(redirectUri).origin : undefined;
+  if (!origin || !config().ALLOWED_ORIGINS.includes(origin)) {
+    throw new ValidationError('redirect_uri must be on one of the allowed origins.', [
+      { path: 'body.redirect_uri', message: 'Not on an allowed origin.' },
+    ]);
+  }
+}
+
+/**
+ * POST /auth/login (and the deprecated vendor channel): the hosted UI's authorize URL
+ * for an authorization-code login with PKCE. Spec: outside idp mode, 403 with
+ * `error: "vendor_user_restricted"`.
+ */
+export async function beginLogin(redirectUri: string, channel: LoginChannel): Promise<{ auth_url: string }> {
+  requireAuthMode('idp', { error: 'vendor_user_restricted' });
+  assertAllowedRedirect(redirectUri);
+  const verifier = random(32);
+  const ref = random(16);
+  const nonce = random(16);
+  await storeLoginVerifier(ref, verifier, LOGIN_TTL_SECONDS);
+  const state = await signLoginState({ redirectUri, nonce, ref, channel });
+  return { auth_url: idp.authorizeUrl({ state, codeChallenge: pkceChallenge(verifier), nonce }) };
+}
+
+export interface CallbackQuery {
+  code?: string | undefined;
+  state?: string | undefined;
+  error?: string | undefined;
+}
+
+export interface CallbackOutcome {
+  location: string;
+  cookie?: string;
+}
+
+/** Revocation is best effort: the user is being turned away either way. */
+async function revokeQuietly(refreshToken: string | undefined): Promise<void> {
+  if (!refreshToken) return;
+  await idp.revokeTokens(refreshToken).catch((error: unknown) => logger.warn('RevokeToken failed', { error: error as Error }));
+}
+
+/**
+ * GET /auth/callback. Every outcome is a redirect: to the state's redirect URI with the
+ * session cookie, or with `?error_code=` (to the admin UI when the state cannot be
+ * trusted). Codes: idp_disabled, invalid_state, login_expired (state already used or too
+ * old: replays land here), access_denied, invalid_request, code_rejected,
+ * invalid_id_token, unknown_user, not_vendor_user (via the provider's logout).
+ */
+export async function completeLogin(query: CallbackQuery): Promise<CallbackOutcome> {
+  if (config().SITE_AUTH_METHOD !== 'idp') return { location: withErrorCode(idp.adminUiUrl, 'idp_disabled') };
+  const state = await verifyLoginState(query.state);
+  if (!state) return { location: withErrorCode(idp.adminUiUrl, 'invalid_state') };
+  const fail = (code: string): CallbackOutcome => ({ location: withErrorCode(state.redirectUri, code) });
+
+  // Consumed first, whatever follows: a state (and the code it came with) works once.
+  const verifier = await takeLoginVerifier(state.ref);
+  if (!verifier) return fail('login_expired');
+  if (query.error) return fail('access_denied');
+  if (!query.code) return fail('invalid_request');
+
+  const tokens = await idp.exchangeCode(query.code, verifier).catch((error: unknown) => {
+    logger.warn('Token endpoint failed', { error: error as Error });
+    return undefined;
+  });
+  if (!tokens) return fail('code_rejected');
+  const identity = await idp.verifyIdToken(tokens.idToken, state.nonce);
+  if (!identity) {
+    await revokeQuietly(tokens.refreshToken);
+    return fail('invalid_id_token');
+  }
+
+  const admin = identity.emailVerified ? await findAdministratorByEmail(identity.email) : undefined;
+  if (!admin || !(await linkIdentity(admin.id, identity.sub, identity.username))) {
+    await revokeQuietly(tokens.refreshToken);
+    return fail('unknown_user');
+  }
+  if (state.channel === 'vendor' && admin.vendorUser !== 1) {
+    // Spec: rejected, tokens revoked, and the redirect passes through the provider's logout.
+    await revokeQuietly(tokens.refreshToken);
+    return { location: idp.logoutUrl(vendorRejectionUrl(idp.adminUiUrl)) };
+  }
+  const { cookie } = await startAdminSession(admin);
+  return { location: state.redirectUri, cookie };
+}

@@ -1,0 +1,29 @@
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import type { Principal } from '../auth/tokens.ts';
+import { replacePasswordHash } from '../data/administrators.ts';
+import { voidResetTokens } from '../data/reset-tokens.ts';
+import { Conflict, Forbidden, ValidationError } from '../http/errors.ts';
+import { currentAdministrator } from './admin-session.ts';
+import { requireAuthMode } from './auth-mode.ts';
+import { passwordProblems } from './password-policy.ts';
+
+/**
+ * Legacy change-password: only for records with their own password; the old one must
+ * verify, the new one must meet the policy and differ. Outstanding reset tokens are
+ * voided, since whoever asked for them is superseded by this change.
+ */
+export async function changeLegacyPassword(caller: Principal | undefined, oldPassword: string, newPassword: string) {
+  requireAuthMode('legacy');
+  const admin = await currentAdministrator(caller);
+  if (!admin.passwordHash) throw new Forbidden('This account signs in through the identity provider: use POST /api/v2/auth/change-password.');
+  if (!(await verifyPassword(oldPassword, admin.passwordHash))) {
+    throw new ValidationError('The current password is wrong.', [{ path: 'body.oldPassword', message: 'Wrong password.' }]);
+  }
+  const problems = passwordProblems(newPassword, 'body.newPassword', oldPassword);
+  if (problems.length) throw new ValidationError('The new password does not meet the policy.', problems);
+  if (!(await replacePasswordHash(admin.id, await hashPassword(newPassword), admin.passwordHash))) {
+    throw new Conflict('The password changed meanwhile; try again.');
+  }
+  await voidResetTokens(admin.id);
+  return { success: true, message: 'The password has been changed.' };
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import * as z from '../schema.ts';
+import { requireSection } from '../config.ts';
+import { findAdministratorByEmail, normalisedEmail } from '../data/administrators.ts';
+import { takeSlot } from '../data/rate-limits.ts';
+import { storeResetToken } from '../data/reset-tokens.ts';
+import { TooManyRequests } from '../http/errors.ts';
+import { logger } from '../http/logger.ts';
+import { sendEmail } from '../services/email.ts';
+import { requireAuthMode } from './auth-mode.ts';
+import { hashResetToken } from './reset-token-hash.ts';
+
+const { ADMIN_UI_URL } = requireSection('password reset links', z.object({ ADMIN_UI_URL: z.url() }));
+
+/** Spec, Limits: 3 forgot-password requests per address per 24 hours; tokens live 24 hours. */
+export const FORGOT_PASSWORD_LIMIT = 3;
+export const DAY_SECONDS = 24 * 60 * 60;
+export const RESET_TOKEN_TTL_SECONDS = DAY_SECONDS;
+const TOKEN_BYTES = 32;
+
+export const FORGOT_PASSWORD_ANSWER = {
+  success: true,
+  message: 'If an account uses this address, a link to reset its password is on its way. The link is valid for 24 hours.',
+};
+
+/**
+ * Forgot-password: the same answer whether or not the account exists. The limit is
+ * counted per address string *before* looking the account up, for unknown addresses
+ * exactly as for known ones, so neither the answer nor the 429 reveals an account.
+ * Mail failures are logged, not answered, for the same reason.
+ */
+export async function requestPasswordReset(email: string): Promise<typeof FORGOT_PASSWORD_ANSWER> {
+  requireAuthMode('legacy');
+  const slot = await takeSlot('FORGOT_PASSWORD', normalisedEmail(email), FORGOT_PASSWORD_LIMIT, DAY_SECONDS);
+  if (!slot.allowed) {
+    throw new TooManyRequests(`At most ${FORGOT_PASSWORD_LIMIT} reset requests per address in 24 hours.`, slot.retryAfterSeconds);
+  }
+  const admin = await findAdministratorByEmail(email);
+  // Only records with their own password (legacy users) can reset it here.
+  if (admin?.passwordHash) {
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    await storeResetToken(hashResetToken(token), admin.id, RESET_TOKEN_TTL_SECONDS);
+    const link = `${ADMIN_UI_URL.replace(/\/+$/, '')}/reset-password?token=${token}`;
+    try {
+      await sendEmail({
+        to: admin.email,
+        subject: 'Reset your password',
+        text: `Someone asked to reset the password of your ticketing account.\n\nTo choose a new one, open:\n${link}\n\nThe link works once, for 24 hours. If it was not you, ignore this message.`,
+      });
+    } catch (error) {
+      logger.error('Password reset mail failed', { adminId: admin.id, error: error as Error });
+    }
+  }
+  return FORGOT_PASSWORD_ANSWER;
+}

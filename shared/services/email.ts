@@ -1,0 +1,30 @@
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import * as z from '../schema.ts';
+import { requireSection } from '../config.ts';
+
+/**
+ * The one SES client, imported only by handlers whose route row `uses.email` (infra
+ * grants SendEmail from EMAIL_FROM to exactly those). The endpoint comes from the SDK's
+ * own AWS_ENDPOINT_URL_SESV2 locally. A request timeout, because a stalled SES call must
+ * not hold a request for the whole Lambda timeout (and aws-ses-v2-local hangs on
+ * operations it does not know).
+ */
+const { EMAIL_FROM } = requireSection('email', z.object({ EMAIL_FROM: z.string().check(z.minLength(3)) }));
+
+const ses = new SESv2Client({ maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } });
+
+export interface Email {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export async function sendEmail({ to, subject, text }: Email): Promise<void> {
+  await ses.send(
+    new SendEmailCommand({
+      FromEmailAddress: EMAIL_FROM,
+      Destination: { ToAddresses: [to] },
+      Content: { Simple: { Subject: { Data: subject, Charset: 'UTF-8' }, Body: { Text: { Data: text, Charset: 'UTF-8' } } } },
+    }),
+  );
+}

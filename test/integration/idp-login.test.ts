@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { CognitoIdentityProviderClient, RevokeTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { decodeJwt } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { issueToken } from '#shared/auth/tokens';
+import { epochSeconds } from '#shared/clock';
+import { resetConfigForTests } from '#shared/config';
+import { createAdministrator, getAdministrator, linkIdentity, type Administrator } from '#shared/data/administrators';
+import { AUTH_COOKIE } from '#shared/http/cookies';
+import { call } from '../support/api.ts';
+import { createTestIdentityUser, signInAtHostedUi, uniqueEmail } from '../support/cognito.ts';
+import { ADMIN_UI_URL, ALLOWED_ORIGIN, API_BASE_URL } from '../support/env.ts';
+
+const PASSWORD = 'Hosted-UI-password-1';
+const REDIRECT = `${ALLOWED_ORIGIN}/after-login?tab=tickets`;
+const spa = { origin: ALLOWED_ORIGIN, 'x-requested-with': 'fetch' };
+
+const useMode = (mode: 'idp' | 'legacy') => {
+  process.env.SITE_AUTH_METHOD = mode;
+  resetConfigForTests();
+};
+beforeAll(() => useMode('idp'));
+afterEach(() => {
+  useMode('idp');
+  vi.restoreAllMocks();
+});
+afterAll(() => useMode('legacy'));
+
+/** An administrator record and the Cognito user with the same (verified) email. */
+async function staffMember(vendorUser: 0 | 1 = 0): Promise<Administrator & { username: string }> {
+  const email = uniqueEmail('idp');
+  const admin = await createAdministrator({ login: email, email, name: 'IdP Staff', permissions: ['tickets:read'], vendorUser });
+  return { ...admin, username: await createTestIdentityUser(email, PASSWORD) };
+}
+
+const login = (redirect_uri = REDIRECT, path = '/api/v2/auth/login') => call('POST', path, { body: { redirect_uri } });
+const callback = (query: Record<string, string>) => call('GET', `/api/v2/auth/callback?${new URLSearchParams(query)}`);
+
+/** POST /auth/login, then the hosted UI's sign-in form; returns the code and state the browser would bring back. */
+async function signIn(email: string, path = '/api/v2/auth/login') {
+  const response = await login(REDIRECT, path);
+  expect(response.status).toBe(200);
+  return signInAtHostedUi(response.body.data.auth_url, email, PASSWORD);
+}
+
+const errorCodeOf = (location: string) => new URL(location).searchParams.get('error_code');
+
+describe('POST /auth/login', () => {
+  it('answers the hosted UI authorize URL for a code flow with PKCE S256 and a signed state', async () => {
+    const response = await login();
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ count: 1, data: { auth_url: expect.any(String) } });
+    const url = new URL(response.body.data.auth_url);
+    expect(`${url.origin}${url.pathname}`).toBe(`${process.env.COGNITO_DOMAIN}/oauth2/authorize`);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: process.env.COGNITO_CLIENT_ID,
+      redirect_uri: `${API_BASE_URL}/auth/callback`,
+      code_challenge_method: 'S256',
+      code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      nonce: expect.any(String),
+      scope: 'openid email profile',
+    });
+    const state = decodeJwt(url.searchParams.get('state')!);
+    expect(state).toMatchObject({ redirect_uri: REDIRECT, channel: 'normal', nonce: url.searchParams.get('nonce'), ref: expect.any(String) });
+    expect(JSON.stringify(state)).not.toMatch(/verifier/);
+  });
+
+  it('refuses a redirect URI outside the allowed origins (no open redirect)', async () => {
+    for (const target of ['https://evil.example/after-login', 'https://admin.ticketing.test.evil.example/', 'javascript:alert(1)']) {
+      const response = await login(target);
+      expect(response.status).toBe(400);
+      expect(response.body.errors[0].path).toBe('body.redirect_uri');
+    }
+  });
+
+  it('answers 403 with error vendor_user_restricted outside idp mode, on both login routes', async () => {
+    useMode('legacy');
+    for (const path of ['/api/v2/auth/login', '/api/v2/auth/vendor/login']) {
+      const response = await login(REDIRECT, path);
+      expect(response.status).toBe(403);
+      expect(response.body.error).toBe('vendor_user_restricted');
+    }
+  });
+});
+
+describe('POST /auth/vendor/login (deprecated)', () => {
+  it('answers like /auth/login with the vendor channel in state, and deprecation headers', async () => {
+    const response = await login(REDIRECT, '/api/v2/auth/vendor/login');
+    expect(response.status).toBe(200);
+    expect(response.headers.deprecation).toBe('true');
+    expect(response.headers.link).toBe('</api/v2/auth/login>; rel="successor-version"');
+    const state = decodeJwt(new URL(response.body.data.auth_url).searchParams.get('state')!);
+    expect(state.channel).toBe('vendor');
+  });
+});
+
+describe('GET /auth/callback', () => {
+  it('completes the code flow: sets the session cookie, redirects to the admin UI and links the provider user', async () => {
+    const staff = await staffMember();
+    const { location, code, state } = await signIn(staff.email);
+    expect(`${location.origin}${location.pathname}`).toBe(`${API_BASE_URL}/auth/callback`);
+    const response = await callback({ code, state });
+    expect(response.status).toBe(302);
+    expect(response.headers.location).toBe(REDIRECT);
+    expect(response.cookies).toHaveLength(1);
+    expect(response.cookies[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=[^;]+; Path=/; Max-Age=\\d+; HttpOnly; Secure; SameSite=Lax$`));
+    const jwt = response.cookies[0]!.slice(AUTH_COOKIE.length + 1, response.cookies[0]!.indexOf(';'));
+    const me = await call('GET', '/api/v2/auth/me', { cookies: [`${AUTH_COOKIE}=${jwt}`] });
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ id: staff.id, email: staff.email });
+    expect(await getAdministrator(staff.id)).toMatchObject({ idpUsername: staff.username, idpSub: expect.any(String) });
+  });
+
+  it('refuses a replayed callback (same code and state) with a redirect, not a session', async () => {
+    const staff = await staffMember();
+    const { code, state } = await signIn(staff.email);
+    expect((await callback({ code, state })).status).toBe(302);
+    const replay = await callback({ code, state });
+    expect(replay.status).toBe(302);
+    expect(errorCodeOf(replay.headers.location!)).toBe('login_expired');
+    expect(replay.cookies).toEqual([]);
+  });
+
+  it('refuses a code brought back with another login\'s state (PKCE verifier mismatch)', async () => {
+    const staff = await staffMember();
+    const { code } = await signIn(staff.email);
+    const other = new URL((await login()).body.data.auth_url).searchParams.get('state')!;
+    const response = await callback({ code, state: other });
+    expect(errorCodeOf(response.headers.location!)).toBe('code_rejected');
+    expect(response.cookies).toEqual([]);
+  });
+
+  it.each([
+    ['a missing state', {}],
+    ['a forged state', { state: 'eyJhbGciOiJIUzI1NiJ9.eyJyZWRpcmVjdF91cmkiOiJodHRwczovL2V2aWwuZXhhbXBsZSJ9.c2lnbmF0dXJl', code: 'x' }],
+    ['a state that is not a JWT', { state: 'hello', code: 'x' }],
+  ])('redirects to the admin UI with invalid_state for %s', async (_name, query) => {
+    const response = await callback(query as Record<string, string>);
+    expect(response.status).toBe(302);
+    expect(response.headers.location).toBe(`${ADMIN_UI_URL}/?error_code=invalid_state`);
+    expect(response.cookies).toEqual([]);
+  });
+
+  it('redirects with an error code when the provider reports an error or no code comes back', async () => {
+    const denied = new URL((await login()).body.data.auth_url).searchParams.get('state')!;
+    expect(errorCodeOf((await callback({ state: denied, error: 'access_denied' })).headers.location!)).toBe('access_denied');
+    const empty = new URL((await login()).body.data.auth_url).searchParams.get('state')!;
+    expect(errorCodeOf((await callback({ state: empty })).headers.location!)).toBe('invalid_request');
+  });
+
+  it('redirects a provider user without an administrator record with unknown_user', async () => {
+    const email = uniqueEmail('stranger');
+    await createTestIdentityUser(email, PASSWORD);
+    const { code, state } = await signIn(email);
+    const response = await callback({ code, state });
+    expect(response.status).toBe(302);
+    expect(response.headers.location).toBe(`${REDIRECT}&error_code=unknown_user`);
+    expect(response.cookies).toEqual([]);
+  });
+
+  it('refuses a provider user whose email matches a record already linked to another provider user', async () => {
+    const staff = await staffMember();
+    expect(await linkIdentity(staff.id, 'sub-of-an-earlier-provider-user', 'earlier-username')).toBe(true);
+    const { code, state } = await signIn(staff.email);
+    const response = await callback({ code, state });
+    expect(errorCodeOf(response.headers.location!)).toBe('unknown_user');
+    expect(response.cookies).toEqual([]);
+  });
+
+  it('rejects a non-vendor user on the vendor channel: tokens revoked, redirect through the provider logout', async () => {
+    const revoked: string[] = [];
+    const send = CognitoIdentityProviderClient.prototype.send;
+    // Observes the real call (it still reaches cognito-local) to learn which token was revoked.
+    vi.spyOn(CognitoIdentityProviderClient.prototype, 'send').mockImplementation(function (this: CognitoIdentityProviderClient, command: any, ...rest: any[]) {
+      if (command instanceof RevokeTokenCommand) revoked.push(command.input.Token!);
+      return (send as any).call(this, command, ...rest);
+    });
+    const staff = await staffMember(0);
+    const { code, state } = await signIn(staff.email, '/api/v2/auth/vendor/login');
+    const response = await callback({ code, state });
+
+    expect(response.status).toBe(302);
+    expect(response.cookies).toEqual([]);
+    const location = new URL(response.headers.location!);
+    expect(`${location.origin}${location.pathname}`).toBe(`${process.env.COGNITO_DOMAIN}/logout`);
+    expect(location.searchParams.get('client_id')).toBe(process.env.COGNITO_CLIENT_ID);
+    expect(location.searchParams.get('logout_uri')).toBe(`${ADMIN_UI_URL}/?error_code=not_vendor_user`);
+
+    expect(revoked).toHaveLength(1);
+    const refresh = await fetch(`${process.env.COGNITO_DOMAIN}/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: process.env.COGNITO_CLIENT_ID!, refresh_token: revoked[0]! }),
+    });
+    expect(refresh.status).toBe(400);
+    expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('signs a vendor user in through the vendor channel', async () => {
+    const vendor = await staffMember(1);
+    const { code, state } = await signIn(vendor.email, '/api/v2/auth/vendor/login');
+    const response = await callback({ code, state });
+    expect(response.headers.location).toBe(REDIRECT);
+    expect(response.cookies).toHaveLength(1);
+  });
+
+  it('redirects with idp_disabled in legacy mode', async () => {
+    useMode('legacy');
+    const response = await callback({ code: 'x', state: 'y' });
+    expect(response.status).toBe(302);
+    expect(errorCodeOf(response.headers.location!)).toBe('idp_disabled');
+  });
+});
+
+describe('POST /auth/logout', () => {
+  const tokenOf = (admin: Administrator) =>
+    issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: [], vendorUser: false, authTime: epochSeconds() });
+
+  it('clears the cookie and answers the provider logout URL back to the admin UI', async () => {
+    const staff = await staffMember();
+    const response = await call('POST', '/api/v2/auth/logout', { cookies: [`${AUTH_COOKIE}=${await tokenOf(staff)}`], headers: spa });
+    expect(response.status).toBe(200);
+    expect(response.cookies).toEqual([`${AUTH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`]);
+    const expected = `${process.env.COGNITO_DOMAIN}/logout?${new URLSearchParams({ client_id: process.env.COGNITO_CLIENT_ID!, logout_uri: ADMIN_UI_URL })}`;
+    expect(response.body).toEqual({ count: 1, data: { success: true, logout_url: expected } });
+  });
+
+  it('takes an allowed return_to and refuses any other', async () => {
+    const token = await tokenOf(await staffMember());
+    const allowed = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent(`${ALLOWED_ORIGIN}/`)}`, { token });
+    expect(new URL(allowed.body.data.logout_url).searchParams.get('logout_uri')).toBe(`${ALLOWED_ORIGIN}/`);
+    const foreign = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent('https://evil.example/')}`, { token });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.errors[0].path).toBe('query.return_to');
+  });
+
+  it('refuses a cookie-only logout from a foreign origin (CSRF)', async () => {
+    const staff = await staffMember();
+    const response = await call('POST', '/api/v2/auth/logout', { cookies: [`${AUTH_COOKIE}=${await tokenOf(staff)}`], headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' } });
+    expect(response.status).toBe(403);
+    expect(response.body.error).toBe('csrf_rejected');
+    expect(response.cookies).toEqual([]);
+  });
+
+  it('answers 403 in legacy mode', async () => {
+    const token = await tokenOf(await staffMember());
+    useMode('legacy');
+    expect((await call('POST', '/api/v2/auth/logout', { token })).status).toBe(403);
+  });
+});
+
+describe('POST /auth/change-password', () => {
+  it('has the provider email a reset code to a linked identity-provider user', async () => {
+    const staff = await staffMember();
+    const { code, state } = await signIn(staff.email);
+    const session = await callback({ code, state });
+    const cookie = session.cookies[0]!.split(';')[0]!;
+    const response = await call('POST', '/api/v2/auth/change-password', { cookies: [cookie], headers: spa });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, message: expect.any(String) });
+  });
+
+  it('answers 403 for an account with its own password (legacy user)', async () => {
+    const email = uniqueEmail('legacy');
+    const admin = await createAdministrator({ login: email, email, name: 'Legacy', permissions: [], vendorUser: 0, passwordHash: '$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA' });
+    const token = await issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: [], vendorUser: false, authTime: epochSeconds() });
+    expect((await call('POST', '/api/v2/auth/change-password', { token })).status).toBe(403);
+  });
+
+  it('answers 403 in legacy mode', async () => {
+    useMode('legacy');
+    const token = await issueToken({ kind: 'admin', id: 1, login: 'x', permissions: [], vendorUser: false, authTime: epochSeconds() });
+    expect((await call('POST', '/api/v2/auth/change-password', { token })).status).toBe(403);
+  });
+});
+
+describe('the legacy routes in idp mode', () => {
+  it('answer 403', async () => {
+    const email = uniqueEmail('legacy');
+    expect((await call('POST', '/api/v2/auth/legacy/login', { body: { login: email, password: PASSWORD } })).status).toBe(403);
+    expect((await call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } })).status).toBe(403);
+    expect((await call('POST', '/api/v2/auth/legacy/reset-password', { body: { token: randomUUID(), newPassword: PASSWORD } })).status).toBe(403);
+  });
+});

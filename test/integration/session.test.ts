@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '#shared/auth/passwords';
+import { issueToken, SESSION_LIMIT_SECONDS, TOKEN_TTL_SECONDS, verifyToken } from '#shared/auth/tokens';
+import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
+import { resetConfigForTests } from '#shared/config';
+import { createAdministrator, type Administrator } from '#shared/data/administrators';
+import { AUTH_COOKIE } from '#shared/http/cookies';
+import { call } from '../support/api.ts';
+import { ALLOWED_ORIGIN } from '../support/env.ts';
+
+let staff: Administrator;
+
+beforeAll(async () => {
+  const login = `session-${randomUUID()}@test.local`;
+  staff = await createAdministrator({ login, email: login, name: 'Session Staff', permissions: ['tickets:read'], vendorUser: 0, passwordHash: await hashPassword('a-long-enough-password') });
+});
+
+afterEach(() => {
+  resetClock();
+  process.env.SITE_AUTH_METHOD = 'legacy';
+  resetConfigForTests();
+});
+
+const tokenFor = (admin: Administrator, authTime = epochSeconds()) =>
+  issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: admin.permissions, vendorUser: false, authTime });
+const cookieValue = (setCookie: string) => setCookie.slice(`${AUTH_COOKIE}=`.length, setCookie.indexOf(';'));
+/** What the admin SPA sends with a cookie-authenticated unsafe request. */
+const spa = { origin: ALLOWED_ORIGIN, 'x-requested-with': 'fetch' };
+
+describe('GET /auth/me2 (deprecated)', () => {
+  it('answers exactly what /auth/me answers, with Deprecation and a Link to /auth/me', async () => {
+    const token = await tokenFor(staff);
+    const me = await call('GET', '/api/v2/auth/me', { token });
+    const me2 = await call('GET', '/api/v2/auth/me2', { token });
+    expect(me2.status).toBe(200);
+    expect(me2.body).toEqual(me.body);
+    expect(me2.body.data).toMatchObject({ id: staff.id, login: staff.login });
+    expect(me2.headers.deprecation).toBe('true');
+    expect(me2.headers.link).toBe('</api/v2/auth/me>; rel="successor-version"');
+    expect(me.headers.deprecation).toBeUndefined();
+  });
+});
+
+describe('POST /auth/refresh', () => {
+  it('re-issues a valid token as a new cookie that keeps the original sign-in time', async () => {
+    const signedInAt = epochSeconds() - 600;
+    const token = await tokenFor(staff, signedInAt);
+    advanceClock(5_000);
+    const response = await call('POST', '/api/v2/auth/refresh', { cookies: [`${AUTH_COOKIE}=${token}`], headers: spa });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ count: 1, data: { refreshed: true } });
+    expect(response.cookies).toHaveLength(1);
+    expect(response.cookies[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=[^;]+; Path=/; Max-Age=${TOKEN_TTL_SECONDS}; HttpOnly; Secure; SameSite=Lax$`));
+    const fresh = cookieValue(response.cookies[0]!);
+    expect(fresh).not.toBe(token);
+    expect(await verifyToken(fresh, 'admin')).toMatchObject({ id: staff.id, authTime: signedInAt });
+  });
+
+  it('refuses a token that has expired', async () => {
+    const token = await tokenFor(staff);
+    advanceClock((TOKEN_TTL_SECONDS + 1) * 1000);
+    const response = await call('POST', '/api/v2/auth/refresh', { token });
+    expect(response.status).toBe(401);
+    expect(response.cookies).toEqual([]);
+  });
+
+  it('refuses to extend a session past the absolute limit counted from sign-in', async () => {
+    const token = await tokenFor(staff, epochSeconds() - SESSION_LIMIT_SECONDS + 60);
+    expect((await call('POST', '/api/v2/auth/refresh', { token })).status).toBe(200);
+    advanceClock(61_000);
+    const late = await call('POST', '/api/v2/auth/refresh', { token });
+    expect(late.status).toBe(401);
+    expect(late.body.detail).toMatch(/absolute limit/);
+  });
+
+  it('refuses a cookie-only refresh from a foreign origin (CSRF)', async () => {
+    const token = await tokenFor(staff);
+    const response = await call('POST', '/api/v2/auth/refresh', { cookies: [`${AUTH_COOKIE}=${token}`], headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' } });
+    expect(response.status).toBe(403);
+    expect(response.body.error).toBe('csrf_rejected');
+    expect(response.cookies).toEqual([]);
+  });
+
+  it('takes no body', async () => {
+    const response = await call('POST', '/api/v2/auth/refresh', { token: await tokenFor(staff), body: { extend: true } });
+    expect(response.status).toBe(400);
+  });
+});
+
+describe('POST /auth/legacy/logout', () => {
+  it('clears the auth cookie and answers JSON, with no redirect', async () => {
+    const token = await tokenFor(staff);
+    const response = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=${token}`], headers: spa });
+    expect(response.status).toBe(200);
+    expect(response.headers.location).toBeUndefined();
+    expect(response.body).toEqual({ count: 1, data: { success: true, message: expect.any(String) } });
+    expect(response.cookies).toEqual([`${AUTH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`]);
+  });
+
+  it('refuses a cookie-only logout from a foreign origin (CSRF)', async () => {
+    const token = await tokenFor(staff);
+    const response = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=${token}`], headers: { origin: 'https://evil.example' } });
+    expect(response.status).toBe(403);
+    expect(response.cookies).toEqual([]);
+  });
+
+  it('answers 403 when the site signs in through the identity provider', async () => {
+    process.env.SITE_AUTH_METHOD = 'idp';
+    resetConfigForTests();
+    const response = await call('POST', '/api/v2/auth/legacy/logout', { token: await tokenFor(staff) });
+    expect(response.status).toBe(403);
+  });
+});

@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The id-token checks the callback relies on, against a JWKS served locally: cognito-local
+ * drops the nonce, so the nonce rules are proven here rather than in the code-flow tests.
+ */
+const ISSUER = 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_unit';
+const CLIENT = 'unit-client';
+let server: Server;
+let signingKey: CryptoKey;
+let otherKey: CryptoKey;
+let verifyIdToken: typeof import('#shared/services/identity-provider').verifyIdToken;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('RS256');
+  signingKey = pair.privateKey;
+  otherKey = (await generateKeyPair('RS256')).privateKey;
+  const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'unit', alg: 'RS256', use: 'sig' };
+  server = createServer((_request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ keys: [jwk] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  Object.assign(process.env, {
+    STAGE: 'test',
+    SITE_AUTH_METHOD: 'idp',
+    JWT_SECRET: 'unit-only-secret-0123456789abcdefghijklmnop',
+    JWT_ISSUER: 'https://ticketing.test/api/v2',
+    ALLOWED_ORIGINS: 'https://admin.ticketing.test',
+    AWS_REGION: 'us-east-1',
+    COGNITO_USER_POOL_ID: 'us-east-1_unit',
+    COGNITO_CLIENT_ID: CLIENT,
+    COGNITO_DOMAIN: 'https://unit.auth.us-east-1.amazoncognito.com',
+    COGNITO_ISSUER: ISSUER,
+    COGNITO_JWKS_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`,
+    API_BASE_URL: 'https://ticketing.test/api/v2',
+    ADMIN_UI_URL: 'https://admin.ticketing.test',
+  });
+  ({ verifyIdToken } = await import('#shared/services/identity-provider'));
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function idToken(claims: Record<string, unknown> = {}, options: { key?: CryptoKey; audience?: string; issuer?: string; expires?: string } = {}) {
+  return new SignJWT({ token_use: 'id', email: 'staff@test.local', email_verified: true, 'cognito:username': 'uuid-1', nonce: 'the-nonce', ...claims })
+    .setProtectedHeader({ alg: 'RS256', kid: 'unit' })
+    .setIssuer(options.issuer ?? ISSUER)
+    .setAudience(options.audience ?? CLIENT)
+    .setSubject('sub-1')
+    .setIssuedAt()
+    .setExpirationTime(options.expires ?? '5m')
+    .sign(options.key ?? signingKey);
+}
+
+describe('id token verification', () => {
+  it('accepts a token of the pool, for our client, carrying the login\'s nonce', async () => {
+    expect(await verifyIdToken(await idToken(), 'the-nonce')).toEqual({ sub: 'sub-1', username: 'uuid-1', email: 'staff@test.local', emailVerified: true });
+  });
+
+  it('refuses another login\'s nonce, and a missing nonce while nonces are required', async () => {
+    expect(await verifyIdToken(await idToken(), 'another-nonce')).toBeUndefined();
+    expect(await verifyIdToken(await idToken({ nonce: undefined }), 'the-nonce')).toBeUndefined();
+  });
+
+  it.each([
+    ['an access token', () => idToken({ token_use: 'access' })],
+    ['a token for another client', () => idToken({}, { audience: 'other-client' })],
+    ['a token of another issuer', () => idToken({}, { issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_other' })],
+    ['an expired token', () => idToken({}, { expires: '-1m' })],
+    ['a token signed with another key', () => idToken({}, { key: otherKey })],
+  ])('refuses %s', async (_name, make) => {
+    expect(await verifyIdToken(await make(), 'the-nonce')).toBeUndefined();
+  });
+});
