@@ -670,3 +670,28 @@ export async function listTickets(query: TicketListQuery): Promise<Page<Ticket>>
   const page = matches.slice(query.offset, query.offset + query.limit);
   return { totalCount: matches.length, limit: query.limit, offset: query.offset, items: await present(page, query.include) };
 }
+
+export interface ScanRecord {
+  eventId: number;
+  scannedTimestamp: string;
+  adminId: number;
+  /** `admitted` or the refusal reason. */
+  outcome: string;
+}
+
+/** Every scan of a ticket, admitted and refused, oldest first (the ticket's own partition). */
+export async function listScans(ticketId: number): Promise<ScanRecord[]> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :scan)',
+      ExpressionAttributeValues: { ':pk': keys.ticket(ticketId).PK, ':scan': 'SCAN#' },
+    }),
+  );
+  return (Items ?? []).map((item) => ({
+    eventId: Number(item.eventId),
+    scannedTimestamp: String(item.scannedTimestamp),
+    adminId: Number(item.adminId),
+    outcome: String(item.outcome),
+  }));
+}

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTicketRecord } from '#shared/data/tickets';
-import type { Event } from '#shared/domain/event';
-import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
+import { PROCESS_STATE } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -25,18 +24,6 @@ const checkIn = (id: number, options: { event?: number; key?: string; token?: st
     headers: options.key ? { 'idempotency-key': options.key } : {},
   });
 
-/** Event A with an access package type granting event B. */
-async function accessFixture() {
-  const b = await seedEvent({ title: 'Festival day 2', timezone: 'America/New_York' });
-  const a = await seedEvent({
-    title: 'Festival day 1',
-    ticketTypes: [
-      { name: 'Day 1', price: 40, total: 100 },
-      { name: 'Weekend pass', price: 70, total: 100, grants: [b.id] },
-    ],
-  });
-  return { a, b, dayType: a.ticketTypes[0]!.id, passType: a.ticketTypes[1]!.id };
-}
 
 describe('GET /tickets/{id}', () => {
   it('answers the ticket with every field of the update body, and the expansions asked for', async () => {
@@ -77,33 +64,4 @@ describe('GET /tickets/{id}', () => {
   });
 });
 
-describe('POST /tickets/{id}/check-in', () => {
-  it('admits an active ticket once, records the scan and counts it', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const admitted = await checkIn(ticket!.id);
-    expect(admitted.status).toBe(200);
-    expect(admitted.body.data).toMatchObject({ id: ticket!.id, processState: PROCESS_STATE.checkedIn });
 
-    const again = await checkIn(ticket!.id);
-    expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ reason: 'already_checked_in', firstScannedTimestamp: expect.any(String) });
-
-    const read = await call('GET', `${BASE}/${ticket!.id}?_include=checkInInfo`, as());
-    expect(read.body.data.checkInInfo).toMatchObject({
-      scannedTimestamp: again.body.firstScannedTimestamp,
-      scans: [{ kind: 'simple', eventId: event.id, eventName: event.title }],
-    });
-    expect(await stats(event.id)).toEqual({ eventIds: [event.id], soldTickets: 1, checkedInTickets: 1 });
-  });
-
-  it('refuses any body with 400', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const response = await call('POST', `${BASE}/${ticket!.id}/check-in`, as({ body: { force: true } }));
-    expect(response.status).toBe(400);
-    expect((await readTicketRecord(ticket!.id))!.processState).toBe(PROCESS_STATE.active);
-  });
-});
-
-export type { Event, Ticket };
