@@ -82,6 +82,10 @@ export const routes: readonly RouteRow[] = [
   { method: 'POST', path: '/tickets/bulk-delete', handler: 'tickets/bulk-delete', auth: admin('tickets:write'), uses: { table: 'read-write' } },
   { method: 'POST', path: '/tickets/{id}/check-in', handler: 'tickets/check-in', auth: admin('checkin:scan'), uses: { table: 'read-write' } },
   { method: 'POST', path: '/tickets/{id}/transfer', handler: 'tickets/transfer', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'GET', path: '/tickets/{id}/waivers', handler: 'tickets/waivers', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'POST', path: '/tickets/{id}/sign-waivers', handler: 'tickets/sign-waivers', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
+  { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
+  { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
 ];
 
 /** `METHOD /path`, the key API Gateway and the handlers use for a route. */

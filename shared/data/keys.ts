@@ -18,6 +18,10 @@
  * | scan (ok/refused) | TICKET#<id>             | SCAN#<iso time>#<n> |                                            |
  * | bib in use        | UNIQUE#BIB#<eventId>#<bib> | UNIQUE         |                                              |
  * | idempotent answer | IDEMPOTENCY#<adminId>#<key> | IDEMPOTENCY   | (TTL `expiresAt`, 24 h)                      |
+ * | waiver (event)    | EVENT#<eventId>         | WAIVER#EVENT#<id:10> |                                           |
+ * | waiver (type)     | EVENT#<eventId>         | WAIVER#TYPE#<typeId:10>#<id:10> |                                |
+ * | waiver version    | WAIVER#<id>             | VERSION#<sha256>  |                                              |
+ * | waiver signature  | TICKET#<ticketId>       | WAIVER_SIGNATURE#<waiverId:10> |                                 |
  *
  * Events: one partition holds the event, its ticket types, teams, the grants of other
  * events' access packages into it and its statistics shards, so `getEvent` is one Query.
@@ -64,4 +68,16 @@ export const keys = {
   scan: (ticketId: number, at: string, nonce: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SCAN#${at}#${nonce}` }),
   bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
   idempotency: (adminId: number, key: string): Key => ({ PK: `IDEMPOTENCY#${adminId}#${key}`, SK: 'IDEMPOTENCY' }),
+
+  /** A ticket's required waivers: Query `EVENT#<eventId>` by the event-wide prefix and by its type's. */
+  waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({
+    PK: `EVENT#${eventId}`,
+    SK: ticketTypeId === null ? `WAIVER#EVENT#${sortableId(id)}` : `WAIVER#TYPE#${sortableId(ticketTypeId)}#${sortableId(id)}`,
+  }),
+  eventWaiversPrefix: 'WAIVER#EVENT#',
+  typeWaiversPrefix: (ticketTypeId: number) => `WAIVER#TYPE#${sortableId(ticketTypeId)}#`,
+  waiverVersion: (waiverId: number, hash: string): Key => ({ PK: `WAIVER#${waiverId}`, SK: `VERSION#${hash}` }),
+  /** A ticket's signatures: one Query of `TICKET#<id>` by this prefix. */
+  waiverSignature: (ticketId: number, waiverId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `WAIVER_SIGNATURE#${sortableId(waiverId)}` }),
+  waiverSignaturesPrefix: 'WAIVER_SIGNATURE#',
 };

@@ -139,10 +139,11 @@ describe('optional resources', () => {
     synthetic = synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS }).template;
   }, 60_000);
 
-  it('creates no photo bucket, CDN or user pool while no row uses them', () => {
-    for (const type of ['AWS::S3::Bucket', 'AWS::CloudFront::Distribution', 'AWS::Cognito::UserPool']) {
-      real.resourceCountIs(type, 0);
-    }
+  it('creates the photo bucket, CDN and user pool only when some row uses them', () => {
+    const uses = (what: 'photos' | 'identityProvider') => (routes.some((row) => row.uses[what]) ? 1 : 0);
+    real.resourceCountIs('AWS::S3::Bucket', uses('photos'));
+    real.resourceCountIs('AWS::CloudFront::Distribution', uses('photos'));
+    real.resourceCountIs('AWS::Cognito::UserPool', uses('identityProvider'));
   });
 
   it('serves photos from a private bucket through CloudFront with origin access control', () => {
