@@ -1,5 +1,6 @@
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { checkedInFromSignatures, eventsOfSignature } from '../domain/ticket.ts';
+import { MAX_STATS_EVENTS } from '../domain/ticket-input.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -20,8 +21,8 @@ import { keys } from './keys.ts';
  * requested events it matches. Sharding spreads a door rush over STATS_SHARDS items.
  */
 export const STATS_SHARDS = 10;
-/** One BatchGetItem reads at most 100 keys. */
-export const MAX_STATS_EVENTS = Math.floor(100 / STATS_SHARDS);
+// One BatchGetItem reads at most 100 keys: the stats route takes at most MAX_STATS_EVENTS events.
+if (STATS_SHARDS * MAX_STATS_EVENTS > 100) throw new Error('STATS_SHARDS × MAX_STATS_EVENTS must fit one BatchGetItem (100 keys).');
 
 export const shardOf = (ticketId: number): number => ticketId % STATS_SHARDS;
 

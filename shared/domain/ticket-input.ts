@@ -6,7 +6,7 @@ import { PROCESS_STATES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } 
 /** The request schemas of the `/tickets` routes. */
 
 const MAX_LIST_EVENTS = 20;
-/** Mirrors ticket-stats MAX_STATS_EVENTS (one BatchGetItem of 100 keys, 10 shards per event). */
+/** Events per statistics request: their shards (shared/data/ticket-stats.ts) fit one BatchGetItem. */
 export const MAX_STATS_EVENTS = 10;
 
 /** A query parameter holding one whole number. */
