@@ -1,7 +1,7 @@
 import { createEvent } from '#shared/data/events';
-import { createTicket, type NewTicket } from '#shared/data/tickets';
+import { applyStateChange, checkIn, createTicket, type NewTicket } from '#shared/data/tickets';
 import type { Event, NewEvent } from '#shared/domain/event';
-import type { Ticket } from '#shared/domain/ticket';
+import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
 
 /**
  * Seeding helpers for events and tickets: the demo seed uses them, and integration tests
@@ -65,4 +65,53 @@ export async function seedTickets(event: Event, typeId: number, count: number, e
     tickets.push(...(await Promise.all(batch.map((n) => createTicket({ ...sampleAttendee(event, n), typeId, ...extra })))));
   }
   return tickets.sort((a, b) => a.id - b.id);
+}
+
+export interface DemoEvents {
+  events: Event[];
+  /** The event reachable through the first event's access package. */
+  accessPackageEvent: number;
+  /** Tickets of events[0] that are neither checked in nor cancelled. */
+  openTickets: number[];
+}
+
+/**
+ * The demo's events: a London marathon whose "Weekend pass" is an access package that
+ * also admits to a New York night run; teams, questions and 46 tickets with attendees and
+ * answers. A few tickets of the second event are checked in (one through the pass) and
+ * one is cancelled, so the statistics are not all zero.
+ */
+export async function seedDemoEvents(scannerId: number): Promise<DemoEvents> {
+  const nightRun = await seedEvent({
+    title: 'Harbour Night Run',
+    timezone: 'America/New_York',
+    startsAt: '2027-09-18T23:30:00Z',
+    ticketTypes: [
+      { name: '10K', price: 45, total: 400 },
+      { name: '5K', price: 30, total: 300 },
+    ],
+    teams: [{ name: 'Harbour Harriers' }, { name: 'Night Owls' }],
+  });
+  const marathon = await seedEvent({
+    title: 'City Marathon 2027',
+    timezone: 'Europe/London',
+    startsAt: '2027-04-25T08:00:00Z',
+    ticketTypes: [
+      { name: 'Marathon', price: 65, total: 500 },
+      { name: 'Half marathon', price: 40, total: 300 },
+      { name: 'Weekend pass (marathon + night run)', price: 95, total: 100, grants: [nightRun.id] },
+    ],
+    teams: [{ name: 'Thames Striders' }, { name: 'Club Fit' }, { name: 'Charity runners' }],
+  });
+  const [full, half, pass] = marathon.ticketTypes;
+  const open = await seedTickets(marathon, full!.id, 24);
+  const halves = await seedTickets(marathon, half!.id, 6);
+  const passes = await seedTickets(marathon, pass!.id, 4);
+  const tenK = await seedTickets(nightRun, nightRun.ticketTypes[0]!.id, 8);
+  await seedTickets(nightRun, nightRun.ticketTypes[1]!.id, 4);
+
+  await applyStateChange(halves[0]!.id, { processState: PROCESS_STATE.cancelled });
+  for (const ticket of tenK.slice(0, 3)) await checkIn(ticket.id, { adminId: scannerId });
+  await checkIn(passes[0]!.id, { adminId: scannerId, eventId: nightRun.id });
+  return { events: [marathon, nightRun], accessPackageEvent: nightRun.id, openTickets: open.map((ticket) => ticket.id) };
 }
