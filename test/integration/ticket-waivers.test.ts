@@ -107,6 +107,18 @@ describe('POST /tickets/{id}/sign-waivers', () => {
     expect((await list(ticket.id, 'signed')).body.data[0].signedDate).toBe(firstDate);
   });
 
+  it('records each waiver once when five signings of one ticket race', async () => {
+    const { ticket } = await fixture();
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, (_, n) => sign(ticket.id, { signature: { type: 'text', text: `Signer ${n}` } })),
+    );
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+    const records = await ticketSignatures(ticket.id);
+    expect(records.map((record) => record.waiverId).sort()).toEqual([...new Set(records.map((record) => record.waiverId))].sort());
+    expect(records).toHaveLength(3);
+    expect((await list(ticket.id, 'unsigned')).body.data).toEqual([]);
+  });
+
   it('keeps a waiver signed when a new version is published, naming the version that was signed', async () => {
     const { ticket, eventWide } = await fixture();
     await sign(ticket.id, { waiverIds: [eventWide.id], signature: TEXT });
