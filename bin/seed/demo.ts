@@ -3,6 +3,7 @@ import { createAdministrator } from '#shared/data/administrators';
 import { createShippingMethods } from '#shared/data/shipping-methods';
 import { PERMISSIONS } from '#shared/routes';
 import { seedDemoEvents } from './tickets.ts';
+import { seedWaivers } from './waivers.ts';
 
 /**
  * Demo data for `npm start`. The logins and ids land in `.local/demo.json` so scripts
@@ -59,6 +60,7 @@ async function seedShippingMethods(): Promise<number[]> {
 export async function seedDemo(): Promise<DemoData> {
   const scannerId = await seedAdministrators();
   const demo = await seedDemoEvents(scannerId);
+  await seedWaivers(demo.events);
   return {
     admin: ADMIN,
     scanner: SCANNER,
