@@ -536,7 +536,10 @@ export async function transferTicket(id: number, request: TransferRequest): Prom
       { path: 'body.typeId', message: `Ticket type ${target.id} belongs to event ${target.eventId}, not ${request.eventId}.` },
     ]);
   }
+  // Allocated alongside the ticket read (an unused id is harmless); marked handled so a
+  // refusal before it is awaited does not leave a rejected promise behind.
   const newId = target ? allocateIds(SEQUENCE) : undefined;
+  newId?.catch(() => undefined);
   return changeTicket(id, async (record) => {
     if (record.deleted) throw new Conflict(`Ticket ${id} is deleted.`, { reason: 'deleted' });
     if (!target && request.eventId !== undefined && request.eventId !== record.eventId) {
