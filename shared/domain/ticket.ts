@@ -226,10 +226,19 @@ export function transferRefusal(ticket: TicketRecord): string | undefined {
   return undefined;
 }
 
+/** The resource's fields in the order answers show them (storage does not keep an order). */
+const FIELD_ORDER = [
+  'id', 'eventId', 'typeId', 'orderId', 'teamId', 'barcode', 'bibNumber', 'chipNumber', 'externalMembershipId',
+  'processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted',
+  'price', 'taxAmount', 'gratuityAmount', 'paidUponCheckout',
+  'partyMember', 'partyMemberLastName', 'emailAddress', 'partyMemberBirthMonth', 'partyMemberBirthDay', 'partyMemberBirthYear',
+  'partyMemberTitle', 'partyMemberCompany', 'attendeeQuestions', 'profilePhoto', 'transferredFrom', 'transferredTo', 'created', 'updated',
+] as const satisfies readonly (keyof Ticket)[];
+
 /** The resource as answered, with the requested expansions. */
 export function toTicket(record: TicketRecord, include: readonly TicketInclude[] = [], eventNames: ReadonlyMap<number, string> = new Map()): Ticket {
-  const { accessEvents, checkIn, accessScans, claim, refund, purchaserContact, version, ...ticket } = record;
-  const out: Ticket = { ...ticket };
+  const { checkIn, accessScans, claim, refund, purchaserContact } = record;
+  const out = Object.fromEntries(FIELD_ORDER.map((field) => [field, record[field] ?? null])) as unknown as Ticket;
   if (include.includes('change_status')) out.ticketClaim = claim;
   if (include.includes('ticket_status')) out.ticketRefund = refund;
   if (include.includes('purchaser')) out.purchaser = purchaserContact;
