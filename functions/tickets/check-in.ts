@@ -1,5 +1,5 @@
 import { checkIn } from '#shared/data/tickets';
-import { CheckInQuery } from '#shared/domain/ticket-input';
+import { CheckInQuery, idempotencyKey } from '#shared/domain/ticket-input';
 import { PathId } from '#shared/http/bulk';
 import { single } from '#shared/http/envelopes';
 import { header } from '#shared/http/request';
@@ -11,7 +11,7 @@ export const handler = route('POST /tickets/{id}/check-in', { path: PathId, quer
     await checkIn(path.id, {
       eventId: query.event,
       adminId: caller!.id,
-      idempotencyKey: header(event, 'Idempotency-Key'),
+      idempotencyKey: idempotencyKey(header(event, 'Idempotency-Key')),
     }),
   ),
 );

@@ -1,5 +1,6 @@
 import * as z from '../schema.ts';
 import { MAX_BULK_ITEMS, positiveId } from '../http/bulk.ts';
+import { ValidationError } from '../http/errors.ts';
 import { idList, pagingQuery } from '../http/paging.ts';
 import { PROCESS_STATES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } from './ticket.ts';
 
@@ -23,15 +24,17 @@ export const Include = z._default(
 );
 
 const boundedIds = (name: string, max: number) => idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
+/** A filter becomes a DynamoDB `IN (...)`, which takes at most 100 values. */
+const MAX_FILTER_VALUES = 50;
 
 export const TicketListQuery = z
   .strictObject({
     event: z.optional(wholeNumber('event')),
     events: z.optional(boundedIds('events', MAX_LIST_EVENTS)),
     accessEvents: z.optional(boundedIds('accessEvents', MAX_LIST_EVENTS)),
-    teams: z.optional(idList('teams')),
-    ticket_types: z.optional(idList('ticket_types')),
-    exclude_process_states: z.optional(idList('exclude_process_states')),
+    teams: z.optional(boundedIds('teams', MAX_FILTER_VALUES)),
+    ticket_types: z.optional(boundedIds('ticket_types', MAX_FILTER_VALUES)),
+    exclude_process_states: z.optional(boundedIds('exclude_process_states', MAX_FILTER_VALUES)),
     _include: Include,
     ...pagingQuery,
   })
@@ -57,9 +60,9 @@ const between = (min: number, max: number) => z.int().check(z.minimum(min, `must
 export const AttendeeAnswer = z.strictObject({
   questionId: positiveId,
   answerId: z.optional(positiveId),
-  answerText: z.optional(text(2000)),
-  dynamicQuantity: z.optional(z.int().check(z.minimum(0))),
-  displayText: z.optional(text(2000)),
+  answerText: z.optional(text(1000)),
+  dynamicQuantity: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  displayText: z.optional(text(200)),
   sku: z.optional(text(100)),
 });
 
@@ -72,7 +75,8 @@ const attendeeFields = {
   partyMemberBirthYear: z.optional(nullable(between(1900, 2100))),
   partyMemberTitle: z.optional(nullable(text(50))),
   partyMemberCompany: z.optional(nullable(text(200))),
-  attendeeQuestions: z.optional(z.array(AttendeeAnswer).check(z.maxLength(200))),
+  // Bounded so a ticket stays far below DynamoDB's 400 KB item size.
+  attendeeQuestions: z.optional(z.array(AttendeeAnswer).check(z.maxLength(100, 'must hold at most 100 answers'))),
 };
 
 /** processState arrives as a string in the update body (spec), e.g. "4"; numbers are accepted too. */
@@ -128,3 +132,15 @@ export const BulkDeleteBody = z.strictObject({
     ),
   ),
 });
+
+/** `Idempotency-Key` header: 1–200 visible ASCII characters (it becomes part of a key). */
+const IdempotencyKey = z.string().check(z.regex(/^[\x21-\x7e]{1,200}$/, 'must be 1 to 200 visible ASCII characters'));
+
+export function idempotencyKey(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = IdempotencyKey.safeParse(value);
+  if (!parsed.success) {
+    throw new ValidationError('The Idempotency-Key header is invalid.', [{ path: 'headers.idempotency-key', message: parsed.error.issues[0]!.message }]);
+  }
+  return parsed.data;
+}

@@ -256,3 +256,37 @@ describe('GET /tickets/check-in-stats', () => {
     expect(await stats(event.id)).toEqual({ eventIds: [event.id], soldTickets: 0, checkedInTickets: 0 });
   });
 });
+
+describe('bad input', () => {
+  it('answers 4xx, never 5xx, to malformed requests on every ticket route', async () => {
+    const event = await seedEvent();
+    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const id = ticket!.id;
+    const many = Array.from({ length: 101 }, (_, i) => i).join(',');
+    const requests: [string, string, Parameters<typeof call>[2]][] = [
+      ['GET', `${BASE}?event=abc`, {}],
+      ['GET', `${BASE}?event=${event.id}&teams=${many}`, {}],
+      ['GET', `${BASE}?events=${many}`, {}],
+      ['GET', `${BASE}?event=${event.id}&_offset=-1`, {}],
+      ['GET', `${BASE}?event=${event.id}&colour=red`, {}],
+      ['GET', `${BASE}/check-in-stats?events=a,b`, {}],
+      ['GET', `${BASE}/0`, {}],
+      ['GET', `${BASE}/99999999999999999999`, {}],
+      ['PATCH', `${BASE}/${id}`, { body: '{"data":' , headers: { 'content-type': 'application/json' } }],
+      ['PATCH', `${BASE}/${id}`, { body: { data: { bibNumber: 'a#b' } } }],
+      ['PATCH', `${BASE}/${id}`, { body: { data: { attendeeQuestions: Array.from({ length: 101 }, () => ({ questionId: 1 })) } } }],
+      ['PATCH', `${BASE}/${id}`, { body: { data: { emailAddress: 'not-an-email' } } }],
+      ['PATCH', `${BASE}/${id}`, { body: { data: { teamId: 987_654 } } }],
+      ['POST', `${BASE}/${id}/check-in?event=x`, {}],
+      ['POST', `${BASE}/${id}/check-in`, { headers: { 'idempotency-key': 'k'.repeat(300) } }],
+      ['POST', `${BASE}/${id}/transfer`, { body: [] }],
+      ['POST', `${BASE}/${id}/transfer`, { body: { typeId: -1 } }],
+      ['POST', `${BASE}/bulk-delete`, { body: { ids: Array.from({ length: 101 }, (_, i) => i + 1) } }],
+      ['POST', `${BASE}/bulk-delete`, { body: { ids: [[[1]]] } }],
+    ];
+    for (const [method, url, options] of requests) {
+      const response = await call(method, url, as(options));
+      expect({ method, url, status: response.status }).toEqual({ method, url, status: 400 });
+    }
+  });
+});

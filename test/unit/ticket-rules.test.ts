@@ -11,7 +11,8 @@ import {
   transferRefusal,
   type TicketRecord,
 } from '#shared/domain/ticket';
-import { BulkDeleteBody, MAX_STATS_EVENTS, TicketPatch } from '#shared/domain/ticket-input';
+import { BulkDeleteBody, idempotencyKey, MAX_STATS_EVENTS, TicketPatch } from '#shared/domain/ticket-input';
+import { ValidationError } from '#shared/http/errors';
 
 const ticket = (overrides: Partial<TicketRecord> = {}): TicketRecord =>
   ({
@@ -132,5 +133,15 @@ describe('request schemas', () => {
 
   it('bounds the statistics request to ten events', () => {
     expect(MAX_STATS_EVENTS).toBe(10);
+  });
+});
+
+describe('the Idempotency-Key header', () => {
+  it('takes 1 to 200 visible ASCII characters, and refuses others with 400', () => {
+    expect(idempotencyKey(undefined)).toBeUndefined();
+    expect(idempotencyKey('scan-7f3a')).toBe('scan-7f3a');
+    expect(() => idempotencyKey('x'.repeat(201))).toThrow(ValidationError);
+    expect(() => idempotencyKey('with space')).toThrow(ValidationError);
+    expect(() => idempotencyKey('')).toThrow(ValidationError);
   });
 });
