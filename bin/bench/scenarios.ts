@@ -376,15 +376,29 @@ export const scenarios: Record<string, Scenario> = {
     };
   },
 
-  // One Query of the event's GSI1 partition (30 tickets), then the page.
+  // The maintained count (BatchGetItem of the event's shards) alongside one Query of a
+  // page of the event's GSI1 partition (30 tickets, default page 25).
   'tickets/list': async () => {
     const { event } = await ticketFixture(30);
     return {
       request: () => ({ method: 'GET', url: `/tickets?event=${event.id}` }),
-      raw: () =>
-        db.send(
-          new QueryCommand({ TableName, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.eventTicketsIndex(event.id) } }),
-        ),
+      raw: async () => {
+        const total = db.send(
+          new BatchGetCommand({
+            RequestItems: { [TableName]: { Keys: Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(event.id, shard)), ProjectionExpression: 'listed' } },
+          }),
+        );
+        await db.send(
+          new QueryCommand({
+            TableName,
+            IndexName: 'GSI1',
+            KeyConditionExpression: 'GSI1PK = :pk',
+            ExpressionAttributeValues: { ':pk': keys.eventTicketsIndex(event.id) },
+            Limit: 25,
+          }),
+        );
+        await total;
+      },
     };
   },
 

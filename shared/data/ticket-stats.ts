@@ -19,6 +19,10 @@ import { keys } from './keys.ts';
  * BatchGetItem of their shards, union of the (shard, signature) counts (each pair once),
  * sum over the signatures that meet the set. A ticket counts once however many of the
  * requested events it matches. Sharding spreads a door rush over STATS_SHARDS items.
+ *
+ * The shards also hold `listed`: processState → number of the event's non-deleted
+ * tickets (those in its GSI1 list), so `GET /tickets` gets `totalCount` without reading
+ * the whole list.
  */
 export const STATS_SHARDS = 10;
 // One BatchGetItem reads at most 100 keys: the stats route takes at most MAX_STATS_EVENTS events.
@@ -32,21 +36,31 @@ export const emptyShard = (eventId: number, shard: number) => ({
   entity: 'EventStats',
   sold: 0,
   checkedIn: {},
+  listed: {},
 });
 
 /** Accumulates the statistics moves of one transaction, one update per shard item (a transaction may touch an item once). */
 export class StatsDelta {
-  private readonly shards = new Map<string, { eventId: number; shard: number; sold: number; signatures: Map<string, number> }>();
+  private readonly shards = new Map<
+    string,
+    { eventId: number; shard: number; sold: number; signatures: Map<string, number>; listed: Map<string, number> }
+  >();
 
   private entry(eventId: number, shard: number) {
     const id = `${eventId}/${shard}`;
     let entry = this.shards.get(id);
-    if (!entry) this.shards.set(id, (entry = { eventId, shard, sold: 0, signatures: new Map() }));
+    if (!entry) this.shards.set(id, (entry = { eventId, shard, sold: 0, signatures: new Map(), listed: new Map() }));
     return entry;
   }
 
   sold(eventId: number, ticketId: number, delta: number): void {
     if (delta) this.entry(eventId, shardOf(ticketId)).sold += delta;
+  }
+
+  /** A ticket enters (+1) or leaves (-1) its event's list under a processState. */
+  listed(eventId: number, ticketId: number, processState: number, delta: number): void {
+    const entry = this.entry(eventId, shardOf(ticketId));
+    entry.listed.set(String(processState), (entry.listed.get(String(processState)) ?? 0) + delta);
   }
 
   signature(ticketId: number, before: string, after: string): void {
@@ -62,10 +76,12 @@ export class StatsDelta {
   /** The transaction actions: one Update per touched shard item. */
   actions() {
     const actions = [];
-    for (const { eventId, shard, sold, signatures } of this.shards.values()) {
+    for (const { eventId, shard, sold, signatures, listed } of this.shards.values()) {
       const moves = [...signatures].filter(([, delta]) => delta !== 0);
-      if (!sold && !moves.length) continue;
+      const lists = [...listed].filter(([, delta]) => delta !== 0);
+      if (!sold && !moves.length && !lists.length) continue;
       const set = moves.map((_, i) => `#c.#s${i} = if_not_exists(#c.#s${i}, :zero) + :d${i}`);
+      set.push(...lists.map((_, i) => `#l.#p${i} = if_not_exists(#l.#p${i}, :zero) + :l${i}`));
       if (sold) set.push('#sold = #sold + :sold');
       actions.push({
         Update: {
@@ -75,11 +91,14 @@ export class StatsDelta {
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeNames: {
             ...(moves.length ? { '#c': 'checkedIn' } : {}),
+            ...(lists.length ? { '#l': 'listed' } : {}),
+            ...Object.fromEntries(lists.map(([state], i) => [`#p${i}`, state])),
             ...(sold ? { '#sold': 'sold' } : {}),
             ...Object.fromEntries(moves.map(([signature], i) => [`#s${i}`, signature])),
           },
           ExpressionAttributeValues: {
-            ...(moves.length ? { ':zero': 0 } : {}),
+            ...(moves.length || lists.length ? { ':zero': 0 } : {}),
+            ...Object.fromEntries(lists.map(([, delta], i) => [`:l${i}`, delta])),
             ...(sold ? { ':sold': sold } : {}),
             ...Object.fromEntries(moves.map(([, delta], i) => [`:d${i}`, delta])),
           },
@@ -123,4 +142,29 @@ export async function readCheckInStats(eventIds: number[]): Promise<CheckInStats
     bySignature.set(signature, (bySignature.get(signature) ?? 0) + count);
   }
   return { eventIds: events, soldTickets, checkedInTickets: checkedInFromSignatures(bySignature, events) };
+}
+
+/**
+ * How many non-deleted tickets the events list, not counting the excluded process
+ * states: BatchGetItem of their shards (100 keys per call).
+ */
+export async function countListed(eventIds: number[], excludedStates: readonly number[] = []): Promise<number> {
+  const excluded = new Set(excludedStates.map(String));
+  const all = [...new Set(eventIds)].flatMap((eventId) => Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)));
+  let total = 0;
+  for (let start = 0; start < all.length; start += 100) {
+    let pending: Record<string, unknown>[] | undefined = all.slice(start, start + 100);
+    while (pending?.length) {
+      const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ProjectionExpression: 'listed' } } }),
+      );
+      for (const item of Responses?.[tableName()] ?? []) {
+        for (const [state, count] of Object.entries((item.listed ?? {}) as Record<string, number>)) {
+          if (!excluded.has(state)) total += Number(count);
+        }
+      }
+      pending = UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return total;
 }

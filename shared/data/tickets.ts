@@ -30,7 +30,7 @@ import { db, tableName, transactWrite, TransactionCancelled } from './client.ts'
 import { allocateIds } from './counters.ts';
 import { eventTitles, findTicketType, getEvent } from './events.ts';
 import { keys } from './keys.ts';
-import { StatsDelta } from './ticket-stats.ts';
+import { countListed, StatsDelta } from './ticket-stats.ts';
 
 /**
  * Tickets. One item `TICKET#<id>` each holds the whole record (resource, scans, claim,
@@ -149,6 +149,8 @@ async function commitChanges(changes: TicketChange[], extra: Action[] = []): Pro
     if (before && isEligible(before)) moveSold(before, -1);
     if (isEligible(after)) moveSold(after, 1);
     stats.signature(after.id, before ? signatureOf(countedEvents(before)) : '', signatureOf(countedEvents(after)));
+    if (before && !before.deleted) stats.listed(before.eventId, before.id, before.processState, -1);
+    if (!after.deleted) stats.listed(after.eventId, after.id, after.processState, 1);
 
     const oldBib = holdsBib(before) ? keys.bib(before.eventId, before.bibNumber!) : undefined;
     const newBib = holdsBib(after) ? keys.bib(after.eventId, after.bibNumber!) : undefined;
@@ -610,23 +612,33 @@ export interface TicketListQuery {
   offset: number;
 }
 
-async function queryAll(index: 'GSI1' | 'GSI2', partition: string, filter: { expression?: string; names: Record<string, string>; values: Record<string, unknown> }) {
+/**
+ * Reads a list partition in id order until it is exhausted or `enough` tickets matched
+ * (undefined: all of it). Without a filter each Query asks for just what is missing.
+ */
+async function queryPartition(
+  index: 'GSI1' | 'GSI2',
+  partition: string,
+  filter: { expression?: string; names: Record<string, string>; values: Record<string, unknown> },
+  enough: number | undefined,
+) {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
+    const missing = enough === undefined ? undefined : enough - items.length;
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: index,
         KeyConditionExpression: `${index}PK = :pk`,
-        ...(filter.expression ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
+        ...(filter.expression ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : { Limit: missing }),
         ExpressionAttributeValues: { ':pk': partition, ...filter.values },
         ExclusiveStartKey: startKey,
       }),
     );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  } while (startKey && (enough === undefined || items.length < enough));
   return items;
 }
 
@@ -634,7 +646,13 @@ async function queryAll(index: 'GSI1' | 'GSI2', partition: string, filter: { exp
  * GET /tickets. Bounded by events: the tickets of each event of `events` (GSI1), and for
  * `accessEvents` also the tickets of every access-package type granting it (the event's
  * GRANT# items, then GSI2 per type). Teams, types and process states are filters on
- * those partitions. Ordered by id; `totalCount` counts the matches.
+ * those partitions. Ordered by id.
+ *
+ * A page needs the first offset+limit matches of each partition (merged, they hold the
+ * first offset+limit of the union). `totalCount` comes from the events' maintained
+ * `listed` counts when the only filter is `exclude_process_states`; with `teams`,
+ * `ticket_types` or `accessEvents` the partitions are read to the end and the matches
+ * counted (bounded by the named events, but proportional to their size).
  */
 export async function listTickets(query: TicketListQuery): Promise<Page<Ticket>> {
   const conditions: string[] = [];
@@ -654,9 +672,14 @@ export async function listTickets(query: TicketListQuery): Promise<Page<Ticket>>
   inList('processState', 'state', query.excludeProcessStates, true);
   const filter = { expression: conditions.length ? conditions.join(' AND ') : undefined, names, values };
 
+  const counted = !query.accessEvents.length && !query.teams?.length && !query.ticketTypes?.length;
+  const enough = counted ? query.offset + query.limit : undefined;
+  const total = counted ? countListed(query.events, query.excludeProcessStates) : undefined;
+  total?.catch(() => undefined); // awaited below; handled here in case a Query fails first
   const partitions: Promise<Record<string, unknown>[]>[] = [];
-  const eventIds = [...new Set([...query.events, ...query.accessEvents])];
-  for (const eventId of eventIds) partitions.push(queryAll('GSI1', keys.eventTicketsIndex(eventId), filter));
+  for (const eventId of new Set([...query.events, ...query.accessEvents])) {
+    partitions.push(queryPartition('GSI1', keys.eventTicketsIndex(eventId), filter, enough));
+  }
   for (const eventId of new Set(query.accessEvents)) {
     const grants = await db.send(
       new QueryCommand({
@@ -665,13 +688,18 @@ export async function listTickets(query: TicketListQuery): Promise<Page<Ticket>>
         ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':grant': 'GRANT#' },
       }),
     );
-    for (const grant of grants.Items ?? []) partitions.push(queryAll('GSI2', keys.typeTicketsIndex(Number(grant.typeId)), filter));
+    for (const grant of grants.Items ?? []) partitions.push(queryPartition('GSI2', keys.typeTicketsIndex(Number(grant.typeId)), filter, enough));
   }
   const byId = new Map<number, TicketRecord>();
   for (const items of await Promise.all(partitions)) for (const item of items) byId.set(Number(item.id), fromItem(item));
   const matches = [...byId.values()].sort((a, b) => a.id - b.id);
   const page = matches.slice(query.offset, query.offset + query.limit);
-  return { totalCount: matches.length, limit: query.limit, offset: query.offset, items: await present(page, query.include) };
+  return {
+    totalCount: total ? await total : matches.length,
+    limit: query.limit,
+    offset: query.offset,
+    items: await present(page, query.include),
+  };
 }
 
 export interface ScanRecord {

@@ -101,6 +101,10 @@ describe('GET /tickets', () => {
     expect(await ids(`event=${one.id}&ticket_types=${vip!.id}`)).toEqual([blueTicket.id]);
     await applyStateChange(redTicket.id, { processState: PROCESS_STATE.cancelled });
     expect(await ids(`event=${one.id}&exclude_process_states=4`)).toEqual([blueTicket.id, loneTicket.id]);
+    const counted = await call('GET', `${BASE}?event=${one.id}&exclude_process_states=4&_limit=1&_offset=1`, as());
+    expect(counted.body).toMatchObject({ totalCount: 2, count: 1, data: [{ id: loneTicket.id }] });
+    const filtered = await call('GET', `${BASE}?event=${one.id}&teams=0,${red!.id}&_limit=1`, as());
+    expect(filtered.body).toMatchObject({ totalCount: 2, count: 1, data: [{ id: redTicket.id }] });
     expect(await ids(`event=${one.id}`)).toContain(redTicket.id);
   });
 
