@@ -24,7 +24,7 @@ import {
   type UpgradeState,
   type WithdrawnState,
 } from '../domain/ticket.ts';
-import { Conflict, NotFound, ValidationError } from '../http/errors.ts';
+import { Conflict, HttpProblem, NotFound, ValidationError } from '../http/errors.ts';
 import type { Page } from '../http/envelopes.ts';
 import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { allocateIds } from './counters.ts';
@@ -111,8 +111,15 @@ export interface TicketChange {
   after: TicketRecord;
 }
 
-/** Thrown when a ticket changed between read and write; the caller re-reads and decides again. */
-class StaleTicket extends Error {}
+/**
+ * A ticket changed between read and write (or its transaction kept colliding): the caller
+ * re-reads and decides again. Escaping the retries, it is a 409 the client may retry.
+ */
+class StaleTicket extends Conflict {
+  constructor() {
+    super('The ticket changed concurrently; retry the request.', { reason: 'concurrent_update' });
+  }
+}
 
 const holdsBib = (record: TicketRecord | null): record is TicketRecord =>
   !!record && !!record.bibNumber && record.deleted === 0 && record.transferState !== 'transferred';
@@ -206,6 +213,8 @@ async function commitChanges(changes: TicketChange[], extra: Action[] = []): Pro
     if (!(error instanceof TransactionCancelled)) throw error;
     const failed = roles.filter((_, index) => error.conditionFailed(index));
     if (failed.some(([role]) => role === 'ticket')) throw new StaleTicket();
+    // Still colliding after transactWrite's retries: decide again on a fresh read.
+    if (!failed.length && error.reasons.some((reason) => reason.Code === 'TransactionConflict')) throw new StaleTicket();
     const type = failed.find(([role]) => role === 'type');
     if (type) throw new Conflict(`Ticket type ${type[1]} is sold out.`, { reason: 'sold_out' });
     const bib = failed.find(([role]) => role === 'bib');
@@ -283,7 +292,7 @@ export async function deleteTickets(ids: number[]): Promise<Map<number, string |
       await deleteTicket(id);
       outcome.set(id, undefined);
     } catch (error) {
-      if (!(error instanceof NotFound)) throw error;
+      if (!(error instanceof HttpProblem) || error.status >= 500) throw error;
       outcome.set(id, error.message);
     }
   }
