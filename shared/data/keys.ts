@@ -29,7 +29,8 @@
  * item of a check-in); GSI1/GSI2 list an event's or a type's tickets and are removed on
  * soft delete (sparse), so deleted tickets leave every list. A ticket that counts as
  * checked in adds 1 to `checkedIn.<signature>` in the shard `ticketId % STATS_SHARDS`
- * of every event of its signature (see shared/data/ticket-stats.ts).
+ * of every event of its signature; the same shard of its own event holds its share of
+ * `sold` and of `listed.<processState>` (see shared/data/ticket-stats.ts).
  */
 export type Key = { PK: string; SK: string };
 
