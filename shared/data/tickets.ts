@@ -310,7 +310,7 @@ export type TicketPatch = Partial<TicketFields> & {
 
 /** PATCH /tickets/{id}: writable fields; answers and team checked against the event; bib unique in the event (409). */
 export async function updateTicket(id: number, patch: TicketPatch): Promise<Ticket> {
-  const event = patch.attendeeQuestions !== undefined || (patch.teamId ?? 0) !== 0;
+  const needsEvent = patch.attendeeQuestions !== undefined || (patch.teamId ?? 0) !== 0;
   return changeTicket(id, async (record) => {
     notDeleted(record);
     const problems: { path: string; message: string }[] = [];
@@ -320,7 +320,7 @@ export async function updateTicket(id: number, patch: TicketPatch): Promise<Tick
     if (patch.typeId !== undefined && patch.typeId !== record.typeId) {
       problems.push({ path: 'body.data.typeId', message: 'The ticket type changes only through POST /tickets/{id}/transfer.' });
     }
-    if (event) {
+    if (needsEvent) {
       const details = await getEvent(record.eventId);
       if (patch.attendeeQuestions) problems.push(...answerProblems(details.questions, patch.attendeeQuestions, 'body.data.attendeeQuestions'));
       if (patch.teamId && !details.teams.some((team) => team.id === patch.teamId)) {
