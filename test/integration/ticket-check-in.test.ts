@@ -146,6 +146,19 @@ describe('POST /tickets/{id}/check-in', () => {
     expect(await readStats(token, event.id)).toMatchObject({ soldTickets: 1, checkedInTickets: 1 });
   });
 
+  it('admits an access-package ticket once per event when scanners race at both events', async () => {
+    const { a, b, passType } = await accessFixture();
+    const [pass] = await seedTickets(a, passType, 1);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, k) => checkIn(token, pass!.id, k % 2 ? { event: b.id } : {})),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    expect(answers.filter((answer) => answer.status !== 200).every((answer) => answer.body.reason === 'already_checked_in')).toBe(true);
+    expect(await readStats(token, a.id)).toMatchObject({ checkedInTickets: 1 });
+    expect(await readStats(token, b.id)).toMatchObject({ checkedInTickets: 1 });
+    expect(await readStats(token, a.id, b.id)).toMatchObject({ checkedInTickets: 1 });
+  });
+
   it('admits all of a burst of 200 concurrent check-ins on distinct tickets of one event, counting exactly 200', async () => {
     const event = await seedEvent({ ticketTypes: [{ name: 'Runner', price: 20, total: 500 }] });
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 200);
