@@ -86,6 +86,20 @@ export const routes: readonly RouteRow[] = [
   { method: 'POST', path: '/shipping-method/bulk-create', handler: 'shipping-method/bulk-create', auth: admin('shipping:write'), uses: { table: 'read-write' } },
   { method: 'POST', path: '/shipping-method/bulk-update', handler: 'shipping-method/bulk-update', auth: admin('shipping:write'), uses: { table: 'read-write' } },
   { method: 'POST', path: '/shipping-method/bulk-delete', handler: 'shipping-method/bulk-delete', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+
+  // Tickets
+  { method: 'GET', path: '/tickets', handler: 'tickets/list', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/tickets/check-in-stats', handler: 'tickets/check-in-stats', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/tickets/{id}', handler: 'tickets/get', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'PATCH', path: '/tickets/{id}', handler: 'tickets/update', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'DELETE', path: '/tickets/{id}', handler: 'tickets/delete', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/tickets/bulk-delete', handler: 'tickets/bulk-delete', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/tickets/{id}/check-in', handler: 'tickets/check-in', auth: admin('checkin:scan'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/tickets/{id}/transfer', handler: 'tickets/transfer', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'GET', path: '/tickets/{id}/waivers', handler: 'tickets/waivers', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'POST', path: '/tickets/{id}/sign-waivers', handler: 'tickets/sign-waivers', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
+  { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
+  { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
 ];
 
 /** `METHOD /path`, the key API Gateway and the handlers use for a route. */

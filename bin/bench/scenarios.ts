@@ -13,6 +13,9 @@ import { db } from '#shared/data/client';
 import { countDelta } from '#shared/data/counters';
 import { keys } from '#shared/data/keys';
 import { createShippingMethods } from '#shared/data/shipping-methods';
+import { createEvent } from '#shared/data/events';
+import { STATS_SHARDS } from '#shared/data/ticket-stats';
+import { createTicket } from '#shared/data/tickets';
 import type { NewShippingMethod, ShippingMethod } from '#shared/domain/shipping-method';
 import { PERMISSIONS } from '#shared/routes';
 import { TABLE_NAME as TableName } from './settings.ts';
@@ -172,6 +175,104 @@ function rawUpdate(id: number, patch: Record<string, unknown>) {
 const bulk = <T>(data: T[]) => ({ count: data.length, data });
 const chunk = (ids: number[], i: number) => ids.slice(i * BULK_SIZE, (i + 1) * BULK_SIZE);
 
+// ---- Tickets: fixtures and the raw commands, as shared/data/tickets.ts sends them -------
+
+/** A fresh event (10 statistics shards, two roomy types) with `count` tickets of its first type, outside the timed section. */
+async function ticketFixture(count: number) {
+  const event = await createEvent({
+    title: 'Bench event',
+    timezone: 'Europe/London',
+    startsAt: '2027-06-01T08:00:00Z',
+    ticketTypes: [
+      { name: 'Bench GA', price: 10, total: 100_000 },
+      { name: 'Bench VIP', price: 20, total: 100_000 },
+    ],
+  });
+  const tickets: number[] = [];
+  for (let start = 0; start < count; start += 10) {
+    const batch = Array.from({ length: Math.min(10, count - start) }, () => createTicket({ typeId: event.ticketTypes[0]!.id, partyMember: 'Bench' }));
+    tickets.push(...(await Promise.all(batch)).map((ticket) => ticket.id));
+  }
+  return { event, tickets };
+}
+
+const ticketItem = (record: Record<string, unknown>, version: number) => ({
+  ...keys.ticket(Number(record.id)),
+  ...(record.deleted ? {} : keys.ticketIndexes(Number(record.eventId), Number(record.typeId), Number(record.id))),
+  entity: 'Ticket',
+  teamKey: record.teamId ?? 0,
+  ...Object.fromEntries(Object.entries(record).filter(([name]) => !['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity', 'teamKey'].includes(name))),
+  version: version + 1,
+});
+
+/** tickets.readTicketRecord */
+async function rawReadTicket(id: number) {
+  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.ticket(id), ConsistentRead: true }));
+  return Item!;
+}
+
+/** tickets.commitChanges for one ticket: the versioned Put, plus `sold`/statistics moves and extra actions. */
+function rawCommit(item: Record<string, unknown>, after: Record<string, unknown>, moves: Record<string, unknown>[] = []) {
+  return db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName,
+            Item: ticketItem(after, Number(item.version)),
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':version': item.version },
+          },
+        },
+        ...moves,
+      ],
+    }),
+  );
+}
+
+const statsMove = (eventId: number, ticketId: number, set: string, names: Record<string, string>, values: Record<string, unknown>) => ({
+  Update: {
+    TableName,
+    Key: keys.eventStats(eventId, ticketId % STATS_SHARDS),
+    UpdateExpression: `SET ${set}`,
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  },
+});
+
+const soldMove = (eventId: number, typeId: number, delta: number) => ({
+  Update: {
+    TableName,
+    Key: keys.ticketType(eventId, typeId),
+    UpdateExpression: 'SET #sold = #sold + :delta',
+    ConditionExpression: delta > 0 ? '#sold < #total' : 'attribute_exists(PK)',
+    ExpressionAttributeNames: { '#sold': 'sold', ...(delta > 0 ? { '#total': 'total' } : {}) },
+    ExpressionAttributeValues: { ':delta': delta },
+  },
+});
+
+/** tickets.checkIn: one read, one transaction (ticket, statistics shard, scan record). */
+async function rawCheckIn(id: number, adminId: number) {
+  const item = await rawReadTicket(id);
+  const scan = { eventId: Number(item.eventId), scannedTimestamp: new Date().toISOString(), adminId };
+  await rawCommit(item, { ...item, processState: 2, checkIn: scan, updated: scan.scannedTimestamp }, [
+    statsMove(scan.eventId, id, '#c.#s0 = if_not_exists(#c.#s0, :zero) + :d0', { '#c': 'checkedIn', '#s0': String(scan.eventId) }, { ':zero': 0, ':d0': 1 }),
+    { Put: { TableName, Item: { ...keys.scan(id, scan.scannedTimestamp, 'bench'), entity: 'Scan', ticketId: id, ...scan, outcome: 'admitted' } } },
+  ]);
+}
+
+/** tickets.deleteTicket: one read, one transaction (ticket, type `sold`, statistics `sold`). */
+async function rawDeleteTicket(id: number) {
+  const item = await rawReadTicket(id);
+  const eventId = Number(item.eventId);
+  await rawCommit(item, { ...item, deleted: 1, updated: new Date().toISOString() }, [
+    soldMove(eventId, Number(item.typeId), -1),
+    statsMove(eventId, id, '#sold = #sold + :sold', { '#sold': 'sold' }, { ':sold': -1 }),
+  ]);
+}
+
 // ---- Per route (keyed by handler module) --------------------------------------------
 
 export const scenarios: Record<string, Scenario> = {
@@ -263,6 +364,144 @@ export const scenarios: Record<string, Scenario> = {
     return {
       request: (i) => ({ method: 'POST', url: '/shipping-method/bulk-delete', body: bulk(chunk(ids, i)) }),
       raw: (i) => rawDelete(chunk(ids, runs + i)),
+    };
+  },
+
+  // One consistent GetItem.
+  'tickets/get': async () => {
+    const { tickets } = await ticketFixture(1);
+    return {
+      request: () => ({ method: 'GET', url: `/tickets/${tickets[0]}` }),
+      raw: () => rawReadTicket(tickets[0]!),
+    };
+  },
+
+  // The maintained count (BatchGetItem of the event's shards) alongside one Query of a
+  // page of the event's GSI1 partition (30 tickets, default page 25).
+  'tickets/list': async () => {
+    const { event } = await ticketFixture(30);
+    return {
+      request: () => ({ method: 'GET', url: `/tickets?event=${event.id}` }),
+      raw: async () => {
+        const total = db.send(
+          new BatchGetCommand({
+            RequestItems: { [TableName]: { Keys: Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(event.id, shard)), ProjectionExpression: 'listed' } },
+          }),
+        );
+        await db.send(
+          new QueryCommand({
+            TableName,
+            IndexName: 'GSI1',
+            KeyConditionExpression: 'GSI1PK = :pk',
+            ExpressionAttributeValues: { ':pk': keys.eventTicketsIndex(event.id) },
+            Limit: 25,
+          }),
+        );
+        await total;
+      },
+    };
+  },
+
+  // One BatchGetItem of the two events' 20 statistics shards.
+  'tickets/check-in-stats': async () => {
+    const [one, two] = [await ticketFixture(5), await ticketFixture(5)];
+    const events = [one.event.id, two.event.id];
+    return {
+      request: () => ({ method: 'GET', url: `/tickets/check-in-stats?events=${events.join(',')}` }),
+      raw: () =>
+        db.send(
+          new BatchGetCommand({
+            RequestItems: { [TableName]: { Keys: events.flatMap((eventId) => Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard))) } },
+          }),
+        ),
+    };
+  },
+
+  // One GetItem, one TransactWriteItems: each run admits a fresh ticket.
+  'tickets/check-in': async ({ admin }, runs) => {
+    const { tickets } = await ticketFixture(2 * runs);
+    return {
+      request: (i) => ({ method: 'POST', url: `/tickets/${tickets[i]}/check-in` }),
+      raw: (i) => rawCheckIn(tickets[runs + i]!, admin.id),
+    };
+  },
+
+  // One GetItem, one TransactWriteItems (only the ticket: no state moves).
+  'tickets/update': async () => {
+    const { tickets } = await ticketFixture(1);
+    return {
+      request: (i) => ({ method: 'PATCH', url: `/tickets/${tickets[0]}`, body: { data: { partyMember: `Bench ${i}`, price: i } } }),
+      raw: async (i) => {
+        const item = await rawReadTicket(tickets[0]!);
+        await rawCommit(item, { ...item, partyMember: `Bench ${i}`, price: i, updated: new Date().toISOString() });
+      },
+    };
+  },
+
+  'tickets/delete': async (_, runs) => {
+    const { tickets } = await ticketFixture(2 * runs);
+    return {
+      request: (i) => ({ method: 'DELETE', url: `/tickets/${tickets[i]}` }),
+      raw: (i) => rawDeleteTicket(tickets[runs + i]!),
+    };
+  },
+
+  // Each id on its own: GetItem + TransactWriteItems per ticket.
+  'tickets/bulk-delete': async (_, runs) => {
+    const { tickets } = await ticketFixture(2 * runs * BULK_SIZE);
+    return {
+      request: (i) => ({ method: 'POST', url: '/tickets/bulk-delete', body: { ids: chunk(tickets, i) } }),
+      raw: async (i) => {
+        for (const id of chunk(tickets, runs + i)) await rawDeleteTicket(id);
+      },
+    };
+  },
+
+  // Type lookup (GSI1 Query), id allocation alongside the ticket read, one transaction:
+  // original transferred, new ticket, `sold` of both types and both statistics shards.
+  'tickets/transfer': async (_, runs) => {
+    const { event, tickets } = await ticketFixture(2 * runs);
+    const [from, to] = event.ticketTypes;
+    return {
+      request: (i) => ({ method: 'POST', url: `/tickets/${tickets[i]}/transfer`, body: { typeId: to!.id } }),
+      raw: async (i) => {
+        const id = tickets[runs + i]!;
+        await db.send(
+          new QueryCommand({
+            TableName,
+            IndexName: 'GSI1',
+            KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
+            ExpressionAttributeValues: { ':pk': keys.ticketTypeIndex(to!.id).GSI1PK, ':sk': keys.ticketTypeIndex(to!.id).GSI1SK },
+          }),
+        );
+        const allocated = db.send(
+          new UpdateCommand({
+            TableName,
+            Key: keys.sequence('TICKET'),
+            UpdateExpression: 'ADD #value :count',
+            ExpressionAttributeNames: { '#value': 'value' },
+            ExpressionAttributeValues: { ':count': 1 },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        );
+        const item = await rawReadTicket(id);
+        const newId = Number((await allocated).Attributes?.value);
+        const stamp = new Date().toISOString();
+        const created = { ...item, id: newId, typeId: to!.id, barcode: `BENCH${newId}`, transferredFrom: id, created: stamp, updated: stamp };
+        const shardMoves =
+          id % STATS_SHARDS === newId % STATS_SHARDS
+            ? []
+            : [
+                statsMove(event.id, id, '#sold = #sold + :sold', { '#sold': 'sold' }, { ':sold': -1 }),
+                statsMove(event.id, newId, '#sold = #sold + :sold', { '#sold': 'sold' }, { ':sold': 1 }),
+              ];
+        await rawCommit(item, { ...item, transferState: 'transferred', transferredTo: newId, updated: stamp }, [
+          { Put: { TableName, Item: ticketItem(created, -1), ConditionExpression: 'attribute_not_exists(PK)' } },
+          soldMove(event.id, from!.id, -1),
+          soldMove(event.id, to!.id, 1),
+          ...shardMoves,
+        ]);
+      },
     };
   },
 };

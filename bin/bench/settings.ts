@@ -29,6 +29,9 @@ export const BENCH_ENV: Record<string, string> = {
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'bench',
   AWS_SECRET_ACCESS_KEY: 'bench',
+  // The photo routes validate their bucket settings at init.
+  PHOTO_BUCKET: 'ticketing-photos-bench',
+  PHOTO_BASE_URL: 'https://photos.ticketing.bench',
 };
 
 /** Module-init samples per bundle; each is a fresh `node` process, as a Lambda cold start is. */

@@ -179,6 +179,9 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
       SES_STORE_URL: ses,
       COGNITO_LOCAL_URL: cognito,
       PHOTO_BUCKET: photoBucket,
+      // s3rver serves objects publicly, path-style; in AWS the base URL is the CloudFront distribution.
+      PHOTO_BASE_URL: `${s3}/${photoBucket}`,
+      PHOTO_FORCE_PATH_STYLE: 'true',
       // The SDK's "upgrade to Node 22" notice, printed by every process (each test worker).
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },

@@ -2,6 +2,8 @@ import { hashPassword } from '#shared/auth/passwords';
 import { createAdministrator } from '#shared/data/administrators';
 import { createShippingMethods } from '#shared/data/shipping-methods';
 import { PERMISSIONS } from '#shared/routes';
+import { seedDemoEvents } from './tickets.ts';
+import { seedWaivers } from './waivers.ts';
 
 /**
  * Demo data for `npm start`. The logins and ids land in `.local/demo.json` so scripts
@@ -32,15 +34,18 @@ const ADMIN = { login: 'admin@demo.test', password: 'demo-admin-password' };
 const SCANNER = { login: 'scanner@demo.test', password: 'demo-scanner-password' };
 const VENDOR = { login: 'vendor@demo.test', password: 'demo-vendor-password' };
 
-async function seedAdministrators(): Promise<void> {
+/** Answers the scanner's id (the demo's check-ins are recorded as scanned by them). */
+async function seedAdministrators(): Promise<number> {
   const people = [
     { ...ADMIN, name: 'Avery Admin', permissions: [...PERMISSIONS], vendorUser: 0 as const },
     { ...SCANNER, name: 'Sam Scanner', permissions: ['tickets:read' as const, 'shipping:read' as const, 'checkin:scan' as const], vendorUser: 0 as const },
     { ...VENDOR, name: 'Vic Vendor', permissions: ['tickets:read' as const], vendorUser: 1 as const },
   ];
+  const ids: number[] = [];
   for (const { password, ...person } of people) {
-    await createAdministrator({ ...person, email: person.login, passwordHash: await hashPassword(password) });
+    ids.push((await createAdministrator({ ...person, email: person.login, passwordHash: await hashPassword(password) })).id);
   }
+  return ids[1]!;
 }
 
 async function seedShippingMethods(): Promise<number[]> {
@@ -53,16 +58,18 @@ async function seedShippingMethods(): Promise<number[]> {
 }
 
 export async function seedDemo(): Promise<DemoData> {
-  await seedAdministrators();
+  const scannerId = await seedAdministrators();
+  const demo = await seedDemoEvents(scannerId);
+  await seedWaivers(demo.events);
   return {
     admin: ADMIN,
     scanner: SCANNER,
     vendor: VENDOR,
     customer: null,
     otherCustomer: null,
-    events: [],
-    accessPackageEvent: null,
-    tickets: [],
+    events: demo.events.map((event) => ({ id: event.id, ticketTypes: event.ticketTypes.map((type) => type.id) })),
+    accessPackageEvent: demo.accessPackageEvent,
+    tickets: demo.openTickets,
     customerTickets: [],
     customerOrders: [],
     otherCustomerOrders: [],

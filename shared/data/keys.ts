@@ -12,6 +12,29 @@
  * | unique value      | UNIQUE#<kind>#<value>   | UNIQUE            |                                              |
  * | id sequence       | SEQUENCE#<name>         | SEQUENCE          |                                              |
  * | aggregate count   | COUNT#<name>            | COUNT             |                                              |
+ * | event             | EVENT#<id>              | EVENT             |                                              |
+ * | ticket type       | EVENT#<eventId>         | TICKET_TYPE#<id:10> | TICKET_TYPE#<id> / TICKET_TYPE             |
+ * | access grant      | EVENT#<grantedEventId>  | GRANT#<typeId:10> |                                              |
+ * | team              | EVENT#<eventId>         | TEAM#<id:10>      |                                              |
+ * | event stats shard | EVENT#<eventId>         | STATS#<shard>     |                                              |
+ * | ticket            | TICKET#<id>             | TICKET            | EVENT_TICKETS#<eventId> / TICKET#<id:10>     |
+ * |                   |                         |                   | GSI2: TYPE_TICKETS#<typeId> / TICKET#<id:10> |
+ * | scan (ok/refused) | TICKET#<id>             | SCAN#<iso time>#<n> |                                            |
+ * | bib in use        | UNIQUE#BIB#<eventId>#<bib> | UNIQUE         |                                              |
+ * | idempotent answer | IDEMPOTENCY#<adminId>#<key> | IDEMPOTENCY   | (TTL `expiresAt`, 24 h)                      |
+ * | waiver (event)    | EVENT#<eventId>         | WAIVER#EVENT#<id:10> |                                           |
+ * | waiver (type)     | EVENT#<eventId>         | WAIVER#TYPE#<typeId:10>#<id:10> |                                |
+ * | waiver version    | WAIVER#<id>             | VERSION#<sha256>  |                                              |
+ * | waiver signature  | TICKET#<ticketId>       | WAIVER_SIGNATURE#<waiverId:10> |                                 |
+ *
+ * Events: one partition holds the event, its ticket types, teams, the grants of other
+ * events' access packages into it and its statistics shards, so `getEvent` is one Query.
+ * Ticket types are found by id through GSI1. Tickets are their own partition (the hot
+ * item of a check-in); GSI1/GSI2 list an event's or a type's tickets and are removed on
+ * soft delete (sparse), so deleted tickets leave every list. A ticket that counts as
+ * checked in adds 1 to `checkedIn.<signature>` in the shard `ticketId % STATS_SHARDS`
+ * of every event of its signature; the same shard of its own event holds its share of
+ * `sold` and of `listed.<processState>` (see shared/data/ticket-stats.ts).
  */
 export type Key = { PK: string; SK: string };
 
@@ -35,4 +58,37 @@ export const keys = {
   unique: (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' }),
   sequence: (name: string): Key => ({ PK: `SEQUENCE#${name}`, SK: 'SEQUENCE' }),
   count: (name: string): Key => ({ PK: `COUNT#${name}`, SK: 'COUNT' }),
+
+  event: (id: number): Key => ({ PK: `EVENT#${id}`, SK: 'EVENT' }),
+  eventPartition: (id: number) => `EVENT#${id}`,
+  ticketType: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TICKET_TYPE#${sortableId(id)}` }),
+  ticketTypeIndex: (id: number) => ({ GSI1PK: `TICKET_TYPE#${id}`, GSI1SK: 'TICKET_TYPE' }),
+  accessGrant: (grantedEventId: number, typeId: number): Key => ({ PK: `EVENT#${grantedEventId}`, SK: `GRANT#${sortableId(typeId)}` }),
+  team: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TEAM#${sortableId(id)}` }),
+  eventStats: (eventId: number, shard: number): Key => ({ PK: `EVENT#${eventId}`, SK: `STATS#${shard}` }),
+  ticket: (id: number): Key => ({ PK: `TICKET#${id}`, SK: 'TICKET' }),
+  /** GSI1 (tickets of an event) and GSI2 (tickets of a type); absent on deleted tickets. */
+  ticketIndexes: (eventId: number, typeId: number, id: number) => ({
+    GSI1PK: `EVENT_TICKETS#${eventId}`,
+    GSI1SK: `TICKET#${sortableId(id)}`,
+    GSI2PK: `TYPE_TICKETS#${typeId}`,
+    GSI2SK: `TICKET#${sortableId(id)}`,
+  }),
+  eventTicketsIndex: (eventId: number) => `EVENT_TICKETS#${eventId}`,
+  typeTicketsIndex: (typeId: number) => `TYPE_TICKETS#${typeId}`,
+  scan: (ticketId: number, at: string, nonce: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SCAN#${at}#${nonce}` }),
+  bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
+  idempotency: (adminId: number, key: string): Key => ({ PK: `IDEMPOTENCY#${adminId}#${key}`, SK: 'IDEMPOTENCY' }),
+
+  /** A ticket's required waivers: Query `EVENT#<eventId>` by the event-wide prefix and by its type's. */
+  waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({
+    PK: `EVENT#${eventId}`,
+    SK: ticketTypeId === null ? `WAIVER#EVENT#${sortableId(id)}` : `WAIVER#TYPE#${sortableId(ticketTypeId)}#${sortableId(id)}`,
+  }),
+  eventWaiversPrefix: 'WAIVER#EVENT#',
+  typeWaiversPrefix: (ticketTypeId: number) => `WAIVER#TYPE#${sortableId(ticketTypeId)}#`,
+  waiverVersion: (waiverId: number, hash: string): Key => ({ PK: `WAIVER#${waiverId}`, SK: `VERSION#${hash}` }),
+  /** A ticket's signatures: one Query of `TICKET#<id>` by this prefix. */
+  waiverSignature: (ticketId: number, waiverId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `WAIVER_SIGNATURE#${sortableId(waiverId)}` }),
+  waiverSignaturesPrefix: 'WAIVER_SIGNATURE#',
 };

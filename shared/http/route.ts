@@ -6,6 +6,7 @@ import type { Principal } from '../auth/tokens.ts';
 import { API_PREFIX, findRoute } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { logger } from './logger.ts';
+import type { MultipartLimits } from './multipart.ts';
 import { parseBody } from './parse-body.ts';
 import { problemDetails } from './problem-details.ts';
 import type { RouteEvent } from './request.ts';
@@ -26,6 +27,8 @@ interface Schemas<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends z.
   query?: Q;
   /** A JSON body schema; without one the route refuses any body. */
   body?: B;
+  /** The body is multipart/form-data, not JSON, parsed within these limits; `body` validates its fields. */
+  multipart?: MultipartLimits;
 }
 
 export interface RouteInput<P, Q, B> {
@@ -86,6 +89,6 @@ export function route<
     .use(responseHeaders())
     .use(problemDetails())
     .use(authenticate(row.auth))
-    .use(parseBody(schemas.body ? 'json' : 'none'));
+    .use(parseBody(schemas.multipart ? { multipart: schemas.multipart } : schemas.body ? 'json' : 'none'));
   return Object.assign(handler, { routeKey: key });
 }

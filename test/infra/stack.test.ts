@@ -139,10 +139,11 @@ describe('optional resources', () => {
     synthetic = synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS }).template;
   }, 60_000);
 
-  it('creates no photo bucket or CDN while no row uses them', () => {
-    for (const type of ['AWS::S3::Bucket', 'AWS::CloudFront::Distribution']) {
-      real.resourceCountIs(type, 0);
-    }
+  it('creates the photo bucket, CDN and user pool only when some row uses them', () => {
+    const uses = (what: 'photos' | 'identityProvider') => (routes.some((row) => row.uses[what]) ? 1 : 0);
+    real.resourceCountIs('AWS::S3::Bucket', uses('photos'));
+    real.resourceCountIs('AWS::CloudFront::Distribution', uses('photos'));
+    real.resourceCountIs('AWS::Cognito::UserPool', uses('identityProvider'));
   });
 
   it('creates the user pool for the auth rows that use the identity provider, and gives only them its settings', () => {

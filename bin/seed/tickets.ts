@@ -1,0 +1,117 @@
+import { createEvent } from '#shared/data/events';
+import { applyStateChange, checkIn, createTicket, type NewTicket } from '#shared/data/tickets';
+import type { Event, NewEvent } from '#shared/domain/event';
+import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
+
+/**
+ * Seeding helpers for events and tickets: the demo seed uses them, and integration tests
+ * build their own uniquely-keyed fixtures with them (ids come from the sequences, so
+ * fixtures of parallel tests never collide).
+ */
+const FIRST_NAMES = ['Ada', 'Bea', 'Cal', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lea', 'Mo', 'Nia', 'Oli', 'Pia'];
+const LAST_NAMES = ['Okafor', 'Lindqvist', 'Moreau', 'Tanaka', 'Silva', 'Novak', 'Haddad', 'Kowalski', 'Reyes', 'Byrne'];
+
+/** An event with a free-text and a multiple-choice question, two types and two teams unless told otherwise. */
+export function sampleEvent(overrides: Partial<NewEvent> = {}): NewEvent {
+  return {
+    title: `Event ${Math.random().toString(36).slice(2, 8)}`,
+    timezone: 'Europe/London',
+    startsAt: '2027-06-01T08:00:00Z',
+    questions: [
+      { text: 'Emergency contact', required: true },
+      { text: 'T-shirt size', options: [{ text: 'S', sku: 'TS-S' }, { text: 'M', sku: 'TS-M' }, { text: 'L', sku: 'TS-L' }] },
+    ],
+    ticketTypes: [
+      { name: 'General admission', price: 35, total: 1000 },
+      { name: 'VIP', price: 90, total: 50 },
+    ],
+    teams: [{ name: 'Red' }, { name: 'Blue' }],
+    ...overrides,
+  };
+}
+
+export const seedEvent = (overrides: Partial<NewEvent> = {}): Promise<Event> => createEvent(sampleEvent(overrides));
+
+/** An attendee with answers to the event's questions (the n-th of a stable sequence). */
+export function sampleAttendee(event: Event, n: number): Omit<NewTicket, 'typeId'> {
+  const first = FIRST_NAMES[n % FIRST_NAMES.length]!;
+  const last = LAST_NAMES[(n * 7) % LAST_NAMES.length]!;
+  const answers: NewTicket['attendeeQuestions'] = event.questions.map((question) =>
+    question.options.length
+      ? { questionId: question.id, answerId: question.options[n % question.options.length]!.id, displayText: question.options[n % question.options.length]!.text }
+      : { questionId: question.id, answerText: `Contact of ${first}: +44 7700 900${String(n % 1000).padStart(3, '0')}` },
+  );
+  return {
+    partyMember: first,
+    partyMemberLastName: last,
+    emailAddress: `${first}.${last}.${n}@example.test`.toLowerCase(),
+    partyMemberBirthYear: 1970 + (n % 35),
+    partyMemberBirthMonth: 1 + (n % 12),
+    partyMemberBirthDay: 1 + (n % 28),
+    teamId: event.teams.length && n % 3 ? event.teams[n % event.teams.length]!.id : null,
+    attendeeQuestions: answers,
+    purchaser: { firstName: first, lastName: last, email: `buyer.${n}@example.test` },
+  };
+}
+
+/** Sales of one type all move its `sold` item, so they run a few at a time. */
+const SEED_CONCURRENCY = 8;
+
+/** `count` tickets of a type (each sale its own transaction), in id order. */
+export async function seedTickets(event: Event, typeId: number, count: number, extra: Partial<NewTicket> = {}): Promise<Ticket[]> {
+  const tickets: Ticket[] = [];
+  for (let start = 0; start < count; start += SEED_CONCURRENCY) {
+    const batch = Array.from({ length: Math.min(SEED_CONCURRENCY, count - start) }, (_, k) => start + k);
+    tickets.push(...(await Promise.all(batch.map((n) => createTicket({ ...sampleAttendee(event, n), typeId, ...extra })))));
+  }
+  return tickets.sort((a, b) => a.id - b.id);
+}
+
+export interface DemoEvents {
+  events: Event[];
+  /** The event reachable through the first event's access package. */
+  accessPackageEvent: number;
+  /** Tickets of events[0] that are neither checked in nor cancelled. */
+  openTickets: number[];
+}
+
+/**
+ * The demo's events: a London marathon whose "Weekend pass" is an access package that
+ * also admits to a New York night run; teams, questions and 46 tickets with attendees and
+ * answers. A few tickets of the second event are checked in (one through the pass) and
+ * one is cancelled, so the statistics are not all zero.
+ */
+export async function seedDemoEvents(scannerId: number): Promise<DemoEvents> {
+  const nightRun = await seedEvent({
+    title: 'Harbour Night Run',
+    timezone: 'America/New_York',
+    startsAt: '2027-09-18T23:30:00Z',
+    ticketTypes: [
+      { name: '10K', price: 45, total: 400 },
+      { name: '5K', price: 30, total: 300 },
+    ],
+    teams: [{ name: 'Harbour Harriers' }, { name: 'Night Owls' }],
+  });
+  const marathon = await seedEvent({
+    title: 'City Marathon 2027',
+    timezone: 'Europe/London',
+    startsAt: '2027-04-25T08:00:00Z',
+    ticketTypes: [
+      { name: 'Marathon', price: 65, total: 500 },
+      { name: 'Half marathon', price: 40, total: 300 },
+      { name: 'Weekend pass (marathon + night run)', price: 95, total: 100, grants: [nightRun.id] },
+    ],
+    teams: [{ name: 'Thames Striders' }, { name: 'Club Fit' }, { name: 'Charity runners' }],
+  });
+  const [full, half, pass] = marathon.ticketTypes;
+  const open = await seedTickets(marathon, full!.id, 24);
+  const halves = await seedTickets(marathon, half!.id, 6);
+  const passes = await seedTickets(marathon, pass!.id, 4);
+  const tenK = await seedTickets(nightRun, nightRun.ticketTypes[0]!.id, 8);
+  await seedTickets(nightRun, nightRun.ticketTypes[1]!.id, 4);
+
+  await applyStateChange(halves[0]!.id, { processState: PROCESS_STATE.cancelled });
+  for (const ticket of tenK.slice(0, 3)) await checkIn(ticket.id, { adminId: scannerId });
+  await checkIn(passes[0]!.id, { adminId: scannerId, eventId: nightRun.id });
+  return { events: [marathon, nightRun], accessPackageEvent: nightRun.id, openTickets: open.map((ticket) => ticket.id) };
+}

@@ -1,0 +1,7 @@
+import { readCheckInStats } from '#shared/data/ticket-stats';
+import { StatsQuery } from '#shared/domain/ticket-input';
+import { route } from '#shared/http/route';
+
+export const handler = route('GET /tickets/check-in-stats', { query: StatsQuery }, async ({ query }) => ({
+  body: { data: await readCheckInStats(query.events) },
+}));

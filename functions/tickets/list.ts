@@ -1,0 +1,19 @@
+import { listTickets } from '#shared/data/tickets';
+import { TicketListQuery } from '#shared/domain/ticket-input';
+import { paged } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+
+export const handler = route('GET /tickets', { query: TicketListQuery }, async ({ query }) =>
+  paged(
+    await listTickets({
+      events: [...(query.event ? [query.event] : []), ...(query.events ?? [])],
+      accessEvents: query.accessEvents ?? [],
+      teams: query.teams,
+      ticketTypes: query.ticket_types,
+      excludeProcessStates: query.exclude_process_states,
+      include: query._include,
+      limit: query._limit,
+      offset: query._offset,
+    }),
+  ),
+);

@@ -1,0 +1,13 @@
+import * as z from '#shared/schema';
+import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/domain/profile-photo';
+import { PathId } from '#shared/http/bulk';
+import { single } from '#shared/http/envelopes';
+import { FilePart } from '#shared/http/multipart';
+import { route } from '#shared/http/route';
+
+/** multipart/form-data with the image in the field `file` (README "Profile photos"). */
+export const handler = route(
+  'POST /tickets/{id}/profile-photo',
+  { path: PathId, multipart: { maxFileBytes: MAX_PHOTO_BYTES }, body: z.strictObject({ file: FilePart }) },
+  async ({ path, body }) => single(await uploadProfilePhoto(path.id, body.file)),
+);

@@ -1,0 +1,155 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { now } from '../clock.ts';
+import { versionHash, type Waiver, type WaiverKind, type WaiverSignature, type WaiverVersion } from '../domain/waivers.ts';
+import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { allocateIds } from './counters.ts';
+import { keys } from './keys.ts';
+
+/**
+ * Waivers, their versions and tickets' signatures (keys: shared/data/keys.ts).
+ * - A waiver lives in its event's partition, under `WAIVER#EVENT#` (every ticket) or
+ *   `WAIVER#TYPE#<typeId>#` (one type's tickets): a ticket's required waivers are two
+ *   Queries of that partition, run together.
+ * - Versions are items of `WAIVER#<id>` named by their hash; the waiver item carries the
+ *   current hash, so listing needs no version reads.
+ * - Signatures are items in the ticket's partition (`WAIVER_SIGNATURE#<waiverId>`): a
+ *   ticket's signatures are one Query, and "signed once" is a put conditional on absence.
+ * (Waivers are created by the seed and tests; their admin routes belong to a later issue.)
+ */
+const WAIVER = 'Waiver';
+const VERSION = 'WaiverVersion';
+const SIGNATURE = 'WaiverSignature';
+/** TransactWriteItems takes 100 actions. */
+const ACTIONS_PER_TRANSACTION = 100;
+
+const strip = <T>(item: Record<string, unknown>): T => {
+  const { PK, SK, entity, ...rest } = item;
+  return rest as T;
+};
+
+async function queryAll(pk: string, skPrefix: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+export interface NewWaiver {
+  eventId: number;
+  /** Omitted or null: required for every ticket of the event. */
+  ticketTypeId?: number | null;
+  title: string;
+  kind?: WaiverKind;
+  /** The text of the first version. */
+  text: string;
+}
+
+/** Creates a waiver with its first version, in one transaction. */
+export async function createWaiver(input: NewWaiver): Promise<Waiver> {
+  const id = await allocateIds('WAIVER');
+  const stamp = now().toISOString();
+  const hash = versionHash(input.text);
+  const waiver: Waiver = {
+    id,
+    eventId: input.eventId,
+    ticketTypeId: input.ticketTypeId ?? null,
+    title: input.title,
+    kind: input.kind ?? 'standard',
+    versionHash: hash,
+    versionPublished: stamp,
+    created: stamp,
+  };
+  const version: WaiverVersion = { waiverId: id, hash, text: input.text, published: stamp };
+  await transactWrite([
+    { Put: { TableName: tableName(), Item: { ...keys.waiver(waiver.eventId, waiver.ticketTypeId, id), entity: WAIVER, ...waiver }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName(), Item: { ...keys.waiverVersion(id, hash), entity: VERSION, ...version } } },
+  ]);
+  return waiver;
+}
+
+/**
+ * Publishes a new text as the waiver's current version; tickets that signed an earlier
+ * one stay signed (their record names the version they signed).
+ */
+export async function publishWaiverVersion(waiver: Waiver, text: string): Promise<Waiver> {
+  const stamp = now().toISOString();
+  const hash = versionHash(text);
+  const version: WaiverVersion = { waiverId: waiver.id, hash, text, published: stamp };
+  await transactWrite([
+    { Put: { TableName: tableName(), Item: { ...keys.waiverVersion(waiver.id, hash), entity: VERSION, ...version } } },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.waiver(waiver.eventId, waiver.ticketTypeId, waiver.id),
+        UpdateExpression: 'SET versionHash = :hash, versionPublished = :now',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':hash': hash, ':now': stamp },
+      },
+    },
+  ]);
+  return { ...waiver, versionHash: hash, versionPublished: stamp };
+}
+
+export async function getWaiverVersion(waiverId: number, hash: string): Promise<WaiverVersion | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.waiverVersion(waiverId, hash) }));
+  return Item ? strip<WaiverVersion>(Item) : undefined;
+}
+
+/** The waivers a ticket of this event and type must sign: the event-wide ones and the type's. */
+export async function requiredWaivers(eventId: number, ticketTypeId: number): Promise<Waiver[]> {
+  const pk = keys.eventPartition(eventId);
+  const [eventWide, typeOnly] = await Promise.all([queryAll(pk, keys.eventWaiversPrefix), queryAll(pk, keys.typeWaiversPrefix(ticketTypeId))]);
+  return [...eventWide, ...typeOnly].map((item) => strip<Waiver>(item));
+}
+
+/** Every waiver signature of a ticket: one Query. */
+export async function ticketSignatures(ticketId: number): Promise<WaiverSignature[]> {
+  const items = await queryAll(keys.ticket(ticketId).PK, keys.waiverSignaturesPrefix);
+  return items.map((item) => strip<WaiverSignature>(item));
+}
+
+export type SigningRecord = Omit<WaiverSignature, 'waiverId' | 'versionHash' | 'ticketId'>;
+
+/**
+ * Links each waiver to its current version for the ticket, each put conditional on the
+ * ticket not having signed that waiver yet. Waivers someone signed meanwhile are left
+ * as they were (re-signing is a no-op); answers the signatures this call recorded.
+ */
+export async function recordSignatures(ticketId: number, waivers: readonly Waiver[], signing: SigningRecord): Promise<WaiverSignature[]> {
+  const recorded: WaiverSignature[] = [];
+  let pending = waivers.map((waiver): WaiverSignature => ({ ticketId, waiverId: waiver.id, versionHash: waiver.versionHash, ...signing }));
+  while (pending.length) {
+    const chunk = pending.slice(0, ACTIONS_PER_TRANSACTION);
+    try {
+      await transactWrite(
+        chunk.map((signature) => ({
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.waiverSignature(ticketId, signature.waiverId), entity: SIGNATURE, ...signature },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        })),
+      );
+      recorded.push(...chunk);
+      pending = pending.slice(chunk.length);
+    } catch (error) {
+      // Some were signed by a concurrent request: keep their first signature, retry the rest.
+      if (!(error instanceof TransactionCancelled)) throw error;
+      const taken = new Set(chunk.filter((_, index) => error.conditionFailed(index)).map((signature) => signature.waiverId));
+      if (taken.size === 0) throw error;
+      pending = pending.filter((signature) => !taken.has(signature.waiverId));
+    }
+  }
+  return recorded;
+}

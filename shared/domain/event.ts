@@ -1,0 +1,103 @@
+/**
+ * Events, their ticket types (an access package is a type whose `grants` lists other
+ * events it also admits to), teams and attendee questions.
+ */
+export interface AnswerOption {
+  id: number;
+  text: string;
+  sku?: string;
+}
+
+export interface AttendeeQuestion {
+  id: number;
+  text: string;
+  required: boolean;
+  /** Empty: a free-text question (answerText); otherwise the answer must be one of these. */
+  options: AnswerOption[];
+}
+
+export interface TicketType {
+  id: number;
+  eventId: number;
+  name: string;
+  price: number;
+  /** Tickets of this type that hold a place (eligible: not cancelled, transferred, withdrawn or deleted). */
+  sold: number;
+  /** Capacity: `sold` never exceeds it. */
+  total: number;
+  /** Other events this type also admits to (an access package when not empty). */
+  grants: number[];
+}
+
+export interface Team {
+  id: number;
+  eventId: number;
+  name: string;
+}
+
+export interface Event {
+  id: number;
+  title: string;
+  /** IANA time zone, e.g. `Europe/London`. */
+  timezone: string;
+  /** ISO-8601 UTC. */
+  startsAt: string;
+  questions: AttendeeQuestion[];
+  ticketTypes: TicketType[];
+  teams: Team[];
+  /** Ticket types of other events (access packages) that grant entry to this one. */
+  grantedBy: number[];
+  created: string;
+}
+
+export interface NewEvent {
+  title: string;
+  timezone: string;
+  startsAt: string;
+  questions?: { text: string; required?: boolean; options?: { text: string; sku?: string }[] }[];
+  ticketTypes: { name: string; price: number; total: number; grants?: number[] }[];
+  teams?: { name: string }[];
+}
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Problems with attendee answers against the event's questions (empty when valid): each
+ * answer names a question of the event, at most once; a question with options takes an
+ * `answerId` among them, a free-text question an `answerText`.
+ */
+export function answerProblems(
+  questions: readonly AttendeeQuestion[],
+  answers: readonly { questionId: number; answerId?: number; answerText?: string }[],
+  path = 'attendeeQuestions',
+): { path: string; message: string }[] {
+  const byId = new Map(questions.map((question) => [question.id, question]));
+  const seen = new Set<number>();
+  const problems: { path: string; message: string }[] = [];
+  answers.forEach((answer, index) => {
+    const at = `${path}.${index}`;
+    const question = byId.get(answer.questionId);
+    if (!question) return problems.push({ path: `${at}.questionId`, message: `Question ${answer.questionId} is not a question of this event.` });
+    if (seen.has(answer.questionId)) return problems.push({ path: `${at}.questionId`, message: `Question ${answer.questionId} is answered twice.` });
+    seen.add(answer.questionId);
+    if (question.options.length) {
+      if (answer.answerId === undefined) return problems.push({ path: `${at}.answerId`, message: 'Required: this question has answer options.' });
+      if (!question.options.some((option) => option.id === answer.answerId)) {
+        return problems.push({ path: `${at}.answerId`, message: `Answer ${answer.answerId} is not an option of question ${question.id}.` });
+      }
+    } else if (answer.answerId !== undefined) {
+      return problems.push({ path: `${at}.answerId`, message: 'This question takes a free-text answerText, not an answerId.' });
+    } else if (!answer.answerText?.trim()) {
+      return problems.push({ path: `${at}.answerText`, message: 'Required: this is a free-text question.' });
+    }
+    return undefined;
+  });
+  return problems;
+}

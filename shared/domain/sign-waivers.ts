@@ -1,0 +1,33 @@
+import { now } from '../clock.ts';
+import { getTicket } from '../data/tickets.ts';
+import { recordSignatures, requiredWaivers, ticketSignatures } from '../data/waivers.ts';
+import { newObjectKey, putObject } from '../services/photos.ts';
+import { removeObjectQuietly } from './remove-object.ts';
+import type { Ticket } from './ticket.ts';
+import { prepareSignature, waiversToSign, type SignWaiversBody } from './waivers.ts';
+
+/**
+ * `POST /tickets/{id}/sign-waivers`: one signature for the named waivers (or all unsigned
+ * ones). The signature is checked first (400/413 before any I/O), stored in the bucket,
+ * and only then linked to each unsigned waiver's current version. Nothing left to sign
+ * stores nothing; waivers signed by a concurrent request keep their first signature.
+ */
+export async function signWaivers(ticketId: number, body: SignWaiversBody, signedBy: number): Promise<Ticket> {
+  const signature = prepareSignature(body.signature);
+  const [ticket, signatures] = await Promise.all([getTicket(ticketId), ticketSignatures(ticketId)]);
+  const required = await requiredWaivers(ticket.eventId, ticket.typeId);
+  const toSign = waiversToSign(required, signatures, body.waiverIds);
+  if (toSign.length === 0) return ticket;
+
+  const key = newObjectKey(`signatures/tickets/${ticketId}`, signature.extension);
+  await putObject(key, signature.bytes, signature.contentType, { 'ticket-id': String(ticketId), 'signature-type': signature.type });
+  const recorded = await recordSignatures(ticketId, toSign, {
+    signatureKey: key,
+    signatureType: signature.type,
+    signerName: body.signerName ?? null,
+    signedBy,
+    signedAt: now().toISOString(),
+  });
+  if (recorded.length === 0) await removeObjectQuietly(key, 'every waiver was signed by a concurrent request');
+  return ticket;
+}

@@ -1,0 +1,146 @@
+import * as z from '../schema.ts';
+import { MAX_BULK_ITEMS, positiveId } from '../http/bulk.ts';
+import { ValidationError } from '../http/errors.ts';
+import { idList, pagingQuery } from '../http/paging.ts';
+import { PROCESS_STATES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } from './ticket.ts';
+
+/** The request schemas of the `/tickets` routes. */
+
+const MAX_LIST_EVENTS = 20;
+/** Events per statistics request: their shards (shared/data/ticket-stats.ts) fit one BatchGetItem. */
+export const MAX_STATS_EVENTS = 10;
+
+/** A query parameter holding one whole number. */
+const wholeNumber = (name: string) =>
+  z.pipe(z.string().check(z.regex(/^[1-9]\d{0,15}$/, `${name} must be a positive whole number`)), z.transform(Number));
+
+/** `_include=change_status,purchaser`. */
+export const Include = z._default(
+  z.pipe(
+    z.pipe(z.string(), z.transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))),
+    z.array(z.enum(TICKET_INCLUDES, `must list values among ${TICKET_INCLUDES.join(', ')}`)),
+  ),
+  [],
+);
+
+const boundedIds = (name: string, max: number) => idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
+/** A filter becomes a DynamoDB `IN (...)`, which takes at most 100 values. */
+const MAX_FILTER_VALUES = 50;
+
+export const TicketListQuery = z
+  .strictObject({
+    event: z.optional(wholeNumber('event')),
+    events: z.optional(boundedIds('events', MAX_LIST_EVENTS)),
+    accessEvents: z.optional(boundedIds('accessEvents', MAX_LIST_EVENTS)),
+    teams: z.optional(boundedIds('teams', MAX_FILTER_VALUES)),
+    ticket_types: z.optional(boundedIds('ticket_types', MAX_FILTER_VALUES)),
+    exclude_process_states: z.optional(boundedIds('exclude_process_states', MAX_FILTER_VALUES)),
+    _include: Include,
+    ...pagingQuery,
+  })
+  .check(
+    z.refine((query) => query.event !== undefined || !!query.events?.length || !!query.accessEvents?.length, {
+      message: 'Name the events to list: event, events or accessEvents is required (lists are bounded by event).',
+      path: ['event'],
+    }),
+  );
+
+export const StatsQuery = z.strictObject({ events: boundedIds('events', MAX_STATS_EVENTS) });
+
+export const GetQuery = z.strictObject({ _include: Include });
+
+/** `?event=<id>`: the event being scanned (default: the ticket's own event). */
+export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event')) });
+
+const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
+const money = () => z.number().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'));
+const nullable = <T extends z.ZodMiniType>(schema: T) => z.nullable(schema);
+const between = (min: number, max: number) => z.int().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`));
+
+export const AttendeeAnswer = z.strictObject({
+  questionId: positiveId,
+  answerId: z.optional(positiveId),
+  answerText: z.optional(text(1000)),
+  dynamicQuantity: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  displayText: z.optional(text(200)),
+  sku: z.optional(text(100)),
+});
+
+const attendeeFields = {
+  partyMember: z.optional(text(200)),
+  partyMemberLastName: z.optional(text(200)),
+  emailAddress: z.optional(nullable(z.email('must be an email address'))),
+  partyMemberBirthMonth: z.optional(nullable(between(1, 12))),
+  partyMemberBirthDay: z.optional(nullable(between(1, 31))),
+  partyMemberBirthYear: z.optional(nullable(between(1900, 2100))),
+  partyMemberTitle: z.optional(nullable(text(50))),
+  partyMemberCompany: z.optional(nullable(text(200))),
+  // Bounded so a ticket stays far below DynamoDB's 400 KB item size.
+  attendeeQuestions: z.optional(z.array(AttendeeAnswer).check(z.maxLength(100, 'must hold at most 100 answers'))),
+};
+
+/** processState arrives as a string in the update body (spec), e.g. "4"; numbers are accepted too. */
+const ProcessStateField = z.pipe(
+  z.union([z.string().check(z.regex(/^\d+$/, 'must be a process state code')), z.int()]),
+  z.pipe(
+    z.transform((value: string | number) => Number(value)),
+    z.pipe(
+      z.number().check(z.refine((code) => PROCESS_STATES.includes(code as ProcessState), `must be one of ${PROCESS_STATES.join(', ')}`)),
+      z.transform((code) => code as ProcessState),
+    ),
+  ),
+);
+
+export const TicketPatch = z
+  .strictObject({
+    eventId: z.optional(positiveId),
+    typeId: z.optional(positiveId),
+    /** 0 or null: unassigned. */
+    teamId: z.optional(nullable(z.int().check(z.minimum(0)))),
+    barcode: z.optional(text(100).check(z.minLength(1, 'must not be empty'))),
+    bibNumber: z.optional(nullable(text(20).check(z.regex(/^[\w-]+$/, 'must be letters, digits, - or _')))),
+    chipNumber: z.optional(nullable(text(50))),
+    externalMembershipId: z.optional(nullable(text(100))),
+    processState: z.optional(ProcessStateField),
+    withdrawnState: z.optional(z.enum(WITHDRAWN_STATES)),
+    price: z.optional(money()),
+    taxAmount: z.optional(money()),
+    gratuityAmount: z.optional(money()),
+    paidUponCheckout: z.optional(money()),
+    ...attendeeFields,
+  })
+  .check(z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'));
+
+export const TicketUpdateBody = z.strictObject({ data: TicketPatch });
+
+export const TransferBody = z.strictObject({
+  eventId: z.optional(positiveId),
+  typeId: z.optional(positiveId),
+  attendee: z.optional(z.strictObject(attendeeFields)),
+});
+
+/** `{ ids: [1, 2] }` or the spec's sample form `{ ids: [[1, 2]] }`; flattened. */
+export const BulkDeleteBody = z.strictObject({
+  ids: z.pipe(
+    z.array(z.union([positiveId, z.array(positiveId)])),
+    z.pipe(
+      z.transform((ids: (number | number[])[]) => ids.flat()),
+      z.array(positiveId).check(
+        z.minLength(1, 'must hold at least one id'),
+        z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} ids`),
+      ),
+    ),
+  ),
+});
+
+/** `Idempotency-Key` header: 1–200 visible ASCII characters (it becomes part of a key). */
+const IdempotencyKey = z.string().check(z.regex(/^[\x21-\x7e]{1,200}$/, 'must be 1 to 200 visible ASCII characters'));
+
+export function idempotencyKey(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = IdempotencyKey.safeParse(value);
+  if (!parsed.success) {
+    throw new ValidationError('The Idempotency-Key header is invalid.', [{ path: 'headers.idempotency-key', message: parsed.error.issues[0]!.message }]);
+  }
+  return parsed.data;
+}

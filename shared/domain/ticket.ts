@@ -1,0 +1,261 @@
+/**
+ * Tickets: the resource `GET /tickets/{id}` answers, the state codes, and the pure rules
+ * every state change goes through (eligibility, what a ticket counts for in the check-in
+ * statistics, whether a scan admits it). No I/O here: shared/data/tickets.ts stores what
+ * these rules decide, in one transaction per change.
+ */
+
+/**
+ * `processState` codes. The spec fixes only 4 = cancelled ("exclude_process_states=4
+ * omits cancelled tickets") and says a checked-in state exists; the others are ours.
+ */
+export const PROCESS_STATE = {
+  /** Reserved, not yet paid: holds a place, cannot be admitted. */
+  pending: 0,
+  /** Issued and valid; not yet admitted at its own event. */
+  active: 1,
+  /** Admitted at its own event (a simple scan). */
+  checkedIn: 2,
+  /** Cancelled (spec code). */
+  cancelled: 4,
+} as const;
+export type ProcessState = (typeof PROCESS_STATE)[keyof typeof PROCESS_STATE];
+export const PROCESS_STATES: readonly ProcessState[] = Object.values(PROCESS_STATE);
+
+/** `transferState`: `transferred` once a transfer replaced the ticket by a new one. */
+export const TRANSFER_STATES = ['none', 'transferred'] as const;
+export type TransferState = (typeof TRANSFER_STATES)[number];
+/** `upgradeState`: `upgraded` after an upgrade (a later issue); does not affect eligibility. */
+export const UPGRADE_STATES = ['none', 'upgraded'] as const;
+export type UpgradeState = (typeof UPGRADE_STATES)[number];
+/** `withdrawnState`: `withdrawn` when the attendee withdrew (e.g. from a race). */
+export const WITHDRAWN_STATES = ['none', 'withdrawn'] as const;
+export type WithdrawnState = (typeof WITHDRAWN_STATES)[number];
+
+/** Attendee answer object (spec). */
+export interface AttendeeAnswer {
+  questionId: number;
+  answerId?: number;
+  answerText?: string;
+  dynamicQuantity?: number;
+  displayText?: string;
+  sku?: string;
+}
+
+/** The purchaser's contact details (`_include=purchaser`). */
+export interface PurchaserContact {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone?: string;
+}
+
+/** Change status (`_include=change_status`): the ticket's claim, if it was sent as one. */
+export interface TicketClaim {
+  isAClaim: boolean;
+  isClaimed: boolean;
+  claimantEmail: string | null;
+  claimantUserId: string | null;
+}
+
+/** Ticket status (`_include=ticket_status`): refund state. */
+export interface TicketRefund {
+  status: 'none' | 'requested' | 'refunded';
+  amount: number;
+}
+
+export interface Scan {
+  eventId: number;
+  /** ISO-8601 UTC. */
+  scannedTimestamp: string;
+  /** The administrator who scanned (from the JWT). */
+  adminId: number;
+}
+
+export interface CheckInInfo {
+  /** The time of the simple scan, null when the ticket was not admitted at its own event. */
+  scannedTimestamp: string | null;
+  /** At most one simple scan plus the access-package scans. */
+  scans: { kind: 'simple' | 'access_package'; eventId: number; eventName: string; scannedTimestamp: string }[];
+}
+
+/** The writable attendee/sale fields (spec's update body, minus event/type and states). */
+export interface TicketFields {
+  teamId: number | null;
+  barcode: string;
+  bibNumber: string | null;
+  chipNumber: string | null;
+  externalMembershipId: string | null;
+  price: number;
+  taxAmount: number;
+  gratuityAmount: number;
+  paidUponCheckout: number;
+  partyMember: string;
+  partyMemberLastName: string;
+  emailAddress: string | null;
+  partyMemberBirthMonth: number | null;
+  partyMemberBirthDay: number | null;
+  partyMemberBirthYear: number | null;
+  partyMemberTitle: string | null;
+  partyMemberCompany: string | null;
+  attendeeQuestions: AttendeeAnswer[];
+}
+
+/** The ticket as `GET /tickets/{id}` answers it (without `_include` expansions). */
+export interface Ticket extends TicketFields {
+  id: number;
+  eventId: number;
+  typeId: number;
+  orderId: number | null;
+  processState: ProcessState;
+  transferState: TransferState;
+  upgradeState: UpgradeState;
+  withdrawnState: WithdrawnState;
+  deleted: 0 | 1;
+  profilePhoto: string | null;
+  /** The ticket this one replaced by a transfer, and the one that replaced it. */
+  transferredFrom: number | null;
+  transferredTo: number | null;
+  created: string;
+  updated: string;
+  ticketClaim?: TicketClaim | null;
+  ticketRefund?: TicketRefund;
+  purchaser?: PurchaserContact | null;
+  checkInInfo?: CheckInInfo;
+}
+
+/** `_include` values (spec). */
+export const TICKET_INCLUDES = ['change_status', 'ticket_status', 'purchaser', 'checkInInfo'] as const;
+export type TicketInclude = (typeof TICKET_INCLUDES)[number];
+
+/**
+ * Everything stored about a ticket: the resource plus what the rules need without a
+ * second read (the events its type grants entry to, the scans, the claim, the purchaser).
+ */
+export interface TicketRecord extends Omit<Ticket, 'ticketClaim' | 'ticketRefund' | 'purchaser' | 'checkInInfo'> {
+  /** Other events the ticket's type (an access package) grants entry to; copied from the type. */
+  accessEvents: number[];
+  /** The simple scan at the ticket's own event. */
+  checkIn: Scan | null;
+  /** Access-package scans by event id (a deleted scan is removed from the map). */
+  accessScans: Record<string, Scan>;
+  claim: TicketClaim | null;
+  refund: TicketRefund;
+  purchaserContact: PurchaserContact | null;
+  /** Optimistic-lock counter: every write is conditional on it. */
+  version: number;
+}
+
+// ---- Rules ----------------------------------------------------------------------------
+
+type StateView = Pick<TicketRecord, 'processState' | 'transferState' | 'withdrawnState' | 'deleted'>;
+
+/** Eligible (spec, check-in statistics): not cancelled, transferred or withdrawn, and not deleted. Eligible tickets hold a place (`sold`). */
+export const isEligible = (ticket: StateView): boolean =>
+  ticket.deleted === 0 &&
+  ticket.processState !== PROCESS_STATE.cancelled &&
+  ticket.transferState !== 'transferred' &&
+  ticket.withdrawnState !== 'withdrawn';
+
+/**
+ * The sorted set of events an eligible ticket counts as checked in for: its own event
+ * when its processState is checked-in, plus every event with a (non-deleted)
+ * access-package scan. Its comma-joined form is the ticket's statistics "signature".
+ */
+export function countedEvents(ticket: StateView & Pick<TicketRecord, 'eventId' | 'accessScans'>): number[] {
+  if (!isEligible(ticket)) return [];
+  const events = new Set(Object.keys(ticket.accessScans).map(Number));
+  if (ticket.processState === PROCESS_STATE.checkedIn) events.add(ticket.eventId);
+  return [...events].sort((a, b) => a - b);
+}
+
+export const signatureOf = (events: readonly number[]): string => events.join(',');
+export const eventsOfSignature = (signature: string): number[] => (signature ? signature.split(',').map(Number) : []);
+
+/**
+ * `checkedInTickets` from signature counts: each signature once (a ticket counts once
+ * even when it counts for several requested events), summed when it meets the request.
+ */
+export function checkedInFromSignatures(counts: ReadonlyMap<string, number>, requested: readonly number[]): number {
+  const wanted = new Set(requested);
+  let total = 0;
+  for (const [signature, count] of counts) {
+    if (eventsOfSignature(signature).some((event) => wanted.has(event))) total += count;
+  }
+  return total;
+}
+
+export type RefusalReason = 'already_checked_in' | 'cancelled' | 'transferred' | 'withdrawn' | 'not_valid_for_event';
+
+export type ScanDecision =
+  | { admitted: true; kind: 'simple' | 'access_package' }
+  | { admitted: false; reason: RefusalReason; firstScan?: string };
+
+/** Whether scanning the ticket at `eventId` admits it, and as which kind of scan. Deleted tickets never get here (404). */
+export function decideScan(ticket: TicketRecord, eventId: number): ScanDecision {
+  if (ticket.processState === PROCESS_STATE.cancelled) return { admitted: false, reason: 'cancelled' };
+  if (ticket.transferState === 'transferred') return { admitted: false, reason: 'transferred' };
+  if (ticket.withdrawnState === 'withdrawn') return { admitted: false, reason: 'withdrawn' };
+  if (eventId === ticket.eventId) {
+    if (ticket.processState === PROCESS_STATE.checkedIn) {
+      return { admitted: false, reason: 'already_checked_in', firstScan: ticket.checkIn?.scannedTimestamp ?? ticket.updated };
+    }
+    if (ticket.processState !== PROCESS_STATE.active) return { admitted: false, reason: 'not_valid_for_event' };
+    return { admitted: true, kind: 'simple' };
+  }
+  if (!ticket.accessEvents.includes(eventId)) return { admitted: false, reason: 'not_valid_for_event' };
+  const earlier = ticket.accessScans[String(eventId)];
+  if (earlier) return { admitted: false, reason: 'already_checked_in', firstScan: earlier.scannedTimestamp };
+  if (ticket.processState === PROCESS_STATE.pending) return { admitted: false, reason: 'not_valid_for_event' };
+  return { admitted: true, kind: 'access_package' };
+}
+
+/** The ticket after an admitted scan. */
+export function applyScan(ticket: TicketRecord, kind: 'simple' | 'access_package', scan: Scan): TicketRecord {
+  if (kind === 'simple') return { ...ticket, processState: PROCESS_STATE.checkedIn, checkIn: scan, updated: scan.scannedTimestamp };
+  return { ...ticket, accessScans: { ...ticket.accessScans, [String(scan.eventId)]: scan }, updated: scan.scannedTimestamp };
+}
+
+/** Why a ticket cannot be transferred, or undefined when it can (spec: any eligible ticket that is not checked in). */
+export function transferRefusal(ticket: TicketRecord): string | undefined {
+  if (ticket.deleted === 1) return 'deleted';
+  if (ticket.processState === PROCESS_STATE.checkedIn) return 'checked_in';
+  if (ticket.processState === PROCESS_STATE.cancelled) return 'cancelled';
+  if (ticket.transferState === 'transferred') return 'transferred';
+  if (ticket.withdrawnState === 'withdrawn') return 'withdrawn';
+  return undefined;
+}
+
+/** The resource's fields in the order answers show them (storage does not keep an order). */
+const FIELD_ORDER = [
+  'id', 'eventId', 'typeId', 'orderId', 'teamId', 'barcode', 'bibNumber', 'chipNumber', 'externalMembershipId',
+  'processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted',
+  'price', 'taxAmount', 'gratuityAmount', 'paidUponCheckout',
+  'partyMember', 'partyMemberLastName', 'emailAddress', 'partyMemberBirthMonth', 'partyMemberBirthDay', 'partyMemberBirthYear',
+  'partyMemberTitle', 'partyMemberCompany', 'attendeeQuestions', 'profilePhoto', 'transferredFrom', 'transferredTo', 'created', 'updated',
+] as const satisfies readonly (keyof Ticket)[];
+
+/** The resource as answered, with the requested expansions. */
+export function toTicket(record: TicketRecord, include: readonly TicketInclude[] = [], eventNames: ReadonlyMap<number, string> = new Map()): Ticket {
+  const { checkIn, accessScans, claim, refund, purchaserContact } = record;
+  const out = Object.fromEntries(FIELD_ORDER.map((field) => [field, record[field] ?? null])) as unknown as Ticket;
+  if (include.includes('change_status')) out.ticketClaim = claim;
+  if (include.includes('ticket_status')) out.ticketRefund = refund;
+  if (include.includes('purchaser')) out.purchaser = purchaserContact;
+  if (include.includes('checkInInfo')) {
+    const name = (id: number) => eventNames.get(id) ?? '';
+    const scans: CheckInInfo['scans'] = [];
+    if (checkIn) scans.push({ kind: 'simple', eventId: checkIn.eventId, eventName: name(checkIn.eventId), scannedTimestamp: checkIn.scannedTimestamp });
+    for (const scan of Object.values(accessScans).sort((a, b) => a.scannedTimestamp.localeCompare(b.scannedTimestamp))) {
+      scans.push({ kind: 'access_package', eventId: scan.eventId, eventName: name(scan.eventId), scannedTimestamp: scan.scannedTimestamp });
+    }
+    out.checkInInfo = { scannedTimestamp: checkIn?.scannedTimestamp ?? null, scans };
+  }
+  return out;
+}
+
+/** Events whose names `toTicket` needs for `checkInInfo`. */
+export const scannedEvents = (record: TicketRecord): number[] => [
+  ...(record.checkIn ? [record.checkIn.eventId] : []),
+  ...Object.values(record.accessScans).map((scan) => scan.eventId),
+];

@@ -1,0 +1,97 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getEvent } from '#shared/data/events';
+import { applyStateChange, readTicketRecord } from '#shared/data/tickets';
+import { PROCESS_STATE } from '#shared/domain/ticket';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { call } from '../support/api.ts';
+import { checkIn, readStats, TICKETS } from '../support/tickets.ts';
+import { adminToken } from '../support/tokens.ts';
+
+let token: string;
+
+beforeAll(async () => {
+  token = await adminToken();
+});
+
+const transfer = (id: number, body: unknown) => call('POST', `${TICKETS}/${id}/transfer`, { token, body });
+const soldOf = async (eventId: number) => new Map((await getEvent(eventId)).ticketTypes.map((type) => [type.id, type.sold]));
+
+describe('POST /tickets/{id}/transfer', () => {
+  it('moves a ticket to another type of its event: new ticket and barcode, original transferred, sold moves', async () => {
+    const event = await seedEvent();
+    const [ga, vip] = event.ticketTypes;
+    const [ticket] = await seedTickets(event, ga!.id, 1);
+    const response = await transfer(ticket!.id, { typeId: vip!.id, attendee: { partyMember: 'Nadia' } });
+    expect(response.status).toBe(200);
+    const moved = response.body.data;
+    expect(moved).toMatchObject({ eventId: event.id, typeId: vip!.id, processState: PROCESS_STATE.active, transferState: 'none', transferredFrom: ticket!.id, partyMember: 'Nadia' });
+    expect(moved.id).not.toBe(ticket!.id);
+    expect(moved.barcode).not.toBe(ticket!.barcode);
+    expect(await readTicketRecord(ticket!.id)).toMatchObject({ transferState: 'transferred', transferredTo: moved.id });
+    expect(await soldOf(event.id)).toEqual(new Map([[ga!.id, 0], [vip!.id, 1]]));
+    expect(await readStats(token, event.id)).toMatchObject({ soldTickets: 1 });
+    expect((await call('GET', `${TICKETS}/${moved.id}`, { token })).body.data).toEqual(moved);
+    // The original can no longer be scanned or transferred.
+    expect((await checkIn(token, ticket!.id)).body.reason).toBe('transferred');
+    expect((await transfer(ticket!.id, { typeId: ga!.id })).body.reason).toBe('transferred');
+  });
+
+  it('moves a ticket to another event, moving sold between the events\' statistics', async () => {
+    const from = await seedEvent();
+    const to = await seedEvent({ timezone: 'Australia/Sydney' });
+    const [ticket] = await seedTickets(from, from.ticketTypes[0]!.id, 1);
+    const response = await transfer(ticket!.id, { eventId: to.id, typeId: to.ticketTypes[0]!.id });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ eventId: to.id, typeId: to.ticketTypes[0]!.id, attendeeQuestions: [] });
+    expect(await readStats(token, from.id)).toMatchObject({ soldTickets: 0 });
+    expect(await readStats(token, to.id)).toMatchObject({ soldTickets: 1 });
+    expect((await call('GET', `${TICKETS}?event=${to.id}`, { token })).body.data).toHaveLength(1);
+  });
+
+  it('refuses a sold-out type with 409 sold_out and changes nothing', async () => {
+    const event = await seedEvent({ ticketTypes: [{ name: 'GA', price: 10, total: 10 }, { name: 'Tiny', price: 99, total: 1 }] });
+    const [ga, tiny] = event.ticketTypes;
+    const [first, second] = await seedTickets(event, ga!.id, 2);
+    expect((await transfer(first!.id, { typeId: tiny!.id })).status).toBe(200);
+    const refused = await transfer(second!.id, { typeId: tiny!.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.reason).toBe('sold_out');
+    expect(await readTicketRecord(second!.id)).toMatchObject({ transferState: 'none', typeId: ga!.id });
+    expect(await soldOf(event.id)).toEqual(new Map([[ga!.id, 1], [tiny!.id, 1]]));
+  });
+
+  it('updates attendee fields in place when neither event nor type changes', async () => {
+    const event = await seedEvent();
+    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const response = await transfer(ticket!.id, { typeId: event.ticketTypes[0]!.id, attendee: { partyMember: 'Iris', partyMemberLastName: 'Vale', emailAddress: 'iris@example.test' } });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ id: ticket!.id, partyMember: 'Iris', partyMemberLastName: 'Vale', transferState: 'none' });
+    expect((await transfer(ticket!.id, { attendee: { partyMemberCompany: 'Acme' } })).body.data).toMatchObject({ id: ticket!.id, partyMemberCompany: 'Acme' });
+  });
+
+  it.each([
+    ['checked_in', async (id: number) => void (await checkIn(token, id))],
+    ['cancelled', async (id: number) => void (await applyStateChange(id, { processState: PROCESS_STATE.cancelled }))],
+    ['withdrawn', async (id: number) => void (await applyStateChange(id, { withdrawnState: 'withdrawn' }))],
+    ['deleted', async (id: number) => void (await applyStateChange(id, { deleted: 1 }))],
+  ])('refuses to transfer a %s ticket with 409', async (reason, prepare) => {
+    const event = await seedEvent();
+    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    await prepare(ticket!.id);
+    const refused = await transfer(ticket!.id, { typeId: event.ticketTypes[1]!.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.reason).toBe(reason);
+    expect(await soldOf(event.id)).toEqual(new Map([[event.ticketTypes[0]!.id, reason === 'checked_in' ? 1 : 0], [event.ticketTypes[1]!.id, 0]]));
+  });
+
+  it('refuses a bad body: unknown type, type of another event, event without type, unknown fields', async () => {
+    const event = await seedEvent();
+    const other = await seedEvent();
+    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    expect((await transfer(ticket!.id, { typeId: 987_654_321 })).status).toBe(400);
+    expect((await transfer(ticket!.id, { eventId: event.id, typeId: other.ticketTypes[0]!.id })).status).toBe(400);
+    expect((await transfer(ticket!.id, { eventId: other.id })).status).toBe(400);
+    expect((await transfer(ticket!.id, { typeId: event.ticketTypes[1]!.id, colour: 'red' })).status).toBe(400);
+    expect((await transfer(987_654_321, { typeId: event.ticketTypes[1]!.id })).status).toBe(404);
+  });
+});

@@ -1,0 +1,31 @@
+import { expect } from 'vitest';
+import { seedEvent } from '../../bin/seed/tickets.ts';
+import { call } from './api.ts';
+
+/** Helpers shared by the ticket tests. */
+export const TICKETS = '/api/v2/tickets';
+
+export async function readStats(token: string, ...events: number[]) {
+  const response = await call('GET', `${TICKETS}/check-in-stats?events=${events.join(',')}`, { token });
+  expect(response.status).toBe(200);
+  return response.body.data as { eventIds: number[]; soldTickets: number; checkedInTickets: number };
+}
+
+export const checkIn = (token: string, id: number, options: { event?: number; key?: string } = {}) =>
+  call('POST', `${TICKETS}/${id}/check-in${options.event ? `?event=${options.event}` : ''}`, {
+    token,
+    headers: options.key ? { 'idempotency-key': options.key } : {},
+  });
+
+/** Event A (Europe/London) whose "Weekend pass" type is an access package granting event B (America/New_York). */
+export async function accessFixture() {
+  const b = await seedEvent({ title: 'Festival day 2', timezone: 'America/New_York' });
+  const a = await seedEvent({
+    title: 'Festival day 1',
+    ticketTypes: [
+      { name: 'Day 1', price: 40, total: 100 },
+      { name: 'Weekend pass', price: 70, total: 100, grants: [b.id] },
+    ],
+  });
+  return { a, b, dayType: a.ticketTypes[0]!.id, passType: a.ticketTypes[1]!.id };
+}
