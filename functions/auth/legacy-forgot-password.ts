@@ -1,10 +1,11 @@
 import * as z from '#shared/schema';
 import { requestPasswordReset } from '#shared/domain/password-reset-request';
+import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /auth/legacy/forgot-password',
   { body: z.strictObject({ email: z.email().check(z.maxLength(254)) }) },
   // Spec: `{ data: { success, message } }`, byte-identical for known and unknown addresses.
-  async ({ body }) => ({ body: { data: await requestPasswordReset(body.email) } }),
+  async ({ body }) => dataOnly(await requestPasswordReset(body.email)),
 );

@@ -1,13 +1,13 @@
 import { checkIn } from '#shared/data/tickets';
 import { CheckInQuery, idempotencyKey } from '#shared/domain/ticket-input';
 import { PathId } from '#shared/http/bulk';
-import { single } from '#shared/http/envelopes';
+import { dataOnly } from '#shared/http/envelopes';
 import { header } from '#shared/http/request';
 import { route } from '#shared/http/route';
 
 /** No body schema: any body is refused with 400 (spec: the body must be empty). */
 export const handler = route('POST /tickets/{id}/check-in', { path: PathId, query: CheckInQuery }, async ({ path, query, caller, event }) =>
-  single(
+  dataOnly(
     await checkIn(path.id, {
       eventId: query.event,
       adminId: caller!.id,

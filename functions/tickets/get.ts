@@ -1,9 +1,9 @@
 import { getTicket } from '#shared/data/tickets';
 import { GetQuery } from '#shared/domain/ticket-input';
 import { PathId } from '#shared/http/bulk';
-import { single } from '#shared/http/envelopes';
+import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
 export const handler = route('GET /tickets/{id}', { path: PathId, query: GetQuery }, async ({ path, query }) =>
-  single(await getTicket(path.id, query._include)),
+  dataOnly(await getTicket(path.id, query._include)),
 );

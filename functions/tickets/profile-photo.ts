@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
 import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/domain/profile-photo';
 import { PathId } from '#shared/http/bulk';
-import { single } from '#shared/http/envelopes';
+import { dataOnly } from '#shared/http/envelopes';
 import { FilePart } from '#shared/http/multipart';
 import { route } from '#shared/http/route';
 
@@ -9,5 +9,5 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /tickets/{id}/profile-photo',
   { path: PathId, multipart: { maxFileBytes: MAX_PHOTO_BYTES }, body: z.strictObject({ file: FilePart }) },
-  async ({ path, body }) => single(await uploadProfilePhoto(path.id, body.file)),
+  async ({ path, body }) => dataOnly(await uploadProfilePhoto(path.id, body.file)),
 );

@@ -1,10 +1,10 @@
 import { signWaivers } from '#shared/domain/sign-waivers';
 import { SignWaiversBody } from '#shared/domain/waivers';
 import { PathId } from '#shared/http/bulk';
-import { single } from '#shared/http/envelopes';
+import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
 /** Body: README "Waivers" (`{ waiverIds?, signature: text | image | svg, signerName? }`). */
 export const handler = route('POST /tickets/{id}/sign-waivers', { path: PathId, body: SignWaiversBody }, async ({ path, body, caller }) =>
-  single(await signWaivers(path.id, body, caller!.id)),
+  dataOnly(await signWaivers(path.id, body, caller!.id)),
 );

@@ -1,10 +1,10 @@
 import { transferTicket } from '#shared/data/tickets';
 import { TransferBody } from '#shared/domain/ticket-input';
 import { PathId } from '#shared/http/bulk';
-import { single } from '#shared/http/envelopes';
+import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
 /** Answers the new ticket when the event or type changed, else the ticket updated in place. */
 export const handler = route('POST /tickets/{id}/transfer', { path: PathId, body: TransferBody }, async ({ path, body }) =>
-  single(await transferTicket(path.id, body)),
+  dataOnly(await transferTicket(path.id, body)),
 );

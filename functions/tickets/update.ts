@@ -1,9 +1,9 @@
 import { updateTicket } from '#shared/data/tickets';
 import { TicketUpdateBody } from '#shared/domain/ticket-input';
 import { PathId } from '#shared/http/bulk';
-import { single } from '#shared/http/envelopes';
+import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
 export const handler = route('PATCH /tickets/{id}', { path: PathId, body: TicketUpdateBody }, async ({ path, body }) =>
-  single(await updateTicket(path.id, body.data)),
+  dataOnly(await updateTicket(path.id, body.data)),
 );

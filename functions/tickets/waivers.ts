@@ -2,13 +2,11 @@ import * as z from '#shared/schema';
 import { listTicketWaivers } from '#shared/domain/ticket-waivers';
 import { SIGNED_STATUSES } from '#shared/domain/waivers';
 import { PathId } from '#shared/http/bulk';
+import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'GET /tickets/{id}/waivers',
   { path: PathId, query: z.strictObject({ signedStatus: z.optional(z.enum(SIGNED_STATUSES)) }) },
-  async ({ path, query }) => {
-    const waivers = await listTicketWaivers(path.id, query.signedStatus);
-    return { body: { count: waivers.length, data: waivers } };
-  },
+  async ({ path, query }) => dataOnly(await listTicketWaivers(path.id, query.signedStatus)),
 );

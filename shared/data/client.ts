@@ -1,5 +1,11 @@
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
 
@@ -49,4 +55,21 @@ export async function transactWrite(items: NonNullable<TransactWriteCommandInput
       await sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
     }
   }
+}
+
+/**
+ * A Query read page by page until the partition is exhausted or `enough` items came back.
+ * Without a filter each page asks only for what is still missing; with one, `Limit`
+ * would count items before filtering, so pages are read whole.
+ */
+export async function queryPages(input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>, enough?: number): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const missing = enough === undefined || input.FilterExpression ? undefined : enough - items.length;
+    const page = await db.send(new QueryCommand({ ...input, Limit: missing, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && (enough === undefined || items.length < enough));
+  return items;
 }

@@ -3,7 +3,7 @@ import { now } from '../clock.ts';
 import type { Event, NewEvent, Team, TicketType } from '../domain/event.ts';
 import { NotFound, ValidationError } from '../http/errors.ts';
 import { isValidTimeZone } from '../domain/event.ts';
-import { db, tableName, transactWrite } from './client.ts';
+import { db, queryPages, tableName, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
@@ -20,20 +20,11 @@ const strip = (item: Record<string, unknown>) => {
 };
 
 export async function getEvent(id: number): Promise<Event> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.eventPartition(id) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const items = await queryPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.eventPartition(id) },
+  });
   const eventItem = items.find((item) => item.SK === 'EVENT');
   if (!eventItem) throw new NotFound('Event', id);
   const of = (prefix: string) => items.filter((item) => String(item.SK).startsWith(prefix)).map(strip);

@@ -1,10 +1,10 @@
-import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { NewShippingMethod, ShippingMethod, ShippingMethodPatch } from '../domain/shipping-method.ts';
 import { NotFound } from '../http/errors.ts';
 import type { Page } from '../http/envelopes.ts';
-import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { db, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { allocateIds, countDelta, readCount } from './counters.ts';
 import { keys } from './keys.ts';
 
@@ -56,38 +56,29 @@ export async function getShippingMethod(id: number): Promise<ShippingMethod> {
   return fromItem(Item);
 }
 
-/** Lists by id; `name` narrows to names containing it (case-insensitive). */
+/**
+ * Lists by id; `name` narrows to names containing it (case-insensitive). Without a
+ * search the count item gives the total, so only the first offset+limit items are read;
+ * a search reads the whole (small) partition to count the matches.
+ */
 export async function listShippingMethods(query: { name?: string; limit: number; offset: number }): Promise<Page<ShippingMethod>> {
   const search = query.name?.trim().toLowerCase();
-  const wanted = query.offset + query.limit;
-  const items: Record<string, unknown>[] = [];
-  let matched = 0;
-  let startKey: Record<string, unknown> | undefined;
   const total = search ? undefined : readCount(COUNT);
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.shippingMethodsIndex, ...(search ? { ':q': search } : {}) },
-        ...(search ? { FilterExpression: 'contains(nameSearch, :q)' } : { Limit: wanted - matched }),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (matched >= query.offset && matched < wanted) items.push(item);
-      matched++;
-    }
-    startKey = page.LastEvaluatedKey;
-    // Without a search, the count item gives the total, so stop once the page is full;
-    // a search reads the whole (small) partition to count the matches.
-  } while (startKey && (search || matched < wanted));
+  const items = await queryPages(
+    {
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.shippingMethodsIndex, ...(search ? { ':q': search } : {}) },
+      ...(search ? { FilterExpression: 'contains(nameSearch, :q)' } : {}),
+    },
+    search ? undefined : query.offset + query.limit,
+  );
   return {
-    totalCount: total ? await total : matched,
+    totalCount: total ? await total : items.length,
     limit: query.limit,
     offset: query.offset,
-    items: items.map(fromItem),
+    items: items.slice(query.offset, query.offset + query.limit).map(fromItem),
   };
 }
 

@@ -26,7 +26,7 @@ import {
 } from '../domain/ticket.ts';
 import { Conflict, HttpProblem, NotFound, ValidationError } from '../http/errors.ts';
 import type { Page } from '../http/envelopes.ts';
-import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { db, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { eventTitles, findTicketType, getEvent } from './events.ts';
 import { keys } from './keys.ts';
@@ -621,35 +621,23 @@ export interface TicketListQuery {
   offset: number;
 }
 
-/**
- * Reads a list partition in id order until it is exhausted or `enough` tickets matched
- * (undefined: all of it). Without a filter each Query asks for just what is missing.
- */
-async function queryPartition(
+/** Reads a list partition in id order until it is exhausted or `enough` tickets matched (undefined: all of it). */
+const queryPartition = (
   index: 'GSI1' | 'GSI2',
   partition: string,
   filter: { expression?: string; names: Record<string, string>; values: Record<string, unknown> },
   enough: number | undefined,
-) {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const missing = enough === undefined ? undefined : enough - items.length;
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: index,
-        KeyConditionExpression: `${index}PK = :pk`,
-        ...(filter.expression ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : { Limit: missing }),
-        ExpressionAttributeValues: { ':pk': partition, ...filter.values },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && (enough === undefined || items.length < enough));
-  return items;
-}
+) =>
+  queryPages(
+    {
+      TableName: tableName(),
+      IndexName: index,
+      KeyConditionExpression: `${index}PK = :pk`,
+      ...(filter.expression ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
+      ExpressionAttributeValues: { ':pk': partition, ...filter.values },
+    },
+    enough,
+  );
 
 /**
  * GET /tickets. Bounded by events: the tickets of each event of `events` (GSI1), and for

@@ -1,7 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
 import { versionHash, type Waiver, type WaiverKind, type WaiverSignature, type WaiverVersion } from '../domain/waivers.ts';
-import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { db, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 
@@ -27,23 +27,12 @@ const strip = <T>(item: Record<string, unknown>): T => {
   return rest as T;
 };
 
-async function queryAll(pk: string, skPrefix: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
+const queryAll = (pk: string, skPrefix: string) =>
+  queryPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+  });
 
 export interface NewWaiver {
   eventId: number;

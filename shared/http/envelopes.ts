@@ -4,10 +4,13 @@ import type { Reply } from './route.ts';
 /**
  * The spec's envelopes, built in one place:
  * - single: `{ count, data }`
+ * - data only: `{ data }`, where the spec's route omits `count` (the ticket routes)
  * - paged list: `{ totalCount, count, limit, offset, data }`
  * - the `result=none|id|object` rule of write routes (default `id`).
  */
 export const single = (data: unknown): Reply => ({ body: { count: 1, data } });
+
+export const dataOnly = (data: unknown): Reply => ({ body: { data } });
 
 export interface Page<T> {
   totalCount: number;

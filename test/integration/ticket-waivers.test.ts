@@ -52,7 +52,7 @@ describe('GET /tickets/{id}/waivers', () => {
     const { ticket, eventWide, dayOf, forType } = await fixture();
     const response = await list(ticket.id);
     expect(response.status).toBe(200);
-    expect(response.body.count).toBe(3);
+    expect(response.body.data).toHaveLength(3);
     expect(response.body.data).toEqual([
       expect.objectContaining({ id: eventWide.id, title: 'Liability release', kind: 'standard', appliesTo: 'event', versionHash: eventWide.versionHash, signedStatus: 'unsigned', signedDate: null }),
       expect.objectContaining({ id: dayOf.id, kind: 'day-of', appliesTo: 'event', signedStatus: 'unsigned' }),
@@ -92,7 +92,7 @@ describe('POST /tickets/{id}/sign-waivers', () => {
     const { ticket, forType } = await fixture();
     expect((await sign(ticket.id, { waiverIds: [forType.id], signature: TEXT })).status).toBe(200);
     expect((await list(ticket.id, 'signed')).body.data.map((entry: { id: number }) => entry.id)).toEqual([forType.id]);
-    expect((await list(ticket.id, 'unsigned')).body.count).toBe(2);
+    expect((await list(ticket.id, 'unsigned')).body.data).toHaveLength(2);
   });
 
   it('treats re-signing a signed waiver as a no-op: same signed date, same signature', async () => {

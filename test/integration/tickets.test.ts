@@ -19,11 +19,6 @@ const stats = async (...events: number[]) => {
   expect(response.status).toBe(200);
   return response.body.data as { eventIds: number[]; soldTickets: number; checkedInTickets: number };
 };
-const checkIn = (id: number, options: { event?: number; key?: string; token?: string } = {}) =>
-  call('POST', `${BASE}/${id}/check-in${options.event ? `?event=${options.event}` : ''}`, {
-    token: options.token ?? token,
-    headers: options.key ? { 'idempotency-key': options.key } : {},
-  });
 
 
 describe('GET /tickets/{id}', () => {
@@ -32,6 +27,8 @@ describe('GET /tickets/{id}', () => {
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
     const plain = await call('GET', `${BASE}/${ticket!.id}`, as());
     expect(plain.status).toBe(200);
+    // Spec: `{ data: ticket }`, without the `count` other single answers carry.
+    expect(Object.keys(plain.body)).toEqual(['data']);
     expect(plain.body.data).toMatchObject({
       id: ticket!.id,
       eventId: event.id,
