@@ -129,10 +129,9 @@ function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined):
   }));
 }
 
-function requestBody(schemas: Schemas): Json | undefined {
-  if (!schemas.body) return undefined;
-  const mediaType = schemas.multipart ? 'multipart/form-data' : 'application/json';
-  return { required: true, content: { [mediaType]: { schema: jsonSchema(schemas.body, 'input') } } };
+function requestBody(body: z.ZodMiniType, multipart: boolean): Json {
+  const mediaType = multipart ? 'multipart/form-data' : 'application/json';
+  return { required: true, content: { [mediaType]: { schema: jsonSchema(body, 'input') } } };
 }
 
 function responses(row: RouteRow, schemas: Schemas): Json {
@@ -174,7 +173,7 @@ function operation({ row, schemas }: RouteOperation): Json {
     security: row.auth.kind === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
     ...(row.auth.kind === 'admin' && row.auth.permission ? { 'x-permission': row.auth.permission } : {}),
     parameters: [...parameters('path', schemas.path), ...parameters('query', schemas.query)],
-    ...(schemas.body ? { requestBody: requestBody(schemas) } : {}),
+    ...(schemas.body ? { requestBody: requestBody(schemas.body, schemas.multipart !== undefined) } : {}),
     responses: responses(row, schemas),
   };
 }
