@@ -3,6 +3,7 @@
  * - infra/ makes one Lambda per row with only the grants named in `uses`;
  * - bin/dev.ts dispatches local HTTP requests by it;
  * - the handler wrapper (`shared/http/route.ts`) takes each route's access rule from it;
+ * - bin/openapi.ts generates the OpenAPI document from it and the handlers' schemas;
  * - test/ walks it (auth matrix, spec coverage, one function per row in the template).
  *
  * To add a route: add a row here, add `functions/<handler>.ts` exporting `handler`

@@ -22,7 +22,7 @@ export interface Reply {
   cookies?: string[];
 }
 
-interface Schemas<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends z.ZodMiniType> {
+export interface Schemas<P extends z.ZodMiniType = z.ZodMiniType, Q extends z.ZodMiniType = z.ZodMiniType, B extends z.ZodMiniType = z.ZodMiniType> {
   path?: P;
   query?: Q;
   /** A JSON body schema; without one the route refuses any body. */
@@ -90,5 +90,6 @@ export function route<
     .use(problemDetails())
     .use(authenticate(row.auth))
     .use(parseBody(schemas.multipart ? { multipart: schemas.multipart } : schemas.body ? 'json' : 'none'));
-  return Object.assign(handler, { routeKey: key });
+  // `schemas` ride along for the OpenAPI generator (bin/openapi.ts); nothing reads them per request.
+  return Object.assign(handler, { routeKey: key, schemas });
 }

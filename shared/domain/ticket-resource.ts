@@ -1,0 +1,124 @@
+import * as z from '../schema.ts';
+import {
+  PROCESS_STATE,
+  TICKET_INCLUDES,
+  TRANSFER_STATES,
+  UPGRADE_STATES,
+  WITHDRAWN_STATES,
+  type ProcessState,
+  type Ticket,
+  type TransferState,
+  type UpgradeState,
+  type WithdrawnState,
+} from './ticket.ts';
+
+/**
+ * The ticket as the API answers it, as a schema: the OpenAPI document's `Ticket`
+ * component is generated from it, and an integration test parses a real
+ * `GET /tickets/{id}` answer with it, so the documented shape cannot drift from the
+ * code. A sibling of ticket.ts rather than inside it: no function imports this file,
+ * so no bundle carries it.
+ */
+
+/** What each state code means. Typed by the constants, so a new code fails typecheck until it is described here. */
+const PROCESS_STATE_MEANINGS: Record<ProcessState, string> = {
+  [PROCESS_STATE.pending]: 'pending: reserved, not yet paid, holds a place, cannot be admitted',
+  [PROCESS_STATE.active]: 'active: issued and valid, not yet admitted at its own event',
+  [PROCESS_STATE.checkedIn]: 'checked in: admitted at its own event (a simple scan)',
+  [PROCESS_STATE.cancelled]: 'cancelled (the spec\'s code; `exclude_process_states=4` omits cancelled tickets)',
+};
+const TRANSFER_STATE_MEANINGS: Record<TransferState, string> = {
+  none: 'not transferred',
+  transferred: 'a transfer replaced this ticket by a new one (`transferredTo`); it no longer admits',
+};
+const UPGRADE_STATE_MEANINGS: Record<UpgradeState, string> = {
+  none: 'not upgraded',
+  upgraded: 'upgraded; does not affect eligibility',
+};
+const WITHDRAWN_STATE_MEANINGS: Record<WithdrawnState, string> = {
+  none: 'not withdrawn',
+  withdrawn: 'the attendee withdrew (e.g. from a race); it no longer admits',
+};
+
+/** `name: code = meaning; ...` for a description. */
+const codes = (name: string, meanings: Record<string | number, string>) =>
+  `${name}: ${Object.entries(meanings).map(([code, meaning]) => `\`${code}\` = ${meaning}`).join('; ')}.`;
+
+const stateOf = <const T extends readonly string[]>(name: string, values: T, meanings: Record<T[number], string>) =>
+  z.enum(values).check(z.describe(codes(name, meanings)));
+
+const text = z.string();
+const nullableText = z.nullable(z.string());
+const nullableInt = z.nullable(z.int());
+/** ISO-8601 UTC date-time. */
+const timestamp = z.iso.datetime();
+
+const AttendeeAnswer = z.strictObject({
+  questionId: z.int(),
+  answerId: z.optional(z.int()),
+  answerText: z.optional(text),
+  dynamicQuantity: z.optional(z.int()),
+  displayText: z.optional(text),
+  sku: z.optional(text),
+});
+
+export const TicketResource = z.strictObject({
+  id: z.int(),
+  eventId: z.int(),
+  typeId: z.int(),
+  orderId: nullableInt,
+  teamId: nullableInt,
+  barcode: text,
+  bibNumber: nullableText,
+  chipNumber: nullableText,
+  externalMembershipId: nullableText,
+  processState: z
+    .literal(Object.values(PROCESS_STATE) as ProcessState[])
+    .check(z.describe(codes('Process state code', PROCESS_STATE_MEANINGS))),
+  transferState: stateOf('Transfer state', TRANSFER_STATES, TRANSFER_STATE_MEANINGS),
+  upgradeState: stateOf('Upgrade state', UPGRADE_STATES, UPGRADE_STATE_MEANINGS),
+  withdrawnState: stateOf('Withdrawn state', WITHDRAWN_STATES, WITHDRAWN_STATE_MEANINGS),
+  deleted: z
+    .literal([0, 1] as const)
+    .check(z.describe('Deleted flag: `0` = live; `1` = deleted (soft delete: it left lists and statistics, and GET answers 404).')),
+  price: z.number(),
+  taxAmount: z.number(),
+  gratuityAmount: z.number(),
+  paidUponCheckout: z.number(),
+  partyMember: text,
+  partyMemberLastName: text,
+  emailAddress: nullableText,
+  partyMemberBirthMonth: nullableInt,
+  partyMemberBirthDay: nullableInt,
+  partyMemberBirthYear: nullableInt,
+  partyMemberTitle: nullableText,
+  partyMemberCompany: nullableText,
+  attendeeQuestions: z.array(AttendeeAnswer),
+  profilePhoto: z.nullable(z.url()),
+  transferredFrom: nullableInt,
+  transferredTo: nullableInt,
+  created: timestamp,
+  updated: timestamp,
+  // The `_include` expansions, present only when asked for.
+  ticketClaim: z.optional(
+    z.nullable(
+      z.strictObject({ isAClaim: z.boolean(), isClaimed: z.boolean(), claimantEmail: nullableText, claimantUserId: nullableText }),
+    ),
+  ),
+  ticketRefund: z.optional(z.strictObject({ status: z.enum(['none', 'requested', 'refunded']), amount: z.number() })),
+  purchaser: z.optional(
+    z.nullable(z.strictObject({ firstName: text, lastName: text, email: text, phone: z.optional(text) })),
+  ),
+  checkInInfo: z.optional(
+    z.strictObject({
+      scannedTimestamp: z.nullable(timestamp),
+      scans: z.array(
+        z.strictObject({ kind: z.enum(['simple', 'access_package']), eventId: z.int(), eventName: text, scannedTimestamp: timestamp }),
+      ),
+    }),
+  ),
+}).check(z.describe(`A ticket. Expansions by \`_include\`: ${TICKET_INCLUDES.join(', ')}.`));
+
+/** The schema and the `Ticket` type must describe the same object: a difference fails typecheck. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<z.output<typeof TicketResource>, Ticket>;
