@@ -259,7 +259,7 @@ async function rawCheckIn(id: number, adminId: number) {
   const scan = { eventId: Number(item.eventId), scannedTimestamp: new Date().toISOString(), adminId };
   await rawCommit(item, { ...item, processState: 2, checkIn: scan, updated: scan.scannedTimestamp }, [
     statsMove(scan.eventId, id, '#c.#s0 = if_not_exists(#c.#s0, :zero) + :d0', { '#c': 'checkedIn', '#s0': String(scan.eventId) }, { ':zero': 0, ':d0': 1 }),
-    { Put: { TableName, Item: { ...keys.scan(id, scan.scannedTimestamp, 'bench'), entity: 'Scan', ticketId: id, ...scan, outcome: 'admitted' } } },
+    { Put: { TableName, Item: { ...keys.scanRecord(id, scan.scannedTimestamp, 'bench'), entity: 'Scan', ticketId: id, ...scan, outcome: 'admitted' } } },
   ]);
 }
 

@@ -76,7 +76,7 @@ export const keys = {
   }),
   eventTicketsIndex: (eventId: number) => `EVENT_TICKETS#${eventId}`,
   typeTicketsIndex: (typeId: number) => `TYPE_TICKETS#${typeId}`,
-  scan: (ticketId: number, at: string, nonce: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SCAN#${at}#${nonce}` }),
+  scanRecord: (ticketId: number, at: string, nonce: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SCAN#${at}#${nonce}` }),
   bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
   idempotency: (adminId: number, key: string): Key => ({ PK: `IDEMPOTENCY#${adminId}#${key}`, SK: 'IDEMPOTENCY' }),
 

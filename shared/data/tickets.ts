@@ -455,7 +455,7 @@ async function storedAnswer(adminId: number, key: string, ticketId: number): Pro
 }
 
 const scanItem = (ticketId: number, scan: { eventId: number; scannedTimestamp: string; adminId: number }, outcome: string) => ({
-  ...keys.scan(ticketId, scan.scannedTimestamp, randomUUID().slice(0, 8)),
+  ...keys.scanRecord(ticketId, scan.scannedTimestamp, randomUUID().slice(0, 8)),
   entity: 'Scan',
   ticketId,
   ...scan,
