@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
 import { findAdministratorByEmail, normalisedEmail } from '../data/administrators.ts';
@@ -17,6 +18,12 @@ export const FORGOT_PASSWORD_LIMIT = 3;
 export const DAY_SECONDS = 24 * 60 * 60;
 export const RESET_TOKEN_TTL_SECONDS = DAY_SECONDS;
 const TOKEN_BYTES = 32;
+/**
+ * Every answer takes at least this long, so the extra work for a known address (storing
+ * the token, sending the mail: typically well under this in AWS) does not show in the
+ * response time either. Forgot-password is rare and rate-limited, so the wait is cheap.
+ */
+const ANSWER_FLOOR_MS = 600;
 
 export const FORGOT_PASSWORD_ANSWER = {
   success: true,
@@ -27,10 +34,12 @@ export const FORGOT_PASSWORD_ANSWER = {
  * Forgot-password: the same answer whether or not the account exists. The limit is
  * counted per address string *before* looking the account up, for unknown addresses
  * exactly as for known ones, so neither the answer nor the 429 reveals an account.
- * Mail failures are logged, not answered, for the same reason.
+ * Mail failures are logged, not answered, and every answer waits out ANSWER_FLOOR_MS,
+ * for the same reason.
  */
 export async function requestPasswordReset(email: string): Promise<typeof FORGOT_PASSWORD_ANSWER> {
   requireAuthMode('legacy');
+  const started = performance.now();
   const slot = await takeSlot('FORGOT_PASSWORD', normalisedEmail(email), FORGOT_PASSWORD_LIMIT, DAY_SECONDS);
   if (!slot.allowed) {
     throw new TooManyRequests(`At most ${FORGOT_PASSWORD_LIMIT} reset requests per address in 24 hours.`, slot.retryAfterSeconds);
@@ -51,5 +60,6 @@ export async function requestPasswordReset(email: string): Promise<typeof FORGOT
       logger.error('Password reset mail failed', { adminId: admin.id, error: error as Error });
     }
   }
+  await setTimeout(Math.max(0, ANSWER_FLOOR_MS - (performance.now() - started)));
   return FORGOT_PASSWORD_ANSWER;
 }
