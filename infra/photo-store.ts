@@ -1,9 +1,30 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { AllowedMethods, CachePolicy, Distribution, PriceClass, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  PriceClass,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { StageSettings } from './stages.ts';
+
+/**
+ * The bucket also holds waiver signatures (`signatures/…`), which are not public: the
+ * distribution serves only `photos/…` and answers 404 for any other key. A CloudFront
+ * Function (JS 2.0 runtime) at viewer request; kept as source text so a test can run it.
+ */
+export const PUBLIC_PREFIX = '/photos/';
+export const PHOTOS_ONLY_FUNCTION = `function handler(event) {
+  if (event.request.uri.indexOf('${PUBLIC_PREFIX}') !== 0) return { statusCode: 404, statusDescription: 'Not Found' };
+  return event.request;
+}`;
 
 /**
  * Attendee profile photos: a private bucket, readable by the public only through
@@ -34,6 +55,16 @@ export class PhotoStore extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        functionAssociations: [
+          {
+            eventType: FunctionEventType.VIEWER_REQUEST,
+            function: new CloudFrontFunction(this, 'PhotosOnly', {
+              code: FunctionCode.fromInline(PHOTOS_ONLY_FUNCTION),
+              runtime: FunctionRuntime.JS_2_0,
+              comment: 'Serve only photos/ keys; signatures stay private',
+            }),
+          },
+        ],
       },
       priceClass: PriceClass.PRICE_CLASS_100,
     });

@@ -13,6 +13,7 @@ import type { Ticket } from './ticket.ts';
  */
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 
+// CloudFront serves only keys under photos/ (infra/photo-store.ts): profile photos must live there.
 const photoPrefix = (ticketId: number) => `photos/tickets/${ticketId}`;
 
 /** Removes a ticket's former photo, if the URL is one of ours for this ticket; never throws. */

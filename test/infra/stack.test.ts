@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
 import { API_PREFIX, type RouteRow, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
+import { PHOTOS_ONLY_FUNCTION } from '../../infra/photo-store.ts';
 import { FIXTURE_FUNCTIONS, actionsOf, nagFindings, actionsOn, onlyId, routeFunctions, statementsOf, synth } from './synth.ts';
 
 /** Rows that exercise every `uses` the real table does not use yet (stub handlers in fixtures/). */
@@ -166,6 +167,19 @@ describe('optional resources', () => {
     const { fn } = routeFunctions(synthetic).get('tickets/profile-photo-upload')!;
     expect(actionsOn(statementsOf(synthetic, fn), bucketId).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
     expect(fn.Properties.Environment.Variables).toMatchObject({ PHOTO_BUCKET: { Ref: bucketId }, PHOTO_BASE_URL: expect.anything() });
+  });
+
+  it('serves only photos/ keys through CloudFront, so waiver signatures in the bucket stay private', () => {
+    synthetic.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({ FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })] }),
+      }),
+    });
+    const handler = new Function(`${PHOTOS_ONLY_FUNCTION}; return handler;`)() as (event: unknown) => { statusCode?: number };
+    const request = (uri: string) => ({ request: { uri } });
+    expect(handler(request('/photos/tickets/7/ab12.jpg'))).toEqual({ uri: '/photos/tickets/7/ab12.jpg' });
+    expect(handler(request('/signatures/tickets/7/ab12.png')).statusCode).toBe(404);
+    expect(handler(request('/')).statusCode).toBe(404);
   });
 
   it('lets the email row send only from the stage sender', () => {
