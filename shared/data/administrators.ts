@@ -49,31 +49,23 @@ const fromItem = (item: Record<string, unknown>): Administrator => {
   return admin as unknown as Administrator;
 };
 
-export async function findAdministratorByEmail(email: string): Promise<Administrator | undefined> {
+/** The one administrator a lookup index points at (logins and emails are unique). */
+async function findByIndex(indexName: 'GSI1' | 'GSI2', partition: string): Promise<Administrator | undefined> {
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.administratorEmail(email) },
+      IndexName: indexName,
+      KeyConditionExpression: `${indexName}PK = :pk`,
+      ExpressionAttributeValues: { ':pk': partition },
       Limit: 1,
     }),
   );
   return Items?.[0] ? fromItem(Items[0]) : undefined;
 }
 
-export async function findAdministratorByLogin(login: string): Promise<Administrator | undefined> {
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.administratorLogin(login) },
-      Limit: 1,
-    }),
-  );
-  return Items?.[0] ? fromItem(Items[0]) : undefined;
-}
+export const findAdministratorByEmail = (email: string) => findByIndex('GSI2', keys.administratorEmail(email));
+
+export const findAdministratorByLogin = (login: string) => findByIndex('GSI1', keys.administratorLogin(login));
 
 export async function getAdministrator(id: number): Promise<Administrator | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.administrator(id) }));
