@@ -24,7 +24,10 @@ const settings = requireSection(
 );
 const localStyle = settings.PHOTO_FORCE_PATH_STYLE === 'true';
 
+// Timeouts, so a stalled call is retried (the SDK's default 3 attempts) instead of holding
+// the request until the Lambda timeout.
 const s3 = new S3Client({
+  requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
   ...(localStyle ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED' as const } : {}),
 });
 
