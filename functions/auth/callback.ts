@@ -1,11 +1,12 @@
 import * as z from '#shared/schema';
-import { completeLogin } from '#shared/domain/idp-login';
+import { completeLogin } from '#shared/use-cases/auth/idp-login';
+import { sessionCookie } from '#shared/http/cookies';
 import { route } from '#shared/http/route';
 
 // Loose on purpose: whatever the provider (or a user) puts in the query, the answer is a redirect, never a 400.
 const Param = z.optional(z.pipe(z.unknown(), z.transform((value) => (typeof value === 'string' ? value : undefined))));
 
 export const handler = route('GET /auth/callback', { query: z.object({ code: Param, state: Param, error: Param }) }, async ({ query }) => {
-  const { location, cookie } = await completeLogin(query);
-  return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, cookies: cookie ? [cookie] : [] };
+  const { location, jwt } = await completeLogin(query);
+  return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, cookies: jwt ? [sessionCookie(jwt)] : [] };
 });

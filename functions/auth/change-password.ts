@@ -1,4 +1,4 @@
-import { changeIdpPassword } from '#shared/domain/idp-account';
+import { changeIdpPassword } from '#shared/use-cases/auth/idp-account';
 import { route } from '#shared/http/route';
 
 // Spec: `{ success, message }` without an envelope.

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { changeLegacyPassword } from '#shared/domain/password-change';
+import { changeLegacyPassword } from '#shared/use-cases/auth/password-change';
 import { route } from '#shared/http/route';
 
 const Password = z.string().check(z.minLength(1), z.maxLength(4096));

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { requestPasswordReset } from '#shared/domain/password-reset-request';
+import { requestPasswordReset } from '#shared/use-cases/auth/password-reset-request';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 

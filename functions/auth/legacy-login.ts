@@ -1,12 +1,13 @@
 import * as z from '#shared/schema';
-import { legacyLogin } from '#shared/domain/legacy-login';
+import { legacyLogin } from '#shared/use-cases/auth/legacy-login';
+import { sessionCookie } from '#shared/http/cookies';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /auth/legacy/login',
   { body: z.strictObject({ login: z.string().check(z.minLength(1), z.maxLength(254)), password: z.string().check(z.minLength(1), z.maxLength(1024)) }) },
   async ({ body }) => {
-    const { jwt, cookie, user } = await legacyLogin(body.login, body.password);
-    return { body: { count: 1, data: { success: true, jwt, user } }, cookies: [cookie] };
+    const { jwt, user } = await legacyLogin(body.login, body.password);
+    return { body: { count: 1, data: { success: true, jwt, user } }, cookies: [sessionCookie(jwt)] };
   },
 );

@@ -1,4 +1,4 @@
-import { requireAuthMode } from '#shared/domain/auth-mode';
+import { requireAuthMode } from '#shared/use-cases/auth/auth-mode';
 import { clearedAuthCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';

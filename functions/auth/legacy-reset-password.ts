@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { resetPassword } from '#shared/domain/password-reset';
+import { resetPassword } from '#shared/use-cases/auth/password-reset';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 

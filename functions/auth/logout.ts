@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { idpLogout } from '#shared/domain/idp-account';
+import { idpLogout } from '#shared/use-cases/auth/idp-account';
 import { clearedAuthCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';

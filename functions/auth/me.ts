@@ -1,6 +1,5 @@
-import { toProfile } from '#shared/data/administrators';
-import { currentAdministrator } from '#shared/domain/admin-session';
+import { currentProfile } from '#shared/use-cases/auth/admin-session';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
-export const handler = route('GET /auth/me', {}, async ({ caller }) => single(toProfile(await currentAdministrator(caller))));
+export const handler = route('GET /auth/me', {}, async ({ caller }) => single(await currentProfile(caller)));

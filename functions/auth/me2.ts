@@ -1,7 +1,6 @@
-import { toProfile } from '#shared/data/administrators';
-import { currentAdministrator } from '#shared/domain/admin-session';
+import { currentProfile } from '#shared/use-cases/auth/admin-session';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
 // Deprecated twin of GET /auth/me: route() adds the Deprecation and Link headers from the row's `successor`.
-export const handler = route('GET /auth/me2', {}, async ({ caller }) => single(toProfile(await currentAdministrator(caller))));
+export const handler = route('GET /auth/me2', {}, async ({ caller }) => single(await currentProfile(caller)));

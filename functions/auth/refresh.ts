@@ -1,8 +1,9 @@
-import { refreshAdminSession } from '#shared/domain/admin-session';
+import { refreshAdminSession } from '#shared/use-cases/auth/admin-session';
+import { sessionCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
 export const handler = route('POST /auth/refresh', {}, async ({ caller }) => {
-  const { cookie } = await refreshAdminSession(caller);
-  return { ...single({ refreshed: true }), cookies: [cookie] };
+  const { jwt } = await refreshAdminSession(caller);
+  return { ...single({ refreshed: true }), cookies: [sessionCookie(jwt)] };
 });

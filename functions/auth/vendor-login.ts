@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { beginLogin } from '#shared/domain/idp-login';
+import { beginLogin } from '#shared/use-cases/auth/idp-login';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { bulkCreate } from '#shared/domain/shipping-method-bulk';
+import { bulkCreate } from '#shared/use-cases/shipping-methods';
 import { bulkBody } from '#shared/http/bulk';
 import { bulk, ResultFormat } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
@@ -7,5 +7,5 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /shipping-method/bulk-create',
   { query: z.strictObject({ result: ResultFormat }), body: bulkBody(z.unknown()) },
-  async ({ query, body }) => bulk(query.result, await bulkCreate(body.data, query.result)),
+  async ({ query, body }) => bulk(query.result, await bulkCreate(body.data)),
 );

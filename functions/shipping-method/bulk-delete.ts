@@ -1,11 +1,12 @@
 import * as z from '#shared/schema';
-import { bulkDelete } from '#shared/domain/shipping-method-bulk';
-import { bulkBody, positiveId } from '#shared/http/bulk';
+import { bulkDelete } from '#shared/use-cases/shipping-methods';
+import { positiveId } from '#shared/domain/ids';
+import { bulkBody } from '#shared/http/bulk';
 import { bulk, ResultFormat } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /shipping-method/bulk-delete',
   { query: z.strictObject({ result: ResultFormat }), body: bulkBody(positiveId) },
-  async ({ query, body }) => bulk(query.result, await bulkDelete(body.data, query.result)),
+  async ({ query, body }) => bulk(query.result, await bulkDelete(body.data)),
 );

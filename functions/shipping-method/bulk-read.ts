@@ -1,5 +1,6 @@
-import { bulkRead } from '#shared/domain/shipping-method-bulk';
-import { bulkBody, positiveId } from '#shared/http/bulk';
+import { bulkRead } from '#shared/use-cases/shipping-methods';
+import { positiveId } from '#shared/domain/ids';
+import { bulkBody } from '#shared/http/bulk';
 import { bulk } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { createShippingMethod } from '#shared/data/shipping-methods';
+import { createShippingMethod } from '#shared/use-cases/shipping-methods';
 import { NewShippingMethod } from '#shared/domain/shipping-method';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';

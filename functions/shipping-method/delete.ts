@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { deleteShippingMethod } from '#shared/data/shipping-methods';
+import { deleteShippingMethod } from '#shared/use-cases/shipping-methods';
 import { PathId } from '#shared/http/bulk';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';

@@ -1,4 +1,4 @@
-import { getShippingMethod } from '#shared/data/shipping-methods';
+import { getShippingMethod } from '#shared/use-cases/shipping-methods';
 import { PathId } from '#shared/http/bulk';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { listShippingMethods } from '#shared/data/shipping-methods';
+import { listShippingMethods } from '#shared/use-cases/shipping-methods';
 import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/http/paging';
 import { route } from '#shared/http/route';

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { updateShippingMethod } from '#shared/data/shipping-methods';
+import { updateShippingMethod } from '#shared/use-cases/shipping-methods';
 import { ShippingMethodPatch } from '#shared/domain/shipping-method';
 import { PathId } from '#shared/http/bulk';
 import { asResult, ResultFormat } from '#shared/http/envelopes';

@@ -1,5 +1,5 @@
 import { readCheckInStats } from '#shared/data/ticket-stats';
-import { StatsQuery } from '#shared/domain/ticket-input';
+import { StatsQuery } from '#shared/http/ticket-input';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 

@@ -1,5 +1,5 @@
 import { checkIn } from '#shared/data/tickets';
-import { CheckInQuery, idempotencyKey } from '#shared/domain/ticket-input';
+import { CheckInQuery, idempotencyKey } from '#shared/http/ticket-input';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
 import { header } from '#shared/http/request';

@@ -1,5 +1,5 @@
 import { getTicket } from '#shared/data/tickets';
-import { GetQuery } from '#shared/domain/ticket-input';
+import { GetQuery } from '#shared/http/ticket-input';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';

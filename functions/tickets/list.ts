@@ -1,5 +1,5 @@
 import { listTickets } from '#shared/data/tickets';
-import { TicketListQuery } from '#shared/domain/ticket-input';
+import { TicketListQuery } from '#shared/http/ticket-input';
 import { paged } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 

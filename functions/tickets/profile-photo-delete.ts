@@ -1,4 +1,4 @@
-import { removeProfilePhoto } from '#shared/domain/profile-photo';
+import { removeProfilePhoto } from '#shared/use-cases/tickets/profile-photo';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/domain/profile-photo';
+import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/use-cases/tickets/profile-photo';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
 import { FilePart } from '#shared/http/multipart';
@@ -9,5 +9,5 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /tickets/{id}/profile-photo',
   { path: PathId, multipart: { maxFileBytes: MAX_PHOTO_BYTES }, body: z.strictObject({ file: FilePart }) },
-  async ({ path, body }) => dataOnly(await uploadProfilePhoto(path.id, body.file)),
+  async ({ path, body }) => dataOnly(await uploadProfilePhoto(path.id, body.file.data)),
 );

@@ -1,4 +1,4 @@
-import { signWaivers } from '#shared/domain/sign-waivers';
+import { signWaivers } from '#shared/use-cases/tickets/sign-waivers';
 import { SignWaiversBody } from '#shared/domain/waivers';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';

@@ -1,5 +1,5 @@
 import { transferTicket } from '#shared/data/tickets';
-import { TransferBody } from '#shared/domain/ticket-input';
+import { TransferBody } from '#shared/http/ticket-input';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';

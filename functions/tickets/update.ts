@@ -1,5 +1,5 @@
 import { updateTicket } from '#shared/data/tickets';
-import { TicketUpdateBody } from '#shared/domain/ticket-input';
+import { TicketUpdateBody } from '#shared/http/ticket-input';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';

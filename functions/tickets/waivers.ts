@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { listTicketWaivers } from '#shared/domain/ticket-waivers';
+import { listTicketWaivers } from '#shared/use-cases/tickets/ticket-waivers';
 import { SIGNED_STATUSES } from '#shared/domain/waivers';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';

@@ -2,7 +2,7 @@ import type { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 import { config } from '../config.ts';
 import { now, epochSeconds } from '../clock.ts';
-import { Unauthorized } from '../http/errors.ts';
+import { Unauthenticated } from '../errors.ts';
 import { PERMISSIONS, type Permission } from '../routes.ts';
 
 /**
@@ -89,7 +89,7 @@ export async function verifyToken(token: string, audience: Audience): Promise<Pr
     }));
   } catch {
     verified.delete(cacheKey);
-    throw new Unauthorized('The token is invalid or expired.');
+    throw new Unauthenticated('The token is invalid or expired.');
   }
   const principal = toPrincipal(payload, audience);
   // Oldest first out: Map keeps insertion order.
@@ -101,7 +101,7 @@ export async function verifyToken(token: string, audience: Audience): Promise<Pr
 function toPrincipal(payload: JWTPayload, audience: Audience): Principal {
   const id = Number(payload.sub);
   const authTime = payload.auth_time;
-  if (!Number.isSafeInteger(id) || typeof authTime !== 'number') throw new Unauthorized('The token is malformed.');
+  if (!Number.isSafeInteger(id) || typeof authTime !== 'number') throw new Unauthenticated('The token is malformed.');
   if (audience === 'customer') {
     return { kind: 'customer', id, email: String(payload.email ?? ''), authTime };
   }

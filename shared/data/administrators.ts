@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Permission } from '../routes.ts';
-import { Conflict } from '../http/errors.ts';
+import { Conflict } from '../errors.ts';
 import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
@@ -112,10 +112,10 @@ export async function createAdministrator(input: NewAdministrator): Promise<Admi
     ]);
   } catch (error) {
     if (error instanceof TransactionCancelled && error.conditionFailed(0)) {
-      throw new Conflict(`The login "${admin.login}" is taken.`);
+      throw new Conflict(`The login "${admin.login}" is taken.`, 'login_taken');
     }
     if (error instanceof TransactionCancelled && error.conditionFailed(1)) {
-      throw new Conflict(`The email "${admin.email}" belongs to another administrator.`);
+      throw new Conflict(`The email "${admin.email}" belongs to another administrator.`, 'email_taken');
     }
     throw error;
   }

@@ -1,7 +1,7 @@
 import { BatchGetCommand, type BatchGetCommandOutput, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
 import type { Event, NewEvent, Team, TicketType } from '../domain/event.ts';
-import { NotFound, ValidationError } from '../http/errors.ts';
+import { NotFound, ValidationError } from '../errors.ts';
 import { isValidTimeZone } from '../domain/event.ts';
 import { db, queryPages, tableName, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';

@@ -2,8 +2,8 @@ import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, UpdateCommand 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { NewShippingMethod, ShippingMethod, ShippingMethodPatch } from '../domain/shipping-method.ts';
-import { NotFound } from '../http/errors.ts';
-import type { Page } from '../http/envelopes.ts';
+import { NotFound } from '../errors.ts';
+import type { Page } from '../domain/paging.ts';
 import { db, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { allocateIds, countDelta, readCount } from './counters.ts';
 import { keys } from './keys.ts';

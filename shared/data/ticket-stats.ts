@@ -1,6 +1,5 @@
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { checkedInFromSignatures, eventsOfSignature } from '../domain/ticket.ts';
-import { MAX_STATS_EVENTS } from '../domain/ticket-input.ts';
+import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 

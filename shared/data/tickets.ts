@@ -24,8 +24,8 @@ import {
   type UpgradeState,
   type WithdrawnState,
 } from '../domain/ticket.ts';
-import { Conflict, HttpProblem, NotFound, ValidationError } from '../http/errors.ts';
-import type { Page } from '../http/envelopes.ts';
+import { AppError, Conflict, NotFound, ValidationError } from '../errors.ts';
+import type { Page } from '../domain/paging.ts';
 import { db, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { eventTitles, findTicketType, getEvent } from './events.ts';
@@ -117,7 +117,7 @@ export interface TicketChange {
  */
 class StaleTicket extends Conflict {
   constructor() {
-    super('The ticket changed concurrently; retry the request.', { reason: 'concurrent_update' });
+    super('The ticket changed concurrently; retry the request.', 'concurrent_update');
   }
 }
 
@@ -216,9 +216,9 @@ async function commitChanges(changes: TicketChange[], extra: Action[] = []): Pro
     // Still colliding after transactWrite's retries: decide again on a fresh read.
     if (!failed.length && error.reasons.some((reason) => reason.Code === 'TransactionConflict')) throw new StaleTicket();
     const type = failed.find(([role]) => role === 'type');
-    if (type) throw new Conflict(`Ticket type ${type[1]} is sold out.`, { reason: 'sold_out' });
+    if (type) throw new Conflict(`Ticket type ${type[1]} is sold out.`, 'sold_out');
     const bib = failed.find(([role]) => role === 'bib');
-    if (bib) throw new Conflict(`Bib number ${bib[1]} is already taken in this event.`, { reason: 'bib_taken' });
+    if (bib) throw new Conflict(`Bib number ${bib[1]} is already taken in this event.`, 'bib_taken');
     throw error;
   }
 }
@@ -292,7 +292,7 @@ export async function deleteTickets(ids: number[]): Promise<Map<number, string |
       await deleteTicket(id);
       outcome.set(id, undefined);
     } catch (error) {
-      if (!(error instanceof HttpProblem) || error.status >= 500) throw error;
+      if (!(error instanceof AppError)) throw error;
       outcome.set(id, error.message);
     }
   }
@@ -449,7 +449,7 @@ async function storedAnswer(adminId: number, key: string, ticketId: number): Pro
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.idempotency(adminId, key), ConsistentRead: true }));
   if (!Item) return undefined;
   if (Item.ticketId !== ticketId) {
-    throw new Conflict('This Idempotency-Key was already used for another ticket.', { reason: 'idempotency_key_reused' });
+    throw new Conflict('This Idempotency-Key was already used for another ticket.', 'idempotency_key_reused');
   }
   return Item.answer as Ticket;
 }
@@ -479,8 +479,7 @@ export async function checkIn(id: number, request: CheckInRequest): Promise<Tick
       const first = idempotencyKey ? await storedAnswer(adminId, idempotencyKey, id) : undefined;
       if (first) return first;
       await db.send(new PutCommand({ TableName: tableName(), Item: scanItem(id, scan, decision.reason) }));
-      throw new Conflict(`Ticket ${id} cannot be admitted: ${decision.reason.replaceAll('_', ' ')}.`, {
-        reason: decision.reason,
+      throw new Conflict(`Ticket ${id} cannot be admitted: ${decision.reason.replaceAll('_', ' ')}.`, decision.reason, {
         ...(decision.firstScan ? { firstScannedTimestamp: decision.firstScan } : {}),
       });
     }
@@ -552,7 +551,7 @@ export async function transferTicket(id: number, request: TransferRequest): Prom
   const newId = target ? allocateIds(SEQUENCE) : undefined;
   newId?.catch(() => undefined);
   return changeTicket(id, async (record) => {
-    if (record.deleted) throw new Conflict(`Ticket ${id} is deleted.`, { reason: 'deleted' });
+    if (record.deleted) throw new Conflict(`Ticket ${id} is deleted.`, 'deleted');
     if (!target && request.eventId !== undefined && request.eventId !== record.eventId) {
       throw new ValidationError('A new event needs a ticket type.', [{ path: 'body.typeId', message: 'Required when eventId changes the event.' }]);
     }
@@ -565,12 +564,12 @@ export async function transferTicket(id: number, request: TransferRequest): Prom
     }
     const stamp = now().toISOString();
     if (!moves) {
-      if (record.transferState === 'transferred') throw new Conflict(`Ticket ${id} was transferred.`, { reason: 'transferred' });
+      if (record.transferState === 'transferred') throw new Conflict(`Ticket ${id} was transferred.`, 'transferred');
       const after = { ...record, ...attendee, updated: stamp };
       return { changes: [{ before: record, after }], result: toTicket({ ...after, version: record.version + 1 }) };
     }
     const refusal = transferRefusal(record);
-    if (refusal) throw new Conflict(`Ticket ${id} cannot be transferred: ${refusal.replaceAll('_', ' ')}.`, { reason: refusal });
+    if (refusal) throw new Conflict(`Ticket ${id} cannot be transferred: ${refusal.replaceAll('_', ' ')}.`, refusal);
     const created: TicketRecord = {
       ...blankRecord(await newId!, eventId, target.id, target.grants, stamp),
       orderId: record.orderId,

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../http/errors.ts';
+import type { FieldProblem } from '../errors.ts';
 
 /**
  * The service's own password policy (legacy mode; Cognito enforces its own in idp mode).

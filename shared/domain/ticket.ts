@@ -169,6 +169,9 @@ export function countedEvents(ticket: StateView & Pick<TicketRecord, 'eventId' |
   return [...events].sort((a, b) => a - b);
 }
 
+/** Events per statistics request: their shards (shared/data/ticket-stats.ts) fit one BatchGetItem. */
+export const MAX_STATS_EVENTS = 10;
+
 export const signatureOf = (events: readonly number[]): string => events.join(',');
 export const eventsOfSignature = (signature: string): number[] => (signature ? signature.split(',').map(Number) : []);
 

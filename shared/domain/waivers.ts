@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from '../schema.ts';
-import { PayloadTooLarge, ValidationError } from '../http/errors.ts';
+import { TooLarge, ValidationError } from '../errors.ts';
 import { sniffImageType } from './image-type.ts';
 import { sanitiseSvg, UnsafeSvg } from './svg-signature.ts';
 import { formatInTimeZone } from './zoned-time.ts';
@@ -187,10 +187,10 @@ function imageSignature(input: Extract<SignatureInput, { type: 'image' }>): Sign
     throw new ValidationError('The signature image must be base64 (or a base64 data URL).', [{ path: field, message: 'Not base64.' }]);
   }
   if ((base64.length / 4) * 3 > MAX_SIGNATURE_IMAGE_BYTES + 2) {
-    throw new PayloadTooLarge(`A signature image may have at most ${MAX_SIGNATURE_IMAGE_BYTES} bytes.`);
+    throw new TooLarge(`A signature image may have at most ${MAX_SIGNATURE_IMAGE_BYTES} bytes.`);
   }
   const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length > MAX_SIGNATURE_IMAGE_BYTES) throw new PayloadTooLarge(`A signature image may have at most ${MAX_SIGNATURE_IMAGE_BYTES} bytes.`);
+  if (bytes.length > MAX_SIGNATURE_IMAGE_BYTES) throw new TooLarge(`A signature image may have at most ${MAX_SIGNATURE_IMAGE_BYTES} bytes.`);
   const sniffed = sniffImageType(bytes);
   if (!sniffed || sniffed.mediaType !== input.mediaType) {
     throw new ValidationError(`The signature image's bytes are not ${input.mediaType}.`, [
@@ -201,7 +201,7 @@ function imageSignature(input: Extract<SignatureInput, { type: 'image' }>): Sign
 }
 
 function svgSignature(svg: string): SignatureObject {
-  if (Buffer.byteLength(svg) > MAX_SIGNATURE_SVG_BYTES) throw new PayloadTooLarge(`A signature SVG may have at most ${MAX_SIGNATURE_SVG_BYTES} bytes.`);
+  if (Buffer.byteLength(svg) > MAX_SIGNATURE_SVG_BYTES) throw new TooLarge(`A signature SVG may have at most ${MAX_SIGNATURE_SVG_BYTES} bytes.`);
   try {
     return { type: 'svg', bytes: Buffer.from(sanitiseSvg(svg).svg), contentType: 'image/svg+xml', extension: 'svg' };
   } catch (error) {

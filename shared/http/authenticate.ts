@@ -2,7 +2,7 @@ import { verifyToken, type AdminPrincipal } from '../auth/tokens.ts';
 import type { Access } from '../routes.ts';
 import { AUTH_COOKIE, readCookie } from './cookies.ts';
 import { isAllowedOrigin } from './cors.ts';
-import { Forbidden, Unauthorized } from './errors.ts';
+import { Forbidden, Unauthenticated } from '../errors.ts';
 import { header, type Middleware, type RouteEvent } from './request.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -13,7 +13,7 @@ function bearerToken(event: RouteEvent): string | undefined {
   const value = header(event, 'authorization');
   if (!value) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(value);
-  if (!match) throw new Unauthorized('The Authorization header must use the Bearer scheme.');
+  if (!match) throw new Unauthenticated('The Authorization header must use the Bearer scheme.');
   return match[1];
 }
 
@@ -41,7 +41,7 @@ export function authenticate(access: Access): Middleware {
       let token = bearerToken(event);
       if (!token) {
         token = readCookie(event.cookies, AUTH_COOKIE);
-        if (!token) throw new Unauthorized('Send a Bearer token or the auth cookie.');
+        if (!token) throw new Unauthenticated('Send a Bearer token or the auth cookie.');
         assertNotCrossSite(event);
       }
       const principal = await verifyToken(token, access.kind);

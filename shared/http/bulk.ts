@@ -1,4 +1,5 @@
 import * as z from '../schema.ts';
+import { wholeNumber } from './paging.ts';
 
 /** More items than this in one bulk request is a 400: it keeps a request inside Lambda's time and payload limits. */
 export const MAX_BULK_ITEMS = 100;
@@ -18,9 +19,5 @@ export const bulkBody = <T extends z.ZodMiniType>(item: T) =>
     })
     .check(z.refine((body) => body.count === body.data.length, { message: 'count must equal the number of items in data', path: ['count'] }));
 
-export const positiveId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
-
 /** `{id}` path parameters are strings on the wire; ids are positive integers. */
-export const PathId = z.strictObject({
-  id: z.pipe(z.string().check(z.regex(/^[1-9]\d{0,15}$/, 'must be a positive whole number')), z.transform(Number)),
-});
+export const PathId = z.strictObject({ id: wholeNumber('id', { positive: true }) });

@@ -1,3 +1,5 @@
+import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
+
 /**
  * The auth cookie. `__Host-` binds it to this exact host over HTTPS with `Path=/`;
  * `HttpOnly` keeps it from scripts; `SameSite=Lax` stops cross-site sub-requests from
@@ -5,9 +7,12 @@
  */
 export const AUTH_COOKIE = '__Host-ticketing-auth';
 
-export function authCookie(token: string, maxAgeSeconds: number): string {
+function authCookie(token: string, maxAgeSeconds: number): string {
   return `${AUTH_COOKIE}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Lax`;
 }
+
+/** The cookie carrying a session's token, living as long as the token. */
+export const sessionCookie = (jwt: string): string => authCookie(jwt, TOKEN_TTL_SECONDS);
 
 export function clearedAuthCookie(): string {
   return `${AUTH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;

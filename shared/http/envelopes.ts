@@ -1,4 +1,5 @@
 import * as z from '../schema.ts';
+import type { BulkOutcome, Page } from '../domain/paging.ts';
 import type { Reply } from './route.ts';
 
 /**
@@ -12,12 +13,6 @@ export const single = (data: unknown): Reply => ({ body: { count: 1, data } });
 
 export const dataOnly = (data: unknown): Reply => ({ body: { data } });
 
-export interface Page<T> {
-  totalCount: number;
-  limit: number;
-  offset: number;
-  items: T[];
-}
 
 export const paged = <T>(page: Page<T>): Reply => ({
   body: { totalCount: page.totalCount, count: page.items.length, limit: page.limit, offset: page.offset, data: page.items },
@@ -43,10 +38,11 @@ export interface BulkEntry {
   error?: string;
 }
 
-export function bulkEntry(format: ResultFormat, id: number | null, outcome: { object: unknown } | { error: string }): BulkEntry {
-  if ('error' in outcome) return { id, status: 'error', error: outcome.error };
-  return format === 'object' ? { id, status: 'ok', object: outcome.object } : { id, status: 'ok' };
+function bulkEntry(format: ResultFormat, outcome: BulkOutcome<unknown>): BulkEntry {
+  if ('error' in outcome) return { id: outcome.id, status: 'error', error: outcome.error };
+  return format === 'object' ? { id: outcome.id, status: 'ok', object: outcome.object } : { id: outcome.id, status: 'ok' };
 }
 
-export const bulk = (format: ResultFormat, entries: BulkEntry[]): Reply =>
-  format === 'none' ? { status: 204 } : { body: { count: entries.length, data: entries } };
+/** A bulk answer: one entry per item in request order, shaped by `result`. */
+export const bulk = (format: ResultFormat, outcomes: BulkOutcome<unknown>[]): Reply =>
+  format === 'none' ? { status: 204 } : { body: { count: outcomes.length, data: outcomes.map((outcome) => bulkEntry(format, outcome)) } };

@@ -1,5 +1,5 @@
 import * as z from '../schema.ts';
-import { PayloadTooLarge, ValidationError } from './errors.ts';
+import { TooLarge, ValidationError } from '../errors.ts';
 
 /**
  * `multipart/form-data` (RFC 7578) for Lambda: API Gateway hands over the whole body at
@@ -117,7 +117,7 @@ export function parseMultipart(body: Buffer, boundary: string, limits: Multipart
   const maxFieldBytes = limits.maxFieldBytes ?? 16 * 1024;
   const maxParts = limits.maxParts ?? 10;
   if (body.length > limits.maxFileBytes + OVERHEAD_BYTES) {
-    throw new PayloadTooLarge(`The upload is larger than the ${limits.maxFileBytes} bytes a file may have.`);
+    throw new TooLarge(`The upload is larger than the ${limits.maxFileBytes} bytes a file may have.`);
   }
   const delimiter = Buffer.from(`--${boundary}`);
   // The first delimiter opens the body or follows a preamble's CRLF; later ones follow CRLF.
@@ -161,11 +161,11 @@ export function parseMultipart(body: Buffer, boundary: string, limits: Multipart
       // A browser sends an empty, nameless file part for a file input left empty.
       if (filename === '' && content.length === 0) continue;
       if (content.length > limits.maxFileBytes) {
-        throw new PayloadTooLarge(`The file "${name}" has ${content.length} bytes; at most ${limits.maxFileBytes} are allowed.`);
+        throw new TooLarge(`The file "${name}" has ${content.length} bytes; at most ${limits.maxFileBytes} are allowed.`);
       }
       fields[name] = { kind: 'file', filename, declaredType: headers.get('content-type'), data: Buffer.from(content) };
     } else {
-      if (content.length > maxFieldBytes) throw new PayloadTooLarge(`The form field "${name}" is longer than ${maxFieldBytes} bytes.`);
+      if (content.length > maxFieldBytes) throw new TooLarge(`The form field "${name}" is longer than ${maxFieldBytes} bytes.`);
       fields[name] = content.toString('utf8');
     }
   }

@@ -3,17 +3,24 @@ import * as z from '../schema.ts';
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
-/** A query parameter holding a whole number (query values are strings on the wire). */
-const wholeNumber = (name: string, ...checks: z.core.CheckFn<number>[] | z.core.$ZodCheck<number>[]) =>
+/**
+ * The one parser of whole numbers sent as text (path and query values are strings on the
+ * wire): at most 15 digits, so the number is exact in JavaScript; `positive` refuses 0.
+ */
+export const wholeNumber = (name: string, { positive = false } = {}) =>
   z.pipe(
-    z.pipe(z.string().check(z.regex(/^\d+$/, `${name} must be a whole number`)), z.transform(Number)),
-    z.number().check(...(checks as z.core.$ZodCheck<number>[])),
+    z.string().check(
+      positive
+        ? z.regex(/^[1-9]\d{0,14}$/, `${name} must be a positive whole number`)
+        : z.regex(/^\d{1,15}$/, `${name} must be a whole number`),
+    ),
+    z.transform(Number),
   );
 
 /** `_limit` and `_offset` query parameters. */
 export const pagingQuery = {
   _limit: z._default(
-    wholeNumber('_limit', z.minimum(1, '_limit must be at least 1'), z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`)),
+    z.pipe(wholeNumber('_limit'), z.number().check(z.minimum(1, '_limit must be at least 1'), z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`))),
     DEFAULT_LIMIT,
   ),
   _offset: z._default(wholeNumber('_offset'), 0),
@@ -23,7 +30,7 @@ export const pagingQuery = {
 export const idList = (name: string) =>
   z.pipe(
     z.pipe(z.string(), z.transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))),
-    z.array(z.pipe(z.string().check(z.regex(/^\d+$/, `${name} must list whole numbers`)), z.transform(Number))).check(
+    z.array(wholeNumber(name)).check(
       z.minLength(1, `${name} must not be empty`),
     ),
   );

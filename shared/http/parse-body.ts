@@ -1,4 +1,4 @@
-import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from './errors.ts';
+import { TooLarge, UnsupportedMediaType, ValidationError } from '../errors.ts';
 import { multipartBoundary, parseMultipart, type MultipartLimits } from './multipart.ts';
 import { header, type Middleware } from './request.ts';
 
@@ -34,7 +34,7 @@ export function parseBody(kind: 'json' | 'none' | { multipart: MultipartLimits }
         throw new UnsupportedMediaType('Send the body as application/json.');
       }
       if (text === undefined || text.trim() === '') throw new ValidationError('A JSON request body is required.');
-      if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new PayloadTooLarge(`JSON bodies are limited to ${MAX_JSON_BYTES} bytes.`);
+      if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new TooLarge(`JSON bodies are limited to ${MAX_JSON_BYTES} bytes.`);
       try {
         event.body = JSON.parse(text);
       } catch {

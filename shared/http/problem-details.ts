@@ -1,12 +1,30 @@
-import { HttpProblem } from './errors.ts';
-import { logger } from './logger.ts';
+import { AppError, type ErrorKind } from '../errors.ts';
+import { logger } from '../logger.ts';
 import type { Middleware } from './request.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
+/** How each of the project's error kinds reads over HTTP: the one place that knows. */
+const PROBLEMS: Record<ErrorKind, { status: number; slug: string; title: string }> = {
+  validation: { status: 400, slug: 'validation', title: 'Invalid request' },
+  unauthenticated: { status: 401, slug: 'unauthorized', title: 'Unauthorized' },
+  forbidden: { status: 403, slug: 'forbidden', title: 'Forbidden' },
+  'not-found': { status: 404, slug: 'not-found', title: 'Not found' },
+  conflict: { status: 409, slug: 'conflict', title: 'Conflict' },
+  'too-large': { status: 413, slug: 'payload-too-large', title: 'Payload too large' },
+  'unsupported-media-type': { status: 415, slug: 'unsupported-media-type', title: 'Unsupported media type' },
+  'rate-limited': { status: 429, slug: 'rate-limited', title: 'Too many requests' },
+};
+
+function headersOf(error: AppError): Record<string, string> {
+  if (error.kind === 'unauthenticated') return { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+  if (error.kind === 'rate-limited') return { 'Retry-After': String((error as AppError & { retryAfterSeconds: number }).retryAfterSeconds) };
+  return {};
+}
+
 /**
- * The one error mapper: typed errors become RFC 9457 problem details; anything else is
- * logged in full and answered as a bare 500 carrying only the request id.
+ * The one error mapper: the project's errors become RFC 9457 problem details; anything
+ * else is logged in full and answered as a bare 500 carrying only the request id.
  */
 export function problemDetails(): Middleware {
   return {
@@ -14,19 +32,12 @@ export function problemDetails(): Middleware {
       const error = request.error;
       const requestId = request.context.awsRequestId;
       const instance = request.event.rawPath;
-      if (error instanceof HttpProblem) {
-        if (error.status >= 500) logger.error('request failed', { error });
+      if (error instanceof AppError) {
+        const { status, slug, title } = PROBLEMS[error.kind];
         request.response = {
-          statusCode: error.status,
-          headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...error.headers },
-          body: JSON.stringify({
-            type: `/problems/${error.slug}`,
-            title: error.title,
-            status: error.status,
-            detail: error.message,
-            instance,
-            ...error.extensions,
-          }),
+          statusCode: status,
+          headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...headersOf(error) },
+          body: JSON.stringify({ type: `/problems/${slug}`, title, status, detail: error.message, instance, ...error.details }),
         };
         return;
       }

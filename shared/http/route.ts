@@ -5,7 +5,7 @@ import * as z from '../schema.ts';
 import type { Principal } from '../auth/tokens.ts';
 import { API_PREFIX, findRoute } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
-import { logger } from './logger.ts';
+import { logger } from '../logger.ts';
 import type { MultipartLimits } from './multipart.ts';
 import { parseBody } from './parse-body.ts';
 import { problemDetails } from './problem-details.ts';

@@ -1,5 +1,5 @@
 import type * as z from '../schema.ts';
-import { ValidationError, type FieldProblem } from './errors.ts';
+import { ValidationError, type FieldProblem } from '../errors.ts';
 
 type Part = 'path' | 'query' | 'body';
 

@@ -9,7 +9,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as z from '../schema.ts';
 import { now } from '../clock.ts';
 import { requireSection } from '../config.ts';
-import { TooManyRequests } from '../http/errors.ts';
+import { RateLimited } from '../errors.ts';
 
 /**
  * Cognito as the OIDC provider of `SITE_AUTH_METHOD=idp`, imported only by the handlers
@@ -133,7 +133,7 @@ export async function sendPasswordResetEmail(username: string): Promise<void> {
     await cognito().send(new ForgotPasswordCommand({ ClientId: settings.COGNITO_CLIENT_ID, Username: username }));
   } catch (error) {
     if (error instanceof LimitExceededException || error instanceof TooManyRequestsException) {
-      throw new TooManyRequests('The identity provider refuses more reset emails for now; try again later.', 60);
+      throw new RateLimited('The identity provider refuses more reset emails for now; try again later.', 60);
     }
     throw error;
   }

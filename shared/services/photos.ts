@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
+import { logger } from '../logger.ts';
 
 /**
  * The photo bucket: attendee profile photos and waiver signatures. The one module that
@@ -60,4 +61,13 @@ export async function putObject(key: string, body: Uint8Array | string, contentT
 
 export async function deleteObject(key: string): Promise<void> {
   await s3.send(new DeleteObjectCommand({ Bucket: settings.PHOTO_BUCKET, Key: key }));
+}
+
+/** Deletes an object when nothing may fail because of it: a failure is logged, not thrown. */
+export async function deleteObjectQuietly(key: string, why: string): Promise<void> {
+  try {
+    await deleteObject(key);
+  } catch (error) {
+    logger.warn('could not delete a bucket object; it is left behind', { key, why, error: error as Error });
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadTooLarge, ValidationError } from '#shared/http/errors';
+import { TooLarge, ValidationError } from '#shared/errors';
 import { multipartBoundary, parseMultipart, type UploadedFile } from '#shared/http/multipart';
 import { parseBody } from '#shared/http/parse-body';
 import type { RouteEvent } from '#shared/http/request';
@@ -73,16 +73,16 @@ describe('parseMultipart', () => {
     const at = multipartBody(BOUNDARY, [{ name: 'file', filename: 'a.bin', data: Buffer.alloc(1024) }]);
     expect((parseMultipart(at, BOUNDARY, LIMITS).file as UploadedFile).data.length).toBe(1024);
     const over = multipartBody(BOUNDARY, [{ name: 'file', filename: 'a.bin', data: Buffer.alloc(1025) }]);
-    expect(() => parseMultipart(over, BOUNDARY, LIMITS)).toThrow(PayloadTooLarge);
+    expect(() => parseMultipart(over, BOUNDARY, LIMITS)).toThrow(TooLarge);
   });
 
   it('answers 413 for a body far over the limit before looking inside', () => {
-    expect(() => parseMultipart(Buffer.alloc(200_000), BOUNDARY, LIMITS)).toThrow(PayloadTooLarge);
+    expect(() => parseMultipart(Buffer.alloc(200_000), BOUNDARY, LIMITS)).toThrow(TooLarge);
   });
 
   it('answers 413 for an oversized text field', () => {
     const body = multipartBody(BOUNDARY, [{ name: 'note', value: 'x'.repeat(2000) }]);
-    expect(() => parseMultipart(body, BOUNDARY, { ...LIMITS, maxFieldBytes: 1000 })).toThrow(PayloadTooLarge);
+    expect(() => parseMultipart(body, BOUNDARY, { ...LIMITS, maxFieldBytes: 1000 })).toThrow(TooLarge);
   });
 
   it.each([
@@ -117,7 +117,7 @@ describe('parseBody with multipart limits', () => {
   });
 
   it('answers 415 for a JSON body and for a missing Content-Type', async () => {
-    await expect(run({ headers: { 'content-type': 'application/json' }, body: '{}' })).rejects.toMatchObject({ status: 415 });
-    await expect(run({ body: 'x' })).rejects.toMatchObject({ status: 415 });
+    await expect(run({ headers: { 'content-type': 'application/json' }, body: '{}' })).rejects.toMatchObject({ kind: 'unsupported-media-type' });
+    await expect(run({ body: 'x' })).rejects.toMatchObject({ kind: 'unsupported-media-type' });
   });
 });

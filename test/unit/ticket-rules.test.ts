@@ -11,8 +11,9 @@ import {
   transferRefusal,
   type TicketRecord,
 } from '#shared/domain/ticket';
-import { BulkDeleteBody, idempotencyKey, MAX_STATS_EVENTS, TicketPatch } from '#shared/domain/ticket-input';
-import { ValidationError } from '#shared/http/errors';
+import { MAX_STATS_EVENTS } from '#shared/domain/ticket';
+import { BulkDeleteBody, idempotencyKey, TicketPatch } from '#shared/http/ticket-input';
+import { ValidationError } from '#shared/errors';
 
 const ticket = (overrides: Partial<TicketRecord> = {}): TicketRecord =>
   ({

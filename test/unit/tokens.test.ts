@@ -33,12 +33,12 @@ describe('token verification', () => {
     const token = await admin();
     await tokens.verifyToken(token, 'admin');
     clock.advanceClock((tokens.TOKEN_TTL_SECONDS + 1) * 1000);
-    await expect(tokens.verifyToken(token, 'admin')).rejects.toMatchObject({ status: 401 });
+    await expect(tokens.verifyToken(token, 'admin')).rejects.toMatchObject({ kind: 'unauthenticated' });
   });
 
   it('refuses a token verified for one audience when it is presented for the other', async () => {
     const token = await admin();
     await tokens.verifyToken(token, 'admin');
-    await expect(tokens.verifyToken(token, 'customer')).rejects.toMatchObject({ status: 401 });
+    await expect(tokens.verifyToken(token, 'customer')).rejects.toMatchObject({ kind: 'unauthenticated' });
   });
 });

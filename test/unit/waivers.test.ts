@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadTooLarge, ValidationError } from '#shared/http/errors';
+import { TooLarge, ValidationError } from '#shared/errors';
 import {
   MAX_SIGNATURE_IMAGE_BYTES,
   MAX_SIGNATURE_SVG_BYTES,
@@ -121,7 +121,7 @@ describe('prepareSignature', () => {
 
   it('answers 413 for an image above the limit', () => {
     const big = Buffer.concat([PNG_BYTES, Buffer.alloc(MAX_SIGNATURE_IMAGE_BYTES)]);
-    expect(() => prepareSignature({ type: 'image', mediaType: 'image/png', data: big.toString('base64') })).toThrow(PayloadTooLarge);
+    expect(() => prepareSignature({ type: 'image', mediaType: 'image/png', data: big.toString('base64') })).toThrow(TooLarge);
   });
 
   it('stores SVG sanitised, and refuses SVG that cannot be made safe with a 400', () => {
@@ -133,6 +133,6 @@ describe('prepareSignature', () => {
 
   it('answers 413 for SVG above the limit', () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg"><path d="${'M0 0'.repeat(MAX_SIGNATURE_SVG_BYTES / 4)}"/></svg>`;
-    expect(() => prepareSignature({ type: 'svg', svg })).toThrow(PayloadTooLarge);
+    expect(() => prepareSignature({ type: 'svg', svg })).toThrow(TooLarge);
   });
 });

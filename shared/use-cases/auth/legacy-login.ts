@@ -1,12 +1,11 @@
-import { hashPassword, needsRehash, spendVerificationTime, verifyPassword } from '../auth/passwords.ts';
-import { findAdministratorByLogin, replacePasswordHash, toProfile, type AdministratorProfile } from '../data/administrators.ts';
-import { Forbidden, Unauthorized } from '../http/errors.ts';
+import { hashPassword, needsRehash, spendVerificationTime, verifyPassword } from '../../auth/passwords.ts';
+import { findAdministratorByLogin, replacePasswordHash, toProfile, type AdministratorProfile } from '../../data/administrators.ts';
+import { Forbidden, Unauthenticated } from '../../errors.ts';
 import { startAdminSession } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
 
 export interface LegacyLoginResult {
   jwt: string;
-  cookie: string;
   user: AdministratorProfile;
 }
 
@@ -19,7 +18,7 @@ export async function legacyLogin(login: string, password: string): Promise<Lega
   requireAuthMode('legacy');
   const admin = await findAdministratorByLogin(login);
   const valid = admin?.passwordHash ? await verifyPassword(password, admin.passwordHash) : (await spendVerificationTime(password), false);
-  if (!admin || !valid) throw new Unauthorized('The login or password is wrong.');
+  if (!admin || !valid) throw new Unauthenticated('The login or password is wrong.');
   if (admin.vendorUser === 1) {
     throw new Forbidden('Vendor users sign in through the vendor login channel (POST /api/v2/auth/vendor/login).', {
       error: 'vendor_login_required',

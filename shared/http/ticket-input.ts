@@ -1,18 +1,14 @@
 import * as z from '../schema.ts';
-import { MAX_BULK_ITEMS, positiveId } from '../http/bulk.ts';
-import { ValidationError } from '../http/errors.ts';
-import { idList, pagingQuery } from '../http/paging.ts';
-import { PROCESS_STATES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } from './ticket.ts';
+import { positiveId } from '../domain/ids.ts';
+import { MAX_BULK_ITEMS } from './bulk.ts';
+import { ValidationError } from '../errors.ts';
+import { idList, pagingQuery, wholeNumber } from './paging.ts';
+import { MAX_STATS_EVENTS, PROCESS_STATES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
 
 /** The request schemas of the `/tickets` routes. */
 
 const MAX_LIST_EVENTS = 20;
-/** Events per statistics request: their shards (shared/data/ticket-stats.ts) fit one BatchGetItem. */
-export const MAX_STATS_EVENTS = 10;
 
-/** A query parameter holding one whole number. */
-const wholeNumber = (name: string) =>
-  z.pipe(z.string().check(z.regex(/^[1-9]\d{0,15}$/, `${name} must be a positive whole number`)), z.transform(Number));
 
 /** `_include=change_status,purchaser`. */
 export const Include = z._default(
@@ -29,7 +25,7 @@ const MAX_FILTER_VALUES = 50;
 
 export const TicketListQuery = z
   .strictObject({
-    event: z.optional(wholeNumber('event')),
+    event: z.optional(wholeNumber('event', { positive: true })),
     events: z.optional(boundedIds('events', MAX_LIST_EVENTS)),
     accessEvents: z.optional(boundedIds('accessEvents', MAX_LIST_EVENTS)),
     teams: z.optional(boundedIds('teams', MAX_FILTER_VALUES)),
@@ -50,7 +46,7 @@ export const StatsQuery = z.strictObject({ events: boundedIds('events', MAX_STAT
 export const GetQuery = z.strictObject({ _include: Include });
 
 /** `?event=<id>`: the event being scanned (default: the ticket's own event). */
-export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event')) });
+export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event', { positive: true })) });
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
 const money = () => z.number().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'));

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
-import * as z from '../schema.ts';
-import { requireSection } from '../config.ts';
-import { findAdministratorByEmail, normalisedEmail } from '../data/administrators.ts';
-import { takeSlot } from '../data/rate-limits.ts';
-import { storeResetToken } from '../data/reset-tokens.ts';
-import { TooManyRequests } from '../http/errors.ts';
-import { logger } from '../http/logger.ts';
-import { sendEmail } from '../services/email.ts';
+import * as z from '../../schema.ts';
+import { requireSection } from '../../config.ts';
+import { findAdministratorByEmail, normalisedEmail } from '../../data/administrators.ts';
+import { takeSlot } from '../../data/rate-limits.ts';
+import { storeResetToken } from '../../data/reset-tokens.ts';
+import { RateLimited } from '../../errors.ts';
+import { logger } from '../../logger.ts';
+import { sendEmail } from '../../services/email.ts';
 import { requireAuthMode } from './auth-mode.ts';
-import { hashResetToken } from './reset-token-hash.ts';
+import { hashResetToken } from '../../domain/reset-token-hash.ts';
 
 const { ADMIN_UI_URL } = requireSection('password reset links', z.object({ ADMIN_UI_URL: z.url() }));
 
@@ -42,7 +42,7 @@ export async function requestPasswordReset(email: string): Promise<typeof FORGOT
   const started = performance.now();
   const slot = await takeSlot('FORGOT_PASSWORD', normalisedEmail(email), FORGOT_PASSWORD_LIMIT, DAY_SECONDS);
   if (!slot.allowed) {
-    throw new TooManyRequests(`At most ${FORGOT_PASSWORD_LIMIT} reset requests per address in 24 hours.`, slot.retryAfterSeconds);
+    throw new RateLimited(`At most ${FORGOT_PASSWORD_LIMIT} reset requests per address in 24 hours.`, slot.retryAfterSeconds);
   }
   const admin = await findAdministratorByEmail(email);
   // Only records with their own password (legacy users) can reset it here.

@@ -1,10 +1,8 @@
-import { setProfilePhoto } from '../data/tickets.ts';
-import { UnsupportedMediaType, ValidationError } from '../http/errors.ts';
-import type { UploadedFile } from '../http/multipart.ts';
-import { newObjectKey, objectKeyOf, objectUrl, putObject } from '../services/photos.ts';
-import { sniffImageType } from './image-type.ts';
-import { removeObjectQuietly } from './remove-object.ts';
-import type { Ticket } from './ticket.ts';
+import { setProfilePhoto } from '../../data/tickets.ts';
+import { UnsupportedMediaType, ValidationError } from '../../errors.ts';
+import { deleteObjectQuietly, newObjectKey, objectKeyOf, objectUrl, putObject } from '../../services/photos.ts';
+import { sniffImageType } from '../../domain/image-type.ts';
+import type { Ticket } from '../../domain/ticket.ts';
 
 /**
  * Attendee profile photos: JPEG, PNG or WebP by their bytes, at most 5 MiB (the
@@ -19,7 +17,7 @@ const photoPrefix = (ticketId: number) => `photos/tickets/${ticketId}`;
 /** Removes a ticket's former photo, if the URL is one of ours for this ticket; never throws. */
 async function removeFormerPhoto(ticketId: number, url: string | null): Promise<void> {
   const key = url ? objectKeyOf(url) : undefined;
-  if (key?.startsWith(`${photoPrefix(ticketId)}/`)) await removeObjectQuietly(key, `former profile photo of ticket ${ticketId}`);
+  if (key?.startsWith(`${photoPrefix(ticketId)}/`)) await deleteObjectQuietly(key, `former profile photo of ticket ${ticketId}`);
 }
 
 /**
@@ -27,18 +25,18 @@ async function removeFormerPhoto(ticketId: number, url: string | null): Promise<
  * existing and not deleted); if that fails, the new object is removed again. The
  * replaced photo's object is removed last, best-effort.
  */
-export async function uploadProfilePhoto(ticketId: number, file: UploadedFile): Promise<Ticket> {
-  if (file.data.length === 0) throw new ValidationError('The file is empty.', [{ path: 'body.file', message: 'The file is empty.' }]);
-  const type = sniffImageType(file.data);
+export async function uploadProfilePhoto(ticketId: number, bytes: Uint8Array): Promise<Ticket> {
+  if (bytes.length === 0) throw new ValidationError('The file is empty.', [{ path: 'body.file', message: 'The file is empty.' }]);
+  const type = sniffImageType(bytes);
   if (!type) throw new UnsupportedMediaType('A profile photo must be a JPEG, PNG or WebP image (judged by the file\'s content).');
 
   const key = newObjectKey(photoPrefix(ticketId), type.extension);
-  await putObject(key, file.data, type.mediaType, { 'ticket-id': String(ticketId) });
+  await putObject(key, bytes, type.mediaType, { 'ticket-id': String(ticketId) });
   let result: Awaited<ReturnType<typeof setProfilePhoto>>;
   try {
     result = await setProfilePhoto(ticketId, objectUrl(key));
   } catch (error) {
-    await removeObjectQuietly(key, `upload for ticket ${ticketId} that could not be linked`);
+    await deleteObjectQuietly(key, `upload for ticket ${ticketId} that could not be linked`);
     throw error;
   }
   await removeFormerPhoto(ticketId, result.previous);

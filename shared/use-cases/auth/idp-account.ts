@@ -1,8 +1,8 @@
-import type { Principal } from '../auth/tokens.ts';
-import { registeredLogoutUrls } from '../auth/oidc.ts';
-import { config } from '../config.ts';
-import { Forbidden, ValidationError } from '../http/errors.ts';
-import * as idp from '../services/identity-provider.ts';
+import type { Principal } from '../../auth/tokens.ts';
+import { registeredLogoutUrls } from '../../auth/oidc.ts';
+import { config } from '../../config.ts';
+import { Forbidden, ValidationError } from '../../errors.ts';
+import * as idp from '../../services/identity-provider.ts';
 import { currentAdministrator } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
 

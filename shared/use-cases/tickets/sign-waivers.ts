@@ -1,10 +1,9 @@
-import { now } from '../clock.ts';
-import { getTicket } from '../data/tickets.ts';
-import { recordSignatures, requiredWaivers, ticketSignatures } from '../data/waivers.ts';
-import { newObjectKey, putObject } from '../services/photos.ts';
-import { removeObjectQuietly } from './remove-object.ts';
-import type { Ticket } from './ticket.ts';
-import { prepareSignature, waiversToSign, type SignWaiversBody } from './waivers.ts';
+import { now } from '../../clock.ts';
+import { getTicket } from '../../data/tickets.ts';
+import { recordSignatures, requiredWaivers, ticketSignatures } from '../../data/waivers.ts';
+import { deleteObjectQuietly, newObjectKey, putObject } from '../../services/photos.ts';
+import type { Ticket } from '../../domain/ticket.ts';
+import { prepareSignature, waiversToSign, type SignWaiversBody } from '../../domain/waivers.ts';
 
 /**
  * `POST /tickets/{id}/sign-waivers`: one signature for the named waivers (or all unsigned
@@ -28,6 +27,6 @@ export async function signWaivers(ticketId: number, body: SignWaiversBody, signe
     signedBy,
     signedAt: now().toISOString(),
   });
-  if (recorded.length === 0) await removeObjectQuietly(key, 'every waiver was signed by a concurrent request');
+  if (recorded.length === 0) await deleteObjectQuietly(key, 'every waiver was signed by a concurrent request');
   return ticket;
 }

@@ -1,7 +1,7 @@
-import { getEvent } from '../data/events.ts';
-import { getTicket } from '../data/tickets.ts';
-import { requiredWaivers, ticketSignatures } from '../data/waivers.ts';
-import { ticketWaivers, type SignedStatus, type TicketWaiver } from './waivers.ts';
+import { getEvent } from '../../data/events.ts';
+import { getTicket } from '../../data/tickets.ts';
+import { requiredWaivers, ticketSignatures } from '../../data/waivers.ts';
+import { ticketWaivers, type SignedStatus, type TicketWaiver } from '../../domain/waivers.ts';
 
 /**
  * `GET /tickets/{id}/waivers`: the waivers the ticket's event and type require, day-of

@@ -1,11 +1,11 @@
-import { hashPassword } from '../auth/passwords.ts';
-import { epochSeconds } from '../clock.ts';
-import { getAdministrator } from '../data/administrators.ts';
-import { findResetToken, spendResetToken } from '../data/reset-tokens.ts';
-import { Conflict, ValidationError } from '../http/errors.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+import { epochSeconds } from '../../clock.ts';
+import { getAdministrator } from '../../data/administrators.ts';
+import { findResetToken, spendResetToken } from '../../data/reset-tokens.ts';
+import { Conflict, ValidationError } from '../../errors.ts';
 import { requireAuthMode } from './auth-mode.ts';
-import { passwordProblems } from './password-policy.ts';
-import { hashResetToken } from './reset-token-hash.ts';
+import { passwordProblems } from '../../domain/password-policy.ts';
+import { hashResetToken } from '../../domain/reset-token-hash.ts';
 
 const refused = () => new ValidationError('The reset token is invalid, expired or already used.', [{ path: 'body.token', message: 'Invalid, expired or already used.' }]);
 
@@ -20,6 +20,6 @@ export async function resetPassword(token: string, newPassword: string): Promise
   if (!admin?.passwordHash) throw refused();
   const outcome = await spendResetToken(stored, await hashPassword(newPassword), admin.passwordHash);
   if (outcome === 'token-spent') throw refused();
-  if (outcome === 'password-changed') throw new Conflict('The password changed while resetting it; the token is still valid, try again.');
+  if (outcome === 'password-changed') throw new Conflict('The password changed while resetting it; the token is still valid, try again.', 'password_changed');
   return { success: true, message: 'The password has been reset. Sign in with the new one.' };
 }

@@ -1,11 +1,11 @@
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import type { Principal } from '../auth/tokens.ts';
-import { replacePasswordHash } from '../data/administrators.ts';
-import { voidResetTokens } from '../data/reset-tokens.ts';
-import { Conflict, Forbidden, ValidationError } from '../http/errors.ts';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import type { Principal } from '../../auth/tokens.ts';
+import { replacePasswordHash } from '../../data/administrators.ts';
+import { voidResetTokens } from '../../data/reset-tokens.ts';
+import { Conflict, Forbidden, ValidationError } from '../../errors.ts';
 import { currentAdministrator } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
-import { passwordProblems } from './password-policy.ts';
+import { passwordProblems } from '../../domain/password-policy.ts';
 
 /**
  * Legacy change-password: only for records with their own password; the old one must
@@ -22,7 +22,7 @@ export async function changeLegacyPassword(caller: Principal | undefined, oldPas
   const problems = passwordProblems(newPassword, 'body.newPassword', oldPassword);
   if (problems.length) throw new ValidationError('The new password does not meet the policy.', problems);
   if (!(await replacePasswordHash(admin.id, await hashPassword(newPassword), admin.passwordHash))) {
-    throw new Conflict('The password changed meanwhile; try again.');
+    throw new Conflict('The password changed meanwhile; try again.', 'password_changed');
   }
   await voidResetTokens(admin.id);
   return { success: true, message: 'The password has been changed.' };

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { LOGIN_TTL_SECONDS, signLoginState, verifyLoginState, type LoginChannel } from '../auth/login-state.ts';
-import { pkceChallenge, vendorRejectionUrl, withErrorCode } from '../auth/oidc.ts';
-import { config } from '../config.ts';
-import { findAdministratorByEmail, linkIdentity } from '../data/administrators.ts';
-import { storeLoginVerifier, takeLoginVerifier } from '../data/oauth-logins.ts';
-import { ValidationError } from '../http/errors.ts';
-import { logger } from '../http/logger.ts';
-import * as idp from '../services/identity-provider.ts';
+import { LOGIN_TTL_SECONDS, signLoginState, verifyLoginState, type LoginChannel } from '../../auth/login-state.ts';
+import { pkceChallenge, vendorRejectionUrl, withErrorCode } from '../../auth/oidc.ts';
+import { config } from '../../config.ts';
+import { findAdministratorByEmail, linkIdentity } from '../../data/administrators.ts';
+import { storeLoginVerifier, takeLoginVerifier } from '../../data/oauth-logins.ts';
+import { ValidationError } from '../../errors.ts';
+import { logger } from '../../logger.ts';
+import * as idp from '../../services/identity-provider.ts';
 import { startAdminSession } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
 
@@ -46,7 +46,8 @@ export interface CallbackQuery {
 
 export interface CallbackOutcome {
   location: string;
-  cookie?: string;
+  /** The session's token, when the login succeeded. */
+  jwt?: string;
 }
 
 /** Revocation is best effort: the user is being turned away either way. */
@@ -95,6 +96,6 @@ export async function completeLogin(query: CallbackQuery): Promise<CallbackOutco
     await revokeQuietly(tokens.refreshToken);
     return { location: idp.logoutUrl(vendorRejectionUrl(idp.adminUiUrl)) };
   }
-  const { cookie } = await startAdminSession(admin);
-  return { location: state.redirectUri, cookie };
+  const { jwt } = await startAdminSession(admin);
+  return { location: state.redirectUri, jwt };
 }

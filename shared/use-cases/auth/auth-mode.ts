@@ -1,5 +1,5 @@
-import { config, type Config } from '../config.ts';
-import { Forbidden } from '../http/errors.ts';
+import { config, type Config } from '../../config.ts';
+import { Forbidden } from '../../errors.ts';
 
 type Mode = Config['SITE_AUTH_METHOD'];
 

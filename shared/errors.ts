@@ -1,0 +1,86 @@
+/**
+ * The project's own error types, thrown by any layer (domain rules, use cases,
+ * repositories, services). They say what went wrong in the domain's words; only
+ * `shared/http/problem-details.ts` knows which HTTP status and problem type each one
+ * becomes. Anything else thrown is a bug: a 500 that shows only the request id.
+ */
+export interface FieldProblem {
+  /** Where the problem is: `body.name`, `query._limit`, `path.id`. */
+  path: string;
+  message: string;
+}
+
+export type ErrorKind =
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'too-large'
+  | 'unsupported-media-type'
+  | 'rate-limited';
+
+export abstract class AppError extends Error {
+  abstract readonly kind: ErrorKind;
+
+  constructor(
+    message: string,
+    /** Members the client sees beside the message (e.g. `reason`, `error`). */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The input breaks a rule; `errors` names each field. */
+export class ValidationError extends AppError {
+  readonly kind = 'validation';
+  constructor(message: string, readonly errors: FieldProblem[] = []) {
+    super(message, errors.length ? { errors } : {});
+  }
+}
+
+/** No identity, or one that cannot be trusted (bad or expired token, account gone). */
+export class Unauthenticated extends AppError {
+  readonly kind = 'unauthenticated';
+  constructor(message = 'A valid token is required.') {
+    super(message);
+  }
+}
+
+/** The caller is known but may not do this. */
+export class Forbidden extends AppError {
+  readonly kind = 'forbidden';
+}
+
+export class NotFound extends AppError {
+  readonly kind = 'not-found';
+  constructor(what: string, id?: string | number) {
+    super(id === undefined ? `${what} not found.` : `${what} ${id} not found.`);
+  }
+}
+
+/** The request meets the current state of things and loses: `reason` is a stable code clients branch on. */
+export class Conflict extends AppError {
+  readonly kind = 'conflict';
+  constructor(message: string, readonly reason: string, details: Record<string, unknown> = {}) {
+    super(message, { reason, ...details });
+  }
+}
+
+export class TooLarge extends AppError {
+  readonly kind = 'too-large';
+}
+
+export class UnsupportedMediaType extends AppError {
+  readonly kind = 'unsupported-media-type';
+}
+
+/** Too many attempts for now; try again after `retryAfterSeconds`. */
+export class RateLimited extends AppError {
+  readonly kind = 'rate-limited';
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+  }
+}
