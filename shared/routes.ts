@@ -54,11 +54,14 @@ export interface RouteRow {
 
 export const API_PREFIX = '/api/v2';
 
-const publicRoute: Access = { kind: 'public' };
-const admin = (permission?: Permission): Access =>
-  permission ? { kind: 'admin', permission } : { kind: 'admin' };
+const publicRoute = { kind: 'public' } as const;
+function admin(): { kind: 'admin' };
+function admin<P extends Permission>(permission: P): { kind: 'admin'; permission: P };
+function admin(permission?: Permission): Access {
+  return permission ? { kind: 'admin', permission } : { kind: 'admin' };
+}
 
-export const routes: readonly RouteRow[] = [
+const table = [
   // Authentication. Identity-provider mode (SITE_AUTH_METHOD=idp): login, vendor/login,
   // callback, logout, change-password; legacy mode: /auth/legacy/*. Each answers 403 in
   // the other mode. Login routes write the PKCE verifier of the login in flight.
@@ -101,7 +104,19 @@ export const routes: readonly RouteRow[] = [
   { method: 'POST', path: '/tickets/{id}/sign-waivers', handler: 'tickets/sign-waivers', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
   { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
   { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
-];
+] as const satisfies readonly RouteRow[];
+
+/** The table as rows, for code that walks it. */
+export const routes: readonly RouteRow[] = table;
+
+// The literal table types each handler's caller (shared/http/route.ts) from its row.
+type Row = (typeof table)[number];
+/** Every route's key, `METHOD /path`: a handler naming a route that is not in the table does not compile. */
+export type RouteKey = Row extends infer R ? (R extends Row ? `${R['method']} ${R['path']}` : never) : never;
+/** The row of a route key. */
+export type RowOf<K extends RouteKey> = Row extends infer R ? (R extends Row ? (`${R['method']} ${R['path']}` extends K ? R : never) : never) : never;
+/** The access kind of a route: `public`, `admin` or `customer`. */
+export type AccessKindOf<K extends RouteKey> = RowOf<K>['auth']['kind'];
 
 /** `METHOD /path`, the key API Gateway and the handlers use for a route. */
 export const routeKey = (row: Pick<RouteRow, 'method' | 'path'>): string => `${row.method} ${row.path}`;

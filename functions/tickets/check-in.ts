@@ -10,7 +10,7 @@ export const handler = route('POST /tickets/{id}/check-in', { path: PathId, quer
   dataOnly(
     await checkIn(path.id, {
       eventId: query.event,
-      adminId: caller!.id,
+      adminId: caller.id,
       idempotencyKey: idempotencyKey(header(event, 'Idempotency-Key')),
     }),
   ),

@@ -6,5 +6,5 @@ import { route } from '#shared/http/route';
 
 /** Body: README "Waivers" (`{ waiverIds?, signature: text | image | svg, signerName? }`). */
 export const handler = route('POST /tickets/{id}/sign-waivers', { path: PathId, body: SignWaiversBody }, async ({ path, body, caller }) =>
-  dataOnly(await signWaivers(path.id, body, caller!.id)),
+  dataOnly(await signWaivers(path.id, body, caller.id)),
 );

@@ -2,8 +2,8 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../schema.ts';
-import type { Principal } from '../auth/tokens.ts';
-import { API_PREFIX, findRoute } from '../routes.ts';
+import type { AdminPrincipal, CustomerPrincipal } from '../auth/tokens.ts';
+import { API_PREFIX, findRoute, type AccessKindOf, type RouteKey } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { logger } from '../logger.ts';
 import type { MultipartLimits } from './multipart.ts';
@@ -31,12 +31,15 @@ export interface Schemas<P extends z.ZodMiniType = z.ZodMiniType, Q extends z.Zo
   multipart?: MultipartLimits;
 }
 
-export interface RouteInput<P, Q, B> {
+/** Who calls a route, by the row's access kind: nobody known on public routes. */
+export type CallerOf<K extends RouteKey> = { public: undefined; admin: AdminPrincipal; customer: CustomerPrincipal }[AccessKindOf<K>];
+
+export interface RouteInput<P, Q, B, C> {
   path: P;
   query: Q;
   body: B;
-  /** The authenticated caller; undefined only on public routes. */
-  caller: Principal | undefined;
+  /** The authenticated caller, typed from the route's row (`authenticate` guarantees it). */
+  caller: C;
   event: RouteEvent;
 }
 
@@ -59,13 +62,14 @@ function toResult(reply: Reply): APIGatewayProxyStructuredResultV2 {
  * → the use-case; problem details and response headers wrap everything, errors included.
  */
 export function route<
+  K extends RouteKey,
   P extends z.ZodMiniType = typeof empty,
   Q extends z.ZodMiniType = typeof empty,
   B extends z.ZodMiniType = z.ZodMiniUndefined,
 >(
-  key: string,
+  key: K,
   schemas: Schemas<P, Q, B>,
-  useCase: (input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>,
+  useCase: (input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>, CallerOf<K>>) => Promise<Reply>,
 ) {
   const row = findRoute(key);
   const deprecation: Record<string, string> = row.successor
@@ -79,7 +83,7 @@ export function route<
       body: schemas.body ? parsePart('body', schemas.body, event.body) : undefined,
       caller: event.principal,
       event,
-    } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>;
+    } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>, CallerOf<K>>;
     const reply = await useCase(input);
     return toResult({ ...reply, headers: { ...deprecation, ...reply.headers } });
   };

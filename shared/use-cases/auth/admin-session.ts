@@ -1,4 +1,4 @@
-import { issueToken, SESSION_LIMIT_SECONDS, type Principal } from '../../auth/tokens.ts';
+import { issueToken, SESSION_LIMIT_SECONDS, type AdminPrincipal } from '../../auth/tokens.ts';
 import { epochSeconds } from '../../clock.ts';
 import { getAdministrator, toProfile, type Administrator, type AdministratorProfile } from '../../data/administrators.ts';
 import { Unauthenticated } from '../../errors.ts';
@@ -20,24 +20,24 @@ export async function startAdminSession(admin: Administrator, authTime = epochSe
 }
 
 /** The caller's record; read rather than echoed from the token, so a removed account shows at once. */
-export async function currentAdministrator(caller: Principal | undefined): Promise<Administrator> {
-  const admin = caller?.kind === 'admin' ? await getAdministrator(caller.id) : undefined;
+export async function currentAdministrator(caller: AdminPrincipal): Promise<Administrator> {
+  const admin = await getAdministrator(caller.id);
   if (!admin) throw new Unauthenticated('The account behind this token no longer exists.');
   return admin;
 }
 
 /** The caller's profile and permissions (`GET /auth/me`). */
-export const currentProfile = async (caller: Principal | undefined): Promise<AdministratorProfile> => toProfile(await currentAdministrator(caller));
+export const currentProfile = async (caller: AdminPrincipal): Promise<AdministratorProfile> => toProfile(await currentAdministrator(caller));
 
 /**
  * A new token for a still-valid one (the middleware already refused expired ones), with
  * the permissions of the record as it is now, until `SESSION_LIMIT_SECONDS` after the
  * original sign-in: past that, sign in again.
  */
-export async function refreshAdminSession(caller: Principal | undefined): Promise<{ jwt: string }> {
-  if (caller && epochSeconds() >= caller.authTime + SESSION_LIMIT_SECONDS) {
+export async function refreshAdminSession(caller: AdminPrincipal): Promise<{ jwt: string }> {
+  if (epochSeconds() >= caller.authTime + SESSION_LIMIT_SECONDS) {
     throw new Unauthenticated('The session has reached its absolute limit: sign in again.');
   }
   const admin = await currentAdministrator(caller);
-  return startAdminSession(admin, caller!.authTime);
+  return startAdminSession(admin, caller.authTime);
 }

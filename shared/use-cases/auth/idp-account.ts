@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/tokens.ts';
+import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { registeredLogoutUrls } from '../../auth/oidc.ts';
 import { config } from '../../config.ts';
 import { Forbidden, ValidationError } from '../../errors.ts';
@@ -23,7 +23,7 @@ export function idpLogout(returnTo: string | undefined): { success: true; logout
 }
 
 /** POST /auth/change-password: the provider emails the user a reset code (ForgotPassword). */
-export async function changeIdpPassword(caller: Principal | undefined): Promise<{ success: true; message: string }> {
+export async function changeIdpPassword(caller: AdminPrincipal): Promise<{ success: true; message: string }> {
   requireAuthMode('idp');
   const admin = await currentAdministrator(caller);
   if (!admin.idpUsername) {

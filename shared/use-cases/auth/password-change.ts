@@ -1,5 +1,5 @@
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
-import type { Principal } from '../../auth/tokens.ts';
+import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { replacePasswordHash } from '../../data/administrators.ts';
 import { voidResetTokens } from '../../data/reset-tokens.ts';
 import { Conflict, Forbidden, ValidationError } from '../../errors.ts';
@@ -12,7 +12,7 @@ import { passwordProblems } from '../../domain/password-policy.ts';
  * verify, the new one must meet the policy and differ. Outstanding reset tokens are
  * voided, since whoever asked for them is superseded by this change.
  */
-export async function changeLegacyPassword(caller: Principal | undefined, oldPassword: string, newPassword: string) {
+export async function changeLegacyPassword(caller: AdminPrincipal, oldPassword: string, newPassword: string) {
   requireAuthMode('legacy');
   const admin = await currentAdministrator(caller);
   if (!admin.passwordHash) throw new Forbidden('This account signs in through the identity provider: use POST /api/v2/auth/change-password.');
