@@ -142,9 +142,13 @@ export class RouteFunction extends Construct {
     );
   }
 
-  /** The Cognito admin calls the login, callback and account routes make. */
-  bindIdentityProvider(idp: IdentityProvider): void {
-    idp.userPool.grant(this.function, ...IDENTITY_PROVIDER_ACTIONS);
+  /**
+   * The app client's settings, for both kinds. `sign-in` (hosted UI, RevokeToken,
+   * ForgotPassword, InitiateAuth: unauthenticated client APIs) gets no IAM at all;
+   * `manage-users` also gets the admin actions on this one pool.
+   */
+  bindIdentityProvider(idp: IdentityProvider, use: NonNullable<RouteRow['uses']['identityProvider']>): void {
+    if (use === 'manage-users') idp.userPool.grant(this.function, ...IDENTITY_PROVIDER_ACTIONS);
     this.function.addEnvironment('COGNITO_USER_POOL_ID', idp.userPool.userPoolId);
     this.function.addEnvironment('COGNITO_CLIENT_ID', idp.client.userPoolClientId);
     this.function.addEnvironment('COGNITO_DOMAIN', idp.domain.baseUrl());
@@ -164,9 +168,9 @@ function arnOf(resource: Construct): string {
 }
 
 /**
- * Admin API actions on the one user pool. The auth routes themselves call only
- * unauthenticated client APIs (token endpoint, RevokeToken, ForgotPassword), which need
- * no IAM; these are for the account routes (users created and looked up by admins).
+ * Admin API actions on the one user pool, granted only to `manage-users` rows (users
+ * created and looked up by admins). `sign-in` rows call only unauthenticated client APIs
+ * (token endpoint, RevokeToken, ForgotPassword, InitiateAuth), which need no IAM.
  */
 export const IDENTITY_PROVIDER_ACTIONS = [
   'cognito-idp:AdminGetUser',

@@ -81,7 +81,7 @@ export class TicketingStack extends Stack {
       if (row.uses.table) fn.bindTable(table, row.uses.table);
       if (row.uses.photos && photos) fn.bindPhotos(photos);
       if (row.uses.email) fn.bindEmail(settings.emailFrom);
-      if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp);
+      if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp, row.uses.identityProvider);
       functions.set(row, fn);
     }
     this.functions = functions;

@@ -35,7 +35,14 @@ export interface Uses {
   table?: 'read' | 'read-write';
   photos?: boolean;
   email?: boolean;
-  identityProvider?: boolean;
+  /**
+   * Cognito, in one of two ways:
+   * - `sign-in`: the hosted UI / OIDC endpoints and Cognito's unauthenticated client APIs
+   *   (RevokeToken, ForgotPassword, InitiateAuth). No IAM, only the client's settings.
+   * - `manage-users`: Cognito's admin APIs on the user pool (AdminCreateUser, ListUsers, ...).
+   *   IAM grants on that one pool, plus the client's settings.
+   */
+  identityProvider?: 'sign-in' | 'manage-users';
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -65,11 +72,11 @@ const table = [
   // Authentication. Identity-provider mode (SITE_AUTH_METHOD=idp): login, vendor/login,
   // callback, logout, change-password; legacy mode: /auth/legacy/*. Each answers 403 in
   // the other mode. Login routes write the PKCE verifier of the login in flight.
-  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', identityProvider: true } },
-  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', identityProvider: true }, successor: '/auth/login' },
-  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', identityProvider: true } },
-  { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: admin(), uses: { identityProvider: true } },
-  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read', identityProvider: true } },
+  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in' } },
+  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in' }, successor: '/auth/login' },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in' } },
+  { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: admin(), uses: { identityProvider: 'sign-in' } },
+  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read', identityProvider: 'sign-in' } },
   { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
   { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
   { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read' } },

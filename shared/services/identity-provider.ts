@@ -12,62 +12,112 @@ import { requireSection } from '../config.ts';
 import { RateLimited } from '../errors.ts';
 
 /**
- * Cognito as the OIDC provider of `SITE_AUTH_METHOD=idp`, imported only by the handlers
- * whose row `uses.identityProvider`. The hosted UI endpoints (authorize, token, logout)
- * are plain HTTPS on COGNITO_DOMAIN; the SDK client (RevokeToken, ForgotPassword, both
- * unauthenticated client APIs) finds a local stand-in through
- * AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER.
+ * Sign-in with Cognito, for the rows with `uses.identityProvider: 'sign-in'`: the hosted
+ * UI endpoints (authorize, token, logout; plain HTTPS on the client's domain) and the
+ * unauthenticated client APIs (RevokeToken, ForgotPassword), none of which needs IAM.
+ * Every function takes the `AppClient` it acts on: the administrators' client
+ * (`adminAppClient()`, from the COGNITO_* environment) today; a customer client is a second
+ * `AppClient` value, not a copy of this module. The SDK client finds a local stand-in
+ * through AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER.
+ *
+ * Cognito's admin APIs (AdminCreateUser, ListUsers, ...) do not belong here: they need IAM
+ * on the pool, so they will get their own module (`user-admin.ts`, taking the pool from an
+ * `AppClient`), imported only by rows with `uses.identityProvider: 'manage-users'`, the
+ * only functions infra grants those actions.
  */
+
+/** One app client of a user pool, and what signing in through it needs. */
+export interface AppClient {
+  readonly userPoolId: string;
+  /** The app client (no secret). */
+  readonly clientId: string;
+  /** Base URL of the hosted UI, no trailing slash: `https://<prefix>.auth.<region>.amazoncognito.com`. */
+  readonly domain: string;
+  /** `iss` of the pool's tokens: `https://cognito-idp.<region>.amazonaws.com/<poolId>`. */
+  readonly issuer: string;
+  readonly jwksUrl: string;
+  /** Whether an id token must carry the authorize request's nonce (cognito-local drops it). */
+  readonly requireNonce: boolean;
+  /** The `redirect_uri` registered on the client. */
+  readonly callbackUrl: string;
+}
+
 const flag = z.pipe(z._default(z.enum(['true', 'false']), 'true'), z.transform((value) => value === 'true'));
-const settings = requireSection(
-  'the identity provider',
-  z.object({
-    COGNITO_USER_POOL_ID: z.string().check(z.minLength(1)),
-    COGNITO_CLIENT_ID: z.string().check(z.minLength(1)),
-    /** Base URL of the hosted UI: `https://<prefix>.auth.<region>.amazoncognito.com`. */
-    COGNITO_DOMAIN: z.url(),
-    /** `iss` of the pool's tokens: `https://cognito-idp.<region>.amazonaws.com/<poolId>`. */
-    COGNITO_ISSUER: z.url(),
-    /** Default `<issuer>/.well-known/jwks.json` (cognito-local's discovery document names the wrong host, so no discovery). */
-    COGNITO_JWKS_URL: z.optional(z.url()),
-    /** Cognito puts the authorize request's nonce into the id token; cognito-local drops it (local/test: false). */
-    COGNITO_REQUIRE_NONCE: flag,
-    /** This API's base URL (`…/api/v2`): the callback is `<API_BASE_URL>/auth/callback`. */
-    API_BASE_URL: z.url(),
-    ADMIN_UI_URL: z.url(),
-  }),
-);
-
-const trim = (url: string) => url.replace(/\/+$/, '');
-const domain = trim(settings.COGNITO_DOMAIN);
-export const callbackUrl = `${trim(settings.API_BASE_URL)}/auth/callback`;
-export const adminUiUrl = settings.ADMIN_UI_URL;
-
-const jwks = createRemoteJWKSet(new URL(settings.COGNITO_JWKS_URL ?? `${trim(settings.COGNITO_ISSUER)}/.well-known/jwks.json`), {
-  timeoutDuration: 3_000,
+const adminSettingsSchema = z.object({
+  COGNITO_USER_POOL_ID: z.string().check(z.minLength(1)),
+  COGNITO_CLIENT_ID: z.string().check(z.minLength(1)),
+  /** Base URL of the hosted UI: `https://<prefix>.auth.<region>.amazoncognito.com`. */
+  COGNITO_DOMAIN: z.url(),
+  /** `iss` of the pool's tokens: `https://cognito-idp.<region>.amazonaws.com/<poolId>`. */
+  COGNITO_ISSUER: z.url(),
+  /** Default `<issuer>/.well-known/jwks.json` (cognito-local's discovery document names the wrong host, so no discovery). */
+  COGNITO_JWKS_URL: z.optional(z.url()),
+  /** Cognito puts the authorize request's nonce into the id token; cognito-local drops it (local/test: false). */
+  COGNITO_REQUIRE_NONCE: flag,
+  /** This API's base URL (`…/api/v2`): the callback is `<API_BASE_URL>/auth/callback`. */
+  API_BASE_URL: z.url(),
+  ADMIN_UI_URL: z.url(),
 });
 
-let client: CognitoIdentityProviderClient | undefined;
-const cognito = () => (client ??= new CognitoIdentityProviderClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } }));
+const trim = (url: string) => url.replace(/\/+$/, '');
+
+let adminSettings: { client: AppClient; adminUiUrl: string } | undefined;
+function admin() {
+  if (adminSettings) return adminSettings;
+  const env = requireSection('the identity provider', adminSettingsSchema);
+  adminSettings = {
+    client: {
+      userPoolId: env.COGNITO_USER_POOL_ID,
+      clientId: env.COGNITO_CLIENT_ID,
+      domain: trim(env.COGNITO_DOMAIN),
+      issuer: env.COGNITO_ISSUER,
+      jwksUrl: env.COGNITO_JWKS_URL ?? `${trim(env.COGNITO_ISSUER)}/.well-known/jwks.json`,
+      requireNonce: env.COGNITO_REQUIRE_NONCE,
+      callbackUrl: `${trim(env.API_BASE_URL)}/auth/callback`,
+    },
+    adminUiUrl: env.ADMIN_UI_URL,
+  };
+  return adminSettings;
+}
+
+/** The administrators' app client (hosted UI, code flow back to `/auth/callback`), read from the environment on first use. */
+export const adminAppClient = (): AppClient => admin().client;
+
+/** The admin SPA (ADMIN_UI_URL): where admin sign-ins land when there is no trusted redirect. */
+export const adminUiUrl = (): string => admin().adminUiUrl;
+
+/** Remote key sets, one per JWKS URL, kept for the life of the container (jose caches the keys). */
+const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+function jwksOf(client: AppClient) {
+  let keys = keySets.get(client.jwksUrl);
+  if (!keys) {
+    keys = createRemoteJWKSet(new URL(client.jwksUrl), { timeoutDuration: 3_000 });
+    keySets.set(client.jwksUrl, keys);
+  }
+  return keys;
+}
+
+let sdkClient: CognitoIdentityProviderClient | undefined;
+const cognito = () => (sdkClient ??= new CognitoIdentityProviderClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } }));
 
 /** The hosted UI's authorize URL for an authorization-code login with PKCE S256. */
-export function authorizeUrl({ state, codeChallenge, nonce }: { state: string; codeChallenge: string; nonce: string }): string {
+export function authorizeUrl(client: AppClient, { state, codeChallenge, nonce }: { state: string; codeChallenge: string; nonce: string }): string {
   const query = new URLSearchParams({
     response_type: 'code',
-    client_id: settings.COGNITO_CLIENT_ID,
-    redirect_uri: callbackUrl,
+    client_id: client.clientId,
+    redirect_uri: client.callbackUrl,
     scope: 'openid email profile',
     state,
     nonce,
     code_challenge: codeChallenge,
     code_challenge_method: 'S256',
   });
-  return `${domain}/oauth2/authorize?${query}`;
+  return `${client.domain}/oauth2/authorize?${query}`;
 }
 
 /** The provider's logout, then back to `returnTo` (which must be a registered logout URL). */
-export function logoutUrl(returnTo: string): string {
-  return `${domain}/logout?${new URLSearchParams({ client_id: settings.COGNITO_CLIENT_ID, logout_uri: returnTo })}`;
+export function logoutUrl(client: AppClient, returnTo: string): string {
+  return `${client.domain}/logout?${new URLSearchParams({ client_id: client.clientId, logout_uri: returnTo })}`;
 }
 
 export interface ProviderTokens {
@@ -76,11 +126,11 @@ export interface ProviderTokens {
 }
 
 /** Exchanges an authorization code at the token endpoint; undefined when the provider refuses it (used, expired, wrong verifier). */
-export async function exchangeCode(code: string, codeVerifier: string): Promise<ProviderTokens | undefined> {
-  const response = await fetch(`${domain}/oauth2/token`, {
+export async function exchangeCode(client: AppClient, code: string, codeVerifier: string): Promise<ProviderTokens | undefined> {
+  const response = await fetch(`${client.domain}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: settings.COGNITO_CLIENT_ID, code, redirect_uri: callbackUrl, code_verifier: codeVerifier }),
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: client.callbackUrl, code_verifier: codeVerifier }),
     signal: AbortSignal.timeout(5_000),
   });
   if (!response.ok) return undefined;
@@ -97,20 +147,20 @@ export interface ProviderIdentity {
 }
 
 /**
- * Verifies an id token against the pool's JWKS: RS256, issuer, audience (our client),
+ * Verifies an id token against the pool's JWKS: RS256, issuer, audience (the client),
  * expiry, `token_use: id` and the nonce of this login. Undefined when anything is off.
  */
-export async function verifyIdToken(idToken: string, nonce: string): Promise<ProviderIdentity | undefined> {
+export async function verifyIdToken(client: AppClient, idToken: string, nonce: string): Promise<ProviderIdentity | undefined> {
   try {
-    const { payload } = await jwtVerify(idToken, jwks, {
+    const { payload } = await jwtVerify(idToken, jwksOf(client), {
       algorithms: ['RS256'],
-      issuer: settings.COGNITO_ISSUER,
-      audience: settings.COGNITO_CLIENT_ID,
+      issuer: client.issuer,
+      audience: client.clientId,
       requiredClaims: ['sub', 'exp', 'iat'],
       currentDate: now(),
     });
     if (payload.token_use !== 'id') return undefined;
-    if (payload.nonce !== undefined ? payload.nonce !== nonce : settings.COGNITO_REQUIRE_NONCE) return undefined;
+    if (payload.nonce !== undefined ? payload.nonce !== nonce : client.requireNonce) return undefined;
     const username = payload['cognito:username'];
     if (typeof payload.email !== 'string' || typeof username !== 'string') return undefined;
     return { sub: payload.sub!, username, email: payload.email, emailVerified: payload.email_verified === true };
@@ -120,17 +170,17 @@ export async function verifyIdToken(idToken: string, nonce: string): Promise<Pro
 }
 
 /** Revokes a refresh token and the access tokens issued with it (RevokeToken; GlobalSignOut would need the access token). */
-export async function revokeTokens(refreshToken: string): Promise<void> {
-  await cognito().send(new RevokeTokenCommand({ ClientId: settings.COGNITO_CLIENT_ID, Token: refreshToken }));
+export async function revokeTokens(client: AppClient, refreshToken: string): Promise<void> {
+  await cognito().send(new RevokeTokenCommand({ ClientId: client.clientId, Token: refreshToken }));
 }
 
 /**
  * Has the provider email a password-reset code to the user (the hosted UI's "forgot
  * password" flow). Cognito's own per-user limits surface as 429, not as a 500.
  */
-export async function sendPasswordResetEmail(username: string): Promise<void> {
+export async function sendPasswordResetEmail(client: AppClient, username: string): Promise<void> {
   try {
-    await cognito().send(new ForgotPasswordCommand({ ClientId: settings.COGNITO_CLIENT_ID, Username: username }));
+    await cognito().send(new ForgotPasswordCommand({ ClientId: client.clientId, Username: username }));
   } catch (error) {
     if (error instanceof LimitExceededException || error instanceof TooManyRequestsException) {
       throw new RateLimited('The identity provider refuses more reset emails for now; try again later.', 60);

@@ -4,13 +4,15 @@ import { TABLE_SCHEMA } from '#shared/data/table-schema';
 import { API_PREFIX, type RouteRow, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
 import { PHOTOS_ONLY_FUNCTION } from '../../infra/photo-store.ts';
+import { IDENTITY_PROVIDER_ACTIONS } from '../../infra/route-function.ts';
 import { FIXTURE_FUNCTIONS, actionsOf, nagFindings, actionsOn, onlyId, routeFunctions, statementsOf, synth } from './synth.ts';
 
 /** Rows that exercise every `uses` the real table does not use yet (stub handlers in fixtures/). */
 const SYNTHETIC: readonly RouteRow[] = [
   { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-upload', auth: { kind: 'admin' }, uses: { table: 'read-write', photos: true } },
   { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: { kind: 'public' }, uses: { table: 'read-write', email: true } },
-  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: { kind: 'public' }, uses: { table: 'read', identityProvider: true } },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: { kind: 'public' }, uses: { table: 'read', identityProvider: 'sign-in' } },
+  { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: { kind: 'admin', permission: 'customers:manage' }, uses: { table: 'read-write', identityProvider: 'manage-users' } },
   { method: 'GET', path: '/tickets', handler: 'tickets/list', auth: { kind: 'admin' }, uses: { table: 'read' } },
   { method: 'GET', path: '/health', handler: 'health', auth: { kind: 'public' }, uses: {} },
 ];
@@ -18,14 +20,14 @@ const SYNTHETIC: readonly RouteRow[] = [
 const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:TransactWriteItems'];
 const TABLE_READS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
 
-/** The IAM services a row may reach: its log group's, plus exactly what `uses` names. */
+/** The IAM services a row may reach: its log group's, plus exactly what `uses` names (`sign-in` needs no IAM). */
 function servicesFor(row: RouteRow): string[] {
   return [
     'logs',
     ...(row.uses.table ? ['dynamodb'] : []),
     ...(row.uses.photos ? ['s3'] : []),
     ...(row.uses.email ? ['ses'] : []),
-    ...(row.uses.identityProvider ? ['cognito-idp'] : []),
+    ...(row.uses.identityProvider === 'manage-users' ? ['cognito-idp'] : []),
   ].sort();
 }
 
@@ -211,13 +213,26 @@ describe('optional resources', () => {
         'https://admin.dev.tickets.example.com/?error_code=not_vendor_user',
       ],
     });
-    const poolId = onlyId(synthetic, 'AWS::Cognito::UserPool');
-    const { fn } = routeFunctions(synthetic).get('auth/callback')!;
-    expect(actionsOn(statementsOf(synthetic, fn), poolId)).toContain('cognito-idp:AdminGetUser');
-    expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
-      expect.arrayContaining(['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER', 'API_BASE_URL']),
-    );
-    expect(fn.Properties.Environment.Variables.API_BASE_URL).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v2']] });
+    // Both kinds of identity-provider row get the client's settings.
+    for (const handler of ['auth/callback', 'my-account/create']) {
+      const { fn } = routeFunctions(synthetic).get(handler)!;
+      expect(Object.keys(fn.Properties.Environment.Variables), handler).toEqual(
+        expect.arrayContaining(['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER', 'API_BASE_URL']),
+      );
+      expect(fn.Properties.Environment.Variables.API_BASE_URL, handler).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v2']] });
+    }
+  });
+
+  it('grants sign-in rows no Cognito action, and manage-users rows exactly the admin actions on the one pool', () => {
+    const cognitoStatements = (template: Template, handler: string) =>
+      statementsOf(template, routeFunctions(template).get(handler)!.fn).filter((s) => actionsOf([s]).some((a) => a.startsWith('cognito-idp:')));
+    for (const row of [...routes, ...SYNTHETIC].filter((r) => r.uses.identityProvider === 'sign-in')) {
+      expect(cognitoStatements(routes.includes(row) ? real : synthetic, row.handler), routeKey(row)).toEqual([]);
+    }
+    const admin = cognitoStatements(synthetic, 'my-account/create');
+    const poolArn = { 'Fn::GetAtt': [onlyId(synthetic, 'AWS::Cognito::UserPool'), 'Arn'] };
+    expect(admin.flatMap((s) => [s.Resource].flat())).toEqual(admin.map(() => poolArn));
+    expect(actionsOf(admin).sort()).toEqual([...IDENTITY_PROVIDER_ACTIONS].sort());
   });
 });
 

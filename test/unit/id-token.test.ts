@@ -12,7 +12,7 @@ const CLIENT = 'unit-client';
 let server: Server;
 let signingKey: CryptoKey;
 let otherKey: CryptoKey;
-let verifyIdToken: typeof import('#shared/services/identity-provider').verifyIdToken;
+let verifyIdToken: (idToken: string, nonce: string) => Promise<import('#shared/services/identity-provider').ProviderIdentity | undefined>;
 
 beforeAll(async () => {
   const pair = await generateKeyPair('RS256');
@@ -39,7 +39,8 @@ beforeAll(async () => {
     API_BASE_URL: 'https://ticketing.test/api/v2',
     ADMIN_UI_URL: 'https://admin.ticketing.test',
   });
-  ({ verifyIdToken } = await import('#shared/services/identity-provider'));
+  const idp = await import('#shared/services/identity-provider');
+  verifyIdToken = (idToken, nonce) => idp.verifyIdToken(idp.adminAppClient(), idToken, nonce);
 });
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));

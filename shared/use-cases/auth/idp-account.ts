@@ -13,13 +13,13 @@ import { requireAuthMode } from './auth-mode.ts';
  */
 export function idpLogout(returnTo: string | undefined): { success: true; logout_url: string } {
   requireAuthMode('idp');
-  const target = returnTo ?? idp.adminUiUrl;
-  if (!registeredLogoutUrls(config().ALLOWED_ORIGINS, idp.adminUiUrl).includes(target)) {
+  const target = returnTo ?? idp.adminUiUrl();
+  if (!registeredLogoutUrls(config().ALLOWED_ORIGINS, idp.adminUiUrl()).includes(target)) {
     throw new ValidationError('return_to must be one of the allowed origins or the admin UI URL.', [
       { path: 'query.return_to', message: 'Not an allowed return address.' },
     ]);
   }
-  return { success: true, logout_url: idp.logoutUrl(target) };
+  return { success: true, logout_url: idp.logoutUrl(idp.adminAppClient(), target) };
 }
 
 /** POST /auth/change-password: the provider emails the user a reset code (ForgotPassword). */
@@ -29,6 +29,6 @@ export async function changeIdpPassword(caller: AdminPrincipal): Promise<{ succe
   if (!admin.idpUsername) {
     throw new Forbidden('Only accounts that sign in through the identity provider can change their password here.');
   }
-  await idp.sendPasswordResetEmail(admin.idpUsername);
+  await idp.sendPasswordResetEmail(idp.adminAppClient(), admin.idpUsername);
   return { success: true, message: 'The identity provider has emailed you a code to set a new password.' };
 }

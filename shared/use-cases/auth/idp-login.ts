@@ -35,7 +35,7 @@ export async function beginLogin(redirectUri: string, channel: LoginChannel): Pr
   const nonce = random(16);
   await storeLoginVerifier(ref, verifier, LOGIN_TTL_SECONDS);
   const state = await signLoginState({ redirectUri, nonce, ref, channel });
-  return { auth_url: idp.authorizeUrl({ state, codeChallenge: pkceChallenge(verifier), nonce }) };
+  return { auth_url: idp.authorizeUrl(idp.adminAppClient(), { state, codeChallenge: pkceChallenge(verifier), nonce }) };
 }
 
 export interface CallbackQuery {
@@ -51,9 +51,9 @@ export interface CallbackOutcome {
 }
 
 /** Revocation is best effort: the user is being turned away either way. */
-async function revokeQuietly(refreshToken: string | undefined): Promise<void> {
+async function revokeQuietly(client: idp.AppClient, refreshToken: string | undefined): Promise<void> {
   if (!refreshToken) return;
-  await idp.revokeTokens(refreshToken).catch((error: unknown) => logger.warn('RevokeToken failed', { error: error as Error }));
+  await idp.revokeTokens(client, refreshToken).catch((error: unknown) => logger.warn('RevokeToken failed', { error: error as Error }));
 }
 
 /**
@@ -64,9 +64,9 @@ async function revokeQuietly(refreshToken: string | undefined): Promise<void> {
  * invalid_id_token, unknown_user, not_vendor_user (via the provider's logout).
  */
 export async function completeLogin(query: CallbackQuery): Promise<CallbackOutcome> {
-  if (config().SITE_AUTH_METHOD !== 'idp') return { location: withErrorCode(idp.adminUiUrl, 'idp_disabled') };
+  if (config().SITE_AUTH_METHOD !== 'idp') return { location: withErrorCode(idp.adminUiUrl(), 'idp_disabled') };
   const state = await verifyLoginState(query.state);
-  if (!state) return { location: withErrorCode(idp.adminUiUrl, 'invalid_state') };
+  if (!state) return { location: withErrorCode(idp.adminUiUrl(), 'invalid_state') };
   const fail = (code: string): CallbackOutcome => ({ location: withErrorCode(state.redirectUri, code) });
 
   // Consumed first, whatever follows: a state (and the code it came with) works once.
@@ -75,26 +75,27 @@ export async function completeLogin(query: CallbackQuery): Promise<CallbackOutco
   if (query.error) return fail('access_denied');
   if (!query.code) return fail('invalid_request');
 
-  const tokens = await idp.exchangeCode(query.code, verifier).catch((error: unknown) => {
+  const client = idp.adminAppClient();
+  const tokens = await idp.exchangeCode(client, query.code, verifier).catch((error: unknown) => {
     logger.warn('Token endpoint failed', { error: error as Error });
     return undefined;
   });
   if (!tokens) return fail('code_rejected');
-  const identity = await idp.verifyIdToken(tokens.idToken, state.nonce);
+  const identity = await idp.verifyIdToken(client, tokens.idToken, state.nonce);
   if (!identity) {
-    await revokeQuietly(tokens.refreshToken);
+    await revokeQuietly(client, tokens.refreshToken);
     return fail('invalid_id_token');
   }
 
   const admin = identity.emailVerified ? await findAdministratorByEmail(identity.email) : undefined;
   if (!admin || !(await linkIdentity(admin.id, identity.sub, identity.username))) {
-    await revokeQuietly(tokens.refreshToken);
+    await revokeQuietly(client, tokens.refreshToken);
     return fail('unknown_user');
   }
   if (state.channel === 'vendor' && admin.vendorUser !== 1) {
     // Spec: rejected, tokens revoked, and the redirect passes through the provider's logout.
-    await revokeQuietly(tokens.refreshToken);
-    return { location: idp.logoutUrl(vendorRejectionUrl(idp.adminUiUrl)) };
+    await revokeQuietly(client, tokens.refreshToken);
+    return { location: idp.logoutUrl(client, vendorRejectionUrl(idp.adminUiUrl())) };
   }
   const { jwt } = await startAdminSession(admin);
   return { location: state.redirectUri, jwt };
