@@ -15,7 +15,7 @@ import { keys } from '#shared/data/keys';
 import { createShippingMethods } from '#shared/data/shipping-methods';
 import { createEvent } from '#shared/data/events';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
-import { createTicket } from '#shared/data/tickets';
+import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { NewShippingMethod, ShippingMethod } from '#shared/domain/shipping-method';
 import { PERMISSIONS } from '#shared/routes';
 import { TABLE_NAME as TableName } from './settings.ts';

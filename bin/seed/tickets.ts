@@ -1,6 +1,8 @@
 import { createEvent } from '#shared/data/events';
-import { applyStateChange, checkIn, createTicket, type NewTicket } from '#shared/data/tickets';
-import type { Event, NewEvent } from '#shared/domain/event';
+import { checkIn } from '#shared/use-cases/tickets/check-in';
+import { createTicket, type NewTicket } from '#shared/use-cases/tickets/create-ticket';
+import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
+import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
 
 /**
@@ -30,10 +32,10 @@ export function sampleEvent(overrides: Partial<NewEvent> = {}): NewEvent {
   };
 }
 
-export const seedEvent = (overrides: Partial<NewEvent> = {}): Promise<Event> => createEvent(sampleEvent(overrides));
+export const seedEvent = (overrides: Partial<NewEvent> = {}): Promise<CreatedEvent> => createEvent(sampleEvent(overrides));
 
 /** An attendee with answers to the event's questions (the n-th of a stable sequence). */
-export function sampleAttendee(event: Event, n: number): Omit<NewTicket, 'typeId'> {
+export function sampleAttendee(event: CreatedEvent, n: number): Omit<NewTicket, 'typeId'> {
   const first = FIRST_NAMES[n % FIRST_NAMES.length]!;
   const last = LAST_NAMES[(n * 7) % LAST_NAMES.length]!;
   const answers: NewTicket['attendeeQuestions'] = event.questions.map((question) =>
@@ -58,7 +60,7 @@ export function sampleAttendee(event: Event, n: number): Omit<NewTicket, 'typeId
 const SEED_CONCURRENCY = 8;
 
 /** `count` tickets of a type (each sale its own transaction), in id order. */
-export async function seedTickets(event: Event, typeId: number, count: number, extra: Partial<NewTicket> = {}): Promise<Ticket[]> {
+export async function seedTickets(event: CreatedEvent, typeId: number, count: number, extra: Partial<NewTicket> = {}): Promise<Ticket[]> {
   const tickets: Ticket[] = [];
   for (let start = 0; start < count; start += SEED_CONCURRENCY) {
     const batch = Array.from({ length: Math.min(SEED_CONCURRENCY, count - start) }, (_, k) => start + k);
@@ -68,7 +70,7 @@ export async function seedTickets(event: Event, typeId: number, count: number, e
 }
 
 export interface DemoEvents {
-  events: Event[];
+  events: CreatedEvent[];
   /** The event reachable through the first event's access package. */
   accessPackageEvent: number;
   /** Tickets of events[0] that are neither checked in nor cancelled. */
@@ -110,7 +112,7 @@ export async function seedDemoEvents(scannerId: number): Promise<DemoEvents> {
   const tenK = await seedTickets(nightRun, nightRun.ticketTypes[0]!.id, 8);
   await seedTickets(nightRun, nightRun.ticketTypes[1]!.id, 4);
 
-  await applyStateChange(halves[0]!.id, { processState: PROCESS_STATE.cancelled });
+  await changeTicketStates(halves[0]!.id, { processState: PROCESS_STATE.cancelled }, { kind: 'system' });
   for (const ticket of tenK.slice(0, 3)) await checkIn(ticket.id, { adminId: scannerId });
   await checkIn(passes[0]!.id, { adminId: scannerId, eventId: nightRun.id });
   return { events: [marathon, nightRun], accessPackageEvent: nightRun.id, openTickets: open.map((ticket) => ticket.id) };

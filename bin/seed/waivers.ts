@@ -1,5 +1,5 @@
 import { createWaiver, publishWaiverVersion } from '#shared/data/waivers';
-import type { Event } from '#shared/domain/event';
+import type { CreatedEvent } from '#shared/domain/event';
 import type { Waiver } from '#shared/domain/waivers';
 
 /**
@@ -8,7 +8,7 @@ import type { Waiver } from '#shared/domain/waivers';
  * signed at the gate. `GET /tickets/{id}/waivers` lists all three for a ticket of the
  * first type and two for the others.
  */
-export async function seedWaivers(events: readonly Event[]): Promise<Waiver[]> {
+export async function seedWaivers(events: readonly CreatedEvent[]): Promise<Waiver[]> {
   const created: Waiver[] = [];
   for (const event of events) {
     const release = await createWaiver({

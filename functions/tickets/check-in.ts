@@ -1,17 +1,11 @@
-import { checkIn } from '#shared/data/tickets';
-import { CheckInQuery, idempotencyKey } from '#shared/http/ticket-input';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
 import { header } from '#shared/http/request';
 import { route } from '#shared/http/route';
+import { CheckInQuery, idempotencyKey } from '#shared/http/ticket-input';
+import { checkIn } from '#shared/use-cases/tickets/check-in';
 
 /** No body schema: any body is refused with 400 (spec: the body must be empty). */
 export const handler = route('POST /tickets/{id}/check-in', { path: PathId, query: CheckInQuery }, async ({ path, query, caller, event }) =>
-  dataOnly(
-    await checkIn(path.id, {
-      eventId: query.event,
-      adminId: caller.id,
-      idempotencyKey: idempotencyKey(header(event, 'Idempotency-Key')),
-    }),
-  ),
+  dataOnly(await checkIn(path.id, { eventId: query.event, adminId: caller.id, idempotencyKey: idempotencyKey(header(event, 'Idempotency-Key')) })),
 );

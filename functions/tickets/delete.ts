@@ -1,9 +1,9 @@
-import { deleteTicket } from '#shared/data/tickets';
 import { PathId } from '#shared/http/bulk';
 import { route } from '#shared/http/route';
+import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
 
 /** Soft delete: 204; the ticket leaves lists and statistics, GET answers 404, the record stays. */
-export const handler = route('DELETE /tickets/{id}', { path: PathId }, async ({ path }) => {
-  await deleteTicket(path.id);
+export const handler = route('DELETE /tickets/{id}', { path: PathId }, async ({ path, caller }) => {
+  await deleteTicket(path.id, { kind: 'admin', id: caller.id });
   return { status: 204 };
 });

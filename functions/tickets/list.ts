@@ -1,7 +1,7 @@
-import { listTickets } from '#shared/data/tickets';
-import { TicketListQuery } from '#shared/http/ticket-input';
 import { paged } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
+import { TicketListQuery } from '#shared/http/ticket-input';
+import { listTickets } from '#shared/use-cases/tickets/read-tickets';
 
 export const handler = route('GET /tickets', { query: TicketListQuery }, async ({ query }) =>
   paged(

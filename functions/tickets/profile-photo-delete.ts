@@ -3,6 +3,6 @@ import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 
-export const handler = route('DELETE /tickets/{id}/profile-photo', { path: PathId }, async ({ path }) =>
-  dataOnly(await removeProfilePhoto(path.id)),
+export const handler = route('DELETE /tickets/{id}/profile-photo', { path: PathId }, async ({ path, caller }) =>
+  dataOnly(await removeProfilePhoto(path.id, { kind: 'admin', id: caller.id })),
 );

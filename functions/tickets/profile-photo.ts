@@ -9,5 +9,5 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /tickets/{id}/profile-photo',
   { path: PathId, multipart: { maxFileBytes: MAX_PHOTO_BYTES }, body: z.strictObject({ file: FilePart }) },
-  async ({ path, body }) => dataOnly(await uploadProfilePhoto(path.id, body.file.data)),
+  async ({ path, body, caller }) => dataOnly(await uploadProfilePhoto(path.id, body.file.data, { kind: 'admin', id: caller.id })),
 );

@@ -1,5 +1,6 @@
 import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DynamoDBDocumentClient,
   QueryCommand,
   TransactWriteCommand,
@@ -34,7 +35,23 @@ export class TransactionCancelled extends Error {
 }
 
 const MAX_CONFLICT_RETRIES = 10;
+/** DynamoDB's limits: actions per TransactWriteItems, keys per BatchGetItem. */
+export const MAX_TRANSACTION_ITEMS = 100;
+const BATCH_GET_KEYS = 100;
+const MAX_UNPROCESSED_RETRIES = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Full-jitter exponential backoff: up to 10 ms × 2^attempt, capped at 1 s. */
+const backoff = (attempt: number) => sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
+
+/** An item without the table's own attributes (keys, index keys, entity tag): what a repository hands on. */
+export function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (name === 'PK' || name === 'SK' || name === 'entity' || /^GSI\d+(PK|SK)$/.test(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
 
 /**
  * TransactWriteItems, retried with jittered exponential backoff when it collided with
@@ -42,6 +59,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * retried: it surfaces as `TransactionCancelled` for the caller to map to 404/409.
  */
 export async function transactWrite(items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+  if (items.length > MAX_TRANSACTION_ITEMS) {
+    // A programming error, not bad input: callers bound what one transaction holds.
+    throw new Error(`A transaction holds at most ${MAX_TRANSACTION_ITEMS} actions; this one has ${items.length}. Split the change.`);
+  }
   for (let attempt = 0; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -52,9 +73,46 @@ export async function transactWrite(items: NonNullable<TransactWriteCommandInput
       const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
       const conditionFailed = reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
       if (!conflict || conditionFailed || attempt >= MAX_CONFLICT_RETRIES) throw new TransactionCancelled(reasons);
-      await sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
+      await backoff(attempt);
     }
   }
+}
+
+/**
+ * BatchGetItem for any number of keys: chunks of 100, `UnprocessedKeys` retried with
+ * jittered exponential backoff. Answers one entry per key, in the keys' order, undefined
+ * where no item exists.
+ */
+export async function batchGet(
+  keys: readonly Record<string, unknown>[],
+  options: { consistent?: boolean; projection?: string; names?: Record<string, string> } = {},
+): Promise<(Record<string, unknown> | undefined)[]> {
+  const table = tableName();
+  const keyOf = (key: Record<string, unknown>) => `${key.PK}\u0000${key.SK}`;
+  const found = new Map<string, Record<string, unknown>>();
+  const unique = [...new Map(keys.map((key) => [keyOf(key), { PK: key.PK, SK: key.SK }])).values()];
+  for (let start = 0; start < unique.length; start += BATCH_GET_KEYS) {
+    let pending: Record<string, unknown>[] = unique.slice(start, start + BATCH_GET_KEYS);
+    for (let attempt = 0; pending.length; attempt++) {
+      if (attempt > MAX_UNPROCESSED_RETRIES) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${attempt} attempts.`);
+      if (attempt > 0) await backoff(attempt);
+      const { Responses, UnprocessedKeys } = await db.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [table]: {
+              Keys: pending,
+              ConsistentRead: options.consistent,
+              // The keys ride along so each answer can be matched to its key.
+              ...(options.projection ? { ProjectionExpression: `PK, SK, ${options.projection}`, ExpressionAttributeNames: options.names } : {}),
+            },
+          },
+        }),
+      );
+      for (const item of Responses?.[table] ?? []) found.set(keyOf(item), item);
+      pending = UnprocessedKeys?.[table]?.Keys ?? [];
+    }
+  }
+  return keys.map((key) => found.get(keyOf(key)));
 }
 
 /**

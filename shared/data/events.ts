@@ -1,76 +1,76 @@
-import { BatchGetCommand, type BatchGetCommandOutput, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
-import type { Event, NewEvent, Team, TicketType } from '../domain/event.ts';
+import { isValidTimeZone, type CreatedEvent, type Event, type NewEvent, type Team, type TicketType } from '../domain/event.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import { isValidTimeZone } from '../domain/event.ts';
-import { db, queryPages, tableName, transactWrite } from './client.ts';
+import { batchGet, db, tableName, transactWrite, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
 
 /**
- * Events: one partition `EVENT#<id>` holds the event item, its ticket types, teams, the
- * grants of other events' access packages into it, and its statistics shards, so
- * `getEvent` is one Query. Ticket types are also found by id through GSI1.
- * (Events are created by the seed and tests; their admin routes belong to a later issue.)
+ * Events: the partition `EVENT#<id>` holds the event item, its ticket types, teams, the
+ * grants of other events' access packages into it, its statistics shards and waivers.
+ * Each is read by its own key (the event record, a team: one GetItem each), never the
+ * whole partition. Ticket types are also found by id through GSI1. Events are created by
+ * the seed and the tests; their admin routes are not in the spec.
  */
-const strip = (item: Record<string, unknown>) => {
-  const { PK, SK, GSI1PK, GSI1SK, entity, ...rest } = item;
-  return rest;
-};
-
 export async function getEvent(id: number): Promise<Event> {
-  const items = await queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.eventPartition(id) },
-  });
-  const eventItem = items.find((item) => item.SK === 'EVENT');
-  if (!eventItem) throw new NotFound('Event', id);
-  const of = (prefix: string) => items.filter((item) => String(item.SK).startsWith(prefix)).map(strip);
-  return {
-    ...(strip(eventItem) as Omit<Event, 'ticketTypes' | 'teams' | 'grantedBy'>),
-    ticketTypes: of('TICKET_TYPE#') as unknown as TicketType[],
-    teams: of('TEAM#') as unknown as Team[],
-    grantedBy: of('GRANT#').map((grant) => Number(grant.typeId)),
-  };
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.event(id) }));
+  if (!Item) throw new NotFound('Event', id);
+  return withoutKeys(Item) as unknown as Event;
+}
+
+/** A team of an event, or undefined when the event has no such team. */
+export async function findTeam(eventId: number, teamId: number): Promise<Team | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.team(eventId, teamId) }));
+  return Item ? (withoutKeys(Item) as unknown as Team) : undefined;
 }
 
 /** A ticket type by id (GSI1), or undefined. */
 export async function findTicketType(id: number): Promise<TicketType | undefined> {
+  const index = keys.ticketTypeIndex(id);
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-      ExpressionAttributeValues: { ':pk': keys.ticketTypeIndex(id).GSI1PK, ':sk': keys.ticketTypeIndex(id).GSI1SK },
+      ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK },
+      Limit: 1,
     }),
   );
-  return Items?.[0] ? (strip(Items[0]) as unknown as TicketType) : undefined;
+  return Items?.[0] ? (withoutKeys(Items[0]) as unknown as TicketType) : undefined;
 }
 
-/** Event titles by id, in one BatchGetItem (for `checkInInfo`); unknown ids are absent. */
+/** The ticket types an event can hold (createEvent allows at most this many). */
+export const MAX_TICKET_TYPES = 50;
+
+/** An event's ticket types in id order, with their kept `sold` counts: one bounded Query. */
+export async function listTicketTypes(eventId: number): Promise<TicketType[]> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :type)',
+      ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':type': keys.ticketTypePrefix },
+      Limit: MAX_TICKET_TYPES,
+    }),
+  );
+  return (Items ?? []).map((item) => withoutKeys(item) as unknown as TicketType);
+}
+
+/** Event titles by id (for `checkInInfo`); unknown ids are absent. */
 export async function eventTitles(ids: number[]): Promise<Map<number, string>> {
-  const titles = new Map<number, string>();
-  let pending: Record<string, unknown>[] | undefined = [...new Set(ids)].map((id) => keys.event(id));
-  while (pending?.length) {
-    const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await db.send(
-      new BatchGetCommand({
-        RequestItems: { [tableName()]: { Keys: pending.splice(0, 100), ProjectionExpression: 'id, title' } },
-      }),
-    );
-    for (const item of Responses?.[tableName()] ?? []) titles.set(Number(item.id), String(item.title));
-    pending = [...pending, ...(UnprocessedKeys?.[tableName()]?.Keys ?? [])];
-  }
-  return titles;
+  const unique = [...new Set(ids)];
+  const items = await batchGet(unique.map((id) => keys.event(id)), { projection: 'id, title' });
+  return new Map(items.flatMap((item) => (item ? [[Number(item.id), String(item.title)] as const] : [])));
 }
 
 /**
  * Creates an event with its ticket types, teams, questions and empty statistics shards in
- * one transaction. A type's `grants` must name existing events (checked by the grant items' puts).
+ * one transaction. A type's `grants` name the other events it also admits to.
  */
-export async function createEvent(input: NewEvent): Promise<Event> {
+export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
   if (!isValidTimeZone(input.timezone)) throw new ValidationError(`Unknown time zone "${input.timezone}".`);
+  if (input.ticketTypes.length > MAX_TICKET_TYPES) throw new ValidationError(`An event holds at most ${MAX_TICKET_TYPES} ticket types.`);
   const questions = input.questions ?? [];
   const optionCount = questions.reduce((sum, question) => sum + (question.options?.length ?? 0), 0);
   const [eventId, firstType, firstTeam, firstQuestion, firstOption] = await Promise.all([
@@ -81,8 +81,7 @@ export async function createEvent(input: NewEvent): Promise<Event> {
     allocateIds('ANSWER_OPTION', Math.max(1, optionCount)),
   ]);
   let optionId = firstOption;
-  const stamp = now().toISOString();
-  const event: Event = {
+  const event: CreatedEvent = {
     id: eventId,
     title: input.title,
     timezone: input.timezone,
@@ -103,20 +102,16 @@ export async function createEvent(input: NewEvent): Promise<Event> {
       grants: [...new Set(type.grants ?? [])].filter((granted) => granted !== eventId),
     })),
     teams: (input.teams ?? []).map((team, t) => ({ id: firstTeam + t, eventId, name: team.name })),
-    grantedBy: [],
-    created: stamp,
+    created: now().toISOString(),
   };
-  const { ticketTypes, teams, grantedBy, ...eventFields } = event;
+  const { ticketTypes, teams, ...eventFields } = event;
   const put = (Item: Record<string, unknown>) => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' } });
   await transactWrite([
     put({ ...keys.event(eventId), entity: 'Event', ...eventFields }),
     ...ticketTypes.map((type) => put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndex(type.id), entity: 'TicketType', ...type })),
     ...ticketTypes.flatMap((type) =>
       type.grants.map((granted) => ({
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.accessGrant(granted, type.id), entity: 'AccessGrant', typeId: type.id, eventId },
-        },
+        Put: { TableName: tableName(), Item: { ...keys.accessGrant(granted, type.id), entity: 'AccessGrant', typeId: type.id, eventId } },
       })),
     ),
     ...teams.map((team) => put({ ...keys.team(eventId, team.id), entity: 'Team', ...team })),

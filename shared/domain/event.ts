@@ -35,6 +35,7 @@ export interface Team {
   name: string;
 }
 
+/** The event record itself (one item); its ticket types and teams are items of their own. */
 export interface Event {
   id: number;
   title: string;
@@ -43,11 +44,13 @@ export interface Event {
   /** ISO-8601 UTC. */
   startsAt: string;
   questions: AttendeeQuestion[];
+  created: string;
+}
+
+/** An event as created, with the ticket types and teams created with it. */
+export interface CreatedEvent extends Event {
   ticketTypes: TicketType[];
   teams: Team[];
-  /** Ticket types of other events (access packages) that grant entry to this one. */
-  grantedBy: number[];
-  created: string;
 }
 
 export interface NewEvent {

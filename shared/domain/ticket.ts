@@ -1,9 +1,10 @@
 /**
- * Tickets: the resource `GET /tickets/{id}` answers, the state codes, and the pure rules
- * every state change goes through (eligibility, what a ticket counts for in the check-in
- * statistics, whether a scan admits it). No I/O here: shared/data/tickets.ts stores what
- * these rules decide, in one transaction per change.
+ * Tickets: the resource `GET /tickets/{id}` answers, the state codes, eligibility and
+ * what a ticket counts for in the check-in statistics. The rules of change live beside
+ * it: `ticket-states.ts` (which state moves are allowed), `check-in.ts` (whether a scan
+ * admits), `transfer.ts`; `shared/use-cases/tickets/` applies them and commits once.
  */
+import type { TicketHistoryEntry } from './ticket-history.ts';
 
 /**
  * `processState` codes. The spec fixes only 4 = cancelled ("exclude_process_states=4
@@ -122,17 +123,21 @@ export interface Ticket extends TicketFields {
   ticketRefund?: TicketRefund;
   purchaser?: PurchaserContact | null;
   checkInInfo?: CheckInInfo;
+  /** `_include=history`: a page of the ticket's changes, newest first. */
+  history?: { totalCount: number; count: number; limit: number; offset: number; data: TicketHistoryEntry[] };
 }
 
-/** `_include` values (spec). */
+/** `_include` values of lists and single tickets (spec). */
 export const TICKET_INCLUDES = ['change_status', 'ticket_status', 'purchaser', 'checkInInfo'] as const;
-export type TicketInclude = (typeof TICKET_INCLUDES)[number];
+/** A single ticket may also show its history (ours: one page of it, read by key). */
+export const SINGLE_TICKET_INCLUDES = [...TICKET_INCLUDES, 'history'] as const;
+export type TicketInclude = (typeof SINGLE_TICKET_INCLUDES)[number];
 
 /**
  * Everything stored about a ticket: the resource plus what the rules need without a
  * second read (the events its type grants entry to, the scans, the claim, the purchaser).
  */
-export interface TicketRecord extends Omit<Ticket, 'ticketClaim' | 'ticketRefund' | 'purchaser' | 'checkInInfo'> {
+export interface TicketRecord extends Omit<Ticket, 'ticketClaim' | 'ticketRefund' | 'purchaser' | 'checkInInfo' | 'history'> {
   /** Other events the ticket's type (an access package) grants entry to; copied from the type. */
   accessEvents: number[];
   /** The simple scan at the ticket's own event. */
@@ -186,47 +191,6 @@ export function checkedInFromSignatures(counts: ReadonlyMap<string, number>, req
     if (eventsOfSignature(signature).some((event) => wanted.has(event))) total += count;
   }
   return total;
-}
-
-export type RefusalReason = 'already_checked_in' | 'cancelled' | 'transferred' | 'withdrawn' | 'not_valid_for_event';
-
-export type ScanDecision =
-  | { admitted: true; kind: 'simple' | 'access_package' }
-  | { admitted: false; reason: RefusalReason; firstScan?: string };
-
-/** Whether scanning the ticket at `eventId` admits it, and as which kind of scan. Deleted tickets never get here (404). */
-export function decideScan(ticket: TicketRecord, eventId: number): ScanDecision {
-  if (ticket.processState === PROCESS_STATE.cancelled) return { admitted: false, reason: 'cancelled' };
-  if (ticket.transferState === 'transferred') return { admitted: false, reason: 'transferred' };
-  if (ticket.withdrawnState === 'withdrawn') return { admitted: false, reason: 'withdrawn' };
-  if (eventId === ticket.eventId) {
-    if (ticket.processState === PROCESS_STATE.checkedIn) {
-      return { admitted: false, reason: 'already_checked_in', firstScan: ticket.checkIn?.scannedTimestamp ?? ticket.updated };
-    }
-    if (ticket.processState !== PROCESS_STATE.active) return { admitted: false, reason: 'not_valid_for_event' };
-    return { admitted: true, kind: 'simple' };
-  }
-  if (!ticket.accessEvents.includes(eventId)) return { admitted: false, reason: 'not_valid_for_event' };
-  const earlier = ticket.accessScans[String(eventId)];
-  if (earlier) return { admitted: false, reason: 'already_checked_in', firstScan: earlier.scannedTimestamp };
-  if (ticket.processState === PROCESS_STATE.pending) return { admitted: false, reason: 'not_valid_for_event' };
-  return { admitted: true, kind: 'access_package' };
-}
-
-/** The ticket after an admitted scan. */
-export function applyScan(ticket: TicketRecord, kind: 'simple' | 'access_package', scan: Scan): TicketRecord {
-  if (kind === 'simple') return { ...ticket, processState: PROCESS_STATE.checkedIn, checkIn: scan, updated: scan.scannedTimestamp };
-  return { ...ticket, accessScans: { ...ticket.accessScans, [String(scan.eventId)]: scan }, updated: scan.scannedTimestamp };
-}
-
-/** Why a ticket cannot be transferred, or undefined when it can (spec: any eligible ticket that is not checked in). */
-export function transferRefusal(ticket: TicketRecord): string | undefined {
-  if (ticket.deleted === 1) return 'deleted';
-  if (ticket.processState === PROCESS_STATE.checkedIn) return 'checked_in';
-  if (ticket.processState === PROCESS_STATE.cancelled) return 'cancelled';
-  if (ticket.transferState === 'transferred') return 'transferred';
-  if (ticket.withdrawnState === 'withdrawn') return 'withdrawn';
-  return undefined;
 }
 
 /** The resource's fields in the order answers show them (storage does not keep an order). */

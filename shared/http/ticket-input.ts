@@ -3,7 +3,7 @@ import { positiveId } from '../domain/ids.ts';
 import { MAX_BULK_ITEMS } from './bulk.ts';
 import { ValidationError } from '../errors.ts';
 import { idList, pagingQuery, wholeNumber } from './paging.ts';
-import { MAX_STATS_EVENTS, PROCESS_STATES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
+import { MAX_STATS_EVENTS, PROCESS_STATES, SINGLE_TICKET_INCLUDES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
 
 /** The request schemas of the `/tickets` routes. */
 
@@ -11,13 +11,15 @@ const MAX_LIST_EVENTS = 20;
 
 
 /** `_include=change_status,purchaser`. */
-export const Include = z._default(
-  z.pipe(
-    z.pipe(z.string(), z.transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))),
-    z.array(z.enum(TICKET_INCLUDES, `must list values among ${TICKET_INCLUDES.join(', ')}`)),
-  ),
-  [],
-);
+const includeOf = <const T extends readonly string[]>(values: T) =>
+  z._default(
+    z.pipe(
+      z.pipe(z.string(), z.transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))),
+      z.array(z.enum(values, `must list values among ${values.join(', ')}`)),
+    ),
+    [],
+  );
+export const Include = includeOf(TICKET_INCLUDES);
 
 const boundedIds = (name: string, max: number) => idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
 /** A filter becomes a DynamoDB `IN (...)`, which takes at most 100 values. */
@@ -43,7 +45,12 @@ export const TicketListQuery = z
 
 export const StatsQuery = z.strictObject({ events: boundedIds('events', MAX_STATS_EVENTS) });
 
-export const GetQuery = z.strictObject({ _include: Include });
+/** One ticket: the list's expansions plus `history`, paged by `history_limit`/`history_offset` (newest first). */
+export const GetQuery = z.strictObject({
+  _include: includeOf(SINGLE_TICKET_INCLUDES),
+  history_limit: pagingQuery._limit,
+  history_offset: pagingQuery._offset,
+});
 
 /** `?event=<id>`: the event being scanned (default: the ticket's own event). */
 export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event', { positive: true })) });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deleteTicket } from '#shared/data/tickets';
+import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
 import type { Ticket } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { SYSTEM } from '../support/tickets.ts';
 import { call } from '../support/api.ts';
 import { GIF_BYTES, JPEG_BYTES, PNG_BYTES, WEBP_BYTES } from '../support/images.ts';
 import { form, type FormPart } from '../support/multipart.ts';
@@ -134,7 +135,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
   it('answers 404 for an unknown or deleted ticket', async () => {
     expect((await upload(9_999_999_999, [file(PNG_BYTES)])).status).toBe(404);
     const ticket = await newTicket();
-    await deleteTicket(ticket.id);
+    await deleteTicket(ticket.id, SYSTEM);
     expect((await upload(ticket.id, [file(PNG_BYTES)])).status).toBe(404);
   });
 });

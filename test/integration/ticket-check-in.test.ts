@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyStateChange, listScans, readTicketRecord } from '#shared/data/tickets';
+import { listScans } from '#shared/data/check-ins';
+import { readTicketRecord } from '#shared/data/ticket-records';
+import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
+import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { accessFixture, checkIn, readStats, TICKETS } from '../support/tickets.ts';
+import { accessFixture, checkIn, readStats, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 let token: string;
@@ -60,17 +63,18 @@ describe('POST /tickets/{id}/check-in', () => {
   it('answers 404 for an unknown or deleted ticket', async () => {
     expect((await checkIn(token, 987_654_321)).status).toBe(404);
     const { ticket } = await oneTicket();
-    await applyStateChange(ticket.id, { deleted: 1 });
+    await changeTicketStates(ticket.id, { deleted: 1 }, SYSTEM);
     expect((await checkIn(token, ticket.id)).status).toBe(404);
   });
 
   it.each([
-    ['cancelled', { processState: PROCESS_STATE.cancelled }],
-    ['transferred', { transferState: 'transferred' as const }],
-    ['withdrawn', { withdrawnState: 'withdrawn' as const }],
+    ['cancelled', (id: number) => changeTicketStates(id, { processState: PROCESS_STATE.cancelled }, SYSTEM)],
+    // A transferred original: transferred for real, to the event's other type.
+    ['transferred', (id: number, otherType: number) => transferTicket(id, { typeId: otherType }, SYSTEM)],
+    ['withdrawn', (id: number) => changeTicketStates(id, { withdrawnState: 'withdrawn' }, SYSTEM)],
   ])('refuses a %s ticket with that reason and records the failed scan', async (reason, change) => {
     const { event, ticket } = await oneTicket();
-    await applyStateChange(ticket.id, change);
+    await change(ticket.id, event.ticketTypes[1]!.id);
     const refused = await checkIn(token, ticket.id);
     expect(refused.status).toBe(409);
     expect(refused.body.reason).toBe(reason);

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getEvent } from '#shared/data/events';
-import { applyStateChange, readTicketRecord } from '#shared/data/tickets';
+import { listTicketTypes } from '#shared/data/events';
+import { readTicketRecord } from '#shared/data/ticket-records';
+import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { checkIn, readStats, TICKETS } from '../support/tickets.ts';
+import { checkIn, readStats, TICKETS, SYSTEM } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 let token: string;
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 
 const transfer = (id: number, body: unknown) => call('POST', `${TICKETS}/${id}/transfer`, { token, body });
-const soldOf = async (eventId: number) => new Map((await getEvent(eventId)).ticketTypes.map((type) => [type.id, type.sold]));
+const soldOf = async (eventId: number) => new Map((await listTicketTypes(eventId)).map((type) => [type.id, type.sold]));
 
 describe('POST /tickets/{id}/transfer', () => {
   it('moves a ticket to another type of its event: new ticket and barcode, original transferred, sold moves', async () => {
@@ -71,9 +72,9 @@ describe('POST /tickets/{id}/transfer', () => {
 
   it.each([
     ['checked_in', async (id: number) => void (await checkIn(token, id))],
-    ['cancelled', async (id: number) => void (await applyStateChange(id, { processState: PROCESS_STATE.cancelled }))],
-    ['withdrawn', async (id: number) => void (await applyStateChange(id, { withdrawnState: 'withdrawn' }))],
-    ['deleted', async (id: number) => void (await applyStateChange(id, { deleted: 1 }))],
+    ['cancelled', async (id: number) => void (await changeTicketStates(id, { processState: PROCESS_STATE.cancelled }, SYSTEM))],
+    ['withdrawn', async (id: number) => void (await changeTicketStates(id, { withdrawnState: 'withdrawn' }, SYSTEM))],
+    ['deleted', async (id: number) => void (await changeTicketStates(id, { deleted: 1 }, SYSTEM))],
   ])('refuses to transfer a %s ticket with 409', async (reason, prepare) => {
     const event = await seedEvent();
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);

@@ -1,12 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
-import { deleteTicket } from '#shared/data/tickets';
+import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { createWaiver, publishWaiverVersion, ticketSignatures } from '#shared/data/waivers';
 import type { Event } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
 import type { Waiver } from '#shared/domain/waivers';
 import { formatInTimeZone } from '#shared/domain/zoned-time';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { SYSTEM } from '../support/tickets.ts';
 import { call } from '../support/api.ts';
 import { JPEG_BYTES, PNG_BYTES } from '../support/images.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -64,7 +65,7 @@ describe('GET /tickets/{id}/waivers', () => {
   it('answers 404 for an unknown or deleted ticket and 400 for an unknown signedStatus', async () => {
     const { ticket } = await fixture();
     expect((await list(ticket.id, 'maybe')).status).toBe(400);
-    await deleteTicket(ticket.id);
+    await deleteTicket(ticket.id, SYSTEM);
     expect((await list(ticket.id)).status).toBe(404);
     expect((await list(9_999_999_999)).status).toBe(404);
   });

@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyStateChange, createTicket, readTicketRecord } from '#shared/data/tickets';
+import { readTicketRecord } from '#shared/data/ticket-records';
+import { createTicket } from '#shared/use-cases/tickets/create-ticket';
+import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { accessFixture } from '../support/tickets.ts';
+import { accessFixture, SYSTEM } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 const BASE = '/api/v2/tickets';
@@ -96,7 +98,7 @@ describe('GET /tickets', () => {
     expect(await ids(`event=${one.id}&teams=0`)).toEqual([loneTicket.id]);
     expect(await ids(`event=${one.id}&teams=0,${blue!.id}`)).toEqual([blueTicket.id, loneTicket.id]);
     expect(await ids(`event=${one.id}&ticket_types=${vip!.id}`)).toEqual([blueTicket.id]);
-    await applyStateChange(redTicket.id, { processState: PROCESS_STATE.cancelled });
+    await changeTicketStates(redTicket.id, { processState: PROCESS_STATE.cancelled }, SYSTEM);
     expect(await ids(`event=${one.id}&exclude_process_states=4`)).toEqual([blueTicket.id, loneTicket.id]);
     const counted = await call('GET', `${BASE}?event=${one.id}&exclude_process_states=4&_limit=1&_offset=1`, as());
     expect(counted.body).toMatchObject({ totalCount: 2, count: 1, data: [{ id: loneTicket.id }] });

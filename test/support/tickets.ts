@@ -3,6 +3,9 @@ import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from './api.ts';
 
 /** Helpers shared by the ticket tests. */
+
+/** The actor of changes a test makes directly through the use cases (fixtures). */
+export const SYSTEM = { kind: 'system' } as const;
 export const TICKETS = '/api/v2/tickets';
 
 export async function readStats(token: string, ...events: number[]) {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerProblems, type AttendeeQuestion } from '#shared/domain/event';
-import {
-  applyScan,
-  checkedInFromSignatures,
-  countedEvents,
-  decideScan,
-  isEligible,
-  PROCESS_STATE,
-  signatureOf,
-  transferRefusal,
-  type TicketRecord,
-} from '#shared/domain/ticket';
-import { MAX_STATS_EVENTS } from '#shared/domain/ticket';
+import { applyScan, decideScan } from '#shared/domain/check-in';
+import { checkedInFromSignatures, countedEvents, isEligible, MAX_STATS_EVENTS, PROCESS_STATE, signatureOf, type TicketRecord } from '#shared/domain/ticket';
+import { transferRefusal } from '#shared/domain/transfer';
 import { BulkDeleteBody, idempotencyKey, TicketPatch } from '#shared/http/ticket-input';
 import { ValidationError } from '#shared/errors';
 

@@ -1,8 +1,9 @@
-import { setProfilePhoto } from '../../data/tickets.ts';
 import { UnsupportedMediaType, ValidationError } from '../../errors.ts';
 import { deleteObjectQuietly, newObjectKey, objectKeyOf, objectUrl, putObject } from '../../services/photos.ts';
 import { sniffImageType } from '../../domain/image-type.ts';
-import type { Ticket } from '../../domain/ticket.ts';
+import type { Actor } from '../../domain/ticket-history.ts';
+import { toTicket, type Ticket } from '../../domain/ticket.ts';
+import { changeTicket, ticketNotFound } from './change-ticket.ts';
 
 /**
  * Attendee profile photos: JPEG, PNG or WebP by their bytes, at most 5 MiB (the
@@ -21,11 +22,24 @@ async function removeFormerPhoto(ticketId: number, url: string | null): Promise<
 }
 
 /**
+ * Sets or clears the photo URL of a live ticket through the ticket's one change path
+ * (version check, history entry with the actor); answers the ticket and the URL it
+ * replaced, whose object the caller removes.
+ */
+async function setProfilePhoto(ticketId: number, url: string | null, actor: Actor): Promise<{ ticket: Ticket; previous: string | null }> {
+  return changeTicket(ticketId, { actor, action: 'profile_photo', via: [] }, (record, at) => {
+    if (record.deleted) throw ticketNotFound(ticketId);
+    const after = { ...record, profilePhoto: url, updated: at };
+    return { changes: [{ before: record, after }], result: { ticket: toTicket(after), previous: record.profilePhoto ?? null } };
+  });
+}
+
+/**
  * Puts the object first, then sets the URL on the ticket (conditional on the ticket
  * existing and not deleted); if that fails, the new object is removed again. The
  * replaced photo's object is removed last, best-effort.
  */
-export async function uploadProfilePhoto(ticketId: number, bytes: Uint8Array): Promise<Ticket> {
+export async function uploadProfilePhoto(ticketId: number, bytes: Uint8Array, actor: Actor): Promise<Ticket> {
   if (bytes.length === 0) throw new ValidationError('The file is empty.', [{ path: 'body.file', message: 'The file is empty.' }]);
   const type = sniffImageType(bytes);
   if (!type) throw new UnsupportedMediaType('A profile photo must be a JPEG, PNG or WebP image (judged by the file\'s content).');
@@ -34,7 +48,7 @@ export async function uploadProfilePhoto(ticketId: number, bytes: Uint8Array): P
   await putObject(key, bytes, type.mediaType, { 'ticket-id': String(ticketId) });
   let result: Awaited<ReturnType<typeof setProfilePhoto>>;
   try {
-    result = await setProfilePhoto(ticketId, objectUrl(key));
+    result = await setProfilePhoto(ticketId, objectUrl(key), actor);
   } catch (error) {
     await deleteObjectQuietly(key, `upload for ticket ${ticketId} that could not be linked`);
     throw error;
@@ -44,8 +58,8 @@ export async function uploadProfilePhoto(ticketId: number, bytes: Uint8Array): P
 }
 
 /** Clears `profilePhoto`; deleting the object is best-effort. */
-export async function removeProfilePhoto(ticketId: number): Promise<Ticket> {
-  const { ticket, previous } = await setProfilePhoto(ticketId, null);
+export async function removeProfilePhoto(ticketId: number, actor: Actor): Promise<Ticket> {
+  const { ticket, previous } = await setProfilePhoto(ticketId, null, actor);
   await removeFormerPhoto(ticketId, previous);
   return ticket;
 }

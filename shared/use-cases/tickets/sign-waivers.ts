@@ -1,5 +1,5 @@
 import { now } from '../../clock.ts';
-import { getTicket } from '../../data/tickets.ts';
+import { getTicket } from './read-tickets.ts';
 import { recordSignatures, requiredWaivers, ticketSignatures } from '../../data/waivers.ts';
 import { deleteObjectQuietly, newObjectKey, putObject } from '../../services/photos.ts';
 import type { Ticket } from '../../domain/ticket.ts';

@@ -1,5 +1,5 @@
 import { getEvent } from '../../data/events.ts';
-import { getTicket } from '../../data/tickets.ts';
+import { getTicket } from './read-tickets.ts';
 import { requiredWaivers, ticketSignatures } from '../../data/waivers.ts';
 import { ticketWaivers, type SignedStatus, type TicketWaiver } from '../../domain/waivers.ts';
 

@@ -1,0 +1,128 @@
+import { countedEvents, isEligible, signatureOf, type TicketRecord } from '../domain/ticket.ts';
+import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
+import { Conflict } from '../errors.ts';
+import { tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { keys } from './keys.ts';
+import { historyPut } from './ticket-history.ts';
+import { ticketItem } from './ticket-records.ts';
+import { StatsDelta } from './ticket-stats.ts';
+
+/**
+ * The one write of a ticket change. In one TransactWriteItems:
+ * - each ticket, conditional on its `version` (optimistic lock: two scanners racing admit
+ *   a ticket once; the loser re-reads and is refused), and its history entry;
+ * - the `sold` count of its type (capacity checked when it rises) and of the event's
+ *   statistics shard, the check-in signature moves and the listed counts;
+ * - the bib item when the bib, the event or the holding state changes;
+ * - the caller's extra actions (a scan record, an idempotent answer).
+ */
+export interface TicketChange {
+  /** null: the ticket is created. */
+  before: TicketRecord | null;
+  after: TicketRecord;
+  history: TicketHistoryEntry;
+}
+
+type Action = Parameters<typeof transactWrite>[0][number];
+
+/** An extra action of the transaction, and the error to raise when its condition fails. */
+export interface ExtraAction {
+  action: Action;
+  onConditionFailed?: () => Error;
+}
+
+/** The ticket changed between read and write (or kept colliding): re-read and decide again. */
+export class StaleTicket extends Conflict {
+  constructor() {
+    super('The ticket changed concurrently; retry the request.', 'concurrent_update');
+  }
+}
+
+const holdsBib = (record: TicketRecord | null): record is TicketRecord =>
+  !!record && !!record.bibNumber && record.deleted === 0 && record.transferState !== 'transferred';
+
+type Role = { kind: 'ticket' } | { kind: 'type'; typeId: number } | { kind: 'bib'; bib: string } | { kind: 'extra'; onConditionFailed?: () => Error } | { kind: 'other' };
+
+function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, Role][] {
+  const oldBib = holdsBib(before) ? keys.bib(before.eventId, before.bibNumber!) : undefined;
+  const newBib = holdsBib(after) ? keys.bib(after.eventId, after.bibNumber!) : undefined;
+  if (oldBib?.PK === newBib?.PK) return [];
+  const mine = { ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id', ExpressionAttributeValues: { ':id': after.id } };
+  const actions: [Action, Role][] = [];
+  if (oldBib) actions.push([{ Delete: { TableName: tableName(), Key: oldBib, ...mine } }, { kind: 'other' }]);
+  if (newBib) {
+    const Item = { ...newBib, entity: 'UniqueBib', ticketId: after.id, eventId: after.eventId, bibNumber: after.bibNumber };
+    actions.push([{ Put: { TableName: tableName(), Item, ...mine } }, { kind: 'bib', bib: after.bibNumber! }]);
+  }
+  return actions;
+}
+
+function soldActions(soldByType: Map<number, { eventId: number; delta: number }>): [Action, Role][] {
+  const actions: [Action, Role][] = [];
+  for (const [typeId, { eventId, delta }] of soldByType) {
+    if (!delta) continue;
+    if (delta > 1) throw new Error('A transaction may add at most one ticket to a ticket type.');
+    const update = {
+      TableName: tableName(),
+      Key: keys.ticketType(eventId, typeId),
+      UpdateExpression: 'SET #sold = #sold + :delta',
+      // Capacity: a rise needs room. Conditions cannot add, so `sold < total` is the check for +1.
+      ConditionExpression: delta > 0 ? '#sold < #total' : 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#sold': 'sold', ...(delta > 0 ? { '#total': 'total' } : {}) },
+      ExpressionAttributeValues: { ':delta': delta },
+    };
+    actions.push([{ Update: update }, { kind: 'type', typeId }]);
+  }
+  return actions;
+}
+
+/** Writes the changes and `extra` in one transaction. Throws 409 `sold_out` / `bib_taken`, an extra's own error, or StaleTicket. */
+export async function commitTicketChanges(changes: TicketChange[], extra: ExtraAction[] = []): Promise<void> {
+  const planned: [Action, Role][] = [];
+  const stats = new StatsDelta();
+  const soldByType = new Map<number, { eventId: number; delta: number }>();
+  const moveSold = (record: TicketRecord, delta: number) => {
+    const entry = soldByType.get(record.typeId) ?? { eventId: record.eventId, delta: 0 };
+    entry.delta += delta;
+    soldByType.set(record.typeId, entry);
+    stats.sold(record.eventId, record.id, delta);
+  };
+
+  for (const { before, after, history } of changes) {
+    const Item = ticketItem({ ...after, version: history.version });
+    const condition = before
+      ? { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': before.version } }
+      : { ConditionExpression: 'attribute_not_exists(PK)' };
+    planned.push([{ Put: { TableName: tableName(), Item, ...condition } }, { kind: 'ticket' }]);
+    planned.push([historyPut(after.id, history), { kind: 'ticket' }]);
+    if (before && isEligible(before)) moveSold(before, -1);
+    if (isEligible(after)) moveSold(after, 1);
+    stats.signature(after.id, before ? signatureOf(countedEvents(before)) : '', signatureOf(countedEvents(after)));
+    if (before && !before.deleted) stats.listed(before.eventId, before.id, before.processState, -1);
+    if (!after.deleted) stats.listed(after.eventId, after.id, after.processState, 1);
+    planned.push(...bibActions(before, after));
+  }
+  planned.push(...soldActions(soldByType));
+  for (const action of stats.actions()) planned.push([action, { kind: 'other' }]);
+  for (const { action, onConditionFailed } of extra) planned.push([action, { kind: 'extra', onConditionFailed }]);
+
+  try {
+    await transactWrite(planned.map(([action]) => action));
+  } catch (error) {
+    if (!(error instanceof TransactionCancelled)) throw error;
+    throw refusalOf(error, planned.map(([, role]) => role));
+  }
+}
+
+function refusalOf(error: TransactionCancelled, roles: Role[]): Error {
+  const failed = roles.filter((_, index) => error.conditionFailed(index));
+  if (failed.some((role) => role.kind === 'ticket')) return new StaleTicket();
+  // Still colliding after transactWrite's retries: decide again on a fresh read.
+  if (!failed.length && error.reasons.some((reason) => reason.Code === 'TransactionConflict')) return new StaleTicket();
+  for (const role of failed) {
+    if (role.kind === 'type') return new Conflict(`Ticket type ${role.typeId} is sold out.`, 'sold_out');
+    if (role.kind === 'bib') return new Conflict(`Bib number ${role.bib} is already taken in this event.`, 'bib_taken');
+    if (role.kind === 'extra' && role.onConditionFailed) return role.onConditionFailed();
+  }
+  return error;
+}

@@ -1,0 +1,45 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
+import { tableName, db, withoutKeys } from './client.ts';
+import { keys } from './keys.ts';
+
+/**
+ * A ticket's history entries live in its own partition, keyed by the version they
+ * produced (`HISTORY#<version>`). Each is put, conditional on its absence, in the
+ * ticket's change transaction: append-only, and never out of step with the ticket.
+ */
+export const historyPut = (ticketId: number, entry: TicketHistoryEntry) => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...keys.ticketHistory(ticketId, entry.version), entity: 'TicketHistory', ticketId, ...entry },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+/**
+ * A page of a ticket whose latest version is `latest`, newest first: the entries
+ * `latest - offset` down to `latest - offset - limit + 1`, read by key range with a
+ * `Limit`, so a deep page costs what the first one does.
+ */
+export async function readTicketHistory(ticketId: number, latest: number, page: { limit: number; offset: number }): Promise<TicketHistoryEntry[]> {
+  const newest = latest - page.offset;
+  if (newest < 1) return [];
+  const oldest = Math.max(1, newest - page.limit + 1);
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :oldest AND :newest',
+      ExpressionAttributeValues: {
+        ':pk': keys.ticket(ticketId).PK,
+        ':oldest': keys.ticketHistory(ticketId, oldest).SK,
+        ':newest': keys.ticketHistory(ticketId, newest).SK,
+      },
+      ScanIndexForward: false,
+      Limit: page.limit,
+    }),
+  );
+  return (Items ?? []).map((item) => {
+    const { ticketId: _ticket, ...entry } = withoutKeys(item);
+    return entry as unknown as TicketHistoryEntry;
+  });
+}

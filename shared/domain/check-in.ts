@@ -1,0 +1,38 @@
+import { PROCESS_STATE, type Scan, type TicketRecord } from './ticket.ts';
+
+/**
+ * The gate's one decision: whether scanning a ticket at an event admits it, as which kind
+ * of scan, or why not (a reason code for every refusal). The check-in route, its
+ * idempotent retries and the statistics all go through it; the ticket state machine
+ * (`ticket-states.ts`) then allows the move it implies (active → checked in).
+ */
+export type RefusalReason = 'already_checked_in' | 'cancelled' | 'transferred' | 'withdrawn' | 'not_valid_for_event';
+
+export type ScanDecision =
+  | { admitted: true; kind: 'simple' | 'access_package' }
+  | { admitted: false; reason: RefusalReason; firstScan?: string };
+
+/** Whether scanning the ticket at `eventId` admits it, and as which kind of scan. Deleted tickets never get here (404). */
+export function decideScan(ticket: TicketRecord, eventId: number): ScanDecision {
+  if (ticket.processState === PROCESS_STATE.cancelled) return { admitted: false, reason: 'cancelled' };
+  if (ticket.transferState === 'transferred') return { admitted: false, reason: 'transferred' };
+  if (ticket.withdrawnState === 'withdrawn') return { admitted: false, reason: 'withdrawn' };
+  if (eventId === ticket.eventId) {
+    if (ticket.processState === PROCESS_STATE.checkedIn) {
+      return { admitted: false, reason: 'already_checked_in', firstScan: ticket.checkIn?.scannedTimestamp ?? ticket.updated };
+    }
+    if (ticket.processState !== PROCESS_STATE.active) return { admitted: false, reason: 'not_valid_for_event' };
+    return { admitted: true, kind: 'simple' };
+  }
+  if (!ticket.accessEvents.includes(eventId)) return { admitted: false, reason: 'not_valid_for_event' };
+  const earlier = ticket.accessScans[String(eventId)];
+  if (earlier) return { admitted: false, reason: 'already_checked_in', firstScan: earlier.scannedTimestamp };
+  if (ticket.processState === PROCESS_STATE.pending) return { admitted: false, reason: 'not_valid_for_event' };
+  return { admitted: true, kind: 'access_package' };
+}
+
+/** The ticket after an admitted scan. */
+export function applyScan(ticket: TicketRecord, kind: 'simple' | 'access_package', scan: Scan): TicketRecord {
+  if (kind === 'simple') return { ...ticket, processState: PROCESS_STATE.checkedIn, checkIn: scan, updated: scan.scannedTimestamp };
+  return { ...ticket, accessScans: { ...ticket.accessScans, [String(scan.eventId)]: scan }, updated: scan.scannedTimestamp };
+}

@@ -1,0 +1,72 @@
+import type { StateField } from './ticket-states.ts';
+import type { TicketRecord } from './ticket.ts';
+
+/**
+ * A ticket's history: one entry per change, appended in the change's own transaction, so
+ * the history cannot disagree with the ticket. Entry `n` is the change that produced the
+ * ticket's version `n` (1 is its creation), which makes the history's length the
+ * ticket's version and lets a page be read by key, newest first.
+ */
+
+/** Who made a change. Administrators and customers act through tokens; the system through seeding and imports. */
+export type Actor = { kind: 'admin'; id: number } | { kind: 'customer'; id: number } | { kind: 'system' };
+
+/** `admin 3`, `customer 12`, `system`: how an actor reads in the history. */
+export const actorLabel = (actor: Actor): string => (actor.kind === 'system' ? 'system' : `${actor.kind} ${actor.id}`);
+
+/** What a change was, in the words of the route or operation that made it. */
+export type TicketAction =
+  | 'create'
+  | 'edit'
+  | 'check_in'
+  | 'access_scan'
+  | 'undo_check_in'
+  | 'transfer'
+  | 'delete'
+  | 'states'
+  | 'profile_photo';
+
+const STATE_FIELDS: readonly StateField[] = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'];
+// Bookkeeping that changes with every write says nothing to a reader.
+const UNREPORTED = new Set<string>(['version', 'updated', 'checkIn', 'accessScans', ...STATE_FIELDS]);
+
+export interface TicketHistoryEntry {
+  /** The ticket version this change produced. */
+  version: number;
+  /** ISO-8601 UTC. */
+  at: string;
+  /** `admin 3`, `customer 12` or `system`. */
+  actor: string;
+  action: TicketAction;
+  /** Each state field that changed, from → to. */
+  states: Partial<Record<StateField, { from: string | number; to: string | number }>>;
+  /** The other fields that changed, by name (values stay on the ticket). */
+  fields: string[];
+  /** The other ticket of a transfer: the replacement (on the original) or the original (on the replacement). */
+  relatedTicketId?: number;
+}
+
+/** The history entry of a change from `before` (null: created) to `after`. */
+export function historyEntry(
+  before: TicketRecord | null,
+  after: TicketRecord,
+  change: { actor: Actor; action: TicketAction; at: string },
+): TicketHistoryEntry {
+  const states: TicketHistoryEntry['states'] = {};
+  for (const field of STATE_FIELDS) {
+    if (before && before[field] !== after[field]) states[field] = { from: before[field], to: after[field] };
+  }
+  const fields = before
+    ? Object.keys(after).filter((name) => !UNREPORTED.has(name) && JSON.stringify(before[name as keyof TicketRecord]) !== JSON.stringify(after[name as keyof TicketRecord]))
+    : [];
+  const related = before ? (before.transferredTo !== after.transferredTo ? after.transferredTo : null) : after.transferredFrom;
+  return {
+    version: (before?.version ?? 0) + 1,
+    at: change.at,
+    actor: actorLabel(change.actor),
+    action: change.action,
+    states,
+    fields: fields.sort(),
+    ...(related ? { relatedTicketId: related } : {}),
+  };
+}

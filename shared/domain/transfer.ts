@@ -1,0 +1,65 @@
+import { newTicketRecord } from './new-ticket.ts';
+import { decideStateChange, statesOf, type StateRefusal } from './ticket-states.ts';
+import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
+
+/** Attendee fields a transfer may set on the new ticket (or update in place). */
+export interface AttendeeUpdate {
+  partyMember?: string;
+  partyMemberLastName?: string;
+  emailAddress?: string | null;
+  partyMemberBirthMonth?: number | null;
+  partyMemberBirthDay?: number | null;
+  partyMemberBirthYear?: number | null;
+  partyMemberTitle?: string | null;
+  partyMemberCompany?: string | null;
+  attendeeQuestions?: AttendeeAnswer[];
+}
+
+/** Why a ticket cannot be transferred to another type or event (the state machine's answer), or undefined. */
+export function transferRefusal(ticket: TicketRecord): StateRefusal | undefined {
+  // To the state machine "transferred → transferred" is no change; to the route it would be a second replacement.
+  if (ticket.transferState === 'transferred' && !ticket.deleted) return 'transferred';
+  const decision = decideStateChange(statesOf(ticket), { transferState: 'transferred' }, ['transfer']);
+  return decision.ok ? undefined : decision.reason;
+}
+
+/**
+ * The ticket that replaces `original` at another type (or event): a new id and barcode,
+ * active (pending stays pending), the sale and attendee fields copied, then `attendee`
+ * laid over them. Answers and team belong to the event, so they move only within it; bib
+ * and chip are the original's and are not carried over.
+ */
+export function replacementTicket(
+  original: TicketRecord,
+  id: number,
+  type: { id: number; eventId: number; grants: number[] },
+  attendee: AttendeeUpdate,
+  stamp: string,
+): TicketRecord {
+  const sameEvent = type.eventId === original.eventId;
+  return {
+    ...newTicketRecord(id, type, stamp),
+    orderId: original.orderId,
+    price: original.price,
+    taxAmount: original.taxAmount,
+    gratuityAmount: original.gratuityAmount,
+    paidUponCheckout: original.paidUponCheckout,
+    externalMembershipId: original.externalMembershipId,
+    partyMember: original.partyMember,
+    partyMemberLastName: original.partyMemberLastName,
+    emailAddress: original.emailAddress,
+    partyMemberBirthMonth: original.partyMemberBirthMonth,
+    partyMemberBirthDay: original.partyMemberBirthDay,
+    partyMemberBirthYear: original.partyMemberBirthYear,
+    partyMemberTitle: original.partyMemberTitle,
+    partyMemberCompany: original.partyMemberCompany,
+    attendeeQuestions: sameEvent ? original.attendeeQuestions : [],
+    teamId: sameEvent ? original.teamId : null,
+    profilePhoto: original.profilePhoto,
+    processState: original.processState === PROCESS_STATE.pending ? PROCESS_STATE.pending : PROCESS_STATE.active,
+    purchaserContact: original.purchaserContact,
+    refund: original.refund,
+    transferredFrom: original.id,
+    ...attendee,
+  };
+}

@@ -1,0 +1,71 @@
+import { now } from '../../clock.ts';
+import { commitTicketChanges, StaleTicket, type ExtraAction } from '../../data/ticket-changes.ts';
+import { readTicketRecord } from '../../data/ticket-records.ts';
+import { historyEntry, type Actor, type TicketAction } from '../../domain/ticket-history.ts';
+import { decideStateChange, statesOf, type Via } from '../../domain/ticket-states.ts';
+import type { TicketRecord } from '../../domain/ticket.ts';
+import { Conflict, NotFound } from '../../errors.ts';
+
+/**
+ * The one way a ticket changes: read it, let the use case decide, ask the state machine
+ * about every state move, and commit once (ticket, history entry with the actor, counts,
+ * bib and extras in one transaction). A concurrent change of the ticket makes it read
+ * and decide again.
+ */
+const MAX_OPTIMISTIC_RETRIES = 8;
+
+export const ticketNotFound = (id: number): NotFound => new NotFound('Ticket', id);
+
+/** Who changes the ticket, what the change is called in its history, and the paths it may take through the state machine. */
+export interface ChangeContext {
+  actor: Actor;
+  action: TicketAction;
+  via: readonly Via[];
+}
+
+export interface Decision<T> {
+  /** The tickets before (null: created) and after; `after.updated` is the change's time. */
+  changes: { before: TicketRecord | null; after: TicketRecord }[];
+  extra?: ExtraAction[];
+  /** When the decision names the change better than the context (an access-package scan). */
+  action?: TicketAction;
+  result: T;
+}
+
+/** Refuses with 409 and the state machine's reason unless `via` allows every state move from `before` to `after`. */
+export function assertStateMoves(before: TicketRecord, after: TicketRecord, via: readonly Via[]): void {
+  const decision = decideStateChange(statesOf(before), statesOf(after), via);
+  if (!decision.ok) throw new Conflict(decision.message, decision.reason, { field: decision.field });
+}
+
+/**
+ * Reads ticket `id`, lets `decide` compute the change (or throw to refuse), commits it.
+ * A missing ticket is a 404; deleted ones reach `decide`, which knows whether that is one.
+ * `decide` gets the change's time, which stamps `updated` and the history entry alike.
+ */
+export async function changeTicket<T>(
+  id: number,
+  context: ChangeContext,
+  decide: (record: TicketRecord, at: string) => Promise<Decision<T>> | Decision<T>,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const record = await readTicketRecord(id);
+    if (!record) throw ticketNotFound(id);
+    const at = now().toISOString();
+    const { changes, extra = [], action = context.action, result } = await decide(record, at);
+    const written = changes.map(({ before, after }) => {
+      if (before) assertStateMoves(before, after, context.via);
+      return { before, after, history: historyEntry(before, after, { actor: context.actor, action, at }) };
+    });
+    try {
+      if (written.length || extra.length) await commitTicketChanges(written, extra);
+      return result;
+    } catch (error) {
+      if (!(error instanceof StaleTicket) || attempt >= MAX_OPTIMISTIC_RETRIES) throw error;
+    }
+  }
+}
+
+/** Drops undefined values, so a partial input overrides only what it names. */
+export const definedOnly = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

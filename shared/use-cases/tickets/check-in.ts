@@ -1,0 +1,60 @@
+import { idempotentAnswerPut, readIdempotentAnswer, recordRefusedScan, scanPut } from '../../data/check-ins.ts';
+import { applyScan, decideScan } from '../../domain/check-in.ts';
+import { toTicket, type Ticket } from '../../domain/ticket.ts';
+import { Conflict } from '../../errors.ts';
+import { changeTicket, ticketNotFound } from './change-ticket.ts';
+
+export interface CheckInRequest {
+  /** The event being scanned; defaults to the ticket's own event. */
+  eventId?: number;
+  /** The administrator scanning (from the token). */
+  adminId: number;
+  /** `Idempotency-Key` header: a retry with the same key answers the first answer. */
+  idempotencyKey?: string;
+}
+
+/** The key was stored by a concurrent request between our read and our write. */
+class KeyTakenMeanwhile extends Conflict {
+  constructor() {
+    super('This Idempotency-Key is in use by a concurrent request.', 'idempotency_key_reused');
+  }
+}
+
+/**
+ * `POST /tickets/{id}/check-in`. One read; the gate's rule (`decideScan`) admits or
+ * refuses; an admission is one transaction that moves the ticket (conditional on its
+ * version, so two scanners racing admit it once), records the scan and the history
+ * entry, moves the statistics and stores the idempotent answer. A refusal records the
+ * refused scan and answers 409 with its `reason`.
+ */
+export async function checkIn(id: number, request: CheckInRequest): Promise<Ticket> {
+  const { adminId, idempotencyKey } = request;
+  const firstAnswer = () => (idempotencyKey ? readIdempotentAnswer(adminId, idempotencyKey, id) : Promise.resolve(undefined));
+  try {
+    return await changeTicket(id, { actor: { kind: 'admin', id: adminId }, action: 'check_in', via: ['check_in'] }, async (record, at) => {
+      if (record.deleted) throw ticketNotFound(id);
+      const scan = { eventId: request.eventId ?? record.eventId, scannedTimestamp: at, adminId };
+      const decision = decideScan(record, scan.eventId);
+      if (!decision.admitted) {
+        // A retry of a request that was admitted answers what it answered.
+        const first = await firstAnswer();
+        if (first) return { changes: [], result: first };
+        await recordRefusedScan(id, { ...scan, outcome: decision.reason });
+        throw new Conflict(`Ticket ${id} cannot be admitted: ${decision.reason.replaceAll('_', ' ')}.`, decision.reason, {
+          ...(decision.firstScan ? { firstScannedTimestamp: decision.firstScan } : {}),
+        });
+      }
+      const after = applyScan(record, decision.kind, scan);
+      const answer = toTicket(after);
+      const extra = [scanPut(id, { ...scan, outcome: 'admitted' })];
+      if (idempotencyKey) extra.push(idempotentAnswerPut(adminId, idempotencyKey, id, answer, () => new KeyTakenMeanwhile()));
+      return { changes: [{ before: record, after }], extra, action: decision.kind === 'simple' ? 'check_in' : 'access_scan', result: answer };
+    });
+  } catch (error) {
+    if (!(error instanceof KeyTakenMeanwhile)) throw error;
+    // The concurrent request with our key won: answer what it answered.
+    const first = await firstAnswer();
+    if (first) return first;
+    throw error;
+  }
+}

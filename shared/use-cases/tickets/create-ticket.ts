@@ -1,0 +1,39 @@
+import { now } from '../../clock.ts';
+import { allocateIds } from '../../data/counters.ts';
+import { findTicketType } from '../../data/events.ts';
+import { commitTicketChanges } from '../../data/ticket-changes.ts';
+import { newTicketRecord } from '../../domain/new-ticket.ts';
+import { historyEntry, type Actor } from '../../domain/ticket-history.ts';
+import { PROCESS_STATE, toTicket, type PurchaserContact, type Ticket, type TicketFields, type TicketRecord } from '../../domain/ticket.ts';
+import { ValidationError } from '../../errors.ts';
+import { definedOnly } from './change-ticket.ts';
+
+/** The id sequence of tickets. */
+export const TICKET_SEQUENCE = 'TICKET';
+
+export interface NewTicket extends Partial<TicketFields> {
+  typeId: number;
+  orderId?: number | null;
+  /** A sale issues an active ticket, or a pending one (reserved, not yet paid); anything else comes after, through its own route. */
+  processState?: typeof PROCESS_STATE.active | typeof PROCESS_STATE.pending;
+  purchaser?: PurchaserContact | null;
+  claim?: TicketRecord['claim'];
+}
+
+/** Issues a ticket of a type (a sale): `sold` rises in the same transaction, 409 `sold_out` when full. */
+export async function createTicket(input: NewTicket, actor: Actor = { kind: 'system' }): Promise<Ticket> {
+  const type = await findTicketType(input.typeId);
+  if (!type) throw new ValidationError(`Ticket type ${input.typeId} does not exist.`, [{ path: 'typeId', message: 'Unknown ticket type.' }]);
+  const id = await allocateIds(TICKET_SEQUENCE);
+  const at = now().toISOString();
+  const { purchaser, claim, typeId, ...fields } = input;
+  const record: TicketRecord = {
+    ...newTicketRecord(id, type, at),
+    price: type.price,
+    ...definedOnly(fields),
+    purchaserContact: purchaser ?? null,
+    claim: claim ?? null,
+  };
+  await commitTicketChanges([{ before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) }]);
+  return toTicket(record);
+}
