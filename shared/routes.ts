@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   'tickets:read',
   'tickets:write',
   'checkin:scan',
+  /** Undo a check-in (the gate's only way back from checked-in): separate from scanning on purpose. */
+  'checkin:undo',
   'customers:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

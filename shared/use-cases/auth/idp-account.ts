@@ -6,6 +6,9 @@ import * as idp from '../../services/identity-provider.ts';
 import { currentAdministrator } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
 
+// The administrators' app client, read when the function starts: a missing COGNITO_* setting fails the cold start, not a request.
+const client = idp.adminAppClient();
+
 /**
  * POST /auth/logout: the provider's logout URL, returning to `returnTo` (default: the
  * admin UI). Cognito only returns to registered logout URLs, and so only those are
@@ -19,7 +22,7 @@ export function idpLogout(returnTo: string | undefined): { success: true; logout
       { path: 'query.return_to', message: 'Not an allowed return address.' },
     ]);
   }
-  return { success: true, logout_url: idp.logoutUrl(idp.adminAppClient(), target) };
+  return { success: true, logout_url: idp.logoutUrl(client, target) };
 }
 
 /** POST /auth/change-password: the provider emails the user a reset code (ForgotPassword). */
@@ -29,6 +32,6 @@ export async function changeIdpPassword(caller: AdminPrincipal): Promise<{ succe
   if (!admin.idpUsername) {
     throw new Forbidden('Only accounts that sign in through the identity provider can change their password here.');
   }
-  await idp.sendPasswordResetEmail(idp.adminAppClient(), admin.idpUsername);
+  await idp.sendPasswordResetEmail(client, admin.idpUsername);
   return { success: true, message: 'The identity provider has emailed you a code to set a new password.' };
 }

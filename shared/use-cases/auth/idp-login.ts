@@ -10,6 +10,9 @@ import * as idp from '../../services/identity-provider.ts';
 import { startAdminSession } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
 
+// The administrators' app client, read when the function starts: a missing COGNITO_* setting fails the cold start, not a request.
+const client = idp.adminAppClient();
+
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
 
 /** The redirect URI must lie on one of the admin UI origins: no open redirect. */
@@ -35,7 +38,7 @@ export async function beginLogin(redirectUri: string, channel: LoginChannel): Pr
   const nonce = random(16);
   await storeLoginVerifier(ref, verifier, LOGIN_TTL_SECONDS);
   const state = await signLoginState({ redirectUri, nonce, ref, channel });
-  return { auth_url: idp.authorizeUrl(idp.adminAppClient(), { state, codeChallenge: pkceChallenge(verifier), nonce }) };
+  return { auth_url: idp.authorizeUrl(client, { state, codeChallenge: pkceChallenge(verifier), nonce }) };
 }
 
 export interface CallbackQuery {
@@ -75,7 +78,6 @@ export async function completeLogin(query: CallbackQuery): Promise<CallbackOutco
   if (query.error) return fail('access_denied');
   if (!query.code) return fail('invalid_request');
 
-  const client = idp.adminAppClient();
   const tokens = await idp.exchangeCode(client, query.code, verifier).catch((error: unknown) => {
     logger.warn('Token endpoint failed', { error: error as Error });
     return undefined;

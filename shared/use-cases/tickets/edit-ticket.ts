@@ -2,7 +2,7 @@ import { findTeam, getEvent } from '../../data/events.ts';
 import { answerProblems } from '../../domain/event.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
 import { withStates, statesOf, type TicketStates, type Via } from '../../domain/ticket-states.ts';
-import { toTicket, type ProcessState, type Ticket, type TicketFields, type TicketRecord, type WithdrawnState } from '../../domain/ticket.ts';
+import { PROCESS_STATE, toTicket, type ProcessState, type Ticket, type TicketFields, type TicketRecord, type WithdrawnState } from '../../domain/ticket.ts';
 import { AppError, ValidationError, type FieldProblem } from '../../errors.ts';
 import { changeTicket, definedOnly, ticketNotFound } from './change-ticket.ts';
 
@@ -57,13 +57,21 @@ export async function updateTicket(id: number, patch: TicketPatch, actor: Actor)
 
 /**
  * The explicit state change (the older routes' states body): any state field, as the
- * state machine allows through `via` (the states route restores; with the undo
- * permission it also undoes a check-in). Answers the record after the change.
+ * state machine allows through the states path, which restores cancelled, withdrawn and
+ * deleted tickets. Undoing a check-in takes the `checkin:undo` permission on top
+ * (`mayUndoCheckIn`). Answers the record after the change.
  */
-export async function changeTicketStates(id: number, change: Partial<TicketStates>, actor: Actor, via: readonly Via[] = ['states']): Promise<TicketRecord> {
+export async function changeTicketStates(
+  id: number,
+  change: Partial<TicketStates>,
+  actor: Actor,
+  { mayUndoCheckIn = false } = {},
+): Promise<TicketRecord> {
+  const via: Via[] = mayUndoCheckIn ? ['states', 'undo_check_in'] : ['states'];
   return changeTicket(id, { actor, action: 'states', via }, (record, at) => {
     const after: TicketRecord = { ...withStates(record, { ...statesOf(record), ...definedOnly(change) }), updated: at };
-    return { changes: [{ before: record, after }], result: after };
+    const undoesCheckIn = record.processState === PROCESS_STATE.checkedIn && after.processState !== PROCESS_STATE.checkedIn;
+    return { changes: [{ before: record, after }], action: undoesCheckIn ? 'undo_check_in' : 'states', result: after };
   });
 }
 
