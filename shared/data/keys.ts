@@ -1,40 +1,43 @@
 /**
- * Key builders: every key of the table is spelled here and nowhere else.
+ * Key builders: every key and index name of the table is spelled here and nowhere else.
+ * The README's "Storage" section shows the whole key table with the access pattern each
+ * key serves; keep the two in step.
  *
- * | entity            | PK                      | SK                | GSI1PK / GSI1SK                              |
- * |-------------------|-------------------------|-------------------|----------------------------------------------|
- * | shipping method   | SHIPPING_METHOD#<id>    | SHIPPING_METHOD   | SHIPPING_METHODS / SHIPPING_METHOD#<id:10>   |
- * | administrator     | ADMIN#<id>              | ADMIN             | ADMIN_LOGIN#<login> / ADMIN                  |
- * |                   |                         |                   | GSI2: ADMIN_EMAIL#<email> / ADMIN            |
- * | login in flight   | OAUTH_LOGIN#<ref>       | OAUTH_LOGIN       | (TTL `expiresAt`: PKCE verifier, 10 min)     |
- * | reset token       | RESET_TOKEN#<sha256>    | RESET_TOKEN       | RESET_TOKENS#ADMIN#<id> / <created ISO>      |
- * | rate window       | RATE#<name>#<subject>   | RATE              | (TTL `expiresAt`)                            |
- * | unique value      | UNIQUE#<kind>#<value>   | UNIQUE            |                                              |
- * | id sequence       | SEQUENCE#<name>         | SEQUENCE          |                                              |
- * | aggregate count   | COUNT#<name>            | COUNT             |                                              |
- * | event             | EVENT#<id>              | EVENT             |                                              |
- * | ticket type       | EVENT#<eventId>         | TICKET_TYPE#<id:10> | TICKET_TYPE#<id> / TICKET_TYPE             |
- * | access grant      | EVENT#<grantedEventId>  | GRANT#<typeId:10> |                                              |
- * | team              | EVENT#<eventId>         | TEAM#<id:10>      |                                              |
- * | event stats shard | EVENT#<eventId>         | STATS#<shard>     |                                              |
- * | ticket            | TICKET#<id>             | TICKET            | EVENT_TICKETS#<eventId> / TICKET#<id:10>     |
- * |                   |                         |                   | GSI2: TYPE_TICKETS#<typeId> / TICKET#<id:10> |
- * | scan (ok/refused) | TICKET#<id>             | SCAN#<iso time>#<n> |                                            |
- * | bib in use        | UNIQUE#BIB#<eventId>#<bib> | UNIQUE         |                                              |
- * | idempotent answer | IDEMPOTENCY#<adminId>#<key> | IDEMPOTENCY   | (TTL `expiresAt`, 24 h)                      |
- * | waiver (event)    | EVENT#<eventId>         | WAIVER#EVENT#<id:10> |                                           |
- * | waiver (type)     | EVENT#<eventId>         | WAIVER#TYPE#<typeId:10>#<id:10> |                                |
- * | waiver version    | WAIVER#<id>             | VERSION#<sha256>  |                                              |
- * | waiver signature  | TICKET#<ticketId>       | WAIVER_SIGNATURE#<waiverId:10> |                                 |
+ * | entity            | PK                          | SK                              | index keys                                           |
+ * |-------------------|-----------------------------|---------------------------------|------------------------------------------------------|
+ * | shipping method   | SHIPPING_METHOD#<id>        | SHIPPING_METHOD                 | GSI1 SHIPPING_METHODS / SHIPPING_METHOD#<id:10>      |
+ * | administrator     | ADMIN#<id>                  | ADMIN                           | GSI1 ADMIN_LOGIN#<login>; GSI2 ADMIN_EMAIL#<email>   |
+ * | login in flight   | OAUTH_LOGIN#<ref>           | OAUTH_LOGIN                     | (TTL `expiresAt`: PKCE verifier, 10 min)             |
+ * | reset token       | RESET_TOKEN#<sha256>        | RESET_TOKEN                     | GSI1 RESET_TOKENS#ADMIN#<id> / <created ISO>         |
+ * | rate window       | RATE#<name>#<subject>       | RATE                            | (TTL `expiresAt`)                                    |
+ * | unique value      | UNIQUE#<kind>#<value>       | UNIQUE                          |                                                      |
+ * | id sequence       | SEQUENCE#<name>             | SEQUENCE                        |                                                      |
+ * | aggregate count   | COUNT#<name>                | COUNT                           |                                                      |
+ * | event             | EVENT#<id>                  | EVENT                           |                                                      |
+ * | ticket type       | EVENT#<eventId>             | TICKET_TYPE#<id:10>             | GSI1 TICKET_TYPE#<id> / TICKET_TYPE                  |
+ * | access grant      | EVENT#<grantedEventId>      | GRANT#<typeId:10>               |                                                      |
+ * | team              | EVENT#<eventId>             | TEAM#<id:10>                    |                                                      |
+ * | event stats shard | EVENT#<eventId>             | STATS#<0..9>                    |                                                      |
+ * | waiver (event)    | EVENT#<eventId>             | WAIVER#EVENT#<id:10>            |                                                      |
+ * | waiver (type)     | EVENT#<eventId>             | WAIVER#TYPE#<typeId:10>#<id:10> |                                                      |
+ * | waiver version    | WAIVER#<id>                 | VERSION#<sha256>                |                                                      |
+ * | ticket            | TICKET#<id>                 | TICKET                          | GSI1 EVENT_TICKETS#<eventId> / TICKET#<id:10>;       |
+ * |                   |                             |                                 | GSI2 TYPE_TICKETS#<typeId> / TICKET#<id:10> (live)   |
+ * | ticket history    | TICKET#<id>                 | HISTORY#<version:10>            |                                                      |
+ * | scan (ok/refused) | TICKET#<id>                 | SCAN#<iso time>#<nonce>         |                                                      |
+ * | waiver signature  | TICKET#<ticketId>           | WAIVER_SIGNATURE#<waiverId:10>  |                                                      |
+ * | bib in use        | UNIQUE#BIB#<eventId>#<bib>  | UNIQUE                          |                                                      |
+ * | idempotent answer | IDEMPOTENCY#<adminId>#<key> | IDEMPOTENCY                     | (TTL `expiresAt`, 24 h)                              |
  *
- * Events: one partition holds the event, its ticket types, teams, the grants of other
- * events' access packages into it and its statistics shards, so `getEvent` is one Query.
- * Ticket types are found by id through GSI1. Tickets are their own partition (the hot
- * item of a check-in); GSI1/GSI2 list an event's or a type's tickets and are removed on
- * soft delete (sparse), so deleted tickets leave every list. A ticket that counts as
- * checked in adds 1 to `checkedIn.<signature>` in the shard `ticketId % STATS_SHARDS`
- * of every event of its signature; the same shard of its own event holds its share of
- * `sold` and of `listed.<processState>` (see shared/data/ticket-stats.ts).
+ * An event's partition holds the event, its ticket types, teams, the grants of other
+ * events' access packages into it, its statistics shards and waivers; each is read by
+ * its own key or prefix, never the whole partition. A ticket's partition holds the
+ * record (the hot item of a check-in), its history, scans and waiver signatures. GSI1
+ * and GSI2 list an event's or a type's tickets and are removed on soft delete (sparse),
+ * so deleted tickets leave every list. A ticket that counts as checked in adds 1 to
+ * `checkedIn.<signature>` in the shard `ticketId % STATS_SHARDS` of every event of its
+ * signature; the same shard of its own event holds its share of `sold` and of
+ * `listed.<processState>` (see shared/data/ticket-stats.ts).
  */
 export type Key = { PK: string; SK: string };
 
