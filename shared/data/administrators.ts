@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Permission } from '../routes.ts';
 import { Conflict } from '../errors.ts';
-import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { db, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 
@@ -44,10 +44,7 @@ export const toProfile = ({ passwordHash, ...profile }: Administrator): Administ
 const normalisedLogin = (login: string) => login.trim().toLowerCase();
 export const normalisedEmail = (email: string) => email.trim().toLowerCase();
 
-const fromItem = (item: Record<string, unknown>): Administrator => {
-  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, entity, ...admin } = item;
-  return admin as unknown as Administrator;
-};
+const fromItem = (item: Record<string, unknown>): Administrator => withoutKeys(item) as unknown as Administrator;
 
 /** The one administrator a lookup index points at (logins and emails are unique). */
 async function findByIndex(indexName: 'GSI1' | 'GSI2', partition: string): Promise<Administrator | undefined> {

@@ -1,10 +1,10 @@
-import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { NewShippingMethod, ShippingMethod, ShippingMethodPatch } from '../domain/shipping-method.ts';
 import { NotFound } from '../errors.ts';
 import type { Page } from '../domain/paging.ts';
-import { db, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { batchGet, db, MAX_TRANSACTION_ITEMS, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { allocateIds, countDelta, readCount } from './counters.ts';
 import { keys } from './keys.ts';
 
@@ -16,7 +16,7 @@ import { keys } from './keys.ts';
 const SEQUENCE = 'SHIPPING_METHOD';
 const COUNT = 'SHIPPING_METHOD';
 /** TransactWriteItems takes 100 actions; one is the count update. */
-const PUTS_PER_TRANSACTION = 99;
+const PUTS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1;
 
 type Item = ShippingMethod & Record<string, unknown>;
 
@@ -82,21 +82,10 @@ export async function listShippingMethods(query: { name?: string; limit: number;
   };
 }
 
-/** Reads up to 100 shipping methods in one BatchGetItem; missing ids are absent from the map. */
+/** Reads shipping methods by id (batch-read); missing ids are absent from the map. */
 export async function readShippingMethods(ids: number[]): Promise<Map<number, ShippingMethod>> {
-  const found = new Map<number, ShippingMethod>();
-  let pending: Record<string, unknown>[] | undefined = [...new Set(ids)].map((id) => keys.shippingMethod(id));
-  while (pending?.length) {
-    const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await db.send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
-    );
-    for (const item of Responses?.[tableName()] ?? []) {
-      const method = fromItem(item);
-      found.set(method.id, method);
-    }
-    pending = UnprocessedKeys?.[tableName()]?.Keys;
-  }
-  return found;
+  const items = await batchGet([...new Set(ids)].map((id) => keys.shippingMethod(id)));
+  return new Map(items.flatMap((item) => (item ? [[Number(item.id), fromItem(item)] as const] : [])));
 }
 
 /** Creates the methods (ids allocated in one step), each put and the count in one transaction per 99. */

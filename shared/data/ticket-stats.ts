@@ -1,6 +1,5 @@
-import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS } from '../domain/ticket.ts';
-import { db, tableName } from './client.ts';
+import { batchGet, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -114,26 +113,19 @@ export interface CheckInStats {
   checkedInTickets: number;
 }
 
-/** The spec's statistics of the given events: one BatchGetItem of their shards (retried only for unprocessed keys). */
+const shardKeys = (eventIds: readonly number[]) =>
+  [...new Set(eventIds)].flatMap((eventId) => Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)));
+
+/** The spec's statistics of the given events: one BatchGetItem of their shards. */
 export async function readCheckInStats(eventIds: number[]): Promise<CheckInStats> {
   const events = [...new Set(eventIds)];
-  let pending: Record<string, unknown>[] | undefined = events.flatMap((eventId) =>
-    Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)),
-  );
   let soldTickets = 0;
   const counts = new Map<string, number>();
-  while (pending?.length) {
-    const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await db.send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
-    );
-    for (const item of Responses?.[tableName()] ?? []) {
-      soldTickets += Number(item.sold ?? 0);
-      const shard = String(item.SK);
-      for (const [signature, count] of Object.entries((item.checkedIn ?? {}) as Record<string, number>)) {
-        counts.set(`${shard}|${signature}`, Number(count));
-      }
-    }
-    pending = UnprocessedKeys?.[tableName()]?.Keys;
+  for (const item of await batchGet(shardKeys(events), { projection: '#sold, checkedIn', names: { '#sold': 'sold' } })) {
+    if (!item) continue;
+    soldTickets += Number(item.sold ?? 0);
+    // Each (shard, signature) pair once: the same pair is stored under every event of the signature.
+    for (const [signature, count] of Object.entries((item.checkedIn ?? {}) as Record<string, number>)) counts.set(`${item.SK}|${signature}`, Number(count));
   }
   const bySignature = new Map<string, number>();
   for (const [key, count] of counts) {
@@ -143,26 +135,13 @@ export async function readCheckInStats(eventIds: number[]): Promise<CheckInStats
   return { eventIds: events, soldTickets, checkedInTickets: checkedInFromSignatures(bySignature, events) };
 }
 
-/**
- * How many non-deleted tickets the events list, not counting the excluded process
- * states: BatchGetItem of their shards (100 keys per call).
- */
+/** How many non-deleted tickets the events list, not counting the excluded process states: their shards, batch-read. */
 export async function countListed(eventIds: number[], excludedStates: readonly number[] = []): Promise<number> {
   const excluded = new Set(excludedStates.map(String));
-  const all = [...new Set(eventIds)].flatMap((eventId) => Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)));
   let total = 0;
-  for (let start = 0; start < all.length; start += 100) {
-    let pending: Record<string, unknown>[] | undefined = all.slice(start, start + 100);
-    while (pending?.length) {
-      const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await db.send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ProjectionExpression: 'listed' } } }),
-      );
-      for (const item of Responses?.[tableName()] ?? []) {
-        for (const [state, count] of Object.entries((item.listed ?? {}) as Record<string, number>)) {
-          if (!excluded.has(state)) total += Number(count);
-        }
-      }
-      pending = UnprocessedKeys?.[tableName()]?.Keys;
+  for (const item of await batchGet(shardKeys(eventIds), { projection: 'listed' })) {
+    for (const [state, count] of Object.entries((item?.listed ?? {}) as Record<string, number>)) {
+      if (!excluded.has(state)) total += Number(count);
     }
   }
   return total;

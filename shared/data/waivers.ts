@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
 import { versionHash, type Waiver, type WaiverKind, type WaiverSignature, type WaiverVersion } from '../domain/waivers.ts';
-import { db, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { db, MAX_TRANSACTION_ITEMS, queryPages, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 
@@ -19,13 +19,7 @@ import { keys } from './keys.ts';
 const WAIVER = 'Waiver';
 const VERSION = 'WaiverVersion';
 const SIGNATURE = 'WaiverSignature';
-/** TransactWriteItems takes 100 actions. */
-const ACTIONS_PER_TRANSACTION = 100;
-
-const strip = <T>(item: Record<string, unknown>): T => {
-  const { PK, SK, entity, ...rest } = item;
-  return rest as T;
-};
+const strip = <T>(item: Record<string, unknown>): T => withoutKeys(item) as T;
 
 const queryAll = (pk: string, skPrefix: string) =>
   queryPages({
@@ -119,7 +113,7 @@ export async function recordSignatures(ticketId: number, waivers: readonly Waive
   const recorded: WaiverSignature[] = [];
   let pending = waivers.map((waiver): WaiverSignature => ({ ticketId, waiverId: waiver.id, versionHash: waiver.versionHash, ...signing }));
   while (pending.length) {
-    const chunk = pending.slice(0, ACTIONS_PER_TRANSACTION);
+    const chunk = pending.slice(0, MAX_TRANSACTION_ITEMS);
     try {
       await transactWrite(
         chunk.map((signature) => ({
