@@ -46,6 +46,15 @@ export interface TicketHistoryEntry {
   relatedTicketId?: number;
 }
 
+/** `_include=history` on a single ticket: one page of its entries, newest first. */
+export interface TicketHistoryPage {
+  totalCount: number;
+  count: number;
+  limit: number;
+  offset: number;
+  data: TicketHistoryEntry[];
+}
+
 /** The history entry of a change from `before` (null: created) to `after`. */
 export function historyEntry(
   before: TicketRecord | null,

@@ -4,8 +4,6 @@
  * it: `ticket-states.ts` (which state moves are allowed), `check-in.ts` (whether a scan
  * admits), `transfer.ts`; `shared/use-cases/tickets/` applies them and commits once.
  */
-import type { TicketHistoryEntry } from './ticket-history.ts';
-
 /**
  * `processState` codes. The spec fixes only 4 = cancelled ("exclude_process_states=4
  * omits cancelled tickets") and says a checked-in state exists; the others are ours.
@@ -123,8 +121,6 @@ export interface Ticket extends TicketFields {
   ticketRefund?: TicketRefund;
   purchaser?: PurchaserContact | null;
   checkInInfo?: CheckInInfo;
-  /** `_include=history`: a page of the ticket's changes, newest first. */
-  history?: { totalCount: number; count: number; limit: number; offset: number; data: TicketHistoryEntry[] };
 }
 
 /** `_include` values of lists and single tickets (spec). */
@@ -137,7 +133,7 @@ export type TicketInclude = (typeof SINGLE_TICKET_INCLUDES)[number];
  * Everything stored about a ticket: the resource plus what the rules need without a
  * second read (the events its type grants entry to, the scans, the claim, the purchaser).
  */
-export interface TicketRecord extends Omit<Ticket, 'ticketClaim' | 'ticketRefund' | 'purchaser' | 'checkInInfo' | 'history'> {
+export interface TicketRecord extends Omit<Ticket, 'ticketClaim' | 'ticketRefund' | 'purchaser' | 'checkInInfo'> {
   /** Other events the ticket's type (an access package) grants entry to; copied from the type. */
   accessEvents: number[];
   /** The simple scan at the ticket's own event. */

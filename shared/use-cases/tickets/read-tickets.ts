@@ -4,6 +4,7 @@ import { readTicketHistory } from '../../data/ticket-history.ts';
 import { listTicketRecords, type TicketListQuery } from '../../data/ticket-lists.ts';
 import { readTicketRecord } from '../../data/ticket-records.ts';
 import type { Page } from '../../domain/paging.ts';
+import type { TicketHistoryPage } from '../../domain/ticket-history.ts';
 import { scannedEvents, toTicket, type Ticket, type TicketInclude, type TicketRecord } from '../../domain/ticket.ts';
 import { ticketNotFound } from './change-ticket.ts';
 
@@ -21,14 +22,17 @@ export async function liveTicketRecord(id: number): Promise<TicketRecord> {
 }
 
 /** `GET /tickets/{id}`; with `history`, one page of its changes (newest first), read by key. */
-export async function getTicket(id: number, include: readonly TicketInclude[] = [], historyPage = { limit: 25, offset: 0 }): Promise<Ticket> {
+export async function getTicket(
+  id: number,
+  include: readonly TicketInclude[] = [],
+  historyPage = { limit: 25, offset: 0 },
+): Promise<Ticket & { history?: TicketHistoryPage }> {
   const record = await liveTicketRecord(id);
   const [[ticket], history] = await Promise.all([
     presentTickets([record], include),
     include.includes('history') ? readTicketHistory(id, record.version, historyPage) : undefined,
   ]);
-  if (history) ticket!.history = { totalCount: record.version, count: history.length, ...historyPage, data: history };
-  return ticket!;
+  return history ? { ...ticket!, history: { totalCount: record.version, count: history.length, ...historyPage, data: history } } : ticket!;
 }
 
 /** `GET /tickets`: a page of the events' tickets with the asked-for expansions. */
