@@ -175,7 +175,7 @@ function rawUpdate(id: number, patch: Record<string, unknown>) {
 const bulk = <T>(data: T[]) => ({ count: data.length, data });
 const chunk = (ids: number[], i: number) => ids.slice(i * BULK_SIZE, (i + 1) * BULK_SIZE);
 
-// ---- Tickets: fixtures and the raw commands, as shared/data/tickets.ts sends them -------
+// ---- Tickets: fixtures and the raw commands, as shared/data/ticket-*.ts send them -------
 
 /** A fresh event (10 statistics shards, two roomy types) with `count` tickets of its first type, outside the timed section. */
 async function ticketFixture(count: number) {
@@ -205,14 +205,16 @@ const ticketItem = (record: Record<string, unknown>, version: number) => ({
   version: version + 1,
 });
 
-/** tickets.readTicketRecord */
+/** data/ticket-records.readTicketRecord */
 async function rawReadTicket(id: number) {
   const { Item } = await db.send(new GetCommand({ TableName, Key: keys.ticket(id), ConsistentRead: true }));
   return Item!;
 }
 
-/** tickets.commitChanges for one ticket: the versioned Put, plus `sold`/statistics moves and extra actions. */
+/** data/ticket-changes.commitTicketChanges for one ticket: the versioned Put, its history entry, plus `sold`/statistics moves and extra actions. */
 function rawCommit(item: Record<string, unknown>, after: Record<string, unknown>, moves: Record<string, unknown>[] = []) {
+  const version = Number(item.version) + 1;
+  const history = { version, at: String(after.updated), actor: 'admin 1', action: 'edit', states: {}, fields: ['partyMember'] };
   return db.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -223,6 +225,13 @@ function rawCommit(item: Record<string, unknown>, after: Record<string, unknown>
             ConditionExpression: '#version = :version',
             ExpressionAttributeNames: { '#version': 'version' },
             ExpressionAttributeValues: { ':version': item.version },
+          },
+        },
+        {
+          Put: {
+            TableName,
+            Item: { ...keys.ticketHistory(Number(item.id), version), entity: 'TicketHistory', ticketId: item.id, ...history },
+            ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
         ...moves,
@@ -253,7 +262,7 @@ const soldMove = (eventId: number, typeId: number, delta: number) => ({
   },
 });
 
-/** tickets.checkIn: one read, one transaction (ticket, statistics shard, scan record). */
+/** use-cases/tickets/check-in: one read, one transaction (ticket, history entry, statistics shard, scan record). */
 async function rawCheckIn(id: number, adminId: number) {
   const item = await rawReadTicket(id);
   const scan = { eventId: Number(item.eventId), scannedTimestamp: new Date().toISOString(), adminId };
@@ -263,7 +272,7 @@ async function rawCheckIn(id: number, adminId: number) {
   ]);
 }
 
-/** tickets.deleteTicket: one read, one transaction (ticket, type `sold`, statistics `sold`). */
+/** use-cases/tickets/edit-ticket.deleteTicket: one read, one transaction (ticket, history entry, type `sold`, statistics `sold`). */
 async function rawDeleteTicket(id: number) {
   const item = await rawReadTicket(id);
   const eventId = Number(item.eventId);
