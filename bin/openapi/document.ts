@@ -1,5 +1,8 @@
 import * as z from '#shared/schema';
-import { TicketResource } from '#shared/domain/ticket-resource';
+import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
+import { TicketHistoryEntryResource, TicketResource } from '#shared/domain/ticket-resource';
+import { TicketWaiverResource } from '#shared/domain/waiver-resource';
+import { AdministratorProfileResource, CheckInStatsResource } from '#shared/http/answers';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { FilePart } from '#shared/http/multipart';
 import type { Schemas } from '#shared/http/route';
@@ -7,9 +10,10 @@ import { API_PREFIX, routeKey, routes, type RouteRow } from '#shared/routes';
 
 /**
  * The OpenAPI 3.1 document, built from the route table (method, path, access, successor)
- * and each handler's own zod schemas (path, query, body), so it cannot drift from the
- * code. Request schemas are converted as the client sends them (`io: 'input'`: strings
- * on the wire, defaulted fields optional); the Ticket component as the API answers it.
+ * and each handler's own zod schemas (path, query, body, response, status), so it cannot
+ * drift from the code. Request schemas are converted as the client sends them
+ * (`io: 'input'`: strings on the wire, defaulted fields optional); answers as the API
+ * writes them (`io: 'output'`), with the resources as named components.
  * A build-time tool: it imports every handler, so no function may import it.
  */
 
@@ -22,36 +26,48 @@ export interface RouteOperation {
   schemas: Schemas;
 }
 
-/** Zod schema → JSON Schema (draft 2020-12, OpenAPI 3.1's dialect), without the `$schema` key. */
-function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+/**
+ * The resources documented once, as named components, and referenced (`$ref`) wherever
+ * an answer holds them. Everything else (the envelopes, the auth answers) is inline.
+ */
+const COMPONENTS = {
+  Ticket: TicketResource,
+  TicketHistoryEntry: TicketHistoryEntryResource,
+  TicketWaiver: TicketWaiverResource,
+  ShippingMethod: ShippingMethodResource,
+  AdministratorProfile: AdministratorProfileResource,
+  CheckInStats: CheckInStatsResource,
+} as const satisfies Record<string, z.ZodMiniType>;
+
+// The converter extracts a schema registered with an `id` into `$defs` and refers to it there.
+for (const [id, schema] of Object.entries(COMPONENTS)) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
+
+const COMPONENT_PATH = '#/components/schemas/';
+const ref = (name: string) => ({ $ref: `${COMPONENT_PATH}${name}` });
+
+/** The component schemas, filled in as the operations' schemas are converted. */
+type Components = Record<string, JsonSchema>;
+
+/**
+ * Zod schema → JSON Schema (draft 2020-12, OpenAPI 3.1's dialect), without the `$schema`
+ * key. The named resources it holds move to `components` (one body per name: a name
+ * converted to two different bodies, e.g. once as input, is an error).
+ */
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', components: Components): JsonSchema {
+  const converted = z.toJSONSchema(schema, {
     io,
     // A multipart file field is the only schema with no JSON equivalent: document it as binary.
     unrepresentable: ({ zodSchema }) => (zodSchema === FilePart ? { type: 'string', format: 'binary' } : 'throw'),
   });
+  const relinked = JSON.stringify(converted).replaceAll('"#/$defs/', `"${COMPONENT_PATH}`);
+  const { $schema: _dialect, $defs, ...rest } = JSON.parse(relinked) as JsonSchema;
+  for (const [name, body] of Object.entries($defs ?? {})) {
+    const known = components[name];
+    if (known && JSON.stringify(known) !== JSON.stringify(body)) throw new Error(`Two different schemas for the component ${name}.`);
+    components[name] = body as JsonSchema;
+  }
   return rest;
 }
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-/**
- * What the table does not say: the routes whose answers carry tickets (documented with
- * the Ticket schema; the rest with the generic envelope) and the success statuses other
- * than 200. The unit test checks every key is a row of the table.
- */
-export const TICKET_ANSWERS: Record<string, 'TicketAnswer' | 'TicketPage'> = {
-  'GET /tickets': 'TicketPage',
-  'GET /tickets/{id}': 'TicketAnswer',
-  'PATCH /tickets/{id}': 'TicketAnswer',
-  'POST /tickets/{id}/transfer': 'TicketAnswer',
-  'POST /tickets/{id}/profile-photo': 'TicketAnswer',
-  'DELETE /tickets/{id}/profile-photo': 'TicketAnswer',
-};
-export const SUCCESS_STATUS: Record<string, number> = {
-  'POST /shipping-method': 201,
-  'DELETE /tickets/{id}': 204,
-  'GET /auth/callback': 302,
-};
 
 /** Error answers, each `application/problem+json` with the ProblemDetails schema. */
 const ERRORS = {
@@ -90,21 +106,6 @@ const ProblemDetails = z.looseObject({
   errors: z.optional(z.array(z.strictObject({ path: z.string(), message: z.string() }))),
 });
 
-const Envelope: JsonSchema = {
-  type: 'object',
-  description:
-    'The answer envelope: `{count, data}` for single answers, `{data}` on the routes the spec shows so, ' +
-    '`{totalCount, count, limit, offset, data}` for pages, `{count, data: [{id, status, object?, error?}]}` for bulk routes. ' +
-    'The change-password routes answer `{success, message}` without an envelope.',
-  properties: {
-    totalCount: { type: 'integer' },
-    count: { type: 'integer' },
-    limit: { type: 'integer' },
-    offset: { type: 'integer' },
-    data: {},
-  },
-};
-
 function accessText(row: RouteRow): string {
   const { auth } = row;
   if (auth.kind === 'public') return 'Public: no token needed.';
@@ -116,9 +117,9 @@ function accessText(row: RouteRow): string {
 const operationId = (handler: string) => handler.replace(/[/-](\w)/g, (_match, letter: string) => letter.toUpperCase());
 
 /** One parameter per property of an object schema. */
-function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined): Json[] {
+function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined, components: Components): Json[] {
   if (!schema) return [];
-  const object = jsonSchema(schema, 'input');
+  const object = jsonSchema(schema, 'input', components);
   const required = new Set(object.required ?? []);
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({
     name,
@@ -129,14 +130,21 @@ function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined):
   }));
 }
 
-function requestBody(body: z.ZodMiniType, multipart: boolean): Json {
+function requestBody(body: z.ZodMiniType, multipart: boolean, components: Components): Json {
   const mediaType = multipart ? 'multipart/form-data' : 'application/json';
-  return { required: true, content: { [mediaType]: { schema: jsonSchema(body, 'input') } } };
+  return { required: true, content: { [mediaType]: { schema: jsonSchema(body, 'input', components) } } };
 }
 
-function responses(row: RouteRow, schemas: Schemas): Json {
-  const key = routeKey(row);
-  const status = SUCCESS_STATUS[key] ?? 200;
+const SUCCESS: Record<number, string> = { 200: 'Success.', 201: 'Created.', 204: 'Done; no body.', 302: 'A redirect (`Location`).' };
+
+/** The success answer the handler declared (`response`, `status`), and the errors its row and schemas allow. */
+function responses(row: RouteRow, schemas: Schemas, components: Components): Json {
+  const { response, status = 200 } = schemas;
+  if (!SUCCESS[status]) throw new Error(`${routeKey(row)}: success status ${status} is not one the API answers.`);
+  const bodiless = status === 204 || status === 302;
+  if (bodiless === (response !== undefined)) {
+    throw new Error(`${routeKey(row)}: declare a \`response\` schema, or a status of 204 or 302 (and no response), in its route().`);
+  }
   const deprecationHeaders = row.successor
     ? {
         headers: {
@@ -145,14 +153,13 @@ function responses(row: RouteRow, schemas: Schemas): Json {
         },
       }
     : {};
-  const success =
-    status === 204
-      ? { description: 'Done; no body.' }
-      : status === 302
-        ? { description: 'A redirect (`Location`).' }
-        : { description: 'Success.', ...deprecationHeaders, content: { 'application/json': { schema: ref(TICKET_ANSWERS[key] ?? 'Envelope') } } };
+  const success = {
+    description: SUCCESS[status],
+    ...deprecationHeaders,
+    ...(response ? { content: { 'application/json': { schema: jsonSchema(response, 'output', components) } } } : {}),
+  };
   // Write routes with `result=none|id|object` answer 204 for `none`.
-  const takesResult = schemas.query !== undefined && 'result' in (jsonSchema(schemas.query, 'input').properties ?? {});
+  const takesResult = schemas.query !== undefined && 'result' in (jsonSchema(schemas.query, 'input', components).properties ?? {});
   return {
     [status]: success,
     ...(takesResult && status !== 204 ? { 204: { description: 'With `result=none`: done; no body.' } } : {}),
@@ -160,7 +167,7 @@ function responses(row: RouteRow, schemas: Schemas): Json {
   };
 }
 
-function operation({ row, schemas }: RouteOperation): Json {
+function operation({ row, schemas }: RouteOperation, components: Components): Json {
   const successor = row.successor && routes.find((other) => other.path === row.successor && other.method === row.method);
   const deprecation = row.successor
     ? `Deprecated: use \`${row.method} ${row.successor}\`${successor ? ` (\`${operationId(successor.handler)}\`)` : ''} instead. `
@@ -172,19 +179,21 @@ function operation({ row, schemas }: RouteOperation): Json {
     ...(row.successor ? { deprecated: true } : {}),
     security: row.auth.kind === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
     ...(row.auth.kind === 'admin' && row.auth.permission ? { 'x-permission': row.auth.permission } : {}),
-    parameters: [...parameters('path', schemas.path), ...parameters('query', schemas.query)],
-    ...(schemas.body ? { requestBody: requestBody(schemas.body, schemas.multipart !== undefined) } : {}),
-    responses: responses(row, schemas),
+    parameters: [...parameters('path', schemas.path, components), ...parameters('query', schemas.query, components)],
+    ...(schemas.body ? { requestBody: requestBody(schemas.body, schemas.multipart !== undefined, components) } : {}),
+    responses: responses(row, schemas, components),
   };
 }
 
 export function buildOpenApi(operations: readonly RouteOperation[]): Json {
+  const components: Components = {};
+  // Every named resource, used or not; each conversion leaves only a `$ref` at its root.
+  for (const schema of Object.values(COMPONENTS)) jsonSchema(schema, 'output', components);
   const paths: Record<string, Record<string, Json>> = {};
   for (const op of operations) {
     paths[op.row.path] ??= {};
-    paths[op.row.path]![op.row.method.toLowerCase()] = operation(op);
+    paths[op.row.path]![op.row.method.toLowerCase()] = operation(op, components);
   }
-  const ticket = jsonSchema(TicketResource, 'output');
   return {
     openapi: '3.1.0',
     info: {
@@ -205,24 +214,7 @@ export function buildOpenApi(operations: readonly RouteOperation[]): Json {
           description: 'Set by sign-in and refresh. Unsafe methods also need an allowed `Origin` and an `X-Requested-With` header (CSRF).',
         },
       },
-      schemas: {
-        ProblemDetails: jsonSchema(ProblemDetails, 'output'),
-        Envelope,
-        Ticket: ticket,
-        TicketAnswer: { type: 'object', properties: { data: ref('Ticket') }, required: ['data'], additionalProperties: false },
-        TicketPage: {
-          type: 'object',
-          properties: {
-            totalCount: { type: 'integer' },
-            count: { type: 'integer' },
-            limit: { type: 'integer' },
-            offset: { type: 'integer' },
-            data: { type: 'array', items: ref('Ticket') },
-          },
-          required: ['totalCount', 'count', 'limit', 'offset', 'data'],
-          additionalProperties: false,
-        },
-      },
+      schemas: { ProblemDetails: jsonSchema(ProblemDetails, 'output', components), ...components },
       responses: Object.fromEntries(
         Object.entries(ERRORS).map(([code, description]) => [
           `Problem${code}`,

@@ -6,7 +6,11 @@ import { route } from '#shared/http/route';
 // Loose on purpose: whatever the provider (or a user) puts in the query, the answer is a redirect, never a 400.
 const Param = z.optional(z.pipe(z.unknown(), z.transform((value) => (typeof value === 'string' ? value : undefined))));
 
-export const handler = route('GET /auth/callback', { query: z.object({ code: Param, state: Param, error: Param }) }, async ({ query }) => {
-  const { location, jwt } = await completeLogin(query);
-  return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, cookies: jwt ? [sessionCookie(jwt)] : [] };
-});
+export const handler = route(
+  'GET /auth/callback',
+  { query: z.object({ code: Param, state: Param, error: Param }), status: 302 },
+  async ({ query }) => {
+    const { location, jwt } = await completeLogin(query);
+    return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, cookies: jwt ? [sessionCookie(jwt)] : [] };
+  },
+);

@@ -1,5 +1,8 @@
 import { changeIdpPassword } from '#shared/use-cases/auth/idp-account';
+import { SuccessMessage } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 
 // Spec: `{ success, message }` without an envelope.
-export const handler = route('POST /auth/change-password', {}, async ({ caller }) => ({ body: await changeIdpPassword(caller) }));
+export const handler = route('POST /auth/change-password', { response: SuccessMessage }, async ({ caller }) => ({
+  body: await changeIdpPassword(caller),
+}));

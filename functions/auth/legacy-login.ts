@@ -1,11 +1,15 @@
 import * as z from '#shared/schema';
 import { legacyLogin } from '#shared/use-cases/auth/legacy-login';
 import { sessionCookie } from '#shared/http/cookies';
+import { LegacySignIn, SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /auth/legacy/login',
-  { body: z.strictObject({ login: z.string().check(z.minLength(1), z.maxLength(254)), password: z.string().check(z.minLength(1), z.maxLength(1024)) }) },
+  {
+    body: z.strictObject({ login: z.string().check(z.minLength(1), z.maxLength(254)), password: z.string().check(z.minLength(1), z.maxLength(1024)) }),
+    response: SingleAnswer(LegacySignIn),
+  },
   async ({ body }) => {
     const { jwt, user } = await legacyLogin(body.login, body.password);
     return { body: { count: 1, data: { success: true, jwt, user } }, cookies: [sessionCookie(jwt)] };

@@ -1,10 +1,14 @@
 import * as z from '#shared/schema';
 import { resetPassword } from '#shared/use-cases/auth/password-reset';
 import { dataOnly } from '#shared/http/envelopes';
+import { DataAnswer, SuccessMessage } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /auth/legacy/reset-password',
-  { body: z.strictObject({ token: z.string().check(z.minLength(1), z.maxLength(256)), newPassword: z.string().check(z.maxLength(4096)) }) },
+  {
+    body: z.strictObject({ token: z.string().check(z.minLength(1), z.maxLength(256)), newPassword: z.string().check(z.maxLength(4096)) }),
+    response: DataAnswer(SuccessMessage),
+  },
   async ({ body }) => dataOnly(await resetPassword(body.token, body.newPassword)),
 );

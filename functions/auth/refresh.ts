@@ -1,9 +1,10 @@
 import { refreshAdminSession } from '#shared/use-cases/auth/admin-session';
 import { sessionCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
+import { Refreshed, SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 
-export const handler = route('POST /auth/refresh', {}, async ({ caller }) => {
+export const handler = route('POST /auth/refresh', { response: SingleAnswer(Refreshed) }, async ({ caller }) => {
   const { jwt } = await refreshAdminSession(caller);
   return { ...single({ refreshed: true }), cookies: [sessionCookie(jwt)] };
 });

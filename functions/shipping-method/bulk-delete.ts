@@ -3,10 +3,12 @@ import { bulkDelete } from '#shared/use-cases/shipping-methods';
 import { positiveId } from '#shared/domain/ids';
 import { bulkBody } from '#shared/http/bulk';
 import { bulk, ResultFormat } from '#shared/http/envelopes';
+import { BulkAnswer } from '#shared/http/answers';
+import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /shipping-method/bulk-delete',
-  { query: z.strictObject({ result: ResultFormat }), body: bulkBody(positiveId) },
+  { query: z.strictObject({ result: ResultFormat }), body: bulkBody(positiveId), response: BulkAnswer(z.optional(ShippingMethodResource)) },
   async ({ query, body }) => bulk(query.result, await bulkDelete(body.data)),
 );

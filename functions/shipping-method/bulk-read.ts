@@ -2,8 +2,13 @@ import { bulkRead } from '#shared/use-cases/shipping-methods';
 import { positiveId } from '#shared/domain/ids';
 import { bulkBody } from '#shared/http/bulk';
 import { bulk } from '#shared/http/envelopes';
+import { BulkAnswer } from '#shared/http/answers';
+import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
-export const handler = route('POST /shipping-method/bulk-read', { body: bulkBody(positiveId) }, async ({ body }) =>
-  bulk('object', await bulkRead(body.data)),
+// Bulk-read always carries the object of each found method.
+export const handler = route(
+  'POST /shipping-method/bulk-read',
+  { body: bulkBody(positiveId), response: BulkAnswer(ShippingMethodResource) },
+  async ({ body }) => bulk('object', await bulkRead(body.data)),
 );

@@ -2,10 +2,12 @@ import * as z from '#shared/schema';
 import { bulkUpdate } from '#shared/use-cases/shipping-methods';
 import { bulkBody } from '#shared/http/bulk';
 import { bulk, ResultFormat } from '#shared/http/envelopes';
+import { BulkAnswer } from '#shared/http/answers';
+import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /shipping-method/bulk-update',
-  { query: z.strictObject({ result: ResultFormat }), body: bulkBody(z.unknown()) },
+  { query: z.strictObject({ result: ResultFormat }), body: bulkBody(z.unknown()), response: BulkAnswer(z.optional(ShippingMethodResource)) },
   async ({ query, body }) => bulk(query.result, await bulkUpdate(body.data)),
 );

@@ -2,10 +2,12 @@ import * as z from '#shared/schema';
 import { createShippingMethod } from '#shared/use-cases/shipping-methods';
 import { NewShippingMethod } from '#shared/domain/shipping-method';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
+import { ResultAnswer } from '#shared/http/answers';
+import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /shipping-method',
-  { query: z.strictObject({ result: ResultFormat }), body: NewShippingMethod },
+  { query: z.strictObject({ result: ResultFormat }), body: NewShippingMethod, response: ResultAnswer(ShippingMethodResource), status: 201 },
   async ({ query, body }) => asResult(query.result, await createShippingMethod(body), 201),
 );

@@ -2,10 +2,12 @@ import * as z from '#shared/schema';
 import { deleteShippingMethod } from '#shared/use-cases/shipping-methods';
 import { PathId } from '#shared/http/bulk';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
+import { ResultAnswer } from '#shared/http/answers';
+import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'DELETE /shipping-method/{id}',
-  { path: PathId, query: z.strictObject({ result: ResultFormat }) },
+  { path: PathId, query: z.strictObject({ result: ResultFormat }), response: ResultAnswer(ShippingMethodResource) },
   async ({ path, query }) => asResult(query.result, await deleteShippingMethod(path.id)),
 );

@@ -1,8 +1,10 @@
 import { getShippingMethod } from '#shared/use-cases/shipping-methods';
 import { PathId } from '#shared/http/bulk';
 import { single } from '#shared/http/envelopes';
+import { SingleAnswer } from '#shared/http/answers';
+import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
-export const handler = route('GET /shipping-method/{id}', { path: PathId }, async ({ path }) =>
+export const handler = route('GET /shipping-method/{id}', { path: PathId, response: SingleAnswer(ShippingMethodResource) }, async ({ path }) =>
   single(await getShippingMethod(path.id)),
 );

@@ -2,10 +2,12 @@ import * as z from '#shared/schema';
 import { listShippingMethods } from '#shared/use-cases/shipping-methods';
 import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/http/paging';
+import { PageAnswer } from '#shared/http/answers';
+import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'GET /shipping-method',
-  { query: z.strictObject({ name: z.optional(z.string().check(z.maxLength(200))), ...pagingQuery }) },
+  { query: z.strictObject({ name: z.optional(z.string().check(z.maxLength(200))), ...pagingQuery }), response: PageAnswer(ShippingMethodResource) },
   async ({ query }) => paged(await listShippingMethods({ name: query.name, limit: query._limit, offset: query._offset })),
 );

@@ -3,10 +3,12 @@ import { updateShippingMethod } from '#shared/use-cases/shipping-methods';
 import { ShippingMethodPatch } from '#shared/domain/shipping-method';
 import { PathId } from '#shared/http/bulk';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
+import { ResultAnswer } from '#shared/http/answers';
+import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'PATCH /shipping-method/{id}',
-  { path: PathId, query: z.strictObject({ result: ResultFormat }), body: ShippingMethodPatch },
+  { path: PathId, query: z.strictObject({ result: ResultFormat }), body: ShippingMethodPatch, response: ResultAnswer(ShippingMethodResource) },
   async ({ path, query, body }) => asResult(query.result, await updateShippingMethod(path.id, body)),
 );

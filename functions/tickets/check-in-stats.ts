@@ -1,6 +1,9 @@
 import { StatsQuery } from '#shared/http/ticket-input';
 import { dataOnly } from '#shared/http/envelopes';
+import { CheckInStatsResource, DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 import { checkInStatistics } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route('GET /tickets/check-in-stats', { query: StatsQuery }, async ({ query }) => dataOnly(await checkInStatistics(query.events)));
+export const handler = route('GET /tickets/check-in-stats', { query: StatsQuery, response: DataAnswer(CheckInStatsResource) }, async ({ query }) =>
+  dataOnly(await checkInStatistics(query.events)),
+);

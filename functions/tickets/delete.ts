@@ -3,7 +3,7 @@ import { route } from '#shared/http/route';
 import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
 
 /** Soft delete: 204; the ticket leaves lists and statistics, GET answers 404, the record stays. */
-export const handler = route('DELETE /tickets/{id}', { path: PathId }, async ({ path, caller }) => {
+export const handler = route('DELETE /tickets/{id}', { path: PathId, status: 204 }, async ({ path, caller }) => {
   await deleteTicket(path.id, { kind: 'admin', id: caller.id });
   return { status: 204 };
 });

@@ -1,9 +1,11 @@
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
+import { DataAnswer } from '#shared/http/answers';
+import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
 import { GetQuery } from '#shared/http/ticket-input';
 import { getTicket } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route('GET /tickets/{id}', { path: PathId, query: GetQuery }, async ({ path, query }) =>
+export const handler = route('GET /tickets/{id}', { path: PathId, query: GetQuery, response: DataAnswer(TicketResource) }, async ({ path, query }) =>
   dataOnly(await getTicket(path.id, query._include, { limit: query.history_limit, offset: query.history_offset })),
 );

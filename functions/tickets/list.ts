@@ -1,9 +1,11 @@
 import { paged } from '#shared/http/envelopes';
+import { PageAnswer } from '#shared/http/answers';
+import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
 import { TicketListQuery } from '#shared/http/ticket-input';
 import { listTickets } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route('GET /tickets', { query: TicketListQuery }, async ({ query }) =>
+export const handler = route('GET /tickets', { query: TicketListQuery, response: PageAnswer(TicketResource) }, async ({ query }) =>
   paged(
     await listTickets({
       events: [...(query.event ? [query.event] : []), ...(query.events ?? [])],

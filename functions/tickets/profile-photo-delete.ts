@@ -1,8 +1,10 @@
 import { removeProfilePhoto } from '#shared/use-cases/tickets/profile-photo';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
+import { DataAnswer } from '#shared/http/answers';
+import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
 
-export const handler = route('DELETE /tickets/{id}/profile-photo', { path: PathId }, async ({ path, caller }) =>
+export const handler = route('DELETE /tickets/{id}/profile-photo', { path: PathId, response: DataAnswer(TicketResource) }, async ({ path, caller }) =>
   dataOnly(await removeProfilePhoto(path.id, { kind: 'admin', id: caller.id })),
 );

@@ -2,9 +2,13 @@ import { signWaivers } from '#shared/use-cases/tickets/sign-waivers';
 import { SignWaiversBody } from '#shared/domain/waivers';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
+import { DataAnswer } from '#shared/http/answers';
+import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
 
 /** Body: README "Waivers" (`{ waiverIds?, signature: text | image | svg, signerName? }`). */
-export const handler = route('POST /tickets/{id}/sign-waivers', { path: PathId, body: SignWaiversBody }, async ({ path, body, caller }) =>
-  dataOnly(await signWaivers(path.id, body, caller.id)),
+export const handler = route(
+  'POST /tickets/{id}/sign-waivers',
+  { path: PathId, body: SignWaiversBody, response: DataAnswer(TicketResource) },
+  async ({ path, body, caller }) => dataOnly(await signWaivers(path.id, body, caller.id)),
 );

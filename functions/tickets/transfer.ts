@@ -1,10 +1,14 @@
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
+import { DataAnswer } from '#shared/http/answers';
+import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
 import { TransferBody } from '#shared/http/ticket-input';
 import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
 
 /** Answers the new ticket when the event or type changed, else the ticket updated in place. */
-export const handler = route('POST /tickets/{id}/transfer', { path: PathId, body: TransferBody }, async ({ path, body, caller }) =>
-  dataOnly(await transferTicket(path.id, body, { kind: 'admin', id: caller.id })),
+export const handler = route(
+  'POST /tickets/{id}/transfer',
+  { path: PathId, body: TransferBody, response: DataAnswer(TicketResource) },
+  async ({ path, body, caller }) => dataOnly(await transferTicket(path.id, body, { kind: 'admin', id: caller.id })),
 );

@@ -3,10 +3,12 @@ import { listTicketWaivers } from '#shared/use-cases/tickets/ticket-waivers';
 import { SIGNED_STATUSES } from '#shared/domain/waivers';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
+import { DataAnswer } from '#shared/http/answers';
+import { TicketWaiverResource } from '#shared/domain/waiver-resource';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'GET /tickets/{id}/waivers',
-  { path: PathId, query: z.strictObject({ signedStatus: z.optional(z.enum(SIGNED_STATUSES)) }) },
+  { path: PathId, query: z.strictObject({ signedStatus: z.optional(z.enum(SIGNED_STATUSES)) }), response: DataAnswer(z.array(TicketWaiverResource)) },
   async ({ path, query }) => dataOnly(await listTicketWaivers(path.id, query.signedStatus)),
 );

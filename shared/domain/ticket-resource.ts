@@ -1,7 +1,9 @@
 import * as z from '../schema.ts';
+import type { TicketAction, TicketHistoryEntry, TicketHistoryPage } from './ticket-history.ts';
+import type { StateField } from './ticket-states.ts';
 import {
   PROCESS_STATE,
-  TICKET_INCLUDES,
+  SINGLE_TICKET_INCLUDES,
   TRANSFER_STATES,
   UPGRADE_STATES,
   WITHDRAWN_STATES,
@@ -13,11 +15,11 @@ import {
 } from './ticket.ts';
 
 /**
- * The ticket as the API answers it, as a schema: the OpenAPI document's `Ticket`
- * component is generated from it, and an integration test parses a real
- * `GET /tickets/{id}` answer with it, so the documented shape cannot drift from the
- * code. A sibling of ticket.ts rather than inside it: no function imports this file,
- * so no bundle carries it.
+ * The ticket as the API answers it, as a schema: the ticket routes declare their answers
+ * with it (`route(..., { response })`), the OpenAPI document's `Ticket` component is
+ * generated from it, and integration tests parse real answers with it, so the documented
+ * shape cannot drift from the code. A sibling of ticket.ts: only the ticket handlers
+ * import it, so the other bundles do not carry it. Nothing parses answers per request.
  */
 
 /** What each state code means. Typed by the constants, so a new code fails typecheck until it is described here. */
@@ -60,6 +62,24 @@ const AttendeeAnswer = z.strictObject({
   dynamicQuantity: z.optional(z.int()),
   displayText: z.optional(text),
   sku: z.optional(text),
+});
+
+/** The history's `action` values, checked against `TicketAction` below. */
+const TICKET_ACTIONS = ['create', 'edit', 'check_in', 'access_scan', 'undo_check_in', 'transfer', 'delete', 'states', 'profile_photo'] as const;
+const STATE_FIELDS = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'] as const;
+const stateValue = z.union([z.string(), z.number()]);
+
+/** One entry of `_include=history` (shared/domain/ticket-history.ts): the change that produced `version`. */
+export const TicketHistoryEntryResource = z.strictObject({
+  version: z.int(),
+  at: timestamp,
+  actor: text.check(z.describe('`admin <id>`, `customer <id>` or `system`.')),
+  action: z.enum(TICKET_ACTIONS),
+  states: z
+    .partialRecord(z.enum(STATE_FIELDS), z.strictObject({ from: stateValue, to: stateValue }))
+    .check(z.describe('Each state field that changed, from → to.')),
+  fields: z.array(text).check(z.describe('The other fields that changed, by name.')),
+  relatedTicketId: z.optional(z.int()),
 });
 
 export const TicketResource = z.strictObject({
@@ -117,8 +137,21 @@ export const TicketResource = z.strictObject({
       ),
     }),
   ),
-}).check(z.describe(`A ticket. Expansions by \`_include\`: ${TICKET_INCLUDES.join(', ')}.`));
+  history: z.optional(
+    z
+      .strictObject({ totalCount: z.int(), count: z.int(), limit: z.int(), offset: z.int(), data: z.array(TicketHistoryEntryResource) })
+      .check(z.describe('A page of the ticket\'s changes, newest first (`history_limit`, `history_offset`); `totalCount` is its version.')),
+  ),
+}).check(z.describe(`A ticket. Expansions by \`_include\`: ${SINGLE_TICKET_INCLUDES.join(', ')} (\`history\` on a single ticket only).`));
 
 /** The schema and the `Ticket` type must describe the same object: a difference fails typecheck. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof TicketResource>, Ticket>;
+/** `GET /tickets/{id}` answers the ticket with its history page when asked (read-tickets.ts). */
+type SingleTicket = Ticket & { history?: TicketHistoryPage };
+true satisfies Same<z.output<typeof TicketResource>, SingleTicket>;
+// Optional properties pass the check above when either side lacks them: compare the keys too.
+true satisfies Same<keyof z.output<typeof TicketResource>, keyof SingleTicket>;
+true satisfies Same<z.output<typeof TicketHistoryEntryResource>, TicketHistoryEntry>;
+true satisfies Same<keyof z.output<typeof TicketHistoryEntryResource>, keyof TicketHistoryEntry>;
+true satisfies Same<(typeof TICKET_ACTIONS)[number], TicketAction>;
+true satisfies Same<(typeof STATE_FIELDS)[number], StateField>;

@@ -8,6 +8,7 @@ import type { Reply } from './route.ts';
  * - data only: `{ data }`, where the spec's route omits `count` (the ticket routes)
  * - paged list: `{ totalCount, count, limit, offset, data }`
  * - the `result=none|id|object` rule of write routes (default `id`).
+ * Their schemas, which each route declares as its `response`, are in answers.ts.
  */
 export const single = (data: unknown): Reply => ({ body: { count: 1, data } });
 

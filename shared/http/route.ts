@@ -29,6 +29,10 @@ export interface Schemas<P extends z.ZodMiniType = z.ZodMiniType, Q extends z.Zo
   body?: B;
   /** The body is multipart/form-data, not JSON, parsed within these limits; `body` validates its fields. */
   multipart?: MultipartLimits;
+  /** The success body as the API answers it (shared/http/answers.ts); none when the success has no body. */
+  response?: z.ZodMiniType;
+  /** The success status when not 200: 201 create, 204 no body, 302 redirect. */
+  status?: number;
 }
 
 /** Who calls a route, by the row's access kind: nobody known on public routes. */
@@ -94,6 +98,7 @@ export function route<
     .use(problemDetails())
     .use(authenticate(row.auth))
     .use(parseBody(schemas.multipart ? { multipart: schemas.multipart } : schemas.body ? 'json' : 'none'));
-  // `schemas` ride along for the OpenAPI generator (bin/openapi.ts); nothing reads them per request.
+  // `schemas` ride along for the OpenAPI generator (bin/openapi.ts) and the tests; nothing reads them per request
+  // (`response` and `status` describe what the use-case's Reply carries, they do not shape it).
   return Object.assign(handler, { routeKey: key, schemas });
 }

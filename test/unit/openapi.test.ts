@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes } from '#shared/routes';
 import { PROCESS_STATE } from '#shared/domain/ticket';
-import { buildOpenApi, SUCCESS_STATUS, TICKET_ANSWERS } from '../../bin/openapi/document.ts';
+import { buildOpenApi, type RouteOperation } from '../../bin/openapi/document.ts';
 import { loadRouteOperations } from '../../bin/openapi/load-routes.ts';
 
 /**
@@ -35,10 +35,14 @@ interface Document {
 }
 
 let document: Document;
+let operations: RouteOperation[];
 const operationOf = (method: string, path: string) => document.paths[path]?.[method.toLowerCase()];
+const successOf = (method: string, path: string, status = '200') =>
+  (operationOf(method, path)!.responses[status] as { content?: Record<string, { schema: Record<string, any> }> }).content?.['application/json']?.schema;
 
 beforeAll(async () => {
-  document = buildOpenApi(await loadRouteOperations()) as unknown as Document;
+  operations = await loadRouteOperations();
+  document = buildOpenApi(operations) as unknown as Document;
 }, 60_000);
 
 describe('the OpenAPI document', () => {
@@ -140,13 +144,70 @@ describe('the OpenAPI document', () => {
     expect(ticket.withdrawnState!.description).toMatch(/`withdrawn` = /);
     expect(ticket.upgradeState!.description).toMatch(/`upgraded` = /);
     expect(ticket.deleted!.enum).toEqual([0, 1]);
-    expect(operationOf('GET', '/tickets/{id}')!.responses['200']).toMatchObject({
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/TicketAnswer' } } },
+    expect(successOf('GET', '/tickets/{id}')).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Ticket' } }, required: ['data'] });
+  });
+});
+
+describe('the success answers', () => {
+  it('every route declares its answer: a response schema, or a status of 204 or 302 and no body', () => {
+    const undeclared = operations
+      .filter(({ schemas }) => (schemas.response === undefined) !== (schemas.status === 204 || schemas.status === 302))
+      .map(({ row }) => routeKey(row));
+    expect(undeclared).toEqual([]);
+  });
+
+  it('documents each route with its declared schema and status', () => {
+    for (const { row, schemas } of operations) {
+      const responses = operationOf(row.method, row.path)!.responses;
+      const status = String(schemas.status ?? 200);
+      expect(responses[status], routeKey(row)).toBeDefined();
+      expect(Object.keys(responses).filter((code) => /^[23]/.test(code) && code !== status && code !== '204'), routeKey(row)).toEqual([]);
+      expect(successOf(row.method, row.path, status) !== undefined, routeKey(row)).toBe(schemas.response !== undefined);
+    }
+    expect(Object.keys(operationOf('POST', '/shipping-method')!.responses)).toEqual(expect.arrayContaining(['201', '204']));
+    expect(operationOf('DELETE', '/tickets/{id}')!.responses['204']).toEqual({ description: 'Done; no body.' });
+    expect(operationOf('GET', '/auth/callback')!.responses['302']).toEqual({ description: 'A redirect (`Location`).' });
+  });
+
+  it('keeps the 204 alternative on the result= routes, and only there', () => {
+    const withResult = routes
+      .filter((row) => operationOf(row.method, row.path)!.parameters.some((parameter) => parameter.name === 'result'))
+      .map(routeKey);
+    expect(withResult.length).toBeGreaterThan(0);
+    for (const row of routes) {
+      const hasNone = '204' in operationOf(row.method, row.path)!.responses;
+      expect(hasNone, routeKey(row)).toBe(withResult.includes(routeKey(row)) || routeKey(row) === 'DELETE /tickets/{id}');
+    }
+    expect(successOf('PATCH', '/shipping-method/{id}')).toMatchObject({
+      properties: { count: { const: 1 }, data: { anyOf: [{ type: 'integer' }, { $ref: '#/components/schemas/ShippingMethod' }] } },
+      additionalProperties: false,
     });
   });
 
-  it('names only rows of the table in its own per-route lists', () => {
-    const keys = routes.map(routeKey);
-    expect(Object.keys({ ...TICKET_ANSWERS, ...SUCCESS_STATUS }).filter((key) => !keys.includes(key))).toEqual([]);
+  it('has no generic envelope: the resources are named components, the envelopes exact', () => {
+    const names = Object.keys(document.components.schemas);
+    expect(names).not.toContain('Envelope');
+    expect(names).toEqual(
+      expect.arrayContaining(['Ticket', 'TicketHistoryEntry', 'TicketWaiver', 'ShippingMethod', 'AdministratorProfile', 'CheckInStats', 'ProblemDetails']),
+    );
+    // Every answer body is a closed object: no answer documented as "anything under data".
+    for (const { row, schemas } of operations) {
+      const schema = successOf(row.method, row.path, String(schemas.status ?? 200));
+      if (schema) expect(schema.additionalProperties, routeKey(row)).toBe(false);
+    }
+    expect(successOf('GET', '/shipping-method')).toMatchObject({
+      required: ['totalCount', 'count', 'limit', 'offset', 'data'],
+      properties: { data: { type: 'array', items: { $ref: '#/components/schemas/ShippingMethod' } } },
+    });
+    expect(successOf('GET', '/tickets')!.properties.data.items).toEqual({ $ref: '#/components/schemas/Ticket' });
+    expect(successOf('GET', '/auth/me')!.properties.data).toEqual({ $ref: '#/components/schemas/AdministratorProfile' });
+    expect(successOf('POST', '/auth/change-password')).toMatchObject({ required: ['success', 'message'], additionalProperties: false });
+    expect(successOf('POST', '/shipping-method/bulk-read')!.properties.data.items.oneOf).toHaveLength(2);
+    const ticket = document.components.schemas.Ticket as unknown as { properties: Record<string, any> };
+    expect(ticket.properties.history!.properties.data.items).toEqual({ $ref: '#/components/schemas/TicketHistoryEntry' });
+    // Every $ref points at a component that exists.
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((match) => match[1]!);
+    expect(refs.filter((name) => !names.includes(name))).toEqual([]);
+    expect(JSON.stringify(document)).not.toContain('$defs');
   });
 });

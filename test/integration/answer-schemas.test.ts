@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '#shared/auth/passwords';
+import { createAdministrator, linkIdentity } from '#shared/data/administrators';
+import { createWaiver } from '#shared/data/waivers';
+import type { Schemas } from '#shared/http/route';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { handler as me } from '../../functions/auth/me.ts';
+import { handler as bulkRead } from '../../functions/shipping-method/bulk-read.ts';
+import { handler as createMethod } from '../../functions/shipping-method/create.ts';
+import { handler as getMethod } from '../../functions/shipping-method/get.ts';
+import { handler as listMethods } from '../../functions/shipping-method/list.ts';
+import { handler as checkInStats } from '../../functions/tickets/check-in-stats.ts';
+import { handler as getTicket } from '../../functions/tickets/get.ts';
+import { handler as listTickets } from '../../functions/tickets/list.ts';
+import { handler as signWaivers } from '../../functions/tickets/sign-waivers.ts';
+import { handler as waivers } from '../../functions/tickets/waivers.ts';
+import { call, type CallResult } from '../support/api.ts';
+import { checkIn, TICKETS } from '../support/tickets.ts';
+import { adminToken } from '../support/tokens.ts';
+
+/**
+ * Each route declares its success answer (`route(key, { response })`), and the OpenAPI
+ * document is built from those declarations. Here real answers of each family (single,
+ * page, `result=object`, bulk, data-only, the profile, the ticket with its expansions,
+ * statistics, waivers) are parsed with the route's own declared schema: a strict schema,
+ * so a field the code answers but the schema lacks (or the reverse) fails here.
+ */
+const SHIPPING = '/api/v2/shipping-method';
+let token: string;
+
+beforeAll(async () => {
+  token = await adminToken();
+});
+
+/** The answer has the route's declared status and parses with its declared schema. */
+function expectDeclared(handler: { schemas: Schemas }, response: CallResult) {
+  expect(response.status, response.raw).toBe(handler.schemas.status ?? 200);
+  const parsed = handler.schemas.response!.safeParse(response.body);
+  expect(parsed.error?.issues).toBeUndefined();
+  expect(parsed.success).toBe(true);
+}
+
+describe('shipping-method answers parse with the declared schemas', () => {
+  it('create (result=object), get, list and bulk-read', async () => {
+    const created = await call('POST', `${SHIPPING}?result=object`, { token, body: { name: `Method ${randomUUID()}`, charge: 3.5 } });
+    expectDeclared(createMethod, created);
+    const id = created.body.data.id as number;
+
+    expectDeclared(createMethod, await call('POST', SHIPPING, { token, body: { name: `Method ${randomUUID()}` } }));
+    expectDeclared(getMethod, await call('GET', `${SHIPPING}/${id}`, { token }));
+    expectDeclared(listMethods, await call('GET', `${SHIPPING}?_limit=5`, { token }));
+
+    const bulk = await call('POST', `${SHIPPING}/bulk-read`, { token, body: { count: 2, data: [id, 999_999_999] } });
+    expectDeclared(bulkRead, bulk);
+    expect(bulk.body.data.map((entry: { status: string }) => entry.status)).toEqual(['ok', 'error']);
+  });
+});
+
+describe('GET /auth/me parses with its declared schema', () => {
+  it('for a record with its own password and for one linked to the identity provider', async () => {
+    const login = `answers-${randomUUID()}@test.local`;
+    const admin = await createAdministrator({ login, email: login, name: 'Answer Staff', permissions: ['tickets:read'], vendorUser: 0, passwordHash: await hashPassword('a-long-enough-password') });
+    const own = await call('GET', '/api/v2/auth/me', { token: await adminToken(['tickets:read'], admin.id) });
+    expectDeclared(me, own);
+    expect(own.body.data).not.toHaveProperty('passwordHash');
+
+    const idpLogin = `answers-idp-${randomUUID()}@test.local`;
+    const linked = await createAdministrator({ login: idpLogin, email: idpLogin, name: 'Linked Staff', permissions: [], vendorUser: 0 });
+    expect(await linkIdentity(linked.id, randomUUID(), randomUUID())).toBe(true);
+    expectDeclared(me, await call('GET', '/api/v2/auth/me', { token: await adminToken([], linked.id) }));
+  });
+});
+
+describe('ticket answers parse with the declared schemas', () => {
+  it('GET /tickets/{id}?_include=history,checkInInfo, GET /tickets and the check-in statistics', async () => {
+    const event = await seedEvent();
+    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 2);
+    expect((await checkIn(token, ticket!.id)).status).toBe(200);
+
+    const one = await call('GET', `${TICKETS}/${ticket!.id}?_include=history,checkInInfo`, { token });
+    expectDeclared(getTicket, one);
+    expect(one.body.data.history).toMatchObject({ totalCount: 2, count: 2 });
+    expect(one.body.data.history.data[0]).toMatchObject({ action: 'check_in', states: { processState: { from: 1, to: 2 } } });
+
+    expectDeclared(listTickets, await call('GET', `${TICKETS}?event=${event.id}&_include=purchaser,checkInInfo`, { token }));
+    expectDeclared(checkInStats, await call('GET', `${TICKETS}/check-in-stats?events=${event.id}`, { token }));
+  });
+
+  it('GET /tickets/{id}/waivers, signed and unsigned, and the signing answer', async () => {
+    const event = await seedEvent({ timezone: 'Europe/Berlin' });
+    const typeId = event.ticketTypes[0]!.id;
+    const signed = await createWaiver({ eventId: event.id, title: 'Liability release', text: 'I take part at my own risk.' });
+    await createWaiver({ eventId: event.id, ticketTypeId: typeId, title: 'Course rules', text: 'I know the course rules.' });
+    const [ticket] = await seedTickets(event, typeId, 1);
+
+    const signing = await call('POST', `${TICKETS}/${ticket!.id}/sign-waivers`, { token, body: { waiverIds: [signed.id], signature: { type: 'text', text: 'Jane Doe' } } });
+    expectDeclared(signWaivers, signing);
+
+    const list = await call('GET', `${TICKETS}/${ticket!.id}/waivers`, { token });
+    expectDeclared(waivers, list);
+    expect(list.body.data.map((entry: { signedStatus: string }) => entry.signedStatus)).toEqual(['signed', 'unsigned']);
+  });
+});
