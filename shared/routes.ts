@@ -45,6 +45,8 @@ export interface Uses {
    *   IAM grants on that one pool, plus the client's settings.
    */
   identityProvider?: 'sign-in' | 'manage-users';
+  /** The customers' user pool (the portal's accounts), in the same two kinds as `identityProvider`. */
+  customerIdentity?: 'sign-in' | 'manage-users';
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -64,6 +66,7 @@ export interface RouteRow {
 export const API_PREFIX = '/api/v2';
 
 const publicRoute = { kind: 'public' } as const;
+const customer = { kind: 'customer' } as const;
 function admin(): { kind: 'admin' };
 function admin<P extends Permission>(permission: P): { kind: 'admin'; permission: P };
 function admin(permission?: Permission): Access {
@@ -113,6 +116,22 @@ const table = [
   { method: 'POST', path: '/tickets/{id}/sign-waivers', handler: 'tickets/sign-waivers', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
   { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
   { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
+
+  // Customer account (the portal). Every customer row answers only the caller's own data.
+  // Identity: login against the customers' pool (public), account creation by an
+  // administrator who manages customers, the account itself, and mail to its owner.
+  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: 'read-write', customerIdentity: 'sign-in' } },
+  { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: 'read-write', customerIdentity: 'manage-users', email: true } },
+  { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: 'read' } },
+  { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: 'read-write', email: true } },
+  { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: 'read-write', email: true } },
+  // Catalogue and orders, scoped to the customer.
+  { method: 'GET', path: '/my-account/event', handler: 'my-account/events', auth: customer, uses: { table: 'read' } },
+  { method: 'GET', path: '/my-account/ticket-type/{eventId}', handler: 'my-account/ticket-types', auth: customer, uses: { table: 'read' } },
+  { method: 'GET', path: '/my-account/wave-time/{eventId}', handler: 'my-account/wave-times', auth: customer, uses: { table: 'read' } },
+  { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: 'read' } },
+  { method: 'GET', path: '/my-account/payment-processor', handler: 'my-account/payment-processor', auth: customer, uses: { table: 'read' } },
+  { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: 'read' } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */

@@ -87,6 +87,10 @@ export const keys = {
   bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
   idempotency: (adminId: number, key: string): Key => ({ PK: `IDEMPOTENCY#${adminId}#${key}`, SK: 'IDEMPOTENCY' }),
 
+  // ---- Customers (the portal's accounts and their verification) ----
+
+  // ---- Catalogue and orders (portal events, wave times, orders, payment processor) ----
+
   /** A ticket's required waivers: Query `EVENT#<eventId>` by the event-wide prefix and by its type's. */
   waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({
     PK: `EVENT#${eventId}`,
