@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { registeredLogoutUrls } from '#shared/auth/oidc';
-import { configureCognito } from './local/cognito.ts';
+import { configureCognito, configureCustomerCognito } from './local/cognito.ts';
 import type { ApiServer } from './local/server.ts';
 import { startLocalServices } from './local/services.ts';
 
@@ -37,9 +37,19 @@ const cognito = await configureCognito({
   await services.stop();
   process.exit(1);
 });
+const customerCognito = await configureCustomerCognito({
+  endpoint: services.endpoints.cognito,
+  region: services.env.AWS_REGION!,
+  credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
+}).catch(async (error: unknown) => {
+  console.error('cognito-local customer pool set-up failed:', error);
+  await services.stop();
+  process.exit(1);
+});
+customerCognito.close();
 
 // Set before anything under shared/ or functions/ is imported: config is validated on first use.
-Object.assign(process.env, services.env, cognito.env, {
+Object.assign(process.env, services.env, cognito.env, customerCognito.env, {
   STAGE: 'local',
   TABLE_NAME: tableName,
   SITE_AUTH_METHOD: authMethod,
@@ -47,6 +57,8 @@ Object.assign(process.env, services.env, cognito.env, {
   JWT_ISSUER: `http://127.0.0.1:${port}/api/v2`,
   ALLOWED_ORIGINS: allowedOrigins,
   ADMIN_UI_URL: adminUiUrl,
+  // Verification mails link to the customer portal; locally the first allowed origin, like the admin UI.
+  PORTAL_URL: process.env.PORTAL_URL ?? adminUiUrl,
   API_BASE_URL: apiBaseUrl,
   EMAIL_FROM: 'no-reply@ticketing.local',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',

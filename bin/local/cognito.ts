@@ -65,6 +65,38 @@ export async function configureCognito(setup: CognitoSetup): Promise<LocalCognit
   };
 }
 
+export interface LocalCustomerCognito {
+  /** CUSTOMER_COGNITO_USER_POOL_ID and CUSTOMER_COGNITO_CLIENT_ID. */
+  env: Record<string, string>;
+  close(): void;
+}
+
+/**
+ * The customers' pool as infra/customer-identity.ts makes it in AWS: sign-in by email, a
+ * client without a secret allowing USER_PASSWORD_AUTH and refresh, no OAuth. No
+ * auto-verified attributes: the service verifies addresses itself, so Cognito sends no
+ * codes (locally: prints none).
+ */
+export async function configureCustomerCognito(setup: Pick<CognitoSetup, 'endpoint' | 'region' | 'credentials'>): Promise<LocalCustomerCognito> {
+  const client = new CognitoIdentityProviderClient({ endpoint: setup.endpoint, region: setup.region, credentials: setup.credentials });
+  try {
+    const { UserPool } = await client.send(new CreateUserPoolCommand({ PoolName: 'ticketing-customers-local', UsernameAttributes: ['email'] }));
+    const poolId = UserPool!.Id!;
+    const { UserPoolClient } = await client.send(
+      new CreateUserPoolClientCommand({
+        UserPoolId: poolId,
+        ClientName: 'ticketing-portal',
+        GenerateSecret: false,
+        ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      }),
+    );
+    return { env: { CUSTOMER_COGNITO_USER_POOL_ID: poolId, CUSTOMER_COGNITO_CLIENT_ID: UserPoolClient!.ClientId! }, close: () => client.destroy() };
+  } catch (error) {
+    client.destroy();
+    throw error;
+  }
+}
+
 /** A confirmed user with a permanent password and a verified email (the callback trusts only verified ones). */
 export async function createIdentityUser(client: CognitoIdentityProviderClient, poolId: string, email: string, password: string): Promise<string> {
   const { User } = await client.send(

@@ -88,6 +88,21 @@ export const keys = {
   idempotency: (adminId: number, key: string): Key => ({ PK: `IDEMPOTENCY#${adminId}#${key}`, SK: 'IDEMPOTENCY' }),
 
   // ---- Customers (the portal's accounts and their verification) ----
+  /** The customer record: one GetItem by id. */
+  customer: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'CUSTOMER' }),
+  /** GSI1 finds a customer by Cognito `sub` (login), GSI2 by lower-cased email (the pre-check of create). */
+  customerIndexes: (sub: string, email: string) => ({
+    GSI1PK: `CUSTOMER_SUB#${sub}`,
+    GSI1SK: 'CUSTOMER',
+    GSI2PK: `CUSTOMER_EMAIL#${email.trim().toLowerCase()}`,
+    GSI2SK: 'CUSTOMER',
+  }),
+  customerSubIndex: (sub: string) => `CUSTOMER_SUB#${sub}`,
+  customerEmailIndex: (email: string) => `CUSTOMER_EMAIL#${email.trim().toLowerCase()}`,
+  /** One per customer login, in the transactions that create or switch it: emails stay unique. */
+  customerEmailUnique: (email: string): Key => ({ PK: `UNIQUE#CUSTOMER_EMAIL#${email.trim().toLowerCase()}`, SK: 'UNIQUE' }),
+  /** A mailed verification token, by its SHA-256 (TTL `expiresAt`, 48 h). */
+  emailVerification: (tokenHash: string): Key => ({ PK: `EMAIL_VERIFICATION#${tokenHash}`, SK: 'EMAIL_VERIFICATION' }),
 
   // ---- Catalogue and orders (portal events, wave times, orders, payment processor) ----
 

@@ -13,6 +13,8 @@ export const EMAIL_FROM = 'no-reply@ticketing.test';
 /** The API as the browser sees it: the identity provider sends the browser back to `<API_BASE_URL>/auth/callback`. */
 export const API_BASE_URL = 'https://ticketing.test/api/v2';
 export const ADMIN_UI_URL = ALLOWED_ORIGIN;
+/** The customer portal: verification mails link to `<PORTAL_URL>/verify-email?token=…`. */
+export const PORTAL_URL = ALLOWED_ORIGIN;
 
 export const TEST_ENV: Record<string, string> = {
   STAGE: 'test',
@@ -25,5 +27,6 @@ export const TEST_ENV: Record<string, string> = {
   EMAIL_FROM,
   API_BASE_URL,
   ADMIN_UI_URL,
+  PORTAL_URL,
   LOG_LEVEL: 'ERROR',
 };

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { TestProject } from 'vitest/node';
-import { configureCognito } from '../../bin/local/cognito.ts';
+import { configureCognito, configureCustomerCognito } from '../../bin/local/cognito.ts';
 import { startLocalServices } from '../../bin/local/services.ts';
 import { createTable } from '../../bin/local/table.ts';
 import { registeredLogoutUrls } from '#shared/auth/oidc';
@@ -15,7 +15,7 @@ declare module 'vitest' {
 
 /**
  * Starts the embedded services once per run of the integration project, creates the
- * (empty, shared) table and the Cognito pool and app client. Tests create their own
+ * (empty, shared) table and the Cognito pools (administrators', customers') and app clients. Tests create their own
  * uniquely keyed data (and Cognito users).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -36,8 +36,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       region: services.env.AWS_REGION!,
       credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
     });
-    cognitoEnv = cognito.env;
+    const customers = await configureCustomerCognito({
+      endpoint: services.endpoints.cognito,
+      region: services.env.AWS_REGION!,
+      credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
+    });
+    cognitoEnv = { ...cognito.env, ...customers.env };
     cognito.close();
+    customers.close();
   } catch (error) {
     await services.stop();
     throw error;

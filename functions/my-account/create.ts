@@ -1,0 +1,12 @@
+import { createCustomer } from '#shared/use-cases/customers/create-customer';
+import { NewCustomerInput } from '#shared/domain/customer';
+import { CustomerResource } from '#shared/domain/customer-resource';
+import { single } from '#shared/http/envelopes';
+import { SingleAnswer } from '#shared/http/answers';
+import { route } from '#shared/http/route';
+
+export const handler = route(
+  'POST /my-account',
+  { body: NewCustomerInput, response: SingleAnswer(CustomerResource), status: 201 },
+  async ({ body, caller }) => ({ ...single(await createCustomer(body, { kind: 'admin', id: caller.id })), status: 201 }),
+);

@@ -1,0 +1,9 @@
+import { currentCustomer } from '#shared/use-cases/customers/account';
+import { CustomerResource } from '#shared/domain/customer-resource';
+import { single } from '#shared/http/envelopes';
+import { SingleAnswer } from '#shared/http/answers';
+import { route } from '#shared/http/route';
+
+export const handler = route('GET /my-account', { response: SingleAnswer(CustomerResource) }, async ({ caller }) =>
+  single(await currentCustomer(caller)),
+);

@@ -1,0 +1,20 @@
+import * as z from '#shared/schema';
+import { loginCustomer } from '#shared/use-cases/customers/customer-login';
+import { CustomerSignIn } from '#shared/domain/customer-resource';
+import { sessionCookie } from '#shared/http/cookies';
+import { SingleAnswer } from '#shared/http/answers';
+import { route } from '#shared/http/route';
+
+const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
+
+export const handler = route(
+  'PUT /my-account',
+  {
+    body: z.strictObject({ login: text(254), password: text(256), emailVerificationToken: z.optional(text(128)) }),
+    response: SingleAnswer(CustomerSignIn),
+  },
+  async ({ body }) => {
+    const { token, expiresIn, customer } = await loginCustomer(body);
+    return { body: { count: 1, data: { token, expiresIn, tokenType: 'Bearer', customer } }, cookies: [sessionCookie(token)] };
+  },
+);

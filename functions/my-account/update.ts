@@ -1,0 +1,12 @@
+import { updateAccount } from '#shared/use-cases/customers/update-account';
+import { AccountUpdate } from '#shared/domain/customer';
+import { CustomerResource } from '#shared/domain/customer-resource';
+import { single } from '#shared/http/envelopes';
+import { SingleAnswer } from '#shared/http/answers';
+import { route } from '#shared/http/route';
+
+export const handler = route(
+  'PATCH /my-account',
+  { body: AccountUpdate, response: SingleAnswer(CustomerResource) },
+  async ({ body, caller }) => single(await updateAccount(caller, body)),
+);

@@ -1,0 +1,208 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { now } from '../clock.ts';
+import type { Customer } from '../domain/customer.ts';
+import { Conflict } from '../errors.ts';
+import { db, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
+import { verificationPut, verificationSpend } from './email-verifications.ts';
+import { keys } from './keys.ts';
+
+/**
+ * Customers (the portal's accounts). One item each, `CUSTOMER#<id>` / `CUSTOMER`; GSI1
+ * finds one by Cognito `sub` (every login), GSI2 by email; the item
+ * `UNIQUE#CUSTOMER_EMAIL#<email>`, written and moved in the same transactions as the
+ * record's address, keeps logins unique (GSI2 alone cannot: indexes are not conditions).
+ */
+const fromItem = (item: Record<string, unknown>): Customer => withoutKeys(item) as unknown as Customer;
+
+const toItem = (customer: Customer) => ({
+  ...keys.customer(customer.id),
+  ...keys.customerIndexes(customer.cognitoSub, customer.emailAddress),
+  entity: 'Customer',
+  ...customer,
+});
+
+export async function getCustomer(id: number): Promise<Customer | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.customer(id) }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+async function findByIndex(indexName: 'GSI1' | 'GSI2', partition: string): Promise<Customer | undefined> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: indexName,
+      KeyConditionExpression: `${indexName}PK = :pk`,
+      ExpressionAttributeValues: { ':pk': partition },
+      Limit: 1,
+    }),
+  );
+  return Items?.[0] ? fromItem(Items[0]) : undefined;
+}
+
+/** The customer a Cognito user is linked to (one Query of GSI1, the whole record projected). */
+export const findCustomerBySub = (sub: string) => findByIndex('GSI1', keys.customerSubIndex(sub));
+
+/** The customer whose login is this address (GSI2); eventually consistent, so the unique item stays the authority. */
+export const findCustomerByEmail = (email: string) => findByIndex('GSI2', keys.customerEmailIndex(email));
+
+/** The customer holding an address as login, from its unique item (strongly consistent); undefined when free. */
+export async function holderOfEmail(email: string): Promise<number | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerEmailUnique(email), ConsistentRead: true }));
+  return Item ? Number(Item.customerId) : undefined;
+}
+
+const emailTaken = (email: string) => new Conflict(`The address ${email} belongs to another account.`, 'email_taken');
+
+/**
+ * One transaction: the unique email item, the record and its verification token. Another
+ * customer holding the address (even one created a moment ago) is a 409 `email_taken`.
+ */
+export async function insertCustomer(customer: Customer, verification: { tokenHash: string; ttlSeconds: number }): Promise<void> {
+  try {
+    await transactWrite([
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.customerEmailUnique(customer.emailAddress), customerId: customer.id },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      { Put: { TableName: tableName(), Item: toItem(customer), ConditionExpression: 'attribute_not_exists(PK)' } },
+      verificationPut(verification.tokenHash, customer.id, customer.emailAddress, verification.ttlSeconds),
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(0)) throw emailTaken(customer.emailAddress);
+    throw error;
+  }
+}
+
+/** The fields PATCH may set (never the login: a new address waits in `pendingEmailAddress`). */
+const UPDATABLE = [
+  'accountNumber',
+  'primary',
+  'billing',
+  'useInternationalShippingAddress',
+  'useInternationalBillingAddress',
+  'pendingEmailAddress',
+  'updated',
+] as const satisfies readonly (keyof Customer)[];
+
+function accountUpdate(next: Customer) {
+  return {
+    TableName: tableName(),
+    Key: keys.customer(next.id),
+    // SET of these fields only: a login switched meanwhile (at a login with a token) is never written back.
+    UpdateExpression: `SET ${UPDATABLE.map((field) => `#${field} = :${field}`).join(', ')}`,
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeNames: Object.fromEntries(UPDATABLE.map((field) => [`#${field}`, field])),
+    ExpressionAttributeValues: Object.fromEntries(UPDATABLE.map((field) => [`:${field}`, next[field]])),
+  };
+}
+
+/**
+ * Writes an account update; with `verification`, one transaction that also stores the
+ * token for the pending address. Answers the record as written.
+ */
+export async function saveAccountUpdate(next: Customer, verification?: { tokenHash: string; address: string; ttlSeconds: number }): Promise<Customer> {
+  if (!verification) {
+    const { Attributes } = await db.send(new UpdateCommand({ ...accountUpdate(next), ReturnValues: 'ALL_NEW' }));
+    return fromItem(Attributes!);
+  }
+  await transactWrite([{ Update: accountUpdate(next) }, verificationPut(verification.tokenHash, next.id, verification.address, verification.ttlSeconds)]);
+  return next;
+}
+
+export type VerificationOutcome = 'done' | 'token-spent' | 'email-taken';
+
+/** Spends a token on the customer's current address: the record becomes verified, in one transaction. */
+export async function confirmEmail(customer: Customer, tokenHash: string, stamp: string): Promise<VerificationOutcome> {
+  try {
+    await transactWrite([
+      verificationSpend(tokenHash, customer.id, customer.emailAddress),
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.customer(customer.id),
+          UpdateExpression: 'SET emailVerified = :true, updated = :now',
+          ConditionExpression: 'emailAddress = :address',
+          ExpressionAttributeValues: { ':true': true, ':now': stamp, ':address': customer.emailAddress },
+        },
+      },
+    ]);
+    return 'done';
+  } catch (error) {
+    if (error instanceof TransactionCancelled && (error.conditionFailed(0) || error.conditionFailed(1))) return 'token-spent';
+    throw error;
+  }
+}
+
+/**
+ * Spends a token on the pending address and makes it the login, in one transaction: the
+ * record (only if that address is still the pending one), the old unique item out (only
+ * if it is this customer's), the new one in (only if nobody holds it).
+ */
+export async function switchEmail(customer: Customer, address: string, tokenHash: string, stamp: string): Promise<VerificationOutcome> {
+  const index = keys.customerIndexes(customer.cognitoSub, address);
+  try {
+    await transactWrite([
+      verificationSpend(tokenHash, customer.id, address),
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.customer(customer.id),
+          UpdateExpression: 'SET emailAddress = :address, pendingEmailAddress = :null, emailVerified = :true, GSI2PK = :gsi2, updated = :now',
+          ConditionExpression: 'pendingEmailAddress = :address AND emailAddress = :old',
+          ExpressionAttributeValues: {
+            ':address': address,
+            ':old': customer.emailAddress,
+            ':null': null,
+            ':true': true,
+            ':gsi2': index.GSI2PK,
+            ':now': stamp,
+          },
+        },
+      },
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.customerEmailUnique(customer.emailAddress),
+          ConditionExpression: 'customerId = :id',
+          ExpressionAttributeValues: { ':id': customer.id },
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.customerEmailUnique(address), customerId: customer.id },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+    ]);
+    return 'done';
+  } catch (error) {
+    if (!(error instanceof TransactionCancelled)) throw error;
+    if (error.conditionFailed(3)) return 'email-taken';
+    if (error.reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return 'token-spent';
+    throw error;
+  }
+}
+
+/** Marks a customer verified without a token: demo seeding only (see use-cases/customers). */
+export async function markEmailVerified(id: number): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.customer(id),
+        UpdateExpression: 'SET emailVerified = :true, updated = :now',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':true': true, ':now': now().toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+import * as z from '../schema.ts';
+import type { Customer } from './customer.ts';
+
+/**
+ * The customer as the `/my-account` routes answer it (login, create, get, update): the
+ * record without its Cognito link (`cognitoSub`, `cognitoUsername`) and table keys.
+ * A sibling of customer.ts; nothing parses answers per request.
+ */
+export const CustomerResource = z.strictObject({
+  id: z.int(),
+  emailAddress: z.string().check(z.describe('The login (lower-cased). A change waits in `pendingEmailAddress` until verified.')),
+  name: z.string(),
+  accountNumber: z.nullable(z.string()),
+  primary: z.nullable(z.string()).check(z.describe('The primary (shipping) address, as text.')),
+  billing: z.nullable(z.string()).check(z.describe('The billing address, as text.')),
+  useInternationalShippingAddress: z.boolean(),
+  useInternationalBillingAddress: z.boolean(),
+  emailVerified: z.boolean().check(z.describe('Whether the address was confirmed through the link mailed at account creation; login needs it.')),
+  pendingEmailAddress: z
+    .nullable(z.string())
+    .check(z.describe('An address asked for by PATCH: it becomes the login when the customer logs in with the token mailed to it.')),
+  /** ISO-8601 UTC. */
+  created: z.iso.datetime(),
+  updated: z.iso.datetime(),
+});
+export type CustomerResource = z.output<typeof CustomerResource>;
+
+export const toCustomerResource = ({ cognitoSub, cognitoUsername, ...resource }: Customer): CustomerResource => resource;
+
+/** `PUT /my-account`: the service's token (also set as the auth cookie) and the account. */
+export const CustomerSignIn = z.strictObject({
+  token: z.string().check(z.describe('The service\'s customer JWT: send it as `Authorization: Bearer <token>` (or rely on the cookie).')),
+  expiresIn: z.int().check(z.describe('Seconds until the token expires.')),
+  tokenType: z.literal('Bearer'),
+  customer: CustomerResource,
+});
+
+/** The schema and the type must describe the same object: a difference fails typecheck. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<CustomerResource, Omit<Customer, 'cognitoSub' | 'cognitoUsername'>>;
+true satisfies Same<keyof CustomerResource, keyof Omit<Customer, 'cognitoSub' | 'cognitoUsername'>>;

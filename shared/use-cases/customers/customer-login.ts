@@ -1,0 +1,105 @@
+import { issueToken, TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
+import { epochSeconds, now } from '../../clock.ts';
+import { confirmEmail, findCustomerBySub, holderOfEmail, switchEmail } from '../../data/customers.ts';
+import { findVerification } from '../../data/email-verifications.ts';
+import { takeSlot } from '../../data/rate-limits.ts';
+import { hashVerificationToken, normalisedEmail, verificationEffect, type Customer } from '../../domain/customer.ts';
+import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
+import { Conflict, Forbidden, RateLimited, Unauthenticated, ValidationError } from '../../errors.ts';
+import { logger } from '../../logger.ts';
+import { changeOwnEmail, customerAppClient, signInWithPassword } from '../../services/identity-provider.ts';
+
+// Read at module load: a function without the customer pool's settings fails its cold start.
+const client = customerAppClient();
+
+/** Attempts per login (lower-cased) in any 15 minutes, counted before Cognito is asked. */
+export const LOGIN_ATTEMPTS = 5;
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+export interface CustomerLogin {
+  login: string;
+  password: string;
+  /** The token of a verification link (PORTAL_URL/verify-email?token=…). */
+  emailVerificationToken?: string;
+}
+
+export interface CustomerSession {
+  token: string;
+  expiresIn: number;
+  customer: CustomerResource;
+}
+
+const wrongLogin = () => new Unauthenticated('The login or password is wrong.');
+const badToken = () =>
+  new ValidationError('The verification link is invalid, expired or already used.', [
+    { path: 'body.emailVerificationToken', message: 'Invalid, expired or already used; sign in and ask for a new link.' },
+  ]);
+const emailTaken = (address: string) => new Conflict(`The address ${address} belongs to another account.`, 'email_taken');
+
+/**
+ * `PUT /my-account`: Cognito checks the password (InitiateAuth), the service answers its
+ * own customer token. The limit is counted per login string before Cognito is asked, for
+ * unknown logins exactly as for known ones; a wrong password and an unknown login give the
+ * same 401. Cost without a token: the rate window (GetItem + PutItem), one Cognito call,
+ * one Query (the record by `sub`).
+ */
+export async function loginCustomer({ login, password, emailVerificationToken }: CustomerLogin): Promise<CustomerSession> {
+  const subject = normalisedEmail(login);
+  const slot = await takeSlot('CUSTOMER_LOGIN', subject, LOGIN_ATTEMPTS, LOGIN_WINDOW_SECONDS);
+  if (!slot.allowed) throw new RateLimited(`At most ${LOGIN_ATTEMPTS} login attempts per 15 minutes.`, slot.retryAfterSeconds);
+
+  const signIn = await signInWithPassword(client, subject, password);
+  if (!signIn) throw wrongLogin();
+  // A Cognito user without a record (a failed creation's leftover) is no account.
+  let customer = await findCustomerBySub(signIn.sub);
+  if (!customer) throw wrongLogin();
+
+  if (emailVerificationToken !== undefined) customer = await applyToken(customer, emailVerificationToken, signIn.accessToken);
+  if (!customer.emailVerified) {
+    throw new Forbidden('Confirm your email address first: open the link mailed to you when the account was created.', {
+      error: 'email_not_verified',
+    });
+  }
+  const token = await issueToken({ kind: 'customer', id: customer.id, email: customer.emailAddress, authTime: epochSeconds() });
+  return { token, expiresIn: TOKEN_TTL_SECONDS, customer: toCustomerResource(customer) };
+}
+
+/** Spends a verification token of the signed-in customer: confirms the address, or switches the login to the pending one. */
+async function applyToken(customer: Customer, token: string, accessToken: string): Promise<Customer> {
+  const tokenHash = hashVerificationToken(token);
+  const stored = await findVerification(tokenHash);
+  const effect = verificationEffect(customer, stored, epochSeconds());
+  const stamp = now().toISOString();
+  if (effect === 'invalid') throw badToken();
+  if (effect === 'confirm') {
+    if ((await confirmEmail(customer, tokenHash, stamp)) !== 'done') throw badToken();
+    return { ...customer, emailVerified: true, updated: stamp };
+  }
+
+  const address = stored!.address;
+  const holder = await holderOfEmail(address);
+  if (holder !== undefined && holder !== customer.id) throw emailTaken(address);
+  // Cognito first (the login), then the record; if the record's transaction fails, Cognito goes back.
+  await changeOwnEmail(accessToken, address);
+  let outcome;
+  try {
+    outcome = await switchEmail(customer, address, tokenHash, stamp);
+  } catch (error) {
+    await revertCognitoEmail(accessToken, customer);
+    throw error;
+  }
+  if (outcome !== 'done') {
+    await revertCognitoEmail(accessToken, customer);
+    throw outcome === 'email-taken' ? emailTaken(address) : badToken();
+  }
+  return { ...customer, emailAddress: address, pendingEmailAddress: null, emailVerified: true, updated: stamp };
+}
+
+async function revertCognitoEmail(accessToken: string, customer: Customer): Promise<void> {
+  try {
+    await changeOwnEmail(accessToken, customer.emailAddress);
+  } catch (error) {
+    // Left for an operator: Cognito's login is the new address while the record keeps the old one.
+    logger.error('Compensation failed: the Cognito login of a customer differs from the record', { customerId: customer.id, error: error as Error });
+  }
+}
