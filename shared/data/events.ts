@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
-import { isValidTimeZone, type CreatedEvent, type Event, type NewEvent, type Team, type TicketType } from '../domain/event.ts';
+import { DEFAULT_LISTING, isValidTimeZone, type CreatedEvent, type Event, type NewEvent, type Team, type TicketType } from '../domain/event.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { batchGet, db, tableName, transactWrite, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
@@ -44,6 +44,9 @@ export async function findTicketType(id: number): Promise<TicketType | undefined
 /** The ticket types an event can hold (createEvent allows at most this many). */
 export const MAX_TICKET_TYPES = 50;
 
+/** The wave times an event can hold (createEvent allows at most this many). */
+export const MAX_WAVE_TIMES = 50;
+
 /** An event's ticket types in id order, with their kept `sold` counts: one bounded Query. */
 export async function listTicketTypes(eventId: number): Promise<TicketType[]> {
   const { Items } = await db.send(
@@ -64,28 +67,48 @@ export async function eventTitles(ids: number[]): Promise<Map<number, string>> {
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), String(item.title)] as const] : [])));
 }
 
+/** An ISO-8601 instant as the table keeps it: UTC with milliseconds, so instants sort as strings. */
+function utcInstant(value: string, field: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new ValidationError(`${field} must be an ISO-8601 date-time.`, [{ path: field, message: 'Not an ISO-8601 date-time.' }]);
+  return new Date(time).toISOString();
+}
+const optionalInstant = (value: string | null | undefined, field: string) => (value ? utcInstant(value, field) : null);
+
 /**
- * Creates an event with its ticket types, teams, questions and empty statistics shards in
- * one transaction. A type's `grants` name the other events it also admits to.
+ * Creates an event with its ticket types, teams, wave times, questions and empty
+ * statistics shards in one transaction. A type's `grants` name the other events it also
+ * admits to. A published event carries the sparse GSI1 `PUBLISHED_EVENTS` entry (the
+ * portal's list); listing fields not given take DEFAULT_LISTING (unpublished).
  */
 export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
   if (!isValidTimeZone(input.timezone)) throw new ValidationError(`Unknown time zone "${input.timezone}".`);
   if (input.ticketTypes.length > MAX_TICKET_TYPES) throw new ValidationError(`An event holds at most ${MAX_TICKET_TYPES} ticket types.`);
+  const waves = input.waveTimes ?? [];
+  if (waves.length > MAX_WAVE_TIMES) throw new ValidationError(`An event holds at most ${MAX_WAVE_TIMES} wave times.`);
   const questions = input.questions ?? [];
   const optionCount = questions.reduce((sum, question) => sum + (question.options?.length ?? 0), 0);
-  const [eventId, firstType, firstTeam, firstQuestion, firstOption] = await Promise.all([
+  const [eventId, firstType, firstTeam, firstQuestion, firstOption, firstWave] = await Promise.all([
     allocateIds('EVENT'),
     allocateIds('TICKET_TYPE', Math.max(1, input.ticketTypes.length)),
     allocateIds('TEAM', Math.max(1, input.teams?.length ?? 0)),
     allocateIds('QUESTION', Math.max(1, questions.length)),
     allocateIds('ANSWER_OPTION', Math.max(1, optionCount)),
+    allocateIds('WAVE', Math.max(1, waves.length)),
   ]);
   let optionId = firstOption;
+  const { ticketTypes: _types, teams: _teams, waveTimes: _waves, questions: _questions, ...listing } = input;
   const event: CreatedEvent = {
+    ...DEFAULT_LISTING,
+    ...listing,
     id: eventId,
     title: input.title,
     timezone: input.timezone,
-    startsAt: input.startsAt,
+    startsAt: utcInstant(input.startsAt, 'startsAt'),
+    cutOff: optionalInstant(input.cutOff, 'cutOff'),
+    onSaleDate: optionalInstant(input.onSaleDate, 'onSaleDate'),
+    publishedDate: optionalInstant(input.publishedDate, 'publishedDate'),
+    capacity: input.ticketTypes.reduce((sum, type) => sum + type.total, 0),
     questions: questions.map((question, q) => ({
       id: firstQuestion + q,
       text: question.text,
@@ -97,17 +120,27 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
       eventId,
       name: type.name,
       price: type.price,
+      description: type.description ?? '',
+      ordering: type.ordering ?? t,
       sold: 0,
       total: type.total,
       grants: [...new Set(type.grants ?? [])].filter((granted) => granted !== eventId),
     })),
     teams: (input.teams ?? []).map((team, t) => ({ id: firstTeam + t, eventId, name: team.name })),
+    waveTimes: waves.map((wave, w) => ({
+      id: firstWave + w,
+      eventId,
+      name: wave.name,
+      startTime: utcInstant(wave.startTime, `waveTimes.${w}.startTime`),
+      capacity: wave.capacity,
+    })),
     created: now().toISOString(),
   };
-  const { ticketTypes, teams, ...eventFields } = event;
+  const { ticketTypes, teams, waveTimes, ...eventFields } = event;
+  const published = event.published ? { GSI1PK: keys.publishedEventsIndex, GSI1SK: keys.publishedEventSort(event.startsAt, eventId) } : {};
   const put = (Item: Record<string, unknown>) => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' } });
   await transactWrite([
-    put({ ...keys.event(eventId), entity: 'Event', ...eventFields }),
+    put({ ...keys.event(eventId), ...published, entity: 'Event', ...eventFields }),
     ...ticketTypes.map((type) => put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndex(type.id), entity: 'TicketType', ...type })),
     ...ticketTypes.flatMap((type) =>
       type.grants.map((granted) => ({
@@ -115,6 +148,7 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
       })),
     ),
     ...teams.map((team) => put({ ...keys.team(eventId, team.id), entity: 'Team', ...team })),
+    ...waveTimes.map((wave) => put({ ...keys.waveTime(eventId, wave.id), entity: 'WaveTime', ...wave })),
     ...Array.from({ length: STATS_SHARDS }, (_, shard) => put(emptyShard(eventId, shard))),
   ]);
   return event;

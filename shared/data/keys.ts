@@ -105,6 +105,35 @@ export const keys = {
   emailVerification: (tokenHash: string): Key => ({ PK: `EMAIL_VERIFICATION#${tokenHash}`, SK: 'EMAIL_VERIFICATION' }),
 
   // ---- Catalogue and orders (portal events, wave times, orders, payment processor) ----
+  /** GSI1 of published events only (sparse): `PUBLISHED_EVENTS` / `<startsAt ISO>#<id:10>`, a start range is a key condition. */
+  publishedEventsIndex: 'PUBLISHED_EVENTS',
+  publishedEventSort: (startsAt: string, id: number) => `${startsAt}#${sortableId(id)}`,
+  /** A start wave of an event: Query `EVENT#<eventId>` by `WAVE#`. */
+  waveTime: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `WAVE#${sortableId(id)}` }),
+  waveTimePrefix: 'WAVE#',
+  /** A customer holds an order for an event (its events even when unpublished): Query `CUSTOMER#<id>` by `EVENT#`. */
+  customerEvent: (customerId: number, eventId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: `EVENT#${sortableId(eventId)}` }),
+  customerPartition: (customerId: number) => `CUSTOMER#${customerId}`,
+  customerEventPrefix: 'EVENT#',
+  /** A customer's order counts: total, per event, per ticket type (the orders list's totalCount). */
+  orderCounts: (customerId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: 'ORDER_COUNTS' }),
+  order: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER' }),
+  /** GSI1 a customer's orders, GSI2 a customer's orders of one event; both sorted by purchase time. */
+  orderIndexes: (customerId: number, eventId: number, purchasedDate: string, id: number) => ({
+    GSI1PK: `CUSTOMER_ORDERS#${customerId}`,
+    GSI1SK: `${purchasedDate}#${sortableId(id)}`,
+    GSI2PK: `CUSTOMER_EVENT_ORDERS#${customerId}#${eventId}`,
+    GSI2SK: `${purchasedDate}#${sortableId(id)}`,
+  }),
+  customerOrdersIndex: (customerId: number) => `CUSTOMER_ORDERS#${customerId}`,
+  customerEventOrdersIndex: (customerId: number, eventId: number) => `CUSTOMER_EVENT_ORDERS#${customerId}#${eventId}`,
+  /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
+  orderTicketIndex: (orderId: number, ticketId: number) => ({ GSI3PK: `ORDER_TICKETS#${orderId}`, GSI3SK: `TICKET#${sortableId(ticketId)}` }),
+  customerTicketIndex: (customerId: number, ticketId: number) => ({ GSI4PK: `CUSTOMER_TICKETS#${customerId}`, GSI4SK: `TICKET#${sortableId(ticketId)}` }),
+  orderTicketsIndex: (orderId: number) => `ORDER_TICKETS#${orderId}`,
+  customerTicketsIndex: (customerId: number) => `CUSTOMER_TICKETS#${customerId}`,
+  /** The one payment processor configuration (public settings only; secrets live in Secrets Manager). */
+  paymentProcessor: { PK: 'PAYMENT_PROCESSOR', SK: 'PAYMENT_PROCESSOR' } as Key,
 
   /** A ticket's required waivers: Query `EVENT#<eventId>` by the event-wide prefix and by its type's. */
   waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({

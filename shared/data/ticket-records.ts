@@ -1,4 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Page } from '../domain/paging.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, withoutKeys } from './client.ts';
 import { keys } from './keys.ts';
@@ -7,13 +8,16 @@ import { keys } from './keys.ts';
  * Ticket records: one item `TICKET#<id>` each holds the whole record (fields, states,
  * scans, claim, purchaser, the events its type grants), so a check-in needs one read.
  * Live tickets carry the list index keys; a deleted one loses them (sparse indexes), so
- * it leaves every list while its record stays.
+ * it leaves every list while its record stays. GSI3 (an order's tickets) and GSI4 (a
+ * customer's tickets) are present only when the ticket has an order / a customer.
  */
 const ENTITY = 'Ticket';
 
 export const ticketItem = (record: TicketRecord) => ({
   ...keys.ticket(record.id),
   ...(record.deleted ? {} : keys.ticketIndexes(record.eventId, record.typeId, record.id)),
+  ...(record.deleted || record.orderId == null ? {} : keys.orderTicketIndex(record.orderId, record.id)),
+  ...(record.deleted || record.customerId == null ? {} : keys.customerTicketIndex(record.customerId, record.id)),
   entity: ENTITY,
   // The lists' team filter: 0 = unassigned.
   teamKey: record.teamId ?? 0,
@@ -35,4 +39,40 @@ export async function readTicketRecord(id: number): Promise<TicketRecord | undef
 export async function readTicketRecords(ids: number[]): Promise<Map<number, TicketRecord>> {
   const items = await batchGet(ids.map((id) => keys.ticket(id)), { consistent: true });
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), fromTicketItem(item)] as const] : [])));
+}
+
+/** Tickets an order can hold (createOrder allows at most this many): its GSI3 Query reads at most this many. */
+export const MAX_ORDER_TICKETS = 50;
+
+/** An order's live tickets in id order: one Query of GSI3. */
+export async function listOrderTickets(orderId: number): Promise<TicketRecord[]> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI3',
+      KeyConditionExpression: 'GSI3PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.orderTicketsIndex(orderId) },
+      Limit: MAX_ORDER_TICKETS,
+    }),
+  );
+  return (Items ?? []).map(fromTicketItem);
+}
+
+/**
+ * A page of a customer's live tickets in id order: one Query of GSI4 reading the first
+ * offset+limit (a deep offset reads what precedes it; `totalCount` is what was read plus
+ * whether more exist, so it is exact only on the last page: no per-customer ticket counter yet).
+ */
+export async function listCustomerTickets(customerId: number, { limit, offset }: { limit: number; offset: number }): Promise<Page<TicketRecord> & { more: boolean }> {
+  const { Items, LastEvaluatedKey } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI4',
+      KeyConditionExpression: 'GSI4PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.customerTicketsIndex(customerId) },
+      Limit: offset + limit,
+    }),
+  );
+  const records = (Items ?? []).map(fromTicketItem);
+  return { totalCount: records.length, limit, offset, items: records.slice(offset, offset + limit), more: !!LastEvaluatedKey };
 }

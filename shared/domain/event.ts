@@ -21,6 +21,10 @@ export interface TicketType {
   eventId: number;
   name: string;
   price: number;
+  /** Shown to customers in the portal. */
+  description: string;
+  /** The portal lists an event's types by `ordering`, then id (default: the type's position at creation). */
+  ordering: number;
   /** Tickets of this type that hold a place (eligible: not cancelled, transferred, withdrawn or deleted). */
   sold: number;
   /** Capacity: `sold` never exceeds it. */
@@ -35,32 +39,89 @@ export interface Team {
   name: string;
 }
 
-/** The event record itself (one item); its ticket types and teams are items of their own. */
-export interface Event {
+/** What the customer portal shows of an event (the spec's event entry); kept on the event record. */
+export interface EventListing {
+  venue: string;
+  venueAddress: string;
+  description: string;
+  shortDescription: string;
+  category: string;
+  ordering: number;
+  location: string;
+  sefUrl: string;
+  /** Image URLs, or null. */
+  smallPic: string | null;
+  largePic: string | null;
+  /** ISO-8601 UTC, or null when unset: sales close, sales open, the listing went public. */
+  cutOff: string | null;
+  onSaleDate: string | null;
+  publishedDate: string | null;
+  /** Published events are listed to every customer; unpublished ones only to customers holding an order for them. */
+  published: boolean;
+  hideDate: boolean;
+  hideTime: boolean;
+}
+
+/** The event record itself (one item); its ticket types, teams and wave times are items of their own. */
+export interface Event extends EventListing {
   id: number;
   title: string;
   /** IANA time zone, e.g. `Europe/London`. */
   timezone: string;
-  /** ISO-8601 UTC. */
+  /** ISO-8601 UTC (normalised at creation, milliseconds included, so it sorts as a string). */
   startsAt: string;
   questions: AttendeeQuestion[];
+  /** The sum of its ticket types' totals at creation. */
+  capacity: number;
   created: string;
 }
 
-/** An event as created, with the ticket types and teams created with it. */
+/** A start wave of an event (a race's start times): `EVENT#<eventId>` / `WAVE#<id:10>`. */
+export interface WaveTime {
+  id: number;
+  eventId: number;
+  name: string;
+  /** ISO-8601 UTC. */
+  startTime: string;
+  capacity: number;
+}
+
+/** An event as created, with the ticket types, teams and wave times created with it. */
 export interface CreatedEvent extends Event {
   ticketTypes: TicketType[];
   teams: Team[];
+  waveTimes: WaveTime[];
 }
 
-export interface NewEvent {
+export interface NewEvent extends Partial<EventListing> {
   title: string;
   timezone: string;
   startsAt: string;
   questions?: { text: string; required?: boolean; options?: { text: string; sku?: string }[] }[];
-  ticketTypes: { name: string; price: number; total: number; grants?: number[] }[];
+  ticketTypes: { name: string; price: number; total: number; grants?: number[]; description?: string; ordering?: number }[];
   teams?: { name: string }[];
+  waveTimes?: { name: string; startTime: string; capacity: number }[];
 }
+
+/** The listing fields an event gets when its creator names none: unpublished, nothing shown yet. */
+export const DEFAULT_LISTING: EventListing = {
+  venue: '',
+  venueAddress: '',
+  description: '',
+  shortDescription: '',
+  category: '',
+  ordering: 0,
+  location: '',
+  sefUrl: '',
+  smallPic: null,
+  largePic: null,
+  cutOff: null,
+  onSaleDate: null,
+  publishedDate: null,
+  published: false,
+  hideDate: false,
+  hideTime: false,
+};
 
 export function isValidTimeZone(zone: string): boolean {
   try {

@@ -11,6 +11,8 @@ export function newTicketRecord(id: number, type: { id: number; eventId: number;
     eventId: type.eventId,
     typeId: type.id,
     orderId: null,
+    customerId: null,
+    waveTimeId: null,
     teamId: null,
     barcode: newBarcode(),
     bibNumber: null,

@@ -87,6 +87,8 @@ export const TicketResource = z.strictObject({
   eventId: z.int(),
   typeId: z.int(),
   orderId: nullableInt,
+  customerId: z.nullable(z.int()).check(z.describe('The customer whose order issued the ticket; null for staff sales.')),
+  waveTimeId: z.nullable(z.int()).check(z.describe('The start wave (of the ticket\'s event) the ticket runs in; null when none.')),
   teamId: nullableInt,
   barcode: text,
   bibNumber: nullableText,

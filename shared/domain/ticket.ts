@@ -106,6 +106,10 @@ export interface Ticket extends TicketFields {
   eventId: number;
   typeId: number;
   orderId: number | null;
+  /** The customer whose order issued the ticket (the portal shows them only their own); null for staff sales. */
+  customerId: number | null;
+  /** The start wave of the ticket's event it runs in, when the event has waves. */
+  waveTimeId: number | null;
   processState: ProcessState;
   transferState: TransferState;
   upgradeState: UpgradeState;
@@ -191,7 +195,7 @@ export function checkedInFromSignatures(counts: ReadonlyMap<string, number>, req
 
 /** The resource's fields in the order answers show them (storage does not keep an order). */
 const FIELD_ORDER = [
-  'id', 'eventId', 'typeId', 'orderId', 'teamId', 'barcode', 'bibNumber', 'chipNumber', 'externalMembershipId',
+  'id', 'eventId', 'typeId', 'orderId', 'customerId', 'waveTimeId', 'teamId', 'barcode', 'bibNumber', 'chipNumber', 'externalMembershipId',
   'processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted',
   'price', 'taxAmount', 'gratuityAmount', 'paidUponCheckout',
   'partyMember', 'partyMemberLastName', 'emailAddress', 'partyMemberBirthMonth', 'partyMemberBirthDay', 'partyMemberBirthYear',

@@ -1,0 +1,165 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Order } from '../domain/order.ts';
+import type { TicketRecord } from '../domain/ticket.ts';
+import { batchGet, db, tableName, transactWrite, withoutKeys } from './client.ts';
+import { customerEventLink } from './customer-events.ts';
+import { keys } from './keys.ts';
+import { fromTicketItem } from './ticket-records.ts';
+
+/**
+ * Orders: `ORDER#<id>` / `ORDER` (sequence `ORDER`), with GSI1
+ * `CUSTOMER_ORDERS#<customerId>` and GSI2 `CUSTOMER_EVENT_ORDERS#<customerId>#<eventId>`,
+ * both sorted by `<purchasedDate>#<id:10>`, so a customer's orders (of an event) in a
+ * purchase-date range are one key condition, newest first when read backwards.
+ *
+ * Counts `CUSTOMER#<id>` / `ORDER_COUNTS`, moved in the order's creation transaction:
+ * `total`, and one top-level attribute per event (`event#<id>`) and per ticket type
+ * (`type#<id>`, orders holding that type). Flat attributes, because ADD creates a
+ * missing top-level number but cannot add into a map that does not exist yet.
+ */
+const ENTITY = 'Order';
+
+export const orderItem = (order: Order) => ({
+  ...keys.order(order.id),
+  ...keys.orderIndexes(order.customerId, order.eventId, order.purchasedDate, order.id),
+  entity: ENTITY,
+  ...order,
+});
+
+const fromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as Order;
+
+/** The counts' update of a new order: +1 in total, for its event and for each of its types. */
+function countOrder(order: Order) {
+  const names: Record<string, string> = { '#total': 'total', '#event': `event#${order.eventId}` };
+  order.typeIds.forEach((typeId, i) => (names[`#type${i}`] = `type#${typeId}`));
+  const adds = Object.keys(names).map((name) => `${name} :one`);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.orderCounts(order.customerId),
+      UpdateExpression: `SET entity = :entity ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':entity': 'OrderCounts', ':one': 1 },
+    },
+  };
+}
+
+/** One transaction: the order (new), the customer's link to its event, and the customer's counts. */
+export async function commitNewOrder(order: Order): Promise<void> {
+  await transactWrite([
+    { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
+    customerEventLink(order.customerId, order.eventId),
+    countOrder(order),
+  ]);
+}
+
+/** pending → active with its issued tickets; conditional, so an order is activated once. */
+export async function activateOrder(id: number, ticketIds: number[]): Promise<Order> {
+  const { Attributes } = await db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.order(id),
+      UpdateExpression: 'SET #status = :active, ticketIds = :tickets',
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':active': 'active', ':pending': 'pending', ':tickets': ticketIds },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return fromItem(Attributes!);
+}
+
+export async function findOrder(id: number): Promise<Order | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.order(id), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+export interface OrderCounts {
+  total: number;
+  byEvent: Record<string, number>;
+  byType: Record<string, number>;
+}
+
+function toCounts(item: Record<string, unknown> = {}): OrderCounts {
+  const counts: OrderCounts = { total: Number(item.total ?? 0), byEvent: {}, byType: {} };
+  for (const [name, value] of Object.entries(item)) {
+    const [kind, id] = name.split('#');
+    if (kind === 'event' && id) counts.byEvent[id] = Number(value);
+    if (kind === 'type' && id) counts.byType[id] = Number(value);
+  }
+  return counts;
+}
+
+/** The customer's kept counts: one GetItem. */
+export async function readOrderCounts(customerId: number): Promise<OrderCounts> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.orderCounts(customerId) }));
+  return toCounts(Item);
+}
+
+/**
+ * The tickets of a page of orders and, when `withCounts`, the customer's counts: one batch
+ * read of both (so a page with tickets costs one Query and one BatchGetItem).
+ */
+export async function readTicketsAndCounts(
+  customerId: number,
+  ticketIds: number[],
+  withCounts: boolean,
+): Promise<{ tickets: Map<number, TicketRecord>; counts?: OrderCounts }> {
+  const items = await batchGet([...ticketIds.map((id) => keys.ticket(id)), ...(withCounts ? [keys.orderCounts(customerId)] : [])]);
+  const countsItem = withCounts ? items.pop() : undefined;
+  const tickets = new Map(items.flatMap((item) => (item ? [[Number(item.id), fromTicketItem(item)] as const] : [])));
+  return { tickets, ...(withCounts ? { counts: toCounts(countsItem) } : {}) };
+}
+
+/** Which partition serves a read: all of a customer's orders (GSI1), or those of one event (GSI2). */
+export type OrderPartition = { customerId: number; eventId?: number };
+
+export interface OrderRead {
+  orders: Order[];
+  /** Orders read from the index (before `keep`). */
+  read: number;
+  /** The partition's range was read to its end: a count of it is exact. */
+  complete: boolean;
+}
+
+/**
+ * A customer's orders, newest first, purchased within [from, to] (ISO-8601 UTC, inclusive,
+ * either open): reads until `enough` orders passed `keep`, `budget` orders were read, or
+ * the range ends. Every Query carries a Limit within the budget.
+ */
+export async function readOrders(
+  partition: OrderPartition,
+  range: { from?: string; to?: string },
+  { budget, enough = Infinity, keep }: { budget: number; enough?: number; keep?: (order: Order) => boolean },
+): Promise<OrderRead> {
+  const index = partition.eventId === undefined ? 'GSI1' : 'GSI2';
+  const pk = partition.eventId === undefined ? keys.customerOrdersIndex(partition.customerId) : keys.customerEventOrdersIndex(partition.customerId, partition.eventId);
+  const { from, to } = range;
+  const condition = from && to ? ` AND ${index}SK BETWEEN :from AND :to` : from ? ` AND ${index}SK >= :from` : to ? ` AND ${index}SK <= :to` : '';
+  const orders: Order[] = [];
+  let read = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const wanted = keep ? budget - read : Math.min(budget - read, enough - orders.length);
+    if (wanted <= 0) break;
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: index,
+        KeyConditionExpression: `${index}PK = :pk${condition}`,
+        // `~` sorts after the `#<id>` suffix, so orders made at exactly `to` are in.
+        ExpressionAttributeValues: { ':pk': pk, ...(from ? { ':from': from } : {}), ...(to ? { ':to': `${to}#~` } : {}) },
+        ScanIndexForward: false,
+        Limit: wanted,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      read++;
+      const order = fromItem(item);
+      if (!keep || keep(order)) orders.push(order);
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && read < budget && orders.length < enough);
+  return { orders, read, complete: !startKey };
+}

@@ -1,0 +1,25 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { PaymentProcessor } from '../domain/payment-processor.ts';
+import { db, tableName, withoutKeys } from './client.ts';
+import { keys } from './keys.ts';
+
+/**
+ * The account's one payment processor configuration, `PAYMENT_PROCESSOR` / `PAYMENT_PROCESSOR`:
+ * public settings only. The secret key is never in the table: it would live in Secrets
+ * Manager, readable by the payment functions alone.
+ */
+export async function findPaymentProcessor(): Promise<PaymentProcessor | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.paymentProcessor }));
+  return Item ? (withoutKeys(Item) as unknown as PaymentProcessor) : undefined;
+}
+
+/** Sets (replaces) the configuration: the seed and the tests; no route writes it. */
+export async function putPaymentProcessor(settings: PaymentProcessor): Promise<void> {
+  const { provider, publishableKey, currency, mode, merchantName } = settings;
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.paymentProcessor, entity: 'PaymentProcessor', provider, publishableKey, currency, mode, merchantName },
+    }),
+  );
+}

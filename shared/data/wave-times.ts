@@ -1,0 +1,21 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { WaveTime } from '../domain/event.ts';
+import { db, tableName, withoutKeys } from './client.ts';
+import { MAX_WAVE_TIMES } from './events.ts';
+import { keys } from './keys.ts';
+
+/**
+ * Wave times: `EVENT#<eventId>` / `WAVE#<id:10>`, written with the event (createEvent,
+ * sequence `WAVE`). An event holds at most MAX_WAVE_TIMES, so its waves are one bounded Query.
+ */
+export async function listWaveTimes(eventId: number): Promise<WaveTime[]> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :wave)',
+      ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':wave': keys.waveTimePrefix },
+      Limit: MAX_WAVE_TIMES,
+    }),
+  );
+  return (Items ?? []).map((item) => withoutKeys(item) as unknown as WaveTime);
+}

@@ -1,0 +1,133 @@
+import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
+
+/**
+ * Orders: what a customer bought, for ONE event (a basket spanning events is several
+ * orders). Pure: the record, its statuses, and the entry `GET /my-account/orders` answers.
+ */
+
+/**
+ * - `pending`: created, its tickets being issued (a failure while issuing leaves it here,
+ *   with the tickets issued so far pointing at it; never tickets without an order);
+ * - `active`: paid, every ticket issued;
+ * - `cancelled`, `refunded`: set by later back-office work (not in the spec's routes).
+ */
+export const ORDER_STATUSES = ['pending', 'active', 'cancelled', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** A payment or refund on the order, as the processor reported it. Never card data. */
+export interface OrderTransaction {
+  /** Positive for a payment, negative for a refund. */
+  amount: number;
+  processor: string;
+  /** The processor's own reference (charge or payment id). */
+  reference: string;
+  /** ISO-8601 UTC. */
+  time: string;
+}
+
+export interface Order {
+  id: number;
+  customerId: number;
+  eventId: number;
+  /** ISO-8601 UTC: when the record was written / when the purchase was made (the list's sort key). */
+  created: string;
+  purchasedDate: string;
+  status: OrderStatus;
+  emailAddress: string;
+  /** The purchaser's name. */
+  purchaser: string;
+  affiliate: string | null;
+  /** The sum of the tickets' prices. */
+  grandTotal: number;
+  /** In attendee order: position i is attendee i. */
+  ticketIds: number[];
+  /** The distinct ticket types of the order (the `ticketType` filter and the counts). */
+  typeIds: number[];
+  waveTimeId: number | null;
+  teamId: number | null;
+  transactions: OrderTransaction[];
+  /** Attendee answers asked once per order. */
+  answers: AttendeeAnswer[];
+}
+
+/** What a ticket shows in an order, from its states (`pending` for a reserved, unpaid ticket). */
+export const ORDER_TICKET_STATUSES = ['active', 'pending', 'cancelled', 'checked_in', 'transferred', 'withdrawn', 'deleted'] as const;
+export type OrderTicketStatus = (typeof ORDER_TICKET_STATUSES)[number];
+
+/** The state that says most about the ticket wins: deleted, transferred, withdrawn, cancelled, checked in, pending, active. */
+export function orderTicketStatus(ticket: Pick<TicketRecord, 'deleted' | 'transferState' | 'withdrawnState' | 'processState'>): OrderTicketStatus {
+  if (ticket.deleted) return 'deleted';
+  if (ticket.transferState === 'transferred') return 'transferred';
+  if (ticket.withdrawnState === 'withdrawn') return 'withdrawn';
+  if (ticket.processState === PROCESS_STATE.cancelled) return 'cancelled';
+  if (ticket.processState === PROCESS_STATE.checkedIn) return 'checked_in';
+  if (ticket.processState === PROCESS_STATE.pending) return 'pending';
+  return 'active';
+}
+
+export interface OrderTicketEntry {
+  id: string;
+  status: OrderTicketStatus;
+  /** The attendee's full name. */
+  name: string;
+  price: number;
+  /** 0-based position of the attendee in the order (the spec types it integer). */
+  attendee: number;
+  attendeeQuestions?: AttendeeAnswer[];
+}
+
+export interface OrderEntry {
+  id: string;
+  eventId: number;
+  created: string;
+  purchasedDate: string;
+  status: OrderStatus;
+  emailAddress: string;
+  purchaser: string;
+  affiliate: string | null;
+  grandTotal: number;
+  waveTimeId: number | null;
+  teamId: number | null;
+  tickets?: OrderTicketEntry[];
+  transactions?: OrderTransaction[];
+  answers?: AttendeeAnswer[];
+}
+
+export interface OrderIncludes {
+  tickets: boolean;
+  transactions: boolean;
+  answers: boolean;
+}
+
+/** The order as listed, with what was asked for; `tickets` holds the records of its ticket ids (missing ones are left out). */
+export function toOrderEntry(order: Order, include: OrderIncludes, tickets: ReadonlyMap<number, TicketRecord>): OrderEntry {
+  const entry: OrderEntry = {
+    id: String(order.id),
+    eventId: order.eventId,
+    created: order.created,
+    purchasedDate: order.purchasedDate,
+    status: order.status,
+    emailAddress: order.emailAddress,
+    purchaser: order.purchaser,
+    affiliate: order.affiliate,
+    grandTotal: order.grandTotal,
+    waveTimeId: order.waveTimeId,
+    teamId: order.teamId,
+  };
+  if (include.tickets) {
+    entry.tickets = order.ticketIds.flatMap((id, attendee) => {
+      const ticket = tickets.get(id);
+      if (!ticket) return [];
+      const name = `${ticket.partyMember} ${ticket.partyMemberLastName}`.trim();
+      const shown: OrderTicketEntry = { id: String(id), status: orderTicketStatus(ticket), name, price: ticket.price, attendee };
+      if (include.answers) shown.attendeeQuestions = ticket.attendeeQuestions;
+      return [shown];
+    });
+  }
+  if (include.transactions) entry.transactions = order.transactions;
+  if (include.answers) entry.answers = order.answers;
+  return entry;
+}
+
+/** Newest first, then the higher id (the indexes' order, read backwards). */
+export const newestFirst = (a: Order, b: Order): number => b.purchasedDate.localeCompare(a.purchasedDate) || b.id - a.id;

@@ -1,0 +1,113 @@
+import { DEFAULT_LISTING, type Event, type TicketType } from './event.ts';
+import { formatInTimeZone } from './zoned-time.ts';
+
+/**
+ * The customer portal's catalogue: the event entry of `GET /my-account/event` (the spec's
+ * table, with strings where it says string), its title and search matching, and the
+ * ticket type entry of `GET /my-account/ticket-type/{eventId}`. Pure.
+ */
+/** The spec's booleans of the event entry are strings: "1" or "0". */
+export type Flag = '0' | '1';
+
+export interface EventEntry {
+  id: string;
+  title: string;
+  /** ISO-8601 with the event's own offset. */
+  start: string;
+  venue: string;
+  /** Unix seconds as a string; "" when unset. */
+  cutOff: string;
+  onSaleDate: string;
+  /** ISO-8601 UTC; "" when unset. */
+  publishedDate: string;
+  published: Flag;
+  hideDate: Flag;
+  hideTime: Flag;
+  /** URLs; "" when there is no picture. */
+  smallPic: string;
+  largePic: string;
+  shortDescription: string;
+  category: string;
+  ordering: string;
+  location: string;
+  sefUrl: string;
+  timezone: string;
+  /** `sold`: the event's eligible tickets (its statistics shards); `total`: its capacity. */
+  inventory: { sold: number; total: number };
+}
+
+const flag = (value: boolean): Flag => (value ? '1' : '0');
+const unixSeconds = (iso: string | null) => (iso ? String(Math.floor(Date.parse(iso) / 1000)) : '');
+
+export function toEventEntry(stored: Event, sold: number): EventEntry {
+  // Events created before the portal fields existed read as unpublished, blank listings.
+  const event: Event = { ...DEFAULT_LISTING, ...stored, capacity: stored.capacity ?? 0 };
+  return {
+    id: String(event.id),
+    title: event.title,
+    start: formatInTimeZone(new Date(event.startsAt), event.timezone),
+    venue: event.venue,
+    cutOff: unixSeconds(event.cutOff),
+    onSaleDate: unixSeconds(event.onSaleDate),
+    publishedDate: event.publishedDate ?? '',
+    published: flag(event.published),
+    hideDate: flag(event.hideDate),
+    hideTime: flag(event.hideTime),
+    smallPic: event.smallPic ?? '',
+    largePic: event.largePic ?? '',
+    shortDescription: event.shortDescription,
+    category: event.category,
+    ordering: String(event.ordering),
+    location: event.location,
+    sefUrl: event.sefUrl,
+    timezone: event.timezone,
+    inventory: { sold, total: event.capacity },
+  };
+}
+
+/** A SQL-LIKE pattern where only `%` is special (any run of characters); everything else is literal. */
+function likePattern(pattern: string, flags: string): RegExp {
+  const body = pattern
+    .split('%')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[\\s\\S]*');
+  return new RegExp(`^${body}$`, flags);
+}
+
+export interface EventFilter {
+  /** Exact and case-sensitive; `%` matches any run of characters (`City%`). */
+  title?: string;
+  /** Case-insensitive substring of title, description, venue or venue address (`%` also a wildcard inside it). */
+  search?: string;
+}
+
+/** Whether an event meets the title and search filters. */
+export function eventMatcher(filter: EventFilter): (event: Event) => boolean {
+  const title = filter.title === undefined ? undefined : likePattern(filter.title, '');
+  const search = filter.search ? likePattern(`%${filter.search}%`, 'i') : undefined;
+  return (event) => {
+    if (title && !title.test(event.title)) return false;
+    if (!search) return true;
+    return [event.title, event.description, event.venue, event.venueAddress].some((text) => search.test(text ?? ''));
+  };
+}
+
+/** The portal's order of events: by start, then id. */
+export const byStart = (a: Event, b: Event): number => a.startsAt.localeCompare(b.startsAt) || a.id - b.id;
+
+/** A ticket type as the portal lists it. */
+export interface TicketTypeEntry {
+  id: string;
+  name: string;
+  description: string;
+  ordering: number;
+  price: number;
+}
+
+/** An event's types in the portal's order: `ordering`, then id. */
+export function ticketTypeEntries(types: readonly TicketType[]): TicketTypeEntry[] {
+  return types
+    .map((type, index) => ({ type, ordering: type.ordering ?? index }))
+    .sort((a, b) => a.ordering - b.ordering || a.type.id - b.type.id)
+    .map(({ type, ordering }) => ({ id: String(type.id), name: type.name, description: type.description ?? '', ordering, price: type.price }));
+}

@@ -1,0 +1,46 @@
+import type { TicketType } from './event.ts';
+import { decideStateChange, statesOf } from './ticket-states.ts';
+import { isEligible, PROCESS_STATE, type TicketRecord } from './ticket.ts';
+
+/**
+ * Upgrade options of a ticket: the other types of its event priced above its own. A
+ * ticket that cannot be upgraded has none: not eligible (cancelled, transferred,
+ * withdrawn, deleted), checked in, or already upgraded (the state machine's own answer
+ * to `upgradeState: upgraded` through the upgrade path). Pure.
+ */
+export interface UpgradeOption {
+  ticketId: number;
+  fromTypeId: number;
+  targetTypeId: number;
+  name: string;
+  description: string;
+  priceDifference: number;
+  /** The payment processor's currency, or null when none is configured. */
+  currency: string | null;
+  /** The target type has room (sold < total). */
+  available: boolean;
+}
+
+export function canUpgrade(ticket: TicketRecord): boolean {
+  if (!isEligible(ticket) || ticket.processState === PROCESS_STATE.checkedIn || ticket.upgradeState !== 'none') return false;
+  return decideStateChange(statesOf(ticket), { upgradeState: 'upgraded' }, ['upgrade']).ok;
+}
+
+/** Cheapest first, then by type id. Money is rounded to cents so float sums do not show. */
+export function upgradeOptions(ticket: TicketRecord, eventTypes: readonly TicketType[], currency: string | null): UpgradeOption[] {
+  const from = eventTypes.find((type) => type.id === ticket.typeId);
+  if (!from || !canUpgrade(ticket)) return [];
+  return eventTypes
+    .filter((type) => type.id !== from.id && type.price > from.price)
+    .sort((a, b) => a.price - b.price || a.id - b.id)
+    .map((type) => ({
+      ticketId: ticket.id,
+      fromTypeId: from.id,
+      targetTypeId: type.id,
+      name: type.name,
+      description: type.description ?? '',
+      priceDifference: Math.round((type.price - from.price) * 100) / 100,
+      currency,
+      available: type.sold < type.total,
+    }));
+}
