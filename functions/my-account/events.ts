@@ -1,0 +1,20 @@
+import { PageAnswer } from '#shared/http/answers';
+import { paged } from '#shared/http/envelopes';
+import { PortalEventQuery } from '#shared/http/portal-input';
+import { route } from '#shared/http/route';
+import { EventEntryResource } from '#shared/domain/portal-event-resource';
+import { listPortalEvents } from '#shared/use-cases/portal/catalogue';
+
+// A list cut at its read cap says so in a header (the envelope is the spec's): README "Customer portal".
+export const handler = route('GET /my-account/event', { query: PortalEventQuery, response: PageAnswer(EventEntryResource) }, async ({ query, caller }) => {
+  const { page, cut } = await listPortalEvents(caller.id, {
+    title: query.title,
+    search: query.search,
+    fromEventStart: query.fromEventStart,
+    toEventStart: query.toEventStart,
+    scope: query.return,
+    limit: query._limit,
+    offset: query._offset,
+  });
+  return { ...paged(page), ...(cut ? { headers: { 'X-List-Truncated': 'true' } } : {}) };
+});

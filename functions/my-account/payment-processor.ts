@@ -1,0 +1,9 @@
+import { SingleAnswer } from '#shared/http/answers';
+import { single } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+import { PaymentProcessorResource } from '#shared/domain/payment-processor-resource';
+import { paymentProcessor } from '#shared/use-cases/portal/catalogue';
+
+export const handler = route('GET /my-account/payment-processor', { response: SingleAnswer(PaymentProcessorResource) }, async () =>
+  single(await paymentProcessor()),
+);

@@ -1,0 +1,14 @@
+import * as z from '#shared/schema';
+import { PageAnswer } from '#shared/http/answers';
+import { paged } from '#shared/http/envelopes';
+import { pagingQuery } from '#shared/http/paging';
+import { PathEventId } from '#shared/http/portal-input';
+import { route } from '#shared/http/route';
+import { TicketTypeEntryResource } from '#shared/domain/portal-event-resource';
+import { listPortalTicketTypes } from '#shared/use-cases/portal/catalogue';
+
+export const handler = route(
+  'GET /my-account/ticket-type/{eventId}',
+  { path: PathEventId, query: z.strictObject(pagingQuery), response: PageAnswer(TicketTypeEntryResource) },
+  async ({ path, query, caller }) => paged(await listPortalTicketTypes(caller.id, path.eventId, { limit: query._limit, offset: query._offset })),
+);

@@ -1,0 +1,13 @@
+import * as z from '#shared/schema';
+import { PathTicketId } from '#shared/http/portal-input';
+import { route } from '#shared/http/route';
+import { UpgradeOptionResource } from '#shared/domain/upgrade-resource';
+import { ticketUpgradeOptions } from '#shared/use-cases/portal/upgrades';
+
+/** `{count, data}`: the options, cheapest first; empty when the ticket cannot be upgraded. */
+const UpgradeList = z.strictObject({ count: z.int(), data: z.array(UpgradeOptionResource) });
+
+export const handler = route('GET /my-account/upgrades/{ticketId}', { path: PathTicketId, response: UpgradeList }, async ({ path, caller }) => {
+  const options = await ticketUpgradeOptions(caller.id, path.ticketId);
+  return { body: { count: options.length, data: options } };
+});

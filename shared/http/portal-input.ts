@@ -1,0 +1,74 @@
+import * as z from '../schema.ts';
+import { idList, pagingQuery, wholeNumber } from './paging.ts';
+
+/** The request schemas of the portal's catalogue and orders (`/my-account/event`, `/my-account/orders`). */
+
+/** The last second of year 9999: a later unix time is no date the table can hold. */
+const MAX_UNIX_SECONDS = 253_402_300_799;
+
+/** The spec gives `false` as the default of the two start bounds: `false` (or absence) means unbounded. */
+const startBound = (name: string) =>
+  z.optional(
+    z.union([
+      z.pipe(z.literal('false'), z.transform(() => undefined)),
+      z.pipe(wholeNumber(name), z.number().check(z.maximum(MAX_UNIX_SECONDS, `${name} must be a unix time in seconds, at most ${MAX_UNIX_SECONDS}`))),
+    ]),
+  );
+
+/** A range's bounds, when both are given, must not be inverted: a 400 naming the lower one. */
+const ordered = (from: string, to: string) =>
+  z.refine(
+    (query: unknown) => {
+      const bounds = query as Record<string, number | string | undefined>;
+      const [low, high] = [bounds[from], bounds[to]];
+      return low === undefined || high === undefined || low <= high;
+    },
+    { message: `${from} must not be after ${to}`, path: [from] },
+  );
+
+export const PortalEventQuery = z
+  .strictObject({
+    title: z.optional(z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'))),
+    search: z.optional(z.string().check(z.maxLength(100, 'search must be at most 100 characters'))),
+    fromEventStart: startBound('fromEventStart'),
+    toEventStart: startBound('toEventStart'),
+    return: z._default(z.enum(['orders', 'all'], 'return must be orders or all'), 'all'),
+    ...pagingQuery,
+  })
+  .check(ordered('fromEventStart', 'toEventStart'));
+
+/** `true` or `false`; anything else is a 400 naming the parameter. */
+const flag = (name: string) =>
+  z._default(z.pipe(z.enum(['true', 'false'], `${name} must be true or false`), z.transform((value) => value === 'true')), false);
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** An ISO-8601 date (a whole UTC day) or date-time, as the inclusive ISO-8601 UTC bound it means. */
+const purchaseBound = (name: string, end: 'start' | 'end') =>
+  z.optional(
+    z.pipe(
+      z.union([z.iso.date(), z.iso.datetime({ offset: true })], `${name} must be an ISO-8601 date or date-time`),
+      z.transform((value) => {
+        if (!DATE.test(value)) return new Date(value).toISOString();
+        return `${value}T${end === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`;
+      }),
+    ),
+  );
+
+const boundedIds = (name: string, max: number) => idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
+
+export const OrderListQuery = z
+  .strictObject({
+    event: z.optional(boundedIds('event', 10)),
+    ticketType: z.optional(boundedIds('ticketType', 20)),
+    fromPurchaseDate: purchaseBound('fromPurchaseDate', 'start'),
+    toPurchaseDate: purchaseBound('toPurchaseDate', 'end'),
+    includeTickets: flag('includeTickets'),
+    includeTrans: flag('includeTrans'),
+    includeAnswers: flag('includeAnswers'),
+    ...pagingQuery,
+  })
+  .check(ordered('fromPurchaseDate', 'toPurchaseDate'));
+
+/** `{eventId}` and `{ticketId}` path parameters. */
+export const PathEventId = z.strictObject({ eventId: wholeNumber('eventId', { positive: true }) });
+export const PathTicketId = z.strictObject({ ticketId: wholeNumber('ticketId', { positive: true }) });

@@ -1,0 +1,76 @@
+import { holdsOrderFor, listCustomerEvents, listPublishedEvents, soldByEvent } from '../../data/customer-events.ts';
+import { getEvent, listTicketTypes } from '../../data/events.ts';
+import { findPaymentProcessor } from '../../data/payment-processors.ts';
+import { listWaveTimes } from '../../data/wave-times.ts';
+import type { Event } from '../../domain/event.ts';
+import type { Page } from '../../domain/paging.ts';
+import type { PaymentProcessor } from '../../domain/payment-processor.ts';
+import { byStart, eventMatcher, ticketTypeEntries, toEventEntry, type EventEntry, type EventFilter, type TicketTypeEntry } from '../../domain/portal-event.ts';
+import { waveTimeEntries, type WaveTimeEntry } from '../../domain/wave-time.ts';
+import { NotFound } from '../../errors.ts';
+
+/**
+ * The portal's catalogue: the events a customer can access (published, or one they hold
+ * an order for), an accessible event's ticket types and wave times, the payment processor.
+ */
+export interface PortalEventQuery extends EventFilter {
+  /** Unix seconds, inclusive; undefined: unbounded. */
+  fromEventStart?: number;
+  toEventStart?: number;
+  /** `orders`: only events the customer holds an order for. */
+  scope: 'orders' | 'all';
+  limit: number;
+  offset: number;
+}
+
+const isoOf = (seconds: number | undefined) => (seconds === undefined ? undefined : new Date(seconds * 1000).toISOString());
+
+/**
+ * `GET /my-account/event`: two bounded reads (published events in the start range, the
+ * customer's linked events), merged, filtered and paged in memory; `cut` when either read
+ * hit its cap, so matches beyond it are missing from the list and from `totalCount`.
+ */
+export async function listPortalEvents(customerId: number, query: PortalEventQuery): Promise<{ page: Page<EventEntry>; cut: boolean }> {
+  const range = { from: isoOf(query.fromEventStart), to: isoOf(query.toEventStart) };
+  const [published, linked] = await Promise.all([
+    query.scope === 'all' ? listPublishedEvents(range) : { events: [], cut: false },
+    listCustomerEvents(customerId),
+  ]);
+  const inRange = (event: Event) => (!range.from || event.startsAt >= range.from) && (!range.to || event.startsAt <= range.to);
+  const byId = new Map<number, Event>();
+  for (const event of [...published.events, ...linked.events.filter(inRange)]) byId.set(event.id, event);
+  const matches = [...byId.values()].filter(eventMatcher(query)).sort(byStart);
+  const shown = matches.slice(query.offset, query.offset + query.limit);
+  const sold = await soldByEvent(shown.map((event) => event.id));
+  return {
+    page: { totalCount: matches.length, limit: query.limit, offset: query.offset, items: shown.map((event) => toEventEntry(event, sold.get(event.id) ?? 0)) },
+    cut: published.cut || linked.cut,
+  };
+}
+
+/** The event, when the customer can access it (published, or they hold an order for it); otherwise 404, as if it did not exist. */
+export async function accessibleEvent(customerId: number, eventId: number): Promise<Event> {
+  const [event, linked] = await Promise.all([getEvent(eventId), holdsOrderFor(customerId, eventId)]);
+  if (!event.published && !linked) throw new NotFound('Event', eventId);
+  return event;
+}
+
+/** `GET /my-account/ticket-type/{eventId}`: the event's types by `ordering`, then id (at most MAX_TICKET_TYPES: one Query). */
+export async function listPortalTicketTypes(customerId: number, eventId: number, paging: { limit: number; offset: number }): Promise<Page<TicketTypeEntry>> {
+  const [, types] = await Promise.all([accessibleEvent(customerId, eventId), listTicketTypes(eventId)]);
+  const entries = ticketTypeEntries(types);
+  return { totalCount: entries.length, ...paging, items: entries.slice(paging.offset, paging.offset + paging.limit) };
+}
+
+/** `GET /my-account/wave-time/{eventId}`: the event's waves by start time, in the event's time zone. */
+export async function listPortalWaveTimes(customerId: number, eventId: number): Promise<WaveTimeEntry[]> {
+  const [event, waves] = await Promise.all([accessibleEvent(customerId, eventId), listWaveTimes(eventId)]);
+  return waveTimeEntries(waves, event.timezone);
+}
+
+/** `GET /my-account/payment-processor`: 404 when none is configured. */
+export async function paymentProcessor(): Promise<PaymentProcessor> {
+  const settings = await findPaymentProcessor();
+  if (!settings) throw new NotFound('Payment processor');
+  return settings;
+}
