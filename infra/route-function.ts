@@ -10,6 +10,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { API_PREFIX, type RouteRow } from '#shared/routes';
+import type { CustomerIdentity } from './customer-identity.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 import type { PhotoStore } from './photo-store.ts';
 import type { StageSettings } from './stages.ts';
@@ -123,8 +124,8 @@ export class RouteFunction extends Construct {
     );
   }
 
-  /** Send mail, only from the stage's sender address. */
-  bindEmail(from: string): void {
+  /** Send mail, only from the stage's sender address; links in customer mail open `portalUrl`. */
+  bindEmail(from: string, portalUrl: string): void {
     const identities = Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
     this.function.addToRolePolicy(
       new PolicyStatement({
@@ -136,6 +137,7 @@ export class RouteFunction extends Construct {
       }),
     );
     this.function.addEnvironment('EMAIL_FROM', from);
+    this.function.addEnvironment('PORTAL_URL', portalUrl);
     this.acknowledgeWildcard(
       'Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
       'Recipient identities are checked in the SES sandbox; the ses:FromAddress condition restricts the sender to the stage address.',
@@ -155,6 +157,17 @@ export class RouteFunction extends Construct {
     this.function.addEnvironment('COGNITO_ISSUER', idp.issuer);
     // The callback URL is `<API_BASE_URL>/auth/callback`, as registered on the app client.
     this.function.addEnvironment('API_BASE_URL', idp.apiBaseUrl);
+  }
+
+  /**
+   * The customers' pool and app client, for both kinds. `sign-in` (InitiateAuth, and
+   * UpdateUserAttributes with the user's own access token: public client APIs) gets no
+   * IAM; `manage-users` gets exactly the admin actions user-admin.ts calls, on this pool.
+   */
+  bindCustomerIdentity(customers: CustomerIdentity, use: NonNullable<RouteRow['uses']['customerIdentity']>): void {
+    if (use === 'manage-users') customers.userPool.grant(this.function, ...CUSTOMER_IDENTITY_ACTIONS);
+    this.function.addEnvironment('CUSTOMER_COGNITO_USER_POOL_ID', customers.userPool.userPoolId);
+    this.function.addEnvironment('CUSTOMER_COGNITO_CLIENT_ID', customers.client.userPoolClientId);
   }
 
   private acknowledgeWildcard(finding: string, reason: string): void {
@@ -181,3 +194,6 @@ export const IDENTITY_PROVIDER_ACTIONS = [
   'cognito-idp:AdminUserGlobalSignOut',
   'cognito-idp:ListUsers',
 ] as const;
+
+/** Admin actions on the customers' pool, granted only to its `manage-users` rows: what shared/services/user-admin.ts calls. */
+export const CUSTOMER_IDENTITY_ACTIONS = ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'] as const;

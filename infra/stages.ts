@@ -17,6 +17,8 @@ export interface StageSettings {
   allowedOrigins: string[];
   /** Where the login callback sends the browser (context `adminUiUrl`); its origin must be allowed. */
   adminUiUrl: string;
+  /** The customer portal (context `portalUrl`): customers' verification mails link to `<portalUrl>/verify-email`; its origin must be allowed. */
+  portalUrl: string;
   /** context `logLevel` */
   logLevel: Config['LOG_LEVEL'];
   /** `legacy` (own password records) or `idp` (Cognito hosted UI); context `siteAuthMethod`. */
@@ -39,6 +41,7 @@ const STAGES: Record<StageName, StageSettings> = {
     // The admin SPA's Vite dev server may call a deployed dev stack.
     allowedOrigins: ['https://admin.dev.tickets.example.com', 'https://my.dev.tickets.example.com', 'http://localhost:5173'],
     adminUiUrl: 'https://admin.dev.tickets.example.com',
+    portalUrl: 'https://my.dev.tickets.example.com',
     logLevel: 'DEBUG',
     // `-c siteAuthMethod=idp` switches a stage to the Cognito hosted UI.
     siteAuthMethod: 'legacy',
@@ -52,6 +55,7 @@ const STAGES: Record<StageName, StageSettings> = {
     name: 'staging',
     allowedOrigins: ['https://admin.staging.tickets.example.com', 'https://my.staging.tickets.example.com'],
     adminUiUrl: 'https://admin.staging.tickets.example.com',
+    portalUrl: 'https://my.staging.tickets.example.com',
     logLevel: 'INFO',
     siteAuthMethod: 'legacy',
     jwtIssuer: 'urn:ticketing:staging',
@@ -64,6 +68,7 @@ const STAGES: Record<StageName, StageSettings> = {
     name: 'prod',
     allowedOrigins: ['https://admin.tickets.example.com', 'https://my.tickets.example.com'],
     adminUiUrl: 'https://admin.tickets.example.com',
+    portalUrl: 'https://my.tickets.example.com',
     logLevel: 'INFO',
     siteAuthMethod: 'legacy',
     jwtIssuer: 'urn:ticketing:prod',
@@ -100,6 +105,7 @@ export function resolveStage(context: ContextReader): StageSettings {
     ...base,
     allowedOrigins: list(context('allowedOrigins')) ?? base.allowedOrigins,
     adminUiUrl: text(context('adminUiUrl')) ?? base.adminUiUrl,
+    portalUrl: text(context('portalUrl')) ?? base.portalUrl,
     logLevel: oneOf(context('logLevel'), LOG_LEVELS, 'logLevel') ?? base.logLevel,
     siteAuthMethod: oneOf(context('siteAuthMethod'), AUTH_METHODS, 'siteAuthMethod') ?? base.siteAuthMethod,
     emailFrom: text(context('emailFrom')) ?? base.emailFrom,
@@ -141,8 +147,10 @@ function checkOrigins(settings: StageSettings): void {
     const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
     if (url.protocol !== 'https:' && !local) throw new StageSettingsError(`allowed origin "${origin}" must use https`);
   }
-  const adminOrigin = URL.canParse(settings.adminUiUrl) ? new URL(settings.adminUiUrl).origin : undefined;
-  if (!adminOrigin || !settings.allowedOrigins.includes(adminOrigin)) {
-    throw new StageSettingsError(`adminUiUrl "${settings.adminUiUrl}" must be a URL whose origin is one of the allowed origins`);
+  for (const key of ['adminUiUrl', 'portalUrl'] as const) {
+    const origin = URL.canParse(settings[key]) ? new URL(settings[key]).origin : undefined;
+    if (!origin || !settings.allowedOrigins.includes(origin)) {
+      throw new StageSettingsError(`${key} "${settings[key]}" must be a URL whose origin is one of the allowed origins`);
+    }
   }
 }

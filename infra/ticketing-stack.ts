@@ -2,6 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'a
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { API_PREFIX, routes as routeTable, type RouteRow } from '#shared/routes';
+import { CustomerIdentity } from './customer-identity.ts';
 import { TicketingHttpApi } from './http-api.ts';
 import { IdentityProvider } from './identity-provider.ts';
 import { PhotoStore } from './photo-store.ts';
@@ -19,8 +20,8 @@ export interface TicketingStackProps extends StackProps {
 
 /**
  * One stage of the API, derived from the route table: one function per row, with
- * exactly the grants the row's `uses` names. Optional resources (photos bucket,
- * Cognito) exist only when some row uses them.
+ * exactly the grants the row's `uses` names. Optional resources (photos bucket, the
+ * administrators' and the customers' Cognito pools) exist only when some row uses them.
  */
 export class TicketingStack extends Stack {
   readonly functions: ReadonlyMap<RouteRow, RouteFunction>;
@@ -40,6 +41,7 @@ export class TicketingStack extends Stack {
     const idp = anyUses('identityProvider')
       ? new IdentityProvider(this, 'IdentityProvider', { settings, apiBaseUrl: http.url })
       : undefined;
+    const customers = anyUses('customerIdentity') ? new CustomerIdentity(this, 'CustomerIdentity', { settings }) : undefined;
 
     // Trade-off: the secret reaches the functions as a CloudFormation dynamic reference,
     // resolved at deploy time, so anyone allowed lambda:GetFunctionConfiguration can read
@@ -80,8 +82,9 @@ export class TicketingStack extends Stack {
       // Grants come only from the row's `uses`.
       if (row.uses.table) fn.bindTable(table, row.uses.table);
       if (row.uses.photos && photos) fn.bindPhotos(photos);
-      if (row.uses.email) fn.bindEmail(settings.emailFrom);
+      if (row.uses.email) fn.bindEmail(settings.emailFrom, settings.portalUrl);
       if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp, row.uses.identityProvider);
+      if (row.uses.customerIdentity && customers) fn.bindCustomerIdentity(customers, row.uses.customerIdentity);
       functions.set(row, fn);
     }
     this.functions = functions;

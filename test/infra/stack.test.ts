@@ -4,7 +4,7 @@ import { TABLE_SCHEMA } from '#shared/data/table-schema';
 import { API_PREFIX, type RouteRow, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
 import { PHOTOS_ONLY_FUNCTION } from '../../infra/photo-store.ts';
-import { IDENTITY_PROVIDER_ACTIONS } from '../../infra/route-function.ts';
+import { CUSTOMER_IDENTITY_ACTIONS, IDENTITY_PROVIDER_ACTIONS } from '../../infra/route-function.ts';
 import { FIXTURE_FUNCTIONS, actionsOf, nagFindings, actionsOn, onlyId, routeFunctions, statementsOf, synth } from './synth.ts';
 
 /** Rows that exercise every `uses` the real table does not use yet (stub handlers in fixtures/). */
@@ -27,7 +27,7 @@ function servicesFor(row: RouteRow): string[] {
     ...(row.uses.table ? ['dynamodb'] : []),
     ...(row.uses.photos ? ['s3'] : []),
     ...(row.uses.email ? ['ses'] : []),
-    ...(row.uses.identityProvider === 'manage-users' ? ['cognito-idp'] : []),
+    ...(row.uses.identityProvider === 'manage-users' || row.uses.customerIdentity === 'manage-users' ? ['cognito-idp'] : []),
   ].sort();
 }
 
@@ -142,15 +142,15 @@ describe('optional resources', () => {
     synthetic = synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS }).template;
   }, 60_000);
 
-  it('creates the photo bucket, CDN and user pool only when some row uses them', () => {
-    const uses = (what: 'photos' | 'identityProvider') => (routes.some((row) => row.uses[what]) ? 1 : 0);
+  it('creates the photo bucket, CDN and each user pool only when some row uses them', () => {
+    const uses = (what: 'photos' | 'identityProvider' | 'customerIdentity') => (routes.some((row) => row.uses[what]) ? 1 : 0);
     real.resourceCountIs('AWS::S3::Bucket', uses('photos'));
     real.resourceCountIs('AWS::CloudFront::Distribution', uses('photos'));
-    real.resourceCountIs('AWS::Cognito::UserPool', uses('identityProvider'));
+    real.resourceCountIs('AWS::Cognito::UserPool', uses('identityProvider') + uses('customerIdentity'));
+    synthetic.resourceCountIs('AWS::Cognito::UserPool', 1);
   });
 
   it('creates the user pool for the auth rows that use the identity provider, and gives only them its settings', () => {
-    real.resourceCountIs('AWS::Cognito::UserPool', 1);
     for (const row of routes) {
       const env = routeFunctions(real).get(row.handler)!.fn.Properties.Environment.Variables;
       for (const name of ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER', 'API_BASE_URL']) {
@@ -236,6 +236,75 @@ describe('optional resources', () => {
   });
 });
 
+/** The customer-account rows of the real table, alone: their handlers exist whatever else is in progress. */
+const CUSTOMER_ROWS = routes.filter((row) => ['my-account/login', 'my-account/create', 'my-account/get', 'my-account/update'].includes(row.handler));
+
+describe("the customers' user pool", () => {
+  let template: Template;
+  beforeAll(() => {
+    template = synth({ routes: CUSTOMER_ROWS }).template;
+  }, 60_000);
+  const envOf = (handler: string) => routeFunctions(template).get(handler)!.fn.Properties.Environment.Variables;
+  const cognitoStatements = (handler: string) =>
+    statementsOf(template, routeFunctions(template).get(handler)!.fn).filter((s) => actionsOf([s]).some((a) => a.startsWith('cognito-idp:')));
+
+  it('signs in by email, case-insensitively, with the administrators\' password policy and no self sign-up', () => {
+    template.resourceCountIs('AWS::Cognito::UserPool', 1);
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      UsernameAttributes: ['email'],
+      UsernameConfiguration: { CaseSensitive: false },
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true }) },
+      MfaConfiguration: 'OFF',
+    });
+    // The service verifies addresses itself: Cognito sends no codes.
+    expect(Object.values(template.findResources('AWS::Cognito::UserPool'))[0]!.Properties.AutoVerifiedAttributes ?? []).toEqual([]);
+  });
+
+  it('keeps the prod pool when the stack goes, and lets the dev pool go', () => {
+    const poolOf = (template: Template) => Object.values(template.findResources('AWS::Cognito::UserPool'))[0]!;
+    expect(poolOf(synth({ routes: CUSTOMER_ROWS, context: { stage: 'prod' } }).template)).toMatchObject({ DeletionPolicy: 'Retain', Properties: { DeletionProtection: 'ACTIVE' } });
+    expect(poolOf(template)).toMatchObject({ DeletionPolicy: 'Delete', Properties: { DeletionProtection: 'INACTIVE' } });
+  });
+
+  it('has one app client, without secret or OAuth, allowing password sign-in and refresh only', () => {
+    template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    const client = Object.values(template.findResources('AWS::Cognito::UserPoolClient'))[0]!.Properties;
+    expect(client.ExplicitAuthFlows.sort()).toEqual(['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_PASSWORD_AUTH']);
+    expect(client.GenerateSecret).toBe(false);
+    expect(client.AllowedOAuthFlows).toBeUndefined();
+    expect(client.CallbackURLs).toBeUndefined();
+    expect(client.WriteAttributes).toEqual(['email']);
+  });
+
+  it("gives the customers' pool settings only to its rows, and PORTAL_URL to the rows that mail", () => {
+    const poolId = onlyId(template, 'AWS::Cognito::UserPool');
+    for (const row of CUSTOMER_ROWS) {
+      const env = envOf(row.handler);
+      expect(env.CUSTOMER_COGNITO_USER_POOL_ID, routeKey(row)).toEqual(row.uses.customerIdentity ? { Ref: poolId } : undefined);
+      expect(env.CUSTOMER_COGNITO_CLIENT_ID !== undefined, routeKey(row)).toBe(Boolean(row.uses.customerIdentity));
+      expect(env.PORTAL_URL, routeKey(row)).toBe(row.uses.email ? 'https://my.dev.tickets.example.com' : undefined);
+      expect(env.COGNITO_USER_POOL_ID, routeKey(row)).toBeUndefined();
+    }
+  });
+
+  it('grants the sign-in row no Cognito action, and the manage-users row exactly the admin actions user-admin calls, on this pool only', () => {
+    const signIn = CUSTOMER_ROWS.filter((row) => row.uses.customerIdentity === 'sign-in');
+    const manage = CUSTOMER_ROWS.filter((row) => row.uses.customerIdentity === 'manage-users');
+    expect(signIn.map((row) => row.handler)).toEqual(['my-account/login']);
+    expect(manage.map((row) => row.handler)).toEqual(['my-account/create']);
+    for (const row of [...signIn, ...CUSTOMER_ROWS.filter((r) => !r.uses.customerIdentity)]) expect(cognitoStatements(row.handler), routeKey(row)).toEqual([]);
+    const admin = cognitoStatements('my-account/create');
+    const poolArn = { 'Fn::GetAtt': [onlyId(template, 'AWS::Cognito::UserPool'), 'Arn'] };
+    expect(admin.flatMap((s) => [s.Resource].flat())).toEqual(admin.map(() => poolArn));
+    expect(actionsOf(admin).sort()).toEqual([...CUSTOMER_IDENTITY_ACTIONS].sort());
+  });
+
+  it('reports no unacknowledged cdk-nag finding', () => {
+    expect(nagFindings({ routes: CUSTOMER_ROWS })).toEqual([]);
+  });
+});
+
 describe('cdk-nag', () => {
   // A finding that is an error also makes the synth itself throw (in-memory apps).
   it('reports nothing unacknowledged for the real or the synthetic route table', () => {
@@ -267,7 +336,7 @@ describe('stages', () => {
 
   it('takes allowed origins from context for CORS and the functions alike', () => {
     const origins = 'https://admin.qa.example.org,https://my.qa.example.org';
-    const { template } = synth({ context: { allowedOrigins: origins, adminUiUrl: 'https://admin.qa.example.org/app' } });
+    const { template } = synth({ context: { allowedOrigins: origins, adminUiUrl: 'https://admin.qa.example.org/app', portalUrl: 'https://my.qa.example.org' } });
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: origins.split(','), AllowCredentials: true }),
     });
@@ -278,6 +347,10 @@ describe('stages', () => {
 
   it('rejects an admin UI outside the allowed origins', () => {
     expect(() => createApp({ context: { stage: 'dev', adminUiUrl: 'https://evil.example' } })).toThrow(/adminUiUrl/);
+  });
+
+  it('rejects a customer portal outside the allowed origins', () => {
+    expect(() => createApp({ context: { stage: 'dev', portalUrl: 'https://evil.example' } })).toThrow(/portalUrl/);
   });
 
   it('refuses identity-provider login when no row uses the identity provider', () => {
