@@ -6,9 +6,11 @@ import {
   InvalidPasswordException,
   LimitExceededException,
   NotAuthorizedException,
+  PasswordResetRequiredException,
   RevokeTokenCommand,
   TooManyRequestsException,
   UpdateUserAttributesCommand,
+  UserNotConfirmedException,
   UserNotFoundException,
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -259,6 +261,8 @@ export async function signInWithPassword(client: PasswordClient, login: string, 
     ));
   } catch (error) {
     if (error instanceof NotAuthorizedException || error instanceof InvalidPasswordException || error instanceof UserNotFoundException) return undefined;
+    // Users the service creates are confirmed and never reset; one in either state cannot sign in here.
+    if (error instanceof PasswordResetRequiredException || error instanceof UserNotConfirmedException) return undefined;
     throw throttled(error) ?? error;
   }
   if (!result?.IdToken || !result.AccessToken) {

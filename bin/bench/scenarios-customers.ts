@@ -1,0 +1,151 @@
+import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { issueToken } from '#shared/auth/tokens';
+import { epochSeconds } from '#shared/clock';
+import { db } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { configureCustomerCognito } from '../local/cognito.ts';
+import type { LocalServices } from '../local/services.ts';
+import type { BenchRequest, Scenario } from './scenarios.ts';
+import { TABLE_NAME as TableName } from './settings.ts';
+
+/**
+ * The customer-account routes' scenarios, in the shape of `scenarios` (scenarios.ts):
+ * the handler's request next to the same DynamoDB (and Cognito) calls sent raw.
+ *
+ * Plugging in (bench.ts and latency.ts):
+ * - after `Object.assign(process.env, BENCH_ENV, services.env)`, also
+ *   `Object.assign(process.env, await customerBenchEnv(services))` (the customers' pool in
+ *   cognito-local, and PORTAL_URL), before latency.ts is imported; import this module
+ *   dynamically there too, since it reads the table settings when it loads;
+ * - look scenarios up in `{ ...scenarios, ...customerScenarios }`;
+ * - a customer route needs a customer token: `toEvent` sends `request.token ?? fixture.token`.
+ * BENCH_ENV (the cold-start init runs and the OpenAPI loader) needs dummy
+ * CUSTOMER_COGNITO_USER_POOL_ID, CUSTOMER_COGNITO_CLIENT_ID and PORTAL_URL.
+ */
+export type CustomerBenchRequest = BenchRequest & { token?: string };
+
+/** The customers' pool in cognito-local, and where verification links point. */
+export async function customerBenchEnv(services: LocalServices): Promise<Record<string, string>> {
+  const cognito = await configureCustomerCognito({
+    endpoint: services.endpoints.cognito,
+    region: services.env.AWS_REGION!,
+    credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
+  });
+  cognito.close();
+  return { ...cognito.env, PORTAL_URL: 'https://my.ticketing.bench' };
+}
+
+const PASSWORD = 'bench-customer-password-1';
+/** customer-login.ts LOGIN_ATTEMPTS: each bench customer signs in at most this often per window. */
+const LOGINS_PER_CUSTOMER = 5;
+
+interface BenchCustomer {
+  id: number;
+  email: string;
+  sub: string;
+  token: string;
+}
+
+/** Verified customers made through the use case (Cognito user, record, token), as the seed does. */
+async function makeCustomers(count: number): Promise<BenchCustomer[]> {
+  // Loaded here: they read the customers' pool settings when they load, which customerBenchEnv provides.
+  const { createCustomer, verifyCustomerEmailForSeed } = await import('#shared/use-cases/customers/create-customer');
+  const { findCustomerById } = await import('#shared/use-cases/customers/account');
+  const made: BenchCustomer[] = [];
+  for (let n = 0; n < count; n++) {
+    const email = `bench-customer-${Date.now()}-${n}@ticketing.bench`;
+    const { id } = await createCustomer({ email, password: PASSWORD, name: `Bench Customer ${n}` }, { kind: 'system' });
+    await verifyCustomerEmailForSeed(id);
+    const { cognitoSub } = (await findCustomerById(id))!;
+    made.push({ id, email, sub: cognitoSub, token: await issueToken({ kind: 'customer', id, email, authTime: epochSeconds() }) });
+  }
+  return made;
+}
+
+let cognito: CognitoIdentityProviderClient | undefined;
+
+/** rate-limits.takeSlot's first attempt: the window read, then its conditional replacement. */
+async function rawTakeSlot(subject: string, version: number): Promise<void> {
+  const key = keys.rateWindow('CUSTOMER_LOGIN', subject);
+  const { Item } = await db.send(new GetCommand({ TableName, Key: key, ConsistentRead: true }));
+  const t = epochSeconds();
+  await db.send(
+    new PutCommand({
+      TableName,
+      Item: { ...key, entity: 'RateWindow', attempts: [...((Item?.attempts as number[]) ?? []), t], version: version + 1, expiresAt: t + 900 },
+      ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
+      ...(Item ? { ExpressionAttributeValues: { ':version': version } } : {}),
+    }),
+  );
+}
+
+/** customers.findCustomerBySub */
+const rawFindBySub = (sub: string) =>
+  db.send(
+    new QueryCommand({
+      TableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.customerSubIndex(sub) },
+      Limit: 1,
+    }),
+  );
+
+export const customerScenarios: Record<string, Scenario> = {
+  // takeSlot (GetItem + PutItem), Cognito InitiateAuth, the record by sub (Query GSI1).
+  // Each customer signs in at most LOGINS_PER_CUSTOMER times, so the login limit never answers.
+  'my-account/login': async (_fixture, runs) => {
+    const customers = await makeCustomers(Math.ceil(runs / LOGINS_PER_CUSTOMER));
+    const clientId = process.env.CUSTOMER_COGNITO_CLIENT_ID!;
+    cognito ??= new CognitoIdentityProviderClient({ maxAttempts: 2 });
+    const rawRun = Date.now();
+    return {
+      request: (i): CustomerBenchRequest => {
+        const { email } = customers[Math.floor(i / LOGINS_PER_CUSTOMER)]!;
+        return { method: 'PUT', url: '/my-account', body: { login: email, password: PASSWORD }, anonymous: true };
+      },
+      raw: async (i) => {
+        const customer = customers[Math.floor(i / LOGINS_PER_CUSTOMER)]!;
+        await rawTakeSlot(`raw-${rawRun}-${customer.id}`, i % LOGINS_PER_CUSTOMER);
+        await cognito!.send(
+          new InitiateAuthCommand({ ClientId: clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: customer.email, PASSWORD } }),
+        );
+        await rawFindBySub(customer.sub);
+      },
+    };
+  },
+
+  // customers.getCustomer: one GetItem.
+  'my-account/get': async () => {
+    const [customer] = await makeCustomers(1);
+    return {
+      request: (): CustomerBenchRequest => ({ method: 'GET', url: '/my-account', token: customer!.token }),
+      raw: () => db.send(new GetCommand({ TableName, Key: keys.customer(customer!.id) })),
+    };
+  },
+
+  // A plain-field PATCH: the record (GetItem), then UpdateItem SET … returning the new record.
+  'my-account/update': async () => {
+    const [customer] = await makeCustomers(1);
+    const fields = ['accountNumber', 'primary', 'billing', 'useInternationalShippingAddress', 'useInternationalBillingAddress', 'pendingEmailAddress', 'updated'];
+    return {
+      request: (i): CustomerBenchRequest => ({ method: 'PATCH', url: '/my-account', body: { accountNumber: `ACC-${i}` }, token: customer!.token }),
+      raw: async (i) => {
+        const { Item } = await db.send(new GetCommand({ TableName, Key: keys.customer(customer!.id) }));
+        const next: Record<string, unknown> = { ...Item, accountNumber: `RAW-${i}`, updated: new Date().toISOString() };
+        await db.send(
+          new UpdateCommand({
+            TableName,
+            Key: keys.customer(customer!.id),
+            UpdateExpression: `SET ${fields.map((field) => `#${field} = :${field}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),
+            ExpressionAttributeValues: Object.fromEntries(fields.map((field) => [`:${field}`, next[field]])),
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+      },
+    };
+  },
+};
