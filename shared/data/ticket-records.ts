@@ -60,19 +60,21 @@ export async function listOrderTickets(orderId: number): Promise<TicketRecord[]>
 
 /**
  * A page of a customer's live tickets in id order: one Query of GSI4 reading the first
- * offset+limit (a deep offset reads what precedes it; `totalCount` is what was read plus
- * whether more exist, so it is exact only on the last page: no per-customer ticket counter yet).
+ * offset+limit+1 (a deep offset reads what precedes it). No per-customer ticket counter
+ * exists yet, so `totalCount` is what was read (exact when `more` is false) and `more`
+ * says whether tickets follow the page.
  */
 export async function listCustomerTickets(customerId: number, { limit, offset }: { limit: number; offset: number }): Promise<Page<TicketRecord> & { more: boolean }> {
-  const { Items, LastEvaluatedKey } = await db.send(
+  const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: 'GSI4',
       KeyConditionExpression: 'GSI4PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.customerTicketsIndex(customerId) },
-      Limit: offset + limit,
+      // One more than the page: whether it exists says whether more follow.
+      Limit: offset + limit + 1,
     }),
   );
-  const records = (Items ?? []).map(fromTicketItem);
-  return { totalCount: records.length, limit, offset, items: records.slice(offset, offset + limit), more: !!LastEvaluatedKey };
+  const records = Items.slice(0, offset + limit).map(fromTicketItem);
+  return { totalCount: records.length, limit, offset, items: records.slice(offset, offset + limit), more: Items.length > offset + limit };
 }

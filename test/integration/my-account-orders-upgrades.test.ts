@@ -1,0 +1,117 @@
+import { randomInt } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { putPaymentProcessor } from '#shared/data/payment-processors';
+import { PaymentProcessorResource } from '#shared/domain/payment-processor-resource';
+import { UpgradeOptionResource } from '#shared/domain/upgrade-resource';
+import type { CreatedEvent } from '#shared/domain/event';
+import { PROCESS_STATE } from '#shared/domain/ticket';
+import { checkIn } from '#shared/use-cases/tickets/check-in';
+import { changeTicketStates, deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
+import { placeOrder } from '../../bin/seed/orders.ts';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { call } from '../support/api.ts';
+import { SYSTEM } from '../support/tickets.ts';
+import { customerToken } from '../support/tokens.ts';
+
+/**
+ * The payment processor (the one configuration: only this file writes it, so its 404
+ * comes first), upgrade options of a customer's ticket, and a customer asking for another
+ * customer's ticket or hidden event: 404, never 403, never the data.
+ */
+const BASE = '/api/v2/my-account';
+const newCustomer = () => 9_000_000 + randomInt(0, 1_000_000_000);
+
+let event: CreatedEvent;
+let customer: number;
+let token: string;
+
+beforeAll(async () => {
+  event = await seedEvent({
+    ticketTypes: [
+      { name: 'Standard', price: 40, total: 100 },
+      { name: 'Premium', price: 95.5, total: 100, description: 'Start pen A and a medal engraving' },
+      { name: 'Cheaper', price: 30, total: 100 },
+      { name: 'VIP', price: 150, total: 1 },
+    ],
+  });
+  customer = newCustomer();
+  token = await customerToken(customer);
+  await seedTickets(event, event.ticketTypes[3]!.id, 1); // VIP sold out
+});
+
+const upgrades = (ticketId: number, as = token) => call('GET', `${BASE}/upgrades/${ticketId}`, { token: as });
+const standardTicket = async () => (await placeOrder(event, customer, [event.ticketTypes[0]!.id])).ticketIds[0]!;
+
+describe('GET /my-account/payment-processor', () => {
+  it('answers 404 while none is configured, then the public settings', async () => {
+    const none = await call('GET', `${BASE}/payment-processor`, { token });
+    expect(none.status).toBe(404);
+    expect(none.body.detail).toBe('Payment processor not found.');
+
+    await putPaymentProcessor({ provider: 'stripe', publishableKey: 'pk_test_123', currency: 'EUR', mode: 'test', merchantName: 'Race Co' });
+    const set = await call('GET', `${BASE}/payment-processor`, { token });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ count: 1, data: { provider: 'stripe', publishableKey: 'pk_test_123', currency: 'EUR', mode: 'test', merchantName: 'Race Co' } });
+    expect(PaymentProcessorResource.safeParse(set.body.data).success).toBe(true);
+  });
+});
+
+describe('GET /my-account/upgrades/{ticketId}', () => {
+  it('offers the event\'s dearer types, cheapest first, with the difference, the currency and whether there is room', async () => {
+    const ticketId = await standardTicket();
+    const response = await upgrades(ticketId);
+    expect(response.status, response.raw).toBe(200);
+    const [standard, premium, , vip] = event.ticketTypes;
+    expect(response.body).toEqual({
+      count: 2,
+      data: [
+        { ticketId, fromTypeId: standard!.id, targetTypeId: premium!.id, name: 'Premium', description: 'Start pen A and a medal engraving', priceDifference: 55.5, currency: 'EUR', available: true },
+        { ticketId, fromTypeId: standard!.id, targetTypeId: vip!.id, name: 'VIP', description: '', priceDifference: 110, currency: 'EUR', available: false },
+      ],
+    });
+    for (const option of response.body.data) expect(UpgradeOptionResource.safeParse(option).success).toBe(true);
+  });
+
+  it('offers nothing for a ticket that is checked in, cancelled or already upgraded', async () => {
+    const [checkedIn, cancelled, upgraded] = [await standardTicket(), await standardTicket(), await standardTicket()];
+    await checkIn(checkedIn, { adminId: 1 });
+    await changeTicketStates(cancelled, { processState: PROCESS_STATE.cancelled }, SYSTEM);
+    await changeTicketStates(upgraded, { upgradeState: 'upgraded' }, SYSTEM);
+    for (const id of [checkedIn, cancelled, upgraded]) expect((await upgrades(id)).body).toEqual({ count: 0, data: [] });
+  });
+
+  it('answers 404 for another customer\'s ticket, a ticket of no customer, a deleted or unknown one', async () => {
+    const ticketId = await standardTicket();
+    const stranger = await customerToken(newCustomer());
+    const theirs = await upgrades(ticketId, stranger);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.detail).toBe(`Ticket ${ticketId} not found.`);
+    expect(JSON.stringify(theirs.body)).not.toContain('Premium');
+
+    const [staffSold] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    expect((await upgrades(staffSold!.id)).status).toBe(404);
+    const deleted = await standardTicket();
+    await deleteTicket(deleted, SYSTEM);
+    expect((await upgrades(deleted)).status).toBe(404);
+    expect((await upgrades(999_999_999)).status).toBe(404);
+  });
+});
+
+describe('another customer\'s data', () => {
+  it('keeps a hidden event bought by one customer out of another\'s ticket types, wave times, events and orders', async () => {
+    const hidden = await seedEvent({ waveTimes: [{ name: 'Only wave', startTime: '2031-01-01T09:00:00Z', capacity: 10 }] });
+    const owner = newCustomer();
+    await placeOrder(hidden, owner, [hidden.ticketTypes[0]!.id]);
+    const ownerToken = await customerToken(owner);
+    expect((await call('GET', `${BASE}/ticket-type/${hidden.id}`, { token: ownerToken })).status).toBe(200);
+
+    for (const path of [`ticket-type/${hidden.id}`, `wave-time/${hidden.id}`]) {
+      const response = await call('GET', `${BASE}/${path}`, { token });
+      expect(response.status).toBe(404);
+      expect(JSON.stringify(response.body)).not.toContain(hidden.ticketTypes[0]!.name);
+    }
+    const events = await call('GET', `${BASE}/event?return=orders`, { token });
+    expect(events.body.data.map((entry: { id: string }) => entry.id)).not.toContain(String(hidden.id));
+    expect((await call('GET', `${BASE}/orders?event=${hidden.id}`, { token })).body).toMatchObject({ totalCount: 0, data: [] });
+  });
+});

@@ -1,0 +1,247 @@
+import { randomInt } from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { advanceClock, resetClock } from '#shared/clock';
+import { db } from '#shared/data/client';
+import { findOrder } from '#shared/data/orders';
+import { listCustomerTickets, listOrderTickets } from '#shared/data/ticket-records';
+import { OrderEntryResource } from '#shared/domain/order-resource';
+import type { CreatedEvent } from '#shared/domain/event';
+import type { Order } from '#shared/domain/order';
+import { ValidationError } from '#shared/errors';
+import { createOrder } from '#shared/use-cases/portal/create-order';
+import { sampleOrder, placeOrder } from '../../bin/seed/orders.ts';
+import { seedEvent } from '../../bin/seed/tickets.ts';
+import { call } from '../support/api.ts';
+import { adminToken, customerToken } from '../support/tokens.ts';
+
+/**
+ * A customer's orders: scoped to the caller, every filter alone and combined, the
+ * expansions, paging and totalCount from the kept counts, the cost of a page; and
+ * createOrder, the use case that writes them.
+ */
+const BASE = '/api/v2/my-account';
+const newCustomer = () => 8_000_000 + randomInt(0, 1_000_000_000);
+
+// Every DynamoDB command sent on the shared client, so a test can count a request's calls.
+let sent: string[] = [];
+db.middlewareStack.add(
+  (next, context) => (args) => {
+    sent.push((context.commandName ?? '?').replace(/Command$/, ''));
+    return next(args);
+  },
+  { step: 'initialize', name: 'ordersTestCallCounter' },
+);
+
+/** Runs `work` with the one clock at `iso`. */
+async function at<T>(iso: string, work: () => Promise<T>): Promise<T> {
+  resetClock();
+  advanceClock(Date.parse(iso) - Date.now());
+  try {
+    return await work();
+  } finally {
+    resetClock();
+  }
+}
+
+afterEach(() => resetClock());
+
+let eventA: CreatedEvent;
+let eventB: CreatedEvent;
+let customer: number;
+let other: number;
+/** The customer's orders, oldest first: o1 (A: GA, GA), o2 (A: VIP), o3 (B), o4 (A: GA, VIP). */
+let o: Order[];
+let othersOrder: Order;
+
+beforeAll(async () => {
+  eventA = await seedEvent({
+    ticketTypes: [
+      { name: 'GA', price: 35, total: 100 },
+      { name: 'VIP', price: 90, total: 100 },
+    ],
+    waveTimes: [{ name: 'Wave 1', startTime: '2031-05-01T08:00:00Z', capacity: 50 }],
+  });
+  eventB = await seedEvent({ published: true, ticketTypes: [{ name: 'Day', price: 20, total: 100 }] });
+  [customer, other] = [newCustomer(), newCustomer()];
+  const [ga, vip] = eventA.ticketTypes.map((type) => type.id) as [number, number];
+  o = [
+    await at('2030-03-10T12:00:00Z', () => placeOrder(eventA, customer, [ga, ga], { teamId: eventA.teams[0]!.id })),
+    await at('2030-03-12T08:00:00Z', () => placeOrder(eventA, customer, [vip])),
+    await at('2030-03-12T20:00:00Z', () => placeOrder(eventB, customer, [eventB.ticketTypes[0]!.id])),
+    await at('2030-03-15T09:00:00Z', () => placeOrder(eventA, customer, [ga, vip], { affiliate: 'running-club' })),
+  ];
+  othersOrder = await at('2030-03-11T10:00:00Z', () => placeOrder(eventA, other, [ga]));
+});
+
+async function orders(customerId: number, query = '') {
+  const response = await call('GET', `${BASE}/orders${query ? `?${query}` : ''}`, { token: await customerToken(customerId) });
+  expect(response.status, response.raw).toBe(200);
+  return response.body as { totalCount: number; count: number; limit: number; offset: number; data: Record<string, any>[] };
+}
+const idsOf = (page: { data: Record<string, any>[] }) => page.data.map((entry) => Number(entry.id));
+const idsOfOrders = (...list: Order[]) => list.map((order) => order.id);
+
+describe('GET /my-account/orders', () => {
+  it('lists only the caller\'s orders, newest first; another customer gets none of them', async () => {
+    const mine = await orders(customer);
+    expect(idsOf(mine)).toEqual(idsOfOrders(o[3]!, o[2]!, o[1]!, o[0]!));
+    expect(mine.totalCount).toBe(4);
+    const theirs = await orders(other);
+    expect(idsOf(theirs)).toEqual([othersOrder.id]);
+    expect(await orders(newCustomer())).toEqual({ totalCount: 0, count: 0, limit: 25, offset: 0, data: [] });
+    // Naming the customer's event or type does not reach into their orders either.
+    expect(idsOf(await orders(other, `event=${eventB.id}`))).toEqual([]);
+  });
+
+  it('answers each order\'s fields, with the wave and team on the order', async () => {
+    const [entry] = (await orders(customer, `event=${eventA.id}&_limit=100`)).data.slice(-1);
+    expect(OrderEntryResource.safeParse(entry).error?.issues).toBeUndefined();
+    expect(entry).toEqual({
+      id: String(o[0]!.id),
+      eventId: eventA.id,
+      created: o[0]!.created,
+      purchasedDate: o[0]!.purchasedDate,
+      status: 'active',
+      emailAddress: `customer-${customer}@example.test`,
+      purchaser: expect.any(String),
+      affiliate: null,
+      grandTotal: 70,
+      waveTimeId: eventA.waveTimes[0]!.id,
+      teamId: eventA.teams[0]!.id,
+    });
+    expect(o[0]!.purchasedDate.startsWith('2030-03-10T12:00')).toBe(true);
+  });
+
+  it('filters by events, counting them from the kept counts', async () => {
+    const a = await orders(customer, `event=${eventA.id}`);
+    expect(idsOf(a)).toEqual(idsOfOrders(o[3]!, o[1]!, o[0]!));
+    expect(a.totalCount).toBe(3);
+    const both = await orders(customer, `event=${eventA.id},${eventB.id}`);
+    expect(idsOf(both)).toEqual(idsOfOrders(o[3]!, o[2]!, o[1]!, o[0]!));
+    expect(both.totalCount).toBe(4);
+  });
+
+  it('filters by ticket types: an order holding any of them, each counted once', async () => {
+    const [ga, vip] = eventA.ticketTypes.map((type) => type.id);
+    const vipOnly = await orders(customer, `ticketType=${vip}`);
+    expect(idsOf(vipOnly)).toEqual(idsOfOrders(o[3]!, o[1]!));
+    expect(vipOnly.totalCount).toBe(2);
+    const either = await orders(customer, `ticketType=${ga},${vip}`);
+    expect(idsOf(either)).toEqual(idsOfOrders(o[3]!, o[1]!, o[0]!));
+    expect(either.totalCount).toBe(3);
+  });
+
+  it('filters by purchase date, a whole UTC day or an instant, both bounds inclusive', async () => {
+    expect(idsOf(await orders(customer, 'fromPurchaseDate=2030-03-12'))).toEqual(idsOfOrders(o[3]!, o[2]!, o[1]!));
+    expect(idsOf(await orders(customer, 'toPurchaseDate=2030-03-12'))).toEqual(idsOfOrders(o[2]!, o[1]!, o[0]!));
+    const day = await orders(customer, 'fromPurchaseDate=2030-03-12&toPurchaseDate=2030-03-12');
+    expect(idsOf(day)).toEqual(idsOfOrders(o[2]!, o[1]!));
+    expect(day.totalCount).toBe(2);
+    const instant = encodeURIComponent(o[1]!.purchasedDate);
+    expect(idsOf(await orders(customer, `fromPurchaseDate=${instant}&toPurchaseDate=${instant}`))).toEqual(idsOfOrders(o[1]!));
+    expect(idsOf(await orders(customer, `toPurchaseDate=${encodeURIComponent('2030-03-12T10:30:00+02:00')}`))).toEqual(idsOfOrders(o[1]!, o[0]!));
+  });
+
+  it('combines event, ticket type and date filters', async () => {
+    const vip = eventA.ticketTypes[1]!.id;
+    const page = await orders(customer, `event=${eventA.id}&ticketType=${vip}&fromPurchaseDate=2030-03-13`);
+    expect(idsOf(page)).toEqual(idsOfOrders(o[3]!));
+    expect(page.totalCount).toBe(1);
+    expect(idsOf(await orders(customer, `event=${eventB.id}&ticketType=${vip}`))).toEqual([]);
+  });
+
+  it('adds tickets, transactions and answers only when asked', async () => {
+    const plain = (await orders(customer, `event=${eventA.id}`)).data[0]!;
+    for (const key of ['tickets', 'transactions', 'answers']) expect(plain).not.toHaveProperty(key);
+
+    const withTickets = (await orders(customer, `event=${eventA.id}&includeTickets=true`)).data[0]!;
+    expect(withTickets.tickets).toEqual(
+      o[3]!.ticketIds.map((id, attendee) => ({ id: String(id), status: 'active', name: expect.stringMatching(/\S+ \S+/), price: [35, 90][attendee], attendee })),
+    );
+    expect(withTickets).not.toHaveProperty('transactions');
+
+    const everything = await orders(customer, `event=${eventA.id}&includeTickets=true&includeTrans=true&includeAnswers=true`);
+    for (const entry of everything.data) expect(OrderEntryResource.safeParse(entry).error?.issues).toBeUndefined();
+    const full = everything.data[0]!;
+    expect(full.transactions).toEqual([{ amount: 125, processor: 'stripe', reference: expect.any(String), time: expect.any(String) }]);
+    expect(full.answers).toEqual([{ questionId: eventA.questions[0]!.id, answerText: `Booked by customer ${customer}` }]);
+    expect(full.tickets[0].attendeeQuestions).toHaveLength(eventA.questions.length);
+
+    const answersOnly = (await orders(customer, `event=${eventA.id}&includeAnswers=true`)).data[0]!;
+    expect(answersOnly.answers).toHaveLength(1);
+    expect(answersOnly).not.toHaveProperty('tickets');
+  });
+
+  it('pages newest first without overlap; totalCount comes from the counts, also past the end', async () => {
+    const first = await orders(customer, '_limit=3');
+    const second = await orders(customer, '_limit=3&_offset=3');
+    expect(first).toMatchObject({ totalCount: 4, count: 3, limit: 3, offset: 0 });
+    expect(second).toMatchObject({ totalCount: 4, count: 1, offset: 3 });
+    expect([...idsOf(first), ...idsOf(second)]).toEqual(idsOfOrders(o[3]!, o[2]!, o[1]!, o[0]!));
+    expect(await orders(customer, '_offset=5000')).toMatchObject({ totalCount: 4, count: 0, data: [] });
+  });
+
+  it('costs one Query and one batch read for a page with its tickets and count', async () => {
+    const token = await customerToken(customer);
+    await call('GET', `${BASE}/orders?includeTickets=true`, { token }); // warm: module load, token cache
+    sent = [];
+    expect((await call('GET', `${BASE}/orders?includeTickets=true&includeAnswers=true`, { token })).status).toBe(200);
+    expect(sent.sort()).toEqual(['BatchGetItem', 'Query']);
+    sent = [];
+    expect((await call('GET', `${BASE}/orders?event=${eventA.id},${eventB.id}`, { token })).status).toBe(200);
+    expect(sent.sort()).toEqual(['GetItem', 'Query', 'Query']);
+  });
+
+  it('refuses bad filters with a 400 naming the parameter', async () => {
+    const token = await customerToken(customer);
+    const problem = async (query: string) => {
+      const response = await call('GET', `${BASE}/orders?${query}`, { token });
+      expect(response.status, response.raw).toBe(400);
+      // The parameter, or an item of a list parameter (`query.ticketType.0`).
+      return response.body.errors.map((error: { path: string }) => error.path.replace(/\.\d+$/, ''));
+    };
+    expect(await problem('fromPurchaseDate=last-week')).toContain('query.fromPurchaseDate');
+    expect(await problem('toPurchaseDate=2030-13-45')).toContain('query.toPurchaseDate');
+    expect(await problem('fromPurchaseDate=2030-03-12&toPurchaseDate=2030-03-11')).toContain('query.fromPurchaseDate');
+    expect(await problem('includeTickets=yes')).toContain('query.includeTickets');
+    expect(await problem('includeTrans=1')).toContain('query.includeTrans');
+    expect(await problem('event=1,2,3,4,5,6,7,8,9,10,11')).toContain('query.event');
+    expect(await problem('ticketType=x')).toContain('query.ticketType');
+  });
+});
+
+describe('createOrder', () => {
+  it('issues the tickets with the order, the customer and the wave, findable by order and by customer', async () => {
+    const buyer = newCustomer();
+    const order = await placeOrder(eventA, buyer, [eventA.ticketTypes[0]!.id, eventA.ticketTypes[1]!.id]);
+    expect(order).toMatchObject({ status: 'active', customerId: buyer, eventId: eventA.id, grandTotal: 125 });
+    const [first] = order.ticketIds;
+    const ticket = await call('GET', `/api/v2/tickets/${first}`, { token: await adminToken(['tickets:read']) });
+    expect(ticket.body.data).toMatchObject({ orderId: order.id, customerId: buyer, waveTimeId: eventA.waveTimes[0]!.id });
+    expect((await listOrderTickets(order.id)).map((t) => t.id)).toEqual(order.ticketIds);
+    const page = await listCustomerTickets(buyer, { limit: 1, offset: 1 });
+    expect(page.items.map((t) => t.id)).toEqual([order.ticketIds[1]]);
+    expect(page).toMatchObject({ totalCount: 2, more: false });
+  });
+
+  it('refuses a ticket type, wave or team of another event, writing nothing', async () => {
+    const buyer = newCustomer();
+    const wrong = sampleOrder(eventA, buyer, [eventB.ticketTypes[0]!.id], { teamId: 999_999_999 });
+    const error = await createOrder(wrong).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).errors.map((problem) => problem.path)).toEqual(['tickets.0.typeId', 'teamId']);
+    expect(await orders(buyer)).toMatchObject({ totalCount: 0, data: [] });
+  });
+
+  it('leaves the order pending, with the tickets issued so far, when a ticket cannot be issued', async () => {
+    const scarce = await seedEvent({ ticketTypes: [{ name: 'Last one', price: 10, total: 1 }] });
+    const buyer = newCustomer();
+    const type = scarce.ticketTypes[0]!.id;
+    await expect(createOrder(sampleOrder(scarce, buyer, [type, type]))).rejects.toMatchObject({ reason: 'sold_out' });
+    const [listed] = (await orders(buyer)).data;
+    expect(listed).toMatchObject({ status: 'pending' });
+    const pending = await findOrder(Number(listed!.id));
+    expect(pending).toMatchObject({ status: 'pending', ticketIds: [] });
+    expect(await listOrderTickets(pending!.id)).toHaveLength(1);
+  });
+});
