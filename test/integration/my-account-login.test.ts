@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
+import { db } from '#shared/data/client';
 import { CustomerSignIn } from '#shared/domain/customer-resource';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { SingleAnswer } from '#shared/http/answers';
@@ -27,6 +28,19 @@ describe('PUT /my-account (customer login)', () => {
     const byCookie = await call('GET', '/api/v2/my-account', { cookies: [`${AUTH_COOKIE}=${token}`] });
     expect(byCookie.status).toBe(200);
     expect(byCookie.body.data.id).toBe(id);
+  });
+
+  it('costs the rate window (one read, one write) and one Query for the record, beside the one Cognito call', async () => {
+    const { email } = await newCustomer();
+    expect((await login(email, PASSWORD, await verificationTokenFor(email))).status).toBe(200);
+    const sent: string[] = [];
+    db.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), { step: 'initialize', name: 'loginCallCounter' });
+    try {
+      expect((await login(email, PASSWORD)).status).toBe(200);
+    } finally {
+      db.middlewareStack.remove('loginCallCounter');
+    }
+    expect(sent).toEqual(['GetItemCommand', 'PutItemCommand', 'QueryCommand']);
   });
 
   it('matches the login without regard to case or surrounding spaces', async () => {
