@@ -30,6 +30,9 @@ async function measureHandlers() {
     // Before anything from shared/ loads: config and the SDK read the environment then.
     // The stand-ins' region and credentials win over the dummy ones.
     Object.assign(process.env, BENCH_ENV, services.env);
+    // The customers' pool in cognito-local (and where its mail links point), before any handler loads.
+    const { customerBenchEnv } = await import('./bench/scenarios-customers.ts');
+    Object.assign(process.env, await customerBenchEnv(services));
     await createTable(TABLE_NAME);
     const { measureLatency } = await import('./bench/latency.ts');
     log(`Handler latency vs raw DynamoDB calls: ${WARMUP} warm-up + ${ITERATIONS} iterations each (${elapsed()})`);

@@ -2,7 +2,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { db } from '#shared/data/client';
 import { API_PREFIX, type RouteRow } from '#shared/routes';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
-import { scenarios, seed, type BenchRequest, type Fixture } from './scenarios.ts';
+import { customerScenarios } from './scenarios-customers.ts';
+import { orderScenarios } from './scenarios-orders.ts';
+import { scenarios as adminScenarios, seed, type BenchRequest, type Fixture } from './scenarios.ts';
 import { ITERATIONS, WARMUP } from './settings.ts';
 import { median, percentile } from './stats.ts';
 
@@ -22,6 +24,8 @@ export interface LatencyResult {
   /** The raw side's sequence, when it differs from the handler's (a scenario bug). */
   rawCalls?: string;
 }
+
+const scenarios = { ...adminScenarios, ...customerScenarios, ...orderScenarios };
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -48,7 +52,7 @@ function toEvent(request: BenchRequest, token: string): { event: APIGatewayProxy
   const match = matchRoute(request.method, url.split('?')[0]!);
   if (!match) throw new Error(`bench: no route for ${request.method} ${url}`);
   const headers: Record<string, string> = { host: 'api.ticketing.bench', 'user-agent': 'bench' };
-  if (!request.anonymous) headers.authorization = `Bearer ${token}`;
+  if (!request.anonymous) headers.authorization = `Bearer ${request.token ?? token}`;
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   const body = Buffer.from(request.body === undefined ? '' : JSON.stringify(request.body));
   return { event: toApiGatewayEvent({ method: request.method, url, headers, body, sourceIp: '127.0.0.1' }, match), row: match.row };

@@ -13,17 +13,9 @@ import { TABLE_NAME as TableName } from './settings.ts';
  * The customer-account routes' scenarios, in the shape of `scenarios` (scenarios.ts):
  * the handler's request next to the same DynamoDB (and Cognito) calls sent raw.
  *
- * Plugging in (bench.ts and latency.ts):
- * - after `Object.assign(process.env, BENCH_ENV, services.env)`, also
- *   `Object.assign(process.env, await customerBenchEnv(services))` (the customers' pool in
- *   cognito-local, and PORTAL_URL), before latency.ts is imported; import this module
- *   dynamically there too, since it reads the table settings when it loads;
- * - look scenarios up in `{ ...scenarios, ...customerScenarios }`;
- * - a customer route needs a customer token: `toEvent` sends `request.token ?? fixture.token`.
- * BENCH_ENV (the cold-start init runs and the OpenAPI loader) needs dummy
- * CUSTOMER_COGNITO_USER_POOL_ID, CUSTOMER_COGNITO_CLIENT_ID and PORTAL_URL.
+ * bench.ts puts `customerBenchEnv` into the environment before any handler loads;
+ * latency.ts merges these with the others. Requests carry the customer's own `token`.
  */
-export type CustomerBenchRequest = BenchRequest & { token?: string };
 
 /** The customers' pool in cognito-local, and where verification links point. */
 export async function customerBenchEnv(services: LocalServices): Promise<Record<string, string>> {
@@ -101,7 +93,7 @@ export const customerScenarios: Record<string, Scenario> = {
     cognito ??= new CognitoIdentityProviderClient({ maxAttempts: 2 });
     const rawRun = Date.now();
     return {
-      request: (i): CustomerBenchRequest => {
+      request: (i): BenchRequest => {
         const { email } = customers[Math.floor(i / LOGINS_PER_CUSTOMER)]!;
         return { method: 'PUT', url: '/my-account', body: { login: email, password: PASSWORD }, anonymous: true };
       },
@@ -120,7 +112,7 @@ export const customerScenarios: Record<string, Scenario> = {
   'my-account/get': async () => {
     const [customer] = await makeCustomers(1);
     return {
-      request: (): CustomerBenchRequest => ({ method: 'GET', url: '/my-account', token: customer!.token }),
+      request: (): BenchRequest => ({ method: 'GET', url: '/my-account', token: customer!.token }),
       raw: () => db.send(new GetCommand({ TableName, Key: keys.customer(customer!.id) })),
     };
   },
@@ -130,7 +122,7 @@ export const customerScenarios: Record<string, Scenario> = {
     const [customer] = await makeCustomers(1);
     const fields = ['accountNumber', 'primary', 'billing', 'useInternationalShippingAddress', 'useInternationalBillingAddress', 'pendingEmailAddress', 'updated'];
     return {
-      request: (i): CustomerBenchRequest => ({ method: 'PATCH', url: '/my-account', body: { accountNumber: `ACC-${i}` }, token: customer!.token }),
+      request: (i): BenchRequest => ({ method: 'PATCH', url: '/my-account', body: { accountNumber: `ACC-${i}` }, token: customer!.token }),
       raw: async (i) => {
         const { Item } = await db.send(new GetCommand({ TableName, Key: keys.customer(customer!.id) }));
         const next: Record<string, unknown> = { ...Item, accountNumber: `RAW-${i}`, updated: new Date().toISOString() };

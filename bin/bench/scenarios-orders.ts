@@ -15,10 +15,8 @@ import { TABLE_NAME as TableName } from './settings.ts';
  * request for the handler and the same DynamoDB commands sent raw, copied by hand from
  * shared/data/{orders,customer-events}.ts. Their requests carry a customer token
  * (`token`): the bench's fixture token is an administrator's, which these routes refuse.
- * To plug in: spread `orderScenarios` into `scenarios`, and in latency.ts `toEvent` send
- * `request.token ?? fixture.token`.
+ * latency.ts merges these with the others.
  */
-export type CustomerBenchRequest = BenchRequest & { token: string };
 
 const CUSTOMER_ID = 424_242;
 const ORDERS = 30;
@@ -82,7 +80,7 @@ export const orderScenarios: Record<string, Scenario> = {
   'my-account/orders': async () => {
     const { token } = await portalFixture();
     return {
-      request: (): CustomerBenchRequest => ({ method: 'GET', url: '/my-account/orders?includeTickets=true', token }),
+      request: (): BenchRequest => ({ method: 'GET', url: '/my-account/orders?includeTickets=true', token }),
       raw: async () => {
         const { Items = [] } = await db.send(
           new QueryCommand({
@@ -105,7 +103,7 @@ export const orderScenarios: Record<string, Scenario> = {
   'my-account/events': async () => {
     const { token } = await portalFixture();
     return {
-      request: (): CustomerBenchRequest => ({ method: 'GET', url: `/my-account/event?fromEventStart=${WINDOW.from}&toEventStart=${WINDOW.to}`, token }),
+      request: (): BenchRequest => ({ method: 'GET', url: `/my-account/event?fromEventStart=${WINDOW.from}&toEventStart=${WINDOW.to}`, token }),
       raw: async () => {
         const [published, links] = await Promise.all([
           db.send(

@@ -34,6 +34,8 @@ export interface BenchRequest {
   body?: unknown;
   /** Public routes carry no token. */
   anonymous?: boolean;
+  /** The request's own token (a customer's, on the portal routes); default the fixture's administrator token. */
+  token?: string;
 }
 
 export interface Prepared {
