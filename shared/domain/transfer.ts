@@ -26,8 +26,8 @@ export function transferRefusal(ticket: TicketRecord): StateRefusal | undefined 
 /**
  * The ticket that replaces `original` at another type (or event): a new id and barcode,
  * active (pending stays pending), the sale and attendee fields copied, then `attendee`
- * laid over them. Answers and team belong to the event, so they move only within it; bib
- * and chip are the original's and are not carried over.
+ * laid over them. Answers, team and wave belong to the event, so they move only within it;
+ * bib and chip are the original's and are not carried over.
  */
 export function replacementTicket(
   original: TicketRecord,
@@ -55,6 +55,9 @@ export function replacementTicket(
     partyMemberCompany: original.partyMemberCompany,
     attendeeQuestions: sameEvent ? original.attendeeQuestions : [],
     teamId: sameEvent ? original.teamId : null,
+    // The holder keeps the ticket: it stays on their account and in their order. A wave is the event's.
+    customerId: original.customerId,
+    waveTimeId: sameEvent ? original.waveTimeId : null,
     profilePhoto: original.profilePhoto,
     processState: original.processState === PROCESS_STATE.pending ? PROCESS_STATE.pending : PROCESS_STATE.active,
     purchaserContact: original.purchaserContact,

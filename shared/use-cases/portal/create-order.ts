@@ -82,8 +82,7 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
 
   const tickets: Ticket[] = [];
   for (const line of lines) {
-    // customerId and waveTimeId are not editable ticket fields, so NewTicket does not name them; createTicket stores what it is given.
-    const ticket: NewTicket & Pick<Ticket, 'customerId' | 'waveTimeId'> = {
+    const ticket: NewTicket = {
       ...line,
       orderId: id,
       customerId: input.customerId,

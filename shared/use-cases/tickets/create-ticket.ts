@@ -14,6 +14,9 @@ export const TICKET_SEQUENCE = 'TICKET';
 export interface NewTicket extends Partial<TicketFields> {
   typeId: number;
   orderId?: number | null;
+  /** The customer holding the ticket (their portal shows it) and the start wave, set by an order. */
+  customerId?: number | null;
+  waveTimeId?: number | null;
   /** A sale issues an active ticket, or a pending one (reserved, not yet paid); anything else comes after, through its own route. */
   processState?: typeof PROCESS_STATE.active | typeof PROCESS_STATE.pending;
   purchaser?: PurchaserContact | null;
