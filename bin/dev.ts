@@ -91,9 +91,9 @@ try {
   await mkdir('.local', { recursive: true });
   await writeFile('.local/demo.json', `${JSON.stringify(manifest, null, 2)}\n`);
 
-  const logins = (['admin', 'scanner', 'vendor', 'customer', 'otherCustomer'] as const).flatMap((role) => {
+  const logins = (['admin', 'scanner', 'vendor', 'customer', 'otherCustomer', 'unverifiedCustomer'] as const).flatMap((role) => {
     const credentials = demo[role];
-    return credentials ? [`  ${role.padEnd(14)} ${credentials.login} / ${credentials.password}`] : [];
+    return credentials ? [`  ${role.padEnd(19)} ${credentials.login} / ${credentials.password}`] : [];
   });
   console.log(
     [

@@ -2,13 +2,15 @@ import { hashPassword } from '#shared/auth/passwords';
 import { createAdministrator } from '#shared/data/administrators';
 import { createShippingMethods } from '#shared/data/shipping-methods';
 import { PERMISSIONS } from '#shared/routes';
+import { createCustomer, verifyCustomerEmailForSeed } from '#shared/use-cases/customers/create-customer';
+import { seedDemoOrders } from './orders.ts';
 import { seedDemoEvents } from './tickets.ts';
 import { seedWaivers } from './waivers.ts';
 
 /**
  * Demo data for `npm start`. The logins and ids land in `.local/demo.json` so scripts
- * and people can try the API at once. Later issues add events, tickets and customers;
- * until then those parts of the manifest are empty.
+ * and people can try the API at once: administrators, events with tickets and waivers,
+ * the portal's customers (two verified, one not) with their orders, and a payment processor.
  */
 export interface Credentials {
   login: string;
@@ -19,8 +21,10 @@ export interface DemoData {
   admin: Credentials;
   scanner: Credentials;
   vendor: Credentials;
-  customer: Credentials | null;
-  otherCustomer: Credentials | null;
+  customer: Credentials;
+  otherCustomer: Credentials;
+  /** Created but never verified: its login answers 403 email_not_verified. */
+  unverifiedCustomer: Credentials;
   events: { id: number; ticketTypes: number[] }[];
   accessPackageEvent: number | null;
   tickets: number[];
@@ -33,6 +37,24 @@ export interface DemoData {
 const ADMIN = { login: 'admin@demo.test', password: 'demo-admin-password' };
 const SCANNER = { login: 'scanner@demo.test', password: 'demo-scanner-password' };
 const VENDOR = { login: 'vendor@demo.test', password: 'demo-vendor-password' };
+const CUSTOMER = { login: 'casey@demo.test', password: 'demo-customer-password' };
+const OTHER_CUSTOMER = { login: 'robin@demo.test', password: 'demo-customer-password-2' };
+const UNVERIFIED_CUSTOMER = { login: 'pat@demo.test', password: 'demo-customer-password-3' };
+
+/** The portal's customers, Cognito users of the customers' pool: two verified, one not. */
+async function seedCustomers(): Promise<[{ id: number; email: string }, { id: number; email: string }]> {
+  const system = { kind: 'system' } as const;
+  const [casey, robin] = await Promise.all([
+    createCustomer({ email: CUSTOMER.login, password: CUSTOMER.password, name: 'Casey Customer' }, system),
+    createCustomer({ email: OTHER_CUSTOMER.login, password: OTHER_CUSTOMER.password, name: 'Robin Other' }, system),
+    createCustomer({ email: UNVERIFIED_CUSTOMER.login, password: UNVERIFIED_CUSTOMER.password, name: 'Pat Unverified' }, system),
+  ]);
+  await Promise.all([verifyCustomerEmailForSeed(casey.id), verifyCustomerEmailForSeed(robin.id)]);
+  return [
+    { id: casey.id, email: CUSTOMER.login },
+    { id: robin.id, email: OTHER_CUSTOMER.login },
+  ];
+}
 
 /** Answers the scanner's id (the demo's check-ins are recorded as scanned by them). */
 async function seedAdministrators(): Promise<number> {
@@ -61,18 +83,21 @@ export async function seedDemo(): Promise<DemoData> {
   const scannerId = await seedAdministrators();
   const demo = await seedDemoEvents(scannerId);
   await seedWaivers(demo.events);
+  const [casey, robin] = await seedCustomers();
+  const orders = await seedDemoOrders(demo.events, [casey, robin]);
   return {
     admin: ADMIN,
     scanner: SCANNER,
     vendor: VENDOR,
-    customer: null,
-    otherCustomer: null,
+    customer: CUSTOMER,
+    otherCustomer: OTHER_CUSTOMER,
+    unverifiedCustomer: UNVERIFIED_CUSTOMER,
     events: demo.events.map((event) => ({ id: event.id, ticketTypes: event.ticketTypes.map((type) => type.id) })),
     accessPackageEvent: demo.accessPackageEvent,
     tickets: demo.openTickets,
-    customerTickets: [],
-    customerOrders: [],
-    otherCustomerOrders: [],
+    customerTickets: orders[casey.id]!.ticketIds,
+    customerOrders: orders[casey.id]!.orderIds,
+    otherCustomerOrders: orders[robin.id]!.orderIds,
     shippingMethods: await seedShippingMethods(),
   };
 }

@@ -45,7 +45,9 @@ export interface SeededOrders {
  * with tickets, a transaction and answers. The events should have wave times (created
  * with them, `waveTimes` of createEvent) for the orders to carry one.
  */
-export async function seedDemoOrders(events: CreatedEvent[], customerIds: [number, number]): Promise<SeededOrders> {
+export async function seedDemoOrders(events: CreatedEvent[], customers: [{ id: number; email: string }, { id: number; email: string }]): Promise<SeededOrders> {
+  const customerIds = customers.map((customer) => customer.id) as [number, number];
+  const emailOf = new Map(customers.map((customer) => [customer.id, customer.email]));
   await putPaymentProcessor({ provider: 'stripe', publishableKey: 'pk_test_demo_portal', currency: 'GBP', mode: 'test', merchantName: 'Demo Events Ltd' });
   const [first, second = first] = events;
   if (!first || !second) throw new Error('seedDemoOrders needs at least one event.');
@@ -58,7 +60,7 @@ export async function seedDemoOrders(events: CreatedEvent[], customerIds: [numbe
   ];
   const seeded: SeededOrders = { [customerIds[0]]: { orderIds: [], ticketIds: [] }, [customerIds[1]]: { orderIds: [], ticketIds: [] } };
   for (const [customerId, event, typeIds] of plans) {
-    const order = await placeOrder(event, customerId, typeIds);
+    const order = await placeOrder(event, customerId, typeIds, { emailAddress: emailOf.get(customerId)! });
     seeded[customerId]!.orderIds.push(order.id);
     seeded[customerId]!.ticketIds.push(...order.ticketIds);
   }

@@ -25,7 +25,21 @@ export const CustomerResource = z.strictObject({
 });
 export type CustomerResource = z.output<typeof CustomerResource>;
 
-export const toCustomerResource = ({ cognitoSub, cognitoUsername, ...resource }: Customer): CustomerResource => resource;
+// DynamoDB keeps no attribute order: answer the fields in a stable, readable one.
+export const toCustomerResource = (customer: Customer): CustomerResource => ({
+  id: customer.id,
+  emailAddress: customer.emailAddress,
+  name: customer.name,
+  accountNumber: customer.accountNumber,
+  primary: customer.primary,
+  billing: customer.billing,
+  useInternationalShippingAddress: customer.useInternationalShippingAddress,
+  useInternationalBillingAddress: customer.useInternationalBillingAddress,
+  emailVerified: customer.emailVerified,
+  pendingEmailAddress: customer.pendingEmailAddress,
+  created: customer.created,
+  updated: customer.updated,
+});
 
 /** `PUT /my-account`: the service's token (also set as the auth cookie) and the account. */
 export const CustomerSignIn = z.strictObject({
