@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Permission } from '../routes.ts';
 import { Conflict } from '../errors.ts';
-import { db, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
+import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 
@@ -48,16 +48,8 @@ const fromItem = (item: Record<string, unknown>): Administrator => withoutKeys(i
 
 /** The one administrator a lookup index points at (logins and emails are unique). */
 async function findByIndex(indexName: 'GSI1' | 'GSI2', partition: string): Promise<Administrator | undefined> {
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: indexName,
-      KeyConditionExpression: `${indexName}PK = :pk`,
-      ExpressionAttributeValues: { ':pk': partition },
-      Limit: 1,
-    }),
-  );
-  return Items?.[0] ? fromItem(Items[0]) : undefined;
+  const item = await findOneByIndex(indexName, partition);
+  return item ? fromItem(item) : undefined;
 }
 
 export const findAdministratorByEmail = (email: string) => findByIndex('GSI2', keys.administratorEmail(email));

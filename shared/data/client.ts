@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
+import type { GlobalIndexName } from './table-schema.ts';
 
 /**
  * The one DynamoDB client of a function. Endpoints come from the SDK's own environment
@@ -113,6 +114,20 @@ export async function batchGet(
     }
   }
   return keys.map((key) => found.get(keyOf(key)));
+}
+
+/** The one item a lookup index holds under `partition` (unique keys such as a login), or undefined. */
+export async function findOneByIndex(indexName: GlobalIndexName, partition: string): Promise<Record<string, unknown> | undefined> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: indexName,
+      KeyConditionExpression: `${indexName}PK = :pk`,
+      ExpressionAttributeValues: { ':pk': partition },
+      Limit: 1,
+    }),
+  );
+  return Items?.[0];
 }
 
 /**

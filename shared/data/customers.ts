@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Customer } from '../domain/customer.ts';
 import { Conflict } from '../errors.ts';
-import { db, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
+import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
 import { verificationPut, verificationSpend } from './email-verifications.ts';
 import { keys } from './keys.ts';
 
@@ -28,16 +28,8 @@ export async function getCustomer(id: number): Promise<Customer | undefined> {
 }
 
 async function findByIndex(indexName: 'GSI1' | 'GSI2', partition: string): Promise<Customer | undefined> {
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: indexName,
-      KeyConditionExpression: `${indexName}PK = :pk`,
-      ExpressionAttributeValues: { ':pk': partition },
-      Limit: 1,
-    }),
-  );
-  return Items?.[0] ? fromItem(Items[0]) : undefined;
+  const item = await findOneByIndex(indexName, partition);
+  return item ? fromItem(item) : undefined;
 }
 
 /** The customer a Cognito user is linked to (one Query of GSI1, the whole record projected). */
