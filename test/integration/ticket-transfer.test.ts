@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listTicketTypes } from '#shared/data/events';
-import { readTicketRecord } from '#shared/data/ticket-records';
+import { listCustomerTickets, readTicketRecord } from '#shared/data/ticket-records';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
+import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { checkIn, readStats, TICKETS, SYSTEM } from '../support/tickets.ts';
@@ -35,6 +36,23 @@ describe('POST /tickets/{id}/transfer', () => {
     // The original can no longer be scanned or transferred.
     expect((await checkIn(token, ticket!.id)).body.reason).toBe('transferred');
     expect((await transfer(ticket!.id, { typeId: ga!.id })).body.reason).toBe('transferred');
+  });
+
+  it('keeps a customer\'s ticket on their account, with its order and wave, when it moves to another type', async () => {
+    const customerId = 880_000 + Math.floor(Math.random() * 100_000);
+    const event = await seedEvent({ waveTimes: [{ name: 'Wave A', startTime: '2027-06-01T08:00:00Z', capacity: 100 }] });
+    const order = await placeOrder(event, customerId, [event.ticketTypes[0]!.id]);
+    const [original] = order.ticketIds;
+    const moved = await transfer(original!, { typeId: event.ticketTypes[1]!.id });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data).toMatchObject({ customerId, orderId: order.id, waveTimeId: order.waveTimeId, transferredFrom: original });
+    expect(order.waveTimeId).not.toBeNull();
+    const held = await listCustomerTickets(customerId, { limit: 10, offset: 0 });
+    // Like the event's list, the account keeps the transferred original (shown as transferred) beside its replacement.
+    expect(held.items.map((ticket) => [ticket.id, ticket.transferState])).toEqual([
+      [original, 'transferred'],
+      [moved.body.data.id, 'none'],
+    ]);
   });
 
   it('moves a ticket to another event, moving sold between the events\' statistics', async () => {
