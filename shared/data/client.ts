@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
-import type { GlobalIndexName } from './table-schema.ts';
+import { TABLE_SCHEMA, type GlobalIndexName } from './table-schema.ts';
 
 /**
  * The one DynamoDB client of a function. Endpoints come from the SDK's own environment
@@ -44,13 +44,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Full-jitter exponential backoff: up to 10 ms × 2^attempt, capped at 1 s. */
 const backoff = (attempt: number) => sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
 
+// The table's own attributes: its keys, every index's keys and the entity tag.
+const TABLE_ATTRIBUTES = new Set([
+  'PK',
+  'SK',
+  'entity',
+  ...TABLE_SCHEMA.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+]);
+
 /** An item without the table's own attributes (keys, index keys, entity tag): what a repository hands on. */
 export function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(item)) {
-    if (name === 'PK' || name === 'SK' || name === 'entity' || /^GSI\d+(PK|SK)$/.test(name)) continue;
-    out[name] = value;
-  }
+  for (const name in item) if (!TABLE_ATTRIBUTES.has(name)) out[name] = item[name];
   return out;
 }
 
