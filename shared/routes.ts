@@ -117,6 +117,14 @@ const table = [
   { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
   { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
 
+  // Older ticket routes (integrations). The rest of this family (the list with its filters
+  // and the update-time sync, and claims) is still to come.
+  { method: 'GET', path: '/ticket/{id}', handler: 'ticket/get', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/ticket/{ticketId}/answers', handler: 'ticket/answers', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/ticket/{ticketId}/is-bib-available/{bib}', handler: 'ticket/is-bib-available', auth: admin('tickets:read'), uses: { table: 'read' } },
+  // The explicit state route: restores, and undoes a check-in for callers holding checkin:undo.
+  { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
   // administrator who manages customers, the account itself, and mail to its owner.

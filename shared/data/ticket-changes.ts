@@ -1,4 +1,4 @@
-import { countedEvents, isEligible, signatureOf, type TicketRecord } from '../domain/ticket.ts';
+import { countedEvents, holdsBib, isEligible, signatureOf, type TicketRecord } from '../domain/ticket.ts';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { Conflict } from '../errors.ts';
 import { tableName, transactWrite, TransactionCancelled } from './client.ts';
@@ -38,13 +38,11 @@ export class StaleTicket extends Conflict {
   }
 }
 
-const holdsBib = (record: TicketRecord | null): record is TicketRecord =>
-  !!record && !!record.bibNumber && record.deleted === 0 && record.transferState !== 'transferred';
 
 type Role = { kind: 'ticket' } | { kind: 'type'; typeId: number } | { kind: 'bib'; bib: string } | { kind: 'extra'; onConditionFailed?: () => Error } | { kind: 'other' };
 
 function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, Role][] {
-  const oldBib = holdsBib(before) ? keys.bib(before.eventId, before.bibNumber!) : undefined;
+  const oldBib = before && holdsBib(before) ? keys.bib(before.eventId, before.bibNumber!) : undefined;
   const newBib = holdsBib(after) ? keys.bib(after.eventId, after.bibNumber!) : undefined;
   if (oldBib?.PK === newBib?.PK) return [];
   const mine = { ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id', ExpressionAttributeValues: { ':id': after.id } };

@@ -163,6 +163,13 @@ export const isEligible = (ticket: StateView): boolean =>
   ticket.withdrawnState !== 'withdrawn';
 
 /**
+ * Whether a ticket holds its bib in its event: not deleted, cancelled or transferred (the
+ * bib is then free for another ticket; a restore takes it back only if it still is).
+ */
+export const holdsBib = (ticket: StateView & Pick<TicketRecord, 'bibNumber'>): boolean =>
+  !!ticket.bibNumber && ticket.deleted === 0 && ticket.processState !== PROCESS_STATE.cancelled && ticket.transferState !== 'transferred';
+
+/**
  * The sorted set of events an eligible ticket counts as checked in for: its own event
  * when its processState is checked-in, plus every event with a (non-deleted)
  * access-package scan. Its comma-joined form is the ticket's statistics "signature".

@@ -1,0 +1,12 @@
+import * as z from '#shared/schema';
+import { AnswerRecord } from '#shared/domain/attendee-answers';
+import { TicketIdPath } from '#shared/http/older-ticket-input';
+import { route } from '#shared/http/route';
+import { listTicketAnswers } from '#shared/use-cases/tickets/older-ticket-reads';
+
+const Answers = z.strictObject({ count: z.int(), data: z.array(AnswerRecord) });
+
+export const handler = route('GET /ticket/{ticketId}/answers', { path: TicketIdPath, response: Answers }, async ({ path }) => {
+  const answers = await listTicketAnswers(path.ticketId);
+  return { body: { count: answers.length, data: answers } };
+});

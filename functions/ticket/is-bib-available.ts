@@ -1,0 +1,11 @@
+import * as z from '#shared/schema';
+import { BibPath } from '#shared/http/older-ticket-input';
+import { route } from '#shared/http/route';
+import { isBibAvailable } from '#shared/use-cases/tickets/older-ticket-reads';
+
+/** Spec: `{ available: boolean }`, without an envelope. */
+export const handler = route(
+  'GET /ticket/{ticketId}/is-bib-available/{bib}',
+  { path: BibPath, response: z.strictObject({ available: z.boolean() }) },
+  async ({ path }) => ({ body: { available: await isBibAvailable(path.ticketId, path.bib) } }),
+);

@@ -1,0 +1,37 @@
+import * as z from '../schema.ts';
+import { PROCESS_STATES, TRANSFER_STATES, UPGRADE_STATES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
+import { wholeNumber } from './paging.ts';
+
+/** The request schemas of the older `/ticket` routes. */
+
+/** `{ticketId}` paths (the older family names the id so). */
+export const TicketIdPath = z.strictObject({ ticketId: wholeNumber('ticketId', { positive: true }) });
+
+/** A bib, as PATCH /tickets/{id} stores it: the spec types the path integer; numbers are a subset. */
+export const BIB_PATTERN = /^[\w-]{1,20}$/;
+export const BibPath = z.strictObject({
+  ticketId: wholeNumber('ticketId', { positive: true }),
+  bib: z.string().check(z.regex(BIB_PATTERN, 'must be 1 to 20 letters, digits, - or _')),
+});
+
+const codeOf = <const T extends readonly string[]>(name: string, values: T) => z.enum(values, `${name} must be one of ${values.join(', ')}`);
+
+/**
+ * `POST /ticket/{ticketId}/states`: each field optional, codes as the ticket answers them
+ * (processState an integer here, as the spec's states body has it). `withdrawnState` is
+ * ours beside the spec's four: reinstating a withdrawn ticket is a restore too.
+ */
+export const StatesBody = z
+  .strictObject({
+    processState: z.optional(
+      z.pipe(
+        z.int().check(z.refine((code) => PROCESS_STATES.includes(code as ProcessState), `processState must be one of ${PROCESS_STATES.join(', ')}`)),
+        z.transform((code) => code as ProcessState),
+      ),
+    ),
+    transferState: z.optional(codeOf('transferState', TRANSFER_STATES)),
+    upgradeState: z.optional(codeOf('upgradeState', UPGRADE_STATES)),
+    withdrawnState: z.optional(codeOf('withdrawnState', WITHDRAWN_STATES)),
+    deleted: z.optional(z.literal([0, 1], 'deleted must be 0 or 1')),
+  })
+  .check(z.refine((body) => Object.values(body).some((value) => value !== undefined), 'must name at least one state'));
