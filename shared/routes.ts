@@ -122,6 +122,8 @@ const table = [
   { method: 'GET', path: '/ticket/{id}', handler: 'ticket/get', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{ticketId}/answers', handler: 'ticket/answers', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{ticketId}/is-bib-available/{bib}', handler: 'ticket/is-bib-available', auth: admin('tickets:read'), uses: { table: 'read' } },
+  // The list (filters, expansions, update-time sync) — rows go here.
+  // Claims — rows go here.
   // The explicit state route: restores, and undoes a check-in for callers holding checkin:undo.
   { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: 'read-write' } },
 

@@ -87,6 +87,10 @@ export const keys = {
   bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
   idempotency: (adminId: number, key: string): Key => ({ PK: `IDEMPOTENCY#${adminId}#${key}`, SK: 'IDEMPOTENCY' }),
 
+  // ---- Older ticket routes: the list's indexes (barcode, purchases, update-time sync) ----
+
+  // ---- Claims (a ticket sent to someone else to claim) ----
+
   // ---- Customers (the portal's accounts and their verification) ----
   /** The customer record: one GetItem by id. */
   customer: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'CUSTOMER' }),
