@@ -5,16 +5,31 @@ import { TABLE_SCHEMA } from '#shared/data/table-schema';
 import type { StageSettings } from './stages.ts';
 
 /**
+ * How many of TABLE_SCHEMA's GSIs the stack declares (the first N), from the context
+ * `-c tableIndexes=N`; default all. CloudFormation adds at most one GSI per update of a
+ * table, so a stage created before the newer indexes is migrated one deploy per index
+ * (README "Storage": with 3 → 4 → 5, then without the context).
+ */
+export function tableIndexCount(value: unknown): number {
+  const all = TABLE_SCHEMA.globalIndexes.length;
+  if (value === undefined || value === null || value === '') return all;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0 || count > all) throw new Error(`tableIndexes must be a whole number from 0 to ${all}, got ${String(value)}.`);
+  return count;
+}
+
+/**
  * The single table, shaped by TABLE_SCHEMA (the local stack creates the same one).
  * GSIs project ALL attributes: the overloaded indexes serve lists that return whole
  * records, and a KEYS_ONLY index would cost a second read per item.
  */
 export function singleTable(scope: Construct, id: string, settings: StageSettings): TableV2 {
   const key = (name: string) => ({ name, type: AttributeType.STRING });
+  const indexes = TABLE_SCHEMA.globalIndexes.slice(0, tableIndexCount(scope.node.tryGetContext('tableIndexes')));
   return new TableV2(scope, id, {
     partitionKey: key(TABLE_SCHEMA.partitionKey),
     sortKey: key(TABLE_SCHEMA.sortKey),
-    globalSecondaryIndexes: TABLE_SCHEMA.globalIndexes.map((index) => ({
+    globalSecondaryIndexes: indexes.map((index) => ({
       indexName: index.indexName,
       partitionKey: key(index.partitionKey),
       sortKey: key(index.sortKey),

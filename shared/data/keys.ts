@@ -88,6 +88,16 @@ export const keys = {
   idempotency: (adminId: number, key: string): Key => ({ PK: `IDEMPOTENCY#${adminId}#${key}`, SK: 'IDEMPOTENCY' }),
 
   // ---- Older ticket routes: the list's indexes (barcode, purchases, update-time sync) ----
+  /** One per live ticket's barcode, in its change transaction (like the bib): barcodes stay unique, the `barcode` filter is one GetItem. */
+  barcode: (barcode: string): Key => ({ PK: `UNIQUE#BARCODE#${barcode}`, SK: 'UNIQUE' }),
+  /** GSI5 an event's live tickets by purchase time (a purchase range is a key condition). */
+  eventPurchaseIndex: (eventId: number, purchasedDate: string, id: number) => ({ GSI5PK: `EVENT_PURCHASES#${eventId}`, GSI5SK: `${purchasedDate}#${sortableId(id)}` }),
+  eventPurchasesIndex: (eventId: number) => `EVENT_PURCHASES#${eventId}`,
+  /** GSI6 every ticket (deleted ones too) by update time, write-sharded by `id % shards`: the incremental sync. */
+  ticketUpdateIndex: (shard: number, updated: string, id: number) => ({ GSI6PK: `TICKET_UPDATES#${shard}`, GSI6SK: `${updated}#${sortableId(id)}` }),
+  ticketUpdatesIndex: (shard: number) => `TICKET_UPDATES#${shard}`,
+  /** A GSI5/GSI6 sort key bound: `<ISO>#` sorts before every id at that instant, `<ISO>#~` after. */
+  timeSortBound: (iso: string, end: 'first' | 'last') => (end === 'first' ? `${iso}#` : `${iso}#~`),
 
   // ---- Claims (a ticket sent to someone else to claim) ----
 

@@ -15,6 +15,8 @@ export const TABLE_SCHEMA = {
     { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
     { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
     { indexName: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK' },
+    { indexName: 'GSI5', partitionKey: 'GSI5PK', sortKey: 'GSI5SK' },
+    { indexName: 'GSI6', partitionKey: 'GSI6PK', sortKey: 'GSI6SK' },
   ],
 } as const;
 

@@ -13,7 +13,8 @@ import { StatsDelta } from './ticket-stats.ts';
  *   a ticket once; the loser re-reads and is refused), and its history entry;
  * - the `sold` count of its type (capacity checked when it rises) and of the event's
  *   statistics shard, the check-in signature moves and the listed counts;
- * - the bib item when the bib, the event or the holding state changes;
+ * - the bib item when the bib, the event or the holding state changes, and the barcode's
+ *   unique item when the barcode or `deleted` changes;
  * - the caller's extra actions (a scan record, an idempotent answer).
  */
 export interface TicketChange {
@@ -39,7 +40,7 @@ export class StaleTicket extends Conflict {
 }
 
 
-type Role = { kind: 'ticket' } | { kind: 'type'; typeId: number } | { kind: 'bib'; bib: string } | { kind: 'extra'; onConditionFailed?: () => Error } | { kind: 'other' };
+type Role = { kind: 'ticket' } | { kind: 'type'; typeId: number } | { kind: 'bib'; bib: string } | { kind: 'barcode'; barcode: string } | { kind: 'extra'; onConditionFailed?: () => Error } | { kind: 'other' };
 
 function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, Role][] {
   const oldBib = before && holdsBib(before) ? keys.bib(before.eventId, before.bibNumber!) : undefined;
@@ -51,6 +52,21 @@ function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, 
   if (newBib) {
     const Item = { ...newBib, entity: 'UniqueBib', ticketId: after.id, eventId: after.eventId, bibNumber: after.bibNumber };
     actions.push([{ Put: { TableName: tableName(), Item, ...mine } }, { kind: 'bib', bib: after.bibNumber! }]);
+  }
+  return actions;
+}
+
+/** The barcode's unique item, held while the ticket is not deleted (as the bib's): two tickets never share a barcode. */
+function barcodeActions(before: TicketRecord | null, after: TicketRecord): [Action, Role][] {
+  const oldCode = before && !before.deleted ? keys.barcode(before.barcode) : undefined;
+  const newCode = !after.deleted ? keys.barcode(after.barcode) : undefined;
+  if (oldCode?.PK === newCode?.PK) return [];
+  const mine = { ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id', ExpressionAttributeValues: { ':id': after.id } };
+  const actions: [Action, Role][] = [];
+  if (oldCode) actions.push([{ Delete: { TableName: tableName(), Key: oldCode, ...mine } }, { kind: 'other' }]);
+  if (newCode) {
+    const Item = { ...newCode, entity: 'UniqueBarcode', ticketId: after.id, barcode: after.barcode };
+    actions.push([{ Put: { TableName: tableName(), Item, ...mine } }, { kind: 'barcode', barcode: after.barcode }]);
   }
   return actions;
 }
@@ -99,6 +115,7 @@ export async function commitTicketChanges(changes: TicketChange[], extra: ExtraA
     if (before && !before.deleted) stats.listed(before.eventId, before.id, before.processState, -1);
     if (!after.deleted) stats.listed(after.eventId, after.id, after.processState, 1);
     planned.push(...bibActions(before, after));
+    planned.push(...barcodeActions(before, after));
   }
   planned.push(...soldActions(soldByType));
   for (const action of stats.actions()) planned.push([action, { kind: 'other' }]);
@@ -120,6 +137,7 @@ function refusalOf(error: TransactionCancelled, roles: Role[]): Error {
   for (const role of failed) {
     if (role.kind === 'type') return new Conflict(`Ticket type ${role.typeId} is sold out.`, 'sold_out');
     if (role.kind === 'bib') return new Conflict(`Bib number ${role.bib} is already taken in this event.`, 'bib_taken');
+    if (role.kind === 'barcode') return new Conflict(`Barcode ${role.barcode} is already taken by another ticket.`, 'barcode_taken');
     if (role.kind === 'extra' && role.onConditionFailed) return role.onConditionFailed();
   }
   return error;

@@ -9,12 +9,20 @@ import { keys } from './keys.ts';
  * scans, claim, purchaser, the events its type grants), so a check-in needs one read.
  * Live tickets carry the list index keys; a deleted one loses them (sparse indexes), so
  * it leaves every list while its record stays. GSI3 (an order's tickets) and GSI4 (a
- * customer's tickets) are present only when the ticket has an order / a customer.
+ * customer's tickets) are present only when the ticket has an order / a customer. GSI5
+ * (an event's tickets by purchase time) is sparse too; GSI6 (every ticket by update
+ * time, sharded) is not: the incremental sync of `GET /ticket` reports deletions.
  */
 const ENTITY = 'Ticket';
 
+/** GSI6 write shards: one busy minute of changes spreads over this many partitions; the sync merges them. */
+export const TICKET_UPDATE_SHARDS = 8;
+
 export const ticketItem = (record: TicketRecord) => ({
   ...keys.ticket(record.id),
+  // GSI5 (an event's purchases) is sparse like GSI1; GSI6 (update time) keeps deleted tickets: the sync reports deletions.
+  ...(record.deleted ? {} : keys.eventPurchaseIndex(record.eventId, record.purchasedDate ?? record.created, record.id)),
+  ...keys.ticketUpdateIndex(record.id % TICKET_UPDATE_SHARDS, record.updated, record.id),
   ...(record.deleted ? {} : keys.ticketIndexes(record.eventId, record.typeId, record.id)),
   ...(record.deleted || record.orderId == null ? {} : keys.orderTicketIndex(record.orderId, record.id)),
   ...(record.deleted || record.customerId == null ? {} : keys.customerTicketIndex(record.customerId, record.id)),

@@ -39,6 +39,7 @@ export function newTicketRecord(id: number, type: { id: number; eventId: number;
     profilePhoto: null,
     transferredFrom: null,
     transferredTo: null,
+    purchasedDate: stamp,
     created: stamp,
     updated: stamp,
     // An access package admits to the events its type grants: copied so a scan needs no second read.

@@ -65,7 +65,7 @@ const AttendeeAnswer = z.strictObject({
 });
 
 /** The history's `action` values, checked against `TicketAction` below. */
-const TICKET_ACTIONS = ['create', 'edit', 'check_in', 'access_scan', 'undo_check_in', 'transfer', 'delete', 'states', 'profile_photo'] as const;
+const TICKET_ACTIONS = ['create', 'edit', 'check_in', 'access_scan', 'undo_check_in', 'transfer', 'delete', 'states', 'profile_photo', 'claim', 'claimant', 'claimed'] as const;
 const STATE_FIELDS = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'] as const;
 const stateValue = z.union([z.string(), z.number()]);
 
@@ -119,12 +119,26 @@ export const TicketResource = z.strictObject({
   profilePhoto: z.nullable(z.url()),
   transferredFrom: nullableInt,
   transferredTo: nullableInt,
+  purchasedDate: timestamp.check(z.describe('When the ticket was bought: its order\'s purchase time, else its creation; a transfer\'s replacement keeps the original\'s.')),
   created: timestamp,
   updated: timestamp,
   // The `_include` expansions, present only when asked for.
   ticketClaim: z.optional(
     z.nullable(
-      z.strictObject({ isAClaim: z.boolean(), isClaimed: z.boolean(), claimantEmail: nullableText, claimantUserId: nullableText }),
+      z
+        .strictObject({
+          isAClaim: z.boolean(),
+          isClaimed: z.boolean(),
+          state: z.enum(['open', 'claimed', 'cancelled']).check(
+            z.describe('`open` = sent, waiting for the claimant; `claimed` = accepted (the ticket is on the claimant\'s account); `cancelled` = the ticket was cancelled, transferred, withdrawn or deleted while the claim was open.'),
+          ),
+          claimantEmail: nullableText,
+          claimantUserId: nullableText,
+          sentAt: z.nullable(timestamp),
+          claimedAt: z.nullable(timestamp),
+          claimedByCustomerId: nullableInt,
+        })
+        .check(z.describe('The ticket\'s claim (null when it was never sent as one).')),
     ),
   ),
   ticketRefund: z.optional(z.strictObject({ status: z.enum(['none', 'requested', 'refunded']), amount: z.number() })),

@@ -119,6 +119,8 @@ export interface Ticket extends TicketFields {
   /** The ticket this one replaced by a transfer, and the one that replaced it. */
   transferredFrom: number | null;
   transferredTo: number | null;
+  /** When the ticket was bought: its order's purchase time, else its creation; a transfer's replacement keeps it. */
+  purchasedDate: string;
   created: string;
   updated: string;
   ticketClaim?: TicketClaim | null;
@@ -206,13 +208,15 @@ const FIELD_ORDER = [
   'processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted',
   'price', 'taxAmount', 'gratuityAmount', 'paidUponCheckout',
   'partyMember', 'partyMemberLastName', 'emailAddress', 'partyMemberBirthMonth', 'partyMemberBirthDay', 'partyMemberBirthYear',
-  'partyMemberTitle', 'partyMemberCompany', 'attendeeQuestions', 'profilePhoto', 'transferredFrom', 'transferredTo', 'created', 'updated',
+  'partyMemberTitle', 'partyMemberCompany', 'attendeeQuestions', 'profilePhoto', 'transferredFrom', 'transferredTo', 'purchasedDate', 'created', 'updated',
 ] as const satisfies readonly (keyof Ticket)[];
 
 /** The resource as answered, with the requested expansions. */
 export function toTicket(record: TicketRecord, include: readonly TicketInclude[] = [], eventNames: ReadonlyMap<number, string> = new Map()): Ticket {
   const { checkIn, accessScans, claim, refund, purchaserContact } = record;
   const out = Object.fromEntries(FIELD_ORDER.map((field) => [field, record[field] ?? null])) as unknown as Ticket;
+  // Tickets written before purchasedDate existed were bought when they were created.
+  out.purchasedDate = record.purchasedDate ?? record.created;
   if (include.includes('change_status')) out.ticketClaim = claim;
   if (include.includes('ticket_status')) out.ticketRefund = refund;
   if (include.includes('purchaser')) out.purchaser = purchaserContact;

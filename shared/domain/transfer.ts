@@ -63,6 +63,8 @@ export function replacementTicket(
     purchaserContact: original.purchaserContact,
     refund: original.refund,
     transferredFrom: original.id,
+    // Bought when the original was: the purchase range still finds the holder's ticket.
+    purchasedDate: original.purchasedDate ?? original.created,
     ...attendee,
   };
 }

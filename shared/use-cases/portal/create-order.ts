@@ -88,6 +88,7 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
       customerId: input.customerId,
       waveTimeId: pending.waveTimeId,
       teamId: pending.teamId,
+      purchasedDate: pending.purchasedDate,
     };
     tickets.push(await createTicket(ticket, { kind: 'customer', id: input.customerId }));
   }

@@ -17,6 +17,8 @@ export interface NewTicket extends Partial<TicketFields> {
   /** The customer holding the ticket (their portal shows it) and the start wave, set by an order. */
   customerId?: number | null;
   waveTimeId?: number | null;
+  /** ISO-8601 UTC: the order's purchase time (default: the ticket's creation). */
+  purchasedDate?: string;
   /** A sale issues an active ticket, or a pending one (reserved, not yet paid); anything else comes after, through its own route. */
   processState?: typeof PROCESS_STATE.active | typeof PROCESS_STATE.pending;
   purchaser?: PurchaserContact | null;
