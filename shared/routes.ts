@@ -123,7 +123,12 @@ const table = [
   { method: 'GET', path: '/ticket/{ticketId}/answers', handler: 'ticket/answers', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{ticketId}/is-bib-available/{bib}', handler: 'ticket/is-bib-available', auth: admin('tickets:read'), uses: { table: 'read' } },
   // The list (filters, expansions, update-time sync) — rows go here.
-  // Claims — rows go here.
+  // Claims: a ticket sent to someone else to claim (README "Claims").
+  { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: 'read-write', email: true } },
+  { method: 'POST', path: '/ticket/{ticketId}/claimant', handler: 'ticket/claimant', auth: admin('tickets:write'), uses: { table: 'read-write', email: true } },
+  { method: 'GET', path: '/ticket/{id}/is-a-claim', handler: 'ticket/is-a-claim', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/ticket/{id}/is-claimed', handler: 'ticket/is-claimed', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/ticket/{ticketId}/claim-info', handler: 'ticket/claim-info', auth: admin('tickets:read'), uses: { table: 'read' } },
   // The explicit state route: restores, and undoes a check-in for callers holding checkin:undo.
   { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: 'read-write' } },
 

@@ -100,6 +100,8 @@ export const keys = {
   timeSortBound: (iso: string, end: 'first' | 'last') => (end === 'first' ? `${iso}#` : `${iso}#~`),
 
   // ---- Claims (a ticket sent to someone else to claim) ----
+  /** A mailed claim link's token, by its SHA-256: `{ticketId, claimantEmail}` (TTL `expiresAt`, 14 days). */
+  claimToken: (tokenHash: string): Key => ({ PK: `CLAIM_TOKEN#${tokenHash}`, SK: 'CLAIM_TOKEN' }),
 
   // ---- Customers (the portal's accounts and their verification) ----
   /** The customer record: one GetItem by id. */

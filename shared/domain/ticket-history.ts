@@ -24,7 +24,11 @@ export type TicketAction =
   | 'transfer'
   | 'delete'
   | 'states'
-  | 'profile_photo';
+  | 'profile_photo'
+  // Claims (claim.ts): opened, sent to another claimant, accepted by the claimant.
+  | 'claim'
+  | 'claimant'
+  | 'claimed';
 
 const STATE_FIELDS: readonly StateField[] = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'];
 // Bookkeeping that changes with every write says nothing to a reader.

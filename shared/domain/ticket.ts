@@ -49,12 +49,20 @@ export interface PurchaserContact {
   phone?: string;
 }
 
-/** Change status (`_include=change_status`): the ticket's claim, if it was sent as one. */
+/**
+ * Change status (`_include=change_status`): the ticket's claim, if it was sent as one
+ * (shared/domain/claim.ts). `state`: `open` (sent, waiting), `claimed` (accepted),
+ * `cancelled` (the ticket stopped being eligible while the claim was open). Times ISO-8601 UTC.
+ */
 export interface TicketClaim {
   isAClaim: boolean;
   isClaimed: boolean;
+  state: 'open' | 'claimed' | 'cancelled';
   claimantEmail: string | null;
   claimantUserId: string | null;
+  sentAt: string | null;
+  claimedAt: string | null;
+  claimedByCustomerId: number | null;
 }
 
 /** Ticket status (`_include=ticket_status`): refund state. */
@@ -164,6 +172,15 @@ export const isEligible = (ticket: StateView): boolean =>
   ticket.transferState !== 'transferred' &&
   ticket.withdrawnState !== 'withdrawn';
 
+/** The claim as answered: its resource fields, `open` shown as `cancelled` once the ticket is no longer eligible (see claim.ts). */
+export function claimStatus(ticket: StateView & Pick<TicketRecord, 'claim'>): TicketClaim | null {
+  const { claim } = ticket;
+  if (!claim) return null;
+  const state = claim.state === 'open' && !isEligible(ticket) ? 'cancelled' : claim.state;
+  const { isAClaim, isClaimed, claimantEmail, claimantUserId, sentAt, claimedAt, claimedByCustomerId } = claim;
+  return { isAClaim, isClaimed, state, claimantEmail, claimantUserId, sentAt, claimedAt, claimedByCustomerId };
+}
+
 /**
  * Whether a ticket holds its bib in its event: not deleted, cancelled or transferred (the
  * bib is then free for another ticket; a restore takes it back only if it still is).
@@ -217,7 +234,8 @@ export function toTicket(record: TicketRecord, include: readonly TicketInclude[]
   const out = Object.fromEntries(FIELD_ORDER.map((field) => [field, record[field] ?? null])) as unknown as Ticket;
   // Tickets written before purchasedDate existed were bought when they were created.
   out.purchasedDate = record.purchasedDate ?? record.created;
-  if (include.includes('change_status')) out.ticketClaim = claim;
+  // The stored claim also keeps its token's hash (claim.ts): the answer shows only the resource's fields.
+  if (include.includes('change_status')) out.ticketClaim = claim && claimStatus(record);
   if (include.includes('ticket_status')) out.ticketRefund = refund;
   if (include.includes('purchaser')) out.purchaser = purchaserContact;
   if (include.includes('checkInInfo')) {

@@ -1,0 +1,15 @@
+import { ClaimInfoResource } from '#shared/domain/claim-resource';
+import { SingleAnswer } from '#shared/http/answers';
+import { ClaimBody } from '#shared/http/claim-input';
+import { single } from '#shared/http/envelopes';
+import { TicketIdPath } from '#shared/http/older-ticket-input';
+import { route } from '#shared/http/route';
+import { openClaim } from '#shared/use-cases/tickets/claims';
+
+/** Opens a claim and mails its link to the claimant (README "Claims"). */
+export const handler = route(
+  'POST /ticket/{ticketId}/claim',
+  { path: TicketIdPath, body: ClaimBody, response: SingleAnswer(ClaimInfoResource) },
+  async ({ path, body, caller }) =>
+    single(await openClaim(path.ticketId, { claimantEmail: body.claimantEmail, claimantUserId: body.claimantuserId }, { kind: 'admin', id: caller.id })),
+);

@@ -1,0 +1,13 @@
+import * as z from '#shared/schema';
+import { SingleAnswer } from '#shared/http/answers';
+import { PathId } from '#shared/http/bulk';
+import { single } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+import { readClaimInfo } from '#shared/use-cases/tickets/claim-reads';
+
+/** Whether the claimant accepted the ticket's claim. */
+export const handler = route(
+  'GET /ticket/{id}/is-claimed',
+  { path: PathId, response: SingleAnswer(z.boolean()) },
+  async ({ path }) => single((await readClaimInfo(path.id)).isClaimed),
+);

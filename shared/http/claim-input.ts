@@ -1,0 +1,16 @@
+import * as z from '../schema.ts';
+
+/**
+ * The claim bodies of the older `/ticket` routes. The spec names the user id field
+ * `claimantuserId` (lower-case u); answers spell it `claimantUserId` like the ticket's
+ * `ticketClaim` does.
+ */
+const claimantEmail = z.email('claimantEmail must be an email address').check(z.maxLength(254, 'claimantEmail must be at most 254 characters'));
+/** The claimant's id in the caller's own system; may be empty. */
+const claimantuserId = z.string().check(z.maxLength(100, 'claimantuserId must be at most 100 characters'));
+
+/** `POST /ticket/{ticketId}/claim` (spec): both fields required. */
+export const ClaimBody = z.strictObject({ claimantEmail, claimantuserId });
+
+/** `POST /ticket/{ticketId}/claimant` (ours: the spec shows no body): the new address, and optionally a new user id. */
+export const ClaimantBody = z.strictObject({ claimantEmail, claimantuserId: z.optional(claimantuserId) });

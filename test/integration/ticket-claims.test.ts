@@ -1,0 +1,202 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { advanceClock, resetClock } from '#shared/clock';
+import { Conflict, ValidationError } from '#shared/errors';
+import type { Schemas } from '#shared/http/route';
+import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { handler as claimHandler } from '../../functions/ticket/claim.ts';
+import { handler as claimInfoHandler } from '../../functions/ticket/claim-info.ts';
+import { handler as claimantHandler } from '../../functions/ticket/claimant.ts';
+import { handler as isAClaimHandler } from '../../functions/ticket/is-a-claim.ts';
+import { handler as getTicketHandler } from '../../functions/tickets/get.ts';
+import { call, type CallResult } from '../support/api.ts';
+import { mailTo, newAddress, newCustomer } from '../support/customers.ts';
+import { checkIn, TICKETS } from '../support/tickets.ts';
+import { adminToken } from '../support/tokens.ts';
+
+const TICKET = '/api/v2/ticket';
+const WRITER_ID = 616_001;
+let writer: string;
+let scanner: string;
+
+beforeAll(async () => {
+  writer = await adminToken(['tickets:read', 'tickets:write'], WRITER_ID);
+  scanner = await adminToken(['checkin:scan', 'tickets:read'], 616_002);
+});
+
+const oneTicket = async () => {
+  const event = await seedEvent();
+  const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+  return { event, ticket: ticket! };
+};
+const claim = (id: number, body: unknown) => call('POST', `${TICKET}/${id}/claim`, { token: writer, body });
+const claimant = (id: number, body: unknown) => call('POST', `${TICKET}/${id}/claimant`, { token: writer, body });
+const get = (path: string) => call('GET', `${TICKET}/${path}`, { token: writer });
+
+/** The token of the newest claim link mailed to an address. */
+async function claimTokenFor(address: string): Promise<string> {
+  const mail = (await mailTo(address)).at(-1);
+  const match = /\/claim\?token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
+  if (!match) throw new Error(`no claim link in the mail to ${address}`);
+  return match[1]!;
+}
+
+/** The answer has the route's declared status and parses with its declared (strict) schema. */
+function expectDeclared(handler: { schemas: Schemas }, response: CallResult) {
+  expect(response.status, response.raw).toBe(handler.schemas.status ?? 200);
+  expect(handler.schemas.response!.safeParse(response.body).error?.issues).toBeUndefined();
+}
+
+const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+
+describe('opening a claim', () => {
+  it('mails the claimant a single-use link and the claim routes report it open', async () => {
+    const { ticket } = await oneTicket();
+    expect((await get(`${ticket.id}/is-a-claim`)).body).toEqual({ count: 1, data: false });
+    expect((await get(`${ticket.id}/claim-info`)).body.data).toEqual({
+      ticketId: ticket.id, isAClaim: false, isClaimed: false, state: null, claimantEmail: null, claimantUserId: null, sentAt: null, claimedAt: null,
+    });
+
+    const address = newAddress('claimant');
+    const opened = await claim(ticket.id, { claimantEmail: address.toUpperCase(), claimantuserId: 'crm-77' });
+    expectDeclared(claimHandler, opened);
+    expect(opened.body.data).toMatchObject({ ticketId: ticket.id, isAClaim: true, isClaimed: false, state: 'open', claimantEmail: address, claimantUserId: 'crm-77', claimedAt: null });
+
+    const [mail] = await mailTo(address);
+    expect(mail!.body.text).toMatch(/\/claim\?token=[A-Za-z0-9_-]{43}/);
+    expect((await get(`${ticket.id}/is-a-claim`)).body).toEqual({ count: 1, data: true });
+    expect((await get(`${ticket.id}/is-claimed`)).body).toEqual({ count: 1, data: false });
+    const info = await get(`${ticket.id}/claim-info`);
+    expectDeclared(claimInfoHandler, info);
+    expect(info.body.data).toEqual(opened.body.data);
+  });
+
+  it('refuses a second claim while the first is open', async () => {
+    const { ticket } = await oneTicket();
+    expect((await claim(ticket.id, { claimantEmail: newAddress(), claimantuserId: '' })).status).toBe(200);
+    const second = await claim(ticket.id, { claimantEmail: newAddress(), claimantuserId: '' });
+    expect(second.status).toBe(409);
+    expect(second.body.reason).toBe('claim_open');
+  });
+
+  it('refuses a claim on a cancelled, withdrawn, transferred, deleted or checked-in ticket, naming the reason', async () => {
+    const { event } = await oneTicket();
+    const [cancelled, withdrawn, transferred, deleted, checkedIn] = await seedTickets(event, event.ticketTypes[0]!.id, 5);
+    expect((await call('POST', `${TICKET}/${cancelled!.id}/states`, { token: writer, body: { processState: 4 } })).status).toBe(200);
+    expect((await call('PATCH', `${TICKETS}/${withdrawn!.id}`, { token: writer, body: { data: { withdrawnState: 'withdrawn' } } })).status).toBe(200);
+    expect((await call('POST', `${TICKETS}/${transferred!.id}/transfer`, { token: writer, body: { typeId: event.ticketTypes[1]!.id } })).status).toBe(200);
+    expect((await call('DELETE', `${TICKETS}/${deleted!.id}`, { token: writer })).status).toBe(204);
+    expect((await checkIn(scanner, checkedIn!.id)).status).toBe(200);
+
+    const expected = [[cancelled, 'cancelled'], [withdrawn, 'withdrawn'], [transferred, 'transferred'], [deleted, 'deleted'], [checkedIn, 'checked_in']] as const;
+    for (const [ticket, reason] of expected) {
+      const refused = await claim(ticket!.id, { claimantEmail: newAddress(), claimantuserId: 'x' });
+      expect(refused.status, reason).toBe(409);
+      expect(refused.body.reason).toBe(reason);
+    }
+  });
+
+  it('answers 400 naming the field for bad bodies, and 404 for unknown or deleted tickets', async () => {
+    const { ticket } = await oneTicket();
+    const bad = [
+      [{ claimantEmail: 'not-an-address', claimantuserId: '' }, 'body.claimantEmail'],
+      [{ claimantEmail: `${'a'.repeat(250)}@x.io`, claimantuserId: '' }, 'body.claimantEmail'],
+      [{ claimantEmail: newAddress() }, 'body.claimantuserId'],
+      [{ claimantEmail: newAddress(), claimantuserId: 'u'.repeat(101) }, 'body.claimantuserId'],
+      [{ claimantEmail: newAddress(), claimantuserId: 7 }, 'body.claimantuserId'],
+    ] as const;
+    for (const [body, field] of bad) {
+      const refused = await claim(ticket.id, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.errors.map((error: { path: string }) => error.path)).toContain(field);
+    }
+    const extra = await claim(ticket.id, { claimantEmail: newAddress(), claimantuserId: '', colour: 'red' });
+    expect(extra.status).toBe(400);
+    expect((await claimant(ticket.id, {})).body.errors[0].path).toBe('body.claimantEmail');
+    expect((await get('abc/is-claimed')).status).toBe(400);
+
+    expect((await claim(999_999_999, { claimantEmail: newAddress(), claimantuserId: '' })).status).toBe(404);
+    for (const path of ['is-a-claim', 'is-claimed', 'claim-info']) expect((await get(`999999999/${path}`)).status).toBe(404);
+    await call('DELETE', `${TICKETS}/${ticket.id}`, { token: writer });
+    expect((await get(`${ticket.id}/claim-info`)).status).toBe(404);
+  });
+});
+
+describe('changing the claimant and accepting a claim', () => {
+  it('sends a new link to the new claimant, voids the old one, and accepts the new one once', async () => {
+    const { ticket } = await oneTicket();
+    const first = newAddress('first');
+    const second = newAddress('second');
+    expect((await claimant(ticket.id, { claimantEmail: first })).body.reason).toBe('no_open_claim');
+    await claim(ticket.id, { claimantEmail: first, claimantuserId: 'crm-1' });
+    const oldToken = await claimTokenFor(first);
+
+    const changed = await claimant(ticket.id, { claimantEmail: second });
+    expectDeclared(claimantHandler, changed);
+    expect(changed.body.data).toMatchObject({ state: 'open', claimantEmail: second, claimantUserId: 'crm-1' });
+    const newToken = await claimTokenFor(second);
+    expect(newToken).not.toBe(oldToken);
+
+    const customer = await newCustomer();
+    expect(await failureOf(acceptClaim(oldToken, customer.id))).toBeInstanceOf(ValidationError);
+    const accepted = await acceptClaim(newToken, customer.id);
+    expect(accepted).toMatchObject({ ticketId: ticket.id, isClaimed: true, state: 'claimed', claimantEmail: second });
+    const again = (await failureOf(acceptClaim(newToken, customer.id))) as ValidationError;
+    expect(again.errors[0]!.path).toBe('body.token');
+
+    expect((await get(`${ticket.id}/is-claimed`)).body.data).toBe(true);
+    expect((await get(`${ticket.id}/claim-info`)).body.data.claimedAt).toBe(accepted.claimedAt);
+    expect((await claim(ticket.id, { claimantEmail: newAddress(), claimantuserId: '' })).body.reason).toBe('already_claimed');
+    expect((await claimant(ticket.id, { claimantEmail: newAddress() })).body.reason).toBe('no_open_claim');
+  });
+
+  it('moves the claimed ticket to the claimant\'s account and shows the claim and its actors in the ticket', async () => {
+    const { ticket } = await oneTicket();
+    const address = newAddress();
+    await claim(ticket.id, { claimantEmail: address, claimantuserId: '' });
+    const customer = await newCustomer();
+    await acceptClaim(await claimTokenFor(address), customer.id);
+
+    const read = await call('GET', `${TICKETS}/${ticket.id}?_include=change_status,history`, { token: writer });
+    expectDeclared(getTicketHandler, read);
+    const { customerId, ticketClaim, history } = read.body.data;
+    expect(customerId).toBe(customer.id);
+    expect(ticketClaim).toMatchObject({ isAClaim: true, isClaimed: true, state: 'claimed', claimantEmail: address, claimedByCustomerId: customer.id });
+    expect(history.data.slice(0, 2).map((entry: { action: string; actor: string }) => [entry.action, entry.actor])).toEqual([
+      ['claimed', `customer ${customer.id}`],
+      ['claim', `admin ${WRITER_ID}`],
+    ]);
+    expect(history.data[0].fields).toEqual(['claim', 'customerId']);
+  });
+
+  it('shows an open claim as cancelled once its ticket is cancelled, and refuses its link with the reason', async () => {
+    const { ticket } = await oneTicket();
+    const address = newAddress();
+    await claim(ticket.id, { claimantEmail: address, claimantuserId: '' });
+    await call('POST', `${TICKET}/${ticket.id}/states`, { token: writer, body: { processState: 4 } });
+
+    expect((await get(`${ticket.id}/claim-info`)).body.data).toMatchObject({ isAClaim: true, state: 'cancelled' });
+    const refused = (await failureOf(acceptClaim(await claimTokenFor(address), (await newCustomer()).id))) as Conflict;
+    expect(refused).toBeInstanceOf(Conflict);
+    expect(refused.reason).toBe('cancelled');
+  });
+
+  it('refuses an expired link', async () => {
+    const { ticket } = await oneTicket();
+    const address = newAddress();
+    await claim(ticket.id, { claimantEmail: address, claimantuserId: '' });
+    const token = await claimTokenFor(address);
+    advanceClock(15 * 24 * 3600 * 1000);
+    try {
+      expect(await failureOf(acceptClaim(token, 616_100))).toBeInstanceOf(ValidationError);
+    } finally {
+      resetClock();
+    }
+    expect((await get(`${ticket.id}/is-claimed`)).body.data).toBe(false);
+  });
+
+  it('declares is-a-claim\'s answer', async () => {
+    const { ticket } = await oneTicket();
+    expectDeclared(isAClaimHandler, await get(`${ticket.id}/is-a-claim`));
+  });
+});
