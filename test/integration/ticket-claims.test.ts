@@ -3,6 +3,7 @@ import { advanceClock, resetClock } from '#shared/clock';
 import { Conflict, ValidationError } from '#shared/errors';
 import type { Schemas } from '#shared/http/route';
 import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
+import { seedDemoClaims } from '../../bin/seed/claims.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { handler as claimHandler } from '../../functions/ticket/claim.ts';
 import { handler as claimInfoHandler } from '../../functions/ticket/claim-info.ts';
@@ -198,5 +199,19 @@ describe('changing the claimant and accepting a claim', () => {
   it('declares is-a-claim\'s answer', async () => {
     const { ticket } = await oneTicket();
     expectDeclared(isAClaimHandler, await get(`${ticket.id}/is-a-claim`));
+  });
+});
+
+describe('the demo claims', () => {
+  it('seeds one claim in each state', async () => {
+    const { event } = await oneTicket();
+    const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 4);
+    const customer = await newCustomer();
+    const seeded = await seedDemoClaims(tickets.map((ticket) => ticket.id), customer);
+
+    const states = await Promise.all(Object.values(seeded).map(async (id) => (await get(`${id}/claim-info`)).body.data.state));
+    expect(states).toEqual(['open', 'open', 'claimed', 'cancelled']);
+    expect((await get(`${seeded.reassigned}/claim-info`)).body.data.claimantEmail).toBe('second.claimant@example.test');
+    expect((await call('GET', `${TICKETS}/${seeded.claimed}`, { token: writer })).body.data.customerId).toBe(customer.id);
   });
 });

@@ -30,8 +30,15 @@ const normal = (claimant: Claimant): Claimant => ({ ...claimant, claimantEmail: 
 
 /** `POST /ticket/{ticketId}/claim`: opens a claim and mails its link to the claimant. */
 export async function openClaim(ticketId: number, input: Claimant, actor: Actor): Promise<ClaimInfo> {
+  const { info, token } = await commitOpenClaim(ticketId, input, actor);
+  await sendClaimMail(info.claimantEmail!, token, ticketId);
+  return info;
+}
+
+/** The claim's transaction without the mail, answering the link's token (openClaim; the demo seed, which accepts one). */
+export async function commitOpenClaim(ticketId: number, input: Claimant, actor: Actor): Promise<{ info: ClaimInfo; token: string }> {
   const claimant = normal(input);
-  const { info, token } = await changeTicket(ticketId, { actor, action: 'claim', via: [] }, (ticket, at) => {
+  return changeTicket(ticketId, { actor, action: 'claim', via: [] }, (ticket, at) => {
     const refusal = openRefusal(ticket);
     if (refusal) refuse(refusal);
     const { token, tokenHash } = newClaimToken();
@@ -44,8 +51,6 @@ export async function openClaim(ticketId: number, input: Claimant, actor: Actor)
       result: { info: claimInfo(after), token },
     };
   });
-  await sendClaimMail(claimant.claimantEmail, token, ticketId);
-  return info;
 }
 
 /**
