@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
+import { db } from '#shared/data/client';
 import { Conflict, ValidationError } from '#shared/errors';
 import type { Schemas } from '#shared/http/route';
 import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
@@ -199,6 +200,30 @@ describe('changing the claimant and accepting a claim', () => {
   it('declares is-a-claim\'s answer', async () => {
     const { ticket } = await oneTicket();
     expectDeclared(isAClaimHandler, await get(`${ticket.id}/is-a-claim`));
+  });
+});
+
+describe('what a claim costs', () => {
+  /** The DynamoDB commands `run` sends. */
+  async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
+    const sent: string[] = [];
+    db.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), { step: 'initialize', name: 'claimCallCounter' });
+    try {
+      await run();
+    } finally {
+      db.middlewareStack.remove('claimCallCounter');
+    }
+    return sent;
+  }
+
+  it('opens a claim with one read and one transaction, reads it with one GetItem, and accepts it with two reads and one transaction', async () => {
+    const { ticket } = await oneTicket();
+    const address = newAddress();
+    expect(await commandsOf(() => claim(ticket.id, { claimantEmail: address, claimantuserId: '' }))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(await commandsOf(() => get(`${ticket.id}/claim-info`))).toEqual(['GetItemCommand']);
+    const token = await claimTokenFor(address);
+    const customer = await newCustomer();
+    expect(await commandsOf(() => acceptClaim(token, customer.id))).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
 });
 
