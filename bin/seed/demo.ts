@@ -3,6 +3,7 @@ import { createAdministrator } from '#shared/data/administrators';
 import { createShippingMethods } from '#shared/data/shipping-methods';
 import { PERMISSIONS } from '#shared/routes';
 import { createCustomer, verifyCustomerEmailForSeed } from '#shared/use-cases/customers/create-customer';
+import { seedDemoClaims, type DemoClaims } from './claims.ts';
 import { seedDemoOrders } from './orders.ts';
 import { seedDemoEvents } from './tickets.ts';
 import { seedWaivers } from './waivers.ts';
@@ -27,7 +28,10 @@ export interface DemoData {
   unverifiedCustomer: Credentials;
   events: { id: number; ticketTypes: number[] }[];
   accessPackageEvent: number | null;
+  /** Open tickets of the first event, free to try check-in, transfer and the states route on. */
   tickets: number[];
+  /** Ticket ids by claim state. */
+  claims: DemoClaims;
   customerTickets: number[];
   customerOrders: number[];
   otherCustomerOrders: number[];
@@ -85,6 +89,8 @@ export async function seedDemo(): Promise<DemoData> {
   await seedWaivers(demo.events);
   const [casey, robin] = await seedCustomers();
   const orders = await seedDemoOrders(demo.events, [casey, robin]);
+  // Four of the open marathon tickets become claims: open, reassigned, claimed by casey, cancelled.
+  const claims = await seedDemoClaims(demo.openTickets.slice(-4), casey);
   return {
     admin: ADMIN,
     scanner: SCANNER,
@@ -94,7 +100,8 @@ export async function seedDemo(): Promise<DemoData> {
     unverifiedCustomer: UNVERIFIED_CUSTOMER,
     events: demo.events.map((event) => ({ id: event.id, ticketTypes: event.ticketTypes.map((type) => type.id) })),
     accessPackageEvent: demo.accessPackageEvent,
-    tickets: demo.openTickets,
+    tickets: demo.openTickets.slice(0, -4),
+    claims,
     customerTickets: orders[casey.id]!.ticketIds,
     customerOrders: orders[casey.id]!.orderIds,
     otherCustomerOrders: orders[robin.id]!.orderIds,
