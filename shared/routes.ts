@@ -123,6 +123,7 @@ const table = [
   { method: 'GET', path: '/ticket/{ticketId}/answers', handler: 'ticket/answers', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{ticketId}/is-bib-available/{bib}', handler: 'ticket/is-bib-available', auth: admin('tickets:read'), uses: { table: 'read' } },
   // The list (filters, expansions, update-time sync) — rows go here.
+  { method: 'GET', path: '/ticket', handler: 'ticket/list', auth: admin('tickets:read'), uses: { table: 'read' } },
   // Claims: a ticket sent to someone else to claim (README "Claims").
   { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: 'read-write', email: true } },
   { method: 'POST', path: '/ticket/{ticketId}/claimant', handler: 'ticket/claimant', auth: admin('tickets:write'), uses: { table: 'read-write', email: true } },

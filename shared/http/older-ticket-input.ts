@@ -1,6 +1,7 @@
 import * as z from '../schema.ts';
 import { PROCESS_STATES, TRANSFER_STATES, UPGRADE_STATES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
-import { wholeNumber } from './paging.ts';
+import { OLDER_TICKET_INCLUDES } from '../domain/older-ticket-list.ts';
+import { pagingQuery, wholeNumber } from './paging.ts';
 
 /** The request schemas of the older `/ticket` routes. */
 
@@ -35,3 +36,76 @@ export const StatesBody = z
     deleted: z.optional(z.literal([0, 1], 'deleted must be 0 or 1')),
   })
   .check(z.refine((body) => Object.values(body).some((value) => value !== undefined), 'must name at least one state'));
+
+// ---- GET /ticket: the list's query -------------------------------------------------------
+
+/** `YYYY-MM-DD`, or a date-time to the minute, second or millisecond, with `Z`, an offset or none (UTC). */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** Unix seconds up to the year 9999. */
+const UNIX_SECONDS = /^\d{1,12}$/;
+const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * An instant as ISO-8601 UTC (the form the indexes sort by), from ISO-8601 or unix
+ * seconds; undefined when it is none. A date alone is the day's first instant in UTC,
+ * or its last when it ends a range (`purchasedTo=2026-05-01` includes that day).
+ */
+export function parseInstant(value: string, end: 'from' | 'to'): string | undefined {
+  if (UNIX_SECONDS.test(value)) {
+    const ms = Number(value) * 1000;
+    return ms <= LAST_INSTANT ? new Date(ms).toISOString() : undefined;
+  }
+  const parts = ISO_INSTANT.exec(value);
+  if (!parts) return undefined;
+  const [, year, month, day, hour, minute, second, zone] = parts;
+  // V8 accepts 2026-02-30 (as 2 March): the calendar fields must survive the round trip.
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day)) return undefined;
+  if (Number(hour ?? 0) > 23 || Number(minute ?? 0) > 59 || Number(second ?? 0) > 59) return undefined;
+  if (hour === undefined) return new Date(calendar.getTime() + (end === 'to' ? 86_400_000 - 1 : 0)).toISOString();
+  const ms = Date.parse(zone ? value : `${value}Z`);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+}
+
+const instant = (name: string, end: 'from' | 'to') =>
+  z.pipe(
+    z.string().check(
+      z.maxLength(40, `${name} must be an ISO-8601 date or date-time, or unix seconds`),
+      z.refine((value) => parseInstant(value, end) !== undefined, `${name} must be an ISO-8601 date or date-time, or unix seconds`),
+    ),
+    z.transform((value) => parseInstant(value, end)!),
+  );
+
+const positive = (name: string) => z.optional(wholeNumber(name, { positive: true }));
+const ordered = (from: string | undefined, to: string | undefined) => from === undefined || to === undefined || from <= to;
+
+/**
+ * The list's filters (AND). Which one bounds the read (and the 400 when none does) is
+ * the domain's choice (shared/domain/older-ticket-list.ts); here: each value's form.
+ */
+export const OlderTicketListQuery = z
+  .strictObject({
+    orderId: positive('orderId'),
+    eventId: positive('eventId'),
+    typeId: positive('typeId'),
+    customerId: positive('customerId'),
+    barcode: z.optional(z.string().check(z.minLength(1, 'barcode must not be empty'), z.maxLength(100, 'barcode must be at most 100 characters'))),
+    search: z.optional(z.string().check(z.minLength(1, 'search must not be empty'), z.maxLength(100, 'search must be at most 100 characters'))),
+    purchasedFrom: z.optional(instant('purchasedFrom', 'from')),
+    purchasedTo: z.optional(instant('purchasedTo', 'to')),
+    updatedFrom: z.optional(instant('updatedFrom', 'from')),
+    updatedTo: z.optional(instant('updatedTo', 'to')),
+    _include: z._default(
+      z.pipe(
+        z.pipe(z.string(), z.transform((value) => [...new Set(value.split(',').map((part) => part.trim()).filter(Boolean))])),
+        z.array(z.enum(OLDER_TICKET_INCLUDES, `_include must list values among ${OLDER_TICKET_INCLUDES.join(', ')}`)),
+      ),
+      [],
+    ),
+    ...pagingQuery,
+  })
+  .check(
+    z.refine((query) => ordered(query.purchasedFrom, query.purchasedTo), { message: 'purchasedTo must not be before purchasedFrom', path: ['purchasedTo'] }),
+    z.refine((query) => ordered(query.updatedFrom, query.updatedTo), { message: 'updatedTo must not be before updatedFrom', path: ['updatedTo'] }),
+  );
+export type OlderTicketListQuery = z.output<typeof OlderTicketListQuery>;

@@ -1,0 +1,121 @@
+import { randomInt } from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { advanceClock, resetClock } from '#shared/clock';
+import { db } from '#shared/data/client';
+import type { CreatedEvent } from '#shared/domain/event';
+import type { Ticket } from '#shared/domain/ticket';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { call } from '../support/api.ts';
+import { adminToken } from '../support/tokens.ts';
+
+/**
+ * GET /ticket's incremental sync (`updatedFrom`): exactly the tickets changed since, in
+ * update order, paged and resumed, deletions included, and what a poll costs. Each test
+ * works in its own far-future minute of the one clock, so other files' tickets (changed
+ * now) stay out of its window.
+ */
+const LIST = '/api/v2/ticket';
+const TICKETS = '/api/v2/tickets';
+let event: CreatedEvent;
+/** A window nobody else writes in: a random minute of the year 9xxx. */
+let base: number;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+// Queries and the items they answered on the shared client, so a test can count what a poll reads.
+let queries = 0;
+let itemsRead = 0;
+db.middlewareStack.add(
+  (next, context) => async (args) => {
+    const result = await next(args);
+    if (context.commandName === 'QueryCommand') {
+      queries += 1;
+      itemsRead += ((result.output as { Items?: unknown[] }).Items ?? []).length;
+    }
+    return result;
+  },
+  { step: 'initialize', name: 'syncTestItemCounter' },
+);
+
+afterEach(() => resetClock());
+
+beforeAll(async () => {
+  event = await seedEvent();
+  base = Date.UTC(9000 + randomInt(0, 900), randomInt(0, 12), 1 + randomInt(0, 28), randomInt(0, 24), randomInt(0, 60));
+});
+
+/** Runs `work` with the clock at `ms`, with a token signed at that time. */
+async function at<T>(ms: number, work: (token: string) => Promise<T>): Promise<T> {
+  resetClock();
+  advanceClock(ms - Date.now());
+  try {
+    return await work(await adminToken(['tickets:read', 'tickets:write'], 717_101));
+  } finally {
+    resetClock();
+  }
+}
+const patch = (ms: number, ticket: Ticket, data: Record<string, unknown>) =>
+  at(ms, async (token) => expect((await call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data } })).status).toBe(200));
+const poll = (ms: number, query: string) =>
+  at(ms, async (token) => {
+    const response = await call('GET', `${LIST}?${query}`, { token });
+    expect(response.status, response.raw).toBe(200);
+    return { ...(response.body as { totalCount: number; count: number; data: Ticket[] }), truncated: response.headers['x-list-truncated'] };
+  });
+
+describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
+  it('answers exactly the tickets changed since, in update order, and pages with _offset and resumes from the last updated seen', async () => {
+    const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 5);
+    const from = base;
+    // Changed out of id order: the answer follows update time.
+    await patch(from + 1000, tickets[3]!, { partyMember: 'First' });
+    await patch(from + 2000, tickets[0]!, { partyMember: 'Second' });
+    await patch(from + 3000, tickets[2]!, { partyMember: 'Third' });
+    const all = await poll(from + 10_000, `updatedFrom=${iso(from)}`);
+    expect(all.data.map((t) => t.id)).toEqual([tickets[3]!.id, tickets[0]!.id, tickets[2]!.id]);
+    // The clock moves on while a request runs: each change is stamped within its second.
+    expect(all.data.map((t) => t.updated.slice(0, 19))).toEqual([1000, 2000, 3000].map((ms) => iso(from + ms).slice(0, 19)));
+    expect(all.totalCount).toBe(3);
+    expect(all.truncated).toBeUndefined();
+
+    const first = await poll(from + 10_000, `updatedFrom=${iso(from)}&_limit=2`);
+    const second = await poll(from + 10_000, `updatedFrom=${iso(from)}&_limit=2&_offset=2`);
+    expect([first.totalCount, second.totalCount]).toEqual([3, 3]);
+    expect([...first.data, ...second.data].map((t) => t.id)).toEqual(all.data.map((t) => t.id));
+
+    // The next poll starts at the last `updated` seen (inclusive: the client skips what it holds).
+    await patch(from + 20_000, tickets[1]!, { partyMember: 'Later' });
+    const resumed = await poll(from + 30_000, `updatedFrom=${second.data.at(-1)!.updated}`);
+    expect(resumed.data.map((t) => t.id)).toEqual([tickets[2]!.id, tickets[1]!.id]);
+    // updatedTo closes the window; unix seconds work too.
+    const closed = await poll(from + 30_000, `updatedFrom=${Math.floor(from / 1000)}&updatedTo=${iso(from + 2500)}`);
+    expect(closed.data.map((t) => t.id)).toEqual([tickets[3]!.id, tickets[0]!.id]);
+  });
+
+  it('reports deletions (deleted: 1), which the other filters no longer list, and combines with them', async () => {
+    const from = base + 3_600_000;
+    const [kept, gone] = await seedTickets(event, event.ticketTypes[1]!.id, 2);
+    await patch(from + 1000, kept!, { partyMember: 'Kept' });
+    await at(from + 2000, async (token) => expect((await call('DELETE', `${TICKETS}/${gone!.id}`, { token })).status).toBeLessThan(300));
+    const sync = await poll(from + 5000, `updatedFrom=${iso(from)}`);
+    expect(sync.data.map((t) => [t.id, t.deleted])).toEqual([[kept!.id, 0], [gone!.id, 1]]);
+    const typed = await poll(from + 5000, `updatedFrom=${iso(from)}&typeId=${event.ticketTypes[1]!.id}&search=kept`);
+    expect(typed.data.map((t) => t.id)).toEqual([kept!.id]);
+    const listed = await poll(from + 5000, `typeId=${event.ticketTypes[1]!.id}`);
+    expect(listed.data.map((t) => t.id)).toContain(kept!.id);
+    expect(listed.data.map((t) => t.id)).not.toContain(gone!.id);
+  });
+
+  it('reads no more index items than the tickets changed since plus one page (8 shard Queries)', async () => {
+    const from = base + 7_200_000;
+    const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 6);
+    for (const [n, ticket] of tickets.slice(0, 4).entries()) await patch(from + 1000 * (n + 1), ticket, { partyMember: `Poll ${n}` });
+    queries = 0;
+    itemsRead = 0;
+    const page = await poll(from + 10_000, `updatedFrom=${iso(from)}&_limit=2`);
+    expect(page.totalCount).toBe(4);
+    expect(page.data).toHaveLength(2);
+    expect(queries).toBe(8);
+    expect(itemsRead).toBeLessThanOrEqual(4 + 2);
+    expect(itemsRead).toBe(4);
+  });
+});
