@@ -15,7 +15,7 @@ export type OlderTicketInclude = (typeof OLDER_TICKET_INCLUDES)[number];
 
 /** Index items one request reads at most; past it the answer is cut (`X-List-Truncated: true`). */
 export const MAX_LIST_READ = 1000;
-/** `waivers` costs two Queries per ticket: allowed only on pages this small. */
+/** `waivers` costs five reads per ticket (as GET /tickets/{id}/waivers: 2 GetItems, 3 Queries): allowed only on pages this small. */
 export const MAX_WAIVER_PAGE = 25;
 
 /** The filters (AND); instants are ISO-8601 UTC, ranges inclusive. */
@@ -98,7 +98,7 @@ export function listOrder(serving: ServingIndex): (a: TicketRecord, b: TicketRec
 /** 400 when the page asks for `waivers` on more than MAX_WAIVER_PAGE tickets. */
 export function checkIncludes(include: readonly OlderTicketInclude[], limit: number): void {
   if (include.includes('waivers') && limit > MAX_WAIVER_PAGE) {
-    const message = `_include=waivers costs two reads per ticket: use _limit of at most ${MAX_WAIVER_PAGE}.`;
+    const message = `_include=waivers costs five reads per ticket: use _limit of at most ${MAX_WAIVER_PAGE}.`;
     throw new ValidationError(message, [{ path: 'query._limit', message: `must be at most ${MAX_WAIVER_PAGE} with _include=waivers` }]);
   }
 }
