@@ -2,7 +2,9 @@ import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
+import { ticketUpdates } from '#shared/data/ticket-list-queries';
 import type { CreatedEvent } from '#shared/domain/event';
+import { listOrder } from '#shared/domain/older-ticket-list';
 import type { Ticket } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
@@ -117,5 +119,24 @@ describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
     expect(queries).toBe(8);
     expect(itemsRead).toBeLessThanOrEqual(4 + 2);
     expect(itemsRead).toBe(4);
+  });
+});
+
+describe('a sync read cut by its bound', () => {
+  it('answers a prefix of the (updated, id) order when a shard stops short, and says it is incomplete', async () => {
+    const from = base + 10_800_000;
+    const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 24);
+    for (const [n, ticket] of tickets.entries()) await patch(from + 1000 * (n + 1), ticket, { partyMember: `Cut ${n}` });
+    const whole = await ticketUpdates({ from: iso(from) }, 1000);
+    expect(whole.complete).toBe(true);
+    const order = whole.records.sort(listOrder({ kind: 'updates' })).map((t) => t.id);
+    expect(order).toEqual(tickets.map((t) => t.id));
+    // 16 items over 8 shards: 2 per shard, and some shard holds at least 3 of the 24.
+    const cut = await ticketUpdates({ from: iso(from) }, 16);
+    expect(cut.complete).toBe(false);
+    expect(cut.itemsRead).toBeLessThanOrEqual(16);
+    const prefix = cut.records.sort(listOrder({ kind: 'updates' })).map((t) => t.id);
+    expect(prefix.length).toBeGreaterThan(0);
+    expect(prefix).toEqual(order.slice(0, prefix.length));
   });
 });

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { newTicketRecord } from '#shared/domain/new-ticket';
+import { isEventAlone, listOrder, matchesFilters, servingIndex, toListedTicket } from '#shared/domain/older-ticket-list';
+import type { TicketRecord } from '#shared/domain/ticket';
+import { ValidationError } from '#shared/errors';
+import { OlderTicketListQuery, parseInstant } from '#shared/http/older-ticket-input';
+
+const record = (overrides: Partial<TicketRecord> = {}): TicketRecord => ({
+  ...newTicketRecord(7, { id: 3, eventId: 2, grants: [] }, '2026-05-01T10:00:00.000Z'),
+  partyMember: 'Ada',
+  partyMemberLastName: 'Lovelace',
+  emailAddress: 'ada@example.test',
+  barcode: 'ABC123XYZ',
+  ...overrides,
+});
+
+describe('parseInstant', () => {
+  it('reads ISO dates, date-times with or without an offset, and unix seconds as ISO-8601 UTC', () => {
+    expect(parseInstant('2026-05-01', 'from')).toBe('2026-05-01T00:00:00.000Z');
+    expect(parseInstant('2026-05-01', 'to')).toBe('2026-05-01T23:59:59.999Z');
+    expect(parseInstant('2026-05-01T12:30', 'from')).toBe('2026-05-01T12:30:00.000Z');
+    expect(parseInstant('2026-05-01T12:30:15.5+02:00', 'from')).toBe('2026-05-01T10:30:15.500Z');
+    expect(parseInstant('1767225600', 'from')).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('refuses impossible calendar dates, times and other text', () => {
+    for (const bad of ['2026-02-30', '2026-13-01', '2026-05-01T24:00', '2026-05-01T10:61', 'yesterday', '2026-5-1', '99999999999999']) {
+      expect(parseInstant(bad, 'from'), bad).toBeUndefined();
+    }
+  });
+});
+
+describe('the list query', () => {
+  it('refuses an inverted range on the field that ends it', () => {
+    const result = OlderTicketListQuery.safeParse({ eventId: '1', purchasedFrom: '2026-05-02', purchasedTo: '2026-05-01' });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((issue) => issue.path.join('.'))).toEqual(['purchasedTo']);
+  });
+
+  it('accepts the same day as both ends of a range', () => {
+    expect(OlderTicketListQuery.parse({ eventId: '1', updatedFrom: '2026-05-01', updatedTo: '2026-05-01' })).toMatchObject({
+      updatedFrom: '2026-05-01T00:00:00.000Z',
+      updatedTo: '2026-05-01T23:59:59.999Z',
+    });
+  });
+});
+
+describe('servingIndex', () => {
+  it('picks the most selective filter: barcode, order, customer, updated range, event with purchases, type, event', () => {
+    const all = { barcode: 'X', orderId: 1, customerId: 2, updatedFrom: 'a', eventId: 3, purchasedFrom: 'b', typeId: 4 };
+    expect(servingIndex(all).kind).toBe('barcode');
+    expect(servingIndex({ ...all, barcode: undefined }).kind).toBe('order');
+    expect(servingIndex({ ...all, barcode: undefined, orderId: undefined }).kind).toBe('customer');
+    expect(servingIndex({ updatedTo: 'z', eventId: 3, typeId: 4 }).kind).toBe('updates');
+    expect(servingIndex({ eventId: 3, purchasedTo: 'b', typeId: 4 }).kind).toBe('purchases');
+    expect(servingIndex({ eventId: 3, typeId: 4 }).kind).toBe('type');
+    expect(servingIndex({ eventId: 3, search: 'ada' }).kind).toBe('event');
+  });
+
+  it('refuses an unbounded list, naming search when search came alone', () => {
+    expect(() => servingIndex({})).toThrow(ValidationError);
+    const refusal = (() => {
+      try {
+        servingIndex({ search: 'ada', purchasedFrom: '2026-01-01T00:00:00.000Z' });
+      } catch (error) {
+        return error as ValidationError;
+      }
+    })();
+    expect(refusal?.errors.map((problem) => problem.path)).toEqual(['query.search']);
+  });
+
+  it('knows eventId alone from eventId with anything else', () => {
+    expect(isEventAlone({ eventId: 1 })).toBe(true);
+    expect(isEventAlone({ eventId: 1, search: 'a' })).toBe(false);
+    expect(isEventAlone({ typeId: 1 })).toBe(false);
+  });
+});
+
+describe('matchesFilters', () => {
+  const byEvent = { kind: 'event', eventId: 2 } as const;
+  it('searches first and last name, email, barcode and bib without case', () => {
+    for (const search of ['ada', 'LOVE', '@EXAMPLE', 'c123x', 'b-77']) {
+      expect(matchesFilters(record({ bibNumber: 'B-77' }), { search }, byEvent), search).toBe(true);
+    }
+    expect(matchesFilters(record(), { search: 'grace' }, byEvent)).toBe(false);
+  });
+
+  it('keeps deleted tickets only in the sync, and applies ranges inclusively', () => {
+    expect(matchesFilters(record({ deleted: 1 }), {}, byEvent)).toBe(false);
+    expect(matchesFilters(record({ deleted: 1 }), {}, { kind: 'updates' })).toBe(true);
+    const at = '2026-05-01T10:00:00.000Z';
+    expect(matchesFilters(record(), { purchasedFrom: at, purchasedTo: at, updatedTo: at }, byEvent)).toBe(true);
+    expect(matchesFilters(record(), { purchasedFrom: '2026-05-01T10:00:00.001Z' }, byEvent)).toBe(false);
+    expect(matchesFilters(record(), { typeId: 4 }, byEvent)).toBe(false);
+  });
+
+  it('orders the sync by (updated, id) and every other list by id', () => {
+    const a = record({ id: 9, updated: '2026-05-01T10:00:00.000Z' });
+    const b = record({ id: 8, updated: '2026-05-01T11:00:00.000Z' });
+    const c = record({ id: 10, updated: '2026-05-01T10:00:00.000Z' });
+    expect([b, c, a].sort(listOrder({ kind: 'updates' })).map((t) => t.id)).toEqual([9, 10, 8]);
+    expect([b, c, a].sort(listOrder(byEvent)).map((t) => t.id)).toEqual([8, 9, 10]);
+  });
+});
+
+describe('toListedTicket', () => {
+  it('adds only the expansions asked for; costs total price, tax and gratuity to the cent', () => {
+    const none = { affiliates: new Map(), waves: new Map(), users: new Map(), waivers: new Map() };
+    const listed = toListedTicket(record({ price: 10.1, taxAmount: 0.2, gratuityAmount: 1 }), ['costs', 'user'], none);
+    expect(listed.costs).toEqual({ price: 10.1, taxAmount: 0.2, gratuityAmount: 1, paidUponCheckout: 0, total: 11.3 });
+    expect(listed.user).toBeNull();
+    expect(listed).not.toHaveProperty('promoter');
+    expect(listed.purchasedDate).toBe('2026-05-01T10:00:00.000Z');
+  });
+});
