@@ -1,7 +1,8 @@
 import { createEvent } from '#shared/data/events';
 import { checkIn } from '#shared/use-cases/tickets/check-in';
 import { createTicket, type NewTicket } from '#shared/use-cases/tickets/create-ticket';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
+import { changeTicketStates, updateTicket } from '#shared/use-cases/tickets/edit-ticket';
+import { advanceClock, resetClock } from '#shared/clock';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
 
@@ -78,10 +79,27 @@ export interface DemoEvents {
 }
 
 /**
+ * Bibs on the first ten marathon tickets, then three edits 10, 20 and 30 seconds apart
+ * on the one clock, so `GET /ticket?updatedFrom=` and its update order have something to show.
+ */
+async function seedBibsAndEdits(tickets: readonly Ticket[]): Promise<void> {
+  for (const [n, ticket] of tickets.slice(0, 10).entries()) await updateTicket(ticket.id, { bibNumber: String(1001 + n) }, { kind: 'system' });
+  try {
+    for (const [n, ticket] of tickets.slice(10, 13).entries()) {
+      advanceClock(10_000);
+      await updateTicket(ticket.id, { chipNumber: `CHIP-${2001 + n}` }, { kind: 'system' });
+    }
+  } finally {
+    resetClock();
+  }
+}
+
+/**
  * The demo's events: a London marathon whose "Weekend pass" is an access package that
  * also admits to a New York night run; teams, questions and 46 tickets with attendees and
  * answers. A few tickets of the second event are checked in (one through the pass) and
- * one is cancelled, so the statistics are not all zero.
+ * one is cancelled, so the statistics are not all zero; ten marathon tickets carry bibs and
+ * three were edited at different times.
  */
 export async function seedDemoEvents(scannerId: number): Promise<DemoEvents> {
   const nightRun = await seedEvent({
@@ -136,5 +154,6 @@ export async function seedDemoEvents(scannerId: number): Promise<DemoEvents> {
   await changeTicketStates(halves[0]!.id, { processState: PROCESS_STATE.cancelled }, { kind: 'system' });
   for (const ticket of tenK.slice(0, 3)) await checkIn(ticket.id, { adminId: scannerId });
   await checkIn(passes[0]!.id, { adminId: scannerId, eventId: nightRun.id });
+  await seedBibsAndEdits(open);
   return { events: [marathon, nightRun], accessPackageEvent: nightRun.id, openTickets: open.map((ticket) => ticket.id) };
 }
