@@ -184,6 +184,18 @@ describe('GET /ticket: expansions', () => {
   });
 });
 
+describe('purchasedDate through a transfer', () => {
+  it('keeps the original\'s purchase time on the replacement, so the purchase range still finds the holder\'s ticket', async () => {
+    const response = await call('POST', `/api/v2/tickets/${orderTickets[0]!.id}/transfer`, { token, body: { typeId: vip() } });
+    expect(response.status, response.raw).toBe(200);
+    const replacement = response.body.data;
+    expect(replacement.purchasedDate).toBe(order.purchasedDate);
+    expect(replacement.created).not.toBe(order.purchasedDate);
+    const bought = await list(`eventId=${event.id}&purchasedFrom=2021-03-01&purchasedTo=2021-03-01`);
+    expect(ids(bought)).toEqual(sorted([...orderTickets, replacement]));
+  });
+});
+
 describe('barcode uniqueness', () => {
   it('refuses a PATCH to a barcode another ticket holds (409 barcode_taken), and frees it when that ticket is deleted', async () => {
     const [holder, taker] = await seedTickets(other, other.ticketTypes[0]!.id, 2);
