@@ -1,0 +1,90 @@
+/**
+ * One-off, after the release that brought GSI5/GSI6 and the barcode items (README
+ * "Storage", migration steps): gives every ticket written before it the keys `ticketItem`
+ * now writes on every change: `purchasedDate` (= created), GSI5 (live tickets), GSI6 (all),
+ * and its barcode's unique item (live tickets). Run with the stage's TABLE_NAME and AWS
+ * credentials: `TABLE_NAME=... npx tsx bin/maintenance/backfill-ticket-indexes.ts`.
+ *
+ * A Scan, which no request ever does: this is maintenance, paced by DynamoDB's own
+ * on-demand limits and safe to re-run (each write is conditional on the ticket's version:
+ * a ticket changed meanwhile already carries the keys, and is skipped).
+ */
+import { pathToFileURL } from 'node:url';
+import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
+
+export interface BackfillOutcome {
+  updated: number;
+  /** Changed since the Scan read it: it got the keys from that change. */
+  skipped: number;
+  /** Tickets whose barcode another ticket holds (their indexes are written all the same): PATCH a new barcode, then re-run. */
+  duplicateBarcodes: { ticketId: number; barcode: string }[];
+}
+
+/** Backfills every ticket, or only `ids` (tests). */
+export async function backfillTicketIndexes({ ids }: { ids?: number[] } = {}): Promise<BackfillOutcome> {
+  const outcome: BackfillOutcome = { updated: 0, skipped: 0, duplicateBarcodes: [] };
+  const only = ids?.length ? ` AND #id IN (${ids.map((_, i) => `:id${i}`).join(', ')})` : '';
+  const input: ScanCommandInput = {
+    TableName: tableName(),
+    FilterExpression: `#entity = :ticket AND SK = :sk${only}`,
+    ProjectionExpression: '#id, eventId, deleted, purchasedDate, created, updated, barcode, version',
+    ExpressionAttributeNames: { '#entity': 'entity', '#id': 'id' },
+    ExpressionAttributeValues: { ':ticket': 'Ticket', ':sk': 'TICKET', ...Object.fromEntries((ids ?? []).map((id, i) => [`:id${i}`, id])) },
+  };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(new ScanCommand({ ...input, ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) await backfillOne(item, outcome);
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return outcome;
+}
+
+async function backfillOne(item: Record<string, unknown>, outcome: BackfillOutcome, withBarcode = true): Promise<void> {
+  const id = Number(item.id);
+  const live = !item.deleted;
+  const purchasedDate = (item.purchasedDate as string | undefined) ?? String(item.created);
+  const indexKeys = {
+    ...(live ? keys.eventPurchaseIndex(Number(item.eventId), purchasedDate, id) : {}),
+    ...keys.ticketUpdateIndex(id % TICKET_UPDATE_SHARDS, String(item.updated), id),
+    purchasedDate,
+  };
+  const names = Object.fromEntries(Object.keys(indexKeys).map((name, i) => [`#k${i}`, name]));
+  const values = Object.fromEntries(Object.values(indexKeys).map((value, i) => [`:k${i}`, value]));
+  const update = {
+    TableName: tableName(),
+    Key: keys.ticket(id),
+    UpdateExpression: `SET ${Object.keys(names).map((name, i) => `${name} = :k${i}`).join(', ')}`,
+    ConditionExpression: '#version = :version',
+    ExpressionAttributeNames: { ...names, '#version': 'version' },
+    ExpressionAttributeValues: { ...values, ':version': item.version },
+  };
+  const barcode = String(item.barcode);
+  const hold = {
+    TableName: tableName(),
+    Item: { ...keys.barcode(barcode), entity: 'UniqueBarcode', ticketId: id, barcode },
+    ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id',
+    ExpressionAttributeValues: { ':id': id },
+  };
+  try {
+    await transactWrite([{ Update: update }, ...(live && withBarcode ? [{ Put: hold }] : [])]);
+    outcome.updated += 1;
+  } catch (error) {
+    if (!(error instanceof TransactionCancelled)) throw error;
+    if (error.conditionFailed(0)) outcome.skipped += 1;
+    else if (error.conditionFailed(1)) {
+      // The indexes still: the sync and the lists must see the ticket while its barcode is fixed.
+      outcome.duplicateBarcodes.push({ ticketId: id, barcode });
+      await backfillOne(item, outcome, false);
+    } else throw error;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const outcome = await backfillTicketIndexes();
+  console.log(JSON.stringify(outcome, null, 2));
+  if (outcome.duplicateBarcodes.length) process.exitCode = 1;
+}
