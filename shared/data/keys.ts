@@ -28,6 +28,22 @@
  * | waiver signature  | TICKET#<ticketId>           | WAIVER_SIGNATURE#<waiverId:10>  |                                                      |
  * | bib in use        | UNIQUE#BIB#<eventId>#<bib>  | UNIQUE                          |                                                      |
  * | idempotent answer | IDEMPOTENCY#<adminId>#<key> | IDEMPOTENCY                     | (TTL `expiresAt`, 24 h)                              |
+ * | barcode in use    | UNIQUE#BARCODE#<barcode>    | UNIQUE                          |                                                      |
+ * | claim link token  | CLAIM_TOKEN#<sha256>        | CLAIM_TOKEN                     | (TTL `expiresAt`, 14 days)                           |
+ * | customer          | CUSTOMER#<id>               | CUSTOMER                        | GSI1 CUSTOMER_SUB#<sub>; GSI2 CUSTOMER_EMAIL#<email> |
+ * | customer's event  | CUSTOMER#<customerId>       | EVENT#<eventId:10>              |                                                      |
+ * | order counts      | CUSTOMER#<customerId>       | ORDER_COUNTS                    |                                                      |
+ * | customer email    | UNIQUE#CUSTOMER_EMAIL#<email> | UNIQUE                        |                                                      |
+ * | email verification| EMAIL_VERIFICATION#<sha256> | EMAIL_VERIFICATION              | (TTL `expiresAt`, 48 h)                              |
+ * | order             | ORDER#<id>                  | ORDER                           | GSI1 CUSTOMER_ORDERS#<cid> / <purchased>#<id:10>;    |
+ * |                   |                             |                                 | GSI2 CUSTOMER_EVENT_ORDERS#<cid>#<eventId> / same    |
+ * | wave time         | EVENT#<eventId>             | WAVE#<id:10>                    |                                                      |
+ * | payment processor | PAYMENT_PROCESSOR           | PAYMENT_PROCESSOR               |                                                      |
+ *
+ * Events also carry GSI1 PUBLISHED_EVENTS / <startsAt>#<id:10> while published. Tickets
+ * also carry GSI3 ORDER_TICKETS#<orderId> and GSI4 CUSTOMER_TICKETS#<customerId> (live,
+ * when set), GSI5 EVENT_PURCHASES#<eventId> / <purchasedDate>#<id:10> (live) and GSI6
+ * TICKET_UPDATES#<id % 8> / <updated>#<id:10> (every ticket: the update-time sync).
  *
  * An event's partition holds the event, its ticket types, teams, the grants of other
  * events' access packages into it, its statistics shards and waivers; each is read by
