@@ -117,12 +117,11 @@ const table = [
   { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
   { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
 
-  // Older ticket routes (integrations). The rest of this family (the list with its filters
-  // and the update-time sync, and claims) is still to come.
+  // Older ticket routes (integrations): the same tickets, state machine and history.
   { method: 'GET', path: '/ticket/{id}', handler: 'ticket/get', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{ticketId}/answers', handler: 'ticket/answers', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{ticketId}/is-bib-available/{bib}', handler: 'ticket/is-bib-available', auth: admin('tickets:read'), uses: { table: 'read' } },
-  // The list (filters, expansions, update-time sync) — rows go here.
+  // The list: ten filters each served by a key, seven expansions, the update-time sync.
   { method: 'GET', path: '/ticket', handler: 'ticket/list', auth: admin('tickets:read'), uses: { table: 'read' } },
   // Claims: a ticket sent to someone else to claim (README "Claims").
   { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: 'read-write', email: true } },
