@@ -22,6 +22,8 @@ const baseSchema = z.object({
   /** Origins of the admin SPA and customer portal: CORS, CSRF and redirect allowlist. */
   ALLOWED_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+  /** Values of CloudFront's x-origin-verify header (current,previous); unset = no check (local). Set but empty fails. */
+  ORIGIN_VERIFY_SECRETS: z.optional(z.pipe(commaList, z.array(z.string().check(z.minLength(16))).check(z.minLength(1)))),
 });
 
 export type Config = z.infer<typeof baseSchema>;

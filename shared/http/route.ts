@@ -6,6 +6,7 @@ import type { AdminPrincipal, CustomerPrincipal } from '../auth/tokens.ts';
 import { API_PREFIX, findRoute, type AccessKindOf, type RouteKey } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { logger } from '../logger.ts';
+import { originVerify } from './origin-verify.ts';
 import type { MultipartLimits } from './multipart.ts';
 import { parseBody } from './parse-body.ts';
 import { problemDetails } from './problem-details.ts';
@@ -62,7 +63,7 @@ function toResult(reply: Reply): APIGatewayProxyStructuredResultV2 {
 /**
  * Builds a route's Lambda handler: one middy stack for every route. The route key
  * (`METHOD /path`) finds the row in `shared/routes.ts`, which says who may call it.
- * Order: logging context → authentication and permission → body parsing → validation
+ * Order: logging context → origin check (came through CloudFront) → authentication and permission → body parsing → validation
  * → the use-case; problem details and response headers wrap everything, errors included.
  */
 export function route<
@@ -96,6 +97,7 @@ export function route<
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(responseHeaders())
     .use(problemDetails())
+    .use(originVerify())
     .use(authenticate(row.auth))
     .use(parseBody(schemas.multipart ? { multipart: schemas.multipart } : schemas.body ? 'json' : 'none'));
   // `schemas` ride along for the OpenAPI generator (bin/openapi.ts) and the tests; nothing reads them per request
