@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { registeredLogoutUrls } from '#shared/auth/oidc';
+import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
 import { configureCognito, configureCustomerCognito } from './local/cognito.ts';
 import type { ApiServer } from './local/server.ts';
 import { startLocalServices } from './local/services.ts';
@@ -25,10 +25,9 @@ const services = await startLocalServices().catch((error: unknown) => {
 
 const allowedOrigins = process.env.ALLOWED_ORIGINS ?? 'http://127.0.0.1:5173,http://localhost:5173';
 const adminUiUrl = process.env.ADMIN_UI_URL ?? allowedOrigins.split(',')[0]!.trim();
-const apiBaseUrl = `http://127.0.0.1:${port}/api/v2`;
 const cognito = await configureCognito({
   endpoint: services.endpoints.cognito,
-  callbackUrl: `${apiBaseUrl}/auth/callback`,
+  callbackUrls: registeredCallbackUrls(allowedOrigins.split(',').map((origin) => origin.trim())),
   logoutUrls: registeredLogoutUrls(allowedOrigins.split(',').map((origin) => origin.trim()), adminUiUrl),
   region: services.env.AWS_REGION!,
   credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
@@ -59,7 +58,6 @@ Object.assign(process.env, services.env, cognito.env, customerCognito.env, {
   ADMIN_UI_URL: adminUiUrl,
   // Verification mails link to the customer portal; locally the first allowed origin, like the admin UI.
   PORTAL_URL: process.env.PORTAL_URL ?? adminUiUrl,
-  API_BASE_URL: apiBaseUrl,
   EMAIL_FROM: 'no-reply@ticketing.local',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
 });

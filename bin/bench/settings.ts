@@ -21,7 +21,6 @@ export const BENCH_ENV: Record<string, string> = {
   // The sections only some routes read at cold start (email, identity provider); init makes no call with them.
   ADMIN_UI_URL: 'https://admin.ticketing.bench',
   EMAIL_FROM: 'no-reply@ticketing.bench',
-  API_BASE_URL: 'https://ticketing.bench/api/v2',
   COGNITO_USER_POOL_ID: 'us-east-1_bench',
   COGNITO_CLIENT_ID: 'bench-client',
   COGNITO_DOMAIN: 'https://ticketing-bench.auth.us-east-1.amazoncognito.com',

@@ -9,7 +9,8 @@ import {
 /**
  * Sets cognito-local up as infra/identity-provider.ts sets Cognito up in AWS: a pool
  * that signs in by email, one app client without a secret doing the code flow back to
- * the API's callback. Returns the environment of the identity-provider section
+ * the API's callback on each front end's origin (`registeredCallbackUrls`: the callback
+ * is reached through the front end's /api proxy, so the cookie it sets is first-party). Returns the environment of the identity-provider section
  * (shared/services/identity-provider.ts), with cognito-local's differences handled:
  * its discovery document names localhost:9229 whatever it listens on, so JWKS URL and
  * issuer are given directly; it drops the authorize request's nonce, so the nonce is
@@ -17,7 +18,8 @@ import {
  */
 export interface CognitoSetup {
   endpoint: string;
-  callbackUrl: string;
+  /** One per allowed origin: `<origin>/api/v2/auth/callback`. */
+  callbackUrls: string[];
   logoutUrls: string[];
   region: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
@@ -45,7 +47,7 @@ export async function configureCognito(setup: CognitoSetup): Promise<LocalCognit
       AllowedOAuthFlowsUserPoolClient: true,
       AllowedOAuthScopes: ['openid', 'email', 'profile'],
       SupportedIdentityProviders: ['COGNITO'],
-      CallbackURLs: [setup.callbackUrl],
+      CallbackURLs: setup.callbackUrls,
       LogoutURLs: setup.logoutUrls,
       EnableTokenRevocation: true,
     }),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { API_PREFIX } from '../routes.ts';
 
 /**
  * Pure pieces of the OIDC login shared by the functions and infra/ (which registers the
@@ -27,3 +28,13 @@ export const vendorRejectionUrl = (adminUiUrl: string): string => withErrorCode(
 export function registeredLogoutUrls(allowedOrigins: readonly string[], adminUiUrl: string): string[] {
   return [...new Set([...allowedOrigins, ...allowedOrigins.map((origin) => `${origin}/`), adminUiUrl, vendorRejectionUrl(adminUiUrl)])];
 }
+
+/**
+ * The identity provider's `redirect_uri` for a login started on `origin` (a front end's
+ * origin): the API's callback as that front end proxies it (`/api/*` on the same origin),
+ * so the session cookie the callback sets is first-party there.
+ */
+export const callbackUrlFor = (origin: string): string => `${new URL(origin).origin}${API_PREFIX}/auth/callback`;
+
+/** The app client's callback URLs: one per allowed origin (Cognito accepts only registered ones, verbatim). */
+export const registeredCallbackUrls = (allowedOrigins: readonly string[]): string[] => [...new Set(allowedOrigins.map(callbackUrlFor))];

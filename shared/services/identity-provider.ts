@@ -48,8 +48,6 @@ export interface AppClient {
   readonly jwksUrl: string;
   /** Whether an id token must carry the authorize request's nonce (cognito-local drops it). */
   readonly requireNonce: boolean;
-  /** The `redirect_uri` registered on the client. */
-  readonly callbackUrl: string;
 }
 
 const flag = z.pipe(z._default(z.enum(['true', 'false']), 'true'), z.transform((value) => value === 'true'));
@@ -64,8 +62,6 @@ const adminSettingsSchema = z.object({
   COGNITO_JWKS_URL: z.optional(z.url()),
   /** Cognito puts the authorize request's nonce into the id token; cognito-local drops it (local/test: false). */
   COGNITO_REQUIRE_NONCE: flag,
-  /** This API's base URL (`…/api/v2`): the callback is `<API_BASE_URL>/auth/callback`. */
-  API_BASE_URL: z.url(),
   ADMIN_UI_URL: z.url(),
 });
 
@@ -83,7 +79,6 @@ function admin() {
       issuer: env.COGNITO_ISSUER,
       jwksUrl: env.COGNITO_JWKS_URL ?? `${trim(env.COGNITO_ISSUER)}/.well-known/jwks.json`,
       requireNonce: env.COGNITO_REQUIRE_NONCE,
-      callbackUrl: `${trim(env.API_BASE_URL)}/auth/callback`,
     },
     adminUiUrl: env.ADMIN_UI_URL,
   };
@@ -134,12 +129,20 @@ function jwksOf(client: AppClient) {
 let sdkClient: CognitoIdentityProviderClient | undefined;
 const cognito = () => (sdkClient ??= new CognitoIdentityProviderClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } }));
 
+export interface AuthorizeRequest {
+  state: string;
+  codeChallenge: string;
+  nonce: string;
+  /** The callback on the front end's origin (`callbackUrlFor` in auth/oidc.ts), one of the client's registered ones. */
+  callbackUrl: string;
+}
+
 /** The hosted UI's authorize URL for an authorization-code login with PKCE S256. */
-export function authorizeUrl(client: AppClient, { state, codeChallenge, nonce }: { state: string; codeChallenge: string; nonce: string }): string {
+export function authorizeUrl(client: AppClient, { state, codeChallenge, nonce, callbackUrl }: AuthorizeRequest): string {
   const query = new URLSearchParams({
     response_type: 'code',
     client_id: client.clientId,
-    redirect_uri: client.callbackUrl,
+    redirect_uri: callbackUrl,
     scope: 'openid email profile',
     state,
     nonce,
@@ -159,12 +162,16 @@ export interface ProviderTokens {
   refreshToken?: string;
 }
 
-/** Exchanges an authorization code at the token endpoint; undefined when the provider refuses it (used, expired, wrong verifier). */
-export async function exchangeCode(client: AppClient, code: string, codeVerifier: string): Promise<ProviderTokens | undefined> {
+/**
+ * Exchanges an authorization code at the token endpoint; undefined when the provider
+ * refuses it (used, expired, wrong verifier, or a `callbackUrl` other than the authorize
+ * request's).
+ */
+export async function exchangeCode(client: AppClient, code: string, codeVerifier: string, callbackUrl: string): Promise<ProviderTokens | undefined> {
   const response = await fetch(`${client.domain}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: client.callbackUrl, code_verifier: codeVerifier }),
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUrl, code_verifier: codeVerifier }),
     signal: AbortSignal.timeout(5_000),
   });
   if (!response.ok) return undefined;

@@ -9,10 +9,12 @@ import { createAdministrator, getAdministrator, linkIdentity, type Administrator
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { call } from '../support/api.ts';
 import { createTestIdentityUser, signInAtHostedUi, uniqueEmail } from '../support/cognito.ts';
-import { ADMIN_UI_URL, ALLOWED_ORIGIN, API_BASE_URL } from '../support/env.ts';
+import { ADMIN_UI_URL, ALLOWED_ORIGIN, SECOND_ORIGIN } from '../support/env.ts';
 
 const PASSWORD = 'Hosted-UI-password-1';
 const REDIRECT = `${ALLOWED_ORIGIN}/after-login?tab=tickets`;
+/** The API's callback as the admin UI's origin proxies it (/api/* on the same origin). */
+const CALLBACK = `${ALLOWED_ORIGIN}/api/v2/auth/callback`;
 const spa = { origin: ALLOWED_ORIGIN, 'x-requested-with': 'fetch' };
 
 const useMode = (mode: 'idp' | 'legacy') => {
@@ -21,6 +23,7 @@ const useMode = (mode: 'idp' | 'legacy') => {
 };
 beforeAll(() => useMode('idp'));
 afterEach(() => {
+  process.env.ALLOWED_ORIGINS = ALLOWED_ORIGIN;
   useMode('idp');
   vi.restoreAllMocks();
 });
@@ -37,8 +40,8 @@ const login = (redirect_uri = REDIRECT, path = '/api/v2/auth/login') => call('PO
 const callback = (query: Record<string, string>) => call('GET', `/api/v2/auth/callback?${new URLSearchParams(query)}`);
 
 /** POST /auth/login, then the hosted UI's sign-in form; returns the code and state the browser would bring back. */
-async function signIn(email: string, path = '/api/v2/auth/login') {
-  const response = await login(REDIRECT, path);
+async function signIn(email: string, path = '/api/v2/auth/login', redirect = REDIRECT) {
+  const response = await login(redirect, path);
   expect(response.status).toBe(200);
   return signInAtHostedUi(response.body.data.auth_url, email, PASSWORD);
 }
@@ -55,7 +58,7 @@ describe('POST /auth/login', () => {
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       response_type: 'code',
       client_id: process.env.COGNITO_CLIENT_ID,
-      redirect_uri: `${API_BASE_URL}/auth/callback`,
+      redirect_uri: CALLBACK,
       code_challenge_method: 'S256',
       code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       nonce: expect.any(String),
@@ -99,7 +102,7 @@ describe('GET /auth/callback', () => {
   it('completes the code flow: sets the session cookie, redirects to the admin UI and links the provider user', async () => {
     const staff = await staffMember();
     const { location, code, state } = await signIn(staff.email);
-    expect(`${location.origin}${location.pathname}`).toBe(`${API_BASE_URL}/auth/callback`);
+    expect(`${location.origin}${location.pathname}`).toBe(CALLBACK);
     const response = await callback({ code, state });
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe(REDIRECT);
@@ -110,6 +113,19 @@ describe('GET /auth/callback', () => {
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ id: staff.id, email: staff.email });
     expect(await getAdministrator(staff.id)).toMatchObject({ idpUsername: staff.username, idpSub: expect.any(String) });
+  });
+
+  // cognito-local, like Cognito, refuses a token exchange whose redirect_uri differs from the authorize request's.
+  it('comes back to the callback on the origin the login started from, and exchanges the code with that callback', async () => {
+    process.env.ALLOWED_ORIGINS = `${ALLOWED_ORIGIN},${SECOND_ORIGIN}`;
+    useMode('idp');
+    const staff = await staffMember();
+    const redirect = `${SECOND_ORIGIN}/`;
+    const { location, code, state } = await signIn(staff.email, '/api/v2/auth/login', redirect);
+    expect(`${location.origin}${location.pathname}`).toBe(`${SECOND_ORIGIN}/api/v2/auth/callback`);
+    const response = await callback({ code, state });
+    expect(response.headers.location).toBe(redirect);
+    expect(response.cookies).toHaveLength(1);
   });
 
   it('refuses a replayed callback (same code and state) with a redirect, not a session', async () => {

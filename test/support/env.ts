@@ -10,8 +10,12 @@ export const JWT_ISSUER = 'https://ticketing.test/api/v2';
 /** Fixed so a failing token can be decoded by hand; only ever used against local services. */
 export const JWT_SECRET = 'test-only-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 export const EMAIL_FROM = 'no-reply@ticketing.test';
-/** The API as the browser sees it: the identity provider sends the browser back to `<API_BASE_URL>/auth/callback`. */
-export const API_BASE_URL = 'https://ticketing.test/api/v2';
+/**
+ * Another front-end origin, registered on the test app client (a callback per origin) but
+ * allowed only by the tests that set it (idp-login.test.ts: a login started there comes
+ * back to that origin's callback).
+ */
+export const SECOND_ORIGIN = 'https://admin-alt.ticketing.test';
 export const ADMIN_UI_URL = ALLOWED_ORIGIN;
 /** The customer portal: verification mails link to `<PORTAL_URL>/verify-email?token=…`. */
 export const PORTAL_URL = ALLOWED_ORIGIN;
@@ -25,7 +29,6 @@ export const TEST_ENV: Record<string, string> = {
   ALLOWED_ORIGINS: ALLOWED_ORIGIN,
   PHOTO_BUCKET,
   EMAIL_FROM,
-  API_BASE_URL,
   ADMIN_UI_URL,
   PORTAL_URL,
   LOG_LEVEL: 'ERROR',

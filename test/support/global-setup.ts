@@ -3,8 +3,8 @@ import type { TestProject } from 'vitest/node';
 import { configureCognito, configureCustomerCognito } from '../../bin/local/cognito.ts';
 import { startLocalServices } from '../../bin/local/services.ts';
 import { createTable } from '../../bin/local/table.ts';
-import { registeredLogoutUrls } from '#shared/auth/oidc';
-import { ADMIN_UI_URL, ALLOWED_ORIGIN, API_BASE_URL, PHOTO_BUCKET, TABLE_NAME } from './env.ts';
+import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
+import { ADMIN_UI_URL, ALLOWED_ORIGIN, PHOTO_BUCKET, SECOND_ORIGIN, TABLE_NAME } from './env.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,8 +31,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     client.destroy();
     const cognito = await configureCognito({
       endpoint: services.endpoints.cognito,
-      callbackUrl: `${API_BASE_URL}/auth/callback`,
-      logoutUrls: registeredLogoutUrls([ALLOWED_ORIGIN], ADMIN_UI_URL),
+      callbackUrls: registeredCallbackUrls([ALLOWED_ORIGIN, SECOND_ORIGIN]),
+      logoutUrls: registeredLogoutUrls([ALLOWED_ORIGIN, SECOND_ORIGIN], ADMIN_UI_URL),
       region: services.env.AWS_REGION!,
       credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
     });

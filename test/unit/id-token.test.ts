@@ -36,7 +36,6 @@ beforeAll(async () => {
     COGNITO_DOMAIN: 'https://unit.auth.us-east-1.amazoncognito.com',
     COGNITO_ISSUER: ISSUER,
     COGNITO_JWKS_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`,
-    API_BASE_URL: 'https://ticketing.test/api/v2',
     ADMIN_UI_URL: 'https://admin.ticketing.test',
   });
   const idp = await import('#shared/services/identity-provider');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LOGIN_TTL_SECONDS, signLoginState, verifyLoginState, type LoginChannel } from '../../auth/login-state.ts';
-import { pkceChallenge, vendorRejectionUrl, withErrorCode } from '../../auth/oidc.ts';
+import { callbackUrlFor, pkceChallenge, vendorRejectionUrl, withErrorCode } from '../../auth/oidc.ts';
 import { config } from '../../config.ts';
 import { findAdministratorByEmail, linkIdentity } from '../../data/administrators.ts';
 import { storeLoginVerifier, takeLoginVerifier } from '../../data/oauth-logins.ts';
@@ -37,8 +37,12 @@ export async function beginLogin(redirectUri: string, channel: LoginChannel): Pr
   const ref = random(16);
   const nonce = random(16);
   await storeLoginVerifier(ref, verifier, LOGIN_TTL_SECONDS);
+  // The provider comes back to the API through the front end the login started on (its
+  // /api/* proxy), so the cookie is first-party there. The signed state's redirect_uri
+  // fixes that origin, so the token exchange repeats the same callback URL.
   const state = await signLoginState({ redirectUri, nonce, ref, channel });
-  return { auth_url: idp.authorizeUrl(client, { state, codeChallenge: pkceChallenge(verifier), nonce }) };
+  const callbackUrl = callbackUrlFor(redirectUri);
+  return { auth_url: idp.authorizeUrl(client, { state, codeChallenge: pkceChallenge(verifier), nonce, callbackUrl }) };
 }
 
 export interface CallbackQuery {
@@ -78,7 +82,7 @@ export async function completeLogin(query: CallbackQuery): Promise<CallbackOutco
   if (query.error) return fail('access_denied');
   if (!query.code) return fail('invalid_request');
 
-  const tokens = await idp.exchangeCode(client, query.code, verifier).catch((error: unknown) => {
+  const tokens = await idp.exchangeCode(client, query.code, verifier, callbackUrlFor(state.redirectUri)).catch((error: unknown) => {
     logger.warn('Token endpoint failed', { error: error as Error });
     return undefined;
   });
