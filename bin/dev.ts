@@ -1,16 +1,23 @@
 /**
  * `npm start`: the API on http://127.0.0.1:3000/api/v2 over embedded DynamoDB, S3, SES
- * and Cognito, with demo data. The logins and ids are also written to `.local/demo.json`.
- * Environment: PORT (3000), SITE_AUTH_METHOD (legacy), JWT_SECRET (random per run),
- * ALLOWED_ORIGINS (the Vite dev server), ADMIN_UI_URL (the first allowed origin),
- * PHOTO_BUCKET, LOG_LEVEL (WARN). cognito-local gets a pool, an app client whose callback
- * is this server's /auth/callback, and the demo administrators as users with their demo
- * passwords, so `SITE_AUTH_METHOD=idp npm start` signs in through its hosted UI.
+ * and Cognito, with demo data, and a stage's topology around it: the admin page on
+ * http://localhost:5173 and the portal page on http://localhost:5174 (also on 127.0.0.1),
+ * each proxying /api/* to the API (bin/local/front-ends.ts). The logins and ids are also
+ * written to `.local/demo.json` (DEMO_MANIFEST to change). Environment: PORT (3000),
+ * ADMIN_PORT (5173), PORTAL_PORT (5174) (0: a free port), SITE_AUTH_METHOD (legacy),
+ * ALLOWED_ORIGINS (both front ends, both host names),
+ * ADMIN_UI_URL (the admin page), PORTAL_URL (the portal page), PHOTO_BUCKET, LOG_LEVEL
+ * (WARN). cognito-local gets a pool, an app client with a callback per allowed origin, and
+ * the demo administrators as users with their demo passwords, so
+ * `SITE_AUTH_METHOD=idp npm start` signs in through its hosted UI. The Secrets Manager
+ * stand-in gets a fresh signing key per run (`keys init` for stage `local`).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
+import { initLocalSigningKeys } from './keys/commands.ts';
 import { configureCognito, configureCustomerCognito } from './local/cognito.ts';
+import { startFrontEnd } from './local/front-ends.ts';
 import type { ApiServer } from './local/server.ts';
 import { startLocalServices } from './local/services.ts';
 
@@ -18,13 +25,23 @@ const startedAt = performance.now();
 const port = Number(process.env.PORT ?? 3000);
 const tableName = 'ticketing-local';
 const authMethod = process.env.SITE_AUTH_METHOD ?? 'legacy';
+const manifestPath = process.env.DEMO_MANIFEST ?? '.local/demo.json';
+// First, so a taken port fails fast and the origins (ALLOWED_ORIGINS, callbacks) are known.
+const [adminPage, portalPage] = await Promise.all([
+  startFrontEnd({ name: 'admin', root: 'infra/pages/admin', port: Number(process.env.ADMIN_PORT ?? 5173) }),
+  startFrontEnd({ name: 'portal', root: 'infra/pages/portal', port: Number(process.env.PORTAL_PORT ?? 5174) }),
+]).catch((error: unknown) => {
+  console.error('Front-end servers failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
 const services = await startLocalServices().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
 
-const allowedOrigins = process.env.ALLOWED_ORIGINS ?? 'http://127.0.0.1:5173,http://localhost:5173';
-const adminUiUrl = process.env.ADMIN_UI_URL ?? allowedOrigins.split(',')[0]!.trim();
+const allowedOrigins = process.env.ALLOWED_ORIGINS ?? [...adminPage.origins, ...portalPage.origins].join(',');
+const adminUiUrl = process.env.ADMIN_UI_URL ?? adminPage.origins[0];
+const portalUrl = process.env.PORTAL_URL ?? portalPage.origins[0];
 const cognito = await configureCognito({
   endpoint: services.endpoints.cognito,
   callbackUrls: registeredCallbackUrls(allowedOrigins.split(',').map((origin) => origin.trim())),
@@ -46,26 +63,33 @@ const customerCognito = await configureCustomerCognito({
   process.exit(1);
 });
 customerCognito.close();
+const signingKeysEnv = await initLocalSigningKeys(services, 'local').catch(async (error: unknown) => {
+  console.error('signing key set-up failed:', error);
+  await services.stop();
+  process.exit(1);
+});
 
 // Set before anything under shared/ or functions/ is imported: config is validated on first use.
-Object.assign(process.env, services.env, cognito.env, customerCognito.env, {
+Object.assign(process.env, services.env, cognito.env, customerCognito.env, signingKeysEnv, {
   STAGE: 'local',
   TABLE_NAME: tableName,
   SITE_AUTH_METHOD: authMethod,
-  JWT_SECRET: process.env.JWT_SECRET ?? randomBytes(48).toString('base64url'),
   JWT_ISSUER: `http://127.0.0.1:${port}/api/v2`,
   ALLOWED_ORIGINS: allowedOrigins,
   ADMIN_UI_URL: adminUiUrl,
-  // Verification mails link to the customer portal; locally the first allowed origin, like the admin UI.
-  PORTAL_URL: process.env.PORTAL_URL ?? adminUiUrl,
+  // Verification and claim mails link to the customer portal.
+  PORTAL_URL: portalUrl,
   EMAIL_FROM: 'no-reply@ticketing.local',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
+  // Business metrics are EMF lines on stdout: noise in a terminal (POWERTOOLS_METRICS_DISABLED=false shows them).
+  POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
 });
 
 let server: ApiServer | undefined;
 const shutdown = async () => {
   console.log('\nStopping…');
   await server?.close();
+  await Promise.all([adminPage.close(), portalPage.close()]);
   await services.stop();
   process.exit(0);
 };
@@ -84,10 +108,12 @@ try {
   for (const { login, password } of [demo.admin, demo.scanner, demo.vendor]) await cognito.createUser(login, password);
   cognito.close();
   server = await startApiServer({ port, host: '127.0.0.1' });
+  adminPage.proxyTo(server.url);
+  portalPage.proxyTo(server.url);
 
-  const manifest = { baseUrl: `${server.url}${API_PREFIX}`, authMethod, ...demo };
-  await mkdir('.local', { recursive: true });
-  await writeFile('.local/demo.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  const manifest = { baseUrl: `${server.url}${API_PREFIX}`, adminUrl: adminUiUrl, portalUrl, authMethod, ...demo };
+  await mkdir(dirname(manifestPath), { recursive: true });
+  await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
   const logins = (['admin', 'scanner', 'vendor', 'customer', 'otherCustomer', 'unverifiedCustomer'] as const).flatMap((role) => {
     const credentials = demo[role];
@@ -101,10 +127,13 @@ try {
       `  S3             ${services.endpoints.s3} (bucket ${services.env.PHOTO_BUCKET})`,
       `  SES            ${services.endpoints.ses} (sent mail: ${services.endpoints.ses}/store)`,
       `  Cognito        ${services.endpoints.cognito} (pool ${cognito.env.COGNITO_USER_POOL_ID}, client ${cognito.env.COGNITO_CLIENT_ID})`,
-      `  admin UI       ${adminUiUrl} (login and callback redirects go here)`,
+      `  Secrets Mgr    ${services.endpoints.secretsManager} (signing keys ${signingKeysEnv.JWT_SIGNING_KEY_SECRET})`,
+      `  admin page     ${adminUiUrl} (also ${adminPage.origins[1]}; /api/* proxied to the API)`,
+      `  portal page    ${portalUrl} (also ${portalPage.origins[1]}; /api/* proxied to the API)`,
+      `  origins        ${allowedOrigins}`,
       'Demo logins:',
       ...logins,
-      'Demo ids: .local/demo.json. Ctrl-C stops everything.',
+      `Demo ids: ${manifestPath}. Ctrl-C stops everything.`,
     ].join('\n'),
   );
 } catch (error) {

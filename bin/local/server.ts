@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { preflightHeaders } from '#shared/http/cors';
+import { apiAnswerHeaders } from '#shared/http/response-headers';
 import { invoke } from './invoke.ts';
 import { allowedMethods, matchRoute, toApiGatewayEvent, writeResult } from './lambda-http.ts';
 
@@ -19,7 +20,7 @@ export async function startApiServer({ port, host = '127.0.0.1' }: { port: numbe
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       console.error(`${req.method} ${req.url} failed:`, error);
-      if (!res.headersSent) problem(res, 500, 'internal', 'Internal error', 'The handler threw; see the server log.');
+      if (!res.headersSent) problem(req, res, 500, 'internal', 'Internal error', 'The handler threw; see the server log.');
       else res.destroy();
     });
   });
@@ -53,9 +54,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const allow = allowedMethods(pathname);
     if (allow.length) {
       res.setHeader('Allow', allow.join(', '));
-      problem(res, 405, 'method-not-allowed', 'Method not allowed', `${method} is not allowed on ${pathname}.`);
+      problem(req, res, 405, 'method-not-allowed', 'Method not allowed', `${method} is not allowed on ${pathname}.`);
     } else {
-      problem(res, 404, 'not-found', 'Not found', `No route matches ${method} ${pathname}.`);
+      problem(req, res, 404, 'not-found', 'Not found', `No route matches ${method} ${pathname}.`);
     }
     return;
   }
@@ -63,7 +64,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const body = await readBody(req);
   if (!body) {
     res.setHeader('Connection', 'close');
-    problem(res, 413, 'payload-too-large', 'Payload too large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    problem(req, res, 413, 'payload-too-large', 'Payload too large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
     return;
   }
   const event = toApiGatewayEvent(
@@ -94,7 +95,8 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-function problem(res: ServerResponse, status: number, slug: string, title: string, detail: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/problem+json' });
+/** An answer the server makes itself, with the same security and CORS headers as the handlers' answers. */
+function problem(req: IncomingMessage, res: ServerResponse, status: number, slug: string, title: string, detail: string): void {
+  res.writeHead(status, { ...apiAnswerHeaders(req.headers.origin), 'Content-Type': 'application/problem+json' });
   res.end(JSON.stringify({ type: `/problems/${slug}`, title, status, detail }));
 }

@@ -12,12 +12,19 @@ const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
 };
 
+/**
+ * The security and CORS headers of every API answer for a request from `origin`: the
+ * middy stack adds them, and the local server (bin/local/server.ts) to the answers it
+ * makes itself (unmatched routes, 405, 413), as API Gateway's own answers carry CORS.
+ */
+export const apiAnswerHeaders = (origin: string | undefined): Record<string, string> => ({ ...SECURITY_HEADERS, ...corsHeaders(origin) });
+
 /** Adds CORS and security headers to every answer, errors included. */
 export function responseHeaders(): Middleware {
   const apply: NonNullable<Middleware['after']> = async (request) => {
     const response = request.response as APIGatewayProxyStructuredResultV2 | undefined;
     if (!response) return;
-    response.headers = { ...SECURITY_HEADERS, ...corsHeaders(header(request.event, 'origin')), ...response.headers };
+    response.headers = { ...apiAnswerHeaders(header(request.event, 'origin')), ...response.headers };
   };
   return { after: apply, onError: apply };
 }
