@@ -15,7 +15,7 @@ import { routes } from '#shared/routes';
 import { bundleAll } from './bench/bundle.ts';
 import { measureInit } from './bench/init.ts';
 import { figures, summary, table, TARGETS, type BenchResults } from './bench/report.ts';
-import { BENCH_ENV, INIT_RUNS, ITERATIONS, ROOT, TABLE_NAME, WARMUP } from './bench/settings.ts';
+import { BENCH_ENV, BENCH_SIGNING_KEY, BENCH_SIGNING_STAGE, INIT_RUNS, ITERATIONS, ROOT, TABLE_NAME, WARMUP } from './bench/settings.ts';
 import { startLocalServices } from './local/services.ts';
 import { createTable } from './local/table.ts';
 
@@ -34,6 +34,9 @@ async function measureHandlers() {
     const { customerBenchEnv } = await import('./bench/scenarios-customers.ts');
     Object.assign(process.env, await customerBenchEnv(services));
     await createTable(TABLE_NAME);
+    // The bench's fixed key (already in JWT_PUBLIC_KEYS) as the stand-in's signing key secret.
+    const { initLocalSigningKeys } = await import('./keys/commands.ts');
+    await initLocalSigningKeys(services, BENCH_SIGNING_STAGE, async () => ({ ...BENCH_SIGNING_KEY }));
     const { measureLatency } = await import('./bench/latency.ts');
     log(`Handler latency vs raw DynamoDB calls: ${WARMUP} warm-up + ${ITERATIONS} iterations each (${elapsed()})`);
     return await measureLatency(routes, log);

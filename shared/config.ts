@@ -1,3 +1,4 @@
+import { parsePublicJwks } from './auth/key-set.ts';
 import * as z from './schema.ts';
 
 /**
@@ -13,11 +14,26 @@ const commaList = z.pipe(
   z.transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)),
 );
 
+const jwks = z.pipe(
+  z.string(),
+  z.transform((value, context) => {
+    try {
+      return parsePublicJwks(value);
+    } catch (error) {
+      context.issues.push({ code: 'custom', message: `must be a JWKS of ES256 keys: ${(error as Error).message}`, input: value });
+      return z.NEVER;
+    }
+  }),
+);
+
 const baseSchema = z.object({
   STAGE: z.string().check(z.minLength(1)),
   SITE_AUTH_METHOD: z.enum(['idp', 'legacy']),
-  /** HS256 key of the service's own tokens: at least 32 bytes of entropy. */
-  JWT_SECRET: z.string().check(z.minLength(32, 'must be at least 32 characters')),
+  /**
+   * The public JWKS of the service's own tokens (ES256), current key first: every
+   * function verifies with it; the issuing ones sign with the first key's private half.
+   */
+  JWT_PUBLIC_KEYS: jwks,
   JWT_ISSUER: z.string().check(z.minLength(1)),
   /** Origins of the admin SPA and customer portal: CORS, CSRF and redirect allowlist. */
   ALLOWED_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),

@@ -47,6 +47,11 @@ export interface Uses {
   identityProvider?: 'sign-in' | 'manage-users';
   /** The customers' user pool (the portal's accounts), in the same two kinds as `identityProvider`. */
   customerIdentity?: 'sign-in' | 'manage-users';
+  /**
+   * Issues the service's own tokens (or the signed OIDC state): the private signing key,
+   * fetched from Secrets Manager at run time. Every function verifies with the public keys.
+   */
+  signingKey?: boolean;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -76,17 +81,18 @@ function admin(permission?: Permission): Access {
 const table = [
   // Authentication. Identity-provider mode (SITE_AUTH_METHOD=idp): login, vendor/login,
   // callback, logout, change-password; legacy mode: /auth/legacy/*. Each answers 403 in
-  // the other mode. Login routes write the PKCE verifier of the login in flight.
-  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in' } },
-  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in' }, successor: '/auth/login' },
-  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in' } },
+  // the other mode. Login routes write the PKCE verifier of the login in flight. Rows that
+  // sign a token or the login state have `signingKey`.
+  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in', signingKey: true } },
+  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in', signingKey: true }, successor: '/auth/login' },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in', signingKey: true } },
   { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: admin(), uses: { identityProvider: 'sign-in' } },
   { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read', identityProvider: 'sign-in' } },
   { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
   { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
-  { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read' } },
+  { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read', signingKey: true } },
   // Legacy login upgrades old (bcrypt) hashes to scrypt, hence read-write.
-  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write' } },
+  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write', signingKey: true } },
   { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: admin(), uses: {} },
   { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: 'read-write' } },
   { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: 'read-write', email: true } },
@@ -135,7 +141,7 @@ const table = [
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
   // administrator who manages customers, the account itself, and mail to its owner.
-  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: 'read-write', customerIdentity: 'sign-in' } },
+  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: 'read-write', customerIdentity: 'sign-in', signingKey: true } },
   { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: 'read-write', customerIdentity: 'manage-users', email: true } },
   { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: 'read' } },
   { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: 'read-write', email: true } },

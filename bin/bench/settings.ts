@@ -1,9 +1,28 @@
 import { fileURLToPath } from 'node:url';
+import { publicHalf } from '#shared/auth/key-set';
+import { signingKeySecretName } from '../keys/commands.ts';
 
 /** The project root (bundles resolve `#shared/*` and node_modules from here). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const TABLE_NAME = 'ticketing-bench';
+
+/**
+ * A fixed signing key: bundles' cold-start runs (init.ts) validate JWT_PUBLIC_KEYS with no
+ * service running, and bench.ts writes this same key into the Secrets Manager stand-in
+ * for the latency runs. Made for the bench only, never used anywhere else.
+ */
+export const BENCH_SIGNING_KEY = {
+  kty: 'EC',
+  crv: 'P-256',
+  x: 'paoSUKg0RdxZ7DTAJArAYYWXanuTwDK_m87hPtm62OA',
+  y: 'uhfpIJHQfvydcm3FKozwdbh4XqKh0O4E-lrT2yl5_VI',
+  kid: 'bench-key',
+  alg: 'ES256',
+  use: 'sig',
+  d: 'KoQzZS3eYbbMmcKsXd6WLATFY0DoIIlS0ulgj2RThhY',
+} as const;
+export const BENCH_SIGNING_STAGE = 'bench';
 
 /**
  * What `shared/config.ts` validates at cold start, plus the region and dummy credentials
@@ -14,7 +33,8 @@ export const BENCH_ENV: Record<string, string> = {
   STAGE: 'bench',
   TABLE_NAME,
   SITE_AUTH_METHOD: 'legacy',
-  JWT_SECRET: 'bench-only-secret-0123456789abcdefghijklmnopqrstuvwxyz',
+  JWT_PUBLIC_KEYS: JSON.stringify({ keys: [publicHalf(BENCH_SIGNING_KEY)] }),
+  JWT_SIGNING_KEY_SECRET: signingKeySecretName(BENCH_SIGNING_STAGE),
   JWT_ISSUER: 'https://ticketing.bench/api/v2',
   ALLOWED_ORIGINS: 'https://admin.ticketing.bench',
   LOG_LEVEL: 'INFO',

@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
+import { startSecretsManager } from './secrets-manager.ts';
 
 /**
- * The embedded stand-ins for DynamoDB, S3, SES and Cognito, on 127.0.0.1 and free ports,
+ * The embedded stand-ins for DynamoDB, S3, SES, Cognito and Secrets Manager, on 127.0.0.1 and free ports,
  * shared by `npm start` and the integration tests. Where they differ from AWS is
  * listed in DESIGN.md ("The stand-ins").
  */
 export interface LocalServices {
-  endpoints: { dynamodb: string; s3: string; ses: string; cognito: string };
+  endpoints: { dynamodb: string; s3: string; ses: string; cognito: string; secretsManager: string };
   /** What the AWS SDK v3 clients (and the tests) need to reach the stand-ins. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -151,19 +152,26 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
 
-  const started = await Promise.allSettled([startDynamoDb(), startS3(), startSes(), startCognito()]);
+  // In-process (bin/local/secrets-manager.ts): holds the signing key secret (`npm run keys`).
+  const startSecrets = async () => {
+    const standIn = await startSecretsManager();
+    closers.push(() => standIn.close());
+    return standIn.endpoint;
+  };
+
+  const started = await Promise.allSettled([startDynamoDb(), startS3(), startSes(), startCognito(), startSecrets()]);
   const failed = started.find((result) => result.status === 'rejected');
   if (failed) {
     await stop();
     throw failed.reason;
   }
-  const [dynamodb, s3, ses, cognito] = started.map((result) => (result as PromiseFulfilledResult<string>).value) as [
-    string, string, string, string,
+  const [dynamodb, s3, ses, cognito, secretsManager] = started.map((result) => (result as PromiseFulfilledResult<string>).value) as [
+    string, string, string, string, string,
   ];
-  log(`local services ready: dynamodb ${dynamodb}, s3 ${s3}, ses ${ses}, cognito ${cognito}`);
+  log(`local services ready: dynamodb ${dynamodb}, s3 ${s3}, ses ${ses}, cognito ${cognito}, secrets manager ${secretsManager}`);
 
   return {
-    endpoints: { dynamodb, s3, ses, cognito },
+    endpoints: { dynamodb, s3, ses, cognito, secretsManager },
     env: {
       AWS_REGION: REGION,
       // Dummy credentials for every client. s3rver is the only stand-in that checks the key
@@ -176,6 +184,7 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
       AWS_ENDPOINT_URL_SESV2: ses,
       AWS_ENDPOINT_URL_SES: ses,
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager,
       SES_STORE_URL: ses,
       COGNITO_LOCAL_URL: cognito,
       PHOTO_BUCKET: photoBucket,

@@ -11,7 +11,7 @@ export const handler = route(
     response: SingleAnswer(LegacySignIn),
   },
   async ({ body }) => {
-    const { jwt, user } = await legacyLogin(body.login, body.password);
-    return { body: { count: 1, data: { success: true, jwt, user } }, cookies: [sessionCookie(jwt)] };
+    const { jwt, expiresAt, user } = await legacyLogin(body.login, body.password);
+    return { body: { count: 1, data: { success: true, jwt, expiresAt, user } }, cookies: [sessionCookie(jwt)] };
   },
 );

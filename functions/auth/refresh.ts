@@ -5,6 +5,7 @@ import { Refreshed, SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 
 export const handler = route('POST /auth/refresh', { response: SingleAnswer(Refreshed) }, async ({ caller }) => {
-  const { jwt } = await refreshAdminSession(caller);
-  return { ...single({ refreshed: true }), cookies: [sessionCookie(jwt)] };
+  // In the body too: a bearer client (no cookie jar) takes the new token from here.
+  const { jwt, expiresAt } = await refreshAdminSession(caller);
+  return { ...single({ refreshed: true, token: jwt, expiresAt }), cookies: [sessionCookie(jwt)] };
 });

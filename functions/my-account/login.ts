@@ -14,7 +14,7 @@ export const handler = route(
     response: SingleAnswer(CustomerSignIn),
   },
   async ({ body }) => {
-    const { token, expiresIn, customer } = await loginCustomer(body);
-    return { body: { count: 1, data: { token, expiresIn, tokenType: 'Bearer', customer } }, cookies: [sessionCookie(token)] };
+    const { token, expiresIn, expiresAt, customer } = await loginCustomer(body);
+    return { body: { count: 1, data: { token, expiresIn, expiresAt, tokenType: 'Bearer', customer } }, cookies: [sessionCookie(token)] };
   },
 );

@@ -1,10 +1,12 @@
 import { jwtVerify, SignJWT } from 'jose';
 import { config } from '../config.ts';
 import { epochSeconds, now } from '../clock.ts';
-import { key } from './tokens.ts';
+import { ALGORITHM } from './key-set.ts';
+import { currentSigningKey } from './signing-key.ts';
+import { verificationKeys } from './tokens.ts';
 
 /**
- * The OIDC `state`: a short-lived HS256 JWT (the service's key, its own audience, so it
+ * The OIDC `state`: a short-lived ES256 JWT (the service's keys, its own audience, so it
  * can never pass as a session token) carrying what the callback needs: where to send the
  * browser, the nonce expected in the id token, the reference of the PKCE verifier kept
  * in the table, and the channel. It is tamper-proof but readable, so it holds no secret:
@@ -23,21 +25,22 @@ const AUDIENCE = 'ticketing-oauth-state';
 export const LOGIN_TTL_SECONDS = 10 * 60;
 
 export async function signLoginState(state: LoginState): Promise<string> {
+  const { kid, key } = await currentSigningKey();
   return new SignJWT({ redirect_uri: state.redirectUri, nonce: state.nonce, ref: state.ref, channel: state.channel })
-    .setProtectedHeader({ alg: 'HS256' })
+    .setProtectedHeader({ alg: ALGORITHM, kid })
     .setIssuer(config().JWT_ISSUER)
     .setAudience(AUDIENCE)
     .setIssuedAt(epochSeconds())
     .setExpirationTime(epochSeconds() + LOGIN_TTL_SECONDS)
-    .sign(await key());
+    .sign(key);
 }
 
 /** The state's content, or undefined when it is missing, forged, expired or malformed. */
 export async function verifyLoginState(state: string | undefined): Promise<LoginState | undefined> {
   if (!state) return undefined;
   try {
-    const { payload } = await jwtVerify(state, await key(), {
-      algorithms: ['HS256'],
+    const { payload } = await jwtVerify(state, verificationKeys(), {
+      algorithms: [ALGORITHM],
       issuer: config().JWT_ISSUER,
       audience: AUDIENCE,
       requiredClaims: ['exp'],

@@ -1,19 +1,23 @@
-import type { webcrypto } from 'node:crypto';
-import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import { SignJWT, createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { config } from '../config.ts';
 import { now, epochSeconds } from '../clock.ts';
 import { Unauthenticated } from '../errors.ts';
 import { PERMISSIONS, type Permission } from '../routes.ts';
+import { ALGORITHM } from './key-set.ts';
+import { currentSigningKey } from './signing-key.ts';
 
 /**
- * The service's own tokens: HS256 (pinned), short-lived, with `iss`, `aud`, `exp`,
- * `iat` and `sub` required. Administrators and customers get distinct audiences, so a
- * customer token can never open an admin route and vice versa.
+ * The service's own tokens: ES256 (pinned) with a `kid`, short-lived, with `iss`, `aud`,
+ * `exp`, `iat` and `sub` required. Administrators and customers get distinct audiences,
+ * so a customer token can never open an admin route and vice versa.
+ *
+ * Verification uses the public JWKS in JWT_PUBLIC_KEYS (every key in it: current and
+ * previous); signing the private key of its first key (signing-key.ts, issuing functions
+ * only). README "Rotating the signing key".
  */
 export const AUDIENCES = { admin: 'ticketing-admin', customer: 'ticketing-customer' } as const;
 export type Audience = keyof typeof AUDIENCES;
 
-const ALGORITHM = 'HS256';
 export const TOKEN_TTL_SECONDS = 60 * 60;
 /** A session can be refreshed until this long after the original sign-in (`auth_time`). */
 export const SESSION_LIMIT_SECONDS = 12 * 60 * 60;
@@ -37,50 +41,75 @@ export interface CustomerPrincipal {
 
 export type Principal = AdminPrincipal | CustomerPrincipal;
 
-// Imported once: handing jose raw bytes would re-import the key on every request.
-// Also signs the OIDC `state` (login-state.ts), under its own audience.
-let signingKey: Promise<webcrypto.CryptoKey> | undefined;
-export const key = (): Promise<webcrypto.CryptoKey> =>
-  (signingKey ??= crypto.subtle.importKey('raw', new TextEncoder().encode(config().JWT_SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]));
+export interface IssuedToken {
+  token: string;
+  /** Epoch seconds: the token's `exp`, given to bearer clients so they refresh in time. */
+  expiresAt: number;
+}
 
 export async function issueToken(principal: Principal): Promise<string> {
+  return (await issueSessionToken(principal)).token;
+}
+
+/** A token and its expiry. */
+export async function issueSessionToken(principal: Principal): Promise<IssuedToken> {
   const claims =
     principal.kind === 'admin'
       ? { login: principal.login, permissions: principal.permissions, vendor_user: principal.vendorUser }
       : { email: principal.email };
-  return new SignJWT({ ...claims, auth_time: principal.authTime })
-    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+  const { kid, key } = await currentSigningKey();
+  const expiresAt = epochSeconds() + TOKEN_TTL_SECONDS;
+  const token = await new SignJWT({ ...claims, auth_time: principal.authTime })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid })
     .setIssuer(config().JWT_ISSUER)
     .setAudience(AUDIENCES[principal.kind])
     .setSubject(String(principal.id))
     .setIssuedAt(epochSeconds())
-    .setExpirationTime(epochSeconds() + TOKEN_TTL_SECONDS)
-    .sign(await key());
+    .setExpirationTime(expiresAt)
+    .sign(key);
+  return { token, expiresAt };
 }
+
+type Jwks = ReturnType<typeof createLocalJWKSet>;
+
+/**
+ * The verifier of the current JWT_PUBLIC_KEYS with its cache of verified tokens, rebuilt
+ * whenever the parsed configuration changes (a new container in AWS; resetConfigForTests
+ * in tests). The cache belongs to one key set, so a token of a key retired from the set
+ * can never be answered from it.
+ */
+let verifier: { source: object; jwks: Jwks; verified: Map<string, { principal: Principal; exp: number }> } | undefined;
+
+function currentVerifier() {
+  const source = config().JWT_PUBLIC_KEYS;
+  if (verifier?.source !== source) verifier = { source, jwks: createLocalJWKSet(source), verified: new Map() };
+  return verifier;
+}
+
+/** Also verifies the OIDC `state` (login-state.ts): the same keys, another audience. */
+export const verificationKeys = (): Jwks => currentVerifier().jwks;
 
 const isPermission = (value: unknown): value is Permission =>
   typeof value === 'string' && (PERMISSIONS as readonly string[]).includes(value);
 
 /**
- * Tokens this warm container has verified. A client sends the same token with every
- * request; answering from here skips the WebCrypto HMAC (a thread-pool hop, most of the
- * middleware's cost per request). Sound because the same string under the same key
- * verifies the same way until `exp`, which is checked again on every hit.
+ * Tokens this warm container has verified (per key set, see `currentVerifier`). A client
+ * sends the same token with every request; answering from here skips the ECDSA
+ * verification (a thread-pool hop, most of the middleware's cost per request). Sound
+ * because the same string under the same keys verifies the same way until `exp`, which
+ * is checked again on every hit.
  */
 const VERIFIED_CACHE_SIZE = 1000;
-const verified = new Map<string, { principal: Principal; exp: number }>();
 
 /** Verifies a token for the given audience; any failure is a 401 that says nothing more. */
 export async function verifyToken(token: string, audience: Audience): Promise<Principal> {
+  const { jwks, verified } = currentVerifier();
   const cacheKey = `${audience}:${token}`;
   const hit = verified.get(cacheKey);
   if (hit && epochSeconds() < hit.exp) return hit.principal;
   let payload;
   try {
-    ({ payload } = await jwtVerify(token, await key(), {
+    ({ payload } = await jwtVerify(token, jwks, {
       algorithms: [ALGORITHM],
       issuer: config().JWT_ISSUER,
       audience: AUDIENCES[audience],

@@ -45,6 +45,7 @@ export const toCustomerResource = (customer: Customer): CustomerResource => ({
 export const CustomerSignIn = z.strictObject({
   token: z.string().check(z.describe('The service\'s customer JWT: send it as `Authorization: Bearer <token>` (or rely on the cookie).')),
   expiresIn: z.int().check(z.describe('Seconds until the token expires.')),
+  expiresAt: z.int().check(z.describe('When the token expires: epoch seconds (its `exp` claim), as in the admin login and refresh answers.')),
   tokenType: z.literal('Bearer'),
   customer: CustomerResource,
 });

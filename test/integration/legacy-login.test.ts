@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
+import { TOKEN_TTL_SECONDS } from '#shared/auth/tokens';
 import { resetConfigForTests } from '#shared/config';
 import { createAdministrator } from '#shared/data/administrators';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { call } from '../support/api.ts';
+import { claimsOf, expOf } from '../support/tokens.ts';
 
 const LOGIN = '/api/v2/auth/legacy/login';
 const PASSWORD = 'a-long-enough-password';
@@ -33,6 +35,9 @@ describe('legacy login', () => {
     const response = await call('POST', LOGIN, { body: { login: staff.login, password: PASSWORD } });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ count: 1, data: { success: true, jwt: expect.any(String), user: { id: staff.id, login: staff.login, permissions: ['shipping:read'], vendorUser: 0 } } });
+    // Bearer clients learn when to refresh: epoch seconds, the token's own `exp`.
+    expect(response.body.data.expiresAt).toBe(expOf(response.body.data.jwt));
+    expect(response.body.data.expiresAt - claimsOf(response.body.data.jwt).iat).toBe(TOKEN_TTL_SECONDS);
     expect(response.body.data.user).not.toHaveProperty('passwordHash');
     expect(response.cookies).toHaveLength(1);
     const cookie = response.cookies[0]!;

@@ -5,6 +5,7 @@ import { CustomerSignIn } from '#shared/domain/customer-resource';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { SingleAnswer } from '#shared/http/answers';
 import { call } from '../support/api.ts';
+import { claimsOf, expOf } from '../support/tokens.ts';
 import { login, newAddress, newCustomer, PASSWORD, verificationTokenFor } from '../support/customers.ts';
 
 afterEach(() => resetClock());
@@ -20,6 +21,8 @@ describe('PUT /my-account (customer login)', () => {
       data: { tokenType: 'Bearer', expiresIn: 3600, customer: { id, emailAddress: email, emailVerified: true } },
     });
     const { token } = response.body.data;
+    expect(response.body.data.expiresAt).toBe(expOf(token));
+    expect(response.body.data.expiresAt - claimsOf(token).iat).toBe(response.body.data.expiresIn);
     expect(response.cookies).toEqual([expect.stringMatching(new RegExp(`^${AUTH_COOKIE}=${token};.*HttpOnly; Secure`))]);
 
     const byBearer = await call('GET', '/api/v2/my-account', { token });

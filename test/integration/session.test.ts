@@ -7,6 +7,7 @@ import { resetConfigForTests } from '#shared/config';
 import { createAdministrator, type Administrator } from '#shared/data/administrators';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { call } from '../support/api.ts';
+import { claimsOf, expOf } from '../support/tokens.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
 
 let staff: Administrator;
@@ -49,12 +50,29 @@ describe('POST /auth/refresh', () => {
     advanceClock(5_000);
     const response = await call('POST', '/api/v2/auth/refresh', { cookies: [`${AUTH_COOKIE}=${token}`], headers: spa });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ count: 1, data: { refreshed: true } });
+    expect(response.body).toEqual({ count: 1, data: { refreshed: true, token: expect.any(String), expiresAt: expect.any(Number) } });
     expect(response.cookies).toHaveLength(1);
     expect(response.cookies[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=[^;]+; Path=/; Max-Age=${TOKEN_TTL_SECONDS}; HttpOnly; Secure; SameSite=Lax$`));
     const fresh = cookieValue(response.cookies[0]!);
     expect(fresh).not.toBe(token);
+    // The same token in the body and the cookie, and `expiresAt` is its own `exp`.
+    expect(response.body.data.token).toBe(fresh);
+    expect(response.body.data.expiresAt).toBe(expOf(fresh));
+    expect(response.body.data.expiresAt - claimsOf(fresh).iat).toBe(TOKEN_TTL_SECONDS);
     expect(await verifyToken(fresh, 'admin')).toMatchObject({ id: staff.id, authTime: signedInAt });
+  });
+
+  it('gives a bearer client (no cookies) the new token in the body, usable as it stands', async () => {
+    const token = await tokenFor(staff);
+    advanceClock(5_000);
+    const response = await call('POST', '/api/v2/auth/refresh', { token });
+    expect(response.status).toBe(200);
+    const fresh = response.body.data.token as string;
+    expect(fresh).not.toBe(token);
+    expect(response.body.data.expiresAt).toBe(expOf(fresh));
+    const me = await call('GET', '/api/v2/auth/me', { token: fresh });
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ id: staff.id });
   });
 
   it('refuses a token that has expired', async () => {

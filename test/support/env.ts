@@ -1,14 +1,15 @@
 /**
  * The environment of the integration tests, in one place: vitest.config.ts sets it in
  * every test worker, and tests import the constants instead of repeating the values.
- * The stand-ins' endpoints are added per run by `global-setup.ts` (see `worker-env.ts`).
+ * The stand-ins' endpoints and the signing keys (JWT_PUBLIC_KEYS, JWT_SIGNING_KEY_SECRET)
+ * are added per run by `global-setup.ts` (see `worker-env.ts`).
  */
 export const TABLE_NAME = 'ticketing-test';
 export const PHOTO_BUCKET = 'ticketing-photos-test';
 export const ALLOWED_ORIGIN = 'https://admin.ticketing.test';
 export const JWT_ISSUER = 'https://ticketing.test/api/v2';
-/** Fixed so a failing token can be decoded by hand; only ever used against local services. */
-export const JWT_SECRET = 'test-only-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+/** The stage whose signing key secret global-setup.ts creates in the Secrets Manager stand-in (`ticketing/test/signing-keys`). */
+export const SIGNING_KEY_STAGE = 'test';
 export const EMAIL_FROM = 'no-reply@ticketing.test';
 /**
  * Another front-end origin, registered on the test app client (a callback per origin) but
@@ -24,7 +25,6 @@ export const TEST_ENV: Record<string, string> = {
   STAGE: 'test',
   TABLE_NAME,
   SITE_AUTH_METHOD: 'legacy',
-  JWT_SECRET,
   JWT_ISSUER,
   ALLOWED_ORIGINS: ALLOWED_ORIGIN,
   PHOTO_BUCKET,

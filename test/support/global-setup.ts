@@ -3,8 +3,9 @@ import type { TestProject } from 'vitest/node';
 import { configureCognito, configureCustomerCognito } from '../../bin/local/cognito.ts';
 import { startLocalServices } from '../../bin/local/services.ts';
 import { createTable } from '../../bin/local/table.ts';
+import { initLocalSigningKeys } from '../../bin/keys/commands.ts';
 import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
-import { ADMIN_UI_URL, ALLOWED_ORIGIN, PHOTO_BUCKET, SECOND_ORIGIN, TABLE_NAME } from './env.ts';
+import { ADMIN_UI_URL, ALLOWED_ORIGIN, PHOTO_BUCKET, SECOND_ORIGIN, SIGNING_KEY_STAGE, TABLE_NAME } from './env.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,13 +16,17 @@ declare module 'vitest' {
 
 /**
  * Starts the embedded services once per run of the integration project, creates the
- * (empty, shared) table and the Cognito pools (administrators', customers') and app clients. Tests create their own
+ * (empty, shared) table, the Cognito pools (administrators', customers') and app clients,
+ * and the signing key secret. Tests create their own
  * uniquely keyed data (and Cognito users).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const services = await startLocalServices({ photoBucket: PHOTO_BUCKET });
   let cognitoEnv: Record<string, string>;
+  let keysEnv: Record<string, string>;
   try {
+    // A fresh ES256 key per run, made by the same code as `npm run keys -- init`.
+    keysEnv = await initLocalSigningKeys(services, SIGNING_KEY_STAGE);
     const client = new DynamoDBClient({
       endpoint: services.endpoints.dynamodb,
       region: services.env.AWS_REGION,
@@ -48,6 +53,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await services.stop();
     throw error;
   }
-  project.provide('localServicesEnv', { ...services.env, ...cognitoEnv });
+  project.provide('localServicesEnv', { ...services.env, ...cognitoEnv, ...keysEnv });
   return () => services.stop();
 }

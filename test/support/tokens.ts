@@ -1,4 +1,6 @@
-import { SignJWT, base64url } from 'jose';
+import { SignJWT, base64url, generateKeyPair } from 'jose';
+import { ALGORITHM } from '#shared/auth/key-set';
+import { currentSigningKey } from '#shared/auth/signing-key';
 import { issueToken, AUDIENCES, type Audience } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
 import { PERMISSIONS, type Permission } from '#shared/routes';
@@ -12,19 +14,18 @@ export function customerToken(id = 999_101): Promise<string> {
   return issueToken({ kind: 'customer', id, email: `customer-${id}@test.local`, authTime: epochSeconds() });
 }
 
-const secret = () => new TextEncoder().encode(process.env.JWT_SECRET);
-
 /** Signed with the right key but already expired. */
-export function expiredToken(audience: Audience = 'admin'): Promise<string> {
+export async function expiredToken(audience: Audience = 'admin'): Promise<string> {
   const past = epochSeconds() - 7200;
+  const { kid, key } = await currentSigningKey();
   return new SignJWT({ permissions: [...PERMISSIONS], auth_time: past })
-    .setProtectedHeader({ alg: 'HS256' })
+    .setProtectedHeader({ alg: ALGORITHM, kid })
     .setIssuer(process.env.JWT_ISSUER!)
     .setAudience(AUDIENCES[audience])
     .setSubject('999001')
     .setIssuedAt(past)
     .setExpirationTime(past + 3600)
-    .sign(secret());
+    .sign(key);
 }
 
 /** A valid token whose payload was edited after signing (more permissions). */
@@ -43,14 +44,21 @@ export function unsignedToken(): string {
   return `${header}.${payload}.`;
 }
 
-/** Signed by someone else's key. */
-export function foreignToken(): Promise<string> {
+/** Signed by someone else's key, under the `kid` of the service's current one. */
+export async function foreignToken(): Promise<string> {
+  const { kid } = await currentSigningKey();
+  const { privateKey } = await generateKeyPair(ALGORITHM);
   return new SignJWT({ permissions: [...PERMISSIONS], auth_time: epochSeconds() })
-    .setProtectedHeader({ alg: 'HS256' })
+    .setProtectedHeader({ alg: ALGORITHM, kid })
     .setIssuer(process.env.JWT_ISSUER!)
     .setAudience(AUDIENCES.admin)
     .setSubject('999001')
     .setIssuedAt()
     .setExpirationTime('1h')
-    .sign(new TextEncoder().encode('another-secret-that-is-long-enough-to-sign-with'));
+    .sign(privateKey);
 }
+
+/** The claims of a token (not verified): `expiresAt` in the login and refresh answers must equal its `exp`. */
+export const claimsOf = (token: string): { exp: number; iat: number } =>
+  JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[1]!))) as { exp: number; iat: number };
+export const expOf = (token: string): number => claimsOf(token).exp;

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSigningKey, publicHalf } from '#shared/auth/key-set';
 
 /**
  * The id-token checks the callback relies on, against a JWKS served locally: cognito-local
@@ -27,7 +28,7 @@ beforeAll(async () => {
   Object.assign(process.env, {
     STAGE: 'test',
     SITE_AUTH_METHOD: 'idp',
-    JWT_SECRET: 'unit-only-secret-0123456789abcdefghijklmnop',
+    JWT_PUBLIC_KEYS: JSON.stringify({ keys: [publicHalf(await generateSigningKey())] }),
     JWT_ISSUER: 'https://ticketing.test/api/v2',
     ALLOWED_ORIGINS: 'https://admin.ticketing.test',
     AWS_REGION: 'us-east-1',

@@ -1,14 +1,34 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT, base64url, generateKeyPair } from 'jose';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runKeysCommand, signingKeyEnv } from '../../bin/keys/commands.ts';
+import { startSecretsManager, type SecretsManagerStandIn } from '../../bin/local/secrets-manager.ts';
 
-/** The service's own tokens, without services: only the environment the config validates. */
+/**
+ * The service's own tokens against the Secrets Manager stand-in (in-process, no other
+ * service): ES256 with the current key's kid, verified against JWT_PUBLIC_KEYS only.
+ */
 let tokens: typeof import('#shared/auth/tokens');
 let clock: typeof import('#shared/clock');
+let secrets: SecretsManagerStandIn;
+let client: SecretsManagerClient;
+let publicKeys: string;
 
 beforeAll(async () => {
-  Object.assign(process.env, {
+  secrets = await startSecretsManager();
+  const aws = {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'unit',
+    AWS_SECRET_ACCESS_KEY: 'unit',
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+  client = new SecretsManagerClient({ endpoint: secrets.endpoint, region: aws.AWS_REGION, credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' } });
+  const keysEnv = signingKeyEnv(await runKeysCommand(client, 'init', 'unit-tokens'));
+  publicKeys = keysEnv.JWT_PUBLIC_KEYS!;
+  Object.assign(process.env, aws, keysEnv, {
     STAGE: 'test',
     SITE_AUTH_METHOD: 'legacy',
-    JWT_SECRET: 'unit-only-secret-0123456789abcdefghijklmnop',
     JWT_ISSUER: 'https://ticketing.unit/api/v2',
     ALLOWED_ORIGINS: 'https://admin.ticketing.unit',
   });
@@ -16,10 +36,39 @@ beforeAll(async () => {
   clock = await import('#shared/clock');
 });
 
+afterAll(async () => {
+  client.destroy();
+  (await import('#shared/services/signing-key-secret')).resetSigningKeySecretClientForTests();
+  await secrets.close();
+});
+
 afterEach(() => clock.resetClock());
 
+const currentKid = () => (JSON.parse(publicKeys) as { keys: Array<{ kid: string }> }).keys[0]!.kid;
+const header = (token: string) => JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]!))) as Record<string, unknown>;
 const admin = () =>
   tokens.issueToken({ kind: 'admin', id: 42, login: 'pat', permissions: ['tickets:read'], vendorUser: false, authTime: clock.epochSeconds() });
+/** Every claim the service wants, signed with whatever key and algorithm the case needs. */
+const claims = () =>
+  new SignJWT({ login: 'pat', permissions: ['tickets:read'], auth_time: clock.epochSeconds() })
+    .setIssuer(process.env.JWT_ISSUER!)
+    .setAudience(tokens.AUDIENCES.admin)
+    .setSubject('42')
+    .setIssuedAt(clock.epochSeconds())
+    .setExpirationTime(clock.epochSeconds() + 600);
+
+describe('token signing', () => {
+  it('signs with ES256 under the kid of the first key of JWT_PUBLIC_KEYS', async () => {
+    expect(header(await admin())).toEqual({ alg: 'ES256', typ: 'JWT', kid: currentKid() });
+  });
+
+  it('answers the expiry it put in the token', async () => {
+    const { token, expiresAt } = await tokens.issueSessionToken({ kind: 'customer', id: 7, email: 'c@unit.test', authTime: clock.epochSeconds() });
+    const payload = JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[1]!))) as { exp: number };
+    expect(expiresAt).toBe(payload.exp);
+    expect(expiresAt).toBe(clock.epochSeconds() + tokens.TOKEN_TTL_SECONDS);
+  });
+});
 
 describe('token verification', () => {
   it('answers the principal the token was issued for, again on a repeated request', async () => {
@@ -40,5 +89,32 @@ describe('token verification', () => {
     const token = await admin();
     await tokens.verifyToken(token, 'admin');
     await expect(tokens.verifyToken(token, 'customer')).rejects.toMatchObject({ kind: 'unauthenticated' });
+  });
+
+  it('refuses a token whose kid is not in JWT_PUBLIC_KEYS', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    const token = await claims().setProtectedHeader({ alg: 'ES256', kid: 'unknown-kid' }).sign(privateKey);
+    await expect(tokens.verifyToken(token, 'admin')).rejects.toMatchObject({ kind: 'unauthenticated' });
+  });
+
+  it('refuses a token signed by another key under the current kid', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    const token = await claims().setProtectedHeader({ alg: 'ES256', kid: currentKid() }).sign(privateKey);
+    await expect(tokens.verifyToken(token, 'admin')).rejects.toMatchObject({ kind: 'unauthenticated' });
+  });
+
+  it('refuses an HS256 token keyed with the public key (algorithm confusion)', async () => {
+    const jwk = (JSON.parse(publicKeys) as { keys: Array<Record<string, string>> }).keys[0]!;
+    // The classic attack: the verifier's public key material used as an HMAC secret.
+    for (const secret of [publicKeys, JSON.stringify(jwk), jwk.x!]) {
+      const token = await claims().setProtectedHeader({ alg: 'HS256', kid: currentKid() }).sign(new TextEncoder().encode(secret));
+      await expect(tokens.verifyToken(token, 'admin')).rejects.toMatchObject({ kind: 'unauthenticated' });
+    }
+  });
+
+  it('refuses an unsigned token (alg none)', async () => {
+    const [, payload] = (await admin()).split('.');
+    const head = base64url.encode(JSON.stringify({ alg: 'none', kid: currentKid() }));
+    await expect(tokens.verifyToken(`${head}.${payload}.`, 'admin')).rejects.toMatchObject({ kind: 'unauthenticated' });
   });
 });

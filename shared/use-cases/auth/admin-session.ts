@@ -1,14 +1,20 @@
-import { issueToken, SESSION_LIMIT_SECONDS, type AdminPrincipal } from '../../auth/tokens.ts';
+import { issueSessionToken, SESSION_LIMIT_SECONDS, type AdminPrincipal } from '../../auth/tokens.ts';
 import { epochSeconds } from '../../clock.ts';
 import { getAdministrator, toProfile, type Administrator, type AdministratorProfile } from '../../data/administrators.ts';
 import { Unauthenticated } from '../../errors.ts';
+
+/** A session's token and its expiry (epoch seconds, the token's `exp`). */
+export interface AdminSession {
+  jwt: string;
+  expiresAt: number;
+}
 
 /**
  * A session for an administrator: its token (the handler also sets it as the cookie). `authTime`
  * is the original sign-in; a refresh keeps it, so the absolute limit counts from there.
  */
-export async function startAdminSession(admin: Administrator, authTime = epochSeconds()): Promise<{ jwt: string }> {
-  const jwt = await issueToken({
+export async function startAdminSession(admin: Administrator, authTime = epochSeconds()): Promise<AdminSession> {
+  const { token, expiresAt } = await issueSessionToken({
     kind: 'admin',
     id: admin.id,
     login: admin.login,
@@ -16,7 +22,7 @@ export async function startAdminSession(admin: Administrator, authTime = epochSe
     vendorUser: admin.vendorUser === 1,
     authTime,
   });
-  return { jwt };
+  return { jwt: token, expiresAt };
 }
 
 /** The caller's record; read rather than echoed from the token, so a removed account shows at once. */
@@ -34,7 +40,7 @@ export const currentProfile = async (caller: AdminPrincipal): Promise<Administra
  * the permissions of the record as it is now, until `SESSION_LIMIT_SECONDS` after the
  * original sign-in: past that, sign in again.
  */
-export async function refreshAdminSession(caller: AdminPrincipal): Promise<{ jwt: string }> {
+export async function refreshAdminSession(caller: AdminPrincipal): Promise<AdminSession> {
   if (epochSeconds() >= caller.authTime + SESSION_LIMIT_SECONDS) {
     throw new Unauthenticated('The session has reached its absolute limit: sign in again.');
   }

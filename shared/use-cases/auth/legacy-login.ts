@@ -6,6 +6,8 @@ import { requireAuthMode } from './auth-mode.ts';
 
 export interface LegacyLoginResult {
   jwt: string;
+  /** Epoch seconds: the token's `exp`. */
+  expiresAt: number;
   user: AdministratorProfile;
 }
 

@@ -1,4 +1,4 @@
-import { issueToken, TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
+import { issueSessionToken, TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
 import { epochSeconds, now } from '../../clock.ts';
 import { confirmEmail, findCustomerBySub, holderOfEmail, switchEmail } from '../../data/customers.ts';
 import { findVerification } from '../../data/email-verifications.ts';
@@ -26,6 +26,8 @@ export interface CustomerLogin {
 export interface CustomerSession {
   token: string;
   expiresIn: number;
+  /** Epoch seconds: the token's `exp`. */
+  expiresAt: number;
   customer: CustomerResource;
 }
 
@@ -60,8 +62,8 @@ export async function loginCustomer({ login, password, emailVerificationToken }:
       error: 'email_not_verified',
     });
   }
-  const token = await issueToken({ kind: 'customer', id: customer.id, email: customer.emailAddress, authTime: epochSeconds() });
-  return { token, expiresIn: TOKEN_TTL_SECONDS, customer: toCustomerResource(customer) };
+  const { token, expiresAt } = await issueSessionToken({ kind: 'customer', id: customer.id, email: customer.emailAddress, authTime: epochSeconds() });
+  return { token, expiresIn: TOKEN_TTL_SECONDS, expiresAt, customer: toCustomerResource(customer) };
 }
 
 /** Spends a verification token of the signed-in customer: confirms the address, or switches the login to the pending one. */

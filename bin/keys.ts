@@ -1,0 +1,56 @@
+/**
+ * `npm run keys -- init|rotate|retire --stage <name> [--region <r>] [--endpoint <url>]`:
+ * creates, rotates or trims the stage's signing key secret `ticketing/<stage>/signing-keys`
+ * (README "Rotating the signing key"). Uses the deploying credentials; `--endpoint` points
+ * it at another Secrets Manager, e.g. the local stand-in.
+ *
+ *   init    one new key (before the first deploy of a stage)
+ *   rotate  a new current key; the old one stays, still accepted
+ *   retire  drop every key but the current one (once no token of the old one can be alive)
+ *
+ * Each prints the secret's new version: deploy with `-c signingKeysVersion=<it>`, so
+ * CloudFormation re-reads the public keys into every function.
+ */
+import { parseArgs } from 'node:util';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { runKeysCommand, type KeysCommand } from './keys/commands.ts';
+
+const COMMANDS: readonly KeysCommand[] = ['init', 'rotate', 'retire'];
+const usage = 'usage: npm run keys -- init|rotate|retire --stage <name> [--region <region>] [--endpoint <url>]';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { stage: { type: 'string' }, region: { type: 'string' }, endpoint: { type: 'string' } },
+});
+const command = positionals[0] as KeysCommand | undefined;
+if (!command || !COMMANDS.includes(command) || positionals.length > 1 || !values.stage) {
+  console.error(usage);
+  process.exit(2);
+}
+
+const endpoint = values.endpoint;
+// The local stand-in checks no signature, but the SDK wants some credentials to sign with.
+const local = endpoint !== undefined && ['127.0.0.1', 'localhost'].includes(new URL(endpoint).hostname);
+const client = new SecretsManagerClient({
+  ...(values.region ? { region: values.region } : local ? { region: 'us-east-1' } : {}),
+  ...(endpoint ? { endpoint } : {}),
+  ...(local && !process.env.AWS_ACCESS_KEY_ID ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+});
+
+try {
+  const { secretId, versionId, keySet } = await runKeysCommand(client, command, values.stage);
+  const [current, ...previous] = keySet.keys.map((key) => key.kid);
+  console.log(
+    [
+      `${command}: ${secretId} version ${versionId}`,
+      `  current key   ${current}`,
+      `  previous keys ${previous.length ? previous.join(', ') : '(none)'}`,
+      `Next: deploy the stage with -c signingKeysVersion=${versionId}`,
+    ].join('\n'),
+  );
+} catch (error) {
+  console.error(`keys ${command} failed: ${(error as Error).name}: ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  client.destroy();
+}

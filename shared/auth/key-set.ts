@@ -1,0 +1,100 @@
+import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+import * as z from '../schema.ts';
+
+/**
+ * The service's signing keys as stored in Secrets Manager (`ticketing/<stage>/signing-keys`,
+ * README "Rotating the signing key"): the private JWKs and, beside them, the public JWKS
+ * every function verifies with (env JWT_PUBLIC_KEYS, a dynamic reference to `jwks`).
+ * The first key is the current one: new tokens are signed with it. Any others are
+ * previous keys, still accepted until retired, so a rotation signs nobody out.
+ *
+ * Pure transitions (init, rotate, retire) plus key generation; the Secrets Manager calls
+ * live in bin/keys/ (writing) and shared/services/signing-key-secret.ts (reading).
+ */
+export const ALGORITHM = 'ES256';
+
+const PublicJwk = z.object({
+  kty: z.literal('EC'),
+  crv: z.literal('P-256'),
+  x: z.string().check(z.minLength(1)),
+  y: z.string().check(z.minLength(1)),
+  kid: z.string().check(z.minLength(1)),
+  alg: z.optional(z.literal(ALGORITHM)),
+  use: z.optional(z.literal('sig')),
+});
+export type PublicJwk = z.infer<typeof PublicJwk>;
+
+/** A JWKS as the functions receive it: at least one key, each with its own `kid`. */
+export const PublicJwks = z.object({ keys: z.array(PublicJwk).check(z.minLength(1)) }).check(
+  z.refine((jwks) => new Set(jwks.keys.map((key) => key.kid)).size === jwks.keys.length, 'every key needs its own kid'),
+);
+export type PublicJwks = z.infer<typeof PublicJwks>;
+
+const PrivateJwk = z.object({ ...PublicJwk.shape, d: z.string().check(z.minLength(1)) });
+export type PrivateJwk = z.infer<typeof PrivateJwk>;
+
+/** The secret's JSON: `jwks` is itself a JSON string, so CloudFormation can hand it over as one env value. */
+const SecretShape = z.object({ keys: z.array(PrivateJwk).check(z.minLength(1)), jwks: z.string() });
+export interface KeySet {
+  keys: PrivateJwk[];
+  /** The public JWKS as a JSON string, in the order of `keys` (current first). */
+  jwks: string;
+}
+
+/** Parses the JWKS JSON string of JWT_PUBLIC_KEYS (or of the secret). */
+export function parsePublicJwks(json: string): PublicJwks {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new Error('not JSON');
+  }
+  const result = PublicJwks.safeParse(value);
+  if (!result.success) throw new Error(result.error.issues.map((issue) => `${issue.path.join('.') || 'jwks'}: ${issue.message}`).join('; '));
+  return result.data;
+}
+
+/** Parses the secret string; checks that `jwks` lists exactly the public halves of `keys`, in order. */
+export function parseKeySet(secretString: string): KeySet {
+  const result = SecretShape.safeParse(JSON.parse(secretString));
+  if (!result.success) throw new Error(`The signing key secret is malformed: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  const { keys, jwks } = result.data;
+  const published = parsePublicJwks(jwks).keys.map((key) => key.kid);
+  if (published.join('\n') !== keys.map((key) => key.kid).join('\n')) {
+    throw new Error('The signing key secret is inconsistent: `jwks` must list the public halves of `keys`, in the same order.');
+  }
+  return { keys, jwks };
+}
+
+/** The public half of a private JWK: every field but `d`. */
+export function publicHalf({ d: _private, ...rest }: PrivateJwk): PublicJwk {
+  return rest;
+}
+
+function withJwks(keys: PrivateJwk[]): KeySet {
+  return { keys, jwks: JSON.stringify({ keys: keys.map(publicHalf) }) };
+}
+
+/** `keys init`: one key, the current one. */
+export const initialKeySet = (key: PrivateJwk): KeySet => withJwks([key]);
+
+/** `keys rotate`: the new key becomes current; every key so far stays, accepted, behind it. */
+export function rotatedKeySet(set: KeySet, key: PrivateJwk): KeySet {
+  if (set.keys.some((existing) => existing.kid === key.kid)) throw new Error(`A key with kid ${key.kid} is already in the set.`);
+  return withJwks([key, ...set.keys]);
+}
+
+/** `keys retire`: only the current key stays; tokens signed by the others stop verifying. */
+export const retiredKeySet = (set: KeySet): KeySet => withJwks(set.keys.slice(0, 1));
+
+/**
+ * A new P-256 key pair as a private JWK. Its `kid` is the creation date plus the start of
+ * its RFC 7638 thumbprint: sortable for an operator, unique without coordination.
+ */
+export async function generateSigningKey(createdAt = new Date()): Promise<PrivateJwk> {
+  const { privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  const thumbprint = await calculateJwkThumbprint(jwk);
+  const kid = `${createdAt.toISOString().slice(0, 10)}-${thumbprint.slice(0, 12)}`;
+  return PrivateJwk.parse({ ...jwk, kid, alg: ALGORITHM, use: 'sig' });
+}
