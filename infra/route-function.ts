@@ -8,6 +8,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { API_PREFIX, type RouteRow } from '#shared/routes';
 import type { CustomerIdentity } from './customer-identity.ts';
@@ -26,7 +27,7 @@ export interface RouteFunctionProps {
   row: RouteRow;
   api: IHttpApi;
   settings: StageSettings;
-  /** Variables every function gets (STAGE, JWT_SECRET, ...); resource variables come from the bind methods. */
+  /** Variables every function gets (STAGE, JWT_PUBLIC_KEYS, ...); resource variables come from the bind methods. */
   environment: Record<string, string>;
   /** Defaults to FUNCTIONS_DIR; tests point synthetic rows at stub handlers. */
   functionsDir?: string;
@@ -168,6 +169,23 @@ export class RouteFunction extends Construct {
     if (use === 'manage-users') customers.userPool.grant(this.function, ...CUSTOMER_IDENTITY_ACTIONS);
     this.function.addEnvironment('CUSTOMER_COGNITO_USER_POOL_ID', customers.userPool.userPoolId);
     this.function.addEnvironment('CUSTOMER_COGNITO_CLIENT_ID', customers.client.userPoolClientId);
+  }
+
+  /**
+   * The private signing keys, for rows with `uses.signingKey` (those that issue tokens or
+   * sign the login state): GetSecretValue on that one secret, and its name. Every other
+   * function only has the public keys (JWT_PUBLIC_KEYS, set for all).
+   */
+  bindSigningKey(secret: ISecret): void {
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        // Imported by name, so its ARN's random 6-character suffix is unknown: `-??????`
+        // matches exactly that suffix, never a secret whose name merely starts the same.
+        resources: [`${secret.secretArn}-??????`],
+      }),
+    );
+    this.function.addEnvironment('JWT_SIGNING_KEY_SECRET', secret.secretName);
   }
 
   private acknowledgeWildcard(finding: string, reason: string): void {

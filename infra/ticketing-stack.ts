@@ -1,7 +1,8 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { API_PREFIX, routes as routeTable, type RouteRow } from '#shared/routes';
+import { signingKeySecretName } from '#shared/auth/key-set';
 import { CustomerIdentity } from './customer-identity.ts';
 import { TicketingHttpApi } from './http-api.ts';
 import { IdentityProvider } from './identity-provider.ts';
@@ -43,26 +44,28 @@ export class TicketingStack extends Stack {
       : undefined;
     const customers = anyUses('customerIdentity') ? new CustomerIdentity(this, 'CustomerIdentity', { settings }) : undefined;
 
-    // Trade-off: the secret reaches the functions as a CloudFormation dynamic reference,
-    // resolved at deploy time, so anyone allowed lambda:GetFunctionConfiguration can read
-    // it. Fetching it at run time would hide it, but would put the Secrets Manager client
-    // and a network call into every cold start of every function. Revisit when the
-    // signing key rotates (then: runtime fetch with a cache, or an asymmetric key).
-    const jwtSecret = new Secret(this, 'JwtSecret', {
-      description: `ticketing-${settings.name}: HS256 key of the service's own tokens`,
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
-    Validations.of(jwtSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason: 'Rotating the token signing key would sign out everyone; it needs a two-key verification window, not built yet.',
+    // The token signing keys (README "Rotating the signing key"): created and rotated by
+    // `npm run keys`, imported by name so the secret exists before the first deploy and is
+    // never deleted with the stack. Not a Secret construct here, so no cdk-nag SMG4: its
+    // rotation is the runbook's, with a verification window Secrets Manager cannot know.
+    const signingKeys = Secret.fromSecretNameV2(this, 'SigningKeys', signingKeySecretName(settings.name));
+    // Only the public JWKS reaches the environment (a dynamic reference resolved at deploy
+    // time): readable by anyone with lambda:GetFunctionConfiguration, and that is fine for
+    // public keys; the private keys are fetched at run time by the issuing functions only.
+    // CloudFormation re-resolves a dynamic reference only when the template changes, so a
+    // rotation is deployed with `-c signingKeysVersion=<VersionId>` (printed by `npm run keys`),
+    // which pins the reference to that version and changes every function's environment.
+    const signingKeysVersion: unknown = this.node.tryGetContext('signingKeysVersion');
+    const publicKeys = SecretValue.secretsManager(signingKeys.secretName, {
+      jsonField: 'jwks',
+      ...(typeof signingKeysVersion === 'string' && signingKeysVersion ? { versionId: signingKeysVersion } : {}),
     });
 
     const environment = {
       STAGE: settings.name,
       SITE_AUTH_METHOD: settings.siteAuthMethod,
       JWT_ISSUER: settings.jwtIssuer,
-      JWT_SECRET: jwtSecret.secretValue.unsafeUnwrap(),
+      JWT_PUBLIC_KEYS: publicKeys.unsafeUnwrap(),
       ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
       ADMIN_UI_URL: settings.adminUiUrl,
       LOG_LEVEL: settings.logLevel,
@@ -85,6 +88,7 @@ export class TicketingStack extends Stack {
       if (row.uses.email) fn.bindEmail(settings.emailFrom, settings.portalUrl);
       if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp, row.uses.identityProvider);
       if (row.uses.customerIdentity && customers) fn.bindCustomerIdentity(customers, row.uses.customerIdentity);
+      if (row.uses.signingKey) fn.bindSigningKey(signingKeys);
       functions.set(row, fn);
     }
     this.functions = functions;

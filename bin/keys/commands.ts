@@ -4,7 +4,18 @@ import {
   PutSecretValueCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { generateSigningKey, initialKeySet, parseKeySet, retiredKeySet, rotatedKeySet, type KeySet, type PrivateJwk } from '#shared/auth/key-set';
+import {
+  generateSigningKey,
+  initialKeySet,
+  parseKeySet,
+  retiredKeySet,
+  rotatedKeySet,
+  signingKeySecretName,
+  type KeySet,
+  type PrivateJwk,
+} from '#shared/auth/key-set';
+
+export { signingKeySecretName };
 
 /**
  * `npm run keys`: the stage's signing key secret, through the real Secrets Manager client
@@ -15,8 +26,6 @@ import { generateSigningKey, initialKeySet, parseKeySet, retiredKeySet, rotatedK
  */
 export type KeysCommand = 'init' | 'rotate' | 'retire';
 
-/** Team convention: one secret per stage, created before the first deploy, never deleted with the stack. */
-export const signingKeySecretName = (stage: string): string => `ticketing/${stage}/signing-keys`;
 
 export interface KeysResult {
   secretId: string;

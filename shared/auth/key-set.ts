@@ -13,6 +13,9 @@ import * as z from '../schema.ts';
  */
 export const ALGORITHM = 'ES256';
 
+/** Team convention: one secret per stage, created before the first deploy, never deleted with the stack. */
+export const signingKeySecretName = (stage: string): string => `ticketing/${stage}/signing-keys`;
+
 const PublicJwk = z.object({
   kty: z.literal('EC'),
   crv: z.literal('P-256'),

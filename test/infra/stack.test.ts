@@ -11,7 +11,7 @@ import { FIXTURE_FUNCTIONS, actionsOf, nagFindings, actionsOn, onlyId, routeFunc
 const SYNTHETIC: readonly RouteRow[] = [
   { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-upload', auth: { kind: 'admin' }, uses: { table: 'read-write', photos: true } },
   { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: { kind: 'public' }, uses: { table: 'read-write', email: true } },
-  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: { kind: 'public' }, uses: { table: 'read', identityProvider: 'sign-in' } },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: { kind: 'public' }, uses: { table: 'read', identityProvider: 'sign-in', signingKey: true } },
   { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: { kind: 'admin', permission: 'customers:manage' }, uses: { table: 'read-write', identityProvider: 'manage-users' } },
   { method: 'GET', path: '/tickets', handler: 'tickets/list', auth: { kind: 'admin' }, uses: { table: 'read' } },
   { method: 'GET', path: '/health', handler: 'health', auth: { kind: 'public' }, uses: {} },
@@ -28,6 +28,7 @@ function servicesFor(row: RouteRow): string[] {
     ...(row.uses.photos ? ['s3'] : []),
     ...(row.uses.email ? ['ses'] : []),
     ...(row.uses.identityProvider === 'manage-users' || row.uses.customerIdentity === 'manage-users' ? ['cognito-idp'] : []),
+    ...(row.uses.signingKey ? ['secretsmanager'] : []),
   ].sort();
 }
 
@@ -98,8 +99,8 @@ function describeRouteTable(name: string, rows: readonly RouteRow[], build: () =
               SITE_AUTH_METHOD: 'legacy',
               LOG_LEVEL: 'DEBUG',
               POWERTOOLS_SERVICE_NAME: 'ticketing-api',
-              // A deploy-time dynamic reference to the generated secret, never a literal.
-              JWT_SECRET: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: expect.any(String) }, ':SecretString:::}}']] },
+              // The public JWKS: a deploy-time dynamic reference to the stage's key secret (test/infra/signing-keys.test.ts).
+              JWT_PUBLIC_KEYS: '{{resolve:secretsmanager:ticketing/dev/signing-keys:SecretString:jwks::}}',
             },
           },
         });
