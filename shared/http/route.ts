@@ -6,6 +6,7 @@ import type { AdminPrincipal, CustomerPrincipal } from '../auth/tokens.ts';
 import { API_PREFIX, findRoute, type AccessKindOf, type RouteKey } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { logger } from '../logger.ts';
+import { flushMetrics } from '../metrics.ts';
 import { originVerify } from './origin-verify.ts';
 import type { MultipartLimits } from './multipart.ts';
 import { parseBody } from './parse-body.ts';
@@ -95,6 +96,8 @@ export function route<
 
   const handler = middy<RouteEvent, APIGatewayProxyStructuredResultV2, Error, Context>(base)
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    // Early in the stack so its `after` runs last: everything the request recorded is published, errors included.
+    .use(flushMetrics())
     .use(responseHeaders())
     .use(problemDetails())
     .use(originVerify())

@@ -32,4 +32,6 @@ export const TEST_ENV: Record<string, string> = {
   ADMIN_UI_URL,
   PORTAL_URL,
   LOG_LEVEL: 'ERROR',
+  // No EMF lines in test output; test/integration/business-metrics.test.ts reads what would be published.
+  POWERTOOLS_METRICS_DISABLED: 'true',
 };

@@ -6,6 +6,7 @@ import { findAdministratorByEmail, linkIdentity } from '../../data/administrator
 import { storeLoginVerifier, takeLoginVerifier } from '../../data/oauth-logins.ts';
 import { ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
+import { recordFailedLogin } from '../../metrics.ts';
 import * as idp from '../../services/identity-provider.ts';
 import { startAdminSession } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
@@ -71,10 +72,20 @@ async function revokeQuietly(client: idp.AppClient, refreshToken: string | undef
  * invalid_id_token, unknown_user, not_vendor_user (via the provider's logout).
  */
 export async function completeLogin(query: CallbackQuery): Promise<CallbackOutcome> {
-  if (config().SITE_AUTH_METHOD !== 'idp') return { location: withErrorCode(idp.adminUiUrl(), 'idp_disabled') };
+  if (config().SITE_AUTH_METHOD !== 'idp') {
+    recordFailedLogin('idp', 'idp_disabled');
+    return { location: withErrorCode(idp.adminUiUrl(), 'idp_disabled') };
+  }
   const state = await verifyLoginState(query.state);
-  if (!state) return { location: withErrorCode(idp.adminUiUrl(), 'invalid_state') };
-  const fail = (code: string): CallbackOutcome => ({ location: withErrorCode(state.redirectUri, code) });
+  if (!state) {
+    recordFailedLogin('idp', 'invalid_state');
+    return { location: withErrorCode(idp.adminUiUrl(), 'invalid_state') };
+  }
+  const login = state.channel === 'vendor' ? 'vendor' : 'idp';
+  const fail = (code: string): CallbackOutcome => {
+    recordFailedLogin(login, code);
+    return { location: withErrorCode(state.redirectUri, code) };
+  };
 
   // Consumed first, whatever follows: a state (and the code it came with) works once.
   const verifier = await takeLoginVerifier(state.ref);
@@ -101,6 +112,7 @@ export async function completeLogin(query: CallbackQuery): Promise<CallbackOutco
   if (state.channel === 'vendor' && admin.vendorUser !== 1) {
     // Spec: rejected, tokens revoked, and the redirect passes through the provider's logout.
     await revokeQuietly(client, tokens.refreshToken);
+    recordFailedLogin('vendor', 'not_vendor_user');
     return { location: idp.logoutUrl(client, vendorRejectionUrl(idp.adminUiUrl())) };
   }
   const { jwt } = await startAdminSession(admin);

@@ -1,6 +1,7 @@
 import { hashPassword, needsRehash, spendVerificationTime, verifyPassword } from '../../auth/passwords.ts';
 import { findAdministratorByLogin, replacePasswordHash, toProfile, type AdministratorProfile } from '../../data/administrators.ts';
 import { Forbidden, Unauthenticated } from '../../errors.ts';
+import { recordFailedLogin } from '../../metrics.ts';
 import { startAdminSession } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
 
@@ -20,8 +21,12 @@ export async function legacyLogin(login: string, password: string): Promise<Lega
   requireAuthMode('legacy');
   const admin = await findAdministratorByLogin(login);
   const valid = admin?.passwordHash ? await verifyPassword(password, admin.passwordHash) : (await spendVerificationTime(password), false);
-  if (!admin || !valid) throw new Unauthenticated('The login or password is wrong.');
+  if (!admin || !valid) {
+    recordFailedLogin('legacy', 'wrong_credentials');
+    throw new Unauthenticated('The login or password is wrong.');
+  }
   if (admin.vendorUser === 1) {
+    recordFailedLogin('legacy', 'vendor_login_required');
     throw new Forbidden('Vendor users sign in through the vendor login channel (POST /api/v2/auth/vendor/login).', {
       error: 'vendor_login_required',
     });

@@ -5,8 +5,9 @@ import { findVerification } from '../../data/email-verifications.ts';
 import { takeSlot } from '../../data/rate-limits.ts';
 import { hashVerificationToken, normalisedEmail, verificationEffect, type Customer } from '../../domain/customer.ts';
 import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
-import { Conflict, Forbidden, RateLimited, Unauthenticated, ValidationError } from '../../errors.ts';
+import { AppError, Conflict, Forbidden, RateLimited, Unauthenticated, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
+import { recordFailedLogin } from '../../metrics.ts';
 import { changeOwnEmail, customerAppClient, signInWithPassword } from '../../services/identity-provider.ts';
 
 // Read at module load: a function without the customer pool's settings fails its cold start.
@@ -45,7 +46,17 @@ const emailTaken = (address: string) => new Conflict(`The address ${address} bel
  * same 401. Cost without a token: the rate window (GetItem + PutItem), one Cognito call,
  * one Query (the record by `sub`).
  */
-export async function loginCustomer({ login, password, emailVerificationToken }: CustomerLogin): Promise<CustomerSession> {
+export async function loginCustomer(attempt: CustomerLogin): Promise<CustomerSession> {
+  try {
+    return await attemptLogin(attempt);
+  } catch (error) {
+    // Every refusal (401, 403, 409, 429, 400 on a bad link) counts; a 500 is an outage, not a failed login.
+    if (error instanceof AppError) recordFailedLogin('customer', String(error.details.error ?? error.details.reason ?? error.kind));
+    throw error;
+  }
+}
+
+async function attemptLogin({ login, password, emailVerificationToken }: CustomerLogin): Promise<CustomerSession> {
   const subject = normalisedEmail(login);
   const slot = await takeSlot('CUSTOMER_LOGIN', subject, LOGIN_ATTEMPTS, LOGIN_WINDOW_SECONDS);
   if (!slot.allowed) throw new RateLimited(`At most ${LOGIN_ATTEMPTS} login attempts per 15 minutes.`, slot.retryAfterSeconds);

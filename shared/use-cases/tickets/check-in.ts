@@ -2,6 +2,7 @@ import { idempotentAnswerPut, readIdempotentAnswer, recordRefusedScan, scanPut }
 import { applyScan, decideScan } from '../../domain/check-in.ts';
 import { toTicket, type Ticket } from '../../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
+import { recordCheckIn } from '../../metrics.ts';
 import { changeTicket, ticketNotFound } from './change-ticket.ts';
 
 export interface CheckInRequest {
@@ -30,8 +31,11 @@ class KeyTakenMeanwhile extends Conflict {
 export async function checkIn(id: number, request: CheckInRequest): Promise<Ticket> {
   const { adminId, idempotencyKey } = request;
   const firstAnswer = () => (idempotencyKey ? readIdempotentAnswer(adminId, idempotencyKey, id) : Promise.resolve(undefined));
+  // Set by the attempt that commits (changeTicket re-runs the decision when a concurrent writer wins).
+  let admitted = false;
   try {
-    return await changeTicket(id, { actor: { kind: 'admin', id: adminId }, action: 'check_in', via: ['check_in'] }, async (record, at) => {
+    const ticket = await changeTicket(id, { actor: { kind: 'admin', id: adminId }, action: 'check_in', via: ['check_in'] }, async (record, at) => {
+      admitted = false;
       if (record.deleted) throw ticketNotFound(id);
       const scan = { eventId: request.eventId ?? record.eventId, scannedTimestamp: at, adminId };
       const decision = decideScan(record, scan.eventId);
@@ -40,6 +44,7 @@ export async function checkIn(id: number, request: CheckInRequest): Promise<Tick
         const first = await firstAnswer();
         if (first) return { changes: [], result: first };
         await recordRefusedScan(id, { ...scan, outcome: decision.reason });
+        recordCheckIn(decision);
         throw new Conflict(`Ticket ${id} cannot be admitted: ${decision.reason.replaceAll('_', ' ')}.`, decision.reason, {
           ...(decision.firstScan ? { firstScannedTimestamp: decision.firstScan } : {}),
         });
@@ -48,8 +53,12 @@ export async function checkIn(id: number, request: CheckInRequest): Promise<Tick
       const answer = toTicket(after);
       const extra = [scanPut(id, { ...scan, outcome: 'admitted' })];
       if (idempotencyKey) extra.push(idempotentAnswerPut(adminId, idempotencyKey, id, answer, () => new KeyTakenMeanwhile()));
+      admitted = true;
       return { changes: [{ before: record, after }], extra, action: decision.kind === 'simple' ? 'check_in' : 'access_scan', result: answer };
     });
+    // A retry answered from the idempotency record admitted nobody new.
+    if (admitted) recordCheckIn({ admitted: true });
+    return ticket;
   } catch (error) {
     if (!(error instanceof KeyTakenMeanwhile)) throw error;
     // The concurrent request with our key won: answer what it answered.

@@ -1,0 +1,26 @@
+/**
+ * The business metrics' names, apart from `metrics.ts` (which creates the Powertools
+ * instance and reads the configuration) so that the CDK app can build alarms and the
+ * dashboard on the same names without loading the runtime's configuration.
+ */
+export const METRICS_NAMESPACE = 'Ticketing';
+
+export const METRIC = {
+  /** A scan that admitted a ticket (simple or access package). */
+  checkInAdmitted: 'CheckInAdmitted',
+  /** A refused scan; dimension `reason` (the gate's refusal code). */
+  checkInRefused: 'CheckInRefused',
+  /** A sign-in that did not end in a session; dimension `login` (which login), the cause as metadata `reason`. */
+  loginFailed: 'LoginFailed',
+} as const;
+
+/**
+ * Which login failed: the legacy admin password login, the identity-provider callback
+ * (the admin channel, or the vendor channel of POST /auth/vendor/login), the customer
+ * portal's PUT /my-account.
+ */
+export const LOGIN_KINDS = ['legacy', 'idp', 'vendor', 'customer'] as const;
+export type LoginKind = (typeof LOGIN_KINDS)[number];
+
+/** Dimension every business metric carries beside Powertools' `service`: two stages in one account never share a series. */
+export const STAGE_DIMENSION = 'stage';

@@ -1,0 +1,57 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { MiddlewareObj } from '@middy/core';
+import { config } from './config.ts';
+import type { RefusalReason } from './domain/check-in.ts';
+import { METRIC, METRICS_NAMESPACE, STAGE_DIMENSION, type LoginKind } from './metric-names.ts';
+
+export { METRIC, METRICS_NAMESPACE } from './metric-names.ts';
+
+/**
+ * Business metrics, as CloudWatch Embedded Metric Format lines on stdout (Lambda's log
+ * group turns them into metrics; no PutMetricData call, no extra latency). One Powertools
+ * instance per container; the middy stack flushes it once per request (`flushMetrics`).
+ *
+ * Names in `metric-names.ts`. Namespace `Ticketing`; dimensions `service`
+ * (POWERTOOLS_SERVICE_NAME, read by Powertools), `stage` and the metric's own one.
+ * Output is off where POWERTOOLS_METRICS_DISABLED=true (tests, `npm start`); Powertools
+ * reads that variable itself when the instance is created.
+ */
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, defaultDimensions: { [STAGE_DIMENSION]: config().STAGE } });
+
+/** The dimensions of the metrics stored since the last flush (EMF gives one dimension set to a whole line). */
+let storedDimensions: string | undefined;
+
+function record(name: string, dimensions: Record<string, string>, metadata: Record<string, string> = {}): void {
+  const key = JSON.stringify(dimensions);
+  // A second metric with other dimensions in the same request would inherit the first's:
+  // flush the first on its own line.
+  if (metrics.hasStoredMetrics() && storedDimensions !== key) metrics.publishStoredMetrics();
+  storedDimensions = key;
+  for (const [dimension, value] of Object.entries(dimensions)) metrics.addDimension(dimension, value);
+  for (const [field, value] of Object.entries(metadata)) metrics.addMetadata(field, value);
+  metrics.addMetric(name, MetricUnit.Count, 1);
+}
+
+/** The gate's decision on one scan. */
+export function recordCheckIn(outcome: { admitted: true } | { admitted: false; reason: RefusalReason }): void {
+  if (outcome.admitted) record(METRIC.checkInAdmitted, {});
+  else record(METRIC.checkInRefused, { reason: outcome.reason });
+}
+
+/** A login that failed, and why (`reason` stays out of the dimensions: causes are many, alarms watch the kind). */
+export function recordFailedLogin(login: LoginKind, reason: string): void {
+  record(METRIC.loginFailed, { login }, { reason });
+}
+
+/**
+ * Publishes what the request recorded, after the handler and on errors. Powertools' own
+ * `logMetrics` middleware would also do it, but warns "No application metrics to publish"
+ * on every request that records none (most of them), once per request in the logs.
+ */
+export function flushMetrics(): MiddlewareObj {
+  const flush = () => {
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    storedDimensions = undefined;
+  };
+  return { after: flush, onError: flush };
+}
