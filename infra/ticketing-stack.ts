@@ -6,6 +6,7 @@ import { signingKeySecretName } from '#shared/auth/key-set';
 import { CustomerIdentity } from './customer-identity.ts';
 import { TicketingHttpApi } from './http-api.ts';
 import { IdentityProvider } from './identity-provider.ts';
+import { Operations } from './operations.ts';
 import { PhotoStore } from './photo-store.ts';
 import { RouteFunction } from './route-function.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
@@ -26,6 +27,8 @@ export interface TicketingStackProps extends StackProps {
  */
 export class TicketingStack extends Stack {
   readonly functions: ReadonlyMap<RouteRow, RouteFunction>;
+  /** Alarms, their topic and the dashboard (a nested stack). */
+  readonly operations: Operations;
 
   constructor(scope: Construct, id: string, props: TicketingStackProps) {
     super(scope, id, props);
@@ -92,6 +95,14 @@ export class TicketingStack extends Stack {
       functions.set(row, fn);
     }
     this.functions = functions;
+    this.operations = new Operations(this, 'Operations', {
+      settings,
+      api: http.api,
+      table,
+      functions,
+      serviceName: environment.POWERTOOLS_SERVICE_NAME,
+      sendsEmail: anyUses('email'),
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: http.url, description: `Base URL (${API_PREFIX} included)` });
     new CfnOutput(this, 'TableName', { value: table.tableName });

@@ -1,0 +1,275 @@
+import { Duration, NestedStack, type NestedStackProps, Validations } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Construct } from 'constructs';
+import { LOGIN_KINDS, METRIC, METRICS_NAMESPACE, STAGE_DIMENSION } from '#shared/metric-names';
+import type { RouteRow } from '#shared/routes';
+import type { RouteFunction } from './route-function.ts';
+import { type StageName, type StageSettings, StageSettingsError } from './stages.ts';
+
+/**
+ * Alarm thresholds per stage, kept here because nothing else reads them. dev and staging
+ * carry the same alarms as prod (a deploy shows what prod will page on) with looser
+ * thresholds: their traffic is tests and a few people, where one slow cold start is a p99.
+ */
+export interface AlarmThresholds {
+  /** Percentage of API requests answered 5xx over 5 minutes, counted once there are `minRequests`. */
+  api5xxPercent: number;
+  minRequests: number;
+  /** p99 of API Gateway's `Latency` (Lambda included), milliseconds, 3 periods of 5 minutes running. */
+  apiP99Ms: number;
+  /** DynamoDB requests throttled (after the SDK's retries gave up or not) in 5 minutes. */
+  tableThrottledRequests: number;
+}
+
+export const ALARM_THRESHOLDS: Record<StageName, AlarmThresholds> = {
+  dev: { api5xxPercent: 10, minRequests: 10, apiP99Ms: 5000, tableThrottledRequests: 25 },
+  staging: { api5xxPercent: 5, minRequests: 20, apiP99Ms: 3000, tableThrottledRequests: 10 },
+  prod: { api5xxPercent: 1, minRequests: 50, apiP99Ms: 2000, tableThrottledRequests: 5 },
+};
+
+/** A route function's p99 duration above this share of its timeout alarms: it is about to time out. */
+export const DURATION_ALARM_SHARE = 0.8;
+/** SES puts an account under review at 5 % bounces and 0.1 % complaints (and pauses sending at 10 % and 0.5 %): alarm before review. */
+export const SES_BOUNCE_RATE = 0.04;
+export const SES_COMPLAINT_RATE = 0.0008;
+
+/** The DynamoDB operations the request paths call (shared/data): throttles and system errors are counted per operation, at most 10 in one alarm. */
+export const TABLE_OPERATIONS = [
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+];
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+export interface OperationsProps extends NestedStackProps {
+  settings: StageSettings;
+  api: HttpApi;
+  table: ITableV2;
+  functions: ReadonlyMap<RouteRow, RouteFunction>;
+  /** POWERTOOLS_SERVICE_NAME of the functions: the `service` dimension of the business metrics. */
+  serviceName: string;
+  /** Whether some route sends mail (then SES reputation alarms). */
+  sendsEmail: boolean;
+}
+
+/**
+ * The stage's alarms, their SNS topic and its dashboard. A nested stack: two alarms per
+ * route function would push the main stack past CloudFormation's 500 resources.
+ *
+ * Per route function: Errors (unhandled: the middy stack answers handled errors itself,
+ * so these are crashes, timeouts and failed cold starts) and p99 Duration near the
+ * timeout, named after the route so the page says which. Throttles: one alarm on the
+ * account's Lambda metric, because no function has reserved concurrency, so a throttle
+ * means the region's account-wide concurrency is exhausted, for every function at once.
+ * Email subscription: `-c alarmEmail=ops@example.com` (confirmed from the mail AWS sends).
+ */
+export class Operations extends NestedStack {
+  readonly topic: Topic;
+  readonly dashboard: Dashboard;
+  /** The stage-wide alarms (API, throttles, table, SES); the per-function ones are in `functionAlarms`. */
+  readonly alarms: Alarm[] = [];
+  readonly functionAlarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: OperationsProps) {
+    super(scope, id, { ...props, description: `Ticketing API (${props.settings.name}): alarms and dashboard` });
+    const { settings, api, table, functions } = props;
+    const name = (suffix: string) => `ticketing-${settings.name}-${suffix}`;
+    const limits = ALARM_THRESHOLDS[settings.name];
+
+    this.topic = new Topic(this, 'Alarms', { topicName: name('alarms'), displayName: `Ticketing ${settings.name} alarms`, enforceSSL: true });
+    Validations.of(this.topic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason: 'Alarm notifications carry alarm names and metric values, no request data; CloudWatch publishes to an encrypted topic only through a customer managed KMS key ($1/month per stage).',
+    });
+    const email = this.node.tryGetContext('alarmEmail');
+    if (email !== undefined && email !== '') {
+      if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new StageSettingsError(`context alarmEmail="${String(email)}" is not an email address`);
+      this.topic.addSubscription(new EmailSubscription(email));
+    }
+    const action = new SnsAction(this.topic);
+    const alarm = (list: Alarm[], id: string, props: ConstructorParameters<typeof Alarm>[2]) => {
+      const created = new Alarm(this, id, { treatMissingData: TreatMissingData.NOT_BREACHING, ...props });
+      created.addAlarmAction(action);
+      created.addOkAction(action);
+      list.push(created);
+      return created;
+    };
+
+    // --- API -------------------------------------------------------------------------
+    const requests = api.metricCount({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Requests' });
+    const clientErrors = api.metricClientError({ statistic: 'Sum', period: FIVE_MINUTES, label: '4xx' });
+    const serverErrors = api.metricServerError({ statistic: 'Sum', period: FIVE_MINUTES, label: '5xx' });
+    const latency = (statistic: string) => api.metricLatency({ statistic, period: FIVE_MINUTES, label: `Latency ${statistic}` });
+    alarm(this.alarms, 'Api5xxRate', {
+      alarmName: name('api-5xx-rate'),
+      alarmDescription: `More than ${limits.api5xxPercent} % of API requests answered 5xx in 5 minutes (from ${limits.minRequests} requests on).`,
+      metric: new MathExpression({
+        expression: `IF(requests >= ${limits.minRequests}, 100 * errors / requests, 0)`,
+        usingMetrics: { requests, errors: serverErrors },
+        period: FIVE_MINUTES,
+        label: '5xx %',
+      }),
+      threshold: limits.api5xxPercent,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    alarm(this.alarms, 'ApiLatencyP99', {
+      alarmName: name('api-latency-p99'),
+      alarmDescription: `API p99 latency above ${limits.apiP99Ms} ms for 15 minutes.`,
+      metric: latency('p99'),
+      threshold: limits.apiP99Ms,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+    });
+
+    // --- Lambda ----------------------------------------------------------------------
+    const routeFunctions = [...functions].map(([row, fn]) => ({ row, fn: fn.function }));
+    for (const { row, fn } of routeFunctions) {
+      const label = row.handler;
+      const slug = row.handler.replace(/[^A-Za-z0-9]+/g, '-');
+      const idOf = slug.split('-').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+      alarm(this.functionAlarms, `${idOf}Errors`, {
+        alarmName: name(`${slug}-errors`),
+        alarmDescription: `${row.method} ${row.path}: the function failed (unhandled error, timeout or failed start).`,
+        metric: fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES, label }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+      const timeout = (fn.timeout ?? Duration.seconds(3)).toMilliseconds();
+      alarm(this.functionAlarms, `${idOf}Duration`, {
+        alarmName: name(`${slug}-duration`),
+        alarmDescription: `${row.method} ${row.path}: p99 duration above ${DURATION_ALARM_SHARE * 100} % of the ${timeout / 1000} s timeout in 2 of 3 periods of 5 minutes.`,
+        metric: fn.metricDuration({ statistic: 'p99', period: FIVE_MINUTES, label }),
+        threshold: Math.round(timeout * DURATION_ALARM_SHARE),
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      });
+    }
+    alarm(this.alarms, 'LambdaThrottles', {
+      alarmName: name('lambda-throttles'),
+      alarmDescription: "Lambda throttled invocations in this account and region: the concurrency every route function shares is exhausted (the account metric: other workloads in the account count too).",
+      metric: new Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', statistic: 'Sum', period: FIVE_MINUTES }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+
+    // --- DynamoDB ----------------------------------------------------------------------
+    const throttled = table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES, label: 'Throttled requests' });
+    const systemErrors = table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES, label: 'System errors' });
+    alarm(this.alarms, 'TableThrottles', {
+      alarmName: name('table-throttled-requests'),
+      alarmDescription: `At least ${limits.tableThrottledRequests} DynamoDB requests throttled in 5 minutes (on-demand: a hot partition or a traffic step above twice the previous peak).`,
+      metric: throttled,
+      threshold: limits.tableThrottledRequests,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    alarm(this.alarms, 'TableSystemErrors', {
+      alarmName: name('table-system-errors'),
+      alarmDescription: 'DynamoDB answered 500s (its own errors) in 2 of 3 periods of 5 minutes.',
+      metric: systemErrors,
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+    });
+
+    // --- SES (account level: one reputation per account and region) -------------------
+    const ses = (metricName: string, label: string) =>
+      new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1), label });
+    const bounceRate = ses('Reputation.BounceRate', 'Bounce rate');
+    const complaintRate = ses('Reputation.ComplaintRate', 'Complaint rate');
+    if (props.sendsEmail) {
+      alarm(this.alarms, 'SesBounceRate', {
+        alarmName: name('ses-bounce-rate'),
+        alarmDescription: `SES bounce rate at ${SES_BOUNCE_RATE * 100} % (review at 5 %, sending paused at 10 %).`,
+        metric: bounceRate,
+        threshold: SES_BOUNCE_RATE,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+      alarm(this.alarms, 'SesComplaintRate', {
+        alarmName: name('ses-complaint-rate'),
+        alarmDescription: `SES complaint rate at ${SES_COMPLAINT_RATE * 100} % (review at 0.1 %, sending paused at 0.5 %).`,
+        metric: complaintRate,
+        threshold: SES_COMPLAINT_RATE,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
+
+    // --- Dashboard -------------------------------------------------------------------
+    const business = (metricName: string, dimensions: Record<string, string> = {}, label?: string) =>
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: props.serviceName, [STAGE_DIMENSION]: settings.name, ...dimensions },
+        statistic: 'Sum',
+        period: FIVE_MINUTES,
+        label: label ?? metricName,
+      });
+    // Reasons come from the domain and may grow: a search finds every one that occurred.
+    const refusedByReason = new MathExpression({
+      expression: `SEARCH('{${METRICS_NAMESPACE},${STAGE_DIMENSION},reason,service} MetricName="${METRIC.checkInRefused}" ${STAGE_DIMENSION}="${settings.name}" service="${props.serviceName}"', 'Sum', 300)`,
+      usingMetrics: {},
+      label: 'Refused: ',
+      period: FIVE_MINUTES,
+    });
+    const graph = (title: string, left: IMetric[], width = 8) => new GraphWidget({ title, left, width, height: 6 });
+    const each = (metric: (fn: RouteFunction['function'], label: string) => IMetric) => routeFunctions.map(({ row, fn }) => metric(fn, row.handler));
+
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: name('operations'), defaultInterval: Duration.hours(3) });
+    this.dashboard.addWidgets(
+      new TextWidget({ markdown: `# Ticketing ${settings.name}\nAlarms notify the SNS topic \`${name('alarms')}\`; README "Operations" says what each one means.`, width: 16, height: 2 }),
+      new AlarmStatusWidget({ title: 'Stage alarms', alarms: this.alarms, width: 8, height: 2 }),
+    );
+    this.dashboard.addWidgets(
+      graph('API requests', [requests, clientErrors, serverErrors]),
+      graph('API latency (ms)', [latency('p50'), latency('p90'), latency('p99')]),
+      graph('API 5xx %', [new MathExpression({ expression: '100 * errors / requests', usingMetrics: { requests, errors: serverErrors }, label: '5xx %', period: FIVE_MINUTES })]),
+    );
+    this.dashboard.addWidgets(
+      graph('Lambda errors per route', each((fn, label) => fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES, label }))),
+      graph('Lambda p99 duration per route (ms)', each((fn, label) => fn.metricDuration({ statistic: 'p99', period: FIVE_MINUTES, label }))),
+      graph('Lambda throttles per route', each((fn, label) => fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES, label }))),
+    );
+    // Two widgets: both sums name their inputs after the operation (`getitem`), one graph cannot hold both.
+    this.dashboard.addWidgets(
+      graph('DynamoDB consumed capacity', [
+        table.metricConsumedReadCapacityUnits({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Read units' }),
+        table.metricConsumedWriteCapacityUnits({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Write units' }),
+      ], 6),
+      graph('DynamoDB throttled requests', [throttled], 6),
+      graph('DynamoDB system errors', [systemErrors], 6),
+      graph('SES reputation (account)', [bounceRate, complaintRate], 6),
+    );
+    this.dashboard.addWidgets(
+      graph('Check-ins admitted and refused (by reason)', [business(METRIC.checkInAdmitted, {}, 'Admitted'), refusedByReason], 12),
+      graph('Failed logins (by login)', LOGIN_KINDS.map((login) => business(METRIC.loginFailed, { login }, login)), 12),
+    );
+  }
+}

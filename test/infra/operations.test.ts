@@ -1,0 +1,238 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { METRIC, METRICS_NAMESPACE } from '#shared/metric-names';
+import { routes } from '#shared/routes';
+import { ALARM_THRESHOLDS, TABLE_OPERATIONS } from '../../infra/operations.ts';
+import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
+import { onlyId, routeFunctions, synth } from './synth.ts';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+interface Synthesized {
+  template: Template;
+  /** The Operations nested stack's own template. */
+  operations: Template;
+  findings: string[];
+}
+
+const RETENTION: Record<StageName, RetentionDays> = { dev: RetentionDays.ONE_WEEK, staging: RetentionDays.ONE_MONTH, prod: RetentionDays.THREE_MONTHS };
+const stages = {} as Record<StageName, Synthesized>;
+
+beforeAll(() => {
+  for (const stage of STAGE_NAMES) {
+    const { app, stack, template } = synth({ context: { stage } });
+    const report = JSON.parse(readFileSync(path.join(app.synth().directory, 'validation-report.json'), 'utf8'));
+    const findings = report.pluginReports.flatMap((plugin: any) => plugin.violations.map((v: any) => `${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`));
+    stages[stage] = { template, operations: Template.fromStack(stack.operations), findings };
+  }
+});
+
+const resources = (template: Template, type: string) => Object.entries(template.findResources(type) as Record<string, Resource>);
+const onlyResource = (template: Template, type: string): Resource => (template.findResources(type) as Record<string, Resource>)[onlyId(template, type)]!;
+const alarms = (stage: StageName) => resources(stages[stage].operations, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+const alarmNamed = (stage: StageName, suffix: string) => {
+  const found = alarms(stage).find((alarm) => alarm.AlarmName === `ticketing-${stage}-${suffix}`);
+  if (!found) throw new Error(`no alarm ticketing-${stage}-${suffix}`);
+  return found;
+};
+interface Watched {
+  namespace: string;
+  metricName: string;
+  dimensions: Record<string, any>;
+  stat: string;
+}
+const dimensionsOf = (list: { Name: string; Value: unknown }[] = []) => Object.fromEntries(list.map((d) => [d.Name, d.Value]));
+/** The metrics an alarm reads, whichever form CDK rendered: a plain metric, or the MetricStats of `Metrics` (a label or math). */
+function metricsOf(alarm: Record<string, any>): Watched[] {
+  if (alarm.MetricName) {
+    return [{ namespace: alarm.Namespace, metricName: alarm.MetricName, dimensions: dimensionsOf(alarm.Dimensions), stat: alarm.ExtendedStatistic ?? alarm.Statistic }];
+  }
+  return alarm.Metrics.filter((m: any) => m.MetricStat).map((m: any) => ({
+    namespace: m.MetricStat.Metric.Namespace,
+    metricName: m.MetricStat.Metric.MetricName,
+    dimensions: dimensionsOf(m.MetricStat.Metric.Dimensions),
+    stat: m.MetricStat.Stat,
+  }));
+}
+const onlyMetric = (alarm: Record<string, any>): Watched => {
+  const metrics = metricsOf(alarm);
+  expect(metrics, alarm.AlarmName).toHaveLength(1);
+  return metrics[0]!;
+};
+
+/** Nested-stack parameter → the parent's logical id it carries (`{Ref: id}`), from the parent's AWS::CloudFormation::Stack. */
+function parentRefs(template: Template): Map<string, string> {
+  const nested = onlyResource(template, 'AWS::CloudFormation::Stack');
+  return new Map(Object.entries(nested.Properties.Parameters as Record<string, any>).flatMap(([name, value]) => (value.Ref ? [[name, value.Ref]] : [])));
+}
+
+describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
+  it('notify one SNS topic per stage, SSL only, when they fire and when they clear', () => {
+    const { operations } = stages[stage];
+    const topicId = onlyId(operations, 'AWS::SNS::Topic');
+    expect(onlyResource(operations, 'AWS::SNS::Topic').Properties.TopicName).toBe(`ticketing-${stage}-alarms`);
+    const policy = onlyResource(operations, 'AWS::SNS::TopicPolicy');
+    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    for (const alarm of alarms(stage)) {
+      expect(alarm.AlarmActions, alarm.AlarmName).toEqual([{ Ref: topicId }]);
+      expect(alarm.OKActions, alarm.AlarmName).toEqual([{ Ref: topicId }]);
+      expect(alarm.TreatMissingData).toBe('notBreaching');
+    }
+  });
+
+  it('watch the API 5xx rate (5xx / Count) and its p99 latency at the stage thresholds', () => {
+    const limits = ALARM_THRESHOLDS[stage];
+    const rate = alarmNamed(stage, 'api-5xx-rate');
+    const names = metricsOf(rate).map((metric) => `${metric.namespace} ${metric.metricName} ${metric.stat}`).sort();
+    expect(names).toEqual(['AWS/ApiGateway 5xx Sum', 'AWS/ApiGateway Count Sum']);
+    const expression = rate.Metrics.find((m: any) => m.Expression).Expression as string;
+    expect(expression).toMatch(/100 \* errors \/ requests/);
+    expect(expression).toContain(`requests >= ${limits.minRequests}`);
+    expect(rate.Threshold).toBe(limits.api5xxPercent);
+
+    const latency = alarmNamed(stage, 'api-latency-p99');
+    expect(onlyMetric(latency)).toMatchObject({ namespace: 'AWS/ApiGateway', metricName: 'Latency', stat: 'p99' });
+    expect(latency.Threshold).toBe(limits.apiP99Ms);
+  });
+
+  it('watch every route function: errors, and p99 duration above 80 % of its timeout', () => {
+    const { template } = stages[stage];
+    const refs = parentRefs(template);
+    const functions = routeFunctions(template);
+    expect(functions.size).toBe(routes.length);
+    /** Route function logical id → the alarm watching its `metricName`. */
+    const watching = (metricName: string) =>
+      new Map(
+        alarms(stage)
+          .filter((alarm) => metricsOf(alarm).length === 1)
+          .map((alarm) => ({ alarm, metric: onlyMetric(alarm) }))
+          .filter(({ metric }) => metric.namespace === 'AWS/Lambda' && metric.metricName === metricName && metric.dimensions.FunctionName)
+          .map(({ alarm, metric }) => [refs.get(metric.dimensions.FunctionName.Ref), { alarm, metric }]),
+      );
+    const ids = [...functions.values()].map(({ id }) => id).sort();
+    const errors = watching('Errors');
+    const durations = watching('Duration');
+    expect([...errors.keys()].sort()).toEqual(ids);
+    expect([...durations.keys()].sort()).toEqual(ids);
+    for (const [, { id, fn }] of functions) {
+      expect(errors.get(id)!.metric.stat).toBe('Sum');
+      expect(errors.get(id)!.alarm.Threshold).toBe(1);
+      expect(durations.get(id)!.metric.stat).toBe('p99');
+      expect(durations.get(id)!.alarm.Threshold).toBe(fn.Properties.Timeout * 1000 * 0.8);
+    }
+  });
+
+  it("watch the account's Lambda throttles once, not per function", () => {
+    const throttles = alarmNamed(stage, 'lambda-throttles');
+    expect(onlyMetric(throttles)).toEqual({ namespace: 'AWS/Lambda', metricName: 'Throttles', dimensions: {}, stat: 'Sum' });
+    expect(throttles.Threshold).toBe(1);
+  });
+
+  it("watch the table's throttled requests and system errors for each operation the code calls", () => {
+    const refs = parentRefs(stages[stage].template);
+    const tableId = onlyId(stages[stage].template, 'AWS::DynamoDB::GlobalTable');
+    for (const [suffix, metricName] of [['table-throttled-requests', 'ThrottledRequests'], ['table-system-errors', 'SystemErrors']] as const) {
+      const metrics = metricsOf(alarmNamed(stage, suffix));
+      expect(metrics.map((metric) => metric.dimensions.Operation).sort()).toEqual([...TABLE_OPERATIONS].sort());
+      for (const metric of metrics) {
+        expect(metric).toMatchObject({ namespace: 'AWS/DynamoDB', metricName, stat: 'Sum' });
+        expect(refs.get(metric.dimensions.TableName.Ref)).toBe(tableId);
+      }
+    }
+    expect(alarmNamed(stage, 'table-throttled-requests').Threshold).toBe(ALARM_THRESHOLDS[stage].tableThrottledRequests);
+  });
+
+  it("watch the account's SES bounce and complaint rates before SES reviews the account", () => {
+    const bounce = alarmNamed(stage, 'ses-bounce-rate');
+    const complaint = alarmNamed(stage, 'ses-complaint-rate');
+    expect(onlyMetric(bounce)).toEqual({ namespace: 'AWS/SES', metricName: 'Reputation.BounceRate', dimensions: {}, stat: 'Maximum' });
+    expect(onlyMetric(complaint)).toEqual({ namespace: 'AWS/SES', metricName: 'Reputation.ComplaintRate', dimensions: {}, stat: 'Maximum' });
+    expect(bounce.Threshold).toBeLessThan(0.05);
+    expect(complaint.Threshold).toBeLessThan(0.001);
+  });
+
+  it('are on a dashboard with the API, Lambda, DynamoDB and business metrics', () => {
+    const dashboard = onlyResource(stages[stage].operations, 'AWS::CloudWatch::Dashboard');
+    expect(dashboard.Properties.DashboardName).toBe(`ticketing-${stage}-operations`);
+    // The body is a Fn::Join of JSON text and references: joined with placeholders, it parses.
+    const parts = dashboard.Properties.DashboardBody['Fn::Join'][1] as unknown[];
+    const body = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : 'REF')).join(''));
+    const graphs = new Map<string, unknown[][]>(body.widgets.filter((w: any) => w.type === 'metric').map((w: any) => [w.properties.title, w.properties.metrics]));
+    /** `[namespace, name, ...dimension pairs]` of a graph's plain metrics; expressions as their text. */
+    const shown = (title: string) => {
+      expect([...graphs.keys()]).toContain(title);
+      return graphs.get(title)!.map((line) => (typeof line[0] === 'string' ? line.filter((part) => typeof part === 'string').join(' ') : (line[0] as any).expression));
+    };
+    expect(shown('API requests')).toEqual(['AWS/ApiGateway Count ApiId REF', 'AWS/ApiGateway 4xx ApiId REF', 'AWS/ApiGateway 5xx ApiId REF']);
+    expect(shown('API latency (ms)')).toHaveLength(3);
+    for (const [title, metricName] of [['Lambda errors per route', 'Errors'], ['Lambda p99 duration per route (ms)', 'Duration'], ['Lambda throttles per route', 'Throttles']]) {
+      expect(shown(title!)).toEqual(routes.map(() => `AWS/Lambda ${metricName} FunctionName REF`));
+    }
+    expect(shown('DynamoDB consumed capacity')).toEqual(['AWS/DynamoDB ConsumedReadCapacityUnits TableName REF', 'AWS/DynamoDB ConsumedWriteCapacityUnits TableName REF']);
+    expect(shown('DynamoDB throttled requests')).toContain(`AWS/DynamoDB ThrottledRequests Operation GetItem TableName REF`);
+    expect(shown('DynamoDB system errors')).toContain(`AWS/DynamoDB SystemErrors Operation GetItem TableName REF`);
+    const checkIns = shown('Check-ins admitted and refused (by reason)');
+    expect(checkIns[0]).toBe(`${METRICS_NAMESPACE} ${METRIC.checkInAdmitted} service ticketing-api stage ${stage}`);
+    expect(checkIns[1]).toBe(`SEARCH('{${METRICS_NAMESPACE},stage,reason,service} MetricName="${METRIC.checkInRefused}" stage="${stage}" service="ticketing-api"', 'Sum', 300)`);
+    expect(shown('Failed logins (by login)')).toEqual(
+      ['legacy', 'idp', 'vendor', 'customer'].map((login) => `${METRICS_NAMESPACE} ${METRIC.loginFailed} login ${login} service ticketing-api stage ${stage}`),
+    );
+  });
+
+  it('leave cdk-nag with nothing unacknowledged', () => {
+    expect(stages[stage].findings).toEqual([]);
+  });
+});
+
+describe('data safety', () => {
+  it('keeps point-in-time recovery on the table in every stage', () => {
+    for (const stage of STAGE_NAMES) {
+      const table = onlyResource(stages[stage].template, 'AWS::DynamoDB::GlobalTable');
+      expect(table.Properties.Replicas[0].PointInTimeRecoverySpecification, stage).toEqual({ PointInTimeRecoveryEnabled: true });
+    }
+  });
+
+  it('retains and protects the prod table, user pools, data buckets, secrets and log groups; lets dev and staging go', () => {
+    const kept = ['AWS::DynamoDB::GlobalTable', 'AWS::Cognito::UserPool', 'AWS::S3::Bucket', 'AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup'];
+    for (const stage of STAGE_NAMES) {
+      const prod = stage === 'prod';
+      // A bucket whose whole content a BucketDeployment writes at every deploy (the front ends' files) holds no data.
+      const buildOutputs = new Set(resources(stages[stage].template, 'Custom::CDKBucketDeployment').map(([, deployment]) => deployment.Properties.DestinationBucketName.Ref));
+      for (const type of kept) {
+        for (const [id, resource] of resources(stages[stage].template, type).filter(([id]) => !buildOutputs.has(id))) {
+          expect(resource.DeletionPolicy, `${stage} ${id}`).toBe(prod ? 'Retain' : 'Delete');
+          expect(resource.UpdateReplacePolicy, `${stage} ${id}`).toBe(prod ? 'Retain' : 'Delete');
+        }
+      }
+      const table = onlyResource(stages[stage].template, 'AWS::DynamoDB::GlobalTable');
+      expect(table.Properties.Replicas[0].DeletionProtectionEnabled ?? table.Properties.DeletionProtectionEnabled ?? false).toBe(prod);
+      for (const [id, pool] of resources(stages[stage].template, 'AWS::Cognito::UserPool')) {
+        expect(pool.Properties.DeletionProtection, `${stage} ${id}`).toBe(prod ? 'ACTIVE' : 'INACTIVE');
+      }
+    }
+  });
+
+  it('keeps logs for a week in dev, a month in staging and three months in prod, API access logs included', () => {
+    for (const stage of STAGE_NAMES) {
+      const groups = resources(stages[stage].template, 'AWS::Logs::LogGroup');
+      expect(groups.length).toBeGreaterThan(routes.length);
+      for (const [id, group] of groups) expect(group.Properties.RetentionInDays, `${stage} ${id}`).toBe(RETENTION[stage]);
+    }
+  });
+});
+
+describe('alarm email', () => {
+  it('subscribes the address given with -c alarmEmail', () => {
+    const { stack } = synth({ context: { stage: 'staging', alarmEmail: 'ops@example.com' } });
+    Template.fromStack(stack.operations).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    expect(Object.keys(stages.staging.operations.findResources('AWS::SNS::Subscription'))).toEqual([]);
+  });
+
+  it('rejects something that is not an address', () => {
+    expect(() => synth({ context: { stage: 'dev', alarmEmail: 'ops' } })).toThrow(/alarmEmail/);
+  });
+});
