@@ -1,0 +1,202 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_COOKIE } from '#shared/http/cookies';
+import { startDevStack, type DevStack } from '../support/dev-stack.ts';
+
+/**
+ * The local topology in a real browser (Debian's Chromium driven by playwright-core):
+ * `npm start` (bin/dev.ts, a child process per login mode, in parallel) serves the admin
+ * and portal pages with /api/* proxied to the API, as CloudFront does once deployed. From
+ * both host names of the admin page: sign in (password, then cognito-local's hosted UI),
+ * the cookie is stored, /auth/me works, an unsafe cookie call needs X-Requested-With,
+ * refresh, sign out. And a customer on the portal page.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+// In CI the browser must be there (.ci/run installs it): a missing one fails instead of skipping.
+if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package.`);
+if (!available) console.warn(`browser.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium).`);
+
+const STEP_MS = 15_000;
+const TEST_MS = 90_000;
+
+let browser: Browser | undefined;
+const stacks: Partial<Record<'legacy' | 'idp', DevStack>> = {};
+
+beforeAll(async () => {
+  if (!available) return;
+  const started = await Promise.allSettled([startDevStack('legacy'), startDevStack('idp'), launch()]);
+  const [legacy, idp, launched] = started;
+  if (legacy.status === 'fulfilled') stacks.legacy = legacy.value;
+  if (idp.status === 'fulfilled') stacks.idp = idp.value;
+  if (launched.status === 'fulfilled') browser = launched.value;
+  const failed = started.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await Promise.all(Object.values(stacks).map((stack) => stack.stop()));
+}, 60_000);
+
+function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    timeout: 60_000,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A fresh browser profile (no cookies) on one of the admin page's origins. */
+async function openPage(url: string): Promise<Page> {
+  const context = await browser!.newContext();
+  context.setDefaultTimeout(STEP_MS);
+  const page = await context.newPage();
+  await page.goto(`${url}/`);
+  return page;
+}
+
+const state = (page: Page) => page.locator('#status').getAttribute('data-state');
+async function waitForState(page: Page, expected: 'signed-in' | 'signed-out'): Promise<void> {
+  await page.waitForSelector(`#status[data-state="${expected}"]`);
+}
+/** The last answer the page shows: `#result` holds the status in data-status and the body as text. */
+async function lastAnswer(page: Page, status: number): Promise<string> {
+  await page.waitForSelector(`#result[data-status="${status}"]`);
+  return (await page.locator('#result').textContent()) ?? '';
+}
+
+/** A same-origin fetch from the page, as its own script would make it. */
+function fetchFromPage(page: Page, method: string, path: string, headers: Record<string, string> = {}) {
+  return page.evaluate(
+    async ({ method, path, headers }) => {
+      const response = await fetch(path, { method, headers, credentials: 'same-origin' });
+      return { status: response.status, body: await response.json().catch(() => undefined) };
+    },
+    { method, path, headers },
+  );
+}
+
+async function authCookie(page: Page, origin: string) {
+  return (await page.context().cookies(origin)).find((cookie) => cookie.name === AUTH_COOKIE);
+}
+
+/** What both modes must do once signed in: the cookie, /auth/me, the CSRF defence, refresh. */
+async function sessionCalls(page: Page, origin: string, login: string): Promise<void> {
+  const cookie = await authCookie(page, origin);
+  expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+
+  await page.click('#me');
+  expect(await lastAnswer(page, 200)).toContain(login);
+
+  // Cookie-authenticated and unsafe: refused without X-Requested-With, accepted with it.
+  const forged = await fetchFromPage(page, 'POST', '/api/v2/auth/refresh');
+  expect(forged).toMatchObject({ status: 403, body: { error: 'csrf_rejected' } });
+  const refreshed = await fetchFromPage(page, 'POST', '/api/v2/auth/refresh', { 'x-requested-with': 'fetch' });
+  expect(refreshed).toMatchObject({ status: 200, body: { data: { refreshed: true } } });
+
+  await page.click('#refresh');
+  expect(await lastAnswer(page, 200)).toContain('"refreshed": true');
+  expect(await authCookie(page, origin)).toBeDefined();
+}
+
+async function signedOut(page: Page, origin: string): Promise<void> {
+  await waitForState(page, 'signed-out');
+  expect(await authCookie(page, origin)).toBeUndefined();
+  expect((await fetchFromPage(page, 'GET', '/api/v2/auth/me')).status).toBe(401);
+}
+
+const origins = (stack: () => DevStack | undefined) => [
+  ['localhost', () => stack()!.adminUrl],
+  ['127.0.0.1', () => stack()!.adminUrl.replace('//localhost:', '//127.0.0.1:')],
+] as const;
+
+describe.skipIf(!available)('the admin page in a browser, password sign-in (SITE_AUTH_METHOD=legacy)', () => {
+  it.each(origins(() => stacks.legacy))('signs in from http://%s, makes cookie calls with the CSRF header, refreshes, signs out', async (_host, url) => {
+    const { manifest } = stacks.legacy!;
+    const origin = url();
+    const page = await openPage(origin);
+    try {
+      await waitForState(page, 'signed-out');
+      await page.fill('#login', manifest.admin.login);
+      await page.fill('#password', manifest.admin.password);
+      await page.click('#legacy-login');
+      await waitForState(page, 'signed-in');
+      await sessionCalls(page, origin, manifest.admin.login);
+
+      await page.click('#logout');
+      await signedOut(page, origin);
+      await page.reload();
+      expect(await (waitForState(page, 'signed-out').then(() => state(page)))).toBe('signed-out');
+    } finally {
+      await page.context().close();
+    }
+  }, TEST_MS);
+
+  it('refuses a wrong password and stays signed out', async () => {
+    const { manifest, adminUrl } = stacks.legacy!;
+    const page = await openPage(adminUrl);
+    try {
+      await page.fill('#login', manifest.admin.login);
+      await page.fill('#password', 'not-the-password');
+      await page.click('#legacy-login');
+      await lastAnswer(page, 401);
+      expect(await state(page)).toBe('signed-out');
+      expect(await authCookie(page, adminUrl)).toBeUndefined();
+    } finally {
+      await page.context().close();
+    }
+  }, TEST_MS);
+});
+
+describe.skipIf(!available)('the admin page in a browser, identity-provider sign-in (SITE_AUTH_METHOD=idp)', () => {
+  it.each(origins(() => stacks.idp))('signs in from http://%s through the hosted UI and back, makes the same calls, signs out', async (_host, url) => {
+    const { manifest } = stacks.idp!;
+    const origin = url();
+    const page = await openPage(origin);
+    try {
+      await waitForState(page, 'signed-out');
+      await page.click('#idp-login');
+      // cognito-local's sign-in form (test/support/cognito.ts posts the same fields).
+      await page.waitForSelector('input[name="username"]');
+      expect(new URL(page.url()).searchParams.get('redirect_uri')).toBe(`${origin}/api/v2/auth/callback`);
+      await page.fill('input[name="username"]', manifest.admin.login);
+      await page.fill('input[name="password"]', manifest.admin.password);
+      await page.click('button[type="submit"]');
+      // The provider -> this origin's /api/v2/auth/callback (cookie set) -> the page.
+      await page.waitForURL(`${origin}/`);
+      await waitForState(page, 'signed-in');
+      await sessionCalls(page, origin, manifest.admin.login);
+
+      // cognito-local has no /logout: stand in for the provider's, which sends the browser to logout_uri.
+      await page.route(
+        (target) => target.pathname === '/logout' && target.origin !== origin,
+        (route) => route.fulfill({ status: 302, headers: { location: new URL(route.request().url()).searchParams.get('logout_uri')! } }),
+      );
+      await page.click('#logout');
+      await page.waitForURL(`${origin}/`);
+      await signedOut(page, origin);
+    } finally {
+      await page.context().close();
+    }
+  }, TEST_MS);
+});
+
+describe.skipIf(!available)('the portal page in a browser', () => {
+  it.each(['localhost', '127.0.0.1'])('signs a customer in from http://%s and reads GET /my-account', async (host) => {
+    const { manifest, portalUrl } = stacks.legacy!;
+    const origin = portalUrl.replace('//localhost:', `//${host}:`);
+    const page = await openPage(origin);
+    try {
+      await page.fill('#customer-login', manifest.customer.login);
+      await page.fill('#customer-password', manifest.customer.password);
+      await page.click('#customer-signin');
+      await waitForState(page, 'signed-in');
+      await page.click('#my-account');
+      expect(await lastAnswer(page, 200)).toContain(`"emailAddress": "${manifest.customer.login}"`);
+    } finally {
+      await page.context().close();
+    }
+  }, TEST_MS);
+});
