@@ -1,4 +1,4 @@
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -46,6 +46,10 @@ export class PhotoStore extends Construct {
       removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       // Non-prod stacks must be deletable with photos in them (adds a CDK helper function).
       autoDeleteObjects: !settings.retainData,
+      // prod: signed waivers and photos survive an overwrite or a delete (a bug, a wrong
+      // bulk call) for 90 days as noncurrent versions; the API never reads old versions.
+      versioned: settings.retainData,
+      lifecycleRules: settings.retainData ? [{ noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(7) }] : [],
     });
 
     const distribution = new Distribution(this, 'Cdn', {

@@ -216,6 +216,13 @@ describe('data safety', () => {
     }
   });
 
+  it('versions the prod photo bucket (waiver signatures, photos) and expires old versions after 90 days', () => {
+    const photos = (stage: StageName) => resources(stages[stage].template, 'AWS::S3::Bucket').find(([id]) => id.startsWith('Photos'))![1].Properties;
+    expect(photos('prod').VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(photos('prod').LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 90 }, Status: 'Enabled' }));
+    expect(photos('dev').VersioningConfiguration).toBeUndefined();
+  });
+
   it('keeps logs for a week in dev, a month in staging and three months in prod, API access logs included', () => {
     for (const stage of STAGE_NAMES) {
       const groups = resources(stages[stage].template, 'AWS::Logs::LogGroup');
