@@ -5,7 +5,7 @@
  * each proxying /api/* to the API (bin/local/front-ends.ts). The logins and ids are also
  * written to `.local/demo.json` (DEMO_MANIFEST to change). Environment: PORT (3000),
  * ADMIN_PORT (5173), PORTAL_PORT (5174) (0: a free port), SITE_AUTH_METHOD (legacy),
- * ALLOWED_ORIGINS (both front ends, both host names),
+ * ALLOWED_ORIGINS (both front ends and Vite's default http://localhost:5173, both host names),
  * ADMIN_UI_URL (the admin page), PORTAL_URL (the portal page), PHOTO_BUCKET, LOG_LEVEL
  * (WARN). cognito-local gets a pool, an app client with a callback per allowed origin, and
  * the demo administrators as users with their demo passwords, so
@@ -39,7 +39,9 @@ const services = await startLocalServices().catch((error: unknown) => {
   process.exit(1);
 });
 
-const allowedOrigins = process.env.ALLOWED_ORIGINS ?? [...adminPage.origins, ...portalPage.origins].join(',');
+// Vite's default origin too, so an SPA's dev server proxying /api here works with ADMIN_PORT moved off 5173.
+const viteOrigins = ['http://localhost:5173', 'http://127.0.0.1:5173'];
+const allowedOrigins = process.env.ALLOWED_ORIGINS ?? [...new Set([...adminPage.origins, ...portalPage.origins, ...viteOrigins])].join(',');
 const adminUiUrl = process.env.ADMIN_UI_URL ?? adminPage.origins[0];
 const portalUrl = process.env.PORTAL_URL ?? portalPage.origins[0];
 const cognito = await configureCognito({
