@@ -1,12 +1,14 @@
 /**
- * `npm run keys -- init|rotate|retire --stage <name> [--region <r>] [--endpoint <url>]`:
+ * `npm run keys -- init|rotate|prepare|promote|retire --stage <name> [--region <r>] [--endpoint <url>]`:
  * creates, rotates or trims the stage's signing key secret `ticketing/<stage>/signing-keys`
  * (README "Rotating the signing key"). Uses the deploying credentials; `--endpoint` points
  * it at another Secrets Manager, e.g. the local stand-in.
  *
  *   init    one new key (before the first deploy of a stage)
- *   rotate  a new current key; the old one stays, still accepted
- *   retire  drop every key but the current one (once no token of the old one can be alive)
+ *   rotate   a new current key; the old one stays, still accepted
+ *   prepare  a new key published behind the current one (accepted, not yet signing)...
+ *   promote  ...made current once deployed: a rotation with no gap during the deploy
+ *   retire   drop every key but the current one (once no token of the old one can be alive)
  *
  * Each prints the secret's new version: deploy with `-c signingKeysVersion=<it>`, so
  * CloudFormation re-reads the public keys into every function.
@@ -15,8 +17,8 @@ import { parseArgs } from 'node:util';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { runKeysCommand, type KeysCommand } from './keys/commands.ts';
 
-const COMMANDS: readonly KeysCommand[] = ['init', 'rotate', 'retire'];
-const usage = 'usage: npm run keys -- init|rotate|retire --stage <name> [--region <region>] [--endpoint <url>]';
+const COMMANDS: readonly KeysCommand[] = ['init', 'rotate', 'prepare', 'promote', 'retire'];
+const usage = `usage: npm run keys -- ${COMMANDS.join('|')} --stage <name> [--region <region>] [--endpoint <url>]`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

@@ -8,6 +8,8 @@ import {
   generateSigningKey,
   initialKeySet,
   parseKeySet,
+  preparedKeySet,
+  promotedKeySet,
   retiredKeySet,
   rotatedKeySet,
   signingKeySecretName,
@@ -24,7 +26,7 @@ export { signingKeySecretName };
  * Also used by `npm start`, the test set-up and the bench, so local keys are made the
  * same way as a stage's.
  */
-export type KeysCommand = 'init' | 'rotate' | 'retire';
+export type KeysCommand = 'init' | 'rotate' | 'prepare' | 'promote' | 'retire';
 
 
 export interface KeysResult {
@@ -47,7 +49,7 @@ async function writeKeySet(client: SecretsManagerClient, secretId: string, keySe
 
 /**
  * Runs one command on the stage's secret. `init` fails when the secret exists (rotate
- * it instead); `rotate` and `retire` fail when it does not.
+ * it instead); the others fail when it does not.
  */
 export async function runKeysCommand(
   client: SecretsManagerClient,
@@ -70,6 +72,10 @@ export async function runKeysCommand(
     }
     case 'rotate':
       return writeKeySet(client, secretId, rotatedKeySet(await readKeySet(client, secretId), await newKey()));
+    case 'prepare':
+      return writeKeySet(client, secretId, preparedKeySet(await readKeySet(client, secretId), await newKey()));
+    case 'promote':
+      return writeKeySet(client, secretId, promotedKeySet(await readKeySet(client, secretId)));
     case 'retire':
       return writeKeySet(client, secretId, retiredKeySet(await readKeySet(client, secretId)));
   }

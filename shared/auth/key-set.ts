@@ -87,6 +87,23 @@ export function rotatedKeySet(set: KeySet, key: PrivateJwk): KeySet {
   return withJwks([key, ...set.keys]);
 }
 
+/**
+ * `keys prepare`: the new key is published right behind the current one, accepted but not
+ * yet used to sign; `keys promote` makes it current once every function knows it.
+ */
+export function preparedKeySet(set: KeySet, key: PrivateJwk): KeySet {
+  if (set.keys.some((existing) => existing.kid === key.kid)) throw new Error(`A key with kid ${key.kid} is already in the set.`);
+  const [current, ...others] = set.keys;
+  return withJwks([current!, key, ...others]);
+}
+
+/** `keys promote`: the second key (the prepared one) becomes current; the old current stays, accepted. */
+export function promotedKeySet(set: KeySet): KeySet {
+  const [current, next, ...others] = set.keys;
+  if (!next) throw new Error('There is no second key to promote: run `keys prepare` (or `keys rotate`) first.');
+  return withJwks([next, current!, ...others]);
+}
+
 /** `keys retire`: only the current key stays; tokens signed by the others stop verifying. */
 export const retiredKeySet = (set: KeySet): KeySet => withJwks(set.keys.slice(0, 1));
 

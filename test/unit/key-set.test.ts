@@ -4,6 +4,8 @@ import {
   initialKeySet,
   parseKeySet,
   parsePublicJwks,
+  preparedKeySet,
+  promotedKeySet,
   publicHalf,
   retiredKeySet,
   rotatedKeySet,
@@ -36,6 +38,17 @@ describe('the signing key set', () => {
   it('refuses to rotate to a key whose kid is already in the set', async () => {
     const a = await generateSigningKey();
     expect(() => rotatedKeySet(initialKeySet(a), { ...a })).toThrow(/already in the set/);
+  });
+
+  it('prepares a key behind the current one, then promotes it, keeping the old one accepted', async () => {
+    const [a, b, c] = await Promise.all([generateSigningKey(), generateSigningKey(), generateSigningKey()]);
+    const prepared = preparedKeySet(rotatedKeySet(initialKeySet(a!), b!), c!);
+    expect(kids(prepared.jwks)).toEqual([b!.kid, c!.kid, a!.kid]);
+    const promoted = promotedKeySet(prepared);
+    expect(promoted.keys.map((key) => key.kid)).toEqual([c!.kid, b!.kid, a!.kid]);
+    expect(kids(promoted.jwks)).toEqual([c!.kid, b!.kid, a!.kid]);
+    expect(() => promotedKeySet(initialKeySet(a!))).toThrow(/no second key/);
+    expect(() => preparedKeySet(initialKeySet(a!), { ...a! })).toThrow(/already in the set/);
   });
 
   it('retires every key but the current one', async () => {
