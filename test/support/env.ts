@@ -10,6 +10,24 @@ export const ALLOWED_ORIGIN = 'https://admin.ticketing.test';
 export const JWT_ISSUER = 'https://ticketing.test/api/v2';
 /** The stage whose signing key secret global-setup.ts creates in the Secrets Manager stand-in (`ticketing/test/signing-keys`). */
 export const SIGNING_KEY_STAGE = 'test';
+/**
+ * A public key whose private half was thrown away, so unit tests can load handler modules
+ * (the configuration wants a JWKS) while every token they present is refused. In the
+ * integration workers, global-setup.ts's real key set replaces it.
+ */
+export const PLACEHOLDER_PUBLIC_KEYS = JSON.stringify({
+  keys: [
+    {
+      kty: 'EC',
+      crv: 'P-256',
+      x: 'OLZGhC-1mhTAu0ubVyRzr68Gxl4SGGZ6PkYcvvIKMUs',
+      y: 'j73L2bTheukDofxNdjm4d2gc3V5ljl-1IhNA4ExLxU4',
+      kid: 'test-placeholder',
+      alg: 'ES256',
+      use: 'sig',
+    },
+  ],
+});
 export const EMAIL_FROM = 'no-reply@ticketing.test';
 /**
  * Another front-end origin, registered on the test app client (a callback per origin) but
@@ -26,6 +44,7 @@ export const TEST_ENV: Record<string, string> = {
   TABLE_NAME,
   SITE_AUTH_METHOD: 'legacy',
   JWT_ISSUER,
+  JWT_PUBLIC_KEYS: PLACEHOLDER_PUBLIC_KEYS,
   ALLOWED_ORIGINS: ALLOWED_ORIGIN,
   PHOTO_BUCKET,
   EMAIL_FROM,
