@@ -61,9 +61,18 @@ const state = (page: Page) => page.locator('#status').getAttribute('data-state')
 async function waitForState(page: Page, expected: 'signed-in' | 'signed-out'): Promise<void> {
   await page.waitForSelector(`#status[data-state="${expected}"]`);
 }
-/** The last answer the page shows: `#result` holds the status in data-status and the body as text. */
-async function lastAnswer(page: Page, status: number): Promise<string> {
-  await page.waitForSelector(`#result[data-status="${status}"]`);
+/**
+ * Clicks a button and waits for the answer the page shows for it: `#result` starts with
+ * `<METHOD> <path> → <status>` (cleared first, so an earlier answer cannot pass for it).
+ */
+async function clickForAnswer(page: Page, selector: string, request: string, status: number): Promise<string> {
+  await page.locator('#result').evaluate((result) => {
+    result.textContent = '';
+    result.setAttribute('data-status', '');
+  });
+  await page.click(selector);
+  const expected = `${request} → ${status}`;
+  await page.waitForFunction(`document.getElementById('result').textContent.startsWith(${JSON.stringify(expected)})`);
   return (await page.locator('#result').textContent()) ?? '';
 }
 
@@ -87,8 +96,7 @@ async function sessionCalls(page: Page, origin: string, login: string): Promise<
   const cookie = await authCookie(page, origin);
   expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
 
-  await page.click('#me');
-  expect(await lastAnswer(page, 200)).toContain(login);
+  expect(await clickForAnswer(page, '#me', 'GET /api/v2/auth/me', 200)).toContain(login);
 
   // Cookie-authenticated and unsafe: refused without X-Requested-With, accepted with it.
   const forged = await fetchFromPage(page, 'POST', '/api/v2/auth/refresh');
@@ -96,8 +104,7 @@ async function sessionCalls(page: Page, origin: string, login: string): Promise<
   const refreshed = await fetchFromPage(page, 'POST', '/api/v2/auth/refresh', { 'x-requested-with': 'fetch' });
   expect(refreshed).toMatchObject({ status: 200, body: { data: { refreshed: true } } });
 
-  await page.click('#refresh');
-  expect(await lastAnswer(page, 200)).toContain('"refreshed": true');
+  expect(await clickForAnswer(page, '#refresh', 'POST /api/v2/auth/refresh', 200)).toContain('"refreshed": true');
   expect(await authCookie(page, origin)).toBeDefined();
 }
 
@@ -140,8 +147,7 @@ describe.skipIf(!available)('the admin page in a browser, password sign-in (SITE
     try {
       await page.fill('#login', manifest.admin.login);
       await page.fill('#password', 'not-the-password');
-      await page.click('#legacy-login');
-      await lastAnswer(page, 401);
+      await clickForAnswer(page, '#legacy-login', 'POST /api/v2/auth/legacy/login', 401);
       expect(await state(page)).toBe('signed-out');
       expect(await authCookie(page, adminUrl)).toBeUndefined();
     } finally {
@@ -193,8 +199,7 @@ describe.skipIf(!available)('the portal page in a browser', () => {
       await page.fill('#customer-password', manifest.customer.password);
       await page.click('#customer-signin');
       await waitForState(page, 'signed-in');
-      await page.click('#my-account');
-      expect(await lastAnswer(page, 200)).toContain(`"emailAddress": "${manifest.customer.login}"`);
+      expect(await clickForAnswer(page, '#my-account', 'GET /api/v2/my-account', 200)).toContain(`"emailAddress": "${manifest.customer.login}"`);
     } finally {
       await page.context().close();
     }
