@@ -3,13 +3,19 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { API_PREFIX, type RouteRow } from '#shared/routes';
+import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#shared/http/cors';
+import { API_PREFIX } from '#shared/routes';
 import type { StageSettings } from './stages.ts';
 
 export interface TicketingHttpApiProps {
   settings: StageSettings;
-  /** The route rows: CORS allows exactly the methods they use. */
-  routes: readonly RouteRow[];
+  /**
+   * Origins API Gateway answers preflights for: the literal ones only (extra origins,
+   * custom domains). A distribution's own *.cloudfront.net origin cannot be listed (the
+   * distribution's `/api/*` origin is this API: a dependency cycle) and needs no CORS:
+   * its pages call `/api/*` on their own origin.
+   */
+  corsOrigins: readonly string[];
 }
 
 /** HTTP API fields worth keeping per request (HTTP API `$context` variables, not REST ones). */
@@ -33,23 +39,25 @@ const ACCESS_LOG_FIELDS = {
 export class TicketingHttpApi extends Construct {
   readonly api: HttpApi;
 
-  constructor(scope: Construct, id: string, { settings, routes }: TicketingHttpApiProps) {
+  constructor(scope: Construct, id: string, { settings, corsOrigins }: TicketingHttpApiProps) {
     super(scope, id);
-    const methods = [...new Set(routes.map((row) => row.method))];
     this.api = new HttpApi(this, 'Api', {
       apiName: `ticketing-${settings.name}`,
       createDefaultStage: false,
       // API Gateway answers preflights itself (no Lambda invocation) and sets these
       // headers on every response; credentials because the auth cookie rides along.
-      corsPreflight: {
-        allowOrigins: settings.allowedOrigins,
-        allowCredentials: true,
-        allowHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-requested-with'],
-        allowMethods: methods.map((method) => CorsHttpMethod[method]),
-        // Read by the SPA: 429 back-off, and the deprecation notices of old routes.
-        exposeHeaders: ['retry-after', 'deprecation', 'link'],
-        maxAge: Duration.hours(1),
-      },
+      // The same definition as the middy stack and the local server (shared/http/cors.ts).
+      corsPreflight:
+        corsOrigins.length === 0
+          ? undefined
+          : {
+              allowOrigins: [...corsOrigins],
+              allowCredentials: true,
+              allowHeaders: CORS_ALLOWED_HEADERS,
+              allowMethods: CORS_ALLOWED_METHODS.map((method) => CorsHttpMethod[method as keyof typeof CorsHttpMethod]),
+              exposeHeaders: CORS_EXPOSED_HEADERS,
+              maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+            },
     });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
@@ -68,7 +76,7 @@ export class TicketingHttpApi extends Construct {
     });
   }
 
-  /** Base URL of the API, `/api/v2` included. */
+  /** Base URL of the API on its execute-api host, `/api/v2` included (refused without CloudFront's origin header). */
   get url(): string {
     return `${this.api.apiEndpoint}${API_PREFIX}`;
   }

@@ -10,13 +10,18 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { registeredLogoutUrls } from '#shared/auth/oidc';
+import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
+import { withTokenOrigins } from './front-ends.ts';
 import type { StageSettings } from './stages.ts';
 
 export interface IdentityProviderProps {
   settings: StageSettings;
-  /** The API's base URL (`…/api/v2`); its `/auth/callback` is the only redirect target of the hosted UI. */
-  apiBaseUrl: string;
+  /**
+   * The allowed origins, the admin UI's first (front ends' origins may be deploy-time
+   * tokens). Each origin's `/api/v2/auth/callback` is a redirect target of the hosted UI: a
+   * login returns to the front end it started on, whose `/api/*` is the API.
+   */
+  allowedOrigins: readonly string[];
 }
 
 /**
@@ -28,11 +33,9 @@ export class IdentityProvider extends Construct {
   readonly userPool: UserPool;
   readonly client: UserPoolClient;
   readonly domain: UserPoolDomain;
-  readonly apiBaseUrl: string;
 
-  constructor(scope: Construct, id: string, { settings, apiBaseUrl }: IdentityProviderProps) {
+  constructor(scope: Construct, id: string, { settings, allowedOrigins }: IdentityProviderProps) {
     super(scope, id);
-    this.apiBaseUrl = apiBaseUrl;
     this.userPool = new UserPool(this, 'Users', {
       // Accounts are created by administrators (POST /my-account), never by strangers.
       selfSignUpEnabled: false,
@@ -52,9 +55,10 @@ export class IdentityProvider extends Construct {
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
-        callbackUrls: [`${apiBaseUrl}/auth/callback`],
-        // Cognito's /logout returns only to these, verbatim: the same list POST /auth/logout accepts.
-        logoutUrls: registeredLogoutUrls(settings.allowedOrigins, settings.adminUiUrl),
+        // The same lists the functions check (shared/auth/oidc.ts): Cognito compares verbatim.
+        callbackUrls: withTokenOrigins(allowedOrigins, registeredCallbackUrls),
+        // Cognito's /logout returns only to these: the same list POST /auth/logout accepts (admin UI = first origin).
+        logoutUrls: withTokenOrigins(allowedOrigins, (origins) => registeredLogoutUrls(origins, origins[0]!)),
       },
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,

@@ -156,8 +156,6 @@ export class RouteFunction extends Construct {
     this.function.addEnvironment('COGNITO_CLIENT_ID', idp.client.userPoolClientId);
     this.function.addEnvironment('COGNITO_DOMAIN', idp.domain.baseUrl());
     this.function.addEnvironment('COGNITO_ISSUER', idp.issuer);
-    // The callback URL is `<API_BASE_URL>/auth/callback`, as registered on the app client.
-    this.function.addEnvironment('API_BASE_URL', idp.apiBaseUrl);
   }
 
   /**

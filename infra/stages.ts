@@ -4,21 +4,43 @@ import type { Config } from '#shared/config';
 /**
  * Per-stage settings: the one place where dev, staging and prod differ.
  * Pick a stage with `cdk synth -c stage=dev`; the values marked "context" below can be
- * overridden per deployment (`-c allowedOrigins=https://a.example,https://b.example`),
- * so a developer can point a personal dev stack at their own admin UI without editing
- * this file.
+ * overridden per deployment (`-c adminDomain=admin.example.com`, `-c extraOrigins=...`)
+ * without editing this file. The front-end origins themselves are not settings: they are
+ * the stage's CloudFront distributions (or their custom domains), see infra/front-ends.ts.
  */
 export const STAGE_NAMES = ['dev', 'staging', 'prod'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
+export const FRONT_END_NAMES = ['admin', 'portal'] as const;
+export type FrontEndName = (typeof FRONT_END_NAMES)[number];
+
+export interface FrontEndSettings {
+  /** Custom domain (context `adminDomain` / `portalDomain`); else the distribution's own *.cloudfront.net name. */
+  domainName?: string;
+  /** Built SPA files to deploy (context `adminAssets` / `portalAssets`); else infra/pages/<name>/. */
+  assetsPath?: string;
+}
+
 export interface StageSettings {
   name: StageName;
-  /** Origins of the admin SPA and customer portal: CORS, CSRF and redirect allowlist (context `allowedOrigins`). */
-  allowedOrigins: string[];
-  /** Where the login callback sends the browser (context `adminUiUrl`); its origin must be allowed. */
-  adminUiUrl: string;
-  /** The customer portal (context `portalUrl`): customers' verification mails link to `<portalUrl>/verify-email`; its origin must be allowed. */
-  portalUrl: string;
+  /**
+   * Origins allowed besides the two front ends (context `extraOrigins`, comma list), e.g. a
+   * developer's Vite server proxying /api to a deployed dev stage. The front-end origins are
+   * added by the stack: ALLOWED_ORIGINS = front ends + these.
+   */
+  extraOrigins: string[];
+  frontEnds: Record<FrontEndName, FrontEndSettings>;
+  /** ACM certificate in us-east-1 covering the custom domains (context `certificateArn`); needed when a domain is set. */
+  certificateArn?: string;
+  /** Route 53 zone for the domains' A/AAAA alias records (context `hostedZoneId` + `hostedZoneName`); without it, create the DNS records yourself. */
+  hostedZone?: { id: string; name: string };
+  /**
+   * A CloudFront-scoped WAF web ACL to attach (context `webAclArn`). Without it the stack
+   * creates one, which AWS allows only in us-east-1: the stack then refuses to deploy elsewhere.
+   */
+  webAclArn?: string;
+  /** Secrets Manager version id of the origin-verify secret to pin (context `originVerifyVersion`): set by a rotation (README). */
+  originVerifyVersion?: string;
   /** context `logLevel` */
   logLevel: Config['LOG_LEVEL'];
   /** `legacy` (own password records) or `idp` (Cognito hosted UI); context `siteAuthMethod`. */
@@ -34,14 +56,13 @@ export interface StageSettings {
   retainData: boolean;
 }
 
-// example.com placeholders until the real domains exist: override with context, not edits.
+// The mail sender is a placeholder until the stage's SES identity exists: `-c emailFrom=...`.
 const STAGES: Record<StageName, StageSettings> = {
   dev: {
     name: 'dev',
-    // The admin SPA's Vite dev server may call a deployed dev stack.
-    allowedOrigins: ['https://admin.dev.tickets.example.com', 'https://my.dev.tickets.example.com', 'http://localhost:5173'],
-    adminUiUrl: 'https://admin.dev.tickets.example.com',
-    portalUrl: 'https://my.dev.tickets.example.com',
+    // An SPA's Vite dev server (either loopback name) may call a deployed dev stack.
+    extraOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'],
+    frontEnds: { admin: {}, portal: {} },
     logLevel: 'DEBUG',
     // `-c siteAuthMethod=idp` switches a stage to the Cognito hosted UI.
     siteAuthMethod: 'legacy',
@@ -53,9 +74,8 @@ const STAGES: Record<StageName, StageSettings> = {
   },
   staging: {
     name: 'staging',
-    allowedOrigins: ['https://admin.staging.tickets.example.com', 'https://my.staging.tickets.example.com'],
-    adminUiUrl: 'https://admin.staging.tickets.example.com',
-    portalUrl: 'https://my.staging.tickets.example.com',
+    extraOrigins: [],
+    frontEnds: { admin: {}, portal: {} },
     logLevel: 'INFO',
     siteAuthMethod: 'legacy',
     jwtIssuer: 'urn:ticketing:staging',
@@ -66,9 +86,8 @@ const STAGES: Record<StageName, StageSettings> = {
   },
   prod: {
     name: 'prod',
-    allowedOrigins: ['https://admin.tickets.example.com', 'https://my.tickets.example.com'],
-    adminUiUrl: 'https://admin.tickets.example.com',
-    portalUrl: 'https://my.tickets.example.com',
+    extraOrigins: [],
+    frontEnds: { admin: {}, portal: {} },
     logLevel: 'INFO',
     siteAuthMethod: 'legacy',
     jwtIssuer: 'urn:ticketing:prod',
@@ -103,14 +122,21 @@ export function resolveStage(context: ContextReader): StageSettings {
   const base = STAGES[name];
   const settings: StageSettings = {
     ...base,
-    allowedOrigins: list(context('allowedOrigins')) ?? base.allowedOrigins,
-    adminUiUrl: text(context('adminUiUrl')) ?? base.adminUiUrl,
-    portalUrl: text(context('portalUrl')) ?? base.portalUrl,
+    extraOrigins: list(context('extraOrigins')) ?? base.extraOrigins,
+    frontEnds: {
+      admin: { domainName: text(context('adminDomain')), assetsPath: text(context('adminAssets')) },
+      portal: { domainName: text(context('portalDomain')), assetsPath: text(context('portalAssets')) },
+    },
+    certificateArn: text(context('certificateArn')),
+    hostedZone: hostedZone(context),
+    webAclArn: text(context('webAclArn')),
+    originVerifyVersion: text(context('originVerifyVersion')),
     logLevel: oneOf(context('logLevel'), LOG_LEVELS, 'logLevel') ?? base.logLevel,
     siteAuthMethod: oneOf(context('siteAuthMethod'), AUTH_METHODS, 'siteAuthMethod') ?? base.siteAuthMethod,
     emailFrom: text(context('emailFrom')) ?? base.emailFrom,
   };
   checkOrigins(settings);
+  checkDomains(settings);
   return settings;
 }
 
@@ -136,21 +162,45 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], key: str
   return given as T;
 }
 
+function hostedZone(context: ContextReader): StageSettings['hostedZone'] {
+  const id = text(context('hostedZoneId'));
+  const name = text(context('hostedZoneName'));
+  if (!id && !name) return undefined;
+  if (!id || !name) throw new StageSettingsError('context hostedZoneId and hostedZoneName go together (the Route 53 zone of the custom domains)');
+  return { id, name };
+}
+
 /**
  * Origins are compared verbatim by browsers, CORS and the CSRF check: reject anything
- * that is not exactly `scheme://host[:port]`, and plain http except on localhost.
+ * that is not exactly `scheme://host[:port]`, and plain http except on localhost. Only the
+ * literal extra origins are checked here; the front-end origins are the distributions'
+ * (deploy-time tokens) or `https://<custom domain>`.
  */
 function checkOrigins(settings: StageSettings): void {
-  for (const origin of settings.allowedOrigins) {
+  for (const origin of settings.extraOrigins) {
     const url = URL.canParse(origin) ? new URL(origin) : undefined;
-    if (!url || url.origin !== origin) throw new StageSettingsError(`allowed origin "${origin}" is not of the form scheme://host[:port]`);
+    if (!url || url.origin !== origin) throw new StageSettingsError(`extra origin "${origin}" is not of the form scheme://host[:port]`);
     const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
-    if (url.protocol !== 'https:' && !local) throw new StageSettingsError(`allowed origin "${origin}" must use https`);
+    if (url.protocol !== 'https:' && !local) throw new StageSettingsError(`extra origin "${origin}" must use https`);
   }
-  for (const key of ['adminUiUrl', 'portalUrl'] as const) {
-    const origin = URL.canParse(settings[key]) ? new URL(settings[key]).origin : undefined;
-    if (!origin || !settings.allowedOrigins.includes(origin)) {
-      throw new StageSettingsError(`${key} "${settings[key]}" must be a URL whose origin is one of the allowed origins`);
-    }
+}
+
+/** A custom domain is a bare host name with a CloudFront certificate, which must live in us-east-1. */
+function checkDomains(settings: StageSettings): void {
+  const domains = FRONT_END_NAMES.map((name) => [name, settings.frontEnds[name].domainName] as const).filter(([, domain]) => domain);
+  for (const [name, domain] of domains) {
+    if (!/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(domain!)) throw new StageSettingsError(`${name}Domain "${domain}" must be a host name (no scheme, port or path)`);
+  }
+  if (domains.length > 0 && !settings.certificateArn) {
+    throw new StageSettingsError('a custom domain needs -c certificateArn=<ACM certificate in us-east-1 covering it>');
+  }
+  if (settings.certificateArn && !/^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(settings.certificateArn)) {
+    throw new StageSettingsError(`certificateArn "${settings.certificateArn}" must be an ACM certificate ARN in us-east-1 (CloudFront reads certificates only there)`);
+  }
+  if (settings.originVerifyVersion && !/^[\w-]{32,64}$/.test(settings.originVerifyVersion)) {
+    throw new StageSettingsError(`originVerifyVersion "${settings.originVerifyVersion}" must be a Secrets Manager version id (put-secret-value prints it)`);
+  }
+  if (settings.webAclArn && !/^arn:aws[\w-]*:wafv2:us-east-1:\d{12}:global\/webacl\/.+/.test(settings.webAclArn)) {
+    throw new StageSettingsError(`webAclArn "${settings.webAclArn}" must be a CloudFront-scoped (global) WAFv2 web ACL ARN in us-east-1`);
   }
 }

@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { API_PREFIX, routes as routeTable, type RouteRow } from '#shared/routes';
 import { signingKeySecretName } from '#shared/auth/key-set';
 import { CustomerIdentity } from './customer-identity.ts';
+import { FrontEnds } from './front-ends.ts';
 import { TicketingHttpApi } from './http-api.ts';
 import { IdentityProvider } from './identity-provider.ts';
 import { Operations } from './operations.ts';
@@ -40,11 +41,14 @@ export class TicketingStack extends Stack {
     }
 
     const table = singleTable(this, 'Table', settings);
-    const http = new TicketingHttpApi(this, 'Http', { settings, routes: rows });
+    // Browsers reach the API only through the front ends' `/api/*` (same origin, first-party
+    // cookie); every origin-dependent value derives from their origins (infra/front-ends.ts).
+    const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) => (frontEnd.domainName ? [`https://${frontEnd.domainName}`] : []));
+    const http = new TicketingHttpApi(this, 'Http', { settings, corsOrigins: [...customDomains, ...settings.extraOrigins] });
+    const frontEnds = new FrontEnds(this, 'FrontEnds', { settings, api: http.api, routes: rows });
+    const allowedOrigins = [...frontEnds.origins, ...settings.extraOrigins];
     const photos = anyUses('photos') ? new PhotoStore(this, 'Photos', { settings }) : undefined;
-    const idp = anyUses('identityProvider')
-      ? new IdentityProvider(this, 'IdentityProvider', { settings, apiBaseUrl: http.url })
-      : undefined;
+    const idp = anyUses('identityProvider') ? new IdentityProvider(this, 'IdentityProvider', { settings, allowedOrigins }) : undefined;
     const customers = anyUses('customerIdentity') ? new CustomerIdentity(this, 'CustomerIdentity', { settings }) : undefined;
 
     // The token signing keys (README "Rotating the signing key"): created and rotated by
@@ -69,8 +73,10 @@ export class TicketingStack extends Stack {
       SITE_AUTH_METHOD: settings.siteAuthMethod,
       JWT_ISSUER: settings.jwtIssuer,
       JWT_PUBLIC_KEYS: publicKeys.unsafeUnwrap(),
-      ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
-      ADMIN_UI_URL: settings.adminUiUrl,
+      ALLOWED_ORIGINS: allowedOrigins.join(','),
+      ADMIN_UI_URL: frontEnds.admin.origin,
+      // Requests that skipped CloudFront (straight to execute-api) are refused (shared/http/origin-verify.ts).
+      ORIGIN_VERIFY_SECRETS: frontEnds.originVerifySecrets,
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_SERVICE_NAME: 'ticketing-api',
     };
@@ -88,7 +94,7 @@ export class TicketingStack extends Stack {
       // Grants come only from the row's `uses`.
       if (row.uses.table) fn.bindTable(table, row.uses.table);
       if (row.uses.photos && photos) fn.bindPhotos(photos);
-      if (row.uses.email) fn.bindEmail(settings.emailFrom, settings.portalUrl);
+      if (row.uses.email) fn.bindEmail(settings.emailFrom, frontEnds.portal.origin);
       if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp, row.uses.identityProvider);
       if (row.uses.customerIdentity && customers) fn.bindCustomerIdentity(customers, row.uses.customerIdentity);
       if (row.uses.signingKey) fn.bindSigningKey(signingKeys);
@@ -104,7 +110,7 @@ export class TicketingStack extends Stack {
       sendsEmail: anyUses('email'),
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: http.url, description: `Base URL (${API_PREFIX} included)` });
+    new CfnOutput(this, 'ApiUrl', { value: http.url, description: `Execute-api base URL (${API_PREFIX} included); refuses calls that skip the front ends` });
     new CfnOutput(this, 'TableName', { value: table.tableName });
   }
 }

@@ -8,7 +8,8 @@ import { config } from '../config.ts';
 export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-requested-with'];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export const CORS_EXPOSED_HEADERS = ['deprecation', 'link', 'retry-after'];
-const PREFLIGHT_MAX_AGE_SECONDS = 600;
+/** How long a browser may reuse a preflight answer. */
+export const CORS_MAX_AGE_SECONDS = 600;
 
 export const isAllowedOrigin = (origin: string | undefined): origin is string =>
   origin !== undefined && config().ALLOWED_ORIGINS.includes(origin);
@@ -32,7 +33,7 @@ export function preflightHeaders(origin: string | undefined): Record<string, str
     'Access-Control-Allow-Credentials': 'true',
     'Access-Control-Allow-Methods': CORS_ALLOWED_METHODS.join(', '),
     'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(', '),
-    'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+    'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
     Vary: 'Origin',
   };
 }

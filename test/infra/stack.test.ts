@@ -145,8 +145,9 @@ describe('optional resources', () => {
 
   it('creates the photo bucket, CDN and each user pool only when some row uses them', () => {
     const uses = (what: 'photos' | 'identityProvider' | 'customerIdentity') => (routes.some((row) => row.uses[what]) ? 1 : 0);
-    real.resourceCountIs('AWS::S3::Bucket', uses('photos'));
-    real.resourceCountIs('AWS::CloudFront::Distribution', uses('photos'));
+    // Besides the front ends' buckets and distributions (test/infra/front-ends.test.ts).
+    expect(Object.keys(real.findResources('AWS::S3::Bucket')).filter((id) => id.startsWith('Photos'))).toHaveLength(uses('photos'));
+    real.resourceCountIs('AWS::CloudFront::Distribution', uses('photos') + 2);
     real.resourceCountIs('AWS::Cognito::UserPool', uses('identityProvider') + uses('customerIdentity'));
     synthetic.resourceCountIs('AWS::Cognito::UserPool', 1);
   });
@@ -154,7 +155,7 @@ describe('optional resources', () => {
   it('creates the user pool for the auth rows that use the identity provider, and gives only them its settings', () => {
     for (const row of routes) {
       const env = routeFunctions(real).get(row.handler)!.fn.Properties.Environment.Variables;
-      for (const name of ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER', 'API_BASE_URL']) {
+      for (const name of ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER']) {
         expect(env[name] !== undefined, `${routeKey(row)} ${name}`).toBe(Boolean(row.uses.identityProvider));
       }
       expect(env.EMAIL_FROM !== undefined, routeKey(row)).toBe(Boolean(row.uses.email));
@@ -165,8 +166,9 @@ describe('optional resources', () => {
     synthetic.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
     });
-    synthetic.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
-    const bucketId = onlyId(synthetic, 'AWS::S3::Bucket');
+    // One for the photos, one per front end.
+    synthetic.resourceCountIs('AWS::CloudFront::OriginAccessControl', 3);
+    const bucketId = Object.keys(synthetic.findResources('AWS::S3::Bucket')).find((id) => id.startsWith('Photos'))!;
     const { fn } = routeFunctions(synthetic).get('tickets/profile-photo-upload')!;
     expect(actionsOn(statementsOf(synthetic, fn), bucketId).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
     expect(fn.Properties.Environment.Variables).toMatchObject({ PHOTO_BUCKET: { Ref: bucketId }, PHOTO_BASE_URL: expect.anything() });
@@ -198,29 +200,34 @@ describe('optional resources', () => {
   });
 
   it('configures the Cognito client for the code flow back to the API callback', () => {
-    const apiId = onlyId(synthetic, 'AWS::ApiGatewayV2::Api');
+    // The front ends' origins (their distributions' domains) and dev's extra origins.
+    const [admin, portal] = ['admin', 'portal'].map((name) => Object.entries(synthetic.findResources('AWS::CloudFront::Distribution'))
+      .find(([, d]) => d.Properties.DistributionConfig.Comment === `ticketing-dev ${name} front end`)![0]);
+    const at = (id: string, suffix = '') => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, ...(suffix ? [suffix] : [])]] });
     synthetic.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       AllowedOAuthFlows: ['code'],
       GenerateSecret: false,
-      CallbackURLs: [{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v2/auth/callback']] }],
+      CallbackURLs: [at(admin!, '/api/v2/auth/callback'), at(portal!, '/api/v2/auth/callback'), 'http://localhost:5173/api/v2/auth/callback', 'http://127.0.0.1:5173/api/v2/auth/callback'],
       // What POST /auth/logout accepts as return_to, plus the vendor-rejection landing page.
       LogoutURLs: [
-        'https://admin.dev.tickets.example.com',
-        'https://my.dev.tickets.example.com',
+        at(admin!),
+        at(portal!),
         'http://localhost:5173',
-        'https://admin.dev.tickets.example.com/',
-        'https://my.dev.tickets.example.com/',
+        'http://127.0.0.1:5173',
+        at(admin!, '/'),
+        at(portal!, '/'),
         'http://localhost:5173/',
-        'https://admin.dev.tickets.example.com/?error_code=not_vendor_user',
+        'http://127.0.0.1:5173/',
+        at(admin!, '/?error_code=not_vendor_user'),
       ],
     });
     // Both kinds of identity-provider row get the client's settings.
     for (const handler of ['auth/callback', 'my-account/create']) {
       const { fn } = routeFunctions(synthetic).get(handler)!;
       expect(Object.keys(fn.Properties.Environment.Variables), handler).toEqual(
-        expect.arrayContaining(['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER', 'API_BASE_URL']),
+        expect.arrayContaining(['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_DOMAIN', 'COGNITO_ISSUER']),
       );
-      expect(fn.Properties.Environment.Variables.API_BASE_URL, handler).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v2']] });
+      expect(fn.Properties.Environment.Variables.API_BASE_URL, handler).toBeUndefined();
     }
   });
 
@@ -284,7 +291,8 @@ describe("the customers' user pool", () => {
       const env = envOf(row.handler);
       expect(env.CUSTOMER_COGNITO_USER_POOL_ID, routeKey(row)).toEqual(row.uses.customerIdentity ? { Ref: poolId } : undefined);
       expect(env.CUSTOMER_COGNITO_CLIENT_ID !== undefined, routeKey(row)).toBe(Boolean(row.uses.customerIdentity));
-      expect(env.PORTAL_URL, routeKey(row)).toBe(row.uses.email ? 'https://my.dev.tickets.example.com' : undefined);
+      // The portal's distribution (test/infra/front-ends.test.ts).
+      expect(env.PORTAL_URL, routeKey(row)).toEqual(row.uses.email ? { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^FrontEndsPortalDistribution/), 'DomainName'] }]] } : undefined);
       expect(env.COGNITO_USER_POOL_ID, routeKey(row)).toBeUndefined();
     }
   });
@@ -335,23 +343,24 @@ describe('stages', () => {
     });
   });
 
-  it('takes allowed origins from context for CORS and the functions alike', () => {
+  it('takes extra allowed origins from context for CORS and the functions alike', () => {
     const origins = 'https://admin.qa.example.org,https://my.qa.example.org';
-    const { template } = synth({ context: { allowedOrigins: origins, adminUiUrl: 'https://admin.qa.example.org/app', portalUrl: 'https://my.qa.example.org' } });
+    const { template } = synth({ context: { extraOrigins: origins } });
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: origins.split(','), AllowCredentials: true }),
     });
     for (const { fn } of routeFunctions(template).values()) {
-      expect(fn.Properties.Environment.Variables.ALLOWED_ORIGINS).toBe(origins);
+      // After the two front ends' origins (test/infra/front-ends.test.ts).
+      expect(JSON.stringify(fn.Properties.Environment.Variables.ALLOWED_ORIGINS)).toMatch(new RegExp(`,${origins}"\\]\\]}$`));
     }
   });
 
-  it('rejects an admin UI outside the allowed origins', () => {
-    expect(() => createApp({ context: { stage: 'dev', adminUiUrl: 'https://evil.example' } })).toThrow(/adminUiUrl/);
+  it('rejects an extra origin that is not exactly scheme://host[:port]', () => {
+    expect(() => createApp({ context: { stage: 'dev', extraOrigins: 'https://admin.qa.example.org/app' } })).toThrow(/extra origin/);
   });
 
-  it('rejects a customer portal outside the allowed origins', () => {
-    expect(() => createApp({ context: { stage: 'dev', portalUrl: 'https://evil.example' } })).toThrow(/portalUrl/);
+  it('rejects a plain-http extra origin other than localhost', () => {
+    expect(() => createApp({ context: { stage: 'dev', extraOrigins: 'http://evil.example' } })).toThrow(/must use https/);
   });
 
   it('refuses identity-provider login when no row uses the identity provider', () => {

@@ -1,0 +1,334 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { App } from 'aws-cdk-lib';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify';
+import { API_PREFIX, routeKey, routes } from '#shared/routes';
+import { createApp } from '../../infra/app.ts';
+import { LOGIN_RATE_LIMIT, rateLimitedRoutes, SPA_FALLBACK_FUNCTION } from '../../infra/front-ends.ts';
+import { routeFunctions, synth } from './synth.ts';
+
+// Managed policy ids (the same in every account).
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-aaaa-bbbb-cccc-0123456789ab';
+const DOMAINS = {
+  adminDomain: 'admin.tickets.example.org',
+  portalDomain: 'my.tickets.example.org',
+  certificateArn: CERTIFICATE,
+  hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+  hostedZoneName: 'tickets.example.org',
+};
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+const ofType = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
+/** The front ends' distributions (the photo CDN is not one). */
+const distributions = (template: Template) =>
+  Object.entries(ofType(template, 'AWS::CloudFront::Distribution')).filter(([, d]) => d.Properties.DistributionConfig.Comment.endsWith('front end'));
+const configOf = (template: Template, comment: string) =>
+  distributions(template).find(([, d]) => d.Properties.DistributionConfig.Comment.includes(comment))![1].Properties.DistributionConfig;
+const idOf = (template: Template, comment: string) => distributions(template).find(([, d]) => d.Properties.DistributionConfig.Comment.includes(comment))![0];
+/** `https://<distribution domain>` as the template spells it. */
+const distributionOrigin = (id: string) => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }]] });
+
+/** cdk-nag findings left unacknowledged in an app already built (synthesises it). */
+function unacknowledged(app: App): string[] {
+  const report = JSON.parse(readFileSync(path.join(app.synth().directory, 'validation-report.json'), 'utf8'));
+  return report.pluginReports.flatMap((plugin: any) => plugin.violations.map((v: any) => `${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`));
+}
+
+// Each stage synthesised once: the checks below read these templates.
+const built: Record<string, { app: App; template: Template }> = {};
+beforeAll(() => {
+  built.dev = synth({ context: { siteAuthMethod: 'idp' } });
+  built.staging = synth({ context: { stage: 'staging' } });
+  built.prod = synth({ context: { stage: 'prod' } });
+  built.domains = synth({ context: { stage: 'prod', siteAuthMethod: 'idp', ...DOMAINS } });
+}, 120_000);
+
+describe('the front-end distributions', () => {
+  it('gives each stage an admin and a portal distribution, each with a private bucket behind origin access control', () => {
+    for (const stage of ['dev', 'staging', 'prod']) {
+      const { template } = built[stage]!;
+      expect(distributions(template).map(([, d]) => d.Properties.DistributionConfig.Comment).sort(), stage).toEqual([
+        `ticketing-${stage} admin front end`,
+        `ticketing-${stage} portal front end`,
+      ]);
+      expect(Object.keys(ofType(template, 'AWS::S3::Bucket')).filter((id) => id.startsWith('FrontEnds')), stage).toHaveLength(3);
+      for (const bucket of Object.values(ofType(template, 'AWS::S3::Bucket'))) {
+        expect(bucket.Properties.PublicAccessBlockConfiguration, stage).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      }
+    }
+    const { template } = built.dev!;
+    for (const [id, d] of distributions(template)) {
+      const config = d.Properties.DistributionConfig;
+      const s3 = config.Origins.find((o: any) => o.S3OriginConfig);
+      expect(s3.OriginAccessControlId, id).toEqual({ 'Fn::GetAtt': [expect.stringContaining('OriginAccessControl'), 'Id'] });
+      expect(config.DefaultRootObject).toBe('index.html');
+      // Error responses would turn the API's 403/404 problem answers into index.html.
+      expect(config.CustomErrorResponses, id).toBeUndefined();
+      // Only CloudFront, for this distribution, may read the bucket.
+      const bucketId = s3.DomainName['Fn::GetAtt'][0];
+      const policy = Object.values(ofType(template, 'AWS::S3::BucketPolicy')).find((p) => p.Properties.Bucket.Ref === bucketId)!;
+      const statements = policy.Properties.PolicyDocument.Statement as any[];
+      expect(statements.filter((s) => s.Effect === 'Allow' && JSON.stringify(s.Principal).includes('"*"')), id).toEqual([]);
+      // (The other Allow is CDK's empty-the-bucket-on-delete helper role.)
+      const reads = statements.filter((s) => s.Effect === 'Allow' && s.Principal.Service);
+      expect(reads).toEqual([
+        expect.objectContaining({
+          Action: 's3:GetObject',
+          Principal: { Service: 'cloudfront.amazonaws.com' },
+          Condition: { StringEquals: { 'AWS:SourceArn': expect.objectContaining({ 'Fn::Join': expect.arrayContaining([expect.arrayContaining([{ Ref: id }])]) }) } },
+        }),
+      ]);
+    }
+  });
+
+  it('forwards /api/* to the HTTP API over HTTPS: no caching, every method, the viewer headers but Host, and the origin-verify header', () => {
+    const { template } = built.dev!;
+    const apiId = Object.keys(ofType(template, 'AWS::ApiGatewayV2::Api'))[0]!;
+    const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) => s.Properties.Description.includes(ORIGIN_VERIFY_HEADER))![0];
+    for (const [id, d] of distributions(template)) {
+      const config = d.Properties.DistributionConfig;
+      expect(config.CacheBehaviors, id).toHaveLength(1);
+      const api = config.CacheBehaviors[0];
+      expect(api).toMatchObject({
+        PathPattern: '/api/*',
+        ViewerProtocolPolicy: 'https-only',
+        CachePolicyId: CACHING_DISABLED,
+        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+      });
+      expect(api.AllowedMethods.sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+      expect(api.FunctionAssociations, 'no SPA fallback on the API').toBeUndefined();
+      const origin = config.Origins.find((o: any) => o.Id === api.TargetOriginId);
+      expect(origin.DomainName).toEqual({ 'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] });
+      expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+      expect(origin.OriginCustomHeaders).toEqual([
+        { HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:current::}}']] } },
+      ]);
+    }
+  });
+
+  it('serves the static files with security headers and the SPA fallback on the default behaviour only', () => {
+    const { template } = built.dev!;
+    const fallbacks = Object.entries(ofType(template, 'AWS::CloudFront::Function')).filter(([, f]) => f.Properties.FunctionCode === SPA_FALLBACK_FUNCTION);
+    expect(fallbacks).toHaveLength(1);
+    const fallbackId = fallbacks[0]![0];
+    for (const [, d] of distributions(template)) {
+      const behaviour = d.Properties.DistributionConfig.DefaultCacheBehavior;
+      expect(behaviour.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fallbackId, 'FunctionARN'] } }]);
+      expect(behaviour.ViewerProtocolPolicy).toBe('redirect-to-https');
+      expect(behaviour.ResponseHeadersPolicyId).toEqual({ Ref: expect.any(String) });
+    }
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: Match.objectLike({
+          StrictTransportSecurity: Match.objectLike({ Override: true }),
+          ContentTypeOptions: { Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ContentSecurityPolicy: Match.objectLike({ ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'") }),
+        }),
+      }),
+    });
+  });
+
+  it('rewrites client-side routes to /index.html and leaves files alone', () => {
+    const handler = new Function(`${SPA_FALLBACK_FUNCTION}; return handler;`)() as (event: { request: { uri: string } }) => { uri: string };
+    const rewrite = (uri: string) => handler({ request: { uri } }).uri;
+    expect(rewrite('/')).toBe('/index.html');
+    expect(rewrite('/tickets')).toBe('/index.html');
+    expect(rewrite('/events/7/tickets/')).toBe('/index.html');
+    expect(rewrite('/verify-email')).toBe('/index.html');
+    expect(rewrite('/v1.2/orders')).toBe('/index.html');
+    expect(rewrite('/index.html')).toBe('/index.html');
+    expect(rewrite('/assets/app-3f2a.js')).toBe('/assets/app-3f2a.js');
+    expect(rewrite('/favicon.ico')).toBe('/favicon.ico');
+  });
+
+  it('deploys the placeholder pages or the given build, invalidating the distribution', () => {
+    const { template } = built.dev!;
+    const deployments = Object.values(ofType(template, 'Custom::CDKBucketDeployment'));
+    expect(deployments).toHaveLength(2);
+    for (const deployment of deployments) expect(deployment.Properties.DistributionPaths).toEqual(['/*']);
+    expect(() => synth({ context: { adminAssets: '/nonexistent/dist' } })).toThrow(/adminAssets.*index\.html/);
+  });
+
+  it('logs both distributions and both buckets into the stage log bucket', () => {
+    const { template } = built.prod!;
+    for (const [, d] of distributions(template)) {
+      expect(d.Properties.DistributionConfig.Logging).toEqual({ Bucket: { 'Fn::GetAtt': [expect.stringContaining('AccessLogs'), 'RegionalDomainName'] }, Prefix: expect.stringMatching(/^cloudfront\/(admin|portal)\/$/) });
+    }
+  });
+});
+
+describe('custom domains from context', () => {
+  it('sets the aliases, the us-east-1 certificate with TLS 1.2, and Route 53 A/AAAA alias records', () => {
+    const { template } = built.domains!;
+    for (const [comment, domain] of [['admin', DOMAINS.adminDomain], ['portal', DOMAINS.portalDomain]] as const) {
+      const config = configOf(template, `${comment} front end`);
+      expect(config.Aliases).toEqual([domain]);
+      expect(config.ViewerCertificate).toMatchObject({ AcmCertificateArn: CERTIFICATE, SslSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021' });
+      for (const type of ['A', 'AAAA']) {
+        template.hasResourceProperties('AWS::Route53::RecordSet', {
+          Name: `${domain}.`,
+          Type: type,
+          HostedZoneId: DOMAINS.hostedZoneId,
+          AliasTarget: Match.objectLike({ DNSName: { 'Fn::GetAtt': [idOf(template, `${comment} front end`), 'DomainName'] } }),
+        });
+      }
+    }
+  });
+
+  it('uses the domains as the allowed origins, callbacks and UI URLs, and lets the HTTP API answer their preflights', () => {
+    const { template } = built.domains!;
+    const admin = `https://${DOMAINS.adminDomain}`;
+    const portal = `https://${DOMAINS.portalDomain}`;
+    for (const { fn } of routeFunctions(template).values()) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({ ALLOWED_ORIGINS: `${admin},${portal}`, ADMIN_UI_URL: admin });
+    }
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      CallbackURLs: [`${admin}${API_PREFIX}/auth/callback`, `${portal}${API_PREFIX}/auth/callback`],
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.objectLike({ AllowOrigins: [admin, portal], AllowCredentials: true }) });
+  });
+
+  it('refuses a domain without a certificate, a certificate outside us-east-1, and a half-given hosted zone', () => {
+    expect(() => createApp({ context: { stage: 'dev', adminDomain: 'admin.example.org' } })).toThrow(/certificateArn/);
+    const elsewhere = CERTIFICATE.replace('us-east-1', 'eu-west-1');
+    expect(() => createApp({ context: { stage: 'dev', adminDomain: 'admin.example.org', certificateArn: elsewhere } })).toThrow(/us-east-1/);
+    expect(() => createApp({ context: { stage: 'dev', adminDomain: 'https://admin.example.org', certificateArn: CERTIFICATE } })).toThrow(/host name/);
+    expect(() => createApp({ context: { stage: 'dev', hostedZoneId: 'Z1' } })).toThrow(/hostedZoneName/);
+  });
+});
+
+describe('values derived from the distributions', () => {
+  it('gives every function ALLOWED_ORIGINS = both front ends + the extra origins, ADMIN_UI_URL = the admin front end', () => {
+    const { template } = built.dev!;
+    const admin = idOf(template, 'admin front end');
+    const portal = idOf(template, 'portal front end');
+    const expected = {
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [admin, 'DomainName'] }, ',https://', { 'Fn::GetAtt': [portal, 'DomainName'] }, ',http://localhost:5173,http://127.0.0.1:5173']],
+    };
+    for (const [handler, { fn }] of routeFunctions(template)) {
+      const env = fn.Properties.Environment.Variables;
+      expect(env.ALLOWED_ORIGINS, handler).toEqual(expected);
+      expect(env.ADMIN_UI_URL, handler).toEqual(distributionOrigin(admin));
+      expect(env.API_BASE_URL, handler).toBeUndefined();
+      const mails = routes.find((row) => row.handler === handler)!.uses.email;
+      expect(env.PORTAL_URL, handler).toEqual(mails ? distributionOrigin(portal) : undefined);
+    }
+    // No front-end origin in staging or prod: only the two distributions.
+    for (const { fn } of routeFunctions(built.prod!.template).values()) {
+      expect(JSON.stringify(fn.Properties.Environment.Variables.ALLOWED_ORIGINS)).not.toMatch(/localhost|127\.0\.0\.1|example/);
+    }
+  });
+
+  it('registers one Cognito callback per allowed origin, and the logout URLs POST /auth/logout accepts', () => {
+    const { template } = built.dev!;
+    const admin = idOf(template, 'admin front end');
+    const portal = idOf(template, 'portal front end');
+    const at = (id: string, suffix: string) => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, suffix]] });
+    const client = Object.values(ofType(template, 'AWS::Cognito::UserPoolClient')).find((c) => c.Properties.AllowedOAuthFlows)!.Properties;
+    expect(client.CallbackURLs).toEqual([
+      at(admin, '/api/v2/auth/callback'),
+      at(portal, '/api/v2/auth/callback'),
+      'http://localhost:5173/api/v2/auth/callback',
+      'http://127.0.0.1:5173/api/v2/auth/callback',
+    ]);
+    expect(client.LogoutURLs).toEqual(expect.arrayContaining([distributionOrigin(admin), at(admin, '/'), at(admin, '/?error_code=not_vendor_user'), 'http://localhost:5173/']));
+  });
+
+  it('answers preflights in API Gateway only for literal origins (the distributions are same-origin), with the shared CORS definition', () => {
+    built.dev!.template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'],
+        AllowCredentials: true,
+        AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        AllowHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-requested-with'],
+        ExposeHeaders: ['deprecation', 'link', 'retry-after'],
+        MaxAge: 600,
+      },
+    });
+    const api = Object.values(ofType(built.prod!.template, 'AWS::ApiGatewayV2::Api'))[0]!;
+    expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it('gives every function ORIGIN_VERIFY_SECRETS from the secret: current, and previous once a rotation pins a version', () => {
+    const { template } = built.dev!;
+    const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) => s.Properties.Description.includes(ORIGIN_VERIFY_HEADER))![0];
+    for (const [handler, { fn }] of routeFunctions(template)) {
+      expect(fn.Properties.Environment.Variables.ORIGIN_VERIFY_SECRETS, handler).toEqual({
+        'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:current::}}']],
+      });
+    }
+    const version = '0123abcd-4567-89ef-0123-456789abcdef';
+    const rotated = synth({ routes: routes.slice(0, 2), context: { originVerifyVersion: version } }).template;
+    const secret = { Ref: secretId };
+    for (const { fn } of routeFunctions(rotated).values()) {
+      expect(fn.Properties.Environment.Variables.ORIGIN_VERIFY_SECRETS).toEqual({
+        'Fn::Join': ['', ['{{resolve:secretsmanager:', secret, `:SecretString:current::${version}}},{{resolve:secretsmanager:`, secret, `:SecretString:previous::${version}}}`]],
+      });
+    }
+    const header = distributions(rotated)[0]![1].Properties.DistributionConfig.Origins.find((o: any) => o.OriginCustomHeaders).OriginCustomHeaders[0];
+    expect(header.HeaderValue).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', secret, `:SecretString:current::${version}}}`]] });
+    expect(() => synth({ routes: routes.slice(0, 1), context: { originVerifyVersion: 'v1' } })).toThrow(/originVerifyVersion/);
+  });
+});
+
+describe('the WAF', () => {
+  it('rate-limits the login and password routes of the route table', () => {
+    const limited = rateLimitedRoutes(routes).map(routeKey).sort();
+    expect(limited).toEqual(expect.arrayContaining(['POST /auth/login', 'POST /auth/legacy/login', 'POST /auth/legacy/forgot-password', 'POST /auth/legacy/reset-password', 'POST /auth/change-password', 'PUT /my-account']));
+    // Customer data on the same path and signed-in routes stay out.
+    expect(limited).not.toContain('GET /my-account');
+    expect(limited).not.toContain('GET /auth/me');
+  });
+
+  it('attaches one CloudFront web ACL (managed rules + the login rate rule on those paths) to both distributions', () => {
+    for (const stage of ['dev', 'staging', 'prod']) {
+      const { template } = built[stage]!;
+      const acls = Object.entries(ofType(template, 'AWS::WAFv2::WebACL'));
+      expect(acls, stage).toHaveLength(1);
+      const [aclId, acl] = acls[0]!;
+      expect(acl.Properties.Scope).toBe('CLOUDFRONT');
+      for (const [, d] of distributions(template)) expect(d.Properties.DistributionConfig.WebACLId).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+      const rules = acl.Properties.Rules as any[];
+      expect(rules.filter((r) => r.Statement.ManagedRuleGroupStatement).map((r) => r.Statement.ManagedRuleGroupStatement.Name).sort()).toEqual([
+        'AWSManagedRulesAmazonIpReputationList',
+        'AWSManagedRulesCommonRuleSet',
+        'AWSManagedRulesKnownBadInputsRuleSet',
+      ]);
+      const rate = rules.find((r) => r.Statement.RateBasedStatement)!;
+      expect(rate.Action.Block.CustomResponse.ResponseCode).toBe(429);
+      expect(rate.Statement.RateBasedStatement).toMatchObject({ Limit: LOGIN_RATE_LIMIT, AggregateKeyType: 'IP' });
+      const scoped = rate.Statement.RateBasedStatement.ScopeDownStatement.OrStatement.Statements.map((s: any) => {
+        const [uri, method] = s.AndStatement.Statements.map((m: any) => m.ByteMatchStatement);
+        return `${method.SearchString} ${uri.SearchString}`;
+      });
+      expect(scoped.sort()).toEqual(rateLimitedRoutes(routes).map((row) => `${row.method} ${API_PREFIX}${row.path}`).sort());
+    }
+  });
+
+  it('refuses to deploy the web ACL outside us-east-1, or attaches the ARN given in context instead', () => {
+    expect(built.dev!.template.toJSON().Rules).toMatchObject({
+      [Object.keys(built.dev!.template.toJSON().Rules).find((id) => id.includes('WebAclRegion'))!]: {
+        Assertions: [{ Assert: { 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'us-east-1'] } }],
+      },
+    });
+    const arn = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/ticketing/0a1b2c3d';
+    const { template } = synth({ routes: routes.slice(0, 1), context: { webAclArn: arn } });
+    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    for (const [, d] of distributions(template)) expect(d.Properties.DistributionConfig.WebACLId).toBe(arn);
+    expect(Object.keys(template.toJSON().Rules ?? {}).some((id) => id.includes('WebAclRegion'))).toBe(false);
+    expect(() => synth({ routes: routes.slice(0, 1), context: { webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/x/y' } })).toThrow(/webAclArn/);
+  });
+});
+
+describe('cdk-nag', () => {
+  it('reports nothing unacknowledged for dev, staging, prod and prod with custom domains', () => {
+    for (const stage of ['dev', 'staging', 'prod', 'domains']) {
+      expect(unacknowledged(built[stage]!.app), stage).toEqual([]);
+    }
+  });
+});
