@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { hashPassword } from '#shared/auth/passwords';
 import { resetConfigForTests } from '#shared/config';
 import { createAdministrator } from '#shared/data/administrators';
-import { METRIC, METRICS_NAMESPACE, metrics } from '#shared/metrics';
+import { flushMetrics, METRIC, METRICS_NAMESPACE, metrics, recordCheckIn } from '#shared/metrics';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { login as customerLogin, newAddress } from '../support/customers.ts';
@@ -79,6 +79,22 @@ describe('check-in metrics', () => {
     expect(await readStats(await adminToken(['tickets:read']), event.id)).toMatchObject({ eventIds: [event.id] });
     expect((await checkIn(token, 987_654_321)).status).toBe(404);
     expect(published).toEqual([]);
+  });
+});
+
+describe('one request, several outcomes', () => {
+  it('publishes metrics with different dimensions on separate lines, so none takes the other\'s dimensions', async () => {
+    recordCheckIn({ admitted: false, reason: 'cancelled' });
+    recordCheckIn({ admitted: false, reason: 'cancelled' });
+    recordCheckIn({ admitted: false, reason: 'withdrawn' });
+    recordCheckIn({ admitted: true });
+    await (flushMetrics().after as () => Promise<void> | void)();
+    expect(recorded(METRIC.checkInRefused).map(({ dimensions, value }) => [dimensions.reason, value])).toEqual([
+      ['cancelled', [1, 1]],
+      ['withdrawn', 1],
+    ]);
+    expect(recorded(METRIC.checkInAdmitted)).toEqual([{ dimensions: { service: expect.any(String), stage: 'test' }, value: 1, reason: undefined }]);
+    expect(metrics.hasStoredMetrics()).toBe(false);
   });
 });
 
