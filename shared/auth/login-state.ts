@@ -15,6 +15,10 @@ import { verificationKeys } from './tokens.ts';
 export type LoginChannel = 'normal' | 'vendor';
 
 export interface LoginState {
+  /**
+   * The front-end page to land on. Its origin also fixes the provider's callback URL
+   * (`callbackUrlFor` in oidc.ts), so the token exchange repeats the authorize request's.
+   */
   redirectUri: string;
   nonce: string;
   ref: string;
