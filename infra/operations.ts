@@ -1,4 +1,4 @@
-import { Duration, NestedStack, type NestedStackProps, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, NestedStack, type NestedStackProps, Validations } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -14,6 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
@@ -102,6 +103,19 @@ export class Operations extends NestedStack {
       id: 'AwsSolutions-SNS2',
       reason: 'Alarm notifications carry alarm names and metric values, no request data; CloudWatch publishes to an encrypted topic only through a customer managed KMS key ($1/month per stage).',
     });
+    // enforceSSL replaces the topic's default policy (which let the account's services
+    // publish) with one of our own: CloudWatch, a service principal, needs its own Allow.
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+          ArnLike: { 'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:ticketing-${settings.name}-*` },
+        },
+      }),
+    );
     const email = this.node.tryGetContext('alarmEmail');
     if (email !== undefined && email !== '') {
       if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new StageSettingsError(`context alarmEmail="${String(email)}" is not an email address`);

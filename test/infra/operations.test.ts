@@ -77,6 +77,18 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
     );
+    // The policy replaces SNS's default one: CloudWatch may publish only for this stage's alarms.
+    const allow = policy.Properties.PolicyDocument.Statement.filter((statement: any) => statement.Effect === 'Allow');
+    expect(allow).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: { Ref: topicId },
+        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } }, ArnLike: { 'aws:SourceArn': expect.anything() } },
+      }),
+    ]);
+    expect(JSON.stringify(allow[0].Condition.ArnLike)).toContain(`:alarm:ticketing-${stage}-*`);
+    for (const alarm of alarms(stage)) expect(alarm.AlarmName).toMatch(new RegExp(`^ticketing-${stage}-`));
     for (const alarm of alarms(stage)) {
       expect(alarm.AlarmActions, alarm.AlarmName).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions, alarm.AlarmName).toEqual([{ Ref: topicId }]);
