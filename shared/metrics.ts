@@ -23,11 +23,13 @@ let storedDimensions: string | undefined;
 
 function record(name: string, dimensions: Record<string, string>, metadata: Record<string, string> = {}): void {
   const key = JSON.stringify(dimensions);
-  // A second metric with other dimensions in the same request would inherit the first's:
-  // flush the first on its own line.
-  if (metrics.hasStoredMetrics() && storedDimensions !== key) metrics.publishStoredMetrics();
-  storedDimensions = key;
-  for (const [dimension, value] of Object.entries(dimensions)) metrics.addDimension(dimension, value);
+  if (!metrics.hasStoredMetrics() || storedDimensions !== key) {
+    // A second metric with other dimensions in the same request would inherit the first's:
+    // the first goes out on its own line.
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    storedDimensions = key;
+    for (const [dimension, value] of Object.entries(dimensions)) metrics.addDimension(dimension, value);
+  }
   for (const [field, value] of Object.entries(metadata)) metrics.addMetadata(field, value);
   metrics.addMetric(name, MetricUnit.Count, 1);
 }
