@@ -27,6 +27,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AaaaRecord, ARecord, HostedZone, type IHostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
@@ -138,6 +139,8 @@ export class FrontEnds extends Construct {
       originVerifyHeader: current,
       webAclArn: this.webAclArn,
       logBucket,
+      // Else CDK gives the deployment helper a log group of its own kept two years and never deleted.
+      deploymentLogs: new LogGroup(this, 'DeploymentLogs', { retention: settings.logRetention, removalPolicy }),
       spaFallback: new CloudFrontFunction(this, 'SpaFallback', {
         code: FunctionCode.fromInline(SPA_FALLBACK_FUNCTION),
         runtime: FunctionRuntime.JS_2_0,
@@ -318,6 +321,8 @@ interface SharedParts {
   originVerifyHeader: string;
   webAclArn: string;
   logBucket: Bucket;
+  /** The BucketDeployment helper's logs (one helper function serves both front ends). */
+  deploymentLogs: LogGroup;
   spaFallback: CloudFrontFunction;
   headers: ResponseHeadersPolicy;
   certificate?: ICertificate;
@@ -402,6 +407,7 @@ export class FrontEnd extends Construct {
       distribution: this.distribution,
       distributionPaths: ['/*'],
       memoryLimit: 512,
+      logGroup: parts.deploymentLogs,
     });
 
     const acknowledge = (ruleId: string, reason: string) => Validations.of(this).acknowledge({ id: ruleId, reason });
