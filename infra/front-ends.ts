@@ -52,6 +52,14 @@ export const SPA_FALLBACK_FUNCTION = `function handler(event) {
   return request;
 }`;
 
+/**
+ * Rules of the AWS common rule set that only count (logged, not blocked), because the API's
+ * own traffic trips them: bodies above 8 KB (photo uploads, bulk bodies; the API answers 413
+ * itself), SVG waiver signatures (markup in a JSON body; the API sanitises them), and loopback
+ * URLs in `redirect_uri` / `return_to` (dev's Vite origins; the API fetches no given URL).
+ */
+export const COMMON_RULES_COUNTED = ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY', 'GenericRFI_BODY', 'GenericRFI_QUERYARGUMENTS'];
+
 /** Requests per 5 minutes and client IP on the login and password routes, across both front ends. */
 export const LOGIN_RATE_LIMIT = 100;
 
@@ -223,8 +231,7 @@ export class FrontEnds extends Construct {
     });
     const rules: CfnWebACL.RuleProperty[] = [
       managed('AWSManagedRulesAmazonIpReputationList', 0),
-      // The API limits bodies itself (413); photo uploads and bulk bodies exceed the group's 8 KB.
-      managed('AWSManagedRulesCommonRuleSet', 1, ['SizeRestrictions_BODY']),
+      managed('AWSManagedRulesCommonRuleSet', 1, COMMON_RULES_COUNTED),
       managed('AWSManagedRulesKnownBadInputsRuleSet', 2),
     ];
     if (limited.length > 0) {

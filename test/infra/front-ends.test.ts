@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify';
 import { API_PREFIX, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
-import { LOGIN_RATE_LIMIT, rateLimitedRoutes, SPA_FALLBACK_FUNCTION } from '../../infra/front-ends.ts';
+import { COMMON_RULES_COUNTED, LOGIN_RATE_LIMIT, rateLimitedRoutes, SPA_FALLBACK_FUNCTION } from '../../infra/front-ends.ts';
 import { routeFunctions, synth } from './synth.ts';
 
 // Managed policy ids (the same in every account).
@@ -299,6 +299,8 @@ describe('the WAF', () => {
         'AWSManagedRulesCommonRuleSet',
         'AWSManagedRulesKnownBadInputsRuleSet',
       ]);
+      const common = rules.find((r) => r.Statement.ManagedRuleGroupStatement?.Name === 'AWSManagedRulesCommonRuleSet')!;
+      expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toEqual(COMMON_RULES_COUNTED.map((name) => ({ Name: name, ActionToUse: { Count: {} } })));
       const rate = rules.find((r) => r.Statement.RateBasedStatement)!;
       expect(rate.Action.Block.CustomResponse.ResponseCode).toBe(429);
       expect(rate.Statement.RateBasedStatement).toMatchObject({ Limit: LOGIN_RATE_LIMIT, AggregateKeyType: 'IP' });
