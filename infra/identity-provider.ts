@@ -37,7 +37,7 @@ export class IdentityProvider extends Construct {
   constructor(scope: Construct, id: string, { settings, allowedOrigins }: IdentityProviderProps) {
     super(scope, id);
     this.userPool = new UserPool(this, 'Users', {
-      // Accounts are created by administrators (POST /my-account), never by strangers.
+      // Staff accounts are created by an operator (README "Deploying": the first administrator), never by strangers.
       selfSignUpEnabled: false,
       signInAliases: { email: true },
       autoVerify: { email: true },

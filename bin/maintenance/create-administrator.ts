@@ -1,0 +1,87 @@
+/**
+ * A new stage has no staff: this creates an administrator record (README "Deploying").
+ *
+ *   TABLE_NAME=<table> AWS_REGION=<region> npx tsx bin/maintenance/create-administrator.ts \
+ *     --email ops@example.org --name "Olive Ops" [--permissions all|tickets:read,checkin:scan] [--vendor]
+ *
+ * In legacy mode the record needs a password: pipe it on stdin with `--password-stdin`
+ * (never on the command line, where `ps` and shell history would keep it). In
+ * identity-provider mode the record has none: create the Cognito user with the same email
+ * (verified) and its first sign-in links the two (shared/data/administrators.ts).
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { hashPassword } from '#shared/auth/passwords';
+import { createAdministrator, type Administrator } from '#shared/data/administrators';
+import { PERMISSIONS, type Permission } from '#shared/routes';
+
+export interface AdministratorOptions {
+  email: string;
+  name: string;
+  /** `all`, or a comma list of PERMISSIONS. */
+  permissions: string;
+  vendor: boolean;
+  /** Only for legacy mode; at least 12 characters, like every password the API sets. */
+  password?: string;
+}
+
+const MIN_PASSWORD_LENGTH = 12;
+
+export class UsageError extends Error {}
+
+export function parsePermissions(text: string): Permission[] {
+  if (text.trim() === 'all') return [...PERMISSIONS];
+  const given = text.split(',').map((item) => item.trim()).filter(Boolean);
+  const unknown = given.filter((item) => !(PERMISSIONS as readonly string[]).includes(item));
+  if (given.length === 0 || unknown.length) {
+    throw new UsageError(`--permissions: expected "all" or a comma list of ${PERMISSIONS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+  }
+  return [...new Set(given)] as Permission[];
+}
+
+/** Creates the record (login = email); refuses a taken login or email (the table's unique items). */
+export async function createStaffMember(options: AdministratorOptions): Promise<Administrator> {
+  const email = options.email.trim();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`--email: "${options.email}" is not an email address`);
+  if (!options.name.trim()) throw new UsageError('--name is required');
+  if (options.password !== undefined && options.password.length < MIN_PASSWORD_LENGTH) {
+    throw new UsageError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  return createAdministrator({
+    login: email,
+    email,
+    name: options.name.trim(),
+    permissions: parsePermissions(options.permissions),
+    vendorUser: options.vendor ? 1 : 0,
+    ...(options.password !== undefined ? { passwordHash: await hashPassword(options.password) } : {}),
+  });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      permissions: { type: 'string', default: 'all' },
+      vendor: { type: 'boolean', default: false },
+      'password-stdin': { type: 'boolean', default: false },
+    },
+  });
+  if (!values.email || !values.name) throw new UsageError('usage: --email <address> --name <name> [--permissions all|p1,p2] [--vendor] [--password-stdin]');
+  const password = values['password-stdin'] ? await readStdin() : undefined;
+  const admin = await createStaffMember({ email: values.email, name: values.name, permissions: values.permissions, vendor: values.vendor, password });
+  console.log(`Administrator ${admin.id} created: ${admin.login} (${admin.permissions.join(', ')})${password === undefined ? '; no password: sign in through the identity provider' : ''}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
