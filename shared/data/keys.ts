@@ -24,6 +24,9 @@
  * | ticket            | TICKET#<id>                 | TICKET                          | GSI1 EVENT_TICKETS#<eventId> / TICKET#<id:10>;       |
  * |                   |                             |                                 | GSI2 TYPE_TICKETS#<typeId> / TICKET#<id:10> (live)   |
  * | ticket history    | TICKET#<id>                 | HISTORY#<version:10>            |                                                      |
+ * | list entry        | TICKET#<id>                 | LIST                            | GSI1 TEAM_TICKETS#<eventId>#<team> / TICKET#<id:10>; |
+ * |                   |                             |                                 | GSI2 STATE_TICKETS#<eventId>#<state> / same (live)   |
+ * | access entry      | TICKET#<id>                 | LIST#ACCESS#<eventId:10>        | GSI1 ACCESS_TICKETS#<grantedEventId> / same (live)   |
  * | scan (ok/refused) | TICKET#<id>                 | SCAN#<iso time>#<nonce>         |                                                      |
  * | waiver signature  | TICKET#<ticketId>           | WAIVER_SIGNATURE#<waiverId:10>  |                                                      |
  * | bib in use        | UNIQUE#BIB#<eventId>#<bib>  | UNIQUE                          |                                                      |
@@ -97,6 +100,19 @@ export const keys = {
   }),
   eventTicketsIndex: (eventId: number) => `EVENT_TICKETS#${eventId}`,
   typeTicketsIndex: (typeId: number) => `TYPE_TICKETS#${typeId}`,
+  /**
+   * A live ticket's list entries (small items in its own partition, rewritten in its change transaction):
+   * `LIST` carries GSI1 event+team and GSI2 event+processState; `LIST#ACCESS#<eventId:10>` carries GSI1
+   * per other event its type grants entry to. The `teams`, `exclude_process_states` and `accessEvents` filters.
+   */
+  ticketListEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST' }),
+  ticketAccessEntry: (ticketId: number, grantedEventId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `LIST#ACCESS#${sortableId(grantedEventId)}` }),
+  ticketAccessEntryPrefix: 'LIST#ACCESS#',
+  teamTicketsIndex: (eventId: number, teamKey: number) => `TEAM_TICKETS#${eventId}#${teamKey}`,
+  stateTicketsIndex: (eventId: number, processState: number) => `STATE_TICKETS#${eventId}#${processState}`,
+  accessTicketsIndex: (grantedEventId: number) => `ACCESS_TICKETS#${grantedEventId}`,
+  /** The sort key of every ticket list (GSI1, GSI2 and the entries): id order; `> ticketSort(id)` resumes after a cursor. */
+  ticketSort: (id: number) => `TICKET#${sortableId(id)}`,
   /** A ticket's history, newest first: Query `TICKET#<id>` by this prefix, backwards. */
   ticketHistory: (ticketId: number, version: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `HISTORY#${sortableId(version)}` }),
   scanRecord: (ticketId: number, at: string, nonce: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SCAN#${at}#${nonce}` }),

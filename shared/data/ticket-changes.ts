@@ -4,6 +4,7 @@ import { Conflict } from '../errors.ts';
 import { tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 import { historyPut } from './ticket-history.ts';
+import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
 import { ticketItem } from './ticket-records.ts';
 import { StatsDelta } from './ticket-stats.ts';
 
@@ -42,6 +43,51 @@ export class StaleTicket extends Conflict {
 
 type Role = { kind: 'ticket' } | { kind: 'type'; typeId: number } | { kind: 'bib'; bib: string } | { kind: 'barcode'; barcode: string } | { kind: 'extra'; onConditionFailed?: () => Error } | { kind: 'other' };
 
+const bibItem = (record: TicketRecord) => ({ ...keys.bib(record.eventId, record.bibNumber!), entity: 'UniqueBib', ticketId: record.id, eventId: record.eventId, bibNumber: record.bibNumber });
+const barcodeItem = (record: TicketRecord) => ({ ...keys.barcode(record.barcode), entity: 'UniqueBarcode', ticketId: record.id, barcode: record.barcode });
+
+/**
+ * Every item a new ticket's create transaction puts, built by the same functions as that
+ * transaction: the record, its history entry, its list entries, its bib and barcode items.
+ * For bulk loads (`npm run seed`, the scale tests) that batch-write them; the counts those
+ * tickets move are `newTicketCounterUpdates`. Uniqueness (bib, barcode) is the caller's.
+ */
+export function newTicketItems(record: TicketRecord, history: TicketHistoryEntry): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [ticketItem({ ...record, version: history.version }), historyPut(record.id, history).Put.Item, ...listEntryItems(record)];
+  if (holdsBib(record)) items.push(bibItem(record));
+  if (!record.deleted) items.push(barcodeItem(record));
+  return items;
+}
+
+/**
+ * The counter updates of new tickets written with `newTicketItems`, summed (one UpdateItem
+ * each, for UpdateCommand): the types' `sold` (no capacity check: the loader sizes the
+ * types) and the statistics shards' sold, check-in signatures, listed and filter counts.
+ */
+export function newTicketCounterUpdates(records: TicketRecord[]) {
+  const stats = new StatsDelta();
+  const sold = new Map<string, { eventId: number; typeId: number; delta: number }>();
+  for (const record of records) {
+    if (isEligible(record)) {
+      const entry = sold.get(`${record.typeId}`) ?? { eventId: record.eventId, typeId: record.typeId, delta: 0 };
+      entry.delta += 1;
+      sold.set(`${record.typeId}`, entry);
+      stats.sold(record.eventId, record.id, 1);
+    }
+    stats.signature(record.id, '', signatureOf(countedEvents(record)));
+    if (!record.deleted) stats.listedTicket(record, 1);
+  }
+  const types = [...sold.values()].map(({ eventId, typeId, delta }) => ({
+    TableName: tableName(),
+    Key: keys.ticketType(eventId, typeId),
+    UpdateExpression: 'SET #sold = #sold + :delta',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeNames: { '#sold': 'sold' },
+    ExpressionAttributeValues: { ':delta': delta },
+  }));
+  return [...types, ...stats.actions().map((action) => action.Update)];
+}
+
 function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, Role][] {
   const oldBib = before && holdsBib(before) ? keys.bib(before.eventId, before.bibNumber!) : undefined;
   const newBib = holdsBib(after) ? keys.bib(after.eventId, after.bibNumber!) : undefined;
@@ -50,7 +96,7 @@ function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, 
   const actions: [Action, Role][] = [];
   if (oldBib) actions.push([{ Delete: { TableName: tableName(), Key: oldBib, ...mine } }, { kind: 'other' }]);
   if (newBib) {
-    const Item = { ...newBib, entity: 'UniqueBib', ticketId: after.id, eventId: after.eventId, bibNumber: after.bibNumber };
+    const Item = bibItem(after);
     actions.push([{ Put: { TableName: tableName(), Item, ...mine } }, { kind: 'bib', bib: after.bibNumber! }]);
   }
   return actions;
@@ -65,7 +111,7 @@ function barcodeActions(before: TicketRecord | null, after: TicketRecord): [Acti
   const actions: [Action, Role][] = [];
   if (oldCode) actions.push([{ Delete: { TableName: tableName(), Key: oldCode, ...mine } }, { kind: 'other' }]);
   if (newCode) {
-    const Item = { ...newCode, entity: 'UniqueBarcode', ticketId: after.id, barcode: after.barcode };
+    const Item = barcodeItem(after);
     actions.push([{ Put: { TableName: tableName(), Item, ...mine } }, { kind: 'barcode', barcode: after.barcode }]);
   }
   return actions;
@@ -112,8 +158,9 @@ export async function commitTicketChanges(changes: TicketChange[], extra: ExtraA
     if (before && isEligible(before)) moveSold(before, -1);
     if (isEligible(after)) moveSold(after, 1);
     stats.signature(after.id, before ? signatureOf(countedEvents(before)) : '', signatureOf(countedEvents(after)));
-    if (before && !before.deleted) stats.listed(before.eventId, before.id, before.processState, -1);
-    if (!after.deleted) stats.listed(after.eventId, after.id, after.processState, 1);
+    if (before && !before.deleted) stats.listedTicket(before, -1);
+    if (!after.deleted) stats.listedTicket(after, 1);
+    for (const action of listEntryActions(before, after)) planned.push([action, { kind: 'other' }]);
     planned.push(...bibActions(before, after));
     planned.push(...barcodeActions(before, after));
   }

@@ -1,6 +1,7 @@
-import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS } from '../domain/ticket.ts';
+import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, type TicketRecord } from '../domain/ticket.ts';
 import { batchGet, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { grantedEvents } from './ticket-list-entries.ts';
 
 /**
  * Check-in statistics, kept exact by the ticket transactions.
@@ -21,12 +22,25 @@ import { keys } from './keys.ts';
  * The shards also hold `listed`: processState → number of the event's non-deleted
  * tickets (those in its GSI1 list), so `GET /tickets` gets `totalCount` without reading
  * the whole list.
+ *
+ * And the list filters' counts, one top-level number attribute each (no parent map, so
+ * shards written before them need no migration: `if_not_exists` starts them at 0):
+ * `n#team#<teamKey>#<state>` and `n#type#<typeId>#<state>` in the ticket's own event,
+ * `n#access#<state>` in each other event its type grants entry to. Keyed by state too, so
+ * `exclude_process_states` combines with each of them exactly.
  */
 export const STATS_SHARDS = 10;
 // One BatchGetItem reads at most 100 keys: the stats route takes at most MAX_STATS_EVENTS events.
 if (STATS_SHARDS * MAX_STATS_EVENTS > 100) throw new Error('STATS_SHARDS × MAX_STATS_EVENTS must fit one BatchGetItem (100 keys).');
 
 export const shardOf = (ticketId: number): number => ticketId % STATS_SHARDS;
+
+/** The counter attributes of the list filters (see above). */
+export const filterCount = {
+  team: (teamKey: number, state: number) => `n#team#${teamKey}#${state}`,
+  type: (typeId: number, state: number) => `n#type#${typeId}#${state}`,
+  access: (state: number) => `n#access#${state}`,
+};
 
 /** A fresh shard, written when the event is created so map updates find `checkedIn`. */
 export const emptyShard = (eventId: number, shard: number) => ({
@@ -41,13 +55,13 @@ export const emptyShard = (eventId: number, shard: number) => ({
 export class StatsDelta {
   private readonly shards = new Map<
     string,
-    { eventId: number; shard: number; sold: number; signatures: Map<string, number>; listed: Map<string, number> }
+    { eventId: number; shard: number; sold: number; signatures: Map<string, number>; listed: Map<string, number>; counts: Map<string, number> }
   >();
 
   private entry(eventId: number, shard: number) {
     const id = `${eventId}/${shard}`;
     let entry = this.shards.get(id);
-    if (!entry) this.shards.set(id, (entry = { eventId, shard, sold: 0, signatures: new Map(), listed: new Map() }));
+    if (!entry) this.shards.set(id, (entry = { eventId, shard, sold: 0, signatures: new Map(), listed: new Map(), counts: new Map() }));
     return entry;
   }
 
@@ -59,6 +73,16 @@ export class StatsDelta {
   listed(eventId: number, ticketId: number, processState: number, delta: number): void {
     const entry = this.entry(eventId, shardOf(ticketId));
     entry.listed.set(String(processState), (entry.listed.get(String(processState)) ?? 0) + delta);
+  }
+
+  /** A live ticket enters (+1) or leaves (-1) every list: its event's `listed`, its team's, type's and granted events' counts. */
+  listedTicket(record: TicketRecord, delta: number): void {
+    this.listed(record.eventId, record.id, record.processState, delta);
+    const own = this.entry(record.eventId, shardOf(record.id));
+    const add = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + delta);
+    add(own.counts, filterCount.team(record.teamId ?? 0, record.processState));
+    add(own.counts, filterCount.type(record.typeId, record.processState));
+    for (const eventId of grantedEvents(record)) add(this.entry(eventId, shardOf(record.id)).counts, filterCount.access(record.processState));
   }
 
   signature(ticketId: number, before: string, after: string): void {
@@ -74,12 +98,14 @@ export class StatsDelta {
   /** The transaction actions: one Update per touched shard item. */
   actions() {
     const actions = [];
-    for (const { eventId, shard, sold, signatures, listed } of this.shards.values()) {
+    for (const { eventId, shard, sold, signatures, listed, counts } of this.shards.values()) {
       const moves = [...signatures].filter(([, delta]) => delta !== 0);
       const lists = [...listed].filter(([, delta]) => delta !== 0);
-      if (!sold && !moves.length && !lists.length) continue;
+      const numbers = [...counts].filter(([, delta]) => delta !== 0);
+      if (!sold && !moves.length && !lists.length && !numbers.length) continue;
       const set = moves.map((_, i) => `#c.#s${i} = if_not_exists(#c.#s${i}, :zero) + :d${i}`);
       set.push(...lists.map((_, i) => `#l.#p${i} = if_not_exists(#l.#p${i}, :zero) + :l${i}`));
+      set.push(...numbers.map((_, i) => `#n${i} = if_not_exists(#n${i}, :zero) + :n${i}`));
       if (sold) set.push('#sold = #sold + :sold');
       actions.push({
         Update: {
@@ -91,11 +117,13 @@ export class StatsDelta {
             ...(moves.length ? { '#c': 'checkedIn' } : {}),
             ...(lists.length ? { '#l': 'listed' } : {}),
             ...Object.fromEntries(lists.map(([state], i) => [`#p${i}`, state])),
+            ...Object.fromEntries(numbers.map(([name], i) => [`#n${i}`, name])),
             ...(sold ? { '#sold': 'sold' } : {}),
             ...Object.fromEntries(moves.map(([signature], i) => [`#s${i}`, signature])),
           },
           ExpressionAttributeValues: {
-            ...(moves.length || lists.length ? { ':zero': 0 } : {}),
+            ...(moves.length || lists.length || numbers.length ? { ':zero': 0 } : {}),
+            ...Object.fromEntries(numbers.map(([, delta], i) => [`:n${i}`, delta])),
             ...Object.fromEntries(lists.map(([, delta], i) => [`:l${i}`, delta])),
             ...(sold ? { ':sold': sold } : {}),
             ...Object.fromEntries(moves.map(([, delta], i) => [`:d${i}`, delta])),
