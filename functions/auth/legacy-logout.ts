@@ -1,10 +1,13 @@
 import { requireAuthMode } from '#shared/use-cases/auth/auth-mode';
+import { endAllSessions } from '#shared/use-cases/auth/end-sessions';
 import { clearedAuthCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer, SuccessMessage } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 
-export const handler = route('POST /auth/legacy/logout', { response: SingleAnswer(SuccessMessage) }, async () => {
+export const handler = route('POST /auth/legacy/logout', { response: SingleAnswer(SuccessMessage) }, async ({ caller }) => {
   requireAuthMode('legacy');
+  // Logout everywhere: every token of this account ends, not only the cookie cleared here.
+  await endAllSessions(caller);
   return { ...single({ success: true, message: 'Signed out.' }), cookies: [clearedAuthCookie()] };
 });

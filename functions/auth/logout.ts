@@ -1,5 +1,6 @@
 import * as z from '#shared/schema';
 import { idpLogout } from '#shared/use-cases/auth/idp-account';
+import { endAllSessions } from '#shared/use-cases/auth/end-sessions';
 import { clearedAuthCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
 import { LogoutUrl, SingleAnswer } from '#shared/http/answers';
@@ -8,5 +9,10 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /auth/logout',
   { query: z.strictObject({ return_to: z.optional(z.string()) }), response: SingleAnswer(LogoutUrl) },
-  async ({ query }) => ({ ...single(idpLogout(query.return_to)), cookies: [clearedAuthCookie()] }),
+  async ({ query, caller }) => {
+    const answer = idpLogout(query.return_to);
+    // Logout everywhere: every token of this account ends (the provider's logout ends its own session).
+    await endAllSessions(caller);
+    return { ...single(answer), cookies: [clearedAuthCookie()] };
+  },
 );

@@ -30,6 +30,8 @@ export interface AdminPrincipal {
   vendorUser: boolean;
   /** Epoch seconds of the sign-in that started this session. */
   authTime: number;
+  /** The account's session version when the token was issued (claim `sv`, absent = 0); see session-check.ts. */
+  sessionVersion?: number;
 }
 
 export interface CustomerPrincipal {
@@ -37,6 +39,7 @@ export interface CustomerPrincipal {
   id: number;
   email: string;
   authTime: number;
+  sessionVersion?: number;
 }
 
 export type Principal = AdminPrincipal | CustomerPrincipal;
@@ -59,7 +62,7 @@ export async function issueSessionToken(principal: Principal): Promise<IssuedTok
       : { email: principal.email };
   const { kid, key } = await currentSigningKey();
   const expiresAt = epochSeconds() + TOKEN_TTL_SECONDS;
-  const token = await new SignJWT({ ...claims, auth_time: principal.authTime })
+  const token = await new SignJWT({ ...claims, auth_time: principal.authTime, sv: principal.sessionVersion ?? 0 })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid })
     .setIssuer(config().JWT_ISSUER)
     .setAudience(AUDIENCES[principal.kind])
@@ -130,9 +133,13 @@ export async function verifyToken(token: string, audience: Audience): Promise<Pr
 function toPrincipal(payload: JWTPayload, audience: Audience): Principal {
   const id = Number(payload.sub);
   const authTime = payload.auth_time;
-  if (!Number.isSafeInteger(id) || typeof authTime !== 'number') throw new Unauthenticated('The token is malformed.');
+  // Tokens issued before session versions existed carry none: version 0, what every record starts at.
+  const sessionVersion = payload.sv ?? 0;
+  if (!Number.isSafeInteger(id) || typeof authTime !== 'number' || !Number.isSafeInteger(sessionVersion)) {
+    throw new Unauthenticated('The token is malformed.');
+  }
   if (audience === 'customer') {
-    return { kind: 'customer', id, email: String(payload.email ?? ''), authTime };
+    return { kind: 'customer', id, email: String(payload.email ?? ''), authTime, sessionVersion: sessionVersion as number };
   }
   const permissions = Array.isArray(payload.permissions) ? payload.permissions.filter(isPermission) : [];
   return {
@@ -142,5 +149,6 @@ function toPrincipal(payload: JWTPayload, audience: Audience): Principal {
     permissions,
     vendorUser: payload.vendor_user === true,
     authTime,
+    sessionVersion: sessionVersion as number,
   };
 }

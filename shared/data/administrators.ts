@@ -6,6 +6,7 @@ import { Conflict } from '../errors.ts';
 import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
+import { END_SESSIONS_CLAUSE, END_SESSIONS_VALUES } from './session-versions.ts';
 
 /**
  * Administrators (the staff who use the admin SPA). One item each; GSI1 finds one by
@@ -32,14 +33,16 @@ export interface Administrator {
   idpSub?: string;
   /** The Cognito user name (a UUID when the pool signs in by email), for provider API calls. */
   idpUsername?: string;
+  /** Raised to end every token issued before (session-versions.ts); absent = 0. */
+  sessionVersion?: number;
   created: string;
   updated: string;
 }
 
 /** What `/auth/me` and login answers show: never the hash. */
-export type AdministratorProfile = Omit<Administrator, 'passwordHash'>;
+export type AdministratorProfile = Omit<Administrator, 'passwordHash' | 'sessionVersion'>;
 
-export const toProfile = ({ passwordHash, ...profile }: Administrator): AdministratorProfile => profile;
+export const toProfile = ({ passwordHash, sessionVersion, ...profile }: Administrator): AdministratorProfile => profile;
 
 const normalisedLogin = (login: string) => login.trim().toLowerCase();
 export const normalisedEmail = (email: string) => email.trim().toLowerCase();
@@ -111,21 +114,25 @@ export async function createAdministrator(input: NewAdministrator): Promise<Admi
   return admin;
 }
 
-/** The transaction action that replaces a password hash, only if it is still `expected` (no lost update). */
-export const passwordChange = (id: number, newHash: string, expected: string) => ({
+/**
+ * The transaction action that replaces a password hash, only if it is still `expected` (no
+ * lost update). A new password ends every session in the same write (raises the session
+ * version); a rehash of the same password (`endSessions` false) does not.
+ */
+export const passwordChange = (id: number, newHash: string, expected: string, endSessions = true) => ({
   Update: {
     TableName: tableName(),
     Key: keys.administrator(id),
-    UpdateExpression: 'SET passwordHash = :new, updated = :now',
+    UpdateExpression: `SET passwordHash = :new, updated = :now${endSessions ? ` ${END_SESSIONS_CLAUSE}` : ''}`,
     ConditionExpression: 'passwordHash = :expected',
-    ExpressionAttributeValues: { ':new': newHash, ':expected': expected, ':now': now().toISOString() },
+    ExpressionAttributeValues: { ':new': newHash, ':expected': expected, ':now': now().toISOString(), ...(endSessions ? END_SESSIONS_VALUES : {}) },
   },
 });
 
 /** Replaces the hash if it is still `expected`; false when someone changed it in between. */
-export async function replacePasswordHash(id: number, newHash: string, expected: string): Promise<boolean> {
+export async function replacePasswordHash(id: number, newHash: string, expected: string, endSessions = true): Promise<boolean> {
   try {
-    await db.send(new UpdateCommand(passwordChange(id, newHash, expected).Update));
+    await db.send(new UpdateCommand(passwordChange(id, newHash, expected, endSessions).Update));
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;

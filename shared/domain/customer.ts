@@ -25,6 +25,8 @@ export interface Customer {
   emailVerified: boolean;
   /** An address the customer asked to change to, until its mailed token is used at login. */
   pendingEmailAddress: string | null;
+  /** Raised to end every token issued before (data/session-versions.ts); absent = 0. */
+  sessionVersion?: number;
   created: string;
   updated: string;
 }

@@ -1,3 +1,4 @@
+import { assertSessionCurrent } from '../auth/session-check.ts';
 import { verifyToken, type AdminPrincipal } from '../auth/tokens.ts';
 import type { Access } from '../routes.ts';
 import { AUTH_COOKIE, readCookie } from './cookies.ts';
@@ -45,6 +46,8 @@ export function authenticate(access: Access): Middleware {
         assertNotCrossSite(event);
       }
       const principal = await verifyToken(token, access.kind);
+      // After the signature: an ended session (logout everywhere, password change) is refused; cached, see session-check.ts.
+      await assertSessionCurrent(principal);
       if (access.kind === 'admin' && access.permission && !(principal as AdminPrincipal).permissions.includes(access.permission)) {
         throw new Forbidden(`This route needs the "${access.permission}" permission.`);
       }

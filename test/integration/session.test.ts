@@ -5,6 +5,7 @@ import { issueToken, SESSION_LIMIT_SECONDS, TOKEN_TTL_SECONDS, verifyToken } fro
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
 import { resetConfigForTests } from '#shared/config';
 import { createAdministrator, type Administrator } from '#shared/data/administrators';
+import { readSessionVersion } from '#shared/data/session-versions';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { call } from '../support/api.ts';
 import { claimsOf, expOf } from '../support/tokens.ts';
@@ -23,8 +24,9 @@ afterEach(() => {
   resetConfigForTests();
 });
 
-const tokenFor = (admin: Administrator, authTime = epochSeconds()) =>
-  issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: admin.permissions, vendorUser: false, authTime });
+/** Under the record's current session version: a logout test before has raised it. */
+const tokenFor = async (admin: Administrator, authTime = epochSeconds()) =>
+  issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: admin.permissions, vendorUser: false, authTime, sessionVersion: await readSessionVersion('admin', admin.id) });
 const cookieValue = (setCookie: string) => setCookie.slice(`${AUTH_COOKIE}=`.length, setCookie.indexOf(';'));
 /** What the admin SPA sends with a cookie-authenticated unsafe request. */
 const spa = { origin: ALLOWED_ORIGIN, 'x-requested-with': 'fetch' };

@@ -21,6 +21,7 @@ export async function startAdminSession(admin: Administrator, authTime = epochSe
     permissions: admin.permissions,
     vendorUser: admin.vendorUser === 1,
     authTime,
+    sessionVersion: admin.sessionVersion ?? 0,
   });
   return { jwt: token, expiresAt };
 }
@@ -45,5 +46,10 @@ export async function refreshAdminSession(caller: AdminPrincipal): Promise<Admin
     throw new Unauthenticated('The session has reached its absolute limit: sign in again.');
   }
   const admin = await currentAdministrator(caller);
+  // Exact here (the record is read anyway): the middleware's cached check may be up to
+  // SESSION_CHECK_SECONDS behind, and a refresh must never carry an ended session on.
+  if ((admin.sessionVersion ?? 0) !== (caller.sessionVersion ?? 0)) {
+    throw new Unauthenticated('This session has ended (signed out everywhere, or the password changed): sign in again.');
+  }
   return startAdminSession(admin, caller.authTime);
 }

@@ -33,7 +33,7 @@ export async function legacyLogin(login: string, password: string): Promise<Lega
   }
   if (needsRehash(admin.passwordHash!)) {
     // Conditional on the old hash: a concurrent password change wins over the upgrade.
-    await replacePasswordHash(admin.id, await hashPassword(password), admin.passwordHash!);
+    await replacePasswordHash(admin.id, await hashPassword(password), admin.passwordHash!, false);
   }
   return { ...(await startAdminSession(admin)), user: toProfile(admin) };
 }

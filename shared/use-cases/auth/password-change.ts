@@ -1,5 +1,6 @@
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import type { AdminPrincipal } from '../../auth/tokens.ts';
+import { forgetSessionVersion } from '../../auth/session-check.ts';
 import { replacePasswordHash } from '../../data/administrators.ts';
 import { voidResetTokens } from '../../data/reset-tokens.ts';
 import { Conflict, Forbidden, ValidationError } from '../../errors.ts';
@@ -10,7 +11,8 @@ import { passwordProblems } from '../../domain/password-policy.ts';
 /**
  * Legacy change-password: only for records with their own password; the old one must
  * verify, the new one must meet the policy and differ. Outstanding reset tokens are
- * voided, since whoever asked for them is superseded by this change.
+ * voided, since whoever asked for them is superseded by this change. Every session ends,
+ * the caller's included (README "Sessions and revocation"): sign in with the new password.
  */
 export async function changeLegacyPassword(caller: AdminPrincipal, oldPassword: string, newPassword: string) {
   requireAuthMode('legacy');
@@ -24,6 +26,8 @@ export async function changeLegacyPassword(caller: AdminPrincipal, oldPassword: 
   if (!(await replacePasswordHash(admin.id, await hashPassword(newPassword), admin.passwordHash))) {
     throw new Conflict('The password changed meanwhile; try again.', 'password_changed');
   }
+  // The hash's update raised the session version: every earlier token, the caller's too, has ended.
+  forgetSessionVersion('admin', admin.id);
   await voidResetTokens(admin.id);
   return { success: true, message: 'The password has been changed.' };
 }

@@ -1,4 +1,5 @@
 import { hashPassword } from '../../auth/passwords.ts';
+import { forgetSessionVersion } from '../../auth/session-check.ts';
 import { epochSeconds } from '../../clock.ts';
 import { getAdministrator } from '../../data/administrators.ts';
 import { findResetToken, spendResetToken } from '../../data/reset-tokens.ts';
@@ -21,5 +22,7 @@ export async function resetPassword(token: string, newPassword: string): Promise
   const outcome = await spendResetToken(stored, await hashPassword(newPassword), admin.passwordHash);
   if (outcome === 'token-spent') throw refused();
   if (outcome === 'password-changed') throw new Conflict('The password changed while resetting it; the token is still valid, try again.', 'password_changed');
+  // The transaction raised the session version: every earlier token has ended.
+  forgetSessionVersion('admin', admin.id);
   return { success: true, message: 'The password has been reset. Sign in with the new one.' };
 }

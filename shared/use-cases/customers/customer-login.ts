@@ -73,7 +73,7 @@ async function attemptLogin({ login, password, emailVerificationToken }: Custome
       error: 'email_not_verified',
     });
   }
-  const { token, expiresAt } = await issueSessionToken({ kind: 'customer', id: customer.id, email: customer.emailAddress, authTime: epochSeconds() });
+  const { token, expiresAt } = await issueSessionToken({ kind: 'customer', id: customer.id, email: customer.emailAddress, authTime: epochSeconds(), sessionVersion: customer.sessionVersion ?? 0 });
   return { token, expiresIn: TOKEN_TTL_SECONDS, expiresAt, customer: toCustomerResource(customer) };
 }
 

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashPassword } from '#shared/auth/passwords';
+import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/auth/session-check';
+import { advanceClock, resetClock } from '#shared/clock';
+import { createAdministrator, type Administrator } from '#shared/data/administrators';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { storeResetToken } from '#shared/data/reset-tokens';
+import { raiseSessionVersion } from '#shared/data/session-versions';
+import { hashResetToken } from '#shared/domain/reset-token-hash';
+import { call } from '../support/api.ts';
+import { customerToken } from '../support/tokens.ts';
+
+const PASSWORD = 'a-long-enough-password';
+const NEW_PASSWORD = 'another-long-password-2';
+
+async function makeAdmin(): Promise<Administrator> {
+  const login = `revoke-${randomUUID()}@test.local`;
+  return createAdministrator({ login, email: login, name: 'Revocation Staff', permissions: ['tickets:read'], vendorUser: 0, passwordHash: await hashPassword(PASSWORD) });
+}
+
+async function signIn(admin: Administrator, password = PASSWORD): Promise<string> {
+  const response = await call('POST', '/api/v2/auth/legacy/login', { body: { login: admin.login, password } });
+  expect(response.status).toBe(200);
+  return response.body.data.jwt as string;
+}
+
+const me = (token: string) => call('GET', '/api/v2/auth/me', { token });
+const refresh = (token: string) => call('POST', '/api/v2/auth/refresh', { token });
+
+/** The session-version reads (GetItem with the `sessionVersion` projection) the API sends while `run` runs. */
+async function versionReads(run: () => Promise<void>): Promise<number> {
+  let reads = 0;
+  const name = `versionReads-${randomUUID()}`;
+  db.middlewareStack.add(
+    (next, context) => (args) => {
+      const input = args.input as { ProjectionExpression?: string };
+      if (context.commandName === 'GetItemCommand' && input.ProjectionExpression === 'sessionVersion') reads++;
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    await run();
+  } finally {
+    db.middlewareStack.remove(name);
+  }
+  return reads;
+}
+
+beforeEach(() => resetSessionCacheForTests());
+afterEach(() => resetClock());
+
+describe('revocable sessions', () => {
+  it('logout ends every token of the account (logout everywhere), refresh included; a new sign-in works', async () => {
+    const admin = await makeAdmin();
+    const laptop = await signIn(admin);
+    const phone = await signIn(admin);
+    expect((await me(phone)).status).toBe(200);
+    expect((await call('POST', '/api/v2/auth/legacy/logout', { token: laptop })).status).toBe(200);
+    expect((await me(laptop)).status).toBe(401);
+    expect((await me(phone)).status).toBe(401);
+    expect((await refresh(phone)).status).toBe(401);
+    expect((await me(await signIn(admin))).status).toBe(200);
+  });
+
+  it('a password reset ends the old token and its refresh at once', async () => {
+    const admin = await makeAdmin();
+    const old = await signIn(admin);
+    expect((await me(old)).status).toBe(200);
+    const resetToken = `reset-${randomUUID()}`;
+    await storeResetToken(hashResetToken(resetToken), admin.id, 3600);
+    expect((await call('POST', '/api/v2/auth/legacy/reset-password', { body: { token: resetToken, newPassword: NEW_PASSWORD } })).status).toBe(200);
+    expect((await me(old)).status).toBe(401);
+    expect((await refresh(old)).status).toBe(401);
+    expect((await me(await signIn(admin, NEW_PASSWORD))).status).toBe(200);
+  });
+
+  it('a password change ends every earlier token, the caller\'s too', async () => {
+    const admin = await makeAdmin();
+    const other = await signIn(admin);
+    const caller = await signIn(admin);
+    const changed = await call('POST', '/api/v2/auth/legacy/change-password', { token: caller, body: { oldPassword: PASSWORD, newPassword: NEW_PASSWORD } });
+    expect(changed.status).toBe(200);
+    expect((await me(caller)).status).toBe(401);
+    expect((await me(other)).status).toBe(401);
+    expect((await me(await signIn(admin, NEW_PASSWORD))).status).toBe(200);
+  });
+
+  it(`an end elsewhere (another container) shows within ${SESSION_CHECK_SECONDS} s; a refresh is refused at once`, async () => {
+    const admin = await makeAdmin();
+    const token = await signIn(admin);
+    expect((await me(token)).status).toBe(200);
+    // What another container's logout writes, without this container forgetting its cached version.
+    expect(await raiseSessionVersion('admin', admin.id)).toBe(true);
+    expect((await me(token)).status).toBe(200);
+    expect((await refresh(token)).status).toBe(401);
+    advanceClock(SESSION_CHECK_SECONDS * 1000);
+    expect((await me(token)).status).toBe(401);
+  });
+
+  it('costs one GetItem per account per container per window on the hot path', async () => {
+    const admin = await makeAdmin();
+    const token = await signIn(admin);
+    const firstWindow = await versionReads(async () => {
+      for (let i = 0; i < 5; i++) expect((await me(token)).status).toBe(200);
+    });
+    expect(firstWindow).toBe(1);
+    advanceClock(SESSION_CHECK_SECONDS * 1000);
+    const nextWindow = await versionReads(async () => {
+      for (let i = 0; i < 3; i++) expect((await me(token)).status).toBe(200);
+    });
+    expect(nextWindow).toBe(1);
+  });
+
+  it('refuses a customer token issued before the customer\'s sessions ended', async () => {
+    const id = 990_000_000 + Math.floor(Math.random() * 1_000_000);
+    // A bare record with a raised version: only `sessionVersion` matters to the check.
+    await db.send(new PutCommand({ TableName: tableName(), Item: { ...keys.customer(id), entity: 'Customer', sessionVersion: 1 } }));
+    const response = await call('GET', '/api/v2/my-account', { token: await customerToken(id) });
+    expect(response.status).toBe(401);
+    expect(response.body.detail).toMatch(/session has ended/);
+  });
+});
