@@ -1,3 +1,4 @@
+import * as z from '#shared/schema';
 import { paged } from '#shared/http/envelopes';
 import { PageAnswer } from '#shared/http/answers';
 import { TicketResource } from '#shared/domain/ticket-resource';
@@ -5,17 +6,37 @@ import { route } from '#shared/http/route';
 import { TicketListQuery } from '#shared/http/ticket-input';
 import { listTickets } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route('GET /tickets', { query: TicketListQuery, response: PageAnswer(TicketResource) }, async ({ query }) =>
-  paged(
-    await listTickets({
-      events: [...(query.event ? [query.event] : []), ...(query.events ?? [])],
-      accessEvents: query.accessEvents ?? [],
-      teams: query.teams,
-      ticketTypes: query.ticket_types,
-      excludeProcessStates: query.exclude_process_states,
-      include: query._include,
-      limit: query._limit,
-      offset: query._offset,
-    }),
-  ),
-);
+/**
+ * The page envelope plus `next` (the `_cursor` of the following page, null on the last),
+ * and, only when true, `truncated` (the read bound stopped the page short) and
+ * `totalCountIsEstimate` (README "Tickets": lists at scale).
+ */
+const TicketPageAnswer = z.extend(PageAnswer(TicketResource), {
+  next: z.nullable(z.string()),
+  truncated: z.optional(z.literal(true)),
+  totalCountIsEstimate: z.optional(z.literal(true)),
+});
+
+export const handler = route('GET /tickets', { query: TicketListQuery, response: TicketPageAnswer }, async ({ query }) => {
+  const page = await listTickets({
+    events: [...(query.event ? [query.event] : []), ...(query.events ?? [])],
+    accessEvents: query.accessEvents ?? [],
+    teams: query.teams,
+    ticketTypes: query.ticket_types,
+    excludeProcessStates: query.exclude_process_states,
+    include: query._include,
+    limit: query._limit,
+    offset: query._offset,
+    cursor: query._cursor,
+  });
+  const reply = paged(page);
+  return {
+    ...reply,
+    body: {
+      ...(reply.body as object),
+      next: page.next,
+      ...(page.truncated ? { truncated: true } : {}),
+      ...(page.totalCountIsEstimate ? { totalCountIsEstimate: true } : {}),
+    },
+  };
+});

@@ -1,101 +1,201 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/paging.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { db, queryPages, tableName } from './client.ts';
+import {
+  candidates,
+  countIsExact,
+  decodeCursor,
+  encodeCursor,
+  includedStates,
+  LIST_READ_BUDGET,
+  matchesList,
+  ownEvents,
+  sourcesOf,
+  type Dimension,
+  type ListKeys,
+  type ListSource,
+  type ListTuple,
+  type TicketListFilter,
+} from '../domain/ticket-list-plan.ts';
+import { PROCESS_STATES } from '../domain/ticket.ts';
+import { batchGet, db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { fromTicketItem } from './ticket-records.ts';
-import { countListed } from './ticket-stats.ts';
+import { filterCount, readListCounts } from './ticket-stats.ts';
 
-export interface TicketListQuery {
-  events: number[];
-  accessEvents: number[];
-  teams?: number[];
-  ticketTypes?: number[];
-  excludeProcessStates?: number[];
+export interface TicketListQuery extends TicketListFilter {
   limit: number;
   offset: number;
+  /** `_cursor`: the page after the one that answered it as `next` (then `offset` is 0). */
+  cursor?: string;
 }
 
-/** Access packages granting entry to one event: at most this many types are read. */
-const MAX_GRANTS = 100;
+export interface TicketListPage extends Page<TicketRecord> {
+  /** The cursor of the following page; null on the last one. */
+  next: string | null;
+  /** The read stopped at LIST_READ_BUDGET items before it could fill the page: `next` continues after what was read. */
+  truncated: boolean;
+  /** `totalCount` is an upper bound (filters with no kept count whose read did not reach the end). */
+  totalCountIsEstimate: boolean;
+}
 
-/** Reads a list partition in id order until it is exhausted or `enough` tickets matched (undefined: all of it). */
-const queryPartition = (
-  index: 'GSI1' | 'GSI2',
-  partition: string,
-  filter: { expression?: string; names: Record<string, string>; values: Record<string, unknown> },
-  enough: number | undefined,
-) =>
-  queryPages(
-    {
-      TableName: tableName(),
-      IndexName: index,
-      KeyConditionExpression: `${index}PK = :pk`,
-      ...(filter.expression ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
-      ExpressionAttributeValues: { ':pk': partition, ...filter.values },
-    },
-    enough,
-  );
+const listKeys: ListKeys = {
+  eventTickets: keys.eventTicketsIndex,
+  teamTickets: keys.teamTicketsIndex,
+  typeTickets: keys.typeTicketsIndex,
+  stateTickets: keys.stateTicketsIndex,
+  accessTickets: keys.accessTicketsIndex,
+};
 
-function filterOf(query: TicketListQuery) {
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const inList = (attribute: string, name: string, list: number[] | undefined, negate = false) => {
-    if (!list?.length) return;
-    names[`#${name}`] = attribute;
-    const placeholders = list.map((value, i) => {
-      values[`:${name}${i}`] = value;
-      return `:${name}${i}`;
-    });
-    conditions.push(`${negate ? 'NOT ' : ''}#${name} IN (${placeholders.join(', ')})`);
+type Item = Record<string, unknown>;
+const tupleOf = (item: Item): ListTuple => ({
+  eventId: Number(item.eventId),
+  typeId: Number(item.typeId),
+  teamKey: Number(item.teamKey ?? 0),
+  processState: Number(item.processState),
+});
+const idOf = (item: Item) => Number(item.ticketId ?? item.id);
+
+/** The kept counts of each dimension, over all states (`all`: what reading it costs) and over the included ones (`counted`). */
+async function countsOf(filter: TicketListFilter) {
+  const own = ownEvents(filter);
+  const teamNames = (filter.teams ?? []).flatMap((team) => PROCESS_STATES.map((state) => filterCount.team(team, state)));
+  const typeNames = (filter.ticketTypes ?? []).flatMap((type) => PROCESS_STATES.map((state) => filterCount.type(type, state)));
+  const accessNames = filter.accessEvents.length ? PROCESS_STATES.map((state) => filterCount.access(state)) : [];
+  const shards = await readListCounts(own, [...new Set([...teamNames, ...typeNames, ...accessNames])]);
+  const included = new Set(includedStates(filter));
+  const access = new Set(filter.accessEvents.map((eventId) => keys.eventPartition(eventId)));
+  const sum = (pick: (item: Item, state: number) => number, onlyAccess = false) => {
+    let all = 0;
+    let counted = 0;
+    for (const item of shards) {
+      if (onlyAccess && !access.has(String(item.PK))) continue;
+      for (const state of PROCESS_STATES) {
+        const n = pick(item, state);
+        all += n;
+        if (included.has(state)) counted += n;
+      }
+    }
+    return { all, counted };
   };
-  inList('teamKey', 'team', query.teams);
-  inList('typeId', 'type', query.ticketTypes);
-  inList('processState', 'state', query.excludeProcessStates, true);
-  return { expression: conditions.length ? conditions.join(' AND ') : undefined, names, values };
+  const named = (names: (state: number) => string[]) => (item: Item, state: number) => names(state).reduce((total, name) => total + Number(item[name] ?? 0), 0);
+  return {
+    event: sum((item, state) => Number((item.listed as Record<string, number> | undefined)?.[String(state)] ?? 0)),
+    team: sum(named((state) => (filter.teams ?? []).map((team) => filterCount.team(team, state)))),
+    type: sum(named((state) => (filter.ticketTypes ?? []).map((type) => filterCount.type(type, state)))),
+    access: sum(named((state) => [filterCount.access(state)]), true),
+  };
+}
+
+interface SourceRead {
+  matches: Item[];
+  exhausted: boolean;
+  lastId: number;
 }
 
 /**
- * The tickets of `GET /tickets`, bounded by events: the tickets of each event of
- * `events` (GSI1), and for `accessEvents` also those of every access-package type
- * granting it (the event's GRANT# items, then GSI2 per type). Teams, types and process
- * states are filters on those partitions. Ordered by id.
- *
- * Without a filter a page reads the first offset+limit tickets of each partition, and
- * `totalCount` comes from the events' kept `listed` counts (also with only
- * `exclude_process_states`, which those counts are kept by). A filter makes DynamoDB read
- * past the `Limit`, and `teams`, `ticket_types` and `accessEvents` have no counts yet, so
- * those read the named partitions to the end: cost proportional to the events' size.
+ * One partition in id order from after `after`, `Limit`ed by what is still missing and
+ * growing while a filter drops items, until `need` matches, its end, or `budget` items.
  */
-export async function listTicketRecords(query: TicketListQuery): Promise<Page<TicketRecord>> {
-  const filter = filterOf(query);
-  const counted = !query.accessEvents.length && !query.teams?.length && !query.ticketTypes?.length;
-  const enough = counted ? query.offset + query.limit : undefined;
-  const total = counted ? countListed(query.events, query.excludeProcessStates) : undefined;
-  total?.catch(() => undefined); // awaited below; handled here in case a Query fails first
-  const partitions: Promise<Record<string, unknown>[]>[] = [];
-  for (const eventId of new Set([...query.events, ...query.accessEvents])) {
-    partitions.push(queryPartition('GSI1', keys.eventTicketsIndex(eventId), filter, enough));
-  }
-  for (const eventId of new Set(query.accessEvents)) {
-    const grants = await db.send(
+async function readSource(source: ListSource, after: number | undefined, need: number, budget: number, accept: (item: Item) => boolean | 'stop'): Promise<SourceRead> {
+  const matches: Item[] = [];
+  let read = 0;
+  let lastId = after ?? 0;
+  let startKey: Item | undefined;
+  do {
+    const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :grant)',
-        ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':grant': keys.accessGrantPrefix },
-        Limit: MAX_GRANTS,
+        IndexName: source.index,
+        KeyConditionExpression: `${source.index}PK = :pk${after !== undefined ? ` AND ${source.index}SK > :after` : ''}`,
+        ExpressionAttributeValues: { ':pk': source.partition, ...(after !== undefined ? { ':after': keys.ticketSort(after) } : {}) },
+        Limit: Math.min(budget - read, need - matches.length + read),
+        ExclusiveStartKey: startKey,
       }),
     );
-    for (const grant of grants.Items ?? []) partitions.push(queryPartition('GSI2', keys.typeTicketsIndex(Number(grant.typeId)), filter, enough));
+    for (const item of page.Items ?? []) {
+      read += 1;
+      lastId = idOf(item);
+      const verdict = accept(item);
+      // A type's tickets are all of its event: one of another event means none of them is listed.
+      if (verdict === 'stop') return { matches, exhausted: true, lastId };
+      if (verdict) matches.push(item);
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && matches.length < need && read < budget);
+  return { matches, exhausted: !startKey, lastId };
+}
+
+/**
+ * `GET /tickets`: a page in id order. The most selective dimension by its kept count
+ * (the events' own lists, the teams', the types' or the included states') is the Query,
+ * each requested access event's granted entries are Queried too, and the other filters
+ * are applied to what those read; at most LIST_READ_BUDGET index items (at least
+ * limit + 1 per partition). Entries are small: the page's tickets are then one
+ * BatchGetItem. `totalCount` comes from the kept counts (see `countIsExact`), or from the
+ * read when it reached the end, else it is the serving counts' upper bound and says so.
+ */
+export async function listTicketRecords(query: TicketListQuery): Promise<TicketListPage> {
+  const after = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
+  const counts = await countsOf(query);
+  const dims = candidates(query);
+  const cost = (dim: Dimension) => (dim === 'state' ? counts.event.counted : counts[dim].all);
+  const dimension = dims.reduce((best, dim) => (cost(dim) < cost(best) ? dim : best));
+  const sources = sourcesOf(query, dimension, listKeys);
+  const own = new Set(ownEvents(query));
+  const need = query.offset + query.limit + 1;
+  const share = Math.max(query.limit + 1, Math.floor(LIST_READ_BUDGET / sources.length));
+  const reads = await Promise.all(
+    sources.map((source) =>
+      readSource(source, after, need, share, (item) => {
+        if (dimension === 'type' && !source.entries && !own.has(Number(item.eventId))) return 'stop';
+        return matchesList(tupleOf(item), query, source, own);
+      }),
+    ),
+  );
+
+  // Only ids up to the earliest point a partition stopped short are surely all known.
+  const open = reads.filter((read) => !read.exhausted);
+  const cut = open.length ? Math.min(...open.map((read) => read.lastId)) : Infinity;
+  const byId = new Map<number, Item>();
+  for (const item of reads.flatMap((read) => read.matches)) {
+    const id = idOf(item);
+    const seen = byId.get(id);
+    // A whole ticket beats an entry of it: it needs no batch read.
+    if (id <= cut && (!seen || (seen.entity !== 'Ticket' && item.entity === 'Ticket'))) byId.set(id, item);
   }
-  const byId = new Map<number, TicketRecord>();
-  for (const items of await Promise.all(partitions)) for (const item of items) byId.set(Number(item.id), fromTicketItem(item));
-  const matches = [...byId.values()].sort((a, b) => a.id - b.id);
+  const kept = [...byId.keys()].sort((a, b) => a - b);
+  const pageIds = kept.slice(query.offset, query.offset + query.limit);
+  const truncated = cut !== Infinity && kept.length < need;
+  const more = kept.length > query.offset + query.limit || cut !== Infinity;
+  const full = pageIds.length === query.limit;
+  const next = full && more ? encodeCursor(pageIds.at(-1)!) : truncated ? encodeCursor(cut) : null;
+
+  const items = await pageRecords(pageIds.map((id) => byId.get(id)!));
+  const exact = countIsExact(query);
+  const counted = exact
+    ? (query.teams?.length ? counts.team.counted : query.ticketTypes?.length ? counts.type.counted : counts.event.counted + counts.access.counted)
+    : undefined;
+  const read = cut === Infinity && after === undefined ? kept.length : undefined;
+  const bound = Math.min(counts.event.counted, ...(query.teams?.length ? [counts.team.counted] : []), ...(query.ticketTypes?.length ? [counts.type.counted] : [])) + counts.access.counted;
   return {
-    totalCount: total ? await total : matches.length,
+    totalCount: counted ?? read ?? Math.max(bound, kept.length),
     limit: query.limit,
     offset: query.offset,
-    items: matches.slice(query.offset, query.offset + query.limit),
+    items,
+    next,
+    truncated,
+    totalCountIsEstimate: counted === undefined && read === undefined,
   };
+}
+
+/** The page's tickets: those read as entries in one BatchGetItem; gone or deleted meanwhile ones are left out. */
+async function pageRecords(page: Item[]): Promise<TicketRecord[]> {
+  const missing = page.filter((item) => item.entity !== 'Ticket').map(idOf);
+  const fetched = new Map<number, Item>();
+  if (missing.length) for (const item of await batchGet(missing.map((id) => keys.ticket(id)))) if (item) fetched.set(Number(item.id), item);
+  return page.flatMap((item) => {
+    const whole = item.entity === 'Ticket' ? item : fetched.get(idOf(item));
+    return whole && !whole.deleted ? [fromTicketItem(whole)] : [];
+  });
 }

@@ -163,6 +163,13 @@ export async function readCheckInStats(eventIds: number[]): Promise<CheckInStats
   return { eventIds: events, soldTickets, checkedInTickets: checkedInFromSignatures(bySignature, events) };
 }
 
+/** The events' shards (one BatchGetItem per 100 keys), only `listed` and the named counter attributes. */
+export async function readListCounts(eventIds: readonly number[], counters: readonly string[]): Promise<Record<string, unknown>[]> {
+  const names = Object.fromEntries(counters.map((name, i) => [`#n${i}`, name]));
+  const projection = ['listed', ...Object.keys(names)].join(', ');
+  return (await batchGet(shardKeys(eventIds), { projection, names: counters.length ? names : undefined })).flatMap((item) => (item ? [item] : []));
+}
+
 /** How many non-deleted tickets the events list, not counting the excluded process states: their shards, batch-read. */
 export async function countListed(eventIds: number[], excludedStates: readonly number[] = []): Promise<number> {
   const excluded = new Set(excludedStates.map(String));

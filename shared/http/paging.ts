@@ -2,6 +2,12 @@ import * as z from '../schema.ts';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
+/**
+ * Any list's `_offset` at most this (above → 400, never a DynamoDB error): an offset page
+ * reads what precedes it. Lists that grow with an event cap it lower and answer a cursor
+ * (`GET /tickets`: MAX_TICKET_OFFSET and `_cursor`).
+ */
+export const MAX_OFFSET = 10_000;
 
 /**
  * The one parser of whole numbers sent as text (path and query values are strings on the
@@ -23,7 +29,7 @@ export const pagingQuery = {
     z.pipe(wholeNumber('_limit'), z.number().check(z.minimum(1, '_limit must be at least 1'), z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`))),
     DEFAULT_LIMIT,
   ),
-  _offset: z._default(wholeNumber('_offset'), 0),
+  _offset: z._default(z.pipe(wholeNumber('_offset'), z.number().check(z.maximum(MAX_OFFSET, `_offset must be at most ${MAX_OFFSET}`))), 0),
 };
 
 /** Comma-separated whole numbers, e.g. `events=1,2,3`. */

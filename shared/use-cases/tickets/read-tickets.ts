@@ -1,7 +1,8 @@
 import { readCheckInStats, type CheckInStats } from '../../data/ticket-stats.ts';
 import { eventTitles } from '../../data/events.ts';
 import { readTicketHistory } from '../../data/ticket-history.ts';
-import { listTicketRecords, type TicketListQuery } from '../../data/ticket-lists.ts';
+import { listTicketRecords, type TicketListPage, type TicketListQuery } from '../../data/ticket-lists.ts';
+import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import { readTicketRecord } from '../../data/ticket-records.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { TicketHistoryPage } from '../../domain/ticket-history.ts';
@@ -35,8 +36,11 @@ export async function getTicket(
   return history ? { ...ticket!, history: { totalCount: record.version, count: history.length, ...historyPage, data: history } } : ticket!;
 }
 
-/** `GET /tickets`: a page of the events' tickets with the asked-for expansions. */
-export async function listTickets(query: TicketListQuery & { include: readonly TicketInclude[] }): Promise<Page<Ticket>> {
+/** `GET /tickets`: a page of the events' tickets with the asked-for expansions (README "Tickets", lists at scale). */
+export async function listTickets(
+  query: TicketListQuery & { include: readonly TicketInclude[] },
+): Promise<Omit<TicketListPage, 'items'> & Page<Ticket>> {
+  checkPaging(query);
   const page = await listTicketRecords(query);
   return { ...page, items: await presentTickets(page.items, query.include) };
 }
