@@ -116,6 +116,9 @@ try {
   const manifest = { baseUrl: `${server.url}${API_PREFIX}`, adminUrl: adminUiUrl, portalUrl, authMethod, ...demo };
   await mkdir(dirname(manifestPath), { recursive: true });
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  // For scripts that act on this running stack (`npm run seed`): the stand-ins' endpoints, region, dummy credentials and the table.
+  const stack = { apiUrl: manifest.baseUrl, tableName, endpoints: services.endpoints, env: services.env };
+  await writeFile('.local/stack.json', `${JSON.stringify(stack, null, 2)}\n`);
 
   const logins = (['admin', 'scanner', 'vendor', 'customer', 'otherCustomer', 'unverifiedCustomer'] as const).flatMap((role) => {
     const credentials = demo[role];
