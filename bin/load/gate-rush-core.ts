@@ -1,0 +1,250 @@
+/**
+ * The gate rush (issue 12): many scanners checking in distinct tickets of one event through
+ * the HTTP API while a few clients re-scan one ticket, then a check of what the table
+ * holds. Used by `npm run load:gate` (bin/load/gate-rush.ts, 60 s) and by a short
+ * integration test that asserts the invariants only. Everything here runs in the process
+ * that serves the API, so the transaction counter sees the handlers' own DynamoDB client.
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { hashPassword } from '#shared/auth/passwords';
+import { issueToken } from '#shared/auth/tokens';
+import { epochSeconds } from '#shared/clock';
+import { createAdministrator } from '#shared/data/administrators';
+import { listScans } from '#shared/data/check-ins';
+import { db } from '#shared/data/client';
+import { createEvent } from '#shared/data/events';
+import { readTicketRecord } from '#shared/data/ticket-records';
+import { createTicket } from '#shared/use-cases/tickets/create-ticket';
+import { API_PREFIX, type Permission } from '#shared/routes';
+
+export interface GateRushOptions {
+  /** Clients admitting distinct tickets, each with its own administrator and token. */
+  scanners: number;
+  /** Clients scanning the same one ticket over and over (only the first scan may admit it). */
+  rescanners: number;
+  durationMs: number;
+  /** Tickets in the event: the scanners share them, each ticket is sent once. */
+  tickets: number;
+}
+
+export interface Prepared {
+  eventId: number;
+  /** The distinct tickets, in the order the scanners take them. */
+  pool: number[];
+  /** The ticket the re-scanners share (not in `pool`). */
+  rescanTicket: number;
+  scannerTokens: string[];
+  /** An administrator who may read the statistics (the scanners may only scan). */
+  readerToken: string;
+}
+
+interface Sample {
+  ms: number;
+  status: number;
+  /** The problem's `reason` on a refusal. */
+  reason?: string;
+}
+
+export interface RushResult {
+  elapsedMs: number;
+  scans: Sample[];
+  rescans: Sample[];
+  /** Tickets a scanner got 200 for. */
+  admitted: number[];
+  /** Whether the pool ran out before the time was up (the run then measured fewer scanners at the end). */
+  ranOut: boolean;
+  transactions: TransactionCounts;
+}
+
+export interface TransactionCounts {
+  sent: number;
+  /** Cancelled because another transaction held an item (DynamoDB's TransactionConflict); `transactWrite` retries these. */
+  conflicts: number;
+  /** Cancelled on a failed condition (the ticket's version moved: `changeTicket` re-reads and decides again). */
+  conditionFailed: number;
+}
+
+const log = (line: string) => console.error(line);
+
+/** One event with `options.tickets + 1` tickets, the scanners' and a reader's tokens. Outside the timed section. */
+export async function prepareGateRush(options: GateRushOptions, progress = log): Promise<Prepared> {
+  const event = await createEvent({
+    title: 'Gate rush',
+    timezone: 'Europe/London',
+    startsAt: '2027-06-01T08:00:00Z',
+    ticketTypes: [{ name: 'Gate rush GA', price: 10, total: options.tickets + 100 }],
+  });
+  const typeId = event.ticketTypes[0]!.id;
+  const ids: number[] = [];
+  const started = performance.now();
+  let next = 0;
+  // 20 creations in flight: DynamoDB Local takes them faster than one at a time, and ids stay distinct.
+  const creator = async () => {
+    while (next < options.tickets + 1) {
+      next++;
+      ids.push((await createTicket({ typeId, partyMember: 'Gate rush' })).id);
+      if (ids.length % 2000 === 0) progress(`  ${ids.length} tickets (${Math.round(ids.length / ((performance.now() - started) / 1000))}/s)`);
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, creator));
+  const passwordHash = await hashPassword('gate-rush-unused-password');
+  const tokenFor = async (name: string, permissions: Permission[]) => {
+    const admin = await createAdministrator({ login: `${name}@gate-rush.local`, email: `${name}@gate-rush.local`, name, permissions, vendorUser: 0, passwordHash });
+    return issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions, vendorUser: false, authTime: epochSeconds() });
+  };
+  const scannerTokens = await Promise.all(Array.from({ length: options.scanners + options.rescanners }, (_, k) => tokenFor(`scanner-${event.id}-${k}`, ['checkin:scan'])));
+  const readerToken = await tokenFor(`reader-${event.id}`, ['tickets:read']);
+  const [rescanTicket, ...pool] = ids;
+  return { eventId: event.id, pool, rescanTicket: rescanTicket!, scannerTokens, readerToken };
+}
+
+/** Counts TransactWriteItems and how they were cancelled, on the handlers' DynamoDB client, until `stop()`. */
+export function countTransactions(): { counts: TransactionCounts; stop(): void } {
+  const counts: TransactionCounts = { sent: 0, conflicts: 0, conditionFailed: 0 };
+  const name = 'gateRushTransactionCounter';
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+      counts.sent++;
+      try {
+        return await next(args);
+      } catch (error) {
+        if (error instanceof TransactionCanceledException) {
+          const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+          if (codes.includes('ConditionalCheckFailed')) counts.conditionFailed++;
+          else if (codes.includes('TransactionConflict')) counts.conflicts++;
+        }
+        throw error;
+      }
+    },
+    { step: 'initialize', name },
+  );
+  return { counts, stop: () => db.middlewareStack.remove(name) };
+}
+
+async function scan(baseUrl: string, ticketId: number, eventId: number, token: string): Promise<Sample> {
+  const started = performance.now();
+  // A refused connection or reset is an error of the run (status 0), not the end of it.
+  const response = await fetch(`${baseUrl}${API_PREFIX}/tickets/${ticketId}/check-in?event=${eventId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  }).catch(() => undefined);
+  if (!response) return { ms: performance.now() - started, status: 0 };
+  const body = (await response.json().catch(() => undefined)) as { reason?: string } | undefined;
+  return { ms: performance.now() - started, status: response.status, ...(body?.reason ? { reason: body.reason } : {}) };
+}
+
+/** The rush itself: every client loops until the time is up (or, for the scanners, the pool runs out). */
+export async function runGateRush(baseUrl: string, prepared: Prepared, options: GateRushOptions): Promise<RushResult> {
+  const counter = countTransactions();
+  const scans: Sample[] = [];
+  const rescans: Sample[] = [];
+  const admitted: number[] = [];
+  let next = 0;
+  let ranOut = false;
+  const started = performance.now();
+  const deadline = started + options.durationMs;
+  const scanner = async (token: string) => {
+    while (performance.now() < deadline) {
+      const ticketId = prepared.pool[next++];
+      if (ticketId === undefined) return void (ranOut = true);
+      const sample = await scan(baseUrl, ticketId, prepared.eventId, token);
+      scans.push(sample);
+      if (sample.status === 200) admitted.push(ticketId);
+    }
+  };
+  const rescanner = async (token: string) => {
+    while (performance.now() < deadline) rescans.push(await scan(baseUrl, prepared.rescanTicket, prepared.eventId, token));
+  };
+  try {
+    await Promise.all([
+      ...prepared.scannerTokens.slice(0, options.scanners).map(scanner),
+      ...prepared.scannerTokens.slice(options.scanners, options.scanners + options.rescanners).map(rescanner),
+    ]);
+  } finally {
+    counter.stop();
+  }
+  return { elapsedMs: performance.now() - started, scans, rescans, admitted, ranOut, transactions: { ...counter.counts } };
+}
+
+async function inBatches<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let start = 0; start < items.length; start += size) out.push(...(await Promise.all(items.slice(start, start + size).map(work))));
+  return out;
+}
+
+/**
+ * What must hold after the rush, whatever the timings: every failure is a sentence.
+ * - every scanner answer is 200 (distinct tickets: nothing to refuse, no error);
+ * - the re-scanned ticket was admitted exactly once, every other re-scan is a 409 `already_checked_in`;
+ * - every ticket sent holds exactly one admitted scan record and is checked in; no unsent ticket is;
+ * - the statistics say checked-in = distinct admitted tickets and sold = the event's tickets.
+ */
+export async function verifyGateRush(baseUrl: string, prepared: Prepared, result: RushResult): Promise<string[]> {
+  const failures: string[] = [];
+  const statuses = (samples: Sample[]) => {
+    const counts = new Map<string, number>();
+    for (const s of samples) counts.set(`${s.status}${s.reason ? ` ${s.reason}` : ''}`, (counts.get(`${s.status}${s.reason ? ` ${s.reason}` : ''}`) ?? 0) + 1);
+    return [...counts].map(([key, n]) => `${n}× ${key}`).join(', ');
+  };
+  if (result.scans.some((s) => s.status !== 200)) failures.push(`scanner answers other than 200: ${statuses(result.scans.filter((s) => s.status !== 200))}`);
+
+  const rescanAdmissions = result.rescans.filter((s) => s.status === 200).length;
+  const refusedRight = result.rescans.filter((s) => s.status === 409 && s.reason === 'already_checked_in').length;
+  if (rescanAdmissions !== 1) failures.push(`the re-scanned ticket was admitted ${rescanAdmissions} times (expected once)`);
+  if (rescanAdmissions + refusedRight !== result.rescans.length) {
+    failures.push(`re-scans neither the one admission nor 409 already_checked_in: ${statuses(result.rescans.filter((s) => s.status !== 200 && s.reason !== 'already_checked_in'))}`);
+  }
+
+  const sent = prepared.pool.slice(0, result.scans.length);
+  const unique = new Set(result.admitted);
+  if (unique.size !== result.admitted.length) failures.push(`${result.admitted.length - unique.size} tickets answered 200 twice`);
+  // Each sent ticket (and the re-scanned one): one admitted scan record, checked in. One unsent ticket must be untouched.
+  const checked = [...sent, prepared.rescanTicket];
+  const untouched = prepared.pool[sent.length];
+  const reads = await inBatches([...checked, ...(untouched === undefined ? [] : [untouched])], 25, async (id) => ({
+    id,
+    scans: await listScans(id),
+    record: await readTicketRecord(id),
+  }));
+  let doubles = 0;
+  let notCheckedIn = 0;
+  for (const { id, scans, record } of reads) {
+    const admissions = scans.filter((s) => s.outcome === 'admitted').length;
+    const expected = id === untouched ? 0 : 1;
+    if (admissions > 1) doubles++;
+    if (admissions !== expected && admissions <= 1) failures.push(`ticket ${id}: ${admissions} admitted scans (expected ${expected})`);
+    if (Boolean(record?.checkIn) !== (expected === 1)) notCheckedIn++;
+  }
+  if (doubles) failures.push(`${doubles} tickets admitted more than once`);
+  if (notCheckedIn) failures.push(`${notCheckedIn} tickets whose check-in state disagrees with their scans`);
+  if (prepared.rescanTicket !== undefined) {
+    const refusedRecords = reads.find((r) => r.id === prepared.rescanTicket)!.scans.filter((s) => s.outcome === 'already_checked_in').length;
+    // listScans reads at most 100 records: only a lower bound past that.
+    if (refusedRecords < Math.min(refusedRight, 99)) failures.push(`the re-scanned ticket holds ${refusedRecords} refused scans, ${refusedRight} were answered`);
+  }
+
+  const response = await fetch(`${baseUrl}${API_PREFIX}/tickets/check-in-stats?events=${prepared.eventId}`, {
+    headers: { authorization: `Bearer ${prepared.readerToken}` },
+  });
+  const stats = ((await response.json()) as { data: { soldTickets: number; checkedInTickets: number } }).data;
+  const admittedTickets = unique.size + 1;
+  if (stats.checkedInTickets !== admittedTickets) failures.push(`statistics say ${stats.checkedInTickets} checked in, ${admittedTickets} distinct tickets were admitted`);
+  if (stats.soldTickets !== prepared.pool.length + 1) failures.push(`statistics say ${stats.soldTickets} sold, the event holds ${prepared.pool.length + 1}`);
+  return failures;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+
+/** Throughput and latency of one kind of client. */
+export function summarise(samples: Sample[], elapsedMs: number) {
+  const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
+  return {
+    requests: samples.length,
+    perSecond: samples.length / (elapsedMs / 1000),
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    maxMs: sorted.at(-1) ?? NaN,
+    errors: samples.filter((s) => s.status >= 500 || s.status === 0).length,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 20000]`: the
+ * gate rush (issue 12) against the local server (bin/local/server.ts, the real middy
+ * stack) over its own stand-ins on 127.0.0.1, started and stopped here. Prints
+ * throughput, p50/p99, errors and transaction conflicts, checks the invariants
+ * (gate-rush-core.ts `verifyGateRush`) and writes `.local/gate-rush.json`. Exits 1 when an
+ * invariant breaks, never for latency.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_ENV, BENCH_SIGNING_KEY, BENCH_SIGNING_STAGE, ROOT } from '../bench/settings.ts';
+import { startLocalServices } from '../local/services.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    scanners: { type: 'string', default: '20' },
+    rescanners: { type: 'string', default: '5' },
+    tickets: { type: 'string', default: '20000' },
+  },
+});
+const options = {
+  durationMs: Number(values.seconds) * 1000,
+  scanners: Number(values.scanners),
+  rescanners: Number(values.rescanners),
+  tickets: Number(values.tickets),
+};
+for (const [name, value] of Object.entries(options)) {
+  if (!Number.isInteger(value) || value < 1 || value > (name === 'durationMs' ? 600_000 : 200_000)) {
+    console.error(`--${name === 'durationMs' ? 'seconds' : name} must be a whole number in range (got ${JSON.stringify(value)}).`);
+    process.exit(2);
+  }
+}
+
+const log = (line: string) => console.error(line);
+const TABLE_NAME = 'ticketing-gate-rush';
+const services = await startLocalServices();
+let exitCode = 1;
+try {
+  // Before anything from shared/ loads: config and the SDK read the environment then.
+  Object.assign(process.env, BENCH_ENV, services.env, { TABLE_NAME, LOG_LEVEL: 'WARN' });
+  const { createTable } = await import('../local/table.ts');
+  const { initLocalSigningKeys } = await import('../keys/commands.ts');
+  const { startApiServer } = await import('../local/server.ts');
+  const { prepareGateRush, runGateRush, summarise, verifyGateRush } = await import('./gate-rush-core.ts');
+  await createTable(TABLE_NAME);
+  await initLocalSigningKeys(services, BENCH_SIGNING_STAGE, async () => ({ ...BENCH_SIGNING_KEY }));
+
+  log(`Seeding one event with ${options.tickets + 1} tickets and ${options.scanners + options.rescanners} scanners...`);
+  const prepared = await prepareGateRush(options, log);
+  const server = await startApiServer({ port: 0 });
+  try {
+    log(`Rush: ${options.scanners} scanners on distinct tickets + ${options.rescanners} re-scanning ticket ${prepared.rescanTicket}, ${options.durationMs / 1000} s against ${server.url}`);
+    const result = await runGateRush(server.url, prepared, options);
+    log('Verifying the table and the statistics...');
+    const failures = await verifyGateRush(server.url, prepared, result);
+    const scans = summarise(result.scans, result.elapsedMs);
+    const rescans = summarise(result.rescans, result.elapsedMs);
+    const f = (n: number) => n.toFixed(1);
+    console.log(
+      [
+        `Gate rush, ${(result.elapsedMs / 1000).toFixed(1)} s, event ${prepared.eventId}:`,
+        `  scanners   ${options.scanners}: ${scans.requests} check-ins, ${f(scans.perSecond)}/s, p50 ${f(scans.p50Ms)} ms, p99 ${f(scans.p99Ms)} ms, max ${f(scans.maxMs)} ms, errors ${scans.errors}`,
+        `  re-scans   ${options.rescanners}: ${rescans.requests} scans, ${f(rescans.perSecond)}/s, p50 ${f(rescans.p50Ms)} ms, p99 ${f(rescans.p99Ms)} ms, max ${f(rescans.maxMs)} ms, errors ${rescans.errors}`,
+        `  transactions ${result.transactions.sent}: ${result.transactions.conflicts} TransactionConflict (retried by transactWrite), ${result.transactions.conditionFailed} stale ticket (re-read by changeTicket)`,
+        result.ranOut ? `  the ${prepared.pool.length} tickets ran out before the time was up: raise --tickets` : `  ${prepared.pool.length - result.scans.length} tickets left unscanned`,
+        failures.length ? `INVARIANTS BROKEN:\n${failures.map((line) => `  - ${line}`).join('\n')}` : '  invariants hold: counters exact, no double admission, every re-scan refused with already_checked_in',
+      ].join('\n'),
+    );
+    mkdirSync(join(ROOT, '.local'), { recursive: true });
+    const out = join(ROOT, '.local', 'gate-rush.json');
+    const json = { measuredAt: new Date().toISOString(), node: process.version, options, elapsedMs: result.elapsedMs, scans, rescans, transactions: result.transactions, ranOut: result.ranOut, failures };
+    writeFileSync(out, `${JSON.stringify(json, (_, value) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value), 2)}\n`);
+    log(`Wrote ${out}.`);
+    exitCode = failures.length ? 1 : 0;
+  } finally {
+    await server.close();
+  }
+} catch (error) {
+  console.error(error);
+} finally {
+  await services.stop();
+}
+process.exit(exitCode);
