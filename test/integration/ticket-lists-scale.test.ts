@@ -1,0 +1,137 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedEvent } from '#shared/domain/event';
+import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
+import { encodeCursor, LIST_READ_BUDGET, MAX_TICKET_OFFSET } from '#shared/domain/ticket-list-plan';
+import { STATS_SHARDS } from '#shared/data/ticket-stats';
+import { seedEvent } from '../../bin/seed/tickets.ts';
+import { call } from '../support/api.ts';
+import { countReads } from '../support/dynamo-reads.ts';
+import { stateOf, writeTickets } from '../support/scale-tickets.ts';
+import { adminToken } from '../support/tokens.ts';
+
+/**
+ * Issue 12: every list filter of GET /tickets at 10,000 tickets in one event reads a
+ * bounded number of items, whatever the event's size: the counts (one shard batch), at
+ * most limit + 1 index items per partition Queried, and one batch of the page's tickets.
+ */
+const BASE = '/api/v2/tickets';
+const TICKETS = 10_000;
+const LIMIT = 25;
+/** Shards of the listed events + (limit + 1) per partition + the page's batch read. */
+const bound = (partitions: number, events = 1) => events * STATS_SHARDS + partitions * (LIMIT + 1) + LIMIT;
+
+let token: string;
+let big: CreatedEvent;
+let granted: CreatedEvent;
+let records: TicketRecord[];
+let grantedOwn: TicketRecord[];
+
+beforeAll(async () => {
+  token = await adminToken();
+  granted = await seedEvent({ title: 'Expo day', ticketTypes: [{ name: 'Expo', price: 5, total: 100 }], teams: [] });
+  big = await seedEvent({
+    title: 'City marathon',
+    ticketTypes: [
+      { name: 'Marathon', price: 80, total: 20_000 },
+      { name: 'Elite', price: 0, total: 2_000 },
+      { name: 'Marathon + expo', price: 95, total: 5_000, grants: [granted.id] },
+    ],
+    teams: [{ name: 'Red' }, { name: 'Blue' }, { name: 'Green' }, { name: 'Gold' }, { name: 'Grey' }],
+  });
+  const [marathon, elite, pass] = big.ticketTypes.map((type) => type.id);
+  records = await writeTickets(big, TICKETS, (n) => ({
+    typeId: n % 10 < 6 ? marathon! : n % 10 < 7 ? elite! : pass!,
+    teamId: n % 4 === 0 ? null : big.teams[n % 5]!.id,
+    processState: stateOf(n),
+  }));
+  grantedOwn = await writeTickets(granted, 20, () => ({ typeId: granted.ticketTypes[0]!.id }));
+}, 180_000);
+
+const list = async (query: string) => {
+  const { result, reads } = await countReads(() => call('GET', `${BASE}?${query}`, { token }));
+  expect(result.status, JSON.stringify(result.body)).toBe(200);
+  expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
+  expect(reads.queriesWithoutLimit).toBe(0);
+  return { body: result.body, reads };
+};
+const ids = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id);
+const firstPage = (matches: TicketRecord[]) => ids(matches.sort((a, b) => a.id - b.id).slice(0, LIMIT));
+
+describe('GET /tickets at 10,000 tickets in one event', () => {
+  const cases: [string, () => string, (record: TicketRecord) => boolean, () => number][] = [
+    ['the event alone', () => `event=${big.id}`, () => true, () => bound(1)],
+    ['teams', () => `event=${big.id}&teams=${big.teams[2]!.id}`, (r) => r.teamId === big.teams[2]!.id, () => bound(1)],
+    ['teams=0 (unassigned)', () => `event=${big.id}&teams=0`, (r) => r.teamId === null, () => bound(1)],
+    ['ticket_types', () => `event=${big.id}&ticket_types=${big.ticketTypes[1]!.id}`, (r) => r.typeId === big.ticketTypes[1]!.id, () => bound(1)],
+    ['exclude_process_states', () => `event=${big.id}&exclude_process_states=4`, (r) => r.processState !== PROCESS_STATE.cancelled, () => bound(3)],
+    ['exclude_process_states=1 (most are active)', () => `event=${big.id}&exclude_process_states=1`, (r) => r.processState !== PROCESS_STATE.active, () => bound(3)],
+    ['a team and the state exclusion', () => `event=${big.id}&teams=${big.teams[1]!.id}&exclude_process_states=4`, (r) => r.teamId === big.teams[1]!.id && r.processState !== 4, () => bound(1) + 200],
+  ];
+  for (const [name, query, matches, limit] of cases) {
+    it(`${name}: one bounded page, exact totalCount from the counts`, async () => {
+      const { body, reads } = await list(`${query()}&_limit=${LIMIT}`);
+      const expected = records.filter((record) => matches(record));
+      expect(ids(body.data)).toEqual(firstPage(expected));
+      expect(body.totalCount).toBe(expected.length);
+      expect(body.totalCountIsEstimate).toBeUndefined();
+      expect(body.next).toEqual(expect.any(String));
+      expect(reads.itemsRead).toBeLessThanOrEqual(limit());
+    });
+  }
+
+  it('accessEvents: the event own tickets and those granted by another event type, exact, bounded', async () => {
+    const { body, reads } = await list(`accessEvents=${granted.id}&_limit=${LIMIT}`);
+    const expected = [...grantedOwn, ...records.filter((record) => record.typeId === big.ticketTypes[2]!.id)];
+    expect(ids(body.data)).toEqual(firstPage(expected));
+    expect(body.totalCount).toBe(expected.length);
+    expect(reads.itemsRead).toBeLessThanOrEqual(bound(2));
+  });
+
+  it('two filters without a joint count: the smaller one is the Query, the other filters a bounded read', async () => {
+    // Half the Elite tickets are in Blue: too many to read them all for the page.
+    const team = big.teams[1]!.id;
+    const elite = big.ticketTypes[1]!.id;
+    const { body, reads } = await list(`event=${big.id}&teams=${team}&ticket_types=${elite}&_limit=${LIMIT}`);
+    const expected = records.filter((record) => record.teamId === team && record.typeId === elite);
+    expect(ids(body.data)).toEqual(firstPage(expected));
+    // Not read to the end: the count is the smaller filter's kept count, flagged.
+    expect(body.totalCountIsEstimate).toBe(true);
+    expect(body.totalCount).toBeGreaterThanOrEqual(expected.length);
+    expect(body.totalCount).toBeLessThanOrEqual(records.filter((record) => record.typeId === elite).length);
+    expect(reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + LIST_READ_BUDGET + LIMIT);
+    expect(reads.itemsRead).toBeLessThan(TICKETS / 10);
+  });
+
+  it('a deep page: _offset up to the cap, then the cursor, each as cheap as the first page', async () => {
+    const sorted = ids([...records].sort((a, b) => a.id - b.id));
+    const atCap = await list(`event=${big.id}&_offset=${MAX_TICKET_OFFSET}&_limit=${LIMIT}`);
+    expect(ids(atCap.body.data)).toEqual(sorted.slice(MAX_TICKET_OFFSET, MAX_TICKET_OFFSET + LIMIT));
+    const following = await list(`event=${big.id}&_cursor=${atCap.body.next}&_limit=${LIMIT}`);
+    expect(ids(following.body.data)).toEqual(sorted.slice(MAX_TICKET_OFFSET + LIMIT, MAX_TICKET_OFFSET + 2 * LIMIT));
+    expect(following.reads.itemsRead).toBeLessThanOrEqual(bound(1));
+
+    // 90 % in, filtered: the cursor starts the Query there.
+    const deep = sorted[9000]!;
+    const team = big.teams[4]!.id;
+    const filtered = await list(`event=${big.id}&teams=${team}&_cursor=${encodeCursor(deep)}&_limit=${LIMIT}`);
+    expect(ids(filtered.body.data)).toEqual(firstPage(records.filter((record) => record.id > deep && record.teamId === team)));
+    expect(filtered.body.totalCount).toBe(records.filter((record) => record.teamId === team).length);
+    expect(filtered.reads.itemsRead).toBeLessThanOrEqual(bound(1));
+
+    const last = await list(`event=${big.id}&_cursor=${encodeCursor(sorted.at(-3)!)}&_limit=${LIMIT}`);
+    expect(ids(last.body.data)).toEqual(sorted.slice(-2));
+    expect(last.body.next).toBeNull();
+  });
+
+  it('answers 400 for an _offset past the cap (naming the cursor), a cursor with an offset, and a forged cursor', async () => {
+    const past = await call('GET', `${BASE}?event=${big.id}&_offset=${MAX_TICKET_OFFSET + 1}`, { token });
+    expect(past.status).toBe(400);
+    expect(past.body.detail).toMatch(/_cursor/);
+    const both = await call('GET', `${BASE}?event=${big.id}&_offset=5&_cursor=${encodeCursor(1)}`, { token });
+    expect(both.status).toBe(400);
+    const forged = await call('GET', `${BASE}?event=${big.id}&_cursor=bm9wZQ`, { token });
+    expect(forged.status).toBe(400);
+    const huge = await call('GET', `${BASE}?event=${big.id}&_offset=999999999999999`, { token });
+    expect(huge.status).toBe(400);
+  });
+});
