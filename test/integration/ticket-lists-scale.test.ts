@@ -3,6 +3,7 @@ import type { CreatedEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
 import { encodeCursor, LIST_READ_BUDGET, MAX_TICKET_OFFSET } from '#shared/domain/ticket-list-plan';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
+import { MAX_LIST_READ } from '#shared/domain/older-ticket-list';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
@@ -133,5 +134,33 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     expect(forged.status).toBe(400);
     const huge = await call('GET', `${BASE}?event=${big.id}&_offset=999999999999999`, { token });
     expect(huge.status).toBe(400);
+  });
+});
+
+describe('GET /ticket (the older list) at 10,000 tickets in one event', () => {
+  const older = async (query: string) => {
+    const { result, reads } = await countReads(() => call('GET', `/api/v2/ticket?${query}`, { token }));
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
+    expect(reads.queriesWithoutLimit).toBe(0);
+    return { result, reads };
+  };
+
+  it('eventId alone reads only up to the page and counts from the kept counts', async () => {
+    const sorted = ids([...records].sort((a, b) => a.id - b.id));
+    const first = await older(`eventId=${big.id}&_limit=${LIMIT}`);
+    expect(first.result.body.totalCount).toBe(TICKETS);
+    expect(first.reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + LIMIT);
+    const deep = await older(`eventId=${big.id}&_limit=${LIMIT}&_offset=900`);
+    expect(ids(deep.result.body.data)).toEqual(sorted.slice(900, 900 + LIMIT));
+    expect(deep.reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + 900 + LIMIT);
+  });
+
+  it('every other filter reads at most MAX_LIST_READ index items and says when it was cut', async () => {
+    for (const query of [`typeId=${big.ticketTypes[0]!.id}`, `eventId=${big.id}&search=runner 99`, `updatedFrom=2000-01-01T00:00:00Z`, `eventId=${big.id}&purchasedFrom=2000-01-01T00:00:00Z`]) {
+      const { result, reads } = await older(`${query}&_limit=${LIMIT}`);
+      expect(reads.itemsRead, query).toBeLessThanOrEqual(MAX_LIST_READ + LIMIT);
+      expect(result.headers['x-list-truncated'], query).toBe('true');
+    }
   });
 });
