@@ -1,5 +1,5 @@
 /**
- * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 20000]`: the
+ * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 15000]`: the
  * gate rush (issue 12) against the local server (bin/local/server.ts, the real middy
  * stack) over its own stand-ins on 127.0.0.1, started and stopped here. Prints
  * throughput, p50/p99, errors and transaction conflicts, checks the invariants
@@ -17,7 +17,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     scanners: { type: 'string', default: '20' },
     rescanners: { type: 'string', default: '5' },
-    tickets: { type: 'string', default: '20000' },
+    tickets: { type: 'string', default: '15000' },
   },
 });
 const options = {
