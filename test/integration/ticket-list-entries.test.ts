@@ -1,0 +1,88 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { listEntryItems } from '#shared/data/ticket-list-entries';
+import { readTicketRecords } from '#shared/data/ticket-records';
+import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { call } from '../support/api.ts';
+import { checkIn, TICKETS } from '../support/tickets.ts';
+import { adminToken } from '../support/tokens.ts';
+
+/**
+ * The list entries and the per-filter counts move with every kind of change (check-in,
+ * access scan, team edit, cancel, delete, transfer): each filter's page and totalCount equal
+ * a recount from the ticket records, and each ticket's entries are what `listEntryItems`
+ * builds from its record.
+ */
+let token: string;
+beforeAll(async () => {
+  token = await adminToken();
+});
+
+const patch = (id: number, data: unknown) => call('PATCH', `${TICKETS}/${id}`, { token, body: { data } });
+
+describe('list entries and filter counts', () => {
+  it('equal a recount from the records after check-ins, scans, edits, cancels, deletes and transfers', async () => {
+    const granted = await seedEvent({ title: 'Expo', ticketTypes: [{ name: 'Expo', price: 5, total: 100 }], teams: [] });
+    const event = await seedEvent({
+      ticketTypes: [
+        { name: 'Race', price: 40, total: 100 },
+        { name: 'Race + expo', price: 60, total: 100, grants: [granted.id] },
+      ],
+    });
+    const [race, pass] = event.ticketTypes.map((type) => type.id) as [number, number];
+    const [red, blue] = event.teams.map((team) => team.id) as [number, number];
+    const ids = [...(await seedTickets(event, race, 6)), ...(await seedTickets(event, pass, 4)), ...(await seedTickets(granted, granted.ticketTypes[0]!.id, 2))].map((t) => t.id);
+
+    expect((await checkIn(token, ids[0]!)).status).toBe(200);
+    expect((await checkIn(token, ids[6]!, { event: granted.id })).status).toBe(200);
+    expect((await checkIn(token, ids[7]!)).status).toBe(200);
+    expect((await patch(ids[1]!, { teamId: blue })).status).toBe(200);
+    expect((await patch(ids[2]!, { teamId: 0 })).status).toBe(200);
+    expect((await patch(ids[3]!, { processState: '4' })).status).toBe(200);
+    expect((await patch(ids[8]!, { processState: '4', teamId: red })).status).toBe(200);
+    expect((await call('DELETE', `${TICKETS}/${ids[4]!}`, { token })).status).toBe(204);
+    expect((await call('DELETE', `${TICKETS}/${ids[9]!}`, { token })).status).toBe(204);
+    const moved = await call('POST', `${TICKETS}/${ids[5]!}/transfer`, { token, body: { typeId: pass } });
+    expect(moved.status).toBe(200);
+    ids.push(moved.body.data.id);
+
+    const records = [...(await readTicketRecords(ids)).values()];
+    for (const record of records) {
+      const { Items = [] } = await db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :list)',
+          ExpressionAttributeValues: { ':pk': keys.ticket(record.id).PK, ':list': 'LIST' },
+          Limit: 10,
+        }),
+      );
+      expect(Items.sort((a, b) => String(a.SK).localeCompare(String(b.SK))), `entries of ticket ${record.id}`).toEqual(listEntryItems(record));
+    }
+
+    const live = records.filter((record) => !record.deleted);
+    const cases: [string, (record: TicketRecord) => boolean][] = [
+      [`event=${event.id}`, (r) => r.eventId === event.id],
+      [`event=${event.id}&teams=${red}`, (r) => r.eventId === event.id && r.teamId === red],
+      [`event=${event.id}&teams=${blue}`, (r) => r.eventId === event.id && r.teamId === blue],
+      [`event=${event.id}&teams=0`, (r) => r.eventId === event.id && !r.teamId],
+      [`event=${event.id}&ticket_types=${pass}`, (r) => r.typeId === pass],
+      [`event=${event.id}&ticket_types=${race},${pass}&exclude_process_states=2`, (r) => r.eventId === event.id && r.processState !== PROCESS_STATE.checkedIn],
+      [`event=${event.id}&exclude_process_states=4`, (r) => r.eventId === event.id && r.processState !== PROCESS_STATE.cancelled],
+      [`event=${event.id}&teams=${red}&exclude_process_states=2,4`, (r) => r.eventId === event.id && r.teamId === red && r.processState < 2],
+      [`accessEvents=${granted.id}`, (r) => r.eventId === granted.id || r.typeId === pass],
+      [`accessEvents=${granted.id}&exclude_process_states=4`, (r) => (r.eventId === granted.id || r.typeId === pass) && r.processState !== 4],
+    ];
+    for (const [query, matches] of cases) {
+      const response = await call('GET', `${TICKETS}?${query}&_limit=100`, { token });
+      expect(response.status, query).toBe(200);
+      const expected = live.filter(matches).map((r) => r.id).sort((a, b) => a - b);
+      expect(response.body.data.map((t: { id: number }) => t.id), query).toEqual(expected);
+      expect(response.body.totalCount, query).toBe(expected.length);
+      expect(response.body.totalCountIsEstimate, query).toBeUndefined();
+      expect(response.body.next, query).toBeNull();
+    }
+  });
+});
