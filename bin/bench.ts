@@ -45,6 +45,13 @@ async function measureHandlers() {
   }
 }
 
+// `npm run bench -- --scale`: the same requests at 1,000 and 100,000 tickets (bin/bench/scale.ts) instead.
+if (process.argv.includes('--scale')) {
+  const { runScale } = await import('./bench/scale.ts');
+  await runScale();
+  process.exit(0);
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'ticketing-bench-'));
 try {
   log(`Bundling ${routes.length} handlers and the baseline...`);

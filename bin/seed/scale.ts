@@ -28,7 +28,7 @@ const TICKET_SEQUENCE = 'TICKET';
 /** Tickets generated and written per round (their items and orders). */
 const ROUND = 1000;
 /** BatchWriteItem requests in flight (25 items each). */
-const PARALLEL_WRITES = 16;
+const PARALLEL_WRITES = 8;
 const SCANNER: Actor = { kind: 'admin', id: 1 };
 const FIRST = ['Ada', 'Bea', 'Cal', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lea', 'Mo', 'Nia', 'Oli', 'Pia', 'Quin', 'Rui'];
 const LAST = ['Okafor', 'Lindqvist', 'Moreau', 'Tanaka', 'Silva', 'Novak', 'Haddad', 'Kowalski', 'Reyes', 'Byrne', 'Ortiz', 'Ng'];

@@ -1,0 +1,202 @@
+/**
+ * `npm run bench -- --scale`: does a request cost the same in an event of 1,000 tickets as
+ * in one of 100,000? Seeds both events in one table (bin/seed/scale.ts), then sends each
+ * row's requests to the real handlers in-process, alternating the two events, and reports
+ * per row and size: p50/p99, DynamoDB calls, items read and consumed capacity per request
+ * (ReturnConsumedCapacity TOTAL, added to every command by a client middleware), and the
+ * ratio p50@large / p50@small (goal ≤ 1.2). Prints a table, writes `.local/bench-scale.json`.
+ * Sizes: BENCH_SCALE_SIZES (default `1000,100000`).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
+import { startLocalServices } from '../local/services.ts';
+import { createTable } from '../local/table.ts';
+import { BENCH_ENV, BENCH_SIGNING_KEY, BENCH_SIGNING_STAGE, ROOT, TABLE_NAME } from './settings.ts';
+import { median, percentile } from './stats.ts';
+
+export const SCALE_GOAL = 1.2;
+const WARMUP = 20;
+const ITERATIONS = 100;
+const log = (line: string) => console.error(line);
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+interface Request { method: string; url: string; body?: unknown; token: string }
+interface Sample { ms: number; calls: number; itemsRead: number; rcu: number; wcu: number }
+export interface ScaleFigures { p50: number; p99: number; calls: number; itemsRead: number; rcu: number; wcu: number; names: string }
+export interface ScaleRow { row: string; route: string; sizes: Record<string, ScaleFigures>; ratio: number }
+
+const READS = new Set(['GetItem', 'Query', 'BatchGetItem', 'TransactGetItems', 'Scan']);
+
+export async function runScale(): Promise<void> {
+  const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000,100000').split(',').map(Number);
+  const services = await startLocalServices();
+  try {
+    Object.assign(process.env, BENCH_ENV, services.env);
+    await createTable(TABLE_NAME);
+    const { initLocalSigningKeys } = await import('../keys/commands.ts');
+    await initLocalSigningKeys(services, BENCH_SIGNING_STAGE, async () => ({ ...BENCH_SIGNING_KEY }));
+    const rows = await measure(sizes);
+    const out = join(ROOT, '.local', 'bench-scale.json');
+    console.log(`\n${table(rows, sizes)}\n`);
+    const over = rows.filter((row) => row.ratio > SCALE_GOAL);
+    console.log(over.length ? `Over ${SCALE_GOAL}x: ${over.map((row) => `${row.row} ${row.ratio.toFixed(2)}x`).join('; ')}.` : `Every row within ${SCALE_GOAL}x.`);
+    mkdirSync(join(ROOT, '.local'), { recursive: true });
+    const round = (_: string, value: unknown) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value);
+    writeFileSync(out, `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, sizes, warmup: WARMUP, iterations: ITERATIONS, goal: SCALE_GOAL, rows }, round, 2)}\n`);
+    log(`Wrote ${out}.`);
+  } finally {
+    await services.stop();
+  }
+}
+
+async function measure(sizes: number[]): Promise<ScaleRow[]> {
+  // After the environment is set: shared/ reads it when its modules load.
+  const { db } = await import('#shared/data/client');
+  const { issueToken } = await import('#shared/auth/tokens');
+  const { epochSeconds } = await import('#shared/clock');
+  const { PERMISSIONS } = await import('#shared/routes');
+  const { readTicketRecords } = await import('#shared/data/ticket-records');
+  const { PROCESS_STATE } = await import('#shared/domain/ticket');
+  const { seedScale } = await import('../seed/scale.ts');
+
+  let current: Sample = { ms: 0, calls: 0, itemsRead: 0, rcu: 0, wcu: 0 };
+  let names: string[] = [];
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = (context.commandName ?? '?').replace(/Command$/, '');
+      (args.input as Record<string, unknown>).ReturnConsumedCapacity ??= 'TOTAL';
+      const result = await next(args);
+      const output = result.output as Record<string, any>;
+      current.calls++;
+      names.push(name);
+      const consumed = ([] as { CapacityUnits?: number }[]).concat(output.ConsumedCapacity ?? []);
+      const units = consumed.reduce((sum, entry) => sum + Number(entry.CapacityUnits ?? 0), 0);
+      if (READS.has(name)) current.rcu += units;
+      else current.wcu += units;
+      if (name === 'Query' || name === 'Scan') current.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
+      else if (name === 'GetItem') current.itemsRead += output.Item ? 1 : 0;
+      else if (name === 'BatchGetItem') current.itemsRead += Object.values((output.Responses ?? {}) as Record<string, unknown[]>).reduce((sum, items) => sum + items.length, 0);
+      else if (name === 'TransactGetItems') current.itemsRead += (output.Responses ?? []).length;
+      return result;
+    },
+    { step: 'initialize', name: 'benchScaleCounter' },
+  );
+
+  const adminToken = await issueToken({ kind: 'admin', id: 1, login: 'bench-admin', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds() });
+  const events: { size: number; seeded: Awaited<ReturnType<typeof seedScale>>; open: number[]; customer: { id: number; orders: number }; customerToken: string }[] = [];
+  for (const size of sizes) {
+    log(`Seeding ${size.toLocaleString('en')} tickets...`);
+    const started = performance.now();
+    let shown = 0;
+    const seeded = await seedScale({
+      tickets: size,
+      onProgress: (written) => {
+        if (written - shown >= 10_000 || written === size) log(`  ${written.toLocaleString('en')} (${Math.round(written / ((performance.now() - started) / 1000))} tickets/s)`);
+        if (written - shown >= 10_000) shown = written;
+      },
+    });
+    log(`  seeded event ${seeded.eventId} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    // Open tickets for the check-ins, distinct per request; a customer with the most orders for the portal rows.
+    const ids = Array.from({ length: Math.min(size, 3000) }, (_, i) => seeded.ticketIds.first + i);
+    const records = [...(await readTicketRecords(ids)).values()].sort((a, b) => a.id - b.id);
+    const open = records.filter((record) => record.processState === PROCESS_STATE.active).map((record) => record.id);
+    const customer = seeded.customers.reduce((a, b) => (b.orders > a.orders ? b : a));
+    const customerToken = await issueToken({ kind: 'customer', id: customer.id, email: `seed-customer-${customer.id}@example.test`, authTime: epochSeconds() });
+    events.push({ size, seeded, open, customer, customerToken });
+  }
+
+  const rowsOf = (e: (typeof events)[number]): [string, (i: number) => Request][] => {
+    const { eventId, accessEventId, teamIds, typeIds, ticketIds } = e.seeded;
+    const admin = (url: string, method = 'GET', body?: unknown) => ({ method, url, token: adminToken, ...(body ? { body } : {}) });
+    const ticket = (i: number) => ticketIds.first + ((i * 37) % (ticketIds.last - ticketIds.first + 1));
+    return [
+      ['first page', () => admin(`/tickets?event=${eventId}`)],
+      ['teams', () => admin(`/tickets?event=${eventId}&teams=${teamIds[0]}`)],
+      ['ticket_types', () => admin(`/tickets?event=${eventId}&ticket_types=${typeIds[0]}`)],
+      ['accessEvents', () => admin(`/tickets?accessEvents=${accessEventId}`)],
+      ['exclude_process_states', () => admin(`/tickets?event=${eventId}&exclude_process_states=4`)],
+      ['page 50 (_limit=20)', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=980`)],
+      ['GET /tickets/{id}', (i) => admin(`/tickets/${ticket(i)}`)],
+      ['PATCH /tickets/{id}', (i) => admin(`/tickets/${ticket(i + 500)}`, 'PATCH', { data: { chipNumber: `CHIP-${i}` } })],
+      ['check-in', (i) => admin(`/tickets/${e.open[i]}/check-in`, 'POST')],
+      ['check-in stats', () => admin(`/tickets/check-in-stats?events=${eventId}`)],
+      ['/my-account/orders', () => ({ method: 'GET', url: '/my-account/orders?includeTickets=true', token: e.customerToken })],
+      ['/my-account/event', () => ({ method: 'GET', url: '/my-account/event', token: e.customerToken })],
+      ['/ticket?eventId', () => admin(`/ticket?eventId=${eventId}`)],
+      ['/ticket?eventId&typeId', () => admin(`/ticket?eventId=${eventId}&typeId=${typeIds[0]}`)],
+      ['/ticket?customerId', () => admin(`/ticket?customerId=${e.customer.id}`)],
+    ];
+  };
+
+  const send = async (request: Request): Promise<Sample> => {
+    const { API_PREFIX } = await import('#shared/routes');
+    const url = `${API_PREFIX}${request.url}`;
+    const match = matchRoute(request.method, url.split('?')[0]!)!;
+    const headers: Record<string, string> = { host: 'api.ticketing.bench', 'user-agent': 'bench', authorization: `Bearer ${request.token}` };
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const event = toApiGatewayEvent({ method: request.method, url, headers, body: Buffer.from(request.body === undefined ? '' : JSON.stringify(request.body)), sourceIp: '127.0.0.1' }, match);
+    const { handler } = (await import(new URL(`../../functions/${match.row.handler}.ts`, import.meta.url).href)) as { handler: Handler };
+    const context = lambdaContext(event, match.row);
+    current = { ms: 0, calls: 0, itemsRead: 0, rcu: 0, wcu: 0 };
+    names = [];
+    const start = performance.now();
+    const result = await handler(event, context);
+    current.ms = performance.now() - start;
+    if ((result.statusCode ?? 200) >= 300) throw new Error(`bench --scale: ${request.method} ${request.url} answered ${result.statusCode}: ${result.body}`);
+    return current;
+  };
+
+  const table = events.map(rowsOf);
+  const results: ScaleRow[] = [];
+  for (let r = 0; r < table[0]!.length; r++) {
+    const [row, first] = table[0]![r]!;
+    log(`  ${row}`);
+    const samples = events.map(() => [] as Sample[]);
+    const lastNames = events.map(() => '');
+    for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+      // Alternate which size goes first, so neither always follows the other's cache effects.
+      const order = i % 2 ? [...events.keys()].reverse() : [...events.keys()];
+      for (const k of order) {
+        const sample = await send(table[k]![r]![1](i));
+        if (i >= WARMUP) samples[k]!.push(sample);
+        lastNames[k] = label(names);
+      }
+    }
+    const sizesOut: Record<string, ScaleFigures> = {};
+    events.forEach((e, k) => {
+      const list = samples[k]!;
+      const mean = (pick: (s: Sample) => number) => list.reduce((sum, s) => sum + pick(s), 0) / list.length;
+      const ms = list.map((s) => s.ms);
+      sizesOut[String(e.size)] = { p50: median(ms), p99: percentile(ms, 99), calls: mean((s) => s.calls), itemsRead: mean((s) => s.itemsRead), rcu: mean((s) => s.rcu), wcu: mean((s) => s.wcu), names: lastNames[k]! };
+    });
+    const small = sizesOut[String(events[0]!.size)]!;
+    const large = sizesOut[String(events.at(-1)!.size)]!;
+    results.push({ row, route: `${first(0).method} ${first(0).url.split('?')[0]!.replace(/\/\d+/g, '/{id}')}`, sizes: sizesOut, ratio: large.p50 / small.p50 });
+  }
+  return results;
+}
+
+/** `Query+BatchGetItem`, with repeats folded. */
+function label(names: string[]): string {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join('+') || 'none';
+}
+
+const fixed = (value: number, digits = 1) => (Number.isInteger(value) ? String(value) : value.toFixed(digits));
+
+export function table(rows: ScaleRow[], sizes: number[]): string {
+  const k = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
+  const header = ['request', ...sizes.flatMap((size) => [`p50/p99 ms @${k(size)}`, `calls @${k(size)}`, `items read @${k(size)}`, `RCU/WCU @${k(size)}`]), `p50 ×`];
+  const lines = rows.map((row) => [
+    row.row,
+    ...sizes.flatMap((size) => {
+      const f = row.sizes[String(size)]!;
+      return [`${f.p50.toFixed(2)} / ${f.p99.toFixed(2)}`, `${fixed(f.calls)} ${f.names}`, fixed(f.itemsRead), `${fixed(f.rcu, 2)} / ${fixed(f.wcu, 2)}`];
+    }),
+    `${row.ratio.toFixed(2)}${row.ratio > SCALE_GOAL ? ' !' : ''}`,
+  ]);
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...lines.map((line) => `| ${line.join(' | ')} |`)].join('\n');
+}
