@@ -1,0 +1,119 @@
+/**
+ * One-off, after the release that brought the list entries and the per-filter counts
+ * (issue 12; README "Tickets", lists at scale): gives every live ticket written before it
+ * its list entries (`TICKET#<id>` / `LIST`, `LIST#ACCESS#<eventId>`), then sets every
+ * event's filter counts (`n#team#…`, `n#type#…`, `n#access#…` in its statistics shards) to
+ * a recount from the records. Run with the stage's TABLE_NAME and AWS credentials:
+ * `TABLE_NAME=... npx tsx bin/maintenance/backfill-ticket-lists.ts`.
+ *
+ * Entries: each write is conditional on the ticket's version (a ticket changed meanwhile
+ * is re-read and written again), so they are exact. Counts: set, not added, so a re-run
+ * repairs them; a ticket of an event that changes while the Scan runs may leave that
+ * event's counts off by its move, so run it in a quiet hour (or re-run it after one).
+ * A Scan, which no request ever does: this is maintenance.
+ */
+import { pathToFileURL } from 'node:url';
+import { GetCommand, ScanCommand, UpdateCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { grantedEvents, listEntryItems } from '#shared/data/ticket-list-entries';
+import { fromTicketItem, readTicketRecord } from '#shared/data/ticket-records';
+import { filterCount, shardOf, STATS_SHARDS } from '#shared/data/ticket-stats';
+import type { TicketRecord } from '#shared/domain/ticket';
+
+export interface ListBackfillOutcome {
+  /** Live tickets whose entries were written. */
+  entries: number;
+  /** Statistics shards whose filter counts were set. */
+  shards: number;
+}
+
+/** Counter attributes set per UpdateItem (an expression stays far below DynamoDB's 4 KB). */
+const SET_CHUNK = 50;
+
+/** Backfills every ticket, or only the tickets of `events` (tests); counts are set for the events seen (or named). */
+export async function backfillTicketLists({ events }: { events?: number[] } = {}): Promise<ListBackfillOutcome> {
+  const outcome: ListBackfillOutcome = { entries: 0, shards: 0 };
+  const only = events?.length ? ` AND eventId IN (${events.map((_, i) => `:e${i}`).join(', ')})` : '';
+  const input: ScanCommandInput = {
+    TableName: tableName(),
+    FilterExpression: `#entity = :ticket AND SK = :sk${only}`,
+    ExpressionAttributeNames: { '#entity': 'entity' },
+    ExpressionAttributeValues: { ':ticket': 'Ticket', ':sk': 'TICKET', ...Object.fromEntries((events ?? []).map((id, i) => [`:e${i}`, id])) },
+  };
+  const counts = new Map<string, Map<string, number>>();
+  const seen = new Set<number>(events ?? []);
+  const count = (eventId: number, ticketId: number, name: string) => {
+    const shard = `${eventId}/${shardOf(ticketId)}`;
+    const names = counts.get(shard) ?? new Map<string, number>();
+    names.set(name, (names.get(name) ?? 0) + 1);
+    counts.set(shard, names);
+  };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(new ScanCommand({ ...input, ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) {
+      const record = await writeEntries(fromTicketItem(item));
+      if (!record || record.deleted) continue;
+      outcome.entries += 1;
+      seen.add(record.eventId);
+      count(record.eventId, record.id, filterCount.team(record.teamId ?? 0, record.processState));
+      count(record.eventId, record.id, filterCount.type(record.typeId, record.processState));
+      for (const eventId of grantedEvents(record)) {
+        if (events?.length && !events.includes(eventId)) continue;
+        seen.add(eventId);
+        count(eventId, record.id, filterCount.access(record.processState));
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  for (const eventId of seen) for (let shard = 0; shard < STATS_SHARDS; shard++) outcome.shards += await setCounts(eventId, shard, counts.get(`${eventId}/${shard}`) ?? new Map());
+  return outcome;
+}
+
+/** The ticket's entries, conditional on its version; re-read and retried when it changed. Answers the record written for. */
+async function writeEntries(record: TicketRecord): Promise<TicketRecord | undefined> {
+  for (let current: TicketRecord | undefined = record; current; current = await readTicketRecord(current.id)) {
+    if (current.deleted) return current;
+    const check = {
+      TableName: tableName(),
+      Key: keys.ticket(current.id),
+      ConditionExpression: '#version = :version',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':version': current.version },
+    };
+    try {
+      await transactWrite([{ ConditionCheck: check }, ...listEntryItems(current).map((Item) => ({ Put: { TableName: tableName(), Item } }))]);
+      return current;
+    } catch (error) {
+      if (!(error instanceof TransactionCancelled) || !error.conditionFailed(0)) throw error;
+    }
+  }
+  return undefined;
+}
+
+/** Sets a shard's filter counts to the recount: the counted ones, and 0 for any other it holds. Answers 1 when the shard exists. */
+async function setCounts(eventId: number, shard: number, recount: Map<string, number>): Promise<number> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.eventStats(eventId, shard), ConsistentRead: true }));
+  if (!Item) return 0;
+  const values = new Map([...Object.keys(Item).filter((name) => name.startsWith('n#')).map((name) => [name, 0] as const), ...recount]);
+  const entries = [...values];
+  for (let start = 0; start < entries.length; start += SET_CHUNK) {
+    const chunk = entries.slice(start, start + SET_CHUNK);
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.eventStats(eventId, shard),
+        UpdateExpression: `SET ${chunk.map((_, i) => `#n${i} = :n${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: Object.fromEntries(chunk.map(([name], i) => [`#n${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(chunk.map(([, value], i) => [`:n${i}`, value])),
+      }),
+    );
+  }
+  return 1;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify(await backfillTicketLists(), null, 2));
+}
