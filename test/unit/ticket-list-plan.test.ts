@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '#shared/errors';
+import {
+  candidates,
+  checkPaging,
+  countIsExact,
+  decodeCursor,
+  encodeCursor,
+  MAX_LIST_SOURCES,
+  MAX_TICKET_OFFSET,
+  matchesList,
+  sourcesOf,
+  type ListKeys,
+} from '#shared/domain/ticket-list-plan';
+
+const k: ListKeys = {
+  eventTickets: (e) => `E${e}`,
+  teamTickets: (e, t) => `T${e}/${t}`,
+  typeTickets: (t) => `Y${t}`,
+  stateTickets: (e, s) => `S${e}/${s}`,
+  accessTickets: (e) => `A${e}`,
+};
+
+describe('GET /tickets list plan', () => {
+  it('round-trips a cursor and refuses anything else with 400', () => {
+    expect(decodeCursor(encodeCursor(123_456))).toBe(123_456);
+    expect(() => decodeCursor('bm9wZQ')).toThrow(ValidationError);
+    expect(() => decodeCursor(Buffer.from('t:-1').toString('base64url'))).toThrow(ValidationError);
+  });
+
+  it('caps _offset with a message naming the cursor, and refuses an offset with a cursor', () => {
+    expect(() => checkPaging({ offset: MAX_TICKET_OFFSET })).not.toThrow();
+    expect(() => checkPaging({ offset: MAX_TICKET_OFFSET + 1 })).toThrow(/_cursor/);
+    expect(() => checkPaging({ offset: 1, cursor: encodeCursor(5) })).toThrow(ValidationError);
+  });
+
+  it('serves each dimension from its partitions, plus the granted-event entries', () => {
+    const filter = { events: [1], accessEvents: [2], teams: [0, 7], excludeProcessStates: [4] };
+    expect(sourcesOf(filter, 'team', k).map((s) => s.partition)).toEqual(['T1/0', 'T1/7', 'T2/0', 'T2/7', 'A2']);
+    expect(sourcesOf(filter, 'state', k).map((s) => s.partition)).toEqual(['S1/0', 'S1/1', 'S1/2', 'S2/0', 'S2/1', 'S2/2', 'A2']);
+    expect(sourcesOf(filter, 'event', k).find((s) => s.partition === 'A2')).toMatchObject({ entries: true, anyEvent: true });
+    expect(candidates(filter)).toEqual(['event', 'team', 'state']);
+    // Too many partitions: the teams filter is applied to a broader read instead.
+    const wide = { events: Array.from({ length: 20 }, (_, i) => i + 1), accessEvents: [], teams: [1, 2, 3, 4] };
+    expect(20 * 4).toBeGreaterThan(MAX_LIST_SOURCES);
+    expect(candidates(wide)).toEqual(['event']);
+  });
+
+  it('applies every filter, and the event only to partitions that are not granted entries', () => {
+    const filter = { events: [1], accessEvents: [], teams: [3], ticketTypes: [9], excludeProcessStates: [4] };
+    const own = { index: 'GSI1' as const, partition: 'E1', entries: false, anyEvent: false };
+    const ticket = { eventId: 1, typeId: 9, teamKey: 3, processState: 1 };
+    expect(matchesList(ticket, filter, own, new Set([1]))).toBe(true);
+    expect(matchesList({ ...ticket, processState: 4 }, filter, own, new Set([1]))).toBe(false);
+    expect(matchesList({ ...ticket, teamKey: 0 }, filter, own, new Set([1]))).toBe(false);
+    expect(matchesList({ ...ticket, eventId: 5 }, filter, own, new Set([1]))).toBe(false);
+    expect(matchesList({ ...ticket, eventId: 5 }, filter, { ...own, anyEvent: true }, new Set([1]))).toBe(true);
+  });
+
+  it('says which combinations the kept counts answer exactly', () => {
+    expect(countIsExact({ events: [1, 2], accessEvents: [] })).toBe(true);
+    expect(countIsExact({ events: [1], accessEvents: [], teams: [1, 2], excludeProcessStates: [4] })).toBe(true);
+    expect(countIsExact({ events: [], accessEvents: [3] })).toBe(true);
+    expect(countIsExact({ events: [3], accessEvents: [3] })).toBe(true);
+    expect(countIsExact({ events: [1], accessEvents: [], teams: [1], ticketTypes: [2] })).toBe(false);
+    expect(countIsExact({ events: [], accessEvents: [3], teams: [1] })).toBe(false);
+    expect(countIsExact({ events: [1], accessEvents: [3] })).toBe(false);
+  });
+});
