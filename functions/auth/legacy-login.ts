@@ -1,5 +1,6 @@
 import * as z from '#shared/schema';
 import { legacyLogin } from '#shared/use-cases/auth/legacy-login';
+import { clientAddress } from '#shared/http/client-address';
 import { sessionCookie } from '#shared/http/cookies';
 import { LegacySignIn, SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
@@ -10,8 +11,8 @@ export const handler = route(
     body: z.strictObject({ login: z.string().check(z.minLength(1), z.maxLength(254)), password: z.string().check(z.minLength(1), z.maxLength(1024)) }),
     response: SingleAnswer(LegacySignIn),
   },
-  async ({ body }) => {
-    const { jwt, expiresAt, user } = await legacyLogin(body.login, body.password);
+  async ({ body, event }) => {
+    const { jwt, expiresAt, user } = await legacyLogin(body.login, body.password, clientAddress(event));
     return { body: { count: 1, data: { success: true, jwt, expiresAt, user } }, cookies: [sessionCookie(jwt)] };
   },
 );

@@ -1,6 +1,7 @@
 import * as z from '#shared/schema';
 import { loginCustomer } from '#shared/use-cases/customers/customer-login';
 import { CustomerSignIn } from '#shared/domain/customer-resource';
+import { clientAddress } from '#shared/http/client-address';
 import { sessionCookie } from '#shared/http/cookies';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
@@ -13,8 +14,8 @@ export const handler = route(
     body: z.strictObject({ login: text(254), password: text(256), emailVerificationToken: z.optional(text(128)) }),
     response: SingleAnswer(CustomerSignIn),
   },
-  async ({ body }) => {
-    const { token, expiresIn, expiresAt, customer } = await loginCustomer(body);
+  async ({ body, event }) => {
+    const { token, expiresIn, expiresAt, customer } = await loginCustomer({ ...body, client: clientAddress(event) });
     return { body: { count: 1, data: { token, expiresIn, expiresAt, tokenType: 'Bearer', customer } }, cookies: [sessionCookie(token)] };
   },
 );

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { issueToken } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
 import { resetConfigForTests } from '#shared/config';
+import { readSessionVersion } from '#shared/data/session-versions';
 import { createAdministrator, getAdministrator, linkIdentity, type Administrator } from '#shared/data/administrators';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { call } from '../support/api.ts';
@@ -229,8 +230,9 @@ describe('GET /auth/callback', () => {
 });
 
 describe('POST /auth/logout', () => {
-  const tokenOf = (admin: Administrator) =>
-    issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: [], vendorUser: false, authTime: epochSeconds() });
+  // Under the record's current session version: a logout ends every earlier token of the account.
+  const tokenOf = async (admin: Administrator) =>
+    issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: [], vendorUser: false, authTime: epochSeconds(), sessionVersion: await readSessionVersion('admin', admin.id) });
 
   it('clears the cookie and answers the provider logout URL back to the admin UI', async () => {
     const staff = await staffMember();
@@ -242,10 +244,11 @@ describe('POST /auth/logout', () => {
   });
 
   it('takes an allowed return_to and refuses any other', async () => {
-    const token = await tokenOf(await staffMember());
-    const allowed = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent(`${ALLOWED_ORIGIN}/`)}`, { token });
+    const staff = await staffMember();
+    const allowed = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent(`${ALLOWED_ORIGIN}/`)}`, { token: await tokenOf(staff) });
     expect(new URL(allowed.body.data.logout_url).searchParams.get('logout_uri')).toBe(`${ALLOWED_ORIGIN}/`);
-    const foreign = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent('https://evil.example/')}`, { token });
+    // A new sign-in: the logout above ended every token of the account.
+    const foreign = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent('https://evil.example/')}`, { token: await tokenOf(staff) });
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors[0].path).toBe('query.return_to');
   });
@@ -285,7 +288,8 @@ describe('POST /auth/change-password', () => {
 
   it('answers 403 in legacy mode', async () => {
     useMode('legacy');
-    const token = await issueToken({ kind: 'admin', id: 1, login: 'x', permissions: [], vendorUser: false, authTime: epochSeconds() });
+    // An id without a record (version 0): a real record's version may have been raised by another test.
+    const token = await issueToken({ kind: 'admin', id: 999_001, login: 'x', permissions: [], vendorUser: false, authTime: epochSeconds() });
     expect((await call('POST', '/api/v2/auth/change-password', { token })).status).toBe(403);
   });
 });

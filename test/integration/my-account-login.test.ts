@@ -33,7 +33,7 @@ describe('PUT /my-account (customer login)', () => {
     expect(byCookie.body.data.id).toBe(id);
   });
 
-  it('costs the rate window (one read, one write) and one Query for the record, beside the one Cognito call', async () => {
+  it('costs the two failure counters (account and client: two reads) and one Query for the record, beside the one Cognito call', async () => {
     const { email } = await newCustomer();
     expect((await login(email, PASSWORD, await verificationTokenFor(email))).status).toBe(200);
     const sent: string[] = [];
@@ -43,7 +43,7 @@ describe('PUT /my-account (customer login)', () => {
     } finally {
       db.middlewareStack.remove('loginCallCounter');
     }
-    expect(sent).toEqual(['GetItemCommand', 'PutItemCommand', 'QueryCommand']);
+    expect(sent).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand']);
   });
 
   it('matches the login without regard to case or surrounding spaces', async () => {
@@ -117,7 +117,7 @@ describe('PUT /my-account (customer login)', () => {
     expect((await login(email, PASSWORD, token)).status).toBe(200);
   });
 
-  it('allows 5 attempts per login in 15 minutes, then answers 429 with Retry-After, even for the right password', async () => {
+  it('allows 5 failed attempts per login in 15 minutes, then answers 429 with Retry-After, even for the right password', async () => {
     const { email } = await newCustomer();
     for (let attempt = 0; attempt < 5; attempt++) expect((await login(email, 'not-the-password-123')).status).toBe(401);
     const limited = await login(email.toUpperCase(), PASSWORD, await verificationTokenFor(email));

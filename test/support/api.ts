@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { invoke } from '../../bin/local/invoke.ts';
 import { matchRoute, toApiGatewayEvent } from '../../bin/local/lambda-http.ts';
 
@@ -9,6 +10,8 @@ export interface CallOptions {
   token?: string;
   /** `name=value` pairs, sent as one Cookie header. */
   cookies?: string[];
+  /** The client's address (API Gateway's `sourceIp`); a random one in 198.18.0.0/16 by default. */
+  sourceIp?: string;
 }
 
 export interface CallResult {
@@ -44,7 +47,9 @@ export async function call(method: string, pathWithQuery: string, options: CallO
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.cookies?.length) headers.cookie = options.cookies.join('; ');
 
-  const event = toApiGatewayEvent({ method, url: pathWithQuery, headers, body, sourceIp: '127.0.0.1' }, match);
+  // A fresh address per call unless the test names one: the per-client login limits must not add up across tests.
+  const sourceIp = options.sourceIp ?? `198.18.${randomInt(256)}.${randomInt(256)}`;
+  const event = toApiGatewayEvent({ method, url: pathWithQuery, headers, body, sourceIp }, match);
   const result = await invoke(match.row, event);
 
   const responseHeaders: Record<string, string> = {};

@@ -16,6 +16,9 @@ const { ADMIN_UI_URL } = requireSection('password reset links', z.object({ ADMIN
 /** Spec, Limits: 3 forgot-password requests per address per 24 hours; tokens live 24 hours. */
 export const FORGOT_PASSWORD_LIMIT = 3;
 export const DAY_SECONDS = 24 * 60 * 60;
+/** Requests per client address in any hour, whatever the addresses asked for: one client cannot mail many mailboxes. */
+export const FORGOT_PASSWORD_CLIENT_LIMIT = 10;
+export const HOUR_SECONDS = 60 * 60;
 export const RESET_TOKEN_TTL_SECONDS = DAY_SECONDS;
 const TOKEN_BYTES = 32;
 /**
@@ -36,13 +39,26 @@ export const FORGOT_PASSWORD_ANSWER = {
  * exactly as for known ones, so neither the answer nor the 429 reveals an account.
  * Mail failures are logged, not answered, and every answer waits out ANSWER_FLOOR_MS,
  * for the same reason.
+ *
+ * The limits bound the mail sent (per client address first, so a client over its limit
+ * spends none of an address's requests; then per address); they never touch the links
+ * already sent: a request does not void earlier tokens, so someone asking on another's
+ * behalf fills the owner's mailbox with working links at most, and cannot block a reset.
  */
-export async function requestPasswordReset(email: string): Promise<typeof FORGOT_PASSWORD_ANSWER> {
+export async function requestPasswordReset(email: string, client: string): Promise<typeof FORGOT_PASSWORD_ANSWER> {
   requireAuthMode('legacy');
   const started = performance.now();
+  const bySender = await takeSlot('FORGOT_PASSWORD_CLIENT', client, FORGOT_PASSWORD_CLIENT_LIMIT, HOUR_SECONDS);
+  if (!bySender.allowed) {
+    logger.warn('Forgot-password refused: client over its limit', { clientAddress: client });
+    throw new RateLimited(`At most ${FORGOT_PASSWORD_CLIENT_LIMIT} reset requests per client in an hour.`, bySender.retryAfterSeconds);
+  }
   const slot = await takeSlot('FORGOT_PASSWORD', normalisedEmail(email), FORGOT_PASSWORD_LIMIT, DAY_SECONDS);
   if (!slot.allowed) {
-    throw new RateLimited(`At most ${FORGOT_PASSWORD_LIMIT} reset requests per address in 24 hours.`, slot.retryAfterSeconds);
+    throw new RateLimited(
+      `At most ${FORGOT_PASSWORD_LIMIT} reset requests per address in 24 hours; the links already mailed still work.`,
+      slot.retryAfterSeconds,
+    );
   }
   const admin = await findAdministratorByEmail(email);
   // Only records with their own password (legacy users) can reset it here.

@@ -2,26 +2,28 @@ import { issueSessionToken, TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
 import { epochSeconds, now } from '../../clock.ts';
 import { confirmEmail, findCustomerBySub, holderOfEmail, switchEmail } from '../../data/customers.ts';
 import { findVerification } from '../../data/email-verifications.ts';
-import { takeSlot } from '../../data/rate-limits.ts';
 import { hashVerificationToken, normalisedEmail, verificationEffect, type Customer } from '../../domain/customer.ts';
 import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
-import { AppError, Conflict, Forbidden, RateLimited, Unauthenticated, ValidationError } from '../../errors.ts';
+import { AppError, Conflict, Forbidden, Unauthenticated, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { recordFailedLogin } from '../../metrics.ts';
 import { changeOwnEmail, customerAppClient, signInWithPassword } from '../../services/identity-provider.ts';
+import { ACCOUNT_RULE, guardLogin } from '../auth/login-guard.ts';
 
 // Read at module load: a function without the customer pool's settings fails its cold start.
 const client = customerAppClient();
 
-/** Attempts per login (lower-cased) in any 15 minutes, counted before Cognito is asked. */
-export const LOGIN_ATTEMPTS = 5;
-export const LOGIN_WINDOW_SECONDS = 15 * 60;
+/** Failed attempts per login (lower-cased) in any 15 minutes before a lock-out (login-guard.ts; successes do not count). */
+export const LOGIN_ATTEMPTS = ACCOUNT_RULE.failures;
+export const LOGIN_WINDOW_SECONDS = ACCOUNT_RULE.windowSeconds;
 
 export interface CustomerLogin {
   login: string;
   password: string;
   /** The token of a verification link (PORTAL_URL/verify-email?token=…). */
   emailVerificationToken?: string;
+  /** The caller's address (client-address.ts), for the per-client limit. */
+  client: string;
 }
 
 export interface CustomerSession {
@@ -41,10 +43,10 @@ const emailTaken = (address: string) => new Conflict(`The address ${address} bel
 
 /**
  * `PUT /my-account`: Cognito checks the password (InitiateAuth), the service answers its
- * own customer token. The limit is counted per login string before Cognito is asked, for
- * unknown logins exactly as for known ones; a wrong password and an unknown login give the
- * same 401. Cost without a token: the rate window (GetItem + PutItem), one Cognito call,
- * one Query (the record by `sub`).
+ * own customer token. Failures are limited per login string and per client address
+ * (login-guard.ts), checked before Cognito is asked, for unknown logins exactly as for
+ * known ones; a wrong password and an unknown login give the same 401. Cost without a
+ * token: the two limit counters (two GetItems), one Cognito call, one Query (the record by `sub`).
  */
 export async function loginCustomer(attempt: CustomerLogin): Promise<CustomerSession> {
   try {
@@ -56,16 +58,18 @@ export async function loginCustomer(attempt: CustomerLogin): Promise<CustomerSes
   }
 }
 
-async function attemptLogin({ login, password, emailVerificationToken }: CustomerLogin): Promise<CustomerSession> {
+async function attemptLogin({ login, password, emailVerificationToken, client: address }: CustomerLogin): Promise<CustomerSession> {
   const subject = normalisedEmail(login);
-  const slot = await takeSlot('CUSTOMER_LOGIN', subject, LOGIN_ATTEMPTS, LOGIN_WINDOW_SECONDS);
-  if (!slot.allowed) throw new RateLimited(`At most ${LOGIN_ATTEMPTS} login attempts per 15 minutes.`, slot.retryAfterSeconds);
+  const guard = await guardLogin('customer', subject, address);
 
   const signIn = await signInWithPassword(client, subject, password);
-  if (!signIn) throw wrongLogin();
   // A Cognito user without a record (a failed creation's leftover) is no account.
-  let customer = await findCustomerBySub(signIn.sub);
-  if (!customer) throw wrongLogin();
+  let customer = signIn ? await findCustomerBySub(signIn.sub) : undefined;
+  if (!signIn || !customer) {
+    await guard.failed('wrong_credentials');
+    throw wrongLogin();
+  }
+  await guard.succeeded();
 
   if (emailVerificationToken !== undefined) customer = await applyToken(customer, emailVerificationToken, signIn.accessToken);
   if (!customer.emailVerified) {
