@@ -26,7 +26,7 @@ export async function writeTickets(event: CreatedEvent, count: number, shape: (n
   const items = records.flatMap((record) => newTicketItems(record, historyEntry(null, record, { actor: { kind: 'system' }, action: 'create', at })));
   const batches: Record<string, unknown>[][] = [];
   for (let start = 0; start < items.length; start += 25) batches.push(items.slice(start, start + 25));
-  await inParallel(batches, 16, writeBatch);
+  await inParallel(batches, 32, writeBatch);
   await inParallel(newTicketCounterUpdates(records), 16, (update) => db.send(new UpdateCommand(update)));
   return records;
 }
