@@ -139,7 +139,9 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
   const after = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
   const counts = await countsOf(query);
   const dims = candidates(query);
-  const cost = (dim: Dimension) => (dim === 'state' ? counts.event.counted : counts[dim].all);
+  // What reading each would scan. The included states' entries are merged from several partitions and batch-read
+  // after: worth it only when the excluded states hold at least as many tickets as the included ones.
+  const cost = (dim: Dimension) => (dim === 'state' ? 2 * counts.event.counted : counts[dim].all);
   const dimension = dims.reduce((best, dim) => (cost(dim) < cost(best) ? dim : best));
   const sources = sourcesOf(query, dimension, listKeys);
   const own = new Set(ownEvents(query));
