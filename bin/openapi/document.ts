@@ -103,7 +103,8 @@ const ProblemDetails = z.looseObject({
   status: z.int(),
   detail: z.string(),
   instance: z.string().check(z.describe('The request path.')),
-  errors: z.optional(z.array(z.strictObject({ path: z.string(), message: z.string() }))),
+  errors: z.optional(z.array(z.strictObject({ path: z.string(), message: z.string() })).check(z.describe('At most 20 (MAX_LISTED_ERRORS); each path and message at most 200 characters.'))),
+  errorsNotListed: z.optional(z.int().check(z.describe('How many further field problems `errors` leaves out.'))),
 });
 
 function accessText(row: RouteRow): string {

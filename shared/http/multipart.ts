@@ -28,7 +28,19 @@ export interface MultipartLimits {
   maxParts?: number;
 }
 
-const HEADER_LIMIT = 8 * 1024;
+/** A part's header block at most this long; beyond it, 400 (looked for only this far). */
+export const HEADER_LIMIT = 8 * 1024;
+/** The request's Content-Type at most this long; beyond it, 400 before it is parsed. */
+export const CONTENT_TYPE_LIMIT = 1024;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Header and field text must be UTF-8: a byte sequence that is not is a 400, never stored as U+FFFD. */
+function text(bytes: Buffer, what: string): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw bad(`${what} is not valid UTF-8.`);
+  }
+}
 /** Room for part headers, boundaries and small fields on top of the file. */
 const OVERHEAD_BYTES = 64 * 1024;
 const CRLF = Buffer.from('\r\n');
@@ -42,36 +54,57 @@ export const FilePart = z.custom<UploadedFile>(isUploadedFile, 'must be a file p
 
 const bad = (detail: string) => new ValidationError(`The multipart body is malformed: ${detail}`);
 
-/** `name=value; name2="quoted \" value"` → lower-case names to values. */
-export function parseParameters(text: string): Map<string, string> {
+/** RFC 7230 token characters (parameter names). */
+const TOKEN_CHARS = new Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+const isSpace = (char: string | undefined) => char === ' ' || char === '\t';
+
+/**
+ * `name=value; name2="quoted \" value"` → lower-case names to values. One pass over the
+ * text, every character looked at a bounded number of times: no regular expression that
+ * backtracks over whitespace and no re-slicing of the rest (which made long runs of
+ * spaces quadratic). `work`, when given, counts the characters stepped over (tests).
+ */
+export function parseParameters(text: string, work?: { steps: number }): Map<string, string> {
   const parameters = new Map<string, string>();
+  const n = text.length;
   let at = 0;
-  while (at < text.length) {
-    const match = /^\s*;?\s*([!#$%&'*+.^_`|~\w-]+)\s*=\s*/.exec(text.slice(at));
-    if (!match) {
+  const advance = () => {
+    at++;
+    if (work) work.steps++;
+  };
+  while (at < n) {
+    while (at < n && (isSpace(text[at]) || text[at] === ';')) advance();
+    const nameStart = at;
+    while (at < n && TOKEN_CHARS.has(text[at]!)) advance();
+    const name = text.slice(nameStart, at);
+    while (at < n && isSpace(text[at])) advance();
+    if (!name || text[at] !== '=') {
       // Skip an unparseable piece up to the next ';'.
-      const next = text.indexOf(';', at + 1);
-      if (next < 0) break;
-      at = next;
+      while (at < n && text[at] !== ';') advance();
       continue;
     }
-    at += match[0].length;
-    let value: string;
+    advance();
+    while (at < n && isSpace(text[at])) advance();
+    let value = '';
     if (text[at] === '"') {
-      value = '';
-      at++;
-      while (at < text.length && text[at] !== '"') {
-        if (text[at] === '\\' && at + 1 < text.length) at++;
-        value += text[at];
-        at++;
+      advance();
+      let from = at;
+      while (at < n && text[at] !== '"') {
+        if (text[at] === '\\' && at + 1 < n) {
+          value += text.slice(from, at);
+          advance();
+          from = at;
+        }
+        advance();
       }
-      at++;
+      value += text.slice(from, at);
+      advance();
     } else {
-      const end = text.indexOf(';', at);
-      value = text.slice(at, end < 0 ? text.length : end).trim();
-      at = end < 0 ? text.length : end;
+      const valueStart = at;
+      while (at < n && text[at] !== ';') advance();
+      value = text.slice(valueStart, at).trim();
     }
-    parameters.set(match[1]!.toLowerCase(), value);
+    parameters.set(name.toLowerCase(), value);
   }
   return parameters;
 }
@@ -81,6 +114,9 @@ export function parseParameters(text: string): Map<string, string> {
  * A multipart type with a missing or invalid boundary is a 400.
  */
 export function multipartBoundary(contentType: string | undefined): string | undefined {
+  if (contentType && contentType.length > CONTENT_TYPE_LIMIT) {
+    throw new ValidationError(`The Content-Type header is longer than ${CONTENT_TYPE_LIMIT} characters.`);
+  }
   const [type = '', ...rest] = (contentType ?? '').split(';');
   if (type.trim().toLowerCase() !== 'multipart/form-data') return undefined;
   const boundary = parseParameters(rest.join(';')).get('boundary');
@@ -141,9 +177,11 @@ export function parseMultipart(body: Buffer, boundary: string, limits: Multipart
     if (contentEnd < 0) throw bad('the body ends before the closing boundary.');
     // A part without headers starts with CRLF straight away.
     const noHeaders = body.subarray(at, at + 2).equals(CRLF);
-    const headerEnd = noHeaders ? at : body.indexOf(HEADER_END, at);
-    if (headerEnd < 0 || headerEnd - at > HEADER_LIMIT) throw bad('a part has no blank line ending its headers (within 8 KiB).');
-    const headers = noHeaders ? new Map<string, string>() : partHeaders(body.subarray(at, headerEnd).toString('utf8'));
+    // Looked for within the limit only: a long header costs no more than the limit.
+    const found = noHeaders ? 0 : body.subarray(at, Math.min(contentEnd, at + HEADER_LIMIT + HEADER_END.length)).indexOf(HEADER_END);
+    if (found < 0) throw bad('a part has no blank line ending its headers (within 8 KiB).');
+    const headerEnd = at + found;
+    const headers = noHeaders ? new Map<string, string>() : partHeaders(text(body.subarray(at, headerEnd), 'a part header'));
     const contentStart = noHeaders ? at + 2 : headerEnd + HEADER_END.length;
     if (contentStart > contentEnd) throw bad('a part has no blank line ending its headers.');
     at = contentEnd + nextDelimiter.length;
@@ -166,7 +204,7 @@ export function parseMultipart(body: Buffer, boundary: string, limits: Multipart
       fields[name] = { kind: 'file', filename, declaredType: headers.get('content-type'), data: Buffer.from(content) };
     } else {
       if (content.length > maxFieldBytes) throw new TooLarge(`The form field "${name}" is longer than ${maxFieldBytes} bytes.`);
-      fields[name] = content.toString('utf8');
+      fields[name] = text(content, `The form field "${name}"`);
     }
   }
 }

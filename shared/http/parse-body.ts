@@ -6,6 +6,48 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 /** Well under Lambda's 6 MB payload; no JSON body of this API comes near it. */
 export const MAX_JSON_BYTES = 1024 * 1024;
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** A surrogate without its partner (String#isWellFormed, before the project's ES lib has it); fixed-width lookarounds: linear. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+const notUtf8 = () => new ValidationError('The request body is not valid UTF-8.');
+
+/**
+ * The body as text, refusing what is not UTF-8: a binary (base64) body is decoded
+ * fatally; a text body was decoded by the gateway, which replaces bytes that are not
+ * UTF-8 with U+FFFD, so that character is refused too (no client needs to send it).
+ */
+function bodyText(raw: string | undefined, base64: boolean | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let text = raw;
+  if (base64) {
+    try {
+      text = utf8.decode(Buffer.from(raw, 'base64'));
+    } catch {
+      throw notUtf8();
+    }
+  }
+  if (text.includes('\uFFFD') || !wellFormed(text)) throw notUtf8();
+  return text;
+}
+
+/** JSON escapes can still spell a lone surrogate (`"\ud800"`), which no UTF-8 can carry: refused like bad bytes. */
+function assertWellFormed(value: unknown): void {
+  // An explicit stack, not recursion: a 1 MB body can nest far deeper than the call stack.
+  const pending: unknown[] = [value];
+  while (pending.length) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (!wellFormed(next)) throw notUtf8();
+    } else if (next !== null && typeof next === 'object') {
+      for (const [key, item] of Object.entries(next)) {
+        if (!wellFormed(key)) throw notUtf8();
+        pending.push(item);
+      }
+    }
+  }
+}
+
 /**
  * `json`: the body must be JSON (415 for another content type, 400 when malformed or
  * missing). `none`: the route takes no body, and sending one is a 400 rather than
@@ -24,8 +66,8 @@ export function parseBody(kind: 'json' | 'none' | { multipart: MultipartLimits }
         event.body = parseMultipart(bytes, boundary, kind.multipart);
         return;
       }
-      const text = raw !== undefined && event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
       if (kind === 'none') {
+        const text = raw !== undefined && event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
         if (text && text.trim() !== '') throw new ValidationError('This route takes no request body.');
         event.body = undefined;
         return;
@@ -33,13 +75,20 @@ export function parseBody(kind: 'json' | 'none' | { multipart: MultipartLimits }
       if (!JSON_TYPE.test(header(event, 'content-type') ?? '')) {
         throw new UnsupportedMediaType('Send the body as application/json.');
       }
+      // The size first: nothing larger is decoded or scanned.
+      if (raw !== undefined && Buffer.byteLength(raw, event.isBase64Encoded ? 'base64' : 'utf8') > MAX_JSON_BYTES) {
+        throw new TooLarge(`JSON bodies are limited to ${MAX_JSON_BYTES} bytes.`);
+      }
+      const text = bodyText(raw, event.isBase64Encoded);
       if (text === undefined || text.trim() === '') throw new ValidationError('A JSON request body is required.');
-      if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new TooLarge(`JSON bodies are limited to ${MAX_JSON_BYTES} bytes.`);
+      let parsed: unknown;
       try {
-        event.body = JSON.parse(text);
+        parsed = JSON.parse(text);
       } catch {
         throw new ValidationError('The request body is not valid JSON.');
       }
+      assertWellFormed(parsed);
+      event.body = parsed;
     },
   };
 }

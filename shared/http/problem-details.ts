@@ -16,6 +16,25 @@ const PROBLEMS: Record<ErrorKind, { status: number; slug: string; title: string 
   'rate-limited': { status: 429, slug: 'rate-limited', title: 'Too many requests' },
 };
 
+/** A problem lists at most this many field errors; `errorsNotListed` counts the rest (README "Errors"). */
+export const MAX_LISTED_ERRORS = 20;
+/** Paths and messages echo the client's input (unknown keys): each is cut to this many characters. */
+const MAX_TEXT = 200;
+/** The `detail` sentence, likewise. */
+const MAX_DETAIL = 2000;
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** The details as answered: a bounded `errors` list, so a body of a million unknown keys gets a small answer. */
+function boundedDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const errors = details.errors;
+  if (!Array.isArray(errors)) return details;
+  const listed = (errors as { path: string; message: string }[])
+    .slice(0, MAX_LISTED_ERRORS)
+    .map(({ path, message }) => ({ path: cut(String(path), MAX_TEXT), message: cut(String(message), MAX_TEXT) }));
+  return { ...details, errors: listed, ...(errors.length > MAX_LISTED_ERRORS ? { errorsNotListed: errors.length - MAX_LISTED_ERRORS } : {}) };
+}
+
 function headersOf(error: AppError): Record<string, string> {
   if (error.kind === 'unauthenticated') return { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
   if (error.kind === 'rate-limited') return { 'Retry-After': String((error as AppError & { retryAfterSeconds: number }).retryAfterSeconds) };
@@ -37,7 +56,7 @@ export function problemDetails(): Middleware {
         request.response = {
           statusCode: status,
           headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...headersOf(error) },
-          body: JSON.stringify({ type: `/problems/${slug}`, title, status, detail: error.message, instance, ...error.details }),
+          body: JSON.stringify({ type: `/problems/${slug}`, title, status, detail: cut(error.message, MAX_DETAIL), instance, ...boundedDetails(error.details) }),
         };
         return;
       }

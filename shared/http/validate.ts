@@ -19,5 +19,8 @@ export function parsePart<T extends z.ZodMiniType>(part: Part, schema: T, value:
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const errors = problems(part, result.error);
-  throw new ValidationError(`The request ${part} is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  // The sentence names the first few; the answer lists up to MAX_LISTED_ERRORS (problem-details.ts).
+  const named = errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`).join('; ');
+  const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
+  throw new ValidationError(`The request ${part} is invalid: ${named}${more}`, errors);
 }

@@ -132,7 +132,7 @@ describe('the OpenAPI document', () => {
       expect(responses[status], status).toEqual({ $ref: `#/components/responses/Problem${status}` });
     }
     expect(Object.keys(document.components.schemas.ProblemDetails!.properties)).toEqual(
-      ['type', 'title', 'status', 'detail', 'instance', 'errors'],
+      ['type', 'title', 'status', 'detail', 'instance', 'errors', 'errorsNotListed'],
     );
   });
 
