@@ -244,7 +244,12 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
   }
 
   // The counters last, once: a crash before this leaves tickets without counts (re-seed a new event).
-  await Promise.all(set.counterUpdates(tableName()).map((update) => db.send(new UpdateCommand(update as never))));
+  // A pool, not all at once: a big seed has two counter items per customer (order counts, event link).
+  const updates = set.counterUpdates(tableName());
+  let next = 0;
+  await Promise.all(Array.from({ length: PARALLEL_WRITES }, async () => {
+    while (next < updates.length) await db.send(new UpdateCommand(updates[next++] as never));
+  }));
   return {
     eventId: event.id,
     accessEventId: accessType?.grants[0] ?? null,
