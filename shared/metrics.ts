@@ -1,25 +1,37 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj } from '@middy/core';
+import { config } from './config.ts';
 import type { RefusalReason } from './domain/check-in.ts';
-import type { Recorded } from './metrics-emf.ts';
-import { METRIC, type LoginKind } from './metric-names.ts';
+import { METRIC, METRICS_NAMESPACE, STAGE_DIMENSION, type LoginKind } from './metric-names.ts';
 
 export { METRIC, METRICS_NAMESPACE } from './metric-names.ts';
 
 /**
  * Business metrics, as CloudWatch Embedded Metric Format lines on stdout (Lambda's log
- * group turns them into metrics; no PutMetricData call, no extra latency). A request
- * records here; the middy stack publishes once per request (`flushMetrics`) through
- * Powertools Metrics (metrics-emf.ts), imported only when a request recorded something.
+ * group turns them into metrics; no PutMetricData call, no extra latency). One Powertools
+ * instance per container; the middy stack flushes it once per request (`flushMetrics`).
  *
  * Names in `metric-names.ts`. Namespace `Ticketing`; dimensions `service`
  * (POWERTOOLS_SERVICE_NAME, read by Powertools), `stage` and the metric's own one.
+ * Output is off where POWERTOOLS_METRICS_DISABLED=true (tests, `npm start`); Powertools
+ * reads that variable itself when the instance is created.
  */
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, defaultDimensions: { [STAGE_DIMENSION]: config().STAGE } });
 
-/** What the current request recorded, in order. */
-let recorded: Recorded[] = [];
+/** The dimensions of the metrics stored since the last flush (EMF gives one dimension set to a whole line). */
+let storedDimensions: string | undefined;
 
 function record(name: string, dimensions: Record<string, string>, metadata: Record<string, string> = {}): void {
-  recorded.push({ name, dimensions, metadata });
+  const key = JSON.stringify(dimensions);
+  if (!metrics.hasStoredMetrics() || storedDimensions !== key) {
+    // A second metric with other dimensions in the same request would inherit the first's:
+    // the first goes out on its own line.
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    storedDimensions = key;
+    for (const [dimension, value] of Object.entries(dimensions)) metrics.addDimension(dimension, value);
+  }
+  for (const [field, value] of Object.entries(metadata)) metrics.addMetadata(field, value);
+  metrics.addMetric(name, MetricUnit.Count, 1);
 }
 
 /** The gate's decision on one scan. */
@@ -39,12 +51,9 @@ export function recordFailedLogin(login: LoginKind, reason: string): void {
  * on every request that records none (most of them), once per request in the logs.
  */
 export function flushMetrics(): MiddlewareObj {
-  const flush = async () => {
-    if (!recorded.length) return;
-    const batch = recorded;
-    recorded = [];
-    const { publish } = await import('./metrics-emf.ts');
-    publish(batch);
+  const flush = () => {
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    storedDimensions = undefined;
   };
   return { after: flush, onError: flush };
 }
