@@ -245,8 +245,11 @@ describe('POST /auth/logout', () => {
 
   it('takes an allowed return_to and refuses any other', async () => {
     const staff = await staffMember();
+    const before = await tokenOf(staff);
     const allowed = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent(`${ALLOWED_ORIGIN}/`)}`, { token: await tokenOf(staff) });
     expect(new URL(allowed.body.data.logout_url).searchParams.get('logout_uri')).toBe(`${ALLOWED_ORIGIN}/`);
+    // Logout everywhere: a token issued before it (another tab, another device) has ended.
+    expect((await call('GET', '/api/v2/auth/me', { token: before })).status).toBe(401);
     // A new sign-in: the logout above ended every token of the account.
     const foreign = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent('https://evil.example/')}`, { token: await tokenOf(staff) });
     expect(foreign.status).toBe(400);
