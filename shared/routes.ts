@@ -87,7 +87,7 @@ const table = [
   { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in', signingKey: true }, successor: '/auth/login' },
   { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in', signingKey: true } },
   { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } },
-  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read', identityProvider: 'sign-in' } },
+  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } },
   { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
   { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
   { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read', signingKey: true } },

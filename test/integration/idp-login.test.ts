@@ -280,6 +280,11 @@ describe('POST /auth/change-password', () => {
     const response = await call('POST', '/api/v2/auth/change-password', { cookies: [cookie], headers: spa });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, message: expect.any(String) });
+    // At most 3 reset mails per account in 24 hours (the first above included), from any address.
+    for (let i = 1; i < 3; i++) expect((await call('POST', '/api/v2/auth/change-password', { cookies: [cookie], headers: spa })).status).toBe(200);
+    const limited = await call('POST', '/api/v2/auth/change-password', { cookies: [cookie], headers: spa });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('answers 403 for an account with its own password (legacy user)', async () => {

@@ -1,7 +1,8 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { registeredLogoutUrls } from '../../auth/oidc.ts';
 import { config } from '../../config.ts';
-import { Forbidden, ValidationError } from '../../errors.ts';
+import { takeSlot } from '../../data/rate-limits.ts';
+import { Forbidden, RateLimited, ValidationError } from '../../errors.ts';
 import * as idp from '../../services/identity-provider.ts';
 import { currentAdministrator } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
@@ -25,12 +26,26 @@ export function idpLogout(returnTo: string | undefined): { success: true; logout
   return { success: true, logout_url: idp.logoutUrl(client, target) };
 }
 
-/** POST /auth/change-password: the provider emails the user a reset code (ForgotPassword). */
-export async function changeIdpPassword(caller: AdminPrincipal): Promise<{ success: true; message: string }> {
+/** Reset mails per account in any 24 hours, as the legacy forgot-password (README "Throttled logins"). */
+export const IDP_RESET_MAIL_LIMIT = 3;
+
+/**
+ * POST /auth/change-password: the provider emails the user a reset code (ForgotPassword).
+ * The mail is limited per client address (the forgot-password window: any reset mail counts)
+ * and per account, so a token cannot be used to flood a mailbox.
+ */
+export async function changeIdpPassword(caller: AdminPrincipal, clientAddress: string): Promise<{ success: true; message: string }> {
   requireAuthMode('idp');
   const admin = await currentAdministrator(caller);
   if (!admin.idpUsername) {
     throw new Forbidden('Only accounts that sign in through the identity provider can change their password here.');
+  }
+  for (const [name, subject, limit, window] of [
+    ['FORGOT_PASSWORD_CLIENT', clientAddress, 10, 60 * 60],
+    ['IDP_RESET_MAIL', String(admin.id), IDP_RESET_MAIL_LIMIT, 24 * 60 * 60],
+  ] as const) {
+    const slot = await takeSlot(name, subject, limit, window);
+    if (!slot.allowed) throw new RateLimited('Too many password reset mails: use the code already sent, or try later.', slot.retryAfterSeconds);
   }
   await idp.sendPasswordResetEmail(client, admin.idpUsername);
   return { success: true, message: 'The identity provider has emailed you a code to set a new password.' };
