@@ -60,6 +60,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
   const { readTicketRecords } = await import('#shared/data/ticket-records');
   const { PROCESS_STATE } = await import('#shared/domain/ticket');
   const { seedScale } = await import('../seed/scale.ts');
+  const { encodeCursor } = await import('#shared/domain/ticket-list-plan');
 
   let current: Sample = { ms: 0, calls: 0, itemsRead: 0, rcu: 0, wcu: 0 };
   let names: string[] = [];
@@ -118,6 +119,8 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       ['accessEvents', () => admin(`/tickets?accessEvents=${accessEventId}`)],
       ['exclude_process_states', () => admin(`/tickets?event=${eventId}&exclude_process_states=4`)],
       ['page 50 (_limit=20)', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=980`)],
+      // The `next` a page answers 90 % into the event (the same encoding): how a client reaches a deep page.
+      ['deep page by _cursor (90 % in)', () => admin(`/tickets?event=${eventId}&_cursor=${encodeCursor(ticketIds.first + Math.floor((ticketIds.last - ticketIds.first) * 0.9))}`)],
       ['GET /tickets/{id}', (i) => admin(`/tickets/${ticket(i)}`)],
       ['PATCH /tickets/{id}', (i) => admin(`/tickets/${ticket(i + 500)}`, 'PATCH', { data: { chipNumber: `CHIP-${i}` } })],
       ['check-in', (i) => admin(`/tickets/${e.open[i]}/check-in`, 'POST')],
