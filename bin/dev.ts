@@ -3,7 +3,8 @@
  * and Cognito, with demo data, and a stage's topology around it: the admin page on
  * http://localhost:5173 and the portal page on http://localhost:5174 (also on 127.0.0.1),
  * each proxying /api/* to the API (bin/local/front-ends.ts). The logins and ids are also
- * written to `.local/demo.json` (DEMO_MANIFEST to change). Environment: PORT (3000),
+ * written to `.local/demo.json` (DEMO_MANIFEST to change), the stand-ins' endpoints and table
+ * to `.local/stack.json` (what `npm run seed` writes to). Environment: PORT (3000),
  * ADMIN_PORT (5173), PORTAL_PORT (5174) (0: a free port), SITE_AUTH_METHOD (legacy),
  * ALLOWED_ORIGINS (both front ends and Vite's default http://localhost:5173, both host names),
  * ADMIN_UI_URL (the admin page), PORTAL_URL (the portal page), PHOTO_BUCKET, LOG_LEVEL
