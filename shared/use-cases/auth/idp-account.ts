@@ -6,6 +6,7 @@ import { Forbidden, RateLimited, ValidationError } from '../../errors.ts';
 import * as idp from '../../services/identity-provider.ts';
 import { currentAdministrator } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
+import { RESET_MAIL_CLIENT } from './login-guard.ts';
 
 // The administrators' app client, read when the function starts: a missing COGNITO_* setting fails the cold start, not a request.
 const client = idp.adminAppClient();
@@ -41,7 +42,7 @@ export async function changeIdpPassword(caller: AdminPrincipal, clientAddress: s
     throw new Forbidden('Only accounts that sign in through the identity provider can change their password here.');
   }
   for (const [name, subject, limit, window] of [
-    ['FORGOT_PASSWORD_CLIENT', clientAddress, 10, 60 * 60],
+    [RESET_MAIL_CLIENT.name, clientAddress, RESET_MAIL_CLIENT.limit, RESET_MAIL_CLIENT.windowSeconds],
     ['IDP_RESET_MAIL', String(admin.id), IDP_RESET_MAIL_LIMIT, 24 * 60 * 60],
   ] as const) {
     const slot = await takeSlot(name, subject, limit, window);

@@ -11,6 +11,12 @@ import type { LoginKind } from '../../metric-names.ts';
 export const ACCOUNT_RULE: ThrottleRule = { name: 'LOGIN_FAILURES_ACCOUNT', failures: 5, windowSeconds: 15 * 60, lockSeconds: 60, maxLockSeconds: 60 * 60 };
 export const CLIENT_RULE: ThrottleRule = { name: 'LOGIN_FAILURES_CLIENT', failures: 20, windowSeconds: 15 * 60, lockSeconds: 60, maxLockSeconds: 60 * 60 };
 
+/**
+ * Password-reset mails of any kind (legacy forgot-password, the provider's reset code) per
+ * client address: one client cannot mail many mailboxes. A `takeSlot` window (rate-limits.ts).
+ */
+export const RESET_MAIL_CLIENT = { name: 'FORGOT_PASSWORD_CLIENT', limit: 10, windowSeconds: 60 * 60 } as const;
+
 export interface LoginGuard {
   /** Counts a wrong password (or unknown account) against both subjects and logs it. */
   failed(reason: string): Promise<void>;

@@ -9,6 +9,7 @@ import { RateLimited } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
 import { requireAuthMode } from './auth-mode.ts';
+import { RESET_MAIL_CLIENT } from './login-guard.ts';
 import { hashResetToken } from '../../domain/reset-token-hash.ts';
 
 const { ADMIN_UI_URL } = requireSection('password reset links', z.object({ ADMIN_UI_URL: z.url() }));
@@ -16,9 +17,8 @@ const { ADMIN_UI_URL } = requireSection('password reset links', z.object({ ADMIN
 /** Spec, Limits: 3 forgot-password requests per address per 24 hours; tokens live 24 hours. */
 export const FORGOT_PASSWORD_LIMIT = 3;
 export const DAY_SECONDS = 24 * 60 * 60;
-/** Requests per client address in any hour, whatever the addresses asked for: one client cannot mail many mailboxes. */
-export const FORGOT_PASSWORD_CLIENT_LIMIT = 10;
-export const HOUR_SECONDS = 60 * 60;
+/** Requests per client address in any hour, whatever the addresses asked for (login-guard.ts RESET_MAIL_CLIENT). */
+export const FORGOT_PASSWORD_CLIENT_LIMIT = RESET_MAIL_CLIENT.limit;
 export const RESET_TOKEN_TTL_SECONDS = DAY_SECONDS;
 const TOKEN_BYTES = 32;
 /**
@@ -48,7 +48,7 @@ export const FORGOT_PASSWORD_ANSWER = {
 export async function requestPasswordReset(email: string, client: string): Promise<typeof FORGOT_PASSWORD_ANSWER> {
   requireAuthMode('legacy');
   const started = performance.now();
-  const bySender = await takeSlot('FORGOT_PASSWORD_CLIENT', client, FORGOT_PASSWORD_CLIENT_LIMIT, HOUR_SECONDS);
+  const bySender = await takeSlot(RESET_MAIL_CLIENT.name, client, RESET_MAIL_CLIENT.limit, RESET_MAIL_CLIENT.windowSeconds);
   if (!bySender.allowed) {
     logger.warn('Forgot-password refused: client over its limit', { clientAddress: client });
     throw new RateLimited(`At most ${FORGOT_PASSWORD_CLIENT_LIMIT} reset requests per client in an hour.`, bySender.retryAfterSeconds);
