@@ -32,6 +32,7 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify';
 import { API_PREFIX, type RouteRow } from '#shared/routes';
 import { type FrontEndName, type StageSettings, StageSettingsError } from './stages.ts';
@@ -49,6 +50,16 @@ export const SPA_FALLBACK_FUNCTION = `function handler(event) {
   var request = event.request;
   var uri = request.uri;
   if (uri.lastIndexOf('.') <= uri.lastIndexOf('/')) request.uri = '/index.html';
+  return request;
+}`;
+
+/**
+ * On `/api/*` at viewer request: the viewer's address for the API's per-client login limits
+ * (shared/http/client-address.ts), overwriting whatever the viewer sent in that header.
+ */
+export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
   return request;
 }`;
 
@@ -149,6 +160,11 @@ export class FrontEnds extends Construct {
       logBucket,
       // Else CDK gives the deployment helper a log group of its own kept two years and never deleted.
       deploymentLogs: new LogGroup(this, 'DeploymentLogs', { retention: settings.logRetention, removalPolicy }),
+      viewerAddress: new CloudFrontFunction(this, 'ViewerAddress', {
+        code: FunctionCode.fromInline(VIEWER_ADDRESS_FUNCTION),
+        runtime: FunctionRuntime.JS_2_0,
+        comment: 'The viewer address for the API (login limits per client)',
+      }),
       spaFallback: new CloudFrontFunction(this, 'SpaFallback', {
         code: FunctionCode.fromInline(SPA_FALLBACK_FUNCTION),
         runtime: FunctionRuntime.JS_2_0,
@@ -331,6 +347,7 @@ interface SharedParts {
   /** The BucketDeployment helper's logs (one helper function serves both front ends). */
   deploymentLogs: LogGroup;
   spaFallback: CloudFrontFunction;
+  viewerAddress: CloudFrontFunction;
   headers: ResponseHeadersPolicy;
   certificate?: ICertificate;
   zone?: IHostedZone;
@@ -387,6 +404,7 @@ export class FrontEnd extends Construct {
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: parts.viewerAddress }],
         },
       },
       domainNames: domainName ? [domainName] : undefined,

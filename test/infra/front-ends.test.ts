@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify';
 import { API_PREFIX, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
-import { COMMON_RULES_COUNTED, LOGIN_RATE_LIMIT, rateLimitedRoutes, SPA_FALLBACK_FUNCTION } from '../../infra/front-ends.ts';
+import { COMMON_RULES_COUNTED, LOGIN_RATE_LIMIT, rateLimitedRoutes, SPA_FALLBACK_FUNCTION, VIEWER_ADDRESS_FUNCTION } from '../../infra/front-ends.ts';
+import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
 import { routeFunctions, synth } from './synth.ts';
 
 // Managed policy ids (the same in every account).
@@ -100,7 +101,9 @@ describe('the front-end distributions', () => {
         OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
       });
       expect(api.AllowedMethods.sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
-      expect(api.FunctionAssociations, 'no SPA fallback on the API').toBeUndefined();
+      // Only the viewer-address function: no SPA fallback on the API.
+      const viewerAddressId = Object.entries(ofType(template, 'AWS::CloudFront::Function')).find(([, f]) => f.Properties.FunctionCode === VIEWER_ADDRESS_FUNCTION)![0];
+      expect(api.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [viewerAddressId, 'FunctionARN'] } }]);
       const origin = config.Origins.find((o: any) => o.Id === api.TargetOriginId);
       expect(origin.DomainName).toEqual({ 'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] });
       expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
@@ -130,6 +133,16 @@ describe('the front-end distributions', () => {
           ContentSecurityPolicy: Match.objectLike({ ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'") }),
         }),
       }),
+    });
+  });
+
+  it("tells the API the viewer's address, overwriting one the viewer sent", () => {
+    type Request = { headers: Record<string, { value: string }> };
+    const handler = new Function(`${VIEWER_ADDRESS_FUNCTION}; return handler;`)() as (event: { request: Request; viewer: { ip: string } }) => Request;
+    const forged = { headers: { [VIEWER_ADDRESS_HEADER]: { value: '10.0.0.1' }, accept: { value: '*/*' } } };
+    expect(handler({ request: forged, viewer: { ip: '203.0.113.7' } }).headers).toEqual({
+      [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.7' },
+      accept: { value: '*/*' },
     });
   });
 
