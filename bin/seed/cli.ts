@@ -26,8 +26,10 @@ if (!Number.isInteger(tickets) || tickets < 1 || (eventId !== undefined && !Numb
   process.exit(2);
 }
 
-// The stack's settings under the environment's: an explicit endpoint or table wins.
-const stack = existsSync(STACK) ? (JSON.parse(readFileSync(STACK, 'utf8')) as { env?: Record<string, string>; tableName?: string }) : {};
+// An endpoint or table in the environment means another target (a deployed stage, with its
+// own credentials): then none of the local stack's settings apply, not even its dummy keys.
+const explicit = !!(process.env.AWS_ENDPOINT_URL_DYNAMODB || process.env.TABLE_NAME);
+const stack = !explicit && existsSync(STACK) ? (JSON.parse(readFileSync(STACK, 'utf8')) as { env?: Record<string, string>; tableName?: string }) : {};
 for (const [name, value] of Object.entries({ ...stack.env, ...(stack.tableName ? { TABLE_NAME: stack.tableName } : {}) })) process.env[name] ??= value;
 if (!process.env.TABLE_NAME) {
   console.error(`No table: start the local stack (npm start writes ${STACK}) or set TABLE_NAME (and AWS_ENDPOINT_URL_DYNAMODB for a non-AWS endpoint).`);
