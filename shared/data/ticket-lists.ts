@@ -93,11 +93,18 @@ interface SourceRead {
   lastId: number;
 }
 
+/** What an offset read keeps of each item it skips: the filter tuple and the id (no `entity`: the page is batch-read whole). */
+const TUPLE_PROJECTION = 'id, ticketId, eventId, typeId, teamKey, processState';
+
 /**
- * One partition in id order from after `after`, `Limit`ed by what is still missing and
- * growing while a filter drops items, until `need` matches, its end, or `budget` items.
+ * One partition in id order from after `after`, `Limit`ed by what is still missing plus
+ * what a filter dropped so far (so it grows only while items are dropped), until `need`
+ * matches, its end, or `budget` items. A Query page also stops at 1 MB (about 700 whole
+ * tickets): the follow-up asks for the rest only, so an offset read costs offset + limit + 1
+ * items at any partition size. `tuples` reads only the filter tuple (an `_offset` page skips
+ * most of what it reads).
  */
-async function readSource(source: ListSource, after: number | undefined, need: number, budget: number, accept: (item: Item) => boolean | 'stop'): Promise<SourceRead> {
+async function readSource(source: ListSource, after: number | undefined, need: number, budget: number, accept: (item: Item) => boolean | 'stop', tuples = false): Promise<SourceRead> {
   const matches: Item[] = [];
   let read = 0;
   let lastId = after ?? 0;
@@ -109,7 +116,8 @@ async function readSource(source: ListSource, after: number | undefined, need: n
         IndexName: source.index,
         KeyConditionExpression: `${source.index}PK = :pk${after !== undefined ? ` AND ${source.index}SK > :after` : ''}`,
         ExpressionAttributeValues: { ':pk': source.partition, ...(after !== undefined ? { ':after': keys.ticketSort(after) } : {}) },
-        Limit: Math.min(budget - read, need - matches.length + read),
+        Limit: Math.min(budget - read, need - matches.length + (read - matches.length)),
+        ...(tuples ? { ProjectionExpression: TUPLE_PROJECTION } : {}),
         ExclusiveStartKey: startKey,
       }),
     );
@@ -152,7 +160,7 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
       readSource(source, after, need, share, (item) => {
         if (dimension === 'type' && !source.entries && !own.has(Number(item.eventId))) return 'stop';
         return matchesList(tupleOf(item), query, source, own);
-      }),
+      }, query.offset > 0),
     ),
   );
 
