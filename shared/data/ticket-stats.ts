@@ -1,4 +1,4 @@
-import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, type TicketRecord } from '../domain/ticket.ts';
+import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
 import { batchGet, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
@@ -168,6 +168,13 @@ export async function readListCounts(eventIds: readonly number[], counters: read
   const names = Object.fromEntries(counters.map((name, i) => [`#n${i}`, name]));
   const projection = ['listed', ...Object.keys(names)].join(', ');
   return (await batchGet(shardKeys(eventIds), { projection, names: counters.length ? names : undefined })).flatMap((item) => (item ? [item] : []));
+}
+
+/** How many non-deleted tickets of a type its event holds (`n#type#<typeId>#<state>`, every state): the event's shards, batch-read. 0 when the type is of another event. */
+export async function countTypeListed(eventId: number, typeId: number): Promise<number> {
+  const names = PROCESS_STATES.map((state) => filterCount.type(typeId, state));
+  const shards = await readListCounts([eventId], names);
+  return shards.reduce((total, item) => total + names.reduce((sum, name) => sum + Number(item[name] ?? 0), 0), 0);
 }
 
 /** How many non-deleted tickets the events list, not counting the excluded process states: their shards, batch-read. */

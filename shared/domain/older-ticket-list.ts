@@ -63,6 +63,10 @@ export function servingIndex(filters: OlderTicketFilters): ServingIndex {
 export const isEventAlone = (filters: OlderTicketFilters): boolean =>
   filters.eventId !== undefined && Object.entries(filters).every(([name, value]) => name === 'eventId' || value === undefined);
 
+/** Only `typeId`, with or without `eventId`: the page is read by id from the type's index and `totalCount` comes from the type's kept counts. */
+export const isTypeAlone = (filters: OlderTicketFilters): boolean =>
+  filters.typeId !== undefined && Object.entries(filters).every(([name, value]) => name === 'typeId' || name === 'eventId' || value === undefined);
+
 const within = (value: string, from?: string, to?: string) => (from === undefined || value >= from) && (to === undefined || value <= to);
 
 /** `search`: a case-insensitive substring of the attendee's first or last name, email, barcode or bib. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newTicketRecord } from '#shared/domain/new-ticket';
-import { isEventAlone, listOrder, matchesFilters, servingIndex, toListedTicket } from '#shared/domain/older-ticket-list';
+import { isEventAlone, isTypeAlone, listOrder, matchesFilters, servingIndex, toListedTicket } from '#shared/domain/older-ticket-list';
 import type { TicketRecord } from '#shared/domain/ticket';
 import { ValidationError } from '#shared/errors';
 import { OlderTicketListQuery, parseInstant } from '#shared/http/older-ticket-input';
@@ -73,6 +73,10 @@ describe('servingIndex', () => {
     expect(isEventAlone({ eventId: 1 })).toBe(true);
     expect(isEventAlone({ eventId: 1, search: 'a' })).toBe(false);
     expect(isEventAlone({ typeId: 1 })).toBe(false);
+    expect(isTypeAlone({ typeId: 1 })).toBe(true);
+    expect(isTypeAlone({ typeId: 1, eventId: 2 })).toBe(true);
+    expect(isTypeAlone({ typeId: 1, search: 'a' })).toBe(false);
+    expect(isTypeAlone({ eventId: 2 })).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
-import { countListed } from '../../data/ticket-stats.ts';
+import { findTicketType } from '../../data/events.ts';
+import { countListed, countTypeListed } from '../../data/ticket-stats.ts';
 import {
   customerSummaries,
   customerTickets,
@@ -15,6 +16,7 @@ import {
 import {
   checkIncludes,
   isEventAlone,
+  isTypeAlone,
   listOrder,
   matchesFilters,
   MAX_LIST_READ,
@@ -57,14 +59,16 @@ function readServing(serving: ServingIndex, budget: number): Promise<IndexRead> 
 /**
  * `GET /ticket`: the serving index read (at most MAX_LIST_READ items), the other filters
  * applied on top, ordered, then the page's expansions, each one batch per page. `eventId`
- * alone reads only up to the page (by id) and counts from the event's kept counts.
+ * alone reads only up to the page (by id) and counts from the event's kept counts;
+ * `typeId` (with or without `eventId`) likewise from the type's index and counts.
  */
 export async function listOlderTickets(request: OlderTicketListRequest): Promise<OlderTicketPage> {
   const { include, limit, offset, ...filters } = request;
   checkIncludes(include, limit);
   const serving = servingIndex(filters);
-  const alone = isEventAlone(filters);
-  const total = alone ? countListed([filters.eventId!]) : undefined;
+  const eventAlone = isEventAlone(filters);
+  const alone = eventAlone || isTypeAlone(filters);
+  const total = eventAlone ? countListed([filters.eventId!]) : alone ? typeCount(filters.typeId!, filters.eventId) : undefined;
   total?.catch(() => undefined); // awaited below; handled here in case the Query fails first
   const read = await readServing(serving, alone ? Math.min(offset + limit, MAX_LIST_READ) : MAX_LIST_READ);
   const matches = read.records.filter((record) => matchesFilters(record, filters, serving)).sort(listOrder(serving));
@@ -75,9 +79,15 @@ export async function listOlderTickets(request: OlderTicketListRequest): Promise
     limit,
     offset,
     items: records.map((record) => toListedTicket(record, include, related)),
-    // eventId alone reads only what the page needs: it is cut only when the page lies past the bound.
+    // eventId or typeId alone reads only what the page needs: it is cut only when the page lies past the bound.
     truncated: alone ? offset + limit > MAX_LIST_READ && !read.complete : !read.complete,
   };
+}
+
+/** A type's live tickets from its event's kept counts (0 when `eventId` names another event: nothing matches). */
+async function typeCount(typeId: number, eventId: number | undefined): Promise<number> {
+  const owner = eventId ?? (await findTicketType(typeId))?.eventId;
+  return owner === undefined ? 0 : countTypeListed(owner, typeId);
 }
 
 async function readRelations(records: TicketRecord[], include: readonly OlderTicketInclude[]): Promise<PageRelations> {
