@@ -5,7 +5,7 @@
  * per row and size: p50/p99, DynamoDB calls, items read and consumed capacity per request
  * (ReturnConsumedCapacity TOTAL, added to every command by a client middleware), and the
  * ratio p50@large / p50@small (goal ≤ 1.2). Prints a table, writes `.local/bench-scale.json`.
- * Sizes: BENCH_SCALE_SIZES (default `1000,100000`).
+ * Sizes: BENCH_SCALE_SIZES (default `1000,100000`); rows: BENCH_SCALE_ROWS (names' parts, comma-separated; default all).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -151,7 +151,9 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     return current;
   };
 
-  const table = events.map(rowsOf);
+  // BENCH_SCALE_ROWS=a,b: only the rows whose name contains one of these (re-measuring a few rows).
+  const only = process.env.BENCH_SCALE_ROWS?.split(',').filter(Boolean);
+  const table = events.map((e) => rowsOf(e).filter(([row]) => !only || only.some((part) => row.includes(part))));
   const results: ScaleRow[] = [];
   for (let r = 0; r < table[0]!.length; r++) {
     const [row, first] = table[0]![r]!;
