@@ -10,10 +10,10 @@
  * is re-read and written again), so they are exact. Counts: set, not added, so a re-run
  * repairs them; a ticket of an event that changes while the Scan runs may leave that
  * event's counts off by its move, so run it in a quiet hour (or re-run it after one).
- * A Scan, which no request ever does: this is maintenance.
+ * A Scan (or, for named events, their list index), which no request ever does: this is maintenance.
  */
 import { pathToFileURL } from 'node:url';
-import { GetCommand, ScanCommand, UpdateCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { grantedEvents, listEntryItems } from '#shared/data/ticket-list-entries';
@@ -34,13 +34,6 @@ const SET_CHUNK = 50;
 /** Backfills every ticket, or only the tickets of `events` (tests); counts are set for the events seen (or named). */
 export async function backfillTicketLists({ events }: { events?: number[] } = {}): Promise<ListBackfillOutcome> {
   const outcome: ListBackfillOutcome = { entries: 0, shards: 0 };
-  const only = events?.length ? ` AND eventId IN (${events.map((_, i) => `:e${i}`).join(', ')})` : '';
-  const input: ScanCommandInput = {
-    TableName: tableName(),
-    FilterExpression: `#entity = :ticket AND SK = :sk${only}`,
-    ExpressionAttributeNames: { '#entity': 'entity' },
-    ExpressionAttributeValues: { ':ticket': 'Ticket', ':sk': 'TICKET', ...Object.fromEntries((events ?? []).map((id, i) => [`:e${i}`, id])) },
-  };
   const counts = new Map<string, Map<string, number>>();
   const seen = new Set<number>(events ?? []);
   const count = (eventId: number, ticketId: number, name: string) => {
@@ -49,10 +42,8 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
     names.set(name, (names.get(name) ?? 0) + 1);
     counts.set(shard, names);
   };
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(new ScanCommand({ ...input, ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) {
+  for await (const items of ticketPages(events)) {
+    for (const item of items) {
       const record = await writeEntries(fromTicketItem(item));
       if (!record || record.deleted) continue;
       outcome.entries += 1;
@@ -65,10 +56,53 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
         count(eventId, record.id, filterCount.access(record.processState));
       }
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   for (const eventId of seen) for (let shard = 0; shard < STATS_SHARDS; shard++) outcome.shards += await setCounts(eventId, shard, counts.get(`${eventId}/${shard}`) ?? new Map());
   return outcome;
+}
+
+const PAGE_SIZE = 500;
+
+/**
+ * The ticket records to backfill, a page at a time: every ticket of the table (a Scan), or,
+ * with `events`, each event's live tickets from its list index (GSI1), so a run for a few
+ * events costs what they hold, not the table.
+ */
+async function* ticketPages(events: number[] | undefined): AsyncGenerator<Record<string, unknown>[]> {
+  if (!events?.length) {
+    const scan: ScanCommandInput = {
+      TableName: tableName(),
+      FilterExpression: '#entity = :ticket AND SK = :sk',
+      ExpressionAttributeNames: { '#entity': 'entity' },
+      ExpressionAttributeValues: { ':ticket': 'Ticket', ':sk': 'TICKET' },
+      Limit: PAGE_SIZE,
+    };
+    yield* pagesOf((start) => db.send(new ScanCommand({ ...scan, ExclusiveStartKey: start })));
+    return;
+  }
+  for (const eventId of events) {
+    const query: QueryCommandInput = {
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      FilterExpression: '#entity = :ticket',
+      ExpressionAttributeNames: { '#entity': 'entity' },
+      ExpressionAttributeValues: { ':pk': keys.eventTicketsIndex(eventId), ':ticket': 'Ticket' },
+      Limit: PAGE_SIZE,
+    };
+    yield* pagesOf((start) => db.send(new QueryCommand({ ...query, ExclusiveStartKey: start })));
+  }
+}
+
+type Page = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
+
+async function* pagesOf(read: (start: Record<string, unknown> | undefined) => Promise<Page>): AsyncGenerator<Record<string, unknown>[]> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await read(start);
+    yield page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
 }
 
 /** The ticket's entries, conditional on its version; re-read and retried when it changed. Answers the record written for. */
