@@ -1,4 +1,4 @@
-import { parsePublicJwks } from './auth/key-set.ts';
+import { parsePublicJwks } from './public-keys.ts';
 import * as z from './schema.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import * as z from '../schema.ts';
+import { ALGORITHM, parsePublicJwks, PublicJwk } from '../public-keys.ts';
 
 /**
  * The service's signing keys as stored in Secrets Manager (`ticketing/<stage>/signing-keys`,
@@ -11,27 +12,8 @@ import * as z from '../schema.ts';
  * Pure transitions (init, rotate, retire) plus key generation; the Secrets Manager calls
  * live in bin/keys/ (writing) and shared/services/signing-key-secret.ts (reading).
  */
-export const ALGORITHM = 'ES256';
-
 /** Team convention: one secret per stage, created before the first deploy, never deleted with the stack. */
 export const signingKeySecretName = (stage: string): string => `ticketing/${stage}/signing-keys`;
-
-const PublicJwk = z.object({
-  kty: z.literal('EC'),
-  crv: z.literal('P-256'),
-  x: z.string().check(z.minLength(1)),
-  y: z.string().check(z.minLength(1)),
-  kid: z.string().check(z.minLength(1)),
-  alg: z.optional(z.literal(ALGORITHM)),
-  use: z.optional(z.literal('sig')),
-});
-export type PublicJwk = z.infer<typeof PublicJwk>;
-
-/** A JWKS as the functions receive it: at least one key, each with its own `kid`. */
-export const PublicJwks = z.object({ keys: z.array(PublicJwk).check(z.minLength(1)) }).check(
-  z.refine((jwks) => new Set(jwks.keys.map((key) => key.kid)).size === jwks.keys.length, 'every key needs its own kid'),
-);
-export type PublicJwks = z.infer<typeof PublicJwks>;
 
 const PrivateJwk = z.object({ ...PublicJwk.shape, d: z.string().check(z.minLength(1)) });
 export type PrivateJwk = z.infer<typeof PrivateJwk>;
@@ -42,19 +24,6 @@ export interface KeySet {
   keys: PrivateJwk[];
   /** The public JWKS as a JSON string, in the order of `keys` (current first). */
   jwks: string;
-}
-
-/** Parses the JWKS JSON string of JWT_PUBLIC_KEYS (or of the secret). */
-export function parsePublicJwks(json: string): PublicJwks {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw new Error('not JSON');
-  }
-  const result = PublicJwks.safeParse(value);
-  if (!result.success) throw new Error(result.error.issues.map((issue) => `${issue.path.join('.') || 'jwks'}: ${issue.message}`).join('; '));
-  return result.data;
 }
 
 /** Parses the secret string; checks that `jwks` lists exactly the public halves of `keys`, in order. */

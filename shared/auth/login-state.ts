@@ -1,7 +1,7 @@
 import { jwtVerify, SignJWT } from 'jose';
 import { config } from '../config.ts';
 import { epochSeconds, now } from '../clock.ts';
-import { ALGORITHM } from './key-set.ts';
+import { ALGORITHM } from '../public-keys.ts';
 import { currentSigningKey } from './signing-key.ts';
 import { verificationKeys } from './tokens.ts';
 

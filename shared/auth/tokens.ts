@@ -3,7 +3,7 @@ import { config } from '../config.ts';
 import { now, epochSeconds } from '../clock.ts';
 import { Unauthenticated } from '../errors.ts';
 import { PERMISSIONS, type Permission } from '../routes.ts';
-import { ALGORITHM } from './key-set.ts';
+import { ALGORITHM } from '../public-keys.ts';
 import { currentSigningKey } from './signing-key.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { SignJWT, base64url, generateKeyPair } from 'jose';
-import { ALGORITHM } from '#shared/auth/key-set';
+import { ALGORITHM } from '#shared/public-keys';
 import { currentSigningKey } from '#shared/auth/signing-key';
 import { issueToken, AUDIENCES, type Audience } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parsePublicJwks } from '#shared/public-keys';
 import {
   generateSigningKey,
   initialKeySet,
   parseKeySet,
-  parsePublicJwks,
   preparedKeySet,
   promotedKeySet,
   publicHalf,
