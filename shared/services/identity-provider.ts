@@ -129,13 +129,8 @@ function jwksOf(client: AppClient) {
 let sdkClient: CognitoIdentityProviderClient | undefined;
 const cognito = () => (sdkClient ??= new CognitoIdentityProviderClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } }));
 
-export interface AuthorizeRequest {
-  state: string;
-  codeChallenge: string;
-  nonce: string;
-  /** The callback on the front end's origin (`callbackUrlFor` in auth/oidc.ts), one of the client's registered ones. */
-  callbackUrl: string;
-}
+/** `callbackUrl`: on the front end's origin (`callbackUrlFor` in auth/oidc.ts), one the client registered. */
+export interface AuthorizeRequest { state: string; codeChallenge: string; nonce: string; callbackUrl: string }
 
 /** The hosted UI's authorize URL for an authorization-code login with PKCE S256. */
 export function authorizeUrl(client: AppClient, { state, codeChallenge, nonce, callbackUrl }: AuthorizeRequest): string {
@@ -162,11 +157,7 @@ export interface ProviderTokens {
   refreshToken?: string;
 }
 
-/**
- * Exchanges an authorization code at the token endpoint; undefined when the provider
- * refuses it (used, expired, wrong verifier, or a `callbackUrl` other than the authorize
- * request's).
- */
+/** Exchanges a code at the token endpoint; undefined when refused (used, expired, wrong verifier, another `callbackUrl`). */
 export async function exchangeCode(client: AppClient, code: string, codeVerifier: string, callbackUrl: string): Promise<ProviderTokens | undefined> {
   const response = await fetch(`${client.domain}/oauth2/token`, {
     method: 'POST',
