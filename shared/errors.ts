@@ -18,7 +18,8 @@ export type ErrorKind =
   | 'conflict'
   | 'too-large'
   | 'unsupported-media-type'
-  | 'rate-limited';
+  | 'rate-limited'
+  | 'unprocessable';
 
 export abstract class AppError extends Error {
   abstract readonly kind: ErrorKind;
@@ -66,6 +67,21 @@ export class Conflict extends AppError {
   readonly kind = 'conflict';
   constructor(message: string, readonly reason: string, details: Record<string, unknown> = {}) {
     super(message, { reason, ...details });
+  }
+}
+
+/** The same request is still being processed (an `Idempotency-Key` in flight): try again after `retryAfterSeconds`. */
+export class InFlight extends Conflict {
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message, 'request_in_flight');
+  }
+}
+
+/** Well-formed, but cannot be processed as asked (an `Idempotency-Key` reused for a different request). */
+export class Unprocessable extends AppError {
+  readonly kind = 'unprocessable';
+  constructor(message: string, readonly reason: string) {
+    super(message, { reason });
   }
 }
 

@@ -66,6 +66,11 @@ export interface RouteRow {
   uses: Uses;
   /** Deprecated routes answer with `Deprecation` and `Link` headers pointing here. */
   successor?: string;
+  /**
+   * An unsafe POST a client retry could repeat: honours `Idempotency-Key` (shared/http/idempotency.ts,
+   * README "Idempotent retries"). Needs an authenticated caller and `table: 'read-write'`.
+   */
+  idempotent?: boolean;
 }
 
 export const API_PREFIX = '/api/v2';
@@ -101,11 +106,11 @@ const table = [
   // Shipping methods
   { method: 'GET', path: '/shipping-method', handler: 'shipping-method/list', auth: admin('shipping:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/shipping-method/{id}', handler: 'shipping-method/get', auth: admin('shipping:read'), uses: { table: 'read' } },
-  { method: 'POST', path: '/shipping-method', handler: 'shipping-method/create', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/shipping-method', handler: 'shipping-method/create', auth: admin('shipping:write'), uses: { table: 'read-write' }, idempotent: true },
   { method: 'PATCH', path: '/shipping-method/{id}', handler: 'shipping-method/update', auth: admin('shipping:write'), uses: { table: 'read-write' } },
   { method: 'DELETE', path: '/shipping-method/{id}', handler: 'shipping-method/delete', auth: admin('shipping:write'), uses: { table: 'read-write' } },
   { method: 'POST', path: '/shipping-method/bulk-read', handler: 'shipping-method/bulk-read', auth: admin('shipping:read'), uses: { table: 'read' } },
-  { method: 'POST', path: '/shipping-method/bulk-create', handler: 'shipping-method/bulk-create', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/shipping-method/bulk-create', handler: 'shipping-method/bulk-create', auth: admin('shipping:write'), uses: { table: 'read-write' }, idempotent: true },
   { method: 'POST', path: '/shipping-method/bulk-update', handler: 'shipping-method/bulk-update', auth: admin('shipping:write'), uses: { table: 'read-write' } },
   { method: 'POST', path: '/shipping-method/bulk-delete', handler: 'shipping-method/bulk-delete', auth: admin('shipping:write'), uses: { table: 'read-write' } },
 
@@ -116,8 +121,8 @@ const table = [
   { method: 'PATCH', path: '/tickets/{id}', handler: 'tickets/update', auth: admin('tickets:write'), uses: { table: 'read-write' } },
   { method: 'DELETE', path: '/tickets/{id}', handler: 'tickets/delete', auth: admin('tickets:write'), uses: { table: 'read-write' } },
   { method: 'POST', path: '/tickets/bulk-delete', handler: 'tickets/bulk-delete', auth: admin('tickets:write'), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/tickets/{id}/check-in', handler: 'tickets/check-in', auth: admin('checkin:scan'), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/tickets/{id}/transfer', handler: 'tickets/transfer', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/tickets/{id}/check-in', handler: 'tickets/check-in', auth: admin('checkin:scan'), uses: { table: 'read-write' }, idempotent: true },
+  { method: 'POST', path: '/tickets/{id}/transfer', handler: 'tickets/transfer', auth: admin('tickets:write'), uses: { table: 'read-write' }, idempotent: true },
   { method: 'GET', path: '/tickets/{id}/waivers', handler: 'tickets/waivers', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'POST', path: '/tickets/{id}/sign-waivers', handler: 'tickets/sign-waivers', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
   { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
@@ -130,8 +135,8 @@ const table = [
   // The list: ten filters each served by a key, seven expansions, the update-time sync.
   { method: 'GET', path: '/ticket', handler: 'ticket/list', auth: admin('tickets:read'), uses: { table: 'read' } },
   // Claims: a ticket sent to someone else to claim (README "Claims").
-  { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: 'read-write', email: true } },
-  { method: 'POST', path: '/ticket/{ticketId}/claimant', handler: 'ticket/claimant', auth: admin('tickets:write'), uses: { table: 'read-write', email: true } },
+  { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true },
+  { method: 'POST', path: '/ticket/{ticketId}/claimant', handler: 'ticket/claimant', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true },
   { method: 'GET', path: '/ticket/{id}/is-a-claim', handler: 'ticket/is-a-claim', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{id}/is-claimed', handler: 'ticket/is-claimed', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{ticketId}/claim-info', handler: 'ticket/claim-info', auth: admin('tickets:read'), uses: { table: 'read' } },

@@ -14,6 +14,7 @@ const PROBLEMS: Record<ErrorKind, { status: number; slug: string; title: string 
   'too-large': { status: 413, slug: 'payload-too-large', title: 'Payload too large' },
   'unsupported-media-type': { status: 415, slug: 'unsupported-media-type', title: 'Unsupported media type' },
   'rate-limited': { status: 429, slug: 'rate-limited', title: 'Too many requests' },
+  unprocessable: { status: 422, slug: 'unprocessable', title: 'Unprocessable content' },
 };
 
 /** A problem lists at most this many field errors; `errorsNotListed` counts the rest (README "Errors"). */
@@ -37,7 +38,9 @@ function boundedDetails(details: Record<string, unknown>): Record<string, unknow
 
 function headersOf(error: AppError): Record<string, string> {
   if (error.kind === 'unauthenticated') return { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
-  if (error.kind === 'rate-limited') return { 'Retry-After': String((error as AppError & { retryAfterSeconds: number }).retryAfterSeconds) };
+  // Rate limits and a request still in flight (409) say when to come back.
+  const retryAfter = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
+  if (retryAfter !== undefined) return { 'Retry-After': String(retryAfter) };
   return {};
 }
 

@@ -7,6 +7,7 @@ import { API_PREFIX, findRoute, type AccessKindOf, type RouteKey } from '../rout
 import { authenticate } from './authenticate.ts';
 import { logger } from '../logger.ts';
 import { flushMetrics } from '../metrics.ts';
+import { idempotent } from './idempotency.ts';
 import { originVerify } from './origin-verify.ts';
 import type { MultipartLimits } from './multipart.ts';
 import { parseBody } from './parse-body.ts';
@@ -82,7 +83,7 @@ export function route<
     ? { Deprecation: 'true', Link: `<${API_PREFIX}${row.successor}>; rel="successor-version"` }
     : {};
 
-  const base = async (event: RouteEvent, _context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+  const base = async (event: RouteEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const input = {
       path: parsePart('path', schemas.path ?? empty, event.pathParameters ?? {}),
       query: parsePart('query', schemas.query ?? empty, event.queryStringParameters ?? {}),
@@ -90,8 +91,12 @@ export function route<
       caller: event.principal,
       event,
     } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>, CallerOf<K>>;
-    const reply = await useCase(input);
-    return toResult({ ...reply, headers: { ...deprecation, ...reply.headers } });
+    const act = async () => {
+      const reply = await useCase(input);
+      return toResult({ ...reply, headers: { ...deprecation, ...reply.headers } });
+    };
+    // Rows marked `idempotent` honour an Idempotency-Key: a retry gets the first answer instead of acting twice.
+    return row.idempotent ? idempotent(row, event, context, input, act) : act();
   };
 
   const handler = middy<RouteEvent, APIGatewayProxyStructuredResultV2, Error, Context>(base)

@@ -138,8 +138,8 @@ export const BulkDeleteBody = z.strictObject({
   ),
 });
 
-/** `Idempotency-Key` header: 1–200 visible ASCII characters (it becomes part of a key). */
-const IdempotencyKey = z.string().check(z.regex(/^[\x21-\x7e]{1,200}$/, 'must be 1 to 200 visible ASCII characters'));
+/** `Idempotency-Key` header: 1–255 visible ASCII characters (it becomes part of a key), as shared/http/idempotency.ts checks first. */
+const IdempotencyKey = z.string().check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters'));
 
 export function idempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
