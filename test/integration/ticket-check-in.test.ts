@@ -129,13 +129,13 @@ describe('POST /tickets/{id}/check-in', () => {
     expect((await readStats(token, event.id)).checkedInTickets).toBe(1);
   });
 
-  it('refuses an Idempotency-Key reused for another ticket', async () => {
+  it('refuses an Idempotency-Key reused for another ticket (422, README "Idempotent retries")', async () => {
     const event = await seedEvent();
     const [one, two] = await seedTickets(event, event.ticketTypes[0]!.id, 2);
     const key = randomUUID();
     expect((await checkIn(token, one!.id, { key })).status).toBe(200);
     const reused = await checkIn(token, two!.id, { key });
-    expect(reused.status).toBe(409);
+    expect(reused.status).toBe(422);
     expect(reused.body.reason).toBe('idempotency_key_reused');
     expect((await readTicketRecord(two!.id))!.processState).toBe(PROCESS_STATE.active);
   });

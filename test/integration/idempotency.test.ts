@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listTicketTypes } from '#shared/data/events';
+import { claimRequest } from '#shared/data/idempotent-requests';
+import { readTicketRecord } from '#shared/data/ticket-records';
+import { PROCESS_STATE } from '#shared/domain/ticket';
+import { fingerprintOf } from '#shared/http/idempotency';
+import { routes } from '#shared/routes';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { call } from '../support/api.ts';
+import { checkIn, readStats, TICKETS } from '../support/tickets.ts';
+import { adminToken } from '../support/tokens.ts';
+
+// README "Idempotent retries".
+const ADMIN_ID = 515_151;
+let token: string;
+
+beforeAll(async () => {
+  token = await adminToken(undefined, ADMIN_ID);
+});
+
+const transfer = (id: number, body: unknown, key?: string, as = token) =>
+  call('POST', `${TICKETS}/${id}/transfer`, { token: as, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+const soldOf = async (eventId: number) => new Map((await listTicketTypes(eventId)).map((type) => [type.id, type.sold]));
+
+async function oneTicket() {
+  const event = await seedEvent();
+  const [ga, vip] = event.ticketTypes;
+  const [ticket] = await seedTickets(event, ga!.id, 1);
+  return { event, ga: ga!, vip: vip!, ticket: ticket! };
+}
+
+describe('Idempotency-Key', () => {
+  it('transfers once when a transfer is retried with the same key, and answers the first answer again', async () => {
+    const { event, ga, vip, ticket } = await oneTicket();
+    const key = randomUUID();
+    const first = await transfer(ticket.id, { typeId: vip.id }, key);
+    expect(first.status).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const retry = await transfer(ticket.id, { typeId: vip.id }, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.headers['content-type']).toBe('application/json');
+    expect(retry.body).toEqual(first.body);
+    // One replacement ticket, one move of `sold`.
+    expect(await readTicketRecord(ticket.id)).toMatchObject({ transferState: 'transferred', transferredTo: first.body.data.id });
+    expect(await soldOf(event.id)).toEqual(new Map([[ga.id, 0], [vip.id, 1]]));
+  });
+
+  it('answers 422 when the key is reused with a different body, and acts on nothing', async () => {
+    const { ga, vip, ticket } = await oneTicket();
+    const key = randomUUID();
+    expect((await transfer(ticket.id, { attendee: { partyMember: 'Ada' } }, key)).status).toBe(200);
+    const reused = await transfer(ticket.id, { typeId: vip.id }, key);
+    expect(reused.status).toBe(422);
+    expect(reused.headers['content-type']).toBe('application/problem+json');
+    expect(reused.body).toMatchObject({ type: '/problems/unprocessable', status: 422, reason: 'idempotency_key_reused' });
+    expect(await readTicketRecord(ticket.id)).toMatchObject({ typeId: ga.id, transferState: 'none', partyMember: 'Ada' });
+  });
+
+  it('answers 409 with Retry-After while a request with the same key is in flight', async () => {
+    const { vip, ticket } = await oneTicket();
+    const key = randomUUID();
+    const body = { typeId: vip.id };
+    const scope = { route: 'tickets/transfer', caller: `ADMIN#${ADMIN_ID}`, key };
+    expect(await claimRequest(scope, fingerprintOf({ path: { id: ticket.id }, query: {}, body }), 20_000)).toEqual({ outcome: 'claimed' });
+    const busy = await transfer(ticket.id, body, key);
+    expect(busy.status).toBe(409);
+    expect(busy.body.reason).toBe('request_in_flight');
+    expect(Number(busy.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(busy.headers['retry-after'])).toBeLessThanOrEqual(20);
+    expect(await readTicketRecord(ticket.id)).toMatchObject({ transferState: 'none' });
+  });
+
+  it('scopes the key to the caller: another administrator with the same key acts on their own', async () => {
+    const { vip, ticket } = await oneTicket();
+    const other = await oneTicket();
+    const key = randomUUID();
+    expect((await transfer(ticket.id, { typeId: vip.id }, key)).status).toBe(200);
+    const theirs = await transfer(other.ticket.id, { typeId: other.vip.id }, key, await adminToken(undefined, ADMIN_ID + 1));
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.body.data.transferredFrom).toBe(other.ticket.id);
+  });
+
+  it('answers a retried check-in (an offline scanner) with the first answer, 200 admitted, not already_checked_in', async () => {
+    const { event, ticket } = await oneTicket();
+    const key = randomUUID();
+    const first = await checkIn(token, ticket.id, { key });
+    expect(first.status).toBe(200);
+    const retry = await checkIn(token, ticket.id, { key });
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(retry.body.data.processState).toBe(PROCESS_STATE.checkedIn);
+    expect((await readStats(token, event.id)).checkedInTickets).toBe(1);
+  });
+
+  it('changes nothing without the header: a repeated transfer acts again and is refused', async () => {
+    const { vip, ticket } = await oneTicket();
+    expect((await transfer(ticket.id, { typeId: vip.id })).status).toBe(200);
+    const again = await transfer(ticket.id, { typeId: vip.id });
+    expect(again.status).toBe(409);
+    expect(again.body.reason).toBe('transferred');
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('refuses an invalid header with 400 before acting', async () => {
+    const { vip, ticket } = await oneTicket();
+    for (const key of ['', 'with space', 'k'.repeat(256), 'clé']) {
+      const refused = await transfer(ticket.id, { typeId: vip.id }, key);
+      expect(refused.status, JSON.stringify(key)).toBe(400);
+      expect(refused.body.errors).toEqual([{ path: 'headers.idempotency-key', message: expect.any(String) }]);
+    }
+    expect((await transfer(ticket.id, { typeId: vip.id }, 'k'.repeat(255))).status).toBe(200);
+  });
+
+  it('is only on authenticated rows that may write the table', () => {
+    const marked = routes.filter((row) => row.idempotent);
+    expect(marked.map((row) => `${row.method} ${row.path}`)).toEqual(
+      expect.arrayContaining(['POST /tickets/{id}/transfer', 'POST /tickets/{id}/check-in', 'POST /ticket/{ticketId}/claim']),
+    );
+    for (const row of marked) {
+      expect(row.method).toBe('POST');
+      expect(row.auth.kind).not.toBe('public');
+      expect(row.uses.table).toBe('read-write');
+    }
+  });
+});
