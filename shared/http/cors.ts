@@ -7,7 +7,8 @@ import { config } from '../config.ts';
  */
 export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-requested-with'];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-export const CORS_EXPOSED_HEADERS = ['deprecation', 'link', 'retry-after'];
+// `idempotent-replayed` tells a browser client its retry was answered from the stored answer (README "Idempotent retries").
+export const CORS_EXPOSED_HEADERS = ['deprecation', 'idempotent-replayed', 'link', 'retry-after'];
 /** How long a browser may reuse a preflight answer. */
 export const CORS_MAX_AGE_SECONDS = 600;
 

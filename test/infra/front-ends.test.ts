@@ -259,7 +259,7 @@ describe('values derived from the distributions', () => {
         AllowCredentials: true,
         AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
         AllowHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-requested-with'],
-        ExposeHeaders: ['deprecation', 'link', 'retry-after'],
+        ExposeHeaders: ['deprecation', 'idempotent-replayed', 'link', 'retry-after'],
         MaxAge: 600,
       },
     });
