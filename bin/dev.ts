@@ -6,9 +6,10 @@
  * written to `.local/demo.json` (DEMO_MANIFEST to change), the stand-ins' endpoints and table
  * to `.local/stack.json` (what `npm run seed` writes to). Environment: PORT (3000),
  * ADMIN_PORT (5173), PORTAL_PORT (5174) (0: a free port), SITE_AUTH_METHOD (legacy),
- * ALLOWED_ORIGINS (both front ends and Vite's default http://localhost:5173, both host names),
+ * ADMIN_ORIGINS (the admin page and Vite's default http://localhost:5173, both host names),
+ * PORTAL_ORIGINS (the portal page, both host names),
  * ADMIN_UI_URL (the admin page), PORTAL_URL (the portal page), PHOTO_BUCKET, LOG_LEVEL
- * (WARN). cognito-local gets a pool, an app client with a callback per allowed origin, and
+ * (WARN). cognito-local gets a pool, an app client with a callback per admin origin, and
  * the demo administrators as users with their demo passwords, so
  * `SITE_AUTH_METHOD=idp npm start` signs in through its hosted UI. The Secrets Manager
  * stand-in gets a fresh signing key per run (`keys init` for stage `local`).
@@ -27,7 +28,7 @@ const port = Number(process.env.PORT ?? 3000);
 const tableName = 'ticketing-local';
 const authMethod = process.env.SITE_AUTH_METHOD ?? 'legacy';
 const manifestPath = process.env.DEMO_MANIFEST ?? '.local/demo.json';
-// First, so a taken port fails fast and the origins (ALLOWED_ORIGINS, callbacks) are known.
+// First, so a taken port fails fast and the origins (ADMIN_ORIGINS, PORTAL_ORIGINS, callbacks) are known.
 const [adminPage, portalPage] = await Promise.all([
   startFrontEnd({ name: 'admin', root: 'infra/pages/admin', port: Number(process.env.ADMIN_PORT ?? 5173) }),
   startFrontEnd({ name: 'portal', root: 'infra/pages/portal', port: Number(process.env.PORTAL_PORT ?? 5174) }),
@@ -42,13 +43,16 @@ const services = await startLocalServices().catch((error: unknown) => {
 
 // Vite's default origin too, so an SPA's dev server proxying /api here works with ADMIN_PORT moved off 5173.
 const viteOrigins = ['http://localhost:5173', 'http://127.0.0.1:5173'];
-const allowedOrigins = process.env.ALLOWED_ORIGINS ?? [...new Set([...adminPage.origins, ...portalPage.origins, ...viteOrigins])].join(',');
+// Each audience's routes accept only its own front end (shared/http/cors.ts); logins redirect only to the admin ones.
+const adminOrigins = process.env.ADMIN_ORIGINS ?? [...new Set([...adminPage.origins, ...viteOrigins])].join(',');
+const portalOrigins = process.env.PORTAL_ORIGINS ?? portalPage.origins.join(',');
+const adminOriginList = adminOrigins.split(',').map((origin) => origin.trim());
 const adminUiUrl = process.env.ADMIN_UI_URL ?? adminPage.origins[0];
 const portalUrl = process.env.PORTAL_URL ?? portalPage.origins[0];
 const cognito = await configureCognito({
   endpoint: services.endpoints.cognito,
-  callbackUrls: registeredCallbackUrls(allowedOrigins.split(',').map((origin) => origin.trim())),
-  logoutUrls: registeredLogoutUrls(allowedOrigins.split(',').map((origin) => origin.trim()), adminUiUrl),
+  callbackUrls: registeredCallbackUrls(adminOriginList),
+  logoutUrls: registeredLogoutUrls(adminOriginList, adminUiUrl),
   region: services.env.AWS_REGION!,
   credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
 }).catch(async (error: unknown) => {
@@ -78,7 +82,8 @@ Object.assign(process.env, services.env, cognito.env, customerCognito.env, signi
   TABLE_NAME: tableName,
   SITE_AUTH_METHOD: authMethod,
   JWT_ISSUER: `http://127.0.0.1:${port}/api/v2`,
-  ALLOWED_ORIGINS: allowedOrigins,
+  ADMIN_ORIGINS: adminOrigins,
+  PORTAL_ORIGINS: portalOrigins,
   ADMIN_UI_URL: adminUiUrl,
   // Verification and claim mails link to the customer portal.
   PORTAL_URL: portalUrl,
@@ -136,7 +141,8 @@ try {
       `  Secrets Mgr    ${services.endpoints.secretsManager} (signing keys ${signingKeysEnv.JWT_SIGNING_KEY_SECRET})`,
       `  admin page     ${adminUiUrl} (also ${adminPage.origins[1]}; /api/* proxied to the API)`,
       `  portal page    ${portalUrl} (also ${portalPage.origins[1]}; /api/* proxied to the API)`,
-      `  origins        ${allowedOrigins}`,
+      `  admin origins  ${adminOrigins}`,
+      `  portal origins ${portalOrigins}`,
       'Demo logins:',
       ...logins,
       `Demo ids: ${manifestPath}. Ctrl-C stops everything.`,

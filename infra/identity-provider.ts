@@ -17,7 +17,7 @@ import type { StageSettings } from './stages.ts';
 export interface IdentityProviderProps {
   settings: StageSettings;
   /**
-   * The allowed origins, the admin UI's first (front ends' origins may be deploy-time
+   * The admin origins (ADMIN_ORIGINS; the portal's never start an administrator's login), the admin UI's first (front ends' origins may be deploy-time
    * tokens). Each origin's `/api/v2/auth/callback` is a redirect target of the hosted UI: a
    * login returns to the front end it started on, whose `/api/*` is the API.
    */

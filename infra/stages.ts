@@ -26,7 +26,7 @@ export interface StageSettings {
   /**
    * Origins allowed besides the two front ends (context `extraOrigins`, comma list), e.g. a
    * developer's Vite server proxying /api to a deployed dev stage. The front-end origins are
-   * added by the stack: ALLOWED_ORIGINS = front ends + these.
+   * added by the stack: ADMIN_ORIGINS = admin front end + these, PORTAL_ORIGINS = portal + these.
    */
   extraOrigins: string[];
   frontEnds: Record<FrontEndName, FrontEndSettings>;

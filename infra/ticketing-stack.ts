@@ -46,9 +46,12 @@ export class TicketingStack extends Stack {
     const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) => (frontEnd.domainName ? [`https://${frontEnd.domainName}`] : []));
     const http = new TicketingHttpApi(this, 'Http', { settings, corsOrigins: [...customDomains, ...settings.extraOrigins] });
     const frontEnds = new FrontEnds(this, 'FrontEnds', { settings, api: http.api, routes: rows });
-    const allowedOrigins = [...frontEnds.origins, ...settings.extraOrigins];
+    // Per audience (shared/http/cors.ts): admin routes accept the admin front end, customer routes
+    // the portal; the extra origins (dev: a Vite server proxying /api) go to both.
+    const adminOrigins = [frontEnds.admin.origin, ...settings.extraOrigins];
+    const portalOrigins = [frontEnds.portal.origin, ...settings.extraOrigins];
     const photos = anyUses('photos') ? new PhotoStore(this, 'Photos', { settings }) : undefined;
-    const idp = anyUses('identityProvider') ? new IdentityProvider(this, 'IdentityProvider', { settings, allowedOrigins }) : undefined;
+    const idp = anyUses('identityProvider') ? new IdentityProvider(this, 'IdentityProvider', { settings, allowedOrigins: adminOrigins }) : undefined;
     const customers = anyUses('customerIdentity') ? new CustomerIdentity(this, 'CustomerIdentity', { settings }) : undefined;
 
     // The token signing keys (README "Rotating the signing key"): created and rotated by
@@ -73,7 +76,8 @@ export class TicketingStack extends Stack {
       SITE_AUTH_METHOD: settings.siteAuthMethod,
       JWT_ISSUER: settings.jwtIssuer,
       JWT_PUBLIC_KEYS: publicKeys.unsafeUnwrap(),
-      ALLOWED_ORIGINS: allowedOrigins.join(','),
+      ADMIN_ORIGINS: adminOrigins.join(','),
+      PORTAL_ORIGINS: portalOrigins.join(','),
       ADMIN_UI_URL: frontEnds.admin.origin,
       // Requests that skipped CloudFront (straight to execute-api) are refused (shared/http/origin-verify.ts).
       ORIGIN_VERIFY_SECRETS: frontEnds.originVerifySecrets,

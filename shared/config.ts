@@ -35,8 +35,14 @@ const baseSchema = z.object({
    */
   JWT_PUBLIC_KEYS: jwks,
   JWT_ISSUER: z.string().check(z.minLength(1)),
-  /** Origins of the admin SPA and customer portal: CORS, CSRF and redirect allowlist. */
-  ALLOWED_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
+  /**
+   * Origins of the admin SPA: CORS and the CSRF check of admin routes, the login redirect
+   * allowlist. The portal's are separate (PORTAL_ORIGINS): each audience's routes accept
+   * only its own front end, so a flaw in one front end cannot act on the other's routes.
+   */
+  ADMIN_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
+  /** Origins of the customer portal: CORS and the CSRF check of customer routes. Public routes take both lists. */
+  PORTAL_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
   /** Values of CloudFront's x-origin-verify header (current,previous); unset = no check (local). Set but empty fails. */
   ORIGIN_VERIFY_SECRETS: z.optional(z.pipe(commaList, z.array(z.string().check(z.minLength(16))).check(z.minLength(1)))),

@@ -36,7 +36,8 @@ export const BENCH_ENV: Record<string, string> = {
   JWT_PUBLIC_KEYS: JSON.stringify({ keys: [publicHalf(BENCH_SIGNING_KEY)] }),
   JWT_SIGNING_KEY_SECRET: signingKeySecretName(BENCH_SIGNING_STAGE),
   JWT_ISSUER: 'https://ticketing.bench/api/v2',
-  ALLOWED_ORIGINS: 'https://admin.ticketing.bench',
+  ADMIN_ORIGINS: 'https://admin.ticketing.bench',
+  PORTAL_ORIGINS: 'https://portal.ticketing.bench',
   LOG_LEVEL: 'INFO',
   // EMF lines would interleave with the figures; their cost (one stdout write per flush) is not measured.
   POWERTOOLS_METRICS_DISABLED: 'true',

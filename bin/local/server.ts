@@ -95,8 +95,11 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-/** An answer the server makes itself, with the same security and CORS headers as the handlers' answers. */
+/**
+ * An answer the server makes itself, with the same security headers as the handlers' answers and
+ * CORS for any of our origins, as API Gateway's own answers carry its per-API CORS configuration.
+ */
 function problem(req: IncomingMessage, res: ServerResponse, status: number, slug: string, title: string, detail: string): void {
-  res.writeHead(status, { ...apiAnswerHeaders(req.headers.origin), 'Content-Type': 'application/problem+json' });
+  res.writeHead(status, { ...apiAnswerHeaders(req.headers.origin, 'public'), 'Content-Type': 'application/problem+json' });
   res.end(JSON.stringify({ type: `/problems/${slug}`, title, status, detail }));
 }

@@ -23,11 +23,12 @@ function bearerToken(event: RouteEvent): string | undefined {
  * authenticated by the cookie alone must come from one of our origins and carry the
  * custom header. Bearer requests are immune (a foreign page cannot read the token).
  */
-function assertNotCrossSite(event: RouteEvent): void {
+function assertNotCrossSite(event: RouteEvent, audience: 'admin' | 'customer'): void {
   if (SAFE_METHODS.has(event.requestContext.http.method)) return;
-  if (!isAllowedOrigin(header(event, 'origin')) || !header(event, CSRF_HEADER)) {
+  // Per audience: the portal's origin cannot drive the admin routes with an administrator's cookie, nor the reverse.
+  if (!isAllowedOrigin(header(event, 'origin'), audience) || !header(event, CSRF_HEADER)) {
     throw new Forbidden(
-      `Cookie-authenticated requests that change state must come from an allowed Origin and carry the ${CSRF_HEADER} header.`,
+      `Cookie-authenticated requests that change state must come from one of this route's front-end origins and carry the ${CSRF_HEADER} header.`,
       { error: 'csrf_rejected' },
     );
   }
@@ -43,7 +44,7 @@ export function authenticate(access: Access): Middleware {
       if (!token) {
         token = readCookie(event.cookies, AUTH_COOKIE);
         if (!token) throw new Unauthenticated('Send a Bearer token or the auth cookie.');
-        assertNotCrossSite(event);
+        assertNotCrossSite(event, access.kind);
       }
       const principal = await verifyToken(token, access.kind);
       // After the signature: an ended session (logout everywhere, password change) is refused; cached, see session-check.ts.

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { corsHeaders } from './cors.ts';
+import { corsHeaders, type Audience } from './cors.ts';
 import { header, type Middleware } from './request.ts';
 
 /** A JSON API serves no documents: lock down everything a browser might do with an answer. */
@@ -16,15 +16,19 @@ const SECURITY_HEADERS: Record<string, string> = {
  * The security and CORS headers of every API answer for a request from `origin`: the
  * middy stack adds them, and the local server (bin/local/server.ts) to the answers it
  * makes itself (unmatched routes, 405, 413), as API Gateway's own answers carry CORS.
+ * CORS follows the route's audience (cors.ts).
  */
-export const apiAnswerHeaders = (origin: string | undefined): Record<string, string> => ({ ...SECURITY_HEADERS, ...corsHeaders(origin) });
+export const apiAnswerHeaders = (origin: string | undefined, audience: Audience): Record<string, string> => ({
+  ...SECURITY_HEADERS,
+  ...corsHeaders(origin, audience),
+});
 
-/** Adds CORS and security headers to every answer, errors included. */
-export function responseHeaders(): Middleware {
+/** Adds CORS (for the route's audience) and security headers to every answer, errors included. */
+export function responseHeaders(audience: Audience): Middleware {
   const apply: NonNullable<Middleware['after']> = async (request) => {
     const response = request.response as APIGatewayProxyStructuredResultV2 | undefined;
     if (!response) return;
-    response.headers = { ...apiAnswerHeaders(header(request.event, 'origin')), ...response.headers };
+    response.headers = { ...apiAnswerHeaders(header(request.event, 'origin'), audience), ...response.headers };
   };
   return { after: apply, onError: apply };
 }

@@ -103,7 +103,7 @@ export function route<
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // Early in the stack so its `after` runs last: everything the request recorded is published, errors included.
     .use(flushMetrics())
-    .use(responseHeaders())
+    .use(responseHeaders(row.auth.kind))
     .use(problemDetails())
     .use(originVerify())
     .use(authenticate(row.auth))

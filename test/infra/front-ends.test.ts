@@ -193,16 +193,15 @@ describe('custom domains from context', () => {
     }
   });
 
-  it('uses the domains as the allowed origins, callbacks and UI URLs, and lets the HTTP API answer their preflights', () => {
+  it("uses the domains as each audience's origins, the admin one for callbacks and UI URL, and lets the HTTP API answer their preflights", () => {
     const { template } = built.domains!;
     const admin = `https://${DOMAINS.adminDomain}`;
     const portal = `https://${DOMAINS.portalDomain}`;
     for (const { fn } of routeFunctions(template).values()) {
-      expect(fn.Properties.Environment.Variables).toMatchObject({ ALLOWED_ORIGINS: `${admin},${portal}`, ADMIN_UI_URL: admin });
+      expect(fn.Properties.Environment.Variables).toMatchObject({ ADMIN_ORIGINS: admin, PORTAL_ORIGINS: portal, ADMIN_UI_URL: admin });
     }
-    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
-      CallbackURLs: [`${admin}${API_PREFIX}/auth/callback`, `${portal}${API_PREFIX}/auth/callback`],
-    });
+    // Administrators sign in from the admin front end only: no callback on the portal.
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', { CallbackURLs: [`${admin}${API_PREFIX}/auth/callback`] });
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.objectLike({ AllowOrigins: [admin, portal], AllowCredentials: true }) });
   });
 
@@ -216,16 +215,16 @@ describe('custom domains from context', () => {
 });
 
 describe('values derived from the distributions', () => {
-  it('gives every function ALLOWED_ORIGINS = both front ends + the extra origins, ADMIN_UI_URL = the admin front end', () => {
+  it('gives every function ADMIN_ORIGINS / PORTAL_ORIGINS = its front end + the extra origins, ADMIN_UI_URL = the admin front end', () => {
     const { template } = built.dev!;
     const admin = idOf(template, 'admin front end');
     const portal = idOf(template, 'portal front end');
-    const expected = {
-      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [admin, 'DomainName'] }, ',https://', { 'Fn::GetAtt': [portal, 'DomainName'] }, ',http://localhost:5173,http://127.0.0.1:5173']],
-    };
+    const originsOf = (id: string) => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, ',http://localhost:5173,http://127.0.0.1:5173']] });
     for (const [handler, { fn }] of routeFunctions(template)) {
       const env = fn.Properties.Environment.Variables;
-      expect(env.ALLOWED_ORIGINS, handler).toEqual(expected);
+      expect(env.ADMIN_ORIGINS, handler).toEqual(originsOf(admin));
+      expect(env.PORTAL_ORIGINS, handler).toEqual(originsOf(portal));
+      expect(env.ALLOWED_ORIGINS, handler).toBeUndefined();
       expect(env.ADMIN_UI_URL, handler).toEqual(distributionOrigin(admin));
       expect(env.API_BASE_URL, handler).toBeUndefined();
       const mails = routes.find((row) => row.handler === handler)!.uses.email;
@@ -233,11 +232,12 @@ describe('values derived from the distributions', () => {
     }
     // No front-end origin in staging or prod: only the two distributions.
     for (const { fn } of routeFunctions(built.prod!.template).values()) {
-      expect(JSON.stringify(fn.Properties.Environment.Variables.ALLOWED_ORIGINS)).not.toMatch(/localhost|127\.0\.0\.1|example/);
+      const { ADMIN_ORIGINS, PORTAL_ORIGINS } = fn.Properties.Environment.Variables;
+      expect(JSON.stringify([ADMIN_ORIGINS, PORTAL_ORIGINS])).not.toMatch(/localhost|127\.0\.0\.1|example/);
     }
   });
 
-  it('registers one Cognito callback per allowed origin, and the logout URLs POST /auth/logout accepts', () => {
+  it('registers one Cognito callback per admin origin (none on the portal), and the logout URLs POST /auth/logout accepts', () => {
     const { template } = built.dev!;
     const admin = idOf(template, 'admin front end');
     const portal = idOf(template, 'portal front end');
@@ -245,11 +245,11 @@ describe('values derived from the distributions', () => {
     const client = Object.values(ofType(template, 'AWS::Cognito::UserPoolClient')).find((c) => c.Properties.AllowedOAuthFlows)!.Properties;
     expect(client.CallbackURLs).toEqual([
       at(admin, '/api/v2/auth/callback'),
-      at(portal, '/api/v2/auth/callback'),
       'http://localhost:5173/api/v2/auth/callback',
       'http://127.0.0.1:5173/api/v2/auth/callback',
     ]);
     expect(client.LogoutURLs).toEqual(expect.arrayContaining([distributionOrigin(admin), at(admin, '/'), at(admin, '/?error_code=not_vendor_user'), 'http://localhost:5173/']));
+    expect(JSON.stringify([client.CallbackURLs, client.LogoutURLs])).not.toContain(portal);
   });
 
   it('answers preflights in API Gateway only for literal origins (the distributions are same-origin), with the shared CORS definition', () => {

@@ -200,22 +200,20 @@ describe('optional resources', () => {
   });
 
   it('configures the Cognito client for the code flow back to the API callback', () => {
-    // The front ends' origins (their distributions' domains) and dev's extra origins.
-    const [admin, portal] = ['admin', 'portal'].map((name) => Object.entries(synthetic.findResources('AWS::CloudFront::Distribution'))
+    // The admin origins (its distribution's domain and dev's extra origins): administrators never sign in on the portal.
+    const [admin] = ['admin'].map((name) => Object.entries(synthetic.findResources('AWS::CloudFront::Distribution'))
       .find(([, d]) => d.Properties.DistributionConfig.Comment === `ticketing-dev ${name} front end`)![0]);
     const at = (id: string, suffix = '') => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, ...(suffix ? [suffix] : [])]] });
     synthetic.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       AllowedOAuthFlows: ['code'],
       GenerateSecret: false,
-      CallbackURLs: [at(admin!, '/api/v2/auth/callback'), at(portal!, '/api/v2/auth/callback'), 'http://localhost:5173/api/v2/auth/callback', 'http://127.0.0.1:5173/api/v2/auth/callback'],
+      CallbackURLs: [at(admin!, '/api/v2/auth/callback'), 'http://localhost:5173/api/v2/auth/callback', 'http://127.0.0.1:5173/api/v2/auth/callback'],
       // What POST /auth/logout accepts as return_to, plus the vendor-rejection landing page.
       LogoutURLs: [
         at(admin!),
-        at(portal!),
         'http://localhost:5173',
         'http://127.0.0.1:5173',
         at(admin!, '/'),
-        at(portal!, '/'),
         'http://localhost:5173/',
         'http://127.0.0.1:5173/',
         at(admin!, '/?error_code=not_vendor_user'),
@@ -350,8 +348,9 @@ describe('stages', () => {
       CorsConfiguration: Match.objectLike({ AllowOrigins: origins.split(','), AllowCredentials: true }),
     });
     for (const { fn } of routeFunctions(template).values()) {
-      // After the two front ends' origins (test/infra/front-ends.test.ts).
-      expect(JSON.stringify(fn.Properties.Environment.Variables.ALLOWED_ORIGINS)).toMatch(new RegExp(`,${origins}"\\]\\]}$`));
+      // After each front end's origin, for both audiences (test/infra/front-ends.test.ts).
+      const { ADMIN_ORIGINS, PORTAL_ORIGINS } = fn.Properties.Environment.Variables;
+      for (const value of [ADMIN_ORIGINS, PORTAL_ORIGINS]) expect(JSON.stringify(value)).toMatch(new RegExp(`,${origins}"\\]\\]}$`));
     }
   });
 

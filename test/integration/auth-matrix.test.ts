@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { PERMISSIONS, routeKey, routes, type RouteRow } from '#shared/routes';
 import { call } from '../support/api.ts';
-import { ALLOWED_ORIGIN } from '../support/env.ts';
+import { ALLOWED_ORIGIN, PORTAL_ORIGIN } from '../support/env.ts';
 import { adminToken, customerToken, expiredToken, foreignToken, tamperedToken, unsignedToken } from '../support/tokens.ts';
 
 /** Every route of the table, walked: authentication and permission come from its row. */
@@ -14,6 +14,18 @@ const guarded = routes.filter((row) => row.auth.kind !== 'public');
 describe.each(guarded.map((row) => [routeKey(row), row] as const))('%s', (_key, row) => {
   const send = (options: Parameters<typeof call>[2]) => call(row.method, urlOf(row), options);
   const wrongAudience = () => (row.auth.kind === 'admin' ? customerToken() : adminToken());
+  // Each audience's routes accept only its own front end (shared/http/cors.ts): admin the admin SPA, customer the portal.
+  const ownOrigin = row.auth.kind === 'admin' ? ALLOWED_ORIGIN : PORTAL_ORIGIN;
+  const otherOrigin = row.auth.kind === 'admin' ? PORTAL_ORIGIN : ALLOWED_ORIGIN;
+
+  it("answers CORS for its own front end's origin only", async () => {
+    const own = await send({ headers: { origin: ownOrigin } });
+    expect(own.headers['access-control-allow-origin']).toBe(ownOrigin);
+    expect(own.headers['access-control-allow-credentials']).toBe('true');
+    const other = await send({ headers: { origin: otherOrigin } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(other.headers.vary).toBe('Origin');
+  });
 
   it('is built from its own row', async () => {
     const module = await import(pathToFileURL(join(import.meta.dirname, '../../functions', `${row.handler}.ts`)).href);
@@ -57,8 +69,26 @@ describe.each(guarded.map((row) => [routeKey(row), row] as const))('%s', (_key, 
       const foreign = await send({ cookies: [cookie], headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' } });
       expect(foreign.status).toBe(403);
       expect(foreign.body.error).toBe('csrf_rejected');
-      const noHeader = await send({ cookies: [cookie], headers: { origin: ALLOWED_ORIGIN } });
+      const noHeader = await send({ cookies: [cookie], headers: { origin: ownOrigin } });
       expect(noHeader.status).toBe(403);
+      // The other front end's origin is foreign here: the portal cannot act with an administrator's cookie, nor the reverse.
+      const otherFrontEnd = await send({ cookies: [cookie], headers: { origin: otherOrigin, 'x-requested-with': 'fetch' } });
+      expect(otherFrontEnd.status).toBe(403);
+      expect(otherFrontEnd.body.error).toBe('csrf_rejected');
     });
   }
+});
+
+describe('public routes', () => {
+  it.each(routes.filter((row) => row.auth.kind === 'public').map((row) => [routeKey(row), row] as const))(
+    '%s answers CORS for both front ends, not for a foreign origin',
+    async (_key, row) => {
+      for (const origin of [ALLOWED_ORIGIN, PORTAL_ORIGIN]) {
+        const response = await call(row.method, urlOf(row), { headers: { origin } });
+        expect(response.headers['access-control-allow-origin'], origin).toBe(origin);
+      }
+      const foreign = await call(row.method, urlOf(row), { headers: { origin: 'https://evil.example' } });
+      expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    },
+  );
 });

@@ -24,7 +24,7 @@ const useMode = (mode: 'idp' | 'legacy') => {
 };
 beforeAll(() => useMode('idp'));
 afterEach(() => {
-  process.env.ALLOWED_ORIGINS = ALLOWED_ORIGIN;
+  process.env.ADMIN_ORIGINS = ALLOWED_ORIGIN;
   useMode('idp');
   vi.restoreAllMocks();
 });
@@ -118,7 +118,7 @@ describe('GET /auth/callback', () => {
 
   // cognito-local, like Cognito, refuses a token exchange whose redirect_uri differs from the authorize request's.
   it('comes back to the callback on the origin the login started from, and exchanges the code with that callback', async () => {
-    process.env.ALLOWED_ORIGINS = `${ALLOWED_ORIGIN},${SECOND_ORIGIN}`;
+    process.env.ADMIN_ORIGINS = `${ALLOWED_ORIGIN},${SECOND_ORIGIN}`;
     useMode('idp');
     const staff = await staffMember();
     const redirect = `${SECOND_ORIGIN}/`;

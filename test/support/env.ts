@@ -6,7 +6,10 @@
  */
 export const TABLE_NAME = 'ticketing-test';
 export const PHOTO_BUCKET = 'ticketing-photos-test';
+/** The admin front end's origin (ADMIN_ORIGINS): admin routes and the login redirect accept it. */
 export const ALLOWED_ORIGIN = 'https://admin.ticketing.test';
+/** The customer portal's origin (PORTAL_ORIGINS), distinct: customer routes accept only it, admin routes refuse it. */
+export const PORTAL_ORIGIN = 'https://portal.ticketing.test';
 export const JWT_ISSUER = 'https://ticketing.test/api/v2';
 /** The stage whose signing key secret global-setup.ts creates in the Secrets Manager stand-in (`ticketing/test/signing-keys`). */
 export const SIGNING_KEY_STAGE = 'test';
@@ -37,7 +40,7 @@ export const EMAIL_FROM = 'no-reply@ticketing.test';
 export const SECOND_ORIGIN = 'https://admin-alt.ticketing.test';
 export const ADMIN_UI_URL = ALLOWED_ORIGIN;
 /** The customer portal: verification mails link to `<PORTAL_URL>/verify-email?token=…`. */
-export const PORTAL_URL = ALLOWED_ORIGIN;
+export const PORTAL_URL = PORTAL_ORIGIN;
 
 export const TEST_ENV: Record<string, string> = {
   STAGE: 'test',
@@ -45,7 +48,8 @@ export const TEST_ENV: Record<string, string> = {
   SITE_AUTH_METHOD: 'legacy',
   JWT_ISSUER,
   JWT_PUBLIC_KEYS: PLACEHOLDER_PUBLIC_KEYS,
-  ALLOWED_ORIGINS: ALLOWED_ORIGIN,
+  ADMIN_ORIGINS: ALLOWED_ORIGIN,
+  PORTAL_ORIGINS: PORTAL_ORIGIN,
   PHOTO_BUCKET,
   EMAIL_FROM,
   ADMIN_UI_URL,

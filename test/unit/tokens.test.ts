@@ -30,7 +30,8 @@ beforeAll(async () => {
     STAGE: 'test',
     SITE_AUTH_METHOD: 'legacy',
     JWT_ISSUER: 'https://ticketing.unit/api/v2',
-    ALLOWED_ORIGINS: 'https://admin.ticketing.unit',
+    ADMIN_ORIGINS: 'https://admin.ticketing.unit',
+    PORTAL_ORIGINS: 'https://portal.ticketing.unit',
   });
   tokens = await import('#shared/auth/tokens');
   clock = await import('#shared/clock');

@@ -19,8 +19,8 @@ const client = idp.adminAppClient();
 export function idpLogout(returnTo: string | undefined): { success: true; logout_url: string } {
   requireAuthMode('idp');
   const target = returnTo ?? idp.adminUiUrl();
-  if (!registeredLogoutUrls(config().ALLOWED_ORIGINS, idp.adminUiUrl()).includes(target)) {
-    throw new ValidationError('return_to must be one of the allowed origins or the admin UI URL.', [
+  if (!registeredLogoutUrls(config().ADMIN_ORIGINS, idp.adminUiUrl()).includes(target)) {
+    throw new ValidationError('return_to must be one of the admin origins or the admin UI URL.', [
       { path: 'query.return_to', message: 'Not an allowed return address.' },
     ]);
   }

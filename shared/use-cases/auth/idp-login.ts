@@ -16,12 +16,12 @@ const client = idp.adminAppClient();
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
 
-/** The redirect URI must lie on one of the admin UI origins: no open redirect. */
+/** The redirect URI must lie on one of the admin UI origins (ADMIN_ORIGINS; the portal's are not): no open redirect. */
 function assertAllowedRedirect(redirectUri: string): void {
   const origin = URL.canParse(redirectUri) ? new URL(redirectUri).origin : undefined;
-  if (!origin || !config().ALLOWED_ORIGINS.includes(origin)) {
-    throw new ValidationError('redirect_uri must be on one of the allowed origins.', [
-      { path: 'body.redirect_uri', message: 'Not on an allowed origin.' },
+  if (!origin || !config().ADMIN_ORIGINS.includes(origin)) {
+    throw new ValidationError('redirect_uri must be on one of the admin origins.', [
+      { path: 'body.redirect_uri', message: 'Not on an admin origin.' },
     ]);
   }
 }
