@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
 import { completeLogin } from '#shared/use-cases/auth/idp-login';
-import { sessionCookie } from '#shared/http/cookies';
+import { clearedLoginCookie, LOGIN_COOKIE, readCookie, sessionCookie } from '#shared/http/cookies';
 import { route } from '#shared/http/route';
 
 // Loose on purpose: whatever the provider (or a user) puts in the query, the answer is a redirect, never a 400.
@@ -9,8 +9,10 @@ const Param = z.optional(z.pipe(z.unknown(), z.transform((value) => (typeof valu
 export const handler = route(
   'GET /auth/callback',
   { query: z.object({ code: Param, state: Param, error: Param }), status: 302 },
-  async ({ query }) => {
-    const { location, jwt } = await completeLogin(query);
-    return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, cookies: jwt ? [sessionCookie(jwt)] : [] };
+  async ({ query, event }) => {
+    const { location, jwt } = await completeLogin(query, readCookie(event.cookies, LOGIN_COOKIE));
+    // The login cookie serves one callback, whatever its outcome.
+    const cookies = [clearedLoginCookie(), ...(jwt ? [sessionCookie(jwt)] : [])];
+    return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' }, cookies };
   },
 );

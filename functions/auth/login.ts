@@ -1,5 +1,6 @@
 import * as z from '#shared/schema';
 import { beginLogin } from '#shared/use-cases/auth/idp-login';
+import { loginCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
 import { AuthUrl, SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
@@ -7,5 +8,9 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /auth/login',
   { body: z.strictObject({ redirect_uri: z.url().check(z.maxLength(2048)) }), response: SingleAnswer(AuthUrl) },
-  async ({ body }) => single(await beginLogin(body.redirect_uri, 'normal')),
+  async ({ body }) => {
+    const { auth_url, browserSecret } = await beginLogin(body.redirect_uri, 'normal');
+    // Binds the login to this browser: the callback checks it against the state (login CSRF).
+    return { ...single({ auth_url }), cookies: [loginCookie(browserSecret)] };
+  },
 );

@@ -1,3 +1,4 @@
+import { LOGIN_TTL_SECONDS } from '../auth/login-state.ts';
 import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
 
 /**
@@ -17,6 +18,17 @@ export const sessionCookie = (jwt: string): string => authCookie(jwt, TOKEN_TTL_
 export function clearedAuthCookie(): string {
   return `${AUTH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
 }
+
+/**
+ * The hosted-UI login's browser binding (shared/auth/login-state.ts): set by POST /auth/login,
+ * read and cleared by GET /auth/callback, living as long as the login's state. `SameSite=Lax`
+ * still sends it on the provider's top-level redirect back to the callback.
+ */
+export const LOGIN_COOKIE = '__Host-ticketing-login';
+
+export const loginCookie = (value: string): string => `${LOGIN_COOKIE}=${value}; Path=/; Max-Age=${LOGIN_TTL_SECONDS}; HttpOnly; Secure; SameSite=Lax`;
+
+export const clearedLoginCookie = (): string => `${LOGIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
 
 /** API Gateway v2 hands cookies over as `name=value` strings. */
 export function readCookie(cookies: readonly string[] | undefined, name: string): string | undefined {

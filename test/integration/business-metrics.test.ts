@@ -140,8 +140,10 @@ describe('failed login metrics', () => {
       const begun = await call('POST', '/api/v2/auth/vendor/login', { body: { redirect_uri: `${ALLOWED_ORIGIN}/after-login` } });
       expect(begun.status, begun.raw).toBe(200);
       const state = new URL(begun.body.data.auth_url).searchParams.get('state')!;
+      // The login cookie binds the state to this browser (login-state.ts); the callback needs it back.
+      const browser = begun.cookies[0]!.split(';')[0]!;
       published = [];
-      const response = await call('GET', `/api/v2/auth/callback?${new URLSearchParams({ state, error: 'access_denied' })}`);
+      const response = await call('GET', `/api/v2/auth/callback?${new URLSearchParams({ state, error: 'access_denied' })}`, { cookies: [browser] });
       expect(response.status).toBe(302);
       expect(recorded(METRIC.loginFailed)).toEqual([{ dimensions: loginDimension('vendor'), value: 1, reason: 'access_denied' }]);
     });

@@ -7,10 +7,10 @@ import { epochSeconds } from '#shared/clock';
 import { resetConfigForTests } from '#shared/config';
 import { readSessionVersion } from '#shared/data/session-versions';
 import { createAdministrator, getAdministrator, linkIdentity, type Administrator } from '#shared/data/administrators';
-import { AUTH_COOKIE } from '#shared/http/cookies';
-import { call } from '../support/api.ts';
+import { AUTH_COOKIE, LOGIN_COOKIE } from '#shared/http/cookies';
+import { call, type CallResult } from '../support/api.ts';
 import { createTestIdentityUser, signInAtHostedUi, uniqueEmail } from '../support/cognito.ts';
-import { ADMIN_UI_URL, ALLOWED_ORIGIN, SECOND_ORIGIN } from '../support/env.ts';
+import { ADMIN_UI_URL, ALLOWED_ORIGIN, PORTAL_ORIGIN, SECOND_ORIGIN } from '../support/env.ts';
 
 const PASSWORD = 'Hosted-UI-password-1';
 const REDIRECT = `${ALLOWED_ORIGIN}/after-login?tab=tickets`;
@@ -38,13 +38,24 @@ async function staffMember(vendorUser: 0 | 1 = 0): Promise<Administrator & { use
 }
 
 const login = (redirect_uri = REDIRECT, path = '/api/v2/auth/login') => call('POST', path, { body: { redirect_uri } });
-const callback = (query: Record<string, string>) => call('GET', `/api/v2/auth/callback?${new URLSearchParams(query)}`);
+/** The callback as a browser reaches it: with the login cookie `browser` holds (the value POST /auth/login set), if any. */
+const callback = (query: Record<string, string>, browser?: string) =>
+  call('GET', `/api/v2/auth/callback?${new URLSearchParams(query)}`, browser ? { cookies: [`${LOGIN_COOKIE}=${browser}`] } : {});
+/** The login cookie's value a login answer set. */
+const browserOf = (response: CallResult): string => {
+  const cookie = response.cookies.find((value) => value.startsWith(`${LOGIN_COOKIE}=`));
+  expect(cookie).toBeDefined();
+  return cookie!.slice(LOGIN_COOKIE.length + 1, cookie!.indexOf(';'));
+};
+/** The session cookies an answer set (the callback also always clears the login cookie). */
+const sessionCookies = (response: CallResult) => response.cookies.filter((value) => value.startsWith(`${AUTH_COOKIE}=`));
+const CLEARED_LOGIN_COOKIE = `${LOGIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
 
-/** POST /auth/login, then the hosted UI's sign-in form; returns the code and state the browser would bring back. */
+/** POST /auth/login, then the hosted UI's sign-in form; returns the code and state the browser would bring back, and its login cookie. */
 async function signIn(email: string, path = '/api/v2/auth/login', redirect = REDIRECT) {
   const response = await login(redirect, path);
   expect(response.status).toBe(200);
-  return signInAtHostedUi(response.body.data.auth_url, email, PASSWORD);
+  return { ...(await signInAtHostedUi(response.body.data.auth_url, email, PASSWORD)), browser: browserOf(response) };
 }
 
 const errorCodeOf = (location: string) => new URL(location).searchParams.get('error_code');
@@ -68,6 +79,17 @@ describe('POST /auth/login', () => {
     const state = decodeJwt(url.searchParams.get('state')!);
     expect(state).toMatchObject({ redirect_uri: REDIRECT, channel: 'normal', nonce: url.searchParams.get('nonce'), ref: expect.any(String) });
     expect(JSON.stringify(state)).not.toMatch(/verifier/);
+    // Bound to this browser: a short-lived HttpOnly cookie whose value only the state's hash refers to.
+    const [cookie] = response.cookies;
+    expect(cookie).toMatch(new RegExp(`^${LOGIN_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; Max-Age=600; HttpOnly; Secure; SameSite=Lax$`));
+    expect(state.browser).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]{43}$/));
+    expect(JSON.stringify(state)).not.toContain(browserOf(response));
+  });
+
+  it("refuses a redirect URI on the portal's origin: logins return to the admin origins only", async () => {
+    const response = await login(`${PORTAL_ORIGIN}/after-login`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].path).toBe('body.redirect_uri');
   });
 
   it('refuses a redirect URI outside the allowed origins (no open redirect)', async () => {
@@ -102,14 +124,14 @@ describe('POST /auth/vendor/login (deprecated)', () => {
 describe('GET /auth/callback', () => {
   it('completes the code flow: sets the session cookie, redirects to the admin UI and links the provider user', async () => {
     const staff = await staffMember();
-    const { location, code, state } = await signIn(staff.email);
+    const { location, code, state, browser } = await signIn(staff.email);
     expect(`${location.origin}${location.pathname}`).toBe(CALLBACK);
-    const response = await callback({ code, state });
+    const response = await callback({ code, state }, browser);
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe(REDIRECT);
-    expect(response.cookies).toHaveLength(1);
-    expect(response.cookies[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=[^;]+; Path=/; Max-Age=\\d+; HttpOnly; Secure; SameSite=Lax$`));
-    const jwt = response.cookies[0]!.slice(AUTH_COOKIE.length + 1, response.cookies[0]!.indexOf(';'));
+    expect(sessionCookies(response)).toHaveLength(1);
+    expect(sessionCookies(response)[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=[^;]+; Path=/; Max-Age=\\d+; HttpOnly; Secure; SameSite=Lax$`));
+    const jwt = sessionCookies(response)[0]!.slice(AUTH_COOKIE.length + 1, sessionCookies(response)[0]!.indexOf(';'));
     const me = await call('GET', '/api/v2/auth/me', { cookies: [`${AUTH_COOKIE}=${jwt}`] });
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ id: staff.id, email: staff.email });
@@ -122,30 +144,56 @@ describe('GET /auth/callback', () => {
     useMode('idp');
     const staff = await staffMember();
     const redirect = `${SECOND_ORIGIN}/`;
-    const { location, code, state } = await signIn(staff.email, '/api/v2/auth/login', redirect);
+    const { location, code, state, browser } = await signIn(staff.email, '/api/v2/auth/login', redirect);
     expect(`${location.origin}${location.pathname}`).toBe(`${SECOND_ORIGIN}/api/v2/auth/callback`);
-    const response = await callback({ code, state });
+    const response = await callback({ code, state }, browser);
     expect(response.headers.location).toBe(redirect);
-    expect(response.cookies).toHaveLength(1);
+    expect(sessionCookies(response)).toHaveLength(1);
+  });
+
+  it('clears the login cookie on every outcome', async () => {
+    const staff = await staffMember();
+    const { code, state, browser } = await signIn(staff.email);
+    expect((await callback({ code, state }, browser)).cookies).toContain(CLEARED_LOGIN_COOKIE);
+    expect((await callback({ code: 'x', state: 'forged' })).cookies).toEqual([CLEARED_LOGIN_COOKIE]);
+  });
+
+  // Login CSRF: an attacker signs in with their own account and has the victim's browser bring their code and state back.
+  it('refuses with login_csrf a callback from a browser without the login cookie, or with another login\'s, and the real browser still completes', async () => {
+    const staff = await staffMember();
+    const { code, state, browser } = await signIn(staff.email);
+    const withoutCookie = await callback({ code, state });
+    expect(withoutCookie.status).toBe(302);
+    expect(errorCodeOf(withoutCookie.headers.location!)).toBe('login_csrf');
+    expect(sessionCookies(withoutCookie)).toEqual([]);
+    const otherBrowser = browserOf(await login());
+    const withOtherCookie = await callback({ code, state }, otherBrowser);
+    expect(errorCodeOf(withOtherCookie.headers.location!)).toBe('login_csrf');
+    expect(sessionCookies(withOtherCookie)).toEqual([]);
+    // Refused before the verifier is taken: the browser that started the login is not locked out by the attempts.
+    const own = await callback({ code, state }, browser);
+    expect(own.headers.location).toBe(REDIRECT);
+    expect(sessionCookies(own)).toHaveLength(1);
   });
 
   it('refuses a replayed callback (same code and state) with a redirect, not a session', async () => {
     const staff = await staffMember();
-    const { code, state } = await signIn(staff.email);
-    expect((await callback({ code, state })).status).toBe(302);
-    const replay = await callback({ code, state });
+    const { code, state, browser } = await signIn(staff.email);
+    expect((await callback({ code, state }, browser)).status).toBe(302);
+    const replay = await callback({ code, state }, browser);
     expect(replay.status).toBe(302);
     expect(errorCodeOf(replay.headers.location!)).toBe('login_expired');
-    expect(replay.cookies).toEqual([]);
+    expect(sessionCookies(replay)).toEqual([]);
   });
 
   it('refuses a code brought back with another login\'s state (PKCE verifier mismatch)', async () => {
     const staff = await staffMember();
     const { code } = await signIn(staff.email);
-    const other = new URL((await login()).body.data.auth_url).searchParams.get('state')!;
-    const response = await callback({ code, state: other });
+    const otherLogin = await login();
+    const other = new URL(otherLogin.body.data.auth_url).searchParams.get('state')!;
+    const response = await callback({ code, state: other }, browserOf(otherLogin));
     expect(errorCodeOf(response.headers.location!)).toBe('code_rejected');
-    expect(response.cookies).toEqual([]);
+    expect(sessionCookies(response)).toEqual([]);
   });
 
   it.each([
@@ -156,33 +204,35 @@ describe('GET /auth/callback', () => {
     const response = await callback(query as Record<string, string>);
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe(`${ADMIN_UI_URL}/?error_code=invalid_state`);
-    expect(response.cookies).toEqual([]);
+    expect(sessionCookies(response)).toEqual([]);
   });
 
   it('redirects with an error code when the provider reports an error or no code comes back', async () => {
-    const denied = new URL((await login()).body.data.auth_url).searchParams.get('state')!;
-    expect(errorCodeOf((await callback({ state: denied, error: 'access_denied' })).headers.location!)).toBe('access_denied');
-    const empty = new URL((await login()).body.data.auth_url).searchParams.get('state')!;
-    expect(errorCodeOf((await callback({ state: empty })).headers.location!)).toBe('invalid_request');
+    const deniedLogin = await login();
+    const denied = new URL(deniedLogin.body.data.auth_url).searchParams.get('state')!;
+    expect(errorCodeOf((await callback({ state: denied, error: 'access_denied' }, browserOf(deniedLogin))).headers.location!)).toBe('access_denied');
+    const emptyLogin = await login();
+    const empty = new URL(emptyLogin.body.data.auth_url).searchParams.get('state')!;
+    expect(errorCodeOf((await callback({ state: empty }, browserOf(emptyLogin))).headers.location!)).toBe('invalid_request');
   });
 
   it('redirects a provider user without an administrator record with unknown_user', async () => {
     const email = uniqueEmail('stranger');
     await createTestIdentityUser(email, PASSWORD);
-    const { code, state } = await signIn(email);
-    const response = await callback({ code, state });
+    const { code, state, browser } = await signIn(email);
+    const response = await callback({ code, state }, browser);
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe(`${REDIRECT}&error_code=unknown_user`);
-    expect(response.cookies).toEqual([]);
+    expect(sessionCookies(response)).toEqual([]);
   });
 
   it('refuses a provider user whose email matches a record already linked to another provider user', async () => {
     const staff = await staffMember();
     expect(await linkIdentity(staff.id, 'sub-of-an-earlier-provider-user', 'earlier-username')).toBe(true);
-    const { code, state } = await signIn(staff.email);
-    const response = await callback({ code, state });
+    const { code, state, browser } = await signIn(staff.email);
+    const response = await callback({ code, state }, browser);
     expect(errorCodeOf(response.headers.location!)).toBe('unknown_user');
-    expect(response.cookies).toEqual([]);
+    expect(sessionCookies(response)).toEqual([]);
   });
 
   it('rejects a non-vendor user on the vendor channel: tokens revoked, redirect through the provider logout', async () => {
@@ -194,11 +244,11 @@ describe('GET /auth/callback', () => {
       return (send as any).call(this, command, ...rest);
     });
     const staff = await staffMember(0);
-    const { code, state } = await signIn(staff.email, '/api/v2/auth/vendor/login');
-    const response = await callback({ code, state });
+    const { code, state, browser } = await signIn(staff.email, '/api/v2/auth/vendor/login');
+    const response = await callback({ code, state }, browser);
 
     expect(response.status).toBe(302);
-    expect(response.cookies).toEqual([]);
+    expect(sessionCookies(response)).toEqual([]);
     const location = new URL(response.headers.location!);
     expect(`${location.origin}${location.pathname}`).toBe(`${process.env.COGNITO_DOMAIN}/logout`);
     expect(location.searchParams.get('client_id')).toBe(process.env.COGNITO_CLIENT_ID);
@@ -215,10 +265,10 @@ describe('GET /auth/callback', () => {
 
   it('signs a vendor user in through the vendor channel', async () => {
     const vendor = await staffMember(1);
-    const { code, state } = await signIn(vendor.email, '/api/v2/auth/vendor/login');
-    const response = await callback({ code, state });
+    const { code, state, browser } = await signIn(vendor.email, '/api/v2/auth/vendor/login');
+    const response = await callback({ code, state }, browser);
     expect(response.headers.location).toBe(REDIRECT);
-    expect(response.cookies).toHaveLength(1);
+    expect(sessionCookies(response)).toHaveLength(1);
   });
 
   it('redirects with idp_disabled in legacy mode', async () => {
@@ -274,9 +324,9 @@ describe('POST /auth/logout', () => {
 describe('POST /auth/change-password', () => {
   it('has the provider email a reset code to a linked identity-provider user', async () => {
     const staff = await staffMember();
-    const { code, state } = await signIn(staff.email);
-    const session = await callback({ code, state });
-    const cookie = session.cookies[0]!.split(';')[0]!;
+    const { code, state, browser } = await signIn(staff.email);
+    const session = await callback({ code, state }, browser);
+    const cookie = sessionCookies(session)[0]!.split(';')[0]!;
     const response = await call('POST', '/api/v2/auth/change-password', { cookies: [cookie], headers: spa });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, message: expect.any(String) });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LOGIN_TTL_SECONDS, signLoginState, verifyLoginState, type LoginChannel } from '../../auth/login-state.ts';
+import { browserBinding, LOGIN_TTL_SECONDS, sameBrowser, signLoginState, verifyLoginState, type LoginChannel } from '../../auth/login-state.ts';
 import { callbackUrlFor, pkceChallenge, vendorRejectionUrl, withErrorCode } from '../../auth/oidc.ts';
 import { config } from '../../config.ts';
 import { findAdministratorByEmail, linkIdentity } from '../../data/administrators.ts';
@@ -29,21 +29,23 @@ function assertAllowedRedirect(redirectUri: string): void {
 /**
  * POST /auth/login (and the deprecated vendor channel): the hosted UI's authorize URL
  * for an authorization-code login with PKCE. Spec: outside idp mode, 403 with
- * `error: "vendor_user_restricted"`.
+ * `error: "vendor_user_restricted"`. `browserSecret` goes into the login cookie (only its hash
+ * is in the state, see login-state.ts).
  */
-export async function beginLogin(redirectUri: string, channel: LoginChannel): Promise<{ auth_url: string }> {
+export async function beginLogin(redirectUri: string, channel: LoginChannel): Promise<{ auth_url: string; browserSecret: string }> {
   requireAuthMode('idp', { error: 'vendor_user_restricted' });
   assertAllowedRedirect(redirectUri);
   const verifier = random(32);
   const ref = random(16);
   const nonce = random(16);
+  const browserSecret = random(32);
   await storeLoginVerifier(ref, verifier, LOGIN_TTL_SECONDS);
   // The provider comes back to the API through the front end the login started on (its
   // /api/* proxy), so the cookie is first-party there. The signed state's redirect_uri
   // fixes that origin, so the token exchange repeats the same callback URL.
-  const state = await signLoginState({ redirectUri, nonce, ref, channel });
+  const state = await signLoginState({ redirectUri, nonce, ref, channel, browser: browserBinding(browserSecret) });
   const callbackUrl = callbackUrlFor(redirectUri);
-  return { auth_url: idp.authorizeUrl(client, { state, codeChallenge: pkceChallenge(verifier), nonce, callbackUrl }) };
+  return { auth_url: idp.authorizeUrl(client, { state, codeChallenge: pkceChallenge(verifier), nonce, callbackUrl }), browserSecret };
 }
 
 export interface CallbackQuery {
@@ -67,11 +69,13 @@ async function revokeQuietly(client: idp.AppClient, refreshToken: string | undef
 /**
  * GET /auth/callback. Every outcome is a redirect: to the state's redirect URI with the
  * session cookie, or with `?error_code=` (to the admin UI when the state cannot be
- * trusted). Codes: idp_disabled, invalid_state, login_expired (state already used or too
- * old: replays land here), access_denied, invalid_request, code_rejected,
- * invalid_id_token, unknown_user, not_vendor_user (via the provider's logout).
+ * trusted). Codes: idp_disabled, invalid_state, login_csrf (the browser does not hold the
+ * login cookie the state is bound to), login_expired (state already used or too old:
+ * replays land here), access_denied, invalid_request, code_rejected, invalid_id_token,
+ * unknown_user, not_vendor_user (via the provider's logout). `browserSecret` is the login
+ * cookie's value, which the caller clears whatever the outcome.
  */
-export async function completeLogin(query: CallbackQuery): Promise<CallbackOutcome> {
+export async function completeLogin(query: CallbackQuery, browserSecret: string | undefined): Promise<CallbackOutcome> {
   if (config().SITE_AUTH_METHOD !== 'idp') {
     recordFailedLogin('idp', 'idp_disabled');
     return { location: withErrorCode(idp.adminUiUrl(), 'idp_disabled') };
@@ -87,6 +91,8 @@ export async function completeLogin(query: CallbackQuery): Promise<CallbackOutco
     return { location: withErrorCode(state.redirectUri, code) };
   };
 
+  // Before the verifier is taken: a state planted in another browser neither logs it in nor burns the real login.
+  if (!sameBrowser(state, browserSecret)) return fail('login_csrf');
   // Consumed first, whatever follows: a state (and the code it came with) works once.
   const verifier = await takeLoginVerifier(state.ref);
   if (!verifier) return fail('login_expired');
