@@ -32,6 +32,8 @@ export interface AdminPrincipal {
   authTime: number;
   /** The account's session version when the token was issued (claim `sv`, absent = 0); see session-check.ts. */
   sessionVersion?: number;
+  /** The events this administrator is limited to (claim `events`); absent = every event (use-cases/event-scope.ts). */
+  eventScope?: number[];
 }
 
 export interface CustomerPrincipal {
@@ -58,7 +60,12 @@ export async function issueToken(principal: Principal): Promise<string> {
 export async function issueSessionToken(principal: Principal): Promise<IssuedToken> {
   const claims =
     principal.kind === 'admin'
-      ? { login: principal.login, permissions: principal.permissions, vendor_user: principal.vendorUser }
+      ? {
+          login: principal.login,
+          permissions: principal.permissions,
+          vendor_user: principal.vendorUser,
+          ...(principal.eventScope ? { events: principal.eventScope } : {}),
+        }
       : { email: principal.email };
   const { kid, key } = await currentSigningKey();
   const expiresAt = epochSeconds() + TOKEN_TTL_SECONDS;
@@ -142,6 +149,11 @@ function toPrincipal(payload: JWTPayload, audience: Audience): Principal {
     return { kind: 'customer', id, email: String(payload.email ?? ''), authTime, sessionVersion: sessionVersion as number };
   }
   const permissions = Array.isArray(payload.permissions) ? payload.permissions.filter(isPermission) : [];
+  // A scope that does not parse must not widen to "every event": refuse the token.
+  const events = payload.events;
+  if (events !== undefined && !(Array.isArray(events) && events.every((id) => Number.isSafeInteger(id)))) {
+    throw new Unauthenticated('The token is malformed.');
+  }
   return {
     kind: 'admin',
     id,
@@ -150,5 +162,6 @@ function toPrincipal(payload: JWTPayload, audience: Audience): Principal {
     vendorUser: payload.vendor_user === true,
     authTime,
     sessionVersion: sessionVersion as number,
+    ...(events !== undefined ? { eventScope: events as number[] } : {}),
   };
 }

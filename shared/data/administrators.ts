@@ -35,6 +35,8 @@ export interface Administrator {
   idpUsername?: string;
   /** Raised to end every token issued before (session-versions.ts); absent = 0. */
   sessionVersion?: number;
+  /** The events this administrator may see and scan; absent = every event (README "Event-scoped staff"). */
+  eventScope?: number[];
   created: string;
   updated: string;
 }

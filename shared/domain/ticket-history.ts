@@ -8,8 +8,11 @@ import type { TicketRecord } from './ticket.ts';
  * ticket's version and lets a page be read by key, newest first.
  */
 
-/** Who made a change. Administrators and customers act through tokens; the system through seeding and imports. */
-export type Actor = { kind: 'admin'; id: number } | { kind: 'customer'; id: number } | { kind: 'system' };
+/**
+ * Who made a change. Administrators and customers act through tokens; the system through seeding and imports.
+ * An administrator's `eventScope` (use-cases/event-scope.ts) rides along for the checks, never into the history.
+ */
+export type Actor = { kind: 'admin'; id: number; eventScope?: readonly number[] } | { kind: 'customer'; id: number } | { kind: 'system' };
 
 /** `admin 3`, `customer 12`, `system`: how an actor reads in the history. */
 export const actorLabel = (actor: Actor): string => (actor.kind === 'system' ? 'system' : `${actor.kind} ${actor.id}`);

@@ -58,6 +58,8 @@ export const AdministratorProfileResource = z.strictObject({
   /** Set at the first identity-provider sign-in. */
   idpSub: z.optional(z.string()),
   idpUsername: z.optional(z.string()),
+  /** The events this administrator is limited to; absent = every event (README "Event-scoped staff"). */
+  eventScope: z.optional(z.array(z.int())),
   created: z.iso.datetime(),
   updated: z.iso.datetime(),
 });

@@ -22,6 +22,8 @@ export async function startAdminSession(admin: Administrator, authTime = epochSe
     vendorUser: admin.vendorUser === 1,
     authTime,
     sessionVersion: admin.sessionVersion ?? 0,
+    // In the token, so the checks cost no read; a refresh picks up a changed scope.
+    ...(admin.eventScope ? { eventScope: admin.eventScope } : {}),
   });
   return { jwt: token, expiresAt };
 }
