@@ -9,5 +9,5 @@ import { readClaimInfo } from '#shared/use-cases/tickets/claim-reads';
 export const handler = route(
   'GET /ticket/{ticketId}/claim-info',
   { path: TicketIdPath, response: SingleAnswer(ClaimInfoResource) },
-  async ({ path }) => single(await readClaimInfo(path.ticketId)),
+  async ({ path, caller }) => single(await readClaimInfo(path.ticketId, caller.eventScope)),
 );

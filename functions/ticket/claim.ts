@@ -5,11 +5,12 @@ import { single } from '#shared/http/envelopes';
 import { TicketIdPath } from '#shared/http/older-ticket-input';
 import { route } from '#shared/http/route';
 import { openClaim } from '#shared/use-cases/tickets/claims';
+import { adminActor } from '#shared/use-cases/event-scope';
 
 /** Opens a claim and mails its link to the claimant (README "Claims"). */
 export const handler = route(
   'POST /ticket/{ticketId}/claim',
   { path: TicketIdPath, body: ClaimBody, response: SingleAnswer(ClaimInfoResource) },
   async ({ path, body, caller }) =>
-    single(await openClaim(path.ticketId, { claimantEmail: body.claimantEmail, claimantUserId: body.claimantuserId }, { kind: 'admin', id: caller.id })),
+    single(await openClaim(path.ticketId, { claimantEmail: body.claimantEmail, claimantUserId: body.claimantuserId }, adminActor(caller))),
 );

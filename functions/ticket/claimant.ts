@@ -5,11 +5,12 @@ import { single } from '#shared/http/envelopes';
 import { TicketIdPath } from '#shared/http/older-ticket-input';
 import { route } from '#shared/http/route';
 import { changeClaimant } from '#shared/use-cases/tickets/claims';
+import { adminActor } from '#shared/use-cases/event-scope';
 
 /** Sends an open claim to another claimant: the old link is voided, the new address gets a new one. */
 export const handler = route(
   'POST /ticket/{ticketId}/claimant',
   { path: TicketIdPath, body: ClaimantBody, response: SingleAnswer(ClaimInfoResource) },
   async ({ path, body, caller }) =>
-    single(await changeClaimant(path.ticketId, { claimantEmail: body.claimantEmail, claimantUserId: body.claimantuserId }, { kind: 'admin', id: caller.id })),
+    single(await changeClaimant(path.ticketId, { claimantEmail: body.claimantEmail, claimantUserId: body.claimantuserId }, adminActor(caller))),
 );

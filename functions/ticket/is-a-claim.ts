@@ -9,5 +9,5 @@ import { readClaimInfo } from '#shared/use-cases/tickets/claim-reads';
 export const handler = route(
   'GET /ticket/{id}/is-a-claim',
   { path: PathId, response: SingleAnswer(z.boolean()) },
-  async ({ path }) => single((await readClaimInfo(path.id)).isAClaim),
+  async ({ path, caller }) => single((await readClaimInfo(path.id, caller.eventScope)).isAClaim),
 );

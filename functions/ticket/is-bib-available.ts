@@ -7,5 +7,5 @@ import { isBibAvailable } from '#shared/use-cases/tickets/older-ticket-reads';
 export const handler = route(
   'GET /ticket/{ticketId}/is-bib-available/{bib}',
   { path: BibPath, response: z.strictObject({ available: z.boolean() }) },
-  async ({ path }) => ({ body: { available: await isBibAvailable(path.ticketId, path.bib) } }),
+  async ({ path, caller }) => ({ body: { available: await isBibAvailable(path.ticketId, path.bib, caller.eventScope) } }),
 );

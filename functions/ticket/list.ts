@@ -6,8 +6,8 @@ import { route } from '#shared/http/route';
 import { listOlderTickets } from '#shared/use-cases/tickets/older-ticket-list';
 
 /** The older list for integrations: filters on keys, expansions, the update-time sync (README "Older ticket routes"). */
-export const handler = route('GET /ticket', { query: OlderTicketListQuery, response: PageAnswer(ListedTicketResource) }, async ({ query }) => {
+export const handler = route('GET /ticket', { query: OlderTicketListQuery, response: PageAnswer(ListedTicketResource) }, async ({ query, caller }) => {
   const { _include, _limit, _offset, ...filters } = query;
-  const page = await listOlderTickets({ ...filters, include: _include, limit: _limit, offset: _offset });
+  const page = await listOlderTickets({ ...filters, include: _include, limit: _limit, offset: _offset }, caller.eventScope);
   return { ...paged(page), ...(page.truncated ? { headers: { 'X-List-Truncated': 'true' } } : {}) };
 });

@@ -5,13 +5,14 @@ import { single } from '#shared/http/envelopes';
 import { StatesBody, TicketIdPath } from '#shared/http/older-ticket-input';
 import { route } from '#shared/http/route';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
+import { adminActor } from '#shared/use-cases/event-scope';
 
 /** The explicit state change; undoing a check-in also takes `checkin:undo` (README "The state machine"). */
 export const handler = route(
   'POST /ticket/{ticketId}/states',
   { path: TicketIdPath, body: StatesBody, response: SingleAnswer(TicketResource) },
   async ({ path, body, caller }) => {
-    const record = await changeTicketStates(path.ticketId, body, { kind: 'admin', id: caller.id }, { mayUndoCheckIn: caller.permissions.includes('checkin:undo') });
+    const record = await changeTicketStates(path.ticketId, body, adminActor(caller), { mayUndoCheckIn: caller.permissions.includes('checkin:undo') });
     return single(toTicket(record));
   },
 );

@@ -4,6 +4,6 @@ import { CheckInStatsResource, DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 import { checkInStatistics } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route('GET /tickets/check-in-stats', { query: StatsQuery, response: DataAnswer(CheckInStatsResource) }, async ({ query }) =>
-  dataOnly(await checkInStatistics(query.events)),
+export const handler = route('GET /tickets/check-in-stats', { query: StatsQuery, response: DataAnswer(CheckInStatsResource) }, async ({ query, caller }) =>
+  dataOnly(await checkInStatistics(query.events, caller.eventScope)),
 );

@@ -1,9 +1,10 @@
 import { PathId } from '#shared/http/bulk';
 import { route } from '#shared/http/route';
 import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
+import { adminActor } from '#shared/use-cases/event-scope';
 
 /** Soft delete: 204; the ticket leaves lists and statistics, GET answers 404, the record stays. */
 export const handler = route('DELETE /tickets/{id}', { path: PathId, status: 204 }, async ({ path, caller }) => {
-  await deleteTicket(path.id, { kind: 'admin', id: caller.id });
+  await deleteTicket(path.id, adminActor(caller));
   return { status: 204 };
 });

@@ -17,7 +17,7 @@ const TicketPageAnswer = z.extend(PageAnswer(TicketResource), {
   totalCountIsEstimate: z.optional(z.literal(true)),
 });
 
-export const handler = route('GET /tickets', { query: TicketListQuery, response: TicketPageAnswer }, async ({ query }) => {
+export const handler = route('GET /tickets', { query: TicketListQuery, response: TicketPageAnswer }, async ({ query, caller }) => {
   const page = await listTickets({
     events: [...(query.event ? [query.event] : []), ...(query.events ?? [])],
     accessEvents: query.accessEvents ?? [],
@@ -28,7 +28,7 @@ export const handler = route('GET /tickets', { query: TicketListQuery, response:
     limit: query._limit,
     offset: query._offset,
     cursor: query._cursor,
-  });
+  }, caller.eventScope);
   const reply = paged(page);
   return {
     ...reply,

@@ -4,7 +4,8 @@ import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
 import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
+import { adminActor } from '#shared/use-cases/event-scope';
 
 export const handler = route('DELETE /tickets/{id}/profile-photo', { path: PathId, response: DataAnswer(TicketResource) }, async ({ path, caller }) =>
-  dataOnly(await removeProfilePhoto(path.id, { kind: 'admin', id: caller.id })),
+  dataOnly(await removeProfilePhoto(path.id, adminActor(caller))),
 );

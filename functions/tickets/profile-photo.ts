@@ -6,10 +6,11 @@ import { FilePart } from '#shared/http/multipart';
 import { DataAnswer } from '#shared/http/answers';
 import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
+import { adminActor } from '#shared/use-cases/event-scope';
 
 /** multipart/form-data with the image in the field `file` (README "Profile photos"). */
 export const handler = route(
   'POST /tickets/{id}/profile-photo',
   { path: PathId, multipart: { maxFileBytes: MAX_PHOTO_BYTES }, body: z.strictObject({ file: FilePart }), response: DataAnswer(TicketResource) },
-  async ({ path, body, caller }) => dataOnly(await uploadProfilePhoto(path.id, body.file.data, { kind: 'admin', id: caller.id })),
+  async ({ path, body, caller }) => dataOnly(await uploadProfilePhoto(path.id, body.file.data, adminActor(caller))),
 );

@@ -10,5 +10,5 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /tickets/{id}/sign-waivers',
   { path: PathId, body: SignWaiversBody, response: DataAnswer(TicketResource) },
-  async ({ path, body, caller }) => dataOnly(await signWaivers(path.id, body, caller.id)),
+  async ({ path, body, caller }) => dataOnly(await signWaivers(path.id, body, caller.id, caller.eventScope)),
 );

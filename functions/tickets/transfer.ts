@@ -5,10 +5,11 @@ import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
 import { TransferBody } from '#shared/http/ticket-input';
 import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
+import { adminActor } from '#shared/use-cases/event-scope';
 
 /** Answers the new ticket when the event or type changed, else the ticket updated in place. */
 export const handler = route(
   'POST /tickets/{id}/transfer',
   { path: PathId, body: TransferBody, response: DataAnswer(TicketResource) },
-  async ({ path, body, caller }) => dataOnly(await transferTicket(path.id, body, { kind: 'admin', id: caller.id })),
+  async ({ path, body, caller }) => dataOnly(await transferTicket(path.id, body, adminActor(caller))),
 );

@@ -5,9 +5,10 @@ import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
 import { TicketUpdateBody } from '#shared/http/ticket-input';
 import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
+import { adminActor } from '#shared/use-cases/event-scope';
 
 export const handler = route(
   'PATCH /tickets/{id}',
   { path: PathId, body: TicketUpdateBody, response: DataAnswer(TicketResource) },
-  async ({ path, body, caller }) => dataOnly(await updateTicket(path.id, body.data, { kind: 'admin', id: caller.id })),
+  async ({ path, body, caller }) => dataOnly(await updateTicket(path.id, body.data, adminActor(caller))),
 );

@@ -5,6 +5,7 @@ import { historyEntry, type Actor, type TicketAction } from '../../domain/ticket
 import { decideStateChange, statesOf, type Via } from '../../domain/ticket-states.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { Conflict, NotFound } from '../../errors.ts';
+import { assertTicketInScope, scopeOf, type ScopeRule } from '../event-scope.ts';
 
 /**
  * The one way a ticket changes: read it, let the use case decide, ask the state machine
@@ -21,6 +22,8 @@ export interface ChangeContext {
   actor: Actor;
   action: TicketAction;
   via: readonly Via[];
+  /** Which tickets a scoped administrator may change (event-scope.ts): `own` unless said (a scan: `granted`). */
+  scopeRule?: ScopeRule;
 }
 
 export interface Decision<T> {
@@ -40,7 +43,7 @@ export function assertStateMoves(before: TicketRecord, after: TicketRecord, via:
 
 /**
  * Reads ticket `id`, lets `decide` compute the change (or throw to refuse), commits it.
- * A missing ticket is a 404; deleted ones reach `decide`, which knows whether that is one.
+ * A missing ticket, or one outside a scoped actor's events, is a 404; deleted ones reach `decide`, which knows whether that is one.
  * `decide` gets the change's time, which stamps `updated` and the history entry alike.
  */
 export async function changeTicket<T>(
@@ -51,6 +54,8 @@ export async function changeTicket<T>(
   for (let attempt = 0; ; attempt++) {
     const record = await readTicketRecord(id);
     if (!record) throw ticketNotFound(id);
+    // Before anything is decided: outside the actor's events answers what a missing ticket does.
+    assertTicketInScope(scopeOf(context.actor), record, context.scopeRule ?? 'own');
     const at = now().toISOString();
     const { changes, extra = [], action = context.action, result } = await decide(record, at);
     const written = changes.map(({ before, after }) => {

@@ -3,6 +3,7 @@ import { applyScan, decideScan } from '../../domain/check-in.ts';
 import { toTicket, type Ticket } from '../../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
 import { recordCheckIn } from '../../metrics.ts';
+import { inScope } from '../event-scope.ts';
 import { changeTicket, ticketNotFound } from './change-ticket.ts';
 
 export interface CheckInRequest {
@@ -10,6 +11,8 @@ export interface CheckInRequest {
   eventId?: number;
   /** The administrator scanning (from the token). */
   adminId: number;
+  /** The scanner's events (undefined: all): the scanned event must be one, the ticket of one or granting one. */
+  eventScope?: readonly number[];
   /** `Idempotency-Key` header: a retry with the same key answers the first answer. */
   idempotencyKey?: string;
 }
@@ -29,15 +32,18 @@ class KeyTakenMeanwhile extends Conflict {
  * refused scan and answers 409 with its `reason`.
  */
 export async function checkIn(id: number, request: CheckInRequest): Promise<Ticket> {
-  const { adminId, idempotencyKey } = request;
+  const { adminId, idempotencyKey, eventScope } = request;
+  const actor = eventScope ? { kind: 'admin' as const, id: adminId, eventScope } : { kind: 'admin' as const, id: adminId };
   const firstAnswer = () => (idempotencyKey ? readIdempotentAnswer(adminId, idempotencyKey, id) : Promise.resolve(undefined));
   // Set by the attempt that commits (changeTicket re-runs the decision when a concurrent writer wins).
   let admitted = false;
   try {
-    const ticket = await changeTicket(id, { actor: { kind: 'admin', id: adminId }, action: 'check_in', via: ['check_in'] }, async (record, at) => {
+    const ticket = await changeTicket(id, { actor, action: 'check_in', via: ['check_in'], scopeRule: 'granted' }, async (record, at) => {
       admitted = false;
       if (record.deleted) throw ticketNotFound(id);
       const scan = { eventId: request.eventId ?? record.eventId, scannedTimestamp: at, adminId };
+      // A scan at an event outside the scope is a 404 too, and records no refused scan.
+      if (!inScope(eventScope, scan.eventId)) throw ticketNotFound(id);
       const decision = decideScan(record, scan.eventId);
       if (!decision.admitted) {
         // A retry of a request that was admitted answers what it answered.

@@ -31,6 +31,7 @@ import {
 import type { Page } from '../../domain/paging.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import type { TicketWaiver } from '../../domain/waivers.ts';
+import { inScope, ticketInScope, type EventScope } from '../event-scope.ts';
 import { listTicketWaivers } from './ticket-waivers.ts';
 
 export interface OlderTicketListRequest extends OlderTicketFilters {
@@ -61,17 +62,26 @@ function readServing(serving: ServingIndex, budget: number): Promise<IndexRead> 
  * applied on top, ordered, then the page's expansions, each one batch per page. `eventId`
  * alone reads only up to the page (by id) and counts from the event's kept counts;
  * `typeId` (with or without `eventId`) likewise from the type's index and counts.
+ * A scoped caller sees only the tickets its scope reaches (event-scope.ts, `granted`): an
+ * `eventId` outside it is an empty page; other serving indexes are filtered as read.
  */
-export async function listOlderTickets(request: OlderTicketListRequest): Promise<OlderTicketPage> {
+export async function listOlderTickets(request: OlderTicketListRequest, scope?: EventScope): Promise<OlderTicketPage> {
   const { include, limit, offset, ...filters } = request;
   checkIncludes(include, limit);
+  const nothing = { totalCount: 0, limit, offset, items: [], truncated: false };
+  if (filters.eventId !== undefined && !inScope(scope, filters.eventId)) return nothing;
   const serving = servingIndex(filters);
   const eventAlone = isEventAlone(filters);
   const alone = eventAlone || isTypeAlone(filters);
+  // A type alone is served from its index and counts only when its event is in scope (then all its tickets are).
+  const typeOwner = isTypeAlone(filters) && scope ? await typeEvent(filters.typeId!, filters.eventId) : undefined;
+  if (typeOwner !== undefined && !inScope(scope, typeOwner)) return nothing;
   const total = eventAlone ? countListed([filters.eventId!]) : alone ? typeCount(filters.typeId!, filters.eventId) : undefined;
   total?.catch(() => undefined); // awaited below; handled here in case the Query fails first
   const read = await readServing(serving, alone ? Math.min(offset + limit, MAX_LIST_READ) : MAX_LIST_READ);
-  const matches = read.records.filter((record) => matchesFilters(record, filters, serving)).sort(listOrder(serving));
+  const matches = read.records
+    .filter((record) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted'))
+    .sort(listOrder(serving));
   const records = matches.slice(offset, offset + limit);
   const related = await readRelations(records, include);
   return {
@@ -86,9 +96,13 @@ export async function listOlderTickets(request: OlderTicketListRequest): Promise
 
 /** A type's live tickets from its event's kept counts (0 when `eventId` names another event: nothing matches). */
 async function typeCount(typeId: number, eventId: number | undefined): Promise<number> {
-  const owner = eventId ?? (await findTicketType(typeId))?.eventId;
+  const owner = await typeEvent(typeId, eventId);
   return owner === undefined ? 0 : countTypeListed(owner, typeId);
 }
+
+/** The event whose tickets a type filter lists: the named one, else the type's own (undefined for an unknown type). */
+const typeEvent = async (typeId: number, eventId: number | undefined): Promise<number | undefined> =>
+  eventId ?? (await findTicketType(typeId))?.eventId;
 
 async function readRelations(records: TicketRecord[], include: readonly OlderTicketInclude[]): Promise<PageRelations> {
   const ids = <T>(pick: (record: TicketRecord) => T | null | undefined) => records.flatMap((record) => pick(record) ?? []) as T[];

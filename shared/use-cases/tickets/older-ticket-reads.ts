@@ -1,6 +1,7 @@
 import { bibHolder } from '../../data/bibs.ts';
 import { getEvent } from '../../data/events.ts';
 import { answerRecords, type AnswerRecord } from '../../domain/attendee-answers.ts';
+import type { EventScope } from '../event-scope.ts';
 import { liveTicketRecord } from './read-tickets.ts';
 
 /**
@@ -8,15 +9,15 @@ import { liveTicketRecord } from './read-tickets.ts';
  * it, or when the asking ticket is the one holding it. Two GetItems: the ticket (for its
  * event), then the bib's item, which every ticket change keeps in step.
  */
-export async function isBibAvailable(ticketId: number, bib: string): Promise<boolean> {
-  const ticket = await liveTicketRecord(ticketId);
+export async function isBibAvailable(ticketId: number, bib: string, scope?: EventScope): Promise<boolean> {
+  const ticket = await liveTicketRecord(ticketId, scope);
   const holder = await bibHolder(ticket.eventId, bib);
   return holder === undefined || holder === ticketId;
 }
 
 /** `GET /ticket/{ticketId}/answers`: the attendee's answers with their questions (two GetItems: ticket, event). */
-export async function listTicketAnswers(ticketId: number): Promise<AnswerRecord[]> {
-  const ticket = await liveTicketRecord(ticketId);
+export async function listTicketAnswers(ticketId: number, scope?: EventScope): Promise<AnswerRecord[]> {
+  const ticket = await liveTicketRecord(ticketId, scope);
   const event = await getEvent(ticket.eventId);
   return answerRecords(event.questions, ticket.attendeeQuestions);
 }

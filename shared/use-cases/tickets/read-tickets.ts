@@ -7,6 +7,7 @@ import { readTicketRecord } from '../../data/ticket-records.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { TicketHistoryPage } from '../../domain/ticket-history.ts';
 import { scannedEvents, toTicket, type Ticket, type TicketInclude, type TicketRecord } from '../../domain/ticket.ts';
+import { assertEventsInScope, assertTicketInScope, scopeEvents, type EventScope } from '../event-scope.ts';
 import { ticketNotFound } from './change-ticket.ts';
 
 /** Tickets as the API answers them, with the asked-for expansions (one BatchGetItem for event names). */
@@ -15,10 +16,11 @@ export async function presentTickets(records: TicketRecord[], include: readonly 
   return records.map((record) => toTicket(record, include, names));
 }
 
-/** A live ticket's record; 404 when missing or soft-deleted. */
-export async function liveTicketRecord(id: number): Promise<TicketRecord> {
+/** A live ticket's record; 404 when missing, soft-deleted or outside the caller's events (reads: own or granted). */
+export async function liveTicketRecord(id: number, scope?: EventScope): Promise<TicketRecord> {
   const record = await readTicketRecord(id);
   if (!record || record.deleted) throw ticketNotFound(id);
+  assertTicketInScope(scope, record, 'granted');
   return record;
 }
 
@@ -27,8 +29,9 @@ export async function getTicket(
   id: number,
   include: readonly TicketInclude[] = [],
   historyPage = { limit: 25, offset: 0 },
+  scope?: EventScope,
 ): Promise<Ticket & { history?: TicketHistoryPage }> {
-  const record = await liveTicketRecord(id);
+  const record = await liveTicketRecord(id, scope);
   const [[ticket], history] = await Promise.all([
     presentTickets([record], include),
     include.includes('history') ? readTicketHistory(id, record.version, historyPage) : undefined,
@@ -38,12 +41,21 @@ export async function getTicket(
 
 /** `GET /tickets`: a page of the events' tickets with the asked-for expansions (README "Tickets", lists at scale). */
 export async function listTickets(
-  query: TicketListQuery & { include: readonly TicketInclude[] },
+  request: TicketListQuery & { include: readonly TicketInclude[] },
+  scope?: EventScope,
 ): Promise<Omit<TicketListPage, 'items'> & Page<Ticket>> {
-  checkPaging(query);
+  checkPaging(request);
+  // Only the requested events inside the scope are read; none left is an empty page (README "Event-scoped staff").
+  const query = { ...request, events: scopeEvents(scope, request.events), accessEvents: scopeEvents(scope, request.accessEvents) };
+  if (!query.events.length && !query.accessEvents.length) {
+    return { totalCount: 0, limit: query.limit, offset: query.offset, items: [], next: null, truncated: false, totalCountIsEstimate: false };
+  }
   const page = await listTicketRecords(query);
   return { ...page, items: await presentTickets(page.items, query.include) };
 }
 
-/** `GET /tickets/check-in-stats`, from the kept counts. */
-export const checkInStatistics = (eventIds: number[]): Promise<CheckInStats> => readCheckInStats(eventIds);
+/** `GET /tickets/check-in-stats`, from the kept counts; an event outside the caller's scope is a 404. */
+export function checkInStatistics(eventIds: number[], scope?: EventScope): Promise<CheckInStats> {
+  assertEventsInScope(scope, eventIds);
+  return readCheckInStats(eventIds);
+}

@@ -1,4 +1,5 @@
 import { now } from '../../clock.ts';
+import { assertTicketInScope, type EventScope } from '../event-scope.ts';
 import { getTicket } from './read-tickets.ts';
 import { recordSignatures, requiredWaivers, ticketSignatures } from '../../data/waivers.ts';
 import { deleteObjectQuietly, newObjectKey, putObject } from '../../services/photos.ts';
@@ -11,9 +12,11 @@ import { prepareSignature, waiversToSign, type SignWaiversBody } from '../../dom
  * and only then linked to each unsigned waiver's current version. Nothing left to sign
  * stores nothing; waivers signed by a concurrent request keep their first signature.
  */
-export async function signWaivers(ticketId: number, body: SignWaiversBody, signedBy: number): Promise<Ticket> {
+export async function signWaivers(ticketId: number, body: SignWaiversBody, signedBy: number, scope?: EventScope): Promise<Ticket> {
   const signature = prepareSignature(body.signature);
   const [ticket, signatures] = await Promise.all([getTicket(ticketId), ticketSignatures(ticketId)]);
+  // A change: the ticket's own event must be in scope (event-scope.ts), checked before anything is stored.
+  assertTicketInScope(scope, ticket, 'own');
   const required = await requiredWaivers(ticket.eventId, ticket.typeId);
   const toSign = waiversToSign(required, signatures, body.waiverIds);
   if (toSign.length === 0) return ticket;

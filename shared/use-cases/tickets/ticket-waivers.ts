@@ -1,4 +1,5 @@
 import { getEvent } from '../../data/events.ts';
+import type { EventScope } from '../event-scope.ts';
 import { getTicket } from './read-tickets.ts';
 import { requiredWaivers, ticketSignatures } from '../../data/waivers.ts';
 import { ticketWaivers, type SignedStatus, type TicketWaiver } from '../../domain/waivers.ts';
@@ -8,8 +9,8 @@ import { ticketWaivers, type SignedStatus, type TicketWaiver } from '../../domai
  * ones included, with signed status and the signed date in the event's time zone.
  * Two round trips: the ticket with its signatures, then the event with its waivers.
  */
-export async function listTicketWaivers(ticketId: number, signedStatus?: SignedStatus): Promise<TicketWaiver[]> {
-  const [ticket, signatures] = await Promise.all([getTicket(ticketId), ticketSignatures(ticketId)]);
+export async function listTicketWaivers(ticketId: number, signedStatus?: SignedStatus, scope?: EventScope): Promise<TicketWaiver[]> {
+  const [ticket, signatures] = await Promise.all([getTicket(ticketId, [], undefined, scope), ticketSignatures(ticketId)]);
   const [event, required] = await Promise.all([getEvent(ticket.eventId), requiredWaivers(ticket.eventId, ticket.typeId)]);
   return ticketWaivers(required, signatures, event.timezone, signedStatus);
 }

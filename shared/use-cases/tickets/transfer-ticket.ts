@@ -5,6 +5,7 @@ import type { Actor } from '../../domain/ticket-history.ts';
 import { replacementTicket, transferRefusal, type AttendeeUpdate } from '../../domain/transfer.ts';
 import { toTicket, type Ticket, type TicketRecord } from '../../domain/ticket.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
+import { inScope, scopeOf } from '../event-scope.ts';
 import { changeTicket, definedOnly } from './change-ticket.ts';
 import { TICKET_SEQUENCE } from './create-ticket.ts';
 
@@ -14,10 +15,11 @@ export interface TransferRequest {
   attendee?: AttendeeUpdate;
 }
 
-async function targetType(request: TransferRequest) {
+async function targetType(request: TransferRequest, actor: Actor) {
   if (request.typeId === undefined) return undefined;
   const target = await findTicketType(request.typeId);
-  if (!target) throw new ValidationError('Unknown ticket type.', [{ path: 'body.typeId', message: `Ticket type ${request.typeId} does not exist.` }]);
+  // A type of an event outside the actor's scope is answered as one that does not exist.
+  if (!target || !inScope(scopeOf(actor), target.eventId)) throw new ValidationError('Unknown ticket type.', [{ path: 'body.typeId', message: `Ticket type ${request.typeId} does not exist.` }]);
   if (request.eventId !== undefined && target.eventId !== request.eventId) {
     throw new ValidationError('The ticket type is not of the event.', [
       { path: 'body.typeId', message: `Ticket type ${target.id} belongs to event ${target.eventId}, not ${request.eventId}.` },
@@ -34,7 +36,7 @@ async function targetType(request: TransferRequest) {
  * answers the new ticket. Neither changes: the attendee fields are updated in place.
  */
 export async function transferTicket(id: number, request: TransferRequest, actor: Actor): Promise<Ticket> {
-  const target = await targetType(request);
+  const target = await targetType(request, actor);
   // Allocated alongside the ticket read (an unused id is harmless); marked handled so a
   // refusal before it is awaited does not leave a rejected promise behind.
   const newId = target ? allocateIds(TICKET_SEQUENCE) : undefined;
