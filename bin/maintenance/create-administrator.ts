@@ -2,7 +2,9 @@
  * A new stage has no staff: this creates an administrator record (README "Deploying").
  *
  *   TABLE_NAME=<table> AWS_REGION=<region> npx tsx bin/maintenance/create-administrator.ts \
- *     --email ops@example.org --name "Olive Ops" [--permissions all|tickets:read,checkin:scan] [--vendor]
+ *     --email ops@example.org --name "Olive Ops" [--permissions all|tickets:read,checkin:scan] [--vendor] [--events 12,15]
+ *
+ * `--events` limits the administrator to those events (README "Event-scoped staff"); without it, every event.
  *
  * In legacy mode the record needs a password: pipe it on stdin with `--password-stdin`
  * (never on the command line, where `ps` and shell history would keep it). In
@@ -21,6 +23,8 @@ export interface AdministratorOptions {
   /** `all`, or a comma list of PERMISSIONS. */
   permissions: string;
   vendor: boolean;
+  /** A comma list of event ids the administrator is limited to; absent = every event. */
+  events?: string;
   /** Only for legacy mode; at least 12 characters, like every password the API sets. */
   password?: string;
 }
@@ -39,6 +43,14 @@ export function parsePermissions(text: string): Permission[] {
   return [...new Set(given)] as Permission[];
 }
 
+export function parseEvents(text: string): number[] {
+  const given = text.split(',').map((item) => item.trim()).filter(Boolean);
+  if (given.length === 0 || given.some((item) => !/^[1-9]\d{0,15}$/.test(item) || !Number.isSafeInteger(Number(item)))) {
+    throw new UsageError(`--events: expected a comma list of event ids, got "${text}"`);
+  }
+  return [...new Set(given.map(Number))];
+}
+
 /** Creates the record (login = email); refuses a taken login or email (the table's unique items). */
 export async function createStaffMember(options: AdministratorOptions): Promise<Administrator> {
   const email = options.email.trim();
@@ -53,6 +65,7 @@ export async function createStaffMember(options: AdministratorOptions): Promise<
     name: options.name.trim(),
     permissions: parsePermissions(options.permissions),
     vendorUser: options.vendor ? 1 : 0,
+    ...(options.events !== undefined ? { eventScope: parseEvents(options.events) } : {}),
     ...(options.password !== undefined ? { passwordHash: await hashPassword(options.password) } : {}),
   });
 }
@@ -70,13 +83,14 @@ async function main(): Promise<void> {
       name: { type: 'string' },
       permissions: { type: 'string', default: 'all' },
       vendor: { type: 'boolean', default: false },
+      events: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },
     },
   });
-  if (!values.email || !values.name) throw new UsageError('usage: --email <address> --name <name> [--permissions all|p1,p2] [--vendor] [--password-stdin]');
+  if (!values.email || !values.name) throw new UsageError('usage: --email <address> --name <name> [--permissions all|p1,p2] [--vendor] [--events 12,15] [--password-stdin]');
   const password = values['password-stdin'] ? await readStdin() : undefined;
-  const admin = await createStaffMember({ email: values.email, name: values.name, permissions: values.permissions, vendor: values.vendor, password });
-  console.log(`Administrator ${admin.id} created: ${admin.login} (${admin.permissions.join(', ')})${password === undefined ? '; no password: sign in through the identity provider' : ''}`);
+  const admin = await createStaffMember({ email: values.email, name: values.name, permissions: values.permissions, vendor: values.vendor, events: values.events, password });
+  console.log(`Administrator ${admin.id} created: ${admin.login} (${admin.permissions.join(', ')})${admin.eventScope ? `, events ${admin.eventScope.join(', ')}` : ''}${password === undefined ? '; no password: sign in through the identity provider' : ''}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
