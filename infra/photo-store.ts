@@ -8,6 +8,7 @@ import {
   FunctionEventType,
   FunctionRuntime,
   PriceClass,
+  ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -25,6 +26,11 @@ export const PHOTOS_ONLY_FUNCTION = `function handler(event) {
   if (event.request.uri.indexOf('${PUBLIC_PREFIX}') !== 0) return { statusCode: 404, statusDescription: 'Not Found' };
   return event.request;
 }`;
+
+/** How long an overwritten or deleted object stays recoverable as a noncurrent version. */
+export const NONCURRENT_DAYS_PROD = 90;
+export const NONCURRENT_DAYS_OTHER = 7;
+export const PHOTO_CSP = "default-src 'none'; sandbox";
 
 /**
  * Attendee profile photos: a private bucket, readable by the public only through
@@ -46,10 +52,28 @@ export class PhotoStore extends Construct {
       removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       // Non-prod stacks must be deletable with photos in them (adds a CDK helper function).
       autoDeleteObjects: !settings.retainData,
-      // prod: signed waivers and photos survive an overwrite or a delete (a bug, a wrong
-      // bulk call) for 90 days as noncurrent versions; the API never reads old versions.
-      versioned: settings.retainData,
-      lifecycleRules: settings.retainData ? [{ noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(7) }] : [],
+      // Every stage: signed waivers and photos survive an overwrite or a delete (a bug, a wrong
+      // bulk call) as noncurrent versions, 90 days in prod and 7 elsewhere (enough to undo a
+      // test's mistake, little to pay); the API never reads old versions. A non-prod stack
+      // still deletes cleanly: the auto-delete helper removes every version.
+      versioned: true,
+      lifecycleRules: [
+        {
+          noncurrentVersionExpiration: Duration.days(settings.retainData ? NONCURRENT_DAYS_PROD : NONCURRENT_DAYS_OTHER),
+          abortIncompleteMultipartUploadAfter: Duration.days(7),
+        },
+      ],
+    });
+
+    // Objects carry the type sniffed from their bytes (shared/domain/image-type.ts); nosniff stops
+    // a browser from second-guessing it, and the sandboxing CSP keeps a photo opened on its own
+    // from running anything even if a file passed the sniffing with markup inside.
+    const photoHeaders = new ResponseHeadersPolicy(this, 'PhotoHeaders', {
+      comment: `ticketing-${settings.name} photos: nosniff, sandboxed`,
+      securityHeadersBehavior: {
+        contentTypeOptions: { override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: PHOTO_CSP, override: true },
+      },
     });
 
     const distribution = new Distribution(this, 'Cdn', {
@@ -59,6 +83,7 @@ export class PhotoStore extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: photoHeaders,
         functionAssociations: [
           {
             eventType: FunctionEventType.VIEWER_REQUEST,
