@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { METRIC, METRICS_NAMESPACE } from '#shared/metric-names';
 import { routes } from '#shared/routes';
 import { ALARM_THRESHOLDS, TABLE_OPERATIONS } from '../../infra/operations.ts';
+import { NONCURRENT_DAYS_OTHER, NONCURRENT_DAYS_PROD } from '../../infra/photo-store.ts';
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import { onlyId, routeFunctions, synth } from './synth.ts';
 
@@ -228,11 +229,14 @@ describe('data safety', () => {
     }
   });
 
-  it('versions the prod photo bucket (waiver signatures, photos) and expires old versions after 90 days', () => {
+  it('versions the photo bucket (waiver signatures, photos) in every stage, old versions expiring after 90 days in prod and 7 elsewhere', () => {
     const photos = (stage: StageName) => resources(stages[stage].template, 'AWS::S3::Bucket').find(([id]) => id.startsWith('Photos'))![1].Properties;
-    expect(photos('prod').VersioningConfiguration).toEqual({ Status: 'Enabled' });
-    expect(photos('prod').LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 90 }, Status: 'Enabled' }));
-    expect(photos('dev').VersioningConfiguration).toBeUndefined();
+    for (const stage of STAGE_NAMES) {
+      expect(photos(stage).VersioningConfiguration, stage).toEqual({ Status: 'Enabled' });
+      const days = stage === 'prod' ? NONCURRENT_DAYS_PROD : NONCURRENT_DAYS_OTHER;
+      expect(photos(stage).LifecycleConfiguration.Rules, stage).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: days }, Status: 'Enabled' }));
+    }
+    expect([NONCURRENT_DAYS_PROD, NONCURRENT_DAYS_OTHER]).toEqual([90, 7]);
   });
 
   it('keeps logs for a week in dev, a month in staging and three months in prod, API access logs included', () => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
 import { API_PREFIX, type RouteRow, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
-import { NONCURRENT_DAYS_OTHER, NONCURRENT_DAYS_PROD, PHOTO_CSP, PHOTOS_ONLY_FUNCTION } from '../../infra/photo-store.ts';
+import { PHOTO_CSP, PHOTOS_ONLY_FUNCTION } from '../../infra/photo-store.ts';
 import { CUSTOMER_IDENTITY_ACTIONS, IDENTITY_PROVIDER_ACTIONS } from '../../infra/route-function.ts';
 import { FIXTURE_FUNCTIONS, actionsOf, nagFindings, actionsOn, onlyId, routeFunctions, statementsOf, synth } from './synth.ts';
 
@@ -197,19 +197,6 @@ describe('optional resources', () => {
     });
     const photoCdn = Object.values(synthetic.findResources('AWS::CloudFront::Distribution')).find((d) => /profile photos/.test(d.Properties.DistributionConfig.Comment))!;
     expect(photoCdn.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
-  });
-
-  it.each([
-    ['dev', NONCURRENT_DAYS_OTHER],
-    ['staging', NONCURRENT_DAYS_OTHER],
-    ['prod', NONCURRENT_DAYS_PROD],
-  ])('versions the photo and signature bucket in %s, old versions expiring after %i days', (stage, days) => {
-    const template = synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS, context: { stage } }).template;
-    const [bucket] = Object.entries(template.findResources('AWS::S3::Bucket')).filter(([id]) => id.startsWith('Photos')).map(([, b]) => b);
-    expect(bucket!.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
-    expect(bucket!.Properties.LifecycleConfiguration.Rules).toEqual([
-      expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: days }, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 } }),
-    ]);
   });
 
   it('lets the email row send only from the stage sender', () => {
