@@ -27,7 +27,7 @@ export function transferRefusal(ticket: TicketRecord): StateRefusal | undefined 
  * The ticket that replaces `original` at another type (or event): a new id and barcode,
  * active (pending stays pending), the sale and attendee fields copied, then `attendee`
  * laid over them. Answers, team and wave belong to the event, so they move only within it;
- * bib and chip are the original's and are not carried over.
+ * bib and chip are the original's and are not carried over; its access-package scans are.
  */
 export function replacementTicket(
   original: TicketRecord,
@@ -63,6 +63,9 @@ export function replacementTicket(
     purchaserContact: original.purchaserContact,
     refund: original.refund,
     transferredFrom: original.id,
+    // What was scanned stays scanned: without it, a transfer away and back would admit the
+    // access package again at an event it already entered (and the statistics keep the admission).
+    accessScans: original.accessScans,
     // Bought when the original was: the purchase range still finds the holder's ticket.
     purchasedDate: original.purchasedDate ?? original.created,
     ...attendee,

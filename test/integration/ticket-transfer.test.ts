@@ -103,6 +103,35 @@ describe('POST /tickets/{id}/transfer', () => {
     expect(await soldOf(event.id)).toEqual(new Map([[event.ticketTypes[0]!.id, reason === 'checked_in' ? 1 : 0], [event.ticketTypes[1]!.id, 0]]));
   });
 
+  it('keeps access-package scans on the replacement: away and back, a scanned event stays scanned and the counts stay exact', async () => {
+    const b = await seedEvent({ title: 'Festival day 2' });
+    const c = await seedEvent({ title: 'Festival day 3' });
+    const a = await seedEvent({ ticketTypes: [{ name: 'Day 1', price: 40, total: 10 }, { name: 'Weekend pass', price: 70, total: 10, grants: [b.id, c.id] }] });
+    const [dayType, passType] = a.ticketTypes.map((type) => type.id);
+    const [pass] = await seedTickets(a, passType!, 1);
+    expect((await checkIn(token, pass!.id, { event: b.id })).status).toBe(200);
+    const firstScan = (await readTicketRecord(pass!.id))!.accessScans[String(b.id)]!.scannedTimestamp;
+
+    const away = await transfer(pass!.id, { typeId: dayType! });
+    expect(away.status).toBe(200);
+    const back = await transfer(away.body.data.id, { typeId: passType! });
+    expect(back.status).toBe(200);
+    const replacement = back.body.data.id;
+    expect(await readTicketRecord(replacement)).toMatchObject({ accessScans: { [String(b.id)]: { eventId: b.id, scannedTimestamp: firstScan } } });
+
+    const again = await checkIn(token, replacement, { event: b.id });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ reason: 'already_checked_in', firstScannedTimestamp: firstScan });
+    expect((await checkIn(token, replacement, { event: c.id })).status).toBe(200);
+    expect((await checkIn(token, replacement, { event: c.id })).body.reason).toBe('already_checked_in');
+    // One holder, admitted once at b and once at c: the transfers moved the admission, never doubled or dropped it.
+    expect(await readStats(token, b.id)).toMatchObject({ soldTickets: 0, checkedInTickets: 1 });
+    expect(await readStats(token, c.id)).toMatchObject({ soldTickets: 0, checkedInTickets: 1 });
+    expect(await readStats(token, a.id)).toMatchObject({ soldTickets: 1, checkedInTickets: 0 });
+    expect(await readStats(token, a.id, b.id, c.id)).toMatchObject({ soldTickets: 1, checkedInTickets: 1 });
+    expect(await soldOf(a.id)).toEqual(new Map([[dayType, 0], [passType, 1]]));
+  });
+
   it('refuses a bad body: unknown type, type of another event, event without type, unknown fields', async () => {
     const event = await seedEvent();
     const other = await seedEvent();
