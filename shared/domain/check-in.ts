@@ -22,6 +22,10 @@ export function decideScan(ticket: TicketRecord, eventId: number): ScanDecision 
       return { admitted: false, reason: 'already_checked_in', firstScan: ticket.checkIn?.scannedTimestamp ?? ticket.updated };
     }
     if (ticket.processState !== PROCESS_STATE.active) return { admitted: false, reason: 'not_valid_for_event' };
+    // An access pass transferred to a type of an event it already entered carries that scan
+    // (transfer.ts): the holder was admitted here once, so the own-event scan is refused too.
+    const entered = ticket.accessScans[String(eventId)];
+    if (entered) return { admitted: false, reason: 'already_checked_in', firstScan: entered.scannedTimestamp };
     return { admitted: true, kind: 'simple' };
   }
   if (!ticket.accessEvents.includes(eventId)) return { admitted: false, reason: 'not_valid_for_event' };

@@ -68,6 +68,11 @@ describe('scans', () => {
     expect(decideScan(after, 20)).toEqual({ admitted: false, reason: 'already_checked_in', firstScan: scan(20).scannedTimestamp });
   });
 
+  it('refuses an own-event scan where a transferred access pass already entered (the gate never admits twice)', () => {
+    const carried = ticket({ accessScans: { '10': scan(10) } });
+    expect(decideScan(carried, 10)).toEqual({ admitted: false, reason: 'already_checked_in', firstScan: scan(10).scannedTimestamp });
+  });
+
   it.each([
     [{ processState: PROCESS_STATE.cancelled }, 10, 'cancelled'],
     [{ transferState: 'transferred' as const }, 10, 'transferred'],
