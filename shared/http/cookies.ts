@@ -8,16 +8,15 @@ import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
  */
 export const AUTH_COOKIE = '__Host-ticketing-auth';
 
-function authCookie(token: string, maxAgeSeconds: number): string {
-  return `${AUTH_COOKIE}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Lax`;
+/** Every cookie of the service: host-bound, HttpOnly, Secure, Lax (see above); Max-Age 0 clears it. */
+function hostCookie(name: string, value: string, maxAgeSeconds: number): string {
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Lax`;
 }
 
 /** The cookie carrying a session's token, living as long as the token. */
-export const sessionCookie = (jwt: string): string => authCookie(jwt, TOKEN_TTL_SECONDS);
+export const sessionCookie = (jwt: string): string => hostCookie(AUTH_COOKIE, jwt, TOKEN_TTL_SECONDS);
 
-export function clearedAuthCookie(): string {
-  return `${AUTH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
-}
+export const clearedAuthCookie = (): string => hostCookie(AUTH_COOKIE, '', 0);
 
 /**
  * The hosted-UI login's browser binding (shared/auth/login-state.ts): set by POST /auth/login,
@@ -26,9 +25,9 @@ export function clearedAuthCookie(): string {
  */
 export const LOGIN_COOKIE = '__Host-ticketing-login';
 
-export const loginCookie = (value: string): string => `${LOGIN_COOKIE}=${value}; Path=/; Max-Age=${LOGIN_TTL_SECONDS}; HttpOnly; Secure; SameSite=Lax`;
+export const loginCookie = (value: string): string => hostCookie(LOGIN_COOKIE, value, LOGIN_TTL_SECONDS);
 
-export const clearedLoginCookie = (): string => `${LOGIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
+export const clearedLoginCookie = (): string => hostCookie(LOGIN_COOKIE, '', 0);
 
 /** API Gateway v2 hands cookies over as `name=value` strings. */
 export function readCookie(cookies: readonly string[] | undefined, name: string): string | undefined {

@@ -12,11 +12,16 @@ export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
+// The secrets' digests, once per configuration (config() keeps the same array until it is re-read).
+const secretDigests = new WeakMap<readonly string[], Buffer[]>();
+
 /** Constant-time: hashing first gives equal lengths, and every secret is compared (no early exit). */
 function matchesAny(given: string, secrets: readonly string[]): boolean {
   const presented = digest(given);
+  let digests = secretDigests.get(secrets);
+  if (!digests) secretDigests.set(secrets, (digests = secrets.map(digest)));
   let matched = false;
-  for (const secret of secrets) matched = timingSafeEqual(presented, digest(secret)) || matched;
+  for (const secret of digests) matched = timingSafeEqual(presented, secret) || matched;
   return matched;
 }
 
