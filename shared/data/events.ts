@@ -47,6 +47,16 @@ export const MAX_TICKET_TYPES = 50;
 /** The wave times an event can hold (createEvent allows at most this many). */
 export const MAX_WAVE_TIMES = 50;
 
+/**
+ * The other events one ticket type (an access package) may grant entry to. Every ticket
+ * change moves one list entry and one statistics counter per granted event inside the
+ * ticket's one transaction (100 actions at most), and a transfer moves them for the old
+ * and the new ticket: 20 leaves room for the ticket's own items, history, bib, barcode
+ * and idempotency record (a transfer passes 100 actions at 45; test/integration/
+ * ticket-transfer.test.ts walks the widest package through check-in, transfer and delete).
+ */
+export const MAX_GRANTS_PER_TYPE = 20;
+
 /** An event's ticket types in id order, with their kept `sold` counts: one bounded Query. */
 export async function listTicketTypes(eventId: number): Promise<TicketType[]> {
   const { Items } = await db.send(
@@ -86,6 +96,9 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
   if (input.ticketTypes.length > MAX_TICKET_TYPES) throw new ValidationError(`An event holds at most ${MAX_TICKET_TYPES} ticket types.`);
   const waves = input.waveTimes ?? [];
   if (waves.length > MAX_WAVE_TIMES) throw new ValidationError(`An event holds at most ${MAX_WAVE_TIMES} wave times.`);
+  if (input.ticketTypes.some((type) => new Set(type.grants).size > MAX_GRANTS_PER_TYPE)) {
+    throw new ValidationError(`A ticket type grants entry to at most ${MAX_GRANTS_PER_TYPE} other events.`);
+  }
   const questions = input.questions ?? [];
   const optionCount = questions.reduce((sum, question) => sum + (question.options?.length ?? 0), 0);
   const [eventId, firstType, firstTeam, firstQuestion, firstOption, firstWave] = await Promise.all([

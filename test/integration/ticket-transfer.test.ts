@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listTicketTypes } from '#shared/data/events';
+import { listTicketTypes, MAX_GRANTS_PER_TYPE } from '#shared/data/events';
 import { listCustomerTickets, readTicketRecord } from '#shared/data/ticket-records';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
@@ -130,6 +130,27 @@ describe('POST /tickets/{id}/transfer', () => {
     expect(await readStats(token, a.id)).toMatchObject({ soldTickets: 1, checkedInTickets: 0 });
     expect(await readStats(token, a.id, b.id, c.id)).toMatchObject({ soldTickets: 1, checkedInTickets: 1 });
     expect(await soldOf(a.id)).toEqual(new Map([[dayType, 0], [passType, 1]]));
+  });
+
+  it(`handles the widest access package (${MAX_GRANTS_PER_TYPE} granted events) in one transaction per change, and refuses a wider one`, async () => {
+    const granted = await Promise.all(Array.from({ length: MAX_GRANTS_PER_TYPE }, () => seedEvent()));
+    const grants = granted.map((event) => event.id);
+    const a = await seedEvent({ ticketTypes: [{ name: 'Day 1', price: 40, total: 10 }, { name: 'Season pass', price: 400, total: 10, grants }] });
+    const [dayType, passType] = a.ticketTypes.map((type) => type.id);
+    const [pass] = await seedTickets(a, passType!, 1);
+    const last = grants.at(-1)!;
+    expect((await checkIn(token, pass!.id, { event: last, key: `widest-${pass!.id}` })).status).toBe(200);
+    const away = await transfer(pass!.id, { typeId: dayType! });
+    expect(away.status).toBe(200);
+    const back = await transfer(away.body.data.id, { typeId: passType! });
+    expect(back.status).toBe(200);
+    expect(await readStats(token, last)).toMatchObject({ soldTickets: 0, checkedInTickets: 1 });
+    expect(await readStats(token, a.id)).toMatchObject({ soldTickets: 1, checkedInTickets: 0 });
+    expect((await call('DELETE', `${TICKETS}/${back.body.data.id}`, { token })).status).toBe(204);
+    expect(await readStats(token, last, a.id)).toMatchObject({ soldTickets: 0, checkedInTickets: 0 });
+    await expect(seedEvent({ ticketTypes: [{ name: 'Too wide', price: 1, total: 1, grants: [...grants, a.id + 1_000_000] }] })).rejects.toThrow(
+      `at most ${MAX_GRANTS_PER_TYPE} other events`,
+    );
   });
 
   it('refuses a bad body: unknown type, type of another event, event without type, unknown fields', async () => {
