@@ -1,5 +1,6 @@
 import * as z from '#shared/schema';
 import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/use-cases/tickets/profile-photo';
+import { reencodePhoto } from '#shared/domain/photo-image';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
 import { FilePart } from '#shared/http/multipart';
@@ -8,9 +9,13 @@ import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
 import { adminActor } from '#shared/use-cases/event-scope';
 
-/** multipart/form-data with the image in the field `file` (README "Profile photos"). */
+/**
+ * multipart/form-data with the image in the field `file` (README "Profile photos").
+ * Decoded and re-encoded here, before the use case, so only this route's bundle carries
+ * jpeg-js and pngjs (the delete route shares the use case module).
+ */
 export const handler = route(
   'POST /tickets/{id}/profile-photo',
   { path: PathId, multipart: { maxFileBytes: MAX_PHOTO_BYTES }, body: z.strictObject({ file: FilePart }), response: DataAnswer(TicketResource) },
-  async ({ path, body, caller }) => dataOnly(await uploadProfilePhoto(path.id, body.file.data, adminActor(caller))),
+  async ({ path, body, caller }) => dataOnly(await uploadProfilePhoto(path.id, reencodePhoto(body.file.data), adminActor(caller))),
 );

@@ -4,7 +4,8 @@ import type { Ticket } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { SYSTEM } from '../support/tickets.ts';
 import { call } from '../support/api.ts';
-import { GIF_BYTES, JPEG_BYTES, PNG_BYTES, WEBP_BYTES } from '../support/images.ts';
+import jpeg from 'jpeg-js';
+import { exifSegment, GIF_BYTES, JPEG_BYTES, jpegClaiming, jpegImage, PNG_BYTES, pngClaiming, pngImage, WEBP_BYTES } from '../support/images.ts';
 import { form, type FormPart } from '../support/multipart.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -32,9 +33,15 @@ const fetchBytes = async (url: string) => {
   const response = await fetch(url);
   return { status: response.status, type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
 };
+/** The ticket's objects in the bucket (s3rver answers a ListObjects GET on the bucket URL). */
+const storedKeys = async (id: number) => {
+  const listing = await (await fetch(`${process.env.PHOTO_BASE_URL}?prefix=photos/tickets/${id}/`)).text();
+  return [...listing.matchAll(/<Key>([^<]+)<\/Key>/g)].map((match) => match[1]);
+};
+const JPEG_PHOTO = jpegImage(32, 16);
 
 describe('POST /tickets/{id}/profile-photo', () => {
-  it('stores the photo under an unguessable key; a plain GET of profilePhoto returns the same bytes', async () => {
+  it('stores the re-encoded photo under an unguessable key; a plain GET of profilePhoto returns it', async () => {
     const ticket = await newTicket();
     const response = await upload(ticket.id, [file(PNG_BYTES)]);
     expect(response.status).toBe(200);
@@ -44,30 +51,55 @@ describe('POST /tickets/{id}/profile-photo', () => {
     const object = await fetchBytes(url);
     expect(object.status).toBe(200);
     expect(object.type).toBe('image/png');
-    expect(object.bytes.equals(PNG_BYTES)).toBe(true);
+    expect(object.bytes.subarray(0, 8).equals(PNG_BYTES.subarray(0, 8))).toBe(true);
+    expect(await storedKeys(ticket.id)).toEqual([url.slice(`${process.env.PHOTO_BASE_URL}/`.length)]);
   });
 
   it('judges the type by the bytes, not by the declared type or file name', async () => {
     const ticket = await newTicket();
-    const response = await upload(ticket.id, [file(WEBP_BYTES, 'holiday.gif', 'image/gif')]);
+    const response = await upload(ticket.id, [file(JPEG_PHOTO, 'holiday.gif', 'image/gif')]);
     expect(response.status).toBe(200);
-    expect(response.body.data.profilePhoto).toMatch(/\.webp$/);
-    expect((await fetchBytes(response.body.data.profilePhoto)).type).toBe('image/webp');
+    expect(response.body.data.profilePhoto).toMatch(/\.jpg$/);
+    expect((await fetchBytes(response.body.data.profilePhoto)).type).toBe('image/jpeg');
+  });
+
+  it('stores a JPEG without its EXIF (GPS included), upright, with the expected dimensions', async () => {
+    const ticket = await newTicket();
+    // Orientation 6: stored landscape, shown portrait (a phone held upright).
+    const input = jpegImage(32, 16, { exif: exifSegment(6), trailing: Buffer.from('<html><script>alert(1)</script></html>') });
+    const response = await upload(ticket.id, [file(input, 'me.jpg', 'image/jpeg')]);
+    expect(response.status).toBe(200);
+    const stored = (await fetchBytes(response.body.data.profilePhoto)).bytes;
+    for (const text of ['Exif', 'LeakyPhone', '<script']) expect(stored.includes(Buffer.from(text)), text).toBe(false);
+    expect(stored.includes(Buffer.from([0xff, 0xe1]))).toBe(false); // no APP1 segment at all
+    const decoded = jpeg.decode(stored, { useTArray: true });
+    expect([decoded.width, decoded.height]).toEqual([16, 32]);
+  });
+
+  it('stores a PNG without its text chunks', async () => {
+    const ticket = await newTicket();
+    const response = await upload(ticket.id, [file(pngImage(6, 4, { Comment: 'home: 1 Secret Lane' }))]);
+    expect(response.status).toBe(200);
+    const stored = (await fetchBytes(response.body.data.profilePhoto)).bytes;
+    expect(stored.includes(Buffer.from('Secret Lane'))).toBe(false);
+    expect(stored.includes(Buffer.from('tEXt'))).toBe(false);
+    expect([stored.readUInt32BE(16), stored.readUInt32BE(20)]).toEqual([6, 4]);
   });
 
   it('removes the replaced photo\'s object', async () => {
     const ticket = await newTicket();
     const first = (await upload(ticket.id, [file(PNG_BYTES)])).body.data.profilePhoto as string;
-    const second = await upload(ticket.id, [file(JPEG_BYTES, 'me.jpg', 'image/jpeg')]);
+    const second = await upload(ticket.id, [file(JPEG_PHOTO, 'me.jpg', 'image/jpeg')]);
     expect(second.status).toBe(200);
     expect(second.body.data.profilePhoto).toMatch(/\.jpg$/);
     expect((await fetchBytes(first)).status).toBe(404);
-    expect((await fetchBytes(second.body.data.profilePhoto)).bytes.equals(JPEG_BYTES)).toBe(true);
+    expect((await fetchBytes(second.body.data.profilePhoto)).status).toBe(200);
+    expect(await storedKeys(ticket.id)).toHaveLength(1);
   });
 
-  it('accepts a file of exactly 5 MiB', async () => {
+  it('accepts a file of exactly 5 MiB (what follows the image is not stored)', async () => {
     const ticket = await newTicket();
-    const data = Buffer.concat([JPEG_BYTES, Buffer.alloc(FIVE_MIB - JPEG_BYTES.length, 1)]);
+    const data = Buffer.concat([JPEG_PHOTO, Buffer.alloc(FIVE_MIB - JPEG_PHOTO.length, 1)]);
     expect((await upload(ticket.id, [file(data, 'big.jpg', 'image/jpeg')])).status).toBe(200);
   });
 
@@ -82,6 +114,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
     const unchanged = async () => {
       expect(await photoOf(ticket.id)).toBe(photo);
       expect((await fetchBytes(photo)).status).toBe(200);
+      expect(await storedKeys(ticket.id)).toHaveLength(1);
     };
 
     it('answers 413 for a file one byte over 5 MiB', async () => {
@@ -94,6 +127,32 @@ describe('POST /tickets/{id}/profile-photo', () => {
 
     it('answers 415 for a GIF, even when declared as PNG', async () => {
       expect((await upload(ticket.id, [file(GIF_BYTES, 'me.png', 'image/png')])).status).toBe(415);
+      await unchanged();
+    });
+
+    it('answers 415 for WebP (no pure-JS encoder to re-encode it), naming JPEG and PNG', async () => {
+      const response = await upload(ticket.id, [file(WEBP_BYTES, 'me.webp', 'image/webp')]);
+      expect(response.status).toBe(415);
+      expect(response.body.detail).toContain('image/jpeg or image/png');
+      await unchanged();
+    });
+
+    it('answers 400 for HTML behind JPEG magic bytes, and for a truncated JPEG; nothing is stored', async () => {
+      const html = Buffer.concat([JPEG_BYTES.subarray(0, 11), Buffer.from('<html><script>alert(1)</script></html>')]);
+      for (const data of [html, JPEG_BYTES, JPEG_PHOTO.subarray(0, JPEG_PHOTO.length - 100)]) {
+        const response = await upload(ticket.id, [file(data, 'me.jpg', 'image/jpeg')]);
+        expect(response.status).toBe(400);
+        expect(response.body.errors).toEqual([expect.objectContaining({ path: 'body.file' })]);
+      }
+      await unchanged();
+    });
+
+    it('answers 413 for an image above 4096 pixels a side or 4096×4096 in all, judged from its header', async () => {
+      for (const data of [pngClaiming(4097, 1), pngClaiming(40_000, 40_000), jpegClaiming(1, 4097)]) {
+        const response = await upload(ticket.id, [file(data)]);
+        expect(response.status).toBe(413);
+        expect(response.body.detail).toMatch(/at most 4096 per side/);
+      }
       await unchanged();
     });
 

@@ -1,14 +1,14 @@
-import { UnsupportedMediaType, ValidationError } from '../../errors.ts';
 import { deleteObjectQuietly, newObjectKey, objectKeyOf, objectUrl, putObject } from '../../services/photos.ts';
-import { sniffImageType } from '../../domain/image-type.ts';
+import type { CleanPhoto } from '../../domain/photo-image.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
 import { toTicket, type Ticket } from '../../domain/ticket.ts';
 import { changeTicket, ticketNotFound } from './change-ticket.ts';
 
 /**
- * Attendee profile photos: JPEG, PNG or WebP by their bytes, at most 5 MiB (the
- * multipart limit of the upload route), stored under an unguessable key with the
- * sniffed Content-Type; `profilePhoto` is the object's public URL.
+ * Attendee profile photos: JPEG or PNG by their bytes, at most 5 MiB (the multipart
+ * limit of the upload route), decoded and re-encoded (shared/domain/photo-image.ts),
+ * stored under an unguessable key with the sniffed Content-Type; `profilePhoto` is the
+ * object's public URL.
  */
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 
@@ -35,17 +35,17 @@ async function setProfilePhoto(ticketId: number, url: string | null, actor: Acto
 }
 
 /**
+ * Takes only a re-encoded photo (`reencodePhoto`, called by the upload handler: this
+ * module is in the delete route's bundle too, which must not carry the decoders).
  * Puts the object first, then sets the URL on the ticket (conditional on the ticket
  * existing and not deleted); if that fails, the new object is removed again. The
  * replaced photo's object is removed last, best-effort.
  */
-export async function uploadProfilePhoto(ticketId: number, bytes: Uint8Array, actor: Actor): Promise<Ticket> {
-  if (bytes.length === 0) throw new ValidationError('The file is empty.', [{ path: 'body.file', message: 'The file is empty.' }]);
-  const type = sniffImageType(bytes);
-  if (!type) throw new UnsupportedMediaType('A profile photo must be a JPEG, PNG or WebP image (judged by the file\'s content).');
+export async function uploadProfilePhoto(ticketId: number, photo: CleanPhoto, actor: Actor): Promise<Ticket> {
+  const { bytes: clean, type } = photo;
 
   const key = newObjectKey(photoPrefix(ticketId), type.extension);
-  await putObject(key, bytes, type.mediaType, { 'ticket-id': String(ticketId) });
+  await putObject(key, clean, type.mediaType, { 'ticket-id': String(ticketId) });
   let result: Awaited<ReturnType<typeof setProfilePhoto>>;
   try {
     result = await setProfilePhoto(ticketId, objectUrl(key), actor);
