@@ -8,6 +8,7 @@ import { fingerprintOf } from '#shared/http/idempotency';
 import { routes } from '#shared/routes';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
+import { countReads } from '../support/dynamo-reads.ts';
 import { checkIn, readStats, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -45,6 +46,23 @@ describe('Idempotency-Key', () => {
     // One replacement ticket, one move of `sold`.
     expect(await readTicketRecord(ticket.id)).toMatchObject({ transferState: 'transferred', transferredTo: first.body.data.id });
     expect(await soldOf(event.id)).toEqual(new Map([[ga.id, 0], [vip.id, 1]]));
+  });
+
+  it('costs what the README says: a key adds one conditional PutItem and one UpdateItem; a replay is one refused PutItem and one GetItem', async () => {
+    const { vip, ticket } = await oneTicket();
+    const other = await oneTicket();
+    // The caller's session version is then cached (shared/auth/session-check.ts), as for every later request.
+    await call('GET', `${TICKETS}/${ticket.id}`, { token });
+    const plain = await countReads(() => transfer(other.ticket.id, { typeId: other.vip.id }));
+    const key = randomUUID();
+    const keyed = await countReads(() => transfer(ticket.id, { typeId: vip.id }, key));
+    expect([plain.result.status, keyed.result.status]).toEqual([200, 200]);
+    const added = (name: string) => (keyed.reads.byCommand[name] ?? 0) - (plain.reads.byCommand[name] ?? 0);
+    expect(keyed.reads.calls - plain.reads.calls).toBe(2);
+    expect([added('PutItemCommand'), added('UpdateItemCommand')]).toEqual([1, 1]);
+    const replay = await countReads(() => transfer(ticket.id, { typeId: vip.id }, key));
+    expect(replay.result.headers['idempotent-replayed']).toBe('true');
+    expect(replay.reads.byCommand).toEqual({ PutItemCommand: 1, GetItemCommand: 1 });
   });
 
   it('answers 422 when the key is reused with a different body, and acts on nothing', async () => {

@@ -31,11 +31,14 @@ function install(): void {
       const command = String((context as { commandName?: string }).commandName);
       const input = args.input as Record<string, unknown>;
       if (tally && READS.has(command)) input.ReturnConsumedCapacity ??= 'TOTAL';
+      if (tally) {
+        // Counted before the answer: a refused conditional write is a call (and a request unit) too.
+        tally.calls += 1;
+        tally.byCommand[command] = (tally.byCommand[command] ?? 0) + 1;
+      }
       const result = await next(args);
       if (!tally) return result;
       const output = result.output as Record<string, any>;
-      tally.calls += 1;
-      tally.byCommand[command] = (tally.byCommand[command] ?? 0) + 1;
       if (command === 'QueryCommand' || command === 'ScanCommand') tally.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
       if (command === 'QueryCommand' && input.Limit === undefined) tally.queriesWithoutLimit += 1;
       if (command === 'GetItemCommand') tally.itemsRead += output.Item ? 1 : 0;
