@@ -8,7 +8,10 @@ import * as z from '../schema.ts';
  */
 export const CHARGE_TYPES = ['per_order', 'per_ticket'] as const;
 
-const money = () => z.number().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'));
+// Whole cents: an amount like 5e-324 is a valid JSON number that DynamoDB cannot store (below 1e-130), a 500 otherwise.
+const wholeCents = (value: number) => Math.round(value * 100) / 100 === value;
+const money = () =>
+  z.number().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'), z.refine(wholeCents, 'must have at most 2 decimal places'));
 
 const fields = {
   name: () => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),

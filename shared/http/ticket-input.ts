@@ -58,7 +58,10 @@ export const GetQuery = z.strictObject({
 export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event', { positive: true })) });
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-const money = () => z.number().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'));
+// Whole cents: an amount like 5e-324 is a valid JSON number that DynamoDB cannot store (below 1e-130), a 500 otherwise.
+const wholeCents = (value: number) => Math.round(value * 100) / 100 === value;
+const money = () =>
+  z.number().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'), z.refine(wholeCents, 'must have at most 2 decimal places'));
 const nullable = <T extends z.ZodMiniType>(schema: T) => z.nullable(schema);
 const between = (min: number, max: number) => z.int().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`));
 

@@ -94,6 +94,19 @@ describe('shipping methods: single routes', () => {
     expect(badResult.body.errors[0].path).toBe('query.result');
   });
 
+  it('refuses amounts finer than cents (5e-324 is valid JSON that DynamoDB cannot store: it was a 500, found by the fuzzing)', async () => {
+    for (const charge of [5e-324, 1e-200, 0.001, 4.999]) {
+      const created = await call('POST', BASE, as({ body: { name: `Method ${randomUUID()}`, charge } }));
+      expect(created.status, String(charge)).toBe(400);
+      expect(created.body.errors[0]).toEqual({ path: 'body.charge', message: 'must have at most 2 decimal places' });
+    }
+    const method = await create({ charge: 19.99, twoPlusCharge: 0.07 });
+    expect(method).toMatchObject({ charge: 19.99, twoPlusCharge: 0.07 });
+    const patched = await call('PATCH', `${BASE}/${method.id}`, as({ body: { twoPlusCharge: 1.5e-300 } }));
+    expect(patched.status).toBe(400);
+    expect(patched.body.errors[0].path).toBe('body.twoPlusCharge');
+  });
+
   it('answers 415 for a non-JSON body and 400 for malformed or missing JSON', async () => {
     const form = await call('POST', BASE, as({ body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
     expect(form.status).toBe(415);

@@ -139,6 +139,16 @@ describe('PATCH /tickets/{id}', () => {
     expect((await call('GET', `${BASE}/${ticket!.id}`, as())).body.data).toEqual(response.body.data);
   });
 
+  it('refuses amounts finer than cents (a 1e-200 price was a 500: DynamoDB cannot store it; found by the fuzzing)', async () => {
+    const event = await seedEvent();
+    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const tiny = await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { price: 1e-200 } } }));
+    expect(tiny.status).toBe(400);
+    expect(tiny.body.errors[0]).toEqual({ path: 'body.data.price', message: 'must have at most 2 decimal places' });
+    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { taxAmount: 0.125 } } }))).status).toBe(400);
+    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { price: 19.99 } } }))).body.data.price).toBe(19.99);
+  });
+
   it('refuses unknown fields, a missing data wrapper and an empty change with 400', async () => {
     const event = await seedEvent();
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
