@@ -6,6 +6,10 @@ import { AdministratorProfileResource, CheckInStatsResource } from '#shared/http
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { FilePart } from '#shared/http/multipart';
 import type { Schemas } from '#shared/http/route';
+import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-method';
+import { positiveId } from '#shared/domain/ids';
+import { CATALOGUE, PARAMETERS, TAGS, type RouteDoc } from './catalogue.ts';
+import { HEADERS, PROBLEM_RESPONSES, problemResponses } from './problems.ts';
 import { API_PREFIX, routeKey, routes, type RouteRow } from '#shared/routes';
 
 /**
@@ -43,7 +47,7 @@ const COMPONENTS = {
 for (const [id, schema] of Object.entries(COMPONENTS)) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
 
 const COMPONENT_PATH = '#/components/schemas/';
-const ref = (name: string) => ({ $ref: `${COMPONENT_PATH}${name}` });
+const ref = (name: string, kind: 'schemas' | 'headers' = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
 /** The component schemas, filled in as the operations' schemas are converted. */
 type Components = Record<string, JsonSchema>;
@@ -69,33 +73,6 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', components: C
   return rest;
 }
 
-/** Error answers, each `application/problem+json` with the ProblemDetails schema. */
-const ERRORS = {
-  400: 'Invalid request: the field problems are in `errors` (paths like `body.name`, `query._limit`).',
-  401: 'No token, or a bad or expired one (`WWW-Authenticate: Bearer`).',
-  403: 'Not allowed: a missing permission, the other sign-in mode (`SITE_AUTH_METHOD`), or a cookie request failing the CSRF check.',
-  404: 'No such resource.',
-  409: 'A state conflict (already checked in, bib taken, stale version).',
-  413: 'The body is too large.',
-  415: 'Wrong media type for the body.',
-  500: 'Internal error: only the request id is shown.',
-} as const;
-type ErrorStatus = keyof typeof ERRORS;
-
-/** The error answers a row can give, from what its row and schemas say it does. */
-function errorStatuses(row: RouteRow, schemas: Schemas): ErrorStatus[] {
-  const hasPathIds = row.path.includes('{');
-  return [
-    400,
-    ...(row.auth.kind === 'public' ? [] : [401 as const]),
-    403,
-    ...(hasPathIds ? [404 as const] : []),
-    ...(hasPathIds && row.method !== 'GET' ? [409 as const] : []),
-    ...(schemas.body ? [413 as const, 415 as const] : []),
-    500,
-  ];
-}
-
 /** `{ type, title, status, detail, instance, errors? }`, as shared/http/problem-details.ts writes it; extension members allowed. */
 const ProblemDetails = z.looseObject({
   type: z.string().check(z.describe('`/problems/<slug>`')),
@@ -105,7 +82,17 @@ const ProblemDetails = z.looseObject({
   instance: z.string().check(z.describe('The request path.')),
   errors: z.optional(z.array(z.strictObject({ path: z.string(), message: z.string() })).check(z.describe('At most 20 (MAX_LISTED_ERRORS); each path and message at most 200 characters.'))),
   errorsNotListed: z.optional(z.int().check(z.describe('How many further field problems `errors` leaves out.'))),
+  reason: z.optional(z.string().check(z.describe('A stable code to branch on (409, 422): the values are listed per operation.'))),
+  error: z.optional(z.string().check(z.describe('A stable code on some 403s: `csrf_rejected`, `origin_rejected`, `vendor_user_restricted`, ...'))),
+  requestId: z.optional(z.string().check(z.describe('On a 500: the id to quote when reporting it.'))),
 });
+
+
+const AUDIENCE_SECURITY = {
+  public: [],
+  admin: [{ adminBearer: [] }, { adminCookie: [] }],
+  customer: [{ customerBearer: [] }, { customerCookie: [] }],
+} as const;
 
 function accessText(row: RouteRow): string {
   const { auth } = row;
@@ -117,74 +104,109 @@ function accessText(row: RouteRow): string {
 /** `shipping-method/bulk-create` → `shippingMethodBulkCreate`. */
 const operationId = (handler: string) => handler.replace(/[/-](\w)/g, (_match, letter: string) => letter.toUpperCase());
 
-/** One parameter per property of an object schema. */
-function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined, components: Components): Json[] {
+/** The catalogue entry of a row; the unit test guarantees there is one. */
+function docOf(row: RouteRow): RouteDoc {
+  const doc = (CATALOGUE as Record<string, RouteDoc>)[routeKey(row)];
+  if (!doc) throw new Error(`${routeKey(row)} has no entry in bin/openapi/catalogue.ts.`);
+  return doc;
+}
+
+/** One parameter per property of an object schema, described from the catalogue. */
+function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined, doc: RouteDoc, components: Components): Json[] {
   if (!schema) return [];
   const object = jsonSchema(schema, 'input', components);
   const required = new Set(object.required ?? []);
-  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: where,
-    // Path parameters are always required in OpenAPI.
-    required: where === 'path' || required.has(name),
-    schema: property,
-  }));
+  return Object.entries(object.properties ?? {}).map(([name, property]) => {
+    const { description: own, ...rest } = property as JsonSchema;
+    return {
+      name,
+      in: where,
+      description: doc.parameters?.[name] ?? PARAMETERS[name] ?? own,
+      // Path parameters are always required in OpenAPI.
+      required: where === 'path' || required.has(name),
+      // A query value the handler takes as anything (the callback's) is still a string on the wire.
+      schema: Object.keys(rest).length ? rest : { type: 'string' },
+    };
+  });
 }
 
-function requestBody(body: z.ZodMiniType, multipart: boolean, components: Components): Json {
-  const mediaType = multipart ? 'multipart/form-data' : 'application/json';
-  return { required: true, content: { [mediaType]: { schema: jsonSchema(body, 'input', components) } } };
+/** Bulk bodies take their items unchecked (each is validated alone, so one bad item fails alone): documented as the single-item body. */
+const BULK_ITEMS: Partial<Record<string, z.ZodMiniType>> = {
+  'POST /shipping-method/bulk-create': NewShippingMethod,
+  'POST /shipping-method/bulk-update': z.strictObject({ id: positiveId, data: ShippingMethodPatch }),
+};
+
+function requestBody(row: RouteRow, schemas: Schemas, doc: RouteDoc, components: Components): Json {
+  const mediaType = schemas.multipart ? 'multipart/form-data' : 'application/json';
+  const schema = jsonSchema(schemas.body!, 'input', components);
+  const items = BULK_ITEMS[routeKey(row)];
+  if (items) (schema.properties!.data as JsonSchema).items = jsonSchema(items, 'input', components);
+  return { required: true, content: { [mediaType]: { schema, ...(doc.example !== undefined ? { example: doc.example } : {}) } } };
 }
 
 const SUCCESS: Record<number, string> = { 200: 'Success.', 201: 'Created.', 204: 'Done; no body.', 302: 'A redirect (`Location`).' };
 
-/** The success answer the handler declared (`response`, `status`), and the errors its row and schemas allow. */
-function responses(row: RouteRow, schemas: Schemas, components: Components): Json {
+/** The success answer the handler declared (`response`, `status`), and every problem answer of the route. */
+function responses(row: RouteRow, schemas: Schemas, doc: RouteDoc, components: Components): Json {
   const { response, status = 200 } = schemas;
   if (!SUCCESS[status]) throw new Error(`${routeKey(row)}: success status ${status} is not one the API answers.`);
   const bodiless = status === 204 || status === 302;
   if (bodiless === (response !== undefined)) {
     throw new Error(`${routeKey(row)}: declare a \`response\` schema, or a status of 204 or 302 (and no response), in its route().`);
   }
-  const deprecationHeaders = row.successor
-    ? {
-        headers: {
-          Deprecation: { schema: { type: 'string', const: 'true' } },
-          Link: { description: `\`<${API_PREFIX}${row.successor}>; rel="successor-version"\``, schema: { type: 'string' } },
-        },
-      }
-    : {};
+  const headers: Json = {
+    ...(row.successor ? { Deprecation: ref('Deprecation', 'headers'), Link: ref('Link', 'headers') } : {}),
+    ...(row.idempotent ? { 'Idempotent-Replayed': ref('IdempotentReplayed', 'headers') } : {}),
+    ...(status === 302 ? { Location: { description: 'Where the browser goes next.', required: true, schema: { type: 'string' } } } : {}),
+  };
+  const withHeaders = Object.keys(headers).length ? { headers } : {};
   const success = {
     description: SUCCESS[status],
-    ...deprecationHeaders,
+    ...withHeaders,
     ...(response ? { content: { 'application/json': { schema: jsonSchema(response, 'output', components) } } } : {}),
   };
   // Write routes with `result=none|id|object` answer 204 for `none`.
   const takesResult = schemas.query !== undefined && 'result' in (jsonSchema(schemas.query, 'input', components).properties ?? {});
   return {
     [status]: success,
-    ...(takesResult && status !== 204 ? { 204: { description: 'With `result=none`: done; no body.' } } : {}),
-    ...Object.fromEntries(errorStatuses(row, schemas).map((code) => [code, { $ref: `#/components/responses/Problem${code}` }])),
+    ...(takesResult && status !== 204 ? { 204: { description: 'With `result=none`: done; no body.', ...withHeaders } } : {}),
+    ...problemResponses(row, doc, schemas.body !== undefined),
   };
 }
 
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Makes a retry safe: the same key with the same request within 24 h answers the first answer (`Idempotent-Replayed: true`); with another request, 422.',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+};
+
 function operation({ row, schemas }: RouteOperation, components: Components): Json {
+  const doc = docOf(row);
   const successor = row.successor && routes.find((other) => other.path === row.successor && other.method === row.method);
   const deprecation = row.successor
     ? `Deprecated: use \`${row.method} ${row.successor}\`${successor ? ` (\`${operationId(successor.handler)}\`)` : ''} instead. `
     : '';
   return {
     operationId: operationId(row.handler),
+    summary: doc.summary,
     tags: [row.handler.split('/')[0]],
-    description: deprecation + accessText(row),
+    description: [deprecation + accessText(row), doc.description].filter(Boolean).join('\n\n'),
     ...(row.successor ? { deprecated: true } : {}),
-    security: row.auth.kind === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
+    security: AUDIENCE_SECURITY[row.auth.kind],
     ...(row.auth.kind === 'admin' && row.auth.permission ? { 'x-permission': row.auth.permission } : {}),
-    parameters: [...parameters('path', schemas.path, components), ...parameters('query', schemas.query, components)],
-    ...(schemas.body ? { requestBody: requestBody(schemas.body, schemas.multipart !== undefined, components) } : {}),
-    responses: responses(row, schemas, components),
+    parameters: [
+      ...parameters('path', schemas.path, doc, components),
+      ...parameters('query', schemas.query, doc, components),
+      ...(row.idempotent ? [IDEMPOTENCY_KEY] : []),
+    ],
+    ...(schemas.body ? { requestBody: requestBody(row, schemas, doc, components) } : {}),
+    responses: responses(row, schemas, doc, components),
   };
 }
+
+const COOKIE_TEXT = 'The `__Host-ticketing-auth` cookie set at sign-in. Unsafe methods also need an allowed `Origin` of the audience and an `X-Requested-With` header (CSRF).';
 
 export function buildOpenApi(operations: readonly RouteOperation[]): Json {
   const components: Components = {};
@@ -195,33 +217,30 @@ export function buildOpenApi(operations: readonly RouteOperation[]): Json {
     paths[op.row.path] ??= {};
     paths[op.row.path]![op.row.method.toLowerCase()] = operation(op, components);
   }
+  const tagNames = [...new Set(operations.map((op) => op.row.handler.split('/')[0]!))];
   return {
     openapi: '3.1.0',
     info: {
       title: 'Ticketing and checkout API',
       version: '2',
-      description: 'Generated from shared/routes.ts and the handlers\' zod schemas (`npm run openapi`).',
+      summary: 'Tickets, check-in, shipping methods and the customer portal.',
+      description:
+        'Generated from shared/routes.ts, the handlers\' zod schemas and bin/openapi/catalogue.ts (`npm run openapi`). Errors are RFC 9457 problem details (`application/problem+json`).',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: API_PREFIX }],
-    tags: [...new Set(operations.map((op) => op.row.handler.split('/')[0]!))].map((name) => ({ name })),
+    servers: [{ url: API_PREFIX, description: 'The API behind each front-end origin (same host as the SPA or portal).' }],
+    tags: tagNames.map((name) => ({ name, description: TAGS[name] ?? '' })),
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        cookieAuth: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: AUTH_COOKIE,
-          description: 'Set by sign-in and refresh. Unsafe methods also need an allowed `Origin` and an `X-Requested-With` header (CSRF).',
-        },
+        adminBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An administrator token (from the callback, `POST /auth/legacy/login` or `POST /auth/refresh`).' },
+        adminCookie: { type: 'apiKey', in: 'cookie', name: AUTH_COOKIE, description: `${COOKIE_TEXT} Holding an administrator token.` },
+        customerBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A customer token (from `PUT /my-account`).' },
+        customerCookie: { type: 'apiKey', in: 'cookie', name: AUTH_COOKIE, description: `${COOKIE_TEXT} Holding a customer token.` },
       },
       schemas: { ProblemDetails: jsonSchema(ProblemDetails, 'output', components), ...components },
-      responses: Object.fromEntries(
-        Object.entries(ERRORS).map(([code, description]) => [
-          `Problem${code}`,
-          { description, content: { 'application/problem+json': { schema: ref('ProblemDetails') } } },
-        ]),
-      ),
+      headers: HEADERS,
+      responses: PROBLEM_RESPONSES,
     },
   };
 }

@@ -1,9 +1,15 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes } from '#shared/routes';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { buildOpenApi, type RouteOperation } from '../../bin/openapi/document.ts';
 import { loadRouteOperations } from '../../bin/openapi/load-routes.ts';
+import { CATALOGUE, PARAMETERS } from '../../bin/openapi/catalogue.ts';
+import { MAX_LISTED_ERRORS as DOCUMENTED_MAX_ERRORS, PROBLEM_CONTENT_TYPE as DOCUMENTED_PROBLEM_TYPE } from '../../bin/openapi/problems.ts';
 
 /**
  * The generated document, checked against the table it comes from. A unit test: building
@@ -13,25 +19,34 @@ import { loadRouteOperations } from '../../bin/openapi/load-routes.ts';
 
 interface Parameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
+  description?: string;
   required: boolean;
   schema: Record<string, unknown>;
 }
 interface Operation {
   operationId: string;
+  summary?: string;
+  tags: string[];
   deprecated?: boolean;
   description: string;
   security: Record<string, string[]>[];
   'x-permission'?: string;
   parameters: Parameter[];
-  requestBody?: { content: Record<string, { schema: { properties: Record<string, { type?: string; format?: string }>; required?: string[]; additionalProperties?: boolean } }> };
-  responses: Record<string, unknown>;
+  requestBody?: { content: Record<string, { example?: unknown; schema: { properties: Record<string, any>; required?: string[]; additionalProperties?: boolean } }> };
+  responses: Record<string, any>;
 }
 interface Document {
   openapi: string;
   servers: { url: string }[];
+  info: { license?: { name: string }; summary?: string };
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties: Record<string, { enum?: unknown[]; description?: string }> }> };
+  components: {
+    schemas: Record<string, { properties: Record<string, { enum?: unknown[]; description?: string }> }>;
+    securitySchemes: Record<string, unknown>;
+    responses: Record<string, any>;
+  };
 }
 
 let document: Document;
@@ -48,7 +63,7 @@ beforeAll(async () => {
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1', async () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.servers).toEqual([{ url: '/api/v2' }]);
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/api/v2' })]);
     const validator = new Validator();
     // As written to openapi.json (and a copy: the validator resolves $refs in place).
     expect(await validator.validate(JSON.parse(JSON.stringify(document)))).toEqual({ valid: true });
@@ -68,6 +83,7 @@ describe('the OpenAPI document', () => {
   it.each(routes.map((row) => [routeKey(row), row] as const))('%s: path parameters match the path', (_key, row) => {
     const inPath = [...row.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
     const documented = operationOf(row.method, row.path)!.parameters.filter((parameter) => parameter.in === 'path');
+    expect(documented.every((parameter) => parameter.description), 'described').toBe(true);
     expect(documented.map((parameter) => parameter.name)).toEqual(inPath);
     expect(documented.every((parameter) => parameter.required)).toBe(true);
   });
@@ -83,14 +99,14 @@ describe('the OpenAPI document', () => {
     expect(stats).toEqual([expect.objectContaining({ name: 'events', in: 'query', required: true })]);
   });
 
-  it('gives public rows no security and the others bearer or cookie, with their permission', () => {
+  it('gives public rows no security and the others their audience\'s bearer or cookie, with their permission', () => {
     for (const row of routes) {
       const operation = operationOf(row.method, row.path)!;
       if (row.auth.kind === 'public') {
         expect(operation.security, routeKey(row)).toEqual([]);
-        expect(operation.responses).not.toHaveProperty('401');
       } else {
-        expect(operation.security, routeKey(row)).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+        const audience = row.auth.kind;
+        expect(operation.security, routeKey(row)).toEqual([{ [`${audience}Bearer`]: [] }, { [`${audience}Cookie`]: [] }]);
         expect(operation.responses).toHaveProperty('401');
       }
       if (row.auth.kind === 'admin' && row.auth.permission) {
@@ -128,11 +144,13 @@ describe('the OpenAPI document', () => {
 
   it('answers errors as problem details', () => {
     const responses = operationOf('PATCH', '/shipping-method/{id}')!.responses;
-    for (const status of ['400', '401', '403', '404', '409', '415', '500']) {
+    for (const status of ['400', '401', '403', '404', '415', '429', '500', '503']) {
       expect(responses[status], status).toEqual({ $ref: `#/components/responses/Problem${status}` });
     }
+    // Shipping methods have no state to conflict with.
+    expect(responses).not.toHaveProperty('409');
     expect(Object.keys(document.components.schemas.ProblemDetails!.properties)).toEqual(
-      ['type', 'title', 'status', 'detail', 'instance', 'errors', 'errorsNotListed'],
+      ['type', 'title', 'status', 'detail', 'instance', 'errors', 'errorsNotListed', 'reason', 'error', 'requestId'],
     );
   });
 
@@ -166,7 +184,7 @@ describe('the success answers', () => {
     }
     expect(Object.keys(operationOf('POST', '/shipping-method')!.responses)).toEqual(expect.arrayContaining(['201', '204']));
     expect(operationOf('DELETE', '/tickets/{id}')!.responses['204']).toEqual({ description: 'Done; no body.' });
-    expect(operationOf('GET', '/auth/callback')!.responses['302']).toEqual({ description: 'A redirect (`Location`).' });
+    expect(operationOf('GET', '/auth/callback')!.responses['302']).toMatchObject({ description: 'A redirect (`Location`).' });
   });
 
   it('keeps the 204 alternative on the result= routes, and only there', () => {
@@ -210,4 +228,104 @@ describe('the success answers', () => {
     expect(refs.filter((name) => !names.includes(name))).toEqual([]);
     expect(JSON.stringify(document)).not.toContain('$defs');
   });
+});
+
+describe('the catalogue (bin/openapi/catalogue.ts)', () => {
+  it('has an entry for every row of the table, and none for a route that is gone', () => {
+    expect(Object.keys(CATALOGUE).sort()).toEqual(routes.map(routeKey).sort());
+  });
+
+  it('describes only parameters the route has', () => {
+    const stale = operations.flatMap(({ row }) => {
+      const names = new Set(operationOf(row.method, row.path)!.parameters.map((parameter) => parameter.name));
+      return Object.keys(CATALOGUE[routeKey(row) as keyof typeof CATALOGUE].parameters ?? {})
+        .filter((name) => !names.has(name))
+        .map((name) => `${routeKey(row)}: ${name}`);
+    });
+    expect(stale).toEqual([]);
+    const used = new Set(Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => op.parameters.map((p) => p.name))));
+    expect(Object.keys(PARAMETERS).filter((name) => !used.has(name))).toEqual([]);
+  });
+
+  it('keeps in step with the problem mapper it cannot import at build time', async () => {
+    const { MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE } = await import('#shared/http/problem-details');
+    expect([DOCUMENTED_MAX_ERRORS, DOCUMENTED_PROBLEM_TYPE]).toEqual([MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE]);
+  });
+});
+
+describe('a complete document', () => {
+  it('gives every operation a summary, a tag with a description, and every parameter a description', () => {
+    const tags = new Map(document.tags.map((tag) => [tag.name, tag.description]));
+    const undescribed: string[] = [];
+    for (const row of routes) {
+      const operation = operationOf(row.method, row.path)!;
+      expect(operation.summary, routeKey(row)).toMatch(/\w/);
+      expect(tags.get(operation.tags[0]!), routeKey(row)).toMatch(/\w/);
+      for (const parameter of operation.parameters) if (!parameter.description) undescribed.push(`${routeKey(row)} ${parameter.name}`);
+    }
+    expect(undescribed).toEqual([]);
+    expect(document.info.license?.name).toBeTruthy();
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['adminBearer', 'adminCookie', 'customerBearer', 'customerCookie']);
+  });
+
+  it('documents 429 and 503 with Retry-After and a 500 on every operation', () => {
+    for (const row of routes) {
+      const responses = operationOf(row.method, row.path)!.responses;
+      for (const status of ['400', '403', '429', '500', '503']) expect(responses[status], `${routeKey(row)} ${status}`).toBeDefined();
+    }
+    for (const status of ['429', '503']) expect(document.components.responses[`Problem${status}`].headers).toHaveProperty('Retry-After');
+  });
+
+  it('lists the 409 reasons of a route, and idempotent rows answer 409 request_in_flight and 422', () => {
+    const reasons = (method: string, path: string) =>
+      operationOf(method, path)!.responses['409']?.content['application/problem+json'].schema.allOf[1].properties.reason.enum as string[] | undefined;
+    expect(reasons('POST', '/tickets/{id}/check-in')).toEqual(expect.arrayContaining(['already_checked_in', 'not_valid_for_event', 'request_in_flight']));
+    expect(reasons('POST', '/my-account')).toEqual(['email_taken']);
+    expect(reasons('GET', '/tickets/{id}')).toBeUndefined();
+    for (const row of routes.filter((r) => r.idempotent)) {
+      expect(reasons(row.method, row.path), routeKey(row)).toContain('request_in_flight');
+      expect(operationOf(row.method, row.path)!.responses['422'], routeKey(row)).toBeDefined();
+      expect(operationOf(row.method, row.path)!.parameters.map((p) => p.name), routeKey(row)).toContain('Idempotency-Key');
+    }
+  });
+
+  it('has an example for each request body the spec leaves open, and real items in the bulk bodies', () => {
+    const example = (method: string, path: string) => operationOf(method, path)!.requestBody!.content['application/json']!.example;
+    for (const [method, path] of [
+      ['POST', '/tickets/{id}/transfer'],
+      ['POST', '/tickets/{id}/sign-waivers'],
+      ['POST', '/ticket/{ticketId}/claimant'],
+      ['POST', '/ticket/{ticketId}/states'],
+      ['POST', '/my-account'],
+      ['PATCH', '/my-account'],
+    ] as const) {
+      expect(example(method, path), `${method} ${path}`).toBeDefined();
+    }
+    const bulkCreate = operationOf('POST', '/shipping-method/bulk-create')!.requestBody!.content['application/json']!.schema;
+    expect(bulkCreate.properties.data.items).toMatchObject({ required: ['name'] });
+  });
+
+  it('documents the deprecation headers on the deprecated rows\' successes', () => {
+    for (const row of routes.filter((r) => r.successor)) {
+      const success = operationOf(row.method, row.path)!.responses['200'];
+      expect(Object.keys(success.headers), routeKey(row)).toEqual(['Deprecation', 'Link']);
+    }
+    expect(operationOf('GET', '/auth/callback')!.responses['302'].headers.Location.required).toBe(true);
+  });
+
+  it('passes Redocly\'s recommended rules with the repository\'s .redocly.yaml: no error, no warning', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    const root = join(import.meta.dirname, '../..');
+    // Offline: no telemetry, no update check.
+    const run = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', join(root, '.redocly.yaml'), '--format', 'json'], {
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    rmSync(dir, { recursive: true, force: true });
+    const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+    expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  }, 60_000);
 });
