@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { preflightHeaders } from '#shared/http/cors';
 import { apiAnswerHeaders } from '#shared/http/response-headers';
+import { isDocsPath, serveDocs } from './docs.ts';
 import { invoke } from './invoke.ts';
 import { allowedMethods, matchRoute, toApiGatewayEvent, writeResult } from './lambda-http.ts';
 
@@ -48,6 +49,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     res.writeHead(204, preflightHeaders(req.headers.origin) ?? {}).end();
     return;
   }
+
+  // The documentation files (not API routes), as the deployed front ends serve them from their bucket.
+  if (isDocsPath(pathname)) return serveDocs(req, res, pathname);
 
   const match = matchRoute(method, pathname);
   if (!match) {
