@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '#shared/auth/passwords';
+import { createAdministrator } from '#shared/data/administrators';
+import { createTicketingClient, type TicketingClient } from 'ticketing-api/client';
+import type { CreatedEvent } from '#shared/domain/event';
+import type { Ticket } from '#shared/domain/ticket';
+import { placeOrder } from '../../bin/seed/orders.ts';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
+import { createAccount, newAddress, PASSWORD as CUSTOMER_PASSWORD, verificationTokenFor } from '../support/customers.ts';
+
+/**
+ * The typed client (shared/client/, `ticketing-api/client`) over real HTTP against the
+ * local server started in this worker: a staff member signs in with a password, lists an
+ * event's tickets and checks one in; a customer signs in and reads their orders. Every
+ * path, parameter and body below is checked by tsc against the generated types.
+ */
+const STAFF_PASSWORD = 'a-long-enough-password';
+
+let api: ApiServer;
+let baseUrl: string;
+let event: CreatedEvent;
+let tickets: Ticket[];
+let staffLogin: string;
+
+beforeAll(async () => {
+  api = await startApiServer({ port: 0 });
+  baseUrl = `${api.url}/api/v2`;
+  staffLogin = `scanner-${randomUUID()}@test.local`;
+  await createAdministrator({
+    login: staffLogin, email: staffLogin, name: 'Client Scanner', permissions: ['tickets:read', 'checkin:scan'], vendorUser: 0, passwordHash: await hashPassword(STAFF_PASSWORD),
+  });
+  event = await seedEvent({ title: 'Typed client night' });
+  tickets = await seedTickets(event, event.ticketTypes[0]!.id, 3);
+});
+
+afterAll(() => api?.close());
+
+describe('the typed client', () => {
+  let staff: TicketingClient;
+
+  it('signs staff in with a password (POST /auth/legacy/login) and sends the token as a bearer', async () => {
+    const { data, error, response } = await createTicketingClient({ baseUrl }).POST('/auth/legacy/login', { body: { login: staffLogin, password: STAFF_PASSWORD } });
+    expect(error, JSON.stringify(error)).toBeUndefined();
+    expect(response.status).toBe(200);
+    expect(data!.data.user).toMatchObject({ login: staffLogin, permissions: ['tickets:read', 'checkin:scan'] });
+    // A function: the client asks for the current token before each request.
+    const token = data!.data.jwt;
+    staff = createTicketingClient({ baseUrl, token: () => token });
+
+    const wrong = await createTicketingClient({ baseUrl }).POST('/auth/legacy/login', { body: { login: staffLogin, password: 'not-the-password' } });
+    expect(wrong.response.status).toBe(401);
+    expect(wrong.data).toBeUndefined();
+  });
+
+  it("lists an event's tickets (GET /tickets) and checks one in (POST /tickets/{id}/check-in)", async () => {
+    const list = await staff.GET('/tickets', { params: { query: { event: String(event.id), _limit: '10' } } });
+    expect(list.response.status).toBe(200);
+    expect(list.data!.data.map((ticket) => ticket.id).sort()).toEqual(tickets.map((ticket) => ticket.id).sort());
+
+    const id = String(tickets[0]!.id);
+    const admitted = await staff.POST('/tickets/{id}/check-in', { params: { path: { id } } });
+    expect(admitted.response.status).toBe(200);
+    expect(admitted.data!.data).toMatchObject({ id: tickets[0]!.id, eventId: event.id });
+
+    const again = await staff.POST('/tickets/{id}/check-in', { params: { path: { id } } });
+    expect(again.response.status).toBe(409);
+    expect(again.error).toMatchObject({ status: 409 });
+  });
+
+  it('signs a customer in (PUT /my-account) and reads their orders (GET /my-account/orders)', async () => {
+    const email = newAddress('client');
+    const created = await createAccount({ email, password: CUSTOMER_PASSWORD, name: 'Client Customer' });
+    expect(created.status, created.raw).toBe(201);
+    const customerId = created.body.data.id as number;
+    const order = await placeOrder(event, customerId, [event.ticketTypes[0]!.id]);
+
+    const signedIn = await createTicketingClient({ baseUrl }).PUT('/my-account', {
+      body: { login: email, password: CUSTOMER_PASSWORD, emailVerificationToken: await verificationTokenFor(email) },
+    });
+    expect(signedIn.response.status, JSON.stringify(signedIn.error)).toBe(200);
+    const customer = createTicketingClient({ baseUrl, token: signedIn.data!.data.token });
+
+    const orders = await customer.GET('/my-account/orders', { params: { query: { includeTickets: 'true' } } });
+    expect(orders.response.status).toBe(200);
+    expect(orders.data!.data.map((entry) => entry.id)).toEqual([String(order.id)]);
+    expect(orders.data!.data[0]!.tickets).toHaveLength(1);
+    // The staff token is not a customer's: the other audience.
+    expect((await staff.GET('/my-account/orders')).response.status).toBe(401);
+  });
+
+  it('sends the cookie and X-Requested-With, and no Authorization, in cookie mode (browsers)', async () => {
+    const seen: Request[] = [];
+    const browserLike = createTicketingClient({
+      baseUrl,
+      cookie: true,
+      fetch: (request) => {
+        seen.push(request.clone());
+        return fetch(request);
+      },
+    });
+    const { response } = await browserLike.POST('/auth/refresh');
+    // No cookie in Node's fetch: the API answers as to a signed-out browser.
+    expect(response.status).toBe(401);
+    expect(seen[0]!.credentials).toBe('same-origin');
+    expect(seen[0]!.headers.get('x-requested-with')).toBe('fetch');
+    expect(seen[0]!.headers.get('authorization')).toBeNull();
+  });
+});
