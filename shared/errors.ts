@@ -19,7 +19,8 @@ export type ErrorKind =
   | 'too-large'
   | 'unsupported-media-type'
   | 'rate-limited'
-  | 'unprocessable';
+  | 'unprocessable'
+  | 'unavailable';
 
 export abstract class AppError extends Error {
   abstract readonly kind: ErrorKind;
@@ -98,5 +99,22 @@ export class RateLimited extends AppError {
   readonly kind = 'rate-limited';
   constructor(message: string, readonly retryAfterSeconds: number) {
     super(message);
+  }
+}
+
+/** What the service depends on, as a client may be told (never a table, bucket or endpoint name). */
+export type DependencyKind = 'database' | 'file storage' | 'email' | 'identity provider' | 'secrets';
+
+/**
+ * A dependency is throttling, failing (5xx) or too slow, and the SDK's retries are spent
+ * (README "Faults and retries"): a 503 with `Retry-After`, whatever the route. The
+ * client may repeat the request after `retryAfterSeconds`; the README says what each
+ * route that writes to two dependencies leaves behind.
+ */
+export class DependencyUnavailable extends AppError {
+  readonly kind = 'unavailable';
+  constructor(readonly dependency: DependencyKind, readonly retryAfterSeconds: number, options: { cause?: unknown } = {}) {
+    super(`The ${dependency} is not answering for now; try again in ${retryAfterSeconds} seconds.`, { dependency });
+    if (options.cause !== undefined) this.cause = options.cause;
   }
 }

@@ -9,13 +9,17 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
+import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../services/dependencies.ts';
+import { DependencyUnavailable } from '../errors.ts';
 import { TABLE_SCHEMA, type GlobalIndexName } from './table-schema.ts';
 
 /**
  * The one DynamoDB client of a function. Endpoints come from the SDK's own environment
  * variables (`AWS_ENDPOINT_URL_DYNAMODB` locally), so no code path differs from AWS.
+ * Retries and timeouts: services/dependencies.ts; throttling or a timeout that outlasts
+ * them is a 503 (the DocumentClient shares the inner client's middleware stack).
  */
-export const db = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+export const db = DynamoDBDocumentClient.from(answeringOutages(new DynamoDBClient(clientOptions('database')), 'database'), {
   marshallOptions: { removeUndefinedValues: true },
 });
 
@@ -32,6 +36,17 @@ export class TransactionCancelled extends Error {
   /** Whether the condition of the i-th action failed. */
   conditionFailed(index: number): boolean {
     return this.reasons[index]?.Code === 'ConditionalCheckFailed';
+  }
+}
+
+/**
+ * Still colliding with other transactions after transactWrite's retries: nothing was
+ * written, and the caller may decide again on a fresh read (ticket changes do) or let it
+ * answer 503 + Retry-After.
+ */
+export class TransactionConflicts extends DependencyUnavailable {
+  constructor(readonly reasons: CancellationReason[]) {
+    super('database', CLIENT_SETTINGS.database.retryAfterSeconds);
   }
 }
 
@@ -61,8 +76,10 @@ export function withoutKeys(item: Record<string, unknown>): Record<string, unkno
 
 /**
  * TransactWriteItems, retried with jittered exponential backoff when it collided with
- * another transaction on the same item (a hot counter). A condition failure is not
- * retried: it surfaces as `TransactionCancelled` for the caller to map to 404/409.
+ * another transaction on the same item (a hot counter): cancelled by conflicts only,
+ * nothing was written, so a retry is safe. A condition failure is not retried: it
+ * surfaces as `TransactionCancelled` for the caller to map to 404/409. Conflicts that
+ * outlast MAX_CONFLICT_RETRIES are `TransactionConflicts` (503 unless the caller retries).
  */
 export async function transactWrite(items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
   if (items.length > MAX_TRANSACTION_ITEMS) {
@@ -78,7 +95,8 @@ export async function transactWrite(items: NonNullable<TransactWriteCommandInput
       const reasons = error.CancellationReasons ?? [];
       const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
       const conditionFailed = reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (!conflict || conditionFailed || attempt >= MAX_CONFLICT_RETRIES) throw new TransactionCancelled(reasons);
+      if (!conflict || conditionFailed) throw new TransactionCancelled(reasons);
+      if (attempt >= MAX_CONFLICT_RETRIES) throw new TransactionConflicts(reasons);
       await backoff(attempt);
     }
   }

@@ -1,7 +1,7 @@
 import { countedEvents, holdsBib, isEligible, signatureOf, type TicketRecord } from '../domain/ticket.ts';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { Conflict } from '../errors.ts';
-import { tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { tableName, transactWrite, TransactionCancelled, TransactionConflicts } from './client.ts';
 import { keys } from './keys.ts';
 import { historyPut } from './ticket-history.ts';
 import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
@@ -171,6 +171,8 @@ export async function commitTicketChanges(changes: TicketChange[], extra: ExtraA
   try {
     await transactWrite(planned.map(([action]) => action));
   } catch (error) {
+    // Still colliding after transactWrite's retries: decide again on a fresh read.
+    if (error instanceof TransactionConflicts) throw new StaleTicket();
     if (!(error instanceof TransactionCancelled)) throw error;
     throw refusalOf(error, planned.map(([, role]) => role));
   }
@@ -179,8 +181,6 @@ export async function commitTicketChanges(changes: TicketChange[], extra: ExtraA
 function refusalOf(error: TransactionCancelled, roles: Role[]): Error {
   const failed = roles.filter((_, index) => error.conditionFailed(index));
   if (failed.some((role) => role.kind === 'ticket')) return new StaleTicket();
-  // Still colliding after transactWrite's retries: decide again on a fresh read.
-  if (!failed.length && error.reasons.some((reason) => reason.Code === 'TransactionConflict')) return new StaleTicket();
   for (const role of failed) {
     if (role.kind === 'type') return new Conflict(`Ticket type ${role.typeId} is sold out.`, 'sold_out');
     if (role.kind === 'bib') return new Conflict(`Bib number ${role.bib} is already taken in this event.`, 'bib_taken');

@@ -15,6 +15,7 @@ const PROBLEMS: Record<ErrorKind, { status: number; slug: string; title: string 
   'unsupported-media-type': { status: 415, slug: 'unsupported-media-type', title: 'Unsupported media type' },
   'rate-limited': { status: 429, slug: 'rate-limited', title: 'Too many requests' },
   unprocessable: { status: 422, slug: 'unprocessable', title: 'Unprocessable content' },
+  unavailable: { status: 503, slug: 'unavailable', title: 'Service unavailable' },
 };
 
 /** A problem lists at most this many field errors; `errorsNotListed` counts the rest (README "Errors"). */
@@ -38,7 +39,7 @@ function boundedDetails(details: Record<string, unknown>): Record<string, unknow
 
 function headersOf(error: AppError): Record<string, string> {
   if (error.kind === 'unauthenticated') return { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
-  // Rate limits and a request still in flight (409) say when to come back.
+  // Rate limits, a request still in flight (409) and a dependency down (503) say when to come back.
   const retryAfter = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
   if (retryAfter !== undefined) return { 'Retry-After': String(retryAfter) };
   return {};
@@ -56,6 +57,8 @@ export function problemDetails(): Middleware {
       const instance = request.event.rawPath;
       if (error instanceof AppError) {
         const { status, slug, title } = PROBLEMS[error.kind];
+        // The client sees only the dependency's kind; the log keeps what the SDK said.
+        if (error.kind === 'unavailable') logger.warn('dependency unavailable', { ...error.details, error: (error.cause ?? error) as Error });
         request.response = {
           statusCode: status,
           headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...headersOf(error) },

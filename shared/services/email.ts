@@ -1,17 +1,20 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
+import { answeringOutages, clientOptions } from './dependencies.ts';
 
 /**
  * The one SES client, imported only by handlers whose route row `uses.email` (infra
  * grants SendEmail from EMAIL_FROM to exactly those). The endpoint comes from the SDK's
- * own AWS_ENDPOINT_URL_SESV2 locally. A request timeout, because a stalled SES call must
- * not hold a request for the whole Lambda timeout (and aws-ses-v2-local hangs on
- * operations it does not know).
+ * own AWS_ENDPOINT_URL_SESV2 locally. Retries and timeouts from dependencies.ts: a
+ * stalled SES call must not hold a request for the whole Lambda timeout (and
+ * aws-ses-v2-local hangs on operations it does not know); an outage throws
+ * DependencyUnavailable, which callers that have already committed catch and log.
  */
 const { EMAIL_FROM } = requireSection('email', z.object({ EMAIL_FROM: z.string().check(z.minLength(3)) }));
 
-const ses = new SESv2Client({ maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } });
+/** Exported for the fault-injection tests, which add middleware to this very instance. */
+export const ses = answeringOutages(new SESv2Client(clientOptions('email')), 'email');
 
 export interface Email {
   to: string;

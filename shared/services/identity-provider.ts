@@ -20,6 +20,7 @@ import { now } from '../clock.ts';
 import { requireSection } from '../config.ts';
 import { Conflict, RateLimited } from '../errors.ts';
 import { logger } from '../logger.ts';
+import { answeringOutages, clientOptions } from './dependencies.ts';
 
 /**
  * Sign-in with Cognito, for the rows with `uses.identityProvider: 'sign-in'` or
@@ -127,7 +128,10 @@ function jwksOf(client: AppClient) {
 }
 
 let sdkClient: CognitoIdentityProviderClient | undefined;
-const cognito = () => (sdkClient ??= new CognitoIdentityProviderClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } }));
+/** The sign-in APIs' client, built on first use (exported for the fault-injection tests' middleware). */
+export const identitySdkClient = () =>
+  (sdkClient ??= answeringOutages(new CognitoIdentityProviderClient(clientOptions('identity provider')), 'identity provider'));
+const cognito = identitySdkClient;
 
 /** `callbackUrl`: on the front end's origin (`callbackUrlFor` in auth/oidc.ts), one the client registered. */
 export interface AuthorizeRequest { state: string; codeChallenge: string; nonce: string; callbackUrl: string }

@@ -3,6 +3,7 @@ import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
 import { logger } from '../logger.ts';
+import { answeringOutages, clientOptions } from './dependencies.ts';
 
 /**
  * The photo bucket: attendee profile photos and waiver signatures. The one module that
@@ -25,12 +26,18 @@ const settings = requireSection(
 );
 const localStyle = settings.PHOTO_FORCE_PATH_STYLE === 'true';
 
-// Timeouts, so a stalled call is retried (the SDK's default 3 attempts) instead of holding
-// the request until the Lambda timeout.
-const s3 = new S3Client({
-  requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
-  ...(localStyle ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED' as const } : {}),
-});
+/**
+ * Retries and timeouts from dependencies.ts, so a stalled call is retried instead of holding
+ * the request until the Lambda timeout, and an outage is a 503. Exported for the
+ * fault-injection tests, which add middleware to this very instance.
+ */
+export const s3 = answeringOutages(
+  new S3Client({
+    ...clientOptions('file storage'),
+    ...(localStyle ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED' as const } : {}),
+  }),
+  'file storage',
+);
 
 /** Object keys are unguessable (128 random bits): the URL is public, the listing is not. */
 export const newObjectKey = (prefix: string, extension: string): string =>

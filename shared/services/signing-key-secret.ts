@@ -1,6 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
+import { answeringOutages, clientOptions } from './dependencies.ts';
 
 /**
  * Reads the signing key secret (`ticketing/<stage>/signing-keys`) for the functions that
@@ -22,8 +23,8 @@ export const signingKeySecretId = (): string => requireSection('the signing key'
 
 /** The SecretString of the signing key secret, current version. */
 export async function readSigningKeySecret(secretId = signingKeySecretId()): Promise<string> {
-  // Timeouts, so a stalled call is retried (the SDK's default 3 attempts) rather than holding the login.
-  client ??= new SecretsManagerClient({ requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 } });
+  // Timeouts (dependencies.ts), so a stalled call is retried rather than holding the login; an outage is a 503.
+  client ??= answeringOutages(new SecretsManagerClient(clientOptions('secrets')), 'secrets');
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
   if (!SecretString) throw new Error(`The secret ${secretId} has no SecretString.`);
   return SecretString;

@@ -11,6 +11,7 @@ import {
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { Conflict, RateLimited, ValidationError } from '../errors.ts';
+import { answeringOutages, clientOptions } from './dependencies.ts';
 
 /**
  * Cognito's admin APIs on one user pool, imported only by functions whose row says
@@ -31,7 +32,10 @@ export interface UserAdmin {
 }
 
 let sdkClient: CognitoIdentityProviderClient | undefined;
-const cognito = () => (sdkClient ??= new CognitoIdentityProviderClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } }));
+/** The admin APIs' client, built on first use (exported for the fault-injection tests' middleware). */
+export const userAdminSdkClient = () =>
+  (sdkClient ??= answeringOutages(new CognitoIdentityProviderClient(clientOptions('identity provider')), 'identity provider'));
+const cognito = userAdminSdkClient;
 
 function mapped(error: unknown): unknown {
   if (error instanceof UsernameExistsException) return new Conflict('An account with this email address exists already.', 'email_taken');
@@ -39,6 +43,7 @@ function mapped(error: unknown): unknown {
   if (error instanceof InvalidPasswordException || error instanceof InvalidParameterException) {
     return new ValidationError('The identity provider refuses this password.', [{ path: 'body.password', message: error.message }]);
   }
+  // Throttling of the whole pool is a 503 (dependencies.ts) before it gets here; a per-user limit is the caller's 429.
   if (error instanceof LimitExceededException || error instanceof TooManyRequestsException) {
     return new RateLimited('The identity provider refuses more requests for now; try again later.', 60);
   }
