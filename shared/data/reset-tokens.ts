@@ -33,6 +33,11 @@ export async function storeResetToken(tokenHash: string, adminId: number, ttlSec
   );
 }
 
+/** Removes one token (its mail never left): deleting one already gone is no error. */
+export async function deleteResetToken(tokenHash: string): Promise<void> {
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.resetToken(tokenHash) }));
+}
+
 export async function findResetToken(tokenHash: string): Promise<ResetToken | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.resetToken(tokenHash), ConsistentRead: true }));
   return Item ? { tokenHash, adminId: Number(Item.adminId), expiresAt: Number(Item.expiresAt) } : undefined;

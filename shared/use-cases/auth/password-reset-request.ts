@@ -4,8 +4,8 @@ import * as z from '../../schema.ts';
 import { requireSection } from '../../config.ts';
 import { findAdministratorByEmail, normalisedEmail } from '../../data/administrators.ts';
 import { takeSlot } from '../../data/rate-limits.ts';
-import { storeResetToken } from '../../data/reset-tokens.ts';
-import { RateLimited } from '../../errors.ts';
+import { deleteResetToken, storeResetToken } from '../../data/reset-tokens.ts';
+import { DependencyUnavailable, RateLimited } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
 import { requireAuthMode } from './auth-mode.ts';
@@ -37,8 +37,13 @@ export const FORGOT_PASSWORD_ANSWER = {
  * Forgot-password: the same answer whether or not the account exists. The limit is
  * counted per address string *before* looking the account up, for unknown addresses
  * exactly as for known ones, so neither the answer nor the 429 reveals an account.
- * Mail failures are logged, not answered, and every answer waits out ANSWER_FLOOR_MS,
- * for the same reason.
+ * Every answer waits out ANSWER_FLOOR_MS, for the same reason.
+ *
+ * A mail that cannot be sent takes its token with it: the token is deleted again, so no
+ * token is left usable whose link never left; a mail outage answers 503 + Retry-After
+ * (README "Faults and retries"), a refused message the usual answer. The 503 tells that
+ * the account exists, but only during a mail outage, which a caller cannot cause (the
+ * limits below bound the mail it can ask for).
  *
  * The limits bound the mail sent (per client address first, so a client over its limit
  * spends none of an address's requests; then per address); they never touch the links
@@ -64,7 +69,8 @@ export async function requestPasswordReset(email: string, client: string): Promi
   // Only records with their own password (legacy users) can reset it here.
   if (admin?.passwordHash) {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    await storeResetToken(hashResetToken(token), admin.id, RESET_TOKEN_TTL_SECONDS);
+    const tokenHash = hashResetToken(token);
+    await storeResetToken(tokenHash, admin.id, RESET_TOKEN_TTL_SECONDS);
     const link = `${ADMIN_UI_URL.replace(/\/+$/, '')}/reset-password?token=${token}`;
     try {
       await sendEmail({
@@ -73,9 +79,28 @@ export async function requestPasswordReset(email: string, client: string): Promi
         text: `Someone asked to reset the password of your ticketing account.\n\nTo choose a new one, open:\n${link}\n\nThe link works once, for 24 hours. If it was not you, ignore this message.`,
       });
     } catch (error) {
-      logger.error('Password reset mail failed', { adminId: admin.id, error: error as Error });
+      logger.error('Password reset mail failed; its token is withdrawn', { adminId: admin.id, error: error as Error });
+      await withdrawToken(tokenHash, admin.id);
+      // An outage is worth a retry (503); a refused message (an address SES will not mail) is not.
+      if (error instanceof DependencyUnavailable) {
+        await setTimeout(Math.max(0, ANSWER_FLOOR_MS - (performance.now() - started)));
+        throw error;
+      }
     }
   }
   await setTimeout(Math.max(0, ANSWER_FLOOR_MS - (performance.now() - started)));
   return FORGOT_PASSWORD_ANSWER;
+}
+
+/**
+ * Deletes the token of a mail that failed. If even that fails the token stays until its
+ * TTL, but nobody holds it: it existed only in the mail that was not sent (SES may have
+ * sent a mail that timed out after all; its link then fails and the owner asks again).
+ */
+async function withdrawToken(tokenHash: string, adminId: number): Promise<void> {
+  try {
+    await deleteResetToken(tokenHash);
+  } catch (error) {
+    logger.error('Could not withdraw the token of an unsent reset mail', { adminId, error: error as Error });
+  }
 }
