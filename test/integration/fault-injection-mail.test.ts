@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { AdminGetUserCommand, CognitoIdentityProviderClient, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '#shared/auth/passwords';
+import { createAdministrator } from '#shared/data/administrators';
+import { db, tableName } from '#shared/data/client';
+import { findCustomerByEmail } from '#shared/data/customers';
+import { keys } from '#shared/data/keys';
+import { CLIENT_SETTINGS } from '#shared/services/dependencies';
+import { ses } from '#shared/services/email';
+import { identitySdkClient } from '#shared/services/identity-provider';
+import { userAdminSdkClient } from '#shared/services/user-admin';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { call, type CallResult } from '../support/api.ts';
+import { createAccount, login, mailTo, newAddress, PASSWORD } from '../support/customers.ts';
+import { clearFaults, failCalls, failures } from '../support/faults.ts';
+import { adminToken } from '../support/tokens.ts';
+
+/**
+ * Faults injected at the SES and Cognito clients the handlers use (README "Faults and
+ * retries"): what each mailing or account route leaves behind when a dependency fails.
+ */
+const cognito = new CognitoIdentityProviderClient({});
+afterAll(() => cognito.destroy());
+afterEach(clearFaults);
+
+let writer: string;
+beforeAll(async () => {
+  writer = await adminToken(['tickets:read', 'tickets:write'], 616_501);
+});
+
+const SEND = ['SendEmailCommand'];
+
+function expectUnavailable(response: CallResult, dependency: keyof typeof CLIENT_SETTINGS) {
+  expect(response.status, response.raw).toBe(503);
+  expect(response.headers['retry-after']).toBe(String(CLIENT_SETTINGS[dependency].retryAfterSeconds));
+  expect(response.body).toMatchObject({ type: '/problems/unavailable', status: 503, dependency });
+  expect(response.raw).not.toMatch(/Exception|injected/);
+}
+
+async function cognitoHasUser(email: string): Promise<boolean> {
+  try {
+    await cognito.send(new AdminGetUserCommand({ UserPoolId: process.env.CUSTOMER_COGNITO_USER_POOL_ID!, Username: email }));
+    return true;
+  } catch (error) {
+    if (error instanceof UserNotFoundException) return false;
+    throw error;
+  }
+}
+
+describe('legacy forgot-password with the mail failing', () => {
+  const forgot = (email: string) => call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } });
+  const tokensOf = async (adminId: number) =>
+    (await db.send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.resetTokensOf(adminId) }, Limit: 10 }))).Items ?? [];
+
+  it('answers 503 and leaves no reset token whose mail never left; the next request works', async () => {
+    const login = `fault-${randomUUID()}@test.local`;
+    const admin = await createAdministrator({ login, email: login, name: 'Fault Staff', permissions: [], vendorUser: 0, passwordHash: await hashPassword('an-old-password-123') });
+    const fault = failCalls(ses, { commands: SEND, error: failures.sesThrottled });
+    expectUnavailable(await forgot(admin.email), 'email');
+    expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
+    expect(await tokensOf(admin.id)).toEqual([]);
+    expect(await mailTo(admin.email)).toEqual([]);
+
+    await clearFaults();
+    expect((await forgot(admin.email)).status).toBe(200);
+    expect(await tokensOf(admin.id)).toHaveLength(1);
+    expect(await mailTo(admin.email)).toHaveLength(1);
+  });
+
+  it('an unknown address never reaches the mail, so it answers as always', async () => {
+    const fault = failCalls(ses, { commands: SEND, error: failures.sesInternal });
+    expect((await forgot(`nobody-${randomUUID()}@test.local`)).status).toBe(200);
+    expect(fault.attempts).toBe(0);
+  });
+});
+
+describe('POST /my-account with a dependency failing', () => {
+  it('Cognito throttling on every attempt: 503, no record, no Cognito user; a later attempt succeeds', async () => {
+    const email = newAddress('fault');
+    const fault = failCalls(userAdminSdkClient(), { commands: ['AdminCreateUserCommand'], error: failures.cognitoThrottled });
+    expectUnavailable(await createAccount({ email, password: PASSWORD, name: 'Throttled' }), 'identity provider');
+    expect(fault.attempts).toBe(CLIENT_SETTINGS['identity provider'].maxAttempts);
+    expect(await findCustomerByEmail(email)).toBeUndefined();
+    expect(await cognitoHasUser(email)).toBe(false);
+    await clearFaults();
+    expect((await createAccount({ email, password: PASSWORD, name: 'Throttled' })).status).toBe(201);
+  });
+
+  it('Cognito failing on the password after the user was created: 503 and the user is removed again', async () => {
+    const email = newAddress('fault');
+    failCalls(userAdminSdkClient(), { commands: ['AdminSetUserPasswordCommand'], error: failures.cognitoInternal });
+    expectUnavailable(await createAccount({ email, password: PASSWORD, name: 'Half Made' }), 'identity provider');
+    expect(await cognitoHasUser(email)).toBe(false);
+    expect(await findCustomerByEmail(email)).toBeUndefined();
+  });
+
+  it('the record\'s transaction in conflicts past its retries: 503, the Cognito user removed, retry-safe', async () => {
+    const email = newAddress('fault');
+    const fault = failCalls(db, { commands: ['TransactWriteItemsCommand'], error: failures.transactionConflict });
+    expectUnavailable(await createAccount({ email, password: PASSWORD, name: 'Conflicted' }), 'database');
+    expect(fault.attempts).toBeGreaterThan(3);
+    expect(await cognitoHasUser(email)).toBe(false);
+    expect(await findCustomerByEmail(email)).toBeUndefined();
+    await clearFaults();
+    expect((await createAccount({ email, password: PASSWORD, name: 'Conflicted' })).status).toBe(201);
+  });
+
+  it('SES failing: the account is created (201) without its mail, as documented', async () => {
+    const email = newAddress('fault');
+    const fault = failCalls(ses, { commands: SEND, error: failures.sesInternal });
+    const created = await createAccount({ email, password: PASSWORD, name: 'Unmailed' });
+    expect(created.status, created.raw).toBe(201);
+    expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
+    expect(await mailTo(email)).toEqual([]);
+    expect(await findCustomerByEmail(email)).toBeDefined();
+  });
+
+  it('a customer sign-in with Cognito failing is a 503, not a wrong password', async () => {
+    const email = newAddress('fault');
+    expect((await createAccount({ email, password: PASSWORD, name: 'Signing In' })).status).toBe(201);
+    failCalls(identitySdkClient(), { commands: ['InitiateAuthCommand'], error: failures.cognitoInternal });
+    expectUnavailable(await login(email, PASSWORD), 'identity provider');
+  });
+});
+
+describe('claims with the mail failing', () => {
+  const TICKET = '/api/v2/ticket';
+  it('the claim is committed (200) without its mail; the claimant route sends a fresh link (voiding the unsent one)', async () => {
+    const event = await seedEvent();
+    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const address = newAddress('claimant');
+    const fault = failCalls(ses, { commands: SEND, error: failures.sesInternal });
+    const opened = await call('POST', `${TICKET}/${ticket!.id}/claim`, { token: writer, body: { claimantEmail: address, claimantuserId: 'crm-9' } });
+    expect(opened.status, opened.raw).toBe(200);
+    expect(opened.body.data.state).toBe('open');
+    expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
+    expect(await mailTo(address)).toEqual([]);
+
+    await clearFaults();
+    const resent = await call('POST', `${TICKET}/${ticket!.id}/claimant`, { token: writer, body: { claimantEmail: address } });
+    expect(resent.status, resent.raw).toBe(200);
+    const mails = await mailTo(address);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.body.text).toMatch(/\/claim\?token=[A-Za-z0-9_-]{43}/);
+  });
+});
