@@ -1,94 +1,383 @@
+import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { issueToken } from '#shared/auth/tokens';
+import { epochSeconds } from '#shared/clock';
+import { readTicketRecord } from '#shared/data/ticket-records';
+import { PROCESS_STATE } from '#shared/domain/ticket';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { PERMISSIONS, routeKey, routes, type RouteRow } from '#shared/routes';
-import { call } from '../support/api.ts';
+import { placeOrder } from '../../bin/seed/orders.ts';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { call, type CallOptions, type CallResult } from '../support/api.ts';
+import { newCustomer } from '../support/customers.ts';
 import { ALLOWED_ORIGIN, PORTAL_ORIGIN } from '../support/env.ts';
+import { PNG_BYTES } from '../support/images.ts';
+import { form } from '../support/multipart.ts';
 import { adminToken, customerToken, expiredToken, foreignToken, tamperedToken, unsignedToken } from '../support/tokens.ts';
 
-/** Every route of the table, walked: authentication and permission come from its row. */
-const urlOf = (row: RouteRow) => `/api/v2${row.path.replace(/\{[^}]+\}/g, '1')}`;
-const guarded = routes.filter((row) => row.auth.kind !== 'public');
+/**
+ * The auth matrix (issue 13 item 9): every route of the table × every kind of caller. Each
+ * cell's expectation is derived from the row (public / admin with or without a permission /
+ * customer; whether it takes a ticket or event id; safe or unsafe method), not listed per
+ * route; a cell that cannot apply says why in its name.
+ */
+const CALLERS = [
+  'none',
+  'tampered token',
+  'unsigned (alg none) token',
+  'expired token',
+  'token signed with another key',
+  'token for the other audience',
+  'malformed Authorization header',
+  'Basic Authorization header',
+  'missing permission',
+  'cookie from a foreign origin (CSRF)',
+  'out-of-scope staff',
+  'another customer',
+] as const;
+type Caller = (typeof CALLERS)[number];
 
-describe.each(guarded.map((row) => [routeKey(row), row] as const))('%s', (_key, row) => {
-  const send = (options: Parameters<typeof call>[2]) => call(row.method, urlOf(row), options);
-  const wrongAudience = () => (row.auth.kind === 'admin' ? customerToken() : adminToken());
-  // Each audience's routes accept only its own front end (shared/http/cors.ts): admin the admin SPA, customer the portal.
-  const ownOrigin = row.auth.kind === 'admin' ? ALLOWED_ORIGIN : PORTAL_ORIGIN;
-  const otherOrigin = row.auth.kind === 'admin' ? PORTAL_ORIGIN : ALLOWED_ORIGIN;
+/** An id no record has (below 2^53), for calls whose valid token reaches a handler that must change nothing. */
+const NO_SUCH_ID = 9_007_199_254_740_000;
+const EVIL_ORIGIN = 'https://evil.example';
 
-  it("answers CORS for its own front end's origin only", async () => {
-    const own = await send({ headers: { origin: ownOrigin } });
-    expect(own.headers['access-control-allow-origin']).toBe(ownOrigin);
-    expect(own.headers['access-control-allow-credentials']).toBe('true');
-    const other = await send({ headers: { origin: otherOrigin } });
-    expect(other.headers['access-control-allow-origin']).toBeUndefined();
-    expect(other.headers.vary).toBe('Origin');
-  });
+/** What the matrix needs: staff limited to event B and a ticket of event A; customer X with private data, customer Y. */
+interface World {
+  ticketId: number;
+  eventA: number;
+  scoped: string;
+  unscoped: string;
+  x: { id: number; token: string; eventId: number; ticketId: number; markers: string[] };
+  y: { id: number; token: string };
+}
+let world: World;
 
+beforeAll(async () => {
+  const [eventA, eventB, privateEvent, publicEvent] = await Promise.all([
+    seedEvent(),
+    seedEvent(),
+    seedEvent({ title: `Private ${randomUUID()}`, published: false }),
+    seedEvent({ published: true }),
+  ]);
+  const [[ticket], x, y] = await Promise.all([seedTickets(eventA, eventA.ticketTypes[0]!.id, 1), newCustomer(), newCustomer()]);
+  const [xOrder] = await Promise.all([
+    placeOrder(privateEvent, x.id, [privateEvent.ticketTypes[0]!.id]),
+    placeOrder(publicEvent, y.id, [publicEvent.ticketTypes[0]!.id]),
+  ]);
+  const tokenOf = (c: { id: number; email: string }) => issueToken({ kind: 'customer', id: c.id, email: c.email, authTime: epochSeconds() });
+  world = {
+    ticketId: ticket!.id,
+    eventA: eventA.id,
+    scoped: await issueToken({ kind: 'admin', id: 727_272, login: 'scoped-727272', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), eventScope: [eventB.id] }),
+    unscoped: await adminToken(PERMISSIONS, 727_273),
+    // What of X's may never reach Y: the address, the order's address, answers and payment reference, the private event.
+    // Delimited, so customer 2's markers are not found inside customer 21's data.
+    x: { id: x.id, token: await tokenOf(x), eventId: privateEvent.id, ticketId: xOrder.ticketIds[0]!, markers: [x.email, `customer-${x.id}@`, `customer ${x.id}"`, `ch_seed_${x.id}_`, privateEvent.title] },
+    y: { id: y.id, token: await tokenOf(y) },
+  };
+});
+
+// --- What the matrix derives from a row ---------------------------------------------------
+
+const unsafe = (row: RouteRow) => row.method !== 'GET';
+/** Ticket routes take the ticket as `{id}` or `{ticketId}` under /tickets or /ticket. */
+const takesTicket = (row: RouteRow) => /^\/tickets?\/\{(id|ticketId)\}/.test(row.path);
+/** Routes over event-scoped data: everything under /tickets and /ticket (README "Event-scoped staff"). */
+const eventScoped = (row: RouteRow) => /^\/tickets?(\/|$)/.test(row.path);
+/** Customer lists asked for everything they can show (the caller's own events, every expansion), so a leak would show. */
+const CUSTOMER_QUERY: Record<string, string> = {
+  'GET /my-account/event': 'return=orders',
+  'GET /my-account/orders': 'includeTickets=true&includeTrans=true&includeAnswers=true',
+};
+/** The query parameter by which an event-scoped route without a ticket id names events (list filters, statistics). */
+const EVENT_QUERY: Record<string, string> = { 'GET /tickets': 'event', 'GET /ticket': 'eventId', 'GET /tickets/check-in-stats': 'events' };
+
+/** The path with each parameter filled: ticket ids, event ids, others. */
+const urlOf = (row: RouteRow, ids: { ticket?: number; event?: number } = {}) =>
+  `/api/v2${row.path.replace(/\{([^}]+)\}/g, (_all, name: string) =>
+    String(/^(id|ticketId)$/.test(name) && eventScoped(row) ? (ids.ticket ?? NO_SUCH_ID) : name === 'eventId' ? (ids.event ?? NO_SUCH_ID) : name === 'bib' ? 'B-1' : NO_SUCH_ID),
+  )}`;
+
+/** A request an unscoped administrator could make on a ticket: the 404 then comes from the scope, not from validation. */
+function validTicketRequest(row: RouteRow, ticketId: number): { url: string; options: CallOptions } {
+  const url = urlOf(row, { ticket: ticketId });
+  if (row.path.endsWith('/profile-photo') && row.method === 'POST') {
+    const { body, contentType } = form([{ name: 'file', filename: 'me.png', contentType: 'image/png', data: PNG_BYTES }]);
+    return { url, options: { body, headers: { 'content-type': contentType } } };
+  }
+  const bodies: Record<string, unknown> = {
+    'PATCH /tickets/{id}': { data: { partyMember: 'Mallory' } },
+    'POST /tickets/{id}/transfer': { attendee: { partyMember: 'Mallory' } },
+    'POST /tickets/{id}/sign-waivers': { signature: { type: 'text', text: 'Mallory' } },
+    'POST /ticket/{ticketId}/claim': { claimantEmail: 'mallory@test.local', claimantuserId: 'm' },
+    'POST /ticket/{ticketId}/claimant': { claimantEmail: 'mallory@test.local' },
+    'POST /ticket/{ticketId}/states': { processState: PROCESS_STATE.cancelled },
+  };
+  return { url, options: routeKey(row) in bodies ? { body: bodies[routeKey(row)] } : {} };
+}
+
+/** The request a row gets when only authentication is under test: no ids that exist, an empty JSON body on unsafe methods. */
+const bareOptions = (row: RouteRow, options: CallOptions = {}): CallOptions => (unsafe(row) ? { body: {}, ...options } : options);
+const send = (row: RouteRow, options: CallOptions = {}, url = urlOf(row)) => call(row.method, url, bareOptions(row, options));
+
+/** The credentials each caller brings to a row. */
+async function credentialsFor(row: RouteRow, caller: Caller): Promise<CallOptions> {
+  const audience = row.auth.kind === 'customer' ? 'customer' : 'admin';
+  switch (caller) {
+    case 'none': return {};
+    case 'tampered token': return { token: await tamperedToken() };
+    case 'unsigned (alg none) token': return { token: unsignedToken() };
+    case 'expired token': return { token: await expiredToken(audience) };
+    case 'token signed with another key': return { token: await foreignToken() };
+    case 'token for the other audience': return { token: audience === 'admin' ? world.y.token : await adminToken() };
+    case 'malformed Authorization header': return { headers: { authorization: 'Bearer not a jwt' } };
+    case 'Basic Authorization header': return { headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } };
+    case 'missing permission': {
+      const needed = row.auth.kind === 'admin' ? row.auth.permission : undefined;
+      return { token: await adminToken(needed ? PERMISSIONS.filter((p) => p !== needed) : []) };
+    }
+    case 'cookie from a foreign origin (CSRF)': return { cookies: [`${AUTH_COOKIE}=${audience === 'admin' ? await adminToken() : await customerToken()}`], headers: { origin: EVIL_ORIGIN, 'x-requested-with': 'fetch' } };
+    case 'out-of-scope staff': return { token: world.scoped };
+    case 'another customer': return { token: world.y.token };
+  }
+}
+
+const isProblem = (response: CallResult, status: number) => {
+  expect(response.status, response.raw).toBe(status);
+  expect(response.headers['content-type']).toBe('application/problem+json');
+};
+const unchangedTicket = async (work: () => Promise<void>) => {
+  const before = await readTicketRecord(world.ticketId);
+  await work();
+  expect(await readTicketRecord(world.ticketId)).toEqual(before);
+};
+const leaksNothingOfX = (response: CallResult) => {
+  for (const marker of world.x.markers) expect(response.raw, marker).not.toContain(marker);
+};
+
+type Cell = { says: string; check: () => Promise<void> } | { notApplicable: string };
+
+/** The expectation of one cell, from the row alone. */
+function cell(row: RouteRow, caller: Caller): Cell {
+  const kind = row.auth.kind;
+  const as = async () => credentialsFor(row, caller);
+
+  if (kind === 'public') {
+    return {
+      says: 'answered exactly as an anonymous caller (a public row ignores credentials)',
+      check: async () => {
+        const [anonymous, withCredentials] = [await send(row), await send(row, await as())];
+        expect(withCredentials.status).toBe(anonymous.status);
+        expect(withCredentials.status).toBeLessThan(500);
+      },
+    };
+  }
+
+  switch (caller) {
+    case 'none':
+      return {
+        says: '401 with a Bearer challenge',
+        check: async () => {
+          const response = await send(row);
+          isProblem(response, 401);
+          expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+        },
+      };
+    case 'missing permission':
+      if (kind === 'customer') return { notApplicable: 'customer rows need no permission: the caller\'s own data is the limit (see "another customer")' };
+      if (!row.auth.permission) {
+        return {
+          says: 'any administrator: a token without permissions is answered as one with all of them',
+          check: async () => {
+            const [none, all] = [await send(row, await as()), await send(row, { token: await adminToken() })];
+            expect(none.status).toBe(all.status);
+          },
+        };
+      }
+      const needed = row.auth.permission;
+      return {
+        says: `403 naming "${needed}"`,
+        check: async () => {
+          const response = await send(row, await as());
+          isProblem(response, 403);
+          expect(response.body.detail).toContain(needed);
+        },
+      };
+    case 'cookie from a foreign origin (CSRF)':
+      if (!unsafe(row)) {
+        return {
+          says: 'a safe method: answered, but with no CORS grant, so the foreign page cannot read it',
+          check: async () => {
+            const response = await send(row, await as());
+            expect(response.body?.error).not.toBe('csrf_rejected');
+            expect(response.headers['access-control-allow-origin']).toBeUndefined();
+          },
+        };
+      }
+      return {
+        says: '403 csrf_rejected (also without the custom header, and from the other front end)',
+        check: async () => {
+          const credentials = await as();
+          const foreign = await send(row, credentials);
+          isProblem(foreign, 403);
+          expect(foreign.body.error).toBe('csrf_rejected');
+          const [own, other] = kind === 'admin' ? [ALLOWED_ORIGIN, PORTAL_ORIGIN] : [PORTAL_ORIGIN, ALLOWED_ORIGIN];
+          expect((await send(row, { cookies: credentials.cookies, headers: { origin: own } })).status).toBe(403);
+          const otherFrontEnd = await send(row, { cookies: credentials.cookies, headers: { origin: other, 'x-requested-with': 'fetch' } });
+          expect(otherFrontEnd.body.error).toBe('csrf_rejected');
+        },
+      };
+    case 'out-of-scope staff':
+      if (kind === 'customer') return { says: '401: a staff token is the other audience', check: async () => isProblem(await send(row, await as()), 401) };
+      return scopeCell(row);
+    case 'another customer':
+      if (kind === 'admin') return { says: '401: a customer token is the other audience', check: async () => isProblem(await send(row, await as()), 401) };
+      return otherCustomerCell(row);
+    default:
+      return { says: '401', check: async () => isProblem(await send(row, await as()), 401) };
+  }
+}
+
+/** Staff limited to event B, on an administrator row. */
+function scopeCell(row: RouteRow): Cell {
+  const withScope = (options: CallOptions): CallOptions => ({ ...options, token: world.scoped });
+  if (!eventScoped(row)) {
+    return {
+      says: 'no event data here: answered as unscoped staff',
+      check: async () => {
+        const [limited, unlimited] = [await send(row, { token: world.scoped }), await send(row, { token: world.unscoped })];
+        expect(limited.status).toBe(unlimited.status);
+      },
+    };
+  }
+  if (takesTicket(row)) {
+    return {
+      says: '404 "Ticket <id> not found." for a ticket of another event; the ticket is unchanged',
+      check: () =>
+        unchangedTicket(async () => {
+          const { url, options } = validTicketRequest(row, world.ticketId);
+          const response = await call(row.method, url, withScope(options));
+          isProblem(response, 404);
+          expect(response.body.detail).toBe(`Ticket ${world.ticketId} not found.`);
+          // The ticket is there for unscoped staff: the 404 is the scope's (reads only: a write would change the ticket).
+          if (!unsafe(row)) expect((await call(row.method, url, { token: world.unscoped })).status).toBe(200);
+        }),
+    };
+  }
+  const filter = EVENT_QUERY[routeKey(row)];
+  if (filter === 'events') {
+    return {
+      says: '404 "Event <id> not found." for statistics of another event',
+      check: async () => {
+        const response = await call(row.method, `${urlOf(row)}?${filter}=${world.eventA}`, { token: world.scoped });
+        isProblem(response, 404);
+        expect(response.body.detail).toBe(`Event ${world.eventA} not found.`);
+      },
+    };
+  }
+  if (filter) {
+    return {
+      says: 'a list filtered on another event is an empty page',
+      check: async () => {
+        const url = `${urlOf(row)}?${filter}=${world.eventA}`;
+        const [limited, unlimited] = [await call(row.method, url, { token: world.scoped }), await call(row.method, url, { token: world.unscoped })];
+        expect(limited.status, limited.raw).toBe(200);
+        expect(limited.body.data).toEqual([]);
+        expect(unlimited.body.data.map((ticket: { id: number }) => ticket.id)).toContain(world.ticketId);
+      },
+    };
+  }
+  if (row.path.endsWith('/bulk-delete')) {
+    return {
+      says: 'a bulk change reports a ticket of another event as not found, and changes nothing',
+      check: () =>
+        unchangedTicket(async () => {
+          const response = await call(row.method, urlOf(row), { token: world.scoped, body: { ids: [world.ticketId] } });
+          expect(response.status, response.raw).toBe(200);
+          expect(response.body.data).toEqual([{ id: world.ticketId, status: 'error', error: `Ticket ${world.ticketId} not found.` }]);
+        }),
+    };
+  }
+  throw new Error(`${routeKey(row)}: an event-scoped row the matrix cannot classify; say how it takes its event`);
+}
+
+/** Customer Y, on a customer row, reaching for X's data. */
+function otherCustomerCell(row: RouteRow): Cell {
+  const param = /\{(\w+)\}/.exec(row.path)?.[1];
+  if (param) {
+    if (param !== 'eventId' && param !== 'ticketId') throw new Error(`${routeKey(row)}: a customer row with {${param}}: say whose data it names`);
+    return {
+      says: `404 for another customer's ${param === 'eventId' ? 'private event' : 'ticket'} (whose owner gets 200)`,
+      check: async () => {
+        const url = `/api/v2${row.path.replace(`{${param}}`, String(param === 'eventId' ? world.x.eventId : world.x.ticketId))}`;
+        const theirs = await call(row.method, url, { token: world.y.token });
+        isProblem(theirs, 404);
+        leaksNothingOfX(theirs);
+        expect((await call(row.method, url, { token: world.x.token })).status).toBe(200);
+      },
+    };
+  }
+  return {
+    says: "only the caller's own data: nothing of another customer's in the answer, and their account unchanged",
+    check: async () => {
+      const before = (await call('GET', '/api/v2/my-account', { token: world.x.token })).body;
+      // Unsafe rows get the other customer's address where they take one (a body naming whose data to touch).
+      const body = row.path.endsWith('/email') ? { email: world.x.markers[0], type: 'account_details' } : { primary: '1 Own Lane' };
+      const query = CUSTOMER_QUERY[routeKey(row)] ? `?${CUSTOMER_QUERY[routeKey(row)]}` : '';
+      const response = await call(row.method, `${urlOf(row)}${query}`, { token: world.y.token, ...(unsafe(row) ? { body } : {}) });
+      expect(response.status, response.raw).toBeLessThan(500);
+      leaksNothingOfX(response);
+      expect((await call('GET', '/api/v2/my-account', { token: world.x.token })).body).toEqual(before);
+    },
+  };
+}
+
+// --- The walk ------------------------------------------------------------------------------
+
+describe.each(routes.map((row) => [routeKey(row), row] as const))('%s', (_key, row) => {
   it('is built from its own row', async () => {
     const module = await import(pathToFileURL(join(import.meta.dirname, '../../functions', `${row.handler}.ts`)).href);
     expect(module.handler.routeKey).toBe(routeKey(row));
   });
 
-  it('answers 401 without a token', async () => {
-    const response = await send({});
-    expect(response.status).toBe(401);
-    expect(response.headers['content-type']).toBe('application/problem+json');
-    expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+  it('answers CORS for its own front end(s) only', async () => {
+    // Each audience's routes accept only its own front end (shared/http/cors.ts); public rows both.
+    const own = row.auth.kind === 'admin' ? [ALLOWED_ORIGIN] : row.auth.kind === 'customer' ? [PORTAL_ORIGIN] : [ALLOWED_ORIGIN, PORTAL_ORIGIN];
+    const foreign = [EVIL_ORIGIN, ...[ALLOWED_ORIGIN, PORTAL_ORIGIN].filter((origin) => !own.includes(origin))];
+    for (const origin of own) {
+      const response = await send(row, { headers: { origin } });
+      expect(response.headers['access-control-allow-origin'], origin).toBe(origin);
+      if (row.auth.kind !== 'public') expect(response.headers['access-control-allow-credentials']).toBe('true');
+    }
+    for (const origin of foreign) {
+      const response = await send(row, { headers: { origin } });
+      expect(response.headers['access-control-allow-origin'], origin).toBeUndefined();
+      expect(response.headers.vary).toContain('Origin');
+    }
   });
 
-  it.each([
-    ['a tampered token', tamperedToken],
-    ['an unsigned (alg none) token', async () => unsignedToken()],
-    ['an expired token', () => expiredToken(row.auth.kind === 'customer' ? 'customer' : 'admin')],
-    ['a token signed with another key', foreignToken],
-    ['a token for the other audience', wrongAudience],
-    ['a malformed Authorization header', async () => 'not a jwt'],
-  ])('answers 401 for %s', async (_name, make) => {
-    expect((await send({ token: await make() })).status).toBe(401);
-  });
-
-  it('answers 401 for a Basic Authorization header', async () => {
-    expect((await send({ headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } })).status).toBe(401);
-  });
-
-  if (row.auth.kind === 'admin' && row.auth.permission) {
-    const needed = row.auth.permission;
-    it(`answers 403 without the "${needed}" permission`, async () => {
-      const response = await send({ token: await adminToken(PERMISSIONS.filter((p) => p !== needed)) });
-      expect(response.status).toBe(403);
-      expect(response.body.detail).toContain(needed);
-    });
-  }
-
-  if (row.method !== 'GET') {
-    it('refuses a cookie-only request from a foreign origin (CSRF)', async () => {
-      const cookie = `${AUTH_COOKIE}=${row.auth.kind === 'admin' ? await adminToken() : await customerToken()}`;
-      const foreign = await send({ cookies: [cookie], headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' } });
-      expect(foreign.status).toBe(403);
-      expect(foreign.body.error).toBe('csrf_rejected');
-      const noHeader = await send({ cookies: [cookie], headers: { origin: ownOrigin } });
-      expect(noHeader.status).toBe(403);
-      // The other front end's origin is foreign here: the portal cannot act with an administrator's cookie, nor the reverse.
-      const otherFrontEnd = await send({ cookies: [cookie], headers: { origin: otherOrigin, 'x-requested-with': 'fetch' } });
-      expect(otherFrontEnd.status).toBe(403);
-      expect(otherFrontEnd.body.error).toBe('csrf_rejected');
-    });
+  for (const caller of CALLERS) {
+    const expectation = cell(row, caller);
+    if ('notApplicable' in expectation) {
+      it(`${caller}: not applicable: ${expectation.notApplicable}`, () => expect(row.auth.kind).toBe('customer'));
+    } else {
+      it(`${caller}: ${expectation.says}`, expectation.check);
+    }
   }
 });
 
-describe('public routes', () => {
-  it.each(routes.filter((row) => row.auth.kind === 'public').map((row) => [routeKey(row), row] as const))(
-    '%s answers CORS for both front ends, not for a foreign origin',
-    async (_key, row) => {
-      for (const origin of [ALLOWED_ORIGIN, PORTAL_ORIGIN]) {
-        const response = await call(row.method, urlOf(row), { headers: { origin } });
-        expect(response.headers['access-control-allow-origin'], origin).toBe(origin);
-      }
-      const foreign = await call(row.method, urlOf(row), { headers: { origin: 'https://evil.example' } });
-      expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
-    },
-  );
+it("the other customer's markers are live: their owner sees them in their own orders and events", async () => {
+  const orders = await call('GET', `/api/v2/my-account/orders?${CUSTOMER_QUERY['GET /my-account/orders']}`, { token: world.x.token });
+  const events = await call('GET', `/api/v2/my-account/event?${CUSTOMER_QUERY['GET /my-account/event']}`, { token: world.x.token });
+  const account = await call('GET', '/api/v2/my-account', { token: world.x.token });
+  for (const marker of world.x.markers.slice(1, 4)) expect(orders.raw, marker).toContain(marker);
+  expect(events.raw).toContain(world.x.markers[4]);
+  expect(account.raw).toContain(world.x.markers[0]);
+});
+
+it('walks every row of the table with every caller', () => {
+  expect(routes).toHaveLength(55);
+  for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });
