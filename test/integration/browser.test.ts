@@ -3,6 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { startDevStack, type DevStack } from '../support/dev-stack.ts';
+import { checkHttpAnswer } from '../support/openapi-check.ts';
 
 /**
  * The local topology in a real browser (Debian's Chromium driven by playwright-core):
@@ -76,15 +77,23 @@ async function clickForAnswer(page: Page, selector: string, request: string, sta
   return (await page.locator('#result').textContent()) ?? '';
 }
 
-/** A same-origin fetch from the page, as its own script would make it. */
-function fetchFromPage(page: Page, method: string, path: string, headers: Record<string, string> = {}) {
-  return page.evaluate(
+/** A same-origin fetch from the page, as its own script would make it; the answer is checked against the OpenAPI document. */
+async function fetchFromPage(page: Page, method: string, path: string, headers: Record<string, string> = {}) {
+  const answer = await page.evaluate(
     async ({ method, path, headers }) => {
       const response = await fetch(path, { method, headers, credentials: 'same-origin' });
-      return { status: response.status, body: await response.json().catch(() => undefined) };
+      return { status: response.status, headers: Object.fromEntries(response.headers.entries()), raw: await response.text() };
     },
     { method, path, headers },
   );
+  await checkHttpAnswer(method, path, answer);
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.raw);
+  } catch {
+    body = undefined;
+  }
+  return { status: answer.status, body };
 }
 
 async function authCookie(page: Page, origin: string) {

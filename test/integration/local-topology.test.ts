@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFrontEnd, type FrontEnd } from '../../bin/local/front-ends.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
+import { checkHttpAnswer } from '../support/openapi-check.ts';
 
 /**
  * The pieces of `npm start`'s topology below the browser test: the local API server's own
@@ -30,6 +31,7 @@ describe('the local API server', () => {
   it('answers unmatched routes (404, 405) with the same security and CORS headers as a handler answer', async () => {
     const matched = await get('/api/v2/auth/me');
     expect(matched.status).toBe(401);
+    await checkHttpAnswer('GET', matched.url, { status: matched.status, headers: matched.headers, raw: await matched.clone().text() });
     const expected = securityAndCors(matched.headers);
     expect(expected['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
     expect(expected['content-security-policy']).toBeTruthy();

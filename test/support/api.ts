@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { invoke } from '../../bin/local/invoke.ts';
 import { matchRoute, toApiGatewayEvent } from '../../bin/local/lambda-http.ts';
+import { checkAnswer } from './openapi-check.ts';
 
 export interface CallOptions {
   headers?: Record<string, string>;
@@ -56,11 +57,14 @@ export async function call(method: string, pathWithQuery: string, options: CallO
   for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name.toLowerCase()] = String(value);
   const raw = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8').toString('utf8');
   const json = /^application\/([\w.-]+\+)?json\b/i.test(responseHeaders['content-type'] ?? '') && raw !== '';
-  return {
+  const answer: CallResult = {
     status: result.statusCode ?? 200,
     headers: responseHeaders,
     cookies: result.cookies ?? [],
     body: json ? JSON.parse(raw) : raw,
     raw,
   };
+  // Every answer must be one the OpenAPI document gives for this operation (README "OpenAPI document").
+  await checkAnswer(match.row, pathname, answer);
+  return answer;
 }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { checkAnswer, type Answer } from '../support/openapi-check.ts';
+
+/**
+ * The integration suite's answer check (test/support/openapi-check.ts, run on every
+ * `call()`): here against hand-made answers, so a check that silently passes everything
+ * would fail this file.
+ */
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({
+  status,
+  headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers },
+  body,
+  raw: JSON.stringify(body),
+});
+const problem = (status: number, extra: Record<string, unknown> = {}) => ({ type: '/problems/x', title: 'X', status, detail: 'x', instance: '/api/v2/x', ...extra });
+const checkIn = { method: 'POST', path: '/tickets/{id}/check-in' } as const;
+const me2 = { method: 'GET', path: '/auth/me2' } as const;
+
+describe('the OpenAPI answer check', () => {
+  it('passes a documented problem answer', async () => {
+    await expect(checkAnswer(checkIn, '/api/v2/tickets/1/check-in', json(404, problem(404)))).resolves.toBeUndefined();
+    await expect(checkAnswer(checkIn, '/api/v2/tickets/1/check-in', json(409, problem(409, { reason: 'already_checked_in' })))).resolves.toBeUndefined();
+  }, 60_000);
+
+  it('fails a status the operation does not document, naming method, path and status', async () => {
+    await expect(checkAnswer(me2, '/api/v2/auth/me2', json(409, problem(409, { reason: 'x' })))).rejects.toThrow(
+      /OpenAPI: GET \/api\/v2\/auth\/me2 answered 409, a status its operation does not document/,
+    );
+  });
+
+  it('fails a body, a content type or a reason that is not as documented', async () => {
+    await expect(checkAnswer(checkIn, '/api/v2/tickets/1/check-in', json(200, { data: { id: 'one' } }))).rejects.toThrow(/body/);
+    await expect(checkAnswer(checkIn, '/api/v2/tickets/1/check-in', { ...json(404, problem(404)), headers: { 'content-type': 'text/plain' } })).rejects.toThrow(/content-type text\/plain/);
+    await expect(checkAnswer(checkIn, '/api/v2/tickets/1/check-in', json(409, problem(409, { reason: 'made_up' })))).rejects.toThrow(/reason/);
+  });
+
+  it('fails the API\'s own 429 or a 503 without Retry-After, and a deprecated route\'s success without Deprecation', async () => {
+    await expect(checkAnswer(checkIn, '/api/v2/tickets/1/check-in', json(503, problem(503)))).rejects.toThrow(/no Retry-After/);
+    await expect(checkAnswer(checkIn, '/api/v2/tickets/1/check-in', json(429, problem(429)))).rejects.toThrow(/no Retry-After/);
+    await expect(checkAnswer(checkIn, '/api/v2/tickets/1/check-in', json(503, problem(503), { 'retry-after': '2' }))).resolves.toBeUndefined();
+    await expect(checkAnswer(me2, '/api/v2/auth/me2', json(401, problem(401)))).resolves.toBeUndefined();
+    await expect(checkAnswer(me2, '/api/v2/auth/me2', json(200, { data: {} }))).rejects.toThrow(/Deprecation/);
+  });
+});
