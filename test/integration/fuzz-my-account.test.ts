@@ -1,0 +1,47 @@
+import { vi } from 'vitest';
+import { routes } from '#shared/routes';
+import { placeOrder } from '../../bin/seed/orders.ts';
+import { seedEvent } from '../../bin/seed/tickets.ts';
+import { PASSWORD, signedInCustomer } from '../support/customers.ts';
+import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
+
+// Before any import reads it (shared/data/client.ts): this file's own table, so the before/after comparison sees only its own requests.
+const table = vi.hoisted(() => {
+  const previous = process.env.TABLE_NAME;
+  process.env.TABLE_NAME = `ticketing-fuzz-my-account-${process.pid}-${Date.now().toString(36)}`;
+  return { name: process.env.TABLE_NAME, previous };
+});
+
+/** Failed password attempts are counted on purpose (README "Throttled logins"); portal mail is limited per account. */
+const THROTTLE = /^RATE#/;
+
+fuzzFile({
+  title: 'customer account',
+  tableName: table.name,
+  previousTableName: table.previous,
+  rows: routes.filter((row) => row.path.startsWith('/my-account')),
+  async seed() {
+    const admin = await fuzzAdministrator('my-account');
+    const customer = await signedInCustomer();
+    const events = [await seedEvent(), await seedEvent()];
+    const order = await placeOrder(events[0]!, customer.id, [events[0]!.ticketTypes[0]!.id, events[0]!.ticketTypes[1]!.id]);
+    const ticketIds = order.ticketIds;
+    return {
+      admin,
+      customer: { kind: 'customer' as const, id: customer.id, login: customer.email },
+      known: {
+        login: [customer.email],
+        password: [PASSWORD],
+        email: [customer.email],
+        emailAddress: [customer.email],
+        event: events.map((event) => String(event.id)),
+        ticketType: events.map((event) => String(event.ticketTypes[0]!.id)),
+      },
+      pathKnown: (_row, parameter) => (parameter === 'eventId' ? events.map((event) => event.id) : ticketIds),
+    };
+  },
+  meantWrites: [
+    { route: 'PUT /my-account', key: THROTTLE, reason: 'a failed login counts against the account and the client address' },
+    { route: 'PUT /my-account/email', key: THROTTLE, reason: 'mail to the account is limited, refusals included' },
+  ],
+});
