@@ -39,15 +39,16 @@ export function reencodePhoto(bytes: Uint8Array): CleanPhoto {
   if (!type || type.mediaType === 'image/webp') {
     throw new UnsupportedMediaType(`A profile photo must be ${PHOTO_MEDIA_TYPES.join(' or ')} (judged by the file's content; WebP, GIF, SVG and others are refused).`);
   }
-  const header = type.mediaType === 'image/png' ? pngHeader(bytes) : jpegHeader(bytes);
-  if (!header) throw notDecodable(type);
-  const { width, height } = header;
-  if (width > MAX_PHOTO_SIDE || height > MAX_PHOTO_SIDE || width * height > MAX_PHOTO_PIXELS) {
-    throw new TooLarge(`The image is ${width}×${height} pixels: at most ${MAX_PHOTO_SIDE} per side and ${MAX_PHOTO_PIXELS} pixels in all.`);
-  }
   try {
+    const header = type.mediaType === 'image/png' ? pngHeader(bytes) : jpegHeader(bytes);
+    if (!header) throw notDecodable(type);
+    const { width, height } = header;
+    if (width > MAX_PHOTO_SIDE || height > MAX_PHOTO_SIDE || width * height > MAX_PHOTO_PIXELS) {
+      throw new TooLarge(`The image is ${width}×${height} pixels: at most ${MAX_PHOTO_SIDE} per side and ${MAX_PHOTO_PIXELS} pixels in all.`);
+    }
     return type.mediaType === 'image/png' ? reencodePng(bytes, type) : reencodeJpeg(bytes, type, header.orientation);
   } catch (error) {
+    // Whatever the decoders throw on hostile bytes is the client's malformed file (400), never a 500.
     if (error instanceof AppError) throw error;
     throw notDecodable(type);
   }

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { TooLarge, UnsupportedMediaType, ValidationError } from '#shared/errors';
+import { AppError, TooLarge, UnsupportedMediaType, ValidationError } from '#shared/errors';
 import { MAX_PHOTO_SIDE, orient, reencodePhoto } from '#shared/domain/photo-image';
 import { exifSegment, GIF_BYTES, JPEG_BYTES, jpegClaiming, jpegImage, pngClaiming, pngImage, WEBP_BYTES } from '../support/images.ts';
 
@@ -99,6 +100,24 @@ describe('reencodePhoto', () => {
     ];
     for (const bytes of over) expect(() => reencodePhoto(bytes)).toThrow(TooLarge);
     expect(() => reencodePhoto(pngClaiming(50_000, 50_000))).toThrow(/50000×50000 pixels/);
+  });
+
+  it('answers hostile bytes behind JPEG or PNG magic (or inside a real image) with 400, 413 or 415, never anything else', () => {
+    const seeds = [jpegImage(8, 8, { exif: exifSegment(6) }), pngImage(4, 4, { Comment: 'x' }), JPEG_BYTES];
+    fc.assert(
+      fc.property(fc.constantFrom(...seeds), fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 64 }), (seed, at, noise) => {
+        const bytes = Buffer.from(seed);
+        const from = 2 + (at % (bytes.length - 2));
+        bytes.set(noise.subarray(0, bytes.length - from), from);
+        try {
+          reencodePhoto(bytes);
+        } catch (error) {
+          expect(error).toBeInstanceOf(AppError);
+          expect([ValidationError, TooLarge, UnsupportedMediaType].some((kind) => error instanceof kind)).toBe(true);
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('refuses an empty file (400)', () => {
