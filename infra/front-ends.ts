@@ -35,6 +35,7 @@ import { Construct } from 'constructs';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify';
 import { API_PREFIX, type RouteRow } from '#shared/routes';
+import { ApiDocs } from './api-docs.ts';
 import { type FrontEndName, type StageSettings, StageSettingsError } from './stages.ts';
 
 /** The placeholder pages a stage deploys when no built SPA is given (`-c adminAssets=<dir>`). */
@@ -180,6 +181,7 @@ export class FrontEnds extends Construct {
           contentSecurityPolicy: { contentSecurityPolicy: FRONT_END_CSP, override: false },
         },
       }),
+      docs: new ApiDocs(this, 'ApiDocs', { settings }),
       certificate: settings.certificateArn ? Certificate.fromCertificateArn(this, 'Certificate', settings.certificateArn) : undefined,
       zone: settings.hostedZone
         ? HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: settings.hostedZone.id, zoneName: settings.hostedZone.name })
@@ -349,6 +351,8 @@ interface SharedParts {
   spaFallback: CloudFrontFunction;
   viewerAddress: CloudFrontFunction;
   headers: ResponseHeadersPolicy;
+  /** The API documentation files and their behaviours (infra/api-docs.ts). */
+  docs: ApiDocs;
   certificate?: ICertificate;
   zone?: IHostedZone;
 }
@@ -380,11 +384,13 @@ export class FrontEnd extends Construct {
       autoDeleteObjects: true,
     });
 
+    // One origin object for the files and the docs behaviours: one origin and one OAC.
+    const files = S3BucketOrigin.withOriginAccessControl(this.bucket);
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `ticketing-${settings.name} ${name} front end`,
       defaultRootObject: 'index.html',
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin: files,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
@@ -392,6 +398,8 @@ export class FrontEnd extends Construct {
         functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: parts.spaFallback }],
       },
       additionalBehaviors: {
+        // The API documentation files from the bucket: listed first, CloudFront matches behaviours in order.
+        ...parts.docs.behaviours(files),
         // The API on the front end's own origin: nothing cached, every method, the viewer's
         // headers, cookies and query strings forwarded, except Host (API Gateway needs its own).
         '/api/*': {
@@ -427,7 +435,8 @@ export class FrontEnd extends Construct {
     }
 
     new BucketDeployment(this, 'Deploy', {
-      sources: [Source.asset(assetsPath)],
+      // The SPA files and the API documentation (under api/v2/) in one deployment: a second one would prune the first's.
+      sources: [Source.asset(assetsPath), parts.docs.source],
       destinationBucket: this.bucket,
       distribution: this.distribution,
       distributionPaths: ['/*'],

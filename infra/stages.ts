@@ -30,6 +30,11 @@ export interface StageSettings {
    */
   extraOrigins: string[];
   frontEnds: Record<FrontEndName, FrontEndSettings>;
+  /**
+   * Prebuilt API documentation files (context `apiDocs`: a directory holding api/v2/openapi.json
+   * and api/v2/docs/, as `tsx bin/api-docs.ts <dir>` writes them); else generated at synth.
+   */
+  apiDocsPath?: string;
   /** ACM certificate in us-east-1 covering the custom domains (context `certificateArn`); needed when a domain is set. */
   certificateArn?: string;
   /** Route 53 zone for the domains' A/AAAA alias records (context `hostedZoneId` + `hostedZoneName`); without it, create the DNS records yourself. */
@@ -127,6 +132,7 @@ export function resolveStage(context: ContextReader): StageSettings {
       admin: { domainName: text(context('adminDomain')), assetsPath: text(context('adminAssets')) },
       portal: { domainName: text(context('portalDomain')), assetsPath: text(context('portalAssets')) },
     },
+    apiDocsPath: text(context('apiDocs')),
     certificateArn: text(context('certificateArn')),
     hostedZone: hostedZone(context),
     webAclArn: text(context('webAclArn')),

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify';
 import { API_PREFIX, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
+import { DOCS_PAGE_FUNCTION } from '../../infra/api-docs.ts';
+import { DOCS_CSP } from '../../bin/api-docs/site.ts';
 import { COMMON_RULES_COUNTED, LOGIN_RATE_LIMIT, rateLimitedRoutes, SPA_FALLBACK_FUNCTION, VIEWER_ADDRESS_FUNCTION } from '../../infra/front-ends.ts';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
 import { routeFunctions, synth } from './synth.ts';
@@ -92,8 +94,9 @@ describe('the front-end distributions', () => {
     const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) => s.Properties.Description.includes(ORIGIN_VERIFY_HEADER))![0];
     for (const [id, d] of distributions(template)) {
       const config = d.Properties.DistributionConfig;
-      expect(config.CacheBehaviors, id).toHaveLength(1);
-      const api = config.CacheBehaviors[0];
+      // The API documentation's three behaviours come first (their own test below), then the API.
+      expect(config.CacheBehaviors.map((b: any) => b.PathPattern), id).toEqual(['/api/v2/openapi.json', '/api/v2/docs', '/api/v2/docs/*', '/api/*']);
+      const api = config.CacheBehaviors[3];
       expect(api).toMatchObject({
         PathPattern: '/api/*',
         ViewerProtocolPolicy: 'https-only',
@@ -135,6 +138,67 @@ describe('the front-end distributions', () => {
       }),
     });
   });
+
+  it('serves the API documentation from the bucket ahead of /api/*: revalidated, with its own CSP, the page mapped to its stored file', () => {
+    const { template } = built.dev!;
+    const [policyId, policy] = Object.entries(ofType(template, 'AWS::CloudFront::ResponseHeadersPolicy')).find(([, p]) =>
+      p.Properties.ResponseHeadersPolicyConfig.Comment.includes('API documentation'),
+    )!;
+    const config = policy.Properties.ResponseHeadersPolicyConfig;
+    expect(config.SecurityHeadersConfig.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: DOCS_CSP, Override: true });
+    expect(config.SecurityHeadersConfig.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    expect(config.CustomHeadersConfig.Items).toEqual([{ Header: 'Cache-Control', Value: 'no-cache', Override: true }]);
+    const pageFunctions = Object.entries(ofType(template, 'AWS::CloudFront::Function')).filter(([, f]) => f.Properties.FunctionCode === DOCS_PAGE_FUNCTION);
+    expect(pageFunctions).toHaveLength(1);
+    const rewrite = [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [pageFunctions[0]![0], 'FunctionARN'] } }];
+
+    for (const [id, d] of distributions(template)) {
+      const distribution = d.Properties.DistributionConfig;
+      const s3 = distribution.Origins.filter((o: any) => o.S3OriginConfig);
+      // The same bucket origin (and OAC) as the default behaviour, not a second one.
+      expect(s3, id).toHaveLength(1);
+      expect(distribution.DefaultCacheBehavior.TargetOriginId).toBe(s3[0].Id);
+      const docs = distribution.CacheBehaviors.slice(0, 3);
+      for (const behaviour of docs) {
+        expect(behaviour, `${id} ${behaviour.PathPattern}`).toMatchObject({
+          TargetOriginId: s3[0].Id,
+          ViewerProtocolPolicy: 'redirect-to-https',
+          AllowedMethods: ['GET', 'HEAD'],
+          CachePolicyId: distribution.DefaultCacheBehavior.CachePolicyId,
+          ResponseHeadersPolicyId: { Ref: policyId },
+        });
+      }
+      expect(docs[0].FunctionAssociations).toBeUndefined();
+      expect(docs[1].FunctionAssociations).toEqual(rewrite);
+      expect(docs[2].FunctionAssociations).toEqual(rewrite);
+    }
+    // Deployed with the SPA files (one deployment per bucket: a second would prune the first's files).
+    for (const deployment of Object.values(ofType(template, 'Custom::CDKBucketDeployment'))) {
+      expect(deployment.Properties.SourceObjectKeys).toHaveLength(2);
+    }
+  });
+
+  it('maps /api/v2/docs and /api/v2/docs/ to the stored page and leaves the other files alone', () => {
+    const handler = new Function(`${DOCS_PAGE_FUNCTION}; return handler;`)() as (event: { request: { uri: string } }) => { uri: string };
+    const rewrite = (uri: string) => handler({ request: { uri } }).uri;
+    expect(rewrite('/api/v2/docs')).toBe('/api/v2/docs/index.html');
+    expect(rewrite('/api/v2/docs/')).toBe('/api/v2/docs/index.html');
+    expect(rewrite('/api/v2/docs/redoc.standalone.js')).toBe('/api/v2/docs/redoc.standalone.js');
+    expect(rewrite('/api/v2/docs/index.html')).toBe('/api/v2/docs/index.html');
+  });
+
+  it('generates the documentation at synth in a child process when no -c apiDocs is given', () => {
+    const { app, template } = synth({ context: { apiDocs: undefined } });
+    const assembly = app.synth().directory;
+    const keys = Object.values(ofType(template, 'Custom::CDKBucketDeployment')).flatMap((d) => d.Properties.SourceObjectKeys as string[]);
+    const staged = [...new Set(keys)].map((key) => path.join(assembly, `asset.${key.replace(/\.zip$/, '')}`)).filter((dir) => existsSync(path.join(dir, 'api/v2/openapi.json')));
+    expect(staged).toHaveLength(1);
+    const document = JSON.parse(readFileSync(path.join(staged[0]!, 'api/v2/openapi.json'), 'utf8'));
+    expect(Object.keys(document.paths)).toContain('/tickets/{id}/check-in');
+    expect(readFileSync(path.join(staged[0]!, 'api/v2/docs/index.html'), 'utf8')).toContain('<redoc spec-url="/api/v2/openapi.json"');
+    expect(existsSync(path.join(staged[0]!, 'api/v2/docs/redoc.standalone.js'))).toBe(true);
+    expect(() => synth({ context: { apiDocs: '/nonexistent/docs' } })).toThrow(/apiDocs.*api\/v2\/openapi\.json/);
+  }, 120_000);
 
   it("tells the API the viewer's address, overwriting one the viewer sent", () => {
     type Request = { headers: Record<string, { value: string }> };

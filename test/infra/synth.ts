@@ -15,6 +15,8 @@ const FLAGS = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url)
 
 /** Stub handlers of the synthetic route rows. */
 export const FIXTURE_FUNCTIONS = fileURLToPath(new URL('./fixtures/functions', import.meta.url));
+/** Stand-in documentation files: generating the real ones takes seconds (infra/api-docs.ts; one test does). */
+export const FIXTURE_API_DOCS = fileURLToPath(new URL('./fixtures/api-docs', import.meta.url));
 
 export interface SynthOptions {
   context?: Record<string, unknown>;
@@ -24,7 +26,7 @@ export interface SynthOptions {
 
 export function synth({ context = {}, routes, functionsDir }: SynthOptions = {}) {
   const { app, stack } = createApp({
-    context: { ...FLAGS, stage: 'dev', 'aws:cdk:bundling-stacks': [], ...context },
+    context: { ...FLAGS, stage: 'dev', 'aws:cdk:bundling-stacks': [], apiDocs: FIXTURE_API_DOCS, ...context },
     routes,
     functionsDir,
   });
