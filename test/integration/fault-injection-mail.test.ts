@@ -7,14 +7,14 @@ import { createAdministrator } from '#shared/data/administrators';
 import { db, tableName } from '#shared/data/client';
 import { findCustomerByEmail } from '#shared/data/customers';
 import { keys } from '#shared/data/keys';
-import { CLIENT_SETTINGS } from '#shared/services/dependencies';
+import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
 import { ses } from '#shared/services/email';
 import { identitySdkClient } from '#shared/services/identity-provider';
 import { userAdminSdkClient } from '#shared/services/user-admin';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call, type CallResult } from '../support/api.ts';
 import { createAccount, login, mailTo, newAddress, PASSWORD } from '../support/customers.ts';
-import { clearFaults, failCalls, failures } from '../support/faults.ts';
+import { clearFaults, failCalls, failures, slowCalls } from '../support/faults.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
@@ -69,6 +69,15 @@ describe('legacy forgot-password with the mail failing', () => {
     expect(await mailTo(admin.email)).toHaveLength(1);
   });
 
+  it('SES slower than the request timeout: 503 and no token left (a 100 ms timeout)', async () => {
+    const login = `slow-${randomUUID()}@test.local`;
+    const admin = await createAdministrator({ login, email: login, name: 'Slow Mail', permissions: [], vendorUser: 0, passwordHash: await hashPassword('an-old-password-123') });
+    const fault = await slowCalls(ses, { commands: SEND, timeoutMs: 100, restoreMs: clientOptions('email').requestHandler.requestTimeout });
+    expectUnavailable(await forgot(admin.email), 'email');
+    expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
+    expect(await tokensOf(admin.id)).toEqual([]);
+  });
+
   it('an unknown address never reaches the mail, so it answers as always', async () => {
     const fault = failCalls(ses, { commands: SEND, error: failures.sesInternal });
     expect((await forgot(`nobody-${randomUUID()}@test.local`)).status).toBe(200);
@@ -86,6 +95,19 @@ describe('POST /my-account with a dependency failing', () => {
     expect(await cognitoHasUser(email)).toBe(false);
     await clearFaults();
     expect((await createAccount({ email, password: PASSWORD, name: 'Throttled' })).status).toBe(201);
+  });
+
+  it('Cognito slower than the request timeout: 503, no record (a 100 ms timeout)', async () => {
+    const email = newAddress('fault');
+    const fault = await slowCalls(userAdminSdkClient(), {
+      commands: ['AdminCreateUserCommand'],
+      timeoutMs: 100,
+      restoreMs: clientOptions('identity provider').requestHandler.requestTimeout,
+    });
+    expectUnavailable(await createAccount({ email, password: PASSWORD, name: 'Slow Pool' }), 'identity provider');
+    expect(fault.attempts).toBe(CLIENT_SETTINGS['identity provider'].maxAttempts);
+    expect(await findCustomerByEmail(email)).toBeUndefined();
+    expect(await cognitoHasUser(email)).toBe(false);
   });
 
   it('Cognito failing on the password after the user was created: 503 and the user is removed again', async () => {

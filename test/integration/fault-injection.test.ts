@@ -165,6 +165,15 @@ describe('profile photo', () => {
     await expectOldPhotoKept(id, old);
   });
 
+  it('S3 slower than the request timeout on every attempt: 503, the old photo kept (a 100 ms timeout)', async () => {
+    const { id, old } = await ticketWithPhoto();
+    const fault = await slowCalls(s3, { commands: ['PutObjectCommand'], timeoutMs: 100, restoreMs: clientOptions('file storage').requestHandler.requestTimeout });
+    expectUnavailable(await upload(id, jpegImage(24, 24)), 'file storage', CLIENT_SETTINGS['file storage'].retryAfterSeconds);
+    expect(fault.attempts).toBe(CLIENT_SETTINGS['file storage'].maxAttempts);
+    await clearFaults();
+    await expectOldPhotoKept(id, old);
+  });
+
   it('the record write failing after the upload: 503, the new object removed, the old photo still served', async () => {
     const { id, old } = await ticketWithPhoto();
     const puts = watchCalls(s3, ['PutObjectCommand']);
