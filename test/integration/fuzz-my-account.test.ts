@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { putPaymentProcessor } from '#shared/data/payment-processors';
 import { routes } from '#shared/routes';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
@@ -26,6 +27,7 @@ fuzzFile({
     const events = [await seedEvent(), await seedEvent()];
     const order = await placeOrder(events[0]!, customer.id, [events[0]!.ticketTypes[0]!.id, events[0]!.ticketTypes[1]!.id]);
     const ticketIds = order.ticketIds;
+    await putPaymentProcessor({ provider: 'stripe', publishableKey: 'pk_test_fuzz', currency: 'GBP', mode: 'test', merchantName: 'Fuzz Events Ltd' });
     return {
       admin,
       customer: { kind: 'customer' as const, id: customer.id, login: customer.email },
