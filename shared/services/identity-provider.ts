@@ -225,7 +225,7 @@ export async function sendPasswordResetEmail(client: AppClient, username: string
   }
 }
 
-/** Cognito's throttling, the same for every call: a 429 for the client, not a 500. */
+/** Cognito's per-user limit (LimitExceeded): a 429 for the client; pool-wide throttling is a 503 (dependencies.ts). */
 function throttled(error: unknown): RateLimited | undefined {
   if (error instanceof LimitExceededException || error instanceof TooManyRequestsException) {
     return new RateLimited('The identity provider refuses more requests for now; try again later.', 60);
