@@ -141,6 +141,7 @@ try {
       `  Secrets Mgr    ${services.endpoints.secretsManager} (signing keys ${signingKeysEnv.JWT_SIGNING_KEY_SECRET})`,
       `  admin page     ${adminUiUrl} (also ${adminPage.origins[1]}; /api/* proxied to the API)`,
       `  portal page    ${portalUrl} (also ${portalPage.origins[1]}; /api/* proxied to the API)`,
+      `  API docs       ${adminUiUrl}${API_PREFIX}/docs (the document: ${API_PREFIX}/openapi.json)`,
       `  admin origins  ${adminOrigins}`,
       `  portal origins ${portalOrigins}`,
       'Demo logins:',
