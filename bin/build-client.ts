@@ -1,7 +1,7 @@
 /**
  * `npm run build:client`: regenerates shared/client/openapi-types.ts (the typed client's
  * types) from the OpenAPI document. Run it after changing a route, its schemas or the
- * document builder; test/unit/client-types.test.ts fails until it is run.
+ * document builder; test/unit/api-docs.test.ts fails until it is run.
  */
 import { writeFileSync } from 'node:fs';
 import { CLIENT_TYPES_FILE, clientTypesSource } from './api-docs/client-types.ts';

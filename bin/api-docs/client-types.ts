@@ -9,7 +9,7 @@ import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-t
 export const CLIENT_TYPES_FILE = fileURLToPath(new URL('../../shared/client/openapi-types.ts', import.meta.url));
 
 const HEADER = `${COMMENT_HEADER.trimEnd()}
-// Generated from the OpenAPI document (bin/openapi/) by \`npm run build:client\`; test/unit/client-types.test.ts fails when it drifts.
+// Generated from the OpenAPI document (bin/openapi/) by \`npm run build:client\`; test/unit/api-docs.test.ts fails when it drifts.
 
 `;
 
