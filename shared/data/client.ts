@@ -41,8 +41,8 @@ export class TransactionCancelled extends Error {
 
 /**
  * Still colliding with other transactions after transactWrite's retries: nothing was
- * written, and the caller may decide again on a fresh read (ticket changes do) or let it
- * answer 503 + Retry-After.
+ * written; answered 503 + Retry-After (a caller that re-decided on a fresh read would
+ * nest a second round of retries inside the function's timeout).
  */
 export class TransactionConflicts extends DependencyUnavailable {
   constructor(readonly reasons: CancellationReason[]) {
@@ -50,7 +50,7 @@ export class TransactionConflicts extends DependencyUnavailable {
   }
 }
 
-const MAX_CONFLICT_RETRIES = 10;
+export const MAX_CONFLICT_RETRIES = 10;
 /** DynamoDB's limits: actions per TransactWriteItems, keys per BatchGetItem. */
 export const MAX_TRANSACTION_ITEMS = 100;
 const BATCH_GET_KEYS = 100;
@@ -79,7 +79,7 @@ export function withoutKeys(item: Record<string, unknown>): Record<string, unkno
  * another transaction on the same item (a hot counter): cancelled by conflicts only,
  * nothing was written, so a retry is safe. A condition failure is not retried: it
  * surfaces as `TransactionCancelled` for the caller to map to 404/409. Conflicts that
- * outlast MAX_CONFLICT_RETRIES are `TransactionConflicts` (503 unless the caller retries).
+ * outlast MAX_CONFLICT_RETRIES are `TransactionConflicts`: 503 with Retry-After.
  */
 export async function transactWrite(items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
   if (items.length > MAX_TRANSACTION_ITEMS) {

@@ -1,7 +1,7 @@
 import { countedEvents, holdsBib, isEligible, signatureOf, type TicketRecord } from '../domain/ticket.ts';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { Conflict } from '../errors.ts';
-import { tableName, transactWrite, TransactionCancelled, TransactionConflicts } from './client.ts';
+import { tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 import { historyPut } from './ticket-history.ts';
 import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
@@ -171,8 +171,8 @@ export async function commitTicketChanges(changes: TicketChange[], extra: ExtraA
   try {
     await transactWrite(planned.map(([action]) => action));
   } catch (error) {
-    // Still colliding after transactWrite's retries: decide again on a fresh read.
-    if (error instanceof TransactionConflicts) throw new StaleTicket();
+    // Conflicts that outlast transactWrite's own retries stay a 503 (TransactionConflicts):
+    // re-deciding on a fresh read would run those retries again, nested, past the timeout.
     if (!(error instanceof TransactionCancelled)) throw error;
     throw refusalOf(error, planned.map(([, role]) => role));
   }

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '#shared/data/client';
+import { db, MAX_CONFLICT_RETRIES } from '#shared/data/client';
 import { s3 } from '#shared/services/photos';
 import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
 import type { Ticket } from '#shared/domain/ticket';
@@ -109,6 +109,16 @@ describe('check-in under transaction conflicts', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     expect(answers.find((answer) => answer.status === 409)!.body.reason).toBe('already_checked_in');
     expect((await readStats(token, eventId)).checkedInTickets).toBe(before.checkedInTickets + 1);
+  });
+
+  it('conflicts on every attempt: one round of retries, then 503 and nothing admitted (not retried again on a fresh read)', async () => {
+    const { ticket, eventId } = await newTicket();
+    const before = await readStats(token, eventId);
+    const fault = failCalls(db, { commands: TRANSACT, error: failures.transactionConflict });
+    expectUnavailable(await checkIn(token, ticket.id), 'database', CLIENT_SETTINGS.database.retryAfterSeconds);
+    expect(fault.attempts).toBe(MAX_CONFLICT_RETRIES + 1);
+    await clearFaults();
+    expect((await readStats(token, eventId)).checkedInTickets).toBe(before.checkedInTickets);
   });
 
   it('a check-in whose commit fails on every attempt answers 503 and admits nothing', async () => {
