@@ -14,13 +14,13 @@ import {
   UserNotFoundException,
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { createRemoteJWKSet, decodeJwt, errors, jwtVerify } from 'jose';
 import * as z from '../schema.ts';
 import { now } from '../clock.ts';
 import { requireSection } from '../config.ts';
-import { Conflict, RateLimited } from '../errors.ts';
+import { Conflict, DependencyUnavailable, RateLimited } from '../errors.ts';
 import { logger } from '../logger.ts';
-import { answeringOutages, clientOptions } from './dependencies.ts';
+import { answeringOutages, clientOptions, CLIENT_SETTINGS } from './dependencies.ts';
 
 /**
  * Sign-in with Cognito, for the rows with `uses.identityProvider: 'sign-in'` or
@@ -163,12 +163,20 @@ export interface ProviderTokens {
 
 /** Exchanges a code at the token endpoint; undefined when refused (used, expired, wrong verifier, another `callbackUrl`). */
 export async function exchangeCode(client: AppClient, code: string, codeVerifier: string, callbackUrl: string): Promise<ProviderTokens | undefined> {
-  const response = await fetch(`${client.domain}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUrl, code_verifier: codeVerifier }),
-    signal: AbortSignal.timeout(5_000),
-  });
+  let response: Response;
+  try {
+    response = await fetch(`${client.domain}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUrl, code_verifier: codeVerifier }),
+      signal: AbortSignal.timeout(CLIENT_SETTINGS['identity provider'].requestTimeout),
+    });
+  } catch (error) {
+    // Unreachable or too slow (plain fetch, outside the SDK's outage handling): 503, the user may try again.
+    throw providerUnavailable(error);
+  }
+  // Not retried: an authorization code is single-use, and Cognito may have spent it.
+  if (response.status >= 500 || response.status === 429) throw providerUnavailable(new Error(`token endpoint answered ${response.status}`));
   if (!response.ok) return undefined;
   const body = (await response.json()) as { id_token?: unknown; refresh_token?: unknown };
   if (typeof body.id_token !== 'string') return undefined;
@@ -200,10 +208,15 @@ export async function verifyIdToken(client: AppClient, idToken: string, nonce: s
     const username = payload['cognito:username'];
     if (typeof payload.email !== 'string' || typeof username !== 'string') return undefined;
     return { sub: payload.sub!, username, email: payload.email, emailVerified: payload.email_verified === true };
-  } catch {
+  } catch (error) {
+    // The pool's keys could not be fetched: the provider is down, not the token bad.
+    if (error instanceof errors.JWKSTimeout || (error instanceof TypeError && /fetch failed/.test(error.message))) throw providerUnavailable(error);
     return undefined;
   }
 }
+
+const providerUnavailable = (cause: unknown) =>
+  new DependencyUnavailable('identity provider', CLIENT_SETTINGS['identity provider'].retryAfterSeconds, { cause });
 
 /** Revokes a refresh token and the access tokens issued with it (RevokeToken; GlobalSignOut would need the access token). */
 export async function revokeTokens(client: AppClient, refreshToken: string): Promise<void> {

@@ -196,6 +196,23 @@ describe('GET /auth/callback', () => {
     expect(sessionCookies(response)).toEqual([]);
   });
 
+  it('redirects with provider_unavailable when Cognito\'s token endpoint does not answer, and the login can be started again', async () => {
+    const staff = await staffMember();
+    const { code, state, browser } = await signIn(staff.email);
+    const realFetch = globalThis.fetch;
+    // The outage, at the one plain-HTTP call of the callback (the token exchange); everything else as usual.
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) =>
+      String(input).endsWith('/oauth2/token') ? Promise.reject(new TypeError('fetch failed')) : realFetch(input, init),
+    );
+    const response = await callback({ code, state }, browser);
+    expect(response.status).toBe(302);
+    expect(errorCodeOf(response.headers.location!)).toBe('provider_unavailable');
+    expect(sessionCookies(response)).toEqual([]);
+    vi.restoreAllMocks();
+    const again = await signIn(staff.email);
+    expect(sessionCookies(await callback({ code: again.code, state: again.state }, again.browser))).toHaveLength(1);
+  });
+
   it.each([
     ['a missing state', {}],
     ['a forged state', { state: 'eyJhbGciOiJIUzI1NiJ9.eyJyZWRpcmVjdF91cmkiOiJodHRwczovL2V2aWwuZXhhbXBsZSJ9.c2lnbmF0dXJl', code: 'x' }],

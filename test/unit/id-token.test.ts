@@ -77,3 +77,39 @@ describe('id token verification', () => {
     expect(await verifyIdToken(await make(), 'the-nonce')).toBeUndefined();
   });
 });
+
+describe('an unreachable identity provider is a 503, not a refused login', () => {
+  // A port nothing listens on: bound, then closed.
+  async function closedPort(): Promise<number> {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return port;
+  }
+
+  it('the JWKS cannot be fetched: DependencyUnavailable (identity provider)', async () => {
+    const idp = await import('#shared/services/identity-provider');
+    const client = { ...idp.adminAppClient(), jwksUrl: `http://127.0.0.1:${await closedPort()}/jwks.json` };
+    await expect(idp.verifyIdToken(client, await idToken(), 'the-nonce')).rejects.toMatchObject({ kind: 'unavailable', dependency: 'identity provider' });
+  });
+
+  it('the token endpoint is unreachable or answers 5xx: DependencyUnavailable; a 4xx is a refused code', async () => {
+    const idp = await import('#shared/services/identity-provider');
+    const statuses = [503, 400];
+    const endpoint = createServer((_request, response) => {
+      response.statusCode = statuses.shift()!;
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    try {
+      const at = (domain: string) => idp.exchangeCode({ ...idp.adminAppClient(), domain }, 'code', 'verifier', 'https://admin.ticketing.test/api/v2/auth/callback');
+      const answering = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`;
+      await expect(at(answering)).rejects.toMatchObject({ kind: 'unavailable', dependency: 'identity provider' });
+      await expect(at(answering)).resolves.toBeUndefined();
+      await expect(at(`http://127.0.0.1:${await closedPort()}`)).rejects.toMatchObject({ kind: 'unavailable', dependency: 'identity provider' });
+    } finally {
+      await new Promise<void>((resolve) => endpoint.close(() => resolve()));
+    }
+  });
+});

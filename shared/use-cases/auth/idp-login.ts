@@ -4,7 +4,7 @@ import { callbackUrlFor, pkceChallenge, vendorRejectionUrl, withErrorCode } from
 import { config } from '../../config.ts';
 import { findAdministratorByEmail, linkIdentity } from '../../data/administrators.ts';
 import { storeLoginVerifier, takeLoginVerifier } from '../../data/oauth-logins.ts';
-import { ValidationError } from '../../errors.ts';
+import { DependencyUnavailable, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { recordFailedLogin } from '../../metrics.ts';
 import * as idp from '../../services/identity-provider.ts';
@@ -99,12 +99,17 @@ export async function completeLogin(query: CallbackQuery, browserSecret: string 
   if (query.error) return fail('access_denied');
   if (!query.code) return fail('invalid_request');
 
-  const tokens = await idp.exchangeCode(client, query.code, verifier, callbackUrlFor(state.redirectUri)).catch((error: unknown) => {
-    logger.warn('Token endpoint failed', { error: error as Error });
-    return undefined;
-  });
+  // The browser is mid-redirect: a provider outage goes back to the front end as an error code, not a 503 page.
+  const outage = (error: unknown) => {
+    if (!(error instanceof DependencyUnavailable)) throw error;
+    logger.warn('Identity provider unavailable at the callback', { error });
+    return 'unavailable' as const;
+  };
+  const tokens = await idp.exchangeCode(client, query.code, verifier, callbackUrlFor(state.redirectUri)).catch(outage);
+  if (tokens === 'unavailable') return fail('provider_unavailable');
   if (!tokens) return fail('code_rejected');
-  const identity = await idp.verifyIdToken(client, tokens.idToken, state.nonce);
+  const identity = await idp.verifyIdToken(client, tokens.idToken, state.nonce).catch(outage);
+  if (identity === 'unavailable') return fail('provider_unavailable');
   if (!identity) {
     await revokeQuietly(client, tokens.refreshToken);
     return fail('invalid_id_token');
