@@ -34,12 +34,25 @@ function assertNotCrossSite(event: RouteEvent, audience: 'admin' | 'customer'): 
   }
 }
 
+/**
+ * Public routes that change state (the password logins, forgot/reset password) take no
+ * token, but a browser on a foreign page could still post to them and be handed our
+ * session cookie (login CSRF: the victim signed into the attacker's account). A request
+ * that names its origin must name one of our front ends; clients that send no Origin
+ * (integrations, curl) are not browsers and pass.
+ */
+function assertPublicOrigin(event: RouteEvent): void {
+  const origin = header(event, 'origin');
+  if (SAFE_METHODS.has(event.requestContext.http.method) || origin === undefined || isAllowedOrigin(origin, 'public')) return;
+  throw new Forbidden('Browser requests to this route must come from one of the front-end origins.', { error: 'csrf_rejected' });
+}
+
 /** Authenticates the caller and checks the route's permission (from the route table). */
 export function authenticate(access: Access): Middleware {
   return {
     before: async (request) => {
-      if (access.kind === 'public') return;
       const event = request.event;
+      if (access.kind === 'public') return assertPublicOrigin(event);
       let token = bearerToken(event);
       if (!token) {
         token = readCookie(event.cookies, AUTH_COOKIE);

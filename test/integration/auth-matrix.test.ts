@@ -164,6 +164,19 @@ function cell(row: RouteRow, caller: Caller): Cell {
   const kind = row.auth.kind;
   const as = async () => credentialsFor(row, caller);
 
+  if (kind === 'public' && caller === 'cookie from a foreign origin (CSRF)' && unsafe(row)) {
+    return {
+      says: '403 csrf_rejected: a foreign page may not drive a login or reset (login CSRF); our own origins and Origin-less clients are answered',
+      check: async () => {
+        const foreign = await send(row, await as());
+        isProblem(foreign, 403);
+        expect(foreign.body.error).toBe('csrf_rejected');
+        const [anonymous, own] = [await send(row), await send(row, { headers: { origin: ALLOWED_ORIGIN } })];
+        expect(own.status).toBe(anonymous.status);
+        expect(anonymous.body?.error).not.toBe('csrf_rejected');
+      },
+    };
+  }
   if (kind === 'public') {
     return {
       says: 'answered exactly as an anonymous caller (a public row ignores credentials)',
