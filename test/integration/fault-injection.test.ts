@@ -1,4 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '#shared/auth/passwords';
+import { resetSigningKeyForTests } from '#shared/auth/signing-key';
+import { createAdministrator } from '#shared/data/administrators';
+import { resetSigningKeySecretClientForTests } from '#shared/services/signing-key-secret';
 import { db, MAX_CONFLICT_RETRIES } from '#shared/data/client';
 import { s3 } from '#shared/services/photos';
 import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
@@ -217,5 +224,30 @@ describe('profile photo', () => {
     await clearFaults();
     expect(await photoOf(id)).toBeNull();
     expect(await storedKeys(id)).toEqual([keyOf(old)]);
+  });
+});
+
+describe('Secrets Manager', () => {
+  it('unreachable at the first token a container signs: the login answers 503 (secrets), and works once it answers again', async () => {
+    const password = 'Secrets-outage-1';
+    const login = `secrets-${randomUUID()}@test.local`;
+    await createAdministrator({ login, email: login, name: 'Outage', permissions: [], vendorUser: 0, passwordHash: await hashPassword(password) });
+    const signIn = () => call('POST', '/api/v2/auth/legacy/login', { body: { login, password } });
+    const saved = process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    try {
+      process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${port}`; // nothing listens there now
+      resetSigningKeySecretClientForTests();
+      resetSigningKeyForTests();
+      expectUnavailable(await signIn(), 'secrets', CLIENT_SETTINGS.secrets.retryAfterSeconds);
+    } finally {
+      process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = saved;
+      resetSigningKeySecretClientForTests();
+      resetSigningKeyForTests();
+    }
+    expect((await signIn()).status).toBe(200);
   });
 });
