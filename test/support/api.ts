@@ -64,7 +64,7 @@ export async function call(method: string, pathWithQuery: string, options: CallO
     body: json ? JSON.parse(raw) : raw,
     raw,
   };
-  // Every answer must be one the OpenAPI document gives for this operation (README "OpenAPI document").
+  // Every answer must be one the OpenAPI document gives for this operation (README "OpenAPI").
   await checkAnswer(match.row, pathname, answer);
   return answer;
 }

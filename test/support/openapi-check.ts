@@ -1,18 +1,19 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll } from 'vitest';
 import addFormatsModule from 'ajv-formats';
 import type { RouteRow } from '#shared/routes';
 import { matchRoute } from '../../bin/local/lambda-http.ts';
-import { buildOpenApi } from '../../bin/openapi/document.ts';
-import { loadRouteOperations } from '../../bin/openapi/load-routes.ts';
 
 /**
  * Every answer the integration suite gets is checked against the OpenAPI document
- * (README "OpenAPI document"): the operation must document the status, the content type,
+ * (README "OpenAPI"): the operation must document the status, the content type,
  * the body (JSON Schema 2020-12, as OpenAPI 3.1 writes it) and the headers that matter
  * (required ones, Retry-After on the API's own 429/503, Deprecation on deprecated routes,
  * Location on a redirect). A mismatch throws, failing the calling test with the details.
- * The document is built once per worker; each operation+status compiles on first use.
+ * The document is built once per change of the code (loadDocument); each operation+status compiles on first use.
  */
 
 type Json = Record<string, any>;
@@ -41,8 +42,50 @@ afterAll(() => {
   if (checked) console.info(`[openapi-check] ${checked} answers validated against the OpenAPI document`);
 });
 
-async function build(): Promise<Checker> {
+const ROOT = join(import.meta.dirname, '../..');
+/** What the document is built from: a change to any of these files builds it again. */
+const SOURCES = ['shared', 'functions', 'bin/openapi', 'bin/bench/settings.ts', 'package-lock.json'];
+
+function sourceStamp(): string {
+  const hash = createHash('sha256');
+  const visit = (path: string) => {
+    const stat = statSync(path);
+    if (stat.isDirectory()) for (const name of readdirSync(path).sort()) visit(join(path, name));
+    else hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
+  };
+  for (const source of SOURCES) visit(join(ROOT, source));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Building the document imports all 55 handlers (about 2.5 s); every test file would pay it.
+ * The first file to need it writes it under .local/, keyed by the sources' sizes and mtimes;
+ * the others read it (a few ms).
+ */
+async function loadDocument(): Promise<Json> {
+  const file = join(ROOT, '.local/openapi-check', `${sourceStamp()}.json`);
+  if (existsSync(file)) {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as Json;
+    } catch {
+      // Pruned meanwhile by a worker that saw newer code: build it here.
+    }
+  }
+  // Imported only here: the generator registers component ids on the shared schemas and loads every handler.
+  const { buildOpenApi } = await import('../../bin/openapi/document.ts');
+  const { loadRouteOperations } = await import('../../bin/openapi/load-routes.ts');
   const document = buildOpenApi(await loadRouteOperations()) as Json;
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(document));
+  renameSync(temporary, file);
+  // Documents of earlier code are never read again.
+  for (const name of readdirSync(dirname(file))) if (name.endsWith('.json') && join(dirname(file), name) !== file) rmSync(join(dirname(file), name), { force: true });
+  return document;
+}
+
+async function build(): Promise<Checker> {
+  const document = await loadDocument();
   // strict off: the document carries OpenAPI's own keywords (paths, example, ...) beside the schemas.
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   ajv.addFormat('binary', true);
