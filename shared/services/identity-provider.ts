@@ -55,9 +55,7 @@ const flag = z.pipe(z._default(z.enum(['true', 'false']), 'true'), z.transform((
 const adminSettingsSchema = z.object({
   COGNITO_USER_POOL_ID: z.string().check(z.minLength(1)),
   COGNITO_CLIENT_ID: z.string().check(z.minLength(1)),
-  /** Base URL of the hosted UI: `https://<prefix>.auth.<region>.amazoncognito.com`. */
   COGNITO_DOMAIN: z.url(),
-  /** `iss` of the pool's tokens: `https://cognito-idp.<region>.amazonaws.com/<poolId>`. */
   COGNITO_ISSUER: z.url(),
   /** Default `<issuer>/.well-known/jwks.json` (cognito-local's discovery document names the wrong host, so no discovery). */
   COGNITO_JWKS_URL: z.optional(z.url()),
@@ -118,14 +116,8 @@ export function customerAppClient(): PasswordClient {
 
 /** Remote key sets, one per JWKS URL, kept for the life of the container (jose caches the keys). */
 const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
-function jwksOf(client: AppClient) {
-  let keys = keySets.get(client.jwksUrl);
-  if (!keys) {
-    keys = createRemoteJWKSet(new URL(client.jwksUrl), { timeoutDuration: 3_000 });
-    keySets.set(client.jwksUrl, keys);
-  }
-  return keys;
-}
+const jwksOf = ({ jwksUrl }: AppClient) =>
+  keySets.get(jwksUrl) ?? keySets.set(jwksUrl, createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 3_000 })).get(jwksUrl)!;
 
 let sdkClient: CognitoIdentityProviderClient | undefined;
 /** The sign-in APIs' client, built on first use (exported for the fault-injection tests' middleware). */
@@ -163,18 +155,13 @@ export interface ProviderTokens {
 
 /** Exchanges a code at the token endpoint; undefined when refused (used, expired, wrong verifier, another `callbackUrl`). */
 export async function exchangeCode(client: AppClient, code: string, codeVerifier: string, callbackUrl: string): Promise<ProviderTokens | undefined> {
-  let response: Response;
-  try {
-    response = await fetch(`${client.domain}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUrl, code_verifier: codeVerifier }),
-      signal: AbortSignal.timeout(CLIENT_SETTINGS['identity provider'].requestTimeout),
-    });
-  } catch (error) {
-    // Unreachable or too slow (plain fetch, outside the SDK's outage handling): 503, the user may try again.
-    throw providerUnavailable(error);
-  }
+  const response = await fetch(`${client.domain}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUrl, code_verifier: codeVerifier }),
+    signal: AbortSignal.timeout(CLIENT_SETTINGS['identity provider'].requestTimeout),
+    // Unreachable or too slow: plain fetch, outside the SDK clients' outage handling.
+  }).catch((error: unknown) => Promise.reject(providerUnavailable(error)));
   // Not retried: an authorization code is single-use, and Cognito may have spent it.
   if (response.status >= 500 || response.status === 429) throw providerUnavailable(new Error(`token endpoint answered ${response.status}`));
   if (!response.ok) return undefined;

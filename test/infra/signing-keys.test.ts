@@ -1,10 +1,7 @@
-import { build } from 'esbuild';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes } from '#shared/routes';
-import { FUNCTIONS_DIR } from '../../infra/route-function.ts';
+import { bundleInputs } from './bundles.ts';
 import { routeFunctions, statementsOf, synth } from './synth.ts';
 
 /**
@@ -82,24 +79,8 @@ describe('the function bundles', () => {
   // is in exactly the bundles of the rows that get the secret. One esbuild run, no output
   // written; tree-shaking drops it from the functions that only verify.
   it('contain the signer exactly when the row has uses.signingKey', async () => {
-    const root = fileURLToPath(new URL('../../', import.meta.url));
-    const result = await build({
-      entryPoints: routes.map((row) => path.join(FUNCTIONS_DIR, `${row.handler}.ts`)),
-      outdir: path.join(root, '.local', 'signing-key-bundles'),
-      write: false,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      metafile: true,
-      logLevel: 'silent',
-    });
     const signs = new Map<string, boolean>();
-    for (const output of Object.values(result.metafile.outputs)) {
-      if (!output.entryPoint) continue;
-      const handler = path.relative(path.relative(root, FUNCTIONS_DIR), output.entryPoint).replace(/\.ts$/, '');
-      const inputs = Object.keys(output.inputs);
+    for (const [handler, inputs] of await bundleInputs(routes)) {
       signs.set(handler, inputs.some((input) => input.endsWith('shared/auth/signing-key.ts')) || inputs.some((input) => input.includes('client-secrets-manager')));
     }
     for (const row of routes) expect(signs.get(row.handler), routeKey(row)).toBe(row.uses.signingKey === true);
