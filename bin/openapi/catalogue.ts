@@ -187,7 +187,8 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   'POST /tickets/{id}/transfer': {
     summary: 'Transfer a ticket',
     description: `To another type or event: the original is marked transferred and the answer is the new ticket. Without a new type, the attendee fields change in place. ${EVENT_SCOPE}`,
-    conflicts: [...STATE_REFUSALS, ...TICKET_WRITE],
+    // idempotency_key_reused: the key's committed answer belongs to another ticket (shared/data/ticket-answers.ts).
+    conflicts: [...STATE_REFUSALS, ...TICKET_WRITE, 'idempotency_key_reused'],
     example: {
       eventId: 15,
       typeId: 42,

@@ -3,7 +3,8 @@ import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
 import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
-import { TransferBody } from '#shared/http/ticket-input';
+import { header } from '#shared/http/request';
+import { idempotencyKey, TransferBody } from '#shared/http/ticket-input';
 import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
 import { adminActor } from '#shared/use-cases/event-scope';
 
@@ -11,5 +12,6 @@ import { adminActor } from '#shared/use-cases/event-scope';
 export const handler = route(
   'POST /tickets/{id}/transfer',
   { path: PathId, body: TransferBody, response: DataAnswer(TicketResource) },
-  async ({ path, body, caller }) => dataOnly(await transferTicket(path.id, body, adminActor(caller))),
+  async ({ path, body, caller, event }) =>
+    dataOnly(await transferTicket(path.id, body, adminActor(caller), idempotencyKey(header(event, 'Idempotency-Key')))),
 );

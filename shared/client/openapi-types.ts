@@ -2893,7 +2893,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {string} */
-                        reason: "checked_in" | "cancelled" | "transferred" | "deleted" | "upgraded" | "withdrawn" | "use_check_in" | "use_transfer" | "not_admissible" | "no_way_back" | "sold_out" | "bib_taken" | "barcode_taken" | "concurrent_update" | "request_in_flight";
+                        reason: "checked_in" | "cancelled" | "transferred" | "deleted" | "upgraded" | "withdrawn" | "use_check_in" | "use_transfer" | "not_admissible" | "no_way_back" | "sold_out" | "bib_taken" | "barcode_taken" | "concurrent_update" | "idempotency_key_reused" | "request_in_flight";
                     };
                 };
             };

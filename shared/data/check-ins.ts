@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { epochSeconds } from '../clock.ts';
-import type { Scan, Ticket } from '../domain/ticket.ts';
-import { Conflict } from '../errors.ts';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Scan } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
 import type { ExtraAction } from './ticket-changes.ts';
 import { keys } from './keys.ts';
 
 /**
  * What the gate leaves behind besides the ticket: a record of every scan, admitted or
- * refused, in the ticket's partition; and the first answer to an `Idempotency-Key`, so a
- * scanner's retry gets that answer instead of "already checked in".
+ * refused, in the ticket's partition. (A retry's first answer: ticket-answers.ts.)
  */
-const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
 export interface ScanRecord extends Scan {
   /** `admitted` or the refusal reason. */
@@ -51,25 +47,3 @@ export async function listScans(ticketId: number, limit = 100): Promise<ScanReco
     outcome: String(item.outcome),
   }));
 }
-
-const keyReused = () => new Conflict('This Idempotency-Key was already used for another ticket.', 'idempotency_key_reused');
-
-/** The answer stored under an administrator's key for this ticket; 409 when the key was used for another ticket. */
-export async function readIdempotentAnswer(adminId: number, key: string, ticketId: number): Promise<Ticket | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.idempotency(adminId, key), ConsistentRead: true }));
-  if (!Item) return undefined;
-  if (Item.ticketId !== ticketId) throw keyReused();
-  return Item.answer as Ticket;
-}
-
-/** Stores the answer under the key in the check-in's transaction; the key already taken raises `onTaken`. */
-export const idempotentAnswerPut = (adminId: number, key: string, ticketId: number, answer: Ticket, onTaken: () => Error): ExtraAction => ({
-  action: {
-    Put: {
-      TableName: tableName(),
-      Item: { ...keys.idempotency(adminId, key), entity: 'IdempotentAnswer', ticketId, answer, expiresAt: epochSeconds() + IDEMPOTENCY_TTL_SECONDS },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  },
-  onConditionFailed: onTaken,
-});

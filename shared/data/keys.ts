@@ -30,8 +30,8 @@
  * | scan (ok/refused) | TICKET#<id>                 | SCAN#<iso time>#<nonce>         |                                                      |
  * | waiver signature  | TICKET#<ticketId>           | WAIVER_SIGNATURE#<waiverId:10>  |                                                      |
  * | bib in use        | UNIQUE#BIB#<eventId>#<bib>  | UNIQUE                          |                                                      |
- * | idempotent answer | IDEMPOTENCY#<adminId>#<key> | IDEMPOTENCY                     | (TTL `expiresAt`, 24 h)                              |
  * | idempotent request| IDEMPOTENCY#<route>#<caller>#<key> | REQUEST                  | (TTL `expiresAt`, 24 h)                              |
+ * | idempotent answer | IDEMPOTENCY#<route>#<caller>#<key> | ANSWER                   | (TTL `expiresAt`, 24 h; check-in and transfer)       |
  * | barcode in use    | UNIQUE#BARCODE#<barcode>    | UNIQUE                          |                                                      |
  * | claim link token  | CLAIM_TOKEN#<sha256>        | CLAIM_TOKEN                     | (TTL `expiresAt`, 14 days)                           |
  * | customer          | CUSTOMER#<id>               | CUSTOMER                        | GSI1 CUSTOMER_SUB#<sub>; GSI2 CUSTOMER_EMAIL#<email> |
@@ -118,9 +118,10 @@ export const keys = {
   ticketHistory: (ticketId: number, version: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `HISTORY#${sortableId(version)}` }),
   scanRecord: (ticketId: number, at: string, nonce: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SCAN#${at}#${nonce}` }),
   bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
-  idempotency: (adminId: number, key: string): Key => ({ PK: `IDEMPOTENCY#${adminId}#${key}`, SK: 'IDEMPOTENCY' }),
   /** An `Idempotency-Key` of a route, scoped to its caller (`ADMIN#<id>`, `CUSTOMER#<id>`): the key is last, so no key can reach another scope. */
   idempotentRequest: (route: string, caller: string, key: string): Key => ({ PK: `IDEMPOTENCY#${route}#${caller}#${key}`, SK: 'REQUEST' }),
+  /** The same request's answer as its ticket change committed it (shared/data/ticket-answers.ts). */
+  idempotentAnswer: (route: string, caller: string, key: string): Key => ({ PK: `IDEMPOTENCY#${route}#${caller}#${key}`, SK: 'ANSWER' }),
 
   // ---- Older ticket routes: the list's indexes (barcode, purchases, update-time sync) ----
   /** One per live ticket's barcode, in its change transaction (like the bib): barcodes stay unique, the `barcode` filter is one GetItem. */

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listTicketTypes } from '#shared/data/events';
 import { claimRequest } from '#shared/data/idempotent-requests';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { fingerprintOf } from '#shared/http/idempotency';
@@ -112,6 +115,53 @@ describe('Idempotency-Key', () => {
     expect(retry.body).toEqual(first.body);
     expect(retry.body.data.processState).toBe(PROCESS_STATE.checkedIn);
     expect((await readStats(token, event.id)).checkedInTickets).toBe(1);
+  });
+
+  /** As if the function died after its commit, before storing the answer: the request record back to in-flight, its lock run out. */
+  const dieAfterCommit = (route: string, key: string) =>
+    db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.idempotentRequest(route, `ADMIN#${ADMIN_ID}`, key),
+        UpdateExpression: 'SET #status = :inProgress, lockedUntilMs = :past REMOVE answer',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS', ':past': 0 },
+      }),
+    );
+
+  it.each([
+    ['transfer', 'tickets/transfer'],
+    ['check-in', 'tickets/check-in'],
+  ])('answers a %s retried after its function died between commit and answer with the first answer, acting once', async (kind, route) => {
+    const { event, vip, ticket } = await oneTicket();
+    const key = randomUUID();
+    const send = () => (kind === 'transfer' ? transfer(ticket.id, { typeId: vip.id }, key) : checkIn(token, ticket.id, { key }));
+    const first = await send();
+    expect(first.status).toBe(200);
+    await dieAfterCommit(route, key);
+    const retry = await send();
+    expect(retry.status, retry.raw).toBe(200);
+    // Not a replay of the request record (it held no answer): the ticket change's own answer.
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.body).toEqual(first.body);
+    if (kind === 'transfer') expect(await readTicketRecord(ticket.id)).toMatchObject({ transferState: 'transferred', transferredTo: first.body.data.id });
+    else expect((await readStats(token, event.id)).checkedInTickets).toBe(1);
+    // The key is now completed again: a third try is a plain replay.
+    expect((await send()).headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('keeps a transfer key to its ticket: the same key for another ticket after a crash is 409 idempotency_key_reused', async () => {
+    const { vip, ticket } = await oneTicket();
+    const other = await oneTicket();
+    const key = randomUUID();
+    expect((await transfer(ticket.id, { typeId: vip.id }, key)).status).toBe(200);
+    await dieAfterCommit('tickets/transfer', key);
+    // The request record would answer 422 for another body; with it gone stale the ticket change's own answer still guards the key.
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.idempotentRequest('tickets/transfer', `ADMIN#${ADMIN_ID}`, key) }));
+    const reused = await transfer(other.ticket.id, { typeId: other.vip.id }, key);
+    expect(reused.status).toBe(409);
+    expect(reused.body.reason).toBe('idempotency_key_reused');
+    expect(await readTicketRecord(other.ticket.id)).toMatchObject({ transferState: 'none' });
   });
 
   it('changes nothing without the header: a repeated transfer acts again and is refused', async () => {

@@ -1,4 +1,5 @@
-import { idempotentAnswerPut, readIdempotentAnswer, recordRefusedScan, scanPut } from '../../data/check-ins.ts';
+import { recordRefusedScan, scanPut } from '../../data/check-ins.ts';
+import { answeringOnce, readTicketAnswer, ticketAnswerPut } from '../../data/ticket-answers.ts';
 import { applyScan, decideScan } from '../../domain/check-in.ts';
 import { toTicket, type Ticket } from '../../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
@@ -17,13 +18,6 @@ export interface CheckInRequest {
   idempotencyKey?: string;
 }
 
-/** The key was stored by a concurrent request between our read and our write. */
-class KeyTakenMeanwhile extends Conflict {
-  constructor() {
-    super('This Idempotency-Key is in use by a concurrent request.', 'idempotency_key_reused');
-  }
-}
-
 /**
  * `POST /tickets/{id}/check-in`. One read; the gate's rule (`decideScan`) admits or
  * refuses; an admission is one transaction that moves the ticket (conditional on its
@@ -34,10 +28,10 @@ class KeyTakenMeanwhile extends Conflict {
 export async function checkIn(id: number, request: CheckInRequest): Promise<Ticket> {
   const { adminId, idempotencyKey, eventScope } = request;
   const actor = eventScope ? { kind: 'admin' as const, id: adminId, eventScope } : { kind: 'admin' as const, id: adminId };
-  const firstAnswer = () => (idempotencyKey ? readIdempotentAnswer(adminId, idempotencyKey, id) : Promise.resolve(undefined));
+  const answerScope = idempotencyKey ? { route: 'tickets/check-in', adminId, key: idempotencyKey } : undefined;
   // Set by the attempt that commits (changeTicket re-runs the decision when a concurrent writer wins).
   let admitted = false;
-  try {
+  return answeringOnce(answerScope, id, async () => {
     const ticket = await changeTicket(id, { actor, action: 'check_in', via: ['check_in'], scopeRule: 'granted' }, async (record, at) => {
       admitted = false;
       if (record.deleted) throw ticketNotFound(id);
@@ -47,7 +41,7 @@ export async function checkIn(id: number, request: CheckInRequest): Promise<Tick
       const decision = decideScan(record, scan.eventId);
       if (!decision.admitted) {
         // A retry of a request that was admitted answers what it answered.
-        const first = await firstAnswer();
+        const first = answerScope && (await readTicketAnswer(answerScope, id));
         if (first) return { changes: [], result: first };
         await recordRefusedScan(id, { ...scan, outcome: decision.reason });
         recordCheckIn(decision);
@@ -58,18 +52,12 @@ export async function checkIn(id: number, request: CheckInRequest): Promise<Tick
       const after = applyScan(record, decision.kind, scan);
       const answer = toTicket(after);
       const extra = [scanPut(id, { ...scan, outcome: 'admitted' })];
-      if (idempotencyKey) extra.push(idempotentAnswerPut(adminId, idempotencyKey, id, answer, () => new KeyTakenMeanwhile()));
+      if (answerScope) extra.push(ticketAnswerPut(answerScope, id, answer));
       admitted = true;
       return { changes: [{ before: record, after }], extra, action: decision.kind === 'simple' ? 'check_in' : 'access_scan', result: answer };
     });
-    // A retry answered from the idempotency record admitted nobody new.
+    // Counted once committed: a retry answered from the stored answer admitted nobody new.
     if (admitted) recordCheckIn({ admitted: true });
     return ticket;
-  } catch (error) {
-    if (!(error instanceof KeyTakenMeanwhile)) throw error;
-    // The concurrent request with our key won: answer what it answered.
-    const first = await firstAnswer();
-    if (first) return first;
-    throw error;
-  }
+  });
 }

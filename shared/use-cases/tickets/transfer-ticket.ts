@@ -1,5 +1,6 @@
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
+import { answeringOnce, readTicketAnswer, ticketAnswerPut } from '../../data/ticket-answers.ts';
 import { answerProblems } from '../../domain/event.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
 import { replacementTicket, transferRefusal, type AttendeeUpdate } from '../../domain/transfer.ts';
@@ -35,37 +36,48 @@ async function targetType(request: TransferRequest, actor: Actor) {
  * `sold` from the old type to the new (409 `sold_out` when full) and the statistics;
  * answers the new ticket. Neither changes: the attendee fields are updated in place.
  */
-export async function transferTicket(id: number, request: TransferRequest, actor: Actor): Promise<Ticket> {
+export async function transferTicket(id: number, request: TransferRequest, actor: Actor, idempotencyKey?: string): Promise<Ticket> {
   const target = await targetType(request, actor);
   // Allocated alongside the ticket read (an unused id is harmless); marked handled so a
   // refusal before it is awaited does not leave a rejected promise behind.
   const newId = target ? allocateIds(TICKET_SEQUENCE) : undefined;
   newId?.catch(() => undefined);
-  return changeTicket(id, { actor, action: 'transfer', via: ['transfer'] }, async (record, at) => {
-    if (!target && request.eventId !== undefined && request.eventId !== record.eventId) {
-      throw new ValidationError('A new event needs a ticket type.', [{ path: 'body.typeId', message: 'Required when eventId changes the event.' }]);
-    }
-    const moves = !!target && target.id !== record.typeId;
-    const refusal = moves || record.deleted || record.transferState === 'transferred' ? transferRefusal(record) : undefined;
-    if (refusal) throw new Conflict(`Ticket ${id} cannot be transferred: ${refusal.replaceAll('_', ' ')}.`, refusal);
-    const attendee = definedOnly(request.attendee ?? {});
-    if (attendee.attendeeQuestions) {
-      const event = await getEvent(moves ? target.eventId : record.eventId);
-      const problems = answerProblems(event.questions, attendee.attendeeQuestions, 'body.attendee.attendeeQuestions');
-      if (problems.length) throw new ValidationError('The attendee answers are invalid.', problems);
-    }
-    if (!moves) {
-      const after = { ...record, ...attendee, updated: at };
-      return { changes: [{ before: record, after }], action: 'edit', result: toTicket(after) };
-    }
-    const created = replacementTicket(record, await newId!, target, attendee, at);
-    const original: TicketRecord = { ...record, transferState: 'transferred', transferredTo: created.id, updated: at };
-    return {
-      changes: [
-        { before: record, after: original },
-        { before: null, after: created },
-      ],
-      result: toTicket(created),
-    };
-  });
+  const answerScope = idempotencyKey && actor.kind === 'admin' ? { route: 'tickets/transfer', adminId: actor.id, key: idempotencyKey } : undefined;
+  return answeringOnce(answerScope, id, () =>
+    changeTicket(id, { actor, action: 'transfer', via: ['transfer'] }, async (record, at) => {
+      if (!target && request.eventId !== undefined && request.eventId !== record.eventId) {
+        throw new ValidationError('A new event needs a ticket type.', [{ path: 'body.typeId', message: 'Required when eventId changes the event.' }]);
+      }
+      const moves = !!target && target.id !== record.typeId;
+      const refusal = moves || record.deleted || record.transferState === 'transferred' ? transferRefusal(record) : undefined;
+      if (refusal) {
+        // A retry of a transfer that committed (its function died before storing the answer) answers what it answered.
+        const first = refusal === 'transferred' && answerScope ? await readTicketAnswer(answerScope, id) : undefined;
+        if (first) return { changes: [], result: first };
+        throw new Conflict(`Ticket ${id} cannot be transferred: ${refusal.replaceAll('_', ' ')}.`, refusal);
+      }
+      const attendee = definedOnly(request.attendee ?? {});
+      if (attendee.attendeeQuestions) {
+        const event = await getEvent(moves ? target.eventId : record.eventId);
+        const problems = answerProblems(event.questions, attendee.attendeeQuestions, 'body.attendee.attendeeQuestions');
+        if (problems.length) throw new ValidationError('The attendee answers are invalid.', problems);
+      }
+      if (!moves) {
+        // Updated in place: a repeat sets the same fields again, so no answer needs keeping.
+        const after = { ...record, ...attendee, updated: at };
+        return { changes: [{ before: record, after }], action: 'edit', result: toTicket(after) };
+      }
+      const created = replacementTicket(record, await newId!, target, attendee, at);
+      const original: TicketRecord = { ...record, transferState: 'transferred', transferredTo: created.id, updated: at };
+      const answer = toTicket(created);
+      return {
+        changes: [
+          { before: record, after: original },
+          { before: null, after: created },
+        ],
+        extra: answerScope ? [ticketAnswerPut(answerScope, id, answer)] : [],
+        result: answer,
+      };
+    }),
+  );
 }
