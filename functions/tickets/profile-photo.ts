@@ -3,7 +3,7 @@ import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/use-cases/tickets/p
 import { reencodePhoto } from '#shared/domain/photo-image';
 import { PathId } from '#shared/http/bulk';
 import { dataOnly } from '#shared/http/envelopes';
-import { FilePart } from '#shared/http/multipart';
+import { FilePart, multipartForm } from '#shared/http/multipart';
 import { DataAnswer } from '#shared/http/answers';
 import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
@@ -16,6 +16,6 @@ import { adminActor } from '#shared/use-cases/event-scope';
  */
 export const handler = route(
   'POST /tickets/{id}/profile-photo',
-  { path: PathId, multipart: { maxFileBytes: MAX_PHOTO_BYTES }, body: z.strictObject({ file: FilePart }), response: DataAnswer(TicketResource) },
+  { path: PathId, multipart: multipartForm({ maxFileBytes: MAX_PHOTO_BYTES }), body: z.strictObject({ file: FilePart }), response: DataAnswer(TicketResource) },
   async ({ path, body, caller }) => dataOnly(await uploadProfilePhoto(path.id, reencodePhoto(body.file.data), adminActor(caller))),
 );

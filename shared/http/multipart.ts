@@ -1,5 +1,5 @@
 import * as z from '../schema.ts';
-import { TooLarge, ValidationError } from '../errors.ts';
+import { TooLarge, UnsupportedMediaType, ValidationError } from '../errors.ts';
 
 /**
  * `multipart/form-data` (RFC 7578) for Lambda: API Gateway hands over the whole body at
@@ -208,3 +208,23 @@ export function parseMultipart(body: Buffer, boundary: string, limits: Multipart
     }
   }
 }
+
+/** A route's multipart/form-data body: the limits and the parser, handed to `route()`. */
+export interface MultipartForm {
+  limits: MultipartLimits;
+  /** The form's fields; 415 when the content type is not multipart/form-data with a boundary. */
+  parse(contentType: string | undefined, body: Buffer): FormFields;
+}
+
+/**
+ * The form a route takes (`route(key, { multipart: multipartForm({...}) })`). The route
+ * imports the parser itself, so the functions that take JSON do not bundle it.
+ */
+export const multipartForm = (limits: MultipartLimits): MultipartForm => ({
+  limits,
+  parse: (contentType, body) => {
+    const boundary = multipartBoundary(contentType);
+    if (!boundary) throw new UnsupportedMediaType('Send the body as multipart/form-data.');
+    return parseMultipart(body, boundary, limits);
+  },
+});

@@ -1,5 +1,5 @@
 import { TooLarge, UnsupportedMediaType, ValidationError } from '../errors.ts';
-import { multipartBoundary, parseMultipart, type MultipartLimits } from './multipart.ts';
+import type { MultipartForm } from './multipart.ts';
 import { header, type Middleware } from './request.ts';
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
@@ -52,18 +52,17 @@ function assertWellFormed(value: unknown): void {
  * `json`: the body must be JSON (415 for another content type, 400 when malformed or
  * missing). `none`: the route takes no body, and sending one is a 400 rather than
  * being silently ignored. `{ multipart }`: the body must be multipart/form-data (415
- * otherwise), parsed within the limits into its fields (`multipart.ts`).
+ * otherwise), parsed within the route's limits into its fields by the parser the route
+ * brought (`multipartForm` in multipart.ts, so JSON routes do not bundle it).
  */
-export function parseBody(kind: 'json' | 'none' | { multipart: MultipartLimits }): Middleware {
+export function parseBody(kind: 'json' | 'none' | { multipart: MultipartForm }): Middleware {
   return {
     before: async ({ event }) => {
       const raw = typeof event.body === 'string' ? event.body : undefined;
       if (typeof kind === 'object') {
-        const boundary = multipartBoundary(header(event, 'content-type'));
-        if (!boundary) throw new UnsupportedMediaType('Send the body as multipart/form-data.');
         // Binary bodies arrive base64-encoded from API Gateway.
         const bytes = raw === undefined ? Buffer.alloc(0) : Buffer.from(raw, event.isBase64Encoded ? 'base64' : 'utf8');
-        event.body = parseMultipart(bytes, boundary, kind.multipart);
+        event.body = kind.multipart.parse(header(event, 'content-type'), bytes);
         return;
       }
       if (kind === 'none') {

@@ -9,7 +9,7 @@ import { logger } from '../logger.ts';
 import { flushMetrics } from '../metrics.ts';
 import { idempotent } from './idempotency.ts';
 import { originVerify } from './origin-verify.ts';
-import type { MultipartLimits } from './multipart.ts';
+import type { MultipartForm } from './multipart.ts';
 import { parseBody } from './parse-body.ts';
 import { problemDetails } from './problem-details.ts';
 import type { RouteEvent } from './request.ts';
@@ -30,8 +30,8 @@ export interface Schemas<P extends z.ZodMiniType = z.ZodMiniType, Q extends z.Zo
   query?: Q;
   /** A JSON body schema; without one the route refuses any body. */
   body?: B;
-  /** The body is multipart/form-data, not JSON, parsed within these limits; `body` validates its fields. */
-  multipart?: MultipartLimits;
+  /** The body is multipart/form-data, not JSON (`multipartForm(limits)`); `body` validates its fields. */
+  multipart?: MultipartForm;
   /** The success body as the API answers it (shared/http/answers.ts); none when the success has no body. */
   response?: z.ZodMiniType;
   /** The success status when not 200: 201 create, 204 no body, 302 redirect. */

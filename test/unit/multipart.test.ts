@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TooLarge, ValidationError } from '#shared/errors';
-import { multipartBoundary, parseMultipart, type UploadedFile } from '#shared/http/multipart';
+import { multipartBoundary, multipartForm, parseMultipart, type UploadedFile } from '#shared/http/multipart';
 import { parseBody } from '#shared/http/parse-body';
 import type { RouteEvent } from '#shared/http/request';
 import { multipartBody } from '../support/multipart.ts';
@@ -99,10 +99,10 @@ describe('parseMultipart', () => {
   });
 });
 
-describe('parseBody with multipart limits', () => {
+describe('parseBody with a multipart form', () => {
   const run = async (event: Partial<RouteEvent>) => {
     const request = { event: { headers: {}, ...event } as RouteEvent } as Parameters<NonNullable<ReturnType<typeof parseBody>['before']>>[0];
-    await parseBody({ multipart: LIMITS }).before!(request);
+    await parseBody({ multipart: multipartForm(LIMITS) }).before!(request);
     return request.event.body;
   };
 
