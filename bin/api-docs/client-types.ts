@@ -3,13 +3,13 @@ import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-t
 
 /**
  * The typed client's types (shared/client/openapi-types.ts), generated from the OpenAPI
- * document by openapi-typescript: `npm run build:client` writes them, and a unit test
- * regenerates them in memory and fails when the committed file differs.
+ * document by openapi-typescript: `npm run build:client` writes them (a build output, not
+ * committed; `npm run typecheck` builds them first).
  */
 export const CLIENT_TYPES_FILE = fileURLToPath(new URL('../../shared/client/openapi-types.ts', import.meta.url));
 
 const HEADER = `${COMMENT_HEADER.trimEnd()}
-// Generated from the OpenAPI document (bin/openapi/) by \`npm run build:client\`; test/unit/api-docs.test.ts fails when it drifts.
+// Generated from the OpenAPI document (bin/openapi/) by \`npm run build:client\`; not committed.
 
 `;
 
