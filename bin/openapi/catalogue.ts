@@ -290,8 +290,8 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   'GET /my-account/event': {
     summary: 'Events the customer can see',
     parameters: {
-      title: 'Exact title, or a pattern with `%` wildcards.',
-      search: 'Text in the title, description, venue or venue address.',
+      title: 'Exact title, or a pattern with `%` wildcards (at most 10).',
+      search: 'Text in the title, description, venue or venue address; `%` is a wildcard there too (at most 10).',
       fromEventStart: 'Events starting after this Unix time in seconds; `false` for no bound.',
       toEventStart: 'Events starting before this Unix time in seconds; `false` for no bound.',
       return: '`orders`: only events the customer bought tickets for; `all` (default): every match.',

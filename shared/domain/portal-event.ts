@@ -1,4 +1,5 @@
 import { DEFAULT_LISTING, type Event, type TicketType } from './event.ts';
+import { wildcardPattern } from './wildcard.ts';
 import { formatInTimeZone } from './zoned-time.ts';
 
 /**
@@ -65,15 +66,6 @@ export function toEventEntry(stored: Event, sold: number): EventEntry {
   };
 }
 
-/** A SQL-LIKE pattern where only `%` is special (any run of characters); everything else is literal. */
-function likePattern(pattern: string, flags: string): RegExp {
-  const body = pattern
-    .split('%')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[\\s\\S]*');
-  return new RegExp(`^${body}$`, flags);
-}
-
 export interface EventFilter {
   /** Exact and case-sensitive; `%` matches any run of characters (`City%`). */
   title?: string;
@@ -83,12 +75,12 @@ export interface EventFilter {
 
 /** Whether an event meets the title and search filters. */
 export function eventMatcher(filter: EventFilter): (event: Event) => boolean {
-  const title = filter.title === undefined ? undefined : likePattern(filter.title, '');
-  const search = filter.search ? likePattern(`%${filter.search}%`, 'i') : undefined;
+  const title = filter.title === undefined ? undefined : wildcardPattern(filter.title);
+  const search = filter.search ? wildcardPattern(`%${filter.search}%`, { ignoreCase: true }) : undefined;
   return (event) => {
-    if (title && !title.test(event.title)) return false;
+    if (title && !title.matches(event.title)) return false;
     if (!search) return true;
-    return [event.title, event.description, event.venue, event.venueAddress].some((text) => search.test(text ?? ''));
+    return [event.title, event.description, event.venue, event.venueAddress].some((text) => search.matches(text ?? ''));
   };
 }
 

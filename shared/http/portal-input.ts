@@ -1,5 +1,6 @@
 import * as z from '../schema.ts';
 import { idList, pagingQuery, wholeNumber } from './paging.ts';
+import { MAX_WILDCARDS, wildcardCount } from '../domain/wildcard.ts';
 
 /** The request schemas of the portal's catalogue and orders (`/my-account/event`, `/my-account/orders`). */
 
@@ -26,10 +27,14 @@ const ordered = (from: string, to: string) =>
     { message: `${from} must not be after ${to}`, path: [from] },
   );
 
+/** A pattern's `%` wildcards are capped, so its matching work stays small (shared/domain/wildcard.ts). */
+const fewWildcards = (name: string) =>
+  z.refine((pattern: string) => wildcardCount(pattern) <= MAX_WILDCARDS, `${name} may hold at most ${MAX_WILDCARDS} % wildcards`);
+
 export const PortalEventQuery = z
   .strictObject({
-    title: z.optional(z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'))),
-    search: z.optional(z.string().check(z.maxLength(100, 'search must be at most 100 characters'))),
+    title: z.optional(z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'), fewWildcards('title'))),
+    search: z.optional(z.string().check(z.maxLength(100, 'search must be at most 100 characters'), fewWildcards('search'))),
     fromEventStart: startBound('fromEventStart'),
     toEventStart: startBound('toEventStart'),
     return: z._default(z.enum(['orders', 'all'], 'return must be orders or all'), 'all'),

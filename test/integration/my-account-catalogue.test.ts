@@ -118,6 +118,22 @@ describe('GET /my-account/event', () => {
     expect(ids(await list(customer, `title=${encodeURIComponent(`%${tag} Marathon`)}`))).toHaveLength(2);
   });
 
+  it('answers wildcard-heavy patterns against a 200-character title (no backtracking), and refuses more than 10 wildcards', async () => {
+    const w = newWindow();
+    const long = await event({ title: 'a'.repeat(200), description: 'a'.repeat(2000), startsAt: w.at(1), published: true });
+    const customer = newCustomer();
+    const range = `fromEventStart=${w.from}&toEventStart=${w.to}`;
+    // These ran for tens of seconds as a regular expression; each is a plain answer now.
+    for (const pattern of [`${'%a'.repeat(10)}b`, `${'a%'.repeat(10)}b`, `%${'a'.repeat(90)}b`]) {
+      expect(ids(await list(customer, `title=${encodeURIComponent(pattern)}&${range}`))).toEqual([]);
+      expect(ids(await list(customer, `search=${encodeURIComponent(pattern.slice(0, 100))}&${range}`))).toEqual([]);
+    }
+    expect(ids(await list(customer, `title=${encodeURIComponent('%a'.repeat(10))}&${range}`))).toEqual([long.id]);
+    const refused = await call('GET', `${BASE}/event?search=${encodeURIComponent('%a'.repeat(11))}`, { token: await customerToken(customer) });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('at most 10 % wildcards');
+  });
+
   it('searches title, description, venue and venue address, ignoring case', async () => {
     const w = newWindow();
     const word = `Zq${randomUUID().slice(0, 6)}`;

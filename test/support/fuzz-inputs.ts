@@ -82,6 +82,13 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '2026-02-30',
   '2026-13-01T25:61:61Z',
   '\t\n\r',
+  // Wildcard-heavy patterns (the portal's title and search take `%`): within and past the cap,
+  // with tails that never match, as a backtracking matcher would need exponential time for.
+  `${'%a'.repeat(10)}b`,
+  `${'%a'.repeat(40)}b`,
+  `${'a%'.repeat(10)}${'a'.repeat(50)}!`,
+  '%'.repeat(100),
+  `%${'%_'.repeat(30)}%`,
 ];
 
 export const HOSTILE_NUMBERS: readonly number[] = [
