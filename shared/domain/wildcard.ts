@@ -35,15 +35,15 @@ export function wildcardPattern(pattern: string, { ignoreCase = false } = {}): W
 export const wildcardCount = (pattern: string): number => pattern.split('%').length - 1;
 
 function matchParts(parts: readonly string[], text: string, work = { steps: 0 }): boolean {
-  if (parts.length === 1) return text === parts[0];
-  const first = parts[0];
-  const last = parts[parts.length - 1];
+  const [first = '', ...rest] = parts;
+  if (!rest.length) return text === first;
+  const last = rest.at(-1) ?? '';
   // The fixed ends must fit without overlapping.
   if (first.length + last.length > text.length || !text.startsWith(first) || !text.endsWith(last)) return false;
   let at = first.length;
   const end = text.length - last.length;
   for (let i = 1; i < parts.length - 1; i++) {
-    const part = parts[i];
+    const part = parts[i] ?? '';
     if (part === '') continue;
     const found = text.indexOf(part, at);
     work.steps += (found === -1 ? text.length : found + part.length) - at;
