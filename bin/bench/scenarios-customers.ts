@@ -29,7 +29,7 @@ export async function customerBenchEnv(services: LocalServices): Promise<Record<
 }
 
 const PASSWORD = 'bench-customer-password-1';
-/** customer-login.ts LOGIN_ATTEMPTS: each bench customer signs in at most this often per window. */
+/** login-guard.ts PAIR_RULE's attempts: each bench customer signs in at most this often per window from one address. */
 const LOGINS_PER_CUSTOMER = 5;
 
 interface BenchCustomer {

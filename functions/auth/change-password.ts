@@ -1,9 +1,9 @@
 import { changeIdpPassword } from '#shared/use-cases/auth/idp-account';
 import { SuccessMessage } from '#shared/http/answers';
-import { clientAddress } from '#shared/http/client-address';
+import { clientNetwork } from '#shared/http/client-address';
 import { route } from '#shared/http/route';
 
 // Spec: `{ success, message }` without an envelope.
 export const handler = route('POST /auth/change-password', { response: SuccessMessage }, async ({ caller, event }) => ({
-  body: await changeIdpPassword(caller, clientAddress(event)),
+  body: await changeIdpPassword(caller, clientNetwork(event)),
 }));

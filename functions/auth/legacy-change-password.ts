@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
 import { changeLegacyPassword } from '#shared/use-cases/auth/password-change';
 import { SuccessMessage } from '#shared/http/answers';
-import { clientAddress } from '#shared/http/client-address';
+import { clientNetwork } from '#shared/http/client-address';
 import { route } from '#shared/http/route';
 
 const Password = z.string().check(z.minLength(1), z.maxLength(4096));
@@ -10,5 +10,5 @@ export const handler = route(
   'POST /auth/legacy/change-password',
   { body: z.strictObject({ oldPassword: Password, newPassword: Password }), response: SuccessMessage },
   // Spec: this route answers `{ success, message }` without an envelope.
-  async ({ caller, body, event }) => ({ body: await changeLegacyPassword(caller, body.oldPassword, body.newPassword, clientAddress(event)) }),
+  async ({ caller, body, event }) => ({ body: await changeLegacyPassword(caller, body.oldPassword, body.newPassword, clientNetwork(event)) }),
 );

@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
 import { requestPasswordReset } from '#shared/use-cases/auth/password-reset-request';
-import { clientAddress } from '#shared/http/client-address';
+import { clientNetwork } from '#shared/http/client-address';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer, SuccessMessage } from '#shared/http/answers';
 import { route } from '#shared/http/route';
@@ -9,5 +9,5 @@ export const handler = route(
   'POST /auth/legacy/forgot-password',
   { body: z.strictObject({ email: z.email().check(z.maxLength(254)) }), response: DataAnswer(SuccessMessage) },
   // Spec: `{ data: { success, message } }`, byte-identical for known and unknown addresses.
-  async ({ body, event }) => dataOnly(await requestPasswordReset(body.email, clientAddress(event))),
+  async ({ body, event }) => dataOnly(await requestPasswordReset(body.email, clientNetwork(event))),
 );

@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
 import { legacyLogin } from '#shared/use-cases/auth/legacy-login';
-import { clientAddress } from '#shared/http/client-address';
+import { clientNetwork } from '#shared/http/client-address';
 import { sessionCookie } from '#shared/http/cookies';
 import { LegacySignIn, SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
@@ -12,7 +12,7 @@ export const handler = route(
     response: SingleAnswer(LegacySignIn),
   },
   async ({ body, event }) => {
-    const { jwt, expiresAt, user } = await legacyLogin(body.login, body.password, clientAddress(event));
+    const { jwt, expiresAt, user } = await legacyLogin(body.login, body.password, clientNetwork(event));
     return { body: { count: 1, data: { success: true, jwt, expiresAt, user } }, cookies: [sessionCookie(jwt)] };
   },
 );

@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
 import { loginCustomer } from '#shared/use-cases/customers/customer-login';
 import { CustomerSignIn } from '#shared/domain/customer-resource';
-import { clientAddress } from '#shared/http/client-address';
+import { clientNetwork } from '#shared/http/client-address';
 import { sessionCookie } from '#shared/http/cookies';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
@@ -15,7 +15,7 @@ export const handler = route(
     response: SingleAnswer(CustomerSignIn),
   },
   async ({ body, event }) => {
-    const { token, expiresIn, expiresAt, customer } = await loginCustomer({ ...body, client: clientAddress(event) });
+    const { token, expiresIn, expiresAt, customer } = await loginCustomer({ ...body, client: clientNetwork(event) });
     return { body: { count: 1, data: { token, expiresIn, expiresAt, tokenType: 'Bearer', customer } }, cookies: [sessionCookie(token)] };
   },
 );

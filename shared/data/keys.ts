@@ -12,6 +12,7 @@
  * | rate window       | RATE#<name>#<subject>       | RATE                            | (TTL `expiresAt`)                                    |
  * | unique value      | UNIQUE#<kind>#<value>       | UNIQUE                          |                                                      |
  * | id sequence       | SEQUENCE#<name>             | SEQUENCE                        |                                                      |
+ * | log hashing key   | LOG_KEY                     | LOG_KEY                         |                                                      |
  * | aggregate count   | COUNT#<name>                | COUNT                           |                                                      |
  * | event             | EVENT#<id>                  | EVENT                           |                                                      |
  * | ticket type       | EVENT#<eventId>             | TICKET_TYPE#<id:10>             | GSI1 TICKET_TYPE#<id> / TICKET_TYPE                  |
@@ -80,6 +81,8 @@ export const keys = {
 
   unique: (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' }),
   sequence: (name: string): Key => ({ PK: `SEQUENCE#${name}`, SK: 'SEQUENCE' }),
+  /** The stage's key for hashing submitted logins before they are logged (shared/data/log-key.ts). */
+  logKey: (): Key => ({ PK: 'LOG_KEY', SK: 'LOG_KEY' }),
   count: (name: string): Key => ({ PK: `COUNT#${name}`, SK: 'COUNT' }),
 
   event: (id: number): Key => ({ PK: `EVENT#${id}`, SK: 'EVENT' }),

@@ -1,14 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../clock.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
-/** A failure limit with a growing lock-out (README "Throttled logins"). */
+/** A limit on password attempts with a growing lock-out (README "Throttled logins"). */
 export interface ThrottleRule {
   /** Part of the item's key: one counter per rule and subject. */
   name: string;
-  /** Failures in any `windowSeconds` that lock the subject out. */
+  /** Failed attempts in a window that lock the subject out. */
   failures: number;
   windowSeconds: number;
   /** The first lock-out; each further one within `MEMORY_SECONDS` of the last doubles it, up to `maxLockSeconds`. */
@@ -18,7 +18,7 @@ export interface ThrottleRule {
 
 export interface Subject {
   rule: ThrottleRule;
-  /** The account (lower-cased login or address) or the client address. */
+  /** What is counted: an account and client network, or a client network alone. */
   value: string;
 }
 
@@ -27,64 +27,159 @@ export const MEMORY_SECONDS = 24 * 60 * 60;
 const MAX_RACES = 5;
 
 interface ThrottleItem {
-  failures: number[];
-  lockouts: number;
+  /** Attempts reserved in the window: failures, plus checks still under way. */
+  attempts: number;
+  windowStart: number;
   lockedUntil: number;
-  version: number;
+  lockouts: number;
 }
 
-async function read(subject: Subject): Promise<ThrottleItem | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.rateWindow(subject.rule.name, subject.value), ConsistentRead: true }));
-  return Item as ThrottleItem | undefined;
+/** A reserved attempt: the password may be checked once. */
+export interface Reservation {
+  subject: Subject;
+  /** This attempt's place in the window (1 = the first): the one at the limit starts a lock-out if it fails. */
+  place: number;
+  item: ThrottleItem;
 }
 
-/** Seconds until every subject may try again (0 when none is locked out), and which subjects have a counter at all. */
-export async function lockedForSeconds(subjects: Subject[]): Promise<{ seconds: number; counted: boolean[] }> {
-  const t = epochSeconds();
-  const items = await Promise.all(subjects.map(read));
-  return { seconds: Math.max(0, ...items.map((item) => (item ? item.lockedUntil - t : 0))), counted: items.map(Boolean) };
+export type Reserved = { reserved: true; reservation: Reservation } | { reserved: false; retryAfterSeconds: number };
+
+/**
+ * Reserves one attempt against a subject BEFORE the password is checked: one conditional
+ * UpdateItem that adds 1 only while the subject is not locked out and its window holds
+ * fewer than `limit` attempts. Racing requests cannot all pass a check that precedes them
+ * (the old read-then-count did: 40 parallel guesses were all verified); here at most
+ * `limit` of them are. A window that has passed is started afresh (a conditional put).
+ */
+export async function reserveAttempt(subject: Subject, limit: number): Promise<Reserved> {
+  const key = keys.rateWindow(subject.rule.name, subject.value);
+  for (let race = 0; race < MAX_RACES; race++) {
+    const t = epochSeconds();
+    try {
+      const { Attributes } = await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET entity = :entity, windowStart = if_not_exists(windowStart, :t), lockedUntil = if_not_exists(lockedUntil, :zero), lockouts = if_not_exists(lockouts, :zero), expiresAt = :expires ADD attempts :one',
+          ConditionExpression: 'attribute_not_exists(PK) OR (windowStart > :stale AND attempts < :limit AND lockedUntil <= :t)',
+          ExpressionAttributeValues: { ':entity': 'LoginThrottle', ':t': t, ':zero': 0, ':one': 1, ':stale': t - subject.rule.windowSeconds, ':limit': limit, ':expires': t + MEMORY_SECONDS },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      const item = Attributes as ThrottleItem;
+      return { reserved: true, reservation: { subject, place: item.attempts, item } };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
+      const old = unmarshallThrottle(error.Item);
+      if (old.lockedUntil > t) return { reserved: false, retryAfterSeconds: old.lockedUntil - t };
+      if (old.windowStart > t - subject.rule.windowSeconds) {
+        // The window is full of attempts whose checks are still under way (or of failures a
+        // function did not live to count): try again when it ends, or sooner after a lock-out.
+        return { reserved: false, retryAfterSeconds: Math.max(1, Math.min(subject.rule.lockSeconds, old.windowStart + subject.rule.windowSeconds - t)) };
+      }
+      if (await startWindow(subject, old, t)) return { reserved: true, reservation: { subject, place: 1, item: { ...old, attempts: 1, windowStart: t } } };
+    }
+  }
+  // Lost every race: fail closed.
+  return { reserved: false, retryAfterSeconds: 1 };
+}
+
+/** The window passed: start a new one holding this attempt, unless a racing request did so first. */
+async function startWindow(subject: Subject, old: ThrottleItem, t: number): Promise<boolean> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.rateWindow(subject.rule.name, subject.value), entity: 'LoginThrottle', ...old, attempts: 1, windowStart: t, expiresAt: t + MEMORY_SECONDS },
+        ConditionExpression: 'windowStart = :old',
+        ExpressionAttributeValues: { ':old': old.windowStart },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 /**
- * Counts one failure against a subject; the failure that reaches the rule's limit starts a
- * lock-out, twice as long as the previous one (within MEMORY_SECONDS). The item is replaced
- * by a write conditional on the version read (racing failures are all counted) and expires
- * by TTL once nothing in it matters. Answers the seconds of a lock-out this failure started (0: none).
+ * The reserved attempt failed: it stays counted. The one that filled the window starts a
+ * lock-out, twice as long as the previous one (within MEMORY_SECONDS), and a fresh window.
+ * Answers the seconds of the lock-out it started (0: none).
  */
-export async function countFailure({ rule, value }: Subject): Promise<number> {
-  const key = keys.rateWindow(rule.name, value);
-  for (let race = 0; race < MAX_RACES; race++) {
-    const item = await read({ rule, value });
-    const t = epochSeconds();
-    const failures = [...(item?.failures ?? []).filter((at) => at > t - rule.windowSeconds), t];
-    const remembered = item && t < item.lockedUntil + MEMORY_SECONDS ? item.lockouts : 0;
-    const locks = failures.length >= rule.failures;
-    const lockSeconds = locks ? Math.min(rule.maxLockSeconds, rule.lockSeconds * 2 ** remembered) : 0;
-    const next: ThrottleItem = {
-      failures: locks ? [] : failures,
-      lockouts: locks ? remembered + 1 : remembered,
-      lockedUntil: locks ? t + lockSeconds : (item?.lockedUntil ?? 0),
-      version: (item?.version ?? 0) + 1,
-    };
-    try {
-      await db.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...key, entity: 'LoginThrottle', ...next, expiresAt: Math.max(t + rule.windowSeconds, next.lockedUntil + MEMORY_SECONDS) },
-          ConditionExpression: item ? 'version = :version' : 'attribute_not_exists(PK)',
-          ...(item ? { ExpressionAttributeValues: { ':version': item.version } } : {}),
-        }),
-      );
-      return lockSeconds;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+export async function failAttempt({ subject, place, item }: Reservation, limit: number): Promise<number> {
+  if (place < limit) return 0;
+  const { rule } = subject;
+  const t = epochSeconds();
+  const remembered = t < item.lockedUntil + MEMORY_SECONDS ? item.lockouts : 0;
+  const lockSeconds = Math.min(rule.maxLockSeconds, rule.lockSeconds * 2 ** remembered);
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.rateWindow(rule.name, subject.value),
+        UpdateExpression: 'SET lockedUntil = :until, lockouts = :lockouts, attempts = :zero, windowStart = :t, expiresAt = :expires',
+        // Only the window this attempt was counted in: a racing failure may have locked already.
+        ConditionExpression: 'windowStart = :window AND lockedUntil <= :t',
+        ExpressionAttributeValues: { ':until': t + lockSeconds, ':lockouts': remembered + 1, ':zero': 0, ':t': t, ':window': item.windowStart, ':expires': t + lockSeconds + MEMORY_SECONDS },
+      }),
+    );
+    return lockSeconds;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return 0;
+    throw error;
   }
-  // Lost every race: the others' failures were counted, and this one is an attack's anyway.
-  return 0;
 }
 
-/** A right password clears the account's failures (its lock-out history too: the owner proved who they are). */
-export async function clearFailures({ rule, value }: Subject): Promise<void> {
+/** The reserved attempt needs no counting (a right password, or a check not made): give it back. */
+export async function releaseAttempt({ subject, item }: Reservation): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.rateWindow(subject.rule.name, subject.value),
+        UpdateExpression: 'ADD attempts :minus',
+        ConditionExpression: 'windowStart = :window AND attempts > :zero',
+        ExpressionAttributeValues: { ':minus': -1, ':window': item.windowStart, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    // A new window or a lock-out began meanwhile: nothing of this attempt is left to give back.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** A right password forgets the subject's failures (its lock-out history too: the owner proved who they are). */
+export async function forgetSubject({ rule, value }: Subject): Promise<void> {
   await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.rateWindow(rule.name, value) }));
+}
+
+/**
+ * Failures of an account from every network in the current fixed window: one UpdateItem
+ * ADD per failure (no condition: it only slows, it never refuses), one GetItem to read.
+ */
+export async function countAccountFailure(rule: ThrottleRule, account: string): Promise<void> {
+  const t = epochSeconds();
+  const window = Math.floor(t / rule.windowSeconds);
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.rateWindow(rule.name, `${account}#${window}`),
+      UpdateExpression: 'SET entity = :entity, expiresAt = :expires ADD failures :one',
+      ExpressionAttributeValues: { ':entity': 'LoginThrottle', ':expires': (window + 2) * rule.windowSeconds, ':one': 1 },
+    }),
+  );
+}
+
+export async function accountFailures(rule: ThrottleRule, account: string): Promise<number> {
+  const window = Math.floor(epochSeconds() / rule.windowSeconds);
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.rateWindow(rule.name, `${account}#${window}`), ConsistentRead: true }));
+  return Number(Item?.failures ?? 0);
+}
+
+/** The item a failed condition returned (in DynamoDB's attribute-value form). */
+function unmarshallThrottle(item: Record<string, { N?: string }>): ThrottleItem {
+  const n = (name: string) => Number(item[name]?.N ?? 0);
+  return { attempts: n('attempts'), windowStart: n('windowStart'), lockedUntil: n('lockedUntil'), lockouts: n('lockouts') };
 }

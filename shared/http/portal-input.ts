@@ -29,7 +29,7 @@ const ordered = (from: string, to: string) =>
 
 /** A pattern's `%` wildcards are capped, so its matching work stays small (shared/domain/wildcard.ts). */
 const fewWildcards = (name: string) =>
-  z.refine((pattern: string) => wildcardCount(pattern) <= MAX_WILDCARDS, `${name} may hold at most ${MAX_WILDCARDS} % wildcards`);
+  z.refine<string>((pattern) => wildcardCount(pattern) <= MAX_WILDCARDS, `${name} may hold at most ${MAX_WILDCARDS} % wildcards`);
 
 export const PortalEventQuery = z
   .strictObject({

@@ -4,7 +4,7 @@ import { hashPassword } from '#shared/auth/passwords';
 import { advanceClock, resetClock } from '#shared/clock';
 import { createAdministrator, type Administrator } from '#shared/data/administrators';
 import { logger } from '#shared/logger';
-import { ACCOUNT_RULE, CLIENT_RULE } from '#shared/use-cases/auth/login-guard';
+import { ACCOUNT_RULE, CLIENT_RULE, PAIR_RULE, UNDER_ATTACK_ATTEMPTS } from '#shared/use-cases/auth/login-guard';
 import { FORGOT_PASSWORD_CLIENT_LIMIT, FORGOT_PASSWORD_LIMIT } from '#shared/use-cases/auth/password-reset-request';
 import { call } from '../support/api.ts';
 
@@ -27,35 +27,68 @@ const legacyLogin = (login: string, password: string, sourceIp?: string) =>
   call('POST', '/api/v2/auth/legacy/login', { body: { login, password }, ...(sourceIp ? { sourceIp } : {}) });
 
 describe('throttled legacy logins', () => {
-  it('80 wrong passwords (from ever new addresses) end in 429 after the 5th; the right one is 429 during the lock-out, 200 after it', async () => {
+  it('5 wrong passwords from one network lock that network out of the account: the right one is 429 there during the lock-out, 200 after it', async () => {
     const admin = await makeAdmin();
+    const client = newAddress();
     const statuses: number[] = [];
-    for (let i = 0; i < 80; i++) statuses.push((await legacyLogin(admin.login, `wrong-guess-${i}`)).status);
-    expect(statuses.slice(0, ACCOUNT_RULE.failures)).toEqual(Array(ACCOUNT_RULE.failures).fill(401));
-    expect(new Set(statuses.slice(ACCOUNT_RULE.failures))).toEqual(new Set([429]));
+    for (let i = 0; i < 12; i++) statuses.push((await legacyLogin(admin.login, `wrong-guess-${i}`, client)).status);
+    expect(statuses.slice(0, PAIR_RULE.failures)).toEqual(Array(PAIR_RULE.failures).fill(401));
+    expect(new Set(statuses.slice(PAIR_RULE.failures))).toEqual(new Set([429]));
 
-    const locked = await legacyLogin(admin.login, PASSWORD);
+    const locked = await legacyLogin(admin.login, PASSWORD, client);
     expect(locked.status).toBe(429);
     expect(locked.headers['content-type']).toMatch(/^application\/problem\+json/);
     const retryAfter = Number(locked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(ACCOUNT_RULE.lockSeconds);
+    expect(retryAfter).toBeLessThanOrEqual(PAIR_RULE.lockSeconds);
 
     advanceClock(retryAfter * 1000);
-    expect((await legacyLogin(admin.login, PASSWORD)).status).toBe(200);
+    expect((await legacyLogin(admin.login, PASSWORD, client)).status).toBe(200);
+  });
+
+  it('40 wrong passwords sent at once from one network check at most 5 of them; the rest are 429', async () => {
+    const admin = await makeAdmin();
+    const client = newAddress();
+    const statuses = (await Promise.all(Array.from({ length: 40 }, (_, i) => legacyLogin(admin.login, `parallel-guess-${i}`, client)))).map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(PAIR_RULE.failures);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(40 - PAIR_RULE.failures);
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+  });
+
+  it('an attacker cannot lock the owner out: during the lock-out the owner signs in from another network', async () => {
+    const admin = await makeAdmin();
+    const attacker = newAddress();
+    for (let i = 0; i < PAIR_RULE.failures + 3; i++) await legacyLogin(admin.login, `attack-${i}`, attacker);
+    expect((await legacyLogin(admin.login, PASSWORD, attacker)).status).toBe(429);
+    expect((await legacyLogin(admin.login, PASSWORD, newAddress())).status).toBe(200);
+  });
+
+  it(`an account under attack from many networks (${ACCOUNT_RULE.failures} failures) gives each network ${UNDER_ATTACK_ATTEMPTS} attempt, and never refuses the right password from a network that has not failed`, async () => {
+    const admin = await makeAdmin();
+    const networks = Array.from({ length: ACCOUNT_RULE.failures }, () => newAddress());
+    for (const network of networks) expect((await legacyLogin(admin.login, 'botnet-guess', network)).status).toBe(401);
+    // A network that failed before the attack was noticed is down to its one attempt, already spent.
+    expect((await legacyLogin(admin.login, PASSWORD, networks[0])).status).toBe(429);
+    // A new network gets one guess, then is locked out of the account.
+    const late = newAddress();
+    expect((await legacyLogin(admin.login, 'late-guess', late)).status).toBe(401);
+    expect((await legacyLogin(admin.login, 'late-guess-2', late)).status).toBe(429);
+    // The owner, on a network that has not failed, signs in.
+    expect((await legacyLogin(admin.login, PASSWORD, newAddress())).status).toBe(200);
   });
 
   it('locks out for longer each time, and counts unknown logins like known ones', async () => {
     const login = `nobody-${randomUUID()}@test.local`;
+    const client = newAddress();
     const waits: number[] = [];
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < ACCOUNT_RULE.failures; i++) expect((await legacyLogin(login, 'a-wrong-password')).status).toBe(401);
-      const refused = await legacyLogin(login, 'a-wrong-password');
+      for (let i = 0; i < PAIR_RULE.failures; i++) expect((await legacyLogin(login, 'a-wrong-password', client)).status).toBe(401);
+      const refused = await legacyLogin(login, 'a-wrong-password', client);
       expect(refused.status).toBe(429);
       waits.push(Number(refused.headers['retry-after']));
       advanceClock(waits.at(-1)! * 1000);
     }
-    expect(waits).toEqual([ACCOUNT_RULE.lockSeconds, 2 * ACCOUNT_RULE.lockSeconds, 4 * ACCOUNT_RULE.lockSeconds]);
+    expect(waits).toEqual([PAIR_RULE.lockSeconds, 2 * PAIR_RULE.lockSeconds, 4 * PAIR_RULE.lockSeconds]);
   });
 
   it(`limits one client address across accounts (${CLIENT_RULE.failures} failures), not the others`, async () => {
@@ -70,22 +103,37 @@ describe('throttled legacy logins', () => {
     expect((await legacyLogin(admin.login, PASSWORD, newAddress())).status).toBe(200);
   });
 
-  it('logs each failure with the account and the client address', async () => {
+  it('counts IPv6 clients by their /64: new addresses in one /64 share its limit, another /64 has its own', async () => {
+    const prefix = `2001:db8:${(addresses++ % 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    for (let i = 0; i < CLIENT_RULE.failures; i++) {
+      expect((await legacyLogin(`nobody-${randomUUID()}@test.local`, 'a-wrong-password', `${prefix}:${i.toString(16)}::${i + 1}`)).status).toBe(401);
+    }
+    expect((await legacyLogin(`nobody-${randomUUID()}@test.local`, 'a-wrong-password', `${prefix}:ffff:ffff:ffff:1`)).status).toBe(429);
+    expect((await legacyLogin(`nobody-${randomUUID()}@test.local`, 'a-wrong-password', `${prefix.replace(/:[0-9a-f]+$/, ':1')}::1`)).status).not.toBe(429);
+  });
+
+  it('logs each failure with a keyed hash of the login, never the login itself, and the client network', async () => {
     const warn = vi.spyOn(logger, 'warn');
     const client = newAddress();
     const login = `nobody-${randomUUID()}@test.local`;
     expect((await legacyLogin(login, 'a-wrong-password', client)).status).toBe(401);
-    expect(warn).toHaveBeenCalledWith('Failed login', expect.objectContaining({ login: 'legacy', account: login, clientAddress: client, reason: 'wrong_credentials' }));
+    expect(warn).toHaveBeenCalledWith('Failed login', expect.objectContaining({ login: 'legacy', account: expect.stringMatching(/^hmac:[0-9a-f]{16}$/), clientAddress: client, reason: 'wrong_credentials' }));
+    expect(JSON.stringify(warn.mock.calls)).not.toContain(login);
+    // The same login gives the same digest (an attack on one account reads as one).
+    expect((await legacyLogin(login, 'another-wrong-password', client)).status).toBe(401);
+    const digests = warn.mock.calls.filter(([message]) => message === 'Failed login').map(([, fields]) => (fields as { account: string }).account);
+    expect(new Set(digests).size).toBe(1);
   });
 
-  it('limits wrong old passwords on change-password like logins, and they lock the login too', async () => {
+  it('limits wrong old passwords on change-password like logins, and they lock the login too (from that network)', async () => {
     const admin = await makeAdmin();
-    const token = (await legacyLogin(admin.login, PASSWORD)).body.data.jwt as string;
+    const client = newAddress();
+    const token = (await legacyLogin(admin.login, PASSWORD, client)).body.data.jwt as string;
     const change = (oldPassword: string) =>
-      call('POST', '/api/v2/auth/legacy/change-password', { token, body: { oldPassword, newPassword: 'a-brand-new-password-9' } });
-    for (let i = 0; i < ACCOUNT_RULE.failures; i++) expect((await change(`wrong-old-${i}`)).status).toBe(400);
+      call('POST', '/api/v2/auth/legacy/change-password', { token, body: { oldPassword, newPassword: 'a-brand-new-password-9' }, sourceIp: client });
+    for (let i = 0; i < PAIR_RULE.failures; i++) expect((await change(`wrong-old-${i}`)).status).toBe(400);
     expect((await change(PASSWORD)).status).toBe(429);
-    expect((await legacyLogin(admin.login, PASSWORD)).status).toBe(429);
+    expect((await legacyLogin(admin.login, PASSWORD, client)).status).toBe(429);
   });
 });
 
@@ -99,6 +147,14 @@ describe('throttled forgot-password', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await forgot(`nobody-${randomUUID()}@test.local`, newAddress())).status).toBe(200);
+  });
+
+  it(`${FORGOT_PASSWORD_CLIENT_LIMIT * 3} requests sent at once from one client send at most ${FORGOT_PASSWORD_CLIENT_LIMIT}`, async () => {
+    const client = newAddress();
+    const statuses = (await Promise.all(Array.from({ length: FORGOT_PASSWORD_CLIENT_LIMIT * 3 }, () => forgot(`nobody-${randomUUID()}@test.local`, client)))).map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(FORGOT_PASSWORD_CLIENT_LIMIT);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(FORGOT_PASSWORD_CLIENT_LIMIT * 2);
+    expect(new Set(statuses)).toEqual(new Set([200, 429]));
   });
 
   it('a stranger using up an address\'s requests cannot block its owner: the mailed links still work', async () => {

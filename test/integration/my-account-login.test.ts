@@ -33,7 +33,7 @@ describe('PUT /my-account (customer login)', () => {
     expect(byCookie.body.data.id).toBe(id);
   });
 
-  it('costs the two failure counters (account and client: two reads) and one Query for the record, beside the one Cognito call', async () => {
+  it('costs the attempt reservations (account failures read, account-and-network and network reserved; both given back on success) and one Query for the record, beside the one Cognito call', async () => {
     const { email } = await newCustomer();
     expect((await login(email, PASSWORD, await verificationTokenFor(email))).status).toBe(200);
     const sent: string[] = [];
@@ -43,7 +43,9 @@ describe('PUT /my-account (customer login)', () => {
     } finally {
       db.middlewareStack.remove('loginCallCounter');
     }
-    expect(sent).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand']);
+    expect(sent.slice(0, 3).sort()).toEqual(['GetItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
+    expect(sent[3]).toBe('QueryCommand');
+    expect(sent.slice(4).sort()).toEqual(['DeleteItemCommand', 'UpdateItemCommand']);
   });
 
   it('matches the login without regard to case or surrounding spaces', async () => {
@@ -117,23 +119,32 @@ describe('PUT /my-account (customer login)', () => {
     expect((await login(email, PASSWORD, token)).status).toBe(200);
   });
 
-  it('allows 5 failed attempts per login in 15 minutes, then answers 429 with Retry-After, even for the right password', async () => {
+  it('allows 5 failed attempts per login from one network, then answers 429 with Retry-After there, even for the right password; another network signs in', async () => {
     const { email } = await newCustomer();
-    for (let attempt = 0; attempt < 5; attempt++) expect((await login(email, 'not-the-password-123')).status).toBe(401);
-    const limited = await login(email.toUpperCase(), PASSWORD, await verificationTokenFor(email));
+    const network = '198.51.100.77';
+    for (let attempt = 0; attempt < 5; attempt++) expect((await login(email, 'not-the-password-123', undefined, network)).status).toBe(401);
+    const limited = await login(email.toUpperCase(), PASSWORD, await verificationTokenFor(email), network);
     expect(limited.status).toBe(429);
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect((await login(email, PASSWORD, await verificationTokenFor(email), '198.51.100.78')).status).toBe(200);
 
-    advanceClock((15 * 60 + 1) * 1000);
-    expect((await login(email, PASSWORD, await verificationTokenFor(email))).status).toBe(200);
+    advanceClock((retryAfter + 1) * 1000);
+    expect((await login(email, PASSWORD, undefined, network)).status).toBe(200);
   });
 
   it('limits unknown logins exactly like known ones', async () => {
     const nobody = newAddress('nobody');
-    for (let attempt = 0; attempt < 5; attempt++) expect((await login(nobody, PASSWORD)).status).toBe(401);
-    expect((await login(nobody, PASSWORD)).status).toBe(429);
+    for (let attempt = 0; attempt < 5; attempt++) expect((await login(nobody, PASSWORD, undefined, '198.51.100.79')).status).toBe(401);
+    expect((await login(nobody, PASSWORD, undefined, '198.51.100.79')).status).toBe(429);
+  });
+
+  it('40 wrong passwords sent at once for one customer check at most 5 of them with the identity provider', async () => {
+    const { email } = await newCustomer();
+    const statuses = (await Promise.all(Array.from({ length: 40 }, (_, i) => login(email, `parallel-${i}-wrong`, undefined, '198.51.100.80')))).map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
   });
 
   it.each([

@@ -8,14 +8,10 @@ import { AppError, Conflict, Forbidden, Unauthenticated, ValidationError } from 
 import { logger } from '../../logger.ts';
 import { recordFailedLogin } from '../../metrics.ts';
 import { changeOwnEmail, customerAppClient, signInWithPassword } from '../../services/identity-provider.ts';
-import { ACCOUNT_RULE, guardLogin } from '../auth/login-guard.ts';
+import { guardLogin } from '../auth/login-guard.ts';
 
 // Read at module load: a function without the customer pool's settings fails its cold start.
 const client = customerAppClient();
-
-/** Failed attempts per login (lower-cased) in any 15 minutes before a lock-out (login-guard.ts; successes do not count). */
-export const LOGIN_ATTEMPTS = ACCOUNT_RULE.failures;
-export const LOGIN_WINDOW_SECONDS = ACCOUNT_RULE.windowSeconds;
 
 export interface CustomerLogin {
   login: string;
@@ -46,7 +42,7 @@ const emailTaken = (address: string) => new Conflict(`The address ${address} bel
  * own customer token. Failures are limited per login string and per client address
  * (login-guard.ts), checked before Cognito is asked, for unknown logins exactly as for
  * known ones; a wrong password and an unknown login give the same 401. Cost without a
- * token: the two limit counters (two GetItems), one Cognito call, one Query (the record by `sub`).
+ * token: the limits' reservations (login-guard.ts: one GetItem, two UpdateItems), one Cognito call, one Query (the record by `sub`).
  */
 export async function loginCustomer(attempt: CustomerLogin): Promise<CustomerSession> {
   try {
