@@ -118,6 +118,14 @@ describe('a scanner of the event an access package grants', () => {
     const listed = await call('GET', `${TICKETS}?accessEvents=${b.id}`, { token });
     expect(listed.body.data.map((ticket: { id: number }) => ticket.id)).toEqual([pass!.id]);
   });
+
+  it("cannot learn the bibs of the pass's own event through it (is-bib-available is 404 there, as for any ticket outside the scope)", async () => {
+    const { a, b, passType } = await accessFixture();
+    const [pass] = await seedTickets(a, passType, 1);
+    const scoped = await scopedToken([b.id], 515_153);
+    expect((await call('GET', `/api/v2/ticket/${pass!.id}/is-bib-available/77`, { token: scoped })).status).toBe(404);
+    expect((await call('GET', `/api/v2/ticket/${pass!.id}/is-bib-available/77`, { token: await scopedToken([a.id], 515_154) })).status).toBe(200);
+  });
 });
 
 describe('granting a scope (bin/maintenance/create-administrator --events)', () => {

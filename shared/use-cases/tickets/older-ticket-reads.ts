@@ -7,10 +7,12 @@ import { liveTicketRecord } from './read-tickets.ts';
 /**
  * `GET /ticket/{ticketId}/is-bib-available/{bib}`: free when no ticket of the event holds
  * it, or when the asking ticket is the one holding it. Two GetItems: the ticket (for its
- * event), then the bib's item, which every ticket change keeps in step.
+ * event), then the bib's item, which every ticket change keeps in step. The bibs read are
+ * the ticket's own event's, so its own event must be in the caller's scope: an access
+ * package that admits to an in-scope event does not open the other event's bibs.
  */
 export async function isBibAvailable(ticketId: number, bib: string, scope?: EventScope): Promise<boolean> {
-  const ticket = await liveTicketRecord(ticketId, scope);
+  const ticket = await liveTicketRecord(ticketId, scope, 'own');
   const holder = await bibHolder(ticket.eventId, bib);
   return holder === undefined || holder === ticketId;
 }

@@ -7,7 +7,7 @@ import { readTicketRecord } from '../../data/ticket-records.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { TicketHistoryPage } from '../../domain/ticket-history.ts';
 import { scannedEvents, toTicket, type Ticket, type TicketInclude, type TicketRecord } from '../../domain/ticket.ts';
-import { assertEventsInScope, assertTicketInScope, scopeEvents, type EventScope } from '../event-scope.ts';
+import { assertEventsInScope, assertTicketInScope, scopeEvents, type EventScope, type ScopeRule } from '../event-scope.ts';
 import { ticketNotFound } from './change-ticket.ts';
 
 /** Tickets as the API answers them, with the asked-for expansions (one BatchGetItem for event names). */
@@ -17,10 +17,10 @@ export async function presentTickets(records: TicketRecord[], include: readonly 
 }
 
 /** A live ticket's record; 404 when missing, soft-deleted or outside the caller's events (reads: own or granted). */
-export async function liveTicketRecord(id: number, scope?: EventScope): Promise<TicketRecord> {
+export async function liveTicketRecord(id: number, scope?: EventScope, rule: ScopeRule = 'granted'): Promise<TicketRecord> {
   const record = await readTicketRecord(id);
   if (!record || record.deleted) throw ticketNotFound(id);
-  assertTicketInScope(scope, record, 'granted');
+  assertTicketInScope(scope, record, rule);
   return record;
 }
 
