@@ -3,10 +3,11 @@ import { AccountUpdate } from '#shared/domain/customer';
 import { CustomerResource } from '#shared/domain/customer-resource';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
+import { clientNetwork } from '#shared/http/client-address';
 import { route } from '#shared/http/route';
 
 export const handler = route(
   'PATCH /my-account',
   { body: AccountUpdate, response: SingleAnswer(CustomerResource) },
-  async ({ body, caller }) => single(await updateAccount(caller, body)),
+  async ({ body, caller, event }) => single(await updateAccount(caller, body, clientNetwork(event))),
 );

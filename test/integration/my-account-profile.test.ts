@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findCustomerByEmail } from '#shared/data/customers';
 import { CustomerResource } from '#shared/domain/customer-resource';
 import { SingleAnswer } from '#shared/http/answers';
+import { EMAIL_LOOKUPS } from '#shared/use-cases/customers/update-account';
 import { call } from '../support/api.ts';
 import { login, mailTo, newAddress, PASSWORD, signedInCustomer, verificationTokenFor } from '../support/customers.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
@@ -120,6 +121,25 @@ describe('PATCH /my-account', () => {
     expect(response.status).toBe(409);
     expect(response.body.reason).toBe('email_taken');
     expect((await getAccount(customer.token)).body.data.pendingEmailAddress).toBeNull();
+  });
+
+  it(`limits the address questions that can reveal another account (${EMAIL_LOOKUPS.perCustomer} per customer, ${EMAIL_LOOKUPS.perClient} per client network an hour) before looking the address up`, async () => {
+    const probe = await signedInCustomer();
+    const taken = await signedInCustomer();
+    const client = '198.51.100.90';
+    const ask = (token: string) => call('PATCH', '/api/v2/my-account', { token, body: { emailAddress: taken.email }, sourceIp: client });
+    for (let i = 0; i < EMAIL_LOOKUPS.perCustomer; i++) expect((await ask(probe.token)).status).toBe(409);
+    const limited = await ask(probe.token);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Throwaway accounts on the same network share the network's allowance.
+    const others = await Promise.all(Array.from({ length: 3 }, () => signedInCustomer()));
+    const statuses: number[] = [];
+    for (const other of others) for (let i = 0; i < EMAIL_LOOKUPS.perCustomer; i++) statuses.push((await ask(other.token)).status);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(EMAIL_LOOKUPS.perClient - EMAIL_LOOKUPS.perCustomer);
+    expect(statuses.at(-1)).toBe(429);
+    // A plain field change asks nothing about other accounts: not limited.
+    expect((await call('PATCH', '/api/v2/my-account', { token: probe.token, body: { accountNumber: 'STILL-ME' }, sourceIp: client })).status).toBe(200);
   });
 
   it('withdraws a pending change when the current address is given again, and its token then does nothing', async () => {
