@@ -8,12 +8,10 @@ import { listTickets } from '#shared/use-cases/tickets/read-tickets';
 
 /**
  * The page envelope plus `next` (the `_cursor` of the following page, null on the last),
- * and, only when true, `truncated` (the read bound stopped the page short) and
- * `totalCountIsEstimate` (README "Tickets": lists at scale).
+ * and, only when true, `totalCountIsEstimate` (README "Tickets": lists at scale).
  */
 const TicketPageAnswer = z.extend(PageAnswer(TicketResource), {
   next: z.nullable(z.string()),
-  truncated: z.optional(z.literal(true)),
   totalCountIsEstimate: z.optional(z.literal(true)),
 });
 
@@ -35,7 +33,6 @@ export const handler = route('GET /tickets', { query: TicketListQuery, response:
     body: {
       ...(reply.body as object),
       next: page.next,
-      ...(page.truncated ? { truncated: true } : {}),
       ...(page.totalCountIsEstimate ? { totalCountIsEstimate: true } : {}),
     },
   };

@@ -19,6 +19,7 @@
  * | access grant      | EVENT#<grantedEventId>      | GRANT#<typeId:10>               |                                                      |
  * | team              | EVENT#<eventId>             | TEAM#<id:10>                    |                                                      |
  * | event stats shard | EVENT#<eventId>             | STATS#<0..9>                    |                                                      |
+ * | list positions    | EVENT#<eventId>             | POS#<list>#<block:8>            | (list: event, team#<k>, type#<t>, access)            |
  * | waiver (event)    | EVENT#<eventId>             | WAIVER#EVENT#<id:10>            |                                                      |
  * | waiver (type)     | EVENT#<eventId>             | WAIVER#TYPE#<typeId:10>#<id:10> |                                                      |
  * | waiver version    | WAIVER#<id>                 | VERSION#<sha256>                |                                                      |
@@ -94,6 +95,9 @@ export const keys = {
   accessGrantPrefix: 'GRANT#',
   team: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TEAM#${sortableId(id)}` }),
   eventStats: (eventId: number, shard: number): Key => ({ PK: `EVENT#${eventId}`, SK: `STATS#${shard}` }),
+  /** One block of ticket ids of one list of an event (shared/data/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
+  listPosition: (eventId: number, list: string, block: number): Key => ({ PK: `EVENT#${eventId}`, SK: `POS#${list}#${String(block).padStart(8, '0')}` }),
+  positionPrefix: (list: string) => `POS#${list}#`,
   ticket: (id: number): Key => ({ PK: `TICKET#${id}`, SK: 'TICKET' }),
   /** GSI1 (tickets of an event) and GSI2 (tickets of a type); absent on deleted tickets. */
   ticketIndexes: (eventId: number, typeId: number, id: number) => ({

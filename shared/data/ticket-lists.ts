@@ -10,6 +10,8 @@ import {
   LIST_READ_BUDGET,
   matchesList,
   ownEvents,
+  pastReadBound,
+  positionLists,
   sourcesOf,
   type Dimension,
   type ListKeys,
@@ -20,6 +22,7 @@ import {
 import { PROCESS_STATES } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { startOfOffset, type ListStart } from './list-positions.ts';
 import { fromTicketItem } from './ticket-records.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 
@@ -33,9 +36,7 @@ export interface TicketListQuery extends TicketListFilter {
 export interface TicketListPage extends Page<TicketRecord> {
   /** The cursor of the following page; null on the last one. */
   next: string | null;
-  /** The read stopped at LIST_READ_BUDGET items before it could fill the page: `next` continues after what was read. */
-  truncated: boolean;
-  /** `totalCount` is an upper bound (filters with no kept count whose read did not reach the end). */
+  /** `totalCount` is an upper bound: teams with ticket types, or several events with access events, whose read did not reach the end. */
   totalCountIsEstimate: boolean;
 }
 
@@ -138,14 +139,23 @@ async function readSource(source: ListSource, after: number | undefined, need: n
  * `GET /tickets`: a page in id order. The most selective dimension by its kept count
  * (the events' own lists, the teams', the types' or the included states') is the Query,
  * each requested access event's granted entries are Queried too, and the other filters
- * are applied to what those read; at most LIST_READ_BUDGET index items (at least
- * limit + 1 per partition). Entries are small: the page's tickets are then one
- * BatchGetItem. `totalCount` comes from the kept counts (see `countIsExact`), or from the
- * read when it reached the end, else it is the serving counts' upper bound and says so.
+ * are applied to what those read. An `_offset` page starts from the kept list positions
+ * (list-positions.ts: the blocks before it summed, then fewer than a block skipped), so it
+ * costs the same at any depth; `_cursor` resumes after an id. A page that cannot be filled
+ * within LIST_READ_BUDGET index items is a 400 naming narrower filters, never a short page.
+ * Entries are small: the page's tickets are then one BatchGetItem. `totalCount` comes from
+ * the kept counts (see `countIsExact`), or from the read when it reached the end.
  */
 export async function listTicketRecords(query: TicketListQuery): Promise<TicketListPage> {
-  const after = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
   const counts = await countsOf(query);
+  const exact = countIsExact(query);
+  const counted = exact
+    ? (query.teams?.length ? counts.team.counted : query.ticketTypes?.length ? counts.type.counted : counts.event.counted + counts.access.counted)
+    : undefined;
+  if (counted !== undefined && query.cursor === undefined && query.offset >= counted) {
+    return { totalCount: counted, limit: query.limit, offset: query.offset, items: [], next: null, totalCountIsEstimate: false };
+  }
+  const start = await startOf(query, counted);
   const dims = candidates(query);
   // What reading each would scan. The included states' entries are merged from several partitions and batch-read
   // after: worth it only when the excluded states hold at least as many tickets as the included ones.
@@ -153,14 +163,16 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
   const dimension = dims.reduce((best, dim) => (cost(dim) < cost(best) ? dim : best));
   const sources = sourcesOf(query, dimension, listKeys);
   const own = new Set(ownEvents(query));
-  const need = query.offset + query.limit + 1;
-  const share = Math.max(query.limit + 1, Math.floor(LIST_READ_BUDGET / sources.length));
+  const need = start.skip + query.limit + 1;
+  // Only an offset without kept positions skips more than a block: past the budget, say so before reading.
+  if (need > LIST_READ_BUDGET) throw pastReadBound();
+  const share = Math.max(need, Math.floor(LIST_READ_BUDGET / sources.length));
   const reads = await Promise.all(
     sources.map((source) =>
-      readSource(source, after, need, share, (item) => {
+      readSource(source, start.after, need, share, (item) => {
         if (dimension === 'type' && !source.entries && !own.has(Number(item.eventId))) return 'stop';
         return matchesList(tupleOf(item), query, source, own);
-      }, query.offset > 0),
+      }, start.skip > 0),
     ),
   );
 
@@ -175,18 +187,14 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
     if (id <= cut && (!seen || (seen.entity !== 'Ticket' && item.entity === 'Ticket'))) byId.set(id, item);
   }
   const kept = [...byId.keys()].sort((a, b) => a - b);
-  const pageIds = kept.slice(query.offset, query.offset + query.limit);
-  const truncated = cut !== Infinity && kept.length < need;
-  const more = kept.length > query.offset + query.limit || cut !== Infinity;
-  const full = pageIds.length === query.limit;
-  const next = full && more ? encodeCursor(pageIds.at(-1)!) : truncated ? encodeCursor(cut) : null;
+  // A partition stopped at its share before the page was known: the page would be short.
+  if (cut !== Infinity && kept.length < need) throw pastReadBound();
+  const pageIds = kept.slice(start.skip, start.skip + query.limit);
+  const more = kept.length > start.skip + query.limit;
+  const next = pageIds.length === query.limit && more ? encodeCursor(pageIds.at(-1)!) : null;
 
   const items = await pageRecords(pageIds.map((id) => byId.get(id)!));
-  const exact = countIsExact(query);
-  const counted = exact
-    ? (query.teams?.length ? counts.team.counted : query.ticketTypes?.length ? counts.type.counted : counts.event.counted + counts.access.counted)
-    : undefined;
-  const read = cut === Infinity && after === undefined ? kept.length : undefined;
+  const read = cut === Infinity && start.after === undefined ? kept.length : undefined;
   const bound = Math.min(counts.event.counted, ...(query.teams?.length ? [counts.team.counted] : []), ...(query.ticketTypes?.length ? [counts.type.counted] : [])) + counts.access.counted;
   return {
     totalCount: counted ?? read ?? Math.max(bound, kept.length),
@@ -194,9 +202,16 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
     offset: query.offset,
     items,
     next,
-    truncated,
     totalCountIsEstimate: counted === undefined && read === undefined,
   };
+}
+
+/** Where the page starts: after the cursor's id; at an offset, from the kept positions when the combination has them (else read from the start). */
+async function startOf(query: TicketListQuery, counted: number | undefined): Promise<ListStart> {
+  if (query.cursor !== undefined) return { after: decodeCursor(query.cursor), skip: 0 };
+  const lists = query.offset > 0 && counted !== undefined ? positionLists(query) : undefined;
+  if (!lists) return { after: undefined, skip: query.offset };
+  return startOfOffset(lists, includedStates(query), query.offset, counted!);
 }
 
 /** The page's tickets: those read as entries in one BatchGetItem; gone or deleted meanwhile ones are left out. */

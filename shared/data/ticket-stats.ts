@@ -1,6 +1,7 @@
 import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
 import { batchGet, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { PositionDelta } from './list-positions.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
 
 /**
@@ -75,8 +76,12 @@ export class StatsDelta {
     entry.listed.set(String(processState), (entry.listed.get(String(processState)) ?? 0) + delta);
   }
 
-  /** A live ticket enters (+1) or leaves (-1) every list: its event's `listed`, its team's, type's and granted events' counts. */
+  /** The lists' block positions move with their counts (list-positions.ts). */
+  private readonly positions = new PositionDelta();
+
+  /** A live ticket enters (+1) or leaves (-1) every list: its event's `listed`, its team's, type's and granted events' counts, and their positions. */
   listedTicket(record: TicketRecord, delta: number): void {
+    this.positions.listedTicket(record, delta);
     this.listed(record.eventId, record.id, record.processState, delta);
     const own = this.entry(record.eventId, shardOf(record.id));
     const add = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + delta);
@@ -95,7 +100,7 @@ export class StatsDelta {
     }
   }
 
-  /** The transaction actions: one Update per touched shard item. */
+  /** The transaction actions: one Update per touched shard item and per touched position block. */
   actions() {
     const actions = [];
     for (const { eventId, shard, sold, signatures, listed, counts } of this.shards.values()) {
@@ -131,7 +136,7 @@ export class StatsDelta {
         },
       });
     }
-    return actions;
+    return [...actions, ...this.positions.actions()];
   }
 }
 

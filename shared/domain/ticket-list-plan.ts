@@ -8,10 +8,14 @@ import { PROCESS_STATES } from './ticket.ts';
  * "Tickets" (Lists at scale) documents the same rules.
  */
 
-/** `_offset` at most this: deeper pages continue with the `_cursor` every page answers as `next`. */
-export const MAX_TICKET_OFFSET = 1000;
-/** Index items one page reads at most (all sources together; at least `limit + 1` per source). */
+/** Index items one page reads at most (all sources together; at least what the page needs per source). */
 export const LIST_READ_BUDGET = 2000;
+/**
+ * Ticket ids per block of the kept list positions (shared/data/list-positions.ts): an
+ * `_offset` page sums the blocks before it and reads fewer than this many tickets to skip.
+ */
+export const POSITION_BLOCK = 200;
+export const blockOf = (ticketId: number): number => Math.floor(ticketId / POSITION_BLOCK);
 /** Partitions one page may Query; a filter needing more is applied to a broader read instead. */
 export const MAX_LIST_SOURCES = 60;
 
@@ -104,6 +108,27 @@ export function countIsExact(filter: TicketListFilter): boolean {
   return true;
 }
 
+/** One list whose positions are kept: `event`, `team#<k>`, `type#<t>` or `access`, under an event. */
+export interface PositionList {
+  eventId: number;
+  list: string;
+}
+
+/**
+ * The kept lists whose union (they are disjoint) is exactly what the filter lists, so an
+ * offset is found from their block counts; undefined for the combinations `countIsExact`
+ * refuses (a page past the read budget then answers 400, see `TooDeep`). A type's list is
+ * kept under its own event only: under another requested event it is empty, as the filter.
+ */
+export function positionLists(filter: TicketListFilter): PositionList[] | undefined {
+  if (!countIsExact(filter)) return undefined;
+  const own = ownEvents(filter);
+  const under = (names: string[]) => own.flatMap((eventId) => names.map((list) => ({ eventId, list })));
+  if (filter.teams?.length) return under([...new Set(filter.teams)].map((team) => `team#${team}`));
+  if (filter.ticketTypes?.length) return under([...new Set(filter.ticketTypes)].map((type) => `type#${type}`));
+  return [...under(['event']), ...[...new Set(filter.accessEvents)].map((eventId) => ({ eventId, list: 'access' }))];
+}
+
 // ---- Cursor --------------------------------------------------------------------------
 
 /** `_cursor`: opaque to clients; the id after which the next page starts (every list is in id order). */
@@ -115,13 +140,22 @@ export function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-/** 400 for an `_offset` past MAX_TICKET_OFFSET (naming the cursor), or an offset combined with a cursor. */
+/** 400 for an offset combined with a cursor. */
 export function checkPaging({ offset, cursor }: { offset: number; cursor?: string }): void {
   if (cursor !== undefined && offset > 0) {
     throw new ValidationError('_cursor continues where the previous page ended: send it without _offset.', [{ path: 'query._offset', message: 'must be 0 with _cursor' }]);
   }
-  if (offset > MAX_TICKET_OFFSET) {
-    const message = `_offset must be at most ${MAX_TICKET_OFFSET}: for deeper pages pass the page's \`next\` as _cursor (each page answers it).`;
-    throw new ValidationError(message, [{ path: 'query._offset', message: `must be at most ${MAX_TICKET_OFFSET}; continue with _cursor` }]);
-  }
+}
+
+/**
+ * 400: filling the page would read more than LIST_READ_BUDGET tickets: a deep `_offset`
+ * for a filter combination whose positions are not kept (teams with ticket types, several
+ * events with access events), or matches too sparse in the list that serves the page.
+ * Never a short page. Names the narrower ways that page at any depth.
+ */
+export function pastReadBound(): ValidationError {
+  const message =
+    `Filling this page would read more than ${LIST_READ_BUDGET} tickets (positions are kept per events, teams or ticket_types, not for teams with ticket_types or several events with accessEvents). ` +
+    'Filter by one dimension (events, teams or ticket_types, each with exclude_process_states), which pages at any depth, or walk with `next` as _cursor from the first page.';
+  return new ValidationError(message, [{ path: 'query', message: `this filter combination cannot fill the page within ${LIST_READ_BUDGET} tickets read` }]);
 }

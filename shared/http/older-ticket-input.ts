@@ -1,7 +1,7 @@
 import * as z from '../schema.ts';
 import { PROCESS_STATES, TRANSFER_STATES, UPGRADE_STATES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
 import { OLDER_TICKET_INCLUDES } from '../domain/older-ticket-list.ts';
-import { pagingQuery, wholeNumber } from './paging.ts';
+import { ticketPagingQuery, wholeNumber } from './paging.ts';
 
 /** The request schemas of the older `/ticket` routes. */
 
@@ -102,7 +102,7 @@ export const OlderTicketListQuery = z
       ),
       [],
     ),
-    ...pagingQuery,
+    ...ticketPagingQuery,
   })
   .check(
     z.refine((query) => ordered(query.purchasedFrom, query.purchasedTo), { message: 'purchasedTo must not be before purchasedFrom', path: ['purchasedTo'] }),

@@ -3,11 +3,13 @@ import * as z from '../schema.ts';
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 /**
- * Any list's `_offset` at most this (above → 400, never a DynamoDB error): an offset page
- * reads what precedes it. Lists that grow with an event cap it lower and answer a cursor
- * (`GET /tickets`: MAX_TICKET_OFFSET and `_cursor`).
+ * A small list's `_offset` at most this (above → 400, never a DynamoDB error): such a page
+ * reads what precedes it. The ticket lists start an offset page from their kept positions
+ * instead, so theirs goes up to any list's size (`ticketPagingQuery`).
  */
 export const MAX_OFFSET = 10_000;
+/** The ticket lists' `_offset` bound: past every list's end (an empty last page), still an exact JavaScript number. */
+export const MAX_TICKET_LIST_OFFSET = 1_000_000_000;
 
 /**
  * The one parser of whole numbers sent as text (path and query values are strings on the
@@ -29,8 +31,15 @@ export const pagingQuery = {
     z.pipe(wholeNumber('_limit'), z.number().check(z.minimum(1, '_limit must be at least 1'), z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`))),
     DEFAULT_LIMIT,
   ),
-  _offset: z._default(z.pipe(wholeNumber('_offset'), z.number().check(z.maximum(MAX_OFFSET, `_offset must be at most ${MAX_OFFSET}`))), 0),
+  _offset: offsetUpTo(MAX_OFFSET),
 };
+
+/** `GET /tickets` and `GET /ticket`: `_offset` up to any list's end. */
+export const ticketPagingQuery = { ...pagingQuery, _offset: offsetUpTo(MAX_TICKET_LIST_OFFSET) };
+
+function offsetUpTo(max: number) {
+  return z._default(z.pipe(wholeNumber('_offset'), z.number().check(z.maximum(max, `_offset must be at most ${max}`))), 0);
+}
 
 /** Comma-separated whole numbers, e.g. `events=1,2,3`. */
 export const idList = (name: string) =>

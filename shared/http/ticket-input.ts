@@ -2,7 +2,7 @@ import * as z from '../schema.ts';
 import { positiveId } from '../domain/ids.ts';
 import { MAX_BULK_ITEMS } from './bulk.ts';
 import { ValidationError } from '../errors.ts';
-import { idList, pagingQuery, wholeNumber } from './paging.ts';
+import { idList, pagingQuery, ticketPagingQuery, wholeNumber } from './paging.ts';
 import { MAX_STATS_EVENTS, PROCESS_STATES, SINGLE_TICKET_INCLUDES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
 
 /** The request schemas of the `/tickets` routes. */
@@ -34,7 +34,7 @@ export const TicketListQuery = z
     ticket_types: z.optional(boundedIds('ticket_types', MAX_FILTER_VALUES)),
     exclude_process_states: z.optional(boundedIds('exclude_process_states', MAX_FILTER_VALUES)),
     _include: Include,
-    ...pagingQuery,
+    ...ticketPagingQuery,
     /** The `next` of the previous page (README "Tickets": deep pages). */
     _cursor: z.optional(z.string().check(z.minLength(1, '_cursor must not be empty'), z.maxLength(100, '_cursor must be at most 100 characters'))),
   })

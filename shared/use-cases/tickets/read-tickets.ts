@@ -48,7 +48,7 @@ export async function listTickets(
   // Only the requested events inside the scope are read; none left is an empty page (README "Event-scoped staff").
   const query = { ...request, events: scopeEvents(scope, request.events), accessEvents: scopeEvents(scope, request.accessEvents) };
   if (!query.events.length && !query.accessEvents.length) {
-    return { totalCount: 0, limit: query.limit, offset: query.offset, items: [], next: null, truncated: false, totalCountIsEstimate: false };
+    return { totalCount: 0, limit: query.limit, offset: query.offset, items: [], next: null, totalCountIsEstimate: false };
   }
   const page = await listTicketRecords(query);
   return { ...page, items: await presentTickets(page.items, query.include) };

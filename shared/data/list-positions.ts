@@ -1,0 +1,137 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { TicketRecord } from '../domain/ticket.ts';
+import { POSITION_BLOCK, blockOf, type PositionList } from '../domain/ticket-list-plan.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { grantedEvents } from './ticket-list-entries.ts';
+
+/**
+ * Positions in the ticket lists, so that `_offset` costs the same at any depth. Per list
+ * of an event (its own tickets `event`, a team's `team#<k>`, a ticket type's `type#<t>`,
+ * the tickets other events' access packages grant into it `access`) and per block of
+ * POSITION_BLOCK ticket ids, an item `EVENT#<id>` / `POS#<list>#<block:8>` counts the
+ * block's live tickets of that list per process state (`s<state>`). The counts move in
+ * the ticket's own transaction, beside the statistics shards (StatsDelta), so they are
+ * exact; a change that moves no list (a check-in) writes none. An offset is then: sum the
+ * blocks before it (one Query of these small items, from the nearer end), then read one
+ * block's tickets from its start (see shared/data/ticket-lists.ts).
+ *
+ * The current block of a busy list is a hot item during a sale, as the ticket type's `sold`
+ * count already is; transactWrite retries the conflicts.
+ */
+
+const stateName = (state: number) => `s${state}`;
+
+/** Accumulates the position moves of one transaction: one Update per touched block item. */
+export class PositionDelta {
+  private readonly blocks = new Map<string, { eventId: number; list: string; block: number; states: Map<number, number> }>();
+
+  private add(eventId: number, list: string, ticketId: number, state: number, delta: number): void {
+    const block = blockOf(ticketId);
+    const id = `${eventId}/${list}/${block}`;
+    let entry = this.blocks.get(id);
+    if (!entry) this.blocks.set(id, (entry = { eventId, list, block, states: new Map() }));
+    entry.states.set(state, (entry.states.get(state) ?? 0) + delta);
+  }
+
+  /** A live ticket enters (+1) or leaves (-1) its event's, team's, type's and granted events' lists. */
+  listedTicket(record: TicketRecord, delta: number): void {
+    const state = record.processState;
+    this.add(record.eventId, 'event', record.id, state, delta);
+    this.add(record.eventId, `team#${record.teamId ?? 0}`, record.id, state, delta);
+    this.add(record.eventId, `type#${record.typeId}`, record.id, state, delta);
+    for (const eventId of grantedEvents(record)) this.add(eventId, 'access', record.id, state, delta);
+  }
+
+  /** The Update actions of the blocks whose counts move (items are made by the first one). */
+  actions() {
+    const actions = [];
+    for (const { eventId, list, block, states } of this.blocks.values()) {
+      const moves = [...states].filter(([, delta]) => delta !== 0);
+      if (!moves.length) continue;
+      actions.push({
+        Update: {
+          TableName: tableName(),
+          Key: keys.listPosition(eventId, list, block),
+          UpdateExpression: `SET #entity = :entity, ${moves.map((_, i) => `#s${i} = if_not_exists(#s${i}, :zero) + :d${i}`).join(', ')}`,
+          ExpressionAttributeNames: { '#entity': 'entity', ...Object.fromEntries(moves.map(([state], i) => [`#s${i}`, stateName(state)])) },
+          ExpressionAttributeValues: { ':entity': 'ListPosition', ':zero': 0, ...Object.fromEntries(moves.map(([, delta], i) => [`:d${i}`, delta])) },
+        },
+      });
+    }
+    return actions;
+  }
+}
+
+/** Blocks read per Query page (items of about 60 bytes). */
+const PAGE_BLOCKS = 500;
+
+type BlockCounts = Map<number, number>;
+
+/**
+ * The counted tickets per block of the lists together (only the given states), read in
+ * block order from the start (`forward`) or the end, until `enough` of them are summed or
+ * the lists end. Several lists are each read until they pass `enough` on their own, which
+ * bounds each to the blocks up to the position.
+ */
+async function readBlocks(lists: readonly PositionList[], states: readonly number[], forward: boolean, enough: number): Promise<BlockCounts> {
+  const counts: BlockCounts = new Map();
+  await Promise.all(
+    lists.map(async ({ eventId, list }) => {
+      let summed = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName(),
+            KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+            ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':prefix': keys.positionPrefix(list) },
+            ScanIndexForward: forward,
+            Limit: PAGE_BLOCKS,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          const block = Number(String(item.SK).slice(keys.positionPrefix(list).length));
+          const n = states.reduce((sum, state) => sum + Number(item[stateName(state)] ?? 0), 0);
+          counts.set(block, (counts.get(block) ?? 0) + n);
+          summed += n;
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey && summed <= enough);
+    }),
+  );
+  return counts;
+}
+
+/** Where a page at `offset` starts: after ticket id `after` (undefined: the list's start), skipping `skip` counted tickets. */
+export interface ListStart {
+  after: number | undefined;
+  skip: number;
+}
+
+/**
+ * The block holding position `offset` of the union of `lists` (`total` counted tickets, the
+ * lists disjoint), found from whichever end is nearer: the tickets before that block are
+ * summed from the counts, so only the rest of the offset is read as tickets (< one block
+ * per list).
+ */
+export async function startOfOffset(lists: readonly PositionList[], states: readonly number[], offset: number, total: number): Promise<ListStart> {
+  if (offset === 0 || !lists.length) return { after: undefined, skip: offset };
+  const forward = offset <= total / 2;
+  const counts = await readBlocks(lists, states, forward, forward ? offset : total - offset);
+  const blocks = [...counts.keys()].sort((a, b) => (forward ? a - b : b - a));
+  // Forward: the tickets before each block. Backward: from the end, `total - offset` tickets lie at or after the position.
+  let seen = 0;
+  for (const block of blocks) {
+    const n = counts.get(block)!;
+    if (forward ? seen + n > offset : seen + n >= total - offset) {
+      const before = forward ? seen : total - seen - n;
+      return { after: block === 0 ? undefined : block * POSITION_BLOCK - 1, skip: offset - before };
+    }
+    seen += n;
+  }
+  // Past the end (or the counts moved meanwhile): from the last block's start.
+  const last = blocks.length ? Math.max(...blocks) : 0;
+  return { after: last === 0 ? undefined : last * POSITION_BLOCK - 1, skip: Math.max(0, offset - (total - (counts.get(last) ?? 0))) };
+}
