@@ -1,13 +1,12 @@
 import { ListedTicketResource } from '#shared/domain/older-ticket-resource';
-import { PageAnswer } from '#shared/http/answers';
-import { paged } from '#shared/http/envelopes';
+import { CursorPageAnswer } from '#shared/http/answers';
+import { cursorPaged } from '#shared/http/envelopes';
 import { OlderTicketListQuery } from '#shared/http/older-ticket-input';
 import { route } from '#shared/http/route';
 import { listOlderTickets } from '#shared/use-cases/tickets/older-ticket-list';
 
 /** The older list for integrations: filters on keys, expansions, the update-time sync (README "Older ticket routes"). */
-export const handler = route('GET /ticket', { query: OlderTicketListQuery, response: PageAnswer(ListedTicketResource) }, async ({ query, caller }) => {
-  const { _include, _limit, _offset, ...filters } = query;
-  const page = await listOlderTickets({ ...filters, include: _include, limit: _limit, offset: _offset }, caller.eventScope);
-  return { ...paged(page), ...(page.truncated ? { headers: { 'X-List-Truncated': 'true' } } : {}) };
+export const handler = route('GET /ticket', { query: OlderTicketListQuery, response: CursorPageAnswer(ListedTicketResource) }, async ({ query, caller }) => {
+  const { _include, _limit, _offset, _cursor, ...filters } = query;
+  return cursorPaged(await listOlderTickets({ ...filters, include: _include, limit: _limit, offset: _offset, cursor: _cursor }, caller.eventScope));
 });

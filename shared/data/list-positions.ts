@@ -120,6 +120,8 @@ export async function startOfOffset(lists: readonly PositionList[], states: read
   if (offset === 0 || !lists.length) return { after: undefined, skip: offset };
   const forward = offset <= total / 2;
   const counts = await readBlocks(lists, states, forward, forward ? offset : total - offset);
+  // Lists written before positions were kept (until bin/maintenance/backfill-list-positions.ts ran): read from the start.
+  if (!counts.size) return { after: undefined, skip: offset };
   const blocks = [...counts.keys()].sort((a, b) => (forward ? a - b : b - a));
   // Forward: the tickets before each block. Backward: from the end, `total - offset` tickets lie at or after the position.
   let seen = 0;

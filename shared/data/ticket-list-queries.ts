@@ -2,19 +2,31 @@ import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import type { ListUser, ListWaveTime } from '../domain/older-ticket-list.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { keys, sortableId } from './keys.ts';
 import { fromTicketItem, readTicketRecord, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
 
 /**
- * The reads of `GET /ticket` (shared/use-cases/tickets/older-ticket-list.ts): one per
- * serving index, each bounded by a budget of index items; `complete` says whether the
- * read reached the end of the range (else the answer is cut and says so).
+ * The reads of `GET /ticket` (shared/use-cases/tickets/older-ticket-list.ts) other than an
+ * event's or a type's list alone (those page from the kept positions, ticket-lists.ts):
+ * one serving index read in its sort order from after a sort key, until `need` records
+ * pass `accept`, its end, or `budget` index items. `complete` says whether it reached the
+ * end; `lastSort` is where a `_cursor` resumes. Every serving sort key ends in the
+ * ticket's zero-padded id, so "after" is a plain key condition (`nextSort`).
  */
 export interface IndexRead {
   records: TicketRecord[];
   complete: boolean;
-  /** Index items read (the bench and the tests compare it with what was asked). */
+  /** Index items read (the tests compare it with what was asked). */
   itemsRead: number;
+}
+
+/** Where a read resumes and what it keeps. */
+export interface ReadBounds {
+  /** The last sort key already answered (the cursor); the read starts after it. */
+  after?: string;
+  need: number;
+  budget: number;
+  accept: (record: TicketRecord) => boolean;
 }
 
 /** The live ticket holding a barcode: one GetItem of its unique item, one of the ticket. */
@@ -24,50 +36,75 @@ export async function ticketByBarcode(barcode: string): Promise<IndexRead> {
   return { records: record && !record.deleted ? [record] : [], complete: true, itemsRead: Item ? 1 : 0 };
 }
 
-type Range = { index: 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4' | 'GSI5' | 'GSI6'; partition: string; from?: string; to?: string };
+export type SortIndex = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4' | 'GSI5' | 'GSI6';
+type Range = { index: SortIndex; partition: string; from?: string; to?: string };
 
-/** One key range read in index order, page by page, `Limit`ed by what remains of `budget`. */
-async function readRange({ index, partition, from, to }: Range, budget: number): Promise<IndexRead & { lastSort?: string }> {
-  const bounds = from !== undefined && to !== undefined ? ' BETWEEN :from AND :to' : from !== undefined ? ' >= :from' : to !== undefined ? ' <= :to' : '';
+/** The first sort key after `sort`: its trailing 10-digit id plus one (every serving sort key ends in one). */
+export const nextSort = (sort: string): string => `${sort.slice(0, -10)}${sortableId(Number(sort.slice(-10)) + 1)}`;
+
+/** The sort key a record has in a serving index (where a cursor after it resumes). */
+export function sortOf(index: SortIndex, record: TicketRecord): string {
+  switch (index) {
+    case 'GSI1':
+    case 'GSI2':
+    case 'GSI3':
+    case 'GSI4': return keys.ticketSort(record.id);
+    case 'GSI5': return keys.eventPurchaseIndex(record.eventId, record.purchasedDate ?? record.created, record.id).GSI5SK;
+    case 'GSI6': return keys.ticketUpdateIndex(0, record.updated, record.id).GSI6SK;
+  }
+}
+
+/** One key range in index order from after `after`, `Limit`ed by what is still missing plus what `accept` dropped so far. */
+async function readRange({ index, partition, from, to }: Range, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+  const start = after === undefined ? from : from === undefined || nextSort(after) > from ? nextSort(after) : from;
+  const bounds = start !== undefined && to !== undefined ? ' BETWEEN :from AND :to' : start !== undefined ? ' >= :from' : to !== undefined ? ' <= :to' : '';
   const input: QueryCommandInput = {
     TableName: tableName(),
     IndexName: index,
     KeyConditionExpression: `${index}PK = :pk${bounds ? ` AND ${index}SK${bounds}` : ''}`,
-    ExpressionAttributeValues: { ':pk': partition, ...(from !== undefined ? { ':from': from } : {}), ...(to !== undefined ? { ':to': to } : {}) },
+    ExpressionAttributeValues: { ':pk': partition, ...(start !== undefined ? { ':from': start } : {}), ...(to !== undefined ? { ':to': to } : {}) },
   };
-  const items: Record<string, unknown>[] = [];
+  if (start !== undefined && to !== undefined && start > to) return { records: [], complete: true, itemsRead: 0 };
+  const records: TicketRecord[] = [];
+  let read = 0;
+  let lastSort: string | undefined;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await db.send(new QueryCommand({ ...input, Limit: budget - items.length, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
+    const page = await db.send(new QueryCommand({ ...input, Limit: Math.min(budget - read, need - records.length + (read - records.length)), ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) {
+      read += 1;
+      lastSort = String(item[`${index}SK`]);
+      const record = fromTicketItem(item);
+      if (accept(record)) records.push(record);
+    }
     startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < budget);
-  const last = items.at(-1);
-  return { records: items.map(fromTicketItem), complete: !startKey, itemsRead: items.length, lastSort: last?.[`${index}SK`] as string | undefined };
+  } while (startKey && records.length < need && read < budget);
+  return { records, complete: !startKey, itemsRead: read, lastSort };
 }
 
 const time = (iso: string | undefined, end: 'first' | 'last') => (iso === undefined ? undefined : keys.timeSortBound(iso, end));
 
 /** An order's live tickets (GSI3; an order holds at most 50). */
-export const orderTickets = (orderId: number, budget: number) => readRange({ index: 'GSI3', partition: keys.orderTicketsIndex(orderId) }, budget);
+export const orderTickets = (orderId: number, bounds: ReadBounds) => readRange({ index: 'GSI3', partition: keys.orderTicketsIndex(orderId) }, bounds);
+/** An event's live tickets (GSI1), in id order. */
+export const eventTickets = (eventId: number, bounds: ReadBounds) => readRange({ index: 'GSI1', partition: keys.eventTicketsIndex(eventId) }, bounds);
+/** A type's live tickets (GSI2), in id order. */
+export const typeTickets = (typeId: number, bounds: ReadBounds) => readRange({ index: 'GSI2', partition: keys.typeTicketsIndex(typeId) }, bounds);
 /** A customer's live tickets (GSI4). */
-export const customerTickets = (customerId: number, budget: number) => readRange({ index: 'GSI4', partition: keys.customerTicketsIndex(customerId) }, budget);
-/** A type's live tickets (GSI2). */
-export const typeTickets = (typeId: number, budget: number) => readRange({ index: 'GSI2', partition: keys.typeTicketsIndex(typeId) }, budget);
-/** An event's live tickets (GSI1). */
-export const eventTickets = (eventId: number, budget: number) => readRange({ index: 'GSI1', partition: keys.eventTicketsIndex(eventId) }, budget);
+export const customerTickets = (customerId: number, bounds: ReadBounds) => readRange({ index: 'GSI4', partition: keys.customerTicketsIndex(customerId) }, bounds);
 /** An event's live tickets bought within the range (GSI5, a key condition). */
-export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, budget: number) =>
-  readRange({ index: 'GSI5', partition: keys.eventPurchasesIndex(eventId), from: time(range.from, 'first'), to: time(range.to, 'last') }, budget);
+export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
+  readRange({ index: 'GSI5', partition: keys.eventPurchasesIndex(eventId), from: time(range.from, 'first'), to: time(range.to, 'last') }, bounds);
 
 /**
  * Tickets changed within the range, deleted ones included (GSI6): the shards read at
- * once, each in (updated, id) order and `Limit`ed by its share of the budget. When a
- * shard stops short, only what precedes its last item is surely complete in the merged
- * order, so everything after the earliest such cut is dropped (the client resumes there).
+ * once, each in (updated, id) order from after the cursor until `need` accepted records
+ * (or the budget's share). In the merged order only what precedes the earliest point a
+ * shard stopped short is surely complete; the shard that stopped there holds `need`
+ * records before it, so the page is always whole and the rest is the next page's.
  */
-export async function ticketUpdates(range: { from?: string; to?: string }, budget: number): Promise<IndexRead> {
-  const share = Math.max(1, Math.floor(budget / TICKET_UPDATE_SHARDS));
+export async function ticketUpdates(range: { from?: string; to?: string }, bounds: ReadBounds): Promise<IndexRead> {
+  const share = { ...bounds, budget: Math.max(bounds.need, Math.floor(bounds.budget / TICKET_UPDATE_SHARDS)) };
   const shards = await Promise.all(
     Array.from({ length: TICKET_UPDATE_SHARDS }, (_, shard) =>
       readRange({ index: 'GSI6', partition: keys.ticketUpdatesIndex(shard), from: time(range.from, 'first'), to: time(range.to, 'last') }, share),
@@ -75,8 +112,8 @@ export async function ticketUpdates(range: { from?: string; to?: string }, budge
   );
   const cuts = shards.filter((shard) => !shard.complete).map((shard) => shard.lastSort!);
   const cut = cuts.length ? cuts.sort()[0] : undefined;
-  const sortOf = (record: TicketRecord) => keys.ticketUpdateIndex(0, record.updated, record.id).GSI6SK;
-  const records = shards.flatMap((shard) => shard.records).filter((record) => cut === undefined || sortOf(record) <= cut);
+  const records = shards.flatMap((shard) => shard.records).filter((record) => cut === undefined || sortOf('GSI6', record) <= cut);
+  records.sort((a, b) => (sortOf('GSI6', a) < sortOf('GSI6', b) ? -1 : 1));
   return { records, complete: cut === undefined, itemsRead: shards.reduce((sum, shard) => sum + shard.itemsRead, 0) };
 }
 

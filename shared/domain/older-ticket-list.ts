@@ -13,7 +13,11 @@ import { toTicket, type Ticket, type TicketClaim, type TicketRecord, type Ticket
 export const OLDER_TICKET_INCLUDES = ['costs', 'refundProtect', 'change', 'promoter', 'waveTime', 'waivers', 'user'] as const;
 export type OlderTicketInclude = (typeof OLDER_TICKET_INCLUDES)[number];
 
-/** Index items one request reads at most; past it the answer is cut (`X-List-Truncated: true`). */
+/**
+ * Index items one request reads at most when filters are applied on top of the serving
+ * index (an event's or a type's list alone pages from kept positions at any depth). A page
+ * it cannot fill is a 400 naming narrower filters or the cursor, never a short page.
+ */
 export const MAX_LIST_READ = 1000;
 /** `waivers` costs five reads per ticket (as GET /tickets/{id}/waivers: 2 GetItems, 3 Queries): allowed only on pages this small. */
 export const MAX_WAIVER_PAGE = 25;
@@ -93,10 +97,36 @@ export function matchesFilters(record: TicketRecord, filters: OlderTicketFilters
   );
 }
 
-/** The answer's order: (updated, id) for the sync, so a client resumes from the last `updated` it saw; id otherwise. */
-export function listOrder(serving: ServingIndex): (a: TicketRecord, b: TicketRecord) => number {
-  if (serving.kind === 'updates') return (a, b) => a.updated.localeCompare(b.updated) || a.id - b.id;
-  return (a, b) => a.id - b.id;
+/** Which serving index a `_cursor` of this list belongs to (the id-ordered lists of an event or a type alone use `GET /tickets`' cursor). */
+export const SERVING_SORT = { order: 'GSI3', customer: 'GSI4', purchases: 'GSI5', updates: 'GSI6', type: 'GSI2', event: 'GSI1' } as const;
+
+/** `_cursor` of a filtered page: opaque to clients; the serving index's sort key after which the next page starts. */
+export const encodeSortCursor = (sort: string): string => Buffer.from(`s:${sort}`).toString('base64url');
+
+/** A serving sort key ends in a 10-digit id and holds only key characters (ISO times, prefixes). */
+const SORT_CURSOR = /^s:([0-9A-Za-z:.+#_-]{10,80})$/;
+
+export function decodeSortCursor(cursor: string): string {
+  const match = SORT_CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match || !/\d{10}$/.test(match[1]!)) {
+    throw new ValidationError('_cursor is not a cursor this list answered: pass `next` from a previous page of the same query unchanged.', [{ path: 'query._cursor', message: 'unknown cursor' }]);
+  }
+  return match[1]!;
+}
+
+/** 400: `_offset` + `_limit` past what one request reads for these filters; the cursor walks any depth. */
+export function offsetPastRead(): ValidationError {
+  const message = `With these filters a page at _offset + _limit past ${MAX_LIST_READ} would read more than one request may: walk the list with each page's \`next\` as _cursor, or filter by eventId or typeId alone, which pages by _offset at any depth.`;
+  return new ValidationError(message, [{ path: 'query._offset', message: `_offset + _limit must stay within ${MAX_LIST_READ} with these filters; continue with _cursor` }]);
+}
+
+/** 400: the filters on top of the serving index matched too few of the MAX_LIST_READ items one request reads to fill the page. */
+export function tooSparse(filters: OlderTicketFilters): ValidationError {
+  const field = filters.search !== undefined ? 'search' : 'query';
+  const message =
+    `Fewer than a page of matches among the ${MAX_LIST_READ} tickets one request reads: narrow the list with a filter that bounds it ` +
+    '(barcode, orderId, customerId, eventId with purchasedFrom/purchasedTo, typeId), or page on from `next` when one is answered.';
+  return new ValidationError(message, [{ path: `query.${field}`, message: `matches too sparse within ${MAX_LIST_READ} tickets read` }]);
 }
 
 /** 400 when the page asks for `waivers` on more than MAX_WAIVER_PAGE tickets. */

@@ -25,6 +25,14 @@ export const PageAnswer = <T extends z.ZodMiniType>(item: T) =>
   z.strictObject({ totalCount: size(), count: size(), limit: size(), offset: size(), data: z.array(item) });
 
 /**
+ * The ticket lists' page (`GET /tickets`, `GET /ticket`): the page envelope plus `next` (the
+ * `_cursor` of the following page, null on the last) and, only when true,
+ * `totalCountIsEstimate` (README "Lists at scale").
+ */
+export const CursorPageAnswer = <T extends z.ZodMiniType>(item: T) =>
+  z.extend(PageAnswer(item), { next: z.nullable(z.string()), totalCountIsEstimate: z.optional(z.literal(true)) });
+
+/**
  * `asResult` with `result=id|object`: `{count: 1, data: id}` or `{count: 1, data: object}`.
  * `result=none` answers 204 with no body (the generator documents that alternative).
  */

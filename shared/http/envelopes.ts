@@ -19,6 +19,11 @@ export const paged = <T>(page: Page<T>): Reply => ({
   body: { totalCount: page.totalCount, count: page.items.length, limit: page.limit, offset: page.offset, data: page.items },
 });
 
+/** `paged` plus the ticket lists' `next` and, when true, `totalCountIsEstimate` (CursorPageAnswer). */
+export const cursorPaged = <T>(page: Page<T> & { next: string | null; totalCountIsEstimate: boolean }): Reply => ({
+  body: { ...(paged(page).body as object), next: page.next, ...(page.totalCountIsEstimate ? { totalCountIsEstimate: true } : {}) },
+});
+
 export const ResultFormat = z._default(z.enum(['none', 'id', 'object']), 'id');
 export type ResultFormat = z.infer<typeof ResultFormat>;
 

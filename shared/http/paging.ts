@@ -34,8 +34,12 @@ export const pagingQuery = {
   _offset: offsetUpTo(MAX_OFFSET),
 };
 
-/** `GET /tickets` and `GET /ticket`: `_offset` up to any list's end. */
-export const ticketPagingQuery = { ...pagingQuery, _offset: offsetUpTo(MAX_TICKET_LIST_OFFSET) };
+/** `GET /tickets` and `GET /ticket`: `_offset` up to any list's end, or `_cursor`: the `next` of the previous page (README "Lists at scale"). */
+export const ticketPagingQuery = {
+  ...pagingQuery,
+  _offset: offsetUpTo(MAX_TICKET_LIST_OFFSET),
+  _cursor: z.optional(z.string().check(z.minLength(1, '_cursor must not be empty'), z.maxLength(200, '_cursor must be at most 200 characters'))),
+};
 
 function offsetUpTo(max: number) {
   return z._default(z.pipe(wholeNumber('_offset'), z.number().check(z.maximum(max, `_offset must be at most ${max}`))), 0);

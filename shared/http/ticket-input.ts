@@ -35,8 +35,6 @@ export const TicketListQuery = z
     exclude_process_states: z.optional(boundedIds('exclude_process_states', MAX_FILTER_VALUES)),
     _include: Include,
     ...ticketPagingQuery,
-    /** The `next` of the previous page (README "Tickets": deep pages). */
-    _cursor: z.optional(z.string().check(z.minLength(1, '_cursor must not be empty'), z.maxLength(100, '_cursor must be at most 100 characters'))),
   })
   .check(
     z.refine((query) => query.event !== undefined || !!query.events?.length || !!query.accessEvents?.length, {

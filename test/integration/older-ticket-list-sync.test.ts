@@ -4,7 +4,6 @@ import { advanceClock, resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { ticketUpdates } from '#shared/data/ticket-list-queries';
 import type { CreatedEvent } from '#shared/domain/event';
-import { listOrder } from '#shared/domain/older-ticket-list';
 import type { Ticket } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
@@ -61,7 +60,7 @@ const poll = (ms: number, query: string) =>
   at(ms, async (token) => {
     const response = await call('GET', `${LIST}?${query}`, { token });
     expect(response.status, response.raw).toBe(200);
-    return { ...(response.body as { totalCount: number; count: number; data: Ticket[] }), truncated: response.headers['x-list-truncated'] };
+    return response.body as { totalCount: number; count: number; data: Ticket[]; next: string | null; totalCountIsEstimate?: true };
   });
 
 describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
@@ -77,7 +76,8 @@ describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
     // The clock moves on while a request runs: each change is stamped within its second.
     expect(all.data.map((t) => t.updated.slice(0, 19))).toEqual([1000, 2000, 3000].map((ms) => iso(from + ms).slice(0, 19)));
     expect(all.totalCount).toBe(3);
-    expect(all.truncated).toBeUndefined();
+    expect(all.totalCountIsEstimate).toBeUndefined();
+    expect(all.next).toBeNull();
 
     const first = await poll(from + 10_000, `updatedFrom=${iso(from)}&_limit=2`);
     const second = await poll(from + 10_000, `updatedFrom=${iso(from)}&_limit=2&_offset=2`);
@@ -122,21 +122,33 @@ describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
   });
 });
 
-describe('a sync read cut by its bound', () => {
-  it('answers a prefix of the (updated, id) order when a shard stops short, and says it is incomplete', async () => {
+describe('a sync walked with next', () => {
+  it('reads each shard only up to the page, and a page is always whole: every change exactly once, in (updated, id) order', async () => {
     const from = base + 10_800_000;
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 24);
     for (const [n, ticket] of tickets.entries()) await patch(from + 1000 * (n + 1), ticket, { partyMember: `Cut ${n}` });
-    const whole = await ticketUpdates({ from: iso(from) }, 1000);
+    const everything = { need: 1000, budget: 1000, accept: () => true };
+    const whole = await ticketUpdates({ from: iso(from) }, everything);
     expect(whole.complete).toBe(true);
-    const order = whole.records.sort(listOrder({ kind: 'updates' })).map((t) => t.id);
-    expect(order).toEqual(tickets.map((t) => t.id));
-    // 16 items over 8 shards: 2 per shard, and some shard holds at least 3 of the 24.
-    const cut = await ticketUpdates({ from: iso(from) }, 16);
+    expect(whole.records.map((t) => t.id)).toEqual(tickets.map((t) => t.id));
+    // Three per shard asked: the shards stop short, yet the merged prefix holds at least the three.
+    const cut = await ticketUpdates({ from: iso(from) }, { need: 3, budget: 1000, accept: () => true });
     expect(cut.complete).toBe(false);
-    expect(cut.itemsRead).toBeLessThanOrEqual(16);
-    const prefix = cut.records.sort(listOrder({ kind: 'updates' })).map((t) => t.id);
-    expect(prefix.length).toBeGreaterThan(0);
-    expect(prefix).toEqual(order.slice(0, prefix.length));
+    expect(cut.itemsRead).toBeLessThanOrEqual(3 * 8);
+    const prefix = cut.records.map((t) => t.id);
+    expect(prefix.length).toBeGreaterThanOrEqual(3);
+    expect(prefix).toEqual(tickets.map((t) => t.id).slice(0, prefix.length));
+
+    // Over HTTP: one loop following `next`, no header to read.
+    const seen: number[] = [];
+    let query = `updatedFrom=${iso(from)}&_limit=5`;
+    for (let pages = 0; pages < 10; pages += 1) {
+      const page = await poll(from + 60_000, query);
+      expect(page.count).toBe(page.next === null ? page.data.length : 5);
+      seen.push(...page.data.map((t) => t.id));
+      if (page.next === null) break;
+      query = `updatedFrom=${iso(from)}&_limit=5&_cursor=${page.next}`;
+    }
+    expect(seen).toEqual(tickets.map((t) => t.id));
   });
 });

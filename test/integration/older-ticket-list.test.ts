@@ -5,7 +5,7 @@ import type { CreatedEvent } from '#shared/domain/event';
 import { ListedTicketResource } from '#shared/domain/older-ticket-resource';
 import type { Order } from '#shared/domain/order';
 import type { Ticket } from '#shared/domain/ticket';
-import { PageAnswer } from '#shared/http/answers';
+import { CursorPageAnswer } from '#shared/http/answers';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { seedWaivers } from '../../bin/seed/waivers.ts';
@@ -73,7 +73,7 @@ describe('GET /ticket: each filter alone', () => {
 
   it('finds a ticket by its barcode, and answers an empty page for an unknown barcode', async () => {
     expect(ids(await list(`barcode=${staffGa[1]!.barcode}`))).toEqual([staffGa[1]!.id]);
-    expect(await list('barcode=NO-SUCH-CODE')).toEqual({ totalCount: 0, count: 0, limit: 25, offset: 0, data: [] });
+    expect(await list('barcode=NO-SUCH-CODE')).toEqual({ totalCount: 0, count: 0, limit: 25, offset: 0, data: [], next: null });
   });
 
   it('answers each ticket as GET /ticket/{id} does, with its purchasedDate (the order\'s purchase time)', async () => {
@@ -81,7 +81,7 @@ describe('GET /ticket: each filter alone', () => {
     expect(page.data[0]).toEqual(orderTickets[0]);
     expect(page.data.map((ticket) => ticket.purchasedDate)).toEqual([order.purchasedDate, order.purchasedDate]);
     expect(order.purchasedDate.slice(0, 16)).toBe(PURCHASED.slice(0, 16));
-    expect(() => PageAnswer(ListedTicketResource).parse(page)).not.toThrow();
+    expect(() => CursorPageAnswer(ListedTicketResource).parse(page)).not.toThrow();
   });
 });
 
@@ -162,7 +162,7 @@ describe('GET /ticket: paging', () => {
 describe('GET /ticket: expansions', () => {
   it('answers costs, refundProtect, change, promoter, waveTime, waivers and user in their documented shapes', async () => {
     const page = await list(`orderId=${order.id}&_include=costs,refundProtect,change,promoter,waveTime,waivers,user`);
-    expect(() => PageAnswer(ListedTicketResource).parse(page)).not.toThrow();
+    expect(() => CursorPageAnswer(ListedTicketResource).parse(page)).not.toThrow();
     const [first] = page.data;
     const wave = event.waveTimes[0]!;
     expect(first!.costs).toEqual({ price: first!.price, taxAmount: first!.taxAmount, gratuityAmount: first!.gratuityAmount, paidUponCheckout: first!.paidUponCheckout, total: first!.price + first!.taxAmount + first!.gratuityAmount });

@@ -163,14 +163,16 @@ describe('GET /ticket (the older list) at 10,000 tickets in one event', () => {
     return { result, reads };
   };
 
-  it('eventId alone reads only up to the page and counts from the kept counts', async () => {
+  it('eventId alone reads only up to the page, counts from the kept counts, and starts any _offset from the kept positions', async () => {
     const sorted = ids([...records].sort((a, b) => a.id - b.id));
     const first = await older(`eventId=${big.id}&_limit=${LIMIT}`);
     expect(first.result.body.totalCount).toBe(TICKETS);
-    expect(first.reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + LIMIT);
-    const deep = await older(`eventId=${big.id}&_limit=${LIMIT}&_offset=900`);
-    expect(ids(deep.result.body.data)).toEqual(sorted.slice(900, 900 + LIMIT));
-    expect(deep.reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + 900 + LIMIT);
+    expect(first.reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + LIMIT + 1);
+    for (const offset of [900, 8000]) {
+      const deep = await older(`eventId=${big.id}&_limit=${LIMIT}&_offset=${offset}`);
+      expect(ids(deep.result.body.data)).toEqual(sorted.slice(offset, offset + LIMIT));
+      expect(deep.reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + Math.ceil(TICKETS / POSITION_BLOCK / 2) + 2 + POSITION_BLOCK + LIMIT + 1);
+    }
   });
 
   it('typeId (with or without eventId) reads only up to the page and counts from the type counts', async () => {
@@ -181,11 +183,11 @@ describe('GET /ticket (the older list) at 10,000 tickets in one event', () => {
       expect(ids(first.result.body.data), query).toEqual(sorted.slice(0, LIMIT));
       expect(first.result.body.totalCount, query).toBe(sorted.length);
       expect(first.result.headers['x-list-truncated'], query).toBeUndefined();
-      // The shards, the type's own item (typeId alone: its event), the page.
-      expect(first.reads.itemsRead, query).toBeLessThanOrEqual(STATS_SHARDS + 1 + LIMIT);
-      const deep = await older(`${query}&_limit=${LIMIT}&_offset=900`);
-      expect(ids(deep.result.body.data), query).toEqual(sorted.slice(900, 900 + LIMIT));
-      expect(deep.reads.itemsRead, query).toBeLessThanOrEqual(STATS_SHARDS + 1 + 900 + LIMIT);
+      // The shards, the type's own item (typeId alone: its event), the page and one more.
+      expect(first.reads.itemsRead, query).toBeLessThanOrEqual(STATS_SHARDS + 1 + LIMIT + 1);
+      const deep = await older(`${query}&_limit=${LIMIT}&_offset=${sorted.length - 40}`);
+      expect(ids(deep.result.body.data), query).toEqual(sorted.slice(-40, -40 + LIMIT));
+      expect(deep.reads.itemsRead, query).toBeLessThanOrEqual(STATS_SHARDS + 1 + Math.ceil(TICKETS / POSITION_BLOCK / 2) + 2 + POSITION_BLOCK + LIMIT + 1);
     }
     // A type of another event: nothing matches, and the count says so.
     const elsewhere = await older(`eventId=${granted.id}&typeId=${type}&_limit=${LIMIT}`);
@@ -193,11 +195,18 @@ describe('GET /ticket (the older list) at 10,000 tickets in one event', () => {
     expect(elsewhere.result.body.data).toEqual([]);
   });
 
-  it('every other filter reads at most MAX_LIST_READ index items and says when it was cut', async () => {
-    for (const query of [`eventId=${big.id}&search=runner 99`, `updatedFrom=2000-01-01T00:00:00Z`, `eventId=${big.id}&purchasedFrom=2000-01-01T00:00:00Z`]) {
+  it('every other filter reads at most MAX_LIST_READ index items: a whole page with `next`, or a 400 naming narrower filters, never a short page', async () => {
+    for (const query of [`updatedFrom=2000-01-01T00:00:00Z`, `eventId=${big.id}&purchasedFrom=2000-01-01T00:00:00Z`]) {
       const { result, reads } = await older(`${query}&_limit=${LIMIT}`);
+      expect(result.body.count, query).toBe(LIMIT);
+      expect(result.body.next, query).toEqual(expect.any(String));
+      expect(result.headers['x-list-truncated'], query).toBeUndefined();
       expect(reads.itemsRead, query).toBeLessThanOrEqual(MAX_LIST_READ + LIMIT);
-      expect(result.headers['x-list-truncated'], query).toBe('true');
     }
+    // A name no ticket holds, in an event larger than one read: loud, not an empty page that looks like the end.
+    const sparse = await countReads(() => call('GET', `/api/v2/ticket?eventId=${big.id}&search=nobody-holds-this&_limit=${LIMIT}`, { token }));
+    expect(sparse.result.status).toBe(400);
+    expect(sparse.result.body.errors[0].path).toBe('query.search');
+    expect(sparse.reads.itemsRead).toBeLessThanOrEqual(MAX_LIST_READ + STATS_SHARDS);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newTicketRecord } from '#shared/domain/new-ticket';
-import { isEventAlone, isTypeAlone, listOrder, matchesFilters, servingIndex, toListedTicket } from '#shared/domain/older-ticket-list';
+import { decodeSortCursor, encodeSortCursor, isEventAlone, isTypeAlone, matchesFilters, servingIndex, toListedTicket } from '#shared/domain/older-ticket-list';
 import type { TicketRecord } from '#shared/domain/ticket';
 import { ValidationError } from '#shared/errors';
 import { OlderTicketListQuery, parseInstant } from '#shared/http/older-ticket-input';
@@ -98,12 +98,12 @@ describe('matchesFilters', () => {
     expect(matchesFilters(record(), { typeId: 4 }, byEvent)).toBe(false);
   });
 
-  it('orders the sync by (updated, id) and every other list by id', () => {
-    const a = record({ id: 9, updated: '2026-05-01T10:00:00.000Z' });
-    const b = record({ id: 8, updated: '2026-05-01T11:00:00.000Z' });
-    const c = record({ id: 10, updated: '2026-05-01T10:00:00.000Z' });
-    expect([b, c, a].sort(listOrder({ kind: 'updates' })).map((t) => t.id)).toEqual([9, 10, 8]);
-    expect([b, c, a].sort(listOrder(byEvent)).map((t) => t.id)).toEqual([8, 9, 10]);
+  it('round-trips a serving sort key as _cursor and refuses anything else with 400', () => {
+    const sort = '2026-05-01T10:00:00.000Z#0000000009';
+    expect(decodeSortCursor(encodeSortCursor(sort))).toBe(sort);
+    for (const forged of ['bm9wZQ', Buffer.from('s:2026#00000000x9').toString('base64url'), Buffer.from('s:a b#0000000009').toString('base64url'), Buffer.from(`s:${'9'.repeat(81)}`).toString('base64url')]) {
+      expect(() => decodeSortCursor(forged), forged).toThrow(ValidationError);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { findTicketType } from '../../data/events.ts';
-import { countListed, countTypeListed } from '../../data/ticket-stats.ts';
+import { listTicketRecords } from '../../data/ticket-lists.ts';
 import {
   customerSummaries,
   customerTickets,
@@ -7,21 +7,27 @@ import {
   eventTickets,
   orderAffiliates,
   orderTickets,
+  sortOf,
   ticketByBarcode,
   ticketUpdates,
   typeTickets,
   waveTimes,
   type IndexRead,
+  type ReadBounds,
 } from '../../data/ticket-list-queries.ts';
 import {
   checkIncludes,
+  decodeSortCursor,
+  encodeSortCursor,
   isEventAlone,
   isTypeAlone,
-  listOrder,
   matchesFilters,
   MAX_LIST_READ,
+  offsetPastRead,
+  SERVING_SORT,
   servingIndex,
   toListedTicket,
+  tooSparse,
   type ListedTicket,
   type OlderTicketFilters,
   type OlderTicketInclude,
@@ -30,6 +36,7 @@ import {
 } from '../../domain/older-ticket-list.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
+import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import type { TicketWaiver } from '../../domain/waivers.ts';
 import { inScope, ticketInScope, type EventScope } from '../event-scope.ts';
 import { listTicketWaivers } from './ticket-waivers.ts';
@@ -38,71 +45,94 @@ export interface OlderTicketListRequest extends OlderTicketFilters {
   include: readonly OlderTicketInclude[];
   limit: number;
   offset: number;
+  /** The `next` of the previous page (then `offset` is 0). */
+  cursor?: string;
 }
 
-/** A page of the list, and whether the read bound (MAX_LIST_READ) cut it. */
+/** A page of the list, the cursor of the following one (null on the last), and whether `totalCount` is only a lower bound. */
 export interface OlderTicketPage extends Page<ListedTicket> {
-  truncated: boolean;
+  next: string | null;
+  totalCountIsEstimate: boolean;
 }
 
-function readServing(serving: ServingIndex, budget: number): Promise<IndexRead> {
+interface RecordPage {
+  records: TicketRecord[];
+  totalCount: number;
+  next: string | null;
+  totalCountIsEstimate: boolean;
+}
+
+type Paging = Pick<OlderTicketListRequest, 'limit' | 'offset' | 'cursor'>;
+
+function readServing(serving: Exclude<ServingIndex, { kind: 'barcode' }>, bounds: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
   switch (serving.kind) {
-    case 'barcode': return ticketByBarcode(serving.barcode);
-    case 'order': return orderTickets(serving.orderId, budget);
-    case 'customer': return customerTickets(serving.customerId, budget);
-    case 'updates': return ticketUpdates(serving, budget);
-    case 'purchases': return eventPurchases(serving.eventId, serving, budget);
-    case 'type': return typeTickets(serving.typeId, budget);
-    case 'event': return eventTickets(serving.eventId, budget);
+    case 'order': return orderTickets(serving.orderId, bounds);
+    case 'customer': return customerTickets(serving.customerId, bounds);
+    case 'updates': return ticketUpdates(serving, bounds);
+    case 'purchases': return eventPurchases(serving.eventId, serving, bounds);
+    case 'type': return typeTickets(serving.typeId, bounds);
+    case 'event': return eventTickets(serving.eventId, bounds);
   }
 }
 
 /**
- * `GET /ticket`: the serving index read (at most MAX_LIST_READ items), the other filters
- * applied on top, ordered, then the page's expansions, each one batch per page. `eventId`
- * alone reads only up to the page (by id) and counts from the event's kept counts;
- * `typeId` (with or without `eventId`) likewise from the type's index and counts.
- * A scoped caller sees only the tickets its scope reaches (event-scope.ts, `granted`): an
- * `eventId` outside it is an empty page; other serving indexes are filtered as read.
+ * `GET /ticket`. `eventId` or `typeId` alone (the integrations' usual walk) is the id-ordered
+ * list of `GET /tickets`: any `_offset` from the kept positions, exact counts. Any other
+ * filter set reads its serving index (the most selective filter) from the start or after
+ * the cursor, the other filters applied on top, until the page and one more match are
+ * found (at most MAX_LIST_READ index items: past that a 400 names the narrower query,
+ * never a short page), then the page's expansions, each one batch per page. A scoped caller
+ * sees only the tickets its scope reaches (event-scope.ts, `granted`): an `eventId` outside
+ * it is an empty page; other serving indexes are filtered as read.
  */
 export async function listOlderTickets(request: OlderTicketListRequest, scope?: EventScope): Promise<OlderTicketPage> {
-  const { include, limit, offset, ...filters } = request;
+  const { include, limit, offset, cursor, ...filters } = request;
   checkIncludes(include, limit);
-  const nothing = { totalCount: 0, limit, offset, items: [], truncated: false };
-  if (filters.eventId !== undefined && !inScope(scope, filters.eventId)) return nothing;
-  const serving = servingIndex(filters);
-  const eventAlone = isEventAlone(filters);
-  const alone = eventAlone || isTypeAlone(filters);
-  // A type alone is served from its index and counts only when its event is in scope (then all its tickets are).
-  const typeOwner = isTypeAlone(filters) && scope ? await typeEvent(filters.typeId!, filters.eventId) : undefined;
-  if (typeOwner !== undefined && !inScope(scope, typeOwner)) return nothing;
-  const total = eventAlone ? countListed([filters.eventId!]) : alone ? typeCount(filters.typeId!, filters.eventId) : undefined;
-  total?.catch(() => undefined); // awaited below; handled here in case the Query fails first
-  const read = await readServing(serving, alone ? Math.min(offset + limit, MAX_LIST_READ) : MAX_LIST_READ);
-  const matches = read.records
-    .filter((record) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted'))
-    .sort(listOrder(serving));
-  const records = matches.slice(offset, offset + limit);
+  checkPaging({ offset, cursor });
+  const paging = { limit, offset, cursor };
+  const inside = filters.eventId === undefined || inScope(scope, filters.eventId);
+  const page = !inside
+    ? undefined
+    : isEventAlone(filters) || isTypeAlone(filters)
+      ? await positionedPage(filters, paging, scope)
+      : await servedPage(filters, paging, scope);
+  const { records, totalCount, next, totalCountIsEstimate } = page ?? { records: [], totalCount: 0, next: null, totalCountIsEstimate: false };
   const related = await readRelations(records, include);
+  return { totalCount, limit, offset, items: records.map((record) => toListedTicket(record, include, related)), next, totalCountIsEstimate };
+}
+
+/** An event's or a type's tickets alone, as `GET /tickets` pages them; undefined when the type is unknown or its event out of scope. */
+async function positionedPage(filters: OlderTicketFilters, paging: Paging, scope?: EventScope): Promise<RecordPage | undefined> {
+  const eventId = filters.typeId === undefined ? filters.eventId! : (filters.eventId ?? (await findTicketType(filters.typeId))?.eventId);
+  if (eventId === undefined || !inScope(scope, eventId)) return undefined;
+  const page = await listTicketRecords({ events: [eventId], accessEvents: [], ticketTypes: filters.typeId === undefined ? undefined : [filters.typeId], ...paging });
+  return { records: page.items, totalCount: page.totalCount, next: page.next, totalCountIsEstimate: false };
+}
+
+/** Any other filter set: its serving index read until the page is whole (module comment). */
+async function servedPage(filters: OlderTicketFilters, { limit, offset, cursor }: Paging, scope?: EventScope): Promise<RecordPage> {
+  const serving = servingIndex(filters);
+  if (serving.kind === 'barcode') {
+    const { records } = await ticketByBarcode(serving.barcode);
+    const matches = records.filter((record) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted'));
+    return { records: matches.slice(offset, offset + limit), totalCount: matches.length, next: null, totalCountIsEstimate: false };
+  }
+  const need = offset + limit + 1;
+  if (need > MAX_LIST_READ) throw offsetPastRead();
+  const after = cursor === undefined ? undefined : decodeSortCursor(cursor);
+  const accept = (record: TicketRecord) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted');
+  const read = await readServing(serving, { after, need, budget: MAX_LIST_READ, accept });
+  if (!read.complete && read.records.length < need) throw tooSparse(filters);
+  const records = read.records.slice(offset, offset + limit);
+  const more = read.records.length > offset + limit;
   return {
-    totalCount: total ? await total : matches.length,
-    limit,
-    offset,
-    items: records.map((record) => toListedTicket(record, include, related)),
-    // eventId or typeId alone reads only what the page needs: it is cut only when the page lies past the bound.
-    truncated: alone ? offset + limit > MAX_LIST_READ && !read.complete : !read.complete,
+    records,
+    // Exact when the read reached the end from the start; else the matches known so far, flagged.
+    totalCount: read.records.length,
+    next: more ? encodeSortCursor(sortOf(SERVING_SORT[serving.kind], records.at(-1)!)) : null,
+    totalCountIsEstimate: !read.complete || after !== undefined,
   };
 }
-
-/** A type's live tickets from its event's kept counts (0 when `eventId` names another event: nothing matches). */
-async function typeCount(typeId: number, eventId: number | undefined): Promise<number> {
-  const owner = await typeEvent(typeId, eventId);
-  return owner === undefined ? 0 : countTypeListed(owner, typeId);
-}
-
-/** The event whose tickets a type filter lists: the named one, else the type's own (undefined for an unknown type). */
-const typeEvent = async (typeId: number, eventId: number | undefined): Promise<number | undefined> =>
-  eventId ?? (await findTicketType(typeId))?.eventId;
 
 async function readRelations(records: TicketRecord[], include: readonly OlderTicketInclude[]): Promise<PageRelations> {
   const ids = <T>(pick: (record: TicketRecord) => T | null | undefined) => records.flatMap((record) => pick(record) ?? []) as T[];

@@ -1,0 +1,145 @@
+/**
+ * One-off, after the release that brought the kept list positions (issue 20; README "Lists
+ * at scale"): sets every event's position blocks (`EVENT#<id>` / `POS#<list>#<block>`, see
+ * shared/data/list-positions.ts) to a recount of its live tickets. Run it after
+ * backfill-ticket-lists.ts (the `access` lists are recounted from the list entries it
+ * writes), with the stage's TABLE_NAME and AWS credentials:
+ * `TABLE_NAME=... npx tsx bin/maintenance/backfill-list-positions.ts [--restart]`.
+ *
+ * Idempotent: each block is Put whole with its recount (and blocks no ticket holds any
+ * more are set to zero), never added to, so a re-run repairs. Resumable: events are done
+ * in id order and the last one finished is kept in the table
+ * (`MAINTENANCE#backfill-list-positions` / `CHECKPOINT#<run>`, run `all` from the command
+ * line); a re-run goes on after it unless `--restart`. A ticket that moves while its event is being recounted may leave one block
+ * off by its move: run it in a quiet hour, or re-run the event. Maintenance reads (a Scan
+ * for the event ids, each event's list indexes to their end), never a request's.
+ */
+import { pathToFileURL } from 'node:url';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { blockOf } from '#shared/domain/ticket-list-plan';
+
+export interface PositionBackfillOutcome {
+  events: number;
+  tickets: number;
+  /** Position blocks written (recounted or set to zero). */
+  blocks: number;
+}
+
+const checkpoint = (run: string) => ({ PK: 'MAINTENANCE#backfill-list-positions', SK: `CHECKPOINT#${run}` });
+const PAGE_SIZE = 500;
+type Item = Record<string, unknown>;
+/** `<list>/<block>` → process state → count, for one event. */
+type Recount = Map<string, Map<number, number>>;
+
+export interface PositionBackfillOptions {
+  /** Only these events (tests; a run for a few events); default every event. */
+  events?: number[];
+  /** The checkpoint's name: a run resumes after the last event its name finished. */
+  run?: string;
+  restart?: boolean;
+  progress?: (done: number, total: number) => void;
+}
+
+/** Backfills the events in id order, going on after the run's checkpoint unless `restart`. */
+export async function backfillListPositions({ events, run = 'all', restart = false, progress }: PositionBackfillOptions = {}): Promise<PositionBackfillOutcome> {
+  const all = (events ?? (await allEventIds())).sort((a, b) => a - b);
+  const after = restart ? 0 : Number((await db.send(new GetCommand({ TableName: tableName(), Key: checkpoint(run), ConsistentRead: true }))).Item?.lastEventId ?? 0);
+  const todo = all.filter((eventId) => eventId > after);
+  const outcome: PositionBackfillOutcome = { events: 0, tickets: 0, blocks: 0 };
+  for (const eventId of todo) {
+    const recount: Recount = new Map();
+    const add = (list: string, item: Item) => {
+      const key = `${list}/${blockOf(Number(item.ticketId ?? item.id))}`;
+      const states = recount.get(key) ?? new Map<number, number>();
+      states.set(Number(item.processState), (states.get(Number(item.processState)) ?? 0) + 1);
+      recount.set(key, states);
+    };
+    for await (const item of indexItems(keys.eventTicketsIndex(eventId), 'Ticket')) {
+      outcome.tickets += 1;
+      add('event', item);
+      add(`team#${Number(item.teamKey ?? 0)}`, item);
+      add(`type#${Number(item.typeId)}`, item);
+    }
+    for await (const item of indexItems(keys.accessTicketsIndex(eventId), 'TicketAccessEntry')) add('access', item);
+    outcome.blocks += await writeBlocks(eventId, recount);
+    outcome.events += 1;
+    await db.send(new PutCommand({ TableName: tableName(), Item: { ...checkpoint(run), entity: 'MaintenanceCheckpoint', lastEventId: eventId } }));
+    progress?.(all.length - todo.length + outcome.events, all.length);
+  }
+  return outcome;
+}
+
+/** Every event's id: a Scan of the event items (maintenance only). */
+async function allEventIds(): Promise<number[]> {
+  const ids: number[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await db.send(new ScanCommand({ TableName: tableName(), FilterExpression: 'SK = :sk', ExpressionAttributeValues: { ':sk': 'EVENT' }, ProjectionExpression: 'id', Limit: PAGE_SIZE, ExclusiveStartKey: start }));
+    ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}
+
+/** The items of one GSI1 list partition of the given entity, page by page to its end. */
+async function* indexItems(partition: string, entity: string): AsyncGenerator<Item> {
+  const query: QueryCommandInput = {
+    TableName: tableName(),
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    FilterExpression: '#entity = :entity',
+    ExpressionAttributeNames: { '#entity': 'entity' },
+    ExpressionAttributeValues: { ':pk': partition, ':entity': entity },
+    Limit: PAGE_SIZE,
+  };
+  let start: Item | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...query, ExclusiveStartKey: start }));
+    yield* page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/** Puts each recounted block whole, and zero into the event's blocks no live ticket holds now. Answers the blocks written. */
+async function writeBlocks(eventId: number, recount: Recount): Promise<number> {
+  const stale: string[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pos)',
+        ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':pos': 'POS#' },
+        ProjectionExpression: 'SK',
+        Limit: PAGE_SIZE,
+        ExclusiveStartKey: start,
+      }),
+    );
+    stale.push(...(page.Items ?? []).map((item) => String(item.SK)));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  const blocks = new Map<string, Map<number, number>>();
+  for (const sk of stale) blocks.set(sk, new Map());
+  for (const [key, states] of recount) {
+    const [list, block] = [key.slice(0, key.lastIndexOf('/')), Number(key.slice(key.lastIndexOf('/') + 1))];
+    blocks.set(keys.listPosition(eventId, list, block).SK, states);
+  }
+  for (const [SK, states] of blocks) {
+    const counts = Object.fromEntries([...states].map(([state, n]) => [`s${state}`, n]));
+    await db.send(new PutCommand({ TableName: tableName(), Item: { PK: keys.eventPartition(eventId), SK, entity: 'ListPosition', ...counts } }));
+  }
+  return blocks.size;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const bar = (done: number, total: number) => {
+    const width = 30;
+    const filled = total ? Math.round((done / total) * width) : width;
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} events`);
+  };
+  const outcome = await backfillListPositions({ restart: process.argv.includes('--restart'), progress: bar });
+  process.stderr.write('\n');
+  console.log(JSON.stringify(outcome, null, 2));
+}
