@@ -11,11 +11,12 @@ import { adminActor } from '#shared/use-cases/event-scope';
 
 /**
  * multipart/form-data with the image in the field `file` (README "Profile photos").
- * Decoded and re-encoded here, before the use case, so only this route's bundle carries
- * jpeg-js and pngjs (the delete route shares the use case module).
+ * The decoder is handed to the use case from here, so only this route's bundle carries
+ * jpeg-js and pngjs (the delete route shares the use case module); it runs only after the
+ * ticket is found.
  */
 export const handler = route(
   'POST /tickets/{id}/profile-photo',
   { path: PathId, multipart: multipartForm({ maxFileBytes: MAX_PHOTO_BYTES }), body: z.strictObject({ file: FilePart }), response: DataAnswer(TicketResource) },
-  async ({ path, body, caller }) => dataOnly(await uploadProfilePhoto(path.id, reencodePhoto(body.file.data), adminActor(caller))),
+  async ({ path, body, caller }) => dataOnly(await uploadProfilePhoto(path.id, body.file.data, reencodePhoto, adminActor(caller))),
 );

@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 import { AppError, TooLarge, UnsupportedMediaType, ValidationError } from '../errors.ts';
@@ -14,6 +15,13 @@ import { sniffImageType, type ImageType } from './image-type.ts';
 export const MAX_PHOTO_SIDE = 4096;
 export const MAX_PHOTO_PIXELS = MAX_PHOTO_SIDE * MAX_PHOTO_SIDE;
 export const PHOTO_MEDIA_TYPES = ['image/jpeg', 'image/png'] as const;
+/**
+ * Interlaced PNGs at most this many pixels: pngjs inflates them without a bound of its own
+ * (non-interlaced ones it bounds by the header's size), so they are also inflated first
+ * here, bounded by what their header allows (`pngRawBytes`); phones and cameras do not
+ * interlace, so the cap costs nobody a photo.
+ */
+export const MAX_INTERLACED_PIXELS = 2_000_000;
 const JPEG_QUALITY = 85;
 /** jpeg-js's own allocation ceiling; a 16.8 MP photo needs about 200 MB of it (functions have 1024 MB). */
 const JPEG_MAX_MEMORY_MB = 512;
@@ -30,6 +38,14 @@ interface Header {
   height: number;
   /** EXIF orientation 1–8 (1: as stored). */
   orientation: number;
+  /** PNG only: what IHDR says the pixel data is. */
+  png?: PngLayout;
+}
+
+interface PngLayout {
+  bitDepth: number;
+  colorType: number;
+  interlaced: boolean;
 }
 
 /** JPEG or PNG bytes in, freshly encoded bytes of the same format out; refusals are 415, 413 or 400. */
@@ -46,6 +62,7 @@ export function reencodePhoto(bytes: Uint8Array): CleanPhoto {
     if (width > MAX_PHOTO_SIDE || height > MAX_PHOTO_SIDE || width * height > MAX_PHOTO_PIXELS) {
       throw new TooLarge(`The image is ${width}×${height} pixels: at most ${MAX_PHOTO_SIDE} per side and ${MAX_PHOTO_PIXELS} pixels in all.`);
     }
+    if (header.png?.interlaced) checkInterlacedPng(bytes, header, header.png, type);
     return type.mediaType === 'image/png' ? reencodePng(bytes, type) : reencodeJpeg(bytes, type, header.orientation);
   } catch (error) {
     // Whatever the decoders throw on hostile bytes is the client's malformed file (400), never a 500.
@@ -81,11 +98,58 @@ function reencodePng(bytes: Uint8Array, type: ImageType): CleanPhoto {
   return { bytes: new Uint8Array(encoded), type, width: png.width, height: png.height };
 }
 
-/** Size from IHDR (always the first chunk), read before anything is inflated. */
+/** Size and layout from IHDR (always the first chunk), read before anything is inflated. */
 function pngHeader(bytes: Uint8Array): Header | undefined {
-  if (bytes.length < 24 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return undefined;
+  if (bytes.length < 29 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  return { width: view.getUint32(16), height: view.getUint32(20), orientation: 1 };
+  return { width: view.getUint32(16), height: view.getUint32(20), orientation: 1, png: { bitDepth: bytes[24]!, colorType: bytes[25]!, interlaced: bytes[28] === 1 } };
+}
+
+/** Samples per pixel of each PNG colour type (grey, RGB, palette, grey + alpha, RGBA). */
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+/** Adam7's seven passes: [x start, y start, x step, y step]. */
+const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+
+/** The exact size of the inflated pixel data IHDR describes (each row: a filter byte, then its packed samples); undefined for an impossible layout. */
+export function pngRawBytes(width: number, height: number, { bitDepth, colorType, interlaced }: PngLayout): number | undefined {
+  const channels = PNG_CHANNELS[colorType];
+  if (!channels || ![1, 2, 4, 8, 16].includes(bitDepth)) return undefined;
+  const rows = (w: number, h: number) => (w > 0 && h > 0 ? h * (1 + Math.ceil((w * channels * bitDepth) / 8)) : 0);
+  if (!interlaced) return rows(width, height);
+  return ADAM7.reduce((sum, [x0, y0, dx, dy]) => sum + rows(Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)), 0);
+}
+
+/**
+ * An interlaced PNG: refused above MAX_INTERLACED_PIXELS (413), else its IDAT data inflated
+ * with the output bounded by what IHDR allows, so a bomb (a small file that inflates to
+ * hundreds of MB) stops at that bound with a 400 instead of filling the function's memory.
+ */
+function checkInterlacedPng(bytes: Uint8Array, header: Header, layout: PngLayout, type: ImageType): void {
+  if (header.width * header.height > MAX_INTERLACED_PIXELS) {
+    throw new TooLarge(`The image is an interlaced PNG of ${header.width}×${header.height} pixels: interlaced PNGs at most ${MAX_INTERLACED_PIXELS} pixels (save it without interlacing).`);
+  }
+  const bound = pngRawBytes(header.width, header.height, layout);
+  if (bound === undefined) throw notDecodable(type);
+  try {
+    inflateSync(idatData(bytes), { maxOutputLength: bound });
+  } catch {
+    throw new ValidationError('The PNG\'s pixel data inflates to more than its header allows (or is corrupt).', [{ path: 'body.file', message: 'PNG data does not match its header.' }]);
+  }
+}
+
+/** The IDAT chunks' data, joined (chunks walked by their lengths; 400 on a chunk that runs past the file). */
+function idatData(bytes: Uint8Array): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const parts: Uint8Array[] = [];
+  for (let at = 8; at + 12 <= bytes.length; ) {
+    const length = view.getUint32(at);
+    const name = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
+    if (at + 12 + length > bytes.length) break;
+    if (name === 'IDAT') parts.push(bytes.subarray(at + 8, at + 8 + length));
+    if (name === 'IEND') break;
+    at += 12 + length;
+  }
+  return Buffer.concat(parts);
 }
 
 /** Size from the frame header and orientation from the EXIF segment, walking the markers before any pixels are decoded. */

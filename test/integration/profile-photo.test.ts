@@ -5,7 +5,7 @@ import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { SYSTEM } from '../support/tickets.ts';
 import { call } from '../support/api.ts';
 import jpeg from 'jpeg-js';
-import { exifSegment, GIF_BYTES, JPEG_BYTES, jpegClaiming, jpegImage, PNG_BYTES, pngClaiming, pngImage, WEBP_BYTES } from '../support/images.ts';
+import { exifSegment, GIF_BYTES, JPEG_BYTES, jpegClaiming, jpegImage, PNG_BYTES, pngBomb, pngClaiming, pngImage, WEBP_BYTES } from '../support/images.ts';
 import { form, type FormPart } from '../support/multipart.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -156,6 +156,23 @@ describe('POST /tickets/{id}/profile-photo', () => {
       await unchanged();
     });
 
+    it('answers 4xx for PNG decompression bombs, interlaced or not, from a bounded inflation; nothing is stored', async () => {
+      const MB = 1024 * 1024;
+      // 1000×1000 RGBA allows 4 MB of pixel data; each inflates to 64 MB from a file of ~65 KB.
+      for (const interlaced of [true, false]) {
+        const bomb = pngBomb({ width: 1000, height: 1000, interlaced, inflatedBytes: 64 * MB });
+        expect(bomb.length).toBeLessThan(100 * 1024);
+        const response = await upload(ticket.id, [file(bomb)]);
+        expect(response.status, `interlaced: ${interlaced}`).toBe(400);
+        expect(response.body.errors).toEqual([expect.objectContaining({ path: 'body.file' })]);
+      }
+      // Interlaced above 2 MP is refused from its header, before anything is inflated.
+      const big = await upload(ticket.id, [file(pngBomb({ width: 2000, height: 1500, interlaced: true, inflatedBytes: MB }))]);
+      expect(big.status).toBe(413);
+      expect(big.body.detail).toMatch(/interlaced PNGs at most 2000000 pixels/);
+      await unchanged();
+    });
+
     it('answers 415 for an SVG or HTML file', async () => {
       expect((await upload(ticket.id, [file(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'x.svg', 'image/svg+xml')])).status).toBe(415);
       expect((await upload(ticket.id, [file(Buffer.from('<html><script>alert(1)</script></html>'), 'x.png')])).status).toBe(415);
@@ -191,8 +208,11 @@ describe('POST /tickets/{id}/profile-photo', () => {
     });
   });
 
-  it('answers 404 for an unknown or deleted ticket', async () => {
+  it('answers 404 for an unknown or deleted ticket, before the file is decoded (a bomb answers 404, not its 400)', async () => {
     expect((await upload(9_999_999_999, [file(PNG_BYTES)])).status).toBe(404);
+    const bomb = pngBomb({ width: 1000, height: 1000, interlaced: true, inflatedBytes: 64 * 1024 * 1024 });
+    expect((await upload(9_999_999_999, [file(bomb)])).status).toBe(404);
+    expect((await upload(9_999_999_999, [file(Buffer.from('<html></html>'), 'x.png')])).status).toBe(404);
     const ticket = await newTicket();
     await deleteTicket(ticket.id, SYSTEM);
     expect((await upload(ticket.id, [file(PNG_BYTES)])).status).toBe(404);

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 
@@ -88,6 +88,20 @@ export function pngClaiming(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
   return Buffer.concat([PNG_BYTES.subarray(0, 8), pngChunk('IHDR', ihdr), pngChunk('IDAT', Buffer.alloc(0)), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/**
+ * A decompression bomb: IHDR claims `width`×`height` RGBA (interlaced or not), and one IDAT
+ * holds `inflatedBytes` of zeros deflated (a few hundred bytes per MB): far more than the
+ * header allows, in a file of a few tens of KB.
+ */
+export function pngBomb({ width, height, interlaced, inflatedBytes }: { width: number; height: number; interlaced: boolean; inflatedBytes: number }): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, interlaced ? 1 : 0], 8);
+  const idat = deflateSync(Buffer.alloc(inflatedBytes), { level: 9 });
+  return Buffer.concat([PNG_BYTES.subarray(0, 8), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /** A real JPEG whose frame header is patched to claim `width`×`height`. */

@@ -3,8 +3,8 @@ import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { AppError, TooLarge, UnsupportedMediaType, ValidationError } from '#shared/errors';
-import { MAX_PHOTO_SIDE, orient, reencodePhoto } from '#shared/domain/photo-image';
-import { exifSegment, GIF_BYTES, JPEG_BYTES, jpegClaiming, jpegImage, pngClaiming, pngImage, WEBP_BYTES } from '../support/images.ts';
+import { MAX_PHOTO_SIDE, orient, pngRawBytes, reencodePhoto } from '#shared/domain/photo-image';
+import { exifSegment, GIF_BYTES, JPEG_BYTES, jpegClaiming, jpegImage, pngBomb, pngClaiming, pngImage, WEBP_BYTES } from '../support/images.ts';
 
 /** Issue 13 item 4: photos are decoded and re-encoded before they are stored. */
 const has = (bytes: Uint8Array, text: string) => Buffer.from(bytes).includes(Buffer.from(text, 'latin1'));
@@ -122,5 +122,26 @@ describe('reencodePhoto', () => {
 
   it('refuses an empty file (400)', () => {
     expect(() => reencodePhoto(new Uint8Array(0))).toThrow(ValidationError);
+  });
+});
+
+describe('pngRawBytes', () => {
+  it('is the exact inflated size of the pixel data IHDR describes, interlaced (Adam7) or not', () => {
+    const rgba8 = { bitDepth: 8, colorType: 6, interlaced: false };
+    expect(pngRawBytes(3, 2, rgba8)).toBe(2 * (1 + 12));
+    expect(pngRawBytes(10, 1, { bitDepth: 1, colorType: 0, interlaced: false })).toBe(1 + 2);
+    expect(pngRawBytes(2, 2, { bitDepth: 16, colorType: 2, interlaced: false })).toBe(2 * (1 + 12));
+    // 8×8 interlaced, 8-bit grey: passes of 1×1, 1×1, 2×1, 2×2, 4×2, 4×4, 8×4 pixels, a filter byte per row.
+    expect(pngRawBytes(8, 8, { bitDepth: 8, colorType: 0, interlaced: true })).toBe(2 + 2 + 3 + 2 * 3 + 2 * 5 + 4 * 5 + 4 * 9);
+    // 1×1 interlaced: only the first pass holds a pixel.
+    expect(pngRawBytes(1, 1, { ...rgba8, interlaced: true })).toBe(1 + 4);
+    // Exact: an interlaced image of exactly that much (zero) pixel data decodes; one byte more is a bomb, refused.
+    for (const [width, height] of [[5, 3], [17, 9], [1, 33]] as const) {
+      const exact = pngRawBytes(width, height, { ...rgba8, interlaced: true })!;
+      expect(reencodePhoto(pngBomb({ width, height, interlaced: true, inflatedBytes: exact }))).toMatchObject({ width, height });
+      expect(() => reencodePhoto(pngBomb({ width, height, interlaced: true, inflatedBytes: exact + 1 }))).toThrow(ValidationError);
+    }
+    expect(pngRawBytes(4, 4, { bitDepth: 3, colorType: 6, interlaced: false })).toBeUndefined();
+    expect(pngRawBytes(4, 4, { bitDepth: 8, colorType: 5, interlaced: false })).toBeUndefined();
   });
 });

@@ -2,7 +2,9 @@ import { deleteObjectQuietly, newObjectKey, objectKeyOf, objectUrl, putObject } 
 import type { CleanPhoto } from '../../domain/photo-image.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
 import { toTicket, type Ticket } from '../../domain/ticket.ts';
+import { scopeOf } from '../event-scope.ts';
 import { changeTicket, ticketNotFound } from './change-ticket.ts';
+import { liveTicketRecord } from './read-tickets.ts';
 
 /**
  * Attendee profile photos: JPEG or PNG by their bytes, at most 5 MiB (the multipart
@@ -35,14 +37,17 @@ async function setProfilePhoto(ticketId: number, url: string | null, actor: Acto
 }
 
 /**
- * Takes only a re-encoded photo (`reencodePhoto`, called by the upload handler: this
- * module is in the delete route's bundle too, which must not carry the decoders).
- * Puts the object first, then sets the URL on the ticket (conditional on the ticket
- * existing and not deleted); if that fails, the new object is removed again. The
- * replaced photo's object is removed last, best-effort.
+ * Looks the ticket up (404 when missing, deleted or outside the actor's events) before the
+ * upload is decoded at all: nobody makes the function inflate a file for a ticket they
+ * cannot change. `reencode` is `reencodePhoto`, passed by the upload handler (this module
+ * is in the delete route's bundle too, which must not carry the decoders). Puts the object
+ * first, then sets the URL on the ticket (conditional on the ticket existing and not
+ * deleted); if that fails, the new object is removed again. The replaced photo's object is
+ * removed last, best-effort.
  */
-export async function uploadProfilePhoto(ticketId: number, photo: CleanPhoto, actor: Actor): Promise<Ticket> {
-  const { bytes: clean, type } = photo;
+export async function uploadProfilePhoto(ticketId: number, upload: Uint8Array, reencode: (bytes: Uint8Array) => CleanPhoto, actor: Actor): Promise<Ticket> {
+  await liveTicketRecord(ticketId, scopeOf(actor), 'own');
+  const { bytes: clean, type } = reencode(upload);
 
   const key = newObjectKey(photoPrefix(ticketId), type.extension);
   await putObject(key, clean, type.mediaType, { 'ticket-id': String(ticketId) });
