@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../clock.ts';
+import { RateLimited } from '../errors.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -39,4 +40,24 @@ export async function takeSlot(name: string, subject: string, limit: number, win
     }
   }
   return { allowed: false, retryAfterSeconds: 1 };
+}
+
+/** One sliding window of `takeSlot`. */
+export interface RateWindow {
+  name: string;
+  subject: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Takes a slot in each window in turn; the first full one refuses with 429 (`message`
+ * names the limit; Retry-After from that window). Windows before it keep their slot: the
+ * attempt was made.
+ */
+export async function requireSlots(windows: readonly RateWindow[], message: (window: RateWindow) => string): Promise<void> {
+  for (const window of windows) {
+    const slot = await takeSlot(window.name, window.subject, window.limit, window.windowSeconds);
+    if (!slot.allowed) throw new RateLimited(message(window), slot.retryAfterSeconds);
+  }
 }

@@ -216,15 +216,54 @@ describe('what a claim costs', () => {
     return sent;
   }
 
-  it('opens a claim with one read and one transaction, reads it with one GetItem, and accepts it with two reads and one transaction', async () => {
+  it('opens a claim with its two mail windows, one read and one transaction, reads it with one GetItem, and accepts it with two reads and one transaction', async () => {
     const { ticket } = await oneTicket();
     const address = newAddress();
-    expect(await commandsOf(() => claim(ticket.id, { claimantEmail: address, claimantuserId: '' }))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    const slot = ['GetItemCommand', 'PutItemCommand'];
+    expect(await commandsOf(() => claim(ticket.id, { claimantEmail: address, claimantuserId: '' }))).toEqual([...slot, ...slot, 'GetItemCommand', 'TransactWriteItemsCommand']);
     expect(await commandsOf(() => get(`${ticket.id}/claim-info`))).toEqual(['GetItemCommand']);
     const token = await claimTokenFor(address);
     const customer = await newCustomer();
     expect(await commandsOf(() => acceptClaim(token, customer.id))).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
+});
+
+describe('claim mail limits', () => {
+  it('mails at most 5 claim or claimant links per ticket in 24 hours: the 6th is a 429 that changes nothing and mails nobody', async () => {
+    const { ticket } = await oneTicket();
+    const first = newAddress();
+    expect((await claim(ticket.id, { claimantEmail: first, claimantuserId: '' })).status).toBe(200);
+    const addresses = [1, 2, 3, 4].map(() => newAddress());
+    for (const address of addresses) expect((await claimant(ticket.id, { claimantEmail: address })).status).toBe(200);
+    const before = (await get(`${ticket.id}/claim-info`)).body.data;
+    const refused = newAddress();
+    const sixth = await claimant(ticket.id, { claimantEmail: refused });
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers['retry-after']).toMatch(/^\d+$/);
+    expect(sixth.body.detail).toMatch(/5 claim mails per ticket/);
+    expect((await get(`${ticket.id}/claim-info`)).body.data).toEqual(before);
+    expect(await mailTo(refused)).toEqual([]);
+    // A day later the ticket may mail again.
+    advanceClock(24 * 60 * 60 * 1000 + 1000);
+    try {
+      const later = await adminToken(['tickets:read', 'tickets:write'], WRITER_ID);
+      expect((await call('POST', `${TICKET}/${ticket.id}/claimant`, { token: later, body: { claimantEmail: refused } })).status).toBe(200);
+    } finally {
+      resetClock();
+    }
+  });
+
+  it('mails at most 100 claim links per staff member in 24 hours, across tickets', async () => {
+    const staff = await adminToken(['tickets:read', 'tickets:write'], 616_003 + Math.floor(Math.random() * 1000));
+    const event = await seedEvent({ ticketTypes: [{ name: 'Spare', price: 0, total: 200 }], teams: [] });
+    const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 101);
+    const send = (id: number) => call('POST', `${TICKET}/${id}/claim`, { token: staff, body: { claimantEmail: newAddress(), claimantuserId: '' } });
+    for (const spare of tickets.slice(0, 100)) expect((await send(spare.id)).status).toBe(200);
+    const refused = await send(tickets[100]!.id);
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/100 claim mails per staff member/);
+    expect((await get(`${tickets[100]!.id}/is-a-claim`)).body.data).toBe(false);
+  }, 60_000);
 });
 
 describe('the demo claims', () => {

@@ -1,8 +1,8 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { registeredLogoutUrls } from '../../auth/oidc.ts';
 import { config } from '../../config.ts';
-import { takeSlot } from '../../data/rate-limits.ts';
-import { Forbidden, RateLimited, ValidationError } from '../../errors.ts';
+import { requireSlots } from '../../data/rate-limits.ts';
+import { Forbidden, ValidationError } from '../../errors.ts';
 import * as idp from '../../services/identity-provider.ts';
 import { currentAdministrator } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
@@ -41,13 +41,13 @@ export async function changeIdpPassword(caller: AdminPrincipal, clientAddress: s
   if (!admin.idpUsername) {
     throw new Forbidden('Only accounts that sign in through the identity provider can change their password here.');
   }
-  for (const [name, subject, limit, window] of [
-    [RESET_MAIL_CLIENT.name, clientAddress, RESET_MAIL_CLIENT.limit, RESET_MAIL_CLIENT.windowSeconds],
-    ['IDP_RESET_MAIL', String(admin.id), IDP_RESET_MAIL_LIMIT, 24 * 60 * 60],
-  ] as const) {
-    const slot = await takeSlot(name, subject, limit, window);
-    if (!slot.allowed) throw new RateLimited('Too many password reset mails: use the code already sent, or try later.', slot.retryAfterSeconds);
-  }
+  await requireSlots(
+    [
+      { name: RESET_MAIL_CLIENT.name, subject: clientAddress, limit: RESET_MAIL_CLIENT.limit, windowSeconds: RESET_MAIL_CLIENT.windowSeconds },
+      { name: 'IDP_RESET_MAIL', subject: String(admin.id), limit: IDP_RESET_MAIL_LIMIT, windowSeconds: 24 * 60 * 60 },
+    ],
+    () => 'Too many password reset mails: use the code already sent, or try later.',
+  );
   await idp.sendPasswordResetEmail(client, admin.idpUsername);
   return { success: true, message: 'The identity provider has emailed you a code to set a new password.' };
 }

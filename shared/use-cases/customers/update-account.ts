@@ -1,7 +1,7 @@
 import type { CustomerPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { holderOfEmail, saveAccountUpdate } from '../../data/customers.ts';
-import { takeSlot } from '../../data/rate-limits.ts';
+import { requireSlots, takeSlot } from '../../data/rate-limits.ts';
 import { applyAccountUpdate, VERIFICATION_TTL_SECONDS, type AccountUpdate } from '../../domain/customer.ts';
 import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
 import { Conflict, RateLimited } from '../../errors.ts';
@@ -41,13 +41,13 @@ export async function updateAccount(caller: CustomerPrincipal, update: AccountUp
   return toCustomerResource(saved);
 }
 
-async function limitEmailLookups(customerId: number, client: string): Promise<void> {
+function limitEmailLookups(customerId: number, client: string): Promise<void> {
   const { perCustomer, perClient, windowSeconds } = EMAIL_LOOKUPS;
-  for (const [name, subject, limit] of [
-    ['EMAIL_LOOKUP_CUSTOMER', String(customerId), perCustomer],
-    ['EMAIL_LOOKUP_CLIENT', client, perClient],
-  ] as const) {
-    const slot = await takeSlot(name, subject, limit, windowSeconds);
-    if (!slot.allowed) throw new RateLimited(`At most ${limit} address changes asked for per hour; try again later.`, slot.retryAfterSeconds);
-  }
+  return requireSlots(
+    [
+      { name: 'EMAIL_LOOKUP_CUSTOMER', subject: String(customerId), limit: perCustomer, windowSeconds },
+      { name: 'EMAIL_LOOKUP_CLIENT', subject: client, limit: perClient, windowSeconds },
+    ],
+    ({ limit }) => `At most ${limit} address changes asked for per hour; try again later.`,
+  );
 }

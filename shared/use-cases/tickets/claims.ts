@@ -1,4 +1,5 @@
 import { claimTokenDelete, claimTokenPut } from '../../data/claims.ts';
+import { requireSlots } from '../../data/rate-limits.ts';
 import {
   claimantRefusal,
   claimInfo,
@@ -25,11 +26,31 @@ const refuse = (reason: ClaimRefusal): never => {
   throw new Conflict(refusalMessage(reason), reason);
 };
 
+/**
+ * Each claim or claimant request mails an address the caller chose: at most this many per
+ * ticket and per staff member in any 24 hours, taken before anything is written (429 with
+ * Retry-After; a refusal changes nothing else).
+ */
+export const CLAIM_MAILS = { perTicket: 5, perStaff: 100, windowSeconds: 24 * 60 * 60 } as const;
+
+function limitClaimMails(ticketId: number, actor: Actor): Promise<void> {
+  const { perTicket, perStaff, windowSeconds } = CLAIM_MAILS;
+  const sender = actor.kind === 'system' ? 'system' : `${actor.kind}#${actor.id}`;
+  return requireSlots(
+    [
+      { name: 'CLAIM_MAIL_TICKET', subject: String(ticketId), limit: perTicket, windowSeconds },
+      { name: 'CLAIM_MAIL_STAFF', subject: sender, limit: perStaff, windowSeconds },
+    ],
+    ({ name, limit }) => `At most ${limit} claim mails per ${name === 'CLAIM_MAIL_TICKET' ? 'ticket' : 'staff member'} in 24 hours; try again later.`,
+  );
+}
+
 /** Addresses are lower-cased and trimmed everywhere. */
 const normal = (claimant: Claimant): Claimant => ({ ...claimant, claimantEmail: claimant.claimantEmail.trim().toLowerCase() });
 
 /** `POST /ticket/{ticketId}/claim`: opens a claim and mails its link to the claimant. */
 export async function openClaim(ticketId: number, input: Claimant, actor: Actor): Promise<ClaimInfo> {
+  await limitClaimMails(ticketId, actor);
   const { info, token } = await commitOpenClaim(ticketId, input, actor);
   await sendClaimMail(info.claimantEmail!, token, ticketId);
   return info;
@@ -59,6 +80,7 @@ export async function commitOpenClaim(ticketId: number, input: Claimant, actor: 
  * transaction and the new address gets a new one. `claimantUserId` is kept unless given.
  */
 export async function changeClaimant(ticketId: number, input: { claimantEmail: string; claimantUserId?: string }, actor: Actor): Promise<ClaimInfo> {
+  await limitClaimMails(ticketId, actor);
   const claimantEmail = input.claimantEmail.trim().toLowerCase();
   const { info, token } = await changeTicket(ticketId, { actor, action: 'claimant', via: [] }, (ticket, at) => {
     const refusal = claimantRefusal(ticket);
