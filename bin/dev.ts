@@ -119,7 +119,8 @@ try {
   adminPage.proxyTo(server.url);
   portalPage.proxyTo(server.url);
 
-  const manifest = { baseUrl: `${server.url}${API_PREFIX}`, adminUrl: adminUiUrl, portalUrl, authMethod, ...demo };
+  // mailStore: the SES stand-in's store (GET <mailStore>/store lists the mails sent), to follow mailed links locally.
+  const manifest = { baseUrl: `${server.url}${API_PREFIX}`, adminUrl: adminUiUrl, portalUrl, authMethod, mailStore: services.endpoints.ses, ...demo };
   await mkdir(dirname(manifestPath), { recursive: true });
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   // For scripts that act on this running stack (`npm run seed`): the stand-ins' endpoints, region, dummy credentials and the table.

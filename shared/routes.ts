@@ -158,6 +158,8 @@ const table = [
   { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: 'read' } },
   { method: 'GET', path: '/my-account/payment-processor', handler: 'my-account/payment-processor', auth: customer, uses: { table: 'read' } },
   { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: 'read' } },
+  // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Claims").
+  { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: 'read-write' } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */

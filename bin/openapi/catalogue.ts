@@ -145,7 +145,7 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
       ticket_types: 'Comma-separated ticket type ids.',
       exclude_process_states: 'Comma-separated `processState` codes to leave out (`4` leaves out cancelled tickets).',
       _include: `Comma-separated expansions among ${list(TICKET_INCLUDES)}.`,
-      _cursor: 'The `nextCursor` of the previous page; faster than `_offset` on long lists.',
+      _cursor: 'The `next` of the previous page (not with `_offset`); `_offset` also works at any depth.',
     },
     errors: [404],
   },
@@ -226,7 +226,7 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   },
   'GET /ticket': {
     summary: 'List tickets (older shape)',
-    description: `At least one filter among the ids, \`barcode\`, \`search\` and the time ranges; paged by \`_limit\`/\`_offset\`. ${EVENT_SCOPE}`,
+    description: `At least one filter among the ids, \`barcode\`, \`search\` and the time ranges; paged by \`_limit\` with \`_offset\` or the \`_cursor\` of the previous page (\`next\`). A page it cannot fill within one bounded read is a 400 naming narrower filters, never a short page. ${EVENT_SCOPE}`,
     parameters: {
       orderId: 'Tickets of this order.',
       eventId: 'Tickets of this event.',
@@ -237,6 +237,7 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
       purchasedFrom: 'Bought at or after this instant (ISO 8601, or a date: its first moment).',
       purchasedTo: 'Bought at or before this instant (ISO 8601, or a date: its last moment).',
       updatedFrom: 'Changed at or after this instant (ISO 8601, or a date): the sync of integrations.',
+      _cursor: 'The `next` of the previous page of the same query (not with `_offset`): the sync follows it until it is null.',
       updatedTo: 'Changed at or before this instant (ISO 8601, or a date: its last moment).',
       _include: `Comma-separated expansions among ${list(OLDER_TICKET_INCLUDES)}.`,
     },
@@ -313,4 +314,11 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   },
   'GET /my-account/payment-processor': { summary: 'The account\'s payment processor', errors: [404] },
   'GET /my-account/upgrades/{ticketId}': { summary: 'Upgrade options of a ticket', description: 'Only the customer\'s own tickets; another\'s is 404.' },
+  'POST /my-account/claim': {
+    summary: 'Accept a claimed ticket (ours)',
+    description:
+      'Not in the spec: the claimant, signed in, presents the token of the mailed claim link (the portal reads it from the link\'s `#token=` fragment). ' +
+      'The ticket moves to the caller\'s account and is answered. An unknown, spent or expired token is 400 naming `body.token`; a claim no longer open is 409 with its reason; of two customers racing on one token exactly one wins.',
+    conflicts: ['deleted', 'transferred', 'withdrawn', 'cancelled', 'checked_in', 'no_open_claim', 'concurrent_update'],
+  },
 };

@@ -63,7 +63,7 @@ export class PositionDelta {
   }
 }
 
-/** Blocks read per Query page (items of about 60 bytes). */
+/** Blocks read per Query page at most (items of about 60 bytes). */
 const PAGE_BLOCKS = 500;
 
 type BlockCounts = Map<number, number>;
@@ -79,6 +79,8 @@ async function readBlocks(lists: readonly PositionList[], states: readonly numbe
   await Promise.all(
     lists.map(async ({ eventId, list }) => {
       let summed = 0;
+      // A dense list needs about enough / POSITION_BLOCK blocks: ask for those, then twice as many each page (sparser lists).
+      let limit = Math.min(PAGE_BLOCKS, Math.ceil((enough + 1) / POSITION_BLOCK) + 1);
       let startKey: Record<string, unknown> | undefined;
       do {
         const page = await db.send(
@@ -87,10 +89,11 @@ async function readBlocks(lists: readonly PositionList[], states: readonly numbe
             KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
             ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':prefix': keys.positionPrefix(list) },
             ScanIndexForward: forward,
-            Limit: PAGE_BLOCKS,
+            Limit: limit,
             ExclusiveStartKey: startKey,
           }),
         );
+        limit = Math.min(PAGE_BLOCKS, limit * 2);
         for (const item of page.Items ?? []) {
           const block = Number(String(item.SK).slice(keys.positionPrefix(list).length));
           const n = states.reduce((sum, state) => sum + Number(item[stateName(state)] ?? 0), 0);

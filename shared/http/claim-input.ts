@@ -14,3 +14,8 @@ export const ClaimBody = z.strictObject({ claimantEmail, claimantuserId });
 
 /** `POST /ticket/{ticketId}/claimant` (ours: the spec shows no body): the new address, and optionally a new user id. */
 export const ClaimantBody = z.strictObject({ claimantEmail, claimantuserId: z.optional(claimantuserId) });
+
+/** `POST /my-account/claim` (ours): the token of the mailed link, as the portal read it from the link's fragment. */
+export const AcceptClaimBody = z.strictObject({
+  token: z.string().check(z.minLength(1, 'token must not be empty'), z.maxLength(200, 'token must be at most 200 characters')),
+});

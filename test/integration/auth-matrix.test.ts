@@ -391,6 +391,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('walks every row of the table with every caller', () => {
-  expect(routes).toHaveLength(55);
+  // The spec's 55 and ours, POST /my-account/claim (test/unit/routes.test.ts names it).
+  expect(routes).toHaveLength(56);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

@@ -78,22 +78,24 @@ async function clickForAnswer(page: Page, selector: string, request: string, sta
 }
 
 /** A same-origin fetch from the page, as its own script would make it; the answer is checked against the OpenAPI document. */
-async function fetchFromPage(page: Page, method: string, path: string, headers: Record<string, string> = {}) {
+async function fetchFromPage(page: Page, method: string, path: string, headers: Record<string, string> = {}, sent?: unknown) {
   const answer = await page.evaluate(
-    async ({ method, path, headers }) => {
-      const response = await fetch(path, { method, headers, credentials: 'same-origin' });
+    async ({ method, path, headers, body }) => {
+      const init: RequestInit = { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, credentials: 'same-origin' };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      const response = await fetch(path, init);
       return { status: response.status, headers: Object.fromEntries(response.headers.entries()), raw: await response.text() };
     },
-    { method, path, headers },
+    { method, path, headers, body: sent },
   );
   await checkHttpAnswer(method, path, answer);
-  let body: unknown;
+  let received: unknown;
   try {
-    body = JSON.parse(answer.raw);
+    received = JSON.parse(answer.raw);
   } catch {
-    body = undefined;
+    received = undefined;
   }
-  return { status: answer.status, body };
+  return { status: answer.status, body: received };
 }
 
 async function authCookie(page: Page, origin: string) {
@@ -211,6 +213,64 @@ describe.skipIf(!available)('the portal page in a browser', () => {
       expect(await clickForAnswer(page, '#my-account', 'GET /api/v2/my-account', 200)).toContain(`"emailAddress": "${manifest.customer.login}"`);
     } finally {
       await page.context().close();
+    }
+  }, TEST_MS);
+});
+
+describe.skipIf(!available)('a claimed ticket, from the mail to the portal, in a browser', () => {
+  /** The newest link of a kind mailed to an address by the stack's SES stand-in. */
+  async function mailedLink(mailStore: string, address: string, path: string): Promise<string> {
+    const { emails } = (await (await fetch(`${mailStore}/store`)).json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] };
+    const texts = emails.filter((mail) => mail.destination.to.includes(address)).map((mail) => mail.body.text ?? '');
+    const links = texts.flatMap((text) => text.split(/\s+/)).filter((word) => word.startsWith('http') && new URL(word).pathname === path);
+    expect(links.length, `a ${path} link mailed to ${address}`).toBeGreaterThan(0);
+    return links.at(-1)!;
+  }
+
+  it('staff send a spare ticket; the friend opens the mailed links, signs in, accepts, and the ticket is theirs; no token ever in a URL the server sees', async () => {
+    const { manifest, adminUrl, portalUrl } = stacks.legacy!;
+    const friend = { email: `friend-${Date.now()}@demo.test`, password: 'a-friend-password-1', name: 'Fran Friend' };
+    const ticketId = manifest.tickets[0]!;
+    const staff = await openPage(adminUrl);
+    const portal = await openPage(portalUrl);
+    const requested: string[] = [];
+    portal.on('request', (request) => requested.push(request.url()));
+    try {
+      await staff.fill('#login', manifest.admin.login);
+      await staff.fill('#password', manifest.admin.password);
+      await staff.click('#legacy-login');
+      await waitForState(staff, 'signed-in');
+      const csrf = { 'x-requested-with': 'fetch' };
+      expect((await fetchFromPage(staff, 'POST', '/api/v2/my-account', csrf, friend)).status).toBe(201);
+      expect((await fetchFromPage(staff, 'POST', `/api/v2/ticket/${ticketId}/claim`, csrf, { claimantEmail: friend.email, claimantuserId: '' })).status).toBe(200);
+
+      // The links carry their tokens in the fragment; the page keeps them for this tab and clears the address bar.
+      const verify = await mailedLink(manifest.mailStore, friend.email, '/verify-email');
+      const claim = await mailedLink(manifest.mailStore, friend.email, '/claim');
+      expect(new URL(claim).hash).toMatch(/^#token=[A-Za-z0-9_-]{43}$/);
+      await portal.goto(verify);
+      expect(new URL(portal.url()).hash).toBe('');
+      await portal.goto(claim);
+      expect(new URL(portal.url()).hash).toBe('');
+      await portal.waitForSelector('#claim:not([hidden])');
+      expect(await portal.locator('#claim-accept').isHidden()).toBe(true);
+
+      // Not signed in yet: sign in (the held verification token verifies the address), then accept.
+      await portal.fill('#customer-login', friend.email);
+      await portal.fill('#customer-password', friend.password);
+      await portal.click('#customer-signin');
+      await waitForState(portal, 'signed-in');
+      await clickForAnswer(portal, '#claim-accept', 'POST /api/v2/my-account/claim', 200);
+      expect(await portal.locator('#claimed-ticket').getAttribute('data-ticket-id')).toBe(String(ticketId));
+
+      const claimed = await fetchFromPage(staff, 'GET', `/api/v2/ticket/${ticketId}/claim-info`);
+      expect(claimed.body).toMatchObject({ data: { state: 'claimed', isClaimed: true, claimantEmail: friend.email } });
+      // Every request the portal made, page loads included: none carried a token.
+      expect(requested.length).toBeGreaterThan(0);
+      expect(requested.filter((url) => /token=/.test(url))).toEqual([]);
+    } finally {
+      await staff.context().close();
+      await portal.context().close();
     }
   }, TEST_MS);
 });

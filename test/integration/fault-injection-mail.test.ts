@@ -165,6 +165,6 @@ describe('claims with the mail failing', () => {
     expect(resent.status, resent.raw).toBe(200);
     const mails = await mailTo(address);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.body.text).toMatch(/\/claim\?token=[A-Za-z0-9_-]{43}/);
+    expect(mails[0]!.body.text).toMatch(/\/claim#token=[A-Za-z0-9_-]{43}/);
   });
 });

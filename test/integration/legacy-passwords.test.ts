@@ -46,7 +46,7 @@ async function mailTo(address: string): Promise<StoredEmail[]> {
 /** The token in the newest reset link sent to an address. */
 async function tokenFromMail(address: string): Promise<string> {
   const mail = (await mailTo(address)).at(-1);
-  const match = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
+  const match = /\/reset-password#token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
   if (!match) throw new Error(`no reset link in the mail to ${address}`);
   return match[1]!;
 }
@@ -114,7 +114,7 @@ describe('POST /auth/legacy/forgot-password', () => {
     await forgot(stranger);
     const [mail] = await mailTo(admin.email);
     expect(mail).toMatchObject({ from: process.env.EMAIL_FROM, subject: expect.any(String) });
-    expect(mail!.body.text).toContain(`${ADMIN_UI_URL}/reset-password?token=`);
+    expect(mail!.body.text).toContain(`${ADMIN_UI_URL}/reset-password#token=`);
     expect(await mailTo(stranger)).toEqual([]);
     // At least 32 random bytes, base64url.
     expect((await tokenFromMail(admin.email)).length).toBeGreaterThanOrEqual(43);

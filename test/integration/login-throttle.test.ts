@@ -165,7 +165,7 @@ describe('throttled forgot-password', () => {
     const { emails } = (await (await fetch(`${process.env.SES_STORE_URL}/store`)).json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] };
     const mails = emails.filter((mail) => mail.destination.to.includes(admin.email));
     expect(mails).toHaveLength(FORGOT_PASSWORD_LIMIT);
-    const token = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(mails[0]!.body.text ?? '')![1]!;
+    const token = /\/reset-password#token=([A-Za-z0-9_-]+)/.exec(mails[0]!.body.text ?? '')![1]!;
     const reset = await call('POST', '/api/v2/auth/legacy/reset-password', { body: { token, newPassword: 'the-owners-new-password' } });
     expect(reset.status).toBe(200);
   });

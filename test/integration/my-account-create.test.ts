@@ -50,7 +50,7 @@ describe('POST /my-account (account creation by an administrator)', () => {
     });
     const mails = await mailTo(email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.body.text).toContain(`${PORTAL_URL}/verify-email?token=`);
+    expect(mails[0]!.body.text).toContain(`${PORTAL_URL}/verify-email#token=`);
     expect(await cognitoHasUser(email)).toBe(true);
     expect((await findCustomerByEmail(email))?.id).toBe(data.id);
   });

@@ -12,7 +12,7 @@ import { handler as claimantHandler } from '../../functions/ticket/claimant.ts';
 import { handler as isAClaimHandler } from '../../functions/ticket/is-a-claim.ts';
 import { handler as getTicketHandler } from '../../functions/tickets/get.ts';
 import { call, type CallResult } from '../support/api.ts';
-import { mailTo, newAddress, newCustomer } from '../support/customers.ts';
+import { mailTo, newAddress, newCustomer, signedInCustomer, type TestCustomer } from '../support/customers.ts';
 import { checkIn, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -38,7 +38,7 @@ const get = (path: string) => call('GET', `${TICKET}/${path}`, { token: writer }
 /** The token of the newest claim link mailed to an address. */
 async function claimTokenFor(address: string): Promise<string> {
   const mail = (await mailTo(address)).at(-1);
-  const match = /\/claim\?token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
+  const match = /\/claim#token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
   if (!match) throw new Error(`no claim link in the mail to ${address}`);
   return match[1]!;
 }
@@ -65,7 +65,7 @@ describe('opening a claim', () => {
     expect(opened.body.data).toMatchObject({ ticketId: ticket.id, isAClaim: true, isClaimed: false, state: 'open', claimantEmail: address, claimantUserId: 'crm-77', claimedAt: null });
 
     const [mail] = await mailTo(address);
-    expect(mail!.body.text).toMatch(/\/claim\?token=[A-Za-z0-9_-]{43}/);
+    expect(mail!.body.text).toMatch(/\/claim#token=[A-Za-z0-9_-]{43}/);
     expect((await get(`${ticket.id}/is-a-claim`)).body).toEqual({ count: 1, data: true });
     expect((await get(`${ticket.id}/is-claimed`)).body).toEqual({ count: 1, data: false });
     const info = await get(`${ticket.id}/claim-info`);
@@ -141,7 +141,7 @@ describe('changing the claimant and accepting a claim', () => {
 
     const customer = await newCustomer();
     expect(await failureOf(acceptClaim(oldToken, customer.id))).toBeInstanceOf(ValidationError);
-    const accepted = await acceptClaim(newToken, customer.id);
+    const { claim: accepted } = await acceptClaim(newToken, customer.id);
     expect(accepted).toMatchObject({ ticketId: ticket.id, isClaimed: true, state: 'claimed', claimantEmail: second });
     const again = (await failureOf(acceptClaim(newToken, customer.id))) as ValidationError;
     expect(again.errors[0]!.path).toBe('body.token');
@@ -225,6 +225,58 @@ describe('what a claim costs', () => {
     const token = await claimTokenFor(address);
     const customer = await newCustomer();
     expect(await commandsOf(() => acceptClaim(token, customer.id))).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+describe('POST /my-account/claim (accepting, ours)', () => {
+  const accept = (customer: TestCustomer, body: unknown) => call('POST', '/api/v2/my-account/claim', { token: customer.token, body });
+  const openFor = async (customer: TestCustomer) => {
+    const { ticket } = await oneTicket();
+    expect((await claim(ticket.id, { claimantEmail: customer.email, claimantuserId: 'friend-1' })).status).toBe(200);
+    return { ticket, token: await claimTokenFor(customer.email) };
+  };
+
+  it('moves the ticket to the signed-in claimant and answers it; is-claimed, claim-info and the history say so', async () => {
+    const friend = await signedInCustomer();
+    const { ticket, token } = await openFor(friend);
+    const accepted = await accept(friend, { token });
+    expect(accepted.status, accepted.raw).toBe(200);
+    expect(accepted.body.data).toMatchObject({ id: ticket.id, customerId: friend.id });
+    expect((await get(`${ticket.id}/is-claimed`)).body.data).toBe(true);
+    const info = (await get(`${ticket.id}/claim-info`)).body.data;
+    expect(info).toMatchObject({ state: 'claimed', isClaimed: true, claimantEmail: friend.email });
+    expect(info.claimedAt).toEqual(expect.any(String));
+    const history = (await call('GET', `${TICKETS}/${ticket.id}?_include=history`, { token: writer })).body.data.history.data;
+    expect(history[0]).toMatchObject({ action: 'claimed', actor: `customer ${friend.id}` });
+  });
+
+  it('refuses an unknown token (400 naming body.token), a replay (nothing changes), and a claim no longer open (409 with its reason)', async () => {
+    const friend = await signedInCustomer();
+    expect((await accept(friend, { token: 'no-such-token' })).body.errors[0].path).toBe('body.token');
+    const { ticket, token } = await openFor(friend);
+    expect((await accept(friend, { token })).status).toBe(200);
+    const before = (await get(`${ticket.id}/claim-info`)).body.data;
+    const replay = await accept(friend, { token });
+    expect(replay.status).toBe(400);
+    expect((await get(`${ticket.id}/claim-info`)).body.data).toEqual(before);
+
+    const cancelled = await openFor(friend);
+    expect((await call('POST', `${TICKET}/${cancelled.ticket.id}/states`, { token: writer, body: { processState: 4 } })).status).toBeLessThan(300);
+    const refused = await accept(friend, { token: cancelled.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.reason ?? refused.body.error).toBe('cancelled');
+  });
+
+  it('lets exactly one of two customers racing on one token win; bad bodies are 400 and need a customer token', async () => {
+    const [first, second] = await Promise.all([signedInCustomer(), signedInCustomer()]);
+    const { ticket, token } = await openFor(first);
+    const answers = await Promise.all([accept(first, { token }), accept(second, { token })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const winner = answers[0]!.status === 200 ? first : second;
+    expect((await call('GET', `${TICKETS}/${ticket.id}`, { token: writer })).body.data.customerId).toBe(winner.id);
+    for (const body of [{}, { token: '' }, { token: 'x'.repeat(201) }, { token, extra: 1 }]) expect((await accept(first, body)).status).toBe(400);
+    // A staff token is not a customer's: the route answers as to no sign-in at all.
+    expect((await call('POST', '/api/v2/my-account/claim', { token: writer, body: { token } })).status).toBe(401);
   });
 });
 

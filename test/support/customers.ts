@@ -24,7 +24,7 @@ export async function mailTo(address: string): Promise<StoredEmail[]> {
 /** The token of the newest verification link mailed to an address. */
 export async function verificationTokenFor(address: string): Promise<string> {
   const mail = (await mailTo(address)).at(-1);
-  const match = /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
+  const match = /\/verify-email#token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
   if (!match) throw new Error(`no verification link in the mail to ${address}`);
   return match[1]!;
 }

@@ -14,7 +14,7 @@ export interface DevStack {
   /** The admin page, `http://localhost:<port>` (also served on 127.0.0.1). */
   adminUrl: string;
   portalUrl: string;
-  manifest: { baseUrl: string; admin: { login: string; password: string }; customer: { login: string; password: string } };
+  manifest: { baseUrl: string; mailStore: string; tickets: number[]; admin: { login: string; password: string }; customer: { login: string; password: string } };
   /** Everything the process printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;

@@ -39,7 +39,7 @@ export const EMAIL_FROM = 'no-reply@ticketing.test';
  */
 export const SECOND_ORIGIN = 'https://admin-alt.ticketing.test';
 export const ADMIN_UI_URL = ALLOWED_ORIGIN;
-/** The customer portal: verification mails link to `<PORTAL_URL>/verify-email?token=…`. */
+/** The customer portal: verification mails link to `<PORTAL_URL>/verify-email#token=…`. */
 export const PORTAL_URL = PORTAL_ORIGIN;
 
 export const TEST_ENV: Record<string, string> = {

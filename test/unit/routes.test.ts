@@ -29,6 +29,9 @@ const SPEC_ROUTES = [
   'GET /my-account/payment-processor', 'GET /my-account/upgrades/{ticketId}', 'PUT /my-account/email',
 ];
 
+/** Routes the spec does not have, each added for a flow it leaves without one (README "Where we differ from the spec"). */
+const OUR_ROUTES = ['POST /my-account/claim'];
+
 const functionsDir = join(import.meta.dirname, '../../functions');
 
 function handlerFiles(dir: string): string[] {
@@ -44,9 +47,9 @@ describe('the route table', () => {
     expect(new Set(SPEC_ROUTES).size).toBe(55);
   });
 
-  it('holds only routes of the spec, each once', () => {
+  it('holds only routes of the spec and our named additions, each once', () => {
     const keys = routes.map(routeKey);
-    expect(keys.filter((key) => !SPEC_ROUTES.includes(key))).toEqual([]);
+    expect(keys.filter((key) => !SPEC_ROUTES.includes(key))).toEqual(OUR_ROUTES);
     expect(new Set(keys).size).toBe(keys.length);
   });
 
@@ -58,6 +61,7 @@ describe('the route table', () => {
   it('reports coverage of the spec', () => {
     const implemented = routes.filter((row) => SPEC_ROUTES.includes(routeKey(row))).length;
     console.log(`routes implemented: ${implemented}/${SPEC_ROUTES.length}`);
-    expect(implemented).toBe(routes.length);
+    expect(implemented).toBe(SPEC_ROUTES.length);
+    expect(routes.length).toBe(SPEC_ROUTES.length + OUR_ROUTES.length);
   });
 });

@@ -67,6 +67,25 @@ $('logout').addEventListener('click', async () => {
   if (legacy.status === 200 || legacy.status === 401) signedIn(undefined);
 });
 
+// A reset link carries its one-time token in the fragment (never sent to a server, so no
+// access log keeps it): read it, drop it from the address bar, keep it for this tab only.
+const RESET = 'ticketing-reset-token';
+if (location.pathname === '/reset-password') {
+  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (token) sessionStorage.setItem(RESET, token);
+  if (location.hash) history.replaceState(null, '', location.pathname);
+  $('reset').hidden = !sessionStorage.getItem(RESET);
+}
+
+$('reset-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const { status } = await api('POST', '/auth/legacy/reset-password', { token: sessionStorage.getItem(RESET), newPassword: $('new-password').value });
+  if (status === 200) {
+    sessionStorage.removeItem(RESET);
+    $('reset').hidden = true;
+  }
+});
+
 const errorCode = new URLSearchParams(location.search).get('error_code');
 if (errorCode) {
   $('error').hidden = false;

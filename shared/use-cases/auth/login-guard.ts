@@ -58,7 +58,10 @@ export async function guardLogin(kind: LoginKind, account: string, client: strin
   const pairLimit = (await accountFailures(ACCOUNT_RULE, accountKey)) >= ACCOUNT_RULE.failures ? UNDER_ATTACK_ATTEMPTS : PAIR_RULE.failures;
   const pair: Subject = { rule: PAIR_RULE, value: `${accountKey}#${client}` };
   const network: Subject = { rule: CLIENT_RULE, value: client };
-  const [onPair, onNetwork] = await Promise.all([reserveAttempt(pair, pairLimit), reserveAttempt(network, CLIENT_RULE.failures)]);
+  // One after the other: reserved at once, the 5 attempts that won the pair's slots could all
+  // lose the network's (and give theirs back), leaving a burst where nobody is checked at all.
+  const onPair = await reserveAttempt(pair, pairLimit);
+  const onNetwork = onPair.reserved ? await reserveAttempt(network, CLIENT_RULE.failures) : onPair;
   // What the logs say of the attempt, made only when something is logged (the digest's key is one read per container).
   const logged = async () => ({ login: kind, account: await loginDigest(account), clientAddress: client });
   if (!onPair.reserved || !onNetwork.reserved) {

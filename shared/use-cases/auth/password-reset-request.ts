@@ -71,7 +71,7 @@ export async function requestPasswordReset(email: string, client: string): Promi
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const tokenHash = hashResetToken(token);
     await storeResetToken(tokenHash, admin.id, RESET_TOKEN_TTL_SECONDS);
-    const link = `${ADMIN_UI_URL.replace(/\/+$/, '')}/reset-password?token=${token}`;
+    const link = `${ADMIN_UI_URL.replace(/\/+$/, '')}/reset-password#token=${token}`;
     try {
       await sendEmail({
         to: admin.email,

@@ -23,7 +23,7 @@ export const CUSTOMER_SEQUENCE = 'CUSTOMER';
  *    already has: 409 `email_taken`, nothing written);
  * 3. one transaction: the unique email item (the authority), the record and the
  *    verification token; if it fails for any reason the Cognito user is deleted again;
- * 4. the verification mail (PORTAL_URL/verify-email?token=…).
+ * 4. the verification mail (PORTAL_URL/verify-email#token=…).
  */
 export async function createCustomer(input: NewCustomerInput, actor: Actor): Promise<CustomerResource> {
   const email = normalisedEmail(input.email);

@@ -16,7 +16,7 @@ const client = customerAppClient();
 export interface CustomerLogin {
   login: string;
   password: string;
-  /** The token of a verification link (PORTAL_URL/verify-email?token=…). */
+  /** The token of a verification link (PORTAL_URL/verify-email#token=…). */
   emailVerificationToken?: string;
   /** The caller's address (client-address.ts), for the per-client limit. */
   client: string;

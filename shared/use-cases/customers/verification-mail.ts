@@ -39,7 +39,7 @@ const MAILS: Record<VerificationPurpose, { subject: string; intro: string }> = {
  * the address again; a lost account mail has no resend route yet (see the README).
  */
 export async function sendVerificationMail(to: string, token: string, purpose: VerificationPurpose, customerId: number): Promise<void> {
-  const link = `${PORTAL_URL.replace(/\/+$/, '')}/verify-email?token=${token}`;
+  const link = `${PORTAL_URL.replace(/\/+$/, '')}/verify-email#token=${token}`;
   const { subject, intro } = MAILS[purpose];
   try {
     await sendEmail({

@@ -1,5 +1,6 @@
 import { claimTokenSpend, findClaimToken } from '../../data/claims.ts';
 import { acceptRefusal, claimInfo, hashClaimToken, liveTokenHash, refusalMessage, withClaimAccepted, type ClaimInfo } from '../../domain/claim.ts';
+import { toTicket, type Ticket } from '../../domain/ticket.ts';
 import { epochSeconds } from '../../clock.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
 import { changeTicket } from './change-ticket.ts';
@@ -9,14 +10,14 @@ import { changeTicket } from './change-ticket.ts';
  * token of the mailed link. One transaction spends the token (conditional delete: single
  * use, so of two presentations racing exactly one wins), closes the claim as `claimed`
  * and moves the ticket to the customer's account; its history names the customer.
- * The spec has no route for it yet: the portal step is served by this use case
- * (README "Claims").
+ * `POST /my-account/claim` (ours: the spec has no accepting route) and the demo seed call it
+ * (README "Claims"). Answers the closed claim and the ticket as it now is.
  */
 const MAX_TOKEN_LENGTH = 200;
 
 const badToken = () => new ValidationError('The claim link is invalid, expired or already used.', [{ path: 'body.token', message: 'invalid, expired or already used' }]);
 
-export async function acceptClaim(token: string, customerId: number): Promise<ClaimInfo> {
+export async function acceptClaim(token: string, customerId: number): Promise<{ claim: ClaimInfo; ticket: Ticket }> {
   if (!token || token.length > MAX_TOKEN_LENGTH) throw badToken();
   const tokenHash = hashClaimToken(token);
   const found = await findClaimToken(tokenHash);
@@ -27,6 +28,6 @@ export async function acceptClaim(token: string, customerId: number): Promise<Cl
     const refusal = acceptRefusal(ticket);
     if (refusal) throw new Conflict(refusalMessage(refusal), refusal);
     const after = withClaimAccepted(ticket, customerId, at);
-    return { changes: [{ before: ticket, after }], extra: [claimTokenSpend(tokenHash, ticket.id, badToken)], result: claimInfo(after) };
+    return { changes: [{ before: ticket, after }], extra: [claimTokenSpend(tokenHash, ticket.id, badToken)], result: { claim: claimInfo(after), ticket: toTicket(after) } };
   });
 }

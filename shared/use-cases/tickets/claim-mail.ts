@@ -25,7 +25,7 @@ export function newClaimToken(): { token: string; tokenHash: string } {
  * answered: the administrator sends a fresh link with the claimant route (same address).
  */
 export async function sendClaimMail(to: string, token: string, ticketId: number): Promise<void> {
-  const link = `${PORTAL_URL.replace(/\/+$/, '')}/claim?token=${token}`;
+  const link = `${PORTAL_URL.replace(/\/+$/, '')}/claim#token=${token}`;
   try {
     await sendEmail({
       to,

@@ -1,0 +1,11 @@
+import { TicketResource } from '#shared/domain/ticket-resource';
+import { SingleAnswer } from '#shared/http/answers';
+import { AcceptClaimBody } from '#shared/http/claim-input';
+import { single } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
+
+/** The claimant, signed in, accepts the ticket of a claim link into their account (README "Claims"). */
+export const handler = route('POST /my-account/claim', { body: AcceptClaimBody, response: SingleAnswer(TicketResource) }, async ({ body, caller }) =>
+  single((await acceptClaim(body.token, caller.id)).ticket),
+);
