@@ -33,7 +33,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
-import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify';
+import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
 import { API_PREFIX, type RouteRow } from '#shared/routes';
 import { ApiDocs } from './api-docs.ts';
 import { type FrontEndName, type StageSettings, StageSettingsError } from './stages.ts';
@@ -113,8 +113,6 @@ export class FrontEnds extends Construct {
   readonly portal: FrontEnd;
   /** JSON `{ current, previous }`: CloudFront sends `current`; the functions accept both. */
   readonly originVerifySecret: Secret;
-  /** ORIGIN_VERIFY_SECRETS for every function: `current[,previous]` as dynamic references. */
-  readonly originVerifySecrets: string;
   readonly webAclArn: string;
 
   constructor(scope: Construct, id: string, { settings, api, routes }: FrontEndsProps) {
@@ -131,13 +129,11 @@ export class FrontEnds extends Construct {
       id: 'AwsSolutions-SMG4',
       reason: 'Rotated by the README runbook (two deploys, current and previous accepted); an automatic rotation would need a deploy of the stack it cannot run.',
     });
-    // Dynamic references are re-read only when the template changes: a rotation deploys
-    // with `-c originVerifyVersion=<version id>`, which pins both references to that version.
-    const version = settings.originVerifyVersion;
-    const key = (field: 'current' | 'previous') =>
-      SecretValue.secretsManager(this.originVerifySecret.secretArn, { jsonField: field, versionId: version }).unsafeUnwrap();
-    const current = key('current');
-    this.originVerifySecrets = version ? `${current},${key('previous')}` : current;
+    // CloudFront's header is a dynamic reference, re-read only when the template changes: a
+    // rotation deploys with `-c originVerifyVersion=<version id>`, which pins it to that
+    // version. The functions read the secret itself at run time (ORIGIN_VERIFY_SECRET,
+    // shared/services/origin-verify-secret.ts): its values are in no function's configuration.
+    const current = SecretValue.secretsManager(this.originVerifySecret.secretArn, { jsonField: 'current', versionId: settings.originVerifyVersion }).unsafeUnwrap();
 
     this.webAclArn = settings.webAclArn ?? this.createWebAcl(settings, routes);
 

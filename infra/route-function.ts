@@ -194,6 +194,11 @@ export class RouteFunction extends Construct {
     this.function.addEnvironment('JWT_SIGNING_KEY_SECRET', secret.secretName);
   }
 
+  /** Every function reads the origin-verify values at run time (shared/services/origin-verify-secret.ts): GetSecretValue on that one secret. */
+  bindOriginVerify(secret: ISecret): void {
+    this.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+  }
+
   private acknowledgeWildcard(finding: string, reason: string): void {
     Validations.of(this).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
   }

@@ -79,8 +79,9 @@ export class TicketingStack extends Stack {
       ADMIN_ORIGINS: adminOrigins.join(','),
       PORTAL_ORIGINS: portalOrigins.join(','),
       ADMIN_UI_URL: frontEnds.admin.origin,
-      // Requests that skipped CloudFront (straight to execute-api) are refused (shared/http/origin-verify.ts).
-      ORIGIN_VERIFY_SECRETS: frontEnds.originVerifySecrets,
+      // Requests that skipped CloudFront (straight to execute-api) are refused (shared/http/origin-verify.ts);
+      // the values are read from this secret at run time, never put in the configuration.
+      ORIGIN_VERIFY_SECRET: frontEnds.originVerifySecret.secretArn,
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_SERVICE_NAME: 'ticketing-api',
     };
@@ -102,6 +103,7 @@ export class TicketingStack extends Stack {
       if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp, row.uses.identityProvider);
       if (row.uses.customerIdentity && customers) fn.bindCustomerIdentity(customers, row.uses.customerIdentity);
       if (row.uses.signingKey) fn.bindSigningKey(signingKeys);
+      fn.bindOriginVerify(frontEnds.originVerifySecret);
       functions.set(row, fn);
     }
     this.functions = functions;

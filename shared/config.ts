@@ -44,8 +44,8 @@ const baseSchema = z.object({
   /** Origins of the customer portal: CORS and the CSRF check of customer routes. Public routes take both lists. */
   PORTAL_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
-  /** Values of CloudFront's x-origin-verify header (current,previous); unset = no check (local). Set but empty fails. */
-  ORIGIN_VERIFY_SECRETS: z.optional(z.pipe(commaList, z.array(z.string().check(z.minLength(16))).check(z.minLength(1)))),
+  /** The secret (ARN) holding the x-origin-verify values CloudFront sends (shared/services/origin-verify-secret.ts); unset = no check (local). */
+  ORIGIN_VERIFY_SECRET: z.optional(z.string().check(z.minLength(1, 'ORIGIN_VERIFY_SECRET must name a secret when set'))),
 });
 
 export type Config = z.infer<typeof baseSchema>;

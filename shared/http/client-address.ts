@@ -16,13 +16,13 @@ export const VIEWER_ADDRESS_HEADER = 'x-viewer-address';
  * IPv4 address itself, an IPv6 address's /64 (one subscriber's prefix: keying on the whole
  * address would give an attacker 2^64 fresh limits). API Gateway's `sourceIp` is the TCP
  * peer: behind the front ends' CloudFront that is an edge server, shared by many viewers.
- * Where requests must come through CloudFront (ORIGIN_VERIFY_SECRETS set, checked by
+ * Where requests must come through CloudFront (ORIGIN_VERIFY_SECRET set, checked by
  * origin-verify.ts before any handler) the viewer's address is the header above; anywhere
  * else (locally, or a stage without the check) the header could come from the caller, so
  * only `sourceIp` counts.
  */
 export function clientNetwork(event: RouteEvent): string {
-  const viewer = config().ORIGIN_VERIFY_SECRETS ? header(event, VIEWER_ADDRESS_HEADER) : undefined;
+  const viewer = config().ORIGIN_VERIFY_SECRET ? header(event, VIEWER_ADDRESS_HEADER) : undefined;
   return networkOf(viewer || event.requestContext.http.sourceIp);
 }
 

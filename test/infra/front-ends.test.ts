@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify';
+import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
 import { API_PREFIX, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
 import { DOCS_PAGE_FUNCTION } from '../../infra/api-docs.ts';
@@ -331,22 +331,23 @@ describe('values derived from the distributions', () => {
     expect(api.Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it('gives every function ORIGIN_VERIFY_SECRETS from the secret: current, and previous once a rotation pins a version', () => {
+  it('gives every function the origin-verify secret\'s ARN and GetSecretValue on it, never its value; CloudFront\'s header pins a rotation\'s version', () => {
     const { template } = built.dev!;
     const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) => s.Properties.Description.includes(ORIGIN_VERIFY_HEADER))![0];
+    const policies = Object.values(ofType(template, 'AWS::IAM::Policy'));
     for (const [handler, { fn }] of routeFunctions(template)) {
-      expect(fn.Properties.Environment.Variables.ORIGIN_VERIFY_SECRETS, handler).toEqual({
-        'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:current::}}']],
-      });
+      const variables = fn.Properties.Environment.Variables;
+      expect(variables.ORIGIN_VERIFY_SECRET, handler).toEqual({ Ref: secretId });
+      // Only the public JWKS is a dynamic reference in the environment; the origin-verify values are not.
+      expect(JSON.stringify(variables), handler).not.toContain(`{"Ref":"${secretId}"},":SecretString`);
+      const role = fn.Properties.Role['Fn::GetAtt'][0];
+      const statements = policies.filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role)).flatMap((p) => p.Properties.PolicyDocument.Statement);
+      const reads = statements.filter((s: any) => s.Action === 'secretsmanager:GetSecretValue').flatMap((s: any) => [s.Resource].flat());
+      expect(reads, handler).toContainEqual({ Ref: secretId });
     }
     const version = '0123abcd-4567-89ef-0123-456789abcdef';
     const rotated = synth({ routes: routes.slice(0, 2), context: { originVerifyVersion: version } }).template;
     const secret = { Ref: secretId };
-    for (const { fn } of routeFunctions(rotated).values()) {
-      expect(fn.Properties.Environment.Variables.ORIGIN_VERIFY_SECRETS).toEqual({
-        'Fn::Join': ['', ['{{resolve:secretsmanager:', secret, `:SecretString:current::${version}}},{{resolve:secretsmanager:`, secret, `:SecretString:previous::${version}}}`]],
-      });
-    }
     const header = distributions(rotated)[0]![1].Properties.DistributionConfig.Origins.find((o: any) => o.OriginCustomHeaders).OriginCustomHeaders[0];
     expect(header.HeaderValue).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', secret, `:SecretString:current::${version}}}`]] });
     expect(() => synth({ routes: routes.slice(0, 1), context: { originVerifyVersion: 'v1' } })).toThrow(/originVerifyVersion/);

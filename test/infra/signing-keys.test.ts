@@ -44,7 +44,12 @@ describe('the signing keys in the stack of shared/routes.ts', () => {
     for (const row of routes) {
       const { fn } = routeFunctions(template).get(row.handler)!;
       const env = fn.Properties.Environment.Variables;
-      const onSecrets = statementsOf(template, fn).filter((s) => [s.Action].flat().some((action) => action.startsWith('secretsmanager:')));
+      // Every function also reads the origin-verify secret (front-ends.test.ts; CDK merges the two
+      // into one statement): here each (action, resource) pair on the signing keys counts.
+      const onSecrets = statementsOf(template, fn)
+        .filter((s) => [s.Action].flat().some((action) => action.startsWith('secretsmanager:')))
+        .flatMap((s) => [s.Resource].flat().map((resource) => ({ Effect: s.Effect, Action: s.Action, Resource: resource })))
+        .filter((s) => JSON.stringify(s.Resource).includes('signing-keys'));
       if (row.uses.signingKey) {
         expect(env.JWT_SIGNING_KEY_SECRET, routeKey(row)).toBe(SECRET_NAME);
         expect(onSecrets, routeKey(row)).toEqual([{ Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: secretArn() }]);
@@ -75,13 +80,14 @@ describe('the signing keys after a rotation', () => {
 });
 
 describe('the function bundles', () => {
-  // The other side of the split: the signing code (and with it the Secrets Manager client)
-  // is in exactly the bundles of the rows that get the secret. One esbuild run, no output
-  // written; tree-shaking drops it from the functions that only verify.
+  // The other side of the split: the signing code is in exactly the bundles of the rows that
+  // get the secret (every bundle has the Secrets Manager client now, for the origin-verify
+  // values). One esbuild run, no output written; tree-shaking drops it from the functions
+  // that only verify.
   it('contain the signer exactly when the row has uses.signingKey', async () => {
     const signs = new Map<string, boolean>();
     for (const [handler, inputs] of await bundleInputs(routes)) {
-      signs.set(handler, inputs.some((input) => input.endsWith('shared/auth/signing-key.ts')) || inputs.some((input) => input.includes('client-secrets-manager')));
+      signs.set(handler, inputs.some((input) => input.endsWith('shared/auth/signing-key.ts')));
     }
     for (const row of routes) expect(signs.get(row.handler), routeKey(row)).toBe(row.uses.signingKey === true);
   }, 120_000);

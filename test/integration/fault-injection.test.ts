@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
 import { resetSigningKeyForTests } from '#shared/auth/signing-key';
 import { createAdministrator } from '#shared/data/administrators';
-import { resetSigningKeySecretClientForTests } from '#shared/services/signing-key-secret';
+import { resetSecretsClientForTests } from '#shared/services/secrets';
 import { db, MAX_CONFLICT_RETRIES } from '#shared/data/client';
 import { s3 } from '#shared/services/photos';
 import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
@@ -240,12 +240,12 @@ describe('Secrets Manager', () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     try {
       process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${port}`; // nothing listens there now
-      resetSigningKeySecretClientForTests();
+      resetSecretsClientForTests();
       resetSigningKeyForTests();
       expectUnavailable(await signIn(), 'secrets', CLIENT_SETTINGS.secrets.retryAfterSeconds);
     } finally {
       process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = saved;
-      resetSigningKeySecretClientForTests();
+      resetSecretsClientForTests();
       resetSigningKeyForTests();
     }
     expect((await signIn()).status).toBe(200);

@@ -1,17 +1,35 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { CreateSecretCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfigForTests } from '#shared/config';
-import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify';
+import { startSecretsManager, type SecretsManagerStandIn } from '../../bin/local/secrets-manager.ts';
+import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
 import { ALLOWED_ORIGIN, TEST_ENV } from '../support/env.ts';
 
 // A real route handler: the check sits in the one middy stack every route shares.
 // POST /auth/legacy/logout needs a token, so a request the origin check lets through
-// meets authentication next (401) and touches no stand-in service.
+// meets authentication next (401) and touches no stand-in service. The values come from
+// the Secrets Manager stand-in, as they come from Secrets Manager once deployed.
 const CURRENT = 'current-origin-secret-0123456789';
 const PREVIOUS = 'previous-origin-secret-012345678';
 const saved = { ...process.env };
 // The logger reads the configuration when the handler module loads: environment first.
 Object.assign(process.env, TEST_ENV);
 const { handler } = await import('../../functions/auth/legacy-logout.ts');
+const { REFRESH_SECONDS, resetOriginVerifyForTests } = await import('#shared/services/origin-verify-secret');
+const { resetSecretsClientForTests } = await import('#shared/services/secrets');
+
+let secrets: SecretsManagerStandIn;
+let client: SecretsManagerClient;
+let secretArn: string;
+let aws: Record<string, string>;
+const store = (value: Record<string, string>) => client.send(new PutSecretValueCommand({ SecretId: secretArn, SecretString: JSON.stringify(value) }));
+
+beforeAll(async () => {
+  secrets = await startSecretsManager();
+  aws = { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'unit', AWS_SECRET_ACCESS_KEY: 'unit', AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint };
+  client = new SecretsManagerClient({ endpoint: secrets.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' } });
+  secretArn = (await client.send(new CreateSecretCommand({ Name: 'ticketing/unit/origin-verify', SecretString: JSON.stringify({ current: CURRENT, previous: PREVIOUS }) }))).ARN!;
+});
 
 function event(headers: Record<string, string>) {
   return {
@@ -30,13 +48,20 @@ const send = async (headers: Record<string, string> = {}) => {
   return { ...result, json: JSON.parse(result.body) };
 };
 
-beforeEach(() => {
-  process.env = { ...saved, ...TEST_ENV, ORIGIN_VERIFY_SECRETS: `${CURRENT},${PREVIOUS}` };
+beforeEach(async () => {
+  process.env = { ...saved, ...TEST_ENV, ...aws, ORIGIN_VERIFY_SECRET: secretArn };
   resetConfigForTests();
+  resetSecretsClientForTests();
+  resetOriginVerifyForTests();
+  await store({ current: CURRENT, previous: PREVIOUS });
 });
-afterAll(() => {
+afterAll(async () => {
+  vi.useRealTimers();
   process.env = saved;
   resetConfigForTests();
+  resetSecretsClientForTests();
+  client.destroy();
+  await secrets.close();
 });
 
 describe('the origin check (x-origin-verify from CloudFront)', () => {
@@ -64,15 +89,38 @@ describe('the origin check (x-origin-verify from CloudFront)', () => {
     }
   });
 
-  it('checks nothing when ORIGIN_VERIFY_SECRETS is unset (local server, tests, integrators)', async () => {
-    delete process.env.ORIGIN_VERIFY_SECRETS;
+  it('checks nothing when ORIGIN_VERIFY_SECRET is unset (local server, tests, integrators)', async () => {
+    delete process.env.ORIGIN_VERIFY_SECRET;
     resetConfigForTests();
     expect((await send()).statusCode).toBe(401);
   });
 
-  it('fails the cold start when ORIGIN_VERIFY_SECRETS is set but empty, instead of refusing or admitting everyone', async () => {
-    process.env.ORIGIN_VERIFY_SECRETS = ' , ';
+  it('reads the values from the secret, not the environment, and takes a rotation within REFRESH_SECONDS without a deploy', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      expect((await send({ [ORIGIN_VERIFY_HEADER]: CURRENT })).statusCode).toBe(401);
+      expect(JSON.stringify(process.env)).not.toContain(CURRENT);
+      const NEXT = 'next-origin-secret-0123456789abc';
+      await store({ current: CURRENT, previous: NEXT });
+      // Until the refresh the container keeps what it read.
+      expect((await send({ [ORIGIN_VERIFY_HEADER]: NEXT })).json.error).toBe('origin_rejected');
+      vi.setSystemTime(Date.now() + (REFRESH_SECONDS + 1) * 1000);
+      expect((await send({ [ORIGIN_VERIFY_HEADER]: NEXT })).statusCode).toBe(401);
+      expect((await send({ [ORIGIN_VERIFY_HEADER]: PREVIOUS })).json.error).toBe('origin_rejected');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses every request (a 5xx problem, never an open door) when the secret cannot be read and nothing was read before, and a malformed secret likewise', async () => {
+    process.env.ORIGIN_VERIFY_SECRET = `${secretArn}-missing`;
     resetConfigForTests();
-    await expect(send({ [ORIGIN_VERIFY_HEADER]: CURRENT })).rejects.toThrow(/ORIGIN_VERIFY_SECRETS/);
+    const missing = await send({ [ORIGIN_VERIFY_HEADER]: CURRENT });
+    expect(missing.statusCode).toBeGreaterThanOrEqual(500);
+    expect(missing.headers['Content-Type']).toBe('application/problem+json');
+    process.env.ORIGIN_VERIFY_SECRET = secretArn;
+    resetConfigForTests();
+    await store({ current: 'short' });
+    expect((await send({ [ORIGIN_VERIFY_HEADER]: 'short' })).statusCode).toBeGreaterThanOrEqual(500);
   });
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   client.destroy();
-  (await import('#shared/services/signing-key-secret')).resetSigningKeySecretClientForTests();
+  (await import('#shared/services/secrets')).resetSecretsClientForTests();
   await secrets.close();
 });
 

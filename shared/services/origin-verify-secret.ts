@@ -1,0 +1,53 @@
+import * as z from '../schema.ts';
+import { config } from '../config.ts';
+import { logger } from '../logger.ts';
+import { readSecretString } from './secrets.ts';
+
+/**
+ * The values CloudFront's x-origin-verify header may carry, read from the stage's secret
+ * (ORIGIN_VERIFY_SECRET, its ARN) at a container's first request and again every
+ * REFRESH_SECONDS: never in the function's configuration (where `lambda:GetFunctionConfiguration`
+ * would show it), and a rotation reaches every function without a deploy (README, "Rotating
+ * the origin-verify value"). The secret is JSON `{current, previous?}`; both are accepted.
+ */
+export const REFRESH_SECONDS = 300;
+
+const Stored = z.object({
+  current: z.string().check(z.minLength(16)),
+  previous: z.optional(z.string().check(z.minLength(16))),
+});
+
+let held: { values: readonly string[]; readAt: number } | undefined;
+let pending: Promise<readonly string[]> | undefined;
+
+/** The accepted values; undefined where no secret is configured (locally: the API on 127.0.0.1 stays directly callable). */
+export async function originVerifyValues(now = Date.now()): Promise<readonly string[] | undefined> {
+  const secretId = config().ORIGIN_VERIFY_SECRET;
+  if (!secretId) return undefined;
+  if (held && now - held.readAt < REFRESH_SECONDS * 1000) return held.values;
+  pending ??= read(secretId, now).finally(() => {
+    pending = undefined;
+  });
+  try {
+    return await pending;
+  } catch (error) {
+    // Keep accepting what was accepted a moment ago rather than refusing every request during a Secrets Manager blip.
+    if (!held) throw error;
+    logger.warn('Origin-verify secret not refreshed; keeping the values read before', { error: error as Error });
+    return held.values;
+  }
+}
+
+async function read(secretId: string, now: number): Promise<readonly string[]> {
+  const parsed = Stored.safeParse(JSON.parse(await readSecretString(secretId)));
+  if (!parsed.success) throw new Error(`The origin-verify secret ${secretId} is not {current, previous?} of at least 16 characters each.`);
+  const values = [...new Set([parsed.data.current, ...(parsed.data.previous ? [parsed.data.previous] : [])])];
+  held = { values, readAt: now };
+  return values;
+}
+
+/** Tests change the secret in place; this forgets what was read. */
+export function resetOriginVerifyForTests(): void {
+  held = undefined;
+  pending = undefined;
+}
