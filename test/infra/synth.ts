@@ -43,7 +43,7 @@ export function nagFindings(options: SynthOptions = {}): string[] {
 }
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
-type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+type Statement = { Effect?: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 /** Route functions by handler, found by the tag RouteFunction sets (CDK helper functions lack it). */
 export function routeFunctions(template: Template): Map<string, { id: string; fn: Resource }> {
