@@ -104,10 +104,24 @@ export class RouteFunction extends Construct {
     });
   }
 
-  /** Table access: `read` can Get/Query/Scan only; `read-write` adds writes and transactions. */
-  bindTable(table: ITableV2, access: 'read' | 'read-write'): void {
-    if (access === 'read') table.grantReadData(this.function);
-    else table.grantReadWriteData(this.function);
+  /**
+   * Table access: `read` can Get/Query/Scan only; `read-write` adds writes and transactions,
+   * on any item, or, with `writes` (the row's `tableWrites`), only on partitions whose key
+   * matches one of those patterns: a `dynamodb:LeadingKeys` condition, checked by DynamoDB
+   * per item of a transaction too.
+   */
+  bindTable(table: ITableV2, access: 'read' | 'read-write', writes?: readonly string[]): void {
+    if (access === 'read' || writes) table.grantReadData(this.function);
+    if (access === 'read-write' && !writes) table.grantReadWriteData(this.function);
+    if (access === 'read-write' && writes) {
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...writes] } },
+        }),
+      );
+    }
     this.function.addEnvironment('TABLE_NAME', table.tableName);
     this.acknowledgeWildcard(
       `Resource::${arnOf(table)}/index/*`,

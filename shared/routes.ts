@@ -9,6 +9,7 @@
  * To add a route: add a row here, add `functions/<handler>.ts` exporting `handler`
  * built with `route('<METHOD> <path>', ...)`, and run `npm test`.
  */
+import { partitionPatterns as P } from './data/keys.ts';
 
 /** Named permissions carried by administrator records and tokens. */
 export const PERMISSIONS = [
@@ -52,6 +53,41 @@ export interface Uses {
    * fetched from Secrets Manager at run time. Every function verifies with the public keys.
    */
   signingKey?: boolean;
+  /**
+   * The partitions the row may write, as IAM `StringLike` patterns of the partition key
+   * (`RATE#*`): deployed, its writes carry a `dynamodb:LeadingKeys` condition
+   * (infra/route-function.ts). Every public row declares them, so a flaw in a login
+   * function cannot write ticket, order or event items;
+   * test/integration/public-route-writes.test.ts walks those rows and checks each key written.
+   */
+  tableWrites?: readonly string[];
+}
+
+/** Whether a partition key matches one of the patterns, as IAM's `StringLike` does (`*` any run, `?` one character). */
+export function leadingKeyAllowed(partitionKey: string, patterns: readonly string[]): boolean {
+  return patterns.some((pattern) => globMatches(pattern, partitionKey));
+}
+
+function globMatches(pattern: string, text: string): boolean {
+  // Two pointers, backtracking to the last `*` only: linear in practice, no regular expression.
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
+      p += 1;
+      t += 1;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      mark = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++mark;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p += 1;
+  return p === pattern.length;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -88,20 +124,20 @@ const table = [
   // callback, logout, change-password; legacy mode: /auth/legacy/*. Each answers 403 in
   // the other mode. Login routes write the PKCE verifier of the login in flight. Rows that
   // sign a token or the login state have `signingKey`.
-  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in', signingKey: true } },
-  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in', signingKey: true }, successor: '/auth/login' },
-  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', identityProvider: 'sign-in', signingKey: true } },
+  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true } },
+  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true }, successor: '/auth/login' },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins, P.administrators], identityProvider: 'sign-in', signingKey: true } },
   { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } },
   { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } },
   { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
   { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
   { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read', signingKey: true } },
   // Legacy login upgrades old (bcrypt) hashes to scrypt, hence read-write.
-  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write', signingKey: true } },
+  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true } },
   { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: admin(), uses: { table: 'read-write' } },
   { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: 'read-write', email: true } },
-  { method: 'POST', path: '/auth/legacy/reset-password', handler: 'auth/legacy-reset-password', auth: publicRoute, uses: { table: 'read-write' } },
+  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens], email: true } },
+  { method: 'POST', path: '/auth/legacy/reset-password', handler: 'auth/legacy-reset-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens, P.administrators] } },
 
   // Shipping methods
   { method: 'GET', path: '/shipping-method', handler: 'shipping-method/list', auth: admin('shipping:read'), uses: { table: 'read' } },
@@ -146,7 +182,7 @@ const table = [
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
   // administrator who manages customers, the account itself, and mail to its owner.
-  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: 'read-write', customerIdentity: 'sign-in', signingKey: true } },
+  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } },
   { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: 'read-write', customerIdentity: 'manage-users', email: true } },
   { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: 'read' } },
   { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: 'read-write', email: true } },

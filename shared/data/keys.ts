@@ -206,3 +206,18 @@ export const keys = {
   waiverSignature: (ticketId: number, waiverId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `WAIVER_SIGNATURE#${sortableId(waiverId)}` }),
   waiverSignaturesPrefix: 'WAIVER_SIGNATURE#',
 };
+
+/**
+ * Partition-key patterns (IAM `StringLike`) of the items the public rows write, for their
+ * `uses.tableWrites` (shared/routes.ts): the same spellings as the builders above.
+ */
+export const partitionPatterns = {
+  administrators: 'ADMIN#*',
+  oauthLogins: 'OAUTH_LOGIN#*',
+  resetTokens: 'RESET_TOKEN#*',
+  rateWindows: 'RATE#*',
+  logKey: 'LOG_KEY',
+  customers: 'CUSTOMER#*',
+  customerEmails: 'UNIQUE#CUSTOMER_EMAIL#*',
+  emailVerifications: 'EMAIL_VERIFICATION#*',
+} as const;

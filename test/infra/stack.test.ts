@@ -28,7 +28,8 @@ function servicesFor(row: RouteRow): string[] {
     ...(row.uses.photos ? ['s3'] : []),
     ...(row.uses.email ? ['ses'] : []),
     ...(row.uses.identityProvider === 'manage-users' || row.uses.customerIdentity === 'manage-users' ? ['cognito-idp'] : []),
-    ...(row.uses.signingKey ? ['secretsmanager'] : []),
+    // Every function reads the origin-verify secret; issuing rows the signing keys too.
+    'secretsmanager',
   ].sort();
 }
 
@@ -84,6 +85,7 @@ function describeRouteTable(name: string, rows: readonly RouteRow[], build: () =
       }
     });
 
+
     it('sets the same defaults on every function (the photo upload gets more memory, hence CPU, to re-encode images)', () => {
       for (const [handler, { fn }] of routeFunctions(template)) {
         expect(fn.Properties).toMatchObject({
@@ -113,6 +115,29 @@ describeRouteTable('the stack of shared/routes.ts', routes, () => synth().templa
 describeRouteTable('a stack whose rows use photos, email and the identity provider', SYNTHETIC, () =>
   synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS }).template,
 );
+
+describe('the public rows\' writes', () => {
+  let template: Template;
+  beforeAll(() => {
+    template = synth().template;
+  }, 120_000);
+
+  it('lets every public row write only the partitions it declares (a dynamodb:LeadingKeys condition on each write)', () => {
+    const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
+    const publicRows = routes.filter((row) => row.auth.kind === 'public' && row.uses.table === 'read-write');
+    for (const row of publicRows) {
+      expect(row.uses.tableWrites?.length, routeKey(row)).toBeGreaterThan(0);
+      const { fn } = routeFunctions(template).get(row.handler)!;
+      const writing = statementsOf(template, fn).filter(
+        (s) => JSON.stringify(s.Resource).includes(tableId) && [s.Action].flat().some((a) => TABLE_WRITES.includes(a)),
+      );
+      expect(writing.length, routeKey(row)).toBeGreaterThan(0);
+      for (const statement of writing) {
+        expect(statement.Condition, routeKey(row)).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...row.uses.tableWrites!] } });
+      }
+    }
+  });
+});
 
 describe('the table', () => {
   it('has the keys, GSIs (ALL projection), TTL and recovery of TABLE_SCHEMA', () => {

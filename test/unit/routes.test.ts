@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routeKey, routes } from '#shared/routes';
+import { leadingKeyAllowed, routeKey, routes } from '#shared/routes';
 
 /** The 55 operations of spec/ticketing-api-v2.md, as `METHOD /path` below `/api/v2`. */
 const SPEC_ROUTES = [
@@ -63,5 +63,25 @@ describe('the route table', () => {
     console.log(`routes implemented: ${implemented}/${SPEC_ROUTES.length}`);
     expect(implemented).toBe(SPEC_ROUTES.length);
     expect(routes.length).toBe(SPEC_ROUTES.length + OUR_ROUTES.length);
+  });
+});
+
+describe('leadingKeyAllowed (the IAM StringLike patterns of tableWrites)', () => {
+  it('matches as IAM does: * any run, ? one character, the rest literally, the whole key', () => {
+    expect(leadingKeyAllowed('RATE#LOGIN#x', ['RATE#*'])).toBe(true);
+    expect(leadingKeyAllowed('LOG_KEY', ['LOG_KEY'])).toBe(true);
+    expect(leadingKeyAllowed('LOG_KEYS', ['LOG_KEY'])).toBe(false);
+    expect(leadingKeyAllowed('TICKET#1', ['RATE#*', 'ADMIN#*'])).toBe(false);
+    expect(leadingKeyAllowed('XRATE#1', ['RATE#*'])).toBe(false);
+    expect(leadingKeyAllowed('UNIQUE#CUSTOMER_EMAIL#a@b', ['UNIQUE#CUSTOMER_EMAIL#*'])).toBe(true);
+    expect(leadingKeyAllowed('UNIQUE#BARCODE#1', ['UNIQUE#CUSTOMER_EMAIL#*'])).toBe(false);
+    expect(leadingKeyAllowed('A1B', ['A?B'])).toBe(true);
+    expect(leadingKeyAllowed('A12B', ['A?B', 'A*C'])).toBe(false);
+    // A hostile key costs linear work.
+    expect(leadingKeyAllowed(`${'a'.repeat(5000)}b`, ['*a*a*a*a*a*a*a*a*c'])).toBe(false);
+  });
+
+  it('is declared by every public row that writes', () => {
+    for (const row of routes.filter((r) => r.auth.kind === 'public' && r.uses.table === 'read-write')) expect(row.uses.tableWrites?.length, routeKey(row)).toBeGreaterThan(0);
   });
 });
