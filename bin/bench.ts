@@ -52,6 +52,13 @@ if (process.argv.includes('--scale')) {
   process.exit(0);
 }
 
+// `npm run bench -- --hostile`: the worst inputs a client can send, against `npm start` (bin/bench/hostile.ts).
+if (process.argv.includes('--hostile')) {
+  const { runHostile } = await import('./bench/hostile.ts');
+  await runHostile();
+  process.exit(0);
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'ticketing-bench-'));
 try {
   log(`Bundling ${routes.length} handlers and the baseline...`);
