@@ -48,10 +48,17 @@ function assertWellFormed(value: unknown): void {
   }
 }
 
+/** `{}` (any whitespace), which generic clients send on a POST without a body; anything longer is not looked at. */
+function isEmptyObject(text: string): boolean {
+  if (text.length > 64) return false;
+  const trimmed = text.trim();
+  return trimmed.startsWith('{') && trimmed.endsWith('}') && trimmed.slice(1, -1).trim() === '';
+}
+
 /**
  * `json`: the body must be JSON (415 for another content type, 400 when malformed or
- * missing). `none`: the route takes no body, and sending one is a 400 rather than
- * being silently ignored. `{ multipart }`: the body must be multipart/form-data (415
+ * missing). `none`: the route takes no body: none, an empty one or `{}` (with any
+ * content type); anything else is a 400 rather than being silently ignored. `{ multipart }`: the body must be multipart/form-data (415
  * otherwise), parsed within the route's limits into its fields by the parser the route
  * brought (`multipartForm` in multipart.ts, so JSON routes do not bundle it).
  */
@@ -67,7 +74,7 @@ export function parseBody(kind: 'json' | 'none' | { multipart: MultipartForm }):
       }
       if (kind === 'none') {
         const text = raw !== undefined && event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-        if (text && text.trim() !== '') throw new ValidationError('This route takes no request body.');
+        if (text && text.trim() !== '' && !isEmptyObject(text)) throw new ValidationError('This route takes no request body (an empty one or `{}` is fine).');
         event.body = undefined;
         return;
       }
