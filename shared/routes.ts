@@ -10,6 +10,7 @@
  * built with `route('<METHOD> <path>', ...)`, and run `npm test`.
  */
 import { partitionPatterns as P } from './data/keys.ts';
+import { wildcardPattern } from './domain/wildcard.ts';
 
 /** Named permissions carried by administrator records and tokens. */
 export const PERMISSIONS = [
@@ -28,8 +29,12 @@ export type Permission = (typeof PERMISSIONS)[number];
 export type Access =
   /** No token needed: login-type routes only. */
   | { kind: 'public' }
-  /** An administrator token; `permission` (when set) must be on it. */
-  | { kind: 'admin'; permission?: Permission }
+  /**
+   * An administrator token; `permission` (when set) must be on it. `signOut`: the logouts,
+   * which sign the caller out whatever their token: a missing, expired, revoked or invalid
+   * one is answered as signed out (cookie cleared), only a foreign Origin is refused.
+   */
+  | { kind: 'admin'; permission?: Permission; signOut?: true }
   /** A customer token (my-account area); handlers see only the caller's own data. */
   | { kind: 'customer' };
 
@@ -63,31 +68,9 @@ export interface Uses {
   tableWrites?: readonly string[];
 }
 
-/** Whether a partition key matches one of the patterns, as IAM's `StringLike` does (`*` any run, `?` one character). */
+/** Whether a partition key matches one of the patterns, as IAM's `StringLike` does with `*` (any run; the patterns use no `?`). */
 export function leadingKeyAllowed(partitionKey: string, patterns: readonly string[]): boolean {
-  return patterns.some((pattern) => globMatches(pattern, partitionKey));
-}
-
-function globMatches(pattern: string, text: string): boolean {
-  // Two pointers, backtracking to the last `*` only: linear in practice, no regular expression.
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let mark = 0;
-  while (t < text.length) {
-    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
-      p += 1;
-      t += 1;
-    } else if (p < pattern.length && pattern[p] === '*') {
-      star = p++;
-      mark = t;
-    } else if (star >= 0) {
-      p = star + 1;
-      t = ++mark;
-    } else return false;
-  }
-  while (p < pattern.length && pattern[p] === '*') p += 1;
-  return p === pattern.length;
+  return patterns.some((pattern) => wildcardPattern(pattern, { any: '*' }).matches(partitionKey));
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -113,6 +96,7 @@ export const API_PREFIX = '/api/v2';
 
 const publicRoute = { kind: 'public' } as const;
 const customer = { kind: 'customer' } as const;
+const signOut = { kind: 'admin', signOut: true } as const;
 function admin(): { kind: 'admin' };
 function admin<P extends Permission>(permission: P): { kind: 'admin'; permission: P };
 function admin(permission?: Permission): Access {
@@ -127,14 +111,14 @@ const table = [
   { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true } },
   { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true }, successor: '/auth/login' },
   { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins, P.administrators], identityProvider: 'sign-in', signingKey: true } },
-  { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } },
+  { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: signOut, uses: { table: 'read-write', identityProvider: 'sign-in' } },
   { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } },
   { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
   { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
   { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read', signingKey: true } },
   // Legacy login upgrades old (bcrypt) hashes to scrypt, hence read-write.
   { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true } },
-  { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: admin(), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: signOut, uses: { table: 'read-write' } },
   { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: 'read-write' } },
   { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens], email: true } },
   { method: 'POST', path: '/auth/legacy/reset-password', handler: 'auth/legacy-reset-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens, P.administrators] } },

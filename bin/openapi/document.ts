@@ -98,6 +98,7 @@ function accessText(row: RouteRow): string {
   const { auth } = row;
   if (auth.kind === 'public') return 'Public: no token needed.';
   if (auth.kind === 'customer') return 'A customer token; the caller sees only their own data.';
+  if (auth.kind === 'admin' && auth.signOut) return 'An administrator token or cookie when there is one: a missing, expired or revoked one is answered as signed out (the cookie cleared); only a foreign Origin is refused.';
   return auth.permission ? `An administrator token with the \`${auth.permission}\` permission.` : 'Any administrator token.';
 }
 
@@ -194,7 +195,8 @@ function operation({ row, schemas }: RouteOperation, components: Components): Js
     tags: [row.handler.split('/')[0]],
     description: [deprecation + accessText(row), doc.description].filter(Boolean).join('\n\n'),
     ...(row.successor ? { deprecated: true } : {}),
-    security: AUDIENCE_SECURITY[row.auth.kind],
+    // A logout also answers without a valid token: the empty requirement says a token is optional.
+    security: row.auth.kind === 'admin' && row.auth.signOut ? [...AUDIENCE_SECURITY.admin, {}] : AUDIENCE_SECURITY[row.auth.kind],
     ...(row.auth.kind === 'admin' && row.auth.permission ? { 'x-permission': row.auth.permission } : {}),
     parameters: [
       ...parameters('path', schemas.path, doc, components),

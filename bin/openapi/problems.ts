@@ -83,7 +83,8 @@ export function problemResponses(row: RouteRow, doc: RouteDoc, takesBody: boolea
   const conflicts = [...(doc.conflicts ?? []), ...(row.idempotent ? ['request_in_flight'] : [])];
   const errors = new Set<number>(doc.errors ?? []);
   const answers: Record<string, Json> = { 400: ref(400) };
-  if (row.auth.kind !== 'public' || errors.has(401)) answers[401] = ref(401);
+  const signOut = row.auth.kind === 'admin' && row.auth.signOut;
+  if ((row.auth.kind !== 'public' && !signOut) || errors.has(401)) answers[401] = ref(401);
   answers[403] = ref(403);
   if (row.path.includes('{') || errors.has(404)) answers[404] = ref(404);
   if (conflicts.length) {

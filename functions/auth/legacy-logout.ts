@@ -8,6 +8,7 @@ import { route } from '#shared/http/route';
 export const handler = route('POST /auth/legacy/logout', { response: SingleAnswer(SuccessMessage) }, async ({ caller }) => {
   requireAuthMode('legacy');
   // Logout everywhere: every token of this account ends, not only the cookie cleared here.
-  await endAllSessions(caller);
+  // Without a valid session (expired, revoked, none) there is nothing to end: the cookie is still cleared.
+  if (caller) await endAllSessions(caller);
   return { ...single({ success: true, message: 'Signed out.' }), cookies: [clearedAuthCookie()] };
 });

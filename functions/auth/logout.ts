@@ -12,7 +12,8 @@ export const handler = route(
   async ({ query, caller }) => {
     const answer = idpLogout(query.return_to);
     // Logout everywhere: every token of this account ends (the provider's logout ends its own session).
-    await endAllSessions(caller);
+    // Without a valid session (expired, revoked, none) there is nothing to end: the cookie is still cleared.
+    if (caller) await endAllSessions(caller);
     return { ...single(answer), cookies: [clearedAuthCookie()] };
   },
 );

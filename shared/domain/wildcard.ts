@@ -23,11 +23,12 @@ export interface WildcardPattern {
 
 /**
  * The pattern as a matcher; `ignoreCase` compares lower-cased pattern and text (the
- * search filter), else the comparison is exact (the title filter).
+ * search filter), else the comparison is exact (the title filter). `any` is the wildcard
+ * character: `%` for clients' patterns, `*` for IAM's `StringLike` (shared/routes.ts).
  */
-export function wildcardPattern(pattern: string, { ignoreCase = false } = {}): WildcardPattern {
+export function wildcardPattern(pattern: string, { ignoreCase = false, any = '%' } = {}): WildcardPattern {
   const fold = (text: string) => (ignoreCase ? text.toLowerCase() : text);
-  const parts = fold(pattern).split('%');
+  const parts = fold(pattern).split(any);
   return { matches: (text, work) => matchParts(parts, fold(text), work) };
 }
 

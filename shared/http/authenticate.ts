@@ -47,25 +47,52 @@ function assertPublicOrigin(event: RouteEvent): void {
   throw new Forbidden('Browser requests to this route must come from one of the front-end origins.', { error: 'csrf_rejected' });
 }
 
+/**
+ * The logouts (`signOut` rows): a browser whose session ran out must still be able to
+ * leave, so a missing, expired, revoked or invalid token is answered as signed out (the
+ * handler clears the cookie and revokes nothing). A foreign Origin is still refused, and a
+ * valid cookie session still needs the CSRF header, as every cookie-authenticated change.
+ */
+async function identifyIfSignedIn(event: RouteEvent, access: AdminAccess): Promise<void> {
+  const origin = header(event, 'origin');
+  if (origin !== undefined && !isAllowedOrigin(origin, 'admin')) {
+    throw new Forbidden('Sign-out requests from a browser must come from one of the admin front-end origins.', { error: 'csrf_rejected' });
+  }
+  try {
+    await identify(event, access);
+  } catch (error) {
+    if (!(error instanceof Unauthenticated)) throw error;
+    event.principal = undefined;
+  }
+}
+
+type AdminAccess = Extract<Access, { kind: 'admin' }>;
+
 /** Authenticates the caller and checks the route's permission (from the route table). */
 export function authenticate(access: Access): Middleware {
   return {
     before: async (request) => {
       const event = request.event;
       if (access.kind === 'public') return assertPublicOrigin(event);
-      let token = bearerToken(event);
-      if (!token) {
-        token = readCookie(event.cookies, AUTH_COOKIE);
-        if (!token) throw new Unauthenticated('Send a Bearer token or the auth cookie.');
-        assertNotCrossSite(event, access.kind);
-      }
-      const principal = await verifyToken(token, access.kind);
-      // After the signature: an ended session (logout everywhere, password change) is refused; cached, see session-check.ts.
-      await assertSessionCurrent(principal);
-      if (access.kind === 'admin' && access.permission && !(principal as AdminPrincipal).permissions.includes(access.permission)) {
-        throw new Forbidden(`This route needs the "${access.permission}" permission.`);
-      }
-      event.principal = principal;
+      if (access.kind === 'admin' && access.signOut) return identifyIfSignedIn(event, access);
+      return identify(event, access);
     },
   };
+}
+
+/** The token's caller, its session current and the row's permission held; sets `event.principal`. */
+async function identify(event: RouteEvent, access: Exclude<Access, { kind: 'public' }>): Promise<void> {
+  let token = bearerToken(event);
+  if (!token) {
+    token = readCookie(event.cookies, AUTH_COOKIE);
+    if (!token) throw new Unauthenticated('Send a Bearer token or the auth cookie.');
+    assertNotCrossSite(event, access.kind);
+  }
+  const principal = await verifyToken(token, access.kind);
+  // After the signature: an ended session (logout everywhere, password change) is refused; cached, see session-check.ts.
+  await assertSessionCurrent(principal);
+  if (access.kind === 'admin' && access.permission && !(principal as AdminPrincipal).permissions.includes(access.permission)) {
+    throw new Forbidden(`This route needs the "${access.permission}" permission.`);
+  }
+  event.principal = principal;
 }

@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../schema.ts';
 import type { AdminPrincipal, CustomerPrincipal } from '../auth/tokens.ts';
-import { API_PREFIX, findRoute, type AccessKindOf, type RouteKey } from '../routes.ts';
+import { API_PREFIX, findRoute, type AccessKindOf, type RouteKey, type RowOf } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { logger } from '../logger.ts';
 import { flushMetrics } from '../metrics.ts';
@@ -38,8 +38,10 @@ export interface Schemas<P extends z.ZodMiniType = z.ZodMiniType, Q extends z.Zo
   status?: number;
 }
 
-/** Who calls a route, by the row's access kind: nobody known on public routes. */
-export type CallerOf<K extends RouteKey> = { public: undefined; admin: AdminPrincipal; customer: CustomerPrincipal }[AccessKindOf<K>];
+/** Who calls a route, by the row's access kind: nobody known on public routes, maybe nobody on the logouts (`signOut`). */
+export type CallerOf<K extends RouteKey> = RowOf<K>['auth'] extends { signOut: true }
+  ? AdminPrincipal | undefined
+  : { public: undefined; admin: AdminPrincipal; customer: CustomerPrincipal }[AccessKindOf<K>];
 
 export interface RouteInput<P, Q, B, C> {
   path: P;

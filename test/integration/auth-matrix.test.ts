@@ -188,6 +188,19 @@ function cell(row: RouteRow, caller: Caller): Cell {
     };
   }
 
+  const credentialFailure = !['missing permission', 'cookie from a foreign origin (CSRF)', 'out-of-scope staff'].includes(caller);
+  if (kind === 'admin' && row.auth.signOut && credentialFailure) {
+    return {
+      says: 'answered as signed out, never 401 (a logout works whatever the token): as anonymous, the cookie cleared',
+      check: async () => {
+        const [anonymous, withCredentials] = [await send(row), await send(row, await as())];
+        expect(withCredentials.status).toBe(anonymous.status);
+        expect(withCredentials.status).not.toBe(401);
+        if (withCredentials.status === 200) expect(withCredentials.cookies.join()).toMatch(/Max-Age=0/);
+      },
+    };
+  }
+
   switch (caller) {
     case 'none':
       return {

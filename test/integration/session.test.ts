@@ -131,4 +131,49 @@ describe('POST /auth/legacy/logout', () => {
     const response = await call('POST', '/api/v2/auth/legacy/logout', { token: await tokenFor(staff) });
     expect(response.status).toBe(403);
   });
+
+  it('signs out a browser whose session ran out: an expired, revoked or missing token still answers success and clears the cookie', async () => {
+    const cleared = `${AUTH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
+    const expired = await tokenFor(staff, epochSeconds() - SESSION_LIMIT_SECONDS - 60);
+    advanceClock((TOKEN_TTL_SECONDS + 60) * 1000);
+    const stale = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=${expired}`], headers: spa });
+    resetClock();
+    // A session ended everywhere before (another device's logout): its token is revoked.
+    const revoked = await tokenFor(staff);
+    expect((await call('POST', '/api/v2/auth/legacy/logout', { token: revoked })).status).toBe(200);
+    const afterRevocation = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=${revoked}`], headers: spa });
+    const none = await call('POST', '/api/v2/auth/legacy/logout', { headers: spa });
+    const garbage = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=not-a-token`], headers: spa });
+    for (const response of [stale, afterRevocation, none, garbage]) {
+      expect(response.status, response.raw).toBe(200);
+      expect(response.body.data.success).toBe(true);
+      expect(response.cookies).toEqual([cleared]);
+    }
+    // Nothing was revoked by the token-less ones: a fresh session still works.
+    expect((await call('GET', '/api/v2/auth/me', { token: await tokenFor(staff) })).status).toBe(200);
+  });
+
+  it('still refuses a foreign Origin, with or without a valid session', async () => {
+    for (const cookies of [[], [`${AUTH_COOKIE}=${await tokenFor(staff)}`]]) {
+      const response = await call('POST', '/api/v2/auth/legacy/logout', { cookies, headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' } });
+      expect(response.status).toBe(403);
+      expect(response.body.error).toBe('csrf_rejected');
+      expect(response.cookies).toEqual([]);
+    }
+  });
+});
+
+describe('POST /auth/logout (identity provider)', () => {
+  it('answers the provider\'s logout URL and clears the cookie also for an expired or missing session', async () => {
+    process.env.SITE_AUTH_METHOD = 'idp';
+    resetConfigForTests();
+    const expired = await tokenFor(staff, epochSeconds() - SESSION_LIMIT_SECONDS - 60);
+    advanceClock((TOKEN_TTL_SECONDS + 60) * 1000);
+    for (const options of [{ cookies: [`${AUTH_COOKIE}=${expired}`], headers: spa }, { headers: spa }]) {
+      const response = await call('POST', '/api/v2/auth/logout', options);
+      expect(response.status, response.raw).toBe(200);
+      expect(response.body.data.logout_url).toEqual(expect.any(String));
+      expect(response.cookies.join()).toMatch(/Max-Age=0/);
+    }
+  });
 });

@@ -99,11 +99,15 @@ describe('the OpenAPI document', () => {
     expect(stats).toEqual([expect.objectContaining({ name: 'events', in: 'query', required: true })]);
   });
 
-  it('gives public rows no security and the others their audience\'s bearer or cookie, with their permission', () => {
+  it('gives public rows no security, the logouts an optional token, and the others their audience\'s bearer or cookie, with their permission', () => {
     for (const row of routes) {
       const operation = operationOf(row.method, row.path)!;
       if (row.auth.kind === 'public') {
         expect(operation.security, routeKey(row)).toEqual([]);
+      } else if (row.auth.kind === 'admin' && row.auth.signOut) {
+        // The logouts: a token when there is one, and none is answered too (signed out, never 401).
+        expect(operation.security, routeKey(row)).toEqual([{ adminBearer: [] }, { adminCookie: [] }, {}]);
+        expect(operation.responses, routeKey(row)).not.toHaveProperty('401');
       } else {
         const audience = row.auth.kind;
         expect(operation.security, routeKey(row)).toEqual([{ [`${audience}Bearer`]: [] }, { [`${audience}Cookie`]: [] }]);
