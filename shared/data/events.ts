@@ -77,6 +77,12 @@ export async function eventTitles(ids: number[]): Promise<Map<number, string>> {
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), String(item.title)] as const] : [])));
 }
 
+/** Events' IANA time zones by id (event-local times are answered in them); unknown ids are absent. */
+export async function eventTimeZones(ids: number[]): Promise<Map<number, string>> {
+  const items = await batchGet([...new Set(ids)].map((id) => keys.event(id)), { projection: 'id, #tz', names: { '#tz': 'timezone' } });
+  return new Map(items.flatMap((item) => (item ? [[Number(item.id), String(item.timezone)] as const] : [])));
+}
+
 /** An ISO-8601 instant as the table keeps it: UTC with milliseconds, so instants sort as strings. */
 function utcInstant(value: string, field: string): string {
   const time = Date.parse(value);

@@ -150,7 +150,7 @@ export interface TicketCosts {
 export interface ListWaveTime {
   id: number;
   name: string;
-  /** ISO-8601 UTC, as stored (GET /my-account/wave-times shows it in the event's offset). */
+  /** An event-local time: in the event's offset, as GET /my-account/wave-time answers it. */
   startTime: string;
   capacity: number;
 }

@@ -23,7 +23,7 @@ export const ListedTicketResource = z
     change: z.optional(TicketResource.shape.ticketClaim.def.innerType.check(z.describe('The ticket\'s claim, as `_include=change_status` shows it on /tickets; null when none.'))),
     promoter: z.optional(z.nullable(z.string()).check(z.describe('The order\'s affiliate; null without an order or an affiliate.'))),
     waveTime: z.optional(
-      z.nullable(z.strictObject({ id: z.int(), name: z.string(), startTime: z.iso.datetime(), capacity: z.int() })).check(z.describe('The ticket\'s start wave (startTime ISO-8601 UTC); null when none.')),
+      z.nullable(z.strictObject({ id: z.int(), name: z.string(), startTime: z.iso.datetime({ offset: true }), capacity: z.int() })).check(z.describe('The ticket\'s start wave (`startTime` an event-local time, in the event\'s offset); null when none.')),
     ),
     waivers: z.optional(z.array(TicketWaiverResource).check(z.describe('As GET /tickets/{id}/waivers answers them; only with _limit of at most 25.'))),
     user: z.optional(

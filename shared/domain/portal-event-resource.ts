@@ -16,7 +16,7 @@ export const EventEntryResource = z.strictObject({
   venue: z.string(),
   cutOff: unixOrEmpty,
   onSaleDate: unixOrEmpty,
-  publishedDate: z.string().check(z.describe('ISO-8601 UTC; "" when unset.')),
+  publishedDate: z.union([z.iso.datetime(), z.literal('')]).check(z.describe('An instant (UTC, `Z`); "" when unset.')),
   published: flag,
   hideDate: flag,
   hideTime: flag,

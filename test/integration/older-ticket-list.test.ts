@@ -173,7 +173,9 @@ describe('GET /ticket: expansions', () => {
     expect(first!.refundProtect).toEqual({ status: 'none', amount: 0 });
     expect(first!.change).toBeNull();
     expect(first!.promoter).toBe('run-club');
-    expect(first!.waveTime).toEqual({ id: wave.id, name: 'Wave A', startTime: '2027-06-01T08:00:00.000Z', capacity: 120 });
+    // An event-local time, in the event's offset (as GET /my-account/wave-time answers it): the same instant.
+    expect(first!.waveTime).toEqual({ id: wave.id, name: 'Wave A', startTime: expect.stringMatching(/^2027-06-01T\d\d:00:00[+-]\d\d:\d\d$/), capacity: 120 });
+    expect(Date.parse(first!.waveTime.startTime)).toBe(Date.parse('2027-06-01T08:00:00Z'));
     const waivers = await call('GET', `/api/v2/tickets/${first!.id}/waivers`, { token });
     expect(first!.waivers).toEqual(waivers.body.data);
     expect(first!.waivers.length).toBeGreaterThan(0);

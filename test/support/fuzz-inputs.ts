@@ -373,7 +373,8 @@ export function queryString(schema: JsonSchema | undefined, known: Known = {}): 
     .map(([values, extras, pick]) => {
       const repeat = pick % 5 === 0;
       const params = new URLSearchParams();
-      for (const [key, value] of Object.entries((values ?? {}) as Record<string, unknown>)) params.append(key, String(value));
+      // A generated value may be an object without a prototype (no toString): sent as its JSON.
+      for (const [key, value] of Object.entries((values ?? {}) as Record<string, unknown>)) params.append(key, value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
       const entries = [...params.keys()];
       // A repeated key: API Gateway joins the values with a comma.
       if (repeat && entries.length) params.append(entries[pick % entries.length]!, String(params.get(entries[pick % entries.length]!)));

@@ -84,11 +84,18 @@ async function loadDocument(): Promise<Json> {
   return document;
 }
 
+/** `2026-05-01T10:00:00.000Z` (instants) or `2026-05-01T12:00:00+02:00` (event-local times). */
+export const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}Z|[+-]\d{2}:\d{2})$/;
+
 async function build(): Promise<Checker> {
   const document = await loadDocument();
   // strict off: the document carries OpenAPI's own keywords (paths, example, ...) beside the schemas.
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   ajv.addFormat('binary', true);
+  // The API's one date rule (README "Dates and times"), stricter than RFC 3339 alone: an
+  // instant as `toISOString()` writes it (milliseconds, `Z`); an event-local time in the
+  // event's offset (whole seconds, `±HH:MM`). Every date-time field of every answer is held to it.
+  ajv.addFormat('date-time', DATE_TIME);
   ajv.addSchema({ ...document, $id: DOCUMENT_ID });
   return { document, ajv, compiled: new Map() };
 }

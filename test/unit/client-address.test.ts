@@ -19,7 +19,7 @@ afterAll(() => {
 
 describe('clientNetwork (the per-client limits)', () => {
   it("behind CloudFront (origin check on) is the viewer's address the front end's function set", () => {
-    process.env.ORIGIN_VERIFY_SECRETS = 'current-origin-secret-0123456789';
+    process.env.ORIGIN_VERIFY_SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:origin-verify-AbCdEf';
     resetConfigForTests();
     expect(clientNetwork(event({ [VIEWER_ADDRESS_HEADER]: '203.0.113.7' }))).toBe('203.0.113.7');
     expect(clientNetwork(event({}))).toBe('198.51.100.4');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswer, type Answer } from '../support/openapi-check.ts';
+import { checkAnswer, DATE_TIME, type Answer } from '../support/openapi-check.ts';
 
 /**
  * The integration suite's answer check (test/support/openapi-check.ts, run on every
@@ -42,4 +42,24 @@ describe('the OpenAPI answer check', () => {
     await expect(checkAnswer(me2, '/api/v2/auth/me2', json(401, problem(401)))).resolves.toBeUndefined();
     await expect(checkAnswer(me2, '/api/v2/auth/me2', json(200, { data: {} }))).rejects.toThrow(/Deprecation/);
   });
+});
+
+describe('the one date rule (README "Dates and times")', () => {
+  const claimInfo = { method: 'GET', path: '/ticket/{ticketId}/claim-info' } as const;
+  const info = (sentAt: string) => ({
+    count: 1,
+    data: { ticketId: 1, isAClaim: true, isClaimed: false, state: 'open', claimantEmail: 'a@b.test', claimantUserId: '', sentAt, claimedAt: null },
+  });
+
+  it('accepts an instant as toISOString writes it, and an event-local time with its offset', () => {
+    for (const value of ['2026-05-01T10:00:00.000Z', '2026-05-01T12:00:00+02:00', '2026-01-01T00:00:00-05:00']) expect(DATE_TIME.test(value), value).toBe(true);
+    for (const value of ['2026-05-01T10:00:00Z', '2026-05-01T10:00:00.5Z', '2026-05-01 10:00:00.000Z', '2026-05-01T10:00:00.000+02:00', '2026-05-01', '1714557600']) {
+      expect(DATE_TIME.test(value), value).toBe(false);
+    }
+  });
+
+  it('holds every date-time field of an answer to it', async () => {
+    await expect(checkAnswer(claimInfo, '/api/v2/ticket/1/claim-info', json(200, info('2026-05-01T10:00:00.000Z')))).resolves.toBeUndefined();
+    await expect(checkAnswer(claimInfo, '/api/v2/ticket/1/claim-info', json(200, info('2026-05-01T10:00:00Z')))).rejects.toThrow(/sentAt|date-time|format/);
+  }, 60_000);
 });

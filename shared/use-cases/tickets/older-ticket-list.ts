@@ -1,4 +1,4 @@
-import { findTicketType } from '../../data/events.ts';
+import { eventTimeZones, findTicketType } from '../../data/events.ts';
 import { listTicketRecords } from '../../data/ticket-lists.ts';
 import {
   customerSummaries,
@@ -29,6 +29,7 @@ import {
   toListedTicket,
   tooSparse,
   type ListedTicket,
+  type ListWaveTime,
   type OlderTicketFilters,
   type OlderTicketInclude,
   type PageRelations,
@@ -38,6 +39,7 @@ import type { Page } from '../../domain/paging.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import type { TicketWaiver } from '../../domain/waivers.ts';
+import { formatInTimeZone } from '../../domain/zoned-time.ts';
 import { inScope, ticketInScope, type EventScope } from '../event-scope.ts';
 import { listTicketWaivers } from './ticket-waivers.ts';
 
@@ -138,13 +140,19 @@ async function readRelations(records: TicketRecord[], include: readonly OlderTic
   const ids = <T>(pick: (record: TicketRecord) => T | null | undefined) => records.flatMap((record) => pick(record) ?? []) as T[];
   const [affiliates, waves, users, waivers] = await Promise.all([
     include.includes('promoter') ? orderAffiliates(ids((record) => record.orderId)) : new Map<number, string | null>(),
-    include.includes('waveTime')
-      ? waveTimes(ids((record) => (record.waveTimeId == null ? null : { eventId: record.eventId, id: record.waveTimeId })))
-      : new Map(),
+    include.includes('waveTime') ? wavesOf(records) : new Map(),
     include.includes('user') ? customerSummaries(ids((record) => record.customerId)) : new Map(),
     include.includes('waivers') ? waiversOf(records) : new Map<number, TicketWaiver[]>(),
   ]);
   return { affiliates, waves, users, waivers };
+}
+
+/** The page's start waves, their `startTime` in their event's offset (an event-local time, as GET /my-account/wave-time answers it). */
+async function wavesOf(records: TicketRecord[]): Promise<Map<string, ListWaveTime>> {
+  const wanted = records.flatMap((record) => (record.waveTimeId == null ? [] : [{ eventId: record.eventId, id: record.waveTimeId }]));
+  if (!wanted.length) return new Map();
+  const [waves, zones] = await Promise.all([waveTimes(wanted), eventTimeZones(wanted.map((wave) => wave.eventId))]);
+  return new Map([...waves].map(([key, wave]) => [key, { ...wave, startTime: formatInTimeZone(new Date(wave.startTime), zones.get(Number(key.split('/')[0])) ?? 'UTC') }]));
 }
 
 /** Each ticket's waivers as `GET /tickets/{id}/waivers` answers them (a page of at most MAX_WAIVER_PAGE). */
