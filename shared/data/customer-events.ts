@@ -8,8 +8,8 @@ import { STATS_SHARDS } from './ticket-stats.ts';
  * The events a customer can access: published ones (the sparse GSI1 `PUBLISHED_EVENTS`,
  * sorted by start) and those they hold an order for (link items `CUSTOMER#<id>` /
  * `EVENT#<eventId:10>`, written in the order's creation transaction, with `orderCount`).
- * Each list is read up to PORTAL_EVENT_CAP items; beyond it the list is cut (the reader
- * is told, so it can say so).
+ * Each list is read up to PORTAL_EVENT_CAP items; `cut` says there were more (the use
+ * case then answers a 400 naming a narrower window rather than a partial list).
  */
 export const PORTAL_EVENT_CAP = 500;
 

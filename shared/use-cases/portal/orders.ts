@@ -1,6 +1,7 @@
 import { readOrderCounts, readOrders, readTicketsAndCounts, type OrderCounts, type OrderPartition } from '../../data/orders.ts';
 import { newestFirst, toOrderEntry, type Order, type OrderEntry, type OrderIncludes } from '../../domain/order.ts';
 import type { Page } from '../../domain/paging.ts';
+import { ValidationError } from '../../errors.ts';
 
 /**
  * `GET /my-account/orders`: only the caller's orders, newest first. Served by GSI1 (all
@@ -10,9 +11,10 @@ import type { Page } from '../../domain/paging.ts';
  * Bounds: a request reads at most MAX_ORDERS_READ orders, split evenly over the
  * partitions it reads. Without a date range and with no filter, `event` only, or a
  * single `ticketType` only, `totalCount` comes from the kept counts and a page reads only
- * the orders up to it (offset + limit, within the bound; pages past it come back empty
- * while `totalCount` still says how many there are). Otherwise the partitions are read up
- * to the bound and `totalCount` is the exact number of matches among what was read.
+ * the orders up to it (offset + limit). Otherwise the partitions are read to their end
+ * and `totalCount` is the exact number of matches. A page the bound would leave short or
+ * inexact is a 400 naming the narrower query (a purchase-date range, an event), never a
+ * page that silently leaves orders out.
  */
 export const MAX_ORDERS_READ = 1000;
 
@@ -50,6 +52,8 @@ export async function listCustomerOrders(customerId: number, query: OrderListQue
   const countsApart = counted && !query.include.tickets ? readOrderCounts(customerId) : undefined;
   countsApart?.catch(() => undefined); // awaited below; handled here in case a Query fails first
   const reads = await Promise.all(partitions.map((partition) => readOrders(partition, { from: query.from, to: query.to }, { budget, enough, keep })));
+  // A partition that stopped at its share of the bound, neither at its end nor holding the page: the answer would be short.
+  if (reads.some((read) => !read.complete && (enough === undefined || read.orders.length < enough))) throw tooManyOrders();
 
   const matches = reads.flatMap((read) => read.orders).sort(newestFirst);
   const shown = matches.slice(query.offset, query.offset + query.limit);
@@ -63,4 +67,11 @@ export async function listCustomerOrders(customerId: number, query: OrderListQue
     offset: query.offset,
     items: shown.map((order) => toOrderEntry(order, query.include, tickets)),
   };
+}
+
+function tooManyOrders(): ValidationError {
+  return new ValidationError(
+    `More than ${MAX_ORDERS_READ} orders would be read for this page: narrow it with fromPurchaseDate/toPurchaseDate or event.`,
+    [{ path: 'query.fromPurchaseDate', message: `more than ${MAX_ORDERS_READ} orders to read` }],
+  );
 }
