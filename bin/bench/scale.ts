@@ -108,6 +108,8 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     events.push({ size, seeded, open, customer, customerToken });
   }
 
+  // The sync rows read what changed after every event was seeded: the PATCH and check-in rows' changes, alike for both sizes.
+  const since = new Date().toISOString();
   const rowsOf = (e: (typeof events)[number]): [string, (i: number) => Request][] => {
     const { eventId, accessEventId, teamIds, typeIds, ticketIds } = e.seeded;
     const admin = (url: string, method = 'GET', body?: unknown) => ({ method, url, token: adminToken, ...(body ? { body } : {}) });
@@ -119,6 +121,9 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       ['accessEvents', () => admin(`/tickets?accessEvents=${accessEventId}`)],
       ['exclude_process_states', () => admin(`/tickets?event=${eventId}&exclude_process_states=4`)],
       ['page 50 (_limit=20)', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=980`)],
+      // Any page by _offset: the kept list positions (shared/data/list-positions.ts).
+      ['_offset 90 % in', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`)],
+      ['_offset 90 % in, a team without cancelled', () => admin(`/tickets?event=${eventId}&teams=${teamIds[0]}&exclude_process_states=4&_limit=20&_offset=${Math.floor(e.size * 0.9 / teamIds.length / 2)}`)],
       // The `next` a page answers 90 % into the event (the same encoding): how a client reaches a deep page.
       ['deep page by _cursor (90 % in)', () => admin(`/tickets?event=${eventId}&_cursor=${encodeCursor(ticketIds.first + Math.floor((ticketIds.last - ticketIds.first) * 0.9))}`)],
       ['GET /tickets/{id}', (i) => admin(`/tickets/${ticket(i)}`)],
@@ -130,6 +135,9 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       ['/ticket?eventId', () => admin(`/ticket?eventId=${eventId}`)],
       ['/ticket?eventId&typeId', () => admin(`/ticket?eventId=${eventId}&typeId=${typeIds[0]}`)],
       ['/ticket?customerId', () => admin(`/ticket?customerId=${e.customer.id}`)],
+      ['/ticket?eventId _offset 90 % in', () => admin(`/ticket?eventId=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`)],
+      // The sync: what changed since seeding ended (the PATCH and check-in rows above), one page.
+      ['/ticket?updatedFrom (the sync)', () => admin(`/ticket?updatedFrom=${encodeURIComponent(since)}&_limit=100`)],
     ];
   };
 

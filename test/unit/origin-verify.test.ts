@@ -6,7 +6,7 @@ import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
 import { ALLOWED_ORIGIN, TEST_ENV } from '../support/env.ts';
 
 // A real route handler: the check sits in the one middy stack every route shares.
-// POST /auth/legacy/logout needs a token, so a request the origin check lets through
+// POST /auth/refresh needs a token, so a request the origin check lets through
 // meets authentication next (401) and touches no stand-in service. The values come from
 // the Secrets Manager stand-in, as they come from Secrets Manager once deployed.
 const CURRENT = 'current-origin-secret-0123456789';
@@ -14,7 +14,7 @@ const PREVIOUS = 'previous-origin-secret-012345678';
 const saved = { ...process.env };
 // The logger reads the configuration when the handler module loads: environment first.
 Object.assign(process.env, TEST_ENV);
-const { handler } = await import('../../functions/auth/legacy-logout.ts');
+const { handler } = await import('../../functions/auth/refresh.ts');
 const { REFRESH_SECONDS, resetOriginVerifyForTests } = await import('#shared/services/origin-verify-secret');
 const { resetSecretsClientForTests } = await import('#shared/services/secrets');
 
@@ -34,15 +34,15 @@ beforeAll(async () => {
 function event(headers: Record<string, string>) {
   return {
     version: '2.0',
-    routeKey: 'POST /api/v2/auth/legacy/logout',
-    rawPath: '/api/v2/auth/legacy/logout',
+    routeKey: 'POST /api/v2/auth/refresh',
+    rawPath: '/api/v2/auth/refresh',
     rawQueryString: '',
     headers: { origin: ALLOWED_ORIGIN, ...headers },
-    requestContext: { http: { method: 'POST', path: '/api/v2/auth/legacy/logout', sourceIp: '203.0.113.9' }, requestId: 'r1' },
+    requestContext: { http: { method: 'POST', path: '/api/v2/auth/refresh', sourceIp: '203.0.113.9' }, requestId: 'r1' },
     isBase64Encoded: false,
   };
 }
-const context = { awsRequestId: 'req-1', functionName: 'logout', getRemainingTimeInMillis: () => 10_000 };
+const context = { awsRequestId: 'req-1', functionName: 'refresh', getRemainingTimeInMillis: () => 10_000 };
 const send = async (headers: Record<string, string> = {}) => {
   const result = (await handler(event(headers) as never, context as never)) as { statusCode: number; headers: Record<string, string>; body: string };
   return { ...result, json: JSON.parse(result.body) };
