@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { advanceClock, resetClock } from '#shared/clock';
 import type { CreatedEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
 import { encodeCursor, LIST_READ_BUDGET, POSITION_BLOCK } from '#shared/domain/ticket-list-plan';
@@ -153,6 +154,54 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     expect(forged.status).toBe(400);
     const huge = await call('GET', `${BASE}?event=${big.id}&_offset=999999999999999`, { token });
     expect(huge.status).toBeLessThan(500);
+  });
+});
+
+describe('every page reachable: walking 10,000 tickets', () => {
+  /** Pages of `_limit=100` until a short page (or `next` is null), as a client that knows nothing else would. */
+  async function walk(base: string, by: 'offset' | 'cursor'): Promise<number[]> {
+    const seen: number[] = [];
+    let query = `${base}&_limit=100`;
+    for (let pages = 0; pages < 200; pages++) {
+      const { result } = await countReads(() => call('GET', `/api/v2${query}`, { token }));
+      expect(result.status, result.raw).toBe(200);
+      seen.push(...ids(result.body.data));
+      if (by === 'offset' ? result.body.count < 100 : result.body.next === null) return seen;
+      query = by === 'offset' ? `${base}&_limit=100&_offset=${seen.length}` : `${base}&_limit=100&_cursor=${result.body.next}`;
+    }
+    throw new Error(`${base}: more than 200 pages`);
+  }
+
+  it('GET /tickets and GET /ticket, by _offset and by the cursor, answer every id exactly once, in id order', async () => {
+    const sorted = ids([...records].sort((a, b) => a.id - b.id));
+    for (const [base, by] of [[`/tickets?event=${big.id}`, 'offset'], [`/tickets?event=${big.id}`, 'cursor'], [`/ticket?eventId=${big.id}`, 'offset'], [`/ticket?eventId=${big.id}`, 'cursor']] as const) {
+      expect(await walk(base, by), `${base} by ${by}`).toEqual(sorted);
+    }
+    // A jump lands where the walk would: position 2,500, and a filter's exact total.
+    const jump = await list(`event=${big.id}&_offset=2500&_limit=${LIMIT}`);
+    expect(ids(jump.body.data)).toEqual(sorted.slice(2500, 2500 + LIMIT));
+    const team = big.teams[2]!.id;
+    const inTeam = records.filter((record) => record.teamId === team && record.processState !== PROCESS_STATE.cancelled).length;
+    expect((await list(`event=${big.id}&teams=${team}&exclude_process_states=4`)).body.totalCount).toBe(inTeam);
+  }, 120_000);
+
+  it('the sync answers exactly the 6 tickets changed after T, 4 of them past position 1,000, reading about 6 items', async () => {
+    const sorted = ids([...records].sort((a, b) => a.id - b.id));
+    const changed = [10, 500, 1500, 4000, 7000, 9990].map((position) => sorted[position]!);
+    // A minute of a far year nobody else writes in: the clock moves there for the changes and the poll.
+    const T = Date.UTC(9500 + Math.floor(Math.random() * 400), 0, 1);
+    advanceClock(T - Date.now());
+    try {
+      const writer = await adminToken();
+      for (const id of changed) expect((await call('PATCH', `/api/v2/tickets/${id}`, { token: writer, body: { data: { chipNumber: `SYNC-${id}` } } })).status).toBe(200);
+      const { result, reads } = await countReads(async () => call('GET', `/api/v2/ticket?updatedFrom=${new Date(T).toISOString()}&_limit=100`, { token: writer }));
+      expect(result.status, result.raw).toBe(200);
+      expect(ids(result.body.data).sort((a, b) => a - b)).toEqual(changed);
+      expect(result.body.next).toBeNull();
+      expect(reads.itemsRead).toBeLessThanOrEqual(changed.length + 2);
+    } finally {
+      resetClock();
+    }
   });
 });
 
