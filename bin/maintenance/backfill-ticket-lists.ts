@@ -1,7 +1,8 @@
 /**
- * One-off, after the release that brought the list entries and the per-filter counts
- * (issue 12; README "Tickets", lists at scale): gives every live ticket written before it
- * its list entries (`TICKET#<id>` / `LIST`, `LIST#ACCESS#<eventId>`), then sets every
+ * One-off, after the releases that brought the list entries and the per-filter counts
+ * (issue 12; README "Tickets", lists at scale) and the search entries (issue 20): gives
+ * every live ticket written before them its list entries (`TICKET#<id>` / `LIST`,
+ * `LIST#ACCESS#<eventId>`) and search entries (`SEARCH#<token>`), then sets every
  * event's filter counts (`n#team#…`, `n#type#…`, `n#access#…` in its statistics shards) to
  * a recount from the records. Run with the stage's TABLE_NAME and AWS credentials:
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-ticket-lists.ts`.
@@ -18,6 +19,7 @@ import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data
 import { keys } from '#shared/data/keys';
 import { grantedEvents, listEntryItems } from '#shared/data/ticket-list-entries';
 import { fromTicketItem, readTicketRecord } from '#shared/data/ticket-records';
+import { searchEntryItems } from '#shared/data/ticket-search-entries';
 import { filterCount, shardOf, STATS_SHARDS } from '#shared/data/ticket-stats';
 import type { TicketRecord } from '#shared/domain/ticket';
 
@@ -117,7 +119,8 @@ async function writeEntries(record: TicketRecord): Promise<TicketRecord | undefi
       ExpressionAttributeValues: { ':version': current.version },
     };
     try {
-      await transactWrite([{ ConditionCheck: check }, ...listEntryItems(current).map((Item) => ({ Put: { TableName: tableName(), Item } }))]);
+      const entries = [...listEntryItems(current), ...searchEntryItems(current)];
+      await transactWrite([{ ConditionCheck: check }, ...entries.map((Item) => ({ Put: { TableName: tableName(), Item } }))]);
       return current;
     } catch (error) {
       if (!(error instanceof TransactionCancelled) || !error.conditionFailed(0)) throw error;

@@ -233,7 +233,7 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
       typeId: 'Tickets of this ticket type.',
       customerId: 'Tickets of this customer.',
       barcode: 'The ticket with this barcode.',
-      search: 'Attendee name or email address starting with this text.',
+      search: 'Words (each at least 2 characters) that start words of the attendee\'s first or last name, email address, barcode or bib; case and accents ignored. Needs `eventId` or `typeId`.',
       purchasedFrom: 'Bought at or after this instant (ISO 8601, or a date: its first moment).',
       purchasedTo: 'Bought at or before this instant (ISO 8601, or a date: its last moment).',
       updatedFrom: 'Changed at or after this instant (ISO 8601, or a date): the sync of integrations.',

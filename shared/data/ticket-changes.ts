@@ -5,6 +5,7 @@ import { tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 import { historyPut } from './ticket-history.ts';
 import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
+import { searchEntryActions, searchEntryItems } from './ticket-search-entries.ts';
 import { ticketItem } from './ticket-records.ts';
 import { StatsDelta } from './ticket-stats.ts';
 
@@ -48,12 +49,12 @@ const barcodeItem = (record: TicketRecord) => ({ ...keys.barcode(record.barcode)
 
 /**
  * Every item a new ticket's create transaction puts, built by the same functions as that
- * transaction: the record, its history entry, its list entries, its bib and barcode items.
+ * transaction: the record, its history entry, its list and search entries, its bib and barcode items.
  * For bulk loads (`npm run seed`, the scale tests) that batch-write them; the counts those
  * tickets move are `newTicketCounterUpdates`. Uniqueness (bib, barcode) is the caller's.
  */
 export function newTicketItems(record: TicketRecord, history: TicketHistoryEntry): Record<string, unknown>[] {
-  const items: Record<string, unknown>[] = [ticketItem({ ...record, version: history.version }), historyPut(record.id, history).Put.Item, ...listEntryItems(record)];
+  const items: Record<string, unknown>[] = [ticketItem({ ...record, version: history.version }), historyPut(record.id, history).Put.Item, ...listEntryItems(record), ...searchEntryItems(record)];
   if (holdsBib(record)) items.push(bibItem(record));
   if (!record.deleted) items.push(barcodeItem(record));
   return items;
@@ -160,7 +161,7 @@ export async function commitTicketChanges(changes: TicketChange[], extra: ExtraA
     stats.signature(after.id, before ? signatureOf(countedEvents(before)) : '', signatureOf(countedEvents(after)));
     if (before && !before.deleted) stats.listedTicket(before, -1);
     if (!after.deleted) stats.listedTicket(after, 1);
-    for (const action of listEntryActions(before, after)) planned.push([action, { kind: 'other' }]);
+    for (const action of [...listEntryActions(before, after), ...searchEntryActions(before, after)]) planned.push([action, { kind: 'other' }]);
     planned.push(...bibActions(before, after));
     planned.push(...barcodeActions(before, after));
   }

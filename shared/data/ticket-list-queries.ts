@@ -3,7 +3,8 @@ import type { ListUser, ListWaveTime } from '../domain/older-ticket-list.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys, sortableId } from './keys.ts';
-import { fromTicketItem, readTicketRecord, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
+import { fromTicketItem, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
+import { searchEventTickets } from './ticket-search-entries.ts';
 
 /**
  * The reads of `GET /ticket` (shared/use-cases/tickets/older-ticket-list.ts) other than an
@@ -95,6 +96,33 @@ export const customerTickets = (customerId: number, bounds: ReadBounds) => readR
 /** An event's live tickets bought within the range (GSI5, a key condition). */
 export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
   readRange({ index: 'GSI5', partition: keys.eventPurchasesIndex(eventId), from: time(range.from, 'first'), to: time(range.to, 'last') }, bounds);
+
+/**
+ * An event's tickets found by a search word (ticket-search-entries.ts), in (token, id)
+ * order from after the cursor: entries read in chunks (a type filter applied to them),
+ * their tickets batch-read, `accept` applied to the records (the search's other words and
+ * the other filters), until `need` records, the word's end or `budget` entries.
+ */
+export async function searchedTickets(eventId: number, word: string, typeId: number | undefined, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+  const records: TicketRecord[] = [];
+  let read = 0;
+  let cursor = after;
+  let complete = false;
+  while (records.length < need && read < budget) {
+    const ofType = typeId === undefined ? undefined : (entry: { typeId: number }) => entry.typeId === typeId;
+    const chunk = await searchEventTickets(eventId, word, { after: cursor, need: need - records.length, budget: budget - read, accept: ofType });
+    read += chunk.itemsRead;
+    const found = await readTicketRecords(chunk.ticketIds);
+    for (const id of chunk.ticketIds) {
+      const record = found.get(id);
+      if (record && accept(record)) records.push(record);
+    }
+    cursor = chunk.lastSort;
+    complete = chunk.complete;
+    if (complete) break;
+  }
+  return { records, complete, itemsRead: read, lastSort: cursor };
+}
 
 /**
  * Tickets changed within the range, deleted ones included (GSI6): the shards read at

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.ts';
 import type { TicketWaiver } from './waivers.ts';
+import { indexWord, matchesSearch, MIN_SEARCH_WORD, searchWords } from './search-tokens.ts';
 import { toTicket, type Ticket, type TicketClaim, type TicketRecord, type TicketRefund } from './ticket.ts';
 
 /**
@@ -42,6 +43,8 @@ export type ServingIndex =
   | { kind: 'order'; orderId: number }
   | { kind: 'customer'; customerId: number }
   | { kind: 'updates'; from?: string; to?: string }
+  /** `search` within an event (or a type's event): the search index, by the search's longest word. */
+  | { kind: 'search'; eventId?: number; typeId?: number; word: string }
   | { kind: 'purchases'; eventId: number; from?: string; to?: string }
   | { kind: 'type'; typeId: number }
   | { kind: 'event'; eventId: number };
@@ -55,6 +58,11 @@ export function servingIndex(filters: OlderTicketFilters): ServingIndex {
   if (orderId !== undefined) return { kind: 'order', orderId };
   if (customerId !== undefined) return { kind: 'customer', customerId };
   if (updatedFrom !== undefined || updatedTo !== undefined) return { kind: 'updates', from: updatedFrom, to: updatedTo };
+  if (filters.search !== undefined && (eventId !== undefined || typeId !== undefined)) {
+    const word = searchWords(filters.search)[0];
+    if (!word) throw new ValidationError(`search needs a word of at least ${MIN_SEARCH_WORD} letters or digits.`, [{ path: 'query.search', message: `needs a word of at least ${MIN_SEARCH_WORD} letters or digits` }]);
+    return { kind: 'search', eventId, typeId, word: indexWord(word) };
+  }
   if (eventId !== undefined && (purchasedFrom !== undefined || purchasedTo !== undefined)) return { kind: 'purchases', eventId, from: purchasedFrom, to: purchasedTo };
   if (typeId !== undefined) return { kind: 'type', typeId };
   if (eventId !== undefined) return { kind: 'event', eventId };
@@ -73,13 +81,6 @@ export const isTypeAlone = (filters: OlderTicketFilters): boolean =>
 
 const within = (value: string, from?: string, to?: string) => (from === undefined || value >= from) && (to === undefined || value <= to);
 
-/** `search`: a case-insensitive substring of the attendee's first or last name, email, barcode or bib. */
-export function matchesSearch(record: TicketRecord, search: string): boolean {
-  const needle = search.toLowerCase();
-  return [record.partyMember, record.partyMemberLastName, record.emailAddress, record.barcode, record.bibNumber].some(
-    (field) => !!field && field.toLowerCase().includes(needle),
-  );
-}
 
 /** Every filter, whichever served the read; deleted tickets only in the sync. */
 export function matchesFilters(record: TicketRecord, filters: OlderTicketFilters, serving: ServingIndex): boolean {
@@ -103,8 +104,8 @@ export const SERVING_SORT = { order: 'GSI3', customer: 'GSI4', purchases: 'GSI5'
 /** `_cursor` of a filtered page: opaque to clients; the serving index's sort key after which the next page starts. */
 export const encodeSortCursor = (sort: string): string => Buffer.from(`s:${sort}`).toString('base64url');
 
-/** A serving sort key ends in a 10-digit id and holds only key characters (ISO times, prefixes). */
-const SORT_CURSOR = /^s:([0-9A-Za-z:.+#_-]{10,80})$/;
+/** A serving sort key ends in a 10-digit id and holds only key characters (ISO times, prefixes, search tokens' letters). */
+const SORT_CURSOR = /^s:([\p{L}\p{N}:.+#_-]{10,80})$/u;
 
 export function decodeSortCursor(cursor: string): string {
   const match = SORT_CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { listEntryItems } from '#shared/data/ticket-list-entries';
+import { searchEntryItems } from '#shared/data/ticket-search-entries';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
@@ -14,7 +15,7 @@ import { adminToken } from '../support/tokens.ts';
 async function asBeforeTheRelease(eventIds: number[], ticketIds: number[]) {
   for (const id of ticketIds) {
     const record = (await readTicketRecord(id))!;
-    for (const entry of listEntryItems(record)) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: entry.PK, SK: entry.SK } }));
+    for (const entry of [...listEntryItems(record), ...searchEntryItems(record)]) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: entry.PK, SK: entry.SK } }));
   }
   for (const eventId of eventIds) {
     for (let shard = 0; shard < STATS_SHARDS; shard++) {
@@ -28,7 +29,7 @@ async function asBeforeTheRelease(eventIds: number[], ticketIds: number[]) {
 }
 
 describe('the list backfill (bin/maintenance/backfill-ticket-lists.ts)', () => {
-  it('gives older tickets their list entries and every event its filter counts, and is safe to re-run', async () => {
+  it('gives older tickets their list and search entries and every event its filter counts, and is safe to re-run', async () => {
     const token = await adminToken(['tickets:read', 'tickets:write'], 717_401);
     const granted = await seedEvent({ title: 'Expo', ticketTypes: [{ name: 'Expo', price: 5, total: 10 }], teams: [] });
     const event = await seedEvent({ ticketTypes: [{ name: 'Race', price: 40, total: 10 }, { name: 'Race + expo', price: 60, total: 10, grants: [granted.id] }] });
@@ -39,6 +40,9 @@ describe('the list backfill (bin/maintenance/backfill-ticket-lists.ts)', () => {
     await asBeforeTheRelease([event.id, granted.id], tickets.map((ticket) => ticket.id));
     const list = (query: string) => call('GET', `/api/v2/tickets?${query}`, { token });
     expect((await list(`event=${event.id}&teams=${red}`)).body).toMatchObject({ totalCount: 0, data: [] });
+    const named = tickets[0]!;
+    const search = () => call('GET', `/api/v2/ticket?eventId=${event.id}&search=${encodeURIComponent(named.partyMemberLastName)}`, { token });
+    expect((await search()).body.data.map((ticket: { id: number }) => ticket.id)).not.toContain(named.id);
 
     for (let run = 0; run < 2; run++) {
       expect(await backfillTicketLists({ events: [event.id, granted.id] })).toEqual({ entries: tickets.length, shards: 2 * STATS_SHARDS });
@@ -49,6 +53,7 @@ describe('the list backfill (bin/maintenance/backfill-ticket-lists.ts)', () => {
       expect(access.body).toMatchObject({ totalCount: pass.length });
       expect(access.body.data.map((ticket: { id: number }) => ticket.id)).toEqual(pass);
       expect((await list(`event=${event.id}&ticket_types=${event.ticketTypes[1]!.id}&exclude_process_states=4`)).body.totalCount).toBe(pass.length);
+      expect((await search()).body.data.map((ticket: { id: number }) => ticket.id)).toContain(named.id);
     }
   });
 });

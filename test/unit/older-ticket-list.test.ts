@@ -54,7 +54,10 @@ describe('servingIndex', () => {
     expect(servingIndex({ updatedTo: 'z', eventId: 3, typeId: 4 }).kind).toBe('updates');
     expect(servingIndex({ eventId: 3, purchasedTo: 'b', typeId: 4 }).kind).toBe('purchases');
     expect(servingIndex({ eventId: 3, typeId: 4 }).kind).toBe('type');
-    expect(servingIndex({ eventId: 3, search: 'ada' }).kind).toBe('event');
+    expect(servingIndex({ eventId: 3, search: 'ada' })).toEqual({ kind: 'search', eventId: 3, typeId: undefined, word: 'ada' });
+    // The search index, by the longest word (the most selective partition); a one-letter search cannot use it.
+    expect(servingIndex({ typeId: 4, search: 'Ada  Lovelace' })).toMatchObject({ kind: 'search', typeId: 4, word: 'lovelace' });
+    expect(() => servingIndex({ eventId: 3, search: 'a' })).toThrow(ValidationError);
   });
 
   it('refuses an unbounded list, naming search when search came alone', () => {
@@ -82,11 +85,14 @@ describe('servingIndex', () => {
 
 describe('matchesFilters', () => {
   const byEvent = { kind: 'event', eventId: 2 } as const;
-  it('searches first and last name, email, barcode and bib without case', () => {
-    for (const search of ['ada', 'LOVE', '@EXAMPLE', 'c123x', 'b-77']) {
+  it('searches words of the first and last name, the email address, the barcode and the bib by prefix, without case or accents', () => {
+    for (const search of ['ada', 'LOVE', 'ada@EXAMPLE', 'ada@example.test', 'abc12', 'b-77', 'Ada Love', 'lovelace ada', 'ÁDA']) {
       expect(matchesFilters(record({ bibNumber: 'B-77' }), { search }, byEvent), search).toBe(true);
     }
-    expect(matchesFilters(record(), { search: 'grace' }, byEvent)).toBe(false);
+    expect(matchesFilters(record({ partyMemberLastName: 'Brontë' }), { search: 'bronte' }, byEvent)).toBe(true);
+    // Prefixes of words, not any substring: the middle of a word or an address's domain alone finds nothing.
+    for (const search of ['grace', 'velace', '@example', 'c123x', 'ada grace']) expect(matchesFilters(record(), { search }, byEvent), search).toBe(false);
+    expect(matchesFilters(record(), { search: '7' }, byEvent)).toBe(true);
   });
 
   it('keeps deleted tickets only in the sync, and applies ranges inclusively', () => {

@@ -1,5 +1,6 @@
 import { eventTimeZones, findTicketType } from '../../data/events.ts';
 import { listTicketRecords } from '../../data/ticket-lists.ts';
+import { searchSortOf } from '../../data/ticket-search-entries.ts';
 import {
   customerSummaries,
   customerTickets,
@@ -7,6 +8,7 @@ import {
   eventTickets,
   orderAffiliates,
   orderTickets,
+  searchedTickets,
   sortOf,
   ticketByBarcode,
   ticketUpdates,
@@ -68,6 +70,7 @@ type Paging = Pick<OlderTicketListRequest, 'limit' | 'offset' | 'cursor'>;
 
 function readServing(serving: Exclude<ServingIndex, { kind: 'barcode' }>, bounds: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
   switch (serving.kind) {
+    case 'search': return searched(serving, bounds);
     case 'order': return orderTickets(serving.orderId, bounds);
     case 'customer': return customerTickets(serving.customerId, bounds);
     case 'updates': return ticketUpdates(serving, bounds);
@@ -76,6 +79,17 @@ function readServing(serving: Exclude<ServingIndex, { kind: 'barcode' }>, bounds
     case 'event': return eventTickets(serving.eventId, bounds);
   }
 }
+
+/** A search within the named event, or the type's own event (nothing for an unknown type). */
+async function searched(serving: Extract<ServingIndex, { kind: 'search' }>, bounds: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+  const eventId = serving.eventId ?? (await findTicketType(serving.typeId!))?.eventId;
+  if (eventId === undefined) return { records: [], complete: true, itemsRead: 0 };
+  return searchedTickets(eventId, serving.word, serving.typeId, bounds);
+}
+
+/** Where the next page of a served list resumes: the serving index's sort key of the page's last ticket. */
+const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record: TicketRecord): string =>
+  serving.kind === 'search' ? searchSortOf(record, serving.word) : sortOf(SERVING_SORT[serving.kind], record);
 
 /**
  * `GET /ticket`. `eventId` or `typeId` alone (the integrations' usual walk) is the id-ordered
@@ -131,7 +145,7 @@ async function servedPage(filters: OlderTicketFilters, { limit, offset, cursor }
     records,
     // Exact when the read reached the end from the start; else the matches known so far, flagged.
     totalCount: read.records.length,
-    next: more ? encodeSortCursor(sortOf(SERVING_SORT[serving.kind], records.at(-1)!)) : null,
+    next: more ? encodeSortCursor(nextSortOf(serving, records.at(-1)!)) : null,
     totalCountIsEstimate: !read.complete || after !== undefined,
   };
 }

@@ -1,0 +1,99 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { SEARCH_BUCKET, searchTokens } from '../domain/search-tokens.ts';
+import type { TicketRecord } from '../domain/ticket.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+
+/**
+ * A live ticket's search entries: one small item per search token (shared/domain/search-tokens.ts)
+ * in its own partition, `TICKET#<id>` / `SEARCH#<token>`, on GSI1
+ * `SEARCH#<eventId>#<token's first 2 characters>` / `<token>#<id:10>`, so a search word
+ * is one Query `begins_with` in one partition, in (token, id) order. Each entry carries all
+ * the ticket's tokens, so a reader counts a ticket once, under its first matching token.
+ * Written in the ticket's own transaction only when the tokens or the event change (a
+ * check-in writes none); a deleted ticket has none.
+ */
+type SearchEntry = Record<string, unknown> & { PK: string; SK: string };
+type Action = { Put: { TableName: string; Item: SearchEntry } } | { Delete: { TableName: string; Key: { PK: string; SK: string } } };
+
+export function searchEntryItems(record: TicketRecord): SearchEntry[] {
+  const tokens = searchTokens(record);
+  return tokens.map((token) => ({
+    ...keys.ticketSearchEntry(record.id, token),
+    entity: 'TicketSearchEntry',
+    GSI1PK: keys.searchIndex(record.eventId, token.slice(0, SEARCH_BUCKET)),
+    GSI1SK: keys.searchSort(token, record.id),
+    ticketId: record.id,
+    eventId: record.eventId,
+    typeId: record.typeId,
+    tokens,
+  }));
+}
+
+/** The transaction actions that move a ticket's entries from `before` to `after` (nothing when its tokens and event are unchanged). */
+export function searchEntryActions(before: TicketRecord | null, after: TicketRecord): Action[] {
+  const old = new Map((before ? searchEntryItems(before) : []).map((item) => [item.SK, JSON.stringify(item)]));
+  const next = searchEntryItems(after);
+  const actions: Action[] = next.filter((item) => old.get(item.SK) !== JSON.stringify(item)).map((Item) => ({ Put: { TableName: tableName(), Item } }));
+  const kept = new Set(next.map((item) => item.SK));
+  for (const sk of old.keys()) if (!kept.has(sk)) actions.push({ Delete: { TableName: tableName(), Key: { PK: keys.ticket(after.id).PK, SK: sk } } });
+  return actions;
+}
+
+export interface SearchRead {
+  /** Ticket ids in (token, id) order, each once: under the first of its tokens the word starts. */
+  ticketIds: number[];
+  /** The sort key after which the next read resumes (the last entry read). */
+  lastSort?: string;
+  /** The word's range was read to its end. */
+  complete: boolean;
+  itemsRead: number;
+}
+
+/**
+ * An event's tickets with a token the word starts, from after `after` (a GSI1 sort key),
+ * until `need` tickets, the range's end or `budget` entries. `accept` sees each entry's
+ * ticket id and type (the type filter, applied before any ticket is read).
+ */
+export async function searchEventTickets(
+  eventId: number,
+  word: string,
+  { after, need, budget, accept }: { after?: string; need: number; budget: number; accept?: (entry: { ticketId: number; typeId: number }) => boolean },
+): Promise<SearchRead> {
+  const ticketIds: number[] = [];
+  let read = 0;
+  let lastSort: string | undefined = after;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: after === undefined ? 'GSI1PK = :pk AND begins_with(GSI1SK, :word)' : 'GSI1PK = :pk AND GSI1SK BETWEEN :after AND :end',
+        ExpressionAttributeValues: {
+          ':pk': keys.searchIndex(eventId, word.slice(0, SEARCH_BUCKET)),
+          ...(after === undefined ? { ':word': word } : { ':after': `${after}\u0001`, ':end': `${word}\u{10FFFF}` }),
+        },
+        Limit: Math.min(budget - read, need - ticketIds.length + (read - ticketIds.length)),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      read += 1;
+      lastSort = String(item.GSI1SK);
+      const token = String(item.GSI1SK).slice(0, -11);
+      // Counted once: under the first (smallest) of the ticket's tokens the word starts.
+      if (firstTokenOf(item.tokens as string[], word) !== token) continue;
+      if (accept && !accept({ ticketId: Number(item.ticketId), typeId: Number(item.typeId) })) continue;
+      ticketIds.push(Number(item.ticketId));
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && ticketIds.length < need && read < budget);
+  return { ticketIds, lastSort, complete: !startKey, itemsRead: read };
+}
+
+/** The first (smallest) of a ticket's tokens a word starts: the one entry the ticket is counted under. */
+const firstTokenOf = (tokens: readonly string[], word: string): string | undefined => tokens.filter((token) => token.startsWith(word)).sort()[0];
+
+/** Where a cursor after this ticket resumes a search by `word`: its entry's sort key. */
+export const searchSortOf = (record: TicketRecord, word: string): string => keys.searchSort(firstTokenOf(searchTokens(record), word) ?? word, record.id);

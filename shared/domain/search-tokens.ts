@@ -1,0 +1,62 @@
+import type { TicketRecord } from './ticket.ts';
+
+/**
+ * The attendee search (`GET /ticket?search=`), pure: what a ticket can be found by and
+ * what a search means. A ticket's tokens are the words of its attendee first and last
+ * name, the local part of its email address, its barcode and its bib, folded (lower case,
+ * accents removed: "Émile" is found by "emile"). A search is one or more words; a ticket
+ * matches when every word starts one of its tokens (prefix match on words), or the whole
+ * search equals its email address or its id. The tokens are kept as index items in the
+ * ticket's own transaction (shared/data/ticket-search-entries.ts), so a search reads only
+ * the tickets it finds.
+ */
+
+/** The shortest search word the index serves (a one-letter prefix would read half an event). */
+export const MIN_SEARCH_WORD = 2;
+/** A token's characters at most, and the tokens a ticket has at most (the index items it writes). */
+const MAX_TOKEN = 40;
+const MAX_TOKENS = 8;
+/** How many characters of a token name its index partition: every search word reaches exactly one. */
+export const SEARCH_BUCKET = MIN_SEARCH_WORD;
+
+/** Lower case, accents and other combining marks removed (NFD, then the marks dropped). */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+/** The folded words of a text: runs of letters and digits. */
+export const wordsOf = (text: string | null | undefined): string[] => (text ? fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean) : []);
+
+/** The ticket's search tokens (distinct, in a stable order); none for a deleted ticket. */
+export function searchTokens(record: TicketRecord): string[] {
+  if (record.deleted) return [];
+  const local = record.emailAddress ? (record.emailAddress.split('@')[0] ?? '') : '';
+  const candidates = [record.partyMember, record.partyMemberLastName, local, record.barcode, record.bibNumber].flatMap(wordsOf);
+  const tokens = [...new Set(candidates.filter((token) => token.length >= MIN_SEARCH_WORD).map((token) => token.slice(0, MAX_TOKEN)))];
+  return tokens.slice(0, MAX_TOKENS);
+}
+
+/**
+ * A search's words as the index reads them, the longest first (the most selective
+ * partition): each whitespace-separated part split as tokens are (letters and digits),
+ * except a part with `@`, kept whole (an email address or its start). Words shorter than
+ * MIN_SEARCH_WORD are dropped (they would start too many tokens to mean anything).
+ */
+export function searchWords(search: string): string[] {
+  const parts = search.split(/\s+/).filter(Boolean);
+  const words = parts.flatMap((part) => (part.includes('@') ? [fold(part)] : wordsOf(part)));
+  return [...new Set(words.filter((word) => indexWord(word).length >= MIN_SEARCH_WORD))].sort((a, b) => indexWord(b).length - indexWord(a).length);
+}
+
+/** The word a search word is looked up by in the index: an address's local part (tokens hold no domains). */
+export const indexWord = (word: string): string => wordsOf(word.split('@')[0])[0] ?? '';
+
+/** Whether every word of the search starts one of the tokens (an address word: starts the ticket's email address), or the search is the ticket's id. */
+export function matchesSearch(record: TicketRecord, search: string): boolean {
+  if (String(record.id) === search.trim()) return true;
+  const words = searchWords(search);
+  if (!words.length) return false;
+  const tokens = searchTokens(record);
+  const email = record.emailAddress ? fold(record.emailAddress) : '';
+  return words.every((word) => (word.includes('@') ? email.startsWith(word) : tokens.some((token) => token.startsWith(word))));
+}
