@@ -5,8 +5,8 @@ import type { TicketRecord } from './ticket.ts';
  * what a search means. A ticket's tokens are the words of its attendee first and last
  * name, the local part of its email address, its barcode and its bib, folded (lower case,
  * accents removed: "Émile" is found by "emile"). A search is one or more words; a ticket
- * matches when every word starts one of its tokens (prefix match on words), or the whole
- * search equals its email address or its id. The tokens are kept as index items in the
+ * matches when every word starts one of its tokens (prefix match on words; a word with `@`
+ * must start its email address), or the search is its id. The tokens are kept as index items in the
  * ticket's own transaction (shared/data/ticket-search-entries.ts), so a search reads only
  * the tickets it finds.
  */
