@@ -52,6 +52,7 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
       seen.add(record.eventId);
       count(record.eventId, record.id, filterCount.team(record.teamId ?? 0, record.processState));
       count(record.eventId, record.id, filterCount.type(record.typeId, record.processState));
+      count(record.eventId, record.id, filterCount.teamType(record.teamId ?? 0, record.typeId, record.processState));
       for (const eventId of grantedEvents(record)) {
         if (events?.length && !events.includes(eventId)) continue;
         seen.add(eventId);

@@ -36,7 +36,7 @@ export interface TicketListQuery extends TicketListFilter {
 export interface TicketListPage extends Page<TicketRecord> {
   /** The cursor of the following page; null on the last one. */
   next: string | null;
-  /** `totalCount` is an upper bound: teams with ticket types, or several events with access events, whose read did not reach the end. */
+  /** `totalCount` is an upper bound: more than MAX_COUNTED_PAIRS team × type pairs, or several events with access events, whose read did not reach the end. */
   totalCountIsEstimate: boolean;
 }
 
@@ -63,7 +63,11 @@ async function countsOf(filter: TicketListFilter) {
   const teamNames = (filter.teams ?? []).flatMap((team) => PROCESS_STATES.map((state) => filterCount.team(team, state)));
   const typeNames = (filter.ticketTypes ?? []).flatMap((type) => PROCESS_STATES.map((state) => filterCount.type(type, state)));
   const accessNames = filter.accessEvents.length ? PROCESS_STATES.map((state) => filterCount.access(state)) : [];
-  const shards = await readListCounts(own, [...new Set([...teamNames, ...typeNames, ...accessNames])]);
+  const pairs = (state: number) => (filter.teams?.length && filter.ticketTypes?.length && countIsExact(filter)
+    ? [...new Set(filter.teams)].flatMap((team) => [...new Set(filter.ticketTypes)].map((type) => filterCount.teamType(team, type, state)))
+    : []);
+  const pairNames = PROCESS_STATES.flatMap(pairs);
+  const shards = await readListCounts(own, [...new Set([...teamNames, ...typeNames, ...accessNames, ...pairNames])]);
   const included = new Set(includedStates(filter));
   const access = new Set(filter.accessEvents.map((eventId) => keys.eventPartition(eventId)));
   const sum = (pick: (item: Item, state: number) => number, onlyAccess = false) => {
@@ -85,6 +89,7 @@ async function countsOf(filter: TicketListFilter) {
     team: sum(named((state) => (filter.teams ?? []).map((team) => filterCount.team(team, state)))),
     type: sum(named((state) => (filter.ticketTypes ?? []).map((type) => filterCount.type(type, state)))),
     access: sum(named((state) => [filterCount.access(state)]), true),
+    teamType: sum(named(pairs)),
   };
 }
 
@@ -149,9 +154,15 @@ async function readSource(source: ListSource, after: number | undefined, need: n
 export async function listTicketRecords(query: TicketListQuery): Promise<TicketListPage> {
   const counts = await countsOf(query);
   const exact = countIsExact(query);
-  const counted = exact
-    ? (query.teams?.length ? counts.team.counted : query.ticketTypes?.length ? counts.type.counted : counts.event.counted + counts.access.counted)
-    : undefined;
+  const counted = !exact
+    ? undefined
+    : query.teams?.length && query.ticketTypes?.length
+      ? counts.teamType.counted
+      : query.teams?.length
+        ? counts.team.counted
+        : query.ticketTypes?.length
+          ? counts.type.counted
+          : counts.event.counted + counts.access.counted;
   if (counted !== undefined && query.cursor === undefined && query.offset >= counted) {
     return { totalCount: counted, limit: query.limit, offset: query.offset, items: [], next: null, totalCountIsEstimate: false };
   }

@@ -26,7 +26,8 @@ import { grantedEvents } from './ticket-list-entries.ts';
  *
  * And the list filters' counts, one top-level number attribute each (no parent map, so
  * shards written before them need no migration: `if_not_exists` starts them at 0):
- * `n#team#<teamKey>#<state>` and `n#type#<typeId>#<state>` in the ticket's own event,
+ * `n#team#<teamKey>#<state>`, `n#type#<typeId>#<state>` and `n#tt#<teamKey>#<typeId>#<state>`
+ * (team and type together) in the ticket's own event,
  * `n#access#<state>` in each other event its type grants entry to. Keyed by state too, so
  * `exclude_process_states` combines with each of them exactly.
  */
@@ -40,6 +41,7 @@ export const shardOf = (ticketId: number): number => ticketId % STATS_SHARDS;
 export const filterCount = {
   team: (teamKey: number, state: number) => `n#team#${teamKey}#${state}`,
   type: (typeId: number, state: number) => `n#type#${typeId}#${state}`,
+  teamType: (teamKey: number, typeId: number, state: number) => `n#tt#${teamKey}#${typeId}#${state}`,
   access: (state: number) => `n#access#${state}`,
 };
 
@@ -87,6 +89,7 @@ export class StatsDelta {
     const add = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + delta);
     add(own.counts, filterCount.team(record.teamId ?? 0, record.processState));
     add(own.counts, filterCount.type(record.typeId, record.processState));
+    add(own.counts, filterCount.teamType(record.teamId ?? 0, record.typeId, record.processState));
     for (const eventId of grantedEvents(record)) add(this.entry(eventId, shardOf(record.id)).counts, filterCount.access(record.processState));
   }
 

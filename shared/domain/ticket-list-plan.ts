@@ -94,16 +94,20 @@ export function matchesList(item: ListTuple, filter: TicketListFilter, source: L
   );
 }
 
+/** Team × type pairs counted jointly at most (each is 4 state counters read per page). */
+export const MAX_COUNTED_PAIRS = 10;
+
 /**
  * Whether the kept counts give the exact `totalCount`: each of team, type (with or without
- * the state exclusion) and the events' own lists has counts, their combinations do not;
- * granted tickets are counted per access event, so one listed event with `accessEvents`
- * is exact but several may count a ticket twice (it can be of one and granted another).
+ * the state exclusion) and the events' own lists has counts, and so has each team × type
+ * pair (up to MAX_COUNTED_PAIRS of them); granted tickets are counted per access event, so
+ * one listed event with `accessEvents` is exact but several may count a ticket twice (it
+ * can be of one and granted another).
  */
 export function countIsExact(filter: TicketListFilter): boolean {
   const teams = !!filter.teams?.length;
   const types = !!filter.ticketTypes?.length;
-  if (teams && types) return false;
+  if (teams && types && new Set(filter.teams).size * new Set(filter.ticketTypes).size > MAX_COUNTED_PAIRS) return false;
   if (filter.accessEvents.length && (teams || types || ownEvents(filter).length + filter.accessEvents.length > 2)) return false;
   return true;
 }
@@ -121,7 +125,8 @@ export interface PositionList {
  * kept under its own event only: under another requested event it is empty, as the filter.
  */
 export function positionLists(filter: TicketListFilter): PositionList[] | undefined {
-  if (!countIsExact(filter)) return undefined;
+  // Team × type pairs are counted, not positioned: their offsets read from the list's start.
+  if (!countIsExact(filter) || (filter.teams?.length && filter.ticketTypes?.length)) return undefined;
   const own = ownEvents(filter);
   const under = (names: string[]) => own.flatMap((eventId) => names.map((list) => ({ eventId, list })));
   if (filter.teams?.length) return under([...new Set(filter.teams)].map((team) => `team#${team}`));

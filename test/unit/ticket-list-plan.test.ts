@@ -70,7 +70,10 @@ describe('GET /tickets list plan', () => {
     expect(countIsExact({ events: [1], accessEvents: [], teams: [1, 2], excludeProcessStates: [4] })).toBe(true);
     expect(countIsExact({ events: [], accessEvents: [3] })).toBe(true);
     expect(countIsExact({ events: [3], accessEvents: [3] })).toBe(true);
-    expect(countIsExact({ events: [1], accessEvents: [], teams: [1], ticketTypes: [2] })).toBe(false);
+    // Team × type pairs are counted jointly, up to MAX_COUNTED_PAIRS of them.
+    expect(countIsExact({ events: [1], accessEvents: [], teams: [1], ticketTypes: [2] })).toBe(true);
+    expect(countIsExact({ events: [1], accessEvents: [], teams: [1, 2], ticketTypes: [2, 3, 4, 5, 6] })).toBe(true);
+    expect(countIsExact({ events: [1], accessEvents: [], teams: [1, 2, 3], ticketTypes: [2, 3, 4, 5] })).toBe(false);
     expect(countIsExact({ events: [], accessEvents: [3], teams: [1] })).toBe(false);
     expect(countIsExact({ events: [1], accessEvents: [3] })).toBe(false);
   });
