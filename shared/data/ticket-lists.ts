@@ -63,6 +63,7 @@ async function countsOf(filter: TicketListFilter) {
   const teamNames = (filter.teams ?? []).flatMap((team) => PROCESS_STATES.map((state) => filterCount.team(team, state)));
   const typeNames = (filter.ticketTypes ?? []).flatMap((type) => PROCESS_STATES.map((state) => filterCount.type(type, state)));
   const accessNames = filter.accessEvents.length ? PROCESS_STATES.map((state) => filterCount.access(state)) : [];
+  // The team × type pairs' counters, when the filter names both and few enough pairs to read (countIsExact).
   const pairs = (state: number) => (filter.teams?.length && filter.ticketTypes?.length && countIsExact(filter)
     ? [...new Set(filter.teams)].flatMap((team) => [...new Set(filter.ticketTypes)].map((type) => filterCount.teamType(team, type, state)))
     : []);
