@@ -79,7 +79,8 @@ async function readBlocks(lists: readonly PositionList[], states: readonly numbe
   await Promise.all(
     lists.map(async ({ eventId, list }) => {
       let summed = 0;
-      // A dense list needs about enough / POSITION_BLOCK blocks: ask for those, then twice as many each page (sparser lists).
+      let blocksRead = 0;
+      // A dense list needs about enough / POSITION_BLOCK blocks: ask for those first.
       let limit = Math.min(PAGE_BLOCKS, Math.ceil((enough + 1) / POSITION_BLOCK) + 1);
       let startKey: Record<string, unknown> | undefined;
       do {
@@ -93,13 +94,18 @@ async function readBlocks(lists: readonly PositionList[], states: readonly numbe
             ExclusiveStartKey: startKey,
           }),
         );
-        limit = Math.min(PAGE_BLOCKS, limit * 2);
         for (const item of page.Items ?? []) {
           const block = Number(String(item.SK).slice(keys.positionPrefix(list).length));
           const n = states.reduce((sum, state) => sum + Number(item[stateName(state)] ?? 0), 0);
           counts.set(block, (counts.get(block) ?? 0) + n);
           summed += n;
         }
+        blocksRead += page.Items?.length ?? 0;
+        // A sparse list (a team's tickets spread over the whole event): ask for what the density read so far says is
+        // left, with a quarter more, so the position is reached in one more page rather than a doubling series.
+        const perBlock = summed / Math.max(1, blocksRead);
+        const left = perBlock > 0 ? Math.ceil(((enough + 1 - summed) / perBlock) * 1.25) + 1 : PAGE_BLOCKS;
+        limit = Math.min(PAGE_BLOCKS, Math.max(limit, left));
         startKey = page.LastEvaluatedKey;
       } while (startKey && summed <= enough);
     }),
