@@ -10,7 +10,9 @@
  * more are set to zero), never added to, so a re-run repairs. Resumable: events are done
  * in id order and the last one finished is kept in the table
  * (`MAINTENANCE#backfill-list-positions` / `CHECKPOINT#<run>`, run `all` from the command
- * line); a re-run goes on after it unless `--restart`. A ticket that moves while its event is being recounted may leave one block
+ * line); a re-run goes on after it unless `--restart`. The list across all events (event 0,
+ * ALL_EVENTS: its `all` blocks and `count` shards) is recounted first, from the `LIST`
+ * entries' GSI3, so run this after backfill-ticket-lists.ts has given them that key. A ticket that moves while its event is being recounted may leave one block
  * off by its move: run it in a quiet hour, or re-run the event. Maintenance reads (a Scan
  * for the event ids, each event's list indexes to their end), never a request's.
  */
@@ -18,7 +20,8 @@ import { pathToFileURL } from 'node:url';
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
-import { blockOf } from '#shared/domain/ticket-list-plan';
+import { COUNT_SHARDS } from '#shared/data/list-positions';
+import { ALL_EVENTS, blockOf } from '#shared/domain/ticket-list-plan';
 
 export interface PositionBackfillOutcome {
   events: number;
@@ -34,7 +37,7 @@ type Item = Record<string, unknown>;
 type Recount = Map<string, Map<number, number>>;
 
 export interface PositionBackfillOptions {
-  /** Only these events (tests; a run for a few events); default every event. */
+  /** Only these events (tests; a run for a few events; ALL_EVENTS for the list across events); default every event and that list. */
   events?: number[];
   /** The checkpoint's name: a run resumes after the last event its name finished. */
   run?: string;
@@ -44,18 +47,25 @@ export interface PositionBackfillOptions {
 
 /** Backfills the events in id order, going on after the run's checkpoint unless `restart`. */
 export async function backfillListPositions({ events, run = 'all', restart = false, progress }: PositionBackfillOptions = {}): Promise<PositionBackfillOutcome> {
-  const all = (events ?? (await allEventIds())).sort((a, b) => a - b);
-  const after = restart ? 0 : Number((await db.send(new GetCommand({ TableName: tableName(), Key: checkpoint(run), ConsistentRead: true }))).Item?.lastEventId ?? 0);
+  const all = (events ?? [ALL_EVENTS, ...(await allEventIds())]).sort((a, b) => a - b);
+  // -1: before ALL_EVENTS (0), the first one done.
+  const after = restart ? -1 : Number((await db.send(new GetCommand({ TableName: tableName(), Key: checkpoint(run), ConsistentRead: true }))).Item?.lastEventId ?? -1);
   const todo = all.filter((eventId) => eventId > after);
   const outcome: PositionBackfillOutcome = { events: 0, tickets: 0, blocks: 0 };
   for (const eventId of todo) {
     const recount: Recount = new Map();
-    const add = (list: string, item: Item) => {
-      const key = `${list}/${blockOf(Number(item.ticketId ?? item.id))}`;
+    const add = (list: string, item: Item, block = blockOf(Number(item.ticketId ?? item.id))) => {
+      const key = `${list}/${block}`;
       const states = recount.get(key) ?? new Map<number, number>();
       states.set(Number(item.processState), (states.get(Number(item.processState)) ?? 0) + 1);
       recount.set(key, states);
     };
+    if (eventId === ALL_EVENTS) {
+      for await (const item of indexItems(keys.allTicketsIndex, 'TicketListEntry', 'GSI3')) {
+        add('all', item);
+        add('count', item, Number(item.ticketId) % COUNT_SHARDS);
+      }
+    }
     for await (const item of indexItems(keys.eventTicketsIndex(eventId), 'Ticket')) {
       outcome.tickets += 1;
       add('event', item);
@@ -83,12 +93,12 @@ async function allEventIds(): Promise<number[]> {
   return ids;
 }
 
-/** The items of one GSI1 list partition of the given entity, page by page to its end. */
-async function* indexItems(partition: string, entity: string): AsyncGenerator<Item> {
+/** The items of one list partition (GSI1 unless named) of the given entity, page by page to its end. */
+async function* indexItems(partition: string, entity: string, index: 'GSI1' | 'GSI3' = 'GSI1'): AsyncGenerator<Item> {
   const query: QueryCommandInput = {
     TableName: tableName(),
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
+    IndexName: index,
+    KeyConditionExpression: `${index}PK = :pk`,
     FilterExpression: '#entity = :entity',
     ExpressionAttributeNames: { '#entity': 'entity' },
     ExpressionAttributeValues: { ':pk': partition, ':entity': entity },

@@ -136,12 +136,12 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
 
   'GET /tickets': {
     summary: 'List tickets of events',
-    description: `Bounded by event: \`event\`, \`events\` or \`accessEvents\` is required. Paged by \`_limit\` with \`_offset\` or the \`_cursor\` of the previous page. ${EVENT_SCOPE}`,
+    description: `The named events' tickets in id order; \`ticket_types\` alone lists their events'; no event named lists every event the caller may see, newest first. \`totalCount\` is exact. Paged by \`_limit\` with \`_offset\` (any depth) or the \`_cursor\` of the previous page. ${EVENT_SCOPE}`,
     parameters: {
       event: 'One event id.',
       events: 'Comma-separated event ids (at most 20).',
       accessEvents: 'Comma-separated event ids the tickets give access to, directly or through an access package (at most 20).',
-      teams: 'Comma-separated team ids; `0` means no team.',
+      teams: 'Comma-separated team ids; `0` means no team. A team is one event\'s: name the events too.',
       ticket_types: 'Comma-separated ticket type ids.',
       exclude_process_states: 'Comma-separated `processState` codes to leave out (`4` leaves out cancelled tickets).',
       _include: `Comma-separated expansions among ${list(TICKET_INCLUDES)}.`,
@@ -226,14 +226,14 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   },
   'GET /ticket': {
     summary: 'List tickets (older shape)',
-    description: `At least one filter among the ids, \`barcode\`, \`search\` and the time ranges; paged by \`_limit\` with \`_offset\` or the \`_cursor\` of the previous page (\`next\`). A page it cannot fill within one bounded read is a 400 naming narrower filters, never a short page. ${EVENT_SCOPE}`,
+    description: `Any filters among the ids, \`barcode\`, \`search\` and the time ranges (a purchase range needs \`eventId\` or \`typeId\`); none lists every event the caller may see, newest first. Paged by \`_limit\` with \`_offset\` or the \`_cursor\` of the previous page (\`next\`). A page it cannot fill within one bounded read is a 400 naming narrower filters, never a short page. ${EVENT_SCOPE}`,
     parameters: {
       orderId: 'Tickets of this order.',
       eventId: 'Tickets of this event.',
       typeId: 'Tickets of this ticket type.',
       customerId: 'Tickets of this customer.',
       barcode: 'The ticket with this barcode.',
-      search: 'Words (each at least 2 characters) that start words of the attendee\'s first or last name, email address, barcode or bib; case and accents ignored. Needs `eventId` or `typeId`.',
+      search: 'Words (each at least 2 characters) that start words of the attendee\'s first or last name, email address, barcode or bib; case and accents ignored; alone, across the events the caller may see.',
       purchasedFrom: 'Bought at or after this instant (ISO 8601, or a date: its first moment).',
       purchasedTo: 'Bought at or before this instant (ISO 8601, or a date: its last moment).',
       updatedFrom: 'Changed at or after this instant (ISO 8601, or a date): the sync of integrations.',

@@ -27,9 +27,11 @@
  * |                   |                             |                                 | GSI2 TYPE_TICKETS#<typeId> / TICKET#<id:10> (live)   |
  * | ticket history    | TICKET#<id>                 | HISTORY#<version:10>            |                                                      |
  * | list entry        | TICKET#<id>                 | LIST                            | GSI1 TEAM_TICKETS#<eventId>#<team> / TICKET#<id:10>; |
- * |                   |                             |                                 | GSI2 STATE_TICKETS#<eventId>#<state> / same (live)   |
+ * |                   |                             |                                 | GSI2 STATE_TICKETS#<eventId>#<state> / same (live);  |
+ * |                   |                             |                                 | GSI3 ALL_TICKETS / same (live, every event)          |
  * | access entry      | TICKET#<id>                 | LIST#ACCESS#<eventId:10>        | GSI1 ACCESS_TICKETS#<grantedEventId> / same (live)   |
- * | search entry      | TICKET#<id>                 | SEARCH#<token>                  | GSI1 SEARCH#<eventId>#<token:2> / <token>#<id:10>    |
+ * | search entry      | TICKET#<id>                 | SEARCH#<token>                  | GSI1 SEARCH#<eventId>#<token:2> / <token>#<id:10>;   |
+ * |                   |                             |                                 | GSI2 SEARCH_ALL#<token:2> / same (every event)       |
  * | scan (ok/refused) | TICKET#<id>                 | SCAN#<iso time>#<nonce>         |                                                      |
  * | waiver signature  | TICKET#<ticketId>           | WAIVER_SIGNATURE#<waiverId:10>  |                                                      |
  * | bib in use        | UNIQUE#BIB#<eventId>#<bib>  | UNIQUE                          |                                                      |
@@ -120,10 +122,14 @@ export const keys = {
   teamTicketsIndex: (eventId: number, teamKey: number) => `TEAM_TICKETS#${eventId}#${teamKey}`,
   stateTicketsIndex: (eventId: number, processState: number) => `STATE_TICKETS#${eventId}#${processState}`,
   accessTicketsIndex: (grantedEventId: number) => `ACCESS_TICKETS#${grantedEventId}`,
+  /** GSI3 of every live ticket's `LIST` entry: the list across all events (unsharded, as an event's own list is). */
+  allTicketsIndex: 'ALL_TICKETS',
   /** A live ticket's search token (shared/data/ticket-search-entries.ts); GSI1 partitions by event and the token's first characters. */
   ticketSearchEntry: (ticketId: number, token: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SEARCH#${token}` }),
   ticketSearchEntryPrefix: 'SEARCH#',
   searchIndex: (eventId: number, bucket: string) => `SEARCH#${eventId}#${bucket}`,
+  /** GSI2 of the same entries across every event: a search without an event filter. */
+  searchEveryEventIndex: (bucket: string) => `SEARCH_ALL#${bucket}`,
   searchSort: (token: string, ticketId: number) => `${token}#${sortableId(ticketId)}`,
   /** The sort key of every ticket list (GSI1, GSI2 and the entries): id order; `> ticketSort(id)` resumes after a cursor. */
   ticketSort: (id: number) => `TICKET#${sortableId(id)}`,

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { TicketRecord } from '../domain/ticket.ts';
-import { POSITION_BLOCK, blockOf, type PositionList } from '../domain/ticket-list-plan.ts';
+import { PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
+import { ALL_EVENTS, POSITION_BLOCK, blockOf, type PositionList } from '../domain/ticket-list-plan.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
@@ -16,27 +16,36 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * blocks before it (one Query of these small items, from the nearer end), then read one
  * block's tickets from its start (see shared/data/ticket-lists.ts).
  *
+ * The list across all events is kept the same way under event 0 (ALL_EVENTS): list `all` by
+ * id block, and its per-state totals in list `count`, one item per shard `id % COUNT_SHARDS`
+ * (summing `all`'s blocks would read the whole platform).
+ *
  * The current block of a busy list is a hot item during a sale, as the ticket type's `sold`
- * count already is; transactWrite retries the conflicts.
+ * count already is; transactWrite retries the conflicts. The all-events block is that hot
+ * item for every event selling at once: at about 1,000 ticket writes a second across the
+ * platform it (and GSI3 `ALL_TICKETS`) wants write sharding, as GSI6 has.
  */
 
 const stateName = (state: number) => `s${state}`;
+/** Items the all-events totals are spread over (a create in any event moves one). */
+export const COUNT_SHARDS = 10;
 
 /** Accumulates the position moves of one transaction: one Update per touched block item. */
 export class PositionDelta {
   private readonly blocks = new Map<string, { eventId: number; list: string; block: number; states: Map<number, number> }>();
 
-  private add(eventId: number, list: string, ticketId: number, state: number, delta: number): void {
-    const block = blockOf(ticketId);
+  private add(eventId: number, list: string, ticketId: number, state: number, delta: number, block = blockOf(ticketId)): void {
     const id = `${eventId}/${list}/${block}`;
     let entry = this.blocks.get(id);
     if (!entry) this.blocks.set(id, (entry = { eventId, list, block, states: new Map() }));
     entry.states.set(state, (entry.states.get(state) ?? 0) + delta);
   }
 
-  /** A live ticket enters (+1) or leaves (-1) its event's, team's, type's and granted events' lists. */
+  /** A live ticket enters (+1) or leaves (-1) its event's, team's, type's and granted events' lists, and the all-events list. */
   listedTicket(record: TicketRecord, delta: number): void {
     const state = record.processState;
+    this.add(ALL_EVENTS, 'all', record.id, state, delta);
+    this.add(ALL_EVENTS, 'count', record.id, state, delta, record.id % COUNT_SHARDS);
     this.add(record.eventId, 'event', record.id, state, delta);
     this.add(record.eventId, `team#${record.teamId ?? 0}`, record.id, state, delta);
     this.add(record.eventId, `type#${record.typeId}`, record.id, state, delta);
@@ -145,4 +154,17 @@ export async function startOfOffset(lists: readonly PositionList[], states: read
   // Past the end (or the counts moved meanwhile): from the last block's start.
   const last = blocks.length ? Math.max(...blocks) : 0;
   return { after: last === 0 ? undefined : last * POSITION_BLOCK - 1, skip: Math.max(0, offset - (total - (counts.get(last) ?? 0))) };
+}
+
+/** The all-events list's live tickets per process state: its COUNT_SHARDS total items, one Query. */
+export async function countAllEvents(): Promise<Map<number, number>> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.eventPartition(ALL_EVENTS), ':prefix': keys.positionPrefix('count') },
+      Limit: COUNT_SHARDS,
+    }),
+  );
+  return new Map(PROCESS_STATES.map((state) => [state, (Items ?? []).reduce((sum, item) => sum + Number(item[stateName(state)] ?? 0), 0)]));
 }

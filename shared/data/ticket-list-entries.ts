@@ -6,8 +6,8 @@ import { keys } from './keys.ts';
  * A live ticket's list entries: small items in its own partition that put it under the
  * keys of the list filters GSI1/GSI2 of the ticket item do not serve (those serve the
  * event and the ticket type):
- * - `LIST`: GSI1 `TEAM_TICKETS#<eventId>#<teamKey>` (0 = unassigned) and GSI2
- *   `STATE_TICKETS#<eventId>#<processState>`;
+ * - `LIST`: GSI1 `TEAM_TICKETS#<eventId>#<teamKey>` (0 = unassigned), GSI2
+ *   `STATE_TICKETS#<eventId>#<processState>` and GSI3 `ALL_TICKETS` (the list across events);
  * - `LIST#ACCESS#<g>`: GSI1 `ACCESS_TICKETS#<g>` for each other event `g` its type (an
  *   access package) grants entry to.
  * Each carries the filter tuple (event, type, team, state), so a filter that is not the
@@ -42,6 +42,8 @@ export function listEntryItems(record: TicketRecord): ListEntry[] {
       GSI1SK: sort,
       GSI2PK: keys.stateTicketsIndex(record.eventId, record.processState),
       GSI2SK: sort,
+      GSI3PK: keys.allTicketsIndex,
+      GSI3SK: sort,
       ...tuple(record),
     },
   ];

@@ -4,7 +4,7 @@ import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys, sortableId } from './keys.ts';
 import { fromTicketItem, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
-import { searchEventTickets } from './ticket-search-entries.ts';
+import { searchEventTickets, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
 /**
  * The reads of `GET /ticket` (shared/use-cases/tickets/older-ticket-list.ts) other than an
@@ -98,19 +98,32 @@ export const eventPurchases = (eventId: number, range: { from?: string; to?: str
   readRange({ index: 'GSI5', partition: keys.eventPurchasesIndex(eventId), from: time(range.from, 'first'), to: time(range.to, 'last') }, bounds);
 
 /**
- * An event's tickets found by a search word (ticket-search-entries.ts), in (token, id)
- * order from after the cursor: entries read in chunks (a type filter applied to them),
- * their tickets batch-read, `accept` applied to the records (the search's other words and
- * the other filters), until `need` records, the word's end or `budget` entries.
+ * The tickets a search word finds in the given partitions (an event's, each event of a
+ * scope, or every event's), each read in (token, id) order from after the cursor's sort
+ * key until `need` accepted records (or its share of the budget), merged in that order:
+ * only what precedes the earliest point a partition stopped short is surely complete, and
+ * that partition holds `need` records before it, so the page is always whole.
  */
-export async function searchedTickets(eventId: number, word: string, typeId: number | undefined, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+export async function searchedTickets(where: SearchPartition[], word: string, typeId: number | undefined, bounds: ReadBounds): Promise<IndexRead> {
+  const share = { ...bounds, budget: Math.max(bounds.need, Math.floor(bounds.budget / Math.max(1, where.length))) };
+  const reads = await Promise.all(where.map((partition) => searchedIn(partition, word, typeId, share)));
+  const open = reads.filter((read) => !read.complete);
+  const cut = open.length ? open.map((read) => read.lastSort ?? '').sort()[0]! : undefined;
+  const merged = reads
+    .flatMap((read) => read.records.map((record) => ({ record, sort: searchSortOf(record, word) })))
+    .filter(({ sort }) => cut === undefined || sort <= cut)
+    .sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
+  return { records: merged.map(({ record }) => record), complete: cut === undefined, itemsRead: reads.reduce((sum, read) => sum + read.itemsRead, 0) };
+}
+
+async function searchedIn(where: SearchPartition, word: string, typeId: number | undefined, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
   const records: TicketRecord[] = [];
   let read = 0;
   let cursor = after;
   let complete = false;
   while (records.length < need && read < budget) {
     const ofType = typeId === undefined ? undefined : (entry: { typeId: number }) => entry.typeId === typeId;
-    const chunk = await searchEventTickets(eventId, word, { after: cursor, need: need - records.length, budget: budget - read, accept: ofType });
+    const chunk = await searchEventTickets(where, word, { after: cursor, need: need - records.length, budget: budget - read, accept: ofType });
     read += chunk.itemsRead;
     const found = await readTicketRecords(chunk.ticketIds);
     for (const id of chunk.ticketIds) {

@@ -9,6 +9,7 @@ import {
   includedStates,
   LIST_READ_BUDGET,
   matchesList,
+  POSITION_BLOCK,
   ownEvents,
   pastReadBound,
   positionLists,
@@ -22,7 +23,7 @@ import {
 import { PROCESS_STATES } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { startOfOffset, type ListStart } from './list-positions.ts';
+import { countAllEvents, startOfOffset, type ListStart } from './list-positions.ts';
 import { fromTicketItem } from './ticket-records.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 
@@ -31,6 +32,8 @@ export interface TicketListQuery extends TicketListFilter {
   offset: number;
   /** `_cursor`: the page after the one that answered it as `next` (then `offset` is 0). */
   cursor?: string;
+  /** Newest (highest id) first: the lists across events. Only for combinations with exact counts (the events alone or all, with the state exclusion). */
+  newestFirst?: boolean;
 }
 
 export interface TicketListPage extends Page<TicketRecord> {
@@ -46,6 +49,7 @@ const listKeys: ListKeys = {
   typeTickets: keys.typeTicketsIndex,
   stateTickets: keys.stateTicketsIndex,
   accessTickets: keys.accessTicketsIndex,
+  allTickets: keys.allTicketsIndex,
 };
 
 type Item = Record<string, unknown>;
@@ -59,6 +63,14 @@ const idOf = (item: Item) => Number(item.ticketId ?? item.id);
 
 /** The kept counts of each dimension, over all states (`all`: what reading it costs) and over the included ones (`counted`). */
 async function countsOf(filter: TicketListFilter) {
+  if (filter.allEvents) {
+    const perState = await countAllEvents();
+    const included = new Set(includedStates(filter));
+    const all = [...perState.values()].reduce((sum, n) => sum + n, 0);
+    const counted = [...perState].reduce((sum, [state, n]) => sum + (included.has(state) ? n : 0), 0);
+    const none = { all: 0, counted: 0 };
+    return { event: none, team: none, type: none, access: none, teamType: none, all: { all, counted } };
+  }
   const own = ownEvents(filter);
   const teamNames = (filter.teams ?? []).flatMap((team) => PROCESS_STATES.map((state) => filterCount.team(team, state)));
   const typeNames = (filter.ticketTypes ?? []).flatMap((type) => PROCESS_STATES.map((state) => filterCount.type(type, state)));
@@ -91,6 +103,7 @@ async function countsOf(filter: TicketListFilter) {
     type: sum(named((state) => (filter.ticketTypes ?? []).map((type) => filterCount.type(type, state)))),
     access: sum(named((state) => [filterCount.access(state)]), true),
     teamType: sum(named(pairs)),
+    all: { all: 0, counted: 0 },
   };
 }
 
@@ -103,26 +116,36 @@ interface SourceRead {
 /** What an offset read keeps of each item it skips: the filter tuple and the id (no `entity`: the page is batch-read whole). */
 const TUPLE_PROJECTION = 'id, ticketId, eventId, typeId, teamKey, processState';
 
+interface ReadFrom {
+  /** Exclusive: after this id (before it, `descending`); undefined from the list's end that comes first. */
+  from: number | undefined;
+  descending: boolean;
+  need: number;
+  budget: number;
+  /** Read only the filter tuple (an `_offset` page skips most of what it reads). */
+  tuples: boolean;
+}
+
 /**
- * One partition in id order from after `after`, `Limit`ed by what is still missing plus
- * what a filter dropped so far (so it grows only while items are dropped), until `need`
- * matches, its end, or `budget` items. A Query page also stops at 1 MB (about 700 whole
- * tickets): the follow-up asks for the rest only, so an offset read costs offset + limit + 1
- * items at any partition size. `tuples` reads only the filter tuple (an `_offset` page skips
- * most of what it reads).
+ * One partition in id order (highest first when `descending`) from past `from`, `Limit`ed
+ * by what is still missing plus what a filter dropped so far (so it grows only while items
+ * are dropped), until `need` matches, its end, or `budget` items. A Query page also stops
+ * at 1 MB (about 700 whole tickets): the follow-up asks for the rest only, so an offset read
+ * costs offset + limit + 1 items at any partition size.
  */
-async function readSource(source: ListSource, after: number | undefined, need: number, budget: number, accept: (item: Item) => boolean | 'stop', tuples = false): Promise<SourceRead> {
+async function readSource(source: ListSource, { from, descending, need, budget, tuples }: ReadFrom, accept: (item: Item) => boolean | 'stop'): Promise<SourceRead> {
   const matches: Item[] = [];
   let read = 0;
-  let lastId = after ?? 0;
+  let lastId = from ?? (descending ? Infinity : 0);
   let startKey: Item | undefined;
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: source.index,
-        KeyConditionExpression: `${source.index}PK = :pk${after !== undefined ? ` AND ${source.index}SK > :after` : ''}`,
-        ExpressionAttributeValues: { ':pk': source.partition, ...(after !== undefined ? { ':after': keys.ticketSort(after) } : {}) },
+        KeyConditionExpression: `${source.index}PK = :pk${from !== undefined ? ` AND ${source.index}SK ${descending ? '<' : '>'} :from` : ''}`,
+        ExpressionAttributeValues: { ':pk': source.partition, ...(from !== undefined ? { ':from': keys.ticketSort(from) } : {}) },
+        ScanIndexForward: !descending,
         Limit: Math.min(budget - read, need - matches.length + (read - matches.length)),
         ...(tuples ? { ProjectionExpression: TUPLE_PROJECTION } : {}),
         ExclusiveStartKey: startKey,
@@ -141,33 +164,92 @@ async function readSource(source: ListSource, after: number | undefined, need: n
   return { matches, exhausted: !startKey, lastId };
 }
 
+type Counts = Awaited<ReturnType<typeof countsOf>>;
+
+/** The exact `totalCount` from the kept counts, or undefined for a combination `countIsExact` refuses. */
+function countedOf(query: TicketListQuery, counts: Counts): number | undefined {
+  if (query.allEvents) return counts.all.counted;
+  if (!countIsExact(query)) return undefined;
+  if (query.teams?.length && query.ticketTypes?.length) return counts.teamType.counted;
+  if (query.teams?.length) return counts.team.counted;
+  if (query.ticketTypes?.length) return counts.type.counted;
+  return counts.event.counted + counts.access.counted;
+}
+
 /**
- * `GET /tickets`: a page in id order. The most selective dimension by its kept count
- * (the events' own lists, the teams', the types' or the included states') is the Query,
- * each requested access event's granted entries are Queried too, and the other filters
- * are applied to what those read. An `_offset` page starts from the kept list positions
- * (list-positions.ts: the blocks before it summed, then fewer than a block skipped), so it
- * costs the same at any depth; `_cursor` resumes after an id. A page that cannot be filled
- * within LIST_READ_BUDGET index items is a 400 naming narrower filters, never a short page.
- * Entries are small: the page's tickets are then one BatchGetItem. `totalCount` comes from
- * the kept counts (see `countIsExact`), or from the read when it reached the end.
+ * `GET /tickets`: a page in id order (newest first across events). The most selective
+ * dimension by its kept count (the events' own lists, the teams', the types' or the
+ * included states'; every event's: the all-events list) is the Query, each requested access
+ * event's granted entries are Queried too, and the other filters are applied to what those
+ * read. An `_offset` page starts from the kept list positions (list-positions.ts: the blocks
+ * before it summed, then fewer than a block skipped), so it costs the same at any depth;
+ * `_cursor` resumes after an id. A page that cannot be filled within LIST_READ_BUDGET index
+ * items is a 400 naming narrower filters, never a short page. Entries are small: the page's
+ * tickets are then one BatchGetItem. `totalCount` comes from the kept counts (see
+ * `countIsExact`), or from the read when it reached the end.
  */
 export async function listTicketRecords(query: TicketListQuery): Promise<TicketListPage> {
   const counts = await countsOf(query);
-  const exact = countIsExact(query);
-  const counted = !exact
-    ? undefined
-    : query.teams?.length && query.ticketTypes?.length
-      ? counts.teamType.counted
-      : query.teams?.length
-        ? counts.team.counted
-        : query.ticketTypes?.length
-          ? counts.type.counted
-          : counts.event.counted + counts.access.counted;
+  const counted = countedOf(query, counts);
+  const paging = { limit: query.limit, offset: query.offset };
   if (counted !== undefined && query.cursor === undefined && query.offset >= counted) {
-    return { totalCount: counted, limit: query.limit, offset: query.offset, items: [], next: null, totalCountIsEstimate: false };
+    return { totalCount: counted, ...paging, items: [], next: null, totalCountIsEstimate: false };
+  }
+  if (query.newestFirst) {
+    if (counted === undefined) throw new Error('newestFirst needs a combination with exact counts (the events alone or all of them).');
+    return { totalCount: counted, ...paging, ...(await newestFirstPage(query, counts, counted)), totalCountIsEstimate: false };
   }
   const start = await startOf(query, counted);
+  const { ids, byId, more, complete } = await readPage(query, counts, start, false);
+  const pageIds = ids.slice(start.skip, start.skip + query.limit);
+  const items = await pageRecords(pageIds.map((id) => byId.get(id)!));
+  const read = complete && start.after === undefined ? ids.length : undefined;
+  const bound = Math.min(counts.event.counted, ...(query.teams?.length ? [counts.team.counted] : []), ...(query.ticketTypes?.length ? [counts.type.counted] : [])) + counts.access.counted;
+  return {
+    totalCount: counted ?? read ?? Math.max(bound, ids.length),
+    ...paging,
+    items,
+    next: pageIds.length === query.limit && more ? encodeCursor(pageIds.at(-1)!) : null,
+    totalCountIsEstimate: counted === undefined && read === undefined,
+  };
+}
+
+/**
+ * Newest first: read from the list's high end down, after the cursor's id or skipping a
+ * small `_offset`. A deeper page at `_offset` is the id-ordered page at `total - offset -
+ * limit`, reversed (the counts are exact, so the mirror is too), found from the kept
+ * positions. `next` resumes below the page's lowest id.
+ */
+async function newestFirstPage(query: TicketListQuery, counts: Counts, total: number): Promise<Pick<TicketListPage, 'items' | 'next'>> {
+  let pageIds: number[];
+  let byId: Map<number, Item>;
+  let more: boolean;
+  if (query.cursor === undefined && query.offset >= POSITION_BLOCK) {
+    const from = Math.max(0, total - query.offset - query.limit);
+    const window = total - query.offset - from;
+    const start = await startOfOffset(positionLists(query)!, includedStates(query), from, total);
+    const read = await readPage({ ...query, limit: window }, counts, start, false);
+    pageIds = read.ids.slice(start.skip, start.skip + window).reverse();
+    byId = read.byId;
+    more = from > 0;
+  } else {
+    const start = query.cursor === undefined ? { after: undefined, skip: query.offset } : { after: decodeCursor(query.cursor, true), skip: 0 };
+    const read = await readPage(query, counts, start, true);
+    pageIds = read.ids.slice(start.skip, start.skip + query.limit);
+    byId = read.byId;
+    more = read.more;
+  }
+  const items = await pageRecords(pageIds.map((id) => byId.get(id)!));
+  return { items, next: pageIds.length === query.limit && more ? encodeCursor(pageIds.at(-1)!, true) : null };
+}
+
+/**
+ * The ids from `start` (after its id, or before it `descending`) through `skip + limit + 1`
+ * matches, merged across the dimension's partitions in list order, with the item read for
+ * each; `more` when a match follows the page, `complete` when every partition was read to
+ * its end.
+ */
+async function readPage(query: TicketListQuery, counts: Counts, start: ListStart, descending: boolean) {
   const dims = candidates(query);
   // What reading each would scan. The included states' entries are merged from several partitions and batch-read
   // after: worth it only when the excluded states hold at least as many tickets as the included ones.
@@ -179,43 +261,31 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
   // Only an offset without kept positions skips more than a block: past the budget, say so before reading.
   if (need > LIST_READ_BUDGET) throw pastReadBound();
   const share = Math.max(need, Math.floor(LIST_READ_BUDGET / sources.length));
+  const from = { from: start.after, descending, need, budget: share, tuples: start.skip > 0 };
   const reads = await Promise.all(
     sources.map((source) =>
-      readSource(source, start.after, need, share, (item) => {
+      readSource(source, from, (item) => {
         if (dimension === 'type' && !source.entries && !own.has(Number(item.eventId))) return 'stop';
         return matchesList(tupleOf(item), query, source, own);
-      }, start.skip > 0),
+      }),
     ),
   );
 
-  // Only ids up to the earliest point a partition stopped short are surely all known.
+  // Only ids up to the earliest point a partition stopped short (in list order) are surely all known.
   const open = reads.filter((read) => !read.exhausted);
-  const cut = open.length ? Math.min(...open.map((read) => read.lastId)) : Infinity;
+  const before = (a: number, b: number) => (descending ? a > b : a < b);
+  const cut = open.length ? open.map((read) => read.lastId).reduce((a, b) => (before(a, b) ? a : b)) : undefined;
   const byId = new Map<number, Item>();
   for (const item of reads.flatMap((read) => read.matches)) {
     const id = idOf(item);
     const seen = byId.get(id);
     // A whole ticket beats an entry of it: it needs no batch read.
-    if (id <= cut && (!seen || (seen.entity !== 'Ticket' && item.entity === 'Ticket'))) byId.set(id, item);
+    if ((cut === undefined || id === cut || before(id, cut)) && (!seen || (seen.entity !== 'Ticket' && item.entity === 'Ticket'))) byId.set(id, item);
   }
-  const kept = [...byId.keys()].sort((a, b) => a - b);
+  const ids = [...byId.keys()].sort((a, b) => (descending ? b - a : a - b));
   // A partition stopped at its share before the page was known: the page would be short.
-  if (cut !== Infinity && kept.length < need) throw pastReadBound();
-  const pageIds = kept.slice(start.skip, start.skip + query.limit);
-  const more = kept.length > start.skip + query.limit;
-  const next = pageIds.length === query.limit && more ? encodeCursor(pageIds.at(-1)!) : null;
-
-  const items = await pageRecords(pageIds.map((id) => byId.get(id)!));
-  const read = cut === Infinity && start.after === undefined ? kept.length : undefined;
-  const bound = Math.min(counts.event.counted, ...(query.teams?.length ? [counts.team.counted] : []), ...(query.ticketTypes?.length ? [counts.type.counted] : [])) + counts.access.counted;
-  return {
-    totalCount: counted ?? read ?? Math.max(bound, kept.length),
-    limit: query.limit,
-    offset: query.offset,
-    items,
-    next,
-    totalCountIsEstimate: counted === undefined && read === undefined,
-  };
+  if (cut !== undefined && ids.length < need) throw pastReadBound();
+  return { ids, byId, more: ids.length > start.skip + query.limit, complete: cut === undefined };
 }
 
 /** Where the page starts: after the cursor's id; at an offset, from the kept positions when the combination has them (else read from the start). */

@@ -7,7 +7,8 @@ import { keys } from './keys.ts';
 /**
  * A live ticket's search entries: one small item per search token (shared/domain/search-tokens.ts)
  * in its own partition, `TICKET#<id>` / `SEARCH#<token>`, on GSI1
- * `SEARCH#<eventId>#<token's first 2 characters>` / `<token>#<id:10>`, so a search word
+ * `SEARCH#<eventId>#<token's first 2 characters>` / `<token>#<id:10>` and on GSI2
+ * `SEARCH_ALL#<token's first 2 characters>` / the same (every event's), so a search word
  * is one Query `begins_with` in one partition, in (token, id) order. Each entry carries all
  * the ticket's tokens, so a reader counts a ticket once, under its first matching token.
  * Written in the ticket's own transaction only when the tokens or the event change (a
@@ -23,6 +24,8 @@ export function searchEntryItems(record: TicketRecord): SearchEntry[] {
     entity: 'TicketSearchEntry',
     GSI1PK: keys.searchIndex(record.eventId, token.slice(0, SEARCH_BUCKET)),
     GSI1SK: keys.searchSort(token, record.id),
+    GSI2PK: keys.searchEveryEventIndex(token.slice(0, SEARCH_BUCKET)),
+    GSI2SK: keys.searchSort(token, record.id),
     ticketId: record.id,
     eventId: record.eventId,
     typeId: record.typeId,
@@ -50,13 +53,16 @@ export interface SearchRead {
   itemsRead: number;
 }
 
+/** Where a search reads: one event's entries, or every event's. */
+export type SearchPartition = { eventId: number } | 'everyEvent';
+
 /**
- * An event's tickets with a token the word starts, from after `after` (a GSI1 sort key),
- * until `need` tickets, the range's end or `budget` entries. `accept` sees each entry's
- * ticket id and type (the type filter, applied before any ticket is read).
+ * The tickets of an event (or of every event) with a token the word starts, from after
+ * `after` (a sort key), until `need` tickets, the range's end or `budget` entries. `accept`
+ * sees each entry's ticket id and type (the type filter, applied before any ticket is read).
  */
 export async function searchEventTickets(
-  eventId: number,
+  where: SearchPartition,
   word: string,
   { after, need, budget, accept }: { after?: string; need: number; budget: number; accept?: (entry: { ticketId: number; typeId: number }) => boolean },
 ): Promise<SearchRead> {
@@ -64,14 +70,16 @@ export async function searchEventTickets(
   let read = 0;
   let lastSort: string | undefined = after;
   let startKey: Record<string, unknown> | undefined;
+  const bucket = word.slice(0, SEARCH_BUCKET);
+  const [index, partition] = where === 'everyEvent' ? ['GSI2', keys.searchEveryEventIndex(bucket)] : ['GSI1', keys.searchIndex(where.eventId, bucket)];
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: after === undefined ? 'GSI1PK = :pk AND begins_with(GSI1SK, :word)' : 'GSI1PK = :pk AND GSI1SK BETWEEN :after AND :end',
+        IndexName: index,
+        KeyConditionExpression: after === undefined ? `${index}PK = :pk AND begins_with(${index}SK, :word)` : `${index}PK = :pk AND ${index}SK BETWEEN :after AND :end`,
         ExpressionAttributeValues: {
-          ':pk': keys.searchIndex(eventId, word.slice(0, SEARCH_BUCKET)),
+          ':pk': partition,
           ...(after === undefined ? { ':word': word } : { ':after': `${after}\u0001`, ':end': `${word}\u{10FFFF}` }),
         },
         Limit: Math.min(budget - read, need - ticketIds.length + (read - ticketIds.length)),
@@ -80,8 +88,8 @@ export async function searchEventTickets(
     );
     for (const item of page.Items ?? []) {
       read += 1;
-      lastSort = String(item.GSI1SK);
-      const token = String(item.GSI1SK).slice(0, -11);
+      lastSort = String(item[`${index}SK`]);
+      const token = lastSort.slice(0, -11);
       // Counted once: under the first (smallest) of the ticket's tokens the word starts.
       if (firstTokenOf(item.tokens as string[], word) !== token) continue;
       if (accept && !accept({ ticketId: Number(item.ticketId), typeId: Number(item.typeId) })) continue;

@@ -43,7 +43,7 @@ export type ServingIndex =
   | { kind: 'order'; orderId: number }
   | { kind: 'customer'; customerId: number }
   | { kind: 'updates'; from?: string; to?: string }
-  /** `search` within an event (or a type's event): the search index, by the search's longest word. */
+  /** `search` within an event (or a type's event), or alone across events: the search index, by the search's longest word. */
   | { kind: 'search'; eventId?: number; typeId?: number; word: string }
   | { kind: 'purchases'; eventId: number; from?: string; to?: string }
   | { kind: 'type'; typeId: number }
@@ -58,7 +58,8 @@ export function servingIndex(filters: OlderTicketFilters): ServingIndex {
   if (orderId !== undefined) return { kind: 'order', orderId };
   if (customerId !== undefined) return { kind: 'customer', customerId };
   if (updatedFrom !== undefined || updatedTo !== undefined) return { kind: 'updates', from: updatedFrom, to: updatedTo };
-  if (filters.search !== undefined && (eventId !== undefined || typeId !== undefined)) {
+  // With or without an event: the search index is kept per event and across events; other filters apply on top.
+  if (filters.search !== undefined) {
     const word = searchWords(filters.search)[0];
     if (!word) throw new ValidationError(`search needs a word of at least ${MIN_SEARCH_WORD} letters or digits.`, [{ path: 'query.search', message: `needs a word of at least ${MIN_SEARCH_WORD} letters or digits` }]);
     return { kind: 'search', eventId, typeId, word: indexWord(word) };
@@ -66,14 +67,16 @@ export function servingIndex(filters: OlderTicketFilters): ServingIndex {
   if (eventId !== undefined && (purchasedFrom !== undefined || purchasedTo !== undefined)) return { kind: 'purchases', eventId, from: purchasedFrom, to: purchasedTo };
   if (typeId !== undefined) return { kind: 'type', typeId };
   if (eventId !== undefined) return { kind: 'event', eventId };
-  const field = filters.search !== undefined ? 'search' : purchasedFrom !== undefined || purchasedTo !== undefined ? 'purchasedFrom' : 'eventId';
-  const why = field === 'search' ? 'search is applied within a bounding filter' : 'a list is always bounded';
-  throw new ValidationError(`Add one of ${BOUNDING}: ${why}.`, [{ path: `query.${field}`, message: `needs one of ${BOUNDING}` }]);
+  // Only a purchase range is left (with or without search): it is kept per event.
+  throw new ValidationError(`Add one of ${BOUNDING}: a purchase range is read per event.`, [{ path: 'query.purchasedFrom', message: `needs one of ${BOUNDING}` }]);
 }
 
 /** Only `eventId` with nothing else: the page is read by id and `totalCount` comes from the event's kept counts. */
 export const isEventAlone = (filters: OlderTicketFilters): boolean =>
   filters.eventId !== undefined && Object.entries(filters).every(([name, value]) => name === 'eventId' || value === undefined);
+
+/** No filter at all: every event the caller may see, newest first, as `GET /tickets` without events. */
+export const isUnfiltered = (filters: OlderTicketFilters): boolean => Object.values(filters).every((value) => value === undefined);
 
 /** Only `typeId`, with or without `eventId`: the page is read by id from the type's index and `totalCount` comes from the type's kept counts. */
 export const isTypeAlone = (filters: OlderTicketFilters): boolean =>

@@ -22,16 +22,24 @@ export const MAX_LIST_SOURCES = 60;
 export interface TicketListFilter {
   events: number[];
   accessEvents: number[];
+  /** Every event's tickets (an unscoped caller named none): the all-events list, with `excludeProcessStates` only. */
+  allEvents?: boolean;
   teams?: number[];
   ticketTypes?: number[];
   excludeProcessStates?: number[];
 }
 
-/** The key that serves the page. `event` GSI1 and `type` GSI2 are the ticket items; `team` and `state` are list entries. */
-export type Dimension = 'event' | 'team' | 'type' | 'state';
+/**
+ * The all-events list's positions and counts are kept under event 0 (ids start at 1, so no
+ * event has it): list `all` by id block, list `count` by shard (shared/data/list-positions.ts).
+ */
+export const ALL_EVENTS = 0;
+
+/** The key that serves the page. `event` GSI1 and `type` GSI2 are the ticket items; `team`, `state` and `all` are list entries. */
+export type Dimension = 'event' | 'team' | 'type' | 'state' | 'all';
 
 export interface ListSource {
-  index: 'GSI1' | 'GSI2';
+  index: 'GSI1' | 'GSI2' | 'GSI3';
   partition: string;
   /** Small list entries (the page's tickets are then batch-read) rather than whole tickets. */
   entries: boolean;
@@ -46,6 +54,7 @@ export interface ListKeys {
   typeTickets(typeId: number): string;
   stateTickets(eventId: number, state: number): string;
   accessTickets(eventId: number): string;
+  allTickets: string;
 }
 
 /** The events whose own tickets are listed: `event`, `events` and `accessEvents`. */
@@ -55,6 +64,7 @@ export const includedStates = (filter: TicketListFilter): number[] => PROCESS_ST
 
 /** The dimensions that can serve this filter (the event's own list always can). */
 export function candidates(filter: TicketListFilter): Dimension[] {
+  if (filter.allEvents) return ['all'];
   const own = ownEvents(filter).length;
   const dims: Dimension[] = ['event'];
   if (filter.teams?.length && own * filter.teams.length <= MAX_LIST_SOURCES) dims.push('team');
@@ -68,6 +78,7 @@ export function sourcesOf(filter: TicketListFilter, dimension: Dimension, k: Lis
   const own = ownEvents(filter);
   const sources: ListSource[] = [];
   const add = (index: 'GSI1' | 'GSI2', partition: string, entries: boolean) => sources.push({ index, partition, entries, anyEvent: false });
+  if (dimension === 'all') return [{ index: 'GSI3', partition: k.allTickets, entries: true, anyEvent: true }];
   if (dimension === 'event') for (const eventId of own) add('GSI1', k.eventTickets(eventId), false);
   if (dimension === 'team') for (const eventId of own) for (const team of new Set(filter.teams)) add('GSI1', k.teamTickets(eventId, team), true);
   if (dimension === 'type') for (const typeId of new Set(filter.ticketTypes)) add('GSI2', k.typeTickets(typeId), false);
@@ -125,6 +136,7 @@ export interface PositionList {
  * kept under its own event only: under another requested event it is empty, as the filter.
  */
 export function positionLists(filter: TicketListFilter): PositionList[] | undefined {
+  if (filter.allEvents) return [{ eventId: ALL_EVENTS, list: 'all' }];
   // Team × type pairs are counted, not positioned: their offsets read from the list's start.
   if (!countIsExact(filter) || (filter.teams?.length && filter.ticketTypes?.length)) return undefined;
   const own = ownEvents(filter);
@@ -136,11 +148,14 @@ export function positionLists(filter: TicketListFilter): PositionList[] | undefi
 
 // ---- Cursor --------------------------------------------------------------------------
 
-/** `_cursor`: opaque to clients; the id after which the next page starts (every list is in id order). */
-export const encodeCursor = (afterId: number): string => Buffer.from(`t:${afterId}`).toString('base64url');
+/**
+ * `_cursor`: opaque to clients; the id after which the next page starts (an event's list is
+ * in id order), or before which it starts (`newestFirst`: the lists across events).
+ */
+export const encodeCursor = (id: number, newestFirst = false): string => Buffer.from(`${newestFirst ? 'b' : 't'}:${id}`).toString('base64url');
 
-export function decodeCursor(cursor: string): number {
-  const match = /^t:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+export function decodeCursor(cursor: string, newestFirst = false): number {
+  const match = (newestFirst ? /^b:(\d{1,15})$/ : /^t:(\d{1,15})$/).exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match) throw new ValidationError('_cursor is not a cursor this list answered: pass `next` from a previous page unchanged.', [{ path: 'query._cursor', message: 'unknown cursor' }]);
   return Number(match[1]);
 }

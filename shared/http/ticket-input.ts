@@ -37,9 +37,10 @@ export const TicketListQuery = z
     ...ticketPagingQuery,
   })
   .check(
-    z.refine((query) => query.event !== undefined || !!query.events?.length || !!query.accessEvents?.length, {
-      message: 'Name the events to list: event, events or accessEvents is required (lists are bounded by event).',
-      path: ['event'],
+    // A team is of one event and teams have no index of their own: across events, name the events too.
+    z.refine((query) => !query.teams?.length || query.event !== undefined || !!query.events?.length || !!query.accessEvents?.length, {
+      message: 'teams are an event\'s: name the events too (event, events or accessEvents).',
+      path: ['teams'],
     }),
   );
 

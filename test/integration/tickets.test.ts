@@ -67,10 +67,10 @@ describe('GET /tickets/{id}', () => {
 
 
 describe('GET /tickets', () => {
-  it('refuses a list without an event filter with a clear 400', async () => {
-    const response = await call('GET', BASE, as());
+  it('refuses teams without the events they belong to with a clear 400 (lists across events: ticket-lists-across-events.test.ts)', async () => {
+    const response = await call('GET', `${BASE}?teams=3`, as());
     expect(response.status).toBe(400);
-    expect(response.body.errors[0]).toMatchObject({ path: 'query.event', message: expect.stringContaining('event, events or accessEvents') });
+    expect(response.body.errors[0]).toMatchObject({ path: 'query.teams', message: expect.stringContaining('name the events too') });
   });
 
   it('lists an event\'s tickets in id order with the paged envelope', async () => {

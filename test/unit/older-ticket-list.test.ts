@@ -60,16 +60,18 @@ describe('servingIndex', () => {
     expect(() => servingIndex({ eventId: 3, search: 'a' })).toThrow(ValidationError);
   });
 
-  it('refuses an unbounded list, naming search when search came alone', () => {
-    expect(() => servingIndex({})).toThrow(ValidationError);
+  it('serves search alone (across events) and refuses a purchase range without an event, naming it', () => {
+    expect(servingIndex({ search: 'ada' })).toEqual({ kind: 'search', eventId: undefined, typeId: undefined, word: 'ada' });
+    expect(servingIndex({ search: 'ada', purchasedFrom: '2026-01-01T00:00:00.000Z' })).toMatchObject({ kind: 'search' });
     const refusal = (() => {
       try {
-        servingIndex({ search: 'ada', purchasedFrom: '2026-01-01T00:00:00.000Z' });
+        servingIndex({ purchasedTo: '2026-01-01T00:00:00.000Z' });
       } catch (error) {
         return error as ValidationError;
       }
     })();
-    expect(refusal?.errors.map((problem) => problem.path)).toEqual(['query.search']);
+    expect(refusal).toBeInstanceOf(ValidationError);
+    expect(refusal?.errors.map((problem) => problem.path)).toEqual(['query.purchasedFrom']);
   });
 
   it('knows eventId alone from eventId with anything else', () => {

@@ -19,6 +19,7 @@ const k: ListKeys = {
   typeTickets: (t) => `Y${t}`,
   stateTickets: (e, s) => `S${e}/${s}`,
   accessTickets: (e) => `A${e}`,
+  allTickets: 'ALL',
 };
 
 describe('GET /tickets list plan', () => {

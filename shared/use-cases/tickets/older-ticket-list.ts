@@ -23,6 +23,7 @@ import {
   encodeSortCursor,
   isEventAlone,
   isTypeAlone,
+  isUnfiltered,
   matchesFilters,
   MAX_LIST_READ,
   offsetPastRead,
@@ -68,9 +69,9 @@ interface RecordPage {
 
 type Paging = Pick<OlderTicketListRequest, 'limit' | 'offset' | 'cursor'>;
 
-function readServing(serving: Exclude<ServingIndex, { kind: 'barcode' }>, bounds: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+function readServing(serving: Exclude<ServingIndex, { kind: 'barcode' }>, bounds: ReadBounds, scope: EventScope): Promise<IndexRead> {
   switch (serving.kind) {
-    case 'search': return searched(serving, bounds);
+    case 'search': return searched(serving, bounds, scope);
     case 'order': return orderTickets(serving.orderId, bounds);
     case 'customer': return customerTickets(serving.customerId, bounds);
     case 'updates': return ticketUpdates(serving, bounds);
@@ -80,11 +81,14 @@ function readServing(serving: Exclude<ServingIndex, { kind: 'barcode' }>, bounds
   }
 }
 
-/** A search within the named event, or the type's own event (nothing for an unknown type). */
-async function searched(serving: Extract<ServingIndex, { kind: 'search' }>, bounds: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+/** A search within the named event, or the type's own event (nothing for an unknown type); alone, across the events the caller may see. */
+async function searched(serving: Extract<ServingIndex, { kind: 'search' }>, bounds: ReadBounds, scope: EventScope): Promise<IndexRead> {
+  if (serving.eventId === undefined && serving.typeId === undefined) {
+    return searchedTickets(scope ? scope.map((eventId) => ({ eventId })) : ['everyEvent'], serving.word, undefined, bounds);
+  }
   const eventId = serving.eventId ?? (await findTicketType(serving.typeId!))?.eventId;
   if (eventId === undefined) return { records: [], complete: true, itemsRead: 0 };
-  return searchedTickets(eventId, serving.word, serving.typeId, bounds);
+  return searchedTickets([{ eventId }], serving.word, serving.typeId, bounds);
 }
 
 /** Where the next page of a served list resumes: the serving index's sort key of the page's last ticket. */
@@ -93,7 +97,8 @@ const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record:
 
 /**
  * `GET /ticket`. `eventId` or `typeId` alone (the integrations' usual walk) is the id-ordered
- * list of `GET /tickets`: any `_offset` from the kept positions, exact counts. Any other
+ * list of `GET /tickets`: any `_offset` from the kept positions, exact counts; no filter at
+ * all is its list across events, newest first. Any other
  * filter set reads its serving index (the most selective filter) from the start or after
  * the cursor, the other filters applied on top, until the page and one more match are
  * found (at most MAX_LIST_READ index items: past that a 400 names the narrower query,
@@ -109,9 +114,11 @@ export async function listOlderTickets(request: OlderTicketListRequest, scope?: 
   const inside = filters.eventId === undefined || inScope(scope, filters.eventId);
   const page = !inside
     ? undefined
-    : isEventAlone(filters) || isTypeAlone(filters)
-      ? await positionedPage(filters, paging, scope)
-      : await servedPage(filters, paging, scope);
+    : isUnfiltered(filters)
+      ? await acrossEventsPage(paging, scope)
+      : isEventAlone(filters) || isTypeAlone(filters)
+        ? await positionedPage(filters, paging, scope)
+        : await servedPage(filters, paging, scope);
   const { records, totalCount, next, totalCountIsEstimate } = page ?? { records: [], totalCount: 0, next: null, totalCountIsEstimate: false };
   const related = await readRelations(records, include);
   return { totalCount, limit, offset, items: records.map((record) => toListedTicket(record, include, related)), next, totalCountIsEstimate };
@@ -122,6 +129,13 @@ async function positionedPage(filters: OlderTicketFilters, paging: Paging, scope
   const eventId = filters.typeId === undefined ? filters.eventId! : (filters.eventId ?? (await findTicketType(filters.typeId))?.eventId);
   if (eventId === undefined || !inScope(scope, eventId)) return undefined;
   const page = await listTicketRecords({ events: [eventId], accessEvents: [], ticketTypes: filters.typeId === undefined ? undefined : [filters.typeId], ...paging });
+  return { records: page.items, totalCount: page.totalCount, next: page.next, totalCountIsEstimate: false };
+}
+
+/** No filter: every event the caller may see (the scope's, or the all-events list), newest first, as `GET /tickets` pages it. */
+async function acrossEventsPage(paging: Paging, scope?: EventScope): Promise<RecordPage> {
+  const events = scope ? { events: [...scope] } : { events: [], allEvents: true };
+  const page = await listTicketRecords({ ...events, accessEvents: [], newestFirst: true, ...paging });
   return { records: page.items, totalCount: page.totalCount, next: page.next, totalCountIsEstimate: false };
 }
 
@@ -137,7 +151,7 @@ async function servedPage(filters: OlderTicketFilters, { limit, offset, cursor }
   if (need > MAX_LIST_READ) throw offsetPastRead();
   const after = cursor === undefined ? undefined : decodeSortCursor(cursor);
   const accept = (record: TicketRecord) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted');
-  const read = await readServing(serving, { after, need, budget: MAX_LIST_READ, accept });
+  const read = await readServing(serving, { after, need, budget: MAX_LIST_READ, accept }, scope);
   if (!read.complete && read.records.length < need) throw tooSparse(filters);
   const records = read.records.slice(offset, offset + limit);
   const more = read.records.length > offset + limit;

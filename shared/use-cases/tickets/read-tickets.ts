@@ -1,5 +1,5 @@
 import { readCheckInStats, type CheckInStats } from '../../data/ticket-stats.ts';
-import { eventTitles } from '../../data/events.ts';
+import { eventTitles, findTicketType } from '../../data/events.ts';
 import { readTicketHistory } from '../../data/ticket-history.ts';
 import { listTicketRecords, type TicketListPage, type TicketListQuery } from '../../data/ticket-lists.ts';
 import { checkPaging } from '../../domain/ticket-list-plan.ts';
@@ -45,13 +45,27 @@ export async function listTickets(
   scope?: EventScope,
 ): Promise<Omit<TicketListPage, 'items'> & Page<Ticket>> {
   checkPaging(request);
-  // Only the requested events inside the scope are read; none left is an empty page (README "Event-scoped staff").
-  const query = { ...request, events: scopeEvents(scope, request.events), accessEvents: scopeEvents(scope, request.accessEvents) };
-  if (!query.events.length && !query.accessEvents.length) {
+  const query = await eventsOfList(request, scope);
+  if (!query.allEvents && !query.events.length && !query.accessEvents.length) {
     return { totalCount: 0, limit: query.limit, offset: query.offset, items: [], next: null, totalCountIsEstimate: false };
   }
   const page = await listTicketRecords(query);
   return { ...page, items: await presentTickets(page.items, query.include) };
+}
+
+/**
+ * The events a list reads: the requested ones inside the scope (none left is an empty page,
+ * README "Event-scoped staff"); for `ticket_types` alone, their events; with no event named,
+ * every event the caller may see, newest first (the scope's events, or the all-events list).
+ */
+async function eventsOfList<Q extends TicketListQuery>(request: Q, scope?: EventScope): Promise<Q> {
+  const named = request.events.length > 0 || request.accessEvents.length > 0;
+  if (!named && request.ticketTypes?.length) {
+    const types = await Promise.all([...new Set(request.ticketTypes)].map((id) => findTicketType(id)));
+    return { ...request, events: scopeEvents(scope, [...new Set(types.flatMap((type) => (type ? [type.eventId] : [])))]) };
+  }
+  if (!named) return scope ? { ...request, events: [...scope], newestFirst: true } : { ...request, allEvents: true, newestFirst: true };
+  return { ...request, events: scopeEvents(scope, request.events), accessEvents: scopeEvents(scope, request.accessEvents) };
 }
 
 /** `GET /tickets/check-in-stats`, from the kept counts; an event outside the caller's scope is a 404. */

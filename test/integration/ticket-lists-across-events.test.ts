@@ -1,0 +1,233 @@
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { issueToken } from '#shared/auth/tokens';
+import { epochSeconds } from '#shared/clock';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { ALL_EVENTS } from '#shared/domain/ticket-list-plan';
+import type { CreatedEvent } from '#shared/domain/event';
+import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
+import { PERMISSIONS } from '#shared/routes';
+import { backfillListPositions } from '../../bin/maintenance/backfill-list-positions.ts';
+import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
+import { seedEvent } from '../../bin/seed/tickets.ts';
+import { call } from '../support/api.ts';
+import { countReads } from '../support/dynamo-reads.ts';
+import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
+import { stateOf, writeTickets } from '../support/scale-tickets.ts';
+import { adminToken } from '../support/tokens.ts';
+
+// A table of this file's own (before anything reads TABLE_NAME): the list across events lists every ticket in it,
+// so other files' tickets written meanwhile would move its totals.
+const table = vi.hoisted(() => {
+  const previous = process.env.TABLE_NAME;
+  process.env.TABLE_NAME = `ticketing-across-${process.pid}-${Date.now().toString(36)}`;
+  return { name: process.env.TABLE_NAME, previous };
+});
+
+/**
+ * Issue 20 item 5: `/tickets` and `/ticket` without an event filter page over every event
+ * the caller may see, newest first: every ticket exactly once by `_offset` and by `next`,
+ * exact totals, any page from the kept positions of the all-events list.
+ */
+const LIMIT = 50;
+
+let token: string;
+let events: CreatedEvent[];
+let records: TicketRecord[];
+
+beforeAll(async () => {
+  await createOwnTable(table.name);
+  token = await adminToken();
+  events = [];
+  for (const title of ['Spring run', 'Summer ride', 'Autumn swim']) {
+    events.push(await seedEvent({ title, ticketTypes: [{ name: 'Entry', price: 20, total: 5_000 }, { name: 'Child', price: 5, total: 5_000 }], teams: [{ name: 'Club' }] }));
+  }
+  const [spring, summer, autumn] = events as [CreatedEvent, CreatedEvent, CreatedEvent];
+  // A few attendees share a rare last name across the events; one has an accented one and an address to find.
+  const shape = (event: CreatedEvent) => (n: number) => ({
+    typeId: event.ticketTypes[n % 3 === 0 ? 1 : 0]!.id,
+    processState: stateOf(n),
+    ...(n % 97 === 5 ? { partyMemberLastName: 'Okonkwo' } : {}),
+    ...(event === events[2] && n === 77 ? { partyMemberLastName: 'Zélie-Marchand', emailAddress: 'zm.swims@example.test' } : {}),
+  });
+  // Interleaved, so that newest first mixes the events.
+  records = [
+    ...(await writeTickets(spring, 150, shape(spring))),
+    ...(await writeTickets(summer, 250, shape(summer))),
+    ...(await writeTickets(spring, 150, shape(spring))),
+    ...(await writeTickets(autumn, 120, shape(autumn))),
+  ];
+}, 120_000);
+
+afterAll(async () => {
+  await dropOwnTable(table.name);
+  if (table.previous === undefined) delete process.env.TABLE_NAME;
+  else process.env.TABLE_NAME = table.previous;
+});
+
+const ids = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id);
+const newestFirst = (matches: TicketRecord[]) => ids([...matches].sort((a, b) => b.id - a.id));
+
+async function get(path: string, as = token) {
+  const { result, reads } = await countReads(() => call('GET', `/api/v2${path}`, { token: as }));
+  expect(result.status, result.raw).toBe(200);
+  expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
+  expect(reads.queriesWithoutLimit).toBe(0);
+  return { body: result.body, reads };
+}
+
+/** Pages until a short page (or `next` is null), as a client that knows nothing else would. */
+async function walk(base: string, by: 'offset' | 'cursor', as = token): Promise<number[]> {
+  const join = base.includes('?') ? '&' : '?';
+  const seen: number[] = [];
+  let query = `${base}${join}_limit=${LIMIT}`;
+  for (let pages = 0; pages < 50; pages++) {
+    const { body } = await get(query, as);
+    seen.push(...ids(body.data));
+    if (by === 'offset' ? body.count < LIMIT : body.next === null) return seen;
+    query = `${base}${join}_limit=${LIMIT}&${by === 'offset' ? `_offset=${seen.length}` : `_cursor=${body.next}`}`;
+  }
+  throw new Error(`${base}: more than 50 pages`);
+}
+
+describe('GET /tickets without an event filter', () => {
+  it('pages over every event newest first, each ticket exactly once by _offset and by next, with the exact total', async () => {
+    const expected = newestFirst(records);
+    expect(await walk('/tickets', 'offset')).toEqual(expected);
+    expect(await walk('/tickets', 'cursor')).toEqual(expected);
+    const first = await get(`/tickets?_limit=${LIMIT}`);
+    expect(first.body.totalCount).toBe(records.length);
+    expect(first.body.totalCountIsEstimate).toBeUndefined();
+    // The all-events totals (one Query of 10 items), the page's entries and their batch read.
+    expect(first.reads.itemsRead).toBeLessThanOrEqual(10 + LIMIT + 1 + LIMIT);
+  });
+
+  it('jumps to any page from the kept positions: _offset=400 answers what the walk holds there, reading about a page', async () => {
+    const expected = newestFirst(records);
+    const jump = await get(`/tickets?_offset=400&_limit=${LIMIT}`);
+    expect(ids(jump.body.data)).toEqual(expected.slice(400, 400 + LIMIT));
+    // Totals, the position blocks (a few), fewer than a block of entries skipped, the page's batch read.
+    expect(jump.reads.itemsRead).toBeLessThanOrEqual(10 + 10 + 200 + LIMIT + 1 + LIMIT);
+    const last = await get(`/tickets?_offset=${records.length - 7}&_limit=${LIMIT}`);
+    expect(ids(last.body.data)).toEqual(expected.slice(-7));
+    expect(last.body.next).toBeNull();
+    expect((await get(`/tickets?_offset=${records.length}`)).body.data).toEqual([]);
+  });
+
+  it('excludes process states exactly, and a type alone lists its own event', async () => {
+    const active = records.filter((record) => record.processState !== PROCESS_STATE.cancelled);
+    const page = await get(`/tickets?exclude_process_states=4&_limit=${LIMIT}&_offset=100`);
+    expect(page.body.totalCount).toBe(active.length);
+    expect(ids(page.body.data)).toEqual(newestFirst(active).slice(100, 100 + LIMIT));
+    expect(await walk('/tickets?exclude_process_states=4', 'cursor')).toEqual(newestFirst(active));
+
+    const child = events[1]!.ticketTypes[1]!.id;
+    const ofType = records.filter((record) => record.typeId === child).sort((a, b) => a.id - b.id);
+    const typed = await get(`/tickets?ticket_types=${child}&_limit=${LIMIT}`);
+    expect(typed.body.totalCount).toBe(ofType.length);
+    expect(ids(typed.body.data)).toEqual(ids(ofType).slice(0, LIMIT));
+  });
+
+  it('refuses teams without their events (a team is one event\'s), naming the field', async () => {
+    const response = await call('GET', `/api/v2/tickets?teams=${events[0]!.teams[0]!.id}`, { token });
+    expect(response.status).toBe(400);
+    expect(response.body.errors.map((error: { path: string }) => error.path)).toContain('query.teams');
+  });
+
+  it('an event-scoped administrator pages over their events only, newest first, exact', async () => {
+    const [spring, , autumn] = events as [CreatedEvent, CreatedEvent, CreatedEvent];
+    const scoped = await issueToken({ kind: 'admin', id: 999_301, login: 'scoped-across', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), eventScope: [spring.id, autumn.id] });
+    const theirs = records.filter((record) => record.eventId === spring.id || record.eventId === autumn.id);
+    expect(await walk('/tickets', 'offset', scoped)).toEqual(newestFirst(theirs));
+    expect(await walk('/tickets', 'cursor', scoped)).toEqual(newestFirst(theirs));
+    expect((await get('/tickets', scoped)).body.totalCount).toBe(theirs.length);
+  });
+
+  it('a deleted ticket leaves the list and its total; a new one heads it', async () => {
+    const gone = records[200]!;
+    expect((await call('DELETE', `/api/v2/tickets/${gone.id}`, { token })).status).toBe(204);
+    records = records.filter((record) => record.id !== gone.id);
+    const [fresh] = await writeTickets(events[2]!, 1, () => ({ typeId: events[2]!.ticketTypes[0]!.id }));
+    records.push(fresh!);
+    const first = await get(`/tickets?_limit=${LIMIT}`);
+    expect(first.body.totalCount).toBe(records.length);
+    expect(first.body.data[0].id).toBe(fresh!.id);
+    expect(await walk('/tickets', 'offset')).toEqual(newestFirst(records));
+  });
+});
+
+describe('GET /ticket without a filter', () => {
+  it('pages over every event newest first, by _offset and by next, with the exact total', async () => {
+    const expected = newestFirst(records);
+    expect(await walk('/ticket', 'offset')).toEqual(expected);
+    expect(await walk('/ticket', 'cursor')).toEqual(expected);
+    expect((await get('/ticket')).body.totalCount).toBe(records.length);
+  });
+});
+
+describe('GET /ticket?search= alone: across the events the caller may see', () => {
+  const search = (term: string, as = token) => get(`/ticket?search=${encodeURIComponent(term)}&_limit=${LIMIT}`, as);
+  const byId = (matches: TicketRecord[]) => ids([...matches].sort((a, b) => a.id - b.id));
+
+  it('finds every holder of a name in every event, reading about what it finds', async () => {
+    const holders = records.filter((record) => record.partyMemberLastName === 'Okonkwo');
+    expect(new Set(holders.map((record) => record.eventId)).size).toBe(3);
+    const found = await search('OKONK');
+    expect(ids(found.body.data)).toEqual(byId(holders));
+    expect(found.body.totalCount).toBe(holders.length);
+    // The word's entries (one Query), the holders' tickets (one batch).
+    expect(found.reads.itemsRead).toBeLessThanOrEqual(2 * holders.length + 2);
+    const accented = records.find((record) => record.emailAddress === 'zm.swims@example.test')!;
+    expect(ids((await search('zelie')).body.data)).toEqual([accented.id]);
+    expect(ids((await search('marchand')).body.data)).toEqual([accented.id]);
+    expect(ids((await search('zm.sw')).body.data)).toEqual([accented.id]);
+    expect((await search('nobody')).body.data).toEqual([]);
+  });
+
+  it('a word every ticket holds pages through all of them exactly once by next', async () => {
+    const seen = await walk('/ticket?search=runner', 'cursor');
+    expect([...seen].sort((a, b) => a - b)).toEqual(byId(records));
+  });
+
+  it('an event-scoped administrator finds only their events\' holders, merged in order', async () => {
+    const [spring, , autumn] = events as [CreatedEvent, CreatedEvent, CreatedEvent];
+    const scoped = await issueToken({ kind: 'admin', id: 999_302, login: 'scoped-search', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), eventScope: [spring.id, autumn.id] });
+    const theirs = records.filter((record) => record.eventId === spring.id || record.eventId === autumn.id);
+    expect(ids((await search('okonkwo', scoped)).body.data)).toEqual(byId(theirs.filter((record) => record.partyMemberLastName === 'Okonkwo')));
+    const seen = await walk('/ticket?search=runner', 'cursor', scoped);
+    expect([...seen].sort((a, b) => a - b)).toEqual(byId(theirs));
+  });
+});
+
+describe('existing stages: the backfills give older tickets the across-events keys', () => {
+  /** Makes the table look written before this release: no GSI3 on the list entries, no GSI2 on the search entries, no event-0 blocks. */
+  async function asBeforeTheRelease(): Promise<void> {
+    for (const record of records) {
+      await db.send(new UpdateCommand({ TableName: tableName(), Key: keys.ticketListEntry(record.id), UpdateExpression: 'REMOVE GSI3PK, GSI3SK' }));
+      const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :search)', ExpressionAttributeValues: { ':pk': `TICKET#${record.id}`, ':search': 'SEARCH#' }, Limit: 20 }));
+      for (const item of Items) await db.send(new UpdateCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK' }));
+    }
+    const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.eventPartition(ALL_EVENTS) }, Limit: 1000 }));
+    for (const item of Items) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
+  }
+
+  it('lists and searches across events again after backfill-ticket-lists then backfill-list-positions, and a re-run changes nothing', async () => {
+    await asBeforeTheRelease();
+    expect((await get('/tickets')).body.totalCount).toBe(0);
+    expect((await get('/ticket?search=okonkwo')).body.data).toEqual([]);
+
+    await backfillTicketLists({ events: events.map((event) => event.id) });
+    const run = randomUUID();
+    expect(await backfillListPositions({ events: [ALL_EVENTS], run })).toMatchObject({ events: 1 });
+    const expected = newestFirst(records);
+    expect((await get('/tickets')).body.totalCount).toBe(records.length);
+    expect(await walk('/tickets', 'offset')).toEqual(expected);
+    expect(ids((await get(`/tickets?_offset=333&_limit=${LIMIT}`)).body.data)).toEqual(expected.slice(333, 333 + LIMIT));
+    expect(ids((await get('/ticket?search=okonkwo')).body.data)).toEqual(ids(records.filter((record) => record.partyMemberLastName === 'Okonkwo').sort((a, b) => a.id - b.id)));
+
+    await backfillListPositions({ events: [ALL_EVENTS], run, restart: true });
+    expect(await walk('/tickets', 'offset')).toEqual(expected);
+  });
+});
