@@ -102,18 +102,25 @@ export const eventPurchases = (eventId: number, range: { from?: string; to?: str
  * scope, or every event's), each read in (token, id) order from after the cursor's sort
  * key until `need` accepted records (or its share of the budget), merged in that order:
  * only what precedes the earliest point a partition stopped short is surely complete, and
- * that partition holds `need` records before it, so the page is always whole.
+ * that partition holds `need` records before it, so the page is always whole. A search
+ * that is a ticket id (`byId`) also finds that ticket, in its place in the same order.
  */
-export async function searchedTickets(where: SearchPartition[], word: string, typeId: number | undefined, bounds: ReadBounds): Promise<IndexRead> {
+export async function searchedTickets(where: SearchPartition[], word: string, typeId: number | undefined, bounds: ReadBounds, byId?: number): Promise<IndexRead> {
   const share = { ...bounds, budget: Math.max(bounds.need, Math.floor(bounds.budget / Math.max(1, where.length))) };
-  const reads = await Promise.all(where.map((partition) => searchedIn(partition, word, typeId, share)));
+  const [reads, named] = await Promise.all([
+    Promise.all(where.map((partition) => searchedIn(partition, word, typeId, share))),
+    byId === undefined ? undefined : readTicketRecord(byId),
+  ]);
   const open = reads.filter((read) => !read.complete);
   const cut = open.length ? open.map((read) => read.lastSort ?? '').sort()[0]! : undefined;
-  const merged = reads
-    .flatMap((read) => read.records.map((record) => ({ record, sort: searchSortOf(record, word) })))
-    .filter(({ sort }) => cut === undefined || sort <= cut)
+  const found = reads.flatMap((read) => read.records);
+  const withNamed = named && bounds.accept(named) && (typeId === undefined || named.typeId === typeId) && !found.some((record) => record.id === named.id) ? [...found, named] : found;
+  const merged = withNamed
+    .map((record) => ({ record, sort: searchSortOf(record, word) }))
+    .filter(({ sort }) => (bounds.after === undefined || sort > bounds.after) && (cut === undefined || sort <= cut))
     .sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
-  return { records: merged.map(({ record }) => record), complete: cut === undefined, itemsRead: reads.reduce((sum, read) => sum + read.itemsRead, 0) };
+  const itemsRead = reads.reduce((sum, read) => sum + read.itemsRead, 0) + (named ? 1 : 0);
+  return { records: merged.map(({ record }) => record), complete: cut === undefined, itemsRead };
 }
 
 async function searchedIn(where: SearchPartition, word: string, typeId: number | undefined, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {

@@ -3,10 +3,11 @@ import type { TicketRecord } from './ticket.ts';
 /**
  * The attendee search (`GET /ticket?search=`), pure: what a ticket can be found by and
  * what a search means. A ticket's tokens are the words of its attendee first and last
- * name, the local part of its email address, its barcode and its bib, folded (lower case,
- * accents removed: "Émile" is found by "emile"). A search is one or more words; a ticket
- * matches when every word starts one of its tokens (prefix match on words; a word with `@`
- * must start its email address), or the search is its id. The tokens are kept as index items in the
+ * name, the local part of its email address (its words, and the whole of it), its barcode
+ * and its bib, folded (lower case, accents removed: "Émile" is found by "emile"). A search
+ * is one or more words; a ticket matches when every word starts one of its tokens (prefix
+ * match on words; a word with `@` or `.` must start its email address), or the search is
+ * its id. The tokens are kept as index items in the
  * ticket's own transaction (shared/data/ticket-search-entries.ts), so a search reads only
  * the tickets it finds.
  */
@@ -27,29 +28,51 @@ export function fold(text: string): string {
 /** The folded words of a text: runs of letters and digits. */
 export const wordsOf = (text: string | null | undefined): string[] => (text ? fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean) : []);
 
+/** Characters a whole local part may hold to be a token of its own (those a search sort key and its cursor carry). */
+const LOCAL_PART = /^[\p{L}\p{N}._+-]+$/u;
+
+/** An email address's folded local part, whole, when a sort key can carry it ('' otherwise). */
+const wholeLocalPart = (address: string): string => {
+  const local = fold(address.split('@')[0] ?? '');
+  return LOCAL_PART.test(local) ? local.slice(0, MAX_TOKEN) : '';
+};
+
 /** The ticket's search tokens (distinct, in a stable order); none for a deleted ticket. */
 export function searchTokens(record: TicketRecord): string[] {
   if (record.deleted) return [];
   const local = record.emailAddress ? (record.emailAddress.split('@')[0] ?? '') : '';
-  const candidates = [record.partyMember, record.partyMemberLastName, local, record.barcode, record.bibNumber].flatMap(wordsOf);
+  // The whole local part too ("ada.okafor.12"), so an address's start is one selective prefix read.
+  const address = record.emailAddress ? [wholeLocalPart(record.emailAddress)] : [];
+  const candidates = [...wordsOf(record.partyMember), ...wordsOf(record.partyMemberLastName), ...address, ...[local, record.barcode, record.bibNumber].flatMap(wordsOf)];
   const tokens = [...new Set(candidates.filter((token) => token.length >= MIN_SEARCH_WORD).map((token) => token.slice(0, MAX_TOKEN)))];
   return tokens.slice(0, MAX_TOKENS);
 }
 
+/** A search part that is an email address or its start: it holds `@` or a `.` (names, barcodes and bibs are matched by their words). */
+const isAddressWord = (part: string): boolean => part.includes('@') || part.includes('.');
+
 /**
  * A search's words as the index reads them, the longest first (the most selective
  * partition): each whitespace-separated part split as tokens are (letters and digits),
- * except a part with `@`, kept whole (an email address or its start). Words shorter than
+ * except an address word (with `@` or `.`), kept whole. Words shorter than
  * MIN_SEARCH_WORD are dropped (they would start too many tokens to mean anything).
  */
 export function searchWords(search: string): string[] {
   const parts = search.split(/\s+/).filter(Boolean);
-  const words = parts.flatMap((part) => (part.includes('@') ? [fold(part)] : wordsOf(part)));
+  const words = parts.flatMap((part) => (isAddressWord(part) ? [fold(part)] : wordsOf(part)));
   return [...new Set(words.filter((word) => indexWord(word).length >= MIN_SEARCH_WORD))].sort((a, b) => indexWord(b).length - indexWord(a).length);
 }
 
-/** The word a search word is looked up by in the index: an address's local part (tokens hold no domains). */
-export const indexWord = (word: string): string => wordsOf(word.split('@')[0])[0] ?? '';
+/**
+ * The word a search word is looked up by in the index. An address word: its local part
+ * whole, the start of the whole-local-part token (tokens hold no domains); one a sort key
+ * cannot carry falls back to its longest word (then checked on top).
+ */
+export const indexWord = (word: string): string => {
+  if (!isAddressWord(word)) return wordsOf(word)[0] ?? '';
+  const whole = wholeLocalPart(word);
+  return whole || ([...wordsOf(word.split('@')[0])].sort((a, b) => b.length - a.length)[0] ?? '');
+};
 
 /** Whether every word of the search starts one of the tokens (an address word: starts the ticket's email address), or the search is the ticket's id. */
 export function matchesSearch(record: TicketRecord, search: string): boolean {
@@ -58,5 +81,5 @@ export function matchesSearch(record: TicketRecord, search: string): boolean {
   if (!words.length) return false;
   const tokens = searchTokens(record);
   const email = record.emailAddress ? fold(record.emailAddress) : '';
-  return words.every((word) => (word.includes('@') ? email.startsWith(word) : tokens.some((token) => token.startsWith(word))));
+  return words.every((word) => (isAddressWord(word) ? email.startsWith(word) : tokens.some((token) => token.startsWith(word))));
 }

@@ -186,6 +186,14 @@ describe('GET /ticket?search= alone: across the events the caller may see', () =
     expect((await search('nobody')).body.data).toEqual([]);
   });
 
+  it('finds a ticket by its id, a one-digit one too', async () => {
+    const some = records[321]!;
+    expect(ids((await search(String(some.id))).body.data)).toContain(some.id);
+    const seven = records.find((record) => record.id === 7);
+    expect(seven).toBeDefined();
+    expect(ids((await search('7')).body.data)).toEqual([7]);
+  });
+
   it('a word every ticket holds pages through all of them exactly once by next', async () => {
     const seen = await walk('/ticket?search=runner', 'cursor');
     expect([...seen].sort((a, b) => a - b)).toEqual(byId(records));

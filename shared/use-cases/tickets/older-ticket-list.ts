@@ -1,6 +1,6 @@
 import { eventTimeZones, findTicketType } from '../../data/events.ts';
 import { listTicketRecords } from '../../data/ticket-lists.ts';
-import { searchSortOf } from '../../data/ticket-search-entries.ts';
+import { searchSortOf, type SearchPartition } from '../../data/ticket-search-entries.ts';
 import {
   customerSummaries,
   customerTickets,
@@ -83,12 +83,14 @@ function readServing(serving: Exclude<ServingIndex, { kind: 'barcode' }>, bounds
 
 /** A search within the named event, or the type's own event (nothing for an unknown type); alone, across the events the caller may see. */
 async function searched(serving: Extract<ServingIndex, { kind: 'search' }>, bounds: ReadBounds, scope: EventScope): Promise<IndexRead> {
+  // No word (a one-digit id): only the id is looked up.
+  const partitions = (where: SearchPartition[]) => (serving.word ? where : []);
   if (serving.eventId === undefined && serving.typeId === undefined) {
-    return searchedTickets(scope ? scope.map((eventId) => ({ eventId })) : ['everyEvent'], serving.word, undefined, bounds);
+    return searchedTickets(partitions(scope ? scope.map((eventId) => ({ eventId })) : ['everyEvent']), serving.word, undefined, bounds, serving.ticketId);
   }
   const eventId = serving.eventId ?? (await findTicketType(serving.typeId!))?.eventId;
   if (eventId === undefined) return { records: [], complete: true, itemsRead: 0 };
-  return searchedTickets([{ eventId }], serving.word, serving.typeId, bounds);
+  return searchedTickets(partitions([{ eventId }]), serving.word, serving.typeId, bounds, serving.ticketId);
 }
 
 /** Where the next page of a served list resumes: the serving index's sort key of the page's last ticket. */
