@@ -86,7 +86,19 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
   );
 
   const adminToken = await issueToken({ kind: 'admin', id: 1, login: 'bench-admin', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds() });
-  const events: { size: number; seeded: Awaited<ReturnType<typeof seedScale>>; open: number[]; customer: { id: number; orders: number }; customerToken: string }[] = [];
+  const events: {
+    size: number;
+    seeded: Awaited<ReturnType<typeof seedScale>>;
+    open: number[];
+    customer: { id: number; orders: number };
+    customerToken: string;
+    /** An administrator scoped to this event only: the lists across events read just it. */
+    scopedToken: string;
+    /** The first 14 characters of one attendee's email address: a search by its start. */
+    emailPrefix: string;
+    /** The instants around 50 changes made to this event's tickets alone (the sync row's window). */
+    changes: { from: string; to: string };
+  }[] = [];
   for (const size of sizes) {
     log(`Seeding ${size.toLocaleString('en')} tickets...`);
     const started = performance.now();
@@ -105,7 +117,9 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     const open = records.filter((record) => record.processState === PROCESS_STATE.active).map((record) => record.id);
     const customer = seeded.customers.reduce((a, b) => (b.orders > a.orders ? b : a));
     const customerToken = await issueToken({ kind: 'customer', id: customer.id, email: `seed-customer-${customer.id}@example.test`, authTime: epochSeconds() });
-    events.push({ size, seeded, open, customer, customerToken });
+    const scopedToken = await issueToken({ kind: 'admin', id: 2, login: 'bench-scoped', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), eventScope: [seeded.eventId] });
+    const emailPrefix = records[Math.floor(records.length / 2)]!.emailAddress!.slice(0, 14);
+    events.push({ size, seeded, open, customer, customerToken, scopedToken, emailPrefix, changes: { from: '', to: '' } });
   }
 
   // The sync rows read what changed after every event was seeded: the PATCH and check-in rows' changes, alike for both sizes.
@@ -138,6 +152,14 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       ['/ticket?eventId _offset 90 % in', () => admin(`/ticket?eventId=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`)],
       // The sync: what changed since seeding ended (the PATCH and check-in rows above), one page.
       ['/ticket?updatedFrom (the sync)', () => admin(`/ticket?updatedFrom=${encodeURIComponent(since)}&_limit=100`)],
+      ['/ticket?updatedFrom&updatedTo, 50 changes', () => admin(`/ticket?updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`)],
+      // The search index (shared/data/ticket-search-entries.ts): a last name one attendee in 12 holds, an address's start.
+      ['/ticket search by last name', () => admin(`/ticket?eventId=${eventId}&search=lindqvist`)],
+      ['/ticket search by email prefix', () => admin(`/ticket?eventId=${eventId}&search=${encodeURIComponent(e.emailPrefix)}`)],
+      // Without an event filter: every event the caller may see, newest first (an administrator scoped to this event).
+      ['search alone (event-scoped caller)', () => ({ method: 'GET', url: '/ticket?search=lindqvist', token: e.scopedToken })],
+      ['no event filter (event-scoped caller)', () => ({ method: 'GET', url: '/tickets', token: e.scopedToken })],
+      ['no event filter, _offset 90 % in', () => ({ method: 'GET', url: `/tickets?_limit=20&_offset=${Math.floor(e.size * 0.9)}`, token: e.scopedToken })],
     ];
   };
 
@@ -158,6 +180,14 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     if ((result.statusCode ?? 200) >= 300) throw new Error(`bench --scale: ${request.method} ${request.url} answered ${result.statusCode}: ${result.body}`);
     return current;
   };
+
+  // 50 changes to each event's tickets, spread over it, one event after the other: each sync row's window holds its own 50.
+  for (const e of events) {
+    const { first, last } = e.seeded.ticketIds;
+    e.changes.from = new Date().toISOString();
+    for (let k = 0; k < 50; k++) await send({ method: 'PATCH', url: `/tickets/${first + Math.floor(((last - first) * k) / 50)}`, token: adminToken, body: { data: { partyMemberCompany: `Sync ${k}` } } });
+    e.changes.to = new Date().toISOString();
+  }
 
   // BENCH_SCALE_ROWS=a,b: only the rows whose name contains one of these (re-measuring a few rows).
   const only = process.env.BENCH_SCALE_ROWS?.split(',').filter(Boolean);
