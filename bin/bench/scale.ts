@@ -94,7 +94,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     customerToken: string;
     /** An administrator scoped to this event only: the lists across events read just it. */
     scopedToken: string;
-    /** The first 14 characters of one attendee's email address: a search by its start. */
+    /** One attendee's email address up to its `@`: a search by an address's start that one ticket matches at any size. */
     emailPrefix: string;
     /** The instants around 50 changes made to this event's tickets alone (the sync row's window). */
     changes: { from: string; to: string };
@@ -118,7 +118,8 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     const customer = seeded.customers.reduce((a, b) => (b.orders > a.orders ? b : a));
     const customerToken = await issueToken({ kind: 'customer', id: customer.id, email: `seed-customer-${customer.id}@example.test`, authTime: epochSeconds() });
     const scopedToken = await issueToken({ kind: 'admin', id: 2, login: 'bench-scoped', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), eventScope: [seeded.eventId] });
-    const emailPrefix = records[Math.floor(records.length / 2)]!.emailAddress!.slice(0, 14);
+    const email = records[Math.floor(records.length / 2)]!.emailAddress!;
+    const emailPrefix = email.slice(0, email.indexOf('@') + 1);
     events.push({ size, seeded, open, customer, customerToken, scopedToken, emailPrefix, changes: { from: '', to: '' } });
   }
 
@@ -181,13 +182,18 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     return current;
   };
 
-  // 50 changes to each event's tickets, spread over it, one event after the other: each sync row's window holds its own 50.
-  for (const e of events) {
-    const { first, last } = e.seeded.ticketIds;
-    e.changes.from = new Date().toISOString();
-    for (let k = 0; k < 50; k++) await send({ method: 'PATCH', url: `/tickets/${first + Math.floor(((last - first) * k) / 50)}`, token: adminToken, body: { data: { partyMemberCompany: `Sync ${k}` } } });
-    e.changes.to = new Date().toISOString();
-  }
+  // Before the window row: 50 changes to each event's tickets, spread over it, one event after the other, so each
+  // window holds its own 50 (made then, so no earlier row's change moves a ticket out of it).
+  const prepare: Record<string, () => Promise<void>> = {
+    '/ticket?updatedFrom&updatedTo, 50 changes': async () => {
+      for (const e of events) {
+        const { first, last } = e.seeded.ticketIds;
+        e.changes.from = new Date().toISOString();
+        for (let k = 0; k < 50; k++) await send({ method: 'PATCH', url: `/tickets/${first + Math.floor(((last - first) * k) / 50)}`, token: adminToken, body: { data: { partyMemberCompany: `Sync ${k}` } } });
+        e.changes.to = new Date().toISOString();
+      }
+    },
+  };
 
   // BENCH_SCALE_ROWS=a,b: only the rows whose name contains one of these (re-measuring a few rows).
   const only = process.env.BENCH_SCALE_ROWS?.split(',').filter(Boolean);
@@ -196,6 +202,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
   for (let r = 0; r < table[0]!.length; r++) {
     const [row, first] = table[0]![r]!;
     log(`  ${row}`);
+    await prepare[row]?.();
     const samples = events.map(() => [] as Sample[]);
     const lastNames = events.map(() => '');
     for (let i = 0; i < WARMUP + ITERATIONS; i++) {

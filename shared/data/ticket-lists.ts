@@ -80,7 +80,14 @@ async function countsOf(filter: TicketListFilter) {
     ? [...new Set(filter.teams)].flatMap((team) => [...new Set(filter.ticketTypes)].map((type) => filterCount.teamType(team, type, state)))
     : []);
   const pairNames = PROCESS_STATES.flatMap(pairs);
-  const shards = await readListCounts(own, [...new Set([...teamNames, ...typeNames, ...accessNames, ...pairNames])]);
+  // The pairs' counters (up to 4 × MAX_COUNTED_PAIRS names) in a read of their own: one projection stays within DynamoDB's 4 KB expressions.
+  const [single, paired] = await Promise.all([
+    readListCounts(own, [...new Set([...teamNames, ...typeNames, ...accessNames])]),
+    pairNames.length ? readListCounts(own, pairNames) : [],
+  ]);
+  const merged = new Map(single.map((item) => [`${item.PK}|${item.SK}`, { ...item }]));
+  for (const item of paired) Object.assign(merged.get(`${item.PK}|${item.SK}`) ?? {}, item);
+  const shards = [...merged.values()];
   const included = new Set(includedStates(filter));
   const access = new Set(filter.accessEvents.map((eventId) => keys.eventPartition(eventId)));
   const sum = (pick: (item: Item, state: number) => number, onlyAccess = false) => {

@@ -105,8 +105,12 @@ export function matchesList(item: ListTuple, filter: TicketListFilter, source: L
   );
 }
 
-/** Team × type pairs counted jointly at most (each is 4 state counters read per page). */
-export const MAX_COUNTED_PAIRS = 10;
+/**
+ * Team × type pairs a list may name at most: each pair's 4 state counters are read per page
+ * (in one projection of their own, within DynamoDB's 4 KB expression limit), so the total is
+ * exact; more is a 400 naming the cap (split the query).
+ */
+export const MAX_COUNTED_PAIRS = 100;
 
 /**
  * Whether the kept counts give the exact `totalCount`: each of team, type (with or without

@@ -3,6 +3,7 @@ import { positiveId } from '../domain/ids.ts';
 import { MAX_BULK_ITEMS } from './bulk.ts';
 import { ValidationError } from '../errors.ts';
 import { idList, pagingQuery, ticketPagingQuery, wholeNumber } from './paging.ts';
+import { MAX_COUNTED_PAIRS } from '../domain/ticket-list-plan.ts';
 import { MAX_STATS_EVENTS, PROCESS_STATES, SINGLE_TICKET_INCLUDES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
 
 /** The request schemas of the `/tickets` routes. */
@@ -37,6 +38,10 @@ export const TicketListQuery = z
     ...ticketPagingQuery,
   })
   .check(
+    z.refine((query) => new Set(query.teams ?? []).size * new Set(query.ticket_types ?? []).size <= MAX_COUNTED_PAIRS, {
+      message: `teams × ticket_types may name at most ${MAX_COUNTED_PAIRS} pairs (each pair's count is read for an exact totalCount): split the query.`,
+      path: ['teams'],
+    }),
     // A team is of one event and teams have no index of their own: across events, name the events too.
     z.refine((query) => !query.teams?.length || query.event !== undefined || !!query.events?.length || !!query.accessEvents?.length, {
       message: 'teams are an event\'s: name the events too (event, events or accessEvents).',

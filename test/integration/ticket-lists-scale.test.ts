@@ -107,6 +107,19 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     expect(active.body.totalCount).toBe(expected.filter((record) => record.processState !== PROCESS_STATE.cancelled).length);
     expect(reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + LIST_READ_BUDGET + LIMIT);
     expect(reads.itemsRead).toBeLessThan(TICKETS / 10);
+
+    // Every team (and none) with two types: 12 pairs, each counted, so the total is exact too.
+    const teams = [0, ...big.teams.map((t) => t.id)];
+    const types = [big.ticketTypes[0]!.id, elite];
+    const wide = await list(`event=${big.id}&teams=${teams.join(',')}&ticket_types=${types.join(',')}&exclude_process_states=4&_limit=${LIMIT}`);
+    const inWide = records.filter((record) => types.includes(record.typeId) && record.processState !== PROCESS_STATE.cancelled);
+    expect(wide.body.totalCount).toBe(inWide.length);
+    expect(wide.body.totalCountIsEstimate).toBeUndefined();
+    expect(ids(wide.body.data)).toEqual(firstPage(inWide));
+    // More than 100 pairs: a 400 naming the cap, never an estimate.
+    const tooMany = await call('GET', `${BASE}?event=${big.id}&teams=${Array.from({ length: 11 }, (_, i) => i + 1).join(',')}&ticket_types=${Array.from({ length: 10 }, (_, i) => i + 1).join(',')}`, { token });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors[0]).toMatchObject({ path: 'query.teams', message: expect.stringContaining('100 pairs') });
   });
 
   it('a deep page: any _offset from the kept positions, then the cursor, each reading about what the first page reads', async () => {
