@@ -21,6 +21,7 @@ import type { Construct } from 'constructs';
 import { LOGIN_KINDS, METRIC, METRICS_NAMESPACE, STAGE_DIMENSION } from '#shared/metric-names';
 import type { RouteRow } from '#shared/routes';
 import type { RouteFunction } from './route-function.ts';
+import { FIRST_STEPS, type RunbookEntry } from './runbook.ts';
 import { type StageName, type StageSettings, StageSettingsError } from './stages.ts';
 
 /**
@@ -122,8 +123,11 @@ export class Operations extends NestedStack {
       this.topic.addSubscription(new EmailSubscription(email));
     }
     const action = new SnsAction(this.topic);
-    const alarm = (list: Alarm[], id: string, props: ConstructorParameters<typeof Alarm>[2]) => {
-      const created = new Alarm(this, id, { treatMissingData: TreatMissingData.NOT_BREACHING, ...props });
+    const dashboardUrl = `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${name('operations')}`;
+    // Every alarm says what to do first (infra/runbook.ts) and where the dashboard is, in the notification itself.
+    const alarm = (list: Alarm[], id: string, props: ConstructorParameters<typeof Alarm>[2], runbook: RunbookEntry) => {
+      const alarmDescription = `${props.alarmDescription} First: ${FIRST_STEPS[runbook]} Dashboard: ${dashboardUrl}`;
+      const created = new Alarm(this, id, { treatMissingData: TreatMissingData.NOT_BREACHING, ...props, alarmDescription });
       created.addAlarmAction(action);
       created.addOkAction(action);
       list.push(created);
@@ -147,7 +151,7 @@ export class Operations extends NestedStack {
       threshold: limits.api5xxPercent,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
-    });
+    }, 'api-5xx-rate');
     alarm(this.alarms, 'ApiLatencyP99', {
       alarmName: name('api-latency-p99'),
       alarmDescription: `API p99 latency above ${limits.apiP99Ms} ms for 15 minutes.`,
@@ -155,7 +159,7 @@ export class Operations extends NestedStack {
       threshold: limits.apiP99Ms,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 3,
-    });
+    }, 'api-latency-p99');
 
     // --- Lambda ----------------------------------------------------------------------
     const routeFunctions = [...functions].map(([row, fn]) => ({ row, fn: fn.function }));
@@ -170,7 +174,7 @@ export class Operations extends NestedStack {
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-      });
+      }, 'errors');
       const timeout = (fn.timeout ?? Duration.seconds(3)).toMilliseconds();
       alarm(this.functionAlarms, `${idOf}Duration`, {
         alarmName: name(`${slug}-duration`),
@@ -180,7 +184,7 @@ export class Operations extends NestedStack {
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
-      });
+      }, 'duration');
     }
     alarm(this.alarms, 'LambdaThrottles', {
       alarmName: name('lambda-throttles'),
@@ -189,7 +193,7 @@ export class Operations extends NestedStack {
       threshold: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
-    });
+    }, 'lambda-throttles');
 
     // --- DynamoDB ----------------------------------------------------------------------
     const throttled = table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES, label: 'Throttled requests' });
@@ -201,7 +205,7 @@ export class Operations extends NestedStack {
       threshold: limits.tableThrottledRequests,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
-    });
+    }, 'table-throttled-requests');
     alarm(this.alarms, 'TableSystemErrors', {
       alarmName: name('table-system-errors'),
       alarmDescription: 'DynamoDB answered 500s (its own errors) in 2 of 3 periods of 5 minutes.',
@@ -210,7 +214,7 @@ export class Operations extends NestedStack {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
-    });
+    }, 'table-system-errors');
 
     // --- SES (account level: one reputation per account and region) -------------------
     const ses = (metricName: string, label: string) =>
@@ -225,7 +229,7 @@ export class Operations extends NestedStack {
         threshold: SES_BOUNCE_RATE,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-      });
+      }, 'ses-bounce-rate');
       alarm(this.alarms, 'SesComplaintRate', {
         alarmName: name('ses-complaint-rate'),
         alarmDescription: `SES complaint rate at ${SES_COMPLAINT_RATE * 100} % (review at 0.1 %, sending paused at 0.5 %).`,
@@ -233,7 +237,7 @@ export class Operations extends NestedStack {
         threshold: SES_COMPLAINT_RATE,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-      });
+      }, 'ses-complaint-rate');
     }
 
     // --- Dashboard -------------------------------------------------------------------

@@ -168,6 +168,18 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     expect(complaint.Threshold).toBeLessThan(0.001);
   });
 
+  it('each say what to do first and link the dashboard, in the notification itself', () => {
+    // `{Fn::Join: ['', [...]]}` (the region is a deploy-time value) as one string.
+    const text = (value: any): string => (typeof value === 'string' ? value : value['Fn::Join'][1].map((part: any) => (typeof part === 'string' ? part : `\${${part.Ref}}`)).join(''));
+    const all = alarms(stage);
+    expect(all.length).toBeGreaterThan(100);
+    for (const alarm of all) {
+      const description = text(alarm.AlarmDescription);
+      expect(description, alarm.AlarmName).toMatch(/ First: .{40,} Dashboard: https:\/\/console\.aws\.amazon\.com\/cloudwatch\/home\?region=\$\{AWS::Region\}#dashboards\/dashboard\/ticketing-/);
+      expect(description.length, alarm.AlarmName).toBeLessThanOrEqual(1024);
+    }
+  });
+
   it('are on a dashboard with the API, Lambda, DynamoDB and business metrics', () => {
     const dashboard = onlyResource(stages[stage].operations, 'AWS::CloudWatch::Dashboard');
     expect(dashboard.Properties.DashboardName).toBe(`ticketing-${stage}-operations`);

@@ -1,0 +1,49 @@
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signingKeySecretName } from '#shared/auth/key-set';
+import { judge, report } from '../../bin/preflight/checks.ts';
+import { readFacts } from '../../bin/preflight/facts.ts';
+import { resolveStage } from '../../infra/stages.ts';
+
+/**
+ * `npm run preflight` against the local stand-ins: Secrets Manager answers whether the
+ * stage's signing-key secret exists; STS and SSM have no stand-in, so they are pointed at a
+ * closed port and must come back as "could not be checked" lines, never a crash.
+ */
+const stage = (name: 'staging' | 'prod') => resolveStage((key) => ({ stage: name, emailFrom: 'no-reply@tickets.example.net.test' })[key]);
+const saved = { sts: process.env.AWS_ENDPOINT_URL_STS, ssm: process.env.AWS_ENDPOINT_URL_SSM };
+
+beforeAll(async () => {
+  process.env.AWS_ENDPOINT_URL_STS = 'http://127.0.0.1:9';
+  process.env.AWS_ENDPOINT_URL_SSM = 'http://127.0.0.1:9';
+  const secrets = new SecretsManagerClient({});
+  await secrets.send(new CreateSecretCommand({ Name: signingKeySecretName('staging'), SecretString: JSON.stringify({ jwks: { keys: [] } }) })).catch((error) => {
+    if (error.name !== 'ResourceExistsException') throw error;
+  });
+  secrets.destroy();
+});
+
+afterAll(() => {
+  for (const [name, value] of [['AWS_ENDPOINT_URL_STS', saved.sts], ['AWS_ENDPOINT_URL_SSM', saved.ssm]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+describe('npm run preflight against the stand-ins', () => {
+  it('finds the signing-key secret of a stage that has one, and names `npm run keys` for one that has none', async () => {
+    const staging = judge(await readFacts(stage('staging')));
+    expect(staging.find((each) => each.check === 'signing keys')).toMatchObject({ verdict: 'ok', message: 'present' });
+    const prod = judge(await readFacts(stage('prod')));
+    expect(prod.find((each) => each.check === 'signing keys')).toMatchObject({ verdict: 'fail', fix: 'npm run keys -- init --stage prod' });
+  });
+
+  it('reports what it could not read as failed lines with the step to take, and fails the run', async () => {
+    const facts = await readFacts(stage('prod'));
+    expect(facts.account).toMatchObject({ error: expect.any(String) });
+    const findings = judge(facts);
+    expect(findings.find((each) => each.check === 'account')).toMatchObject({ verdict: 'fail', message: expect.stringContaining('could not be checked') });
+    expect(findings.find((each) => each.check === 'bootstrap')).toMatchObject({ verdict: 'fail', fix: expect.stringContaining('npx cdk bootstrap') });
+    expect(report(findings).failed).toBe(true);
+  });
+});
