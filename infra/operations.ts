@@ -21,6 +21,7 @@ import type { Construct } from 'constructs';
 import { LOGIN_KINDS, METRIC, METRICS_NAMESPACE, STAGE_DIMENSION } from '#shared/metric-names';
 import type { RouteRow } from '#shared/routes';
 import type { RouteFunction } from './route-function.ts';
+import { concurrencyOf } from './concurrency.ts';
 import { FIRST_STEPS, type RunbookEntry } from './runbook.ts';
 import { type StageName, type StageSettings, StageSettingsError } from './stages.ts';
 
@@ -53,13 +54,8 @@ export const SES_COMPLAINT_RATE = 0.0008;
 
 /** The DynamoDB operations the request paths call (shared/data): throttles and system errors are counted per operation, at most 10 in one alarm. */
 export const TABLE_OPERATIONS = [
-  Operation.GET_ITEM,
-  Operation.BATCH_GET_ITEM,
-  Operation.QUERY,
-  Operation.PUT_ITEM,
-  Operation.UPDATE_ITEM,
-  Operation.DELETE_ITEM,
-  Operation.TRANSACT_WRITE_ITEMS,
+  Operation.GET_ITEM, Operation.BATCH_GET_ITEM, Operation.QUERY, Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.TRANSACT_WRITE_ITEMS,
 ];
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -79,11 +75,9 @@ export interface OperationsProps extends NestedStackProps {
  * The stage's alarms, their SNS topic and its dashboard. A nested stack: two alarms per
  * route function would push the main stack past CloudFormation's 500 resources.
  *
- * Per route function: Errors (unhandled: the middy stack answers handled errors itself,
- * so these are crashes, timeouts and failed cold starts) and p99 Duration near the
- * timeout, named after the route so the page says which. Throttles: one alarm on the
- * account's Lambda metric, because no function has reserved concurrency, so a throttle
- * means the region's account-wide concurrency is exhausted, for every function at once.
+ * Per route function: Errors (unhandled: crashes, timeouts, failed cold starts), p99
+ * Duration near the timeout, and Throttles for the capped ones (infra/concurrency.ts),
+ * named after the route. The account's Lambda Throttles: the shared pool is exhausted.
  * Email subscription: `-c alarmEmail=ops@example.com` (confirmed from the mail AWS sends).
  */
 export class Operations extends NestedStack {
@@ -185,10 +179,21 @@ export class Operations extends NestedStack {
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
       }, 'duration');
+      // A capped function (infra/concurrency.ts) is throttled at its number: say so per route.
+      const { reserved } = concurrencyOf(row, settings.name);
+      if (reserved === undefined) continue;
+      alarm(this.functionAlarms, `${idOf}Throttles`, {
+        alarmName: name(`${slug}-throttles`),
+        alarmDescription: `${row.method} ${row.path}: throttled at its reserved concurrency of ${reserved} (callers got 503).`,
+        metric: fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES, label }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      }, 'throttles');
     }
     alarm(this.alarms, 'LambdaThrottles', {
       alarmName: name('lambda-throttles'),
-      alarmDescription: "Lambda throttled invocations in this account and region: the concurrency every route function shares is exhausted (the account metric: other workloads in the account count too).",
+      alarmDescription: 'Lambda throttled invocations in this account and region: the unreserved concurrency the routes share is exhausted (other workloads in the account count too).',
       metric: new Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', statistic: 'Sum', period: FIVE_MINUTES }),
       threshold: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

@@ -5,12 +5,13 @@ import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { API_PREFIX, type RouteRow } from '#shared/routes';
+import { concurrencyOf } from './concurrency.ts';
 import type { CustomerIdentity } from './customer-identity.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 import type { PhotoStore } from './photo-store.ts';
@@ -73,6 +74,8 @@ export class RouteFunction extends Construct {
       timeout: Duration.seconds(10),
       role,
       logGroup,
+      reservedConcurrentExecutions: concurrencyOf(row, settings.name).reserved,
+      tracing: settings.tracing ? Tracing.ACTIVE : undefined,
       environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
       bundling: {
         format: OutputFormat.ESM,
@@ -88,6 +91,9 @@ export class RouteFunction extends Construct {
       },
     });
     Tags.of(this.function).add(ROUTE_TAG, row.handler);
+    if (settings.tracing) {
+      this.acknowledgeWildcard('Resource::*', 'X-Ray PutTraceSegments and PutTelemetryRecords take no resource: Lambda\'s tracing grants them on *.');
+    }
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'Pinned to nodejs22.x, the runtime the bundles target and the project is tested on; moving to a newer one is a deliberate change.',

@@ -12,6 +12,8 @@ export const FIRST_STEPS = {
   errors: "Logs Insights on the function's log group: filter level = 'ERROR' | sort @timestamp desc. A timeout logs `Task timed out`; a failed start has no request id.",
   duration:
     "Logs Insights: filter @type = 'REPORT' | stats pct(@duration, 99) by bin(5m); a slow dependency (SES, Cognito) logs dependency timeouts; DynamoDB latency is on the dashboard.",
+  throttles:
+    'the route hit its reserved concurrency (infra/concurrency.ts): a burst of logins (guessing?), photo uploads or deep pages, or a slow dependency holding invocations. Raise the number only for legitimate traffic.',
   'lambda-throttles':
     'Lambda console, account concurrency: which functions hold it (ConcurrentExecutions per function); cap the noisy one or ask AWS for a higher quota.',
   'table-throttled-requests':

@@ -59,6 +59,8 @@ export interface StageSettings {
   logRetention: RetentionDays;
   /** prod keeps its data (table, bucket, secret, user pool) when the stack is deleted, and refuses table deletion. */
   retainData: boolean;
+  /** X-Ray active tracing through Lambda's own integration (no SDK in the bundles): staging and prod. */
+  tracing: boolean;
 }
 
 // The mail sender is a placeholder until the stage's SES identity exists: `-c emailFrom=...`.
@@ -76,6 +78,7 @@ const STAGES: Record<StageName, StageSettings> = {
     throttle: { rateLimit: 50, burstLimit: 100 },
     logRetention: RetentionDays.ONE_WEEK,
     retainData: false,
+    tracing: false,
   },
   staging: {
     name: 'staging',
@@ -88,6 +91,7 @@ const STAGES: Record<StageName, StageSettings> = {
     throttle: { rateLimit: 200, burstLimit: 400 },
     logRetention: RetentionDays.ONE_MONTH,
     retainData: false,
+    tracing: true,
   },
   prod: {
     name: 'prod',
@@ -100,6 +104,7 @@ const STAGES: Record<StageName, StageSettings> = {
     throttle: { rateLimit: 1000, burstLimit: 2000 },
     logRetention: RetentionDays.THREE_MONTHS,
     retainData: true,
+    tracing: true,
   },
 };
 

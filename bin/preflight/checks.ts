@@ -28,7 +28,13 @@ export interface Facts {
   sesAccount: Read<{ productionAccess: boolean; sendingEnabled: boolean }>;
   /** The stage's signing-key secret (`npm run keys`); `null`: it does not exist. */
   signingKeys: Read<{ hasCurrentVersion: boolean } | null>;
+  /** The account's Lambda concurrency, and what this stage's functions reserve (infra/concurrency.ts). */
+  lambdaConcurrency: Read<{ limit: number; unreserved: number }>;
+  reservedByStage: number;
 }
+
+/** Concurrency AWS keeps unreserved in every account: a reservation that would go below it fails the deploy. */
+export const MIN_UNRESERVED = 100;
 
 export type Verdict = 'ok' | 'warn' | 'fail';
 
@@ -44,7 +50,7 @@ const unreadable = (check: string, error: string, fix: string): Finding => ({ ch
 
 /** Every check, in the order a first deploy meets them. */
 export function judge(facts: Facts): Finding[] {
-  return [region(facts), account(facts), bootstrap(facts), sender(facts), sandbox(facts), signingKeys(facts), domains(facts)];
+  return [region(facts), account(facts), bootstrap(facts), concurrency(facts), sender(facts), sandbox(facts), signingKeys(facts), domains(facts)];
 }
 
 function region({ region, settings }: Facts): Finding {
@@ -81,6 +87,22 @@ function bootstrap({ bootstrapVersion, account, region }: Facts): Finding {
     return { check, verdict: 'fail', message: `bootstrap version ${bootstrapVersion.value} is older than the ${MIN_BOOTSTRAP_VERSION} this app needs`, fix: `${fix} (upgrades it in place)` };
   }
   return { check, verdict: 'ok', message: `version ${bootstrapVersion.value}` };
+}
+
+function concurrency({ lambdaConcurrency, reservedByStage }: Facts): Finding {
+  const check = 'concurrency';
+  if (!reservedByStage) return { check, verdict: 'ok', message: 'the stage reserves none' };
+  if ('error' in lambdaConcurrency) return unreadable(check, lambdaConcurrency.error, 'check the account\'s Lambda concurrency quota (Service Quotas)');
+  const { limit, unreserved } = lambdaConcurrency.value;
+  if (unreserved - reservedByStage < MIN_UNRESERVED) {
+    return {
+      check,
+      verdict: 'fail',
+      message: `the stage reserves ${reservedByStage} of the account's ${limit}, leaving ${unreserved - reservedByStage} unreserved (AWS keeps at least ${MIN_UNRESERVED})`,
+      fix: 'ask AWS for a higher Lambda concurrency quota (Service Quotas, "Concurrent executions"), or lower the numbers in infra/concurrency.ts',
+    };
+  }
+  return { check, verdict: 'ok', message: `reserves ${reservedByStage} of ${limit}; ${unreserved - reservedByStage} stay unreserved` };
 }
 
 function sender({ settings, sesAddress, sesDomain }: Facts): Finding {

@@ -1,24 +1,31 @@
+import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { DescribeSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { signingKeySecretName } from '#shared/auth/key-set';
+import { routes } from '#shared/routes';
+import { concurrencyOf } from '../../infra/concurrency.ts';
 import type { StageSettings } from '../../infra/stages.ts';
 import type { Facts, Read } from './checks.ts';
 
 /** The bootstrap version parameter of the default qualifier (aws-cdk-lib DefaultStackSynthesizer). */
 const BOOTSTRAP_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
 
-/** Read-only calls only: STS GetCallerIdentity, SSM GetParameter, SESv2 GetEmailIdentity and GetAccount, Secrets Manager DescribeSecret. */
+/** Read-only calls only: STS GetCallerIdentity, SSM GetParameter, Lambda GetAccountSettings, SESv2 GetEmailIdentity and GetAccount, Secrets Manager DescribeSecret. */
 export async function readFacts(settings: StageSettings, options: { region?: string; expectedAccount?: string } = {}): Promise<Facts> {
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
   const config = region ? { region } : {};
-  const [sts, ssm, ses, secrets] = [new STSClient(config), new SSMClient(config), new SESv2Client(config), new SecretsManagerClient(config)];
+  const [sts, ssm, lambda, ses, secrets] = [new STSClient(config), new SSMClient(config), new LambdaClient(config), new SESv2Client(config), new SecretsManagerClient(config)];
   try {
     const domain = settings.emailFrom.split('@')[1] ?? settings.emailFrom;
-    const [account, bootstrapVersion, sesAddress, sesDomain, sesAccount, signingKeys] = await Promise.all([
+    const [account, bootstrapVersion, lambdaConcurrency, sesAddress, sesDomain, sesAccount, signingKeys] = await Promise.all([
       read(async () => (await sts.send(new GetCallerIdentityCommand({}))).Account ?? ''),
       readOrMissing(async () => Number((await ssm.send(new GetParameterCommand({ Name: BOOTSTRAP_VERSION_PARAMETER }))).Parameter?.Value)),
+      read(async () => {
+        const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({}));
+        return { limit: AccountLimit?.ConcurrentExecutions ?? 0, unreserved: AccountLimit?.UnreservedConcurrentExecutions ?? 0 };
+      }),
       readOrMissing(async () => identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: settings.emailFrom })))),
       readOrMissing(async () => identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })))),
       read(async () => {
@@ -30,9 +37,10 @@ export async function readFacts(settings: StageSettings, options: { region?: str
         return { hasCurrentVersion: Object.values(secret.VersionIdsToStages ?? {}).some((stages) => stages.includes('AWSCURRENT')) };
       }),
     ]);
-    return { settings, region, expectedAccount: options.expectedAccount, account, bootstrapVersion, sesAddress, sesDomain, sesAccount, signingKeys };
+    const reservedByStage = routes.reduce((sum, row) => sum + (concurrencyOf(row, settings.name).reserved ?? 0), 0);
+    return { settings, region, expectedAccount: options.expectedAccount, account, bootstrapVersion, lambdaConcurrency, reservedByStage, sesAddress, sesDomain, sesAccount, signingKeys };
   } finally {
-    for (const client of [sts, ssm, ses, secrets]) client.destroy();
+    for (const client of [sts, ssm, lambda, ses, secrets]) client.destroy();
   }
 }
 

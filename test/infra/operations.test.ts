@@ -5,6 +5,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRIC, METRICS_NAMESPACE } from '#shared/metric-names';
 import { routes } from '#shared/routes';
+import { concurrencyOf } from '../../infra/concurrency.ts';
 import { ALARM_THRESHOLDS, TABLE_OPERATIONS } from '../../infra/operations.ts';
 import { NONCURRENT_DAYS_OTHER, NONCURRENT_DAYS_PROD } from '../../infra/photo-store.ts';
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
@@ -269,5 +270,38 @@ describe('alarm email', () => {
 
   it('rejects something that is not an address', () => {
     expect(() => synth({ context: { stage: 'dev', alarmEmail: 'ops' } })).toThrow(/alarmEmail/);
+  });
+});
+
+describe.each(STAGE_NAMES)('limits of %s', (stage) => {
+  const plans = () => new Map(routes.map((row) => [row.handler, concurrencyOf(row, stage)]));
+
+  it('reserves concurrency from the route table: the gate guaranteed, logins, the photo upload and the lists capped, the rest sharing (each with its reason)', () => {
+    const functions = routeFunctions(stages[stage].template);
+    expect(functions.size).toBe(routes.length);
+    for (const [handler, plan] of plans()) {
+      expect(plan.reason.length, handler).toBeGreaterThan(10);
+      expect(functions.get(handler)!.fn.Properties.ReservedConcurrentExecutions, handler).toBe(plan.reserved);
+    }
+    const reserved = [...plans().values()].reduce((sum, plan) => sum + (plan.reserved ?? 0), 0);
+    if (stage === 'dev') expect(reserved).toBe(0);
+    else {
+      for (const handler of ['tickets/check-in', 'auth/legacy-login', 'my-account/login', 'tickets/profile-photo', 'tickets/list', 'ticket/list']) expect(plans().get(handler)!.reserved, handler).toBeGreaterThan(0);
+      // AWS keeps 100 of an account's default 1,000 unreserved; staging and prod may share an account.
+      expect(reserved).toBeLessThanOrEqual(450);
+    }
+  });
+
+  it('alarms on each capped function\'s throttles, named after its route', () => {
+    const capped = routes.filter((row) => concurrencyOf(row, stage).reserved !== undefined);
+    const throttleAlarms = alarms(stage).filter((alarm) => String(alarm.AlarmName).endsWith('-throttles') && alarm.AlarmName !== `ticketing-${stage}-lambda-throttles`);
+    expect(throttleAlarms.map((alarm) => alarm.AlarmName).sort()).toEqual(capped.map((row) => `ticketing-${stage}-${row.handler.replace(/[^A-Za-z0-9]+/g, '-')}-throttles`).sort());
+    for (const alarm of throttleAlarms) expect(onlyMetric(alarm).metricName).toBe('Throttles');
+  });
+
+  it(`traces requests through Lambda's own X-Ray integration ${stage === 'dev' ? 'not in dev' : 'in staging and prod'}`, () => {
+    for (const [handler, { fn }] of routeFunctions(stages[stage].template)) {
+      expect(fn.Properties.TracingConfig?.Mode, handler).toBe(stage === 'dev' ? undefined : 'Active');
+    }
   });
 });

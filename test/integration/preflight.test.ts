@@ -7,15 +7,16 @@ import { resolveStage } from '../../infra/stages.ts';
 
 /**
  * `npm run preflight` against the local stand-ins: Secrets Manager answers whether the
- * stage's signing-key secret exists; STS and SSM have no stand-in, so they are pointed at a
+ * stage's signing-key secret exists; STS, SSM and Lambda have no stand-in, so they are pointed at a
  * closed port and must come back as "could not be checked" lines, never a crash.
  */
 const stage = (name: 'staging' | 'prod') => resolveStage((key) => ({ stage: name, emailFrom: 'no-reply@tickets.example.net.test' })[key]);
-const saved = { sts: process.env.AWS_ENDPOINT_URL_STS, ssm: process.env.AWS_ENDPOINT_URL_SSM };
+const CLOSED = 'http://127.0.0.1:9';
+const NO_STAND_IN = ['AWS_ENDPOINT_URL_STS', 'AWS_ENDPOINT_URL_SSM', 'AWS_ENDPOINT_URL_LAMBDA'] as const;
+const saved = Object.fromEntries(NO_STAND_IN.map((name) => [name, process.env[name]]));
 
 beforeAll(async () => {
-  process.env.AWS_ENDPOINT_URL_STS = 'http://127.0.0.1:9';
-  process.env.AWS_ENDPOINT_URL_SSM = 'http://127.0.0.1:9';
+  for (const name of NO_STAND_IN) process.env[name] = CLOSED;
   const secrets = new SecretsManagerClient({});
   await secrets.send(new CreateSecretCommand({ Name: signingKeySecretName('staging'), SecretString: JSON.stringify({ jwks: { keys: [] } }) })).catch((error) => {
     if (error.name !== 'ResourceExistsException') throw error;
@@ -24,9 +25,9 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  for (const [name, value] of [['AWS_ENDPOINT_URL_STS', saved.sts], ['AWS_ENDPOINT_URL_SSM', saved.ssm]] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
+  for (const name of NO_STAND_IN) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
   }
 });
 

@@ -15,6 +15,8 @@ const ready = (over: Partial<Facts> = {}): Facts => ({
   sesDomain: { value: { verified: true } },
   sesAccount: { value: { productionAccess: true, sendingEnabled: true } },
   signingKeys: { value: { hasCurrentVersion: true } },
+  lambdaConcurrency: { value: { limit: 1000, unreserved: 1000 } },
+  reservedByStage: 180,
   ...over,
 });
 
@@ -40,6 +42,12 @@ describe('preflight checks', () => {
     expect(finding(ready({ sesDomain: { value: null } }), 'mail sender')).toMatchObject({ verdict: 'fail', fix: expect.stringContaining('create-email-identity --email-identity tickets.example.net.test') });
     expect(finding(ready({ sesAccount: { value: { productionAccess: false, sendingEnabled: true } } }), 'mail sandbox')).toMatchObject({ verdict: 'warn', fix: expect.stringContaining('production access') });
     expect(finding(ready({ sesAccount: { value: { productionAccess: true, sendingEnabled: false } } }), 'mail sandbox').verdict).toBe('fail');
+  });
+
+  it('refuses reservations that would leave less than AWS\'s 100 unreserved (a new account\'s quota of 10)', () => {
+    expect(finding(ready({ lambdaConcurrency: { value: { limit: 10, unreserved: 10 } } }), 'concurrency')).toMatchObject({ verdict: 'fail', fix: expect.stringContaining('Service Quotas') });
+    expect(finding(ready({ lambdaConcurrency: { value: { limit: 1000, unreserved: 900 } } }), 'concurrency')).toMatchObject({ verdict: 'ok', message: 'reserves 180 of 1000; 720 stay unreserved' });
+    expect(finding(ready({ reservedByStage: 0, lambdaConcurrency: { error: 'x' } }), 'concurrency').verdict).toBe('ok');
   });
 
   it('names `npm run keys` for a missing signing-key secret', () => {
