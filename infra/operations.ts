@@ -46,6 +46,11 @@ export const ALARM_THRESHOLDS: Record<StageName, AlarmThresholds> = {
   prod: { api5xxPercent: 1, minRequests: 50, apiP99Ms: 2000, tableThrottledRequests: 5 },
 };
 
+/** Every alarm's and the topic's name: `ticketing-<stage>-<suffix>` (a deployment group finds its rollback alarms by it). */
+export const alarmName = (stage: StageName, suffix: string): string => `ticketing-${stage}-${suffix}`;
+/** A route's part of its alarms' names: `tickets/check-in` → `tickets-check-in`. */
+export const routeSlug = (row: Pick<RouteRow, 'handler'>): string => row.handler.replace(/[^A-Za-z0-9]+/g, '-');
+
 /** A route function's p99 duration above this share of its timeout alarms: it is about to time out. */
 export const DURATION_ALARM_SHARE = 0.8;
 /** SES puts an account under review at 5 % bounces and 0.1 % complaints (and pauses sending at 10 % and 0.5 %): alarm before review. */
@@ -90,7 +95,7 @@ export class Operations extends NestedStack {
   constructor(scope: Construct, id: string, props: OperationsProps) {
     super(scope, id, { ...props, description: `Ticketing API (${props.settings.name}): alarms and dashboard` });
     const { settings, api, table, functions } = props;
-    const name = (suffix: string) => `ticketing-${settings.name}-${suffix}`;
+    const name = (suffix: string) => alarmName(settings.name, suffix);
     const limits = ALARM_THRESHOLDS[settings.name];
 
     this.topic = new Topic(this, 'Alarms', { topicName: name('alarms'), displayName: `Ticketing ${settings.name} alarms`, enforceSSL: true });
@@ -159,7 +164,7 @@ export class Operations extends NestedStack {
     const routeFunctions = [...functions].map(([row, fn]) => ({ row, fn: fn.function }));
     for (const { row, fn } of routeFunctions) {
       const label = row.handler;
-      const slug = row.handler.replace(/[^A-Za-z0-9]+/g, '-');
+      const slug = routeSlug(row);
       const idOf = slug.split('-').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
       alarm(this.functionAlarms, `${idOf}Errors`, {
         alarmName: name(`${slug}-errors`),

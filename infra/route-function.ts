@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { type CfnElement, Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Names, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { type ILambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
+import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -51,6 +53,8 @@ const MEMORY_MB: Readonly<Record<string, number>> = { 'tickets/profile-photo': 2
  */
 export class RouteFunction extends Construct {
   readonly function: NodejsFunction;
+  /** `live`: the alias the API route calls, moved to each new version (by canary where `deployByCanary` was called). */
+  readonly alias: Alias;
 
   constructor(scope: Construct, id: string, { row, api, settings, environment, functionsDir = FUNCTIONS_DIR }: RouteFunctionProps) {
     super(scope, id);
@@ -99,10 +103,11 @@ export class RouteFunction extends Construct {
       reason: 'Pinned to nodejs22.x, the runtime the bundles target and the project is tested on; moving to a newer one is a deliberate change.',
     });
 
+    this.alias = new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion });
     new HttpRoute(this, 'Route', {
       httpApi: api,
       routeKey: HttpRouteKey.with(`${API_PREFIX}${row.path}`, HttpMethod[row.method]),
-      integration: new HttpLambdaIntegration('Integration', this.function),
+      integration: new HttpLambdaIntegration('Integration', this.alias),
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',
@@ -130,7 +135,7 @@ export class RouteFunction extends Construct {
     }
     this.function.addEnvironment('TABLE_NAME', table.tableName);
     this.acknowledgeWildcard(
-      `Resource::${arnOf(table)}/index/*`,
+      `Resource::${arnOf(table, this)}/index/*`,
       'Queries may use any of the table\'s GSIs; the grant stays within this one table.',
     );
   }
@@ -148,7 +153,7 @@ export class RouteFunction extends Construct {
     this.function.addEnvironment('PHOTO_BUCKET', photos.bucket.bucketName);
     this.function.addEnvironment('PHOTO_BASE_URL', photos.baseUrl);
     this.acknowledgeWildcard(
-      `Resource::${arnOf(photos.bucket)}/*`,
+      `Resource::${arnOf(photos.bucket, this)}/*`,
       'Object keys are chosen at run time (one per ticket photo); the grant stays within this one bucket.',
     );
   }
@@ -219,14 +224,36 @@ export class RouteFunction extends Construct {
     this.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
   }
 
+  /**
+   * Releases by canary (staging, prod): CodeDeploy moves `live` to a new version for 10 % of
+   * requests for 5 minutes, then all; any of `alarms` firing meanwhile (the function's errors,
+   * the API's 5xx rate) rolls it back to the old version (README "Deploying", a release).
+   */
+  deployByCanary(application: ILambdaApplication, role: IRole, alarms: IAlarm[]): void {
+    new LambdaDeploymentGroup(this, 'Release', {
+      application,
+      alias: this.alias,
+      role,
+      deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+      alarms,
+      autoRollback: { failedDeployment: true, deploymentInAlarm: true, stoppedDeployment: true },
+    });
+  }
+
   private acknowledgeWildcard(finding: string, reason: string): void {
     Validations.of(this).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
   }
 }
 
-/** How cdk-nag renders a resource's `Arn` attribute in a finding id. */
-function arnOf(resource: Construct): string {
-  return `<${Stack.of(resource).getLogicalId(resource.node.defaultChild as CfnElement)}.Arn>`;
+/**
+ * How cdk-nag renders a resource's `Arn` attribute in a finding id of a policy in `consumer`'s
+ * stack: `<LogicalId.Arn>` in its own stack, or the parameter CDK passes it through to a
+ * nested stack (`<referenceto<unique id>Arn>`).
+ */
+function arnOf(resource: Construct, consumer: Construct): string {
+  const element = resource.node.defaultChild as CfnElement;
+  if (Stack.of(resource) === Stack.of(consumer)) return `<${Stack.of(resource).getLogicalId(element)}.Arn>`;
+  return `<referenceto${Names.uniqueId(element)}Arn>`;
 }
 
 /**

@@ -61,6 +61,8 @@ export interface StageSettings {
   retainData: boolean;
   /** X-Ray active tracing through Lambda's own integration (no SDK in the bundles): staging and prod. */
   tracing: boolean;
+  /** Releases reach 10 % of requests for 5 minutes first, rolled back by alarm (CodeDeploy): staging and prod; dev switches at once. */
+  canaryReleases: boolean;
 }
 
 // The mail sender is a placeholder until the stage's SES identity exists: `-c emailFrom=...`.
@@ -79,6 +81,7 @@ const STAGES: Record<StageName, StageSettings> = {
     logRetention: RetentionDays.ONE_WEEK,
     retainData: false,
     tracing: false,
+    canaryReleases: false,
   },
   staging: {
     name: 'staging',
@@ -92,6 +95,7 @@ const STAGES: Record<StageName, StageSettings> = {
     logRetention: RetentionDays.ONE_MONTH,
     retainData: false,
     tracing: true,
+    canaryReleases: true,
   },
   prod: {
     name: 'prod',
@@ -105,6 +109,7 @@ const STAGES: Record<StageName, StageSettings> = {
     logRetention: RetentionDays.THREE_MONTHS,
     retainData: true,
     tracing: true,
+    canaryReleases: true,
   },
 };
 

@@ -10,6 +10,7 @@ import { IdentityProvider } from './identity-provider.ts';
 import { Operations } from './operations.ts';
 import { PhotoStore } from './photo-store.ts';
 import { RouteFunction } from './route-function.ts';
+import { RouteGroupStack } from './route-group.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
 import { singleTable } from './table.ts';
 
@@ -87,9 +88,17 @@ export class TicketingStack extends Stack {
     };
 
     const functions = new Map<RouteRow, RouteFunction>();
-    const routesScope = new Construct(this, 'Routes');
+    // One nested stack per route group (the handler's directory), so each stack stays far from
+    // CloudFormation's 500 resources and adding a route touches only its group's stack.
+    const groups = new Map<string, RouteGroupStack>();
+    const groupOf = (row: RouteRow) => {
+      const name = routeGroup(row);
+      let group = groups.get(name);
+      if (!group) groups.set(name, (group = new RouteGroupStack(this, `Routes${constructId(name)}`, { settings, group: name })));
+      return group;
+    };
     for (const row of rows) {
-      const fn = new RouteFunction(routesScope, constructId(row.handler), {
+      const fn = new RouteFunction(groupOf(row), constructId(row.handler), {
         row,
         api: http.api,
         settings,
@@ -104,6 +113,7 @@ export class TicketingStack extends Stack {
       if (row.uses.customerIdentity && customers) fn.bindCustomerIdentity(customers, row.uses.customerIdentity);
       if (row.uses.signingKey) fn.bindSigningKey(signingKeys);
       fn.bindOriginVerify(frontEnds.originVerifySecret);
+      groupOf(row).release(fn, row);
       functions.set(row, fn);
     }
     this.functions = functions;
@@ -120,6 +130,9 @@ export class TicketingStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName });
   }
 }
+
+/** A route's group, and so its stack: the directory of its handler (`tickets/check-in` → `tickets`). */
+export const routeGroup = (row: Pick<RouteRow, 'handler'>): string => row.handler.split('/')[0]!;
 
 /** `shipping-method/bulk-read` → `ShippingMethodBulkRead` (construct ids may not contain `/`). */
 function constructId(handler: string): string {

@@ -49,9 +49,13 @@ function describeRouteTable(name: string, rows: readonly RouteRow[], build: () =
     it('routes METHOD /api/v2<path> of each row to that row\'s function', () => {
       const functions = routeFunctions(template);
       const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+      const aliases = template.findResources('AWS::Lambda::Alias');
       const routed = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route) => {
         const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref;
-        const fnId = integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0];
+        // Routes call the function's `live` alias.
+        const alias = aliases[integrations[integrationId]!.Properties.IntegrationUri.Ref]!.Properties;
+        expect(alias.Name).toBe('live');
+        const fnId = alias.FunctionName.Ref;
         const handler = [...functions].find(([, f]) => f.id === fnId)![0];
         return `${route.Properties.RouteKey} -> ${handler}`;
       });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type CfnElement, NestedStack, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { RouteRow } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
@@ -30,7 +31,49 @@ export function synth({ context = {}, routes, functionsDir }: SynthOptions = {})
     routes,
     functionsDir,
   });
-  return { app, stack, template: Template.fromStack(stack) };
+  return { app, stack, template: wholeStage(stack), stacks: stacksOf(stack) };
+}
+
+/** The stage's templates: the main stack's and each nested stack's (route groups, operations), by construct path. */
+export function stacksOf(stack: Stack): Map<string, Template> {
+  const nested = stack.node.findAll().filter((node): node is NestedStack => NestedStack.isNestedStack(node));
+  return new Map([[stack.node.path, Template.fromStack(stack)], ...nested.map((child) => [child.node.path, Template.fromStack(child)] as const)]);
+}
+
+/**
+ * The stage as one template, so a test reads a route function, its role, its route and its
+ * alarms wherever a nested stack put them: the main stack's resources plus every nested
+ * stack's, with what crosses a stack boundary put back as if in one stack: a nested
+ * parameter (`{Ref: referenceto…}`) becomes what the parent passes it (`{Ref: TableId}`), and
+ * a nested stack's output read by a sibling (`{Fn::GetAtt: [Nested, Outputs.X]}`) becomes
+ * that output's value (`{Ref: FunctionId}`).
+ */
+export function wholeStage(stack: Stack): Template {
+  const parent = Template.fromStack(stack).toJSON();
+  const resources: Record<string, unknown> = { ...parent.Resources };
+  const outputs = new Map<string, unknown>();
+  const replace = (value: unknown, swap: (node: Record<string, unknown>) => unknown): unknown => {
+    if (Array.isArray(value)) return value.map((inner) => replace(inner, swap));
+    if (!value || typeof value !== 'object') return value;
+    const swapped = swap(value as Record<string, unknown>);
+    if (swapped !== undefined) return swapped;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, replace(inner, swap)]));
+  };
+  for (const child of stack.node.findAll().filter((node): node is NestedStack => NestedStack.isNestedStack(node))) {
+    const resourceId = stack.getLogicalId(child.nestedStackResource as CfnElement);
+    const passed = (parent.Resources[resourceId]?.Properties?.Parameters ?? {}) as Record<string, unknown>;
+    const json = Template.fromStack(child).toJSON();
+    const fromParent = (node: Record<string, unknown>) => (typeof node.Ref === 'string' && node.Ref in passed ? passed[node.Ref] : undefined);
+    Object.assign(resources, replace(json.Resources, fromParent));
+    for (const [name, output] of Object.entries((json.Outputs ?? {}) as Record<string, { Value: unknown }>)) outputs.set(`${resourceId}/${name}`, replace(output.Value, fromParent));
+  }
+  const fromSibling = (node: Record<string, unknown>) => {
+    const [id, attribute] = (node['Fn::GetAtt'] ?? []) as [string?, string?];
+    return attribute?.startsWith('Outputs.') ? outputs.get(`${id}/${attribute.slice('Outputs.'.length)}`) : undefined;
+  };
+  // Twice: a sibling's output can carry a parameter the parent fed it from another sibling.
+  const merged = replace(replace(resources, fromSibling), fromSibling) as Record<string, unknown>;
+  return Template.fromJSON({ ...parent, Resources: merged });
 }
 
 /** cdk-nag findings of the whole app that are neither fixed nor acknowledged. */

@@ -1,0 +1,54 @@
+import { NestedStack, Validations } from 'aws-cdk-lib';
+import { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Construct } from 'constructs';
+import type { RouteRow } from '#shared/routes';
+import { alarmName, routeSlug } from './operations.ts';
+import type { RouteFunction } from './route-function.ts';
+import type { StageSettings } from './stages.ts';
+
+/**
+ * The stack of one route group (the handler's directory: `auth`, `tickets`, ...), nested in
+ * the stage's stack: its functions, their roles, log groups, routes and, with canary
+ * releases, their CodeDeploy deployment groups. About 10 resources per route, so a group of
+ * 13 routes holds about 135 of CloudFormation's 500, and adding a route touches only its
+ * group (test/infra/stack-limits.test.ts keeps every stack under 400).
+ */
+export class RouteGroupStack extends NestedStack {
+  private readonly settings: StageSettings;
+  private canary?: { application: LambdaApplication; role: Role; api5xx: ReturnType<typeof Alarm.fromAlarmName> };
+
+  constructor(scope: Construct, id: string, { settings, group }: { settings: StageSettings; group: string }) {
+    super(scope, id, { description: `Ticketing API (${settings.name}): the ${group} routes` });
+    this.settings = settings;
+  }
+
+  /**
+   * How a new version of the route's function goes live: all at once (dev), or by canary,
+   * rolled back by its errors alarm or the API's 5xx rate (Operations; found by name, so
+   * this stack does not depend on that one).
+   */
+  release(fn: RouteFunction, row: RouteRow): void {
+    if (!this.settings.canaryReleases) return;
+    const canary = this.canaryReleases();
+    const errors = Alarm.fromAlarmName(this, `${fn.node.id}Errors`, alarmName(this.settings.name, `${routeSlug(row)}-errors`));
+    fn.deployByCanary(canary.application, canary.role, [errors, canary.api5xx]);
+  }
+
+  /** One CodeDeploy application and service role per group, shared by its deployment groups. */
+  private canaryReleases() {
+    if (this.canary) return this.canary;
+    const role = new Role(this, 'ReleaseRole', {
+      assumedBy: new ServicePrincipal('codedeploy.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSCodeDeployRoleForLambdaLimited')],
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+      reason: "AWS's own least-privilege policy for CodeDeploy on Lambda: invoke the hooks, read the alarms, move aliases.",
+    });
+    const api5xx = Alarm.fromAlarmName(this, 'Api5xxRate', alarmName(this.settings.name, 'api-5xx-rate'));
+    this.canary = { application: new LambdaApplication(this, 'Releases'), role, api5xx };
+    return this.canary;
+  }
+}
