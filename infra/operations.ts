@@ -21,6 +21,7 @@ import type { Construct } from 'constructs';
 import { LOGIN_KINDS, METRIC, METRICS_NAMESPACE, STAGE_DIMENSION } from '#shared/metric-names';
 import type { RouteRow } from '#shared/routes';
 import type { RouteFunction } from './route-function.ts';
+import { alarmName, routeSlug } from './alarm-names.ts';
 import { concurrencyOf } from './concurrency.ts';
 import { FIRST_STEPS, type RunbookEntry } from './runbook.ts';
 import { type StageName, type StageSettings, StageSettingsError } from './stages.ts';
@@ -45,11 +46,6 @@ export const ALARM_THRESHOLDS: Record<StageName, AlarmThresholds> = {
   staging: { api5xxPercent: 5, minRequests: 20, apiP99Ms: 3000, tableThrottledRequests: 10 },
   prod: { api5xxPercent: 1, minRequests: 50, apiP99Ms: 2000, tableThrottledRequests: 5 },
 };
-
-/** Every alarm's and the topic's name: `ticketing-<stage>-<suffix>` (a deployment group finds its rollback alarms by it). */
-export const alarmName = (stage: StageName, suffix: string): string => `ticketing-${stage}-${suffix}`;
-/** A route's part of its alarms' names: `tickets/check-in` → `tickets-check-in`. */
-export const routeSlug = (row: Pick<RouteRow, 'handler'>): string => row.handler.replace(/[^A-Za-z0-9]+/g, '-');
 
 /** A route function's p99 duration above this share of its timeout alarms: it is about to time out. */
 export const DURATION_ALARM_SHARE = 0.8;

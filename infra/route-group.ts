@@ -4,7 +4,7 @@ import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import type { RouteRow } from '#shared/routes';
-import { alarmName, routeSlug } from './operations.ts';
+import { alarmName, routeSlug } from './alarm-names.ts';
 import type { RouteFunction } from './route-function.ts';
 import type { StageSettings } from './stages.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '#shared/routes';
-import { alarmName, routeSlug } from '../../infra/operations.ts';
+import { alarmName, routeSlug } from '../../infra/alarm-names.ts';
 import { STAGE_NAMES } from '../../infra/stages.ts';
 import { routeGroup } from '../../infra/ticketing-stack.ts';
 import { routeFunctions, synth } from './synth.ts';
