@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ListUser, ListWaveTime } from '../domain/older-ticket-list.ts';
+import type { SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys, sortableId } from './keys.ts';
@@ -105,10 +106,10 @@ export const eventPurchases = (eventId: number, range: { from?: string; to?: str
  * that partition holds `need` records before it, so the page is always whole. A search
  * that is a ticket id (`byId`) also finds that ticket, in its place in the same order.
  */
-export async function searchedTickets(where: SearchPartition[], word: string, typeId: number | undefined, bounds: ReadBounds, byId?: number): Promise<IndexRead> {
+export async function searchedTickets(where: SearchPartition[], key: SearchKey, typeId: number | undefined, bounds: ReadBounds, byId?: number): Promise<IndexRead> {
   const share = { ...bounds, budget: Math.max(bounds.need, Math.floor(bounds.budget / Math.max(1, where.length))) };
   const [reads, named] = await Promise.all([
-    Promise.all(where.map((partition) => searchedIn(partition, word, typeId, share))),
+    Promise.all(where.map((partition) => searchedIn(partition, key, typeId, share))),
     byId === undefined ? undefined : readTicketRecord(byId),
   ]);
   const open = reads.filter((read) => !read.complete);
@@ -116,21 +117,21 @@ export async function searchedTickets(where: SearchPartition[], word: string, ty
   const found = reads.flatMap((read) => read.records);
   const withNamed = named && bounds.accept(named) && (typeId === undefined || named.typeId === typeId) && !found.some((record) => record.id === named.id) ? [...found, named] : found;
   const merged = withNamed
-    .map((record) => ({ record, sort: searchSortOf(record, word) }))
+    .map((record) => ({ record, sort: searchSortOf(record, key.word) }))
     .filter(({ sort }) => (bounds.after === undefined || sort > bounds.after) && (cut === undefined || sort <= cut))
     .sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
   const itemsRead = reads.reduce((sum, read) => sum + read.itemsRead, 0) + (named ? 1 : 0);
   return { records: merged.map(({ record }) => record), complete: cut === undefined, itemsRead };
 }
 
-async function searchedIn(where: SearchPartition, word: string, typeId: number | undefined, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+async function searchedIn(where: SearchPartition, key: SearchKey, typeId: number | undefined, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
   const records: TicketRecord[] = [];
   let read = 0;
   let cursor = after;
   let complete = false;
   while (records.length < need && read < budget) {
     const ofType = typeId === undefined ? undefined : (entry: { typeId: number }) => entry.typeId === typeId;
-    const chunk = await searchEventTickets(where, word, { after: cursor, need: need - records.length, budget: budget - read, accept: ofType });
+    const chunk = await searchEventTickets(where, key, { after: cursor, need: need - records.length, budget: budget - read, accept: ofType });
     read += chunk.itemsRead;
     const found = await readTicketRecords(chunk.ticketIds);
     for (const id of chunk.ticketIds) {

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { SEARCH_BUCKET, searchTokens } from '../domain/search-tokens.ts';
+import { SEARCH_BUCKET, searchTokens, type SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -63,7 +63,7 @@ export type SearchPartition = { eventId: number } | 'everyEvent';
  */
 export async function searchEventTickets(
   where: SearchPartition,
-  word: string,
+  { word, exact }: SearchKey,
   { after, need, budget, accept }: { after?: string; need: number; budget: number; accept?: (entry: { ticketId: number; typeId: number }) => boolean },
 ): Promise<SearchRead> {
   const ticketIds: number[] = [];
@@ -80,7 +80,8 @@ export async function searchEventTickets(
         KeyConditionExpression: after === undefined ? `${index}PK = :pk AND begins_with(${index}SK, :word)` : `${index}PK = :pk AND ${index}SK BETWEEN :after AND :end`,
         ExpressionAttributeValues: {
           ':pk': partition,
-          ...(after === undefined ? { ':word': word } : { ':after': `${after}\u0001`, ':end': `${word}\u{10FFFF}` }),
+          // Exact: the one token (`<token>#<id>` keys); else every token the word starts.
+          ...(after === undefined ? { ':word': exact ? `${word}#` : word } : { ':after': `${after}\u0001`, ':end': `${word}${exact ? '#' : ''}\u{10FFFF}` }),
         },
         Limit: Math.min(budget - read, need - ticketIds.length + (read - ticketIds.length)),
         ExclusiveStartKey: startKey,

@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.ts';
 import type { TicketWaiver } from './waivers.ts';
-import { indexWord, matchesSearch, MIN_SEARCH_WORD, searchWords } from './search-tokens.ts';
+import { matchesSearch, MIN_SEARCH_WORD, searchKeyOf, searchWords, type SearchKey } from './search-tokens.ts';
 import { toTicket, type Ticket, type TicketClaim, type TicketRecord, type TicketRefund } from './ticket.ts';
 
 /**
@@ -44,7 +44,7 @@ export type ServingIndex =
   | { kind: 'customer'; customerId: number }
   | { kind: 'updates'; from?: string; to?: string }
   /** `search` within an event (or a type's event), or alone across events: the search index, by the search's longest word. */
-  | { kind: 'search'; eventId?: number; typeId?: number; word: string; ticketId?: number }
+  | { kind: 'search'; eventId?: number; typeId?: number; key: SearchKey; ticketId?: number }
   | { kind: 'purchases'; eventId: number; from?: string; to?: string }
   | { kind: 'type'; typeId: number }
   | { kind: 'event'; eventId: number };
@@ -64,7 +64,7 @@ export function servingIndex(filters: OlderTicketFilters): ServingIndex {
     // A search that is a ticket id also finds that ticket (its id is no token); a one-digit id only that.
     const ticketId = /^\d{1,15}$/.test(filters.search.trim()) ? Number(filters.search.trim()) : undefined;
     if (!word && !ticketId) throw new ValidationError(`search needs a word of at least ${MIN_SEARCH_WORD} letters or digits.`, [{ path: 'query.search', message: `needs a word of at least ${MIN_SEARCH_WORD} letters or digits` }]);
-    return { kind: 'search', eventId, typeId, word: word ? indexWord(word) : '', ...(ticketId ? { ticketId } : {}) };
+    return { kind: 'search', eventId, typeId, key: word ? searchKeyOf(word) : { word: '', exact: false }, ...(ticketId ? { ticketId } : {}) };
   }
   if (eventId !== undefined && (purchasedFrom !== undefined || purchasedTo !== undefined)) return { kind: 'purchases', eventId, from: purchasedFrom, to: purchasedTo };
   if (typeId !== undefined) return { kind: 'type', typeId };

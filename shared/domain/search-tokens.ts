@@ -48,6 +48,19 @@ export function searchTokens(record: TicketRecord): string[] {
   return tokens.slice(0, MAX_TOKENS);
 }
 
+/**
+ * What a search reads in the index: the tokens starting `word`, or (`exact`) the one token
+ * `word`: an address word up to its `@` names its whole local part, so `lea.ng.5@` reads
+ * that address's entries only, not `lea.ng.50…` as well.
+ */
+export interface SearchKey {
+  word: string;
+  exact: boolean;
+}
+
+/** The index read of a search word (see `indexWord`). */
+export const searchKeyOf = (word: string): SearchKey => ({ word: indexWord(word), exact: word.includes('@') && wholeLocalPart(word) !== '' });
+
 /** A search part that is an email address or its start: it holds `@` or a `.` (names, barcodes and bibs are matched by their words). */
 const isAddressWord = (part: string): boolean => part.includes('@') || part.includes('.');
 

@@ -51,6 +51,7 @@ beforeAll(async () => {
     processState: stateOf(n),
     ...(n % 97 === 5 ? { partyMemberLastName: 'Okonkwo' } : {}),
     ...(event === events[2] && n === 77 ? { partyMemberLastName: 'Zélie-Marchand', emailAddress: 'zm.swims@example.test' } : {}),
+    ...(event === events[2] && n === 78 ? { emailAddress: 'zm.swimsuit@example.test' } : {}),
   });
   // Interleaved, so that newest first mixes the events.
   records = [
@@ -182,7 +183,12 @@ describe('GET /ticket?search= alone: across the events the caller may see', () =
     const accented = records.find((record) => record.emailAddress === 'zm.swims@example.test')!;
     expect(ids((await search('zelie')).body.data)).toEqual([accented.id]);
     expect(ids((await search('marchand')).body.data)).toEqual([accented.id]);
-    expect(ids((await search('zm.sw')).body.data)).toEqual([accented.id]);
+    const suit = records.find((record) => record.emailAddress === 'zm.swimsuit@example.test')!;
+    expect(ids((await search('zm.sw')).body.data)).toEqual([accented.id, suit.id]);
+    // Up to the @ an address is one whole local part: exactly its entries are read.
+    const exact = await search('zm.swims@');
+    expect(ids(exact.body.data)).toEqual([accented.id]);
+    expect(exact.reads.itemsRead).toBeLessThanOrEqual(2);
     expect((await search('nobody')).body.data).toEqual([]);
   });
 

@@ -54,14 +54,15 @@ describe('servingIndex', () => {
     expect(servingIndex({ updatedTo: 'z', eventId: 3, typeId: 4 }).kind).toBe('updates');
     expect(servingIndex({ eventId: 3, purchasedTo: 'b', typeId: 4 }).kind).toBe('purchases');
     expect(servingIndex({ eventId: 3, typeId: 4 }).kind).toBe('type');
-    expect(servingIndex({ eventId: 3, search: 'ada' })).toEqual({ kind: 'search', eventId: 3, typeId: undefined, word: 'ada' });
+    expect(servingIndex({ eventId: 3, search: 'ada' })).toEqual({ kind: 'search', eventId: 3, typeId: undefined, key: { word: 'ada', exact: false } });
     // The search index, by the longest word (the most selective partition); a one-letter search cannot use it.
-    expect(servingIndex({ typeId: 4, search: 'Ada  Lovelace' })).toMatchObject({ kind: 'search', typeId: 4, word: 'lovelace' });
+    expect(servingIndex({ typeId: 4, search: 'Ada  Lovelace' })).toMatchObject({ kind: 'search', typeId: 4, key: { word: 'lovelace', exact: false } });
     expect(() => servingIndex({ eventId: 3, search: 'a' })).toThrow(ValidationError);
   });
 
   it('serves search alone (across events) and refuses a purchase range without an event, naming it', () => {
-    expect(servingIndex({ search: 'ada' })).toEqual({ kind: 'search', eventId: undefined, typeId: undefined, word: 'ada' });
+    expect(servingIndex({ search: 'ada' })).toEqual({ kind: 'search', eventId: undefined, typeId: undefined, key: { word: 'ada', exact: false } });
+    expect(servingIndex({ search: 'Ada.Okafor.12@example' })).toMatchObject({ key: { word: 'ada.okafor.12', exact: true } });
     expect(servingIndex({ search: 'ada', purchasedFrom: '2026-01-01T00:00:00.000Z' })).toMatchObject({ kind: 'search' });
     const refusal = (() => {
       try {

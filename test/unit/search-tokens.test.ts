@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexWord, matchesSearch, searchTokens, searchWords } from '#shared/domain/search-tokens';
+import { indexWord, matchesSearch, searchKeyOf, searchTokens, searchWords } from '#shared/domain/search-tokens';
 import type { TicketRecord } from '#shared/domain/ticket';
 
 const ticket = (fields: Partial<TicketRecord>): TicketRecord =>
@@ -23,6 +23,10 @@ describe('a search', () => {
     expect(indexWord('zoe.angstrom+race@exa')).toBe('zoe.angstrom+race');
     expect(indexWord("o'neil@example")).toBe('neil');
     expect(searchWords('a b')).toEqual([]);
+    // Up to its @, an address names one whole local part: one token, not every token it starts.
+    expect(searchKeyOf('zoe.angstrom+race@')).toEqual({ word: 'zoe.angstrom+race', exact: true });
+    expect(searchKeyOf('zoe.angs')).toEqual({ word: 'zoe.angs', exact: false });
+    expect(searchKeyOf("o'neil@example")).toEqual({ word: 'neil', exact: false });
   });
 
   it('matches when every word starts a token, an address word starts the email, or the search is the id', () => {

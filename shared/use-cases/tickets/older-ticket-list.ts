@@ -84,18 +84,18 @@ function readServing(serving: Exclude<ServingIndex, { kind: 'barcode' }>, bounds
 /** A search within the named event, or the type's own event (nothing for an unknown type); alone, across the events the caller may see. */
 async function searched(serving: Extract<ServingIndex, { kind: 'search' }>, bounds: ReadBounds, scope: EventScope): Promise<IndexRead> {
   // No word (a one-digit id): only the id is looked up.
-  const partitions = (where: SearchPartition[]) => (serving.word ? where : []);
+  const partitions = (where: SearchPartition[]) => (serving.key.word ? where : []);
   if (serving.eventId === undefined && serving.typeId === undefined) {
-    return searchedTickets(partitions(scope ? scope.map((eventId) => ({ eventId })) : ['everyEvent']), serving.word, undefined, bounds, serving.ticketId);
+    return searchedTickets(partitions(scope ? scope.map((eventId) => ({ eventId })) : ['everyEvent']), serving.key, undefined, bounds, serving.ticketId);
   }
   const eventId = serving.eventId ?? (await findTicketType(serving.typeId!))?.eventId;
   if (eventId === undefined) return { records: [], complete: true, itemsRead: 0 };
-  return searchedTickets(partitions([{ eventId }]), serving.word, serving.typeId, bounds, serving.ticketId);
+  return searchedTickets(partitions([{ eventId }]), serving.key, serving.typeId, bounds, serving.ticketId);
 }
 
 /** Where the next page of a served list resumes: the serving index's sort key of the page's last ticket. */
 const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record: TicketRecord): string =>
-  serving.kind === 'search' ? searchSortOf(record, serving.word) : sortOf(SERVING_SORT[serving.kind], record);
+  serving.kind === 'search' ? searchSortOf(record, serving.key.word) : sortOf(SERVING_SORT[serving.kind], record);
 
 /**
  * `GET /ticket`. `eventId` or `typeId` alone (the integrations' usual walk) is the id-ordered
