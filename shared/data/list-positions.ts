@@ -126,6 +126,8 @@ async function readBlocks(lists: readonly PositionList[], states: readonly numbe
 export interface ListStart {
   after: number | undefined;
   skip: number;
+  /** From the kept positions: the block holding the position (its first id, its counted tickets), so it can be read from its nearer end. */
+  block?: { start: number; count: number };
 }
 
 /**
@@ -147,7 +149,7 @@ export async function startOfOffset(lists: readonly PositionList[], states: read
     const n = counts.get(block)!;
     if (forward ? seen + n > offset : seen + n >= total - offset) {
       const before = forward ? seen : total - seen - n;
-      return { after: block === 0 ? undefined : block * POSITION_BLOCK - 1, skip: offset - before };
+      return { after: block === 0 ? undefined : block * POSITION_BLOCK - 1, skip: offset - before, block: { start: block * POSITION_BLOCK, count: n } };
     }
     seen += n;
   }

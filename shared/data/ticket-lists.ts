@@ -140,6 +140,12 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
     return { totalCount: counted, ...paging, ...(await newestFirstPage(query, counts, counted)), totalCountIsEstimate: false };
   }
   const start = await startOf(query, counted);
+  if (start.block) {
+    // From the kept positions (so `counted` is exact): the page read from its block's nearer end.
+    const at = await idsAt(query, counts, start, query.limit);
+    const more = query.offset + at.pageIds.length < counted!;
+    return { totalCount: counted!, ...paging, items: await pageRecords(at.pageIds.map((id) => at.byId.get(id)!)), next: at.pageIds.length === query.limit && more ? encodeCursor(at.pageIds.at(-1)!) : null, totalCountIsEstimate: false };
+  }
   const { ids, byId, more, complete } = await readPage(query, counts, start, false);
   const pageIds = ids.slice(start.skip, start.skip + query.limit);
   const items = await pageRecords(pageIds.map((id) => byId.get(id)!));
@@ -168,9 +174,9 @@ async function newestFirstPage(query: TicketListQuery, counts: Counts, total: nu
     const from = Math.max(0, total - query.offset - query.limit);
     const window = total - query.offset - from;
     const start = await startOfOffset(positionLists(query)!, includedStates(query), from, total);
-    const read = await readPage({ ...query, limit: window }, counts, start, false);
-    pageIds = read.ids.slice(start.skip, start.skip + window).reverse();
-    byId = read.byId;
+    const at = await idsAt(query, counts, start, window);
+    pageIds = at.pageIds.reverse();
+    byId = at.byId;
     more = from > 0;
   } else {
     const start = query.cursor === undefined ? { after: undefined, skip: query.offset } : { after: decodeCursor(query.cursor, true), skip: 0 };
@@ -184,12 +190,35 @@ async function newestFirstPage(query: TicketListQuery, counts: Counts, total: nu
 }
 
 /**
+ * The `window` ids (ascending) at the position `start` names, with the item read for each:
+ * from its block's start skipping `skip` tuples, or, when the position lies in the block's
+ * later half, down from the block's end (and up past it, in parallel, when the page runs
+ * over the block's end), so a page skips at most half a block at any depth.
+ */
+async function idsAt(query: TicketListQuery, counts: Counts, start: ListStart, window: number): Promise<{ pageIds: number[]; byId: Map<number, Item> }> {
+  const block = start.block;
+  if (!block || start.skip <= block.count / 2) {
+    const read = await readPage({ ...query, limit: window }, counts, start, false);
+    return { pageIds: read.ids.slice(start.skip, start.skip + window), byId: read.byId };
+  }
+  // The matches from the position to the block's end, read from that end down (tuples only: the page is batch-read).
+  const tail = block.count - start.skip;
+  const end = block.start + POSITION_BLOCK;
+  const [down, up] = await Promise.all([
+    readPage({ ...query, limit: tail - 1 }, counts, { after: end, skip: 0 }, true, true),
+    tail < window ? readPage({ ...query, limit: window - tail }, counts, { after: end - 1, skip: 0 }, false) : undefined,
+  ]);
+  const pageIds = [...down.ids.slice(0, tail).reverse(), ...(up?.ids ?? [])].slice(0, window);
+  return { pageIds, byId: new Map([...down.byId, ...(up?.byId ?? [])]) };
+}
+
+/**
  * The ids from `start` (after its id, or before it `descending`) through `skip + limit + 1`
  * matches, merged across the dimension's partitions in list order, with the item read for
- * each; `more` when a match follows the page, `complete` when every partition was read to
- * its end.
+ * each (only its filter tuple with `tuples`: an offset's skipped items); `more` when a
+ * match follows the page, `complete` when every partition was read to its end.
  */
-async function readPage(query: TicketListQuery, counts: Counts, start: ListStart, descending: boolean) {
+async function readPage(query: TicketListQuery, counts: Counts, start: ListStart, descending: boolean, tuples = start.skip > 0) {
   const dims = candidates(query);
   // What reading each would scan. The included states' entries are merged from several partitions and batch-read
   // after: worth it only when the excluded states hold at least as many tickets as the included ones.
@@ -201,7 +230,7 @@ async function readPage(query: TicketListQuery, counts: Counts, start: ListStart
   // Only an offset without kept positions skips more than a block: past the budget, say so before reading.
   if (need > LIST_READ_BUDGET) throw pastReadBound();
   const share = Math.max(need, Math.floor(LIST_READ_BUDGET / sources.length));
-  const from = { from: start.after, descending, need, budget: share, tuples: start.skip > 0 };
+  const from = { from: start.after, descending, need, budget: share, tuples };
   const reads = await Promise.all(
     sources.map((source) =>
       readSource(source, from, (item) => {
