@@ -20,7 +20,7 @@ import { keys } from '#shared/data/keys';
 import { grantedEvents, listEntryItems } from '#shared/data/ticket-list-entries';
 import { fromTicketItem, readTicketRecord } from '#shared/data/ticket-records';
 import { searchEntryItems } from '#shared/data/ticket-search-entries';
-import { filterCount, shardOf, STATS_SHARDS } from '#shared/data/ticket-stats';
+import { filterCount, grantedCounts, shardOf, STATS_SHARDS } from '#shared/data/ticket-stats';
 import type { TicketRecord } from '#shared/domain/ticket';
 
 export interface ListBackfillOutcome {
@@ -56,7 +56,7 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
       for (const eventId of grantedEvents(record)) {
         if (events?.length && !events.includes(eventId)) continue;
         seen.add(eventId);
-        count(eventId, record.id, filterCount.access(record.processState));
+        for (const name of grantedCounts(record)) count(eventId, record.id, name);
       }
     }
   }

@@ -25,19 +25,31 @@ export async function countsOf(filter: TicketListFilter) {
   const own = ownEvents(filter);
   const teamNames = (filter.teams ?? []).flatMap((team) => PROCESS_STATES.map((state) => filterCount.team(team, state)));
   const typeNames = (filter.ticketTypes ?? []).flatMap((type) => PROCESS_STATES.map((state) => filterCount.type(type, state)));
-  const accessNames = filter.accessEvents.length ? PROCESS_STATES.map((state) => filterCount.access(state)) : [];
+  // The granted tickets' counter of the filter's shape (in the access events' shards): all of them, or by team, type or pair.
+  const accessOf = (state: number): string[] => {
+    if (!filter.accessEvents.length) return [];
+    if (filter.teams?.length && filter.ticketTypes?.length) return pairsOf(state, filterCount.accessTeamType);
+    if (filter.teams?.length) return [...new Set(filter.teams)].map((team) => filterCount.accessTeam(team, state));
+    if (filter.ticketTypes?.length) return [...new Set(filter.ticketTypes)].map((type) => filterCount.accessType(type, state));
+    return [filterCount.access(state)];
+  };
   // The team × type pairs' counters, when the filter names both and few enough pairs to read (countIsExact).
-  const pairs = (state: number) => (filter.teams?.length && filter.ticketTypes?.length && countIsExact(filter)
-    ? [...new Set(filter.teams)].flatMap((team) => [...new Set(filter.ticketTypes)].map((type) => filterCount.teamType(team, type, state)))
+  const pairsOf = (state: number, name: (team: number, type: number, state: number) => string) => (filter.teams?.length && filter.ticketTypes?.length && countIsExact(filter)
+    ? [...new Set(filter.teams)].flatMap((team) => [...new Set(filter.ticketTypes)].map((type) => name(team, type, state)))
     : []);
+  const pairs = (state: number) => pairsOf(state, filterCount.teamType);
+  const accessNames = PROCESS_STATES.flatMap(accessOf);
   const pairNames = PROCESS_STATES.flatMap(pairs);
   // The pairs' counters (up to 4 × MAX_COUNTED_PAIRS names) in a read of their own: one projection stays within DynamoDB's 4 KB expressions.
-  const [single, paired] = await Promise.all([
-    readListCounts(own, [...new Set([...teamNames, ...typeNames, ...accessNames])]),
-    pairNames.length ? readListCounts(own, pairNames) : [],
+  // With pairs, the granted pairs' counters too, in a third read (up to 4 × MAX_COUNTED_PAIRS more names).
+  const byPair = !!pairNames.length;
+  const reads = await Promise.all([
+    readListCounts(own, [...new Set([...teamNames, ...typeNames, ...(byPair ? [] : accessNames)])]),
+    byPair ? readListCounts(own, pairNames) : [],
+    byPair && accessNames.length ? readListCounts(own, accessNames) : [],
   ]);
-  const merged = new Map(single.map((item) => [`${item.PK}|${item.SK}`, { ...item }]));
-  for (const item of paired) Object.assign(merged.get(`${item.PK}|${item.SK}`) ?? {}, item);
+  const merged = new Map(reads[0].map((item) => [`${item.PK}|${item.SK}`, { ...item }]));
+  for (const item of [...reads[1], ...reads[2]]) Object.assign(merged.get(`${item.PK}|${item.SK}`) ?? {}, item);
   const shards = [...merged.values()];
   const included = new Set(includedStates(filter));
   const access = new Set(filter.accessEvents.map((eventId) => keys.eventPartition(eventId)));
@@ -59,7 +71,7 @@ export async function countsOf(filter: TicketListFilter) {
     event: sum((item, state) => Number((item.listed as Record<string, number> | undefined)?.[String(state)] ?? 0)),
     team: sum(named((state) => (filter.teams ?? []).map((team) => filterCount.team(team, state)))),
     type: sum(named((state) => (filter.ticketTypes ?? []).map((type) => filterCount.type(type, state)))),
-    access: sum(named((state) => [filterCount.access(state)]), true),
+    access: sum(named(accessOf), true),
     teamType: sum(named(pairs)),
     all: { all: 0, counted: 0 },
   };
@@ -71,9 +83,10 @@ export type Counts = Awaited<ReturnType<typeof countsOf>>;
 export function countedOf(query: TicketListFilter, counts: Counts): number | undefined {
   if (query.allEvents) return counts.all.counted;
   if (!countIsExact(query)) return undefined;
-  if (query.teams?.length && query.ticketTypes?.length) return counts.teamType.counted;
-  if (query.teams?.length) return counts.team.counted;
-  if (query.ticketTypes?.length) return counts.type.counted;
+  // The own events' tickets of the filter's shape, plus the granted ones of the same shape.
+  if (query.teams?.length && query.ticketTypes?.length) return counts.teamType.counted + counts.access.counted;
+  if (query.teams?.length) return counts.team.counted + counts.access.counted;
+  if (query.ticketTypes?.length) return counts.type.counted + counts.access.counted;
   return counts.event.counted + counts.access.counted;
 }
 

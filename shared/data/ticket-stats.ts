@@ -28,7 +28,8 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * shards written before them need no migration: `if_not_exists` starts them at 0):
  * `n#team#<teamKey>#<state>`, `n#type#<typeId>#<state>` and `n#tt#<teamKey>#<typeId>#<state>`
  * (team and type together) in the ticket's own event,
- * `n#access#<state>` in each other event its type grants entry to. Keyed by state too, so
+ * `n#access#<state>` (and by team, type and both: `n#access#team#…`, `n#access#type#…`,
+ * `n#access#tt#…`) in each other event its type grants entry to. Keyed by state too, so
  * `exclude_process_states` combines with each of them exactly.
  */
 export const STATS_SHARDS = 10;
@@ -43,6 +44,16 @@ export const filterCount = {
   type: (typeId: number, state: number) => `n#type#${typeId}#${state}`,
   teamType: (teamKey: number, typeId: number, state: number) => `n#tt#${teamKey}#${typeId}#${state}`,
   access: (state: number) => `n#access#${state}`,
+  /** The granted tickets by their team, type and both (in the granted event): `accessEvents` with `teams` or `ticket_types`. */
+  accessTeam: (teamKey: number, state: number) => `n#access#team#${teamKey}#${state}`,
+  accessType: (typeId: number, state: number) => `n#access#type#${typeId}#${state}`,
+  accessTeamType: (teamKey: number, typeId: number, state: number) => `n#access#tt#${teamKey}#${typeId}#${state}`,
+};
+
+/** The counters a ticket moves in each event its type grants entry to: all granted, and by team, type and both. */
+export const grantedCounts = (record: TicketRecord): string[] => {
+  const [team, type, state] = [record.teamId ?? 0, record.typeId, record.processState];
+  return [filterCount.access(state), filterCount.accessTeam(team, state), filterCount.accessType(type, state), filterCount.accessTeamType(team, type, state)];
 };
 
 /** A fresh shard, written when the event is created so map updates find `checkedIn`. */
@@ -90,7 +101,10 @@ export class StatsDelta {
     add(own.counts, filterCount.team(record.teamId ?? 0, record.processState));
     add(own.counts, filterCount.type(record.typeId, record.processState));
     add(own.counts, filterCount.teamType(record.teamId ?? 0, record.typeId, record.processState));
-    for (const eventId of grantedEvents(record)) add(this.entry(eventId, shardOf(record.id)).counts, filterCount.access(record.processState));
+    for (const eventId of grantedEvents(record)) {
+      const granted = this.entry(eventId, shardOf(record.id)).counts;
+      for (const name of grantedCounts(record)) add(granted, name);
+    }
   }
 
   signature(ticketId: number, before: string, after: string): void {

@@ -115,15 +115,17 @@ export const MAX_COUNTED_PAIRS = 100;
 /**
  * Whether the kept counts give the exact `totalCount`: each of team, type (with or without
  * the state exclusion) and the events' own lists has counts, and so has each team × type
- * pair (up to MAX_COUNTED_PAIRS of them); granted tickets are counted per access event, so
- * one listed event with `accessEvents` is exact but several may count a ticket twice (it
- * can be of one and granted another).
+ * pair (up to MAX_COUNTED_PAIRS of them); granted tickets are counted per access event, by
+ * team, type and pair too, so one access event alone is exact with any filter, but beside
+ * other events (own or granted) a ticket could be counted twice (it can be of one and
+ * granted another).
  */
 export function countIsExact(filter: TicketListFilter): boolean {
   const teams = !!filter.teams?.length;
   const types = !!filter.ticketTypes?.length;
   if (teams && types && new Set(filter.teams).size * new Set(filter.ticketTypes).size > MAX_COUNTED_PAIRS) return false;
-  if (filter.accessEvents.length && (teams || types || ownEvents(filter).length + filter.accessEvents.length > 2)) return false;
+  // Granted tickets are counted by team, type and both in the granted event: one access event alone is exact with any of them.
+  if (filter.accessEvents.length && ownEvents(filter).length + filter.accessEvents.length > 2) return false;
   return true;
 }
 
@@ -141,8 +143,9 @@ export interface PositionList {
  */
 export function positionLists(filter: TicketListFilter): PositionList[] | undefined {
   if (filter.allEvents) return [{ eventId: ALL_EVENTS, list: 'all' }];
-  // Team × type pairs are counted, not positioned: their offsets read from the list's start.
+  // Team × type pairs, and granted tickets by team or type, are counted, not positioned: their offsets read from the list's start.
   if (!countIsExact(filter) || (filter.teams?.length && filter.ticketTypes?.length)) return undefined;
+  if (filter.accessEvents.length && (filter.teams?.length || filter.ticketTypes?.length)) return undefined;
   const own = ownEvents(filter);
   const under = (names: string[]) => own.flatMap((eventId) => names.map((list) => ({ eventId, list })));
   if (filter.teams?.length) return under([...new Set(filter.teams)].map((team) => `team#${team}`));

@@ -94,6 +94,24 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     expect(reads.itemsRead).toBeLessThanOrEqual(bound(2));
   });
 
+  it('accessEvents with teams or ticket_types: the granted tickets counted by team and type too, so the total is exact', async () => {
+    const pass = big.ticketTypes[2]!.id;
+    const team = big.teams[1]!.id;
+    const cases: [string, (record: TicketRecord) => boolean][] = [
+      [`accessEvents=${granted.id}&teams=${team}`, (r) => r.typeId === pass && r.teamId === team],
+      [`accessEvents=${granted.id}&teams=0`, (r) => (r.typeId === pass || r.eventId === granted.id) && r.teamId === null],
+      [`accessEvents=${granted.id}&ticket_types=${pass}&exclude_process_states=4`, (r) => r.typeId === pass && r.processState !== PROCESS_STATE.cancelled],
+      [`accessEvents=${granted.id}&teams=${team},0&ticket_types=${pass}`, (r) => r.typeId === pass && (r.teamId === team || r.teamId === null)],
+    ];
+    for (const [query, matches] of cases) {
+      const { body } = await list(`${query}&_limit=${LIMIT}`);
+      const expected = [...grantedOwn, ...records].filter(matches);
+      expect(body.totalCount, query).toBe(expected.length);
+      expect(body.totalCountIsEstimate, query).toBeUndefined();
+      expect(ids(body.data), query).toEqual(firstPage(expected));
+    }
+  });
+
   it('teams with ticket_types: the smaller one is the Query, the other filters a bounded read, and the joint kept count is exact', async () => {
     // Half the Elite tickets are in Blue: too many to read them all for the page.
     const team = big.teams[1]!.id;

@@ -41,6 +41,8 @@ describe('GET /tickets list plan', () => {
     expect(positionLists({ events: [], accessEvents: [3] })).toEqual([{ eventId: 3, list: 'event' }, { eventId: 3, list: 'access' }]);
     expect(positionLists({ events: [1], accessEvents: [], teams: [1], ticketTypes: [9] })).toBeUndefined();
     expect(positionLists({ events: [1], accessEvents: [2, 3] })).toBeUndefined();
+    // Granted tickets by team or type are counted, not positioned: their union with the own team lists has no blocks.
+    expect(positionLists({ events: [], accessEvents: [3], teams: [1] })).toBeUndefined();
   });
 
   it('serves each dimension from its partitions, plus the granted-event entries', () => {
@@ -78,7 +80,9 @@ describe('GET /tickets list plan', () => {
     const many = (n: number, from: number) => Array.from({ length: n }, (_, i) => from + i);
     expect(countIsExact({ events: [1], accessEvents: [], teams: many(10, 1), ticketTypes: many(10, 100) })).toBe(true);
     expect(countIsExact({ events: [1], accessEvents: [], teams: many(11, 1), ticketTypes: many(10, 100) })).toBe(false);
-    expect(countIsExact({ events: [], accessEvents: [3], teams: [1] })).toBe(false);
+    // Granted tickets are counted by team and type too: one access event alone is exact with them.
+    expect(countIsExact({ events: [], accessEvents: [3], teams: [1] })).toBe(true);
+    expect(countIsExact({ events: [], accessEvents: [3], teams: [1], ticketTypes: [2] })).toBe(true);
     expect(countIsExact({ events: [1], accessEvents: [3] })).toBe(false);
   });
 });
