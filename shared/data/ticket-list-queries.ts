@@ -5,7 +5,7 @@ import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys, sortableId } from './keys.ts';
 import { fromTicketItem, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
-import { searchEventTickets, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
+import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
 /**
  * The reads of `GET /ticket` (shared/use-cases/tickets/older-ticket-list.ts) other than an
@@ -131,7 +131,7 @@ async function searchedIn(where: SearchPartition, key: SearchKey, typeId: number
   let complete = false;
   while (records.length < need && read < budget) {
     const ofType = typeId === undefined ? undefined : (entry: { typeId: number }) => entry.typeId === typeId;
-    const chunk = await searchEventTickets(where, key, { after: cursor, need: need - records.length, budget: budget - read, accept: ofType });
+    const chunk = await readSearchEntries(where, key, { after: cursor, need: need - records.length, budget: budget - read, accept: ofType });
     read += chunk.itemsRead;
     const found = await readTicketRecords(chunk.ticketIds);
     for (const id of chunk.ticketIds) {

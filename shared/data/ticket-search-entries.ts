@@ -61,7 +61,7 @@ export type SearchPartition = { eventId: number } | 'everyEvent';
  * `after` (a sort key), until `need` tickets, the range's end or `budget` entries. `accept`
  * sees each entry's ticket id and type (the type filter, applied before any ticket is read).
  */
-export async function searchEventTickets(
+export async function readSearchEntries(
   where: SearchPartition,
   { word, exact }: SearchKey,
   { after, need, budget, accept }: { after?: string; need: number; budget: number; accept?: (entry: { ticketId: number; typeId: number }) => boolean },
