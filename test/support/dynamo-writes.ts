@@ -1,0 +1,105 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { db } from '#shared/data/client';
+import { type DynamoWrites, type Item, priceWrite } from './write-pricing.ts';
+
+/**
+ * Counts the write units a request costs by AWS's published rules, from the items it
+ * changed (DynamoDB Local's `ConsumedCapacity` reports transactions at 4×, so it is not
+ * used). An SDK middleware on the one shared DocumentClient reads each written item
+ * before and after the call (strongly consistent) and prices the difference
+ * (test/support/write-pricing.ts).
+ */
+type Key = { PK: string; SK: string };
+
+/** A key as the command carries it: native values, or AttributeValues once marshalled. */
+function plainKey(value: Item): Key {
+  const native = typeof value.PK === 'object' ? (unmarshall(value as never) as Item) : value;
+  return { PK: String(native.PK), SK: String(native.SK) };
+}
+
+interface Planned {
+  key: Key;
+  transactional: boolean;
+  conditionCheck: boolean;
+}
+
+function plannedWrites(command: string, input: Item): Planned[] {
+  const one = (source: Item, transactional = false, conditionCheck = false): Planned => ({ key: plainKey(source), transactional, conditionCheck });
+  switch (command) {
+    case 'PutItemCommand':
+      return [one(input.Item as Item)];
+    case 'UpdateItemCommand':
+    case 'DeleteItemCommand':
+      return [one(input.Key as Item)];
+    case 'TransactWriteItemsCommand':
+      return (input.TransactItems as Item[]).map((action) => {
+        const [kind, body] = Object.entries(action)[0] as [string, Item];
+        return one((body.Item ?? body.Key) as Item, true, kind === 'ConditionCheck');
+      });
+    case 'BatchWriteItemCommand':
+      return Object.values(input.RequestItems as Record<string, Item[]>)
+        .flat()
+        .map((request) => one(((request.PutRequest as Item | undefined)?.Item ?? (request.DeleteRequest as Item).Key) as Item));
+    default:
+      return [];
+  }
+}
+
+let current: DynamoWrites | undefined;
+let installed = false;
+/** A client of its own (same endpoint, from the environment): its reads are neither counted nor faulted. */
+let reader: DynamoDBDocumentClient | undefined;
+
+async function image(key: Key): Promise<Item | undefined> {
+  reader ??= DynamoDBDocumentClient.from(new DynamoDBClient({}));
+  const { Item } = await reader.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: key, ConsistentRead: true }));
+  return Item;
+}
+
+function install(): void {
+  if (installed) return;
+  installed = true;
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const tally = current;
+      const command = String((context as { commandName?: string }).commandName);
+      if (!tally) return next(args);
+      const planned = plannedWrites(command, args.input as Item);
+      if (!planned.length) return next(args);
+      const before = await Promise.all(planned.map(({ key }) => image(key)));
+      const result = await next(args);
+      const after = await Promise.all(planned.map(({ key }) => image(key)));
+      planned.forEach(({ key, transactional, conditionCheck }, n) => {
+        const write = priceWrite(`${key.PK} ${key.SK}`, command, transactional, before[n], after[n], conditionCheck);
+        tally.items.push(write);
+        tally.units += write.units;
+      });
+      return result;
+    },
+    // After the DocumentClient's marshalling, before the request is sent: the commands' own names.
+    { step: 'build', name: 'testDynamoWrites' },
+  );
+}
+
+/**
+ * Runs `work` and answers the write units of what it wrote. Only writes that succeeded
+ * are priced (a refused one throws through). Calls must not overlap, and nothing else
+ * may write the same items meanwhile (the images would mix).
+ */
+export async function countWrites<T>(work: () => Promise<T>): Promise<{ result: T; writes: DynamoWrites }> {
+  install();
+  if (current) throw new Error('countWrites calls must not overlap.');
+  const writes: DynamoWrites = { units: 0, items: [] };
+  current = writes;
+  try {
+    return { result: await work(), writes };
+  } finally {
+    current = undefined;
+  }
+}
+
+/** One line per item written, for a failing assertion's message. */
+export const describeWrites = (writes: DynamoWrites): string =>
+  writes.items.map((w) => `${w.units.toString().padStart(3)}  ${w.key}  (item ${w.item}${Object.entries(w.indexes).map(([name, units]) => `, ${name} ${units}`).join('')})`).join('\n');

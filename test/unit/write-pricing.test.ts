@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { attributeSize, itemSize, priceWrite } from '../support/write-pricing.ts';
+
+/** The write counter's pricing (AWS's published rules), on items whose sizes are worked out by hand. */
+describe('write pricing', () => {
+  it('sizes attributes as AWS does: names and UTF-8 strings by length, numbers by digits, containers 3 + 1 per element', () => {
+    expect(attributeSize('héllo')).toBe(6);
+    expect(attributeSize(12_345)).toBe(4);
+    expect(attributeSize(true)).toBe(1);
+    expect(attributeSize(null)).toBe(1);
+    expect(attributeSize([1, 'ab'])).toBe(3 + (2 + 1) + (2 + 1));
+    expect(attributeSize({ a: 1 })).toBe(3 + 1 + 2 + 1);
+    expect(itemSize({ PK: 'TICKET#1', SK: 'TICKET' })).toBe(2 + 8 + 2 + 6);
+  });
+
+  const small = { PK: 'TICKET#1', SK: 'LIST', GSI1PK: 'A', GSI1SK: 'x', state: 1 };
+  const big = { PK: 'TICKET#1', SK: 'TICKET', notes: 'n'.repeat(1500) };
+
+  it('charges a started KB of the larger image, twice in a transaction', () => {
+    expect(priceWrite('k', 'PutItemCommand', false, undefined, big).item).toBe(2);
+    expect(priceWrite('k', 'UpdateItemCommand', false, big, { PK: 'TICKET#1', SK: 'TICKET' }).item).toBe(2);
+    expect(priceWrite('k', 'TransactWriteItemsCommand', true, undefined, small).item).toBe(2);
+  });
+
+  it('charges an index a put when the key appears, a delete and a put when it moves, nothing when the item leaves no mark there', () => {
+    expect(priceWrite('k', 'PutItemCommand', false, undefined, small).indexes).toEqual({ GSI1: 1 });
+    expect(priceWrite('k', 'PutItemCommand', false, small, { ...small, GSI1PK: 'B' }).indexes).toEqual({ GSI1: 2 });
+    expect(priceWrite('k', 'PutItemCommand', false, small, { ...small, state: 2 }).indexes).toEqual({ GSI1: 1 });
+    expect(priceWrite('k', 'PutItemCommand', false, small, small).indexes).toEqual({});
+    expect(priceWrite('k', 'DeleteItemCommand', false, small, undefined).indexes).toEqual({ GSI1: 1 });
+    expect(priceWrite('k', 'TransactWriteItemsCommand', true, small, { ...small, GSI1SK: 'y' })).toMatchObject({ item: 2, indexes: { GSI1: 4 }, units: 6 });
+  });
+
+  it('prices a ConditionCheck as a transactional write of its item and nothing in the indexes', () => {
+    expect(priceWrite('k', 'TransactWriteItemsCommand', true, small, small, true)).toMatchObject({ item: 2, indexes: {}, units: 2 });
+  });
+});
