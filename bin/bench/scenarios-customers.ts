@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { issueToken } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
 import { db } from '#shared/data/client';
-import { keys } from '#shared/data/keys';
+import { keyCondition, keys } from '#shared/data/keys';
 import { configureCustomerCognito } from '../local/cognito.ts';
 import type { LocalServices } from '../local/services.ts';
 import type { BenchRequest, Scenario } from './scenarios.ts';
@@ -77,9 +77,7 @@ const rawFindBySub = (sub: string) =>
   db.send(
     new QueryCommand({
       TableName,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.customerSubIndex(sub) },
+      ...keyCondition(keys.customerBySub(sub)),
       Limit: 1,
     }),
   );

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { advanceClock, resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
-import { keys } from '#shared/data/keys';
+import { keyCondition, keys } from '#shared/data/keys';
 import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
@@ -87,9 +87,7 @@ export const olderTicketScenarios: Record<string, Scenario> = {
             db.send(
               new QueryCommand({
                 TableName,
-                IndexName: 'GSI6',
-                KeyConditionExpression: 'GSI6PK = :pk AND GSI6SK >= :from',
-                ExpressionAttributeValues: { ':pk': keys.ticketUpdatesIndex(shard), ':from': `${syncFrom}#` },
+                ...keyCondition(keys.ticketUpdates(shard), keys.timeRange({ from: syncFrom })),
                 Limit: 125,
               }),
             ),

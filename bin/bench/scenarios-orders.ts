@@ -3,7 +3,7 @@ import { issueToken } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
-import { keys } from '#shared/data/keys';
+import { keyCondition, keys } from '#shared/data/keys';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import type { CreatedEvent } from '#shared/domain/event';
 import { createOrder } from '#shared/use-cases/portal/create-order';
@@ -85,9 +85,7 @@ export const orderScenarios: Record<string, Scenario> = {
         const { Items = [] } = await db.send(
           new QueryCommand({
             TableName,
-            IndexName: 'GSI1',
-            KeyConditionExpression: 'GSI1PK = :pk',
-            ExpressionAttributeValues: { ':pk': keys.customerOrdersIndex(CUSTOMER_ID) },
+            ...keyCondition(keys.customerOrders(CUSTOMER_ID)),
             ScanIndexForward: false,
             Limit: 25,
           }),
@@ -109,9 +107,7 @@ export const orderScenarios: Record<string, Scenario> = {
           db.send(
             new QueryCommand({
               TableName,
-              IndexName: 'GSI1',
-              KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
-              ExpressionAttributeValues: { ':pk': keys.publishedEventsIndex, ':from': iso(WINDOW.from), ':to': `${iso(WINDOW.to)}#~` },
+              ...keyCondition(keys.publishedEvents, keys.timeRange({ from: iso(WINDOW.from), to: iso(WINDOW.to) })),
               ...projection,
               Limit: PORTAL_EVENT_CAP + 1,
             }),
@@ -119,8 +115,7 @@ export const orderScenarios: Record<string, Scenario> = {
           db.send(
             new QueryCommand({
               TableName,
-              KeyConditionExpression: 'PK = :pk AND begins_with(SK, :event)',
-              ExpressionAttributeValues: { ':pk': keys.customerPartition(CUSTOMER_ID), ':event': keys.customerEventPrefix },
+              ...keyCondition(keys.customerItems(CUSTOMER_ID), { beginsWith: keys.customerEventPrefix }),
               ProjectionExpression: 'eventId',
               Limit: PORTAL_EVENT_CAP + 1,
             }),

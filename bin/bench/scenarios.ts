@@ -9,9 +9,9 @@ import { hashPassword } from '#shared/auth/passwords';
 import { issueToken } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
-import { db } from '#shared/data/client';
+import { db, withoutKeys } from '#shared/data/client';
 import { countDelta } from '#shared/data/counters';
-import { keys } from '#shared/data/keys';
+import { keyCondition, keys } from '#shared/data/keys';
 import { createShippingMethods } from '#shared/data/shipping-methods';
 import { createEvent } from '#shared/data/events';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
@@ -101,8 +101,7 @@ export async function seed(): Promise<Fixture> {
 
 const methodItem = (method: ShippingMethod) => ({
   ...keys.shippingMethod(method.id),
-  GSI1PK: keys.shippingMethodsIndex,
-  GSI1SK: keys.shippingMethodIndexSort(method.id),
+  ...keys.shippingMethodIndexes(method.id),
   entity: 'ShippingMethod',
   nameSearch: method.name.toLowerCase(),
   ...method,
@@ -203,7 +202,7 @@ const ticketItem = (record: Record<string, unknown>, version: number) => ({
   ...(record.deleted ? {} : keys.ticketIndexes(Number(record.eventId), Number(record.typeId), Number(record.id))),
   entity: 'Ticket',
   teamKey: record.teamId ?? 0,
-  ...Object.fromEntries(Object.entries(record).filter(([name]) => !['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity', 'teamKey'].includes(name))),
+  ...Object.fromEntries(Object.entries(withoutKeys(record)).filter(([name]) => name !== 'teamKey')),
   version: version + 1,
 });
 
@@ -294,9 +293,7 @@ export const scenarios: Record<string, Scenario> = {
       db.send(
         new QueryCommand({
           TableName,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.administratorLogin(admin.login) },
+          ...keyCondition(keys.administratorByLogin(admin.login)),
           Limit: 1,
         }),
       ),
@@ -315,9 +312,7 @@ export const scenarios: Record<string, Scenario> = {
       await db.send(
         new QueryCommand({
           TableName,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.shippingMethodsIndex },
+          ...keyCondition(keys.shippingMethodList),
           Limit: 25,
         }),
       );
@@ -402,9 +397,7 @@ export const scenarios: Record<string, Scenario> = {
         await db.send(
           new QueryCommand({
             TableName,
-            IndexName: 'GSI1',
-            KeyConditionExpression: 'GSI1PK = :pk',
-            ExpressionAttributeValues: { ':pk': keys.eventTicketsIndex(event.id) },
+            ...keyCondition(keys.eventTickets(event.id)),
             Limit: 25,
           }),
         );
@@ -480,9 +473,7 @@ export const scenarios: Record<string, Scenario> = {
         await db.send(
           new QueryCommand({
             TableName,
-            IndexName: 'GSI1',
-            KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-            ExpressionAttributeValues: { ':pk': keys.ticketTypeIndex(to!.id).GSI1PK, ':sk': keys.ticketTypeIndex(to!.id).GSI1SK },
+            ...keyCondition(keys.ticketTypeById(to!.id), { equals: keys.ticketTypeSort }),
           }),
         );
         const allocated = db.send(

@@ -19,7 +19,7 @@
 import { pathToFileURL } from 'node:url';
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
-import { keys } from '#shared/data/keys';
+import { keyCondition, keys, type Partition, withValues } from '#shared/data/keys';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
 import { ALL_EVENTS, blockOf } from '#shared/domain/ticket-list-plan';
 
@@ -30,7 +30,7 @@ export interface PositionBackfillOutcome {
   blocks: number;
 }
 
-const checkpoint = (run: string) => ({ PK: 'MAINTENANCE#backfill-list-positions', SK: `CHECKPOINT#${run}` });
+const checkpoint = (run: string) => keys.maintenanceCheckpoint('backfill-list-positions', run);
 const PAGE_SIZE = 500;
 type Item = Record<string, unknown>;
 /** `<list>/<block>` → process state → count, for one event. */
@@ -61,18 +61,18 @@ export async function backfillListPositions({ events, run = 'all', restart = fal
       recount.set(key, states);
     };
     if (eventId === ALL_EVENTS) {
-      for await (const item of indexItems(keys.allTicketsIndex, 'TicketListEntry', 'GSI3')) {
+      for await (const item of indexItems(keys.allTickets, 'TicketListEntry')) {
         add('all', item);
         add('count', item, Number(item.ticketId) % COUNT_SHARDS);
       }
     }
-    for await (const item of indexItems(keys.eventTicketsIndex(eventId), 'Ticket')) {
+    for await (const item of indexItems(keys.eventTickets(eventId), 'Ticket')) {
       outcome.tickets += 1;
       add('event', item);
       add(`team#${Number(item.teamKey ?? 0)}`, item);
       add(`type#${Number(item.typeId)}`, item);
     }
-    for await (const item of indexItems(keys.accessTicketsIndex(eventId), 'TicketAccessEntry')) add('access', item);
+    for await (const item of indexItems(keys.accessTickets(eventId), 'TicketAccessEntry')) add('access', item);
     outcome.blocks += await writeBlocks(eventId, recount);
     outcome.events += 1;
     await db.send(new PutCommand({ TableName: tableName(), Item: { ...checkpoint(run), entity: 'MaintenanceCheckpoint', lastEventId: eventId } }));
@@ -93,15 +93,13 @@ async function allEventIds(): Promise<number[]> {
   return ids;
 }
 
-/** The items of one list partition (GSI1 unless named) of the given entity, page by page to its end. */
-async function* indexItems(partition: string, entity: string, index: 'GSI1' | 'GSI3' = 'GSI1'): AsyncGenerator<Item> {
+/** The items of one list partition of the given entity, page by page to its end. */
+async function* indexItems(partition: Partition, entity: string): AsyncGenerator<Item> {
   const query: QueryCommandInput = {
     TableName: tableName(),
-    IndexName: index,
-    KeyConditionExpression: `${index}PK = :pk`,
+    ...withValues(keyCondition(partition), { ':entity': entity }),
     FilterExpression: '#entity = :entity',
     ExpressionAttributeNames: { '#entity': 'entity' },
-    ExpressionAttributeValues: { ':pk': partition, ':entity': entity },
     Limit: PAGE_SIZE,
   };
   let start: Item | undefined;
@@ -120,8 +118,7 @@ async function writeBlocks(eventId: number, recount: Recount): Promise<number> {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pos)',
-        ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':pos': 'POS#' },
+        ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.positionsPrefix }),
         ProjectionExpression: 'SK',
         Limit: PAGE_SIZE,
         ExclusiveStartKey: start,
@@ -138,7 +135,7 @@ async function writeBlocks(eventId: number, recount: Recount): Promise<number> {
   }
   for (const [SK, states] of blocks) {
     const counts = Object.fromEntries([...states].map(([state, n]) => [`s${state}`, n]));
-    await db.send(new PutCommand({ TableName: tableName(), Item: { PK: keys.eventPartition(eventId), SK, entity: 'ListPosition', ...counts } }));
+    await db.send(new PutCommand({ TableName: tableName(), Item: { PK: keys.eventItems(eventId).value, SK, entity: 'ListPosition', ...counts } }));
   }
   return blocks.size;
 }

@@ -54,8 +54,8 @@ async function backfillOne(item: Record<string, unknown>, outcome: BackfillOutco
   const live = !item.deleted;
   const purchasedDate = (item.purchasedDate as string | undefined) ?? String(item.created);
   const indexKeys = {
-    ...(live ? keys.eventPurchaseIndex(Number(item.eventId), purchasedDate, id) : {}),
-    ...keys.ticketUpdateIndex(id % TICKET_UPDATE_SHARDS, String(item.updated), id),
+    ...(live ? keys.eventPurchaseIndexes(Number(item.eventId), purchasedDate, id) : {}),
+    ...keys.ticketUpdateIndexes(id % TICKET_UPDATE_SHARDS, String(item.updated), id),
     purchasedDate,
   };
   const names = Object.fromEntries(Object.keys(indexKeys).map((name, i) => [`#k${i}`, name]));

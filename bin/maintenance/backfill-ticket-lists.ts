@@ -16,7 +16,7 @@
 import { pathToFileURL } from 'node:url';
 import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
-import { keys } from '#shared/data/keys';
+import { keyCondition, keys, withValues } from '#shared/data/keys';
 import { grantedEvents, listEntryItems } from '#shared/data/ticket-list-entries';
 import { fromTicketItem, readTicketRecord } from '#shared/data/ticket-records';
 import { searchEntryItems } from '#shared/data/ticket-search-entries';
@@ -86,11 +86,9 @@ async function* ticketPages(events: number[] | undefined): AsyncGenerator<Record
   for (const eventId of events) {
     const query: QueryCommandInput = {
       TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
+      ...withValues(keyCondition(keys.eventTickets(eventId)), { ':ticket': 'Ticket' }),
       FilterExpression: '#entity = :ticket',
       ExpressionAttributeNames: { '#entity': 'entity' },
-      ExpressionAttributeValues: { ':pk': keys.eventTicketsIndex(eventId), ':ticket': 'Ticket' },
       Limit: PAGE_SIZE,
     };
     yield* pagesOf((start) => db.send(new QueryCommand({ ...query, ExclusiveStartKey: start })));

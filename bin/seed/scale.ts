@@ -4,7 +4,7 @@ import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
 import { insertCustomer } from '#shared/data/customers';
 import { createEvent, getEvent, listTicketTypes } from '#shared/data/events';
-import { keys } from '#shared/data/keys';
+import { keyCondition, keys } from '#shared/data/keys';
 import { commitNewOrder } from '#shared/data/orders';
 import { commitTicketChanges, type ExtraAction, type TicketChange } from '#shared/data/ticket-changes';
 import { listWaveTimes } from '#shared/data/wave-times';
@@ -90,8 +90,7 @@ async function listTeams(eventId: number): Promise<Team[]> {
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :team)',
-      ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':team': 'TEAM#' },
+      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.teamPrefix }),
       Limit: 200,
     }),
   );

@@ -5,7 +5,7 @@ import type { Permission } from '../routes.ts';
 import { Conflict } from '../errors.ts';
 import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
-import { keys } from './keys.ts';
+import { keys, type Partition } from './keys.ts';
 import { END_SESSIONS_CLAUSE, END_SESSIONS_VALUES } from './session-versions.ts';
 
 /**
@@ -52,14 +52,14 @@ export const normalisedEmail = (email: string) => email.trim().toLowerCase();
 const fromItem = (item: Record<string, unknown>): Administrator => withoutKeys(item) as unknown as Administrator;
 
 /** The one administrator a lookup index points at (logins and emails are unique). */
-async function findByIndex(indexName: 'GSI1' | 'GSI2', partition: string): Promise<Administrator | undefined> {
-  const item = await findOneByIndex(indexName, partition);
+async function findByIndex(partition: Partition): Promise<Administrator | undefined> {
+  const item = await findOneByIndex(partition);
   return item ? fromItem(item) : undefined;
 }
 
-export const findAdministratorByEmail = (email: string) => findByIndex('GSI2', keys.administratorEmail(email));
+export const findAdministratorByEmail = (email: string) => findByIndex(keys.administratorByEmail(email));
 
-export const findAdministratorByLogin = (login: string) => findByIndex('GSI1', keys.administratorLogin(login));
+export const findAdministratorByLogin = (login: string) => findByIndex(keys.administratorByLogin(login));
 
 export async function getAdministrator(id: number): Promise<Administrator | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.administrator(id) }));
@@ -93,10 +93,7 @@ export async function createAdministrator(input: NewAdministrator): Promise<Admi
           TableName: tableName(),
           Item: {
             ...keys.administrator(id),
-            GSI1PK: keys.administratorLogin(admin.login),
-            GSI1SK: 'ADMIN',
-            GSI2PK: keys.administratorEmail(admin.email),
-            GSI2SK: 'ADMIN',
+            ...keys.administratorIndexes(admin.login, admin.email),
             entity: 'Administrator',
             ...admin,
           },

@@ -3,7 +3,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scan } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
 import type { ExtraAction } from './ticket-changes.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys } from './keys.ts';
 
 /**
  * What the gate leaves behind besides the ticket: a record of every scan, admitted or
@@ -35,8 +35,7 @@ export async function listScans(ticketId: number, limit = 100): Promise<ScanReco
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :scan)',
-      ExpressionAttributeValues: { ':pk': keys.ticket(ticketId).PK, ':scan': 'SCAN#' },
+      ...keyCondition(keys.ticketItems(ticketId), { beginsWith: keys.scanRecordPrefix }),
       Limit: limit,
     }),
   );

@@ -11,7 +11,8 @@ import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
 import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../services/dependencies.ts';
 import { DependencyUnavailable } from '../errors.ts';
-import { TABLE_SCHEMA, type GlobalIndexName } from './table-schema.ts';
+import { keyCondition, type Partition } from './keys.ts';
+import { TABLE_SCHEMA } from './table-schema.ts';
 
 /**
  * The one DynamoDB client of a function. Endpoints come from the SDK's own environment
@@ -140,16 +141,8 @@ export async function batchGet(
 }
 
 /** The one item a lookup index holds under `partition` (unique keys such as a login), or undefined. */
-export async function findOneByIndex(indexName: GlobalIndexName, partition: string): Promise<Record<string, unknown> | undefined> {
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: indexName,
-      KeyConditionExpression: `${indexName}PK = :pk`,
-      ExpressionAttributeValues: { ':pk': partition },
-      Limit: 1,
-    }),
-  );
+export async function findOneByIndex(partition: Partition): Promise<Record<string, unknown> | undefined> {
+  const { Items } = await db.send(new QueryCommand({ TableName: tableName(), ...keyCondition(partition), Limit: 1 }));
   return Items?.[0];
 }
 

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Event } from '../domain/event.ts';
 import { batchGet, db, queryPages, tableName, withoutKeys } from './client.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys } from './keys.ts';
 import { STATS_SHARDS } from './ticket-stats.ts';
 
 /**
@@ -34,14 +34,10 @@ export interface CappedEvents {
 /** Published events starting within [from, to] (ISO-8601 UTC, inclusive, either open), by start: at most PORTAL_EVENT_CAP. */
 export async function listPublishedEvents(range: { from?: string; to?: string }): Promise<CappedEvents> {
   const { from, to } = range;
-  // The sort key is `<startsAt>#<id:10>`: `~` sorts after every digit, so `to#~` includes events starting at `to`.
-  const condition = from && to ? ' AND GSI1SK BETWEEN :from AND :to' : from ? ' AND GSI1SK >= :from' : to ? ' AND GSI1SK <= :to' : '';
   const items = await queryPages(
     {
       TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: `GSI1PK = :pk${condition}`,
-      ExpressionAttributeValues: { ':pk': keys.publishedEventsIndex, ...(from ? { ':from': from } : {}), ...(to ? { ':to': `${to}#~` } : {}) },
+      ...keyCondition(keys.publishedEvents, keys.timeRange({ from: from || undefined, to: to || undefined })),
       ProjectionExpression: projection.expression,
       ExpressionAttributeNames: projection.names,
     },
@@ -55,8 +51,7 @@ export async function listCustomerEvents(customerId: number): Promise<CappedEven
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :event)',
-      ExpressionAttributeValues: { ':pk': keys.customerPartition(customerId), ':event': keys.customerEventPrefix },
+      ...keyCondition(keys.customerItems(customerId), { beginsWith: keys.customerEventPrefix }),
       ProjectionExpression: 'eventId',
       Limit: PORTAL_EVENT_CAP + 1,
     }),

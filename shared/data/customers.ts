@@ -5,7 +5,7 @@ import type { Customer } from '../domain/customer.ts';
 import { Conflict } from '../errors.ts';
 import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
 import { verificationPut, verificationSpend } from './email-verifications.ts';
-import { keys } from './keys.ts';
+import { keyAttributes, keys, type Partition } from './keys.ts';
 
 /**
  * Customers (the portal's accounts). One item each, `CUSTOMER#<id>` / `CUSTOMER`; GSI1
@@ -27,16 +27,16 @@ export async function getCustomer(id: number): Promise<Customer | undefined> {
   return Item ? fromItem(Item) : undefined;
 }
 
-async function findByIndex(indexName: 'GSI1' | 'GSI2', partition: string): Promise<Customer | undefined> {
-  const item = await findOneByIndex(indexName, partition);
+async function findByIndex(partition: Partition): Promise<Customer | undefined> {
+  const item = await findOneByIndex(partition);
   return item ? fromItem(item) : undefined;
 }
 
-/** The customer a Cognito user is linked to (one Query of GSI1, the whole record projected). */
-export const findCustomerBySub = (sub: string) => findByIndex('GSI1', keys.customerSubIndex(sub));
+/** The customer a Cognito user is linked to (one index Query, the whole record projected). */
+export const findCustomerBySub = (sub: string) => findByIndex(keys.customerBySub(sub));
 
-/** The customer whose login is this address (GSI2); eventually consistent, so the unique item stays the authority. */
-export const findCustomerByEmail = (email: string) => findByIndex('GSI2', keys.customerEmailIndex(email));
+/** The customer whose login is this address (an index Query); eventually consistent, so the unique item stays the authority. */
+export const findCustomerByEmail = (email: string) => findByIndex(keys.customerByEmail(email));
 
 /** The customer holding an address as login, from its unique item (strongly consistent); undefined when free. */
 export async function holderOfEmail(email: string): Promise<number | undefined> {
@@ -135,7 +135,7 @@ export async function confirmEmail(customer: Customer, tokenHash: string, stamp:
  * if it is this customer's), the new one in (only if nobody holds it).
  */
 export async function switchEmail(customer: Customer, address: string, tokenHash: string, stamp: string): Promise<VerificationOutcome> {
-  const index = keys.customerIndexes(customer.cognitoSub, address);
+  const byEmail = keys.customerByEmail(address);
   try {
     await transactWrite([
       verificationSpend(tokenHash, customer.id, address),
@@ -143,14 +143,15 @@ export async function switchEmail(customer: Customer, address: string, tokenHash
         Update: {
           TableName: tableName(),
           Key: keys.customer(customer.id),
-          UpdateExpression: 'SET emailAddress = :address, pendingEmailAddress = :null, emailVerified = :true, GSI2PK = :gsi2, updated = :now',
+          UpdateExpression: 'SET emailAddress = :address, pendingEmailAddress = :null, emailVerified = :true, #byEmail = :byEmail, updated = :now',
           ConditionExpression: 'pendingEmailAddress = :address AND emailAddress = :old',
+          ExpressionAttributeNames: { '#byEmail': keyAttributes(byEmail).partition },
           ExpressionAttributeValues: {
             ':address': address,
             ':old': customer.emailAddress,
             ':null': null,
             ':true': true,
-            ':gsi2': index.GSI2PK,
+            ':byEmail': byEmail.value,
             ':now': stamp,
           },
         },

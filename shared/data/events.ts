@@ -4,7 +4,7 @@ import { DEFAULT_LISTING, isValidTimeZone, type CreatedEvent, type Event, type N
 import { NotFound, ValidationError } from '../errors.ts';
 import { batchGet, db, tableName, transactWrite, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys } from './keys.ts';
 import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
 
 /**
@@ -26,17 +26,10 @@ export async function findTeam(eventId: number, teamId: number): Promise<Team | 
   return Item ? (withoutKeys(Item) as unknown as Team) : undefined;
 }
 
-/** A ticket type by id (GSI1), or undefined. */
+/** A ticket type by id (an index lookup), or undefined. */
 export async function findTicketType(id: number): Promise<TicketType | undefined> {
-  const index = keys.ticketTypeIndex(id);
   const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-      ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK },
-      Limit: 1,
-    }),
+    new QueryCommand({ TableName: tableName(), ...keyCondition(keys.ticketTypeById(id), { equals: keys.ticketTypeSort }), Limit: 1 }),
   );
   return Items?.[0] ? (withoutKeys(Items[0]) as unknown as TicketType) : undefined;
 }
@@ -62,8 +55,7 @@ export async function listTicketTypes(eventId: number): Promise<TicketType[]> {
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :type)',
-      ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':type': keys.ticketTypePrefix },
+      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.ticketTypePrefix }),
       Limit: MAX_TICKET_TYPES,
     }),
   );
@@ -156,11 +148,11 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
     created: now().toISOString(),
   };
   const { ticketTypes, teams, waveTimes, ...eventFields } = event;
-  const published = event.published ? { GSI1PK: keys.publishedEventsIndex, GSI1SK: keys.publishedEventSort(event.startsAt, eventId) } : {};
+  const published = event.published ? keys.publishedEventIndexes(event.startsAt, eventId) : {};
   const put = (Item: Record<string, unknown>) => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' } });
   await transactWrite([
     put({ ...keys.event(eventId), ...published, entity: 'Event', ...eventFields }),
-    ...ticketTypes.map((type) => put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndex(type.id), entity: 'TicketType', ...type })),
+    ...ticketTypes.map((type) => put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndexes(type.id), entity: 'TicketType', ...type })),
     ...ticketTypes.flatMap((type) =>
       type.grants.map((granted) => ({
         Put: { TableName: tableName(), Item: { ...keys.accessGrant(granted, type.id), entity: 'AccessGrant', typeId: type.id, eventId } },

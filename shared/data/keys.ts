@@ -1,5 +1,9 @@
+import type { GlobalIndexName } from './table-schema.ts';
+
 /**
- * Key builders: every key and index name of the table is spelled here and nowhere else.
+ * The table's declarations: every item key, index placement and Query key condition is
+ * built here (typed builders and `keyCondition`), and no key template or index name is
+ * written anywhere else (test/unit/key-declarations.test.ts fails on one).
  * The README's "Storage" section shows the whole key table with the access pattern each
  * key serves; keep the two in step.
  *
@@ -66,76 +70,158 @@
  */
 export type Key = { PK: string; SK: string };
 
+/** Where a Query reads: a partition of the table (no index) or of one GSI. */
+export interface Partition {
+  readonly index?: GlobalIndexName;
+  readonly value: string;
+}
+const table = (value: string): Partition => ({ value });
+const on = (index: GlobalIndexName, value: string): Partition => ({ index, value });
+
+/** The key attribute names a partition is read by: `PK`/`SK`, or the index's pair. */
+export const keyAttributes = ({ index }: Partition) => (index ? { partition: `${index}PK`, sort: `${index}SK` } : { partition: 'PK', sort: 'SK' });
+
+/** The attributes that put an item into index partitions, each at its sort key. */
+export function placedIn(...places: [Partition, string][]): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const [partition, sort] of places) {
+    if (!partition.index) throw new Error(`${partition.value} is a table partition; items are placed in index partitions only.`);
+    const names = keyAttributes(partition);
+    attributes[names.partition] = partition.value;
+    attributes[names.sort] = sort;
+  }
+  return attributes;
+}
+
+/** A sort-key condition: bounds are inclusive (`from`, `to`, `between`) or exclusive (`after`, `before`). */
+export type SortCondition =
+  | { equals: string }
+  | { beginsWith: string }
+  | { between: readonly [string, string] }
+  | { from: string }
+  | { to: string }
+  | { after: string }
+  | { before: string };
+
+/**
+ * The key part of every Query (`IndexName`, `KeyConditionExpression` and its values): the
+ * partition and an optional sort condition. Values are `:keyPartition`, `:keySort` and
+ * `:keySortEnd`, so a caller's own filter values never collide with them.
+ */
+export function keyCondition(partition: Partition, sort?: SortCondition) {
+  const names = keyAttributes(partition);
+  const values: Record<string, string> = { ':keyPartition': partition.value };
+  let condition = `${names.partition} = :keyPartition`;
+  if (sort) {
+    const [kind, value] = Object.entries(sort)[0] as [keyof UnionKeys<SortCondition>, string | readonly [string, string]];
+    if (kind === 'between') {
+      const [low, high] = value as readonly [string, string];
+      Object.assign(values, { ':keySort': low, ':keySortEnd': high });
+      condition += ` AND ${names.sort} BETWEEN :keySort AND :keySortEnd`;
+    } else {
+      values[':keySort'] = value as string;
+      const operator = { equals: '=', from: '>=', to: '<=', after: '>', before: '<' }[kind as string];
+      condition += kind === 'beginsWith' ? ` AND begins_with(${names.sort}, :keySort)` : ` AND ${names.sort} ${operator} :keySort`;
+    }
+  }
+  return { ...(partition.index ? { IndexName: partition.index } : {}), KeyConditionExpression: condition, ExpressionAttributeValues: values };
+}
+/** A key condition with the caller's own filter values beside its key values. */
+export const withValues = <T extends { ExpressionAttributeValues: Record<string, unknown> }>(key: T, values: Record<string, unknown>) => ({
+  ...key,
+  ExpressionAttributeValues: { ...key.ExpressionAttributeValues, ...values },
+});
+type UnionKeys<T> = { [K in T extends unknown ? keyof T : never]: unknown };
+
 /** Zero-padded so that ids sort numerically inside a string sort key. */
 export const sortableId = (id: number): string => String(id).padStart(10, '0');
 
+/** The sort key of every ticket list: id order; `{ after: ticketSort(id) }` resumes after a cursor. */
+const ticketSort = (id: number) => `TICKET#${sortableId(id)}`;
+const lower = (text: string) => text.trim().toLowerCase();
+
 export const keys = {
   shippingMethod: (id: number): Key => ({ PK: `SHIPPING_METHOD#${id}`, SK: 'SHIPPING_METHOD' }),
-  shippingMethodsIndex: 'SHIPPING_METHODS',
-  shippingMethodIndexSort: (id: number) => `SHIPPING_METHOD#${sortableId(id)}`,
+  /** Every shipping method, in id order. */
+  shippingMethodList: on('GSI1', 'SHIPPING_METHODS'),
+  shippingMethodIndexes: (id: number) => placedIn([keys.shippingMethodList, `SHIPPING_METHOD#${sortableId(id)}`]),
 
   administrator: (id: number): Key => ({ PK: `ADMIN#${id}`, SK: 'ADMIN' }),
-  administratorLogin: (login: string) => `ADMIN_LOGIN#${login.trim().toLowerCase()}`,
-  administratorEmail: (email: string) => `ADMIN_EMAIL#${email.trim().toLowerCase()}`,
+  administratorByLogin: (login: string) => on('GSI1', `ADMIN_LOGIN#${lower(login)}`),
+  administratorByEmail: (email: string) => on('GSI2', `ADMIN_EMAIL#${lower(email)}`),
+  administratorIndexes: (login: string, email: string) => placedIn([keys.administratorByLogin(login), 'ADMIN'], [keys.administratorByEmail(email), 'ADMIN']),
+  /** A caller as the idempotency and answer records name it: `ADMIN#<id>`, `CUSTOMER#<id>`. */
+  caller: (kind: 'admin' | 'customer', id: number) => `${kind.toUpperCase()}#${id}`,
 
   oauthLogin: (ref: string): Key => ({ PK: `OAUTH_LOGIN#${ref}`, SK: 'OAUTH_LOGIN' }),
   resetToken: (tokenHash: string): Key => ({ PK: `RESET_TOKEN#${tokenHash}`, SK: 'RESET_TOKEN' }),
-  resetTokensOf: (adminId: number) => `RESET_TOKENS#ADMIN#${adminId}`,
+  resetTokensOf: (adminId: number) => on('GSI1', `RESET_TOKENS#ADMIN#${adminId}`),
+  resetTokenIndexes: (adminId: number, createdIso: string) => placedIn([keys.resetTokensOf(adminId), createdIso]),
   rateWindow: (name: string, subject: string): Key => ({ PK: `RATE#${name}#${subject}`, SK: 'RATE' }),
 
   unique: (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' }),
   sequence: (name: string): Key => ({ PK: `SEQUENCE#${name}`, SK: 'SEQUENCE' }),
+  /** A maintenance command's checkpoint of one run (bin/maintenance/). */
+  maintenanceCheckpoint: (command: string, run: string): Key => ({ PK: `MAINTENANCE#${command}`, SK: `CHECKPOINT#${run}` }),
   /** The stage's key for hashing submitted logins before they are logged (shared/data/log-key.ts). */
   logKey: (): Key => ({ PK: 'LOG_KEY', SK: 'LOG_KEY' }),
   count: (name: string): Key => ({ PK: `COUNT#${name}`, SK: 'COUNT' }),
 
   event: (id: number): Key => ({ PK: `EVENT#${id}`, SK: 'EVENT' }),
-  eventPartition: (id: number) => `EVENT#${id}`,
+  /** An event's partition: its ticket types, teams, grants, waves, waivers, shards and positions, each read by its prefix. */
+  eventItems: (id: number) => table(`EVENT#${id}`),
   ticketType: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TICKET_TYPE#${sortableId(id)}` }),
   ticketTypePrefix: 'TICKET_TYPE#',
-  ticketTypeIndex: (id: number) => ({ GSI1PK: `TICKET_TYPE#${id}`, GSI1SK: 'TICKET_TYPE' }),
+  /** A ticket type by id alone: GSI1 `TICKET_TYPE#<id>` / `TICKET_TYPE`. */
+  ticketTypeById: (id: number) => on('GSI1', `TICKET_TYPE#${id}`),
+  ticketTypeSort: 'TICKET_TYPE',
+  ticketTypeIndexes: (id: number) => placedIn([keys.ticketTypeById(id), keys.ticketTypeSort]),
   accessGrant: (grantedEventId: number, typeId: number): Key => ({ PK: `EVENT#${grantedEventId}`, SK: `GRANT#${sortableId(typeId)}` }),
   accessGrantPrefix: 'GRANT#',
   team: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TEAM#${sortableId(id)}` }),
+  teamPrefix: 'TEAM#',
   eventStats: (eventId: number, shard: number): Key => ({ PK: `EVENT#${eventId}`, SK: `STATS#${shard}` }),
   /** One block of ticket ids of one list of an event (shared/data/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
   listPosition: (eventId: number, list: string, block: number): Key => ({ PK: `EVENT#${eventId}`, SK: `POS#${list}#${String(block).padStart(8, '0')}` }),
   positionPrefix: (list: string) => `POS#${list}#`,
+  /** Every list's blocks of an event (the positions backfill rewrites them all). */
+  positionsPrefix: 'POS#',
   ticket: (id: number): Key => ({ PK: `TICKET#${id}`, SK: 'TICKET' }),
-  /** GSI1 (tickets of an event) and GSI2 (tickets of a type); absent on deleted tickets. */
-  ticketIndexes: (eventId: number, typeId: number, id: number) => ({
-    GSI1PK: `EVENT_TICKETS#${eventId}`,
-    GSI1SK: `TICKET#${sortableId(id)}`,
-    GSI2PK: `TYPE_TICKETS#${typeId}`,
-    GSI2SK: `TICKET#${sortableId(id)}`,
-  }),
-  eventTicketsIndex: (eventId: number) => `EVENT_TICKETS#${eventId}`,
-  typeTicketsIndex: (typeId: number) => `TYPE_TICKETS#${typeId}`,
+  /** A ticket's partition: its record, history, scans, list and search entries, waiver signatures. */
+  ticketItems: (id: number) => table(`TICKET#${id}`),
+  ticketSort,
+  /** An event's live tickets (GSI1) and a type's (GSI2), on the ticket item; absent on deleted tickets. */
+  eventTickets: (eventId: number) => on('GSI1', `EVENT_TICKETS#${eventId}`),
+  typeTickets: (typeId: number) => on('GSI2', `TYPE_TICKETS#${typeId}`),
+  ticketIndexes: (eventId: number, typeId: number, id: number) => placedIn([keys.eventTickets(eventId), ticketSort(id)], [keys.typeTickets(typeId), ticketSort(id)]),
   /**
    * A live ticket's list entries (small items in its own partition, rewritten in its change transaction):
-   * `LIST` carries GSI1 event+team and GSI2 event+processState; `LIST#ACCESS#<eventId:10>` carries GSI1
-   * per other event its type grants entry to. The `teams`, `exclude_process_states` and `accessEvents` filters.
+   * `LIST` carries GSI1 event+team, GSI2 event+processState and GSI3 every event; `LIST#ACCESS#<eventId:10>`
+   * carries GSI1 per other event its type grants entry to. The `teams`, `exclude_process_states` and `accessEvents` filters.
    */
   ticketListEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST' }),
   ticketAccessEntry: (ticketId: number, grantedEventId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `LIST#ACCESS#${sortableId(grantedEventId)}` }),
   ticketAccessEntryPrefix: 'LIST#ACCESS#',
-  teamTicketsIndex: (eventId: number, teamKey: number) => `TEAM_TICKETS#${eventId}#${teamKey}`,
-  stateTicketsIndex: (eventId: number, processState: number) => `STATE_TICKETS#${eventId}#${processState}`,
-  accessTicketsIndex: (grantedEventId: number) => `ACCESS_TICKETS#${grantedEventId}`,
-  /** GSI3 of every live ticket's `LIST` entry: the list across all events (unsharded, as an event's own list is). */
-  allTicketsIndex: 'ALL_TICKETS',
-  /** A live ticket's search token (shared/data/ticket-search-entries.ts); GSI1 partitions by event and the token's first characters. */
+  teamTickets: (eventId: number, teamKey: number) => on('GSI1', `TEAM_TICKETS#${eventId}#${teamKey}`),
+  stateTickets: (eventId: number, processState: number) => on('GSI2', `STATE_TICKETS#${eventId}#${processState}`),
+  accessTickets: (grantedEventId: number) => on('GSI1', `ACCESS_TICKETS#${grantedEventId}`),
+  /** The list across all events (unsharded, as an event's own list is). */
+  allTickets: on('GSI3', 'ALL_TICKETS'),
+  listEntryIndexes: (eventId: number, teamKey: number, processState: number, id: number) =>
+    placedIn([keys.teamTickets(eventId, teamKey), ticketSort(id)], [keys.stateTickets(eventId, processState), ticketSort(id)], [keys.allTickets, ticketSort(id)]),
+  accessEntryIndexes: (grantedEventId: number, id: number) => placedIn([keys.accessTickets(grantedEventId), ticketSort(id)]),
+  /** A live ticket's search token (shared/data/ticket-search-entries.ts): GSI1 by event and the token's first characters, GSI2 the same across events. */
   ticketSearchEntry: (ticketId: number, token: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SEARCH#${token}` }),
   ticketSearchEntryPrefix: 'SEARCH#',
-  searchIndex: (eventId: number, bucket: string) => `SEARCH#${eventId}#${bucket}`,
-  /** GSI2 of the same entries across every event: a search without an event filter. */
-  searchEveryEventIndex: (bucket: string) => `SEARCH_ALL#${bucket}`,
+  searchIn: (eventId: number, bucket: string) => on('GSI1', `SEARCH#${eventId}#${bucket}`),
+  searchEveryEvent: (bucket: string) => on('GSI2', `SEARCH_ALL#${bucket}`),
   searchSort: (token: string, ticketId: number) => `${token}#${sortableId(ticketId)}`,
-  /** The sort key of every ticket list (GSI1, GSI2 and the entries): id order; `> ticketSort(id)` resumes after a cursor. */
-  ticketSort: (id: number) => `TICKET#${sortableId(id)}`,
-  /** A ticket's history, newest first: Query `TICKET#<id>` by this prefix, backwards. */
+  searchEntryIndexes: (eventId: number, bucket: string, token: string, id: number) =>
+    placedIn([keys.searchIn(eventId, bucket), keys.searchSort(token, id)], [keys.searchEveryEvent(bucket), keys.searchSort(token, id)]),
+  /** A ticket's history, newest first: Query the ticket's partition between two of these, backwards. */
   ticketHistory: (ticketId: number, version: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `HISTORY#${sortableId(version)}` }),
   scanRecord: (ticketId: number, at: string, nonce: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SCAN#${at}#${nonce}` }),
+  scanRecordPrefix: 'SCAN#',
   bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
   /** An `Idempotency-Key` of a route, scoped to its caller (`ADMIN#<id>`, `CUSTOMER#<id>`): the key is last, so no key can reach another scope. */
   idempotentRequest: (route: string, caller: string, key: string): Key => ({ PK: `IDEMPOTENCY#${route}#${caller}#${key}`, SK: 'REQUEST' }),
@@ -146,13 +232,21 @@ export const keys = {
   /** One per live ticket's barcode, in its change transaction (like the bib): barcodes stay unique, the `barcode` filter is one GetItem. */
   barcode: (barcode: string): Key => ({ PK: `UNIQUE#BARCODE#${barcode}`, SK: 'UNIQUE' }),
   /** GSI5 an event's live tickets by purchase time (a purchase range is a key condition). */
-  eventPurchaseIndex: (eventId: number, purchasedDate: string, id: number) => ({ GSI5PK: `EVENT_PURCHASES#${eventId}`, GSI5SK: `${purchasedDate}#${sortableId(id)}` }),
-  eventPurchasesIndex: (eventId: number) => `EVENT_PURCHASES#${eventId}`,
+  eventPurchases: (eventId: number) => on('GSI5', `EVENT_PURCHASES#${eventId}`),
+  purchaseSort: (purchasedDate: string, id: number) => `${purchasedDate}#${sortableId(id)}`,
+  eventPurchaseIndexes: (eventId: number, purchasedDate: string, id: number) => placedIn([keys.eventPurchases(eventId), keys.purchaseSort(purchasedDate, id)]),
   /** GSI6 every ticket (deleted ones too) by update time, write-sharded by `id % shards`: the incremental sync. */
-  ticketUpdateIndex: (shard: number, updated: string, id: number) => ({ GSI6PK: `TICKET_UPDATES#${shard}`, GSI6SK: `${updated}#${sortableId(id)}` }),
-  ticketUpdatesIndex: (shard: number) => `TICKET_UPDATES#${shard}`,
-  /** A GSI5/GSI6 sort key bound: `<ISO>#` sorts before every id at that instant, `<ISO>#~` after. */
+  ticketUpdates: (shard: number) => on('GSI6', `TICKET_UPDATES#${shard}`),
+  updateSort: (updated: string, id: number) => `${updated}#${sortableId(id)}`,
+  ticketUpdateIndexes: (shard: number, updated: string, id: number) => placedIn([keys.ticketUpdates(shard), keys.updateSort(updated, id)]),
+  /** A purchase or update time bound: `<ISO>#` sorts before every id at that instant, `<ISO>#~` after. */
   timeSortBound: (iso: string, end: 'first' | 'last') => (end === 'first' ? `${iso}#` : `${iso}#~`),
+  /** The sort condition of `<ISO>#<id:10>` keys within [from, to] (inclusive, either open); undefined when both are. */
+  timeRange: ({ from, to }: { from?: string; to?: string }): SortCondition | undefined => {
+    const [low, high] = [from === undefined ? undefined : keys.timeSortBound(from, 'first'), to === undefined ? undefined : keys.timeSortBound(to, 'last')];
+    if (low !== undefined && high !== undefined) return { between: [low, high] };
+    return low !== undefined ? { from: low } : high !== undefined ? { to: high } : undefined;
+  },
 
   // ---- Claims (a ticket sent to someone else to claim) ----
   /** A mailed claim link's token, by its SHA-256: `{ticketId, claimantEmail}` (TTL `expiresAt`, 14 days). */
@@ -161,52 +255,45 @@ export const keys = {
   // ---- Customers (the portal's accounts and their verification) ----
   /** The customer record: one GetItem by id. */
   customer: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'CUSTOMER' }),
-  /** GSI1 finds a customer by Cognito `sub` (login), GSI2 by lower-cased email (the pre-check of create). */
-  customerIndexes: (sub: string, email: string) => ({
-    GSI1PK: `CUSTOMER_SUB#${sub}`,
-    GSI1SK: 'CUSTOMER',
-    GSI2PK: `CUSTOMER_EMAIL#${email.trim().toLowerCase()}`,
-    GSI2SK: 'CUSTOMER',
-  }),
-  customerSubIndex: (sub: string) => `CUSTOMER_SUB#${sub}`,
-  customerEmailIndex: (email: string) => `CUSTOMER_EMAIL#${email.trim().toLowerCase()}`,
+  /** A customer's partition: their events' links and order counts. */
+  customerItems: (id: number) => table(`CUSTOMER#${id}`),
+  /** A customer by Cognito `sub` (login) on GSI1, by lower-cased email (the pre-check of create) on GSI2. */
+  customerBySub: (sub: string) => on('GSI1', `CUSTOMER_SUB#${sub}`),
+  customerByEmail: (email: string) => on('GSI2', `CUSTOMER_EMAIL#${lower(email)}`),
+  customerIndexes: (sub: string, email: string) => placedIn([keys.customerBySub(sub), 'CUSTOMER'], [keys.customerByEmail(email), 'CUSTOMER']),
   /** One per customer login, in the transactions that create or switch it: emails stay unique. */
-  customerEmailUnique: (email: string): Key => ({ PK: `UNIQUE#CUSTOMER_EMAIL#${email.trim().toLowerCase()}`, SK: 'UNIQUE' }),
+  customerEmailUnique: (email: string): Key => ({ PK: `UNIQUE#CUSTOMER_EMAIL#${lower(email)}`, SK: 'UNIQUE' }),
   /** A mailed verification token, by its SHA-256 (TTL `expiresAt`, 48 h). */
   emailVerification: (tokenHash: string): Key => ({ PK: `EMAIL_VERIFICATION#${tokenHash}`, SK: 'EMAIL_VERIFICATION' }),
 
   // ---- Catalogue and orders (portal events, wave times, orders, payment processor) ----
   /** GSI1 of published events only (sparse): `PUBLISHED_EVENTS` / `<startsAt ISO>#<id:10>`, a start range is a key condition. */
-  publishedEventsIndex: 'PUBLISHED_EVENTS',
+  publishedEvents: on('GSI1', 'PUBLISHED_EVENTS'),
   publishedEventSort: (startsAt: string, id: number) => `${startsAt}#${sortableId(id)}`,
-  /** A start wave of an event: Query `EVENT#<eventId>` by `WAVE#`. */
+  publishedEventIndexes: (startsAt: string, id: number) => placedIn([keys.publishedEvents, keys.publishedEventSort(startsAt, id)]),
+  /** A start wave of an event: Query the event's partition by `WAVE#`. */
   waveTime: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `WAVE#${sortableId(id)}` }),
   waveTimePrefix: 'WAVE#',
-  /** A customer holds an order for an event (its events even when unpublished): Query `CUSTOMER#<id>` by `EVENT#`. */
+  /** A customer holds an order for an event (its events even when unpublished): Query the customer's partition by `EVENT#`. */
   customerEvent: (customerId: number, eventId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: `EVENT#${sortableId(eventId)}` }),
-  customerPartition: (customerId: number) => `CUSTOMER#${customerId}`,
   customerEventPrefix: 'EVENT#',
   /** A customer's order counts: total, per event, per ticket type (the orders list's totalCount). */
   orderCounts: (customerId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: 'ORDER_COUNTS' }),
   order: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER' }),
   /** GSI1 a customer's orders, GSI2 a customer's orders of one event; both sorted by purchase time. */
-  orderIndexes: (customerId: number, eventId: number, purchasedDate: string, id: number) => ({
-    GSI1PK: `CUSTOMER_ORDERS#${customerId}`,
-    GSI1SK: `${purchasedDate}#${sortableId(id)}`,
-    GSI2PK: `CUSTOMER_EVENT_ORDERS#${customerId}#${eventId}`,
-    GSI2SK: `${purchasedDate}#${sortableId(id)}`,
-  }),
-  customerOrdersIndex: (customerId: number) => `CUSTOMER_ORDERS#${customerId}`,
-  customerEventOrdersIndex: (customerId: number, eventId: number) => `CUSTOMER_EVENT_ORDERS#${customerId}#${eventId}`,
+  customerOrders: (customerId: number) => on('GSI1', `CUSTOMER_ORDERS#${customerId}`),
+  customerEventOrders: (customerId: number, eventId: number) => on('GSI2', `CUSTOMER_EVENT_ORDERS#${customerId}#${eventId}`),
+  orderIndexes: (customerId: number, eventId: number, purchasedDate: string, id: number) =>
+    placedIn([keys.customerOrders(customerId), keys.purchaseSort(purchasedDate, id)], [keys.customerEventOrders(customerId, eventId), keys.purchaseSort(purchasedDate, id)]),
   /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
-  orderTicketIndex: (orderId: number, ticketId: number) => ({ GSI3PK: `ORDER_TICKETS#${orderId}`, GSI3SK: `TICKET#${sortableId(ticketId)}` }),
-  customerTicketIndex: (customerId: number, ticketId: number) => ({ GSI4PK: `CUSTOMER_TICKETS#${customerId}`, GSI4SK: `TICKET#${sortableId(ticketId)}` }),
-  orderTicketsIndex: (orderId: number) => `ORDER_TICKETS#${orderId}`,
-  customerTicketsIndex: (customerId: number) => `CUSTOMER_TICKETS#${customerId}`,
+  orderTickets: (orderId: number) => on('GSI3', `ORDER_TICKETS#${orderId}`),
+  customerTickets: (customerId: number) => on('GSI4', `CUSTOMER_TICKETS#${customerId}`),
+  orderTicketIndexes: (orderId: number, ticketId: number) => placedIn([keys.orderTickets(orderId), ticketSort(ticketId)]),
+  customerTicketIndexes: (customerId: number, ticketId: number) => placedIn([keys.customerTickets(customerId), ticketSort(ticketId)]),
   /** The one payment processor configuration (public settings only; secrets live in Secrets Manager). */
   paymentProcessor: { PK: 'PAYMENT_PROCESSOR', SK: 'PAYMENT_PROCESSOR' } as Key,
 
-  /** A ticket's required waivers: Query `EVENT#<eventId>` by the event-wide prefix and by its type's. */
+  /** A ticket's required waivers: Query the event's partition by the event-wide prefix and by its type's. */
   waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({
     PK: `EVENT#${eventId}`,
     SK: ticketTypeId === null ? `WAIVER#EVENT#${sortableId(id)}` : `WAIVER#TYPE#${sortableId(ticketTypeId)}#${sortableId(id)}`,
@@ -214,7 +301,7 @@ export const keys = {
   eventWaiversPrefix: 'WAIVER#EVENT#',
   typeWaiversPrefix: (ticketTypeId: number) => `WAIVER#TYPE#${sortableId(ticketTypeId)}#`,
   waiverVersion: (waiverId: number, hash: string): Key => ({ PK: `WAIVER#${waiverId}`, SK: `VERSION#${hash}` }),
-  /** A ticket's signatures: one Query of `TICKET#<id>` by this prefix. */
+  /** A ticket's signatures: one Query of the ticket's partition by this prefix. */
   waiverSignature: (ticketId: number, waiverId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `WAIVER_SIGNATURE#${sortableId(waiverId)}` }),
   waiverSignaturesPrefix: 'WAIVER_SIGNATURE#',
 };

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
 import { ALL_EVENTS, POSITION_BLOCK, blockOf, type PositionList } from '../domain/ticket-list-plan.ts';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys } from './keys.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
 
 /**
@@ -96,8 +96,7 @@ async function readBlocks(lists: readonly PositionList[], states: readonly numbe
         const page = await db.send(
           new QueryCommand({
             TableName: tableName(),
-            KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-            ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':prefix': keys.positionPrefix(list) },
+            ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.positionPrefix(list) }),
             ScanIndexForward: forward,
             Limit: limit,
             ExclusiveStartKey: startKey,
@@ -163,8 +162,7 @@ export async function countAllEvents(): Promise<Map<number, number>> {
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.eventPartition(ALL_EVENTS), ':prefix': keys.positionPrefix('count') },
+      ...keyCondition(keys.eventItems(ALL_EVENTS), { beginsWith: keys.positionPrefix('count') }),
       Limit: COUNT_SHARDS,
     }),
   );

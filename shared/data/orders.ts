@@ -3,7 +3,7 @@ import type { Order } from '../domain/order.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, withoutKeys } from './client.ts';
 import { customerEventLink } from './customer-events.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys } from './keys.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**
@@ -111,7 +111,7 @@ export async function readTicketsAndCounts(
   return { tickets, ...(withCounts ? { counts: toCounts(countsItem) } : {}) };
 }
 
-/** Which partition serves a read: all of a customer's orders (GSI1), or those of one event (GSI2). */
+/** Which partition serves a read: all of a customer's orders, or those of one event. */
 export type OrderPartition = { customerId: number; eventId?: number };
 
 export interface OrderRead {
@@ -132,10 +132,9 @@ export async function readOrders(
   range: { from?: string; to?: string },
   { budget, enough = Infinity, keep }: { budget: number; enough?: number; keep?: (order: Order) => boolean },
 ): Promise<OrderRead> {
-  const index = partition.eventId === undefined ? 'GSI1' : 'GSI2';
-  const pk = partition.eventId === undefined ? keys.customerOrdersIndex(partition.customerId) : keys.customerEventOrdersIndex(partition.customerId, partition.eventId);
-  const { from, to } = range;
-  const condition = from && to ? ` AND ${index}SK BETWEEN :from AND :to` : from ? ` AND ${index}SK >= :from` : to ? ` AND ${index}SK <= :to` : '';
+  const where = partition.eventId === undefined ? keys.customerOrders(partition.customerId) : keys.customerEventOrders(partition.customerId, partition.eventId);
+  // `~` sorts after the `#<id>` suffix, so orders made at exactly `to` are in.
+  const key = keyCondition(where, keys.timeRange({ from: range.from || undefined, to: range.to || undefined }));
   const orders: Order[] = [];
   let read = 0;
   let startKey: Record<string, unknown> | undefined;
@@ -145,10 +144,7 @@ export async function readOrders(
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: index,
-        KeyConditionExpression: `${index}PK = :pk${condition}`,
-        // `~` sorts after the `#<id>` suffix, so orders made at exactly `to` are in.
-        ExpressionAttributeValues: { ':pk': pk, ...(from ? { ':from': from } : {}), ...(to ? { ':to': `${to}#~` } : {}) },
+        ...key,
         ScanIndexForward: false,
         Limit: wanted,
         ExclusiveStartKey: startKey,

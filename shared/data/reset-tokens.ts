@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/li
 import { epochSeconds, now } from '../clock.ts';
 import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { passwordChange } from './administrators.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys } from './keys.ts';
 
 /**
  * Password-reset tokens of legacy mode. Only the SHA-256 of a token is stored (the key),
@@ -22,8 +22,7 @@ export async function storeResetToken(tokenHash: string, adminId: number, ttlSec
       TableName: tableName(),
       Item: {
         ...keys.resetToken(tokenHash),
-        GSI1PK: keys.resetTokensOf(adminId),
-        GSI1SK: now().toISOString(),
+        ...keys.resetTokenIndexes(adminId, now().toISOString()),
         entity: 'ResetToken',
         adminId,
         expiresAt: epochSeconds() + ttlSeconds,
@@ -47,9 +46,7 @@ async function outstandingTokenKeys(adminId: number): Promise<{ PK: string; SK: 
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.resetTokensOf(adminId) },
+      ...keyCondition(keys.resetTokensOf(adminId)),
       ProjectionExpression: 'PK, SK',
     }),
   );

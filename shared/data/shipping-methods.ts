@@ -6,7 +6,7 @@ import { NotFound } from '../errors.ts';
 import type { Page } from '../domain/paging.ts';
 import { batchGet, db, MAX_TRANSACTION_ITEMS, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { allocateIds, countDelta, readCount } from './counters.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys, withValues } from './keys.ts';
 
 /**
  * Shipping methods: one item each, all in the GSI1 partition `SHIPPING_METHODS` (a
@@ -22,8 +22,7 @@ type Item = ShippingMethod & Record<string, unknown>;
 
 const toItem = (method: ShippingMethod) => ({
   ...keys.shippingMethod(method.id),
-  GSI1PK: keys.shippingMethodsIndex,
-  GSI1SK: keys.shippingMethodIndexSort(method.id),
+  ...keys.shippingMethodIndexes(method.id),
   entity: 'ShippingMethod',
   nameSearch: method.name.toLowerCase(),
   ...method,
@@ -67,9 +66,7 @@ export async function listShippingMethods(query: { name?: string; limit: number;
   const items = await queryPages(
     {
       TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.shippingMethodsIndex, ...(search ? { ':q': search } : {}) },
+      ...withValues(keyCondition(keys.shippingMethodList), search ? { ':q': search } : {}),
       ...(search ? { FilterExpression: 'contains(nameSearch, :q)' } : {}),
     },
     search ? undefined : query.offset + query.limit,

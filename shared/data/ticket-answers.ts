@@ -28,7 +28,7 @@ export class AnswerKeyTaken extends Conflict {
   }
 }
 
-const keyOf = ({ route, adminId, key }: AnswerScope) => keys.idempotentAnswer(route, `ADMIN#${adminId}`, key);
+const keyOf = ({ route, adminId, key }: AnswerScope) => keys.idempotentAnswer(route, keys.caller('admin', adminId), key);
 
 /** The answer stored under the key for this ticket; 409 `idempotency_key_reused` when the key was used for another ticket. */
 export async function readTicketAnswer(scope: AnswerScope, ticketId: number): Promise<Ticket | undefined> {

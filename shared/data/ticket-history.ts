@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { tableName, db, withoutKeys } from './client.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys } from './keys.ts';
 
 /**
  * A ticket's history entries live in its own partition, keyed by the version they
@@ -28,12 +28,7 @@ export async function readTicketHistory(ticketId: number, latest: number, page: 
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :oldest AND :newest',
-      ExpressionAttributeValues: {
-        ':pk': keys.ticket(ticketId).PK,
-        ':oldest': keys.ticketHistory(ticketId, oldest).SK,
-        ':newest': keys.ticketHistory(ticketId, newest).SK,
-      },
+      ...keyCondition(keys.ticketItems(ticketId), { between: [keys.ticketHistory(ticketId, oldest).SK, keys.ticketHistory(ticketId, newest).SK] }),
       ScanIndexForward: false,
       Limit: page.limit,
     }),

@@ -52,7 +52,7 @@ export async function countsOf(filter: TicketListFilter) {
   for (const item of [...reads[1], ...reads[2]]) Object.assign(merged.get(`${item.PK}|${item.SK}`) ?? {}, item);
   const shards = [...merged.values()];
   const included = new Set(includedStates(filter));
-  const access = new Set(filter.accessEvents.map((eventId) => keys.eventPartition(eventId)));
+  const access = new Set(filter.accessEvents.map((eventId) => keys.eventItems(eventId).value));
   const sum = (pick: (item: Item, state: number) => number, onlyAccess = false) => {
     let all = 0;
     let counted = 0;

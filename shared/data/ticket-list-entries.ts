@@ -33,22 +33,16 @@ export const grantedEvents = (record: TicketRecord): number[] => [...new Set(rec
 /** The entries a ticket has in this state: none when deleted. */
 export function listEntryItems(record: TicketRecord): ListEntry[] {
   if (record.deleted) return [];
-  const sort = keys.ticketSort(record.id);
   const entries: ListEntry[] = [
     {
       ...keys.ticketListEntry(record.id),
       entity: 'TicketListEntry',
-      GSI1PK: keys.teamTicketsIndex(record.eventId, record.teamId ?? 0),
-      GSI1SK: sort,
-      GSI2PK: keys.stateTicketsIndex(record.eventId, record.processState),
-      GSI2SK: sort,
-      GSI3PK: keys.allTicketsIndex,
-      GSI3SK: sort,
+      ...keys.listEntryIndexes(record.eventId, record.teamId ?? 0, record.processState, record.id),
       ...tuple(record),
     },
   ];
   for (const eventId of grantedEvents(record)) {
-    entries.push({ ...keys.ticketAccessEntry(record.id, eventId), entity: 'TicketAccessEntry', GSI1PK: keys.accessTicketsIndex(eventId), GSI1SK: sort, ...tuple(record) });
+    entries.push({ ...keys.ticketAccessEntry(record.id, eventId), entity: 'TicketAccessEntry', ...keys.accessEntryIndexes(eventId, record.id), ...tuple(record) });
   }
   return entries;
 }

@@ -3,7 +3,7 @@ import type { ListUser, ListWaveTime } from '../domain/older-ticket-list.ts';
 import type { SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
-import { keys, sortableId } from './keys.ts';
+import { keyAttributes, keyCondition, keys, sortableId, type Partition, type SortCondition } from './keys.ts';
 import { fromTicketItem, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
@@ -38,35 +38,30 @@ export async function ticketByBarcode(barcode: string): Promise<IndexRead> {
   return { records: record && !record.deleted ? [record] : [], complete: true, itemsRead: Item ? 1 : 0 };
 }
 
-export type SortIndex = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4' | 'GSI5' | 'GSI6';
-type Range = { index: SortIndex; partition: string; from?: string; to?: string };
+/** The order a serving list is read in: by id, by purchase time or by update time (each ending in the id). */
+export type ServingOrder = 'id' | 'purchase' | 'update';
+type Range = { partition: Partition; range?: SortCondition };
 
 /** The first sort key after `sort`: its trailing 10-digit id plus one (every serving sort key ends in one). */
 export const nextSort = (sort: string): string => `${sort.slice(0, -10)}${sortableId(Number(sort.slice(-10)) + 1)}`;
 
-/** The sort key a record has in a serving index (where a cursor after it resumes). */
-export function sortOf(index: SortIndex, record: TicketRecord): string {
-  switch (index) {
-    case 'GSI1':
-    case 'GSI2':
-    case 'GSI3':
-    case 'GSI4': return keys.ticketSort(record.id);
-    case 'GSI5': return keys.eventPurchaseIndex(record.eventId, record.purchasedDate ?? record.created, record.id).GSI5SK;
-    case 'GSI6': return keys.ticketUpdateIndex(0, record.updated, record.id).GSI6SK;
+/** The sort key a record has in a serving list of that order (where a cursor after it resumes). */
+export function sortOf(order: ServingOrder, record: TicketRecord): string {
+  switch (order) {
+    case 'id': return keys.ticketSort(record.id);
+    case 'purchase': return keys.purchaseSort(record.purchasedDate ?? record.created, record.id);
+    case 'update': return keys.updateSort(record.updated, record.id);
   }
 }
 
 /** One key range in index order from after `after`, `Limit`ed by what is still missing plus what `accept` dropped so far. */
-async function readRange({ index, partition, from, to }: Range, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+async function readRange({ partition, range }: Range, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+  const [from, to] = range && 'between' in range ? range.between : [range && 'from' in range ? range.from : undefined, range && 'to' in range ? range.to : undefined];
   const start = after === undefined ? from : from === undefined || nextSort(after) > from ? nextSort(after) : from;
-  const bounds = start !== undefined && to !== undefined ? ' BETWEEN :from AND :to' : start !== undefined ? ' >= :from' : to !== undefined ? ' <= :to' : '';
-  const input: QueryCommandInput = {
-    TableName: tableName(),
-    IndexName: index,
-    KeyConditionExpression: `${index}PK = :pk${bounds ? ` AND ${index}SK${bounds}` : ''}`,
-    ExpressionAttributeValues: { ':pk': partition, ...(start !== undefined ? { ':from': start } : {}), ...(to !== undefined ? { ':to': to } : {}) },
-  };
   if (start !== undefined && to !== undefined && start > to) return { records: [], complete: true, itemsRead: 0 };
+  const sort: SortCondition | undefined = start !== undefined && to !== undefined ? { between: [start, to] } : start !== undefined ? { from: start } : to !== undefined ? { to } : undefined;
+  const input: QueryCommandInput = { TableName: tableName(), ...keyCondition(partition, sort) };
+  const sortName = keyAttributes(partition).sort;
   const records: TicketRecord[] = [];
   let read = 0;
   let lastSort: string | undefined;
@@ -75,7 +70,7 @@ async function readRange({ index, partition, from, to }: Range, { after, need, b
     const page = await db.send(new QueryCommand({ ...input, Limit: Math.min(budget - read, need - records.length + (read - records.length)), ExclusiveStartKey: startKey }));
     for (const item of page.Items ?? []) {
       read += 1;
-      lastSort = String(item[`${index}SK`]);
+      lastSort = String(item[sortName]);
       const record = fromTicketItem(item);
       if (accept(record)) records.push(record);
     }
@@ -84,19 +79,17 @@ async function readRange({ index, partition, from, to }: Range, { after, need, b
   return { records, complete: !startKey, itemsRead: read, lastSort };
 }
 
-const time = (iso: string | undefined, end: 'first' | 'last') => (iso === undefined ? undefined : keys.timeSortBound(iso, end));
-
-/** An order's live tickets (GSI3; an order holds at most 50). */
-export const orderTickets = (orderId: number, bounds: ReadBounds) => readRange({ index: 'GSI3', partition: keys.orderTicketsIndex(orderId) }, bounds);
-/** An event's live tickets (GSI1), in id order. */
-export const eventTickets = (eventId: number, bounds: ReadBounds) => readRange({ index: 'GSI1', partition: keys.eventTicketsIndex(eventId) }, bounds);
-/** A type's live tickets (GSI2), in id order. */
-export const typeTickets = (typeId: number, bounds: ReadBounds) => readRange({ index: 'GSI2', partition: keys.typeTicketsIndex(typeId) }, bounds);
-/** A customer's live tickets (GSI4). */
-export const customerTickets = (customerId: number, bounds: ReadBounds) => readRange({ index: 'GSI4', partition: keys.customerTicketsIndex(customerId) }, bounds);
-/** An event's live tickets bought within the range (GSI5, a key condition). */
+/** An order's live tickets (an order holds at most 50). */
+export const orderTickets = (orderId: number, bounds: ReadBounds) => readRange({ partition: keys.orderTickets(orderId) }, bounds);
+/** An event's live tickets, in id order. */
+export const eventTickets = (eventId: number, bounds: ReadBounds) => readRange({ partition: keys.eventTickets(eventId) }, bounds);
+/** A type's live tickets, in id order. */
+export const typeTickets = (typeId: number, bounds: ReadBounds) => readRange({ partition: keys.typeTickets(typeId) }, bounds);
+/** A customer's live tickets. */
+export const customerTickets = (customerId: number, bounds: ReadBounds) => readRange({ partition: keys.customerTickets(customerId) }, bounds);
+/** An event's live tickets bought within the range (a key condition). */
 export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
-  readRange({ index: 'GSI5', partition: keys.eventPurchasesIndex(eventId), from: time(range.from, 'first'), to: time(range.to, 'last') }, bounds);
+  readRange({ partition: keys.eventPurchases(eventId), range: keys.timeRange(range) }, bounds);
 
 /**
  * The tickets a search word finds in the given partitions (an event's, each event of a
@@ -146,7 +139,7 @@ async function searchedIn(where: SearchPartition, key: SearchKey, typeId: number
 }
 
 /**
- * Tickets changed within the range, deleted ones included (GSI6): the shards read at
+ * Tickets changed within the range, deleted ones included: the update-time shards read at
  * once, each in (updated, id) order from after the cursor until `need` accepted records
  * (or the budget's share). In the merged order only what precedes the earliest point a
  * shard stopped short is surely complete; the shard that stopped there holds `need`
@@ -156,13 +149,13 @@ export async function ticketUpdates(range: { from?: string; to?: string }, bound
   const share = { ...bounds, budget: Math.max(bounds.need, Math.floor(bounds.budget / TICKET_UPDATE_SHARDS)) };
   const shards = await Promise.all(
     Array.from({ length: TICKET_UPDATE_SHARDS }, (_, shard) =>
-      readRange({ index: 'GSI6', partition: keys.ticketUpdatesIndex(shard), from: time(range.from, 'first'), to: time(range.to, 'last') }, share),
+      readRange({ partition: keys.ticketUpdates(shard), range: keys.timeRange(range) }, share),
     ),
   );
   const cuts = shards.filter((shard) => !shard.complete).map((shard) => shard.lastSort!);
   const cut = cuts.length ? cuts.sort()[0] : undefined;
-  const records = shards.flatMap((shard) => shard.records).filter((record) => cut === undefined || sortOf('GSI6', record) <= cut);
-  records.sort((a, b) => (sortOf('GSI6', a) < sortOf('GSI6', b) ? -1 : 1));
+  const records = shards.flatMap((shard) => shard.records).filter((record) => cut === undefined || sortOf('update', record) <= cut);
+  records.sort((a, b) => (sortOf('update', a) < sortOf('update', b) ? -1 : 1));
   return { records, complete: cut === undefined, itemsRead: shards.reduce((sum, shard) => sum + shard.itemsRead, 0) };
 }
 

@@ -20,7 +20,7 @@ import {
   type TicketListFilter,
 } from '../domain/ticket-list-plan.ts';
 import { batchGet, db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys, type Partition } from './keys.ts';
 import { startOfOffset, type ListStart } from './list-positions.ts';
 import { countedOf, countsOf, type Counts } from './ticket-list-counts.ts';
 import { fromTicketItem } from './ticket-records.ts';
@@ -41,13 +41,13 @@ export interface TicketListPage extends Page<TicketRecord> {
   totalCountIsEstimate: boolean;
 }
 
-const listKeys: ListKeys = {
-  eventTickets: keys.eventTicketsIndex,
-  teamTickets: keys.teamTicketsIndex,
-  typeTickets: keys.typeTicketsIndex,
-  stateTickets: keys.stateTicketsIndex,
-  accessTickets: keys.accessTicketsIndex,
-  allTickets: keys.allTicketsIndex,
+const listKeys: ListKeys<Partition> = {
+  eventTickets: keys.eventTickets,
+  teamTickets: keys.teamTickets,
+  typeTickets: keys.typeTickets,
+  stateTickets: keys.stateTickets,
+  accessTickets: keys.accessTickets,
+  allTickets: keys.allTickets,
 };
 
 type Item = Record<string, unknown>;
@@ -85,7 +85,7 @@ interface ReadFrom {
  * at 1 MB (about 700 whole tickets): the follow-up asks for the rest only, so an offset read
  * costs offset + limit + 1 items at any partition size.
  */
-async function readSource(source: ListSource, { from, descending, need, budget, tuples }: ReadFrom, accept: (item: Item) => boolean | 'stop'): Promise<SourceRead> {
+async function readSource(source: ListSource<Partition>, { from, descending, need, budget, tuples }: ReadFrom, accept: (item: Item) => boolean | 'stop'): Promise<SourceRead> {
   const matches: Item[] = [];
   let read = 0;
   let lastId = from ?? (descending ? Infinity : 0);
@@ -94,9 +94,7 @@ async function readSource(source: ListSource, { from, descending, need, budget, 
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: source.index,
-        KeyConditionExpression: `${source.index}PK = :pk${from !== undefined ? ` AND ${source.index}SK ${descending ? '<' : '>'} :from` : ''}`,
-        ExpressionAttributeValues: { ':pk': source.partition, ...(from !== undefined ? { ':from': keys.ticketSort(from) } : {}) },
+        ...keyCondition(source.partition, from === undefined ? undefined : descending ? { before: keys.ticketSort(from) } : { after: keys.ticketSort(from) }),
         ScanIndexForward: !descending,
         Limit: Math.min(budget - read, need - matches.length + (read - matches.length)),
         ...(tuples ? { ProjectionExpression: TUPLE_PROJECTION } : {}),

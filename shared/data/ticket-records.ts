@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/paging.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, withoutKeys } from './client.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys } from './keys.ts';
 
 /**
  * Ticket records: one item `TICKET#<id>` each holds the whole record (fields, states,
@@ -15,17 +15,17 @@ import { keys } from './keys.ts';
  */
 const ENTITY = 'Ticket';
 
-/** GSI6 write shards: one busy minute of changes spreads over this many partitions; the sync merges them. */
+/** Update-time index write shards: one busy minute of changes spreads over this many partitions; the sync merges them. */
 export const TICKET_UPDATE_SHARDS = 8;
 
 export const ticketItem = (record: TicketRecord) => ({
   ...keys.ticket(record.id),
   // GSI5 (an event's purchases) is sparse like GSI1; GSI6 (update time) keeps deleted tickets: the sync reports deletions.
-  ...(record.deleted ? {} : keys.eventPurchaseIndex(record.eventId, record.purchasedDate ?? record.created, record.id)),
-  ...keys.ticketUpdateIndex(record.id % TICKET_UPDATE_SHARDS, record.updated, record.id),
+  ...(record.deleted ? {} : keys.eventPurchaseIndexes(record.eventId, record.purchasedDate ?? record.created, record.id)),
+  ...keys.ticketUpdateIndexes(record.id % TICKET_UPDATE_SHARDS, record.updated, record.id),
   ...(record.deleted ? {} : keys.ticketIndexes(record.eventId, record.typeId, record.id)),
-  ...(record.deleted || record.orderId == null ? {} : keys.orderTicketIndex(record.orderId, record.id)),
-  ...(record.deleted || record.customerId == null ? {} : keys.customerTicketIndex(record.customerId, record.id)),
+  ...(record.deleted || record.orderId == null ? {} : keys.orderTicketIndexes(record.orderId, record.id)),
+  ...(record.deleted || record.customerId == null ? {} : keys.customerTicketIndexes(record.customerId, record.id)),
   entity: ENTITY,
   // The lists' team filter: 0 = unassigned.
   teamKey: record.teamId ?? 0,
@@ -49,17 +49,15 @@ export async function readTicketRecords(ids: number[]): Promise<Map<number, Tick
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), fromTicketItem(item)] as const] : [])));
 }
 
-/** Tickets an order can hold (createOrder allows at most this many): its GSI3 Query reads at most this many. */
+/** Tickets an order can hold (createOrder allows at most this many): its Query reads at most this many. */
 export const MAX_ORDER_TICKETS = 50;
 
-/** An order's live tickets in id order: one Query of GSI3. */
+/** An order's live tickets in id order: one Query. */
 export async function listOrderTickets(orderId: number): Promise<TicketRecord[]> {
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'GSI3',
-      KeyConditionExpression: 'GSI3PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.orderTicketsIndex(orderId) },
+      ...keyCondition(keys.orderTickets(orderId)),
       Limit: MAX_ORDER_TICKETS,
     }),
   );
@@ -76,9 +74,7 @@ export async function listCustomerTickets(customerId: number, { limit, offset }:
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'GSI4',
-      KeyConditionExpression: 'GSI4PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.customerTicketsIndex(customerId) },
+      ...keyCondition(keys.customerTickets(customerId)),
       // One more than the page: whether it exists says whether more follow.
       Limit: offset + limit + 1,
     }),

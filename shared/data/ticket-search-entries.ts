@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { SEARCH_BUCKET, searchTokens, type SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { keyAttributes, keyCondition, keys, type SortCondition } from './keys.ts';
 
 /**
  * A live ticket's search entries: one small item per search token (shared/domain/search-tokens.ts)
@@ -22,10 +22,7 @@ export function searchEntryItems(record: TicketRecord): SearchEntry[] {
   return tokens.map((token) => ({
     ...keys.ticketSearchEntry(record.id, token),
     entity: 'TicketSearchEntry',
-    GSI1PK: keys.searchIndex(record.eventId, token.slice(0, SEARCH_BUCKET)),
-    GSI1SK: keys.searchSort(token, record.id),
-    GSI2PK: keys.searchEveryEventIndex(token.slice(0, SEARCH_BUCKET)),
-    GSI2SK: keys.searchSort(token, record.id),
+    ...keys.searchEntryIndexes(record.eventId, token.slice(0, SEARCH_BUCKET), token, record.id),
     ticketId: record.id,
     eventId: record.eventId,
     typeId: record.typeId,
@@ -71,25 +68,21 @@ export async function readSearchEntries(
   let lastSort: string | undefined = after;
   let startKey: Record<string, unknown> | undefined;
   const bucket = word.slice(0, SEARCH_BUCKET);
-  const [index, partition] = where === 'everyEvent' ? ['GSI2', keys.searchEveryEventIndex(bucket)] : ['GSI1', keys.searchIndex(where.eventId, bucket)];
+  const partition = where === 'everyEvent' ? keys.searchEveryEvent(bucket) : keys.searchIn(where.eventId, bucket);
+  // Exact: the one token (`<token>#<id>` keys); else every token the word starts.
+  const range: SortCondition = after === undefined ? { beginsWith: exact ? `${word}#` : word } : { between: [`${after}\u0001`, `${word}${exact ? '#' : ''}\u{10FFFF}`] };
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: index,
-        KeyConditionExpression: after === undefined ? `${index}PK = :pk AND begins_with(${index}SK, :word)` : `${index}PK = :pk AND ${index}SK BETWEEN :after AND :end`,
-        ExpressionAttributeValues: {
-          ':pk': partition,
-          // Exact: the one token (`<token>#<id>` keys); else every token the word starts.
-          ...(after === undefined ? { ':word': exact ? `${word}#` : word } : { ':after': `${after}\u0001`, ':end': `${word}${exact ? '#' : ''}\u{10FFFF}` }),
-        },
+        ...keyCondition(partition, range),
         Limit: Math.min(budget - read, need - ticketIds.length + (read - ticketIds.length)),
         ExclusiveStartKey: startKey,
       }),
     );
     for (const item of page.Items ?? []) {
       read += 1;
-      lastSort = String(item[`${index}SK`]);
+      lastSort = String(item[keyAttributes(partition).sort]);
       const token = lastSort.slice(0, -11);
       // Counted once: under the first (smallest) of the ticket's tokens the word starts.
       if (firstTokenOf(item.tokens as string[], word) !== token) continue;

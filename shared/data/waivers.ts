@@ -3,7 +3,7 @@ import { now } from '../clock.ts';
 import { versionHash, type Waiver, type WaiverKind, type WaiverSignature, type WaiverVersion } from '../domain/waivers.ts';
 import { db, MAX_TRANSACTION_ITEMS, queryPages, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys, type Partition } from './keys.ts';
 
 /**
  * Waivers, their versions and tickets' signatures (keys: shared/data/keys.ts).
@@ -21,12 +21,7 @@ const VERSION = 'WaiverVersion';
 const SIGNATURE = 'WaiverSignature';
 const strip = <T>(item: Record<string, unknown>): T => withoutKeys(item) as T;
 
-const queryAll = (pk: string, skPrefix: string) =>
-  queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-  });
+const queryAll = (partition: Partition, skPrefix: string) => queryPages({ TableName: tableName(), ...keyCondition(partition, { beginsWith: skPrefix }) });
 
 export interface NewWaiver {
   eventId: number;
@@ -91,14 +86,14 @@ export async function getWaiverVersion(waiverId: number, hash: string): Promise<
 
 /** The waivers a ticket of this event and type must sign: the event-wide ones and the type's. */
 export async function requiredWaivers(eventId: number, ticketTypeId: number): Promise<Waiver[]> {
-  const pk = keys.eventPartition(eventId);
-  const [eventWide, typeOnly] = await Promise.all([queryAll(pk, keys.eventWaiversPrefix), queryAll(pk, keys.typeWaiversPrefix(ticketTypeId))]);
+  const partition = keys.eventItems(eventId);
+  const [eventWide, typeOnly] = await Promise.all([queryAll(partition, keys.eventWaiversPrefix), queryAll(partition, keys.typeWaiversPrefix(ticketTypeId))]);
   return [...eventWide, ...typeOnly].map((item) => strip<Waiver>(item));
 }
 
 /** Every waiver signature of a ticket: one Query. */
 export async function ticketSignatures(ticketId: number): Promise<WaiverSignature[]> {
-  const items = await queryAll(keys.ticket(ticketId).PK, keys.waiverSignaturesPrefix);
+  const items = await queryAll(keys.ticketItems(ticketId), keys.waiverSignaturesPrefix);
   return items.map((item) => strip<WaiverSignature>(item));
 }
 

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { WaveTime } from '../domain/event.ts';
 import { db, tableName, withoutKeys } from './client.ts';
 import { MAX_WAVE_TIMES } from './events.ts';
-import { keys } from './keys.ts';
+import { keyCondition, keys } from './keys.ts';
 
 /**
  * Wave times: `EVENT#<eventId>` / `WAVE#<id:10>`, written with the event (createEvent,
@@ -12,8 +12,7 @@ export async function listWaveTimes(eventId: number): Promise<WaveTime[]> {
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :wave)',
-      ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':wave': keys.waveTimePrefix },
+      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.waveTimePrefix }),
       Limit: MAX_WAVE_TIMES,
     }),
   );

@@ -37,7 +37,7 @@ export interface OlderTicketFilters {
   updatedTo?: string;
 }
 
-/** What serves the read, most selective first. `updates` is the incremental sync (GSI6). */
+/** What serves the read, most selective first. `updates` is the incremental sync (every ticket by update time). */
 export type ServingIndex =
   | { kind: 'barcode'; barcode: string }
   | { kind: 'order'; orderId: number }
@@ -103,8 +103,8 @@ export function matchesFilters(record: TicketRecord, filters: OlderTicketFilters
   );
 }
 
-/** Which serving index a `_cursor` of this list belongs to (the id-ordered lists of an event or a type alone use `GET /tickets`' cursor). */
-export const SERVING_SORT = { order: 'GSI3', customer: 'GSI4', purchases: 'GSI5', updates: 'GSI6', type: 'GSI2', event: 'GSI1' } as const;
+/** The order each serving list is read in, so a `_cursor` resumes by its sort key (the id-ordered lists of an event or a type alone use `GET /tickets`' cursor). */
+export const SERVING_ORDER = { order: 'id', customer: 'id', purchases: 'purchase', updates: 'update', type: 'id', event: 'id' } as const;
 
 /** `_cursor` of a filtered page: opaque to clients; the serving index's sort key after which the next page starts. */
 export const encodeSortCursor = (sort: string): string => Buffer.from(`s:${sort}`).toString('base64url');

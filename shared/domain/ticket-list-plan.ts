@@ -35,12 +35,12 @@ export interface TicketListFilter {
  */
 export const ALL_EVENTS = 0;
 
-/** The key that serves the page. `event` GSI1 and `type` GSI2 are the ticket items; `team`, `state` and `all` are list entries. */
+/** The key that serves the page. `event` and `type` list the ticket items; `team`, `state` and `all` list entries. */
 export type Dimension = 'event' | 'team' | 'type' | 'state' | 'all';
 
-export interface ListSource {
-  index: 'GSI1' | 'GSI2' | 'GSI3';
-  partition: string;
+export interface ListSource<P = unknown> {
+  /** Where it is read (shared/data/keys.ts spells it; the plan only passes it on). */
+  partition: P;
   /** Small list entries (the page's tickets are then batch-read) rather than whole tickets. */
   entries: boolean;
   /** Granted-event entries list tickets of any event; the others must be of a requested event. */
@@ -48,13 +48,13 @@ export interface ListSource {
 }
 
 /** The key spellings the plan needs (from shared/data/keys.ts, which domain/ does not import). */
-export interface ListKeys {
-  eventTickets(eventId: number): string;
-  teamTickets(eventId: number, teamKey: number): string;
-  typeTickets(typeId: number): string;
-  stateTickets(eventId: number, state: number): string;
-  accessTickets(eventId: number): string;
-  allTickets: string;
+export interface ListKeys<P> {
+  eventTickets(eventId: number): P;
+  teamTickets(eventId: number, teamKey: number): P;
+  typeTickets(typeId: number): P;
+  stateTickets(eventId: number, state: number): P;
+  accessTickets(eventId: number): P;
+  allTickets: P;
 }
 
 /** The events whose own tickets are listed: `event`, `events` and `accessEvents`. */
@@ -74,16 +74,16 @@ export function candidates(filter: TicketListFilter): Dimension[] {
 }
 
 /** The partitions a dimension reads: its own-event ones, plus each requested access event's granted entries. */
-export function sourcesOf(filter: TicketListFilter, dimension: Dimension, k: ListKeys): ListSource[] {
+export function sourcesOf<P>(filter: TicketListFilter, dimension: Dimension, k: ListKeys<P>): ListSource<P>[] {
   const own = ownEvents(filter);
-  const sources: ListSource[] = [];
-  const add = (index: 'GSI1' | 'GSI2', partition: string, entries: boolean) => sources.push({ index, partition, entries, anyEvent: false });
-  if (dimension === 'all') return [{ index: 'GSI3', partition: k.allTickets, entries: true, anyEvent: true }];
-  if (dimension === 'event') for (const eventId of own) add('GSI1', k.eventTickets(eventId), false);
-  if (dimension === 'team') for (const eventId of own) for (const team of new Set(filter.teams)) add('GSI1', k.teamTickets(eventId, team), true);
-  if (dimension === 'type') for (const typeId of new Set(filter.ticketTypes)) add('GSI2', k.typeTickets(typeId), false);
-  if (dimension === 'state') for (const eventId of own) for (const state of includedStates(filter)) add('GSI2', k.stateTickets(eventId, state), true);
-  for (const eventId of new Set(filter.accessEvents)) sources.push({ index: 'GSI1', partition: k.accessTickets(eventId), entries: true, anyEvent: true });
+  const sources: ListSource<P>[] = [];
+  const add = (partition: P, entries: boolean) => sources.push({ partition, entries, anyEvent: false });
+  if (dimension === 'all') return [{ partition: k.allTickets, entries: true, anyEvent: true }];
+  if (dimension === 'event') for (const eventId of own) add(k.eventTickets(eventId), false);
+  if (dimension === 'team') for (const eventId of own) for (const team of new Set(filter.teams)) add(k.teamTickets(eventId, team), true);
+  if (dimension === 'type') for (const typeId of new Set(filter.ticketTypes)) add(k.typeTickets(typeId), false);
+  if (dimension === 'state') for (const eventId of own) for (const state of includedStates(filter)) add(k.stateTickets(eventId, state), true);
+  for (const eventId of new Set(filter.accessEvents)) sources.push({ partition: k.accessTickets(eventId), entries: true, anyEvent: true });
   return sources;
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../schema.ts';
 import { claimRequest, completeRequest, releaseRequest, type RequestScope, type StoredAnswer } from '../data/idempotent-requests.ts';
+import { keys } from '../data/keys.ts';
 import { now } from '../clock.ts';
 import { InFlight, Unprocessable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
@@ -52,7 +53,7 @@ function callerOf(event: RouteEvent): string {
   const principal = event.principal;
   // Idempotent rows are never public (routes test); a caller-less scope would be shared by everyone.
   if (!principal) throw new Error('Idempotent routes need an authenticated caller.');
-  return `${principal.kind.toUpperCase()}#${principal.id}`;
+  return keys.caller(principal.kind, principal.id);
 }
 
 const lockMs = (context: Context | undefined): number => {

@@ -15,7 +15,7 @@ import { adminToken } from '../support/tokens.ts';
 async function withoutPositions(eventIds: number[]): Promise<number> {
   let removed = 0;
   for (const eventId of eventIds) {
-    const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pos)', ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId), ':pos': 'POS#' }, Limit: 1000 }));
+    const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pos)', ExpressionAttributeValues: { ':pk': keys.eventItems(eventId).value, ':pos': 'POS#' }, Limit: 1000 }));
     for (const item of Items) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
     removed += Items.length;
   }

@@ -40,8 +40,8 @@ describe('the index backfill (bin/maintenance/backfill-ticket-indexes.ts)', () =
     const holder = duplicate === kept!.id ? copy! : kept!;
     expect([kept!.id, copy!.id]).toContain(duplicate);
     const backfilled = await item(kept!.id);
-    expect(backfilled).toMatchObject({ purchasedDate: kept!.created, GSI5PK: keys.eventPurchasesIndex(event.id), GSI6SK: `${kept!.updated}#${String(kept!.id).padStart(10, '0')}` });
-    expect(await item(copy!.id)).toMatchObject({ GSI5PK: keys.eventPurchasesIndex(event.id), GSI6PK: expect.stringMatching(/^TICKET_UPDATES#/) });
+    expect(backfilled).toMatchObject({ purchasedDate: kept!.created, GSI5PK: keys.eventPurchases(event.id).value, GSI6SK: `${kept!.updated}#${String(kept!.id).padStart(10, '0')}` });
+    expect(await item(copy!.id)).toMatchObject({ GSI5PK: keys.eventPurchases(event.id).value, GSI6PK: expect.stringMatching(/^TICKET_UPDATES#/) });
     expect(await item(gone!.id)).toMatchObject({ GSI6PK: expect.stringMatching(/^TICKET_UPDATES#/) });
     expect(await item(gone!.id)).not.toHaveProperty('GSI5PK');
     const found = await call('GET', `/api/v2/ticket?barcode=${kept!.barcode}`, { token });

@@ -223,7 +223,7 @@ describe('existing stages: the backfills give older tickets the across-events ke
       const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :search)', ExpressionAttributeValues: { ':pk': `TICKET#${record.id}`, ':search': 'SEARCH#' }, Limit: 20 }));
       for (const item of Items) await db.send(new UpdateCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK' }));
     }
-    const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.eventPartition(ALL_EVENTS) }, Limit: 1000 }));
+    const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.eventItems(ALL_EVENTS).value }, Limit: 1000 }));
     for (const item of Items) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
   }
 

@@ -13,7 +13,7 @@ import {
   type ListKeys,
 } from '#shared/domain/ticket-list-plan';
 
-const k: ListKeys = {
+const k: ListKeys<string> = {
   eventTickets: (e) => `E${e}`,
   teamTickets: (e, t) => `T${e}/${t}`,
   typeTickets: (t) => `Y${t}`,
@@ -59,7 +59,7 @@ describe('GET /tickets list plan', () => {
 
   it('applies every filter, and the event only to partitions that are not granted entries', () => {
     const filter = { events: [1], accessEvents: [], teams: [3], ticketTypes: [9], excludeProcessStates: [4] };
-    const own = { index: 'GSI1' as const, partition: 'E1', entries: false, anyEvent: false };
+    const own = { partition: 'E1', entries: false, anyEvent: false };
     const ticket = { eventId: 1, typeId: 9, teamKey: 3, processState: 1 };
     expect(matchesList(ticket, filter, own, new Set([1]))).toBe(true);
     expect(matchesList({ ...ticket, processState: 4 }, filter, own, new Set([1]))).toBe(false);

@@ -27,7 +27,7 @@ import {
   matchesFilters,
   MAX_LIST_READ,
   offsetPastRead,
-  SERVING_SORT,
+  SERVING_ORDER,
   servingIndex,
   toListedTicket,
   tooSparse,
@@ -95,7 +95,7 @@ async function searched(serving: Extract<ServingIndex, { kind: 'search' }>, boun
 
 /** Where the next page of a served list resumes: the serving index's sort key of the page's last ticket. */
 const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record: TicketRecord): string =>
-  serving.kind === 'search' ? searchSortOf(record, serving.key.word) : sortOf(SERVING_SORT[serving.kind], record);
+  serving.kind === 'search' ? searchSortOf(record, serving.key.word) : sortOf(SERVING_ORDER[serving.kind], record);
 
 /**
  * `GET /ticket`. `eventId` or `typeId` alone (the integrations' usual walk) is the id-ordered

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { keyCondition, keys, placedIn } from '#shared/data/keys';
+
+/**
+ * Every item key, index placement and Query key condition is built by shared/data/keys.ts
+ * (over the table's shape in shared/data/table-schema.ts): changing an index or a key
+ * template is a change there and nowhere else.
+ */
+const ROOT = join(import.meta.dirname, '../..');
+const DECLARATIONS = new Set(['shared/data/keys.ts', 'shared/data/table-schema.ts']);
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return sources(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The code without its comments (a `//` after `:` or a quote is part of a URL or a string). */
+const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+
+const FORBIDDEN: [string, RegExp][] = [
+  ['an index name or index key attribute', /\bGSI\d+(PK|SK)?\b/],
+  ['a hand-written key condition', /KeyConditionExpression\s*:/],
+  ['a key template', /['"`][A-Z][A-Z_]*#/],
+];
+
+describe('key declarations', () => {
+  it('no index name, key condition or key template is written outside shared/data/keys.ts', () => {
+    const found: string[] = [];
+    for (const file of ['shared', 'functions', 'bin'].flatMap(sources)) {
+      const path = relative(ROOT, join(ROOT, file));
+      if (DECLARATIONS.has(path)) continue;
+      code(readFileSync(join(ROOT, file), 'utf8'))
+        .split('\n')
+        .forEach((line, n) => {
+          for (const [what, pattern] of FORBIDDEN) if (pattern.test(line)) found.push(`${path}:${n + 1} ${what}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('builds key conditions from the declared partition and sort condition', () => {
+    expect(keyCondition(keys.eventTickets(7), { after: keys.ticketSort(12) })).toEqual({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :keyPartition AND GSI1SK > :keySort',
+      ExpressionAttributeValues: { ':keyPartition': 'EVENT_TICKETS#7', ':keySort': 'TICKET#0000000012' },
+    });
+    expect(keyCondition(keys.ticketItems(3), { beginsWith: keys.scanRecordPrefix })).toEqual({
+      KeyConditionExpression: 'PK = :keyPartition AND begins_with(SK, :keySort)',
+      ExpressionAttributeValues: { ':keyPartition': 'TICKET#3', ':keySort': 'SCAN#' },
+    });
+    expect(keyCondition(keys.customerOrders(5), keys.timeRange({ from: '2026-01-01', to: '2026-02-01' })).KeyConditionExpression).toBe(
+      'GSI1PK = :keyPartition AND GSI1SK BETWEEN :keySort AND :keySortEnd',
+    );
+  });
+
+  it('places an item where the same declaration reads it', () => {
+    const partition = keys.typeTickets(9);
+    const placed = keys.ticketIndexes(1, 9, 44);
+    const { ExpressionAttributeValues } = keyCondition(partition, { equals: keys.ticketSort(44) });
+    expect(Object.values(placed)).toEqual(expect.arrayContaining(Object.values(ExpressionAttributeValues)));
+    expect(() => placedIn([keys.ticketItems(1), 'x'])).toThrow(/table partition/);
+  });
+});
