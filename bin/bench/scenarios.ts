@@ -13,6 +13,7 @@ import { db, withoutKeys } from '#shared/data/client';
 import { countDelta } from '#shared/data/counters';
 import { keyCondition, keys } from '#shared/data/keys';
 import { createShippingMethods } from '#shared/data/shipping-methods';
+import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
 import { createEvent } from '#shared/data/events';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
@@ -197,12 +198,12 @@ async function ticketFixture(count: number) {
   return { event, tickets };
 }
 
+/** The record as data/ticket-records.ticketItem writes it: in the update-time index only (its lists are its entries). */
 const ticketItem = (record: Record<string, unknown>, version: number) => ({
   ...keys.ticket(Number(record.id)),
-  ...(record.deleted ? {} : keys.ticketIndexes(Number(record.eventId), Number(record.typeId), Number(record.id))),
+  ...keys.ticketUpdateIndexes(Number(record.id) % TICKET_UPDATE_SHARDS, String(record.updated), Number(record.id)),
   entity: 'Ticket',
-  teamKey: record.teamId ?? 0,
-  ...Object.fromEntries(Object.entries(withoutKeys(record)).filter(([name]) => name !== 'teamKey')),
+  ...withoutKeys(record),
   version: version + 1,
 });
 

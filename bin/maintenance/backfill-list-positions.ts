@@ -66,7 +66,7 @@ export async function backfillListPositions({ events, run = 'all', restart = fal
         add('count', item, Number(item.ticketId) % COUNT_SHARDS);
       }
     }
-    for await (const item of indexItems(keys.eventTickets(eventId), 'Ticket')) {
+    for await (const item of indexItems(keys.eventTickets(eventId), 'TicketEventEntry', 'Ticket')) {
       outcome.tickets += 1;
       add('event', item);
       add(`team#${Number(item.teamKey ?? 0)}`, item);
@@ -93,12 +93,12 @@ async function allEventIds(): Promise<number[]> {
   return ids;
 }
 
-/** The items of one list partition of the given entity, page by page to its end. */
-async function* indexItems(partition: Partition, entity: string): AsyncGenerator<Item> {
+/** The items of one list partition of the given entities (an entry, or a ticket stored before its entries), page by page to its end. */
+async function* indexItems(partition: Partition, ...entities: string[]): AsyncGenerator<Item> {
   const query: QueryCommandInput = {
     TableName: tableName(),
-    ...withValues(keyCondition(partition), { ':entity': entity }),
-    FilterExpression: '#entity = :entity',
+    ...withValues(keyCondition(partition), Object.fromEntries(entities.map((entity, i) => [`:entity${i}`, entity]))),
+    FilterExpression: `#entity IN (${entities.map((_, i) => `:entity${i}`).join(', ')})`,
     ExpressionAttributeNames: { '#entity': 'entity' },
     Limit: PAGE_SIZE,
   };

@@ -1,8 +1,9 @@
 /**
- * One-off, after the release that brought GSI5/GSI6 and the barcode items (README
- * "Storage", migration steps): gives every ticket written before it the keys `ticketItem`
- * now writes on every change: `purchasedDate` (= created), GSI5 (live tickets), GSI6 (all),
- * and its barcode's unique item (live tickets). Run with the stage's TABLE_NAME and AWS
+ * One-off, after the release that brought the purchase and update-time indexes and the
+ * barcode items (README "Storage", migration steps): gives every ticket written before it
+ * `purchasedDate` (= created), the update-time sync's keys (all tickets) and its barcode's
+ * unique item (live tickets). Its purchase-time list entry comes from
+ * backfill-ticket-lists.ts, run after this one. Run with the stage's TABLE_NAME and AWS
  * credentials: `TABLE_NAME=... npx tsx bin/maintenance/backfill-ticket-indexes.ts`.
  *
  * A Scan, which no request ever does: this is maintenance, paced by DynamoDB's own
@@ -54,7 +55,6 @@ async function backfillOne(item: Record<string, unknown>, outcome: BackfillOutco
   const live = !item.deleted;
   const purchasedDate = (item.purchasedDate as string | undefined) ?? String(item.created);
   const indexKeys = {
-    ...(live ? keys.eventPurchaseIndexes(Number(item.eventId), purchasedDate, id) : {}),
     ...keys.ticketUpdateIndexes(id % TICKET_UPDATE_SHARDS, String(item.updated), id),
     purchasedDate,
   };

@@ -1,8 +1,10 @@
 /**
  * One-off, after the releases that brought the list entries and the per-filter counts
- * (issue 12; README "Tickets", lists at scale) and the search entries (issue 20): gives
- * every live ticket written before them its list entries (`TICKET#<id>` / `LIST`,
- * `LIST#ACCESS#<eventId>`) and search entries (`SEARCH#<token>`), then sets every
+ * (issue 12; README "Tickets", lists at scale), the search entries (issue 20) and the
+ * entries that took the lists' keys off the ticket item (issue 23): gives every live
+ * ticket written before them its list entries (`LIST`, `LIST#EVENT`, `LIST#PURCHASE`,
+ * `LIST#ACCESS#<eventId>`) and search entries, removes the list keys its record held
+ * (one transaction per ticket, so each list shows it once throughout), then sets every
  * event's filter counts (`n#team#…`, `n#type#…`, `n#access#…` in its statistics shards) to
  * a recount from the records. Run with the stage's TABLE_NAME and AWS credentials:
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-ticket-lists.ts`.
@@ -18,7 +20,7 @@ import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type QueryCommand
 import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
 import { keyCondition, keys, withValues } from '#shared/data/keys';
 import { grantedEvents, listEntryItems } from '#shared/data/ticket-list-entries';
-import { fromTicketItem, readTicketRecord } from '#shared/data/ticket-records';
+import { FORMER_LIST_KEYS, fromTicketItem, readTicketRecord } from '#shared/data/ticket-records';
 import { searchEntryItems } from '#shared/data/ticket-search-entries';
 import { filterCount, grantedCounts, shardOf, STATS_SHARDS } from '#shared/data/ticket-stats';
 import type { TicketRecord } from '#shared/domain/ticket';
@@ -46,7 +48,8 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
   };
   for await (const items of ticketPages(events)) {
     for (const item of items) {
-      const record = await writeEntries(fromTicketItem(item));
+      const found = item.entity === 'Ticket' ? fromTicketItem(item) : await readTicketRecord(Number(item.ticketId));
+      const record = found && (await writeEntries(found));
       if (!record || record.deleted) continue;
       outcome.entries += 1;
       seen.add(record.eventId);
@@ -67,9 +70,9 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
 const PAGE_SIZE = 500;
 
 /**
- * The ticket records to backfill, a page at a time: every ticket of the table (a Scan), or,
- * with `events`, each event's live tickets from its list index (GSI1), so a run for a few
- * events costs what they hold, not the table.
+ * The tickets to backfill, a page at a time: every ticket of the table (a Scan), or, with
+ * `events`, each event's live tickets from its list (their entries, or their records stored
+ * before the entries), so a run for a few events costs what they hold, not the table.
  */
 async function* ticketPages(events: number[] | undefined): AsyncGenerator<Record<string, unknown>[]> {
   if (!events?.length) {
@@ -86,8 +89,9 @@ async function* ticketPages(events: number[] | undefined): AsyncGenerator<Record
   for (const eventId of events) {
     const query: QueryCommandInput = {
       TableName: tableName(),
-      ...withValues(keyCondition(keys.eventTickets(eventId)), { ':ticket': 'Ticket' }),
-      FilterExpression: '#entity = :ticket',
+      // A ticket stored before its entries, or the entry that lists it now (a re-run writes it again).
+      ...withValues(keyCondition(keys.eventTickets(eventId)), { ':ticket': 'Ticket', ':entry': 'TicketEventEntry' }),
+      FilterExpression: '#entity IN (:ticket, :entry)',
       ExpressionAttributeNames: { '#entity': 'entity' },
       Limit: PAGE_SIZE,
     };
@@ -106,20 +110,27 @@ async function* pagesOf(read: (start: Record<string, unknown> | undefined) => Pr
   } while (start);
 }
 
-/** The ticket's entries, conditional on its version; re-read and retried when it changed. Answers the record written for. */
+/**
+ * The ticket's entries, and its record without the list keys it held before the entries did
+ * (in the same partitions and sort keys, so each list shows it once, before or after), in one
+ * transaction conditional on its version; re-read and retried when it changed. Answers the
+ * record written for.
+ */
 async function writeEntries(record: TicketRecord): Promise<TicketRecord | undefined> {
+  const former = [...FORMER_LIST_KEYS, 'teamKey'];
   for (let current: TicketRecord | undefined = record; current; current = await readTicketRecord(current.id)) {
     if (current.deleted) return current;
-    const check = {
+    const strip = {
       TableName: tableName(),
       Key: keys.ticket(current.id),
+      UpdateExpression: `REMOVE ${former.map((_, i) => `#f${i}`).join(', ')}`,
       ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeNames: { '#version': 'version', ...Object.fromEntries(former.map((name, i) => [`#f${i}`, name])) },
       ExpressionAttributeValues: { ':version': current.version },
     };
     try {
       const entries = [...listEntryItems(current), ...searchEntryItems(current)];
-      await transactWrite([{ ConditionCheck: check }, ...entries.map((Item) => ({ Put: { TableName: tableName(), Item } }))]);
+      await transactWrite([{ Update: strip }, ...entries.map((Item) => ({ Put: { TableName: tableName(), Item } }))]);
       return current;
     } catch (error) {
       if (!(error instanceof TransactionCancelled) || !error.conditionFailed(0)) throw error;

@@ -190,16 +190,20 @@ export const keys = {
   /** A ticket's partition: its record, history, scans, list and search entries, waiver signatures. */
   ticketItems: (id: number) => table(`TICKET#${id}`),
   ticketSort,
-  /** An event's live tickets (GSI1) and a type's (GSI2), on the ticket item; absent on deleted tickets. */
-  eventTickets: (eventId: number) => on('GSI1', `EVENT_TICKETS#${eventId}`),
-  typeTickets: (typeId: number) => on('GSI2', `TYPE_TICKETS#${typeId}`),
-  ticketIndexes: (eventId: number, typeId: number, id: number) => placedIn([keys.eventTickets(eventId), ticketSort(id)], [keys.typeTickets(typeId), ticketSort(id)]),
   /**
-   * A live ticket's list entries (small items in its own partition, rewritten in its change transaction):
-   * `LIST` carries GSI1 event+team, GSI2 event+processState and GSI3 every event; `LIST#ACCESS#<eventId:10>`
-   * carries GSI1 per other event its type grants entry to. The `teams`, `exclude_process_states` and `accessEvents` filters.
+   * A live ticket's list entries (small items in its own partition, rewritten in its change transaction only
+   * when they change, so the ~1 KB ticket item is in no list index):
+   * - `LIST` carries GSI1 event+team, GSI2 event+processState and GSI3 every event;
+   * - `LIST#EVENT` GSI1 the event's tickets and GSI2 the type's;
+   * - `LIST#PURCHASE` GSI3 the order's, GSI4 the customer's (each when set) and GSI5 the event's by purchase time;
+   * - `LIST#ACCESS#<eventId:10>` GSI1 per other event its type grants entry to.
    */
   ticketListEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST' }),
+  ticketEventEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST#EVENT' }),
+  ticketPurchaseEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST#PURCHASE' }),
+  eventTickets: (eventId: number) => on('GSI1', `EVENT_TICKETS#${eventId}`),
+  typeTickets: (typeId: number) => on('GSI2', `TYPE_TICKETS#${typeId}`),
+  eventEntryIndexes: (eventId: number, typeId: number, id: number) => placedIn([keys.eventTickets(eventId), ticketSort(id)], [keys.typeTickets(typeId), ticketSort(id)]),
   ticketAccessEntry: (ticketId: number, grantedEventId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `LIST#ACCESS#${sortableId(grantedEventId)}` }),
   ticketAccessEntryPrefix: 'LIST#ACCESS#',
   teamTickets: (eventId: number, teamKey: number) => on('GSI1', `TEAM_TICKETS#${eventId}#${teamKey}`),

@@ -6,7 +6,7 @@ import { keys } from './keys.ts';
 import { historyPut } from './ticket-history.ts';
 import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
 import { searchEntryActions, searchEntryItems } from './ticket-search-entries.ts';
-import { ticketItem } from './ticket-records.ts';
+import { storedBeforeEntries, ticketItem } from './ticket-records.ts';
 import { StatsDelta } from './ticket-stats.ts';
 
 /**
@@ -161,7 +161,8 @@ export async function commitTicketChanges(changes: TicketChange[], extra: ExtraA
     stats.signature(after.id, before ? signatureOf(countedEvents(before)) : '', signatureOf(countedEvents(after)));
     if (before && !before.deleted) stats.listedTicket(before, -1);
     if (!after.deleted) stats.listedTicket(after, 1);
-    for (const action of [...listEntryActions(before, after), ...searchEntryActions(before, after)]) planned.push([action, { kind: 'other' }]);
+    const entries = listEntryActions(before, after, !before || !storedBeforeEntries(before));
+    for (const action of [...entries, ...searchEntryActions(before, after)]) planned.push([action, { kind: 'other' }]);
     planned.push(...bibActions(before, after));
     planned.push(...barcodeActions(before, after));
   }

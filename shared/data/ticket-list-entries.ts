@@ -3,19 +3,21 @@ import { tableName } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
- * A live ticket's list entries: small items in its own partition that put it under the
- * keys of the list filters GSI1/GSI2 of the ticket item do not serve (those serve the
- * event and the ticket type):
- * - `LIST`: GSI1 `TEAM_TICKETS#<eventId>#<teamKey>` (0 = unassigned), GSI2
- *   `STATE_TICKETS#<eventId>#<processState>` and GSI3 `ALL_TICKETS` (the list across events);
- * - `LIST#ACCESS#<g>`: GSI1 `ACCESS_TICKETS#<g>` for each other event `g` its type (an
- *   access package) grants entry to.
- * Each carries the filter tuple (event, type, team, state), so a filter that is not the
- * Query is applied to these ~200-byte items, never to whole tickets; the page's tickets are
- * then one BatchGetItem. Sort key `TICKET#<id:10>` everywhere: every list is in id order
- * and a cursor resumes with `> TICKET#<id>`. A deleted ticket has none (sparse, like GSI1).
- * They are written in the ticket's own transaction, only when the tuple changes (a Put
- * replaces the item, so moving a key is one action).
+ * A live ticket's list entries: small items in its own partition that put it in every
+ * list (the keys are declared in keys.ts, next to `ticketListEntry`):
+ * - `LIST`: its event's team and process-state lists and the list across events;
+ * - `LIST#EVENT`: its event's and its type's lists;
+ * - `LIST#PURCHASE`: its order's and customer's lists (each when set) and its event's by
+ *   purchase time (`GET /ticket`'s purchase range), with no process state, so a state
+ *   change (a check-in) leaves it alone;
+ * - `LIST#ACCESS#<g>`: the granted list of each other event `g` its type (an access
+ *   package) grants entry to.
+ * The list entries carry the filter tuple (event, type, team, state), so a filter that is
+ * not the Query is applied to these ~200-byte items, never to whole tickets; the page's
+ * tickets are then one BatchGetItem. Sort key `TICKET#<id:10>` (purchase time first in the
+ * purchase list): a cursor resumes after it. A deleted ticket has none (sparse). They are
+ * written in the ticket's own transaction, only when they change (a Put replaces the
+ * item, so moving a key is one action).
  */
 export type ListEntry = Record<string, unknown> & { PK: string; SK: string };
 
@@ -33,23 +35,37 @@ export const grantedEvents = (record: TicketRecord): number[] => [...new Set(rec
 /** The entries a ticket has in this state: none when deleted. */
 export function listEntryItems(record: TicketRecord): ListEntry[] {
   if (record.deleted) return [];
+  const { id, eventId } = record;
   const entries: ListEntry[] = [
+    { ...keys.ticketListEntry(id), entity: 'TicketListEntry', ...keys.listEntryIndexes(eventId, record.teamId ?? 0, record.processState, id), ...tuple(record) },
+    { ...keys.ticketEventEntry(id), entity: 'TicketEventEntry', ...keys.eventEntryIndexes(eventId, record.typeId, id), ...tuple(record) },
     {
-      ...keys.ticketListEntry(record.id),
-      entity: 'TicketListEntry',
-      ...keys.listEntryIndexes(record.eventId, record.teamId ?? 0, record.processState, record.id),
-      ...tuple(record),
+      ...keys.ticketPurchaseEntry(id),
+      entity: 'TicketPurchaseEntry',
+      ...keys.eventPurchaseIndexes(eventId, record.purchasedDate ?? record.created, id),
+      ...(record.orderId == null ? {} : keys.orderTicketIndexes(record.orderId, id)),
+      ...(record.customerId == null ? {} : keys.customerTicketIndexes(record.customerId, id)),
+      ticketId: id,
+      eventId,
     },
   ];
-  for (const eventId of grantedEvents(record)) {
-    entries.push({ ...keys.ticketAccessEntry(record.id, eventId), entity: 'TicketAccessEntry', ...keys.accessEntryIndexes(eventId, record.id), ...tuple(record) });
+  for (const granted of grantedEvents(record)) {
+    entries.push({ ...keys.ticketAccessEntry(id, granted), entity: 'TicketAccessEntry', ...keys.accessEntryIndexes(granted, id), ...tuple(record) });
   }
   return entries;
 }
 
-/** The transaction actions that move a ticket's entries from `before` to `after`: a Put per new or changed entry, a Delete per gone one. */
-export function listEntryActions(before: TicketRecord | null, after: TicketRecord) {
-  const old = new Map((before ? listEntryItems(before) : []).map((item) => [item.SK, JSON.stringify(item)]));
+/** Entries a ticket stored before `LIST#EVENT` and `LIST#PURCHASE` existed does not have yet (its record held their keys). */
+const NEWER_ENTRIES = new Set([keys.ticketEventEntry(0).SK, keys.ticketPurchaseEntry(0).SK]);
+
+/**
+ * The transaction actions that move a ticket's entries from `before` to `after`: a Put per
+ * new or changed entry, a Delete per gone one. `beforeHasEntries: false` (a record read from
+ * an item stored before the newer entries) puts those whatever they were.
+ */
+export function listEntryActions(before: TicketRecord | null, after: TicketRecord, beforeHasEntries = true) {
+  const stored = (before ? listEntryItems(before) : []).filter((item) => beforeHasEntries || !NEWER_ENTRIES.has(item.SK));
+  const old = new Map(stored.map((item) => [item.SK, JSON.stringify(item)]));
   const actions: ({ Put: { TableName: string; Item: ListEntry } } | { Delete: { TableName: string; Key: { PK: string; SK: string } } })[] = [];
   const kept = new Set<string>();
   for (const item of listEntryItems(after)) {

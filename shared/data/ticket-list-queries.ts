@@ -4,7 +4,7 @@ import type { SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keyAttributes, keyCondition, keys, sortableId, type Partition, type SortCondition } from './keys.ts';
-import { fromTicketItem, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
+import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
 /**
@@ -68,12 +68,11 @@ async function readRange({ partition, range }: Range, { after, need, budget, acc
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(new QueryCommand({ ...input, Limit: Math.min(budget - read, need - records.length + (read - records.length)), ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) {
-      read += 1;
-      lastSort = String(item[sortName]);
-      const record = fromTicketItem(item);
-      if (accept(record)) records.push(record);
-    }
+    const items = page.Items ?? [];
+    read += items.length;
+    if (items.length) lastSort = String(items.at(-1)![sortName]);
+    // The lists' entries, then their tickets in one batch read (a ticket deleted meanwhile is left out).
+    for (const record of await listedRecords(items)) if (accept(record)) records.push(record);
     startKey = page.LastEvaluatedKey;
   } while (startKey && records.length < need && read < budget);
   return { records, complete: !startKey, itemsRead: read, lastSort };

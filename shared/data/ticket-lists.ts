@@ -19,11 +19,11 @@ import {
   type ListTuple,
   type TicketListFilter,
 } from '../domain/ticket-list-plan.ts';
-import { batchGet, db, tableName } from './client.ts';
+import { db, tableName } from './client.ts';
 import { keyCondition, keys, type Partition } from './keys.ts';
 import { startOfOffset, type ListStart } from './list-positions.ts';
 import { countedOf, countsOf, type Counts } from './ticket-list-counts.ts';
-import { fromTicketItem } from './ticket-records.ts';
+import { listedRecords } from './ticket-records.ts';
 
 export interface TicketListQuery extends TicketListFilter {
   limit: number;
@@ -142,11 +142,11 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
     // From the kept positions (so `counted` is exact): the page read from its block's nearer end.
     const at = await idsAt(query, counts, start, query.limit);
     const more = query.offset + at.pageIds.length < counted!;
-    return { totalCount: counted!, ...paging, items: await pageRecords(at.pageIds.map((id) => at.byId.get(id)!)), next: at.pageIds.length === query.limit && more ? encodeCursor(at.pageIds.at(-1)!) : null, totalCountIsEstimate: false };
+    return { totalCount: counted!, ...paging, items: await listedRecords(at.pageIds.map((id) => at.byId.get(id)!)), next: at.pageIds.length === query.limit && more ? encodeCursor(at.pageIds.at(-1)!) : null, totalCountIsEstimate: false };
   }
   const { ids, byId, more, complete } = await readPage(query, counts, start, false);
   const pageIds = ids.slice(start.skip, start.skip + query.limit);
-  const items = await pageRecords(pageIds.map((id) => byId.get(id)!));
+  const items = await listedRecords(pageIds.map((id) => byId.get(id)!));
   const read = complete && start.after === undefined ? ids.length : undefined;
   const bound = Math.min(counts.event.counted, ...(query.teams?.length ? [counts.team.counted] : []), ...(query.ticketTypes?.length ? [counts.type.counted] : [])) + counts.access.counted;
   return {
@@ -183,7 +183,7 @@ async function newestFirstPage(query: TicketListQuery, counts: Counts, total: nu
     byId = read.byId;
     more = read.more;
   }
-  const items = await pageRecords(pageIds.map((id) => byId.get(id)!));
+  const items = await listedRecords(pageIds.map((id) => byId.get(id)!));
   return { items, next: pageIds.length === query.limit && more ? encodeCursor(pageIds.at(-1)!, true) : null };
 }
 
@@ -232,7 +232,7 @@ async function readPage(query: TicketListQuery, counts: Counts, start: ListStart
   const reads = await Promise.all(
     sources.map((source) =>
       readSource(source, from, (item) => {
-        if (dimension === 'type' && !source.entries && !own.has(Number(item.eventId))) return 'stop';
+        if (dimension === 'type' && !source.anyEvent && !own.has(Number(item.eventId))) return 'stop';
         return matchesList(tupleOf(item), query, source, own);
       }),
     ),
@@ -263,13 +263,4 @@ async function startOf(query: TicketListQuery, counted: number | undefined): Pro
   return startOfOffset(lists, includedStates(query), query.offset, counted!);
 }
 
-/** The page's tickets: those read as entries in one BatchGetItem; gone or deleted meanwhile ones are left out. */
-async function pageRecords(page: Item[]): Promise<TicketRecord[]> {
-  const missing = page.filter((item) => item.entity !== 'Ticket').map(idOf);
-  const fetched = new Map<number, Item>();
-  if (missing.length) for (const item of await batchGet(missing.map((id) => keys.ticket(id)))) if (item) fetched.set(Number(item.id), item);
-  return page.flatMap((item) => {
-    const whole = item.entity === 'Ticket' ? item : fetched.get(idOf(item));
-    return whole && !whole.deleted ? [fromTicketItem(whole)] : [];
-  });
-}
+

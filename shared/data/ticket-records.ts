@@ -2,39 +2,67 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/paging.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, withoutKeys } from './client.ts';
-import { keyCondition, keys } from './keys.ts';
+import { keyAttributes, keyCondition, keys } from './keys.ts';
 
 /**
  * Ticket records: one item `TICKET#<id>` each holds the whole record (fields, states,
  * scans, claim, purchaser, the events its type grants), so a check-in needs one read.
- * Live tickets carry the list index keys; a deleted one loses them (sparse indexes), so
- * it leaves every list while its record stays. GSI3 (an order's tickets) and GSI4 (a
- * customer's tickets) are present only when the ticket has an order / a customer. GSI5
- * (an event's tickets by purchase time) is sparse too; GSI6 (every ticket by update
- * time, sharded) is not: the incremental sync of `GET /ticket` reports deletions.
+ * The item is in one index only, the update-time sync's (every ticket, deleted ones too:
+ * the sync of `GET /ticket` reports deletions). The lists find it through its small list
+ * entries (ticket-list-entries.ts), which a change rewrites only when they move, so the
+ * ~1 KB record is not rewritten into an index per list on every write (issue 23).
  */
 const ENTITY = 'Ticket';
+
+/**
+ * Where tickets stored before the list entries carried the lists' keys themselves. Such an
+ * item is found in the same index partitions and sort keys as its entries are now, so the
+ * lists read both while `bin/maintenance/backfill-ticket-lists.ts` moves them (one
+ * transaction per ticket: its entries in, these attributes out).
+ */
+export const FORMER_LIST_KEYS = [keys.eventTickets(0), keys.typeTickets(0), keys.orderTickets(0), keys.customerTickets(0), keys.eventPurchases(0)]
+  .map(keyAttributes)
+  .flatMap(({ partition, sort }) => [partition, sort]);
+const FORMER_EVENT_KEY = keyAttributes(keys.eventTickets(0)).partition;
+
+/** Records read from such a former item: their next change puts every entry (the stored ones are not yet there). */
+const readBeforeEntries = new WeakSet<TicketRecord>();
+export const storedBeforeEntries = (record: TicketRecord): boolean => readBeforeEntries.has(record);
 
 /** Update-time index write shards: one busy minute of changes spreads over this many partitions; the sync merges them. */
 export const TICKET_UPDATE_SHARDS = 8;
 
 export const ticketItem = (record: TicketRecord) => ({
   ...keys.ticket(record.id),
-  // GSI5 (an event's purchases) is sparse like GSI1; GSI6 (update time) keeps deleted tickets: the sync reports deletions.
-  ...(record.deleted ? {} : keys.eventPurchaseIndexes(record.eventId, record.purchasedDate ?? record.created, record.id)),
   ...keys.ticketUpdateIndexes(record.id % TICKET_UPDATE_SHARDS, record.updated, record.id),
-  ...(record.deleted ? {} : keys.ticketIndexes(record.eventId, record.typeId, record.id)),
-  ...(record.deleted || record.orderId == null ? {} : keys.orderTicketIndexes(record.orderId, record.id)),
-  ...(record.deleted || record.customerId == null ? {} : keys.customerTicketIndexes(record.customerId, record.id)),
   entity: ENTITY,
-  // The lists' team filter: 0 = unassigned.
-  teamKey: record.teamId ?? 0,
   ...record,
 });
 
 export function fromTicketItem(item: Record<string, unknown>): TicketRecord {
-  const { teamKey, ...record } = withoutKeys(item);
-  return record as unknown as TicketRecord;
+  // `teamKey`: the lists' team filter on a former item.
+  const { teamKey, ...fields } = withoutKeys(item);
+  const record = fields as unknown as TicketRecord;
+  if (item[FORMER_EVENT_KEY] !== undefined) readBeforeEntries.add(record);
+  return record;
+}
+
+/**
+ * The tickets of index items in their order: whole tickets (the sync's, or a former list
+ * item) as they are, list entries by one eventually consistent BatchGetItem of their
+ * tickets (the index is eventually consistent too), leaving out a ticket deleted or gone
+ * since its entry was read (entries are of live tickets only).
+ */
+export async function listedRecords(items: Record<string, unknown>[]): Promise<TicketRecord[]> {
+  const idOf = (item: Record<string, unknown>) => Number(item.ticketId ?? item.id);
+  const entries = items.filter((item) => item.entity !== ENTITY);
+  const fetched = new Map<number, Record<string, unknown>>();
+  if (entries.length) for (const item of await batchGet(entries.map((entry) => keys.ticket(idOf(entry))))) if (item) fetched.set(Number(item.id), item);
+  return items.flatMap((item) => {
+    if (item.entity === ENTITY) return [fromTicketItem(item)];
+    const whole = fetched.get(idOf(item));
+    return whole && !whole.deleted ? [fromTicketItem(whole)] : [];
+  });
 }
 
 /** The record (deleted ones included), strongly consistent; undefined when there is none. */
@@ -61,11 +89,11 @@ export async function listOrderTickets(orderId: number): Promise<TicketRecord[]>
       Limit: MAX_ORDER_TICKETS,
     }),
   );
-  return (Items ?? []).map(fromTicketItem);
+  return listedRecords(Items ?? []);
 }
 
 /**
- * A page of a customer's live tickets in id order: one Query of GSI4 reading the first
+ * A page of a customer's live tickets in id order: one Query of their entries reading the first
  * offset+limit+1 (a deep offset reads what precedes it). No per-customer ticket counter
  * exists yet, so `totalCount` is what was read (exact when `more` is false) and `more`
  * says whether tickets follow the page.
@@ -79,6 +107,8 @@ export async function listCustomerTickets(customerId: number, { limit, offset }:
       Limit: offset + limit + 1,
     }),
   );
-  const records = Items.slice(0, offset + limit).map(fromTicketItem);
-  return { totalCount: records.length, limit, offset, items: records.slice(offset, offset + limit), more: Items.length > offset + limit };
+  const listed = Items.slice(0, offset + limit);
+  // Only the page's tickets are read; the ones before it count from their entries.
+  const items = await listedRecords(listed.slice(offset));
+  return { totalCount: listed.length, limit, offset, items, more: Items.length > offset + limit };
 }

@@ -9,25 +9,31 @@ import { keyAttributes, keyCondition, keys, type SortCondition } from './keys.ts
  * in its own partition, `TICKET#<id>` / `SEARCH#<token>`, on GSI1
  * `SEARCH#<eventId>#<token's first 2 characters>` / `<token>#<id:10>` and on GSI2
  * `SEARCH_ALL#<token's first 2 characters>` / the same (every event's), so a search word
- * is one Query `begins_with` in one partition, in (token, id) order. Each entry carries all
- * the ticket's tokens, so a reader counts a ticket once, under its first matching token.
- * Written in the ticket's own transaction only when the tokens or the event change (a
- * check-in writes none); a deleted ticket has none.
+ * is one Query `begins_with` in one partition, in (token, id) order. Each entry carries the
+ * ticket's tokens of its bucket that sort before it (`mates`; any token a word starts is in
+ * the word's bucket), so a reader counts a ticket once, under its first matching token, and
+ * a renamed attendee rewrites only the entries of the changed tokens and their bucket.
+ * Written in the ticket's own transaction only when they change (a check-in writes none);
+ * a deleted ticket has none.
  */
 type SearchEntry = Record<string, unknown> & { PK: string; SK: string };
 type Action = { Put: { TableName: string; Item: SearchEntry } } | { Delete: { TableName: string; Key: { PK: string; SK: string } } };
 
 export function searchEntryItems(record: TicketRecord): SearchEntry[] {
   const tokens = searchTokens(record);
-  return tokens.map((token) => ({
-    ...keys.ticketSearchEntry(record.id, token),
-    entity: 'TicketSearchEntry',
-    ...keys.searchEntryIndexes(record.eventId, token.slice(0, SEARCH_BUCKET), token, record.id),
-    ticketId: record.id,
-    eventId: record.eventId,
-    typeId: record.typeId,
-    tokens,
-  }));
+  const bucketOf = (token: string) => token.slice(0, SEARCH_BUCKET);
+  return tokens.map((token) => {
+    const mates = tokens.filter((other) => other < token && bucketOf(other) === bucketOf(token)).sort();
+    return {
+      ...keys.ticketSearchEntry(record.id, token),
+      entity: 'TicketSearchEntry',
+      ...keys.searchEntryIndexes(record.eventId, bucketOf(token), token, record.id),
+      ticketId: record.id,
+      eventId: record.eventId,
+      typeId: record.typeId,
+      ...(mates.length ? { mates } : {}),
+    };
+  });
 }
 
 /** The transaction actions that move a ticket's entries from `before` to `after` (nothing when its tokens and event are unchanged). */
@@ -84,8 +90,10 @@ export async function readSearchEntries(
       read += 1;
       lastSort = String(item[keyAttributes(partition).sort]);
       const token = lastSort.slice(0, -11);
-      // Counted once: under the first (smallest) of the ticket's tokens the word starts.
-      if (firstTokenOf(item.tokens as string[], word) !== token) continue;
+      // Counted once: under the first (smallest) of the ticket's tokens the word starts (an entry written
+      // before `mates` holds all its ticket's `tokens`; those of other buckets never match the word).
+      const earlier = (item.mates ?? item.tokens ?? []) as string[];
+      if (earlier.some((other) => other < token && other.startsWith(word))) continue;
       if (accept && !accept({ ticketId: Number(item.ticketId), typeId: Number(item.typeId) })) continue;
       ticketIds.push(Number(item.ticketId));
     }

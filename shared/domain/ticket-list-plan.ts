@@ -41,8 +41,6 @@ export type Dimension = 'event' | 'team' | 'type' | 'state' | 'all';
 export interface ListSource<P = unknown> {
   /** Where it is read (shared/data/keys.ts spells it; the plan only passes it on). */
   partition: P;
-  /** Small list entries (the page's tickets are then batch-read) rather than whole tickets. */
-  entries: boolean;
   /** Granted-event entries list tickets of any event; the others must be of a requested event. */
   anyEvent: boolean;
 }
@@ -77,13 +75,13 @@ export function candidates(filter: TicketListFilter): Dimension[] {
 export function sourcesOf<P>(filter: TicketListFilter, dimension: Dimension, k: ListKeys<P>): ListSource<P>[] {
   const own = ownEvents(filter);
   const sources: ListSource<P>[] = [];
-  const add = (partition: P, entries: boolean) => sources.push({ partition, entries, anyEvent: false });
-  if (dimension === 'all') return [{ partition: k.allTickets, entries: true, anyEvent: true }];
-  if (dimension === 'event') for (const eventId of own) add(k.eventTickets(eventId), false);
-  if (dimension === 'team') for (const eventId of own) for (const team of new Set(filter.teams)) add(k.teamTickets(eventId, team), true);
-  if (dimension === 'type') for (const typeId of new Set(filter.ticketTypes)) add(k.typeTickets(typeId), false);
-  if (dimension === 'state') for (const eventId of own) for (const state of includedStates(filter)) add(k.stateTickets(eventId, state), true);
-  for (const eventId of new Set(filter.accessEvents)) sources.push({ partition: k.accessTickets(eventId), entries: true, anyEvent: true });
+  const add = (partition: P) => sources.push({ partition, anyEvent: false });
+  if (dimension === 'all') return [{ partition: k.allTickets, anyEvent: true }];
+  if (dimension === 'event') for (const eventId of own) add(k.eventTickets(eventId));
+  if (dimension === 'team') for (const eventId of own) for (const team of new Set(filter.teams)) add(k.teamTickets(eventId, team));
+  if (dimension === 'type') for (const typeId of new Set(filter.ticketTypes)) add(k.typeTickets(typeId));
+  if (dimension === 'state') for (const eventId of own) for (const state of includedStates(filter)) add(k.stateTickets(eventId, state));
+  for (const eventId of new Set(filter.accessEvents)) sources.push({ partition: k.accessTickets(eventId), anyEvent: true });
   return sources;
 }
 

@@ -6,7 +6,7 @@ import { hashPassword } from '#shared/auth/passwords';
 import { createAdministrator } from '#shared/data/administrators';
 import { db, tableName } from '#shared/data/client';
 import { findCustomerByEmail } from '#shared/data/customers';
-import { keys } from '#shared/data/keys';
+import { keyCondition, keys } from '#shared/data/keys';
 import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
 import { ses } from '#shared/services/email';
 import { identitySdkClient } from '#shared/services/identity-provider';
@@ -52,7 +52,7 @@ async function cognitoHasUser(email: string): Promise<boolean> {
 describe('legacy forgot-password with the mail failing', () => {
   const forgot = (email: string) => call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } });
   const tokensOf = async (adminId: number) =>
-    (await db.send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.resetTokensOf(adminId) }, Limit: 10 }))).Items ?? [];
+    (await db.send(new QueryCommand({ TableName: tableName(), ...keyCondition(keys.resetTokensOf(adminId)), Limit: 10 }))).Items ?? [];
 
   it('answers 503 and leaves no reset token whose mail never left; the next request works', async () => {
     const login = `fault-${randomUUID()}@test.local`;

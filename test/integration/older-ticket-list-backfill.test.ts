@@ -3,26 +3,28 @@ import { describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { backfillTicketIndexes } from '../../bin/maintenance/backfill-ticket-indexes.ts';
+import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';
 
-/** Makes a ticket look written before the release: no purchasedDate, GSI5, GSI6 or barcode item. */
+/** Makes a ticket look written before the release: no purchasedDate, update-time keys, purchase entry or barcode item. */
 async function asBeforeTheRelease(id: number, barcode: string, extra: { barcode?: string } = {}) {
   await db.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.ticket(id),
-      UpdateExpression: `REMOVE GSI5PK, GSI5SK, GSI6PK, GSI6SK, purchasedDate${extra.barcode ? ' SET barcode = :barcode' : ''}`,
+      UpdateExpression: `REMOVE GSI6PK, GSI6SK, purchasedDate${extra.barcode ? ' SET barcode = :barcode' : ''}`,
       ...(extra.barcode ? { ExpressionAttributeValues: { ':barcode': extra.barcode } } : {}),
     }),
   );
   await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.barcode(barcode) }));
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.ticketPurchaseEntry(id) }));
 }
 const item = async (id: number) => (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(id) }))).Item!;
 
 describe('the index backfill (bin/maintenance/backfill-ticket-indexes.ts)', () => {
-  it('gives older tickets purchasedDate, GSI5, GSI6 and their barcode item, and reports duplicate barcodes', async () => {
+  it('gives older tickets purchasedDate, the update-time keys and their barcode item (the list backfill then their purchase entry), and reports duplicate barcodes', async () => {
     const token = await adminToken(['tickets:read', 'tickets:write'], 717_301);
     const event = await seedEvent();
     const [kept, copy, gone] = await seedTickets(event, event.ticketTypes[0]!.id, 3);
@@ -40,10 +42,15 @@ describe('the index backfill (bin/maintenance/backfill-ticket-indexes.ts)', () =
     const holder = duplicate === kept!.id ? copy! : kept!;
     expect([kept!.id, copy!.id]).toContain(duplicate);
     const backfilled = await item(kept!.id);
-    expect(backfilled).toMatchObject({ purchasedDate: kept!.created, GSI5PK: keys.eventPurchases(event.id).value, GSI6SK: `${kept!.updated}#${String(kept!.id).padStart(10, '0')}` });
-    expect(await item(copy!.id)).toMatchObject({ GSI5PK: keys.eventPurchases(event.id).value, GSI6PK: expect.stringMatching(/^TICKET_UPDATES#/) });
+    expect(backfilled).toMatchObject({ purchasedDate: kept!.created, GSI6SK: `${kept!.updated}#${String(kept!.id).padStart(10, '0')}` });
+    expect(await item(copy!.id)).toMatchObject({ GSI6PK: expect.stringMatching(/^TICKET_UPDATES#/) });
     expect(await item(gone!.id)).toMatchObject({ GSI6PK: expect.stringMatching(/^TICKET_UPDATES#/) });
-    expect(await item(gone!.id)).not.toHaveProperty('GSI5PK');
+    // The ticket item is in no list index; the list backfill gives the live ones their purchase entry.
+    expect(backfilled).not.toHaveProperty('GSI5PK');
+    await backfillTicketLists({ events: [event.id] });
+    const entry = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketPurchaseEntry(kept!.id) }));
+    expect(entry.Item).toMatchObject({ GSI5PK: keys.eventPurchases(event.id).value });
+    expect((await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketPurchaseEntry(gone!.id) }))).Item).toBeUndefined();
     const found = await call('GET', `/api/v2/ticket?barcode=${kept!.barcode}`, { token });
     expect(found.body.data.map((ticket: { id: number }) => ticket.id)).toEqual([holder.id]);
     const earliest = [kept!.created, copy!.created].sort()[0];

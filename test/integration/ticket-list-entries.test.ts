@@ -59,7 +59,8 @@ describe('list entries and filter counts', () => {
           Limit: 10,
         }),
       );
-      expect(Items.sort((a, b) => String(a.SK).localeCompare(String(b.SK))), `entries of ticket ${record.id}`).toEqual(listEntryItems(record));
+      const bySk = (a: Record<string, unknown>, b: Record<string, unknown>) => (String(a.SK) < String(b.SK) ? -1 : 1);
+      expect(Items.sort(bySk), `entries of ticket ${record.id}`).toEqual(listEntryItems(record).sort(bySk));
     }
 
     const live = records.filter((record) => !record.deleted);

@@ -60,7 +60,7 @@ describe('key declarations', () => {
 
   it('places an item where the same declaration reads it', () => {
     const partition = keys.typeTickets(9);
-    const placed = keys.ticketIndexes(1, 9, 44);
+    const placed = keys.eventEntryIndexes(1, 9, 44);
     const { ExpressionAttributeValues } = keyCondition(partition, { equals: keys.ticketSort(44) });
     expect(Object.values(placed)).toEqual(expect.arrayContaining(Object.values(ExpressionAttributeValues)));
     expect(() => placedIn([keys.ticketItems(1), 'x'])).toThrow(/table partition/);

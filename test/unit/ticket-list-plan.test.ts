@@ -49,7 +49,7 @@ describe('GET /tickets list plan', () => {
     const filter = { events: [1], accessEvents: [2], teams: [0, 7], excludeProcessStates: [4] };
     expect(sourcesOf(filter, 'team', k).map((s) => s.partition)).toEqual(['T1/0', 'T1/7', 'T2/0', 'T2/7', 'A2']);
     expect(sourcesOf(filter, 'state', k).map((s) => s.partition)).toEqual(['S1/0', 'S1/1', 'S1/2', 'S2/0', 'S2/1', 'S2/2', 'A2']);
-    expect(sourcesOf(filter, 'event', k).find((s) => s.partition === 'A2')).toMatchObject({ entries: true, anyEvent: true });
+    expect(sourcesOf(filter, 'event', k).find((s) => s.partition === 'A2')).toMatchObject({ anyEvent: true });
     expect(candidates(filter)).toEqual(['event', 'team', 'state']);
     // Too many partitions: the teams filter is applied to a broader read instead.
     const wide = { events: Array.from({ length: 20 }, (_, i) => i + 1), accessEvents: [], teams: [1, 2, 3, 4] };
@@ -59,7 +59,7 @@ describe('GET /tickets list plan', () => {
 
   it('applies every filter, and the event only to partitions that are not granted entries', () => {
     const filter = { events: [1], accessEvents: [], teams: [3], ticketTypes: [9], excludeProcessStates: [4] };
-    const own = { partition: 'E1', entries: false, anyEvent: false };
+    const own = { partition: 'E1', anyEvent: false };
     const ticket = { eventId: 1, typeId: 9, teamKey: 3, processState: 1 };
     expect(matchesList(ticket, filter, own, new Set([1]))).toBe(true);
     expect(matchesList({ ...ticket, processState: 4 }, filter, own, new Set([1]))).toBe(false);
