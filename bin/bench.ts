@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: what each route costs over the bare minimum a DynamoDB-backed Lambda
- * needs. Per row of the route table: bundle size and cold module init against a bare
- * DocumentClient bundle, and in-process handler latency against the same DynamoDB
- * commands sent raw (on DynamoDB Local). Prints a table, writes `.local/bench.json`.
+ * `npm run bench`: what each route costs over the floor of the fixed stack. Per row of the
+ * route table: bundle size and cold module init (CPU time) against its floor (a
+ * DocumentClient, middy, a zod parse and a jose verify, plus one command of each other
+ * service the row uses: bin/bench/bundle.ts), and in-process handler latency against the
+ * same DynamoDB commands sent raw (on DynamoDB Local). Prints a table, writes `.local/bench.json`.
  * A measurement, not a test: it exits 0 whatever the figures (non-zero only if it breaks).
  *
  * Order matters: bundles and init timings come first, before Java starts, so DynamoDB
@@ -61,21 +62,19 @@ if (process.argv.includes('--hostile')) {
 
 const dir = mkdtempSync(join(tmpdir(), 'ticketing-bench-'));
 try {
-  log(`Bundling ${routes.length} handlers and the baseline...`);
+  log(`Bundling ${routes.length} handlers and their floors...`);
   const bundles = await bundleAll(routes, dir);
 
-  log(`Timing module init: ${INIT_RUNS} fresh node processes per bundle, each paired with a baseline run... (${elapsed()})`);
-  const init = await measureInit(bundles.baseline, bundles.routes, dir);
+  log(`Timing module init: ${INIT_RUNS} fresh node processes per bundle, each paired with a run of its floor... (${elapsed()})`);
+  const init = await measureInit(bundles, dir);
 
   log(`Starting the local services... (${elapsed()})`);
   const latency = await measureHandlers();
 
-  const baseline = { bundleBytes: bundles.baseline.bytes, initMs: init.baselineMs };
+  const floorOf = (handler: string) => ({ name: bundles.floorOf.get(handler)!, bundle: bundles.floors.get(bundles.floorOf.get(handler)!)! });
   const results: BenchResults = {
-    baseline,
-    routes: routes.map((row) =>
-      figures(row, { ...baseline, bundle: bundles.baseline }, bundles.routes.get(row.handler)!, init.routes.get(row.handler)!, latency.get(row.handler)),
-    ),
+    floors: [...bundles.floors].map(([name, bundle]) => ({ name, bundleBytes: bundle.bytes, initMs: init.floors.get(name)! })),
+    routes: routes.map((row) => figures(row, floorOf(row.handler), bundles.routes.get(row.handler)!, init.routes.get(row.handler)!, latency.get(row.handler))),
   };
 
   console.log(`\n${table(results)}\n\n${summary(results)}`);

@@ -3,30 +3,32 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import type { Bundle } from './bundle.ts';
+import type { Bundle, Bundles } from './bundle.ts';
 import { BENCH_ENV, INIT_RUNS } from './settings.ts';
 import { median } from './stats.ts';
 
 const run = promisify(execFile);
 
 /**
- * Times only the module's own work (load, parse, top-level code): Node's start-up and
- * the runtime's bootstrap cost the same for every function, so they would just dilute the ratio.
+ * Times only the module's own work (load, parse, top-level code), in CPU time (user +
+ * system) so that a busy machine's waits do not count: Node's start-up and the runtime's
+ * bootstrap cost the same for every function, so they would just dilute the ratio.
  */
 const RUNNER = `
-const start = performance.now();
+const start = process.cpuUsage();
 await import(process.argv[2]);
-const ms = performance.now() - start;
-process.stdout.write(String(ms), () => process.exit(0));
+const used = process.cpuUsage(start);
+process.stdout.write(String((used.user + used.system) / 1000), () => process.exit(0));
 `;
 
 export interface InitResult {
-  baselineMs: number;
-  /** Median per handler module. */
-  routes: Map<string, number>;
+  /** Median per floor (all its paired runs). */
+  floors: Map<string, number>;
+  /** Per handler: its median, and the median of the floor runs paired with it. */
+  routes: Map<string, { ms: number; floorMs: number }>;
 }
 
-export async function measureInit(baseline: Bundle, routes: Map<string, Bundle>, dir: string): Promise<InitResult> {
+export async function measureInit({ floors, routes, floorOf }: Bundles, dir: string): Promise<InitResult> {
   const runner = join(dir, 'measure-import.mjs');
   writeFileSync(runner, RUNNER);
   // Only the validated config and dummy AWS settings: no endpoint, since init makes no call.
@@ -39,24 +41,27 @@ export async function measureInit(baseline: Bundle, routes: Map<string, Bundle>,
   };
 
   // One unrecorded run each: the first read of a fresh file comes from disk, later ones from the page cache.
-  for (const bundle of [baseline, ...routes.values()]) await once(bundle);
+  for (const bundle of [...floors.values(), ...routes.values()]) await once(bundle);
 
   // Sequential (parallel runs on 2 cores would measure contention), and each route run is
-  // paired with a baseline run, in alternating order, so drift in machine load hits both alike.
-  const baselineSamples: number[] = [];
-  const samples = new Map<string, number[]>([...routes.keys()].map((handler) => [handler, []]));
+  // paired with a run of its floor, in alternating order, so drift in machine load hits both alike.
+  const floorSamples = new Map<string, number[]>([...floors.keys()].map((name) => [name, []]));
+  const samples = new Map<string, { route: number[]; floor: number[] }>([...routes.keys()].map((handler) => [handler, { route: [], floor: [] }]));
   for (let i = 0; i < INIT_RUNS; i++) {
     for (const [index, [handler, bundle]] of [...routes].entries()) {
+      const floorName = floorOf.get(handler)!;
       const routeFirst = (i + index) % 2 === 0;
-      const [first, second] = routeFirst ? [bundle, baseline] : [baseline, bundle];
+      const [first, second] = routeFirst ? [bundle, floors.get(floorName)!] : [floors.get(floorName)!, bundle];
       const a = await once(first);
       const b = await once(second);
-      samples.get(handler)!.push(routeFirst ? a : b);
-      baselineSamples.push(routeFirst ? b : a);
+      const [routeMs, floorMs] = routeFirst ? [a, b] : [b, a];
+      samples.get(handler)!.route.push(routeMs);
+      samples.get(handler)!.floor.push(floorMs);
+      floorSamples.get(floorName)!.push(floorMs);
     }
   }
   return {
-    baselineMs: median(baselineSamples),
-    routes: new Map([...samples].map(([handler, values]) => [handler, median(values)])),
+    floors: new Map([...floorSamples].map(([name, values]) => [name, median(values)])),
+    routes: new Map([...samples].map(([handler, { route, floor }]) => [handler, { ms: median(route), floorMs: median(floor) }])),
   };
 }

@@ -54,7 +54,7 @@ export async function runScale(): Promise<void> {
 async function measure(sizes: number[]): Promise<ScaleRow[]> {
   // After the environment is set: shared/ reads it when its modules load.
   const { db } = await import('#shared/data/client');
-  const { issueToken } = await import('#shared/auth/tokens');
+  const { issueToken } = await import('#shared/auth/token-issuer');
   const { epochSeconds } = await import('#shared/clock');
   const { PERMISSIONS } = await import('#shared/routes');
   const { readTicketRecords } = await import('#shared/data/ticket-records');

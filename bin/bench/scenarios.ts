@@ -6,7 +6,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/tokens';
+import { issueToken } from '#shared/auth/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { db, withoutKeys } from '#shared/data/client';

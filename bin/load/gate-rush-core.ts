@@ -7,7 +7,7 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/tokens';
+import { issueToken } from '#shared/auth/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { listScans } from '#shared/data/check-ins';

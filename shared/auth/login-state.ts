@@ -5,6 +5,7 @@ import { epochSeconds, now } from '../clock.ts';
 import { ALGORITHM } from '../public-keys.ts';
 import { currentSigningKey } from './signing-key.ts';
 import { verificationKeys } from './tokens.ts';
+import { LOGIN_TTL_SECONDS } from './login-lifetime.ts';
 
 /**
  * The OIDC `state`: a short-lived ES256 JWT (the service's keys, its own audience, so it
@@ -45,7 +46,6 @@ export function sameBrowser(state: LoginState, cookieValue: string | undefined):
 }
 
 const AUDIENCE = 'ticketing-oauth-state';
-export const LOGIN_TTL_SECONDS = 10 * 60;
 
 export async function signLoginState(state: LoginState): Promise<string> {
   const { kid, key } = await currentSigningKey();

@@ -1,10 +1,9 @@
-import { SignJWT, createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { config } from '../config.ts';
 import { now, epochSeconds } from '../clock.ts';
 import { Unauthenticated } from '../errors.ts';
 import { PERMISSIONS, type Permission } from '../routes.ts';
 import { ALGORITHM } from '../public-keys.ts';
-import { currentSigningKey } from './signing-key.ts';
 
 /**
  * The service's own tokens: ES256 (pinned) with a `kid`, short-lived, with `iss`, `aud`,
@@ -12,8 +11,9 @@ import { currentSigningKey } from './signing-key.ts';
  * so a customer token can never open an admin route and vice versa.
  *
  * Verification uses the public JWKS in JWT_PUBLIC_KEYS (every key in it: current and
- * previous); signing the private key of its first key (signing-key.ts, issuing functions
- * only). README "Rotating the signing key".
+ * previous); signing the private key of its first key (token-issuer.ts, imported by the
+ * issuing functions only, so no other bundle carries the Secrets Manager client). README
+ * "Rotating the signing key".
  */
 export const AUDIENCES = { admin: 'ticketing-admin', customer: 'ticketing-customer' } as const;
 export type Audience = keyof typeof AUDIENCES;
@@ -45,40 +45,6 @@ export interface CustomerPrincipal {
 }
 
 export type Principal = AdminPrincipal | CustomerPrincipal;
-
-export interface IssuedToken {
-  token: string;
-  /** Epoch seconds: the token's `exp`, given to bearer clients so they refresh in time. */
-  expiresAt: number;
-}
-
-export async function issueToken(principal: Principal): Promise<string> {
-  return (await issueSessionToken(principal)).token;
-}
-
-/** A token and its expiry. */
-export async function issueSessionToken(principal: Principal): Promise<IssuedToken> {
-  const claims =
-    principal.kind === 'admin'
-      ? {
-          login: principal.login,
-          permissions: principal.permissions,
-          vendor_user: principal.vendorUser,
-          ...(principal.eventScope ? { events: principal.eventScope } : {}),
-        }
-      : { email: principal.email };
-  const { kid, key } = await currentSigningKey();
-  const expiresAt = epochSeconds() + TOKEN_TTL_SECONDS;
-  const token = await new SignJWT({ ...claims, auth_time: principal.authTime, sv: principal.sessionVersion ?? 0 })
-    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid })
-    .setIssuer(config().JWT_ISSUER)
-    .setAudience(AUDIENCES[principal.kind])
-    .setSubject(String(principal.id))
-    .setIssuedAt(epochSeconds())
-    .setExpirationTime(expiresAt)
-    .sign(key);
-  return { token, expiresAt };
-}
 
 type Jwks = ReturnType<typeof createLocalJWKSet>;
 

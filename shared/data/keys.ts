@@ -2,71 +2,18 @@ import type { GlobalIndexName } from './table-schema.ts';
 
 /**
  * The table's declarations: every item key, index placement and Query key condition is
- * built here (typed builders and `keyCondition`), and no key template or index name is
- * written anywhere else (test/unit/key-declarations.test.ts fails on one).
- * The README's "Storage" section shows the whole key table with the access pattern each
- * key serves; keep the two in step.
- *
- * | entity            | PK                          | SK                              | index keys                                           |
- * |-------------------|-----------------------------|---------------------------------|------------------------------------------------------|
- * | shipping method   | SHIPPING_METHOD#<id>        | SHIPPING_METHOD                 | GSI1 SHIPPING_METHODS / SHIPPING_METHOD#<id:10>      |
- * | administrator     | ADMIN#<id>                  | ADMIN                           | GSI1 ADMIN_LOGIN#<login>; GSI2 ADMIN_EMAIL#<email>   |
- * | login in flight   | OAUTH_LOGIN#<ref>           | OAUTH_LOGIN                     | (TTL `expiresAt`: PKCE verifier, 10 min)             |
- * | reset token       | RESET_TOKEN#<sha256>        | RESET_TOKEN                     | GSI1 RESET_TOKENS#ADMIN#<id> / <created ISO>         |
- * | rate window       | RATE#<name>#<subject>       | RATE                            | (TTL `expiresAt`)                                    |
- * | unique value      | UNIQUE#<kind>#<value>       | UNIQUE                          |                                                      |
- * | id sequence       | SEQUENCE#<name>             | SEQUENCE                        |                                                      |
- * | log hashing key   | LOG_KEY                     | LOG_KEY                         |                                                      |
- * | aggregate count   | COUNT#<name>                | COUNT                           |                                                      |
- * | event             | EVENT#<id>                  | EVENT                           |                                                      |
- * | ticket type       | EVENT#<eventId>             | TICKET_TYPE#<id:10>             | GSI1 TICKET_TYPE#<id> / TICKET_TYPE                  |
- * | access grant      | EVENT#<grantedEventId>      | GRANT#<typeId:10>               |                                                      |
- * | team              | EVENT#<eventId>             | TEAM#<id:10>                    |                                                      |
- * | event stats shard | EVENT#<eventId>             | STATS#<0..9>                    |                                                      |
- * | list positions    | EVENT#<eventId>             | POS#<list>#<block:8>            | (list: event, team#<k>, type#<t>, access)            |
- * | waiver (event)    | EVENT#<eventId>             | WAIVER#EVENT#<id:10>            |                                                      |
- * | waiver (type)     | EVENT#<eventId>             | WAIVER#TYPE#<typeId:10>#<id:10> |                                                      |
- * | waiver version    | WAIVER#<id>                 | VERSION#<sha256>                |                                                      |
- * | ticket            | TICKET#<id>                 | TICKET                          | GSI1 EVENT_TICKETS#<eventId> / TICKET#<id:10>;       |
- * |                   |                             |                                 | GSI2 TYPE_TICKETS#<typeId> / TICKET#<id:10> (live)   |
- * | ticket history    | TICKET#<id>                 | HISTORY#<version:10>            |                                                      |
- * | list entry        | TICKET#<id>                 | LIST                            | GSI1 TEAM_TICKETS#<eventId>#<team> / TICKET#<id:10>; |
- * |                   |                             |                                 | GSI2 STATE_TICKETS#<eventId>#<state> / same (live);  |
- * |                   |                             |                                 | GSI3 ALL_TICKETS / same (live, every event)          |
- * | access entry      | TICKET#<id>                 | LIST#ACCESS#<eventId:10>        | GSI1 ACCESS_TICKETS#<grantedEventId> / same (live)   |
- * | search entry      | TICKET#<id>                 | SEARCH#<token>                  | GSI1 SEARCH#<eventId>#<token:2> / <token>#<id:10>;   |
- * |                   |                             |                                 | GSI2 SEARCH_ALL#<token:2> / same (every event)       |
- * | scan (ok/refused) | TICKET#<id>                 | SCAN#<iso time>#<nonce>         |                                                      |
- * | waiver signature  | TICKET#<ticketId>           | WAIVER_SIGNATURE#<waiverId:10>  |                                                      |
- * | bib in use        | UNIQUE#BIB#<eventId>#<bib>  | UNIQUE                          |                                                      |
- * | idempotent request| IDEMPOTENCY#<route>#<caller>#<key> | REQUEST                  | (TTL `expiresAt`, 24 h)                              |
- * | idempotent answer | IDEMPOTENCY#<route>#<caller>#<key> | ANSWER                   | (TTL `expiresAt`, 24 h; check-in and transfer)       |
- * | barcode in use    | UNIQUE#BARCODE#<barcode>    | UNIQUE                          |                                                      |
- * | claim link token  | CLAIM_TOKEN#<sha256>        | CLAIM_TOKEN                     | (TTL `expiresAt`, 14 days)                           |
- * | customer          | CUSTOMER#<id>               | CUSTOMER                        | GSI1 CUSTOMER_SUB#<sub>; GSI2 CUSTOMER_EMAIL#<email> |
- * | customer's event  | CUSTOMER#<customerId>       | EVENT#<eventId:10>              |                                                      |
- * | order counts      | CUSTOMER#<customerId>       | ORDER_COUNTS                    |                                                      |
- * | customer email    | UNIQUE#CUSTOMER_EMAIL#<email> | UNIQUE                        |                                                      |
- * | email verification| EMAIL_VERIFICATION#<sha256> | EMAIL_VERIFICATION              | (TTL `expiresAt`, 48 h)                              |
- * | order             | ORDER#<id>                  | ORDER                           | GSI1 CUSTOMER_ORDERS#<cid> / <purchased>#<id:10>;    |
- * |                   |                             |                                 | GSI2 CUSTOMER_EVENT_ORDERS#<cid>#<eventId> / same    |
- * | wave time         | EVENT#<eventId>             | WAVE#<id:10>                    |                                                      |
- * | payment processor | PAYMENT_PROCESSOR           | PAYMENT_PROCESSOR               |                                                      |
- *
- * Events also carry GSI1 PUBLISHED_EVENTS / <startsAt>#<id:10> while published. Tickets
- * also carry GSI3 ORDER_TICKETS#<orderId> and GSI4 CUSTOMER_TICKETS#<customerId> (live,
- * when set), GSI5 EVENT_PURCHASES#<eventId> / <purchasedDate>#<id:10> (live) and GSI6
- * TICKET_UPDATES#<id % 8> / <updated>#<id:10> (every ticket: the update-time sync).
+ * built here (typed builders, `placedIn`, `keyCondition`), and no key template or index
+ * name is written anywhere else (test/unit/key-declarations.test.ts fails on one). The
+ * README's "Storage" section shows the whole key table with the access pattern each key
+ * serves; keep the two in step.
  *
  * An event's partition holds the event, its ticket types, teams, the grants of other
- * events' access packages into it, its statistics shards and waivers; each is read by
- * its own key or prefix, never the whole partition. A ticket's partition holds the
- * record (the hot item of a check-in), its history, scans and waiver signatures. GSI1
- * and GSI2 list an event's or a type's tickets and are removed on soft delete (sparse),
- * so deleted tickets leave every list. A ticket that counts as checked in adds 1 to
- * `checkedIn.<signature>` in the shard `ticketId % STATS_SHARDS` of every event of its
- * signature; the same shard of its own event holds its share of `sold` and of
- * `listed.<processState>` (see shared/data/ticket-stats.ts).
+ * events' access packages into it, its statistics shards, list positions, waves and
+ * waivers; each is read by its own key or prefix, never the whole partition. A ticket's
+ * partition holds the record (the hot item of a check-in), its history, scans, list and
+ * search entries and waiver signatures. The record is in the update-time index only; the
+ * lists find it through its entries, which a deleted ticket does not have (sparse), so it
+ * leaves every list while its record stays.
  */
 export type Key = { PK: string; SK: string };
 

@@ -1,4 +1,4 @@
-import { LOGIN_TTL_SECONDS } from '../auth/login-state.ts';
+import { LOGIN_TTL_SECONDS } from '../auth/login-lifetime.ts';
 import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
 
 /**

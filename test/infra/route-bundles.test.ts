@@ -22,3 +22,30 @@ describe('the multipart parser', () => {
     expect(carriers).toEqual(['tickets/profile-photo']);
   }, 120_000);
 });
+
+describe('the AWS SDK clients', () => {
+  /**
+   * Each client beside DynamoDB's, and the row `uses` that calls for it (shared/routes.ts).
+   * Secrets Manager: every function reads the origin-verify secret (shared/http/origin-verify.ts).
+   */
+  const CLIENTS: [string, (row: (typeof routes)[number]) => boolean][] = [
+    ['client-secrets-manager', () => true],
+    ['client-s3', (row) => !!row.uses.photos],
+    ['client-sesv2', (row) => !!row.uses.email],
+    ['client-cognito-identity-provider', (row) => !!(row.uses.identityProvider || row.uses.customerIdentity)],
+  ];
+
+  it('are each only in the bundles of rows that use that service (a sign-in row that only builds a hosted UI URL carries no Cognito client)', async () => {
+    const bundles = await bundleInputs(routes);
+    for (const [client, uses] of CLIENTS) {
+      const carriers = [...bundles].filter(([, inputs]) => inputs.some((input) => input.includes(`node_modules/@aws-sdk/${client}/`))).map(([handler]) => handler);
+      const users = routes.filter(uses).map((row) => row.handler);
+      expect(carriers.filter((handler) => !users.includes(handler)), client).toEqual([]);
+      // Every row that manages users or sends mail calls its client.
+      if (client !== 'client-cognito-identity-provider') expect(carriers.sort(), client).toEqual(users.sort());
+    }
+    const managers = routes.filter((row) => row.uses.customerIdentity === 'manage-users' || row.uses.identityProvider === 'manage-users');
+    expect(managers.length).toBeGreaterThan(0);
+    for (const row of managers) expect(bundles.get(row.handler)!.some((input) => input.includes('client-cognito-identity-provider')), row.handler).toBe(true);
+  }, 120_000);
+});

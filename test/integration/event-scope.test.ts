@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '#shared/auth/tokens';
+import { issueToken } from '#shared/auth/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { listScans } from '#shared/data/check-ins';
 import { readTicketRecord } from '#shared/data/ticket-records';

@@ -1,7 +1,7 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { issueToken } from '#shared/auth/tokens';
+import { issueToken } from '#shared/auth/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';

@@ -1,7 +1,8 @@
 import { SignJWT, base64url, generateKeyPair } from 'jose';
 import { ALGORITHM } from '#shared/public-keys';
 import { currentSigningKey } from '#shared/auth/signing-key';
-import { issueToken, AUDIENCES, type Audience } from '#shared/auth/tokens';
+import { issueToken } from '#shared/auth/token-issuer';
+import { AUDIENCES, type Audience } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
 import { PERMISSIONS, type Permission } from '#shared/routes';
 

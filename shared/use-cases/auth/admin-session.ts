@@ -1,4 +1,5 @@
-import { issueSessionToken, SESSION_LIMIT_SECONDS, type AdminPrincipal } from '../../auth/tokens.ts';
+import { issueSessionToken } from '../../auth/token-issuer.ts';
+import { SESSION_LIMIT_SECONDS, type AdminPrincipal } from '../../auth/tokens.ts';
 import { epochSeconds } from '../../clock.ts';
 import { getAdministrator, toProfile, type Administrator, type AdministratorProfile } from '../../data/administrators.ts';
 import { Unauthenticated } from '../../errors.ts';

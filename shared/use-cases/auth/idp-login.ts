@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { browserBinding, LOGIN_TTL_SECONDS, sameBrowser, signLoginState, verifyLoginState, type LoginChannel } from '../../auth/login-state.ts';
+import { LOGIN_TTL_SECONDS } from '../../auth/login-lifetime.ts';
+import { browserBinding, sameBrowser, signLoginState, verifyLoginState, type LoginChannel } from '../../auth/login-state.ts';
 import { callbackUrlFor, pkceChallenge, vendorRejectionUrl, withErrorCode } from '../../auth/oidc.ts';
 import { config } from '../../config.ts';
 import { findAdministratorByEmail, linkIdentity } from '../../data/administrators.ts';

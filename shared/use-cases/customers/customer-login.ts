@@ -1,4 +1,5 @@
-import { issueSessionToken, TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
+import { issueSessionToken } from '../../auth/token-issuer.ts';
+import { TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
 import { epochSeconds, now } from '../../clock.ts';
 import { confirmEmail, findCustomerBySub, holderOfEmail, switchEmail } from '../../data/customers.ts';
 import { findVerification } from '../../data/email-verifications.ts';
