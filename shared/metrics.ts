@@ -1,15 +1,17 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { MiddlewareObj } from '@middy/core';
 import { config } from './config.ts';
 import type { RefusalReason } from './domain/check-in.ts';
 import { METRIC, METRICS_NAMESPACE, STAGE_DIMENSION, type LoginKind } from './metric-names.ts';
+import { onRequestEnd } from './request-end.ts';
 
 export { METRIC, METRICS_NAMESPACE } from './metric-names.ts';
 
 /**
  * Business metrics, as CloudWatch Embedded Metric Format lines on stdout (Lambda's log
  * group turns them into metrics; no PutMetricData call, no extra latency). One Powertools
- * instance per container; the middy stack flushes it once per request (`flushMetrics`).
+ * instance per container, published once per request at its end (`publishRecorded`,
+ * registered with request-end.ts when this module loads: only functions that record a
+ * metric load it).
  *
  * Names in `metric-names.ts`. Namespace `Ticketing`; dimensions `service`
  * (POWERTOOLS_SERVICE_NAME, read by Powertools), `stage` and the metric's own one.
@@ -50,10 +52,8 @@ export function recordFailedLogin(login: LoginKind, reason: string): void {
  * `logMetrics` middleware would also do it, but warns "No application metrics to publish"
  * on every request that records none (most of them), once per request in the logs.
  */
-export function flushMetrics(): MiddlewareObj {
-  const flush = () => {
-    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
-    storedDimensions = undefined;
-  };
-  return { after: flush, onError: flush };
+export function publishRecorded(): void {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  storedDimensions = undefined;
 }
+onRequestEnd(publishRecorded);

@@ -1,6 +1,4 @@
 import { inflateSync } from 'node:zlib';
-import jpeg from 'jpeg-js';
-import pngjs from 'pngjs';
 import { AppError, TooLarge, UnsupportedMediaType, ValidationError } from '../errors.ts';
 import { sniffImageType, type ImageType } from './image-type.ts';
 
@@ -9,9 +7,16 @@ import { sniffImageType, type ImageType } from './image-type.ts';
  * photos"): only the pixels survive, so EXIF (GPS included), text chunks, comments and
  * whatever follows the image (HTML behind JPEG magic bytes) never reach the bucket.
  * Pure JS (jpeg-js, pngjs), so it runs in any Lambda without a native layer; only the
- * upload route's bundle imports this module. WebP has no pure-JS encoder here, so it is
+ * upload route's bundle imports this module, and the decoders load at its first upload,
+ * not at the function's cold start (issue 23). WebP has no pure-JS encoder here, so it is
  * refused rather than stored as uploaded.
  */
+
+/** The decoders, loaded once per container at the first photo (esbuild keeps them in the bundle, evaluated on demand). */
+const codecs = async () => {
+  const [jpeg, pngjs] = await Promise.all([import('jpeg-js'), import('pngjs')]);
+  return { jpeg: jpeg.default, png: pngjs.default.PNG };
+};
 export const MAX_PHOTO_SIDE = 4096;
 export const MAX_PHOTO_PIXELS = MAX_PHOTO_SIDE * MAX_PHOTO_SIDE;
 export const PHOTO_MEDIA_TYPES = ['image/jpeg', 'image/png'] as const;
@@ -49,7 +54,7 @@ interface PngLayout {
 }
 
 /** JPEG or PNG bytes in, freshly encoded bytes of the same format out; refusals are 415, 413 or 400. */
-export function reencodePhoto(bytes: Uint8Array): CleanPhoto {
+export async function reencodePhoto(bytes: Uint8Array): Promise<CleanPhoto> {
   if (bytes.length === 0) throw new ValidationError('The file is empty.', [{ path: 'body.file', message: 'The file is empty.' }]);
   const type = sniffImageType(bytes);
   if (!type || type.mediaType === 'image/webp') {
@@ -63,7 +68,8 @@ export function reencodePhoto(bytes: Uint8Array): CleanPhoto {
       throw new TooLarge(`The image is ${width}×${height} pixels: at most ${MAX_PHOTO_SIDE} per side and ${MAX_PHOTO_PIXELS} pixels in all.`);
     }
     if (header.png?.interlaced) checkInterlacedPng(bytes, header, header.png, type);
-    return type.mediaType === 'image/png' ? reencodePng(bytes, type) : reencodeJpeg(bytes, type, header.orientation);
+    const { jpeg, png } = await codecs();
+    return type.mediaType === 'image/png' ? reencodePng(png, bytes, type) : reencodeJpeg(jpeg, bytes, type, header.orientation);
   } catch (error) {
     // Whatever the decoders throw on hostile bytes is the client's malformed file (400), never a 500.
     if (error instanceof AppError) throw error;
@@ -76,7 +82,9 @@ const notDecodable = (type: ImageType) =>
     { path: 'body.file', message: `Not a valid ${type.mediaType} image.` },
   ]);
 
-function reencodeJpeg(bytes: Uint8Array, type: ImageType, orientation: number): CleanPhoto {
+type Codecs = Awaited<ReturnType<typeof codecs>>;
+
+function reencodeJpeg(jpeg: Codecs['jpeg'], bytes: Uint8Array, type: ImageType, orientation: number): CleanPhoto {
   const decoded = jpeg.decode(bytes, {
     useTArray: true,
     formatAsRGBA: true,
@@ -91,10 +99,10 @@ function reencodeJpeg(bytes: Uint8Array, type: ImageType, orientation: number): 
   return { bytes: new Uint8Array(encoded.data), type, width: upright.width, height: upright.height };
 }
 
-function reencodePng(bytes: Uint8Array, type: ImageType): CleanPhoto {
-  const png = pngjs.PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+function reencodePng(PNG: Codecs['png'], bytes: Uint8Array, type: ImageType): CleanPhoto {
+  const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
   // The writer emits IHDR, IDAT and IEND only: tEXt/iTXt/zTXt, eXIf, tIME and the like are dropped.
-  const encoded = pngjs.PNG.sync.write(png, { colorType: 6 });
+  const encoded = PNG.sync.write(png, { colorType: 6 });
   return { bytes: new Uint8Array(encoded), type, width: png.width, height: png.height };
 }
 

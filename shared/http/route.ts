@@ -6,7 +6,7 @@ import type { AdminPrincipal, CustomerPrincipal } from '../auth/tokens.ts';
 import { API_PREFIX, findRoute, type AccessKindOf, type RouteKey, type RowOf } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { logger } from '../logger.ts';
-import { flushMetrics } from '../metrics.ts';
+import { requestEnd } from '../request-end.ts';
 import { idempotent } from './idempotency.ts';
 import { originVerify } from './origin-verify.ts';
 import type { MultipartForm } from './multipart.ts';
@@ -104,7 +104,7 @@ export function route<
   const handler = middy<RouteEvent, APIGatewayProxyStructuredResultV2, Error, Context>(base)
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // Early in the stack so its `after` runs last: everything the request recorded is published, errors included.
-    .use(flushMetrics())
+    .use(requestEnd())
     .use(responseHeaders(row.auth.kind))
     .use(problemDetails())
     .use(originVerify())

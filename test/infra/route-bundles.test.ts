@@ -49,3 +49,15 @@ describe('the AWS SDK clients', () => {
     for (const row of managers) expect(bundles.get(row.handler)!.some((input) => input.includes('client-cognito-identity-provider')), row.handler).toBe(true);
   }, 120_000);
 });
+
+describe('the metrics library', () => {
+  it('is bundled only where a use case records a business metric (the gate and the logins), not by every route', async () => {
+    const carriers = [...(await bundleInputs(routes))].filter(([, inputs]) => inputs.some((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'))).map(([handler]) => handler);
+    expect(carriers).toContain('tickets/check-in');
+    expect(carriers).toContain('auth/legacy-login');
+    expect(carriers).toContain('my-account/login');
+    expect(carriers).not.toContain('tickets/get');
+    expect(carriers).not.toContain('shipping-method/list');
+    expect(carriers.length).toBeLessThan(10);
+  }, 120_000);
+});

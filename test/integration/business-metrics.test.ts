@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { hashPassword } from '#shared/auth/passwords';
 import { resetConfigForTests } from '#shared/config';
 import { createAdministrator } from '#shared/data/administrators';
-import { flushMetrics, METRIC, METRICS_NAMESPACE, metrics, recordCheckIn } from '#shared/metrics';
+import { METRIC, METRICS_NAMESPACE, metrics, publishRecorded, recordCheckIn } from '#shared/metrics';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { login as customerLogin, newAddress } from '../support/customers.ts';
@@ -88,7 +88,7 @@ describe('one request, several outcomes', () => {
     recordCheckIn({ admitted: false, reason: 'cancelled' });
     recordCheckIn({ admitted: false, reason: 'withdrawn' });
     recordCheckIn({ admitted: true });
-    await (flushMetrics().after as () => Promise<void> | void)();
+    publishRecorded();
     expect(recorded(METRIC.checkInRefused).map(({ dimensions, value }) => [dimensions.reason, value])).toEqual([
       ['cancelled', [1, 1]],
       ['withdrawn', 1],

@@ -45,9 +45,9 @@ async function setProfilePhoto(ticketId: number, url: string | null, actor: Acto
  * deleted); if that fails, the new object is removed again. The replaced photo's object is
  * removed last, best-effort.
  */
-export async function uploadProfilePhoto(ticketId: number, upload: Uint8Array, reencode: (bytes: Uint8Array) => CleanPhoto, actor: Actor): Promise<Ticket> {
+export async function uploadProfilePhoto(ticketId: number, upload: Uint8Array, reencode: (bytes: Uint8Array) => Promise<CleanPhoto>, actor: Actor): Promise<Ticket> {
   await liveTicketRecord(ticketId, scopeOf(actor), 'own');
-  const { bytes: clean, type } = reencode(upload);
+  const { bytes: clean, type } = await reencode(upload);
 
   const key = newObjectKey(photoPrefix(ticketId), type.extension);
   await putObject(key, clean, type.mediaType, { 'ticket-id': String(ticketId) });
