@@ -1,5 +1,4 @@
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../schema.ts';
 import type { AdminPrincipal, CustomerPrincipal } from '../auth/tokens.ts';
@@ -102,7 +101,7 @@ export function route<
   };
 
   const handler = middy<RouteEvent, APIGatewayProxyStructuredResultV2, Error, Context>(base)
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logger.requestContext())
     // Early in the stack so its `after` runs last: everything the request recorded is published, errors included.
     .use(requestEnd())
     .use(responseHeaders(row.auth.kind))
