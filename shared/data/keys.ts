@@ -50,6 +50,8 @@ export type SortCondition =
   | { after: string }
   | { before: string };
 
+const COMPARISONS = { equals: '=', from: '>=', to: '<=', after: '>', before: '<' } as const;
+
 /**
  * The key part of every Query (`IndexName`, `KeyConditionExpression` and its values): the
  * partition and an optional sort condition. Values are `:keyPartition`, `:keySort` and
@@ -59,17 +61,16 @@ export function keyCondition(partition: Partition, sort?: SortCondition) {
   const names = keyAttributes(partition);
   const values: Record<string, string> = { ':keyPartition': partition.value };
   let condition = `${names.partition} = :keyPartition`;
-  if (sort) {
-    const [kind, value] = Object.entries(sort)[0] as [keyof UnionKeys<SortCondition>, string | readonly [string, string]];
-    if (kind === 'between') {
-      const [low, high] = value as readonly [string, string];
-      Object.assign(values, { ':keySort': low, ':keySortEnd': high });
-      condition += ` AND ${names.sort} BETWEEN :keySort AND :keySortEnd`;
-    } else {
-      values[':keySort'] = value as string;
-      const operator = { equals: '=', from: '>=', to: '<=', after: '>', before: '<' }[kind as string];
-      condition += kind === 'beginsWith' ? ` AND begins_with(${names.sort}, :keySort)` : ` AND ${names.sort} ${operator} :keySort`;
-    }
+  if (sort && 'between' in sort) {
+    Object.assign(values, { ':keySort': sort.between[0], ':keySortEnd': sort.between[1] });
+    condition += ` AND ${names.sort} BETWEEN :keySort AND :keySortEnd`;
+  } else if (sort && 'beginsWith' in sort) {
+    values[':keySort'] = sort.beginsWith;
+    condition += ` AND begins_with(${names.sort}, :keySort)`;
+  } else if (sort) {
+    const [kind, value] = Object.entries(sort)[0] as [keyof typeof COMPARISONS, string];
+    values[':keySort'] = value;
+    condition += ` AND ${names.sort} ${COMPARISONS[kind]} :keySort`;
   }
   return { ...(partition.index ? { IndexName: partition.index } : {}), KeyConditionExpression: condition, ExpressionAttributeValues: values };
 }
@@ -78,7 +79,6 @@ export const withValues = <T extends { ExpressionAttributeValues: Record<string,
   ...key,
   ExpressionAttributeValues: { ...key.ExpressionAttributeValues, ...values },
 });
-type UnionKeys<T> = { [K in T extends unknown ? keyof T : never]: unknown };
 
 /** Zero-padded so that ids sort numerically inside a string sort key. */
 export const sortableId = (id: number): string => String(id).padStart(10, '0');
