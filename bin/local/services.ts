@@ -90,8 +90,7 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
       unhook();
     })());
 
-  const startDynamoDb = async () => {
-    const port = await freePort();
+  const startDynamoDb = () => onFreePort(async (port) => {
     const emulator = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
     const child = run('dynamodb', java, [
       `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
@@ -111,24 +110,31 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
       await waitUntilReady('DynamoDB Local', child, async () => {
         await client.send(new ListTablesCommand({}));
       });
+    } catch (error) {
+      if (error instanceof PortTaken) await terminate(child);
+      throw error;
     } finally {
       client.destroy();
     }
     return endpoint;
-  };
+  });
 
-  const startCognito = async () => {
-    const port = await freePort();
+  const startCognito = () => onFreePort(async (port) => {
     const bin = join(dirname(require.resolve('cognito-local/package.json')), 'lib/bin/start.js');
     // cognito-local keeps its pools in `.cognito/` under its working directory.
     const child = run('cognito', process.execPath, [bin], { ...process.env, HOST: '127.0.0.1', PORT: String(port) });
     const endpoint = `http://127.0.0.1:${port}`;
-    await waitUntilReady('cognito-local', child, async () => {
-      const response = await fetch(`${endpoint}/health`);
-      if (!response.ok) throw new Error(`health ${response.status}`);
-    });
+    try {
+      await waitUntilReady('cognito-local', child, async () => {
+        const response = await fetch(`${endpoint}/health`);
+        if (!response.ok) throw new Error(`health ${response.status}`);
+      });
+    } catch (error) {
+      if (error instanceof PortTaken) await terminate(child);
+      throw error;
+    }
     return endpoint;
-  };
+  });
 
   const startS3 = async () => {
     const s3 = new S3rver({
@@ -258,11 +264,34 @@ function spawnChild(
   return child;
 }
 
+/**
+ * Another process bound the port between `freePort` and the child's own bind (stand-ins of
+ * parallel test workers start at once): the child says so, and may keep running unbound
+ * while the probe reaches whatever holds the port. Seen once in CI as DynamoDB Local
+ * "did not answer within 30 s" with a Jetty BindException in its output.
+ */
+class PortTaken extends Error {}
+const PORT_TAKEN = /Address already in use|EADDRINUSE|Failed to bind/;
+const START_ATTEMPTS = 3;
+
+/** Starts a stand-in on a free port, again on another one when that port was taken meanwhile. */
+async function onFreePort(start: (port: number) => Promise<string>): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
 async function waitUntilReady(name: string, child: ChildProcess, probe: () => Promise<void>): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
+    const output = outputTail.get(child) ?? [];
+    if (output.some((line) => PORT_TAKEN.test(line))) throw new PortTaken(`${name}'s port was taken before it bound:\n${output.join('\n')}`);
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${name} exited during start-up:\n${(outputTail.get(child) ?? []).join('\n')}`);
+      throw new Error(`${name} exited during start-up:\n${output.join('\n')}`);
     }
     try {
       await probe();
