@@ -9,15 +9,17 @@ import { hashPassword } from '#shared/auth/passwords';
 import { issueToken } from '#shared/auth/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
-import { db, withoutKeys } from '#shared/data/client';
+import { db } from '#shared/data/client';
 import { countDelta } from '#shared/data/counters';
 import { keyCondition, keys } from '#shared/data/keys';
 import { createShippingMethods } from '#shared/data/shipping-methods';
-import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
+import { ticketChangeActions, type ExtraAction } from '#shared/data/ticket-changes';
+import { fromTicketItem } from '#shared/data/ticket-records';
 import { createEvent } from '#shared/data/events';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { NewShippingMethod, ShippingMethod } from '#shared/domain/shipping-method';
+import { historyEntry } from '#shared/domain/ticket-history';
 import { PERMISSIONS } from '#shared/routes';
 import { TABLE_NAME as TableName } from './settings.ts';
 
@@ -198,78 +200,34 @@ async function ticketFixture(count: number) {
   return { event, tickets };
 }
 
-/** The record as data/ticket-records.ticketItem writes it: in the update-time index only (its lists are its entries). */
-const ticketItem = (record: Record<string, unknown>, version: number) => ({
-  ...keys.ticket(Number(record.id)),
-  ...keys.ticketUpdateIndexes(Number(record.id) % TICKET_UPDATE_SHARDS, String(record.updated), Number(record.id)),
-  entity: 'Ticket',
-  ...withoutKeys(record),
-  version: version + 1,
-});
-
 /** data/ticket-records.readTicketRecord */
 async function rawReadTicket(id: number) {
   const { Item } = await db.send(new GetCommand({ TableName, Key: keys.ticket(id), ConsistentRead: true }));
   return Item!;
 }
 
-/** data/ticket-changes.commitTicketChanges for one ticket: the versioned Put, its history entry, plus `sold`/statistics moves and extra actions. */
-function rawCommit(item: Record<string, unknown>, after: Record<string, unknown>, moves: Record<string, unknown>[] = []) {
-  const version = Number(item.version) + 1;
-  const history = { version, at: String(after.updated), actor: 'admin 1', action: 'edit', states: {}, fields: ['partyMember'] };
-  return db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName,
-            Item: ticketItem(after, Number(item.version)),
-            ConditionExpression: '#version = :version',
-            ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':version': item.version },
-          },
-        },
-        {
-          Put: {
-            TableName,
-            Item: { ...keys.ticketHistory(Number(item.id), version), entity: 'TicketHistory', ticketId: item.id, ...history },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        ...moves,
-      ],
-    }),
-  );
+type RawChange = { before: Record<string, unknown> | null; after: Record<string, unknown> };
+
+/**
+ * data/ticket-changes.commitTicketChanges: the same TransactItems, built by its pure
+ * `ticketChangeActions` (ticket, history, list and search entries, positions, statistics,
+ * `sold`), sent directly: the handler's side differs by what it reads, decides and answers.
+ */
+function rawCommit(changes: RawChange[], extra: Record<string, unknown>[] = []) {
+  const at = new Date().toISOString();
+  const ticketChanges = changes.map(({ before, after }) => {
+    const [from, to] = [before ? fromTicketItem(before) : null, fromTicketItem(after)];
+    return { before: from, after: to, history: historyEntry(from, to, { actor: { kind: 'admin', id: 1 }, action: 'edit', at }) };
+  });
+  const actions = extra.map((action) => ({ action: action as ExtraAction['action'] }));
+  return db.send(new TransactWriteCommand({ TransactItems: ticketChangeActions(ticketChanges, actions) }));
 }
-
-const statsMove = (eventId: number, ticketId: number, set: string, names: Record<string, string>, values: Record<string, unknown>) => ({
-  Update: {
-    TableName,
-    Key: keys.eventStats(eventId, ticketId % STATS_SHARDS),
-    UpdateExpression: `SET ${set}`,
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  },
-});
-
-const soldMove = (eventId: number, typeId: number, delta: number) => ({
-  Update: {
-    TableName,
-    Key: keys.ticketType(eventId, typeId),
-    UpdateExpression: 'SET #sold = #sold + :delta',
-    ConditionExpression: delta > 0 ? '#sold < #total' : 'attribute_exists(PK)',
-    ExpressionAttributeNames: { '#sold': 'sold', ...(delta > 0 ? { '#total': 'total' } : {}) },
-    ExpressionAttributeValues: { ':delta': delta },
-  },
-});
 
 /** use-cases/tickets/check-in: one read, one transaction (ticket, history entry, statistics shard, scan record). */
 async function rawCheckIn(id: number, adminId: number) {
   const item = await rawReadTicket(id);
   const scan = { eventId: Number(item.eventId), scannedTimestamp: new Date().toISOString(), adminId };
-  await rawCommit(item, { ...item, processState: 2, checkIn: scan, updated: scan.scannedTimestamp }, [
-    statsMove(scan.eventId, id, '#c.#s0 = if_not_exists(#c.#s0, :zero) + :d0', { '#c': 'checkedIn', '#s0': String(scan.eventId) }, { ':zero': 0, ':d0': 1 }),
+  await rawCommit([{ before: item, after: { ...item, processState: 2, checkIn: scan, updated: scan.scannedTimestamp } }], [
     { Put: { TableName, Item: { ...keys.scanRecord(id, scan.scannedTimestamp, 'bench'), entity: 'Scan', ticketId: id, ...scan, outcome: 'admitted' } } },
   ]);
 }
@@ -277,11 +235,7 @@ async function rawCheckIn(id: number, adminId: number) {
 /** use-cases/tickets/edit-ticket.deleteTicket: one read, one transaction (ticket, history entry, type `sold`, statistics `sold`). */
 async function rawDeleteTicket(id: number) {
   const item = await rawReadTicket(id);
-  const eventId = Number(item.eventId);
-  await rawCommit(item, { ...item, deleted: 1, updated: new Date().toISOString() }, [
-    soldMove(eventId, Number(item.typeId), -1),
-    statsMove(eventId, id, '#sold = #sold + :sold', { '#sold': 'sold' }, { ':sold': -1 }),
-  ]);
+  await rawCommit([{ before: item, after: { ...item, deleted: 1, updated: new Date().toISOString() } }]);
 }
 
 // ---- Per route (keyed by handler module) --------------------------------------------
@@ -440,7 +394,7 @@ export const scenarios: Record<string, Scenario> = {
       request: (i) => ({ method: 'PATCH', url: `/tickets/${tickets[0]}`, body: { data: { partyMember: `Bench ${i}`, price: i } } }),
       raw: async (i) => {
         const item = await rawReadTicket(tickets[0]!);
-        await rawCommit(item, { ...item, partyMember: `Bench ${i}`, price: i, updated: new Date().toISOString() });
+        await rawCommit([{ before: item, after: { ...item, partyMember: `Bench ${i}`, price: i, updated: new Date().toISOString() } }]);
       },
     };
   },
@@ -468,7 +422,7 @@ export const scenarios: Record<string, Scenario> = {
   // original transferred, new ticket, `sold` of both types and both statistics shards.
   'tickets/transfer': async (_, runs) => {
     const { event, tickets } = await ticketFixture(2 * runs);
-    const [from, to] = event.ticketTypes;
+    const to = event.ticketTypes[1];
     return {
       request: (i) => ({ method: 'POST', url: `/tickets/${tickets[i]}/transfer`, body: { typeId: to!.id } }),
       raw: async (i) => {
@@ -492,19 +446,10 @@ export const scenarios: Record<string, Scenario> = {
         const item = await rawReadTicket(id);
         const newId = Number((await allocated).Attributes?.value);
         const stamp = new Date().toISOString();
-        const created = { ...item, id: newId, typeId: to!.id, barcode: `BENCH${newId}`, transferredFrom: id, created: stamp, updated: stamp };
-        const shardMoves =
-          id % STATS_SHARDS === newId % STATS_SHARDS
-            ? []
-            : [
-                statsMove(event.id, id, '#sold = #sold + :sold', { '#sold': 'sold' }, { ':sold': -1 }),
-                statsMove(event.id, newId, '#sold = #sold + :sold', { '#sold': 'sold' }, { ':sold': 1 }),
-              ];
-        await rawCommit(item, { ...item, transferState: 'transferred', transferredTo: newId, updated: stamp }, [
-          { Put: { TableName, Item: ticketItem(created, -1), ConditionExpression: 'attribute_not_exists(PK)' } },
-          soldMove(event.id, from!.id, -1),
-          soldMove(event.id, to!.id, 1),
-          ...shardMoves,
+        const created = { ...item, id: newId, typeId: to!.id, barcode: `BENCH${newId}`, transferredFrom: id, created: stamp, updated: stamp, version: 0 };
+        await rawCommit([
+          { before: item, after: { ...item, transferState: 'transferred', transferredTo: newId, updated: stamp } },
+          { before: null, after: created },
         ]);
       },
     };

@@ -137,8 +137,11 @@ function soldActions(soldByType: Map<number, { eventId: number; delta: number }>
   return actions;
 }
 
-/** Writes the changes and `extra` in one transaction. Throws 409 `sold_out` / `bib_taken`, an extra's own error, or StaleTicket. */
-export async function commitTicketChanges(changes: TicketChange[], extra: ExtraAction[] = []): Promise<void> {
+/**
+ * The actions of the changes' one transaction, each with the role its refusal maps to.
+ * Pure: `commitTicketChanges` sends them; the bench sends the same actions raw.
+ */
+function plannedActions(changes: TicketChange[], extra: ExtraAction[]): [Action, Role][] {
   const planned: [Action, Role][] = [];
   const stats = new StatsDelta();
   const soldByType = new Map<number, { eventId: number; delta: number }>();
@@ -169,7 +172,15 @@ export async function commitTicketChanges(changes: TicketChange[], extra: ExtraA
   planned.push(...soldActions(soldByType));
   for (const action of stats.actions()) planned.push([action, { kind: 'other' }]);
   for (const { action, onConditionFailed } of extra) planned.push([action, { kind: 'extra', onConditionFailed }]);
+  return planned;
+}
 
+/** The TransactItems a commit of these changes sends (for a caller that sends them itself: the bench's raw side). */
+export const ticketChangeActions = (changes: TicketChange[], extra: ExtraAction[] = []): Action[] => plannedActions(changes, extra).map(([action]) => action);
+
+/** Writes the changes and `extra` in one transaction. Throws 409 `sold_out` / `bib_taken`, an extra's own error, or StaleTicket. */
+export async function commitTicketChanges(changes: TicketChange[], extra: ExtraAction[] = []): Promise<void> {
+  const planned = plannedActions(changes, extra);
   try {
     await transactWrite(planned.map(([action]) => action));
   } catch (error) {
