@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { db } from '#shared/data/client';
+import { commandTally } from './command-tally.ts';
 import { type DynamoWrites, type Item, priceWrite } from './write-pricing.ts';
 
 /**
@@ -47,8 +47,6 @@ function plannedWrites(command: string, input: Item): Planned[] {
   }
 }
 
-let current: DynamoWrites | undefined;
-let installed = false;
 /** A client of its own (same endpoint, from the environment): its reads are neither counted nor faulted. */
 let reader: DynamoDBDocumentClient | undefined;
 
@@ -58,30 +56,19 @@ async function image(key: Key): Promise<Item | undefined> {
   return Item;
 }
 
-function install(): void {
-  if (installed) return;
-  installed = true;
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const tally = current;
-      const command = String((context as { commandName?: string }).commandName);
-      if (!tally) return next(args);
-      const planned = plannedWrites(command, args.input as Item);
-      if (!planned.length) return next(args);
-      const before = await Promise.all(planned.map(({ key }) => image(key)));
-      const result = await next(args);
-      const after = await Promise.all(planned.map(({ key }) => image(key)));
-      planned.forEach(({ key, transactional, conditionCheck }, n) => {
-        const write = priceWrite(`${key.PK} ${key.SK}`, command, transactional, before[n], after[n], conditionCheck);
-        tally.items.push(write);
-        tally.units += write.units;
-      });
-      return result;
-    },
-    // After the DocumentClient's marshalling, before the request is sent: the commands' own names.
-    { step: 'build', name: 'testDynamoWrites' },
-  );
-}
+const tally = commandTally<DynamoWrites>('testDynamoWrites', async (writes, command, input, send) => {
+  const planned = plannedWrites(command, input);
+  if (!planned.length) return send();
+  const before = await Promise.all(planned.map(({ key }) => image(key)));
+  const result = await send();
+  const after = await Promise.all(planned.map(({ key }) => image(key)));
+  planned.forEach(({ key, transactional, conditionCheck }, n) => {
+    const write = priceWrite(`${key.PK} ${key.SK}`, command, transactional, before[n], after[n], conditionCheck);
+    writes.items.push(write);
+    writes.units += write.units;
+  });
+  return result;
+});
 
 /**
  * Runs `work` and answers the write units of what it wrote. Only writes that succeeded
@@ -89,15 +76,8 @@ function install(): void {
  * may write the same items meanwhile (the images would mix).
  */
 export async function countWrites<T>(work: () => Promise<T>): Promise<{ result: T; writes: DynamoWrites }> {
-  install();
-  if (current) throw new Error('countWrites calls must not overlap.');
-  const writes: DynamoWrites = { units: 0, items: [] };
-  current = writes;
-  try {
-    return { result: await work(), writes };
-  } finally {
-    current = undefined;
-  }
+  const { result, tally: writes } = await tally({ units: 0, items: [] }, work);
+  return { result, writes };
 }
 
 /** One line per item written, for a failing assertion's message. */
