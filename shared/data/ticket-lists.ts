@@ -23,7 +23,7 @@ import { db, tableName } from './client.ts';
 import { keyCondition, keys, type Partition } from './keys.ts';
 import { startOfOffset, type ListStart } from './list-positions.ts';
 import { countedOf, countsOf, type Counts } from './ticket-list-counts.ts';
-import { listedRecords } from './ticket-records.ts';
+import { listedRecords, listedTicketId } from './ticket-records.ts';
 
 export interface TicketListQuery extends TicketListFilter {
   limit: number;
@@ -57,7 +57,6 @@ const tupleOf = (item: Item): ListTuple => ({
   teamKey: Number(item.teamKey ?? 0),
   processState: Number(item.processState),
 });
-const idOf = (item: Item) => Number(item.ticketId ?? item.id);
 
 interface SourceRead {
   matches: Item[];
@@ -103,7 +102,7 @@ async function readSource(source: ListSource<Partition>, { from, descending, nee
     );
     for (const item of page.Items ?? []) {
       read += 1;
-      lastId = idOf(item);
+      lastId = listedTicketId(item);
       const verdict = accept(item);
       // A type's tickets are all of its event: one of another event means none of them is listed.
       if (verdict === 'stop') return { matches, exhausted: true, lastId };
@@ -244,7 +243,7 @@ async function readPage(query: TicketListQuery, counts: Counts, start: ListStart
   const cut = open.length ? open.map((read) => read.lastId).reduce((a, b) => (before(a, b) ? a : b)) : undefined;
   const byId = new Map<number, Item>();
   for (const item of reads.flatMap((read) => read.matches)) {
-    const id = idOf(item);
+    const id = listedTicketId(item);
     const seen = byId.get(id);
     // A whole ticket beats an entry of it: it needs no batch read.
     if ((cut === undefined || id === cut || before(id, cut)) && (!seen || (seen.entity !== 'Ticket' && item.entity === 'Ticket'))) byId.set(id, item);

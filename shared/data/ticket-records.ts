@@ -47,6 +47,9 @@ export function fromTicketItem(item: Record<string, unknown>): TicketRecord {
   return record;
 }
 
+/** The ticket an index item lists: an entry's `ticketId`, a whole ticket's `id`. */
+export const listedTicketId = (item: Record<string, unknown>): number => Number(item.ticketId ?? item.id);
+
 /**
  * The tickets of index items in their order: whole tickets (the sync's, or a former list
  * item) as they are, list entries by one eventually consistent BatchGetItem of their
@@ -54,13 +57,12 @@ export function fromTicketItem(item: Record<string, unknown>): TicketRecord {
  * since its entry was read (entries are of live tickets only).
  */
 export async function listedRecords(items: Record<string, unknown>[]): Promise<TicketRecord[]> {
-  const idOf = (item: Record<string, unknown>) => Number(item.ticketId ?? item.id);
   const entries = items.filter((item) => item.entity !== ENTITY);
   const fetched = new Map<number, Record<string, unknown>>();
-  if (entries.length) for (const item of await batchGet(entries.map((entry) => keys.ticket(idOf(entry))))) if (item) fetched.set(Number(item.id), item);
+  if (entries.length) for (const item of await batchGet(entries.map((entry) => keys.ticket(listedTicketId(entry))))) if (item) fetched.set(Number(item.id), item);
   return items.flatMap((item) => {
     if (item.entity === ENTITY) return [fromTicketItem(item)];
-    const whole = fetched.get(idOf(item));
+    const whole = fetched.get(listedTicketId(item));
     return whole && !whole.deleted ? [fromTicketItem(whole)] : [];
   });
 }
