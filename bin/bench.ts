@@ -16,7 +16,16 @@ import { routes } from '#shared/routes';
 import { bundleAll } from './bench/bundle.ts';
 import { measureInit } from './bench/init.ts';
 import { figures, summary, table, TARGETS, type BenchResults } from './bench/report.ts';
-import { BENCH_ENV, BENCH_SIGNING_KEY, BENCH_SIGNING_STAGE, INIT_RUNS, ITERATIONS, ROOT, TABLE_NAME, WARMUP } from './bench/settings.ts';
+import {
+  BENCH_ENV,
+  BENCH_SIGNING_KEY,
+  BENCH_SIGNING_STAGE,
+  INIT_RUNS,
+  ITERATIONS,
+  ROOT,
+  TABLE_NAME,
+  WARMUP,
+} from './bench/settings.ts';
 import { startLocalServices } from './local/services.ts';
 import { createTable } from './local/table.ts';
 
@@ -65,24 +74,51 @@ try {
   log(`Bundling ${routes.length} handlers and their floors...`);
   const bundles = await bundleAll(routes, dir);
 
-  log(`Timing module init: ${INIT_RUNS} fresh node processes per bundle, each paired with a run of its floor... (${elapsed()})`);
+  log(
+    `Timing module init: ${INIT_RUNS} fresh node processes per bundle, each paired with a run of its floor... (${elapsed()})`,
+  );
   const init = await measureInit(bundles, dir);
 
   log(`Starting the local services... (${elapsed()})`);
   const latency = await measureHandlers();
 
-  const floorOf = (handler: string) => ({ name: bundles.floorOf.get(handler)!, bundle: bundles.floors.get(bundles.floorOf.get(handler)!)! });
+  const floorOf = (handler: string) => ({
+    name: bundles.floorOf.get(handler)!,
+    bundle: bundles.floors.get(bundles.floorOf.get(handler)!)!,
+  });
   const results: BenchResults = {
-    floors: [...bundles.floors].map(([name, bundle]) => ({ name, bundleBytes: bundle.bytes, initMs: init.floors.get(name)! })),
-    routes: routes.map((row) => figures(row, floorOf(row.handler), bundles.routes.get(row.handler)!, init.routes.get(row.handler)!, latency.get(row.handler))),
+    floors: [...bundles.floors].map(([name, bundle]) => ({
+      name,
+      bundleBytes: bundle.bytes,
+      initMs: init.floors.get(name)!,
+    })),
+    routes: routes.map((row) =>
+      figures(
+        row,
+        floorOf(row.handler),
+        bundles.routes.get(row.handler)!,
+        init.routes.get(row.handler)!,
+        latency.get(row.handler),
+      ),
+    ),
   };
 
   console.log(`\n${table(results)}\n\n${summary(results)}`);
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   const out = join(ROOT, '.local', 'bench.json');
-  const json = { measuredAt: new Date().toISOString(), node: process.version, targets: TARGETS, initRuns: INIT_RUNS, iterations: ITERATIONS, ...results };
+  const json = {
+    measuredAt: new Date().toISOString(),
+    node: process.version,
+    targets: TARGETS,
+    initRuns: INIT_RUNS,
+    iterations: ITERATIONS,
+    ...results,
+  };
   // Timings to the microsecond are plenty (and keep the file readable).
-  writeFileSync(out, `${JSON.stringify(json, (_, value) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value), 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify(json, (_, value) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value), 2)}\n`,
+  );
   log(`\nWrote ${out} (${elapsed()} in all).`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

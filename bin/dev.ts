@@ -120,17 +120,26 @@ try {
   portalPage.proxyTo(server.url);
 
   // mailStore: the SES stand-in's store (GET <mailStore>/store lists the mails sent), to follow mailed links locally.
-  const manifest = { baseUrl: `${server.url}${API_PREFIX}`, adminUrl: adminUiUrl, portalUrl, authMethod, mailStore: services.endpoints.ses, ...demo };
+  const manifest = {
+    baseUrl: `${server.url}${API_PREFIX}`,
+    adminUrl: adminUiUrl,
+    portalUrl,
+    authMethod,
+    mailStore: services.endpoints.ses,
+    ...demo,
+  };
   await mkdir(dirname(manifestPath), { recursive: true });
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   // For scripts that act on this running stack (`npm run seed`): the stand-ins' endpoints, region, dummy credentials and the table.
   const stack = { apiUrl: manifest.baseUrl, tableName, endpoints: services.endpoints, env: services.env };
   await writeFile('.local/stack.json', `${JSON.stringify(stack, null, 2)}\n`);
 
-  const logins = (['admin', 'scanner', 'vendor', 'customer', 'otherCustomer', 'unverifiedCustomer'] as const).flatMap((role) => {
-    const credentials = demo[role];
-    return credentials ? [`  ${role.padEnd(19)} ${credentials.login} / ${credentials.password}`] : [];
-  });
+  const logins = (['admin', 'scanner', 'vendor', 'customer', 'otherCustomer', 'unverifiedCustomer'] as const).flatMap(
+    (role) => {
+      const credentials = demo[role];
+      return credentials ? [`  ${role.padEnd(19)} ${credentials.login} / ${credentials.password}`] : [];
+    },
+  );
   console.log(
     [
       `Ticketing API ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s: ${manifest.baseUrl}`,

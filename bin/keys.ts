@@ -36,7 +36,9 @@ const local = endpoint !== undefined && ['127.0.0.1', 'localhost'].includes(new 
 const client = new SecretsManagerClient({
   ...(values.region ? { region: values.region } : local ? { region: 'us-east-1' } : {}),
   ...(endpoint ? { endpoint } : {}),
-  ...(local && !process.env.AWS_ACCESS_KEY_ID ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  ...(local && !process.env.AWS_ACCESS_KEY_ID
+    ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+    : {}),
 });
 
 try {

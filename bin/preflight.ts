@@ -20,8 +20,10 @@ export function parseArguments(argv: readonly string[]): { context: Record<strin
     if (value === undefined) throw new StageSettingsError(`${flag} needs a value`);
     if (flag === '--stage') context.stage = value;
     else if (flag === '--account') expectedAccount = value;
-    else if (flag === '-c' && value.includes('=')) context[value.slice(0, value.indexOf('='))] = value.slice(value.indexOf('=') + 1);
-    else throw new StageSettingsError(`unknown argument ${flag} (expected --stage <stage>, --account <id>, -c key=value)`);
+    else if (flag === '-c' && value.includes('='))
+      context[value.slice(0, value.indexOf('='))] = value.slice(value.indexOf('=') + 1);
+    else
+      throw new StageSettingsError(`unknown argument ${flag} (expected --stage <stage>, --account <id>, -c key=value)`);
     i += 1;
   }
   return { context, ...(expectedAccount ? { expectedAccount } : {}) };

@@ -55,9 +55,18 @@ function generateApiDocs(outdir: string): string {
   const dir = path.join(outdir, 'api-docs');
   rmSync(dir, { recursive: true, force: true });
   const env: Record<string, string> = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot']) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', GENERATOR, dir], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 });
-  if (run.status !== 0) throw new Error(`${GENERATOR} failed (${run.error?.message ?? run.signal ?? `exit ${run.status}`}):\n${run.stderr}`);
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot'])
+    if (process.env[name] !== undefined) env[name] = process.env[name]!;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', GENERATOR, dir], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (run.status !== 0)
+    throw new Error(
+      `${GENERATOR} failed (${run.error?.message ?? run.signal ?? `exit ${run.status}`}):\n${run.stderr}`,
+    );
   return dir;
 }
 
@@ -76,7 +85,10 @@ export class ApiDocs extends Construct {
     super(scope, id);
     const dir = settings.apiDocsPath ?? generateApiDocs(Stage.of(this)!.outdir);
     const missing = REQUIRED.filter((file) => !existsSync(path.join(dir, file)));
-    if (missing.length) throw new StageSettingsError(`apiDocs "${dir}" must hold ${REQUIRED.join(', ')} (missing ${missing.join(', ')}); build it with tsx ${GENERATOR} <dir>`);
+    if (missing.length)
+      throw new StageSettingsError(
+        `apiDocs "${dir}" must hold ${REQUIRED.join(', ')} (missing ${missing.join(', ')}); build it with tsx ${GENERATOR} <dir>`,
+      );
     this.source = Source.asset(dir);
 
     this.headers = new ResponseHeadersPolicy(this, 'Headers', {
@@ -107,7 +119,10 @@ export class ApiDocs extends Construct {
       cachePolicy: CachePolicy.CACHING_OPTIMIZED,
       responseHeadersPolicy: this.headers,
     };
-    const page: BehaviorOptions = { ...file, functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: this.pageRewrite }] };
+    const page: BehaviorOptions = {
+      ...file,
+      functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: this.pageRewrite }],
+    };
     // Exact paths: nothing else below /api/ leaves the API.
     return { [DOCS_PATHS.document]: file, [DOCS_PATHS.page]: page, [`${DOCS_PATHS.page}/*`]: page };
   }

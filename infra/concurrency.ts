@@ -32,10 +32,18 @@ const RESERVED = {
 const LISTS = new Set(['tickets/list', 'ticket/list']);
 
 export function concurrencyOf(row: RouteRow, stage: StageName): ConcurrencyPlan {
-  if (stage === 'dev') return { reason: 'dev reserves nothing (a new account\'s quota may be below what a reservation needs)' };
-  if (row.handler === 'tickets/check-in') return { reserved: RESERVED.gate[stage], reason: 'the gate: guaranteed capacity at a rush' };
-  if (row.auth.kind === 'public') return { reserved: RESERVED.login[stage], reason: 'login-type and unauthenticated: capped against bursts of guesses' };
-  if (row.handler === 'tickets/profile-photo') return { reserved: RESERVED.photo[stage], reason: 'decodes and re-encodes images: seconds of CPU at 2 GB each' };
-  if (LISTS.has(row.handler)) return { reserved: RESERVED.list[stage], reason: 'the heaviest reads (up to 2,000 index items a page)' };
+  if (stage === 'dev')
+    return { reason: "dev reserves nothing (a new account's quota may be below what a reservation needs)" };
+  if (row.handler === 'tickets/check-in')
+    return { reserved: RESERVED.gate[stage], reason: 'the gate: guaranteed capacity at a rush' };
+  if (row.auth.kind === 'public')
+    return {
+      reserved: RESERVED.login[stage],
+      reason: 'login-type and unauthenticated: capped against bursts of guesses',
+    };
+  if (row.handler === 'tickets/profile-photo')
+    return { reserved: RESERVED.photo[stage], reason: 'decodes and re-encodes images: seconds of CPU at 2 GB each' };
+  if (LISTS.has(row.handler))
+    return { reserved: RESERVED.list[stage], reason: 'the heaviest reads (up to 2,000 index items a page)' };
   return { reason: 'a few ms per request: shares the unreserved pool' };
 }

@@ -1,5 +1,12 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { AccountRecovery, ClientAttributes, FeaturePlan, Mfa, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import {
+  AccountRecovery,
+  ClientAttributes,
+  FeaturePlan,
+  Mfa,
+  UserPool,
+  type UserPoolClient,
+} from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import type { StageSettings } from './stages.ts';
 
@@ -30,7 +37,13 @@ export class CustomerIdentity extends Construct {
       autoVerify: { email: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       // The administrators' policy: the API bounds passwords to 12–256 characters first.
-      passwordPolicy: { minLength: 12, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: true },
+      passwordPolicy: {
+        minLength: 12,
+        requireDigits: true,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireSymbols: true,
+      },
       // A second factor would answer InitiateAuth with a challenge the API does not relay.
       mfa: Mfa.OFF,
       featurePlan: FeaturePlan.ESSENTIALS,
@@ -56,11 +69,13 @@ export class CustomerIdentity extends Construct {
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-COG2',
-      reason: 'Customers sign in through the API with a password; MFA challenges are not relayed by PUT /my-account (a product decision for the portal).',
+      reason:
+        'Customers sign in through the API with a password; MFA challenges are not relayed by PUT /my-account (a product decision for the portal).',
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-COG8',
-      reason: 'Essentials plan: threat protection (Plus) is billed per monthly active user; the API rate-limits logins per address itself.',
+      reason:
+        'Essentials plan: threat protection (Plus) is billed per monthly active user; the API rate-limits logins per address itself.',
     });
   }
 }

@@ -1,7 +1,19 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Aws, type CfnElement, CfnOutput, CfnRule, Duration, Fn, RemovalPolicy, SecretValue, Stack, Token, Validations } from 'aws-cdk-lib';
+import {
+  Aws,
+  type CfnElement,
+  CfnOutput,
+  CfnRule,
+  Duration,
+  Fn,
+  RemovalPolicy,
+  SecretValue,
+  Stack,
+  Token,
+  Validations,
+} from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -70,7 +82,12 @@ export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
  * itself), SVG waiver signatures (markup in a JSON body; the API sanitises them), and loopback
  * URLs in `redirect_uri` / `return_to` (dev's Vite origins; the API fetches no given URL).
  */
-export const COMMON_RULES_COUNTED = ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY', 'GenericRFI_BODY', 'GenericRFI_QUERYARGUMENTS'];
+export const COMMON_RULES_COUNTED = [
+  'SizeRestrictions_BODY',
+  'CrossSiteScripting_BODY',
+  'GenericRFI_BODY',
+  'GenericRFI_QUERYARGUMENTS',
+];
 
 /** Requests per 5 minutes and client IP on the login and password routes, across both front ends. */
 export const LOGIN_RATE_LIMIT = 100;
@@ -91,8 +108,12 @@ export function rateLimitedRoutes(rows: readonly RouteRow[]): RouteRow[] {
  * so the shared function's URL parsing never sees a token.
  */
 export function withTokenOrigins(origins: readonly string[], urls: (origins: string[]) => string[]): string[] {
-  const standIns = origins.map((origin, i) => (Token.isUnresolved(origin) ? `https://origin-${i}-stand-in.invalid` : origin));
-  return urls(standIns).map((url) => standIns.reduce((out, standIn, i) => (standIn === origins[i] ? out : out.split(standIn).join(origins[i]!)), url));
+  const standIns = origins.map((origin, i) =>
+    Token.isUnresolved(origin) ? `https://origin-${i}-stand-in.invalid` : origin,
+  );
+  return urls(standIns).map((url) =>
+    standIns.reduce((out, standIn, i) => (standIn === origins[i] ? out : out.split(standIn).join(origins[i]!)), url),
+  );
 }
 
 export interface FrontEndsProps {
@@ -122,18 +143,27 @@ export class FrontEnds extends Construct {
     this.originVerifySecret = new Secret(this, 'OriginVerify', {
       description: `ticketing-${settings.name}: value of the ${ORIGIN_VERIFY_HEADER} header CloudFront adds to /api/* (README: Deploying, rotation)`,
       // Only `current` at creation; a rotation writes both keys (README).
-      generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'current', passwordLength: 48, excludePunctuation: true },
+      generateSecretString: {
+        secretStringTemplate: '{}',
+        generateStringKey: 'current',
+        passwordLength: 48,
+        excludePunctuation: true,
+      },
       removalPolicy,
     });
     Validations.of(this.originVerifySecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Rotated by the README runbook (two deploys, current and previous accepted); an automatic rotation would need a deploy of the stack it cannot run.',
+      reason:
+        'Rotated by the README runbook (two deploys, current and previous accepted); an automatic rotation would need a deploy of the stack it cannot run.',
     });
     // CloudFront's header is a dynamic reference, re-read only when the template changes: a
     // rotation deploys with `-c originVerifyVersion=<version id>`, which pins it to that
     // version. The functions read the secret itself at run time (ORIGIN_VERIFY_SECRET,
     // shared/services/origin-verify-secret.ts): its values are in no function's configuration.
-    const current = SecretValue.secretsManager(this.originVerifySecret.secretArn, { jsonField: 'current', versionId: settings.originVerifyVersion }).unsafeUnwrap();
+    const current = SecretValue.secretsManager(this.originVerifySecret.secretArn, {
+      jsonField: 'current',
+      versionId: settings.originVerifyVersion,
+    }).unsafeUnwrap();
 
     this.webAclArn = settings.webAclArn ?? this.createWebAcl(settings, routes);
 
@@ -147,7 +177,10 @@ export class FrontEnds extends Construct {
       removalPolicy,
       autoDeleteObjects: !settings.retainData,
     });
-    Validations.of(logBucket).acknowledge({ id: 'AwsSolutions-S1', reason: 'This is the access-log bucket; logging it into itself would loop.' });
+    Validations.of(logBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the access-log bucket; logging it into itself would loop.',
+    });
 
     const shared: SharedParts = {
       settings,
@@ -178,9 +211,14 @@ export class FrontEnds extends Construct {
         },
       }),
       docs: new ApiDocs(this, 'ApiDocs', { settings }),
-      certificate: settings.certificateArn ? Certificate.fromCertificateArn(this, 'Certificate', settings.certificateArn) : undefined,
+      certificate: settings.certificateArn
+        ? Certificate.fromCertificateArn(this, 'Certificate', settings.certificateArn)
+        : undefined,
       zone: settings.hostedZone
-        ? HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: settings.hostedZone.id, zoneName: settings.hostedZone.name })
+        ? HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+            hostedZoneId: settings.hostedZone.id,
+            zoneName: settings.hostedZone.name,
+          })
         : undefined,
     };
     this.admin = new FrontEnd(this, 'Admin', 'admin', shared);
@@ -202,11 +240,16 @@ export class FrontEnds extends Construct {
       assertions: [
         {
           assert: Fn.conditionEquals(Aws.REGION, 'us-east-1'),
-          assertDescription: 'A CloudFront web ACL can only be created in us-east-1: deploy there, or pass -c webAclArn=<CloudFront web ACL ARN>.',
+          assertDescription:
+            'A CloudFront web ACL can only be created in us-east-1: deploy there, or pass -c webAclArn=<CloudFront web ACL ARN>.',
         },
       ],
     });
-    const visibility = (name: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: `ticketing-${settings.name}-${name}` });
+    const visibility = (name: string) => ({
+      cloudWatchMetricsEnabled: true,
+      sampledRequestsEnabled: true,
+      metricName: `ticketing-${settings.name}-${name}`,
+    });
     const managed = (name: string, priority: number, overrides: string[] = []): CfnWebACL.RuleProperty => ({
       name,
       priority,
@@ -215,7 +258,9 @@ export class FrontEnds extends Construct {
         managedRuleGroupStatement: {
           vendorName: 'AWS',
           name,
-          ruleActionOverrides: overrides.length ? overrides.map((rule) => ({ name: rule, actionToUse: { count: {} } })) : undefined,
+          ruleActionOverrides: overrides.length
+            ? overrides.map((rule) => ({ name: rule, actionToUse: { count: {} } }))
+            : undefined,
         },
       },
       visibilityConfig: visibility(name),
@@ -266,7 +311,8 @@ export class FrontEnds extends Construct {
             limit: LOGIN_RATE_LIMIT,
             evaluationWindowSec: 300,
             aggregateKeyType: 'IP',
-            scopeDownStatement: limited.length === 1 ? matchRoute(limited[0]!) : { orStatement: { statements: limited.map(matchRoute) } },
+            scopeDownStatement:
+              limited.length === 1 ? matchRoute(limited[0]!) : { orStatement: { statements: limited.map(matchRoute) } },
           },
         },
         visibilityConfig: visibility('LoginRateLimit'),
@@ -314,7 +360,9 @@ export const FRONT_END_CSP = [
  */
 function acknowledgeDeploymentHelper(stack: Stack, buckets: Bucket[]): void {
   const wildcards = [
-    ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) => `Action::${action}`),
+    ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map(
+      (action) => `Action::${action}`,
+    ),
     'Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*',
     ...buckets.map((bucket) => `Resource::<${stack.getLogicalId(bucket.node.defaultChild as CfnElement)}.Arn>/*`),
     // cloudfront:CreateInvalidation takes no resource narrower than *.
@@ -332,7 +380,10 @@ function acknowledgeDeploymentHelper(stack: Stack, buckets: Bucket[]): void {
         "CDK's BucketDeployment helper (deploy time only) copies the asset zip from the CDK assets bucket into the front-end buckets and invalidates their distributions.",
       );
     }
-    acknowledge('AwsSolutions-L1', "CDK's BucketDeployment helper runs on the runtime CDK pins for it (aws-cdk-lib 2.276.0).");
+    acknowledge(
+      'AwsSolutions-L1',
+      "CDK's BucketDeployment helper runs on the runtime CDK pins for it (aws-cdk-lib 2.276.0).",
+    );
   }
 }
 
@@ -365,7 +416,9 @@ export class FrontEnd extends Construct {
     const { settings } = parts;
     const { domainName, assetsPath = path.join(PLACEHOLDER_PAGES, name) } = settings.frontEnds[name];
     if (!existsSync(path.join(assetsPath, 'index.html'))) {
-      throw new StageSettingsError(`${name}Assets "${assetsPath}" must be a directory of built files with an index.html`);
+      throw new StageSettingsError(
+        `${name}Assets "${assetsPath}" must be a directory of built files with an index.html`,
+      );
     }
 
     this.bucket = new Bucket(this, 'Files', {
@@ -443,11 +496,17 @@ export class FrontEnd extends Construct {
     const acknowledge = (ruleId: string, reason: string) => Validations.of(this).acknowledge({ id: ruleId, reason });
     acknowledge('AwsSolutions-CFR1', 'Staff and customers are worldwide; no geographic restriction applies.');
     if (!domainName) {
-      acknowledge('AwsSolutions-CFR4', 'No custom domain given for this stage: the *.cloudfront.net certificate is used (TLS 1.2 minimum applies with a domain).');
+      acknowledge(
+        'AwsSolutions-CFR4',
+        'No custom domain given for this stage: the *.cloudfront.net certificate is used (TLS 1.2 minimum applies with a domain).',
+      );
     }
 
     const upper = name.charAt(0).toUpperCase() + name.slice(1);
-    new CfnOutput(Stack.of(this), `${upper}Url`, { value: this.origin, description: `The ${name} front end (API under /api/v2)` });
+    new CfnOutput(Stack.of(this), `${upper}Url`, {
+      value: this.origin,
+      description: `The ${name} front end (API under /api/v2)`,
+    });
     new CfnOutput(Stack.of(this), `${upper}DistributionId`, { value: this.distribution.distributionId });
     new CfnOutput(Stack.of(this), `${upper}Bucket`, { value: this.bucket.bucketName });
   }

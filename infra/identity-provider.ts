@@ -42,7 +42,13 @@ export class IdentityProvider extends Construct {
       signInAliases: { email: true },
       autoVerify: { email: true },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
-      passwordPolicy: { minLength: 12, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: true },
+      passwordPolicy: {
+        minLength: 12,
+        requireDigits: true,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireSymbols: true,
+      },
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
       featurePlan: FeaturePlan.ESSENTIALS,
@@ -76,7 +82,8 @@ export class IdentityProvider extends Construct {
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-COG8',
-      reason: 'Essentials plan: threat protection (Plus) is billed per monthly active user; revisit before customer sign-in goes live.',
+      reason:
+        'Essentials plan: threat protection (Plus) is billed per monthly active user; revisit before customer sign-in goes live.',
     });
   }
 

@@ -55,8 +55,13 @@ export const SES_COMPLAINT_RATE = 0.0008;
 
 /** The DynamoDB operations the request paths call (shared/data): throttles and system errors are counted per operation, at most 10 in one alarm. */
 export const TABLE_OPERATIONS = [
-  Operation.GET_ITEM, Operation.BATCH_GET_ITEM, Operation.QUERY, Operation.PUT_ITEM,
-  Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.TRANSACT_WRITE_ITEMS,
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
 ];
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -94,10 +99,15 @@ export class Operations extends NestedStack {
     const name = (suffix: string) => alarmName(settings.name, suffix);
     const limits = ALARM_THRESHOLDS[settings.name];
 
-    this.topic = new Topic(this, 'Alarms', { topicName: name('alarms'), displayName: `Ticketing ${settings.name} alarms`, enforceSSL: true });
+    this.topic = new Topic(this, 'Alarms', {
+      topicName: name('alarms'),
+      displayName: `Ticketing ${settings.name} alarms`,
+      enforceSSL: true,
+    });
     Validations.of(this.topic).acknowledge({
       id: 'AwsSolutions-SNS2',
-      reason: 'Alarm notifications carry alarm names and metric values, no request data; CloudWatch publishes to an encrypted topic only through a customer managed KMS key ($1/month per stage).',
+      reason:
+        'Alarm notifications carry alarm names and metric values, no request data; CloudWatch publishes to an encrypted topic only through a customer managed KMS key ($1/month per stage).',
     });
     // enforceSSL replaces the topic's default policy (which let the account's services
     // publish) with one of our own: CloudWatch, a service principal, needs its own Allow.
@@ -108,13 +118,16 @@ export class Operations extends NestedStack {
         resources: [this.topic.topicArn],
         conditions: {
           StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
-          ArnLike: { 'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:ticketing-${settings.name}-*` },
+          ArnLike: {
+            'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:ticketing-${settings.name}-*`,
+          },
         },
       }),
     );
     const email = this.node.tryGetContext('alarmEmail');
     if (email !== undefined && email !== '') {
-      if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new StageSettingsError(`context alarmEmail="${String(email)}" is not an email address`);
+      if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+        throw new StageSettingsError(`context alarmEmail="${String(email)}" is not an email address`);
       this.topic.addSubscription(new EmailSubscription(email));
     }
     const action = new SnsAction(this.topic);
@@ -122,7 +135,11 @@ export class Operations extends NestedStack {
     // Every alarm says what to do first (infra/runbook.ts) and where the dashboard is, in the notification itself.
     const alarm = (list: Alarm[], id: string, props: ConstructorParameters<typeof Alarm>[2], runbook: RunbookEntry) => {
       const alarmDescription = `${props.alarmDescription} First: ${FIRST_STEPS[runbook]} Dashboard: ${dashboardUrl}`;
-      const created = new Alarm(this, id, { treatMissingData: TreatMissingData.NOT_BREACHING, ...props, alarmDescription });
+      const created = new Alarm(this, id, {
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        ...props,
+        alarmDescription,
+      });
       created.addAlarmAction(action);
       created.addOkAction(action);
       list.push(created);
@@ -133,94 +150,152 @@ export class Operations extends NestedStack {
     const requests = api.metricCount({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Requests' });
     const clientErrors = api.metricClientError({ statistic: 'Sum', period: FIVE_MINUTES, label: '4xx' });
     const serverErrors = api.metricServerError({ statistic: 'Sum', period: FIVE_MINUTES, label: '5xx' });
-    const latency = (statistic: string) => api.metricLatency({ statistic, period: FIVE_MINUTES, label: `Latency ${statistic}` });
-    alarm(this.alarms, 'Api5xxRate', {
-      alarmName: name('api-5xx-rate'),
-      alarmDescription: `More than ${limits.api5xxPercent} % of API requests answered 5xx in 5 minutes (from ${limits.minRequests} requests on).`,
-      metric: new MathExpression({
-        expression: `IF(requests >= ${limits.minRequests}, 100 * errors / requests, 0)`,
-        usingMetrics: { requests, errors: serverErrors },
-        period: FIVE_MINUTES,
-        label: '5xx %',
-      }),
-      threshold: limits.api5xxPercent,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-    }, 'api-5xx-rate');
-    alarm(this.alarms, 'ApiLatencyP99', {
-      alarmName: name('api-latency-p99'),
-      alarmDescription: `API p99 latency above ${limits.apiP99Ms} ms for 15 minutes.`,
-      metric: latency('p99'),
-      threshold: limits.apiP99Ms,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 3,
-    }, 'api-latency-p99');
+    const latency = (statistic: string) =>
+      api.metricLatency({ statistic, period: FIVE_MINUTES, label: `Latency ${statistic}` });
+    alarm(
+      this.alarms,
+      'Api5xxRate',
+      {
+        alarmName: name('api-5xx-rate'),
+        alarmDescription: `More than ${limits.api5xxPercent} % of API requests answered 5xx in 5 minutes (from ${limits.minRequests} requests on).`,
+        metric: new MathExpression({
+          expression: `IF(requests >= ${limits.minRequests}, 100 * errors / requests, 0)`,
+          usingMetrics: { requests, errors: serverErrors },
+          period: FIVE_MINUTES,
+          label: '5xx %',
+        }),
+        threshold: limits.api5xxPercent,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+      },
+      'api-5xx-rate',
+    );
+    alarm(
+      this.alarms,
+      'ApiLatencyP99',
+      {
+        alarmName: name('api-latency-p99'),
+        alarmDescription: `API p99 latency above ${limits.apiP99Ms} ms for 15 minutes.`,
+        metric: latency('p99'),
+        threshold: limits.apiP99Ms,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+      },
+      'api-latency-p99',
+    );
 
     // --- Lambda ----------------------------------------------------------------------
     const routeFunctions = [...functions].map(([row, fn]) => ({ row, fn: fn.function }));
     for (const { row, fn } of routeFunctions) {
       const label = row.handler;
       const slug = routeSlug(row);
-      const idOf = slug.split('-').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
-      alarm(this.functionAlarms, `${idOf}Errors`, {
-        alarmName: name(`${slug}-errors`),
-        alarmDescription: `${row.method} ${row.path}: the function failed (unhandled error, timeout or failed start).`,
-        metric: fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES, label }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-      }, 'errors');
+      const idOf = slug
+        .split('-')
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join('');
+      alarm(
+        this.functionAlarms,
+        `${idOf}Errors`,
+        {
+          alarmName: name(`${slug}-errors`),
+          alarmDescription: `${row.method} ${row.path}: the function failed (unhandled error, timeout or failed start).`,
+          metric: fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES, label }),
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+        },
+        'errors',
+      );
       const timeout = (fn.timeout ?? Duration.seconds(3)).toMilliseconds();
-      alarm(this.functionAlarms, `${idOf}Duration`, {
-        alarmName: name(`${slug}-duration`),
-        alarmDescription: `${row.method} ${row.path}: p99 duration above ${DURATION_ALARM_SHARE * 100} % of the ${timeout / 1000} s timeout in 2 of 3 periods of 5 minutes.`,
-        metric: fn.metricDuration({ statistic: 'p99', period: FIVE_MINUTES, label }),
-        threshold: Math.round(timeout * DURATION_ALARM_SHARE),
-        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 3,
-        datapointsToAlarm: 2,
-      }, 'duration');
+      alarm(
+        this.functionAlarms,
+        `${idOf}Duration`,
+        {
+          alarmName: name(`${slug}-duration`),
+          alarmDescription: `${row.method} ${row.path}: p99 duration above ${DURATION_ALARM_SHARE * 100} % of the ${timeout / 1000} s timeout in 2 of 3 periods of 5 minutes.`,
+          metric: fn.metricDuration({ statistic: 'p99', period: FIVE_MINUTES, label }),
+          threshold: Math.round(timeout * DURATION_ALARM_SHARE),
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 3,
+          datapointsToAlarm: 2,
+        },
+        'duration',
+      );
       // A capped function (infra/concurrency.ts) is throttled at its number: say so per route.
       const { reserved } = concurrencyOf(row, settings.name);
       if (reserved === undefined) continue;
-      alarm(this.functionAlarms, `${idOf}Throttles`, {
-        alarmName: name(`${slug}-throttles`),
-        alarmDescription: `${row.method} ${row.path}: throttled at its reserved concurrency of ${reserved} (callers got 503).`,
-        metric: fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES, label }),
+      alarm(
+        this.functionAlarms,
+        `${idOf}Throttles`,
+        {
+          alarmName: name(`${slug}-throttles`),
+          alarmDescription: `${row.method} ${row.path}: throttled at its reserved concurrency of ${reserved} (callers got 503).`,
+          metric: fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES, label }),
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+        },
+        'throttles',
+      );
+    }
+    alarm(
+      this.alarms,
+      'LambdaThrottles',
+      {
+        alarmName: name('lambda-throttles'),
+        alarmDescription:
+          'Lambda throttled invocations in this account and region: the unreserved concurrency the routes share is exhausted (other workloads in the account count too).',
+        metric: new Metric({
+          namespace: 'AWS/Lambda',
+          metricName: 'Throttles',
+          statistic: 'Sum',
+          period: FIVE_MINUTES,
+        }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-      }, 'throttles');
-    }
-    alarm(this.alarms, 'LambdaThrottles', {
-      alarmName: name('lambda-throttles'),
-      alarmDescription: 'Lambda throttled invocations in this account and region: the unreserved concurrency the routes share is exhausted (other workloads in the account count too).',
-      metric: new Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', statistic: 'Sum', period: FIVE_MINUTES }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-    }, 'lambda-throttles');
+      },
+      'lambda-throttles',
+    );
 
     // --- DynamoDB ----------------------------------------------------------------------
-    const throttled = table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES, label: 'Throttled requests' });
-    const systemErrors = table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES, label: 'System errors' });
-    alarm(this.alarms, 'TableThrottles', {
-      alarmName: name('table-throttled-requests'),
-      alarmDescription: `At least ${limits.tableThrottledRequests} DynamoDB requests throttled in 5 minutes (on-demand: a hot partition or a traffic step above twice the previous peak).`,
-      metric: throttled,
-      threshold: limits.tableThrottledRequests,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-    }, 'table-throttled-requests');
-    alarm(this.alarms, 'TableSystemErrors', {
-      alarmName: name('table-system-errors'),
-      alarmDescription: 'DynamoDB answered 500s (its own errors) in 2 of 3 periods of 5 minutes.',
-      metric: systemErrors,
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 3,
-      datapointsToAlarm: 2,
-    }, 'table-system-errors');
+    const throttled = table.metricThrottledRequestsForOperations({
+      operations: TABLE_OPERATIONS,
+      period: FIVE_MINUTES,
+      label: 'Throttled requests',
+    });
+    const systemErrors = table.metricSystemErrorsForOperations({
+      operations: TABLE_OPERATIONS,
+      period: FIVE_MINUTES,
+      label: 'System errors',
+    });
+    alarm(
+      this.alarms,
+      'TableThrottles',
+      {
+        alarmName: name('table-throttled-requests'),
+        alarmDescription: `At least ${limits.tableThrottledRequests} DynamoDB requests throttled in 5 minutes (on-demand: a hot partition or a traffic step above twice the previous peak).`,
+        metric: throttled,
+        threshold: limits.tableThrottledRequests,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      },
+      'table-throttled-requests',
+    );
+    alarm(
+      this.alarms,
+      'TableSystemErrors',
+      {
+        alarmName: name('table-system-errors'),
+        alarmDescription: 'DynamoDB answered 500s (its own errors) in 2 of 3 periods of 5 minutes.',
+        metric: systemErrors,
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      },
+      'table-system-errors',
+    );
 
     // --- SES (account level: one reputation per account and region) -------------------
     const ses = (metricName: string, label: string) =>
@@ -228,22 +303,32 @@ export class Operations extends NestedStack {
     const bounceRate = ses('Reputation.BounceRate', 'Bounce rate');
     const complaintRate = ses('Reputation.ComplaintRate', 'Complaint rate');
     if (props.sendsEmail) {
-      alarm(this.alarms, 'SesBounceRate', {
-        alarmName: name('ses-bounce-rate'),
-        alarmDescription: `SES bounce rate at ${SES_BOUNCE_RATE * 100} % (review at 5 %, sending paused at 10 %).`,
-        metric: bounceRate,
-        threshold: SES_BOUNCE_RATE,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-      }, 'ses-bounce-rate');
-      alarm(this.alarms, 'SesComplaintRate', {
-        alarmName: name('ses-complaint-rate'),
-        alarmDescription: `SES complaint rate at ${SES_COMPLAINT_RATE * 100} % (review at 0.1 %, sending paused at 0.5 %).`,
-        metric: complaintRate,
-        threshold: SES_COMPLAINT_RATE,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-      }, 'ses-complaint-rate');
+      alarm(
+        this.alarms,
+        'SesBounceRate',
+        {
+          alarmName: name('ses-bounce-rate'),
+          alarmDescription: `SES bounce rate at ${SES_BOUNCE_RATE * 100} % (review at 5 %, sending paused at 10 %).`,
+          metric: bounceRate,
+          threshold: SES_BOUNCE_RATE,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+        },
+        'ses-bounce-rate',
+      );
+      alarm(
+        this.alarms,
+        'SesComplaintRate',
+        {
+          alarmName: name('ses-complaint-rate'),
+          alarmDescription: `SES complaint rate at ${SES_COMPLAINT_RATE * 100} % (review at 0.1 %, sending paused at 0.5 %).`,
+          metric: complaintRate,
+          threshold: SES_COMPLAINT_RATE,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+        },
+        'ses-complaint-rate',
+      );
     }
 
     // --- Dashboard -------------------------------------------------------------------
@@ -264,36 +349,72 @@ export class Operations extends NestedStack {
       period: FIVE_MINUTES,
     });
     const graph = (title: string, left: IMetric[], width = 8) => new GraphWidget({ title, left, width, height: 6 });
-    const each = (metric: (fn: RouteFunction['function'], label: string) => IMetric) => routeFunctions.map(({ row, fn }) => metric(fn, row.handler));
+    const each = (metric: (fn: RouteFunction['function'], label: string) => IMetric) =>
+      routeFunctions.map(({ row, fn }) => metric(fn, row.handler));
 
-    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: name('operations'), defaultInterval: Duration.hours(3) });
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: name('operations'),
+      defaultInterval: Duration.hours(3),
+    });
     this.dashboard.addWidgets(
-      new TextWidget({ markdown: `# Ticketing ${settings.name}\nAlarms notify the SNS topic \`${name('alarms')}\`; README "Operations" says what each one means.`, width: 16, height: 2 }),
+      new TextWidget({
+        markdown: `# Ticketing ${settings.name}\nAlarms notify the SNS topic \`${name('alarms')}\`; README "Operations" says what each one means.`,
+        width: 16,
+        height: 2,
+      }),
       new AlarmStatusWidget({ title: 'Stage alarms', alarms: this.alarms, width: 8, height: 2 }),
     );
     this.dashboard.addWidgets(
       graph('API requests', [requests, clientErrors, serverErrors]),
       graph('API latency (ms)', [latency('p50'), latency('p90'), latency('p99')]),
-      graph('API 5xx %', [new MathExpression({ expression: '100 * errors / requests', usingMetrics: { requests, errors: serverErrors }, label: '5xx %', period: FIVE_MINUTES })]),
+      graph('API 5xx %', [
+        new MathExpression({
+          expression: '100 * errors / requests',
+          usingMetrics: { requests, errors: serverErrors },
+          label: '5xx %',
+          period: FIVE_MINUTES,
+        }),
+      ]),
     );
     this.dashboard.addWidgets(
-      graph('Lambda errors per route', each((fn, label) => fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES, label }))),
-      graph('Lambda p99 duration per route (ms)', each((fn, label) => fn.metricDuration({ statistic: 'p99', period: FIVE_MINUTES, label }))),
-      graph('Lambda throttles per route', each((fn, label) => fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES, label }))),
+      graph(
+        'Lambda errors per route',
+        each((fn, label) => fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES, label })),
+      ),
+      graph(
+        'Lambda p99 duration per route (ms)',
+        each((fn, label) => fn.metricDuration({ statistic: 'p99', period: FIVE_MINUTES, label })),
+      ),
+      graph(
+        'Lambda throttles per route',
+        each((fn, label) => fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES, label })),
+      ),
     );
     // Two widgets: both sums name their inputs after the operation (`getitem`), one graph cannot hold both.
     this.dashboard.addWidgets(
-      graph('DynamoDB consumed capacity', [
-        table.metricConsumedReadCapacityUnits({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Read units' }),
-        table.metricConsumedWriteCapacityUnits({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Write units' }),
-      ], 6),
+      graph(
+        'DynamoDB consumed capacity',
+        [
+          table.metricConsumedReadCapacityUnits({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Read units' }),
+          table.metricConsumedWriteCapacityUnits({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Write units' }),
+        ],
+        6,
+      ),
       graph('DynamoDB throttled requests', [throttled], 6),
       graph('DynamoDB system errors', [systemErrors], 6),
       graph('SES reputation (account)', [bounceRate, complaintRate], 6),
     );
     this.dashboard.addWidgets(
-      graph('Check-ins admitted and refused (by reason)', [business(METRIC.checkInAdmitted, {}, 'Admitted'), refusedByReason], 12),
-      graph('Failed logins (by login)', LOGIN_KINDS.map((login) => business(METRIC.loginFailed, { login }, login)), 12),
+      graph(
+        'Check-ins admitted and refused (by reason)',
+        [business(METRIC.checkInAdmitted, {}, 'Admitted'), refusedByReason],
+        12,
+      ),
+      graph(
+        'Failed logins (by login)',
+        LOGIN_KINDS.map((login) => business(METRIC.loginFailed, { login }, login)),
+        12,
+      ),
     );
   }
 }

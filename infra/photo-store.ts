@@ -59,7 +59,9 @@ export class PhotoStore extends Construct {
       versioned: true,
       lifecycleRules: [
         {
-          noncurrentVersionExpiration: Duration.days(settings.retainData ? NONCURRENT_DAYS_PROD : NONCURRENT_DAYS_OTHER),
+          noncurrentVersionExpiration: Duration.days(
+            settings.retainData ? NONCURRENT_DAYS_PROD : NONCURRENT_DAYS_OTHER,
+          ),
           abortIncompleteMultipartUploadAfter: Duration.days(7),
         },
       ],
@@ -100,10 +102,19 @@ export class PhotoStore extends Construct {
     this.baseUrl = `https://${distribution.distributionDomainName}`;
 
     const acknowledge = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
-    acknowledge('AwsSolutions-S1', 'Public, non-sensitive profile images; uploads and deletes are logged by the API functions.');
+    acknowledge(
+      'AwsSolutions-S1',
+      'Public, non-sensitive profile images; uploads and deletes are logged by the API functions.',
+    );
     acknowledge('AwsSolutions-CFR1', 'Attendees are worldwide; no geographic restriction applies to their photos.');
-    acknowledge('AwsSolutions-CFR2', 'Static, read-only images behind OAC; a WAF web ACL would cost more than the risk it removes.');
+    acknowledge(
+      'AwsSolutions-CFR2',
+      'Static, read-only images behind OAC; a WAF web ACL would cost more than the risk it removes.',
+    );
     acknowledge('AwsSolutions-CFR3', 'Public, non-sensitive profile images: CloudFront access logs are not needed.');
-    acknowledge('AwsSolutions-CFR4', 'Default *.cloudfront.net certificate until the stage has a custom domain with an ACM certificate.');
+    acknowledge(
+      'AwsSolutions-CFR4',
+      'Default *.cloudfront.net certificate until the stage has a custom domain with an ACM certificate.',
+    );
   }
 }

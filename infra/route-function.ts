@@ -56,7 +56,11 @@ export class RouteFunction extends Construct {
   /** `live`: the alias the API route calls, moved to each new version (by canary where `deployByCanary` was called). */
   readonly alias: Alias;
 
-  constructor(scope: Construct, id: string, { row, api, settings, environment, functionsDir = FUNCTIONS_DIR }: RouteFunctionProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { row, api, settings, environment, functionsDir = FUNCTIONS_DIR }: RouteFunctionProps,
+  ) {
     super(scope, id);
     const removalPolicy = settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const logGroup = new LogGroup(this, 'Logs', { retention: settings.logRetention, removalPolicy });
@@ -96,11 +100,15 @@ export class RouteFunction extends Construct {
     });
     Tags.of(this.function).add(ROUTE_TAG, row.handler);
     if (settings.tracing) {
-      this.acknowledgeWildcard('Resource::*', 'X-Ray PutTraceSegments and PutTelemetryRecords take no resource: Lambda\'s tracing grants them on *.');
+      this.acknowledgeWildcard(
+        'Resource::*',
+        "X-Ray PutTraceSegments and PutTelemetryRecords take no resource: Lambda's tracing grants them on *.",
+      );
     }
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: 'Pinned to nodejs22.x, the runtime the bundles target and the project is tested on; moving to a newer one is a deliberate change.',
+      reason:
+        'Pinned to nodejs22.x, the runtime the bundles target and the project is tested on; moving to a newer one is a deliberate change.',
     });
 
     this.alias = new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion });
@@ -111,7 +119,8 @@ export class RouteFunction extends Construct {
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',
-      reason: 'Every handler authenticates in its shared middleware (own JWT from header or cookie, per-route permission from shared/routes.ts); public rows are login-type routes.',
+      reason:
+        'Every handler authenticates in its shared middleware (own JWT from header or cookie, per-route permission from shared/routes.ts); public rows are login-type routes.',
     });
   }
 
@@ -127,7 +136,13 @@ export class RouteFunction extends Construct {
     if (access === 'read-write' && writes) {
       this.function.addToRolePolicy(
         new PolicyStatement({
-          actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
+          actions: [
+            'dynamodb:PutItem',
+            'dynamodb:UpdateItem',
+            'dynamodb:DeleteItem',
+            'dynamodb:BatchWriteItem',
+            'dynamodb:ConditionCheckItem',
+          ],
           resources: [table.tableArn],
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...writes] } },
         }),
@@ -136,7 +151,7 @@ export class RouteFunction extends Construct {
     this.function.addEnvironment('TABLE_NAME', table.tableName);
     this.acknowledgeWildcard(
       `Resource::${arnOf(table, this)}/index/*`,
-      'Queries may use any of the table\'s GSIs; the grant stays within this one table.',
+      "Queries may use any of the table's GSIs; the grant stays within this one table.",
     );
   }
 
@@ -221,7 +236,9 @@ export class RouteFunction extends Construct {
 
   /** Every function reads the origin-verify values at run time (shared/services/origin-verify-secret.ts): GetSecretValue on that one secret. */
   bindOriginVerify(secret: ISecret): void {
-    this.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    this.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
+    );
   }
 
   /**
@@ -272,4 +289,8 @@ export const IDENTITY_PROVIDER_ACTIONS = [
 ] as const;
 
 /** Admin actions on the customers' pool, granted only to its `manage-users` rows: what shared/services/user-admin.ts calls. */
-export const CUSTOMER_IDENTITY_ACTIONS = ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'] as const;
+export const CUSTOMER_IDENTITY_ACTIONS = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminSetUserPassword',
+  'cognito-idp:AdminDeleteUser',
+] as const;

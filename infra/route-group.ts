@@ -32,7 +32,11 @@ export class RouteGroupStack extends NestedStack {
   release(fn: RouteFunction, row: RouteRow): void {
     if (!this.settings.canaryReleases) return;
     const canary = this.canaryReleases();
-    const errors = Alarm.fromAlarmName(this, `${fn.node.id}Errors`, alarmName(this.settings.name, `${routeSlug(row)}-errors`));
+    const errors = Alarm.fromAlarmName(
+      this,
+      `${fn.node.id}Errors`,
+      alarmName(this.settings.name, `${routeSlug(row)}-errors`),
+    );
     fn.deployByCanary(canary.application, canary.role, [errors, canary.api5xx]);
   }
 
@@ -45,7 +49,8 @@ export class RouteGroupStack extends NestedStack {
     });
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
-      reason: "AWS's own least-privilege policy for CodeDeploy on Lambda: invoke the hooks, read the alarms, move aliases.",
+      reason:
+        "AWS's own least-privilege policy for CodeDeploy on Lambda: invoke the hooks, read the alarms, move aliases.",
     });
     const api5xx = Alarm.fromAlarmName(this, 'Api5xxRate', alarmName(this.settings.name, 'api-5xx-rate'));
     this.canary = { application: new LambdaApplication(this, 'Releases'), role, api5xx };

@@ -9,7 +9,8 @@ export const FIRST_STEPS = {
     'find the route on the dashboard (Lambda errors per route); its log group has the `unhandled error` line with the request id. If it started with a release, redeploy the previous commit.',
   'api-latency-p99':
     'find the route with the highest p99 duration on the dashboard; then look for DynamoDB throttles and cold starts (Init Duration in the REPORT lines).',
-  errors: "Logs Insights on the function's log group: filter level = 'ERROR' | sort @timestamp desc. A timeout logs `Task timed out`; a failed start has no request id.",
+  errors:
+    "Logs Insights on the function's log group: filter level = 'ERROR' | sort @timestamp desc. A timeout logs `Task timed out`; a failed start has no request id.",
   duration:
     "Logs Insights: filter @type = 'REPORT' | stats pct(@duration, 99) by bin(5m); a slow dependency (SES, Cognito) logs dependency timeouts; DynamoDB latency is on the dashboard.",
   throttles:
@@ -18,10 +19,12 @@ export const FIRST_STEPS = {
     'Lambda console, account concurrency: which functions hold it (ConcurrentExecutions per function); cap the noisy one or ask AWS for a higher quota.',
   'table-throttled-requests':
     "the dashboard's DynamoDB widgets: a traffic step (on-demand adapts in minutes) or a hot key (a gate rush on one event's statistics shards, a sale on one list block); the SDK retries.",
-  'table-system-errors': "AWS Health Dashboard for DynamoDB in the stage's region; the SDK retries them. If it lasts, open an AWS support case.",
+  'table-system-errors':
+    "AWS Health Dashboard for DynamoDB in the stage's region; the SDK retries them. If it lasts, open an AWS support case.",
   'ses-bounce-rate':
     'SES console, reputation: which mails bounce (claim, verification or reset mail to mistyped addresses?). Fix the source before SES pauses sending at 10 %.',
-  'ses-complaint-rate': 'SES console, reputation: which mail is reported as spam; stop sending it before SES pauses the account at 0.5 %.',
+  'ses-complaint-rate':
+    'SES console, reputation: which mail is reported as spam; stop sending it before SES pauses the account at 0.5 %.',
 } as const;
 
 export type RunbookEntry = keyof typeof FIRST_STEPS;

@@ -132,7 +132,9 @@ export function resolveStage(context: ContextReader): StageSettings {
   const name = context('stage');
   if (typeof name !== 'string' || !isStageName(name)) {
     const got = name === undefined ? 'no stage' : `unknown stage "${String(name)}"`;
-    throw new StageSettingsError(`${got}: pass -c stage=<${STAGE_NAMES.join('|')}> (valid stages: ${STAGE_NAMES.join(', ')})`);
+    throw new StageSettingsError(
+      `${got}: pass -c stage=<${STAGE_NAMES.join('|')}> (valid stages: ${STAGE_NAMES.join(', ')})`,
+    );
   }
   const base = STAGES[name];
   const settings: StageSettings = {
@@ -174,7 +176,8 @@ function list(value: unknown): string[] | undefined {
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], key: string): T | undefined {
   const given = text(value);
   if (given === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(given)) throw new StageSettingsError(`context ${key}="${given}": expected one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(given))
+    throw new StageSettingsError(`context ${key}="${given}": expected one of ${allowed.join(', ')}`);
   return given as T;
 }
 
@@ -182,7 +185,10 @@ function hostedZone(context: ContextReader): StageSettings['hostedZone'] {
   const id = text(context('hostedZoneId'));
   const name = text(context('hostedZoneName'));
   if (!id && !name) return undefined;
-  if (!id || !name) throw new StageSettingsError('context hostedZoneId and hostedZoneName go together (the Route 53 zone of the custom domains)');
+  if (!id || !name)
+    throw new StageSettingsError(
+      'context hostedZoneId and hostedZoneName go together (the Route 53 zone of the custom domains)',
+    );
   return { id, name };
 }
 
@@ -195,7 +201,8 @@ function hostedZone(context: ContextReader): StageSettings['hostedZone'] {
 function checkOrigins(settings: StageSettings): void {
   for (const origin of settings.extraOrigins) {
     const url = URL.canParse(origin) ? new URL(origin) : undefined;
-    if (!url || url.origin !== origin) throw new StageSettingsError(`extra origin "${origin}" is not of the form scheme://host[:port]`);
+    if (!url || url.origin !== origin)
+      throw new StageSettingsError(`extra origin "${origin}" is not of the form scheme://host[:port]`);
     const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
     if (url.protocol !== 'https:' && !local) throw new StageSettingsError(`extra origin "${origin}" must use https`);
   }
@@ -203,20 +210,32 @@ function checkOrigins(settings: StageSettings): void {
 
 /** A custom domain is a bare host name with a CloudFront certificate, which must live in us-east-1. */
 function checkDomains(settings: StageSettings): void {
-  const domains = FRONT_END_NAMES.map((name) => [name, settings.frontEnds[name].domainName] as const).filter(([, domain]) => domain);
+  const domains = FRONT_END_NAMES.map((name) => [name, settings.frontEnds[name].domainName] as const).filter(
+    ([, domain]) => domain,
+  );
   for (const [name, domain] of domains) {
-    if (!/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(domain!)) throw new StageSettingsError(`${name}Domain "${domain}" must be a host name (no scheme, port or path)`);
+    if (!/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(domain!))
+      throw new StageSettingsError(`${name}Domain "${domain}" must be a host name (no scheme, port or path)`);
   }
   if (domains.length > 0 && !settings.certificateArn) {
     throw new StageSettingsError('a custom domain needs -c certificateArn=<ACM certificate in us-east-1 covering it>');
   }
-  if (settings.certificateArn && !/^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(settings.certificateArn)) {
-    throw new StageSettingsError(`certificateArn "${settings.certificateArn}" must be an ACM certificate ARN in us-east-1 (CloudFront reads certificates only there)`);
+  if (
+    settings.certificateArn &&
+    !/^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(settings.certificateArn)
+  ) {
+    throw new StageSettingsError(
+      `certificateArn "${settings.certificateArn}" must be an ACM certificate ARN in us-east-1 (CloudFront reads certificates only there)`,
+    );
   }
   if (settings.originVerifyVersion && !/^[\w-]{32,64}$/.test(settings.originVerifyVersion)) {
-    throw new StageSettingsError(`originVerifyVersion "${settings.originVerifyVersion}" must be a Secrets Manager version id (put-secret-value prints it)`);
+    throw new StageSettingsError(
+      `originVerifyVersion "${settings.originVerifyVersion}" must be a Secrets Manager version id (put-secret-value prints it)`,
+    );
   }
   if (settings.webAclArn && !/^arn:aws[\w-]*:wafv2:us-east-1:\d{12}:global\/webacl\/.+/.test(settings.webAclArn)) {
-    throw new StageSettingsError(`webAclArn "${settings.webAclArn}" must be a CloudFront-scoped (global) WAFv2 web ACL ARN in us-east-1`);
+    throw new StageSettingsError(
+      `webAclArn "${settings.webAclArn}" must be a CloudFront-scoped (global) WAFv2 web ACL ARN in us-east-1`,
+    );
   }
 }

@@ -14,7 +14,8 @@ export function tableIndexCount(value: unknown): number {
   const all = TABLE_SCHEMA.globalIndexes.length;
   if (value === undefined || value === null || value === '') return all;
   const count = Number(value);
-  if (!Number.isInteger(count) || count < 0 || count > all) throw new Error(`tableIndexes must be a whole number from 0 to ${all}, got ${String(value)}.`);
+  if (!Number.isInteger(count) || count < 0 || count > all)
+    throw new Error(`tableIndexes must be a whole number from 0 to ${all}, got ${String(value)}.`);
   return count;
 }
 

@@ -38,22 +38,33 @@ export class TicketingStack extends Stack {
     const rows = props.routes ?? routeTable;
     const anyUses = (key: keyof RouteRow['uses']) => rows.some((row) => row.uses[key]);
     if (settings.siteAuthMethod === 'idp' && !anyUses('identityProvider')) {
-      throw new StageSettingsError(`stage ${settings.name}: SITE_AUTH_METHOD=idp needs routes that use the identity provider, and no row does`);
+      throw new StageSettingsError(
+        `stage ${settings.name}: SITE_AUTH_METHOD=idp needs routes that use the identity provider, and no row does`,
+      );
     }
 
     const table = singleTable(this, 'Table', settings);
     // Browsers reach the API only through the front ends' `/api/*` (same origin, first-party
     // cookie); every origin-dependent value derives from their origins (infra/front-ends.ts).
-    const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) => (frontEnd.domainName ? [`https://${frontEnd.domainName}`] : []));
-    const http = new TicketingHttpApi(this, 'Http', { settings, corsOrigins: [...customDomains, ...settings.extraOrigins] });
+    const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) =>
+      frontEnd.domainName ? [`https://${frontEnd.domainName}`] : [],
+    );
+    const http = new TicketingHttpApi(this, 'Http', {
+      settings,
+      corsOrigins: [...customDomains, ...settings.extraOrigins],
+    });
     const frontEnds = new FrontEnds(this, 'FrontEnds', { settings, api: http.api, routes: rows });
     // Per audience (shared/http/cors.ts): admin routes accept the admin front end, customer routes
     // the portal; the extra origins (dev: a Vite server proxying /api) go to both.
     const adminOrigins = [frontEnds.admin.origin, ...settings.extraOrigins];
     const portalOrigins = [frontEnds.portal.origin, ...settings.extraOrigins];
     const photos = anyUses('photos') ? new PhotoStore(this, 'Photos', { settings }) : undefined;
-    const idp = anyUses('identityProvider') ? new IdentityProvider(this, 'IdentityProvider', { settings, allowedOrigins: adminOrigins }) : undefined;
-    const customers = anyUses('customerIdentity') ? new CustomerIdentity(this, 'CustomerIdentity', { settings }) : undefined;
+    const idp = anyUses('identityProvider')
+      ? new IdentityProvider(this, 'IdentityProvider', { settings, allowedOrigins: adminOrigins })
+      : undefined;
+    const customers = anyUses('customerIdentity')
+      ? new CustomerIdentity(this, 'CustomerIdentity', { settings })
+      : undefined;
 
     // The token signing keys (README "Rotating the signing key"): created and rotated by
     // `npm run keys`, imported by name so the secret exists before the first deploy and is
@@ -94,7 +105,8 @@ export class TicketingStack extends Stack {
     const groupOf = (row: RouteRow) => {
       const name = routeGroup(row);
       let group = groups.get(name);
-      if (!group) groups.set(name, (group = new RouteGroupStack(this, `Routes${constructId(name)}`, { settings, group: name })));
+      if (!group)
+        groups.set(name, (group = new RouteGroupStack(this, `Routes${constructId(name)}`, { settings, group: name })));
       return group;
     };
     for (const row of rows) {
@@ -126,7 +138,10 @@ export class TicketingStack extends Stack {
       sendsEmail: anyUses('email'),
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: http.url, description: `Execute-api base URL (${API_PREFIX} included); refuses calls that skip the front ends` });
+    new CfnOutput(this, 'ApiUrl', {
+      value: http.url,
+      description: `Execute-api base URL (${API_PREFIX} included); refuses calls that skip the front ends`,
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName });
   }
 }

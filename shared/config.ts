@@ -11,7 +11,12 @@ import * as z from './schema.ts';
  */
 const commaList = z.pipe(
   z.string(),
-  z.transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)),
+  z.transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ),
 );
 
 const jwks = z.pipe(
@@ -20,7 +25,11 @@ const jwks = z.pipe(
     try {
       return parsePublicJwks(value);
     } catch (error) {
-      context.issues.push({ code: 'custom', message: `must be a JWKS of ES256 keys: ${(error as Error).message}`, input: value });
+      context.issues.push({
+        code: 'custom',
+        message: `must be a JWKS of ES256 keys: ${(error as Error).message}`,
+        input: value,
+      });
       return z.NEVER;
     }
   }),
@@ -45,7 +54,9 @@ const baseSchema = z.object({
   PORTAL_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
   /** The secret (ARN) holding the x-origin-verify values CloudFront sends (shared/services/origin-verify-secret.ts); unset = no check (local). */
-  ORIGIN_VERIFY_SECRET: z.optional(z.string().check(z.minLength(1, 'ORIGIN_VERIFY_SECRET must name a secret when set'))),
+  ORIGIN_VERIFY_SECRET: z.optional(
+    z.string().check(z.minLength(1, 'ORIGIN_VERIFY_SECRET must name a secret when set')),
+  ),
 });
 
 export type Config = z.infer<typeof baseSchema>;

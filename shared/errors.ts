@@ -38,7 +38,10 @@ export abstract class AppError extends Error {
 /** The input breaks a rule; `errors` names each field. */
 export class ValidationError extends AppError {
   readonly kind = 'validation';
-  constructor(message: string, readonly errors: FieldProblem[] = []) {
+  constructor(
+    message: string,
+    readonly errors: FieldProblem[] = [],
+  ) {
     super(message, errors.length ? { errors } : {});
   }
 }
@@ -66,14 +69,21 @@ export class NotFound extends AppError {
 /** The request meets the current state of things and loses: `reason` is a stable code clients branch on. */
 export class Conflict extends AppError {
   readonly kind = 'conflict';
-  constructor(message: string, readonly reason: string, details: Record<string, unknown> = {}) {
+  constructor(
+    message: string,
+    readonly reason: string,
+    details: Record<string, unknown> = {},
+  ) {
     super(message, { reason, ...details });
   }
 }
 
 /** The same request is still being processed (an `Idempotency-Key` in flight): try again after `retryAfterSeconds`. */
 export class InFlight extends Conflict {
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message, 'request_in_flight');
   }
 }
@@ -81,7 +91,10 @@ export class InFlight extends Conflict {
 /** Well-formed, but cannot be processed as asked (an `Idempotency-Key` reused for a different request). */
 export class Unprocessable extends AppError {
   readonly kind = 'unprocessable';
-  constructor(message: string, readonly reason: string) {
+  constructor(
+    message: string,
+    readonly reason: string,
+  ) {
     super(message, { reason });
   }
 }
@@ -97,7 +110,10 @@ export class UnsupportedMediaType extends AppError {
 /** Too many attempts for now; try again after `retryAfterSeconds`. */
 export class RateLimited extends AppError {
   readonly kind = 'rate-limited';
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message);
   }
 }
@@ -113,7 +129,11 @@ export type DependencyKind = 'database' | 'file storage' | 'email' | 'identity p
  */
 export class DependencyUnavailable extends AppError {
   readonly kind = 'unavailable';
-  constructor(readonly dependency: DependencyKind, readonly retryAfterSeconds: number, options: { cause?: unknown } = {}) {
+  constructor(
+    readonly dependency: DependencyKind,
+    readonly retryAfterSeconds: number,
+    options: { cause?: unknown } = {},
+  ) {
     super(`The ${dependency} is not answering for now; try again in ${retryAfterSeconds} seconds.`, { dependency });
     if (options.cause !== undefined) this.cause = options.cause;
   }

@@ -24,7 +24,13 @@ function serialise(value: unknown, seen = new WeakSet<object>()): unknown {
     if (seen.has(value)) return '[Circular]';
     seen.add(value);
     const own = Object.fromEntries(Object.entries(value).map(([name, field]) => [name, serialise(field, seen)]));
-    return { name: value.name, message: value.message, stack: value.stack, ...own, ...(value.cause === undefined ? {} : { cause: serialise(value.cause, seen) }) };
+    return {
+      name: value.name,
+      message: value.message,
+      stack: value.stack,
+      ...own,
+      ...(value.cause === undefined ? {} : { cause: serialise(value.cause, seen) }),
+    };
   }
   if (typeof value === 'bigint') return value.toString();
   return value;
@@ -79,7 +85,10 @@ export class JsonLogger {
     const base = { level, message, timestamp: new Date().toISOString(), service: this.service, ...this.requestFields };
     let line: string;
     try {
-      line = JSON.stringify({ ...base, ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, serialise(value)])) });
+      line = JSON.stringify({
+        ...base,
+        ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, serialise(value)])),
+      });
     } catch {
       // A field JSON cannot write (a cycle): the line still goes out, never the request down with it.
       line = JSON.stringify({ ...base, fields: 'not serialisable' });

@@ -18,7 +18,10 @@ export { METRIC, METRICS_NAMESPACE } from './metric-names.ts';
  * Output is off where POWERTOOLS_METRICS_DISABLED=true (tests, `npm start`); Powertools
  * reads that variable itself when the instance is created.
  */
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, defaultDimensions: { [STAGE_DIMENSION]: config().STAGE } });
+export const metrics = new Metrics({
+  namespace: METRICS_NAMESPACE,
+  defaultDimensions: { [STAGE_DIMENSION]: config().STAGE },
+});
 
 /** The dimensions of the metrics stored since the last flush (EMF gives one dimension set to a whole line). */
 let storedDimensions: string | undefined;

@@ -20,9 +20,14 @@ export const PublicJwk = z.object({
 export type PublicJwk = z.infer<typeof PublicJwk>;
 
 /** A JWKS as the functions receive it: at least one key, each with its own `kid`. */
-export const PublicJwks = z.object({ keys: z.array(PublicJwk).check(z.minLength(1)) }).check(
-  z.refine((jwks) => new Set(jwks.keys.map((key) => key.kid)).size === jwks.keys.length, 'every key needs its own kid'),
-);
+export const PublicJwks = z
+  .object({ keys: z.array(PublicJwk).check(z.minLength(1)) })
+  .check(
+    z.refine(
+      (jwks) => new Set(jwks.keys.map((key) => key.kid)).size === jwks.keys.length,
+      'every key needs its own kid',
+    ),
+  );
 export type PublicJwks = z.infer<typeof PublicJwks>;
 
 /** Parses the JWKS JSON string of JWT_PUBLIC_KEYS (or of the secret). */
@@ -34,6 +39,9 @@ export function parsePublicJwks(json: string): PublicJwks {
     throw new Error('not JSON');
   }
   const result = PublicJwks.safeParse(value);
-  if (!result.success) throw new Error(result.error.issues.map((issue) => `${issue.path.join('.') || 'jwks'}: ${issue.message}`).join('; '));
+  if (!result.success)
+    throw new Error(
+      result.error.issues.map((issue) => `${issue.path.join('.') || 'jwks'}: ${issue.message}`).join('; '),
+    );
   return result.data;
 }

@@ -62,11 +62,27 @@ export function docsFiles(document: Record<string, unknown>): DocsFile[] {
   const bundle = redocBundle();
   const title = (document.info as { title?: unknown } | undefined)?.title;
   return [
-    { path: DOCS_PATHS.document, contentType: 'application/json', body: Buffer.from(`${JSON.stringify(document, null, 2)}\n`) },
-    { path: DOCS_PATHS.pageFile, contentType: 'text/html; charset=utf-8', body: Buffer.from(docsPage(typeof title === 'string' ? title : 'API')) },
-    { path: DOCS_PATHS.bundle, contentType: 'text/javascript; charset=utf-8', body: Buffer.from(offlineBundle(readFileSync(bundle, 'utf8'))) },
+    {
+      path: DOCS_PATHS.document,
+      contentType: 'application/json',
+      body: Buffer.from(`${JSON.stringify(document, null, 2)}\n`),
+    },
+    {
+      path: DOCS_PATHS.pageFile,
+      contentType: 'text/html; charset=utf-8',
+      body: Buffer.from(docsPage(typeof title === 'string' ? title : 'API')),
+    },
+    {
+      path: DOCS_PATHS.bundle,
+      contentType: 'text/javascript; charset=utf-8',
+      body: Buffer.from(offlineBundle(readFileSync(bundle, 'utf8'))),
+    },
     // The bundle's first line points at its licence file: served beside it.
-    { path: DOCS_PATHS.bundleLicence, contentType: 'text/plain; charset=utf-8', body: readFileSync(`${bundle}.LICENSE.txt`) },
+    {
+      path: DOCS_PATHS.bundleLicence,
+      contentType: 'text/plain; charset=utf-8',
+      body: readFileSync(`${bundle}.LICENSE.txt`),
+    },
   ];
 }
 
@@ -80,7 +96,10 @@ export const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
 function offlineBundle(source: string): string {
   const parts = source.split(`"${REDOC_CDN_LOGO}"`);
-  if (parts.length !== 2) throw new Error(`redoc.standalone.js: expected one "${REDOC_CDN_LOGO}", found ${parts.length - 1}; review bin/api-docs/site.ts`);
+  if (parts.length !== 2)
+    throw new Error(
+      `redoc.standalone.js: expected one "${REDOC_CDN_LOGO}", found ${parts.length - 1}; review bin/api-docs/site.ts`,
+    );
   return parts.join('"data:,"');
 }
 

@@ -44,7 +44,11 @@ export const floorServicesOf = (row: RouteRow): FloorService[] => [
 
 /** Each service's client and one command, as a floor sends it (imports, module-scope client, handler line). */
 const SERVICE_CODE: Record<FloorService, [string, string, string]> = {
-  s3: [`import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';`, 'const s3 = new S3Client({});', `await s3.send(new PutObjectCommand({ Bucket: 'b', Key: input.id, Body: 'x' }));`],
+  s3: [
+    `import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';`,
+    'const s3 = new S3Client({});',
+    `await s3.send(new PutObjectCommand({ Bucket: 'b', Key: input.id, Body: 'x' }));`,
+  ],
   sesv2: [
     `import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';`,
     'const ses = new SESv2Client({});',
@@ -134,9 +138,21 @@ const CLIENT_PACKAGE: Record<FloorService, string> = {
  */
 export async function bundleAll(rows: readonly RouteRow[], dir: string): Promise<Bundles> {
   const routes = new Map(
-    await Promise.all(rows.map(async (row) => [row.handler, await bundleOne({ entryPoints: [join(ROOT, 'functions', `${row.handler}.ts`)] }, join(dir, `${row.handler.replaceAll('/', '--')}.mjs`))] as const)),
+    await Promise.all(
+      rows.map(
+        async (row) =>
+          [
+            row.handler,
+            await bundleOne(
+              { entryPoints: [join(ROOT, 'functions', `${row.handler}.ts`)] },
+              join(dir, `${row.handler.replaceAll('/', '--')}.mjs`),
+            ),
+          ] as const,
+      ),
+    ),
   );
-  const servicesOf = (row: RouteRow) => floorServicesOf(row).filter((service) => routes.get(row.handler)!.packages[CLIENT_PACKAGE[service]]);
+  const servicesOf = (row: RouteRow) =>
+    floorServicesOf(row).filter((service) => routes.get(row.handler)!.packages[CLIENT_PACKAGE[service]]);
   const floorOf = new Map(rows.map((row) => [row.handler, floorName(servicesOf(row))]));
   const services = new Map(rows.map((row) => [floorName(servicesOf(row)), servicesOf(row)]));
   const floors = await Promise.all(

@@ -30,9 +30,21 @@ interface Manifest {
 async function startStack(): Promise<{ manifest: Manifest; stop: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'ticketing-hostile-'));
   const manifestPath = join(dir, 'demo.json');
-  const env: Record<string, string> = { SITE_AUTH_METHOD: 'legacy', PORT: '0', ADMIN_PORT: '0', PORTAL_PORT: '0', DEMO_MANIFEST: manifestPath, LOG_LEVEL: 'ERROR' };
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'JAVA_HOME']) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/dev.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env: Record<string, string> = {
+    SITE_AUTH_METHOD: 'legacy',
+    PORT: '0',
+    ADMIN_PORT: '0',
+    PORTAL_PORT: '0',
+    DEMO_MANIFEST: manifestPath,
+    LOG_LEVEL: 'ERROR',
+  };
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'JAVA_HOME'])
+    if (process.env[name] !== undefined) env[name] = process.env[name]!;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/dev.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = once(child, 'exit');
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -68,7 +80,12 @@ function bomb(interlaced: boolean): Buffer {
   ihdr.writeUInt32BE(1000, 4);
   ihdr.set([8, 6, 0, 0, interlaced ? 1 : 0], 8);
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function photo(): Buffer {
@@ -80,7 +97,10 @@ function photo(): Buffer {
 function multipart(file: Buffer): { body: Buffer; type: string } {
   const boundary = `bench${Date.now()}`;
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 interface Row {
@@ -109,14 +129,32 @@ export async function runHostile(): Promise<void> {
   try {
     const base = manifest.baseUrl;
     const origin = manifest.adminUrl;
-    const login = await fetch(`${base}/auth/legacy/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(manifest.admin) });
-    const cookie = login.headers.getSetCookie().map((value) => value.slice(0, value.indexOf(';'))).join('; ');
-    const customer = (await (await fetch(`${base}/my-account`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(manifest.customer) })).json()) as { data: { token: string } };
+    const login = await fetch(`${base}/auth/legacy/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify(manifest.admin),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((value) => value.slice(0, value.indexOf(';')))
+      .join('; ');
+    const customer = (await (
+      await fetch(`${base}/my-account`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(manifest.customer),
+      })
+    ).json()) as { data: { token: string } };
     const bearer = { authorization: `Bearer ${customer.data.token}` };
-    const search = (pattern: string) => () => fetch(`${base}/my-account/event?search=${encodeURIComponent(pattern)}`, { headers: bearer });
+    const search = (pattern: string) => () =>
+      fetch(`${base}/my-account/event?search=${encodeURIComponent(pattern)}`, { headers: bearer });
     const upload = (ticketId: number, file: Buffer) => () => {
       const { body, type } = multipart(file);
-      return fetch(`${base}/tickets/${ticketId}/profile-photo`, { method: 'POST', headers: { cookie, origin, 'x-requested-with': 'fetch', 'content-type': type }, body });
+      return fetch(`${base}/tickets/${ticketId}/profile-photo`, {
+        method: 'POST',
+        headers: { cookie, origin, 'x-requested-with': 'fetch', 'content-type': type },
+        body,
+      });
     };
     const ticket = manifest.tickets[0]!;
     const [interlaced, plain, normal] = [bomb(true), bomb(false), photo()];
@@ -125,13 +163,21 @@ export async function runHostile(): Promise<void> {
       await timed('event search, the worst pattern accepted (10 %)', search('%a%a%a%a%a%a%a%a%a%a!')),
       await timed('event search, 11 % (refused)', search('%a%a%a%a%a%a%a%a%a%a%a!')),
       await timed('profile photo, a 640×480 PNG', upload(ticket, normal)),
-      await timed(`profile photo, interlaced PNG bomb (${(interlaced.length / 1024).toFixed(0)} KB → 64 MB)`, upload(ticket, interlaced)),
+      await timed(
+        `profile photo, interlaced PNG bomb (${(interlaced.length / 1024).toFixed(0)} KB → 64 MB)`,
+        upload(ticket, interlaced),
+      ),
       await timed(`profile photo, PNG bomb (${(plain.length / 1024).toFixed(0)} KB → 64 MB)`, upload(ticket, plain)),
       await timed('profile photo, interlaced bomb for an unknown ticket', upload(9_999_999_999, interlaced)),
     ];
-    console.log(`\n| request | status | p50 / p99 ms |\n|---|---|---|\n${rows.map((row) => `| ${row.name} | ${row.status} | ${row.p50.toFixed(1)} / ${row.p99.toFixed(1)} |`).join('\n')}\n`);
+    console.log(
+      `\n| request | status | p50 / p99 ms |\n|---|---|---|\n${rows.map((row) => `| ${row.name} | ${row.status} | ${row.p50.toFixed(1)} / ${row.p99.toFixed(1)} |`).join('\n')}\n`,
+    );
     mkdirSync(join(ROOT, '.local'), { recursive: true });
-    writeFileSync(join(ROOT, '.local', 'bench-hostile.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), runs: RUNS, rows }, null, 2)}\n`);
+    writeFileSync(
+      join(ROOT, '.local', 'bench-hostile.json'),
+      `${JSON.stringify({ measuredAt: new Date().toISOString(), runs: RUNS, rows }, null, 2)}\n`,
+    );
   } finally {
     await stop();
   }

@@ -46,7 +46,9 @@ export async function measureInit({ floors, routes, floorOf }: Bundles, dir: str
   // Sequential (parallel runs on 2 cores would measure contention), and each route run is
   // paired with a run of its floor, in alternating order, so drift in machine load hits both alike.
   const floorSamples = new Map<string, number[]>([...floors.keys()].map((name) => [name, []]));
-  const samples = new Map<string, { route: number[]; floor: number[] }>([...routes.keys()].map((handler) => [handler, { route: [], floor: [] }]));
+  const samples = new Map<string, { route: number[]; floor: number[] }>(
+    [...routes.keys()].map((handler) => [handler, { route: [], floor: [] }]),
+  );
   for (let i = 0; i < INIT_RUNS; i++) {
     for (const [index, [handler, bundle]] of [...routes].entries()) {
       const floorName = floorOf.get(handler)!;
@@ -62,6 +64,8 @@ export async function measureInit({ floors, routes, floorOf }: Bundles, dir: str
   }
   return {
     floors: new Map([...floorSamples].map(([name, values]) => [name, median(values)])),
-    routes: new Map([...samples].map(([handler, { route, floor }]) => [handler, { ms: median(route), floorMs: median(floor) }])),
+    routes: new Map(
+      [...samples].map(([handler, { route, floor }]) => [handler, { ms: median(route), floorMs: median(floor) }]),
+    ),
   };
 }

@@ -56,7 +56,10 @@ function toEvent(request: BenchRequest, token: string): { event: APIGatewayProxy
   if (!request.anonymous) headers.authorization = `Bearer ${request.token ?? token}`;
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   const body = Buffer.from(request.body === undefined ? '' : JSON.stringify(request.body));
-  return { event: toApiGatewayEvent({ method: request.method, url, headers, body, sourceIp: '127.0.0.1' }, match), row: match.row };
+  return {
+    event: toApiGatewayEvent({ method: request.method, url, headers, body, sourceIp: '127.0.0.1' }, match),
+    row: match.row,
+  };
 }
 
 /** Times one call; returns ms and the DynamoDB commands it sent. */
@@ -69,7 +72,9 @@ async function timed(work: () => Promise<unknown>): Promise<{ ms: number; calls:
 }
 
 async function measureRoute(row: RouteRow, fixture: Fixture): Promise<LatencyResult> {
-  const { handler } = (await import(new URL(`../../functions/${row.handler}.ts`, import.meta.url).href)) as { handler: Handler };
+  const { handler } = (await import(new URL(`../../functions/${row.handler}.ts`, import.meta.url).href)) as {
+    handler: Handler;
+  };
   const runs = WARMUP + ITERATIONS;
   const { request, raw } = await scenarios[row.handler]!(fixture, runs);
 
@@ -120,7 +125,10 @@ async function measureRoute(row: RouteRow, fixture: Fixture): Promise<LatencyRes
 }
 
 /** Measures every row that touches the table and has a scenario; the others are left out of the map. */
-export async function measureLatency(rows: readonly RouteRow[], log: (line: string) => void): Promise<Map<string, LatencyResult>> {
+export async function measureLatency(
+  rows: readonly RouteRow[],
+  log: (line: string) => void,
+): Promise<Map<string, LatencyResult>> {
   const fixture = await seed();
   const results = new Map<string, LatencyResult>();
   for (const row of rows) {

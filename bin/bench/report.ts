@@ -68,7 +68,9 @@ export function figures(
     initMs,
     floorInitMs: init.floorMs,
     initRatio,
-    ...(latency && ratio !== undefined ? { latency: { ...latency, ratio, ...(dominatedBy ? { dominatedBy } : {}) } } : {}),
+    ...(latency && ratio !== undefined
+      ? { latency: { ...latency, ratio, ...(dominatedBy ? { dominatedBy } : {}) } }
+      : {}),
     over,
   };
 }
@@ -79,7 +81,17 @@ const ms = (value: number) => value.toFixed(2);
 const ratio = (value: number, target: number) => `${value.toFixed(2)}${value > target ? ' !' : ''}`;
 
 export function table({ floors, routes }: BenchResults): string {
-  const header = ['route (floor)', 'bundle KB', 'bundle ×floor', 'init CPU ms', 'init ×floor', 'handler ms (med/p95)', 'raw ms', 'handler ×raw', 'DynamoDB calls'];
+  const header = [
+    'route (floor)',
+    'bundle KB',
+    'bundle ×floor',
+    'init CPU ms',
+    'init ×floor',
+    'handler ms (med/p95)',
+    'raw ms',
+    'handler ×raw',
+    'DynamoDB calls',
+  ];
   const lines = [
     ...floors.map((f) => [`(${f.name})`, kb(f.bundleBytes), '1.00', ms(f.initMs), '1.00', '-', '-', '-', 'GetItem']),
     ...routes.map((r) => {
@@ -100,7 +112,10 @@ export function table({ floors, routes }: BenchResults): string {
   const numeric = new Set([1, 2, 3, 4, 5, 6, 7]);
   const widths = header.map((title, c) => Math.max(title.length, ...lines.map((line) => line[c]!.length)));
   const format = (cells: string[]) =>
-    cells.map((cell, c) => (numeric.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join(' | ').trimEnd();
+    cells
+      .map((cell, c) => (numeric.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .join(' | ')
+      .trimEnd();
   return [format(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...lines.map(format)].join('\n');
 }
 
@@ -113,13 +128,19 @@ export function summary({ routes }: BenchResults): string {
       : `All routes within targets (bundle ≤ ${TARGETS.bundle}x, init ≤ ${TARGETS.init}x their floor; handler ≤ ${TARGETS.handler}x raw).`,
   );
   // What each route carries over its floor, largest first: where to cut.
-  for (const r of [...routes].sort((a, b) => b.bundleRatio - a.bundleRatio).filter((r) => r.over.some((what) => what.startsWith('bundle')))) {
+  for (const r of [...routes]
+    .sort((a, b) => b.bundleRatio - a.bundleRatio)
+    .filter((r) => r.over.some((what) => what.startsWith('bundle')))) {
     const added = Object.entries(r.addedOverFloor).map(([name, bytes]) => `${name} +${kb(bytes)}`);
     lines.push(`${r.route} over ${r.floor} (KB): ${added.join(', ')}.`);
   }
   for (const r of routes) {
-    if (r.latency?.dominatedBy) lines.push(`${r.route}: handler ×raw is dominated by ${r.latency.dominatedBy} (deliberate), not judged.`);
-    if (r.latency?.rawCalls) lines.push(`WARNING ${r.route}: raw side sent ${r.latency.rawCalls}, handler ${r.latency.calls}: fix its scenario.`);
+    if (r.latency?.dominatedBy)
+      lines.push(`${r.route}: handler ×raw is dominated by ${r.latency.dominatedBy} (deliberate), not judged.`);
+    if (r.latency?.rawCalls)
+      lines.push(
+        `WARNING ${r.route}: raw side sent ${r.latency.rawCalls}, handler ${r.latency.calls}: fix its scenario.`,
+      );
   }
   return lines.join('\n');
 }

@@ -22,10 +22,34 @@ const ITERATIONS = 100;
 const log = (line: string) => console.error(line);
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
-interface Request { method: string; url: string; body?: unknown; token: string }
-interface Sample { ms: number; calls: number; itemsRead: number; rcu: number; wcu: number }
-export interface ScaleFigures { p50: number; p99: number; calls: number; itemsRead: number; rcu: number; wcu: number; names: string }
-export interface ScaleRow { row: string; route: string; sizes: Record<string, ScaleFigures>; ratio: number }
+interface Request {
+  method: string;
+  url: string;
+  body?: unknown;
+  token: string;
+}
+interface Sample {
+  ms: number;
+  calls: number;
+  itemsRead: number;
+  rcu: number;
+  wcu: number;
+}
+export interface ScaleFigures {
+  p50: number;
+  p99: number;
+  calls: number;
+  itemsRead: number;
+  rcu: number;
+  wcu: number;
+  names: string;
+}
+export interface ScaleRow {
+  row: string;
+  route: string;
+  sizes: Record<string, ScaleFigures>;
+  ratio: number;
+}
 
 const READS = new Set(['GetItem', 'Query', 'BatchGetItem', 'TransactGetItems', 'Scan']);
 
@@ -41,10 +65,17 @@ export async function runScale(): Promise<void> {
     const out = join(ROOT, '.local', 'bench-scale.json');
     console.log(`\n${table(rows, sizes)}\n`);
     const over = rows.filter((row) => row.ratio > SCALE_GOAL);
-    console.log(over.length ? `Over ${SCALE_GOAL}x: ${over.map((row) => `${row.row} ${row.ratio.toFixed(2)}x`).join('; ')}.` : `Every row within ${SCALE_GOAL}x.`);
+    console.log(
+      over.length
+        ? `Over ${SCALE_GOAL}x: ${over.map((row) => `${row.row} ${row.ratio.toFixed(2)}x`).join('; ')}.`
+        : `Every row within ${SCALE_GOAL}x.`,
+    );
     mkdirSync(join(ROOT, '.local'), { recursive: true });
     const round = (_: string, value: unknown) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value);
-    writeFileSync(out, `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, sizes, warmup: WARMUP, iterations: ITERATIONS, goal: SCALE_GOAL, rows }, round, 2)}\n`);
+    writeFileSync(
+      out,
+      `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, sizes, warmup: WARMUP, iterations: ITERATIONS, goal: SCALE_GOAL, rows }, round, 2)}\n`,
+    );
     log(`Wrote ${out}.`);
   } finally {
     await services.stop();
@@ -78,14 +109,25 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       else current.wcu += units;
       if (name === 'Query' || name === 'Scan') current.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
       else if (name === 'GetItem') current.itemsRead += output.Item ? 1 : 0;
-      else if (name === 'BatchGetItem') current.itemsRead += Object.values((output.Responses ?? {}) as Record<string, unknown[]>).reduce((sum, items) => sum + items.length, 0);
+      else if (name === 'BatchGetItem')
+        current.itemsRead += Object.values((output.Responses ?? {}) as Record<string, unknown[]>).reduce(
+          (sum, items) => sum + items.length,
+          0,
+        );
       else if (name === 'TransactGetItems') current.itemsRead += (output.Responses ?? []).length;
       return result;
     },
     { step: 'initialize', name: 'benchScaleCounter' },
   );
 
-  const adminToken = await issueToken({ kind: 'admin', id: 1, login: 'bench-admin', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds() });
+  const adminToken = await issueToken({
+    kind: 'admin',
+    id: 1,
+    login: 'bench-admin',
+    permissions: [...PERMISSIONS],
+    vendorUser: false,
+    authTime: epochSeconds(),
+  });
   const events: {
     size: number;
     seeded: Awaited<ReturnType<typeof seedScale>>;
@@ -106,7 +148,10 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     const seeded = await seedScale({
       tickets: size,
       onProgress: (written) => {
-        if (written - shown >= 10_000 || written === size) log(`  ${written.toLocaleString('en')} (${Math.round(written / ((performance.now() - started) / 1000))} tickets/s)`);
+        if (written - shown >= 10_000 || written === size)
+          log(
+            `  ${written.toLocaleString('en')} (${Math.round(written / ((performance.now() - started) / 1000))} tickets/s)`,
+          );
         if (written - shown >= 10_000) shown = written;
       },
     });
@@ -116,18 +161,45 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     const records = [...(await readTicketRecords(ids)).values()].sort((a, b) => a.id - b.id);
     const open = records.filter((record) => record.processState === PROCESS_STATE.active).map((record) => record.id);
     const customer = seeded.customers.reduce((a, b) => (b.orders > a.orders ? b : a));
-    const customerToken = await issueToken({ kind: 'customer', id: customer.id, email: `seed-customer-${customer.id}@example.test`, authTime: epochSeconds() });
-    const scopedToken = await issueToken({ kind: 'admin', id: 2, login: 'bench-scoped', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), eventScope: [seeded.eventId] });
+    const customerToken = await issueToken({
+      kind: 'customer',
+      id: customer.id,
+      email: `seed-customer-${customer.id}@example.test`,
+      authTime: epochSeconds(),
+    });
+    const scopedToken = await issueToken({
+      kind: 'admin',
+      id: 2,
+      login: 'bench-scoped',
+      permissions: [...PERMISSIONS],
+      vendorUser: false,
+      authTime: epochSeconds(),
+      eventScope: [seeded.eventId],
+    });
     const email = records[Math.floor(records.length / 2)]!.emailAddress!;
     const emailPrefix = email.slice(0, email.indexOf('@') + 1);
-    events.push({ size, seeded, open, customer, customerToken, scopedToken, emailPrefix, changes: { from: '', to: '' } });
+    events.push({
+      size,
+      seeded,
+      open,
+      customer,
+      customerToken,
+      scopedToken,
+      emailPrefix,
+      changes: { from: '', to: '' },
+    });
   }
 
   // The sync rows read what changed after every event was seeded: the PATCH and check-in rows' changes, alike for both sizes.
   const since = new Date().toISOString();
   const rowsOf = (e: (typeof events)[number]): [string, (i: number) => Request][] => {
     const { eventId, accessEventId, teamIds, typeIds, ticketIds } = e.seeded;
-    const admin = (url: string, method = 'GET', body?: unknown) => ({ method, url, token: adminToken, ...(body ? { body } : {}) });
+    const admin = (url: string, method = 'GET', body?: unknown) => ({
+      method,
+      url,
+      token: adminToken,
+      ...(body ? { body } : {}),
+    });
     const ticket = (i: number) => ticketIds.first + ((i * 37) % (ticketIds.last - ticketIds.first + 1));
     return [
       ['first page', () => admin(`/tickets?event=${eventId}`)],
@@ -138,29 +210,65 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       ['page 50 (_limit=20)', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=980`)],
       // Any page by _offset: the kept list positions (shared/data/list-positions.ts).
       ['_offset 90 % in', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`)],
-      ['_offset 90 % in, a team without cancelled', () => admin(`/tickets?event=${eventId}&teams=${teamIds[0]}&exclude_process_states=4&_limit=20&_offset=${Math.floor(e.size * 0.9 / teamIds.length / 2)}`)],
+      [
+        '_offset 90 % in, a team without cancelled',
+        () =>
+          admin(
+            `/tickets?event=${eventId}&teams=${teamIds[0]}&exclude_process_states=4&_limit=20&_offset=${Math.floor((e.size * 0.9) / teamIds.length / 2)}`,
+          ),
+      ],
       // The `next` a page answers 90 % into the event (the same encoding): how a client reaches a deep page.
-      ['deep page by _cursor (90 % in)', () => admin(`/tickets?event=${eventId}&_cursor=${encodeCursor(ticketIds.first + Math.floor((ticketIds.last - ticketIds.first) * 0.9))}`)],
+      [
+        'deep page by _cursor (90 % in)',
+        () =>
+          admin(
+            `/tickets?event=${eventId}&_cursor=${encodeCursor(ticketIds.first + Math.floor((ticketIds.last - ticketIds.first) * 0.9))}`,
+          ),
+      ],
       ['GET /tickets/{id}', (i) => admin(`/tickets/${ticket(i)}`)],
-      ['PATCH /tickets/{id}', (i) => admin(`/tickets/${ticket(i + 500)}`, 'PATCH', { data: { chipNumber: `CHIP-${i}` } })],
+      [
+        'PATCH /tickets/{id}',
+        (i) => admin(`/tickets/${ticket(i + 500)}`, 'PATCH', { data: { chipNumber: `CHIP-${i}` } }),
+      ],
       ['check-in', (i) => admin(`/tickets/${e.open[i]}/check-in`, 'POST')],
       ['check-in stats', () => admin(`/tickets/check-in-stats?events=${eventId}`)],
-      ['/my-account/orders', () => ({ method: 'GET', url: '/my-account/orders?includeTickets=true', token: e.customerToken })],
+      [
+        '/my-account/orders',
+        () => ({ method: 'GET', url: '/my-account/orders?includeTickets=true', token: e.customerToken }),
+      ],
       ['/my-account/event', () => ({ method: 'GET', url: '/my-account/event', token: e.customerToken })],
       ['/ticket?eventId', () => admin(`/ticket?eventId=${eventId}`)],
       ['/ticket?eventId&typeId', () => admin(`/ticket?eventId=${eventId}&typeId=${typeIds[0]}`)],
       ['/ticket?customerId', () => admin(`/ticket?customerId=${e.customer.id}`)],
-      ['/ticket?eventId _offset 90 % in', () => admin(`/ticket?eventId=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`)],
+      [
+        '/ticket?eventId _offset 90 % in',
+        () => admin(`/ticket?eventId=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`),
+      ],
       // The sync: what changed since seeding ended (the PATCH and check-in rows above), one page.
       ['/ticket?updatedFrom (the sync)', () => admin(`/ticket?updatedFrom=${encodeURIComponent(since)}&_limit=100`)],
-      ['/ticket?updatedFrom&updatedTo, 50 changes', () => admin(`/ticket?updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`)],
+      [
+        '/ticket?updatedFrom&updatedTo, 50 changes',
+        () =>
+          admin(
+            `/ticket?updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`,
+          ),
+      ],
       // The search index (shared/data/ticket-search-entries.ts): a last name one attendee in 12 holds, an address's start.
       ['/ticket search by last name', () => admin(`/ticket?eventId=${eventId}&search=lindqvist`)],
-      ['/ticket search by email prefix', () => admin(`/ticket?eventId=${eventId}&search=${encodeURIComponent(e.emailPrefix)}`)],
+      [
+        '/ticket search by email prefix',
+        () => admin(`/ticket?eventId=${eventId}&search=${encodeURIComponent(e.emailPrefix)}`),
+      ],
       // Without an event filter: every event the caller may see, newest first (an administrator scoped to this event).
-      ['search alone (event-scoped caller)', () => ({ method: 'GET', url: '/ticket?search=lindqvist', token: e.scopedToken })],
+      [
+        'search alone (event-scoped caller)',
+        () => ({ method: 'GET', url: '/ticket?search=lindqvist', token: e.scopedToken }),
+      ],
       ['no event filter (event-scoped caller)', () => ({ method: 'GET', url: '/tickets', token: e.scopedToken })],
-      ['no event filter, _offset 90 % in', () => ({ method: 'GET', url: `/tickets?_limit=20&_offset=${Math.floor(e.size * 0.9)}`, token: e.scopedToken })],
+      [
+        'no event filter, _offset 90 % in',
+        () => ({ method: 'GET', url: `/tickets?_limit=20&_offset=${Math.floor(e.size * 0.9)}`, token: e.scopedToken }),
+      ],
     ];
   };
 
@@ -168,17 +276,33 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     const { API_PREFIX } = await import('#shared/routes');
     const url = `${API_PREFIX}${request.url}`;
     const match = matchRoute(request.method, url.split('?')[0]!)!;
-    const headers: Record<string, string> = { host: 'api.ticketing.bench', 'user-agent': 'bench', authorization: `Bearer ${request.token}` };
+    const headers: Record<string, string> = {
+      host: 'api.ticketing.bench',
+      'user-agent': 'bench',
+      authorization: `Bearer ${request.token}`,
+    };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
-    const event = toApiGatewayEvent({ method: request.method, url, headers, body: Buffer.from(request.body === undefined ? '' : JSON.stringify(request.body)), sourceIp: '127.0.0.1' }, match);
-    const { handler } = (await import(new URL(`../../functions/${match.row.handler}.ts`, import.meta.url).href)) as { handler: Handler };
+    const event = toApiGatewayEvent(
+      {
+        method: request.method,
+        url,
+        headers,
+        body: Buffer.from(request.body === undefined ? '' : JSON.stringify(request.body)),
+        sourceIp: '127.0.0.1',
+      },
+      match,
+    );
+    const { handler } = (await import(new URL(`../../functions/${match.row.handler}.ts`, import.meta.url).href)) as {
+      handler: Handler;
+    };
     const context = lambdaContext(event, match.row);
     current = { ms: 0, calls: 0, itemsRead: 0, rcu: 0, wcu: 0 };
     names = [];
     const start = performance.now();
     const result = await handler(event, context);
     current.ms = performance.now() - start;
-    if ((result.statusCode ?? 200) >= 300) throw new Error(`bench --scale: ${request.method} ${request.url} answered ${result.statusCode}: ${result.body}`);
+    if ((result.statusCode ?? 200) >= 300)
+      throw new Error(`bench --scale: ${request.method} ${request.url} answered ${result.statusCode}: ${result.body}`);
     return current;
   };
 
@@ -189,7 +313,13 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       for (const e of events) {
         const { first, last } = e.seeded.ticketIds;
         e.changes.from = new Date().toISOString();
-        for (let k = 0; k < 50; k++) await send({ method: 'PATCH', url: `/tickets/${first + Math.floor(((last - first) * k) / 50)}`, token: adminToken, body: { data: { partyMemberCompany: `Sync ${k}` } } });
+        for (let k = 0; k < 50; k++)
+          await send({
+            method: 'PATCH',
+            url: `/tickets/${first + Math.floor(((last - first) * k) / 50)}`,
+            token: adminToken,
+            body: { data: { partyMemberCompany: `Sync ${k}` } },
+          });
         e.changes.to = new Date().toISOString();
       }
     },
@@ -219,11 +349,24 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       const list = samples[k]!;
       const mean = (pick: (s: Sample) => number) => list.reduce((sum, s) => sum + pick(s), 0) / list.length;
       const ms = list.map((s) => s.ms);
-      sizesOut[String(e.size)] = { p50: median(ms), p99: percentile(ms, 99), calls: mean((s) => s.calls), itemsRead: mean((s) => s.itemsRead), rcu: mean((s) => s.rcu), wcu: mean((s) => s.wcu), names: lastNames[k]! };
+      sizesOut[String(e.size)] = {
+        p50: median(ms),
+        p99: percentile(ms, 99),
+        calls: mean((s) => s.calls),
+        itemsRead: mean((s) => s.itemsRead),
+        rcu: mean((s) => s.rcu),
+        wcu: mean((s) => s.wcu),
+        names: lastNames[k]!,
+      };
     });
     const small = sizesOut[String(events[0]!.size)]!;
     const large = sizesOut[String(events.at(-1)!.size)]!;
-    results.push({ row, route: `${first(0).method} ${first(0).url.split('?')[0]!.replace(/\/\d+/g, '/{id}')}`, sizes: sizesOut, ratio: large.p50 / small.p50 });
+    results.push({
+      row,
+      route: `${first(0).method} ${first(0).url.split('?')[0]!.replace(/\/\d+/g, '/{id}')}`,
+      sizes: sizesOut,
+      ratio: large.p50 / small.p50,
+    });
   }
   return results;
 }
@@ -239,14 +382,32 @@ const fixed = (value: number, digits = 1) => (Number.isInteger(value) ? String(v
 
 export function table(rows: ScaleRow[], sizes: number[]): string {
   const k = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
-  const header = ['request', ...sizes.flatMap((size) => [`p50/p99 ms @${k(size)}`, `calls @${k(size)}`, `items read @${k(size)}`, `RCU/WCU @${k(size)}`]), `p50 ×`];
+  const header = [
+    'request',
+    ...sizes.flatMap((size) => [
+      `p50/p99 ms @${k(size)}`,
+      `calls @${k(size)}`,
+      `items read @${k(size)}`,
+      `RCU/WCU @${k(size)}`,
+    ]),
+    `p50 ×`,
+  ];
   const lines = rows.map((row) => [
     row.row,
     ...sizes.flatMap((size) => {
       const f = row.sizes[String(size)]!;
-      return [`${f.p50.toFixed(2)} / ${f.p99.toFixed(2)}`, `${fixed(f.calls)} ${f.names}`, fixed(f.itemsRead), `${fixed(f.rcu, 2)} / ${fixed(f.wcu, 2)}`];
+      return [
+        `${f.p50.toFixed(2)} / ${f.p99.toFixed(2)}`,
+        `${fixed(f.calls)} ${f.names}`,
+        fixed(f.itemsRead),
+        `${fixed(f.rcu, 2)} / ${fixed(f.wcu, 2)}`,
+      ];
     }),
     `${row.ratio.toFixed(2)}${row.ratio > SCALE_GOAL ? ' !' : ''}`,
   ]);
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...lines.map((line) => `| ${line.join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...lines.map((line) => `| ${line.join(' | ')} |`),
+  ].join('\n');
 }

@@ -50,7 +50,12 @@ async function makeCustomers(count: number): Promise<BenchCustomer[]> {
     const { id } = await createCustomer({ email, password: PASSWORD, name: `Bench Customer ${n}` }, { kind: 'system' });
     await verifyCustomerEmailForSeed(id);
     const { cognitoSub } = (await findCustomerById(id))!;
-    made.push({ id, email, sub: cognitoSub, token: await issueToken({ kind: 'customer', id, email, authTime: epochSeconds() }) });
+    made.push({
+      id,
+      email,
+      sub: cognitoSub,
+      token: await issueToken({ kind: 'customer', id, email, authTime: epochSeconds() }),
+    });
   }
   return made;
 }
@@ -65,7 +70,13 @@ async function rawTakeSlot(subject: string, version: number): Promise<void> {
   await db.send(
     new PutCommand({
       TableName,
-      Item: { ...key, entity: 'RateWindow', attempts: [...((Item?.attempts as number[]) ?? []), t], version: version + 1, expiresAt: t + 900 },
+      Item: {
+        ...key,
+        entity: 'RateWindow',
+        attempts: [...((Item?.attempts as number[]) ?? []), t],
+        version: version + 1,
+        expiresAt: t + 900,
+      },
       ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
       ...(Item ? { ExpressionAttributeValues: { ':version': version } } : {}),
     }),
@@ -99,7 +110,11 @@ export const customerScenarios: Record<string, Scenario> = {
         const customer = customers[Math.floor(i / LOGINS_PER_CUSTOMER)]!;
         await rawTakeSlot(`raw-${rawRun}-${customer.id}`, i % LOGINS_PER_CUSTOMER);
         await cognito!.send(
-          new InitiateAuthCommand({ ClientId: clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: customer.email, PASSWORD } }),
+          new InitiateAuthCommand({
+            ClientId: clientId,
+            AuthFlow: 'USER_PASSWORD_AUTH',
+            AuthParameters: { USERNAME: customer.email, PASSWORD },
+          }),
         );
         await rawFindBySub(customer.sub);
       },
@@ -118,9 +133,22 @@ export const customerScenarios: Record<string, Scenario> = {
   // A plain-field PATCH: the record (GetItem), then UpdateItem SET … returning the new record.
   'my-account/update': async () => {
     const [customer] = await makeCustomers(1);
-    const fields = ['accountNumber', 'primary', 'billing', 'useInternationalShippingAddress', 'useInternationalBillingAddress', 'pendingEmailAddress', 'updated'];
+    const fields = [
+      'accountNumber',
+      'primary',
+      'billing',
+      'useInternationalShippingAddress',
+      'useInternationalBillingAddress',
+      'pendingEmailAddress',
+      'updated',
+    ];
     return {
-      request: (i): BenchRequest => ({ method: 'PATCH', url: '/my-account', body: { accountNumber: `ACC-${i}` }, token: customer!.token }),
+      request: (i): BenchRequest => ({
+        method: 'PATCH',
+        url: '/my-account',
+        body: { accountNumber: `ACC-${i}` },
+        token: customer!.token,
+      }),
       raw: async (i) => {
         const { Item } = await db.send(new GetCommand({ TableName, Key: keys.customer(customer!.id) }));
         const next: Record<string, unknown> = { ...Item, accountNumber: `RAW-${i}`, updated: new Date().toISOString() };

@@ -56,7 +56,11 @@ function listFixture(): Promise<ListFixture> {
       purchaser: 'Bench Older',
       affiliate: 'bench-club',
       waveTimeId: event.waveTimes[0]!.id,
-      tickets: event.ticketTypes.map((type) => ({ typeId: type.id, partyMember: 'Bench', partyMemberLastName: 'Orderly' })),
+      tickets: event.ticketTypes.map((type) => ({
+        typeId: type.id,
+        partyMember: 'Bench',
+        partyMemberLastName: 'Orderly',
+      })),
       transactions: [{ amount: 35, processor: 'stripe', reference: 'ch_bench_older', time: new Date().toISOString() }],
     });
     // CHANGED tickets changed one second apart in the window (the clock moved, then put back).
@@ -107,7 +111,10 @@ db.middlewareStack.add(
     if (counting) {
       const output = result.output as { Item?: unknown; Items?: unknown[]; Responses?: Record<string, unknown[]> };
       counting.calls.push((context.commandName ?? '?').replace(/Command$/, ''));
-      counting.items += (output.Item ? 1 : 0) + (output.Items?.length ?? 0) + Object.values(output.Responses ?? {}).reduce((sum, list) => sum + list.length, 0);
+      counting.items +=
+        (output.Item ? 1 : 0) +
+        (output.Items?.length ?? 0) +
+        Object.values(output.Responses ?? {}).reduce((sum, list) => sum + list.length, 0);
     }
     return result;
   },
@@ -128,22 +135,33 @@ export async function measureOlderTicketFilters(fixture: Fixture, log: (line: st
     ['eventId + purchasedFrom', `eventId=${event.id}&purchasedFrom=2000-01-01`],
     ['typeId', `typeId=${type}`],
     ['eventId + search', `eventId=${event.id}&search=synced`],
-    ['orderId + all 7 expansions', `orderId=${order.id}&_include=costs,refundProtect,change,promoter,waveTime,waivers,user`],
+    [
+      'orderId + all 7 expansions',
+      `orderId=${order.id}&_include=costs,refundProtect,change,promoter,waveTime,waivers,user`,
+    ],
   ];
-  const { handler } = (await import(new URL('../../functions/ticket/list.ts', import.meta.url).href)) as { handler: Handler };
+  const { handler } = (await import(new URL('../../functions/ticket/list.ts', import.meta.url).href)) as {
+    handler: Handler;
+  };
   for (const [name, query] of requests) {
     const url = `${API_PREFIX}/ticket?${query}`;
     const match = matchRoute('GET', url.split('?')[0]!)!;
     const headers = { host: 'api.ticketing.bench', 'user-agent': 'bench', authorization: `Bearer ${fixture.token}` };
-    const event = toApiGatewayEvent({ method: 'GET', url, headers, body: Buffer.alloc(0), sourceIp: '127.0.0.1' }, match);
+    const event = toApiGatewayEvent(
+      { method: 'GET', url, headers, body: Buffer.alloc(0), sourceIp: '127.0.0.1' },
+      match,
+    );
     counting = { calls: [], items: 0 };
     const result = await handler(event, lambdaContext(event, match.row));
     const { calls, items } = counting;
     counting = undefined;
-    if ((result.statusCode ?? 200) >= 300) throw new Error(`bench: GET /ticket?${query} answered ${result.statusCode}: ${result.body}`);
+    if ((result.statusCode ?? 200) >= 300)
+      throw new Error(`bench: GET /ticket?${query} answered ${result.statusCode}: ${result.body}`);
     const counts = new Map<string, number>();
     for (const call of calls) counts.set(call, (counts.get(call) ?? 0) + 1);
     const label = [...counts].map(([call, n]) => (n > 1 ? `${call}×${n}` : call)).join('+');
-    log(`    GET /ticket ${name}: ${calls.length} calls (${label}), ${items} items read, ${JSON.parse(result.body ?? '{}').count} answered`);
+    log(
+      `    GET /ticket ${name}: ${calls.length} calls (${label}), ${items} items read, ${JSON.parse(result.body ?? '{}').count} answered`,
+    );
   }
 }

@@ -52,22 +52,56 @@ function portalFixture() {
         eventId: event.id,
         emailAddress: 'bench-customer@ticketing.bench',
         purchaser: 'Bench Customer',
-        tickets: event.ticketTypes.map((type) => ({ typeId: type.id, partyMember: 'Bench', partyMemberLastName: `Runner ${n}` })),
+        tickets: event.ticketTypes.map((type) => ({
+          typeId: type.id,
+          partyMember: 'Bench',
+          partyMemberLastName: `Runner ${n}`,
+        })),
         transactions: [{ amount: 35, processor: 'stripe', reference: `ch_bench_${n}`, time: new Date().toISOString() }],
       });
     }
-    const token = await issueToken({ kind: 'customer', id: CUSTOMER_ID, email: 'bench-customer@ticketing.bench', authTime: epochSeconds() });
+    const token = await issueToken({
+      kind: 'customer',
+      id: CUSTOMER_ID,
+      email: 'bench-customer@ticketing.bench',
+      authTime: epochSeconds(),
+    });
     return { token, events };
   })());
 }
 
-const chunks = <T>(items: T[], size: number) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const chunks = <T>(items: T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 const batchGet = (keyList: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
-  Promise.all(chunks(keyList, 100).map((Keys) => db.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys, ...extra } } }))));
+  Promise.all(
+    chunks(keyList, 100).map((Keys) =>
+      db.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys, ...extra } } })),
+    ),
+  );
 
 const LISTING_FIELDS = [
-  'id', 'title', 'timezone', 'startsAt', 'capacity', 'created', 'venue', 'venueAddress', 'description', 'shortDescription',
-  'category', 'ordering', 'location', 'sefUrl', 'smallPic', 'largePic', 'cutOff', 'onSaleDate', 'publishedDate', 'published', 'hideDate', 'hideTime',
+  'id',
+  'title',
+  'timezone',
+  'startsAt',
+  'capacity',
+  'created',
+  'venue',
+  'venueAddress',
+  'description',
+  'shortDescription',
+  'category',
+  'ordering',
+  'location',
+  'sefUrl',
+  'smallPic',
+  'largePic',
+  'cutOff',
+  'onSaleDate',
+  'publishedDate',
+  'published',
+  'hideDate',
+  'hideTime',
 ];
 const projection = {
   ProjectionExpression: LISTING_FIELDS.map((_, i) => `#f${i}`).join(', '),
@@ -101,7 +135,11 @@ export const orderScenarios: Record<string, Scenario> = {
   'my-account/events': async () => {
     const { token } = await portalFixture();
     return {
-      request: (): BenchRequest => ({ method: 'GET', url: `/my-account/event?fromEventStart=${WINDOW.from}&toEventStart=${WINDOW.to}`, token }),
+      request: (): BenchRequest => ({
+        method: 'GET',
+        url: `/my-account/event?fromEventStart=${WINDOW.from}&toEventStart=${WINDOW.to}`,
+        token,
+      }),
       raw: async () => {
         const [published, links] = await Promise.all([
           db.send(
@@ -122,10 +160,24 @@ export const orderScenarios: Record<string, Scenario> = {
           ),
         ]);
         const linkedIds = (links.Items ?? []).map((item) => Number(item.eventId));
-        await batchGet(linkedIds.map((id) => keys.event(id)), { ProjectionExpression: `PK, SK, ${projection.ProjectionExpression}`, ExpressionAttributeNames: projection.ExpressionAttributeNames });
-        const eventIds = [...new Set([...(published.Items ?? []).map((item) => Number(item.id)), ...linkedIds])].slice(0, 25);
-        const shardKeys = eventIds.flatMap((eventId) => Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)));
-        await batchGet(shardKeys, { ProjectionExpression: 'PK, SK, #sold', ExpressionAttributeNames: { '#sold': 'sold' } });
+        await batchGet(
+          linkedIds.map((id) => keys.event(id)),
+          {
+            ProjectionExpression: `PK, SK, ${projection.ProjectionExpression}`,
+            ExpressionAttributeNames: projection.ExpressionAttributeNames,
+          },
+        );
+        const eventIds = [...new Set([...(published.Items ?? []).map((item) => Number(item.id)), ...linkedIds])].slice(
+          0,
+          25,
+        );
+        const shardKeys = eventIds.flatMap((eventId) =>
+          Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)),
+        );
+        await batchGet(shardKeys, {
+          ProjectionExpression: 'PK, SK, #sold',
+          ExpressionAttributeNames: { '#sold': 'sold' },
+        });
       },
     };
   },

@@ -1,10 +1,4 @@
-import {
-  BatchGetCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashPassword } from '#shared/auth/passwords';
 import { issueToken } from '#shared/auth/token-issuer';
 import { epochSeconds } from '#shared/clock';
@@ -133,7 +127,11 @@ async function rawCreate(inputs: NewShippingMethod[]) {
     new TransactWriteCommand({
       TransactItems: [
         ...inputs.map((input, k) => ({
-          Put: { TableName, Item: methodItem({ ...input, id: first + k, created: stamp, updated: stamp }), ConditionExpression: 'attribute_not_exists(PK)' },
+          Put: {
+            TableName,
+            Item: methodItem({ ...input, id: first + k, created: stamp, updated: stamp }),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
         })),
         countDelta(METHOD_COUNT, inputs.length),
       ],
@@ -151,7 +149,9 @@ async function rawDelete(ids: number[]) {
   await db.send(
     new TransactWriteCommand({
       TransactItems: [
-        ...ids.map((id) => ({ Delete: { TableName, Key: keys.shippingMethod(id), ConditionExpression: 'attribute_exists(PK)' } })),
+        ...ids.map((id) => ({
+          Delete: { TableName, Key: keys.shippingMethod(id), ConditionExpression: 'attribute_exists(PK)' },
+        })),
         countDelta(METHOD_COUNT, -ids.length),
       ],
     }),
@@ -194,7 +194,9 @@ async function ticketFixture(count: number) {
   });
   const tickets: number[] = [];
   for (let start = 0; start < count; start += 10) {
-    const batch = Array.from({ length: Math.min(10, count - start) }, () => createTicket({ typeId: event.ticketTypes[0]!.id, partyMember: 'Bench' }));
+    const batch = Array.from({ length: Math.min(10, count - start) }, () =>
+      createTicket({ typeId: event.ticketTypes[0]!.id, partyMember: 'Bench' }),
+    );
     tickets.push(...(await Promise.all(batch)).map((ticket) => ticket.id));
   }
   return { event, tickets };
@@ -217,7 +219,11 @@ function rawCommit(changes: RawChange[], extra: Record<string, unknown>[] = []) 
   const at = new Date().toISOString();
   const ticketChanges = changes.map(({ before, after }) => {
     const [from, to] = [before ? fromTicketItem(before) : null, fromTicketItem(after)];
-    return { before: from, after: to, history: historyEntry(from, to, { actor: { kind: 'admin', id: 1 }, action: 'edit', at }) };
+    return {
+      before: from,
+      after: to,
+      history: historyEntry(from, to, { actor: { kind: 'admin', id: 1 }, action: 'edit', at }),
+    };
   });
   const actions = extra.map((action) => ({ action: action as ExtraAction['action'] }));
   return db.send(new TransactWriteCommand({ TransactItems: ticketChangeActions(ticketChanges, actions) }));
@@ -227,9 +233,23 @@ function rawCommit(changes: RawChange[], extra: Record<string, unknown>[] = []) 
 async function rawCheckIn(id: number, adminId: number) {
   const item = await rawReadTicket(id);
   const scan = { eventId: Number(item.eventId), scannedTimestamp: new Date().toISOString(), adminId };
-  await rawCommit([{ before: item, after: { ...item, processState: 2, checkIn: scan, updated: scan.scannedTimestamp } }], [
-    { Put: { TableName, Item: { ...keys.scanRecord(id, scan.scannedTimestamp, 'bench'), entity: 'Scan', ticketId: id, ...scan, outcome: 'admitted' } } },
-  ]);
+  await rawCommit(
+    [{ before: item, after: { ...item, processState: 2, checkIn: scan, updated: scan.scannedTimestamp } }],
+    [
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...keys.scanRecord(id, scan.scannedTimestamp, 'bench'),
+            entity: 'Scan',
+            ticketId: id,
+            ...scan,
+            outcome: 'admitted',
+          },
+        },
+      },
+    ],
+  );
 }
 
 /** use-cases/tickets/edit-ticket.deleteTicket: one read, one transaction (ticket, history entry, type `sold`, statistics `sold`). */
@@ -243,7 +263,12 @@ async function rawDeleteTicket(id: number) {
 export const scenarios: Record<string, Scenario> = {
   // administrators.findAdministratorByLogin, then scrypt (which dominates).
   'auth/legacy-login': async ({ admin }) => ({
-    request: () => ({ method: 'POST', url: '/auth/legacy/login', body: { login: admin.login, password: admin.password }, anonymous: true }),
+    request: () => ({
+      method: 'POST',
+      url: '/auth/legacy/login',
+      body: { login: admin.login, password: admin.password },
+      anonymous: true,
+    }),
     raw: () =>
       db.send(
         new QueryCommand({
@@ -286,7 +311,11 @@ export const scenarios: Record<string, Scenario> = {
   }),
 
   'shipping-method/update': async ({ methods }) => ({
-    request: (i) => ({ method: 'PATCH', url: `/shipping-method/${methods[0]}`, body: { name: `Renamed ${i}`, charge: i } }),
+    request: (i) => ({
+      method: 'PATCH',
+      url: `/shipping-method/${methods[0]}`,
+      body: { name: `Renamed ${i}`, charge: i },
+    }),
     raw: (i) => rawUpdate(methods[0]!, { name: `Renamed ${i}`, charge: i }),
   }),
 
@@ -307,7 +336,11 @@ export const scenarios: Record<string, Scenario> = {
   },
 
   'shipping-method/bulk-create': async () => ({
-    request: (i) => ({ method: 'POST', url: '/shipping-method/bulk-create', body: bulk(samples(i * BULK_SIZE, BULK_SIZE)) }),
+    request: (i) => ({
+      method: 'POST',
+      url: '/shipping-method/bulk-create',
+      body: bulk(samples(i * BULK_SIZE, BULK_SIZE)),
+    }),
     raw: (i) => rawCreate(samples(i * BULK_SIZE, BULK_SIZE)),
   }),
 
@@ -315,7 +348,11 @@ export const scenarios: Record<string, Scenario> = {
   'shipping-method/bulk-update': async ({ methods }) => {
     const ids = methods.slice(0, BULK_SIZE);
     return {
-      request: (i) => ({ method: 'POST', url: '/shipping-method/bulk-update', body: bulk(ids.map((id) => ({ id, data: { charge: i } }))) }),
+      request: (i) => ({
+        method: 'POST',
+        url: '/shipping-method/bulk-update',
+        body: bulk(ids.map((id) => ({ id, data: { charge: i } }))),
+      }),
       raw: (i) => Promise.all(ids.map((id) => rawUpdate(id, { charge: i }))),
     };
   },
@@ -346,7 +383,12 @@ export const scenarios: Record<string, Scenario> = {
       raw: async () => {
         const total = db.send(
           new BatchGetCommand({
-            RequestItems: { [TableName]: { Keys: Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(event.id, shard)), ProjectionExpression: 'listed' } },
+            RequestItems: {
+              [TableName]: {
+                Keys: Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(event.id, shard)),
+                ProjectionExpression: 'listed',
+              },
+            },
           }),
         );
         const { Items = [] } = await db.send(
@@ -357,7 +399,11 @@ export const scenarios: Record<string, Scenario> = {
           }),
         );
         // The page's tickets, from their list entries.
-        await db.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: Items.map((entry) => keys.ticket(Number(entry.ticketId))) } } }));
+        await db.send(
+          new BatchGetCommand({
+            RequestItems: { [TableName]: { Keys: Items.map((entry) => keys.ticket(Number(entry.ticketId))) } },
+          }),
+        );
         await total;
       },
     };
@@ -372,7 +418,13 @@ export const scenarios: Record<string, Scenario> = {
       raw: () =>
         db.send(
           new BatchGetCommand({
-            RequestItems: { [TableName]: { Keys: events.flatMap((eventId) => Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard))) } },
+            RequestItems: {
+              [TableName]: {
+                Keys: events.flatMap((eventId) =>
+                  Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)),
+                ),
+              },
+            },
           }),
         ),
     };
@@ -391,10 +443,16 @@ export const scenarios: Record<string, Scenario> = {
   'tickets/update': async () => {
     const { tickets } = await ticketFixture(1);
     return {
-      request: (i) => ({ method: 'PATCH', url: `/tickets/${tickets[0]}`, body: { data: { partyMember: `Bench ${i}`, price: i } } }),
+      request: (i) => ({
+        method: 'PATCH',
+        url: `/tickets/${tickets[0]}`,
+        body: { data: { partyMember: `Bench ${i}`, price: i } },
+      }),
       raw: async (i) => {
         const item = await rawReadTicket(tickets[0]!);
-        await rawCommit([{ before: item, after: { ...item, partyMember: `Bench ${i}`, price: i, updated: new Date().toISOString() } }]);
+        await rawCommit([
+          { before: item, after: { ...item, partyMember: `Bench ${i}`, price: i, updated: new Date().toISOString() } },
+        ]);
       },
     };
   },
@@ -446,7 +504,16 @@ export const scenarios: Record<string, Scenario> = {
         const item = await rawReadTicket(id);
         const newId = Number((await allocated).Attributes?.value);
         const stamp = new Date().toISOString();
-        const created = { ...item, id: newId, typeId: to!.id, barcode: `BENCH${newId}`, transferredFrom: id, created: stamp, updated: stamp, version: 0 };
+        const created = {
+          ...item,
+          id: newId,
+          typeId: to!.id,
+          barcode: `BENCH${newId}`,
+          transferredFrom: id,
+          created: stamp,
+          updated: stamp,
+          version: 0,
+        };
         await rawCommit([
           { before: item, after: { ...item, transferState: 'transferred', transferredTo: newId, updated: stamp } },
           { before: null, after: created },

@@ -28,7 +28,6 @@ export { signingKeySecretName };
  */
 export type KeysCommand = 'init' | 'rotate' | 'prepare' | 'promote' | 'retire';
 
-
 export interface KeysResult {
   secretId: string;
   /** The secret version now AWSCURRENT: deploy with `-c signingKeysVersion=<it>`. */
@@ -43,7 +42,9 @@ async function readKeySet(client: SecretsManagerClient, secretId: string): Promi
 }
 
 async function writeKeySet(client: SecretsManagerClient, secretId: string, keySet: KeySet): Promise<KeysResult> {
-  const { VersionId } = await client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(keySet) }));
+  const { VersionId } = await client.send(
+    new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(keySet) }),
+  );
   return { secretId, versionId: VersionId!, keySet };
 }
 
@@ -82,7 +83,10 @@ export async function runKeysCommand(
 }
 
 /** What a function needs to verify and (if it issues) sign with this key set. */
-export const signingKeyEnv = ({ secretId, keySet }: Pick<KeysResult, 'secretId' | 'keySet'>): Record<string, string> => ({
+export const signingKeyEnv = ({
+  secretId,
+  keySet,
+}: Pick<KeysResult, 'secretId' | 'keySet'>): Record<string, string> => ({
   JWT_PUBLIC_KEYS: keySet.jwks,
   JWT_SIGNING_KEY_SECRET: secretId,
 });

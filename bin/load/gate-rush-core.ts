@@ -83,16 +83,35 @@ export async function prepareGateRush(options: GateRushOptions, progress = log):
     while (next < options.tickets + 1) {
       next++;
       ids.push((await createTicket({ typeId, partyMember: 'Gate rush' })).id);
-      if (ids.length % 2000 === 0) progress(`  ${ids.length} tickets (${Math.round(ids.length / ((performance.now() - started) / 1000))}/s)`);
+      if (ids.length % 2000 === 0)
+        progress(`  ${ids.length} tickets (${Math.round(ids.length / ((performance.now() - started) / 1000))}/s)`);
     }
   };
   await Promise.all(Array.from({ length: 20 }, creator));
   const passwordHash = await hashPassword('gate-rush-unused-password');
   const tokenFor = async (name: string, permissions: Permission[]) => {
-    const admin = await createAdministrator({ login: `${name}@gate-rush.local`, email: `${name}@gate-rush.local`, name, permissions, vendorUser: 0, passwordHash });
-    return issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions, vendorUser: false, authTime: epochSeconds() });
+    const admin = await createAdministrator({
+      login: `${name}@gate-rush.local`,
+      email: `${name}@gate-rush.local`,
+      name,
+      permissions,
+      vendorUser: 0,
+      passwordHash,
+    });
+    return issueToken({
+      kind: 'admin',
+      id: admin.id,
+      login: admin.login,
+      permissions,
+      vendorUser: false,
+      authTime: epochSeconds(),
+    });
   };
-  const scannerTokens = await Promise.all(Array.from({ length: options.scanners + options.rescanners }, (_, k) => tokenFor(`scanner-${event.id}-${k}`, ['checkin:scan'])));
+  const scannerTokens = await Promise.all(
+    Array.from({ length: options.scanners + options.rescanners }, (_, k) =>
+      tokenFor(`scanner-${event.id}-${k}`, ['checkin:scan']),
+    ),
+  );
   const readerToken = await tokenFor(`reader-${event.id}`, ['tickets:read']);
   const [rescanTicket, ...pool] = ids;
   return { eventId: event.id, pool, rescanTicket: rescanTicket!, scannerTokens, readerToken };
@@ -154,7 +173,8 @@ export async function runGateRush(baseUrl: string, prepared: Prepared, options: 
     }
   };
   const rescanner = async (token: string) => {
-    while (performance.now() < deadline) rescans.push(await scan(baseUrl, prepared.rescanTicket, prepared.eventId, token));
+    while (performance.now() < deadline)
+      rescans.push(await scan(baseUrl, prepared.rescanTicket, prepared.eventId, token));
   };
   try {
     await Promise.all([
@@ -164,12 +184,20 @@ export async function runGateRush(baseUrl: string, prepared: Prepared, options: 
   } finally {
     counter.stop();
   }
-  return { elapsedMs: performance.now() - started, scans, rescans, admitted, ranOut, transactions: { ...counter.counts } };
+  return {
+    elapsedMs: performance.now() - started,
+    scans,
+    rescans,
+    admitted,
+    ranOut,
+    transactions: { ...counter.counts },
+  };
 }
 
 async function inBatches<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
-  for (let start = 0; start < items.length; start += size) out.push(...(await Promise.all(items.slice(start, start + size).map(work))));
+  for (let start = 0; start < items.length; start += size)
+    out.push(...(await Promise.all(items.slice(start, start + size).map(work))));
   return out;
 }
 
@@ -184,21 +212,30 @@ export async function verifyGateRush(baseUrl: string, prepared: Prepared, result
   const failures: string[] = [];
   const statuses = (samples: Sample[]) => {
     const counts = new Map<string, number>();
-    for (const s of samples) counts.set(`${s.status}${s.reason ? ` ${s.reason}` : ''}`, (counts.get(`${s.status}${s.reason ? ` ${s.reason}` : ''}`) ?? 0) + 1);
+    for (const s of samples)
+      counts.set(
+        `${s.status}${s.reason ? ` ${s.reason}` : ''}`,
+        (counts.get(`${s.status}${s.reason ? ` ${s.reason}` : ''}`) ?? 0) + 1,
+      );
     return [...counts].map(([key, n]) => `${n}× ${key}`).join(', ');
   };
-  if (result.scans.some((s) => s.status !== 200)) failures.push(`scanner answers other than 200: ${statuses(result.scans.filter((s) => s.status !== 200))}`);
+  if (result.scans.some((s) => s.status !== 200))
+    failures.push(`scanner answers other than 200: ${statuses(result.scans.filter((s) => s.status !== 200))}`);
 
   const rescanAdmissions = result.rescans.filter((s) => s.status === 200).length;
   const refusedRight = result.rescans.filter((s) => s.status === 409 && s.reason === 'already_checked_in').length;
-  if (rescanAdmissions !== 1) failures.push(`the re-scanned ticket was admitted ${rescanAdmissions} times (expected once)`);
+  if (rescanAdmissions !== 1)
+    failures.push(`the re-scanned ticket was admitted ${rescanAdmissions} times (expected once)`);
   if (rescanAdmissions + refusedRight !== result.rescans.length) {
-    failures.push(`re-scans neither the one admission nor 409 already_checked_in: ${statuses(result.rescans.filter((s) => s.status !== 200 && s.reason !== 'already_checked_in'))}`);
+    failures.push(
+      `re-scans neither the one admission nor 409 already_checked_in: ${statuses(result.rescans.filter((s) => s.status !== 200 && s.reason !== 'already_checked_in'))}`,
+    );
   }
 
   const sent = prepared.pool.slice(0, result.scans.length);
   const unique = new Set(result.admitted);
-  if (unique.size !== result.admitted.length) failures.push(`${result.admitted.length - unique.size} tickets answered 200 twice`);
+  if (unique.size !== result.admitted.length)
+    failures.push(`${result.admitted.length - unique.size} tickets answered 200 twice`);
   // Each sent ticket (and the re-scanned one): one admitted scan record, checked in. One unsent ticket must be untouched.
   const checked = [...sent, prepared.rescanTicket];
   const untouched = prepared.pool[sent.length];
@@ -213,15 +250,19 @@ export async function verifyGateRush(baseUrl: string, prepared: Prepared, result
     const admissions = scans.filter((s) => s.outcome === 'admitted').length;
     const expected = id === untouched ? 0 : 1;
     if (admissions > 1) doubles++;
-    if (admissions !== expected && admissions <= 1) failures.push(`ticket ${id}: ${admissions} admitted scans (expected ${expected})`);
+    if (admissions !== expected && admissions <= 1)
+      failures.push(`ticket ${id}: ${admissions} admitted scans (expected ${expected})`);
     if (Boolean(record?.checkIn) !== (expected === 1)) notCheckedIn++;
   }
   if (doubles) failures.push(`${doubles} tickets admitted more than once`);
   if (notCheckedIn) failures.push(`${notCheckedIn} tickets whose check-in state disagrees with their scans`);
   if (prepared.rescanTicket !== undefined) {
-    const refusedRecords = reads.find((r) => r.id === prepared.rescanTicket)!.scans.filter((s) => s.outcome === 'already_checked_in').length;
+    const refusedRecords = reads
+      .find((r) => r.id === prepared.rescanTicket)!
+      .scans.filter((s) => s.outcome === 'already_checked_in').length;
     // listScans reads at most 100 records: only a lower bound past that.
-    if (refusedRecords < Math.min(refusedRight, 99)) failures.push(`the re-scanned ticket holds ${refusedRecords} refused scans, ${refusedRight} were answered`);
+    if (refusedRecords < Math.min(refusedRight, 99))
+      failures.push(`the re-scanned ticket holds ${refusedRecords} refused scans, ${refusedRight} were answered`);
   }
 
   const response = await fetch(`${baseUrl}${API_PREFIX}/tickets/check-in-stats?events=${prepared.eventId}`, {
@@ -229,12 +270,17 @@ export async function verifyGateRush(baseUrl: string, prepared: Prepared, result
   });
   const stats = ((await response.json()) as { data: { soldTickets: number; checkedInTickets: number } }).data;
   const admittedTickets = unique.size + 1;
-  if (stats.checkedInTickets !== admittedTickets) failures.push(`statistics say ${stats.checkedInTickets} checked in, ${admittedTickets} distinct tickets were admitted`);
-  if (stats.soldTickets !== prepared.pool.length + 1) failures.push(`statistics say ${stats.soldTickets} sold, the event holds ${prepared.pool.length + 1}`);
+  if (stats.checkedInTickets !== admittedTickets)
+    failures.push(
+      `statistics say ${stats.checkedInTickets} checked in, ${admittedTickets} distinct tickets were admitted`,
+    );
+  if (stats.soldTickets !== prepared.pool.length + 1)
+    failures.push(`statistics say ${stats.soldTickets} sold, the event holds ${prepared.pool.length + 1}`);
   return failures;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 
 /** Throughput and latency of one kind of client. */
 export function summarise(samples: Sample[], elapsedMs: number) {

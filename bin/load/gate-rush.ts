@@ -28,7 +28,9 @@ const options = {
 };
 for (const [name, value] of Object.entries(options)) {
   if (!Number.isInteger(value) || value < 1 || value > (name === 'durationMs' ? 600_000 : 200_000)) {
-    console.error(`--${name === 'durationMs' ? 'seconds' : name} must be a whole number in range (got ${JSON.stringify(value)}).`);
+    console.error(
+      `--${name === 'durationMs' ? 'seconds' : name} must be a whole number in range (got ${JSON.stringify(value)}).`,
+    );
     process.exit(2);
   }
 }
@@ -51,7 +53,9 @@ try {
   const prepared = await prepareGateRush(options, log);
   const server = await startApiServer({ port: 0 });
   try {
-    log(`Rush: ${options.scanners} scanners on distinct tickets + ${options.rescanners} re-scanning ticket ${prepared.rescanTicket}, ${options.durationMs / 1000} s against ${server.url}`);
+    log(
+      `Rush: ${options.scanners} scanners on distinct tickets + ${options.rescanners} re-scanning ticket ${prepared.rescanTicket}, ${options.durationMs / 1000} s against ${server.url}`,
+    );
     const result = await runGateRush(server.url, prepared, options);
     log('Verifying the table and the statistics...');
     const failures = await verifyGateRush(server.url, prepared, result);
@@ -64,14 +68,31 @@ try {
         `  scanners   ${options.scanners}: ${scans.requests} check-ins, ${f(scans.perSecond)}/s, p50 ${f(scans.p50Ms)} ms, p99 ${f(scans.p99Ms)} ms, max ${f(scans.maxMs)} ms, errors ${scans.errors}`,
         `  re-scans   ${options.rescanners}: ${rescans.requests} scans, ${f(rescans.perSecond)}/s, p50 ${f(rescans.p50Ms)} ms, p99 ${f(rescans.p99Ms)} ms, max ${f(rescans.maxMs)} ms, errors ${rescans.errors}`,
         `  transactions ${result.transactions.sent}: ${result.transactions.conflicts} TransactionConflict (retried by transactWrite), ${result.transactions.conditionFailed} stale ticket (re-read by changeTicket)`,
-        result.ranOut ? `  the ${prepared.pool.length} tickets ran out before the time was up: raise --tickets` : `  ${prepared.pool.length - result.scans.length} tickets left unscanned`,
-        failures.length ? `INVARIANTS BROKEN:\n${failures.map((line) => `  - ${line}`).join('\n')}` : '  invariants hold: counters exact, no double admission, every re-scan refused with already_checked_in',
+        result.ranOut
+          ? `  the ${prepared.pool.length} tickets ran out before the time was up: raise --tickets`
+          : `  ${prepared.pool.length - result.scans.length} tickets left unscanned`,
+        failures.length
+          ? `INVARIANTS BROKEN:\n${failures.map((line) => `  - ${line}`).join('\n')}`
+          : '  invariants hold: counters exact, no double admission, every re-scan refused with already_checked_in',
       ].join('\n'),
     );
     mkdirSync(join(ROOT, '.local'), { recursive: true });
     const out = join(ROOT, '.local', 'gate-rush.json');
-    const json = { measuredAt: new Date().toISOString(), node: process.version, options, elapsedMs: result.elapsedMs, scans, rescans, transactions: result.transactions, ranOut: result.ranOut, failures };
-    writeFileSync(out, `${JSON.stringify(json, (_, value) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value), 2)}\n`);
+    const json = {
+      measuredAt: new Date().toISOString(),
+      node: process.version,
+      options,
+      elapsedMs: result.elapsedMs,
+      scans,
+      rescans,
+      transactions: result.transactions,
+      ranOut: result.ranOut,
+      failures,
+    };
+    writeFileSync(
+      out,
+      `${JSON.stringify(json, (_, value) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value), 2)}\n`,
+    );
     log(`Wrote ${out}.`);
     exitCode = failures.length ? 1 : 0;
   } finally {

@@ -33,9 +33,17 @@ export interface LocalCognito {
 }
 
 export async function configureCognito(setup: CognitoSetup): Promise<LocalCognito> {
-  const client = new CognitoIdentityProviderClient({ endpoint: setup.endpoint, region: setup.region, credentials: setup.credentials });
+  const client = new CognitoIdentityProviderClient({
+    endpoint: setup.endpoint,
+    region: setup.region,
+    credentials: setup.credentials,
+  });
   const { UserPool } = await client.send(
-    new CreateUserPoolCommand({ PoolName: 'ticketing-local', UsernameAttributes: ['email'], AutoVerifiedAttributes: ['email'] }),
+    new CreateUserPoolCommand({
+      PoolName: 'ticketing-local',
+      UsernameAttributes: ['email'],
+      AutoVerifiedAttributes: ['email'],
+    }),
   );
   const poolId = UserPool!.Id!;
   const { UserPoolClient } = await client.send(
@@ -79,10 +87,18 @@ export interface LocalCustomerCognito {
  * auto-verified attributes: the service verifies addresses itself, so Cognito sends no
  * codes (locally: prints none).
  */
-export async function configureCustomerCognito(setup: Pick<CognitoSetup, 'endpoint' | 'region' | 'credentials'>): Promise<LocalCustomerCognito> {
-  const client = new CognitoIdentityProviderClient({ endpoint: setup.endpoint, region: setup.region, credentials: setup.credentials });
+export async function configureCustomerCognito(
+  setup: Pick<CognitoSetup, 'endpoint' | 'region' | 'credentials'>,
+): Promise<LocalCustomerCognito> {
+  const client = new CognitoIdentityProviderClient({
+    endpoint: setup.endpoint,
+    region: setup.region,
+    credentials: setup.credentials,
+  });
   try {
-    const { UserPool } = await client.send(new CreateUserPoolCommand({ PoolName: 'ticketing-customers-local', UsernameAttributes: ['email'] }));
+    const { UserPool } = await client.send(
+      new CreateUserPoolCommand({ PoolName: 'ticketing-customers-local', UsernameAttributes: ['email'] }),
+    );
     const poolId = UserPool!.Id!;
     const { UserPoolClient } = await client.send(
       new CreateUserPoolClientCommand({
@@ -92,7 +108,10 @@ export async function configureCustomerCognito(setup: Pick<CognitoSetup, 'endpoi
         ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
       }),
     );
-    return { env: { CUSTOMER_COGNITO_USER_POOL_ID: poolId, CUSTOMER_COGNITO_CLIENT_ID: UserPoolClient!.ClientId! }, close: () => client.destroy() };
+    return {
+      env: { CUSTOMER_COGNITO_USER_POOL_ID: poolId, CUSTOMER_COGNITO_CLIENT_ID: UserPoolClient!.ClientId! },
+      close: () => client.destroy(),
+    };
   } catch (error) {
     client.destroy();
     throw error;
@@ -100,15 +119,30 @@ export async function configureCustomerCognito(setup: Pick<CognitoSetup, 'endpoi
 }
 
 /** A confirmed user with a permanent password and a verified email (the callback trusts only verified ones). */
-export async function createIdentityUser(client: CognitoIdentityProviderClient, poolId: string, email: string, password: string): Promise<string> {
+export async function createIdentityUser(
+  client: CognitoIdentityProviderClient,
+  poolId: string,
+  email: string,
+  password: string,
+): Promise<string> {
   const { User } = await client.send(
     new AdminCreateUserCommand({
       UserPoolId: poolId,
       Username: email,
-      UserAttributes: [{ Name: 'email', Value: email }, { Name: 'email_verified', Value: 'true' }],
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+      ],
       MessageAction: 'SUPPRESS',
     }),
   );
-  await client.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId, Username: User!.Username!, Password: password, Permanent: true }));
+  await client.send(
+    new AdminSetUserPasswordCommand({
+      UserPoolId: poolId,
+      Username: User!.Username!,
+      Password: password,
+      Permanent: true,
+    }),
+  );
   return User!.Username!;
 }

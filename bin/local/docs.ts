@@ -21,7 +21,10 @@ let files: Promise<Map<string, Served>> | undefined;
 function load(): Promise<Map<string, Served>> {
   files ??= (async () => {
     // Imported here, not at the top: the module graph of every handler.
-    const [{ buildOpenApi }, { loadRouteOperations }] = await Promise.all([import('../openapi/document.ts'), import('../openapi/load-routes.ts')]);
+    const [{ buildOpenApi }, { loadRouteOperations }] = await Promise.all([
+      import('../openapi/document.ts'),
+      import('../openapi/load-routes.ts'),
+    ]);
     const byPath = new Map<string, Served>();
     for (const file of docsFiles(buildOpenApi(await loadRouteOperations()))) {
       byPath.set(file.path, { ...file, etag: `"${createHash('sha256').update(file.body).digest('base64url')}"` });
@@ -49,7 +52,9 @@ export async function serveDocs(req: IncomingMessage, res: ServerResponse, pathn
     'X-Frame-Options': 'DENY',
   };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { ...headers, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed');
+    res
+      .writeHead(405, { ...headers, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' })
+      .end('Method not allowed');
     return;
   }
   const file = (await load()).get(pathname)!;

@@ -1,7 +1,13 @@
 import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -46,14 +52,25 @@ const TYPES: Record<string, string> = {
 };
 
 /** Hop-by-hop headers a proxy does not forward (RFC 9110 7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+]);
 
 export async function startFrontEnd({ name, root, port }: FrontEndOptions): Promise<FrontEnd> {
   let api: URL | undefined;
   const base = resolve(root);
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = new URL(req.url ?? '/', 'http://local').pathname;
-    const served = pathname === '/api' || pathname.startsWith('/api/') ? proxy(req, res, api) : serveStatic(base, pathname, req, res);
+    const served =
+      pathname === '/api' || pathname.startsWith('/api/')
+        ? proxy(req, res, api)
+        : serveStatic(base, pathname, req, res);
     served.catch((error: unknown) => {
       console.error(`${name}: ${req.method} ${req.url} failed:`, error);
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' }).end('Bad gateway');

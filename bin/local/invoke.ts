@@ -1,4 +1,9 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResultV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
 import type { RouteRow } from '#shared/routes';
 import { lambdaContext } from './lambda-http.ts';
 
@@ -13,7 +18,9 @@ const modules = new Map<string, Promise<{ handler: Handler }>>();
 export async function invoke(row: RouteRow, event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
   let loading = modules.get(row.handler);
   if (!loading) {
-    loading = import(new URL(`../../functions/${row.handler}.ts`, import.meta.url).href) as Promise<{ handler: Handler }>;
+    loading = import(new URL(`../../functions/${row.handler}.ts`, import.meta.url).href) as Promise<{
+      handler: Handler;
+    }>;
     loading.catch(() => modules.delete(row.handler));
     modules.set(row.handler, loading);
   }

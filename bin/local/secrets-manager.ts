@@ -47,12 +47,17 @@ export async function startSecretsManager(): Promise<SecretsManagerStandIn> {
   const secrets = new Map<string, StoredSecret>();
 
   const find = (id: unknown): StoredSecret => {
-    const secret = typeof id === 'string' ? (secrets.get(id) ?? [...secrets.values()].find((s) => s.arn === id || s.arn.startsWith(`${id}-`))) : undefined;
-    if (!secret) throw new ServiceError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+    const secret =
+      typeof id === 'string'
+        ? (secrets.get(id) ?? [...secrets.values()].find((s) => s.arn === id || s.arn.startsWith(`${id}-`)))
+        : undefined;
+    if (!secret)
+      throw new ServiceError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
     return secret;
   };
   const addVersion = (secret: StoredSecret, value: unknown, token: unknown): Version => {
-    if (typeof value !== 'string') throw new ServiceError('InvalidParameterException', 'This stand-in stores SecretString only.');
+    if (typeof value !== 'string')
+      throw new ServiceError('InvalidParameterException', 'This stand-in stores SecretString only.');
     const id = typeof token === 'string' && token ? token : randomUUID();
     const existing = secret.versions.find((version) => version.id === id);
     if (existing) return existing; // idempotent retry with the same ClientRequestToken
@@ -69,7 +74,11 @@ export async function startSecretsManager(): Promise<SecretsManagerStandIn> {
     CreateSecret(input) {
       const name = input.Name;
       if (typeof name !== 'string' || !name) throw new ServiceError('InvalidParameterException', 'Name is required.');
-      if (secrets.has(name)) throw new ServiceError('ResourceExistsException', `The operation failed because the secret ${name} already exists.`);
+      if (secrets.has(name))
+        throw new ServiceError(
+          'ResourceExistsException',
+          `The operation failed because the secret ${name} already exists.`,
+        );
       const secret: StoredSecret = {
         arn: `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${name}-${randomUUID().slice(0, 6)}`,
         name,
@@ -89,9 +98,20 @@ export async function startSecretsManager(): Promise<SecretsManagerStandIn> {
     GetSecretValue(input) {
       const secret = find(input.SecretId);
       const stage = typeof input.VersionStage === 'string' ? input.VersionStage : 'AWSCURRENT';
-      const version = typeof input.VersionId === 'string' ? secret.versions.find((v) => v.id === input.VersionId) : secret.versions.find((v) => v.stages.has(stage));
-      if (!version) throw new ServiceError('ResourceNotFoundException', "Secrets Manager can't find the specified secret value.");
-      return { ARN: secret.arn, Name: secret.name, VersionId: version.id, SecretString: version.value, VersionStages: [...version.stages], CreatedDate: version.created };
+      const version =
+        typeof input.VersionId === 'string'
+          ? secret.versions.find((v) => v.id === input.VersionId)
+          : secret.versions.find((v) => v.stages.has(stage));
+      if (!version)
+        throw new ServiceError('ResourceNotFoundException', "Secrets Manager can't find the specified secret value.");
+      return {
+        ARN: secret.arn,
+        Name: secret.name,
+        VersionId: version.id,
+        SecretString: version.value,
+        VersionStages: [...version.stages],
+        CreatedDate: version.created,
+      };
     },
     DescribeSecret(input) {
       const secret = find(input.SecretId);
@@ -100,7 +120,9 @@ export async function startSecretsManager(): Promise<SecretsManagerStandIn> {
         Name: secret.name,
         Description: secret.description,
         CreatedDate: secret.created,
-        VersionIdsToStages: Object.fromEntries(secret.versions.filter((v) => v.stages.size > 0).map((v) => [v.id, [...v.stages]])),
+        VersionIdsToStages: Object.fromEntries(
+          secret.versions.filter((v) => v.stages.size > 0).map((v) => [v.id, [...v.stages]]),
+        ),
       };
     },
   };
@@ -118,17 +140,31 @@ export async function startSecretsManager(): Promise<SecretsManagerStandIn> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const target = String(request.headers['x-amz-target'] ?? '');
-    const operation = target.startsWith('secretsmanager.') ? operations[target.slice('secretsmanager.'.length)] : undefined;
+    const operation = target.startsWith('secretsmanager.')
+      ? operations[target.slice('secretsmanager.'.length)]
+      : undefined;
     if (request.method !== 'POST' || !operation) {
-      answer(response, 400, { __type: 'UnknownOperationException', message: `Not supported by the stand-in: ${target || request.method}` }, 'UnknownOperationException');
+      answer(
+        response,
+        400,
+        { __type: 'UnknownOperationException', message: `Not supported by the stand-in: ${target || request.method}` },
+        'UnknownOperationException',
+      );
       return;
     }
     try {
-      const input = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+      const input = chunks.length
+        ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>)
+        : {};
       answer(response, 200, operation(input));
     } catch (error) {
       const type = error instanceof ServiceError ? error.type : 'InternalServiceError';
-      answer(response, error instanceof ServiceError ? 400 : 500, { __type: type, message: (error as Error).message }, type);
+      answer(
+        response,
+        error instanceof ServiceError ? 400 : 500,
+        { __type: type, message: (error as Error).message },
+        type,
+      );
     }
   };
 

@@ -17,11 +17,18 @@ export interface ApiServer {
 }
 
 /** The local stand-in for API Gateway: dispatches by the route table to the Lambda handlers. */
-export async function startApiServer({ port, host = '127.0.0.1' }: { port: number; host?: string }): Promise<ApiServer> {
+export async function startApiServer({
+  port,
+  host = '127.0.0.1',
+}: {
+  port: number;
+  host?: string;
+}): Promise<ApiServer> {
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       console.error(`${req.method} ${req.url} failed:`, error);
-      if (!res.headersSent) problem(req, res, 500, 'internal', 'Internal error', 'The handler threw; see the server log.');
+      if (!res.headersSent)
+        problem(req, res, 500, 'internal', 'Internal error', 'The handler threw; see the server log.');
       else res.destroy();
     });
   });
@@ -68,7 +75,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const body = await readBody(req);
   if (!body) {
     res.setHeader('Connection', 'close');
-    problem(req, res, 413, 'payload-too-large', 'Payload too large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    problem(
+      req,
+      res,
+      413,
+      'payload-too-large',
+      'Payload too large',
+      `The request body exceeds ${MAX_BODY_BYTES} bytes.`,
+    );
     return;
   }
   const event = toApiGatewayEvent(
@@ -103,7 +117,17 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
  * An answer the server makes itself, with the same security headers as the handlers' answers and
  * CORS for any of our origins, as API Gateway's own answers carry its per-API CORS configuration.
  */
-function problem(req: IncomingMessage, res: ServerResponse, status: number, slug: string, title: string, detail: string): void {
-  res.writeHead(status, { ...apiAnswerHeaders(req.headers.origin, 'public'), 'Content-Type': 'application/problem+json' });
+function problem(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  slug: string,
+  title: string,
+  detail: string,
+): void {
+  res.writeHead(status, {
+    ...apiAnswerHeaders(req.headers.origin, 'public'),
+    'Content-Type': 'application/problem+json',
+  });
   res.end(JSON.stringify({ type: `/problems/${slug}`, title, status, detail }));
 }

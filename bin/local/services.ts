@@ -90,51 +90,63 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
       unhook();
     })());
 
-  const startDynamoDb = () => onFreePort(async (port) => {
-    const emulator = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
-    const child = run('dynamodb', java, [
-      `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
-      '-jar', join(emulator, 'DynamoDBLocal.jar'),
-      // -sharedDb: one database whatever the access key and region of the caller.
-      '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port),
-    ], process.env);
-    const endpoint = `http://127.0.0.1:${port}`;
-    const client = new DynamoDBClient({
-      endpoint,
-      region: REGION,
-      credentials: { accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
-      maxAttempts: 1,
-      requestHandler: { requestTimeout: 2_000 },
+  const startDynamoDb = () =>
+    onFreePort(async (port) => {
+      const emulator = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+      const child = run(
+        'dynamodb',
+        java,
+        [
+          `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
+          '-jar',
+          join(emulator, 'DynamoDBLocal.jar'),
+          // -sharedDb: one database whatever the access key and region of the caller.
+          '-inMemory',
+          '-sharedDb',
+          '-disableTelemetry',
+          '-port',
+          String(port),
+        ],
+        process.env,
+      );
+      const endpoint = `http://127.0.0.1:${port}`;
+      const client = new DynamoDBClient({
+        endpoint,
+        region: REGION,
+        credentials: { accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
+        maxAttempts: 1,
+        requestHandler: { requestTimeout: 2_000 },
+      });
+      try {
+        await waitUntilReady('DynamoDB Local', child, async () => {
+          await client.send(new ListTablesCommand({}));
+        });
+      } catch (error) {
+        if (error instanceof PortTaken) await terminate(child);
+        throw error;
+      } finally {
+        client.destroy();
+      }
+      return endpoint;
     });
-    try {
-      await waitUntilReady('DynamoDB Local', child, async () => {
-        await client.send(new ListTablesCommand({}));
-      });
-    } catch (error) {
-      if (error instanceof PortTaken) await terminate(child);
-      throw error;
-    } finally {
-      client.destroy();
-    }
-    return endpoint;
-  });
 
-  const startCognito = () => onFreePort(async (port) => {
-    const bin = join(dirname(require.resolve('cognito-local/package.json')), 'lib/bin/start.js');
-    // cognito-local keeps its pools in `.cognito/` under its working directory.
-    const child = run('cognito', process.execPath, [bin], { ...process.env, HOST: '127.0.0.1', PORT: String(port) });
-    const endpoint = `http://127.0.0.1:${port}`;
-    try {
-      await waitUntilReady('cognito-local', child, async () => {
-        const response = await fetch(`${endpoint}/health`);
-        if (!response.ok) throw new Error(`health ${response.status}`);
-      });
-    } catch (error) {
-      if (error instanceof PortTaken) await terminate(child);
-      throw error;
-    }
-    return endpoint;
-  });
+  const startCognito = () =>
+    onFreePort(async (port) => {
+      const bin = join(dirname(require.resolve('cognito-local/package.json')), 'lib/bin/start.js');
+      // cognito-local keeps its pools in `.cognito/` under its working directory.
+      const child = run('cognito', process.execPath, [bin], { ...process.env, HOST: '127.0.0.1', PORT: String(port) });
+      const endpoint = `http://127.0.0.1:${port}`;
+      try {
+        await waitUntilReady('cognito-local', child, async () => {
+          const response = await fetch(`${endpoint}/health`);
+          if (!response.ok) throw new Error(`health ${response.status}`);
+        });
+      } catch (error) {
+        if (error instanceof PortTaken) await terminate(child);
+        throw error;
+      }
+      return endpoint;
+    });
 
   const startS3 = async () => {
     const s3 = new S3rver({
@@ -171,10 +183,12 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
     await stop();
     throw failed.reason;
   }
-  const [dynamodb, s3, ses, cognito, secretsManager] = started.map((result) => (result as PromiseFulfilledResult<string>).value) as [
-    string, string, string, string, string,
-  ];
-  log(`local services ready: dynamodb ${dynamodb}, s3 ${s3}, ses ${ses}, cognito ${cognito}, secrets manager ${secretsManager}`);
+  const [dynamodb, s3, ses, cognito, secretsManager] = started.map(
+    (result) => (result as PromiseFulfilledResult<string>).value,
+  ) as [string, string, string, string, string];
+  log(
+    `local services ready: dynamodb ${dynamodb}, s3 ${s3}, ses ${ses}, cognito ${cognito}, secrets manager ${secretsManager}`,
+  );
 
   return {
     endpoints: { dynamodb, s3, ses, cognito, secretsManager },
@@ -209,7 +223,10 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
 function javaExecutable(): string {
   const candidates = [
     ...(process.env.JAVA_HOME ? [join(process.env.JAVA_HOME, 'bin', 'java')] : []),
-    ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'java')),
+    ...(process.env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, 'java')),
   ];
   const found = candidates.find(isExecutable);
   if (!found) {
@@ -289,7 +306,8 @@ async function waitUntilReady(name: string, child: ChildProcess, probe: () => Pr
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     const output = outputTail.get(child) ?? [];
-    if (output.some((line) => PORT_TAKEN.test(line))) throw new PortTaken(`${name}'s port was taken before it bound:\n${output.join('\n')}`);
+    if (output.some((line) => PORT_TAKEN.test(line)))
+      throw new PortTaken(`${name}'s port was taken before it bound:\n${output.join('\n')}`);
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${name} exited during start-up:\n${output.join('\n')}`);
     }
@@ -298,7 +316,9 @@ async function waitUntilReady(name: string, child: ChildProcess, probe: () => Pr
       return;
     } catch (error) {
       if (Date.now() > deadline) {
-        throw new Error(`${name} did not answer within ${READY_TIMEOUT_MS / 1000} s (${String(error)}):\n${(outputTail.get(child) ?? []).join('\n')}`);
+        throw new Error(
+          `${name} did not answer within ${READY_TIMEOUT_MS / 1000} s (${String(error)}):\n${(outputTail.get(child) ?? []).join('\n')}`,
+        );
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

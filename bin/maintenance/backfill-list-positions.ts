@@ -46,10 +46,20 @@ export interface PositionBackfillOptions {
 }
 
 /** Backfills the events in id order, going on after the run's checkpoint unless `restart`. */
-export async function backfillListPositions({ events, run = 'all', restart = false, progress }: PositionBackfillOptions = {}): Promise<PositionBackfillOutcome> {
+export async function backfillListPositions({
+  events,
+  run = 'all',
+  restart = false,
+  progress,
+}: PositionBackfillOptions = {}): Promise<PositionBackfillOutcome> {
   const all = (events ?? [ALL_EVENTS, ...(await allEventIds())]).sort((a, b) => a - b);
   // -1: before ALL_EVENTS (0), the first one done.
-  const after = restart ? -1 : Number((await db.send(new GetCommand({ TableName: tableName(), Key: checkpoint(run), ConsistentRead: true }))).Item?.lastEventId ?? -1);
+  const after = restart
+    ? -1
+    : Number(
+        (await db.send(new GetCommand({ TableName: tableName(), Key: checkpoint(run), ConsistentRead: true }))).Item
+          ?.lastEventId ?? -1,
+      );
   const todo = all.filter((eventId) => eventId > after);
   const outcome: PositionBackfillOutcome = { events: 0, tickets: 0, blocks: 0 };
   for (const eventId of todo) {
@@ -75,7 +85,12 @@ export async function backfillListPositions({ events, run = 'all', restart = fal
     for await (const item of indexItems(keys.accessTickets(eventId), 'TicketAccessEntry')) add('access', item);
     outcome.blocks += await writeBlocks(eventId, recount);
     outcome.events += 1;
-    await db.send(new PutCommand({ TableName: tableName(), Item: { ...checkpoint(run), entity: 'MaintenanceCheckpoint', lastEventId: eventId } }));
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...checkpoint(run), entity: 'MaintenanceCheckpoint', lastEventId: eventId },
+      }),
+    );
     progress?.(all.length - todo.length + outcome.events, all.length);
   }
   return outcome;
@@ -86,7 +101,16 @@ async function allEventIds(): Promise<number[]> {
   const ids: number[] = [];
   let start: Item | undefined;
   do {
-    const page = await db.send(new ScanCommand({ TableName: tableName(), FilterExpression: 'SK = :sk', ExpressionAttributeValues: { ':sk': 'EVENT' }, ProjectionExpression: 'id', Limit: PAGE_SIZE, ExclusiveStartKey: start }));
+    const page = await db.send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: 'SK = :sk',
+        ExpressionAttributeValues: { ':sk': 'EVENT' },
+        ProjectionExpression: 'id',
+        Limit: PAGE_SIZE,
+        ExclusiveStartKey: start,
+      }),
+    );
     ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
     start = page.LastEvaluatedKey;
   } while (start);
@@ -135,7 +159,12 @@ async function writeBlocks(eventId: number, recount: Recount): Promise<number> {
   }
   for (const [SK, states] of blocks) {
     const counts = Object.fromEntries([...states].map(([state, n]) => [`s${state}`, n]));
-    await db.send(new PutCommand({ TableName: tableName(), Item: { PK: keys.eventItems(eventId).value, SK, entity: 'ListPosition', ...counts } }));
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { PK: keys.eventItems(eventId).value, SK, entity: 'ListPosition', ...counts },
+      }),
+    );
   }
   return blocks.size;
 }

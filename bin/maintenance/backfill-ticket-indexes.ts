@@ -31,7 +31,11 @@ export async function backfillTicketIndexes({ ids }: { ids?: number[] } = {}): P
   const names = { '#id': 'id' };
   if (ids?.length) {
     // Named tickets are read by key: a test's run costs its own tickets, not the table.
-    for (const item of await batchGet(ids.map((id) => keys.ticket(id)), { projection, names })) if (item) await backfillOne(item, outcome);
+    for (const item of await batchGet(
+      ids.map((id) => keys.ticket(id)),
+      { projection, names },
+    ))
+      if (item) await backfillOne(item, outcome);
     return outcome;
   }
   const input: ScanCommandInput = {
@@ -63,7 +67,9 @@ async function backfillOne(item: Record<string, unknown>, outcome: BackfillOutco
   const update = {
     TableName: tableName(),
     Key: keys.ticket(id),
-    UpdateExpression: `SET ${Object.keys(names).map((name, i) => `${name} = :k${i}`).join(', ')}`,
+    UpdateExpression: `SET ${Object.keys(names)
+      .map((name, i) => `${name} = :k${i}`)
+      .join(', ')}`,
     ConditionExpression: '#version = :version',
     ExpressionAttributeNames: { ...names, '#version': 'version' },
     ExpressionAttributeValues: { ...values, ':version': item.version },

@@ -16,7 +16,14 @@
  * A Scan (or, for named events, their list index), which no request ever does: this is maintenance.
  */
 import { pathToFileURL } from 'node:url';
-import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
 import { keyCondition, keys, withValues } from '#shared/data/keys';
 import { grantedEvents, listEntryItems } from '#shared/data/ticket-list-entries';
@@ -63,7 +70,9 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
       }
     }
   }
-  for (const eventId of seen) for (let shard = 0; shard < STATS_SHARDS; shard++) outcome.shards += await setCounts(eventId, shard, counts.get(`${eventId}/${shard}`) ?? new Map());
+  for (const eventId of seen)
+    for (let shard = 0; shard < STATS_SHARDS; shard++)
+      outcome.shards += await setCounts(eventId, shard, counts.get(`${eventId}/${shard}`) ?? new Map());
   return outcome;
 }
 
@@ -101,7 +110,9 @@ async function* ticketPages(events: number[] | undefined): AsyncGenerator<Record
 
 type Page = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
 
-async function* pagesOf(read: (start: Record<string, unknown> | undefined) => Promise<Page>): AsyncGenerator<Record<string, unknown>[]> {
+async function* pagesOf(
+  read: (start: Record<string, unknown> | undefined) => Promise<Page>,
+): AsyncGenerator<Record<string, unknown>[]> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await read(start);
@@ -125,7 +136,10 @@ async function writeEntries(record: TicketRecord): Promise<TicketRecord | undefi
       Key: keys.ticket(current.id),
       UpdateExpression: `REMOVE ${former.map((_, i) => `#f${i}`).join(', ')}`,
       ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version', ...Object.fromEntries(former.map((name, i) => [`#f${i}`, name])) },
+      ExpressionAttributeNames: {
+        '#version': 'version',
+        ...Object.fromEntries(former.map((name, i) => [`#f${i}`, name])),
+      },
       ExpressionAttributeValues: { ':version': current.version },
     };
     try {
@@ -141,9 +155,16 @@ async function writeEntries(record: TicketRecord): Promise<TicketRecord | undefi
 
 /** Sets a shard's filter counts to the recount: the counted ones, and 0 for any other it holds. Answers 1 when the shard exists. */
 async function setCounts(eventId: number, shard: number, recount: Map<string, number>): Promise<number> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.eventStats(eventId, shard), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.eventStats(eventId, shard), ConsistentRead: true }),
+  );
   if (!Item) return 0;
-  const values = new Map([...Object.keys(Item).filter((name) => name.startsWith('n#')).map((name) => [name, 0] as const), ...recount]);
+  const values = new Map([
+    ...Object.keys(Item)
+      .filter((name) => name.startsWith('n#'))
+      .map((name) => [name, 0] as const),
+    ...recount,
+  ]);
   const entries = [...values];
   for (let start = 0; start < entries.length; start += SET_CHUNK) {
     const chunk = entries.slice(start, start + SET_CHUNK);

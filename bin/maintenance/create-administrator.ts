@@ -35,17 +35,28 @@ export class UsageError extends Error {}
 
 export function parsePermissions(text: string): Permission[] {
   if (text.trim() === 'all') return [...PERMISSIONS];
-  const given = text.split(',').map((item) => item.trim()).filter(Boolean);
+  const given = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   const unknown = given.filter((item) => !(PERMISSIONS as readonly string[]).includes(item));
   if (given.length === 0 || unknown.length) {
-    throw new UsageError(`--permissions: expected "all" or a comma list of ${PERMISSIONS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+    throw new UsageError(
+      `--permissions: expected "all" or a comma list of ${PERMISSIONS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`,
+    );
   }
   return [...new Set(given)] as Permission[];
 }
 
 export function parseEvents(text: string): number[] {
-  const given = text.split(',').map((item) => item.trim()).filter(Boolean);
-  if (given.length === 0 || given.some((item) => !/^[1-9]\d{0,15}$/.test(item) || !Number.isSafeInteger(Number(item)))) {
+  const given = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (
+    given.length === 0 ||
+    given.some((item) => !/^[1-9]\d{0,15}$/.test(item) || !Number.isSafeInteger(Number(item)))
+  ) {
     throw new UsageError(`--events: expected a comma list of event ids, got "${text}"`);
   }
   return [...new Set(given.map(Number))];
@@ -54,7 +65,8 @@ export function parseEvents(text: string): number[] {
 /** Creates the record (login = email); refuses a taken login or email (the table's unique items). */
 export async function createStaffMember(options: AdministratorOptions): Promise<Administrator> {
   const email = options.email.trim();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`--email: "${options.email}" is not an email address`);
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+    throw new UsageError(`--email: "${options.email}" is not an email address`);
   if (!options.name.trim()) throw new UsageError('--name is required');
   if (options.password !== undefined && options.password.length < MIN_PASSWORD_LENGTH) {
     throw new UsageError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);
@@ -73,7 +85,9 @@ export async function createStaffMember(options: AdministratorOptions): Promise<
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 async function main(): Promise<void> {
@@ -87,10 +101,22 @@ async function main(): Promise<void> {
       'password-stdin': { type: 'boolean', default: false },
     },
   });
-  if (!values.email || !values.name) throw new UsageError('usage: --email <address> --name <name> [--permissions all|p1,p2] [--vendor] [--events 12,15] [--password-stdin]');
+  if (!values.email || !values.name)
+    throw new UsageError(
+      'usage: --email <address> --name <name> [--permissions all|p1,p2] [--vendor] [--events 12,15] [--password-stdin]',
+    );
   const password = values['password-stdin'] ? await readStdin() : undefined;
-  const admin = await createStaffMember({ email: values.email, name: values.name, permissions: values.permissions, vendor: values.vendor, events: values.events, password });
-  console.log(`Administrator ${admin.id} created: ${admin.login} (${admin.permissions.join(', ')})${admin.eventScope ? `, events ${admin.eventScope.join(', ')}` : ''}${password === undefined ? '; no password: sign in through the identity provider' : ''}`);
+  const admin = await createStaffMember({
+    email: values.email,
+    name: values.name,
+    permissions: values.permissions,
+    vendor: values.vendor,
+    events: values.events,
+    password,
+  });
+  console.log(
+    `Administrator ${admin.id} created: ${admin.login} (${admin.permissions.join(', ')})${admin.eventScope ? `, events ${admin.eventScope.join(', ')}` : ''}${password === undefined ? '; no password: sign in through the identity provider' : ''}`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -20,17 +20,25 @@ export class UsageError extends Error {}
 const USAGE = 'usage: --customer <id> | --administrator <id>';
 
 /** The owner and id named on the command line; exactly one of the two options. */
-export function parseAccount(values: { customer?: string; administrator?: string }): { owner: SessionOwner; id: number } {
-  const given = [values.customer === undefined ? [] : [['customer', values.customer] as const], values.administrator === undefined ? [] : [['admin', values.administrator] as const]].flat();
+export function parseAccount(values: { customer?: string; administrator?: string }): {
+  owner: SessionOwner;
+  id: number;
+} {
+  const given = [
+    values.customer === undefined ? [] : [['customer', values.customer] as const],
+    values.administrator === undefined ? [] : [['admin', values.administrator] as const],
+  ].flat();
   if (given.length !== 1) throw new UsageError(USAGE);
   const [owner, text] = given[0]!;
-  if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`expected an account id, got "${text}"`);
+  if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw new UsageError(`expected an account id, got "${text}"`);
   return { owner, id: Number(text) };
 }
 
 /** Raises the version; the new one. Refuses an id without a record (a typo must not pass silently). */
 export async function endSessions(owner: SessionOwner, id: number): Promise<number> {
-  if (!(await raiseSessionVersion(owner, id))) throw new UsageError(`there is no ${owner === 'admin' ? 'administrator' : 'customer'} ${id}`);
+  if (!(await raiseSessionVersion(owner, id)))
+    throw new UsageError(`there is no ${owner === 'admin' ? 'administrator' : 'customer'} ${id}`);
   return readSessionVersion(owner, id);
 }
 
@@ -38,7 +46,9 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { customer: { type: 'string' }, administrator: { type: 'string' } } });
   const { owner, id } = parseAccount(values);
   const version = await endSessions(owner, id);
-  console.log(`Sessions of ${owner === 'admin' ? 'administrator' : 'customer'} ${id} ended (session version now ${version}); earlier tokens are refused within 30 s.`);
+  console.log(
+    `Sessions of ${owner === 'admin' ? 'administrator' : 'customer'} ${id} ended (session version now ${version}); earlier tokens are refused within 30 s.`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

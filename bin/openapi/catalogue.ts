@@ -30,8 +30,7 @@ export const PARAMETERS: Record<string, string> = {
   eventId: 'The event id (a positive integer).',
   _limit: `Page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
   _offset: 'How many entries to skip (default 0).',
-  result:
-    'What the answer carries: `none` (204, no body), `id` (the ids, default) or `object` (the whole resources).',
+  result: 'What the answer carries: `none` (204, no body), `id` (the ids, default) or `object` (the whole resources).',
 };
 
 /** The tags: the first segment of each handler's module path. */
@@ -39,18 +38,39 @@ export const TAGS: Record<string, string> = {
   auth: 'Sign-in and sessions of administrators: identity-provider mode (`/auth/login`, callback, logout) or legacy mode (`/auth/legacy/*`), chosen by `SITE_AUTH_METHOD`.',
   'shipping-method': 'Shipping methods, one by one or in bulk (`{ count, data }` bodies, one result entry per item).',
   tickets: 'Tickets by event: lists, check-in at the gate, transfers, waivers, profile photos, statistics.',
-  ticket: 'The older ticket routes used by integrations: the same tickets in the older shape, claims, the states route.',
-  'my-account': 'The customer portal: the customer\'s own account, catalogue and orders, with a customer token.',
+  ticket:
+    'The older ticket routes used by integrations: the same tickets in the older shape, claims, the states route.',
+  'my-account': "The customer portal: the customer's own account, catalogue and orders, with a customer token.",
 };
 
 const list = (values: readonly string[]) => values.map((value) => `\`${value}\``).join(', ');
 
 /** Why a ticket's state change is refused (shared/domain/ticket-states.ts `StateRefusal`). */
-const STATE_REFUSALS = ['checked_in', 'cancelled', 'transferred', 'deleted', 'upgraded', 'withdrawn', 'use_check_in', 'use_transfer', 'not_admissible', 'no_way_back'] as const;
+const STATE_REFUSALS = [
+  'checked_in',
+  'cancelled',
+  'transferred',
+  'deleted',
+  'upgraded',
+  'withdrawn',
+  'use_check_in',
+  'use_transfer',
+  'not_admissible',
+  'no_way_back',
+] as const;
 /** Unique values a ticket change can collide on (shared/data/ticket-changes.ts), and a write that lost a race. */
 const TICKET_WRITE = ['sold_out', 'bib_taken', 'barcode_taken', 'concurrent_update'] as const;
 /** Why a claim is refused (shared/domain/claim.ts `ClaimRefusal`). */
-const CLAIM_REFUSALS = ['deleted', 'transferred', 'withdrawn', 'cancelled', 'checked_in', 'claim_open', 'already_claimed', 'no_open_claim'] as const;
+const CLAIM_REFUSALS = [
+  'deleted',
+  'transferred',
+  'withdrawn',
+  'cancelled',
+  'checked_in',
+  'claim_open',
+  'already_claimed',
+  'no_open_claim',
+] as const;
 /** Why the gate refuses a scan (shared/domain/check-in.ts `RefusalReason`). */
 const SCAN_REFUSALS = ['already_checked_in', 'cancelled', 'transferred', 'withdrawn', 'not_valid_for_event'] as const;
 
@@ -73,13 +93,16 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
     parameters: {
       code: 'The authorization code from the identity provider.',
       state: 'The signed login state from `POST /auth/login`.',
-      error: 'The identity provider\'s error code, when it refused the sign-in.',
+      error: "The identity provider's error code, when it refused the sign-in.",
     },
   },
   'POST /auth/logout': {
     summary: 'Sign out (identity provider)',
-    description: 'Ends every session of the caller, clears the auth cookie and answers the identity provider\'s logout URL.',
-    parameters: { return_to: 'Where the identity provider sends the browser after its logout; one of the admin origins.' },
+    description:
+      "Ends every session of the caller, clears the auth cookie and answers the identity provider's logout URL.",
+    parameters: {
+      return_to: 'Where the identity provider sends the browser after its logout; one of the admin origins.',
+    },
   },
   'POST /auth/change-password': {
     summary: 'Mail a password-reset link (identity provider)',
@@ -89,14 +112,18 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   'GET /auth/me2': { summary: 'The signed-in administrator (deprecated)', description: 'Identical to `GET /auth/me`.' },
   'POST /auth/refresh': {
     summary: 'Refresh the token',
-    description: 'A new token (and auth cookie) for a still-valid session, with the permissions and event scope re-read.',
+    description:
+      'A new token (and auth cookie) for a still-valid session, with the permissions and event scope re-read.',
   },
   'POST /auth/legacy/login': {
     summary: 'Sign in with login and password (legacy)',
     description: `Checks the service's own password records; throttled per login and per client address (429). ${SIGN_IN_MODE}`,
     errors: [401],
   },
-  'POST /auth/legacy/logout': { summary: 'Sign out (legacy)', description: 'Ends every session of the caller and clears the auth cookie.' },
+  'POST /auth/legacy/logout': {
+    summary: 'Sign out (legacy)',
+    description: 'Ends every session of the caller and clears the auth cookie.',
+  },
   'POST /auth/legacy/change-password': {
     summary: 'Change the password (legacy)',
     description: 'Checks the old password, sets the new one and ends every other session.',
@@ -126,13 +153,17 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   },
   'POST /shipping-method/bulk-create': {
     summary: 'Create shipping methods',
-    description: 'Each item is a create body, validated on its own: a bad item fails alone (its entry carries `error`).',
+    description:
+      'Each item is a create body, validated on its own: a bad item fails alone (its entry carries `error`).',
   },
   'POST /shipping-method/bulk-update': {
     summary: 'Update shipping methods',
     description: 'Each item is `{ id, data }` with `data` an update body; a bad or missing item fails alone.',
   },
-  'POST /shipping-method/bulk-delete': { summary: 'Delete shipping methods', description: 'One result entry per id; a missing id fails alone.' },
+  'POST /shipping-method/bulk-delete': {
+    summary: 'Delete shipping methods',
+    description: 'One result entry per id; a missing id fails alone.',
+  },
 
   'GET /tickets': {
     summary: 'List tickets of events',
@@ -140,8 +171,9 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
     parameters: {
       event: 'One event id.',
       events: 'Comma-separated event ids (at most 20).',
-      accessEvents: 'Comma-separated event ids the tickets give access to, directly or through an access package (at most 20).',
-      teams: 'Comma-separated team ids; `0` means no team. A team is one event\'s: name the events too.',
+      accessEvents:
+        'Comma-separated event ids the tickets give access to, directly or through an access package (at most 20).',
+      teams: "Comma-separated team ids; `0` means no team. A team is one event's: name the events too.",
       ticket_types: 'Comma-separated ticket type ids.',
       exclude_process_states: 'Comma-separated `processState` codes to leave out (`4` leaves out cancelled tickets).',
       _include: `Comma-separated expansions among ${list(TICKET_INCLUDES)}.`,
@@ -192,11 +224,16 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
     example: {
       eventId: 15,
       typeId: 42,
-      attendee: { partyMember: 'Ada', partyMemberLastName: 'Lovelace', emailAddress: 'ada@example.com', attendeeQuestions: [{ questionId: 7, answerText: 'M' }] },
+      attendee: {
+        partyMember: 'Ada',
+        partyMemberLastName: 'Lovelace',
+        emailAddress: 'ada@example.com',
+        attendeeQuestions: [{ questionId: 7, answerText: 'M' }],
+      },
     },
   },
   'GET /tickets/{id}/waivers': {
-    summary: 'A ticket\'s waivers',
+    summary: "A ticket's waivers",
     description: EVENT_SCOPE,
     parameters: { signedStatus: 'Only the `signed` or only the `unsigned` waivers.' },
   },
@@ -207,20 +244,20 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
     example: { waiverIds: [3, 4], signature: { type: 'text', text: 'Ada Lovelace' }, signerName: 'Ada Lovelace' },
   },
   'POST /tickets/{id}/profile-photo': {
-    summary: 'Upload a ticket\'s profile photo',
+    summary: "Upload a ticket's profile photo",
     description: `\`multipart/form-data\` with the image in the \`file\` field (PNG or JPEG, re-encoded); stores its public URL on the ticket. ${EVENT_SCOPE}`,
     conflicts: ['concurrent_update'],
   },
   'DELETE /tickets/{id}/profile-photo': {
-    summary: 'Remove a ticket\'s profile photo',
+    summary: "Remove a ticket's profile photo",
     description: EVENT_SCOPE,
     conflicts: ['concurrent_update'],
   },
 
   'GET /ticket/{id}': { summary: 'Get a ticket (older shape)', description: EVENT_SCOPE },
-  'GET /ticket/{ticketId}/answers': { summary: 'A ticket\'s attendee answers', description: EVENT_SCOPE },
+  'GET /ticket/{ticketId}/answers': { summary: "A ticket's attendee answers", description: EVENT_SCOPE },
   'GET /ticket/{ticketId}/is-bib-available/{bib}': {
-    summary: 'Is a bib number free in the ticket\'s event',
+    summary: "Is a bib number free in the ticket's event",
     description: 'Free, or held by this same ticket.',
     parameters: { bib: 'The bib number (letters, digits, `_` or `-`, at most 20).' },
   },
@@ -233,11 +270,13 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
       typeId: 'Tickets of this ticket type.',
       customerId: 'Tickets of this customer.',
       barcode: 'The ticket with this barcode.',
-      search: 'Words (each at least 2 characters) that start words of the attendee\'s first or last name, email address, barcode or bib; case and accents ignored; alone, across the events the caller may see.',
+      search:
+        "Words (each at least 2 characters) that start words of the attendee's first or last name, email address, barcode or bib; case and accents ignored; alone, across the events the caller may see.",
       purchasedFrom: 'Bought at or after this instant (ISO 8601, or a date: its first moment).',
       purchasedTo: 'Bought at or before this instant (ISO 8601, or a date: its last moment).',
       updatedFrom: 'Changed at or after this instant (ISO 8601, or a date): the sync of integrations.',
-      _cursor: 'The `next` of the previous page of the same query (not with `_offset`): the sync follows it until it is null.',
+      _cursor:
+        'The `next` of the previous page of the same query (not with `_offset`): the sync follows it until it is null.',
       updatedTo: 'Changed at or before this instant (ISO 8601, or a date: its last moment).',
       _include: `Comma-separated expansions among ${list(OLDER_TICKET_INCLUDES)}.`,
     },
@@ -256,9 +295,9 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   },
   'GET /ticket/{id}/is-a-claim': { summary: 'Was a ticket sent as a claim', description: EVENT_SCOPE },
   'GET /ticket/{id}/is-claimed': { summary: 'Was a ticket claimed', description: EVENT_SCOPE },
-  'GET /ticket/{ticketId}/claim-info': { summary: 'A ticket\'s claim', description: EVENT_SCOPE },
+  'GET /ticket/{ticketId}/claim-info': { summary: "A ticket's claim", description: EVENT_SCOPE },
   'POST /ticket/{ticketId}/states': {
-    summary: 'Set a ticket\'s states',
+    summary: "Set a ticket's states",
     description: `The explicit state route: restores a ticket, and undoes a check-in for callers holding \`checkin:undo\`. Each field follows the ticket state machine (409 with its \`reason\`). ${EVENT_SCOPE}`,
     conflicts: [...STATE_REFUSALS, ...TICKET_WRITE],
     example: { processState: 1, withdrawnState: 'none' },
@@ -266,7 +305,8 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
 
   'PUT /my-account': {
     summary: 'Customer sign-in',
-    description: 'Answers a customer token (and sets the auth cookie); throttled per login and per client address (429). A first sign-in may carry the emailed verification token.',
+    description:
+      'Answers a customer token (and sets the auth cookie); throttled per login and per client address (429). A first sign-in may carry the emailed verification token.',
     errors: [401],
     conflicts: ['email_taken'],
     example: { login: 'ada@example.com', password: 'correct horse battery staple' },
@@ -277,16 +317,21 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
     conflicts: ['email_taken'],
     example: { email: 'ada@example.com', password: 'correct horse battery staple', name: 'Ada Lovelace' },
   },
-  'GET /my-account': { summary: 'The customer\'s account' },
+  'GET /my-account': { summary: "The customer's account" },
   'PATCH /my-account': {
-    summary: 'Update the customer\'s account',
+    summary: "Update the customer's account",
     description: 'Only the fields sent change; a new email address is confirmed by mail first (limited per day: 429).',
     conflicts: ['email_taken'],
-    example: { emailAddress: 'ada.lovelace@example.com', useInternationalShippingAddress: false, primary: '12 St James\'s Square, London' },
+    example: {
+      emailAddress: 'ada.lovelace@example.com',
+      useInternationalShippingAddress: false,
+      primary: "12 St James's Square, London",
+    },
   },
   'PUT /my-account/email': {
     summary: 'Mail the customer their details',
-    description: 'Account details, an order confirmation or the tickets, to the account\'s own address only; limited per hour (429).',
+    description:
+      "Account details, an order confirmation or the tickets, to the account's own address only; limited per hour (429).",
   },
   'GET /my-account/event': {
     summary: 'Events the customer can see',
@@ -301,24 +346,27 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   'GET /my-account/ticket-type/{eventId}': { summary: 'Ticket types of an event' },
   'GET /my-account/wave-time/{eventId}': { summary: 'Wave times of an event' },
   'GET /my-account/orders': {
-    summary: 'The customer\'s orders',
+    summary: "The customer's orders",
     parameters: {
       event: 'Comma-separated event ids (at most 10).',
       ticketType: 'Comma-separated ticket type ids (at most 20).',
       fromPurchaseDate: 'Bought on or after this date or instant.',
       toPurchaseDate: 'Bought on or before this date (its last moment) or instant.',
-      includeTickets: 'Include each order\'s tickets.',
-      includeTrans: 'Include each order\'s transactions.',
+      includeTickets: "Include each order's tickets.",
+      includeTrans: "Include each order's transactions.",
       includeAnswers: 'Include the attendee answers of orders and tickets.',
     },
   },
-  'GET /my-account/payment-processor': { summary: 'The account\'s payment processor', errors: [404] },
-  'GET /my-account/upgrades/{ticketId}': { summary: 'Upgrade options of a ticket', description: 'Only the customer\'s own tickets; another\'s is 404.' },
+  'GET /my-account/payment-processor': { summary: "The account's payment processor", errors: [404] },
+  'GET /my-account/upgrades/{ticketId}': {
+    summary: 'Upgrade options of a ticket',
+    description: "Only the customer's own tickets; another's is 404.",
+  },
   'POST /my-account/claim': {
     summary: 'Accept a claimed ticket (ours)',
     description:
-      'Not in the spec: the claimant, signed in, presents the token of the mailed claim link (the portal reads it from the link\'s `#token=` fragment). ' +
-      'The ticket moves to the caller\'s account and is answered. An unknown, spent or expired token is 400 naming `body.token`; a claim no longer open is 409 with its reason; of two customers racing on one token exactly one wins.',
+      "Not in the spec: the claimant, signed in, presents the token of the mailed claim link (the portal reads it from the link's `#token=` fragment). " +
+      "The ticket moves to the caller's account and is answered. An unknown, spent or expired token is 400 naming `body.token`; a claim no longer open is 409 with its reason; of two customers racing on one token exactly one wins.",
     conflicts: ['deleted', 'transferred', 'withdrawn', 'cancelled', 'checked_in', 'no_open_claim', 'concurrent_update'],
   },
 };

@@ -44,7 +44,8 @@ const COMPONENTS = {
 } as const satisfies Record<string, z.ZodMiniType>;
 
 // The converter extracts a schema registered with an `id` into `$defs` and refers to it there.
-for (const [id, schema] of Object.entries(COMPONENTS)) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
+for (const [id, schema] of Object.entries(COMPONENTS))
+  z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
 
 const COMPONENT_PATH = '#/components/schemas/';
 const ref = (name: string, kind: 'schemas' | 'headers' = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
@@ -67,7 +68,8 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', components: C
   const { $schema: _dialect, $defs, ...rest } = JSON.parse(relinked) as JsonSchema;
   for (const [name, body] of Object.entries($defs ?? {})) {
     const known = components[name];
-    if (known && JSON.stringify(known) !== JSON.stringify(body)) throw new Error(`Two different schemas for the component ${name}.`);
+    if (known && JSON.stringify(known) !== JSON.stringify(body))
+      throw new Error(`Two different schemas for the component ${name}.`);
     components[name] = body as JsonSchema;
   }
   return rest;
@@ -80,13 +82,24 @@ const ProblemDetails = z.looseObject({
   status: z.int(),
   detail: z.string(),
   instance: z.string().check(z.describe('The request path.')),
-  errors: z.optional(z.array(z.strictObject({ path: z.string(), message: z.string() })).check(z.describe('At most 20 (MAX_LISTED_ERRORS); each path and message at most 200 characters.'))),
+  errors: z.optional(
+    z
+      .array(z.strictObject({ path: z.string(), message: z.string() }))
+      .check(z.describe('At most 20 (MAX_LISTED_ERRORS); each path and message at most 200 characters.')),
+  ),
   errorsNotListed: z.optional(z.int().check(z.describe('How many further field problems `errors` leaves out.'))),
-  reason: z.optional(z.string().check(z.describe('A stable code to branch on (409, 422): the values are listed per operation.'))),
-  error: z.optional(z.string().check(z.describe('A stable code on some 403s: `csrf_rejected`, `origin_rejected`, `vendor_user_restricted`, ...'))),
+  reason: z.optional(
+    z.string().check(z.describe('A stable code to branch on (409, 422): the values are listed per operation.')),
+  ),
+  error: z.optional(
+    z
+      .string()
+      .check(
+        z.describe('A stable code on some 403s: `csrf_rejected`, `origin_rejected`, `vendor_user_restricted`, ...'),
+      ),
+  ),
   requestId: z.optional(z.string().check(z.describe('On a 500: the id to quote when reporting it.'))),
 });
-
 
 const AUDIENCE_SECURITY = {
   public: [],
@@ -98,8 +111,11 @@ function accessText(row: RouteRow): string {
   const { auth } = row;
   if (auth.kind === 'public') return 'Public: no token needed.';
   if (auth.kind === 'customer') return 'A customer token; the caller sees only their own data.';
-  if (auth.kind === 'admin' && auth.signOut) return 'An administrator token or cookie when there is one: a missing, expired or revoked one is answered as signed out (the cookie cleared); only a foreign Origin is refused.';
-  return auth.permission ? `An administrator token with the \`${auth.permission}\` permission.` : 'Any administrator token.';
+  if (auth.kind === 'admin' && auth.signOut)
+    return 'An administrator token or cookie when there is one: a missing, expired or revoked one is answered as signed out (the cookie cleared); only a foreign Origin is refused.';
+  return auth.permission
+    ? `An administrator token with the \`${auth.permission}\` permission.`
+    : 'Any administrator token.';
 }
 
 /** `shipping-method/bulk-create` → `shippingMethodBulkCreate`. */
@@ -113,7 +129,12 @@ function docOf(row: RouteRow): RouteDoc {
 }
 
 /** One parameter per property of an object schema, described from the catalogue. */
-function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined, doc: RouteDoc, components: Components): Json[] {
+function parameters(
+  where: 'path' | 'query',
+  schema: z.ZodMiniType | undefined,
+  doc: RouteDoc,
+  components: Components,
+): Json[] {
   if (!schema) return [];
   const object = jsonSchema(schema, 'input', components);
   const required = new Set(object.required ?? []);
@@ -142,10 +163,18 @@ function requestBody(row: RouteRow, schemas: Schemas, doc: RouteDoc, components:
   const schema = jsonSchema(schemas.body!, 'input', components);
   const items = BULK_ITEMS[routeKey(row)];
   if (items) (schema.properties!.data as JsonSchema).items = jsonSchema(items, 'input', components);
-  return { required: true, content: { [mediaType]: { schema, ...(doc.example !== undefined ? { example: doc.example } : {}) } } };
+  return {
+    required: true,
+    content: { [mediaType]: { schema, ...(doc.example !== undefined ? { example: doc.example } : {}) } },
+  };
 }
 
-const SUCCESS: Record<number, string> = { 200: 'Success.', 201: 'Created.', 204: 'Done; no body.', 302: 'A redirect (`Location`).' };
+const SUCCESS: Record<number, string> = {
+  200: 'Success.',
+  201: 'Created.',
+  204: 'Done; no body.',
+  302: 'A redirect (`Location`).',
+};
 
 /** The success answer the handler declared (`response`, `status`), and every problem answer of the route. */
 function responses(row: RouteRow, schemas: Schemas, doc: RouteDoc, components: Components): Json {
@@ -153,12 +182,16 @@ function responses(row: RouteRow, schemas: Schemas, doc: RouteDoc, components: C
   if (!SUCCESS[status]) throw new Error(`${routeKey(row)}: success status ${status} is not one the API answers.`);
   const bodiless = status === 204 || status === 302;
   if (bodiless === (response !== undefined)) {
-    throw new Error(`${routeKey(row)}: declare a \`response\` schema, or a status of 204 or 302 (and no response), in its route().`);
+    throw new Error(
+      `${routeKey(row)}: declare a \`response\` schema, or a status of 204 or 302 (and no response), in its route().`,
+    );
   }
   const headers: Json = {
     ...(row.successor ? { Deprecation: ref('Deprecation', 'headers'), Link: ref('Link', 'headers') } : {}),
     ...(row.idempotent ? { 'Idempotent-Replayed': ref('IdempotentReplayed', 'headers') } : {}),
-    ...(status === 302 ? { Location: { description: 'Where the browser goes next.', required: true, schema: { type: 'string' } } } : {}),
+    ...(status === 302
+      ? { Location: { description: 'Where the browser goes next.', required: true, schema: { type: 'string' } } }
+      : {}),
   };
   const withHeaders = Object.keys(headers).length ? { headers } : {};
   const success = {
@@ -167,10 +200,13 @@ function responses(row: RouteRow, schemas: Schemas, doc: RouteDoc, components: C
     ...(response ? { content: { 'application/json': { schema: jsonSchema(response, 'output', components) } } } : {}),
   };
   // Write routes with `result=none|id|object` answer 204 for `none`.
-  const takesResult = schemas.query !== undefined && 'result' in (jsonSchema(schemas.query, 'input', components).properties ?? {});
+  const takesResult =
+    schemas.query !== undefined && 'result' in (jsonSchema(schemas.query, 'input', components).properties ?? {});
   return {
     [status]: success,
-    ...(takesResult && status !== 204 ? { 204: { description: 'With `result=none`: done; no body.', ...withHeaders } } : {}),
+    ...(takesResult && status !== 204
+      ? { 204: { description: 'With `result=none`: done; no body.', ...withHeaders } }
+      : {}),
     ...problemResponses(row, doc, schemas.body !== undefined),
   };
 }
@@ -179,13 +215,15 @@ const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description: 'Makes a retry safe: the same key with the same request within 24 h answers the first answer (`Idempotent-Replayed: true`); with another request, 422.',
+  description:
+    'Makes a retry safe: the same key with the same request within 24 h answers the first answer (`Idempotent-Replayed: true`); with another request, 422.',
   schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
 };
 
 function operation({ row, schemas }: RouteOperation, components: Components): Json {
   const doc = docOf(row);
-  const successor = row.successor && routes.find((other) => other.path === row.successor && other.method === row.method);
+  const successor =
+    row.successor && routes.find((other) => other.path === row.successor && other.method === row.method);
   const deprecation = row.successor
     ? `Deprecated: use \`${row.method} ${row.successor}\`${successor ? ` (\`${operationId(successor.handler)}\`)` : ''} instead. `
     : '';
@@ -196,7 +234,10 @@ function operation({ row, schemas }: RouteOperation, components: Components): Js
     description: [deprecation + accessText(row), doc.description].filter(Boolean).join('\n\n'),
     ...(row.successor ? { deprecated: true } : {}),
     // A logout also answers without a valid token: the empty requirement says a token is optional.
-    security: row.auth.kind === 'admin' && row.auth.signOut ? [...AUDIENCE_SECURITY.admin, {}] : AUDIENCE_SECURITY[row.auth.kind],
+    security:
+      row.auth.kind === 'admin' && row.auth.signOut
+        ? [...AUDIENCE_SECURITY.admin, {}]
+        : AUDIENCE_SECURITY[row.auth.kind],
     ...(row.auth.kind === 'admin' && row.auth.permission ? { 'x-permission': row.auth.permission } : {}),
     parameters: [
       ...parameters('path', schemas.path, doc, components),
@@ -208,7 +249,8 @@ function operation({ row, schemas }: RouteOperation, components: Components): Js
   };
 }
 
-const COOKIE_TEXT = 'The `__Host-ticketing-auth` cookie set at sign-in. Unsafe methods also need an allowed `Origin` of the audience and an `X-Requested-With` header (CSRF).';
+const COOKIE_TEXT =
+  'The `__Host-ticketing-auth` cookie set at sign-in. Unsafe methods also need an allowed `Origin` of the audience and an `X-Requested-With` header (CSRF).';
 
 export function buildOpenApi(operations: readonly RouteOperation[]): Json {
   const components: Components = {};
@@ -227,18 +269,40 @@ export function buildOpenApi(operations: readonly RouteOperation[]): Json {
       version: '2',
       summary: 'Tickets, check-in, shipping methods and the customer portal.',
       description:
-        'Generated from shared/routes.ts, the handlers\' zod schemas and bin/openapi/catalogue.ts (`npm run openapi`). Errors are RFC 9457 problem details (`application/problem+json`).',
+        "Generated from shared/routes.ts, the handlers' zod schemas and bin/openapi/catalogue.ts (`npm run openapi`). Errors are RFC 9457 problem details (`application/problem+json`).",
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: API_PREFIX, description: 'The API behind each front-end origin (same host as the SPA or portal).' }],
+    servers: [
+      { url: API_PREFIX, description: 'The API behind each front-end origin (same host as the SPA or portal).' },
+    ],
     tags: tagNames.map((name) => ({ name, description: TAGS[name] ?? '' })),
     paths,
     components: {
       securitySchemes: {
-        adminBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An administrator token (from the callback, `POST /auth/legacy/login` or `POST /auth/refresh`).' },
-        adminCookie: { type: 'apiKey', in: 'cookie', name: AUTH_COOKIE, description: `${COOKIE_TEXT} Holding an administrator token.` },
-        customerBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A customer token (from `PUT /my-account`).' },
-        customerCookie: { type: 'apiKey', in: 'cookie', name: AUTH_COOKIE, description: `${COOKIE_TEXT} Holding a customer token.` },
+        adminBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'An administrator token (from the callback, `POST /auth/legacy/login` or `POST /auth/refresh`).',
+        },
+        adminCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: AUTH_COOKIE,
+          description: `${COOKIE_TEXT} Holding an administrator token.`,
+        },
+        customerBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A customer token (from `PUT /my-account`).',
+        },
+        customerCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: AUTH_COOKIE,
+          description: `${COOKIE_TEXT} Holding a customer token.`,
+        },
       },
       schemas: { ProblemDetails: jsonSchema(ProblemDetails, 'output', components), ...components },
       headers: HEADERS,

@@ -16,7 +16,9 @@ export async function loadRouteOperations(): Promise<RouteOperation[]> {
   for (const [name, value] of Object.entries(BENCH_ENV)) process.env[name] ??= value;
   return Promise.all(
     routes.map(async (row) => {
-      const module = (await import(pathToFileURL(join(FUNCTIONS, `${row.handler}.ts`)).href)) as { handler: { schemas: Schemas } };
+      const module = (await import(pathToFileURL(join(FUNCTIONS, `${row.handler}.ts`)).href)) as {
+        handler: { schemas: Schemas };
+      };
       return { row, schemas: module.handler.schemas };
     }),
   );

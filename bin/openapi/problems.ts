@@ -38,7 +38,10 @@ export const PROBLEM_RESPONSES = {
       'Not allowed: a missing permission, the other sign-in mode, a cookie request failing the CSRF check (`error=csrf_rejected`), or a request that did not come through the front-end origin (`error=origin_rejected`).',
     content: problemContent(),
   },
-  Problem404: { description: 'No such resource (or outside the caller\'s event scope or own data).', content: problemContent() },
+  Problem404: {
+    description: "No such resource (or outside the caller's event scope or own data).",
+    content: problemContent(),
+  },
   Problem413: { description: 'The body (or a file or field in it) is too large.', content: problemContent() },
   Problem415: { description: 'Wrong media type for the body.', content: problemContent() },
   Problem429: {
@@ -54,7 +57,8 @@ export const PROBLEM_RESPONSES = {
   },
   Problem500: { description: 'Internal error: only the request id is shown (`requestId`).', content: problemContent() },
   Problem503: {
-    description: 'A dependency (DynamoDB, S3, SES, the identity provider) is unavailable for now: try again after `Retry-After` seconds.',
+    description:
+      'A dependency (DynamoDB, S3, SES, the identity provider) is unavailable for now: try again after `Retry-After` seconds.',
     headers: { 'Retry-After': RETRY_AFTER },
     content: problemContent(),
   },
@@ -63,8 +67,16 @@ export const PROBLEM_RESPONSES = {
 export const HEADERS = {
   RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^\\d+$' } },
   WWWAuthenticate: { description: '`Bearer error="invalid_token"`.', schema: { type: 'string' } },
-  Deprecation: { description: 'The route is deprecated (RFC 9745).', required: true, schema: { type: 'string', const: 'true' } },
-  Link: { description: 'The successor: `</api/v2/...>; rel="successor-version"`.', required: true, schema: { type: 'string' } },
+  Deprecation: {
+    description: 'The route is deprecated (RFC 9745).',
+    required: true,
+    schema: { type: 'string', const: 'true' },
+  },
+  Link: {
+    description: 'The successor: `</api/v2/...>; rel="successor-version"`.',
+    required: true,
+    schema: { type: 'string' },
+  },
   IdempotentReplayed: {
     description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
     schema: { type: 'string', const: 'true' },
@@ -73,7 +85,10 @@ export const HEADERS = {
 
 /** A problem whose `reason` is one of the listed codes. */
 const withReason = (reasons: readonly string[]): Json => ({
-  allOf: [PROBLEM, { type: 'object', properties: { reason: { type: 'string', enum: [...new Set(reasons)] } }, required: ['reason'] }],
+  allOf: [
+    PROBLEM,
+    { type: 'object', properties: { reason: { type: 'string', enum: [...new Set(reasons)] } }, required: ['reason'] },
+  ],
 });
 
 const ref = (status: number) => ({ $ref: `#/components/responses/Problem${status}` });

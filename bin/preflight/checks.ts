@@ -46,16 +46,36 @@ export interface Finding {
   fix?: string;
 }
 
-const unreadable = (check: string, error: string, fix: string): Finding => ({ check, verdict: 'fail', message: `could not be checked: ${error}`, fix });
+const unreadable = (check: string, error: string, fix: string): Finding => ({
+  check,
+  verdict: 'fail',
+  message: `could not be checked: ${error}`,
+  fix,
+});
 
 /** Every check, in the order a first deploy meets them. */
 export function judge(facts: Facts): Finding[] {
-  return [region(facts), account(facts), bootstrap(facts), concurrency(facts), sender(facts), sandbox(facts), signingKeys(facts), domains(facts)];
+  return [
+    region(facts),
+    account(facts),
+    bootstrap(facts),
+    concurrency(facts),
+    sender(facts),
+    sandbox(facts),
+    signingKeys(facts),
+    domains(facts),
+  ];
 }
 
 function region({ region, settings }: Facts): Finding {
   const check = 'region';
-  if (!region) return { check, verdict: 'fail', message: 'no region is set', fix: 'export AWS_REGION=us-east-1 (or the stage\'s region)' };
+  if (!region)
+    return {
+      check,
+      verdict: 'fail',
+      message: 'no region is set',
+      fix: "export AWS_REGION=us-east-1 (or the stage's region)",
+    };
   // Without a web ACL of its own the stack creates one, which AWS allows only in us-east-1 (README "Deploying", step 2).
   if (region !== CLOUDFRONT_REGION && !settings.webAclArn) {
     return {
@@ -70,9 +90,19 @@ function region({ region, settings }: Facts): Finding {
 
 function account({ account, expectedAccount }: Facts): Finding {
   const check = 'account';
-  if ('error' in account) return unreadable(check, account.error, 'sign in first (aws sso login, or AWS_PROFILE) with credentials allowed to deploy');
+  if ('error' in account)
+    return unreadable(
+      check,
+      account.error,
+      'sign in first (aws sso login, or AWS_PROFILE) with credentials allowed to deploy',
+    );
   if (expectedAccount && account.value !== expectedAccount) {
-    return { check, verdict: 'fail', message: `the credentials are of account ${account.value}, not ${expectedAccount}`, fix: 'switch to the profile or role of the intended account' };
+    return {
+      check,
+      verdict: 'fail',
+      message: `the credentials are of account ${account.value}, not ${expectedAccount}`,
+      fix: 'switch to the profile or role of the intended account',
+    };
   }
   return { check, verdict: 'ok', message: `${account.value}${expectedAccount ? ' (as expected)' : ''}` };
 }
@@ -81,10 +111,17 @@ function bootstrap({ bootstrapVersion, account, region }: Facts): Finding {
   const check = 'bootstrap';
   const target = `aws://${'value' in account ? account.value : '<account>'}/${region ?? '<region>'}`;
   const fix = `npx cdk bootstrap ${target}`;
-  if ('error' in bootstrapVersion) return unreadable(check, bootstrapVersion.error, `check that the account is bootstrapped: ${fix}`);
-  if (bootstrapVersion.value === null) return { check, verdict: 'fail', message: 'the account and region are not bootstrapped for the CDK', fix };
+  if ('error' in bootstrapVersion)
+    return unreadable(check, bootstrapVersion.error, `check that the account is bootstrapped: ${fix}`);
+  if (bootstrapVersion.value === null)
+    return { check, verdict: 'fail', message: 'the account and region are not bootstrapped for the CDK', fix };
   if (bootstrapVersion.value < MIN_BOOTSTRAP_VERSION) {
-    return { check, verdict: 'fail', message: `bootstrap version ${bootstrapVersion.value} is older than the ${MIN_BOOTSTRAP_VERSION} this app needs`, fix: `${fix} (upgrades it in place)` };
+    return {
+      check,
+      verdict: 'fail',
+      message: `bootstrap version ${bootstrapVersion.value} is older than the ${MIN_BOOTSTRAP_VERSION} this app needs`,
+      fix: `${fix} (upgrades it in place)`,
+    };
   }
   return { check, verdict: 'ok', message: `version ${bootstrapVersion.value}` };
 }
@@ -92,7 +129,8 @@ function bootstrap({ bootstrapVersion, account, region }: Facts): Finding {
 function concurrency({ lambdaConcurrency, reservedByStage }: Facts): Finding {
   const check = 'concurrency';
   if (!reservedByStage) return { check, verdict: 'ok', message: 'the stage reserves none' };
-  if ('error' in lambdaConcurrency) return unreadable(check, lambdaConcurrency.error, 'check the account\'s Lambda concurrency quota (Service Quotas)');
+  if ('error' in lambdaConcurrency)
+    return unreadable(check, lambdaConcurrency.error, "check the account's Lambda concurrency quota (Service Quotas)");
   const { limit, unreserved } = lambdaConcurrency.value;
   if (unreserved - reservedByStage < MIN_UNRESERVED) {
     return {
@@ -102,7 +140,11 @@ function concurrency({ lambdaConcurrency, reservedByStage }: Facts): Finding {
       fix: 'ask AWS for a higher Lambda concurrency quota (Service Quotas, "Concurrent executions"), or lower the numbers in infra/concurrency.ts',
     };
   }
-  return { check, verdict: 'ok', message: `reserves ${reservedByStage} of ${limit}; ${unreserved - reservedByStage} stay unreserved` };
+  return {
+    check,
+    verdict: 'ok',
+    message: `reserves ${reservedByStage} of ${limit}; ${unreserved - reservedByStage} stay unreserved`,
+  };
 }
 
 function sender({ settings, sesAddress, sesDomain }: Facts): Finding {
@@ -110,27 +152,54 @@ function sender({ settings, sesAddress, sesDomain }: Facts): Finding {
   const from = settings.emailFrom;
   const domain = from.split('@')[1] ?? '';
   if (/(^|\.)example\.(com|org|net)$/.test(domain)) {
-    return { check, verdict: 'fail', message: `${from} is the stage's placeholder`, fix: '-c emailFrom=no-reply@<your verified domain>' };
+    return {
+      check,
+      verdict: 'fail',
+      message: `${from} is the stage's placeholder`,
+      fix: '-c emailFrom=no-reply@<your verified domain>',
+    };
   }
   const verified = [sesAddress, sesDomain].some((read) => 'value' in read && read.value?.verified);
   if (verified) return { check, verdict: 'ok', message: `${from} may send (SES identity verified)` };
   const errors = [sesAddress, sesDomain].flatMap((read) => ('error' in read ? [read.error] : []));
-  if (errors.length === 2) return unreadable(check, errors[0]!, `verify ${domain} in SES (console, or aws sesv2 create-email-identity --email-identity ${domain})`);
+  if (errors.length === 2)
+    return unreadable(
+      check,
+      errors[0]!,
+      `verify ${domain} in SES (console, or aws sesv2 create-email-identity --email-identity ${domain})`,
+    );
   const pending = [sesAddress, sesDomain].some((read) => 'value' in read && read.value && !read.value.verified);
   return {
     check,
     verdict: 'fail',
-    message: pending ? `the SES identity of ${from} is not verified yet` : `no SES identity for ${from} or ${domain} in this region`,
-    fix: pending ? `finish the DNS (DKIM) records of ${domain}, then wait for SES to verify it` : `aws sesv2 create-email-identity --email-identity ${domain}, then add its DKIM records`,
+    message: pending
+      ? `the SES identity of ${from} is not verified yet`
+      : `no SES identity for ${from} or ${domain} in this region`,
+    fix: pending
+      ? `finish the DNS (DKIM) records of ${domain}, then wait for SES to verify it`
+      : `aws sesv2 create-email-identity --email-identity ${domain}, then add its DKIM records`,
   };
 }
 
 function sandbox({ sesAccount }: Facts): Finding {
   const check = 'mail sandbox';
-  if ('error' in sesAccount) return unreadable(check, sesAccount.error, 'check SES account details in the console (Account dashboard)');
-  if (!sesAccount.value.sendingEnabled) return { check, verdict: 'fail', message: 'sending is paused for this SES account', fix: 'see the SES account dashboard for why (reputation), and resolve it with AWS' };
+  if ('error' in sesAccount)
+    return unreadable(check, sesAccount.error, 'check SES account details in the console (Account dashboard)');
+  if (!sesAccount.value.sendingEnabled)
+    return {
+      check,
+      verdict: 'fail',
+      message: 'sending is paused for this SES account',
+      fix: 'see the SES account dashboard for why (reputation), and resolve it with AWS',
+    };
   if (!sesAccount.value.productionAccess) {
-    return { check, verdict: 'warn', message: 'SES is in the sandbox: mail reaches verified addresses only (customers get no verification or claim mail)', fix: 'request production access (SES console, Account dashboard)' };
+    return {
+      check,
+      verdict: 'warn',
+      message:
+        'SES is in the sandbox: mail reaches verified addresses only (customers get no verification or claim mail)',
+      fix: 'request production access (SES console, Account dashboard)',
+    };
   }
   return { check, verdict: 'ok', message: 'SES production access' };
 }
@@ -139,27 +208,51 @@ function signingKeys({ settings, signingKeys }: Facts): Finding {
   const check = 'signing keys';
   const fix = `npm run keys -- init --stage ${settings.name}`;
   if ('error' in signingKeys) return unreadable(check, signingKeys.error, `check the secret exists: ${fix}`);
-  if (signingKeys.value === null) return { check, verdict: 'fail', message: 'the stage\'s signing-key secret does not exist (the stack imports it by name)', fix };
-  if (!signingKeys.value.hasCurrentVersion) return { check, verdict: 'fail', message: 'the signing-key secret has no current value', fix };
+  if (signingKeys.value === null)
+    return {
+      check,
+      verdict: 'fail',
+      message: "the stage's signing-key secret does not exist (the stack imports it by name)",
+      fix,
+    };
+  if (!signingKeys.value.hasCurrentVersion)
+    return { check, verdict: 'fail', message: 'the signing-key secret has no current value', fix };
   return { check, verdict: 'ok', message: 'present' };
 }
 
 function domains({ settings }: Facts): Finding {
   const check = 'domains';
-  const names = Object.values(settings.frontEnds).flatMap((frontEnd) => (frontEnd.domainName ? [frontEnd.domainName] : []));
+  const names = Object.values(settings.frontEnds).flatMap((frontEnd) =>
+    frontEnd.domainName ? [frontEnd.domainName] : [],
+  );
   if (!names.length) return { check, verdict: 'ok', message: 'none: the front ends are their CloudFront names' };
   // resolveStage already refused a certificate or web ACL outside us-east-1; what is left is DNS.
   if (!settings.hostedZone) {
-    return { check, verdict: 'warn', message: `${names.join(', ')} without -c hostedZoneId/hostedZoneName: the stack writes no DNS records`, fix: 'point the names at the outputs AdminUrl and PortalUrl yourself after the deploy' };
+    return {
+      check,
+      verdict: 'warn',
+      message: `${names.join(', ')} without -c hostedZoneId/hostedZoneName: the stack writes no DNS records`,
+      fix: 'point the names at the outputs AdminUrl and PortalUrl yourself after the deploy',
+    };
   }
-  return { check, verdict: 'ok', message: `${names.join(', ')} (certificate in ${CLOUDFRONT_REGION}, records in ${settings.hostedZone.name})` };
+  return {
+    check,
+    verdict: 'ok',
+    message: `${names.join(', ')} (certificate in ${CLOUDFRONT_REGION}, records in ${settings.hostedZone.name})`,
+  };
 }
 
 /** The report: one line per check, then the fixes; `failed` when a deploy would fail. */
 export function report(findings: Finding[]): { text: string; failed: boolean } {
   const mark: Record<Verdict, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
   const width = Math.max(...findings.map((finding) => finding.check.length));
-  const lines = findings.map((finding) => `${mark[finding.verdict]}  ${finding.check.padEnd(width)}  ${finding.message}${finding.fix ? `\n      ${' '.repeat(width)}  → ${finding.fix}` : ''}`);
+  const lines = findings.map(
+    (finding) =>
+      `${mark[finding.verdict]}  ${finding.check.padEnd(width)}  ${finding.message}${finding.fix ? `\n      ${' '.repeat(width)}  → ${finding.fix}` : ''}`,
+  );
   const failed = findings.some((finding) => finding.verdict === 'fail');
-  return { text: `${lines.join('\n')}\n\n${failed ? 'Not ready to deploy: fix the FAIL lines first.' : 'Ready to deploy.'}`, failed };
+  return {
+    text: `${lines.join('\n')}\n\n${failed ? 'Not ready to deploy: fix the FAIL lines first.' : 'Ready to deploy.'}`,
+    failed,
+  };
 }

@@ -13,38 +13,78 @@ import type { Facts, Read } from './checks.ts';
 const BOOTSTRAP_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
 
 /** Read-only calls only: STS GetCallerIdentity, SSM GetParameter, Lambda GetAccountSettings, SESv2 GetEmailIdentity and GetAccount, Secrets Manager DescribeSecret. */
-export async function readFacts(settings: StageSettings, options: { region?: string; expectedAccount?: string } = {}): Promise<Facts> {
+export async function readFacts(
+  settings: StageSettings,
+  options: { region?: string; expectedAccount?: string } = {},
+): Promise<Facts> {
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
   const config = region ? { region } : {};
-  const [sts, ssm, lambda, ses, secrets] = [new STSClient(config), new SSMClient(config), new LambdaClient(config), new SESv2Client(config), new SecretsManagerClient(config)];
+  const [sts, ssm, lambda, ses, secrets] = [
+    new STSClient(config),
+    new SSMClient(config),
+    new LambdaClient(config),
+    new SESv2Client(config),
+    new SecretsManagerClient(config),
+  ];
   try {
     const domain = settings.emailFrom.split('@')[1] ?? settings.emailFrom;
-    const [account, bootstrapVersion, lambdaConcurrency, sesAddress, sesDomain, sesAccount, signingKeys] = await Promise.all([
-      read(async () => (await sts.send(new GetCallerIdentityCommand({}))).Account ?? ''),
-      readOrMissing(async () => Number((await ssm.send(new GetParameterCommand({ Name: BOOTSTRAP_VERSION_PARAMETER }))).Parameter?.Value)),
-      read(async () => {
-        const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({}));
-        return { limit: AccountLimit?.ConcurrentExecutions ?? 0, unreserved: AccountLimit?.UnreservedConcurrentExecutions ?? 0 };
-      }),
-      readOrMissing(async () => identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: settings.emailFrom })))),
-      readOrMissing(async () => identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })))),
-      read(async () => {
-        const answer = await ses.send(new GetAccountCommand({}));
-        return { productionAccess: answer.ProductionAccessEnabled === true, sendingEnabled: answer.SendingEnabled !== false };
-      }),
-      readOrMissing(async () => {
-        const secret = await secrets.send(new DescribeSecretCommand({ SecretId: signingKeySecretName(settings.name) }));
-        return { hasCurrentVersion: Object.values(secret.VersionIdsToStages ?? {}).some((stages) => stages.includes('AWSCURRENT')) };
-      }),
-    ]);
+    const [account, bootstrapVersion, lambdaConcurrency, sesAddress, sesDomain, sesAccount, signingKeys] =
+      await Promise.all([
+        read(async () => (await sts.send(new GetCallerIdentityCommand({}))).Account ?? ''),
+        readOrMissing(async () =>
+          Number((await ssm.send(new GetParameterCommand({ Name: BOOTSTRAP_VERSION_PARAMETER }))).Parameter?.Value),
+        ),
+        read(async () => {
+          const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({}));
+          return {
+            limit: AccountLimit?.ConcurrentExecutions ?? 0,
+            unreserved: AccountLimit?.UnreservedConcurrentExecutions ?? 0,
+          };
+        }),
+        readOrMissing(async () =>
+          identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: settings.emailFrom }))),
+        ),
+        readOrMissing(async () => identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })))),
+        read(async () => {
+          const answer = await ses.send(new GetAccountCommand({}));
+          return {
+            productionAccess: answer.ProductionAccessEnabled === true,
+            sendingEnabled: answer.SendingEnabled !== false,
+          };
+        }),
+        readOrMissing(async () => {
+          const secret = await secrets.send(
+            new DescribeSecretCommand({ SecretId: signingKeySecretName(settings.name) }),
+          );
+          return {
+            hasCurrentVersion: Object.values(secret.VersionIdsToStages ?? {}).some((stages) =>
+              stages.includes('AWSCURRENT'),
+            ),
+          };
+        }),
+      ]);
     const reservedByStage = routes.reduce((sum, row) => sum + (concurrencyOf(row, settings.name).reserved ?? 0), 0);
-    return { settings, region, expectedAccount: options.expectedAccount, account, bootstrapVersion, lambdaConcurrency, reservedByStage, sesAddress, sesDomain, sesAccount, signingKeys };
+    return {
+      settings,
+      region,
+      expectedAccount: options.expectedAccount,
+      account,
+      bootstrapVersion,
+      lambdaConcurrency,
+      reservedByStage,
+      sesAddress,
+      sesDomain,
+      sesAccount,
+      signingKeys,
+    };
   } finally {
     for (const client of [sts, ssm, lambda, ses, secrets]) client.destroy();
   }
 }
 
-const identity = (answer: { VerifiedForSendingStatus?: boolean }) => ({ verified: answer.VerifiedForSendingStatus === true });
+const identity = (answer: { VerifiedForSendingStatus?: boolean }) => ({
+  verified: answer.VerifiedForSendingStatus === true,
+});
 
 /** A fact, or why it could not be read. */
 async function read<T>(fetch: () => Promise<T>): Promise<Read<T>> {
@@ -52,7 +92,9 @@ async function read<T>(fetch: () => Promise<T>): Promise<Read<T>> {
     return { value: await fetch() };
   } catch (error) {
     // The first line only: SDK deserialization errors append a paragraph of advice.
-    return { error: `${(error as { name?: string }).name ?? 'Error'}: ${String((error as Error).message).split('\n')[0]}` };
+    return {
+      error: `${(error as { name?: string }).name ?? 'Error'}: ${String((error as Error).message).split('\n')[0]}`,
+    };
   }
 }
 

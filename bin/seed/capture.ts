@@ -14,7 +14,12 @@ import { db } from '#shared/data/client';
  */
 type Value = unknown;
 type Key = Record<string, Value>;
-type Action = { Put?: { Item: Record<string, Value> }; Delete?: { Key: Key }; Update?: UpdateAction; ConditionCheck?: unknown };
+type Action = {
+  Put?: { Item: Record<string, Value> };
+  Delete?: { Key: Key };
+  Update?: UpdateAction;
+  ConditionCheck?: unknown;
+};
 interface UpdateAction {
   Key: Key;
   UpdateExpression: string;
@@ -101,11 +106,20 @@ export class WriteSet {
    * `SET p = if_not_exists(p, :zero) + :v` and `ADD p :v`; anything else is refused loudly
    * (a new form needs a line here, not a silently wrong count).
    */
-  private update({ Key: key, UpdateExpression, ExpressionAttributeNames: names = {}, ExpressionAttributeValues: values = {} }: UpdateAction): void {
+  private update({
+    Key: key,
+    UpdateExpression,
+    ExpressionAttributeNames: names = {},
+    ExpressionAttributeValues: values = {},
+  }: UpdateAction): void {
     const id = keyOf(key);
     let moves = this.counters.get(id);
     if (!moves) this.counters.set(id, (moves = { key, adds: new Map(), sets: new Map() }));
-    const path = (text: string) => text.trim().split('.').map((part) => names[part] ?? part);
+    const path = (text: string) =>
+      text
+        .trim()
+        .split('.')
+        .map((part) => names[part] ?? part);
     const value = (name: string) => {
       if (!(name in values)) throw new Error(`seed: unknown value ${name} in "${UpdateExpression}"`);
       return values[name];
@@ -128,7 +142,8 @@ export class WriteSet {
           const [left, right] = part.split('=').map((side) => side.trim()) as [string, string];
           const sum = /^(?:if_not_exists\(\s*([^,]+),\s*:\w+\s*\)|([#\w.]+))\s*\+\s*(:\w+)$/.exec(right);
           if (sum) addTo(path(left), value(sum[3]!));
-          else if (/^:\w+$/.test(right)) moves.sets.set(path(left).join('\u0000'), { path: path(left), value: value(right) });
+          else if (/^:\w+$/.test(right))
+            moves.sets.set(path(left).join('\u0000'), { path: path(left), value: value(right) });
           else throw new Error(`seed: cannot sum "${part}" of "${UpdateExpression}"`);
         }
       } else {
@@ -147,7 +162,9 @@ export class WriteSet {
     for (const { key, adds, sets } of this.counters.values()) {
       const moves = [
         ...[...sets.values()].map((set) => ({ path: set.path, value: set.value, add: false })),
-        ...[...adds.values()].filter((add) => add.delta !== 0).map((add) => ({ path: add.path, value: add.delta, add: true })),
+        ...[...adds.values()]
+          .filter((add) => add.delta !== 0)
+          .map((add) => ({ path: add.path, value: add.delta, add: true })),
       ];
       for (let start = 0; start < moves.length; start += chunk) {
         const names: Record<string, string> = {};
@@ -157,7 +174,13 @@ export class WriteSet {
           values[`:v${i}`] = move.value;
           return move.add ? `${path} = if_not_exists(${path}, :zero) + :v${i}` : `${path} = :v${i}`;
         });
-        updates.push({ TableName: tableName, Key: key, UpdateExpression: `SET ${parts.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values });
+        updates.push({
+          TableName: tableName,
+          Key: key,
+          UpdateExpression: `SET ${parts.join(', ')}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        });
       }
     }
     return updates;

@@ -21,7 +21,10 @@ export interface DemoClaims {
   cancelled: number;
 }
 
-export async function seedDemoClaims(ticketIds: readonly number[], claimedBy: { id: number; email: string }): Promise<DemoClaims> {
+export async function seedDemoClaims(
+  ticketIds: readonly number[],
+  claimedBy: { id: number; email: string },
+): Promise<DemoClaims> {
   const [open, reassigned, claimed, cancelled] = ticketIds;
   if (open === undefined || reassigned === undefined || claimed === undefined || cancelled === undefined) {
     throw new Error('seedDemoClaims needs four tickets.');

@@ -51,7 +51,10 @@ async function seedCustomers(): Promise<[{ id: number; email: string }, { id: nu
   const [casey, robin] = await Promise.all([
     createCustomer({ email: CUSTOMER.login, password: CUSTOMER.password, name: 'Casey Customer' }, system),
     createCustomer({ email: OTHER_CUSTOMER.login, password: OTHER_CUSTOMER.password, name: 'Robin Other' }, system),
-    createCustomer({ email: UNVERIFIED_CUSTOMER.login, password: UNVERIFIED_CUSTOMER.password, name: 'Pat Unverified' }, system),
+    createCustomer(
+      { email: UNVERIFIED_CUSTOMER.login, password: UNVERIFIED_CUSTOMER.password, name: 'Pat Unverified' },
+      system,
+    ),
   ]);
   await Promise.all([verifyCustomerEmailForSeed(casey.id), verifyCustomerEmailForSeed(robin.id)]);
   return [
@@ -64,21 +67,58 @@ async function seedCustomers(): Promise<[{ id: number; email: string }, { id: nu
 async function seedAdministrators(): Promise<number> {
   const people = [
     { ...ADMIN, name: 'Avery Admin', permissions: [...PERMISSIONS], vendorUser: 0 as const },
-    { ...SCANNER, name: 'Sam Scanner', permissions: ['tickets:read' as const, 'shipping:read' as const, 'checkin:scan' as const], vendorUser: 0 as const },
+    {
+      ...SCANNER,
+      name: 'Sam Scanner',
+      permissions: ['tickets:read' as const, 'shipping:read' as const, 'checkin:scan' as const],
+      vendorUser: 0 as const,
+    },
     { ...VENDOR, name: 'Vic Vendor', permissions: ['tickets:read' as const], vendorUser: 1 as const },
   ];
   const ids: number[] = [];
   for (const { password, ...person } of people) {
-    ids.push((await createAdministrator({ ...person, email: person.login, passwordHash: await hashPassword(password) })).id);
+    ids.push(
+      (await createAdministrator({ ...person, email: person.login, passwordHash: await hashPassword(password) })).id,
+    );
   }
   return ids[1]!;
 }
 
 async function seedShippingMethods(): Promise<number[]> {
   const created = await createShippingMethods([
-    { name: 'E-ticket', description: 'Tickets by email, nothing posted', charge: 0, twoPlusCharge: 0, chargeType: 'per_order', hasETickets: true, requiresShippingInfo: false, allowInternational: true, hasBadges: false },
-    { name: 'Standard post', description: 'Printed tickets, 3-5 working days', charge: 4.5, twoPlusCharge: 0, chargeType: 'per_order', hasETickets: false, requiresShippingInfo: true, allowInternational: false, hasBadges: false },
-    { name: 'Race pack courier', description: 'Bib, chip and badge by courier', charge: 9.95, twoPlusCharge: 2.5, chargeType: 'per_ticket', hasETickets: false, requiresShippingInfo: true, allowInternational: true, hasBadges: true },
+    {
+      name: 'E-ticket',
+      description: 'Tickets by email, nothing posted',
+      charge: 0,
+      twoPlusCharge: 0,
+      chargeType: 'per_order',
+      hasETickets: true,
+      requiresShippingInfo: false,
+      allowInternational: true,
+      hasBadges: false,
+    },
+    {
+      name: 'Standard post',
+      description: 'Printed tickets, 3-5 working days',
+      charge: 4.5,
+      twoPlusCharge: 0,
+      chargeType: 'per_order',
+      hasETickets: false,
+      requiresShippingInfo: true,
+      allowInternational: false,
+      hasBadges: false,
+    },
+    {
+      name: 'Race pack courier',
+      description: 'Bib, chip and badge by courier',
+      charge: 9.95,
+      twoPlusCharge: 2.5,
+      chargeType: 'per_ticket',
+      hasETickets: false,
+      requiresShippingInfo: true,
+      allowInternational: true,
+      hasBadges: true,
+    },
   ]);
   return created.map((method) => method.id);
 }

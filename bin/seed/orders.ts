@@ -10,7 +10,12 @@ import { sampleAttendee } from './tickets.ts';
  */
 
 /** An order of `typeIds` (one attendee each) for a customer, with a card payment and the event's order-level answers. */
-export function sampleOrder(event: CreatedEvent, customerId: number, typeIds: number[], overrides: Partial<NewOrder> = {}): NewOrder {
+export function sampleOrder(
+  event: CreatedEvent,
+  customerId: number,
+  typeIds: number[],
+  overrides: Partial<NewOrder> = {},
+): NewOrder {
   const tickets = typeIds.map((typeId, n) => {
     const { teamId: _team, ...attendee } = sampleAttendee(event, customerId + n);
     return { ...attendee, typeId };
@@ -26,13 +31,21 @@ export function sampleOrder(event: CreatedEvent, customerId: number, typeIds: nu
     affiliate: null,
     waveTimeId: event.waveTimes[0]?.id ?? null,
     tickets,
-    transactions: [{ amount, processor: 'stripe', reference: `ch_seed_${customerId}_${event.id}_${typeIds.join('_')}`, time: new Date().toISOString() }],
+    transactions: [
+      {
+        amount,
+        processor: 'stripe',
+        reference: `ch_seed_${customerId}_${event.id}_${typeIds.join('_')}`,
+        time: new Date().toISOString(),
+      },
+    ],
     answers: free ? [{ questionId: free.id, answerText: `Booked by customer ${customerId}` }] : [],
     ...overrides,
   };
 }
 
-export const placeOrder = async (...args: Parameters<typeof sampleOrder>): Promise<Order> => (await createOrder(sampleOrder(...args))).order;
+export const placeOrder = async (...args: Parameters<typeof sampleOrder>): Promise<Order> =>
+  (await createOrder(sampleOrder(...args))).order;
 
 export interface SeededOrders {
   /** Per customer id: their orders' ids and their tickets' ids. */
@@ -45,10 +58,19 @@ export interface SeededOrders {
  * with tickets, a transaction and answers. The events should have wave times (created
  * with them, `waveTimes` of createEvent) for the orders to carry one.
  */
-export async function seedDemoOrders(events: CreatedEvent[], customers: [{ id: number; email: string }, { id: number; email: string }]): Promise<SeededOrders> {
+export async function seedDemoOrders(
+  events: CreatedEvent[],
+  customers: [{ id: number; email: string }, { id: number; email: string }],
+): Promise<SeededOrders> {
   const customerIds = customers.map((customer) => customer.id) as [number, number];
   const emailOf = new Map(customers.map((customer) => [customer.id, customer.email]));
-  await putPaymentProcessor({ provider: 'stripe', publishableKey: 'pk_test_demo_portal', currency: 'GBP', mode: 'test', merchantName: 'Demo Events Ltd' });
+  await putPaymentProcessor({
+    provider: 'stripe',
+    publishableKey: 'pk_test_demo_portal',
+    currency: 'GBP',
+    mode: 'test',
+    merchantName: 'Demo Events Ltd',
+  });
   const [first, second = first] = events;
   if (!first || !second) throw new Error('seedDemoOrders needs at least one event.');
   const plans: [number, CreatedEvent, number[]][] = [
@@ -58,7 +80,10 @@ export async function seedDemoOrders(events: CreatedEvent[], customers: [{ id: n
     [customerIds[1], first, [first.ticketTypes[1]?.id ?? first.ticketTypes[0]!.id]],
     [customerIds[1], second, [second.ticketTypes[0]!.id, second.ticketTypes.at(-1)!.id]],
   ];
-  const seeded: SeededOrders = { [customerIds[0]]: { orderIds: [], ticketIds: [] }, [customerIds[1]]: { orderIds: [], ticketIds: [] } };
+  const seeded: SeededOrders = {
+    [customerIds[0]]: { orderIds: [], ticketIds: [] },
+    [customerIds[1]]: { orderIds: [], ticketIds: [] },
+  };
   for (const [customerId, event, typeIds] of plans) {
     const order = await placeOrder(event, customerId, typeIds, { emailAddress: emailOf.get(customerId)! });
     seeded[customerId]!.orderIds.push(order.id);

@@ -30,8 +30,40 @@ const ROUND = 1000;
 /** BatchWriteItem requests in flight (25 items each). */
 const PARALLEL_WRITES = 8;
 const SCANNER: Actor = { kind: 'admin', id: 1 };
-const FIRST = ['Ada', 'Bea', 'Cal', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lea', 'Mo', 'Nia', 'Oli', 'Pia', 'Quin', 'Rui'];
-const LAST = ['Okafor', 'Lindqvist', 'Moreau', 'Tanaka', 'Silva', 'Novak', 'Haddad', 'Kowalski', 'Reyes', 'Byrne', 'Ortiz', 'Ng'];
+const FIRST = [
+  'Ada',
+  'Bea',
+  'Cal',
+  'Dev',
+  'Eli',
+  'Fay',
+  'Gus',
+  'Hana',
+  'Ivo',
+  'Jun',
+  'Kai',
+  'Lea',
+  'Mo',
+  'Nia',
+  'Oli',
+  'Pia',
+  'Quin',
+  'Rui',
+];
+const LAST = [
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Tanaka',
+  'Silva',
+  'Novak',
+  'Haddad',
+  'Kowalski',
+  'Reyes',
+  'Byrne',
+  'Ortiz',
+  'Ng',
+];
 
 export interface ScaleSeedOptions {
   tickets: number;
@@ -50,7 +82,14 @@ export interface ScaleSeed {
   teamIds: number[];
   customers: { id: number; tickets: number; orders: number }[];
   /** Non-deleted tickets per processState, team (0 = none), type and granted event; eligible (sold) and checked in. */
-  counts: { byState: Record<string, number>; byTeam: Record<string, number>; byType: Record<string, number>; sold: number; checkedIn: number; accessCheckedIn: number };
+  counts: {
+    byState: Record<string, number>;
+    byTeam: Record<string, number>;
+    byType: Record<string, number>;
+    sold: number;
+    checkedIn: number;
+    accessCheckedIn: number;
+  };
 }
 
 /** A stable spread of n over 0..99 (Knuth's multiplicative hash). */
@@ -70,7 +109,14 @@ async function newEvents(tickets: number) {
     startsAt: '2027-05-02T08:00:00Z',
     questions: [
       { text: 'Emergency contact', required: true },
-      { text: 'T-shirt size', options: [{ text: 'S', sku: 'TS-S' }, { text: 'M', sku: 'TS-M' }, { text: 'L', sku: 'TS-L' }] },
+      {
+        text: 'T-shirt size',
+        options: [
+          { text: 'S', sku: 'TS-S' },
+          { text: 'M', sku: 'TS-M' },
+          { text: 'L', sku: 'TS-L' },
+        ],
+      },
     ],
     ticketTypes: [
       { name: 'Marathon', price: 65, total: room },
@@ -78,7 +124,9 @@ async function newEvents(tickets: number) {
       { name: '10K', price: 30, total: room },
       { name: 'Race + after-party', price: 80, total: room, grants: [access.id] },
     ],
-    teams: ['Thames Striders', 'Club Fit', 'Charity runners', 'Harriers', 'Night Owls', 'Corporate'].map((name) => ({ name })),
+    teams: ['Thames Striders', 'Club Fit', 'Charity runners', 'Harriers', 'Night Owls', 'Corporate'].map((name) => ({
+      name,
+    })),
     waveTimes: [
       { name: 'Elite', startTime: '2027-05-02T08:00:00Z', capacity: room },
       { name: 'Wave A', startTime: '2027-05-02T08:30:00Z', capacity: room },
@@ -97,17 +145,31 @@ async function listTeams(eventId: number): Promise<Team[]> {
   return Items as unknown as Team[];
 }
 
-async function targetEvent(options: ScaleSeedOptions): Promise<{ event: Event; types: TicketType[]; teams: Team[]; waves: number[] }> {
+async function targetEvent(
+  options: ScaleSeedOptions,
+): Promise<{ event: Event; types: TicketType[]; teams: Team[]; waves: number[] }> {
   if (options.eventId === undefined) {
     const created = await newEvents(options.tickets);
-    return { event: created, types: created.ticketTypes, teams: created.teams, waves: created.waveTimes.map((wave) => wave.id) };
+    return {
+      event: created,
+      types: created.ticketTypes,
+      teams: created.teams,
+      waves: created.waveTimes.map((wave) => wave.id),
+    };
   }
-  const [event, types, teams, waves] = await Promise.all([getEvent(options.eventId), listTicketTypes(options.eventId), listTeams(options.eventId), listWaveTimes(options.eventId)]);
+  const [event, types, teams, waves] = await Promise.all([
+    getEvent(options.eventId),
+    listTicketTypes(options.eventId),
+    listTeams(options.eventId),
+    listWaveTimes(options.eventId),
+  ]);
   const room = types.reduce((sum, type) => sum + type.total - type.sold, 0);
   // Conditions are dropped while seeding, so capacity is checked here (the types share the tickets evenly).
   const perType = Math.ceil(options.tickets / Math.max(1, types.length));
   if (!types.length || types.some((type) => type.total - type.sold < perType)) {
-    throw new Error(`Event ${options.eventId}: its ${types.length} ticket types have room for ${room} tickets, ${perType} needed in each.`);
+    throw new Error(
+      `Event ${options.eventId}: its ${types.length} ticket types have room for ${room} tickets, ${perType} needed in each.`,
+    );
   }
   return { event, types, teams, waves: waves.map((wave) => wave.id) };
 }
@@ -124,7 +186,11 @@ function attendee(n: number, event: Event) {
     partyMemberBirthDay: 1 + (n % 28),
     attendeeQuestions: event.questions.map((question) =>
       question.options.length
-        ? { questionId: question.id, answerId: question.options[n % question.options.length]!.id, displayText: question.options[n % question.options.length]!.text }
+        ? {
+            questionId: question.id,
+            answerId: question.options[n % question.options.length]!.id,
+            displayText: question.options[n % question.options.length]!.text,
+          }
         : { questionId: question.id, answerText: `+44 7700 ${String(900000 + (n % 100000))}` },
     ),
     purchaserContact: { firstName: first, lastName: last, email: `buyer.${n}@example.test` },
@@ -139,15 +205,18 @@ export async function batchWrite(requests: Record<string, unknown>[]): Promise<v
     let pending = batch;
     for (let attempt = 0; pending.length; attempt++) {
       if (attempt > 12) throw new Error(`seed: ${pending.length} items still unprocessed after ${attempt} attempts`);
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 25 * 2 ** attempt)));
+      if (attempt)
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 25 * 2 ** attempt)));
       const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
       pending = (UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
     }
   };
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, batches.length) }, async () => {
-    while (next < batches.length) await send(batches[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(PARALLEL_WRITES, batches.length) }, async () => {
+      while (next < batches.length) await send(batches[next++]!);
+    }),
+  );
 }
 
 export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
@@ -155,7 +224,14 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
   const total = options.tickets;
   const accessType = types.find((type) => type.grants.length);
   const plainTypes = types.filter((type) => !type.grants.length);
-  const counts: ScaleSeed['counts'] = { byState: {}, byTeam: {}, byType: {}, sold: 0, checkedIn: 0, accessCheckedIn: 0 };
+  const counts: ScaleSeed['counts'] = {
+    byState: {},
+    byTeam: {},
+    byType: {},
+    sold: 0,
+    checkedIn: 0,
+    accessCheckedIn: 0,
+  };
   const bump = (map: Record<string, number>, key: number) => (map[String(key)] = (map[String(key)] ?? 0) + 1);
   // Ids in blocks: one sequence update each instead of one per ticket, order and customer.
   const firstId = await allocateIds(TICKET_SEQUENCE, Math.max(1, total));
@@ -174,7 +250,10 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
       n = to;
     }
     const orderGroups = groups.filter((group) => group.order);
-    const [firstOrder, firstCustomer] = await Promise.all([allocateIds('ORDER', Math.max(1, orderGroups.length)), allocateIds('CUSTOMER', Math.max(1, orderGroups.length))]);
+    const [firstOrder, firstCustomer] = await Promise.all([
+      allocateIds('ORDER', Math.max(1, orderGroups.length)),
+      allocateIds('CUSTOMER', Math.max(1, orderGroups.length)),
+    ]);
     await capture(set, async () => {
       let customerId = firstCustomer - 1;
       for (const [g, group] of orderGroups.entries()) {
@@ -182,14 +261,14 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
         if (g % 4 !== 3 || customerId < firstCustomer) customerId++;
         Object.assign(group, { orderId: firstOrder + g, customerId });
       }
-      for (const group of groups as (typeof groups[number] & { orderId?: number; customerId?: number })[]) {
+      for (const group of groups as ((typeof groups)[number] & { orderId?: number; customerId?: number })[]) {
         const at = new Date(base + group.from * 60_000).toISOString();
         const ids: number[] = [];
         const typeIds = new Set<number>();
         let grand = 0;
         for (let n = group.from; n < group.to; n++) {
           const h = hash(n);
-          const type = accessType && h % 20 === 7 ? accessType : plainTypes[n % plainTypes.length] ?? types[0]!;
+          const type = accessType && h % 20 === 7 ? accessType : (plainTypes[n % plainTypes.length] ?? types[0]!);
           const id = firstId + n;
           const record: TicketRecord = {
             ...newTicketRecord(id, type, at),
@@ -199,7 +278,13 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
             teamId: teams.length && n % 3 ? teams[Math.floor(n / 3) % teams.length]!.id : null,
             processState: h < 3 ? PROCESS_STATE.pending : PROCESS_STATE.active,
             bibNumber: h % 5 ? String(id) : null,
-            ...(group.customerId ? { orderId: group.orderId!, customerId: group.customerId, waveTimeId: waves[n % Math.max(1, waves.length)] ?? null } : {}),
+            ...(group.customerId
+              ? {
+                  orderId: group.orderId!,
+                  customerId: group.customerId,
+                  waveTimeId: waves[n % Math.max(1, waves.length)] ?? null,
+                }
+              : {}),
           };
           await commit(record, group.customerId ? { kind: 'customer', id: group.customerId } : { kind: 'system' });
           ids.push(id);
@@ -214,26 +299,50 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
           customers.set(customer.id, customer);
           await insertCustomer(
             {
-              id: customer.id, cognitoSub: `seed-${customer.id}`, cognitoUsername: `seed-${customer.id}`, emailAddress: `seed-customer-${customer.id}@example.test`,
-              name: `Seed Customer ${customer.id}`, accountNumber: null, primary: null, billing: null, useInternationalShippingAddress: false,
-              useInternationalBillingAddress: false, emailVerified: true, pendingEmailAddress: null, created: at, updated: at,
+              id: customer.id,
+              cognitoSub: `seed-${customer.id}`,
+              cognitoUsername: `seed-${customer.id}`,
+              emailAddress: `seed-customer-${customer.id}@example.test`,
+              name: `Seed Customer ${customer.id}`,
+              accountNumber: null,
+              primary: null,
+              billing: null,
+              useInternationalShippingAddress: false,
+              useInternationalBillingAddress: false,
+              emailVerified: true,
+              pendingEmailAddress: null,
+              created: at,
+              updated: at,
             },
             // Its verification token is dropped below: seeded customers are verified.
             { tokenHash: `seed-${customer.id}`, ttlSeconds: 60 },
           );
         }
         const order: Order = {
-          id: group.orderId!, customerId: group.customerId, eventId: event.id, created: at, purchasedDate: at, status: 'active',
-          emailAddress: `seed-customer-${group.customerId}@example.test`, purchaser: `Seed Customer ${group.customerId}`, affiliate: null,
-          grandTotal: Math.round(grand * 100) / 100, ticketIds: ids, typeIds: [...typeIds], waveTimeId: waves[0] ?? null, teamId: null,
-          transactions: [{ amount: grand, processor: 'stripe', reference: `ch_seed_${group.orderId}`, time: at }], answers: [],
+          id: group.orderId!,
+          customerId: group.customerId,
+          eventId: event.id,
+          created: at,
+          purchasedDate: at,
+          status: 'active',
+          emailAddress: `seed-customer-${group.customerId}@example.test`,
+          purchaser: `Seed Customer ${group.customerId}`,
+          affiliate: null,
+          grandTotal: Math.round(grand * 100) / 100,
+          ticketIds: ids,
+          typeIds: [...typeIds],
+          waveTimeId: waves[0] ?? null,
+          teamId: null,
+          transactions: [{ amount: grand, processor: 'stripe', reference: `ch_seed_${group.orderId}`, time: at }],
+          answers: [],
         };
         await commitNewOrder(order);
       }
     });
     const { puts, deletes } = set.drainItems();
     // Nothing captured means the transactions went to the table instead (a renamed command): stop rather than double-count.
-    if (!puts.length) throw new Error('seed: no transaction was captured; check capture.ts against the SDK command names.');
+    if (!puts.length)
+      throw new Error('seed: no transaction was captured; check capture.ts against the SDK command names.');
     await batchWrite([
       ...puts.filter((item) => item.entity !== 'EmailVerification').map((Item) => ({ PutRequest: { Item } })),
       ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
@@ -246,9 +355,11 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
   // A pool, not all at once: a big seed has two counter items per customer (order counts, event link).
   const updates = set.counterUpdates(tableName());
   let next = 0;
-  await Promise.all(Array.from({ length: PARALLEL_WRITES }, async () => {
-    while (next < updates.length) await db.send(new UpdateCommand(updates[next++] as never));
-  }));
+  await Promise.all(
+    Array.from({ length: PARALLEL_WRITES }, async () => {
+      while (next < updates.length) await db.send(new UpdateCommand(updates[next++] as never));
+    }),
+  );
   return {
     eventId: event.id,
     accessEventId: accessType?.grants[0] ?? null,
@@ -273,9 +384,18 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
       const accessEvent = record.accessEvents[0];
       const kind = accessEvent !== undefined && h % 2 ? 'access_package' : 'simple';
       const eventId = kind === 'simple' ? record.eventId : accessEvent!;
-      changes.push([applyScan(record, kind, scan(eventId)), SCANNER, kind === 'simple' ? 'check_in' : 'access_scan', [scanPut(record.id, { ...scan(eventId), outcome: 'admitted' })]]);
+      changes.push([
+        applyScan(record, kind, scan(eventId)),
+        SCANNER,
+        kind === 'simple' ? 'check_in' : 'access_scan',
+        [scanPut(record.id, { ...scan(eventId), outcome: 'admitted' })],
+      ]);
     }
-    const first: TicketChange = { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at: record.created }) };
+    const first: TicketChange = {
+      before: null,
+      after: record,
+      history: historyEntry(null, record, { actor, action: 'create', at: record.created }),
+    };
     await commitTicketChanges([first]);
     record = { ...record, version: first.history.version };
     for (const [after, by, action, extra] of changes) {

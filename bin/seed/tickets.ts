@@ -11,8 +11,36 @@ import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
  * build their own uniquely-keyed fixtures with them (ids come from the sequences, so
  * fixtures of parallel tests never collide).
  */
-const FIRST_NAMES = ['Ada', 'Bea', 'Cal', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lea', 'Mo', 'Nia', 'Oli', 'Pia'];
-const LAST_NAMES = ['Okafor', 'Lindqvist', 'Moreau', 'Tanaka', 'Silva', 'Novak', 'Haddad', 'Kowalski', 'Reyes', 'Byrne'];
+const FIRST_NAMES = [
+  'Ada',
+  'Bea',
+  'Cal',
+  'Dev',
+  'Eli',
+  'Fay',
+  'Gus',
+  'Hana',
+  'Ivo',
+  'Jun',
+  'Kai',
+  'Lea',
+  'Mo',
+  'Nia',
+  'Oli',
+  'Pia',
+];
+const LAST_NAMES = [
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Tanaka',
+  'Silva',
+  'Novak',
+  'Haddad',
+  'Kowalski',
+  'Reyes',
+  'Byrne',
+];
 
 /** An event with a free-text and a multiple-choice question, two types and two teams unless told otherwise. */
 export function sampleEvent(overrides: Partial<NewEvent> = {}): NewEvent {
@@ -22,7 +50,14 @@ export function sampleEvent(overrides: Partial<NewEvent> = {}): NewEvent {
     startsAt: '2027-06-01T08:00:00Z',
     questions: [
       { text: 'Emergency contact', required: true },
-      { text: 'T-shirt size', options: [{ text: 'S', sku: 'TS-S' }, { text: 'M', sku: 'TS-M' }, { text: 'L', sku: 'TS-L' }] },
+      {
+        text: 'T-shirt size',
+        options: [
+          { text: 'S', sku: 'TS-S' },
+          { text: 'M', sku: 'TS-M' },
+          { text: 'L', sku: 'TS-L' },
+        ],
+      },
     ],
     ticketTypes: [
       { name: 'General admission', price: 35, total: 1000 },
@@ -33,7 +68,8 @@ export function sampleEvent(overrides: Partial<NewEvent> = {}): NewEvent {
   };
 }
 
-export const seedEvent = (overrides: Partial<NewEvent> = {}): Promise<CreatedEvent> => createEvent(sampleEvent(overrides));
+export const seedEvent = (overrides: Partial<NewEvent> = {}): Promise<CreatedEvent> =>
+  createEvent(sampleEvent(overrides));
 
 /** An attendee with answers to the event's questions (the n-th of a stable sequence). */
 export function sampleAttendee(event: CreatedEvent, n: number): Omit<NewTicket, 'typeId'> {
@@ -41,8 +77,15 @@ export function sampleAttendee(event: CreatedEvent, n: number): Omit<NewTicket, 
   const last = LAST_NAMES[(n * 7) % LAST_NAMES.length]!;
   const answers: NewTicket['attendeeQuestions'] = event.questions.map((question) =>
     question.options.length
-      ? { questionId: question.id, answerId: question.options[n % question.options.length]!.id, displayText: question.options[n % question.options.length]!.text }
-      : { questionId: question.id, answerText: `Contact of ${first}: +44 7700 900${String(n % 1000).padStart(3, '0')}` },
+      ? {
+          questionId: question.id,
+          answerId: question.options[n % question.options.length]!.id,
+          displayText: question.options[n % question.options.length]!.text,
+        }
+      : {
+          questionId: question.id,
+          answerText: `Contact of ${first}: +44 7700 900${String(n % 1000).padStart(3, '0')}`,
+        },
   );
   return {
     partyMember: first,
@@ -61,11 +104,18 @@ export function sampleAttendee(event: CreatedEvent, n: number): Omit<NewTicket, 
 const SEED_CONCURRENCY = 8;
 
 /** `count` tickets of a type (each sale its own transaction), in id order. */
-export async function seedTickets(event: CreatedEvent, typeId: number, count: number, extra: Partial<NewTicket> = {}): Promise<Ticket[]> {
+export async function seedTickets(
+  event: CreatedEvent,
+  typeId: number,
+  count: number,
+  extra: Partial<NewTicket> = {},
+): Promise<Ticket[]> {
   const tickets: Ticket[] = [];
   for (let start = 0; start < count; start += SEED_CONCURRENCY) {
     const batch = Array.from({ length: Math.min(SEED_CONCURRENCY, count - start) }, (_, k) => start + k);
-    tickets.push(...(await Promise.all(batch.map((n) => createTicket({ ...sampleAttendee(event, n), typeId, ...extra })))));
+    tickets.push(
+      ...(await Promise.all(batch.map((n) => createTicket({ ...sampleAttendee(event, n), typeId, ...extra })))),
+    );
   }
   return tickets.sort((a, b) => a.id - b.id);
 }
@@ -83,7 +133,8 @@ export interface DemoEvents {
  * on the one clock, so `GET /ticket?updatedFrom=` and its update order have something to show.
  */
 async function seedBibsAndEdits(tickets: readonly Ticket[]): Promise<void> {
-  for (const [n, ticket] of tickets.slice(0, 10).entries()) await updateTicket(ticket.id, { bibNumber: String(1001 + n) }, { kind: 'system' });
+  for (const [n, ticket] of tickets.slice(0, 10).entries())
+    await updateTicket(ticket.id, { bibNumber: String(1001 + n) }, { kind: 'system' });
   try {
     for (const [n, ticket] of tickets.slice(10, 13).entries()) {
       advanceClock(10_000);
@@ -155,5 +206,9 @@ export async function seedDemoEvents(scannerId: number): Promise<DemoEvents> {
   for (const ticket of tenK.slice(0, 3)) await checkIn(ticket.id, { adminId: scannerId });
   await checkIn(passes[0]!.id, { adminId: scannerId, eventId: nightRun.id });
   await seedBibsAndEdits(open);
-  return { events: [marathon, nightRun], accessPackageEvent: nightRun.id, openTickets: open.map((ticket) => ticket.id) };
+  return {
+    events: [marathon, nightRun],
+    accessPackageEvent: nightRun.id,
+    openTickets: open.map((ticket) => ticket.id),
+  };
 }

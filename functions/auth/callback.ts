@@ -4,7 +4,12 @@ import { clearedLoginCookie, LOGIN_COOKIE, readCookie, sessionCookie } from '#sh
 import { route } from '#shared/http/route';
 
 // Loose on purpose: whatever the provider (or a user) puts in the query, the answer is a redirect, never a 400.
-const Param = z.optional(z.pipe(z.unknown(), z.transform((value) => (typeof value === 'string' ? value : undefined))));
+const Param = z.optional(
+  z.pipe(
+    z.unknown(),
+    z.transform((value) => (typeof value === 'string' ? value : undefined)),
+  ),
+);
 
 export const handler = route(
   'GET /auth/callback',

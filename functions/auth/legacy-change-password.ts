@@ -10,5 +10,7 @@ export const handler = route(
   'POST /auth/legacy/change-password',
   { body: z.strictObject({ oldPassword: Password, newPassword: Password }), response: SuccessMessage },
   // Spec: this route answers `{ success, message }` without an envelope.
-  async ({ caller, body, event }) => ({ body: await changeLegacyPassword(caller, body.oldPassword, body.newPassword, clientNetwork(event)) }),
+  async ({ caller, body, event }) => ({
+    body: await changeLegacyPassword(caller, body.oldPassword, body.newPassword, clientNetwork(event)),
+  }),
 );

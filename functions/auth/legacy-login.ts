@@ -8,7 +8,10 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /auth/legacy/login',
   {
-    body: z.strictObject({ login: z.string().check(z.minLength(1), z.maxLength(254)), password: z.string().check(z.minLength(1), z.maxLength(1024)) }),
+    body: z.strictObject({
+      login: z.string().check(z.minLength(1), z.maxLength(254)),
+      password: z.string().check(z.minLength(1), z.maxLength(1024)),
+    }),
     response: SingleAnswer(LegacySignIn),
   },
   async ({ body, event }) => {

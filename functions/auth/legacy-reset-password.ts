@@ -7,7 +7,10 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /auth/legacy/reset-password',
   {
-    body: z.strictObject({ token: z.string().check(z.minLength(1), z.maxLength(256)), newPassword: z.string().check(z.maxLength(4096)) }),
+    body: z.strictObject({
+      token: z.string().check(z.minLength(1), z.maxLength(256)),
+      newPassword: z.string().check(z.maxLength(4096)),
+    }),
     response: DataAnswer(SuccessMessage),
   },
   async ({ body }) => dataOnly(await resetPassword(body.token, body.newPassword)),

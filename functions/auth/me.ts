@@ -3,6 +3,8 @@ import { single } from '#shared/http/envelopes';
 import { AdministratorProfileResource, SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 
-export const handler = route('GET /auth/me', { response: SingleAnswer(AdministratorProfileResource) }, async ({ caller }) =>
-  single(await currentProfile(caller)),
+export const handler = route(
+  'GET /auth/me',
+  { response: SingleAnswer(AdministratorProfileResource) },
+  async ({ caller }) => single(await currentProfile(caller)),
 );

@@ -4,6 +4,8 @@ import { AdministratorProfileResource, SingleAnswer } from '#shared/http/answers
 import { route } from '#shared/http/route';
 
 // Deprecated twin of GET /auth/me: route() adds the Deprecation and Link headers from the row's `successor`.
-export const handler = route('GET /auth/me2', { response: SingleAnswer(AdministratorProfileResource) }, async ({ caller }) =>
-  single(await currentProfile(caller)),
+export const handler = route(
+  'GET /auth/me2',
+  { response: SingleAnswer(AdministratorProfileResource) },
+  async ({ caller }) => single(await currentProfile(caller)),
 );

@@ -8,5 +8,8 @@ import { route } from '#shared/http/route';
 export const handler = route(
   'POST /my-account',
   { body: NewCustomerInput, response: SingleAnswer(CustomerResource), status: 201 },
-  async ({ body, caller }) => ({ ...single(await createCustomer(body, { kind: 'admin', id: caller.id })), status: 201 }),
+  async ({ body, caller }) => ({
+    ...single(await createCustomer(body, { kind: 'admin', id: caller.id })),
+    status: 201,
+  }),
 );

@@ -5,16 +5,19 @@ import { route } from '#shared/http/route';
 import { EventEntryResource } from '#shared/domain/portal-event-resource';
 import { listPortalEvents } from '#shared/use-cases/portal/catalogue';
 
-export const handler = route('GET /my-account/event', { query: PortalEventQuery, response: PageAnswer(EventEntryResource) }, async ({ query, caller }) =>
-  paged(
-    await listPortalEvents(caller.id, {
-      title: query.title,
-      search: query.search,
-      fromEventStart: query.fromEventStart,
-      toEventStart: query.toEventStart,
-      scope: query.return,
-      limit: query._limit,
-      offset: query._offset,
-    }),
-  ),
+export const handler = route(
+  'GET /my-account/event',
+  { query: PortalEventQuery, response: PageAnswer(EventEntryResource) },
+  async ({ query, caller }) =>
+    paged(
+      await listPortalEvents(caller.id, {
+        title: query.title,
+        search: query.search,
+        fromEventStart: query.fromEventStart,
+        toEventStart: query.toEventStart,
+        scope: query.return,
+        limit: query._limit,
+        offset: query._offset,
+      }),
+    ),
 );

@@ -16,6 +16,9 @@ export const handler = route(
   },
   async ({ body, event }) => {
     const { token, expiresIn, expiresAt, customer } = await loginCustomer({ ...body, client: clientNetwork(event) });
-    return { body: { count: 1, data: { token, expiresIn, expiresAt, tokenType: 'Bearer', customer } }, cookies: [sessionCookie(token)] };
+    return {
+      body: { count: 1, data: { token, expiresIn, expiresAt, tokenType: 'Bearer', customer } },
+      cookies: [sessionCookie(token)],
+    };
   },
 );

@@ -4,6 +4,8 @@ import { route } from '#shared/http/route';
 import { PaymentProcessorResource } from '#shared/domain/payment-processor-resource';
 import { paymentProcessor } from '#shared/use-cases/portal/catalogue';
 
-export const handler = route('GET /my-account/payment-processor', { response: SingleAnswer(PaymentProcessorResource) }, async () =>
-  single(await paymentProcessor()),
+export const handler = route(
+  'GET /my-account/payment-processor',
+  { response: SingleAnswer(PaymentProcessorResource) },
+  async () => single(await paymentProcessor()),
 );

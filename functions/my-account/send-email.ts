@@ -12,6 +12,8 @@ const Body = z.strictObject({
 const Sent = z.strictObject({ sent: z.literal(true), type: z.enum(ACCOUNT_MAIL_TYPES), email: z.string() });
 
 /** One of a fixed set of mails, to the caller's own address (README "Customer account"). */
-export const handler = route('PUT /my-account/email', { body: Body, response: SingleAnswer(Sent) }, async ({ body, caller }) =>
-  single(await sendAccountMail(caller, body)),
+export const handler = route(
+  'PUT /my-account/email',
+  { body: Body, response: SingleAnswer(Sent) },
+  async ({ body, caller }) => single(await sendAccountMail(caller, body)),
 );

@@ -10,5 +10,6 @@ import { listPortalTicketTypes } from '#shared/use-cases/portal/catalogue';
 export const handler = route(
   'GET /my-account/ticket-type/{eventId}',
   { path: PathEventId, query: z.strictObject(pagingQuery), response: PageAnswer(TicketTypeEntryResource) },
-  async ({ path, query, caller }) => paged(await listPortalTicketTypes(caller.id, path.eventId, { limit: query._limit, offset: query._offset })),
+  async ({ path, query, caller }) =>
+    paged(await listPortalTicketTypes(caller.id, path.eventId, { limit: query._limit, offset: query._offset })),
 );

@@ -7,7 +7,11 @@ import { ticketUpgradeOptions } from '#shared/use-cases/portal/upgrades';
 /** `{count, data}`: the options, cheapest first; empty when the ticket cannot be upgraded. */
 const UpgradeList = z.strictObject({ count: z.int(), data: z.array(UpgradeOptionResource) });
 
-export const handler = route('GET /my-account/upgrades/{ticketId}', { path: PathTicketId, response: UpgradeList }, async ({ path, caller }) => {
-  const options = await ticketUpgradeOptions(caller.id, path.ticketId);
-  return { body: { count: options.length, data: options } };
-});
+export const handler = route(
+  'GET /my-account/upgrades/{ticketId}',
+  { path: PathTicketId, response: UpgradeList },
+  async ({ path, caller }) => {
+    const options = await ticketUpgradeOptions(caller.id, path.ticketId);
+    return { body: { count: options.length, data: options } };
+  },
+);

@@ -8,6 +8,10 @@ import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /shipping-method/bulk-create',
-  { query: z.strictObject({ result: ResultFormat }), body: bulkBody(z.unknown()), response: BulkAnswer(z.optional(ShippingMethodResource)) },
+  {
+    query: z.strictObject({ result: ResultFormat }),
+    body: bulkBody(z.unknown()),
+    response: BulkAnswer(z.optional(ShippingMethodResource)),
+  },
   async ({ query, body }) => bulk(query.result, await bulkCreate(body.data)),
 );

@@ -9,6 +9,10 @@ import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /shipping-method/bulk-delete',
-  { query: z.strictObject({ result: ResultFormat }), body: bulkBody(positiveId), response: BulkAnswer(z.optional(ShippingMethodResource)) },
+  {
+    query: z.strictObject({ result: ResultFormat }),
+    body: bulkBody(positiveId),
+    response: BulkAnswer(z.optional(ShippingMethodResource)),
+  },
   async ({ query, body }) => bulk(query.result, await bulkDelete(body.data)),
 );

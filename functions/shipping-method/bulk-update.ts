@@ -8,6 +8,10 @@ import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /shipping-method/bulk-update',
-  { query: z.strictObject({ result: ResultFormat }), body: bulkBody(z.unknown()), response: BulkAnswer(z.optional(ShippingMethodResource)) },
+  {
+    query: z.strictObject({ result: ResultFormat }),
+    body: bulkBody(z.unknown()),
+    response: BulkAnswer(z.optional(ShippingMethodResource)),
+  },
   async ({ query, body }) => bulk(query.result, await bulkUpdate(body.data)),
 );

@@ -8,6 +8,11 @@ import { route } from '#shared/http/route';
 
 export const handler = route(
   'POST /shipping-method',
-  { query: z.strictObject({ result: ResultFormat }), body: NewShippingMethod, response: ResultAnswer(ShippingMethodResource), status: 201 },
+  {
+    query: z.strictObject({ result: ResultFormat }),
+    body: NewShippingMethod,
+    response: ResultAnswer(ShippingMethodResource),
+    status: 201,
+  },
   async ({ query, body }) => asResult(query.result, await createShippingMethod(body), 201),
 );

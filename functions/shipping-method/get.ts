@@ -5,6 +5,8 @@ import { SingleAnswer } from '#shared/http/answers';
 import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
-export const handler = route('GET /shipping-method/{id}', { path: PathId, response: SingleAnswer(ShippingMethodResource) }, async ({ path }) =>
-  single(await getShippingMethod(path.id)),
+export const handler = route(
+  'GET /shipping-method/{id}',
+  { path: PathId, response: SingleAnswer(ShippingMethodResource) },
+  async ({ path }) => single(await getShippingMethod(path.id)),
 );

@@ -9,6 +9,11 @@ import { route } from '#shared/http/route';
 
 export const handler = route(
   'PATCH /shipping-method/{id}',
-  { path: PathId, query: z.strictObject({ result: ResultFormat }), body: ShippingMethodPatch, response: ResultAnswer(ShippingMethodResource) },
+  {
+    path: PathId,
+    query: z.strictObject({ result: ResultFormat }),
+    body: ShippingMethodPatch,
+    response: ResultAnswer(ShippingMethodResource),
+  },
   async ({ path, query, body }) => asResult(query.result, await updateShippingMethod(path.id, body)),
 );

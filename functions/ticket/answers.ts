@@ -6,7 +6,11 @@ import { listTicketAnswers } from '#shared/use-cases/tickets/older-ticket-reads'
 
 const Answers = z.strictObject({ count: z.int(), data: z.array(AnswerRecord) });
 
-export const handler = route('GET /ticket/{ticketId}/answers', { path: TicketIdPath, response: Answers }, async ({ path, caller }) => {
-  const answers = await listTicketAnswers(path.ticketId, caller.eventScope);
-  return { body: { count: answers.length, data: answers } };
-});
+export const handler = route(
+  'GET /ticket/{ticketId}/answers',
+  { path: TicketIdPath, response: Answers },
+  async ({ path, caller }) => {
+    const answers = await listTicketAnswers(path.ticketId, caller.eventScope);
+    return { body: { count: answers.length, data: answers } };
+  },
+);

@@ -12,5 +12,11 @@ export const handler = route(
   'POST /ticket/{ticketId}/claim',
   { path: TicketIdPath, body: ClaimBody, response: SingleAnswer(ClaimInfoResource) },
   async ({ path, body, caller }) =>
-    single(await openClaim(path.ticketId, { claimantEmail: body.claimantEmail, claimantUserId: body.claimantuserId }, adminActor(caller))),
+    single(
+      await openClaim(
+        path.ticketId,
+        { claimantEmail: body.claimantEmail, claimantUserId: body.claimantuserId },
+        adminActor(caller),
+      ),
+    ),
 );

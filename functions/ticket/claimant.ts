@@ -12,5 +12,11 @@ export const handler = route(
   'POST /ticket/{ticketId}/claimant',
   { path: TicketIdPath, body: ClaimantBody, response: SingleAnswer(ClaimInfoResource) },
   async ({ path, body, caller }) =>
-    single(await changeClaimant(path.ticketId, { claimantEmail: body.claimantEmail, claimantUserId: body.claimantuserId }, adminActor(caller))),
+    single(
+      await changeClaimant(
+        path.ticketId,
+        { claimantEmail: body.claimantEmail, claimantUserId: body.claimantuserId },
+        adminActor(caller),
+      ),
+    ),
 );

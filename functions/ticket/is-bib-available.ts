@@ -7,5 +7,7 @@ import { isBibAvailable } from '#shared/use-cases/tickets/older-ticket-reads';
 export const handler = route(
   'GET /ticket/{ticketId}/is-bib-available/{bib}',
   { path: BibPath, response: z.strictObject({ available: z.boolean() }) },
-  async ({ path, caller }) => ({ body: { available: await isBibAvailable(path.ticketId, path.bib, caller.eventScope) } }),
+  async ({ path, caller }) => ({
+    body: { available: await isBibAvailable(path.ticketId, path.bib, caller.eventScope) },
+  }),
 );

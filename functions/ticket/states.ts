@@ -12,7 +12,9 @@ export const handler = route(
   'POST /ticket/{ticketId}/states',
   { path: TicketIdPath, body: StatesBody, response: SingleAnswer(TicketResource) },
   async ({ path, body, caller }) => {
-    const record = await changeTicketStates(path.ticketId, body, adminActor(caller), { mayUndoCheckIn: caller.permissions.includes('checkin:undo') });
+    const record = await changeTicketStates(path.ticketId, body, adminActor(caller), {
+      mayUndoCheckIn: caller.permissions.includes('checkin:undo'),
+    });
     return single(toTicket(record));
   },
 );

@@ -12,5 +12,12 @@ export const handler = route(
   'POST /tickets/{id}/check-in',
   { path: PathId, query: CheckInQuery, response: DataAnswer(TicketResource) },
   async ({ path, query, caller, event }) =>
-    dataOnly(await checkIn(path.id, { eventId: query.event, adminId: caller.id, eventScope: caller.eventScope, idempotencyKey: idempotencyKey(header(event, 'Idempotency-Key')) })),
+    dataOnly(
+      await checkIn(path.id, {
+        eventId: query.event,
+        adminId: caller.id,
+        eventScope: caller.eventScope,
+        idempotencyKey: idempotencyKey(header(event, 'Idempotency-Key')),
+      }),
+    ),
 );

@@ -6,6 +6,16 @@ import { route } from '#shared/http/route';
 import { GetQuery } from '#shared/http/ticket-input';
 import { getTicket } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route('GET /tickets/{id}', { path: PathId, query: GetQuery, response: DataAnswer(TicketResource) }, async ({ path, query, caller }) =>
-  dataOnly(await getTicket(path.id, query._include, { limit: query.history_limit, offset: query.history_offset }, caller.eventScope)),
+export const handler = route(
+  'GET /tickets/{id}',
+  { path: PathId, query: GetQuery, response: DataAnswer(TicketResource) },
+  async ({ path, query, caller }) =>
+    dataOnly(
+      await getTicket(
+        path.id,
+        query._include,
+        { limit: query.history_limit, offset: query.history_offset },
+        caller.eventScope,
+      ),
+    ),
 );

@@ -5,17 +5,24 @@ import { route } from '#shared/http/route';
 import { TicketListQuery } from '#shared/http/ticket-input';
 import { listTickets } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route('GET /tickets', { query: TicketListQuery, response: CursorPageAnswer(TicketResource) }, async ({ query, caller }) => {
-  const page = await listTickets({
-    events: [...(query.event ? [query.event] : []), ...(query.events ?? [])],
-    accessEvents: query.accessEvents ?? [],
-    teams: query.teams,
-    ticketTypes: query.ticket_types,
-    excludeProcessStates: query.exclude_process_states,
-    include: query._include,
-    limit: query._limit,
-    offset: query._offset,
-    cursor: query._cursor,
-  }, caller.eventScope);
-  return cursorPaged(page);
-});
+export const handler = route(
+  'GET /tickets',
+  { query: TicketListQuery, response: CursorPageAnswer(TicketResource) },
+  async ({ query, caller }) => {
+    const page = await listTickets(
+      {
+        events: [...(query.event ? [query.event] : []), ...(query.events ?? [])],
+        accessEvents: query.accessEvents ?? [],
+        teams: query.teams,
+        ticketTypes: query.ticket_types,
+        excludeProcessStates: query.exclude_process_states,
+        include: query._include,
+        limit: query._limit,
+        offset: query._offset,
+        cursor: query._cursor,
+      },
+      caller.eventScope,
+    );
+    return cursorPaged(page);
+  },
+);

@@ -17,6 +17,12 @@ import { adminActor } from '#shared/use-cases/event-scope';
  */
 export const handler = route(
   'POST /tickets/{id}/profile-photo',
-  { path: PathId, multipart: multipartForm({ maxFileBytes: MAX_PHOTO_BYTES }), body: z.strictObject({ file: FilePart }), response: DataAnswer(TicketResource) },
-  async ({ path, body, caller }) => dataOnly(await uploadProfilePhoto(path.id, body.file.data, reencodePhoto, adminActor(caller))),
+  {
+    path: PathId,
+    multipart: multipartForm({ maxFileBytes: MAX_PHOTO_BYTES }),
+    body: z.strictObject({ file: FilePart }),
+    response: DataAnswer(TicketResource),
+  },
+  async ({ path, body, caller }) =>
+    dataOnly(await uploadProfilePhoto(path.id, body.file.data, reencodePhoto, adminActor(caller))),
 );

@@ -9,6 +9,10 @@ import { route } from '#shared/http/route';
 
 export const handler = route(
   'GET /tickets/{id}/waivers',
-  { path: PathId, query: z.strictObject({ signedStatus: z.optional(z.enum(SIGNED_STATUSES)) }), response: DataAnswer(z.array(TicketWaiverResource)) },
+  {
+    path: PathId,
+    query: z.strictObject({ signedStatus: z.optional(z.enum(SIGNED_STATUSES)) }),
+    response: DataAnswer(z.array(TicketWaiverResource)),
+  },
   async ({ path, query, caller }) => dataOnly(await listTicketWaivers(path.id, query.signedStatus, caller.eventScope)),
 );

@@ -29,11 +29,16 @@ export interface KeySet {
 /** Parses the secret string; checks that `jwks` lists exactly the public halves of `keys`, in order. */
 export function parseKeySet(secretString: string): KeySet {
   const result = SecretShape.safeParse(JSON.parse(secretString));
-  if (!result.success) throw new Error(`The signing key secret is malformed: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  if (!result.success)
+    throw new Error(
+      `The signing key secret is malformed: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    );
   const { keys, jwks } = result.data;
   const published = parsePublicJwks(jwks).keys.map((key) => key.kid);
   if (published.join('\n') !== keys.map((key) => key.kid).join('\n')) {
-    throw new Error('The signing key secret is inconsistent: `jwks` must list the public halves of `keys`, in the same order.');
+    throw new Error(
+      'The signing key secret is inconsistent: `jwks` must list the public halves of `keys`, in the same order.',
+    );
   }
   return { keys, jwks };
 }
@@ -52,7 +57,8 @@ export const initialKeySet = (key: PrivateJwk): KeySet => withJwks([key]);
 
 /** `keys rotate`: the new key becomes current; every key so far stays, accepted, behind it. */
 export function rotatedKeySet(set: KeySet, key: PrivateJwk): KeySet {
-  if (set.keys.some((existing) => existing.kid === key.kid)) throw new Error(`A key with kid ${key.kid} is already in the set.`);
+  if (set.keys.some((existing) => existing.kid === key.kid))
+    throw new Error(`A key with kid ${key.kid} is already in the set.`);
   return withJwks([key, ...set.keys]);
 }
 
@@ -61,7 +67,8 @@ export function rotatedKeySet(set: KeySet, key: PrivateJwk): KeySet {
  * yet used to sign; `keys promote` makes it current once every function knows it.
  */
 export function preparedKeySet(set: KeySet, key: PrivateJwk): KeySet {
-  if (set.keys.some((existing) => existing.kid === key.kid)) throw new Error(`A key with kid ${key.kid} is already in the set.`);
+  if (set.keys.some((existing) => existing.kid === key.kid))
+    throw new Error(`A key with kid ${key.kid} is already in the set.`);
   const [current, ...others] = set.keys;
   return withJwks([current!, key, ...others]);
 }

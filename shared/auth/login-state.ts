@@ -35,7 +35,8 @@ export interface LoginState {
   browser: string;
 }
 
-export const browserBinding = (cookieValue: string): string => createHash('sha256').update(cookieValue).digest('base64url');
+export const browserBinding = (cookieValue: string): string =>
+  createHash('sha256').update(cookieValue).digest('base64url');
 
 /** Whether the callback's browser holds the cookie the state was bound to (constant-time compare). */
 export function sameBrowser(state: LoginState, cookieValue: string | undefined): boolean {
@@ -49,7 +50,13 @@ const AUDIENCE = 'ticketing-oauth-state';
 
 export async function signLoginState(state: LoginState): Promise<string> {
   const { kid, key } = await currentSigningKey();
-  return new SignJWT({ redirect_uri: state.redirectUri, nonce: state.nonce, ref: state.ref, channel: state.channel, browser: state.browser })
+  return new SignJWT({
+    redirect_uri: state.redirectUri,
+    nonce: state.nonce,
+    ref: state.ref,
+    channel: state.channel,
+    browser: state.browser,
+  })
     .setProtectedHeader({ alg: ALGORITHM, kid })
     .setIssuer(config().JWT_ISSUER)
     .setAudience(AUDIENCE)
@@ -70,7 +77,13 @@ export async function verifyLoginState(state: string | undefined): Promise<Login
       currentDate: now(),
     });
     const { redirect_uri, nonce, ref, channel, browser } = payload;
-    if (typeof redirect_uri !== 'string' || typeof nonce !== 'string' || typeof ref !== 'string' || typeof browser !== 'string') return undefined;
+    if (
+      typeof redirect_uri !== 'string' ||
+      typeof nonce !== 'string' ||
+      typeof ref !== 'string' ||
+      typeof browser !== 'string'
+    )
+      return undefined;
     if (channel !== 'normal' && channel !== 'vendor') return undefined;
     return { redirectUri: redirect_uri, nonce, ref, channel, browser };
   } catch {

@@ -26,7 +26,14 @@ export const vendorRejectionUrl = (adminUiUrl: string): string => withErrorCode(
  * the vendor-rejection landing URL.
  */
 export function registeredLogoutUrls(allowedOrigins: readonly string[], adminUiUrl: string): string[] {
-  return [...new Set([...allowedOrigins, ...allowedOrigins.map((origin) => `${origin}/`), adminUiUrl, vendorRejectionUrl(adminUiUrl)])];
+  return [
+    ...new Set([
+      ...allowedOrigins,
+      ...allowedOrigins.map((origin) => `${origin}/`),
+      adminUiUrl,
+      vendorRejectionUrl(adminUiUrl),
+    ]),
+  ];
 }
 
 /**
@@ -37,4 +44,6 @@ export function registeredLogoutUrls(allowedOrigins: readonly string[], adminUiU
 export const callbackUrlFor = (origin: string): string => `${new URL(origin).origin}${API_PREFIX}/auth/callback`;
 
 /** The app client's callback URLs: one per allowed origin (Cognito accepts only registered ones, verbatim). */
-export const registeredCallbackUrls = (allowedOrigins: readonly string[]): string[] => [...new Set(allowedOrigins.map(callbackUrlFor))];
+export const registeredCallbackUrls = (allowedOrigins: readonly string[]): string[] => [
+  ...new Set(allowedOrigins.map(callbackUrlFor)),
+];

@@ -11,9 +11,16 @@ const KEY_LENGTH = 32;
 const SALT_BYTES = 16;
 
 function derive(password: string, salt: Buffer, params: typeof PARAMS): Promise<Buffer> {
-  const options: ScryptOptions = { N: 2 ** params.ln, r: params.r, p: params.p, maxmem: 256 * 2 ** params.ln * params.r };
+  const options: ScryptOptions = {
+    N: 2 ** params.ln,
+    r: params.r,
+    p: params.p,
+    maxmem: 256 * 2 ** params.ln * params.r,
+  };
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   );
 }
 

@@ -33,7 +33,9 @@ async function currentVersion(owner: SessionOwner, id: number): Promise<number> 
 /** Refuses a token issued before its account's sessions were ended (401). */
 export async function assertSessionCurrent(principal: Principal): Promise<void> {
   if ((await currentVersion(principal.kind, principal.id)) !== (principal.sessionVersion ?? 0)) {
-    throw new Unauthenticated('This session has ended (signed out everywhere, or the password changed): sign in again.');
+    throw new Unauthenticated(
+      'This session has ended (signed out everywhere, or the password changed): sign in again.',
+    );
   }
 }
 

@@ -25,7 +25,9 @@ let fetched: Promise<Map<string, webcrypto.CryptoKey>> | undefined;
 
 async function fetchKeys(): Promise<Map<string, webcrypto.CryptoKey>> {
   const { keys } = parseKeySet(await readSigningKeySecret());
-  const imported = await Promise.all(keys.map(async (jwk) => [jwk.kid, (await importJWK(jwk, ALGORITHM)) as webcrypto.CryptoKey] as const));
+  const imported = await Promise.all(
+    keys.map(async (jwk) => [jwk.kid, (await importJWK(jwk, ALGORITHM)) as webcrypto.CryptoKey] as const),
+  );
   return new Map(imported);
 }
 
@@ -45,7 +47,9 @@ export async function currentSigningKey(): Promise<SigningKey> {
   let key = (await privateKeys(false)).get(kid);
   if (!key) key = (await privateKeys(true)).get(kid);
   if (!key) {
-    throw new Error(`The signing key secret has no private key with kid ${kid} (the first key of JWT_PUBLIC_KEYS): run \`npm run keys\` for this stage, then deploy.`);
+    throw new Error(
+      `The signing key secret has no private key with kid ${kid} (the first key of JWT_PUBLIC_KEYS): run \`npm run keys\` for this stage, then deploy.`,
+    );
   }
   return { kid, key };
 }

@@ -112,7 +112,13 @@ function toPrincipal(payload: JWTPayload, audience: Audience): Principal {
     throw new Unauthenticated('The token is malformed.');
   }
   if (audience === 'customer') {
-    return { kind: 'customer', id, email: String(payload.email ?? ''), authTime, sessionVersion: sessionVersion as number };
+    return {
+      kind: 'customer',
+      id,
+      email: String(payload.email ?? ''),
+      authTime,
+      sessionVersion: sessionVersion as number,
+    };
   }
   const permissions = Array.isArray(payload.permissions) ? payload.permissions.filter(isPermission) : [];
   // A scope that does not parse must not widen to "every event": refuse the token.

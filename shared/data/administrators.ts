@@ -124,12 +124,22 @@ export const passwordChange = (id: number, newHash: string, expected: string, en
     Key: keys.administrator(id),
     UpdateExpression: `SET passwordHash = :new, updated = :now${endSessions ? ` ${END_SESSIONS_CLAUSE}` : ''}`,
     ConditionExpression: 'passwordHash = :expected',
-    ExpressionAttributeValues: { ':new': newHash, ':expected': expected, ':now': now().toISOString(), ...(endSessions ? END_SESSIONS_VALUES : {}) },
+    ExpressionAttributeValues: {
+      ':new': newHash,
+      ':expected': expected,
+      ':now': now().toISOString(),
+      ...(endSessions ? END_SESSIONS_VALUES : {}),
+    },
   },
 });
 
 /** Replaces the hash if it is still `expected`; false when someone changed it in between. */
-export async function replacePasswordHash(id: number, newHash: string, expected: string, endSessions = true): Promise<boolean> {
+export async function replacePasswordHash(
+  id: number,
+  newHash: string,
+  expected: string,
+  endSessions = true,
+): Promise<boolean> {
   try {
     await db.send(new UpdateCommand(passwordChange(id, newHash, expected, endSessions).Update));
     return true;

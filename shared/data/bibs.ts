@@ -8,6 +8,8 @@ import { keys } from './keys.ts';
  * it, so whether a bib is free is one GetItem, never a search.
  */
 export async function bibHolder(eventId: number, bib: string): Promise<number | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.bib(eventId, bib), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.bib(eventId, bib), ConsistentRead: true }),
+  );
   return Item ? Number(Item.ticketId) : undefined;
 }

@@ -23,7 +23,9 @@ const scanItem = (ticketId: number, scan: ScanRecord) => ({
 });
 
 /** The scan record as an action of the ticket's change transaction. */
-export const scanPut = (ticketId: number, scan: ScanRecord): ExtraAction => ({ action: { Put: { TableName: tableName(), Item: scanItem(ticketId, scan) } } });
+export const scanPut = (ticketId: number, scan: ScanRecord): ExtraAction => ({
+  action: { Put: { TableName: tableName(), Item: scanItem(ticketId, scan) } },
+});
 
 /** Records a refused scan on its own: nothing else changes. */
 export async function recordRefusedScan(ticketId: number, scan: ScanRecord): Promise<void> {

@@ -56,6 +56,10 @@ export const claimTokenSpend = (tokenHash: string, ticketId: number, onSpent: ()
 
 /** The token's item, strongly consistent; undefined when there is none (never issued, spent or voided). */
 export async function findClaimToken(tokenHash: string): Promise<ClaimToken | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.claimToken(tokenHash), ConsistentRead: true }));
-  return Item ? { ticketId: Number(Item.ticketId), claimantEmail: String(Item.claimantEmail), expiresAt: Number(Item.expiresAt) } : undefined;
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.claimToken(tokenHash), ConsistentRead: true }),
+  );
+  return Item
+    ? { ticketId: Number(Item.ticketId), claimantEmail: String(Item.claimantEmail), expiresAt: Number(Item.expiresAt) }
+    : undefined;
 }

@@ -20,9 +20,12 @@ import { TABLE_SCHEMA } from './table-schema.ts';
  * Retries and timeouts: services/dependencies.ts; throttling or a timeout that outlasts
  * them is a 503 (the DocumentClient shares the inner client's middleware stack).
  */
-export const db = DynamoDBDocumentClient.from(answeringOutages(new DynamoDBClient(clientOptions('database')), 'database'), {
-  marshallOptions: { removeUndefinedValues: true },
-});
+export const db = DynamoDBDocumentClient.from(
+  answeringOutages(new DynamoDBClient(clientOptions('database')), 'database'),
+  {
+    marshallOptions: { removeUndefinedValues: true },
+  },
+);
 
 // Only functions whose route row uses the table get TABLE_NAME (infra/), so it is checked here.
 const { TABLE_NAME } = requireSection('the table', z.object({ TABLE_NAME: z.string().check(z.minLength(1)) }));
@@ -85,7 +88,9 @@ export function withoutKeys(item: Record<string, unknown>): Record<string, unkno
 export async function transactWrite(items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
   if (items.length > MAX_TRANSACTION_ITEMS) {
     // A programming error, not bad input: callers bound what one transaction holds.
-    throw new Error(`A transaction holds at most ${MAX_TRANSACTION_ITEMS} actions; this one has ${items.length}. Split the change.`);
+    throw new Error(
+      `A transaction holds at most ${MAX_TRANSACTION_ITEMS} actions; this one has ${items.length}. Split the change.`,
+    );
   }
   for (let attempt = 0; ; attempt++) {
     try {
@@ -119,7 +124,8 @@ export async function batchGet(
   for (let start = 0; start < unique.length; start += BATCH_GET_KEYS) {
     let pending: Record<string, unknown>[] = unique.slice(start, start + BATCH_GET_KEYS);
     for (let attempt = 0; pending.length; attempt++) {
-      if (attempt > MAX_UNPROCESSED_RETRIES) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${attempt} attempts.`);
+      if (attempt > MAX_UNPROCESSED_RETRIES)
+        throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${attempt} attempts.`);
       if (attempt > 0) await backoff(attempt);
       const { Responses, UnprocessedKeys } = await db.send(
         new BatchGetCommand({
@@ -128,7 +134,9 @@ export async function batchGet(
               Keys: pending,
               ConsistentRead: options.consistent,
               // The keys ride along so each answer can be matched to its key.
-              ...(options.projection ? { ProjectionExpression: `PK, SK, ${options.projection}`, ExpressionAttributeNames: options.names } : {}),
+              ...(options.projection
+                ? { ProjectionExpression: `PK, SK, ${options.projection}`, ExpressionAttributeNames: options.names }
+                : {}),
             },
           },
         }),
@@ -151,7 +159,10 @@ export async function findOneByIndex(partition: Partition): Promise<Record<strin
  * Without a filter each page asks only for what is still missing; with one, `Limit`
  * would count items before filtering, so pages are read whole.
  */
-export async function queryPages(input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>, enough?: number): Promise<Record<string, unknown>[]> {
+export async function queryPages(
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>,
+  enough?: number,
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {

@@ -15,8 +15,28 @@ export const PORTAL_EVENT_CAP = 500;
 
 /** What the portal reads of an event: everything but the attendee questions, which can be large. */
 const LISTING_FIELDS = [
-  'id', 'title', 'timezone', 'startsAt', 'capacity', 'created', 'venue', 'venueAddress', 'description', 'shortDescription',
-  'category', 'ordering', 'location', 'sefUrl', 'smallPic', 'largePic', 'cutOff', 'onSaleDate', 'publishedDate', 'published', 'hideDate', 'hideTime',
+  'id',
+  'title',
+  'timezone',
+  'startsAt',
+  'capacity',
+  'created',
+  'venue',
+  'venueAddress',
+  'description',
+  'shortDescription',
+  'category',
+  'ordering',
+  'location',
+  'sefUrl',
+  'smallPic',
+  'largePic',
+  'cutOff',
+  'onSaleDate',
+  'publishedDate',
+  'published',
+  'hideDate',
+  'hideTime',
 ] as const;
 const projection = {
   expression: LISTING_FIELDS.map((_, i) => `#f${i}`).join(', '),
@@ -57,13 +77,22 @@ export async function listCustomerEvents(customerId: number): Promise<CappedEven
     }),
   );
   const ids = Items.slice(0, PORTAL_EVENT_CAP).map((item) => Number(item.eventId));
-  const events = await batchGet(ids.map((id) => keys.event(id)), { projection: projection.expression, names: projection.names });
+  const events = await batchGet(
+    ids.map((id) => keys.event(id)),
+    { projection: projection.expression, names: projection.names },
+  );
   return { events: events.flatMap((item) => (item ? [asEvent(item)] : [])), cut: Items.length > PORTAL_EVENT_CAP };
 }
 
 /** Whether the customer holds an order for the event (its link item): one GetItem. */
 export async function holdsOrderFor(customerId: number, eventId: number): Promise<boolean> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerEvent(customerId, eventId), ProjectionExpression: 'PK' }));
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.customerEvent(customerId, eventId),
+      ProjectionExpression: 'PK',
+    }),
+  );
   return !!Item;
 }
 
@@ -80,7 +109,9 @@ export const customerEventLink = (customerId: number, eventId: number) => ({
 /** Each event's sold tickets: the sum of its statistics shards' `sold`, all events in one batch read. */
 export async function soldByEvent(eventIds: readonly number[]): Promise<Map<number, number>> {
   const unique = [...new Set(eventIds)];
-  const shardKeys = unique.flatMap((eventId) => Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)));
+  const shardKeys = unique.flatMap((eventId) =>
+    Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)),
+  );
   const sold = new Map(unique.map((id) => [id, 0]));
   const items = await batchGet(shardKeys, { projection: '#sold', names: { '#sold': 'sold' } });
   items.forEach((item, i) => {

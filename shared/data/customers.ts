@@ -40,7 +40,9 @@ export const findCustomerByEmail = (email: string) => findByIndex(keys.customerB
 
 /** The customer holding an address as login, from its unique item (strongly consistent); undefined when free. */
 export async function holderOfEmail(email: string): Promise<number | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerEmailUnique(email), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.customerEmailUnique(email), ConsistentRead: true }),
+  );
   return Item ? Number(Item.customerId) : undefined;
 }
 
@@ -50,7 +52,10 @@ const emailTaken = (email: string) => new Conflict(`The address ${email} belongs
  * One transaction: the unique email item, the record and its verification token. Another
  * customer holding the address (even one created a moment ago) is a 409 `email_taken`.
  */
-export async function insertCustomer(customer: Customer, verification: { tokenHash: string; ttlSeconds: number }): Promise<void> {
+export async function insertCustomer(
+  customer: Customer,
+  verification: { tokenHash: string; ttlSeconds: number },
+): Promise<void> {
   try {
     await transactWrite([
       {
@@ -96,12 +101,18 @@ function accountUpdate(next: Customer) {
  * Writes an account update; with `verification`, one transaction that also stores the
  * token for the pending address. Answers the record as written.
  */
-export async function saveAccountUpdate(next: Customer, verification?: { tokenHash: string; address: string; ttlSeconds: number }): Promise<Customer> {
+export async function saveAccountUpdate(
+  next: Customer,
+  verification?: { tokenHash: string; address: string; ttlSeconds: number },
+): Promise<Customer> {
   if (!verification) {
     const { Attributes } = await db.send(new UpdateCommand({ ...accountUpdate(next), ReturnValues: 'ALL_NEW' }));
     return fromItem(Attributes!);
   }
-  await transactWrite([{ Update: accountUpdate(next) }, verificationPut(verification.tokenHash, next.id, verification.address, verification.ttlSeconds)]);
+  await transactWrite([
+    { Update: accountUpdate(next) },
+    verificationPut(verification.tokenHash, next.id, verification.address, verification.ttlSeconds),
+  ]);
   return next;
 }
 
@@ -124,7 +135,8 @@ export async function confirmEmail(customer: Customer, tokenHash: string, stamp:
     ]);
     return 'done';
   } catch (error) {
-    if (error instanceof TransactionCancelled && (error.conditionFailed(0) || error.conditionFailed(1))) return 'token-spent';
+    if (error instanceof TransactionCancelled && (error.conditionFailed(0) || error.conditionFailed(1)))
+      return 'token-spent';
     throw error;
   }
 }
@@ -134,7 +146,12 @@ export async function confirmEmail(customer: Customer, tokenHash: string, stamp:
  * record (only if that address is still the pending one), the old unique item out (only
  * if it is this customer's), the new one in (only if nobody holds it).
  */
-export async function switchEmail(customer: Customer, address: string, tokenHash: string, stamp: string): Promise<VerificationOutcome> {
+export async function switchEmail(
+  customer: Customer,
+  address: string,
+  tokenHash: string,
+  stamp: string,
+): Promise<VerificationOutcome> {
   const byEmail = keys.customerByEmail(address);
   try {
     await transactWrite([
@@ -143,7 +160,8 @@ export async function switchEmail(customer: Customer, address: string, tokenHash
         Update: {
           TableName: tableName(),
           Key: keys.customer(customer.id),
-          UpdateExpression: 'SET emailAddress = :address, pendingEmailAddress = :null, emailVerified = :true, #byEmail = :byEmail, updated = :now',
+          UpdateExpression:
+            'SET emailAddress = :address, pendingEmailAddress = :null, emailVerified = :true, #byEmail = :byEmail, updated = :now',
           ConditionExpression: 'pendingEmailAddress = :address AND emailAddress = :old',
           ExpressionAttributeNames: { '#byEmail': keyAttributes(byEmail).partition },
           ExpressionAttributeValues: {

@@ -37,6 +37,10 @@ export const verificationSpend = (tokenHash: string, customerId: number, address
 });
 
 export async function findVerification(tokenHash: string): Promise<EmailVerification | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.emailVerification(tokenHash), ConsistentRead: true }));
-  return Item ? { customerId: Number(Item.customerId), address: String(Item.address), expiresAt: Number(Item.expiresAt) } : undefined;
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.emailVerification(tokenHash), ConsistentRead: true }),
+  );
+  return Item
+    ? { customerId: Number(Item.customerId), address: String(Item.address), expiresAt: Number(Item.expiresAt) }
+    : undefined;
 }

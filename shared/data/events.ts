@@ -1,6 +1,14 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
-import { DEFAULT_LISTING, isValidTimeZone, type CreatedEvent, type Event, type NewEvent, type Team, type TicketType } from '../domain/event.ts';
+import {
+  DEFAULT_LISTING,
+  isValidTimeZone,
+  type CreatedEvent,
+  type Event,
+  type NewEvent,
+  type Team,
+  type TicketType,
+} from '../domain/event.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { batchGet, db, tableName, transactWrite, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';
@@ -29,7 +37,11 @@ export async function findTeam(eventId: number, teamId: number): Promise<Team | 
 /** A ticket type by id (an index lookup), or undefined. */
 export async function findTicketType(id: number): Promise<TicketType | undefined> {
   const { Items } = await db.send(
-    new QueryCommand({ TableName: tableName(), ...keyCondition(keys.ticketTypeById(id), { equals: keys.ticketTypeSort }), Limit: 1 }),
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.ticketTypeById(id), { equals: keys.ticketTypeSort }),
+      Limit: 1,
+    }),
   );
   return Items?.[0] ? (withoutKeys(Items[0]) as unknown as TicketType) : undefined;
 }
@@ -65,20 +77,29 @@ export async function listTicketTypes(eventId: number): Promise<TicketType[]> {
 /** Event titles by id (for `checkInInfo`); unknown ids are absent. */
 export async function eventTitles(ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
-  const items = await batchGet(unique.map((id) => keys.event(id)), { projection: 'id, title' });
+  const items = await batchGet(
+    unique.map((id) => keys.event(id)),
+    { projection: 'id, title' },
+  );
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), String(item.title)] as const] : [])));
 }
 
 /** Events' IANA time zones by id (event-local times are answered in them); unknown ids are absent. */
 export async function eventTimeZones(ids: number[]): Promise<Map<number, string>> {
-  const items = await batchGet([...new Set(ids)].map((id) => keys.event(id)), { projection: 'id, #tz', names: { '#tz': 'timezone' } });
+  const items = await batchGet(
+    [...new Set(ids)].map((id) => keys.event(id)),
+    { projection: 'id, #tz', names: { '#tz': 'timezone' } },
+  );
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), String(item.timezone)] as const] : [])));
 }
 
 /** An ISO-8601 instant as the table keeps it: UTC with milliseconds, so instants sort as strings. */
 function utcInstant(value: string, field: string): string {
   const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new ValidationError(`${field} must be an ISO-8601 date-time.`, [{ path: field, message: 'Not an ISO-8601 date-time.' }]);
+  if (Number.isNaN(time))
+    throw new ValidationError(`${field} must be an ISO-8601 date-time.`, [
+      { path: field, message: 'Not an ISO-8601 date-time.' },
+    ]);
   return new Date(time).toISOString();
 }
 const optionalInstant = (value: string | null | undefined, field: string) => (value ? utcInstant(value, field) : null);
@@ -91,7 +112,8 @@ const optionalInstant = (value: string | null | undefined, field: string) => (va
  */
 export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
   if (!isValidTimeZone(input.timezone)) throw new ValidationError(`Unknown time zone "${input.timezone}".`);
-  if (input.ticketTypes.length > MAX_TICKET_TYPES) throw new ValidationError(`An event holds at most ${MAX_TICKET_TYPES} ticket types.`);
+  if (input.ticketTypes.length > MAX_TICKET_TYPES)
+    throw new ValidationError(`An event holds at most ${MAX_TICKET_TYPES} ticket types.`);
   const waves = input.waveTimes ?? [];
   if (waves.length > MAX_WAVE_TIMES) throw new ValidationError(`An event holds at most ${MAX_WAVE_TIMES} wave times.`);
   if (input.ticketTypes.some((type) => new Set(type.grants).size > MAX_GRANTS_PER_TYPE)) {
@@ -149,13 +171,20 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
   };
   const { ticketTypes, teams, waveTimes, ...eventFields } = event;
   const published = event.published ? keys.publishedEventIndexes(event.startsAt, eventId) : {};
-  const put = (Item: Record<string, unknown>) => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' } });
+  const put = (Item: Record<string, unknown>) => ({
+    Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
+  });
   await transactWrite([
     put({ ...keys.event(eventId), ...published, entity: 'Event', ...eventFields }),
-    ...ticketTypes.map((type) => put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndexes(type.id), entity: 'TicketType', ...type })),
+    ...ticketTypes.map((type) =>
+      put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndexes(type.id), entity: 'TicketType', ...type }),
+    ),
     ...ticketTypes.flatMap((type) =>
       type.grants.map((granted) => ({
-        Put: { TableName: tableName(), Item: { ...keys.accessGrant(granted, type.id), entity: 'AccessGrant', typeId: type.id, eventId } },
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.accessGrant(granted, type.id), entity: 'AccessGrant', typeId: type.id, eventId },
+        },
       })),
     ),
     ...teams.map((team) => put({ ...keys.team(eventId, team.id), entity: 'Team', ...team })),

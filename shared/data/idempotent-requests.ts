@@ -54,7 +54,8 @@ export async function claimRequest(scope: RequestScope, fingerprint: string, loc
           lockedUntilMs: nowMs + lockMs,
           expiresAt: epochSeconds() + IDEMPOTENCY_TTL_SECONDS,
         },
-        ConditionExpression: 'attribute_not_exists(PK) OR expiresAt < :now OR (#status = :inProgress AND lockedUntilMs < :nowMs)',
+        ConditionExpression:
+          'attribute_not_exists(PK) OR expiresAt < :now OR (#status = :inProgress AND lockedUntilMs < :nowMs)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':now': epochSeconds(), ':nowMs': nowMs, ':inProgress': 'IN_PROGRESS' },
       }),
@@ -66,7 +67,8 @@ export async function claimRequest(scope: RequestScope, fingerprint: string, loc
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keyOf(scope), ConsistentRead: true }));
   // Released between our Put and this read: the other request failed; the client may retry at once.
   if (!Item) return { outcome: 'in-flight', fingerprint, lockedUntilMs: nowMs };
-  if (Item.status === 'COMPLETED') return { outcome: 'completed', fingerprint: String(Item.fingerprint), answer: Item.answer as StoredAnswer };
+  if (Item.status === 'COMPLETED')
+    return { outcome: 'completed', fingerprint: String(Item.fingerprint), answer: Item.answer as StoredAnswer };
   return { outcome: 'in-flight', fingerprint: String(Item.fingerprint), lockedUntilMs: Number(Item.lockedUntilMs) };
 }
 
@@ -85,16 +87,18 @@ export async function completeRequest(scope: RequestScope, answer: StoredAnswer)
 
 /** Gives the key back when the request failed, so a retry runs it again (errors are not stored). */
 export async function releaseRequest(scope: RequestScope): Promise<void> {
-  await db.send(
-    new DeleteCommand({
-      TableName: tableName(),
-      Key: keyOf(scope),
-      ConditionExpression: '#status = :inProgress',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS' },
-    }),
-  ).catch((error: unknown) => {
-    // Someone else's claim (ours had expired): theirs stays.
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  });
+  await db
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keyOf(scope),
+        ConditionExpression: '#status = :inProgress',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS' },
+      }),
+    )
+    .catch((error: unknown) => {
+      // Someone else's claim (ours had expired): theirs stays.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    });
 }

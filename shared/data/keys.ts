@@ -26,13 +26,15 @@ const table = (value: string): Partition => ({ value });
 const on = (index: GlobalIndexName, value: string): Partition => ({ index, value });
 
 /** The key attribute names a partition is read by: `PK`/`SK`, or the index's pair. */
-export const keyAttributes = ({ index }: Partition) => (index ? { partition: `${index}PK`, sort: `${index}SK` } : { partition: 'PK', sort: 'SK' });
+export const keyAttributes = ({ index }: Partition) =>
+  index ? { partition: `${index}PK`, sort: `${index}SK` } : { partition: 'PK', sort: 'SK' };
 
 /** The attributes that put an item into index partitions, each at its sort key. */
 export function placedIn(...places: [Partition, string][]): Record<string, string> {
   const attributes: Record<string, string> = {};
   for (const [partition, sort] of places) {
-    if (!partition.index) throw new Error(`${partition.value} is a table partition; items are placed in index partitions only.`);
+    if (!partition.index)
+      throw new Error(`${partition.value} is a table partition; items are placed in index partitions only.`);
     const names = keyAttributes(partition);
     attributes[names.partition] = partition.value;
     attributes[names.sort] = sort;
@@ -72,10 +74,17 @@ export function keyCondition(partition: Partition, sort?: SortCondition) {
     values[':keySort'] = value;
     condition += ` AND ${names.sort} ${COMPARISONS[kind]} :keySort`;
   }
-  return { ...(partition.index ? { IndexName: partition.index } : {}), KeyConditionExpression: condition, ExpressionAttributeValues: values };
+  return {
+    ...(partition.index ? { IndexName: partition.index } : {}),
+    KeyConditionExpression: condition,
+    ExpressionAttributeValues: values,
+  };
 }
 /** A key condition with the caller's own filter values beside its key values. */
-export const withValues = <T extends { ExpressionAttributeValues: Record<string, unknown> }>(key: T, values: Record<string, unknown>) => ({
+export const withValues = <T extends { ExpressionAttributeValues: Record<string, unknown> }>(
+  key: T,
+  values: Record<string, unknown>,
+) => ({
   ...key,
   ExpressionAttributeValues: { ...key.ExpressionAttributeValues, ...values },
 });
@@ -96,7 +105,8 @@ export const keys = {
   administrator: (id: number): Key => ({ PK: `ADMIN#${id}`, SK: 'ADMIN' }),
   administratorByLogin: (login: string) => on('GSI1', `ADMIN_LOGIN#${lower(login)}`),
   administratorByEmail: (email: string) => on('GSI2', `ADMIN_EMAIL#${lower(email)}`),
-  administratorIndexes: (login: string, email: string) => placedIn([keys.administratorByLogin(login), 'ADMIN'], [keys.administratorByEmail(email), 'ADMIN']),
+  administratorIndexes: (login: string, email: string) =>
+    placedIn([keys.administratorByLogin(login), 'ADMIN'], [keys.administratorByEmail(email), 'ADMIN']),
   /** A caller as the idempotency and answer records name it: `ADMIN#<id>`, `CUSTOMER#<id>`. */
   caller: (kind: 'admin' | 'customer', id: number) => `${kind.toUpperCase()}#${id}`,
 
@@ -109,7 +119,10 @@ export const keys = {
   unique: (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' }),
   sequence: (name: string): Key => ({ PK: `SEQUENCE#${name}`, SK: 'SEQUENCE' }),
   /** A maintenance command's checkpoint of one run (bin/maintenance/). */
-  maintenanceCheckpoint: (command: string, run: string): Key => ({ PK: `MAINTENANCE#${command}`, SK: `CHECKPOINT#${run}` }),
+  maintenanceCheckpoint: (command: string, run: string): Key => ({
+    PK: `MAINTENANCE#${command}`,
+    SK: `CHECKPOINT#${run}`,
+  }),
   /** The stage's key for hashing submitted logins before they are logged (shared/data/log-key.ts). */
   logKey: (): Key => ({ PK: 'LOG_KEY', SK: 'LOG_KEY' }),
   count: (name: string): Key => ({ PK: `COUNT#${name}`, SK: 'COUNT' }),
@@ -123,13 +136,19 @@ export const keys = {
   ticketTypeById: (id: number) => on('GSI1', `TICKET_TYPE#${id}`),
   ticketTypeSort: 'TICKET_TYPE',
   ticketTypeIndexes: (id: number) => placedIn([keys.ticketTypeById(id), keys.ticketTypeSort]),
-  accessGrant: (grantedEventId: number, typeId: number): Key => ({ PK: `EVENT#${grantedEventId}`, SK: `GRANT#${sortableId(typeId)}` }),
+  accessGrant: (grantedEventId: number, typeId: number): Key => ({
+    PK: `EVENT#${grantedEventId}`,
+    SK: `GRANT#${sortableId(typeId)}`,
+  }),
   accessGrantPrefix: 'GRANT#',
   team: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TEAM#${sortableId(id)}` }),
   teamPrefix: 'TEAM#',
   eventStats: (eventId: number, shard: number): Key => ({ PK: `EVENT#${eventId}`, SK: `STATS#${shard}` }),
   /** One block of ticket ids of one list of an event (shared/data/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
-  listPosition: (eventId: number, list: string, block: number): Key => ({ PK: `EVENT#${eventId}`, SK: `POS#${list}#${String(block).padStart(8, '0')}` }),
+  listPosition: (eventId: number, list: string, block: number): Key => ({
+    PK: `EVENT#${eventId}`,
+    SK: `POS#${list}#${String(block).padStart(8, '0')}`,
+  }),
   positionPrefix: (list: string) => `POS#${list}#`,
   /** Every list's blocks of an event (the positions backfill rewrites them all). */
   positionsPrefix: 'POS#',
@@ -150,8 +169,12 @@ export const keys = {
   ticketPurchaseEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST#PURCHASE' }),
   eventTickets: (eventId: number) => on('GSI1', `EVENT_TICKETS#${eventId}`),
   typeTickets: (typeId: number) => on('GSI2', `TYPE_TICKETS#${typeId}`),
-  eventEntryIndexes: (eventId: number, typeId: number, id: number) => placedIn([keys.eventTickets(eventId), ticketSort(id)], [keys.typeTickets(typeId), ticketSort(id)]),
-  ticketAccessEntry: (ticketId: number, grantedEventId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `LIST#ACCESS#${sortableId(grantedEventId)}` }),
+  eventEntryIndexes: (eventId: number, typeId: number, id: number) =>
+    placedIn([keys.eventTickets(eventId), ticketSort(id)], [keys.typeTickets(typeId), ticketSort(id)]),
+  ticketAccessEntry: (ticketId: number, grantedEventId: number): Key => ({
+    PK: `TICKET#${ticketId}`,
+    SK: `LIST#ACCESS#${sortableId(grantedEventId)}`,
+  }),
   ticketAccessEntryPrefix: 'LIST#ACCESS#',
   teamTickets: (eventId: number, teamKey: number) => on('GSI1', `TEAM_TICKETS#${eventId}#${teamKey}`),
   stateTickets: (eventId: number, processState: number) => on('GSI2', `STATE_TICKETS#${eventId}#${processState}`),
@@ -159,8 +182,13 @@ export const keys = {
   /** The list across all events (unsharded, as an event's own list is). */
   allTickets: on('GSI3', 'ALL_TICKETS'),
   listEntryIndexes: (eventId: number, teamKey: number, processState: number, id: number) =>
-    placedIn([keys.teamTickets(eventId, teamKey), ticketSort(id)], [keys.stateTickets(eventId, processState), ticketSort(id)], [keys.allTickets, ticketSort(id)]),
-  accessEntryIndexes: (grantedEventId: number, id: number) => placedIn([keys.accessTickets(grantedEventId), ticketSort(id)]),
+    placedIn(
+      [keys.teamTickets(eventId, teamKey), ticketSort(id)],
+      [keys.stateTickets(eventId, processState), ticketSort(id)],
+      [keys.allTickets, ticketSort(id)],
+    ),
+  accessEntryIndexes: (grantedEventId: number, id: number) =>
+    placedIn([keys.accessTickets(grantedEventId), ticketSort(id)]),
   /** A live ticket's search token (shared/data/ticket-search-entries.ts): GSI1 by event and the token's first characters, GSI2 the same across events. */
   ticketSearchEntry: (ticketId: number, token: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SEARCH#${token}` }),
   ticketSearchEntryPrefix: 'SEARCH#',
@@ -168,16 +196,31 @@ export const keys = {
   searchEveryEvent: (bucket: string) => on('GSI2', `SEARCH_ALL#${bucket}`),
   searchSort: (token: string, ticketId: number) => `${token}#${sortableId(ticketId)}`,
   searchEntryIndexes: (eventId: number, bucket: string, token: string, id: number) =>
-    placedIn([keys.searchIn(eventId, bucket), keys.searchSort(token, id)], [keys.searchEveryEvent(bucket), keys.searchSort(token, id)]),
+    placedIn(
+      [keys.searchIn(eventId, bucket), keys.searchSort(token, id)],
+      [keys.searchEveryEvent(bucket), keys.searchSort(token, id)],
+    ),
   /** A ticket's history, newest first: Query the ticket's partition between two of these, backwards. */
-  ticketHistory: (ticketId: number, version: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `HISTORY#${sortableId(version)}` }),
-  scanRecord: (ticketId: number, at: string, nonce: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SCAN#${at}#${nonce}` }),
+  ticketHistory: (ticketId: number, version: number): Key => ({
+    PK: `TICKET#${ticketId}`,
+    SK: `HISTORY#${sortableId(version)}`,
+  }),
+  scanRecord: (ticketId: number, at: string, nonce: string): Key => ({
+    PK: `TICKET#${ticketId}`,
+    SK: `SCAN#${at}#${nonce}`,
+  }),
   scanRecordPrefix: 'SCAN#',
   bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
   /** An `Idempotency-Key` of a route, scoped to its caller (`ADMIN#<id>`, `CUSTOMER#<id>`): the key is last, so no key can reach another scope. */
-  idempotentRequest: (route: string, caller: string, key: string): Key => ({ PK: `IDEMPOTENCY#${route}#${caller}#${key}`, SK: 'REQUEST' }),
+  idempotentRequest: (route: string, caller: string, key: string): Key => ({
+    PK: `IDEMPOTENCY#${route}#${caller}#${key}`,
+    SK: 'REQUEST',
+  }),
   /** The same request's answer as its ticket change committed it (shared/data/ticket-answers.ts). */
-  idempotentAnswer: (route: string, caller: string, key: string): Key => ({ PK: `IDEMPOTENCY#${route}#${caller}#${key}`, SK: 'ANSWER' }),
+  idempotentAnswer: (route: string, caller: string, key: string): Key => ({
+    PK: `IDEMPOTENCY#${route}#${caller}#${key}`,
+    SK: 'ANSWER',
+  }),
 
   // ---- Older ticket routes: the list's indexes (barcode, purchases, update-time sync) ----
   /** One per live ticket's barcode, in its change transaction (like the bib): barcodes stay unique, the `barcode` filter is one GetItem. */
@@ -185,16 +228,21 @@ export const keys = {
   /** GSI5 an event's live tickets by purchase time (a purchase range is a key condition). */
   eventPurchases: (eventId: number) => on('GSI5', `EVENT_PURCHASES#${eventId}`),
   purchaseSort: (purchasedDate: string, id: number) => `${purchasedDate}#${sortableId(id)}`,
-  eventPurchaseIndexes: (eventId: number, purchasedDate: string, id: number) => placedIn([keys.eventPurchases(eventId), keys.purchaseSort(purchasedDate, id)]),
+  eventPurchaseIndexes: (eventId: number, purchasedDate: string, id: number) =>
+    placedIn([keys.eventPurchases(eventId), keys.purchaseSort(purchasedDate, id)]),
   /** GSI6 every ticket (deleted ones too) by update time, write-sharded by `id % shards`: the incremental sync. */
   ticketUpdates: (shard: number) => on('GSI6', `TICKET_UPDATES#${shard}`),
   updateSort: (updated: string, id: number) => `${updated}#${sortableId(id)}`,
-  ticketUpdateIndexes: (shard: number, updated: string, id: number) => placedIn([keys.ticketUpdates(shard), keys.updateSort(updated, id)]),
+  ticketUpdateIndexes: (shard: number, updated: string, id: number) =>
+    placedIn([keys.ticketUpdates(shard), keys.updateSort(updated, id)]),
   /** A purchase or update time bound: `<ISO>#` sorts before every id at that instant, `<ISO>#~` after. */
   timeSortBound: (iso: string, end: 'first' | 'last') => (end === 'first' ? `${iso}#` : `${iso}#~`),
   /** The sort condition of `<ISO>#<id:10>` keys within [from, to] (inclusive, either open); undefined when both are. */
   timeRange: ({ from, to }: { from?: string; to?: string }): SortCondition | undefined => {
-    const [low, high] = [from === undefined ? undefined : keys.timeSortBound(from, 'first'), to === undefined ? undefined : keys.timeSortBound(to, 'last')];
+    const [low, high] = [
+      from === undefined ? undefined : keys.timeSortBound(from, 'first'),
+      to === undefined ? undefined : keys.timeSortBound(to, 'last'),
+    ];
     if (low !== undefined && high !== undefined) return { between: [low, high] };
     return low !== undefined ? { from: low } : high !== undefined ? { to: high } : undefined;
   },
@@ -211,7 +259,8 @@ export const keys = {
   /** A customer by Cognito `sub` (login) on GSI1, by lower-cased email (the pre-check of create) on GSI2. */
   customerBySub: (sub: string) => on('GSI1', `CUSTOMER_SUB#${sub}`),
   customerByEmail: (email: string) => on('GSI2', `CUSTOMER_EMAIL#${lower(email)}`),
-  customerIndexes: (sub: string, email: string) => placedIn([keys.customerBySub(sub), 'CUSTOMER'], [keys.customerByEmail(email), 'CUSTOMER']),
+  customerIndexes: (sub: string, email: string) =>
+    placedIn([keys.customerBySub(sub), 'CUSTOMER'], [keys.customerByEmail(email), 'CUSTOMER']),
   /** One per customer login, in the transactions that create or switch it: emails stay unique. */
   customerEmailUnique: (email: string): Key => ({ PK: `UNIQUE#CUSTOMER_EMAIL#${lower(email)}`, SK: 'UNIQUE' }),
   /** A mailed verification token, by its SHA-256 (TTL `expiresAt`, 48 h). */
@@ -221,39 +270,55 @@ export const keys = {
   /** GSI1 of published events only (sparse): `PUBLISHED_EVENTS` / `<startsAt ISO>#<id:10>`, a start range is a key condition. */
   publishedEvents: on('GSI1', 'PUBLISHED_EVENTS'),
   publishedEventSort: (startsAt: string, id: number) => `${startsAt}#${sortableId(id)}`,
-  publishedEventIndexes: (startsAt: string, id: number) => placedIn([keys.publishedEvents, keys.publishedEventSort(startsAt, id)]),
+  publishedEventIndexes: (startsAt: string, id: number) =>
+    placedIn([keys.publishedEvents, keys.publishedEventSort(startsAt, id)]),
   /** A start wave of an event: Query the event's partition by `WAVE#`. */
   waveTime: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `WAVE#${sortableId(id)}` }),
   waveTimePrefix: 'WAVE#',
   /** A customer holds an order for an event (its events even when unpublished): Query the customer's partition by `EVENT#`. */
-  customerEvent: (customerId: number, eventId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: `EVENT#${sortableId(eventId)}` }),
+  customerEvent: (customerId: number, eventId: number): Key => ({
+    PK: `CUSTOMER#${customerId}`,
+    SK: `EVENT#${sortableId(eventId)}`,
+  }),
   customerEventPrefix: 'EVENT#',
   /** A customer's order counts: total, per event, per ticket type (the orders list's totalCount). */
   orderCounts: (customerId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: 'ORDER_COUNTS' }),
   order: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER' }),
   /** GSI1 a customer's orders, GSI2 a customer's orders of one event; both sorted by purchase time. */
   customerOrders: (customerId: number) => on('GSI1', `CUSTOMER_ORDERS#${customerId}`),
-  customerEventOrders: (customerId: number, eventId: number) => on('GSI2', `CUSTOMER_EVENT_ORDERS#${customerId}#${eventId}`),
+  customerEventOrders: (customerId: number, eventId: number) =>
+    on('GSI2', `CUSTOMER_EVENT_ORDERS#${customerId}#${eventId}`),
   orderIndexes: (customerId: number, eventId: number, purchasedDate: string, id: number) =>
-    placedIn([keys.customerOrders(customerId), keys.purchaseSort(purchasedDate, id)], [keys.customerEventOrders(customerId, eventId), keys.purchaseSort(purchasedDate, id)]),
+    placedIn(
+      [keys.customerOrders(customerId), keys.purchaseSort(purchasedDate, id)],
+      [keys.customerEventOrders(customerId, eventId), keys.purchaseSort(purchasedDate, id)],
+    ),
   /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
   orderTickets: (orderId: number) => on('GSI3', `ORDER_TICKETS#${orderId}`),
   customerTickets: (customerId: number) => on('GSI4', `CUSTOMER_TICKETS#${customerId}`),
-  orderTicketIndexes: (orderId: number, ticketId: number) => placedIn([keys.orderTickets(orderId), ticketSort(ticketId)]),
-  customerTicketIndexes: (customerId: number, ticketId: number) => placedIn([keys.customerTickets(customerId), ticketSort(ticketId)]),
+  orderTicketIndexes: (orderId: number, ticketId: number) =>
+    placedIn([keys.orderTickets(orderId), ticketSort(ticketId)]),
+  customerTicketIndexes: (customerId: number, ticketId: number) =>
+    placedIn([keys.customerTickets(customerId), ticketSort(ticketId)]),
   /** The one payment processor configuration (public settings only; secrets live in Secrets Manager). */
   paymentProcessor: { PK: 'PAYMENT_PROCESSOR', SK: 'PAYMENT_PROCESSOR' } as Key,
 
   /** A ticket's required waivers: Query the event's partition by the event-wide prefix and by its type's. */
   waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({
     PK: `EVENT#${eventId}`,
-    SK: ticketTypeId === null ? `WAIVER#EVENT#${sortableId(id)}` : `WAIVER#TYPE#${sortableId(ticketTypeId)}#${sortableId(id)}`,
+    SK:
+      ticketTypeId === null
+        ? `WAIVER#EVENT#${sortableId(id)}`
+        : `WAIVER#TYPE#${sortableId(ticketTypeId)}#${sortableId(id)}`,
   }),
   eventWaiversPrefix: 'WAIVER#EVENT#',
   typeWaiversPrefix: (ticketTypeId: number) => `WAIVER#TYPE#${sortableId(ticketTypeId)}#`,
   waiverVersion: (waiverId: number, hash: string): Key => ({ PK: `WAIVER#${waiverId}`, SK: `VERSION#${hash}` }),
   /** A ticket's signatures: one Query of the ticket's partition by this prefix. */
-  waiverSignature: (ticketId: number, waiverId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: `WAIVER_SIGNATURE#${sortableId(waiverId)}` }),
+  waiverSignature: (ticketId: number, waiverId: number): Key => ({
+    PK: `TICKET#${ticketId}`,
+    SK: `WAIVER_SIGNATURE#${sortableId(waiverId)}`,
+  }),
   waiverSignaturesPrefix: 'WAIVER_SIGNATURE#',
 };
 

@@ -32,9 +32,19 @@ export const COUNT_SHARDS = 10;
 
 /** Accumulates the position moves of one transaction: one Update per touched block item. */
 export class PositionDelta {
-  private readonly blocks = new Map<string, { eventId: number; list: string; block: number; states: Map<number, number> }>();
+  private readonly blocks = new Map<
+    string,
+    { eventId: number; list: string; block: number; states: Map<number, number> }
+  >();
 
-  private add(eventId: number, list: string, ticketId: number, state: number, delta: number, block = blockOf(ticketId)): void {
+  private add(
+    eventId: number,
+    list: string,
+    ticketId: number,
+    state: number,
+    delta: number,
+    block = blockOf(ticketId),
+  ): void {
     const id = `${eventId}/${list}/${block}`;
     let entry = this.blocks.get(id);
     if (!entry) this.blocks.set(id, (entry = { eventId, list, block, states: new Map() }));
@@ -63,8 +73,15 @@ export class PositionDelta {
           TableName: tableName(),
           Key: keys.listPosition(eventId, list, block),
           UpdateExpression: `SET #entity = :entity, ${moves.map((_, i) => `#s${i} = if_not_exists(#s${i}, :zero) + :d${i}`).join(', ')}`,
-          ExpressionAttributeNames: { '#entity': 'entity', ...Object.fromEntries(moves.map(([state], i) => [`#s${i}`, stateName(state)])) },
-          ExpressionAttributeValues: { ':entity': 'ListPosition', ':zero': 0, ...Object.fromEntries(moves.map(([, delta], i) => [`:d${i}`, delta])) },
+          ExpressionAttributeNames: {
+            '#entity': 'entity',
+            ...Object.fromEntries(moves.map(([state], i) => [`#s${i}`, stateName(state)])),
+          },
+          ExpressionAttributeValues: {
+            ':entity': 'ListPosition',
+            ':zero': 0,
+            ...Object.fromEntries(moves.map(([, delta], i) => [`:d${i}`, delta])),
+          },
         },
       });
     }
@@ -83,7 +100,12 @@ type BlockCounts = Map<number, number>;
  * the lists end. Several lists are each read until they pass `enough` on their own, which
  * bounds each to the blocks up to the position.
  */
-async function readBlocks(lists: readonly PositionList[], states: readonly number[], forward: boolean, enough: number): Promise<BlockCounts> {
+async function readBlocks(
+  lists: readonly PositionList[],
+  states: readonly number[],
+  forward: boolean,
+  enough: number,
+): Promise<BlockCounts> {
   const counts: BlockCounts = new Map();
   await Promise.all(
     lists.map(async ({ eventId, list }) => {
@@ -135,7 +157,12 @@ export interface ListStart {
  * summed from the counts, so only the rest of the offset is read as tickets (< one block
  * per list).
  */
-export async function startOfOffset(lists: readonly PositionList[], states: readonly number[], offset: number, total: number): Promise<ListStart> {
+export async function startOfOffset(
+  lists: readonly PositionList[],
+  states: readonly number[],
+  offset: number,
+  total: number,
+): Promise<ListStart> {
   if (offset === 0 || !lists.length) return { after: undefined, skip: offset };
   const forward = offset <= total / 2;
   const counts = await readBlocks(lists, states, forward, forward ? offset : total - offset);
@@ -148,13 +175,20 @@ export async function startOfOffset(lists: readonly PositionList[], states: read
     const n = counts.get(block)!;
     if (forward ? seen + n > offset : seen + n >= total - offset) {
       const before = forward ? seen : total - seen - n;
-      return { after: block === 0 ? undefined : block * POSITION_BLOCK - 1, skip: offset - before, block: { start: block * POSITION_BLOCK, count: n } };
+      return {
+        after: block === 0 ? undefined : block * POSITION_BLOCK - 1,
+        skip: offset - before,
+        block: { start: block * POSITION_BLOCK, count: n },
+      };
     }
     seen += n;
   }
   // Past the end (or the counts moved meanwhile): from the last block's start.
   const last = blocks.length ? Math.max(...blocks) : 0;
-  return { after: last === 0 ? undefined : last * POSITION_BLOCK - 1, skip: Math.max(0, offset - (total - (counts.get(last) ?? 0))) };
+  return {
+    after: last === 0 ? undefined : last * POSITION_BLOCK - 1,
+    skip: Math.max(0, offset - (total - (counts.get(last) ?? 0))),
+  };
 }
 
 /** The all-events list's live tickets per process state: its COUNT_SHARDS total items, one Query. */
@@ -166,5 +200,10 @@ export async function countAllEvents(): Promise<Map<number, number>> {
       Limit: COUNT_SHARDS,
     }),
   );
-  return new Map(PROCESS_STATES.map((state) => [state, (Items ?? []).reduce((sum, item) => sum + Number(item[stateName(state)] ?? 0), 0)]));
+  return new Map(
+    PROCESS_STATES.map((state) => [
+      state,
+      (Items ?? []).reduce((sum, item) => sum + Number(item[stateName(state)] ?? 0), 0),
+    ]),
+  );
 }

@@ -26,7 +26,13 @@ async function readOrCreate(): Promise<Buffer> {
   if (Item) return Buffer.from(String(Item.secret), 'base64');
   const secret = randomBytes(32);
   try {
-    await db.send(new PutCommand({ TableName: tableName(), Item: { ...key, entity: 'LogKey', secret: secret.toString('base64') }, ConditionExpression: 'attribute_not_exists(PK)' }));
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...key, entity: 'LogKey', secret: secret.toString('base64') },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
     return secret;
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;

@@ -60,9 +60,19 @@ export async function reserveAttempt(subject: Subject, limit: number): Promise<R
         new UpdateCommand({
           TableName: tableName(),
           Key: key,
-          UpdateExpression: 'SET entity = :entity, windowStart = if_not_exists(windowStart, :t), lockedUntil = if_not_exists(lockedUntil, :zero), lockouts = if_not_exists(lockouts, :zero), expiresAt = :expires ADD attempts :one',
-          ConditionExpression: 'attribute_not_exists(PK) OR (windowStart > :stale AND attempts < :limit AND lockedUntil <= :t)',
-          ExpressionAttributeValues: { ':entity': 'LoginThrottle', ':t': t, ':zero': 0, ':one': 1, ':stale': t - subject.rule.windowSeconds, ':limit': limit, ':expires': t + MEMORY_SECONDS },
+          UpdateExpression:
+            'SET entity = :entity, windowStart = if_not_exists(windowStart, :t), lockedUntil = if_not_exists(lockedUntil, :zero), lockouts = if_not_exists(lockouts, :zero), expiresAt = :expires ADD attempts :one',
+          ConditionExpression:
+            'attribute_not_exists(PK) OR (windowStart > :stale AND attempts < :limit AND lockedUntil <= :t)',
+          ExpressionAttributeValues: {
+            ':entity': 'LoginThrottle',
+            ':t': t,
+            ':zero': 0,
+            ':one': 1,
+            ':stale': t - subject.rule.windowSeconds,
+            ':limit': limit,
+            ':expires': t + MEMORY_SECONDS,
+          },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -76,9 +86,16 @@ export async function reserveAttempt(subject: Subject, limit: number): Promise<R
       if (old.windowStart > t - subject.rule.windowSeconds) {
         // The window is full of attempts whose checks are still under way (or of failures a
         // function did not live to count): try again when it ends, or sooner after a lock-out.
-        return { reserved: false, retryAfterSeconds: Math.max(1, Math.min(subject.rule.lockSeconds, old.windowStart + subject.rule.windowSeconds - t)) };
+        return {
+          reserved: false,
+          retryAfterSeconds: Math.max(
+            1,
+            Math.min(subject.rule.lockSeconds, old.windowStart + subject.rule.windowSeconds - t),
+          ),
+        };
       }
-      if (await startWindow(subject, old, t)) return { reserved: true, reservation: { subject, place: 1, item: { ...old, attempts: 1, windowStart: t } } };
+      if (await startWindow(subject, old, t))
+        return { reserved: true, reservation: { subject, place: 1, item: { ...old, attempts: 1, windowStart: t } } };
     }
   }
   // Lost every race: fail closed.
@@ -91,7 +108,14 @@ async function startWindow(subject: Subject, old: ThrottleItem, t: number): Prom
     await db.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.rateWindow(subject.rule.name, subject.value), entity: 'LoginThrottle', ...old, attempts: 1, windowStart: t, expiresAt: t + MEMORY_SECONDS },
+        Item: {
+          ...keys.rateWindow(subject.rule.name, subject.value),
+          entity: 'LoginThrottle',
+          ...old,
+          attempts: 1,
+          windowStart: t,
+          expiresAt: t + MEMORY_SECONDS,
+        },
         ConditionExpression: 'windowStart = :old',
         ExpressionAttributeValues: { ':old': old.windowStart },
       }),
@@ -119,10 +143,18 @@ export async function failAttempt({ subject, place, item }: Reservation, limit: 
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.rateWindow(rule.name, subject.value),
-        UpdateExpression: 'SET lockedUntil = :until, lockouts = :lockouts, attempts = :zero, windowStart = :t, expiresAt = :expires',
+        UpdateExpression:
+          'SET lockedUntil = :until, lockouts = :lockouts, attempts = :zero, windowStart = :t, expiresAt = :expires',
         // Only the window this attempt was counted in: a racing failure may have locked already.
         ConditionExpression: 'windowStart = :window AND lockedUntil <= :t',
-        ExpressionAttributeValues: { ':until': t + lockSeconds, ':lockouts': remembered + 1, ':zero': 0, ':t': t, ':window': item.windowStart, ':expires': t + lockSeconds + MEMORY_SECONDS },
+        ExpressionAttributeValues: {
+          ':until': t + lockSeconds,
+          ':lockouts': remembered + 1,
+          ':zero': 0,
+          ':t': t,
+          ':window': item.windowStart,
+          ':expires': t + lockSeconds + MEMORY_SECONDS,
+        },
       }),
     );
     return lockSeconds;
@@ -167,19 +199,34 @@ export async function countAccountFailure(rule: ThrottleRule, account: string): 
       TableName: tableName(),
       Key: keys.rateWindow(rule.name, `${account}#${window}`),
       UpdateExpression: 'SET entity = :entity, expiresAt = :expires ADD failures :one',
-      ExpressionAttributeValues: { ':entity': 'LoginThrottle', ':expires': (window + 2) * rule.windowSeconds, ':one': 1 },
+      ExpressionAttributeValues: {
+        ':entity': 'LoginThrottle',
+        ':expires': (window + 2) * rule.windowSeconds,
+        ':one': 1,
+      },
     }),
   );
 }
 
 export async function accountFailures(rule: ThrottleRule, account: string): Promise<number> {
   const window = Math.floor(epochSeconds() / rule.windowSeconds);
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.rateWindow(rule.name, `${account}#${window}`), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.rateWindow(rule.name, `${account}#${window}`),
+      ConsistentRead: true,
+    }),
+  );
   return Number(Item?.failures ?? 0);
 }
 
 /** The item a failed condition returned (in DynamoDB's attribute-value form). */
 function unmarshallThrottle(item: Record<string, { N?: string }>): ThrottleItem {
   const n = (name: string) => Number(item[name]?.N ?? 0);
-  return { attempts: n('attempts'), windowStart: n('windowStart'), lockedUntil: n('lockedUntil'), lockouts: n('lockouts') };
+  return {
+    attempts: n('attempts'),
+    windowStart: n('windowStart'),
+    lockedUntil: n('lockedUntil'),
+    lockouts: n('lockouts'),
+  };
 }

@@ -105,7 +105,10 @@ export async function readTicketsAndCounts(
   ticketIds: number[],
   withCounts: boolean,
 ): Promise<{ tickets: Map<number, TicketRecord>; counts?: OrderCounts }> {
-  const items = await batchGet([...ticketIds.map((id) => keys.ticket(id)), ...(withCounts ? [keys.orderCounts(customerId)] : [])]);
+  const items = await batchGet([
+    ...ticketIds.map((id) => keys.ticket(id)),
+    ...(withCounts ? [keys.orderCounts(customerId)] : []),
+  ]);
   const countsItem = withCounts ? items.pop() : undefined;
   const tickets = new Map(items.flatMap((item) => (item ? [[Number(item.id), fromTicketItem(item)] as const] : [])));
   return { tickets, ...(withCounts ? { counts: toCounts(countsItem) } : {}) };
@@ -132,7 +135,10 @@ export async function readOrders(
   range: { from?: string; to?: string },
   { budget, enough = Infinity, keep }: { budget: number; enough?: number; keep?: (order: Order) => boolean },
 ): Promise<OrderRead> {
-  const where = partition.eventId === undefined ? keys.customerOrders(partition.customerId) : keys.customerEventOrders(partition.customerId, partition.eventId);
+  const where =
+    partition.eventId === undefined
+      ? keys.customerOrders(partition.customerId)
+      : keys.customerEventOrders(partition.customerId, partition.eventId);
   // `~` sorts after the `#<id>` suffix, so orders made at exactly `to` are in.
   const key = keyCondition(where, keys.timeRange({ from: range.from || undefined, to: range.to || undefined }));
   const orders: Order[] = [];

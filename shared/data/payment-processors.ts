@@ -19,7 +19,15 @@ export async function putPaymentProcessor(settings: PaymentProcessor): Promise<v
   await db.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.paymentProcessor, entity: 'PaymentProcessor', provider, publishableKey, currency, mode, merchantName },
+      Item: {
+        ...keys.paymentProcessor,
+        entity: 'PaymentProcessor',
+        provider,
+        publishableKey,
+        currency,
+        mode,
+        merchantName,
+      },
     }),
   );
 }

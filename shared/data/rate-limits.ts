@@ -23,13 +23,20 @@ export async function takeSlot(name: string, subject: string, limit: number, win
     const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
     const t = epochSeconds();
     const recent = ((Item?.attempts as number[] | undefined) ?? []).filter((at) => at > t - windowSeconds);
-    if (recent.length >= limit) return { allowed: false, retryAfterSeconds: Math.max(1, recent[0]! + windowSeconds - t) };
+    if (recent.length >= limit)
+      return { allowed: false, retryAfterSeconds: Math.max(1, recent[0]! + windowSeconds - t) };
     const version = Number(Item?.version ?? 0);
     try {
       await db.send(
         new PutCommand({
           TableName: tableName(),
-          Item: { ...key, entity: 'RateWindow', attempts: [...recent, t], version: version + 1, expiresAt: t + windowSeconds },
+          Item: {
+            ...key,
+            entity: 'RateWindow',
+            attempts: [...recent, t],
+            version: version + 1,
+            expiresAt: t + windowSeconds,
+          },
           ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
           ...(Item ? { ExpressionAttributeValues: { ':version': version } } : {}),
         }),
@@ -55,7 +62,10 @@ export interface RateWindow {
  * names the limit; Retry-After from that window). Windows before it keep their slot: the
  * attempt was made.
  */
-export async function requireSlots(windows: readonly RateWindow[], message: (window: RateWindow) => string): Promise<void> {
+export async function requireSlots(
+  windows: readonly RateWindow[],
+  message: (window: RateWindow) => string,
+): Promise<void> {
   for (const window of windows) {
     const slot = await takeSlot(window.name, window.subject, window.limit, window.windowSeconds);
     if (!slot.allowed) throw new RateLimited(message(window), slot.retryAfterSeconds);

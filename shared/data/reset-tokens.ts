@@ -38,7 +38,9 @@ export async function deleteResetToken(tokenHash: string): Promise<void> {
 }
 
 export async function findResetToken(tokenHash: string): Promise<ResetToken | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.resetToken(tokenHash), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.resetToken(tokenHash), ConsistentRead: true }),
+  );
   return Item ? { tokenHash, adminId: Number(Item.adminId), expiresAt: Number(Item.expiresAt) } : undefined;
 }
 
@@ -87,5 +89,6 @@ export async function spendResetToken(token: ResetToken, newHash: string, curren
 
 /** Voids every outstanding token of an administrator (after a password change). */
 export async function voidResetTokens(adminId: number): Promise<void> {
-  for (const key of await outstandingTokenKeys(adminId)) await db.send(new DeleteCommand({ TableName: tableName(), Key: key }));
+  for (const key of await outstandingTokenKeys(adminId))
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: key }));
 }

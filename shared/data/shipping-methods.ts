@@ -4,7 +4,15 @@ import { now } from '../clock.ts';
 import type { NewShippingMethod, ShippingMethod, ShippingMethodPatch } from '../domain/shipping-method.ts';
 import { NotFound } from '../errors.ts';
 import type { Page } from '../domain/paging.ts';
-import { batchGet, db, MAX_TRANSACTION_ITEMS, queryPages, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import {
+  batchGet,
+  db,
+  MAX_TRANSACTION_ITEMS,
+  queryPages,
+  tableName,
+  transactWrite,
+  TransactionCancelled,
+} from './client.ts';
 import { allocateIds, countDelta, readCount } from './counters.ts';
 import { keyCondition, keys, withValues } from './keys.ts';
 
@@ -60,7 +68,11 @@ export async function getShippingMethod(id: number): Promise<ShippingMethod> {
  * search the count item gives the total, so only the first offset+limit items are read;
  * a search reads the whole (small) partition to count the matches.
  */
-export async function listShippingMethods(query: { name?: string; limit: number; offset: number }): Promise<Page<ShippingMethod>> {
+export async function listShippingMethods(query: {
+  name?: string;
+  limit: number;
+  offset: number;
+}): Promise<Page<ShippingMethod>> {
   const search = query.name?.trim().toLowerCase();
   const total = search ? undefined : readCount(COUNT);
   const items = await queryPages(

@@ -28,13 +28,15 @@ export class AnswerKeyTaken extends Conflict {
   }
 }
 
-const keyOf = ({ route, adminId, key }: AnswerScope) => keys.idempotentAnswer(route, keys.caller('admin', adminId), key);
+const keyOf = ({ route, adminId, key }: AnswerScope) =>
+  keys.idempotentAnswer(route, keys.caller('admin', adminId), key);
 
 /** The answer stored under the key for this ticket; 409 `idempotency_key_reused` when the key was used for another ticket. */
 export async function readTicketAnswer(scope: AnswerScope, ticketId: number): Promise<Ticket | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keyOf(scope), ConsistentRead: true }));
   if (!Item) return undefined;
-  if (Item.ticketId !== ticketId) throw new Conflict('This Idempotency-Key was already used for another ticket.', 'idempotency_key_reused');
+  if (Item.ticketId !== ticketId)
+    throw new Conflict('This Idempotency-Key was already used for another ticket.', 'idempotency_key_reused');
   return Item.answer as Ticket;
 }
 
@@ -43,7 +45,13 @@ export const ticketAnswerPut = (scope: AnswerScope, ticketId: number, answer: Ti
   action: {
     Put: {
       TableName: tableName(),
-      Item: { ...keyOf(scope), entity: 'IdempotentAnswer', ticketId, answer, expiresAt: epochSeconds() + IDEMPOTENCY_TTL_SECONDS },
+      Item: {
+        ...keyOf(scope),
+        entity: 'IdempotentAnswer',
+        ticketId,
+        answer,
+        expiresAt: epochSeconds() + IDEMPOTENCY_TTL_SECONDS,
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   },
@@ -54,7 +62,11 @@ export const ticketAnswerPut = (scope: AnswerScope, ticketId: number, answer: Ti
  * Runs an idempotent ticket change: when the key's answer was stored meanwhile by a
  * concurrent request (AnswerKeyTaken), answers that answer instead.
  */
-export async function answeringOnce(scope: AnswerScope | undefined, ticketId: number, change: () => Promise<Ticket>): Promise<Ticket> {
+export async function answeringOnce(
+  scope: AnswerScope | undefined,
+  ticketId: number,
+  change: () => Promise<Ticket>,
+): Promise<Ticket> {
   try {
     return await change();
   } catch (error) {

@@ -41,11 +41,27 @@ export class StaleTicket extends Conflict {
   }
 }
 
+type Role =
+  | { kind: 'ticket' }
+  | { kind: 'type'; typeId: number }
+  | { kind: 'bib'; bib: string }
+  | { kind: 'barcode'; barcode: string }
+  | { kind: 'extra'; onConditionFailed?: () => Error }
+  | { kind: 'other' };
 
-type Role = { kind: 'ticket' } | { kind: 'type'; typeId: number } | { kind: 'bib'; bib: string } | { kind: 'barcode'; barcode: string } | { kind: 'extra'; onConditionFailed?: () => Error } | { kind: 'other' };
-
-const bibItem = (record: TicketRecord) => ({ ...keys.bib(record.eventId, record.bibNumber!), entity: 'UniqueBib', ticketId: record.id, eventId: record.eventId, bibNumber: record.bibNumber });
-const barcodeItem = (record: TicketRecord) => ({ ...keys.barcode(record.barcode), entity: 'UniqueBarcode', ticketId: record.id, barcode: record.barcode });
+const bibItem = (record: TicketRecord) => ({
+  ...keys.bib(record.eventId, record.bibNumber!),
+  entity: 'UniqueBib',
+  ticketId: record.id,
+  eventId: record.eventId,
+  bibNumber: record.bibNumber,
+});
+const barcodeItem = (record: TicketRecord) => ({
+  ...keys.barcode(record.barcode),
+  entity: 'UniqueBarcode',
+  ticketId: record.id,
+  barcode: record.barcode,
+});
 
 /**
  * Every item a new ticket's create transaction puts, built by the same functions as that
@@ -54,7 +70,12 @@ const barcodeItem = (record: TicketRecord) => ({ ...keys.barcode(record.barcode)
  * tickets move are `newTicketCounterUpdates`. Uniqueness (bib, barcode) is the caller's.
  */
 export function newTicketItems(record: TicketRecord, history: TicketHistoryEntry): Record<string, unknown>[] {
-  const items: Record<string, unknown>[] = [ticketItem({ ...record, version: history.version }), historyPut(record.id, history).Put.Item, ...listEntryItems(record), ...searchEntryItems(record)];
+  const items: Record<string, unknown>[] = [
+    ticketItem({ ...record, version: history.version }),
+    historyPut(record.id, history).Put.Item,
+    ...listEntryItems(record),
+    ...searchEntryItems(record),
+  ];
   if (holdsBib(record)) items.push(bibItem(record));
   if (!record.deleted) items.push(barcodeItem(record));
   return items;
@@ -93,7 +114,10 @@ function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, 
   const oldBib = before && holdsBib(before) ? keys.bib(before.eventId, before.bibNumber!) : undefined;
   const newBib = holdsBib(after) ? keys.bib(after.eventId, after.bibNumber!) : undefined;
   if (oldBib?.PK === newBib?.PK) return [];
-  const mine = { ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id', ExpressionAttributeValues: { ':id': after.id } };
+  const mine = {
+    ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id',
+    ExpressionAttributeValues: { ':id': after.id },
+  };
   const actions: [Action, Role][] = [];
   if (oldBib) actions.push([{ Delete: { TableName: tableName(), Key: oldBib, ...mine } }, { kind: 'other' }]);
   if (newBib) {
@@ -108,7 +132,10 @@ function barcodeActions(before: TicketRecord | null, after: TicketRecord): [Acti
   const oldCode = before && !before.deleted ? keys.barcode(before.barcode) : undefined;
   const newCode = !after.deleted ? keys.barcode(after.barcode) : undefined;
   if (oldCode?.PK === newCode?.PK) return [];
-  const mine = { ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id', ExpressionAttributeValues: { ':id': after.id } };
+  const mine = {
+    ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id',
+    ExpressionAttributeValues: { ':id': after.id },
+  };
   const actions: [Action, Role][] = [];
   if (oldCode) actions.push([{ Delete: { TableName: tableName(), Key: oldCode, ...mine } }, { kind: 'other' }]);
   if (newCode) {
@@ -155,7 +182,11 @@ function plannedActions(changes: TicketChange[], extra: ExtraAction[]): [Action,
   for (const { before, after, history } of changes) {
     const Item = ticketItem({ ...after, version: history.version });
     const condition = before
-      ? { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': before.version } }
+      ? {
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': before.version },
+        }
       : { ConditionExpression: 'attribute_not_exists(PK)' };
     planned.push([{ Put: { TableName: tableName(), Item, ...condition } }, { kind: 'ticket' }]);
     planned.push([historyPut(after.id, history), { kind: 'ticket' }]);
@@ -176,7 +207,8 @@ function plannedActions(changes: TicketChange[], extra: ExtraAction[]): [Action,
 }
 
 /** The TransactItems a commit of these changes sends (for a caller that sends them itself: the bench's raw side). */
-export const ticketChangeActions = (changes: TicketChange[], extra: ExtraAction[] = []): Action[] => plannedActions(changes, extra).map(([action]) => action);
+export const ticketChangeActions = (changes: TicketChange[], extra: ExtraAction[] = []): Action[] =>
+  plannedActions(changes, extra).map(([action]) => action);
 
 /** Writes the changes and `extra` in one transaction. Throws 409 `sold_out` / `bib_taken`, an extra's own error, or StaleTicket. */
 export async function commitTicketChanges(changes: TicketChange[], extra: ExtraAction[] = []): Promise<void> {
@@ -187,7 +219,10 @@ export async function commitTicketChanges(changes: TicketChange[], extra: ExtraA
     // Conflicts that outlast transactWrite's own retries stay a 503 (TransactionConflicts):
     // re-deciding on a fresh read would run those retries again, nested, past the timeout.
     if (!(error instanceof TransactionCancelled)) throw error;
-    throw refusalOf(error, planned.map(([, role]) => role));
+    throw refusalOf(
+      error,
+      planned.map(([, role]) => role),
+    );
   }
 }
 
@@ -197,7 +232,8 @@ function refusalOf(error: TransactionCancelled, roles: Role[]): Error {
   for (const role of failed) {
     if (role.kind === 'type') return new Conflict(`Ticket type ${role.typeId} is sold out.`, 'sold_out');
     if (role.kind === 'bib') return new Conflict(`Bib number ${role.bib} is already taken in this event.`, 'bib_taken');
-    if (role.kind === 'barcode') return new Conflict(`Barcode ${role.barcode} is already taken by another ticket.`, 'barcode_taken');
+    if (role.kind === 'barcode')
+      return new Conflict(`Barcode ${role.barcode} is already taken by another ticket.`, 'barcode_taken');
     if (role.kind === 'extra' && role.onConditionFailed) return role.onConditionFailed();
   }
   return error;

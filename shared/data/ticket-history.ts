@@ -21,14 +21,20 @@ export const historyPut = (ticketId: number, entry: TicketHistoryEntry) => ({
  * `latest - offset` down to `latest - offset - limit + 1`, read by key range with a
  * `Limit`, so a deep page costs what the first one does.
  */
-export async function readTicketHistory(ticketId: number, latest: number, page: { limit: number; offset: number }): Promise<TicketHistoryEntry[]> {
+export async function readTicketHistory(
+  ticketId: number,
+  latest: number,
+  page: { limit: number; offset: number },
+): Promise<TicketHistoryEntry[]> {
   const newest = latest - page.offset;
   if (newest < 1) return [];
   const oldest = Math.max(1, newest - page.limit + 1);
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      ...keyCondition(keys.ticketItems(ticketId), { between: [keys.ticketHistory(ticketId, oldest).SK, keys.ticketHistory(ticketId, newest).SK] }),
+      ...keyCondition(keys.ticketItems(ticketId), {
+        between: [keys.ticketHistory(ticketId, oldest).SK, keys.ticketHistory(ticketId, newest).SK],
+      }),
       ScanIndexForward: false,
       Limit: page.limit,
     }),

@@ -23,20 +23,28 @@ export async function countsOf(filter: TicketListFilter) {
     return { event: none, team: none, type: none, access: none, teamType: none, all: { all, counted } };
   }
   const own = ownEvents(filter);
-  const teamNames = (filter.teams ?? []).flatMap((team) => PROCESS_STATES.map((state) => filterCount.team(team, state)));
-  const typeNames = (filter.ticketTypes ?? []).flatMap((type) => PROCESS_STATES.map((state) => filterCount.type(type, state)));
+  const teamNames = (filter.teams ?? []).flatMap((team) =>
+    PROCESS_STATES.map((state) => filterCount.team(team, state)),
+  );
+  const typeNames = (filter.ticketTypes ?? []).flatMap((type) =>
+    PROCESS_STATES.map((state) => filterCount.type(type, state)),
+  );
   // The granted tickets' counter of the filter's shape (in the access events' shards): all of them, or by team, type or pair.
   const accessOf = (state: number): string[] => {
     if (!filter.accessEvents.length) return [];
     if (filter.teams?.length && filter.ticketTypes?.length) return pairsOf(state, filterCount.accessTeamType);
     if (filter.teams?.length) return [...new Set(filter.teams)].map((team) => filterCount.accessTeam(team, state));
-    if (filter.ticketTypes?.length) return [...new Set(filter.ticketTypes)].map((type) => filterCount.accessType(type, state));
+    if (filter.ticketTypes?.length)
+      return [...new Set(filter.ticketTypes)].map((type) => filterCount.accessType(type, state));
     return [filterCount.access(state)];
   };
   // The team × type pairs' counters, when the filter names both and few enough pairs to read (countIsExact).
-  const pairsOf = (state: number, name: (team: number, type: number, state: number) => string) => (filter.teams?.length && filter.ticketTypes?.length && countIsExact(filter)
-    ? [...new Set(filter.teams)].flatMap((team) => [...new Set(filter.ticketTypes)].map((type) => name(team, type, state)))
-    : []);
+  const pairsOf = (state: number, name: (team: number, type: number, state: number) => string) =>
+    filter.teams?.length && filter.ticketTypes?.length && countIsExact(filter)
+      ? [...new Set(filter.teams)].flatMap((team) =>
+          [...new Set(filter.ticketTypes)].map((type) => name(team, type, state)),
+        )
+      : [];
   const pairs = (state: number) => pairsOf(state, filterCount.teamType);
   const accessNames = PROCESS_STATES.flatMap(accessOf);
   const pairNames = PROCESS_STATES.flatMap(pairs);
@@ -66,7 +74,8 @@ export async function countsOf(filter: TicketListFilter) {
     }
     return { all, counted };
   };
-  const named = (names: (state: number) => string[]) => (item: Item, state: number) => names(state).reduce((total, name) => total + Number(item[name] ?? 0), 0);
+  const named = (names: (state: number) => string[]) => (item: Item, state: number) =>
+    names(state).reduce((total, name) => total + Number(item[name] ?? 0), 0);
   return {
     event: sum((item, state) => Number((item.listed as Record<string, number> | undefined)?.[String(state)] ?? 0)),
     team: sum(named((state) => (filter.teams ?? []).map((team) => filterCount.team(team, state)))),
@@ -89,4 +98,3 @@ export function countedOf(query: TicketListFilter, counts: Counts): number | und
   if (query.ticketTypes?.length) return counts.type.counted + counts.access.counted;
   return counts.event.counted + counts.access.counted;
 }
-

@@ -30,15 +30,26 @@ const tuple = (record: TicketRecord) => ({
 });
 
 /** The other events the ticket's type grants entry to (its own event lists it anyway). */
-export const grantedEvents = (record: TicketRecord): number[] => [...new Set(record.accessEvents ?? [])].filter((eventId) => eventId !== record.eventId);
+export const grantedEvents = (record: TicketRecord): number[] =>
+  [...new Set(record.accessEvents ?? [])].filter((eventId) => eventId !== record.eventId);
 
 /** The entries a ticket has in this state: none when deleted. */
 export function listEntryItems(record: TicketRecord): ListEntry[] {
   if (record.deleted) return [];
   const { id, eventId } = record;
   const entries: ListEntry[] = [
-    { ...keys.ticketListEntry(id), entity: 'TicketListEntry', ...keys.listEntryIndexes(eventId, record.teamId ?? 0, record.processState, id), ...tuple(record) },
-    { ...keys.ticketEventEntry(id), entity: 'TicketEventEntry', ...keys.eventEntryIndexes(eventId, record.typeId, id), ...tuple(record) },
+    {
+      ...keys.ticketListEntry(id),
+      entity: 'TicketListEntry',
+      ...keys.listEntryIndexes(eventId, record.teamId ?? 0, record.processState, id),
+      ...tuple(record),
+    },
+    {
+      ...keys.ticketEventEntry(id),
+      entity: 'TicketEventEntry',
+      ...keys.eventEntryIndexes(eventId, record.typeId, id),
+      ...tuple(record),
+    },
     {
       ...keys.ticketPurchaseEntry(id),
       entity: 'TicketPurchaseEntry',
@@ -50,7 +61,12 @@ export function listEntryItems(record: TicketRecord): ListEntry[] {
     },
   ];
   for (const granted of grantedEvents(record)) {
-    entries.push({ ...keys.ticketAccessEntry(id, granted), entity: 'TicketAccessEntry', ...keys.accessEntryIndexes(granted, id), ...tuple(record) });
+    entries.push({
+      ...keys.ticketAccessEntry(id, granted),
+      entity: 'TicketAccessEntry',
+      ...keys.accessEntryIndexes(granted, id),
+      ...tuple(record),
+    });
   }
   return entries;
 }
@@ -64,14 +80,21 @@ const NEWER_ENTRIES = new Set([keys.ticketEventEntry(0).SK, keys.ticketPurchaseE
  * an item stored before the newer entries) puts those whatever they were.
  */
 export function listEntryActions(before: TicketRecord | null, after: TicketRecord, beforeHasEntries = true) {
-  const stored = (before ? listEntryItems(before) : []).filter((item) => beforeHasEntries || !NEWER_ENTRIES.has(item.SK));
+  const stored = (before ? listEntryItems(before) : []).filter(
+    (item) => beforeHasEntries || !NEWER_ENTRIES.has(item.SK),
+  );
   const old = new Map(stored.map((item) => [item.SK, JSON.stringify(item)]));
-  const actions: ({ Put: { TableName: string; Item: ListEntry } } | { Delete: { TableName: string; Key: { PK: string; SK: string } } })[] = [];
+  const actions: (
+    | { Put: { TableName: string; Item: ListEntry } }
+    | { Delete: { TableName: string; Key: { PK: string; SK: string } } }
+  )[] = [];
   const kept = new Set<string>();
   for (const item of listEntryItems(after)) {
     kept.add(item.SK);
     if (old.get(item.SK) !== JSON.stringify(item)) actions.push({ Put: { TableName: tableName(), Item: item } });
   }
-  for (const sk of old.keys()) if (!kept.has(sk)) actions.push({ Delete: { TableName: tableName(), Key: { PK: keys.ticket(after.id).PK, SK: sk } } });
+  for (const sk of old.keys())
+    if (!kept.has(sk))
+      actions.push({ Delete: { TableName: tableName(), Key: { PK: keys.ticket(after.id).PK, SK: sk } } });
   return actions;
 }

@@ -48,18 +48,34 @@ export const nextSort = (sort: string): string => `${sort.slice(0, -10)}${sortab
 /** The sort key a record has in a serving list of that order (where a cursor after it resumes). */
 export function sortOf(order: ServingOrder, record: TicketRecord): string {
   switch (order) {
-    case 'id': return keys.ticketSort(record.id);
-    case 'purchase': return keys.purchaseSort(record.purchasedDate ?? record.created, record.id);
-    case 'update': return keys.updateSort(record.updated, record.id);
+    case 'id':
+      return keys.ticketSort(record.id);
+    case 'purchase':
+      return keys.purchaseSort(record.purchasedDate ?? record.created, record.id);
+    case 'update':
+      return keys.updateSort(record.updated, record.id);
   }
 }
 
 /** One key range in index order from after `after`, `Limit`ed by what is still missing plus what `accept` dropped so far. */
-async function readRange({ partition, range }: Range, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
-  const [from, to] = range && 'between' in range ? range.between : [range && 'from' in range ? range.from : undefined, range && 'to' in range ? range.to : undefined];
+async function readRange(
+  { partition, range }: Range,
+  { after, need, budget, accept }: ReadBounds,
+): Promise<IndexRead & { lastSort?: string }> {
+  const [from, to] =
+    range && 'between' in range
+      ? range.between
+      : [range && 'from' in range ? range.from : undefined, range && 'to' in range ? range.to : undefined];
   const start = after === undefined ? from : from === undefined || nextSort(after) > from ? nextSort(after) : from;
   if (start !== undefined && to !== undefined && start > to) return { records: [], complete: true, itemsRead: 0 };
-  const sort: SortCondition | undefined = start !== undefined && to !== undefined ? { between: [start, to] } : start !== undefined ? { from: start } : to !== undefined ? { to } : undefined;
+  const sort: SortCondition | undefined =
+    start !== undefined && to !== undefined
+      ? { between: [start, to] }
+      : start !== undefined
+        ? { from: start }
+        : to !== undefined
+          ? { to }
+          : undefined;
   const input: QueryCommandInput = { TableName: tableName(), ...keyCondition(partition, sort) };
   const sortName = keyAttributes(partition).sort;
   const records: TicketRecord[] = [];
@@ -67,7 +83,13 @@ async function readRange({ partition, range }: Range, { after, need, budget, acc
   let lastSort: string | undefined;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await db.send(new QueryCommand({ ...input, Limit: Math.min(budget - read, need - records.length + (read - records.length)), ExclusiveStartKey: startKey }));
+    const page = await db.send(
+      new QueryCommand({
+        ...input,
+        Limit: Math.min(budget - read, need - records.length + (read - records.length)),
+        ExclusiveStartKey: startKey,
+      }),
+    );
     const items = page.Items ?? [];
     read += items.length;
     if (items.length) lastSort = String(items.at(-1)![sortName]);
@@ -79,13 +101,17 @@ async function readRange({ partition, range }: Range, { after, need, budget, acc
 }
 
 /** An order's live tickets (an order holds at most 50). */
-export const orderTickets = (orderId: number, bounds: ReadBounds) => readRange({ partition: keys.orderTickets(orderId) }, bounds);
+export const orderTickets = (orderId: number, bounds: ReadBounds) =>
+  readRange({ partition: keys.orderTickets(orderId) }, bounds);
 /** An event's live tickets, in id order. */
-export const eventTickets = (eventId: number, bounds: ReadBounds) => readRange({ partition: keys.eventTickets(eventId) }, bounds);
+export const eventTickets = (eventId: number, bounds: ReadBounds) =>
+  readRange({ partition: keys.eventTickets(eventId) }, bounds);
 /** A type's live tickets, in id order. */
-export const typeTickets = (typeId: number, bounds: ReadBounds) => readRange({ partition: keys.typeTickets(typeId) }, bounds);
+export const typeTickets = (typeId: number, bounds: ReadBounds) =>
+  readRange({ partition: keys.typeTickets(typeId) }, bounds);
 /** A customer's live tickets. */
-export const customerTickets = (customerId: number, bounds: ReadBounds) => readRange({ partition: keys.customerTickets(customerId) }, bounds);
+export const customerTickets = (customerId: number, bounds: ReadBounds) =>
+  readRange({ partition: keys.customerTickets(customerId) }, bounds);
 /** An event's live tickets bought within the range (a key condition). */
 export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
   readRange({ partition: keys.eventPurchases(eventId), range: keys.timeRange(range) }, bounds);
@@ -98,7 +124,13 @@ export const eventPurchases = (eventId: number, range: { from?: string; to?: str
  * that partition holds `need` records before it, so the page is always whole. A search
  * that is a ticket id (`byId`) also finds that ticket, in its place in the same order.
  */
-export async function searchedTickets(where: SearchPartition[], key: SearchKey, typeId: number | undefined, bounds: ReadBounds, byId?: number): Promise<IndexRead> {
+export async function searchedTickets(
+  where: SearchPartition[],
+  key: SearchKey,
+  typeId: number | undefined,
+  bounds: ReadBounds,
+  byId?: number,
+): Promise<IndexRead> {
   const share = { ...bounds, budget: Math.max(bounds.need, Math.floor(bounds.budget / Math.max(1, where.length))) };
   const [reads, named] = await Promise.all([
     Promise.all(where.map((partition) => searchedIn(partition, key, typeId, share))),
@@ -107,7 +139,13 @@ export async function searchedTickets(where: SearchPartition[], key: SearchKey, 
   const open = reads.filter((read) => !read.complete);
   const cut = open.length ? open.map((read) => read.lastSort ?? '').sort()[0]! : undefined;
   const found = reads.flatMap((read) => read.records);
-  const withNamed = named && bounds.accept(named) && (typeId === undefined || named.typeId === typeId) && !found.some((record) => record.id === named.id) ? [...found, named] : found;
+  const withNamed =
+    named &&
+    bounds.accept(named) &&
+    (typeId === undefined || named.typeId === typeId) &&
+    !found.some((record) => record.id === named.id)
+      ? [...found, named]
+      : found;
   const merged = withNamed
     .map((record) => ({ record, sort: searchSortOf(record, key.word) }))
     .filter(({ sort }) => (bounds.after === undefined || sort > bounds.after) && (cut === undefined || sort <= cut))
@@ -116,14 +154,24 @@ export async function searchedTickets(where: SearchPartition[], key: SearchKey, 
   return { records: merged.map(({ record }) => record), complete: cut === undefined, itemsRead };
 }
 
-async function searchedIn(where: SearchPartition, key: SearchKey, typeId: number | undefined, { after, need, budget, accept }: ReadBounds): Promise<IndexRead & { lastSort?: string }> {
+async function searchedIn(
+  where: SearchPartition,
+  key: SearchKey,
+  typeId: number | undefined,
+  { after, need, budget, accept }: ReadBounds,
+): Promise<IndexRead & { lastSort?: string }> {
   const records: TicketRecord[] = [];
   let read = 0;
   let cursor = after;
   let complete = false;
   while (records.length < need && read < budget) {
     const ofType = typeId === undefined ? undefined : (entry: { typeId: number }) => entry.typeId === typeId;
-    const chunk = await readSearchEntries(where, key, { after: cursor, need: need - records.length, budget: budget - read, accept: ofType });
+    const chunk = await readSearchEntries(where, key, {
+      after: cursor,
+      need: need - records.length,
+      budget: budget - read,
+      accept: ofType,
+    });
     read += chunk.itemsRead;
     const found = await readTicketRecords(chunk.ticketIds);
     for (const id of chunk.ticketIds) {
@@ -153,7 +201,9 @@ export async function ticketUpdates(range: { from?: string; to?: string }, bound
   );
   const cuts = shards.filter((shard) => !shard.complete).map((shard) => shard.lastSort!);
   const cut = cuts.length ? cuts.sort()[0] : undefined;
-  const records = shards.flatMap((shard) => shard.records).filter((record) => cut === undefined || sortOf('update', record) <= cut);
+  const records = shards
+    .flatMap((shard) => shard.records)
+    .filter((record) => cut === undefined || sortOf('update', record) <= cut);
   records.sort((a, b) => (sortOf('update', a) < sortOf('update', b) ? -1 : 1));
   return { records, complete: cut === undefined, itemsRead: shards.reduce((sum, shard) => sum + shard.itemsRead, 0) };
 }
@@ -163,21 +213,39 @@ export async function ticketUpdates(range: { from?: string; to?: string }, bound
 /** Orders' `affiliate` (the `promoter` expansion). */
 export async function orderAffiliates(orderIds: number[]): Promise<Map<number, string | null>> {
   const ids = [...new Set(orderIds)];
-  const items = await batchGet(ids.map((id) => keys.order(id)), { projection: 'id, affiliate' });
-  return new Map(items.flatMap((item) => (item ? [[Number(item.id), (item.affiliate as string | null) ?? null] as const] : [])));
+  const items = await batchGet(
+    ids.map((id) => keys.order(id)),
+    { projection: 'id, affiliate' },
+  );
+  return new Map(
+    items.flatMap((item) => (item ? [[Number(item.id), (item.affiliate as string | null) ?? null] as const] : [])),
+  );
 }
 
 /** Wave times by event and id (the `waveTime` expansion), keyed `<eventId>/<id>`. */
 export async function waveTimes(waves: { eventId: number; id: number }[]): Promise<Map<string, ListWaveTime>> {
-  const items = await batchGet(waves.map((wave) => keys.waveTime(wave.eventId, wave.id)), {
-    // Both are DynamoDB reserved words.
-    projection: 'id, eventId, #name, startTime, #capacity',
-    names: { '#name': 'name', '#capacity': 'capacity' },
-  });
+  const items = await batchGet(
+    waves.map((wave) => keys.waveTime(wave.eventId, wave.id)),
+    {
+      // Both are DynamoDB reserved words.
+      projection: 'id, eventId, #name, startTime, #capacity',
+      names: { '#name': 'name', '#capacity': 'capacity' },
+    },
+  );
   return new Map(
     items.flatMap((item) =>
       item
-        ? [[`${item.eventId}/${item.id}`, { id: Number(item.id), name: String(item.name), startTime: String(item.startTime), capacity: Number(item.capacity) }] as const]
+        ? [
+            [
+              `${item.eventId}/${item.id}`,
+              {
+                id: Number(item.id),
+                name: String(item.name),
+                startTime: String(item.startTime),
+                capacity: Number(item.capacity),
+              },
+            ] as const,
+          ]
         : [],
     ),
   );
@@ -186,6 +254,20 @@ export async function waveTimes(waves: { eventId: number; id: number }[]): Promi
 /** Customers' `{id, name, emailAddress}` (the `user` expansion). */
 export async function customerSummaries(customerIds: number[]): Promise<Map<number, ListUser>> {
   const ids = [...new Set(customerIds)];
-  const items = await batchGet(ids.map((id) => keys.customer(id)), { projection: 'id, #name, emailAddress', names: { '#name': 'name' } });
-  return new Map(items.flatMap((item) => (item ? [[Number(item.id), { id: Number(item.id), name: String(item.name), emailAddress: String(item.emailAddress) }] as const] : [])));
+  const items = await batchGet(
+    ids.map((id) => keys.customer(id)),
+    { projection: 'id, #name, emailAddress', names: { '#name': 'name' } },
+  );
+  return new Map(
+    items.flatMap((item) =>
+      item
+        ? [
+            [
+              Number(item.id),
+              { id: Number(item.id), name: String(item.name), emailAddress: String(item.emailAddress) },
+            ] as const,
+          ]
+        : [],
+    ),
+  );
 }

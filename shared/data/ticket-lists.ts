@@ -84,7 +84,11 @@ interface ReadFrom {
  * at 1 MB (about 700 whole tickets): the follow-up asks for the rest only, so an offset read
  * costs offset + limit + 1 items at any partition size.
  */
-async function readSource(source: ListSource<Partition>, { from, descending, need, budget, tuples }: ReadFrom, accept: (item: Item) => boolean | 'stop'): Promise<SourceRead> {
+async function readSource(
+  source: ListSource<Partition>,
+  { from, descending, need, budget, tuples }: ReadFrom,
+  accept: (item: Item) => boolean | 'stop',
+): Promise<SourceRead> {
   const matches: Item[] = [];
   let read = 0;
   let lastId = from ?? (descending ? Infinity : 0);
@@ -93,7 +97,14 @@ async function readSource(source: ListSource<Partition>, { from, descending, nee
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        ...keyCondition(source.partition, from === undefined ? undefined : descending ? { before: keys.ticketSort(from) } : { after: keys.ticketSort(from) }),
+        ...keyCondition(
+          source.partition,
+          from === undefined
+            ? undefined
+            : descending
+              ? { before: keys.ticketSort(from) }
+              : { after: keys.ticketSort(from) },
+        ),
         ScanIndexForward: !descending,
         Limit: Math.min(budget - read, need - matches.length + (read - matches.length)),
         ...(tuples ? { ProjectionExpression: TUPLE_PROJECTION } : {}),
@@ -133,21 +144,38 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
     return { totalCount: counted, ...paging, items: [], next: null, totalCountIsEstimate: false };
   }
   if (query.newestFirst) {
-    if (counted === undefined) throw new Error('newestFirst needs a combination with exact counts (the events alone or all of them).');
-    return { totalCount: counted, ...paging, ...(await newestFirstPage(query, counts, counted)), totalCountIsEstimate: false };
+    if (counted === undefined)
+      throw new Error('newestFirst needs a combination with exact counts (the events alone or all of them).');
+    return {
+      totalCount: counted,
+      ...paging,
+      ...(await newestFirstPage(query, counts, counted)),
+      totalCountIsEstimate: false,
+    };
   }
   const start = await startOf(query, counted);
   if (start.block) {
     // From the kept positions (so `counted` is exact): the page read from its block's nearer end.
     const at = await idsAt(query, counts, start, query.limit);
     const more = query.offset + at.pageIds.length < counted!;
-    return { totalCount: counted!, ...paging, items: await listedRecords(at.pageIds.map((id) => at.byId.get(id)!)), next: at.pageIds.length === query.limit && more ? encodeCursor(at.pageIds.at(-1)!) : null, totalCountIsEstimate: false };
+    return {
+      totalCount: counted!,
+      ...paging,
+      items: await listedRecords(at.pageIds.map((id) => at.byId.get(id)!)),
+      next: at.pageIds.length === query.limit && more ? encodeCursor(at.pageIds.at(-1)!) : null,
+      totalCountIsEstimate: false,
+    };
   }
   const { ids, byId, more, complete } = await readPage(query, counts, start, false);
   const pageIds = ids.slice(start.skip, start.skip + query.limit);
   const items = await listedRecords(pageIds.map((id) => byId.get(id)!));
   const read = complete && start.after === undefined ? ids.length : undefined;
-  const bound = Math.min(counts.event.counted, ...(query.teams?.length ? [counts.team.counted] : []), ...(query.ticketTypes?.length ? [counts.type.counted] : [])) + counts.access.counted;
+  const bound =
+    Math.min(
+      counts.event.counted,
+      ...(query.teams?.length ? [counts.team.counted] : []),
+      ...(query.ticketTypes?.length ? [counts.type.counted] : []),
+    ) + counts.access.counted;
   return {
     totalCount: counted ?? read ?? Math.max(bound, ids.length),
     ...paging,
@@ -163,7 +191,11 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
  * limit`, reversed (the counts are exact, so the mirror is too), found from the kept
  * positions. `next` resumes below the page's lowest id.
  */
-async function newestFirstPage(query: TicketListQuery, counts: Counts, total: number): Promise<Pick<TicketListPage, 'items' | 'next'>> {
+async function newestFirstPage(
+  query: TicketListQuery,
+  counts: Counts,
+  total: number,
+): Promise<Pick<TicketListPage, 'items' | 'next'>> {
   let pageIds: number[];
   let byId: Map<number, Item>;
   let more: boolean;
@@ -176,7 +208,10 @@ async function newestFirstPage(query: TicketListQuery, counts: Counts, total: nu
     byId = at.byId;
     more = from > 0;
   } else {
-    const start = query.cursor === undefined ? { after: undefined, skip: query.offset } : { after: decodeCursor(query.cursor, true), skip: 0 };
+    const start =
+      query.cursor === undefined
+        ? { after: undefined, skip: query.offset }
+        : { after: decodeCursor(query.cursor, true), skip: 0 };
     const read = await readPage(query, counts, start, true);
     pageIds = read.ids.slice(start.skip, start.skip + query.limit);
     byId = read.byId;
@@ -192,7 +227,12 @@ async function newestFirstPage(query: TicketListQuery, counts: Counts, total: nu
  * later half, down from the block's end (and up past it, in parallel, when the page runs
  * over the block's end), so a page skips at most half a block at any depth.
  */
-async function idsAt(query: TicketListQuery, counts: Counts, start: ListStart, window: number): Promise<{ pageIds: number[]; byId: Map<number, Item> }> {
+async function idsAt(
+  query: TicketListQuery,
+  counts: Counts,
+  start: ListStart,
+  window: number,
+): Promise<{ pageIds: number[]; byId: Map<number, Item> }> {
   const block = start.block;
   if (!block || start.skip <= block.count / 2) {
     const read = await readPage({ ...query, limit: window }, counts, start, false);
@@ -203,7 +243,9 @@ async function idsAt(query: TicketListQuery, counts: Counts, start: ListStart, w
   const end = block.start + POSITION_BLOCK;
   const [down, up] = await Promise.all([
     readPage({ ...query, limit: tail - 1 }, counts, { after: end, skip: 0 }, true, true),
-    tail < window ? readPage({ ...query, limit: window - tail }, counts, { after: end - 1, skip: 0 }, false) : undefined,
+    tail < window
+      ? readPage({ ...query, limit: window - tail }, counts, { after: end - 1, skip: 0 }, false)
+      : undefined,
   ]);
   const pageIds = [...down.ids.slice(0, tail).reverse(), ...(up?.ids ?? [])].slice(0, window);
   return { pageIds, byId: new Map([...down.byId, ...(up?.byId ?? [])]) };
@@ -215,7 +257,13 @@ async function idsAt(query: TicketListQuery, counts: Counts, start: ListStart, w
  * each (only its filter tuple with `tuples`: an offset's skipped items); `more` when a
  * match follows the page, `complete` when every partition was read to its end.
  */
-async function readPage(query: TicketListQuery, counts: Counts, start: ListStart, descending: boolean, tuples = start.skip > 0) {
+async function readPage(
+  query: TicketListQuery,
+  counts: Counts,
+  start: ListStart,
+  descending: boolean,
+  tuples = start.skip > 0,
+) {
   const dims = candidates(query);
   // What reading each would scan. The included states' entries are merged from several partitions and batch-read
   // after: worth it only when the excluded states hold at least as many tickets as the included ones.
@@ -246,7 +294,11 @@ async function readPage(query: TicketListQuery, counts: Counts, start: ListStart
     const id = listedTicketId(item);
     const seen = byId.get(id);
     // A whole ticket beats an entry of it: it needs no batch read.
-    if ((cut === undefined || id === cut || before(id, cut)) && (!seen || (seen.entity !== 'Ticket' && item.entity === 'Ticket'))) byId.set(id, item);
+    if (
+      (cut === undefined || id === cut || before(id, cut)) &&
+      (!seen || (seen.entity !== 'Ticket' && item.entity === 'Ticket'))
+    )
+      byId.set(id, item);
   }
   const ids = [...byId.keys()].sort((a, b) => (descending ? b - a : a - b));
   // A partition stopped at its share before the page was known: the page would be short.
@@ -261,5 +313,3 @@ async function startOf(query: TicketListQuery, counted: number | undefined): Pro
   if (!lists) return { after: undefined, skip: query.offset };
   return startOfOffset(lists, includedStates(query), query.offset, counted!);
 }
-
-

@@ -20,7 +20,13 @@ const ENTITY = 'Ticket';
  * lists read both while `bin/maintenance/backfill-ticket-lists.ts` moves them (one
  * transaction per ticket: its entries in, these attributes out).
  */
-export const FORMER_LIST_KEYS = [keys.eventTickets(0), keys.typeTickets(0), keys.orderTickets(0), keys.customerTickets(0), keys.eventPurchases(0)]
+export const FORMER_LIST_KEYS = [
+  keys.eventTickets(0),
+  keys.typeTickets(0),
+  keys.orderTickets(0),
+  keys.customerTickets(0),
+  keys.eventPurchases(0),
+]
   .map(keyAttributes)
   .flatMap(({ partition, sort }) => [partition, sort]);
 const FORMER_EVENT_KEY = keyAttributes(keys.eventTickets(0)).partition;
@@ -59,7 +65,9 @@ export const listedTicketId = (item: Record<string, unknown>): number => Number(
 export async function listedRecords(items: Record<string, unknown>[]): Promise<TicketRecord[]> {
   const entries = items.filter((item) => item.entity !== ENTITY);
   const fetched = new Map<number, Record<string, unknown>>();
-  if (entries.length) for (const item of await batchGet(entries.map((entry) => keys.ticket(listedTicketId(entry))))) if (item) fetched.set(Number(item.id), item);
+  if (entries.length)
+    for (const item of await batchGet(entries.map((entry) => keys.ticket(listedTicketId(entry)))))
+      if (item) fetched.set(Number(item.id), item);
   return items.flatMap((item) => {
     if (item.entity === ENTITY) return [fromTicketItem(item)];
     const whole = fetched.get(listedTicketId(item));
@@ -69,13 +77,18 @@ export async function listedRecords(items: Record<string, unknown>[]): Promise<T
 
 /** The record (deleted ones included), strongly consistent; undefined when there is none. */
 export async function readTicketRecord(id: number): Promise<TicketRecord | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(id), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.ticket(id), ConsistentRead: true }),
+  );
   return Item ? fromTicketItem(Item) : undefined;
 }
 
 /** Records by id (deleted ones included), strongly consistent; missing ids are absent from the map. */
 export async function readTicketRecords(ids: number[]): Promise<Map<number, TicketRecord>> {
-  const items = await batchGet(ids.map((id) => keys.ticket(id)), { consistent: true });
+  const items = await batchGet(
+    ids.map((id) => keys.ticket(id)),
+    { consistent: true },
+  );
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), fromTicketItem(item)] as const] : [])));
 }
 
@@ -100,7 +113,10 @@ export async function listOrderTickets(orderId: number): Promise<TicketRecord[]>
  * exists yet, so `totalCount` is what was read (exact when `more` is false) and `more`
  * says whether tickets follow the page.
  */
-export async function listCustomerTickets(customerId: number, { limit, offset }: { limit: number; offset: number }): Promise<Page<TicketRecord> & { more: boolean }> {
+export async function listCustomerTickets(
+  customerId: number,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<Page<TicketRecord> & { more: boolean }> {
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),

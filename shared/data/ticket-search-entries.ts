@@ -17,7 +17,9 @@ import { keyAttributes, keyCondition, keys, type SortCondition } from './keys.ts
  * a deleted ticket has none.
  */
 type SearchEntry = Record<string, unknown> & { PK: string; SK: string };
-type Action = { Put: { TableName: string; Item: SearchEntry } } | { Delete: { TableName: string; Key: { PK: string; SK: string } } };
+type Action =
+  | { Put: { TableName: string; Item: SearchEntry } }
+  | { Delete: { TableName: string; Key: { PK: string; SK: string } } };
 
 export function searchEntryItems(record: TicketRecord): SearchEntry[] {
   const tokens = searchTokens(record);
@@ -40,9 +42,13 @@ export function searchEntryItems(record: TicketRecord): SearchEntry[] {
 export function searchEntryActions(before: TicketRecord | null, after: TicketRecord): Action[] {
   const old = new Map((before ? searchEntryItems(before) : []).map((item) => [item.SK, JSON.stringify(item)]));
   const next = searchEntryItems(after);
-  const actions: Action[] = next.filter((item) => old.get(item.SK) !== JSON.stringify(item)).map((Item) => ({ Put: { TableName: tableName(), Item } }));
+  const actions: Action[] = next
+    .filter((item) => old.get(item.SK) !== JSON.stringify(item))
+    .map((Item) => ({ Put: { TableName: tableName(), Item } }));
   const kept = new Set(next.map((item) => item.SK));
-  for (const sk of old.keys()) if (!kept.has(sk)) actions.push({ Delete: { TableName: tableName(), Key: { PK: keys.ticket(after.id).PK, SK: sk } } });
+  for (const sk of old.keys())
+    if (!kept.has(sk))
+      actions.push({ Delete: { TableName: tableName(), Key: { PK: keys.ticket(after.id).PK, SK: sk } } });
   return actions;
 }
 
@@ -67,7 +73,17 @@ export type SearchPartition = { eventId: number } | 'everyEvent';
 export async function readSearchEntries(
   where: SearchPartition,
   { word, exact }: SearchKey,
-  { after, need, budget, accept }: { after?: string; need: number; budget: number; accept?: (entry: { ticketId: number; typeId: number }) => boolean },
+  {
+    after,
+    need,
+    budget,
+    accept,
+  }: {
+    after?: string;
+    need: number;
+    budget: number;
+    accept?: (entry: { ticketId: number; typeId: number }) => boolean;
+  },
 ): Promise<SearchRead> {
   const ticketIds: number[] = [];
   let read = 0;
@@ -76,7 +92,10 @@ export async function readSearchEntries(
   const bucket = word.slice(0, SEARCH_BUCKET);
   const partition = where === 'everyEvent' ? keys.searchEveryEvent(bucket) : keys.searchIn(where.eventId, bucket);
   // Exact: the one token (`<token>#<id>` keys); else every token the word starts.
-  const range: SortCondition = after === undefined ? { beginsWith: exact ? `${word}#` : word } : { between: [`${after}\u0001`, `${word}${exact ? '#' : ''}\u{10FFFF}`] };
+  const range: SortCondition =
+    after === undefined
+      ? { beginsWith: exact ? `${word}#` : word }
+      : { between: [`${after}\u0001`, `${word}${exact ? '#' : ''}\u{10FFFF}`] };
   do {
     const page = await db.send(
       new QueryCommand({
@@ -103,7 +122,9 @@ export async function readSearchEntries(
 }
 
 /** The first (smallest) of a ticket's tokens a word starts: the one entry the ticket is counted under. */
-const firstTokenOf = (tokens: readonly string[], word: string): string | undefined => tokens.filter((token) => token.startsWith(word)).sort()[0];
+const firstTokenOf = (tokens: readonly string[], word: string): string | undefined =>
+  tokens.filter((token) => token.startsWith(word)).sort()[0];
 
 /** Where a cursor after this ticket resumes a search by `word`: its entry's sort key. */
-export const searchSortOf = (record: TicketRecord, word: string): string => keys.searchSort(firstTokenOf(searchTokens(record), word) ?? word, record.id);
+export const searchSortOf = (record: TicketRecord, word: string): string =>
+  keys.searchSort(firstTokenOf(searchTokens(record), word) ?? word, record.id);

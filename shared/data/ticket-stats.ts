@@ -1,4 +1,10 @@
-import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
+import {
+  checkedInFromSignatures,
+  eventsOfSignature,
+  MAX_STATS_EVENTS,
+  PROCESS_STATES,
+  type TicketRecord,
+} from '../domain/ticket.ts';
 import { batchGet, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { PositionDelta } from './list-positions.ts';
@@ -34,7 +40,8 @@ import { grantedEvents } from './ticket-list-entries.ts';
  */
 export const STATS_SHARDS = 10;
 // One BatchGetItem reads at most 100 keys: the stats route takes at most MAX_STATS_EVENTS events.
-if (STATS_SHARDS * MAX_STATS_EVENTS > 100) throw new Error('STATS_SHARDS × MAX_STATS_EVENTS must fit one BatchGetItem (100 keys).');
+if (STATS_SHARDS * MAX_STATS_EVENTS > 100)
+  throw new Error('STATS_SHARDS × MAX_STATS_EVENTS must fit one BatchGetItem (100 keys).');
 
 export const shardOf = (ticketId: number): number => ticketId % STATS_SHARDS;
 
@@ -53,7 +60,12 @@ export const filterCount = {
 /** The counters a ticket moves in each event its type grants entry to: all granted, and by team, type and both. */
 export const grantedCounts = (record: TicketRecord): string[] => {
   const [team, type, state] = [record.teamId ?? 0, record.typeId, record.processState];
-  return [filterCount.access(state), filterCount.accessTeam(team, state), filterCount.accessType(type, state), filterCount.accessTeamType(team, type, state)];
+  return [
+    filterCount.access(state),
+    filterCount.accessTeam(team, state),
+    filterCount.accessType(type, state),
+    filterCount.accessTeamType(team, type, state),
+  ];
 };
 
 /** A fresh shard, written when the event is created so map updates find `checkedIn`. */
@@ -69,13 +81,24 @@ export const emptyShard = (eventId: number, shard: number) => ({
 export class StatsDelta {
   private readonly shards = new Map<
     string,
-    { eventId: number; shard: number; sold: number; signatures: Map<string, number>; listed: Map<string, number>; counts: Map<string, number> }
+    {
+      eventId: number;
+      shard: number;
+      sold: number;
+      signatures: Map<string, number>;
+      listed: Map<string, number>;
+      counts: Map<string, number>;
+    }
   >();
 
   private entry(eventId: number, shard: number) {
     const id = `${eventId}/${shard}`;
     let entry = this.shards.get(id);
-    if (!entry) this.shards.set(id, (entry = { eventId, shard, sold: 0, signatures: new Map(), listed: new Map(), counts: new Map() }));
+    if (!entry)
+      this.shards.set(
+        id,
+        (entry = { eventId, shard, sold: 0, signatures: new Map(), listed: new Map(), counts: new Map() }),
+      );
     return entry;
   }
 
@@ -109,7 +132,10 @@ export class StatsDelta {
 
   signature(ticketId: number, before: string, after: string): void {
     if (before === after) return;
-    for (const [signature, delta] of [[before, -1], [after, 1]] as const) {
+    for (const [signature, delta] of [
+      [before, -1],
+      [after, 1],
+    ] as const) {
       for (const eventId of eventsOfSignature(signature)) {
         const entry = this.entry(eventId, shardOf(ticketId));
         entry.signatures.set(signature, (entry.signatures.get(signature) ?? 0) + delta);
@@ -164,18 +190,24 @@ export interface CheckInStats {
 }
 
 const shardKeys = (eventIds: readonly number[]) =>
-  [...new Set(eventIds)].flatMap((eventId) => Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)));
+  [...new Set(eventIds)].flatMap((eventId) =>
+    Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)),
+  );
 
 /** The spec's statistics of the given events: one BatchGetItem of their shards. */
 export async function readCheckInStats(eventIds: number[]): Promise<CheckInStats> {
   const events = [...new Set(eventIds)];
   let soldTickets = 0;
   const counts = new Map<string, number>();
-  for (const item of await batchGet(shardKeys(events), { projection: '#sold, checkedIn', names: { '#sold': 'sold' } })) {
+  for (const item of await batchGet(shardKeys(events), {
+    projection: '#sold, checkedIn',
+    names: { '#sold': 'sold' },
+  })) {
     if (!item) continue;
     soldTickets += Number(item.sold ?? 0);
     // Each (shard, signature) pair once: the same pair is stored under every event of the signature.
-    for (const [signature, count] of Object.entries((item.checkedIn ?? {}) as Record<string, number>)) counts.set(`${item.SK}|${signature}`, Number(count));
+    for (const [signature, count] of Object.entries((item.checkedIn ?? {}) as Record<string, number>))
+      counts.set(`${item.SK}|${signature}`, Number(count));
   }
   const bySignature = new Map<string, number>();
   for (const [key, count] of counts) {
@@ -186,10 +218,15 @@ export async function readCheckInStats(eventIds: number[]): Promise<CheckInStats
 }
 
 /** The events' shards (one BatchGetItem per 100 keys), only `listed` and the named counter attributes. */
-export async function readListCounts(eventIds: readonly number[], counters: readonly string[]): Promise<Record<string, unknown>[]> {
+export async function readListCounts(
+  eventIds: readonly number[],
+  counters: readonly string[],
+): Promise<Record<string, unknown>[]> {
   const names = Object.fromEntries(counters.map((name, i) => [`#n${i}`, name]));
   const projection = ['listed', ...Object.keys(names)].join(', ');
-  return (await batchGet(shardKeys(eventIds), { projection, names: counters.length ? names : undefined })).flatMap((item) => (item ? [item] : []));
+  return (await batchGet(shardKeys(eventIds), { projection, names: counters.length ? names : undefined })).flatMap(
+    (item) => (item ? [item] : []),
+  );
 }
 
 /** How many non-deleted tickets of a type its event holds (`n#type#<typeId>#<state>`, every state): the event's shards, batch-read. 0 when the type is of another event. */

@@ -1,7 +1,21 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
-import { versionHash, type Waiver, type WaiverKind, type WaiverSignature, type WaiverVersion } from '../domain/waivers.ts';
-import { db, MAX_TRANSACTION_ITEMS, queryPages, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
+import {
+  versionHash,
+  type Waiver,
+  type WaiverKind,
+  type WaiverSignature,
+  type WaiverVersion,
+} from '../domain/waivers.ts';
+import {
+  db,
+  MAX_TRANSACTION_ITEMS,
+  queryPages,
+  tableName,
+  transactWrite,
+  TransactionCancelled,
+  withoutKeys,
+} from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keyCondition, keys, type Partition } from './keys.ts';
 
@@ -21,7 +35,8 @@ const VERSION = 'WaiverVersion';
 const SIGNATURE = 'WaiverSignature';
 const strip = <T>(item: Record<string, unknown>): T => withoutKeys(item) as T;
 
-const queryAll = (partition: Partition, skPrefix: string) => queryPages({ TableName: tableName(), ...keyCondition(partition, { beginsWith: skPrefix }) });
+const queryAll = (partition: Partition, skPrefix: string) =>
+  queryPages({ TableName: tableName(), ...keyCondition(partition, { beginsWith: skPrefix }) });
 
 export interface NewWaiver {
   eventId: number;
@@ -50,7 +65,13 @@ export async function createWaiver(input: NewWaiver): Promise<Waiver> {
   };
   const version: WaiverVersion = { waiverId: id, hash, text: input.text, published: stamp };
   await transactWrite([
-    { Put: { TableName: tableName(), Item: { ...keys.waiver(waiver.eventId, waiver.ticketTypeId, id), entity: WAIVER, ...waiver }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.waiver(waiver.eventId, waiver.ticketTypeId, id), entity: WAIVER, ...waiver },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
     { Put: { TableName: tableName(), Item: { ...keys.waiverVersion(id, hash), entity: VERSION, ...version } } },
   ]);
   return waiver;
@@ -87,7 +108,10 @@ export async function getWaiverVersion(waiverId: number, hash: string): Promise<
 /** The waivers a ticket of this event and type must sign: the event-wide ones and the type's. */
 export async function requiredWaivers(eventId: number, ticketTypeId: number): Promise<Waiver[]> {
   const partition = keys.eventItems(eventId);
-  const [eventWide, typeOnly] = await Promise.all([queryAll(partition, keys.eventWaiversPrefix), queryAll(partition, keys.typeWaiversPrefix(ticketTypeId))]);
+  const [eventWide, typeOnly] = await Promise.all([
+    queryAll(partition, keys.eventWaiversPrefix),
+    queryAll(partition, keys.typeWaiversPrefix(ticketTypeId)),
+  ]);
   return [...eventWide, ...typeOnly].map((item) => strip<Waiver>(item));
 }
 
@@ -104,9 +128,15 @@ export type SigningRecord = Omit<WaiverSignature, 'waiverId' | 'versionHash' | '
  * ticket not having signed that waiver yet. Waivers someone signed meanwhile are left
  * as they were (re-signing is a no-op); answers the signatures this call recorded.
  */
-export async function recordSignatures(ticketId: number, waivers: readonly Waiver[], signing: SigningRecord): Promise<WaiverSignature[]> {
+export async function recordSignatures(
+  ticketId: number,
+  waivers: readonly Waiver[],
+  signing: SigningRecord,
+): Promise<WaiverSignature[]> {
   const recorded: WaiverSignature[] = [];
-  let pending = waivers.map((waiver): WaiverSignature => ({ ticketId, waiverId: waiver.id, versionHash: waiver.versionHash, ...signing }));
+  let pending = waivers.map(
+    (waiver): WaiverSignature => ({ ticketId, waiverId: waiver.id, versionHash: waiver.versionHash, ...signing }),
+  );
   while (pending.length) {
     const chunk = pending.slice(0, MAX_TRANSACTION_ITEMS);
     try {
@@ -124,7 +154,9 @@ export async function recordSignatures(ticketId: number, waivers: readonly Waive
     } catch (error) {
       // Some were signed by a concurrent request: keep their first signature, retry the rest.
       if (!(error instanceof TransactionCancelled)) throw error;
-      const taken = new Set(chunk.filter((_, index) => error.conditionFailed(index)).map((signature) => signature.waiverId));
+      const taken = new Set(
+        chunk.filter((_, index) => error.conditionFailed(index)).map((signature) => signature.waiverId),
+      );
       if (taken.size === 0) throw error;
       pending = pending.filter((signature) => !taken.has(signature.waiverId));
     }

@@ -15,7 +15,8 @@ export interface AccountMail {
   text: string;
 }
 
-const attendee = (ticket: TicketRecord) => `${ticket.partyMember} ${ticket.partyMemberLastName}`.trim() || '(no name yet)';
+const attendee = (ticket: TicketRecord) =>
+  `${ticket.partyMember} ${ticket.partyMemberLastName}`.trim() || '(no name yet)';
 const ticketLine = (ticket: TicketRecord) =>
   `- Ticket ${ticket.id} (event ${ticket.eventId}), ${attendee(ticket)}, barcode ${ticket.barcode}, ${orderTicketStatus(ticket).replace('_', ' ')}`;
 
@@ -37,8 +38,13 @@ export function accountDetailsMail(customer: Customer): AccountMail {
 }
 
 /** The newest order's confirmation, or a note that there is none yet. */
-export function orderConfirmationMail(customer: Customer, order: Order | undefined, tickets: readonly TicketRecord[]): AccountMail {
-  if (!order) return { subject: 'Your orders', text: `Hello ${customer.name},\n\nThere are no orders on your account yet.` };
+export function orderConfirmationMail(
+  customer: Customer,
+  order: Order | undefined,
+  tickets: readonly TicketRecord[],
+): AccountMail {
+  if (!order)
+    return { subject: 'Your orders', text: `Hello ${customer.name},\n\nThere are no orders on your account yet.` };
   return {
     subject: `Your order ${order.id}`,
     text: [

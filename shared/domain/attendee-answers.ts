@@ -22,7 +22,10 @@ export const AnswerRecord = z.strictObject({
 });
 export type AnswerRecord = z.infer<typeof AnswerRecord>;
 
-export function answerRecords(questions: readonly AttendeeQuestion[], answers: readonly AttendeeAnswer[]): AnswerRecord[] {
+export function answerRecords(
+  questions: readonly AttendeeQuestion[],
+  answers: readonly AttendeeAnswer[],
+): AnswerRecord[] {
   const order = new Map(questions.map((question, index) => [question.id, index]));
   const byId = new Map(questions.map((question) => [question.id, question]));
   return [...answers]

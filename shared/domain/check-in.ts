@@ -19,7 +19,11 @@ export function decideScan(ticket: TicketRecord, eventId: number): ScanDecision 
   if (ticket.withdrawnState === 'withdrawn') return { admitted: false, reason: 'withdrawn' };
   if (eventId === ticket.eventId) {
     if (ticket.processState === PROCESS_STATE.checkedIn) {
-      return { admitted: false, reason: 'already_checked_in', firstScan: ticket.checkIn?.scannedTimestamp ?? ticket.updated };
+      return {
+        admitted: false,
+        reason: 'already_checked_in',
+        firstScan: ticket.checkIn?.scannedTimestamp ?? ticket.updated,
+      };
     }
     if (ticket.processState !== PROCESS_STATE.active) return { admitted: false, reason: 'not_valid_for_event' };
     // An access pass transferred to a type of an event it already entered carries that scan
@@ -37,6 +41,11 @@ export function decideScan(ticket: TicketRecord, eventId: number): ScanDecision 
 
 /** The ticket after an admitted scan. */
 export function applyScan(ticket: TicketRecord, kind: 'simple' | 'access_package', scan: Scan): TicketRecord {
-  if (kind === 'simple') return { ...ticket, processState: PROCESS_STATE.checkedIn, checkIn: scan, updated: scan.scannedTimestamp };
-  return { ...ticket, accessScans: { ...ticket.accessScans, [String(scan.eventId)]: scan }, updated: scan.scannedTimestamp };
+  if (kind === 'simple')
+    return { ...ticket, processState: PROCESS_STATE.checkedIn, checkIn: scan, updated: scan.scannedTimestamp };
+  return {
+    ...ticket,
+    accessScans: { ...ticket.accessScans, [String(scan.eventId)]: scan },
+    updated: scan.scannedTimestamp,
+  };
 }

@@ -10,15 +10,21 @@ export const ClaimInfoResource = z
     ticketId: z.int(),
     isAClaim: z.boolean().check(z.describe('The ticket was sent as a claim (in any state).')),
     isClaimed: z.boolean().check(z.describe('The claimant accepted it.')),
-    state: z.nullable(z.enum(['open', 'claimed', 'cancelled'])).check(
-      z.describe('`open` = sent, waiting; `claimed` = accepted; `cancelled` = the ticket stopped being eligible while the claim was open; null = never a claim.'),
-    ),
+    state: z
+      .nullable(z.enum(['open', 'claimed', 'cancelled']))
+      .check(
+        z.describe(
+          '`open` = sent, waiting; `claimed` = accepted; `cancelled` = the ticket stopped being eligible while the claim was open; null = never a claim.',
+        ),
+      ),
     claimantEmail: z.nullable(z.string()),
     claimantUserId: z.nullable(z.string()),
-    sentAt: z.nullable(z.iso.datetime()).check(z.describe('When the current link was mailed (a claimant change sends a new one).')),
+    sentAt: z
+      .nullable(z.iso.datetime())
+      .check(z.describe('When the current link was mailed (a claimant change sends a new one).')),
     claimedAt: z.nullable(z.iso.datetime()),
   })
-  .check(z.describe('A ticket\'s claim; all null/false when the ticket was never sent as a claim.'));
+  .check(z.describe("A ticket's claim; all null/false when the ticket was never sent as a claim."));
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 true satisfies Same<z.output<typeof ClaimInfoResource>, ClaimInfo>;

@@ -51,7 +51,15 @@ export function claimInfo(ticket: TicketRecord): ClaimInfo {
   };
 }
 
-export type ClaimRefusal = 'deleted' | 'transferred' | 'withdrawn' | 'cancelled' | 'checked_in' | 'claim_open' | 'already_claimed' | 'no_open_claim';
+export type ClaimRefusal =
+  | 'deleted'
+  | 'transferred'
+  | 'withdrawn'
+  | 'cancelled'
+  | 'checked_in'
+  | 'claim_open'
+  | 'already_claimed'
+  | 'no_open_claim';
 
 const REFUSALS: Record<ClaimRefusal, string> = {
   deleted: 'The ticket is deleted.',
@@ -128,6 +136,13 @@ export function withClaimant(ticket: TicketRecord, claimant: Claimant, tokenHash
 
 /** The ticket claimed by customer `customerId`: the claim closed and the ticket on that customer's account. */
 export function withClaimAccepted(ticket: TicketRecord, customerId: number, at: string): TicketRecord {
-  const claim: StoredClaim = { ...stored(ticket)!, isClaimed: true, state: 'claimed', claimedAt: at, claimedByCustomerId: customerId, tokenHash: null };
+  const claim: StoredClaim = {
+    ...stored(ticket)!,
+    isClaimed: true,
+    state: 'claimed',
+    claimedAt: at,
+    claimedByCustomerId: customerId,
+    tokenHash: null,
+  };
   return { ...ticket, claim, customerId, updated: at };
 }

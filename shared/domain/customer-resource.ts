@@ -8,17 +8,27 @@ import type { Customer } from './customer.ts';
  */
 export const CustomerResource = z.strictObject({
   id: z.int(),
-  emailAddress: z.string().check(z.describe('The login (lower-cased). A change waits in `pendingEmailAddress` until verified.')),
+  emailAddress: z
+    .string()
+    .check(z.describe('The login (lower-cased). A change waits in `pendingEmailAddress` until verified.')),
   name: z.string(),
   accountNumber: z.nullable(z.string()),
   primary: z.nullable(z.string()).check(z.describe('The primary (shipping) address, as text.')),
   billing: z.nullable(z.string()).check(z.describe('The billing address, as text.')),
   useInternationalShippingAddress: z.boolean(),
   useInternationalBillingAddress: z.boolean(),
-  emailVerified: z.boolean().check(z.describe('Whether the address was confirmed through the link mailed at account creation; login needs it.')),
+  emailVerified: z
+    .boolean()
+    .check(
+      z.describe('Whether the address was confirmed through the link mailed at account creation; login needs it.'),
+    ),
   pendingEmailAddress: z
     .nullable(z.string())
-    .check(z.describe('An address asked for by PATCH: it becomes the login when the customer logs in with the token mailed to it.')),
+    .check(
+      z.describe(
+        'An address asked for by PATCH: it becomes the login when the customer logs in with the token mailed to it.',
+      ),
+    ),
   /** ISO-8601 UTC. */
   created: z.iso.datetime(),
   updated: z.iso.datetime(),
@@ -43,9 +53,17 @@ export const toCustomerResource = (customer: Customer): CustomerResource => ({
 
 /** `PUT /my-account`: the service's token (also set as the auth cookie) and the account. */
 export const CustomerSignIn = z.strictObject({
-  token: z.string().check(z.describe('The service\'s customer JWT: send it as `Authorization: Bearer <token>` (or rely on the cookie).')),
+  token: z
+    .string()
+    .check(
+      z.describe("The service's customer JWT: send it as `Authorization: Bearer <token>` (or rely on the cookie)."),
+    ),
   expiresIn: z.int().check(z.describe('Seconds until the token expires.')),
-  expiresAt: z.int().check(z.describe('When the token expires: epoch seconds (its `exp` claim), as in the admin login and refresh answers.')),
+  expiresAt: z
+    .int()
+    .check(
+      z.describe('When the token expires: epoch seconds (its `exp` claim), as in the admin login and refresh answers.'),
+    ),
   tokenType: z.literal('Bearer'),
   customer: CustomerResource,
 });

@@ -105,7 +105,11 @@ export interface EmailVerification {
  */
 export type VerificationEffect = 'confirm' | 'switch' | 'invalid';
 
-export function verificationEffect(customer: Customer, token: EmailVerification | undefined, nowSeconds: number): VerificationEffect {
+export function verificationEffect(
+  customer: Customer,
+  token: EmailVerification | undefined,
+  nowSeconds: number,
+): VerificationEffect {
   if (!token || token.customerId !== customer.id || token.expiresAt <= nowSeconds) return 'invalid';
   if (token.address === customer.pendingEmailAddress) return 'switch';
   if (token.address === customer.emailAddress && !customer.emailVerified) return 'confirm';

@@ -98,7 +98,14 @@ export interface NewEvent extends Partial<EventListing> {
   timezone: string;
   startsAt: string;
   questions?: { text: string; required?: boolean; options?: { text: string; sku?: string }[] }[];
-  ticketTypes: { name: string; price: number; total: number; grants?: number[]; description?: string; ordering?: number }[];
+  ticketTypes: {
+    name: string;
+    price: number;
+    total: number;
+    grants?: number[];
+    description?: string;
+    ordering?: number;
+  }[];
   teams?: { name: string }[];
   waveTimes?: { name: string; startTime: string; capacity: number }[];
 }
@@ -148,16 +155,28 @@ export function answerProblems(
   answers.forEach((answer, index) => {
     const at = `${path}.${index}`;
     const question = byId.get(answer.questionId);
-    if (!question) return problems.push({ path: `${at}.questionId`, message: `Question ${answer.questionId} is not a question of this event.` });
-    if (seen.has(answer.questionId)) return problems.push({ path: `${at}.questionId`, message: `Question ${answer.questionId} is answered twice.` });
+    if (!question)
+      return problems.push({
+        path: `${at}.questionId`,
+        message: `Question ${answer.questionId} is not a question of this event.`,
+      });
+    if (seen.has(answer.questionId))
+      return problems.push({ path: `${at}.questionId`, message: `Question ${answer.questionId} is answered twice.` });
     seen.add(answer.questionId);
     if (question.options.length) {
-      if (answer.answerId === undefined) return problems.push({ path: `${at}.answerId`, message: 'Required: this question has answer options.' });
+      if (answer.answerId === undefined)
+        return problems.push({ path: `${at}.answerId`, message: 'Required: this question has answer options.' });
       if (!question.options.some((option) => option.id === answer.answerId)) {
-        return problems.push({ path: `${at}.answerId`, message: `Answer ${answer.answerId} is not an option of question ${question.id}.` });
+        return problems.push({
+          path: `${at}.answerId`,
+          message: `Answer ${answer.answerId} is not an option of question ${question.id}.`,
+        });
       }
     } else if (answer.answerId !== undefined) {
-      return problems.push({ path: `${at}.answerId`, message: 'This question takes a free-text answerText, not an answerId.' });
+      return problems.push({
+        path: `${at}.answerId`,
+        message: 'This question takes a free-text answerText, not an answerId.',
+      });
     } else if (!answer.answerText?.trim()) {
       return problems.push({ path: `${at}.answerText`, message: 'Required: this is a free-text question.' });
     }

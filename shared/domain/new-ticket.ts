@@ -5,7 +5,11 @@ import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
 export const newBarcode = (): string => randomBytes(9).toString('base64url').toUpperCase();
 
 /** A fresh, active ticket of a type, before the sale's own fields are laid over it. */
-export function newTicketRecord(id: number, type: { id: number; eventId: number; grants: number[] }, stamp: string): TicketRecord {
+export function newTicketRecord(
+  id: number,
+  type: { id: number; eventId: number; grants: number[] },
+  stamp: string,
+): TicketRecord {
   return {
     id,
     eventId: type.eventId,

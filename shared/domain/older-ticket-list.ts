@@ -11,7 +11,15 @@ import { toTicket, type Ticket, type TicketClaim, type TicketRecord, type Ticket
  */
 
 /** `_include` values (README "Older ticket routes"). */
-export const OLDER_TICKET_INCLUDES = ['costs', 'refundProtect', 'change', 'promoter', 'waveTime', 'waivers', 'user'] as const;
+export const OLDER_TICKET_INCLUDES = [
+  'costs',
+  'refundProtect',
+  'change',
+  'promoter',
+  'waveTime',
+  'waivers',
+  'user',
+] as const;
 export type OlderTicketInclude = (typeof OLDER_TICKET_INCLUDES)[number];
 
 /**
@@ -57,35 +65,51 @@ export function servingIndex(filters: OlderTicketFilters): ServingIndex {
   if (barcode !== undefined) return { kind: 'barcode', barcode };
   if (orderId !== undefined) return { kind: 'order', orderId };
   if (customerId !== undefined) return { kind: 'customer', customerId };
-  if (updatedFrom !== undefined || updatedTo !== undefined) return { kind: 'updates', from: updatedFrom, to: updatedTo };
+  if (updatedFrom !== undefined || updatedTo !== undefined)
+    return { kind: 'updates', from: updatedFrom, to: updatedTo };
   // With or without an event: the search index is kept per event and across events; other filters apply on top.
   if (filters.search !== undefined) {
     const word = searchWords(filters.search)[0];
     // A search that is a ticket id also finds that ticket (its id is no token); a one-digit id only that.
     const ticketId = /^\d{1,15}$/.test(filters.search.trim()) ? Number(filters.search.trim()) : undefined;
-    if (!word && !ticketId) throw new ValidationError(`search needs a word of at least ${MIN_SEARCH_WORD} letters or digits.`, [{ path: 'query.search', message: `needs a word of at least ${MIN_SEARCH_WORD} letters or digits` }]);
-    return { kind: 'search', eventId, typeId, key: word ? searchKeyOf(word) : { word: '', exact: false }, ...(ticketId ? { ticketId } : {}) };
+    if (!word && !ticketId)
+      throw new ValidationError(`search needs a word of at least ${MIN_SEARCH_WORD} letters or digits.`, [
+        { path: 'query.search', message: `needs a word of at least ${MIN_SEARCH_WORD} letters or digits` },
+      ]);
+    return {
+      kind: 'search',
+      eventId,
+      typeId,
+      key: word ? searchKeyOf(word) : { word: '', exact: false },
+      ...(ticketId ? { ticketId } : {}),
+    };
   }
-  if (eventId !== undefined && (purchasedFrom !== undefined || purchasedTo !== undefined)) return { kind: 'purchases', eventId, from: purchasedFrom, to: purchasedTo };
+  if (eventId !== undefined && (purchasedFrom !== undefined || purchasedTo !== undefined))
+    return { kind: 'purchases', eventId, from: purchasedFrom, to: purchasedTo };
   if (typeId !== undefined) return { kind: 'type', typeId };
   if (eventId !== undefined) return { kind: 'event', eventId };
   // Only a purchase range is left (with or without search): it is kept per event.
-  throw new ValidationError(`Add one of ${BOUNDING}: a purchase range is read per event.`, [{ path: 'query.purchasedFrom', message: `needs one of ${BOUNDING}` }]);
+  throw new ValidationError(`Add one of ${BOUNDING}: a purchase range is read per event.`, [
+    { path: 'query.purchasedFrom', message: `needs one of ${BOUNDING}` },
+  ]);
 }
 
 /** Only `eventId` with nothing else: the page is read by id and `totalCount` comes from the event's kept counts. */
 export const isEventAlone = (filters: OlderTicketFilters): boolean =>
-  filters.eventId !== undefined && Object.entries(filters).every(([name, value]) => name === 'eventId' || value === undefined);
+  filters.eventId !== undefined &&
+  Object.entries(filters).every(([name, value]) => name === 'eventId' || value === undefined);
 
 /** No filter at all: every event the caller may see, newest first, as `GET /tickets` without events. */
-export const isUnfiltered = (filters: OlderTicketFilters): boolean => Object.values(filters).every((value) => value === undefined);
+export const isUnfiltered = (filters: OlderTicketFilters): boolean =>
+  Object.values(filters).every((value) => value === undefined);
 
 /** Only `typeId`, with or without `eventId`: the page is read by id from the type's index and `totalCount` comes from the type's kept counts. */
 export const isTypeAlone = (filters: OlderTicketFilters): boolean =>
-  filters.typeId !== undefined && Object.entries(filters).every(([name, value]) => name === 'typeId' || name === 'eventId' || value === undefined);
+  filters.typeId !== undefined &&
+  Object.entries(filters).every(([name, value]) => name === 'typeId' || name === 'eventId' || value === undefined);
 
-const within = (value: string, from?: string, to?: string) => (from === undefined || value >= from) && (to === undefined || value <= to);
-
+const within = (value: string, from?: string, to?: string) =>
+  (from === undefined || value >= from) && (to === undefined || value <= to);
 
 /** Every filter, whichever served the read; deleted tickets only in the sync. */
 export function matchesFilters(record: TicketRecord, filters: OlderTicketFilters, serving: ServingIndex): boolean {
@@ -104,7 +128,14 @@ export function matchesFilters(record: TicketRecord, filters: OlderTicketFilters
 }
 
 /** The order each serving list is read in, so a `_cursor` resumes by its sort key (the id-ordered lists of an event or a type alone use `GET /tickets`' cursor). */
-export const SERVING_ORDER = { order: 'id', customer: 'id', purchases: 'purchase', updates: 'update', type: 'id', event: 'id' } as const;
+export const SERVING_ORDER = {
+  order: 'id',
+  customer: 'id',
+  purchases: 'purchase',
+  updates: 'update',
+  type: 'id',
+  event: 'id',
+} as const;
 
 /** `_cursor` of a filtered page: opaque to clients; the serving index's sort key after which the next page starts. */
 export const encodeSortCursor = (sort: string): string => Buffer.from(`s:${sort}`).toString('base64url');
@@ -115,7 +146,10 @@ const SORT_CURSOR = /^s:([\p{L}\p{N}:.+#_-]{10,80})$/u;
 export function decodeSortCursor(cursor: string): string {
   const match = SORT_CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match || !/\d{10}$/.test(match[1]!)) {
-    throw new ValidationError('_cursor is not a cursor this list answered: pass `next` from a previous page of the same query unchanged.', [{ path: 'query._cursor', message: 'unknown cursor' }]);
+    throw new ValidationError(
+      '_cursor is not a cursor this list answered: pass `next` from a previous page of the same query unchanged.',
+      [{ path: 'query._cursor', message: 'unknown cursor' }],
+    );
   }
   return match[1]!;
 }
@@ -123,7 +157,12 @@ export function decodeSortCursor(cursor: string): string {
 /** 400: `_offset` + `_limit` past what one request reads for these filters; the cursor walks any depth. */
 export function offsetPastRead(): ValidationError {
   const message = `With these filters a page at _offset + _limit past ${MAX_LIST_READ} would read more than one request may: walk the list with each page's \`next\` as _cursor, or filter by eventId or typeId alone, which pages by _offset at any depth.`;
-  return new ValidationError(message, [{ path: 'query._offset', message: `_offset + _limit must stay within ${MAX_LIST_READ} with these filters; continue with _cursor` }]);
+  return new ValidationError(message, [
+    {
+      path: 'query._offset',
+      message: `_offset + _limit must stay within ${MAX_LIST_READ} with these filters; continue with _cursor`,
+    },
+  ]);
 }
 
 /** 400: the filters on top of the serving index matched too few of the MAX_LIST_READ items one request reads to fill the page. */
@@ -132,14 +171,18 @@ export function tooSparse(filters: OlderTicketFilters): ValidationError {
   const message =
     `Fewer than a page of matches among the ${MAX_LIST_READ} tickets one request reads: narrow the list with a filter that bounds it ` +
     '(barcode, orderId, customerId, eventId with purchasedFrom/purchasedTo, typeId), or page on from `next` when one is answered.';
-  return new ValidationError(message, [{ path: `query.${field}`, message: `matches too sparse within ${MAX_LIST_READ} tickets read` }]);
+  return new ValidationError(message, [
+    { path: `query.${field}`, message: `matches too sparse within ${MAX_LIST_READ} tickets read` },
+  ]);
 }
 
 /** 400 when the page asks for `waivers` on more than MAX_WAIVER_PAGE tickets. */
 export function checkIncludes(include: readonly OlderTicketInclude[], limit: number): void {
   if (include.includes('waivers') && limit > MAX_WAIVER_PAGE) {
     const message = `_include=waivers costs five reads per ticket: use _limit of at most ${MAX_WAIVER_PAGE}.`;
-    throw new ValidationError(message, [{ path: 'query._limit', message: `must be at most ${MAX_WAIVER_PAGE} with _include=waivers` }]);
+    throw new ValidationError(message, [
+      { path: 'query._limit', message: `must be at most ${MAX_WAIVER_PAGE} with _include=waivers` },
+    ]);
   }
 }
 
@@ -195,7 +238,11 @@ export const costsOf = (record: TicketRecord): TicketCosts => ({
   total: Math.round((record.price + record.taxAmount + record.gratuityAmount) * 100) / 100,
 });
 
-export function toListedTicket(record: TicketRecord, include: readonly OlderTicketInclude[], related: PageRelations): ListedTicket {
+export function toListedTicket(
+  record: TicketRecord,
+  include: readonly OlderTicketInclude[],
+  related: PageRelations,
+): ListedTicket {
   const out: ListedTicket = toTicket(record);
   const has = (name: OlderTicketInclude) => include.includes(name);
   if (has('costs')) out.costs = costsOf(record);
@@ -203,7 +250,9 @@ export function toListedTicket(record: TicketRecord, include: readonly OlderTick
   // As `_include=change_status` shows it on /tickets.
   if (has('change')) out.change = toTicket(record, ['change_status']).ticketClaim ?? null;
   if (has('promoter')) out.promoter = record.orderId == null ? null : (related.affiliates.get(record.orderId) ?? null);
-  if (has('waveTime')) out.waveTime = record.waveTimeId == null ? null : (related.waves.get(waveKey(record.eventId, record.waveTimeId)) ?? null);
+  if (has('waveTime'))
+    out.waveTime =
+      record.waveTimeId == null ? null : (related.waves.get(waveKey(record.eventId, record.waveTimeId)) ?? null);
   if (has('waivers')) out.waivers = related.waivers.get(record.id) ?? [];
   if (has('user')) out.user = record.customerId == null ? null : (related.users.get(record.customerId) ?? null);
   return out;

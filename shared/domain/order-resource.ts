@@ -14,7 +14,7 @@ const AttendeeAnswer = z.strictObject({
 const OrderTicketResource = z.strictObject({
   id: z.string(),
   status: z.enum(ORDER_TICKET_STATUSES),
-  name: z.string().check(z.describe('The attendee\'s full name.')),
+  name: z.string().check(z.describe("The attendee's full name.")),
   price: z.number(),
   attendee: z.int().check(z.describe('0-based position of the attendee in the order.')),
   attendeeQuestions: z.optional(z.array(AttendeeAnswer)),
@@ -32,7 +32,9 @@ export const OrderEntryResource = z.strictObject({
   eventId: z.int().check(z.describe('An order is for one event.')),
   created: z.iso.datetime(),
   purchasedDate: z.iso.datetime(),
-  status: z.enum(ORDER_STATUSES).check(z.describe('pending: tickets being issued; active: paid and issued; cancelled; refunded.')),
+  status: z
+    .enum(ORDER_STATUSES)
+    .check(z.describe('pending: tickets being issued; active: paid and issued; cancelled; refunded.')),
   emailAddress: z.string(),
   purchaser: z.string(),
   affiliate: z.nullable(z.string()),
@@ -41,7 +43,9 @@ export const OrderEntryResource = z.strictObject({
   teamId: z.nullable(z.int()),
   tickets: z.optional(z.array(OrderTicketResource)).check(z.describe('With includeTickets=true.')),
   transactions: z.optional(z.array(OrderTransactionResource)).check(z.describe('With includeTrans=true.')),
-  answers: z.optional(z.array(AttendeeAnswer)).check(z.describe('With includeAnswers=true (also each ticket\'s attendeeQuestions).')),
+  answers: z
+    .optional(z.array(AttendeeAnswer))
+    .check(z.describe("With includeAnswers=true (also each ticket's attendeeQuestions).")),
 });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -51,11 +51,21 @@ export interface Order {
 }
 
 /** What a ticket shows in an order, from its states (`pending` for a reserved, unpaid ticket). */
-export const ORDER_TICKET_STATUSES = ['active', 'pending', 'cancelled', 'checked_in', 'transferred', 'withdrawn', 'deleted'] as const;
+export const ORDER_TICKET_STATUSES = [
+  'active',
+  'pending',
+  'cancelled',
+  'checked_in',
+  'transferred',
+  'withdrawn',
+  'deleted',
+] as const;
 export type OrderTicketStatus = (typeof ORDER_TICKET_STATUSES)[number];
 
 /** The state that says most about the ticket wins: deleted, transferred, withdrawn, cancelled, checked in, pending, active. */
-export function orderTicketStatus(ticket: Pick<TicketRecord, 'deleted' | 'transferState' | 'withdrawnState' | 'processState'>): OrderTicketStatus {
+export function orderTicketStatus(
+  ticket: Pick<TicketRecord, 'deleted' | 'transferState' | 'withdrawnState' | 'processState'>,
+): OrderTicketStatus {
   if (ticket.deleted) return 'deleted';
   if (ticket.transferState === 'transferred') return 'transferred';
   if (ticket.withdrawnState === 'withdrawn') return 'withdrawn';
@@ -100,7 +110,11 @@ export interface OrderIncludes {
 }
 
 /** The order as listed, with what was asked for; `tickets` holds the records of its ticket ids (missing ones are left out). */
-export function toOrderEntry(order: Order, include: OrderIncludes, tickets: ReadonlyMap<number, TicketRecord>): OrderEntry {
+export function toOrderEntry(
+  order: Order,
+  include: OrderIncludes,
+  tickets: ReadonlyMap<number, TicketRecord>,
+): OrderEntry {
   const entry: OrderEntry = {
     id: String(order.id),
     eventId: order.eventId,
@@ -119,7 +133,13 @@ export function toOrderEntry(order: Order, include: OrderIncludes, tickets: Read
       const ticket = tickets.get(id);
       if (!ticket) return [];
       const name = `${ticket.partyMember} ${ticket.partyMemberLastName}`.trim();
-      const shown: OrderTicketEntry = { id: String(id), status: orderTicketStatus(ticket), name, price: ticket.price, attendee };
+      const shown: OrderTicketEntry = {
+        id: String(id),
+        status: orderTicketStatus(ticket),
+        name,
+        price: ticket.price,
+        attendee,
+      };
       if (include.answers) shown.attendeeQuestions = ticket.attendeeQuestions;
       return [shown];
     });
@@ -130,4 +150,5 @@ export function toOrderEntry(order: Order, include: OrderIncludes, tickets: Read
 }
 
 /** Newest first, then the higher id (the indexes' order, read backwards). */
-export const newestFirst = (a: Order, b: Order): number => b.purchasedDate.localeCompare(a.purchasedDate) || b.id - a.id;
+export const newestFirst = (a: Order, b: Order): number =>
+  b.purchasedDate.localeCompare(a.purchasedDate) || b.id - a.id;

@@ -13,6 +13,7 @@ export function passwordProblems(password: string, path: string, previous?: stri
   const length = [...password.normalize('NFKC')].length;
   if (length < PASSWORD_MIN_LENGTH) return [{ path, message: `Must be at least ${PASSWORD_MIN_LENGTH} characters.` }];
   if (length > PASSWORD_MAX_LENGTH) return [{ path, message: `Must be at most ${PASSWORD_MAX_LENGTH} characters.` }];
-  if (previous !== undefined && password === previous) return [{ path, message: 'Must differ from the current password.' }];
+  if (previous !== undefined && password === previous)
+    return [{ path, message: 'Must differ from the current password.' }];
   return [];
 }

@@ -4,7 +4,7 @@ import { PAYMENT_MODES, PAYMENT_PROVIDERS, type PaymentProcessor } from './payme
 /** `GET /my-account/payment-processor`: public settings only, never a secret key. */
 export const PaymentProcessorResource = z.strictObject({
   provider: z.enum(PAYMENT_PROVIDERS),
-  publishableKey: z.string().check(z.describe('The provider\'s publishable (client-side) key.')),
+  publishableKey: z.string().check(z.describe("The provider's publishable (client-side) key.")),
   currency: z.string().check(z.regex(/^[A-Z]{3}$/), z.describe('ISO 4217.')),
   mode: z.enum(PAYMENT_MODES),
   merchantName: z.string(),

@@ -55,21 +55,28 @@ interface PngLayout {
 
 /** JPEG or PNG bytes in, freshly encoded bytes of the same format out; refusals are 415, 413 or 400. */
 export async function reencodePhoto(bytes: Uint8Array): Promise<CleanPhoto> {
-  if (bytes.length === 0) throw new ValidationError('The file is empty.', [{ path: 'body.file', message: 'The file is empty.' }]);
+  if (bytes.length === 0)
+    throw new ValidationError('The file is empty.', [{ path: 'body.file', message: 'The file is empty.' }]);
   const type = sniffImageType(bytes);
   if (!type || type.mediaType === 'image/webp') {
-    throw new UnsupportedMediaType(`A profile photo must be ${PHOTO_MEDIA_TYPES.join(' or ')} (judged by the file's content; WebP, GIF, SVG and others are refused).`);
+    throw new UnsupportedMediaType(
+      `A profile photo must be ${PHOTO_MEDIA_TYPES.join(' or ')} (judged by the file's content; WebP, GIF, SVG and others are refused).`,
+    );
   }
   try {
     const header = type.mediaType === 'image/png' ? pngHeader(bytes) : jpegHeader(bytes);
     if (!header) throw notDecodable(type);
     const { width, height } = header;
     if (width > MAX_PHOTO_SIDE || height > MAX_PHOTO_SIDE || width * height > MAX_PHOTO_PIXELS) {
-      throw new TooLarge(`The image is ${width}×${height} pixels: at most ${MAX_PHOTO_SIDE} per side and ${MAX_PHOTO_PIXELS} pixels in all.`);
+      throw new TooLarge(
+        `The image is ${width}×${height} pixels: at most ${MAX_PHOTO_SIDE} per side and ${MAX_PHOTO_PIXELS} pixels in all.`,
+      );
     }
     if (header.png?.interlaced) checkInterlacedPng(bytes, header, header.png, type);
     const { jpeg, png } = await codecs();
-    return type.mediaType === 'image/png' ? reencodePng(png, bytes, type) : reencodeJpeg(jpeg, bytes, type, header.orientation);
+    return type.mediaType === 'image/png'
+      ? reencodePng(png, bytes, type)
+      : reencodeJpeg(jpeg, bytes, type, header.orientation);
   } catch (error) {
     // Whatever the decoders throw on hostile bytes is the client's malformed file (400), never a 500.
     if (error instanceof AppError) throw error;
@@ -110,21 +117,41 @@ function reencodePng(PNG: Codecs['png'], bytes: Uint8Array, type: ImageType): Cl
 function pngHeader(bytes: Uint8Array): Header | undefined {
   if (bytes.length < 29 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  return { width: view.getUint32(16), height: view.getUint32(20), orientation: 1, png: { bitDepth: bytes[24]!, colorType: bytes[25]!, interlaced: bytes[28] === 1 } };
+  return {
+    width: view.getUint32(16),
+    height: view.getUint32(20),
+    orientation: 1,
+    png: { bitDepth: bytes[24]!, colorType: bytes[25]!, interlaced: bytes[28] === 1 },
+  };
 }
 
 /** Samples per pixel of each PNG colour type (grey, RGB, palette, grey + alpha, RGBA). */
 const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 /** Adam7's seven passes: [x start, y start, x step, y step]. */
-const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
 
 /** The exact size of the inflated pixel data IHDR describes (each row: a filter byte, then its packed samples); undefined for an impossible layout. */
-export function pngRawBytes(width: number, height: number, { bitDepth, colorType, interlaced }: PngLayout): number | undefined {
+export function pngRawBytes(
+  width: number,
+  height: number,
+  { bitDepth, colorType, interlaced }: PngLayout,
+): number | undefined {
   const channels = PNG_CHANNELS[colorType];
   if (!channels || ![1, 2, 4, 8, 16].includes(bitDepth)) return undefined;
   const rows = (w: number, h: number) => (w > 0 && h > 0 ? h * (1 + Math.ceil((w * channels * bitDepth) / 8)) : 0);
   if (!interlaced) return rows(width, height);
-  return ADAM7.reduce((sum, [x0, y0, dx, dy]) => sum + rows(Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)), 0);
+  return ADAM7.reduce(
+    (sum, [x0, y0, dx, dy]) => sum + rows(Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)),
+    0,
+  );
 }
 
 /**
@@ -134,14 +161,18 @@ export function pngRawBytes(width: number, height: number, { bitDepth, colorType
  */
 function checkInterlacedPng(bytes: Uint8Array, header: Header, layout: PngLayout, type: ImageType): void {
   if (header.width * header.height > MAX_INTERLACED_PIXELS) {
-    throw new TooLarge(`The image is an interlaced PNG of ${header.width}×${header.height} pixels: interlaced PNGs at most ${MAX_INTERLACED_PIXELS} pixels (save it without interlacing).`);
+    throw new TooLarge(
+      `The image is an interlaced PNG of ${header.width}×${header.height} pixels: interlaced PNGs at most ${MAX_INTERLACED_PIXELS} pixels (save it without interlacing).`,
+    );
   }
   const bound = pngRawBytes(header.width, header.height, layout);
   if (bound === undefined) throw notDecodable(type);
   try {
     inflateSync(idatData(bytes), { maxOutputLength: bound });
   } catch {
-    throw new ValidationError('The PNG\'s pixel data inflates to more than its header allows (or is corrupt).', [{ path: 'body.file', message: 'PNG data does not match its header.' }]);
+    throw new ValidationError("The PNG's pixel data inflates to more than its header allows (or is corrupt).", [
+      { path: 'body.file', message: 'PNG data does not match its header.' },
+    ]);
   }
 }
 
@@ -168,8 +199,14 @@ function jpegHeader(bytes: Uint8Array): Header | undefined {
   while (at + 4 <= bytes.length) {
     if (bytes[at] !== 0xff) return undefined;
     const marker = bytes[at + 1]!;
-    if (marker === 0xff) { at += 1; continue; } // fill byte
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd9)) { at += 2; continue; } // no length
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    } // fill byte
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd9)) {
+      at += 2;
+      continue;
+    } // no length
     const length = view.getUint16(at + 2);
     if (length < 2 || at + 2 + length > bytes.length) return undefined;
     if (marker === 0xe1) orientation = exifOrientation(view, at + 4, at + 2 + length) ?? orientation;
@@ -203,24 +240,39 @@ function exifOrientation(view: DataView, start: number, end: number): number | u
  * RGBA pixels turned upright by EXIF orientation: 2 mirror, 3 rotate 180°, 4 flip,
  * 5 transpose, 6 rotate 90° clockwise, 7 transverse, 8 rotate 90° counter-clockwise.
  */
-export function orient(width: number, height: number, data: Uint8Array, orientation: number): { width: number; height: number; data: Uint8Array } {
+export function orient(
+  width: number,
+  height: number,
+  data: Uint8Array,
+  orientation: number,
+): { width: number; height: number; data: Uint8Array } {
   if (orientation < 2 || orientation > 8) return { width, height, data };
   const swap = orientation >= 5;
   const [outWidth, outHeight] = swap ? [height, width] : [width, height];
   const out = new Uint8Array(data.length);
   // One 32-bit word per RGBA pixel; jpeg-js hands over a fresh, aligned array.
-  const source = new Uint32Array((data.byteOffset % 4 === 0 ? data : data.slice()).buffer, data.byteOffset % 4 === 0 ? data.byteOffset : 0, width * height);
+  const source = new Uint32Array(
+    (data.byteOffset % 4 === 0 ? data : data.slice()).buffer,
+    data.byteOffset % 4 === 0 ? data.byteOffset : 0,
+    width * height,
+  );
   const target = new Uint32Array(out.buffer, 0, width * height);
   const w = width - 1;
   const h = height - 1;
   const targetIndex: (x: number, y: number) => number =
-    orientation === 2 ? (x, y) => y * outWidth + (w - x)
-    : orientation === 3 ? (x, y) => (h - y) * outWidth + (w - x)
-    : orientation === 4 ? (x, y) => (h - y) * outWidth + x
-    : orientation === 5 ? (x, y) => x * outWidth + y
-    : orientation === 6 ? (x, y) => x * outWidth + (h - y)
-    : orientation === 7 ? (x, y) => (w - x) * outWidth + (h - y)
-    : (x, y) => (w - x) * outWidth + y;
+    orientation === 2
+      ? (x, y) => y * outWidth + (w - x)
+      : orientation === 3
+        ? (x, y) => (h - y) * outWidth + (w - x)
+        : orientation === 4
+          ? (x, y) => (h - y) * outWidth + x
+          : orientation === 5
+            ? (x, y) => x * outWidth + y
+            : orientation === 6
+              ? (x, y) => x * outWidth + (h - y)
+              : orientation === 7
+                ? (x, y) => (w - x) * outWidth + (h - y)
+                : (x, y) => (w - x) * outWidth + y;
   for (let y = 0, from = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1, from += 1) target[targetIndex(x, y)] = source[from]!;
   }

@@ -101,5 +101,11 @@ export function ticketTypeEntries(types: readonly TicketType[]): TicketTypeEntry
   return types
     .map((type, index) => ({ type, ordering: type.ordering ?? index }))
     .sort((a, b) => a.ordering - b.ordering || a.type.id - b.type.id)
-    .map(({ type, ordering }) => ({ id: String(type.id), name: type.name, description: type.description ?? '', ordering, price: type.price }));
+    .map(({ type, ordering }) => ({
+      id: String(type.id),
+      name: type.name,
+      description: type.description ?? '',
+      ordering,
+      price: type.price,
+    }));
 }

@@ -22,11 +22,19 @@ export const SEARCH_BUCKET = MIN_SEARCH_WORD;
 
 /** Lower case, accents and other combining marks removed (NFD, then the marks dropped). */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** The folded words of a text: runs of letters and digits. */
-export const wordsOf = (text: string | null | undefined): string[] => (text ? fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean) : []);
+export const wordsOf = (text: string | null | undefined): string[] =>
+  text
+    ? fold(text)
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean)
+    : [];
 
 /** Characters a whole local part may hold to be a token of its own (those a search sort key and its cursor carry). */
 const LOCAL_PART = /^[\p{L}\p{N}._+-]+$/u;
@@ -43,8 +51,15 @@ export function searchTokens(record: TicketRecord): string[] {
   const local = record.emailAddress ? (record.emailAddress.split('@')[0] ?? '') : '';
   // The whole local part too ("ada.okafor.12"), so an address's start is one selective prefix read.
   const address = record.emailAddress ? [wholeLocalPart(record.emailAddress)] : [];
-  const candidates = [...wordsOf(record.partyMember), ...wordsOf(record.partyMemberLastName), ...address, ...[local, record.barcode, record.bibNumber].flatMap(wordsOf)];
-  const tokens = [...new Set(candidates.filter((token) => token.length >= MIN_SEARCH_WORD).map((token) => token.slice(0, MAX_TOKEN)))];
+  const candidates = [
+    ...wordsOf(record.partyMember),
+    ...wordsOf(record.partyMemberLastName),
+    ...address,
+    ...[local, record.barcode, record.bibNumber].flatMap(wordsOf),
+  ];
+  const tokens = [
+    ...new Set(candidates.filter((token) => token.length >= MIN_SEARCH_WORD).map((token) => token.slice(0, MAX_TOKEN))),
+  ];
   return tokens.slice(0, MAX_TOKENS);
 }
 
@@ -59,7 +74,10 @@ export interface SearchKey {
 }
 
 /** The index read of a search word (see `indexWord`). */
-export const searchKeyOf = (word: string): SearchKey => ({ word: indexWord(word), exact: word.includes('@') && wholeLocalPart(word) !== '' });
+export const searchKeyOf = (word: string): SearchKey => ({
+  word: indexWord(word),
+  exact: word.includes('@') && wholeLocalPart(word) !== '',
+});
 
 /** A search part that is an email address or its start: it holds `@` or a `.` (names, barcodes and bibs are matched by their words). */
 const isAddressWord = (part: string): boolean => part.includes('@') || part.includes('.');
@@ -73,7 +91,9 @@ const isAddressWord = (part: string): boolean => part.includes('@') || part.incl
 export function searchWords(search: string): string[] {
   const parts = search.split(/\s+/).filter(Boolean);
   const words = parts.flatMap((part) => (isAddressWord(part) ? [fold(part)] : wordsOf(part)));
-  return [...new Set(words.filter((word) => indexWord(word).length >= MIN_SEARCH_WORD))].sort((a, b) => indexWord(b).length - indexWord(a).length);
+  return [...new Set(words.filter((word) => indexWord(word).length >= MIN_SEARCH_WORD))].sort(
+    (a, b) => indexWord(b).length - indexWord(a).length,
+  );
 }
 
 /**
@@ -94,5 +114,7 @@ export function matchesSearch(record: TicketRecord, search: string): boolean {
   if (!words.length) return false;
   const tokens = searchTokens(record);
   const email = record.emailAddress ? fold(record.emailAddress) : '';
-  return words.every((word) => (isAddressWord(word) ? email.startsWith(word) : tokens.some((token) => token.startsWith(word))));
+  return words.every((word) =>
+    isAddressWord(word) ? email.startsWith(word) : tokens.some((token) => token.startsWith(word)),
+  );
 }

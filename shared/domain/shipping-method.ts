@@ -11,10 +11,17 @@ export const CHARGE_TYPES = ['per_order', 'per_ticket'] as const;
 // Whole cents: an amount like 5e-324 is a valid JSON number that DynamoDB cannot store (below 1e-130), a 500 otherwise.
 const wholeCents = (value: number) => Math.round(value * 100) / 100 === value;
 const money = () =>
-  z.number().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'), z.refine(wholeCents, 'must have at most 2 decimal places'));
+  z
+    .number()
+    .check(
+      z.minimum(0, 'must not be negative'),
+      z.maximum(1_000_000, 'must be at most 1000000'),
+      z.refine(wholeCents, 'must have at most 2 decimal places'),
+    );
 
 const fields = {
-  name: () => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
+  name: () =>
+    z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
   description: () => z.string().check(z.maxLength(2000, 'must be at most 2000 characters')),
   charge: money,
   twoPlusCharge: money,
@@ -52,7 +59,9 @@ export const ShippingMethodPatch = z
     allowInternational: z.optional(fields.allowInternational()),
     hasBadges: z.optional(fields.hasBadges()),
   })
-  .check(z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'));
+  .check(
+    z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'),
+  );
 export type ShippingMethodPatch = z.infer<typeof ShippingMethodPatch>;
 
 export interface ShippingMethod extends NewShippingMethod {

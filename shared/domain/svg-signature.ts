@@ -25,14 +25,49 @@ const TEXT_ELEMENTS = new Set(['text', 'tspan', 'title', 'desc']);
 
 const ALLOWED_ATTRIBUTES = new Set([
   // geometry
-  'd', 'points', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'dx', 'dy',
-  'width', 'height', 'viewBox', 'preserveAspectRatio', 'transform', 'version',
+  'd',
+  'points',
+  'x',
+  'y',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'cx',
+  'cy',
+  'r',
+  'rx',
+  'ry',
+  'dx',
+  'dy',
+  'width',
+  'height',
+  'viewBox',
+  'preserveAspectRatio',
+  'transform',
+  'version',
   // presentation
-  'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-linecap',
-  'stroke-linejoin', 'stroke-miterlimit', 'stroke-dasharray', 'stroke-dashoffset', 'opacity',
-  'vector-effect', 'shape-rendering', 'clip-rule',
+  'fill',
+  'fill-opacity',
+  'fill-rule',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'stroke-miterlimit',
+  'stroke-dasharray',
+  'stroke-dashoffset',
+  'opacity',
+  'vector-effect',
+  'shape-rendering',
+  'clip-rule',
   // text
-  'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'text-anchor',
 ]);
 
 /** Values that fetch or run something: `url(...)` (external or not), script schemes, old IE CSS. */
@@ -51,11 +86,13 @@ const ENTITY = /&(#x[0-9a-fA-F]{1,6}|#\d{1,7}|[A-Za-z]+);/g;
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 function decodeEntities(text: string): string {
-  if (/&(?!(#x[0-9a-fA-F]{1,6}|#\d{1,7}|[A-Za-z]+);)/.test(text)) throw new UnsafeSvg('A bare "&" is not allowed in XML.');
+  if (/&(?!(#x[0-9a-fA-F]{1,6}|#\d{1,7}|[A-Za-z]+);)/.test(text))
+    throw new UnsafeSvg('A bare "&" is not allowed in XML.');
   return text.replace(ENTITY, (_match, body: string) => {
     if (body.startsWith('#')) {
       const code = body[1] === 'x' ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
-      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw new UnsafeSvg(`&${body}; is not a character.`);
+      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+        throw new UnsafeSvg(`&${body}; is not a character.`);
       return String.fromCodePoint(code);
     }
     const value = NAMED_ENTITIES[body];

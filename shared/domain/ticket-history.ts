@@ -12,7 +12,10 @@ import type { TicketRecord } from './ticket.ts';
  * Who made a change. Administrators and customers act through tokens; the system through seeding and imports.
  * An administrator's `eventScope` (use-cases/event-scope.ts) rides along for the checks, never into the history.
  */
-export type Actor = { kind: 'admin'; id: number; eventScope?: readonly number[] } | { kind: 'customer'; id: number } | { kind: 'system' };
+export type Actor =
+  | { kind: 'admin'; id: number; eventScope?: readonly number[] }
+  | { kind: 'customer'; id: number }
+  | { kind: 'system' };
 
 /** `admin 3`, `customer 12`, `system`: how an actor reads in the history. */
 export const actorLabel = (actor: Actor): string => (actor.kind === 'system' ? 'system' : `${actor.kind} ${actor.id}`);
@@ -33,7 +36,13 @@ export type TicketAction =
   | 'claimant'
   | 'claimed';
 
-const STATE_FIELDS: readonly StateField[] = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'];
+const STATE_FIELDS: readonly StateField[] = [
+  'processState',
+  'transferState',
+  'upgradeState',
+  'withdrawnState',
+  'deleted',
+];
 // Bookkeeping that changes with every write says nothing to a reader.
 const UNREPORTED = new Set<string>(['version', 'updated', 'checkIn', 'accessScans', ...STATE_FIELDS]);
 
@@ -73,9 +82,17 @@ export function historyEntry(
     if (before && before[field] !== after[field]) states[field] = { from: before[field], to: after[field] };
   }
   const fields = before
-    ? Object.keys(after).filter((name) => !UNREPORTED.has(name) && JSON.stringify(before[name as keyof TicketRecord]) !== JSON.stringify(after[name as keyof TicketRecord]))
+    ? Object.keys(after).filter(
+        (name) =>
+          !UNREPORTED.has(name) &&
+          JSON.stringify(before[name as keyof TicketRecord]) !== JSON.stringify(after[name as keyof TicketRecord]),
+      )
     : [];
-  const related = before ? (before.transferredTo !== after.transferredTo ? after.transferredTo : null) : after.transferredFrom;
+  const related = before
+    ? before.transferredTo !== after.transferredTo
+      ? after.transferredTo
+      : null
+    : after.transferredFrom;
   return {
     version: (before?.version ?? 0) + 1,
     at: change.at,

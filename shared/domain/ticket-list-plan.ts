@@ -56,9 +56,12 @@ export interface ListKeys<P> {
 }
 
 /** The events whose own tickets are listed: `event`, `events` and `accessEvents`. */
-export const ownEvents = (filter: TicketListFilter): number[] => [...new Set([...filter.events, ...filter.accessEvents])];
+export const ownEvents = (filter: TicketListFilter): number[] => [
+  ...new Set([...filter.events, ...filter.accessEvents]),
+];
 
-export const includedStates = (filter: TicketListFilter): number[] => PROCESS_STATES.filter((state) => !filter.excludeProcessStates?.includes(state));
+export const includedStates = (filter: TicketListFilter): number[] =>
+  PROCESS_STATES.filter((state) => !filter.excludeProcessStates?.includes(state));
 
 /** The dimensions that can serve this filter (the event's own list always can). */
 export function candidates(filter: TicketListFilter): Dimension[] {
@@ -67,7 +70,8 @@ export function candidates(filter: TicketListFilter): Dimension[] {
   const dims: Dimension[] = ['event'];
   if (filter.teams?.length && own * filter.teams.length <= MAX_LIST_SOURCES) dims.push('team');
   if (filter.ticketTypes?.length) dims.push('type');
-  if (filter.excludeProcessStates?.length && own * includedStates(filter).length <= MAX_LIST_SOURCES) dims.push('state');
+  if (filter.excludeProcessStates?.length && own * includedStates(filter).length <= MAX_LIST_SOURCES)
+    dims.push('state');
   return dims;
 }
 
@@ -78,10 +82,13 @@ export function sourcesOf<P>(filter: TicketListFilter, dimension: Dimension, k: 
   const add = (partition: P) => sources.push({ partition, anyEvent: false });
   if (dimension === 'all') return [{ partition: k.allTickets, anyEvent: true }];
   if (dimension === 'event') for (const eventId of own) add(k.eventTickets(eventId));
-  if (dimension === 'team') for (const eventId of own) for (const team of new Set(filter.teams)) add(k.teamTickets(eventId, team));
+  if (dimension === 'team')
+    for (const eventId of own) for (const team of new Set(filter.teams)) add(k.teamTickets(eventId, team));
   if (dimension === 'type') for (const typeId of new Set(filter.ticketTypes)) add(k.typeTickets(typeId));
-  if (dimension === 'state') for (const eventId of own) for (const state of includedStates(filter)) add(k.stateTickets(eventId, state));
-  for (const eventId of new Set(filter.accessEvents)) sources.push({ partition: k.accessTickets(eventId), anyEvent: true });
+  if (dimension === 'state')
+    for (const eventId of own) for (const state of includedStates(filter)) add(k.stateTickets(eventId, state));
+  for (const eventId of new Set(filter.accessEvents))
+    sources.push({ partition: k.accessTickets(eventId), anyEvent: true });
   return sources;
 }
 
@@ -94,7 +101,12 @@ export interface ListTuple {
 }
 
 /** Every filter, whichever key served the read. */
-export function matchesList(item: ListTuple, filter: TicketListFilter, source: ListSource, own: ReadonlySet<number>): boolean {
+export function matchesList(
+  item: ListTuple,
+  filter: TicketListFilter,
+  source: ListSource,
+  own: ReadonlySet<number>,
+): boolean {
   return (
     (source.anyEvent || own.has(item.eventId)) &&
     (!filter.teams?.length || filter.teams.includes(item.teamKey)) &&
@@ -157,18 +169,27 @@ export function positionLists(filter: TicketListFilter): PositionList[] | undefi
  * `_cursor`: opaque to clients; the id after which the next page starts (an event's list is
  * in id order), or before which it starts (`newestFirst`: the lists across events).
  */
-export const encodeCursor = (id: number, newestFirst = false): string => Buffer.from(`${newestFirst ? 'b' : 't'}:${id}`).toString('base64url');
+export const encodeCursor = (id: number, newestFirst = false): string =>
+  Buffer.from(`${newestFirst ? 'b' : 't'}:${id}`).toString('base64url');
 
 export function decodeCursor(cursor: string, newestFirst = false): number {
-  const match = (newestFirst ? /^b:(\d{1,15})$/ : /^t:(\d{1,15})$/).exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new ValidationError('_cursor is not a cursor this list answered: pass `next` from a previous page unchanged.', [{ path: 'query._cursor', message: 'unknown cursor' }]);
+  const match = (newestFirst ? /^b:(\d{1,15})$/ : /^t:(\d{1,15})$/).exec(
+    Buffer.from(cursor, 'base64url').toString('utf8'),
+  );
+  if (!match)
+    throw new ValidationError(
+      '_cursor is not a cursor this list answered: pass `next` from a previous page unchanged.',
+      [{ path: 'query._cursor', message: 'unknown cursor' }],
+    );
   return Number(match[1]);
 }
 
 /** 400 for an offset combined with a cursor. */
 export function checkPaging({ offset, cursor }: { offset: number; cursor?: string }): void {
   if (cursor !== undefined && offset > 0) {
-    throw new ValidationError('_cursor continues where the previous page ended: send it without _offset.', [{ path: 'query._offset', message: 'must be 0 with _cursor' }]);
+    throw new ValidationError('_cursor continues where the previous page ended: send it without _offset.', [
+      { path: 'query._offset', message: 'must be 0 with _cursor' },
+    ]);
   }
 }
 
@@ -182,5 +203,7 @@ export function pastReadBound(): ValidationError {
   const message =
     `Filling this page would read more than ${LIST_READ_BUDGET} tickets (positions are kept per events, teams or ticket_types, not for teams with ticket_types or several events with accessEvents). ` +
     'Filter by one dimension (events, teams or ticket_types, each with exclude_process_states), which pages at any depth, or walk with `next` as _cursor from the first page.';
-  return new ValidationError(message, [{ path: 'query', message: `this filter combination cannot fill the page within ${LIST_READ_BUDGET} tickets read` }]);
+  return new ValidationError(message, [
+    { path: 'query', message: `this filter combination cannot fill the page within ${LIST_READ_BUDGET} tickets read` },
+  ]);
 }

@@ -27,7 +27,7 @@ const PROCESS_STATE_MEANINGS: Record<ProcessState, string> = {
   [PROCESS_STATE.pending]: 'pending: reserved, not yet paid, holds a place, cannot be admitted',
   [PROCESS_STATE.active]: 'active: issued and valid, not yet admitted at its own event',
   [PROCESS_STATE.checkedIn]: 'checked in: admitted at its own event (a simple scan)',
-  [PROCESS_STATE.cancelled]: 'cancelled (the spec\'s code; `exclude_process_states=4` omits cancelled tickets)',
+  [PROCESS_STATE.cancelled]: "cancelled (the spec's code; `exclude_process_states=4` omits cancelled tickets)",
 };
 const TRANSFER_STATE_MEANINGS: Record<TransferState, string> = {
   none: 'not transferred',
@@ -44,7 +44,9 @@ const WITHDRAWN_STATE_MEANINGS: Record<WithdrawnState, string> = {
 
 /** `name: code = meaning; ...` for a description. */
 const codes = (name: string, meanings: Record<string | number, string>) =>
-  `${name}: ${Object.entries(meanings).map(([code, meaning]) => `\`${code}\` = ${meaning}`).join('; ')}.`;
+  `${name}: ${Object.entries(meanings)
+    .map(([code, meaning]) => `\`${code}\` = ${meaning}`)
+    .join('; ')}.`;
 
 const stateOf = <const T extends readonly string[]>(name: string, values: T, meanings: Record<T[number], string>) =>
   z.enum(values).check(z.describe(codes(name, meanings)));
@@ -65,7 +67,20 @@ const AttendeeAnswer = z.strictObject({
 });
 
 /** The history's `action` values, checked against `TicketAction` below. */
-const TICKET_ACTIONS = ['create', 'edit', 'check_in', 'access_scan', 'undo_check_in', 'transfer', 'delete', 'states', 'profile_photo', 'claim', 'claimant', 'claimed'] as const;
+const TICKET_ACTIONS = [
+  'create',
+  'edit',
+  'check_in',
+  'access_scan',
+  'undo_check_in',
+  'transfer',
+  'delete',
+  'states',
+  'profile_photo',
+  'claim',
+  'claimant',
+  'claimed',
+] as const;
 const STATE_FIELDS = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'] as const;
 const stateValue = z.union([z.string(), z.number()]);
 
@@ -82,83 +97,120 @@ export const TicketHistoryEntryResource = z.strictObject({
   relatedTicketId: z.optional(z.int()),
 });
 
-export const TicketResource = z.strictObject({
-  id: z.int(),
-  eventId: z.int(),
-  typeId: z.int(),
-  orderId: nullableInt,
-  customerId: z.nullable(z.int()).check(z.describe('The customer whose order issued the ticket; null for staff sales.')),
-  waveTimeId: z.nullable(z.int()).check(z.describe('The start wave (of the ticket\'s event) the ticket runs in; null when none.')),
-  teamId: nullableInt,
-  barcode: text,
-  bibNumber: nullableText,
-  chipNumber: nullableText,
-  externalMembershipId: nullableText,
-  processState: z
-    .literal(Object.values(PROCESS_STATE) as ProcessState[])
-    .check(z.describe(codes('Process state code', PROCESS_STATE_MEANINGS))),
-  transferState: stateOf('Transfer state', TRANSFER_STATES, TRANSFER_STATE_MEANINGS),
-  upgradeState: stateOf('Upgrade state', UPGRADE_STATES, UPGRADE_STATE_MEANINGS),
-  withdrawnState: stateOf('Withdrawn state', WITHDRAWN_STATES, WITHDRAWN_STATE_MEANINGS),
-  deleted: z
-    .literal([0, 1] as const)
-    .check(z.describe('Deleted flag: `0` = live; `1` = deleted (soft delete: it left lists and statistics, and GET answers 404).')),
-  price: z.number(),
-  taxAmount: z.number(),
-  gratuityAmount: z.number(),
-  paidUponCheckout: z.number(),
-  partyMember: text,
-  partyMemberLastName: text,
-  emailAddress: nullableText,
-  partyMemberBirthMonth: nullableInt,
-  partyMemberBirthDay: nullableInt,
-  partyMemberBirthYear: nullableInt,
-  partyMemberTitle: nullableText,
-  partyMemberCompany: nullableText,
-  attendeeQuestions: z.array(AttendeeAnswer),
-  profilePhoto: z.nullable(z.url()),
-  transferredFrom: nullableInt,
-  transferredTo: nullableInt,
-  purchasedDate: timestamp.check(z.describe('When the ticket was bought: its order\'s purchase time, else its creation; a transfer\'s replacement keeps the original\'s.')),
-  created: timestamp,
-  updated: timestamp,
-  // The `_include` expansions, present only when asked for.
-  ticketClaim: z.optional(
-    z.nullable(
+export const TicketResource = z
+  .strictObject({
+    id: z.int(),
+    eventId: z.int(),
+    typeId: z.int(),
+    orderId: nullableInt,
+    customerId: z
+      .nullable(z.int())
+      .check(z.describe('The customer whose order issued the ticket; null for staff sales.')),
+    waveTimeId: z
+      .nullable(z.int())
+      .check(z.describe("The start wave (of the ticket's event) the ticket runs in; null when none.")),
+    teamId: nullableInt,
+    barcode: text,
+    bibNumber: nullableText,
+    chipNumber: nullableText,
+    externalMembershipId: nullableText,
+    processState: z
+      .literal(Object.values(PROCESS_STATE) as ProcessState[])
+      .check(z.describe(codes('Process state code', PROCESS_STATE_MEANINGS))),
+    transferState: stateOf('Transfer state', TRANSFER_STATES, TRANSFER_STATE_MEANINGS),
+    upgradeState: stateOf('Upgrade state', UPGRADE_STATES, UPGRADE_STATE_MEANINGS),
+    withdrawnState: stateOf('Withdrawn state', WITHDRAWN_STATES, WITHDRAWN_STATE_MEANINGS),
+    deleted: z
+      .literal([0, 1] as const)
+      .check(
+        z.describe(
+          'Deleted flag: `0` = live; `1` = deleted (soft delete: it left lists and statistics, and GET answers 404).',
+        ),
+      ),
+    price: z.number(),
+    taxAmount: z.number(),
+    gratuityAmount: z.number(),
+    paidUponCheckout: z.number(),
+    partyMember: text,
+    partyMemberLastName: text,
+    emailAddress: nullableText,
+    partyMemberBirthMonth: nullableInt,
+    partyMemberBirthDay: nullableInt,
+    partyMemberBirthYear: nullableInt,
+    partyMemberTitle: nullableText,
+    partyMemberCompany: nullableText,
+    attendeeQuestions: z.array(AttendeeAnswer),
+    profilePhoto: z.nullable(z.url()),
+    transferredFrom: nullableInt,
+    transferredTo: nullableInt,
+    purchasedDate: timestamp.check(
+      z.describe(
+        "When the ticket was bought: its order's purchase time, else its creation; a transfer's replacement keeps the original's.",
+      ),
+    ),
+    created: timestamp,
+    updated: timestamp,
+    // The `_include` expansions, present only when asked for.
+    ticketClaim: z.optional(
+      z.nullable(
+        z
+          .strictObject({
+            isAClaim: z.boolean(),
+            isClaimed: z.boolean(),
+            state: z
+              .enum(['open', 'claimed', 'cancelled'])
+              .check(
+                z.describe(
+                  "`open` = sent, waiting for the claimant; `claimed` = accepted (the ticket is on the claimant's account); `cancelled` = the ticket was cancelled, transferred, withdrawn or deleted while the claim was open.",
+                ),
+              ),
+            claimantEmail: nullableText,
+            claimantUserId: nullableText,
+            sentAt: z.nullable(timestamp),
+            claimedAt: z.nullable(timestamp),
+            claimedByCustomerId: nullableInt,
+          })
+          .check(z.describe("The ticket's claim (null when it was never sent as one).")),
+      ),
+    ),
+    ticketRefund: z.optional(z.strictObject({ status: z.enum(['none', 'requested', 'refunded']), amount: z.number() })),
+    purchaser: z.optional(
+      z.nullable(z.strictObject({ firstName: text, lastName: text, email: text, phone: z.optional(text) })),
+    ),
+    checkInInfo: z.optional(
+      z.strictObject({
+        scannedTimestamp: z.nullable(timestamp),
+        scans: z.array(
+          z.strictObject({
+            kind: z.enum(['simple', 'access_package']),
+            eventId: z.int(),
+            eventName: text,
+            scannedTimestamp: timestamp,
+          }),
+        ),
+      }),
+    ),
+    history: z.optional(
       z
         .strictObject({
-          isAClaim: z.boolean(),
-          isClaimed: z.boolean(),
-          state: z.enum(['open', 'claimed', 'cancelled']).check(
-            z.describe('`open` = sent, waiting for the claimant; `claimed` = accepted (the ticket is on the claimant\'s account); `cancelled` = the ticket was cancelled, transferred, withdrawn or deleted while the claim was open.'),
-          ),
-          claimantEmail: nullableText,
-          claimantUserId: nullableText,
-          sentAt: z.nullable(timestamp),
-          claimedAt: z.nullable(timestamp),
-          claimedByCustomerId: nullableInt,
+          totalCount: z.int(),
+          count: z.int(),
+          limit: z.int(),
+          offset: z.int(),
+          data: z.array(TicketHistoryEntryResource),
         })
-        .check(z.describe('The ticket\'s claim (null when it was never sent as one).')),
+        .check(
+          z.describe(
+            "A page of the ticket's changes, newest first (`history_limit`, `history_offset`); `totalCount` is its version.",
+          ),
+        ),
     ),
-  ),
-  ticketRefund: z.optional(z.strictObject({ status: z.enum(['none', 'requested', 'refunded']), amount: z.number() })),
-  purchaser: z.optional(
-    z.nullable(z.strictObject({ firstName: text, lastName: text, email: text, phone: z.optional(text) })),
-  ),
-  checkInInfo: z.optional(
-    z.strictObject({
-      scannedTimestamp: z.nullable(timestamp),
-      scans: z.array(
-        z.strictObject({ kind: z.enum(['simple', 'access_package']), eventId: z.int(), eventName: text, scannedTimestamp: timestamp }),
-      ),
-    }),
-  ),
-  history: z.optional(
-    z
-      .strictObject({ totalCount: z.int(), count: z.int(), limit: z.int(), offset: z.int(), data: z.array(TicketHistoryEntryResource) })
-      .check(z.describe('A page of the ticket\'s changes, newest first (`history_limit`, `history_offset`); `totalCount` is its version.')),
-  ),
-}).check(z.describe(`A ticket. Expansions by \`_include\`: ${SINGLE_TICKET_INCLUDES.join(', ')} (\`history\` on a single ticket only).`));
+  })
+  .check(
+    z.describe(
+      `A ticket. Expansions by \`_include\`: ${SINGLE_TICKET_INCLUDES.join(', ')} (\`history\` on a single ticket only).`,
+    ),
+  );
 
 /** The schema and the `Ticket` type must describe the same object: a difference fails typecheck. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -73,34 +73,167 @@ export type Transition = { [F in StateField]: Row<F> }[StateField];
 const FIELDS: readonly StateField[] = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'];
 
 const row = <F extends StateField>(
-  field: F, from: TicketStates[F], to: TicketStates[F], via: readonly Via[], refusal: StateRefusal,
-  [sold, checkedIn, cancelled]: readonly [Step, Step, Step], note: string,
+  field: F,
+  from: TicketStates[F],
+  to: TicketStates[F],
+  via: readonly Via[],
+  refusal: StateRefusal,
+  [sold, checkedIn, cancelled]: readonly [Step, Step, Step],
+  note: string,
 ): Row<F> => ({ field, from, to, via, refusal, effect: { sold, checkedIn, cancelled }, note });
 
 const { pending: P0, active: P1, checkedIn: P2, cancelled: P4 } = PROCESS_STATE;
 
 /** One row per (field, from, to) with from !== to: 12 for processState, 2 for each other field. */
 export const TRANSITIONS: readonly Transition[] = [
-  row('processState', P0, P1, ['edit', 'states'], 'not_admissible', [0, 0, 0], 'Paying for a reservation issues the ticket.'),
+  row(
+    'processState',
+    P0,
+    P1,
+    ['edit', 'states'],
+    'not_admissible',
+    [0, 0, 0],
+    'Paying for a reservation issues the ticket.',
+  ),
   row('processState', P0, P2, [], 'not_admissible', [0, 1, 0], 'A pending ticket is unpaid, so nothing admits it.'),
-  row('processState', P0, P4, ['edit', 'states'], 'cancelled', [-1, 0, 1], 'An unpaid reservation can be dropped, freeing its place.'),
-  row('processState', P1, P0, [], 'no_way_back', [0, 0, 0], 'An issued ticket was paid for; it never becomes a reservation again.'),
-  row('processState', P1, P2, ['check_in'], 'use_check_in', [0, 1, 0], 'Only the gate scan admits, so the scan record and the count move together.'),
-  row('processState', P1, P4, ['edit', 'states'], 'cancelled', [-1, 0, 1], 'Cancelling an issued ticket frees its place.'),
+  row(
+    'processState',
+    P0,
+    P4,
+    ['edit', 'states'],
+    'cancelled',
+    [-1, 0, 1],
+    'An unpaid reservation can be dropped, freeing its place.',
+  ),
+  row(
+    'processState',
+    P1,
+    P0,
+    [],
+    'no_way_back',
+    [0, 0, 0],
+    'An issued ticket was paid for; it never becomes a reservation again.',
+  ),
+  row(
+    'processState',
+    P1,
+    P2,
+    ['check_in'],
+    'use_check_in',
+    [0, 1, 0],
+    'Only the gate scan admits, so the scan record and the count move together.',
+  ),
+  row(
+    'processState',
+    P1,
+    P4,
+    ['edit', 'states'],
+    'cancelled',
+    [-1, 0, 1],
+    'Cancelling an issued ticket frees its place.',
+  ),
   row('processState', P2, P0, [], 'checked_in', [0, -1, 0], 'An admitted ticket was paid for and used.'),
-  row('processState', P2, P1, ['undo_check_in'], 'checked_in', [0, -1, 0], 'Un-admitting reopens the gate for the ticket, so it has its own permission.'),
-  row('processState', P2, P4, [], 'checked_in', [-1, -1, 1], 'Cancelling would hide an admission: undo the check-in first.'),
+  row(
+    'processState',
+    P2,
+    P1,
+    ['undo_check_in'],
+    'checked_in',
+    [0, -1, 0],
+    'Un-admitting reopens the gate for the ticket, so it has its own permission.',
+  ),
+  row(
+    'processState',
+    P2,
+    P4,
+    [],
+    'checked_in',
+    [-1, -1, 1],
+    'Cancelling would hide an admission: undo the check-in first.',
+  ),
   row('processState', P4, P0, [], 'cancelled', [1, 0, -1], 'A cancelled ticket comes back issued, not reserved.'),
-  row('processState', P4, P1, ['states'], 'cancelled', [1, 0, -1], 'Restoring gives the place back, so only the explicit route does it.'),
+  row(
+    'processState',
+    P4,
+    P1,
+    ['states'],
+    'cancelled',
+    [1, 0, -1],
+    'Restoring gives the place back, so only the explicit route does it.',
+  ),
   row('processState', P4, P2, [], 'cancelled', [1, 1, -1], 'A cancelled ticket is never admitted; restore it first.'),
-  row('transferState', 'none', 'transferred', ['transfer'], 'use_transfer', [-1, 0, 0], 'Only the transfer route creates the replacement that takes the place.'),
-  row('transferState', 'transferred', 'none', [], 'transferred', [1, 0, 0], 'The replacement holds the place; reviving the original would admit two.'),
-  row('upgradeState', 'none', 'upgraded', ['states', 'upgrade'], 'not_admissible', [0, 0, 0], 'An upgrade purchase records it; the states route may record one made elsewhere.'),
-  row('upgradeState', 'upgraded', 'none', [], 'upgraded', [0, 0, 0], 'The later ticket exists; forgetting the upgrade would orphan it.'),
-  row('withdrawnState', 'none', 'withdrawn', ['edit', 'states'], 'withdrawn', [-1, 0, 0], 'Staff record a withdrawal by edit or explicitly; it frees the place.'),
-  row('withdrawnState', 'withdrawn', 'none', ['states'], 'withdrawn', [1, 0, 0], 'Reinstating takes a place back, so only the explicit route does it.'),
-  row('deleted', 0, 1, ['delete', 'states'], 'deleted', [-1, 0, 0], 'Deletion is soft, so the explicit route can undo it.'),
-  row('deleted', 1, 0, ['states'], 'deleted', [1, 0, 0], 'Undeleting is a restore, so only the explicit route does it.'),
+  row(
+    'transferState',
+    'none',
+    'transferred',
+    ['transfer'],
+    'use_transfer',
+    [-1, 0, 0],
+    'Only the transfer route creates the replacement that takes the place.',
+  ),
+  row(
+    'transferState',
+    'transferred',
+    'none',
+    [],
+    'transferred',
+    [1, 0, 0],
+    'The replacement holds the place; reviving the original would admit two.',
+  ),
+  row(
+    'upgradeState',
+    'none',
+    'upgraded',
+    ['states', 'upgrade'],
+    'not_admissible',
+    [0, 0, 0],
+    'An upgrade purchase records it; the states route may record one made elsewhere.',
+  ),
+  row(
+    'upgradeState',
+    'upgraded',
+    'none',
+    [],
+    'upgraded',
+    [0, 0, 0],
+    'The later ticket exists; forgetting the upgrade would orphan it.',
+  ),
+  row(
+    'withdrawnState',
+    'none',
+    'withdrawn',
+    ['edit', 'states'],
+    'withdrawn',
+    [-1, 0, 0],
+    'Staff record a withdrawal by edit or explicitly; it frees the place.',
+  ),
+  row(
+    'withdrawnState',
+    'withdrawn',
+    'none',
+    ['states'],
+    'withdrawn',
+    [1, 0, 0],
+    'Reinstating takes a place back, so only the explicit route does it.',
+  ),
+  row(
+    'deleted',
+    0,
+    1,
+    ['delete', 'states'],
+    'deleted',
+    [-1, 0, 0],
+    'Deletion is soft, so the explicit route can undo it.',
+  ),
+  row(
+    'deleted',
+    1,
+    0,
+    ['states'],
+    'deleted',
+    [1, 0, 0],
+    'Undeleting is a restore, so only the explicit route does it.',
+  ),
 ];
 
 export type StateDecision =
@@ -117,20 +250,33 @@ function crossFieldRefusal(base: TicketStates, next: TicketStates, field: StateF
   if (base.transferState === 'transferred') return field === 'deleted' && to === 1 ? undefined : 'transferred';
   const transferring = field === 'transferState' && to === 'transferred';
   // Someone was admitted on this ticket; withdrawing or handing it on would hide that.
-  if (base.processState === P2 && (transferring || (field === 'withdrawnState' && to === 'withdrawn'))) return 'checked_in';
+  if (base.processState === P2 && (transferring || (field === 'withdrawnState' && to === 'withdrawn')))
+    return 'checked_in';
   // A cancelled ticket holds no place, so there is nothing to withdraw, upgrade or hand on.
-  if (base.processState === P4 && next.processState === P4 && (transferring || field === 'withdrawnState' || field === 'upgradeState')) {
+  if (
+    base.processState === P4 &&
+    next.processState === P4 &&
+    (transferring || field === 'withdrawnState' || field === 'upgradeState')
+  ) {
     return 'cancelled';
   }
   // The attendee gave up the place; admitting or handing it on needs a reinstatement first.
-  if (base.withdrawnState === 'withdrawn' && next.withdrawnState === 'withdrawn' && (transferring || (field === 'processState' && to === P2))) {
+  if (
+    base.withdrawnState === 'withdrawn' &&
+    next.withdrawnState === 'withdrawn' &&
+    (transferring || (field === 'processState' && to === P2))
+  ) {
     return 'withdrawn';
   }
   return undefined;
 }
 
 /** Decide whether a request through `via` may move a ticket from `current` to `requested`. */
-export function decideStateChange(current: TicketStates, requested: Partial<TicketStates>, via: readonly Via[]): StateDecision {
+export function decideStateChange(
+  current: TicketStates,
+  requested: Partial<TicketStates>,
+  via: readonly Via[],
+): StateDecision {
   const next: TicketStates = { ...current };
   for (const field of FIELDS) {
     const value = requested[field];
@@ -223,7 +369,9 @@ function hint(field: StateField, to: string | number, reason: StateRefusal): str
       return 'a ticket is transferred only through the transfer route';
     case 'not_admissible':
       if (field === 'upgradeState') return 'an upgrade is recorded by an upgrade purchase or through the states route';
-      return to === P2 ? 'a pending ticket is never admitted' : 'issue a pending ticket by editing it or through the states route';
+      return to === P2
+        ? 'a pending ticket is never admitted'
+        : 'issue a pending ticket by editing it or through the states route';
     case 'no_way_back':
       return 'an issued ticket never goes back to pending';
   }

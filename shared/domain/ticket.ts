@@ -186,7 +186,10 @@ export function claimStatus(ticket: StateView & Pick<TicketRecord, 'claim'>): Ti
  * bib is then free for another ticket; a restore takes it back only if it still is).
  */
 export const holdsBib = (ticket: StateView & Pick<TicketRecord, 'bibNumber'>): boolean =>
-  !!ticket.bibNumber && ticket.deleted === 0 && ticket.processState !== PROCESS_STATE.cancelled && ticket.transferState !== 'transferred';
+  !!ticket.bibNumber &&
+  ticket.deleted === 0 &&
+  ticket.processState !== PROCESS_STATE.cancelled &&
+  ticket.transferState !== 'transferred';
 
 /**
  * The sorted set of events an eligible ticket counts as checked in for: its own event
@@ -221,15 +224,49 @@ export function checkedInFromSignatures(counts: ReadonlyMap<string, number>, req
 
 /** The resource's fields in the order answers show them (storage does not keep an order). */
 const FIELD_ORDER = [
-  'id', 'eventId', 'typeId', 'orderId', 'customerId', 'waveTimeId', 'teamId', 'barcode', 'bibNumber', 'chipNumber', 'externalMembershipId',
-  'processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted',
-  'price', 'taxAmount', 'gratuityAmount', 'paidUponCheckout',
-  'partyMember', 'partyMemberLastName', 'emailAddress', 'partyMemberBirthMonth', 'partyMemberBirthDay', 'partyMemberBirthYear',
-  'partyMemberTitle', 'partyMemberCompany', 'attendeeQuestions', 'profilePhoto', 'transferredFrom', 'transferredTo', 'purchasedDate', 'created', 'updated',
+  'id',
+  'eventId',
+  'typeId',
+  'orderId',
+  'customerId',
+  'waveTimeId',
+  'teamId',
+  'barcode',
+  'bibNumber',
+  'chipNumber',
+  'externalMembershipId',
+  'processState',
+  'transferState',
+  'upgradeState',
+  'withdrawnState',
+  'deleted',
+  'price',
+  'taxAmount',
+  'gratuityAmount',
+  'paidUponCheckout',
+  'partyMember',
+  'partyMemberLastName',
+  'emailAddress',
+  'partyMemberBirthMonth',
+  'partyMemberBirthDay',
+  'partyMemberBirthYear',
+  'partyMemberTitle',
+  'partyMemberCompany',
+  'attendeeQuestions',
+  'profilePhoto',
+  'transferredFrom',
+  'transferredTo',
+  'purchasedDate',
+  'created',
+  'updated',
 ] as const satisfies readonly (keyof Ticket)[];
 
 /** The resource as answered, with the requested expansions. */
-export function toTicket(record: TicketRecord, include: readonly TicketInclude[] = [], eventNames: ReadonlyMap<number, string> = new Map()): Ticket {
+export function toTicket(
+  record: TicketRecord,
+  include: readonly TicketInclude[] = [],
+  eventNames: ReadonlyMap<number, string> = new Map(),
+): Ticket {
   const { checkIn, accessScans, claim, refund, purchaserContact } = record;
   const out = Object.fromEntries(FIELD_ORDER.map((field) => [field, record[field] ?? null])) as unknown as Ticket;
   // Tickets written before purchasedDate existed were bought when they were created.
@@ -241,9 +278,22 @@ export function toTicket(record: TicketRecord, include: readonly TicketInclude[]
   if (include.includes('checkInInfo')) {
     const name = (id: number) => eventNames.get(id) ?? '';
     const scans: CheckInInfo['scans'] = [];
-    if (checkIn) scans.push({ kind: 'simple', eventId: checkIn.eventId, eventName: name(checkIn.eventId), scannedTimestamp: checkIn.scannedTimestamp });
-    for (const scan of Object.values(accessScans).sort((a, b) => a.scannedTimestamp.localeCompare(b.scannedTimestamp))) {
-      scans.push({ kind: 'access_package', eventId: scan.eventId, eventName: name(scan.eventId), scannedTimestamp: scan.scannedTimestamp });
+    if (checkIn)
+      scans.push({
+        kind: 'simple',
+        eventId: checkIn.eventId,
+        eventName: name(checkIn.eventId),
+        scannedTimestamp: checkIn.scannedTimestamp,
+      });
+    for (const scan of Object.values(accessScans).sort((a, b) =>
+      a.scannedTimestamp.localeCompare(b.scannedTimestamp),
+    )) {
+      scans.push({
+        kind: 'access_package',
+        eventId: scan.eventId,
+        eventName: name(scan.eventId),
+        scannedTimestamp: scan.scannedTimestamp,
+      });
     }
     out.checkInInfo = { scannedTimestamp: checkIn?.scannedTimestamp ?? null, scans };
   }

@@ -22,12 +22,17 @@ export interface UpgradeOption {
 }
 
 export function canUpgrade(ticket: TicketRecord): boolean {
-  if (!isEligible(ticket) || ticket.processState === PROCESS_STATE.checkedIn || ticket.upgradeState !== 'none') return false;
+  if (!isEligible(ticket) || ticket.processState === PROCESS_STATE.checkedIn || ticket.upgradeState !== 'none')
+    return false;
   return decideStateChange(statesOf(ticket), { upgradeState: 'upgraded' }, ['upgrade']).ok;
 }
 
 /** Cheapest first, then by type id. Money is rounded to cents so float sums do not show. */
-export function upgradeOptions(ticket: TicketRecord, eventTypes: readonly TicketType[], currency: string | null): UpgradeOption[] {
+export function upgradeOptions(
+  ticket: TicketRecord,
+  eventTypes: readonly TicketType[],
+  currency: string | null,
+): UpgradeOption[] {
   const from = eventTypes.find((type) => type.id === ticket.typeId);
   if (!from || !canUpgrade(ticket)) return [];
   return eventTypes

@@ -13,12 +13,14 @@ export const TicketWaiverResource = z.strictObject({
   appliesTo: z.enum(['event', 'ticket-type']),
   eventId: z.int(),
   ticketTypeId: z.nullable(z.int()),
-  versionHash: z.string().check(z.describe('SHA-256 (hex) of the current version\'s text.')),
+  versionHash: z.string().check(z.describe("SHA-256 (hex) of the current version's text.")),
   signedStatus: z.enum(SIGNED_STATUSES),
   signedDate: z
     .nullable(z.iso.datetime({ offset: true }))
-    .check(z.describe('In the event\'s time zone with its offset (`2026-06-01T09:30:00+02:00`); null when unsigned.')),
-  signedVersionHash: z.nullable(z.string()).check(z.describe('The version the ticket signed (may be older than `versionHash`); null when unsigned.')),
+    .check(z.describe("In the event's time zone with its offset (`2026-06-01T09:30:00+02:00`); null when unsigned.")),
+  signedVersionHash: z
+    .nullable(z.string())
+    .check(z.describe('The version the ticket signed (may be older than `versionHash`); null when unsigned.')),
 });
 
 /** The schema and the type must describe the same object: a difference fails typecheck. */

@@ -121,14 +121,21 @@ export function ticketWaivers(
  * named) that are not signed yet; re-signing a signed waiver is a no-op. Naming a
  * waiver this ticket does not require is a 400 listing them.
  */
-export function waiversToSign(required: readonly Waiver[], signatures: readonly WaiverSignature[], requestedIds?: readonly number[]): Waiver[] {
+export function waiversToSign(
+  required: readonly Waiver[],
+  signatures: readonly WaiverSignature[],
+  requestedIds?: readonly number[],
+): Waiver[] {
   const byId = new Map(required.map((waiver) => [waiver.id, waiver]));
   if (requestedIds) {
     const unknown = [...new Set(requestedIds)].filter((id) => !byId.has(id));
     if (unknown.length) {
       throw new ValidationError(
         `Waiver${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not required for this ticket.`,
-        unknown.map((id) => ({ path: `body.waiverIds.${requestedIds.indexOf(id)}`, message: `Waiver ${id} is not required for this ticket.` })),
+        unknown.map((id) => ({
+          path: `body.waiverIds.${requestedIds.indexOf(id)}`,
+          message: `Waiver ${id} is not required for this ticket.`,
+        })),
       );
     }
   }
@@ -148,13 +155,18 @@ export const MAX_WAIVERS_PER_SIGNING = 100;
 export const SignWaiversBody = z.strictObject({
   /** The waivers to sign; omitted: every unsigned waiver the ticket requires. */
   waiverIds: z.optional(
-    z.array(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))).check(
-      z.minLength(1, 'name at least one waiver, or omit waiverIds to sign all unsigned ones'),
-      z.maxLength(MAX_WAIVERS_PER_SIGNING),
-    ),
+    z
+      .array(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)))
+      .check(
+        z.minLength(1, 'name at least one waiver, or omit waiverIds to sign all unsigned ones'),
+        z.maxLength(MAX_WAIVERS_PER_SIGNING),
+      ),
   ),
   signature: z.discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('text'), text: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_SIGNATURE_TEXT)) }),
+    z.strictObject({
+      type: z.literal('text'),
+      text: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_SIGNATURE_TEXT)),
+    }),
     z.strictObject({
       type: z.literal('image'),
       mediaType: z.enum(['image/png', 'image/jpeg']),
@@ -184,29 +196,40 @@ function imageSignature(input: Extract<SignatureInput, { type: 'image' }>): Sign
   const dataUrl = /^data:([\w.+-]+\/[\w.+-]+);base64,/i.exec(input.data);
   const base64 = (dataUrl ? input.data.slice(dataUrl[0].length) : input.data).replace(/\s+/g, '');
   if (!BASE64.test(base64) || base64.length === 0) {
-    throw new ValidationError('The signature image must be base64 (or a base64 data URL).', [{ path: field, message: 'Not base64.' }]);
+    throw new ValidationError('The signature image must be base64 (or a base64 data URL).', [
+      { path: field, message: 'Not base64.' },
+    ]);
   }
   if ((base64.length / 4) * 3 > MAX_SIGNATURE_IMAGE_BYTES + 2) {
     throw new TooLarge(`A signature image may have at most ${MAX_SIGNATURE_IMAGE_BYTES} bytes.`);
   }
   const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length > MAX_SIGNATURE_IMAGE_BYTES) throw new TooLarge(`A signature image may have at most ${MAX_SIGNATURE_IMAGE_BYTES} bytes.`);
+  if (bytes.length > MAX_SIGNATURE_IMAGE_BYTES)
+    throw new TooLarge(`A signature image may have at most ${MAX_SIGNATURE_IMAGE_BYTES} bytes.`);
   const sniffed = sniffImageType(bytes);
   if (!sniffed || sniffed.mediaType !== input.mediaType) {
     throw new ValidationError(`The signature image's bytes are not ${input.mediaType}.`, [
-      { path: field, message: sniffed ? `The bytes are ${sniffed.mediaType}, not ${input.mediaType}.` : 'The bytes are not a PNG or JPEG image.' },
+      {
+        path: field,
+        message: sniffed
+          ? `The bytes are ${sniffed.mediaType}, not ${input.mediaType}.`
+          : 'The bytes are not a PNG or JPEG image.',
+      },
     ]);
   }
   return { type: 'image', bytes, contentType: sniffed.mediaType, extension: sniffed.extension };
 }
 
 function svgSignature(svg: string): SignatureObject {
-  if (Buffer.byteLength(svg) > MAX_SIGNATURE_SVG_BYTES) throw new TooLarge(`A signature SVG may have at most ${MAX_SIGNATURE_SVG_BYTES} bytes.`);
+  if (Buffer.byteLength(svg) > MAX_SIGNATURE_SVG_BYTES)
+    throw new TooLarge(`A signature SVG may have at most ${MAX_SIGNATURE_SVG_BYTES} bytes.`);
   try {
     return { type: 'svg', bytes: Buffer.from(sanitiseSvg(svg).svg), contentType: 'image/svg+xml', extension: 'svg' };
   } catch (error) {
     if (!(error instanceof UnsafeSvg)) throw error;
-    throw new ValidationError(`The signature SVG cannot be made safe: ${error.message}`, [{ path: 'body.signature.svg', message: error.message }]);
+    throw new ValidationError(`The signature SVG cannot be made safe: ${error.message}`, [
+      { path: 'body.signature.svg', message: error.message },
+    ]);
   }
 }
 
@@ -218,7 +241,12 @@ function svgSignature(svg: string): SignatureObject {
 export function prepareSignature(input: SignatureInput): SignatureObject {
   switch (input.type) {
     case 'text':
-      return { type: 'text', bytes: Buffer.from(input.text), contentType: 'text/plain; charset=utf-8', extension: 'txt' };
+      return {
+        type: 'text',
+        bytes: Buffer.from(input.text),
+        contentType: 'text/plain; charset=utf-8',
+        extension: 'txt',
+      };
     case 'image':
       return imageSignature(input);
     case 'svg':

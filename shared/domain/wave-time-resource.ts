@@ -6,7 +6,7 @@ export const WaveTimeResource = z.strictObject({
   id: z.int(),
   eventId: z.int(),
   name: z.string(),
-  startTime: z.iso.datetime({ offset: true }).check(z.describe('ISO-8601 with the event\'s own offset.')),
+  startTime: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
   capacity: z.int(),
 });
 

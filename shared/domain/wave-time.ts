@@ -15,5 +15,11 @@ export interface WaveTimeEntry {
 export function waveTimeEntries(waves: readonly WaveTime[], timezone: string): WaveTimeEntry[] {
   return [...waves]
     .sort((a, b) => a.startTime.localeCompare(b.startTime) || a.id - b.id)
-    .map((wave) => ({ id: wave.id, eventId: wave.eventId, name: wave.name, startTime: formatInTimeZone(new Date(wave.startTime), timezone), capacity: wave.capacity }));
+    .map((wave) => ({
+      id: wave.id,
+      eventId: wave.eventId,
+      name: wave.name,
+      startTime: formatInTimeZone(new Date(wave.startTime), timezone),
+      capacity: wave.capacity,
+    }));
 }

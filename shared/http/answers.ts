@@ -73,7 +73,11 @@ export const AdministratorProfileResource = z.strictObject({
 });
 
 /** `GET /tickets/check-in-stats`: the requested events (each once), sold and checked-in tickets. */
-export const CheckInStatsResource = z.strictObject({ eventIds: z.array(z.int()), soldTickets: z.int(), checkedInTickets: z.int() });
+export const CheckInStatsResource = z.strictObject({
+  eventIds: z.array(z.int()),
+  soldTickets: z.int(),
+  checkedInTickets: z.int(),
+});
 
 // ---- The auth answers (README "Authentication") ---------------------------------------
 
@@ -82,11 +86,18 @@ export const AuthUrl = z.strictObject({ auth_url: z.url() });
 /** `POST /auth/logout`: the provider's logout URL. */
 export const LogoutUrl = z.strictObject({ success: z.literal(true), logout_url: z.url() });
 /** When a token stops being accepted: epoch seconds, its `exp` claim (README "Tokens"). */
-export const ExpiresAt = z.int().check(z.positive(), z.describe('When the token expires: epoch seconds (its `exp` claim). Refresh before then.'));
+export const ExpiresAt = z
+  .int()
+  .check(z.positive(), z.describe('When the token expires: epoch seconds (its `exp` claim). Refresh before then.'));
 /** `POST /auth/refresh`: the new token, also set as the cookie (bearer clients take it from here). */
 export const Refreshed = z.strictObject({ refreshed: z.literal(true), token: z.string(), expiresAt: ExpiresAt });
 /** `POST /auth/legacy/login`: the token (also set as the cookie), its expiry and the profile. */
-export const LegacySignIn = z.strictObject({ success: z.literal(true), jwt: z.string(), expiresAt: ExpiresAt, user: AdministratorProfileResource });
+export const LegacySignIn = z.strictObject({
+  success: z.literal(true),
+  jwt: z.string(),
+  expiresAt: ExpiresAt,
+  user: AdministratorProfileResource,
+});
 
 /** The schemas and the types must describe the same objects: a difference fails typecheck. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

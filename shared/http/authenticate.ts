@@ -43,8 +43,11 @@ function assertNotCrossSite(event: RouteEvent, audience: 'admin' | 'customer'): 
  */
 function assertPublicOrigin(event: RouteEvent): void {
   const origin = header(event, 'origin');
-  if (SAFE_METHODS.has(event.requestContext.http.method) || origin === undefined || isAllowedOrigin(origin, 'public')) return;
-  throw new Forbidden('Browser requests to this route must come from one of the front-end origins.', { error: 'csrf_rejected' });
+  if (SAFE_METHODS.has(event.requestContext.http.method) || origin === undefined || isAllowedOrigin(origin, 'public'))
+    return;
+  throw new Forbidden('Browser requests to this route must come from one of the front-end origins.', {
+    error: 'csrf_rejected',
+  });
 }
 
 /**
@@ -56,7 +59,9 @@ function assertPublicOrigin(event: RouteEvent): void {
 async function identifyIfSignedIn(event: RouteEvent, access: AdminAccess): Promise<void> {
   const origin = header(event, 'origin');
   if (origin !== undefined && !isAllowedOrigin(origin, 'admin')) {
-    throw new Forbidden('Sign-out requests from a browser must come from one of the admin front-end origins.', { error: 'csrf_rejected' });
+    throw new Forbidden('Sign-out requests from a browser must come from one of the admin front-end origins.', {
+      error: 'csrf_rejected',
+    });
   }
   try {
     await identify(event, access);
@@ -91,7 +96,11 @@ async function identify(event: RouteEvent, access: Exclude<Access, { kind: 'publ
   const principal = await verifyToken(token, access.kind);
   // After the signature: an ended session (logout everywhere, password change) is refused; cached, see session-check.ts.
   await assertSessionCurrent(principal);
-  if (access.kind === 'admin' && access.permission && !(principal as AdminPrincipal).permissions.includes(access.permission)) {
+  if (
+    access.kind === 'admin' &&
+    access.permission &&
+    !(principal as AdminPrincipal).permissions.includes(access.permission)
+  ) {
     throw new Forbidden(`This route needs the "${access.permission}" permission.`);
   }
   event.principal = principal;

@@ -12,12 +12,19 @@ export const bulkBody = <T extends z.ZodMiniType>(item: T) =>
   z
     .strictObject({
       count: z.int().check(z.minimum(0)),
-      data: z.array(item).check(
-        z.minLength(1, 'must hold at least one item'),
-        z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} items`),
-      ),
+      data: z
+        .array(item)
+        .check(
+          z.minLength(1, 'must hold at least one item'),
+          z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} items`),
+        ),
     })
-    .check(z.refine((body) => body.count === body.data.length, { message: 'count must equal the number of items in data', path: ['count'] }));
+    .check(
+      z.refine((body) => body.count === body.data.length, {
+        message: 'count must equal the number of items in data',
+        path: ['count'],
+      }),
+    );
 
 /** `{id}` path parameters are strings on the wire; ids are positive integers. */
 export const PathId = z.strictObject({ id: wholeNumber('id', { positive: true }) });

@@ -5,7 +5,9 @@ import * as z from '../schema.ts';
  * `claimantuserId` (lower-case u); answers spell it `claimantUserId` like the ticket's
  * `ticketClaim` does.
  */
-const claimantEmail = z.email('claimantEmail must be an email address').check(z.maxLength(254, 'claimantEmail must be at most 254 characters'));
+const claimantEmail = z
+  .email('claimantEmail must be an email address')
+  .check(z.maxLength(254, 'claimantEmail must be at most 254 characters'));
 /** The claimant's id in the caller's own system; may be empty. */
 const claimantuserId = z.string().check(z.maxLength(100, 'claimantuserId must be at most 100 characters'));
 
@@ -17,5 +19,7 @@ export const ClaimantBody = z.strictObject({ claimantEmail, claimantuserId: z.op
 
 /** `POST /my-account/claim` (ours): the token of the mailed link, as the portal read it from the link's fragment. */
 export const AcceptClaimBody = z.strictObject({
-  token: z.string().check(z.minLength(1, 'token must not be empty'), z.maxLength(200, 'token must be at most 200 characters')),
+  token: z
+    .string()
+    .check(z.minLength(1, 'token must not be empty'), z.maxLength(200, 'token must be at most 200 characters')),
 });

@@ -14,14 +14,23 @@ export const single = (data: unknown): Reply => ({ body: { count: 1, data } });
 
 export const dataOnly = (data: unknown): Reply => ({ body: { data } });
 
-
 export const paged = <T>(page: Page<T>): Reply => ({
-  body: { totalCount: page.totalCount, count: page.items.length, limit: page.limit, offset: page.offset, data: page.items },
+  body: {
+    totalCount: page.totalCount,
+    count: page.items.length,
+    limit: page.limit,
+    offset: page.offset,
+    data: page.items,
+  },
 });
 
 /** `paged` plus the ticket lists' `next` and, when true, `totalCountIsEstimate` (CursorPageAnswer). */
 export const cursorPaged = <T>(page: Page<T> & { next: string | null; totalCountIsEstimate: boolean }): Reply => ({
-  body: { ...(paged(page).body as object), next: page.next, ...(page.totalCountIsEstimate ? { totalCountIsEstimate: true } : {}) },
+  body: {
+    ...(paged(page).body as object),
+    next: page.next,
+    ...(page.totalCountIsEstimate ? { totalCountIsEstimate: true } : {}),
+  },
 });
 
 export const ResultFormat = z._default(z.enum(['none', 'id', 'object']), 'id');
@@ -46,9 +55,13 @@ export interface BulkEntry {
 
 function bulkEntry(format: ResultFormat, outcome: BulkOutcome<unknown>): BulkEntry {
   if ('error' in outcome) return { id: outcome.id, status: 'error', error: outcome.error };
-  return format === 'object' ? { id: outcome.id, status: 'ok', object: outcome.object } : { id: outcome.id, status: 'ok' };
+  return format === 'object'
+    ? { id: outcome.id, status: 'ok', object: outcome.object }
+    : { id: outcome.id, status: 'ok' };
 }
 
 /** A bulk answer: one entry per item in request order, shaped by `result`. */
 export const bulk = (format: ResultFormat, outcomes: BulkOutcome<unknown>[]): Reply =>
-  format === 'none' ? { status: 204 } : { body: { count: outcomes.length, data: outcomes.map((outcome) => bulkEntry(format, outcome)) } };
+  format === 'none'
+    ? { status: 204 }
+    : { body: { count: outcomes.length, data: outcomes.map((outcome) => bulkEntry(format, outcome)) } };

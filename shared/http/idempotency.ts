@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../schema.ts';
-import { claimRequest, completeRequest, releaseRequest, type RequestScope, type StoredAnswer } from '../data/idempotent-requests.ts';
+import {
+  claimRequest,
+  completeRequest,
+  releaseRequest,
+  type RequestScope,
+  type StoredAnswer,
+} from '../data/idempotent-requests.ts';
 import { keys } from '../data/keys.ts';
 import { now } from '../clock.ts';
 import { InFlight, Unprocessable, ValidationError } from '../errors.ts';
@@ -31,7 +37,9 @@ export function idempotencyKeyOf(event: RouteEvent): string | undefined {
   if (value === undefined) return undefined;
   const parsed = KeySchema.safeParse(value);
   if (!parsed.success) {
-    throw new ValidationError('The Idempotency-Key header is invalid.', [{ path: 'headers.idempotency-key', message: parsed.error.issues[0]!.message }]);
+    throw new ValidationError('The Idempotency-Key header is invalid.', [
+      { path: 'headers.idempotency-key', message: parsed.error.issues[0]!.message },
+    ]);
   }
   return parsed.data;
 }
@@ -40,14 +48,20 @@ export function idempotencyKeyOf(event: RouteEvent): string | undefined {
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, canonical(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
   }
   return value;
 }
 
 /** What "the same request" means: the validated path, query and body. */
 export const fingerprintOf = (request: { path: unknown; query: unknown; body: unknown }): string =>
-  createHash('sha256').update(JSON.stringify(canonical(request)) ?? '').digest('base64url');
+  createHash('sha256')
+    .update(JSON.stringify(canonical(request)) ?? '')
+    .digest('base64url');
 
 function callerOf(event: RouteEvent): string {
   const principal = event.principal;
@@ -82,7 +96,10 @@ export async function idempotent(
   const claim = await claimRequest(scope, fingerprint, lockMs(context));
   if (claim.outcome !== 'claimed') {
     if (claim.fingerprint !== fingerprint) {
-      throw new Unprocessable('This Idempotency-Key was used for a different request; use a new key for a new request.', 'idempotency_key_reused');
+      throw new Unprocessable(
+        'This Idempotency-Key was used for a different request; use a new key for a new request.',
+        'idempotency_key_reused',
+      );
     }
     if (claim.outcome === 'in-flight') {
       const seconds = Math.max(1, Math.ceil((claim.lockedUntilMs - now().getTime()) / 1000));
@@ -98,12 +115,19 @@ export async function idempotent(
     throw error;
   }
   if ((reply.body?.length ?? 0) > MAX_STORED_BODY) {
-    logger.warn('idempotent answer too large to store; key released', { route: scope.route, bytes: reply.body?.length });
+    logger.warn('idempotent answer too large to store; key released', {
+      route: scope.route,
+      bytes: reply.body?.length,
+    });
     await releaseRequest(scope);
     return reply;
   }
   const headers = Object.fromEntries(Object.entries(reply.headers ?? {}).map(([name, value]) => [name, String(value)]));
-  await completeRequest(scope, { status: reply.statusCode ?? 200, ...(reply.body !== undefined ? { body: reply.body } : {}), headers });
+  await completeRequest(scope, {
+    status: reply.statusCode ?? 200,
+    ...(reply.body !== undefined ? { body: reply.body } : {}),
+    headers,
+  });
   return reply;
 }
 

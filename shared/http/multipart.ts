@@ -47,10 +47,16 @@ const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 export const isUploadedFile = (value: unknown): value is UploadedFile =>
-  typeof value === 'object' && value !== null && (value as UploadedFile).kind === 'file' && Buffer.isBuffer((value as UploadedFile).data);
+  typeof value === 'object' &&
+  value !== null &&
+  (value as UploadedFile).kind === 'file' &&
+  Buffer.isBuffer((value as UploadedFile).data);
 
 /** A form field that must be a file part: `z.strictObject({ file: FilePart })`. */
-export const FilePart = z.custom<UploadedFile>(isUploadedFile, 'must be a file part (a form field sent with a filename)');
+export const FilePart = z.custom<UploadedFile>(
+  isUploadedFile,
+  'must be a file part (a form field sent with a filename)',
+);
 
 const bad = (detail: string) => new ValidationError(`The multipart body is malformed: ${detail}`);
 
@@ -178,16 +184,21 @@ export function parseMultipart(body: Buffer, boundary: string, limits: Multipart
     // A part without headers starts with CRLF straight away.
     const noHeaders = body.subarray(at, at + 2).equals(CRLF);
     // Looked for within the limit only: a long header costs no more than the limit.
-    const found = noHeaders ? 0 : body.subarray(at, Math.min(contentEnd, at + HEADER_LIMIT + HEADER_END.length)).indexOf(HEADER_END);
+    const found = noHeaders
+      ? 0
+      : body.subarray(at, Math.min(contentEnd, at + HEADER_LIMIT + HEADER_END.length)).indexOf(HEADER_END);
     if (found < 0) throw bad('a part has no blank line ending its headers (within 8 KiB).');
     const headerEnd = at + found;
-    const headers = noHeaders ? new Map<string, string>() : partHeaders(text(body.subarray(at, headerEnd), 'a part header'));
+    const headers = noHeaders
+      ? new Map<string, string>()
+      : partHeaders(text(body.subarray(at, headerEnd), 'a part header'));
     const contentStart = noHeaders ? at + 2 : headerEnd + HEADER_END.length;
     if (contentStart > contentEnd) throw bad('a part has no blank line ending its headers.');
     at = contentEnd + nextDelimiter.length;
 
     const [disposition = '', ...rest] = (headers.get('content-disposition') ?? '').split(';');
-    if (disposition.trim().toLowerCase() !== 'form-data') throw bad('every part needs "Content-Disposition: form-data".');
+    if (disposition.trim().toLowerCase() !== 'form-data')
+      throw bad('every part needs "Content-Disposition: form-data".');
     const parameters = parseParameters(rest.join(';'));
     const name = parameters.get('name');
     if (!name) throw bad('a part has no field name.');
@@ -199,11 +210,14 @@ export function parseMultipart(body: Buffer, boundary: string, limits: Multipart
       // A browser sends an empty, nameless file part for a file input left empty.
       if (filename === '' && content.length === 0) continue;
       if (content.length > limits.maxFileBytes) {
-        throw new TooLarge(`The file "${name}" has ${content.length} bytes; at most ${limits.maxFileBytes} are allowed.`);
+        throw new TooLarge(
+          `The file "${name}" has ${content.length} bytes; at most ${limits.maxFileBytes} are allowed.`,
+        );
       }
       fields[name] = { kind: 'file', filename, declaredType: headers.get('content-type'), data: Buffer.from(content) };
     } else {
-      if (content.length > maxFieldBytes) throw new TooLarge(`The form field "${name}" is longer than ${maxFieldBytes} bytes.`);
+      if (content.length > maxFieldBytes)
+        throw new TooLarge(`The form field "${name}" is longer than ${maxFieldBytes} bytes.`);
       fields[name] = text(content, `The form field "${name}"`);
     }
   }

@@ -1,5 +1,11 @@
 import * as z from '../schema.ts';
-import { PROCESS_STATES, TRANSFER_STATES, UPGRADE_STATES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
+import {
+  PROCESS_STATES,
+  TRANSFER_STATES,
+  UPGRADE_STATES,
+  WITHDRAWN_STATES,
+  type ProcessState,
+} from '../domain/ticket.ts';
 import { OLDER_TICKET_INCLUDES } from '../domain/older-ticket-list.ts';
 import { ticketPagingQuery, wholeNumber } from './paging.ts';
 
@@ -15,7 +21,8 @@ export const BibPath = z.strictObject({
   bib: z.string().check(z.regex(BIB_PATTERN, 'must be 1 to 20 letters, digits, - or _')),
 });
 
-const codeOf = <const T extends readonly string[]>(name: string, values: T) => z.enum(values, `${name} must be one of ${values.join(', ')}`);
+const codeOf = <const T extends readonly string[]>(name: string, values: T) =>
+  z.enum(values, `${name} must be one of ${values.join(', ')}`);
 
 /**
  * `POST /ticket/{ticketId}/states`: each field optional, codes as the ticket answers them
@@ -26,7 +33,14 @@ export const StatesBody = z
   .strictObject({
     processState: z.optional(
       z.pipe(
-        z.int().check(z.refine((code) => PROCESS_STATES.includes(code as ProcessState), `processState must be one of ${PROCESS_STATES.join(', ')}`)),
+        z
+          .int()
+          .check(
+            z.refine(
+              (code) => PROCESS_STATES.includes(code as ProcessState),
+              `processState must be one of ${PROCESS_STATES.join(', ')}`,
+            ),
+          ),
         z.transform((code) => code as ProcessState),
       ),
     ),
@@ -71,13 +85,17 @@ const instant = (name: string, end: 'from' | 'to') =>
   z.pipe(
     z.string().check(
       z.maxLength(40, `${name} must be an ISO-8601 date or date-time, or unix seconds`),
-      z.refine((value) => parseInstant(value, end) !== undefined, `${name} must be an ISO-8601 date or date-time, or unix seconds`),
+      z.refine(
+        (value) => parseInstant(value, end) !== undefined,
+        `${name} must be an ISO-8601 date or date-time, or unix seconds`,
+      ),
     ),
     z.transform((value) => parseInstant(value, end)!),
   );
 
 const positive = (name: string) => z.optional(wholeNumber(name, { positive: true }));
-const ordered = (from: string | undefined, to: string | undefined) => from === undefined || to === undefined || from <= to;
+const ordered = (from: string | undefined, to: string | undefined) =>
+  from === undefined || to === undefined || from <= to;
 
 /**
  * The list's filters (AND). Which one bounds the read (and the 400 when none does) is
@@ -89,15 +107,33 @@ export const OlderTicketListQuery = z
     eventId: positive('eventId'),
     typeId: positive('typeId'),
     customerId: positive('customerId'),
-    barcode: z.optional(z.string().check(z.minLength(1, 'barcode must not be empty'), z.maxLength(100, 'barcode must be at most 100 characters'))),
-    search: z.optional(z.string().check(z.minLength(1, 'search must not be empty'), z.maxLength(100, 'search must be at most 100 characters'))),
+    barcode: z.optional(
+      z
+        .string()
+        .check(z.minLength(1, 'barcode must not be empty'), z.maxLength(100, 'barcode must be at most 100 characters')),
+    ),
+    search: z.optional(
+      z
+        .string()
+        .check(z.minLength(1, 'search must not be empty'), z.maxLength(100, 'search must be at most 100 characters')),
+    ),
     purchasedFrom: z.optional(instant('purchasedFrom', 'from')),
     purchasedTo: z.optional(instant('purchasedTo', 'to')),
     updatedFrom: z.optional(instant('updatedFrom', 'from')),
     updatedTo: z.optional(instant('updatedTo', 'to')),
     _include: z._default(
       z.pipe(
-        z.pipe(z.string(), z.transform((value) => [...new Set(value.split(',').map((part) => part.trim()).filter(Boolean))])),
+        z.pipe(
+          z.string(),
+          z.transform((value) => [
+            ...new Set(
+              value
+                .split(',')
+                .map((part) => part.trim())
+                .filter(Boolean),
+            ),
+          ]),
+        ),
         z.array(z.enum(OLDER_TICKET_INCLUDES, `_include must list values among ${OLDER_TICKET_INCLUDES.join(', ')}`)),
       ),
       [],
@@ -105,7 +141,13 @@ export const OlderTicketListQuery = z
     ...ticketPagingQuery,
   })
   .check(
-    z.refine((query) => ordered(query.purchasedFrom, query.purchasedTo), { message: 'purchasedTo must not be before purchasedFrom', path: ['purchasedTo'] }),
-    z.refine((query) => ordered(query.updatedFrom, query.updatedTo), { message: 'updatedTo must not be before updatedFrom', path: ['updatedTo'] }),
+    z.refine((query) => ordered(query.purchasedFrom, query.purchasedTo), {
+      message: 'purchasedTo must not be before purchasedFrom',
+      path: ['purchasedTo'],
+    }),
+    z.refine((query) => ordered(query.updatedFrom, query.updatedTo), {
+      message: 'updatedTo must not be before updatedFrom',
+      path: ['updatedTo'],
+    }),
   );
 export type OlderTicketListQuery = z.output<typeof OlderTicketListQuery>;

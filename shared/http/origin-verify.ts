@@ -31,9 +31,12 @@ export function originVerify(): Middleware {
       if (!secrets) return;
       const given = header(request.event, ORIGIN_VERIFY_HEADER);
       if (given !== undefined && matchesAny(given, secrets)) return;
-      throw new Forbidden('Call the API through its front-end origin (https://<front end>/api/v2/...), not the API Gateway host.', {
-        error: 'origin_rejected',
-      });
+      throw new Forbidden(
+        'Call the API through its front-end origin (https://<front end>/api/v2/...), not the API Gateway host.',
+        {
+          error: 'origin_rejected',
+        },
+      );
     },
   };
 }

@@ -17,18 +17,25 @@ export const MAX_TICKET_LIST_OFFSET = 1_000_000_000;
  */
 export const wholeNumber = (name: string, { positive = false } = {}) =>
   z.pipe(
-    z.string().check(
-      positive
-        ? z.regex(/^[1-9]\d{0,14}$/, `${name} must be a positive whole number`)
-        : z.regex(/^\d{1,15}$/, `${name} must be a whole number`),
-    ),
+    z
+      .string()
+      .check(
+        positive
+          ? z.regex(/^[1-9]\d{0,14}$/, `${name} must be a positive whole number`)
+          : z.regex(/^\d{1,15}$/, `${name} must be a whole number`),
+      ),
     z.transform(Number),
   );
 
 /** `_limit` and `_offset` query parameters. */
 export const pagingQuery = {
   _limit: z._default(
-    z.pipe(wholeNumber('_limit'), z.number().check(z.minimum(1, '_limit must be at least 1'), z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`))),
+    z.pipe(
+      wholeNumber('_limit'),
+      z
+        .number()
+        .check(z.minimum(1, '_limit must be at least 1'), z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`)),
+    ),
     DEFAULT_LIMIT,
   ),
   _offset: offsetUpTo(MAX_OFFSET),
@@ -38,18 +45,31 @@ export const pagingQuery = {
 export const ticketPagingQuery = {
   ...pagingQuery,
   _offset: offsetUpTo(MAX_TICKET_LIST_OFFSET),
-  _cursor: z.optional(z.string().check(z.minLength(1, '_cursor must not be empty'), z.maxLength(200, '_cursor must be at most 200 characters'))),
+  _cursor: z.optional(
+    z
+      .string()
+      .check(z.minLength(1, '_cursor must not be empty'), z.maxLength(200, '_cursor must be at most 200 characters')),
+  ),
 };
 
 function offsetUpTo(max: number) {
-  return z._default(z.pipe(wholeNumber('_offset'), z.number().check(z.maximum(max, `_offset must be at most ${max}`))), 0);
+  return z._default(
+    z.pipe(wholeNumber('_offset'), z.number().check(z.maximum(max, `_offset must be at most ${max}`))),
+    0,
+  );
 }
 
 /** Comma-separated whole numbers, e.g. `events=1,2,3`. */
 export const idList = (name: string) =>
   z.pipe(
-    z.pipe(z.string(), z.transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))),
-    z.array(wholeNumber(name)).check(
-      z.minLength(1, `${name} must not be empty`),
+    z.pipe(
+      z.string(),
+      z.transform((value) =>
+        value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      ),
     ),
+    z.array(wholeNumber(name)).check(z.minLength(1, `${name} must not be empty`)),
   );

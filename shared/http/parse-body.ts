@@ -74,7 +74,8 @@ export function parseBody(kind: 'json' | 'none' | { multipart: MultipartForm }):
       }
       if (kind === 'none') {
         const text = raw !== undefined && event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-        if (text && text.trim() !== '' && !isEmptyObject(text)) throw new ValidationError('This route takes no request body (an empty one or `{}` is fine).');
+        if (text && text.trim() !== '' && !isEmptyObject(text))
+          throw new ValidationError('This route takes no request body (an empty one or `{}` is fine).');
         event.body = undefined;
         return;
       }

@@ -11,8 +11,16 @@ const MAX_UNIX_SECONDS = 253_402_300_799;
 const startBound = (name: string) =>
   z.optional(
     z.union([
-      z.pipe(z.literal('false'), z.transform(() => undefined)),
-      z.pipe(wholeNumber(name), z.number().check(z.maximum(MAX_UNIX_SECONDS, `${name} must be a unix time in seconds, at most ${MAX_UNIX_SECONDS}`))),
+      z.pipe(
+        z.literal('false'),
+        z.transform(() => undefined),
+      ),
+      z.pipe(
+        wholeNumber(name),
+        z
+          .number()
+          .check(z.maximum(MAX_UNIX_SECONDS, `${name} must be a unix time in seconds, at most ${MAX_UNIX_SECONDS}`)),
+      ),
     ]),
   );
 
@@ -29,12 +37,19 @@ const ordered = (from: string, to: string) =>
 
 /** A pattern's `%` wildcards are capped, so its matching work stays small (shared/domain/wildcard.ts). */
 const fewWildcards = (name: string) =>
-  z.refine<string>((pattern) => wildcardCount(pattern) <= MAX_WILDCARDS, `${name} may hold at most ${MAX_WILDCARDS} % wildcards`);
+  z.refine<string>(
+    (pattern) => wildcardCount(pattern) <= MAX_WILDCARDS,
+    `${name} may hold at most ${MAX_WILDCARDS} % wildcards`,
+  );
 
 export const PortalEventQuery = z
   .strictObject({
-    title: z.optional(z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'), fewWildcards('title'))),
-    search: z.optional(z.string().check(z.maxLength(100, 'search must be at most 100 characters'), fewWildcards('search'))),
+    title: z.optional(
+      z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'), fewWildcards('title')),
+    ),
+    search: z.optional(
+      z.string().check(z.maxLength(100, 'search must be at most 100 characters'), fewWildcards('search')),
+    ),
     fromEventStart: startBound('fromEventStart'),
     toEventStart: startBound('toEventStart'),
     return: z._default(z.enum(['orders', 'all'], 'return must be orders or all'), 'all'),
@@ -44,7 +59,13 @@ export const PortalEventQuery = z
 
 /** `true` or `false`; anything else is a 400 naming the parameter. */
 const flag = (name: string) =>
-  z._default(z.pipe(z.enum(['true', 'false'], `${name} must be true or false`), z.transform((value) => value === 'true')), false);
+  z._default(
+    z.pipe(
+      z.enum(['true', 'false'], `${name} must be true or false`),
+      z.transform((value) => value === 'true'),
+    ),
+    false,
+  );
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** An ISO-8601 date (a whole UTC day) or date-time, as the inclusive ISO-8601 UTC bound it means. */
@@ -59,7 +80,8 @@ const purchaseBound = (name: string, end: 'start' | 'end') =>
     ),
   );
 
-const boundedIds = (name: string, max: number) => idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
+const boundedIds = (name: string, max: number) =>
+  idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
 
 export const OrderListQuery = z
   .strictObject({

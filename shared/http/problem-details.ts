@@ -34,7 +34,11 @@ function boundedDetails(details: Record<string, unknown>): Record<string, unknow
   const listed = (errors as { path: string; message: string }[])
     .slice(0, MAX_LISTED_ERRORS)
     .map(({ path, message }) => ({ path: cut(String(path), MAX_TEXT), message: cut(String(message), MAX_TEXT) }));
-  return { ...details, errors: listed, ...(errors.length > MAX_LISTED_ERRORS ? { errorsNotListed: errors.length - MAX_LISTED_ERRORS } : {}) };
+  return {
+    ...details,
+    errors: listed,
+    ...(errors.length > MAX_LISTED_ERRORS ? { errorsNotListed: errors.length - MAX_LISTED_ERRORS } : {}),
+  };
 }
 
 function headersOf(error: AppError): Record<string, string> {
@@ -58,11 +62,19 @@ export function problemDetails(): Middleware {
       if (error instanceof AppError) {
         const { status, slug, title } = PROBLEMS[error.kind];
         // The client sees only the dependency's kind; the log keeps what the SDK said.
-        if (error.kind === 'unavailable') logger.warn('dependency unavailable', { ...error.details, error: (error.cause ?? error) as Error });
+        if (error.kind === 'unavailable')
+          logger.warn('dependency unavailable', { ...error.details, error: (error.cause ?? error) as Error });
         request.response = {
           statusCode: status,
           headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...headersOf(error) },
-          body: JSON.stringify({ type: `/problems/${slug}`, title, status, detail: cut(error.message, MAX_DETAIL), instance, ...boundedDetails(error.details) }),
+          body: JSON.stringify({
+            type: `/problems/${slug}`,
+            title,
+            status,
+            detail: cut(error.message, MAX_DETAIL),
+            instance,
+            ...boundedDetails(error.details),
+          }),
         };
         return;
       }

@@ -24,7 +24,11 @@ export interface Reply {
   cookies?: string[];
 }
 
-export interface Schemas<P extends z.ZodMiniType = z.ZodMiniType, Q extends z.ZodMiniType = z.ZodMiniType, B extends z.ZodMiniType = z.ZodMiniType> {
+export interface Schemas<
+  P extends z.ZodMiniType = z.ZodMiniType,
+  Q extends z.ZodMiniType = z.ZodMiniType,
+  B extends z.ZodMiniType = z.ZodMiniType,
+> {
   path?: P;
   query?: Q;
   /** A JSON body schema; without one the route refuses any body. */

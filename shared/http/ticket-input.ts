@@ -4,25 +4,40 @@ import { MAX_BULK_ITEMS } from './bulk.ts';
 import { ValidationError } from '../errors.ts';
 import { idList, pagingQuery, ticketPagingQuery, wholeNumber } from './paging.ts';
 import { MAX_COUNTED_PAIRS } from '../domain/ticket-list-plan.ts';
-import { MAX_STATS_EVENTS, PROCESS_STATES, SINGLE_TICKET_INCLUDES, TICKET_INCLUDES, WITHDRAWN_STATES, type ProcessState } from '../domain/ticket.ts';
+import {
+  MAX_STATS_EVENTS,
+  PROCESS_STATES,
+  SINGLE_TICKET_INCLUDES,
+  TICKET_INCLUDES,
+  WITHDRAWN_STATES,
+  type ProcessState,
+} from '../domain/ticket.ts';
 
 /** The request schemas of the `/tickets` routes. */
 
 const MAX_LIST_EVENTS = 20;
 
-
 /** `_include=change_status,purchaser`. */
 const includeOf = <const T extends readonly string[]>(values: T) =>
   z._default(
     z.pipe(
-      z.pipe(z.string(), z.transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))),
+      z.pipe(
+        z.string(),
+        z.transform((value) =>
+          value
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean),
+        ),
+      ),
       z.array(z.enum(values, `must list values among ${values.join(', ')}`)),
     ),
     [],
   );
 export const Include = includeOf(TICKET_INCLUDES);
 
-const boundedIds = (name: string, max: number) => idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
+const boundedIds = (name: string, max: number) =>
+  idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
 /** A filter becomes a DynamoDB `IN (...)`, which takes at most 100 values. */
 const MAX_FILTER_VALUES = 50;
 
@@ -43,10 +58,14 @@ export const TicketListQuery = z
       path: ['teams'],
     }),
     // A team is of one event and teams have no index of their own: across events, name the events too.
-    z.refine((query) => !query.teams?.length || query.event !== undefined || !!query.events?.length || !!query.accessEvents?.length, {
-      message: 'teams are an event\'s: name the events too (event, events or accessEvents).',
-      path: ['teams'],
-    }),
+    z.refine(
+      (query) =>
+        !query.teams?.length || query.event !== undefined || !!query.events?.length || !!query.accessEvents?.length,
+      {
+        message: "teams are an event's: name the events too (event, events or accessEvents).",
+        path: ['teams'],
+      },
+    ),
   );
 
 export const StatsQuery = z.strictObject({ events: boundedIds('events', MAX_STATS_EVENTS) });
@@ -65,9 +84,16 @@ const text = (max: number) => z.string().check(z.maxLength(max, `must be at most
 // Whole cents: an amount like 5e-324 is a valid JSON number that DynamoDB cannot store (below 1e-130), a 500 otherwise.
 const wholeCents = (value: number) => Math.round(value * 100) / 100 === value;
 const money = () =>
-  z.number().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'), z.refine(wholeCents, 'must have at most 2 decimal places'));
+  z
+    .number()
+    .check(
+      z.minimum(0, 'must not be negative'),
+      z.maximum(1_000_000, 'must be at most 1000000'),
+      z.refine(wholeCents, 'must have at most 2 decimal places'),
+    );
 const nullable = <T extends z.ZodMiniType>(schema: T) => z.nullable(schema);
-const between = (min: number, max: number) => z.int().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`));
+const between = (min: number, max: number) =>
+  z.int().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`));
 
 export const AttendeeAnswer = z.strictObject({
   questionId: positiveId,
@@ -97,7 +123,14 @@ const ProcessStateField = z.pipe(
   z.pipe(
     z.transform((value: string | number) => Number(value)),
     z.pipe(
-      z.number().check(z.refine((code) => PROCESS_STATES.includes(code as ProcessState), `must be one of ${PROCESS_STATES.join(', ')}`)),
+      z
+        .number()
+        .check(
+          z.refine(
+            (code) => PROCESS_STATES.includes(code as ProcessState),
+            `must be one of ${PROCESS_STATES.join(', ')}`,
+          ),
+        ),
       z.transform((code) => code as ProcessState),
     ),
   ),
@@ -121,7 +154,9 @@ export const TicketPatch = z
     paidUponCheckout: z.optional(money()),
     ...attendeeFields,
   })
-  .check(z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'));
+  .check(
+    z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'),
+  );
 
 export const TicketUpdateBody = z.strictObject({ data: TicketPatch });
 
@@ -137,10 +172,12 @@ export const BulkDeleteBody = z.strictObject({
     z.array(z.union([positiveId, z.array(positiveId)])),
     z.pipe(
       z.transform((ids: (number | number[])[]) => ids.flat()),
-      z.array(positiveId).check(
-        z.minLength(1, 'must hold at least one id'),
-        z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} ids`),
-      ),
+      z
+        .array(positiveId)
+        .check(
+          z.minLength(1, 'must hold at least one id'),
+          z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} ids`),
+        ),
     ),
   ),
 });
@@ -152,7 +189,9 @@ export function idempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const parsed = IdempotencyKey.safeParse(value);
   if (!parsed.success) {
-    throw new ValidationError('The Idempotency-Key header is invalid.', [{ path: 'headers.idempotency-key', message: parsed.error.issues[0]!.message }]);
+    throw new ValidationError('The Idempotency-Key header is invalid.', [
+      { path: 'headers.idempotency-key', message: parsed.error.issues[0]!.message },
+    ]);
   }
   return parsed.data;
 }

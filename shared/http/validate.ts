@@ -20,7 +20,10 @@ export function parsePart<T extends z.ZodMiniType>(part: Part, schema: T, value:
   if (result.success) return result.data;
   const errors = problems(part, result.error);
   // The sentence names the first few; the answer lists up to MAX_LISTED_ERRORS (problem-details.ts).
-  const named = errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`).join('; ');
+  const named = errors
+    .slice(0, 5)
+    .map((e) => `${e.path}: ${e.message}`)
+    .join('; ');
   const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
   throw new ValidationError(`The request ${part} is invalid: ${named}${more}`, errors);
 }

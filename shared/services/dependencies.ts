@@ -48,7 +48,12 @@ export const CLIENT_SETTINGS: Record<DependencyKind, ClientSettings> = {
  */
 const { DEPENDENCY_TIMEOUT_SCALE: scale } = requireSection(
   'dependency timeouts',
-  z.object({ DEPENDENCY_TIMEOUT_SCALE: z._default(z.pipe(z.pipe(z.string(), z.transform(Number)), z.number().check(z.positive(), z.lte(100))), 1) }),
+  z.object({
+    DEPENDENCY_TIMEOUT_SCALE: z._default(
+      z.pipe(z.pipe(z.string(), z.transform(Number)), z.number().check(z.positive(), z.lte(100))),
+      1,
+    ),
+  }),
 );
 
 /** The constructor options of a client for `dependency` (spread into `new XClient({...})`). */
@@ -57,32 +62,69 @@ export function clientOptions(dependency: DependencyKind) {
   return {
     maxAttempts,
     retryMode: 'standard',
-    requestHandler: { connectionTimeout: connectionTimeout * scale, requestTimeout: requestTimeout * scale, throwOnRequestTimeout: true },
+    requestHandler: {
+      connectionTimeout: connectionTimeout * scale,
+      requestTimeout: requestTimeout * scale,
+      throwOnRequestTimeout: true,
+    },
   } as const;
 }
 
 // Throttling by name (the SDK's list without LimitExceededException, which Cognito uses
 // for a per-user quota that the services answer as 429), timeouts and network failures.
 const THROTTLED = new Set([
-  'ThrottlingException', 'Throttling', 'ThrottledException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded',
-  'RequestThrottled', 'RequestThrottledException', 'TooManyRequestsException', 'SlowDown', 'BandwidthLimitExceeded',
-  'TransactionInProgressException', 'TransactionConflictException',
+  'ThrottlingException',
+  'Throttling',
+  'ThrottledException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'TooManyRequestsException',
+  'SlowDown',
+  'BandwidthLimitExceeded',
+  'TransactionInProgressException',
+  'TransactionConflictException',
 ]);
 const TIMED_OUT = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
-const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** Whether an SDK error means the dependency is unavailable (not that it answered no). */
 export function isOutage(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { name, code, $retryable, $metadata } = error as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
+  const { name, code, $retryable, $metadata } = error as {
+    name?: string;
+    code?: string;
+    $retryable?: unknown;
+    $metadata?: { httpStatusCode?: number };
+  };
   if (name === 'AbortError' || name === 'LimitExceededException') return false;
   const status = $metadata?.httpStatusCode ?? 0;
-  return $retryable !== undefined || status >= 500 || status === 429 || THROTTLED.has(name ?? '') || TIMED_OUT.has(name ?? '') || NETWORK.has(code ?? '');
+  return (
+    $retryable !== undefined ||
+    status >= 500 ||
+    status === 429 ||
+    THROTTLED.has(name ?? '') ||
+    TIMED_OUT.has(name ?? '') ||
+    NETWORK.has(code ?? '')
+  );
 }
 
 interface MiddlewareClient {
   middlewareStack: {
-    add(middleware: (next: (args: any) => Promise<any>) => (args: any) => Promise<any>, options: { step: 'initialize'; name: string; priority: 'high' }): void;
+    add(
+      middleware: (next: (args: any) => Promise<any>) => (args: any) => Promise<any>,
+      options: { step: 'initialize'; name: string; priority: 'high' },
+    ): void;
   };
 }
 
@@ -97,7 +139,8 @@ export function answeringOutages<T extends MiddlewareClient>(client: T, dependen
       try {
         return await next(args);
       } catch (error) {
-        if (isOutage(error)) throw new DependencyUnavailable(dependency, CLIENT_SETTINGS[dependency].retryAfterSeconds, { cause: error });
+        if (isOutage(error))
+          throw new DependencyUnavailable(dependency, CLIENT_SETTINGS[dependency].retryAfterSeconds, { cause: error });
         throw error;
       }
     },

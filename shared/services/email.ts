@@ -27,7 +27,9 @@ export async function sendEmail({ to, subject, text }: Email): Promise<void> {
     new SendEmailCommand({
       FromEmailAddress: EMAIL_FROM,
       Destination: { ToAddresses: [to] },
-      Content: { Simple: { Subject: { Data: subject, Charset: 'UTF-8' }, Body: { Text: { Data: text, Charset: 'UTF-8' } } } },
+      Content: {
+        Simple: { Subject: { Data: subject, Charset: 'UTF-8' }, Body: { Text: { Data: text, Charset: 'UTF-8' } } },
+      },
     }),
   );
 }

@@ -51,7 +51,10 @@ export interface AppClient {
   readonly requireNonce: boolean;
 }
 
-const flag = z.pipe(z._default(z.enum(['true', 'false']), 'true'), z.transform((value) => value === 'true'));
+const flag = z.pipe(
+  z._default(z.enum(['true', 'false']), 'true'),
+  z.transform((value) => value === 'true'),
+);
 const adminSettingsSchema = z.object({
   COGNITO_USER_POOL_ID: z.string().check(z.minLength(1)),
   COGNITO_CLIENT_ID: z.string().check(z.minLength(1)),
@@ -117,19 +120,31 @@ export function customerAppClient(): PasswordClient {
 /** Remote key sets, one per JWKS URL, kept for the life of the container (jose caches the keys). */
 const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 const jwksOf = ({ jwksUrl }: AppClient) =>
-  keySets.get(jwksUrl) ?? keySets.set(jwksUrl, createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 3_000 })).get(jwksUrl)!;
+  keySets.get(jwksUrl) ??
+  keySets.set(jwksUrl, createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 3_000 })).get(jwksUrl)!;
 
 let sdkClient: CognitoIdentityProviderClient | undefined;
 /** The sign-in APIs' client, built on first use (exported for the fault-injection tests' middleware). */
 export const identitySdkClient = () =>
-  (sdkClient ??= answeringOutages(new CognitoIdentityProviderClient(clientOptions('identity provider')), 'identity provider'));
+  (sdkClient ??= answeringOutages(
+    new CognitoIdentityProviderClient(clientOptions('identity provider')),
+    'identity provider',
+  ));
 const cognito = identitySdkClient;
 
 /** `callbackUrl`: on the front end's origin (`callbackUrlFor` in auth/oidc.ts), one the client registered. */
-export interface AuthorizeRequest { state: string; codeChallenge: string; nonce: string; callbackUrl: string }
+export interface AuthorizeRequest {
+  state: string;
+  codeChallenge: string;
+  nonce: string;
+  callbackUrl: string;
+}
 
 /** The hosted UI's authorize URL for an authorization-code login with PKCE S256. */
-export function authorizeUrl(client: AppClient, { state, codeChallenge, nonce, callbackUrl }: AuthorizeRequest): string {
+export function authorizeUrl(
+  client: AppClient,
+  { state, codeChallenge, nonce, callbackUrl }: AuthorizeRequest,
+): string {
   const query = new URLSearchParams({
     response_type: 'code',
     client_id: client.clientId,
@@ -154,20 +169,35 @@ export interface ProviderTokens {
 }
 
 /** Exchanges a code at the token endpoint; undefined when refused (used, expired, wrong verifier, another `callbackUrl`). */
-export async function exchangeCode(client: AppClient, code: string, codeVerifier: string, callbackUrl: string): Promise<ProviderTokens | undefined> {
+export async function exchangeCode(
+  client: AppClient,
+  code: string,
+  codeVerifier: string,
+  callbackUrl: string,
+): Promise<ProviderTokens | undefined> {
   const response = await fetch(`${client.domain}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUrl, code_verifier: codeVerifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: client.clientId,
+      code,
+      redirect_uri: callbackUrl,
+      code_verifier: codeVerifier,
+    }),
     signal: AbortSignal.timeout(CLIENT_SETTINGS['identity provider'].requestTimeout),
     // Unreachable or too slow: plain fetch, outside the SDK clients' outage handling.
   }).catch((error: unknown) => Promise.reject(providerUnavailable(error)));
   // Not retried: an authorization code is single-use, and Cognito may have spent it.
-  if (response.status >= 500 || response.status === 429) throw providerUnavailable(new Error(`token endpoint answered ${response.status}`));
+  if (response.status >= 500 || response.status === 429)
+    throw providerUnavailable(new Error(`token endpoint answered ${response.status}`));
   if (!response.ok) return undefined;
   const body = (await response.json()) as { id_token?: unknown; refresh_token?: unknown };
   if (typeof body.id_token !== 'string') return undefined;
-  return { idToken: body.id_token, ...(typeof body.refresh_token === 'string' ? { refreshToken: body.refresh_token } : {}) };
+  return {
+    idToken: body.id_token,
+    ...(typeof body.refresh_token === 'string' ? { refreshToken: body.refresh_token } : {}),
+  };
 }
 
 export interface ProviderIdentity {
@@ -181,7 +211,11 @@ export interface ProviderIdentity {
  * Verifies an id token against the pool's JWKS: RS256, issuer, audience (the client),
  * expiry, `token_use: id` and the nonce of this login. Undefined when anything is off.
  */
-export async function verifyIdToken(client: AppClient, idToken: string, nonce: string): Promise<ProviderIdentity | undefined> {
+export async function verifyIdToken(
+  client: AppClient,
+  idToken: string,
+  nonce: string,
+): Promise<ProviderIdentity | undefined> {
   try {
     const { payload } = await jwtVerify(idToken, jwksOf(client), {
       algorithms: ['RS256'],
@@ -197,7 +231,8 @@ export async function verifyIdToken(client: AppClient, idToken: string, nonce: s
     return { sub: payload.sub!, username, email: payload.email, emailVerified: payload.email_verified === true };
   } catch (error) {
     // The pool's keys could not be fetched: the provider is down, not the token bad.
-    if (error instanceof errors.JWKSTimeout || (error instanceof TypeError && /fetch failed/.test(error.message))) throw providerUnavailable(error);
+    if (error instanceof errors.JWKSTimeout || (error instanceof TypeError && /fetch failed/.test(error.message)))
+      throw providerUnavailable(error);
     return undefined;
   }
 }
@@ -255,14 +290,27 @@ export interface PasswordSignIn {
  * The id token came straight from Cognito over TLS, so it is decoded, not verified
  * against the JWKS (which would cost a fetch per cold start).
  */
-export async function signInWithPassword(client: PasswordClient, login: string, password: string): Promise<PasswordSignIn | undefined> {
+export async function signInWithPassword(
+  client: PasswordClient,
+  login: string,
+  password: string,
+): Promise<PasswordSignIn | undefined> {
   let result;
   try {
     ({ AuthenticationResult: result } = await cognito().send(
-      new InitiateAuthCommand({ ClientId: client.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: login, PASSWORD: password } }),
+      new InitiateAuthCommand({
+        ClientId: client.clientId,
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        AuthParameters: { USERNAME: login, PASSWORD: password },
+      }),
     ));
   } catch (error) {
-    if (error instanceof NotAuthorizedException || error instanceof InvalidPasswordException || error instanceof UserNotFoundException) return undefined;
+    if (
+      error instanceof NotAuthorizedException ||
+      error instanceof InvalidPasswordException ||
+      error instanceof UserNotFoundException
+    )
+      return undefined;
     // Users the service creates are confirmed and never reset; one in either state cannot sign in here.
     if (error instanceof PasswordResetRequiredException || error instanceof UserNotConfirmedException) return undefined;
     throw throttled(error) ?? error;
@@ -289,7 +337,9 @@ export async function signInWithPassword(client: PasswordClient, login: string, 
  */
 export async function changeOwnEmail(accessToken: string, email: string): Promise<void> {
   try {
-    await cognito().send(new UpdateUserAttributesCommand({ AccessToken: accessToken, UserAttributes: [{ Name: 'email', Value: email }] }));
+    await cognito().send(
+      new UpdateUserAttributesCommand({ AccessToken: accessToken, UserAttributes: [{ Name: 'email', Value: email }] }),
+    );
   } catch (error) {
     if (error instanceof AliasExistsException || error instanceof UsernameExistsException) {
       throw new Conflict(`The address ${email} belongs to another account.`, 'email_taken');

@@ -40,7 +40,8 @@ export async function originVerifyValues(now = Date.now()): Promise<readonly str
 
 async function read(secretId: string, now: number): Promise<readonly string[]> {
   const parsed = Stored.safeParse(JSON.parse(await readSecretString(secretId)));
-  if (!parsed.success) throw new Error(`The origin-verify secret ${secretId} is not {current, previous?} of at least 16 characters each.`);
+  if (!parsed.success)
+    throw new Error(`The origin-verify secret ${secretId} is not {current, previous?} of at least 16 characters each.`);
   const values = [...new Set([parsed.data.current, ...(parsed.data.previous ? [parsed.data.previous] : [])])];
   held = { values, readAt: now };
   return values;

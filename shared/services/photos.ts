@@ -20,7 +20,10 @@ const settings = requireSection(
   z.object({
     PHOTO_BUCKET: z.string().check(z.minLength(1)),
     /** Public base URL of the bucket's objects, without a trailing slash. */
-    PHOTO_BASE_URL: z.pipe(z.url(), z.transform((url) => url.replace(/\/+$/, ''))),
+    PHOTO_BASE_URL: z.pipe(
+      z.url(),
+      z.transform((url) => url.replace(/\/+$/, '')),
+    ),
     PHOTO_FORCE_PATH_STYLE: z._default(z.enum(['true', 'false']), 'false'),
   }),
 );
@@ -52,7 +55,12 @@ export function objectKeyOf(url: string): string | undefined {
   return url.startsWith(prefix) && url.length > prefix.length ? url.slice(prefix.length) : undefined;
 }
 
-export async function putObject(key: string, body: Uint8Array | string, contentType: string, metadata: Record<string, string> = {}): Promise<void> {
+export async function putObject(
+  key: string,
+  body: Uint8Array | string,
+  contentType: string,
+  metadata: Record<string, string> = {},
+): Promise<void> {
   await s3.send(
     new PutObjectCommand({
       Bucket: settings.PHOTO_BUCKET,

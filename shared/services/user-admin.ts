@@ -34,14 +34,20 @@ export interface UserAdmin {
 let sdkClient: CognitoIdentityProviderClient | undefined;
 /** The admin APIs' client, built on first use (exported for the fault-injection tests' middleware). */
 export const userAdminSdkClient = () =>
-  (sdkClient ??= answeringOutages(new CognitoIdentityProviderClient(clientOptions('identity provider')), 'identity provider'));
+  (sdkClient ??= answeringOutages(
+    new CognitoIdentityProviderClient(clientOptions('identity provider')),
+    'identity provider',
+  ));
 const cognito = userAdminSdkClient;
 
 function mapped(error: unknown): unknown {
-  if (error instanceof UsernameExistsException) return new Conflict('An account with this email address exists already.', 'email_taken');
+  if (error instanceof UsernameExistsException)
+    return new Conflict('An account with this email address exists already.', 'email_taken');
   // The pool's password policy (length, character classes) is Cognito's to enforce.
   if (error instanceof InvalidPasswordException || error instanceof InvalidParameterException) {
-    return new ValidationError('The identity provider refuses this password.', [{ path: 'body.password', message: error.message }]);
+    return new ValidationError('The identity provider refuses this password.', [
+      { path: 'body.password', message: error.message },
+    ]);
   }
   // Throttling of the whole pool is a 503 (dependencies.ts) before it gets here; a per-user limit is the caller's 429.
   if (error instanceof LimitExceededException || error instanceof TooManyRequestsException) {
@@ -84,7 +90,14 @@ export function userAdmin({ userPoolId }: { userPoolId: string }): UserAdmin {
       }
       try {
         // A created user must change a temporary password at first sign-in; a permanent one skips that.
-        await cognito().send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: user.username, Password: password, Permanent: true }));
+        await cognito().send(
+          new AdminSetUserPasswordCommand({
+            UserPoolId: userPoolId,
+            Username: user.username,
+            Password: password,
+            Permanent: true,
+          }),
+        );
       } catch (error) {
         // The user exists but cannot sign in: take it away again, so a retry starts clean.
         await deleteUser(user.username);

@@ -27,18 +27,28 @@ export const scopeOf = (caller: Pick<AdminPrincipal, 'eventScope'> | Actor | und
 
 /** The actor of a change made by this administrator, carrying its scope to `changeTicket`. */
 export const adminActor = (caller: Pick<AdminPrincipal, 'id' | 'eventScope'>): Actor =>
-  caller.eventScope ? { kind: 'admin', id: caller.id, eventScope: caller.eventScope } : { kind: 'admin', id: caller.id };
+  caller.eventScope
+    ? { kind: 'admin', id: caller.id, eventScope: caller.eventScope }
+    : { kind: 'admin', id: caller.id };
 
 export const inScope = (scope: EventScope, eventId: number): boolean => !scope || scope.includes(eventId);
 
 /** Whether the scope reaches a ticket by the rule. */
-export function ticketInScope(scope: EventScope, ticket: { eventId: number; accessEvents?: readonly number[] }, rule: ScopeRule): boolean {
+export function ticketInScope(
+  scope: EventScope,
+  ticket: { eventId: number; accessEvents?: readonly number[] },
+  rule: ScopeRule,
+): boolean {
   if (inScope(scope, ticket.eventId)) return true;
   return rule === 'granted' && (ticket.accessEvents ?? []).some((eventId) => inScope(scope, eventId));
 }
 
 /** 404 for a ticket the scope does not reach (the same answer as a missing ticket). */
-export function assertTicketInScope(scope: EventScope, ticket: { id: number; eventId: number; accessEvents?: readonly number[] }, rule: ScopeRule): void {
+export function assertTicketInScope(
+  scope: EventScope,
+  ticket: { id: number; eventId: number; accessEvents?: readonly number[] },
+  rule: ScopeRule,
+): void {
   if (!ticketInScope(scope, ticket, rule)) throw new NotFound('Ticket', ticket.id);
 }
 

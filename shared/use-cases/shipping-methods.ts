@@ -11,10 +11,15 @@ import { AppError } from '../errors.ts';
  * and the others still succeed. Outcomes keep the request's order.
  */
 export const getShippingMethod = (id: number): Promise<ShippingMethod> => store.getShippingMethod(id);
-export const listShippingMethods = (query: { name?: string; limit: number; offset: number }): Promise<Page<ShippingMethod>> =>
-  store.listShippingMethods(query);
-export const createShippingMethod = (input: NewShippingMethod): Promise<ShippingMethod> => store.createShippingMethod(input);
-export const updateShippingMethod = (id: number, patch: ShippingMethodPatch): Promise<ShippingMethod> => store.updateShippingMethod(id, patch);
+export const listShippingMethods = (query: {
+  name?: string;
+  limit: number;
+  offset: number;
+}): Promise<Page<ShippingMethod>> => store.listShippingMethods(query);
+export const createShippingMethod = (input: NewShippingMethod): Promise<ShippingMethod> =>
+  store.createShippingMethod(input);
+export const updateShippingMethod = (id: number, patch: ShippingMethodPatch): Promise<ShippingMethod> =>
+  store.updateShippingMethod(id, patch);
 export const deleteShippingMethod = (id: number): Promise<ShippingMethod> => store.deleteShippingMethod(id);
 
 type Outcome = BulkOutcome<ShippingMethod>;

@@ -27,7 +27,8 @@ export async function bundleInputs(rows: readonly RouteRow[]): Promise<Map<strin
   const functionsDir = path.relative(ROOT, FUNCTIONS_DIR);
   const inputs = new Map<string, string[]>();
   for (const output of Object.values(result.metafile.outputs)) {
-    if (output.entryPoint) inputs.set(path.relative(functionsDir, output.entryPoint).replace(/\.ts$/, ''), Object.keys(output.inputs));
+    if (output.entryPoint)
+      inputs.set(path.relative(functionsDir, output.entryPoint).replace(/\.ts$/, ''), Object.keys(output.inputs));
   }
   return inputs;
 }

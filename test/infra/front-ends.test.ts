@@ -8,7 +8,13 @@ import { API_PREFIX, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
 import { DOCS_PAGE_FUNCTION } from '../../infra/api-docs.ts';
 import { DOCS_CSP } from '../../bin/api-docs/site.ts';
-import { COMMON_RULES_COUNTED, LOGIN_RATE_LIMIT, rateLimitedRoutes, SPA_FALLBACK_FUNCTION, VIEWER_ADDRESS_FUNCTION } from '../../infra/front-ends.ts';
+import {
+  COMMON_RULES_COUNTED,
+  LOGIN_RATE_LIMIT,
+  rateLimitedRoutes,
+  SPA_FALLBACK_FUNCTION,
+  VIEWER_ADDRESS_FUNCTION,
+} from '../../infra/front-ends.ts';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
 import { routeFunctions, synth } from './synth.ts';
 
@@ -28,17 +34,23 @@ type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?
 const ofType = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
 /** The front ends' distributions (the photo CDN is not one). */
 const distributions = (template: Template) =>
-  Object.entries(ofType(template, 'AWS::CloudFront::Distribution')).filter(([, d]) => d.Properties.DistributionConfig.Comment.endsWith('front end'));
+  Object.entries(ofType(template, 'AWS::CloudFront::Distribution')).filter(([, d]) =>
+    d.Properties.DistributionConfig.Comment.endsWith('front end'),
+  );
 const configOf = (template: Template, comment: string) =>
-  distributions(template).find(([, d]) => d.Properties.DistributionConfig.Comment.includes(comment))![1].Properties.DistributionConfig;
-const idOf = (template: Template, comment: string) => distributions(template).find(([, d]) => d.Properties.DistributionConfig.Comment.includes(comment))![0];
+  distributions(template).find(([, d]) => d.Properties.DistributionConfig.Comment.includes(comment))![1].Properties
+    .DistributionConfig;
+const idOf = (template: Template, comment: string) =>
+  distributions(template).find(([, d]) => d.Properties.DistributionConfig.Comment.includes(comment))![0];
 /** `https://<distribution domain>` as the template spells it. */
 const distributionOrigin = (id: string) => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }]] });
 
 /** cdk-nag findings left unacknowledged in an app already built (synthesises it). */
 function unacknowledged(app: App): string[] {
   const report = JSON.parse(readFileSync(path.join(app.synth().directory, 'validation-report.json'), 'utf8'));
-  return report.pluginReports.flatMap((plugin: any) => plugin.violations.map((v: any) => `${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`));
+  return report.pluginReports.flatMap((plugin: any) =>
+    plugin.violations.map((v: any) => `${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`),
+  );
 }
 
 // Each stage synthesised once: the checks below read these templates.
@@ -54,35 +66,58 @@ describe('the front-end distributions', () => {
   it('gives each stage an admin and a portal distribution, each with a private bucket behind origin access control', () => {
     for (const stage of ['dev', 'staging', 'prod']) {
       const { template } = built[stage]!;
-      expect(distributions(template).map(([, d]) => d.Properties.DistributionConfig.Comment).sort(), stage).toEqual([
-        `ticketing-${stage} admin front end`,
-        `ticketing-${stage} portal front end`,
-      ]);
-      expect(Object.keys(ofType(template, 'AWS::S3::Bucket')).filter((id) => id.startsWith('FrontEnds')), stage).toHaveLength(3);
+      expect(
+        distributions(template)
+          .map(([, d]) => d.Properties.DistributionConfig.Comment)
+          .sort(),
+        stage,
+      ).toEqual([`ticketing-${stage} admin front end`, `ticketing-${stage} portal front end`]);
+      expect(
+        Object.keys(ofType(template, 'AWS::S3::Bucket')).filter((id) => id.startsWith('FrontEnds')),
+        stage,
+      ).toHaveLength(3);
       for (const bucket of Object.values(ofType(template, 'AWS::S3::Bucket'))) {
-        expect(bucket.Properties.PublicAccessBlockConfiguration, stage).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+        expect(bucket.Properties.PublicAccessBlockConfiguration, stage).toEqual({
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        });
       }
     }
     const { template } = built.dev!;
     for (const [id, d] of distributions(template)) {
       const config = d.Properties.DistributionConfig;
       const s3 = config.Origins.find((o: any) => o.S3OriginConfig);
-      expect(s3.OriginAccessControlId, id).toEqual({ 'Fn::GetAtt': [expect.stringContaining('OriginAccessControl'), 'Id'] });
+      expect(s3.OriginAccessControlId, id).toEqual({
+        'Fn::GetAtt': [expect.stringContaining('OriginAccessControl'), 'Id'],
+      });
       expect(config.DefaultRootObject).toBe('index.html');
       // Error responses would turn the API's 403/404 problem answers into index.html.
       expect(config.CustomErrorResponses, id).toBeUndefined();
       // Only CloudFront, for this distribution, may read the bucket.
       const bucketId = s3.DomainName['Fn::GetAtt'][0];
-      const policy = Object.values(ofType(template, 'AWS::S3::BucketPolicy')).find((p) => p.Properties.Bucket.Ref === bucketId)!;
+      const policy = Object.values(ofType(template, 'AWS::S3::BucketPolicy')).find(
+        (p) => p.Properties.Bucket.Ref === bucketId,
+      )!;
       const statements = policy.Properties.PolicyDocument.Statement as any[];
-      expect(statements.filter((s) => s.Effect === 'Allow' && JSON.stringify(s.Principal).includes('"*"')), id).toEqual([]);
+      expect(
+        statements.filter((s) => s.Effect === 'Allow' && JSON.stringify(s.Principal).includes('"*"')),
+        id,
+      ).toEqual([]);
       // (The other Allow is CDK's empty-the-bucket-on-delete helper role.)
       const reads = statements.filter((s) => s.Effect === 'Allow' && s.Principal.Service);
       expect(reads).toEqual([
         expect.objectContaining({
           Action: 's3:GetObject',
           Principal: { Service: 'cloudfront.amazonaws.com' },
-          Condition: { StringEquals: { 'AWS:SourceArn': expect.objectContaining({ 'Fn::Join': expect.arrayContaining([expect.arrayContaining([{ Ref: id }])]) }) } },
+          Condition: {
+            StringEquals: {
+              'AWS:SourceArn': expect.objectContaining({
+                'Fn::Join': expect.arrayContaining([expect.arrayContaining([{ Ref: id }])]),
+              }),
+            },
+          },
         }),
       ]);
     }
@@ -91,11 +126,16 @@ describe('the front-end distributions', () => {
   it('forwards /api/* to the HTTP API over HTTPS: no caching, every method, the viewer headers but Host, and the origin-verify header', () => {
     const { template } = built.dev!;
     const apiId = Object.keys(ofType(template, 'AWS::ApiGatewayV2::Api'))[0]!;
-    const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) => s.Properties.Description.includes(ORIGIN_VERIFY_HEADER))![0];
+    const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
+      s.Properties.Description.includes(ORIGIN_VERIFY_HEADER),
+    )![0];
     for (const [id, d] of distributions(template)) {
       const config = d.Properties.DistributionConfig;
       // The API documentation's three behaviours come first (their own test below), then the API.
-      expect(config.CacheBehaviors.map((b: any) => b.PathPattern), id).toEqual(['/api/v2/openapi.json', '/api/v2/docs', '/api/v2/docs/*', '/api/*']);
+      expect(
+        config.CacheBehaviors.map((b: any) => b.PathPattern),
+        id,
+      ).toEqual(['/api/v2/openapi.json', '/api/v2/docs', '/api/v2/docs/*', '/api/*']);
       const api = config.CacheBehaviors[3];
       expect(api).toMatchObject({
         PathPattern: '/api/*',
@@ -105,25 +145,43 @@ describe('the front-end distributions', () => {
       });
       expect(api.AllowedMethods.sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
       // Only the viewer-address function: no SPA fallback on the API.
-      const viewerAddressId = Object.entries(ofType(template, 'AWS::CloudFront::Function')).find(([, f]) => f.Properties.FunctionCode === VIEWER_ADDRESS_FUNCTION)![0];
-      expect(api.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [viewerAddressId, 'FunctionARN'] } }]);
+      const viewerAddressId = Object.entries(ofType(template, 'AWS::CloudFront::Function')).find(
+        ([, f]) => f.Properties.FunctionCode === VIEWER_ADDRESS_FUNCTION,
+      )![0];
+      expect(api.FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [viewerAddressId, 'FunctionARN'] } },
+      ]);
       const origin = config.Origins.find((o: any) => o.Id === api.TargetOriginId);
-      expect(origin.DomainName).toEqual({ 'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] });
-      expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+      expect(origin.DomainName).toEqual({
+        'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]],
+      });
+      expect(origin.CustomOriginConfig).toMatchObject({
+        OriginProtocolPolicy: 'https-only',
+        OriginSSLProtocols: ['TLSv1.2'],
+      });
       expect(origin.OriginCustomHeaders).toEqual([
-        { HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:current::}}']] } },
+        {
+          HeaderName: ORIGIN_VERIFY_HEADER,
+          HeaderValue: {
+            'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:current::}}']],
+          },
+        },
       ]);
     }
   });
 
   it('serves the static files with security headers and the SPA fallback on the default behaviour only', () => {
     const { template } = built.dev!;
-    const fallbacks = Object.entries(ofType(template, 'AWS::CloudFront::Function')).filter(([, f]) => f.Properties.FunctionCode === SPA_FALLBACK_FUNCTION);
+    const fallbacks = Object.entries(ofType(template, 'AWS::CloudFront::Function')).filter(
+      ([, f]) => f.Properties.FunctionCode === SPA_FALLBACK_FUNCTION,
+    );
     expect(fallbacks).toHaveLength(1);
     const fallbackId = fallbacks[0]![0];
     for (const [, d] of distributions(template)) {
       const behaviour = d.Properties.DistributionConfig.DefaultCacheBehavior;
-      expect(behaviour.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fallbackId, 'FunctionARN'] } }]);
+      expect(behaviour.FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fallbackId, 'FunctionARN'] } },
+      ]);
       expect(behaviour.ViewerProtocolPolicy).toBe('redirect-to-https');
       expect(behaviour.ResponseHeadersPolicyId).toEqual({ Ref: expect.any(String) });
     }
@@ -133,7 +191,9 @@ describe('the front-end distributions', () => {
           StrictTransportSecurity: Match.objectLike({ Override: true }),
           ContentTypeOptions: { Override: true },
           FrameOptions: { FrameOption: 'DENY', Override: true },
-          ContentSecurityPolicy: Match.objectLike({ ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'") }),
+          ContentSecurityPolicy: Match.objectLike({
+            ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'"),
+          }),
         }),
       }),
     });
@@ -141,16 +201,23 @@ describe('the front-end distributions', () => {
 
   it('serves the API documentation from the bucket ahead of /api/*: revalidated, with its own CSP, the page mapped to its stored file', () => {
     const { template } = built.dev!;
-    const [policyId, policy] = Object.entries(ofType(template, 'AWS::CloudFront::ResponseHeadersPolicy')).find(([, p]) =>
-      p.Properties.ResponseHeadersPolicyConfig.Comment.includes('API documentation'),
+    const [policyId, policy] = Object.entries(ofType(template, 'AWS::CloudFront::ResponseHeadersPolicy')).find(
+      ([, p]) => p.Properties.ResponseHeadersPolicyConfig.Comment.includes('API documentation'),
     )!;
     const config = policy.Properties.ResponseHeadersPolicyConfig;
-    expect(config.SecurityHeadersConfig.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: DOCS_CSP, Override: true });
+    expect(config.SecurityHeadersConfig.ContentSecurityPolicy).toEqual({
+      ContentSecurityPolicy: DOCS_CSP,
+      Override: true,
+    });
     expect(config.SecurityHeadersConfig.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
     expect(config.CustomHeadersConfig.Items).toEqual([{ Header: 'Cache-Control', Value: 'no-cache', Override: true }]);
-    const pageFunctions = Object.entries(ofType(template, 'AWS::CloudFront::Function')).filter(([, f]) => f.Properties.FunctionCode === DOCS_PAGE_FUNCTION);
+    const pageFunctions = Object.entries(ofType(template, 'AWS::CloudFront::Function')).filter(
+      ([, f]) => f.Properties.FunctionCode === DOCS_PAGE_FUNCTION,
+    );
     expect(pageFunctions).toHaveLength(1);
-    const rewrite = [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [pageFunctions[0]![0], 'FunctionARN'] } }];
+    const rewrite = [
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [pageFunctions[0]![0], 'FunctionARN'] } },
+    ];
 
     for (const [id, d] of distributions(template)) {
       const distribution = d.Properties.DistributionConfig;
@@ -179,7 +246,9 @@ describe('the front-end distributions', () => {
   });
 
   it('maps /api/v2/docs and /api/v2/docs/ to the stored page and leaves the other files alone', () => {
-    const handler = new Function(`${DOCS_PAGE_FUNCTION}; return handler;`)() as (event: { request: { uri: string } }) => { uri: string };
+    const handler = new Function(`${DOCS_PAGE_FUNCTION}; return handler;`)() as (event: {
+      request: { uri: string };
+    }) => { uri: string };
     const rewrite = (uri: string) => handler({ request: { uri } }).uri;
     expect(rewrite('/api/v2/docs')).toBe('/api/v2/docs/index.html');
     expect(rewrite('/api/v2/docs/')).toBe('/api/v2/docs/index.html');
@@ -190,19 +259,28 @@ describe('the front-end distributions', () => {
   it('generates the documentation at synth in a child process when no -c apiDocs is given', () => {
     const { app, template } = synth({ context: { apiDocs: undefined } });
     const assembly = app.synth().directory;
-    const keys = Object.values(ofType(template, 'Custom::CDKBucketDeployment')).flatMap((d) => d.Properties.SourceObjectKeys as string[]);
-    const staged = [...new Set(keys)].map((key) => path.join(assembly, `asset.${key.replace(/\.zip$/, '')}`)).filter((dir) => existsSync(path.join(dir, 'api/v2/openapi.json')));
+    const keys = Object.values(ofType(template, 'Custom::CDKBucketDeployment')).flatMap(
+      (d) => d.Properties.SourceObjectKeys as string[],
+    );
+    const staged = [...new Set(keys)]
+      .map((key) => path.join(assembly, `asset.${key.replace(/\.zip$/, '')}`))
+      .filter((dir) => existsSync(path.join(dir, 'api/v2/openapi.json')));
     expect(staged).toHaveLength(1);
     const document = JSON.parse(readFileSync(path.join(staged[0]!, 'api/v2/openapi.json'), 'utf8'));
     expect(Object.keys(document.paths)).toContain('/tickets/{id}/check-in');
-    expect(readFileSync(path.join(staged[0]!, 'api/v2/docs/index.html'), 'utf8')).toContain('<redoc spec-url="/api/v2/openapi.json"');
+    expect(readFileSync(path.join(staged[0]!, 'api/v2/docs/index.html'), 'utf8')).toContain(
+      '<redoc spec-url="/api/v2/openapi.json"',
+    );
     expect(existsSync(path.join(staged[0]!, 'api/v2/docs/redoc.standalone.js'))).toBe(true);
     expect(() => synth({ context: { apiDocs: '/nonexistent/docs' } })).toThrow(/apiDocs.*api\/v2\/openapi\.json/);
   }, 120_000);
 
   it("tells the API the viewer's address, overwriting one the viewer sent", () => {
     type Request = { headers: Record<string, { value: string }> };
-    const handler = new Function(`${VIEWER_ADDRESS_FUNCTION}; return handler;`)() as (event: { request: Request; viewer: { ip: string } }) => Request;
+    const handler = new Function(`${VIEWER_ADDRESS_FUNCTION}; return handler;`)() as (event: {
+      request: Request;
+      viewer: { ip: string };
+    }) => Request;
     const forged = { headers: { [VIEWER_ADDRESS_HEADER]: { value: '10.0.0.1' }, accept: { value: '*/*' } } };
     expect(handler({ request: forged, viewer: { ip: '203.0.113.7' } }).headers).toEqual({
       [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.7' },
@@ -211,7 +289,9 @@ describe('the front-end distributions', () => {
   });
 
   it('rewrites client-side routes to /index.html and leaves files alone', () => {
-    const handler = new Function(`${SPA_FALLBACK_FUNCTION}; return handler;`)() as (event: { request: { uri: string } }) => { uri: string };
+    const handler = new Function(`${SPA_FALLBACK_FUNCTION}; return handler;`)() as (event: {
+      request: { uri: string };
+    }) => { uri: string };
     const rewrite = (uri: string) => handler({ request: { uri } }).uri;
     expect(rewrite('/')).toBe('/index.html');
     expect(rewrite('/tickets')).toBe('/index.html');
@@ -234,7 +314,10 @@ describe('the front-end distributions', () => {
   it('logs both distributions and both buckets into the stage log bucket', () => {
     const { template } = built.prod!;
     for (const [, d] of distributions(template)) {
-      expect(d.Properties.DistributionConfig.Logging).toEqual({ Bucket: { 'Fn::GetAtt': [expect.stringContaining('AccessLogs'), 'RegionalDomainName'] }, Prefix: expect.stringMatching(/^cloudfront\/(admin|portal)\/$/) });
+      expect(d.Properties.DistributionConfig.Logging).toEqual({
+        Bucket: { 'Fn::GetAtt': [expect.stringContaining('AccessLogs'), 'RegionalDomainName'] },
+        Prefix: expect.stringMatching(/^cloudfront\/(admin|portal)\/$/),
+      });
     }
   });
 });
@@ -242,16 +325,25 @@ describe('the front-end distributions', () => {
 describe('custom domains from context', () => {
   it('sets the aliases, the us-east-1 certificate with TLS 1.2, and Route 53 A/AAAA alias records', () => {
     const { template } = built.domains!;
-    for (const [comment, domain] of [['admin', DOMAINS.adminDomain], ['portal', DOMAINS.portalDomain]] as const) {
+    for (const [comment, domain] of [
+      ['admin', DOMAINS.adminDomain],
+      ['portal', DOMAINS.portalDomain],
+    ] as const) {
       const config = configOf(template, `${comment} front end`);
       expect(config.Aliases).toEqual([domain]);
-      expect(config.ViewerCertificate).toMatchObject({ AcmCertificateArn: CERTIFICATE, SslSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021' });
+      expect(config.ViewerCertificate).toMatchObject({
+        AcmCertificateArn: CERTIFICATE,
+        SslSupportMethod: 'sni-only',
+        MinimumProtocolVersion: 'TLSv1.2_2021',
+      });
       for (const type of ['A', 'AAAA']) {
         template.hasResourceProperties('AWS::Route53::RecordSet', {
           Name: `${domain}.`,
           Type: type,
           HostedZoneId: DOMAINS.hostedZoneId,
-          AliasTarget: Match.objectLike({ DNSName: { 'Fn::GetAtt': [idOf(template, `${comment} front end`), 'DomainName'] } }),
+          AliasTarget: Match.objectLike({
+            DNSName: { 'Fn::GetAtt': [idOf(template, `${comment} front end`), 'DomainName'] },
+          }),
         });
       }
     }
@@ -262,18 +354,30 @@ describe('custom domains from context', () => {
     const admin = `https://${DOMAINS.adminDomain}`;
     const portal = `https://${DOMAINS.portalDomain}`;
     for (const { fn } of routeFunctions(template).values()) {
-      expect(fn.Properties.Environment.Variables).toMatchObject({ ADMIN_ORIGINS: admin, PORTAL_ORIGINS: portal, ADMIN_UI_URL: admin });
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        ADMIN_ORIGINS: admin,
+        PORTAL_ORIGINS: portal,
+        ADMIN_UI_URL: admin,
+      });
     }
     // Administrators sign in from the admin front end only: no callback on the portal.
-    template.hasResourceProperties('AWS::Cognito::UserPoolClient', { CallbackURLs: [`${admin}${API_PREFIX}/auth/callback`] });
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.objectLike({ AllowOrigins: [admin, portal], AllowCredentials: true }) });
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      CallbackURLs: [`${admin}${API_PREFIX}/auth/callback`],
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: [admin, portal], AllowCredentials: true }),
+    });
   });
 
   it('refuses a domain without a certificate, a certificate outside us-east-1, and a half-given hosted zone', () => {
     expect(() => createApp({ context: { stage: 'dev', adminDomain: 'admin.example.org' } })).toThrow(/certificateArn/);
     const elsewhere = CERTIFICATE.replace('us-east-1', 'eu-west-1');
-    expect(() => createApp({ context: { stage: 'dev', adminDomain: 'admin.example.org', certificateArn: elsewhere } })).toThrow(/us-east-1/);
-    expect(() => createApp({ context: { stage: 'dev', adminDomain: 'https://admin.example.org', certificateArn: CERTIFICATE } })).toThrow(/host name/);
+    expect(() =>
+      createApp({ context: { stage: 'dev', adminDomain: 'admin.example.org', certificateArn: elsewhere } }),
+    ).toThrow(/us-east-1/);
+    expect(() =>
+      createApp({ context: { stage: 'dev', adminDomain: 'https://admin.example.org', certificateArn: CERTIFICATE } }),
+    ).toThrow(/host name/);
     expect(() => createApp({ context: { stage: 'dev', hostedZoneId: 'Z1' } })).toThrow(/hostedZoneName/);
   });
 });
@@ -283,7 +387,12 @@ describe('values derived from the distributions', () => {
     const { template } = built.dev!;
     const admin = idOf(template, 'admin front end');
     const portal = idOf(template, 'portal front end');
-    const originsOf = (id: string) => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, ',http://localhost:5173,http://127.0.0.1:5173']] });
+    const originsOf = (id: string) => ({
+      'Fn::Join': [
+        '',
+        ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, ',http://localhost:5173,http://127.0.0.1:5173'],
+      ],
+    });
     for (const [handler, { fn }] of routeFunctions(template)) {
       const env = fn.Properties.Environment.Variables;
       expect(env.ADMIN_ORIGINS, handler).toEqual(originsOf(admin));
@@ -305,14 +414,25 @@ describe('values derived from the distributions', () => {
     const { template } = built.dev!;
     const admin = idOf(template, 'admin front end');
     const portal = idOf(template, 'portal front end');
-    const at = (id: string, suffix: string) => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, suffix]] });
-    const client = Object.values(ofType(template, 'AWS::Cognito::UserPoolClient')).find((c) => c.Properties.AllowedOAuthFlows)!.Properties;
+    const at = (id: string, suffix: string) => ({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, suffix]],
+    });
+    const client = Object.values(ofType(template, 'AWS::Cognito::UserPoolClient')).find(
+      (c) => c.Properties.AllowedOAuthFlows,
+    )!.Properties;
     expect(client.CallbackURLs).toEqual([
       at(admin, '/api/v2/auth/callback'),
       'http://localhost:5173/api/v2/auth/callback',
       'http://127.0.0.1:5173/api/v2/auth/callback',
     ]);
-    expect(client.LogoutURLs).toEqual(expect.arrayContaining([distributionOrigin(admin), at(admin, '/'), at(admin, '/?error_code=not_vendor_user'), 'http://localhost:5173/']));
+    expect(client.LogoutURLs).toEqual(
+      expect.arrayContaining([
+        distributionOrigin(admin),
+        at(admin, '/'),
+        at(admin, '/?error_code=not_vendor_user'),
+        'http://localhost:5173/',
+      ]),
+    );
     expect(JSON.stringify([client.CallbackURLs, client.LogoutURLs])).not.toContain(portal);
   });
 
@@ -331,9 +451,11 @@ describe('values derived from the distributions', () => {
     expect(api.Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it('gives every function the origin-verify secret\'s ARN and GetSecretValue on it, never its value; CloudFront\'s header pins a rotation\'s version', () => {
+  it("gives every function the origin-verify secret's ARN and GetSecretValue on it, never its value; CloudFront's header pins a rotation's version", () => {
     const { template } = built.dev!;
-    const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) => s.Properties.Description.includes(ORIGIN_VERIFY_HEADER))![0];
+    const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
+      s.Properties.Description.includes(ORIGIN_VERIFY_HEADER),
+    )![0];
     const policies = Object.values(ofType(template, 'AWS::IAM::Policy'));
     for (const [handler, { fn }] of routeFunctions(template)) {
       const variables = fn.Properties.Environment.Variables;
@@ -341,23 +463,42 @@ describe('values derived from the distributions', () => {
       // Only the public JWKS is a dynamic reference in the environment; the origin-verify values are not.
       expect(JSON.stringify(variables), handler).not.toContain(`{"Ref":"${secretId}"},":SecretString`);
       const role = fn.Properties.Role['Fn::GetAtt'][0];
-      const statements = policies.filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role)).flatMap((p) => p.Properties.PolicyDocument.Statement);
-      const reads = statements.filter((s: any) => s.Action === 'secretsmanager:GetSecretValue').flatMap((s: any) => [s.Resource].flat());
+      const statements = policies
+        .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement);
+      const reads = statements
+        .filter((s: any) => s.Action === 'secretsmanager:GetSecretValue')
+        .flatMap((s: any) => [s.Resource].flat());
       expect(reads, handler).toContainEqual({ Ref: secretId });
     }
     const version = '0123abcd-4567-89ef-0123-456789abcdef';
     const rotated = synth({ routes: routes.slice(0, 2), context: { originVerifyVersion: version } }).template;
     const secret = { Ref: secretId };
-    const header = distributions(rotated)[0]![1].Properties.DistributionConfig.Origins.find((o: any) => o.OriginCustomHeaders).OriginCustomHeaders[0];
-    expect(header.HeaderValue).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', secret, `:SecretString:current::${version}}}`]] });
-    expect(() => synth({ routes: routes.slice(0, 1), context: { originVerifyVersion: 'v1' } })).toThrow(/originVerifyVersion/);
+    const header = distributions(rotated)[0]![1].Properties.DistributionConfig.Origins.find(
+      (o: any) => o.OriginCustomHeaders,
+    ).OriginCustomHeaders[0];
+    expect(header.HeaderValue).toEqual({
+      'Fn::Join': ['', ['{{resolve:secretsmanager:', secret, `:SecretString:current::${version}}}`]],
+    });
+    expect(() => synth({ routes: routes.slice(0, 1), context: { originVerifyVersion: 'v1' } })).toThrow(
+      /originVerifyVersion/,
+    );
   });
 });
 
 describe('the WAF', () => {
   it('rate-limits the login and password routes of the route table', () => {
     const limited = rateLimitedRoutes(routes).map(routeKey).sort();
-    expect(limited).toEqual(expect.arrayContaining(['POST /auth/login', 'POST /auth/legacy/login', 'POST /auth/legacy/forgot-password', 'POST /auth/legacy/reset-password', 'POST /auth/change-password', 'PUT /my-account']));
+    expect(limited).toEqual(
+      expect.arrayContaining([
+        'POST /auth/login',
+        'POST /auth/legacy/login',
+        'POST /auth/legacy/forgot-password',
+        'POST /auth/legacy/reset-password',
+        'POST /auth/change-password',
+        'PUT /my-account',
+      ]),
+    );
     // Customer data on the same path and signed-in routes stay out.
     expect(limited).not.toContain('GET /my-account');
     expect(limited).not.toContain('GET /auth/me');
@@ -370,15 +511,23 @@ describe('the WAF', () => {
       expect(acls, stage).toHaveLength(1);
       const [aclId, acl] = acls[0]!;
       expect(acl.Properties.Scope).toBe('CLOUDFRONT');
-      for (const [, d] of distributions(template)) expect(d.Properties.DistributionConfig.WebACLId).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+      for (const [, d] of distributions(template))
+        expect(d.Properties.DistributionConfig.WebACLId).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
       const rules = acl.Properties.Rules as any[];
-      expect(rules.filter((r) => r.Statement.ManagedRuleGroupStatement).map((r) => r.Statement.ManagedRuleGroupStatement.Name).sort()).toEqual([
+      expect(
+        rules
+          .filter((r) => r.Statement.ManagedRuleGroupStatement)
+          .map((r) => r.Statement.ManagedRuleGroupStatement.Name)
+          .sort(),
+      ).toEqual([
         'AWSManagedRulesAmazonIpReputationList',
         'AWSManagedRulesCommonRuleSet',
         'AWSManagedRulesKnownBadInputsRuleSet',
       ]);
       const common = rules.find((r) => r.Statement.ManagedRuleGroupStatement?.Name === 'AWSManagedRulesCommonRuleSet')!;
-      expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toEqual(COMMON_RULES_COUNTED.map((name) => ({ Name: name, ActionToUse: { Count: {} } })));
+      expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toEqual(
+        COMMON_RULES_COUNTED.map((name) => ({ Name: name, ActionToUse: { Count: {} } })),
+      );
       const rate = rules.find((r) => r.Statement.RateBasedStatement)!;
       expect(rate.Action.Block.CustomResponse.ResponseCode).toBe(429);
       expect(rate.Statement.RateBasedStatement).toMatchObject({ Limit: LOGIN_RATE_LIMIT, AggregateKeyType: 'IP' });
@@ -386,7 +535,11 @@ describe('the WAF', () => {
         const [uri, method] = s.AndStatement.Statements.map((m: any) => m.ByteMatchStatement);
         return `${method.SearchString} ${uri.SearchString}`;
       });
-      expect(scoped.sort()).toEqual(rateLimitedRoutes(routes).map((row) => `${row.method} ${API_PREFIX}${row.path}`).sort());
+      expect(scoped.sort()).toEqual(
+        rateLimitedRoutes(routes)
+          .map((row) => `${row.method} ${API_PREFIX}${row.path}`)
+          .sort(),
+      );
     }
   });
 
@@ -401,7 +554,12 @@ describe('the WAF', () => {
     template.resourceCountIs('AWS::WAFv2::WebACL', 0);
     for (const [, d] of distributions(template)) expect(d.Properties.DistributionConfig.WebACLId).toBe(arn);
     expect(Object.keys(template.toJSON().Rules ?? {}).some((id) => id.includes('WebAclRegion'))).toBe(false);
-    expect(() => synth({ routes: routes.slice(0, 1), context: { webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/x/y' } })).toThrow(/webAclArn/);
+    expect(() =>
+      synth({
+        routes: routes.slice(0, 1),
+        context: { webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/x/y' },
+      }),
+    ).toThrow(/webAclArn/);
   });
 });
 

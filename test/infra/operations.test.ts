@@ -11,7 +11,12 @@ import { NONCURRENT_DAYS_OTHER, NONCURRENT_DAYS_PROD } from '../../infra/photo-s
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import { onlyId, routeFunctions, synth } from './synth.ts';
 
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+type Resource = {
+  Type: string;
+  Properties: Record<string, any>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
 interface Synthesized {
   template: Template;
   /** The Operations nested stack's own template. */
@@ -19,22 +24,31 @@ interface Synthesized {
   findings: string[];
 }
 
-const RETENTION: Record<StageName, RetentionDays> = { dev: RetentionDays.ONE_WEEK, staging: RetentionDays.ONE_MONTH, prod: RetentionDays.THREE_MONTHS };
+const RETENTION: Record<StageName, RetentionDays> = {
+  dev: RetentionDays.ONE_WEEK,
+  staging: RetentionDays.ONE_MONTH,
+  prod: RetentionDays.THREE_MONTHS,
+};
 const stages = {} as Record<StageName, Synthesized>;
 
 beforeAll(() => {
   for (const stage of STAGE_NAMES) {
     const { app, stack, template } = synth({ context: { stage } });
     const report = JSON.parse(readFileSync(path.join(app.synth().directory, 'validation-report.json'), 'utf8'));
-    const findings = report.pluginReports.flatMap((plugin: any) => plugin.violations.map((v: any) => `${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`));
+    const findings = report.pluginReports.flatMap((plugin: any) =>
+      plugin.violations.map((v: any) => `${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`),
+    );
     stages[stage] = { template, operations: Template.fromStack(stack.operations), findings };
   }
 });
 
-const resources = (template: Template, type: string) => Object.entries(template.findResources(type) as Record<string, Resource>);
-const onlyResource = (template: Template, type: string): Resource => (template.findResources(type) as Record<string, Resource>)[onlyId(template, type)]!;
+const resources = (template: Template, type: string) =>
+  Object.entries(template.findResources(type) as Record<string, Resource>);
+const onlyResource = (template: Template, type: string): Resource =>
+  (template.findResources(type) as Record<string, Resource>)[onlyId(template, type)]!;
 /** Every alarm of the stage, wherever it lives, its references as if in one stack (synth.ts `wholeStage`). */
-const alarms = (stage: StageName) => resources(stages[stage].template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+const alarms = (stage: StageName) =>
+  resources(stages[stage].template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
 const alarmNamed = (stage: StageName, suffix: string) => {
   const found = alarms(stage).find((alarm) => alarm.AlarmName === `ticketing-${stage}-${suffix}`);
   if (!found) throw new Error(`no alarm ticketing-${stage}-${suffix}`);
@@ -46,11 +60,19 @@ interface Watched {
   dimensions: Record<string, any>;
   stat: string;
 }
-const dimensionsOf = (list: { Name: string; Value: unknown }[] = []) => Object.fromEntries(list.map((d) => [d.Name, d.Value]));
+const dimensionsOf = (list: { Name: string; Value: unknown }[] = []) =>
+  Object.fromEntries(list.map((d) => [d.Name, d.Value]));
 /** The metrics an alarm reads, whichever form CDK rendered: a plain metric, or the MetricStats of `Metrics` (a label or math). */
 function metricsOf(alarm: Record<string, any>): Watched[] {
   if (alarm.MetricName) {
-    return [{ namespace: alarm.Namespace, metricName: alarm.MetricName, dimensions: dimensionsOf(alarm.Dimensions), stat: alarm.ExtendedStatistic ?? alarm.Statistic }];
+    return [
+      {
+        namespace: alarm.Namespace,
+        metricName: alarm.MetricName,
+        dimensions: dimensionsOf(alarm.Dimensions),
+        stat: alarm.ExtendedStatistic ?? alarm.Statistic,
+      },
+    ];
   }
   return alarm.Metrics.filter((m: any) => m.MetricStat).map((m: any) => ({
     namespace: m.MetricStat.Metric.Namespace,
@@ -81,7 +103,10 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
         Principal: { Service: 'cloudwatch.amazonaws.com' },
         Action: 'sns:Publish',
         Resource: { Ref: topicId },
-        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } }, ArnLike: { 'aws:SourceArn': expect.anything() } },
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+          ArnLike: { 'aws:SourceArn': expect.anything() },
+        },
       }),
     ]);
     expect(JSON.stringify(allow[0].Condition.ArnLike)).toContain(`:alarm:ticketing-${stage}-*`);
@@ -96,7 +121,9 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
   it('watch the API 5xx rate (5xx / Count) and its p99 latency at the stage thresholds', () => {
     const limits = ALARM_THRESHOLDS[stage];
     const rate = alarmNamed(stage, 'api-5xx-rate');
-    const names = metricsOf(rate).map((metric) => `${metric.namespace} ${metric.metricName} ${metric.stat}`).sort();
+    const names = metricsOf(rate)
+      .map((metric) => `${metric.namespace} ${metric.metricName} ${metric.stat}`)
+      .sort();
     expect(names).toEqual(['AWS/ApiGateway 5xx Sum', 'AWS/ApiGateway Count Sum']);
     const expression = rate.Metrics.find((m: any) => m.Expression).Expression as string;
     expect(expression).toMatch(/100 \* errors \/ requests/);
@@ -118,7 +145,10 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
         alarms(stage)
           .filter((alarm) => metricsOf(alarm).length === 1)
           .map((alarm) => ({ alarm, metric: onlyMetric(alarm) }))
-          .filter(({ metric }) => metric.namespace === 'AWS/Lambda' && metric.metricName === metricName && metric.dimensions.FunctionName)
+          .filter(
+            ({ metric }) =>
+              metric.namespace === 'AWS/Lambda' && metric.metricName === metricName && metric.dimensions.FunctionName,
+          )
           .map(({ alarm, metric }) => [metric.dimensions.FunctionName.Ref, { alarm, metric }]),
       );
     const ids = [...functions.values()].map(({ id }) => id).sort();
@@ -136,13 +166,21 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
 
   it("watch the account's Lambda throttles once, not per function", () => {
     const throttles = alarmNamed(stage, 'lambda-throttles');
-    expect(onlyMetric(throttles)).toEqual({ namespace: 'AWS/Lambda', metricName: 'Throttles', dimensions: {}, stat: 'Sum' });
+    expect(onlyMetric(throttles)).toEqual({
+      namespace: 'AWS/Lambda',
+      metricName: 'Throttles',
+      dimensions: {},
+      stat: 'Sum',
+    });
     expect(throttles.Threshold).toBe(1);
   });
 
   it("watch the table's throttled requests and system errors for each operation the code calls", () => {
     const tableId = onlyId(stages[stage].template, 'AWS::DynamoDB::GlobalTable');
-    for (const [suffix, metricName] of [['table-throttled-requests', 'ThrottledRequests'], ['table-system-errors', 'SystemErrors']] as const) {
+    for (const [suffix, metricName] of [
+      ['table-throttled-requests', 'ThrottledRequests'],
+      ['table-system-errors', 'SystemErrors'],
+    ] as const) {
       const metrics = metricsOf(alarmNamed(stage, suffix));
       expect(metrics.map((metric) => metric.dimensions.Operation).sort()).toEqual([...TABLE_OPERATIONS].sort());
       for (const metric of metrics) {
@@ -150,26 +188,43 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
         expect(metric.dimensions.TableName.Ref).toBe(tableId);
       }
     }
-    expect(alarmNamed(stage, 'table-throttled-requests').Threshold).toBe(ALARM_THRESHOLDS[stage].tableThrottledRequests);
+    expect(alarmNamed(stage, 'table-throttled-requests').Threshold).toBe(
+      ALARM_THRESHOLDS[stage].tableThrottledRequests,
+    );
   });
 
   it("watch the account's SES bounce and complaint rates before SES reviews the account", () => {
     const bounce = alarmNamed(stage, 'ses-bounce-rate');
     const complaint = alarmNamed(stage, 'ses-complaint-rate');
-    expect(onlyMetric(bounce)).toEqual({ namespace: 'AWS/SES', metricName: 'Reputation.BounceRate', dimensions: {}, stat: 'Maximum' });
-    expect(onlyMetric(complaint)).toEqual({ namespace: 'AWS/SES', metricName: 'Reputation.ComplaintRate', dimensions: {}, stat: 'Maximum' });
+    expect(onlyMetric(bounce)).toEqual({
+      namespace: 'AWS/SES',
+      metricName: 'Reputation.BounceRate',
+      dimensions: {},
+      stat: 'Maximum',
+    });
+    expect(onlyMetric(complaint)).toEqual({
+      namespace: 'AWS/SES',
+      metricName: 'Reputation.ComplaintRate',
+      dimensions: {},
+      stat: 'Maximum',
+    });
     expect(bounce.Threshold).toBeLessThan(0.05);
     expect(complaint.Threshold).toBeLessThan(0.001);
   });
 
   it('each say what to do first and link the dashboard, in the notification itself', () => {
     // `{Fn::Join: ['', [...]]}` (the region is a deploy-time value) as one string.
-    const text = (value: any): string => (typeof value === 'string' ? value : value['Fn::Join'][1].map((part: any) => (typeof part === 'string' ? part : `\${${part.Ref}}`)).join(''));
+    const text = (value: any): string =>
+      typeof value === 'string'
+        ? value
+        : value['Fn::Join'][1].map((part: any) => (typeof part === 'string' ? part : `\${${part.Ref}}`)).join('');
     const all = alarms(stage);
     expect(all.length).toBeGreaterThan(100);
     for (const alarm of all) {
       const description = text(alarm.AlarmDescription);
-      expect(description, alarm.AlarmName).toMatch(/ First: .{40,} Dashboard: https:\/\/console\.aws\.amazon\.com\/cloudwatch\/home\?region=\$\{AWS::Region\}#dashboards\/dashboard\/ticketing-/);
+      expect(description, alarm.AlarmName).toMatch(
+        / First: .{40,} Dashboard: https:\/\/console\.aws\.amazon\.com\/cloudwatch\/home\?region=\$\{AWS::Region\}#dashboards\/dashboard\/ticketing-/,
+      );
       expect(description.length, alarm.AlarmName).toBeLessThanOrEqual(1024);
     }
   });
@@ -180,25 +235,50 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     // The body is a Fn::Join of JSON text and references: joined with placeholders, it parses.
     const parts = dashboard.Properties.DashboardBody['Fn::Join'][1] as unknown[];
     const body = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : 'REF')).join(''));
-    const graphs = new Map<string, unknown[][]>(body.widgets.filter((w: any) => w.type === 'metric').map((w: any) => [w.properties.title, w.properties.metrics]));
+    const graphs = new Map<string, unknown[][]>(
+      body.widgets.filter((w: any) => w.type === 'metric').map((w: any) => [w.properties.title, w.properties.metrics]),
+    );
     /** `[namespace, name, ...dimension pairs]` of a graph's plain metrics; expressions as their text. */
     const shown = (title: string) => {
       expect([...graphs.keys()]).toContain(title);
-      return graphs.get(title)!.map((line) => (typeof line[0] === 'string' ? line.filter((part) => typeof part === 'string').join(' ') : (line[0] as any).expression));
+      return graphs
+        .get(title)!
+        .map((line) =>
+          typeof line[0] === 'string'
+            ? line.filter((part) => typeof part === 'string').join(' ')
+            : (line[0] as any).expression,
+        );
     };
-    expect(shown('API requests')).toEqual(['AWS/ApiGateway Count ApiId REF', 'AWS/ApiGateway 4xx ApiId REF', 'AWS/ApiGateway 5xx ApiId REF']);
+    expect(shown('API requests')).toEqual([
+      'AWS/ApiGateway Count ApiId REF',
+      'AWS/ApiGateway 4xx ApiId REF',
+      'AWS/ApiGateway 5xx ApiId REF',
+    ]);
     expect(shown('API latency (ms)')).toHaveLength(3);
-    for (const [title, metricName] of [['Lambda errors per route', 'Errors'], ['Lambda p99 duration per route (ms)', 'Duration'], ['Lambda throttles per route', 'Throttles']]) {
+    for (const [title, metricName] of [
+      ['Lambda errors per route', 'Errors'],
+      ['Lambda p99 duration per route (ms)', 'Duration'],
+      ['Lambda throttles per route', 'Throttles'],
+    ]) {
       expect(shown(title!)).toEqual(routes.map(() => `AWS/Lambda ${metricName} FunctionName REF`));
     }
-    expect(shown('DynamoDB consumed capacity')).toEqual(['AWS/DynamoDB ConsumedReadCapacityUnits TableName REF', 'AWS/DynamoDB ConsumedWriteCapacityUnits TableName REF']);
-    expect(shown('DynamoDB throttled requests')).toContain(`AWS/DynamoDB ThrottledRequests Operation GetItem TableName REF`);
+    expect(shown('DynamoDB consumed capacity')).toEqual([
+      'AWS/DynamoDB ConsumedReadCapacityUnits TableName REF',
+      'AWS/DynamoDB ConsumedWriteCapacityUnits TableName REF',
+    ]);
+    expect(shown('DynamoDB throttled requests')).toContain(
+      `AWS/DynamoDB ThrottledRequests Operation GetItem TableName REF`,
+    );
     expect(shown('DynamoDB system errors')).toContain(`AWS/DynamoDB SystemErrors Operation GetItem TableName REF`);
     const checkIns = shown('Check-ins admitted and refused (by reason)');
     expect(checkIns[0]).toBe(`${METRICS_NAMESPACE} ${METRIC.checkInAdmitted} service ticketing-api stage ${stage}`);
-    expect(checkIns[1]).toBe(`SEARCH('{${METRICS_NAMESPACE},stage,reason,service} MetricName="${METRIC.checkInRefused}" stage="${stage}" service="ticketing-api"', 'Sum', 300)`);
+    expect(checkIns[1]).toBe(
+      `SEARCH('{${METRICS_NAMESPACE},stage,reason,service} MetricName="${METRIC.checkInRefused}" stage="${stage}" service="ticketing-api"', 'Sum', 300)`,
+    );
     expect(shown('Failed logins (by login)')).toEqual(
-      ['legacy', 'idp', 'vendor', 'customer'].map((login) => `${METRICS_NAMESPACE} ${METRIC.loginFailed} login ${login} service ticketing-api stage ${stage}`),
+      ['legacy', 'idp', 'vendor', 'customer'].map(
+        (login) => `${METRICS_NAMESPACE} ${METRIC.loginFailed} login ${login} service ticketing-api stage ${stage}`,
+      ),
     );
   });
 
@@ -211,16 +291,28 @@ describe('data safety', () => {
   it('keeps point-in-time recovery on the table in every stage', () => {
     for (const stage of STAGE_NAMES) {
       const table = onlyResource(stages[stage].template, 'AWS::DynamoDB::GlobalTable');
-      expect(table.Properties.Replicas[0].PointInTimeRecoverySpecification, stage).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(table.Properties.Replicas[0].PointInTimeRecoverySpecification, stage).toEqual({
+        PointInTimeRecoveryEnabled: true,
+      });
     }
   });
 
   it('retains and protects the prod table, user pools, data buckets, secrets and log groups; lets dev and staging go', () => {
-    const kept = ['AWS::DynamoDB::GlobalTable', 'AWS::Cognito::UserPool', 'AWS::S3::Bucket', 'AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup'];
+    const kept = [
+      'AWS::DynamoDB::GlobalTable',
+      'AWS::Cognito::UserPool',
+      'AWS::S3::Bucket',
+      'AWS::SecretsManager::Secret',
+      'AWS::Logs::LogGroup',
+    ];
     for (const stage of STAGE_NAMES) {
       const prod = stage === 'prod';
       // A bucket whose whole content a BucketDeployment writes at every deploy (the front ends' files) holds no data.
-      const buildOutputs = new Set(resources(stages[stage].template, 'Custom::CDKBucketDeployment').map(([, deployment]) => deployment.Properties.DestinationBucketName.Ref));
+      const buildOutputs = new Set(
+        resources(stages[stage].template, 'Custom::CDKBucketDeployment').map(
+          ([, deployment]) => deployment.Properties.DestinationBucketName.Ref,
+        ),
+      );
       for (const type of kept) {
         for (const [id, resource] of resources(stages[stage].template, type).filter(([id]) => !buildOutputs.has(id))) {
           expect(resource.DeletionPolicy, `${stage} ${id}`).toBe(prod ? 'Retain' : 'Delete');
@@ -228,7 +320,9 @@ describe('data safety', () => {
         }
       }
       const table = onlyResource(stages[stage].template, 'AWS::DynamoDB::GlobalTable');
-      expect(table.Properties.Replicas[0].DeletionProtectionEnabled ?? table.Properties.DeletionProtectionEnabled ?? false).toBe(prod);
+      expect(
+        table.Properties.Replicas[0].DeletionProtectionEnabled ?? table.Properties.DeletionProtectionEnabled ?? false,
+      ).toBe(prod);
       for (const [id, pool] of resources(stages[stage].template, 'AWS::Cognito::UserPool')) {
         expect(pool.Properties.DeletionProtection, `${stage} ${id}`).toBe(prod ? 'ACTIVE' : 'INACTIVE');
       }
@@ -236,11 +330,14 @@ describe('data safety', () => {
   });
 
   it('versions the photo bucket (waiver signatures, photos) in every stage, old versions expiring after 90 days in prod and 7 elsewhere', () => {
-    const photos = (stage: StageName) => resources(stages[stage].template, 'AWS::S3::Bucket').find(([id]) => id.startsWith('Photos'))![1].Properties;
+    const photos = (stage: StageName) =>
+      resources(stages[stage].template, 'AWS::S3::Bucket').find(([id]) => id.startsWith('Photos'))![1].Properties;
     for (const stage of STAGE_NAMES) {
       expect(photos(stage).VersioningConfiguration, stage).toEqual({ Status: 'Enabled' });
       const days = stage === 'prod' ? NONCURRENT_DAYS_PROD : NONCURRENT_DAYS_OTHER;
-      expect(photos(stage).LifecycleConfiguration.Rules, stage).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: days }, Status: 'Enabled' }));
+      expect(photos(stage).LifecycleConfiguration.Rules, stage).toContainEqual(
+        expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: days }, Status: 'Enabled' }),
+      );
     }
     expect([NONCURRENT_DAYS_PROD, NONCURRENT_DAYS_OTHER]).toEqual([90, 7]);
   });
@@ -249,7 +346,8 @@ describe('data safety', () => {
     for (const stage of STAGE_NAMES) {
       const groups = resources(stages[stage].template, 'AWS::Logs::LogGroup');
       expect(groups.length).toBeGreaterThan(routes.length);
-      for (const [id, group] of groups) expect(group.Properties.RetentionInDays, `${stage} ${id}`).toBe(RETENTION[stage]);
+      for (const [id, group] of groups)
+        expect(group.Properties.RetentionInDays, `${stage} ${id}`).toBe(RETENTION[stage]);
     }
   });
 });
@@ -257,7 +355,10 @@ describe('data safety', () => {
 describe('alarm email', () => {
   it('subscribes the address given with -c alarmEmail', () => {
     const { stack } = synth({ context: { stage: 'staging', alarmEmail: 'ops@example.com' } });
-    Template.fromStack(stack.operations).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    Template.fromStack(stack.operations).hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+    });
     expect(Object.keys(stages.staging.operations.findResources('AWS::SNS::Subscription'))).toEqual([]);
   });
 
@@ -279,16 +380,29 @@ describe.each(STAGE_NAMES)('limits of %s', (stage) => {
     const reserved = [...plans().values()].reduce((sum, plan) => sum + (plan.reserved ?? 0), 0);
     if (stage === 'dev') expect(reserved).toBe(0);
     else {
-      for (const handler of ['tickets/check-in', 'auth/legacy-login', 'my-account/login', 'tickets/profile-photo', 'tickets/list', 'ticket/list']) expect(plans().get(handler)!.reserved, handler).toBeGreaterThan(0);
+      for (const handler of [
+        'tickets/check-in',
+        'auth/legacy-login',
+        'my-account/login',
+        'tickets/profile-photo',
+        'tickets/list',
+        'ticket/list',
+      ])
+        expect(plans().get(handler)!.reserved, handler).toBeGreaterThan(0);
       // AWS keeps 100 of an account's default 1,000 unreserved; staging and prod may share an account.
       expect(reserved).toBeLessThanOrEqual(450);
     }
   });
 
-  it('alarms on each capped function\'s throttles, named after its route', () => {
+  it("alarms on each capped function's throttles, named after its route", () => {
     const capped = routes.filter((row) => concurrencyOf(row, stage).reserved !== undefined);
-    const throttleAlarms = alarms(stage).filter((alarm) => String(alarm.AlarmName).endsWith('-throttles') && alarm.AlarmName !== `ticketing-${stage}-lambda-throttles`);
-    expect(throttleAlarms.map((alarm) => alarm.AlarmName).sort()).toEqual(capped.map((row) => `ticketing-${stage}-${row.handler.replace(/[^A-Za-z0-9]+/g, '-')}-throttles`).sort());
+    const throttleAlarms = alarms(stage).filter(
+      (alarm) =>
+        String(alarm.AlarmName).endsWith('-throttles') && alarm.AlarmName !== `ticketing-${stage}-lambda-throttles`,
+    );
+    expect(throttleAlarms.map((alarm) => alarm.AlarmName).sort()).toEqual(
+      capped.map((row) => `ticketing-${stage}-${row.handler.replace(/[^A-Za-z0-9]+/g, '-')}-throttles`).sort(),
+    );
     for (const alarm of throttleAlarms) expect(onlyMetric(alarm).metricName).toBe('Throttles');
   });
 

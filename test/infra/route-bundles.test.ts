@@ -11,14 +11,22 @@ describe('the photo decoders', () => {
   it('are bundled by POST /tickets/{id}/profile-photo and by no other photo-bucket function', async () => {
     const photoRows = routes.filter((row) => row.uses.photos);
     const decoders = new Map<string, boolean>();
-    for (const [handler, inputs] of await bundleInputs(photoRows)) decoders.set(handler, inputs.some((input) => /node_modules\/(jpeg-js|pngjs)\//.test(input)));
-    expect(Object.fromEntries(decoders)).toEqual(Object.fromEntries(photoRows.map((row) => [row.handler, row.handler === 'tickets/profile-photo'])));
+    for (const [handler, inputs] of await bundleInputs(photoRows))
+      decoders.set(
+        handler,
+        inputs.some((input) => /node_modules\/(jpeg-js|pngjs)\//.test(input)),
+      );
+    expect(Object.fromEntries(decoders)).toEqual(
+      Object.fromEntries(photoRows.map((row) => [row.handler, row.handler === 'tickets/profile-photo'])),
+    );
   }, 60_000);
 });
 
 describe('the multipart parser', () => {
   it('is bundled only by the route that takes a form (the photo upload): JSON routes do not carry it', async () => {
-    const carriers = [...(await bundleInputs(routes))].filter(([, inputs]) => inputs.some((input) => input.endsWith('shared/http/multipart.ts'))).map(([handler]) => handler);
+    const carriers = [...(await bundleInputs(routes))]
+      .filter(([, inputs]) => inputs.some((input) => input.endsWith('shared/http/multipart.ts')))
+      .map(([handler]) => handler);
     expect(carriers).toEqual(['tickets/profile-photo']);
   }, 120_000);
 });
@@ -38,21 +46,34 @@ describe('the AWS SDK clients', () => {
   it('are each only in the bundles of rows that use that service (a sign-in row that only builds a hosted UI URL carries no Cognito client)', async () => {
     const bundles = await bundleInputs(routes);
     for (const [client, uses] of CLIENTS) {
-      const carriers = [...bundles].filter(([, inputs]) => inputs.some((input) => input.includes(`node_modules/@aws-sdk/${client}/`))).map(([handler]) => handler);
+      const carriers = [...bundles]
+        .filter(([, inputs]) => inputs.some((input) => input.includes(`node_modules/@aws-sdk/${client}/`)))
+        .map(([handler]) => handler);
       const users = routes.filter(uses).map((row) => row.handler);
-      expect(carriers.filter((handler) => !users.includes(handler)), client).toEqual([]);
+      expect(
+        carriers.filter((handler) => !users.includes(handler)),
+        client,
+      ).toEqual([]);
       // Every row that manages users or sends mail calls its client.
       if (client !== 'client-cognito-identity-provider') expect(carriers.sort(), client).toEqual(users.sort());
     }
-    const managers = routes.filter((row) => row.uses.customerIdentity === 'manage-users' || row.uses.identityProvider === 'manage-users');
+    const managers = routes.filter(
+      (row) => row.uses.customerIdentity === 'manage-users' || row.uses.identityProvider === 'manage-users',
+    );
     expect(managers.length).toBeGreaterThan(0);
-    for (const row of managers) expect(bundles.get(row.handler)!.some((input) => input.includes('client-cognito-identity-provider')), row.handler).toBe(true);
+    for (const row of managers)
+      expect(
+        bundles.get(row.handler)!.some((input) => input.includes('client-cognito-identity-provider')),
+        row.handler,
+      ).toBe(true);
   }, 120_000);
 });
 
 describe('the metrics library', () => {
   it('is bundled only where a use case records a business metric (the gate and the logins), not by every route', async () => {
-    const carriers = [...(await bundleInputs(routes))].filter(([, inputs]) => inputs.some((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'))).map(([handler]) => handler);
+    const carriers = [...(await bundleInputs(routes))]
+      .filter(([, inputs]) => inputs.some((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/')))
+      .map(([handler]) => handler);
     expect(carriers).toContain('tickets/check-in');
     expect(carriers).toContain('auth/legacy-login');
     expect(carriers).toContain('my-account/login');

@@ -12,7 +12,18 @@ import { routeFunctions, statementsOf, synth } from './synth.ts';
 const SECRET_NAME = 'ticketing/dev/signing-keys';
 const jwksReference = (version = '') => `{{resolve:secretsmanager:${SECRET_NAME}:SecretString:jwks::${version}}}`;
 const secretArn = (stage = 'dev') => ({
-  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':secretsmanager:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:secret:ticketing/${stage}/signing-keys-??????`]],
+  'Fn::Join': [
+    '',
+    [
+      'arn:',
+      { Ref: 'AWS::Partition' },
+      ':secretsmanager:',
+      { Ref: 'AWS::Region' },
+      ':',
+      { Ref: 'AWS::AccountId' },
+      `:secret:ticketing/${stage}/signing-keys-??????`,
+    ],
+  ],
 });
 
 describe('the signing keys in the stack of shared/routes.ts', () => {
@@ -22,7 +33,12 @@ describe('the signing keys in the stack of shared/routes.ts', () => {
   }, 60_000);
 
   it('marks the issuing rows: every login, the IdP callback and refresh', () => {
-    expect(routes.filter((row) => row.uses.signingKey).map(routeKey).sort()).toEqual([
+    expect(
+      routes
+        .filter((row) => row.uses.signingKey)
+        .map(routeKey)
+        .sort(),
+    ).toEqual([
       'GET /auth/callback',
       'POST /auth/legacy/login',
       'POST /auth/login',
@@ -48,11 +64,15 @@ describe('the signing keys in the stack of shared/routes.ts', () => {
       // into one statement): here each (action, resource) pair on the signing keys counts.
       const onSecrets = statementsOf(template, fn)
         .filter((s) => [s.Action].flat().some((action) => action.startsWith('secretsmanager:')))
-        .flatMap((s) => [s.Resource].flat().map((resource) => ({ Effect: s.Effect, Action: s.Action, Resource: resource })))
+        .flatMap((s) =>
+          [s.Resource].flat().map((resource) => ({ Effect: s.Effect, Action: s.Action, Resource: resource })),
+        )
         .filter((s) => JSON.stringify(s.Resource).includes('signing-keys'));
       if (row.uses.signingKey) {
         expect(env.JWT_SIGNING_KEY_SECRET, routeKey(row)).toBe(SECRET_NAME);
-        expect(onSecrets, routeKey(row)).toEqual([{ Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: secretArn() }]);
+        expect(onSecrets, routeKey(row)).toEqual([
+          { Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: secretArn() },
+        ]);
       } else {
         expect(env, routeKey(row)).not.toHaveProperty('JWT_SIGNING_KEY_SECRET');
         expect(onSecrets, routeKey(row)).toEqual([]);
@@ -65,7 +85,9 @@ describe('the signing keys in the stack of shared/routes.ts', () => {
     expect(secrets.filter((secret) => JSON.stringify(secret).match(/signing|HS256|token/i))).toEqual([]);
     for (const { fn } of routeFunctions(template).values()) {
       const env = JSON.stringify(fn.Properties.Environment.Variables);
-      expect(env.match(/resolve:secretsmanager:[^:]+/g) ?? []).toEqual(expect.arrayContaining([`resolve:secretsmanager:${SECRET_NAME}`]));
+      expect(env.match(/resolve:secretsmanager:[^:]+/g) ?? []).toEqual(
+        expect.arrayContaining([`resolve:secretsmanager:${SECRET_NAME}`]),
+      );
     }
   });
 });
@@ -87,7 +109,10 @@ describe('the function bundles', () => {
   it('contain the signer exactly when the row has uses.signingKey', async () => {
     const signs = new Map<string, boolean>();
     for (const [handler, inputs] of await bundleInputs(routes)) {
-      signs.set(handler, inputs.some((input) => input.endsWith('shared/auth/signing-key.ts')));
+      signs.set(
+        handler,
+        inputs.some((input) => input.endsWith('shared/auth/signing-key.ts')),
+      );
     }
     for (const row of routes) expect(signs.get(row.handler), routeKey(row)).toBe(row.uses.signingKey === true);
   }, 120_000);

@@ -5,19 +5,58 @@ import { API_PREFIX, type RouteRow, routeKey, routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
 import { PHOTO_CSP, PHOTOS_ONLY_FUNCTION } from '../../infra/photo-store.ts';
 import { CUSTOMER_IDENTITY_ACTIONS, IDENTITY_PROVIDER_ACTIONS } from '../../infra/route-function.ts';
-import { FIXTURE_FUNCTIONS, actionsOf, nagFindings, actionsOn, onlyId, routeFunctions, statementsOf, synth } from './synth.ts';
+import {
+  FIXTURE_FUNCTIONS,
+  actionsOf,
+  nagFindings,
+  actionsOn,
+  onlyId,
+  routeFunctions,
+  statementsOf,
+  synth,
+} from './synth.ts';
 
 /** Rows that exercise every `uses` the real table does not use yet (stub handlers in fixtures/). */
 const SYNTHETIC: readonly RouteRow[] = [
-  { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-upload', auth: { kind: 'admin' }, uses: { table: 'read-write', photos: true } },
-  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: { kind: 'public' }, uses: { table: 'read-write', email: true } },
-  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: { kind: 'public' }, uses: { table: 'read', identityProvider: 'sign-in', signingKey: true } },
-  { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: { kind: 'admin', permission: 'customers:manage' }, uses: { table: 'read-write', identityProvider: 'manage-users' } },
+  {
+    method: 'POST',
+    path: '/tickets/{id}/profile-photo',
+    handler: 'tickets/profile-photo-upload',
+    auth: { kind: 'admin' },
+    uses: { table: 'read-write', photos: true },
+  },
+  {
+    method: 'POST',
+    path: '/auth/legacy/forgot-password',
+    handler: 'auth/legacy-forgot-password',
+    auth: { kind: 'public' },
+    uses: { table: 'read-write', email: true },
+  },
+  {
+    method: 'GET',
+    path: '/auth/callback',
+    handler: 'auth/callback',
+    auth: { kind: 'public' },
+    uses: { table: 'read', identityProvider: 'sign-in', signingKey: true },
+  },
+  {
+    method: 'POST',
+    path: '/my-account',
+    handler: 'my-account/create',
+    auth: { kind: 'admin', permission: 'customers:manage' },
+    uses: { table: 'read-write', identityProvider: 'manage-users' },
+  },
   { method: 'GET', path: '/tickets', handler: 'tickets/list', auth: { kind: 'admin' }, uses: { table: 'read' } },
   { method: 'GET', path: '/health', handler: 'health', auth: { kind: 'public' }, uses: {} },
 ];
 
-const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:TransactWriteItems'];
+const TABLE_WRITES = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:TransactWriteItems',
+];
 const TABLE_READS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
 
 /** The IAM services a row may reach: its log group's, plus exactly what `uses` names (`sign-in` needs no IAM). */
@@ -27,7 +66,9 @@ function servicesFor(row: RouteRow): string[] {
     ...(row.uses.table ? ['dynamodb'] : []),
     ...(row.uses.photos ? ['s3'] : []),
     ...(row.uses.email ? ['ses'] : []),
-    ...(row.uses.identityProvider === 'manage-users' || row.uses.customerIdentity === 'manage-users' ? ['cognito-idp'] : []),
+    ...(row.uses.identityProvider === 'manage-users' || row.uses.customerIdentity === 'manage-users'
+      ? ['cognito-idp']
+      : []),
     // Every function reads the origin-verify secret; issuing rows the signing keys too.
     'secretsmanager',
   ].sort();
@@ -46,7 +87,7 @@ function describeRouteTable(name: string, rows: readonly RouteRow[], build: () =
       expect([...functions.keys()].sort()).toEqual(rows.map((row) => row.handler).sort());
     });
 
-    it('routes METHOD /api/v2<path> of each row to that row\'s function', () => {
+    it("routes METHOD /api/v2<path> of each row to that row's function", () => {
       const functions = routeFunctions(template);
       const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
       const aliases = template.findResources('AWS::Lambda::Alias');
@@ -84,11 +125,14 @@ function describeRouteTable(name: string, rows: readonly RouteRow[], build: () =
         }
         expect(env.TABLE_NAME, routeKey(row)).toEqual({ Ref: tableId });
         expect(onTable, routeKey(row)).toEqual(expect.arrayContaining(TABLE_READS));
-        if (row.uses.table === 'read') expect(onTable.filter((a) => TABLE_WRITES.includes(a)), routeKey(row)).toEqual([]);
+        if (row.uses.table === 'read')
+          expect(
+            onTable.filter((a) => TABLE_WRITES.includes(a)),
+            routeKey(row),
+          ).toEqual([]);
         else expect(onTable, routeKey(row)).toEqual(expect.arrayContaining(TABLE_WRITES.slice(0, 4)));
       }
     });
-
 
     it('sets the same defaults on every function (the photo upload gets more memory, hence CPU, to re-encode images)', () => {
       for (const [handler, { fn }] of routeFunctions(template)) {
@@ -116,11 +160,13 @@ function describeRouteTable(name: string, rows: readonly RouteRow[], build: () =
 }
 
 describeRouteTable('the stack of shared/routes.ts', routes, () => synth().template);
-describeRouteTable('a stack whose rows use photos, email and the identity provider', SYNTHETIC, () =>
-  synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS }).template,
+describeRouteTable(
+  'a stack whose rows use photos, email and the identity provider',
+  SYNTHETIC,
+  () => synth({ routes: SYNTHETIC, functionsDir: FIXTURE_FUNCTIONS }).template,
 );
 
-describe('the public rows\' writes', () => {
+describe("the public rows' writes", () => {
   let template: Template;
   beforeAll(() => {
     template = synth().template;
@@ -137,7 +183,9 @@ describe('the public rows\' writes', () => {
       );
       expect(writing.length, routeKey(row)).toBeGreaterThan(0);
       for (const statement of writing) {
-        expect(statement.Condition, routeKey(row)).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...row.uses.tableWrites!] } });
+        expect(statement.Condition, routeKey(row)).toEqual({
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...row.uses.tableWrites!] },
+        });
       }
     }
   });
@@ -173,9 +221,12 @@ describe('optional resources', () => {
   }, 60_000);
 
   it('creates the photo bucket, CDN and each user pool only when some row uses them', () => {
-    const uses = (what: 'photos' | 'identityProvider' | 'customerIdentity') => (routes.some((row) => row.uses[what]) ? 1 : 0);
+    const uses = (what: 'photos' | 'identityProvider' | 'customerIdentity') =>
+      routes.some((row) => row.uses[what]) ? 1 : 0;
     // Besides the front ends' buckets and distributions (test/infra/front-ends.test.ts).
-    expect(Object.keys(real.findResources('AWS::S3::Bucket')).filter((id) => id.startsWith('Photos'))).toHaveLength(uses('photos'));
+    expect(Object.keys(real.findResources('AWS::S3::Bucket')).filter((id) => id.startsWith('Photos'))).toHaveLength(
+      uses('photos'),
+    );
     real.resourceCountIs('AWS::CloudFront::Distribution', uses('photos') + 2);
     real.resourceCountIs('AWS::Cognito::UserPool', uses('identityProvider') + uses('customerIdentity'));
     synthetic.resourceCountIs('AWS::Cognito::UserPool', 1);
@@ -193,23 +244,39 @@ describe('optional resources', () => {
 
   it('serves photos from a private bucket through CloudFront with origin access control', () => {
     synthetic.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
     });
     // One for the photos, one per front end.
     synthetic.resourceCountIs('AWS::CloudFront::OriginAccessControl', 3);
     const bucketId = Object.keys(synthetic.findResources('AWS::S3::Bucket')).find((id) => id.startsWith('Photos'))!;
     const { fn } = routeFunctions(synthetic).get('tickets/profile-photo-upload')!;
-    expect(actionsOn(statementsOf(synthetic, fn), bucketId).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
-    expect(fn.Properties.Environment.Variables).toMatchObject({ PHOTO_BUCKET: { Ref: bucketId }, PHOTO_BASE_URL: expect.anything() });
+    expect(actionsOn(statementsOf(synthetic, fn), bucketId).sort()).toEqual([
+      's3:DeleteObject',
+      's3:GetObject',
+      's3:PutObject',
+    ]);
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      PHOTO_BUCKET: { Ref: bucketId },
+      PHOTO_BASE_URL: expect.anything(),
+    });
   });
 
   it('serves only photos/ keys through CloudFront, so waiver signatures in the bucket stay private', () => {
     synthetic.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
-        DefaultCacheBehavior: Match.objectLike({ FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })] }),
+        DefaultCacheBehavior: Match.objectLike({
+          FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })],
+        }),
       }),
     });
-    const handler = new Function(`${PHOTOS_ONLY_FUNCTION}; return handler;`)() as (event: unknown) => { statusCode?: number };
+    const handler = new Function(`${PHOTOS_ONLY_FUNCTION}; return handler;`)() as (event: unknown) => {
+      statusCode?: number;
+    };
     const request = (uri: string) => ({ request: { uri } });
     expect(handler(request('/photos/tickets/7/ab12.jpg'))).toEqual({ uri: '/photos/tickets/7/ab12.jpg' });
     expect(handler(request('/signatures/tickets/7/ab12.png')).statusCode).toBe(404);
@@ -217,15 +284,21 @@ describe('optional resources', () => {
   });
 
   it('answers photos with nosniff and a sandboxing CSP (a response headers policy on the photo distribution)', () => {
-    const policies = Object.entries(synthetic.findResources('AWS::CloudFront::ResponseHeadersPolicy')).filter(([id]) => id.startsWith('Photos'));
+    const policies = Object.entries(synthetic.findResources('AWS::CloudFront::ResponseHeadersPolicy')).filter(([id]) =>
+      id.startsWith('Photos'),
+    );
     expect(policies).toHaveLength(1);
     const [policyId, policy] = policies[0]!;
     expect(policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig).toEqual({
       ContentTypeOptions: { Override: true },
       ContentSecurityPolicy: { ContentSecurityPolicy: PHOTO_CSP, Override: true },
     });
-    const photoCdn = Object.values(synthetic.findResources('AWS::CloudFront::Distribution')).find((d) => /profile photos/.test(d.Properties.DistributionConfig.Comment))!;
-    expect(photoCdn.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
+    const photoCdn = Object.values(synthetic.findResources('AWS::CloudFront::Distribution')).find((d) =>
+      /profile photos/.test(d.Properties.DistributionConfig.Comment),
+    )!;
+    expect(photoCdn.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({
+      Ref: policyId,
+    });
   });
 
   it('lets the email row send only from the stage sender', () => {
@@ -242,13 +315,23 @@ describe('optional resources', () => {
 
   it('configures the Cognito client for the code flow back to the API callback', () => {
     // The admin origins (its distribution's domain and dev's extra origins): administrators never sign in on the portal.
-    const [admin] = ['admin'].map((name) => Object.entries(synthetic.findResources('AWS::CloudFront::Distribution'))
-      .find(([, d]) => d.Properties.DistributionConfig.Comment === `ticketing-dev ${name} front end`)![0]);
-    const at = (id: string, suffix = '') => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, ...(suffix ? [suffix] : [])]] });
+    const [admin] = ['admin'].map(
+      (name) =>
+        Object.entries(synthetic.findResources('AWS::CloudFront::Distribution')).find(
+          ([, d]) => d.Properties.DistributionConfig.Comment === `ticketing-dev ${name} front end`,
+        )![0],
+    );
+    const at = (id: string, suffix = '') => ({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, ...(suffix ? [suffix] : [])]],
+    });
     synthetic.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       AllowedOAuthFlows: ['code'],
       GenerateSecret: false,
-      CallbackURLs: [at(admin!, '/api/v2/auth/callback'), 'http://localhost:5173/api/v2/auth/callback', 'http://127.0.0.1:5173/api/v2/auth/callback'],
+      CallbackURLs: [
+        at(admin!, '/api/v2/auth/callback'),
+        'http://localhost:5173/api/v2/auth/callback',
+        'http://127.0.0.1:5173/api/v2/auth/callback',
+      ],
       // What POST /auth/logout accepts as return_to, plus the vendor-rejection landing page.
       LogoutURLs: [
         at(admin!),
@@ -272,7 +355,9 @@ describe('optional resources', () => {
 
   it('grants sign-in rows no Cognito action, and manage-users rows exactly the admin actions on the one pool', () => {
     const cognitoStatements = (template: Template, handler: string) =>
-      statementsOf(template, routeFunctions(template).get(handler)!.fn).filter((s) => actionsOf([s]).some((a) => a.startsWith('cognito-idp:')));
+      statementsOf(template, routeFunctions(template).get(handler)!.fn).filter((s) =>
+        actionsOf([s]).some((a) => a.startsWith('cognito-idp:')),
+      );
     for (const row of [...routes, ...SYNTHETIC].filter((r) => r.uses.identityProvider === 'sign-in')) {
       expect(cognitoStatements(routes.includes(row) ? real : synthetic, row.handler), routeKey(row)).toEqual([]);
     }
@@ -284,7 +369,9 @@ describe('optional resources', () => {
 });
 
 /** The customer-account rows of the real table, alone: their handlers exist whatever else is in progress. */
-const CUSTOMER_ROWS = routes.filter((row) => ['my-account/login', 'my-account/create', 'my-account/get', 'my-account/update'].includes(row.handler));
+const CUSTOMER_ROWS = routes.filter((row) =>
+  ['my-account/login', 'my-account/create', 'my-account/get', 'my-account/update'].includes(row.handler),
+);
 
 describe("the customers' user pool", () => {
   let template: Template;
@@ -293,25 +380,43 @@ describe("the customers' user pool", () => {
   }, 60_000);
   const envOf = (handler: string) => routeFunctions(template).get(handler)!.fn.Properties.Environment.Variables;
   const cognitoStatements = (handler: string) =>
-    statementsOf(template, routeFunctions(template).get(handler)!.fn).filter((s) => actionsOf([s]).some((a) => a.startsWith('cognito-idp:')));
+    statementsOf(template, routeFunctions(template).get(handler)!.fn).filter((s) =>
+      actionsOf([s]).some((a) => a.startsWith('cognito-idp:')),
+    );
 
-  it('signs in by email, case-insensitively, with the administrators\' password policy and no self sign-up', () => {
+  it("signs in by email, case-insensitively, with the administrators' password policy and no self sign-up", () => {
     template.resourceCountIs('AWS::Cognito::UserPool', 1);
     template.hasResourceProperties('AWS::Cognito::UserPool', {
       UsernameAttributes: ['email'],
       UsernameConfiguration: { CaseSensitive: false },
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
-      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true }) },
+      Policies: {
+        PasswordPolicy: Match.objectLike({
+          MinimumLength: 12,
+          RequireLowercase: true,
+          RequireUppercase: true,
+          RequireNumbers: true,
+          RequireSymbols: true,
+        }),
+      },
       MfaConfiguration: 'OFF',
     });
     // The service verifies addresses itself: Cognito sends no codes.
-    expect(Object.values(template.findResources('AWS::Cognito::UserPool'))[0]!.Properties.AutoVerifiedAttributes ?? []).toEqual([]);
+    expect(
+      Object.values(template.findResources('AWS::Cognito::UserPool'))[0]!.Properties.AutoVerifiedAttributes ?? [],
+    ).toEqual([]);
   });
 
   it('keeps the prod pool when the stack goes, and lets the dev pool go', () => {
     const poolOf = (template: Template) => Object.values(template.findResources('AWS::Cognito::UserPool'))[0]!;
-    expect(poolOf(synth({ routes: CUSTOMER_ROWS, context: { stage: 'prod' } }).template)).toMatchObject({ DeletionPolicy: 'Retain', Properties: { DeletionProtection: 'ACTIVE' } });
-    expect(poolOf(template)).toMatchObject({ DeletionPolicy: 'Delete', Properties: { DeletionProtection: 'INACTIVE' } });
+    expect(poolOf(synth({ routes: CUSTOMER_ROWS, context: { stage: 'prod' } }).template)).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { DeletionProtection: 'ACTIVE' },
+    });
+    expect(poolOf(template)).toMatchObject({
+      DeletionPolicy: 'Delete',
+      Properties: { DeletionProtection: 'INACTIVE' },
+    });
   });
 
   it('has one app client, without secret or OAuth, allowing password sign-in and refresh only', () => {
@@ -328,10 +433,21 @@ describe("the customers' user pool", () => {
     const poolId = onlyId(template, 'AWS::Cognito::UserPool');
     for (const row of CUSTOMER_ROWS) {
       const env = envOf(row.handler);
-      expect(env.CUSTOMER_COGNITO_USER_POOL_ID, routeKey(row)).toEqual(row.uses.customerIdentity ? { Ref: poolId } : undefined);
+      expect(env.CUSTOMER_COGNITO_USER_POOL_ID, routeKey(row)).toEqual(
+        row.uses.customerIdentity ? { Ref: poolId } : undefined,
+      );
       expect(env.CUSTOMER_COGNITO_CLIENT_ID !== undefined, routeKey(row)).toBe(Boolean(row.uses.customerIdentity));
       // The portal's distribution (test/infra/front-ends.test.ts).
-      expect(env.PORTAL_URL, routeKey(row)).toEqual(row.uses.email ? { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^FrontEndsPortalDistribution/), 'DomainName'] }]] } : undefined);
+      expect(env.PORTAL_URL, routeKey(row)).toEqual(
+        row.uses.email
+          ? {
+              'Fn::Join': [
+                '',
+                ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^FrontEndsPortalDistribution/), 'DomainName'] }],
+              ],
+            }
+          : undefined,
+      );
       expect(env.COGNITO_USER_POOL_ID, routeKey(row)).toBeUndefined();
     }
   });
@@ -341,7 +457,8 @@ describe("the customers' user pool", () => {
     const manage = CUSTOMER_ROWS.filter((row) => row.uses.customerIdentity === 'manage-users');
     expect(signIn.map((row) => row.handler)).toEqual(['my-account/login']);
     expect(manage.map((row) => row.handler)).toEqual(['my-account/create']);
-    for (const row of [...signIn, ...CUSTOMER_ROWS.filter((r) => !r.uses.customerIdentity)]) expect(cognitoStatements(row.handler), routeKey(row)).toEqual([]);
+    for (const row of [...signIn, ...CUSTOMER_ROWS.filter((r) => !r.uses.customerIdentity)])
+      expect(cognitoStatements(row.handler), routeKey(row)).toEqual([]);
     const admin = cognitoStatements('my-account/create');
     const poolArn = { 'Fn::GetAtt': [onlyId(template, 'AWS::Cognito::UserPool'), 'Arn'] };
     expect(admin.flatMap((s) => [s.Resource].flat())).toEqual(admin.map(() => poolArn));
@@ -391,16 +508,21 @@ describe('stages', () => {
     for (const { fn } of routeFunctions(template).values()) {
       // After each front end's origin, for both audiences (test/infra/front-ends.test.ts).
       const { ADMIN_ORIGINS, PORTAL_ORIGINS } = fn.Properties.Environment.Variables;
-      for (const value of [ADMIN_ORIGINS, PORTAL_ORIGINS]) expect(JSON.stringify(value)).toMatch(new RegExp(`,${origins}"\\]\\]}$`));
+      for (const value of [ADMIN_ORIGINS, PORTAL_ORIGINS])
+        expect(JSON.stringify(value)).toMatch(new RegExp(`,${origins}"\\]\\]}$`));
     }
   });
 
   it('rejects an extra origin that is not exactly scheme://host[:port]', () => {
-    expect(() => createApp({ context: { stage: 'dev', extraOrigins: 'https://admin.qa.example.org/app' } })).toThrow(/extra origin/);
+    expect(() => createApp({ context: { stage: 'dev', extraOrigins: 'https://admin.qa.example.org/app' } })).toThrow(
+      /extra origin/,
+    );
   });
 
   it('rejects a plain-http extra origin other than localhost', () => {
-    expect(() => createApp({ context: { stage: 'dev', extraOrigins: 'http://evil.example' } })).toThrow(/must use https/);
+    expect(() => createApp({ context: { stage: 'dev', extraOrigins: 'http://evil.example' } })).toThrow(
+      /must use https/,
+    );
   });
 
   it('refuses identity-provider login when no row uses the identity provider', () => {

@@ -37,7 +37,10 @@ export function synth({ context = {}, routes, functionsDir }: SynthOptions = {})
 /** The stage's templates: the main stack's and each nested stack's (route groups, operations), by construct path. */
 export function stacksOf(stack: Stack): Map<string, Template> {
   const nested = stack.node.findAll().filter((node): node is NestedStack => NestedStack.isNestedStack(node));
-  return new Map([[stack.node.path, Template.fromStack(stack)], ...nested.map((child) => [child.node.path, Template.fromStack(child)] as const)]);
+  return new Map([
+    [stack.node.path, Template.fromStack(stack)],
+    ...nested.map((child) => [child.node.path, Template.fromStack(child)] as const),
+  ]);
 }
 
 /**
@@ -63,9 +66,11 @@ export function wholeStage(stack: Stack): Template {
     const resourceId = stack.getLogicalId(child.nestedStackResource as CfnElement);
     const passed = (parent.Resources[resourceId]?.Properties?.Parameters ?? {}) as Record<string, unknown>;
     const json = Template.fromStack(child).toJSON();
-    const fromParent = (node: Record<string, unknown>) => (typeof node.Ref === 'string' && node.Ref in passed ? passed[node.Ref] : undefined);
+    const fromParent = (node: Record<string, unknown>) =>
+      typeof node.Ref === 'string' && node.Ref in passed ? passed[node.Ref] : undefined;
     Object.assign(resources, replace(json.Resources, fromParent));
-    for (const [name, output] of Object.entries((json.Outputs ?? {}) as Record<string, { Value: unknown }>)) outputs.set(`${resourceId}/${name}`, replace(output.Value, fromParent));
+    for (const [name, output] of Object.entries((json.Outputs ?? {}) as Record<string, { Value: unknown }>))
+      outputs.set(`${resourceId}/${name}`, replace(output.Value, fromParent));
   }
   const fromSibling = (node: Record<string, unknown>) => {
     const [id, attribute] = (node['Fn::GetAtt'] ?? []) as [string?, string?];
@@ -81,7 +86,9 @@ export function nagFindings(options: SynthOptions = {}): string[] {
   const { app } = synth(options);
   const report = JSON.parse(readFileSync(path.join(app.synth().directory, 'validation-report.json'), 'utf8'));
   return report.pluginReports.flatMap((plugin: any) =>
-    plugin.violations.map((v: any) => `${v.severity} ${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`),
+    plugin.violations.map(
+      (v: any) => `${v.severity} ${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`,
+    ),
   );
 }
 

@@ -18,7 +18,7 @@ describe('the table indexes during a migration', () => {
     expect(indexNames({ tableIndexes: 5 })).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5']);
   }, 60_000);
 
-  it('refuses a tableIndexes context that is not a count of the schema\'s indexes', () => {
+  it("refuses a tableIndexes context that is not a count of the schema's indexes", () => {
     expect(() => synth({ context: { tableIndexes: '7' } })).toThrow(/tableIndexes must be a whole number from 0 to 6/);
     expect(() => synth({ context: { tableIndexes: 'all' } })).toThrow(/tableIndexes/);
   }, 60_000);

@@ -43,7 +43,10 @@ function expectDeclared(handler: { schemas: Schemas }, response: CallResult) {
 
 describe('shipping-method answers parse with the declared schemas', () => {
   it('create (result=object), get, list and bulk-read', async () => {
-    const created = await call('POST', `${SHIPPING}?result=object`, { token, body: { name: `Method ${randomUUID()}`, charge: 3.5 } });
+    const created = await call('POST', `${SHIPPING}?result=object`, {
+      token,
+      body: { name: `Method ${randomUUID()}`, charge: 3.5 },
+    });
     expectDeclared(createMethod, created);
     const id = created.body.data.id as number;
 
@@ -60,13 +63,26 @@ describe('shipping-method answers parse with the declared schemas', () => {
 describe('GET /auth/me parses with its declared schema', () => {
   it('for a record with its own password and for one linked to the identity provider', async () => {
     const login = `answers-${randomUUID()}@test.local`;
-    const admin = await createAdministrator({ login, email: login, name: 'Answer Staff', permissions: ['tickets:read'], vendorUser: 0, passwordHash: await hashPassword('a-long-enough-password') });
+    const admin = await createAdministrator({
+      login,
+      email: login,
+      name: 'Answer Staff',
+      permissions: ['tickets:read'],
+      vendorUser: 0,
+      passwordHash: await hashPassword('a-long-enough-password'),
+    });
     const own = await call('GET', '/api/v2/auth/me', { token: await adminToken(['tickets:read'], admin.id) });
     expectDeclared(me, own);
     expect(own.body.data).not.toHaveProperty('passwordHash');
 
     const idpLogin = `answers-idp-${randomUUID()}@test.local`;
-    const linked = await createAdministrator({ login: idpLogin, email: idpLogin, name: 'Linked Staff', permissions: [], vendorUser: 0 });
+    const linked = await createAdministrator({
+      login: idpLogin,
+      email: idpLogin,
+      name: 'Linked Staff',
+      permissions: [],
+      vendorUser: 0,
+    });
     expect(await linkIdentity(linked.id, randomUUID(), randomUUID())).toBe(true);
     expectDeclared(me, await call('GET', '/api/v2/auth/me', { token: await adminToken([], linked.id) }));
   });
@@ -81,20 +97,38 @@ describe('ticket answers parse with the declared schemas', () => {
     const one = await call('GET', `${TICKETS}/${ticket!.id}?_include=history,checkInInfo`, { token });
     expectDeclared(getTicket, one);
     expect(one.body.data.history).toMatchObject({ totalCount: 2, count: 2 });
-    expect(one.body.data.history.data[0]).toMatchObject({ action: 'check_in', states: { processState: { from: 1, to: 2 } } });
+    expect(one.body.data.history.data[0]).toMatchObject({
+      action: 'check_in',
+      states: { processState: { from: 1, to: 2 } },
+    });
 
-    expectDeclared(listTickets, await call('GET', `${TICKETS}?event=${event.id}&_include=purchaser,checkInInfo`, { token }));
+    expectDeclared(
+      listTickets,
+      await call('GET', `${TICKETS}?event=${event.id}&_include=purchaser,checkInInfo`, { token }),
+    );
     expectDeclared(checkInStats, await call('GET', `${TICKETS}/check-in-stats?events=${event.id}`, { token }));
   });
 
   it('GET /tickets/{id}/waivers, signed and unsigned, and the signing answer', async () => {
     const event = await seedEvent({ timezone: 'Europe/Berlin' });
     const typeId = event.ticketTypes[0]!.id;
-    const signed = await createWaiver({ eventId: event.id, title: 'Liability release', text: 'I take part at my own risk.' });
-    await createWaiver({ eventId: event.id, ticketTypeId: typeId, title: 'Course rules', text: 'I know the course rules.' });
+    const signed = await createWaiver({
+      eventId: event.id,
+      title: 'Liability release',
+      text: 'I take part at my own risk.',
+    });
+    await createWaiver({
+      eventId: event.id,
+      ticketTypeId: typeId,
+      title: 'Course rules',
+      text: 'I know the course rules.',
+    });
     const [ticket] = await seedTickets(event, typeId, 1);
 
-    const signing = await call('POST', `${TICKETS}/${ticket!.id}/sign-waivers`, { token, body: { waiverIds: [signed.id], signature: { type: 'text', text: 'Jane Doe' } } });
+    const signing = await call('POST', `${TICKETS}/${ticket!.id}/sign-waivers`, {
+      token,
+      body: { waiverIds: [signed.id], signature: { type: 'text', text: 'Jane Doe' } },
+    });
     expectDeclared(signWaivers, signing);
 
     const list = await call('GET', `${TICKETS}/${ticket!.id}/waivers`, { token });

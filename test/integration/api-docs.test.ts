@@ -14,7 +14,8 @@ import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
  */
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package.`);
+if (!available && process.env.CI)
+  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package.`);
 
 let api: ApiServer;
 let frontEnd: FrontEnd;
@@ -28,7 +29,14 @@ beforeAll(async () => {
       ? chromium.launch({
           executablePath: CHROMIUM,
           timeout: 60_000,
-          args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
         })
       : undefined,
   ]);
@@ -93,7 +101,8 @@ describe.skipIf(!available)('the docs page in a browser', () => {
 
     const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
     context.setDefaultTimeout(30_000);
-    const local = (url: string) => ['127.0.0.1', 'localhost'].includes(new URL(url).hostname) || /^(blob|data):/.test(url);
+    const local = (url: string) =>
+      ['127.0.0.1', 'localhost'].includes(new URL(url).hostname) || /^(blob|data):/.test(url);
     const outside: string[] = [];
     await context.route('**/*', (route) => {
       if (local(route.request().url())) return route.continue();
@@ -120,7 +129,9 @@ describe.skipIf(!available)('the docs page in a browser', () => {
       const item = page.locator(`[data-item-id$="/operation/${checkIn.operationId}"]`);
       expect(await item.getAttribute('aria-label')).toBe(label);
       // Its tag's group opens first (the menu starts collapsed).
-      await page.locator(`[data-item-id="${(await item.getAttribute('data-item-id'))!.split('/operation/')[0]}"]`).click();
+      await page
+        .locator(`[data-item-id="${(await item.getAttribute('data-item-id'))!.split('/operation/')[0]}"]`)
+        .click();
       await item.click();
       const section = page.locator(`[data-section-id$="/operation/${checkIn.operationId}"]`);
       await expect.poll(() => section.locator('h2').first().textContent()).toContain(label);

@@ -15,7 +15,14 @@ import { newCustomer } from '../support/customers.ts';
 import { ALLOWED_ORIGIN, PORTAL_ORIGIN } from '../support/env.ts';
 import { PNG_BYTES } from '../support/images.ts';
 import { form } from '../support/multipart.ts';
-import { adminToken, customerToken, expiredToken, foreignToken, tamperedToken, unsignedToken } from '../support/tokens.ts';
+import {
+  adminToken,
+  customerToken,
+  expiredToken,
+  foreignToken,
+  tamperedToken,
+  unsignedToken,
+} from '../support/tokens.ts';
 
 /**
  * The auth matrix (issue 13 item 9): every route of the table × every kind of caller. Each
@@ -61,20 +68,39 @@ beforeAll(async () => {
     seedEvent({ title: `Private ${randomUUID()}`, published: false }),
     seedEvent({ published: true }),
   ]);
-  const [[ticket], x, y] = await Promise.all([seedTickets(eventA, eventA.ticketTypes[0]!.id, 1), newCustomer(), newCustomer()]);
+  const [[ticket], x, y] = await Promise.all([
+    seedTickets(eventA, eventA.ticketTypes[0]!.id, 1),
+    newCustomer(),
+    newCustomer(),
+  ]);
   const [xOrder] = await Promise.all([
     placeOrder(privateEvent, x.id, [privateEvent.ticketTypes[0]!.id]),
     placeOrder(publicEvent, y.id, [publicEvent.ticketTypes[0]!.id]),
   ]);
-  const tokenOf = (c: { id: number; email: string }) => issueToken({ kind: 'customer', id: c.id, email: c.email, authTime: epochSeconds() });
+  const tokenOf = (c: { id: number; email: string }) =>
+    issueToken({ kind: 'customer', id: c.id, email: c.email, authTime: epochSeconds() });
   world = {
     ticketId: ticket!.id,
     eventA: eventA.id,
-    scoped: await issueToken({ kind: 'admin', id: 727_272, login: 'scoped-727272', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), eventScope: [eventB.id] }),
+    scoped: await issueToken({
+      kind: 'admin',
+      id: 727_272,
+      login: 'scoped-727272',
+      permissions: [...PERMISSIONS],
+      vendorUser: false,
+      authTime: epochSeconds(),
+      eventScope: [eventB.id],
+    }),
     unscoped: await adminToken(PERMISSIONS, 727_273),
     // What of X's may never reach Y: the address, the order's address, answers and payment reference, the private event.
     // Delimited, so customer 2's markers are not found inside customer 21's data.
-    x: { id: x.id, token: await tokenOf(x), eventId: privateEvent.id, ticketId: xOrder.ticketIds[0]!, markers: [x.email, `customer-${x.id}@`, `customer ${x.id}"`, `ch_seed_${x.id}_`, privateEvent.title] },
+    x: {
+      id: x.id,
+      token: await tokenOf(x),
+      eventId: privateEvent.id,
+      ticketId: xOrder.ticketIds[0]!,
+      markers: [x.email, `customer-${x.id}@`, `customer ${x.id}"`, `ch_seed_${x.id}_`, privateEvent.title],
+    },
     y: { id: y.id, token: await tokenOf(y) },
   };
 });
@@ -92,19 +118,33 @@ const CUSTOMER_QUERY: Record<string, string> = {
   'GET /my-account/orders': 'includeTickets=true&includeTrans=true&includeAnswers=true',
 };
 /** The query parameter by which an event-scoped route without a ticket id names events (list filters, statistics). */
-const EVENT_QUERY: Record<string, string> = { 'GET /tickets': 'event', 'GET /ticket': 'eventId', 'GET /tickets/check-in-stats': 'events' };
+const EVENT_QUERY: Record<string, string> = {
+  'GET /tickets': 'event',
+  'GET /ticket': 'eventId',
+  'GET /tickets/check-in-stats': 'events',
+};
 
 /** The path with each parameter filled: ticket ids, event ids, others. */
 const urlOf = (row: RouteRow, ids: { ticket?: number; event?: number } = {}) =>
   `/api/v2${row.path.replace(/\{([^}]+)\}/g, (_all, name: string) =>
-    String(/^(id|ticketId)$/.test(name) && eventScoped(row) ? (ids.ticket ?? NO_SUCH_ID) : name === 'eventId' ? (ids.event ?? NO_SUCH_ID) : name === 'bib' ? 'B-1' : NO_SUCH_ID),
+    String(
+      /^(id|ticketId)$/.test(name) && eventScoped(row)
+        ? (ids.ticket ?? NO_SUCH_ID)
+        : name === 'eventId'
+          ? (ids.event ?? NO_SUCH_ID)
+          : name === 'bib'
+            ? 'B-1'
+            : NO_SUCH_ID,
+    ),
   )}`;
 
 /** A request an unscoped administrator could make on a ticket: the 404 then comes from the scope, not from validation. */
 function validTicketRequest(row: RouteRow, ticketId: number): { url: string; options: CallOptions } {
   const url = urlOf(row, { ticket: ticketId });
   if (row.path.endsWith('/profile-photo') && row.method === 'POST') {
-    const { body, contentType } = form([{ name: 'file', filename: 'me.png', contentType: 'image/png', data: PNG_BYTES }]);
+    const { body, contentType } = form([
+      { name: 'file', filename: 'me.png', contentType: 'image/png', data: PNG_BYTES },
+    ]);
     return { url, options: { body, headers: { 'content-type': contentType } } };
   }
   const bodies: Record<string, unknown> = {
@@ -119,28 +159,44 @@ function validTicketRequest(row: RouteRow, ticketId: number): { url: string; opt
 }
 
 /** The request a row gets when only authentication is under test: no ids that exist, an empty JSON body on unsafe methods. */
-const bareOptions = (row: RouteRow, options: CallOptions = {}): CallOptions => (unsafe(row) ? { body: {}, ...options } : options);
-const send = (row: RouteRow, options: CallOptions = {}, url = urlOf(row)) => call(row.method, url, bareOptions(row, options));
+const bareOptions = (row: RouteRow, options: CallOptions = {}): CallOptions =>
+  unsafe(row) ? { body: {}, ...options } : options;
+const send = (row: RouteRow, options: CallOptions = {}, url = urlOf(row)) =>
+  call(row.method, url, bareOptions(row, options));
 
 /** The credentials each caller brings to a row. */
 async function credentialsFor(row: RouteRow, caller: Caller): Promise<CallOptions> {
   const audience = row.auth.kind === 'customer' ? 'customer' : 'admin';
   switch (caller) {
-    case 'none': return {};
-    case 'tampered token': return { token: await tamperedToken() };
-    case 'unsigned (alg none) token': return { token: unsignedToken() };
-    case 'expired token': return { token: await expiredToken(audience) };
-    case 'token signed with another key': return { token: await foreignToken() };
-    case 'token for the other audience': return { token: audience === 'admin' ? world.y.token : await adminToken() };
-    case 'malformed Authorization header': return { headers: { authorization: 'Bearer not a jwt' } };
-    case 'Basic Authorization header': return { headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } };
+    case 'none':
+      return {};
+    case 'tampered token':
+      return { token: await tamperedToken() };
+    case 'unsigned (alg none) token':
+      return { token: unsignedToken() };
+    case 'expired token':
+      return { token: await expiredToken(audience) };
+    case 'token signed with another key':
+      return { token: await foreignToken() };
+    case 'token for the other audience':
+      return { token: audience === 'admin' ? world.y.token : await adminToken() };
+    case 'malformed Authorization header':
+      return { headers: { authorization: 'Bearer not a jwt' } };
+    case 'Basic Authorization header':
+      return { headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } };
     case 'missing permission': {
       const needed = row.auth.kind === 'admin' ? row.auth.permission : undefined;
       return { token: await adminToken(needed ? PERMISSIONS.filter((p) => p !== needed) : []) };
     }
-    case 'cookie from a foreign origin (CSRF)': return { cookies: [`${AUTH_COOKIE}=${audience === 'admin' ? await adminToken() : await customerToken()}`], headers: { origin: EVIL_ORIGIN, 'x-requested-with': 'fetch' } };
-    case 'out-of-scope staff': return { token: world.scoped };
-    case 'another customer': return { token: world.y.token };
+    case 'cookie from a foreign origin (CSRF)':
+      return {
+        cookies: [`${AUTH_COOKIE}=${audience === 'admin' ? await adminToken() : await customerToken()}`],
+        headers: { origin: EVIL_ORIGIN, 'x-requested-with': 'fetch' },
+      };
+    case 'out-of-scope staff':
+      return { token: world.scoped };
+    case 'another customer':
+      return { token: world.y.token };
   }
 }
 
@@ -188,7 +244,11 @@ function cell(row: RouteRow, caller: Caller): Cell {
     };
   }
 
-  const credentialFailure = !['missing permission', 'cookie from a foreign origin (CSRF)', 'out-of-scope staff'].includes(caller);
+  const credentialFailure = ![
+    'missing permission',
+    'cookie from a foreign origin (CSRF)',
+    'out-of-scope staff',
+  ].includes(caller);
   if (kind === 'admin' && row.auth.signOut && credentialFailure) {
     return {
       says: 'answered as signed out, never 401 (a logout works whatever the token): as anonymous, the cookie cleared',
@@ -212,7 +272,11 @@ function cell(row: RouteRow, caller: Caller): Cell {
         },
       };
     case 'missing permission':
-      if (kind === 'customer') return { notApplicable: 'customer rows need no permission: the caller\'s own data is the limit (see "another customer")' };
+      if (kind === 'customer')
+        return {
+          notApplicable:
+            'customer rows need no permission: the caller\'s own data is the limit (see "another customer")',
+        };
       if (!row.auth.permission) {
         return {
           says: 'any administrator: a token without permissions is answered as one with all of them',
@@ -251,15 +315,26 @@ function cell(row: RouteRow, caller: Caller): Cell {
           expect(foreign.body.error).toBe('csrf_rejected');
           const [own, other] = kind === 'admin' ? [ALLOWED_ORIGIN, PORTAL_ORIGIN] : [PORTAL_ORIGIN, ALLOWED_ORIGIN];
           expect((await send(row, { cookies: credentials.cookies, headers: { origin: own } })).status).toBe(403);
-          const otherFrontEnd = await send(row, { cookies: credentials.cookies, headers: { origin: other, 'x-requested-with': 'fetch' } });
+          const otherFrontEnd = await send(row, {
+            cookies: credentials.cookies,
+            headers: { origin: other, 'x-requested-with': 'fetch' },
+          });
           expect(otherFrontEnd.body.error).toBe('csrf_rejected');
         },
       };
     case 'out-of-scope staff':
-      if (kind === 'customer') return { says: '401: a staff token is the other audience', check: async () => isProblem(await send(row, await as()), 401) };
+      if (kind === 'customer')
+        return {
+          says: '401: a staff token is the other audience',
+          check: async () => isProblem(await send(row, await as()), 401),
+        };
       return scopeCell(row);
     case 'another customer':
-      if (kind === 'admin') return { says: '401: a customer token is the other audience', check: async () => isProblem(await send(row, await as()), 401) };
+      if (kind === 'admin')
+        return {
+          says: '401: a customer token is the other audience',
+          check: async () => isProblem(await send(row, await as()), 401),
+        };
       return otherCustomerCell(row);
     default:
       return { says: '401', check: async () => isProblem(await send(row, await as()), 401) };
@@ -273,7 +348,10 @@ function scopeCell(row: RouteRow): Cell {
     return {
       says: 'no event data here: answered as unscoped staff',
       check: async () => {
-        const [limited, unlimited] = [await send(row, { token: world.scoped }), await send(row, { token: world.unscoped })];
+        const [limited, unlimited] = [
+          await send(row, { token: world.scoped }),
+          await send(row, { token: world.unscoped }),
+        ];
         expect(limited.status).toBe(unlimited.status);
       },
     };
@@ -308,7 +386,10 @@ function scopeCell(row: RouteRow): Cell {
       says: 'a list filtered on another event is an empty page',
       check: async () => {
         const url = `${urlOf(row)}?${filter}=${world.eventA}`;
-        const [limited, unlimited] = [await call(row.method, url, { token: world.scoped }), await call(row.method, url, { token: world.unscoped })];
+        const [limited, unlimited] = [
+          await call(row.method, url, { token: world.scoped }),
+          await call(row.method, url, { token: world.unscoped }),
+        ];
         expect(limited.status, limited.raw).toBe(200);
         expect(limited.body.data).toEqual([]);
         expect(unlimited.body.data.map((ticket: { id: number }) => ticket.id)).toContain(world.ticketId);
@@ -322,7 +403,9 @@ function scopeCell(row: RouteRow): Cell {
         unchangedTicket(async () => {
           const response = await call(row.method, urlOf(row), { token: world.scoped, body: { ids: [world.ticketId] } });
           expect(response.status, response.raw).toBe(200);
-          expect(response.body.data).toEqual([{ id: world.ticketId, status: 'error', error: `Ticket ${world.ticketId} not found.` }]);
+          expect(response.body.data).toEqual([
+            { id: world.ticketId, status: 'error', error: `Ticket ${world.ticketId} not found.` },
+          ]);
         }),
     };
   }
@@ -333,7 +416,8 @@ function scopeCell(row: RouteRow): Cell {
 function otherCustomerCell(row: RouteRow): Cell {
   const param = /\{(\w+)\}/.exec(row.path)?.[1];
   if (param) {
-    if (param !== 'eventId' && param !== 'ticketId') throw new Error(`${routeKey(row)}: a customer row with {${param}}: say whose data it names`);
+    if (param !== 'eventId' && param !== 'ticketId')
+      throw new Error(`${routeKey(row)}: a customer row with {${param}}: say whose data it names`);
     return {
       says: `404 for another customer's ${param === 'eventId' ? 'private event' : 'ticket'} (whose owner gets 200)`,
       check: async () => {
@@ -350,9 +434,14 @@ function otherCustomerCell(row: RouteRow): Cell {
     check: async () => {
       const before = (await call('GET', '/api/v2/my-account', { token: world.x.token })).body;
       // Unsafe rows get the other customer's address where they take one (a body naming whose data to touch).
-      const body = row.path.endsWith('/email') ? { email: world.x.markers[0], type: 'account_details' } : { primary: '1 Own Lane' };
+      const body = row.path.endsWith('/email')
+        ? { email: world.x.markers[0], type: 'account_details' }
+        : { primary: '1 Own Lane' };
       const query = CUSTOMER_QUERY[routeKey(row)] ? `?${CUSTOMER_QUERY[routeKey(row)]}` : '';
-      const response = await call(row.method, `${urlOf(row)}${query}`, { token: world.y.token, ...(unsafe(row) ? { body } : {}) });
+      const response = await call(row.method, `${urlOf(row)}${query}`, {
+        token: world.y.token,
+        ...(unsafe(row) ? { body } : {}),
+      });
       expect(response.status, response.raw).toBeLessThan(500);
       leaksNothingOfX(response);
       expect((await call('GET', '/api/v2/my-account', { token: world.x.token })).body).toEqual(before);
@@ -370,7 +459,12 @@ describe.each(routes.map((row) => [routeKey(row), row] as const))('%s', (_key, r
 
   it('answers CORS for its own front end(s) only', async () => {
     // Each audience's routes accept only its own front end (shared/http/cors.ts); public rows both.
-    const own = row.auth.kind === 'admin' ? [ALLOWED_ORIGIN] : row.auth.kind === 'customer' ? [PORTAL_ORIGIN] : [ALLOWED_ORIGIN, PORTAL_ORIGIN];
+    const own =
+      row.auth.kind === 'admin'
+        ? [ALLOWED_ORIGIN]
+        : row.auth.kind === 'customer'
+          ? [PORTAL_ORIGIN]
+          : [ALLOWED_ORIGIN, PORTAL_ORIGIN];
     const foreign = [EVIL_ORIGIN, ...[ALLOWED_ORIGIN, PORTAL_ORIGIN].filter((origin) => !own.includes(origin))];
     for (const origin of own) {
       const response = await send(row, { headers: { origin } });
@@ -395,8 +489,12 @@ describe.each(routes.map((row) => [routeKey(row), row] as const))('%s', (_key, r
 });
 
 it("the other customer's markers are live: their owner sees them in their own orders and events", async () => {
-  const orders = await call('GET', `/api/v2/my-account/orders?${CUSTOMER_QUERY['GET /my-account/orders']}`, { token: world.x.token });
-  const events = await call('GET', `/api/v2/my-account/event?${CUSTOMER_QUERY['GET /my-account/event']}`, { token: world.x.token });
+  const orders = await call('GET', `/api/v2/my-account/orders?${CUSTOMER_QUERY['GET /my-account/orders']}`, {
+    token: world.x.token,
+  });
+  const events = await call('GET', `/api/v2/my-account/event?${CUSTOMER_QUERY['GET /my-account/event']}`, {
+    token: world.x.token,
+  });
   const account = await call('GET', '/api/v2/my-account', { token: world.x.token });
   for (const marker of world.x.markers.slice(1, 4)) expect(orders.raw, marker).toContain(marker);
   expect(events.raw).toContain(world.x.markers[4]);

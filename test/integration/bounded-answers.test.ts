@@ -15,7 +15,9 @@ describe('bounded problem answers', () => {
   });
 
   it('cuts a very long unknown key in the answer', async () => {
-    const response = await call('POST', '/api/v2/auth/legacy/login', { body: { login: 'a', password: 'b', ['k'.repeat(100_000)]: 1 } });
+    const response = await call('POST', '/api/v2/auth/legacy/login', {
+      body: { login: 'a', password: 'b', ['k'.repeat(100_000)]: 1 },
+    });
     expect(response.status).toBe(400);
     expect(response.body.errors[0].path.length).toBeLessThanOrEqual(200);
     expect(response.raw.length).toBeLessThan(8 * 1024);
@@ -47,7 +49,10 @@ describe('ids in the path and the query', () => {
 describe('bodies must be UTF-8', () => {
   it('refuses a JSON body with bytes that are not UTF-8 (the gateway made them U+FFFD) with a 400, and stores nothing', async () => {
     const bytes = Buffer.concat([Buffer.from('{"login":"caf'), Buffer.from([0xe9]), Buffer.from('","password":"x"}')]);
-    const response = await call('POST', '/api/v2/auth/legacy/login', { body: bytes, headers: { 'content-type': 'application/json' } });
+    const response = await call('POST', '/api/v2/auth/legacy/login', {
+      body: bytes,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.detail).toMatch(/UTF-8/);
   });

@@ -16,7 +16,8 @@ import { checkHttpAnswer } from '../support/openapi-check.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 // In CI the browser must be there (.ci/run installs it): a missing one fails instead of skipping.
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package.`);
+if (!available && process.env.CI)
+  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package.`);
 if (!available) console.warn(`browser.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium).`);
 
 const STEP_MS = 15_000;
@@ -45,7 +46,15 @@ function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     timeout: 60_000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -78,13 +87,27 @@ async function clickForAnswer(page: Page, selector: string, request: string, sta
 }
 
 /** A same-origin fetch from the page, as its own script would make it; the answer is checked against the OpenAPI document. */
-async function fetchFromPage(page: Page, method: string, path: string, headers: Record<string, string> = {}, sent?: unknown) {
+async function fetchFromPage(
+  page: Page,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  sent?: unknown,
+) {
   const answer = await page.evaluate(
     async ({ method, path, headers, body }) => {
-      const init: RequestInit = { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, credentials: 'same-origin' };
+      const init: RequestInit = {
+        method,
+        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+        credentials: 'same-origin',
+      };
       if (body !== undefined) init.body = JSON.stringify(body);
       const response = await fetch(path, init);
-      return { status: response.status, headers: Object.fromEntries(response.headers.entries()), raw: await response.text() };
+      return {
+        status: response.status,
+        headers: Object.fromEntries(response.headers.entries()),
+        raw: await response.text(),
+      };
     },
     { method, path, headers, body: sent },
   );
@@ -125,152 +148,192 @@ async function signedOut(page: Page, origin: string): Promise<void> {
   expect((await fetchFromPage(page, 'GET', '/api/v2/auth/me')).status).toBe(401);
 }
 
-const origins = (stack: () => DevStack | undefined) => [
-  ['localhost', () => stack()!.adminUrl],
-  ['127.0.0.1', () => stack()!.adminUrl.replace('//localhost:', '//127.0.0.1:')],
-] as const;
+const origins = (stack: () => DevStack | undefined) =>
+  [
+    ['localhost', () => stack()!.adminUrl],
+    ['127.0.0.1', () => stack()!.adminUrl.replace('//localhost:', '//127.0.0.1:')],
+  ] as const;
 
 describe.skipIf(!available)('the admin page in a browser, password sign-in (SITE_AUTH_METHOD=legacy)', () => {
-  it.each(origins(() => stacks.legacy))('signs in from http://%s, makes cookie calls with the CSRF header, refreshes, signs out', async (_host, url) => {
-    const { manifest } = stacks.legacy!;
-    const origin = url();
-    const page = await openPage(origin);
-    try {
-      await waitForState(page, 'signed-out');
-      await page.fill('#login', manifest.admin.login);
-      await page.fill('#password', manifest.admin.password);
-      await page.click('#legacy-login');
-      await waitForState(page, 'signed-in');
-      await sessionCalls(page, origin, manifest.admin.login);
+  it.each(origins(() => stacks.legacy))(
+    'signs in from http://%s, makes cookie calls with the CSRF header, refreshes, signs out',
+    async (_host, url) => {
+      const { manifest } = stacks.legacy!;
+      const origin = url();
+      const page = await openPage(origin);
+      try {
+        await waitForState(page, 'signed-out');
+        await page.fill('#login', manifest.admin.login);
+        await page.fill('#password', manifest.admin.password);
+        await page.click('#legacy-login');
+        await waitForState(page, 'signed-in');
+        await sessionCalls(page, origin, manifest.admin.login);
 
-      await page.click('#logout');
-      await signedOut(page, origin);
-      await page.reload();
-      expect(await (waitForState(page, 'signed-out').then(() => state(page)))).toBe('signed-out');
-    } finally {
-      await page.context().close();
-    }
-  }, TEST_MS);
+        await page.click('#logout');
+        await signedOut(page, origin);
+        await page.reload();
+        expect(await waitForState(page, 'signed-out').then(() => state(page))).toBe('signed-out');
+      } finally {
+        await page.context().close();
+      }
+    },
+    TEST_MS,
+  );
 
-  it('refuses a wrong password and stays signed out', async () => {
-    const { manifest, adminUrl } = stacks.legacy!;
-    const page = await openPage(adminUrl);
-    try {
-      await page.fill('#login', manifest.admin.login);
-      await page.fill('#password', 'not-the-password');
-      await clickForAnswer(page, '#legacy-login', 'POST /api/v2/auth/legacy/login', 401);
-      expect(await state(page)).toBe('signed-out');
-      expect(await authCookie(page, adminUrl)).toBeUndefined();
-    } finally {
-      await page.context().close();
-    }
-  }, TEST_MS);
+  it(
+    'refuses a wrong password and stays signed out',
+    async () => {
+      const { manifest, adminUrl } = stacks.legacy!;
+      const page = await openPage(adminUrl);
+      try {
+        await page.fill('#login', manifest.admin.login);
+        await page.fill('#password', 'not-the-password');
+        await clickForAnswer(page, '#legacy-login', 'POST /api/v2/auth/legacy/login', 401);
+        expect(await state(page)).toBe('signed-out');
+        expect(await authCookie(page, adminUrl)).toBeUndefined();
+      } finally {
+        await page.context().close();
+      }
+    },
+    TEST_MS,
+  );
 });
 
 describe.skipIf(!available)('the admin page in a browser, identity-provider sign-in (SITE_AUTH_METHOD=idp)', () => {
-  it.each(origins(() => stacks.idp))('signs in from http://%s through the hosted UI and back, makes the same calls, signs out', async (_host, url) => {
-    const { manifest } = stacks.idp!;
-    const origin = url();
-    const page = await openPage(origin);
-    try {
-      await waitForState(page, 'signed-out');
-      await page.click('#idp-login');
-      // cognito-local's sign-in form (test/support/cognito.ts posts the same fields).
-      await page.waitForSelector('input[name="username"]');
-      expect(new URL(page.url()).searchParams.get('redirect_uri')).toBe(`${origin}/api/v2/auth/callback`);
-      await page.fill('input[name="username"]', manifest.admin.login);
-      await page.fill('input[name="password"]', manifest.admin.password);
-      await page.click('button[type="submit"]');
-      // The provider -> this origin's /api/v2/auth/callback (cookie set) -> the page.
-      await page.waitForURL(`${origin}/`);
-      await waitForState(page, 'signed-in');
-      await sessionCalls(page, origin, manifest.admin.login);
+  it.each(origins(() => stacks.idp))(
+    'signs in from http://%s through the hosted UI and back, makes the same calls, signs out',
+    async (_host, url) => {
+      const { manifest } = stacks.idp!;
+      const origin = url();
+      const page = await openPage(origin);
+      try {
+        await waitForState(page, 'signed-out');
+        await page.click('#idp-login');
+        // cognito-local's sign-in form (test/support/cognito.ts posts the same fields).
+        await page.waitForSelector('input[name="username"]');
+        expect(new URL(page.url()).searchParams.get('redirect_uri')).toBe(`${origin}/api/v2/auth/callback`);
+        await page.fill('input[name="username"]', manifest.admin.login);
+        await page.fill('input[name="password"]', manifest.admin.password);
+        await page.click('button[type="submit"]');
+        // The provider -> this origin's /api/v2/auth/callback (cookie set) -> the page.
+        await page.waitForURL(`${origin}/`);
+        await waitForState(page, 'signed-in');
+        await sessionCalls(page, origin, manifest.admin.login);
 
-      // cognito-local has no /logout: stand in for the provider's, which sends the browser to logout_uri.
-      await page.route(
-        (target) => target.pathname === '/logout' && target.origin !== origin,
-        (route) => route.fulfill({ status: 302, headers: { location: new URL(route.request().url()).searchParams.get('logout_uri')! } }),
-      );
-      await page.click('#logout');
-      await page.waitForURL(`${origin}/`);
-      await signedOut(page, origin);
-    } finally {
-      await page.context().close();
-    }
-  }, TEST_MS);
+        // cognito-local has no /logout: stand in for the provider's, which sends the browser to logout_uri.
+        await page.route(
+          (target) => target.pathname === '/logout' && target.origin !== origin,
+          (route) =>
+            route.fulfill({
+              status: 302,
+              headers: { location: new URL(route.request().url()).searchParams.get('logout_uri')! },
+            }),
+        );
+        await page.click('#logout');
+        await page.waitForURL(`${origin}/`);
+        await signedOut(page, origin);
+      } finally {
+        await page.context().close();
+      }
+    },
+    TEST_MS,
+  );
 });
 
 describe.skipIf(!available)('the portal page in a browser', () => {
-  it.each(['localhost', '127.0.0.1'])('signs a customer in from http://%s and reads GET /my-account', async (host) => {
-    const { manifest, portalUrl } = stacks.legacy!;
-    const origin = portalUrl.replace('//localhost:', `//${host}:`);
-    const page = await openPage(origin);
-    try {
-      await page.fill('#customer-login', manifest.customer.login);
-      await page.fill('#customer-password', manifest.customer.password);
-      await page.click('#customer-signin');
-      await waitForState(page, 'signed-in');
-      expect(await clickForAnswer(page, '#my-account', 'GET /api/v2/my-account', 200)).toContain(`"emailAddress": "${manifest.customer.login}"`);
-    } finally {
-      await page.context().close();
-    }
-  }, TEST_MS);
+  it.each(['localhost', '127.0.0.1'])(
+    'signs a customer in from http://%s and reads GET /my-account',
+    async (host) => {
+      const { manifest, portalUrl } = stacks.legacy!;
+      const origin = portalUrl.replace('//localhost:', `//${host}:`);
+      const page = await openPage(origin);
+      try {
+        await page.fill('#customer-login', manifest.customer.login);
+        await page.fill('#customer-password', manifest.customer.password);
+        await page.click('#customer-signin');
+        await waitForState(page, 'signed-in');
+        expect(await clickForAnswer(page, '#my-account', 'GET /api/v2/my-account', 200)).toContain(
+          `"emailAddress": "${manifest.customer.login}"`,
+        );
+      } finally {
+        await page.context().close();
+      }
+    },
+    TEST_MS,
+  );
 });
 
 describe.skipIf(!available)('a claimed ticket, from the mail to the portal, in a browser', () => {
   /** The newest link of a kind mailed to an address by the stack's SES stand-in. */
   async function mailedLink(mailStore: string, address: string, path: string): Promise<string> {
-    const { emails } = (await (await fetch(`${mailStore}/store`)).json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] };
+    const { emails } = (await (await fetch(`${mailStore}/store`)).json()) as {
+      emails: { destination: { to: string[] }; body: { text?: string } }[];
+    };
     const texts = emails.filter((mail) => mail.destination.to.includes(address)).map((mail) => mail.body.text ?? '');
-    const links = texts.flatMap((text) => text.split(/\s+/)).filter((word) => word.startsWith('http') && new URL(word).pathname === path);
+    const links = texts
+      .flatMap((text) => text.split(/\s+/))
+      .filter((word) => word.startsWith('http') && new URL(word).pathname === path);
     expect(links.length, `a ${path} link mailed to ${address}`).toBeGreaterThan(0);
     return links.at(-1)!;
   }
 
-  it('staff send a spare ticket; the friend opens the mailed links, signs in, accepts, and the ticket is theirs; no token ever in a URL the server sees', async () => {
-    const { manifest, adminUrl, portalUrl } = stacks.legacy!;
-    const friend = { email: `friend-${Date.now()}@demo.test`, password: 'a-friend-password-1', name: 'Fran Friend' };
-    const ticketId = manifest.tickets[0]!;
-    const staff = await openPage(adminUrl);
-    const portal = await openPage(portalUrl);
-    const requested: string[] = [];
-    portal.on('request', (request) => requested.push(request.url()));
-    try {
-      await staff.fill('#login', manifest.admin.login);
-      await staff.fill('#password', manifest.admin.password);
-      await staff.click('#legacy-login');
-      await waitForState(staff, 'signed-in');
-      const csrf = { 'x-requested-with': 'fetch' };
-      expect((await fetchFromPage(staff, 'POST', '/api/v2/my-account', csrf, friend)).status).toBe(201);
-      expect((await fetchFromPage(staff, 'POST', `/api/v2/ticket/${ticketId}/claim`, csrf, { claimantEmail: friend.email, claimantuserId: '' })).status).toBe(200);
+  it(
+    'staff send a spare ticket; the friend opens the mailed links, signs in, accepts, and the ticket is theirs; no token ever in a URL the server sees',
+    async () => {
+      const { manifest, adminUrl, portalUrl } = stacks.legacy!;
+      const friend = { email: `friend-${Date.now()}@demo.test`, password: 'a-friend-password-1', name: 'Fran Friend' };
+      const ticketId = manifest.tickets[0]!;
+      const staff = await openPage(adminUrl);
+      const portal = await openPage(portalUrl);
+      const requested: string[] = [];
+      portal.on('request', (request) => requested.push(request.url()));
+      try {
+        await staff.fill('#login', manifest.admin.login);
+        await staff.fill('#password', manifest.admin.password);
+        await staff.click('#legacy-login');
+        await waitForState(staff, 'signed-in');
+        const csrf = { 'x-requested-with': 'fetch' };
+        expect((await fetchFromPage(staff, 'POST', '/api/v2/my-account', csrf, friend)).status).toBe(201);
+        expect(
+          (
+            await fetchFromPage(staff, 'POST', `/api/v2/ticket/${ticketId}/claim`, csrf, {
+              claimantEmail: friend.email,
+              claimantuserId: '',
+            })
+          ).status,
+        ).toBe(200);
 
-      // The links carry their tokens in the fragment; the page keeps them for this tab and clears the address bar.
-      const verify = await mailedLink(manifest.mailStore, friend.email, '/verify-email');
-      const claim = await mailedLink(manifest.mailStore, friend.email, '/claim');
-      expect(new URL(claim).hash).toMatch(/^#token=[A-Za-z0-9_-]{43}$/);
-      await portal.goto(verify);
-      expect(new URL(portal.url()).hash).toBe('');
-      await portal.goto(claim);
-      expect(new URL(portal.url()).hash).toBe('');
-      await portal.waitForSelector('#claim:not([hidden])');
-      expect(await portal.locator('#claim-accept').isHidden()).toBe(true);
+        // The links carry their tokens in the fragment; the page keeps them for this tab and clears the address bar.
+        const verify = await mailedLink(manifest.mailStore, friend.email, '/verify-email');
+        const claim = await mailedLink(manifest.mailStore, friend.email, '/claim');
+        expect(new URL(claim).hash).toMatch(/^#token=[A-Za-z0-9_-]{43}$/);
+        await portal.goto(verify);
+        expect(new URL(portal.url()).hash).toBe('');
+        await portal.goto(claim);
+        expect(new URL(portal.url()).hash).toBe('');
+        await portal.waitForSelector('#claim:not([hidden])');
+        expect(await portal.locator('#claim-accept').isHidden()).toBe(true);
 
-      // Not signed in yet: sign in (the held verification token verifies the address), then accept.
-      await portal.fill('#customer-login', friend.email);
-      await portal.fill('#customer-password', friend.password);
-      await portal.click('#customer-signin');
-      await waitForState(portal, 'signed-in');
-      await clickForAnswer(portal, '#claim-accept', 'POST /api/v2/my-account/claim', 200);
-      expect(await portal.locator('#claimed-ticket').getAttribute('data-ticket-id')).toBe(String(ticketId));
+        // Not signed in yet: sign in (the held verification token verifies the address), then accept.
+        await portal.fill('#customer-login', friend.email);
+        await portal.fill('#customer-password', friend.password);
+        await portal.click('#customer-signin');
+        await waitForState(portal, 'signed-in');
+        await clickForAnswer(portal, '#claim-accept', 'POST /api/v2/my-account/claim', 200);
+        expect(await portal.locator('#claimed-ticket').getAttribute('data-ticket-id')).toBe(String(ticketId));
 
-      const claimed = await fetchFromPage(staff, 'GET', `/api/v2/ticket/${ticketId}/claim-info`);
-      expect(claimed.body).toMatchObject({ data: { state: 'claimed', isClaimed: true, claimantEmail: friend.email } });
-      // Every request the portal made, page loads included: none carried a token.
-      expect(requested.length).toBeGreaterThan(0);
-      expect(requested.filter((url) => /token=/.test(url))).toEqual([]);
-    } finally {
-      await staff.context().close();
-      await portal.context().close();
-    }
-  }, TEST_MS);
+        const claimed = await fetchFromPage(staff, 'GET', `/api/v2/ticket/${ticketId}/claim-info`);
+        expect(claimed.body).toMatchObject({
+          data: { state: 'claimed', isClaimed: true, claimantEmail: friend.email },
+        });
+        // Every request the portal made, page loads included: none carried a token.
+        expect(requested.length).toBeGreaterThan(0);
+        expect(requested.filter((url) => /token=/.test(url))).toEqual([]);
+      } finally {
+        await staff.context().close();
+        await portal.context().close();
+      }
+    },
+    TEST_MS,
+  );
 });

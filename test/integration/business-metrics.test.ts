@@ -16,7 +16,11 @@ import { adminToken } from '../support/tokens.ts';
  * document Powertools would print (printing is off in tests, POWERTOOLS_METRICS_DISABLED).
  * A use case that stops recording, or a stack that stops flushing, leaves this empty.
  */
-type Emf = Record<string, any> & { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } };
+type Emf = Record<string, any> & {
+  _aws: {
+    CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[];
+  };
+};
 let published: Emf[] = [];
 
 beforeEach(() => {
@@ -53,13 +57,19 @@ describe('check-in metrics', () => {
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
 
     expect((await checkIn(token, ticket!.id)).status).toBe(200);
-    expect(recorded(METRIC.checkInAdmitted)).toEqual([{ dimensions: { service: expect.any(String), stage: 'test' }, value: 1, reason: undefined }]);
+    expect(recorded(METRIC.checkInAdmitted)).toEqual([
+      { dimensions: { service: expect.any(String), stage: 'test' }, value: 1, reason: undefined },
+    ]);
     expect(recorded(METRIC.checkInRefused)).toEqual([]);
 
     published = [];
     expect((await checkIn(token, ticket!.id)).status).toBe(409);
     expect(recorded(METRIC.checkInRefused)).toEqual([
-      { dimensions: { service: expect.any(String), stage: 'test', reason: 'already_checked_in' }, value: 1, reason: 'already_checked_in' },
+      {
+        dimensions: { service: expect.any(String), stage: 'test', reason: 'already_checked_in' },
+        value: 1,
+        reason: 'already_checked_in',
+      },
     ]);
     expect(recorded(METRIC.checkInAdmitted)).toEqual([]);
   });
@@ -83,7 +93,7 @@ describe('check-in metrics', () => {
 });
 
 describe('one request, several outcomes', () => {
-  it('publishes metrics with different dimensions on separate lines, so none takes the other\'s dimensions', async () => {
+  it("publishes metrics with different dimensions on separate lines, so none takes the other's dimensions", async () => {
     recordCheckIn({ admitted: false, reason: 'cancelled' });
     recordCheckIn({ admitted: false, reason: 'cancelled' });
     recordCheckIn({ admitted: false, reason: 'withdrawn' });
@@ -93,7 +103,9 @@ describe('one request, several outcomes', () => {
       ['cancelled', [1, 1]],
       ['withdrawn', 1],
     ]);
-    expect(recorded(METRIC.checkInAdmitted)).toEqual([{ dimensions: { service: expect.any(String), stage: 'test' }, value: 1, reason: undefined }]);
+    expect(recorded(METRIC.checkInAdmitted)).toEqual([
+      { dimensions: { service: expect.any(String), stage: 'test' }, value: 1, reason: undefined },
+    ]);
     expect(metrics.hasStoredMetrics()).toBe(false);
   });
 });
@@ -103,23 +115,43 @@ describe('failed login metrics', () => {
 
   it('counts a wrong legacy password as a failed legacy login', async () => {
     const login = `staff-${randomUUID()}@test.local`;
-    await createAdministrator({ login, email: login, name: 'Metrics Staff', permissions: [], vendorUser: 0, passwordHash: await hashPassword('the-right-password') });
+    await createAdministrator({
+      login,
+      email: login,
+      name: 'Metrics Staff',
+      permissions: [],
+      vendorUser: 0,
+      passwordHash: await hashPassword('the-right-password'),
+    });
     const response = await call('POST', '/api/v2/auth/legacy/login', { body: { login, password: 'a-wrong-password' } });
     expect(response.status).toBe(401);
-    expect(recorded(METRIC.loginFailed)).toEqual([{ dimensions: loginDimension('legacy'), value: 1, reason: 'wrong_credentials' }]);
+    expect(recorded(METRIC.loginFailed)).toEqual([
+      { dimensions: loginDimension('legacy'), value: 1, reason: 'wrong_credentials' },
+    ]);
   });
 
   it('does not count a successful legacy login', async () => {
     const login = `staff-${randomUUID()}@test.local`;
-    await createAdministrator({ login, email: login, name: 'Metrics Staff', permissions: [], vendorUser: 0, passwordHash: await hashPassword('the-right-password') });
-    expect((await call('POST', '/api/v2/auth/legacy/login', { body: { login, password: 'the-right-password' } })).status).toBe(200);
+    await createAdministrator({
+      login,
+      email: login,
+      name: 'Metrics Staff',
+      permissions: [],
+      vendorUser: 0,
+      passwordHash: await hashPassword('the-right-password'),
+    });
+    expect(
+      (await call('POST', '/api/v2/auth/legacy/login', { body: { login, password: 'the-right-password' } })).status,
+    ).toBe(200);
     expect(recorded(METRIC.loginFailed)).toEqual([]);
   });
 
   it('counts a customer login with an unknown address as a failed customer login', async () => {
     const response = await customerLogin(newAddress('metrics'), 'Not-the-password-1');
     expect(response.status).toBe(401);
-    expect(recorded(METRIC.loginFailed)).toEqual([{ dimensions: loginDimension('customer'), value: 1, reason: 'unauthenticated' }]);
+    expect(recorded(METRIC.loginFailed)).toEqual([
+      { dimensions: loginDimension('customer'), value: 1, reason: 'unauthenticated' },
+    ]);
   });
 
   describe('identity-provider callback', () => {
@@ -133,19 +165,29 @@ describe('failed login metrics', () => {
     it('counts a forged state as a failed idp login', async () => {
       const response = await call('GET', '/api/v2/auth/callback?code=abc&state=forged');
       expect(response.status).toBe(302);
-      expect(recorded(METRIC.loginFailed)).toEqual([{ dimensions: loginDimension('idp'), value: 1, reason: 'invalid_state' }]);
+      expect(recorded(METRIC.loginFailed)).toEqual([
+        { dimensions: loginDimension('idp'), value: 1, reason: 'invalid_state' },
+      ]);
     });
 
     it('counts a vendor login turned down at the hosted UI as a failed vendor login', async () => {
-      const begun = await call('POST', '/api/v2/auth/vendor/login', { body: { redirect_uri: `${ALLOWED_ORIGIN}/after-login` } });
+      const begun = await call('POST', '/api/v2/auth/vendor/login', {
+        body: { redirect_uri: `${ALLOWED_ORIGIN}/after-login` },
+      });
       expect(begun.status, begun.raw).toBe(200);
       const state = new URL(begun.body.data.auth_url).searchParams.get('state')!;
       // The login cookie binds the state to this browser (login-state.ts); the callback needs it back.
       const browser = begun.cookies[0]!.split(';')[0]!;
       published = [];
-      const response = await call('GET', `/api/v2/auth/callback?${new URLSearchParams({ state, error: 'access_denied' })}`, { cookies: [browser] });
+      const response = await call(
+        'GET',
+        `/api/v2/auth/callback?${new URLSearchParams({ state, error: 'access_denied' })}`,
+        { cookies: [browser] },
+      );
       expect(response.status).toBe(302);
-      expect(recorded(METRIC.loginFailed)).toEqual([{ dimensions: loginDimension('vendor'), value: 1, reason: 'access_denied' }]);
+      expect(recorded(METRIC.loginFailed)).toEqual([
+        { dimensions: loginDimension('vendor'), value: 1, reason: 'access_denied' },
+      ]);
     });
   });
 });

@@ -11,7 +11,13 @@ const PASSWORD = 'first-admin-password-1';
 describe('bin/maintenance/create-administrator (the first administrator of a new stage)', () => {
   it('creates a record with every permission that signs in with the piped password', async () => {
     const address = email();
-    const admin = await createStaffMember({ email: address, name: 'Olive Ops', permissions: 'all', vendor: false, password: PASSWORD });
+    const admin = await createStaffMember({
+      email: address,
+      name: 'Olive Ops',
+      permissions: 'all',
+      vendor: false,
+      password: PASSWORD,
+    });
     expect(admin).toMatchObject({ login: address, email: address, permissions: [...PERMISSIONS], vendorUser: 0 });
     const login = await call('POST', '/api/v2/auth/legacy/login', { body: { login: address, password: PASSWORD } });
     expect(login.status).toBe(200);
@@ -19,7 +25,12 @@ describe('bin/maintenance/create-administrator (the first administrator of a new
   });
 
   it('creates an identity-provider record without a password, with the permissions listed', async () => {
-    const admin = await createStaffMember({ email: email(), name: 'Gate Lead', permissions: 'checkin:scan, tickets:read', vendor: false });
+    const admin = await createStaffMember({
+      email: email(),
+      name: 'Gate Lead',
+      permissions: 'checkin:scan, tickets:read',
+      vendor: false,
+    });
     const stored = await getAdministrator(admin.id);
     expect(stored?.permissions).toEqual(['checkin:scan', 'tickets:read']);
     expect(stored?.passwordHash).toBeUndefined();
@@ -27,16 +38,26 @@ describe('bin/maintenance/create-administrator (the first administrator of a new
 
   it('refuses unknown permissions, short passwords and bad addresses before writing anything', async () => {
     const address = email();
-    await expect(createStaffMember({ email: address, name: 'X', permissions: 'tickets:read,root', vendor: false })).rejects.toThrow(/unknown: root/);
-    await expect(createStaffMember({ email: address, name: 'X', permissions: 'all', vendor: false, password: 'short' })).rejects.toBeInstanceOf(UsageError);
-    await expect(createStaffMember({ email: 'not-an-address', name: 'X', permissions: 'all', vendor: false })).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      createStaffMember({ email: address, name: 'X', permissions: 'tickets:read,root', vendor: false }),
+    ).rejects.toThrow(/unknown: root/);
+    await expect(
+      createStaffMember({ email: address, name: 'X', permissions: 'all', vendor: false, password: 'short' }),
+    ).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      createStaffMember({ email: 'not-an-address', name: 'X', permissions: 'all', vendor: false }),
+    ).rejects.toBeInstanceOf(UsageError);
     // Nothing was written: the address is still free.
-    await expect(createStaffMember({ email: address, name: 'X', permissions: 'all', vendor: false })).resolves.toMatchObject({ login: address });
+    await expect(
+      createStaffMember({ email: address, name: 'X', permissions: 'all', vendor: false }),
+    ).resolves.toMatchObject({ login: address });
   });
 
   it('refuses a second record with the same email', async () => {
     const address = email();
     await createStaffMember({ email: address, name: 'One', permissions: 'all', vendor: false });
-    await expect(createStaffMember({ email: address, name: 'Two', permissions: 'all', vendor: false })).rejects.toThrow(/is taken/);
+    await expect(createStaffMember({ email: address, name: 'Two', permissions: 'all', vendor: false })).rejects.toThrow(
+      /is taken/,
+    );
   });
 });

@@ -13,13 +13,19 @@ import { newCustomer } from '../support/customers.ts';
  */
 const me = (token: string) => call('GET', '/api/v2/my-account', { token });
 const tokenOf = (customer: { id: number; email: string }, sessionVersion?: number) =>
-  issueToken({ kind: 'customer', id: customer.id, email: customer.email, authTime: epochSeconds(), ...(sessionVersion === undefined ? {} : { sessionVersion }) });
+  issueToken({
+    kind: 'customer',
+    id: customer.id,
+    email: customer.email,
+    authTime: epochSeconds(),
+    ...(sessionVersion === undefined ? {} : { sessionVersion }),
+  });
 
 beforeEach(() => resetSessionCacheForTests());
 afterEach(() => resetClock());
 
 describe('bin/maintenance/end-sessions.ts --customer', () => {
-  it("ends every earlier token of the customer within the 30 s check window; a token under the new version works", async () => {
+  it('ends every earlier token of the customer within the 30 s check window; a token under the new version works', async () => {
     const customer = await newCustomer();
     const before = await tokenOf(customer);
     expect((await me(before)).status).toBe(200);
@@ -46,7 +52,13 @@ describe('bin/maintenance/end-sessions.ts --customer', () => {
     await expect(endSessions('customer', 9_007_199_254_740_991)).rejects.toThrow(UsageError);
     expect(parseAccount({ customer: '42' })).toEqual({ owner: 'customer', id: 42 });
     expect(parseAccount({ administrator: '7' })).toEqual({ owner: 'admin', id: 7 });
-    for (const values of [{}, { customer: '1', administrator: '2' }, { customer: 'abc' }, { customer: '0' }, { customer: '99999999999999999' }]) {
+    for (const values of [
+      {},
+      { customer: '1', administrator: '2' },
+      { customer: 'abc' },
+      { customer: '0' },
+      { customer: '99999999999999999' },
+    ]) {
       expect(() => parseAccount(values), JSON.stringify(values)).toThrow(UsageError);
     }
   });

@@ -17,7 +17,15 @@ const PASSWORD = 'scoped-staff-password-1';
 const STAFF: Permission[] = ['checkin:scan', 'tickets:read', 'tickets:write'];
 
 const scopedToken = (events: number[], id = 515_151) =>
-  issueToken({ kind: 'admin', id, login: `scoped-${id}`, permissions: STAFF, vendorUser: false, authTime: epochSeconds(), eventScope: events });
+  issueToken({
+    kind: 'admin',
+    id,
+    login: `scoped-${id}`,
+    permissions: STAFF,
+    vendorUser: false,
+    authTime: epochSeconds(),
+    eventScope: events,
+  });
 
 describe('a scanner limited to one event', () => {
   let inside: Awaited<ReturnType<typeof seedEvent>>;
@@ -29,7 +37,10 @@ describe('a scanner limited to one event', () => {
 
   beforeAll(async () => {
     [inside, outside] = await Promise.all([seedEvent(), seedEvent()]);
-    [mine, theirs] = await Promise.all([seedTickets(inside, inside.ticketTypes[0]!.id, 3), seedTickets(outside, outside.ticketTypes[0]!.id, 2)]);
+    [mine, theirs] = await Promise.all([
+      seedTickets(inside, inside.ticketTypes[0]!.id, 3),
+      seedTickets(outside, outside.ticketTypes[0]!.id, 2),
+    ]);
     token = await scopedToken([inside.id]);
     unscoped = await adminToken();
   });
@@ -81,7 +92,11 @@ describe('a scanner limited to one event', () => {
     const both = await call('GET', `${TICKETS}?events=${inside.id},${outside.id}`, { token });
     expect(both.status).toBe(200);
     expect(both.body.totalCount).toBe(3);
-    expect(both.body.data.map((ticket: { eventId: number }) => ticket.eventId)).toEqual([inside.id, inside.id, inside.id]);
+    expect(both.body.data.map((ticket: { eventId: number }) => ticket.eventId)).toEqual([
+      inside.id,
+      inside.id,
+      inside.id,
+    ]);
     const none = await call('GET', `${TICKETS}?event=${outside.id}`, { token });
     expect(none.status).toBe(200);
     expect(none.body).toMatchObject({ totalCount: 0, data: [], next: null });
@@ -98,7 +113,9 @@ describe('a scanner limited to one event', () => {
   it('leaves an unscoped administrator unchanged', async () => {
     const id = theirs[1]!.id;
     expect((await call('GET', `${TICKETS}/${id}`, { token: unscoped })).status).toBe(200);
-    expect((await call('GET', `${TICKETS}?events=${inside.id},${outside.id}`, { token: unscoped })).body.totalCount).toBe(5);
+    expect(
+      (await call('GET', `${TICKETS}?events=${inside.id},${outside.id}`, { token: unscoped })).body.totalCount,
+    ).toBe(5);
     expect((await call('GET', `${TICKETS}/check-in-stats?events=${outside.id}`, { token: unscoped })).status).toBe(200);
     expect((await checkIn(unscoped, id)).status).toBe(200);
   });
@@ -111,7 +128,9 @@ describe('a scanner of the event an access package grants', () => {
     const token = await scopedToken([b.id], 515_152);
     expect((await checkIn(token, pass!.id, { event: b.id })).status).toBe(200);
     expect((await call('GET', `${TICKETS}/${pass!.id}`, { token })).status).toBe(200);
-    expect((await call('PATCH', `${TICKETS}/${pass!.id}`, { token, body: { data: { partyMember: 'Mallory' } } })).status).toBe(404);
+    expect(
+      (await call('PATCH', `${TICKETS}/${pass!.id}`, { token, body: { data: { partyMember: 'Mallory' } } })).status,
+    ).toBe(404);
     // Its own gate only: the pass's own event is outside the scope.
     expect((await checkIn(token, pass!.id, { event: a.id })).status).toBe(404);
     expect((await call('GET', `${TICKETS}/${day!.id}`, { token })).status).toBe(404);
@@ -124,14 +143,27 @@ describe('a scanner of the event an access package grants', () => {
     const [pass] = await seedTickets(a, passType, 1);
     const scoped = await scopedToken([b.id], 515_153);
     expect((await call('GET', `/api/v2/ticket/${pass!.id}/is-bib-available/77`, { token: scoped })).status).toBe(404);
-    expect((await call('GET', `/api/v2/ticket/${pass!.id}/is-bib-available/77`, { token: await scopedToken([a.id], 515_154) })).status).toBe(200);
+    expect(
+      (
+        await call('GET', `/api/v2/ticket/${pass!.id}/is-bib-available/77`, {
+          token: await scopedToken([a.id], 515_154),
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe('granting a scope (bin/maintenance/create-administrator --events)', () => {
   it('stores the scope, which the login puts in the token and /auth/me shows', async () => {
     const address = `scoped-${randomUUID()}@test.local`;
-    const admin = await createStaffMember({ email: address, name: 'Gate B', permissions: 'checkin:scan,tickets:read', vendor: false, events: '12, 15,12', password: PASSWORD });
+    const admin = await createStaffMember({
+      email: address,
+      name: 'Gate B',
+      permissions: 'checkin:scan,tickets:read',
+      vendor: false,
+      events: '12, 15,12',
+      password: PASSWORD,
+    });
     expect(admin.eventScope).toEqual([12, 15]);
     const login = await call('POST', '/api/v2/auth/legacy/login', { body: { login: address, password: PASSWORD } });
     expect(login.status).toBe(200);

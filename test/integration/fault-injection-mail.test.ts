@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { AdminGetUserCommand, CognitoIdentityProviderClient, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminGetUserCommand,
+  CognitoIdentityProviderClient,
+  UserNotFoundException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
@@ -41,7 +45,9 @@ function expectUnavailable(response: CallResult, dependency: keyof typeof CLIENT
 
 async function cognitoHasUser(email: string): Promise<boolean> {
   try {
-    await cognito.send(new AdminGetUserCommand({ UserPoolId: process.env.CUSTOMER_COGNITO_USER_POOL_ID!, Username: email }));
+    await cognito.send(
+      new AdminGetUserCommand({ UserPoolId: process.env.CUSTOMER_COGNITO_USER_POOL_ID!, Username: email }),
+    );
     return true;
   } catch (error) {
     if (error instanceof UserNotFoundException) return false;
@@ -52,11 +58,22 @@ async function cognitoHasUser(email: string): Promise<boolean> {
 describe('legacy forgot-password with the mail failing', () => {
   const forgot = (email: string) => call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } });
   const tokensOf = async (adminId: number) =>
-    (await db.send(new QueryCommand({ TableName: tableName(), ...keyCondition(keys.resetTokensOf(adminId)), Limit: 10 }))).Items ?? [];
+    (
+      await db.send(
+        new QueryCommand({ TableName: tableName(), ...keyCondition(keys.resetTokensOf(adminId)), Limit: 10 }),
+      )
+    ).Items ?? [];
 
   it('answers 503 and leaves no reset token whose mail never left; the next request works', async () => {
     const login = `fault-${randomUUID()}@test.local`;
-    const admin = await createAdministrator({ login, email: login, name: 'Fault Staff', permissions: [], vendorUser: 0, passwordHash: await hashPassword('an-old-password-123') });
+    const admin = await createAdministrator({
+      login,
+      email: login,
+      name: 'Fault Staff',
+      permissions: [],
+      vendorUser: 0,
+      passwordHash: await hashPassword('an-old-password-123'),
+    });
     const fault = failCalls(ses, { commands: SEND, error: failures.sesThrottled });
     expectUnavailable(await forgot(admin.email), 'email');
     expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
@@ -71,8 +88,19 @@ describe('legacy forgot-password with the mail failing', () => {
 
   it('SES slower than the request timeout: 503 and no token left (a 100 ms timeout)', async () => {
     const login = `slow-${randomUUID()}@test.local`;
-    const admin = await createAdministrator({ login, email: login, name: 'Slow Mail', permissions: [], vendorUser: 0, passwordHash: await hashPassword('an-old-password-123') });
-    const fault = await slowCalls(ses, { commands: SEND, timeoutMs: 100, restoreMs: clientOptions('email').requestHandler.requestTimeout });
+    const admin = await createAdministrator({
+      login,
+      email: login,
+      name: 'Slow Mail',
+      permissions: [],
+      vendorUser: 0,
+      passwordHash: await hashPassword('an-old-password-123'),
+    });
+    const fault = await slowCalls(ses, {
+      commands: SEND,
+      timeoutMs: 100,
+      restoreMs: clientOptions('email').requestHandler.requestTimeout,
+    });
     expectUnavailable(await forgot(admin.email), 'email');
     expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
     expect(await tokensOf(admin.id)).toEqual([]);
@@ -88,7 +116,10 @@ describe('legacy forgot-password with the mail failing', () => {
 describe('POST /my-account with a dependency failing', () => {
   it('Cognito throttling on every attempt: 503, no record, no Cognito user; a later attempt succeeds', async () => {
     const email = newAddress('fault');
-    const fault = failCalls(userAdminSdkClient(), { commands: ['AdminCreateUserCommand'], error: failures.cognitoThrottled });
+    const fault = failCalls(userAdminSdkClient(), {
+      commands: ['AdminCreateUserCommand'],
+      error: failures.cognitoThrottled,
+    });
     expectUnavailable(await createAccount({ email, password: PASSWORD, name: 'Throttled' }), 'identity provider');
     expect(fault.attempts).toBe(CLIENT_SETTINGS['identity provider'].maxAttempts);
     expect(await findCustomerByEmail(email)).toBeUndefined();
@@ -118,7 +149,7 @@ describe('POST /my-account with a dependency failing', () => {
     expect(await findCustomerByEmail(email)).toBeUndefined();
   });
 
-  it('the record\'s transaction in conflicts past its retries: 503, the Cognito user removed, retry-safe', async () => {
+  it("the record's transaction in conflicts past its retries: 503, the Cognito user removed, retry-safe", async () => {
     const email = newAddress('fault');
     const fault = failCalls(db, { commands: ['TransactWriteItemsCommand'], error: failures.transactionConflict });
     expectUnavailable(await createAccount({ email, password: PASSWORD, name: 'Conflicted' }), 'database');
@@ -154,14 +185,20 @@ describe('claims with the mail failing', () => {
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
     const address = newAddress('claimant');
     const fault = failCalls(ses, { commands: SEND, error: failures.sesInternal });
-    const opened = await call('POST', `${TICKET}/${ticket!.id}/claim`, { token: writer, body: { claimantEmail: address, claimantuserId: 'crm-9' } });
+    const opened = await call('POST', `${TICKET}/${ticket!.id}/claim`, {
+      token: writer,
+      body: { claimantEmail: address, claimantuserId: 'crm-9' },
+    });
     expect(opened.status, opened.raw).toBe(200);
     expect(opened.body.data.state).toBe('open');
     expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
     expect(await mailTo(address)).toEqual([]);
 
     await clearFaults();
-    const resent = await call('POST', `${TICKET}/${ticket!.id}/claimant`, { token: writer, body: { claimantEmail: address } });
+    const resent = await call('POST', `${TICKET}/${ticket!.id}/claimant`, {
+      token: writer,
+      body: { claimantEmail: address },
+    });
     expect(resent.status, resent.raw).toBe(200);
     const mails = await mailTo(address);
     expect(mails).toHaveLength(1);

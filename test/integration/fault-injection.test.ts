@@ -55,16 +55,24 @@ function expectUnavailable(response: CallResult, dependency: string, retryAfter:
 }
 
 describe('DynamoDB', () => {
-  it('a read route throttled on every attempt answers 503 + Retry-After after the SDK\'s attempts', async () => {
+  it("a read route throttled on every attempt answers 503 + Retry-After after the SDK's attempts", async () => {
     const { ticket } = await newTicket();
     const fault = failCalls(db, { commands: READS, error: failures.dynamoThrottled });
-    expectUnavailable(await call('GET', `${TICKETS}/${ticket.id}`, { token }), 'database', CLIENT_SETTINGS.database.retryAfterSeconds);
+    expectUnavailable(
+      await call('GET', `${TICKETS}/${ticket.id}`, { token }),
+      'database',
+      CLIENT_SETTINGS.database.retryAfterSeconds,
+    );
     expect(fault.attempts).toBe(CLIENT_SETTINGS.database.maxAttempts);
   });
 
-  it('a throttle the SDK\'s retries outlast is invisible to the client', async () => {
+  it("a throttle the SDK's retries outlast is invisible to the client", async () => {
     const { ticket } = await newTicket();
-    const fault = failCalls(db, { commands: READS, times: CLIENT_SETTINGS.database.maxAttempts - 1, error: failures.dynamoThrottled });
+    const fault = failCalls(db, {
+      commands: READS,
+      times: CLIENT_SETTINGS.database.maxAttempts - 1,
+      error: failures.dynamoThrottled,
+    });
     const response = await call('GET', `${TICKETS}/${ticket.id}`, { token });
     expect(response.status).toBe(200);
     expect(response.body.data.id).toBe(ticket.id);
@@ -74,14 +82,25 @@ describe('DynamoDB', () => {
   it('a connection reset on every attempt is a 503 too', async () => {
     const { ticket } = await newTicket();
     const fault = failCalls(db, { commands: READS, error: failures.socketHangUp });
-    expectUnavailable(await call('GET', `${TICKETS}/${ticket.id}`, { token }), 'database', CLIENT_SETTINGS.database.retryAfterSeconds);
+    expectUnavailable(
+      await call('GET', `${TICKETS}/${ticket.id}`, { token }),
+      'database',
+      CLIENT_SETTINGS.database.retryAfterSeconds,
+    );
     expect(fault.attempts).toBe(CLIENT_SETTINGS.database.maxAttempts);
   });
 
   it('slower than the request timeout on every attempt: 503 (a 100 ms timeout, no long wait)', async () => {
     const { ticket } = await newTicket();
-    const fault = await slowCalls(db, { timeoutMs: 100, restoreMs: clientOptions('database').requestHandler.requestTimeout });
-    expectUnavailable(await call('GET', `${TICKETS}/${ticket.id}`, { token }), 'database', CLIENT_SETTINGS.database.retryAfterSeconds);
+    const fault = await slowCalls(db, {
+      timeoutMs: 100,
+      restoreMs: clientOptions('database').requestHandler.requestTimeout,
+    });
+    expectUnavailable(
+      await call('GET', `${TICKETS}/${ticket.id}`, { token }),
+      'database',
+      CLIENT_SETTINGS.database.retryAfterSeconds,
+    );
     expect(fault.attempts).toBe(CLIENT_SETTINGS.database.maxAttempts);
   });
 
@@ -144,7 +163,8 @@ describe('profile photo', () => {
     const { body, contentType } = form([{ name: 'file', filename: 'me.jpg', contentType: 'image/jpeg', data: bytes }]);
     return call('POST', `${TICKETS}/${id}/profile-photo`, { token, body, headers: { 'content-type': contentType } });
   };
-  const photoOf = async (id: number) => (await call('GET', `${TICKETS}/${id}`, { token })).body.data.profilePhoto as string | null;
+  const photoOf = async (id: number) =>
+    (await call('GET', `${TICKETS}/${id}`, { token })).body.data.profilePhoto as string | null;
   const storedKeys = async (id: number) => {
     const listing = await (await fetch(`${process.env.PHOTO_BASE_URL}?prefix=photos/tickets/${id}/`)).text();
     return [...listing.matchAll(/<Key>([^<]+)<\/Key>/g)].map((match) => match[1]);
@@ -168,7 +188,11 @@ describe('profile photo', () => {
   it('S3 failing on every attempt: 503, the record and the old photo unchanged, nothing stored', async () => {
     const { id, old } = await ticketWithPhoto();
     const fault = failCalls(s3, { commands: ['PutObjectCommand'], error: failures.s3SlowDown });
-    expectUnavailable(await upload(id, jpegImage(24, 24)), 'file storage', CLIENT_SETTINGS['file storage'].retryAfterSeconds);
+    expectUnavailable(
+      await upload(id, jpegImage(24, 24)),
+      'file storage',
+      CLIENT_SETTINGS['file storage'].retryAfterSeconds,
+    );
     expect(fault.attempts).toBe(CLIENT_SETTINGS['file storage'].maxAttempts);
     await clearFaults();
     await expectOldPhotoKept(id, old);
@@ -177,15 +201,27 @@ describe('profile photo', () => {
   it('a connection reset on the upload is a 503 as well', async () => {
     const { id, old } = await ticketWithPhoto();
     failCalls(s3, { commands: ['PutObjectCommand'], error: failures.socketHangUp });
-    expectUnavailable(await upload(id, jpegImage(24, 24)), 'file storage', CLIENT_SETTINGS['file storage'].retryAfterSeconds);
+    expectUnavailable(
+      await upload(id, jpegImage(24, 24)),
+      'file storage',
+      CLIENT_SETTINGS['file storage'].retryAfterSeconds,
+    );
     await clearFaults();
     await expectOldPhotoKept(id, old);
   });
 
   it('S3 slower than the request timeout on every attempt: 503, the old photo kept (a 100 ms timeout)', async () => {
     const { id, old } = await ticketWithPhoto();
-    const fault = await slowCalls(s3, { commands: ['PutObjectCommand'], timeoutMs: 100, restoreMs: clientOptions('file storage').requestHandler.requestTimeout });
-    expectUnavailable(await upload(id, jpegImage(24, 24)), 'file storage', CLIENT_SETTINGS['file storage'].retryAfterSeconds);
+    const fault = await slowCalls(s3, {
+      commands: ['PutObjectCommand'],
+      timeoutMs: 100,
+      restoreMs: clientOptions('file storage').requestHandler.requestTimeout,
+    });
+    expectUnavailable(
+      await upload(id, jpegImage(24, 24)),
+      'file storage',
+      CLIENT_SETTINGS['file storage'].retryAfterSeconds,
+    );
     expect(fault.attempts).toBe(CLIENT_SETTINGS['file storage'].maxAttempts);
     await clearFaults();
     await expectOldPhotoKept(id, old);
@@ -208,7 +244,11 @@ describe('profile photo', () => {
     const { id, old } = await ticketWithPhoto();
     const deletes = watchCalls(s3, ['DeleteObjectCommand']);
     failCalls(db, { commands: TRANSACT, error: failures.dynamoInternal });
-    expectUnavailable(await call('DELETE', `${TICKETS}/${id}/profile-photo`, { token }), 'database', CLIENT_SETTINGS.database.retryAfterSeconds);
+    expectUnavailable(
+      await call('DELETE', `${TICKETS}/${id}/profile-photo`, { token }),
+      'database',
+      CLIENT_SETTINGS.database.retryAfterSeconds,
+    );
     expect(deletes.attempts).toBe(0);
     await clearFaults();
     await expectOldPhotoKept(id, old);
@@ -231,7 +271,14 @@ describe('Secrets Manager', () => {
   it('unreachable at the first token a container signs: the login answers 503 (secrets), and works once it answers again', async () => {
     const password = 'Secrets-outage-1';
     const login = `secrets-${randomUUID()}@test.local`;
-    await createAdministrator({ login, email: login, name: 'Outage', permissions: [], vendorUser: 0, passwordHash: await hashPassword(password) });
+    await createAdministrator({
+      login,
+      email: login,
+      name: 'Outage',
+      permissions: [],
+      vendorUser: 0,
+      passwordHash: await hashPassword(password),
+    });
     const signIn = () => call('POST', '/api/v2/auth/legacy/login', { body: { login, password } });
     const saved = process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
     const probe = createServer();

@@ -31,9 +31,25 @@ fuzzFile({
     };
   },
   meantWrites: [
-    { route: 'POST /auth/legacy/login', key: THROTTLE, reason: 'a failed login counts against the account and the client address' },
-    { route: 'POST /auth/legacy/change-password', key: THROTTLE, reason: 'a wrong current password counts as a failed login' },
-    { route: 'POST /auth/legacy/forgot-password', key: THROTTLE, reason: 'reset mails are limited per address and per client, refusals included' },
-    { route: 'POST /auth/legacy/reset-password', key: THROTTLE, reason: 'a wrong reset token counts against the client address' },
+    {
+      route: 'POST /auth/legacy/login',
+      key: THROTTLE,
+      reason: 'a failed login counts against the account and the client address',
+    },
+    {
+      route: 'POST /auth/legacy/change-password',
+      key: THROTTLE,
+      reason: 'a wrong current password counts as a failed login',
+    },
+    {
+      route: 'POST /auth/legacy/forgot-password',
+      key: THROTTLE,
+      reason: 'reset mails are limited per address and per client, refusals included',
+    },
+    {
+      route: 'POST /auth/legacy/reset-password',
+      key: THROTTLE,
+      reason: 'a wrong reset token counts against the client address',
+    },
   ],
 });

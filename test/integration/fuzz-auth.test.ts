@@ -12,7 +12,13 @@ const table = vi.hoisted(() => {
 });
 
 /** The identity-provider routes answer 403 in legacy mode: fuzzed in idp mode, so inputs reach their validation. */
-const IDP_ROUTES = new Set(['/auth/login', '/auth/vendor/login', '/auth/callback', '/auth/logout', '/auth/change-password']);
+const IDP_ROUTES = new Set([
+  '/auth/login',
+  '/auth/vendor/login',
+  '/auth/callback',
+  '/auth/logout',
+  '/auth/change-password',
+]);
 const useMode = (mode: 'idp' | 'legacy') => {
   process.env.SITE_AUTH_METHOD = mode;
   resetConfigForTests();

@@ -25,9 +25,18 @@ fuzzFile({
     const admin = await fuzzAdministrator('my-account');
     const customer = await signedInCustomer();
     const events = [await seedEvent(), await seedEvent()];
-    const order = await placeOrder(events[0]!, customer.id, [events[0]!.ticketTypes[0]!.id, events[0]!.ticketTypes[1]!.id]);
+    const order = await placeOrder(events[0]!, customer.id, [
+      events[0]!.ticketTypes[0]!.id,
+      events[0]!.ticketTypes[1]!.id,
+    ]);
     const ticketIds = order.ticketIds;
-    await putPaymentProcessor({ provider: 'stripe', publishableKey: 'pk_test_fuzz', currency: 'GBP', mode: 'test', merchantName: 'Fuzz Events Ltd' });
+    await putPaymentProcessor({
+      provider: 'stripe',
+      publishableKey: 'pk_test_fuzz',
+      currency: 'GBP',
+      mode: 'test',
+      merchantName: 'Fuzz Events Ltd',
+    });
     return {
       admin,
       customer: { kind: 'customer' as const, id: customer.id, login: customer.email },
@@ -43,8 +52,16 @@ fuzzFile({
     };
   },
   meantWrites: [
-    { route: 'PUT /my-account', key: THROTTLE, reason: 'a failed login counts against the account and the client address' },
-    { route: 'PATCH /my-account', key: THROTTLE, reason: 'asking for an address another account holds counts against the customer and the client network' },
+    {
+      route: 'PUT /my-account',
+      key: THROTTLE,
+      reason: 'a failed login counts against the account and the client address',
+    },
+    {
+      route: 'PATCH /my-account',
+      key: THROTTLE,
+      reason: 'asking for an address another account holds counts against the customer and the client network',
+    },
     { route: 'PUT /my-account/email', key: THROTTLE, reason: 'mail to the account is limited, refusals included' },
   ],
 });

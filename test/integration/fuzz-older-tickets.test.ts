@@ -20,13 +20,25 @@ fuzzFile({
     const fixture = await seedTicketFixture();
     return {
       admin,
-      known: { ...fixture.known, claimantEmail: ['claimant@example.test', 'Claimant@Example.test'], claimantuserId: ['user-1'] },
+      known: {
+        ...fixture.known,
+        claimantEmail: ['claimant@example.test', 'Claimant@Example.test'],
+        claimantuserId: ['user-1'],
+      },
       pathKnown: (_row, parameter) => (parameter === 'bib' ? fixture.bibs : fixture.tickets),
     };
   },
   meantWrites: [
     // Claim mails are capped per ticket and per staff member before the claim is decided (README "Claims"): a refused claim still took its slot.
-    { route: 'POST /ticket/{ticketId}/claim', key: /^RATE#CLAIM_MAIL_/, reason: 'claim mails are limited per ticket and per staff member, refusals included' },
-    { route: 'POST /ticket/{ticketId}/claimant', key: /^RATE#CLAIM_MAIL_/, reason: 'claim mails are limited per ticket and per staff member, refusals included' },
+    {
+      route: 'POST /ticket/{ticketId}/claim',
+      key: /^RATE#CLAIM_MAIL_/,
+      reason: 'claim mails are limited per ticket and per staff member, refusals included',
+    },
+    {
+      route: 'POST /ticket/{ticketId}/claimant',
+      key: /^RATE#CLAIM_MAIL_/,
+      reason: 'claim mails are limited per ticket and per staff member, refusals included',
+    },
   ],
 });

@@ -23,13 +23,21 @@ fuzzFile({
   rows: routes.filter((row) => row.path.startsWith('/shipping-method')),
   async seed() {
     const admin = await fuzzAdministrator('shipping');
-    const methods = await Promise.all(Array.from({ length: 8 }, (_, i) => createShippingMethod(NewShippingMethod.parse({ name: `Fuzz method ${i}`, charge: i }))));
+    const methods = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        createShippingMethod(NewShippingMethod.parse({ name: `Fuzz method ${i}`, charge: i })),
+      ),
+    );
     const ids = methods.map((method) => method.id);
     // The bulk bodies' items are `unknown` in the route schema (each is validated on its own): generate real items.
     const create = fromSchema(schemaOf(NewShippingMethod));
-    const update = fc.tuple(fromSchema(schemaOf(ShippingMethodPatch)), fc.constantFrom(...ids)).map(([patch, id]) => ({ ...(patch as object), id }));
+    const update = fc
+      .tuple(fromSchema(schemaOf(ShippingMethodPatch)), fc.constantFrom(...ids))
+      .map(([patch, id]) => ({ ...(patch as object), id }));
     const bulk = (item: fc.Arbitrary<unknown>) =>
-      fc.array(fc.oneof(item, mutated(item)), { minLength: 1, maxLength: 5 }).map((data) => ({ count: data.length, data }));
+      fc
+        .array(fc.oneof(item, mutated(item)), { minLength: 1, maxLength: 5 })
+        .map((data) => ({ count: data.length, data }));
     return {
       admin,
       known: { data: [ids], id: ids },

@@ -22,8 +22,16 @@ fuzzFile({
   },
   meantWrites: [
     // A refused scan is kept on the ticket's partition on purpose: the gate's audit trail (shared/data/check-ins.ts).
-    { route: 'POST /tickets/{id}/check-in', key: /^TICKET#\d+\|SCAN#/, reason: 'a refused scan is recorded for the audit trail' },
+    {
+      route: 'POST /tickets/{id}/check-in',
+      key: /^TICKET#\d+\|SCAN#/,
+      reason: 'a refused scan is recorded for the audit trail',
+    },
     // The new ticket's id is allocated alongside the ticket read (transfer-ticket.ts, for latency): a refusal leaves a gap in the ids, as a database sequence does; no record is written.
-    { route: 'POST /tickets/{id}/transfer', key: /^SEQUENCE#TICKET\|SEQUENCE$/, reason: 'the id allocated for the replacement ticket is not given back' },
+    {
+      route: 'POST /tickets/{id}/transfer',
+      key: /^SEQUENCE#TICKET\|SEQUENCE$/,
+      reason: 'the id allocated for the replacement ticket is not given back',
+    },
   ],
 });

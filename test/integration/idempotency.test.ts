@@ -24,7 +24,11 @@ beforeAll(async () => {
 });
 
 const transfer = (id: number, body: unknown, key?: string, as = token) =>
-  call('POST', `${TICKETS}/${id}/transfer`, { token: as, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+  call('POST', `${TICKETS}/${id}/transfer`, {
+    token: as,
+    body,
+    headers: key === undefined ? {} : { 'idempotency-key': key },
+  });
 const soldOf = async (eventId: number) => new Map((await listTicketTypes(eventId)).map((type) => [type.id, type.sold]));
 
 async function oneTicket() {
@@ -47,8 +51,16 @@ describe('Idempotency-Key', () => {
     expect(retry.headers['content-type']).toBe('application/json');
     expect(retry.body).toEqual(first.body);
     // One replacement ticket, one move of `sold`.
-    expect(await readTicketRecord(ticket.id)).toMatchObject({ transferState: 'transferred', transferredTo: first.body.data.id });
-    expect(await soldOf(event.id)).toEqual(new Map([[ga.id, 0], [vip.id, 1]]));
+    expect(await readTicketRecord(ticket.id)).toMatchObject({
+      transferState: 'transferred',
+      transferredTo: first.body.data.id,
+    });
+    expect(await soldOf(event.id)).toEqual(
+      new Map([
+        [ga.id, 0],
+        [vip.id, 1],
+      ]),
+    );
   });
 
   it('costs what the README says: a key adds one conditional PutItem and one UpdateItem; a replay is one refused PutItem and one GetItem', async () => {
@@ -75,8 +87,16 @@ describe('Idempotency-Key', () => {
     const reused = await transfer(ticket.id, { typeId: vip.id }, key);
     expect(reused.status).toBe(422);
     expect(reused.headers['content-type']).toBe('application/problem+json');
-    expect(reused.body).toMatchObject({ type: '/problems/unprocessable', status: 422, reason: 'idempotency_key_reused' });
-    expect(await readTicketRecord(ticket.id)).toMatchObject({ typeId: ga.id, transferState: 'none', partyMember: 'Ada' });
+    expect(reused.body).toMatchObject({
+      type: '/problems/unprocessable',
+      status: 422,
+      reason: 'idempotency_key_reused',
+    });
+    expect(await readTicketRecord(ticket.id)).toMatchObject({
+      typeId: ga.id,
+      transferState: 'none',
+      partyMember: 'Ada',
+    });
   });
 
   it('answers 409 with Retry-After while a request with the same key is in flight', async () => {
@@ -84,7 +104,9 @@ describe('Idempotency-Key', () => {
     const key = randomUUID();
     const body = { typeId: vip.id };
     const scope = { route: 'tickets/transfer', caller: `ADMIN#${ADMIN_ID}`, key };
-    expect(await claimRequest(scope, fingerprintOf({ path: { id: ticket.id }, query: {}, body }), 20_000)).toEqual({ outcome: 'claimed' });
+    expect(await claimRequest(scope, fingerprintOf({ path: { id: ticket.id }, query: {}, body }), 20_000)).toEqual({
+      outcome: 'claimed',
+    });
     const busy = await transfer(ticket.id, body, key);
     expect(busy.status).toBe(409);
     expect(busy.body.reason).toBe('request_in_flight');
@@ -98,7 +120,12 @@ describe('Idempotency-Key', () => {
     const other = await oneTicket();
     const key = randomUUID();
     expect((await transfer(ticket.id, { typeId: vip.id }, key)).status).toBe(200);
-    const theirs = await transfer(other.ticket.id, { typeId: other.vip.id }, key, await adminToken(undefined, ADMIN_ID + 1));
+    const theirs = await transfer(
+      other.ticket.id,
+      { typeId: other.vip.id },
+      key,
+      await adminToken(undefined, ADMIN_ID + 1),
+    );
     expect(theirs.status).toBe(200);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(theirs.body.data.transferredFrom).toBe(other.ticket.id);
@@ -132,23 +159,31 @@ describe('Idempotency-Key', () => {
   it.each([
     ['transfer', 'tickets/transfer'],
     ['check-in', 'tickets/check-in'],
-  ])('answers a %s retried after its function died between commit and answer with the first answer, acting once', async (kind, route) => {
-    const { event, vip, ticket } = await oneTicket();
-    const key = randomUUID();
-    const send = () => (kind === 'transfer' ? transfer(ticket.id, { typeId: vip.id }, key) : checkIn(token, ticket.id, { key }));
-    const first = await send();
-    expect(first.status).toBe(200);
-    await dieAfterCommit(route, key);
-    const retry = await send();
-    expect(retry.status, retry.raw).toBe(200);
-    // Not a replay of the request record (it held no answer): the ticket change's own answer.
-    expect(retry.headers['idempotent-replayed']).toBeUndefined();
-    expect(retry.body).toEqual(first.body);
-    if (kind === 'transfer') expect(await readTicketRecord(ticket.id)).toMatchObject({ transferState: 'transferred', transferredTo: first.body.data.id });
-    else expect((await readStats(token, event.id)).checkedInTickets).toBe(1);
-    // The key is now completed again: a third try is a plain replay.
-    expect((await send()).headers['idempotent-replayed']).toBe('true');
-  });
+  ])(
+    'answers a %s retried after its function died between commit and answer with the first answer, acting once',
+    async (kind, route) => {
+      const { event, vip, ticket } = await oneTicket();
+      const key = randomUUID();
+      const send = () =>
+        kind === 'transfer' ? transfer(ticket.id, { typeId: vip.id }, key) : checkIn(token, ticket.id, { key });
+      const first = await send();
+      expect(first.status).toBe(200);
+      await dieAfterCommit(route, key);
+      const retry = await send();
+      expect(retry.status, retry.raw).toBe(200);
+      // Not a replay of the request record (it held no answer): the ticket change's own answer.
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      expect(retry.body).toEqual(first.body);
+      if (kind === 'transfer')
+        expect(await readTicketRecord(ticket.id)).toMatchObject({
+          transferState: 'transferred',
+          transferredTo: first.body.data.id,
+        });
+      else expect((await readStats(token, event.id)).checkedInTickets).toBe(1);
+      // The key is now completed again: a third try is a plain replay.
+      expect((await send()).headers['idempotent-replayed']).toBe('true');
+    },
+  );
 
   it('keeps a transfer key to its ticket: the same key for another ticket after a crash is 409 idempotency_key_reused', async () => {
     const { vip, ticket } = await oneTicket();
@@ -157,7 +192,12 @@ describe('Idempotency-Key', () => {
     expect((await transfer(ticket.id, { typeId: vip.id }, key)).status).toBe(200);
     await dieAfterCommit('tickets/transfer', key);
     // The request record would answer 422 for another body; with it gone stale the ticket change's own answer still guards the key.
-    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.idempotentRequest('tickets/transfer', `ADMIN#${ADMIN_ID}`, key) }));
+    await db.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.idempotentRequest('tickets/transfer', `ADMIN#${ADMIN_ID}`, key),
+      }),
+    );
     const reused = await transfer(other.ticket.id, { typeId: other.vip.id }, key);
     expect(reused.status).toBe(409);
     expect(reused.body.reason).toBe('idempotency_key_reused');
@@ -186,7 +226,11 @@ describe('Idempotency-Key', () => {
   it('is only on authenticated rows that may write the table', () => {
     const marked = routes.filter((row) => row.idempotent);
     expect(marked.map((row) => `${row.method} ${row.path}`)).toEqual(
-      expect.arrayContaining(['POST /tickets/{id}/transfer', 'POST /tickets/{id}/check-in', 'POST /ticket/{ticketId}/claim']),
+      expect.arrayContaining([
+        'POST /tickets/{id}/transfer',
+        'POST /tickets/{id}/check-in',
+        'POST /ticket/{ticketId}/claim',
+      ]),
     );
     for (const row of marked) {
       expect(row.method).toBe('POST');

@@ -33,14 +33,24 @@ afterAll(() => useMode('legacy'));
 /** An administrator record and the Cognito user with the same (verified) email. */
 async function staffMember(vendorUser: 0 | 1 = 0): Promise<Administrator & { username: string }> {
   const email = uniqueEmail('idp');
-  const admin = await createAdministrator({ login: email, email, name: 'IdP Staff', permissions: ['tickets:read'], vendorUser });
+  const admin = await createAdministrator({
+    login: email,
+    email,
+    name: 'IdP Staff',
+    permissions: ['tickets:read'],
+    vendorUser,
+  });
   return { ...admin, username: await createTestIdentityUser(email, PASSWORD) };
 }
 
 const login = (redirect_uri = REDIRECT, path = '/api/v2/auth/login') => call('POST', path, { body: { redirect_uri } });
 /** The callback as a browser reaches it: with the login cookie `browser` holds (the value POST /auth/login set), if any. */
 const callback = (query: Record<string, string>, browser?: string) =>
-  call('GET', `/api/v2/auth/callback?${new URLSearchParams(query)}`, browser ? { cookies: [`${LOGIN_COOKIE}=${browser}`] } : {});
+  call(
+    'GET',
+    `/api/v2/auth/callback?${new URLSearchParams(query)}`,
+    browser ? { cookies: [`${LOGIN_COOKIE}=${browser}`] } : {},
+  );
 /** The login cookie's value a login answer set. */
 const browserOf = (response: CallResult): string => {
   const cookie = response.cookies.find((value) => value.startsWith(`${LOGIN_COOKIE}=`));
@@ -48,7 +58,8 @@ const browserOf = (response: CallResult): string => {
   return cookie!.slice(LOGIN_COOKIE.length + 1, cookie!.indexOf(';'));
 };
 /** The session cookies an answer set (the callback also always clears the login cookie). */
-const sessionCookies = (response: CallResult) => response.cookies.filter((value) => value.startsWith(`${AUTH_COOKIE}=`));
+const sessionCookies = (response: CallResult) =>
+  response.cookies.filter((value) => value.startsWith(`${AUTH_COOKIE}=`));
 const CLEARED_LOGIN_COOKIE = `${LOGIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
 
 /** POST /auth/login, then the hosted UI's sign-in form; returns the code and state the browser would bring back, and its login cookie. */
@@ -77,11 +88,18 @@ describe('POST /auth/login', () => {
       scope: 'openid email profile',
     });
     const state = decodeJwt(url.searchParams.get('state')!);
-    expect(state).toMatchObject({ redirect_uri: REDIRECT, channel: 'normal', nonce: url.searchParams.get('nonce'), ref: expect.any(String) });
+    expect(state).toMatchObject({
+      redirect_uri: REDIRECT,
+      channel: 'normal',
+      nonce: url.searchParams.get('nonce'),
+      ref: expect.any(String),
+    });
     expect(JSON.stringify(state)).not.toMatch(/verifier/);
     // Bound to this browser: a short-lived HttpOnly cookie whose value only the state's hash refers to.
     const [cookie] = response.cookies;
-    expect(cookie).toMatch(new RegExp(`^${LOGIN_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; Max-Age=600; HttpOnly; Secure; SameSite=Lax$`));
+    expect(cookie).toMatch(
+      new RegExp(`^${LOGIN_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; Max-Age=600; HttpOnly; Secure; SameSite=Lax$`),
+    );
     expect(state.browser).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]{43}$/));
     expect(JSON.stringify(state)).not.toContain(browserOf(response));
   });
@@ -93,7 +111,11 @@ describe('POST /auth/login', () => {
   });
 
   it('refuses a redirect URI outside the allowed origins (no open redirect)', async () => {
-    for (const target of ['https://evil.example/after-login', 'https://admin.ticketing.test.evil.example/', 'javascript:alert(1)']) {
+    for (const target of [
+      'https://evil.example/after-login',
+      'https://admin.ticketing.test.evil.example/',
+      'javascript:alert(1)',
+    ]) {
       const response = await login(target);
       expect(response.status).toBe(400);
       expect(response.body.errors[0].path).toBe('body.redirect_uri');
@@ -130,7 +152,9 @@ describe('GET /auth/callback', () => {
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe(REDIRECT);
     expect(sessionCookies(response)).toHaveLength(1);
-    expect(sessionCookies(response)[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=[^;]+; Path=/; Max-Age=\\d+; HttpOnly; Secure; SameSite=Lax$`));
+    expect(sessionCookies(response)[0]).toMatch(
+      new RegExp(`^${AUTH_COOKIE}=[^;]+; Path=/; Max-Age=\\d+; HttpOnly; Secure; SameSite=Lax$`),
+    );
     const jwt = sessionCookies(response)[0]!.slice(AUTH_COOKIE.length + 1, sessionCookies(response)[0]!.indexOf(';'));
     const me = await call('GET', '/api/v2/auth/me', { cookies: [`${AUTH_COOKIE}=${jwt}`] });
     expect(me.status).toBe(200);
@@ -159,7 +183,7 @@ describe('GET /auth/callback', () => {
   });
 
   // Login CSRF: an attacker signs in with their own account and has the victim's browser bring their code and state back.
-  it('refuses with login_csrf a callback from a browser without the login cookie, or with another login\'s, and the real browser still completes', async () => {
+  it("refuses with login_csrf a callback from a browser without the login cookie, or with another login's, and the real browser still completes", async () => {
     const staff = await staffMember();
     const { code, state, browser } = await signIn(staff.email);
     const withoutCookie = await callback({ code, state });
@@ -186,7 +210,7 @@ describe('GET /auth/callback', () => {
     expect(sessionCookies(replay)).toEqual([]);
   });
 
-  it('refuses a code brought back with another login\'s state (PKCE verifier mismatch)', async () => {
+  it("refuses a code brought back with another login's state (PKCE verifier mismatch)", async () => {
     const staff = await staffMember();
     const { code } = await signIn(staff.email);
     const otherLogin = await login();
@@ -196,7 +220,7 @@ describe('GET /auth/callback', () => {
     expect(sessionCookies(response)).toEqual([]);
   });
 
-  it('redirects with provider_unavailable when Cognito\'s token endpoint does not answer, and the login can be started again', async () => {
+  it("redirects with provider_unavailable when Cognito's token endpoint does not answer, and the login can be started again", async () => {
     const staff = await staffMember();
     const { code, state, browser } = await signIn(staff.email);
     const realFetch = globalThis.fetch;
@@ -215,7 +239,10 @@ describe('GET /auth/callback', () => {
 
   it.each([
     ['a missing state', {}],
-    ['a forged state', { state: 'eyJhbGciOiJIUzI1NiJ9.eyJyZWRpcmVjdF91cmkiOiJodHRwczovL2V2aWwuZXhhbXBsZSJ9.c2lnbmF0dXJl', code: 'x' }],
+    [
+      'a forged state',
+      { state: 'eyJhbGciOiJIUzI1NiJ9.eyJyZWRpcmVjdF91cmkiOiJodHRwczovL2V2aWwuZXhhbXBsZSJ9.c2lnbmF0dXJl', code: 'x' },
+    ],
     ['a state that is not a JWT', { state: 'hello', code: 'x' }],
   ])('redirects to the admin UI with invalid_state for %s', async (_name, query) => {
     const response = await callback(query as Record<string, string>);
@@ -227,10 +254,16 @@ describe('GET /auth/callback', () => {
   it('redirects with an error code when the provider reports an error or no code comes back', async () => {
     const deniedLogin = await login();
     const denied = new URL(deniedLogin.body.data.auth_url).searchParams.get('state')!;
-    expect(errorCodeOf((await callback({ state: denied, error: 'access_denied' }, browserOf(deniedLogin))).headers.location!)).toBe('access_denied');
+    expect(
+      errorCodeOf(
+        (await callback({ state: denied, error: 'access_denied' }, browserOf(deniedLogin))).headers.location!,
+      ),
+    ).toBe('access_denied');
     const emptyLogin = await login();
     const empty = new URL(emptyLogin.body.data.auth_url).searchParams.get('state')!;
-    expect(errorCodeOf((await callback({ state: empty }, browserOf(emptyLogin))).headers.location!)).toBe('invalid_request');
+    expect(errorCodeOf((await callback({ state: empty }, browserOf(emptyLogin))).headers.location!)).toBe(
+      'invalid_request',
+    );
   });
 
   it('redirects a provider user without an administrator record with unknown_user', async () => {
@@ -256,7 +289,11 @@ describe('GET /auth/callback', () => {
     const revoked: string[] = [];
     const send = CognitoIdentityProviderClient.prototype.send;
     // Observes the real call (it still reaches cognito-local) to learn which token was revoked.
-    vi.spyOn(CognitoIdentityProviderClient.prototype, 'send').mockImplementation(function (this: CognitoIdentityProviderClient, command: any, ...rest: any[]) {
+    vi.spyOn(CognitoIdentityProviderClient.prototype, 'send').mockImplementation(function (
+      this: CognitoIdentityProviderClient,
+      command: any,
+      ...rest: any[]
+    ) {
       if (command instanceof RevokeTokenCommand) revoked.push(command.input.Token!);
       return (send as any).call(this, command, ...rest);
     });
@@ -274,7 +311,11 @@ describe('GET /auth/callback', () => {
     expect(revoked).toHaveLength(1);
     const refresh = await fetch(`${process.env.COGNITO_DOMAIN}/oauth2/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: process.env.COGNITO_CLIENT_ID!, refresh_token: revoked[0]! }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: process.env.COGNITO_CLIENT_ID!,
+        refresh_token: revoked[0]!,
+      }),
     });
     expect(refresh.status).toBe(400);
     expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
@@ -299,11 +340,22 @@ describe('GET /auth/callback', () => {
 describe('POST /auth/logout', () => {
   // Under the record's current session version: a logout ends every earlier token of the account.
   const tokenOf = async (admin: Administrator) =>
-    issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: [], vendorUser: false, authTime: epochSeconds(), sessionVersion: await readSessionVersion('admin', admin.id) });
+    issueToken({
+      kind: 'admin',
+      id: admin.id,
+      login: admin.login,
+      permissions: [],
+      vendorUser: false,
+      authTime: epochSeconds(),
+      sessionVersion: await readSessionVersion('admin', admin.id),
+    });
 
   it('clears the cookie and answers the provider logout URL back to the admin UI', async () => {
     const staff = await staffMember();
-    const response = await call('POST', '/api/v2/auth/logout', { cookies: [`${AUTH_COOKIE}=${await tokenOf(staff)}`], headers: spa });
+    const response = await call('POST', '/api/v2/auth/logout', {
+      cookies: [`${AUTH_COOKIE}=${await tokenOf(staff)}`],
+      headers: spa,
+    });
     expect(response.status).toBe(200);
     expect(response.cookies).toEqual([`${AUTH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`]);
     const expected = `${process.env.COGNITO_DOMAIN}/logout?${new URLSearchParams({ client_id: process.env.COGNITO_CLIENT_ID!, logout_uri: ADMIN_UI_URL })}`;
@@ -313,19 +365,26 @@ describe('POST /auth/logout', () => {
   it('takes an allowed return_to and refuses any other', async () => {
     const staff = await staffMember();
     const before = await tokenOf(staff);
-    const allowed = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent(`${ALLOWED_ORIGIN}/`)}`, { token: await tokenOf(staff) });
+    const allowed = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent(`${ALLOWED_ORIGIN}/`)}`, {
+      token: await tokenOf(staff),
+    });
     expect(new URL(allowed.body.data.logout_url).searchParams.get('logout_uri')).toBe(`${ALLOWED_ORIGIN}/`);
     // Logout everywhere: a token issued before it (another tab, another device) has ended.
     expect((await call('GET', '/api/v2/auth/me', { token: before })).status).toBe(401);
     // A new sign-in: the logout above ended every token of the account.
-    const foreign = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent('https://evil.example/')}`, { token: await tokenOf(staff) });
+    const foreign = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent('https://evil.example/')}`, {
+      token: await tokenOf(staff),
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors[0].path).toBe('query.return_to');
   });
 
   it('refuses a cookie-only logout from a foreign origin (CSRF)', async () => {
     const staff = await staffMember();
-    const response = await call('POST', '/api/v2/auth/logout', { cookies: [`${AUTH_COOKIE}=${await tokenOf(staff)}`], headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' } });
+    const response = await call('POST', '/api/v2/auth/logout', {
+      cookies: [`${AUTH_COOKIE}=${await tokenOf(staff)}`],
+      headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' },
+    });
     expect(response.status).toBe(403);
     expect(response.body.error).toBe('csrf_rejected');
     expect(response.cookies).toEqual([]);
@@ -348,7 +407,10 @@ describe('POST /auth/change-password', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, message: expect.any(String) });
     // At most 3 reset mails per account in 24 hours (the first above included), from any address.
-    for (let i = 1; i < 3; i++) expect((await call('POST', '/api/v2/auth/change-password', { cookies: [cookie], headers: spa })).status).toBe(200);
+    for (let i = 1; i < 3; i++)
+      expect((await call('POST', '/api/v2/auth/change-password', { cookies: [cookie], headers: spa })).status).toBe(
+        200,
+      );
     const limited = await call('POST', '/api/v2/auth/change-password', { cookies: [cookie], headers: spa });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
@@ -356,15 +418,36 @@ describe('POST /auth/change-password', () => {
 
   it('answers 403 for an account with its own password (legacy user)', async () => {
     const email = uniqueEmail('legacy');
-    const admin = await createAdministrator({ login: email, email, name: 'Legacy', permissions: [], vendorUser: 0, passwordHash: '$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA' });
-    const token = await issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: [], vendorUser: false, authTime: epochSeconds() });
+    const admin = await createAdministrator({
+      login: email,
+      email,
+      name: 'Legacy',
+      permissions: [],
+      vendorUser: 0,
+      passwordHash: '$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA',
+    });
+    const token = await issueToken({
+      kind: 'admin',
+      id: admin.id,
+      login: admin.login,
+      permissions: [],
+      vendorUser: false,
+      authTime: epochSeconds(),
+    });
     expect((await call('POST', '/api/v2/auth/change-password', { token })).status).toBe(403);
   });
 
   it('answers 403 in legacy mode', async () => {
     useMode('legacy');
     // An id without a record (version 0): a real record's version may have been raised by another test.
-    const token = await issueToken({ kind: 'admin', id: 999_001, login: 'x', permissions: [], vendorUser: false, authTime: epochSeconds() });
+    const token = await issueToken({
+      kind: 'admin',
+      id: 999_001,
+      login: 'x',
+      permissions: [],
+      vendorUser: false,
+      authTime: epochSeconds(),
+    });
     expect((await call('POST', '/api/v2/auth/change-password', { token })).status).toBe(403);
   });
 });
@@ -372,8 +455,16 @@ describe('POST /auth/change-password', () => {
 describe('the legacy routes in idp mode', () => {
   it('answer 403', async () => {
     const email = uniqueEmail('legacy');
-    expect((await call('POST', '/api/v2/auth/legacy/login', { body: { login: email, password: PASSWORD } })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/v2/auth/legacy/login', { body: { login: email, password: PASSWORD } })).status,
+    ).toBe(403);
     expect((await call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } })).status).toBe(403);
-    expect((await call('POST', '/api/v2/auth/legacy/reset-password', { body: { token: randomUUID(), newPassword: PASSWORD } })).status).toBe(403);
+    expect(
+      (
+        await call('POST', '/api/v2/auth/legacy/reset-password', {
+          body: { token: randomUUID(), newPassword: PASSWORD },
+        })
+      ).status,
+    ).toBe(403);
   });
 });

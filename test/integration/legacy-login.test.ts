@@ -16,7 +16,12 @@ let vendor: { login: string };
 async function makeAdmin(vendorUser: 0 | 1) {
   const login = `staff-${randomUUID()}@test.local`;
   return createAdministrator({
-    login, email: login, name: 'Test Staff', permissions: ['shipping:read'], vendorUser, passwordHash: await hashPassword(PASSWORD),
+    login,
+    email: login,
+    name: 'Test Staff',
+    permissions: ['shipping:read'],
+    vendorUser,
+    passwordHash: await hashPassword(PASSWORD),
   });
 }
 
@@ -34,7 +39,14 @@ describe('legacy login', () => {
   it('returns a JWT and the profile, and sets a secure HttpOnly cookie', async () => {
     const response = await call('POST', LOGIN, { body: { login: staff.login, password: PASSWORD } });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ count: 1, data: { success: true, jwt: expect.any(String), user: { id: staff.id, login: staff.login, permissions: ['shipping:read'], vendorUser: 0 } } });
+    expect(response.body).toMatchObject({
+      count: 1,
+      data: {
+        success: true,
+        jwt: expect.any(String),
+        user: { id: staff.id, login: staff.login, permissions: ['shipping:read'], vendorUser: 0 },
+      },
+    });
     // Bearer clients learn when to refresh: epoch seconds, the token's own `exp`.
     expect(response.body.data.expiresAt).toBe(expOf(response.body.data.jwt));
     expect(response.body.data.expiresAt - claimsOf(response.body.data.jwt).iat).toBe(TOKEN_TTL_SECONDS);
@@ -55,7 +67,9 @@ describe('legacy login', () => {
 
   it('gives the same 401 for a wrong password and an unknown login', async () => {
     const wrong = await call('POST', LOGIN, { body: { login: staff.login, password: 'not-the-password' } });
-    const unknown = await call('POST', LOGIN, { body: { login: `nobody-${randomUUID()}@test.local`, password: PASSWORD } });
+    const unknown = await call('POST', LOGIN, {
+      body: { login: `nobody-${randomUUID()}@test.local`, password: PASSWORD },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
@@ -79,7 +93,9 @@ describe('legacy login', () => {
 
   it('refuses a body without a password or with extra fields', async () => {
     expect((await call('POST', LOGIN, { body: { login: staff.login } })).status).toBe(400);
-    expect((await call('POST', LOGIN, { body: { login: staff.login, password: PASSWORD, admin: true } })).status).toBe(400);
+    expect((await call('POST', LOGIN, { body: { login: staff.login, password: PASSWORD, admin: true } })).status).toBe(
+      400,
+    );
   });
 });
 

@@ -20,14 +20,30 @@ afterEach(() => {
 
 async function makeAdmin(passwordHash?: string): Promise<Administrator> {
   const login = `pw-${randomUUID()}@test.local`;
-  return createAdministrator({ login, email: login, name: 'Password Staff', permissions: [], vendorUser: 0, ...(passwordHash ? { passwordHash } : {}) });
+  return createAdministrator({
+    login,
+    email: login,
+    name: 'Password Staff',
+    permissions: [],
+    vendorUser: 0,
+    ...(passwordHash ? { passwordHash } : {}),
+  });
 }
 
 const tokenOf = (admin: Administrator) =>
-  issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: [], vendorUser: false, authTime: epochSeconds() });
-const login = (admin: Administrator, password: string) => call('POST', '/api/v2/auth/legacy/login', { body: { login: admin.login, password } });
+  issueToken({
+    kind: 'admin',
+    id: admin.id,
+    login: admin.login,
+    permissions: [],
+    vendorUser: false,
+    authTime: epochSeconds(),
+  });
+const login = (admin: Administrator, password: string) =>
+  call('POST', '/api/v2/auth/legacy/login', { body: { login: admin.login, password } });
 const forgot = (email: string) => call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } });
-const reset = (token: string, newPassword: string) => call('POST', '/api/v2/auth/legacy/reset-password', { body: { token, newPassword } });
+const reset = (token: string, newPassword: string) =>
+  call('POST', '/api/v2/auth/legacy/reset-password', { body: { token, newPassword } });
 
 interface StoredEmail {
   from: string;
@@ -54,7 +70,10 @@ async function tokenFromMail(address: string): Promise<string> {
 describe('POST /auth/legacy/change-password', () => {
   it('sets the new password after checking the old one', async () => {
     const admin = await makeAdmin(await hashPassword(OLD));
-    const response = await call('POST', '/api/v2/auth/legacy/change-password', { token: await tokenOf(admin), body: { oldPassword: OLD, newPassword: NEW } });
+    const response = await call('POST', '/api/v2/auth/legacy/change-password', {
+      token: await tokenOf(admin),
+      body: { oldPassword: OLD, newPassword: NEW },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, message: expect.any(String) });
     expect((await login(admin, NEW)).status).toBe(200);
@@ -63,7 +82,10 @@ describe('POST /auth/legacy/change-password', () => {
 
   it('refuses a wrong old password, naming the field, and keeps the password', async () => {
     const admin = await makeAdmin(await hashPassword(OLD));
-    const response = await call('POST', '/api/v2/auth/legacy/change-password', { token: await tokenOf(admin), body: { oldPassword: 'not-the-old-one', newPassword: NEW } });
+    const response = await call('POST', '/api/v2/auth/legacy/change-password', {
+      token: await tokenOf(admin),
+      body: { oldPassword: 'not-the-old-one', newPassword: NEW },
+    });
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual([{ path: 'body.oldPassword', message: expect.any(String) }]);
     expect((await login(admin, OLD)).status).toBe(200);
@@ -75,14 +97,20 @@ describe('POST /auth/legacy/change-password', () => {
     ['equal to the old one', OLD],
   ])('refuses a new password %s', async (_name, newPassword) => {
     const admin = await makeAdmin(await hashPassword(OLD));
-    const response = await call('POST', '/api/v2/auth/legacy/change-password', { token: await tokenOf(admin), body: { oldPassword: OLD, newPassword } });
+    const response = await call('POST', '/api/v2/auth/legacy/change-password', {
+      token: await tokenOf(admin),
+      body: { oldPassword: OLD, newPassword },
+    });
     expect(response.status).toBe(400);
     expect(response.body.errors[0].path).toBe('body.newPassword');
   });
 
   it('answers 403 for an account that signs in through the identity provider', async () => {
     const admin = await makeAdmin();
-    const response = await call('POST', '/api/v2/auth/legacy/change-password', { token: await tokenOf(admin), body: { oldPassword: OLD, newPassword: NEW } });
+    const response = await call('POST', '/api/v2/auth/legacy/change-password', {
+      token: await tokenOf(admin),
+      body: { oldPassword: OLD, newPassword: NEW },
+    });
     expect(response.status).toBe(403);
   });
 
@@ -90,7 +118,10 @@ describe('POST /auth/legacy/change-password', () => {
     const admin = await makeAdmin(await hashPassword(OLD));
     process.env.SITE_AUTH_METHOD = 'idp';
     resetConfigForTests();
-    const response = await call('POST', '/api/v2/auth/legacy/change-password', { token: await tokenOf(admin), body: { oldPassword: OLD, newPassword: NEW } });
+    const response = await call('POST', '/api/v2/auth/legacy/change-password', {
+      token: await tokenOf(admin),
+      body: { oldPassword: OLD, newPassword: NEW },
+    });
     expect(response.status).toBe(403);
   });
 });
@@ -139,7 +170,8 @@ describe('POST /auth/legacy/forgot-password', () => {
 
   it('counts the address case-insensitively', async () => {
     const email = `Case-${randomUUID()}@test.local`;
-    for (const variant of [email, email.toLowerCase(), email.toUpperCase()]) expect((await forgot(variant)).status).toBe(200);
+    for (const variant of [email, email.toLowerCase(), email.toUpperCase()])
+      expect((await forgot(variant)).status).toBe(200);
     expect((await forgot(email)).status).toBe(429);
   });
 
@@ -173,13 +205,16 @@ describe('POST /auth/legacy/reset-password', () => {
     const admin = await makeAdmin(await hashPassword(OLD));
     await forgot(admin.email);
     const token = await tokenFromMail(admin.email);
-    const results = await Promise.all([reset(token, 'concurrent-one-password'), reset(token, 'concurrent-two-password')]);
+    const results = await Promise.all([
+      reset(token, 'concurrent-one-password'),
+      reset(token, 'concurrent-two-password'),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     const winner = results[0]!.status === 200 ? 'concurrent-one-password' : 'concurrent-two-password';
     expect((await login(admin, winner)).status).toBe(200);
   });
 
-  it('voids the administrator\'s other outstanding tokens', async () => {
+  it("voids the administrator's other outstanding tokens", async () => {
     const admin = await makeAdmin(await hashPassword(OLD));
     await forgot(admin.email);
     const older = await tokenFromMail(admin.email);

@@ -15,8 +15,16 @@ import { adminToken } from '../support/tokens.ts';
 async function withoutPositions(eventIds: number[]): Promise<number> {
   let removed = 0;
   for (const eventId of eventIds) {
-    const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pos)', ExpressionAttributeValues: { ':pk': keys.eventItems(eventId).value, ':pos': 'POS#' }, Limit: 1000 }));
-    for (const item of Items) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
+    const { Items = [] } = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pos)',
+        ExpressionAttributeValues: { ':pk': keys.eventItems(eventId).value, ':pos': 'POS#' },
+        Limit: 1000,
+      }),
+    );
+    for (const item of Items)
+      await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
     removed += Items.length;
   }
   return removed;
@@ -26,22 +34,44 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
   it('recounts every list block of older events so deep _offset pages are right again, re-runs to the same state, and resumes after its checkpoint', async () => {
     const token = await adminToken(['tickets:read'], 717_402);
     const granted = await seedEvent({ title: 'Expo', ticketTypes: [{ name: 'Expo', price: 5, total: 10 }], teams: [] });
-    const event = await seedEvent({ ticketTypes: [{ name: 'Race', price: 40, total: 1000 }, { name: 'Race + expo', price: 60, total: 1000, grants: [granted.id] }] });
+    const event = await seedEvent({
+      ticketTypes: [
+        { name: 'Race', price: 40, total: 1000 },
+        { name: 'Race + expo', price: 60, total: 1000, grants: [granted.id] },
+      ],
+    });
     const [race, pass] = event.ticketTypes.map((type) => type.id) as [number, number];
     const red = event.teams[0]!.id;
-    const records = await writeTickets(event, 650, (n) => ({ typeId: n % 3 === 0 ? pass : race, teamId: n % 2 ? red : null, processState: n % 5 === 0 ? PROCESS_STATE.cancelled : PROCESS_STATE.active }));
-    const ids = (pick: (record: (typeof records)[number]) => boolean) => records.filter(pick).map((record) => record.id).sort((a, b) => a - b);
+    const records = await writeTickets(event, 650, (n) => ({
+      typeId: n % 3 === 0 ? pass : race,
+      teamId: n % 2 ? red : null,
+      processState: n % 5 === 0 ? PROCESS_STATE.cancelled : PROCESS_STATE.active,
+    }));
+    const ids = (pick: (record: (typeof records)[number]) => boolean) =>
+      records
+        .filter(pick)
+        .map((record) => record.id)
+        .sort((a, b) => a - b);
     const cases = [
       { query: `event=${event.id}`, expected: ids(() => true) },
-      { query: `event=${event.id}&teams=${red}&exclude_process_states=4`, expected: ids((r) => r.teamId === red && r.processState !== PROCESS_STATE.cancelled) },
+      {
+        query: `event=${event.id}&teams=${red}&exclude_process_states=4`,
+        expected: ids((r) => r.teamId === red && r.processState !== PROCESS_STATE.cancelled),
+      },
       { query: `event=${event.id}&ticket_types=${pass}`, expected: ids((r) => r.typeId === pass) },
       { query: `accessEvents=${granted.id}`, expected: ids((r) => r.typeId === pass) },
     ];
     const deepPage = async ({ query, expected }: (typeof cases)[number]) => {
       const offset = expected.length - 7;
-      const { result, reads } = await countReads(() => call('GET', `/api/v2/tickets?${query}&_offset=${offset}&_limit=5`, { token }));
+      const { result, reads } = await countReads(() =>
+        call('GET', `/api/v2/tickets?${query}&_offset=${offset}&_limit=5`, { token }),
+      );
       expect(result.status, query).toBe(200);
-      return { got: result.body.data.map((ticket: { id: number }) => ticket.id), want: expected.slice(offset, offset + 5), itemsRead: reads.itemsRead };
+      return {
+        got: result.body.data.map((ticket: { id: number }) => ticket.id),
+        want: expected.slice(offset, offset + 5),
+        itemsRead: reads.itemsRead,
+      };
     };
 
     expect(await withoutPositions([event.id, granted.id])).toBeGreaterThan(0);
@@ -52,7 +82,11 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
 
     const run = randomUUID();
     const seen: string[] = [];
-    const first = await backfillListPositions({ events: [event.id, granted.id], run, progress: (done, total) => seen.push(`${done}/${total}`) });
+    const first = await backfillListPositions({
+      events: [event.id, granted.id],
+      run,
+      progress: (done, total) => seen.push(`${done}/${total}`),
+    });
     expect(first).toMatchObject({ events: 2, tickets: 650 });
     expect(seen).toEqual(['1/2', '2/2']);
     for (const each of cases) {
@@ -61,7 +95,11 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
       expect(itemsRead, each.query).toBeLessThan(300);
     }
     // Resumes: both events are done, so the same run does nothing more; a restart recounts to the same blocks.
-    expect(await backfillListPositions({ events: [event.id, granted.id], run })).toEqual({ events: 0, tickets: 0, blocks: 0 });
+    expect(await backfillListPositions({ events: [event.id, granted.id], run })).toEqual({
+      events: 0,
+      tickets: 0,
+      blocks: 0,
+    });
     expect(await backfillListPositions({ events: [event.id, granted.id], run, restart: true })).toEqual(first);
     for (const each of cases) {
       const { got, want } = await deepPage(each);

@@ -31,13 +31,24 @@ describe('the embedded stand-ins answer the real AWS SDK clients', () => {
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: TABLE_NAME, Item: { PK: `SMOKE#${randomUUID()}`, SK: 'OTHER' } } },
-          { Update: { TableName: TABLE_NAME, Key: key, UpdateExpression: 'SET n = :n', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':n': 1 } } },
+          {
+            Update: {
+              TableName: TABLE_NAME,
+              Key: key,
+              UpdateExpression: 'SET n = :n',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: { ':n': 1 },
+            },
+          },
         ],
       }),
     );
     const error = await attempt.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionCanceledException);
-    expect((error as TransactionCanceledException).CancellationReasons?.map((reason) => reason.Code)).toEqual(['None', 'ConditionalCheckFailed']);
+    expect((error as TransactionCanceledException).CancellationReasons?.map((reason) => reason.Code)).toEqual([
+      'None',
+      'ConditionalCheckFailed',
+    ]);
   });
 
   it('s3rver stores objects byte for byte and serves them over plain HTTP', async () => {
@@ -66,12 +77,16 @@ describe('the embedded stand-ins answer the real AWS SDK clients', () => {
         Content: { Simple: { Subject: { Data: subject }, Body: { Text: { Data: 'Hello' } } } },
       }),
     );
-    const store = (await (await fetch(`${process.env.SES_STORE_URL}/store`)).json()) as { emails: { subject: string; destination: { to: string[] } }[] };
+    const store = (await (await fetch(`${process.env.SES_STORE_URL}/store`)).json()) as {
+      emails: { subject: string; destination: { to: string[] } }[];
+    };
     expect(store.emails.find((email) => email.subject === subject)?.destination.to).toEqual(['someone@ticketing.test']);
   });
 
   it('cognito-local creates user pools', async () => {
-    const { UserPool } = await new CognitoIdentityProviderClient({}).send(new CreateUserPoolCommand({ PoolName: `smoke-${randomUUID()}` }));
+    const { UserPool } = await new CognitoIdentityProviderClient({}).send(
+      new CreateUserPoolCommand({ PoolName: `smoke-${randomUUID()}` }),
+    );
     expect(UserPool?.Id).toMatch(/^local_/);
   });
 });

@@ -20,18 +20,32 @@ describe('the local API server', () => {
   });
   afterAll(() => api.close());
 
-  const get = (path: string, init: RequestInit = {}) => fetch(`${api.url}${path}`, { ...init, headers: { origin: ALLOWED_ORIGIN, ...init.headers } });
+  const get = (path: string, init: RequestInit = {}) =>
+    fetch(`${api.url}${path}`, { ...init, headers: { origin: ALLOWED_ORIGIN, ...init.headers } });
   const securityAndCors = (headers: Headers) =>
     Object.fromEntries(
-      ['cache-control', 'content-security-policy', 'referrer-policy', 'strict-transport-security', 'x-content-type-options', 'x-frame-options', 'access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'vary'].map(
-        (name) => [name, headers.get(name)],
-      ),
+      [
+        'cache-control',
+        'content-security-policy',
+        'referrer-policy',
+        'strict-transport-security',
+        'x-content-type-options',
+        'x-frame-options',
+        'access-control-allow-origin',
+        'access-control-allow-credentials',
+        'access-control-expose-headers',
+        'vary',
+      ].map((name) => [name, headers.get(name)]),
     );
 
   it('answers unmatched routes (404, 405) with the same security and CORS headers as a handler answer', async () => {
     const matched = await get('/api/v2/auth/me');
     expect(matched.status).toBe(401);
-    await checkHttpAnswer('GET', matched.url, { status: matched.status, headers: matched.headers, raw: await matched.clone().text() });
+    await checkHttpAnswer('GET', matched.url, {
+      status: matched.status,
+      headers: matched.headers,
+      raw: await matched.clone().text(),
+    });
     const expected = securityAndCors(matched.headers);
     expect(expected['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
     expect(expected['content-security-policy']).toBeTruthy();
@@ -82,27 +96,35 @@ describe('a front-end server', () => {
     expect(response.status).toBe(503);
   });
 
-  it.each([0, 1])('serves its files and falls back to index.html for client routes and escapes (origin %i)', async (index) => {
-    const origin = frontEnd.origins[index]!;
-    const page = await readFile('infra/pages/admin/index.html', 'utf8');
-    const root = await fetch(`${origin}/`);
-    expect(root.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(await root.text()).toBe(page);
-    expect(await (await fetch(`${origin}/tickets/42?tab=x`)).text()).toBe(page);
-    const script = await fetch(`${origin}/app.js`);
-    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(await script.text()).toBe(await readFile('infra/pages/admin/app.js', 'utf8'));
-    // Sent verbatim (fetch would normalise): '..' segments, and encoded slashes that decode into them.
-    expect(await rawGet(origin, '/../../../package.json')).toBe(page);
-    expect(await rawGet(origin, '/..%2f..%2f..%2fpackage.json')).toBe(page);
-  });
+  it.each([0, 1])(
+    'serves its files and falls back to index.html for client routes and escapes (origin %i)',
+    async (index) => {
+      const origin = frontEnd.origins[index]!;
+      const page = await readFile('infra/pages/admin/index.html', 'utf8');
+      const root = await fetch(`${origin}/`);
+      expect(root.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await root.text()).toBe(page);
+      expect(await (await fetch(`${origin}/tickets/42?tab=x`)).text()).toBe(page);
+      const script = await fetch(`${origin}/app.js`);
+      expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(await script.text()).toBe(await readFile('infra/pages/admin/app.js', 'utf8'));
+      // Sent verbatim (fetch would normalise): '..' segments, and encoded slashes that decode into them.
+      expect(await rawGet(origin, '/../../../package.json')).toBe(page);
+      expect(await rawGet(origin, '/..%2f..%2f..%2fpackage.json')).toBe(page);
+    },
+  );
 
   it('proxies /api/* with method, path, query, body and the browser headers except Host, and passes every answer header back', async () => {
     frontEnd.proxyTo(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
     const origin = frontEnd.origins[0];
     const response = await fetch(`${origin}/api/v2/my-account?x=1&y=%20`, {
       method: 'PUT',
-      headers: { origin, cookie: '__Host-ticketing-auth=abc', 'x-requested-with': 'fetch', 'content-type': 'application/json' },
+      headers: {
+        origin,
+        cookie: '__Host-ticketing-auth=abc',
+        'x-requested-with': 'fetch',
+        'content-type': 'application/json',
+      },
       body: '{"login":"a"}',
     });
     expect(response.status).toBe(201);

@@ -17,7 +17,14 @@ afterEach(() => {
 
 async function makeAdmin(): Promise<Administrator> {
   const login = `throttle-${randomUUID()}@test.local`;
-  return createAdministrator({ login, email: login, name: 'Throttle Staff', permissions: [], vendorUser: 0, passwordHash: await hashPassword(PASSWORD) });
+  return createAdministrator({
+    login,
+    email: login,
+    name: 'Throttle Staff',
+    permissions: [],
+    vendorUser: 0,
+    passwordHash: await hashPassword(PASSWORD),
+  });
 }
 
 let addresses = 0;
@@ -49,7 +56,9 @@ describe('throttled legacy logins', () => {
   it('40 wrong passwords sent at once from one network check at most 5 of them; the rest are 429', async () => {
     const admin = await makeAdmin();
     const client = newAddress();
-    const statuses = (await Promise.all(Array.from({ length: 40 }, (_, i) => legacyLogin(admin.login, `parallel-guess-${i}`, client)))).map((answer) => answer.status);
+    const statuses = (
+      await Promise.all(Array.from({ length: 40 }, (_, i) => legacyLogin(admin.login, `parallel-guess-${i}`, client)))
+    ).map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(PAIR_RULE.failures);
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(40 - PAIR_RULE.failures);
     expect(new Set(statuses)).toEqual(new Set([401, 429]));
@@ -82,7 +91,8 @@ describe('throttled legacy logins', () => {
     const client = newAddress();
     const waits: number[] = [];
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < PAIR_RULE.failures; i++) expect((await legacyLogin(login, 'a-wrong-password', client)).status).toBe(401);
+      for (let i = 0; i < PAIR_RULE.failures; i++)
+        expect((await legacyLogin(login, 'a-wrong-password', client)).status).toBe(401);
       const refused = await legacyLogin(login, 'a-wrong-password', client);
       expect(refused.status).toBe(429);
       waits.push(Number(refused.headers['retry-after']));
@@ -106,10 +116,28 @@ describe('throttled legacy logins', () => {
   it('counts IPv6 clients by their /64: new addresses in one /64 share its limit, another /64 has its own', async () => {
     const prefix = `2001:db8:${(addresses++ % 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
     for (let i = 0; i < CLIENT_RULE.failures; i++) {
-      expect((await legacyLogin(`nobody-${randomUUID()}@test.local`, 'a-wrong-password', `${prefix}:${i.toString(16)}::${i + 1}`)).status).toBe(401);
+      expect(
+        (
+          await legacyLogin(
+            `nobody-${randomUUID()}@test.local`,
+            'a-wrong-password',
+            `${prefix}:${i.toString(16)}::${i + 1}`,
+          )
+        ).status,
+      ).toBe(401);
     }
-    expect((await legacyLogin(`nobody-${randomUUID()}@test.local`, 'a-wrong-password', `${prefix}:ffff:ffff:ffff:1`)).status).toBe(429);
-    expect((await legacyLogin(`nobody-${randomUUID()}@test.local`, 'a-wrong-password', `${prefix.replace(/:[0-9a-f]+$/, ':1')}::1`)).status).not.toBe(429);
+    expect(
+      (await legacyLogin(`nobody-${randomUUID()}@test.local`, 'a-wrong-password', `${prefix}:ffff:ffff:ffff:1`)).status,
+    ).toBe(429);
+    expect(
+      (
+        await legacyLogin(
+          `nobody-${randomUUID()}@test.local`,
+          'a-wrong-password',
+          `${prefix.replace(/:[0-9a-f]+$/, ':1')}::1`,
+        )
+      ).status,
+    ).not.toBe(429);
   });
 
   it('logs each failure with a keyed hash of the login, never the login itself, and the client network', async () => {
@@ -117,11 +145,21 @@ describe('throttled legacy logins', () => {
     const client = newAddress();
     const login = `nobody-${randomUUID()}@test.local`;
     expect((await legacyLogin(login, 'a-wrong-password', client)).status).toBe(401);
-    expect(warn).toHaveBeenCalledWith('Failed login', expect.objectContaining({ login: 'legacy', account: expect.stringMatching(/^hmac:[0-9a-f]{16}$/), clientAddress: client, reason: 'wrong_credentials' }));
+    expect(warn).toHaveBeenCalledWith(
+      'Failed login',
+      expect.objectContaining({
+        login: 'legacy',
+        account: expect.stringMatching(/^hmac:[0-9a-f]{16}$/),
+        clientAddress: client,
+        reason: 'wrong_credentials',
+      }),
+    );
     expect(JSON.stringify(warn.mock.calls)).not.toContain(login);
     // The same login gives the same digest (an attack on one account reads as one).
     expect((await legacyLogin(login, 'another-wrong-password', client)).status).toBe(401);
-    const digests = warn.mock.calls.filter(([message]) => message === 'Failed login').map(([, fields]) => (fields as { account: string }).account);
+    const digests = warn.mock.calls
+      .filter(([message]) => message === 'Failed login')
+      .map(([, fields]) => (fields as { account: string }).account);
     expect(new Set(digests).size).toBe(1);
   });
 
@@ -130,7 +168,11 @@ describe('throttled legacy logins', () => {
     const client = newAddress();
     const token = (await legacyLogin(admin.login, PASSWORD, client)).body.data.jwt as string;
     const change = (oldPassword: string) =>
-      call('POST', '/api/v2/auth/legacy/change-password', { token, body: { oldPassword, newPassword: 'a-brand-new-password-9' }, sourceIp: client });
+      call('POST', '/api/v2/auth/legacy/change-password', {
+        token,
+        body: { oldPassword, newPassword: 'a-brand-new-password-9' },
+        sourceIp: client,
+      });
     for (let i = 0; i < PAIR_RULE.failures; i++) expect((await change(`wrong-old-${i}`)).status).toBe(400);
     expect((await change(PASSWORD)).status).toBe(429);
     expect((await legacyLogin(admin.login, PASSWORD, client)).status).toBe(429);
@@ -138,11 +180,13 @@ describe('throttled legacy logins', () => {
 });
 
 describe('throttled forgot-password', () => {
-  const forgot = (email: string, sourceIp: string) => call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email }, sourceIp });
+  const forgot = (email: string, sourceIp: string) =>
+    call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email }, sourceIp });
 
   it(`sends at most ${FORGOT_PASSWORD_CLIENT_LIMIT} per client address in an hour, whatever the addresses`, async () => {
     const client = newAddress();
-    for (let i = 0; i < FORGOT_PASSWORD_CLIENT_LIMIT; i++) expect((await forgot(`nobody-${randomUUID()}@test.local`, client)).status).toBe(200);
+    for (let i = 0; i < FORGOT_PASSWORD_CLIENT_LIMIT; i++)
+      expect((await forgot(`nobody-${randomUUID()}@test.local`, client)).status).toBe(200);
     const refused = await forgot(`nobody-${randomUUID()}@test.local`, client);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
@@ -151,22 +195,32 @@ describe('throttled forgot-password', () => {
 
   it(`${FORGOT_PASSWORD_CLIENT_LIMIT * 3} requests sent at once from one client send at most ${FORGOT_PASSWORD_CLIENT_LIMIT}`, async () => {
     const client = newAddress();
-    const statuses = (await Promise.all(Array.from({ length: FORGOT_PASSWORD_CLIENT_LIMIT * 3 }, () => forgot(`nobody-${randomUUID()}@test.local`, client)))).map((answer) => answer.status);
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: FORGOT_PASSWORD_CLIENT_LIMIT * 3 }, () =>
+          forgot(`nobody-${randomUUID()}@test.local`, client),
+        ),
+      )
+    ).map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(FORGOT_PASSWORD_CLIENT_LIMIT);
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(FORGOT_PASSWORD_CLIENT_LIMIT * 2);
     expect(new Set(statuses)).toEqual(new Set([200, 429]));
   });
 
-  it('a stranger using up an address\'s requests cannot block its owner: the mailed links still work', async () => {
+  it("a stranger using up an address's requests cannot block its owner: the mailed links still work", async () => {
     const admin = await makeAdmin();
     const stranger = newAddress();
     for (let i = 0; i < FORGOT_PASSWORD_LIMIT; i++) expect((await forgot(admin.email, stranger)).status).toBe(200);
     expect((await forgot(admin.email, newAddress())).status).toBe(429);
-    const { emails } = (await (await fetch(`${process.env.SES_STORE_URL}/store`)).json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] };
+    const { emails } = (await (await fetch(`${process.env.SES_STORE_URL}/store`)).json()) as {
+      emails: { destination: { to: string[] }; body: { text?: string } }[];
+    };
     const mails = emails.filter((mail) => mail.destination.to.includes(admin.email));
     expect(mails).toHaveLength(FORGOT_PASSWORD_LIMIT);
     const token = /\/reset-password#token=([A-Za-z0-9_-]+)/.exec(mails[0]!.body.text ?? '')![1]!;
-    const reset = await call('POST', '/api/v2/auth/legacy/reset-password', { body: { token, newPassword: 'the-owners-new-password' } });
+    const reset = await call('POST', '/api/v2/auth/legacy/reset-password', {
+      body: { token, newPassword: 'the-owners-new-password' },
+    });
     expect(reset.status).toBe(200);
   });
 });

@@ -27,7 +27,11 @@ const newCustomer = () => 7_000_000 + randomInt(0, 1_000_000_000);
 /** A window of ten days, far in the future and unique to the test. */
 function newWindow() {
   const from = Date.UTC(2300, 0, 1) / 1000 + randomInt(0, 2_000_000) * DAY;
-  return { from, to: from + 10 * DAY, at: (day: number, hour = 9) => new Date((from + day * DAY + hour * 3600) * 1000).toISOString() };
+  return {
+    from,
+    to: from + 10 * DAY,
+    at: (day: number, hour = 9) => new Date((from + day * DAY + hour * 3600) * 1000).toISOString(),
+  };
 }
 
 const event = (overrides: Partial<NewEvent>) => seedEvent({ title: `Portal ${randomUUID()}`, ...overrides });
@@ -35,7 +39,13 @@ const event = (overrides: Partial<NewEvent>) => seedEvent({ title: `Portal ${ran
 async function list(customerId: number, query: string) {
   const response = await call('GET', `${BASE}/event?${query}`, { token: await customerToken(customerId) });
   expect(response.status, response.raw).toBe(200);
-  return response.body as { totalCount: number; count: number; limit: number; offset: number; data: { id: string; title: string }[] };
+  return response.body as {
+    totalCount: number;
+    count: number;
+    limit: number;
+    offset: number;
+    data: { id: string; title: string }[];
+  };
 }
 const ids = (page: { data: { id: string }[] }) => page.data.map((entry) => Number(entry.id));
 
@@ -54,7 +64,7 @@ describe('GET /my-account/event', () => {
     expect(ids(await list(customer, range))).not.toContain(hiddenUnlinked.id);
   });
 
-  it('answers every field of the spec\'s entry, as strings where the spec says string, with inventory from the kept counts', async () => {
+  it("answers every field of the spec's entry, as strings where the spec says string, with inventory from the kept counts", async () => {
     const shown = await event({
       startsAt: '2300-07-01T08:00:00Z', // BST: +01:00
       timezone: 'Europe/London',
@@ -115,13 +125,20 @@ describe('GET /my-account/event', () => {
     expect(ids(await list(customer, `title=${encodeURIComponent(`City ${tag} Marathon`)}`))).toEqual([city.id]);
     expect(ids(await list(customer, `title=${encodeURIComponent(`city ${tag} marathon`)}`))).toEqual([]);
     expect(ids(await list(customer, `title=${encodeURIComponent(`City ${tag}`)}`))).toEqual([]);
-    expect(ids(await list(customer, `title=${encodeURIComponent(`City ${tag}%`)}`)).sort()).toEqual([city.id, cityHalf.id].sort());
+    expect(ids(await list(customer, `title=${encodeURIComponent(`City ${tag}%`)}`)).sort()).toEqual(
+      [city.id, cityHalf.id].sort(),
+    );
     expect(ids(await list(customer, `title=${encodeURIComponent(`%${tag} Marathon`)}`))).toHaveLength(2);
   });
 
   it('answers wildcard-heavy patterns against a 200-character title (no backtracking), and refuses more than 10 wildcards', async () => {
     const w = newWindow();
-    const long = await event({ title: 'a'.repeat(200), description: 'a'.repeat(2000), startsAt: w.at(1), published: true });
+    const long = await event({
+      title: 'a'.repeat(200),
+      description: 'a'.repeat(2000),
+      startsAt: w.at(1),
+      published: true,
+    });
     const customer = newCustomer();
     const range = `fromEventStart=${w.from}&toEventStart=${w.to}`;
     // These ran for tens of seconds as a regular expression; each is a plain answer now.
@@ -130,7 +147,9 @@ describe('GET /my-account/event', () => {
       expect(ids(await list(customer, `search=${encodeURIComponent(pattern.slice(0, 100))}&${range}`))).toEqual([]);
     }
     expect(ids(await list(customer, `title=${encodeURIComponent('%a'.repeat(10))}&${range}`))).toEqual([long.id]);
-    const refused = await call('GET', `${BASE}/event?search=${encodeURIComponent('%a'.repeat(11))}`, { token: await customerToken(customer) });
+    const refused = await call('GET', `${BASE}/event?search=${encodeURIComponent('%a'.repeat(11))}`, {
+      token: await customerToken(customer),
+    });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain('at most 10 % wildcards');
   });
@@ -139,18 +158,29 @@ describe('GET /my-account/event', () => {
     const w = newWindow();
     const word = `Zq${randomUUID().slice(0, 6)}`;
     const inTitle = await event({ title: `The ${word} run`, startsAt: w.at(1), published: true });
-    const inDescription = await event({ description: `Along the ${word.toUpperCase()} canal`, startsAt: w.at(2), published: true });
+    const inDescription = await event({
+      description: `Along the ${word.toUpperCase()} canal`,
+      startsAt: w.at(2),
+      published: true,
+    });
     const inVenue = await event({ venue: `${word.toLowerCase()} stadium`, startsAt: w.at(3), published: true });
     const inAddress = await event({ venueAddress: `1 ${word} Road`, startsAt: w.at(4), published: true });
     await event({ shortDescription: word, startsAt: w.at(5), published: true }); // not a searched field
-    const page = await list(newCustomer(), `search=${word.toLowerCase()}&fromEventStart=${w.from}&toEventStart=${w.to}`);
+    const page = await list(
+      newCustomer(),
+      `search=${word.toLowerCase()}&fromEventStart=${w.from}&toEventStart=${w.to}`,
+    );
     expect(ids(page)).toEqual([inTitle.id, inDescription.id, inVenue.id, inAddress.id]);
     expect(page.totalCount).toBe(4);
   });
 
   it('bounds by start time (inclusive), where false means unbounded', async () => {
     const w = newWindow();
-    const [a, b, c] = [await event({ startsAt: w.at(1), published: true }), await event({ startsAt: w.at(2), published: true }), await event({ startsAt: w.at(3), published: true })];
+    const [a, b, c] = [
+      await event({ startsAt: w.at(1), published: true }),
+      await event({ startsAt: w.at(2), published: true }),
+      await event({ startsAt: w.at(3), published: true }),
+    ];
     const customer = newCustomer();
     const startOf = (day: number) => Date.parse(w.at(day)) / 1000;
     expect(ids(await list(customer, `fromEventStart=${startOf(2)}&toEventStart=${w.to}`))).toEqual([b.id, c.id]);
@@ -169,7 +199,10 @@ describe('GET /my-account/event', () => {
     await placeOrder(bought, customer, [bought.ticketTypes[0]!.id]);
     await placeOrder(hiddenBought, customer, [hiddenBought.ticketTypes[0]!.id]);
     await placeOrder(hiddenBought, customer, [hiddenBought.ticketTypes[1]!.id]);
-    expect(ids(await list(customer, `return=orders&fromEventStart=${w.from}&toEventStart=${w.to}`))).toEqual([bought.id, hiddenBought.id]);
+    expect(ids(await list(customer, `return=orders&fromEventStart=${w.from}&toEventStart=${w.to}`))).toEqual([
+      bought.id,
+      hiddenBought.id,
+    ]);
     expect(ids(await list(customer, 'return=orders')).sort()).toEqual([bought.id, hiddenBought.id].sort());
   });
 
@@ -183,7 +216,10 @@ describe('GET /my-account/event', () => {
     await event({ title: `Trail ${tag} C`, venue: 'Harbour', startsAt: w.at(2), published: true }); // venue
     const early = await event({ title: `Trail ${tag} D`, venue: 'Forest Lodge', startsAt: w.at(0) }); // before the range
     await placeOrder(early, customer, [early.ticketTypes[0]!.id]);
-    const page = await list(customer, `title=${encodeURIComponent(`Trail ${tag}%`)}&search=forest&return=orders&fromEventStart=${w.from + DAY}&toEventStart=${w.to}`);
+    const page = await list(
+      customer,
+      `title=${encodeURIComponent(`Trail ${tag}%`)}&search=forest&return=orders&fromEventStart=${w.from + DAY}&toEventStart=${w.to}`,
+    );
     expect(ids(page)).toEqual([hit.id]);
   });
 
@@ -225,12 +261,18 @@ describe('GET /my-account/event beyond one read', () => {
     const made: number[] = [];
     // PORTAL_EVENT_CAP + 1 published events in the window's first and last days.
     for (let batch = 0; batch < (PORTAL_EVENT_CAP + 1) / 20; batch++) {
-      const events = await Promise.all(Array.from({ length: 20 }, (_, n) => event({ startsAt: w.at((batch * 20 + n) % 2 === 0 ? 1 : 8), published: true, ticketTypes: [], teams: [] })));
+      const events = await Promise.all(
+        Array.from({ length: 20 }, (_, n) =>
+          event({ startsAt: w.at((batch * 20 + n) % 2 === 0 ? 1 : 8), published: true, ticketTypes: [], teams: [] }),
+        ),
+      );
       made.push(...events.map((created) => created.id));
     }
     expect(made.length).toBeGreaterThan(PORTAL_EVENT_CAP);
     const customer = newCustomer();
-    const whole = await call('GET', `${BASE}/event?fromEventStart=${w.from}&toEventStart=${w.to}`, { token: await customerToken(customer) });
+    const whole = await call('GET', `${BASE}/event?fromEventStart=${w.from}&toEventStart=${w.to}`, {
+      token: await customerToken(customer),
+    });
     expect(whole.status).toBe(400);
     expect(whole.body.errors[0].path).toBe('query.fromEventStart');
     expect(whole.headers['x-list-truncated']).toBeUndefined();
@@ -240,7 +282,8 @@ describe('GET /my-account/event beyond one read', () => {
     const inHalf = made.filter((_, n) => n % 2 === 0);
     expect(first.totalCount).toBe(inHalf.length);
     const seen: number[] = [];
-    for (let offset = 0; offset < first.totalCount; offset += 100) seen.push(...ids(await list(customer, `${half}&_limit=100&_offset=${offset}`)));
+    for (let offset = 0; offset < first.totalCount; offset += 100)
+      seen.push(...ids(await list(customer, `${half}&_limit=100&_offset=${offset}`)));
     expect(seen.sort((a, b) => a - b)).toEqual(inHalf.sort((a, b) => a - b));
   }, 120_000);
 });
@@ -260,7 +303,7 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
       ],
     });
 
-  it('answers an accessible event\'s types by ordering then id, and its waves by start time in the event\'s offset', async () => {
+  it("answers an accessible event's types by ordering then id, and its waves by start time in the event's offset", async () => {
     const shown = await hiddenWithWaves();
     const customer = newCustomer();
     await placeOrder(shown, customer, [shown.ticketTypes[0]!.id]);
@@ -276,15 +319,31 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
       { id: String(late!.id), name: 'Late', description: 'After 10:00', ordering: 2, price: 30 },
     ]);
     for (const entry of types.body.data) expect(TicketTypeEntryResource.safeParse(entry).success).toBe(true);
-    expect((await call('GET', `${BASE}/ticket-type/${shown.id}?_limit=1&_offset=1`, { token })).body.data.map((t: { name: string }) => t.name)).toEqual(['Also early']);
+    expect(
+      (await call('GET', `${BASE}/ticket-type/${shown.id}?_limit=1&_offset=1`, { token })).body.data.map(
+        (t: { name: string }) => t.name,
+      ),
+    ).toEqual(['Also early']);
 
     const waves = await call('GET', `${BASE}/wave-time/${shown.id}`, { token });
     expect(waves.status, waves.raw).toBe(200);
     expect(waves.body).toEqual({
       count: 2,
       data: [
-        { id: shown.waveTimes[1]!.id, eventId: shown.id, name: 'Wave A', startTime: '2300-05-01T10:00:00-04:00', capacity: 100 },
-        { id: shown.waveTimes[0]!.id, eventId: shown.id, name: 'Wave B', startTime: '2300-05-01T10:30:00-04:00', capacity: 200 },
+        {
+          id: shown.waveTimes[1]!.id,
+          eventId: shown.id,
+          name: 'Wave A',
+          startTime: '2300-05-01T10:00:00-04:00',
+          capacity: 100,
+        },
+        {
+          id: shown.waveTimes[0]!.id,
+          eventId: shown.id,
+          name: 'Wave B',
+          startTime: '2300-05-01T10:30:00-04:00',
+          capacity: 200,
+        },
       ],
     });
     for (const entry of waves.body.data) expect(WaveTimeResource.safeParse(entry).success).toBe(true);

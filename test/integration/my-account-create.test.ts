@@ -1,4 +1,9 @@
-import { AdminCreateUserCommand, AdminGetUserCommand, CognitoIdentityProviderClient, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  CognitoIdentityProviderClient,
+  UserNotFoundException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
@@ -28,7 +33,8 @@ async function cognitoHasUser(email: string): Promise<boolean> {
   }
 }
 
-const uniqueItem = async (email: string) => (await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerEmailUnique(email) }))).Item;
+const uniqueItem = async (email: string) =>
+  (await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerEmailUnique(email) }))).Item;
 
 describe('POST /my-account (account creation by an administrator)', () => {
   it('creates an unverified account, answers 201 with the customer and mails the verification link to it', async () => {
@@ -69,12 +75,14 @@ describe('POST /my-account (account creation by an administrator)', () => {
     const again = await createAccount({ email: email.toUpperCase(), password: PASSWORD, name: 'Second' });
     expect(again.status).toBe(409);
     expect(again.body.reason).toBe('email_taken');
-    expect((await mailTo(email))).toHaveLength(1);
+    expect(await mailTo(email)).toHaveLength(1);
   });
 
   it('answers 409 email_taken when Cognito has the address already, and writes no record', async () => {
     const email = newAddress();
-    await cognito.send(new AdminCreateUserCommand({ UserPoolId: poolId(), Username: email, MessageAction: 'SUPPRESS' }));
+    await cognito.send(
+      new AdminCreateUserCommand({ UserPoolId: poolId(), Username: email, MessageAction: 'SUPPRESS' }),
+    );
     const response = await createAccount({ email, password: PASSWORD, name: 'Late Comer' });
     expect(response.status).toBe(409);
     expect(response.body.reason).toBe('email_taken');
@@ -86,7 +94,9 @@ describe('POST /my-account (account creation by an administrator)', () => {
   it('deletes the Cognito user again when the record cannot be written, so a later attempt starts clean', async () => {
     const email = newAddress();
     // A unique item without a record (as a concurrent creation would leave for a moment): the transaction fails after Cognito.
-    await db.send(new PutCommand({ TableName: tableName(), Item: { ...keys.customerEmailUnique(email), customerId: -1 } }));
+    await db.send(
+      new PutCommand({ TableName: tableName(), Item: { ...keys.customerEmailUnique(email), customerId: -1 } }),
+    );
     const response = await createAccount({ email, password: PASSWORD, name: 'Unlucky' });
     expect(response.status).toBe(409);
     expect(response.body.reason).toBe('email_taken');

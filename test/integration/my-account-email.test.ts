@@ -14,7 +14,7 @@ describe('PUT /my-account/email', () => {
     customer = await signedInCustomer();
   });
 
-  it('sends the account details to the account\'s own address, read back from SES', async () => {
+  it("sends the account details to the account's own address, read back from SES", async () => {
     const before = (await mailTo(customer.email)).length;
     const response = await send(customer, { email: customer.email, type: 'account_details' });
     expect(response.status, response.raw).toBe(200);
@@ -69,7 +69,8 @@ describe('PUT /my-account/email', () => {
 
   it('allows five mails an hour per customer, then answers 429 with Retry-After', async () => {
     const busy = await signedInCustomer();
-    for (let i = 0; i < 5; i++) expect((await send(busy, { email: busy.email, type: 'account_details' })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await send(busy, { email: busy.email, type: 'account_details' })).status).toBe(200);
     const refused = await send(busy, { email: busy.email, type: 'account_details' });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);

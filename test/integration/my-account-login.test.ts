@@ -23,7 +23,9 @@ describe('PUT /my-account (customer login)', () => {
     const { token } = response.body.data;
     expect(response.body.data.expiresAt).toBe(expOf(token));
     expect(response.body.data.expiresAt - claimsOf(token).iat).toBe(response.body.data.expiresIn);
-    expect(response.cookies).toEqual([expect.stringMatching(new RegExp(`^${AUTH_COOKIE}=${token};.*HttpOnly; Secure`))]);
+    expect(response.cookies).toEqual([
+      expect.stringMatching(new RegExp(`^${AUTH_COOKIE}=${token};.*HttpOnly; Secure`)),
+    ]);
 
     const byBearer = await call('GET', '/api/v2/my-account', { token });
     expect(byBearer.status).toBe(200);
@@ -37,7 +39,10 @@ describe('PUT /my-account (customer login)', () => {
     const { email } = await newCustomer();
     expect((await login(email, PASSWORD, await verificationTokenFor(email))).status).toBe(200);
     const sent: string[] = [];
-    db.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), { step: 'initialize', name: 'loginCallCounter' });
+    db.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), {
+      step: 'initialize',
+      name: 'loginCallCounter',
+    });
     try {
       expect((await login(email, PASSWORD)).status).toBe(200);
     } finally {
@@ -122,7 +127,8 @@ describe('PUT /my-account (customer login)', () => {
   it('allows 5 failed attempts per login from one network, then answers 429 with Retry-After there, even for the right password; another network signs in', async () => {
     const { email } = await newCustomer();
     const network = '198.51.100.77';
-    for (let attempt = 0; attempt < 5; attempt++) expect((await login(email, 'not-the-password-123', undefined, network)).status).toBe(401);
+    for (let attempt = 0; attempt < 5; attempt++)
+      expect((await login(email, 'not-the-password-123', undefined, network)).status).toBe(401);
     const limited = await login(email.toUpperCase(), PASSWORD, await verificationTokenFor(email), network);
     expect(limited.status).toBe(429);
     const retryAfter = Number(limited.headers['retry-after']);
@@ -136,13 +142,18 @@ describe('PUT /my-account (customer login)', () => {
 
   it('limits unknown logins exactly like known ones', async () => {
     const nobody = newAddress('nobody');
-    for (let attempt = 0; attempt < 5; attempt++) expect((await login(nobody, PASSWORD, undefined, '198.51.100.79')).status).toBe(401);
+    for (let attempt = 0; attempt < 5; attempt++)
+      expect((await login(nobody, PASSWORD, undefined, '198.51.100.79')).status).toBe(401);
     expect((await login(nobody, PASSWORD, undefined, '198.51.100.79')).status).toBe(429);
   });
 
   it('40 wrong passwords sent at once for one customer check at most 5 of them with the identity provider', async () => {
     const { email } = await newCustomer();
-    const statuses = (await Promise.all(Array.from({ length: 40 }, (_, i) => login(email, `parallel-${i}-wrong`, undefined, '198.51.100.80')))).map((answer) => answer.status);
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) => login(email, `parallel-${i}-wrong`, undefined, '198.51.100.80')),
+      )
+    ).map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
     expect(new Set(statuses)).toEqual(new Set([401, 429]));
   });

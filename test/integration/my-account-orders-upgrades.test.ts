@@ -48,16 +48,31 @@ describe('GET /my-account/payment-processor', () => {
     expect(none.status).toBe(404);
     expect(none.body.detail).toBe('Payment processor not found.');
 
-    await putPaymentProcessor({ provider: 'stripe', publishableKey: 'pk_test_123', currency: 'EUR', mode: 'test', merchantName: 'Race Co' });
+    await putPaymentProcessor({
+      provider: 'stripe',
+      publishableKey: 'pk_test_123',
+      currency: 'EUR',
+      mode: 'test',
+      merchantName: 'Race Co',
+    });
     const set = await call('GET', `${BASE}/payment-processor`, { token });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ count: 1, data: { provider: 'stripe', publishableKey: 'pk_test_123', currency: 'EUR', mode: 'test', merchantName: 'Race Co' } });
+    expect(set.body).toEqual({
+      count: 1,
+      data: {
+        provider: 'stripe',
+        publishableKey: 'pk_test_123',
+        currency: 'EUR',
+        mode: 'test',
+        merchantName: 'Race Co',
+      },
+    });
     expect(PaymentProcessorResource.safeParse(set.body.data).success).toBe(true);
   });
 });
 
 describe('GET /my-account/upgrades/{ticketId}', () => {
-  it('offers the event\'s dearer types, cheapest first, with the difference, the currency and whether there is room', async () => {
+  it("offers the event's dearer types, cheapest first, with the difference, the currency and whether there is room", async () => {
     const ticketId = await standardTicket();
     const response = await upgrades(ticketId);
     expect(response.status, response.raw).toBe(200);
@@ -65,8 +80,26 @@ describe('GET /my-account/upgrades/{ticketId}', () => {
     expect(response.body).toEqual({
       count: 2,
       data: [
-        { ticketId, fromTypeId: standard!.id, targetTypeId: premium!.id, name: 'Premium', description: 'Start pen A and a medal engraving', priceDifference: 55.5, currency: 'EUR', available: true },
-        { ticketId, fromTypeId: standard!.id, targetTypeId: vip!.id, name: 'VIP', description: '', priceDifference: 110, currency: 'EUR', available: false },
+        {
+          ticketId,
+          fromTypeId: standard!.id,
+          targetTypeId: premium!.id,
+          name: 'Premium',
+          description: 'Start pen A and a medal engraving',
+          priceDifference: 55.5,
+          currency: 'EUR',
+          available: true,
+        },
+        {
+          ticketId,
+          fromTypeId: standard!.id,
+          targetTypeId: vip!.id,
+          name: 'VIP',
+          description: '',
+          priceDifference: 110,
+          currency: 'EUR',
+          available: false,
+        },
       ],
     });
     for (const option of response.body.data) expect(UpgradeOptionResource.safeParse(option).success).toBe(true);
@@ -77,10 +110,11 @@ describe('GET /my-account/upgrades/{ticketId}', () => {
     await checkIn(checkedIn, { adminId: 1 });
     await changeTicketStates(cancelled, { processState: PROCESS_STATE.cancelled }, SYSTEM);
     await changeTicketStates(upgraded, { upgradeState: 'upgraded' }, SYSTEM);
-    for (const id of [checkedIn, cancelled, upgraded]) expect((await upgrades(id)).body).toEqual({ count: 0, data: [] });
+    for (const id of [checkedIn, cancelled, upgraded])
+      expect((await upgrades(id)).body).toEqual({ count: 0, data: [] });
   });
 
-  it('answers 404 for another customer\'s ticket, a ticket of no customer, a deleted or unknown one', async () => {
+  it("answers 404 for another customer's ticket, a ticket of no customer, a deleted or unknown one", async () => {
     const ticketId = await standardTicket();
     const stranger = await customerToken(newCustomer());
     const theirs = await upgrades(ticketId, stranger);
@@ -97,9 +131,11 @@ describe('GET /my-account/upgrades/{ticketId}', () => {
   });
 });
 
-describe('another customer\'s data', () => {
-  it('keeps a hidden event bought by one customer out of another\'s ticket types, wave times, events and orders', async () => {
-    const hidden = await seedEvent({ waveTimes: [{ name: 'Only wave', startTime: '2031-01-01T09:00:00Z', capacity: 10 }] });
+describe("another customer's data", () => {
+  it("keeps a hidden event bought by one customer out of another's ticket types, wave times, events and orders", async () => {
+    const hidden = await seedEvent({
+      waveTimes: [{ name: 'Only wave', startTime: '2031-01-01T09:00:00Z', capacity: 10 }],
+    });
     const owner = newCustomer();
     await placeOrder(hidden, owner, [hidden.ticketTypes[0]!.id]);
     const ownerToken = await customerToken(owner);
@@ -112,6 +148,9 @@ describe('another customer\'s data', () => {
     }
     const events = await call('GET', `${BASE}/event?return=orders`, { token });
     expect(events.body.data.map((entry: { id: string }) => entry.id)).not.toContain(String(hidden.id));
-    expect((await call('GET', `${BASE}/orders?event=${hidden.id}`, { token })).body).toMatchObject({ totalCount: 0, data: [] });
+    expect((await call('GET', `${BASE}/orders?event=${hidden.id}`, { token })).body).toMatchObject({
+      totalCount: 0,
+      data: [],
+    });
   });
 });

@@ -75,15 +75,23 @@ beforeAll(async () => {
 });
 
 async function orders(customerId: number, query = '') {
-  const response = await call('GET', `${BASE}/orders${query ? `?${query}` : ''}`, { token: await customerToken(customerId) });
+  const response = await call('GET', `${BASE}/orders${query ? `?${query}` : ''}`, {
+    token: await customerToken(customerId),
+  });
   expect(response.status, response.raw).toBe(200);
-  return response.body as { totalCount: number; count: number; limit: number; offset: number; data: Record<string, any>[] };
+  return response.body as {
+    totalCount: number;
+    count: number;
+    limit: number;
+    offset: number;
+    data: Record<string, any>[];
+  };
 }
 const idsOf = (page: { data: Record<string, any>[] }) => page.data.map((entry) => Number(entry.id));
 const idsOfOrders = (...list: Order[]) => list.map((order) => order.id);
 
 describe('GET /my-account/orders', () => {
-  it('lists only the caller\'s orders, newest first; another customer gets none of them', async () => {
+  it("lists only the caller's orders, newest first; another customer gets none of them", async () => {
     const mine = await orders(customer);
     expect(idsOf(mine)).toEqual(idsOfOrders(o[3]!, o[2]!, o[1]!, o[0]!));
     expect(mine.totalCount).toBe(4);
@@ -94,7 +102,7 @@ describe('GET /my-account/orders', () => {
     expect(idsOf(await orders(other, `event=${eventB.id}`))).toEqual([]);
   });
 
-  it('answers each order\'s fields, with the wave and team on the order', async () => {
+  it("answers each order's fields, with the wave and team on the order", async () => {
     const [entry] = (await orders(customer, `event=${eventA.id}&_limit=100`)).data.slice(-1);
     expect(OrderEntryResource.safeParse(entry).error?.issues).toBeUndefined();
     expect(entry).toEqual({
@@ -139,8 +147,12 @@ describe('GET /my-account/orders', () => {
     expect(idsOf(day)).toEqual(idsOfOrders(o[2]!, o[1]!));
     expect(day.totalCount).toBe(2);
     const instant = encodeURIComponent(o[1]!.purchasedDate);
-    expect(idsOf(await orders(customer, `fromPurchaseDate=${instant}&toPurchaseDate=${instant}`))).toEqual(idsOfOrders(o[1]!));
-    expect(idsOf(await orders(customer, `toPurchaseDate=${encodeURIComponent('2030-03-12T10:30:00+02:00')}`))).toEqual(idsOfOrders(o[1]!, o[0]!));
+    expect(idsOf(await orders(customer, `fromPurchaseDate=${instant}&toPurchaseDate=${instant}`))).toEqual(
+      idsOfOrders(o[1]!),
+    );
+    expect(idsOf(await orders(customer, `toPurchaseDate=${encodeURIComponent('2030-03-12T10:30:00+02:00')}`))).toEqual(
+      idsOfOrders(o[1]!, o[0]!),
+    );
   });
 
   it('combines event, ticket type and date filters', async () => {
@@ -157,15 +169,28 @@ describe('GET /my-account/orders', () => {
 
     const withTickets = (await orders(customer, `event=${eventA.id}&includeTickets=true`)).data[0]!;
     expect(withTickets.tickets).toEqual(
-      o[3]!.ticketIds.map((id, attendee) => ({ id: String(id), status: 'active', name: expect.stringMatching(/\S+ \S+/), price: [35, 90][attendee], attendee })),
+      o[3]!.ticketIds.map((id, attendee) => ({
+        id: String(id),
+        status: 'active',
+        name: expect.stringMatching(/\S+ \S+/),
+        price: [35, 90][attendee],
+        attendee,
+      })),
     );
     expect(withTickets).not.toHaveProperty('transactions');
 
-    const everything = await orders(customer, `event=${eventA.id}&includeTickets=true&includeTrans=true&includeAnswers=true`);
+    const everything = await orders(
+      customer,
+      `event=${eventA.id}&includeTickets=true&includeTrans=true&includeAnswers=true`,
+    );
     for (const entry of everything.data) expect(OrderEntryResource.safeParse(entry).error?.issues).toBeUndefined();
     const full = everything.data[0]!;
-    expect(full.transactions).toEqual([{ amount: 125, processor: 'stripe', reference: expect.any(String), time: expect.any(String) }]);
-    expect(full.answers).toEqual([{ questionId: eventA.questions[0]!.id, answerText: `Booked by customer ${customer}` }]);
+    expect(full.transactions).toEqual([
+      { amount: 125, processor: 'stripe', reference: expect.any(String), time: expect.any(String) },
+    ]);
+    expect(full.answers).toEqual([
+      { questionId: eventA.questions[0]!.id, answerText: `Booked by customer ${customer}` },
+    ]);
     expect(full.tickets[0].attendeeQuestions).toHaveLength(eventA.questions.length);
 
     const answersOnly = (await orders(customer, `event=${eventA.id}&includeAnswers=true`)).data[0]!;
@@ -219,10 +244,16 @@ describe('GET /my-account/orders beyond one read', () => {
     // Ten named events split the bound: 100 orders each. 101 in one of them, and a type filter (no kept count).
     const perPartition = Math.ceil(MAX_ORDERS_READ / 10);
     for (let start = 0; start <= perPartition; start += 20) {
-      await Promise.all(Array.from({ length: Math.min(20, perPartition + 1 - start) }, () => placeOrder(busy, buyer, [busy.ticketTypes[0]!.id])));
+      await Promise.all(
+        Array.from({ length: Math.min(20, perPartition + 1 - start) }, () =>
+          placeOrder(busy, buyer, [busy.ticketTypes[0]!.id]),
+        ),
+      );
     }
     const events = [busy.id, quiet.id, ...Array.from({ length: 8 }, (_, n) => 900_000_000 + n)].join(',');
-    const refused = await call('GET', `${BASE}/orders?event=${events}&ticketType=${quiet.ticketTypes[0]!.id}`, { token: await customerToken(buyer) });
+    const refused = await call('GET', `${BASE}/orders?event=${events}&ticketType=${quiet.ticketTypes[0]!.id}`, {
+      token: await customerToken(buyer),
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].path).toBe('query.fromPurchaseDate');
     // The busy event alone fits the bound: its orders, all of them.
@@ -239,7 +270,11 @@ describe('createOrder', () => {
     expect(order).toMatchObject({ status: 'active', customerId: buyer, eventId: eventA.id, grandTotal: 125 });
     const [first] = order.ticketIds;
     const ticket = await call('GET', `/api/v2/tickets/${first}`, { token: await adminToken(['tickets:read']) });
-    expect(ticket.body.data).toMatchObject({ orderId: order.id, customerId: buyer, waveTimeId: eventA.waveTimes[0]!.id });
+    expect(ticket.body.data).toMatchObject({
+      orderId: order.id,
+      customerId: buyer,
+      waveTimeId: eventA.waveTimes[0]!.id,
+    });
     expect((await listOrderTickets(order.id)).map((t) => t.id)).toEqual(order.ticketIds);
     const page = await listCustomerTickets(buyer, { limit: 1, offset: 1 });
     expect(page.items.map((t) => t.id)).toEqual([order.ticketIds[1]]);

@@ -65,7 +65,7 @@ describe('PATCH /my-account', () => {
 
   it.each([
     ['an unknown field', { nickname: 'Ace' }, 'body.nickname'],
-    ['the name, which is not the update body\'s', { name: 'New Name' }, 'body.name'],
+    ["the name, which is not the update body's", { name: 'New Name' }, 'body.name'],
     ['a string for a boolean', { useInternationalShippingAddress: 'yes' }, 'body.useInternationalShippingAddress'],
     ['a number for a string', { accountNumber: 17 }, 'body.accountNumber'],
     ['a primary address over 500 characters', { primary: 'x'.repeat(501) }, 'body.primary'],
@@ -86,14 +86,23 @@ describe('PATCH /my-account', () => {
 
     const patched = await patchAccount(customer.token, { emailAddress: next.toUpperCase() });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ emailAddress: customer.email, pendingEmailAddress: next, emailVerified: true });
+    expect(patched.body.data).toMatchObject({
+      emailAddress: customer.email,
+      pendingEmailAddress: next,
+      emailVerified: true,
+    });
     expect(await mailTo(next)).toHaveLength(1);
     // Until the token is used, the old address is the login and the new one is nobody's.
     expect((await login(next, PASSWORD)).status).toBe(401);
 
     const switched = await login(customer.email, PASSWORD, await verificationTokenFor(next));
     expect(switched.status).toBe(200);
-    expect(switched.body.data.customer).toMatchObject({ id: customer.id, emailAddress: next, pendingEmailAddress: null, emailVerified: true });
+    expect(switched.body.data.customer).toMatchObject({
+      id: customer.id,
+      emailAddress: next,
+      pendingEmailAddress: null,
+      emailVerified: true,
+    });
 
     const withNew = await login(next, PASSWORD);
     expect(withNew.status).toBe(200);
@@ -110,7 +119,10 @@ describe('PATCH /my-account', () => {
     expect((await login(customer.email, PASSWORD, await verificationTokenFor(next))).status).toBe(200);
 
     const admin = await adminToken(['customers:manage']);
-    const reused = await call('POST', '/api/v2/my-account', { token: admin, body: { email: customer.email, password: PASSWORD, name: 'Successor' } });
+    const reused = await call('POST', '/api/v2/my-account', {
+      token: admin,
+      body: { email: customer.email, password: PASSWORD, name: 'Successor' },
+    });
     expect(reused.status).toBe(201);
   });
 
@@ -127,7 +139,8 @@ describe('PATCH /my-account', () => {
     const probe = await signedInCustomer();
     const taken = await signedInCustomer();
     const client = '198.51.100.90';
-    const ask = (token: string) => call('PATCH', '/api/v2/my-account', { token, body: { emailAddress: taken.email }, sourceIp: client });
+    const ask = (token: string) =>
+      call('PATCH', '/api/v2/my-account', { token, body: { emailAddress: taken.email }, sourceIp: client });
     for (let i = 0; i < EMAIL_LOOKUPS.perCustomer; i++) expect((await ask(probe.token)).status).toBe(409);
     const limited = await ask(probe.token);
     expect(limited.status).toBe(429);
@@ -135,11 +148,22 @@ describe('PATCH /my-account', () => {
     // Throwaway accounts on the same network share the network's allowance.
     const others = await Promise.all(Array.from({ length: 3 }, () => signedInCustomer()));
     const statuses: number[] = [];
-    for (const other of others) for (let i = 0; i < EMAIL_LOOKUPS.perCustomer; i++) statuses.push((await ask(other.token)).status);
-    expect(statuses.filter((status) => status === 409)).toHaveLength(EMAIL_LOOKUPS.perClient - EMAIL_LOOKUPS.perCustomer);
+    for (const other of others)
+      for (let i = 0; i < EMAIL_LOOKUPS.perCustomer; i++) statuses.push((await ask(other.token)).status);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(
+      EMAIL_LOOKUPS.perClient - EMAIL_LOOKUPS.perCustomer,
+    );
     expect(statuses.at(-1)).toBe(429);
     // A plain field change asks nothing about other accounts: not limited.
-    expect((await call('PATCH', '/api/v2/my-account', { token: probe.token, body: { accountNumber: 'STILL-ME' }, sourceIp: client })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', '/api/v2/my-account', {
+          token: probe.token,
+          body: { accountNumber: 'STILL-ME' },
+          sourceIp: client,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('withdraws a pending change when the current address is given again, and its token then does nothing', async () => {

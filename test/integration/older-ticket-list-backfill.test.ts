@@ -21,7 +21,8 @@ async function asBeforeTheRelease(id: number, barcode: string, extra: { barcode?
   await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.barcode(barcode) }));
   await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.ticketPurchaseEntry(id) }));
 }
-const item = async (id: number) => (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(id) }))).Item!;
+const item = async (id: number) =>
+  (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(id) }))).Item!;
 
 describe('the index backfill (bin/maintenance/backfill-ticket-indexes.ts)', () => {
   it('gives older tickets purchasedDate, the update-time keys and their barcode item (the list backfill then their purchase entry), and reports duplicate barcodes', async () => {
@@ -32,7 +33,9 @@ describe('the index backfill (bin/maintenance/backfill-ticket-indexes.ts)', () =
     await asBeforeTheRelease(kept!.id, kept!.barcode);
     await asBeforeTheRelease(copy!.id, copy!.barcode, { barcode: kept!.barcode });
     await asBeforeTheRelease(gone!.id, gone!.barcode);
-    expect(await call('GET', `/api/v2/ticket?barcode=${kept!.barcode}`, { token })).toMatchObject({ body: { totalCount: 0 } });
+    expect(await call('GET', `/api/v2/ticket?barcode=${kept!.barcode}`, { token })).toMatchObject({
+      body: { totalCount: 0 },
+    });
 
     const outcome = await backfillTicketIndexes({ ids: [kept!.id, copy!.id, gone!.id] });
     expect(outcome.updated).toBe(3);
@@ -42,7 +45,10 @@ describe('the index backfill (bin/maintenance/backfill-ticket-indexes.ts)', () =
     const holder = duplicate === kept!.id ? copy! : kept!;
     expect([kept!.id, copy!.id]).toContain(duplicate);
     const backfilled = await item(kept!.id);
-    expect(backfilled).toMatchObject({ purchasedDate: kept!.created, GSI6SK: `${kept!.updated}#${String(kept!.id).padStart(10, '0')}` });
+    expect(backfilled).toMatchObject({
+      purchasedDate: kept!.created,
+      GSI6SK: `${kept!.updated}#${String(kept!.id).padStart(10, '0')}`,
+    });
     expect(await item(copy!.id)).toMatchObject({ GSI6PK: expect.stringMatching(/^TICKET_UPDATES#/) });
     expect(await item(gone!.id)).toMatchObject({ GSI6PK: expect.stringMatching(/^TICKET_UPDATES#/) });
     // The ticket item is in no list index; the list backfill gives the live ones their purchase entry.
@@ -50,15 +56,22 @@ describe('the index backfill (bin/maintenance/backfill-ticket-indexes.ts)', () =
     await backfillTicketLists({ events: [event.id] });
     const entry = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketPurchaseEntry(kept!.id) }));
     expect(entry.Item).toMatchObject({ GSI5PK: keys.eventPurchases(event.id).value });
-    expect((await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketPurchaseEntry(gone!.id) }))).Item).toBeUndefined();
+    expect(
+      (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketPurchaseEntry(gone!.id) }))).Item,
+    ).toBeUndefined();
     const found = await call('GET', `/api/v2/ticket?barcode=${kept!.barcode}`, { token });
     expect(found.body.data.map((ticket: { id: number }) => ticket.id)).toEqual([holder.id]);
     const earliest = [kept!.created, copy!.created].sort()[0];
     const bought = await call('GET', `/api/v2/ticket?eventId=${event.id}&purchasedFrom=${earliest}`, { token });
     // The purchase index answers in (purchasedDate, id) order.
-    const byPurchase = [kept!, copy!].sort((a, b) => a.created.localeCompare(b.created) || a.id - b.id).map((ticket) => ticket.id);
+    const byPurchase = [kept!, copy!]
+      .sort((a, b) => a.created.localeCompare(b.created) || a.id - b.id)
+      .map((ticket) => ticket.id);
     expect(bought.body.data.map((ticket: { id: number }) => ticket.id)).toEqual(byPurchase);
     // Safe to re-run: the same keys again, the duplicate still reported.
-    expect(await backfillTicketIndexes({ ids: [kept!.id, copy!.id] })).toMatchObject({ updated: 2, duplicateBarcodes: [{ ticketId: duplicate }] });
+    expect(await backfillTicketIndexes({ ids: [kept!.id, copy!.id] })).toMatchObject({
+      updated: 2,
+      duplicateBarcodes: [{ ticketId: duplicate }],
+    });
   });
 });

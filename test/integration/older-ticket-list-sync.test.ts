@@ -55,12 +55,20 @@ async function at<T>(ms: number, work: (token: string) => Promise<T>): Promise<T
   }
 }
 const patch = (ms: number, ticket: Ticket, data: Record<string, unknown>) =>
-  at(ms, async (token) => expect((await call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data } })).status).toBe(200));
+  at(ms, async (token) =>
+    expect((await call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data } })).status).toBe(200),
+  );
 const poll = (ms: number, query: string) =>
   at(ms, async (token) => {
     const response = await call('GET', `${LIST}?${query}`, { token });
     expect(response.status, response.raw).toBe(200);
-    return response.body as { totalCount: number; count: number; data: Ticket[]; next: string | null; totalCountIsEstimate?: true };
+    return response.body as {
+      totalCount: number;
+      count: number;
+      data: Ticket[];
+      next: string | null;
+      totalCountIsEstimate?: true;
+    };
   });
 
 describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
@@ -74,7 +82,9 @@ describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
     const all = await poll(from + 10_000, `updatedFrom=${iso(from)}`);
     expect(all.data.map((t) => t.id)).toEqual([tickets[3]!.id, tickets[0]!.id, tickets[2]!.id]);
     // The clock moves on while a request runs: each change is stamped within its second.
-    expect(all.data.map((t) => t.updated.slice(0, 19))).toEqual([1000, 2000, 3000].map((ms) => iso(from + ms).slice(0, 19)));
+    expect(all.data.map((t) => t.updated.slice(0, 19))).toEqual(
+      [1000, 2000, 3000].map((ms) => iso(from + ms).slice(0, 19)),
+    );
     expect(all.totalCount).toBe(3);
     expect(all.totalCountIsEstimate).toBeUndefined();
     expect(all.next).toBeNull();
@@ -97,9 +107,14 @@ describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
     const from = base + 3_600_000;
     const [kept, gone] = await seedTickets(event, event.ticketTypes[1]!.id, 2);
     await patch(from + 1000, kept!, { partyMember: 'Kept' });
-    await at(from + 2000, async (token) => expect((await call('DELETE', `${TICKETS}/${gone!.id}`, { token })).status).toBeLessThan(300));
+    await at(from + 2000, async (token) =>
+      expect((await call('DELETE', `${TICKETS}/${gone!.id}`, { token })).status).toBeLessThan(300),
+    );
     const sync = await poll(from + 5000, `updatedFrom=${iso(from)}`);
-    expect(sync.data.map((t) => [t.id, t.deleted])).toEqual([[kept!.id, 0], [gone!.id, 1]]);
+    expect(sync.data.map((t) => [t.id, t.deleted])).toEqual([
+      [kept!.id, 0],
+      [gone!.id, 1],
+    ]);
     const typed = await poll(from + 5000, `updatedFrom=${iso(from)}&typeId=${event.ticketTypes[1]!.id}&search=kept`);
     expect(typed.data.map((t) => t.id)).toEqual([kept!.id]);
     const listed = await poll(from + 5000, `typeId=${event.ticketTypes[1]!.id}`);
@@ -110,7 +125,8 @@ describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
   it('reads no more index items than the tickets changed since plus one page (8 shard Queries)', async () => {
     const from = base + 7_200_000;
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 6);
-    for (const [n, ticket] of tickets.slice(0, 4).entries()) await patch(from + 1000 * (n + 1), ticket, { partyMember: `Poll ${n}` });
+    for (const [n, ticket] of tickets.slice(0, 4).entries())
+      await patch(from + 1000 * (n + 1), ticket, { partyMember: `Poll ${n}` });
     queries = 0;
     itemsRead = 0;
     const page = await poll(from + 10_000, `updatedFrom=${iso(from)}&_limit=2`);
@@ -126,7 +142,8 @@ describe('a sync walked with next', () => {
   it('reads each shard only up to the page, and a page is always whole: every change exactly once, in (updated, id) order', async () => {
     const from = base + 10_800_000;
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 24);
-    for (const [n, ticket] of tickets.entries()) await patch(from + 1000 * (n + 1), ticket, { partyMember: `Cut ${n}` });
+    for (const [n, ticket] of tickets.entries())
+      await patch(from + 1000 * (n + 1), ticket, { partyMember: `Cut ${n}` });
     const everything = { need: 1000, budget: 1000, accept: () => true };
     const whole = await ticketUpdates({ from: iso(from) }, everything);
     expect(whole.complete).toBe(true);

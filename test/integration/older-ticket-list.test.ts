@@ -44,7 +44,9 @@ beforeAll(async () => {
   advanceClock(Date.parse(PURCHASED) - Date.now());
   order = await placeOrder(event, customer.id, [ga(), vip()], { affiliate: 'run-club' });
   resetClock();
-  orderTickets = (await Promise.all(order.ticketIds.map((id) => call('GET', `${LIST}/${id}`, { token })))).map((r) => r.body.data);
+  orderTickets = (await Promise.all(order.ticketIds.map((id) => call('GET', `${LIST}/${id}`, { token })))).map(
+    (r) => r.body.data,
+  );
   staffGa = await seedTickets(event, ga(), 3);
   staffVip = await seedTickets(event, vip(), 2);
   otherTickets = await seedTickets(other, other.ticketTypes[0]!.id, 2);
@@ -53,19 +55,25 @@ beforeAll(async () => {
 async function list(query: string) {
   const response = await call('GET', `${LIST}?${query}`, { token });
   expect(response.status, response.raw).toBe(200);
-  return response.body as { totalCount: number; count: number; limit: number; offset: number; data: Record<string, any>[] };
+  return response.body as {
+    totalCount: number;
+    count: number;
+    limit: number;
+    offset: number;
+    data: Record<string, any>[];
+  };
 }
 const ids = (page: { data: Record<string, any>[] }): number[] => page.data.map((ticket) => ticket.id);
 const sorted = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id).sort((a, b) => a - b);
 
 describe('GET /ticket: each filter alone', () => {
-  it('lists an event\'s live tickets by id, totalCount from the kept counts', async () => {
+  it("lists an event's live tickets by id, totalCount from the kept counts", async () => {
     const page = await list(`eventId=${event.id}`);
     expect(ids(page)).toEqual(sorted([...orderTickets, ...staffGa, ...staffVip]));
     expect(page).toMatchObject({ totalCount: 7, count: 7, limit: 25, offset: 0 });
   });
 
-  it('lists a type\'s tickets, an order\'s tickets and a customer\'s tickets', async () => {
+  it("lists a type's tickets, an order's tickets and a customer's tickets", async () => {
     expect(ids(await list(`typeId=${vip()}`))).toEqual(sorted([orderTickets[1]!, ...staffVip]));
     expect(ids(await list(`orderId=${order.id}`))).toEqual(sorted(orderTickets));
     expect(ids(await list(`customerId=${customer.id}`))).toEqual(sorted(orderTickets));
@@ -73,10 +81,17 @@ describe('GET /ticket: each filter alone', () => {
 
   it('finds a ticket by its barcode, and answers an empty page for an unknown barcode', async () => {
     expect(ids(await list(`barcode=${staffGa[1]!.barcode}`))).toEqual([staffGa[1]!.id]);
-    expect(await list('barcode=NO-SUCH-CODE')).toEqual({ totalCount: 0, count: 0, limit: 25, offset: 0, data: [], next: null });
+    expect(await list('barcode=NO-SUCH-CODE')).toEqual({
+      totalCount: 0,
+      count: 0,
+      limit: 25,
+      offset: 0,
+      data: [],
+      next: null,
+    });
   });
 
-  it('answers each ticket as GET /ticket/{id} does, with its purchasedDate (the order\'s purchase time)', async () => {
+  it("answers each ticket as GET /ticket/{id} does, with its purchasedDate (the order's purchase time)", async () => {
     const page = await list(`orderId=${order.id}`);
     expect(page.data[0]).toEqual(orderTickets[0]);
     expect(page.data.map((ticket) => ticket.purchasedDate)).toEqual([order.purchasedDate, order.purchasedDate]);
@@ -99,7 +114,9 @@ describe('GET /ticket: filters combined (AND)', () => {
     expect(ids(day)).toEqual(sorted(orderTickets));
     expect(day.totalCount).toBe(2);
     const seconds = Math.floor(Date.parse(order.purchasedDate) / 1000);
-    expect(ids(await list(`eventId=${event.id}&purchasedFrom=${seconds}&purchasedTo=${seconds + 1}`))).toEqual(sorted(orderTickets));
+    expect(ids(await list(`eventId=${event.id}&purchasedFrom=${seconds}&purchasedTo=${seconds + 1}`))).toEqual(
+      sorted(orderTickets),
+    );
     expect(ids(await list(`eventId=${event.id}&purchasedTo=2021-02-28T23:59:59Z`))).toEqual([]);
     // Served by the purchase index: in (purchasedDate, id) order, so the cursor resumes in it.
     const staffSales = await list(`eventId=${event.id}&purchasedFrom=2022-01-01`);
@@ -111,10 +128,20 @@ describe('GET /ticket: filters combined (AND)', () => {
 
   it('searches names, email, barcode and bib by word prefix within a bounding filter, case-insensitively', async () => {
     const target = staffVip[0]!;
-    const byName = await list(`eventId=${event.id}&search=${encodeURIComponent(target.partyMemberLastName.toUpperCase())}`);
+    const byName = await list(
+      `eventId=${event.id}&search=${encodeURIComponent(target.partyMemberLastName.toUpperCase())}`,
+    );
     expect(ids(byName)).toContain(target.id);
-    expect(byName.data.every((t) => `${t.partyMember} ${t.partyMemberLastName} ${t.emailAddress}`.toLowerCase().includes(target.partyMemberLastName.toLowerCase()))).toBe(true);
-    expect(ids(await list(`eventId=${event.id}&search=${target.barcode.slice(0, 9).toLowerCase()}`))).toEqual([target.id]);
+    expect(
+      byName.data.every((t) =>
+        `${t.partyMember} ${t.partyMemberLastName} ${t.emailAddress}`
+          .toLowerCase()
+          .includes(target.partyMemberLastName.toLowerCase()),
+      ),
+    ).toBe(true);
+    expect(ids(await list(`eventId=${event.id}&search=${target.barcode.slice(0, 9).toLowerCase()}`))).toEqual([
+      target.id,
+    ]);
     await call('PATCH', `/api/v2/tickets/${target.id}`, { token, body: { data: { bibNumber: 'B-7781' } } });
     expect(ids(await list(`typeId=${vip()}&search=b-7781`))).toEqual([target.id]);
   });
@@ -126,7 +153,10 @@ describe('GET /ticket: bad requests', () => {
     expect(response.status, response.raw).toBe(400);
     expect(response.headers['content-type']).toBe('application/problem+json');
     const paths: string[] = response.body.errors.map((error: { path: string }) => error.path);
-    expect(paths.some((path) => path === `query.${field}` || path.startsWith(`query.${field}.`)), paths.join()).toBe(true);
+    expect(
+      paths.some((path) => path === `query.${field}` || path.startsWith(`query.${field}.`)),
+      paths.join(),
+    ).toBe(true);
   };
 
   it('refuses a purchase range without an event (it is kept per event), naming what to add', async () => {
@@ -156,7 +186,9 @@ describe('GET /ticket: paging', () => {
     const answered = await Promise.all(pages);
     expect(answered.map((page) => page.totalCount)).toEqual([7, 7, 7]);
     expect(answered.flatMap(ids)).toEqual(sorted([...orderTickets, ...staffGa, ...staffVip]));
-    const filtered = await Promise.all([0, 2].map((offset) => list(`eventId=${event.id}&typeId=${ga()}&_limit=2&_offset=${offset}`)));
+    const filtered = await Promise.all(
+      [0, 2].map((offset) => list(`eventId=${event.id}&typeId=${ga()}&_limit=2&_offset=${offset}`)),
+    );
     expect(filtered.map((page) => page.totalCount)).toEqual([4, 4]);
     expect(filtered.flatMap(ids)).toEqual(sorted([orderTickets[0]!, ...staffGa]));
   });
@@ -168,12 +200,23 @@ describe('GET /ticket: expansions', () => {
     expect(() => CursorPageAnswer(ListedTicketResource).parse(page)).not.toThrow();
     const [first] = page.data;
     const wave = event.waveTimes[0]!;
-    expect(first!.costs).toEqual({ price: first!.price, taxAmount: first!.taxAmount, gratuityAmount: first!.gratuityAmount, paidUponCheckout: first!.paidUponCheckout, total: first!.price + first!.taxAmount + first!.gratuityAmount });
+    expect(first!.costs).toEqual({
+      price: first!.price,
+      taxAmount: first!.taxAmount,
+      gratuityAmount: first!.gratuityAmount,
+      paidUponCheckout: first!.paidUponCheckout,
+      total: first!.price + first!.taxAmount + first!.gratuityAmount,
+    });
     expect(first!.refundProtect).toEqual({ status: 'none', amount: 0 });
     expect(first!.change).toBeNull();
     expect(first!.promoter).toBe('run-club');
     // An event-local time, in the event's offset (as GET /my-account/wave-time answers it): the same instant.
-    expect(first!.waveTime).toEqual({ id: wave.id, name: 'Wave A', startTime: expect.stringMatching(/^2027-06-01T\d\d:00:00[+-]\d\d:\d\d$/), capacity: 120 });
+    expect(first!.waveTime).toEqual({
+      id: wave.id,
+      name: 'Wave A',
+      startTime: expect.stringMatching(/^2027-06-01T\d\d:00:00[+-]\d\d:\d\d$/),
+      capacity: 120,
+    });
     expect(Date.parse(first!.waveTime.startTime)).toBe(Date.parse('2027-06-01T08:00:00Z'));
     const waivers = await call('GET', `/api/v2/tickets/${first!.id}/waivers`, { token });
     expect(first!.waivers).toEqual(waivers.body.data);
@@ -190,8 +233,11 @@ describe('GET /ticket: expansions', () => {
 });
 
 describe('purchasedDate through a transfer', () => {
-  it('keeps the original\'s purchase time on the replacement, so the purchase range still finds the holder\'s ticket', async () => {
-    const response = await call('POST', `/api/v2/tickets/${orderTickets[0]!.id}/transfer`, { token, body: { typeId: vip() } });
+  it("keeps the original's purchase time on the replacement, so the purchase range still finds the holder's ticket", async () => {
+    const response = await call('POST', `/api/v2/tickets/${orderTickets[0]!.id}/transfer`, {
+      token,
+      body: { typeId: vip() },
+    });
     expect(response.status, response.raw).toBe(200);
     const replacement = response.body.data;
     expect(replacement.purchasedDate).toBe(order.purchasedDate);
@@ -205,14 +251,18 @@ describe('barcode uniqueness', () => {
   it('refuses a PATCH to a barcode another ticket holds (409 barcode_taken), and frees it when that ticket is deleted', async () => {
     const [holder, taker] = await seedTickets(other, other.ticketTypes[0]!.id, 2);
     const code = `DUP-${randomInt(0, 1e9)}`;
-    expect((await call('PATCH', `/api/v2/tickets/${holder!.id}`, { token, body: { data: { barcode: code } } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v2/tickets/${holder!.id}`, { token, body: { data: { barcode: code } } })).status,
+    ).toBe(200);
     const refused = await call('PATCH', `/api/v2/tickets/${taker!.id}`, { token, body: { data: { barcode: code } } });
     expect(refused.status).toBe(409);
     expect(refused.body.reason).toBe('barcode_taken');
     expect(ids(await list(`barcode=${code}`))).toEqual([holder!.id]);
     expect((await call('DELETE', `/api/v2/tickets/${holder!.id}`, { token })).status).toBeLessThan(300);
     expect(await list(`barcode=${code}`)).toMatchObject({ totalCount: 0, data: [] });
-    expect((await call('PATCH', `/api/v2/tickets/${taker!.id}`, { token, body: { data: { barcode: code } } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v2/tickets/${taker!.id}`, { token, body: { data: { barcode: code } } })).status,
+    ).toBe(200);
     expect(ids(await list(`barcode=${code}`))).toEqual([taker!.id]);
   });
 });

@@ -31,7 +31,9 @@ const bibFree = async (id: number, bib: string) => {
 
 describe('GET /ticket/{id}', () => {
   it('answers the ticket with the fields of /tickets/{id}, in {count, data}', async () => {
-    const { tickets: [ticket] } = await tickets(1);
+    const {
+      tickets: [ticket],
+    } = await tickets(1);
     const older = await call('GET', `${TICKET}/${ticket!.id}`, { token: editor });
     const newer = await call('GET', `${TICKETS}/${ticket!.id}`, { token: editor });
     expect(older.status).toBe(200);
@@ -39,7 +41,9 @@ describe('GET /ticket/{id}', () => {
   });
 
   it('answers 404 for an unknown or deleted ticket and 400 for a bad id', async () => {
-    const { tickets: [ticket] } = await tickets(1);
+    const {
+      tickets: [ticket],
+    } = await tickets(1);
     await call('DELETE', `${TICKETS}/${ticket!.id}`, { token: editor });
     expect((await call('GET', `${TICKET}/${ticket!.id}`, { token: editor })).status).toBe(404);
     expect((await call('GET', `${TICKET}/987654321`, { token: editor })).status).toBe(404);
@@ -50,34 +54,60 @@ describe('GET /ticket/{id}', () => {
 });
 
 describe('GET /ticket/{ticketId}/answers', () => {
-  it('answers every answer with its question text and the chosen option, in the event\'s question order', async () => {
-    const { event, tickets: [ticket] } = await tickets(1);
+  it("answers every answer with its question text and the chosen option, in the event's question order", async () => {
+    const {
+      event,
+      tickets: [ticket],
+    } = await tickets(1);
     const response = await call('GET', `${TICKET}/${ticket!.id}/answers`, { token: editor });
     expect(response.status).toBe(200);
     const [contact, shirt] = event.questions;
     expect(response.body.count).toBe(2);
-    expect(response.body.data[0]).toMatchObject({ questionId: contact!.id, question: 'Emergency contact', required: true, answerId: null });
+    expect(response.body.data[0]).toMatchObject({
+      questionId: contact!.id,
+      question: 'Emergency contact',
+      required: true,
+      answerId: null,
+    });
     expect(response.body.data[0].answer).toBe(ticket!.attendeeQuestions[0]!.answerText);
     const chosen = shirt!.options.find((option) => option.id === ticket!.attendeeQuestions[1]!.answerId)!;
-    expect(response.body.data[1]).toMatchObject({ questionId: shirt!.id, question: 'T-shirt size', answerId: chosen.id, answer: chosen.text, sku: chosen.sku });
+    expect(response.body.data[1]).toMatchObject({
+      questionId: shirt!.id,
+      question: 'T-shirt size',
+      answerId: chosen.id,
+      answer: chosen.text,
+      sku: chosen.sku,
+    });
   });
 });
 
 describe('GET /ticket/{ticketId}/is-bib-available/{bib}', () => {
-  it('flips when a bib is given by PATCH, counts the holder\'s own bib as available, and frees it when the ticket is cancelled', async () => {
-    const { tickets: [holder, other] } = await tickets(2);
+  it("flips when a bib is given by PATCH, counts the holder's own bib as available, and frees it when the ticket is cancelled", async () => {
+    const {
+      tickets: [holder, other],
+    } = await tickets(2);
     expect(await bibFree(other!.id, '1042')).toBe(true);
-    expect((await call('PATCH', `${TICKETS}/${holder!.id}`, { token: editor, body: { data: { bibNumber: '1042' } } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `${TICKETS}/${holder!.id}`, { token: editor, body: { data: { bibNumber: '1042' } } }))
+        .status,
+    ).toBe(200);
     expect(await bibFree(other!.id, '1042')).toBe(false);
     expect(await bibFree(holder!.id, '1042')).toBe(true);
 
-    expect((await call('PATCH', `${TICKETS}/${holder!.id}`, { token: editor, body: { data: { processState: '4' } } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `${TICKETS}/${holder!.id}`, { token: editor, body: { data: { processState: '4' } } }))
+        .status,
+    ).toBe(200);
     expect(await bibFree(other!.id, '1042')).toBe(true);
   });
 
   it('refuses a bib that is not letters, digits, - or _ with 400, and an unknown ticket with 404', async () => {
-    const { tickets: [ticket] } = await tickets(1);
-    expect((await call('GET', `${TICKET}/${ticket!.id}/is-bib-available/${'9'.repeat(21)}`, { token: editor })).status).toBe(400);
+    const {
+      tickets: [ticket],
+    } = await tickets(1);
+    expect(
+      (await call('GET', `${TICKET}/${ticket!.id}/is-bib-available/${'9'.repeat(21)}`, { token: editor })).status,
+    ).toBe(400);
     expect((await call('GET', `${TICKET}/${ticket!.id}/is-bib-available/a%20b`, { token: editor })).status).toBe(400);
     expect((await call('GET', `${TICKET}/987654321/is-bib-available/7`, { token: editor })).status).toBe(404);
   });
@@ -85,7 +115,10 @@ describe('GET /ticket/{ticketId}/is-bib-available/{bib}', () => {
 
 describe('POST /ticket/{ticketId}/states', () => {
   it('cancels and restores a ticket, records who did it, and keeps the statistics exact', async () => {
-    const { event, tickets: [ticket] } = await tickets(1);
+    const {
+      event,
+      tickets: [ticket],
+    } = await tickets(1);
     const cancelled = await states(ticket!.id, { processState: PROCESS_STATE.cancelled });
     expect(cancelled.status, cancelled.raw).toBe(200);
     expect(cancelled.body.data).toMatchObject({ id: ticket!.id, processState: PROCESS_STATE.cancelled });
@@ -93,15 +126,27 @@ describe('POST /ticket/{ticketId}/states', () => {
 
     expect((await states(ticket!.id, { processState: PROCESS_STATE.active })).status).toBe(200);
     expect((await readStats(editor, event.id)).soldTickets).toBe(1);
-    const history = (await call('GET', `${TICKETS}/${ticket!.id}?_include=history`, { token: editor })).body.data.history.data;
+    const history = (await call('GET', `${TICKETS}/${ticket!.id}?_include=history`, { token: editor })).body.data
+      .history.data;
     expect(history.slice(0, 2)).toEqual([
-      expect.objectContaining({ action: 'states', actor: `admin ${EDITOR_ID}`, states: { processState: { from: 4, to: 1 } } }),
-      expect.objectContaining({ action: 'states', actor: `admin ${EDITOR_ID}`, states: { processState: { from: 1, to: 4 } } }),
+      expect.objectContaining({
+        action: 'states',
+        actor: `admin ${EDITOR_ID}`,
+        states: { processState: { from: 4, to: 1 } },
+      }),
+      expect.objectContaining({
+        action: 'states',
+        actor: `admin ${EDITOR_ID}`,
+        states: { processState: { from: 1, to: 4 } },
+      }),
     ]);
   });
 
   it('undoes a check-in only for a caller with checkin:undo', async () => {
-    const { event, tickets: [ticket] } = await tickets(1);
+    const {
+      event,
+      tickets: [ticket],
+    } = await tickets(1);
     await checkIn(scanner, ticket!.id);
     const refused = await states(ticket!.id, { processState: PROCESS_STATE.active });
     expect(refused.status).toBe(409);
@@ -115,7 +160,9 @@ describe('POST /ticket/{ticketId}/states', () => {
   });
 
   it('restores a deleted ticket with deleted: 0, its bib back only while it is free', async () => {
-    const { tickets: [first, second, third] } = await tickets(3);
+    const {
+      tickets: [first, second, third],
+    } = await tickets(3);
     await call('PATCH', `${TICKETS}/${first!.id}`, { token: editor, body: { data: { bibNumber: 'R-7' } } });
     await call('PATCH', `${TICKETS}/${third!.id}`, { token: editor, body: { data: { bibNumber: 'R-8' } } });
     expect((await states(first!.id, { deleted: 1 })).status).toBe(200);
@@ -123,7 +170,9 @@ describe('POST /ticket/{ticketId}/states', () => {
     expect(await bibFree(second!.id, 'R-7')).toBe(false);
 
     expect((await states(third!.id, { deleted: 1 })).status).toBe(200);
-    expect((await call('PATCH', `${TICKETS}/${second!.id}`, { token: editor, body: { data: { bibNumber: 'R-8' } } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `${TICKETS}/${second!.id}`, { token: editor, body: { data: { bibNumber: 'R-8' } } })).status,
+    ).toBe(200);
     const taken = await states(third!.id, { deleted: 0 });
     expect(taken.status).toBe(409);
     expect(taken.body.reason).toBe('bib_taken');
@@ -131,14 +180,27 @@ describe('POST /ticket/{ticketId}/states', () => {
   });
 
   it('refuses unknown codes with 400 and moves the state machine refuses with 409, changing nothing', async () => {
-    const { tickets: [ticket] } = await tickets(1);
-    for (const body of [{ processState: 3 }, { transferState: 'moved' }, { deleted: 2 }, {}, { processState: '4' }, { colour: 'red' }]) {
+    const {
+      tickets: [ticket],
+    } = await tickets(1);
+    for (const body of [
+      { processState: 3 },
+      { transferState: 'moved' },
+      { deleted: 2 },
+      {},
+      { processState: '4' },
+      { colour: 'red' },
+    ]) {
       const response = await states(ticket!.id, body);
       expect(response.status, JSON.stringify(body)).toBe(400);
     }
     const transfer = await states(ticket!.id, { transferState: 'transferred' });
     expect(transfer.status).toBe(409);
     expect(transfer.body.reason).toBe('use_transfer');
-    expect(await readTicketRecord(ticket!.id)).toMatchObject({ processState: PROCESS_STATE.active, transferState: 'none', version: 1 });
+    expect(await readTicketRecord(ticket!.id)).toMatchObject({
+      processState: PROCESS_STATE.active,
+      transferState: 'none',
+      version: 1,
+    });
   });
 });

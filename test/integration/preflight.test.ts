@@ -10,7 +10,8 @@ import { resolveStage } from '../../infra/stages.ts';
  * stage's signing-key secret exists; STS, SSM and Lambda have no stand-in, so they are pointed at a
  * closed port and must come back as "could not be checked" lines, never a crash.
  */
-const stage = (name: 'staging' | 'prod') => resolveStage((key) => ({ stage: name, emailFrom: 'no-reply@tickets.example.net.test' })[key]);
+const stage = (name: 'staging' | 'prod') =>
+  resolveStage((key) => ({ stage: name, emailFrom: 'no-reply@tickets.example.net.test' })[key]);
 const CLOSED = 'http://127.0.0.1:9';
 const NO_STAND_IN = ['AWS_ENDPOINT_URL_STS', 'AWS_ENDPOINT_URL_SSM', 'AWS_ENDPOINT_URL_LAMBDA'] as const;
 const saved = Object.fromEntries(NO_STAND_IN.map((name) => [name, process.env[name]]));
@@ -18,9 +19,16 @@ const saved = Object.fromEntries(NO_STAND_IN.map((name) => [name, process.env[na
 beforeAll(async () => {
   for (const name of NO_STAND_IN) process.env[name] = CLOSED;
   const secrets = new SecretsManagerClient({});
-  await secrets.send(new CreateSecretCommand({ Name: signingKeySecretName('staging'), SecretString: JSON.stringify({ jwks: { keys: [] } }) })).catch((error) => {
-    if (error.name !== 'ResourceExistsException') throw error;
-  });
+  await secrets
+    .send(
+      new CreateSecretCommand({
+        Name: signingKeySecretName('staging'),
+        SecretString: JSON.stringify({ jwks: { keys: [] } }),
+      }),
+    )
+    .catch((error) => {
+      if (error.name !== 'ResourceExistsException') throw error;
+    });
   secrets.destroy();
 });
 
@@ -36,15 +44,24 @@ describe('npm run preflight against the stand-ins', () => {
     const staging = judge(await readFacts(stage('staging')));
     expect(staging.find((each) => each.check === 'signing keys')).toMatchObject({ verdict: 'ok', message: 'present' });
     const prod = judge(await readFacts(stage('prod')));
-    expect(prod.find((each) => each.check === 'signing keys')).toMatchObject({ verdict: 'fail', fix: 'npm run keys -- init --stage prod' });
+    expect(prod.find((each) => each.check === 'signing keys')).toMatchObject({
+      verdict: 'fail',
+      fix: 'npm run keys -- init --stage prod',
+    });
   });
 
   it('reports what it could not read as failed lines with the step to take, and fails the run', async () => {
     const facts = await readFacts(stage('prod'));
     expect(facts.account).toMatchObject({ error: expect.any(String) });
     const findings = judge(facts);
-    expect(findings.find((each) => each.check === 'account')).toMatchObject({ verdict: 'fail', message: expect.stringContaining('could not be checked') });
-    expect(findings.find((each) => each.check === 'bootstrap')).toMatchObject({ verdict: 'fail', fix: expect.stringContaining('npx cdk bootstrap') });
+    expect(findings.find((each) => each.check === 'account')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringContaining('could not be checked'),
+    });
+    expect(findings.find((each) => each.check === 'bootstrap')).toMatchObject({
+      verdict: 'fail',
+      fix: expect.stringContaining('npx cdk bootstrap'),
+    });
     expect(report(findings).failed).toBe(true);
   });
 });

@@ -5,7 +5,18 @@ import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { SYSTEM } from '../support/tickets.ts';
 import { call } from '../support/api.ts';
 import jpeg from 'jpeg-js';
-import { exifSegment, GIF_BYTES, JPEG_BYTES, jpegClaiming, jpegImage, PNG_BYTES, pngBomb, pngClaiming, pngImage, WEBP_BYTES } from '../support/images.ts';
+import {
+  exifSegment,
+  GIF_BYTES,
+  JPEG_BYTES,
+  jpegClaiming,
+  jpegImage,
+  PNG_BYTES,
+  pngBomb,
+  pngClaiming,
+  pngImage,
+  WEBP_BYTES,
+} from '../support/images.ts';
 import { form, type FormPart } from '../support/multipart.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -27,11 +38,21 @@ const upload = (id: number, parts: FormPart[]) => {
   const { body, contentType } = form(parts);
   return call('POST', `${BASE}/${id}/profile-photo`, { token, body, headers: { 'content-type': contentType } });
 };
-const file = (data: Buffer, filename = 'me.png', contentType = 'image/png'): FormPart => ({ name: 'file', filename, contentType, data });
-const photoOf = async (id: number) => (await call('GET', `${BASE}/${id}`, { token })).body.data.profilePhoto as string | null;
+const file = (data: Buffer, filename = 'me.png', contentType = 'image/png'): FormPart => ({
+  name: 'file',
+  filename,
+  contentType,
+  data,
+});
+const photoOf = async (id: number) =>
+  (await call('GET', `${BASE}/${id}`, { token })).body.data.profilePhoto as string | null;
 const fetchBytes = async (url: string) => {
   const response = await fetch(url);
-  return { status: response.status, type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 };
 /** The ticket's objects in the bucket (s3rver answers a ListObjects GET on the bucket URL). */
 const storedKeys = async (id: number) => {
@@ -66,7 +87,10 @@ describe('POST /tickets/{id}/profile-photo', () => {
   it('stores a JPEG without its EXIF (GPS included), upright, with the expected dimensions', async () => {
     const ticket = await newTicket();
     // Orientation 6: stored landscape, shown portrait (a phone held upright).
-    const input = jpegImage(32, 16, { exif: exifSegment(6), trailing: Buffer.from('<html><script>alert(1)</script></html>') });
+    const input = jpegImage(32, 16, {
+      exif: exifSegment(6),
+      trailing: Buffer.from('<html><script>alert(1)</script></html>'),
+    });
     const response = await upload(ticket.id, [file(input, 'me.jpg', 'image/jpeg')]);
     expect(response.status).toBe(200);
     const stored = (await fetchBytes(response.body.data.profilePhoto)).bytes;
@@ -86,7 +110,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
     expect([stored.readUInt32BE(16), stored.readUInt32BE(20)]).toEqual([6, 4]);
   });
 
-  it('removes the replaced photo\'s object', async () => {
+  it("removes the replaced photo's object", async () => {
     const ticket = await newTicket();
     const first = (await upload(ticket.id, [file(PNG_BYTES)])).body.data.profilePhoto as string;
     const second = await upload(ticket.id, [file(JPEG_PHOTO, 'me.jpg', 'image/jpeg')]);
@@ -167,28 +191,47 @@ describe('POST /tickets/{id}/profile-photo', () => {
         expect(response.body.errors).toEqual([expect.objectContaining({ path: 'body.file' })]);
       }
       // Interlaced above 2 MP is refused from its header, before anything is inflated.
-      const big = await upload(ticket.id, [file(pngBomb({ width: 2000, height: 1500, interlaced: true, inflatedBytes: MB }))]);
+      const big = await upload(ticket.id, [
+        file(pngBomb({ width: 2000, height: 1500, interlaced: true, inflatedBytes: MB })),
+      ]);
       expect(big.status).toBe(413);
       expect(big.body.detail).toMatch(/interlaced PNGs at most 2000000 pixels/);
       await unchanged();
     });
 
     it('answers 415 for an SVG or HTML file', async () => {
-      expect((await upload(ticket.id, [file(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'x.svg', 'image/svg+xml')])).status).toBe(415);
-      expect((await upload(ticket.id, [file(Buffer.from('<html><script>alert(1)</script></html>'), 'x.png')])).status).toBe(415);
+      expect(
+        (
+          await upload(ticket.id, [
+            file(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'x.svg', 'image/svg+xml'),
+          ])
+        ).status,
+      ).toBe(415);
+      expect(
+        (await upload(ticket.id, [file(Buffer.from('<html><script>alert(1)</script></html>'), 'x.png')])).status,
+      ).toBe(415);
       await unchanged();
     });
 
     it('answers 415 for a request that is not multipart/form-data', async () => {
-      const raw = await call('POST', `${BASE}/${ticket.id}/profile-photo`, { token, body: PNG_BYTES, headers: { 'content-type': 'image/png' } });
+      const raw = await call('POST', `${BASE}/${ticket.id}/profile-photo`, {
+        token,
+        body: PNG_BYTES,
+        headers: { 'content-type': 'image/png' },
+      });
       expect(raw.status).toBe(415);
-      const json = await call('POST', `${BASE}/${ticket.id}/profile-photo`, { token, body: { file: PNG_BYTES.toString('base64') } });
+      const json = await call('POST', `${BASE}/${ticket.id}/profile-photo`, {
+        token,
+        body: { file: PNG_BYTES.toString('base64') },
+      });
       expect(json.status).toBe(415);
       await unchanged();
     });
 
     it('answers 400 when the form has no `file` field, or `file` is not a file', async () => {
-      const missing = await upload(ticket.id, [{ name: 'photo', filename: 'me.png', contentType: 'image/png', data: PNG_BYTES }]);
+      const missing = await upload(ticket.id, [
+        { name: 'photo', filename: 'me.png', contentType: 'image/png', data: PNG_BYTES },
+      ]);
       expect(missing.status).toBe(400);
       expect(missing.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'body.file' })]));
       expect((await upload(ticket.id, [{ name: 'file', value: 'not a file' }])).status).toBe(400);

@@ -8,7 +8,14 @@ import { LOGIN_COOKIE } from '#shared/http/cookies';
 import { leadingKeyAllowed, routeKey, routes } from '#shared/routes';
 import { call } from '../support/api.ts';
 import { createTestIdentityUser, signInAtHostedUi, uniqueEmail } from '../support/cognito.ts';
-import { login as customerLogin, mailTo, newAddress, newCustomer, PASSWORD, verificationTokenFor } from '../support/customers.ts';
+import {
+  login as customerLogin,
+  mailTo,
+  newAddress,
+  newCustomer,
+  PASSWORD,
+  verificationTokenFor,
+} from '../support/customers.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
 
 /**
@@ -25,12 +32,17 @@ db.middlewareStack.add(
     const input = args.input as Record<string, any>;
     const keys: string[] = [];
     // The document client's commands reach this stack as the low-level ones, their keys marshalled ({S: ...}).
-    const add = (key: Record<string, any> | undefined) => key?.PK !== undefined && keys.push(String(key.PK.S ?? key.PK));
+    const add = (key: Record<string, any> | undefined) =>
+      key?.PK !== undefined && keys.push(String(key.PK.S ?? key.PK));
     const command = (context.commandName ?? '').replace(/(Item)?Command$/, '');
     if (command === 'Put') add(input.Item);
     if (command === 'Update' || command === 'Delete') add(input.Key);
-    if (command === 'TransactWrite' || command === 'TransactWriteItems') for (const item of input.TransactItems) add(item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key);
-    if (command === 'BatchWrite') for (const requests of Object.values(input.RequestItems) as any[]) for (const r of requests) add(r.PutRequest?.Item ?? r.DeleteRequest?.Key);
+    if (command === 'TransactWrite' || command === 'TransactWriteItems')
+      for (const item of input.TransactItems)
+        add(item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key);
+    if (command === 'BatchWrite')
+      for (const requests of Object.values(input.RequestItems) as any[])
+        for (const r of requests) add(r.PutRequest?.Item ?? r.DeleteRequest?.Key);
     if (current) for (const key of keys) written.set(current, (written.get(current) ?? new Set()).add(key));
     return next(args);
   },
@@ -58,22 +70,50 @@ describe('what the public routes write', () => {
 
   it('legacy login, forgot and reset password: success, wrong password, lock-out, an old bcrypt hash upgraded', async () => {
     const email = `pw-${randomUUID()}@test.local`;
-    await createAdministrator({ login: email, email, name: 'Writes', permissions: [], vendorUser: 0, passwordHash: await bcrypt.hash('old-password-123', 4) });
-    const legacy = (password: string) => call('POST', '/api/v2/auth/legacy/login', { body: { login: email, password }, sourceIp: '198.51.100.201' });
+    await createAdministrator({
+      login: email,
+      email,
+      name: 'Writes',
+      permissions: [],
+      vendorUser: 0,
+      passwordHash: await bcrypt.hash('old-password-123', 4),
+    });
+    const legacy = (password: string) =>
+      call('POST', '/api/v2/auth/legacy/login', { body: { login: email, password }, sourceIp: '198.51.100.201' });
     await as('POST /auth/legacy/login', async () => {
       expect((await legacy('old-password-123')).status).toBe(200);
       for (let n = 0; n < 6; n++) await legacy('wrong-password-123');
-      expect((await call('POST', '/api/v2/auth/legacy/login', { body: { login: `nobody-${randomUUID()}@test.local`, password: 'x-password-123' } })).status).toBe(401);
+      expect(
+        (
+          await call('POST', '/api/v2/auth/legacy/login', {
+            body: { login: `nobody-${randomUUID()}@test.local`, password: 'x-password-123' },
+          })
+        ).status,
+      ).toBe(401);
     });
     await as('POST /auth/legacy/forgot-password', async () => {
       expect((await call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } })).status).toBe(200);
-      await call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email: `nobody-${randomUUID()}@test.local` } });
+      await call('POST', '/api/v2/auth/legacy/forgot-password', {
+        body: { email: `nobody-${randomUUID()}@test.local` },
+      });
     });
     const mail = (await mailTo(email)).at(-1)!;
     const token = /#token=([A-Za-z0-9_-]+)/.exec(mail.body.text ?? '')![1]!;
     await as('POST /auth/legacy/reset-password', async () => {
-      expect((await call('POST', '/api/v2/auth/legacy/reset-password', { body: { token: 'not-a-token', newPassword: 'a-new-password-456' } })).status).toBe(400);
-      expect((await call('POST', '/api/v2/auth/legacy/reset-password', { body: { token, newPassword: 'a-new-password-456' } })).status).toBe(200);
+      expect(
+        (
+          await call('POST', '/api/v2/auth/legacy/reset-password', {
+            body: { token: 'not-a-token', newPassword: 'a-new-password-456' },
+          })
+        ).status,
+      ).toBe(400);
+      expect(
+        (
+          await call('POST', '/api/v2/auth/legacy/reset-password', {
+            body: { token, newPassword: 'a-new-password-456' },
+          })
+        ).status,
+      ).toBe(200);
     });
   });
 
@@ -87,9 +127,14 @@ describe('what the public routes write', () => {
     });
     const signedIn = await signIn(PASSWORD);
     const next = newAddress();
-    expect((await call('PATCH', '/api/v2/my-account', { token: signedIn.body.data.token, body: { emailAddress: next } })).status).toBe(200);
+    expect(
+      (await call('PATCH', '/api/v2/my-account', { token: signedIn.body.data.token, body: { emailAddress: next } }))
+        .status,
+    ).toBe(200);
     await as('PUT /my-account', async () => {
-      expect((await customerLogin(email, PASSWORD, await verificationTokenFor(next), '198.51.100.202')).status).toBe(200);
+      expect((await customerLogin(email, PASSWORD, await verificationTokenFor(next), '198.51.100.202')).status).toBe(
+        200,
+      );
     });
     expect(id).toBeGreaterThan(0);
   });
@@ -98,7 +143,13 @@ describe('what the public routes write', () => {
     useMode('idp');
     try {
       const email = uniqueEmail('writes');
-      await createAdministrator({ login: email, email, name: 'IdP Writes', permissions: ['tickets:read'], vendorUser: 1 });
+      await createAdministrator({
+        login: email,
+        email,
+        name: 'IdP Writes',
+        permissions: ['tickets:read'],
+        vendorUser: 1,
+      });
       await createTestIdentityUser(email, 'Hosted-UI-password-1');
       const start = (path: string) => call('POST', path, { body: { redirect_uri: `${ALLOWED_ORIGIN}/` } });
       const started = await as('POST /auth/login', () => start('/api/v2/auth/login'));
@@ -106,9 +157,13 @@ describe('what the public routes write', () => {
       const browser = started.cookies.find((value) => value.startsWith(`${LOGIN_COOKIE}=`))!;
       const { code, state } = await signInAtHostedUi(started.body.data.auth_url, email, 'Hosted-UI-password-1');
       await as('GET /auth/callback', async () => {
-        const answer = await call('GET', `/api/v2/auth/callback?${new URLSearchParams({ code, state })}`, { cookies: [browser.slice(0, browser.indexOf(';'))] });
+        const answer = await call('GET', `/api/v2/auth/callback?${new URLSearchParams({ code, state })}`, {
+          cookies: [browser.slice(0, browser.indexOf(';'))],
+        });
         expect(answer.status).toBe(302);
-        await call('GET', `/api/v2/auth/callback?${new URLSearchParams({ code: 'forged', state })}`, { cookies: [browser.slice(0, browser.indexOf(';'))] });
+        await call('GET', `/api/v2/auth/callback?${new URLSearchParams({ code: 'forged', state })}`, {
+          cookies: [browser.slice(0, browser.indexOf(';'))],
+        });
       });
     } finally {
       useMode('legacy');

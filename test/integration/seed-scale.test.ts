@@ -32,7 +32,8 @@ describe('npm run seed (bulk loader)', () => {
   it('seeds every state, team, type and an access package, with orders and customers', () => {
     const { byState, byTeam, byType } = seeded.counts;
     expect(sum(byState)).toBe(TICKETS);
-    for (const state of [PROCESS_STATE.pending, PROCESS_STATE.active, PROCESS_STATE.checkedIn, PROCESS_STATE.cancelled]) expect(byState[state]).toBeGreaterThan(0);
+    for (const state of [PROCESS_STATE.pending, PROCESS_STATE.active, PROCESS_STATE.checkedIn, PROCESS_STATE.cancelled])
+      expect(byState[state]).toBeGreaterThan(0);
     expect(Object.keys(byTeam).length).toBe(seeded.teamIds.length + 1);
     expect(Object.keys(byType).length).toBe(seeded.typeIds.length);
     expect(seeded.accessEventId).not.toBeNull();
@@ -44,16 +45,22 @@ describe('npm run seed (bulk loader)', () => {
     const { eventId, counts } = seeded;
     const first = await get(`${BASE}?event=${eventId}&_limit=100`);
     expect(first.totalCount).toBe(TICKETS);
-    expect(first.data.map((ticket: { id: number }) => ticket.id)).toEqual(Array.from({ length: 100 }, (_, i) => seeded.ticketIds.first + i));
+    expect(first.data.map((ticket: { id: number }) => ticket.id)).toEqual(
+      Array.from({ length: 100 }, (_, i) => seeded.ticketIds.first + i),
+    );
     const last = await get(`${BASE}?event=${eventId}&_limit=100&_offset=400`);
     expect(last.data.at(-1).id).toBe(seeded.ticketIds.last);
 
     const notCancelled = await get(`${BASE}?event=${eventId}&exclude_process_states=4&_limit=1`);
     expect(notCancelled.totalCount).toBe(sum(counts.byState, (state) => state !== String(PROCESS_STATE.cancelled)));
     const [team] = seeded.teamIds;
-    expect((await get(`${BASE}?event=${eventId}&teams=0,${team}&_limit=1`)).totalCount).toBe(counts.byTeam['0']! + counts.byTeam[String(team)]!);
+    expect((await get(`${BASE}?event=${eventId}&teams=0,${team}&_limit=1`)).totalCount).toBe(
+      counts.byTeam['0']! + counts.byTeam[String(team)]!,
+    );
     const [type] = seeded.typeIds;
-    expect((await get(`${BASE}?event=${eventId}&ticket_types=${type}&_limit=1`)).totalCount).toBe(counts.byType[String(type)]);
+    expect((await get(`${BASE}?event=${eventId}&ticket_types=${type}&_limit=1`)).totalCount).toBe(
+      counts.byType[String(type)],
+    );
   });
 
   it('answers statistics equal to the seeded states, for the event and through the access package', async () => {
@@ -66,16 +73,27 @@ describe('npm run seed (bulk loader)', () => {
   it('answers a seeded ticket as written, with its history, and a check-in of it moves the counters by one', async () => {
     const ids = Array.from({ length: 40 }, (_, i) => seeded.ticketIds.first + i);
     const records = [...(await readTicketRecords(ids)).values()];
-    const open = records.find((record) => record.processState === PROCESS_STATE.active && record.orderId !== null && record.bibNumber)!;
+    const open = records.find(
+      (record) => record.processState === PROCESS_STATE.active && record.orderId !== null && record.bibNumber,
+    )!;
     const ticket = await get(`${BASE}/${open.id}?_include=history`);
-    expect(ticket.data).toMatchObject({ id: open.id, eventId: seeded.eventId, bibNumber: open.bibNumber, processState: PROCESS_STATE.active, orderId: open.orderId });
+    expect(ticket.data).toMatchObject({
+      id: open.id,
+      eventId: seeded.eventId,
+      bibNumber: open.bibNumber,
+      processState: PROCESS_STATE.active,
+      orderId: open.orderId,
+    });
     const checkedIn = records.find((record) => record.processState === PROCESS_STATE.checkedIn)!;
     const refused = await call('POST', `${BASE}/${checkedIn.id}/check-in`, { token });
     expect(refused.body.reason, refused.raw).toBe('already_checked_in');
 
     expect((await call('POST', `${BASE}/${open.id}/check-in`, { token })).status).toBe(200);
     const stats = await get(`${BASE}/check-in-stats?events=${seeded.eventId}`);
-    expect(stats.data).toMatchObject({ soldTickets: seeded.counts.sold, checkedInTickets: seeded.counts.checkedIn + 1 });
+    expect(stats.data).toMatchObject({
+      soldTickets: seeded.counts.sold,
+      checkedInTickets: seeded.counts.checkedIn + 1,
+    });
     // The list's count under a state moved too: the seeded counters are ones the write path can move.
     const active = await get(`${BASE}?event=${seeded.eventId}&exclude_process_states=0,2,4&_limit=1`);
     expect(active.totalCount).toBe(seeded.counts.byState[String(PROCESS_STATE.active)]! - 1);
@@ -83,7 +101,10 @@ describe('npm run seed (bulk loader)', () => {
 
   it("lists a seeded customer's orders", async () => {
     const customer = seeded.customers.find((entry) => entry.orders > 1) ?? seeded.customers[0]!;
-    const orders = await get('/api/v2/my-account/orders?_limit=100&includeTickets=true', await customerToken(customer.id));
+    const orders = await get(
+      '/api/v2/my-account/orders?_limit=100&includeTickets=true',
+      await customerToken(customer.id),
+    );
     expect(orders.totalCount).toBe(customer.orders);
     expect(orders.data.flatMap((order: { tickets?: unknown[] }) => order.tickets ?? []).length).toBe(customer.tickets);
   });

@@ -18,7 +18,14 @@ const NEW_PASSWORD = 'another-long-password-2';
 
 async function makeAdmin(): Promise<Administrator> {
   const login = `revoke-${randomUUID()}@test.local`;
-  return createAdministrator({ login, email: login, name: 'Revocation Staff', permissions: ['tickets:read'], vendorUser: 0, passwordHash: await hashPassword(PASSWORD) });
+  return createAdministrator({
+    login,
+    email: login,
+    name: 'Revocation Staff',
+    permissions: ['tickets:read'],
+    vendorUser: 0,
+    passwordHash: await hashPassword(PASSWORD),
+  });
 }
 
 async function signIn(admin: Administrator, password = PASSWORD): Promise<string> {
@@ -72,17 +79,26 @@ describe('revocable sessions', () => {
     expect((await me(old)).status).toBe(200);
     const resetToken = `reset-${randomUUID()}`;
     await storeResetToken(hashResetToken(resetToken), admin.id, 3600);
-    expect((await call('POST', '/api/v2/auth/legacy/reset-password', { body: { token: resetToken, newPassword: NEW_PASSWORD } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/api/v2/auth/legacy/reset-password', {
+          body: { token: resetToken, newPassword: NEW_PASSWORD },
+        })
+      ).status,
+    ).toBe(200);
     expect((await me(old)).status).toBe(401);
     expect((await refresh(old)).status).toBe(401);
     expect((await me(await signIn(admin, NEW_PASSWORD))).status).toBe(200);
   });
 
-  it('a password change ends every earlier token, the caller\'s too', async () => {
+  it("a password change ends every earlier token, the caller's too", async () => {
     const admin = await makeAdmin();
     const other = await signIn(admin);
     const caller = await signIn(admin);
-    const changed = await call('POST', '/api/v2/auth/legacy/change-password', { token: caller, body: { oldPassword: PASSWORD, newPassword: NEW_PASSWORD } });
+    const changed = await call('POST', '/api/v2/auth/legacy/change-password', {
+      token: caller,
+      body: { oldPassword: PASSWORD, newPassword: NEW_PASSWORD },
+    });
     expect(changed.status).toBe(200);
     expect((await me(caller)).status).toBe(401);
     expect((await me(other)).status).toBe(401);
@@ -115,10 +131,12 @@ describe('revocable sessions', () => {
     expect(nextWindow).toBe(1);
   });
 
-  it('refuses a customer token issued before the customer\'s sessions ended', async () => {
+  it("refuses a customer token issued before the customer's sessions ended", async () => {
     const id = 990_000_000 + Math.floor(Math.random() * 1_000_000);
     // A bare record with a raised version: only `sessionVersion` matters to the check.
-    await db.send(new PutCommand({ TableName: tableName(), Item: { ...keys.customer(id), entity: 'Customer', sessionVersion: 1 } }));
+    await db.send(
+      new PutCommand({ TableName: tableName(), Item: { ...keys.customer(id), entity: 'Customer', sessionVersion: 1 } }),
+    );
     const response = await call('GET', '/api/v2/my-account', { token: await customerToken(id) });
     expect(response.status).toBe(401);
     expect(response.body.detail).toMatch(/session has ended/);

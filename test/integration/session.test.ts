@@ -16,7 +16,14 @@ let staff: Administrator;
 
 beforeAll(async () => {
   const login = `session-${randomUUID()}@test.local`;
-  staff = await createAdministrator({ login, email: login, name: 'Session Staff', permissions: ['tickets:read'], vendorUser: 0, passwordHash: await hashPassword('a-long-enough-password') });
+  staff = await createAdministrator({
+    login,
+    email: login,
+    name: 'Session Staff',
+    permissions: ['tickets:read'],
+    vendorUser: 0,
+    passwordHash: await hashPassword('a-long-enough-password'),
+  });
 });
 
 afterEach(() => {
@@ -27,7 +34,15 @@ afterEach(() => {
 
 /** Under the record's current session version: a logout test before has raised it. */
 const tokenFor = async (admin: Administrator, authTime = epochSeconds()) =>
-  issueToken({ kind: 'admin', id: admin.id, login: admin.login, permissions: admin.permissions, vendorUser: false, authTime, sessionVersion: await readSessionVersion('admin', admin.id) });
+  issueToken({
+    kind: 'admin',
+    id: admin.id,
+    login: admin.login,
+    permissions: admin.permissions,
+    vendorUser: false,
+    authTime,
+    sessionVersion: await readSessionVersion('admin', admin.id),
+  });
 const cookieValue = (setCookie: string) => setCookie.slice(`${AUTH_COOKIE}=`.length, setCookie.indexOf(';'));
 /** What the admin SPA sends with a cookie-authenticated unsafe request. */
 const spa = { origin: ALLOWED_ORIGIN, 'x-requested-with': 'fetch' };
@@ -53,9 +68,14 @@ describe('POST /auth/refresh', () => {
     advanceClock(5_000);
     const response = await call('POST', '/api/v2/auth/refresh', { cookies: [`${AUTH_COOKIE}=${token}`], headers: spa });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ count: 1, data: { refreshed: true, token: expect.any(String), expiresAt: expect.any(Number) } });
+    expect(response.body).toEqual({
+      count: 1,
+      data: { refreshed: true, token: expect.any(String), expiresAt: expect.any(Number) },
+    });
     expect(response.cookies).toHaveLength(1);
-    expect(response.cookies[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=[^;]+; Path=/; Max-Age=${TOKEN_TTL_SECONDS}; HttpOnly; Secure; SameSite=Lax$`));
+    expect(response.cookies[0]).toMatch(
+      new RegExp(`^${AUTH_COOKIE}=[^;]+; Path=/; Max-Age=${TOKEN_TTL_SECONDS}; HttpOnly; Secure; SameSite=Lax$`),
+    );
     const fresh = cookieValue(response.cookies[0]!);
     expect(fresh).not.toBe(token);
     // The same token in the body and the cookie, and `expiresAt` is its own `exp`.
@@ -97,14 +117,20 @@ describe('POST /auth/refresh', () => {
 
   it('refuses a cookie-only refresh from a foreign origin (CSRF)', async () => {
     const token = await tokenFor(staff);
-    const response = await call('POST', '/api/v2/auth/refresh', { cookies: [`${AUTH_COOKIE}=${token}`], headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' } });
+    const response = await call('POST', '/api/v2/auth/refresh', {
+      cookies: [`${AUTH_COOKIE}=${token}`],
+      headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' },
+    });
     expect(response.status).toBe(403);
     expect(response.body.error).toBe('csrf_rejected');
     expect(response.cookies).toEqual([]);
   });
 
   it('takes no body', async () => {
-    const response = await call('POST', '/api/v2/auth/refresh', { token: await tokenFor(staff), body: { extend: true } });
+    const response = await call('POST', '/api/v2/auth/refresh', {
+      token: await tokenFor(staff),
+      body: { extend: true },
+    });
     expect(response.status).toBe(400);
   });
 });
@@ -112,7 +138,10 @@ describe('POST /auth/refresh', () => {
 describe('POST /auth/legacy/logout', () => {
   it('clears the auth cookie and answers JSON, with no redirect', async () => {
     const token = await tokenFor(staff);
-    const response = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=${token}`], headers: spa });
+    const response = await call('POST', '/api/v2/auth/legacy/logout', {
+      cookies: [`${AUTH_COOKIE}=${token}`],
+      headers: spa,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.location).toBeUndefined();
     expect(response.body).toEqual({ count: 1, data: { success: true, message: expect.any(String) } });
@@ -121,7 +150,10 @@ describe('POST /auth/legacy/logout', () => {
 
   it('refuses a cookie-only logout from a foreign origin (CSRF)', async () => {
     const token = await tokenFor(staff);
-    const response = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=${token}`], headers: { origin: 'https://evil.example' } });
+    const response = await call('POST', '/api/v2/auth/legacy/logout', {
+      cookies: [`${AUTH_COOKIE}=${token}`],
+      headers: { origin: 'https://evil.example' },
+    });
     expect(response.status).toBe(403);
     expect(response.cookies).toEqual([]);
   });
@@ -137,14 +169,23 @@ describe('POST /auth/legacy/logout', () => {
     const cleared = `${AUTH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
     const expired = await tokenFor(staff, epochSeconds() - SESSION_LIMIT_SECONDS - 60);
     advanceClock((TOKEN_TTL_SECONDS + 60) * 1000);
-    const stale = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=${expired}`], headers: spa });
+    const stale = await call('POST', '/api/v2/auth/legacy/logout', {
+      cookies: [`${AUTH_COOKIE}=${expired}`],
+      headers: spa,
+    });
     resetClock();
     // A session ended everywhere before (another device's logout): its token is revoked.
     const revoked = await tokenFor(staff);
     expect((await call('POST', '/api/v2/auth/legacy/logout', { token: revoked })).status).toBe(200);
-    const afterRevocation = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=${revoked}`], headers: spa });
+    const afterRevocation = await call('POST', '/api/v2/auth/legacy/logout', {
+      cookies: [`${AUTH_COOKIE}=${revoked}`],
+      headers: spa,
+    });
     const none = await call('POST', '/api/v2/auth/legacy/logout', { headers: spa });
-    const garbage = await call('POST', '/api/v2/auth/legacy/logout', { cookies: [`${AUTH_COOKIE}=not-a-token`], headers: spa });
+    const garbage = await call('POST', '/api/v2/auth/legacy/logout', {
+      cookies: [`${AUTH_COOKIE}=not-a-token`],
+      headers: spa,
+    });
     for (const response of [stale, afterRevocation, none, garbage]) {
       expect(response.status, response.raw).toBe(200);
       expect(response.body.data.success).toBe(true);
@@ -156,7 +197,10 @@ describe('POST /auth/legacy/logout', () => {
 
   it('still refuses a foreign Origin, with or without a valid session', async () => {
     for (const cookies of [[], [`${AUTH_COOKIE}=${await tokenFor(staff)}`]]) {
-      const response = await call('POST', '/api/v2/auth/legacy/logout', { cookies, headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' } });
+      const response = await call('POST', '/api/v2/auth/legacy/logout', {
+        cookies,
+        headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' },
+      });
       expect(response.status).toBe(403);
       expect(response.body.error).toBe('csrf_rejected');
       expect(response.cookies).toEqual([]);
@@ -165,7 +209,7 @@ describe('POST /auth/legacy/logout', () => {
 });
 
 describe('POST /auth/logout (identity provider)', () => {
-  it('answers the provider\'s logout URL and clears the cookie also for an expired or missing session', async () => {
+  it("answers the provider's logout URL and clears the cookie also for an expired or missing session", async () => {
     process.env.SITE_AUTH_METHOD = 'idp';
     resetConfigForTests();
     const expired = await tokenFor(staff, epochSeconds() - SESSION_LIMIT_SECONDS - 60);

@@ -13,7 +13,11 @@ beforeAll(async () => {
 const as = (options: Parameters<typeof call>[2] = {}) => ({ token, ...options });
 
 async function create(fields: Record<string, unknown> = {}) {
-  const response = await call('POST', `${BASE}?result=object`, as({ body: { name: `Method ${randomUUID()}`, ...fields } }));
+  const response = await call(
+    'POST',
+    `${BASE}?result=object`,
+    as({ body: { name: `Method ${randomUUID()}`, ...fields } }),
+  );
   expect(response.status).toBe(201);
   return response.body.data as { id: number; name: string } & Record<string, unknown>;
 }
@@ -21,7 +25,13 @@ async function create(fields: Record<string, unknown> = {}) {
 describe('shipping methods: single routes', () => {
   it('creates with defaults and answers in each result format', async () => {
     const full = await create({ charge: 4.5, chargeType: 'per_ticket' });
-    expect(full).toMatchObject({ charge: 4.5, chargeType: 'per_ticket', description: '', hasETickets: false, twoPlusCharge: 0 });
+    expect(full).toMatchObject({
+      charge: 4.5,
+      chargeType: 'per_ticket',
+      description: '',
+      hasETickets: false,
+      twoPlusCharge: 0,
+    });
     expect(full.id).toBeGreaterThan(0);
 
     const byId = await call('POST', BASE, as({ body: { name: 'Default result' } }));
@@ -47,9 +57,19 @@ describe('shipping methods: single routes', () => {
 
   it('patches only the given fields, in each result format', async () => {
     const made = await create({ description: 'before' });
-    const object = await call('PATCH', `${BASE}/${made.id}?result=object`, as({ body: { charge: 7.25, hasBadges: true } }));
+    const object = await call(
+      'PATCH',
+      `${BASE}/${made.id}?result=object`,
+      as({ body: { charge: 7.25, hasBadges: true } }),
+    );
     expect(object.status).toBe(200);
-    expect(object.body.data).toMatchObject({ id: made.id, name: made.name, description: 'before', charge: 7.25, hasBadges: true });
+    expect(object.body.data).toMatchObject({
+      id: made.id,
+      name: made.name,
+      description: 'before',
+      charge: 7.25,
+      hasBadges: true,
+    });
 
     const id = await call('PATCH', `${BASE}/${made.id}`, as({ body: { name: 'Renamed' } }));
     expect(id.body).toEqual({ count: 1, data: made.id });
@@ -108,9 +128,17 @@ describe('shipping methods: single routes', () => {
   });
 
   it('answers 415 for a non-JSON body and 400 for malformed or missing JSON', async () => {
-    const form = await call('POST', BASE, as({ body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+    const form = await call(
+      'POST',
+      BASE,
+      as({ body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    );
     expect(form.status).toBe(415);
-    const malformed = await call('POST', BASE, as({ body: '{"name":', headers: { 'content-type': 'application/json' } }));
+    const malformed = await call(
+      'POST',
+      BASE,
+      as({ body: '{"name":', headers: { 'content-type': 'application/json' } }),
+    );
     expect(malformed.status).toBe(400);
     expect(malformed.body.detail).toMatch(/not valid JSON/);
     const missing = await call('POST', BASE, as({ headers: { 'content-type': 'application/json' } }));
@@ -186,9 +214,16 @@ describe('shipping methods: bulk', () => {
   });
 
   it('creates the valid items when one item is bad', async () => {
-    const response = await call('POST', `${BASE}/bulk-create?result=object`, as({
-      body: { count: 3, data: [{ name: 'Bulk one' }, { name: '', charge: -1 }, { name: 'Bulk three', hasBadges: true }] },
-    }));
+    const response = await call(
+      'POST',
+      `${BASE}/bulk-create?result=object`,
+      as({
+        body: {
+          count: 3,
+          data: [{ name: 'Bulk one' }, { name: '', charge: -1 }, { name: 'Bulk three', hasBadges: true }],
+        },
+      }),
+    );
     expect(response.status).toBe(200);
     const [one, bad, three] = response.body.data;
     expect(one).toMatchObject({ status: 'ok', object: { name: 'Bulk one' } });
@@ -202,23 +237,31 @@ describe('shipping methods: bulk', () => {
   it('answers ids only by default and nothing with result=none', async () => {
     const ids = await call('POST', `${BASE}/bulk-create`, as({ body: { count: 1, data: [{ name: 'Ids only' }] } }));
     expect(ids.body.data).toEqual([{ id: expect.any(Number), status: 'ok' }]);
-    const none = await call('POST', `${BASE}/bulk-create?result=none`, as({ body: { count: 1, data: [{ name: 'Silent' }] } }));
+    const none = await call(
+      'POST',
+      `${BASE}/bulk-create?result=none`,
+      as({ body: { count: 1, data: [{ name: 'Silent' }] } }),
+    );
     expect(none.status).toBe(204);
   });
 
   it('updates each item on its own: unknown ids and bad data fail alone', async () => {
     const [a, b] = [await create(), await create()];
-    const response = await call('POST', `${BASE}/bulk-update?result=object`, as({
-      body: {
-        count: 4,
-        data: [
-          { id: a.id, data: { charge: 3 } },
-          { id: 987654321, data: { charge: 3 } },
-          { id: b.id, data: { colour: 'red' } },
-          { data: { charge: 1 } },
-        ],
-      },
-    }));
+    const response = await call(
+      'POST',
+      `${BASE}/bulk-update?result=object`,
+      as({
+        body: {
+          count: 4,
+          data: [
+            { id: a.id, data: { charge: 3 } },
+            { id: 987654321, data: { charge: 3 } },
+            { id: b.id, data: { colour: 'red' } },
+            { data: { charge: 1 } },
+          ],
+        },
+      }),
+    );
     const [ok, missing, invalid, noId] = response.body.data;
     expect(ok).toMatchObject({ id: a.id, status: 'ok', object: { charge: 3 } });
     expect(missing).toMatchObject({ id: 987654321, status: 'error', error: expect.stringMatching(/not found/) });
@@ -230,7 +273,11 @@ describe('shipping methods: bulk', () => {
   it('deletes many, reporting unknown ids, and moves totalCount by the number deleted', async () => {
     const [a, b] = [await create(), await create()];
     const before = (await call('GET', `${BASE}?_limit=1`, as())).body.totalCount;
-    const response = await call('POST', `${BASE}/bulk-delete?result=object`, as({ body: { count: 3, data: [a.id, 987654321, b.id] } }));
+    const response = await call(
+      'POST',
+      `${BASE}/bulk-delete?result=object`,
+      as({ body: { count: 3, data: [a.id, 987654321, b.id] } }),
+    );
     expect(response.body.data).toEqual([
       { id: a.id, status: 'ok', object: a },
       { id: 987654321, status: 'error', error: 'not found' },

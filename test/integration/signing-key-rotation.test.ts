@@ -20,7 +20,10 @@ import { call } from '../support/api.ts';
 const run = promisify(execFile);
 const STAGE = `rotation-${randomUUID().slice(0, 8)}`;
 const PASSWORD = 'a-long-enough-password';
-const saved = { JWT_PUBLIC_KEYS: process.env.JWT_PUBLIC_KEYS, JWT_SIGNING_KEY_SECRET: process.env.JWT_SIGNING_KEY_SECRET };
+const saved = {
+  JWT_PUBLIC_KEYS: process.env.JWT_PUBLIC_KEYS,
+  JWT_SIGNING_KEY_SECRET: process.env.JWT_SIGNING_KEY_SECRET,
+};
 let client: SecretsManagerClient;
 let staff: Administrator;
 let secretId: string;
@@ -34,9 +37,12 @@ async function deploy(): Promise<string[]> {
   return (JSON.parse(jwks) as { keys: Array<{ kid: string }> }).keys.map((key) => key.kid);
 }
 
-const kidOf = (token: string) => (JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]!))) as { kid: string }).kid;
+const kidOf = (token: string) =>
+  (JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]!))) as { kid: string }).kid;
 async function login(): Promise<string> {
-  const response = await call('POST', '/api/v2/auth/legacy/login', { body: { login: staff.login, password: PASSWORD } });
+  const response = await call('POST', '/api/v2/auth/legacy/login', {
+    body: { login: staff.login, password: PASSWORD },
+  });
   expect(response.status).toBe(200);
   return response.body.data.jwt as string;
 }
@@ -45,7 +51,14 @@ const meStatus = async (token: string) => (await call('GET', '/api/v2/auth/me', 
 beforeAll(async () => {
   client = new SecretsManagerClient({});
   const login = `rotation-${randomUUID()}@test.local`;
-  staff = await createAdministrator({ login, email: login, name: 'Rotation Staff', permissions: [], vendorUser: 0, passwordHash: await hashPassword(PASSWORD) });
+  staff = await createAdministrator({
+    login,
+    email: login,
+    name: 'Rotation Staff',
+    permissions: [],
+    vendorUser: 0,
+    passwordHash: await hashPassword(PASSWORD),
+  });
   ({ secretId } = await runKeysCommand(client, 'init', STAGE));
   process.env.JWT_SIGNING_KEY_SECRET = secretId;
   resetSigningKeyForTests();
@@ -67,9 +80,22 @@ describe('rotating the signing key', () => {
     expect(await meStatus(before)).toBe(200);
 
     // `npm run keys -- rotate`: the new key goes into the secret first...
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/keys.ts', 'rotate', '--stage', STAGE, '--endpoint', process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER!], {
-      env: { ...process.env },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bin/keys.ts',
+        'rotate',
+        '--stage',
+        STAGE,
+        '--endpoint',
+        process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER!,
+      ],
+      {
+        env: { ...process.env },
+      },
+    );
     expect(stdout).toMatch(/Next: deploy the stage with -c signingKeysVersion=\S+/);
     // ...but until the deploy, functions keep signing with the key their JWKS names first.
     expect(kidOf(await login())).toBe(first);

@@ -33,11 +33,15 @@ describe('POST /tickets/{id}/check-in', () => {
     expect(admitted.body.data).toEqual(read.body.data);
 
     const scans = await listScans(ticket.id);
-    expect(scans).toEqual([{ eventId: event.id, adminId: SCANNER_ID, outcome: 'admitted', scannedTimestamp: expect.any(String) }]);
+    expect(scans).toEqual([
+      { eventId: event.id, adminId: SCANNER_ID, outcome: 'admitted', scannedTimestamp: expect.any(String) },
+    ]);
     const info = await call('GET', `${TICKETS}/${ticket.id}?_include=checkInInfo`, { token });
     expect(info.body.data.checkInInfo).toEqual({
       scannedTimestamp: scans[0]!.scannedTimestamp,
-      scans: [{ kind: 'simple', eventId: event.id, eventName: event.title, scannedTimestamp: scans[0]!.scannedTimestamp }],
+      scans: [
+        { kind: 'simple', eventId: event.id, eventName: event.title, scannedTimestamp: scans[0]!.scannedTimestamp },
+      ],
     });
     expect(await readStats(token, event.id)).toEqual({ eventIds: [event.id], soldTickets: 1, checkedInTickets: 1 });
   });
@@ -88,7 +92,9 @@ describe('POST /tickets/{id}/check-in', () => {
     const refused = await checkIn(token, ticket.id, { event: other.id });
     expect(refused.status).toBe(409);
     expect(refused.body.reason).toBe('not_valid_for_event');
-    expect(await listScans(ticket.id)).toEqual([expect.objectContaining({ outcome: 'not_valid_for_event', eventId: other.id })]);
+    expect(await listScans(ticket.id)).toEqual([
+      expect.objectContaining({ outcome: 'not_valid_for_event', eventId: other.id }),
+    ]);
   });
 
   it('records an access-package scan at a granted event without checking the ticket in at its own event', async () => {
@@ -146,7 +152,9 @@ describe('POST /tickets/{id}/check-in', () => {
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(24);
-    expect(answers.filter((answer) => answer.status === 409).every((answer) => answer.body.reason === 'already_checked_in')).toBe(true);
+    expect(
+      answers.filter((answer) => answer.status === 409).every((answer) => answer.body.reason === 'already_checked_in'),
+    ).toBe(true);
     expect(await readStats(token, event.id)).toMatchObject({ soldTickets: 1, checkedInTickets: 1 });
   });
 
@@ -157,7 +165,9 @@ describe('POST /tickets/{id}/check-in', () => {
       Array.from({ length: 20 }, (_, k) => checkIn(token, pass!.id, k % 2 ? { event: b.id } : {})),
     );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
-    expect(answers.filter((answer) => answer.status !== 200).every((answer) => answer.body.reason === 'already_checked_in')).toBe(true);
+    expect(
+      answers.filter((answer) => answer.status !== 200).every((answer) => answer.body.reason === 'already_checked_in'),
+    ).toBe(true);
     expect(await readStats(token, a.id)).toMatchObject({ checkedInTickets: 1 });
     expect(await readStats(token, b.id)).toMatchObject({ checkedInTickets: 1 });
     expect(await readStats(token, a.id, b.id)).toMatchObject({ checkedInTickets: 1 });

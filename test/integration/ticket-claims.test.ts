@@ -49,20 +49,39 @@ function expectDeclared(handler: { schemas: Schemas }, response: CallResult) {
   expect(handler.schemas.response!.safeParse(response.body).error?.issues).toBeUndefined();
 }
 
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('opening a claim', () => {
   it('mails the claimant a single-use link and the claim routes report it open', async () => {
     const { ticket } = await oneTicket();
     expect((await get(`${ticket.id}/is-a-claim`)).body).toEqual({ count: 1, data: false });
     expect((await get(`${ticket.id}/claim-info`)).body.data).toEqual({
-      ticketId: ticket.id, isAClaim: false, isClaimed: false, state: null, claimantEmail: null, claimantUserId: null, sentAt: null, claimedAt: null,
+      ticketId: ticket.id,
+      isAClaim: false,
+      isClaimed: false,
+      state: null,
+      claimantEmail: null,
+      claimantUserId: null,
+      sentAt: null,
+      claimedAt: null,
     });
 
     const address = newAddress('claimant');
     const opened = await claim(ticket.id, { claimantEmail: address.toUpperCase(), claimantuserId: 'crm-77' });
     expectDeclared(claimHandler, opened);
-    expect(opened.body.data).toMatchObject({ ticketId: ticket.id, isAClaim: true, isClaimed: false, state: 'open', claimantEmail: address, claimantUserId: 'crm-77', claimedAt: null });
+    expect(opened.body.data).toMatchObject({
+      ticketId: ticket.id,
+      isAClaim: true,
+      isClaimed: false,
+      state: 'open',
+      claimantEmail: address,
+      claimantUserId: 'crm-77',
+      claimedAt: null,
+    });
 
     const [mail] = await mailTo(address);
     expect(mail!.body.text).toMatch(/\/claim#token=[A-Za-z0-9_-]{43}/);
@@ -83,14 +102,40 @@ describe('opening a claim', () => {
 
   it('refuses a claim on a cancelled, withdrawn, transferred, deleted or checked-in ticket, naming the reason', async () => {
     const { event } = await oneTicket();
-    const [cancelled, withdrawn, transferred, deleted, checkedIn] = await seedTickets(event, event.ticketTypes[0]!.id, 5);
-    expect((await call('POST', `${TICKET}/${cancelled!.id}/states`, { token: writer, body: { processState: 4 } })).status).toBe(200);
-    expect((await call('PATCH', `${TICKETS}/${withdrawn!.id}`, { token: writer, body: { data: { withdrawnState: 'withdrawn' } } })).status).toBe(200);
-    expect((await call('POST', `${TICKETS}/${transferred!.id}/transfer`, { token: writer, body: { typeId: event.ticketTypes[1]!.id } })).status).toBe(200);
+    const [cancelled, withdrawn, transferred, deleted, checkedIn] = await seedTickets(
+      event,
+      event.ticketTypes[0]!.id,
+      5,
+    );
+    expect(
+      (await call('POST', `${TICKET}/${cancelled!.id}/states`, { token: writer, body: { processState: 4 } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('PATCH', `${TICKETS}/${withdrawn!.id}`, {
+          token: writer,
+          body: { data: { withdrawnState: 'withdrawn' } },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('POST', `${TICKETS}/${transferred!.id}/transfer`, {
+          token: writer,
+          body: { typeId: event.ticketTypes[1]!.id },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call('DELETE', `${TICKETS}/${deleted!.id}`, { token: writer })).status).toBe(204);
     expect((await checkIn(scanner, checkedIn!.id)).status).toBe(200);
 
-    const expected = [[cancelled, 'cancelled'], [withdrawn, 'withdrawn'], [transferred, 'transferred'], [deleted, 'deleted'], [checkedIn, 'checked_in']] as const;
+    const expected = [
+      [cancelled, 'cancelled'],
+      [withdrawn, 'withdrawn'],
+      [transferred, 'transferred'],
+      [deleted, 'deleted'],
+      [checkedIn, 'checked_in'],
+    ] as const;
     for (const [ticket, reason] of expected) {
       const refused = await claim(ticket!.id, { claimantEmail: newAddress(), claimantuserId: 'x' });
       expect(refused.status, reason).toBe(409);
@@ -118,7 +163,8 @@ describe('opening a claim', () => {
     expect((await get('abc/is-claimed')).status).toBe(400);
 
     expect((await claim(999_999_999, { claimantEmail: newAddress(), claimantuserId: '' })).status).toBe(404);
-    for (const path of ['is-a-claim', 'is-claimed', 'claim-info']) expect((await get(`999999999/${path}`)).status).toBe(404);
+    for (const path of ['is-a-claim', 'is-claimed', 'claim-info'])
+      expect((await get(`999999999/${path}`)).status).toBe(404);
     await call('DELETE', `${TICKETS}/${ticket.id}`, { token: writer });
     expect((await get(`${ticket.id}/claim-info`)).status).toBe(404);
   });
@@ -148,11 +194,13 @@ describe('changing the claimant and accepting a claim', () => {
 
     expect((await get(`${ticket.id}/is-claimed`)).body.data).toBe(true);
     expect((await get(`${ticket.id}/claim-info`)).body.data.claimedAt).toBe(accepted.claimedAt);
-    expect((await claim(ticket.id, { claimantEmail: newAddress(), claimantuserId: '' })).body.reason).toBe('already_claimed');
+    expect((await claim(ticket.id, { claimantEmail: newAddress(), claimantuserId: '' })).body.reason).toBe(
+      'already_claimed',
+    );
     expect((await claimant(ticket.id, { claimantEmail: newAddress() })).body.reason).toBe('no_open_claim');
   });
 
-  it('moves the claimed ticket to the claimant\'s account and shows the claim and its actors in the ticket', async () => {
+  it("moves the claimed ticket to the claimant's account and shows the claim and its actors in the ticket", async () => {
     const { ticket } = await oneTicket();
     const address = newAddress();
     await claim(ticket.id, { claimantEmail: address, claimantuserId: '' });
@@ -163,8 +211,16 @@ describe('changing the claimant and accepting a claim', () => {
     expectDeclared(getTicketHandler, read);
     const { customerId, ticketClaim, history } = read.body.data;
     expect(customerId).toBe(customer.id);
-    expect(ticketClaim).toMatchObject({ isAClaim: true, isClaimed: true, state: 'claimed', claimantEmail: address, claimedByCustomerId: customer.id });
-    expect(history.data.slice(0, 2).map((entry: { action: string; actor: string }) => [entry.action, entry.actor])).toEqual([
+    expect(ticketClaim).toMatchObject({
+      isAClaim: true,
+      isClaimed: true,
+      state: 'claimed',
+      claimantEmail: address,
+      claimedByCustomerId: customer.id,
+    });
+    expect(
+      history.data.slice(0, 2).map((entry: { action: string; actor: string }) => [entry.action, entry.actor]),
+    ).toEqual([
       ['claimed', `customer ${customer.id}`],
       ['claim', `admin ${WRITER_ID}`],
     ]);
@@ -197,7 +253,7 @@ describe('changing the claimant and accepting a claim', () => {
     expect((await get(`${ticket.id}/is-claimed`)).body.data).toBe(false);
   });
 
-  it('declares is-a-claim\'s answer', async () => {
+  it("declares is-a-claim's answer", async () => {
     const { ticket } = await oneTicket();
     expectDeclared(isAClaimHandler, await get(`${ticket.id}/is-a-claim`));
   });
@@ -207,7 +263,10 @@ describe('what a claim costs', () => {
   /** The DynamoDB commands `run` sends. */
   async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
     const sent: string[] = [];
-    db.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), { step: 'initialize', name: 'claimCallCounter' });
+    db.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), {
+      step: 'initialize',
+      name: 'claimCallCounter',
+    });
     try {
       await run();
     } finally {
@@ -220,16 +279,26 @@ describe('what a claim costs', () => {
     const { ticket } = await oneTicket();
     const address = newAddress();
     const slot = ['GetItemCommand', 'PutItemCommand'];
-    expect(await commandsOf(() => claim(ticket.id, { claimantEmail: address, claimantuserId: '' }))).toEqual([...slot, ...slot, 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(await commandsOf(() => claim(ticket.id, { claimantEmail: address, claimantuserId: '' }))).toEqual([
+      ...slot,
+      ...slot,
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
     expect(await commandsOf(() => get(`${ticket.id}/claim-info`))).toEqual(['GetItemCommand']);
     const token = await claimTokenFor(address);
     const customer = await newCustomer();
-    expect(await commandsOf(() => acceptClaim(token, customer.id))).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(await commandsOf(() => acceptClaim(token, customer.id))).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
   });
 });
 
 describe('POST /my-account/claim (accepting, ours)', () => {
-  const accept = (customer: TestCustomer, body: unknown) => call('POST', '/api/v2/my-account/claim', { token: customer.token, body });
+  const accept = (customer: TestCustomer, body: unknown) =>
+    call('POST', '/api/v2/my-account/claim', { token: customer.token, body });
   const openFor = async (customer: TestCustomer) => {
     const { ticket } = await oneTicket();
     expect((await claim(ticket.id, { claimantEmail: customer.email, claimantuserId: 'friend-1' })).status).toBe(200);
@@ -246,7 +315,8 @@ describe('POST /my-account/claim (accepting, ours)', () => {
     const info = (await get(`${ticket.id}/claim-info`)).body.data;
     expect(info).toMatchObject({ state: 'claimed', isClaimed: true, claimantEmail: friend.email });
     expect(info.claimedAt).toEqual(expect.any(String));
-    const history = (await call('GET', `${TICKETS}/${ticket.id}?_include=history`, { token: writer })).body.data.history.data;
+    const history = (await call('GET', `${TICKETS}/${ticket.id}?_include=history`, { token: writer })).body.data.history
+      .data;
     expect(history[0]).toMatchObject({ action: 'claimed', actor: `customer ${friend.id}` });
   });
 
@@ -261,7 +331,10 @@ describe('POST /my-account/claim (accepting, ours)', () => {
     expect((await get(`${ticket.id}/claim-info`)).body.data).toEqual(before);
 
     const cancelled = await openFor(friend);
-    expect((await call('POST', `${TICKET}/${cancelled.ticket.id}/states`, { token: writer, body: { processState: 4 } })).status).toBeLessThan(300);
+    expect(
+      (await call('POST', `${TICKET}/${cancelled.ticket.id}/states`, { token: writer, body: { processState: 4 } }))
+        .status,
+    ).toBeLessThan(300);
     const refused = await accept(friend, { token: cancelled.token });
     expect(refused.status).toBe(409);
     expect(refused.body.reason ?? refused.body.error).toBe('cancelled');
@@ -274,7 +347,8 @@ describe('POST /my-account/claim (accepting, ours)', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
     const winner = answers[0]!.status === 200 ? first : second;
     expect((await call('GET', `${TICKETS}/${ticket.id}`, { token: writer })).body.data.customerId).toBe(winner.id);
-    for (const body of [{}, { token: '' }, { token: 'x'.repeat(201) }, { token, extra: 1 }]) expect((await accept(first, body)).status).toBe(400);
+    for (const body of [{}, { token: '' }, { token: 'x'.repeat(201) }, { token, extra: 1 }])
+      expect((await accept(first, body)).status).toBe(400);
     // A staff token is not a customer's: the route answers as to no sign-in at all.
     expect((await call('POST', '/api/v2/my-account/claim', { token: writer, body: { token } })).status).toBe(401);
   });
@@ -299,7 +373,10 @@ describe('claim mail limits', () => {
     advanceClock(24 * 60 * 60 * 1000 + 1000);
     try {
       const later = await adminToken(['tickets:read', 'tickets:write'], WRITER_ID);
-      expect((await call('POST', `${TICKET}/${ticket.id}/claimant`, { token: later, body: { claimantEmail: refused } })).status).toBe(200);
+      expect(
+        (await call('POST', `${TICKET}/${ticket.id}/claimant`, { token: later, body: { claimantEmail: refused } }))
+          .status,
+      ).toBe(200);
     } finally {
       resetClock();
     }
@@ -309,7 +386,11 @@ describe('claim mail limits', () => {
     const staff = await adminToken(['tickets:read', 'tickets:write'], 616_003 + Math.floor(Math.random() * 1000));
     const event = await seedEvent({ ticketTypes: [{ name: 'Spare', price: 0, total: 200 }], teams: [] });
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 101);
-    const send = (id: number) => call('POST', `${TICKET}/${id}/claim`, { token: staff, body: { claimantEmail: newAddress(), claimantuserId: '' } });
+    const send = (id: number) =>
+      call('POST', `${TICKET}/${id}/claim`, {
+        token: staff,
+        body: { claimantEmail: newAddress(), claimantuserId: '' },
+      });
     for (const spare of tickets.slice(0, 100)) expect((await send(spare.id)).status).toBe(200);
     const refused = await send(tickets[100]!.id);
     expect(refused.status).toBe(429);
@@ -323,11 +404,18 @@ describe('the demo claims', () => {
     const { event } = await oneTicket();
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 4);
     const customer = await newCustomer();
-    const seeded = await seedDemoClaims(tickets.map((ticket) => ticket.id), customer);
+    const seeded = await seedDemoClaims(
+      tickets.map((ticket) => ticket.id),
+      customer,
+    );
 
-    const states = await Promise.all(Object.values(seeded).map(async (id) => (await get(`${id}/claim-info`)).body.data.state));
+    const states = await Promise.all(
+      Object.values(seeded).map(async (id) => (await get(`${id}/claim-info`)).body.data.state),
+    );
     expect(states).toEqual(['open', 'open', 'claimed', 'cancelled']);
     expect((await get(`${seeded.reassigned}/claim-info`)).body.data.claimantEmail).toBe('second.claimant@example.test');
-    expect((await call('GET', `${TICKETS}/${seeded.claimed}`, { token: writer })).body.data.customerId).toBe(customer.id);
+    expect((await call('GET', `${TICKETS}/${seeded.claimed}`, { token: writer })).body.data.customerId).toBe(
+      customer.id,
+    );
   });
 });

@@ -25,7 +25,11 @@ const patch = (id: number, data: unknown) => call('PATCH', `${TICKETS}/${id}`, {
 
 describe('list entries and filter counts', () => {
   it('equal a recount from the records after check-ins, scans, edits, cancels, deletes and transfers', async () => {
-    const granted = await seedEvent({ title: 'Expo', ticketTypes: [{ name: 'Expo', price: 5, total: 100 }], teams: [] });
+    const granted = await seedEvent({
+      title: 'Expo',
+      ticketTypes: [{ name: 'Expo', price: 5, total: 100 }],
+      teams: [],
+    });
     const event = await seedEvent({
       ticketTypes: [
         { name: 'Race', price: 40, total: 100 },
@@ -34,7 +38,11 @@ describe('list entries and filter counts', () => {
     });
     const [race, pass] = event.ticketTypes.map((type) => type.id) as [number, number];
     const [red, blue] = event.teams.map((team) => team.id) as [number, number];
-    const ids = [...(await seedTickets(event, race, 6)), ...(await seedTickets(event, pass, 4)), ...(await seedTickets(granted, granted.ticketTypes[0]!.id, 2))].map((t) => t.id);
+    const ids = [
+      ...(await seedTickets(event, race, 6)),
+      ...(await seedTickets(event, pass, 4)),
+      ...(await seedTickets(granted, granted.ticketTypes[0]!.id, 2)),
+    ].map((t) => t.id);
 
     expect((await checkIn(token, ids[0]!)).status).toBe(200);
     expect((await checkIn(token, ids[6]!, { event: granted.id })).status).toBe(200);
@@ -70,17 +78,35 @@ describe('list entries and filter counts', () => {
       [`event=${event.id}&teams=${blue}`, (r) => r.eventId === event.id && r.teamId === blue],
       [`event=${event.id}&teams=0`, (r) => r.eventId === event.id && !r.teamId],
       [`event=${event.id}&ticket_types=${pass}`, (r) => r.typeId === pass],
-      [`event=${event.id}&ticket_types=${race},${pass}&exclude_process_states=2`, (r) => r.eventId === event.id && r.processState !== PROCESS_STATE.checkedIn],
-      [`event=${event.id}&exclude_process_states=4`, (r) => r.eventId === event.id && r.processState !== PROCESS_STATE.cancelled],
-      [`event=${event.id}&teams=${red}&exclude_process_states=2,4`, (r) => r.eventId === event.id && r.teamId === red && r.processState < 2],
+      [
+        `event=${event.id}&ticket_types=${race},${pass}&exclude_process_states=2`,
+        (r) => r.eventId === event.id && r.processState !== PROCESS_STATE.checkedIn,
+      ],
+      [
+        `event=${event.id}&exclude_process_states=4`,
+        (r) => r.eventId === event.id && r.processState !== PROCESS_STATE.cancelled,
+      ],
+      [
+        `event=${event.id}&teams=${red}&exclude_process_states=2,4`,
+        (r) => r.eventId === event.id && r.teamId === red && r.processState < 2,
+      ],
       [`accessEvents=${granted.id}`, (r) => r.eventId === granted.id || r.typeId === pass],
-      [`accessEvents=${granted.id}&exclude_process_states=4`, (r) => (r.eventId === granted.id || r.typeId === pass) && r.processState !== 4],
+      [
+        `accessEvents=${granted.id}&exclude_process_states=4`,
+        (r) => (r.eventId === granted.id || r.typeId === pass) && r.processState !== 4,
+      ],
     ];
     for (const [query, matches] of cases) {
       const response = await call('GET', `${TICKETS}?${query}&_limit=100`, { token });
       expect(response.status, query).toBe(200);
-      const expected = live.filter(matches).map((r) => r.id).sort((a, b) => a - b);
-      expect(response.body.data.map((t: { id: number }) => t.id), query).toEqual(expected);
+      const expected = live
+        .filter(matches)
+        .map((r) => r.id)
+        .sort((a, b) => a - b);
+      expect(
+        response.body.data.map((t: { id: number }) => t.id),
+        query,
+      ).toEqual(expected);
       expect(response.body.totalCount, query).toBe(expected.length);
       expect(response.body.totalCountIsEstimate, query).toBeUndefined();
       expect(response.body.next, query).toBeNull();

@@ -42,7 +42,16 @@ beforeAll(async () => {
   token = await adminToken();
   events = [];
   for (const title of ['Spring run', 'Summer ride', 'Autumn swim']) {
-    events.push(await seedEvent({ title, ticketTypes: [{ name: 'Entry', price: 20, total: 5_000 }, { name: 'Child', price: 5, total: 5_000 }], teams: [{ name: 'Club' }] }));
+    events.push(
+      await seedEvent({
+        title,
+        ticketTypes: [
+          { name: 'Entry', price: 20, total: 5_000 },
+          { name: 'Child', price: 5, total: 5_000 },
+        ],
+        teams: [{ name: 'Club' }],
+      }),
+    );
   }
   const [spring, summer, autumn] = events as [CreatedEvent, CreatedEvent, CreatedEvent];
   // A few attendees share a rare last name across the events; one has an accented one and an address to find.
@@ -50,7 +59,9 @@ beforeAll(async () => {
     typeId: event.ticketTypes[n % 3 === 0 ? 1 : 0]!.id,
     processState: stateOf(n),
     ...(n % 97 === 5 ? { partyMemberLastName: 'Okonkwo' } : {}),
-    ...(event === events[2] && n === 77 ? { partyMemberLastName: 'Zélie-Marchand', emailAddress: 'zm.swims@example.test' } : {}),
+    ...(event === events[2] && n === 77
+      ? { partyMemberLastName: 'Zélie-Marchand', emailAddress: 'zm.swims@example.test' }
+      : {}),
     ...(event === events[2] && n === 78 ? { emailAddress: 'zm.swimsuit@example.test' } : {}),
   });
   // Interleaved, so that newest first mixes the events.
@@ -131,7 +142,7 @@ describe('GET /tickets without an event filter', () => {
     expect(ids(typed.body.data)).toEqual(ids(ofType).slice(0, LIMIT));
   });
 
-  it('refuses teams without their events (a team is one event\'s), naming the field', async () => {
+  it("refuses teams without their events (a team is one event's), naming the field", async () => {
     const response = await call('GET', `/api/v2/tickets?teams=${events[0]!.teams[0]!.id}`, { token });
     expect(response.status).toBe(400);
     expect(response.body.errors.map((error: { path: string }) => error.path)).toContain('query.teams');
@@ -139,7 +150,15 @@ describe('GET /tickets without an event filter', () => {
 
   it('an event-scoped administrator pages over their events only, newest first, exact', async () => {
     const [spring, , autumn] = events as [CreatedEvent, CreatedEvent, CreatedEvent];
-    const scoped = await issueToken({ kind: 'admin', id: 999_301, login: 'scoped-across', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), eventScope: [spring.id, autumn.id] });
+    const scoped = await issueToken({
+      kind: 'admin',
+      id: 999_301,
+      login: 'scoped-across',
+      permissions: [...PERMISSIONS],
+      vendorUser: false,
+      authTime: epochSeconds(),
+      eventScope: [spring.id, autumn.id],
+    });
     const theirs = records.filter((record) => record.eventId === spring.id || record.eventId === autumn.id);
     expect(await walk('/tickets', 'offset', scoped)).toEqual(newestFirst(theirs));
     expect(await walk('/tickets', 'cursor', scoped)).toEqual(newestFirst(theirs));
@@ -205,11 +224,21 @@ describe('GET /ticket?search= alone: across the events the caller may see', () =
     expect([...seen].sort((a, b) => a - b)).toEqual(byId(records));
   });
 
-  it('an event-scoped administrator finds only their events\' holders, merged in order', async () => {
+  it("an event-scoped administrator finds only their events' holders, merged in order", async () => {
     const [spring, , autumn] = events as [CreatedEvent, CreatedEvent, CreatedEvent];
-    const scoped = await issueToken({ kind: 'admin', id: 999_302, login: 'scoped-search', permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), eventScope: [spring.id, autumn.id] });
+    const scoped = await issueToken({
+      kind: 'admin',
+      id: 999_302,
+      login: 'scoped-search',
+      permissions: [...PERMISSIONS],
+      vendorUser: false,
+      authTime: epochSeconds(),
+      eventScope: [spring.id, autumn.id],
+    });
     const theirs = records.filter((record) => record.eventId === spring.id || record.eventId === autumn.id);
-    expect(ids((await search('okonkwo', scoped)).body.data)).toEqual(byId(theirs.filter((record) => record.partyMemberLastName === 'Okonkwo')));
+    expect(ids((await search('okonkwo', scoped)).body.data)).toEqual(
+      byId(theirs.filter((record) => record.partyMemberLastName === 'Okonkwo')),
+    );
     const seen = await walk('/ticket?search=runner', 'cursor', scoped);
     expect([...seen].sort((a, b) => a - b)).toEqual(byId(theirs));
   });
@@ -219,12 +248,40 @@ describe('existing stages: the backfills give older tickets the across-events ke
   /** Makes the table look written before this release: no GSI3 on the list entries, no GSI2 on the search entries, no event-0 blocks. */
   async function asBeforeTheRelease(): Promise<void> {
     for (const record of records) {
-      await db.send(new UpdateCommand({ TableName: tableName(), Key: keys.ticketListEntry(record.id), UpdateExpression: 'REMOVE GSI3PK, GSI3SK' }));
-      const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :search)', ExpressionAttributeValues: { ':pk': `TICKET#${record.id}`, ':search': 'SEARCH#' }, Limit: 20 }));
-      for (const item of Items) await db.send(new UpdateCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK' }));
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.ticketListEntry(record.id),
+          UpdateExpression: 'REMOVE GSI3PK, GSI3SK',
+        }),
+      );
+      const { Items = [] } = await db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :search)',
+          ExpressionAttributeValues: { ':pk': `TICKET#${record.id}`, ':search': 'SEARCH#' },
+          Limit: 20,
+        }),
+      );
+      for (const item of Items)
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { PK: item.PK, SK: item.SK },
+            UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+          }),
+        );
     }
-    const { Items = [] } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.eventItems(ALL_EVENTS).value }, Limit: 1000 }));
-    for (const item of Items) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
+    const { Items = [] } = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.eventItems(ALL_EVENTS).value },
+        Limit: 1000,
+      }),
+    );
+    for (const item of Items)
+      await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
   }
 
   it('lists and searches across events again after backfill-ticket-lists then backfill-list-positions, and a re-run changes nothing', async () => {
@@ -238,8 +295,12 @@ describe('existing stages: the backfills give older tickets the across-events ke
     const expected = newestFirst(records);
     expect((await get('/tickets')).body.totalCount).toBe(records.length);
     expect(await walk('/tickets', 'offset')).toEqual(expected);
-    expect(ids((await get(`/tickets?_offset=333&_limit=${LIMIT}`)).body.data)).toEqual(expected.slice(333, 333 + LIMIT));
-    expect(ids((await get('/ticket?search=okonkwo')).body.data)).toEqual(ids(records.filter((record) => record.partyMemberLastName === 'Okonkwo').sort((a, b) => a.id - b.id)));
+    expect(ids((await get(`/tickets?_offset=333&_limit=${LIMIT}`)).body.data)).toEqual(
+      expected.slice(333, 333 + LIMIT),
+    );
+    expect(ids((await get('/ticket?search=okonkwo')).body.data)).toEqual(
+      ids(records.filter((record) => record.partyMemberLastName === 'Okonkwo').sort((a, b) => a.id - b.id)),
+    );
 
     await backfillListPositions({ events: [ALL_EVENTS], run, restart: true });
     expect(await walk('/tickets', 'offset')).toEqual(expected);

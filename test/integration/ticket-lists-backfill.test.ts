@@ -18,7 +18,8 @@ import { adminToken } from '../support/tokens.ts';
 async function asBeforeTheRelease(eventIds: number[], ticketIds: number[]) {
   for (const id of ticketIds) {
     const record = (await readTicketRecord(id))!;
-    for (const entry of [...listEntryItems(record), ...searchEntryItems(record)]) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: entry.PK, SK: entry.SK } }));
+    for (const entry of [...listEntryItems(record), ...searchEntryItems(record)])
+      await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: entry.PK, SK: entry.SK } }));
     const formerKeys = {
       ...keys.eventEntryIndexes(record.eventId, record.typeId, id),
       ...keys.eventPurchaseIndexes(record.eventId, record.purchasedDate ?? record.created, id),
@@ -33,7 +34,9 @@ async function asBeforeTheRelease(eventIds: number[], ticketIds: number[]) {
         Key: keys.ticket(id),
         UpdateExpression: `SET ${names.map((_, i) => `#k${i} = :k${i}`).join(', ')}`,
         ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#k${i}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:k${i}`, formerKeys[name as keyof typeof formerKeys]])),
+        ExpressionAttributeValues: Object.fromEntries(
+          names.map((name, i) => [`:k${i}`, formerKeys[name as keyof typeof formerKeys]]),
+        ),
       }),
     );
   }
@@ -43,7 +46,14 @@ async function asBeforeTheRelease(eventIds: number[], ticketIds: number[]) {
       const counters = Object.keys(Item!).filter((name) => name.startsWith('n#'));
       if (!counters.length) continue;
       const names = Object.fromEntries(counters.map((name, i) => [`#n${i}`, name]));
-      await db.send(new UpdateCommand({ TableName: tableName(), Key: keys.eventStats(eventId, shard), UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`, ExpressionAttributeNames: names }));
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.eventStats(eventId, shard),
+          UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+          ExpressionAttributeNames: names,
+        }),
+      );
     }
   }
 }
@@ -52,28 +62,58 @@ describe('the list backfill (bin/maintenance/backfill-ticket-lists.ts)', () => {
   it('gives older tickets their list and search entries and every event its filter counts, and is safe to re-run', async () => {
     const token = await adminToken(['tickets:read', 'tickets:write'], 717_401);
     const granted = await seedEvent({ title: 'Expo', ticketTypes: [{ name: 'Expo', price: 5, total: 10 }], teams: [] });
-    const event = await seedEvent({ ticketTypes: [{ name: 'Race', price: 40, total: 10 }, { name: 'Race + expo', price: 60, total: 10, grants: [granted.id] }] });
-    const tickets = [...(await seedTickets(event, event.ticketTypes[0]!.id, 4)), ...(await seedTickets(event, event.ticketTypes[1]!.id, 3))];
+    const event = await seedEvent({
+      ticketTypes: [
+        { name: 'Race', price: 40, total: 10 },
+        { name: 'Race + expo', price: 60, total: 10, grants: [granted.id] },
+      ],
+    });
+    const tickets = [
+      ...(await seedTickets(event, event.ticketTypes[0]!.id, 4)),
+      ...(await seedTickets(event, event.ticketTypes[1]!.id, 3)),
+    ];
     const red = event.teams[0]!.id;
     const inRed = tickets.filter((ticket) => ticket.teamId === red).map((ticket) => ticket.id);
     const pass = tickets.filter((ticket) => ticket.typeId === event.ticketTypes[1]!.id).map((ticket) => ticket.id);
-    await asBeforeTheRelease([event.id, granted.id], tickets.map((ticket) => ticket.id));
+    await asBeforeTheRelease(
+      [event.id, granted.id],
+      tickets.map((ticket) => ticket.id),
+    );
     const list = (query: string) => call('GET', `/api/v2/tickets?${query}`, { token });
     const ids = (response: { body: { data: { id: number }[] } }) => response.body.data.map((ticket) => ticket.id);
     expect((await list(`event=${event.id}&teams=${red}`)).body).toMatchObject({ totalCount: 0, data: [] });
     // Before the backfill the event's own list still finds every ticket by the keys its record holds,
     // and a ticket changed meanwhile moves them to its entries: listed once throughout.
     expect(ids(await list(`event=${event.id}`))).toEqual(tickets.map((ticket) => ticket.id));
-    expect((await call('PATCH', `/api/v2/tickets/${tickets[1]!.id}`, { token, body: { data: { partyMemberCompany: 'Acme' } } })).status).toBe(200);
-    expect((await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketEventEntry(tickets[1]!.id) }))).Item).toBeDefined();
+    expect(
+      (
+        await call('PATCH', `/api/v2/tickets/${tickets[1]!.id}`, {
+          token,
+          body: { data: { partyMemberCompany: 'Acme' } },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketEventEntry(tickets[1]!.id) }))).Item,
+    ).toBeDefined();
     expect(ids(await list(`event=${event.id}`))).toEqual(tickets.map((ticket) => ticket.id));
     const named = tickets[0]!;
-    const search = () => call('GET', `/api/v2/ticket?eventId=${event.id}&search=${encodeURIComponent(named.partyMemberLastName)}`, { token });
+    const search = () =>
+      call('GET', `/api/v2/ticket?eventId=${event.id}&search=${encodeURIComponent(named.partyMemberLastName)}`, {
+        token,
+      });
     expect((await search()).body.data.map((ticket: { id: number }) => ticket.id)).not.toContain(named.id);
 
     for (let run = 0; run < 2; run++) {
-      expect(await backfillTicketLists({ events: [event.id, granted.id] })).toEqual({ entries: tickets.length, shards: 2 * STATS_SHARDS });
-      for (const ticket of tickets) expect((await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(ticket.id) }))).Item, `ticket ${ticket.id}`).not.toHaveProperty('teamKey');
+      expect(await backfillTicketLists({ events: [event.id, granted.id] })).toEqual({
+        entries: tickets.length,
+        shards: 2 * STATS_SHARDS,
+      });
+      for (const ticket of tickets)
+        expect(
+          (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(ticket.id) }))).Item,
+          `ticket ${ticket.id}`,
+        ).not.toHaveProperty('teamKey');
       expect(ids(await list(`event=${event.id}`))).toEqual(tickets.map((ticket) => ticket.id));
       expect(ids(await list(`event=${event.id}&ticket_types=${event.ticketTypes[1]!.id}`))).toEqual(pass);
       const team = await list(`event=${event.id}&teams=${red}`);
@@ -82,7 +122,10 @@ describe('the list backfill (bin/maintenance/backfill-ticket-lists.ts)', () => {
       const access = await list(`accessEvents=${granted.id}`);
       expect(access.body).toMatchObject({ totalCount: pass.length });
       expect(access.body.data.map((ticket: { id: number }) => ticket.id)).toEqual(pass);
-      expect((await list(`event=${event.id}&ticket_types=${event.ticketTypes[1]!.id}&exclude_process_states=4`)).body.totalCount).toBe(pass.length);
+      expect(
+        (await list(`event=${event.id}&ticket_types=${event.ticketTypes[1]!.id}&exclude_process_states=4`)).body
+          .totalCount,
+      ).toBe(pass.length);
       expect((await search()).body.data.map((ticket: { id: number }) => ticket.id)).toContain(named.id);
     }
   });

@@ -61,7 +61,8 @@ const list = async (query: string) => {
 };
 const ids = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id);
 /** Position blocks an offset reads at most: half of those the event's ids span (other files' tickets interleave with its ids). */
-const halfTheBlocks = () => Math.ceil((Math.max(...records.map((r) => r.id)) - Math.min(...records.map((r) => r.id))) / POSITION_BLOCK / 2) + 1;
+const halfTheBlocks = () =>
+  Math.ceil((Math.max(...records.map((r) => r.id)) - Math.min(...records.map((r) => r.id))) / POSITION_BLOCK / 2) + 1;
 const firstPage = (matches: TicketRecord[]) => ids(matches.sort((a, b) => a.id - b.id).slice(0, LIMIT));
 
 describe('GET /tickets at 10,000 tickets in one event', () => {
@@ -69,10 +70,30 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     ['the event alone', () => `event=${big.id}`, () => true, () => bound(1)],
     ['teams', () => `event=${big.id}&teams=${big.teams[2]!.id}`, (r) => r.teamId === big.teams[2]!.id, () => bound(1)],
     ['teams=0 (unassigned)', () => `event=${big.id}&teams=0`, (r) => r.teamId === null, () => bound(1)],
-    ['ticket_types', () => `event=${big.id}&ticket_types=${big.ticketTypes[1]!.id}`, (r) => r.typeId === big.ticketTypes[1]!.id, () => bound(1)],
-    ['exclude_process_states', () => `event=${big.id}&exclude_process_states=4`, (r) => r.processState !== PROCESS_STATE.cancelled, () => bound(3)],
-    ['exclude_process_states=1 (most are active)', () => `event=${big.id}&exclude_process_states=1`, (r) => r.processState !== PROCESS_STATE.active, () => bound(3)],
-    ['a team and the state exclusion', () => `event=${big.id}&teams=${big.teams[1]!.id}&exclude_process_states=4`, (r) => r.teamId === big.teams[1]!.id && r.processState !== 4, () => bound(1) + 200],
+    [
+      'ticket_types',
+      () => `event=${big.id}&ticket_types=${big.ticketTypes[1]!.id}`,
+      (r) => r.typeId === big.ticketTypes[1]!.id,
+      () => bound(1),
+    ],
+    [
+      'exclude_process_states',
+      () => `event=${big.id}&exclude_process_states=4`,
+      (r) => r.processState !== PROCESS_STATE.cancelled,
+      () => bound(3),
+    ],
+    [
+      'exclude_process_states=1 (most are active)',
+      () => `event=${big.id}&exclude_process_states=1`,
+      (r) => r.processState !== PROCESS_STATE.active,
+      () => bound(3),
+    ],
+    [
+      'a team and the state exclusion',
+      () => `event=${big.id}&teams=${big.teams[1]!.id}&exclude_process_states=4`,
+      (r) => r.teamId === big.teams[1]!.id && r.processState !== 4,
+      () => bound(1) + 200,
+    ],
   ];
   for (const [name, query, matches, limit] of cases) {
     it(`${name}: one bounded page, exact totalCount from the counts`, async () => {
@@ -99,9 +120,18 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     const team = big.teams[1]!.id;
     const cases: [string, (record: TicketRecord) => boolean][] = [
       [`accessEvents=${granted.id}&teams=${team}`, (r) => r.typeId === pass && r.teamId === team],
-      [`accessEvents=${granted.id}&teams=0`, (r) => (r.typeId === pass || r.eventId === granted.id) && r.teamId === null],
-      [`accessEvents=${granted.id}&ticket_types=${pass}&exclude_process_states=4`, (r) => r.typeId === pass && r.processState !== PROCESS_STATE.cancelled],
-      [`accessEvents=${granted.id}&teams=${team},0&ticket_types=${pass}`, (r) => r.typeId === pass && (r.teamId === team || r.teamId === null)],
+      [
+        `accessEvents=${granted.id}&teams=0`,
+        (r) => (r.typeId === pass || r.eventId === granted.id) && r.teamId === null,
+      ],
+      [
+        `accessEvents=${granted.id}&ticket_types=${pass}&exclude_process_states=4`,
+        (r) => r.typeId === pass && r.processState !== PROCESS_STATE.cancelled,
+      ],
+      [
+        `accessEvents=${granted.id}&teams=${team},0&ticket_types=${pass}`,
+        (r) => r.typeId === pass && (r.teamId === team || r.teamId === null),
+      ],
     ];
     for (const [query, matches] of cases) {
       const { body } = await list(`${query}&_limit=${LIMIT}`);
@@ -121,23 +151,38 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     expect(ids(body.data)).toEqual(firstPage(expected));
     expect(body.totalCount).toBe(expected.length);
     expect(body.totalCountIsEstimate).toBeUndefined();
-    const active = await list(`event=${big.id}&teams=${team}&ticket_types=${elite}&exclude_process_states=4&_limit=${LIMIT}`);
-    expect(active.body.totalCount).toBe(expected.filter((record) => record.processState !== PROCESS_STATE.cancelled).length);
+    const active = await list(
+      `event=${big.id}&teams=${team}&ticket_types=${elite}&exclude_process_states=4&_limit=${LIMIT}`,
+    );
+    expect(active.body.totalCount).toBe(
+      expected.filter((record) => record.processState !== PROCESS_STATE.cancelled).length,
+    );
     expect(reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + LIST_READ_BUDGET + LIMIT);
     expect(reads.itemsRead).toBeLessThan(TICKETS / 10);
 
     // Every team (and none) with two types: 12 pairs, each counted, so the total is exact too.
     const teams = [0, ...big.teams.map((t) => t.id)];
     const types = [big.ticketTypes[0]!.id, elite];
-    const wide = await list(`event=${big.id}&teams=${teams.join(',')}&ticket_types=${types.join(',')}&exclude_process_states=4&_limit=${LIMIT}`);
-    const inWide = records.filter((record) => types.includes(record.typeId) && record.processState !== PROCESS_STATE.cancelled);
+    const wide = await list(
+      `event=${big.id}&teams=${teams.join(',')}&ticket_types=${types.join(',')}&exclude_process_states=4&_limit=${LIMIT}`,
+    );
+    const inWide = records.filter(
+      (record) => types.includes(record.typeId) && record.processState !== PROCESS_STATE.cancelled,
+    );
     expect(wide.body.totalCount).toBe(inWide.length);
     expect(wide.body.totalCountIsEstimate).toBeUndefined();
     expect(ids(wide.body.data)).toEqual(firstPage(inWide));
     // More than 100 pairs: a 400 naming the cap, never an estimate.
-    const tooMany = await call('GET', `${BASE}?event=${big.id}&teams=${Array.from({ length: 11 }, (_, i) => i + 1).join(',')}&ticket_types=${Array.from({ length: 10 }, (_, i) => i + 1).join(',')}`, { token });
+    const tooMany = await call(
+      'GET',
+      `${BASE}?event=${big.id}&teams=${Array.from({ length: 11 }, (_, i) => i + 1).join(',')}&ticket_types=${Array.from({ length: 10 }, (_, i) => i + 1).join(',')}`,
+      { token },
+    );
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body.errors[0]).toMatchObject({ path: 'query.teams', message: expect.stringContaining('100 pairs') });
+    expect(tooMany.body.errors[0]).toMatchObject({
+      path: 'query.teams',
+      message: expect.stringContaining('100 pairs'),
+    });
   });
 
   it('a deep page: any _offset from the kept positions, then the cursor, each reading about what the first page reads', async () => {
@@ -158,13 +203,19 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
       expect(page.reads.itemsRead, `_offset=${offset}`).toBeLessThanOrEqual(halfBlockBound);
     }
     const teamThree = big.teams[3]!.id;
-    const inTeam = ids(records.filter((record) => record.teamId === teamThree && record.processState !== 4).sort((a, b) => a.id - b.id));
-    const teamPage = await list(`event=${big.id}&teams=${teamThree}&exclude_process_states=4&_offset=${inTeam.length - 30}&_limit=${LIMIT}`);
+    const inTeam = ids(
+      records.filter((record) => record.teamId === teamThree && record.processState !== 4).sort((a, b) => a.id - b.id),
+    );
+    const teamPage = await list(
+      `event=${big.id}&teams=${teamThree}&exclude_process_states=4&_offset=${inTeam.length - 30}&_limit=${LIMIT}`,
+    );
     expect(ids(teamPage.body.data)).toEqual(inTeam.slice(-30, -30 + LIMIT));
     expect(teamPage.body.totalCount).toBe(inTeam.length);
     // A sparse list's middle: after one Query page of blocks, the density read asks for the rest in one more; then one Query of tickets.
     const middle = Math.floor(inTeam.length / 2);
-    const teamMiddle = await list(`event=${big.id}&teams=${teamThree}&exclude_process_states=4&_offset=${middle}&_limit=${LIMIT}`);
+    const teamMiddle = await list(
+      `event=${big.id}&teams=${teamThree}&exclude_process_states=4&_offset=${middle}&_limit=${LIMIT}`,
+    );
     expect(ids(teamMiddle.body.data)).toEqual(inTeam.slice(middle, middle + LIMIT));
     expect(teamMiddle.reads.byCommand.QueryCommand).toBeLessThanOrEqual(2 + 1);
 
@@ -177,7 +228,9 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     const deep = sorted[9000]!;
     const team = big.teams[4]!.id;
     const filtered = await list(`event=${big.id}&teams=${team}&_cursor=${encodeCursor(deep)}&_limit=${LIMIT}`);
-    expect(ids(filtered.body.data)).toEqual(firstPage(records.filter((record) => record.id > deep && record.teamId === team)));
+    expect(ids(filtered.body.data)).toEqual(
+      firstPage(records.filter((record) => record.id > deep && record.teamId === team)),
+    );
     expect(filtered.body.totalCount).toBe(records.filter((record) => record.teamId === team).length);
     expect(filtered.reads.itemsRead).toBeLessThanOrEqual(bound(1));
 
@@ -192,7 +245,9 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     expect(past.body.totalCount).toBe(TICKETS);
     expect(past.body.next).toBeNull();
     // An event with another event's granted tickets: no positions (a ticket could be in both lists), so a deep offset is a 400.
-    const combined = await call('GET', `${BASE}?event=${big.id}&accessEvents=${granted.id}&_offset=${TICKETS / 2}`, { token });
+    const combined = await call('GET', `${BASE}?event=${big.id}&accessEvents=${granted.id}&_offset=${TICKETS / 2}`, {
+      token,
+    });
     expect(combined.status).toBe(400);
     expect(combined.body.detail).toMatch(/_cursor/);
     const both = await call('GET', `${BASE}?event=${big.id}&_offset=5&_cursor=${encodeCursor(1)}`, { token });
@@ -214,21 +269,31 @@ describe('every page reachable: walking 10,000 tickets', () => {
       expect(result.status, result.raw).toBe(200);
       seen.push(...ids(result.body.data));
       if (by === 'offset' ? result.body.count < 100 : result.body.next === null) return seen;
-      query = by === 'offset' ? `${base}&_limit=100&_offset=${seen.length}` : `${base}&_limit=100&_cursor=${result.body.next}`;
+      query =
+        by === 'offset'
+          ? `${base}&_limit=100&_offset=${seen.length}`
+          : `${base}&_limit=100&_cursor=${result.body.next}`;
     }
     throw new Error(`${base}: more than 200 pages`);
   }
 
   it('GET /tickets and GET /ticket, by _offset and by the cursor, answer every id exactly once, in id order', async () => {
     const sorted = ids([...records].sort((a, b) => a.id - b.id));
-    for (const [base, by] of [[`/tickets?event=${big.id}`, 'offset'], [`/tickets?event=${big.id}`, 'cursor'], [`/ticket?eventId=${big.id}`, 'offset'], [`/ticket?eventId=${big.id}`, 'cursor']] as const) {
+    for (const [base, by] of [
+      [`/tickets?event=${big.id}`, 'offset'],
+      [`/tickets?event=${big.id}`, 'cursor'],
+      [`/ticket?eventId=${big.id}`, 'offset'],
+      [`/ticket?eventId=${big.id}`, 'cursor'],
+    ] as const) {
       expect(await walk(base, by), `${base} by ${by}`).toEqual(sorted);
     }
     // A jump lands where the walk would: position 2,500, and a filter's exact total.
     const jump = await list(`event=${big.id}&_offset=2500&_limit=${LIMIT}`);
     expect(ids(jump.body.data)).toEqual(sorted.slice(2500, 2500 + LIMIT));
     const team = big.teams[2]!.id;
-    const inTeam = records.filter((record) => record.teamId === team && record.processState !== PROCESS_STATE.cancelled).length;
+    const inTeam = records.filter(
+      (record) => record.teamId === team && record.processState !== PROCESS_STATE.cancelled,
+    ).length;
     expect((await list(`event=${big.id}&teams=${team}&exclude_process_states=4`)).body.totalCount).toBe(inTeam);
   }, 120_000);
 
@@ -241,8 +306,22 @@ describe('every page reachable: walking 10,000 tickets', () => {
     advanceClock(T - Date.now());
     try {
       const writer = await adminToken();
-      for (const id of changed) expect((await call('PATCH', `/api/v2/tickets/${id}`, { token: writer, body: { data: { chipNumber: `SYNC-${id}` } } })).status).toBe(200);
-      const { result, reads } = await countReads(async () => call('GET', `/api/v2/ticket?updatedFrom=${new Date(T).toISOString()}&updatedTo=${new Date(T + 3_600_000).toISOString()}&_limit=100`, { token: writer }));
+      for (const id of changed)
+        expect(
+          (
+            await call('PATCH', `/api/v2/tickets/${id}`, {
+              token: writer,
+              body: { data: { chipNumber: `SYNC-${id}` } },
+            })
+          ).status,
+        ).toBe(200);
+      const { result, reads } = await countReads(async () =>
+        call(
+          'GET',
+          `/api/v2/ticket?updatedFrom=${new Date(T).toISOString()}&updatedTo=${new Date(T + 3_600_000).toISOString()}&_limit=100`,
+          { token: writer },
+        ),
+      );
       expect(result.status, result.raw).toBe(200);
       expect(ids(result.body.data).sort((a, b) => a - b)).toEqual(changed);
       expect(result.body.next).toBeNull();
@@ -287,7 +366,9 @@ describe('GET /ticket (the older list) at 10,000 tickets in one event', () => {
       expect(first.reads.itemsRead, query).toBeLessThanOrEqual(STATS_SHARDS + 1 + LIMIT + 1 + LIMIT);
       const deep = await older(`${query}&_limit=${LIMIT}&_offset=${sorted.length - 40}`);
       expect(ids(deep.result.body.data), query).toEqual(sorted.slice(-40, -40 + LIMIT));
-      expect(deep.reads.itemsRead, query).toBeLessThanOrEqual(STATS_SHARDS + 1 + halfTheBlocks() + 2 + POSITION_BLOCK + LIMIT + 1);
+      expect(deep.reads.itemsRead, query).toBeLessThanOrEqual(
+        STATS_SHARDS + 1 + halfTheBlocks() + 2 + POSITION_BLOCK + LIMIT + 1,
+      );
     }
     // A type of another event: nothing matches, and the count says so.
     const elsewhere = await older(`eventId=${granted.id}&typeId=${type}&_limit=${LIMIT}`);

@@ -20,11 +20,18 @@ describe('TicketResource, the documented ticket', () => {
     const event = await seedEvent();
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
     expect((await checkIn(token, ticket!.id)).status).toBe(200);
-    const response = await call('GET', `${TICKETS}/${ticket!.id}?_include=change_status,ticket_status,purchaser,checkInInfo`, { token });
+    const response = await call(
+      'GET',
+      `${TICKETS}/${ticket!.id}?_include=change_status,ticket_status,purchaser,checkInInfo`,
+      { token },
+    );
     expect(response.status).toBe(200);
     const parsed = TicketResource.safeParse(response.body.data);
     expect(parsed.error?.issues).toBeUndefined();
-    expect(parsed.data).toMatchObject({ processState: 2, checkInInfo: { scans: [{ kind: 'simple', eventId: event.id }] } });
+    expect(parsed.data).toMatchObject({
+      processState: 2,
+      checkInInfo: { scans: [{ kind: 'simple', eventId: event.id }] },
+    });
   });
 
   it('parses the plain answer, without the expansions', async () => {

@@ -23,7 +23,8 @@ const oneTicket = async () => {
   const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
   return { event, ticket: ticket! };
 };
-const patch = (id: number, data: Record<string, unknown>) => call('PATCH', `${TICKETS}/${id}`, { token: editor, body: { data } });
+const patch = (id: number, data: Record<string, unknown>) =>
+  call('PATCH', `${TICKETS}/${id}`, { token: editor, body: { data } });
 const refusalOf = (promise: Promise<unknown>) =>
   promise.then(
     () => undefined,
@@ -53,9 +54,16 @@ describe('ticket states at the gate', () => {
   it('undoes a check-in only with the undo permission, and then the gate admits the ticket again', async () => {
     const { event, ticket } = await oneTicket();
     await checkIn(scanner, ticket.id);
-    expect(await refusalOf(changeTicketStates(ticket.id, { processState: PROCESS_STATE.active }, SYSTEM))).toBe('checked_in');
+    expect(await refusalOf(changeTicketStates(ticket.id, { processState: PROCESS_STATE.active }, SYSTEM))).toBe(
+      'checked_in',
+    );
 
-    const undone = await changeTicketStates(ticket.id, { processState: PROCESS_STATE.active }, { kind: 'admin', id: EDITOR_ID }, { mayUndoCheckIn: true });
+    const undone = await changeTicketStates(
+      ticket.id,
+      { processState: PROCESS_STATE.active },
+      { kind: 'admin', id: EDITOR_ID },
+      { mayUndoCheckIn: true },
+    );
     expect(undone).toMatchObject({ processState: PROCESS_STATE.active, checkIn: null });
     expect((await readStats(editor, event.id)).checkedInTickets).toBe(0);
     expect((await checkIn(scanner, ticket.id)).status).toBe(200);
@@ -78,12 +86,17 @@ describe('ticket states at the gate', () => {
 
   it('keeps a transferred original transferred: it never counts as sold again beside its replacement', async () => {
     const { event, ticket } = await oneTicket();
-    const moved = await call('POST', `${TICKETS}/${ticket.id}/transfer`, { token: editor, body: { typeId: event.ticketTypes[1]!.id } });
+    const moved = await call('POST', `${TICKETS}/${ticket.id}/transfer`, {
+      token: editor,
+      body: { typeId: event.ticketTypes[1]!.id },
+    });
     expect(moved.status).toBe(200);
     expect((await readStats(editor, event.id)).soldTickets).toBe(1);
 
     expect(await refusalOf(changeTicketStates(ticket.id, { transferState: 'none' }, SYSTEM))).toBe('transferred');
-    expect(await refusalOf(changeTicketStates(ticket.id, { processState: PROCESS_STATE.cancelled }, SYSTEM))).toBe('transferred');
+    expect(await refusalOf(changeTicketStates(ticket.id, { processState: PROCESS_STATE.cancelled }, SYSTEM))).toBe(
+      'transferred',
+    );
     expect((await patch(ticket.id, { withdrawnState: 'withdrawn' })).body.reason).toBe('transferred');
     expect((await readTicketRecord(ticket.id))!.transferState).toBe('transferred');
     expect(await readStats(editor, event.id)).toMatchObject({ soldTickets: 1, checkedInTickets: 0 });
@@ -91,7 +104,9 @@ describe('ticket states at the gate', () => {
 
   it('refuses to mark a ticket transferred without the transfer route', async () => {
     const { ticket } = await oneTicket();
-    expect(await refusalOf(changeTicketStates(ticket.id, { transferState: 'transferred' }, SYSTEM))).toBe('use_transfer');
+    expect(await refusalOf(changeTicketStates(ticket.id, { transferState: 'transferred' }, SYSTEM))).toBe(
+      'use_transfer',
+    );
   });
 });
 
@@ -106,8 +121,20 @@ describe('GET /tickets/{id}?_include=history', () => {
     const { history } = read.body.data;
     expect(history).toMatchObject({ totalCount: 3, count: 3, limit: 25, offset: 0 });
     expect(history.data).toEqual([
-      expect.objectContaining({ version: 3, action: 'check_in', actor: `admin ${SCANNER_ID}`, states: { processState: { from: 1, to: 2 } }, fields: [] }),
-      expect.objectContaining({ version: 2, action: 'edit', actor: `admin ${EDITOR_ID}`, states: {}, fields: ['bibNumber', 'partyMember'] }),
+      expect.objectContaining({
+        version: 3,
+        action: 'check_in',
+        actor: `admin ${SCANNER_ID}`,
+        states: { processState: { from: 1, to: 2 } },
+        fields: [],
+      }),
+      expect.objectContaining({
+        version: 2,
+        action: 'edit',
+        actor: `admin ${EDITOR_ID}`,
+        states: {},
+        fields: ['bibNumber', 'partyMember'],
+      }),
       expect.objectContaining({ version: 1, action: 'create', actor: 'system' }),
     ]);
     for (const entry of history.data) expect(Date.parse(entry.at)).not.toBeNaN();
@@ -116,7 +143,9 @@ describe('GET /tickets/{id}?_include=history', () => {
   it('pages the history by key: a deep page holds exactly the entries at its offset', async () => {
     const { ticket } = await oneTicket();
     for (const name of ['A', 'B', 'C', 'D']) await patch(ticket.id, { partyMember: name });
-    const page = await call('GET', `${TICKETS}/${ticket.id}?_include=history&history_limit=2&history_offset=3`, { token: editor });
+    const page = await call('GET', `${TICKETS}/${ticket.id}?_include=history&history_limit=2&history_offset=3`, {
+      token: editor,
+    });
     expect(page.body.data.history).toMatchObject({ totalCount: 5, count: 2, limit: 2, offset: 3 });
     expect(page.body.data.history.data.map((entry: { version: number }) => entry.version)).toEqual([2, 1]);
     const past = await call('GET', `${TICKETS}/${ticket.id}?_include=history&history_offset=9`, { token: editor });

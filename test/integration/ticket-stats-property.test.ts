@@ -17,7 +17,18 @@ import { adminToken } from '../support/tokens.ts';
  */
 const SEED = Number(process.env.TICKET_PROPERTY_SEED ?? 20261122);
 const STEPS = 160;
-const OPERATIONS = ['checkIn', 'checkIn', 'checkIn', 'cancel', 'reinstate', 'withdraw', 'transfer', 'delete', 'states', 'undelete'] as const;
+const OPERATIONS = [
+  'checkIn',
+  'checkIn',
+  'checkIn',
+  'cancel',
+  'reinstate',
+  'withdraw',
+  'transfer',
+  'delete',
+  'states',
+  'undelete',
+] as const;
 
 /** mulberry32: a tiny seeded PRNG, so a failing run can be replayed. */
 function random(seed: number) {
@@ -40,22 +51,36 @@ beforeAll(async () => {
 function recount(records: TicketRecord[], events: number[]) {
   const wanted = new Set(events);
   const eligible = records.filter(
-    (t) => t.deleted === 0 && t.processState !== PROCESS_STATE.cancelled && t.transferState !== 'transferred' && t.withdrawnState !== 'withdrawn',
+    (t) =>
+      t.deleted === 0 &&
+      t.processState !== PROCESS_STATE.cancelled &&
+      t.transferState !== 'transferred' &&
+      t.withdrawnState !== 'withdrawn',
   );
   return {
     soldTickets: eligible.filter((t) => wanted.has(t.eventId)).length,
     checkedInTickets: eligible.filter(
-      (t) => (t.processState === PROCESS_STATE.checkedIn && wanted.has(t.eventId)) || Object.keys(t.accessScans).some((e) => wanted.has(Number(e))),
+      (t) =>
+        (t.processState === PROCESS_STATE.checkedIn && wanted.has(t.eventId)) ||
+        Object.keys(t.accessScans).some((e) => wanted.has(Number(e))),
     ).length,
   };
 }
 
 describe('check-in statistics', () => {
-  it(`equal a recount from the tickets after a random sequence of state changes (seed ${SEED})`, () => run(SEED, 1), 120_000);
+  it(
+    `equal a recount from the tickets after a random sequence of state changes (seed ${SEED})`,
+    () => run(SEED, 1),
+    120_000,
+  );
 
   // The same invariants when the operations race, 8 at a time (the order within a batch is
   // up to the scheduler, so this one checks the invariants, not a replayable sequence).
-  it(`equal a recount after random state changes racing 8 at a time (seed ${SEED + 1})`, () => run(SEED + 1, 8), 120_000);
+  it(
+    `equal a recount after random state changes racing 8 at a time (seed ${SEED + 1})`,
+    () => run(SEED + 1, 8),
+    120_000,
+  );
 });
 
 /** Seeds three events, runs STEPS random operations `concurrency` at a time, then compares. */
@@ -84,7 +109,12 @@ async function run(seed: number, concurrency: number) {
   ].map((ticket) => ticket.id);
 
   const outcomes: Record<string, number> = {};
-  const operate = async (step: number, id: number, op: (typeof OPERATIONS)[number], target: { event: number; type: number; state: number }) => {
+  const operate = async (
+    step: number,
+    id: number,
+    op: (typeof OPERATIONS)[number],
+    target: { event: number; type: number; state: number },
+  ) => {
     let status: number;
     switch (op) {
       case 'checkIn':
@@ -100,7 +130,9 @@ async function run(seed: number, concurrency: number) {
         status = (await call('DELETE', `${TICKETS}/${id}`, { token })).status;
         break;
       case 'states':
-        status = (await call('PATCH', `${TICKETS}/${id}`, { token, body: { data: { processState: String(target.state) } } })).status;
+        status = (
+          await call('PATCH', `${TICKETS}/${id}`, { token, body: { data: { processState: String(target.state) } } })
+        ).status;
         break;
       default: {
         const change = {
@@ -143,14 +175,21 @@ async function run(seed: number, concurrency: number) {
   for (const event of events) {
     // The list's totalCount comes from maintained counts too.
     const listed = records.filter((t) => t.eventId === event.id && t.deleted === 0);
-    const total = async (query: string) => (await call('GET', `${TICKETS}?event=${event.id}&_limit=1${query}`, { token })).body.totalCount;
+    const total = async (query: string) =>
+      (await call('GET', `${TICKETS}?event=${event.id}&_limit=1${query}`, { token })).body.totalCount;
     expect(await total('')).toBe(listed.length);
-    expect(await total('&exclude_process_states=4')).toBe(listed.filter((t) => t.processState !== PROCESS_STATE.cancelled).length);
+    expect(await total('&exclude_process_states=4')).toBe(
+      listed.filter((t) => t.processState !== PROCESS_STATE.cancelled).length,
+    );
     expect(await total('&exclude_process_states=2,4')).toBe(
-      listed.filter((t) => t.processState !== PROCESS_STATE.cancelled && t.processState !== PROCESS_STATE.checkedIn).length,
+      listed.filter((t) => t.processState !== PROCESS_STATE.cancelled && t.processState !== PROCESS_STATE.checkedIn)
+        .length,
     );
     for (const type of await listTicketTypes(event.id)) {
-      const held = recount(records.filter((t) => t.typeId === type.id), [event.id]).soldTickets;
+      const held = recount(
+        records.filter((t) => t.typeId === type.id),
+        [event.id],
+      ).soldTickets;
       expect({ type: type.id, sold: type.sold }).toEqual({ type: type.id, sold: held });
       expect(type.sold).toBeLessThanOrEqual(type.total);
     }

@@ -34,16 +34,31 @@ async function fixture(): Promise<Fixture> {
   const other = await seedEvent();
   const [typeA, typeB] = event.ticketTypes.map((type) => type.id) as [number, number];
   // One after the other, so the ids (and the list order) follow the order written here.
-  const eventWide = await createWaiver({ eventId: event.id, title: 'Liability release', text: 'I take part at my own risk.' });
-  const dayOf = await createWaiver({ eventId: event.id, title: 'Fit to race today', kind: 'day-of', text: 'I feel well today.' });
-  const forType = await createWaiver({ eventId: event.id, ticketTypeId: typeA, title: 'Course rules', text: 'I know the course rules.' });
+  const eventWide = await createWaiver({
+    eventId: event.id,
+    title: 'Liability release',
+    text: 'I take part at my own risk.',
+  });
+  const dayOf = await createWaiver({
+    eventId: event.id,
+    title: 'Fit to race today',
+    kind: 'day-of',
+    text: 'I feel well today.',
+  });
+  const forType = await createWaiver({
+    eventId: event.id,
+    ticketTypeId: typeA,
+    title: 'Course rules',
+    text: 'I know the course rules.',
+  });
   await createWaiver({ eventId: event.id, ticketTypeId: typeB, title: 'VIP area rules', text: 'Not for this ticket.' });
   await createWaiver({ eventId: other.id, title: 'Other event', text: 'Not for this ticket either.' });
   const [ticket] = await seedTickets(event, typeA, 1);
   return { event, ticket: ticket!, eventWide, dayOf, forType };
 }
 
-const list = (id: number, status?: string) => call('GET', `${BASE}/${id}/waivers${status ? `?signedStatus=${status}` : ''}`, { token });
+const list = (id: number, status?: string) =>
+  call('GET', `${BASE}/${id}/waivers${status ? `?signedStatus=${status}` : ''}`, { token });
 const sign = (id: number, body: unknown) => call('POST', `${BASE}/${id}/sign-waivers`, { token, body });
 const TEXT = { type: 'text', text: 'Jane Doe' };
 const bucketUrl = (key: string) => `${process.env.PHOTO_BASE_URL}/${key}`;
@@ -55,9 +70,23 @@ describe('GET /tickets/{id}/waivers', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toHaveLength(3);
     expect(response.body.data).toEqual([
-      expect.objectContaining({ id: eventWide.id, title: 'Liability release', kind: 'standard', appliesTo: 'event', versionHash: eventWide.versionHash, signedStatus: 'unsigned', signedDate: null }),
+      expect.objectContaining({
+        id: eventWide.id,
+        title: 'Liability release',
+        kind: 'standard',
+        appliesTo: 'event',
+        versionHash: eventWide.versionHash,
+        signedStatus: 'unsigned',
+        signedDate: null,
+      }),
       expect.objectContaining({ id: dayOf.id, kind: 'day-of', appliesTo: 'event', signedStatus: 'unsigned' }),
-      expect.objectContaining({ id: forType.id, kind: 'standard', appliesTo: 'ticket-type', ticketTypeId: ticket.typeId, signedStatus: 'unsigned' }),
+      expect.objectContaining({
+        id: forType.id,
+        kind: 'standard',
+        appliesTo: 'ticket-type',
+        ticketTypeId: ticket.typeId,
+        signedStatus: 'unsigned',
+      }),
     ]);
     expect((await list(ticket.id, 'signed')).body.data).toEqual([]);
   });
@@ -79,7 +108,11 @@ describe('POST /tickets/{id}/sign-waivers', () => {
     expect(response.body.data).toMatchObject({ id: ticket.id, eventId: event.id });
 
     expect((await list(ticket.id, 'unsigned')).body.data).toEqual([]);
-    const signed = (await list(ticket.id, 'signed')).body.data as { signedDate: string; signedVersionHash: string; versionHash: string }[];
+    const signed = (await list(ticket.id, 'signed')).body.data as {
+      signedDate: string;
+      signedVersionHash: string;
+      versionHash: string;
+    }[];
     expect(signed).toHaveLength(3);
     const [record] = await ticketSignatures(ticket.id);
     for (const entry of signed) {
@@ -103,7 +136,9 @@ describe('POST /tickets/{id}/sign-waivers', () => {
     const firstDate = (await list(ticket.id, 'signed')).body.data[0].signedDate;
 
     advanceClock(10 * 60_000); // within the token's lifetime
-    expect((await sign(ticket.id, { waiverIds: [eventWide.id], signature: { type: 'text', text: 'Someone else' } })).status).toBe(200);
+    expect(
+      (await sign(ticket.id, { waiverIds: [eventWide.id], signature: { type: 'text', text: 'Someone else' } })).status,
+    ).toBe(200);
     expect(await ticketSignatures(ticket.id)).toEqual(before);
     expect((await list(ticket.id, 'signed')).body.data[0].signedDate).toBe(firstDate);
   });
@@ -115,7 +150,9 @@ describe('POST /tickets/{id}/sign-waivers', () => {
     );
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
     const records = await ticketSignatures(ticket.id);
-    expect(records.map((record) => record.waiverId).sort()).toEqual([...new Set(records.map((record) => record.waiverId))].sort());
+    expect(records.map((record) => record.waiverId).sort()).toEqual(
+      [...new Set(records.map((record) => record.waiverId))].sort(),
+    );
     expect(records).toHaveLength(3);
     expect((await list(ticket.id, 'unsigned')).body.data).toEqual([]);
   });
@@ -125,13 +162,19 @@ describe('POST /tickets/{id}/sign-waivers', () => {
     await sign(ticket.id, { waiverIds: [eventWide.id], signature: TEXT });
     const updated = await publishWaiverVersion(eventWide, 'I take part at my own risk, 2027 edition.');
     const entry = (await list(ticket.id, 'signed')).body.data[0];
-    expect(entry).toMatchObject({ id: eventWide.id, versionHash: updated.versionHash, signedVersionHash: eventWide.versionHash });
+    expect(entry).toMatchObject({
+      id: eventWide.id,
+      versionHash: updated.versionHash,
+      signedVersionHash: eventWide.versionHash,
+    });
     expect(updated.versionHash).not.toBe(eventWide.versionHash);
   });
 
   it('stores the signature image in the bucket, byte for byte, with its type', async () => {
     const { ticket } = await fixture();
-    const response = await sign(ticket.id, { signature: { type: 'image', mediaType: 'image/png', data: PNG_BYTES.toString('base64') } });
+    const response = await sign(ticket.id, {
+      signature: { type: 'image', mediaType: 'image/png', data: PNG_BYTES.toString('base64') },
+    });
     expect(response.status).toBe(200);
     const records = await ticketSignatures(ticket.id);
     expect(new Set(records.map((record) => record.signatureKey)).size).toBe(1);
@@ -144,7 +187,8 @@ describe('POST /tickets/{id}/sign-waivers', () => {
 
   it('stores an SVG signature sanitised: the script and the event handler are gone', async () => {
     const { ticket } = await fixture();
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><path d="M0 0L10 10" stroke="#000"/></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><path d="M0 0L10 10" stroke="#000"/></svg>';
     expect((await sign(ticket.id, { signature: { type: 'svg', svg } })).status).toBe(200);
     const [record] = await ticketSignatures(ticket.id);
     const stored = await (await fetch(bucketUrl(record!.signatureKey))).text();
@@ -152,9 +196,18 @@ describe('POST /tickets/{id}/sign-waivers', () => {
   });
 
   it.each([
-    ['an SVG that is only a script', { signature: { type: 'svg', svg: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' } }],
-    ['an SVG with a DOCTYPE', { signature: { type: 'svg', svg: '<!DOCTYPE svg [<!ENTITY x "y">]><svg><path d="M0 0"/></svg>' } }],
-    ['JPEG bytes declared as PNG', { signature: { type: 'image', mediaType: 'image/png', data: JPEG_BYTES.toString('base64') } }],
+    [
+      'an SVG that is only a script',
+      { signature: { type: 'svg', svg: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' } },
+    ],
+    [
+      'an SVG with a DOCTYPE',
+      { signature: { type: 'svg', svg: '<!DOCTYPE svg [<!ENTITY x "y">]><svg><path d="M0 0"/></svg>' } },
+    ],
+    [
+      'JPEG bytes declared as PNG',
+      { signature: { type: 'image', mediaType: 'image/png', data: JPEG_BYTES.toString('base64') } },
+    ],
     ['an image that is not base64', { signature: { type: 'image', mediaType: 'image/png', data: '%%%' } }],
     ['an unknown signature type', { signature: { type: 'fingerprint', data: 'x' } }],
     ['no signature', { waiverIds: [1] }],
@@ -171,7 +224,9 @@ describe('POST /tickets/{id}/sign-waivers', () => {
     const { ticket, eventWide } = await fixture();
     const response = await sign(ticket.id, { waiverIds: [eventWide.id, 9_999_999], signature: TEXT });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([{ path: 'body.waiverIds.1', message: 'Waiver 9999999 is not required for this ticket.' }]);
+    expect(response.body.errors).toEqual([
+      { path: 'body.waiverIds.1', message: 'Waiver 9999999 is not required for this ticket.' },
+    ]);
     expect(await ticketSignatures(ticket.id)).toEqual([]);
   });
 

@@ -22,7 +22,6 @@ const stats = async (...events: number[]) => {
   return response.body.data as { eventIds: number[]; soldTickets: number; checkedInTickets: number };
 };
 
-
 describe('GET /tickets/{id}', () => {
   it('answers the ticket with every field of the update body, and the expansions asked for', async () => {
     const event = await seedEvent();
@@ -45,7 +44,11 @@ describe('GET /tickets/{id}', () => {
       attendeeQuestions: expect.any(Array),
     });
     expect(plain.body.data).not.toHaveProperty('purchaser');
-    const full = await call('GET', `${BASE}/${ticket!.id}?_include=change_status,ticket_status,purchaser,checkInInfo`, as());
+    const full = await call(
+      'GET',
+      `${BASE}/${ticket!.id}?_include=change_status,ticket_status,purchaser,checkInInfo`,
+      as(),
+    );
     expect(full.body.data).toMatchObject({
       ticketClaim: null,
       ticketRefund: { status: 'none' },
@@ -64,22 +67,25 @@ describe('GET /tickets/{id}', () => {
   });
 });
 
-
-
 describe('GET /tickets', () => {
   it('refuses teams without the events they belong to with a clear 400 (lists across events: ticket-lists-across-events.test.ts)', async () => {
     const response = await call('GET', `${BASE}?teams=3`, as());
     expect(response.status).toBe(400);
-    expect(response.body.errors[0]).toMatchObject({ path: 'query.teams', message: expect.stringContaining('name the events too') });
+    expect(response.body.errors[0]).toMatchObject({
+      path: 'query.teams',
+      message: expect.stringContaining('name the events too'),
+    });
   });
 
-  it('lists an event\'s tickets in id order with the paged envelope', async () => {
+  it("lists an event's tickets in id order with the paged envelope", async () => {
     const event = await seedEvent();
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 5);
     const page = await call('GET', `${BASE}?event=${event.id}&_limit=2&_offset=1`, as());
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ totalCount: 5, count: 2, limit: 2, offset: 1 });
-    expect(page.body.data.map((ticket: { id: number }) => ticket.id)).toEqual(tickets.slice(1, 3).map((ticket) => ticket.id));
+    expect(page.body.data.map((ticket: { id: number }) => ticket.id)).toEqual(
+      tickets.slice(1, 3).map((ticket) => ticket.id),
+    );
     expect((await call('GET', `${BASE}?event=${event.id}&_limit=101`, as())).status).toBe(400);
   });
 
@@ -92,9 +98,15 @@ describe('GET /tickets', () => {
     const blueTicket = await createTicket({ typeId: vip!.id, teamId: blue!.id });
     const loneTicket = await createTicket({ typeId: ga!.id, teamId: null });
     const otherTicket = await createTicket({ typeId: two.ticketTypes[0]!.id });
-    const ids = async (query: string) => (await call('GET', `${BASE}?${query}`, as())).body.data.map((ticket: { id: number }) => ticket.id);
+    const ids = async (query: string) =>
+      (await call('GET', `${BASE}?${query}`, as())).body.data.map((ticket: { id: number }) => ticket.id);
 
-    expect(await ids(`events=${one.id},${two.id}`)).toEqual([redTicket.id, blueTicket.id, loneTicket.id, otherTicket.id]);
+    expect(await ids(`events=${one.id},${two.id}`)).toEqual([
+      redTicket.id,
+      blueTicket.id,
+      loneTicket.id,
+      otherTicket.id,
+    ]);
     expect(await ids(`event=${one.id}&teams=0`)).toEqual([loneTicket.id]);
     expect(await ids(`event=${one.id}&teams=0,${blue!.id}`)).toEqual([blueTicket.id, loneTicket.id]);
     expect(await ids(`event=${one.id}&ticket_types=${vip!.id}`)).toEqual([blueTicket.id]);
@@ -131,11 +143,29 @@ describe('PATCH /tickets/{id}', () => {
   it('updates writable fields and answers the ticket', async () => {
     const event = await seedEvent();
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const response = await call('PATCH', `${BASE}/${ticket!.id}`, as({
-      body: { data: { partyMember: 'Grace', emailAddress: 'grace@example.test', teamId: event.teams[1]!.id, price: 12.5, chipNumber: 'CHIP-9' } },
-    }));
+    const response = await call(
+      'PATCH',
+      `${BASE}/${ticket!.id}`,
+      as({
+        body: {
+          data: {
+            partyMember: 'Grace',
+            emailAddress: 'grace@example.test',
+            teamId: event.teams[1]!.id,
+            price: 12.5,
+            chipNumber: 'CHIP-9',
+          },
+        },
+      }),
+    );
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ partyMember: 'Grace', emailAddress: 'grace@example.test', teamId: event.teams[1]!.id, price: 12.5, chipNumber: 'CHIP-9' });
+    expect(response.body.data).toMatchObject({
+      partyMember: 'Grace',
+      emailAddress: 'grace@example.test',
+      teamId: event.teams[1]!.id,
+      price: 12.5,
+      chipNumber: 'CHIP-9',
+    });
     expect((await call('GET', `${BASE}/${ticket!.id}`, as())).body.data).toEqual(response.body.data);
   });
 
@@ -145,25 +175,39 @@ describe('PATCH /tickets/{id}', () => {
     const tiny = await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { price: 1e-200 } } }));
     expect(tiny.status).toBe(400);
     expect(tiny.body.errors[0]).toEqual({ path: 'body.data.price', message: 'must have at most 2 decimal places' });
-    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { taxAmount: 0.125 } } }))).status).toBe(400);
-    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { price: 19.99 } } }))).body.data.price).toBe(19.99);
+    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { taxAmount: 0.125 } } }))).status).toBe(
+      400,
+    );
+    expect(
+      (await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { price: 19.99 } } }))).body.data.price,
+    ).toBe(19.99);
   });
 
   it('refuses unknown fields, a missing data wrapper and an empty change with 400', async () => {
     const event = await seedEvent();
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const unknown = await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { partyMember: 'X', colour: 'red' } } }));
+    const unknown = await call(
+      'PATCH',
+      `${BASE}/${ticket!.id}`,
+      as({ body: { data: { partyMember: 'X', colour: 'red' } } }),
+    );
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([{ path: 'body.data.colour', message: 'Unknown field.' }]);
     expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { partyMember: 'X' } }))).status).toBe(400);
     expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: {} } }))).status).toBe(400);
-    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { profilePhoto: 'http://x' } } }))).status).toBe(400);
+    expect(
+      (await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { profilePhoto: 'http://x' } } }))).status,
+    ).toBe(400);
   });
 
   it('refuses a change of event or type (that is a transfer) with 400', async () => {
     const event = await seedEvent();
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const response = await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { typeId: event.ticketTypes[1]!.id } } }));
+    const response = await call(
+      'PATCH',
+      `${BASE}/${ticket!.id}`,
+      as({ body: { data: { typeId: event.ticketTypes[1]!.id } } }),
+    );
     expect(response.status).toBe(400);
     expect(response.body.errors[0].path).toBe('body.data.typeId');
   });
@@ -178,32 +222,62 @@ describe('PATCH /tickets/{id}', () => {
     expect(taken.body.reason).toBe('bib_taken');
     expect((await readTicketRecord(second!.id))!.bibNumber).toBeNull();
     // Re-saving one's own bib is fine.
-    expect((await call('PATCH', `${BASE}/${first!.id}`, as({ body: { data: { bibNumber: bib, partyMember: 'Same' } } }))).status).toBe(200);
+    expect(
+      (await call('PATCH', `${BASE}/${first!.id}`, as({ body: { data: { bibNumber: bib, partyMember: 'Same' } } })))
+        .status,
+    ).toBe(200);
 
     const other = await seedEvent();
     const [elsewhere] = await seedTickets(other, other.ticketTypes[0]!.id, 1);
-    expect((await call('PATCH', `${BASE}/${elsewhere!.id}`, as({ body: { data: { bibNumber: bib } } }))).status).toBe(200);
+    expect((await call('PATCH', `${BASE}/${elsewhere!.id}`, as({ body: { data: { bibNumber: bib } } }))).status).toBe(
+      200,
+    );
 
     // Changing the bib frees the old one.
-    expect((await call('PATCH', `${BASE}/${first!.id}`, as({ body: { data: { bibNumber: `${bib}X` } } }))).status).toBe(200);
+    expect((await call('PATCH', `${BASE}/${first!.id}`, as({ body: { data: { bibNumber: `${bib}X` } } }))).status).toBe(
+      200,
+    );
     expect((await call('PATCH', `${BASE}/${second!.id}`, as({ body: { data: { bibNumber: bib } } }))).status).toBe(200);
     expect((await call('DELETE', `${BASE}/${second!.id}`, as())).status).toBe(204);
     expect((await call('PATCH', `${BASE}/${first!.id}`, as({ body: { data: { bibNumber: bib } } }))).status).toBe(200);
   });
 
-  it('validates attendee answers against the event\'s questions', async () => {
+  it("validates attendee answers against the event's questions", async () => {
     const event = await seedEvent();
     const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
     const [contact, size] = event.questions;
-    const good = await call('PATCH', `${BASE}/${ticket!.id}`, as({
-      body: { data: { attendeeQuestions: [{ questionId: contact!.id, answerText: 'Mum' }, { questionId: size!.id, answerId: size!.options[2]!.id }] } },
-    }));
+    const good = await call(
+      'PATCH',
+      `${BASE}/${ticket!.id}`,
+      as({
+        body: {
+          data: {
+            attendeeQuestions: [
+              { questionId: contact!.id, answerText: 'Mum' },
+              { questionId: size!.id, answerId: size!.options[2]!.id },
+            ],
+          },
+        },
+      }),
+    );
     expect(good.status).toBe(200);
     expect(good.body.data.attendeeQuestions).toHaveLength(2);
 
-    const bad = await call('PATCH', `${BASE}/${ticket!.id}`, as({
-      body: { data: { attendeeQuestions: [{ questionId: size!.id, answerId: 999_999 }, { questionId: 999_998, answerText: 'x' }, { questionId: contact!.id }] } },
-    }));
+    const bad = await call(
+      'PATCH',
+      `${BASE}/${ticket!.id}`,
+      as({
+        body: {
+          data: {
+            attendeeQuestions: [
+              { questionId: size!.id, answerId: 999_999 },
+              { questionId: 999_998, answerText: 'x' },
+              { questionId: contact!.id },
+            ],
+          },
+        },
+      }),
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((error: { path: string }) => error.path)).toEqual([
       'body.data.attendeeQuestions.0.answerId',
@@ -219,7 +293,9 @@ describe('PATCH /tickets/{id}', () => {
     expect(response.status).toBe(200);
     expect(response.body.data.processState).toBe(PROCESS_STATE.cancelled);
     expect(await stats(event.id)).toMatchObject({ soldTickets: 1 });
-    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { processState: '7' } } }))).status).toBe(400);
+    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { processState: '7' } } }))).status).toBe(
+      400,
+    );
   });
 });
 
@@ -254,7 +330,10 @@ describe('soft delete', () => {
       ],
     });
     const nested = await call('POST', `${BASE}/bulk-delete`, as({ body: { ids: [[b!.id, c!.id]] } }));
-    expect(nested.body.data).toEqual([{ id: b!.id, status: 'ok' }, { id: c!.id, status: 'ok' }]);
+    expect(nested.body.data).toEqual([
+      { id: b!.id, status: 'ok' },
+      { id: c!.id, status: 'ok' },
+    ]);
     expect(await stats(event.id)).toMatchObject({ soldTickets: 0 });
     expect((await call('POST', `${BASE}/bulk-delete`, as({ body: { ids: [] } }))).status).toBe(400);
     expect((await call('POST', `${BASE}/bulk-delete`, as({ body: { ids: ['x'] } }))).status).toBe(400);
@@ -285,9 +364,13 @@ describe('bad input', () => {
       ['GET', `${BASE}/check-in-stats?events=a,b`, {}],
       ['GET', `${BASE}/0`, {}],
       ['GET', `${BASE}/99999999999999999999`, {}],
-      ['PATCH', `${BASE}/${id}`, { body: '{"data":' , headers: { 'content-type': 'application/json' } }],
+      ['PATCH', `${BASE}/${id}`, { body: '{"data":', headers: { 'content-type': 'application/json' } }],
       ['PATCH', `${BASE}/${id}`, { body: { data: { bibNumber: 'a#b' } } }],
-      ['PATCH', `${BASE}/${id}`, { body: { data: { attendeeQuestions: Array.from({ length: 101 }, () => ({ questionId: 1 })) } } }],
+      [
+        'PATCH',
+        `${BASE}/${id}`,
+        { body: { data: { attendeeQuestions: Array.from({ length: 101 }, () => ({ questionId: 1 })) } } },
+      ],
       ['PATCH', `${BASE}/${id}`, { body: { data: { emailAddress: 'not-an-email' } } }],
       ['PATCH', `${BASE}/${id}`, { body: { data: { teamId: 987_654 } } }],
       ['POST', `${BASE}/${id}/check-in?event=x`, {}],

@@ -8,7 +8,12 @@ import type { Ticket } from '#shared/domain/ticket';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
-import { createAccount, newAddress, PASSWORD as CUSTOMER_PASSWORD, verificationTokenFor } from '../support/customers.ts';
+import {
+  createAccount,
+  newAddress,
+  PASSWORD as CUSTOMER_PASSWORD,
+  verificationTokenFor,
+} from '../support/customers.ts';
 
 /**
  * The typed client (shared/client/, `ticketing-api/client`) over real HTTP against the
@@ -29,7 +34,12 @@ beforeAll(async () => {
   baseUrl = `${api.url}/api/v2`;
   staffLogin = `scanner-${randomUUID()}@test.local`;
   await createAdministrator({
-    login: staffLogin, email: staffLogin, name: 'Client Scanner', permissions: ['tickets:read', 'checkin:scan'], vendorUser: 0, passwordHash: await hashPassword(STAFF_PASSWORD),
+    login: staffLogin,
+    email: staffLogin,
+    name: 'Client Scanner',
+    permissions: ['tickets:read', 'checkin:scan'],
+    vendorUser: 0,
+    passwordHash: await hashPassword(STAFF_PASSWORD),
   });
   event = await seedEvent({ title: 'Typed client night' });
   tickets = await seedTickets(event, event.ticketTypes[0]!.id, 3);
@@ -41,7 +51,9 @@ describe('the typed client', () => {
   let staff: TicketingClient;
 
   it('signs staff in with a password (POST /auth/legacy/login) and sends the token as a bearer', async () => {
-    const { data, error, response } = await createTicketingClient({ baseUrl }).POST('/auth/legacy/login', { body: { login: staffLogin, password: STAFF_PASSWORD } });
+    const { data, error, response } = await createTicketingClient({ baseUrl }).POST('/auth/legacy/login', {
+      body: { login: staffLogin, password: STAFF_PASSWORD },
+    });
     expect(error, JSON.stringify(error)).toBeUndefined();
     expect(response.status).toBe(200);
     expect(data!.data.user).toMatchObject({ login: staffLogin, permissions: ['tickets:read', 'checkin:scan'] });
@@ -49,7 +61,9 @@ describe('the typed client', () => {
     const token = data!.data.jwt;
     staff = createTicketingClient({ baseUrl, token: () => token });
 
-    const wrong = await createTicketingClient({ baseUrl }).POST('/auth/legacy/login', { body: { login: staffLogin, password: 'not-the-password' } });
+    const wrong = await createTicketingClient({ baseUrl }).POST('/auth/legacy/login', {
+      body: { login: staffLogin, password: 'not-the-password' },
+    });
     expect(wrong.response.status).toBe(401);
     expect(wrong.data).toBeUndefined();
   });

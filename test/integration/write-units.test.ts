@@ -35,7 +35,10 @@ function byKind(writes: DynamoWrites): Record<string, number> {
   const kinds: Record<string, number> = {};
   for (const write of writes.items) {
     const sk = write.key.split(' ')[1]!;
-    const kind = /^(LIST(#EVENT|#PURCHASE|#ACCESS)?|TICKET|HISTORY|SEARCH|SCAN|STATS|POS|TICKET_TYPE|UNIQUE|SEQUENCE|REQUEST|ANSWER)/.exec(sk)?.[1] ?? sk;
+    const kind =
+      /^(LIST(#EVENT|#PURCHASE|#ACCESS)?|TICKET|HISTORY|SEARCH|SCAN|STATS|POS|TICKET_TYPE|UNIQUE|SEQUENCE|REQUEST|ANSWER)/.exec(
+        sk,
+      )?.[1] ?? sk;
     kinds[kind] = (kinds[kind] ?? 0) + write.units;
   }
   return kinds;
@@ -44,7 +47,9 @@ function byKind(writes: DynamoWrites): Record<string, number> {
 describe('write units by AWS rules, on a ticket of an order', () => {
   it('PATCH of one attendee field: the ticket (in the update-time index only) and its history, 8 units', async () => {
     const { ticket } = await orderedTicket();
-    const { result, writes } = await countWrites(() => call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data: { partyMemberCompany: 'Acme' } } }));
+    const { result, writes } = await countWrites(() =>
+      call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data: { partyMemberCompany: 'Acme' } } }),
+    );
     expect(result.status).toBe(200);
     expect(byKind(writes), describeWrites(writes)).toEqual({ TICKET: 6, HISTORY: 2 });
     expect(writes.units).toBeLessThanOrEqual(12);
@@ -52,7 +57,9 @@ describe('write units by AWS rules, on a ticket of an order', () => {
 
   it('PATCH of a name: plus the new search token, 14 units', async () => {
     const { ticket } = await orderedTicket();
-    const { result, writes } = await countWrites(() => call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data: { partyMemberLastName: 'Okafor' } } }));
+    const { result, writes } = await countWrites(() =>
+      call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data: { partyMemberLastName: 'Okafor' } } }),
+    );
     expect(result.status).toBe(200);
     // The old last name's token stays while another field (the email) still holds it.
     expect(byKind(writes), describeWrites(writes)).toEqual({ TICKET: 6, HISTORY: 2, SEARCH: 6 });
@@ -61,7 +68,10 @@ describe('write units by AWS rules, on a ticket of an order', () => {
   it('transfer to a new first name: ticket, history, the id sequence and the changed search token, within 30', async () => {
     const { event, ticket } = await orderedTicket();
     const { result, writes } = await countWrites(() =>
-      call('POST', `${TICKETS}/${ticket.id}/transfer`, { token, body: { typeId: event.ticketTypes[0]!.id, attendee: { partyMember: 'Nadia' } } }),
+      call('POST', `${TICKETS}/${ticket.id}/transfer`, {
+        token,
+        body: { typeId: event.ticketTypes[0]!.id, attendee: { partyMember: 'Nadia' } },
+      }),
     );
     expect(result.status).toBe(200);
     expect(writes.units, describeWrites(writes)).toBeLessThanOrEqual(30);
@@ -76,7 +86,15 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     expect(result.status).toBe(200);
     // LIST and LIST#EVENT carry the process state the `exclude_process_states` lists filter on, and five
     // position blocks count it per state (exact offsets at any depth): 26 of the 38 (README "Cost per request").
-    expect(byKind(writes), describeWrites(writes)).toEqual({ TICKET: 6, HISTORY: 2, SCAN: 2, STATS: 2, LIST: 10, 'LIST#EVENT': 6, POS: 10 });
+    expect(byKind(writes), describeWrites(writes)).toEqual({
+      TICKET: 6,
+      HISTORY: 2,
+      SCAN: 2,
+      STATS: 2,
+      LIST: 10,
+      'LIST#EVENT': 6,
+      POS: 10,
+    });
     expect(writes.units).toBe(38);
   });
 

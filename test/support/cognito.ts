@@ -18,7 +18,15 @@ export async function signInAtHostedUi(authUrl: string, username: string, passwo
   const page = await fetch(url);
   if (!page.ok) throw new Error(`authorize page: ${page.status} ${await page.text()}`);
   const form = new URLSearchParams({ username, password });
-  for (const field of ['client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'scope', 'state']) {
+  for (const field of [
+    'client_id',
+    'redirect_uri',
+    'response_type',
+    'code_challenge',
+    'code_challenge_method',
+    'scope',
+    'state',
+  ]) {
     form.set(field, url.searchParams.get(field) ?? '');
   }
   const response = await fetch(`${url.origin}/oauth2/authorize`, { method: 'POST', body: form, redirect: 'manual' });

@@ -1,7 +1,12 @@
 import { db } from '#shared/data/client';
 
 /** What a tally sees of one command, and how it sends it on (it answers the result it got). */
-export type SeeCommand<T> = <R extends { output: unknown }>(tally: T, command: string, input: Record<string, unknown>, send: () => Promise<R>) => Promise<R>;
+export type SeeCommand<T> = <R extends { output: unknown }>(
+  tally: T,
+  command: string,
+  input: Record<string, unknown>,
+  send: () => Promise<R>,
+) => Promise<R>;
 
 /**
  * A tally of what the code under test sends to DynamoDB: one SDK middleware on the one
@@ -19,7 +24,12 @@ export function commandTally<T>(name: string, see: SeeCommand<T>) {
       (next, context) => async (args) => {
         const tally = current;
         if (!tally) return next(args);
-        return see(tally, String((context as { commandName?: string }).commandName), args.input as Record<string, unknown>, () => next(args));
+        return see(
+          tally,
+          String((context as { commandName?: string }).commandName),
+          args.input as Record<string, unknown>,
+          () => next(args),
+        );
       },
       { step: 'initialize', name },
     );

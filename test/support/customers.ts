@@ -33,8 +33,16 @@ export const createAccount = async (body: { email: string; password: string; nam
   call('POST', '/api/v2/my-account', { token: await adminToken(['customers:manage']), body });
 
 /** PUT /my-account; from a random client address unless `sourceIp` names one (the login limits count per account and network). */
-export const login = (loginName: string, password: string, emailVerificationToken?: string, sourceIp?: string): Promise<CallResult> =>
-  call('PUT', '/api/v2/my-account', { body: { login: loginName, password, ...(emailVerificationToken ? { emailVerificationToken } : {}) }, ...(sourceIp ? { sourceIp } : {}) });
+export const login = (
+  loginName: string,
+  password: string,
+  emailVerificationToken?: string,
+  sourceIp?: string,
+): Promise<CallResult> =>
+  call('PUT', '/api/v2/my-account', {
+    body: { login: loginName, password, ...(emailVerificationToken ? { emailVerificationToken } : {}) },
+    ...(sourceIp ? { sourceIp } : {}),
+  });
 
 export interface TestCustomer {
   id: number;

@@ -14,7 +14,13 @@ export interface DevStack {
   /** The admin page, `http://localhost:<port>` (also served on 127.0.0.1). */
   adminUrl: string;
   portalUrl: string;
-  manifest: { baseUrl: string; mailStore: string; tickets: number[]; admin: { login: string; password: string }; customer: { login: string; password: string } };
+  manifest: {
+    baseUrl: string;
+    mailStore: string;
+    tickets: number[];
+    admin: { login: string; password: string };
+    customer: { login: string; password: string };
+  };
   /** Everything the process printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
@@ -41,7 +47,15 @@ export async function startDevStack(authMethod: 'legacy' | 'idp'): Promise<DevSt
   const manifestPath = join(dir, 'demo.json');
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/dev.ts'], {
     cwd: ROOT,
-    env: { ...developerEnv(), SITE_AUTH_METHOD: authMethod, PORT: '0', ADMIN_PORT: '0', PORTAL_PORT: '0', DEMO_MANIFEST: manifestPath, LOG_LEVEL: 'WARN' },
+    env: {
+      ...developerEnv(),
+      SITE_AUTH_METHOD: authMethod,
+      PORT: '0',
+      ADMIN_PORT: '0',
+      PORTAL_PORT: '0',
+      DEMO_MANIFEST: manifestPath,
+      LOG_LEVEL: 'WARN',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group: a last-resort kill reaches its stand-ins (Java, cognito-local) too.
     detached: true,
@@ -69,7 +83,10 @@ export async function startDevStack(authMethod: 'legacy' | 'idp'): Promise<DevSt
 
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`bin/dev.ts (${authMethod}) not ready after ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`bin/dev.ts (${authMethod}) not ready after ${START_TIMEOUT_MS} ms:\n${output}`)),
+        START_TIMEOUT_MS,
+      );
       const check = () => {
         if (!READY.test(output)) return;
         clearTimeout(timer);
@@ -81,7 +98,10 @@ export async function startDevStack(authMethod: 'legacy' | 'idp'): Promise<DevSt
         reject(new Error(`bin/dev.ts (${authMethod}) exited with ${code} before it was ready:\n${output}`));
       });
     });
-    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as DevStack['manifest'] & { adminUrl: string; portalUrl: string };
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as DevStack['manifest'] & {
+      adminUrl: string;
+      portalUrl: string;
+    };
     return { adminUrl: manifest.adminUrl, portalUrl: manifest.portalUrl, manifest, output: () => output, stop };
   } catch (error) {
     await stop();

@@ -18,7 +18,13 @@ export interface DynamoReads {
   readCapacity: number;
 }
 
-const READS = new Set(['QueryCommand', 'ScanCommand', 'GetItemCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
+const READS = new Set([
+  'QueryCommand',
+  'ScanCommand',
+  'GetItemCommand',
+  'BatchGetItemCommand',
+  'TransactGetItemsCommand',
+]);
 
 const tally = commandTally<DynamoReads>('testDynamoReads', async (reads, command, input, send) => {
   if (READS.has(command)) input.ReturnConsumedCapacity ??= 'TOTAL';
@@ -27,11 +33,14 @@ const tally = commandTally<DynamoReads>('testDynamoReads', async (reads, command
   reads.byCommand[command] = (reads.byCommand[command] ?? 0) + 1;
   const result = await send();
   const output = result.output as Record<string, any>;
-  if (command === 'QueryCommand' || command === 'ScanCommand') reads.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
+  if (command === 'QueryCommand' || command === 'ScanCommand')
+    reads.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
   if (command === 'QueryCommand' && input.Limit === undefined) reads.queriesWithoutLimit += 1;
   if (command === 'GetItemCommand') reads.itemsRead += output.Item ? 1 : 0;
-  if (command === 'BatchGetItemCommand') for (const items of Object.values(output.Responses ?? {})) reads.itemsRead += (items as unknown[]).length;
-  if (command === 'TransactGetItemsCommand') reads.itemsRead += (output.Responses ?? []).filter((r: { Item?: unknown }) => r.Item).length;
+  if (command === 'BatchGetItemCommand')
+    for (const items of Object.values(output.Responses ?? {})) reads.itemsRead += (items as unknown[]).length;
+  if (command === 'TransactGetItemsCommand')
+    reads.itemsRead += (output.Responses ?? []).filter((r: { Item?: unknown }) => r.Item).length;
   const capacity = [output.ConsumedCapacity ?? []].flat() as { CapacityUnits?: number; ReadCapacityUnits?: number }[];
   for (const unit of capacity) reads.readCapacity += Number(unit.ReadCapacityUnits ?? unit.CapacityUnits ?? 0);
   return result;
@@ -39,6 +48,9 @@ const tally = commandTally<DynamoReads>('testDynamoReads', async (reads, command
 
 /** Runs `work` and answers what it read. Calls must not overlap (one tally at a time). */
 export async function countReads<T>(work: () => Promise<T>): Promise<{ result: T; reads: DynamoReads }> {
-  const { result, tally: reads } = await tally({ calls: 0, byCommand: {}, itemsRead: 0, queriesWithoutLimit: 0, readCapacity: 0 }, work);
+  const { result, tally: reads } = await tally(
+    { calls: 0, byCommand: {}, itemsRead: 0, queriesWithoutLimit: 0, readCapacity: 0 },
+    work,
+  );
   return { result, reads };
 }

@@ -26,7 +26,11 @@ interface Planned {
 }
 
 function plannedWrites(command: string, input: Item): Planned[] {
-  const one = (source: Item, transactional = false, conditionCheck = false): Planned => ({ key: plainKey(source), transactional, conditionCheck });
+  const one = (source: Item, transactional = false, conditionCheck = false): Planned => ({
+    key: plainKey(source),
+    transactional,
+    conditionCheck,
+  });
   switch (command) {
     case 'PutItemCommand':
       return [one(input.Item as Item)];
@@ -41,7 +45,9 @@ function plannedWrites(command: string, input: Item): Planned[] {
     case 'BatchWriteItemCommand':
       return Object.values(input.RequestItems as Record<string, Item[]>)
         .flat()
-        .map((request) => one(((request.PutRequest as Item | undefined)?.Item ?? (request.DeleteRequest as Item).Key) as Item));
+        .map((request) =>
+          one(((request.PutRequest as Item | undefined)?.Item ?? (request.DeleteRequest as Item).Key) as Item),
+        );
     default:
       return [];
   }
@@ -52,7 +58,9 @@ let reader: DynamoDBDocumentClient | undefined;
 
 async function image(key: Key): Promise<Item | undefined> {
   reader ??= DynamoDBDocumentClient.from(new DynamoDBClient({}));
-  const { Item } = await reader.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: key, ConsistentRead: true }));
+  const { Item } = await reader.send(
+    new GetCommand({ TableName: process.env.TABLE_NAME, Key: key, ConsistentRead: true }),
+  );
   return Item;
 }
 
@@ -82,4 +90,11 @@ export async function countWrites<T>(work: () => Promise<T>): Promise<{ result: 
 
 /** One line per item written, for a failing assertion's message. */
 export const describeWrites = (writes: DynamoWrites): string =>
-  writes.items.map((w) => `${w.units.toString().padStart(3)}  ${w.key}  (item ${w.item}${Object.entries(w.indexes).map(([name, units]) => `, ${name} ${units}`).join('')})`).join('\n');
+  writes.items
+    .map(
+      (w) =>
+        `${w.units.toString().padStart(3)}  ${w.key}  (item ${w.item}${Object.entries(w.indexes)
+          .map(([name, units]) => `, ${name} ${units}`)
+          .join('')})`,
+    )
+    .join('\n');

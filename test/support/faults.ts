@@ -10,7 +10,10 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
  */
 interface SdkClient {
   middlewareStack: {
-    add(middleware: (next: (args: any) => Promise<any>, context: any) => (args: any) => Promise<any>, options: Record<string, unknown>): void;
+    add(
+      middleware: (next: (args: any) => Promise<any>, context: any) => (args: any) => Promise<any>,
+      options: Record<string, unknown>,
+    ): void;
     remove(name: string): boolean;
   };
   config: { requestHandler: unknown };
@@ -29,7 +32,11 @@ let counter = 0;
 
 /** An error as the SDK deserialises a service's answer: name, status, fault (what its retry strategy classifies). */
 export function serviceError(name: string, status: number, message = `${name} (injected)`): Error {
-  return Object.assign(new Error(message), { name, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
+  return Object.assign(new Error(message), {
+    name,
+    $fault: status >= 500 ? 'server' : 'client',
+    $metadata: { httpStatusCode: status },
+  });
 }
 
 /** The injected errors the tests use, one per kind of failure. */
@@ -40,7 +47,8 @@ export const failures = {
   /** TransactWriteItems cancelled by conflicts only (nothing written), one reason per action. */
   transactionConflict: (input: Record<string, any>) =>
     new TransactionCanceledException({
-      message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict] (injected)',
+      message:
+        'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict] (injected)',
       $metadata: { httpStatusCode: 400 },
       CancellationReasons: (input.TransactItems as unknown[]).map(() => ({ Code: 'TransactionConflict' })),
     }),
@@ -79,7 +87,8 @@ export function failCalls(
 }
 
 /** Counts the attempts of some commands without failing them. */
-export const watchCalls = (client: SdkClient, commands?: string[]): Fault => failCalls(client, { commands, times: 0, error: () => new Error('never') });
+export const watchCalls = (client: SdkClient, commands?: string[]): Fault =>
+  failCalls(client, { commands, times: 0, error: () => new Error('never') });
 
 interface TimeoutKnob {
   updateHttpClientConfig(key: 'requestTimeout', value: number): void;
@@ -91,7 +100,10 @@ interface TimeoutKnob {
  * shared/services/dependencies.ts, on the live handler) is set to `timeoutMs`, so every
  * attempt times out quickly and the test waits for no real delay.
  */
-export async function slowCalls(client: SdkClient, options: { commands?: string[]; timeoutMs: number; restoreMs: number }): Promise<Fault> {
+export async function slowCalls(
+  client: SdkClient,
+  options: { commands?: string[]; timeoutMs: number; restoreMs: number },
+): Promise<Fault> {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);

@@ -7,7 +7,17 @@ import { routeKey, type RouteRow } from '#shared/routes';
 import { call, type CallResult } from './api.ts';
 import { GIF_BYTES, JPEG_BYTES, PNG_BYTES } from './images.ts';
 import { form, multipartBody } from './multipart.ts';
-import { CONTENT_TYPES, fromSchema, hostileValue, mutated, pathSegment, queryString, rawBodies, type JsonSchema, type Known } from './fuzz-inputs.ts';
+import {
+  CONTENT_TYPES,
+  fromSchema,
+  hostileValue,
+  mutated,
+  pathSegment,
+  queryString,
+  rawBodies,
+  type JsonSchema,
+  type Known,
+} from './fuzz-inputs.ts';
 import { tableChanges, writesSoFar, type TableChange, type TableSnapshots } from './fuzz-table.ts';
 
 /**
@@ -78,7 +88,9 @@ const jsonSchemaOf = (schema: z.ZodMiniType | undefined): JsonSchema | undefined
 
 /** Every handler's schemas, loaded the way bin/openapi/load-routes.ts does. */
 export async function schemasOf(row: RouteRow): Promise<Schemas> {
-  const module = (await import(pathToFileURL(join(import.meta.dirname, '../../functions', `${row.handler}.ts`)).href)) as { handler: { schemas: Schemas } };
+  const module = (await import(
+    pathToFileURL(join(import.meta.dirname, '../../functions', `${row.handler}.ts`)).href
+  )) as { handler: { schemas: Schemas } };
   return module.handler.schemas;
 }
 
@@ -86,34 +98,77 @@ const boundary = 'fuzz-boundary';
 /** Photo uploads: real images, other files, and multipart that is malformed in every way a parser can trip on. */
 const multipartBodies: fc.Arbitrary<{ body: Buffer; contentType?: string }> = fc.oneof(
   // A real photo as a browser sends it, so part of the inputs reach the decoding and the upload.
-  { arbitrary: fc.constant(form([{ name: 'file', filename: 'photo.png', contentType: 'image/png', data: PNG_BYTES }])), weight: 2 },
-  fc.constantFrom(PNG_BYTES, JPEG_BYTES, GIF_BYTES, Buffer.from('<html><script>alert(1)</script>'), Buffer.concat([JPEG_BYTES.subarray(0, 4), Buffer.from('<html>')])).chain((data) =>
-    fc.tuple(fc.constantFrom('file', 'photo', '', 'file"; name="x'), fc.constantFrom('a.png', '../../x.jpg', '', 'é\u0000.png', 'x'.repeat(600)), fc.constantFrom<string | undefined>('image/png', 'image/jpeg', 'text/html', undefined, 'image/svg+xml')).map(([name, filename, contentType]) =>
-      form([{ name, filename, data, ...(contentType ? { contentType } : {}) }]),
+  {
+    arbitrary: fc.constant(form([{ name: 'file', filename: 'photo.png', contentType: 'image/png', data: PNG_BYTES }])),
+    weight: 2,
+  },
+  fc
+    .constantFrom(
+      PNG_BYTES,
+      JPEG_BYTES,
+      GIF_BYTES,
+      Buffer.from('<html><script>alert(1)</script>'),
+      Buffer.concat([JPEG_BYTES.subarray(0, 4), Buffer.from('<html>')]),
+    )
+    .chain((data) =>
+      fc
+        .tuple(
+          fc.constantFrom('file', 'photo', '', 'file"; name="x'),
+          fc.constantFrom('a.png', '../../x.jpg', '', 'é\u0000.png', 'x'.repeat(600)),
+          fc.constantFrom<string | undefined>('image/png', 'image/jpeg', 'text/html', undefined, 'image/svg+xml'),
+        )
+        .map(([name, filename, contentType]) =>
+          form([{ name, filename, data, ...(contentType ? { contentType } : {}) }]),
+        ),
     ),
-  ),
-  fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ body: Buffer.from(bytes), contentType: `multipart/form-data; boundary=${boundary}` })),
-  fc.constantFrom(
-    multipartBody(boundary, [{ name: 'file', value: 'not a file' }]),
-    multipartBody(boundary, [{ name: 'file', filename: 'a.png', data: PNG_BYTES }, { name: 'file', filename: 'b.png', data: PNG_BYTES }]),
-    multipartBody(boundary, Array.from({ length: 500 }, (_, i) => ({ name: `f${i}`, value: 'x' }))),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n${' '.repeat(16 * 1024)}\r\n\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n${'x'.repeat(100)}`),
-    Buffer.from(`--${boundary}--\r\n`),
-    Buffer.from(`--${boundary}\r\n\r\n\r\n--${boundary}--`),
-    Buffer.from(`${'-'.repeat(10_000)}${boundary}`),
-    Buffer.from(''),
-  ).map((body) => ({ body, contentType: `multipart/form-data; boundary=${boundary}` })),
-  fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=', `multipart/form-data; boundary="${'b'.repeat(200)}"`, 'multipart/mixed; boundary=x', 'application/json').map((contentType) => ({
-    body: multipartBody('x', [{ name: 'file', filename: 'a.png', data: PNG_BYTES }]),
-    contentType,
-  })),
+  fc
+    .uint8Array({ maxLength: 300 })
+    .map((bytes) => ({ body: Buffer.from(bytes), contentType: `multipart/form-data; boundary=${boundary}` })),
+  fc
+    .constantFrom(
+      multipartBody(boundary, [{ name: 'file', value: 'not a file' }]),
+      multipartBody(boundary, [
+        { name: 'file', filename: 'a.png', data: PNG_BYTES },
+        { name: 'file', filename: 'b.png', data: PNG_BYTES },
+      ]),
+      multipartBody(
+        boundary,
+        Array.from({ length: 500 }, (_, i) => ({ name: `f${i}`, value: 'x' })),
+      ),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n${' '.repeat(16 * 1024)}\r\n\r\n`,
+      ),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n${'x'.repeat(100)}`,
+      ),
+      Buffer.from(`--${boundary}--\r\n`),
+      Buffer.from(`--${boundary}\r\n\r\n\r\n--${boundary}--`),
+      Buffer.from(`${'-'.repeat(10_000)}${boundary}`),
+      Buffer.from(''),
+    )
+    .map((body) => ({ body, contentType: `multipart/form-data; boundary=${boundary}` })),
+  fc
+    .constantFrom(
+      'multipart/form-data',
+      'multipart/form-data; boundary=',
+      `multipart/form-data; boundary="${'b'.repeat(200)}"`,
+      'multipart/mixed; boundary=x',
+      'application/json',
+    )
+    .map((contentType) => ({
+      body: multipartBody('x', [{ name: 'file', filename: 'a.png', data: PNG_BYTES }]),
+      contentType,
+    })),
 );
 
 function requestArbitrary(row: RouteRow, schemas: Schemas, world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
   const pathSchema = jsonSchemaOf(schemas.path);
   const parameters = [...row.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-  const path = fc.tuple(...parameters.map((name) => pathSegment(pathSchema?.properties?.[name] ?? { type: 'string' }, world.pathKnown(row, name))));
+  const path = fc.tuple(
+    ...parameters.map((name) =>
+      pathSegment(pathSchema?.properties?.[name] ?? { type: 'string' }, world.pathKnown(row, name)),
+    ),
+  );
   const query = queryString(jsonSchemaOf(schemas.query), world.known);
 
   let body: fc.Arbitrary<{ body?: unknown; contentType?: string }>;
@@ -127,13 +182,24 @@ function requestArbitrary(row: RouteRow, schemas: Schemas, world: FuzzWorld): fc
       { arbitrary: rawBodies(valid), weight: 3 },
       { arbitrary: hostileValue, weight: 1 },
     );
-    const contentType = fc.oneof({ arbitrary: fc.constant<string | undefined>('application/json'), weight: 9 }, fc.constantFrom(...CONTENT_TYPES));
-    body = fc.tuple(json, contentType).map(([value, type]) => ({ body: Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value) ?? 'null'), contentType: type }));
+    const contentType = fc.oneof(
+      { arbitrary: fc.constant<string | undefined>('application/json'), weight: 9 },
+      fc.constantFrom(...CONTENT_TYPES),
+    );
+    body = fc.tuple(json, contentType).map(([value, type]) => ({
+      body: Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value) ?? 'null'),
+      contentType: type,
+    }));
   } else {
     // A route without a body must refuse one.
     body = fc.oneof(
       { arbitrary: fc.constant({}), weight: 8 },
-      { arbitrary: fc.tuple(rawBodies(fc.jsonValue({ maxDepth: 1 })), fc.constantFrom(...CONTENT_TYPES, 'application/json')).map(([raw, contentType]) => ({ body: raw, contentType })), weight: 2 },
+      {
+        arbitrary: fc
+          .tuple(rawBodies(fc.jsonValue({ maxDepth: 1 })), fc.constantFrom(...CONTENT_TYPES, 'application/json'))
+          .map(([raw, contentType]) => ({ body: raw, contentType })),
+        weight: 2,
+      },
     );
   }
   const auth = fc.oneof(
@@ -161,13 +227,23 @@ function urlOf(row: RouteRow, request: FuzzRequest): string {
 const describeInput = (url: string, request: FuzzRequest) =>
   `${url.slice(0, 300)} auth=${request.auth} type=${request.contentType} body=${Buffer.isBuffer(request.body) ? request.body.subarray(0, 300).toString('utf8') : ''}`;
 
-async function send(row: RouteRow, request: FuzzRequest, world: FuzzWorld): Promise<{ url: string; response: CallResult }> {
+async function send(
+  row: RouteRow,
+  request: FuzzRequest,
+  world: FuzzWorld,
+): Promise<{ url: string; response: CallResult }> {
   const url = urlOf(row, request);
   const headers: Record<string, string> = {};
   if (request.contentType !== undefined) headers['content-type'] = request.contentType;
   if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
   const token =
-    request.auth === 'own' ? await world.token(row) : request.auth === 'other' ? await world.otherToken(row) : request.auth === 'garbage' ? 'eyJhbGciOiJub25lIn0.e30.' : undefined;
+    request.auth === 'own'
+      ? await world.token(row)
+      : request.auth === 'other'
+        ? await world.otherToken(row)
+        : request.auth === 'garbage'
+          ? 'eyJhbGciOiJub25lIn0.e30.'
+          : undefined;
   return { url, response: await call(row.method, url, { headers, body: request.body, ...(token ? { token } : {}) }) };
 }
 
@@ -179,7 +255,18 @@ export async function fuzzRoute(row: RouteRow, world: FuzzWorld, runs = FUZZ_RUN
   const key = routeKey(row);
   const schemas = await schemasOf(row);
   const inputs = fc.sample(requestArbitrary(row, schemas, world), { numRuns: runs, seed: FUZZ_SEED });
-  const stats: RouteStats = { route: key, inputs: 0, s2xx: 0, s3xx: 0, s4xx: 0, s5xx: 0, tableChecks: 0, failures: [], callMs: 0, scanMs: 0 };
+  const stats: RouteStats = {
+    route: key,
+    inputs: 0,
+    s2xx: 0,
+    s3xx: 0,
+    s4xx: 0,
+    s5xx: 0,
+    tableChecks: 0,
+    failures: [],
+    callMs: 0,
+    scanMs: 0,
+  };
   const take = async () => {
     const started = performance.now();
     const snapshot = await world.snapshots.take();
@@ -195,7 +282,10 @@ export async function fuzzRoute(row: RouteRow, world: FuzzWorld, runs = FUZZ_RUN
     const after = await take();
     stats.tableChecks++;
     const changes = tableChanges(baseline, after).filter((change) => !allowed(world, row, change));
-    if (changes.length) stats.failures.push(`${label} changed ${JSON.stringify(changes.slice(0, 5))} after ${unchecked.slice(-5).join(' | ')}`);
+    if (changes.length)
+      stats.failures.push(
+        `${label} changed ${JSON.stringify(changes.slice(0, 5))} after ${unchecked.slice(-5).join(' | ')}`,
+      );
     baseline = after;
     unchecked = [];
   };
@@ -236,13 +326,17 @@ export async function fuzzRoute(row: RouteRow, world: FuzzWorld, runs = FUZZ_RUN
   }
   // Reads never write, whatever they answer: one comparison for the batch; writes: the last refusals.
   await compare(writes ? 'the last refusals' : 'reads');
-  if (process.env.FUZZ_DEBUG) console.log(`${key}: requests ${Math.round(stats.callMs)} ms, snapshots ${Math.round(stats.scanMs)} ms`);
+  if (process.env.FUZZ_DEBUG)
+    console.log(`${key}: requests ${Math.round(stats.callMs)} ms, snapshots ${Math.round(stats.scanMs)} ms`);
   return stats;
 }
 
 /** The summary printed once per fuzz file. */
 export function summary(title: string, all: RouteStats[]): string {
-  const lines = all.map((s) => `${s.route.padEnd(48)} ${String(s.inputs).padStart(6)} ${String(s.s2xx).padStart(5)} ${String(s.s3xx).padStart(4)} ${String(s.s4xx).padStart(5)} ${String(s.s5xx).padStart(4)} ${String(s.tableChecks).padStart(6)}`);
+  const lines = all.map(
+    (s) =>
+      `${s.route.padEnd(48)} ${String(s.inputs).padStart(6)} ${String(s.s2xx).padStart(5)} ${String(s.s3xx).padStart(4)} ${String(s.s4xx).padStart(5)} ${String(s.s5xx).padStart(4)} ${String(s.tableChecks).padStart(6)}`,
+  );
   const total = all.reduce((sum, s) => sum + s.inputs, 0);
   const errors = all.reduce((sum, s) => sum + s.s5xx, 0);
   return [

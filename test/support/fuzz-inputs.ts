@@ -118,10 +118,25 @@ export const deepNest = (depth: number, kind: 'array' | 'object'): unknown => {
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.constantFrom(...HOSTILE_STRINGS), weight: 5 },
   { arbitrary: fc.constantFrom(...HOSTILE_NUMBERS), weight: 3 },
-  { arbitrary: fc.constantFrom<unknown>(null, true, false, [], {}, [null], ['1'], JSON.parse('{"__proto__":null,"x":1}')), weight: 2 },
+  {
+    arbitrary: fc.constantFrom<unknown>(
+      null,
+      true,
+      false,
+      [],
+      {},
+      [null],
+      ['1'],
+      JSON.parse('{"__proto__":null,"x":1}'),
+    ),
+    weight: 2,
+  },
   { arbitrary: fc.constantFrom(deepNest(100, 'array'), deepNest(100, 'object')), weight: 1 },
   { arbitrary: fc.constant(Array.from({ length: 2000 }, (_, i) => i + 1)), weight: 1 },
-  { arbitrary: fc.constant(JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}')), weight: 1 },
+  {
+    arbitrary: fc.constant(JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}')),
+    weight: 1,
+  },
   { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 2 },
   { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 2 },
 );
@@ -138,13 +153,19 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
 }
 
 function numberOf(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
-  const min = schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + (integer ? 1 : Number.EPSILON) : (schema.minimum ?? -MAX_INT);
+  const min =
+    schema.exclusiveMinimum !== undefined
+      ? schema.exclusiveMinimum + (integer ? 1 : Number.EPSILON)
+      : (schema.minimum ?? -MAX_INT);
   const max = schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : (schema.maximum ?? MAX_INT);
-  const full = integer ? fc.integer({ min: Math.max(min, -MAX_INT), max: Math.min(max, MAX_INT) }) : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+  const full = integer
+    ? fc.integer({ min: Math.max(min, -MAX_INT), max: Math.min(max, MAX_INT) })
+    : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
   const edges = fc.constantFrom(...[min, max].filter((n) => Number.isFinite(n)));
   const arbitraries: fc.Arbitrary<number>[] = [full, edges];
   // Amounts in cents: what clients send for money, which the schema's refinements want and JSON Schema cannot say.
-  if (!integer && max - min <= 1e9) arbitraries.push(fc.integer({ min: Math.ceil(min * 100), max: Math.floor(max * 100) }).map((cents) => cents / 100));
+  if (!integer && max - min <= 1e9)
+    arbitraries.push(fc.integer({ min: Math.ceil(min * 100), max: Math.floor(max * 100) }).map((cents) => cents / 100));
   if (min <= 1 && max >= 40) arbitraries.push(smallId, smallId);
   return fc.oneof(...arbitraries);
 }
@@ -156,7 +177,9 @@ function numberOf(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
 export function fromSchema(schema: JsonSchema, known: Known = {}, name?: string): fc.Arbitrary<unknown> {
   const generated = fromSchemaOnly(schema, known);
   const values = name === undefined ? undefined : known[name];
-  return values?.length ? fc.oneof({ arbitrary: fc.constantFrom(...values), weight: 2 }, { arbitrary: generated, weight: 1 }) : generated;
+  return values?.length
+    ? fc.oneof({ arbitrary: fc.constantFrom(...values), weight: 2 }, { arbitrary: generated, weight: 1 })
+    : generated;
 }
 
 function fromSchemaOnly(schema: JsonSchema, known: Known): fc.Arbitrary<unknown> {
@@ -188,9 +211,13 @@ function fromSchemaOnly(schema: JsonSchema, known: Known): fc.Arbitrary<unknown>
       // Optional fields mostly absent: every extra field is another chance to be refused before the use case runs.
       for (const [key, property] of Object.entries(schema.properties ?? {})) {
         const value = fromSchema(property, known, key);
-        model[key] = required.has(key) ? value : fc.oneof({ arbitrary: fc.constant(ABSENT), weight: 3 }, { arbitrary: value, weight: 2 });
+        model[key] = required.has(key)
+          ? value
+          : fc.oneof({ arbitrary: fc.constant(ABSENT), weight: 3 }, { arbitrary: value, weight: 2 });
       }
-      const record = fc.record(model).map((value) => Object.fromEntries(Object.entries(value).filter(([, item]) => item !== ABSENT)));
+      const record = fc
+        .record(model)
+        .map((value) => Object.fromEntries(Object.entries(value).filter(([, item]) => item !== ABSENT)));
       // Bulk bodies (`{ count, data }`) must agree on the count: mostly make them, so the items reach the use case.
       if (!schema.properties?.count || !schema.properties?.data) return record;
       return fc.tuple(record, fc.nat(4)).map(([value, pick]) => {
@@ -209,9 +236,24 @@ type Mutation = 'replace' | 'drop' | 'unknown-key' | 'proto-key' | 'wrong-root' 
 /** A valid object with one thing wrong: a field hostile, a required one dropped, an unknown or prototype key, the wrong root. */
 export function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
   return fc
-    .tuple(valid, fc.constantFrom<Mutation>('replace', 'replace', 'replace', 'drop', 'unknown-key', 'proto-key', 'wrong-root', 'nest'), hostileValue, fc.nat())
+    .tuple(
+      valid,
+      fc.constantFrom<Mutation>(
+        'replace',
+        'replace',
+        'replace',
+        'drop',
+        'unknown-key',
+        'proto-key',
+        'wrong-root',
+        'nest',
+      ),
+      hostileValue,
+      fc.nat(),
+    )
     .map(([value, mutation, hostile, pick]) => {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return mutation === 'wrong-root' ? { value } : hostile;
+      if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return mutation === 'wrong-root' ? { value } : hostile;
       const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
       const names = Object.keys(copy);
       const name = names.length ? names[pick % names.length]! : 'field';
@@ -226,7 +268,12 @@ export function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
           copy[`unknown_${pick % 7}`] = hostile;
           return copy;
         case 'proto-key':
-          return JSON.parse(`{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},${JSON.stringify(copy).slice(1)}`.replace(/,}$/, '}'));
+          return JSON.parse(
+            `{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},${JSON.stringify(copy).slice(1)}`.replace(
+              /,}$/,
+              '}',
+            ),
+          );
         case 'wrong-root':
           return [copy];
         case 'nest':
@@ -243,7 +290,8 @@ export function rawBodies(valid: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
     // Duplicate keys: the first value valid, the second hostile, or the reverse.
     fc.tuple(valid, hostileValue, fc.boolean()).map(([value, hostile, hostileFirst]) => {
       const body = text(value);
-      if (!body.startsWith('{') || body === '{}') return Buffer.from(`{"a":1,"a":${JSON.stringify(hostile) ?? 'null'}}`);
+      if (!body.startsWith('{') || body === '{}')
+        return Buffer.from(`{"a":1,"a":${JSON.stringify(hostile) ?? 'null'}}`);
       const key = /^\{"((?:[^"\\]|\\.)*)"/.exec(body)?.[1] ?? 'a';
       const extra = `"${key}":${JSON.stringify(hostile) ?? 'null'}`;
       return Buffer.from(hostileFirst ? `{${extra},${body.slice(1)}` : `${body.slice(0, -1)},${extra}}`);
@@ -251,40 +299,44 @@ export function rawBodies(valid: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
     valid.map((value) => Buffer.from(text(value).slice(0, -1))), // truncated
     valid.map((value) => Buffer.from(`\uFEFF${text(value)}`)), // byte order mark
     valid.map((value) => Buffer.from(`${text(value)}${text(value)}`)), // two documents
-    valid.map((value) => Buffer.concat([Buffer.from(text(value).slice(0, -1)), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from('}')])), // invalid UTF-8
+    valid.map((value) =>
+      Buffer.concat([Buffer.from(text(value).slice(0, -1)), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from('}')]),
+    ), // invalid UTF-8
     valid.map((value) => Buffer.from(text(value).replace(/"([^"]*)"/, '"$1\\ud800"'))), // escaped lone surrogate
     valid.map((value) => Buffer.from(text(value).replace(/:(\d+)/, ':$1e308'))), // number overflow in text
-    fc.constantFrom(
-      '',
-      '   ',
-      'null',
-      'true',
-      '0',
-      '-0',
-      '1e308',
-      '9007199254740993',
-      'NaN',
-      'Infinity',
-      '"string"',
-      '[]',
-      '{',
-      '{"a":}',
-      "{'a':1}",
-      '{"a":1,}',
-      '{"a":1e999999}',
-      '{"a":-0}',
-      '{"a":9007199254740993}',
-      '{"a":"\\u0000"}',
-      '{"__proto__":{"polluted":true}}',
-      '{"constructor":{"prototype":{"polluted":true}}}',
-      `${'['.repeat(100)}1${']'.repeat(100)}`,
-      `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`,
-      `${'['.repeat(5000)}${']'.repeat(5000)}`,
-      `{"a":"${'x'.repeat(200_000)}"}`,
-      '\u0000\u0000',
-      'a=1&b=2',
-      '<?xml version="1.0"?><a/>',
-    ).map((body) => Buffer.from(body)),
+    fc
+      .constantFrom(
+        '',
+        '   ',
+        'null',
+        'true',
+        '0',
+        '-0',
+        '1e308',
+        '9007199254740993',
+        'NaN',
+        'Infinity',
+        '"string"',
+        '[]',
+        '{',
+        '{"a":}',
+        "{'a':1}",
+        '{"a":1,}',
+        '{"a":1e999999}',
+        '{"a":-0}',
+        '{"a":9007199254740993}',
+        '{"a":"\\u0000"}',
+        '{"__proto__":{"polluted":true}}',
+        '{"constructor":{"prototype":{"polluted":true}}}',
+        `${'['.repeat(100)}1${']'.repeat(100)}`,
+        `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`,
+        `${'['.repeat(5000)}${']'.repeat(5000)}`,
+        `{"a":"${'x'.repeat(200_000)}"}`,
+        '\u0000\u0000',
+        'a=1&b=2',
+        '<?xml version="1.0"?><a/>',
+      )
+      .map((body) => Buffer.from(body)),
     fc.constant(Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00])), // UTF-16 with BOM
     fc.constant(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d])), // CESU surrogate bytes
     fc.constant(Buffer.alloc(1024 * 1024 + 10, 0x20)), // past the body limit
@@ -352,11 +404,25 @@ export function pathSegment(schema: JsonSchema, known: readonly unknown[] = []):
     { arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS), weight: 3 },
     { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map(encode), weight: 1 },
   ];
-  if (known.length) arbitraries.push({ arbitrary: fc.constantFrom(...known.map((value) => encode(String(value)))), weight: 6 });
+  if (known.length)
+    arbitraries.push({ arbitrary: fc.constantFrom(...known.map((value) => encode(String(value)))), weight: 6 });
   return fc.oneof(...arbitraries);
 }
 
-const HOSTILE_QUERY_VALUES = ['', '2147483647', '9007199254740993', '-1', '0', '1e3', '99999999999999999999', 'true', 'a,b,,c', ',,,', '1,1,1,1', ...HOSTILE_STRINGS.slice(0, 30)];
+const HOSTILE_QUERY_VALUES = [
+  '',
+  '2147483647',
+  '9007199254740993',
+  '-1',
+  '0',
+  '1e3',
+  '99999999999999999999',
+  'true',
+  'a,b,,c',
+  ',,,',
+  '1,1,1,1',
+  ...HOSTILE_STRINGS.slice(0, 30),
+];
 
 /** A query string: the schema's keys with valid or hostile values, repeated keys, `key[]` arrays, unknown keys, bad escapes. */
 export function queryString(schema: JsonSchema | undefined, known: Known = {}): fc.Arbitrary<string> {
@@ -365,19 +431,36 @@ export function queryString(schema: JsonSchema | undefined, known: Known = {}): 
   const name = names.length ? fc.constantFrom(...names) : fc.constant('q');
   const extra = fc.oneof(
     fc.tuple(name, fc.constantFrom(...HOSTILE_QUERY_VALUES)).map(([key, value]) => `${key}=${encode(value)}`),
-    fc.tuple(name, fc.constantFrom(...HOSTILE_QUERY_VALUES)).map(([key, value]) => `${key}[]=${encode(value)}&${key}[]=1`),
-    fc.constantFrom('unknown=1', '__proto__=1', 'constructor[prototype]=1', '%zz=%zz', '=', '&&&', 'a=%E0%A4%A', `x=${'y'.repeat(3000)}`),
+    fc
+      .tuple(name, fc.constantFrom(...HOSTILE_QUERY_VALUES))
+      .map(([key, value]) => `${key}[]=${encode(value)}&${key}[]=1`),
+    fc.constantFrom(
+      'unknown=1',
+      '__proto__=1',
+      'constructor[prototype]=1',
+      '%zz=%zz',
+      '=',
+      '&&&',
+      'a=%E0%A4%A',
+      `x=${'y'.repeat(3000)}`,
+    ),
   );
   return fc
-    .tuple(valid, fc.oneof({ arbitrary: fc.constant([]), weight: 2 }, fc.array(extra, { minLength: 1, maxLength: 3 })), fc.nat())
+    .tuple(
+      valid,
+      fc.oneof({ arbitrary: fc.constant([]), weight: 2 }, fc.array(extra, { minLength: 1, maxLength: 3 })),
+      fc.nat(),
+    )
     .map(([values, extras, pick]) => {
       const repeat = pick % 5 === 0;
       const params = new URLSearchParams();
       // A generated value may be an object without a prototype (no toString): sent as its JSON.
-      for (const [key, value] of Object.entries((values ?? {}) as Record<string, unknown>)) params.append(key, value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
+      for (const [key, value] of Object.entries((values ?? {}) as Record<string, unknown>))
+        params.append(key, value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
       const entries = [...params.keys()];
       // A repeated key: API Gateway joins the values with a comma.
-      if (repeat && entries.length) params.append(entries[pick % entries.length]!, String(params.get(entries[pick % entries.length]!)));
+      if (repeat && entries.length)
+        params.append(entries[pick % entries.length]!, String(params.get(entries[pick % entries.length]!)));
       return [params.toString(), ...extras].filter(Boolean).join('&');
     });
 }

@@ -13,11 +13,21 @@ import { accessFixture } from './tickets.ts';
  */
 export async function seedTicketFixture() {
   const { a, b, dayType, passType } = await accessFixture();
-  const tickets = [...(await seedTickets(a, dayType, 8)), ...(await seedTickets(a, passType, 3)), ...(await seedTickets(b, b.ticketTypes[0]!.id, 3))];
-  for (const [n, ticket] of tickets.slice(0, 4).entries()) await updateTicket(ticket.id, { bibNumber: String(101 + n), barcode: `FUZZ-${ticket.id}` }, { kind: 'system' });
+  const tickets = [
+    ...(await seedTickets(a, dayType, 8)),
+    ...(await seedTickets(a, passType, 3)),
+    ...(await seedTickets(b, b.ticketTypes[0]!.id, 3)),
+  ];
+  for (const [n, ticket] of tickets.slice(0, 4).entries())
+    await updateTicket(ticket.id, { bibNumber: String(101 + n), barcode: `FUZZ-${ticket.id}` }, { kind: 'system' });
   const waivers = [
     await createWaiver({ eventId: a.id, title: 'Liability release', text: 'I take part at my own risk.' }),
-    await createWaiver({ eventId: a.id, ticketTypeId: dayType, title: 'Course rules', text: 'I know the course rules.' }),
+    await createWaiver({
+      eventId: a.id,
+      ticketTypeId: dayType,
+      title: 'Course rules',
+      text: 'I know the course rules.',
+    }),
   ];
   const ticketIds = tickets.map((ticket) => ticket.id);
   const events = [a, b];
@@ -42,7 +52,13 @@ export async function seedTicketFixture() {
     barcode: tickets.slice(0, 4).map((ticket) => `FUZZ-${ticket.id}`),
     bibNumber: ['101', '102', '999', null],
     processState: [...PROCESS_STATES, ...PROCESS_STATES.map(String)],
-    _include: [SINGLE_TICKET_INCLUDES.join(','), 'checkInInfo', 'history', OLDER_TICKET_INCLUDES.join(','), 'costs,waivers'],
+    _include: [
+      SINGLE_TICKET_INCLUDES.join(','),
+      'checkInInfo',
+      'history',
+      OLDER_TICKET_INCLUDES.join(','),
+      'costs,waivers',
+    ],
   };
   return { events, tickets: ticketIds, bibs: ['101', '102', '103', '999'], known };
 }

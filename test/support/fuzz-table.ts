@@ -36,7 +36,11 @@ function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }
@@ -50,7 +54,9 @@ export class TableSnapshots {
     const items: Snapshot = new Map();
     let start: Record<string, AttributeValue> | undefined;
     do {
-      const page = await this.dynamo.send(new ScanCommand({ TableName: this.tableName, ConsistentRead: true, ExclusiveStartKey: start }));
+      const page = await this.dynamo.send(
+        new ScanCommand({ TableName: this.tableName, ConsistentRead: true, ExclusiveStartKey: start }),
+      );
       for (const item of page.Items ?? []) items.set(`${item.PK?.S}|${item.SK?.S}`, JSON.stringify(canonical(item)));
       start = page.LastEvaluatedKey;
     } while (start);
@@ -73,7 +79,18 @@ export function tableChanges(before: Snapshot, after: Snapshot): TableChange[] {
   return changes;
 }
 
-const WRITES = new Set(['PutCommand', 'UpdateCommand', 'DeleteCommand', 'TransactWriteCommand', 'BatchWriteCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+const WRITES = new Set([
+  'PutCommand',
+  'UpdateCommand',
+  'DeleteCommand',
+  'TransactWriteCommand',
+  'BatchWriteCommand',
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'TransactWriteItemsCommand',
+  'BatchWriteItemCommand',
+]);
 let writesDone = 0;
 let logging = false;
 

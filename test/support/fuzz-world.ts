@@ -31,8 +31,22 @@ export class Sessions {
     const held = this.tokens.get(`${caller.kind}:${caller.id}`);
     if (held?.version === version) return held.token;
     const token = await (caller.kind === 'admin'
-      ? issueToken({ kind: 'admin', id: caller.id, login: caller.login, permissions: [...PERMISSIONS], vendorUser: false, authTime: epochSeconds(), sessionVersion: version })
-      : issueToken({ kind: 'customer', id: caller.id, email: caller.login, authTime: epochSeconds(), sessionVersion: version }));
+      ? issueToken({
+          kind: 'admin',
+          id: caller.id,
+          login: caller.login,
+          permissions: [...PERMISSIONS],
+          vendorUser: false,
+          authTime: epochSeconds(),
+          sessionVersion: version,
+        })
+      : issueToken({
+          kind: 'customer',
+          id: caller.id,
+          email: caller.login,
+          authTime: epochSeconds(),
+          sessionVersion: version,
+        }));
     this.tokens.set(`${caller.kind}:${caller.id}`, { version, token });
     return token;
   }
@@ -45,7 +59,14 @@ export class Sessions {
 
 export async function fuzzAdministrator(label: string): Promise<Caller> {
   const login = `fuzz-${label}@test.local`;
-  const admin = await createAdministrator({ login, email: login, name: 'Fuzz Staff', permissions: [...PERMISSIONS], vendorUser: 0, passwordHash: await hashPassword(ADMIN_PASSWORD) });
+  const admin = await createAdministrator({
+    login,
+    email: login,
+    name: 'Fuzz Staff',
+    permissions: [...PERMISSIONS],
+    vendorUser: 0,
+    passwordHash: await hashPassword(ADMIN_PASSWORD),
+  });
   return { kind: 'admin', id: admin.id, login };
 }
 
@@ -83,7 +104,12 @@ export function fuzzFile(options: FuzzFileOptions): void {
       pathKnown: seeded.pathKnown,
       token: async (row) => (row.auth.kind === 'public' ? undefined : sessions.token(own(row))),
       // A public route gets an administrator's token (ignored); a guarded one the other audience's, or none.
-      otherToken: async (row) => (row.auth.kind === 'admin' ? (seeded.customer ? sessions.token(seeded.customer) : undefined) : sessions.token(seeded.admin)),
+      otherToken: async (row) =>
+        row.auth.kind === 'admin'
+          ? seeded.customer
+            ? sessions.token(seeded.customer)
+            : undefined
+          : sessions.token(seeded.admin),
       afterSuccess: () => sessions.refresh(),
       meantWrites: options.meantWrites,
       ...(seeded.bodies ? { bodies: seeded.bodies } : {}),
@@ -100,7 +126,14 @@ export function fuzzFile(options: FuzzFileOptions): void {
 
   describe(`fuzz: ${options.title}`, () => {
     // Reads first, deletes last: they would leave the other routes only missing ids.
-    const order = (row: RouteRow) => (row.method === 'GET' ? 0 : /^DELETE \/tickets\/\{id\}$|bulk-delete/.test(routeKey(row)) ? 3 : /^DELETE|transfer/.test(routeKey(row)) ? 2 : 1);
+    const order = (row: RouteRow) =>
+      row.method === 'GET'
+        ? 0
+        : /^DELETE \/tickets\/\{id\}$|bulk-delete/.test(routeKey(row))
+          ? 3
+          : /^DELETE|transfer/.test(routeKey(row))
+            ? 2
+            : 1;
     const rows = [...options.rows].sort((a, b) => order(a) - order(b));
     it.each(rows.map((row) => [routeKey(row), row] as const))(
       '%s: every generated input answers below 500 and a refusal changes nothing',

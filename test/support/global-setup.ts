@@ -30,7 +30,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const client = new DynamoDBClient({
       endpoint: services.endpoints.dynamodb,
       region: services.env.AWS_REGION,
-      credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
+      credentials: {
+        accessKeyId: services.env.AWS_ACCESS_KEY_ID!,
+        secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY!,
+      },
     });
     await createTable(TABLE_NAME, client);
     client.destroy();
@@ -39,12 +42,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
       callbackUrls: registeredCallbackUrls([ALLOWED_ORIGIN, SECOND_ORIGIN]),
       logoutUrls: registeredLogoutUrls([ALLOWED_ORIGIN, SECOND_ORIGIN], ADMIN_UI_URL),
       region: services.env.AWS_REGION!,
-      credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
+      credentials: {
+        accessKeyId: services.env.AWS_ACCESS_KEY_ID!,
+        secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY!,
+      },
     });
     const customers = await configureCustomerCognito({
       endpoint: services.endpoints.cognito,
       region: services.env.AWS_REGION!,
-      credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
+      credentials: {
+        accessKeyId: services.env.AWS_ACCESS_KEY_ID!,
+        secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY!,
+      },
     });
     cognitoEnv = { ...cognito.env, ...customers.env };
     cognito.close();

@@ -10,9 +10,17 @@ export const PNG_BYTES = Buffer.from(
   'base64',
 );
 /** A JPEG header (JFIF APP0) followed by filler. */
-export const JPEG_BYTES = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]), Buffer.alloc(64, 7)]);
+export const JPEG_BYTES = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]),
+  Buffer.alloc(64, 7),
+]);
 /** A RIFF/WEBP container with a VP8 chunk header followed by filler. */
-export const WEBP_BYTES = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(32, 1)]);
+export const WEBP_BYTES = Buffer.concat([
+  Buffer.from('RIFF'),
+  Buffer.from([0x24, 0, 0, 0]),
+  Buffer.from('WEBPVP8 '),
+  Buffer.alloc(32, 1),
+]);
 export const GIF_BYTES = Buffer.from('GIF89a\x01\x00\x01\x00\x80\x00\x00', 'latin1');
 
 // Real, decodable images (issue 13: photos are decoded and re-encoded before they are stored).
@@ -60,7 +68,12 @@ export function exifSegment(orientation = 1): Buffer {
 /** A real JPEG (quadrant pixels), with an Exif segment after SOI when `exif` is given, and `trailing` bytes after EOI. */
 export function jpegImage(width: number, height: number, options: { exif?: Buffer; trailing?: Buffer } = {}): Buffer {
   const encoded = jpeg.encode({ width, height, data: quadrantPixels(width, height) }, 90).data;
-  return Buffer.concat([encoded.subarray(0, 2), options.exif ?? Buffer.alloc(0), encoded.subarray(2), options.trailing ?? Buffer.alloc(0)]);
+  return Buffer.concat([
+    encoded.subarray(0, 2),
+    options.exif ?? Buffer.alloc(0),
+    encoded.subarray(2),
+    options.trailing ?? Buffer.alloc(0),
+  ]);
 }
 
 const pngChunk = (type: string, data: Buffer) => {
@@ -77,7 +90,9 @@ export function pngImage(width: number, height: number, text: Record<string, str
   const png = new pngjs.PNG({ width, height });
   png.data = quadrantPixels(width, height);
   const encoded = pngjs.PNG.sync.write(png);
-  const chunks = Object.entries(text).map(([key, value]) => pngChunk('tEXt', Buffer.from(`${key}\0${value}`, 'latin1')));
+  const chunks = Object.entries(text).map(([key, value]) =>
+    pngChunk('tEXt', Buffer.from(`${key}\0${value}`, 'latin1')),
+  );
   return Buffer.concat([encoded.subarray(0, 33), ...chunks, encoded.subarray(33)]);
 }
 
@@ -87,7 +102,12 @@ export function pngClaiming(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([PNG_BYTES.subarray(0, 8), pngChunk('IHDR', ihdr), pngChunk('IDAT', Buffer.alloc(0)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_BYTES.subarray(0, 8),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', Buffer.alloc(0)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /**
@@ -95,13 +115,28 @@ export function pngClaiming(width: number, height: number): Buffer {
  * holds `inflatedBytes` of zeros deflated (a few hundred bytes per MB): far more than the
  * header allows, in a file of a few tens of KB.
  */
-export function pngBomb({ width, height, interlaced, inflatedBytes }: { width: number; height: number; interlaced: boolean; inflatedBytes: number }): Buffer {
+export function pngBomb({
+  width,
+  height,
+  interlaced,
+  inflatedBytes,
+}: {
+  width: number;
+  height: number;
+  interlaced: boolean;
+  inflatedBytes: number;
+}): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 6, 0, 0, interlaced ? 1 : 0], 8);
   const idat = deflateSync(Buffer.alloc(inflatedBytes), { level: 9 });
-  return Buffer.concat([PNG_BYTES.subarray(0, 8), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_BYTES.subarray(0, 8),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', idat),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A real JPEG whose frame header is patched to claim `width`×`height`. */

@@ -11,7 +11,11 @@ export function multipartBody(boundary: string, parts: FormPart[]): Buffer {
       chunks.push(Buffer.from(`--${boundary}\r\n${disposition}\r\n\r\n${part.value}\r\n`));
     } else {
       const type = part.contentType ? `\r\nContent-Type: ${part.contentType}` : '';
-      chunks.push(Buffer.from(`--${boundary}\r\n${disposition}; filename="${part.filename}"${type}\r\n\r\n`), part.data, Buffer.from('\r\n'));
+      chunks.push(
+        Buffer.from(`--${boundary}\r\n${disposition}; filename="${part.filename}"${type}\r\n\r\n`),
+        part.data,
+        Buffer.from('\r\n'),
+      );
     }
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));

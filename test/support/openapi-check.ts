@@ -80,7 +80,9 @@ async function loadDocument(): Promise<Json> {
   writeFileSync(temporary, JSON.stringify(document));
   renameSync(temporary, file);
   // Documents of earlier code are never read again.
-  for (const name of readdirSync(dirname(file))) if (name.endsWith('.json') && join(dirname(file), name) !== file) rmSync(join(dirname(file), name), { force: true });
+  for (const name of readdirSync(dirname(file)))
+    if (name.endsWith('.json') && join(dirname(file), name) !== file)
+      rmSync(join(dirname(file), name), { force: true });
   return document;
 }
 
@@ -124,17 +126,24 @@ function validator(state: Checker, location: string): ValidateFunction {
 }
 
 /** Throws when the answer is not one the route's operation documents. */
-export async function checkAnswer(row: Pick<RouteRow, 'method' | 'path'>, requestPath: string, answer: Answer): Promise<void> {
+export async function checkAnswer(
+  row: Pick<RouteRow, 'method' | 'path'>,
+  requestPath: string,
+  answer: Answer,
+): Promise<void> {
   const state = await (checker ??= build());
   const where = `OpenAPI: ${row.method} ${requestPath} answered ${answer.status}`;
   const method = row.method.toLowerCase();
   const operation = state.document.paths?.[row.path]?.[method] as Json | undefined;
   if (!operation) throw new Error(`${where}, but the document has no operation ${row.method} ${row.path}.`);
   const status = String(answer.status);
-  const key = status in operation.responses ? status : `${status[0]}XX` in operation.responses ? `${status[0]}XX` : 'default';
+  const key =
+    status in operation.responses ? status : `${status[0]}XX` in operation.responses ? `${status[0]}XX` : 'default';
   const documented = operation.responses[key] as Json | undefined;
   if (!documented) {
-    throw new Error(`${where}, a status its operation does not document (documented: ${Object.keys(operation.responses).join(', ')}). Body: ${answer.raw.slice(0, 500)}`);
+    throw new Error(
+      `${where}, a status its operation does not document (documented: ${Object.keys(operation.responses).join(', ')}). Body: ${answer.raw.slice(0, 500)}`,
+    );
   }
   const response = deref(state.document, documented);
   const problems: string[] = [];
@@ -151,7 +160,11 @@ export async function checkAnswer(row: Pick<RouteRow, 'method' | 'path'>, reques
       : pointer('paths', row.path, method, 'responses', key, 'content', contentType, 'schema');
     const validate = validator(state, at);
     if (!validate(answer.body)) {
-      problems.push(...(validate.errors ?? []).slice(0, 10).map((error) => `body${error.instancePath} ${error.message} (${error.schemaPath})`));
+      problems.push(
+        ...(validate.errors ?? [])
+          .slice(0, 10)
+          .map((error) => `body${error.instancePath} ${error.message} (${error.schemaPath})`),
+      );
     }
   }
 
@@ -160,19 +173,26 @@ export async function checkAnswer(row: Pick<RouteRow, 'method' | 'path'>, reques
     const spec = deref(state.document, header);
     const value = answer.headers[name.toLowerCase()];
     // The API's own 429/503 (problem details) always say when to come back; the gateway's throttle does not.
-    const required = spec.required === true || (name === 'Retry-After' && (answer.status === 503 || contentType === 'application/problem+json' && answer.status === 429));
+    const required =
+      spec.required === true ||
+      (name === 'Retry-After' &&
+        (answer.status === 503 || (contentType === 'application/problem+json' && answer.status === 429)));
     if (value === undefined) {
       if (required) problems.push(`no ${name} header`);
       continue;
     }
     const schema = spec.schema as Json;
-    if (schema?.const !== undefined && value !== schema.const) problems.push(`${name}: ${value}, documented ${schema.const}`);
-    if (schema?.pattern && !new RegExp(schema.pattern as string, 'u').test(value)) problems.push(`${name}: ${value} does not match ${schema.pattern}`);
+    if (schema?.const !== undefined && value !== schema.const)
+      problems.push(`${name}: ${value}, documented ${schema.const}`);
+    if (schema?.pattern && !new RegExp(schema.pattern as string, 'u').test(value))
+      problems.push(`${name}: ${value} does not match ${schema.pattern}`);
   }
   // Deprecated operations say so on every success answer (shared/http/route.ts).
-  if (operation.deprecated && answer.status < 400 && answer.headers.deprecation !== 'true') problems.push('no Deprecation header on a deprecated route');
+  if (operation.deprecated && answer.status < 400 && answer.headers.deprecation !== 'true')
+    problems.push('no Deprecation header on a deprecated route');
 
-  if (problems.length) throw new Error(`${where}, not as documented:\n  - ${problems.join('\n  - ')}\nBody: ${answer.raw.slice(0, 500)}`);
+  if (problems.length)
+    throw new Error(`${where}, not as documented:\n  - ${problems.join('\n  - ')}\nBody: ${answer.raw.slice(0, 500)}`);
   checked++;
 }
 
@@ -180,7 +200,11 @@ export async function checkAnswer(row: Pick<RouteRow, 'method' | 'path'>, reques
  * The same check for an answer that came over HTTP from the local server (`fetch`): the
  * route is found as the server finds it; a path no route matches is the server's own 404/405.
  */
-export async function checkHttpAnswer(method: string, url: string, answer: { status: number; headers: Headers | Record<string, string>; raw: string }): Promise<void> {
+export async function checkHttpAnswer(
+  method: string,
+  url: string,
+  answer: { status: number; headers: Headers | Record<string, string>; raw: string },
+): Promise<void> {
   const pathname = new URL(url, 'http://local.test').pathname;
   const match = matchRoute(method.toUpperCase(), pathname);
   if (!match) return;
@@ -188,5 +212,10 @@ export async function checkHttpAnswer(method: string, url: string, answer: { sta
   const entries = answer.headers instanceof Headers ? [...answer.headers.entries()] : Object.entries(answer.headers);
   for (const [name, value] of entries) headers[name.toLowerCase()] = value;
   const json = /^application\/([\w.-]+\+)?json\b/i.test(headers['content-type'] ?? '') && answer.raw !== '';
-  await checkAnswer(match.row, pathname, { status: answer.status, headers, raw: answer.raw, body: json ? JSON.parse(answer.raw) : answer.raw });
+  await checkAnswer(match.row, pathname, {
+    status: answer.status,
+    headers,
+    raw: answer.raw,
+    body: json ? JSON.parse(answer.raw) : answer.raw,
+  });
 }

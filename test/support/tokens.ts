@@ -8,7 +8,14 @@ import { PERMISSIONS, type Permission } from '#shared/routes';
 
 /** Tokens for tests: real ones from the service's issuer, and each kind of bad one. */
 export function adminToken(permissions: readonly Permission[] = PERMISSIONS, id = 999_001): Promise<string> {
-  return issueToken({ kind: 'admin', id, login: `test-admin-${id}`, permissions: [...permissions], vendorUser: false, authTime: epochSeconds() });
+  return issueToken({
+    kind: 'admin',
+    id,
+    login: `test-admin-${id}`,
+    permissions: [...permissions],
+    vendorUser: false,
+    authTime: epochSeconds(),
+  });
 }
 
 export function customerToken(id = 999_101): Promise<string> {
@@ -32,7 +39,15 @@ export async function expiredToken(audience: Audience = 'admin'): Promise<string
 /** A valid token whose payload was edited after signing (more permissions). */
 export async function tamperedToken(): Promise<string> {
   const [head, , signature] = (await adminToken([])).split('.');
-  const payload = { sub: '999001', permissions: [...PERMISSIONS], iss: process.env.JWT_ISSUER, aud: AUDIENCES.admin, iat: epochSeconds(), exp: epochSeconds() + 3600, auth_time: epochSeconds() };
+  const payload = {
+    sub: '999001',
+    permissions: [...PERMISSIONS],
+    iss: process.env.JWT_ISSUER,
+    aud: AUDIENCES.admin,
+    iat: epochSeconds(),
+    exp: epochSeconds() + 3600,
+    auth_time: epochSeconds(),
+  };
   return `${head}.${base64url.encode(JSON.stringify(payload))}.${signature}`;
 }
 
@@ -40,7 +55,15 @@ export async function tamperedToken(): Promise<string> {
 export function unsignedToken(): string {
   const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
   const payload = base64url.encode(
-    JSON.stringify({ sub: '999001', permissions: [...PERMISSIONS], iss: process.env.JWT_ISSUER, aud: AUDIENCES.admin, iat: epochSeconds(), exp: epochSeconds() + 3600, auth_time: epochSeconds() }),
+    JSON.stringify({
+      sub: '999001',
+      permissions: [...PERMISSIONS],
+      iss: process.env.JWT_ISSUER,
+      aud: AUDIENCES.admin,
+      iat: epochSeconds(),
+      exp: epochSeconds() + 3600,
+      auth_time: epochSeconds(),
+    }),
   );
   return `${header}.${payload}.`;
 }

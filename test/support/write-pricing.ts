@@ -39,11 +39,19 @@ export function attributeSize(value: unknown): number {
   if (value instanceof Uint8Array) return value.byteLength;
   if (value instanceof Set) return [...value].reduce((sum: number, element) => sum + attributeSize(element), 0);
   if (Array.isArray(value)) return 3 + value.reduce((sum: number, element) => sum + attributeSize(element) + 1, 0);
-  if (typeof value === 'object') return 3 + Object.entries(value as Item).reduce((sum, [name, element]) => sum + Buffer.byteLength(name) + attributeSize(element) + 1, 0);
+  if (typeof value === 'object')
+    return (
+      3 +
+      Object.entries(value as Item).reduce(
+        (sum, [name, element]) => sum + Buffer.byteLength(name) + attributeSize(element) + 1,
+        0,
+      )
+    );
   throw new Error(`Cannot size ${typeof value}`);
 }
 
-export const itemSize = (item: Item): number => Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + attributeSize(value), 0);
+export const itemSize = (item: Item): number =>
+  Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + attributeSize(value), 0);
 const kilobytes = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 
 type IndexShape = (typeof TABLE_SCHEMA.globalIndexes)[number];
@@ -52,12 +60,21 @@ type IndexShape = (typeof TABLE_SCHEMA.globalIndexes)[number];
 function projected(item: Item, index: IndexShape): Item {
   const projection = (index as { projection?: { type: string; attributes?: readonly string[] } }).projection;
   if (!projection || projection.type === 'ALL') return item;
-  const kept = new Set([TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey, index.partitionKey, index.sortKey, ...(projection.attributes ?? [])]);
+  const kept = new Set([
+    TABLE_SCHEMA.partitionKey,
+    TABLE_SCHEMA.sortKey,
+    index.partitionKey,
+    index.sortKey,
+    ...(projection.attributes ?? []),
+  ]);
   return Object.fromEntries(Object.entries(item).filter(([name]) => kept.has(name)));
 }
 
 function indexUnits(before: Item | undefined, after: Item | undefined, index: IndexShape): number {
-  const keyOf = (item: Item | undefined) => (item && item[index.partitionKey] !== undefined && item[index.sortKey] !== undefined ? `${item[index.partitionKey]}|${item[index.sortKey]}` : undefined);
+  const keyOf = (item: Item | undefined) =>
+    item && item[index.partitionKey] !== undefined && item[index.sortKey] !== undefined
+      ? `${item[index.partitionKey]}|${item[index.sortKey]}`
+      : undefined;
   const [from, to] = [keyOf(before), keyOf(after)];
   if (!from && !to) return 0;
   const size = (item: Item) => kilobytes(itemSize(projected(item, index)));
@@ -72,7 +89,14 @@ function indexUnits(before: Item | undefined, after: Item | undefined, index: In
 const sorted = (item: Item) => Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b)));
 
 /** The price of one write of one item, from its images before and after. */
-export function priceWrite(key: string, command: string, transactional: boolean, before: Item | undefined, after: Item | undefined, conditionCheck = false): ItemWrite {
+export function priceWrite(
+  key: string,
+  command: string,
+  transactional: boolean,
+  before: Item | undefined,
+  after: Item | undefined,
+  conditionCheck = false,
+): ItemWrite {
   const times = transactional ? 2 : 1;
   const item = times * kilobytes(Math.max(before ? itemSize(before) : 0, after ? itemSize(after) : 0));
   const indexes: Record<string, number> = {};
@@ -82,6 +106,12 @@ export function priceWrite(key: string, command: string, transactional: boolean,
       if (units) indexes[index.indexName] = units;
     }
   }
-  return { key, command, transactional, item, indexes, units: item + Object.values(indexes).reduce((a, b) => a + b, 0) };
+  return {
+    key,
+    command,
+    transactional,
+    item,
+    indexes,
+    units: item + Object.values(indexes).reduce((a, b) => a + b, 0),
+  };
 }
-

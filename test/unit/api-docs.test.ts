@@ -24,7 +24,9 @@ describe('the typed client types (shared/client/openapi-types.ts, built by npm r
     const source = await clientTypesSource(document);
     const paths = Object.keys(document.paths as Record<string, unknown>);
     for (const path of paths) expect(source, path).toContain(`${JSON.stringify(path)}: {`);
-    const operationIds = Object.values(document.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) =>
+    const operationIds = Object.values(
+      document.paths as Record<string, Record<string, { operationId?: string }>>,
+    ).flatMap((item) =>
       Object.values(item).flatMap((operation) => (operation.operationId ? [operation.operationId] : [])),
     );
     // The spec's 55 and ours (POST /my-account/claim).
@@ -45,7 +47,9 @@ describe('the typed client (shared/client/index.ts)', () => {
       logLevel: 'silent',
     });
     const inputs = Object.keys(metafile.inputs);
-    expect(inputs.filter((input) => !input.startsWith('node_modules/openapi-fetch/'))).toEqual(['shared/client/index.ts']);
+    expect(inputs.filter((input) => !input.startsWith('node_modules/openapi-fetch/'))).toEqual([
+      'shared/client/index.ts',
+    ]);
   });
 });
 
@@ -67,7 +71,9 @@ describe('the documentation files', () => {
   });
 
   it('has a page that loads only same-origin files, with no inline script', () => {
-    const page = docsFiles(document).find((file) => file.path === DOCS_PATHS.pageFile)!.body.toString();
+    const page = docsFiles(document)
+      .find((file) => file.path === DOCS_PATHS.pageFile)!
+      .body.toString();
     expect(page).toContain(`<redoc spec-url="${DOCS_PATHS.document}"`);
     expect(page).toContain(`<script src="${DOCS_PATHS.bundle}"></script>`);
     expect(page).not.toMatch(/https?:\/\//);

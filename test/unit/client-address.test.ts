@@ -6,7 +6,10 @@ import { TEST_ENV } from '../support/env.ts';
 
 const saved = { ...process.env };
 const event = (headers: Record<string, string>) =>
-  ({ headers, requestContext: { http: { method: 'POST', path: '/', sourceIp: '198.51.100.4' } } }) as unknown as RouteEvent;
+  ({
+    headers,
+    requestContext: { http: { method: 'POST', path: '/', sourceIp: '198.51.100.4' } },
+  }) as unknown as RouteEvent;
 
 beforeEach(() => {
   process.env = { ...saved, ...TEST_ENV };
@@ -47,14 +50,19 @@ describe('networkOf: IPv4 by address, IPv6 by its /64', () => {
   });
 
   it('gives every address of one /64 the same key and neighbouring /64s different ones', () => {
-    const keys = new Set(Array.from({ length: 50 }, (_, i) => networkOf(`2001:db8:aa:bb:${i.toString(16)}:${(i * 7).toString(16)}::${i}`)));
+    const keys = new Set(
+      Array.from({ length: 50 }, (_, i) => networkOf(`2001:db8:aa:bb:${i.toString(16)}:${(i * 7).toString(16)}::${i}`)),
+    );
     expect([...keys]).toEqual(['2001:db8:aa:bb::/64']);
     expect(networkOf('2001:db8:aa:bc::1')).not.toBe(networkOf('2001:db8:aa:bb::1'));
   });
 
   it('keys the viewer header and the source address alike', () => {
     expect(clientNetwork(event({}))).toBe('198.51.100.4');
-    const v6 = { headers: {}, requestContext: { http: { method: 'POST', path: '/', sourceIp: '2001:db8:5:6:7:8:9:a' } } } as unknown as RouteEvent;
+    const v6 = {
+      headers: {},
+      requestContext: { http: { method: 'POST', path: '/', sourceIp: '2001:db8:5:6:7:8:9:a' } },
+    } as unknown as RouteEvent;
     expect(clientNetwork(v6)).toBe('2001:db8:5:6::/64');
   });
 });

@@ -13,7 +13,10 @@ const CLIENT = 'unit-client';
 let server: Server;
 let signingKey: CryptoKey;
 let otherKey: CryptoKey;
-let verifyIdToken: (idToken: string, nonce: string) => Promise<import('#shared/services/identity-provider').ProviderIdentity | undefined>;
+let verifyIdToken: (
+  idToken: string,
+  nonce: string,
+) => Promise<import('#shared/services/identity-provider').ProviderIdentity | undefined>;
 
 beforeAll(async () => {
   const pair = await generateKeyPair('RS256');
@@ -46,8 +49,18 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function idToken(claims: Record<string, unknown> = {}, options: { key?: CryptoKey; audience?: string; issuer?: string; expires?: string } = {}) {
-  return new SignJWT({ token_use: 'id', email: 'staff@test.local', email_verified: true, 'cognito:username': 'uuid-1', nonce: 'the-nonce', ...claims })
+function idToken(
+  claims: Record<string, unknown> = {},
+  options: { key?: CryptoKey; audience?: string; issuer?: string; expires?: string } = {},
+) {
+  return new SignJWT({
+    token_use: 'id',
+    email: 'staff@test.local',
+    email_verified: true,
+    'cognito:username': 'uuid-1',
+    nonce: 'the-nonce',
+    ...claims,
+  })
     .setProtectedHeader({ alg: 'RS256', kid: 'unit' })
     .setIssuer(options.issuer ?? ISSUER)
     .setAudience(options.audience ?? CLIENT)
@@ -58,11 +71,16 @@ function idToken(claims: Record<string, unknown> = {}, options: { key?: CryptoKe
 }
 
 describe('id token verification', () => {
-  it('accepts a token of the pool, for our client, carrying the login\'s nonce', async () => {
-    expect(await verifyIdToken(await idToken(), 'the-nonce')).toEqual({ sub: 'sub-1', username: 'uuid-1', email: 'staff@test.local', emailVerified: true });
+  it("accepts a token of the pool, for our client, carrying the login's nonce", async () => {
+    expect(await verifyIdToken(await idToken(), 'the-nonce')).toEqual({
+      sub: 'sub-1',
+      username: 'uuid-1',
+      email: 'staff@test.local',
+      emailVerified: true,
+    });
   });
 
-  it('refuses another login\'s nonce, and a missing nonce while nonces are required', async () => {
+  it("refuses another login's nonce, and a missing nonce while nonces are required", async () => {
     expect(await verifyIdToken(await idToken(), 'another-nonce')).toBeUndefined();
     expect(await verifyIdToken(await idToken({ nonce: undefined }), 'the-nonce')).toBeUndefined();
   });
@@ -70,7 +88,10 @@ describe('id token verification', () => {
   it.each([
     ['an access token', () => idToken({ token_use: 'access' })],
     ['a token for another client', () => idToken({}, { audience: 'other-client' })],
-    ['a token of another issuer', () => idToken({}, { issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_other' })],
+    [
+      'a token of another issuer',
+      () => idToken({}, { issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_other' }),
+    ],
     ['an expired token', () => idToken({}, { expires: '-1m' })],
     ['a token signed with another key', () => idToken({}, { key: otherKey })],
   ])('refuses %s', async (_name, make) => {
@@ -91,7 +112,10 @@ describe('an unreachable identity provider is a 503, not a refused login', () =>
   it('the JWKS cannot be fetched: DependencyUnavailable (identity provider)', async () => {
     const idp = await import('#shared/services/identity-provider');
     const client = { ...idp.adminAppClient(), jwksUrl: `http://127.0.0.1:${await closedPort()}/jwks.json` };
-    await expect(idp.verifyIdToken(client, await idToken(), 'the-nonce')).rejects.toMatchObject({ kind: 'unavailable', dependency: 'identity provider' });
+    await expect(idp.verifyIdToken(client, await idToken(), 'the-nonce')).rejects.toMatchObject({
+      kind: 'unavailable',
+      dependency: 'identity provider',
+    });
   });
 
   it('the token endpoint is unreachable or answers 5xx: DependencyUnavailable; a 4xx is a refused code', async () => {
@@ -103,11 +127,20 @@ describe('an unreachable identity provider is a 503, not a refused login', () =>
     });
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
     try {
-      const at = (domain: string) => idp.exchangeCode({ ...idp.adminAppClient(), domain }, 'code', 'verifier', 'https://admin.ticketing.test/api/v2/auth/callback');
+      const at = (domain: string) =>
+        idp.exchangeCode(
+          { ...idp.adminAppClient(), domain },
+          'code',
+          'verifier',
+          'https://admin.ticketing.test/api/v2/auth/callback',
+        );
       const answering = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`;
       await expect(at(answering)).rejects.toMatchObject({ kind: 'unavailable', dependency: 'identity provider' });
       await expect(at(answering)).resolves.toBeUndefined();
-      await expect(at(`http://127.0.0.1:${await closedPort()}`)).rejects.toMatchObject({ kind: 'unavailable', dependency: 'identity provider' });
+      await expect(at(`http://127.0.0.1:${await closedPort()}`)).rejects.toMatchObject({
+        kind: 'unavailable',
+        dependency: 'identity provider',
+      });
     } finally {
       await new Promise<void>((resolve) => endpoint.close(() => resolve()));
     }

@@ -16,7 +16,9 @@ describe('sniffImageType', () => {
   });
 
   it('refuses a RIFF file that is not WebP (a WAV file)', () => {
-    expect(sniffImageType(Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVEfmt '), Buffer.alloc(8)]))).toBeUndefined();
+    expect(
+      sniffImageType(Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVEfmt '), Buffer.alloc(8)])),
+    ).toBeUndefined();
   });
 
   it.each([

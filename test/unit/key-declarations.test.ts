@@ -37,7 +37,8 @@ describe('key declarations', () => {
       code(readFileSync(join(ROOT, file), 'utf8'))
         .split('\n')
         .forEach((line, n) => {
-          for (const [what, pattern] of FORBIDDEN) if (pattern.test(line)) found.push(`${path}:${n + 1} ${what}: ${line.trim()}`);
+          for (const [what, pattern] of FORBIDDEN)
+            if (pattern.test(line)) found.push(`${path}:${n + 1} ${what}: ${line.trim()}`);
         });
     }
     expect(found).toEqual([]);
@@ -53,9 +54,10 @@ describe('key declarations', () => {
       KeyConditionExpression: 'PK = :keyPartition AND begins_with(SK, :keySort)',
       ExpressionAttributeValues: { ':keyPartition': 'TICKET#3', ':keySort': 'SCAN#' },
     });
-    expect(keyCondition(keys.customerOrders(5), keys.timeRange({ from: '2026-01-01', to: '2026-02-01' })).KeyConditionExpression).toBe(
-      'GSI1PK = :keyPartition AND GSI1SK BETWEEN :keySort AND :keySortEnd',
-    );
+    expect(
+      keyCondition(keys.customerOrders(5), keys.timeRange({ from: '2026-01-01', to: '2026-02-01' }))
+        .KeyConditionExpression,
+    ).toBe('GSI1PK = :keyPartition AND GSI1SK BETWEEN :keySort AND :keySortEnd');
   });
 
   it('places an item where the same declaration reads it', () => {

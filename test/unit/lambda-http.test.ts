@@ -68,7 +68,13 @@ describe('toApiGatewayEvent', () => {
     expect(event.requestContext).toMatchObject({
       routeKey: 'GET /api/v2/shipping-method/{id}',
       stage: '$default',
-      http: { method: 'GET', path: '/api/v2/shipping-method/3', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
+      http: {
+        method: 'GET',
+        path: '/api/v2/shipping-method/3',
+        protocol: 'HTTP/1.1',
+        sourceIp: '127.0.0.1',
+        userAgent: 'vitest',
+      },
     });
     expect(event.requestContext.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -21,15 +21,28 @@ function capture() {
 
 afterEach(() => vi.restoreAllMocks());
 
-const context = { awsRequestId: 'req-1', functionName: 'fn', invokedFunctionArn: 'arn:fn', memoryLimitInMB: '1024' } as Context;
+const context = {
+  awsRequestId: 'req-1',
+  functionName: 'fn',
+  invokedFunctionArn: 'arn:fn',
+  memoryLimitInMB: '1024',
+} as Context;
 
 describe('JsonLogger', () => {
-  it('writes one JSON line per call with level, message, timestamp, service and the call\'s fields; below its level, nothing', () => {
+  it("writes one JSON line per call with level, message, timestamp, service and the call's fields; below its level, nothing", () => {
     const lines = capture();
     const logger = new JsonLogger('svc', 'INFO');
     logger.debug('hidden');
     logger.info('Customer created', { customerId: 5 });
-    expect(lines.out()).toEqual([{ level: 'INFO', message: 'Customer created', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), service: 'svc', customerId: 5 }]);
+    expect(lines.out()).toEqual([
+      {
+        level: 'INFO',
+        message: 'Customer created',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        service: 'svc',
+        customerId: 5,
+      },
+    ]);
     expect(lines.err()).toEqual([]);
   });
 
@@ -38,11 +51,17 @@ describe('JsonLogger', () => {
     const failure = Object.assign(new Error('outer', { cause: new TypeError('inner') }), { code: 'E1' });
     new JsonLogger('svc', 'ERROR').error('Mail failed', { error: failure });
     const [line] = lines.err();
-    expect(line.error).toMatchObject({ name: 'Error', message: 'outer', code: 'E1', stack: expect.stringContaining('outer'), cause: { name: 'TypeError', message: 'inner' } });
+    expect(line.error).toMatchObject({
+      name: 'Error',
+      message: 'outer',
+      code: 'E1',
+      stack: expect.stringContaining('outer'),
+      cause: { name: 'TypeError', message: 'inner' },
+    });
     expect(lines.out()).toEqual([]);
   });
 
-  it('adds the request\'s Lambda fields while it runs (cold start only on the first) and drops them after', () => {
+  it("adds the request's Lambda fields while it runs (cold start only on the first) and drops them after", () => {
     const lines = capture();
     const logger = new JsonLogger('svc', 'INFO');
     const middleware = logger.requestContext();
@@ -54,7 +73,9 @@ describe('JsonLogger', () => {
     logger.info('second');
     middleware.onError!(request);
     logger.info('after');
-    expect(lines.out().map(({ message, cold_start, function_request_id }) => [message, cold_start, function_request_id])).toEqual([
+    expect(
+      lines.out().map(({ message, cold_start, function_request_id }) => [message, cold_start, function_request_id]),
+    ).toEqual([
       ['during', true, 'req-1'],
       ['second', false, 'req-1'],
       ['after', undefined, undefined],
@@ -66,6 +87,8 @@ describe('JsonLogger', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => new JsonLogger('svc', 'INFO').warn('odd', { cyclic })).not.toThrow();
-    expect(lines.err()).toEqual([expect.objectContaining({ level: 'WARN', message: 'odd', fields: 'not serialisable' })]);
+    expect(lines.err()).toEqual([
+      expect.objectContaining({ level: 'WARN', message: 'odd', fields: 'not serialisable' }),
+    ]);
   });
 });

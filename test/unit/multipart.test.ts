@@ -87,13 +87,37 @@ describe('parseMultipart', () => {
 
   it.each([
     ['a body without the boundary', Buffer.from('hello')],
-    ['a body cut off before the closing boundary', Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="a"\r\n\r\none`)],
-    ['a part without Content-Disposition', Buffer.from(`--${BOUNDARY}\r\nContent-Type: text/plain\r\n\r\none\r\n--${BOUNDARY}--`)],
-    ['a part without a name', Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data\r\n\r\none\r\n--${BOUNDARY}--`)],
-    ['a part whose headers never end', Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="a"\r\n--${BOUNDARY}--`)],
+    [
+      'a body cut off before the closing boundary',
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="a"\r\n\r\none`),
+    ],
+    [
+      'a part without Content-Disposition',
+      Buffer.from(`--${BOUNDARY}\r\nContent-Type: text/plain\r\n\r\none\r\n--${BOUNDARY}--`),
+    ],
+    [
+      'a part without a name',
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data\r\n\r\none\r\n--${BOUNDARY}--`),
+    ],
+    [
+      'a part whose headers never end',
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="a"\r\n--${BOUNDARY}--`),
+    ],
     ['a boundary line followed by garbage', Buffer.from(`--${BOUNDARY}garbage\r\n\r\n--${BOUNDARY}--`)],
-    ['the same field twice', multipartBody(BOUNDARY, [{ name: 'a', value: '1' }, { name: 'a', value: '2' }])],
-    ['more than 10 parts', multipartBody(BOUNDARY, Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, value: 'x' })))],
+    [
+      'the same field twice',
+      multipartBody(BOUNDARY, [
+        { name: 'a', value: '1' },
+        { name: 'a', value: '2' },
+      ]),
+    ],
+    [
+      'more than 10 parts',
+      multipartBody(
+        BOUNDARY,
+        Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, value: 'x' })),
+      ),
+    ],
   ])('answers 400 for %s', (_name, body) => {
     expect(() => parseMultipart(body, BOUNDARY, LIMITS)).toThrow(ValidationError);
   });
@@ -101,13 +125,17 @@ describe('parseMultipart', () => {
 
 describe('parseBody with a multipart form', () => {
   const run = async (event: Partial<RouteEvent>) => {
-    const request = { event: { headers: {}, ...event } as RouteEvent } as Parameters<NonNullable<ReturnType<typeof parseBody>['before']>>[0];
+    const request = { event: { headers: {}, ...event } as RouteEvent } as Parameters<
+      NonNullable<ReturnType<typeof parseBody>['before']>
+    >[0];
     await parseBody({ multipart: multipartForm(LIMITS) }).before!(request);
     return request.event.body;
   };
 
   it('decodes a base64 body, as API Gateway sends binary bodies', async () => {
-    const body = multipartBody(BOUNDARY, [{ name: 'file', filename: 'a.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }]);
+    const body = multipartBody(BOUNDARY, [
+      { name: 'file', filename: 'a.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+    ]);
     const parsed = (await run({
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       body: body.toString('base64'),
@@ -117,7 +145,9 @@ describe('parseBody with a multipart form', () => {
   });
 
   it('answers 415 for a JSON body and for a missing Content-Type', async () => {
-    await expect(run({ headers: { 'content-type': 'application/json' }, body: '{}' })).rejects.toMatchObject({ kind: 'unsupported-media-type' });
+    await expect(run({ headers: { 'content-type': 'application/json' }, body: '{}' })).rejects.toMatchObject({
+      kind: 'unsupported-media-type',
+    });
     await expect(run({ body: 'x' })).rejects.toMatchObject({ kind: 'unsupported-media-type' });
   });
 });

@@ -10,7 +10,9 @@ describe('OIDC helpers', () => {
   });
 
   it('adds the error code to a URL, keeping its own query', () => {
-    expect(withErrorCode('https://admin.example/after?tab=1', 'unknown_user')).toBe('https://admin.example/after?tab=1&error_code=unknown_user');
+    expect(withErrorCode('https://admin.example/after?tab=1', 'unknown_user')).toBe(
+      'https://admin.example/after?tab=1&error_code=unknown_user',
+    );
     expect(vendorRejectionUrl('https://admin.example')).toBe('https://admin.example/?error_code=not_vendor_user');
   });
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { newTicketRecord } from '#shared/domain/new-ticket';
-import { decodeSortCursor, encodeSortCursor, isEventAlone, isTypeAlone, matchesFilters, servingIndex, toListedTicket } from '#shared/domain/older-ticket-list';
+import {
+  decodeSortCursor,
+  encodeSortCursor,
+  isEventAlone,
+  isTypeAlone,
+  matchesFilters,
+  servingIndex,
+  toListedTicket,
+} from '#shared/domain/older-ticket-list';
 import type { TicketRecord } from '#shared/domain/ticket';
 import { ValidationError } from '#shared/errors';
 import { OlderTicketListQuery, parseInstant } from '#shared/http/older-ticket-input';
@@ -24,7 +32,15 @@ describe('parseInstant', () => {
   });
 
   it('refuses impossible calendar dates, times and other text', () => {
-    for (const bad of ['2026-02-30', '2026-13-01', '2026-05-01T24:00', '2026-05-01T10:61', 'yesterday', '2026-5-1', '99999999999999']) {
+    for (const bad of [
+      '2026-02-30',
+      '2026-13-01',
+      '2026-05-01T24:00',
+      '2026-05-01T10:61',
+      'yesterday',
+      '2026-5-1',
+      '99999999999999',
+    ]) {
       expect(parseInstant(bad, 'from'), bad).toBeUndefined();
     }
   });
@@ -32,13 +48,19 @@ describe('parseInstant', () => {
 
 describe('the list query', () => {
   it('refuses an inverted range on the field that ends it', () => {
-    const result = OlderTicketListQuery.safeParse({ eventId: '1', purchasedFrom: '2026-05-02', purchasedTo: '2026-05-01' });
+    const result = OlderTicketListQuery.safeParse({
+      eventId: '1',
+      purchasedFrom: '2026-05-02',
+      purchasedTo: '2026-05-01',
+    });
     expect(result.success).toBe(false);
     expect(result.error!.issues.map((issue) => issue.path.join('.'))).toEqual(['purchasedTo']);
   });
 
   it('accepts the same day as both ends of a range', () => {
-    expect(OlderTicketListQuery.parse({ eventId: '1', updatedFrom: '2026-05-01', updatedTo: '2026-05-01' })).toMatchObject({
+    expect(
+      OlderTicketListQuery.parse({ eventId: '1', updatedFrom: '2026-05-01', updatedTo: '2026-05-01' }),
+    ).toMatchObject({
       updatedFrom: '2026-05-01T00:00:00.000Z',
       updatedTo: '2026-05-01T23:59:59.999Z',
     });
@@ -47,23 +69,49 @@ describe('the list query', () => {
 
 describe('servingIndex', () => {
   it('picks the most selective filter: barcode, order, customer, updated range, event with purchases, type, event', () => {
-    const all = { barcode: 'X', orderId: 1, customerId: 2, updatedFrom: 'a', eventId: 3, purchasedFrom: 'b', typeId: 4 };
+    const all = {
+      barcode: 'X',
+      orderId: 1,
+      customerId: 2,
+      updatedFrom: 'a',
+      eventId: 3,
+      purchasedFrom: 'b',
+      typeId: 4,
+    };
     expect(servingIndex(all).kind).toBe('barcode');
     expect(servingIndex({ ...all, barcode: undefined }).kind).toBe('order');
     expect(servingIndex({ ...all, barcode: undefined, orderId: undefined }).kind).toBe('customer');
     expect(servingIndex({ updatedTo: 'z', eventId: 3, typeId: 4 }).kind).toBe('updates');
     expect(servingIndex({ eventId: 3, purchasedTo: 'b', typeId: 4 }).kind).toBe('purchases');
     expect(servingIndex({ eventId: 3, typeId: 4 }).kind).toBe('type');
-    expect(servingIndex({ eventId: 3, search: 'ada' })).toEqual({ kind: 'search', eventId: 3, typeId: undefined, key: { word: 'ada', exact: false } });
+    expect(servingIndex({ eventId: 3, search: 'ada' })).toEqual({
+      kind: 'search',
+      eventId: 3,
+      typeId: undefined,
+      key: { word: 'ada', exact: false },
+    });
     // The search index, by the longest word (the most selective partition); a one-letter search cannot use it.
-    expect(servingIndex({ typeId: 4, search: 'Ada  Lovelace' })).toMatchObject({ kind: 'search', typeId: 4, key: { word: 'lovelace', exact: false } });
+    expect(servingIndex({ typeId: 4, search: 'Ada  Lovelace' })).toMatchObject({
+      kind: 'search',
+      typeId: 4,
+      key: { word: 'lovelace', exact: false },
+    });
     expect(() => servingIndex({ eventId: 3, search: 'a' })).toThrow(ValidationError);
   });
 
   it('serves search alone (across events) and refuses a purchase range without an event, naming it', () => {
-    expect(servingIndex({ search: 'ada' })).toEqual({ kind: 'search', eventId: undefined, typeId: undefined, key: { word: 'ada', exact: false } });
-    expect(servingIndex({ search: 'Ada.Okafor.12@example' })).toMatchObject({ key: { word: 'ada.okafor.12', exact: true } });
-    expect(servingIndex({ search: 'ada', purchasedFrom: '2026-01-01T00:00:00.000Z' })).toMatchObject({ kind: 'search' });
+    expect(servingIndex({ search: 'ada' })).toEqual({
+      kind: 'search',
+      eventId: undefined,
+      typeId: undefined,
+      key: { word: 'ada', exact: false },
+    });
+    expect(servingIndex({ search: 'Ada.Okafor.12@example' })).toMatchObject({
+      key: { word: 'ada.okafor.12', exact: true },
+    });
+    expect(servingIndex({ search: 'ada', purchasedFrom: '2026-01-01T00:00:00.000Z' })).toMatchObject({
+      kind: 'search',
+    });
     const refusal = (() => {
       try {
         servingIndex({ purchasedTo: '2026-01-01T00:00:00.000Z' });
@@ -89,12 +137,23 @@ describe('servingIndex', () => {
 describe('matchesFilters', () => {
   const byEvent = { kind: 'event', eventId: 2 } as const;
   it('searches words of the first and last name, the email address, the barcode and the bib by prefix, without case or accents', () => {
-    for (const search of ['ada', 'LOVE', 'ada@EXAMPLE', 'ada@example.test', 'abc12', 'b-77', 'Ada Love', 'lovelace ada', 'ÁDA']) {
+    for (const search of [
+      'ada',
+      'LOVE',
+      'ada@EXAMPLE',
+      'ada@example.test',
+      'abc12',
+      'b-77',
+      'Ada Love',
+      'lovelace ada',
+      'ÁDA',
+    ]) {
       expect(matchesFilters(record({ bibNumber: 'B-77' }), { search }, byEvent), search).toBe(true);
     }
     expect(matchesFilters(record({ partyMemberLastName: 'Brontë' }), { search: 'bronte' }, byEvent)).toBe(true);
     // Prefixes of words, not any substring: the middle of a word or an address's domain alone finds nothing.
-    for (const search of ['grace', 'velace', '@example', 'c123x', 'ada grace']) expect(matchesFilters(record(), { search }, byEvent), search).toBe(false);
+    for (const search of ['grace', 'velace', '@example', 'c123x', 'ada grace'])
+      expect(matchesFilters(record(), { search }, byEvent), search).toBe(false);
     expect(matchesFilters(record(), { search: '7' }, byEvent)).toBe(true);
   });
 
@@ -110,7 +169,12 @@ describe('matchesFilters', () => {
   it('round-trips a serving sort key as _cursor and refuses anything else with 400', () => {
     const sort = '2026-05-01T10:00:00.000Z#0000000009';
     expect(decodeSortCursor(encodeSortCursor(sort))).toBe(sort);
-    for (const forged of ['bm9wZQ', Buffer.from('s:2026#00000000x9').toString('base64url'), Buffer.from('s:a b#0000000009').toString('base64url'), Buffer.from(`s:${'9'.repeat(81)}`).toString('base64url')]) {
+    for (const forged of [
+      'bm9wZQ',
+      Buffer.from('s:2026#00000000x9').toString('base64url'),
+      Buffer.from('s:a b#0000000009').toString('base64url'),
+      Buffer.from(`s:${'9'.repeat(81)}`).toString('base64url'),
+    ]) {
       expect(() => decodeSortCursor(forged), forged).toThrow(ValidationError);
     }
   });

@@ -9,7 +9,10 @@ import { PROCESS_STATE } from '#shared/domain/ticket';
 import { buildOpenApi, type RouteOperation } from '../../bin/openapi/document.ts';
 import { loadRouteOperations } from '../../bin/openapi/load-routes.ts';
 import { CATALOGUE, PARAMETERS } from '../../bin/openapi/catalogue.ts';
-import { MAX_LISTED_ERRORS as DOCUMENTED_MAX_ERRORS, PROBLEM_CONTENT_TYPE as DOCUMENTED_PROBLEM_TYPE } from '../../bin/openapi/problems.ts';
+import {
+  MAX_LISTED_ERRORS as DOCUMENTED_MAX_ERRORS,
+  PROBLEM_CONTENT_TYPE as DOCUMENTED_PROBLEM_TYPE,
+} from '../../bin/openapi/problems.ts';
 
 /**
  * The generated document, checked against the table it comes from. A unit test: building
@@ -33,7 +36,15 @@ interface Operation {
   security: Record<string, string[]>[];
   'x-permission'?: string;
   parameters: Parameter[];
-  requestBody?: { content: Record<string, { example?: unknown; schema: { properties: Record<string, any>; required?: string[]; additionalProperties?: boolean } }> };
+  requestBody?: {
+    content: Record<
+      string,
+      {
+        example?: unknown;
+        schema: { properties: Record<string, any>; required?: string[]; additionalProperties?: boolean };
+      }
+    >;
+  };
   responses: Record<string, any>;
 }
 interface Document {
@@ -53,7 +64,8 @@ let document: Document;
 let operations: RouteOperation[];
 const operationOf = (method: string, path: string) => document.paths[path]?.[method.toLowerCase()];
 const successOf = (method: string, path: string, status = '200') =>
-  (operationOf(method, path)!.responses[status] as { content?: Record<string, { schema: Record<string, any> }> }).content?.['application/json']?.schema;
+  (operationOf(method, path)!.responses[status] as { content?: Record<string, { schema: Record<string, any> }> })
+    .content?.['application/json']?.schema;
 
 beforeAll(async () => {
   operations = await loadRouteOperations();
@@ -83,7 +95,10 @@ describe('the OpenAPI document', () => {
   it.each(routes.map((row) => [routeKey(row), row] as const))('%s: path parameters match the path', (_key, row) => {
     const inPath = [...row.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
     const documented = operationOf(row.method, row.path)!.parameters.filter((parameter) => parameter.in === 'path');
-    expect(documented.every((parameter) => parameter.description), 'described').toBe(true);
+    expect(
+      documented.every((parameter) => parameter.description),
+      'described',
+    ).toBe(true);
     expect(documented.map((parameter) => parameter.name)).toEqual(inPath);
     expect(documented.every((parameter) => parameter.required)).toBe(true);
   });
@@ -99,7 +114,7 @@ describe('the OpenAPI document', () => {
     expect(stats).toEqual([expect.objectContaining({ name: 'events', in: 'query', required: true })]);
   });
 
-  it('gives public rows no security, the logouts an optional token, and the others their audience\'s bearer or cookie, with their permission', () => {
+  it("gives public rows no security, the logouts an optional token, and the others their audience's bearer or cookie, with their permission", () => {
     for (const row of routes) {
       const operation = operationOf(row.method, row.path)!;
       if (row.auth.kind === 'public') {
@@ -110,7 +125,10 @@ describe('the OpenAPI document', () => {
         expect(operation.responses, routeKey(row)).not.toHaveProperty('401');
       } else {
         const audience = row.auth.kind;
-        expect(operation.security, routeKey(row)).toEqual([{ [`${audience}Bearer`]: [] }, { [`${audience}Cookie`]: [] }]);
+        expect(operation.security, routeKey(row)).toEqual([
+          { [`${audience}Bearer`]: [] },
+          { [`${audience}Cookie`]: [] },
+        ]);
         expect(operation.responses).toHaveProperty('401');
       }
       if (row.auth.kind === 'admin' && row.auth.permission) {
@@ -141,7 +159,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the profile photo as a multipart binary file', () => {
-    const body = operationOf('POST', '/tickets/{id}/profile-photo')!.requestBody!.content['multipart/form-data']!.schema;
+    const body = operationOf('POST', '/tickets/{id}/profile-photo')!.requestBody!.content['multipart/form-data']!
+      .schema;
     expect(body.properties.file).toEqual({ type: 'string', format: 'binary' });
     expect(body.required).toEqual(['file']);
   });
@@ -153,9 +172,18 @@ describe('the OpenAPI document', () => {
     }
     // Shipping methods have no state to conflict with.
     expect(responses).not.toHaveProperty('409');
-    expect(Object.keys(document.components.schemas.ProblemDetails!.properties)).toEqual(
-      ['type', 'title', 'status', 'detail', 'instance', 'errors', 'errorsNotListed', 'reason', 'error', 'requestId'],
-    );
+    expect(Object.keys(document.components.schemas.ProblemDetails!.properties)).toEqual([
+      'type',
+      'title',
+      'status',
+      'detail',
+      'instance',
+      'errors',
+      'errorsNotListed',
+      'reason',
+      'error',
+      'requestId',
+    ]);
   });
 
   it('documents the ticket state codes from the constants', () => {
@@ -166,7 +194,10 @@ describe('the OpenAPI document', () => {
     expect(ticket.withdrawnState!.description).toMatch(/`withdrawn` = /);
     expect(ticket.upgradeState!.description).toMatch(/`upgraded` = /);
     expect(ticket.deleted!.enum).toEqual([0, 1]);
-    expect(successOf('GET', '/tickets/{id}')).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Ticket' } }, required: ['data'] });
+    expect(successOf('GET', '/tickets/{id}')).toMatchObject({
+      properties: { data: { $ref: '#/components/schemas/Ticket' } },
+      required: ['data'],
+    });
   });
 });
 
@@ -183,12 +214,19 @@ describe('the success answers', () => {
       const responses = operationOf(row.method, row.path)!.responses;
       const status = String(schemas.status ?? 200);
       expect(responses[status], routeKey(row)).toBeDefined();
-      expect(Object.keys(responses).filter((code) => /^[23]/.test(code) && code !== status && code !== '204'), routeKey(row)).toEqual([]);
+      expect(
+        Object.keys(responses).filter((code) => /^[23]/.test(code) && code !== status && code !== '204'),
+        routeKey(row),
+      ).toEqual([]);
       expect(successOf(row.method, row.path, status) !== undefined, routeKey(row)).toBe(schemas.response !== undefined);
     }
-    expect(Object.keys(operationOf('POST', '/shipping-method')!.responses)).toEqual(expect.arrayContaining(['201', '204']));
+    expect(Object.keys(operationOf('POST', '/shipping-method')!.responses)).toEqual(
+      expect.arrayContaining(['201', '204']),
+    );
     expect(operationOf('DELETE', '/tickets/{id}')!.responses['204']).toEqual({ description: 'Done; no body.' });
-    expect(operationOf('GET', '/auth/callback')!.responses['302']).toMatchObject({ description: 'A redirect (`Location`).' });
+    expect(operationOf('GET', '/auth/callback')!.responses['302']).toMatchObject({
+      description: 'A redirect (`Location`).',
+    });
   });
 
   it('keeps the 204 alternative on the result= routes, and only there', () => {
@@ -198,10 +236,15 @@ describe('the success answers', () => {
     expect(withResult.length).toBeGreaterThan(0);
     for (const row of routes) {
       const hasNone = '204' in operationOf(row.method, row.path)!.responses;
-      expect(hasNone, routeKey(row)).toBe(withResult.includes(routeKey(row)) || routeKey(row) === 'DELETE /tickets/{id}');
+      expect(hasNone, routeKey(row)).toBe(
+        withResult.includes(routeKey(row)) || routeKey(row) === 'DELETE /tickets/{id}',
+      );
     }
     expect(successOf('PATCH', '/shipping-method/{id}')).toMatchObject({
-      properties: { count: { const: 1 }, data: { anyOf: [{ type: 'integer' }, { $ref: '#/components/schemas/ShippingMethod' }] } },
+      properties: {
+        count: { const: 1 },
+        data: { anyOf: [{ type: 'integer' }, { $ref: '#/components/schemas/ShippingMethod' }] },
+      },
       additionalProperties: false,
     });
   });
@@ -210,7 +253,15 @@ describe('the success answers', () => {
     const names = Object.keys(document.components.schemas);
     expect(names).not.toContain('Envelope');
     expect(names).toEqual(
-      expect.arrayContaining(['Ticket', 'TicketHistoryEntry', 'TicketWaiver', 'ShippingMethod', 'AdministratorProfile', 'CheckInStats', 'ProblemDetails']),
+      expect.arrayContaining([
+        'Ticket',
+        'TicketHistoryEntry',
+        'TicketWaiver',
+        'ShippingMethod',
+        'AdministratorProfile',
+        'CheckInStats',
+        'ProblemDetails',
+      ]),
     );
     // Every answer body is a closed object: no answer documented as "anything under data".
     for (const { row, schemas } of operations) {
@@ -222,13 +273,22 @@ describe('the success answers', () => {
       properties: { data: { type: 'array', items: { $ref: '#/components/schemas/ShippingMethod' } } },
     });
     expect(successOf('GET', '/tickets')!.properties.data.items).toEqual({ $ref: '#/components/schemas/Ticket' });
-    expect(successOf('GET', '/auth/me')!.properties.data).toEqual({ $ref: '#/components/schemas/AdministratorProfile' });
-    expect(successOf('POST', '/auth/change-password')).toMatchObject({ required: ['success', 'message'], additionalProperties: false });
+    expect(successOf('GET', '/auth/me')!.properties.data).toEqual({
+      $ref: '#/components/schemas/AdministratorProfile',
+    });
+    expect(successOf('POST', '/auth/change-password')).toMatchObject({
+      required: ['success', 'message'],
+      additionalProperties: false,
+    });
     expect(successOf('POST', '/shipping-method/bulk-read')!.properties.data.items.oneOf).toHaveLength(2);
     const ticket = document.components.schemas.Ticket as unknown as { properties: Record<string, any> };
-    expect(ticket.properties.history!.properties.data.items).toEqual({ $ref: '#/components/schemas/TicketHistoryEntry' });
+    expect(ticket.properties.history!.properties.data.items).toEqual({
+      $ref: '#/components/schemas/TicketHistoryEntry',
+    });
     // Every $ref points at a component that exists.
-    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((match) => match[1]!);
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map(
+      (match) => match[1]!,
+    );
     expect(refs.filter((name) => !names.includes(name))).toEqual([]);
     expect(JSON.stringify(document)).not.toContain('$defs');
   });
@@ -247,7 +307,11 @@ describe('the catalogue (bin/openapi/catalogue.ts)', () => {
         .map((name) => `${routeKey(row)}: ${name}`);
     });
     expect(stale).toEqual([]);
-    const used = new Set(Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => op.parameters.map((p) => p.name))));
+    const used = new Set(
+      Object.values(document.paths).flatMap((item) =>
+        Object.values(item).flatMap((op) => op.parameters.map((p) => p.name)),
+      ),
+    );
     expect(Object.keys(PARAMETERS).filter((name) => !used.has(name))).toEqual([]);
   });
 
@@ -265,36 +329,51 @@ describe('a complete document', () => {
       const operation = operationOf(row.method, row.path)!;
       expect(operation.summary, routeKey(row)).toMatch(/\w/);
       expect(tags.get(operation.tags[0]!), routeKey(row)).toMatch(/\w/);
-      for (const parameter of operation.parameters) if (!parameter.description) undescribed.push(`${routeKey(row)} ${parameter.name}`);
+      for (const parameter of operation.parameters)
+        if (!parameter.description) undescribed.push(`${routeKey(row)} ${parameter.name}`);
     }
     expect(undescribed).toEqual([]);
     expect(document.info.license?.name).toBeTruthy();
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['adminBearer', 'adminCookie', 'customerBearer', 'customerCookie']);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
+      'adminBearer',
+      'adminCookie',
+      'customerBearer',
+      'customerCookie',
+    ]);
   });
 
   it('documents 429 and 503 with Retry-After and a 500 on every operation', () => {
     for (const row of routes) {
       const responses = operationOf(row.method, row.path)!.responses;
-      for (const status of ['400', '403', '429', '500', '503']) expect(responses[status], `${routeKey(row)} ${status}`).toBeDefined();
+      for (const status of ['400', '403', '429', '500', '503'])
+        expect(responses[status], `${routeKey(row)} ${status}`).toBeDefined();
     }
-    for (const status of ['429', '503']) expect(document.components.responses[`Problem${status}`].headers).toHaveProperty('Retry-After');
+    for (const status of ['429', '503'])
+      expect(document.components.responses[`Problem${status}`].headers).toHaveProperty('Retry-After');
   });
 
   it('lists the 409 reasons of a route, and idempotent rows answer 409 request_in_flight and 422', () => {
     const reasons = (method: string, path: string) =>
-      operationOf(method, path)!.responses['409']?.content['application/problem+json'].schema.allOf[1].properties.reason.enum as string[] | undefined;
-    expect(reasons('POST', '/tickets/{id}/check-in')).toEqual(expect.arrayContaining(['already_checked_in', 'not_valid_for_event', 'request_in_flight']));
+      operationOf(method, path)!.responses['409']?.content['application/problem+json'].schema.allOf[1].properties.reason
+        .enum as string[] | undefined;
+    expect(reasons('POST', '/tickets/{id}/check-in')).toEqual(
+      expect.arrayContaining(['already_checked_in', 'not_valid_for_event', 'request_in_flight']),
+    );
     expect(reasons('POST', '/my-account')).toEqual(['email_taken']);
     expect(reasons('GET', '/tickets/{id}')).toBeUndefined();
     for (const row of routes.filter((r) => r.idempotent)) {
       expect(reasons(row.method, row.path), routeKey(row)).toContain('request_in_flight');
       expect(operationOf(row.method, row.path)!.responses['422'], routeKey(row)).toBeDefined();
-      expect(operationOf(row.method, row.path)!.parameters.map((p) => p.name), routeKey(row)).toContain('Idempotency-Key');
+      expect(
+        operationOf(row.method, row.path)!.parameters.map((p) => p.name),
+        routeKey(row),
+      ).toContain('Idempotency-Key');
     }
   });
 
   it('has an example for each request body the spec leaves open, and real items in the bulk bodies', () => {
-    const example = (method: string, path: string) => operationOf(method, path)!.requestBody!.content['application/json']!.example;
+    const example = (method: string, path: string) =>
+      operationOf(method, path)!.requestBody!.content['application/json']!.example;
     for (const [method, path] of [
       ['POST', '/tickets/{id}/transfer'],
       ['POST', '/tickets/{id}/sign-waivers'],
@@ -305,11 +384,12 @@ describe('a complete document', () => {
     ] as const) {
       expect(example(method, path), `${method} ${path}`).toBeDefined();
     }
-    const bulkCreate = operationOf('POST', '/shipping-method/bulk-create')!.requestBody!.content['application/json']!.schema;
+    const bulkCreate = operationOf('POST', '/shipping-method/bulk-create')!.requestBody!.content['application/json']!
+      .schema;
     expect(bulkCreate.properties.data.items).toMatchObject({ required: ['name'] });
   });
 
-  it('documents the deprecation headers on the deprecated rows\' successes', () => {
+  it("documents the deprecation headers on the deprecated rows' successes", () => {
     for (const row of routes.filter((r) => r.successor)) {
       const success = operationOf(row.method, row.path)!.responses['200'];
       expect(Object.keys(success.headers), routeKey(row)).toEqual(['Deprecation', 'Link']);
@@ -317,18 +397,33 @@ describe('a complete document', () => {
     expect(operationOf('GET', '/auth/callback')!.responses['302'].headers.Location.required).toBe(true);
   });
 
-  it('passes Redocly\'s recommended rules with the repository\'s .redocly.yaml: no error, no warning', () => {
+  it("passes Redocly's recommended rules with the repository's .redocly.yaml: no error, no warning", () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
     const root = join(import.meta.dirname, '../..');
     // Offline: no telemetry, no update check.
-    const run = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', join(root, '.redocly.yaml'), '--format', 'json'], {
-      encoding: 'utf8',
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, 'node_modules/@redocly/cli/bin/cli.js'),
+        'lint',
+        file,
+        '--config',
+        join(root, '.redocly.yaml'),
+        '--format',
+        'json',
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
     rmSync(dir, { recursive: true, force: true });
-    const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+    const report = JSON.parse(run.stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string }[];
+    };
     expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 60_000);

@@ -22,13 +22,30 @@ let secrets: SecretsManagerStandIn;
 let client: SecretsManagerClient;
 let secretArn: string;
 let aws: Record<string, string>;
-const store = (value: Record<string, string>) => client.send(new PutSecretValueCommand({ SecretId: secretArn, SecretString: JSON.stringify(value) }));
+const store = (value: Record<string, string>) =>
+  client.send(new PutSecretValueCommand({ SecretId: secretArn, SecretString: JSON.stringify(value) }));
 
 beforeAll(async () => {
   secrets = await startSecretsManager();
-  aws = { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'unit', AWS_SECRET_ACCESS_KEY: 'unit', AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint };
-  client = new SecretsManagerClient({ endpoint: secrets.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' } });
-  secretArn = (await client.send(new CreateSecretCommand({ Name: 'ticketing/unit/origin-verify', SecretString: JSON.stringify({ current: CURRENT, previous: PREVIOUS }) }))).ARN!;
+  aws = {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'unit',
+    AWS_SECRET_ACCESS_KEY: 'unit',
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+  };
+  client = new SecretsManagerClient({
+    endpoint: secrets.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' },
+  });
+  secretArn = (
+    await client.send(
+      new CreateSecretCommand({
+        Name: 'ticketing/unit/origin-verify',
+        SecretString: JSON.stringify({ current: CURRENT, previous: PREVIOUS }),
+      }),
+    )
+  ).ARN!;
 });
 
 function event(headers: Record<string, string>) {
@@ -38,13 +55,20 @@ function event(headers: Record<string, string>) {
     rawPath: '/api/v2/auth/refresh',
     rawQueryString: '',
     headers: { origin: ALLOWED_ORIGIN, ...headers },
-    requestContext: { http: { method: 'POST', path: '/api/v2/auth/refresh', sourceIp: '203.0.113.9' }, requestId: 'r1' },
+    requestContext: {
+      http: { method: 'POST', path: '/api/v2/auth/refresh', sourceIp: '203.0.113.9' },
+      requestId: 'r1',
+    },
     isBase64Encoded: false,
   };
 }
 const context = { awsRequestId: 'req-1', functionName: 'refresh', getRemainingTimeInMillis: () => 10_000 };
 const send = async (headers: Record<string, string> = {}) => {
-  const result = (await handler(event(headers) as never, context as never)) as { statusCode: number; headers: Record<string, string>; body: string };
+  const result = (await handler(event(headers) as never, context as never)) as {
+    statusCode: number;
+    headers: Record<string, string>;
+    body: string;
+  };
   return { ...result, json: JSON.parse(result.body) };
 };
 

@@ -42,8 +42,12 @@ describe('password policy', () => {
   });
 
   it('refuses a short, an overlong or an unchanged password, naming the field', () => {
-    expect(passwordProblems('eleven-char', 'body.newPassword')).toEqual([{ path: 'body.newPassword', message: expect.stringMatching(/at least 12/) }]);
+    expect(passwordProblems('eleven-char', 'body.newPassword')).toEqual([
+      { path: 'body.newPassword', message: expect.stringMatching(/at least 12/) },
+    ]);
     expect(passwordProblems('x'.repeat(1025), 'body.newPassword')[0]?.message).toMatch(/at most 1024/);
-    expect(passwordProblems('same-password-123', 'body.newPassword', 'same-password-123')[0]?.message).toMatch(/differ/);
+    expect(passwordProblems('same-password-123', 'body.newPassword', 'same-password-123')[0]?.message).toMatch(
+      /differ/,
+    );
   });
 });

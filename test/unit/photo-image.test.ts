@@ -4,7 +4,17 @@ import pngjs from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { AppError, TooLarge, UnsupportedMediaType, ValidationError } from '#shared/errors';
 import { MAX_PHOTO_SIDE, orient, pngRawBytes, reencodePhoto } from '#shared/domain/photo-image';
-import { exifSegment, GIF_BYTES, JPEG_BYTES, jpegClaiming, jpegImage, pngBomb, pngClaiming, pngImage, WEBP_BYTES } from '../support/images.ts';
+import {
+  exifSegment,
+  GIF_BYTES,
+  JPEG_BYTES,
+  jpegClaiming,
+  jpegImage,
+  pngBomb,
+  pngClaiming,
+  pngImage,
+  WEBP_BYTES,
+} from '../support/images.ts';
 
 /** Issue 13 item 4: photos are decoded and re-encoded before they are stored. */
 const has = (bytes: Uint8Array, text: string) => Buffer.from(bytes).includes(Buffer.from(text, 'latin1'));
@@ -16,7 +26,10 @@ const redAt = (image: { width: number; data: Uint8Array }, x: number, y: number)
 
 describe('reencodePhoto', () => {
   it('re-encodes a JPEG without its Exif segment (GPS, camera make) and without bytes after the image', async () => {
-    const input = jpegImage(16, 8, { exif: exifSegment(), trailing: Buffer.from('<html><script>alert(1)</script></html>') });
+    const input = jpegImage(16, 8, {
+      exif: exifSegment(),
+      trailing: Buffer.from('<html><script>alert(1)</script></html>'),
+    });
     expect(has(input, 'LeakyPhone')).toBe(true);
     const photo = await reencodePhoto(input);
     expect(photo.type).toEqual({ mediaType: 'image/jpeg', extension: 'jpg' });
@@ -61,7 +74,11 @@ describe('reencodePhoto', () => {
     };
     for (const [orientation, [width, height, values]] of Object.entries(expected)) {
       const upright = orient(3, 2, stored, Number(orientation));
-      expect([upright.width, upright.height, words(upright.data)], `orientation ${orientation}`).toEqual([width, height, values]);
+      expect([upright.width, upright.height, words(upright.data)], `orientation ${orientation}`).toEqual([
+        width,
+        height,
+        values,
+      ]);
     }
   });
 
@@ -77,8 +94,16 @@ describe('reencodePhoto', () => {
   });
 
   it('refuses bytes that start like a JPEG or PNG but do not decode (400)', async () => {
-    const htmlBehindMagic = Buffer.concat([JPEG_BYTES.subarray(0, 11), Buffer.from('<html><script>alert(1)</script></html>')]);
-    for (const bytes of [JPEG_BYTES, htmlBehindMagic, jpegImage(8, 8).subarray(0, 200), pngImage(4, 4).subarray(0, 40)]) {
+    const htmlBehindMagic = Buffer.concat([
+      JPEG_BYTES.subarray(0, 11),
+      Buffer.from('<html><script>alert(1)</script></html>'),
+    ]);
+    for (const bytes of [
+      JPEG_BYTES,
+      htmlBehindMagic,
+      jpegImage(8, 8).subarray(0, 200),
+      pngImage(4, 4).subarray(0, 40),
+    ]) {
       await expect(reencodePhoto(bytes)).rejects.toThrow(ValidationError);
     }
   });
@@ -105,17 +130,22 @@ describe('reencodePhoto', () => {
   it('answers hostile bytes behind JPEG or PNG magic (or inside a real image) with 400, 413 or 415, never anything else', async () => {
     const seeds = [jpegImage(8, 8, { exif: exifSegment(6) }), pngImage(4, 4, { Comment: 'x' }), JPEG_BYTES];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...seeds), fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 64 }), async (seed, at, noise) => {
-        const bytes = Buffer.from(seed);
-        const from = 2 + (at % (bytes.length - 2));
-        bytes.set(noise.subarray(0, bytes.length - from), from);
-        try {
-          await reencodePhoto(bytes);
-        } catch (error) {
-          expect(error).toBeInstanceOf(AppError);
-          expect([ValidationError, TooLarge, UnsupportedMediaType].some((kind) => error instanceof kind)).toBe(true);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...seeds),
+        fc.nat(),
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        async (seed, at, noise) => {
+          const bytes = Buffer.from(seed);
+          const from = 2 + (at % (bytes.length - 2));
+          bytes.set(noise.subarray(0, bytes.length - from), from);
+          try {
+            await reencodePhoto(bytes);
+          } catch (error) {
+            expect(error).toBeInstanceOf(AppError);
+            expect([ValidationError, TooLarge, UnsupportedMediaType].some((kind) => error instanceof kind)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -132,14 +162,24 @@ describe('pngRawBytes', () => {
     expect(pngRawBytes(10, 1, { bitDepth: 1, colorType: 0, interlaced: false })).toBe(1 + 2);
     expect(pngRawBytes(2, 2, { bitDepth: 16, colorType: 2, interlaced: false })).toBe(2 * (1 + 12));
     // 8×8 interlaced, 8-bit grey: passes of 1×1, 1×1, 2×1, 2×2, 4×2, 4×4, 8×4 pixels, a filter byte per row.
-    expect(pngRawBytes(8, 8, { bitDepth: 8, colorType: 0, interlaced: true })).toBe(2 + 2 + 3 + 2 * 3 + 2 * 5 + 4 * 5 + 4 * 9);
+    expect(pngRawBytes(8, 8, { bitDepth: 8, colorType: 0, interlaced: true })).toBe(
+      2 + 2 + 3 + 2 * 3 + 2 * 5 + 4 * 5 + 4 * 9,
+    );
     // 1×1 interlaced: only the first pass holds a pixel.
     expect(pngRawBytes(1, 1, { ...rgba8, interlaced: true })).toBe(1 + 4);
     // Exact: an interlaced image of exactly that much (zero) pixel data decodes; one byte more is a bomb, refused.
-    for (const [width, height] of [[5, 3], [17, 9], [1, 33]] as const) {
+    for (const [width, height] of [
+      [5, 3],
+      [17, 9],
+      [1, 33],
+    ] as const) {
       const exact = pngRawBytes(width, height, { ...rgba8, interlaced: true })!;
-      await expect(reencodePhoto(pngBomb({ width, height, interlaced: true, inflatedBytes: exact }))).resolves.toMatchObject({ width, height });
-      await expect(reencodePhoto(pngBomb({ width, height, interlaced: true, inflatedBytes: exact + 1 }))).rejects.toThrow(ValidationError);
+      await expect(
+        reencodePhoto(pngBomb({ width, height, interlaced: true, inflatedBytes: exact })),
+      ).resolves.toMatchObject({ width, height });
+      await expect(
+        reencodePhoto(pngBomb({ width, height, interlaced: true, inflatedBytes: exact + 1 })),
+      ).rejects.toThrow(ValidationError);
     }
     expect(pngRawBytes(4, 4, { bitDepth: 3, colorType: 6, interlaced: false })).toBeUndefined();
     expect(pngRawBytes(4, 4, { bitDepth: 8, colorType: 5, interlaced: false })).toBeUndefined();

@@ -6,27 +6,65 @@ import { leadingKeyAllowed, routeKey, routes } from '#shared/routes';
 /** The 55 operations of spec/ticketing-api-v2.md, as `METHOD /path` below `/api/v2`. */
 const SPEC_ROUTES = [
   // Authentication
-  'POST /auth/login', 'POST /auth/vendor/login', 'GET /auth/callback', 'GET /auth/me', 'GET /auth/me2',
-  'POST /auth/logout', 'POST /auth/refresh', 'POST /auth/legacy/login', 'POST /auth/legacy/logout',
-  'POST /auth/change-password', 'POST /auth/legacy/change-password', 'POST /auth/legacy/forgot-password',
+  'POST /auth/login',
+  'POST /auth/vendor/login',
+  'GET /auth/callback',
+  'GET /auth/me',
+  'GET /auth/me2',
+  'POST /auth/logout',
+  'POST /auth/refresh',
+  'POST /auth/legacy/login',
+  'POST /auth/legacy/logout',
+  'POST /auth/change-password',
+  'POST /auth/legacy/change-password',
+  'POST /auth/legacy/forgot-password',
   'POST /auth/legacy/reset-password',
   // Shipping methods (the spec writes the list as `/shipping-method/`; the trailing slash is not part of the route)
-  'GET /shipping-method', 'GET /shipping-method/{id}', 'DELETE /shipping-method/{id}', 'PATCH /shipping-method/{id}',
-  'POST /shipping-method', 'POST /shipping-method/bulk-read', 'POST /shipping-method/bulk-create',
-  'POST /shipping-method/bulk-update', 'POST /shipping-method/bulk-delete',
+  'GET /shipping-method',
+  'GET /shipping-method/{id}',
+  'DELETE /shipping-method/{id}',
+  'PATCH /shipping-method/{id}',
+  'POST /shipping-method',
+  'POST /shipping-method/bulk-read',
+  'POST /shipping-method/bulk-create',
+  'POST /shipping-method/bulk-update',
+  'POST /shipping-method/bulk-delete',
   // Tickets
-  'GET /tickets', 'GET /tickets/check-in-stats', 'GET /tickets/{id}', 'DELETE /tickets/{id}', 'PATCH /tickets/{id}',
-  'GET /tickets/{id}/waivers', 'POST /tickets/{id}/check-in', 'POST /tickets/{id}/transfer',
-  'POST /tickets/{id}/sign-waivers', 'POST /tickets/{id}/profile-photo', 'DELETE /tickets/{id}/profile-photo',
+  'GET /tickets',
+  'GET /tickets/check-in-stats',
+  'GET /tickets/{id}',
+  'DELETE /tickets/{id}',
+  'PATCH /tickets/{id}',
+  'GET /tickets/{id}/waivers',
+  'POST /tickets/{id}/check-in',
+  'POST /tickets/{id}/transfer',
+  'POST /tickets/{id}/sign-waivers',
+  'POST /tickets/{id}/profile-photo',
+  'DELETE /tickets/{id}/profile-photo',
   'POST /tickets/bulk-delete',
   // Older ticket routes
-  'GET /ticket', 'GET /ticket/{id}', 'GET /ticket/{ticketId}/answers', 'GET /ticket/{ticketId}/claim-info',
-  'GET /ticket/{id}/is-a-claim', 'GET /ticket/{id}/is-claimed', 'POST /ticket/{ticketId}/claimant',
-  'POST /ticket/{ticketId}/claim', 'GET /ticket/{ticketId}/is-bib-available/{bib}', 'POST /ticket/{ticketId}/states',
+  'GET /ticket',
+  'GET /ticket/{id}',
+  'GET /ticket/{ticketId}/answers',
+  'GET /ticket/{ticketId}/claim-info',
+  'GET /ticket/{id}/is-a-claim',
+  'GET /ticket/{id}/is-claimed',
+  'POST /ticket/{ticketId}/claimant',
+  'POST /ticket/{ticketId}/claim',
+  'GET /ticket/{ticketId}/is-bib-available/{bib}',
+  'POST /ticket/{ticketId}/states',
   // Customer account
-  'GET /my-account', 'PUT /my-account', 'POST /my-account', 'PATCH /my-account', 'GET /my-account/event',
-  'GET /my-account/ticket-type/{eventId}', 'GET /my-account/wave-time/{eventId}', 'GET /my-account/orders',
-  'GET /my-account/payment-processor', 'GET /my-account/upgrades/{ticketId}', 'PUT /my-account/email',
+  'GET /my-account',
+  'PUT /my-account',
+  'POST /my-account',
+  'PATCH /my-account',
+  'GET /my-account/event',
+  'GET /my-account/ticket-type/{eventId}',
+  'GET /my-account/wave-time/{eventId}',
+  'GET /my-account/orders',
+  'GET /my-account/payment-processor',
+  'GET /my-account/upgrades/{ticketId}',
+  'PUT /my-account/email',
 ];
 
 /** Routes the spec does not have, each added for a flow it leaves without one (README "Where we differ from the spec"). */
@@ -83,6 +121,7 @@ describe('leadingKeyAllowed (the IAM StringLike patterns of tableWrites)', () =>
   });
 
   it('is declared by every public row that writes', () => {
-    for (const row of routes.filter((r) => r.auth.kind === 'public' && r.uses.table === 'read-write')) expect(row.uses.tableWrites?.length, routeKey(row)).toBeGreaterThan(0);
+    for (const row of routes.filter((r) => r.auth.kind === 'public' && r.uses.table === 'read-write'))
+      expect(row.uses.tableWrites?.length, routeKey(row)).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,9 @@ import { routes } from '#shared/routes';
 
 describe('the session check on every authenticated route', () => {
   it('has table access on every route a token opens (the middleware reads the session version)', () => {
-    const without = routes.filter((row) => row.auth.kind !== 'public' && !row.uses.table).map((row) => `${row.method} ${row.path}`);
+    const without = routes
+      .filter((row) => row.auth.kind !== 'public' && !row.uses.table)
+      .map((row) => `${row.method} ${row.path}`);
     expect(without).toEqual([]);
   });
 });

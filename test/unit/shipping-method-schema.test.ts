@@ -4,8 +4,15 @@ import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-
 describe('shipping method validation', () => {
   it('fills defaults on create and requires only a name', () => {
     expect(NewShippingMethod.parse({ name: 'Post' })).toEqual({
-      name: 'Post', description: '', charge: 0, twoPlusCharge: 0, chargeType: 'per_order',
-      hasETickets: false, requiresShippingInfo: false, allowInternational: false, hasBadges: false,
+      name: 'Post',
+      description: '',
+      charge: 0,
+      twoPlusCharge: 0,
+      chargeType: 'per_order',
+      hasETickets: false,
+      requiresShippingInfo: false,
+      allowInternational: false,
+      hasBadges: false,
     });
   });
 

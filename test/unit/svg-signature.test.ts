@@ -8,7 +8,9 @@ const STROKE = '<path d="M10 30 C 20 0, 40 0, 50 30" stroke="#000" fill="none"/>
 describe('sanitiseSvg', () => {
   it('keeps a plain signature drawing as it is', () => {
     const { svg, removed } = sanitiseSvg(`<?xml version="1.0"?>\n${wrap(`\n  ${STROKE}\n`)}`);
-    expect(svg).toBe(`<svg ${NS} viewBox="0 0 100 40"><path d="M10 30 C 20 0, 40 0, 50 30" stroke="#000" fill="none"/></svg>`);
+    expect(svg).toBe(
+      `<svg ${NS} viewBox="0 0 100 40"><path d="M10 30 C 20 0, 40 0, 50 30" stroke="#000" fill="none"/></svg>`,
+    );
     expect(removed).toEqual([]);
   });
 
@@ -24,7 +26,9 @@ describe('sanitiseSvg', () => {
   });
 
   it('removes onload and every other event handler attribute', () => {
-    const { svg, removed } = sanitiseSvg(wrap('<path d="M0 0L9 9" onclick="steal()" ONMOUSEOVER="x()"/>', ' onload="alert(1)"'));
+    const { svg, removed } = sanitiseSvg(
+      wrap('<path d="M0 0L9 9" onclick="steal()" ONMOUSEOVER="x()"/>', ' onload="alert(1)"'),
+    );
     expect(svg).not.toMatch(/on\w+=|alert|steal/i);
     expect(removed).toEqual(expect.arrayContaining(['onload', 'onclick', 'ONMOUSEOVER']));
   });
@@ -36,7 +40,9 @@ describe('sanitiseSvg', () => {
 
   it('removes foreignObject and the HTML inside it', () => {
     const { svg, removed } = sanitiseSvg(
-      wrap(`${STROKE}<foreignObject width="100" height="40"><body xmlns="http://www.w3.org/1999/xhtml"><iframe src="https://evil.example"/></body></foreignObject>`),
+      wrap(
+        `${STROKE}<foreignObject width="100" height="40"><body xmlns="http://www.w3.org/1999/xhtml"><iframe src="https://evil.example"/></body></foreignObject>`,
+      ),
     );
     expect(svg).not.toMatch(/foreignObject|iframe|evil/);
     expect(removed).toContain('<foreignObject>');
@@ -55,7 +61,9 @@ describe('sanitiseSvg', () => {
   });
 
   it('removes style elements and attributes (CSS can fetch and run)', () => {
-    const { svg } = sanitiseSvg(wrap(`<style>@import url(https://evil.example/x.css);</style><path d="M0 0L1 1" style="fill:url(#x)"/>`));
+    const { svg } = sanitiseSvg(
+      wrap(`<style>@import url(https://evil.example/x.css);</style><path d="M0 0L1 1" style="fill:url(#x)"/>`),
+    );
     expect(svg).not.toMatch(/style|import|evil/);
   });
 
@@ -70,7 +78,10 @@ describe('sanitiseSvg', () => {
   });
 
   it.each([
-    ['a DOCTYPE with entities (XXE)', `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>${wrap('<text>&x;</text>')}`],
+    [
+      'a DOCTYPE with entities (XXE)',
+      `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>${wrap('<text>&x;</text>')}`,
+    ],
     ['a root that is not <svg>', `<html><body>${STROKE}</body></html>`],
     ['unclosed elements', `<svg ${NS}><path d="M0 0L1 1">`],
     ['mismatched end tags', `<svg ${NS}><g>${STROKE}</svg></g>`],
@@ -79,7 +90,10 @@ describe('sanitiseSvg', () => {
     ['an unknown entity', wrap('<text>&nbsp;</text>')],
     ['two root elements', `${wrap(STROKE)}${wrap(STROKE)}`],
     ['text that is not SVG at all', 'just a name'],
-    ['nothing drawable once scripts are removed', wrap('<script>alert(1)</script><foreignObject><div/></foreignObject>')],
+    [
+      'nothing drawable once scripts are removed',
+      wrap('<script>alert(1)</script><foreignObject><div/></foreignObject>'),
+    ],
     ['nesting deeper than 32 levels', `<svg ${NS}>${'<g>'.repeat(40)}${STROKE}${'</g>'.repeat(40)}</svg>`],
   ])('refuses %s', (_name, input) => {
     expect(() => sanitiseSvg(input)).toThrow(UnsafeSvg);

@@ -35,10 +35,21 @@ describe('GET /tickets list plan', () => {
   });
 
   it('keeps positions exactly for the combinations it counts exactly', () => {
-    expect(positionLists({ events: [1, 2], accessEvents: [] })).toEqual([{ eventId: 1, list: 'event' }, { eventId: 2, list: 'event' }]);
-    expect(positionLists({ events: [1], accessEvents: [], teams: [0, 7], excludeProcessStates: [4] })).toEqual([{ eventId: 1, list: 'team#0' }, { eventId: 1, list: 'team#7' }]);
-    expect(positionLists({ events: [1], accessEvents: [], ticketTypes: [9] })).toEqual([{ eventId: 1, list: 'type#9' }]);
-    expect(positionLists({ events: [], accessEvents: [3] })).toEqual([{ eventId: 3, list: 'event' }, { eventId: 3, list: 'access' }]);
+    expect(positionLists({ events: [1, 2], accessEvents: [] })).toEqual([
+      { eventId: 1, list: 'event' },
+      { eventId: 2, list: 'event' },
+    ]);
+    expect(positionLists({ events: [1], accessEvents: [], teams: [0, 7], excludeProcessStates: [4] })).toEqual([
+      { eventId: 1, list: 'team#0' },
+      { eventId: 1, list: 'team#7' },
+    ]);
+    expect(positionLists({ events: [1], accessEvents: [], ticketTypes: [9] })).toEqual([
+      { eventId: 1, list: 'type#9' },
+    ]);
+    expect(positionLists({ events: [], accessEvents: [3] })).toEqual([
+      { eventId: 3, list: 'event' },
+      { eventId: 3, list: 'access' },
+    ]);
     expect(positionLists({ events: [1], accessEvents: [], teams: [1], ticketTypes: [9] })).toBeUndefined();
     expect(positionLists({ events: [1], accessEvents: [2, 3] })).toBeUndefined();
     // Granted tickets by team or type are counted, not positioned: their union with the own team lists has no blocks.
@@ -48,7 +59,15 @@ describe('GET /tickets list plan', () => {
   it('serves each dimension from its partitions, plus the granted-event entries', () => {
     const filter = { events: [1], accessEvents: [2], teams: [0, 7], excludeProcessStates: [4] };
     expect(sourcesOf(filter, 'team', k).map((s) => s.partition)).toEqual(['T1/0', 'T1/7', 'T2/0', 'T2/7', 'A2']);
-    expect(sourcesOf(filter, 'state', k).map((s) => s.partition)).toEqual(['S1/0', 'S1/1', 'S1/2', 'S2/0', 'S2/1', 'S2/2', 'A2']);
+    expect(sourcesOf(filter, 'state', k).map((s) => s.partition)).toEqual([
+      'S1/0',
+      'S1/1',
+      'S1/2',
+      'S2/0',
+      'S2/1',
+      'S2/2',
+      'A2',
+    ]);
     expect(sourcesOf(filter, 'event', k).find((s) => s.partition === 'A2')).toMatchObject({ anyEvent: true });
     expect(candidates(filter)).toEqual(['event', 'team', 'state']);
     // Too many partitions: the teams filter is applied to a broader read instead.

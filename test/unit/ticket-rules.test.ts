@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { answerProblems, type AttendeeQuestion } from '#shared/domain/event';
 import { applyScan, decideScan } from '#shared/domain/check-in';
-import { checkedInFromSignatures, countedEvents, isEligible, MAX_STATS_EVENTS, PROCESS_STATE, signatureOf, type TicketRecord } from '#shared/domain/ticket';
+import {
+  checkedInFromSignatures,
+  countedEvents,
+  isEligible,
+  MAX_STATS_EVENTS,
+  PROCESS_STATE,
+  signatureOf,
+  type TicketRecord,
+} from '#shared/domain/ticket';
 import { transferRefusal } from '#shared/domain/transfer';
 import { BulkDeleteBody, idempotencyKey, TicketPatch } from '#shared/http/ticket-input';
 import { ValidationError } from '#shared/errors';
@@ -48,7 +56,12 @@ describe('eligibility and what a ticket counts for', () => {
   });
 
   it('sums each signature once when it meets the requested events', () => {
-    const counts = new Map([['10', 3], ['10,20', 2], ['20', 5], ['30', 7]]);
+    const counts = new Map([
+      ['10', 3],
+      ['10,20', 2],
+      ['20', 5],
+      ['30', 7],
+    ]);
     expect(checkedInFromSignatures(counts, [10])).toBe(5);
     expect(checkedInFromSignatures(counts, [10, 20])).toBe(10);
     expect(checkedInFromSignatures(counts, [40])).toBe(0);
@@ -58,19 +71,30 @@ describe('eligibility and what a ticket counts for', () => {
 describe('scans', () => {
   it('admits an active ticket at its own event as a simple scan', () => {
     expect(decideScan(ticket(), 10)).toEqual({ admitted: true, kind: 'simple' });
-    expect(applyScan(ticket(), 'simple', scan(10))).toMatchObject({ processState: PROCESS_STATE.checkedIn, checkIn: scan(10) });
+    expect(applyScan(ticket(), 'simple', scan(10))).toMatchObject({
+      processState: PROCESS_STATE.checkedIn,
+      checkIn: scan(10),
+    });
   });
 
   it('admits at a granted event as an access-package scan, once', () => {
     expect(decideScan(ticket(), 20)).toEqual({ admitted: true, kind: 'access_package' });
     const after = applyScan(ticket(), 'access_package', scan(20));
     expect(after.processState).toBe(PROCESS_STATE.active);
-    expect(decideScan(after, 20)).toEqual({ admitted: false, reason: 'already_checked_in', firstScan: scan(20).scannedTimestamp });
+    expect(decideScan(after, 20)).toEqual({
+      admitted: false,
+      reason: 'already_checked_in',
+      firstScan: scan(20).scannedTimestamp,
+    });
   });
 
   it('refuses an own-event scan where a transferred access pass already entered (the gate never admits twice)', () => {
     const carried = ticket({ accessScans: { '10': scan(10) } });
-    expect(decideScan(carried, 10)).toEqual({ admitted: false, reason: 'already_checked_in', firstScan: scan(10).scannedTimestamp });
+    expect(decideScan(carried, 10)).toEqual({
+      admitted: false,
+      reason: 'already_checked_in',
+      firstScan: scan(10).scannedTimestamp,
+    });
   });
 
   it.each([
@@ -98,11 +122,24 @@ describe('scans', () => {
 describe('attendee answers', () => {
   const questions: AttendeeQuestion[] = [
     { id: 1, text: 'Contact', required: true, options: [] },
-    { id: 2, text: 'Size', required: false, options: [{ id: 21, text: 'S' }, { id: 22, text: 'M' }] },
+    {
+      id: 2,
+      text: 'Size',
+      required: false,
+      options: [
+        { id: 21, text: 'S' },
+        { id: 22, text: 'M' },
+      ],
+    },
   ];
 
-  it('accepts answers to the event\'s questions', () => {
-    expect(answerProblems(questions, [{ questionId: 1, answerText: 'Mum' }, { questionId: 2, answerId: 22 }])).toEqual([]);
+  it("accepts answers to the event's questions", () => {
+    expect(
+      answerProblems(questions, [
+        { questionId: 1, answerText: 'Mum' },
+        { questionId: 2, answerId: 22 },
+      ]),
+    ).toEqual([]);
   });
 
   it('names each bad answer', () => {
@@ -113,7 +150,12 @@ describe('attendee answers', () => {
         { questionId: 2, answerId: 21 },
         { questionId: 1, answerId: 21 },
       ]).map((problem) => problem.path),
-    ).toEqual(['attendeeQuestions.0.questionId', 'attendeeQuestions.1.answerId', 'attendeeQuestions.2.questionId', 'attendeeQuestions.3.answerId']);
+    ).toEqual([
+      'attendeeQuestions.0.questionId',
+      'attendeeQuestions.1.answerId',
+      'attendeeQuestions.2.questionId',
+      'attendeeQuestions.3.answerId',
+    ]);
   });
 });
 

@@ -23,7 +23,11 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
-  client = new SecretsManagerClient({ endpoint: secrets.endpoint, region: aws.AWS_REGION, credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' } });
+  client = new SecretsManagerClient({
+    endpoint: secrets.endpoint,
+    region: aws.AWS_REGION,
+    credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' },
+  });
   const keysEnv = signingKeyEnv(await runKeysCommand(client, 'init', 'unit-tokens'));
   publicKeys = keysEnv.JWT_PUBLIC_KEYS!;
   Object.assign(process.env, aws, keysEnv, {
@@ -46,9 +50,17 @@ afterAll(async () => {
 afterEach(() => clock.resetClock());
 
 const currentKid = () => (JSON.parse(publicKeys) as { keys: Array<{ kid: string }> }).keys[0]!.kid;
-const header = (token: string) => JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]!))) as Record<string, unknown>;
+const header = (token: string) =>
+  JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]!))) as Record<string, unknown>;
 const admin = () =>
-  tokens.issueToken({ kind: 'admin', id: 42, login: 'pat', permissions: ['tickets:read'], vendorUser: false, authTime: clock.epochSeconds() });
+  tokens.issueToken({
+    kind: 'admin',
+    id: 42,
+    login: 'pat',
+    permissions: ['tickets:read'],
+    vendorUser: false,
+    authTime: clock.epochSeconds(),
+  });
 /** Every claim the service wants, signed with whatever key and algorithm the case needs. */
 const claims = () =>
   new SignJWT({ login: 'pat', permissions: ['tickets:read'], auth_time: clock.epochSeconds() })
@@ -64,7 +76,12 @@ describe('token signing', () => {
   });
 
   it('answers the expiry it put in the token', async () => {
-    const { token, expiresAt } = await tokens.issueSessionToken({ kind: 'customer', id: 7, email: 'c@unit.test', authTime: clock.epochSeconds() });
+    const { token, expiresAt } = await tokens.issueSessionToken({
+      kind: 'customer',
+      id: 7,
+      email: 'c@unit.test',
+      authTime: clock.epochSeconds(),
+    });
     const payload = JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[1]!))) as { exp: number };
     expect(expiresAt).toBe(payload.exp);
     expect(expiresAt).toBe(clock.epochSeconds() + tokens.TOKEN_TTL_SECONDS);
@@ -108,7 +125,9 @@ describe('token verification', () => {
     const jwk = (JSON.parse(publicKeys) as { keys: Array<Record<string, string>> }).keys[0]!;
     // The classic attack: the verifier's public key material used as an HMAC secret.
     for (const secret of [publicKeys, JSON.stringify(jwk), jwk.x!]) {
-      const token = await claims().setProtectedHeader({ alg: 'HS256', kid: currentKid() }).sign(new TextEncoder().encode(secret));
+      const token = await claims()
+        .setProtectedHeader({ alg: 'HS256', kid: currentKid() })
+        .sign(new TextEncoder().encode(secret));
       await expect(tokens.verifyToken(token, 'admin')).rejects.toMatchObject({ kind: 'unauthenticated' });
     }
   });

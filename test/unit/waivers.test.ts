@@ -44,7 +44,7 @@ describe('versionHash', () => {
 describe('ticketWaivers', () => {
   const required = [waiver(5, 20), waiver(3, null, 'day-of'), waiver(4, null)];
 
-  it('lists event-wide waivers first, then the type\'s, with status and the signed date in the event\'s zone', () => {
+  it("lists event-wide waivers first, then the type's, with status and the signed date in the event's zone", () => {
     const list = ticketWaivers(required, [signature(4, '2026-06-01T07:30:00.000Z')], 'Europe/Berlin');
     expect(list.map((entry) => [entry.id, entry.appliesTo, entry.kind, entry.signedStatus, entry.signedDate])).toEqual([
       [3, 'event', 'day-of', 'unsigned', null],
@@ -93,8 +93,12 @@ describe('waiversToSign', () => {
 describe('SignWaiversBody', () => {
   it('accepts the three signature types and refuses others and unknown fields', () => {
     expect(SignWaiversBody.safeParse({ signature: { type: 'text', text: 'Jane Doe' } }).success).toBe(true);
-    expect(SignWaiversBody.safeParse({ waiverIds: [1], signature: { type: 'svg', svg: '<svg/>' }, signerName: 'J' }).success).toBe(true);
-    expect(SignWaiversBody.safeParse({ signature: { type: 'image', mediaType: 'image/gif', data: 'AA==' } }).success).toBe(false);
+    expect(
+      SignWaiversBody.safeParse({ waiverIds: [1], signature: { type: 'svg', svg: '<svg/>' }, signerName: 'J' }).success,
+    ).toBe(true);
+    expect(
+      SignWaiversBody.safeParse({ signature: { type: 'image', mediaType: 'image/gif', data: 'AA==' } }).success,
+    ).toBe(false);
     expect(SignWaiversBody.safeParse({ signature: { type: 'voice', data: 'x' } }).success).toBe(false);
     expect(SignWaiversBody.safeParse({ signature: { type: 'text', text: 'x' }, extra: 1 }).success).toBe(false);
     expect(SignWaiversBody.safeParse({ waiverIds: [], signature: { type: 'text', text: 'x' } }).success).toBe(false);
@@ -104,28 +108,49 @@ describe('SignWaiversBody', () => {
 
 describe('prepareSignature', () => {
   it('stores text as UTF-8 plain text', () => {
-    expect(prepareSignature({ type: 'text', text: 'Zoë Q.' })).toMatchObject({ contentType: 'text/plain; charset=utf-8', extension: 'txt', bytes: Buffer.from('Zoë Q.') });
+    expect(prepareSignature({ type: 'text', text: 'Zoë Q.' })).toMatchObject({
+      contentType: 'text/plain; charset=utf-8',
+      extension: 'txt',
+      bytes: Buffer.from('Zoë Q.'),
+    });
   });
 
   it('accepts PNG and JPEG bytes, plain base64 or as a data URL', () => {
-    expect(prepareSignature({ type: 'image', mediaType: 'image/png', data: PNG_BYTES.toString('base64') })).toMatchObject({ contentType: 'image/png', extension: 'png' });
-    const jpeg = prepareSignature({ type: 'image', mediaType: 'image/jpeg', data: `data:image/jpeg;base64,${JPEG_BYTES.toString('base64')}` });
+    expect(
+      prepareSignature({ type: 'image', mediaType: 'image/png', data: PNG_BYTES.toString('base64') }),
+    ).toMatchObject({ contentType: 'image/png', extension: 'png' });
+    const jpeg = prepareSignature({
+      type: 'image',
+      mediaType: 'image/jpeg',
+      data: `data:image/jpeg;base64,${JPEG_BYTES.toString('base64')}`,
+    });
     expect(jpeg.bytes.equals(JPEG_BYTES)).toBe(true);
   });
 
   it('refuses bytes that are not the declared image type, or not base64, with a 400', () => {
-    expect(() => prepareSignature({ type: 'image', mediaType: 'image/png', data: JPEG_BYTES.toString('base64') })).toThrow(ValidationError);
-    expect(() => prepareSignature({ type: 'image', mediaType: 'image/png', data: GIF_BYTES.toString('base64') })).toThrow(ValidationError);
-    expect(() => prepareSignature({ type: 'image', mediaType: 'image/png', data: 'not base64!' })).toThrow(ValidationError);
+    expect(() =>
+      prepareSignature({ type: 'image', mediaType: 'image/png', data: JPEG_BYTES.toString('base64') }),
+    ).toThrow(ValidationError);
+    expect(() =>
+      prepareSignature({ type: 'image', mediaType: 'image/png', data: GIF_BYTES.toString('base64') }),
+    ).toThrow(ValidationError);
+    expect(() => prepareSignature({ type: 'image', mediaType: 'image/png', data: 'not base64!' })).toThrow(
+      ValidationError,
+    );
   });
 
   it('answers 413 for an image above the limit', () => {
     const big = Buffer.concat([PNG_BYTES, Buffer.alloc(MAX_SIGNATURE_IMAGE_BYTES)]);
-    expect(() => prepareSignature({ type: 'image', mediaType: 'image/png', data: big.toString('base64') })).toThrow(TooLarge);
+    expect(() => prepareSignature({ type: 'image', mediaType: 'image/png', data: big.toString('base64') })).toThrow(
+      TooLarge,
+    );
   });
 
   it('stores SVG sanitised, and refuses SVG that cannot be made safe with a 400', () => {
-    const svg = prepareSignature({ type: 'svg', svg: '<svg xmlns="http://www.w3.org/2000/svg" onload="x()"><path d="M0 0L1 1"/><script>x()</script></svg>' });
+    const svg = prepareSignature({
+      type: 'svg',
+      svg: '<svg xmlns="http://www.w3.org/2000/svg" onload="x()"><path d="M0 0L1 1"/><script>x()</script></svg>',
+    });
     expect(svg.contentType).toBe('image/svg+xml');
     expect(svg.bytes.toString()).toBe('<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0L1 1"/></svg>');
     expect(() => prepareSignature({ type: 'svg', svg: '<svg><script>x()</script></svg>' })).toThrow(ValidationError);

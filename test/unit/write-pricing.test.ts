@@ -28,10 +28,18 @@ describe('write pricing', () => {
     expect(priceWrite('k', 'PutItemCommand', false, small, { ...small, state: 2 }).indexes).toEqual({ GSI1: 1 });
     expect(priceWrite('k', 'PutItemCommand', false, small, small).indexes).toEqual({});
     expect(priceWrite('k', 'DeleteItemCommand', false, small, undefined).indexes).toEqual({ GSI1: 1 });
-    expect(priceWrite('k', 'TransactWriteItemsCommand', true, small, { ...small, GSI1SK: 'y' })).toMatchObject({ item: 2, indexes: { GSI1: 4 }, units: 6 });
+    expect(priceWrite('k', 'TransactWriteItemsCommand', true, small, { ...small, GSI1SK: 'y' })).toMatchObject({
+      item: 2,
+      indexes: { GSI1: 4 },
+      units: 6,
+    });
   });
 
   it('prices a ConditionCheck as a transactional write of its item and nothing in the indexes', () => {
-    expect(priceWrite('k', 'TransactWriteItemsCommand', true, small, small, true)).toMatchObject({ item: 2, indexes: {}, units: 2 });
+    expect(priceWrite('k', 'TransactWriteItemsCommand', true, small, small, true)).toMatchObject({
+      item: 2,
+      indexes: {},
+      units: 2,
+    });
   });
 });

@@ -1,7 +1,12 @@
 import { issueSessionToken } from '../../auth/token-issuer.ts';
 import { SESSION_LIMIT_SECONDS, type AdminPrincipal } from '../../auth/tokens.ts';
 import { epochSeconds } from '../../clock.ts';
-import { getAdministrator, toProfile, type Administrator, type AdministratorProfile } from '../../data/administrators.ts';
+import {
+  getAdministrator,
+  toProfile,
+  type Administrator,
+  type AdministratorProfile,
+} from '../../data/administrators.ts';
 import { Unauthenticated } from '../../errors.ts';
 
 /** A session's token and its expiry (epoch seconds, the token's `exp`). */
@@ -37,7 +42,8 @@ export async function currentAdministrator(caller: AdminPrincipal): Promise<Admi
 }
 
 /** The caller's profile and permissions (`GET /auth/me`). */
-export const currentProfile = async (caller: AdminPrincipal): Promise<AdministratorProfile> => toProfile(await currentAdministrator(caller));
+export const currentProfile = async (caller: AdminPrincipal): Promise<AdministratorProfile> =>
+  toProfile(await currentAdministrator(caller));
 
 /**
  * A new token for a still-valid one (the middleware already refused expired ones), with
@@ -52,7 +58,9 @@ export async function refreshAdminSession(caller: AdminPrincipal): Promise<Admin
   // Exact here (the record is read anyway): the middleware's cached check may be up to
   // SESSION_CHECK_SECONDS behind, and a refresh must never carry an ended session on.
   if ((admin.sessionVersion ?? 0) !== (caller.sessionVersion ?? 0)) {
-    throw new Unauthenticated('This session has ended (signed out everywhere, or the password changed): sign in again.');
+    throw new Unauthenticated(
+      'This session has ended (signed out everywhere, or the password changed): sign in again.',
+    );
   }
   return startAdminSession(admin, caller.authTime);
 }

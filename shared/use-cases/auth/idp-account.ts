@@ -35,7 +35,10 @@ export const IDP_RESET_MAIL_LIMIT = 3;
  * The mail is limited per client address (the forgot-password window: any reset mail counts)
  * and per account, so a token cannot be used to flood a mailbox.
  */
-export async function changeIdpPassword(caller: AdminPrincipal, clientAddress: string): Promise<{ success: true; message: string }> {
+export async function changeIdpPassword(
+  caller: AdminPrincipal,
+  clientAddress: string,
+): Promise<{ success: true; message: string }> {
   requireAuthMode('idp');
   const admin = await currentAdministrator(caller);
   if (!admin.idpUsername) {
@@ -43,7 +46,12 @@ export async function changeIdpPassword(caller: AdminPrincipal, clientAddress: s
   }
   await requireSlots(
     [
-      { name: RESET_MAIL_CLIENT.name, subject: clientAddress, limit: RESET_MAIL_CLIENT.limit, windowSeconds: RESET_MAIL_CLIENT.windowSeconds },
+      {
+        name: RESET_MAIL_CLIENT.name,
+        subject: clientAddress,
+        limit: RESET_MAIL_CLIENT.limit,
+        windowSeconds: RESET_MAIL_CLIENT.windowSeconds,
+      },
       { name: 'IDP_RESET_MAIL', subject: String(admin.id), limit: IDP_RESET_MAIL_LIMIT, windowSeconds: 24 * 60 * 60 },
     ],
     () => 'Too many password reset mails: use the code already sent, or try later.',

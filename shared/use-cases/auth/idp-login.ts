@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { LOGIN_TTL_SECONDS } from '../../auth/login-lifetime.ts';
-import { browserBinding, sameBrowser, signLoginState, verifyLoginState, type LoginChannel } from '../../auth/login-state.ts';
+import {
+  browserBinding,
+  sameBrowser,
+  signLoginState,
+  verifyLoginState,
+  type LoginChannel,
+} from '../../auth/login-state.ts';
 import { callbackUrlFor, pkceChallenge, vendorRejectionUrl, withErrorCode } from '../../auth/oidc.ts';
 import { config } from '../../config.ts';
 import { findAdministratorByEmail, linkIdentity } from '../../data/administrators.ts';
@@ -33,7 +39,10 @@ function assertAllowedRedirect(redirectUri: string): void {
  * `error: "vendor_user_restricted"`. `browserSecret` goes into the login cookie (only its hash
  * is in the state, see login-state.ts).
  */
-export async function beginLogin(redirectUri: string, channel: LoginChannel): Promise<{ auth_url: string; browserSecret: string }> {
+export async function beginLogin(
+  redirectUri: string,
+  channel: LoginChannel,
+): Promise<{ auth_url: string; browserSecret: string }> {
   requireAuthMode('idp', { error: 'vendor_user_restricted' });
   assertAllowedRedirect(redirectUri);
   const verifier = random(32);
@@ -46,7 +55,10 @@ export async function beginLogin(redirectUri: string, channel: LoginChannel): Pr
   // fixes that origin, so the token exchange repeats the same callback URL.
   const state = await signLoginState({ redirectUri, nonce, ref, channel, browser: browserBinding(browserSecret) });
   const callbackUrl = callbackUrlFor(redirectUri);
-  return { auth_url: idp.authorizeUrl(client, { state, codeChallenge: pkceChallenge(verifier), nonce, callbackUrl }), browserSecret };
+  return {
+    auth_url: idp.authorizeUrl(client, { state, codeChallenge: pkceChallenge(verifier), nonce, callbackUrl }),
+    browserSecret,
+  };
 }
 
 export interface CallbackQuery {
@@ -64,7 +76,9 @@ export interface CallbackOutcome {
 /** Revocation is best effort: the user is being turned away either way. */
 async function revokeQuietly(client: idp.AppClient, refreshToken: string | undefined): Promise<void> {
   if (!refreshToken) return;
-  await idp.revokeTokens(client, refreshToken).catch((error: unknown) => logger.warn('RevokeToken failed', { error: error as Error }));
+  await idp
+    .revokeTokens(client, refreshToken)
+    .catch((error: unknown) => logger.warn('RevokeToken failed', { error: error as Error }));
 }
 
 /**

@@ -1,5 +1,10 @@
 import { hashPassword, needsRehash, spendVerificationTime, verifyPassword } from '../../auth/passwords.ts';
-import { findAdministratorByLogin, replacePasswordHash, toProfile, type AdministratorProfile } from '../../data/administrators.ts';
+import {
+  findAdministratorByLogin,
+  replacePasswordHash,
+  toProfile,
+  type AdministratorProfile,
+} from '../../data/administrators.ts';
 import { Forbidden, RateLimited, Unauthenticated } from '../../errors.ts';
 import { recordFailedLogin } from '../../metrics.ts';
 import { startAdminSession } from './admin-session.ts';
@@ -26,7 +31,9 @@ export async function legacyLogin(login: string, password: string, client: strin
     throw error;
   });
   const admin = await findAdministratorByLogin(login);
-  const valid = admin?.passwordHash ? await verifyPassword(password, admin.passwordHash) : (await spendVerificationTime(password), false);
+  const valid = admin?.passwordHash
+    ? await verifyPassword(password, admin.passwordHash)
+    : (await spendVerificationTime(password), false);
   if (!admin || !valid) {
     recordFailedLogin('legacy', 'wrong_credentials');
     await guard.failed('wrong_credentials');

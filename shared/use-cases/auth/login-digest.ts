@@ -8,5 +8,8 @@ import { logKey } from '../../data/log-key.ts';
  * one in the logs.
  */
 export async function loginDigest(login: string): Promise<string> {
-  return `hmac:${createHmac('sha256', await logKey()).update(login).digest('hex').slice(0, 16)}`;
+  return `hmac:${createHmac('sha256', await logKey())
+    .update(login)
+    .digest('hex')
+    .slice(0, 16)}`;
 }

@@ -25,9 +25,27 @@ import { loginDigest } from './login-digest.ts';
  *   botnet's guesses slow to one per network, while a network that has not failed (the
  *   owner's) still has its attempt: a right password from it is never refused.
  */
-export const PAIR_RULE: ThrottleRule = { name: 'LOGIN_FAILURES_PAIR', failures: 5, windowSeconds: 15 * 60, lockSeconds: 60, maxLockSeconds: 60 * 60 };
-export const CLIENT_RULE: ThrottleRule = { name: 'LOGIN_FAILURES_CLIENT', failures: 20, windowSeconds: 15 * 60, lockSeconds: 60, maxLockSeconds: 60 * 60 };
-export const ACCOUNT_RULE: ThrottleRule = { name: 'LOGIN_FAILURES_ACCOUNT', failures: 50, windowSeconds: 15 * 60, lockSeconds: 0, maxLockSeconds: 0 };
+export const PAIR_RULE: ThrottleRule = {
+  name: 'LOGIN_FAILURES_PAIR',
+  failures: 5,
+  windowSeconds: 15 * 60,
+  lockSeconds: 60,
+  maxLockSeconds: 60 * 60,
+};
+export const CLIENT_RULE: ThrottleRule = {
+  name: 'LOGIN_FAILURES_CLIENT',
+  failures: 20,
+  windowSeconds: 15 * 60,
+  lockSeconds: 60,
+  maxLockSeconds: 60 * 60,
+};
+export const ACCOUNT_RULE: ThrottleRule = {
+  name: 'LOGIN_FAILURES_ACCOUNT',
+  failures: 50,
+  windowSeconds: 15 * 60,
+  lockSeconds: 0,
+  maxLockSeconds: 0,
+};
 /** A network's attempts per window on an account under attack. */
 export const UNDER_ATTACK_ATTEMPTS = 1;
 
@@ -55,7 +73,10 @@ export interface LoginGuard {
 export async function guardLogin(kind: LoginKind, account: string, client: string): Promise<LoginGuard> {
   // Administrators and customers are separate account namespaces; the client counts across both.
   const accountKey = `${kind === 'customer' ? 'customer' : 'admin'}:${account}`;
-  const pairLimit = (await accountFailures(ACCOUNT_RULE, accountKey)) >= ACCOUNT_RULE.failures ? UNDER_ATTACK_ATTEMPTS : PAIR_RULE.failures;
+  const pairLimit =
+    (await accountFailures(ACCOUNT_RULE, accountKey)) >= ACCOUNT_RULE.failures
+      ? UNDER_ATTACK_ATTEMPTS
+      : PAIR_RULE.failures;
   const pair: Subject = { rule: PAIR_RULE, value: `${accountKey}#${client}` };
   const network: Subject = { rule: CLIENT_RULE, value: client };
   // One after the other: reserved at once, the 5 attempts that won the pair's slots could all
@@ -67,14 +88,23 @@ export async function guardLogin(kind: LoginKind, account: string, client: strin
   if (!onPair.reserved || !onNetwork.reserved) {
     // The attempt is not made: give back whichever reservation was taken.
     await Promise.all([onPair, onNetwork].flatMap((held) => (held.reserved ? [releaseAttempt(held.reservation)] : [])));
-    const wait = Math.max(onPair.reserved ? 0 : onPair.retryAfterSeconds, onNetwork.reserved ? 0 : onNetwork.retryAfterSeconds);
+    const wait = Math.max(
+      onPair.reserved ? 0 : onPair.retryAfterSeconds,
+      onNetwork.reserved ? 0 : onNetwork.retryAfterSeconds,
+    );
     logger.warn('Login refused: locked out', { ...(await logged()), retryAfterSeconds: wait });
     throw new RateLimited('Too many failed sign-ins: try again later.', wait);
   }
   return guardOf(onPair.reservation, pairLimit, onNetwork.reservation, accountKey, logged);
 }
 
-function guardOf(pair: Reservation, pairLimit: number, network: Reservation, accountKey: string, logged: () => Promise<Record<string, string>>): LoginGuard {
+function guardOf(
+  pair: Reservation,
+  pairLimit: number,
+  network: Reservation,
+  accountKey: string,
+  logged: () => Promise<Record<string, string>>,
+): LoginGuard {
   return {
     failed: async (reason) => {
       const [pairLock, networkLock] = await Promise.all([
@@ -82,7 +112,11 @@ function guardOf(pair: Reservation, pairLimit: number, network: Reservation, acc
         failAttempt(network, CLIENT_RULE.failures),
         countAccountFailure(ACCOUNT_RULE, accountKey),
       ]);
-      logger.warn('Failed login', { ...(await logged()), reason, lockedOutSeconds: Math.max(pairLock ?? 0, networkLock ?? 0) });
+      logger.warn('Failed login', {
+        ...(await logged()),
+        reason,
+        lockedOutSeconds: Math.max(pairLock ?? 0, networkLock ?? 0),
+      });
     },
     succeeded: async () => {
       await Promise.all([forgetSubject(pair.subject), releaseAttempt(network)]);

@@ -15,15 +15,23 @@ import { passwordProblems } from '../../domain/password-policy.ts';
  * voided, since whoever asked for them is superseded by this change. Every session ends,
  * the caller's included (README "Sessions and revocation"): sign in with the new password.
  */
-export async function changeLegacyPassword(caller: AdminPrincipal, oldPassword: string, newPassword: string, client: string) {
+export async function changeLegacyPassword(
+  caller: AdminPrincipal,
+  oldPassword: string,
+  newPassword: string,
+  client: string,
+) {
   requireAuthMode('legacy');
   const admin = await currentAdministrator(caller);
-  if (!admin.passwordHash) throw new Forbidden('This account signs in through the identity provider: use POST /api/v2/auth/change-password.');
+  if (!admin.passwordHash)
+    throw new Forbidden('This account signs in through the identity provider: use POST /api/v2/auth/change-password.');
   // A stolen token must not become a free oracle for the password: the same limits as the login.
   const guard = await guardLogin('legacy', admin.login.trim().toLowerCase(), client);
   if (!(await verifyPassword(oldPassword, admin.passwordHash))) {
     await guard.failed('wrong_old_password');
-    throw new ValidationError('The current password is wrong.', [{ path: 'body.oldPassword', message: 'Wrong password.' }]);
+    throw new ValidationError('The current password is wrong.', [
+      { path: 'body.oldPassword', message: 'Wrong password.' },
+    ]);
   }
   await guard.succeeded();
   const problems = passwordProblems(newPassword, 'body.newPassword', oldPassword);

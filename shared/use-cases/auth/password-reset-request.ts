@@ -30,7 +30,8 @@ const ANSWER_FLOOR_MS = 600;
 
 export const FORGOT_PASSWORD_ANSWER = {
   success: true,
-  message: 'If an account uses this address, a link to reset its password is on its way. The link is valid for 24 hours.',
+  message:
+    'If an account uses this address, a link to reset its password is on its way. The link is valid for 24 hours.',
 };
 
 /**
@@ -53,10 +54,18 @@ export const FORGOT_PASSWORD_ANSWER = {
 export async function requestPasswordReset(email: string, client: string): Promise<typeof FORGOT_PASSWORD_ANSWER> {
   requireAuthMode('legacy');
   const started = performance.now();
-  const bySender = await takeSlot(RESET_MAIL_CLIENT.name, client, RESET_MAIL_CLIENT.limit, RESET_MAIL_CLIENT.windowSeconds);
+  const bySender = await takeSlot(
+    RESET_MAIL_CLIENT.name,
+    client,
+    RESET_MAIL_CLIENT.limit,
+    RESET_MAIL_CLIENT.windowSeconds,
+  );
   if (!bySender.allowed) {
     logger.warn('Forgot-password refused: client over its limit', { clientAddress: client });
-    throw new RateLimited(`At most ${FORGOT_PASSWORD_CLIENT_LIMIT} reset requests per client in an hour.`, bySender.retryAfterSeconds);
+    throw new RateLimited(
+      `At most ${FORGOT_PASSWORD_CLIENT_LIMIT} reset requests per client in an hour.`,
+      bySender.retryAfterSeconds,
+    );
   }
   const slot = await takeSlot('FORGOT_PASSWORD', normalisedEmail(email), FORGOT_PASSWORD_LIMIT, DAY_SECONDS);
   if (!slot.allowed) {

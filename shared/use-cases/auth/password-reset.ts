@@ -8,7 +8,10 @@ import { requireAuthMode } from './auth-mode.ts';
 import { passwordProblems } from '../../domain/password-policy.ts';
 import { hashResetToken } from '../../domain/reset-token-hash.ts';
 
-const refused = () => new ValidationError('The reset token is invalid, expired or already used.', [{ path: 'body.token', message: 'Invalid, expired or already used.' }]);
+const refused = () =>
+  new ValidationError('The reset token is invalid, expired or already used.', [
+    { path: 'body.token', message: 'Invalid, expired or already used.' },
+  ]);
 
 /** Reset-password: a valid, unexpired, unused token sets the new password once (see `spendResetToken`). */
 export async function resetPassword(token: string, newPassword: string): Promise<{ success: true; message: string }> {
@@ -21,7 +24,11 @@ export async function resetPassword(token: string, newPassword: string): Promise
   if (!admin?.passwordHash) throw refused();
   const outcome = await spendResetToken(stored, await hashPassword(newPassword), admin.passwordHash);
   if (outcome === 'token-spent') throw refused();
-  if (outcome === 'password-changed') throw new Conflict('The password changed while resetting it; the token is still valid, try again.', 'password_changed');
+  if (outcome === 'password-changed')
+    throw new Conflict(
+      'The password changed while resetting it; the token is still valid, try again.',
+      'password_changed',
+    );
   // The transaction raised the session version: every earlier token has ended.
   forgetSessionVersion('admin', admin.id);
   return { success: true, message: 'The password has been reset. Sign in with the new one.' };

@@ -2,7 +2,13 @@ import type { CustomerPrincipal } from '../../auth/tokens.ts';
 import { readOrders, readTicketsAndCounts } from '../../data/orders.ts';
 import { takeSlot } from '../../data/rate-limits.ts';
 import { listCustomerTickets } from '../../data/ticket-records.ts';
-import { accountDetailsMail, orderConfirmationMail, ticketsMail, type AccountMail, type AccountMailType } from '../../domain/account-mail.ts';
+import {
+  accountDetailsMail,
+  orderConfirmationMail,
+  ticketsMail,
+  type AccountMail,
+  type AccountMailType,
+} from '../../domain/account-mail.ts';
 import { normalisedEmail, type Customer } from '../../domain/customer.ts';
 import { RateLimited, ValidationError } from '../../errors.ts';
 import { sendEmail } from '../../services/email.ts';
@@ -17,9 +23,17 @@ async function compose(customer: Customer, type: AccountMailType): Promise<Accou
     case 'account_details':
       return accountDetailsMail(customer);
     case 'order_confirmation': {
-      const { orders: [newest] } = await readOrders({ customerId: customer.id }, {}, { budget: 1, enough: 1 });
-      const { tickets } = newest ? await readTicketsAndCounts(customer.id, newest.ticketIds, false) : { tickets: new Map() };
-      return orderConfirmationMail(customer, newest, newest ? newest.ticketIds.flatMap((id) => tickets.get(id) ?? []) : []);
+      const {
+        orders: [newest],
+      } = await readOrders({ customerId: customer.id }, {}, { budget: 1, enough: 1 });
+      const { tickets } = newest
+        ? await readTicketsAndCounts(customer.id, newest.ticketIds, false)
+        : { tickets: new Map() };
+      return orderConfirmationMail(
+        customer,
+        newest,
+        newest ? newest.ticketIds.flatMap((id) => tickets.get(id) ?? []) : [],
+      );
     }
     case 'tickets': {
       const page = await listCustomerTickets(customer.id, { limit: TICKETS_PER_MAIL, offset: 0 });
@@ -33,15 +47,22 @@ async function compose(customer: Customer, type: AccountMailType): Promise<Accou
  * address only (the body's `email` must be it), so the route cannot mail strangers; at
  * most ACCOUNT_MAILS_PER_HOUR per customer, counted before anything is read or sent.
  */
-export async function sendAccountMail(caller: CustomerPrincipal, request: { email: string; type: AccountMailType }): Promise<{ sent: true; type: AccountMailType; email: string }> {
+export async function sendAccountMail(
+  caller: CustomerPrincipal,
+  request: { email: string; type: AccountMailType },
+): Promise<{ sent: true; type: AccountMailType; email: string }> {
   const customer = await requireCaller(caller);
   if (normalisedEmail(request.email) !== normalisedEmail(customer.emailAddress)) {
-    throw new ValidationError('Mail goes only to this account\'s own address.', [
+    throw new ValidationError("Mail goes only to this account's own address.", [
       { path: 'body.email', message: 'Not the address of this account.' },
     ]);
   }
   const slot = await takeSlot('ACCOUNT_MAIL', String(customer.id), ACCOUNT_MAILS_PER_HOUR, 3600);
-  if (!slot.allowed) throw new RateLimited(`At most ${ACCOUNT_MAILS_PER_HOUR} account emails an hour; try again later.`, slot.retryAfterSeconds);
+  if (!slot.allowed)
+    throw new RateLimited(
+      `At most ${ACCOUNT_MAILS_PER_HOUR} account emails an hour; try again later.`,
+      slot.retryAfterSeconds,
+    );
   const mail = await compose(customer, request.type);
   await sendEmail({ to: customer.emailAddress, ...mail });
   return { sent: true, type: request.type, email: customer.emailAddress };

@@ -19,4 +19,5 @@ export async function requireCaller(caller: CustomerPrincipal): Promise<Customer
 }
 
 /** `GET /my-account`. */
-export const currentCustomer = async (caller: CustomerPrincipal): Promise<CustomerResource> => toCustomerResource(await requireCaller(caller));
+export const currentCustomer = async (caller: CustomerPrincipal): Promise<CustomerResource> =>
+  toCustomerResource(await requireCaller(caller));

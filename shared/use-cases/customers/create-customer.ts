@@ -1,7 +1,12 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findCustomerByEmail, insertCustomer, markEmailVerified } from '../../data/customers.ts';
-import { normalisedEmail, VERIFICATION_TTL_SECONDS, type Customer, type NewCustomerInput } from '../../domain/customer.ts';
+import {
+  normalisedEmail,
+  VERIFICATION_TTL_SECONDS,
+  type Customer,
+  type NewCustomerInput,
+} from '../../domain/customer.ts';
 import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
 import { actorLabel, type Actor } from '../../domain/ticket-history.ts';
 import { Conflict } from '../../errors.ts';
@@ -27,7 +32,8 @@ export const CUSTOMER_SEQUENCE = 'CUSTOMER';
  */
 export async function createCustomer(input: NewCustomerInput, actor: Actor): Promise<CustomerResource> {
   const email = normalisedEmail(input.email);
-  if (await findCustomerByEmail(email)) throw new Conflict(`The address ${email} belongs to another account.`, 'email_taken');
+  if (await findCustomerByEmail(email))
+    throw new Conflict(`The address ${email} belongs to another account.`, 'email_taken');
   // Before Cognito: an id lost to a failure later is harmless, a Cognito user left behind is not.
   const id = await allocateIds(CUSTOMER_SEQUENCE);
   const user = await users.createUser(email, input.name, input.password);
@@ -66,7 +72,11 @@ async function removeCognitoUser(username: string, customerId: number): Promise<
     await users.deleteUser(username);
   } catch (error) {
     // Left for an operator: the address stays refused by Cognito until this user is deleted.
-    logger.error('Compensation failed: a Cognito customer user without a record is left behind', { username, customerId, error: error as Error });
+    logger.error('Compensation failed: a Cognito customer user without a record is left behind', {
+      username,
+      customerId,
+      error: error as Error,
+    });
   }
 }
 

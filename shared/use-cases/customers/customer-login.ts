@@ -34,9 +34,13 @@ export interface CustomerSession {
 const wrongLogin = () => new Unauthenticated('The login or password is wrong.');
 const badToken = () =>
   new ValidationError('The verification link is invalid, expired or already used.', [
-    { path: 'body.emailVerificationToken', message: 'Invalid, expired or already used; sign in and ask for a new link.' },
+    {
+      path: 'body.emailVerificationToken',
+      message: 'Invalid, expired or already used; sign in and ask for a new link.',
+    },
   ]);
-const emailTaken = (address: string) => new Conflict(`The address ${address} belongs to another account.`, 'email_taken');
+const emailTaken = (address: string) =>
+  new Conflict(`The address ${address} belongs to another account.`, 'email_taken');
 
 /**
  * `PUT /my-account`: Cognito checks the password (InitiateAuth), the service answers its
@@ -50,12 +54,18 @@ export async function loginCustomer(attempt: CustomerLogin): Promise<CustomerSes
     return await attemptLogin(attempt);
   } catch (error) {
     // Every refusal (401, 403, 409, 429, 400 on a bad link) counts; a 500 is an outage, not a failed login.
-    if (error instanceof AppError) recordFailedLogin('customer', String(error.details.error ?? error.details.reason ?? error.kind));
+    if (error instanceof AppError)
+      recordFailedLogin('customer', String(error.details.error ?? error.details.reason ?? error.kind));
     throw error;
   }
 }
 
-async function attemptLogin({ login, password, emailVerificationToken, client: address }: CustomerLogin): Promise<CustomerSession> {
+async function attemptLogin({
+  login,
+  password,
+  emailVerificationToken,
+  client: address,
+}: CustomerLogin): Promise<CustomerSession> {
   const subject = normalisedEmail(login);
   const guard = await guardLogin('customer', subject, address);
 
@@ -68,13 +78,20 @@ async function attemptLogin({ login, password, emailVerificationToken, client: a
   }
   await guard.succeeded();
 
-  if (emailVerificationToken !== undefined) customer = await applyToken(customer, emailVerificationToken, signIn.accessToken);
+  if (emailVerificationToken !== undefined)
+    customer = await applyToken(customer, emailVerificationToken, signIn.accessToken);
   if (!customer.emailVerified) {
     throw new Forbidden('Confirm your email address first: open the link mailed to you when the account was created.', {
       error: 'email_not_verified',
     });
   }
-  const { token, expiresAt } = await issueSessionToken({ kind: 'customer', id: customer.id, email: customer.emailAddress, authTime: epochSeconds(), sessionVersion: customer.sessionVersion ?? 0 });
+  const { token, expiresAt } = await issueSessionToken({
+    kind: 'customer',
+    id: customer.id,
+    email: customer.emailAddress,
+    authTime: epochSeconds(),
+    sessionVersion: customer.sessionVersion ?? 0,
+  });
   return { token, expiresIn: TOKEN_TTL_SECONDS, expiresAt, customer: toCustomerResource(customer) };
 }
 
@@ -114,6 +131,9 @@ async function revertCognitoEmail(accessToken: string, customer: Customer): Prom
     await changeOwnEmail(accessToken, customer.emailAddress);
   } catch (error) {
     // Left for an operator: Cognito's login is the new address while the record keeps the old one.
-    logger.error('Compensation failed: the Cognito login of a customer differs from the record', { customerId: customer.id, error: error as Error });
+    logger.error('Compensation failed: the Cognito login of a customer differs from the record', {
+      customerId: customer.id,
+      error: error as Error,
+    });
   }
 }

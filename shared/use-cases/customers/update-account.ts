@@ -24,19 +24,29 @@ export const EMAIL_LOOKUPS = { perCustomer: 10, perClient: 30, windowSeconds: 60
  * token for it is stored in the same transaction and mailed to the new address, and the
  * login changes only when the customer signs in with that token (see customer-login.ts).
  */
-export async function updateAccount(caller: CustomerPrincipal, update: AccountUpdate, client: string): Promise<CustomerResource> {
+export async function updateAccount(
+  caller: CustomerPrincipal,
+  update: AccountUpdate,
+  client: string,
+): Promise<CustomerResource> {
   const customer = await requireCaller(caller);
   const { customer: next, verifyAddress } = applyAccountUpdate(customer, update, now().toISOString());
   if (!verifyAddress) return toCustomerResource(await saveAccountUpdate(next));
 
   await limitEmailLookups(customer.id, client);
   const holder = await holderOfEmail(verifyAddress);
-  if (holder !== undefined && holder !== customer.id) throw new Conflict(`The address ${verifyAddress} belongs to another account.`, 'email_taken');
+  if (holder !== undefined && holder !== customer.id)
+    throw new Conflict(`The address ${verifyAddress} belongs to another account.`, 'email_taken');
   const slot = await takeSlot('EMAIL_CHANGE', String(customer.id), EMAIL_CHANGE_LIMIT, DAY_SECONDS);
-  if (!slot.allowed) throw new RateLimited(`At most ${EMAIL_CHANGE_LIMIT} address changes per day.`, slot.retryAfterSeconds);
+  if (!slot.allowed)
+    throw new RateLimited(`At most ${EMAIL_CHANGE_LIMIT} address changes per day.`, slot.retryAfterSeconds);
 
   const { token, tokenHash } = newVerificationToken();
-  const saved = await saveAccountUpdate(next, { tokenHash, address: verifyAddress, ttlSeconds: VERIFICATION_TTL_SECONDS });
+  const saved = await saveAccountUpdate(next, {
+    tokenHash,
+    address: verifyAddress,
+    ttlSeconds: VERIFICATION_TTL_SECONDS,
+  });
   await sendVerificationMail(verifyAddress, token, 'new-address', customer.id);
   return toCustomerResource(saved);
 }

@@ -25,7 +25,8 @@ export type VerificationPurpose = 'new-account' | 'new-address';
 const MAILS: Record<VerificationPurpose, { subject: string; intro: string }> = {
   'new-account': {
     subject: 'Confirm your email address',
-    intro: 'An account for the ticket portal was created for this address. Before you can sign in, confirm the address:',
+    intro:
+      'An account for the ticket portal was created for this address. Before you can sign in, confirm the address:',
   },
   'new-address': {
     subject: 'Confirm your new email address',
@@ -38,7 +39,12 @@ const MAILS: Record<VerificationPurpose, { subject: string; intro: string }> = {
  * send is logged, not answered. A lost address-change mail is asked for again by PATCHing
  * the address again; a lost account mail has no resend route yet (see the README).
  */
-export async function sendVerificationMail(to: string, token: string, purpose: VerificationPurpose, customerId: number): Promise<void> {
+export async function sendVerificationMail(
+  to: string,
+  token: string,
+  purpose: VerificationPurpose,
+  customerId: number,
+): Promise<void> {
   const link = `${PORTAL_URL.replace(/\/+$/, '')}/verify-email#token=${token}`;
   const { subject, intro } = MAILS[purpose];
   try {

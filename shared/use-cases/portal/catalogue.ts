@@ -1,11 +1,25 @@
-import { holdsOrderFor, listCustomerEvents, listPublishedEvents, PORTAL_EVENT_CAP, soldByEvent } from '../../data/customer-events.ts';
+import {
+  holdsOrderFor,
+  listCustomerEvents,
+  listPublishedEvents,
+  PORTAL_EVENT_CAP,
+  soldByEvent,
+} from '../../data/customer-events.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { findPaymentProcessor } from '../../data/payment-processors.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import type { Event } from '../../domain/event.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { PaymentProcessor } from '../../domain/payment-processor.ts';
-import { byStart, eventMatcher, ticketTypeEntries, toEventEntry, type EventEntry, type EventFilter, type TicketTypeEntry } from '../../domain/portal-event.ts';
+import {
+  byStart,
+  eventMatcher,
+  ticketTypeEntries,
+  toEventEntry,
+  type EventEntry,
+  type EventFilter,
+  type TicketTypeEntry,
+} from '../../domain/portal-event.ts';
 import { waveTimeEntries, type WaveTimeEntry } from '../../domain/wave-time.ts';
 import { NotFound, ValidationError } from '../../errors.ts';
 
@@ -23,7 +37,8 @@ export interface PortalEventQuery extends EventFilter {
   offset: number;
 }
 
-const isoOf = (seconds: number | undefined) => (seconds === undefined ? undefined : new Date(seconds * 1000).toISOString());
+const isoOf = (seconds: number | undefined) =>
+  seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
 
 /**
  * `GET /my-account/event`: two bounded reads (published events in the start range, the
@@ -39,13 +54,19 @@ export async function listPortalEvents(customerId: number, query: PortalEventQue
     listCustomerEvents(customerId),
   ]);
   if (published.cut || linked.cut) throw tooManyEvents(published.cut);
-  const inRange = (event: Event) => (!range.from || event.startsAt >= range.from) && (!range.to || event.startsAt <= range.to);
+  const inRange = (event: Event) =>
+    (!range.from || event.startsAt >= range.from) && (!range.to || event.startsAt <= range.to);
   const byId = new Map<number, Event>();
   for (const event of [...published.events, ...linked.events.filter(inRange)]) byId.set(event.id, event);
   const matches = [...byId.values()].filter(eventMatcher(query)).sort(byStart);
   const shown = matches.slice(query.offset, query.offset + query.limit);
   const sold = await soldByEvent(shown.map((event) => event.id));
-  return { totalCount: matches.length, limit: query.limit, offset: query.offset, items: shown.map((event) => toEventEntry(event, sold.get(event.id) ?? 0)) };
+  return {
+    totalCount: matches.length,
+    limit: query.limit,
+    offset: query.offset,
+    items: shown.map((event) => toEventEntry(event, sold.get(event.id) ?? 0)),
+  };
 }
 
 function tooManyEvents(published: boolean): ValidationError {
@@ -53,7 +74,9 @@ function tooManyEvents(published: boolean): ValidationError {
   const message = published
     ? `More than ${PORTAL_EVENT_CAP} published events start in this window: narrow it with fromEventStart and toEventStart (unix seconds).`
     : `This account holds orders for more than ${PORTAL_EVENT_CAP} events, more than one request lists.`;
-  return new ValidationError(message, [{ path: `query.${field}`, message: `more than ${PORTAL_EVENT_CAP} events match` }]);
+  return new ValidationError(message, [
+    { path: `query.${field}`, message: `more than ${PORTAL_EVENT_CAP} events match` },
+  ]);
 }
 
 /** The event, when the customer can access it (published, or they hold an order for it); otherwise 404, as if it did not exist. */
@@ -64,7 +87,11 @@ export async function accessibleEvent(customerId: number, eventId: number): Prom
 }
 
 /** `GET /my-account/ticket-type/{eventId}`: the event's types by `ordering`, then id (at most MAX_TICKET_TYPES: one Query). */
-export async function listPortalTicketTypes(customerId: number, eventId: number, paging: { limit: number; offset: number }): Promise<Page<TicketTypeEntry>> {
+export async function listPortalTicketTypes(
+  customerId: number,
+  eventId: number,
+  paging: { limit: number; offset: number },
+): Promise<Page<TicketTypeEntry>> {
   const [, types] = await Promise.all([accessibleEvent(customerId, eventId), listTicketTypes(eventId)]);
   const entries = ticketTypeEntries(types);
   return { totalCount: entries.length, ...paging, items: entries.slice(paging.offset, paging.offset + paging.limit) };

@@ -46,14 +46,23 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
   ]);
   const prices = new Map(types.map((type) => [type.id, type.price]));
   const problems: FieldProblem[] = [];
-  if (!input.tickets.length || input.tickets.length > MAX_ORDER_TICKETS) problems.push({ path: 'tickets', message: `must hold 1 to ${MAX_ORDER_TICKETS} tickets` });
+  if (!input.tickets.length || input.tickets.length > MAX_ORDER_TICKETS)
+    problems.push({ path: 'tickets', message: `must hold 1 to ${MAX_ORDER_TICKETS} tickets` });
   input.tickets.forEach((ticket, i) => {
-    if (!prices.has(ticket.typeId)) problems.push({ path: `tickets.${i}.typeId`, message: `Ticket type ${ticket.typeId} is not a type of event ${event.id}.` });
+    if (!prices.has(ticket.typeId))
+      problems.push({
+        path: `tickets.${i}.typeId`,
+        message: `Ticket type ${ticket.typeId} is not a type of event ${event.id}.`,
+      });
   });
-  if (input.waveTimeId && !waves.some((wave) => wave.id === input.waveTimeId)) problems.push({ path: 'waveTimeId', message: `Wave time ${input.waveTimeId} is not a wave of event ${event.id}.` });
-  if (input.teamId && !team) problems.push({ path: 'teamId', message: `Team ${input.teamId} is not a team of event ${event.id}.` });
-  if (input.transactions.length > MAX_ORDER_TRANSACTIONS) problems.push({ path: 'transactions', message: `must hold at most ${MAX_ORDER_TRANSACTIONS}` });
-  if ((input.answers?.length ?? 0) > MAX_ORDER_ANSWERS) problems.push({ path: 'answers', message: `must hold at most ${MAX_ORDER_ANSWERS}` });
+  if (input.waveTimeId && !waves.some((wave) => wave.id === input.waveTimeId))
+    problems.push({ path: 'waveTimeId', message: `Wave time ${input.waveTimeId} is not a wave of event ${event.id}.` });
+  if (input.teamId && !team)
+    problems.push({ path: 'teamId', message: `Team ${input.teamId} is not a team of event ${event.id}.` });
+  if (input.transactions.length > MAX_ORDER_TRANSACTIONS)
+    problems.push({ path: 'transactions', message: `must hold at most ${MAX_ORDER_TRANSACTIONS}` });
+  if ((input.answers?.length ?? 0) > MAX_ORDER_ANSWERS)
+    problems.push({ path: 'answers', message: `must hold at most ${MAX_ORDER_ANSWERS}` });
   problems.push(...answerProblems(event.questions, input.answers ?? [], 'answers'));
   if (problems.length) throw new ValidationError('The order does not fit its event.', problems);
 
@@ -92,5 +101,11 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
     };
     tickets.push(await createTicket(ticket, { kind: 'customer', id: input.customerId }));
   }
-  return { order: await activateOrder(id, tickets.map((ticket) => ticket.id)), tickets };
+  return {
+    order: await activateOrder(
+      id,
+      tickets.map((ticket) => ticket.id),
+    ),
+    tickets,
+  };
 }

@@ -1,4 +1,10 @@
-import { readOrderCounts, readOrders, readTicketsAndCounts, type OrderCounts, type OrderPartition } from '../../data/orders.ts';
+import {
+  readOrderCounts,
+  readOrders,
+  readTicketsAndCounts,
+  type OrderCounts,
+  type OrderPartition,
+} from '../../data/orders.ts';
 import { newestFirst, toOrderEntry, type Order, type OrderEntry, type OrderIncludes } from '../../domain/order.ts';
 import type { Page } from '../../domain/paging.ts';
 import { ValidationError } from '../../errors.ts';
@@ -42,7 +48,9 @@ function countOf(query: OrderListQuery): ((counts: OrderCounts) => number) | und
 }
 
 export async function listCustomerOrders(customerId: number, query: OrderListQuery): Promise<Page<OrderEntry>> {
-  const partitions: OrderPartition[] = query.events?.length ? [...new Set(query.events)].map((eventId) => ({ customerId, eventId })) : [{ customerId }];
+  const partitions: OrderPartition[] = query.events?.length
+    ? [...new Set(query.events)].map((eventId) => ({ customerId, eventId }))
+    : [{ customerId }];
   const types = query.ticketTypes?.length ? new Set(query.ticketTypes) : undefined;
   const keep = types ? (order: Order) => order.typeIds.some((typeId) => types.has(typeId)) : undefined;
   const counted = countOf(query);
@@ -51,9 +59,12 @@ export async function listCustomerOrders(customerId: number, query: OrderListQue
   // Without tickets to read, the counts are read alongside the Query instead of in the tickets' batch.
   const countsApart = counted && !query.include.tickets ? readOrderCounts(customerId) : undefined;
   countsApart?.catch(() => undefined); // awaited below; handled here in case a Query fails first
-  const reads = await Promise.all(partitions.map((partition) => readOrders(partition, { from: query.from, to: query.to }, { budget, enough, keep })));
+  const reads = await Promise.all(
+    partitions.map((partition) => readOrders(partition, { from: query.from, to: query.to }, { budget, enough, keep })),
+  );
   // A partition that stopped at its share of the bound, neither at its end nor holding the page: the answer would be short.
-  if (reads.some((read) => !read.complete && (enough === undefined || read.orders.length < enough))) throw tooManyOrders();
+  if (reads.some((read) => !read.complete && (enough === undefined || read.orders.length < enough)))
+    throw tooManyOrders();
 
   const matches = reads.flatMap((read) => read.orders).sort(newestFirst);
   const shown = matches.slice(query.offset, query.offset + query.limit);

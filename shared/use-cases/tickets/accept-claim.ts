@@ -1,5 +1,13 @@
 import { claimTokenSpend, findClaimToken } from '../../data/claims.ts';
-import { acceptRefusal, claimInfo, hashClaimToken, liveTokenHash, refusalMessage, withClaimAccepted, type ClaimInfo } from '../../domain/claim.ts';
+import {
+  acceptRefusal,
+  claimInfo,
+  hashClaimToken,
+  liveTokenHash,
+  refusalMessage,
+  withClaimAccepted,
+  type ClaimInfo,
+} from '../../domain/claim.ts';
 import { toTicket, type Ticket } from '../../domain/ticket.ts';
 import { epochSeconds } from '../../clock.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
@@ -15,19 +23,30 @@ import { changeTicket } from './change-ticket.ts';
  */
 const MAX_TOKEN_LENGTH = 200;
 
-const badToken = () => new ValidationError('The claim link is invalid, expired or already used.', [{ path: 'body.token', message: 'invalid, expired or already used' }]);
+const badToken = () =>
+  new ValidationError('The claim link is invalid, expired or already used.', [
+    { path: 'body.token', message: 'invalid, expired or already used' },
+  ]);
 
 export async function acceptClaim(token: string, customerId: number): Promise<{ claim: ClaimInfo; ticket: Ticket }> {
   if (!token || token.length > MAX_TOKEN_LENGTH) throw badToken();
   const tokenHash = hashClaimToken(token);
   const found = await findClaimToken(tokenHash);
   if (!found || found.expiresAt <= epochSeconds()) throw badToken();
-  return changeTicket(found.ticketId, { actor: { kind: 'customer', id: customerId }, action: 'claimed', via: [] }, (ticket, at) => {
-    // A token item always belongs to the claim's live token; anything else is a stale link.
-    if (liveTokenHash(ticket) !== tokenHash) throw badToken();
-    const refusal = acceptRefusal(ticket);
-    if (refusal) throw new Conflict(refusalMessage(refusal), refusal);
-    const after = withClaimAccepted(ticket, customerId, at);
-    return { changes: [{ before: ticket, after }], extra: [claimTokenSpend(tokenHash, ticket.id, badToken)], result: { claim: claimInfo(after), ticket: toTicket(after) } };
-  });
+  return changeTicket(
+    found.ticketId,
+    { actor: { kind: 'customer', id: customerId }, action: 'claimed', via: [] },
+    (ticket, at) => {
+      // A token item always belongs to the claim's live token; anything else is a stale link.
+      if (liveTokenHash(ticket) !== tokenHash) throw badToken();
+      const refusal = acceptRefusal(ticket);
+      if (refusal) throw new Conflict(refusalMessage(refusal), refusal);
+      const after = withClaimAccepted(ticket, customerId, at);
+      return {
+        changes: [{ before: ticket, after }],
+        extra: [claimTokenSpend(tokenHash, ticket.id, badToken)],
+        result: { claim: claimInfo(after), ticket: toTicket(after) },
+      };
+    },
+  );
 }

@@ -27,35 +27,50 @@ export interface CheckInRequest {
  */
 export async function checkIn(id: number, request: CheckInRequest): Promise<Ticket> {
   const { adminId, idempotencyKey, eventScope } = request;
-  const actor = eventScope ? { kind: 'admin' as const, id: adminId, eventScope } : { kind: 'admin' as const, id: adminId };
+  const actor = eventScope
+    ? { kind: 'admin' as const, id: adminId, eventScope }
+    : { kind: 'admin' as const, id: adminId };
   const answerScope = idempotencyKey ? { route: 'tickets/check-in', adminId, key: idempotencyKey } : undefined;
   // Set by the attempt that commits (changeTicket re-runs the decision when a concurrent writer wins).
   let admitted = false;
   return answeringOnce(answerScope, id, async () => {
-    const ticket = await changeTicket(id, { actor, action: 'check_in', via: ['check_in'], scopeRule: 'granted' }, async (record, at) => {
-      admitted = false;
-      if (record.deleted) throw ticketNotFound(id);
-      const scan = { eventId: request.eventId ?? record.eventId, scannedTimestamp: at, adminId };
-      // A scan at an event outside the scope is a 404 too, and records no refused scan.
-      if (!inScope(eventScope, scan.eventId)) throw ticketNotFound(id);
-      const decision = decideScan(record, scan.eventId);
-      if (!decision.admitted) {
-        // A retry of a request that was admitted answers what it answered.
-        const first = answerScope && (await readTicketAnswer(answerScope, id));
-        if (first) return { changes: [], result: first };
-        await recordRefusedScan(id, { ...scan, outcome: decision.reason });
-        recordCheckIn(decision);
-        throw new Conflict(`Ticket ${id} cannot be admitted: ${decision.reason.replaceAll('_', ' ')}.`, decision.reason, {
-          ...(decision.firstScan ? { firstScannedTimestamp: decision.firstScan } : {}),
-        });
-      }
-      const after = applyScan(record, decision.kind, scan);
-      const answer = toTicket(after);
-      const extra = [scanPut(id, { ...scan, outcome: 'admitted' })];
-      if (answerScope) extra.push(ticketAnswerPut(answerScope, id, answer));
-      admitted = true;
-      return { changes: [{ before: record, after }], extra, action: decision.kind === 'simple' ? 'check_in' : 'access_scan', result: answer };
-    });
+    const ticket = await changeTicket(
+      id,
+      { actor, action: 'check_in', via: ['check_in'], scopeRule: 'granted' },
+      async (record, at) => {
+        admitted = false;
+        if (record.deleted) throw ticketNotFound(id);
+        const scan = { eventId: request.eventId ?? record.eventId, scannedTimestamp: at, adminId };
+        // A scan at an event outside the scope is a 404 too, and records no refused scan.
+        if (!inScope(eventScope, scan.eventId)) throw ticketNotFound(id);
+        const decision = decideScan(record, scan.eventId);
+        if (!decision.admitted) {
+          // A retry of a request that was admitted answers what it answered.
+          const first = answerScope && (await readTicketAnswer(answerScope, id));
+          if (first) return { changes: [], result: first };
+          await recordRefusedScan(id, { ...scan, outcome: decision.reason });
+          recordCheckIn(decision);
+          throw new Conflict(
+            `Ticket ${id} cannot be admitted: ${decision.reason.replaceAll('_', ' ')}.`,
+            decision.reason,
+            {
+              ...(decision.firstScan ? { firstScannedTimestamp: decision.firstScan } : {}),
+            },
+          );
+        }
+        const after = applyScan(record, decision.kind, scan);
+        const answer = toTicket(after);
+        const extra = [scanPut(id, { ...scan, outcome: 'admitted' })];
+        if (answerScope) extra.push(ticketAnswerPut(answerScope, id, answer));
+        admitted = true;
+        return {
+          changes: [{ before: record, after }],
+          extra,
+          action: decision.kind === 'simple' ? 'check_in' : 'access_scan',
+          result: answer,
+        };
+      },
+    );
     // Counted once committed: a retry answered from the stored answer admitted nobody new.
     if (admitted) recordCheckIn({ admitted: true });
     return ticket;

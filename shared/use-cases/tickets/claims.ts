@@ -41,12 +41,16 @@ function limitClaimMails(ticketId: number, actor: Actor): Promise<void> {
       { name: 'CLAIM_MAIL_TICKET', subject: String(ticketId), limit: perTicket, windowSeconds },
       { name: 'CLAIM_MAIL_STAFF', subject: sender, limit: perStaff, windowSeconds },
     ],
-    ({ name, limit }) => `At most ${limit} claim mails per ${name === 'CLAIM_MAIL_TICKET' ? 'ticket' : 'staff member'} in 24 hours; try again later.`,
+    ({ name, limit }) =>
+      `At most ${limit} claim mails per ${name === 'CLAIM_MAIL_TICKET' ? 'ticket' : 'staff member'} in 24 hours; try again later.`,
   );
 }
 
 /** Addresses are lower-cased and trimmed everywhere. */
-const normal = (claimant: Claimant): Claimant => ({ ...claimant, claimantEmail: claimant.claimantEmail.trim().toLowerCase() });
+const normal = (claimant: Claimant): Claimant => ({
+  ...claimant,
+  claimantEmail: claimant.claimantEmail.trim().toLowerCase(),
+});
 
 /** `POST /ticket/{ticketId}/claim`: opens a claim and mails its link to the claimant. */
 export async function openClaim(ticketId: number, input: Claimant, actor: Actor): Promise<ClaimInfo> {
@@ -57,7 +61,11 @@ export async function openClaim(ticketId: number, input: Claimant, actor: Actor)
 }
 
 /** The claim's transaction without the mail, answering the link's token (openClaim; the demo seed, which accepts one). */
-export async function commitOpenClaim(ticketId: number, input: Claimant, actor: Actor): Promise<{ info: ClaimInfo; token: string }> {
+export async function commitOpenClaim(
+  ticketId: number,
+  input: Claimant,
+  actor: Actor,
+): Promise<{ info: ClaimInfo; token: string }> {
   const claimant = normal(input);
   return changeTicket(ticketId, { actor, action: 'claim', via: [] }, (ticket, at) => {
     const refusal = openRefusal(ticket);
@@ -79,7 +87,11 @@ export async function commitOpenClaim(ticketId: number, input: Claimant, actor: 
  * to another address (or the same one: a fresh link). The old link is voided in the same
  * transaction and the new address gets a new one. `claimantUserId` is kept unless given.
  */
-export async function changeClaimant(ticketId: number, input: { claimantEmail: string; claimantUserId?: string }, actor: Actor): Promise<ClaimInfo> {
+export async function changeClaimant(
+  ticketId: number,
+  input: { claimantEmail: string; claimantUserId?: string },
+  actor: Actor,
+): Promise<ClaimInfo> {
   await limitClaimMails(ticketId, actor);
   const claimantEmail = input.claimantEmail.trim().toLowerCase();
   const { info, token } = await changeTicket(ticketId, { actor, action: 'claimant', via: [] }, (ticket, at) => {

@@ -4,7 +4,14 @@ import { findTicketType } from '../../data/events.ts';
 import { commitTicketChanges } from '../../data/ticket-changes.ts';
 import { newTicketRecord } from '../../domain/new-ticket.ts';
 import { historyEntry, type Actor } from '../../domain/ticket-history.ts';
-import { PROCESS_STATE, toTicket, type PurchaserContact, type Ticket, type TicketFields, type TicketRecord } from '../../domain/ticket.ts';
+import {
+  PROCESS_STATE,
+  toTicket,
+  type PurchaserContact,
+  type Ticket,
+  type TicketFields,
+  type TicketRecord,
+} from '../../domain/ticket.ts';
 import { ValidationError } from '../../errors.ts';
 import { definedOnly } from './change-ticket.ts';
 
@@ -28,7 +35,10 @@ export interface NewTicket extends Partial<TicketFields> {
 /** Issues a ticket of a type (a sale): `sold` rises in the same transaction, 409 `sold_out` when full. */
 export async function createTicket(input: NewTicket, actor: Actor = { kind: 'system' }): Promise<Ticket> {
   const type = await findTicketType(input.typeId);
-  if (!type) throw new ValidationError(`Ticket type ${input.typeId} does not exist.`, [{ path: 'typeId', message: 'Unknown ticket type.' }]);
+  if (!type)
+    throw new ValidationError(`Ticket type ${input.typeId} does not exist.`, [
+      { path: 'typeId', message: 'Unknown ticket type.' },
+    ]);
   const id = await allocateIds(TICKET_SEQUENCE);
   const at = now().toISOString();
   const { purchaser, claim, typeId, ...fields } = input;
@@ -39,6 +49,8 @@ export async function createTicket(input: NewTicket, actor: Actor = { kind: 'sys
     purchaserContact: purchaser ?? null,
     claim: claim ?? null,
   };
-  await commitTicketChanges([{ before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) }]);
+  await commitTicketChanges([
+    { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) },
+  ]);
   return toTicket(record);
 }

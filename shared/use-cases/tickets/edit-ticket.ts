@@ -2,7 +2,15 @@ import { findTeam, getEvent } from '../../data/events.ts';
 import { answerProblems } from '../../domain/event.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
 import { withStates, statesOf, type TicketStates, type Via } from '../../domain/ticket-states.ts';
-import { PROCESS_STATE, toTicket, type ProcessState, type Ticket, type TicketFields, type TicketRecord, type WithdrawnState } from '../../domain/ticket.ts';
+import {
+  PROCESS_STATE,
+  toTicket,
+  type ProcessState,
+  type Ticket,
+  type TicketFields,
+  type TicketRecord,
+  type WithdrawnState,
+} from '../../domain/ticket.ts';
 import { AppError, ValidationError, type FieldProblem } from '../../errors.ts';
 import { changeTicket, definedOnly, ticketNotFound } from './change-ticket.ts';
 
@@ -22,17 +30,28 @@ const liveOnly = (record: TicketRecord): TicketRecord => {
 async function patchProblems(record: TicketRecord, patch: TicketPatch): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
   if (patch.eventId !== undefined && patch.eventId !== record.eventId) {
-    problems.push({ path: 'body.data.eventId', message: 'The event changes only through POST /tickets/{id}/transfer.' });
+    problems.push({
+      path: 'body.data.eventId',
+      message: 'The event changes only through POST /tickets/{id}/transfer.',
+    });
   }
   if (patch.typeId !== undefined && patch.typeId !== record.typeId) {
-    problems.push({ path: 'body.data.typeId', message: 'The ticket type changes only through POST /tickets/{id}/transfer.' });
+    problems.push({
+      path: 'body.data.typeId',
+      message: 'The ticket type changes only through POST /tickets/{id}/transfer.',
+    });
   }
   const [event, team] = await Promise.all([
     patch.attendeeQuestions ? getEvent(record.eventId) : undefined,
     patch.teamId ? findTeam(record.eventId, patch.teamId) : undefined,
   ]);
-  if (event && patch.attendeeQuestions) problems.push(...answerProblems(event.questions, patch.attendeeQuestions, 'body.data.attendeeQuestions'));
-  if (patch.teamId && !team) problems.push({ path: 'body.data.teamId', message: `Team ${patch.teamId} is not a team of event ${record.eventId}.` });
+  if (event && patch.attendeeQuestions)
+    problems.push(...answerProblems(event.questions, patch.attendeeQuestions, 'body.data.attendeeQuestions'));
+  if (patch.teamId && !team)
+    problems.push({
+      path: 'body.data.teamId',
+      message: `Team ${patch.teamId} is not a team of event ${record.eventId}.`,
+    });
   return problems;
 }
 
@@ -70,7 +89,8 @@ export async function changeTicketStates(
   const via: Via[] = mayUndoCheckIn ? ['states', 'undo_check_in'] : ['states'];
   return changeTicket(id, { actor, action: 'states', via }, (record, at) => {
     const after: TicketRecord = { ...withStates(record, { ...statesOf(record), ...definedOnly(change) }), updated: at };
-    const undoesCheckIn = record.processState === PROCESS_STATE.checkedIn && after.processState !== PROCESS_STATE.checkedIn;
+    const undoesCheckIn =
+      record.processState === PROCESS_STATE.checkedIn && after.processState !== PROCESS_STATE.checkedIn;
     return { changes: [{ before: record, after }], action: undoesCheckIn ? 'undo_check_in' : 'states', result: after };
   });
 }

@@ -69,24 +69,45 @@ interface RecordPage {
 
 type Paging = Pick<OlderTicketListRequest, 'limit' | 'offset' | 'cursor'>;
 
-function readServing(serving: Exclude<ServingIndex, { kind: 'barcode' }>, bounds: ReadBounds, scope: EventScope): Promise<IndexRead> {
+function readServing(
+  serving: Exclude<ServingIndex, { kind: 'barcode' }>,
+  bounds: ReadBounds,
+  scope: EventScope,
+): Promise<IndexRead> {
   switch (serving.kind) {
-    case 'search': return searched(serving, bounds, scope);
-    case 'order': return orderTickets(serving.orderId, bounds);
-    case 'customer': return customerTickets(serving.customerId, bounds);
-    case 'updates': return ticketUpdates(serving, bounds);
-    case 'purchases': return eventPurchases(serving.eventId, serving, bounds);
-    case 'type': return typeTickets(serving.typeId, bounds);
-    case 'event': return eventTickets(serving.eventId, bounds);
+    case 'search':
+      return searched(serving, bounds, scope);
+    case 'order':
+      return orderTickets(serving.orderId, bounds);
+    case 'customer':
+      return customerTickets(serving.customerId, bounds);
+    case 'updates':
+      return ticketUpdates(serving, bounds);
+    case 'purchases':
+      return eventPurchases(serving.eventId, serving, bounds);
+    case 'type':
+      return typeTickets(serving.typeId, bounds);
+    case 'event':
+      return eventTickets(serving.eventId, bounds);
   }
 }
 
 /** A search within the named event, or the type's own event (nothing for an unknown type); alone, across the events the caller may see. */
-async function searched(serving: Extract<ServingIndex, { kind: 'search' }>, bounds: ReadBounds, scope: EventScope): Promise<IndexRead> {
+async function searched(
+  serving: Extract<ServingIndex, { kind: 'search' }>,
+  bounds: ReadBounds,
+  scope: EventScope,
+): Promise<IndexRead> {
   // No word (a one-digit id): only the id is looked up.
   const partitions = (where: SearchPartition[]) => (serving.key.word ? where : []);
   if (serving.eventId === undefined && serving.typeId === undefined) {
-    return searchedTickets(partitions(scope ? scope.map((eventId) => ({ eventId })) : ['everyEvent']), serving.key, undefined, bounds, serving.ticketId);
+    return searchedTickets(
+      partitions(scope ? scope.map((eventId) => ({ eventId })) : ['everyEvent']),
+      serving.key,
+      undefined,
+      bounds,
+      serving.ticketId,
+    );
   }
   const eventId = serving.eventId ?? (await findTicketType(serving.typeId!))?.eventId;
   if (eventId === undefined) return { records: [], complete: true, itemsRead: 0 };
@@ -121,16 +142,40 @@ export async function listOlderTickets(request: OlderTicketListRequest, scope?: 
       : isEventAlone(filters) || isTypeAlone(filters)
         ? await positionedPage(filters, paging, scope)
         : await servedPage(filters, paging, scope);
-  const { records, totalCount, next, totalCountIsEstimate } = page ?? { records: [], totalCount: 0, next: null, totalCountIsEstimate: false };
+  const { records, totalCount, next, totalCountIsEstimate } = page ?? {
+    records: [],
+    totalCount: 0,
+    next: null,
+    totalCountIsEstimate: false,
+  };
   const related = await readRelations(records, include);
-  return { totalCount, limit, offset, items: records.map((record) => toListedTicket(record, include, related)), next, totalCountIsEstimate };
+  return {
+    totalCount,
+    limit,
+    offset,
+    items: records.map((record) => toListedTicket(record, include, related)),
+    next,
+    totalCountIsEstimate,
+  };
 }
 
 /** An event's or a type's tickets alone, as `GET /tickets` pages them; undefined when the type is unknown or its event out of scope. */
-async function positionedPage(filters: OlderTicketFilters, paging: Paging, scope?: EventScope): Promise<RecordPage | undefined> {
-  const eventId = filters.typeId === undefined ? filters.eventId! : (filters.eventId ?? (await findTicketType(filters.typeId))?.eventId);
+async function positionedPage(
+  filters: OlderTicketFilters,
+  paging: Paging,
+  scope?: EventScope,
+): Promise<RecordPage | undefined> {
+  const eventId =
+    filters.typeId === undefined
+      ? filters.eventId!
+      : (filters.eventId ?? (await findTicketType(filters.typeId))?.eventId);
   if (eventId === undefined || !inScope(scope, eventId)) return undefined;
-  const page = await listTicketRecords({ events: [eventId], accessEvents: [], ticketTypes: filters.typeId === undefined ? undefined : [filters.typeId], ...paging });
+  const page = await listTicketRecords({
+    events: [eventId],
+    accessEvents: [],
+    ticketTypes: filters.typeId === undefined ? undefined : [filters.typeId],
+    ...paging,
+  });
   return { records: page.items, totalCount: page.totalCount, next: page.next, totalCountIsEstimate: false };
 }
 
@@ -142,17 +187,29 @@ async function acrossEventsPage(paging: Paging, scope?: EventScope): Promise<Rec
 }
 
 /** Any other filter set: its serving index read until the page is whole (module comment). */
-async function servedPage(filters: OlderTicketFilters, { limit, offset, cursor }: Paging, scope?: EventScope): Promise<RecordPage> {
+async function servedPage(
+  filters: OlderTicketFilters,
+  { limit, offset, cursor }: Paging,
+  scope?: EventScope,
+): Promise<RecordPage> {
   const serving = servingIndex(filters);
   if (serving.kind === 'barcode') {
     const { records } = await ticketByBarcode(serving.barcode);
-    const matches = records.filter((record) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted'));
-    return { records: matches.slice(offset, offset + limit), totalCount: matches.length, next: null, totalCountIsEstimate: false };
+    const matches = records.filter(
+      (record) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted'),
+    );
+    return {
+      records: matches.slice(offset, offset + limit),
+      totalCount: matches.length,
+      next: null,
+      totalCountIsEstimate: false,
+    };
   }
   const need = offset + limit + 1;
   if (need > MAX_LIST_READ) throw offsetPastRead();
   const after = cursor === undefined ? undefined : decodeSortCursor(cursor);
-  const accept = (record: TicketRecord) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted');
+  const accept = (record: TicketRecord) =>
+    matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted');
   const read = await readServing(serving, { after, need, budget: MAX_LIST_READ, accept }, scope);
   if (!read.complete && read.records.length < need) throw tooSparse(filters);
   const records = read.records.slice(offset, offset + limit);
@@ -167,7 +224,8 @@ async function servedPage(filters: OlderTicketFilters, { limit, offset, cursor }
 }
 
 async function readRelations(records: TicketRecord[], include: readonly OlderTicketInclude[]): Promise<PageRelations> {
-  const ids = <T>(pick: (record: TicketRecord) => T | null | undefined) => records.flatMap((record) => pick(record) ?? []) as T[];
+  const ids = <T>(pick: (record: TicketRecord) => T | null | undefined) =>
+    records.flatMap((record) => pick(record) ?? []) as T[];
   const [affiliates, waves, users, waivers] = await Promise.all([
     include.includes('promoter') ? orderAffiliates(ids((record) => record.orderId)) : new Map<number, string | null>(),
     include.includes('waveTime') ? wavesOf(records) : new Map(),
@@ -179,10 +237,17 @@ async function readRelations(records: TicketRecord[], include: readonly OlderTic
 
 /** The page's start waves, their `startTime` in their event's offset (an event-local time, as GET /my-account/wave-time answers it). */
 async function wavesOf(records: TicketRecord[]): Promise<Map<string, ListWaveTime>> {
-  const wanted = records.flatMap((record) => (record.waveTimeId == null ? [] : [{ eventId: record.eventId, id: record.waveTimeId }]));
+  const wanted = records.flatMap((record) =>
+    record.waveTimeId == null ? [] : [{ eventId: record.eventId, id: record.waveTimeId }],
+  );
   if (!wanted.length) return new Map();
   const [waves, zones] = await Promise.all([waveTimes(wanted), eventTimeZones(wanted.map((wave) => wave.eventId))]);
-  return new Map([...waves].map(([key, wave]) => [key, { ...wave, startTime: formatInTimeZone(new Date(wave.startTime), zones.get(Number(key.split('/')[0])) ?? 'UTC') }]));
+  return new Map(
+    [...waves].map(([key, wave]) => [
+      key,
+      { ...wave, startTime: formatInTimeZone(new Date(wave.startTime), zones.get(Number(key.split('/')[0])) ?? 'UTC') },
+    ]),
+  );
 }
 
 /** Each ticket's waivers as `GET /tickets/{id}/waivers` answers them (a page of at most MAX_WAIVER_PAGE). */

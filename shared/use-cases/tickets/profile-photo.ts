@@ -20,7 +20,8 @@ const photoPrefix = (ticketId: number) => `photos/tickets/${ticketId}`;
 /** Removes a ticket's former photo, if the URL is one of ours for this ticket; never throws. */
 async function removeFormerPhoto(ticketId: number, url: string | null): Promise<void> {
   const key = url ? objectKeyOf(url) : undefined;
-  if (key?.startsWith(`${photoPrefix(ticketId)}/`)) await deleteObjectQuietly(key, `former profile photo of ticket ${ticketId}`);
+  if (key?.startsWith(`${photoPrefix(ticketId)}/`))
+    await deleteObjectQuietly(key, `former profile photo of ticket ${ticketId}`);
 }
 
 /**
@@ -28,11 +29,18 @@ async function removeFormerPhoto(ticketId: number, url: string | null): Promise<
  * (version check, history entry with the actor); answers the ticket and the URL it
  * replaced, whose object the caller removes.
  */
-async function setProfilePhoto(ticketId: number, url: string | null, actor: Actor): Promise<{ ticket: Ticket; previous: string | null }> {
+async function setProfilePhoto(
+  ticketId: number,
+  url: string | null,
+  actor: Actor,
+): Promise<{ ticket: Ticket; previous: string | null }> {
   return changeTicket(ticketId, { actor, action: 'profile_photo', via: [] }, (record, at) => {
     if (record.deleted) throw ticketNotFound(ticketId);
     const after = { ...record, profilePhoto: url, updated: at };
-    return { changes: [{ before: record, after }], result: { ticket: toTicket(after), previous: record.profilePhoto ?? null } };
+    return {
+      changes: [{ before: record, after }],
+      result: { ticket: toTicket(after), previous: record.profilePhoto ?? null },
+    };
   });
 }
 
@@ -45,7 +53,12 @@ async function setProfilePhoto(ticketId: number, url: string | null, actor: Acto
  * deleted); if that fails, the new object is removed again. The replaced photo's object is
  * removed last, best-effort.
  */
-export async function uploadProfilePhoto(ticketId: number, upload: Uint8Array, reencode: (bytes: Uint8Array) => Promise<CleanPhoto>, actor: Actor): Promise<Ticket> {
+export async function uploadProfilePhoto(
+  ticketId: number,
+  upload: Uint8Array,
+  reencode: (bytes: Uint8Array) => Promise<CleanPhoto>,
+  actor: Actor,
+): Promise<Ticket> {
   await liveTicketRecord(ticketId, scopeOf(actor), 'own');
   const { bytes: clean, type } = await reencode(upload);
 

@@ -7,17 +7,29 @@ import { readTicketRecord } from '../../data/ticket-records.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { TicketHistoryPage } from '../../domain/ticket-history.ts';
 import { scannedEvents, toTicket, type Ticket, type TicketInclude, type TicketRecord } from '../../domain/ticket.ts';
-import { assertEventsInScope, assertTicketInScope, scopeEvents, type EventScope, type ScopeRule } from '../event-scope.ts';
+import {
+  assertEventsInScope,
+  assertTicketInScope,
+  scopeEvents,
+  type EventScope,
+  type ScopeRule,
+} from '../event-scope.ts';
 import { ticketNotFound } from './change-ticket.ts';
 
 /** Tickets as the API answers them, with the asked-for expansions (one BatchGetItem for event names). */
 export async function presentTickets(records: TicketRecord[], include: readonly TicketInclude[]): Promise<Ticket[]> {
-  const names = include.includes('checkInInfo') ? await eventTitles(records.flatMap(scannedEvents)) : new Map<number, string>();
+  const names = include.includes('checkInInfo')
+    ? await eventTitles(records.flatMap(scannedEvents))
+    : new Map<number, string>();
   return records.map((record) => toTicket(record, include, names));
 }
 
 /** A live ticket's record; 404 when missing, soft-deleted or outside the caller's events (reads: own or granted). */
-export async function liveTicketRecord(id: number, scope?: EventScope, rule: ScopeRule = 'granted'): Promise<TicketRecord> {
+export async function liveTicketRecord(
+  id: number,
+  scope?: EventScope,
+  rule: ScopeRule = 'granted',
+): Promise<TicketRecord> {
   const record = await readTicketRecord(id);
   if (!record || record.deleted) throw ticketNotFound(id);
   assertTicketInScope(scope, record, rule);
@@ -36,7 +48,9 @@ export async function getTicket(
     presentTickets([record], include),
     include.includes('history') ? readTicketHistory(id, record.version, historyPage) : undefined,
   ]);
-  return history ? { ...ticket!, history: { totalCount: record.version, count: history.length, ...historyPage, data: history } } : ticket!;
+  return history
+    ? { ...ticket!, history: { totalCount: record.version, count: history.length, ...historyPage, data: history } }
+    : ticket!;
 }
 
 /** `GET /tickets`: a page of the events' tickets with the asked-for expansions (README "Tickets", lists at scale). */
@@ -47,7 +61,14 @@ export async function listTickets(
   checkPaging(request);
   const query = await eventsOfList(request, scope);
   if (!query.allEvents && !query.events.length && !query.accessEvents.length) {
-    return { totalCount: 0, limit: query.limit, offset: query.offset, items: [], next: null, totalCountIsEstimate: false };
+    return {
+      totalCount: 0,
+      limit: query.limit,
+      offset: query.offset,
+      items: [],
+      next: null,
+      totalCountIsEstimate: false,
+    };
   }
   const page = await listTicketRecords(query);
   return { ...page, items: await presentTickets(page.items, query.include) };
@@ -62,10 +83,20 @@ async function eventsOfList<Q extends TicketListQuery>(request: Q, scope?: Event
   const named = request.events.length > 0 || request.accessEvents.length > 0;
   if (!named && request.ticketTypes?.length) {
     const types = await Promise.all([...new Set(request.ticketTypes)].map((id) => findTicketType(id)));
-    return { ...request, events: scopeEvents(scope, [...new Set(types.flatMap((type) => (type ? [type.eventId] : [])))]) };
+    return {
+      ...request,
+      events: scopeEvents(scope, [...new Set(types.flatMap((type) => (type ? [type.eventId] : [])))]),
+    };
   }
-  if (!named) return scope ? { ...request, events: [...scope], newestFirst: true } : { ...request, allEvents: true, newestFirst: true };
-  return { ...request, events: scopeEvents(scope, request.events), accessEvents: scopeEvents(scope, request.accessEvents) };
+  if (!named)
+    return scope
+      ? { ...request, events: [...scope], newestFirst: true }
+      : { ...request, allEvents: true, newestFirst: true };
+  return {
+    ...request,
+    events: scopeEvents(scope, request.events),
+    accessEvents: scopeEvents(scope, request.accessEvents),
+  };
 }
 
 /** `GET /tickets/check-in-stats`, from the kept counts; an event outside the caller's scope is a 404. */

@@ -12,7 +12,12 @@ import { prepareSignature, waiversToSign, type SignWaiversBody } from '../../dom
  * and only then linked to each unsigned waiver's current version. Nothing left to sign
  * stores nothing; waivers signed by a concurrent request keep their first signature.
  */
-export async function signWaivers(ticketId: number, body: SignWaiversBody, signedBy: number, scope?: EventScope): Promise<Ticket> {
+export async function signWaivers(
+  ticketId: number,
+  body: SignWaiversBody,
+  signedBy: number,
+  scope?: EventScope,
+): Promise<Ticket> {
   const signature = prepareSignature(body.signature);
   const [ticket, signatures] = await Promise.all([getTicket(ticketId), ticketSignatures(ticketId)]);
   // A change: the ticket's own event must be in scope (event-scope.ts), checked before anything is stored.
@@ -22,7 +27,10 @@ export async function signWaivers(ticketId: number, body: SignWaiversBody, signe
   if (toSign.length === 0) return ticket;
 
   const key = newObjectKey(`signatures/tickets/${ticketId}`, signature.extension);
-  await putObject(key, signature.bytes, signature.contentType, { 'ticket-id': String(ticketId), 'signature-type': signature.type });
+  await putObject(key, signature.bytes, signature.contentType, {
+    'ticket-id': String(ticketId),
+    'signature-type': signature.type,
+  });
   const recorded = await recordSignatures(ticketId, toSign, {
     signatureKey: key,
     signatureType: signature.type,

@@ -9,8 +9,18 @@ import { ticketWaivers, type SignedStatus, type TicketWaiver } from '../../domai
  * ones included, with signed status and the signed date in the event's time zone.
  * Two round trips: the ticket with its signatures, then the event with its waivers.
  */
-export async function listTicketWaivers(ticketId: number, signedStatus?: SignedStatus, scope?: EventScope): Promise<TicketWaiver[]> {
-  const [ticket, signatures] = await Promise.all([getTicket(ticketId, [], undefined, scope), ticketSignatures(ticketId)]);
-  const [event, required] = await Promise.all([getEvent(ticket.eventId), requiredWaivers(ticket.eventId, ticket.typeId)]);
+export async function listTicketWaivers(
+  ticketId: number,
+  signedStatus?: SignedStatus,
+  scope?: EventScope,
+): Promise<TicketWaiver[]> {
+  const [ticket, signatures] = await Promise.all([
+    getTicket(ticketId, [], undefined, scope),
+    ticketSignatures(ticketId),
+  ]);
+  const [event, required] = await Promise.all([
+    getEvent(ticket.eventId),
+    requiredWaivers(ticket.eventId, ticket.typeId),
+  ]);
   return ticketWaivers(required, signatures, event.timezone, signedStatus);
 }

@@ -20,10 +20,16 @@ async function targetType(request: TransferRequest, actor: Actor) {
   if (request.typeId === undefined) return undefined;
   const target = await findTicketType(request.typeId);
   // A type of an event outside the actor's scope is answered as one that does not exist.
-  if (!target || !inScope(scopeOf(actor), target.eventId)) throw new ValidationError('Unknown ticket type.', [{ path: 'body.typeId', message: `Ticket type ${request.typeId} does not exist.` }]);
+  if (!target || !inScope(scopeOf(actor), target.eventId))
+    throw new ValidationError('Unknown ticket type.', [
+      { path: 'body.typeId', message: `Ticket type ${request.typeId} does not exist.` },
+    ]);
   if (request.eventId !== undefined && target.eventId !== request.eventId) {
     throw new ValidationError('The ticket type is not of the event.', [
-      { path: 'body.typeId', message: `Ticket type ${target.id} belongs to event ${target.eventId}, not ${request.eventId}.` },
+      {
+        path: 'body.typeId',
+        message: `Ticket type ${target.id} belongs to event ${target.eventId}, not ${request.eventId}.`,
+      },
     ]);
   }
   return target;
@@ -36,20 +42,31 @@ async function targetType(request: TransferRequest, actor: Actor) {
  * `sold` from the old type to the new (409 `sold_out` when full) and the statistics;
  * answers the new ticket. Neither changes: the attendee fields are updated in place.
  */
-export async function transferTicket(id: number, request: TransferRequest, actor: Actor, idempotencyKey?: string): Promise<Ticket> {
+export async function transferTicket(
+  id: number,
+  request: TransferRequest,
+  actor: Actor,
+  idempotencyKey?: string,
+): Promise<Ticket> {
   const target = await targetType(request, actor);
   // Allocated alongside the ticket read (an unused id is harmless); marked handled so a
   // refusal before it is awaited does not leave a rejected promise behind.
   const newId = target ? allocateIds(TICKET_SEQUENCE) : undefined;
   newId?.catch(() => undefined);
-  const answerScope = idempotencyKey && actor.kind === 'admin' ? { route: 'tickets/transfer', adminId: actor.id, key: idempotencyKey } : undefined;
+  const answerScope =
+    idempotencyKey && actor.kind === 'admin'
+      ? { route: 'tickets/transfer', adminId: actor.id, key: idempotencyKey }
+      : undefined;
   return answeringOnce(answerScope, id, () =>
     changeTicket(id, { actor, action: 'transfer', via: ['transfer'] }, async (record, at) => {
       if (!target && request.eventId !== undefined && request.eventId !== record.eventId) {
-        throw new ValidationError('A new event needs a ticket type.', [{ path: 'body.typeId', message: 'Required when eventId changes the event.' }]);
+        throw new ValidationError('A new event needs a ticket type.', [
+          { path: 'body.typeId', message: 'Required when eventId changes the event.' },
+        ]);
       }
       const moves = !!target && target.id !== record.typeId;
-      const refusal = moves || record.deleted || record.transferState === 'transferred' ? transferRefusal(record) : undefined;
+      const refusal =
+        moves || record.deleted || record.transferState === 'transferred' ? transferRefusal(record) : undefined;
       if (refusal) {
         // A retry of a transfer that committed (its function died before storing the answer) answers what it answered.
         const first = refusal === 'transferred' && answerScope ? await readTicketAnswer(answerScope, id) : undefined;
@@ -68,7 +85,12 @@ export async function transferTicket(id: number, request: TransferRequest, actor
         return { changes: [{ before: record, after }], action: 'edit', result: toTicket(after) };
       }
       const created = replacementTicket(record, await newId!, target, attendee, at);
-      const original: TicketRecord = { ...record, transferState: 'transferred', transferredTo: created.id, updated: at };
+      const original: TicketRecord = {
+        ...record,
+        transferState: 'transferred',
+        transferredTo: created.id,
+        updated: at,
+      };
       const answer = toTicket(created);
       return {
         changes: [
