@@ -4,11 +4,11 @@ import { hashPassword } from '#shared/auth/passwords';
 import { resetConfigForTests } from '#shared/config';
 import { createAdministrator } from '#shared/data/administrators';
 import { METRIC, METRICS_NAMESPACE, metrics, publishRecorded, recordCheckIn } from '#shared/metrics';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { login as customerLogin, newAddress } from '../support/customers.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
-import { checkIn, readStats } from '../support/tickets.ts';
+import { checkIn, oneTicket, readStats } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
@@ -53,17 +53,16 @@ describe('check-in metrics', () => {
   });
 
   it('counts an admitted scan, then the second scan as refused with its reason', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const { ticket } = await oneTicket();
 
-    expect((await checkIn(token, ticket!.id)).status).toBe(200);
+    expect((await checkIn(token, ticket.id)).status).toBe(200);
     expect(recorded(METRIC.checkInAdmitted)).toEqual([
       { dimensions: { service: expect.any(String), stage: 'test' }, value: 1, reason: undefined },
     ]);
     expect(recorded(METRIC.checkInRefused)).toEqual([]);
 
     published = [];
-    expect((await checkIn(token, ticket!.id)).status).toBe(409);
+    expect((await checkIn(token, ticket.id)).status).toBe(409);
     expect(recorded(METRIC.checkInRefused)).toEqual([
       {
         dimensions: { service: expect.any(String), stage: 'test', reason: 'already_checked_in' },
@@ -75,11 +74,10 @@ describe('check-in metrics', () => {
   });
 
   it('does not count an idempotent retry of an admitted scan again', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const { ticket } = await oneTicket();
     const key = randomUUID();
-    expect((await checkIn(token, ticket!.id, { key })).status).toBe(200);
-    expect((await checkIn(token, ticket!.id, { key })).status).toBe(200);
+    expect((await checkIn(token, ticket.id, { key })).status).toBe(200);
+    expect((await checkIn(token, ticket.id, { key })).status).toBe(200);
     expect(recorded(METRIC.checkInAdmitted)).toHaveLength(1);
     expect(recorded(METRIC.checkInRefused)).toEqual([]);
   });

@@ -15,11 +15,11 @@ import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
 import { ses } from '#shared/services/email';
 import { identitySdkClient } from '#shared/services/identity-provider';
 import { userAdminSdkClient } from '#shared/services/user-admin';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call, type CallResult } from '../support/api.ts';
 import { createAccount, login, mailTo, newAddress, PASSWORD } from '../support/customers.ts';
 import { clearFaults, failCalls, failures, slowCalls } from '../support/faults.ts';
 import { adminToken } from '../support/tokens.ts';
+import { oneTicket } from '../support/tickets.ts';
 
 /**
  * Faults injected at the SES and Cognito clients the handlers use (README "Faults and
@@ -181,11 +181,10 @@ describe('POST /my-account with a dependency failing', () => {
 describe('claims with the mail failing', () => {
   const TICKET = '/api/v2/ticket';
   it('the claim is committed (200) without its mail; the claimant route sends a fresh link (voiding the unsent one)', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const { ticket } = await oneTicket();
     const address = newAddress('claimant');
     const fault = failCalls(ses, { commands: SEND, error: failures.sesInternal });
-    const opened = await call('POST', `${TICKET}/${ticket!.id}/claim`, {
+    const opened = await call('POST', `${TICKET}/${ticket.id}/claim`, {
       token: writer,
       body: { claimantEmail: address, claimantuserId: 'crm-9' },
     });
@@ -195,7 +194,7 @@ describe('claims with the mail failing', () => {
     expect(await mailTo(address)).toEqual([]);
 
     await clearFaults();
-    const resent = await call('POST', `${TICKET}/${ticket!.id}/claimant`, {
+    const resent = await call('POST', `${TICKET}/${ticket.id}/claimant`, {
       token: writer,
       body: { claimantEmail: address },
     });

@@ -9,13 +9,11 @@ import { resetSecretsClientForTests } from '#shared/services/secrets';
 import { db, MAX_CONFLICT_RETRIES } from '#shared/data/client';
 import { s3 } from '#shared/services/photos';
 import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
-import type { Ticket } from '#shared/domain/ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call, type CallResult } from '../support/api.ts';
 import { clearFaults, failCalls, failures, slowCalls, watchCalls } from '../support/faults.ts';
 import { jpegImage } from '../support/images.ts';
 import { form } from '../support/multipart.ts';
-import { checkIn, readStats, TICKETS } from '../support/tickets.ts';
+import { checkIn, oneTicket, readStats, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
@@ -31,12 +29,6 @@ afterEach(clearFaults);
 
 const TRANSACT = ['TransactWriteItemsCommand'];
 const READS = ['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand'];
-
-async function newTicket(): Promise<{ ticket: Ticket; eventId: number }> {
-  const event = await seedEvent();
-  const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-  return { ticket: ticket!, eventId: event.id };
-}
 
 function expectUnavailable(response: CallResult, dependency: string, retryAfter: number) {
   expect(response.status, response.raw).toBe(503);
@@ -56,7 +48,7 @@ function expectUnavailable(response: CallResult, dependency: string, retryAfter:
 
 describe('DynamoDB', () => {
   it("a read route throttled on every attempt answers 503 + Retry-After after the SDK's attempts", async () => {
-    const { ticket } = await newTicket();
+    const { ticket } = await oneTicket();
     const fault = failCalls(db, { commands: READS, error: failures.dynamoThrottled });
     expectUnavailable(
       await call('GET', `${TICKETS}/${ticket.id}`, { token }),
@@ -67,7 +59,7 @@ describe('DynamoDB', () => {
   });
 
   it("a throttle the SDK's retries outlast is invisible to the client", async () => {
-    const { ticket } = await newTicket();
+    const { ticket } = await oneTicket();
     const fault = failCalls(db, {
       commands: READS,
       times: CLIENT_SETTINGS.database.maxAttempts - 1,
@@ -80,7 +72,7 @@ describe('DynamoDB', () => {
   });
 
   it('a connection reset on every attempt is a 503 too', async () => {
-    const { ticket } = await newTicket();
+    const { ticket } = await oneTicket();
     const fault = failCalls(db, { commands: READS, error: failures.socketHangUp });
     expectUnavailable(
       await call('GET', `${TICKETS}/${ticket.id}`, { token }),
@@ -91,7 +83,7 @@ describe('DynamoDB', () => {
   });
 
   it('slower than the request timeout on every attempt: 503 (a 100 ms timeout, no long wait)', async () => {
-    const { ticket } = await newTicket();
+    const { ticket } = await oneTicket();
     const fault = await slowCalls(db, {
       timeoutMs: 100,
       restoreMs: clientOptions('database').requestHandler.requestTimeout,
@@ -105,7 +97,7 @@ describe('DynamoDB', () => {
   });
 
   it('an error that is not an outage stays a 500', async () => {
-    const { ticket } = await newTicket();
+    const { ticket } = await oneTicket();
     failCalls(db, { commands: READS, error: () => new Error('a bug') });
     const response = await call('GET', `${TICKETS}/${ticket.id}`, { token });
     expect(response.status).toBe(500);
@@ -115,45 +107,45 @@ describe('DynamoDB', () => {
 
 describe('check-in under transaction conflicts', () => {
   it('retries a transaction cancelled by conflicts: admitted once, counters exact', async () => {
-    const { ticket, eventId } = await newTicket();
-    const before = await readStats(token, eventId);
+    const { ticket, event } = await oneTicket();
+    const before = await readStats(token, event.id);
     const fault = failCalls(db, { commands: TRANSACT, times: 2, error: failures.transactionConflict });
     const admitted = await checkIn(token, ticket.id);
     expect(admitted.status, admitted.raw).toBe(200);
     expect(fault.attempts).toBe(3);
     expect(fault.inputs[2]).toEqual(fault.inputs[0]);
-    const after = await readStats(token, eventId);
+    const after = await readStats(token, event.id);
     expect(after.checkedInTickets).toBe(before.checkedInTickets + 1);
     expect(after.soldTickets).toBe(before.soldTickets);
   });
 
   it('two scanners racing through conflicts admit the ticket once', async () => {
-    const { ticket, eventId } = await newTicket();
-    const before = await readStats(token, eventId);
+    const { ticket, event } = await oneTicket();
+    const before = await readStats(token, event.id);
     failCalls(db, { commands: TRANSACT, times: 3, error: failures.transactionConflict });
     const answers = await Promise.all([checkIn(token, ticket.id), checkIn(token, ticket.id)]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     expect(answers.find((answer) => answer.status === 409)!.body.reason).toBe('already_checked_in');
-    expect((await readStats(token, eventId)).checkedInTickets).toBe(before.checkedInTickets + 1);
+    expect((await readStats(token, event.id)).checkedInTickets).toBe(before.checkedInTickets + 1);
   });
 
   it('conflicts on every attempt: one round of retries, then 503 and nothing admitted (not retried again on a fresh read)', async () => {
-    const { ticket, eventId } = await newTicket();
-    const before = await readStats(token, eventId);
+    const { ticket, event } = await oneTicket();
+    const before = await readStats(token, event.id);
     const fault = failCalls(db, { commands: TRANSACT, error: failures.transactionConflict });
     expectUnavailable(await checkIn(token, ticket.id), 'database', CLIENT_SETTINGS.database.retryAfterSeconds);
     expect(fault.attempts).toBe(MAX_CONFLICT_RETRIES + 1);
     await clearFaults();
-    expect((await readStats(token, eventId)).checkedInTickets).toBe(before.checkedInTickets);
+    expect((await readStats(token, event.id)).checkedInTickets).toBe(before.checkedInTickets);
   });
 
   it('a check-in whose commit fails on every attempt answers 503 and admits nothing', async () => {
-    const { ticket, eventId } = await newTicket();
-    const before = await readStats(token, eventId);
+    const { ticket, event } = await oneTicket();
+    const before = await readStats(token, event.id);
     failCalls(db, { commands: TRANSACT, error: failures.dynamoInternal });
     expectUnavailable(await checkIn(token, ticket.id), 'database', CLIENT_SETTINGS.database.retryAfterSeconds);
     await clearFaults();
-    expect((await readStats(token, eventId)).checkedInTickets).toBe(before.checkedInTickets);
+    expect((await readStats(token, event.id)).checkedInTickets).toBe(before.checkedInTickets);
     expect((await checkIn(token, ticket.id)).status).toBe(200);
   });
 });
@@ -173,7 +165,7 @@ describe('profile photo', () => {
 
   /** A ticket with a photo already, so a failed replacement can be seen to keep it. */
   async function ticketWithPhoto(): Promise<{ id: number; old: string }> {
-    const { ticket } = await newTicket();
+    const { ticket } = await oneTicket();
     const first = await upload(ticket.id, jpegImage(16, 16));
     expect(first.status, first.raw).toBe(200);
     return { id: ticket.id, old: first.body.data.profilePhoto };

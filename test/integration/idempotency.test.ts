@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listTicketTypes } from '#shared/data/events';
 import { claimRequest } from '#shared/data/idempotent-requests';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
@@ -9,10 +8,9 @@ import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { fingerprintOf } from '#shared/http/idempotency';
 import { routes } from '#shared/routes';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
-import { checkIn, readStats, TICKETS } from '../support/tickets.ts';
+import { checkIn, oneTicket, readStats, soldOf, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 // README "Idempotent retries".
@@ -29,14 +27,6 @@ const transfer = (id: number, body: unknown, key?: string, as = token) =>
     body,
     headers: key === undefined ? {} : { 'idempotency-key': key },
   });
-const soldOf = async (eventId: number) => new Map((await listTicketTypes(eventId)).map((type) => [type.id, type.sold]));
-
-async function oneTicket() {
-  const event = await seedEvent();
-  const [ga, vip] = event.ticketTypes;
-  const [ticket] = await seedTickets(event, ga!.id, 1);
-  return { event, ga: ga!, vip: vip!, ticket: ticket! };
-}
 
 describe('Idempotency-Key', () => {
   it('transfers once when a transfer is retried with the same key, and answers the first answer again', async () => {

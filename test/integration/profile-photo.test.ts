@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
 import type { Ticket } from '#shared/domain/ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
-import { SYSTEM } from '../support/tickets.ts';
+import { oneTicket, SYSTEM } from '../support/tickets.ts';
 import { call } from '../support/api.ts';
 import jpeg from 'jpeg-js';
 import {
@@ -27,12 +26,6 @@ let token: string;
 beforeAll(async () => {
   token = await adminToken();
 });
-
-async function newTicket(): Promise<Ticket> {
-  const event = await seedEvent();
-  const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-  return ticket!;
-}
 
 const upload = (id: number, parts: FormPart[]) => {
   const { body, contentType } = form(parts);
@@ -63,7 +56,7 @@ const JPEG_PHOTO = jpegImage(32, 16);
 
 describe('POST /tickets/{id}/profile-photo', () => {
   it('stores the re-encoded photo under an unguessable key; a plain GET of profilePhoto returns it', async () => {
-    const ticket = await newTicket();
+    const { ticket } = await oneTicket();
     const response = await upload(ticket.id, [file(PNG_BYTES)]);
     expect(response.status).toBe(200);
     const url = response.body.data.profilePhoto as string;
@@ -77,7 +70,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
   });
 
   it('judges the type by the bytes, not by the declared type or file name', async () => {
-    const ticket = await newTicket();
+    const { ticket } = await oneTicket();
     const response = await upload(ticket.id, [file(JPEG_PHOTO, 'holiday.gif', 'image/gif')]);
     expect(response.status).toBe(200);
     expect(response.body.data.profilePhoto).toMatch(/\.jpg$/);
@@ -85,7 +78,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
   });
 
   it('stores a JPEG without its EXIF (GPS included), upright, with the expected dimensions', async () => {
-    const ticket = await newTicket();
+    const { ticket } = await oneTicket();
     // Orientation 6: stored landscape, shown portrait (a phone held upright).
     const input = jpegImage(32, 16, {
       exif: exifSegment(6),
@@ -101,7 +94,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
   });
 
   it('stores a PNG without its text chunks', async () => {
-    const ticket = await newTicket();
+    const { ticket } = await oneTicket();
     const response = await upload(ticket.id, [file(pngImage(6, 4, { Comment: 'home: 1 Secret Lane' }))]);
     expect(response.status).toBe(200);
     const stored = (await fetchBytes(response.body.data.profilePhoto)).bytes;
@@ -111,7 +104,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
   });
 
   it("removes the replaced photo's object", async () => {
-    const ticket = await newTicket();
+    const { ticket } = await oneTicket();
     const first = (await upload(ticket.id, [file(PNG_BYTES)])).body.data.profilePhoto as string;
     const second = await upload(ticket.id, [file(JPEG_PHOTO, 'me.jpg', 'image/jpeg')]);
     expect(second.status).toBe(200);
@@ -122,7 +115,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
   });
 
   it('accepts a file of exactly 5 MiB (what follows the image is not stored)', async () => {
-    const ticket = await newTicket();
+    const { ticket } = await oneTicket();
     const data = Buffer.concat([JPEG_PHOTO, Buffer.alloc(FIVE_MIB - JPEG_PHOTO.length, 1)]);
     expect((await upload(ticket.id, [file(data, 'big.jpg', 'image/jpeg')])).status).toBe(200);
   });
@@ -131,7 +124,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
     let ticket: Ticket;
     let photo: string;
     beforeAll(async () => {
-      ticket = await newTicket();
+      ({ ticket } = await oneTicket());
       photo = (await upload(ticket.id, [file(PNG_BYTES)])).body.data.profilePhoto;
     });
 
@@ -256,7 +249,7 @@ describe('POST /tickets/{id}/profile-photo', () => {
     const bomb = pngBomb({ width: 1000, height: 1000, interlaced: true, inflatedBytes: 64 * 1024 * 1024 });
     expect((await upload(9_999_999_999, [file(bomb)])).status).toBe(404);
     expect((await upload(9_999_999_999, [file(Buffer.from('<html></html>'), 'x.png')])).status).toBe(404);
-    const ticket = await newTicket();
+    const { ticket } = await oneTicket();
     await deleteTicket(ticket.id, SYSTEM);
     expect((await upload(ticket.id, [file(PNG_BYTES)])).status).toBe(404);
   });
@@ -266,7 +259,7 @@ describe('DELETE /tickets/{id}/profile-photo', () => {
   const remove = (id: number) => call('DELETE', `${BASE}/${id}/profile-photo`, { token });
 
   it('clears profilePhoto and removes the object', async () => {
-    const ticket = await newTicket();
+    const { ticket } = await oneTicket();
     const url = (await upload(ticket.id, [file(PNG_BYTES)])).body.data.profilePhoto as string;
     const response = await remove(ticket.id);
     expect(response.status).toBe(200);
@@ -276,7 +269,7 @@ describe('DELETE /tickets/{id}/profile-photo', () => {
   });
 
   it('answers the ticket when it had no photo, and 404 for an unknown ticket', async () => {
-    const ticket = await newTicket();
+    const { ticket } = await oneTicket();
     expect((await remove(ticket.id)).body.data.profilePhoto).toBeNull();
     expect((await remove(9_999_999_999)).status).toBe(404);
   });

@@ -7,7 +7,7 @@ import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { accessFixture, checkIn, readStats, SYSTEM, TICKETS } from '../support/tickets.ts';
+import { accessFixture, checkIn, oneTicket, readStats, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 let token: string;
@@ -16,12 +16,6 @@ const SCANNER_ID = 424_242;
 beforeAll(async () => {
   token = await adminToken(['checkin:scan', 'tickets:read'], SCANNER_ID);
 });
-
-const oneTicket = async () => {
-  const event = await seedEvent();
-  const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-  return { event, ticket: ticket! };
-};
 
 describe('POST /tickets/{id}/check-in', () => {
   it('admits an active ticket, answers it as GET does, records the scan with the administrator, and counts it', async () => {

@@ -13,7 +13,7 @@ import { handler as isAClaimHandler } from '../../functions/ticket/is-a-claim.ts
 import { handler as getTicketHandler } from '../../functions/tickets/get.ts';
 import { call, type CallResult } from '../support/api.ts';
 import { mailTo, newAddress, newCustomer, signedInCustomer, type TestCustomer } from '../support/customers.ts';
-import { checkIn, TICKETS } from '../support/tickets.ts';
+import { checkIn, oneTicket, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 const TICKET = '/api/v2/ticket';
@@ -26,11 +26,6 @@ beforeAll(async () => {
   scanner = await adminToken(['checkin:scan', 'tickets:read'], 616_002);
 });
 
-const oneTicket = async () => {
-  const event = await seedEvent();
-  const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-  return { event, ticket: ticket! };
-};
 const claim = (id: number, body: unknown) => call('POST', `${TICKET}/${id}/claim`, { token: writer, body });
 const claimant = (id: number, body: unknown) => call('POST', `${TICKET}/${id}/claimant`, { token: writer, body });
 const get = (path: string) => call('GET', `${TICKET}/${path}`, { token: writer });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TicketResource } from '#shared/domain/ticket-resource';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { checkIn, TICKETS } from '../support/tickets.ts';
+import { checkIn, oneTicket, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
@@ -17,12 +17,11 @@ beforeAll(async () => {
 
 describe('TicketResource, the documented ticket', () => {
   it('parses a real GET /tickets/{id} answer with every expansion, after a check-in', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    expect((await checkIn(token, ticket!.id)).status).toBe(200);
+    const { event, ticket } = await oneTicket();
+    expect((await checkIn(token, ticket.id)).status).toBe(200);
     const response = await call(
       'GET',
-      `${TICKETS}/${ticket!.id}?_include=change_status,ticket_status,purchaser,checkInInfo`,
+      `${TICKETS}/${ticket.id}?_include=change_status,ticket_status,purchaser,checkInInfo`,
       { token },
     );
     expect(response.status).toBe(200);
@@ -35,9 +34,8 @@ describe('TicketResource, the documented ticket', () => {
   });
 
   it('parses the plain answer, without the expansions', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const response = await call('GET', `${TICKETS}/${ticket!.id}`, { token });
+    const { ticket } = await oneTicket();
+    const response = await call('GET', `${TICKETS}/${ticket.id}`, { token });
     expect(TicketResource.safeParse(response.body.data).error?.issues).toBeUndefined();
   });
 

@@ -3,9 +3,8 @@ import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { Conflict } from '#shared/errors';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { checkIn, readStats, SYSTEM, TICKETS } from '../support/tickets.ts';
+import { checkIn, oneTicket, readStats, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 const EDITOR_ID = 515_001;
@@ -18,11 +17,6 @@ beforeAll(async () => {
   scanner = await adminToken(['checkin:scan', 'tickets:read'], SCANNER_ID);
 });
 
-const oneTicket = async () => {
-  const event = await seedEvent();
-  const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-  return { event, ticket: ticket! };
-};
 const patch = (id: number, data: Record<string, unknown>) =>
   call('PATCH', `${TICKETS}/${id}`, { token: editor, body: { data } });
 const refusalOf = (promise: Promise<unknown>) =>

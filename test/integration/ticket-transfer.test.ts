@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listTicketTypes, MAX_GRANTS_PER_TYPE } from '#shared/data/events';
+import { MAX_GRANTS_PER_TYPE } from '#shared/data/events';
 import { listCustomerTickets, readTicketRecord } from '#shared/data/ticket-records';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { checkIn, readStats, TICKETS, SYSTEM } from '../support/tickets.ts';
+import { checkIn, oneTicket, readStats, soldOf, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 let token: string;
@@ -16,38 +16,35 @@ beforeAll(async () => {
 });
 
 const transfer = (id: number, body: unknown) => call('POST', `${TICKETS}/${id}/transfer`, { token, body });
-const soldOf = async (eventId: number) => new Map((await listTicketTypes(eventId)).map((type) => [type.id, type.sold]));
 
 describe('POST /tickets/{id}/transfer', () => {
   it('moves a ticket to another type of its event: new ticket and barcode, original transferred, sold moves', async () => {
-    const event = await seedEvent();
-    const [ga, vip] = event.ticketTypes;
-    const [ticket] = await seedTickets(event, ga!.id, 1);
-    const response = await transfer(ticket!.id, { typeId: vip!.id, attendee: { partyMember: 'Nadia' } });
+    const { event, ga, vip, ticket } = await oneTicket();
+    const response = await transfer(ticket.id, { typeId: vip.id, attendee: { partyMember: 'Nadia' } });
     expect(response.status).toBe(200);
     const moved = response.body.data;
     expect(moved).toMatchObject({
       eventId: event.id,
-      typeId: vip!.id,
+      typeId: vip.id,
       processState: PROCESS_STATE.active,
       transferState: 'none',
-      transferredFrom: ticket!.id,
+      transferredFrom: ticket.id,
       partyMember: 'Nadia',
     });
-    expect(moved.id).not.toBe(ticket!.id);
-    expect(moved.barcode).not.toBe(ticket!.barcode);
-    expect(await readTicketRecord(ticket!.id)).toMatchObject({ transferState: 'transferred', transferredTo: moved.id });
+    expect(moved.id).not.toBe(ticket.id);
+    expect(moved.barcode).not.toBe(ticket.barcode);
+    expect(await readTicketRecord(ticket.id)).toMatchObject({ transferState: 'transferred', transferredTo: moved.id });
     expect(await soldOf(event.id)).toEqual(
       new Map([
-        [ga!.id, 0],
-        [vip!.id, 1],
+        [ga.id, 0],
+        [vip.id, 1],
       ]),
     );
     expect(await readStats(token, event.id)).toMatchObject({ soldTickets: 1 });
     expect((await call('GET', `${TICKETS}/${moved.id}`, { token })).body.data).toEqual(moved);
     // The original can no longer be scanned or transferred.
-    expect((await checkIn(token, ticket!.id)).body.reason).toBe('transferred');
-    expect((await transfer(ticket!.id, { typeId: ga!.id })).body.reason).toBe('transferred');
+    expect((await checkIn(token, ticket.id)).body.reason).toBe('transferred');
+    expect((await transfer(ticket.id, { typeId: ga.id })).body.reason).toBe('transferred');
   });
 
   it("keeps a customer's ticket on their account, with its order and wave, when it moves to another type", async () => {
@@ -109,21 +106,20 @@ describe('POST /tickets/{id}/transfer', () => {
   });
 
   it('updates attendee fields in place when neither event nor type changes', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const response = await transfer(ticket!.id, {
-      typeId: event.ticketTypes[0]!.id,
+    const { ga, ticket } = await oneTicket();
+    const response = await transfer(ticket.id, {
+      typeId: ga.id,
       attendee: { partyMember: 'Iris', partyMemberLastName: 'Vale', emailAddress: 'iris@example.test' },
     });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({
-      id: ticket!.id,
+      id: ticket.id,
       partyMember: 'Iris',
       partyMemberLastName: 'Vale',
       transferState: 'none',
     });
-    expect((await transfer(ticket!.id, { attendee: { partyMemberCompany: 'Acme' } })).body.data).toMatchObject({
-      id: ticket!.id,
+    expect((await transfer(ticket.id, { attendee: { partyMemberCompany: 'Acme' } })).body.data).toMatchObject({
+      id: ticket.id,
       partyMemberCompany: 'Acme',
     });
   });
@@ -137,16 +133,15 @@ describe('POST /tickets/{id}/transfer', () => {
     ['withdrawn', async (id: number) => void (await changeTicketStates(id, { withdrawnState: 'withdrawn' }, SYSTEM))],
     ['deleted', async (id: number) => void (await changeTicketStates(id, { deleted: 1 }, SYSTEM))],
   ])('refuses to transfer a %s ticket with 409', async (reason, prepare) => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    await prepare(ticket!.id);
-    const refused = await transfer(ticket!.id, { typeId: event.ticketTypes[1]!.id });
+    const { event, ga, vip, ticket } = await oneTicket();
+    await prepare(ticket.id);
+    const refused = await transfer(ticket.id, { typeId: vip.id });
     expect(refused.status).toBe(409);
     expect(refused.body.reason).toBe(reason);
     expect(await soldOf(event.id)).toEqual(
       new Map([
-        [event.ticketTypes[0]!.id, reason === 'checked_in' ? 1 : 0],
-        [event.ticketTypes[1]!.id, 0],
+        [ga.id, reason === 'checked_in' ? 1 : 0],
+        [vip.id, 0],
       ]),
     );
   });
@@ -219,13 +214,12 @@ describe('POST /tickets/{id}/transfer', () => {
   });
 
   it('refuses a bad body: unknown type, type of another event, event without type, unknown fields', async () => {
-    const event = await seedEvent();
+    const { event, vip, ticket } = await oneTicket();
     const other = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    expect((await transfer(ticket!.id, { typeId: 987_654_321 })).status).toBe(400);
-    expect((await transfer(ticket!.id, { eventId: event.id, typeId: other.ticketTypes[0]!.id })).status).toBe(400);
-    expect((await transfer(ticket!.id, { eventId: other.id })).status).toBe(400);
-    expect((await transfer(ticket!.id, { typeId: event.ticketTypes[1]!.id, colour: 'red' })).status).toBe(400);
-    expect((await transfer(987_654_321, { typeId: event.ticketTypes[1]!.id })).status).toBe(404);
+    expect((await transfer(ticket.id, { typeId: 987_654_321 })).status).toBe(400);
+    expect((await transfer(ticket.id, { eventId: event.id, typeId: other.ticketTypes[0]!.id })).status).toBe(400);
+    expect((await transfer(ticket.id, { eventId: other.id })).status).toBe(400);
+    expect((await transfer(ticket.id, { typeId: vip.id, colour: 'red' })).status).toBe(400);
+    expect((await transfer(987_654_321, { typeId: vip.id })).status).toBe(404);
   });
 });

@@ -5,7 +5,7 @@ import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { accessFixture, SYSTEM } from '../support/tickets.ts';
+import { accessFixture, oneTicket, SYSTEM } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 const BASE = '/api/v2/tickets';
@@ -24,16 +24,15 @@ const stats = async (...events: number[]) => {
 
 describe('GET /tickets/{id}', () => {
   it('answers the ticket with every field of the update body, and the expansions asked for', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const plain = await call('GET', `${BASE}/${ticket!.id}`, as());
+    const { event, ga, ticket } = await oneTicket();
+    const plain = await call('GET', `${BASE}/${ticket.id}`, as());
     expect(plain.status).toBe(200);
     // Spec: `{ data: ticket }`, without the `count` other single answers carry.
     expect(Object.keys(plain.body)).toEqual(['data']);
     expect(plain.body.data).toMatchObject({
-      id: ticket!.id,
+      id: ticket.id,
       eventId: event.id,
-      typeId: event.ticketTypes[0]!.id,
+      typeId: ga.id,
       processState: PROCESS_STATE.active,
       transferState: 'none',
       withdrawnState: 'none',
@@ -46,7 +45,7 @@ describe('GET /tickets/{id}', () => {
     expect(plain.body.data).not.toHaveProperty('purchaser');
     const full = await call(
       'GET',
-      `${BASE}/${ticket!.id}?_include=change_status,ticket_status,purchaser,checkInInfo`,
+      `${BASE}/${ticket.id}?_include=change_status,ticket_status,purchaser,checkInInfo`,
       as(),
     );
     expect(full.body.data).toMatchObject({
@@ -59,9 +58,8 @@ describe('GET /tickets/{id}', () => {
 
   it('answers 404 for an unknown id and 400 for an unknown include', async () => {
     expect((await call('GET', `${BASE}/987654321`, as())).status).toBe(404);
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const bad = await call('GET', `${BASE}/${ticket!.id}?_include=everything`, as());
+    const { ticket } = await oneTicket();
+    const bad = await call('GET', `${BASE}/${ticket.id}?_include=everything`, as());
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toMatch(/^query\._include/);
   });
@@ -141,11 +139,10 @@ describe('GET /tickets', () => {
 
 describe('PATCH /tickets/{id}', () => {
   it('updates writable fields and answers the ticket', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const { event, ticket } = await oneTicket();
     const response = await call(
       'PATCH',
-      `${BASE}/${ticket!.id}`,
+      `${BASE}/${ticket.id}`,
       as({
         body: {
           data: {
@@ -166,48 +163,41 @@ describe('PATCH /tickets/{id}', () => {
       price: 12.5,
       chipNumber: 'CHIP-9',
     });
-    expect((await call('GET', `${BASE}/${ticket!.id}`, as())).body.data).toEqual(response.body.data);
+    expect((await call('GET', `${BASE}/${ticket.id}`, as())).body.data).toEqual(response.body.data);
   });
 
   it('refuses amounts finer than cents (a 1e-200 price was a 500: DynamoDB cannot store it; found by the fuzzing)', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const tiny = await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { price: 1e-200 } } }));
+    const { ticket } = await oneTicket();
+    const tiny = await call('PATCH', `${BASE}/${ticket.id}`, as({ body: { data: { price: 1e-200 } } }));
     expect(tiny.status).toBe(400);
     expect(tiny.body.errors[0]).toEqual({ path: 'body.data.price', message: 'must have at most 2 decimal places' });
-    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { taxAmount: 0.125 } } }))).status).toBe(
+    expect((await call('PATCH', `${BASE}/${ticket.id}`, as({ body: { data: { taxAmount: 0.125 } } }))).status).toBe(
       400,
     );
     expect(
-      (await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { price: 19.99 } } }))).body.data.price,
+      (await call('PATCH', `${BASE}/${ticket.id}`, as({ body: { data: { price: 19.99 } } }))).body.data.price,
     ).toBe(19.99);
   });
 
   it('refuses unknown fields, a missing data wrapper and an empty change with 400', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const { ticket } = await oneTicket();
     const unknown = await call(
       'PATCH',
-      `${BASE}/${ticket!.id}`,
+      `${BASE}/${ticket.id}`,
       as({ body: { data: { partyMember: 'X', colour: 'red' } } }),
     );
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([{ path: 'body.data.colour', message: 'Unknown field.' }]);
-    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { partyMember: 'X' } }))).status).toBe(400);
-    expect((await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: {} } }))).status).toBe(400);
+    expect((await call('PATCH', `${BASE}/${ticket.id}`, as({ body: { partyMember: 'X' } }))).status).toBe(400);
+    expect((await call('PATCH', `${BASE}/${ticket.id}`, as({ body: { data: {} } }))).status).toBe(400);
     expect(
-      (await call('PATCH', `${BASE}/${ticket!.id}`, as({ body: { data: { profilePhoto: 'http://x' } } }))).status,
+      (await call('PATCH', `${BASE}/${ticket.id}`, as({ body: { data: { profilePhoto: 'http://x' } } }))).status,
     ).toBe(400);
   });
 
   it('refuses a change of event or type (that is a transfer) with 400', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const response = await call(
-      'PATCH',
-      `${BASE}/${ticket!.id}`,
-      as({ body: { data: { typeId: event.ticketTypes[1]!.id } } }),
-    );
+    const { vip, ticket } = await oneTicket();
+    const response = await call('PATCH', `${BASE}/${ticket.id}`, as({ body: { data: { typeId: vip.id } } }));
     expect(response.status).toBe(400);
     expect(response.body.errors[0].path).toBe('body.data.typeId');
   });
@@ -243,12 +233,11 @@ describe('PATCH /tickets/{id}', () => {
   });
 
   it("validates attendee answers against the event's questions", async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+    const { event, ticket } = await oneTicket();
     const [contact, size] = event.questions;
     const good = await call(
       'PATCH',
-      `${BASE}/${ticket!.id}`,
+      `${BASE}/${ticket.id}`,
       as({
         body: {
           data: {
@@ -265,7 +254,7 @@ describe('PATCH /tickets/{id}', () => {
 
     const bad = await call(
       'PATCH',
-      `${BASE}/${ticket!.id}`,
+      `${BASE}/${ticket.id}`,
       as({
         body: {
           data: {
@@ -351,9 +340,8 @@ describe('GET /tickets/check-in-stats', () => {
 
 describe('bad input', () => {
   it('answers 4xx, never 5xx, to malformed requests on every ticket route', async () => {
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const id = ticket!.id;
+    const { event, ticket } = await oneTicket();
+    const id = ticket.id;
     const many = Array.from({ length: 101 }, (_, i) => i).join(',');
     const requests: [string, string, Parameters<typeof call>[2]][] = [
       ['GET', `${BASE}?event=abc`, {}],

@@ -1,12 +1,28 @@
 import { expect } from 'vitest';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { listTicketTypes } from '#shared/data/events';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from './api.ts';
 
-/** Helpers shared by the ticket tests. */
+/** Helpers shared by the ticket tests: the events, types and tickets a test makes, and the ticket routes it calls. */
 
 /** The actor of changes a test makes directly through the use cases (fixtures). */
 export const SYSTEM = { kind: 'system' } as const;
 export const TICKETS = '/api/v2/tickets';
+
+/**
+ * A fresh event of the sample shape (bin/seed/tickets.ts: two types, two teams, two questions)
+ * holding one active ticket of its first type, "General admission" (`ga`); `vip` is the other type.
+ */
+export async function oneTicket() {
+  const event = await seedEvent();
+  const [ga, vip] = event.ticketTypes;
+  const [ticket] = await seedTickets(event, ga!.id, 1);
+  return { event, ga: ga!, vip: vip!, ticket: ticket! };
+}
+
+/** Each ticket type of an event by id, with its `sold` count. */
+export const soldOf = async (eventId: number) =>
+  new Map((await listTicketTypes(eventId)).map((type) => [type.id, type.sold]));
 
 export async function readStats(token: string, ...events: number[]) {
   const response = await call('GET', `${TICKETS}/check-in-stats?events=${events.join(',')}`, { token });
