@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '#shared/auth/passwords';
-import { createAdministrator, linkIdentity } from '#shared/data/administrators';
+import { linkIdentity } from '#shared/data/administrators';
 import { createWaiver } from '#shared/data/waivers';
 import type { Schemas } from '#shared/http/route';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
@@ -18,6 +17,7 @@ import { handler as waivers } from '../../functions/tickets/waivers.ts';
 import { call, type CallResult } from '../support/api.ts';
 import { checkIn, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
+import { makeAdmin } from '../support/staff.ts';
 
 /**
  * Each route declares its success answer (`route(key, { response })`), and the OpenAPI
@@ -62,27 +62,12 @@ describe('shipping-method answers parse with the declared schemas', () => {
 
 describe('GET /auth/me parses with its declared schema', () => {
   it('for a record with its own password and for one linked to the identity provider', async () => {
-    const login = `answers-${randomUUID()}@test.local`;
-    const admin = await createAdministrator({
-      login,
-      email: login,
-      name: 'Answer Staff',
-      permissions: ['tickets:read'],
-      vendorUser: 0,
-      passwordHash: await hashPassword('a-long-enough-password'),
-    });
+    const admin = await makeAdmin({ permissions: ['tickets:read'], password: 'a-long-enough-password' });
     const own = await call('GET', '/api/v2/auth/me', { token: await adminToken(['tickets:read'], admin.id) });
     expectDeclared(me, own);
     expect(own.body.data).not.toHaveProperty('passwordHash');
 
-    const idpLogin = `answers-idp-${randomUUID()}@test.local`;
-    const linked = await createAdministrator({
-      login: idpLogin,
-      email: idpLogin,
-      name: 'Linked Staff',
-      permissions: [],
-      vendorUser: 0,
-    });
+    const linked = await makeAdmin();
     expect(await linkIdentity(linked.id, randomUUID(), randomUUID())).toBe(true);
     expectDeclared(me, await call('GET', '/api/v2/auth/me', { token: await adminToken([], linked.id) }));
   });

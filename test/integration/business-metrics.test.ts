@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hashPassword } from '#shared/auth/passwords';
-import { resetConfigForTests } from '#shared/config';
-import { createAdministrator } from '#shared/data/administrators';
 import { METRIC, METRICS_NAMESPACE, metrics, publishRecorded, recordCheckIn } from '#shared/metrics';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { login as customerLogin, newAddress } from '../support/customers.ts';
+import { login as customerLogin } from '../support/customers.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
 import { checkIn, oneTicket, readStats } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
+import { newAddress } from '../support/mail.ts';
+import { legacyLogin, makeAdmin, useSiteAuthMethod } from '../support/staff.ts';
 
 /**
  * What the middy stack publishes per request, read at the moment it publishes: the EMF
@@ -112,16 +111,8 @@ describe('failed login metrics', () => {
   const loginDimension = (login: string) => ({ service: expect.any(String), stage: 'test', login });
 
   it('counts a wrong legacy password as a failed legacy login', async () => {
-    const login = `staff-${randomUUID()}@test.local`;
-    await createAdministrator({
-      login,
-      email: login,
-      name: 'Metrics Staff',
-      permissions: [],
-      vendorUser: 0,
-      passwordHash: await hashPassword('the-right-password'),
-    });
-    const response = await call('POST', '/api/v2/auth/legacy/login', { body: { login, password: 'a-wrong-password' } });
+    const { login } = await makeAdmin({ password: 'the-right-password' });
+    const response = await legacyLogin(login, 'a-wrong-password');
     expect(response.status).toBe(401);
     expect(recorded(METRIC.loginFailed)).toEqual([
       { dimensions: loginDimension('legacy'), value: 1, reason: 'wrong_credentials' },
@@ -129,18 +120,8 @@ describe('failed login metrics', () => {
   });
 
   it('does not count a successful legacy login', async () => {
-    const login = `staff-${randomUUID()}@test.local`;
-    await createAdministrator({
-      login,
-      email: login,
-      name: 'Metrics Staff',
-      permissions: [],
-      vendorUser: 0,
-      passwordHash: await hashPassword('the-right-password'),
-    });
-    expect(
-      (await call('POST', '/api/v2/auth/legacy/login', { body: { login, password: 'the-right-password' } })).status,
-    ).toBe(200);
+    const { login } = await makeAdmin({ password: 'the-right-password' });
+    expect((await legacyLogin(login, 'the-right-password')).status).toBe(200);
     expect(recorded(METRIC.loginFailed)).toEqual([]);
   });
 
@@ -153,12 +134,8 @@ describe('failed login metrics', () => {
   });
 
   describe('identity-provider callback', () => {
-    const useMode = (mode: 'idp' | 'legacy') => {
-      process.env.SITE_AUTH_METHOD = mode;
-      resetConfigForTests();
-    };
-    beforeAll(() => useMode('idp'));
-    afterAll(() => useMode('legacy'));
+    beforeAll(() => useSiteAuthMethod('idp'));
+    afterAll(() => useSiteAuthMethod('legacy'));
 
     it('counts a forged state as a failed idp login', async () => {
       const response = await call('GET', '/api/v2/auth/callback?code=abc&state=forged');

@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '#shared/routes';
 import { getAdministrator } from '#shared/data/administrators';
 import { createStaffMember, UsageError } from '../../bin/maintenance/create-administrator.ts';
-import { call } from '../support/api.ts';
+import { legacyLogin } from '../support/staff.ts';
+import { newAddress } from '../support/mail.ts';
 
-const email = () => `first-admin-${randomUUID()}@test.local`;
+const email = () => newAddress('first-admin');
 const PASSWORD = 'first-admin-password-1';
 
 describe('bin/maintenance/create-administrator (the first administrator of a new stage)', () => {
@@ -19,7 +19,7 @@ describe('bin/maintenance/create-administrator (the first administrator of a new
       password: PASSWORD,
     });
     expect(admin).toMatchObject({ login: address, email: address, permissions: [...PERMISSIONS], vendorUser: 0 });
-    const login = await call('POST', '/api/v2/auth/legacy/login', { body: { login: address, password: PASSWORD } });
+    const login = await legacyLogin(address, PASSWORD);
     expect(login.status).toBe(200);
     expect(login.body.data.user.permissions).toEqual([...PERMISSIONS]);
   });

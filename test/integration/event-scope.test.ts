@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/token-issuer';
 import { epochSeconds } from '#shared/clock';
@@ -11,6 +10,8 @@ import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { accessFixture, checkIn, TICKETS } from '../support/tickets.ts';
 import { adminToken, claimsOf } from '../support/tokens.ts';
+import { legacyLogin } from '../support/staff.ts';
+import { newAddress } from '../support/mail.ts';
 
 /** Issue 13 item 5: staff limited to a set of events (README "Event-scoped staff"). */
 const PASSWORD = 'scoped-staff-password-1';
@@ -155,7 +156,7 @@ describe('a scanner of the event an access package grants', () => {
 
 describe('granting a scope (bin/maintenance/create-administrator --events)', () => {
   it('stores the scope, which the login puts in the token and /auth/me shows', async () => {
-    const address = `scoped-${randomUUID()}@test.local`;
+    const address = newAddress('scoped');
     const admin = await createStaffMember({
       email: address,
       name: 'Gate B',
@@ -165,7 +166,7 @@ describe('granting a scope (bin/maintenance/create-administrator --events)', () 
       password: PASSWORD,
     });
     expect(admin.eventScope).toEqual([12, 15]);
-    const login = await call('POST', '/api/v2/auth/legacy/login', { body: { login: address, password: PASSWORD } });
+    const login = await legacyLogin(address, PASSWORD);
     expect(login.status).toBe(200);
     expect(claimsOf(login.body.data.jwt)).toMatchObject({ events: [12, 15] });
     expect(login.body.data.user.eventScope).toEqual([12, 15]);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AdminGetUserCommand,
   CognitoIdentityProviderClient,
@@ -6,8 +5,6 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '#shared/auth/passwords';
-import { createAdministrator } from '#shared/data/administrators';
 import { db, tableName } from '#shared/data/client';
 import { findCustomerByEmail } from '#shared/data/customers';
 import { keyCondition, keys } from '#shared/data/keys';
@@ -16,10 +13,12 @@ import { ses } from '#shared/services/email';
 import { identitySdkClient } from '#shared/services/identity-provider';
 import { userAdminSdkClient } from '#shared/services/user-admin';
 import { call, type CallResult } from '../support/api.ts';
-import { createAccount, login, mailTo, newAddress, PASSWORD } from '../support/customers.ts';
+import { createAccount, login, PASSWORD } from '../support/customers.ts';
 import { clearFaults, failCalls, failures, slowCalls } from '../support/faults.ts';
 import { adminToken } from '../support/tokens.ts';
 import { oneTicket } from '../support/tickets.ts';
+import { mailTo, newAddress } from '../support/mail.ts';
+import { makeAdmin } from '../support/staff.ts';
 
 /**
  * Faults injected at the SES and Cognito clients the handlers use (README "Faults and
@@ -65,15 +64,7 @@ describe('legacy forgot-password with the mail failing', () => {
     ).Items ?? [];
 
   it('answers 503 and leaves no reset token whose mail never left; the next request works', async () => {
-    const login = `fault-${randomUUID()}@test.local`;
-    const admin = await createAdministrator({
-      login,
-      email: login,
-      name: 'Fault Staff',
-      permissions: [],
-      vendorUser: 0,
-      passwordHash: await hashPassword('an-old-password-123'),
-    });
+    const admin = await makeAdmin({ password: 'an-old-password-123' });
     const fault = failCalls(ses, { commands: SEND, error: failures.sesThrottled });
     expectUnavailable(await forgot(admin.email), 'email');
     expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
@@ -87,15 +78,7 @@ describe('legacy forgot-password with the mail failing', () => {
   });
 
   it('SES slower than the request timeout: 503 and no token left (a 100 ms timeout)', async () => {
-    const login = `slow-${randomUUID()}@test.local`;
-    const admin = await createAdministrator({
-      login,
-      email: login,
-      name: 'Slow Mail',
-      permissions: [],
-      vendorUser: 0,
-      passwordHash: await hashPassword('an-old-password-123'),
-    });
+    const admin = await makeAdmin({ password: 'an-old-password-123' });
     const fault = await slowCalls(ses, {
       commands: SEND,
       timeoutMs: 100,
@@ -108,7 +91,7 @@ describe('legacy forgot-password with the mail failing', () => {
 
   it('an unknown address never reaches the mail, so it answers as always', async () => {
     const fault = failCalls(ses, { commands: SEND, error: failures.sesInternal });
-    expect((await forgot(`nobody-${randomUUID()}@test.local`)).status).toBe(200);
+    expect((await forgot(newAddress('nobody'))).status).toBe(200);
     expect(fault.attempts).toBe(0);
   });
 });

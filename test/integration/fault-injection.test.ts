@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '#shared/auth/passwords';
 import { resetSigningKeyForTests } from '#shared/auth/signing-key';
-import { createAdministrator } from '#shared/data/administrators';
 import { resetSecretsClientForTests } from '#shared/services/secrets';
 import { db, MAX_CONFLICT_RETRIES } from '#shared/data/client';
 import { s3 } from '#shared/services/photos';
@@ -15,6 +12,7 @@ import { jpegImage } from '../support/images.ts';
 import { form } from '../support/multipart.ts';
 import { checkIn, oneTicket, readStats, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
+import { legacyLogin, makeAdmin } from '../support/staff.ts';
 
 /**
  * Faults injected at the SDK clients the handlers use (README "Faults and retries"):
@@ -262,16 +260,8 @@ describe('profile photo', () => {
 describe('Secrets Manager', () => {
   it('unreachable at the first token a container signs: the login answers 503 (secrets), and works once it answers again', async () => {
     const password = 'Secrets-outage-1';
-    const login = `secrets-${randomUUID()}@test.local`;
-    await createAdministrator({
-      login,
-      email: login,
-      name: 'Outage',
-      permissions: [],
-      vendorUser: 0,
-      passwordHash: await hashPassword(password),
-    });
-    const signIn = () => call('POST', '/api/v2/auth/legacy/login', { body: { login, password } });
+    const { login } = await makeAdmin({ password });
+    const signIn = () => legacyLogin(login, password);
     const saved = process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));

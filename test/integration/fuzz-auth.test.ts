@@ -1,8 +1,8 @@
 import { vi } from 'vitest';
-import { resetConfigForTests } from '#shared/config';
 import { routes, type RouteRow } from '#shared/routes';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
+import { useSiteAuthMethod } from '../support/staff.ts';
 
 // Before any import reads it (shared/data/client.ts): this file's own table, so the before/after comparison sees only its own requests.
 const table = vi.hoisted(() => {
@@ -19,10 +19,6 @@ const IDP_ROUTES = new Set([
   '/auth/logout',
   '/auth/change-password',
 ]);
-const useMode = (mode: 'idp' | 'legacy') => {
-  process.env.SITE_AUTH_METHOD = mode;
-  resetConfigForTests();
-};
 
 fuzzFile({
   title: 'authentication (identity provider, session)',
@@ -44,7 +40,7 @@ fuzzFile({
   meantWrites: [],
   around: (row: RouteRow) => {
     if (!IDP_ROUTES.has(row.path)) return () => undefined;
-    useMode('idp');
-    return () => useMode('legacy');
+    useSiteAuthMethod('idp');
+    return () => useSiteAuthMethod('legacy');
   },
 });

@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { CognitoIdentityProviderClient, RevokeTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { issueToken } from '#shared/auth/token-issuer';
-import { epochSeconds } from '#shared/clock';
-import { resetConfigForTests } from '#shared/config';
-import { readSessionVersion } from '#shared/data/session-versions';
-import { createAdministrator, getAdministrator, linkIdentity, type Administrator } from '#shared/data/administrators';
+import { getAdministrator, linkIdentity, type Administrator } from '#shared/data/administrators';
 import { AUTH_COOKIE, LOGIN_COOKIE } from '#shared/http/cookies';
 import { call, type CallResult } from '../support/api.ts';
-import { createTestIdentityUser, signInAtHostedUi, uniqueEmail } from '../support/cognito.ts';
+import { createTestIdentityUser, signInAtHostedUi } from '../support/cognito.ts';
 import { ADMIN_UI_URL, ALLOWED_ORIGIN, PORTAL_ORIGIN, SECOND_ORIGIN } from '../support/env.ts';
+import { newAddress } from '../support/mail.ts';
+import { legacyLogin, makeAdmin, staffToken, useSiteAuthMethod } from '../support/staff.ts';
+import { adminToken } from '../support/tokens.ts';
 
 const PASSWORD = 'Hosted-UI-password-1';
 const REDIRECT = `${ALLOWED_ORIGIN}/after-login?tab=tickets`;
@@ -18,29 +17,18 @@ const REDIRECT = `${ALLOWED_ORIGIN}/after-login?tab=tickets`;
 const CALLBACK = `${ALLOWED_ORIGIN}/api/v2/auth/callback`;
 const spa = { origin: ALLOWED_ORIGIN, 'x-requested-with': 'fetch' };
 
-const useMode = (mode: 'idp' | 'legacy') => {
-  process.env.SITE_AUTH_METHOD = mode;
-  resetConfigForTests();
-};
-beforeAll(() => useMode('idp'));
+beforeAll(() => useSiteAuthMethod('idp'));
 afterEach(() => {
   process.env.ADMIN_ORIGINS = ALLOWED_ORIGIN;
-  useMode('idp');
+  useSiteAuthMethod('idp');
   vi.restoreAllMocks();
 });
-afterAll(() => useMode('legacy'));
+afterAll(() => useSiteAuthMethod('legacy'));
 
 /** An administrator record and the Cognito user with the same (verified) email. */
 async function staffMember(vendorUser: 0 | 1 = 0): Promise<Administrator & { username: string }> {
-  const email = uniqueEmail('idp');
-  const admin = await createAdministrator({
-    login: email,
-    email,
-    name: 'IdP Staff',
-    permissions: ['tickets:read'],
-    vendorUser,
-  });
-  return { ...admin, username: await createTestIdentityUser(email, PASSWORD) };
+  const admin = await makeAdmin({ permissions: ['tickets:read'], vendorUser });
+  return { ...admin, username: await createTestIdentityUser(admin.email, PASSWORD) };
 }
 
 const login = (redirect_uri = REDIRECT, path = '/api/v2/auth/login') => call('POST', path, { body: { redirect_uri } });
@@ -123,7 +111,7 @@ describe('POST /auth/login', () => {
   });
 
   it('answers 403 with error vendor_user_restricted outside idp mode, on both login routes', async () => {
-    useMode('legacy');
+    useSiteAuthMethod('legacy');
     for (const path of ['/api/v2/auth/login', '/api/v2/auth/vendor/login']) {
       const response = await login(REDIRECT, path);
       expect(response.status).toBe(403);
@@ -165,7 +153,7 @@ describe('GET /auth/callback', () => {
   // cognito-local, like Cognito, refuses a token exchange whose redirect_uri differs from the authorize request's.
   it('comes back to the callback on the origin the login started from, and exchanges the code with that callback', async () => {
     process.env.ADMIN_ORIGINS = `${ALLOWED_ORIGIN},${SECOND_ORIGIN}`;
-    useMode('idp');
+    useSiteAuthMethod('idp');
     const staff = await staffMember();
     const redirect = `${SECOND_ORIGIN}/`;
     const { location, code, state, browser } = await signIn(staff.email, '/api/v2/auth/login', redirect);
@@ -267,7 +255,7 @@ describe('GET /auth/callback', () => {
   });
 
   it('redirects a provider user without an administrator record with unknown_user', async () => {
-    const email = uniqueEmail('stranger');
+    const email = newAddress('stranger');
     await createTestIdentityUser(email, PASSWORD);
     const { code, state, browser } = await signIn(email);
     const response = await callback({ code, state }, browser);
@@ -330,7 +318,7 @@ describe('GET /auth/callback', () => {
   });
 
   it('redirects with idp_disabled in legacy mode', async () => {
-    useMode('legacy');
+    useSiteAuthMethod('legacy');
     const response = await callback({ code: 'x', state: 'y' });
     expect(response.status).toBe(302);
     expect(errorCodeOf(response.headers.location!)).toBe('idp_disabled');
@@ -338,22 +326,11 @@ describe('GET /auth/callback', () => {
 });
 
 describe('POST /auth/logout', () => {
-  // Under the record's current session version: a logout ends every earlier token of the account.
-  const tokenOf = async (admin: Administrator) =>
-    issueToken({
-      kind: 'admin',
-      id: admin.id,
-      login: admin.login,
-      permissions: [],
-      vendorUser: false,
-      authTime: epochSeconds(),
-      sessionVersion: await readSessionVersion('admin', admin.id),
-    });
-
+  // Each token under the record's current session version (staffToken): a logout ends every earlier token of the account.
   it('clears the cookie and answers the provider logout URL back to the admin UI', async () => {
     const staff = await staffMember();
     const response = await call('POST', '/api/v2/auth/logout', {
-      cookies: [`${AUTH_COOKIE}=${await tokenOf(staff)}`],
+      cookies: [`${AUTH_COOKIE}=${await staffToken(staff)}`],
       headers: spa,
     });
     expect(response.status).toBe(200);
@@ -364,16 +341,16 @@ describe('POST /auth/logout', () => {
 
   it('takes an allowed return_to and refuses any other', async () => {
     const staff = await staffMember();
-    const before = await tokenOf(staff);
+    const before = await staffToken(staff);
     const allowed = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent(`${ALLOWED_ORIGIN}/`)}`, {
-      token: await tokenOf(staff),
+      token: await staffToken(staff),
     });
     expect(new URL(allowed.body.data.logout_url).searchParams.get('logout_uri')).toBe(`${ALLOWED_ORIGIN}/`);
     // Logout everywhere: a token issued before it (another tab, another device) has ended.
     expect((await call('GET', '/api/v2/auth/me', { token: before })).status).toBe(401);
     // A new sign-in: the logout above ended every token of the account.
     const foreign = await call('POST', `/api/v2/auth/logout?return_to=${encodeURIComponent('https://evil.example/')}`, {
-      token: await tokenOf(staff),
+      token: await staffToken(staff),
     });
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors[0].path).toBe('query.return_to');
@@ -382,7 +359,7 @@ describe('POST /auth/logout', () => {
   it('refuses a cookie-only logout from a foreign origin (CSRF)', async () => {
     const staff = await staffMember();
     const response = await call('POST', '/api/v2/auth/logout', {
-      cookies: [`${AUTH_COOKIE}=${await tokenOf(staff)}`],
+      cookies: [`${AUTH_COOKIE}=${await staffToken(staff)}`],
       headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' },
     });
     expect(response.status).toBe(403);
@@ -391,8 +368,8 @@ describe('POST /auth/logout', () => {
   });
 
   it('answers 403 in legacy mode', async () => {
-    const token = await tokenOf(await staffMember());
-    useMode('legacy');
+    const token = await staffToken(await staffMember());
+    useSiteAuthMethod('legacy');
     expect((await call('POST', '/api/v2/auth/logout', { token })).status).toBe(403);
   });
 });
@@ -417,47 +394,23 @@ describe('POST /auth/change-password', () => {
   });
 
   it('answers 403 for an account with its own password (legacy user)', async () => {
-    const email = uniqueEmail('legacy');
-    const admin = await createAdministrator({
-      login: email,
-      email,
-      name: 'Legacy',
-      permissions: [],
-      vendorUser: 0,
-      passwordHash: '$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA',
-    });
-    const token = await issueToken({
-      kind: 'admin',
-      id: admin.id,
-      login: admin.login,
-      permissions: [],
-      vendorUser: false,
-      authTime: epochSeconds(),
-    });
+    const admin = await makeAdmin({ passwordHash: '$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA' });
+    const token = await staffToken(admin);
     expect((await call('POST', '/api/v2/auth/change-password', { token })).status).toBe(403);
   });
 
   it('answers 403 in legacy mode', async () => {
-    useMode('legacy');
+    useSiteAuthMethod('legacy');
     // An id without a record (version 0): a real record's version may have been raised by another test.
-    const token = await issueToken({
-      kind: 'admin',
-      id: 999_001,
-      login: 'x',
-      permissions: [],
-      vendorUser: false,
-      authTime: epochSeconds(),
-    });
+    const token = await adminToken([], 999_001);
     expect((await call('POST', '/api/v2/auth/change-password', { token })).status).toBe(403);
   });
 });
 
 describe('the legacy routes in idp mode', () => {
   it('answer 403', async () => {
-    const email = uniqueEmail('legacy');
-    expect(
-      (await call('POST', '/api/v2/auth/legacy/login', { body: { login: email, password: PASSWORD } })).status,
-    ).toBe(403);
+    const email = newAddress('legacy');
+    expect((await legacyLogin(email, PASSWORD)).status).toBe(403);
     expect((await call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } })).status).toBe(403);
     expect(
       (

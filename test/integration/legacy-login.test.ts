@@ -1,43 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '#shared/auth/passwords';
 import { TOKEN_TTL_SECONDS } from '#shared/auth/tokens';
-import { resetConfigForTests } from '#shared/config';
-import { createAdministrator } from '#shared/data/administrators';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { call } from '../support/api.ts';
 import { claimsOf, expOf } from '../support/tokens.ts';
+import { legacyLogin, makeAdmin, useSiteAuthMethod } from '../support/staff.ts';
+import { newAddress } from '../support/mail.ts';
 
 const LOGIN = '/api/v2/auth/legacy/login';
 const PASSWORD = 'a-long-enough-password';
 let staff: { login: string; id: number };
 let vendor: { login: string };
 
-async function makeAdmin(vendorUser: 0 | 1) {
-  const login = `staff-${randomUUID()}@test.local`;
-  return createAdministrator({
-    login,
-    email: login,
-    name: 'Test Staff',
-    permissions: ['shipping:read'],
-    vendorUser,
-    passwordHash: await hashPassword(PASSWORD),
-  });
-}
-
 beforeAll(async () => {
-  staff = await makeAdmin(0);
-  vendor = await makeAdmin(1);
+  staff = await makeAdmin({ permissions: ['shipping:read'], password: PASSWORD });
+  vendor = await makeAdmin({ permissions: ['shipping:read'], vendorUser: 1, password: PASSWORD });
 });
 
-afterEach(() => {
-  process.env.SITE_AUTH_METHOD = 'legacy';
-  resetConfigForTests();
-});
+afterEach(() => useSiteAuthMethod('legacy'));
 
 describe('legacy login', () => {
   it('returns a JWT and the profile, and sets a secure HttpOnly cookie', async () => {
-    const response = await call('POST', LOGIN, { body: { login: staff.login, password: PASSWORD } });
+    const response = await legacyLogin(staff.login, PASSWORD);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       count: 1,
@@ -61,15 +44,13 @@ describe('legacy login', () => {
   });
 
   it('accepts the login in any case', async () => {
-    const response = await call('POST', LOGIN, { body: { login: staff.login.toUpperCase(), password: PASSWORD } });
+    const response = await legacyLogin(staff.login.toUpperCase(), PASSWORD);
     expect(response.status).toBe(200);
   });
 
   it('gives the same 401 for a wrong password and an unknown login', async () => {
-    const wrong = await call('POST', LOGIN, { body: { login: staff.login, password: 'not-the-password' } });
-    const unknown = await call('POST', LOGIN, {
-      body: { login: `nobody-${randomUUID()}@test.local`, password: PASSWORD },
-    });
+    const wrong = await legacyLogin(staff.login, 'not-the-password');
+    const unknown = await legacyLogin(newAddress('nobody'), PASSWORD);
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
@@ -77,7 +58,7 @@ describe('legacy login', () => {
   });
 
   it('rejects a vendor user with a pointer to the vendor channel', async () => {
-    const response = await call('POST', LOGIN, { body: { login: vendor.login, password: PASSWORD } });
+    const response = await legacyLogin(vendor.login, PASSWORD);
     expect(response.status).toBe(403);
     expect(response.body.error).toBe('vendor_login_required');
     expect(response.body.detail).toMatch(/vendor\/login/);
@@ -85,9 +66,8 @@ describe('legacy login', () => {
   });
 
   it('answers 403 when the site signs in through the identity provider', async () => {
-    process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
-    const response = await call('POST', LOGIN, { body: { login: staff.login, password: PASSWORD } });
+    useSiteAuthMethod('idp');
+    const response = await legacyLogin(staff.login, PASSWORD);
     expect(response.status).toBe(403);
   });
 
@@ -101,7 +81,7 @@ describe('legacy login', () => {
 
 describe('GET /auth/me', () => {
   it('answers the profile and permissions of the caller, by Bearer token or by cookie', async () => {
-    const login = await call('POST', LOGIN, { body: { login: staff.login, password: PASSWORD } });
+    const login = await legacyLogin(staff.login, PASSWORD);
     const jwt = login.body.data.jwt;
     const byBearer = await call('GET', '/api/v2/auth/me', { token: jwt });
     expect(byBearer.status).toBe(200);

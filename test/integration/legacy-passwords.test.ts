@@ -1,94 +1,50 @@
 import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/token-issuer';
-import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
-import { resetConfigForTests } from '#shared/config';
-import { createAdministrator, getAdministrator, type Administrator } from '#shared/data/administrators';
+import { advanceClock, resetClock } from '#shared/clock';
+import { getAdministrator } from '#shared/data/administrators';
 import { call } from '../support/api.ts';
 import { ADMIN_UI_URL } from '../support/env.ts';
+import { legacyLogin, makeAdmin, staffToken, useSiteAuthMethod } from '../support/staff.ts';
+import { mailTo, newAddress, newestLinkToken } from '../support/mail.ts';
 
 const OLD = 'the-old-password-123';
 const NEW = 'the-new-password-456';
 
 afterEach(() => {
   resetClock();
-  process.env.SITE_AUTH_METHOD = 'legacy';
-  resetConfigForTests();
+  useSiteAuthMethod('legacy');
 });
 
-async function makeAdmin(passwordHash?: string): Promise<Administrator> {
-  const login = `pw-${randomUUID()}@test.local`;
-  return createAdministrator({
-    login,
-    email: login,
-    name: 'Password Staff',
-    permissions: [],
-    vendorUser: 0,
-    ...(passwordHash ? { passwordHash } : {}),
-  });
-}
-
-const tokenOf = (admin: Administrator) =>
-  issueToken({
-    kind: 'admin',
-    id: admin.id,
-    login: admin.login,
-    permissions: [],
-    vendorUser: false,
-    authTime: epochSeconds(),
-  });
-const login = (admin: Administrator, password: string) =>
-  call('POST', '/api/v2/auth/legacy/login', { body: { login: admin.login, password } });
 const forgot = (email: string) => call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } });
 const reset = (token: string, newPassword: string) =>
   call('POST', '/api/v2/auth/legacy/reset-password', { body: { token, newPassword } });
 
-interface StoredEmail {
-  from: string;
-  destination: { to: string[] };
-  subject: string;
-  body: { text?: string };
-  at: number;
-}
-
-/** The mail aws-ses-v2-local received for an address, oldest first. */
-async function mailTo(address: string): Promise<StoredEmail[]> {
-  const { emails } = (await (await fetch(`${process.env.SES_STORE_URL}/store`)).json()) as { emails: StoredEmail[] };
-  return emails.filter((email) => email.destination.to.includes(address));
-}
-
-/** The token in the newest reset link sent to an address. */
-async function tokenFromMail(address: string): Promise<string> {
-  const mail = (await mailTo(address)).at(-1);
-  const match = /\/reset-password#token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
-  if (!match) throw new Error(`no reset link in the mail to ${address}`);
-  return match[1]!;
-}
+/** The token in the newest reset link mailed to an address. */
+const tokenFromMail = (address: string) => newestLinkToken(address, 'reset-password');
 
 describe('POST /auth/legacy/change-password', () => {
   it('sets the new password after checking the old one', async () => {
-    const admin = await makeAdmin(await hashPassword(OLD));
+    const admin = await makeAdmin({ password: OLD });
     const response = await call('POST', '/api/v2/auth/legacy/change-password', {
-      token: await tokenOf(admin),
+      token: await staffToken(admin),
       body: { oldPassword: OLD, newPassword: NEW },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, message: expect.any(String) });
-    expect((await login(admin, NEW)).status).toBe(200);
-    expect((await login(admin, OLD)).status).toBe(401);
+    expect((await legacyLogin(admin.login, NEW)).status).toBe(200);
+    expect((await legacyLogin(admin.login, OLD)).status).toBe(401);
   });
 
   it('refuses a wrong old password, naming the field, and keeps the password', async () => {
-    const admin = await makeAdmin(await hashPassword(OLD));
+    const admin = await makeAdmin({ password: OLD });
     const response = await call('POST', '/api/v2/auth/legacy/change-password', {
-      token: await tokenOf(admin),
+      token: await staffToken(admin),
       body: { oldPassword: 'not-the-old-one', newPassword: NEW },
     });
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual([{ path: 'body.oldPassword', message: expect.any(String) }]);
-    expect((await login(admin, OLD)).status).toBe(200);
+    expect((await legacyLogin(admin.login, OLD)).status).toBe(200);
   });
 
   it.each([
@@ -96,9 +52,9 @@ describe('POST /auth/legacy/change-password', () => {
     ['longer than 1024 characters', 'x'.repeat(1025)],
     ['equal to the old one', OLD],
   ])('refuses a new password %s', async (_name, newPassword) => {
-    const admin = await makeAdmin(await hashPassword(OLD));
+    const admin = await makeAdmin({ password: OLD });
     const response = await call('POST', '/api/v2/auth/legacy/change-password', {
-      token: await tokenOf(admin),
+      token: await staffToken(admin),
       body: { oldPassword: OLD, newPassword },
     });
     expect(response.status).toBe(400);
@@ -108,18 +64,17 @@ describe('POST /auth/legacy/change-password', () => {
   it('answers 403 for an account that signs in through the identity provider', async () => {
     const admin = await makeAdmin();
     const response = await call('POST', '/api/v2/auth/legacy/change-password', {
-      token: await tokenOf(admin),
+      token: await staffToken(admin),
       body: { oldPassword: OLD, newPassword: NEW },
     });
     expect(response.status).toBe(403);
   });
 
   it('answers 403 when the site signs in through the identity provider', async () => {
-    const admin = await makeAdmin(await hashPassword(OLD));
-    process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
+    const admin = await makeAdmin({ password: OLD });
+    useSiteAuthMethod('idp');
     const response = await call('POST', '/api/v2/auth/legacy/change-password', {
-      token: await tokenOf(admin),
+      token: await staffToken(admin),
       body: { oldPassword: OLD, newPassword: NEW },
     });
     expect(response.status).toBe(403);
@@ -128,9 +83,9 @@ describe('POST /auth/legacy/change-password', () => {
 
 describe('POST /auth/legacy/forgot-password', () => {
   it('answers byte for byte the same for a known and an unknown address', async () => {
-    const admin = await makeAdmin(await hashPassword(OLD));
+    const admin = await makeAdmin({ password: OLD });
     const known = await forgot(admin.email);
-    const unknown = await forgot(`nobody-${randomUUID()}@test.local`);
+    const unknown = await forgot(newAddress('nobody'));
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(known.raw).toBe(unknown.raw);
@@ -139,8 +94,8 @@ describe('POST /auth/legacy/forgot-password', () => {
   });
 
   it('mails a link to the admin UI reset page, from EMAIL_FROM, to a known address only', async () => {
-    const admin = await makeAdmin(await hashPassword(OLD));
-    const stranger = `nobody-${randomUUID()}@test.local`;
+    const admin = await makeAdmin({ password: OLD });
+    const stranger = newAddress('nobody');
     await forgot(admin.email);
     await forgot(stranger);
     const [mail] = await mailTo(admin.email);
@@ -155,7 +110,7 @@ describe('POST /auth/legacy/forgot-password', () => {
     ['a known', true],
     ['an unknown', false],
   ])('refuses the 4th request for %s address within 24 hours with 429 and Retry-After', async (_name, known) => {
-    const email = known ? (await makeAdmin(await hashPassword(OLD))).email : `nobody-${randomUUID()}@test.local`;
+    const email = known ? (await makeAdmin({ password: OLD })).email : newAddress('nobody');
     for (let i = 0; i < 3; i++) expect((await forgot(email)).status).toBe(200);
     advanceClock(23 * 3600 * 1000);
     const fourth = await forgot(email);
@@ -163,7 +118,7 @@ describe('POST /auth/legacy/forgot-password', () => {
     expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(fourth.headers['retry-after'])).toBeLessThanOrEqual(3600);
     // Counted per address string: another address is not affected, and the window slides.
-    expect((await forgot(`other-${randomUUID()}@test.local`)).status).toBe(200);
+    expect((await forgot(newAddress('other'))).status).toBe(200);
     advanceClock(3601 * 1000);
     expect((await forgot(email)).status).toBe(200);
   });
@@ -180,29 +135,28 @@ describe('POST /auth/legacy/forgot-password', () => {
   });
 
   it('answers 403 when the site signs in through the identity provider', async () => {
-    process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
-    expect((await forgot(`nobody-${randomUUID()}@test.local`)).status).toBe(403);
+    useSiteAuthMethod('idp');
+    expect((await forgot(newAddress('nobody'))).status).toBe(403);
   });
 });
 
 describe('POST /auth/legacy/reset-password', () => {
   it('resets the password with the mailed token once and only once', async () => {
-    const admin = await makeAdmin(await hashPassword(OLD));
+    const admin = await makeAdmin({ password: OLD });
     await forgot(admin.email);
     const token = await tokenFromMail(admin.email);
     const first = await reset(token, NEW);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ data: { success: true, message: expect.any(String) } });
-    expect((await login(admin, NEW)).status).toBe(200);
-    expect((await login(admin, OLD)).status).toBe(401);
+    expect((await legacyLogin(admin.login, NEW)).status).toBe(200);
+    expect((await legacyLogin(admin.login, OLD)).status).toBe(401);
     const second = await reset(token, 'yet-another-password');
     expect(second.status).toBe(400);
-    expect((await login(admin, NEW)).status).toBe(200);
+    expect((await legacyLogin(admin.login, NEW)).status).toBe(200);
   });
 
   it('lets exactly one of two concurrent resets with the same token succeed', async () => {
-    const admin = await makeAdmin(await hashPassword(OLD));
+    const admin = await makeAdmin({ password: OLD });
     await forgot(admin.email);
     const token = await tokenFromMail(admin.email);
     const results = await Promise.all([
@@ -211,11 +165,11 @@ describe('POST /auth/legacy/reset-password', () => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     const winner = results[0]!.status === 200 ? 'concurrent-one-password' : 'concurrent-two-password';
-    expect((await login(admin, winner)).status).toBe(200);
+    expect((await legacyLogin(admin.login, winner)).status).toBe(200);
   });
 
   it("voids the administrator's other outstanding tokens", async () => {
-    const admin = await makeAdmin(await hashPassword(OLD));
+    const admin = await makeAdmin({ password: OLD });
     await forgot(admin.email);
     const older = await tokenFromMail(admin.email);
     await forgot(admin.email);
@@ -226,7 +180,7 @@ describe('POST /auth/legacy/reset-password', () => {
   });
 
   it('refuses a token once 24 hours have passed', async () => {
-    const admin = await makeAdmin(await hashPassword(OLD));
+    const admin = await makeAdmin({ password: OLD });
     await forgot(admin.email);
     const token = await tokenFromMail(admin.email);
     advanceClock((24 * 3600 + 1) * 1000);
@@ -234,12 +188,12 @@ describe('POST /auth/legacy/reset-password', () => {
     expect(response.status).toBe(400);
     expect(response.body.errors[0].path).toBe('body.token');
     resetClock();
-    expect((await login(admin, OLD)).status).toBe(200);
+    expect((await legacyLogin(admin.login, OLD)).status).toBe(200);
   });
 
   it('refuses an unknown token and a new password that breaks the policy', async () => {
     expect((await reset('A'.repeat(43), NEW)).status).toBe(400);
-    const admin = await makeAdmin(await hashPassword(OLD));
+    const admin = await makeAdmin({ password: OLD });
     await forgot(admin.email);
     const weak = await reset(await tokenFromMail(admin.email), 'short');
     expect(weak.status).toBe(400);
@@ -249,11 +203,11 @@ describe('POST /auth/legacy/reset-password', () => {
 
 describe('legacy bcrypt hashes', () => {
   it('sign in with a bcrypt hash from the old system and are rehashed to scrypt', async () => {
-    const admin = await makeAdmin(bcrypt.hashSync(OLD, 4).replace(/^\$2b\$/, '$2y$'));
-    expect((await login(admin, 'not-the-password')).status).toBe(401);
+    const admin = await makeAdmin({ passwordHash: bcrypt.hashSync(OLD, 4).replace(/^\$2b\$/, '$2y$') });
+    expect((await legacyLogin(admin.login, 'not-the-password')).status).toBe(401);
     expect((await getAdministrator(admin.id))!.passwordHash).toMatch(/^\$2y\$/);
-    expect((await login(admin, OLD)).status).toBe(200);
+    expect((await legacyLogin(admin.login, OLD)).status).toBe(200);
     expect((await getAdministrator(admin.id))!.passwordHash).toMatch(/^\$scrypt\$/);
-    expect((await login(admin, OLD)).status).toBe(200);
+    expect((await legacyLogin(admin.login, OLD)).status).toBe(200);
   });
 });

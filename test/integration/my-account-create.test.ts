@@ -13,9 +13,10 @@ import { CustomerResource } from '#shared/domain/customer-resource';
 import { SingleAnswer } from '#shared/http/answers';
 import { PERMISSIONS } from '#shared/routes';
 import { call } from '../support/api.ts';
-import { createAccount, mailTo, newAddress, PASSWORD, verificationTokenFor } from '../support/customers.ts';
+import { createAccount, PASSWORD, verificationTokenFor } from '../support/customers.ts';
 import { PORTAL_URL } from '../support/env.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
+import { mailTo, newAddress } from '../support/mail.ts';
 
 const cognito = new CognitoIdentityProviderClient({});
 afterAll(() => cognito.destroy());

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createOrder } from '#shared/use-cases/portal/create-order';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { mailTo, signedInCustomer, type TestCustomer } from '../support/customers.ts';
+import { signedInCustomer, type TestCustomer } from '../support/customers.ts';
+import { mailTo } from '../support/mail.ts';
 
 const EMAIL = '/api/v2/my-account/email';
 const send = (customer: TestCustomer, body: unknown) => call('PUT', EMAIL, { token: customer.token, body });

@@ -6,7 +6,8 @@ import { AUTH_COOKIE } from '#shared/http/cookies';
 import { SingleAnswer } from '#shared/http/answers';
 import { call } from '../support/api.ts';
 import { claimsOf, expOf } from '../support/tokens.ts';
-import { login, newAddress, newCustomer, PASSWORD, verificationTokenFor } from '../support/customers.ts';
+import { login, newCustomer, PASSWORD, verificationTokenFor } from '../support/customers.ts';
+import { newAddress } from '../support/mail.ts';
 
 afterEach(() => resetClock());
 

@@ -4,8 +4,9 @@ import { CustomerResource } from '#shared/domain/customer-resource';
 import { SingleAnswer } from '#shared/http/answers';
 import { EMAIL_LOOKUPS } from '#shared/use-cases/customers/update-account';
 import { call } from '../support/api.ts';
-import { login, mailTo, newAddress, PASSWORD, signedInCustomer, verificationTokenFor } from '../support/customers.ts';
+import { login, PASSWORD, signedInCustomer, verificationTokenFor } from '../support/customers.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
+import { mailTo, newAddress } from '../support/mail.ts';
 
 const getAccount = (token: string) => call('GET', '/api/v2/my-account', { token });
 const patchAccount = (token: string, body: unknown) => call('PATCH', '/api/v2/my-account', { token, body });

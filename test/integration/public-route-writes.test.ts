@@ -1,22 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '#shared/config';
 import { db } from '#shared/data/client';
-import { createAdministrator } from '#shared/data/administrators';
 import { LOGIN_COOKIE } from '#shared/http/cookies';
 import { leadingKeyAllowed, routeKey, routes } from '#shared/routes';
 import { call } from '../support/api.ts';
-import { createTestIdentityUser, signInAtHostedUi, uniqueEmail } from '../support/cognito.ts';
-import {
-  login as customerLogin,
-  mailTo,
-  newAddress,
-  newCustomer,
-  PASSWORD,
-  verificationTokenFor,
-} from '../support/customers.ts';
+import { createTestIdentityUser, signInAtHostedUi } from '../support/cognito.ts';
+import { login as customerLogin, newCustomer, PASSWORD, verificationTokenFor } from '../support/customers.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
+import { newAddress, newestLinkToken } from '../support/mail.ts';
+import { legacyLogin, makeAdmin, useSiteAuthMethod } from '../support/staff.ts';
 
 /**
  * Issue 22 item 9: each public row may write only the partitions its `uses.tableWrites`
@@ -59,46 +51,26 @@ async function as<T>(route: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-const useMode = (mode: 'idp' | 'legacy') => {
-  process.env.SITE_AUTH_METHOD = mode;
-  resetConfigForTests();
-};
-afterAll(() => useMode('legacy'));
+afterAll(() => useSiteAuthMethod('legacy'));
 
 describe('what the public routes write', () => {
-  beforeAll(() => useMode('legacy'));
+  beforeAll(() => useSiteAuthMethod('legacy'));
 
   it('legacy login, forgot and reset password: success, wrong password, lock-out, an old bcrypt hash upgraded', async () => {
-    const email = `pw-${randomUUID()}@test.local`;
-    await createAdministrator({
-      login: email,
-      email,
-      name: 'Writes',
-      permissions: [],
-      vendorUser: 0,
-      passwordHash: await bcrypt.hash('old-password-123', 4),
-    });
-    const legacy = (password: string) =>
-      call('POST', '/api/v2/auth/legacy/login', { body: { login: email, password }, sourceIp: '198.51.100.201' });
+    const { email } = await makeAdmin({ passwordHash: await bcrypt.hash('old-password-123', 4) });
+    const legacy = (password: string) => legacyLogin(email, password, '198.51.100.201');
     await as('POST /auth/legacy/login', async () => {
       expect((await legacy('old-password-123')).status).toBe(200);
       for (let n = 0; n < 6; n++) await legacy('wrong-password-123');
-      expect(
-        (
-          await call('POST', '/api/v2/auth/legacy/login', {
-            body: { login: `nobody-${randomUUID()}@test.local`, password: 'x-password-123' },
-          })
-        ).status,
-      ).toBe(401);
+      expect((await legacyLogin(newAddress('nobody'), 'x-password-123')).status).toBe(401);
     });
     await as('POST /auth/legacy/forgot-password', async () => {
       expect((await call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } })).status).toBe(200);
       await call('POST', '/api/v2/auth/legacy/forgot-password', {
-        body: { email: `nobody-${randomUUID()}@test.local` },
+        body: { email: newAddress('nobody') },
       });
     });
-    const mail = (await mailTo(email)).at(-1)!;
-    const token = /#token=([A-Za-z0-9_-]+)/.exec(mail.body.text ?? '')![1]!;
+    const token = await newestLinkToken(email, 'reset-password');
     await as('POST /auth/legacy/reset-password', async () => {
       expect(
         (
@@ -140,16 +112,9 @@ describe('what the public routes write', () => {
   });
 
   it('identity-provider login, vendor login and callback: a first sign-in links the account', async () => {
-    useMode('idp');
+    useSiteAuthMethod('idp');
     try {
-      const email = uniqueEmail('writes');
-      await createAdministrator({
-        login: email,
-        email,
-        name: 'IdP Writes',
-        permissions: ['tickets:read'],
-        vendorUser: 1,
-      });
+      const { email } = await makeAdmin({ permissions: ['tickets:read'], vendorUser: 1 });
       await createTestIdentityUser(email, 'Hosted-UI-password-1');
       const start = (path: string) => call('POST', path, { body: { redirect_uri: `${ALLOWED_ORIGIN}/` } });
       const started = await as('POST /auth/login', () => start('/api/v2/auth/login'));
@@ -166,7 +131,7 @@ describe('what the public routes write', () => {
         });
       });
     } finally {
-      useMode('legacy');
+      useSiteAuthMethod('legacy');
     }
   });
 

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashPassword } from '#shared/auth/passwords';
 import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/auth/session-check';
 import { advanceClock, resetClock } from '#shared/clock';
-import { createAdministrator, type Administrator } from '#shared/data/administrators';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { storeResetToken } from '#shared/data/reset-tokens';
@@ -12,70 +10,44 @@ import { raiseSessionVersion } from '#shared/data/session-versions';
 import { hashResetToken } from '#shared/domain/reset-token-hash';
 import { call } from '../support/api.ts';
 import { customerToken } from '../support/tokens.ts';
+import { makeAdmin, signIn, type StaffOptions } from '../support/staff.ts';
+import { commandTally } from '../support/command-tally.ts';
 
 const PASSWORD = 'a-long-enough-password';
 const NEW_PASSWORD = 'another-long-password-2';
 
-async function makeAdmin(): Promise<Administrator> {
-  const login = `revoke-${randomUUID()}@test.local`;
-  return createAdministrator({
-    login,
-    email: login,
-    name: 'Revocation Staff',
-    permissions: ['tickets:read'],
-    vendorUser: 0,
-    passwordHash: await hashPassword(PASSWORD),
-  });
-}
-
-async function signIn(admin: Administrator, password = PASSWORD): Promise<string> {
-  const response = await call('POST', '/api/v2/auth/legacy/login', { body: { login: admin.login, password } });
-  expect(response.status).toBe(200);
-  return response.body.data.jwt as string;
-}
+const STAFF: StaffOptions = { permissions: ['tickets:read'], password: PASSWORD };
 
 const me = (token: string) => call('GET', '/api/v2/auth/me', { token });
 const refresh = (token: string) => call('POST', '/api/v2/auth/refresh', { token });
 
 /** The session-version reads (GetItem with the `sessionVersion` projection) the API sends while `run` runs. */
-async function versionReads(run: () => Promise<void>): Promise<number> {
-  let reads = 0;
-  const name = `versionReads-${randomUUID()}`;
-  db.middlewareStack.add(
-    (next, context) => (args) => {
-      const input = args.input as { ProjectionExpression?: string };
-      if (context.commandName === 'GetItemCommand' && input.ProjectionExpression === 'sessionVersion') reads++;
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await run();
-  } finally {
-    db.middlewareStack.remove(name);
-  }
-  return reads;
-}
+const versionReadTally = commandTally<{ reads: number }>('versionReads', (tally, command, input, send) => {
+  if (command === 'GetItemCommand' && input.ProjectionExpression === 'sessionVersion') tally.reads++;
+  return send();
+});
+const versionReads = async (run: () => Promise<void>): Promise<number> =>
+  (await versionReadTally({ reads: 0 }, run)).tally.reads;
 
 beforeEach(() => resetSessionCacheForTests());
 afterEach(() => resetClock());
 
 describe('revocable sessions', () => {
   it('logout ends every token of the account (logout everywhere), refresh included; a new sign-in works', async () => {
-    const admin = await makeAdmin();
-    const laptop = await signIn(admin);
-    const phone = await signIn(admin);
+    const admin = await makeAdmin(STAFF);
+    const laptop = await signIn(admin, PASSWORD);
+    const phone = await signIn(admin, PASSWORD);
     expect((await me(phone)).status).toBe(200);
     expect((await call('POST', '/api/v2/auth/legacy/logout', { token: laptop })).status).toBe(200);
     expect((await me(laptop)).status).toBe(401);
     expect((await me(phone)).status).toBe(401);
     expect((await refresh(phone)).status).toBe(401);
-    expect((await me(await signIn(admin))).status).toBe(200);
+    expect((await me(await signIn(admin, PASSWORD))).status).toBe(200);
   });
 
   it('a password reset ends the old token and its refresh at once', async () => {
-    const admin = await makeAdmin();
-    const old = await signIn(admin);
+    const admin = await makeAdmin(STAFF);
+    const old = await signIn(admin, PASSWORD);
     expect((await me(old)).status).toBe(200);
     const resetToken = `reset-${randomUUID()}`;
     await storeResetToken(hashResetToken(resetToken), admin.id, 3600);
@@ -92,9 +64,9 @@ describe('revocable sessions', () => {
   });
 
   it("a password change ends every earlier token, the caller's too", async () => {
-    const admin = await makeAdmin();
-    const other = await signIn(admin);
-    const caller = await signIn(admin);
+    const admin = await makeAdmin(STAFF);
+    const other = await signIn(admin, PASSWORD);
+    const caller = await signIn(admin, PASSWORD);
     const changed = await call('POST', '/api/v2/auth/legacy/change-password', {
       token: caller,
       body: { oldPassword: PASSWORD, newPassword: NEW_PASSWORD },
@@ -106,8 +78,8 @@ describe('revocable sessions', () => {
   });
 
   it(`an end elsewhere (another container) shows within ${SESSION_CHECK_SECONDS} s; a refresh is refused at once`, async () => {
-    const admin = await makeAdmin();
-    const token = await signIn(admin);
+    const admin = await makeAdmin(STAFF);
+    const token = await signIn(admin, PASSWORD);
     expect((await me(token)).status).toBe(200);
     // What another container's logout writes, without this container forgetting its cached version.
     expect(await raiseSessionVersion('admin', admin.id)).toBe(true);
@@ -118,8 +90,8 @@ describe('revocable sessions', () => {
   });
 
   it('costs one GetItem per account per container per window on the hot path', async () => {
-    const admin = await makeAdmin();
-    const token = await signIn(admin);
+    const admin = await makeAdmin(STAFF);
+    const token = await signIn(admin, PASSWORD);
     const firstWindow = await versionReads(async () => {
       for (let i = 0; i < 5; i++) expect((await me(token)).status).toBe(200);
     });

@@ -1,55 +1,32 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/token-issuer';
 import { SESSION_LIMIT_SECONDS, TOKEN_TTL_SECONDS, verifyToken } from '#shared/auth/tokens';
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
-import { resetConfigForTests } from '#shared/config';
-import { createAdministrator, type Administrator } from '#shared/data/administrators';
-import { readSessionVersion } from '#shared/data/session-versions';
+import type { Administrator } from '#shared/data/administrators';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { call } from '../support/api.ts';
 import { claimsOf, expOf } from '../support/tokens.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
+import { makeAdmin, staffToken, useSiteAuthMethod } from '../support/staff.ts';
 
 let staff: Administrator;
 
 beforeAll(async () => {
-  const login = `session-${randomUUID()}@test.local`;
-  staff = await createAdministrator({
-    login,
-    email: login,
-    name: 'Session Staff',
-    permissions: ['tickets:read'],
-    vendorUser: 0,
-    passwordHash: await hashPassword('a-long-enough-password'),
-  });
+  staff = await makeAdmin({ permissions: ['tickets:read'], password: 'a-long-enough-password' });
 });
 
 afterEach(() => {
   resetClock();
-  process.env.SITE_AUTH_METHOD = 'legacy';
-  resetConfigForTests();
+  useSiteAuthMethod('legacy');
 });
 
-/** Under the record's current session version: a logout test before has raised it. */
-const tokenFor = async (admin: Administrator, authTime = epochSeconds()) =>
-  issueToken({
-    kind: 'admin',
-    id: admin.id,
-    login: admin.login,
-    permissions: admin.permissions,
-    vendorUser: false,
-    authTime,
-    sessionVersion: await readSessionVersion('admin', admin.id),
-  });
+// Tokens come from staffToken, under the record's current session version: a logout test before has raised it.
 const cookieValue = (setCookie: string) => setCookie.slice(`${AUTH_COOKIE}=`.length, setCookie.indexOf(';'));
 /** What the admin SPA sends with a cookie-authenticated unsafe request. */
 const spa = { origin: ALLOWED_ORIGIN, 'x-requested-with': 'fetch' };
 
 describe('GET /auth/me2 (deprecated)', () => {
   it('answers exactly what /auth/me answers, with Deprecation and a Link to /auth/me', async () => {
-    const token = await tokenFor(staff);
+    const token = await staffToken(staff);
     const me = await call('GET', '/api/v2/auth/me', { token });
     const me2 = await call('GET', '/api/v2/auth/me2', { token });
     expect(me2.status).toBe(200);
@@ -64,7 +41,7 @@ describe('GET /auth/me2 (deprecated)', () => {
 describe('POST /auth/refresh', () => {
   it('re-issues a valid token as a new cookie that keeps the original sign-in time', async () => {
     const signedInAt = epochSeconds() - 600;
-    const token = await tokenFor(staff, signedInAt);
+    const token = await staffToken(staff, signedInAt);
     advanceClock(5_000);
     const response = await call('POST', '/api/v2/auth/refresh', { cookies: [`${AUTH_COOKIE}=${token}`], headers: spa });
     expect(response.status).toBe(200);
@@ -86,7 +63,7 @@ describe('POST /auth/refresh', () => {
   });
 
   it('gives a bearer client (no cookies) the new token in the body, usable as it stands', async () => {
-    const token = await tokenFor(staff);
+    const token = await staffToken(staff);
     advanceClock(5_000);
     const response = await call('POST', '/api/v2/auth/refresh', { token });
     expect(response.status).toBe(200);
@@ -99,7 +76,7 @@ describe('POST /auth/refresh', () => {
   });
 
   it('refuses a token that has expired', async () => {
-    const token = await tokenFor(staff);
+    const token = await staffToken(staff);
     advanceClock((TOKEN_TTL_SECONDS + 1) * 1000);
     const response = await call('POST', '/api/v2/auth/refresh', { token });
     expect(response.status).toBe(401);
@@ -107,7 +84,7 @@ describe('POST /auth/refresh', () => {
   });
 
   it('refuses to extend a session past the absolute limit counted from sign-in', async () => {
-    const token = await tokenFor(staff, epochSeconds() - SESSION_LIMIT_SECONDS + 60);
+    const token = await staffToken(staff, epochSeconds() - SESSION_LIMIT_SECONDS + 60);
     expect((await call('POST', '/api/v2/auth/refresh', { token })).status).toBe(200);
     advanceClock(61_000);
     const late = await call('POST', '/api/v2/auth/refresh', { token });
@@ -116,7 +93,7 @@ describe('POST /auth/refresh', () => {
   });
 
   it('refuses a cookie-only refresh from a foreign origin (CSRF)', async () => {
-    const token = await tokenFor(staff);
+    const token = await staffToken(staff);
     const response = await call('POST', '/api/v2/auth/refresh', {
       cookies: [`${AUTH_COOKIE}=${token}`],
       headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' },
@@ -128,7 +105,7 @@ describe('POST /auth/refresh', () => {
 
   it('takes no body', async () => {
     const response = await call('POST', '/api/v2/auth/refresh', {
-      token: await tokenFor(staff),
+      token: await staffToken(staff),
       body: { extend: true },
     });
     expect(response.status).toBe(400);
@@ -137,7 +114,7 @@ describe('POST /auth/refresh', () => {
 
 describe('POST /auth/legacy/logout', () => {
   it('clears the auth cookie and answers JSON, with no redirect', async () => {
-    const token = await tokenFor(staff);
+    const token = await staffToken(staff);
     const response = await call('POST', '/api/v2/auth/legacy/logout', {
       cookies: [`${AUTH_COOKIE}=${token}`],
       headers: spa,
@@ -149,7 +126,7 @@ describe('POST /auth/legacy/logout', () => {
   });
 
   it('refuses a cookie-only logout from a foreign origin (CSRF)', async () => {
-    const token = await tokenFor(staff);
+    const token = await staffToken(staff);
     const response = await call('POST', '/api/v2/auth/legacy/logout', {
       cookies: [`${AUTH_COOKIE}=${token}`],
       headers: { origin: 'https://evil.example' },
@@ -159,15 +136,14 @@ describe('POST /auth/legacy/logout', () => {
   });
 
   it('answers 403 when the site signs in through the identity provider', async () => {
-    process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
-    const response = await call('POST', '/api/v2/auth/legacy/logout', { token: await tokenFor(staff) });
+    useSiteAuthMethod('idp');
+    const response = await call('POST', '/api/v2/auth/legacy/logout', { token: await staffToken(staff) });
     expect(response.status).toBe(403);
   });
 
   it('signs out a browser whose session ran out: an expired, revoked or missing token still answers success and clears the cookie', async () => {
     const cleared = `${AUTH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
-    const expired = await tokenFor(staff, epochSeconds() - SESSION_LIMIT_SECONDS - 60);
+    const expired = await staffToken(staff, epochSeconds() - SESSION_LIMIT_SECONDS - 60);
     advanceClock((TOKEN_TTL_SECONDS + 60) * 1000);
     const stale = await call('POST', '/api/v2/auth/legacy/logout', {
       cookies: [`${AUTH_COOKIE}=${expired}`],
@@ -175,7 +151,7 @@ describe('POST /auth/legacy/logout', () => {
     });
     resetClock();
     // A session ended everywhere before (another device's logout): its token is revoked.
-    const revoked = await tokenFor(staff);
+    const revoked = await staffToken(staff);
     expect((await call('POST', '/api/v2/auth/legacy/logout', { token: revoked })).status).toBe(200);
     const afterRevocation = await call('POST', '/api/v2/auth/legacy/logout', {
       cookies: [`${AUTH_COOKIE}=${revoked}`],
@@ -192,11 +168,11 @@ describe('POST /auth/legacy/logout', () => {
       expect(response.cookies).toEqual([cleared]);
     }
     // Nothing was revoked by the token-less ones: a fresh session still works.
-    expect((await call('GET', '/api/v2/auth/me', { token: await tokenFor(staff) })).status).toBe(200);
+    expect((await call('GET', '/api/v2/auth/me', { token: await staffToken(staff) })).status).toBe(200);
   });
 
   it('still refuses a foreign Origin, with or without a valid session', async () => {
-    for (const cookies of [[], [`${AUTH_COOKIE}=${await tokenFor(staff)}`]]) {
+    for (const cookies of [[], [`${AUTH_COOKIE}=${await staffToken(staff)}`]]) {
       const response = await call('POST', '/api/v2/auth/legacy/logout', {
         cookies,
         headers: { origin: 'https://evil.example', 'x-requested-with': 'fetch' },
@@ -210,9 +186,8 @@ describe('POST /auth/legacy/logout', () => {
 
 describe('POST /auth/logout (identity provider)', () => {
   it("answers the provider's logout URL and clears the cookie also for an expired or missing session", async () => {
-    process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
-    const expired = await tokenFor(staff, epochSeconds() - SESSION_LIMIT_SECONDS - 60);
+    useSiteAuthMethod('idp');
+    const expired = await staffToken(staff, epochSeconds() - SESSION_LIMIT_SECONDS - 60);
     advanceClock((TOKEN_TTL_SECONDS + 60) * 1000);
     for (const options of [{ cookies: [`${AUTH_COOKIE}=${expired}`], headers: spa }, { headers: spa }]) {
       const response = await call('POST', '/api/v2/auth/logout', options);

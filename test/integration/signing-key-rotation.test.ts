@@ -5,11 +5,11 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKeysCommand } from '../../bin/keys/commands.ts';
-import { hashPassword } from '#shared/auth/passwords';
 import { resetSigningKeyForTests } from '#shared/auth/signing-key';
 import { resetConfigForTests } from '#shared/config';
-import { createAdministrator, type Administrator } from '#shared/data/administrators';
+import { type Administrator } from '#shared/data/administrators';
 import { call } from '../support/api.ts';
+import { makeAdmin, signIn } from '../support/staff.ts';
 
 /**
  * README "Rotating the signing key", end to end against the Secrets Manager stand-in:
@@ -39,26 +39,11 @@ async function deploy(): Promise<string[]> {
 
 const kidOf = (token: string) =>
   (JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]!))) as { kid: string }).kid;
-async function login(): Promise<string> {
-  const response = await call('POST', '/api/v2/auth/legacy/login', {
-    body: { login: staff.login, password: PASSWORD },
-  });
-  expect(response.status).toBe(200);
-  return response.body.data.jwt as string;
-}
 const meStatus = async (token: string) => (await call('GET', '/api/v2/auth/me', { token })).status;
 
 beforeAll(async () => {
   client = new SecretsManagerClient({});
-  const login = `rotation-${randomUUID()}@test.local`;
-  staff = await createAdministrator({
-    login,
-    email: login,
-    name: 'Rotation Staff',
-    permissions: [],
-    vendorUser: 0,
-    passwordHash: await hashPassword(PASSWORD),
-  });
+  staff = await makeAdmin({ password: PASSWORD });
   ({ secretId } = await runKeysCommand(client, 'init', STAGE));
   process.env.JWT_SIGNING_KEY_SECRET = secretId;
   resetSigningKeyForTests();
@@ -75,7 +60,7 @@ afterAll(() => {
 describe('rotating the signing key', () => {
   it('signs nobody out on rotation, moves new tokens to the new key at the deploy, and refuses the old key once retired', async () => {
     const [first] = await deploy();
-    const before = await login();
+    const before = await signIn(staff, PASSWORD);
     expect(kidOf(before)).toBe(first);
     expect(await meStatus(before)).toBe(200);
 
@@ -98,14 +83,14 @@ describe('rotating the signing key', () => {
     );
     expect(stdout).toMatch(/Next: deploy the stage with -c signingKeysVersion=\S+/);
     // ...but until the deploy, functions keep signing with the key their JWKS names first.
-    expect(kidOf(await login())).toBe(first);
+    expect(kidOf(await signIn(staff, PASSWORD))).toBe(first);
 
     const [second, previous] = await deploy();
     expect(previous).toBe(first);
     expect(second).not.toBe(first);
     // After the deploy: the token from before still works; new and refreshed tokens carry the new kid.
     expect(await meStatus(before)).toBe(200);
-    const after = await login();
+    const after = await signIn(staff, PASSWORD);
     expect(kidOf(after)).toBe(second);
     const refreshed = await call('POST', '/api/v2/auth/refresh', { token: before });
     expect(refreshed.status).toBe(200);

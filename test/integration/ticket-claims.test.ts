@@ -12,9 +12,10 @@ import { handler as claimantHandler } from '../../functions/ticket/claimant.ts';
 import { handler as isAClaimHandler } from '../../functions/ticket/is-a-claim.ts';
 import { handler as getTicketHandler } from '../../functions/tickets/get.ts';
 import { call, type CallResult } from '../support/api.ts';
-import { mailTo, newAddress, newCustomer, signedInCustomer, type TestCustomer } from '../support/customers.ts';
+import { newCustomer, signedInCustomer, type TestCustomer } from '../support/customers.ts';
 import { checkIn, oneTicket, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
+import { mailTo, newAddress, newestLinkToken } from '../support/mail.ts';
 
 const TICKET = '/api/v2/ticket';
 const WRITER_ID = 616_001;
@@ -31,12 +32,7 @@ const claimant = (id: number, body: unknown) => call('POST', `${TICKET}/${id}/cl
 const get = (path: string) => call('GET', `${TICKET}/${path}`, { token: writer });
 
 /** The token of the newest claim link mailed to an address. */
-async function claimTokenFor(address: string): Promise<string> {
-  const mail = (await mailTo(address)).at(-1);
-  const match = /\/claim#token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
-  if (!match) throw new Error(`no claim link in the mail to ${address}`);
-  return match[1]!;
-}
+const claimTokenFor = (address: string) => newestLinkToken(address, 'claim');
 
 /** The answer has the route's declared status and parses with its declared (strict) schema. */
 function expectDeclared(handler: { schemas: Schemas }, response: CallResult) {

@@ -1,19 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '#shared/auth/passwords';
-import { createAdministrator } from '#shared/data/administrators';
 import { createTicketingClient, type TicketingClient } from 'ticketing-api/client';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
-import {
-  createAccount,
-  newAddress,
-  PASSWORD as CUSTOMER_PASSWORD,
-  verificationTokenFor,
-} from '../support/customers.ts';
+import { createAccount, PASSWORD as CUSTOMER_PASSWORD, verificationTokenFor } from '../support/customers.ts';
+import { newAddress } from '../support/mail.ts';
+import { makeAdmin } from '../support/staff.ts';
 
 /**
  * The typed client (shared/client/, `ticketing-api/client`) over real HTTP against the
@@ -32,15 +26,7 @@ let staffLogin: string;
 beforeAll(async () => {
   api = await startApiServer({ port: 0 });
   baseUrl = `${api.url}/api/v2`;
-  staffLogin = `scanner-${randomUUID()}@test.local`;
-  await createAdministrator({
-    login: staffLogin,
-    email: staffLogin,
-    name: 'Client Scanner',
-    permissions: ['tickets:read', 'checkin:scan'],
-    vendorUser: 0,
-    passwordHash: await hashPassword(STAFF_PASSWORD),
-  });
+  staffLogin = (await makeAdmin({ permissions: ['tickets:read', 'checkin:scan'], password: STAFF_PASSWORD })).login;
   event = await seedEvent({ title: 'Typed client night' });
   tickets = await seedTickets(event, event.ticketTypes[0]!.id, 3);
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { createIdentityUser } from '../../bin/local/cognito.ts';
 
@@ -44,5 +43,3 @@ export async function createTestIdentityUser(email: string, password: string): P
     client.destroy();
   }
 }
-
-export const uniqueEmail = (prefix: string) => `${prefix}-${randomUUID()}@test.local`;

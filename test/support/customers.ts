@@ -1,33 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { call, type CallResult } from './api.ts';
+import { newAddress, newestLinkToken } from './mail.ts';
 import { adminToken } from './tokens.ts';
 
-/** Helpers of the /my-account tests: accounts made through the API, the mail read back from the SES stand-in. */
+/** Customers in the tests: accounts made and signed in through the API (their mail: mail.ts). */
 export const PASSWORD = 'a-customer-password-123';
 
-/** A fresh address nobody else in the run uses. */
-export const newAddress = (label = 'customer') => `${label}-${randomUUID()}@test.local`;
-
-export interface StoredEmail {
-  destination: { to: string[] };
-  subject: string;
-  body: { text?: string };
-}
-
-/** The mail aws-ses-v2-local received for an address, oldest first. */
-export async function mailTo(address: string): Promise<StoredEmail[]> {
-  const { emails } = (await (await fetch(`${process.env.SES_STORE_URL}/store`)).json()) as { emails: StoredEmail[] };
-  return emails.filter((email) => email.destination.to.includes(address));
-}
-
 /** The token of the newest verification link mailed to an address. */
-export async function verificationTokenFor(address: string): Promise<string> {
-  const mail = (await mailTo(address)).at(-1);
-  const match = /\/verify-email#token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '');
-  if (!match) throw new Error(`no verification link in the mail to ${address}`);
-  return match[1]!;
-}
+export const verificationTokenFor = (address: string): Promise<string> => newestLinkToken(address, 'verify-email');
 
 export const createAccount = async (body: { email: string; password: string; name: string }): Promise<CallResult> =>
   call('POST', '/api/v2/my-account', { token: await adminToken(['customers:manage']), body });

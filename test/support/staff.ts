@@ -1,0 +1,71 @@
+import { expect } from 'vitest';
+import { hashPassword } from '#shared/auth/passwords';
+import { issueToken } from '#shared/auth/token-issuer';
+import { epochSeconds } from '#shared/clock';
+import { resetConfigForTests } from '#shared/config';
+import { type Administrator, createAdministrator } from '#shared/data/administrators';
+import { readSessionVersion } from '#shared/data/session-versions';
+import type { Permission } from '#shared/routes';
+import { call, type CallResult } from './api.ts';
+import { newAddress } from './mail.ts';
+
+/** Staff in the tests: administrator records made for a test, their sign-in, and how the site signs staff in. */
+
+export interface StaffOptions {
+  permissions?: Permission[];
+  vendorUser?: 0 | 1;
+  /** Stored hashed as the service hashes it. Without it or `passwordHash` the record has no password (an identity-provider account). */
+  password?: string;
+  /** Stored as given: a bcrypt hash from the old system, say. */
+  passwordHash?: string;
+}
+
+/** An administrator record with a login and email address of its own (`staff-<uuid>@test.local`); no permissions unless given. */
+export async function makeAdmin({
+  permissions = [],
+  vendorUser = 0,
+  password,
+  passwordHash,
+}: StaffOptions = {}): Promise<Administrator> {
+  const login = newAddress('staff');
+  const hash = passwordHash ?? (password === undefined ? undefined : await hashPassword(password));
+  return createAdministrator({
+    login,
+    email: login,
+    name: 'Test Staff',
+    permissions,
+    vendorUser,
+    ...(hash === undefined ? {} : { passwordHash: hash }),
+  });
+}
+
+/** POST /auth/legacy/login; from a random client address unless `sourceIp` names one (the login limits count per network). */
+export const legacyLogin = (login: string, password: string, sourceIp?: string): Promise<CallResult> =>
+  call('POST', '/api/v2/auth/legacy/login', { body: { login, password }, ...(sourceIp ? { sourceIp } : {}) });
+
+/** Signs an administrator in with a password, as the admin front end does: the session token. */
+export async function signIn(admin: { login: string }, password: string): Promise<string> {
+  const response = await legacyLogin(admin.login, password);
+  expect(response.status, response.raw).toBe(200);
+  return response.body.data.jwt as string;
+}
+
+/** A token for an administrator record as a sign-in at `authTime` issues it, under the record's current session version. */
+export async function staffToken(admin: Administrator, authTime = epochSeconds()): Promise<string> {
+  return issueToken({
+    kind: 'admin',
+    id: admin.id,
+    login: admin.login,
+    permissions: admin.permissions,
+    vendorUser: admin.vendorUser === 1,
+    authTime,
+    ...(admin.eventScope ? { eventScope: admin.eventScope } : {}),
+    sessionVersion: await readSessionVersion('admin', admin.id),
+  });
+}
+
+/** How the site signs staff in (SITE_AUTH_METHOD); the test environment's is 'legacy'. */
+export function useSiteAuthMethod(method: 'idp' | 'legacy'): void {
+  process.env.SITE_AUTH_METHOD = method;
+  resetConfigForTests();
+}
