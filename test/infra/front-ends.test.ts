@@ -16,7 +16,8 @@ import {
   VIEWER_ADDRESS_FUNCTION,
 } from '../../infra/front-ends.ts';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
-import { routeFunctions, synth } from './synth.ts';
+import { unacknowledgedFindings } from './nag.ts';
+import { resourcesOf, routeFunctions, synth } from './synth.ts';
 
 // Managed policy ids (the same in every account).
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -30,11 +31,9 @@ const DOMAINS = {
   hostedZoneName: 'tickets.example.org',
 };
 
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
-const ofType = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
 /** The front ends' distributions (the photo CDN is not one). */
 const distributions = (template: Template) =>
-  Object.entries(ofType(template, 'AWS::CloudFront::Distribution')).filter(([, d]) =>
+  Object.entries(resourcesOf(template, 'AWS::CloudFront::Distribution')).filter(([, d]) =>
     d.Properties.DistributionConfig.Comment.endsWith('front end'),
   );
 const configOf = (template: Template, comment: string) =>
@@ -44,14 +43,6 @@ const idOf = (template: Template, comment: string) =>
   distributions(template).find(([, d]) => d.Properties.DistributionConfig.Comment.includes(comment))![0];
 /** `https://<distribution domain>` as the template spells it. */
 const distributionOrigin = (id: string) => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }]] });
-
-/** cdk-nag findings left unacknowledged in an app already built (synthesises it). */
-function unacknowledged(app: App): string[] {
-  const report = JSON.parse(readFileSync(path.join(app.synth().directory, 'validation-report.json'), 'utf8'));
-  return report.pluginReports.flatMap((plugin: any) =>
-    plugin.violations.map((v: any) => `${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`),
-  );
-}
 
 // Each stage synthesised once: the checks below read these templates.
 const built: Record<string, { app: App; template: Template }> = {};
@@ -73,10 +64,10 @@ describe('the front-end distributions', () => {
         stage,
       ).toEqual([`ticketing-${stage} admin front end`, `ticketing-${stage} portal front end`]);
       expect(
-        Object.keys(ofType(template, 'AWS::S3::Bucket')).filter((id) => id.startsWith('FrontEnds')),
+        Object.keys(resourcesOf(template, 'AWS::S3::Bucket')).filter((id) => id.startsWith('FrontEnds')),
         stage,
       ).toHaveLength(3);
-      for (const bucket of Object.values(ofType(template, 'AWS::S3::Bucket'))) {
+      for (const bucket of Object.values(resourcesOf(template, 'AWS::S3::Bucket'))) {
         expect(bucket.Properties.PublicAccessBlockConfiguration, stage).toEqual({
           BlockPublicAcls: true,
           BlockPublicPolicy: true,
@@ -97,7 +88,7 @@ describe('the front-end distributions', () => {
       expect(config.CustomErrorResponses, id).toBeUndefined();
       // Only CloudFront, for this distribution, may read the bucket.
       const bucketId = s3.DomainName['Fn::GetAtt'][0];
-      const policy = Object.values(ofType(template, 'AWS::S3::BucketPolicy')).find(
+      const policy = Object.values(resourcesOf(template, 'AWS::S3::BucketPolicy')).find(
         (p) => p.Properties.Bucket.Ref === bucketId,
       )!;
       const statements = policy.Properties.PolicyDocument.Statement as any[];
@@ -125,8 +116,8 @@ describe('the front-end distributions', () => {
 
   it('forwards /api/* to the HTTP API over HTTPS: no caching, every method, the viewer headers but Host, and the origin-verify header', () => {
     const { template } = built.dev!;
-    const apiId = Object.keys(ofType(template, 'AWS::ApiGatewayV2::Api'))[0]!;
-    const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
+    const apiId = Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Api'))[0]!;
+    const secretId = Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
       s.Properties.Description.includes(ORIGIN_VERIFY_HEADER),
     )![0];
     for (const [id, d] of distributions(template)) {
@@ -145,7 +136,7 @@ describe('the front-end distributions', () => {
       });
       expect(api.AllowedMethods.sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
       // Only the viewer-address function: no SPA fallback on the API.
-      const viewerAddressId = Object.entries(ofType(template, 'AWS::CloudFront::Function')).find(
+      const viewerAddressId = Object.entries(resourcesOf(template, 'AWS::CloudFront::Function')).find(
         ([, f]) => f.Properties.FunctionCode === VIEWER_ADDRESS_FUNCTION,
       )![0];
       expect(api.FunctionAssociations).toEqual([
@@ -172,7 +163,7 @@ describe('the front-end distributions', () => {
 
   it('serves the static files with security headers and the SPA fallback on the default behaviour only', () => {
     const { template } = built.dev!;
-    const fallbacks = Object.entries(ofType(template, 'AWS::CloudFront::Function')).filter(
+    const fallbacks = Object.entries(resourcesOf(template, 'AWS::CloudFront::Function')).filter(
       ([, f]) => f.Properties.FunctionCode === SPA_FALLBACK_FUNCTION,
     );
     expect(fallbacks).toHaveLength(1);
@@ -201,7 +192,7 @@ describe('the front-end distributions', () => {
 
   it('serves the API documentation from the bucket ahead of /api/*: revalidated, with its own CSP, the page mapped to its stored file', () => {
     const { template } = built.dev!;
-    const [policyId, policy] = Object.entries(ofType(template, 'AWS::CloudFront::ResponseHeadersPolicy')).find(
+    const [policyId, policy] = Object.entries(resourcesOf(template, 'AWS::CloudFront::ResponseHeadersPolicy')).find(
       ([, p]) => p.Properties.ResponseHeadersPolicyConfig.Comment.includes('API documentation'),
     )!;
     const config = policy.Properties.ResponseHeadersPolicyConfig;
@@ -211,7 +202,7 @@ describe('the front-end distributions', () => {
     });
     expect(config.SecurityHeadersConfig.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
     expect(config.CustomHeadersConfig.Items).toEqual([{ Header: 'Cache-Control', Value: 'no-cache', Override: true }]);
-    const pageFunctions = Object.entries(ofType(template, 'AWS::CloudFront::Function')).filter(
+    const pageFunctions = Object.entries(resourcesOf(template, 'AWS::CloudFront::Function')).filter(
       ([, f]) => f.Properties.FunctionCode === DOCS_PAGE_FUNCTION,
     );
     expect(pageFunctions).toHaveLength(1);
@@ -240,7 +231,7 @@ describe('the front-end distributions', () => {
       expect(docs[2].FunctionAssociations).toEqual(rewrite);
     }
     // Deployed with the SPA files (one deployment per bucket: a second would prune the first's files).
-    for (const deployment of Object.values(ofType(template, 'Custom::CDKBucketDeployment'))) {
+    for (const deployment of Object.values(resourcesOf(template, 'Custom::CDKBucketDeployment'))) {
       expect(deployment.Properties.SourceObjectKeys).toHaveLength(2);
     }
   });
@@ -259,7 +250,7 @@ describe('the front-end distributions', () => {
   it('generates the documentation at synth in a child process when no -c apiDocs is given', () => {
     const { app, template } = synth({ context: { apiDocs: undefined } });
     const assembly = app.synth().directory;
-    const keys = Object.values(ofType(template, 'Custom::CDKBucketDeployment')).flatMap(
+    const keys = Object.values(resourcesOf(template, 'Custom::CDKBucketDeployment')).flatMap(
       (d) => d.Properties.SourceObjectKeys as string[],
     );
     const staged = [...new Set(keys)]
@@ -305,7 +296,7 @@ describe('the front-end distributions', () => {
 
   it('deploys the placeholder pages or the given build, invalidating the distribution', () => {
     const { template } = built.dev!;
-    const deployments = Object.values(ofType(template, 'Custom::CDKBucketDeployment'));
+    const deployments = Object.values(resourcesOf(template, 'Custom::CDKBucketDeployment'));
     expect(deployments).toHaveLength(2);
     for (const deployment of deployments) expect(deployment.Properties.DistributionPaths).toEqual(['/*']);
     expect(() => synth({ context: { adminAssets: '/nonexistent/dist' } })).toThrow(/adminAssets.*index\.html/);
@@ -417,7 +408,7 @@ describe('values derived from the distributions', () => {
     const at = (id: string, suffix: string) => ({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }, suffix]],
     });
-    const client = Object.values(ofType(template, 'AWS::Cognito::UserPoolClient')).find(
+    const client = Object.values(resourcesOf(template, 'AWS::Cognito::UserPoolClient')).find(
       (c) => c.Properties.AllowedOAuthFlows,
     )!.Properties;
     expect(client.CallbackURLs).toEqual([
@@ -447,16 +438,16 @@ describe('values derived from the distributions', () => {
         MaxAge: 600,
       },
     });
-    const api = Object.values(ofType(built.prod!.template, 'AWS::ApiGatewayV2::Api'))[0]!;
+    const api = Object.values(resourcesOf(built.prod!.template, 'AWS::ApiGatewayV2::Api'))[0]!;
     expect(api.Properties.CorsConfiguration).toBeUndefined();
   });
 
   it("gives every function the origin-verify secret's ARN and GetSecretValue on it, never its value; CloudFront's header pins a rotation's version", () => {
     const { template } = built.dev!;
-    const secretId = Object.entries(ofType(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
+    const secretId = Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
       s.Properties.Description.includes(ORIGIN_VERIFY_HEADER),
     )![0];
-    const policies = Object.values(ofType(template, 'AWS::IAM::Policy'));
+    const policies = Object.values(resourcesOf(template, 'AWS::IAM::Policy'));
     for (const [handler, { fn }] of routeFunctions(template)) {
       const variables = fn.Properties.Environment.Variables;
       expect(variables.ORIGIN_VERIFY_SECRET, handler).toEqual({ Ref: secretId });
@@ -507,7 +498,7 @@ describe('the WAF', () => {
   it('attaches one CloudFront web ACL (managed rules + the login rate rule on those paths) to both distributions', () => {
     for (const stage of ['dev', 'staging', 'prod']) {
       const { template } = built[stage]!;
-      const acls = Object.entries(ofType(template, 'AWS::WAFv2::WebACL'));
+      const acls = Object.entries(resourcesOf(template, 'AWS::WAFv2::WebACL'));
       expect(acls, stage).toHaveLength(1);
       const [aclId, acl] = acls[0]!;
       expect(acl.Properties.Scope).toBe('CLOUDFRONT');
@@ -566,7 +557,7 @@ describe('the WAF', () => {
 describe('cdk-nag', () => {
   it('reports nothing unacknowledged for dev, staging, prod and prod with custom domains', () => {
     for (const stage of ['dev', 'staging', 'prod', 'domains']) {
-      expect(unacknowledged(built[stage]!.app), stage).toEqual([]);
+      expect(unacknowledgedFindings(built[stage]!.app), stage).toEqual([]);
     }
   });
 });

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,14 +7,9 @@ import { concurrencyOf } from '../../infra/concurrency.ts';
 import { ALARM_THRESHOLDS, TABLE_OPERATIONS } from '../../infra/operations.ts';
 import { NONCURRENT_DAYS_OTHER, NONCURRENT_DAYS_PROD } from '../../infra/photo-store.ts';
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
-import { onlyId, routeFunctions, synth } from './synth.ts';
+import { unacknowledgedFindings } from './nag.ts';
+import { onlyId, onlyResource, resourcesOf, routeFunctions, synth } from './synth.ts';
 
-type Resource = {
-  Type: string;
-  Properties: Record<string, any>;
-  DeletionPolicy?: string;
-  UpdateReplacePolicy?: string;
-};
 interface Synthesized {
   template: Template;
   /** The Operations nested stack's own template. */
@@ -34,21 +27,17 @@ const stages = {} as Record<StageName, Synthesized>;
 beforeAll(() => {
   for (const stage of STAGE_NAMES) {
     const { app, stack, template } = synth({ context: { stage } });
-    const report = JSON.parse(readFileSync(path.join(app.synth().directory, 'validation-report.json'), 'utf8'));
-    const findings = report.pluginReports.flatMap((plugin: any) =>
-      plugin.violations.map((v: any) => `${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`),
-    );
-    stages[stage] = { template, operations: Template.fromStack(stack.operations), findings };
+    stages[stage] = {
+      template,
+      operations: Template.fromStack(stack.operations),
+      findings: unacknowledgedFindings(app),
+    };
   }
 });
 
-const resources = (template: Template, type: string) =>
-  Object.entries(template.findResources(type) as Record<string, Resource>);
-const onlyResource = (template: Template, type: string): Resource =>
-  (template.findResources(type) as Record<string, Resource>)[onlyId(template, type)]!;
 /** Every alarm of the stage, wherever it lives, its references as if in one stack (synth.ts `wholeStage`). */
 const alarms = (stage: StageName) =>
-  resources(stages[stage].template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+  Object.values(resourcesOf(stages[stage].template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
 const alarmNamed = (stage: StageName, suffix: string) => {
   const found = alarms(stage).find((alarm) => alarm.AlarmName === `ticketing-${stage}-${suffix}`);
   if (!found) throw new Error(`no alarm ticketing-${stage}-${suffix}`);
@@ -309,12 +298,14 @@ describe('data safety', () => {
       const prod = stage === 'prod';
       // A bucket whose whole content a BucketDeployment writes at every deploy (the front ends' files) holds no data.
       const buildOutputs = new Set(
-        resources(stages[stage].template, 'Custom::CDKBucketDeployment').map(
+        Object.entries(resourcesOf(stages[stage].template, 'Custom::CDKBucketDeployment')).map(
           ([, deployment]) => deployment.Properties.DestinationBucketName.Ref,
         ),
       );
       for (const type of kept) {
-        for (const [id, resource] of resources(stages[stage].template, type).filter(([id]) => !buildOutputs.has(id))) {
+        for (const [id, resource] of Object.entries(resourcesOf(stages[stage].template, type)).filter(
+          ([id]) => !buildOutputs.has(id),
+        )) {
           expect(resource.DeletionPolicy, `${stage} ${id}`).toBe(prod ? 'Retain' : 'Delete');
           expect(resource.UpdateReplacePolicy, `${stage} ${id}`).toBe(prod ? 'Retain' : 'Delete');
         }
@@ -323,7 +314,7 @@ describe('data safety', () => {
       expect(
         table.Properties.Replicas[0].DeletionProtectionEnabled ?? table.Properties.DeletionProtectionEnabled ?? false,
       ).toBe(prod);
-      for (const [id, pool] of resources(stages[stage].template, 'AWS::Cognito::UserPool')) {
+      for (const [id, pool] of Object.entries(resourcesOf(stages[stage].template, 'AWS::Cognito::UserPool'))) {
         expect(pool.Properties.DeletionProtection, `${stage} ${id}`).toBe(prod ? 'ACTIVE' : 'INACTIVE');
       }
     }
@@ -331,7 +322,8 @@ describe('data safety', () => {
 
   it('versions the photo bucket (waiver signatures, photos) in every stage, old versions expiring after 90 days in prod and 7 elsewhere', () => {
     const photos = (stage: StageName) =>
-      resources(stages[stage].template, 'AWS::S3::Bucket').find(([id]) => id.startsWith('Photos'))![1].Properties;
+      Object.entries(resourcesOf(stages[stage].template, 'AWS::S3::Bucket')).find(([id]) => id.startsWith('Photos'))![1]
+        .Properties;
     for (const stage of STAGE_NAMES) {
       expect(photos(stage).VersioningConfiguration, stage).toEqual({ Status: 'Enabled' });
       const days = stage === 'prod' ? NONCURRENT_DAYS_PROD : NONCURRENT_DAYS_OTHER;
@@ -344,7 +336,7 @@ describe('data safety', () => {
 
   it('keeps logs for a week in dev, a month in staging and three months in prod, API access logs included', () => {
     for (const stage of STAGE_NAMES) {
-      const groups = resources(stages[stage].template, 'AWS::Logs::LogGroup');
+      const groups = Object.entries(resourcesOf(stages[stage].template, 'AWS::Logs::LogGroup'));
       expect(groups.length).toBeGreaterThan(routes.length);
       for (const [id, group] of groups)
         expect(group.Properties.RetentionInDays, `${stage} ${id}`).toBe(RETENTION[stage]);

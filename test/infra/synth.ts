@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CfnElement, NestedStack, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -81,24 +80,22 @@ export function wholeStage(stack: Stack): Template {
   return Template.fromJSON({ ...parent, Resources: merged });
 }
 
-/** cdk-nag findings of the whole app that are neither fixed nor acknowledged. */
-export function nagFindings(options: SynthOptions = {}): string[] {
-  const { app } = synth(options);
-  const report = JSON.parse(readFileSync(path.join(app.synth().directory, 'validation-report.json'), 'utf8'));
-  return report.pluginReports.flatMap((plugin: any) =>
-    plugin.violations.map(
-      (v: any) => `${v.severity} ${v.ruleName} ${v.violatingConstructs.map((c: any) => c.constructPath)}`,
-    ),
-  );
-}
-
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+export type Resource = {
+  Type: string;
+  Properties: Record<string, any>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
 type Statement = { Effect?: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+/** A template's resources of one type, by logical id. */
+export const resourcesOf = (template: Template, type: string) =>
+  template.findResources(type) as Record<string, Resource>;
 
 /** Route functions by handler, found by the tag RouteFunction sets (CDK helper functions lack it). */
 export function routeFunctions(template: Template): Map<string, { id: string; fn: Resource }> {
   const found = new Map<string, { id: string; fn: Resource }>();
-  for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>)) {
+  for (const [id, fn] of Object.entries(resourcesOf(template, 'AWS::Lambda::Function'))) {
     const tag = (fn.Properties.Tags ?? []).find((t: { Key: string }) => t.Key === ROUTE_TAG);
     if (tag) found.set(tag.Value, { id, fn });
   }
@@ -108,10 +105,10 @@ export function routeFunctions(template: Template): Map<string, { id: string; fn
 /** Every IAM statement that reaches a function's role, inline or attached. */
 export function statementsOf(template: Template, fn: Resource): Statement[] {
   const roleId = fn.Properties.Role['Fn::GetAtt'][0];
-  const role = template.findResources('AWS::IAM::Role')[roleId] as Resource;
+  const role = resourcesOf(template, 'AWS::IAM::Role')[roleId]!;
   if (role.Properties.ManagedPolicyArns?.length) throw new Error(`${roleId} has managed policies`);
   const inline = (role.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement);
-  const attached = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)
+  const attached = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
     .filter((policy) => policy.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
     .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
   return [...inline, ...attached];
@@ -129,3 +126,7 @@ export function onlyId(template: Template, type: string): string {
   if (ids.length !== 1) throw new Error(`expected one ${type}, found ${ids.length}`);
   return ids[0]!;
 }
+
+/** The one resource of a type in a template (throws unless there is exactly one). */
+export const onlyResource = (template: Template, type: string): Resource =>
+  resourcesOf(template, type)[onlyId(template, type)]!;
