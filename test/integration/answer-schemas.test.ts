@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { linkIdentity } from '#shared/data/administrators';
 import { createWaiver } from '#shared/data/waivers';
-import type { Schemas } from '#shared/http/route';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { handler as me } from '../../functions/auth/me.ts';
 import { handler as bulkRead } from '../../functions/shipping-method/bulk-read.ts';
@@ -14,10 +13,11 @@ import { handler as getTicket } from '../../functions/tickets/get.ts';
 import { handler as listTickets } from '../../functions/tickets/list.ts';
 import { handler as signWaivers } from '../../functions/tickets/sign-waivers.ts';
 import { handler as waivers } from '../../functions/tickets/waivers.ts';
-import { call, type CallResult } from '../support/api.ts';
+import { call } from '../support/api.ts';
 import { checkIn, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 import { makeAdmin } from '../support/staff.ts';
+import { expectDeclared } from '../support/handlers.ts';
 
 /**
  * Each route declares its success answer (`route(key, { response })`), and the OpenAPI
@@ -32,14 +32,6 @@ let token: string;
 beforeAll(async () => {
   token = await adminToken();
 });
-
-/** The answer has the route's declared status and parses with its declared schema. */
-function expectDeclared(handler: { schemas: Schemas }, response: CallResult) {
-  expect(response.status, response.raw).toBe(handler.schemas.status ?? 200);
-  const parsed = handler.schemas.response!.safeParse(response.body);
-  expect(parsed.error?.issues).toBeUndefined();
-  expect(parsed.success).toBe(true);
-}
 
 describe('shipping-method answers parse with the declared schemas', () => {
   it('create (result=object), get, list and bulk-read', async () => {

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/token-issuer';
 import { epochSeconds } from '#shared/clock';
@@ -23,6 +21,7 @@ import {
   tamperedToken,
   unsignedToken,
 } from '../support/tokens.ts';
+import { handlerOf } from '../support/handlers.ts';
 
 /**
  * The auth matrix (issue 13 item 9): every route of the table × every kind of caller. Each
@@ -453,8 +452,7 @@ function otherCustomerCell(row: RouteRow): Cell {
 
 describe.each(routes.map((row) => [routeKey(row), row] as const))('%s', (_key, row) => {
   it('is built from its own row', async () => {
-    const module = await import(pathToFileURL(join(import.meta.dirname, '../../functions', `${row.handler}.ts`)).href);
-    expect(module.handler.routeKey).toBe(routeKey(row));
+    expect((await handlerOf(row)).routeKey).toBe(routeKey(row));
   });
 
   it('answers CORS for its own front end(s) only', async () => {

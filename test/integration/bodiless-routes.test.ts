@@ -1,22 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { Schemas } from '#shared/http/route';
 import { PERMISSIONS, routeKey, routes, type RouteRow } from '#shared/routes';
 import { call } from '../support/api.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
 import { signedInCustomer } from '../support/customers.ts';
 import { adminToken } from '../support/tokens.ts';
+import { schemasOf } from '../support/handlers.ts';
 
 /**
  * Issue 21 item 3: a route whose spec shows no body takes none, an empty one and `{}` alike
  * (what generic clients send with `Content-Type: application/json`); any other body stays a
  * 400. Every unsafe row without a body schema, from the route table.
  */
-const schemasOf = async (row: RouteRow) =>
-  (
-    (await import(new URL(`../../functions/${row.handler}.ts`, import.meta.url).href)) as {
-      handler: { schemas: Schemas };
-    }
-  ).handler.schemas;
 const unsafe = routes.filter((row) => row.method !== 'GET');
 const bodiless: RouteRow[] = [];
 for (const row of unsafe) {

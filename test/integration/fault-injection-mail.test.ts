@@ -1,10 +1,5 @@
-import {
-  AdminGetUserCommand,
-  CognitoIdentityProviderClient,
-  UserNotFoundException,
-} from '@aws-sdk/client-cognito-identity-provider';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { findCustomerByEmail } from '#shared/data/customers';
 import { keyCondition, keys } from '#shared/data/keys';
@@ -12,20 +7,19 @@ import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
 import { ses } from '#shared/services/email';
 import { identitySdkClient } from '#shared/services/identity-provider';
 import { userAdminSdkClient } from '#shared/services/user-admin';
-import { call, type CallResult } from '../support/api.ts';
+import { call } from '../support/api.ts';
 import { createAccount, login, PASSWORD } from '../support/customers.ts';
-import { clearFaults, failCalls, failures, slowCalls } from '../support/faults.ts';
+import { clearFaults, expectUnavailable, failCalls, failures, slowCalls } from '../support/faults.ts';
 import { adminToken } from '../support/tokens.ts';
 import { oneTicket } from '../support/tickets.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
 import { makeAdmin } from '../support/staff.ts';
+import { cognitoHasUser } from '../support/cognito.ts';
 
 /**
  * Faults injected at the SES and Cognito clients the handlers use (README "Faults and
  * retries"): what each mailing or account route leaves behind when a dependency fails.
  */
-const cognito = new CognitoIdentityProviderClient({});
-afterAll(() => cognito.destroy());
 afterEach(clearFaults);
 
 let writer: string;
@@ -34,25 +28,6 @@ beforeAll(async () => {
 });
 
 const SEND = ['SendEmailCommand'];
-
-function expectUnavailable(response: CallResult, dependency: keyof typeof CLIENT_SETTINGS) {
-  expect(response.status, response.raw).toBe(503);
-  expect(response.headers['retry-after']).toBe(String(CLIENT_SETTINGS[dependency].retryAfterSeconds));
-  expect(response.body).toMatchObject({ type: '/problems/unavailable', status: 503, dependency });
-  expect(response.raw).not.toMatch(/Exception|injected/);
-}
-
-async function cognitoHasUser(email: string): Promise<boolean> {
-  try {
-    await cognito.send(
-      new AdminGetUserCommand({ UserPoolId: process.env.CUSTOMER_COGNITO_USER_POOL_ID!, Username: email }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof UserNotFoundException) return false;
-    throw error;
-  }
-}
 
 describe('legacy forgot-password with the mail failing', () => {
   const forgot = (email: string) => call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } });

@@ -1,9 +1,4 @@
-import {
-  AdminCreateUserCommand,
-  AdminGetUserCommand,
-  CognitoIdentityProviderClient,
-  UserNotFoundException,
-} from '@aws-sdk/client-cognito-identity-provider';
+import { AdminCreateUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
@@ -17,22 +12,12 @@ import { createAccount, PASSWORD, verificationTokenFor } from '../support/custom
 import { PORTAL_URL } from '../support/env.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
+import { cognitoHasUser } from '../support/cognito.ts';
 
 const cognito = new CognitoIdentityProviderClient({});
 afterAll(() => cognito.destroy());
 
 const poolId = () => process.env.CUSTOMER_COGNITO_USER_POOL_ID!;
-
-/** Whether the customers' pool has a user signing in with this address. */
-async function cognitoHasUser(email: string): Promise<boolean> {
-  try {
-    await cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: email }));
-    return true;
-  } catch (error) {
-    if (error instanceof UserNotFoundException) return false;
-    throw error;
-  }
-}
 
 const uniqueItem = async (email: string) =>
   (await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerEmailUnique(email) }))).Item;

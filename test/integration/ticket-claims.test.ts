@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { Conflict, ValidationError } from '#shared/errors';
-import type { Schemas } from '#shared/http/route';
 import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
 import { seedDemoClaims } from '../../bin/seed/claims.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
@@ -11,11 +10,12 @@ import { handler as claimInfoHandler } from '../../functions/ticket/claim-info.t
 import { handler as claimantHandler } from '../../functions/ticket/claimant.ts';
 import { handler as isAClaimHandler } from '../../functions/ticket/is-a-claim.ts';
 import { handler as getTicketHandler } from '../../functions/tickets/get.ts';
-import { call, type CallResult } from '../support/api.ts';
+import { call } from '../support/api.ts';
 import { newCustomer, signedInCustomer, type TestCustomer } from '../support/customers.ts';
 import { checkIn, oneTicket, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 import { mailTo, newAddress, newestLinkToken } from '../support/mail.ts';
+import { expectDeclared } from '../support/handlers.ts';
 
 const TICKET = '/api/v2/ticket';
 const WRITER_ID = 616_001;
@@ -33,12 +33,6 @@ const get = (path: string) => call('GET', `${TICKET}/${path}`, { token: writer }
 
 /** The token of the newest claim link mailed to an address. */
 const claimTokenFor = (address: string) => newestLinkToken(address, 'claim');
-
-/** The answer has the route's declared status and parses with its declared (strict) schema. */
-function expectDeclared(handler: { schemas: Schemas }, response: CallResult) {
-  expect(response.status, response.raw).toBe(handler.schemas.status ?? 200);
-  expect(handler.schemas.response!.safeParse(response.body).error?.issues).toBeUndefined();
-}
 
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(

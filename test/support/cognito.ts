@@ -1,4 +1,8 @@
-import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminGetUserCommand,
+  CognitoIdentityProviderClient,
+  UserNotFoundException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { createIdentityUser } from '../../bin/local/cognito.ts';
 
 /**
@@ -32,6 +36,22 @@ export async function signInAtHostedUi(authUrl: string, username: string, passwo
   if (response.status !== 302) throw new Error(`sign-in form: ${response.status} ${await response.text()}`);
   const location = new URL(response.headers.get('location')!);
   return { location, code: location.searchParams.get('code')!, state: location.searchParams.get('state')! };
+}
+
+/** Whether the customers' pool has a user signing in with this address. */
+export async function cognitoHasUser(email: string): Promise<boolean> {
+  const client = new CognitoIdentityProviderClient({});
+  try {
+    await client.send(
+      new AdminGetUserCommand({ UserPoolId: process.env.CUSTOMER_COGNITO_USER_POOL_ID!, Username: email }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof UserNotFoundException) return false;
+    throw error;
+  } finally {
+    client.destroy();
+  }
 }
 
 /** A Cognito user in the test pool made by global-setup (confirmed, verified email); returns its UUID user name. */

@@ -1,5 +1,8 @@
 import { createServer, type Socket } from 'node:net';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { expect } from 'vitest';
+import { CLIENT_SETTINGS } from '#shared/services/dependencies';
+import type { CallResult } from './api.ts';
 
 /**
  * Fault injection at the SDK client (README "Faults and retries"): a middleware on the very
@@ -142,4 +145,25 @@ export async function slowCalls(
 /** Removes every fault and restores every timeout (afterEach). */
 export async function clearFaults(): Promise<void> {
   for (const remove of installed.splice(0)) await remove();
+}
+
+/**
+ * The answer of a request whose dependency stayed unavailable: 503 problem details naming
+ * the dependency, with its Retry-After (CLIENT_SETTINGS), and nothing of the internals
+ * (no exception names, no table or bucket, nothing of the injected fault).
+ */
+export function expectUnavailable(response: CallResult, dependency: keyof typeof CLIENT_SETTINGS): void {
+  const retryAfter = CLIENT_SETTINGS[dependency].retryAfterSeconds;
+  expect(response.status, response.raw).toBe(503);
+  expect(response.headers['content-type']).toBe('application/problem+json');
+  expect(response.headers['retry-after']).toBe(String(retryAfter));
+  expect(response.body).toEqual({
+    type: '/problems/unavailable',
+    title: 'Service unavailable',
+    status: 503,
+    detail: `The ${dependency} is not answering for now; try again in ${retryAfter} seconds.`,
+    instance: expect.any(String),
+    dependency,
+  });
+  expect(response.raw).not.toMatch(/Exception|SlowDown|ticketing-|injected/);
 }

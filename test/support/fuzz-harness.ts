@@ -1,5 +1,3 @@
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import * as z from '#shared/schema';
 import type { Schemas } from '#shared/http/route';
@@ -19,6 +17,7 @@ import {
   type Known,
 } from './fuzz-inputs.ts';
 import { tableChanges, writesSoFar, type TableChange, type TableSnapshots } from './fuzz-table.ts';
+import { schemasOf } from './handlers.ts';
 
 /**
  * Runs generated requests against one route at a time (test/integration/fuzz-*.test.ts):
@@ -85,14 +84,6 @@ interface FuzzRequest {
 
 const jsonSchemaOf = (schema: z.ZodMiniType | undefined): JsonSchema | undefined =>
   schema ? (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : undefined;
-
-/** Every handler's schemas, loaded the way bin/openapi/load-routes.ts does. */
-export async function schemasOf(row: RouteRow): Promise<Schemas> {
-  const module = (await import(
-    pathToFileURL(join(import.meta.dirname, '../../functions', `${row.handler}.ts`)).href
-  )) as { handler: { schemas: Schemas } };
-  return module.handler.schemas;
-}
 
 const boundary = 'fuzz-boundary';
 /** Photo uploads: real images, other files, and multipart that is malformed in every way a parser can trip on. */
