@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '#shared/auth/token-issuer';
-import { epochSeconds } from '#shared/clock';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { AUTH_COOKIE } from '#shared/http/cookies';
@@ -76,20 +74,11 @@ beforeAll(async () => {
     placeOrder(privateEvent, x.id, [privateEvent.ticketTypes[0]!.id]),
     placeOrder(publicEvent, y.id, [publicEvent.ticketTypes[0]!.id]),
   ]);
-  const tokenOf = (c: { id: number; email: string }) =>
-    issueToken({ kind: 'customer', id: c.id, email: c.email, authTime: epochSeconds() });
+  const tokenOf = (c: { id: number; email: string }) => customerToken(c.id, { email: c.email });
   world = {
     ticketId: ticket!.id,
     eventA: eventA.id,
-    scoped: await issueToken({
-      kind: 'admin',
-      id: 727_272,
-      login: 'scoped-727272',
-      permissions: [...PERMISSIONS],
-      vendorUser: false,
-      authTime: epochSeconds(),
-      eventScope: [eventB.id],
-    }),
+    scoped: await adminToken(PERMISSIONS, 727_272, { eventScope: [eventB.id] }),
     unscoped: await adminToken(PERMISSIONS, 727_273),
     // What of X's may never reach Y: the address, the order's address, answers and payment reference, the private event.
     // Delimited, so customer 2's markers are not found inside customer 21's data.

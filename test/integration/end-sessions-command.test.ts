@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/auth/session-check';
-import { issueToken } from '#shared/auth/token-issuer';
-import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
+import { advanceClock, resetClock } from '#shared/clock';
 import { endSessions, parseAccount, UsageError } from '../../bin/maintenance/end-sessions.ts';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
+import { customerToken } from '../support/tokens.ts';
 
 /**
  * Issue 13 item 2 for customers: nothing in the API raises a customer's session version
@@ -13,13 +13,7 @@ import { newCustomer } from '../support/customers.ts';
  */
 const me = (token: string) => call('GET', '/api/v2/my-account', { token });
 const tokenOf = (customer: { id: number; email: string }, sessionVersion?: number) =>
-  issueToken({
-    kind: 'customer',
-    id: customer.id,
-    email: customer.email,
-    authTime: epochSeconds(),
-    ...(sessionVersion === undefined ? {} : { sessionVersion }),
-  });
+  customerToken(customer.id, { email: customer.email, sessionVersion });
 
 beforeEach(() => resetSessionCacheForTests());
 afterEach(() => resetClock());

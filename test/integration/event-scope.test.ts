@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '#shared/auth/token-issuer';
-import { epochSeconds } from '#shared/clock';
 import { listScans } from '#shared/data/check-ins';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
@@ -17,16 +15,7 @@ import { newAddress } from '../support/mail.ts';
 const PASSWORD = 'scoped-staff-password-1';
 const STAFF: Permission[] = ['checkin:scan', 'tickets:read', 'tickets:write'];
 
-const scopedToken = (events: number[], id = 515_151) =>
-  issueToken({
-    kind: 'admin',
-    id,
-    login: `scoped-${id}`,
-    permissions: STAFF,
-    vendorUser: false,
-    authTime: epochSeconds(),
-    eventScope: events,
-  });
+const scopedToken = (events: number[], id = 515_151) => adminToken(STAFF, id, { eventScope: events });
 
 describe('a scanner limited to one event', () => {
   let inside: Awaited<ReturnType<typeof seedEvent>>;

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
-import { db } from '#shared/data/client';
 import { CustomerSignIn } from '#shared/domain/customer-resource';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { SingleAnswer } from '#shared/http/answers';
@@ -8,6 +7,7 @@ import { call } from '../support/api.ts';
 import { claimsOf, expOf } from '../support/tokens.ts';
 import { login, newCustomer, PASSWORD, verificationTokenFor } from '../support/customers.ts';
 import { newAddress } from '../support/mail.ts';
+import { commandsSent } from '../support/command-tally.ts';
 
 afterEach(() => resetClock());
 
@@ -39,16 +39,7 @@ describe('PUT /my-account (customer login)', () => {
   it('costs the attempt reservations (account failures read, account-and-network and network reserved; both given back on success) and one Query for the record, beside the one Cognito call', async () => {
     const { email } = await newCustomer();
     expect((await login(email, PASSWORD, await verificationTokenFor(email))).status).toBe(200);
-    const sent: string[] = [];
-    db.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), {
-      step: 'initialize',
-      name: 'loginCallCounter',
-    });
-    try {
-      expect((await login(email, PASSWORD)).status).toBe(200);
-    } finally {
-      db.middlewareStack.remove('loginCallCounter');
-    }
+    const sent = await commandsSent(async () => expect((await login(email, PASSWORD)).status).toBe(200));
     expect(sent.slice(0, 3).sort()).toEqual(['GetItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
     expect(sent[3]).toBe('QueryCommand');
     expect(sent.slice(4).sort()).toEqual(['DeleteItemCommand', 'UpdateItemCommand']);

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
-import { db } from '#shared/data/client';
 import { findOrder } from '#shared/data/orders';
 import { listCustomerTickets, listOrderTickets } from '#shared/data/ticket-records';
 import { OrderEntryResource } from '#shared/domain/order-resource';
@@ -14,6 +13,7 @@ import { sampleOrder, placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
+import { commandsSent } from '../support/command-tally.ts';
 
 /**
  * A customer's orders: scoped to the caller, every filter alone and combined, the
@@ -22,16 +22,6 @@ import { adminToken, customerToken } from '../support/tokens.ts';
  */
 const BASE = '/api/v2/my-account';
 const newCustomer = () => 8_000_000 + randomInt(0, 1_000_000_000);
-
-// Every DynamoDB command sent on the shared client, so a test can count a request's calls.
-let sent: string[] = [];
-db.middlewareStack.add(
-  (next, context) => (args) => {
-    sent.push((context.commandName ?? '?').replace(/Command$/, ''));
-    return next(args);
-  },
-  { step: 'initialize', name: 'ordersTestCallCounter' },
-);
 
 /** Runs `work` with the one clock at `iso`. */
 async function at<T>(iso: string, work: () => Promise<T>): Promise<T> {
@@ -210,12 +200,14 @@ describe('GET /my-account/orders', () => {
   it('costs one Query and one batch read for a page with its tickets and count', async () => {
     const token = await customerToken(customer);
     await call('GET', `${BASE}/orders?includeTickets=true`, { token }); // warm: module load, token cache
-    sent = [];
-    expect((await call('GET', `${BASE}/orders?includeTickets=true&includeAnswers=true`, { token })).status).toBe(200);
-    expect(sent.sort()).toEqual(['BatchGetItem', 'Query']);
-    sent = [];
-    expect((await call('GET', `${BASE}/orders?event=${eventA.id},${eventB.id}`, { token })).status).toBe(200);
-    expect(sent.sort()).toEqual(['GetItem', 'Query', 'Query']);
+    const page = await commandsSent(async () =>
+      expect((await call('GET', `${BASE}/orders?includeTickets=true&includeAnswers=true`, { token })).status).toBe(200),
+    );
+    expect(page.sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
+    const filtered = await commandsSent(async () =>
+      expect((await call('GET', `${BASE}/orders?event=${eventA.id},${eventB.id}`, { token })).status).toBe(200),
+    );
+    expect(filtered.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand']);
   });
 
   it('refuses bad filters with a 400 naming the parameter', async () => {

@@ -1,6 +1,5 @@
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '#shared/data/client';
 import { LOGIN_COOKIE } from '#shared/http/cookies';
 import { leadingKeyAllowed, routeKey, routes } from '#shared/routes';
 import { call } from '../support/api.ts';
@@ -9,6 +8,7 @@ import { login as customerLogin, newCustomer, PASSWORD, verificationTokenFor } f
 import { ALLOWED_ORIGIN } from '../support/env.ts';
 import { newAddress, newestLinkToken } from '../support/mail.ts';
 import { legacyLogin, makeAdmin, useSiteAuthMethod } from '../support/staff.ts';
+import { commandTally } from '../support/command-tally.ts';
 
 /**
  * Issue 22 item 9: each public row may write only the partitions its `uses.tableWrites`
@@ -18,37 +18,27 @@ import { legacyLogin, makeAdmin, useSiteAuthMethod } from '../support/staff.ts';
  * the declaration forgets fails here, not as an AccessDenied at a stage's login.
  */
 const written = new Map<string, Set<string>>();
-let current: string | undefined;
-db.middlewareStack.add(
-  (next, context) => async (args) => {
-    const input = args.input as Record<string, any>;
-    const keys: string[] = [];
-    // The document client's commands reach this stack as the low-level ones, their keys marshalled ({S: ...}).
-    const add = (key: Record<string, any> | undefined) =>
-      key?.PK !== undefined && keys.push(String(key.PK.S ?? key.PK));
-    const command = (context.commandName ?? '').replace(/(Item)?Command$/, '');
-    if (command === 'Put') add(input.Item);
-    if (command === 'Update' || command === 'Delete') add(input.Key);
-    if (command === 'TransactWrite' || command === 'TransactWriteItems')
-      for (const item of input.TransactItems)
-        add(item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key);
-    if (command === 'BatchWrite')
-      for (const requests of Object.values(input.RequestItems) as any[])
-        for (const r of requests) add(r.PutRequest?.Item ?? r.DeleteRequest?.Key);
-    if (current) for (const key of keys) written.set(current, (written.get(current) ?? new Set()).add(key));
-    return next(args);
-  },
-  { step: 'initialize', name: 'publicWriteRecorder' },
-);
+const partitionTally = commandTally<Set<string>>('publicWriteRecorder', (partitions, commandName, input: any, send) => {
+  // The document client's commands reach this stack as the low-level ones, their keys marshalled ({S: ...}).
+  const add = (key: Record<string, any> | undefined) =>
+    key?.PK !== undefined && partitions.add(String(key.PK.S ?? key.PK));
+  const command = commandName.replace(/(Item)?Command$/, '');
+  if (command === 'Put') add(input.Item);
+  if (command === 'Update' || command === 'Delete') add(input.Key);
+  if (command === 'TransactWrite' || command === 'TransactWriteItems')
+    for (const item of input.TransactItems)
+      add(item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key);
+  if (command === 'BatchWrite')
+    for (const requests of Object.values(input.RequestItems) as any[])
+      for (const r of requests) add(r.PutRequest?.Item ?? r.DeleteRequest?.Key);
+  return send();
+});
 
 /** Records the partitions `work` writes under the route key. */
 async function as<T>(route: string, work: () => Promise<T>): Promise<T> {
-  current = route;
-  try {
-    return await work();
-  } finally {
-    current = undefined;
-  }
+  const { result, tally } = await partitionTally(written.get(route) ?? new Set(), work);
+  written.set(route, tally);
+  return result;
 }
 
 afterAll(() => useSiteAuthMethod('legacy'));

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
-import { db } from '#shared/data/client';
 import { Conflict, ValidationError } from '#shared/errors';
 import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
 import { seedDemoClaims } from '../../bin/seed/claims.ts';
@@ -16,6 +15,7 @@ import { checkIn, oneTicket, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 import { mailTo, newAddress, newestLinkToken } from '../support/mail.ts';
 import { expectDeclared } from '../support/handlers.ts';
+import { commandsSent } from '../support/command-tally.ts';
 
 const TICKET = '/api/v2/ticket';
 const WRITER_ID = 616_001;
@@ -245,35 +245,20 @@ describe('changing the claimant and accepting a claim', () => {
 });
 
 describe('what a claim costs', () => {
-  /** The DynamoDB commands `run` sends. */
-  async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
-    const sent: string[] = [];
-    db.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), {
-      step: 'initialize',
-      name: 'claimCallCounter',
-    });
-    try {
-      await run();
-    } finally {
-      db.middlewareStack.remove('claimCallCounter');
-    }
-    return sent;
-  }
-
   it('opens a claim with its two mail windows, one read and one transaction, reads it with one GetItem, and accepts it with two reads and one transaction', async () => {
     const { ticket } = await oneTicket();
     const address = newAddress();
     const slot = ['GetItemCommand', 'PutItemCommand'];
-    expect(await commandsOf(() => claim(ticket.id, { claimantEmail: address, claimantuserId: '' }))).toEqual([
+    expect(await commandsSent(() => claim(ticket.id, { claimantEmail: address, claimantuserId: '' }))).toEqual([
       ...slot,
       ...slot,
       'GetItemCommand',
       'TransactWriteItemsCommand',
     ]);
-    expect(await commandsOf(() => get(`${ticket.id}/claim-info`))).toEqual(['GetItemCommand']);
+    expect(await commandsSent(() => get(`${ticket.id}/claim-info`))).toEqual(['GetItemCommand']);
     const token = await claimTokenFor(address);
     const customer = await newCustomer();
-    expect(await commandsOf(() => acceptClaim(token, customer.id))).toEqual([
+    expect(await commandsSent(() => acceptClaim(token, customer.id))).toEqual([
       'GetItemCommand',
       'GetItemCommand',
       'TransactWriteItemsCommand',

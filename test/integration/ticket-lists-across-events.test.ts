@@ -1,8 +1,6 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { issueToken } from '#shared/auth/token-issuer';
-import { epochSeconds } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { ALL_EVENTS } from '#shared/domain/ticket-list-plan';
@@ -13,7 +11,7 @@ import { backfillListPositions } from '../../bin/maintenance/backfill-list-posit
 import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { countReads } from '../support/dynamo-reads.ts';
+import { boundedGet } from '../support/dynamo-reads.ts';
 import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
 import { stateOf, writeTickets } from '../support/scale-tickets.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -82,13 +80,7 @@ afterAll(async () => {
 const ids = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id);
 const newestFirst = (matches: TicketRecord[]) => ids([...matches].sort((a, b) => b.id - a.id));
 
-async function get(path: string, as = token) {
-  const { result, reads } = await countReads(() => call('GET', `/api/v2${path}`, { token: as }));
-  expect(result.status, result.raw).toBe(200);
-  expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
-  expect(reads.queriesWithoutLimit).toBe(0);
-  return { body: result.body, reads };
-}
+const get = (path: string, as = token) => boundedGet(`/api/v2${path}`, as);
 
 /** Pages until a short page (or `next` is null), as a client that knows nothing else would. */
 async function walk(base: string, by: 'offset' | 'cursor', as = token): Promise<number[]> {
@@ -150,15 +142,7 @@ describe('GET /tickets without an event filter', () => {
 
   it('an event-scoped administrator pages over their events only, newest first, exact', async () => {
     const [spring, , autumn] = events as [CreatedEvent, CreatedEvent, CreatedEvent];
-    const scoped = await issueToken({
-      kind: 'admin',
-      id: 999_301,
-      login: 'scoped-across',
-      permissions: [...PERMISSIONS],
-      vendorUser: false,
-      authTime: epochSeconds(),
-      eventScope: [spring.id, autumn.id],
-    });
+    const scoped = await adminToken(PERMISSIONS, 999_301, { eventScope: [spring.id, autumn.id] });
     const theirs = records.filter((record) => record.eventId === spring.id || record.eventId === autumn.id);
     expect(await walk('/tickets', 'offset', scoped)).toEqual(newestFirst(theirs));
     expect(await walk('/tickets', 'cursor', scoped)).toEqual(newestFirst(theirs));
@@ -226,15 +210,7 @@ describe('GET /ticket?search= alone: across the events the caller may see', () =
 
   it("an event-scoped administrator finds only their events' holders, merged in order", async () => {
     const [spring, , autumn] = events as [CreatedEvent, CreatedEvent, CreatedEvent];
-    const scoped = await issueToken({
-      kind: 'admin',
-      id: 999_302,
-      login: 'scoped-search',
-      permissions: [...PERMISSIONS],
-      vendorUser: false,
-      authTime: epochSeconds(),
-      eventScope: [spring.id, autumn.id],
-    });
+    const scoped = await adminToken(PERMISSIONS, 999_302, { eventScope: [spring.id, autumn.id] });
     const theirs = records.filter((record) => record.eventId === spring.id || record.eventId === autumn.id);
     expect(ids((await search('okonkwo', scoped)).body.data)).toEqual(
       byId(theirs.filter((record) => record.partyMemberLastName === 'Okonkwo')),

@@ -7,7 +7,7 @@ import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import { MAX_LIST_READ } from '#shared/domain/older-ticket-list';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { countReads } from '../support/dynamo-reads.ts';
+import { boundedGet, countReads } from '../support/dynamo-reads.ts';
 import { stateOf, writeTickets } from '../support/scale-tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -52,13 +52,7 @@ beforeAll(async () => {
   grantedOwn = await writeTickets(granted, 20, () => ({ typeId: granted.ticketTypes[0]!.id }));
 }, 180_000);
 
-const list = async (query: string) => {
-  const { result, reads } = await countReads(() => call('GET', `${BASE}?${query}`, { token }));
-  expect(result.status, JSON.stringify(result.body)).toBe(200);
-  expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
-  expect(reads.queriesWithoutLimit).toBe(0);
-  return { body: result.body, reads };
-};
+const list = (query: string) => boundedGet(`${BASE}?${query}`, token);
 const ids = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id);
 /** Position blocks an offset reads at most: half of those the event's ids span (other files' tickets interleave with its ids). */
 const halfTheBlocks = () =>
@@ -333,13 +327,7 @@ describe('every page reachable: walking 10,000 tickets', () => {
 });
 
 describe('GET /ticket (the older list) at 10,000 tickets in one event', () => {
-  const older = async (query: string) => {
-    const { result, reads } = await countReads(() => call('GET', `/api/v2/ticket?${query}`, { token }));
-    expect(result.status, JSON.stringify(result.body)).toBe(200);
-    expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
-    expect(reads.queriesWithoutLimit).toBe(0);
-    return { result, reads };
-  };
+  const older = (query: string) => boundedGet(`/api/v2/ticket?${query}`, token);
 
   it('eventId alone reads only up to the page, counts from the kept counts, and starts any _offset from the kept positions', async () => {
     const sorted = ids([...records].sort((a, b) => a.id - b.id));

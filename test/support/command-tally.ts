@@ -46,3 +46,13 @@ export function commandTally<T>(name: string, see: SeeCommand<T>) {
     }
   };
 }
+
+const sentTally = commandTally<string[]>('testCommandsSent', (sent, command, _input, send) => {
+  sent.push(command);
+  return send();
+});
+
+/** The DynamoDB commands `work` sends, in the order sent (`GetItemCommand`, …). Calls must not overlap. */
+export async function commandsSent(work: () => Promise<unknown>): Promise<string[]> {
+  return (await sentTally([], work)).tally;
+}

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import { call, type CallResult } from './api.ts';
 import { commandTally } from './command-tally.ts';
 
 /**
@@ -53,4 +55,19 @@ export async function countReads<T>(work: () => Promise<T>): Promise<{ result: T
     work,
   );
   return { result, reads };
+}
+
+/**
+ * GETs a page of a list and holds it to the list bounds: answered 200, no Scan, and a
+ * `Limit` on every Query. Answers the call, its body and what it read.
+ */
+export async function boundedGet(
+  pathWithQuery: string,
+  token: string,
+): Promise<{ result: CallResult; body: any; reads: DynamoReads }> {
+  const { result, reads } = await countReads(() => call('GET', pathWithQuery, { token }));
+  expect(result.status, result.raw).toBe(200);
+  expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
+  expect(reads.queriesWithoutLimit).toBe(0);
+  return { result, body: result.body, reads };
 }

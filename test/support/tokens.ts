@@ -6,8 +6,15 @@ import { AUDIENCES, type Audience } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
 import { PERMISSIONS, type Permission } from '#shared/routes';
 
-/** Tokens for tests: real ones from the service's issuer, and each kind of bad one. */
-export function adminToken(permissions: readonly Permission[] = PERMISSIONS, id = 999_001): Promise<string> {
+/**
+ * Tokens for tests: real ones from the service's issuer, and each kind of bad one. An
+ * administrator's token names an id (no record needed); `eventScope` limits it to those events.
+ */
+export function adminToken(
+  permissions: readonly Permission[] = PERMISSIONS,
+  id = 999_001,
+  { eventScope }: { eventScope?: number[] } = {},
+): Promise<string> {
   return issueToken({
     kind: 'admin',
     id,
@@ -15,11 +22,22 @@ export function adminToken(permissions: readonly Permission[] = PERMISSIONS, id 
     permissions: [...permissions],
     vendorUser: false,
     authTime: epochSeconds(),
+    ...(eventScope ? { eventScope } : {}),
   });
 }
 
-export function customerToken(id = 999_101): Promise<string> {
-  return issueToken({ kind: 'customer', id, email: `customer-${id}@test.local`, authTime: epochSeconds() });
+/** A customer's token: for an account's id and address, under a session version if one is given. */
+export function customerToken(
+  id = 999_101,
+  { email = `customer-${id}@test.local`, sessionVersion }: { email?: string; sessionVersion?: number } = {},
+): Promise<string> {
+  return issueToken({
+    kind: 'customer',
+    id,
+    email,
+    authTime: epochSeconds(),
+    ...(sessionVersion === undefined ? {} : { sessionVersion }),
+  });
 }
 
 /** Signed with the right key but already expired. */
@@ -36,25 +54,9 @@ export async function expiredToken(audience: Audience = 'admin'): Promise<string
     .sign(key);
 }
 
-/** A valid token whose payload was edited after signing (more permissions). */
-export async function tamperedToken(): Promise<string> {
-  const [head, , signature] = (await adminToken([])).split('.');
-  const payload = {
-    sub: '999001',
-    permissions: [...PERMISSIONS],
-    iss: process.env.JWT_ISSUER,
-    aud: AUDIENCES.admin,
-    iat: epochSeconds(),
-    exp: epochSeconds() + 3600,
-    auth_time: epochSeconds(),
-  };
-  return `${head}.${base64url.encode(JSON.stringify(payload))}.${signature}`;
-}
-
-/** An unsigned token (`alg: none`) with every claim the service wants. */
-export function unsignedToken(): string {
-  const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
-  const payload = base64url.encode(
+/** An administrator's claims with every permission, valid for an hour: what a forged token claims. */
+const forgedClaims = () =>
+  base64url.encode(
     JSON.stringify({
       sub: '999001',
       permissions: [...PERMISSIONS],
@@ -65,7 +67,17 @@ export function unsignedToken(): string {
       auth_time: epochSeconds(),
     }),
   );
-  return `${header}.${payload}.`;
+
+/** A valid token whose payload was edited after signing (more permissions). */
+export async function tamperedToken(): Promise<string> {
+  const [head, , signature] = (await adminToken([])).split('.');
+  return `${head}.${forgedClaims()}.${signature}`;
+}
+
+/** An unsigned token (`alg: none`) with every claim the service wants. */
+export function unsignedToken(): string {
+  const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
+  return `${header}.${forgedClaims()}.`;
 }
 
 /** Signed by someone else's key, under the `kid` of the service's current one. */
