@@ -8,9 +8,10 @@ import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { PORTAL_EVENT_CAP } from '#shared/data/customer-events';
-import { call } from '../support/api.ts';
+import { call, getPage, idsOf } from '../support/api.ts';
 import { SYSTEM } from '../support/tickets.ts';
 import { customerToken } from '../support/tokens.ts';
+import { unusedCustomerId } from '../support/customers.ts';
 
 /**
  * The portal's catalogue: which events a customer sees (published ones, and those they
@@ -20,9 +21,6 @@ import { customerToken } from '../support/tokens.ts';
  */
 const BASE = '/api/v2/my-account';
 const DAY = 86_400;
-
-/** A customer id nobody else in the run uses. */
-const newCustomer = () => 7_000_000 + randomInt(0, 1_000_000_000);
 
 /** A window of ten days, far in the future and unique to the test. */
 function newWindow() {
@@ -36,32 +34,22 @@ function newWindow() {
 
 const event = (overrides: Partial<NewEvent>) => seedEvent({ title: `Portal ${randomUUID()}`, ...overrides });
 
-async function list(customerId: number, query: string) {
-  const response = await call('GET', `${BASE}/event?${query}`, { token: await customerToken(customerId) });
-  expect(response.status, response.raw).toBe(200);
-  return response.body as {
-    totalCount: number;
-    count: number;
-    limit: number;
-    offset: number;
-    data: { id: string; title: string }[];
-  };
-}
-const ids = (page: { data: { id: string }[] }) => page.data.map((entry) => Number(entry.id));
+const list = async (customerId: number, query: string) =>
+  getPage<{ id: string; title: string }>(`${BASE}/event?${query}`, await customerToken(customerId));
 
 describe('GET /my-account/event', () => {
   it('lists published events and the unpublished ones the customer holds an order for, and nothing else', async () => {
     const w = newWindow();
-    const [customer, other] = [newCustomer(), newCustomer()];
+    const [customer, other] = [unusedCustomerId(), unusedCustomerId()];
     const published = await event({ startsAt: w.at(1), published: true });
     const hidden = await event({ startsAt: w.at(2) });
     const hiddenUnlinked = await event({ startsAt: w.at(3) });
     await placeOrder(hidden, customer, [hidden.ticketTypes[0]!.id]);
 
     const range = `fromEventStart=${w.from}&toEventStart=${w.to}`;
-    expect(ids(await list(customer, range))).toEqual([published.id, hidden.id]);
-    expect(ids(await list(other, range))).toEqual([published.id]);
-    expect(ids(await list(customer, range))).not.toContain(hiddenUnlinked.id);
+    expect(idsOf(await list(customer, range))).toEqual([published.id, hidden.id]);
+    expect(idsOf(await list(other, range))).toEqual([published.id]);
+    expect(idsOf(await list(customer, range))).not.toContain(hiddenUnlinked.id);
   });
 
   it("answers every field of the spec's entry, as strings where the spec says string, with inventory from the kept counts", async () => {
@@ -88,7 +76,7 @@ describe('GET /my-account/event', () => {
     await seedTickets(shown, shown.ticketTypes[1]!.id, 1);
     await changeTicketStates(tickets[0]!.id, { processState: PROCESS_STATE.cancelled }, SYSTEM);
 
-    const page = await list(newCustomer(), `title=${encodeURIComponent(shown.title)}`);
+    const page = await list(unusedCustomerId(), `title=${encodeURIComponent(shown.title)}`);
     expect(page.data).toHaveLength(1);
     expect(EventEntryResource.safeParse(page.data[0]).error?.issues).toBeUndefined();
     expect(page.data[0]).toEqual({
@@ -120,15 +108,15 @@ describe('GET /my-account/event', () => {
     const city = await event({ title: `City ${tag} Marathon`, published: true });
     const cityHalf = await event({ title: `City ${tag} Half`, published: true });
     await event({ title: `Town ${tag} Marathon`, published: true });
-    const customer = newCustomer();
+    const customer = unusedCustomerId();
 
-    expect(ids(await list(customer, `title=${encodeURIComponent(`City ${tag} Marathon`)}`))).toEqual([city.id]);
-    expect(ids(await list(customer, `title=${encodeURIComponent(`city ${tag} marathon`)}`))).toEqual([]);
-    expect(ids(await list(customer, `title=${encodeURIComponent(`City ${tag}`)}`))).toEqual([]);
-    expect(ids(await list(customer, `title=${encodeURIComponent(`City ${tag}%`)}`)).sort()).toEqual(
+    expect(idsOf(await list(customer, `title=${encodeURIComponent(`City ${tag} Marathon`)}`))).toEqual([city.id]);
+    expect(idsOf(await list(customer, `title=${encodeURIComponent(`city ${tag} marathon`)}`))).toEqual([]);
+    expect(idsOf(await list(customer, `title=${encodeURIComponent(`City ${tag}`)}`))).toEqual([]);
+    expect(idsOf(await list(customer, `title=${encodeURIComponent(`City ${tag}%`)}`)).sort()).toEqual(
       [city.id, cityHalf.id].sort(),
     );
-    expect(ids(await list(customer, `title=${encodeURIComponent(`%${tag} Marathon`)}`))).toHaveLength(2);
+    expect(idsOf(await list(customer, `title=${encodeURIComponent(`%${tag} Marathon`)}`))).toHaveLength(2);
   });
 
   it('answers wildcard-heavy patterns against a 200-character title (no backtracking), and refuses more than 10 wildcards', async () => {
@@ -139,14 +127,14 @@ describe('GET /my-account/event', () => {
       startsAt: w.at(1),
       published: true,
     });
-    const customer = newCustomer();
+    const customer = unusedCustomerId();
     const range = `fromEventStart=${w.from}&toEventStart=${w.to}`;
     // These ran for tens of seconds as a regular expression; each is a plain answer now.
     for (const pattern of [`${'%a'.repeat(10)}b`, `${'a%'.repeat(10)}b`, `%${'a'.repeat(90)}b`]) {
-      expect(ids(await list(customer, `title=${encodeURIComponent(pattern)}&${range}`))).toEqual([]);
-      expect(ids(await list(customer, `search=${encodeURIComponent(pattern.slice(0, 100))}&${range}`))).toEqual([]);
+      expect(idsOf(await list(customer, `title=${encodeURIComponent(pattern)}&${range}`))).toEqual([]);
+      expect(idsOf(await list(customer, `search=${encodeURIComponent(pattern.slice(0, 100))}&${range}`))).toEqual([]);
     }
-    expect(ids(await list(customer, `title=${encodeURIComponent('%a'.repeat(10))}&${range}`))).toEqual([long.id]);
+    expect(idsOf(await list(customer, `title=${encodeURIComponent('%a'.repeat(10))}&${range}`))).toEqual([long.id]);
     const refused = await call('GET', `${BASE}/event?search=${encodeURIComponent('%a'.repeat(11))}`, {
       token: await customerToken(customer),
     });
@@ -167,10 +155,10 @@ describe('GET /my-account/event', () => {
     const inAddress = await event({ venueAddress: `1 ${word} Road`, startsAt: w.at(4), published: true });
     await event({ shortDescription: word, startsAt: w.at(5), published: true }); // not a searched field
     const page = await list(
-      newCustomer(),
+      unusedCustomerId(),
       `search=${word.toLowerCase()}&fromEventStart=${w.from}&toEventStart=${w.to}`,
     );
-    expect(ids(page)).toEqual([inTitle.id, inDescription.id, inVenue.id, inAddress.id]);
+    expect(idsOf(page)).toEqual([inTitle.id, inDescription.id, inVenue.id, inAddress.id]);
     expect(page.totalCount).toBe(4);
   });
 
@@ -181,34 +169,34 @@ describe('GET /my-account/event', () => {
       await event({ startsAt: w.at(2), published: true }),
       await event({ startsAt: w.at(3), published: true }),
     ];
-    const customer = newCustomer();
+    const customer = unusedCustomerId();
     const startOf = (day: number) => Date.parse(w.at(day)) / 1000;
-    expect(ids(await list(customer, `fromEventStart=${startOf(2)}&toEventStart=${w.to}`))).toEqual([b.id, c.id]);
-    expect(ids(await list(customer, `fromEventStart=${w.from}&toEventStart=${startOf(2)}`))).toEqual([a.id, b.id]);
-    expect(ids(await list(customer, `fromEventStart=${startOf(2)}&toEventStart=${startOf(2)}`))).toEqual([b.id]);
+    expect(idsOf(await list(customer, `fromEventStart=${startOf(2)}&toEventStart=${w.to}`))).toEqual([b.id, c.id]);
+    expect(idsOf(await list(customer, `fromEventStart=${w.from}&toEventStart=${startOf(2)}`))).toEqual([a.id, b.id]);
+    expect(idsOf(await list(customer, `fromEventStart=${startOf(2)}&toEventStart=${startOf(2)}`))).toEqual([b.id]);
     const open = await list(customer, `fromEventStart=${startOf(3)}&toEventStart=false&_limit=100`);
-    expect(ids(open)[0]).toBe(c.id);
+    expect(idsOf(open)[0]).toBe(c.id);
   });
 
   it('with return=orders lists only the events the customer holds an order for, published or not', async () => {
     const w = newWindow();
-    const customer = newCustomer();
+    const customer = unusedCustomerId();
     const bought = await event({ startsAt: w.at(1), published: true });
     await event({ startsAt: w.at(2), published: true });
     const hiddenBought = await event({ startsAt: w.at(3) });
     await placeOrder(bought, customer, [bought.ticketTypes[0]!.id]);
     await placeOrder(hiddenBought, customer, [hiddenBought.ticketTypes[0]!.id]);
     await placeOrder(hiddenBought, customer, [hiddenBought.ticketTypes[1]!.id]);
-    expect(ids(await list(customer, `return=orders&fromEventStart=${w.from}&toEventStart=${w.to}`))).toEqual([
+    expect(idsOf(await list(customer, `return=orders&fromEventStart=${w.from}&toEventStart=${w.to}`))).toEqual([
       bought.id,
       hiddenBought.id,
     ]);
-    expect(ids(await list(customer, 'return=orders')).sort()).toEqual([bought.id, hiddenBought.id].sort());
+    expect(idsOf(await list(customer, 'return=orders')).sort()).toEqual([bought.id, hiddenBought.id].sort());
   });
 
   it('combines the filters', async () => {
     const w = newWindow();
-    const customer = newCustomer();
+    const customer = unusedCustomerId();
     const tag = randomUUID().slice(0, 8);
     const hit = await event({ title: `Trail ${tag} A`, venue: 'Forest Lodge', startsAt: w.at(2) });
     await placeOrder(hit, customer, [hit.ticketTypes[0]!.id]);
@@ -220,7 +208,7 @@ describe('GET /my-account/event', () => {
       customer,
       `title=${encodeURIComponent(`Trail ${tag}%`)}&search=forest&return=orders&fromEventStart=${w.from + DAY}&toEventStart=${w.to}`,
     );
-    expect(ids(page)).toEqual([hit.id]);
+    expect(idsOf(page)).toEqual([hit.id]);
   });
 
   it('pages by start then id without overlap, with the total of matches', async () => {
@@ -228,18 +216,18 @@ describe('GET /my-account/event', () => {
     const made: CreatedEvent[] = [];
     for (const day of [3, 1, 2, 1, 4]) made.push(await event({ startsAt: w.at(day), published: true }));
     const expected = [...made].sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.id - b.id).map((e) => e.id);
-    const customer = newCustomer();
+    const customer = unusedCustomerId();
     const range = `fromEventStart=${w.from}&toEventStart=${w.to}`;
     const first = await list(customer, `${range}&_limit=2`);
     const second = await list(customer, `${range}&_limit=2&_offset=2`);
     const third = await list(customer, `${range}&_limit=2&_offset=4`);
     expect(first).toMatchObject({ totalCount: 5, count: 2, limit: 2, offset: 0 });
     expect(third).toMatchObject({ totalCount: 5, count: 1, offset: 4 });
-    expect([...ids(first), ...ids(second), ...ids(third)]).toEqual(expected);
+    expect([...idsOf(first), ...idsOf(second), ...idsOf(third)]).toEqual(expected);
   });
 
   it('refuses bad bounds and values with a 400 naming the parameter', async () => {
-    const token = await customerToken(newCustomer());
+    const token = await customerToken(unusedCustomerId());
     const problem = async (query: string) => {
       const response = await call('GET', `${BASE}/event?${query}`, { token });
       expect(response.status, response.raw).toBe(400);
@@ -269,7 +257,7 @@ describe('GET /my-account/event beyond one read', () => {
       made.push(...events.map((created) => created.id));
     }
     expect(made.length).toBeGreaterThan(PORTAL_EVENT_CAP);
-    const customer = newCustomer();
+    const customer = unusedCustomerId();
     const whole = await call('GET', `${BASE}/event?fromEventStart=${w.from}&toEventStart=${w.to}`, {
       token: await customerToken(customer),
     });
@@ -283,7 +271,7 @@ describe('GET /my-account/event beyond one read', () => {
     expect(first.totalCount).toBe(inHalf.length);
     const seen: number[] = [];
     for (let offset = 0; offset < first.totalCount; offset += 100)
-      seen.push(...ids(await list(customer, `${half}&_limit=100&_offset=${offset}`)));
+      seen.push(...idsOf(await list(customer, `${half}&_limit=100&_offset=${offset}`)));
     expect(seen.sort((a, b) => a - b)).toEqual(inHalf.sort((a, b) => a - b));
   }, 120_000);
 });
@@ -305,7 +293,7 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
 
   it("answers an accessible event's types by ordering then id, and its waves by start time in the event's offset", async () => {
     const shown = await hiddenWithWaves();
-    const customer = newCustomer();
+    const customer = unusedCustomerId();
     await placeOrder(shown, customer, [shown.ticketTypes[0]!.id]);
     const token = await customerToken(customer);
 
@@ -351,15 +339,15 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
 
   it('answers a published event to any customer', async () => {
     const shown = await event({ published: true });
-    const token = await customerToken(newCustomer());
+    const token = await customerToken(unusedCustomerId());
     expect((await call('GET', `${BASE}/ticket-type/${shown.id}`, { token })).body.totalCount).toBe(2);
     expect((await call('GET', `${BASE}/wave-time/${shown.id}`, { token })).body).toEqual({ count: 0, data: [] });
   });
 
   it('answers 404 for an unpublished event the customer holds no order for, and for an unknown one', async () => {
     const hidden = await hiddenWithWaves();
-    await placeOrder(hidden, newCustomer(), [hidden.ticketTypes[0]!.id]); // someone else's order
-    const token = await customerToken(newCustomer());
+    await placeOrder(hidden, unusedCustomerId(), [hidden.ticketTypes[0]!.id]); // someone else's order
+    const token = await customerToken(unusedCustomerId());
     for (const path of [`ticket-type/${hidden.id}`, `wave-time/${hidden.id}`]) {
       const response = await call('GET', `${BASE}/${path}`, { token });
       expect(response.status).toBe(404);

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { putPaymentProcessor } from '#shared/data/payment-processors';
 import { PaymentProcessorResource } from '#shared/domain/payment-processor-resource';
@@ -12,6 +11,7 @@ import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { SYSTEM } from '../support/tickets.ts';
 import { customerToken } from '../support/tokens.ts';
+import { unusedCustomerId } from '../support/customers.ts';
 
 /**
  * The payment processor (the one configuration: only this file writes it, so its 404
@@ -19,7 +19,6 @@ import { customerToken } from '../support/tokens.ts';
  * customer's ticket or hidden event: 404, never 403, never the data.
  */
 const BASE = '/api/v2/my-account';
-const newCustomer = () => 9_000_000 + randomInt(0, 1_000_000_000);
 
 let event: CreatedEvent;
 let customer: number;
@@ -34,7 +33,7 @@ beforeAll(async () => {
       { name: 'VIP', price: 150, total: 1 },
     ],
   });
-  customer = newCustomer();
+  customer = unusedCustomerId();
   token = await customerToken(customer);
   await seedTickets(event, event.ticketTypes[3]!.id, 1); // VIP sold out
 });
@@ -116,7 +115,7 @@ describe('GET /my-account/upgrades/{ticketId}', () => {
 
   it("answers 404 for another customer's ticket, a ticket of no customer, a deleted or unknown one", async () => {
     const ticketId = await standardTicket();
-    const stranger = await customerToken(newCustomer());
+    const stranger = await customerToken(unusedCustomerId());
     const theirs = await upgrades(ticketId, stranger);
     expect(theirs.status).toBe(404);
     expect(theirs.body.detail).toBe(`Ticket ${ticketId} not found.`);
@@ -136,7 +135,7 @@ describe("another customer's data", () => {
     const hidden = await seedEvent({
       waveTimes: [{ name: 'Only wave', startTime: '2031-01-01T09:00:00Z', capacity: 10 }],
     });
-    const owner = newCustomer();
+    const owner = unusedCustomerId();
     await placeOrder(hidden, owner, [hidden.ticketTypes[0]!.id]);
     const ownerToken = await customerToken(owner);
     expect((await call('GET', `${BASE}/ticket-type/${hidden.id}`, { token: ownerToken })).status).toBe(200);

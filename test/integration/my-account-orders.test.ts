@@ -1,6 +1,5 @@
-import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '#shared/clock';
+import { resetClock } from '#shared/clock';
 import { findOrder } from '#shared/data/orders';
 import { listCustomerTickets, listOrderTickets } from '#shared/data/ticket-records';
 import { OrderEntryResource } from '#shared/domain/order-resource';
@@ -11,9 +10,11 @@ import { createOrder } from '#shared/use-cases/portal/create-order';
 import { MAX_ORDERS_READ } from '#shared/use-cases/portal/orders';
 import { sampleOrder, placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
-import { call } from '../support/api.ts';
+import { call, getPage, idsOf } from '../support/api.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 import { commandsSent } from '../support/command-tally.ts';
+import { atTime } from '../support/clock.ts';
+import { unusedCustomerId } from '../support/customers.ts';
 
 /**
  * A customer's orders: scoped to the caller, every filter alone and combined, the
@@ -21,18 +22,6 @@ import { commandsSent } from '../support/command-tally.ts';
  * createOrder, the use case that writes them.
  */
 const BASE = '/api/v2/my-account';
-const newCustomer = () => 8_000_000 + randomInt(0, 1_000_000_000);
-
-/** Runs `work` with the one clock at `iso`. */
-async function at<T>(iso: string, work: () => Promise<T>): Promise<T> {
-  resetClock();
-  advanceClock(Date.parse(iso) - Date.now());
-  try {
-    return await work();
-  } finally {
-    resetClock();
-  }
-}
 
 afterEach(() => resetClock());
 
@@ -53,31 +42,19 @@ beforeAll(async () => {
     waveTimes: [{ name: 'Wave 1', startTime: '2031-05-01T08:00:00Z', capacity: 50 }],
   });
   eventB = await seedEvent({ published: true, ticketTypes: [{ name: 'Day', price: 20, total: 100 }] });
-  [customer, other] = [newCustomer(), newCustomer()];
+  [customer, other] = [unusedCustomerId(), unusedCustomerId()];
   const [ga, vip] = eventA.ticketTypes.map((type) => type.id) as [number, number];
   o = [
-    await at('2030-03-10T12:00:00Z', () => placeOrder(eventA, customer, [ga, ga], { teamId: eventA.teams[0]!.id })),
-    await at('2030-03-12T08:00:00Z', () => placeOrder(eventA, customer, [vip])),
-    await at('2030-03-12T20:00:00Z', () => placeOrder(eventB, customer, [eventB.ticketTypes[0]!.id])),
-    await at('2030-03-15T09:00:00Z', () => placeOrder(eventA, customer, [ga, vip], { affiliate: 'running-club' })),
+    await atTime('2030-03-10T12:00:00Z', () => placeOrder(eventA, customer, [ga, ga], { teamId: eventA.teams[0]!.id })),
+    await atTime('2030-03-12T08:00:00Z', () => placeOrder(eventA, customer, [vip])),
+    await atTime('2030-03-12T20:00:00Z', () => placeOrder(eventB, customer, [eventB.ticketTypes[0]!.id])),
+    await atTime('2030-03-15T09:00:00Z', () => placeOrder(eventA, customer, [ga, vip], { affiliate: 'running-club' })),
   ];
-  othersOrder = await at('2030-03-11T10:00:00Z', () => placeOrder(eventA, other, [ga]));
+  othersOrder = await atTime('2030-03-11T10:00:00Z', () => placeOrder(eventA, other, [ga]));
 });
 
-async function orders(customerId: number, query = '') {
-  const response = await call('GET', `${BASE}/orders${query ? `?${query}` : ''}`, {
-    token: await customerToken(customerId),
-  });
-  expect(response.status, response.raw).toBe(200);
-  return response.body as {
-    totalCount: number;
-    count: number;
-    limit: number;
-    offset: number;
-    data: Record<string, any>[];
-  };
-}
-const idsOf = (page: { data: Record<string, any>[] }) => page.data.map((entry) => Number(entry.id));
+const orders = async (customerId: number, query = '') =>
+  getPage(`${BASE}/orders${query ? `?${query}` : ''}`, await customerToken(customerId));
 const idsOfOrders = (...list: Order[]) => list.map((order) => order.id);
 
 describe('GET /my-account/orders', () => {
@@ -87,7 +64,7 @@ describe('GET /my-account/orders', () => {
     expect(mine.totalCount).toBe(4);
     const theirs = await orders(other);
     expect(idsOf(theirs)).toEqual([othersOrder.id]);
-    expect(await orders(newCustomer())).toEqual({ totalCount: 0, count: 0, limit: 25, offset: 0, data: [] });
+    expect(await orders(unusedCustomerId())).toEqual({ totalCount: 0, count: 0, limit: 25, offset: 0, data: [] });
     // Naming the customer's event or type does not reach into their orders either.
     expect(idsOf(await orders(other, `event=${eventB.id}`))).toEqual([]);
   });
@@ -230,7 +207,7 @@ describe('GET /my-account/orders', () => {
 
 describe('GET /my-account/orders beyond one read', () => {
   it('answers a 400 naming the narrower query when a page would need more than the read bound, never a short page', async () => {
-    const buyer = newCustomer();
+    const buyer = unusedCustomerId();
     const busy = await seedEvent({ ticketTypes: [{ name: 'Club', price: 5, total: 500 }], teams: [] });
     const quiet = await seedEvent({ ticketTypes: [{ name: 'Quiet', price: 5, total: 10 }], teams: [] });
     // Ten named events split the bound: 100 orders each. 101 in one of them, and a type filter (no kept count).
@@ -257,7 +234,7 @@ describe('GET /my-account/orders beyond one read', () => {
 
 describe('createOrder', () => {
   it('issues the tickets with the order, the customer and the wave, findable by order and by customer', async () => {
-    const buyer = newCustomer();
+    const buyer = unusedCustomerId();
     const order = await placeOrder(eventA, buyer, [eventA.ticketTypes[0]!.id, eventA.ticketTypes[1]!.id]);
     expect(order).toMatchObject({ status: 'active', customerId: buyer, eventId: eventA.id, grandTotal: 125 });
     const [first] = order.ticketIds;
@@ -274,7 +251,7 @@ describe('createOrder', () => {
   });
 
   it('refuses a ticket type, wave or team of another event, writing nothing', async () => {
-    const buyer = newCustomer();
+    const buyer = unusedCustomerId();
     const wrong = sampleOrder(eventA, buyer, [eventB.ticketTypes[0]!.id], { teamId: 999_999_999 });
     const error = await createOrder(wrong).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ValidationError);
@@ -284,7 +261,7 @@ describe('createOrder', () => {
 
   it('leaves the order pending, with the tickets issued so far, when a ticket cannot be issued', async () => {
     const scarce = await seedEvent({ ticketTypes: [{ name: 'Last one', price: 10, total: 1 }] });
-    const buyer = newCustomer();
+    const buyer = unusedCustomerId();
     const type = scarce.ticketTypes[0]!.id;
     await expect(createOrder(sampleOrder(scarce, buyer, [type, type]))).rejects.toMatchObject({ reason: 'sold_out' });
     const [listed] = (await orders(buyer)).data;

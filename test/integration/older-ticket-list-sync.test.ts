@@ -1,13 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '#shared/clock';
+import { resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { ticketUpdates } from '#shared/data/ticket-list-queries';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
-import { call } from '../support/api.ts';
+import { call, getPage } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';
+import { atTime } from '../support/clock.ts';
 
 /**
  * GET /ticket's incremental sync (`updatedFrom`): exactly the tickets changed since, in
@@ -45,31 +46,13 @@ beforeAll(async () => {
 });
 
 /** Runs `work` with the clock at `ms`, with a token signed at that time. */
-async function at<T>(ms: number, work: (token: string) => Promise<T>): Promise<T> {
-  resetClock();
-  advanceClock(ms - Date.now());
-  try {
-    return await work(await adminToken(['tickets:read', 'tickets:write'], 717_101));
-  } finally {
-    resetClock();
-  }
-}
+const at = <T>(ms: number, work: (token: string) => Promise<T>): Promise<T> =>
+  atTime(ms, async () => work(await adminToken(['tickets:read', 'tickets:write'], 717_101)));
 const patch = (ms: number, ticket: Ticket, data: Record<string, unknown>) =>
   at(ms, async (token) =>
     expect((await call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data } })).status).toBe(200),
   );
-const poll = (ms: number, query: string) =>
-  at(ms, async (token) => {
-    const response = await call('GET', `${LIST}?${query}`, { token });
-    expect(response.status, response.raw).toBe(200);
-    return response.body as {
-      totalCount: number;
-      count: number;
-      data: Ticket[];
-      next: string | null;
-      totalCountIsEstimate?: true;
-    };
-  });
+const poll = (ms: number, query: string) => at(ms, (token) => getPage<Ticket>(`${LIST}?${query}`, token));
 
 describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
   it('answers exactly the tickets changed since, in update order, and pages with _offset and resumes from the last updated seen', async () => {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '#shared/clock';
+import { resetClock } from '#shared/clock';
 import type { CreatedEvent } from '#shared/domain/event';
 import { ListedTicketResource } from '#shared/domain/older-ticket-resource';
 import type { Order } from '#shared/domain/order';
@@ -9,9 +9,10 @@ import { CursorPageAnswer } from '#shared/http/answers';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { seedWaivers } from '../../bin/seed/waivers.ts';
-import { call } from '../support/api.ts';
+import { call, getPage, idsOf } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { adminToken } from '../support/tokens.ts';
+import { atTime } from '../support/clock.ts';
 
 /**
  * GET /ticket: every filter alone and combined, search, dates, paging, the expansions and
@@ -41,9 +42,7 @@ beforeAll(async () => {
   other = await seedEvent();
   await seedWaivers([event]);
   customer = await newCustomer();
-  advanceClock(Date.parse(PURCHASED) - Date.now());
-  order = await placeOrder(event, customer.id, [ga(), vip()], { affiliate: 'run-club' });
-  resetClock();
+  order = await atTime(PURCHASED, () => placeOrder(event, customer.id, [ga(), vip()], { affiliate: 'run-club' }));
   orderTickets = (await Promise.all(order.ticketIds.map((id) => call('GET', `${LIST}/${id}`, { token })))).map(
     (r) => r.body.data,
   );
@@ -52,35 +51,24 @@ beforeAll(async () => {
   otherTickets = await seedTickets(other, other.ticketTypes[0]!.id, 2);
 }, 60_000);
 
-async function list(query: string) {
-  const response = await call('GET', `${LIST}?${query}`, { token });
-  expect(response.status, response.raw).toBe(200);
-  return response.body as {
-    totalCount: number;
-    count: number;
-    limit: number;
-    offset: number;
-    data: Record<string, any>[];
-  };
-}
-const ids = (page: { data: Record<string, any>[] }): number[] => page.data.map((ticket) => ticket.id);
+const list = (query: string) => getPage(`${LIST}?${query}`, token);
 const sorted = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id).sort((a, b) => a - b);
 
 describe('GET /ticket: each filter alone', () => {
   it("lists an event's live tickets by id, totalCount from the kept counts", async () => {
     const page = await list(`eventId=${event.id}`);
-    expect(ids(page)).toEqual(sorted([...orderTickets, ...staffGa, ...staffVip]));
+    expect(idsOf(page)).toEqual(sorted([...orderTickets, ...staffGa, ...staffVip]));
     expect(page).toMatchObject({ totalCount: 7, count: 7, limit: 25, offset: 0 });
   });
 
   it("lists a type's tickets, an order's tickets and a customer's tickets", async () => {
-    expect(ids(await list(`typeId=${vip()}`))).toEqual(sorted([orderTickets[1]!, ...staffVip]));
-    expect(ids(await list(`orderId=${order.id}`))).toEqual(sorted(orderTickets));
-    expect(ids(await list(`customerId=${customer.id}`))).toEqual(sorted(orderTickets));
+    expect(idsOf(await list(`typeId=${vip()}`))).toEqual(sorted([orderTickets[1]!, ...staffVip]));
+    expect(idsOf(await list(`orderId=${order.id}`))).toEqual(sorted(orderTickets));
+    expect(idsOf(await list(`customerId=${customer.id}`))).toEqual(sorted(orderTickets));
   });
 
   it('finds a ticket by its barcode, and answers an empty page for an unknown barcode', async () => {
-    expect(ids(await list(`barcode=${staffGa[1]!.barcode}`))).toEqual([staffGa[1]!.id]);
+    expect(idsOf(await list(`barcode=${staffGa[1]!.barcode}`))).toEqual([staffGa[1]!.id]);
     expect(await list('barcode=NO-SUCH-CODE')).toEqual({
       totalCount: 0,
       count: 0,
@@ -102,28 +90,28 @@ describe('GET /ticket: each filter alone', () => {
 
 describe('GET /ticket: filters combined (AND)', () => {
   it('applies the other filters on top of the serving one', async () => {
-    expect(ids(await list(`eventId=${event.id}&typeId=${ga()}`))).toEqual(sorted([orderTickets[0]!, ...staffGa]));
-    expect(ids(await list(`orderId=${order.id}&typeId=${vip()}`))).toEqual([orderTickets[1]!.id]);
-    expect(ids(await list(`customerId=${customer.id}&eventId=${other.id}`))).toEqual([]);
-    expect(ids(await list(`barcode=${staffGa[0]!.barcode}&eventId=${other.id}`))).toEqual([]);
-    expect(ids(await list(`typeId=${other.ticketTypes[0]!.id}&eventId=${other.id}`))).toEqual(sorted(otherTickets));
+    expect(idsOf(await list(`eventId=${event.id}&typeId=${ga()}`))).toEqual(sorted([orderTickets[0]!, ...staffGa]));
+    expect(idsOf(await list(`orderId=${order.id}&typeId=${vip()}`))).toEqual([orderTickets[1]!.id]);
+    expect(idsOf(await list(`customerId=${customer.id}&eventId=${other.id}`))).toEqual([]);
+    expect(idsOf(await list(`barcode=${staffGa[0]!.barcode}&eventId=${other.id}`))).toEqual([]);
+    expect(idsOf(await list(`typeId=${other.ticketTypes[0]!.id}&eventId=${other.id}`))).toEqual(sorted(otherTickets));
   });
 
   it('filters an event by purchase date (ISO date, date-time or unix seconds; the end date includes its day)', async () => {
     const day = await list(`eventId=${event.id}&purchasedFrom=2021-03-01&purchasedTo=2021-03-01`);
-    expect(ids(day)).toEqual(sorted(orderTickets));
+    expect(idsOf(day)).toEqual(sorted(orderTickets));
     expect(day.totalCount).toBe(2);
     const seconds = Math.floor(Date.parse(order.purchasedDate) / 1000);
-    expect(ids(await list(`eventId=${event.id}&purchasedFrom=${seconds}&purchasedTo=${seconds + 1}`))).toEqual(
+    expect(idsOf(await list(`eventId=${event.id}&purchasedFrom=${seconds}&purchasedTo=${seconds + 1}`))).toEqual(
       sorted(orderTickets),
     );
-    expect(ids(await list(`eventId=${event.id}&purchasedTo=2021-02-28T23:59:59Z`))).toEqual([]);
+    expect(idsOf(await list(`eventId=${event.id}&purchasedTo=2021-02-28T23:59:59Z`))).toEqual([]);
     // Served by the purchase index: in (purchasedDate, id) order, so the cursor resumes in it.
     const staffSales = await list(`eventId=${event.id}&purchasedFrom=2022-01-01`);
-    expect([...ids(staffSales)].sort((a, b) => a - b)).toEqual(sorted([...staffGa, ...staffVip]));
+    expect([...idsOf(staffSales)].sort((a, b) => a - b)).toEqual(sorted([...staffGa, ...staffVip]));
     const keys = staffSales.data.map((ticket) => `${ticket.purchasedDate}#${String(ticket.id).padStart(10, '0')}`);
     expect(keys).toEqual([...keys].sort());
-    expect(ids(await list(`typeId=${vip()}&purchasedTo=2021-03-02`))).toEqual([orderTickets[1]!.id]);
+    expect(idsOf(await list(`typeId=${vip()}&purchasedTo=2021-03-02`))).toEqual([orderTickets[1]!.id]);
   });
 
   it('searches names, email, barcode and bib by word prefix within a bounding filter, case-insensitively', async () => {
@@ -131,7 +119,7 @@ describe('GET /ticket: filters combined (AND)', () => {
     const byName = await list(
       `eventId=${event.id}&search=${encodeURIComponent(target.partyMemberLastName.toUpperCase())}`,
     );
-    expect(ids(byName)).toContain(target.id);
+    expect(idsOf(byName)).toContain(target.id);
     expect(
       byName.data.every((t) =>
         `${t.partyMember} ${t.partyMemberLastName} ${t.emailAddress}`
@@ -139,11 +127,11 @@ describe('GET /ticket: filters combined (AND)', () => {
           .includes(target.partyMemberLastName.toLowerCase()),
       ),
     ).toBe(true);
-    expect(ids(await list(`eventId=${event.id}&search=${target.barcode.slice(0, 9).toLowerCase()}`))).toEqual([
+    expect(idsOf(await list(`eventId=${event.id}&search=${target.barcode.slice(0, 9).toLowerCase()}`))).toEqual([
       target.id,
     ]);
     await call('PATCH', `/api/v2/tickets/${target.id}`, { token, body: { data: { bibNumber: 'B-7781' } } });
-    expect(ids(await list(`typeId=${vip()}&search=b-7781`))).toEqual([target.id]);
+    expect(idsOf(await list(`typeId=${vip()}&search=b-7781`))).toEqual([target.id]);
   });
 });
 
@@ -185,12 +173,12 @@ describe('GET /ticket: paging', () => {
     const pages = [0, 3, 6].map((offset) => list(`eventId=${event.id}&_limit=3&_offset=${offset}`));
     const answered = await Promise.all(pages);
     expect(answered.map((page) => page.totalCount)).toEqual([7, 7, 7]);
-    expect(answered.flatMap(ids)).toEqual(sorted([...orderTickets, ...staffGa, ...staffVip]));
+    expect(answered.flatMap(idsOf)).toEqual(sorted([...orderTickets, ...staffGa, ...staffVip]));
     const filtered = await Promise.all(
       [0, 2].map((offset) => list(`eventId=${event.id}&typeId=${ga()}&_limit=2&_offset=${offset}`)),
     );
     expect(filtered.map((page) => page.totalCount)).toEqual([4, 4]);
-    expect(filtered.flatMap(ids)).toEqual(sorted([orderTickets[0]!, ...staffGa]));
+    expect(filtered.flatMap(idsOf)).toEqual(sorted([orderTickets[0]!, ...staffGa]));
   });
 });
 
@@ -243,7 +231,7 @@ describe('purchasedDate through a transfer', () => {
     expect(replacement.purchasedDate).toBe(order.purchasedDate);
     expect(replacement.created).not.toBe(order.purchasedDate);
     const bought = await list(`eventId=${event.id}&purchasedFrom=2021-03-01&purchasedTo=2021-03-01`);
-    expect(ids(bought)).toEqual(sorted([...orderTickets, replacement]));
+    expect(idsOf(bought)).toEqual(sorted([...orderTickets, replacement]));
   });
 });
 
@@ -257,12 +245,12 @@ describe('barcode uniqueness', () => {
     const refused = await call('PATCH', `/api/v2/tickets/${taker!.id}`, { token, body: { data: { barcode: code } } });
     expect(refused.status).toBe(409);
     expect(refused.body.reason).toBe('barcode_taken');
-    expect(ids(await list(`barcode=${code}`))).toEqual([holder!.id]);
+    expect(idsOf(await list(`barcode=${code}`))).toEqual([holder!.id]);
     expect((await call('DELETE', `/api/v2/tickets/${holder!.id}`, { token })).status).toBeLessThan(300);
     expect(await list(`barcode=${code}`)).toMatchObject({ totalCount: 0, data: [] });
     expect(
       (await call('PATCH', `/api/v2/tickets/${taker!.id}`, { token, body: { data: { barcode: code } } })).status,
     ).toBe(200);
-    expect(ids(await list(`barcode=${code}`))).toEqual([taker!.id]);
+    expect(idsOf(await list(`barcode=${code}`))).toEqual([taker!.id]);
   });
 });

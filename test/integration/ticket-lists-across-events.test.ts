@@ -10,7 +10,7 @@ import { PERMISSIONS } from '#shared/routes';
 import { backfillListPositions } from '../../bin/maintenance/backfill-list-positions.ts';
 import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
-import { call } from '../support/api.ts';
+import { call, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
 import { stateOf, writeTickets } from '../support/scale-tickets.ts';
@@ -77,8 +77,7 @@ afterAll(async () => {
   else process.env.TABLE_NAME = table.previous;
 });
 
-const ids = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id);
-const newestFirst = (matches: TicketRecord[]) => ids([...matches].sort((a, b) => b.id - a.id));
+const newestFirst = (matches: TicketRecord[]) => idsOf([...matches].sort((a, b) => b.id - a.id));
 
 const get = (path: string, as = token) => boundedGet(`/api/v2${path}`, as);
 
@@ -89,7 +88,7 @@ async function walk(base: string, by: 'offset' | 'cursor', as = token): Promise<
   let query = `${base}${join}_limit=${LIMIT}`;
   for (let pages = 0; pages < 50; pages++) {
     const { body } = await get(query, as);
-    seen.push(...ids(body.data));
+    seen.push(...idsOf(body.data));
     if (by === 'offset' ? body.count < LIMIT : body.next === null) return seen;
     query = `${base}${join}_limit=${LIMIT}&${by === 'offset' ? `_offset=${seen.length}` : `_cursor=${body.next}`}`;
   }
@@ -111,11 +110,11 @@ describe('GET /tickets without an event filter', () => {
   it('jumps to any page from the kept positions: _offset=400 answers what the walk holds there, reading about a page', async () => {
     const expected = newestFirst(records);
     const jump = await get(`/tickets?_offset=400&_limit=${LIMIT}`);
-    expect(ids(jump.body.data)).toEqual(expected.slice(400, 400 + LIMIT));
+    expect(idsOf(jump.body.data)).toEqual(expected.slice(400, 400 + LIMIT));
     // Totals, the position blocks (a few), fewer than a block of entries skipped, the page's batch read.
     expect(jump.reads.itemsRead).toBeLessThanOrEqual(10 + 10 + 200 + LIMIT + 1 + LIMIT);
     const last = await get(`/tickets?_offset=${records.length - 7}&_limit=${LIMIT}`);
-    expect(ids(last.body.data)).toEqual(expected.slice(-7));
+    expect(idsOf(last.body.data)).toEqual(expected.slice(-7));
     expect(last.body.next).toBeNull();
     expect((await get(`/tickets?_offset=${records.length}`)).body.data).toEqual([]);
   });
@@ -124,14 +123,14 @@ describe('GET /tickets without an event filter', () => {
     const active = records.filter((record) => record.processState !== PROCESS_STATE.cancelled);
     const page = await get(`/tickets?exclude_process_states=4&_limit=${LIMIT}&_offset=100`);
     expect(page.body.totalCount).toBe(active.length);
-    expect(ids(page.body.data)).toEqual(newestFirst(active).slice(100, 100 + LIMIT));
+    expect(idsOf(page.body.data)).toEqual(newestFirst(active).slice(100, 100 + LIMIT));
     expect(await walk('/tickets?exclude_process_states=4', 'cursor')).toEqual(newestFirst(active));
 
     const child = events[1]!.ticketTypes[1]!.id;
     const ofType = records.filter((record) => record.typeId === child).sort((a, b) => a.id - b.id);
     const typed = await get(`/tickets?ticket_types=${child}&_limit=${LIMIT}`);
     expect(typed.body.totalCount).toBe(ofType.length);
-    expect(ids(typed.body.data)).toEqual(ids(ofType).slice(0, LIMIT));
+    expect(idsOf(typed.body.data)).toEqual(idsOf(ofType).slice(0, LIMIT));
   });
 
   it("refuses teams without their events (a team is one event's), naming the field", async () => {
@@ -173,34 +172,34 @@ describe('GET /ticket without a filter', () => {
 
 describe('GET /ticket?search= alone: across the events the caller may see', () => {
   const search = (term: string, as = token) => get(`/ticket?search=${encodeURIComponent(term)}&_limit=${LIMIT}`, as);
-  const byId = (matches: TicketRecord[]) => ids([...matches].sort((a, b) => a.id - b.id));
+  const byId = (matches: TicketRecord[]) => idsOf([...matches].sort((a, b) => a.id - b.id));
 
   it('finds every holder of a name in every event, reading about what it finds', async () => {
     const holders = records.filter((record) => record.partyMemberLastName === 'Okonkwo');
     expect(new Set(holders.map((record) => record.eventId)).size).toBe(3);
     const found = await search('OKONK');
-    expect(ids(found.body.data)).toEqual(byId(holders));
+    expect(idsOf(found.body.data)).toEqual(byId(holders));
     expect(found.body.totalCount).toBe(holders.length);
     // The word's entries (one Query), the holders' tickets (one batch).
     expect(found.reads.itemsRead).toBeLessThanOrEqual(2 * holders.length + 2);
     const accented = records.find((record) => record.emailAddress === 'zm.swims@example.test')!;
-    expect(ids((await search('zelie')).body.data)).toEqual([accented.id]);
-    expect(ids((await search('marchand')).body.data)).toEqual([accented.id]);
+    expect(idsOf((await search('zelie')).body.data)).toEqual([accented.id]);
+    expect(idsOf((await search('marchand')).body.data)).toEqual([accented.id]);
     const suit = records.find((record) => record.emailAddress === 'zm.swimsuit@example.test')!;
-    expect(ids((await search('zm.sw')).body.data)).toEqual([accented.id, suit.id]);
+    expect(idsOf((await search('zm.sw')).body.data)).toEqual([accented.id, suit.id]);
     // Up to the @ an address is one whole local part: exactly its entries are read.
     const exact = await search('zm.swims@');
-    expect(ids(exact.body.data)).toEqual([accented.id]);
+    expect(idsOf(exact.body.data)).toEqual([accented.id]);
     expect(exact.reads.itemsRead).toBeLessThanOrEqual(2);
     expect((await search('nobody')).body.data).toEqual([]);
   });
 
   it('finds a ticket by its id, a one-digit one too', async () => {
     const some = records[321]!;
-    expect(ids((await search(String(some.id))).body.data)).toContain(some.id);
+    expect(idsOf((await search(String(some.id))).body.data)).toContain(some.id);
     const seven = records.find((record) => record.id === 7);
     expect(seven).toBeDefined();
-    expect(ids((await search('7')).body.data)).toEqual([7]);
+    expect(idsOf((await search('7')).body.data)).toEqual([7]);
   });
 
   it('a word every ticket holds pages through all of them exactly once by next', async () => {
@@ -212,7 +211,7 @@ describe('GET /ticket?search= alone: across the events the caller may see', () =
     const [spring, , autumn] = events as [CreatedEvent, CreatedEvent, CreatedEvent];
     const scoped = await adminToken(PERMISSIONS, 999_302, { eventScope: [spring.id, autumn.id] });
     const theirs = records.filter((record) => record.eventId === spring.id || record.eventId === autumn.id);
-    expect(ids((await search('okonkwo', scoped)).body.data)).toEqual(
+    expect(idsOf((await search('okonkwo', scoped)).body.data)).toEqual(
       byId(theirs.filter((record) => record.partyMemberLastName === 'Okonkwo')),
     );
     const seen = await walk('/ticket?search=runner', 'cursor', scoped);
@@ -271,11 +270,11 @@ describe('existing stages: the backfills give older tickets the across-events ke
     const expected = newestFirst(records);
     expect((await get('/tickets')).body.totalCount).toBe(records.length);
     expect(await walk('/tickets', 'offset')).toEqual(expected);
-    expect(ids((await get(`/tickets?_offset=333&_limit=${LIMIT}`)).body.data)).toEqual(
+    expect(idsOf((await get(`/tickets?_offset=333&_limit=${LIMIT}`)).body.data)).toEqual(
       expected.slice(333, 333 + LIMIT),
     );
-    expect(ids((await get('/ticket?search=okonkwo')).body.data)).toEqual(
-      ids(records.filter((record) => record.partyMemberLastName === 'Okonkwo').sort((a, b) => a.id - b.id)),
+    expect(idsOf((await get('/ticket?search=okonkwo')).body.data)).toEqual(
+      idsOf(records.filter((record) => record.partyMemberLastName === 'Okonkwo').sort((a, b) => a.id - b.id)),
     );
 
     await backfillListPositions({ events: [ALL_EVENTS], run, restart: true });

@@ -6,7 +6,7 @@ import { encodeCursor, LIST_READ_BUDGET, POSITION_BLOCK } from '#shared/domain/t
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import { MAX_LIST_READ } from '#shared/domain/older-ticket-list';
 import { seedEvent } from '../../bin/seed/tickets.ts';
-import { call } from '../support/api.ts';
+import { call, idsOf } from '../support/api.ts';
 import { boundedGet, countReads } from '../support/dynamo-reads.ts';
 import { stateOf, writeTickets } from '../support/scale-tickets.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -53,11 +53,10 @@ beforeAll(async () => {
 }, 180_000);
 
 const list = (query: string) => boundedGet(`${BASE}?${query}`, token);
-const ids = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id);
 /** Position blocks an offset reads at most: half of those the event's ids span (other files' tickets interleave with its ids). */
 const halfTheBlocks = () =>
   Math.ceil((Math.max(...records.map((r) => r.id)) - Math.min(...records.map((r) => r.id))) / POSITION_BLOCK / 2) + 1;
-const firstPage = (matches: TicketRecord[]) => ids(matches.sort((a, b) => a.id - b.id).slice(0, LIMIT));
+const firstPage = (matches: TicketRecord[]) => idsOf(matches.sort((a, b) => a.id - b.id).slice(0, LIMIT));
 
 describe('GET /tickets at 10,000 tickets in one event', () => {
   const cases: [string, () => string, (record: TicketRecord) => boolean, () => number][] = [
@@ -93,7 +92,7 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     it(`${name}: one bounded page, exact totalCount from the counts`, async () => {
       const { body, reads } = await list(`${query()}&_limit=${LIMIT}`);
       const expected = records.filter((record) => matches(record));
-      expect(ids(body.data)).toEqual(firstPage(expected));
+      expect(idsOf(body.data)).toEqual(firstPage(expected));
       expect(body.totalCount).toBe(expected.length);
       expect(body.totalCountIsEstimate).toBeUndefined();
       expect(body.next).toEqual(expect.any(String));
@@ -104,7 +103,7 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
   it('accessEvents: the event own tickets and those granted by another event type, exact, bounded', async () => {
     const { body, reads } = await list(`accessEvents=${granted.id}&_limit=${LIMIT}`);
     const expected = [...grantedOwn, ...records.filter((record) => record.typeId === big.ticketTypes[2]!.id)];
-    expect(ids(body.data)).toEqual(firstPage(expected));
+    expect(idsOf(body.data)).toEqual(firstPage(expected));
     expect(body.totalCount).toBe(expected.length);
     expect(reads.itemsRead).toBeLessThanOrEqual(bound(2));
   });
@@ -132,7 +131,7 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
       const expected = [...grantedOwn, ...records].filter(matches);
       expect(body.totalCount, query).toBe(expected.length);
       expect(body.totalCountIsEstimate, query).toBeUndefined();
-      expect(ids(body.data), query).toEqual(firstPage(expected));
+      expect(idsOf(body.data), query).toEqual(firstPage(expected));
     }
   });
 
@@ -142,7 +141,7 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     const elite = big.ticketTypes[1]!.id;
     const { body, reads } = await list(`event=${big.id}&teams=${team}&ticket_types=${elite}&_limit=${LIMIT}`);
     const expected = records.filter((record) => record.teamId === team && record.typeId === elite);
-    expect(ids(body.data)).toEqual(firstPage(expected));
+    expect(idsOf(body.data)).toEqual(firstPage(expected));
     expect(body.totalCount).toBe(expected.length);
     expect(body.totalCountIsEstimate).toBeUndefined();
     const active = await list(
@@ -165,7 +164,7 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     );
     expect(wide.body.totalCount).toBe(inWide.length);
     expect(wide.body.totalCountIsEstimate).toBeUndefined();
-    expect(ids(wide.body.data)).toEqual(firstPage(inWide));
+    expect(idsOf(wide.body.data)).toEqual(firstPage(inWide));
     // More than 100 pairs: a 400 naming the cap, never an estimate.
     const tooMany = await call(
       'GET',
@@ -180,12 +179,12 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
   });
 
   it('a deep page: any _offset from the kept positions, then the cursor, each reading about what the first page reads', async () => {
-    const sorted = ids([...records].sort((a, b) => a.id - b.id));
+    const sorted = idsOf([...records].sort((a, b) => a.id - b.id));
     // The counts, the position blocks from the nearer end (one Query), less than a block skipped, the page.
     const offsetBound = STATS_SHARDS + halfTheBlocks() + 2 + POSITION_BLOCK + LIMIT + 1 + LIMIT;
     for (const offset of [1000, 4321, 9000, TICKETS - 3]) {
       const page = await list(`event=${big.id}&_offset=${offset}&_limit=${LIMIT}`);
-      expect(ids(page.body.data)).toEqual(sorted.slice(offset, offset + LIMIT));
+      expect(idsOf(page.body.data)).toEqual(sorted.slice(offset, offset + LIMIT));
       expect(page.body.totalCount).toBe(TICKETS);
       expect(page.reads.itemsRead).toBeLessThanOrEqual(offsetBound);
     }
@@ -193,43 +192,43 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     const halfBlockBound = STATS_SHARDS + halfTheBlocks() + 2 + POSITION_BLOCK / 2 + 1 + LIMIT + 1 + LIMIT;
     for (let offset = 5000; offset < 5000 + POSITION_BLOCK; offset += 23) {
       const page = await list(`event=${big.id}&_offset=${offset}&_limit=${LIMIT}`);
-      expect(ids(page.body.data), `_offset=${offset}`).toEqual(sorted.slice(offset, offset + LIMIT));
+      expect(idsOf(page.body.data), `_offset=${offset}`).toEqual(sorted.slice(offset, offset + LIMIT));
       expect(page.reads.itemsRead, `_offset=${offset}`).toBeLessThanOrEqual(halfBlockBound);
     }
     const teamThree = big.teams[3]!.id;
-    const inTeam = ids(
+    const inTeam = idsOf(
       records.filter((record) => record.teamId === teamThree && record.processState !== 4).sort((a, b) => a.id - b.id),
     );
     const teamPage = await list(
       `event=${big.id}&teams=${teamThree}&exclude_process_states=4&_offset=${inTeam.length - 30}&_limit=${LIMIT}`,
     );
-    expect(ids(teamPage.body.data)).toEqual(inTeam.slice(-30, -30 + LIMIT));
+    expect(idsOf(teamPage.body.data)).toEqual(inTeam.slice(-30, -30 + LIMIT));
     expect(teamPage.body.totalCount).toBe(inTeam.length);
     // A sparse list's middle: after one Query page of blocks, the density read asks for the rest in one more; then one Query of tickets.
     const middle = Math.floor(inTeam.length / 2);
     const teamMiddle = await list(
       `event=${big.id}&teams=${teamThree}&exclude_process_states=4&_offset=${middle}&_limit=${LIMIT}`,
     );
-    expect(ids(teamMiddle.body.data)).toEqual(inTeam.slice(middle, middle + LIMIT));
+    expect(idsOf(teamMiddle.body.data)).toEqual(inTeam.slice(middle, middle + LIMIT));
     expect(teamMiddle.reads.byCommand.QueryCommand).toBeLessThanOrEqual(2 + 1);
 
     const atCap = await list(`event=${big.id}&_offset=1000&_limit=${LIMIT}`);
     const following = await list(`event=${big.id}&_cursor=${atCap.body.next}&_limit=${LIMIT}`);
-    expect(ids(following.body.data)).toEqual(sorted.slice(1000 + LIMIT, 1000 + 2 * LIMIT));
+    expect(idsOf(following.body.data)).toEqual(sorted.slice(1000 + LIMIT, 1000 + 2 * LIMIT));
     expect(following.reads.itemsRead).toBeLessThanOrEqual(bound(1));
 
     // 90 % in, filtered: the cursor starts the Query there.
     const deep = sorted[9000]!;
     const team = big.teams[4]!.id;
     const filtered = await list(`event=${big.id}&teams=${team}&_cursor=${encodeCursor(deep)}&_limit=${LIMIT}`);
-    expect(ids(filtered.body.data)).toEqual(
+    expect(idsOf(filtered.body.data)).toEqual(
       firstPage(records.filter((record) => record.id > deep && record.teamId === team)),
     );
     expect(filtered.body.totalCount).toBe(records.filter((record) => record.teamId === team).length);
     expect(filtered.reads.itemsRead).toBeLessThanOrEqual(bound(1));
 
     const last = await list(`event=${big.id}&_cursor=${encodeCursor(sorted.at(-3)!)}&_limit=${LIMIT}`);
-    expect(ids(last.body.data)).toEqual(sorted.slice(-2));
+    expect(idsOf(last.body.data)).toEqual(sorted.slice(-2));
     expect(last.body.next).toBeNull();
   });
 
@@ -261,7 +260,7 @@ describe('every page reachable: walking 10,000 tickets', () => {
     for (let pages = 0; pages < 200; pages++) {
       const { result } = await countReads(() => call('GET', `/api/v2${query}`, { token }));
       expect(result.status, result.raw).toBe(200);
-      seen.push(...ids(result.body.data));
+      seen.push(...idsOf(result.body.data));
       if (by === 'offset' ? result.body.count < 100 : result.body.next === null) return seen;
       query =
         by === 'offset'
@@ -272,7 +271,7 @@ describe('every page reachable: walking 10,000 tickets', () => {
   }
 
   it('GET /tickets and GET /ticket, by _offset and by the cursor, answer every id exactly once, in id order', async () => {
-    const sorted = ids([...records].sort((a, b) => a.id - b.id));
+    const sorted = idsOf([...records].sort((a, b) => a.id - b.id));
     for (const [base, by] of [
       [`/tickets?event=${big.id}`, 'offset'],
       [`/tickets?event=${big.id}`, 'cursor'],
@@ -283,7 +282,7 @@ describe('every page reachable: walking 10,000 tickets', () => {
     }
     // A jump lands where the walk would: position 2,500, and a filter's exact total.
     const jump = await list(`event=${big.id}&_offset=2500&_limit=${LIMIT}`);
-    expect(ids(jump.body.data)).toEqual(sorted.slice(2500, 2500 + LIMIT));
+    expect(idsOf(jump.body.data)).toEqual(sorted.slice(2500, 2500 + LIMIT));
     const team = big.teams[2]!.id;
     const inTeam = records.filter(
       (record) => record.teamId === team && record.processState !== PROCESS_STATE.cancelled,
@@ -292,7 +291,7 @@ describe('every page reachable: walking 10,000 tickets', () => {
   }, 120_000);
 
   it('the sync answers exactly the 6 tickets changed after T, 4 of them past position 1,000, reading about 6 items', async () => {
-    const sorted = ids([...records].sort((a, b) => a.id - b.id));
+    const sorted = idsOf([...records].sort((a, b) => a.id - b.id));
     const changed = [10, 500, 1500, 4000, 7000, 9990].map((position) => sorted[position]!);
     // An hour of a far year nobody else writes in (older-ticket-list-sync.test.ts polls open-ended from the years 9000 on,
     // so these changes come before its windows): the clock moves there for the changes, the poll closes the hour.
@@ -317,7 +316,7 @@ describe('every page reachable: walking 10,000 tickets', () => {
         ),
       );
       expect(result.status, result.raw).toBe(200);
-      expect(ids(result.body.data).sort((a, b) => a - b)).toEqual(changed);
+      expect(idsOf(result.body.data).sort((a, b) => a - b)).toEqual(changed);
       expect(result.body.next).toBeNull();
       expect(reads.itemsRead).toBeLessThanOrEqual(changed.length + 2);
     } finally {
@@ -330,30 +329,30 @@ describe('GET /ticket (the older list) at 10,000 tickets in one event', () => {
   const older = (query: string) => boundedGet(`/api/v2/ticket?${query}`, token);
 
   it('eventId alone reads only up to the page, counts from the kept counts, and starts any _offset from the kept positions', async () => {
-    const sorted = ids([...records].sort((a, b) => a.id - b.id));
+    const sorted = idsOf([...records].sort((a, b) => a.id - b.id));
     const first = await older(`eventId=${big.id}&_limit=${LIMIT}`);
     expect(first.result.body.totalCount).toBe(TICKETS);
     // The shards, the page's entries and one more, then the page's tickets batch-read.
     expect(first.reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + LIMIT + 1 + LIMIT);
     for (const offset of [900, 8000]) {
       const deep = await older(`eventId=${big.id}&_limit=${LIMIT}&_offset=${offset}`);
-      expect(ids(deep.result.body.data)).toEqual(sorted.slice(offset, offset + LIMIT));
+      expect(idsOf(deep.result.body.data)).toEqual(sorted.slice(offset, offset + LIMIT));
       expect(deep.reads.itemsRead).toBeLessThanOrEqual(STATS_SHARDS + halfTheBlocks() + 2 + POSITION_BLOCK + LIMIT + 1);
     }
   });
 
   it('typeId (with or without eventId) reads only up to the page and counts from the type counts', async () => {
     const type = big.ticketTypes[0]!.id;
-    const sorted = ids(records.filter((record) => record.typeId === type).sort((a, b) => a.id - b.id));
+    const sorted = idsOf(records.filter((record) => record.typeId === type).sort((a, b) => a.id - b.id));
     for (const query of [`typeId=${type}`, `eventId=${big.id}&typeId=${type}`]) {
       const first = await older(`${query}&_limit=${LIMIT}`);
-      expect(ids(first.result.body.data), query).toEqual(sorted.slice(0, LIMIT));
+      expect(idsOf(first.result.body.data), query).toEqual(sorted.slice(0, LIMIT));
       expect(first.result.body.totalCount, query).toBe(sorted.length);
       expect(first.result.headers['x-list-truncated'], query).toBeUndefined();
       // The shards, the type's own item (typeId alone: its event), the page's entries and one more, its tickets.
       expect(first.reads.itemsRead, query).toBeLessThanOrEqual(STATS_SHARDS + 1 + LIMIT + 1 + LIMIT);
       const deep = await older(`${query}&_limit=${LIMIT}&_offset=${sorted.length - 40}`);
-      expect(ids(deep.result.body.data), query).toEqual(sorted.slice(-40, -40 + LIMIT));
+      expect(idsOf(deep.result.body.data), query).toEqual(sorted.slice(-40, -40 + LIMIT));
       expect(deep.reads.itemsRead, query).toBeLessThanOrEqual(
         STATS_SHARDS + 1 + halfTheBlocks() + 2 + POSITION_BLOCK + LIMIT + 1,
       );
@@ -380,7 +379,7 @@ describe('GET /ticket (the older list) at 10,000 tickets in one event', () => {
     expect(target.partyMemberLastName).toBe(RARE_NAME);
     for (const search of ['Ångström', 'angst', 'ANGSTROM runner']) {
       const found = await older(`eventId=${big.id}&search=${encodeURIComponent(search)}&_limit=${LIMIT}`);
-      expect(ids(found.result.body.data), search).toEqual([target.id]);
+      expect(idsOf(found.result.body.data), search).toEqual([target.id]);
       expect(found.result.body.totalCount, search).toBe(1);
       // The word's index entries and the ticket: no read of the event's 10,000.
       expect(found.reads.itemsRead, search).toBeLessThanOrEqual(5);
@@ -398,7 +397,7 @@ describe('GET /ticket (the older list) at 10,000 tickets in one event', () => {
       const { result, reads } = await older(query);
       expect(result.body.count).toBe(100);
       expect(reads.itemsRead).toBeLessThanOrEqual(100 + 1 + 100 + 1);
-      seen.push(...ids(result.body.data));
+      seen.push(...idsOf(result.body.data));
       query = `eventId=${big.id}&search=runner&_limit=100&_cursor=${result.body.next}`;
     }
     expect(new Set(seen).size).toBe(300);

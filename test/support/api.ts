@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { expect } from 'vitest';
 import { invoke } from '../../bin/local/invoke.ts';
 import { matchRoute, toApiGatewayEvent } from '../../bin/local/lambda-http.ts';
 import { checkAnswer } from './openapi-check.ts';
@@ -68,3 +69,27 @@ export async function call(method: string, pathWithQuery: string, options: CallO
   await checkAnswer(match.row, pathname, answer);
   return answer;
 }
+
+/** A page of a list answer. */
+export interface Page<T = Record<string, any>> {
+  totalCount: number;
+  count: number;
+  limit: number;
+  offset: number;
+  data: T[];
+  /** The cursor of the next page, on the lists that page by cursor. */
+  next?: string | null;
+  totalCountIsEstimate?: true;
+}
+
+/** GETs one page of a list, which must answer 200. */
+export async function getPage<T = Record<string, any>>(pathWithQuery: string, token: string): Promise<Page<T>> {
+  const response = await call('GET', pathWithQuery, { token });
+  expect(response.status, response.raw).toBe(200);
+  return response.body as Page<T>;
+}
+
+type Listed = readonly { id?: unknown }[];
+/** The ids of a page's items, or of a list of items, as numbers (some lists answer them as strings). */
+export const idsOf = (list: Listed | { data: Listed }): number[] =>
+  ('data' in list ? list.data : list).map((item) => Number(item.id));

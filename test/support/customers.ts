@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { expect } from 'vitest';
 import { call, type CallResult } from './api.ts';
 import { newAddress, newestLinkToken } from './mail.ts';
@@ -8,6 +9,9 @@ export const PASSWORD = 'a-customer-password-123';
 
 /** The token of the newest verification link mailed to an address. */
 export const verificationTokenFor = (address: string): Promise<string> => newestLinkToken(address, 'verify-email');
+
+/** A customer id nobody else in the run uses, without an account: enough for orders and customer tokens. */
+export const unusedCustomerId = () => 7_000_000 + randomInt(0, 1_000_000_000);
 
 export const createAccount = async (body: { email: string; password: string; name: string }): Promise<CallResult> =>
   call('POST', '/api/v2/my-account', { token: await adminToken(['customers:manage']), body });
