@@ -13,7 +13,7 @@ import { clearFaults, expectUnavailable, failCalls, failures, slowCalls } from '
 import { adminToken } from '../support/tokens.ts';
 import { oneTicket } from '../support/tickets.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
-import { makeAdmin } from '../support/staff.ts';
+import { forgotPassword, makeAdmin } from '../support/staff.ts';
 import { cognitoHasUser } from '../support/cognito.ts';
 
 /**
@@ -30,7 +30,6 @@ beforeAll(async () => {
 const SEND = ['SendEmailCommand'];
 
 describe('legacy forgot-password with the mail failing', () => {
-  const forgot = (email: string) => call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } });
   const tokensOf = async (adminId: number) =>
     (
       await db.send(
@@ -41,13 +40,13 @@ describe('legacy forgot-password with the mail failing', () => {
   it('answers 503 and leaves no reset token whose mail never left; the next request works', async () => {
     const admin = await makeAdmin({ password: 'an-old-password-123' });
     const fault = failCalls(ses, { commands: SEND, error: failures.sesThrottled });
-    expectUnavailable(await forgot(admin.email), 'email');
+    expectUnavailable(await forgotPassword(admin.email), 'email');
     expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
     expect(await tokensOf(admin.id)).toEqual([]);
     expect(await mailTo(admin.email)).toEqual([]);
 
     await clearFaults();
-    expect((await forgot(admin.email)).status).toBe(200);
+    expect((await forgotPassword(admin.email)).status).toBe(200);
     expect(await tokensOf(admin.id)).toHaveLength(1);
     expect(await mailTo(admin.email)).toHaveLength(1);
   });
@@ -59,14 +58,14 @@ describe('legacy forgot-password with the mail failing', () => {
       timeoutMs: 100,
       restoreMs: clientOptions('email').requestHandler.requestTimeout,
     });
-    expectUnavailable(await forgot(admin.email), 'email');
+    expectUnavailable(await forgotPassword(admin.email), 'email');
     expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
     expect(await tokensOf(admin.id)).toEqual([]);
   });
 
   it('an unknown address never reaches the mail, so it answers as always', async () => {
     const fault = failCalls(ses, { commands: SEND, error: failures.sesInternal });
-    expect((await forgot(newAddress('nobody'))).status).toBe(200);
+    expect((await forgotPassword(newAddress('nobody'))).status).toBe(200);
     expect(fault.attempts).toBe(0);
   });
 });

@@ -8,7 +8,14 @@ import { call, type CallResult } from '../support/api.ts';
 import { createTestIdentityUser, signInAtHostedUi } from '../support/cognito.ts';
 import { ADMIN_UI_URL, ALLOWED_ORIGIN, PORTAL_ORIGIN, SECOND_ORIGIN } from '../support/env.ts';
 import { newAddress } from '../support/mail.ts';
-import { legacyLogin, makeAdmin, staffToken, useSiteAuthMethod } from '../support/staff.ts';
+import {
+  forgotPassword,
+  legacyLogin,
+  makeAdmin,
+  resetPassword,
+  staffToken,
+  useSiteAuthMethod,
+} from '../support/staff.ts';
 import { adminToken } from '../support/tokens.ts';
 
 const PASSWORD = 'Hosted-UI-password-1';
@@ -411,13 +418,7 @@ describe('the legacy routes in idp mode', () => {
   it('answer 403', async () => {
     const email = newAddress('legacy');
     expect((await legacyLogin(email, PASSWORD)).status).toBe(403);
-    expect((await call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } })).status).toBe(403);
-    expect(
-      (
-        await call('POST', '/api/v2/auth/legacy/reset-password', {
-          body: { token: randomUUID(), newPassword: PASSWORD },
-        })
-      ).status,
-    ).toBe(403);
+    expect((await forgotPassword(email)).status).toBe(403);
+    expect((await resetPassword(randomUUID(), PASSWORD)).status).toBe(403);
   });
 });

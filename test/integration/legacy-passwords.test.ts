@@ -5,7 +5,14 @@ import { advanceClock, resetClock } from '#shared/clock';
 import { getAdministrator } from '#shared/data/administrators';
 import { call } from '../support/api.ts';
 import { ADMIN_UI_URL } from '../support/env.ts';
-import { legacyLogin, makeAdmin, staffToken, useSiteAuthMethod } from '../support/staff.ts';
+import {
+  forgotPassword,
+  legacyLogin,
+  makeAdmin,
+  resetPassword,
+  staffToken,
+  useSiteAuthMethod,
+} from '../support/staff.ts';
 import { mailTo, newAddress, newestLinkToken } from '../support/mail.ts';
 
 const OLD = 'the-old-password-123';
@@ -15,10 +22,6 @@ afterEach(() => {
   resetClock();
   useSiteAuthMethod('legacy');
 });
-
-const forgot = (email: string) => call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } });
-const reset = (token: string, newPassword: string) =>
-  call('POST', '/api/v2/auth/legacy/reset-password', { body: { token, newPassword } });
 
 /** The token in the newest reset link mailed to an address. */
 const tokenFromMail = (address: string) => newestLinkToken(address, 'reset-password');
@@ -84,8 +87,8 @@ describe('POST /auth/legacy/change-password', () => {
 describe('POST /auth/legacy/forgot-password', () => {
   it('answers byte for byte the same for a known and an unknown address', async () => {
     const admin = await makeAdmin({ password: OLD });
-    const known = await forgot(admin.email);
-    const unknown = await forgot(newAddress('nobody'));
+    const known = await forgotPassword(admin.email);
+    const unknown = await forgotPassword(newAddress('nobody'));
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(known.raw).toBe(unknown.raw);
@@ -96,8 +99,8 @@ describe('POST /auth/legacy/forgot-password', () => {
   it('mails a link to the admin UI reset page, from EMAIL_FROM, to a known address only', async () => {
     const admin = await makeAdmin({ password: OLD });
     const stranger = newAddress('nobody');
-    await forgot(admin.email);
-    await forgot(stranger);
+    await forgotPassword(admin.email);
+    await forgotPassword(stranger);
     const [mail] = await mailTo(admin.email);
     expect(mail).toMatchObject({ from: process.env.EMAIL_FROM, subject: expect.any(String) });
     expect(mail!.body.text).toContain(`${ADMIN_UI_URL}/reset-password#token=`);
@@ -111,57 +114,57 @@ describe('POST /auth/legacy/forgot-password', () => {
     ['an unknown', false],
   ])('refuses the 4th request for %s address within 24 hours with 429 and Retry-After', async (_name, known) => {
     const email = known ? (await makeAdmin({ password: OLD })).email : newAddress('nobody');
-    for (let i = 0; i < 3; i++) expect((await forgot(email)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await forgotPassword(email)).status).toBe(200);
     advanceClock(23 * 3600 * 1000);
-    const fourth = await forgot(email);
+    const fourth = await forgotPassword(email);
     expect(fourth.status).toBe(429);
     expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(fourth.headers['retry-after'])).toBeLessThanOrEqual(3600);
     // Counted per address string: another address is not affected, and the window slides.
-    expect((await forgot(newAddress('other'))).status).toBe(200);
+    expect((await forgotPassword(newAddress('other'))).status).toBe(200);
     advanceClock(3601 * 1000);
-    expect((await forgot(email)).status).toBe(200);
+    expect((await forgotPassword(email)).status).toBe(200);
   });
 
   it('counts the address case-insensitively', async () => {
     const email = `Case-${randomUUID()}@test.local`;
     for (const variant of [email, email.toLowerCase(), email.toUpperCase()])
-      expect((await forgot(variant)).status).toBe(200);
-    expect((await forgot(email)).status).toBe(429);
+      expect((await forgotPassword(variant)).status).toBe(200);
+    expect((await forgotPassword(email)).status).toBe(429);
   });
 
   it('refuses a malformed address with 400', async () => {
-    expect((await forgot('not-an-address')).status).toBe(400);
+    expect((await forgotPassword('not-an-address')).status).toBe(400);
   });
 
   it('answers 403 when the site signs in through the identity provider', async () => {
     useSiteAuthMethod('idp');
-    expect((await forgot(newAddress('nobody'))).status).toBe(403);
+    expect((await forgotPassword(newAddress('nobody'))).status).toBe(403);
   });
 });
 
 describe('POST /auth/legacy/reset-password', () => {
   it('resets the password with the mailed token once and only once', async () => {
     const admin = await makeAdmin({ password: OLD });
-    await forgot(admin.email);
+    await forgotPassword(admin.email);
     const token = await tokenFromMail(admin.email);
-    const first = await reset(token, NEW);
+    const first = await resetPassword(token, NEW);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ data: { success: true, message: expect.any(String) } });
     expect((await legacyLogin(admin.login, NEW)).status).toBe(200);
     expect((await legacyLogin(admin.login, OLD)).status).toBe(401);
-    const second = await reset(token, 'yet-another-password');
+    const second = await resetPassword(token, 'yet-another-password');
     expect(second.status).toBe(400);
     expect((await legacyLogin(admin.login, NEW)).status).toBe(200);
   });
 
   it('lets exactly one of two concurrent resets with the same token succeed', async () => {
     const admin = await makeAdmin({ password: OLD });
-    await forgot(admin.email);
+    await forgotPassword(admin.email);
     const token = await tokenFromMail(admin.email);
     const results = await Promise.all([
-      reset(token, 'concurrent-one-password'),
-      reset(token, 'concurrent-two-password'),
+      resetPassword(token, 'concurrent-one-password'),
+      resetPassword(token, 'concurrent-two-password'),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     const winner = results[0]!.status === 200 ? 'concurrent-one-password' : 'concurrent-two-password';
@@ -170,21 +173,21 @@ describe('POST /auth/legacy/reset-password', () => {
 
   it("voids the administrator's other outstanding tokens", async () => {
     const admin = await makeAdmin({ password: OLD });
-    await forgot(admin.email);
+    await forgotPassword(admin.email);
     const older = await tokenFromMail(admin.email);
-    await forgot(admin.email);
+    await forgotPassword(admin.email);
     const newer = await tokenFromMail(admin.email);
     expect(newer).not.toBe(older);
-    expect((await reset(newer, NEW)).status).toBe(200);
-    expect((await reset(older, 'yet-another-password')).status).toBe(400);
+    expect((await resetPassword(newer, NEW)).status).toBe(200);
+    expect((await resetPassword(older, 'yet-another-password')).status).toBe(400);
   });
 
   it('refuses a token once 24 hours have passed', async () => {
     const admin = await makeAdmin({ password: OLD });
-    await forgot(admin.email);
+    await forgotPassword(admin.email);
     const token = await tokenFromMail(admin.email);
     advanceClock((24 * 3600 + 1) * 1000);
-    const response = await reset(token, NEW);
+    const response = await resetPassword(token, NEW);
     expect(response.status).toBe(400);
     expect(response.body.errors[0].path).toBe('body.token');
     resetClock();
@@ -192,10 +195,10 @@ describe('POST /auth/legacy/reset-password', () => {
   });
 
   it('refuses an unknown token and a new password that breaks the policy', async () => {
-    expect((await reset('A'.repeat(43), NEW)).status).toBe(400);
+    expect((await resetPassword('A'.repeat(43), NEW)).status).toBe(400);
     const admin = await makeAdmin({ password: OLD });
-    await forgot(admin.email);
-    const weak = await reset(await tokenFromMail(admin.email), 'short');
+    await forgotPassword(admin.email);
+    const weak = await resetPassword(await tokenFromMail(admin.email), 'short');
     expect(weak.status).toBe(400);
     expect(weak.body.errors[0].path).toBe('body.newPassword');
   });

@@ -4,7 +4,7 @@ import { logger } from '#shared/logger';
 import { ACCOUNT_RULE, CLIENT_RULE, PAIR_RULE, UNDER_ATTACK_ATTEMPTS } from '#shared/use-cases/auth/login-guard';
 import { FORGOT_PASSWORD_CLIENT_LIMIT, FORGOT_PASSWORD_LIMIT } from '#shared/use-cases/auth/password-reset-request';
 import { call } from '../support/api.ts';
-import { legacyLogin, makeAdmin } from '../support/staff.ts';
+import { forgotPassword, legacyLogin, makeAdmin, resetPassword } from '../support/staff.ts';
 import { linkTokenIn, mailTo, newAddress } from '../support/mail.ts';
 
 const PASSWORD = 'the-right-password-1';
@@ -153,24 +153,21 @@ describe('throttled legacy logins', () => {
 });
 
 describe('throttled forgot-password', () => {
-  const forgot = (email: string, sourceIp: string) =>
-    call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email }, sourceIp });
-
   it(`sends at most ${FORGOT_PASSWORD_CLIENT_LIMIT} per client address in an hour, whatever the addresses`, async () => {
     const client = newNetwork();
     for (let i = 0; i < FORGOT_PASSWORD_CLIENT_LIMIT; i++)
-      expect((await forgot(newAddress('nobody'), client)).status).toBe(200);
-    const refused = await forgot(newAddress('nobody'), client);
+      expect((await forgotPassword(newAddress('nobody'), client)).status).toBe(200);
+    const refused = await forgotPassword(newAddress('nobody'), client);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await forgot(newAddress('nobody'), newNetwork())).status).toBe(200);
+    expect((await forgotPassword(newAddress('nobody'), newNetwork())).status).toBe(200);
   });
 
   it(`${FORGOT_PASSWORD_CLIENT_LIMIT * 3} requests sent at once from one client send at most ${FORGOT_PASSWORD_CLIENT_LIMIT}`, async () => {
     const client = newNetwork();
     const statuses = (
       await Promise.all(
-        Array.from({ length: FORGOT_PASSWORD_CLIENT_LIMIT * 3 }, () => forgot(newAddress('nobody'), client)),
+        Array.from({ length: FORGOT_PASSWORD_CLIENT_LIMIT * 3 }, () => forgotPassword(newAddress('nobody'), client)),
       )
     ).map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(FORGOT_PASSWORD_CLIENT_LIMIT);
@@ -181,14 +178,13 @@ describe('throttled forgot-password', () => {
   it("a stranger using up an address's requests cannot block its owner: the mailed links still work", async () => {
     const admin = await makeAdmin({ password: PASSWORD });
     const stranger = newNetwork();
-    for (let i = 0; i < FORGOT_PASSWORD_LIMIT; i++) expect((await forgot(admin.email, stranger)).status).toBe(200);
-    expect((await forgot(admin.email, newNetwork())).status).toBe(429);
+    for (let i = 0; i < FORGOT_PASSWORD_LIMIT; i++)
+      expect((await forgotPassword(admin.email, stranger)).status).toBe(200);
+    expect((await forgotPassword(admin.email, newNetwork())).status).toBe(429);
     const mails = await mailTo(admin.email);
     expect(mails).toHaveLength(FORGOT_PASSWORD_LIMIT);
     const token = linkTokenIn(mails[0]!, 'reset-password');
-    const reset = await call('POST', '/api/v2/auth/legacy/reset-password', {
-      body: { token, newPassword: 'the-owners-new-password' },
-    });
+    const reset = await resetPassword(token, 'the-owners-new-password');
     expect(reset.status).toBe(200);
   });
 });

@@ -7,7 +7,7 @@ import { createTestIdentityUser, signInAtHostedUi } from '../support/cognito.ts'
 import { login as customerLogin, newCustomer, PASSWORD, verificationTokenFor } from '../support/customers.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
 import { newAddress, newestLinkToken } from '../support/mail.ts';
-import { legacyLogin, makeAdmin, useSiteAuthMethod } from '../support/staff.ts';
+import { forgotPassword, legacyLogin, makeAdmin, resetPassword, useSiteAuthMethod } from '../support/staff.ts';
 import { commandTally } from '../support/command-tally.ts';
 
 /**
@@ -55,27 +55,13 @@ describe('what the public routes write', () => {
       expect((await legacyLogin(newAddress('nobody'), 'x-password-123')).status).toBe(401);
     });
     await as('POST /auth/legacy/forgot-password', async () => {
-      expect((await call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email } })).status).toBe(200);
-      await call('POST', '/api/v2/auth/legacy/forgot-password', {
-        body: { email: newAddress('nobody') },
-      });
+      expect((await forgotPassword(email)).status).toBe(200);
+      await forgotPassword(newAddress('nobody'));
     });
     const token = await newestLinkToken(email, 'reset-password');
     await as('POST /auth/legacy/reset-password', async () => {
-      expect(
-        (
-          await call('POST', '/api/v2/auth/legacy/reset-password', {
-            body: { token: 'not-a-token', newPassword: 'a-new-password-456' },
-          })
-        ).status,
-      ).toBe(400);
-      expect(
-        (
-          await call('POST', '/api/v2/auth/legacy/reset-password', {
-            body: { token, newPassword: 'a-new-password-456' },
-          })
-        ).status,
-      ).toBe(200);
+      expect((await resetPassword('not-a-token', 'a-new-password-456')).status).toBe(400);
+      expect((await resetPassword(token, 'a-new-password-456')).status).toBe(200);
     });
   });
 

@@ -10,7 +10,7 @@ import { raiseSessionVersion } from '#shared/data/session-versions';
 import { hashResetToken } from '#shared/domain/reset-token-hash';
 import { call } from '../support/api.ts';
 import { customerToken } from '../support/tokens.ts';
-import { makeAdmin, signIn, type StaffOptions } from '../support/staff.ts';
+import { makeAdmin, resetPassword, signIn, type StaffOptions } from '../support/staff.ts';
 import { commandTally } from '../support/command-tally.ts';
 
 const PASSWORD = 'a-long-enough-password';
@@ -51,13 +51,7 @@ describe('revocable sessions', () => {
     expect((await me(old)).status).toBe(200);
     const resetToken = `reset-${randomUUID()}`;
     await storeResetToken(hashResetToken(resetToken), admin.id, 3600);
-    expect(
-      (
-        await call('POST', '/api/v2/auth/legacy/reset-password', {
-          body: { token: resetToken, newPassword: NEW_PASSWORD },
-        })
-      ).status,
-    ).toBe(200);
+    expect((await resetPassword(resetToken, NEW_PASSWORD)).status).toBe(200);
     expect((await me(old)).status).toBe(401);
     expect((await refresh(old)).status).toBe(401);
     expect((await me(await signIn(admin, NEW_PASSWORD))).status).toBe(200);

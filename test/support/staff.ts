@@ -43,6 +43,14 @@ export async function makeAdmin({
 export const legacyLogin = (login: string, password: string, sourceIp?: string): Promise<CallResult> =>
   call('POST', '/api/v2/auth/legacy/login', { body: { login, password }, ...(sourceIp ? { sourceIp } : {}) });
 
+/** POST /auth/legacy/forgot-password, from a random client address unless `sourceIp` names one. */
+export const forgotPassword = (email: string, sourceIp?: string): Promise<CallResult> =>
+  call('POST', '/api/v2/auth/legacy/forgot-password', { body: { email }, ...(sourceIp ? { sourceIp } : {}) });
+
+/** POST /auth/legacy/reset-password with the token of a mailed reset link. */
+export const resetPassword = (token: string, newPassword: string): Promise<CallResult> =>
+  call('POST', '/api/v2/auth/legacy/reset-password', { body: { token, newPassword } });
+
 /** Signs an administrator in with a password, as the admin front end does: the session token. */
 export async function signIn(admin: { login: string }, password: string): Promise<string> {
   const response = await legacyLogin(admin.login, password);
