@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { startDevStack, type DevStack } from '../support/dev-stack.ts';
 import { checkHttpAnswer } from '../support/openapi-check.ts';
+import { mailTo } from '../support/mail.ts';
 
 /**
  * The local topology in a real browser (Debian's Chromium driven by playwright-core):
@@ -266,10 +267,7 @@ describe.skipIf(!available)('the portal page in a browser', () => {
 describe.skipIf(!available)('a claimed ticket, from the mail to the portal, in a browser', () => {
   /** The newest link of a kind mailed to an address by the stack's SES stand-in. */
   async function mailedLink(mailStore: string, address: string, path: string): Promise<string> {
-    const { emails } = (await (await fetch(`${mailStore}/store`)).json()) as {
-      emails: { destination: { to: string[] }; body: { text?: string } }[];
-    };
-    const texts = emails.filter((mail) => mail.destination.to.includes(address)).map((mail) => mail.body.text ?? '');
+    const texts = (await mailTo(address, mailStore)).map((mail) => mail.body.text ?? '');
     const links = texts
       .flatMap((text) => text.split(/\s+/))
       .filter((word) => word.startsWith('http') && new URL(word).pathname === path);

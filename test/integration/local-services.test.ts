@@ -6,6 +6,7 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { PHOTO_BUCKET, TABLE_NAME } from '../support/env.ts';
+import { mailTo } from '../support/mail.ts';
 
 // The clients are built as the functions build them: no endpoints or credentials in code,
 // only what the environment gives the SDK.
@@ -77,10 +78,8 @@ describe('the embedded stand-ins answer the real AWS SDK clients', () => {
         Content: { Simple: { Subject: { Data: subject }, Body: { Text: { Data: 'Hello' } } } },
       }),
     );
-    const store = (await (await fetch(`${process.env.SES_STORE_URL}/store`)).json()) as {
-      emails: { subject: string; destination: { to: string[] } }[];
-    };
-    expect(store.emails.find((email) => email.subject === subject)?.destination.to).toEqual(['someone@ticketing.test']);
+    const mail = (await mailTo('someone@ticketing.test')).find((email) => email.subject === subject);
+    expect(mail?.destination.to).toEqual(['someone@ticketing.test']);
   });
 
   it('cognito-local creates user pools', async () => {

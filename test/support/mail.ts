@@ -12,9 +12,9 @@ export interface StoredEmail {
 /** A fresh address nobody else in the run uses: `<label>-<uuid>@test.local`. */
 export const newAddress = (label = 'customer') => `${label}-${randomUUID()}@test.local`;
 
-/** The mail received for an address, oldest first. */
-export async function mailTo(address: string): Promise<StoredEmail[]> {
-  const { emails } = (await (await fetch(`${process.env.SES_STORE_URL}/store`)).json()) as { emails: StoredEmail[] };
+/** The mail received for an address, oldest first; from this run's stand-in unless `store` names another's. */
+export async function mailTo(address: string, store = process.env.SES_STORE_URL): Promise<StoredEmail[]> {
+  const { emails } = (await (await fetch(`${store}/store`)).json()) as { emails: StoredEmail[] };
   return emails.filter((email) => email.destination.to.includes(address));
 }
 
