@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetSigningKeyForTests } from '#shared/auth/signing-key';
 import { resetSecretsClientForTests } from '#shared/services/secrets';
@@ -7,7 +5,15 @@ import { db, MAX_CONFLICT_RETRIES } from '#shared/data/client';
 import { s3 } from '#shared/services/photos';
 import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
 import { call } from '../support/api.ts';
-import { clearFaults, expectUnavailable, failCalls, failures, slowCalls, watchCalls } from '../support/faults.ts';
+import {
+  clearFaults,
+  closedPort,
+  expectUnavailable,
+  failCalls,
+  failures,
+  slowCalls,
+  watchCalls,
+} from '../support/faults.ts';
 import { jpegImage } from '../support/images.ts';
 import { form } from '../support/multipart.ts';
 import { checkIn, oneTicket, readStats, TICKETS } from '../support/tickets.ts';
@@ -219,10 +225,7 @@ describe('Secrets Manager', () => {
     const { login } = await makeAdmin({ password });
     const signIn = () => legacyLogin(login, password);
     const saved = process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await closedPort();
     try {
       process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${port}`; // nothing listens there now
       resetSecretsClientForTests();

@@ -142,6 +142,15 @@ export async function slowCalls(
   return fault;
 }
 
+/** An unreachable dependency: a local port nothing listens on (bound, then closed). */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 /** Removes every fault and restores every timeout (afterEach). */
 export async function clearFaults(): Promise<void> {
   for (const remove of installed.splice(0)) await remove();

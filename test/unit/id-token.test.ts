@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey, publicHalf } from '#shared/auth/key-set';
+import { closedPort } from '../support/faults.ts';
 
 /**
  * The id-token checks the callback relies on, against a JWKS served locally: cognito-local
@@ -100,15 +101,6 @@ describe('id token verification', () => {
 });
 
 describe('an unreachable identity provider is a 503, not a refused login', () => {
-  // A port nothing listens on: bound, then closed.
-  async function closedPort(): Promise<number> {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    return port;
-  }
-
   it('the JWKS cannot be fetched: DependencyUnavailable (identity provider)', async () => {
     const idp = await import('#shared/services/identity-provider');
     const client = { ...idp.adminAppClient(), jwksUrl: `http://127.0.0.1:${await closedPort()}/jwks.json` };
