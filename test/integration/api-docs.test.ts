@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Request } from 'playwright-core';
+import type { Browser, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_CSP } from '../../bin/api-docs/site.ts';
 import { startFrontEnd, type FrontEnd } from '../../bin/local/front-ends.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
+import { chromiumAvailable, launchChromium } from '../support/chromium.ts';
 
 /**
  * The API's documentation as `npm start` serves it: bin/local/server.ts started in this
@@ -12,10 +12,6 @@ import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
  * the page in Debian's Chromium, offline: every request that leaves 127.0.0.1 is aborted,
  * and there must be none.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package.`);
 
 let api: ApiServer;
 let frontEnd: FrontEnd;
@@ -25,20 +21,7 @@ beforeAll(async () => {
   [api, frontEnd, browser] = await Promise.all([
     startApiServer({ port: 0 }),
     startFrontEnd({ name: 'admin', root: 'infra/pages/admin', port: 0 }),
-    available
-      ? chromium.launch({
-          executablePath: CHROMIUM,
-          timeout: 60_000,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        })
-      : undefined,
+    chromiumAvailable ? launchChromium() : undefined,
   ]);
   frontEnd.proxyTo(api.url);
 }, 60_000);
@@ -91,7 +74,7 @@ describe('GET /api/v2/openapi.json', () => {
   });
 });
 
-describe.skipIf(!available)('the docs page in a browser', () => {
+describe.skipIf(!chromiumAvailable)('the docs page in a browser', () => {
   it('renders every operation offline: no request leaves 127.0.0.1, no CSP violation', async () => {
     const document = (await (await fetch(`${api.url}/api/v2/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { operationId: string; summary?: string }>>;

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { startDevStack, type DevStack } from '../support/dev-stack.ts';
 import { checkHttpAnswer } from '../support/openapi-check.ts';
 import { mailTo } from '../support/mail.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium } from '../support/chromium.ts';
 
 /**
  * The local topology in a real browser (Debian's Chromium driven by playwright-core):
@@ -14,12 +14,7 @@ import { mailTo } from '../support/mail.ts';
  * the cookie is stored, /auth/me works, an unsafe cookie call needs X-Requested-With,
  * refresh, sign out. And a customer on the portal page.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-// In CI the browser must be there (.ci/run installs it): a missing one fails instead of skipping.
-if (!available && process.env.CI)
-  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package.`);
-if (!available) console.warn(`browser.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium).`);
+if (!chromiumAvailable) console.warn(`browser.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium).`);
 
 const STEP_MS = 15_000;
 const TEST_MS = 90_000;
@@ -28,8 +23,8 @@ let browser: Browser | undefined;
 const stacks: Partial<Record<'legacy' | 'idp', DevStack>> = {};
 
 beforeAll(async () => {
-  if (!available) return;
-  const started = await Promise.allSettled([startDevStack('legacy'), startDevStack('idp'), launch()]);
+  if (!chromiumAvailable) return;
+  const started = await Promise.allSettled([startDevStack('legacy'), startDevStack('idp'), launchChromium()]);
   const [legacy, idp, launched] = started;
   if (legacy.status === 'fulfilled') stacks.legacy = legacy.value;
   if (idp.status === 'fulfilled') stacks.idp = idp.value;
@@ -42,22 +37,6 @@ afterAll(async () => {
   await browser?.close().catch(() => undefined);
   await Promise.all(Object.values(stacks).map((stack) => stack.stop()));
 }, 60_000);
-
-function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    timeout: 60_000,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
 
 /** A fresh browser profile (no cookies) on one of the admin page's origins. */
 async function openPage(url: string): Promise<Page> {
@@ -155,7 +134,7 @@ const origins = (stack: () => DevStack | undefined) =>
     ['127.0.0.1', () => stack()!.adminUrl.replace('//localhost:', '//127.0.0.1:')],
   ] as const;
 
-describe.skipIf(!available)('the admin page in a browser, password sign-in (SITE_AUTH_METHOD=legacy)', () => {
+describe.skipIf(!chromiumAvailable)('the admin page in a browser, password sign-in (SITE_AUTH_METHOD=legacy)', () => {
   it.each(origins(() => stacks.legacy))(
     'signs in from http://%s, makes cookie calls with the CSRF header, refreshes, signs out',
     async (_host, url) => {
@@ -200,48 +179,51 @@ describe.skipIf(!available)('the admin page in a browser, password sign-in (SITE
   );
 });
 
-describe.skipIf(!available)('the admin page in a browser, identity-provider sign-in (SITE_AUTH_METHOD=idp)', () => {
-  it.each(origins(() => stacks.idp))(
-    'signs in from http://%s through the hosted UI and back, makes the same calls, signs out',
-    async (_host, url) => {
-      const { manifest } = stacks.idp!;
-      const origin = url();
-      const page = await openPage(origin);
-      try {
-        await waitForState(page, 'signed-out');
-        await page.click('#idp-login');
-        // cognito-local's sign-in form (test/support/cognito.ts posts the same fields).
-        await page.waitForSelector('input[name="username"]');
-        expect(new URL(page.url()).searchParams.get('redirect_uri')).toBe(`${origin}/api/v2/auth/callback`);
-        await page.fill('input[name="username"]', manifest.admin.login);
-        await page.fill('input[name="password"]', manifest.admin.password);
-        await page.click('button[type="submit"]');
-        // The provider -> this origin's /api/v2/auth/callback (cookie set) -> the page.
-        await page.waitForURL(`${origin}/`);
-        await waitForState(page, 'signed-in');
-        await sessionCalls(page, origin, manifest.admin.login);
+describe.skipIf(!chromiumAvailable)(
+  'the admin page in a browser, identity-provider sign-in (SITE_AUTH_METHOD=idp)',
+  () => {
+    it.each(origins(() => stacks.idp))(
+      'signs in from http://%s through the hosted UI and back, makes the same calls, signs out',
+      async (_host, url) => {
+        const { manifest } = stacks.idp!;
+        const origin = url();
+        const page = await openPage(origin);
+        try {
+          await waitForState(page, 'signed-out');
+          await page.click('#idp-login');
+          // cognito-local's sign-in form (test/support/cognito.ts posts the same fields).
+          await page.waitForSelector('input[name="username"]');
+          expect(new URL(page.url()).searchParams.get('redirect_uri')).toBe(`${origin}/api/v2/auth/callback`);
+          await page.fill('input[name="username"]', manifest.admin.login);
+          await page.fill('input[name="password"]', manifest.admin.password);
+          await page.click('button[type="submit"]');
+          // The provider -> this origin's /api/v2/auth/callback (cookie set) -> the page.
+          await page.waitForURL(`${origin}/`);
+          await waitForState(page, 'signed-in');
+          await sessionCalls(page, origin, manifest.admin.login);
 
-        // cognito-local has no /logout: stand in for the provider's, which sends the browser to logout_uri.
-        await page.route(
-          (target) => target.pathname === '/logout' && target.origin !== origin,
-          (route) =>
-            route.fulfill({
-              status: 302,
-              headers: { location: new URL(route.request().url()).searchParams.get('logout_uri')! },
-            }),
-        );
-        await page.click('#logout');
-        await page.waitForURL(`${origin}/`);
-        await signedOut(page, origin);
-      } finally {
-        await page.context().close();
-      }
-    },
-    TEST_MS,
-  );
-});
+          // cognito-local has no /logout: stand in for the provider's, which sends the browser to logout_uri.
+          await page.route(
+            (target) => target.pathname === '/logout' && target.origin !== origin,
+            (route) =>
+              route.fulfill({
+                status: 302,
+                headers: { location: new URL(route.request().url()).searchParams.get('logout_uri')! },
+              }),
+          );
+          await page.click('#logout');
+          await page.waitForURL(`${origin}/`);
+          await signedOut(page, origin);
+        } finally {
+          await page.context().close();
+        }
+      },
+      TEST_MS,
+    );
+  },
+);
 
-describe.skipIf(!available)('the portal page in a browser', () => {
+describe.skipIf(!chromiumAvailable)('the portal page in a browser', () => {
   it.each(['localhost', '127.0.0.1'])(
     'signs a customer in from http://%s and reads GET /my-account',
     async (host) => {
@@ -264,7 +246,7 @@ describe.skipIf(!available)('the portal page in a browser', () => {
   );
 });
 
-describe.skipIf(!available)('a claimed ticket, from the mail to the portal, in a browser', () => {
+describe.skipIf(!chromiumAvailable)('a claimed ticket, from the mail to the portal, in a browser', () => {
   /** The newest link of a kind mailed to an address by the stack's SES stand-in. */
   async function mailedLink(mailStore: string, address: string, path: string): Promise<string> {
     const texts = (await mailTo(address, mailStore)).map((mail) => mail.body.text ?? '');
