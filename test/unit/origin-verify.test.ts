@@ -1,9 +1,9 @@
 import { CreateSecretCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfigForTests } from '#shared/config';
-import { startSecretsManager, type SecretsManagerStandIn } from '../../bin/local/secrets-manager.ts';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
 import { ALLOWED_ORIGIN, TEST_ENV } from '../support/env.ts';
+import { type SecretsManagerForTests, secretsManagerStandIn } from '../support/secrets-manager.ts';
 
 // A real route handler: the check sits in the one middy stack every route shares.
 // POST /auth/refresh needs a token, so a request the origin check lets through
@@ -18,7 +18,7 @@ const { handler } = await import('../../functions/auth/refresh.ts');
 const { REFRESH_SECONDS, resetOriginVerifyForTests } = await import('#shared/services/origin-verify-secret');
 const { resetSecretsClientForTests } = await import('#shared/services/secrets');
 
-let secrets: SecretsManagerStandIn;
+let secrets: SecretsManagerForTests;
 let client: SecretsManagerClient;
 let secretArn: string;
 let aws: Record<string, string>;
@@ -26,18 +26,8 @@ const store = (value: Record<string, string>) =>
   client.send(new PutSecretValueCommand({ SecretId: secretArn, SecretString: JSON.stringify(value) }));
 
 beforeAll(async () => {
-  secrets = await startSecretsManager();
-  aws = {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'unit',
-    AWS_SECRET_ACCESS_KEY: 'unit',
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-  };
-  client = new SecretsManagerClient({
-    endpoint: secrets.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' },
-  });
+  secrets = await secretsManagerStandIn();
+  ({ client, env: aws } = secrets);
   secretArn = (
     await client.send(
       new CreateSecretCommand({
@@ -84,8 +74,7 @@ afterAll(async () => {
   process.env = saved;
   resetConfigForTests();
   resetSecretsClientForTests();
-  client.destroy();
-  await secrets.close();
+  await secrets.stop();
 });
 
 describe('the origin check (x-origin-verify from CloudFront)', () => {

@@ -1,8 +1,7 @@
 import { SignJWT, base64url, generateKeyPair } from 'jose';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runKeysCommand, signingKeyEnv } from '../../bin/keys/commands.ts';
-import { startSecretsManager, type SecretsManagerStandIn } from '../../bin/local/secrets-manager.ts';
+import { type SecretsManagerForTests, secretsManagerStandIn } from '../support/secrets-manager.ts';
 
 /**
  * The service's own tokens against the Secrets Manager stand-in (in-process, no other
@@ -10,24 +9,12 @@ import { startSecretsManager, type SecretsManagerStandIn } from '../../bin/local
  */
 let tokens: typeof import('#shared/auth/tokens') & typeof import('#shared/auth/token-issuer');
 let clock: typeof import('#shared/clock');
-let secrets: SecretsManagerStandIn;
-let client: SecretsManagerClient;
+let secrets: SecretsManagerForTests;
 let publicKeys: string;
 
 beforeAll(async () => {
-  secrets = await startSecretsManager();
-  const aws = {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'unit',
-    AWS_SECRET_ACCESS_KEY: 'unit',
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  };
-  client = new SecretsManagerClient({
-    endpoint: secrets.endpoint,
-    region: aws.AWS_REGION,
-    credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' },
-  });
+  secrets = await secretsManagerStandIn();
+  const { client, env: aws } = secrets;
   const keysEnv = signingKeyEnv(await runKeysCommand(client, 'init', 'unit-tokens'));
   publicKeys = keysEnv.JWT_PUBLIC_KEYS!;
   Object.assign(process.env, aws, keysEnv, {
@@ -42,9 +29,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  client.destroy();
   (await import('#shared/services/secrets')).resetSecretsClientForTests();
-  await secrets.close();
+  await secrets.stop();
 });
 
 afterEach(() => clock.resetClock());
