@@ -22,7 +22,7 @@ import {
 import { handlerOf } from '../support/handlers.ts';
 
 /**
- * The auth matrix (issue 13 item 9): every route of the table × every kind of caller. Each
+ * The auth matrix: every route of the table × every kind of caller. Each
  * cell's expectation is derived from the row (public / admin with or without a permission /
  * customer; whether it takes a ticket or event id; safe or unsafe method), not listed per
  * route; a cell that cannot apply says why in its name.
@@ -488,7 +488,7 @@ it("the other customer's markers are live: their owner sees them in their own or
   expect(account.raw).toContain(world.x.markers[0]);
 });
 
-it('walks every row of the table with every caller', () => {
+it('has an expectation for every route and every kind of caller', () => {
   // The spec's 55 and ours, POST /my-account/claim (test/unit/routes.test.ts names it).
   expect(routes).toHaveLength(56);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();

@@ -7,7 +7,7 @@ import { adminToken } from '../support/tokens.ts';
 import { schemasOf } from '../support/handlers.ts';
 
 /**
- * Issue 21 item 3: a route whose spec shows no body takes none, an empty one and `{}` alike
+ * A route whose spec shows no body takes none, an empty one and `{}` alike
  * (what generic clients send with `Content-Type: application/json`); any other body stays a
  * 400. Every unsafe row without a body schema, from the route table.
  */

@@ -7,7 +7,7 @@ import { newCustomer } from '../support/customers.ts';
 import { customerToken } from '../support/tokens.ts';
 
 /**
- * Issue 13 item 2 for customers: nothing in the API raises a customer's session version
+ * Ending a customer's sessions: nothing in the API raises a customer's session version
  * (no logout or password route for the portal in the spec), so the maintenance command
  * does (README "Sessions and revocation").
  */
@@ -18,8 +18,8 @@ const tokenOf = (customer: { id: number; email: string }, sessionVersion?: numbe
 beforeEach(() => resetSessionCacheForTests());
 afterEach(() => resetClock());
 
-describe('bin/maintenance/end-sessions.ts --customer', () => {
-  it('ends every earlier token of the customer within the 30 s check window; a token under the new version works', async () => {
+describe("ending a customer's sessions (bin/maintenance/end-sessions.ts --customer)", () => {
+  it('ends every earlier token of the customer within the 30 s check window; a token issued under the new version is accepted', async () => {
     const customer = await newCustomer();
     const before = await tokenOf(customer);
     expect((await me(before)).status).toBe(200);

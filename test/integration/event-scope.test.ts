@@ -11,7 +11,7 @@ import { adminToken, claimsOf } from '../support/tokens.ts';
 import { legacyLogin } from '../support/staff.ts';
 import { newAddress } from '../support/mail.ts';
 
-/** Issue 13 item 5: staff limited to a set of events (README "Event-scoped staff"). */
+/** Staff limited to a set of events (README "Event-scoped staff"). */
 const PASSWORD = 'scoped-staff-password-1';
 const STAFF: Permission[] = ['checkin:scan', 'tickets:read', 'tickets:write'];
 

@@ -37,7 +37,7 @@ describe('legacy forgot-password with the mail failing', () => {
       )
     ).Items ?? [];
 
-  it('answers 503 and leaves no reset token whose mail never left; the next request works', async () => {
+  it('answers 503 and leaves no reset token whose mail never left; with the mail back, the next request mails the link', async () => {
     const admin = await makeAdmin({ password: 'an-old-password-123' });
     const fault = failCalls(ses, { commands: SEND, error: failures.sesThrottled });
     expectUnavailable(await forgotPassword(admin.email), 'email');

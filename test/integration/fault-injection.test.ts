@@ -220,7 +220,7 @@ describe('profile photo', () => {
 });
 
 describe('Secrets Manager', () => {
-  it('unreachable at the first token a container signs: the login answers 503 (secrets), and works once it answers again', async () => {
+  it('unreachable at the first token a container signs: the login answers 503 (secrets), and signs in once Secrets Manager answers again', async () => {
     const password = 'Secrets-outage-1';
     const { login } = await makeAdmin({ password });
     const signIn = () => legacyLogin(login, password);

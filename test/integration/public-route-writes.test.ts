@@ -11,7 +11,7 @@ import { forgotPassword, legacyLogin, makeAdmin, resetPassword, useSiteAuthMetho
 import { commandTally } from '../support/command-tally.ts';
 
 /**
- * Issue 22 item 9: each public row may write only the partitions its `uses.tableWrites`
+ * Each public row may write only the partitions its `uses.tableWrites`
  * names (an IAM condition on dynamodb:LeadingKeys once deployed, infra/route-function.ts).
  * DynamoDB Local does not enforce IAM, so this file walks every public route's success and
  * refusal paths and checks each partition key it wrote against the row's patterns: a write

@@ -33,7 +33,7 @@ beforeEach(() => resetSessionCacheForTests());
 afterEach(() => resetClock());
 
 describe('revocable sessions', () => {
-  it('logout ends every token of the account (logout everywhere), refresh included; a new sign-in works', async () => {
+  it('logout ends every token of the account (logout everywhere), refresh included; the account can sign in again', async () => {
     const admin = await makeAdmin(STAFF);
     const laptop = await signIn(admin, PASSWORD);
     const phone = await signIn(admin, PASSWORD);

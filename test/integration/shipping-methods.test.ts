@@ -114,7 +114,8 @@ describe('shipping methods: single routes', () => {
     expect(badResult.body.errors[0].path).toBe('query.result');
   });
 
-  it('refuses amounts finer than cents (5e-324 is valid JSON that DynamoDB cannot store: it was a 500, found by the fuzzing)', async () => {
+  it('refuses amounts finer than cents with a 400 naming the field, even 5e-324, and keeps whole cents', async () => {
+    // 5e-324 is valid JSON that DynamoDB cannot store: it was a 500 until the fuzzing found it.
     for (const charge of [5e-324, 1e-200, 0.001, 4.999]) {
       const created = await call('POST', BASE, as({ body: { name: `Method ${randomUUID()}`, charge } }));
       expect(created.status, String(charge)).toBe(400);

@@ -266,7 +266,7 @@ describe('what a claim costs', () => {
   });
 });
 
-describe('POST /my-account/claim (accepting, ours)', () => {
+describe('POST /my-account/claim (a customer accepts a claim; our addition to the spec)', () => {
   const accept = (customer: TestCustomer, body: unknown) =>
     call('POST', '/api/v2/my-account/claim', { token: customer.token, body });
   const openFor = async (customer: TestCustomer) => {

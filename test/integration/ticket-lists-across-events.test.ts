@@ -25,7 +25,7 @@ const table = vi.hoisted(() => {
 });
 
 /**
- * Issue 20 item 5: `/tickets` and `/ticket` without an event filter page over every event
+ * `/tickets` and `/ticket` without an event filter page over every event
  * the caller may see, newest first: every ticket exactly once by `_offset` and by `next`,
  * exact totals, any page from the kept positions of the all-events list.
  */

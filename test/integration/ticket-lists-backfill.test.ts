@@ -13,7 +13,7 @@ import { adminToken } from '../support/tokens.ts';
 
 /**
  * Makes an event's tickets and counts look written before the releases: no list entries, no
- * filter counts, and the ticket item holding its lists' keys itself (as before issue 23).
+ * filter counts, and the ticket item holding its lists' keys itself (as before the list entries).
  */
 async function asBeforeTheRelease(eventIds: number[], ticketIds: number[]) {
   for (const id of ticketIds) {

@@ -12,7 +12,7 @@ import { stateOf, writeTickets } from '../support/scale-tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
- * Issue 12: every list filter of GET /tickets at 10,000 tickets in one event reads a
+ * Every list filter of GET /tickets at 10,000 tickets in one event reads a
  * bounded number of items, whatever the event's size: the counts (one shard batch), at
  * most limit + 1 index items per partition Queried, and one batch of the page's tickets.
  */

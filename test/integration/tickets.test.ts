@@ -66,7 +66,8 @@ describe('GET /tickets/{id}', () => {
 });
 
 describe('GET /tickets', () => {
-  it('refuses teams without the events they belong to with a clear 400 (lists across events: ticket-lists-across-events.test.ts)', async () => {
+  it('refuses teams without the events they belong to with a 400 that asks for the events', async () => {
+    // Lists across events without a team filter: ticket-lists-across-events.test.ts.
     const response = await call('GET', `${BASE}?teams=3`, as());
     expect(response.status).toBe(400);
     expect(response.body.errors[0]).toMatchObject({
@@ -166,7 +167,8 @@ describe('PATCH /tickets/{id}', () => {
     expect((await call('GET', `${BASE}/${ticket.id}`, as())).body.data).toEqual(response.body.data);
   });
 
-  it('refuses amounts finer than cents (a 1e-200 price was a 500: DynamoDB cannot store it; found by the fuzzing)', async () => {
+  it('refuses a price or tax finer than cents with a 400 naming the field, even 1e-200, and keeps whole cents', async () => {
+    // A 1e-200 price was a 500 (DynamoDB cannot store it) until the fuzzing found it.
     const { ticket } = await oneTicket();
     const tiny = await call('PATCH', `${BASE}/${ticket.id}`, as({ body: { data: { price: 1e-200 } } }));
     expect(tiny.status).toBe(400);

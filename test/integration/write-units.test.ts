@@ -13,8 +13,8 @@ import { adminToken } from '../support/tokens.ts';
 /**
  * Write units by AWS's published rules (test/support/write-pricing.ts prices the items each
  * request changed, transactions 2× with their index writes), on a ticket of an order. The
- * README's cost table shows these figures; issue 23's targets are check-in ≤ 12, PATCH of
- * one attendee field ≤ 12, transfer ≤ 30.
+ * README's cost table shows these figures; the targets are check-in ≤ 12, PATCH of one
+ * attendee field ≤ 12, transfer ≤ 30.
  */
 let token: string;
 

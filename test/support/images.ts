@@ -23,7 +23,7 @@ export const WEBP_BYTES = Buffer.concat([
 ]);
 export const GIF_BYTES = Buffer.from('GIF89a\x01\x00\x01\x00\x80\x00\x00', 'latin1');
 
-// Real, decodable images (issue 13: photos are decoded and re-encoded before they are stored).
+// Real, decodable images (photos are decoded and re-encoded before they are stored).
 
 /** RGBA pixels: red in the top-left quadrant, blue elsewhere, so a rotation shows where red went. */
 export function quadrantPixels(width: number, height: number): Buffer {

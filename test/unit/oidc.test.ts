@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { pkceChallenge, registeredLogoutUrls, vendorRejectionUrl, withErrorCode } from '#shared/auth/oidc';
 
-describe('OIDC helpers', () => {
+describe('OpenID Connect sign-in: PKCE, error redirects and logout URLs', () => {
   it('derives the PKCE S256 challenge as the unpadded base64url SHA-256 of the verifier', () => {
     const verifier = 'a-verifier-of-forty-three-characters-or-more';
     expect(pkceChallenge(verifier)).toBe(createHash('sha256').update(verifier).digest('base64url'));

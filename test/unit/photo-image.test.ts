@@ -16,7 +16,7 @@ import {
   WEBP_BYTES,
 } from '../support/images.ts';
 
-/** Issue 13 item 4: photos are decoded and re-encoded before they are stored. */
+/** Photos are decoded and re-encoded before they are stored. */
 const has = (bytes: Uint8Array, text: string) => Buffer.from(bytes).includes(Buffer.from(text, 'latin1'));
 /** Whether the pixel at (x, y) of decoded RGBA is red rather than blue (JPEG is lossy: compare channels). */
 const redAt = (image: { width: number; data: Uint8Array }, x: number, y: number) => {
