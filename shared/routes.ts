@@ -9,21 +9,9 @@
  * To add a route: add a row here, add `functions/<handler>.ts` exporting `handler`
  * built with `route('<METHOD> <path>', ...)`, and run `npm test`.
  */
+import { type Permission } from './auth/permissions.ts';
 import { partitionPatterns as P } from './data/keys.ts';
 import { wildcardPattern } from './domain/wildcard.ts';
-
-/** Named permissions carried by administrator records and tokens. */
-export const PERMISSIONS = [
-  'shipping:read',
-  'shipping:write',
-  'tickets:read',
-  'tickets:write',
-  'checkin:scan',
-  /** Undo a check-in (the gate's only way back from checked-in): separate from scanning on purpose. */
-  'checkin:undo',
-  'customers:manage',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
 
 /** Who may call a route. */
 export type Access =
@@ -91,8 +79,6 @@ export interface RouteRow {
    */
   idempotent?: boolean;
 }
-
-export const API_PREFIX = '/api/v2';
 
 const publicRoute = { kind: 'public' } as const;
 const customer = { kind: 'customer' } as const;

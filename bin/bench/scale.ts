@@ -85,9 +85,9 @@ export async function runScale(): Promise<void> {
 async function measure(sizes: number[]): Promise<ScaleRow[]> {
   // After the environment is set: shared/ reads it when its modules load.
   const { db } = await import('#shared/data/client');
-  const { issueToken } = await import('#shared/auth/token-issuer');
+  const { issueToken } = await import('#shared/services/token-issuer');
   const { epochSeconds } = await import('#shared/clock');
-  const { PERMISSIONS } = await import('#shared/routes');
+  const { PERMISSIONS } = await import('#shared/auth/permissions');
   const { readTicketRecords } = await import('#shared/data/ticket-records');
   const { PROCESS_STATE } = await import('#shared/domain/ticket');
   const { seedScale } = await import('../seed/scale.ts');
@@ -273,7 +273,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
   };
 
   const send = async (request: Request): Promise<Sample> => {
-    const { API_PREFIX } = await import('#shared/routes');
+    const { API_PREFIX } = await import('#shared/api-prefix');
     const url = `${API_PREFIX}${request.url}`;
     const match = matchRoute(request.method, url.split('?')[0]!)!;
     const headers: Record<string, string> = {

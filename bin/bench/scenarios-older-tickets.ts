@@ -8,7 +8,7 @@ import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
 import type { Ticket } from '#shared/domain/ticket';
-import { API_PREFIX } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 import { createOrder } from '#shared/use-cases/portal/create-order';
 import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';

@@ -1,5 +1,5 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';

@@ -7,7 +7,7 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { listScans } from '#shared/data/check-ins';
@@ -15,7 +15,8 @@ import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
-import { API_PREFIX, type Permission } from '#shared/routes';
+import { type Permission } from '#shared/auth/permissions';
+import { API_PREFIX } from '#shared/api-prefix';
 
 export interface GateRushOptions {
   /** Clients admitting distinct tickets, each with its own administrator and token. */

@@ -10,7 +10,8 @@ import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-
 import { positiveId } from '#shared/domain/ids';
 import { CATALOGUE, PARAMETERS, TAGS, type RouteDoc } from './catalogue.ts';
 import { HEADERS, PROBLEM_RESPONSES, problemResponses } from './problems.ts';
-import { API_PREFIX, routeKey, routes, type RouteRow } from '#shared/routes';
+import { routeKey, routes, type RouteRow } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 
 /**
  * The OpenAPI 3.1 document, built from the route table (method, path, access, successor)

@@ -2,7 +2,7 @@ import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { config } from '../config.ts';
 import { now, epochSeconds } from '../clock.ts';
 import { Unauthenticated } from '../errors.ts';
-import { PERMISSIONS, type Permission } from '../routes.ts';
+import { PERMISSIONS, type Permission } from './permissions.ts';
 import { ALGORITHM } from '../public-keys.ts';
 
 /**

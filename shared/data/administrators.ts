@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
-import type { Permission } from '../routes.ts';
+import type { Permission } from '../auth/permissions.ts';
 import { Conflict } from '../errors.ts';
 import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
 import { allocateIds } from './counters.ts';

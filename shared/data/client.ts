@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
-import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../services/dependencies.ts';
+import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../aws-clients.ts';
 import { DependencyUnavailable } from '../errors.ts';
 import { keyCondition, type Partition } from './keys.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
@@ -17,7 +17,7 @@ import { TABLE_SCHEMA } from './table-schema.ts';
 /**
  * The one DynamoDB client of a function. Endpoints come from the SDK's own environment
  * variables (`AWS_ENDPOINT_URL_DYNAMODB` locally), so no code path differs from AWS.
- * Retries and timeouts: services/dependencies.ts; throttling or a timeout that outlasts
+ * Retries and timeouts: aws-clients.ts; throttling or a timeout that outlasts
  * them is a 503 (the DocumentClient shares the inner client's middleware stack).
  */
 export const db = DynamoDBDocumentClient.from(

@@ -1,7 +1,7 @@
 import * as z from '../schema.ts';
 import type { AdministratorProfile } from '../data/administrators.ts';
 import type { CheckInStats } from '../data/ticket-stats.ts';
-import { PERMISSIONS } from '../routes.ts';
+import { PERMISSIONS } from '../auth/permissions.ts';
 
 /**
  * The success answers as schemas, declared by each route beside its input schemas

@@ -1,7 +1,6 @@
 import * as z from '../schema.ts';
 import { positiveId } from '../domain/ids.ts';
 import { MAX_BULK_ITEMS } from './bulk.ts';
-import { ValidationError } from '../errors.ts';
 import { idList, pagingQuery, ticketPagingQuery, wholeNumber } from './paging.ts';
 import { MAX_COUNTED_PAIRS } from '../domain/ticket-list-plan.ts';
 import {
@@ -181,17 +180,3 @@ export const BulkDeleteBody = z.strictObject({
     ),
   ),
 });
-
-/** `Idempotency-Key` header: 1–255 visible ASCII characters (it becomes part of a key), as shared/http/idempotency.ts checks first. */
-const IdempotencyKey = z.string().check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters'));
-
-export function idempotencyKey(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const parsed = IdempotencyKey.safeParse(value);
-  if (!parsed.success) {
-    throw new ValidationError('The Idempotency-Key header is invalid.', [
-      { path: 'headers.idempotency-key', message: parsed.error.issues[0]!.message },
-    ]);
-  }
-  return parsed.data;
-}

@@ -20,7 +20,7 @@ import { now } from '../clock.ts';
 import { requireSection } from '../config.ts';
 import { Conflict, DependencyUnavailable, RateLimited } from '../errors.ts';
 import { logger } from '../logger.ts';
-import { answeringOutages, clientOptions, CLIENT_SETTINGS } from './dependencies.ts';
+import { answeringOutages, clientOptions, CLIENT_SETTINGS } from '../aws-clients.ts';
 
 /**
  * Sign-in with Cognito, for the rows with `uses.identityProvider: 'sign-in'` or
@@ -260,7 +260,7 @@ export async function sendPasswordResetEmail(client: AppClient, username: string
   }
 }
 
-/** Cognito's per-user limit (LimitExceeded): a 429 for the client; pool-wide throttling is a 503 (dependencies.ts). */
+/** Cognito's per-user limit (LimitExceeded): a 429 for the client; pool-wide throttling is a 503 (shared/aws-clients.ts). */
 function throttled(error: unknown): RateLimited | undefined {
   if (error instanceof LimitExceededException || error instanceof TooManyRequestsException) {
     return new RateLimited('The identity provider refuses more requests for now; try again later.', 60);

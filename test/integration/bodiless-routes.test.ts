@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Schemas } from '#shared/http/route';
-import { PERMISSIONS, routeKey, routes, type RouteRow } from '#shared/routes';
+import { routeKey, routes, type RouteRow } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { call } from '../support/api.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
 import { signedInCustomer } from '../support/customers.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { getAdministrator } from '#shared/data/administrators';
 import { createStaffMember, UsageError } from '../../bin/maintenance/create-administrator.ts';
 import { call } from '../support/api.ts';

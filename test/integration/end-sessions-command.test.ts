@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/auth/session-check';
-import { issueToken } from '#shared/auth/token-issuer';
+import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
+import { issueToken } from '#shared/services/token-issuer';
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
 import { endSessions, parseAccount, UsageError } from '../../bin/maintenance/end-sessions.ts';
 import { call } from '../support/api.ts';

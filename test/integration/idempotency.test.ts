@@ -7,7 +7,7 @@ import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
-import { fingerprintOf } from '#shared/http/idempotency';
+import { fingerprintOf } from '#shared/domain/idempotency';
 import { routes } from '#shared/routes';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
@@ -103,7 +103,7 @@ describe('Idempotency-Key', () => {
     const { vip, ticket } = await oneTicket();
     const key = randomUUID();
     const body = { typeId: vip.id };
-    const scope = { route: 'tickets/transfer', caller: `ADMIN#${ADMIN_ID}`, key };
+    const scope = { route: 'tickets/transfer', caller: { kind: 'admin' as const, id: ADMIN_ID }, key };
     expect(await claimRequest(scope, fingerprintOf({ path: { id: ticket.id }, query: {}, body }), 20_000)).toEqual({
       outcome: 'claimed',
     });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CognitoIdentityProviderClient, RevokeTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { resetConfigForTests } from '#shared/config';
 import { readSessionVersion } from '#shared/data/session-versions';

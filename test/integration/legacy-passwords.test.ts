@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
 import { resetConfigForTests } from '#shared/config';
 import { createAdministrator, getAdministrator, type Administrator } from '#shared/data/administrators';

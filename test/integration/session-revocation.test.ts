@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
-import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/auth/session-check';
+import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
 import { advanceClock, resetClock } from '#shared/clock';
 import { createAdministrator, type Administrator } from '#shared/data/administrators';
 import { db, tableName } from '#shared/data/client';

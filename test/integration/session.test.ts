@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { SESSION_LIMIT_SECONDS, TOKEN_TTL_SECONDS, verifyToken } from '#shared/auth/tokens';
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
 import { resetConfigForTests } from '#shared/config';

@@ -6,7 +6,7 @@ import { base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKeysCommand } from '../../bin/keys/commands.ts';
 import { hashPassword } from '#shared/auth/passwords';
-import { resetSigningKeyForTests } from '#shared/auth/signing-key';
+import { resetSigningKeyForTests } from '#shared/services/signing-key';
 import { resetConfigForTests } from '#shared/config';
 import { createAdministrator, type Administrator } from '#shared/data/administrators';
 import { call } from '../support/api.ts';

@@ -1,14 +1,14 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { ALL_EVENTS } from '#shared/domain/ticket-list-plan';
 import type { CreatedEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
-import { PERMISSIONS } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { backfillListPositions } from '../../bin/maintenance/backfill-list-positions.ts';
 import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';

@@ -97,7 +97,7 @@ interface TimeoutKnob {
 /**
  * A slow dependency: the watched commands go to a local server that accepts the
  * connection and never answers, and the client's request timeout (the knob of
- * shared/services/dependencies.ts, on the live handler) is set to `timeoutMs`, so every
+ * shared/aws-clients.ts, on the live handler) is set to `timeoutMs`, so every
  * attempt times out quickly and the test waits for no real delay.
  */
 export async function slowCalls(

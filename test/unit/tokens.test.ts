@@ -8,7 +8,7 @@ import { startSecretsManager, type SecretsManagerStandIn } from '../../bin/local
  * The service's own tokens against the Secrets Manager stand-in (in-process, no other
  * service): ES256 with the current key's kid, verified against JWT_PUBLIC_KEYS only.
  */
-let tokens: typeof import('#shared/auth/tokens') & typeof import('#shared/auth/token-issuer');
+let tokens: typeof import('#shared/auth/tokens') & typeof import('#shared/services/token-issuer');
 let clock: typeof import('#shared/clock');
 let secrets: SecretsManagerStandIn;
 let client: SecretsManagerClient;
@@ -37,7 +37,7 @@ beforeAll(async () => {
     ADMIN_ORIGINS: 'https://admin.ticketing.unit',
     PORTAL_ORIGINS: 'https://portal.ticketing.unit',
   });
-  tokens = { ...(await import('#shared/auth/tokens')), ...(await import('#shared/auth/token-issuer')) };
+  tokens = { ...(await import('#shared/auth/tokens')), ...(await import('#shared/services/token-issuer')) };
   clock = await import('#shared/clock');
 });
 

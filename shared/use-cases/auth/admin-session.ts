@@ -1,4 +1,4 @@
-import { issueSessionToken } from '../../auth/token-issuer.ts';
+import { issueSessionToken } from '../../services/token-issuer.ts';
 import { SESSION_LIMIT_SECONDS, type AdminPrincipal } from '../../auth/tokens.ts';
 import { epochSeconds } from '../../clock.ts';
 import {

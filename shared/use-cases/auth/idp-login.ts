@@ -6,7 +6,7 @@ import {
   signLoginState,
   verifyLoginState,
   type LoginChannel,
-} from '../../auth/login-state.ts';
+} from '../../services/login-state.ts';
 import { callbackUrlFor, pkceChallenge, vendorRejectionUrl, withErrorCode } from '../../auth/oidc.ts';
 import { config } from '../../config.ts';
 import { findAdministratorByEmail, linkIdentity } from '../../data/administrators.ts';

@@ -1,4 +1,4 @@
-import { issueSessionToken } from '../../auth/token-issuer.ts';
+import { issueSessionToken } from '../../services/token-issuer.ts';
 import { TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
 import { epochSeconds, now } from '../../clock.ts';
 import { confirmEmail, findCustomerBySub, holderOfEmail, switchEmail } from '../../data/customers.ts';

@@ -1,7 +1,7 @@
-import { epochSeconds } from '../clock.ts';
-import { readSessionVersion, type SessionOwner } from '../data/session-versions.ts';
-import { Unauthenticated } from '../errors.ts';
-import type { Principal } from './tokens.ts';
+import { epochSeconds } from '../../clock.ts';
+import { readSessionVersion, type SessionOwner } from '../../data/session-versions.ts';
+import { Unauthenticated } from '../../errors.ts';
+import type { Principal } from '../../auth/tokens.ts';
 
 /**
  * How long a container trusts a session version it has read. A token ended elsewhere

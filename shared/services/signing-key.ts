@@ -1,9 +1,9 @@
 import type { webcrypto } from 'node:crypto';
 import { importJWK } from 'jose';
 import { config } from '../config.ts';
-import { readSigningKeySecret } from '../services/signing-key-secret.ts';
+import { readSigningKeySecret } from './signing-key-secret.ts';
 import { ALGORITHM } from '../public-keys.ts';
-import { parseKeySet } from './key-set.ts';
+import { parseKeySet } from '../auth/key-set.ts';
 
 /**
  * The private key new tokens are signed with, for the functions that issue them (rows
