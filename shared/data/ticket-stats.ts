@@ -5,6 +5,7 @@ import {
   PROCESS_STATES,
   type TicketRecord,
 } from '../domain/ticket.ts';
+import type { CheckInStats } from '../domain/check-in.ts';
 import { batchGet, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { PositionDelta } from './list-positions.ts';
@@ -181,12 +182,6 @@ export class StatsDelta {
     }
     return [...actions, ...this.positions.actions()];
   }
-}
-
-export interface CheckInStats {
-  eventIds: number[];
-  soldTickets: number;
-  checkedInTickets: number;
 }
 
 const shardKeys = (eventIds: readonly number[]) =>

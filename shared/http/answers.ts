@@ -1,6 +1,6 @@
 import * as z from '../schema.ts';
-import type { AdministratorProfile } from '../data/administrators.ts';
-import type { CheckInStats } from '../data/ticket-stats.ts';
+import type { AdministratorProfile } from '../domain/administrator.ts';
+import type { CheckInStats } from '../domain/check-in.ts';
 import { PERMISSIONS } from '../auth/permissions.ts';
 
 /**

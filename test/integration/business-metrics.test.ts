@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { hashPassword } from '#shared/auth/passwords';
 import { resetConfigForTests } from '#shared/config';
 import { createAdministrator } from '#shared/data/administrators';
-import { METRIC, METRICS_NAMESPACE, metrics, publishRecorded, recordCheckIn } from '#shared/metrics';
+import { METRIC, METRICS_NAMESPACE, metrics, publishRecorded, recordCheckIn } from '#shared/services/metrics';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { login as customerLogin, newAddress } from '../support/customers.ts';

@@ -5,7 +5,8 @@ import { hashPassword } from '#shared/auth/passwords';
 import { issueToken } from '#shared/services/token-issuer';
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
 import { resetConfigForTests } from '#shared/config';
-import { createAdministrator, getAdministrator, type Administrator } from '#shared/data/administrators';
+import { createAdministrator, getAdministrator } from '#shared/data/administrators';
+import { type Administrator } from '#shared/domain/administrator';
 import { call } from '../support/api.ts';
 import { ADMIN_UI_URL } from '../support/env.ts';
 

@@ -8,7 +8,8 @@ import { runKeysCommand } from '../../bin/keys/commands.ts';
 import { hashPassword } from '#shared/auth/passwords';
 import { resetSigningKeyForTests } from '#shared/services/signing-key';
 import { resetConfigForTests } from '#shared/config';
-import { createAdministrator, type Administrator } from '#shared/data/administrators';
+import { createAdministrator } from '#shared/data/administrators';
+import { type Administrator } from '#shared/domain/administrator';
 import { call } from '../support/api.ts';
 
 /**

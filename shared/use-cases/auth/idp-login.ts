@@ -13,7 +13,7 @@ import { findAdministratorByEmail, linkIdentity } from '../../data/administrator
 import { storeLoginVerifier, takeLoginVerifier } from '../../data/oauth-logins.ts';
 import { DependencyUnavailable, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { recordFailedLogin } from '../../metrics.ts';
+import { recordFailedLogin } from '../../services/metrics.ts';
 import * as idp from '../../services/identity-provider.ts';
 import { startAdminSession } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';

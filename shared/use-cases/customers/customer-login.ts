@@ -7,7 +7,7 @@ import { hashVerificationToken, normalisedEmail, verificationEffect, type Custom
 import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
 import { AppError, Conflict, Forbidden, Unauthenticated, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { recordFailedLogin } from '../../metrics.ts';
+import { recordFailedLogin } from '../../services/metrics.ts';
 import { changeOwnEmail, customerAppClient, signInWithPassword } from '../../services/identity-provider.ts';
 import { guardLogin } from '../auth/login-guard.ts';
 

@@ -4,7 +4,7 @@ import { applyScan, decideScan } from '../../domain/check-in.ts';
 import type { IdempotencyScope } from '../../domain/idempotency.ts';
 import { toTicket, type Ticket } from '../../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
-import { recordCheckIn } from '../../metrics.ts';
+import { recordCheckIn } from '../../services/metrics.ts';
 import { inScope } from '../event-scope.ts';
 import { changeTicket, ticketNotFound } from './change-ticket.ts';
 

@@ -1,4 +1,5 @@
-import { readCheckInStats, type CheckInStats } from '../../data/ticket-stats.ts';
+import { readCheckInStats } from '../../data/ticket-stats.ts';
+import type { CheckInStats } from '../../domain/check-in.ts';
 import { eventTitles, findTicketType } from '../../data/events.ts';
 import { readTicketHistory } from '../../data/ticket-history.ts';
 import { listTicketRecords, type TicketListPage, type TicketListQuery } from '../../data/ticket-lists.ts';
