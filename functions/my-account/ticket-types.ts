@@ -2,7 +2,7 @@ import * as z from '#shared/schema';
 import { PageAnswer } from '#shared/http/answers';
 import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/http/paging';
-import { PathEventId } from '#shared/http/portal-input';
+import { PathEventId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { TicketTypeEntryResource } from '#shared/domain/portal-event-resource';
 import { listPortalTicketTypes } from '#shared/use-cases/portal/catalogue';

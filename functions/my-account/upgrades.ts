@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { PathTicketId } from '#shared/http/portal-input';
+import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { UpgradeOptionResource } from '#shared/domain/upgrade-resource';
 import { ticketUpgradeOptions } from '#shared/use-cases/portal/upgrades';

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { PathEventId } from '#shared/http/portal-input';
+import { PathEventId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { WaveTimeResource } from '#shared/domain/wave-time-resource';
 import { listPortalWaveTimes } from '#shared/use-cases/portal/catalogue';

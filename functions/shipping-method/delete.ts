@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
 import { deleteShippingMethod } from '#shared/use-cases/shipping-methods';
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
 import { ResultAnswer } from '#shared/http/answers';
 import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';

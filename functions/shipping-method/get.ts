@@ -1,5 +1,5 @@
 import { getShippingMethod } from '#shared/use-cases/shipping-methods';
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';

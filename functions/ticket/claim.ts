@@ -2,7 +2,7 @@ import { ClaimInfoResource } from '#shared/domain/claim-resource';
 import { SingleAnswer } from '#shared/http/answers';
 import { ClaimBody } from '#shared/http/claim-input';
 import { single } from '#shared/http/envelopes';
-import { TicketIdPath } from '#shared/http/older-ticket-input';
+import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { openClaim } from '#shared/use-cases/tickets/claims';
 import { adminActor } from '#shared/use-cases/event-scope';
@@ -10,7 +10,7 @@ import { adminActor } from '#shared/use-cases/event-scope';
 /** Opens a claim and mails its link to the claimant (README "Claims"). */
 export const handler = route(
   'POST /ticket/{ticketId}/claim',
-  { path: TicketIdPath, body: ClaimBody, response: SingleAnswer(ClaimInfoResource) },
+  { path: PathTicketId, body: ClaimBody, response: SingleAnswer(ClaimInfoResource) },
   async ({ path, body, caller }) =>
     single(
       await openClaim(

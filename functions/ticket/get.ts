@@ -1,6 +1,6 @@
 import { TicketResource } from '#shared/domain/ticket-resource';
 import { SingleAnswer } from '#shared/http/answers';
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { getTicket } from '#shared/use-cases/tickets/read-tickets';

@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
 import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/use-cases/tickets/profile-photo';
 import { reencodePhoto } from '#shared/domain/photo-image';
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { FilePart, multipartForm } from '#shared/http/multipart';
 import { DataAnswer } from '#shared/http/answers';

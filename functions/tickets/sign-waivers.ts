@@ -1,6 +1,6 @@
 import { signWaivers } from '#shared/use-cases/tickets/sign-waivers';
 import { SignWaiversBody } from '#shared/domain/waivers';
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
 import { TicketResource } from '#shared/domain/ticket-resource';

@@ -1,4 +1,4 @@
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
 import { TicketResource } from '#shared/domain/ticket-resource';

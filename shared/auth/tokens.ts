@@ -50,7 +50,7 @@ type Jwks = ReturnType<typeof createLocalJWKSet>;
 
 /**
  * The verifier of the current JWT_PUBLIC_KEYS with its cache of verified tokens, rebuilt
- * whenever the parsed configuration changes (a new container in AWS; resetConfigForTests
+ * whenever the parsed configuration changes (a new container in AWS; startNewContainer
  * in tests). The cache belongs to one key set, so a token of a key retired from the set
  * can never be answered from it.
  */

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Administrator } from '../domain/administrator.ts';
 import { Conflict } from '../errors.ts';
-import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
+import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys, type Partition } from './keys.ts';
 import { END_SESSIONS_CLAUSE, END_SESSIONS_VALUES } from './session-versions.ts';
@@ -23,7 +23,7 @@ import { END_SESSIONS_CLAUSE, END_SESSIONS_VALUES } from './session-versions.ts'
 const normalisedLogin = (login: string) => login.trim().toLowerCase();
 export const normalisedEmail = (email: string) => email.trim().toLowerCase();
 
-const fromItem = (item: Record<string, unknown>): Administrator => withoutKeys(item) as unknown as Administrator;
+const fromItem = (item: Record<string, unknown>): Administrator => storedAs<Administrator>(item);
 
 /** The one administrator a lookup index points at (logins and emails are unique). */
 async function findByIndex(partition: Partition): Promise<Administrator | undefined> {

@@ -79,6 +79,14 @@ export function withoutKeys(item: Record<string, unknown>): Record<string, unkno
 }
 
 /**
+ * A stored item as the entity its repository wrote, keys removed. The one cast from the
+ * DocumentClient's untyped attributes to an entity: every item of the table is written by
+ * the repository that reads it back (the types cannot follow a value through DynamoDB),
+ * and checking each item against a schema would cost every list page its CPU.
+ */
+export const storedAs = <T>(item: Record<string, unknown>): T => withoutKeys(item) as unknown as T;
+
+/**
  * TransactWriteItems, retried with jittered exponential backoff when it collided with
  * another transaction on the same item (a hot counter): cancelled by conflicts only,
  * nothing was written, so a retry is safe. A condition failure is not retried: it

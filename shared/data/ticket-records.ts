@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/paging.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { batchGet, db, tableName, withoutKeys } from './client.ts';
+import { batchGet, db, storedAs, tableName } from './client.ts';
 import { keyAttributes, keyCondition, keys } from './keys.ts';
 
 /**
@@ -47,8 +47,7 @@ export const ticketItem = (record: TicketRecord) => ({
 
 export function fromTicketItem(item: Record<string, unknown>): TicketRecord {
   // `teamKey`: the lists' team filter on a former item.
-  const { teamKey, ...fields } = withoutKeys(item);
-  const record = fields as unknown as TicketRecord;
+  const { teamKey, ...record } = storedAs<TicketRecord & { teamKey?: string }>(item);
   if (item[FORMER_EVENT_KEY] !== undefined) readBeforeEntries.add(record);
   return record;
 }

@@ -11,9 +11,6 @@ import { ticketPagingQuery, wholeNumber } from './paging.ts';
 
 /** The request schemas of the older `/ticket` routes. */
 
-/** `{ticketId}` paths (the older family names the id so). */
-export const TicketIdPath = z.strictObject({ ticketId: wholeNumber('ticketId', { positive: true }) });
-
 /** A bib, as PATCH /tickets/{id} stores it: the spec types the path integer; numbers are a subset. */
 export const BIB_PATTERN = /^[\w-]{1,20}$/;
 export const BibPath = z.strictObject({

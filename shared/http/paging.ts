@@ -73,3 +73,7 @@ export const idList = (name: string) =>
     ),
     z.array(wholeNumber(name)).check(z.minLength(1, `${name} must not be empty`)),
   );
+
+/** `idList` of at most `max` ids: a filter's values become one key condition or `IN (...)` each. */
+export const boundedIdList = (name: string, max: number) =>
+  idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));

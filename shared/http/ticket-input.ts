@@ -1,7 +1,7 @@
 import * as z from '../schema.ts';
 import { positiveId } from '../domain/ids.ts';
 import { MAX_BULK_ITEMS } from './bulk.ts';
-import { idList, pagingQuery, ticketPagingQuery, wholeNumber } from './paging.ts';
+import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from './paging.ts';
 import { MAX_COUNTED_PAIRS } from '../domain/ticket-list-plan.ts';
 import {
   MAX_STATS_EVENTS,
@@ -35,19 +35,17 @@ const includeOf = <const T extends readonly string[]>(values: T) =>
   );
 export const Include = includeOf(TICKET_INCLUDES);
 
-const boundedIds = (name: string, max: number) =>
-  idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
 /** A filter becomes a DynamoDB `IN (...)`, which takes at most 100 values. */
 const MAX_FILTER_VALUES = 50;
 
 export const TicketListQuery = z
   .strictObject({
     event: z.optional(wholeNumber('event', { positive: true })),
-    events: z.optional(boundedIds('events', MAX_LIST_EVENTS)),
-    accessEvents: z.optional(boundedIds('accessEvents', MAX_LIST_EVENTS)),
-    teams: z.optional(boundedIds('teams', MAX_FILTER_VALUES)),
-    ticket_types: z.optional(boundedIds('ticket_types', MAX_FILTER_VALUES)),
-    exclude_process_states: z.optional(boundedIds('exclude_process_states', MAX_FILTER_VALUES)),
+    events: z.optional(boundedIdList('events', MAX_LIST_EVENTS)),
+    accessEvents: z.optional(boundedIdList('accessEvents', MAX_LIST_EVENTS)),
+    teams: z.optional(boundedIdList('teams', MAX_FILTER_VALUES)),
+    ticket_types: z.optional(boundedIdList('ticket_types', MAX_FILTER_VALUES)),
+    exclude_process_states: z.optional(boundedIdList('exclude_process_states', MAX_FILTER_VALUES)),
     _include: Include,
     ...ticketPagingQuery,
   })
@@ -67,7 +65,7 @@ export const TicketListQuery = z
     ),
   );
 
-export const StatsQuery = z.strictObject({ events: boundedIds('events', MAX_STATS_EVENTS) });
+export const StatsQuery = z.strictObject({ events: boundedIdList('events', MAX_STATS_EVENTS) });
 
 /** One ticket: the list's expansions plus `history`, paged by `history_limit`/`history_offset` (newest first). */
 export const GetQuery = z.strictObject({

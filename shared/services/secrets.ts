@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { answeringOutages, clientOptions } from '../aws-clients.ts';
+import { keptPerContainer } from '../container-state.ts';
 
 /**
  * The one Secrets Manager client: the signing key secret (signing-key-secret.ts, issuing
@@ -18,8 +19,8 @@ export async function readSecretString(secretId: string): Promise<string> {
   return SecretString;
 }
 
-/** Tests point the environment at another stand-in between cases; the next read builds a new client. */
-export function resetSecretsClientForTests(): void {
+// A new container builds a new client (tests point the environment at another stand-in between cases).
+keptPerContainer(() => {
   client?.destroy();
   client = undefined;
-}
+});

@@ -4,6 +4,7 @@ import { config } from '../config.ts';
 import { readSigningKeySecret } from './signing-key-secret.ts';
 import { ALGORITHM } from '../public-keys.ts';
 import { parseKeySet } from '../auth/key-set.ts';
+import { keptPerContainer } from '../container-state.ts';
 
 /**
  * The private key new tokens are signed with, for the functions that issue them (rows
@@ -54,7 +55,7 @@ export async function currentSigningKey(): Promise<SigningKey> {
   return { kid, key };
 }
 
-/** Tests rotate keys in place; this forgets the fetched secret. */
-export function resetSigningKeyForTests(): void {
+// A new container fetches the secret again (tests rotate keys in place).
+keptPerContainer(() => {
   fetched = undefined;
-}
+});

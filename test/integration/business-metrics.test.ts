@@ -1,15 +1,25 @@
 import { randomUUID } from 'node:crypto';
+
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { hashPassword } from '#shared/auth/passwords';
-import { resetConfigForTests } from '#shared/config';
+
 import { createAdministrator } from '#shared/data/administrators';
+
 import { METRIC, METRICS_NAMESPACE, metrics, publishRecorded, recordCheckIn } from '#shared/services/metrics';
+
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+
 import { call } from '../support/api.ts';
+
 import { login as customerLogin, newAddress } from '../support/customers.ts';
+
 import { ALLOWED_ORIGIN } from '../support/env.ts';
+
 import { checkIn, readStats } from '../support/tickets.ts';
+
 import { adminToken } from '../support/tokens.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * What the middy stack publishes per request, read at the moment it publishes: the EMF
@@ -157,7 +167,7 @@ describe('failed login metrics', () => {
   describe('identity-provider callback', () => {
     const useMode = (mode: 'idp' | 'legacy') => {
       process.env.SITE_AUTH_METHOD = mode;
-      resetConfigForTests();
+      newContainer();
     };
     beforeAll(() => useMode('idp'));
     afterAll(() => useMode('legacy'));

@@ -1,10 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
+
+import { SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
 import { issueToken } from '#shared/services/token-issuer';
+
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
+
 import { endSessions, parseAccount, UsageError } from '../../bin/maintenance/end-sessions.ts';
+
 import { call } from '../support/api.ts';
+
 import { newCustomer } from '../support/customers.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * Issue 13 item 2 for customers: nothing in the API raises a customer's session version
@@ -21,7 +27,7 @@ const tokenOf = (customer: { id: number; email: string }, sessionVersion?: numbe
     ...(sessionVersion === undefined ? {} : { sessionVersion }),
   });
 
-beforeEach(() => resetSessionCacheForTests());
+beforeEach(() => newContainer());
 afterEach(() => resetClock());
 
 describe('bin/maintenance/end-sessions.ts --customer', () => {

@@ -1,22 +1,35 @@
 import { randomUUID } from 'node:crypto';
+
 import { createServer } from 'node:http';
+
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '#shared/auth/passwords';
-import { resetSigningKeyForTests } from '#shared/services/signing-key';
+
 import { createAdministrator } from '#shared/data/administrators';
-import { resetSecretsClientForTests } from '#shared/services/secrets';
+
 import { db, MAX_CONFLICT_RETRIES } from '#shared/data/client';
+
 import { s3 } from '#shared/services/photos';
+
 import { CLIENT_SETTINGS, clientOptions } from '#shared/aws-clients';
+
 import type { Ticket } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+
 import { call, type CallResult } from '../support/api.ts';
+
 import { clearFaults, failCalls, failures, slowCalls, watchCalls } from '../support/faults.ts';
+
 import { jpegImage } from '../support/images.ts';
+
 import { form } from '../support/multipart.ts';
+
 import { checkIn, readStats, TICKETS } from '../support/tickets.ts';
+
 import { adminToken } from '../support/tokens.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * Faults injected at the SDK clients the handlers use (README "Faults and retries"):
@@ -287,13 +300,11 @@ describe('Secrets Manager', () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     try {
       process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${port}`; // nothing listens there now
-      resetSecretsClientForTests();
-      resetSigningKeyForTests();
+      newContainer();
       expectUnavailable(await signIn(), 'secrets', CLIENT_SETTINGS.secrets.retryAfterSeconds);
     } finally {
       process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = saved;
-      resetSecretsClientForTests();
-      resetSigningKeyForTests();
+      newContainer();
     }
     expect((await signIn()).status).toBe(200);
   });

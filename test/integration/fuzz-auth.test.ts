@@ -1,8 +1,11 @@
 import { vi } from 'vitest';
-import { resetConfigForTests } from '#shared/config';
+
 import { routes, type RouteRow } from '#shared/routes';
+
 import { ALLOWED_ORIGIN } from '../support/env.ts';
+
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
+import { newContainer } from '../support/container.ts';
 
 // Before any import reads it (shared/data/client.ts): this file's own table, so the before/after comparison sees only its own requests.
 const table = vi.hoisted(() => {
@@ -21,7 +24,7 @@ const IDP_ROUTES = new Set([
 ]);
 const useMode = (mode: 'idp' | 'legacy') => {
   process.env.SITE_AUTH_METHOD = mode;
-  resetConfigForTests();
+  newContainer();
 };
 
 fuzzFile({

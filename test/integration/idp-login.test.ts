@@ -1,17 +1,29 @@
 import { randomUUID } from 'node:crypto';
+
 import { CognitoIdentityProviderClient, RevokeTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
+
 import { decodeJwt } from 'jose';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { issueToken } from '#shared/services/token-issuer';
+
 import { epochSeconds } from '#shared/clock';
-import { resetConfigForTests } from '#shared/config';
+
 import { readSessionVersion } from '#shared/data/session-versions';
+
 import { createAdministrator, getAdministrator, linkIdentity } from '#shared/data/administrators';
+
 import { type Administrator } from '#shared/domain/administrator';
+
 import { AUTH_COOKIE, LOGIN_COOKIE } from '#shared/http/cookies';
+
 import { call, type CallResult } from '../support/api.ts';
+
 import { createTestIdentityUser, signInAtHostedUi, uniqueEmail } from '../support/cognito.ts';
+
 import { ADMIN_UI_URL, ALLOWED_ORIGIN, PORTAL_ORIGIN, SECOND_ORIGIN } from '../support/env.ts';
+import { newContainer } from '../support/container.ts';
 
 const PASSWORD = 'Hosted-UI-password-1';
 const REDIRECT = `${ALLOWED_ORIGIN}/after-login?tab=tickets`;
@@ -21,7 +33,7 @@ const spa = { origin: ALLOWED_ORIGIN, 'x-requested-with': 'fetch' };
 
 const useMode = (mode: 'idp' | 'legacy') => {
   process.env.SITE_AUTH_METHOD = mode;
-  resetConfigForTests();
+  newContainer();
 };
 beforeAll(() => useMode('idp'));
 afterEach(() => {

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
+
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '#shared/auth/passwords';
+
 import { TOKEN_TTL_SECONDS } from '#shared/auth/tokens';
-import { resetConfigForTests } from '#shared/config';
+
 import { createAdministrator } from '#shared/data/administrators';
+
 import { AUTH_COOKIE } from '#shared/http/cookies';
+
 import { call } from '../support/api.ts';
+
 import { claimsOf, expOf } from '../support/tokens.ts';
+import { newContainer } from '../support/container.ts';
 
 const LOGIN = '/api/v2/auth/legacy/login';
 const PASSWORD = 'a-long-enough-password';
@@ -32,7 +39,7 @@ beforeAll(async () => {
 
 afterEach(() => {
   process.env.SITE_AUTH_METHOD = 'legacy';
-  resetConfigForTests();
+  newContainer();
 });
 
 describe('legacy login', () => {
@@ -86,7 +93,7 @@ describe('legacy login', () => {
 
   it('answers 403 when the site signs in through the identity provider', async () => {
     process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
+    newContainer();
     const response = await call('POST', LOGIN, { body: { login: staff.login, password: PASSWORD } });
     expect(response.status).toBe(403);
   });

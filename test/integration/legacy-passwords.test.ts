@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
+
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '#shared/auth/passwords';
+
 import { issueToken } from '#shared/services/token-issuer';
+
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
-import { resetConfigForTests } from '#shared/config';
+
 import { createAdministrator, getAdministrator } from '#shared/data/administrators';
+
 import { type Administrator } from '#shared/domain/administrator';
+
 import { call } from '../support/api.ts';
+
 import { ADMIN_UI_URL } from '../support/env.ts';
+import { newContainer } from '../support/container.ts';
 
 const OLD = 'the-old-password-123';
 const NEW = 'the-new-password-456';
@@ -16,7 +24,7 @@ const NEW = 'the-new-password-456';
 afterEach(() => {
   resetClock();
   process.env.SITE_AUTH_METHOD = 'legacy';
-  resetConfigForTests();
+  newContainer();
 });
 
 async function makeAdmin(passwordHash?: string): Promise<Administrator> {
@@ -118,7 +126,7 @@ describe('POST /auth/legacy/change-password', () => {
   it('answers 403 when the site signs in through the identity provider', async () => {
     const admin = await makeAdmin(await hashPassword(OLD));
     process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
+    newContainer();
     const response = await call('POST', '/api/v2/auth/legacy/change-password', {
       token: await tokenOf(admin),
       body: { oldPassword: OLD, newPassword: NEW },
@@ -182,7 +190,7 @@ describe('POST /auth/legacy/forgot-password', () => {
 
   it('answers 403 when the site signs in through the identity provider', async () => {
     process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
+    newContainer();
     expect((await forgot(`nobody-${randomUUID()}@test.local`)).status).toBe(403);
   });
 });

@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
+
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '#shared/config';
+
 import { db } from '#shared/data/client';
+
 import { createAdministrator } from '#shared/data/administrators';
+
 import { LOGIN_COOKIE } from '#shared/http/cookies';
+
 import { leadingKeyAllowed, routeKey, routes } from '#shared/routes';
+
 import { call } from '../support/api.ts';
+
 import { createTestIdentityUser, signInAtHostedUi, uniqueEmail } from '../support/cognito.ts';
+
 import {
   login as customerLogin,
   mailTo,
@@ -16,7 +23,9 @@ import {
   PASSWORD,
   verificationTokenFor,
 } from '../support/customers.ts';
+
 import { ALLOWED_ORIGIN } from '../support/env.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * Issue 22 item 9: each public row may write only the partitions its `uses.tableWrites`
@@ -61,7 +70,7 @@ async function as<T>(route: string, work: () => Promise<T>): Promise<T> {
 
 const useMode = (mode: 'idp' | 'legacy') => {
   process.env.SITE_AUTH_METHOD = mode;
-  resetConfigForTests();
+  newContainer();
 };
 afterAll(() => useMode('legacy'));
 

@@ -1,18 +1,32 @@
 import { randomUUID } from 'node:crypto';
+
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '#shared/auth/passwords';
-import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
+
+import { SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
 import { advanceClock, resetClock } from '#shared/clock';
+
 import { createAdministrator } from '#shared/data/administrators';
+
 import { type Administrator } from '#shared/domain/administrator';
+
 import { db, tableName } from '#shared/data/client';
+
 import { keys } from '#shared/data/keys';
+
 import { storeResetToken } from '#shared/data/reset-tokens';
+
 import { raiseSessionVersion } from '#shared/data/session-versions';
+
 import { hashResetToken } from '#shared/domain/reset-token-hash';
+
 import { call } from '../support/api.ts';
+
 import { customerToken } from '../support/tokens.ts';
+import { newContainer } from '../support/container.ts';
 
 const PASSWORD = 'a-long-enough-password';
 const NEW_PASSWORD = 'another-long-password-2';
@@ -58,7 +72,7 @@ async function versionReads(run: () => Promise<void>): Promise<number> {
   return reads;
 }
 
-beforeEach(() => resetSessionCacheForTests());
+beforeEach(() => newContainer());
 afterEach(() => resetClock());
 
 describe('revocable sessions', () => {

@@ -1,17 +1,29 @@
 import { randomUUID } from 'node:crypto';
+
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '#shared/auth/passwords';
+
 import { issueToken } from '#shared/services/token-issuer';
+
 import { SESSION_LIMIT_SECONDS, TOKEN_TTL_SECONDS, verifyToken } from '#shared/auth/tokens';
+
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
-import { resetConfigForTests } from '#shared/config';
+
 import { createAdministrator } from '#shared/data/administrators';
+
 import { type Administrator } from '#shared/domain/administrator';
+
 import { readSessionVersion } from '#shared/data/session-versions';
+
 import { AUTH_COOKIE } from '#shared/http/cookies';
+
 import { call } from '../support/api.ts';
+
 import { claimsOf, expOf } from '../support/tokens.ts';
+
 import { ALLOWED_ORIGIN } from '../support/env.ts';
+import { newContainer } from '../support/container.ts';
 
 let staff: Administrator;
 
@@ -30,7 +42,7 @@ beforeAll(async () => {
 afterEach(() => {
   resetClock();
   process.env.SITE_AUTH_METHOD = 'legacy';
-  resetConfigForTests();
+  newContainer();
 });
 
 /** Under the record's current session version: a logout test before has raised it. */
@@ -161,7 +173,7 @@ describe('POST /auth/legacy/logout', () => {
 
   it('answers 403 when the site signs in through the identity provider', async () => {
     process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
+    newContainer();
     const response = await call('POST', '/api/v2/auth/legacy/logout', { token: await tokenFor(staff) });
     expect(response.status).toBe(403);
   });
@@ -212,7 +224,7 @@ describe('POST /auth/legacy/logout', () => {
 describe('POST /auth/logout (identity provider)', () => {
   it("answers the provider's logout URL and clears the cookie also for an expired or missing session", async () => {
     process.env.SITE_AUTH_METHOD = 'idp';
-    resetConfigForTests();
+    newContainer();
     const expired = await tokenFor(staff, epochSeconds() - SESSION_LIMIT_SECONDS - 60);
     advanceClock((TOKEN_TTL_SECONDS + 60) * 1000);
     for (const options of [{ cookies: [`${AUTH_COOKIE}=${expired}`], headers: spa }, { headers: spa }]) {

@@ -1,16 +1,25 @@
 import { execFile } from 'node:child_process';
+
 import { randomUUID } from 'node:crypto';
+
 import { promisify } from 'node:util';
+
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+
 import { base64url } from 'jose';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { runKeysCommand } from '../../bin/keys/commands.ts';
+
 import { hashPassword } from '#shared/auth/passwords';
-import { resetSigningKeyForTests } from '#shared/services/signing-key';
-import { resetConfigForTests } from '#shared/config';
+
 import { createAdministrator } from '#shared/data/administrators';
+
 import { type Administrator } from '#shared/domain/administrator';
+
 import { call } from '../support/api.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * README "Rotating the signing key", end to end against the Secrets Manager stand-in:
@@ -34,7 +43,7 @@ async function deploy(): Promise<string[]> {
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
   const { jwks } = JSON.parse(SecretString!) as { jwks: string };
   process.env.JWT_PUBLIC_KEYS = jwks;
-  resetConfigForTests();
+  newContainer();
   return (JSON.parse(jwks) as { keys: Array<{ kid: string }> }).keys.map((key) => key.kid);
 }
 
@@ -62,14 +71,13 @@ beforeAll(async () => {
   });
   ({ secretId } = await runKeysCommand(client, 'init', STAGE));
   process.env.JWT_SIGNING_KEY_SECRET = secretId;
-  resetSigningKeyForTests();
+  newContainer();
   await deploy();
 });
 
 afterAll(() => {
   Object.assign(process.env, saved);
-  resetConfigForTests();
-  resetSigningKeyForTests();
+  newContainer();
   client.destroy();
 });
 

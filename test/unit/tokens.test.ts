@@ -1,8 +1,13 @@
 import { SignJWT, base64url, generateKeyPair } from 'jose';
+
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { runKeysCommand, signingKeyEnv } from '../../bin/keys/commands.ts';
+
 import { startSecretsManager, type SecretsManagerStandIn } from '../../bin/local/secrets-manager.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * The service's own tokens against the Secrets Manager stand-in (in-process, no other
@@ -43,7 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   client.destroy();
-  (await import('#shared/services/secrets')).resetSecretsClientForTests();
+  newContainer();
   await secrets.close();
 });
 
