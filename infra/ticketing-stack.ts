@@ -1,6 +1,6 @@
 import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteRow } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { signingKeySecretName } from '#shared/auth/key-set';

@@ -9,7 +9,7 @@
  * To add a route: add a row here, add `functions/<handler>.ts` exporting `handler`
  * built with `route('<METHOD> <path>', ...)`, and run `npm test`.
  */
-import { type Permission } from './auth/permissions.ts';
+import type { Permission } from './auth/permissions.ts';
 import { partitionPatterns as P } from './data/keys.ts';
 import { wildcardPattern } from './domain/wildcard.ts';
 

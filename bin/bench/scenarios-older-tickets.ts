@@ -37,7 +37,7 @@ interface ListFixture {
 let prepared: Promise<ListFixture> | undefined;
 
 function listFixture(): Promise<ListFixture> {
-  return (prepared ??= (async () => {
+  prepared ??= (async () => {
     const event = await createEvent({
       title: 'Bench older list',
       timezone: 'Europe/London',
@@ -74,7 +74,8 @@ function listFixture(): Promise<ListFixture> {
       resetClock();
     }
     return { event, tickets, order };
-  })());
+  })();
+  return prepared;
 }
 
 const syncFrom = new Date(SYNC_FROM).toISOString();

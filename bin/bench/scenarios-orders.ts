@@ -42,7 +42,7 @@ let fixture: Promise<{ token: string; events: CreatedEvent[] }> | undefined;
 
 /** Six published events and two hidden ones, and ORDERS two-ticket orders of the customer over them (outside the timed section). */
 function portalFixture() {
-  return (fixture ??= (async () => {
+  fixture ??= (async () => {
     const events: CreatedEvent[] = [];
     for (let day = 1; day <= 8; day++) events.push(await benchEvent(day, day <= 6));
     for (let n = 0; n < ORDERS; n++) {
@@ -67,7 +67,8 @@ function portalFixture() {
       authTime: epochSeconds(),
     });
     return { token, events };
-  })());
+  })();
+  return fixture;
 }
 
 const chunks = <T>(items: T[], size: number) =>

@@ -15,7 +15,7 @@ import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
-import { type Permission } from '#shared/auth/permissions';
+import type { Permission } from '#shared/auth/permissions';
 import { API_PREFIX } from '#shared/api-prefix';
 
 export interface GateRushOptions {
@@ -167,7 +167,10 @@ export async function runGateRush(baseUrl: string, prepared: Prepared, options: 
   const scanner = async (token: string) => {
     while (performance.now() < deadline) {
       const ticketId = prepared.pool[next++];
-      if (ticketId === undefined) return void (ranOut = true);
+      if (ticketId === undefined) {
+        ranOut = true;
+        return;
+      }
       const sample = await scan(baseUrl, ticketId, prepared.eventId, token);
       scans.push(sample);
       if (sample.status === 200) admitted.push(ticketId);

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '#shared/auth/passwords';
 import { createAdministrator } from '#shared/data/administrators';
-import { type Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/domain/administrator';
 import { PERMISSIONS, type Permission } from '#shared/auth/permissions';
 
 export interface AdministratorOptions {

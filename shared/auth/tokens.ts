@@ -83,7 +83,7 @@ export async function verifyToken(token: string, audience: Audience): Promise<Pr
   const cacheKey = `${audience}:${token}`;
   const hit = verified.get(cacheKey);
   if (hit && epochSeconds() < hit.exp) return hit.principal;
-  let payload;
+  let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, jwks, {
       algorithms: [ALGORITHM],

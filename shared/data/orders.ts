@@ -31,7 +31,9 @@ const fromItem = (item: Record<string, unknown>) => storedAs<Order>(item);
 /** The counts' update of a new order: +1 in total, for its event and for each of its types. */
 function countOrder(order: Order) {
   const names: Record<string, string> = { '#total': 'total', '#event': `event#${order.eventId}` };
-  order.typeIds.forEach((typeId, i) => (names[`#type${i}`] = `type#${typeId}`));
+  order.typeIds.forEach((typeId, i) => {
+    names[`#type${i}`] = `type#${typeId}`;
+  });
   const adds = Object.keys(names).map((name) => `${name} :one`);
   return {
     Update: {

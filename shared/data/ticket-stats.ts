@@ -94,12 +94,15 @@ export class StatsDelta {
 
   private entry(eventId: number, shard: number) {
     const id = `${eventId}/${shard}`;
-    let entry = this.shards.get(id);
-    if (!entry)
-      this.shards.set(
-        id,
-        (entry = { eventId, shard, sold: 0, signatures: new Map(), listed: new Map(), counts: new Map() }),
-      );
+    const entry = this.shards.get(id) ?? {
+      eventId,
+      shard,
+      sold: 0,
+      signatures: new Map(),
+      listed: new Map(),
+      counts: new Map(),
+    };
+    this.shards.set(id, entry);
     return entry;
   }
 

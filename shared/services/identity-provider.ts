@@ -13,6 +13,7 @@ import {
   UserNotConfirmedException,
   UserNotFoundException,
   UsernameExistsException,
+  type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify } from 'jose';
 import * as z from '../schema.ts';
@@ -295,7 +296,7 @@ export async function signInWithPassword(
   login: string,
   password: string,
 ): Promise<PasswordSignIn | undefined> {
-  let result;
+  let result: AuthenticationResultType | undefined;
   try {
     ({ AuthenticationResult: result } = await cognito().send(
       new InitiateAuthCommand({

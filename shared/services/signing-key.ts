@@ -34,7 +34,8 @@ async function fetchKeys(): Promise<Map<string, webcrypto.CryptoKey>> {
 
 async function privateKeys(refresh: boolean): Promise<Map<string, webcrypto.CryptoKey>> {
   if (refresh) fetched = undefined;
-  const pending = (fetched ??= fetchKeys());
+  fetched ??= fetchKeys();
+  const pending = fetched;
   // A failed fetch is not kept: the next login tries again.
   pending.catch(() => {
     if (fetched === pending) fetched = undefined;

@@ -272,7 +272,7 @@ function cell(row: RouteRow, caller: Caller): Cell {
           expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
         },
       };
-    case 'missing permission':
+    case 'missing permission': {
       if (kind === 'customer')
         return {
           notApplicable:
@@ -296,6 +296,7 @@ function cell(row: RouteRow, caller: Caller): Cell {
           expect(response.body.detail).toContain(needed);
         },
       };
+    }
     case 'cookie from a foreign origin (CSRF)':
       if (!unsafe(row)) {
         return {

@@ -14,7 +14,7 @@ import { readSessionVersion } from '#shared/data/session-versions';
 
 import { createAdministrator, getAdministrator, linkIdentity } from '#shared/data/administrators';
 
-import { type Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/domain/administrator';
 
 import { AUTH_COOKIE, LOGIN_COOKIE } from '#shared/http/cookies';
 

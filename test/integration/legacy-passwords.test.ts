@@ -11,7 +11,7 @@ import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
 
 import { createAdministrator, getAdministrator } from '#shared/data/administrators';
 
-import { type Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/domain/administrator';
 
 import { call } from '../support/api.ts';
 

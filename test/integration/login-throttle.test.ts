@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
 import { advanceClock, resetClock } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
-import { type Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/domain/administrator';
 import { logger } from '#shared/logger';
 import { ACCOUNT_RULE, CLIENT_RULE, PAIR_RULE, UNDER_ATTACK_ATTEMPTS } from '#shared/use-cases/auth/login-guard';
 import { FORGOT_PASSWORD_CLIENT_LIMIT, FORGOT_PASSWORD_LIMIT } from '#shared/use-cases/auth/password-reset-request';

@@ -11,7 +11,7 @@ import { advanceClock, resetClock } from '#shared/clock';
 
 import { createAdministrator } from '#shared/data/administrators';
 
-import { type Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/domain/administrator';
 
 import { db, tableName } from '#shared/data/client';
 

@@ -12,7 +12,7 @@ import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
 
 import { createAdministrator } from '#shared/data/administrators';
 
-import { type Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/domain/administrator';
 
 import { readSessionVersion } from '#shared/data/session-versions';
 

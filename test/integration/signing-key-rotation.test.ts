@@ -16,7 +16,7 @@ import { hashPassword } from '#shared/auth/passwords';
 
 import { createAdministrator } from '#shared/data/administrators';
 
-import { type Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/domain/administrator';
 
 import { call } from '../support/api.ts';
 import { newContainer } from '../support/container.ts';

@@ -29,7 +29,7 @@ export async function legacyLogin(login: string, password: string, client: strin
   const admin = await findAdministratorByLogin(login);
   const valid = admin?.passwordHash
     ? await verifyPassword(password, admin.passwordHash)
-    : (await spendVerificationTime(password), false);
+    : await spendVerificationTime(password).then(() => false);
   if (!admin || !valid) {
     recordFailedLogin('legacy', 'wrong_credentials');
     await guard.failed('wrong_credentials');

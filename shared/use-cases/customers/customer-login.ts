@@ -112,7 +112,7 @@ async function applyToken(customer: Customer, token: string, accessToken: string
   if (holder !== undefined && holder !== customer.id) throw emailTaken(address);
   // Cognito first (the login), then the record; if the record's transaction fails, Cognito goes back.
   await changeOwnEmail(accessToken, address);
-  let outcome;
+  let outcome: Awaited<ReturnType<typeof switchEmail>>;
   try {
     outcome = await switchEmail(customer, address, tokenHash, stamp);
   } catch (error) {
