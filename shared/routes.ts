@@ -355,7 +355,7 @@ const table = [
   },
   // The list: ten filters each served by a key, seven expansions, the update-time sync.
   { method: 'GET', path: '/ticket', handler: 'ticket/list', auth: admin('tickets:read'), uses: { table: 'read' } },
-  // Claims: a ticket sent to someone else to claim (README "Claims").
+  // Claims: a ticket sent to someone else to claim (the OpenAPI description of the `ticket` tag).
   {
     method: 'POST',
     path: '/ticket/{ticketId}/claim',
@@ -470,7 +470,7 @@ const table = [
     auth: customer,
     uses: { table: 'read' },
   },
-  // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Claims").
+  // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   {
     method: 'POST',
     path: '/my-account/claim',

@@ -21,7 +21,7 @@ import { TABLE_NAME as TableName } from './settings.ts';
  * scenario is the integrations' poll, `updatedFrom=<last sync>`, with CHANGED tickets
  * changed since out of TICKETS; its raw side sends the same 8 shard Queries by hand.
  * `measureOlderTicketFilters` then sends one request per filter and reports the
- * DynamoDB calls and the items they answered (README "Older ticket routes").
+ * DynamoDB calls and the items they answered (the OpenAPI description of GET /ticket).
  */
 const TICKETS = 300;
 const CHANGED = 20;

@@ -5,7 +5,7 @@ import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
 
-/** The claimant, signed in, accepts the ticket of a claim link into their account (README "Claims"). */
+/** The claimant, signed in, accepts the ticket of a claim link into their account (the OpenAPI description of POST /my-account/claim). */
 export const handler = route(
   'POST /my-account/claim',
   { body: AcceptClaimBody, response: SingleAnswer(TicketResource) },

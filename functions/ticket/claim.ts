@@ -7,7 +7,7 @@ import { route } from '#shared/http/route';
 import { openClaim } from '#shared/use-cases/tickets/claims';
 import { adminActor } from '#shared/use-cases/event-scope';
 
-/** Opens a claim and mails its link to the claimant (README "Claims"). */
+/** Opens a claim and mails its link to the claimant (the OpenAPI descriptions of this route and the `ticket` tag). */
 export const handler = route(
   'POST /ticket/{ticketId}/claim',
   { path: PathTicketId, body: ClaimBody, response: SingleAnswer(ClaimInfoResource) },

@@ -5,7 +5,7 @@ import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { getTicket } from '#shared/use-cases/tickets/read-tickets';
 
-/** The ticket as `GET /tickets/{id}` answers it, in this family's `{count, data}` envelope (README "Older ticket routes"). */
+/** The ticket as `GET /tickets/{id}` answers it, in this family's `{count, data}` envelope (the OpenAPI description of the `ticket` tag). */
 export const handler = route(
   'GET /ticket/{id}',
   { path: PathId, response: SingleAnswer(TicketResource) },

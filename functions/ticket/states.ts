@@ -8,7 +8,7 @@ import { route } from '#shared/http/route';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { adminActor } from '#shared/use-cases/event-scope';
 
-/** The explicit state change; undoing a check-in also takes `checkin:undo` (README "The state machine"). */
+/** The explicit state change; undoing a check-in also takes `checkin:undo` (the state machine in the OpenAPI description of the `tickets` tag). */
 export const handler = route(
   'POST /ticket/{ticketId}/states',
   { path: PathTicketId, body: StatesBody, response: SingleAnswer(TicketResource) },

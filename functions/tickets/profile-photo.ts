@@ -10,7 +10,7 @@ import { route } from '#shared/http/route';
 import { adminActor } from '#shared/use-cases/event-scope';
 
 /**
- * multipart/form-data with the image in the field `file` (README "Profile photos").
+ * multipart/form-data with the image in the field `file` (its OpenAPI description).
  * The decoder is handed to the use case from here, so only this route's bundle carries
  * jpeg-js and pngjs (the delete route shares the use case module); it runs only after the
  * ticket is found.

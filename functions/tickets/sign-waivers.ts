@@ -6,7 +6,7 @@ import { DataAnswer } from '#shared/http/answers';
 import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
 
-/** Body: README "Waivers" (`{ waiverIds?, signature: text | image | svg, signerName? }`). */
+/** Body: its OpenAPI description (`{ waiverIds?, signature: text | image | svg, signerName? }`). */
 export const handler = route(
   'POST /tickets/{id}/sign-waivers',
   { path: PathId, body: SignWaiversBody, response: DataAnswer(TicketResource) },

@@ -27,7 +27,7 @@ export const PageAnswer = <T extends z.ZodMiniType>(item: T) =>
 /**
  * The ticket lists' page (`GET /tickets`, `GET /ticket`): the page envelope plus `next` (the
  * `_cursor` of the following page, null on the last) and, only when true,
- * `totalCountIsEstimate` (README "Lists at scale").
+ * `totalCountIsEstimate` (the OpenAPI description of GET /tickets).
  */
 export const CursorPageAnswer = <T extends z.ZodMiniType>(item: T) =>
   z.extend(PageAnswer(item), { next: z.nullable(z.string()), totalCountIsEstimate: z.optional(z.literal(true)) });

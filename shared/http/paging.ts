@@ -41,7 +41,7 @@ export const pagingQuery = {
   _offset: offsetUpTo(MAX_OFFSET),
 };
 
-/** `GET /tickets` and `GET /ticket`: `_offset` up to any list's end, or `_cursor`: the `next` of the previous page (README "Lists at scale"). */
+/** `GET /tickets` and `GET /ticket`: `_offset` up to any list's end, or `_cursor`: the `next` of the previous page (the OpenAPI description of GET /tickets). */
 export const ticketPagingQuery = {
   ...pagingQuery,
   _offset: offsetUpTo(MAX_TICKET_LIST_OFFSET),

@@ -54,7 +54,7 @@ export async function getTicket(
     : ticket!;
 }
 
-/** `GET /tickets`: a page of the events' tickets with the asked-for expansions (README "Tickets", lists at scale). */
+/** `GET /tickets`: a page of the events' tickets with the asked-for expansions (the OpenAPI description of GET /tickets). */
 export async function listTickets(
   request: TicketListQuery & { include: readonly TicketInclude[] },
   scope?: EventScope,
