@@ -1,6 +1,5 @@
-import { TicketResource } from '#shared/domain/ticket-resource';
+import { TicketResource, AcceptClaimBody } from '#shared/http/contract/my-account';
 import { SingleAnswer } from '#shared/http/answers';
-import { AcceptClaimBody } from '#shared/http/claim-input';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';

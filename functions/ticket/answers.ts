@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { AnswerRecord } from '#shared/domain/attendee-answers';
+import { AnswerRecord } from '#shared/http/contract/ticket';
 import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { listTicketAnswers } from '#shared/use-cases/tickets/older-ticket-reads';

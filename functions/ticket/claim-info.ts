@@ -1,4 +1,4 @@
-import { ClaimInfoResource } from '#shared/domain/claim-resource';
+import { ClaimInfoResource } from '#shared/http/contract/ticket';
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
 import { PathTicketId } from '#shared/http/path-params';

@@ -1,6 +1,5 @@
-import { ClaimInfoResource } from '#shared/domain/claim-resource';
+import { ClaimInfoResource, ClaimantBody } from '#shared/http/contract/ticket';
 import { SingleAnswer } from '#shared/http/answers';
-import { ClaimantBody } from '#shared/http/claim-input';
 import { single } from '#shared/http/envelopes';
 import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';

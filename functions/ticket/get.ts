@@ -1,4 +1,4 @@
-import { TicketResource } from '#shared/domain/ticket-resource';
+import { TicketResource } from '#shared/http/contract/ticket';
 import { SingleAnswer } from '#shared/http/answers';
 import { PathId } from '#shared/http/path-params';
 import { single } from '#shared/http/envelopes';

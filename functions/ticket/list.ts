@@ -1,7 +1,6 @@
-import { ListedTicketResource } from '#shared/domain/older-ticket-resource';
 import { CursorPageAnswer } from '#shared/http/answers';
 import { cursorPaged } from '#shared/http/envelopes';
-import { OlderTicketListQuery } from '#shared/http/older-ticket-input';
+import { OlderTicketListQuery, ListedTicketResource } from '#shared/http/contract/ticket';
 import { route } from '#shared/http/route';
 import { listOlderTickets } from '#shared/use-cases/tickets/older-ticket-list';
 

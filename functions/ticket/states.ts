@@ -1,8 +1,7 @@
-import { TicketResource } from '#shared/domain/ticket-resource';
 import { toTicket } from '#shared/domain/ticket';
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
-import { StatesBody } from '#shared/http/older-ticket-input';
+import { StatesBody, TicketResource } from '#shared/http/contract/ticket';
 import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';

@@ -1,9 +1,8 @@
 import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
-import { CheckInQuery } from '#shared/http/ticket-input';
+import { CheckInQuery, TicketResource } from '#shared/http/contract/tickets';
 import { checkIn } from '#shared/use-cases/tickets/check-in';
 
 /** No body schema: any body is refused with 400 (spec: the body must be empty). */

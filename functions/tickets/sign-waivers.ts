@@ -1,9 +1,9 @@
 import { signWaivers } from '#shared/use-cases/tickets/sign-waivers';
-import { SignWaiversBody } from '#shared/domain/waivers';
+import { SignWaiversBody } from '#shared/http/contract/tickets';
 import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
+import { TicketResource } from '#shared/http/contract/tickets';
 import { route } from '#shared/http/route';
 
 /** Body: its OpenAPI description (`{ waiverIds?, signature: text | image | svg, signerName? }`). */

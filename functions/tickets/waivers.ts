@@ -4,7 +4,7 @@ import { SIGNED_STATUSES } from '#shared/domain/waivers';
 import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketWaiverResource } from '#shared/domain/waiver-resource';
+import { TicketWaiverResource } from '#shared/http/contract/tickets';
 import { route } from '#shared/http/route';
 
 export const handler = route(

@@ -11,7 +11,7 @@ import {
   type TicketRecord,
 } from '#shared/domain/ticket';
 import { transferRefusal } from '#shared/domain/transfer';
-import { BulkDeleteBody, TicketPatch } from '#shared/http/ticket-input';
+import { BulkDeleteBody, TicketPatch } from '#shared/http/contract/tickets';
 
 const ticket = (overrides: Partial<TicketRecord> = {}): TicketRecord =>
   ({

@@ -1,8 +1,9 @@
-import * as z from '../schema.ts';
-import { positiveId } from '../domain/ids.ts';
-import { MAX_BULK_ITEMS } from './bulk.ts';
-import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from './paging.ts';
-import { MAX_COUNTED_PAIRS } from '../domain/ticket-list-plan.ts';
+import type { CheckInStats } from '../../domain/check-in.ts';
+import * as z from '../../schema.ts';
+import { positiveId } from '../../domain/ids.ts';
+import { MAX_BULK_ITEMS } from '../bulk.ts';
+import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
+import { MAX_COUNTED_PAIRS } from '../../domain/ticket-list-plan.ts';
 import {
   MAX_STATS_EVENTS,
   PROCESS_STATES,
@@ -10,7 +11,7 @@ import {
   TICKET_INCLUDES,
   WITHDRAWN_STATES,
   type ProcessState,
-} from '../domain/ticket.ts';
+} from '../../domain/ticket.ts';
 
 /** The request schemas of the `/tickets` routes. */
 
@@ -178,3 +179,18 @@ export const BulkDeleteBody = z.strictObject({
     ),
   ),
 });
+
+/** `GET /tickets/check-in-stats`: the requested events (each once), sold and checked-in tickets. */
+export const CheckInStatsResource = z.strictObject({
+  eventIds: z.array(z.int()),
+  soldTickets: z.int(),
+  checkedInTickets: z.int(),
+});
+
+// The schema and the type must describe the same objects: a difference fails typecheck.
+true satisfies z.Same<z.output<typeof CheckInStatsResource>, CheckInStats>;
+
+// The answer schemas of this resource, defined beside the domain objects they describe.
+export { TicketResource } from '../../domain/ticket-resource.ts';
+export { TicketWaiverResource } from '../../domain/waiver-resource.ts';
+export { SignWaiversBody } from '../../domain/waivers.ts';

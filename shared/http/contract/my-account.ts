@@ -1,6 +1,6 @@
-import * as z from '../schema.ts';
-import { boundedIdList, pagingQuery, wholeNumber } from './paging.ts';
-import { MAX_WILDCARDS, wildcardCount } from '../domain/wildcard.ts';
+import * as z from '../../schema.ts';
+import { boundedIdList, pagingQuery, wholeNumber } from '../paging.ts';
+import { MAX_WILDCARDS, wildcardCount } from '../../domain/wildcard.ts';
 
 /** The request schemas of the portal's catalogue and orders (`/my-account/event`, `/my-account/orders`). */
 
@@ -94,3 +94,15 @@ export const OrderListQuery = z
   .check(ordered('fromPurchaseDate', 'toPurchaseDate'));
 
 /** `{eventId}` and `{ticketId}` path parameters. */
+
+// The answer schemas of this resource, defined beside the domain objects they describe.
+export { CustomerResource, CustomerSignIn } from '../../domain/customer-resource.ts';
+export { OrderEntryResource } from '../../domain/order-resource.ts';
+export { PaymentProcessorResource } from '../../domain/payment-processor-resource.ts';
+export { EventEntryResource, TicketTypeEntryResource } from '../../domain/portal-event-resource.ts';
+export { TicketResource } from '../../domain/ticket-resource.ts';
+export { UpgradeOptionResource } from '../../domain/upgrade-resource.ts';
+export { WaveTimeResource } from '../../domain/wave-time-resource.ts';
+export { AcceptClaimBody } from './claims.ts';
+export { AccountUpdate } from '../../domain/customer.ts';
+export { NewCustomerInput } from '../../domain/customer.ts';
