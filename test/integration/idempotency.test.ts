@@ -66,7 +66,7 @@ describe('Idempotency-Key', () => {
   it('costs what the README says: a key adds one conditional PutItem and one UpdateItem; a replay is one refused PutItem and one GetItem', async () => {
     const { vip, ticket } = await oneTicket();
     const other = await oneTicket();
-    // The caller's session version is then cached (shared/auth/session-check.ts), as for every later request.
+    // The caller's session version is then cached (shared/use-cases/auth/session-check.ts), as for every later request.
     await call('GET', `${TICKETS}/${ticket.id}`, { token });
     const plain = await countReads(() => transfer(other.ticket.id, { typeId: other.vip.id }));
     const key = randomUUID();
