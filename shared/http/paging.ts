@@ -59,20 +59,21 @@ function offsetUpTo(max: number) {
   );
 }
 
+/** A comma-separated query value as its trimmed, non-empty parts: `a, b,,c` → `['a', 'b', 'c']`. */
+export const commaSeparated = () =>
+  z.pipe(
+    z.string(),
+    z.transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  );
+
 /** Comma-separated whole numbers, e.g. `events=1,2,3`. */
 export const idList = (name: string) =>
-  z.pipe(
-    z.pipe(
-      z.string(),
-      z.transform((value) =>
-        value
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean),
-      ),
-    ),
-    z.array(wholeNumber(name)).check(z.minLength(1, `${name} must not be empty`)),
-  );
+  z.pipe(commaSeparated(), z.array(wholeNumber(name)).check(z.minLength(1, `${name} must not be empty`)));
 
 /** `idList` of at most `max` ids: a filter's values become one key condition or `IN (...)` each. */
 export const boundedIdList = (name: string, max: number) =>

@@ -1,8 +1,9 @@
 import type { CheckInStats } from '../../domain/check-in.ts';
 import * as z from '../../schema.ts';
+import { money } from '../../domain/money.ts';
 import { positiveId } from '../../domain/ids.ts';
 import { MAX_BULK_ITEMS } from '../bulk.ts';
-import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
+import { boundedIdList, commaSeparated, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
 import { MAX_COUNTED_PAIRS } from '../../domain/ticket-list-plan.ts';
 import {
   MAX_STATS_EVENTS,
@@ -19,21 +20,7 @@ const MAX_LIST_EVENTS = 20;
 
 /** `_include=change_status,purchaser`. */
 const includeOf = <const T extends readonly string[]>(values: T) =>
-  z._default(
-    z.pipe(
-      z.pipe(
-        z.string(),
-        z.transform((value) =>
-          value
-            .split(',')
-            .map((part) => part.trim())
-            .filter(Boolean),
-        ),
-      ),
-      z.array(z.enum(values, `must list values among ${values.join(', ')}`)),
-    ),
-    [],
-  );
+  z._default(z.pipe(commaSeparated(), z.array(z.enum(values, `must list values among ${values.join(', ')}`))), []);
 export const Include = includeOf(TICKET_INCLUDES);
 
 /** A filter becomes a DynamoDB `IN (...)`, which takes at most 100 values. */
@@ -79,16 +66,6 @@ export const GetQuery = z.strictObject({
 export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event', { positive: true })) });
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-// Whole cents: an amount like 5e-324 is a valid JSON number that DynamoDB cannot store (below 1e-130), a 500 otherwise.
-const wholeCents = (value: number) => Math.round(value * 100) / 100 === value;
-const money = () =>
-  z
-    .number()
-    .check(
-      z.minimum(0, 'must not be negative'),
-      z.maximum(1_000_000, 'must be at most 1000000'),
-      z.refine(wholeCents, 'must have at most 2 decimal places'),
-    );
 const nullable = <T extends z.ZodMiniType>(schema: T) => z.nullable(schema);
 const between = (min: number, max: number) =>
   z.int().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`));
