@@ -11,7 +11,6 @@
  */
 import type { Permission } from './auth/permissions.ts';
 import { partitionPatterns as P } from './data/keys.ts';
-import { wildcardPattern } from './domain/wildcard.ts';
 
 /** Who may call a route. */
 export type Access =
@@ -54,11 +53,6 @@ export interface Uses {
    * test/integration/public-route-writes.test.ts walks those rows and checks each key written.
    */
   tableWrites?: readonly string[];
-}
-
-/** Whether a partition key matches one of the patterns, as IAM's `StringLike` does with `*` (any run; the patterns use no `?`). */
-export function leadingKeyAllowed(partitionKey: string, patterns: readonly string[]): boolean {
-  return patterns.some((pattern) => wildcardPattern(pattern, { any: '*' }).matches(partitionKey));
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -71,11 +71,6 @@ export async function activateOrder(id: number, ticketIds: number[]): Promise<Or
   return fromItem(Attributes!);
 }
 
-export async function findOrder(id: number): Promise<Order | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.order(id), ConsistentRead: true }));
-  return Item ? fromItem(Item) : undefined;
-}
-
 export interface OrderCounts {
   total: number;
   byEvent: Record<string, number>;

@@ -94,18 +94,6 @@ export async function readTicketRecords(ids: number[]): Promise<Map<number, Tick
 /** Tickets an order can hold (createOrder allows at most this many): its Query reads at most this many. */
 export const MAX_ORDER_TICKETS = 50;
 
-/** An order's live tickets in id order: one Query. */
-export async function listOrderTickets(orderId: number): Promise<TicketRecord[]> {
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.orderTickets(orderId)),
-      Limit: MAX_ORDER_TICKETS,
-    }),
-  );
-  return listedRecords(Items ?? []);
-}
-
 /**
  * A page of a customer's live tickets in id order: one Query of their entries reading the first
  * offset+limit+1 (a deep offset reads what precedes it). No per-customer ticket counter

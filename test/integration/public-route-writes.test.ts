@@ -9,7 +9,8 @@ import { createAdministrator } from '#shared/data/administrators';
 
 import { LOGIN_COOKIE } from '#shared/http/cookies';
 
-import { leadingKeyAllowed, routeKey, routes } from '#shared/routes';
+import { routeKey, routes } from '#shared/routes';
+import { leadingKeyAllowed } from '../support/iam-patterns.ts';
 
 import { call } from '../support/api.ts';
 
