@@ -108,7 +108,7 @@ try {
   const { createTable } = await import('./local/table.ts');
   const { seedDemo } = await import('./seed/demo.ts');
   const { startApiServer } = await import('./local/server.ts');
-  const { API_PREFIX } = await import('#shared/routes');
+  const { API_PREFIX } = await import('#shared/api-prefix');
 
   await createTable(tableName);
   const demo = await seedDemo();

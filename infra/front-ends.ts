@@ -46,7 +46,8 @@ import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
-import { API_PREFIX, type RouteRow } from '#shared/routes';
+import type { RouteRow } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 import { ApiDocs } from './api-docs.ts';
 import { type FrontEndName, type StageSettings, StageSettingsError } from './stages.ts';
 

@@ -9,7 +9,7 @@ import {
   CORS_EXPOSED_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '#shared/http/cors';
-import { API_PREFIX } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 import type { StageSettings } from './stages.ts';
 
 export interface TicketingHttpApiProps {

@@ -1,7 +1,8 @@
 import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Construct } from 'constructs';
-import { API_PREFIX, routes as routeTable, type RouteRow } from '#shared/routes';
+import type { Construct } from 'constructs';
+import { routes as routeTable, type RouteRow } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 import { signingKeySecretName } from '#shared/auth/key-set';
 import { CustomerIdentity } from './customer-identity.ts';
 import { FrontEnds } from './front-ends.ts';

@@ -1,5 +1,6 @@
 import { parsePublicJwks } from './public-keys.ts';
 import * as z from './schema.ts';
+import { keptPerContainer } from './container-state.ts';
 
 /**
  * The environment, validated once when a function (or the local server) starts.
@@ -84,7 +85,7 @@ export function requireSection<T extends z.ZodMiniType>(name: string, schema: T)
   return parse(schema, name);
 }
 
-/** Tests change the environment between cases; this forgets the cached parse. */
-export function resetConfigForTests(): void {
+// A new container parses the environment again (tests change it between cases).
+keptPerContainer(() => {
   cached = undefined;
-}
+});

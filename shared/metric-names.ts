@@ -1,5 +1,5 @@
 /**
- * The business metrics' names, apart from `metrics.ts` (which creates the Powertools
+ * The business metrics' names, apart from `services/metrics.ts` (which creates the Powertools
  * instance and reads the configuration) so that the CDK app can build alarms and the
  * dashboard on the same names without loading the runtime's configuration.
  */

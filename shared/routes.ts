@@ -9,21 +9,8 @@
  * To add a route: add a row here, add `functions/<handler>.ts` exporting `handler`
  * built with `route('<METHOD> <path>', ...)`, and run `npm test`.
  */
+import type { Permission } from './auth/permissions.ts';
 import { partitionPatterns as P } from './data/keys.ts';
-import { wildcardPattern } from './domain/wildcard.ts';
-
-/** Named permissions carried by administrator records and tokens. */
-export const PERMISSIONS = [
-  'shipping:read',
-  'shipping:write',
-  'tickets:read',
-  'tickets:write',
-  'checkin:scan',
-  /** Undo a check-in (the gate's only way back from checked-in): separate from scanning on purpose. */
-  'checkin:undo',
-  'customers:manage',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
 
 /** Who may call a route. */
 export type Access =
@@ -68,11 +55,6 @@ export interface Uses {
   tableWrites?: readonly string[];
 }
 
-/** Whether a partition key matches one of the patterns, as IAM's `StringLike` does with `*` (any run; the patterns use no `?`). */
-export function leadingKeyAllowed(partitionKey: string, patterns: readonly string[]): boolean {
-  return patterns.some((pattern) => wildcardPattern(pattern, { any: '*' }).matches(partitionKey));
-}
-
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteRow {
@@ -92,8 +74,6 @@ export interface RouteRow {
   idempotent?: boolean;
 }
 
-export const API_PREFIX = '/api/v2';
-
 const publicRoute = { kind: 'public' } as const;
 const customer = { kind: 'customer' } as const;
 const signOut = { kind: 'admin', signOut: true } as const;
@@ -103,395 +83,84 @@ function admin(permission?: Permission): Access {
   return permission ? { kind: 'admin', permission } : { kind: 'admin' };
 }
 
+// biome-ignore format: the route table reads one route per line, as the STYLE shows it
 const table = [
   // Authentication. Identity-provider mode (SITE_AUTH_METHOD=idp): login, vendor/login,
   // callback, logout, change-password; legacy mode: /auth/legacy/*. Each answers 403 in
   // the other mode. Login routes write the PKCE verifier of the login in flight. Rows that
   // sign a token or the login state have `signingKey`.
-  {
-    method: 'POST',
-    path: '/auth/login',
-    handler: 'auth/login',
-    auth: publicRoute,
-    uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true },
-  },
-  {
-    method: 'POST',
-    path: '/auth/vendor/login',
-    handler: 'auth/vendor-login',
-    auth: publicRoute,
-    uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true },
-    successor: '/auth/login',
-  },
-  {
-    method: 'GET',
-    path: '/auth/callback',
-    handler: 'auth/callback',
-    auth: publicRoute,
-    uses: {
-      table: 'read-write',
-      tableWrites: [P.oauthLogins, P.administrators],
-      identityProvider: 'sign-in',
-      signingKey: true,
-    },
-  },
-  {
-    method: 'POST',
-    path: '/auth/logout',
-    handler: 'auth/logout',
-    auth: signOut,
-    uses: { table: 'read-write', identityProvider: 'sign-in' },
-  },
-  {
-    method: 'POST',
-    path: '/auth/change-password',
-    handler: 'auth/change-password',
-    auth: admin(),
-    uses: { table: 'read-write', identityProvider: 'sign-in' },
-  },
+  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true } },
+  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true }, successor: '/auth/login' },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins, P.administrators], identityProvider: 'sign-in', signingKey: true } },
+  { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: signOut, uses: { table: 'read-write', identityProvider: 'sign-in' } },
+  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } },
   { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
-  {
-    method: 'GET',
-    path: '/auth/me2',
-    handler: 'auth/me2',
-    auth: admin(),
-    uses: { table: 'read' },
-    successor: '/auth/me',
-  },
-  {
-    method: 'POST',
-    path: '/auth/refresh',
-    handler: 'auth/refresh',
-    auth: admin(),
-    uses: { table: 'read', signingKey: true },
-  },
+  { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
+  { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read', signingKey: true } },
   // Legacy login upgrades old (bcrypt) hashes to scrypt, hence read-write.
-  {
-    method: 'POST',
-    path: '/auth/legacy/login',
-    handler: 'auth/legacy-login',
-    auth: publicRoute,
-    uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true },
-  },
-  {
-    method: 'POST',
-    path: '/auth/legacy/logout',
-    handler: 'auth/legacy-logout',
-    auth: signOut,
-    uses: { table: 'read-write' },
-  },
-  {
-    method: 'POST',
-    path: '/auth/legacy/change-password',
-    handler: 'auth/legacy-change-password',
-    auth: admin(),
-    uses: { table: 'read-write' },
-  },
-  {
-    method: 'POST',
-    path: '/auth/legacy/forgot-password',
-    handler: 'auth/legacy-forgot-password',
-    auth: publicRoute,
-    uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens], email: true },
-  },
-  {
-    method: 'POST',
-    path: '/auth/legacy/reset-password',
-    handler: 'auth/legacy-reset-password',
-    auth: publicRoute,
-    uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens, P.administrators] },
-  },
+  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true } },
+  { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: signOut, uses: { table: 'read-write' } },
+  { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens], email: true } },
+  { method: 'POST', path: '/auth/legacy/reset-password', handler: 'auth/legacy-reset-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens, P.administrators] } },
 
   // Shipping methods
-  {
-    method: 'GET',
-    path: '/shipping-method',
-    handler: 'shipping-method/list',
-    auth: admin('shipping:read'),
-    uses: { table: 'read' },
-  },
-  {
-    method: 'GET',
-    path: '/shipping-method/{id}',
-    handler: 'shipping-method/get',
-    auth: admin('shipping:read'),
-    uses: { table: 'read' },
-  },
-  {
-    method: 'POST',
-    path: '/shipping-method',
-    handler: 'shipping-method/create',
-    auth: admin('shipping:write'),
-    uses: { table: 'read-write' },
-    idempotent: true,
-  },
-  {
-    method: 'PATCH',
-    path: '/shipping-method/{id}',
-    handler: 'shipping-method/update',
-    auth: admin('shipping:write'),
-    uses: { table: 'read-write' },
-  },
-  {
-    method: 'DELETE',
-    path: '/shipping-method/{id}',
-    handler: 'shipping-method/delete',
-    auth: admin('shipping:write'),
-    uses: { table: 'read-write' },
-  },
-  {
-    method: 'POST',
-    path: '/shipping-method/bulk-read',
-    handler: 'shipping-method/bulk-read',
-    auth: admin('shipping:read'),
-    uses: { table: 'read' },
-  },
-  {
-    method: 'POST',
-    path: '/shipping-method/bulk-create',
-    handler: 'shipping-method/bulk-create',
-    auth: admin('shipping:write'),
-    uses: { table: 'read-write' },
-    idempotent: true,
-  },
-  {
-    method: 'POST',
-    path: '/shipping-method/bulk-update',
-    handler: 'shipping-method/bulk-update',
-    auth: admin('shipping:write'),
-    uses: { table: 'read-write' },
-  },
-  {
-    method: 'POST',
-    path: '/shipping-method/bulk-delete',
-    handler: 'shipping-method/bulk-delete',
-    auth: admin('shipping:write'),
-    uses: { table: 'read-write' },
-  },
+  { method: 'GET', path: '/shipping-method', handler: 'shipping-method/list', auth: admin('shipping:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/shipping-method/{id}', handler: 'shipping-method/get', auth: admin('shipping:read'), uses: { table: 'read' } },
+  { method: 'POST', path: '/shipping-method', handler: 'shipping-method/create', auth: admin('shipping:write'), uses: { table: 'read-write' }, idempotent: true },
+  { method: 'PATCH', path: '/shipping-method/{id}', handler: 'shipping-method/update', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'DELETE', path: '/shipping-method/{id}', handler: 'shipping-method/delete', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/shipping-method/bulk-read', handler: 'shipping-method/bulk-read', auth: admin('shipping:read'), uses: { table: 'read' } },
+  { method: 'POST', path: '/shipping-method/bulk-create', handler: 'shipping-method/bulk-create', auth: admin('shipping:write'), uses: { table: 'read-write' }, idempotent: true },
+  { method: 'POST', path: '/shipping-method/bulk-update', handler: 'shipping-method/bulk-update', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/shipping-method/bulk-delete', handler: 'shipping-method/bulk-delete', auth: admin('shipping:write'), uses: { table: 'read-write' } },
 
   // Tickets
   { method: 'GET', path: '/tickets', handler: 'tickets/list', auth: admin('tickets:read'), uses: { table: 'read' } },
-  {
-    method: 'GET',
-    path: '/tickets/check-in-stats',
-    handler: 'tickets/check-in-stats',
-    auth: admin('tickets:read'),
-    uses: { table: 'read' },
-  },
-  {
-    method: 'GET',
-    path: '/tickets/{id}',
-    handler: 'tickets/get',
-    auth: admin('tickets:read'),
-    uses: { table: 'read' },
-  },
-  {
-    method: 'PATCH',
-    path: '/tickets/{id}',
-    handler: 'tickets/update',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write' },
-  },
-  {
-    method: 'DELETE',
-    path: '/tickets/{id}',
-    handler: 'tickets/delete',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write' },
-  },
-  {
-    method: 'POST',
-    path: '/tickets/bulk-delete',
-    handler: 'tickets/bulk-delete',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write' },
-  },
-  {
-    method: 'POST',
-    path: '/tickets/{id}/check-in',
-    handler: 'tickets/check-in',
-    auth: admin('checkin:scan'),
-    uses: { table: 'read-write' },
-    idempotent: true,
-  },
-  {
-    method: 'POST',
-    path: '/tickets/{id}/transfer',
-    handler: 'tickets/transfer',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write' },
-    idempotent: true,
-  },
-  {
-    method: 'GET',
-    path: '/tickets/{id}/waivers',
-    handler: 'tickets/waivers',
-    auth: admin('tickets:read'),
-    uses: { table: 'read' },
-  },
-  {
-    method: 'POST',
-    path: '/tickets/{id}/sign-waivers',
-    handler: 'tickets/sign-waivers',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write', photos: true },
-  },
-  {
-    method: 'POST',
-    path: '/tickets/{id}/profile-photo',
-    handler: 'tickets/profile-photo',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write', photos: true },
-  },
-  {
-    method: 'DELETE',
-    path: '/tickets/{id}/profile-photo',
-    handler: 'tickets/profile-photo-delete',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write', photos: true },
-  },
+  { method: 'GET', path: '/tickets/check-in-stats', handler: 'tickets/check-in-stats', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/tickets/{id}', handler: 'tickets/get', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'PATCH', path: '/tickets/{id}', handler: 'tickets/update', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'DELETE', path: '/tickets/{id}', handler: 'tickets/delete', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/tickets/bulk-delete', handler: 'tickets/bulk-delete', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/tickets/{id}/check-in', handler: 'tickets/check-in', auth: admin('checkin:scan'), uses: { table: 'read-write' }, idempotent: true },
+  { method: 'POST', path: '/tickets/{id}/transfer', handler: 'tickets/transfer', auth: admin('tickets:write'), uses: { table: 'read-write' }, idempotent: true },
+  { method: 'GET', path: '/tickets/{id}/waivers', handler: 'tickets/waivers', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'POST', path: '/tickets/{id}/sign-waivers', handler: 'tickets/sign-waivers', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
+  { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
+  { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
 
   // Older ticket routes (integrations): the same tickets, state machine and history.
   { method: 'GET', path: '/ticket/{id}', handler: 'ticket/get', auth: admin('tickets:read'), uses: { table: 'read' } },
-  {
-    method: 'GET',
-    path: '/ticket/{ticketId}/answers',
-    handler: 'ticket/answers',
-    auth: admin('tickets:read'),
-    uses: { table: 'read' },
-  },
-  {
-    method: 'GET',
-    path: '/ticket/{ticketId}/is-bib-available/{bib}',
-    handler: 'ticket/is-bib-available',
-    auth: admin('tickets:read'),
-    uses: { table: 'read' },
-  },
+  { method: 'GET', path: '/ticket/{ticketId}/answers', handler: 'ticket/answers', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/ticket/{ticketId}/is-bib-available/{bib}', handler: 'ticket/is-bib-available', auth: admin('tickets:read'), uses: { table: 'read' } },
   // The list: ten filters each served by a key, seven expansions, the update-time sync.
   { method: 'GET', path: '/ticket', handler: 'ticket/list', auth: admin('tickets:read'), uses: { table: 'read' } },
-  // Claims: a ticket sent to someone else to claim (README "Claims").
-  {
-    method: 'POST',
-    path: '/ticket/{ticketId}/claim',
-    handler: 'ticket/claim',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write', email: true },
-    idempotent: true,
-  },
-  {
-    method: 'POST',
-    path: '/ticket/{ticketId}/claimant',
-    handler: 'ticket/claimant',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write', email: true },
-    idempotent: true,
-  },
-  {
-    method: 'GET',
-    path: '/ticket/{id}/is-a-claim',
-    handler: 'ticket/is-a-claim',
-    auth: admin('tickets:read'),
-    uses: { table: 'read' },
-  },
-  {
-    method: 'GET',
-    path: '/ticket/{id}/is-claimed',
-    handler: 'ticket/is-claimed',
-    auth: admin('tickets:read'),
-    uses: { table: 'read' },
-  },
-  {
-    method: 'GET',
-    path: '/ticket/{ticketId}/claim-info',
-    handler: 'ticket/claim-info',
-    auth: admin('tickets:read'),
-    uses: { table: 'read' },
-  },
+  // Claims: a ticket sent to someone else to claim (the OpenAPI description of the `ticket` tag).
+  { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true },
+  { method: 'POST', path: '/ticket/{ticketId}/claimant', handler: 'ticket/claimant', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true },
+  { method: 'GET', path: '/ticket/{id}/is-a-claim', handler: 'ticket/is-a-claim', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/ticket/{id}/is-claimed', handler: 'ticket/is-claimed', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/ticket/{ticketId}/claim-info', handler: 'ticket/claim-info', auth: admin('tickets:read'), uses: { table: 'read' } },
   // The explicit state route: restores, and undoes a check-in for callers holding checkin:undo.
-  {
-    method: 'POST',
-    path: '/ticket/{ticketId}/states',
-    handler: 'ticket/states',
-    auth: admin('tickets:write'),
-    uses: { table: 'read-write' },
-  },
+  { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: 'read-write' } },
 
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
   // administrator who manages customers, the account itself, and mail to its owner.
-  {
-    method: 'PUT',
-    path: '/my-account',
-    handler: 'my-account/login',
-    auth: publicRoute,
-    uses: {
-      table: 'read-write',
-      tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications],
-      customerIdentity: 'sign-in',
-      signingKey: true,
-    },
-  },
-  {
-    method: 'POST',
-    path: '/my-account',
-    handler: 'my-account/create',
-    auth: admin('customers:manage'),
-    uses: { table: 'read-write', customerIdentity: 'manage-users', email: true },
-  },
+  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } },
+  { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: 'read-write', customerIdentity: 'manage-users', email: true } },
   { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: 'read' } },
-  {
-    method: 'PATCH',
-    path: '/my-account',
-    handler: 'my-account/update',
-    auth: customer,
-    uses: { table: 'read-write', email: true },
-  },
-  {
-    method: 'PUT',
-    path: '/my-account/email',
-    handler: 'my-account/send-email',
-    auth: customer,
-    uses: { table: 'read-write', email: true },
-  },
+  { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: 'read-write', email: true } },
+  { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: 'read-write', email: true } },
   // Catalogue and orders, scoped to the customer.
   { method: 'GET', path: '/my-account/event', handler: 'my-account/events', auth: customer, uses: { table: 'read' } },
-  {
-    method: 'GET',
-    path: '/my-account/ticket-type/{eventId}',
-    handler: 'my-account/ticket-types',
-    auth: customer,
-    uses: { table: 'read' },
-  },
-  {
-    method: 'GET',
-    path: '/my-account/wave-time/{eventId}',
-    handler: 'my-account/wave-times',
-    auth: customer,
-    uses: { table: 'read' },
-  },
+  { method: 'GET', path: '/my-account/ticket-type/{eventId}', handler: 'my-account/ticket-types', auth: customer, uses: { table: 'read' } },
+  { method: 'GET', path: '/my-account/wave-time/{eventId}', handler: 'my-account/wave-times', auth: customer, uses: { table: 'read' } },
   { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: 'read' } },
-  {
-    method: 'GET',
-    path: '/my-account/payment-processor',
-    handler: 'my-account/payment-processor',
-    auth: customer,
-    uses: { table: 'read' },
-  },
-  {
-    method: 'GET',
-    path: '/my-account/upgrades/{ticketId}',
-    handler: 'my-account/upgrades',
-    auth: customer,
-    uses: { table: 'read' },
-  },
-  // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Claims").
-  {
-    method: 'POST',
-    path: '/my-account/claim',
-    handler: 'my-account/claim',
-    auth: customer,
-    uses: { table: 'read-write' },
-  },
+  { method: 'GET', path: '/my-account/payment-processor', handler: 'my-account/payment-processor', auth: customer, uses: { table: 'read' } },
+  { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: 'read' } },
+  // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
+  { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: 'read-write' } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */

@@ -16,6 +16,8 @@ const HEADER = `${COMMENT_HEADER.trimEnd()}
 /** The file's text for a document (as `buildOpenApi` returns it). */
 export async function clientTypesSource(document: Record<string, unknown>): Promise<string> {
   // No redocly config lookup or lint output: the document is linted on its own (npm run openapi).
+  // The document is the JSON buildOpenApi made (a plain record to its caller); openapi-typescript
+  // types its input as its own OpenAPI3 model, which that record is, by construction and by Redocly's lint.
   const ast = await openapiTS(document as unknown as OpenAPI3, { silent: true });
   return `${HEADER}${astToString(ast)}`;
 }

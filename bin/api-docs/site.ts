@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { API_PREFIX } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 
 /**
  * The API's documentation files: the OpenAPI document, a page rendering it with Redoc,

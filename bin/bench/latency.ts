@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { db } from '#shared/data/client';
-import { API_PREFIX, type RouteRow } from '#shared/routes';
+import type { RouteRow } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
 import { customerScenarios } from './scenarios-customers.ts';
 import { orderScenarios } from './scenarios-orders.ts';

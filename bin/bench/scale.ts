@@ -85,9 +85,9 @@ export async function runScale(): Promise<void> {
 async function measure(sizes: number[]): Promise<ScaleRow[]> {
   // After the environment is set: shared/ reads it when its modules load.
   const { db } = await import('#shared/data/client');
-  const { issueToken } = await import('#shared/auth/token-issuer');
+  const { issueToken } = await import('#shared/services/token-issuer');
   const { epochSeconds } = await import('#shared/clock');
-  const { PERMISSIONS } = await import('#shared/routes');
+  const { PERMISSIONS } = await import('#shared/auth/permissions');
   const { readTicketRecords } = await import('#shared/data/ticket-records');
   const { PROCESS_STATE } = await import('#shared/domain/ticket');
   const { seedScale } = await import('../seed/scale.ts');
@@ -100,7 +100,14 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       const name = (context.commandName ?? '?').replace(/Command$/, '');
       (args.input as Record<string, unknown>).ReturnConsumedCapacity ??= 'TOTAL';
       const result = await next(args);
-      const output = result.output as Record<string, any>;
+      // The fields of every read command's output this counter looks at (each command has some of them).
+      const output = result.output as {
+        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
+        ScannedCount?: number;
+        Count?: number;
+        Item?: unknown;
+        Responses?: Record<string, unknown[]> | unknown[];
+      };
       current.calls++;
       names.push(name);
       const consumed = ([] as { CapacityUnits?: number }[]).concat(output.ConsumedCapacity ?? []);
@@ -110,11 +117,11 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       if (name === 'Query' || name === 'Scan') current.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
       else if (name === 'GetItem') current.itemsRead += output.Item ? 1 : 0;
       else if (name === 'BatchGetItem')
-        current.itemsRead += Object.values((output.Responses ?? {}) as Record<string, unknown[]>).reduce(
-          (sum, items) => sum + items.length,
+        current.itemsRead += Object.values(output.Responses ?? {}).reduce(
+          (sum: number, items) => sum + (Array.isArray(items) ? items.length : 0),
           0,
         );
-      else if (name === 'TransactGetItems') current.itemsRead += (output.Responses ?? []).length;
+      else if (name === 'TransactGetItems') current.itemsRead += Object.keys(output.Responses ?? []).length;
       return result;
     },
     { step: 'initialize', name: 'benchScaleCounter' },
@@ -273,7 +280,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
   };
 
   const send = async (request: Request): Promise<Sample> => {
-    const { API_PREFIX } = await import('#shared/routes');
+    const { API_PREFIX } = await import('#shared/api-prefix');
     const url = `${API_PREFIX}${request.url}`;
     const match = matchRoute(request.method, url.split('?')[0]!)!;
     const headers: Record<string, string> = {

@@ -8,7 +8,7 @@ import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
 import type { Ticket } from '#shared/domain/ticket';
-import { API_PREFIX } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 import { createOrder } from '#shared/use-cases/portal/create-order';
 import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
@@ -21,7 +21,7 @@ import { TABLE_NAME as TableName } from './settings.ts';
  * scenario is the integrations' poll, `updatedFrom=<last sync>`, with CHANGED tickets
  * changed since out of TICKETS; its raw side sends the same 8 shard Queries by hand.
  * `measureOlderTicketFilters` then sends one request per filter and reports the
- * DynamoDB calls and the items they answered (README "Older ticket routes").
+ * DynamoDB calls and the items they answered (the OpenAPI description of GET /ticket).
  */
 const TICKETS = 300;
 const CHANGED = 20;
@@ -37,7 +37,7 @@ interface ListFixture {
 let prepared: Promise<ListFixture> | undefined;
 
 function listFixture(): Promise<ListFixture> {
-  return (prepared ??= (async () => {
+  prepared ??= (async () => {
     const event = await createEvent({
       title: 'Bench older list',
       timezone: 'Europe/London',
@@ -74,7 +74,8 @@ function listFixture(): Promise<ListFixture> {
       resetClock();
     }
     return { event, tickets, order };
-  })());
+  })();
+  return prepared;
 }
 
 const syncFrom = new Date(SYNC_FROM).toISOString();

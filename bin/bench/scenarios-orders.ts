@@ -1,5 +1,5 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
@@ -42,7 +42,7 @@ let fixture: Promise<{ token: string; events: CreatedEvent[] }> | undefined;
 
 /** Six published events and two hidden ones, and ORDERS two-ticket orders of the customer over them (outside the timed section). */
 function portalFixture() {
-  return (fixture ??= (async () => {
+  fixture ??= (async () => {
     const events: CreatedEvent[] = [];
     for (let day = 1; day <= 8; day++) events.push(await benchEvent(day, day <= 6));
     for (let n = 0; n < ORDERS; n++) {
@@ -67,7 +67,8 @@ function portalFixture() {
       authTime: epochSeconds(),
     });
     return { token, events };
-  })());
+  })();
+  return fixture;
 }
 
 const chunks = <T>(items: T[], size: number) =>

@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { db } from '#shared/data/client';
@@ -14,7 +14,7 @@ import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { NewShippingMethod, ShippingMethod } from '#shared/domain/shipping-method';
 import { historyEntry } from '#shared/domain/ticket-history';
-import { PERMISSIONS } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { TABLE_NAME as TableName } from './settings.ts';
 
 /**

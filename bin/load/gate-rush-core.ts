@@ -7,7 +7,7 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { listScans } from '#shared/data/check-ins';
@@ -15,7 +15,8 @@ import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
-import { API_PREFIX, type Permission } from '#shared/routes';
+import type { Permission } from '#shared/auth/permissions';
+import { API_PREFIX } from '#shared/api-prefix';
 
 export interface GateRushOptions {
   /** Clients admitting distinct tickets, each with its own administrator and token. */
@@ -166,7 +167,10 @@ export async function runGateRush(baseUrl: string, prepared: Prepared, options: 
   const scanner = async (token: string) => {
     while (performance.now() < deadline) {
       const ticketId = prepared.pool[next++];
-      if (ticketId === undefined) return void (ranOut = true);
+      if (ticketId === undefined) {
+        ranOut = true;
+        return;
+      }
       const sample = await scan(baseUrl, ticketId, prepared.eventId, token);
       scans.push(sample);
       if (sample.status === 200) admitted.push(ticketId);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { API_PREFIX, routes, type RouteRow } from '#shared/routes';
+import { routes, type RouteRow } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 
 /**
  * What API Gateway (HTTP API, payload format 2.0) does between a client and a Lambda,

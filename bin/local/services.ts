@@ -211,7 +211,7 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
       // s3rver serves objects publicly, path-style; in AWS the base URL is the CloudFront distribution.
       PHOTO_BASE_URL: `${s3}/${photoBucket}`,
       PHOTO_FORCE_PATH_STYLE: 'true',
-      // One process serves every route against the stand-ins: requests queue for sockets, and the SDK's timers count that (shared/services/dependencies.ts).
+      // One process serves every route against the stand-ins: requests queue for sockets, and the SDK's timers count that (shared/aws-clients.ts).
       DEPENDENCY_TIMEOUT_SCALE: '10',
       // The SDK's "upgrade to Node 22" notice, printed by every process (each test worker).
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -1,6 +1,6 @@
 /**
- * One-off, after the release that brought the kept list positions (issue 20; README "Lists
- * at scale"): sets every event's position blocks (`EVENT#<id>` / `POS#<list>#<block>`, see
+ * One-off, after the release that brought the kept list positions (issue 20; README "After a
+ * deploy: maintenance backfills"): sets every event's position blocks (`EVENT#<id>` / `POS#<list>#<block>`, see
  * shared/data/list-positions.ts) to a recount of its live tickets. Run it after
  * backfill-ticket-lists.ts (the `access` lists are recounted from the list entries it
  * writes), with the stage's TABLE_NAME and AWS credentials:

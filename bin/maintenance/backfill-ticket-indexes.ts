@@ -1,6 +1,6 @@
 /**
  * One-off, after the release that brought the purchase and update-time indexes and the
- * barcode items (README "Storage", migration steps): gives every ticket written before it
+ * barcode items (README "After a deploy: maintenance backfills"): gives every ticket written before it
  * `purchasedDate` (= created), the update-time sync's keys (all tickets) and its barcode's
  * unique item (live tickets). Its purchase-time list entry comes from
  * backfill-ticket-lists.ts, run after this one. Run with the stage's TABLE_NAME and AWS

@@ -1,6 +1,6 @@
 /**
  * One-off, after the releases that brought the list entries and the per-filter counts
- * (issue 12; README "Tickets", lists at scale), the search entries (issue 20) and the
+ * (issue 12; README "After a deploy: maintenance backfills"), the search entries (issue 20) and the
  * entries that took the lists' keys off the ticket item (issue 23): gives every live
  * ticket written before them its list entries (`LIST`, `LIST#EVENT`, `LIST#PURCHASE`,
  * `LIST#ACCESS#<eventId>`) and search entries, removes the list keys its record held

@@ -14,8 +14,9 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '#shared/auth/passwords';
-import { createAdministrator, type Administrator } from '#shared/data/administrators';
-import { PERMISSIONS, type Permission } from '#shared/routes';
+import { createAdministrator } from '#shared/data/administrators';
+import type { Administrator } from '#shared/domain/administrator';
+import { PERMISSIONS, type Permission } from '#shared/auth/permissions';
 
 export interface AdministratorOptions {
   email: string;

@@ -2,7 +2,8 @@ import * as z from '#shared/schema';
 import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { TicketHistoryEntryResource, TicketResource } from '#shared/domain/ticket-resource';
 import { TicketWaiverResource } from '#shared/domain/waiver-resource';
-import { AdministratorProfileResource, CheckInStatsResource } from '#shared/http/answers';
+import { AdministratorProfileResource } from '#shared/http/contract/auth';
+import { CheckInStatsResource } from '#shared/http/contract/tickets';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { FilePart } from '#shared/http/multipart';
 import type { Schemas } from '#shared/http/route';
@@ -10,7 +11,8 @@ import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-
 import { positiveId } from '#shared/domain/ids';
 import { CATALOGUE, PARAMETERS, TAGS, type RouteDoc } from './catalogue.ts';
 import { HEADERS, PROBLEM_RESPONSES, problemResponses } from './problems.ts';
-import { API_PREFIX, routeKey, routes, type RouteRow } from '#shared/routes';
+import { routeKey, routes, type RouteRow } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 
 /**
  * The OpenAPI 3.1 document, built from the route table (method, path, access, successor)

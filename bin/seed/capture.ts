@@ -113,8 +113,8 @@ export class WriteSet {
     ExpressionAttributeValues: values = {},
   }: UpdateAction): void {
     const id = keyOf(key);
-    let moves = this.counters.get(id);
-    if (!moves) this.counters.set(id, (moves = { key, adds: new Map(), sets: new Map() }));
+    const moves = this.counters.get(id) ?? { key, adds: new Map(), sets: new Map() };
+    this.counters.set(id, moves);
     const path = (text: string) =>
       text
         .trim()
@@ -170,7 +170,12 @@ export class WriteSet {
         const names: Record<string, string> = {};
         const values: Record<string, Value> = { ':zero': 0 };
         const parts = moves.slice(start, start + chunk).map((move, i) => {
-          const path = move.path.map((name, j) => ((names[`#n${i}_${j}`] = name), `#n${i}_${j}`)).join('.');
+          const path = move.path
+            .map((name, j) => {
+              names[`#n${i}_${j}`] = name;
+              return `#n${i}_${j}`;
+            })
+            .join('.');
           values[`:v${i}`] = move.value;
           return move.add ? `${path} = if_not_exists(${path}, :zero) + :v${i}` : `${path} = :v${i}`;
         });

@@ -1,7 +1,7 @@
 import { hashPassword } from '#shared/auth/passwords';
 import { createAdministrator } from '#shared/data/administrators';
 import { createShippingMethods } from '#shared/data/shipping-methods';
-import { PERMISSIONS } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { createCustomer, verifyCustomerEmailForSeed } from '#shared/use-cases/customers/create-customer';
 import { seedDemoClaims, type DemoClaims } from './claims.ts';
 import { seedDemoOrders } from './orders.ts';

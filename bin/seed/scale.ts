@@ -1,6 +1,6 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { scanPut } from '#shared/data/check-ins';
-import { db, tableName } from '#shared/data/client';
+import { db, storedAs, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
 import { insertCustomer } from '#shared/data/customers';
 import { createEvent, getEvent, listTicketTypes } from '#shared/data/events';
@@ -142,7 +142,7 @@ async function listTeams(eventId: number): Promise<Team[]> {
       Limit: 200,
     }),
   );
-  return Items as unknown as Team[];
+  return Items.map((item) => storedAs<Team>(item));
 }
 
 async function targetEvent(

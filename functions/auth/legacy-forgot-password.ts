@@ -2,8 +2,9 @@ import * as z from '#shared/schema';
 import { requestPasswordReset } from '#shared/use-cases/auth/password-reset-request';
 import { clientNetwork } from '#shared/http/client-address';
 import { dataOnly } from '#shared/http/envelopes';
-import { DataAnswer, SuccessMessage } from '#shared/http/answers';
+import { DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
+import { SuccessMessage } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/legacy/forgot-password',

@@ -2,8 +2,9 @@ import * as z from '#shared/schema';
 import { legacyLogin } from '#shared/use-cases/auth/legacy-login';
 import { clientNetwork } from '#shared/http/client-address';
 import { sessionCookie } from '#shared/http/cookies';
-import { LegacySignIn, SingleAnswer } from '#shared/http/answers';
+import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
+import { LegacySignIn } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/legacy/login',

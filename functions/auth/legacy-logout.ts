@@ -2,8 +2,9 @@ import { requireAuthMode } from '#shared/use-cases/auth/auth-mode';
 import { endAllSessions } from '#shared/use-cases/auth/end-sessions';
 import { clearedAuthCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
-import { SingleAnswer, SuccessMessage } from '#shared/http/answers';
+import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
+import { SuccessMessage } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/legacy/logout',

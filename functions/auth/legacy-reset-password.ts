@@ -1,8 +1,9 @@
 import * as z from '#shared/schema';
 import { resetPassword } from '#shared/use-cases/auth/password-reset';
 import { dataOnly } from '#shared/http/envelopes';
-import { DataAnswer, SuccessMessage } from '#shared/http/answers';
+import { DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
+import { SuccessMessage } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/legacy/reset-password',

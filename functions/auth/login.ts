@@ -2,8 +2,9 @@ import * as z from '#shared/schema';
 import { beginLogin } from '#shared/use-cases/auth/idp-login';
 import { loginCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
-import { AuthUrl, SingleAnswer } from '#shared/http/answers';
+import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
+import { AuthUrl } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/login',

@@ -3,8 +3,9 @@ import { idpLogout } from '#shared/use-cases/auth/idp-account';
 import { endAllSessions } from '#shared/use-cases/auth/end-sessions';
 import { clearedAuthCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
-import { LogoutUrl, SingleAnswer } from '#shared/http/answers';
+import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
+import { LogoutUrl } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/logout',

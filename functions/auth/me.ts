@@ -1,7 +1,8 @@
 import { currentProfile } from '#shared/use-cases/auth/admin-session';
 import { single } from '#shared/http/envelopes';
-import { AdministratorProfileResource, SingleAnswer } from '#shared/http/answers';
+import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
+import { AdministratorProfileResource } from '#shared/http/contract/auth';
 
 export const handler = route(
   'GET /auth/me',

@@ -1,8 +1,9 @@
 import { refreshAdminSession } from '#shared/use-cases/auth/admin-session';
 import { sessionCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
-import { Refreshed, SingleAnswer } from '#shared/http/answers';
+import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
+import { Refreshed } from '#shared/http/contract/auth';
 
 export const handler = route('POST /auth/refresh', { response: SingleAnswer(Refreshed) }, async ({ caller }) => {
   // In the body too: a bearer client (no cookie jar) takes the new token from here.

@@ -1,11 +1,10 @@
-import { TicketResource } from '#shared/domain/ticket-resource';
+import { TicketResource, AcceptClaimBody } from '#shared/http/contract/my-account';
 import { SingleAnswer } from '#shared/http/answers';
-import { AcceptClaimBody } from '#shared/http/claim-input';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
 
-/** The claimant, signed in, accepts the ticket of a claim link into their account (README "Claims"). */
+/** The claimant, signed in, accepts the ticket of a claim link into their account (the OpenAPI description of POST /my-account/claim). */
 export const handler = route(
   'POST /my-account/claim',
   { body: AcceptClaimBody, response: SingleAnswer(TicketResource) },

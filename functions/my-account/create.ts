@@ -1,6 +1,6 @@
 import { createCustomer } from '#shared/use-cases/customers/create-customer';
-import { NewCustomerInput } from '#shared/domain/customer';
-import { CustomerResource } from '#shared/domain/customer-resource';
+import { NewCustomerInput } from '#shared/http/contract/my-account';
+import { CustomerResource } from '#shared/http/contract/my-account';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';

@@ -1,8 +1,7 @@
 import { PageAnswer } from '#shared/http/answers';
 import { paged } from '#shared/http/envelopes';
-import { PortalEventQuery } from '#shared/http/portal-input';
+import { PortalEventQuery, EventEntryResource } from '#shared/http/contract/my-account';
 import { route } from '#shared/http/route';
-import { EventEntryResource } from '#shared/domain/portal-event-resource';
 import { listPortalEvents } from '#shared/use-cases/portal/catalogue';
 
 export const handler = route(

@@ -1,8 +1,7 @@
 import { PageAnswer } from '#shared/http/answers';
 import { paged } from '#shared/http/envelopes';
-import { OrderListQuery } from '#shared/http/portal-input';
+import { OrderListQuery, OrderEntryResource } from '#shared/http/contract/my-account';
 import { route } from '#shared/http/route';
-import { OrderEntryResource } from '#shared/domain/order-resource';
 import { listCustomerOrders } from '#shared/use-cases/portal/orders';
 
 export const handler = route(

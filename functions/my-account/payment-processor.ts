@@ -1,7 +1,7 @@
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { PaymentProcessorResource } from '#shared/domain/payment-processor-resource';
+import { PaymentProcessorResource } from '#shared/http/contract/my-account';
 import { paymentProcessor } from '#shared/use-cases/portal/catalogue';
 
 export const handler = route(

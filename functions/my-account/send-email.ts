@@ -11,7 +11,7 @@ const Body = z.strictObject({
 });
 const Sent = z.strictObject({ sent: z.literal(true), type: z.enum(ACCOUNT_MAIL_TYPES), email: z.string() });
 
-/** One of a fixed set of mails, to the caller's own address (README "Customer account"). */
+/** One of a fixed set of mails, to the caller's own address (the OpenAPI description of PUT /my-account/email). */
 export const handler = route(
   'PUT /my-account/email',
   { body: Body, response: SingleAnswer(Sent) },

@@ -2,9 +2,9 @@ import * as z from '#shared/schema';
 import { PageAnswer } from '#shared/http/answers';
 import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/http/paging';
-import { PathEventId } from '#shared/http/portal-input';
+import { PathEventId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { TicketTypeEntryResource } from '#shared/domain/portal-event-resource';
+import { TicketTypeEntryResource } from '#shared/http/contract/my-account';
 import { listPortalTicketTypes } from '#shared/use-cases/portal/catalogue';
 
 export const handler = route(

@@ -1,6 +1,6 @@
 import { updateAccount } from '#shared/use-cases/customers/update-account';
-import { AccountUpdate } from '#shared/domain/customer';
-import { CustomerResource } from '#shared/domain/customer-resource';
+import { AccountUpdate } from '#shared/http/contract/my-account';
+import { CustomerResource } from '#shared/http/contract/my-account';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { clientNetwork } from '#shared/http/client-address';

@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
-import { PathTicketId } from '#shared/http/portal-input';
+import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { UpgradeOptionResource } from '#shared/domain/upgrade-resource';
+import { UpgradeOptionResource } from '#shared/http/contract/my-account';
 import { ticketUpgradeOptions } from '#shared/use-cases/portal/upgrades';
 
 /** `{count, data}`: the options, cheapest first; empty when the ticket cannot be upgraded. */

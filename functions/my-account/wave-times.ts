@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
-import { PathEventId } from '#shared/http/portal-input';
+import { PathEventId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { WaveTimeResource } from '#shared/domain/wave-time-resource';
+import { WaveTimeResource } from '#shared/http/contract/my-account';
 import { listPortalWaveTimes } from '#shared/use-cases/portal/catalogue';
 
 /** `{count, data}`: an event's waves (at most 50), not paged. */

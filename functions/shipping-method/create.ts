@@ -1,9 +1,8 @@
 import * as z from '#shared/schema';
 import { createShippingMethod } from '#shared/use-cases/shipping-methods';
-import { NewShippingMethod } from '#shared/domain/shipping-method';
+import { NewShippingMethod, ShippingMethodResource } from '#shared/http/contract/shipping-method';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
 import { ResultAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
 export const handler = route(

@@ -1,8 +1,8 @@
 import { getShippingMethod } from '#shared/use-cases/shipping-methods';
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
+import { ShippingMethodResource } from '#shared/http/contract/shipping-method';
 import { route } from '#shared/http/route';
 
 export const handler = route(

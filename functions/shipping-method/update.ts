@@ -1,10 +1,9 @@
 import * as z from '#shared/schema';
 import { updateShippingMethod } from '#shared/use-cases/shipping-methods';
-import { ShippingMethodPatch } from '#shared/domain/shipping-method';
-import { PathId } from '#shared/http/bulk';
+import { ShippingMethodPatch, ShippingMethodResource } from '#shared/http/contract/shipping-method';
+import { PathId } from '#shared/http/path-params';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
 import { ResultAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
 import { route } from '#shared/http/route';
 
 export const handler = route(

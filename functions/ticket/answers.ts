@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
-import { AnswerRecord } from '#shared/domain/attendee-answers';
-import { TicketIdPath } from '#shared/http/older-ticket-input';
+import { AnswerRecord } from '#shared/http/contract/ticket';
+import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { listTicketAnswers } from '#shared/use-cases/tickets/older-ticket-reads';
 
@@ -8,7 +8,7 @@ const Answers = z.strictObject({ count: z.int(), data: z.array(AnswerRecord) });
 
 export const handler = route(
   'GET /ticket/{ticketId}/answers',
-  { path: TicketIdPath, response: Answers },
+  { path: PathTicketId, response: Answers },
   async ({ path, caller }) => {
     const answers = await listTicketAnswers(path.ticketId, caller.eventScope);
     return { body: { count: answers.length, data: answers } };

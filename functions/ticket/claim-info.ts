@@ -1,13 +1,13 @@
-import { ClaimInfoResource } from '#shared/domain/claim-resource';
+import { ClaimInfoResource } from '#shared/http/contract/ticket';
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
-import { TicketIdPath } from '#shared/http/older-ticket-input';
+import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { readClaimInfo } from '#shared/use-cases/tickets/claim-reads';
 
 /** The ticket's claim with its state and dates (all null/false when never a claim). */
 export const handler = route(
   'GET /ticket/{ticketId}/claim-info',
-  { path: TicketIdPath, response: SingleAnswer(ClaimInfoResource) },
+  { path: PathTicketId, response: SingleAnswer(ClaimInfoResource) },
   async ({ path, caller }) => single(await readClaimInfo(path.ticketId, caller.eventScope)),
 );

@@ -1,16 +1,15 @@
-import { ClaimInfoResource } from '#shared/domain/claim-resource';
+import { ClaimInfoResource, ClaimBody } from '#shared/http/contract/ticket';
 import { SingleAnswer } from '#shared/http/answers';
-import { ClaimBody } from '#shared/http/claim-input';
 import { single } from '#shared/http/envelopes';
-import { TicketIdPath } from '#shared/http/older-ticket-input';
+import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { openClaim } from '#shared/use-cases/tickets/claims';
 import { adminActor } from '#shared/use-cases/event-scope';
 
-/** Opens a claim and mails its link to the claimant (README "Claims"). */
+/** Opens a claim and mails its link to the claimant (the OpenAPI descriptions of this route and the `ticket` tag). */
 export const handler = route(
   'POST /ticket/{ticketId}/claim',
-  { path: TicketIdPath, body: ClaimBody, response: SingleAnswer(ClaimInfoResource) },
+  { path: PathTicketId, body: ClaimBody, response: SingleAnswer(ClaimInfoResource) },
   async ({ path, body, caller }) =>
     single(
       await openClaim(

@@ -1,8 +1,7 @@
-import { ClaimInfoResource } from '#shared/domain/claim-resource';
+import { ClaimInfoResource, ClaimantBody } from '#shared/http/contract/ticket';
 import { SingleAnswer } from '#shared/http/answers';
-import { ClaimantBody } from '#shared/http/claim-input';
 import { single } from '#shared/http/envelopes';
-import { TicketIdPath } from '#shared/http/older-ticket-input';
+import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { changeClaimant } from '#shared/use-cases/tickets/claims';
 import { adminActor } from '#shared/use-cases/event-scope';
@@ -10,7 +9,7 @@ import { adminActor } from '#shared/use-cases/event-scope';
 /** Sends an open claim to another claimant: the old link is voided, the new address gets a new one. */
 export const handler = route(
   'POST /ticket/{ticketId}/claimant',
-  { path: TicketIdPath, body: ClaimantBody, response: SingleAnswer(ClaimInfoResource) },
+  { path: PathTicketId, body: ClaimantBody, response: SingleAnswer(ClaimInfoResource) },
   async ({ path, body, caller }) =>
     single(
       await changeClaimant(

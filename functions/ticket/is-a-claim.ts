@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
 import { SingleAnswer } from '#shared/http/answers';
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { readClaimInfo } from '#shared/use-cases/tickets/claim-reads';

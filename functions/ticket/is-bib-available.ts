@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { BibPath } from '#shared/http/older-ticket-input';
+import { BibPath } from '#shared/http/contract/ticket';
 import { route } from '#shared/http/route';
 import { isBibAvailable } from '#shared/use-cases/tickets/older-ticket-reads';
 

@@ -1,11 +1,10 @@
-import { ListedTicketResource } from '#shared/domain/older-ticket-resource';
 import { CursorPageAnswer } from '#shared/http/answers';
 import { cursorPaged } from '#shared/http/envelopes';
-import { OlderTicketListQuery } from '#shared/http/older-ticket-input';
+import { OlderTicketListQuery, ListedTicketResource } from '#shared/http/contract/ticket';
 import { route } from '#shared/http/route';
 import { listOlderTickets } from '#shared/use-cases/tickets/older-ticket-list';
 
-/** The older list for integrations: filters on keys, expansions, the update-time sync (README "Older ticket routes"). */
+/** The older list for integrations: filters on keys, expansions, the update-time sync (the OpenAPI description of GET /ticket). */
 export const handler = route(
   'GET /ticket',
   { query: OlderTicketListQuery, response: CursorPageAnswer(ListedTicketResource) },

@@ -1,16 +1,16 @@
-import { TicketResource } from '#shared/domain/ticket-resource';
 import { toTicket } from '#shared/domain/ticket';
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
-import { StatesBody, TicketIdPath } from '#shared/http/older-ticket-input';
+import { StatesBody, TicketResource } from '#shared/http/contract/ticket';
+import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { adminActor } from '#shared/use-cases/event-scope';
 
-/** The explicit state change; undoing a check-in also takes `checkin:undo` (README "The state machine"). */
+/** The explicit state change; undoing a check-in also takes `checkin:undo` (the state machine in the OpenAPI description of the `tickets` tag). */
 export const handler = route(
   'POST /ticket/{ticketId}/states',
-  { path: TicketIdPath, body: StatesBody, response: SingleAnswer(TicketResource) },
+  { path: PathTicketId, body: StatesBody, response: SingleAnswer(TicketResource) },
   async ({ path, body, caller }) => {
     const record = await changeTicketStates(path.ticketId, body, adminActor(caller), {
       mayUndoCheckIn: caller.permissions.includes('checkin:undo'),

@@ -1,4 +1,4 @@
-import { BulkDeleteBody } from '#shared/http/ticket-input';
+import { BulkDeleteBody } from '#shared/http/contract/tickets';
 import { bulk } from '#shared/http/envelopes';
 import { BulkAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';

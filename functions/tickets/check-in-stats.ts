@@ -1,6 +1,6 @@
-import { StatsQuery } from '#shared/http/ticket-input';
+import { StatsQuery, CheckInStatsResource } from '#shared/http/contract/tickets';
 import { dataOnly } from '#shared/http/envelopes';
-import { CheckInStatsResource, DataAnswer } from '#shared/http/answers';
+import { DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 import { checkInStatistics } from '#shared/use-cases/tickets/read-tickets';
 

@@ -1,23 +1,21 @@
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
-import { header } from '#shared/http/request';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
-import { CheckInQuery, idempotencyKey } from '#shared/http/ticket-input';
+import { CheckInQuery, TicketResource } from '#shared/http/contract/tickets';
 import { checkIn } from '#shared/use-cases/tickets/check-in';
 
 /** No body schema: any body is refused with 400 (spec: the body must be empty). */
 export const handler = route(
   'POST /tickets/{id}/check-in',
   { path: PathId, query: CheckInQuery, response: DataAnswer(TicketResource) },
-  async ({ path, query, caller, event }) =>
+  async ({ path, query, caller, idempotency }) =>
     dataOnly(
       await checkIn(path.id, {
         eventId: query.event,
         adminId: caller.id,
         eventScope: caller.eventScope,
-        idempotencyKey: idempotencyKey(header(event, 'Idempotency-Key')),
+        idempotency,
       }),
     ),
 );

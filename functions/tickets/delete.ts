@@ -1,4 +1,4 @@
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { adminActor } from '#shared/use-cases/event-scope';

@@ -1,9 +1,8 @@
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
-import { GetQuery } from '#shared/http/ticket-input';
+import { GetQuery, TicketResource } from '#shared/http/contract/tickets';
 import { getTicket } from '#shared/use-cases/tickets/read-tickets';
 
 export const handler = route(

@@ -1,8 +1,7 @@
 import { cursorPaged } from '#shared/http/envelopes';
 import { CursorPageAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
-import { TicketListQuery } from '#shared/http/ticket-input';
+import { TicketListQuery, TicketResource } from '#shared/http/contract/tickets';
 import { listTickets } from '#shared/use-cases/tickets/read-tickets';
 
 export const handler = route(

@@ -1,8 +1,8 @@
 import { removeProfilePhoto } from '#shared/use-cases/tickets/profile-photo';
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
+import { TicketResource } from '#shared/http/contract/tickets';
 import { route } from '#shared/http/route';
 import { adminActor } from '#shared/use-cases/event-scope';
 

@@ -1,16 +1,16 @@
 import * as z from '#shared/schema';
 import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/use-cases/tickets/profile-photo';
 import { reencodePhoto } from '#shared/domain/photo-image';
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { FilePart, multipartForm } from '#shared/http/multipart';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
+import { TicketResource } from '#shared/http/contract/tickets';
 import { route } from '#shared/http/route';
 import { adminActor } from '#shared/use-cases/event-scope';
 
 /**
- * multipart/form-data with the image in the field `file` (README "Profile photos").
+ * multipart/form-data with the image in the field `file` (its OpenAPI description).
  * The decoder is handed to the use case from here, so only this route's bundle carries
  * jpeg-js and pngjs (the delete route shares the use case module); it runs only after the
  * ticket is found.

@@ -1,12 +1,12 @@
 import { signWaivers } from '#shared/use-cases/tickets/sign-waivers';
-import { SignWaiversBody } from '#shared/domain/waivers';
-import { PathId } from '#shared/http/bulk';
+import { SignWaiversBody } from '#shared/http/contract/tickets';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
+import { TicketResource } from '#shared/http/contract/tickets';
 import { route } from '#shared/http/route';
 
-/** Body: README "Waivers" (`{ waiverIds?, signature: text | image | svg, signerName? }`). */
+/** Body: its OpenAPI description (`{ waiverIds?, signature: text | image | svg, signerName? }`). */
 export const handler = route(
   'POST /tickets/{id}/sign-waivers',
   { path: PathId, body: SignWaiversBody, response: DataAnswer(TicketResource) },

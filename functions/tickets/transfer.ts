@@ -1,10 +1,8 @@
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
-import { header } from '#shared/http/request';
-import { idempotencyKey, TransferBody } from '#shared/http/ticket-input';
+import { TransferBody, TicketResource } from '#shared/http/contract/tickets';
 import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
 import { adminActor } from '#shared/use-cases/event-scope';
 
@@ -12,6 +10,6 @@ import { adminActor } from '#shared/use-cases/event-scope';
 export const handler = route(
   'POST /tickets/{id}/transfer',
   { path: PathId, body: TransferBody, response: DataAnswer(TicketResource) },
-  async ({ path, body, caller, event }) =>
-    dataOnly(await transferTicket(path.id, body, adminActor(caller), idempotencyKey(header(event, 'Idempotency-Key')))),
+  async ({ path, body, caller, idempotency }) =>
+    dataOnly(await transferTicket(path.id, body, adminActor(caller), idempotency)),
 );

@@ -1,9 +1,8 @@
-import { PathId } from '#shared/http/bulk';
+import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/domain/ticket-resource';
 import { route } from '#shared/http/route';
-import { TicketUpdateBody } from '#shared/http/ticket-input';
+import { TicketUpdateBody, TicketResource } from '#shared/http/contract/tickets';
 import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { adminActor } from '#shared/use-cases/event-scope';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { API_PREFIX } from '../routes.ts';
+import { API_PREFIX } from '../api-prefix.ts';
 
 /**
  * Pure pieces of the OIDC login shared by the functions and infra/ (which registers the

@@ -2,7 +2,7 @@ import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { config } from '../config.ts';
 import { now, epochSeconds } from '../clock.ts';
 import { Unauthenticated } from '../errors.ts';
-import { PERMISSIONS, type Permission } from '../routes.ts';
+import { PERMISSIONS, type Permission } from './permissions.ts';
 import { ALGORITHM } from '../public-keys.ts';
 
 /**
@@ -50,7 +50,7 @@ type Jwks = ReturnType<typeof createLocalJWKSet>;
 
 /**
  * The verifier of the current JWT_PUBLIC_KEYS with its cache of verified tokens, rebuilt
- * whenever the parsed configuration changes (a new container in AWS; resetConfigForTests
+ * whenever the parsed configuration changes (a new container in AWS; startNewContainer
  * in tests). The cache belongs to one key set, so a token of a key retired from the set
  * can never be answered from it.
  */
@@ -83,7 +83,7 @@ export async function verifyToken(token: string, audience: Audience): Promise<Pr
   const cacheKey = `${audience}:${token}`;
   const hit = verified.get(cacheKey);
   if (hit && epochSeconds() < hit.exp) return hit.principal;
-  let payload;
+  let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, jwks, {
       algorithms: [ALGORITHM],

@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
-import type { Permission } from '../routes.ts';
+import type { Administrator } from '../domain/administrator.ts';
 import { Conflict } from '../errors.ts';
-import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
+import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys, type Partition } from './keys.ts';
 import { END_SESSIONS_CLAUSE, END_SESSIONS_VALUES } from './session-versions.ts';
@@ -19,37 +19,11 @@ import { END_SESSIONS_CLAUSE, END_SESSIONS_VALUES } from './session-versions.ts'
  * Cognito user name for API calls). Later sign-ins must carry the same `sub`, so a
  * Cognito user re-created with the same email cannot take over the record.
  */
-export interface Administrator {
-  id: number;
-  login: string;
-  email: string;
-  name: string;
-  permissions: Permission[];
-  /** 1: a vendor's user, who must sign in through the vendor channel (spec). */
-  vendorUser: 0 | 1;
-  /** scrypt PHC string (bcrypt for records imported from the old system); absent for identity-provider users. */
-  passwordHash?: string;
-  /** The Cognito `sub` this record is linked to (set at the first identity-provider sign-in). */
-  idpSub?: string;
-  /** The Cognito user name (a UUID when the pool signs in by email), for provider API calls. */
-  idpUsername?: string;
-  /** Raised to end every token issued before (session-versions.ts); absent = 0. */
-  sessionVersion?: number;
-  /** The events this administrator may see and scan; absent = every event (README "Event-scoped staff"). */
-  eventScope?: number[];
-  created: string;
-  updated: string;
-}
-
-/** What `/auth/me` and login answers show: never the hash. */
-export type AdministratorProfile = Omit<Administrator, 'passwordHash' | 'sessionVersion'>;
-
-export const toProfile = ({ passwordHash, sessionVersion, ...profile }: Administrator): AdministratorProfile => profile;
 
 const normalisedLogin = (login: string) => login.trim().toLowerCase();
 export const normalisedEmail = (email: string) => email.trim().toLowerCase();
 
-const fromItem = (item: Record<string, unknown>): Administrator => withoutKeys(item) as unknown as Administrator;
+const fromItem = (item: Record<string, unknown>): Administrator => storedAs<Administrator>(item);
 
 /** The one administrator a lookup index points at (logins and emails are unique). */
 async function findByIndex(partition: Partition): Promise<Administrator | undefined> {

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
-import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../services/dependencies.ts';
+import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../aws-clients.ts';
 import { DependencyUnavailable } from '../errors.ts';
 import { keyCondition, type Partition } from './keys.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
@@ -17,7 +17,7 @@ import { TABLE_SCHEMA } from './table-schema.ts';
 /**
  * The one DynamoDB client of a function. Endpoints come from the SDK's own environment
  * variables (`AWS_ENDPOINT_URL_DYNAMODB` locally), so no code path differs from AWS.
- * Retries and timeouts: services/dependencies.ts; throttling or a timeout that outlasts
+ * Retries and timeouts: aws-clients.ts; throttling or a timeout that outlasts
  * them is a 503 (the DocumentClient shares the inner client's middleware stack).
  */
 export const db = DynamoDBDocumentClient.from(
@@ -77,6 +77,14 @@ export function withoutKeys(item: Record<string, unknown>): Record<string, unkno
   for (const name in item) if (!TABLE_ATTRIBUTES.has(name)) out[name] = item[name];
   return out;
 }
+
+/**
+ * A stored item as the entity its repository wrote, keys removed. The one cast from the
+ * DocumentClient's untyped attributes to an entity: every item of the table is written by
+ * the repository that reads it back (the types cannot follow a value through DynamoDB),
+ * and checking each item against a schema would cost every list page its CPU.
+ */
+export const storedAs = <T>(item: Record<string, unknown>): T => withoutKeys(item) as unknown as T;
 
 /**
  * TransactWriteItems, retried with jittered exponential backoff when it collided with

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Event } from '../domain/event.ts';
-import { batchGet, db, queryPages, tableName, withoutKeys } from './client.ts';
+import { batchGet, db, queryPages, tableName, storedAs } from './client.ts';
 import { keyCondition, keys } from './keys.ts';
 import { STATS_SHARDS } from './ticket-stats.ts';
 
@@ -43,7 +43,11 @@ const projection = {
   names: Object.fromEntries(LISTING_FIELDS.map((field, i) => [`#f${i}`, field])),
 };
 /** Event records read with `projection` lack `questions`, which the portal never shows. */
-const asEvent = (item: Record<string, unknown>) => ({ questions: [], ...withoutKeys(item) }) as unknown as Event;
+// Events stored before questions existed have none.
+const asEvent = (item: Record<string, unknown>): Event => {
+  const event = storedAs<Event>(item);
+  return { ...event, questions: event.questions ?? [] };
+};
 
 export interface CappedEvents {
   events: Event[];

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Customer } from '../domain/customer.ts';
 import { Conflict } from '../errors.ts';
-import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, withoutKeys } from './client.ts';
+import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
 import { verificationPut, verificationSpend } from './email-verifications.ts';
 import { keyAttributes, keys, type Partition } from './keys.ts';
 
@@ -13,7 +13,7 @@ import { keyAttributes, keys, type Partition } from './keys.ts';
  * `UNIQUE#CUSTOMER_EMAIL#<email>`, written and moved in the same transactions as the
  * record's address, keeps logins unique (GSI2 alone cannot: indexes are not conditions).
  */
-const fromItem = (item: Record<string, unknown>): Customer => withoutKeys(item) as unknown as Customer;
+const fromItem = (item: Record<string, unknown>): Customer => storedAs<Customer>(item);
 
 const toItem = (customer: Customer) => ({
   ...keys.customer(customer.id),

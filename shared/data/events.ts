@@ -10,7 +10,7 @@ import {
   type TicketType,
 } from '../domain/event.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import { batchGet, db, tableName, transactWrite, withoutKeys } from './client.ts';
+import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keyCondition, keys } from './keys.ts';
 import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
@@ -25,13 +25,13 @@ import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
 export async function getEvent(id: number): Promise<Event> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.event(id) }));
   if (!Item) throw new NotFound('Event', id);
-  return withoutKeys(Item) as unknown as Event;
+  return storedAs<Event>(Item);
 }
 
 /** A team of an event, or undefined when the event has no such team. */
 export async function findTeam(eventId: number, teamId: number): Promise<Team | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.team(eventId, teamId) }));
-  return Item ? (withoutKeys(Item) as unknown as Team) : undefined;
+  return Item ? storedAs<Team>(Item) : undefined;
 }
 
 /** A ticket type by id (an index lookup), or undefined. */
@@ -43,7 +43,7 @@ export async function findTicketType(id: number): Promise<TicketType | undefined
       Limit: 1,
     }),
   );
-  return Items?.[0] ? (withoutKeys(Items[0]) as unknown as TicketType) : undefined;
+  return Items?.[0] ? storedAs<TicketType>(Items[0]) : undefined;
 }
 
 /** The ticket types an event can hold (createEvent allows at most this many). */
@@ -71,7 +71,7 @@ export async function listTicketTypes(eventId: number): Promise<TicketType[]> {
       Limit: MAX_TICKET_TYPES,
     }),
   );
-  return (Items ?? []).map((item) => withoutKeys(item) as unknown as TicketType);
+  return (Items ?? []).map((item) => storedAs<TicketType>(item));
 }
 
 /** Event titles by id (for `checkInInfo`); unknown ids are absent. */

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, now } from '../clock.ts';
+import type { IdempotencyScope } from '../domain/idempotency.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -11,14 +12,6 @@ import { keys } from './keys.ts';
  * without waiting for DynamoDB's sweep.
  */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
-
-export interface RequestScope {
-  /** The route's handler name (`tickets/transfer`). */
-  route: string;
-  /** `ADMIN#<id>` or `CUSTOMER#<id>`. */
-  caller: string;
-  key: string;
-}
 
 /** The answer as the route gave it, replayed to a retry. */
 export interface StoredAnswer {
@@ -33,14 +26,15 @@ export type Claim =
   | { outcome: 'completed'; fingerprint: string; answer: StoredAnswer }
   | { outcome: 'in-flight'; fingerprint: string; lockedUntilMs: number };
 
-const keyOf = (scope: RequestScope) => keys.idempotentRequest(scope.route, scope.caller, scope.key);
+const keyOf = ({ route, caller, key }: IdempotencyScope) =>
+  keys.idempotentRequest(route, keys.caller(caller.kind, caller.id), key);
 
 /**
  * Claims the key for this request: one conditional Put that succeeds when the key is new,
  * expired, or held by a request whose lock ran out (its function died mid-way). Otherwise
  * one consistent GetItem says what holds it.
  */
-export async function claimRequest(scope: RequestScope, fingerprint: string, lockMs: number): Promise<Claim> {
+export async function claimRequest(scope: IdempotencyScope, fingerprint: string, lockMs: number): Promise<Claim> {
   const nowMs = now().getTime();
   try {
     await db.send(
@@ -73,7 +67,7 @@ export async function claimRequest(scope: RequestScope, fingerprint: string, loc
 }
 
 /** Stores the answer under the claimed key; retries within 24 h get it again. */
-export async function completeRequest(scope: RequestScope, answer: StoredAnswer): Promise<void> {
+export async function completeRequest(scope: IdempotencyScope, answer: StoredAnswer): Promise<void> {
   await db.send(
     new UpdateCommand({
       TableName: tableName(),
@@ -86,7 +80,7 @@ export async function completeRequest(scope: RequestScope, answer: StoredAnswer)
 }
 
 /** Gives the key back when the request failed, so a retry runs it again (errors are not stored). */
-export async function releaseRequest(scope: RequestScope): Promise<void> {
+export async function releaseRequest(scope: IdempotencyScope): Promise<void> {
   await db
     .send(
       new DeleteCommand({

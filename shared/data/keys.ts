@@ -4,8 +4,8 @@ import type { GlobalIndexName } from './table-schema.ts';
  * The table's declarations: every item key, index placement and Query key condition is
  * built here (typed builders, `placedIn`, `keyCondition`), and no key template or index
  * name is written anywhere else (test/unit/key-declarations.test.ts fails on one). The
- * README's "Storage" section shows the whole key table with the access pattern each key
- * serves; keep the two in step.
+ * key table in shared/data/README.md shows each key with the access pattern it serves;
+ * keep the two in step.
  *
  * An event's partition holds the event, its ticket types, teams, the grants of other
  * events' access packages into it, its statistics shards, list positions, waves and

@@ -46,8 +46,8 @@ export class PositionDelta {
     block = blockOf(ticketId),
   ): void {
     const id = `${eventId}/${list}/${block}`;
-    let entry = this.blocks.get(id);
-    if (!entry) this.blocks.set(id, (entry = { eventId, list, block, states: new Map() }));
+    const entry = this.blocks.get(id) ?? { eventId, list, block, states: new Map() };
+    this.blocks.set(id, entry);
     entry.states.set(state, (entry.states.get(state) ?? 0) + delta);
   }
 

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order } from '../domain/order.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { batchGet, db, tableName, transactWrite, withoutKeys } from './client.ts';
+import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { customerEventLink } from './customer-events.ts';
 import { keyCondition, keys } from './keys.ts';
 import { fromTicketItem } from './ticket-records.ts';
@@ -26,12 +26,14 @@ export const orderItem = (order: Order) => ({
   ...order,
 });
 
-const fromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as Order;
+const fromItem = (item: Record<string, unknown>) => storedAs<Order>(item);
 
 /** The counts' update of a new order: +1 in total, for its event and for each of its types. */
 function countOrder(order: Order) {
   const names: Record<string, string> = { '#total': 'total', '#event': `event#${order.eventId}` };
-  order.typeIds.forEach((typeId, i) => (names[`#type${i}`] = `type#${typeId}`));
+  order.typeIds.forEach((typeId, i) => {
+    names[`#type${i}`] = `type#${typeId}`;
+  });
   const adds = Object.keys(names).map((name) => `${name} :one`);
   return {
     Update: {
@@ -67,11 +69,6 @@ export async function activateOrder(id: number, ticketIds: number[]): Promise<Or
     }),
   );
   return fromItem(Attributes!);
-}
-
-export async function findOrder(id: number): Promise<Order | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.order(id), ConsistentRead: true }));
-  return Item ? fromItem(Item) : undefined;
 }
 
 export interface OrderCounts {

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentProcessor } from '../domain/payment-processor.ts';
-import { db, tableName, withoutKeys } from './client.ts';
+import { db, tableName, storedAs } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -10,7 +10,7 @@ import { keys } from './keys.ts';
  */
 export async function findPaymentProcessor(): Promise<PaymentProcessor | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.paymentProcessor }));
-  return Item ? (withoutKeys(Item) as unknown as PaymentProcessor) : undefined;
+  return Item ? storedAs<PaymentProcessor>(Item) : undefined;
 }
 
 /** Sets (replaces) the configuration: the seed and the tests; no route writes it. */

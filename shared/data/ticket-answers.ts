@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../clock.ts';
+import type { IdempotencyScope } from '../domain/idempotency.ts';
 import type { Ticket } from '../domain/ticket.ts';
 import { Conflict } from '../errors.ts';
 import { db, tableName } from './client.ts';
@@ -14,13 +15,6 @@ import type { ExtraAction } from './ticket-changes.ts';
  * function that died after its commit and before storing the answer: the retry (once the
  * dead request's lock runs out) finds the answer here instead of acting again.
  */
-export interface AnswerScope {
-  /** The route's handler name (`tickets/check-in`), as the request record names it. */
-  route: string;
-  adminId: number;
-  key: string;
-}
-
 /** A concurrent request with the same key committed between our read and our write. */
 export class AnswerKeyTaken extends Conflict {
   constructor() {
@@ -28,11 +22,11 @@ export class AnswerKeyTaken extends Conflict {
   }
 }
 
-const keyOf = ({ route, adminId, key }: AnswerScope) =>
-  keys.idempotentAnswer(route, keys.caller('admin', adminId), key);
+const keyOf = ({ route, caller, key }: IdempotencyScope) =>
+  keys.idempotentAnswer(route, keys.caller(caller.kind, caller.id), key);
 
 /** The answer stored under the key for this ticket; 409 `idempotency_key_reused` when the key was used for another ticket. */
-export async function readTicketAnswer(scope: AnswerScope, ticketId: number): Promise<Ticket | undefined> {
+export async function readTicketAnswer(scope: IdempotencyScope, ticketId: number): Promise<Ticket | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keyOf(scope), ConsistentRead: true }));
   if (!Item) return undefined;
   if (Item.ticketId !== ticketId)
@@ -41,7 +35,7 @@ export async function readTicketAnswer(scope: AnswerScope, ticketId: number): Pr
 }
 
 /** Stores the answer in the change's transaction; the key already taken raises AnswerKeyTaken. */
-export const ticketAnswerPut = (scope: AnswerScope, ticketId: number, answer: Ticket): ExtraAction => ({
+export const ticketAnswerPut = (scope: IdempotencyScope, ticketId: number, answer: Ticket): ExtraAction => ({
   action: {
     Put: {
       TableName: tableName(),
@@ -63,7 +57,7 @@ export const ticketAnswerPut = (scope: AnswerScope, ticketId: number, answer: Ti
  * concurrent request (AnswerKeyTaken), answers that answer instead.
  */
 export async function answeringOnce(
-  scope: AnswerScope | undefined,
+  scope: IdempotencyScope | undefined,
   ticketId: number,
   change: () => Promise<Ticket>,
 ): Promise<Ticket> {

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
-import { tableName, db, withoutKeys } from './client.ts';
+import { db, storedAs, tableName } from './client.ts';
 import { keyCondition, keys } from './keys.ts';
 
 /**
@@ -40,7 +40,7 @@ export async function readTicketHistory(
     }),
   );
   return (Items ?? []).map((item) => {
-    const { ticketId: _ticket, ...entry } = withoutKeys(item);
-    return entry as unknown as TicketHistoryEntry;
+    const { ticketId: _ticket, ...entry } = storedAs<TicketHistoryEntry & { ticketId: number }>(item);
+    return entry;
   });
 }

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/paging.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { batchGet, db, tableName, withoutKeys } from './client.ts';
+import { batchGet, db, storedAs, tableName } from './client.ts';
 import { keyAttributes, keyCondition, keys } from './keys.ts';
 
 /**
@@ -47,8 +47,7 @@ export const ticketItem = (record: TicketRecord) => ({
 
 export function fromTicketItem(item: Record<string, unknown>): TicketRecord {
   // `teamKey`: the lists' team filter on a former item.
-  const { teamKey, ...fields } = withoutKeys(item);
-  const record = fields as unknown as TicketRecord;
+  const { teamKey, ...record } = storedAs<TicketRecord & { teamKey?: string }>(item);
   if (item[FORMER_EVENT_KEY] !== undefined) readBeforeEntries.add(record);
   return record;
 }
@@ -94,18 +93,6 @@ export async function readTicketRecords(ids: number[]): Promise<Map<number, Tick
 
 /** Tickets an order can hold (createOrder allows at most this many): its Query reads at most this many. */
 export const MAX_ORDER_TICKETS = 50;
-
-/** An order's live tickets in id order: one Query. */
-export async function listOrderTickets(orderId: number): Promise<TicketRecord[]> {
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.orderTickets(orderId)),
-      Limit: MAX_ORDER_TICKETS,
-    }),
-  );
-  return listedRecords(Items ?? []);
-}
 
 /**
  * A page of a customer's live tickets in id order: one Query of their entries reading the first

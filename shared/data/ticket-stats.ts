@@ -1,10 +1,5 @@
-import {
-  checkedInFromSignatures,
-  eventsOfSignature,
-  MAX_STATS_EVENTS,
-  PROCESS_STATES,
-  type TicketRecord,
-} from '../domain/ticket.ts';
+import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, type TicketRecord } from '../domain/ticket.ts';
+import type { CheckInStats } from '../domain/check-in.ts';
 import { batchGet, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { PositionDelta } from './list-positions.ts';
@@ -93,12 +88,15 @@ export class StatsDelta {
 
   private entry(eventId: number, shard: number) {
     const id = `${eventId}/${shard}`;
-    let entry = this.shards.get(id);
-    if (!entry)
-      this.shards.set(
-        id,
-        (entry = { eventId, shard, sold: 0, signatures: new Map(), listed: new Map(), counts: new Map() }),
-      );
+    const entry = this.shards.get(id) ?? {
+      eventId,
+      shard,
+      sold: 0,
+      signatures: new Map(),
+      listed: new Map(),
+      counts: new Map(),
+    };
+    this.shards.set(id, entry);
     return entry;
   }
 
@@ -183,12 +181,6 @@ export class StatsDelta {
   }
 }
 
-export interface CheckInStats {
-  eventIds: number[];
-  soldTickets: number;
-  checkedInTickets: number;
-}
-
 const shardKeys = (eventIds: readonly number[]) =>
   [...new Set(eventIds)].flatMap((eventId) =>
     Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)),
@@ -227,23 +219,4 @@ export async function readListCounts(
   return (await batchGet(shardKeys(eventIds), { projection, names: counters.length ? names : undefined })).flatMap(
     (item) => (item ? [item] : []),
   );
-}
-
-/** How many non-deleted tickets of a type its event holds (`n#type#<typeId>#<state>`, every state): the event's shards, batch-read. 0 when the type is of another event. */
-export async function countTypeListed(eventId: number, typeId: number): Promise<number> {
-  const names = PROCESS_STATES.map((state) => filterCount.type(typeId, state));
-  const shards = await readListCounts([eventId], names);
-  return shards.reduce((total, item) => total + names.reduce((sum, name) => sum + Number(item[name] ?? 0), 0), 0);
-}
-
-/** How many non-deleted tickets the events list, not counting the excluded process states: their shards, batch-read. */
-export async function countListed(eventIds: number[], excludedStates: readonly number[] = []): Promise<number> {
-  const excluded = new Set(excludedStates.map(String));
-  let total = 0;
-  for (const item of await batchGet(shardKeys(eventIds), { projection: 'listed' })) {
-    for (const [state, count] of Object.entries((item?.listed ?? {}) as Record<string, number>)) {
-      if (!excluded.has(state)) total += Number(count);
-    }
-  }
-  return total;
 }

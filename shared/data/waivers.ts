@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
 import {
   versionHash,
@@ -8,13 +7,12 @@ import {
   type WaiverVersion,
 } from '../domain/waivers.ts';
 import {
-  db,
   MAX_TRANSACTION_ITEMS,
   queryPages,
   tableName,
   transactWrite,
   TransactionCancelled,
-  withoutKeys,
+  storedAs,
 } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keyCondition, keys, type Partition } from './keys.ts';
@@ -33,7 +31,6 @@ import { keyCondition, keys, type Partition } from './keys.ts';
 const WAIVER = 'Waiver';
 const VERSION = 'WaiverVersion';
 const SIGNATURE = 'WaiverSignature';
-const strip = <T>(item: Record<string, unknown>): T => withoutKeys(item) as T;
 
 const queryAll = (partition: Partition, skPrefix: string) =>
   queryPages({ TableName: tableName(), ...keyCondition(partition, { beginsWith: skPrefix }) });
@@ -100,11 +97,6 @@ export async function publishWaiverVersion(waiver: Waiver, text: string): Promis
   return { ...waiver, versionHash: hash, versionPublished: stamp };
 }
 
-export async function getWaiverVersion(waiverId: number, hash: string): Promise<WaiverVersion | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.waiverVersion(waiverId, hash) }));
-  return Item ? strip<WaiverVersion>(Item) : undefined;
-}
-
 /** The waivers a ticket of this event and type must sign: the event-wide ones and the type's. */
 export async function requiredWaivers(eventId: number, ticketTypeId: number): Promise<Waiver[]> {
   const partition = keys.eventItems(eventId);
@@ -112,13 +104,13 @@ export async function requiredWaivers(eventId: number, ticketTypeId: number): Pr
     queryAll(partition, keys.eventWaiversPrefix),
     queryAll(partition, keys.typeWaiversPrefix(ticketTypeId)),
   ]);
-  return [...eventWide, ...typeOnly].map((item) => strip<Waiver>(item));
+  return [...eventWide, ...typeOnly].map((item) => storedAs<Waiver>(item));
 }
 
 /** Every waiver signature of a ticket: one Query. */
 export async function ticketSignatures(ticketId: number): Promise<WaiverSignature[]> {
   const items = await queryAll(keys.ticketItems(ticketId), keys.waiverSignaturesPrefix);
-  return items.map((item) => strip<WaiverSignature>(item));
+  return items.map((item) => storedAs<WaiverSignature>(item));
 }
 
 export type SigningRecord = Omit<WaiverSignature, 'waiverId' | 'versionHash' | 'ticketId'>;

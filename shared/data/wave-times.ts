@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { WaveTime } from '../domain/event.ts';
-import { db, tableName, withoutKeys } from './client.ts';
+import { db, storedAs, tableName } from './client.ts';
 import { MAX_WAVE_TIMES } from './events.ts';
 import { keyCondition, keys } from './keys.ts';
 
@@ -16,5 +16,5 @@ export async function listWaveTimes(eventId: number): Promise<WaveTime[]> {
       Limit: MAX_WAVE_TIMES,
     }),
   );
-  return (Items ?? []).map((item) => withoutKeys(item) as unknown as WaveTime);
+  return (Items ?? []).map((item) => storedAs<WaveTime>(item));
 }

@@ -49,3 +49,10 @@ export function applyScan(ticket: TicketRecord, kind: 'simple' | 'access_package
     updated: scan.scannedTimestamp,
   };
 }
+
+/** The spec's check-in statistics of a set of events (kept counts, data/ticket-stats.ts). */
+export interface CheckInStats {
+  eventIds: number[];
+  soldTickets: number;
+  checkedInTickets: number;
+}

@@ -26,6 +26,5 @@ export const ClaimInfoResource = z
   })
   .check(z.describe("A ticket's claim; all null/false when the ticket was never sent as a claim."));
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof ClaimInfoResource>, ClaimInfo>;
-true satisfies Same<keyof z.output<typeof ClaimInfoResource>, keyof ClaimInfo>;
+true satisfies z.Same<z.output<typeof ClaimInfoResource>, ClaimInfo>;
+true satisfies z.Same<keyof z.output<typeof ClaimInfoResource>, keyof ClaimInfo>;

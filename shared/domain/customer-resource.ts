@@ -68,7 +68,8 @@ export const CustomerSignIn = z.strictObject({
   customer: CustomerResource,
 });
 
-/** The schema and the type must describe the same object: a difference fails typecheck. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<CustomerResource, Omit<Customer, 'cognitoSub' | 'cognitoUsername' | 'sessionVersion'>>;
-true satisfies Same<keyof CustomerResource, keyof Omit<Customer, 'cognitoSub' | 'cognitoUsername' | 'sessionVersion'>>;
+true satisfies z.Same<CustomerResource, Omit<Customer, 'cognitoSub' | 'cognitoUsername' | 'sessionVersion'>>;
+true satisfies z.Same<
+  keyof CustomerResource,
+  keyof Omit<Customer, 'cognitoSub' | 'cognitoUsername' | 'sessionVersion'>
+>;

@@ -152,35 +152,33 @@ export function answerProblems(
   const byId = new Map(questions.map((question) => [question.id, question]));
   const seen = new Set<number>();
   const problems: { path: string; message: string }[] = [];
-  answers.forEach((answer, index) => {
-    const at = `${path}.${index}`;
+  /** The first problem of one answer, if any. */
+  const problemOf = (answer: (typeof answers)[number], at: string): { path: string; message: string } | undefined => {
     const question = byId.get(answer.questionId);
     if (!question)
-      return problems.push({
-        path: `${at}.questionId`,
-        message: `Question ${answer.questionId} is not a question of this event.`,
-      });
+      return { path: `${at}.questionId`, message: `Question ${answer.questionId} is not a question of this event.` };
     if (seen.has(answer.questionId))
-      return problems.push({ path: `${at}.questionId`, message: `Question ${answer.questionId} is answered twice.` });
+      return { path: `${at}.questionId`, message: `Question ${answer.questionId} is answered twice.` };
     seen.add(answer.questionId);
     if (question.options.length) {
       if (answer.answerId === undefined)
-        return problems.push({ path: `${at}.answerId`, message: 'Required: this question has answer options.' });
-      if (!question.options.some((option) => option.id === answer.answerId)) {
-        return problems.push({
+        return { path: `${at}.answerId`, message: 'Required: this question has answer options.' };
+      if (!question.options.some((option) => option.id === answer.answerId))
+        return {
           path: `${at}.answerId`,
           message: `Answer ${answer.answerId} is not an option of question ${question.id}.`,
-        });
-      }
-    } else if (answer.answerId !== undefined) {
-      return problems.push({
-        path: `${at}.answerId`,
-        message: 'This question takes a free-text answerText, not an answerId.',
-      });
-    } else if (!answer.answerText?.trim()) {
-      return problems.push({ path: `${at}.answerText`, message: 'Required: this is a free-text question.' });
+        };
+      return undefined;
     }
+    if (answer.answerId !== undefined)
+      return { path: `${at}.answerId`, message: 'This question takes a free-text answerText, not an answerId.' };
+    if (!answer.answerText?.trim())
+      return { path: `${at}.answerText`, message: 'Required: this is a free-text question.' };
     return undefined;
-  });
+  };
+  for (const [index, answer] of answers.entries()) {
+    const problem = problemOf(answer, `${path}.${index}`);
+    if (problem) problems.push(problem);
+  }
   return problems;
 }

@@ -10,7 +10,7 @@ import { toTicket, type Ticket, type TicketClaim, type TicketRecord, type Ticket
  * shared/use-cases/tickets/older-ticket-list.ts.
  */
 
-/** `_include` values (README "Older ticket routes"). */
+/** `_include` values (the OpenAPI description of GET /ticket). */
 export const OLDER_TICKET_INCLUDES = [
   'costs',
   'refundProtect',

@@ -63,6 +63,4 @@ export const ListedTicketResource = z
     ),
   );
 
-/** The schema and the type must describe the same object: a difference fails typecheck. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<keyof z.output<typeof ListedTicketResource>, keyof ListedTicket | 'history'>;
+true satisfies z.Same<keyof z.output<typeof ListedTicketResource>, keyof ListedTicket | 'history'>;

@@ -48,6 +48,5 @@ export const OrderEntryResource = z.strictObject({
     .check(z.describe("With includeAnswers=true (also each ticket's attendeeQuestions).")),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof OrderEntryResource>, OrderEntry>;
-true satisfies Same<keyof z.output<typeof OrderEntryResource>, keyof OrderEntry>;
+true satisfies z.Same<z.output<typeof OrderEntryResource>, OrderEntry>;
+true satisfies z.Same<keyof z.output<typeof OrderEntryResource>, keyof OrderEntry>;

@@ -10,5 +10,4 @@ export const PaymentProcessorResource = z.strictObject({
   merchantName: z.string(),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof PaymentProcessorResource>, PaymentProcessor>;
+true satisfies z.Same<z.output<typeof PaymentProcessorResource>, PaymentProcessor>;

@@ -3,8 +3,8 @@ import { AppError, TooLarge, UnsupportedMediaType, ValidationError } from '../er
 import { sniffImageType, type ImageType } from './image-type.ts';
 
 /**
- * Profile photos are decoded and re-encoded before they are stored (README "Profile
- * photos"): only the pixels survive, so EXIF (GPS included), text chunks, comments and
+ * Profile photos are decoded and re-encoded before they are stored (the OpenAPI description
+ * of POST /tickets/{id}/profile-photo): only the pixels survive, so EXIF (GPS included), text chunks, comments and
  * whatever follows the image (HTML behind JPEG magic bytes) never reach the bucket.
  * Pure JS (jpeg-js, pngjs), so it runs in any Lambda without a native layer; only the
  * upload route's bundle imports this module, and the decoders load at its first upload,

@@ -49,7 +49,6 @@ export const TicketTypeEntryResource = z.strictObject({
   price: z.number(),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof EventEntryResource>, EventEntry>;
-true satisfies Same<keyof z.output<typeof EventEntryResource>, keyof EventEntry>;
-true satisfies Same<z.output<typeof TicketTypeEntryResource>, TicketTypeEntry>;
+true satisfies z.Same<z.output<typeof EventEntryResource>, EventEntry>;
+true satisfies z.Same<keyof z.output<typeof EventEntryResource>, keyof EventEntry>;
+true satisfies z.Same<z.output<typeof TicketTypeEntryResource>, TicketTypeEntry>;

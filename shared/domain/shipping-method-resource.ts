@@ -23,7 +23,5 @@ export const ShippingMethodResource = z.strictObject({
   updated: z.iso.datetime(),
 });
 
-/** The schema and the type must describe the same object: a difference fails typecheck. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof ShippingMethodResource>, ShippingMethod>;
-true satisfies Same<keyof z.output<typeof ShippingMethodResource>, keyof ShippingMethod>;
+true satisfies z.Same<z.output<typeof ShippingMethodResource>, ShippingMethod>;
+true satisfies z.Same<keyof z.output<typeof ShippingMethodResource>, keyof ShippingMethod>;

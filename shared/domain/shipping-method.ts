@@ -1,4 +1,5 @@
 import * as z from '../schema.ts';
+import { money } from './money.ts';
 
 /**
  * A shipping method: how an order's tickets reach the buyer and what it costs.
@@ -7,17 +8,6 @@ import * as z from '../schema.ts';
  * - `per_ticket`: `charge` for the first ticket, `twoPlusCharge` for each further one.
  */
 export const CHARGE_TYPES = ['per_order', 'per_ticket'] as const;
-
-// Whole cents: an amount like 5e-324 is a valid JSON number that DynamoDB cannot store (below 1e-130), a 500 otherwise.
-const wholeCents = (value: number) => Math.round(value * 100) / 100 === value;
-const money = () =>
-  z
-    .number()
-    .check(
-      z.minimum(0, 'must not be negative'),
-      z.maximum(1_000_000, 'must be at most 1000000'),
-      z.refine(wholeCents, 'must have at most 2 decimal places'),
-    );
 
 const fields = {
   name: () =>

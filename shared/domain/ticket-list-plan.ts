@@ -4,8 +4,8 @@ import { PROCESS_STATES } from './ticket.ts';
 /**
  * `GET /tickets`, pure: which key serves the page (the most selective filter by its kept
  * count), which filters are applied to what that Query reads, the read bounds, the cursor
- * and when `totalCount` is exact. The reads are in shared/data/ticket-lists.ts; README
- * "Tickets" (Lists at scale) documents the same rules.
+ * and when `totalCount` is exact. The reads are in shared/data/ticket-lists.ts; the
+ * OpenAPI description of GET /tickets states the same rules to clients.
  */
 
 /** Index items one page reads at most (all sources together; at least what the page needs per source). */

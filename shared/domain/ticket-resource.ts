@@ -212,14 +212,12 @@ export const TicketResource = z
     ),
   );
 
-/** The schema and the `Ticket` type must describe the same object: a difference fails typecheck. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** `GET /tickets/{id}` answers the ticket with its history page when asked (read-tickets.ts). */
 type SingleTicket = Ticket & { history?: TicketHistoryPage };
-true satisfies Same<z.output<typeof TicketResource>, SingleTicket>;
+true satisfies z.Same<z.output<typeof TicketResource>, SingleTicket>;
 // Optional properties pass the check above when either side lacks them: compare the keys too.
-true satisfies Same<keyof z.output<typeof TicketResource>, keyof SingleTicket>;
-true satisfies Same<z.output<typeof TicketHistoryEntryResource>, TicketHistoryEntry>;
-true satisfies Same<keyof z.output<typeof TicketHistoryEntryResource>, keyof TicketHistoryEntry>;
-true satisfies Same<(typeof TICKET_ACTIONS)[number], TicketAction>;
-true satisfies Same<(typeof STATE_FIELDS)[number], StateField>;
+true satisfies z.Same<keyof z.output<typeof TicketResource>, keyof SingleTicket>;
+true satisfies z.Same<z.output<typeof TicketHistoryEntryResource>, TicketHistoryEntry>;
+true satisfies z.Same<keyof z.output<typeof TicketHistoryEntryResource>, keyof TicketHistoryEntry>;
+true satisfies z.Same<(typeof TICKET_ACTIONS)[number], TicketAction>;
+true satisfies z.Same<(typeof STATE_FIELDS)[number], StateField>;

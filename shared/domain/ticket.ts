@@ -268,6 +268,8 @@ export function toTicket(
   eventNames: ReadonlyMap<number, string> = new Map(),
 ): Ticket {
   const { checkIn, accessScans, claim, refund, purchaserContact } = record;
+  // Object.fromEntries types its result as a string record. FIELD_ORDER names only Ticket's fields (its
+  // `satisfies`), and every field: the answer tests parse each answer with the strict TicketResource.
   const out = Object.fromEntries(FIELD_ORDER.map((field) => [field, record[field] ?? null])) as unknown as Ticket;
   // Tickets written before purchasedDate existed were bought when they were created.
   out.purchasedDate = record.purchasedDate ?? record.created;

@@ -13,5 +13,4 @@ export const UpgradeOptionResource = z.strictObject({
   available: z.boolean().check(z.describe('The target type has room.')),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof UpgradeOptionResource>, UpgradeOption>;
+true satisfies z.Same<z.output<typeof UpgradeOptionResource>, UpgradeOption>;

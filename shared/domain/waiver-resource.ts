@@ -23,7 +23,5 @@ export const TicketWaiverResource = z.strictObject({
     .check(z.describe('The version the ticket signed (may be older than `versionHash`); null when unsigned.')),
 });
 
-/** The schema and the type must describe the same object: a difference fails typecheck. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof TicketWaiverResource>, TicketWaiver>;
-true satisfies Same<keyof z.output<typeof TicketWaiverResource>, keyof TicketWaiver>;
+true satisfies z.Same<z.output<typeof TicketWaiverResource>, TicketWaiver>;
+true satisfies z.Same<keyof z.output<typeof TicketWaiverResource>, keyof TicketWaiver>;

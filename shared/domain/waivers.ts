@@ -151,7 +151,7 @@ export const MAX_SIGNATURE_IMAGE_BYTES = 512 * 1024;
 export const MAX_SIGNATURE_SVG_BYTES = 256 * 1024;
 export const MAX_WAIVERS_PER_SIGNING = 100;
 
-/** The `POST /tickets/{id}/sign-waivers` body (README: "Waivers"). */
+/** The `POST /tickets/{id}/sign-waivers` body (its OpenAPI description). */
 export const SignWaiversBody = z.strictObject({
   /** The waivers to sign; omitted: every unsigned waiver the ticket requires. */
   waiverIds: z.optional(

@@ -10,5 +10,4 @@ export const WaveTimeResource = z.strictObject({
   capacity: z.int(),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof WaveTimeResource>, WaveTimeEntry>;
+true satisfies z.Same<z.output<typeof WaveTimeResource>, WaveTimeEntry>;

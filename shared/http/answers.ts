@@ -1,7 +1,4 @@
 import * as z from '../schema.ts';
-import type { AdministratorProfile } from '../data/administrators.ts';
-import type { CheckInStats } from '../data/ticket-stats.ts';
-import { PERMISSIONS } from '../routes.ts';
 
 /**
  * The success answers as schemas, declared by each route beside its input schemas
@@ -27,7 +24,7 @@ export const PageAnswer = <T extends z.ZodMiniType>(item: T) =>
 /**
  * The ticket lists' page (`GET /tickets`, `GET /ticket`): the page envelope plus `next` (the
  * `_cursor` of the following page, null on the last) and, only when true,
- * `totalCountIsEstimate` (README "Lists at scale").
+ * `totalCountIsEstimate` (the OpenAPI description of GET /tickets).
  */
 export const CursorPageAnswer = <T extends z.ZodMiniType>(item: T) =>
   z.extend(PageAnswer(item), { next: z.nullable(z.string()), totalCountIsEstimate: z.optional(z.literal(true)) });
@@ -49,58 +46,3 @@ export function BulkAnswer<T extends z.ZodMiniType>(object?: T) {
   const error = z.strictObject({ id: z.nullable(z.number()), status: z.literal('error'), error: z.string() });
   return z.strictObject({ count: size(), data: z.array(z.discriminatedUnion('status', [ok, error])) });
 }
-
-/** `{success, message}`: bare on the change-password routes, enveloped on the legacy logout and reset routes. */
-export const SuccessMessage = z.strictObject({ success: z.literal(true), message: z.string() });
-
-// ---- Resources whose types live in data/ -------------------------------------------
-
-/** `toProfile` (shared/data/administrators.ts): the administrator record without its password hash. */
-export const AdministratorProfileResource = z.strictObject({
-  id: z.int(),
-  login: z.string(),
-  email: z.string(),
-  name: z.string(),
-  permissions: z.array(z.enum(PERMISSIONS)),
-  vendorUser: z.literal([0, 1]),
-  /** Set at the first identity-provider sign-in. */
-  idpSub: z.optional(z.string()),
-  idpUsername: z.optional(z.string()),
-  /** The events this administrator is limited to; absent = every event (README "Event-scoped staff"). */
-  eventScope: z.optional(z.array(z.int())),
-  created: z.iso.datetime(),
-  updated: z.iso.datetime(),
-});
-
-/** `GET /tickets/check-in-stats`: the requested events (each once), sold and checked-in tickets. */
-export const CheckInStatsResource = z.strictObject({
-  eventIds: z.array(z.int()),
-  soldTickets: z.int(),
-  checkedInTickets: z.int(),
-});
-
-// ---- The auth answers (README "Authentication") ---------------------------------------
-
-/** `POST /auth/login`, `/auth/vendor/login`: where to send the browser. */
-export const AuthUrl = z.strictObject({ auth_url: z.url() });
-/** `POST /auth/logout`: the provider's logout URL. */
-export const LogoutUrl = z.strictObject({ success: z.literal(true), logout_url: z.url() });
-/** When a token stops being accepted: epoch seconds, its `exp` claim (README "Tokens"). */
-export const ExpiresAt = z
-  .int()
-  .check(z.positive(), z.describe('When the token expires: epoch seconds (its `exp` claim). Refresh before then.'));
-/** `POST /auth/refresh`: the new token, also set as the cookie (bearer clients take it from here). */
-export const Refreshed = z.strictObject({ refreshed: z.literal(true), token: z.string(), expiresAt: ExpiresAt });
-/** `POST /auth/legacy/login`: the token (also set as the cookie), its expiry and the profile. */
-export const LegacySignIn = z.strictObject({
-  success: z.literal(true),
-  jwt: z.string(),
-  expiresAt: ExpiresAt,
-  user: AdministratorProfileResource,
-});
-
-/** The schemas and the types must describe the same objects: a difference fails typecheck. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-true satisfies Same<z.output<typeof AdministratorProfileResource>, AdministratorProfile>;
-true satisfies Same<keyof z.output<typeof AdministratorProfileResource>, keyof AdministratorProfile>;
-true satisfies Same<z.output<typeof CheckInStatsResource>, CheckInStats>;

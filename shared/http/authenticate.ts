@@ -1,4 +1,4 @@
-import { assertSessionCurrent } from '../auth/session-check.ts';
+import { assertSessionCurrent } from '../use-cases/auth/session-check.ts';
 import { verifyToken, type AdminPrincipal } from '../auth/tokens.ts';
 import type { Access } from '../routes.ts';
 import { AUTH_COOKIE, readCookie } from './cookies.ts';

@@ -1,5 +1,4 @@
 import * as z from '../schema.ts';
-import { wholeNumber } from './paging.ts';
 
 /** More items than this in one bulk request is a 400: it keeps a request inside Lambda's time and payload limits. */
 export const MAX_BULK_ITEMS = 100;
@@ -25,6 +24,3 @@ export const bulkBody = <T extends z.ZodMiniType>(item: T) =>
         path: ['count'],
       }),
     );
-
-/** `{id}` path parameters are strings on the wire; ids are positive integers. */
-export const PathId = z.strictObject({ id: wholeNumber('id', { positive: true }) });

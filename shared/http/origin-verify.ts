@@ -12,8 +12,8 @@ const secretDigests = new WeakMap<readonly string[], Buffer[]>();
 /** Constant-time: hashing first gives equal lengths, and every secret is compared (no early exit). */
 function matchesAny(given: string, secrets: readonly string[]): boolean {
   const presented = digest(given);
-  let digests = secretDigests.get(secrets);
-  if (!digests) secretDigests.set(secrets, (digests = secrets.map(digest)));
+  const digests = secretDigests.get(secrets) ?? secrets.map(digest);
+  secretDigests.set(secrets, digests);
   let matched = false;
   for (const secret of digests) matched = timingSafeEqual(presented, secret) || matched;
   return matched;

@@ -41,7 +41,7 @@ export const pagingQuery = {
   _offset: offsetUpTo(MAX_OFFSET),
 };
 
-/** `GET /tickets` and `GET /ticket`: `_offset` up to any list's end, or `_cursor`: the `next` of the previous page (README "Lists at scale"). */
+/** `GET /tickets` and `GET /ticket`: `_offset` up to any list's end, or `_cursor`: the `next` of the previous page (the OpenAPI description of GET /tickets). */
 export const ticketPagingQuery = {
   ...pagingQuery,
   _offset: offsetUpTo(MAX_TICKET_LIST_OFFSET),
@@ -59,17 +59,22 @@ function offsetUpTo(max: number) {
   );
 }
 
+/** A comma-separated query value as its trimmed, non-empty parts: `a, b,,c` → `['a', 'b', 'c']`. */
+export const commaSeparated = () =>
+  z.pipe(
+    z.string(),
+    z.transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  );
+
 /** Comma-separated whole numbers, e.g. `events=1,2,3`. */
 export const idList = (name: string) =>
-  z.pipe(
-    z.pipe(
-      z.string(),
-      z.transform((value) =>
-        value
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean),
-      ),
-    ),
-    z.array(wholeNumber(name)).check(z.minLength(1, `${name} must not be empty`)),
-  );
+  z.pipe(commaSeparated(), z.array(wholeNumber(name)).check(z.minLength(1, `${name} must not be empty`)));
+
+/** `idList` of at most `max` ids: a filter's values become one key condition or `IN (...)` each. */
+export const boundedIdList = (name: string, max: number) =>
+  idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));

@@ -18,7 +18,7 @@ const PROBLEMS: Record<ErrorKind, { status: number; slug: string; title: string 
   unavailable: { status: 503, slug: 'unavailable', title: 'Service unavailable' },
 };
 
-/** A problem lists at most this many field errors; `errorsNotListed` counts the rest (README "Errors"). */
+/** A problem lists at most this many field errors; `errorsNotListed` counts the rest (README "Conventions the spec leaves open"). */
 export const MAX_LISTED_ERRORS = 20;
 /** Paths and messages echo the client's input (unknown keys): each is cut to this many characters. */
 const MAX_TEXT = 200;

@@ -2,11 +2,13 @@ import middy from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../schema.ts';
 import type { AdminPrincipal, CustomerPrincipal } from '../auth/tokens.ts';
-import { API_PREFIX, findRoute, type AccessKindOf, type RouteKey, type RowOf } from '../routes.ts';
+import type { IdempotencyScope } from '../domain/idempotency.ts';
+import { API_PREFIX } from '../api-prefix.ts';
+import { findRoute, type AccessKindOf, type RouteKey, type RowOf } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { logger } from '../logger.ts';
 import { requestEnd } from '../request-end.ts';
-import { idempotent } from './idempotency.ts';
+import { idempotencyScopeOf, idempotent } from './idempotency.ts';
 import { originVerify } from './origin-verify.ts';
 import type { MultipartForm } from './multipart.ts';
 import { parseBody } from './parse-body.ts';
@@ -52,6 +54,8 @@ export interface RouteInput<P, Q, B, C> {
   body: B;
   /** The authenticated caller, typed from the route's row (`authenticate` guarantees it). */
   caller: C;
+  /** On an `idempotent` row called with an `Idempotency-Key`: its scope (the stack replays; a ticket change also stores its answer with it). */
+  idempotency: IdempotencyScope | undefined;
   event: RouteEvent;
 }
 
@@ -94,6 +98,7 @@ export function route<
       query: parsePart('query', schemas.query ?? empty, event.queryStringParameters ?? {}),
       body: schemas.body ? parsePart('body', schemas.body, event.body) : undefined,
       caller: event.principal,
+      idempotency: idempotencyScopeOf(row, event),
       event,
     } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>, CallerOf<K>>;
     const act = async () => {
@@ -101,7 +106,7 @@ export function route<
       return toResult({ ...reply, headers: { ...deprecation, ...reply.headers } });
     };
     // Rows marked `idempotent` honour an Idempotency-Key: a retry gets the first answer instead of acting twice.
-    return row.idempotent ? idempotent(row, event, context, input, act) : act();
+    return input.idempotency ? idempotent(input.idempotency, context, input, act) : act();
   };
 
   const handler = middy<RouteEvent, APIGatewayProxyStructuredResultV2, Error, Context>(base)

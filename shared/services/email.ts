@@ -1,12 +1,12 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
-import { answeringOutages, clientOptions } from './dependencies.ts';
+import { answeringOutages, clientOptions } from '../aws-clients.ts';
 
 /**
  * The one SES client, imported only by handlers whose route row `uses.email` (infra
  * grants SendEmail from EMAIL_FROM to exactly those). The endpoint comes from the SDK's
- * own AWS_ENDPOINT_URL_SESV2 locally. Retries and timeouts from dependencies.ts: a
+ * own AWS_ENDPOINT_URL_SESV2 locally. Retries and timeouts from shared/aws-clients.ts: a
  * stalled SES call must not hold a request for the whole Lambda timeout (and
  * aws-ses-v2-local hangs on operations it does not know); an outage throws
  * DependencyUnavailable, which callers that have already committed catch and log.

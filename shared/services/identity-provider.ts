@@ -13,6 +13,7 @@ import {
   UserNotConfirmedException,
   UserNotFoundException,
   UsernameExistsException,
+  type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify } from 'jose';
 import * as z from '../schema.ts';
@@ -20,7 +21,7 @@ import { now } from '../clock.ts';
 import { requireSection } from '../config.ts';
 import { Conflict, DependencyUnavailable, RateLimited } from '../errors.ts';
 import { logger } from '../logger.ts';
-import { answeringOutages, clientOptions, CLIENT_SETTINGS } from './dependencies.ts';
+import { answeringOutages, clientOptions, CLIENT_SETTINGS } from '../aws-clients.ts';
 
 /**
  * Sign-in with Cognito, for the rows with `uses.identityProvider: 'sign-in'` or
@@ -260,7 +261,7 @@ export async function sendPasswordResetEmail(client: AppClient, username: string
   }
 }
 
-/** Cognito's per-user limit (LimitExceeded): a 429 for the client; pool-wide throttling is a 503 (dependencies.ts). */
+/** Cognito's per-user limit (LimitExceeded): a 429 for the client; pool-wide throttling is a 503 (shared/aws-clients.ts). */
 function throttled(error: unknown): RateLimited | undefined {
   if (error instanceof LimitExceededException || error instanceof TooManyRequestsException) {
     return new RateLimited('The identity provider refuses more requests for now; try again later.', 60);
@@ -295,7 +296,7 @@ export async function signInWithPassword(
   login: string,
   password: string,
 ): Promise<PasswordSignIn | undefined> {
-  let result;
+  let result: AuthenticationResultType | undefined;
   try {
     ({ AuthenticationResult: result } = await cognito().send(
       new InitiateAuthCommand({

@@ -2,6 +2,7 @@ import * as z from '../schema.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { readSecretString } from './secrets.ts';
+import { keptPerContainer } from '../container-state.ts';
 
 /**
  * The values CloudFront's x-origin-verify header may carry, read from the stage's secret
@@ -47,8 +48,8 @@ async function read(secretId: string, now: number): Promise<readonly string[]> {
   return values;
 }
 
-/** Tests change the secret in place; this forgets what was read. */
-export function resetOriginVerifyForTests(): void {
+// A new container reads the secret again (tests change it in place).
+keptPerContainer(() => {
   held = undefined;
   pending = undefined;
-}
+});

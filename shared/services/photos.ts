@@ -3,7 +3,7 @@ import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
 import { logger } from '../logger.ts';
-import { answeringOutages, clientOptions } from './dependencies.ts';
+import { answeringOutages, clientOptions } from '../aws-clients.ts';
 
 /**
  * The photo bucket: attendee profile photos and waiver signatures. The one module that
@@ -30,7 +30,7 @@ const settings = requireSection(
 const localStyle = settings.PHOTO_FORCE_PATH_STYLE === 'true';
 
 /**
- * Retries and timeouts from dependencies.ts, so a stalled call is retried instead of holding
+ * Retries and timeouts from shared/aws-clients.ts, so a stalled call is retried instead of holding
  * the request until the Lambda timeout, and an outage is a 503. Exported for the
  * fault-injection tests, which add middleware to this very instance.
  */

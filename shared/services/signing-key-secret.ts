@@ -4,7 +4,7 @@ import { readSecretString } from './secrets.ts';
 
 /**
  * Reads the signing key secret (`ticketing/<stage>/signing-keys`) for the functions that
- * issue tokens, reached only from shared/auth/signing-key.ts. Infra gives
+ * issue tokens, reached only from shared/services/signing-key.ts. Infra gives
  * JWT_SIGNING_KEY_SECRET and GetSecretValue on that one secret only to rows with
  * `uses.signingKey`.
  *

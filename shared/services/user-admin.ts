@@ -11,7 +11,7 @@ import {
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { Conflict, RateLimited, ValidationError } from '../errors.ts';
-import { answeringOutages, clientOptions } from './dependencies.ts';
+import { answeringOutages, clientOptions } from '../aws-clients.ts';
 
 /**
  * Cognito's admin APIs on one user pool, imported only by functions whose row says
@@ -49,7 +49,7 @@ function mapped(error: unknown): unknown {
       { path: 'body.password', message: error.message },
     ]);
   }
-  // Throttling of the whole pool is a 503 (dependencies.ts) before it gets here; a per-user limit is the caller's 429.
+  // Throttling of the whole pool is a 503 (shared/aws-clients.ts) before it gets here; a per-user limit is the caller's 429.
   if (error instanceof LimitExceededException || error instanceof TooManyRequestsException) {
     return new RateLimited('The identity provider refuses more requests for now; try again later.', 60);
   }

@@ -4,7 +4,7 @@ import { bundleInputs } from './bundles.ts';
 
 /**
  * Only the routes that need a heavy module bundle it: the photo decoders (jpeg-js, pngjs:
- * about 70 KB minified, README "Profile photos") and the multipart parser are in the
+ * about 70 KB minified, the OpenAPI description of the upload) and the multipart parser are in the
  * upload route's bundle only. One esbuild run per test, no output written.
  */
 describe('the photo decoders', () => {

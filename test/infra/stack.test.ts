@@ -1,7 +1,8 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
-import { API_PREFIX, type RouteRow, routeKey, routes } from '#shared/routes';
+import { type RouteRow, routeKey, routes } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
 import { createApp } from '../../infra/app.ts';
 import { PHOTO_CSP, PHOTOS_ONLY_FUNCTION } from '../../infra/photo-store.ts';
 import { CUSTOMER_IDENTITY_ACTIONS, IDENTITY_PROVIDER_ACTIONS } from '../../infra/route-function.ts';

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { AUTH_COOKIE } from '#shared/http/cookies';
-import { PERMISSIONS, routeKey, routes, type RouteRow } from '#shared/routes';
+import { routeKey, routes, type RouteRow } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call, type CallOptions, type CallResult } from '../support/api.ts';
@@ -259,7 +260,7 @@ function cell(row: RouteRow, caller: Caller): Cell {
           expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
         },
       };
-    case 'missing permission':
+    case 'missing permission': {
       if (kind === 'customer')
         return {
           notApplicable:
@@ -283,6 +284,7 @@ function cell(row: RouteRow, caller: Caller): Cell {
           expect(response.body.detail).toContain(needed);
         },
       };
+    }
     case 'cookie from a foreign origin (CSRF)':
       if (!unsafe(row)) {
         return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS, routeKey, routes, type RouteRow } from '#shared/routes';
+import { routeKey, routes, type RouteRow } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { call } from '../support/api.ts';
 import { ALLOWED_ORIGIN } from '../support/env.ts';
 import { signedInCustomer } from '../support/customers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { getAdministrator } from '#shared/data/administrators';
 import { createStaffMember, UsageError } from '../../bin/maintenance/create-administrator.ts';
 import { legacyLogin } from '../support/staff.ts';

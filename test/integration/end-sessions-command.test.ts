@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/auth/session-check';
+import { SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
 import { advanceClock, resetClock } from '#shared/clock';
 import { endSessions, parseAccount, UsageError } from '../../bin/maintenance/end-sessions.ts';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { customerToken } from '../support/tokens.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * Ending a customer's sessions: nothing in the API raises a customer's session version
@@ -15,7 +16,7 @@ const me = (token: string) => call('GET', '/api/v2/my-account', { token });
 const tokenOf = (customer: { id: number; email: string }, sessionVersion?: number) =>
   customerToken(customer.id, { email: customer.email, sessionVersion });
 
-beforeEach(() => resetSessionCacheForTests());
+beforeEach(() => newContainer());
 afterEach(() => resetClock());
 
 describe("ending a customer's sessions (bin/maintenance/end-sessions.ts --customer)", () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listScans } from '#shared/data/check-ins';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
-import type { Permission } from '#shared/routes';
+import type { Permission } from '#shared/auth/permissions';
 import { createStaffMember, parseEvents, UsageError } from '../../bin/maintenance/create-administrator.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';

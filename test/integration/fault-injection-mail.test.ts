@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { findCustomerByEmail } from '#shared/data/customers';
 import { keyCondition, keys } from '#shared/data/keys';
-import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
+import { CLIENT_SETTINGS, clientOptions } from '#shared/aws-clients';
 import { ses } from '#shared/services/email';
 import { identitySdkClient } from '#shared/services/identity-provider';
 import { userAdminSdkClient } from '#shared/services/user-admin';

@@ -1,9 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resetSigningKeyForTests } from '#shared/auth/signing-key';
-import { resetSecretsClientForTests } from '#shared/services/secrets';
 import { db, MAX_CONFLICT_RETRIES } from '#shared/data/client';
 import { s3 } from '#shared/services/photos';
-import { CLIENT_SETTINGS, clientOptions } from '#shared/services/dependencies';
+import { CLIENT_SETTINGS, clientOptions } from '#shared/aws-clients';
 import { call } from '../support/api.ts';
 import {
   clearFaults,
@@ -19,6 +17,7 @@ import { form } from '../support/multipart.ts';
 import { checkIn, oneTicket, readStats, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 import { legacyLogin, makeAdmin } from '../support/staff.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * Faults injected at the SDK clients the handlers use (README "Faults and retries"):
@@ -228,13 +227,11 @@ describe('Secrets Manager', () => {
     const port = await closedPort();
     try {
       process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${port}`; // nothing listens there now
-      resetSecretsClientForTests();
-      resetSigningKeyForTests();
+      newContainer();
       expectUnavailable(await signIn(), 'secrets');
     } finally {
       process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = saved;
-      resetSecretsClientForTests();
-      resetSigningKeyForTests();
+      newContainer();
     }
     expect((await signIn()).status).toBe(200);
   });

@@ -29,7 +29,7 @@ fuzzFile({
     };
   },
   meantWrites: [
-    // Claim mails are capped per ticket and per staff member before the claim is decided (README "Claims"): a refused claim still took its slot.
+    // Claim mails are capped per ticket and per staff member before the claim is decided (the `ticket` tag in the OpenAPI): a refused claim still took its slot.
     {
       route: 'POST /ticket/{ticketId}/claim',
       key: /^RATE#CLAIM_MAIL_/,

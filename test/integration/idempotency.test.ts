@@ -6,7 +6,7 @@ import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
-import { fingerprintOf } from '#shared/http/idempotency';
+import { fingerprintOf } from '#shared/domain/idempotency';
 import { routes } from '#shared/routes';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
@@ -56,7 +56,7 @@ describe('Idempotency-Key', () => {
   it('costs what the README says: a key adds one conditional PutItem and one UpdateItem; a replay is one refused PutItem and one GetItem', async () => {
     const { vip, ticket } = await oneTicket();
     const other = await oneTicket();
-    // The caller's session version is then cached (shared/auth/session-check.ts), as for every later request.
+    // The caller's session version is then cached (shared/use-cases/auth/session-check.ts), as for every later request.
     await call('GET', `${TICKETS}/${ticket.id}`, { token });
     const plain = await countReads(() => transfer(other.ticket.id, { typeId: other.vip.id }));
     const key = randomUUID();
@@ -93,7 +93,7 @@ describe('Idempotency-Key', () => {
     const { vip, ticket } = await oneTicket();
     const key = randomUUID();
     const body = { typeId: vip.id };
-    const scope = { route: 'tickets/transfer', caller: `ADMIN#${ADMIN_ID}`, key };
+    const scope = { route: 'tickets/transfer', caller: { kind: 'admin' as const, id: ADMIN_ID }, key };
     expect(await claimRequest(scope, fingerprintOf({ path: { id: ticket.id }, query: {}, body }), 20_000)).toEqual({
       outcome: 'claimed',
     });

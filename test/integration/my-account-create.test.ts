@@ -6,7 +6,7 @@ import { findCustomerByEmail } from '#shared/data/customers';
 import { keys } from '#shared/data/keys';
 import { CustomerResource } from '#shared/domain/customer-resource';
 import { SingleAnswer } from '#shared/http/answers';
-import { PERMISSIONS } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { call } from '../support/api.ts';
 import { createAccount, PASSWORD, verificationTokenFor } from '../support/customers.ts';
 import { PORTAL_URL } from '../support/env.ts';

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
-import { findOrder } from '#shared/data/orders';
-import { listCustomerTickets, listOrderTickets } from '#shared/data/ticket-records';
+import { listCustomerTickets } from '#shared/data/ticket-records';
+import { findOrder, listOrderTickets } from '../support/stored-records.ts';
 import { OrderEntryResource } from '#shared/domain/order-resource';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';

@@ -1,7 +1,8 @@
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_COOKIE } from '#shared/http/cookies';
-import { leadingKeyAllowed, routeKey, routes } from '#shared/routes';
+import { routeKey, routes } from '#shared/routes';
+import { leadingKeyAllowed } from '../support/iam-patterns.ts';
 import { call } from '../support/api.ts';
 import { createTestIdentityUser, signInAtHostedUi } from '../support/cognito.ts';
 import { login as customerLogin, newCustomer, PASSWORD, verificationTokenFor } from '../support/customers.ts';

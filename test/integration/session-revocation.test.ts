@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetSessionCacheForTests, SESSION_CHECK_SECONDS } from '#shared/auth/session-check';
+import { SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
 import { advanceClock, resetClock } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
@@ -12,6 +12,7 @@ import { call } from '../support/api.ts';
 import { customerToken } from '../support/tokens.ts';
 import { makeAdmin, resetPassword, signIn, type StaffOptions } from '../support/staff.ts';
 import { commandTally } from '../support/command-tally.ts';
+import { newContainer } from '../support/container.ts';
 
 const PASSWORD = 'a-long-enough-password';
 const NEW_PASSWORD = 'another-long-password-2';
@@ -29,7 +30,7 @@ const versionReadTally = commandTally<{ reads: number }>('versionReads', (tally,
 const versionReads = async (run: () => Promise<void>): Promise<number> =>
   (await versionReadTally({ reads: 0 }, run)).tally.reads;
 
-beforeEach(() => resetSessionCacheForTests());
+beforeEach(() => newContainer());
 afterEach(() => resetClock());
 
 describe('revocable sessions', () => {

@@ -5,11 +5,10 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKeysCommand } from '../../bin/keys/commands.ts';
-import { resetSigningKeyForTests } from '#shared/auth/signing-key';
-import { resetConfigForTests } from '#shared/config';
-import { type Administrator } from '#shared/data/administrators';
+import type { Administrator } from '#shared/domain/administrator';
 import { call } from '../support/api.ts';
 import { makeAdmin, signIn } from '../support/staff.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * README "Rotating the signing key", end to end against the Secrets Manager stand-in:
@@ -33,7 +32,7 @@ async function deploy(): Promise<string[]> {
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
   const { jwks } = JSON.parse(SecretString!) as { jwks: string };
   process.env.JWT_PUBLIC_KEYS = jwks;
-  resetConfigForTests();
+  newContainer();
   return (JSON.parse(jwks) as { keys: Array<{ kid: string }> }).keys.map((key) => key.kid);
 }
 
@@ -46,14 +45,13 @@ beforeAll(async () => {
   staff = await makeAdmin({ password: PASSWORD });
   ({ secretId } = await runKeysCommand(client, 'init', STAGE));
   process.env.JWT_SIGNING_KEY_SECRET = secretId;
-  resetSigningKeyForTests();
+  newContainer();
   await deploy();
 });
 
 afterAll(() => {
   Object.assign(process.env, saved);
-  resetConfigForTests();
-  resetSigningKeyForTests();
+  newContainer();
   client.destroy();
 });
 

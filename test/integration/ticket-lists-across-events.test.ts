@@ -6,7 +6,7 @@ import { keys } from '#shared/data/keys';
 import { ALL_EVENTS } from '#shared/domain/ticket-list-plan';
 import type { CreatedEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
-import { PERMISSIONS } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { backfillListPositions } from '../../bin/maintenance/backfill-list-positions.ts';
 import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';

@@ -1,7 +1,8 @@
 import { createServer, type Socket } from 'node:net';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { expect } from 'vitest';
-import { CLIENT_SETTINGS } from '#shared/services/dependencies';
+import { CLIENT_SETTINGS } from '#shared/aws-clients';
+import type { DependencyKind } from '#shared/errors';
 import type { CallResult } from './api.ts';
 
 /**
@@ -100,7 +101,7 @@ interface TimeoutKnob {
 /**
  * A slow dependency: the watched commands go to a local server that accepts the
  * connection and never answers, and the client's request timeout (the knob of
- * shared/services/dependencies.ts, on the live handler) is set to `timeoutMs`, so every
+ * shared/aws-clients.ts, on the live handler) is set to `timeoutMs`, so every
  * attempt times out quickly and the test waits for no real delay.
  */
 export async function slowCalls(
@@ -161,7 +162,7 @@ export async function clearFaults(): Promise<void> {
  * the dependency, with its Retry-After (CLIENT_SETTINGS), and nothing of the internals
  * (no exception names, no table or bucket, nothing of the injected fault).
  */
-export function expectUnavailable(response: CallResult, dependency: keyof typeof CLIENT_SETTINGS): void {
+export function expectUnavailable(response: CallResult, dependency: DependencyKind): void {
   const retryAfter = CLIENT_SETTINGS[dependency].retryAfterSeconds;
   expect(response.status, response.raw).toBe(503);
   expect(response.headers['content-type']).toBe('application/problem+json');

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { readSessionVersion } from '#shared/data/session-versions';
-import { PERMISSIONS, routeKey, type RouteRow } from '#shared/routes';
+import { routeKey, type RouteRow } from '#shared/routes';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { FUZZ_RUNS, fuzzRoute, summary, type FuzzWorld, type MeantWrite, type RouteStats } from './fuzz-harness.ts';
 import { createOwnTable, dropOwnTable, TableSnapshots } from './fuzz-table.ts';
 import type { Known } from './fuzz-inputs.ts';

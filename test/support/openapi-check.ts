@@ -94,7 +94,7 @@ async function build(): Promise<Checker> {
   // strict off: the document carries OpenAPI's own keywords (paths, example, ...) beside the schemas.
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   ajv.addFormat('binary', true);
-  // The API's one date rule (README "Dates and times"), stricter than RFC 3339 alone: an
+  // The API's one date rule (README "Conventions the spec leaves open"), stricter than RFC 3339 alone: an
   // instant as `toISOString()` writes it (milliseconds, `Z`); an event-local time in the
   // event's offset (whole seconds, `±HH:MM`). Every date-time field of every answer is held to it.
   ajv.addFormat('date-time', DATE_TIME);

@@ -1,12 +1,13 @@
 import { expect } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/auth/token-issuer';
+import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
-import { resetConfigForTests } from '#shared/config';
-import { type Administrator, createAdministrator } from '#shared/data/administrators';
+import { createAdministrator } from '#shared/data/administrators';
+import type { Administrator } from '#shared/domain/administrator';
 import { readSessionVersion } from '#shared/data/session-versions';
-import type { Permission } from '#shared/routes';
+import type { Permission } from '#shared/auth/permissions';
 import { call, type CallResult } from './api.ts';
+import { newContainer } from './container.ts';
 import { newAddress } from './mail.ts';
 
 /** Staff in the tests: administrator records made for a test, their sign-in, and how the site signs staff in. */
@@ -75,5 +76,5 @@ export async function staffToken(admin: Administrator, authTime = epochSeconds()
 /** How the site signs staff in (SITE_AUTH_METHOD); the test environment's is 'legacy'. */
 export function useSiteAuthMethod(method: 'idp' | 'legacy'): void {
   process.env.SITE_AUTH_METHOD = method;
-  resetConfigForTests();
+  newContainer();
 }

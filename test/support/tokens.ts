@@ -1,10 +1,10 @@
 import { SignJWT, base64url, generateKeyPair } from 'jose';
 import { ALGORITHM } from '#shared/public-keys';
-import { currentSigningKey } from '#shared/auth/signing-key';
-import { issueToken } from '#shared/auth/token-issuer';
+import { currentSigningKey } from '#shared/services/signing-key';
+import { issueToken } from '#shared/services/token-issuer';
 import { AUDIENCES, type Audience } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
-import { PERMISSIONS, type Permission } from '#shared/routes';
+import { PERMISSIONS, type Permission } from '#shared/auth/permissions';
 
 /**
  * Tokens for tests: real ones from the service's issuer, and each kind of bad one. An

@@ -1,8 +1,10 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '#shared/config';
+
 import { clientNetwork, networkOf, VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
+
 import type { RouteEvent } from '#shared/http/request';
 import { TEST_ENV } from '../support/env.ts';
+import { newContainer } from '../support/container.ts';
 
 const saved = { ...process.env };
 const event = (headers: Record<string, string>) =>
@@ -13,17 +15,17 @@ const event = (headers: Record<string, string>) =>
 
 beforeEach(() => {
   process.env = { ...saved, ...TEST_ENV };
-  resetConfigForTests();
+  newContainer();
 });
 afterAll(() => {
   process.env = saved;
-  resetConfigForTests();
+  newContainer();
 });
 
 describe('clientNetwork (the per-client limits)', () => {
   it("behind CloudFront (origin check on) is the viewer's address the front end's function set", () => {
     process.env.ORIGIN_VERIFY_SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:origin-verify-AbCdEf';
-    resetConfigForTests();
+    newContainer();
     expect(clientNetwork(event({ [VIEWER_ADDRESS_HEADER]: '203.0.113.7' }))).toBe('203.0.113.7');
     expect(clientNetwork(event({}))).toBe('198.51.100.4');
   });

@@ -11,7 +11,7 @@ import {
 } from '#shared/domain/older-ticket-list';
 import type { TicketRecord } from '#shared/domain/ticket';
 import { ValidationError } from '#shared/errors';
-import { OlderTicketListQuery, parseInstant } from '#shared/http/older-ticket-input';
+import { OlderTicketListQuery, parseInstant } from '#shared/http/contract/ticket';
 
 const record = (overrides: Partial<TicketRecord> = {}): TicketRecord => ({
   ...newTicketRecord(7, { id: 3, eventId: 2, grants: [] }, '2026-05-01T10:00:00.000Z'),

@@ -68,7 +68,7 @@ describe('the OpenAPI answer check', () => {
   });
 });
 
-describe('the one date rule (README "Dates and times")', () => {
+describe('the one date rule (README "Conventions the spec leaves open")', () => {
   const claimInfo = { method: 'GET', path: '/ticket/{ticketId}/claim-info' } as const;
   const info = (sentAt: string) => ({
     count: 1,

@@ -1,9 +1,9 @@
-import { CreateSecretCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { CreateSecretCommand, PutSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetConfigForTests } from '#shared/config';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
 import { ALLOWED_ORIGIN, TEST_ENV } from '../support/env.ts';
 import { type SecretsManagerForTests, secretsManagerStandIn } from '../support/secrets-manager.ts';
+import { newContainer } from '../support/container.ts';
 
 // A real route handler: the check sits in the one middy stack every route shares.
 // POST /auth/refresh needs a token, so a request the origin check lets through
@@ -15,8 +15,7 @@ const saved = { ...process.env };
 // The logger reads the configuration when the handler module loads: environment first.
 Object.assign(process.env, TEST_ENV);
 const { handler } = await import('../../functions/auth/refresh.ts');
-const { REFRESH_SECONDS, resetOriginVerifyForTests } = await import('#shared/services/origin-verify-secret');
-const { resetSecretsClientForTests } = await import('#shared/services/secrets');
+const { REFRESH_SECONDS } = await import('#shared/services/origin-verify-secret');
 
 let secrets: SecretsManagerForTests;
 let client: SecretsManagerClient;
@@ -64,16 +63,13 @@ const send = async (headers: Record<string, string> = {}) => {
 
 beforeEach(async () => {
   process.env = { ...saved, ...TEST_ENV, ...aws, ORIGIN_VERIFY_SECRET: secretArn };
-  resetConfigForTests();
-  resetSecretsClientForTests();
-  resetOriginVerifyForTests();
+  newContainer();
   await store({ current: CURRENT, previous: PREVIOUS });
 });
 afterAll(async () => {
   vi.useRealTimers();
   process.env = saved;
-  resetConfigForTests();
-  resetSecretsClientForTests();
+  newContainer();
   await secrets.stop();
 });
 
@@ -104,7 +100,7 @@ describe('the origin check (x-origin-verify from CloudFront)', () => {
 
   it('checks nothing when ORIGIN_VERIFY_SECRET is unset (local server, tests, integrators)', async () => {
     delete process.env.ORIGIN_VERIFY_SECRET;
-    resetConfigForTests();
+    newContainer();
     expect((await send()).statusCode).toBe(401);
   });
 
@@ -127,12 +123,12 @@ describe('the origin check (x-origin-verify from CloudFront)', () => {
 
   it('refuses every request (a 5xx problem, never an open door) when the secret cannot be read and nothing was read before, and a malformed secret likewise', async () => {
     process.env.ORIGIN_VERIFY_SECRET = `${secretArn}-missing`;
-    resetConfigForTests();
+    newContainer();
     const missing = await send({ [ORIGIN_VERIFY_HEADER]: CURRENT });
     expect(missing.statusCode).toBeGreaterThanOrEqual(500);
     expect(missing.headers['Content-Type']).toBe('application/problem+json');
     process.env.ORIGIN_VERIFY_SECRET = secretArn;
-    resetConfigForTests();
+    newContainer();
     await store({ current: 'short' });
     expect((await send({ [ORIGIN_VERIFY_HEADER]: 'short' })).statusCode).toBeGreaterThanOrEqual(500);
   });

@@ -11,8 +11,7 @@ import {
   type TicketRecord,
 } from '#shared/domain/ticket';
 import { transferRefusal } from '#shared/domain/transfer';
-import { BulkDeleteBody, idempotencyKey, TicketPatch } from '#shared/http/ticket-input';
-import { ValidationError } from '#shared/errors';
+import { BulkDeleteBody, TicketPatch } from '#shared/http/contract/tickets';
 
 const ticket = (overrides: Partial<TicketRecord> = {}): TicketRecord =>
   ({
@@ -172,15 +171,5 @@ describe('request schemas', () => {
 
   it('bounds the statistics request to ten events', () => {
     expect(MAX_STATS_EVENTS).toBe(10);
-  });
-});
-
-describe('the Idempotency-Key header', () => {
-  it('takes 1 to 200 visible ASCII characters, and refuses others with 400', () => {
-    expect(idempotencyKey(undefined)).toBeUndefined();
-    expect(idempotencyKey('scan-7f3a')).toBe('scan-7f3a');
-    expect(() => idempotencyKey('x'.repeat(256))).toThrow(ValidationError);
-    expect(() => idempotencyKey('with space')).toThrow(ValidationError);
-    expect(() => idempotencyKey('')).toThrow(ValidationError);
   });
 });

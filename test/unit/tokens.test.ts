@@ -2,12 +2,13 @@ import { SignJWT, base64url, generateKeyPair } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runKeysCommand, signingKeyEnv } from '../../bin/keys/commands.ts';
 import { type SecretsManagerForTests, secretsManagerStandIn } from '../support/secrets-manager.ts';
+import { newContainer } from '../support/container.ts';
 
 /**
  * The service's own tokens against the Secrets Manager stand-in (in-process, no other
  * service): ES256 with the current key's kid, verified against JWT_PUBLIC_KEYS only.
  */
-let tokens: typeof import('#shared/auth/tokens') & typeof import('#shared/auth/token-issuer');
+let tokens: typeof import('#shared/auth/tokens') & typeof import('#shared/services/token-issuer');
 let clock: typeof import('#shared/clock');
 let secrets: SecretsManagerForTests;
 let publicKeys: string;
@@ -24,12 +25,12 @@ beforeAll(async () => {
     ADMIN_ORIGINS: 'https://admin.ticketing.unit',
     PORTAL_ORIGINS: 'https://portal.ticketing.unit',
   });
-  tokens = { ...(await import('#shared/auth/tokens')), ...(await import('#shared/auth/token-issuer')) };
+  tokens = { ...(await import('#shared/auth/tokens')), ...(await import('#shared/services/token-issuer')) };
   clock = await import('#shared/clock');
 });
 
 afterAll(async () => {
-  (await import('#shared/services/secrets')).resetSecretsClientForTests();
+  newContainer();
   await secrets.stop();
 });
 

@@ -1,12 +1,8 @@
-import { issueSessionToken } from '../../auth/token-issuer.ts';
+import { issueSessionToken } from '../../services/token-issuer.ts';
 import { SESSION_LIMIT_SECONDS, type AdminPrincipal } from '../../auth/tokens.ts';
 import { epochSeconds } from '../../clock.ts';
-import {
-  getAdministrator,
-  toProfile,
-  type Administrator,
-  type AdministratorProfile,
-} from '../../data/administrators.ts';
+import { getAdministrator } from '../../data/administrators.ts';
+import { toProfile, type Administrator, type AdministratorProfile } from '../../domain/administrator.ts';
 import { Unauthenticated } from '../../errors.ts';
 
 /** A session's token and its expiry (epoch seconds, the token's `exp`). */

@@ -1,4 +1,4 @@
-import { forgetSessionVersion } from '../../auth/session-check.ts';
+import { forgetSessionVersion } from './session-check.ts';
 import type { Principal } from '../../auth/tokens.ts';
 import { raiseSessionVersion } from '../../data/session-versions.ts';
 

@@ -27,7 +27,7 @@ export function idpLogout(returnTo: string | undefined): { success: true; logout
   return { success: true, logout_url: idp.logoutUrl(client, target) };
 }
 
-/** Reset mails per account in any 24 hours, as the legacy forgot-password (README "Throttled logins"). */
+/** Reset mails per account in any 24 hours, as the legacy forgot-password (the OpenAPI description of POST /auth/change-password). */
 export const IDP_RESET_MAIL_LIMIT = 3;
 
 /**

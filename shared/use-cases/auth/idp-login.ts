@@ -6,14 +6,14 @@ import {
   signLoginState,
   verifyLoginState,
   type LoginChannel,
-} from '../../auth/login-state.ts';
+} from '../../services/login-state.ts';
 import { callbackUrlFor, pkceChallenge, vendorRejectionUrl, withErrorCode } from '../../auth/oidc.ts';
 import { config } from '../../config.ts';
 import { findAdministratorByEmail, linkIdentity } from '../../data/administrators.ts';
 import { storeLoginVerifier, takeLoginVerifier } from '../../data/oauth-logins.ts';
 import { DependencyUnavailable, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { recordFailedLogin } from '../../metrics.ts';
+import { recordFailedLogin } from '../../services/metrics.ts';
 import * as idp from '../../services/identity-provider.ts';
 import { startAdminSession } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';

@@ -1,12 +1,8 @@
 import { hashPassword, needsRehash, spendVerificationTime, verifyPassword } from '../../auth/passwords.ts';
-import {
-  findAdministratorByLogin,
-  replacePasswordHash,
-  toProfile,
-  type AdministratorProfile,
-} from '../../data/administrators.ts';
+import { findAdministratorByLogin, replacePasswordHash } from '../../data/administrators.ts';
+import { toProfile, type AdministratorProfile } from '../../domain/administrator.ts';
 import { Forbidden, RateLimited, Unauthenticated } from '../../errors.ts';
-import { recordFailedLogin } from '../../metrics.ts';
+import { recordFailedLogin } from '../../services/metrics.ts';
 import { startAdminSession } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
 import { guardLogin } from './login-guard.ts';
@@ -33,7 +29,7 @@ export async function legacyLogin(login: string, password: string, client: strin
   const admin = await findAdministratorByLogin(login);
   const valid = admin?.passwordHash
     ? await verifyPassword(password, admin.passwordHash)
-    : (await spendVerificationTime(password), false);
+    : await spendVerificationTime(password).then(() => false);
   if (!admin || !valid) {
     recordFailedLogin('legacy', 'wrong_credentials');
     await guard.failed('wrong_credentials');

@@ -1,6 +1,6 @@
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import type { AdminPrincipal } from '../../auth/tokens.ts';
-import { forgetSessionVersion } from '../../auth/session-check.ts';
+import { forgetSessionVersion } from './session-check.ts';
 import { replacePasswordHash } from '../../data/administrators.ts';
 import { voidResetTokens } from '../../data/reset-tokens.ts';
 import { Conflict, Forbidden, ValidationError } from '../../errors.ts';

@@ -1,5 +1,5 @@
 import { hashPassword } from '../../auth/passwords.ts';
-import { forgetSessionVersion } from '../../auth/session-check.ts';
+import { forgetSessionVersion } from './session-check.ts';
 import { epochSeconds } from '../../clock.ts';
 import { getAdministrator } from '../../data/administrators.ts';
 import { findResetToken, spendResetToken } from '../../data/reset-tokens.ts';

@@ -1,4 +1,4 @@
-import { issueSessionToken } from '../../auth/token-issuer.ts';
+import { issueSessionToken } from '../../services/token-issuer.ts';
 import { TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
 import { epochSeconds, now } from '../../clock.ts';
 import { confirmEmail, findCustomerBySub, holderOfEmail, switchEmail } from '../../data/customers.ts';
@@ -7,7 +7,7 @@ import { hashVerificationToken, normalisedEmail, verificationEffect, type Custom
 import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
 import { AppError, Conflict, Forbidden, Unauthenticated, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { recordFailedLogin } from '../../metrics.ts';
+import { recordFailedLogin } from '../../services/metrics.ts';
 import { changeOwnEmail, customerAppClient, signInWithPassword } from '../../services/identity-provider.ts';
 import { guardLogin } from '../auth/login-guard.ts';
 
@@ -112,7 +112,7 @@ async function applyToken(customer: Customer, token: string, accessToken: string
   if (holder !== undefined && holder !== customer.id) throw emailTaken(address);
   // Cognito first (the login), then the record; if the record's transaction fails, Cognito goes back.
   await changeOwnEmail(accessToken, address);
-  let outcome;
+  let outcome: Awaited<ReturnType<typeof switchEmail>>;
   try {
     outcome = await switchEmail(customer, address, tokenHash, stamp);
   } catch (error) {

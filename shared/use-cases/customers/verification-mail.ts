@@ -37,7 +37,7 @@ const MAILS: Record<VerificationPurpose, { subject: string; intro: string }> = {
 /**
  * Sends the link. The account (or the pending change) is already committed, so a failed
  * send is logged, not answered. A lost address-change mail is asked for again by PATCHing
- * the address again; a lost account mail has no resend route yet (see the README).
+ * the address again; a lost account mail has no resend route yet (the OpenAPI description of POST /my-account).
  */
 export async function sendVerificationMail(
   to: string,

@@ -19,7 +19,7 @@ import { changeTicket } from './change-ticket.ts';
  * use, so of two presentations racing exactly one wins), closes the claim as `claimed`
  * and moves the ticket to the customer's account; its history names the customer.
  * `POST /my-account/claim` (ours: the spec has no accepting route) and the demo seed call it
- * (README "Claims"). Answers the closed claim and the ticket as it now is.
+ * (the OpenAPI description of POST /my-account/claim). Answers the closed claim and the ticket as it now is.
  */
 const MAX_TOKEN_LENGTH = 200;
 

@@ -1,9 +1,10 @@
 import { recordRefusedScan, scanPut } from '../../data/check-ins.ts';
 import { answeringOnce, readTicketAnswer, ticketAnswerPut } from '../../data/ticket-answers.ts';
 import { applyScan, decideScan } from '../../domain/check-in.ts';
+import type { IdempotencyScope } from '../../domain/idempotency.ts';
 import { toTicket, type Ticket } from '../../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
-import { recordCheckIn } from '../../metrics.ts';
+import { recordCheckIn } from '../../services/metrics.ts';
 import { inScope } from '../event-scope.ts';
 import { changeTicket, ticketNotFound } from './change-ticket.ts';
 
@@ -14,8 +15,8 @@ export interface CheckInRequest {
   adminId: number;
   /** The scanner's events (undefined: all): the scanned event must be one, the ticket of one or granting one. */
   eventScope?: readonly number[];
-  /** `Idempotency-Key` header: a retry with the same key answers the first answer. */
-  idempotencyKey?: string;
+  /** The request's `Idempotency-Key` scope: a retry with the same key answers the first answer. */
+  idempotency?: IdempotencyScope;
 }
 
 /**
@@ -26,11 +27,10 @@ export interface CheckInRequest {
  * refused scan and answers 409 with its `reason`.
  */
 export async function checkIn(id: number, request: CheckInRequest): Promise<Ticket> {
-  const { adminId, idempotencyKey, eventScope } = request;
+  const { adminId, idempotency: answerScope, eventScope } = request;
   const actor = eventScope
     ? { kind: 'admin' as const, id: adminId, eventScope }
     : { kind: 'admin' as const, id: adminId };
-  const answerScope = idempotencyKey ? { route: 'tickets/check-in', adminId, key: idempotencyKey } : undefined;
   // Set by the attempt that commits (changeTicket re-runs the decision when a concurrent writer wins).
   let admitted = false;
   return answeringOnce(answerScope, id, async () => {

@@ -18,7 +18,7 @@ import { changeTicket } from './change-ticket.ts';
 import { newClaimToken, sendClaimMail } from './claim-mail.ts';
 
 /**
- * Opening a claim and changing its claimant (README "Claims"). Each is one changeTicket
+ * Opening a claim and changing its claimant (the `ticket` tag in the OpenAPI). Each is one changeTicket
  * transaction (ticket with its claim, history entry, token items), then the mail. A claim
  * moves no state, so the state machine is asked about nothing (`via: []`).
  */

@@ -5,7 +5,7 @@ import { commitTicketChanges } from '../../data/ticket-changes.ts';
 import { newTicketRecord } from '../../domain/new-ticket.ts';
 import { historyEntry, type Actor } from '../../domain/ticket-history.ts';
 import {
-  PROCESS_STATE,
+  type PROCESS_STATE,
   toTicket,
   type PurchaserContact,
   type Ticket,

@@ -1,4 +1,5 @@
-import { readCheckInStats, type CheckInStats } from '../../data/ticket-stats.ts';
+import { readCheckInStats } from '../../data/ticket-stats.ts';
+import type { CheckInStats } from '../../domain/check-in.ts';
 import { eventTitles, findTicketType } from '../../data/events.ts';
 import { readTicketHistory } from '../../data/ticket-history.ts';
 import { listTicketRecords, type TicketListPage, type TicketListQuery } from '../../data/ticket-lists.ts';
@@ -53,7 +54,7 @@ export async function getTicket(
     : ticket!;
 }
 
-/** `GET /tickets`: a page of the events' tickets with the asked-for expansions (README "Tickets", lists at scale). */
+/** `GET /tickets`: a page of the events' tickets with the asked-for expansions (the OpenAPI description of GET /tickets). */
 export async function listTickets(
   request: TicketListQuery & { include: readonly TicketInclude[] },
   scope?: EventScope,

@@ -1,5 +1,6 @@
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
+import type { IdempotencyScope } from '../../domain/idempotency.ts';
 import { answeringOnce, readTicketAnswer, ticketAnswerPut } from '../../data/ticket-answers.ts';
 import { answerProblems } from '../../domain/event.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
@@ -46,17 +47,14 @@ export async function transferTicket(
   id: number,
   request: TransferRequest,
   actor: Actor,
-  idempotencyKey?: string,
+  /** The request's `Idempotency-Key` scope: the answer is stored in the change's own transaction. */
+  answerScope?: IdempotencyScope,
 ): Promise<Ticket> {
   const target = await targetType(request, actor);
   // Allocated alongside the ticket read (an unused id is harmless); marked handled so a
   // refusal before it is awaited does not leave a rejected promise behind.
   const newId = target ? allocateIds(TICKET_SEQUENCE) : undefined;
   newId?.catch(() => undefined);
-  const answerScope =
-    idempotencyKey && actor.kind === 'admin'
-      ? { route: 'tickets/transfer', adminId: actor.id, key: idempotencyKey }
-      : undefined;
   return answeringOnce(answerScope, id, () =>
     changeTicket(id, { actor, action: 'transfer', via: ['transfer'] }, async (record, at) => {
       if (!target && request.eventId !== undefined && request.eventId !== record.eventId) {

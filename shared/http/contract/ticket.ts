@@ -1,18 +1,15 @@
-import * as z from '../schema.ts';
+import * as z from '../../schema.ts';
 import {
   PROCESS_STATES,
   TRANSFER_STATES,
   UPGRADE_STATES,
   WITHDRAWN_STATES,
   type ProcessState,
-} from '../domain/ticket.ts';
-import { OLDER_TICKET_INCLUDES } from '../domain/older-ticket-list.ts';
-import { ticketPagingQuery, wholeNumber } from './paging.ts';
+} from '../../domain/ticket.ts';
+import { OLDER_TICKET_INCLUDES } from '../../domain/older-ticket-list.ts';
+import { ticketPagingQuery, wholeNumber } from '../paging.ts';
 
 /** The request schemas of the older `/ticket` routes. */
-
-/** `{ticketId}` paths (the older family names the id so). */
-export const TicketIdPath = z.strictObject({ ticketId: wholeNumber('ticketId', { positive: true }) });
 
 /** A bib, as PATCH /tickets/{id} stores it: the spec types the path integer; numbers are a subset. */
 export const BIB_PATTERN = /^[\w-]{1,20}$/;
@@ -151,3 +148,10 @@ export const OlderTicketListQuery = z
     }),
   );
 export type OlderTicketListQuery = z.output<typeof OlderTicketListQuery>;
+
+// The answer schemas of this resource, defined beside the domain objects they describe.
+export { ClaimInfoResource } from '../../domain/claim-resource.ts';
+export { ListedTicketResource } from '../../domain/older-ticket-resource.ts';
+export { TicketResource } from '../../domain/ticket-resource.ts';
+export { ClaimBody, ClaimantBody } from './claims.ts';
+export { AnswerRecord } from '../../domain/attendee-answers.ts';

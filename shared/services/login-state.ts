@@ -4,8 +4,8 @@ import { config } from '../config.ts';
 import { epochSeconds, now } from '../clock.ts';
 import { ALGORITHM } from '../public-keys.ts';
 import { currentSigningKey } from './signing-key.ts';
-import { verificationKeys } from './tokens.ts';
-import { LOGIN_TTL_SECONDS } from './login-lifetime.ts';
+import { verificationKeys } from '../auth/tokens.ts';
+import { LOGIN_TTL_SECONDS } from '../auth/login-lifetime.ts';
 
 /**
  * The OIDC `state`: a short-lived ES256 JWT (the service's keys, its own audience, so it

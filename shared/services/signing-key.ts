@@ -1,9 +1,10 @@
 import type { webcrypto } from 'node:crypto';
 import { importJWK } from 'jose';
 import { config } from '../config.ts';
-import { readSigningKeySecret } from '../services/signing-key-secret.ts';
+import { readSigningKeySecret } from './signing-key-secret.ts';
 import { ALGORITHM } from '../public-keys.ts';
-import { parseKeySet } from './key-set.ts';
+import { parseKeySet } from '../auth/key-set.ts';
+import { keptPerContainer } from '../container-state.ts';
 
 /**
  * The private key new tokens are signed with, for the functions that issue them (rows
@@ -33,7 +34,8 @@ async function fetchKeys(): Promise<Map<string, webcrypto.CryptoKey>> {
 
 async function privateKeys(refresh: boolean): Promise<Map<string, webcrypto.CryptoKey>> {
   if (refresh) fetched = undefined;
-  const pending = (fetched ??= fetchKeys());
+  fetched ??= fetchKeys();
+  const pending = fetched;
   // A failed fetch is not kept: the next login tries again.
   pending.catch(() => {
     if (fetched === pending) fetched = undefined;
@@ -54,7 +56,7 @@ export async function currentSigningKey(): Promise<SigningKey> {
   return { kid, key };
 }
 
-/** Tests rotate keys in place; this forgets the fetched secret. */
-export function resetSigningKeyForTests(): void {
+// A new container fetches the secret again (tests rotate keys in place).
+keptPerContainer(() => {
   fetched = undefined;
-}
+});

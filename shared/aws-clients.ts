@@ -1,6 +1,7 @@
-import * as z from '../schema.ts';
-import { requireSection } from '../config.ts';
-import { DependencyUnavailable, type DependencyKind } from '../errors.ts';
+import type { MiddlewareStack } from '@smithy/types';
+import * as z from './schema.ts';
+import { requireSection } from './config.ts';
+import { DependencyUnavailable, type DependencyKind } from './errors.ts';
 
 /**
  * How every AWS SDK client of the service retries and times out, in one table (README
@@ -119,13 +120,9 @@ export function isOutage(error: unknown): boolean {
   );
 }
 
+/** Any SDK client: what installing a middleware needs of it. */
 interface MiddlewareClient {
-  middlewareStack: {
-    add(
-      middleware: (next: (args: any) => Promise<any>) => (args: any) => Promise<any>,
-      options: { step: 'initialize'; name: string; priority: 'high' },
-    ): void;
-  };
+  middlewareStack: Pick<MiddlewareStack<object, object>, 'add'>;
 }
 
 /**

@@ -1,6 +1,6 @@
-import * as z from '../schema.ts';
-import { idList, pagingQuery, wholeNumber } from './paging.ts';
-import { MAX_WILDCARDS, wildcardCount } from '../domain/wildcard.ts';
+import * as z from '../../schema.ts';
+import { boundedIdList, pagingQuery, wholeNumber } from '../paging.ts';
+import { MAX_WILDCARDS, wildcardCount } from '../../domain/wildcard.ts';
 
 /** The request schemas of the portal's catalogue and orders (`/my-account/event`, `/my-account/orders`). */
 
@@ -80,13 +80,10 @@ const purchaseBound = (name: string, end: 'start' | 'end') =>
     ),
   );
 
-const boundedIds = (name: string, max: number) =>
-  idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
-
 export const OrderListQuery = z
   .strictObject({
-    event: z.optional(boundedIds('event', 10)),
-    ticketType: z.optional(boundedIds('ticketType', 20)),
+    event: z.optional(boundedIdList('event', 10)),
+    ticketType: z.optional(boundedIdList('ticketType', 20)),
     fromPurchaseDate: purchaseBound('fromPurchaseDate', 'start'),
     toPurchaseDate: purchaseBound('toPurchaseDate', 'end'),
     includeTickets: flag('includeTickets'),
@@ -97,5 +94,15 @@ export const OrderListQuery = z
   .check(ordered('fromPurchaseDate', 'toPurchaseDate'));
 
 /** `{eventId}` and `{ticketId}` path parameters. */
-export const PathEventId = z.strictObject({ eventId: wholeNumber('eventId', { positive: true }) });
-export const PathTicketId = z.strictObject({ ticketId: wholeNumber('ticketId', { positive: true }) });
+
+// The answer schemas of this resource, defined beside the domain objects they describe.
+export { CustomerResource, CustomerSignIn } from '../../domain/customer-resource.ts';
+export { OrderEntryResource } from '../../domain/order-resource.ts';
+export { PaymentProcessorResource } from '../../domain/payment-processor-resource.ts';
+export { EventEntryResource, TicketTypeEntryResource } from '../../domain/portal-event-resource.ts';
+export { TicketResource } from '../../domain/ticket-resource.ts';
+export { UpgradeOptionResource } from '../../domain/upgrade-resource.ts';
+export { WaveTimeResource } from '../../domain/wave-time-resource.ts';
+export { AcceptClaimBody } from './claims.ts';
+export { AccountUpdate } from '../../domain/customer.ts';
+export { NewCustomerInput } from '../../domain/customer.ts';

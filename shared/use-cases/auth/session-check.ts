@@ -1,7 +1,8 @@
-import { epochSeconds } from '../clock.ts';
-import { readSessionVersion, type SessionOwner } from '../data/session-versions.ts';
-import { Unauthenticated } from '../errors.ts';
-import type { Principal } from './tokens.ts';
+import { epochSeconds } from '../../clock.ts';
+import { readSessionVersion, type SessionOwner } from '../../data/session-versions.ts';
+import { Unauthenticated } from '../../errors.ts';
+import type { Principal } from '../../auth/tokens.ts';
+import { keptPerContainer } from '../../container-state.ts';
 
 /**
  * How long a container trusts a session version it has read. A token ended elsewhere
@@ -44,7 +45,5 @@ export function forgetSessionVersion(owner: SessionOwner, id: number): void {
   versions.delete(cacheKey(owner, id));
 }
 
-/** Tests only: as a new container. */
-export function resetSessionCacheForTests(): void {
-  versions.clear();
-}
+// A new container has checked no session yet.
+keptPerContainer(() => versions.clear());

@@ -1,4 +1,4 @@
-import * as z from '../schema.ts';
+import * as z from '../../schema.ts';
 
 /**
  * The claim bodies of the older `/ticket` routes. The spec names the user id field

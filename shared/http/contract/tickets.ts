@@ -1,9 +1,10 @@
-import * as z from '../schema.ts';
-import { positiveId } from '../domain/ids.ts';
-import { MAX_BULK_ITEMS } from './bulk.ts';
-import { ValidationError } from '../errors.ts';
-import { idList, pagingQuery, ticketPagingQuery, wholeNumber } from './paging.ts';
-import { MAX_COUNTED_PAIRS } from '../domain/ticket-list-plan.ts';
+import type { CheckInStats } from '../../domain/check-in.ts';
+import * as z from '../../schema.ts';
+import { money } from '../../domain/money.ts';
+import { positiveId } from '../../domain/ids.ts';
+import { MAX_BULK_ITEMS } from '../bulk.ts';
+import { boundedIdList, commaSeparated, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
+import { MAX_COUNTED_PAIRS } from '../../domain/ticket-list-plan.ts';
 import {
   MAX_STATS_EVENTS,
   PROCESS_STATES,
@@ -11,7 +12,7 @@ import {
   TICKET_INCLUDES,
   WITHDRAWN_STATES,
   type ProcessState,
-} from '../domain/ticket.ts';
+} from '../../domain/ticket.ts';
 
 /** The request schemas of the `/tickets` routes. */
 
@@ -19,36 +20,20 @@ const MAX_LIST_EVENTS = 20;
 
 /** `_include=change_status,purchaser`. */
 const includeOf = <const T extends readonly string[]>(values: T) =>
-  z._default(
-    z.pipe(
-      z.pipe(
-        z.string(),
-        z.transform((value) =>
-          value
-            .split(',')
-            .map((part) => part.trim())
-            .filter(Boolean),
-        ),
-      ),
-      z.array(z.enum(values, `must list values among ${values.join(', ')}`)),
-    ),
-    [],
-  );
+  z._default(z.pipe(commaSeparated(), z.array(z.enum(values, `must list values among ${values.join(', ')}`))), []);
 export const Include = includeOf(TICKET_INCLUDES);
 
-const boundedIds = (name: string, max: number) =>
-  idList(name).check(z.maxLength(max, `${name} must list at most ${max} ids`));
 /** A filter becomes a DynamoDB `IN (...)`, which takes at most 100 values. */
 const MAX_FILTER_VALUES = 50;
 
 export const TicketListQuery = z
   .strictObject({
     event: z.optional(wholeNumber('event', { positive: true })),
-    events: z.optional(boundedIds('events', MAX_LIST_EVENTS)),
-    accessEvents: z.optional(boundedIds('accessEvents', MAX_LIST_EVENTS)),
-    teams: z.optional(boundedIds('teams', MAX_FILTER_VALUES)),
-    ticket_types: z.optional(boundedIds('ticket_types', MAX_FILTER_VALUES)),
-    exclude_process_states: z.optional(boundedIds('exclude_process_states', MAX_FILTER_VALUES)),
+    events: z.optional(boundedIdList('events', MAX_LIST_EVENTS)),
+    accessEvents: z.optional(boundedIdList('accessEvents', MAX_LIST_EVENTS)),
+    teams: z.optional(boundedIdList('teams', MAX_FILTER_VALUES)),
+    ticket_types: z.optional(boundedIdList('ticket_types', MAX_FILTER_VALUES)),
+    exclude_process_states: z.optional(boundedIdList('exclude_process_states', MAX_FILTER_VALUES)),
     _include: Include,
     ...ticketPagingQuery,
   })
@@ -68,7 +53,7 @@ export const TicketListQuery = z
     ),
   );
 
-export const StatsQuery = z.strictObject({ events: boundedIds('events', MAX_STATS_EVENTS) });
+export const StatsQuery = z.strictObject({ events: boundedIdList('events', MAX_STATS_EVENTS) });
 
 /** One ticket: the list's expansions plus `history`, paged by `history_limit`/`history_offset` (newest first). */
 export const GetQuery = z.strictObject({
@@ -81,16 +66,6 @@ export const GetQuery = z.strictObject({
 export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event', { positive: true })) });
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-// Whole cents: an amount like 5e-324 is a valid JSON number that DynamoDB cannot store (below 1e-130), a 500 otherwise.
-const wholeCents = (value: number) => Math.round(value * 100) / 100 === value;
-const money = () =>
-  z
-    .number()
-    .check(
-      z.minimum(0, 'must not be negative'),
-      z.maximum(1_000_000, 'must be at most 1000000'),
-      z.refine(wholeCents, 'must have at most 2 decimal places'),
-    );
 const nullable = <T extends z.ZodMiniType>(schema: T) => z.nullable(schema);
 const between = (min: number, max: number) =>
   z.int().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`));
@@ -182,16 +157,17 @@ export const BulkDeleteBody = z.strictObject({
   ),
 });
 
-/** `Idempotency-Key` header: 1–255 visible ASCII characters (it becomes part of a key), as shared/http/idempotency.ts checks first. */
-const IdempotencyKey = z.string().check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters'));
+/** `GET /tickets/check-in-stats`: the requested events (each once), sold and checked-in tickets. */
+export const CheckInStatsResource = z.strictObject({
+  eventIds: z.array(z.int()),
+  soldTickets: z.int(),
+  checkedInTickets: z.int(),
+});
 
-export function idempotencyKey(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const parsed = IdempotencyKey.safeParse(value);
-  if (!parsed.success) {
-    throw new ValidationError('The Idempotency-Key header is invalid.', [
-      { path: 'headers.idempotency-key', message: parsed.error.issues[0]!.message },
-    ]);
-  }
-  return parsed.data;
-}
+// The schema and the type must describe the same objects: a difference fails typecheck.
+true satisfies z.Same<z.output<typeof CheckInStatsResource>, CheckInStats>;
+
+// The answer schemas of this resource, defined beside the domain objects they describe.
+export { TicketResource } from '../../domain/ticket-resource.ts';
+export { TicketWaiverResource } from '../../domain/waiver-resource.ts';
+export { SignWaiversBody } from '../../domain/waivers.ts';

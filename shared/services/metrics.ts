@@ -1,10 +1,10 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { config } from './config.ts';
-import type { RefusalReason } from './domain/check-in.ts';
-import { METRIC, METRICS_NAMESPACE, STAGE_DIMENSION, type LoginKind } from './metric-names.ts';
-import { onRequestEnd } from './request-end.ts';
+import { config } from '../config.ts';
+import type { RefusalReason } from '../domain/check-in.ts';
+import { METRIC, METRICS_NAMESPACE, STAGE_DIMENSION, type LoginKind } from '../metric-names.ts';
+import { onRequestEnd } from '../request-end.ts';
 
-export { METRIC, METRICS_NAMESPACE } from './metric-names.ts';
+export { METRIC, METRICS_NAMESPACE } from '../metric-names.ts';
 
 /**
  * Business metrics, as CloudWatch Embedded Metric Format lines on stdout (Lambda's log

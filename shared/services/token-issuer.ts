@@ -3,7 +3,7 @@ import { epochSeconds } from '../clock.ts';
 import { config } from '../config.ts';
 import { ALGORITHM } from '../public-keys.ts';
 import { currentSigningKey } from './signing-key.ts';
-import { AUDIENCES, TOKEN_TTL_SECONDS, type Principal } from './tokens.ts';
+import { AUDIENCES, TOKEN_TTL_SECONDS, type Principal } from '../auth/tokens.ts';
 
 /**
  * Issues the service's own tokens (tokens.ts verifies them): signed with the private half

@@ -1,0 +1,112 @@
+import { type Entries, md } from './common.ts';
+
+/** The `my-account` tag: who the customer is and what a customer route answers. */
+export const MY_ACCOUNT_TAG = md(
+  "The customer portal: the customer's own account, catalogue and orders, with a customer token (audience `ticketing-customer`, from `PUT /my-account`). Every customer route takes the customer from the token, never from the request: another customer's event, ticket or order is 404, never 403 and never the data. Administrator tokens never open these routes, customer tokens open nothing else.",
+  "**Identity.** Customers are users of their own Cognito pool, apart from the administrators' (email sign-in, case-insensitive; no self sign-up: accounts are made by staff with `POST /my-account`). Cognito holds the login and the password; the service keeps the customer record. Addresses are lower-cased and trimmed everywhere.",
+  "**Verification is the service's own**, not Cognito's `email_verified`. A token is 32 random bytes, stored only as its SHA-256, bound to a customer and an address, valid 48 hours. Mails link to `<portal>/verify-email#token=…` (in the fragment, which browsers never send); that page signs in with the token (`PUT /my-account` with `emailVerificationToken`), which marks the record verified or switches the address in one transaction. An invalid, expired, spent or foreign token is a 400 on `body.emailVerificationToken`, looked at only after the password is accepted.",
+  'Not built yet: re-sending the account-creation mail, a customer forgot-password flow, refreshing a customer token.',
+);
+
+export const MY_ACCOUNT = {
+  'PUT /my-account': {
+    summary: 'Customer sign-in',
+    description: md(
+      'Answers `{count: 1, data: {token, expiresIn, expiresAt, tokenType: "Bearer", customer}}` and sets the auth cookie. `token` (the name the spec leaves open) is the service\'s customer JWT, valid 1 hour; `expiresAt` is its `exp` in epoch seconds. Wrong password, unknown login and a Cognito user without a record all give the same 401; an address not yet verified (and no valid token sent) is 403 `error: "email_not_verified"`.',
+      "Throttled like the administrators' password login (see the `auth` tag): at most 5 failed attempts per login from one client network and 20 per network in 15 minutes, then a growing lock-out of that network (429 with `Retry-After`, even for the right password from that network). The first sign-in carries the mailed `emailVerificationToken`, which marks the address verified; after an address change (`PATCH /my-account`), signing in with the old address, the password and the token mailed to the new one switches the login to it.",
+    ),
+    errors: [401],
+    conflicts: ['email_taken'],
+    example: { login: 'ada@example.com', password: 'correct horse battery staple' },
+  },
+  'POST /my-account': {
+    summary: 'Create a customer account',
+    description:
+      'By an administrator with `customers:manage` (our reading of "an admin who belongs to the customer group"). Strict body (email at most 254 characters, name 1 to 200, password 12 to 256); an address in use is 409 `email_taken`. Creates the Cognito user, then the record and its verification token in one transaction (if that fails, the Cognito user is deleted again: never one without the other), then mails the verification link; 201 `{count: 1, data: customer}`. A failed mail still answers 201, and there is no route to send it again yet.',
+    conflicts: ['email_taken'],
+    example: { email: 'ada@example.com', password: 'correct horse battery staple', name: 'Ada Lovelace' },
+  },
+  'GET /my-account': {
+    summary: "The customer's account",
+    description: '`{count: 1, data: customer}`; a token whose account is gone is 401.',
+  },
+  'PATCH /my-account': {
+    summary: "Update the customer's account",
+    description: md(
+      "The spec's update body, strict (an unknown field or wrong type is a 400 naming `body.<field>`; at least one field; `accountNumber`, `primary` and `billing` may be null). Only the fields sent change.",
+      'A new `emailAddress` is not applied at once: it becomes `pendingEmailAddress` (409 `email_taken` if another login has it) and its token is mailed to the new address; the login stays the old address until the customer signs in with the old address, the password and that token. At most 5 address changes per customer per 24 hours; and because the 409 tells whether an address has an account, the questions themselves are limited before the lookup: 10 per customer and 30 per client network an hour (429 with `Retry-After`).',
+    ),
+    conflicts: ['email_taken'],
+    example: {
+      emailAddress: 'ada.lovelace@example.com',
+      useInternationalShippingAddress: false,
+      primary: "12 St James's Square, London",
+    },
+  },
+  'PUT /my-account/email': {
+    summary: 'Mail the customer their details',
+    description:
+      "One of a fixed set of mails, to the account's own address only: `email` must be it, else 400 on `body.email` (the route cannot mail strangers). `type`: `account_details`, `order_confirmation` (the newest order with its tickets) or `tickets` (the account's tickets, first 50); another is a 400 listing them. At most 5 per customer per hour (429 with `Retry-After`). Answers `{count: 1, data: {sent, type, email}}`.",
+  },
+  'GET /my-account/event': {
+    summary: 'Events the customer can see',
+    description: md(
+      'Published events, plus every event the customer holds an order for, even unpublished; sorted by start then id. `totalCount` is exact. When more than 500 published events start in the window (or the customer holds orders for more than 500 events) the list cannot be read whole in one request: a 400 naming `fromEventStart` (narrow the window), never a page that silently leaves events out.',
+      'Strings where the spec says string: `cutOff` and `onSaleDate` are unix seconds (`""` when unset), `published`, `hideDate` and `hideTime` are `"1"` or `"0"`, `start` is in the event\'s own offset. `inventory.sold` sums the event\'s kept counts; `inventory.total` is the event\'s capacity.',
+    ),
+    parameters: {
+      title: 'Exact title (case-sensitive), or a pattern with `%` wildcards (at most 10).',
+      search:
+        'Case-insensitive text in the title, description, venue or venue address (at most 100 characters); `%` is a wildcard there too (at most 10).',
+      fromEventStart:
+        'Events starting at or after this Unix time in seconds; absent or `false` for no bound. Bad or inverted: 400.',
+      toEventStart: 'Events starting at or before this Unix time in seconds; absent or `false` for no bound.',
+      return: '`orders`: only events the customer bought tickets for; `all` (default): every match.',
+    },
+  },
+  'GET /my-account/ticket-type/{eventId}': {
+    summary: 'Ticket types of an event',
+    description:
+      'Only for an event the customer can see, else 404. The paged envelope of `{id (string), name, description, ordering, price}` by `ordering` then id.',
+  },
+  'GET /my-account/wave-time/{eventId}': {
+    summary: 'Wave times of an event',
+    description:
+      "The start waves of a race, only for an event the customer can see (else 404): `{count, data: [{id, eventId, name, startTime, capacity}]}` by start, `startTime` in the event's own offset.",
+  },
+  'GET /my-account/orders': {
+    summary: "The customer's orders",
+    description: md(
+      "The caller's orders, newest first. An order is for one event; its `status` is `pending` (tickets being issued), `active` (all tickets issued), `cancelled` or `refunded`. The entry is `{id (string), eventId, created, purchasedDate, status, emailAddress, purchaser, affiliate, grandTotal, waveTimeId, teamId}` (the spec's top-level `waveTimeId` and `teamId`, read as per order).",
+      "A request reads at most 1,000 orders: a page that would need more is a 400 naming `fromPurchaseDate` (narrow the range or name the event), never a short page. `totalCount` is exact. `includeTickets` adds `tickets: [{id (string), status, name, price, attendee}]` (`attendee` is the position in the order; `status` one of `deleted`, `transferred`, `withdrawn`, `cancelled`, `checked_in`, `pending`, `active`): an order lists the tickets it issued, and a ticket transferred later shows `transferred` while its replacement is on the customer's account. `includeTrans` adds `transactions: [{amount, processor, reference, time}]` (never card data).",
+    ),
+    parameters: {
+      event: 'Comma-separated event ids (at most 10).',
+      ticketType: 'Only orders holding one of these ticket types (comma-separated ids, at most 20).',
+      fromPurchaseDate: 'Bought on or after this date (the whole UTC day) or instant. Bad or inverted: 400.',
+      toPurchaseDate: 'Bought on or before this date (its last moment) or instant.',
+      includeTickets: "Include each order's tickets.",
+      includeTrans: "Include each order's transactions.",
+      includeAnswers: "Include the order's answers and each ticket's `attendeeQuestions`.",
+    },
+  },
+  'GET /my-account/payment-processor': {
+    summary: "The account's payment processor",
+    description:
+      'The one record of public settings `{provider: stripe|square|paypal, publishableKey, currency (ISO 4217), mode: test|live, merchantName}`; secret keys are never stored here. 404 when none is configured.',
+    errors: [404],
+  },
+  'GET /my-account/upgrades/{ticketId}': {
+    summary: 'Upgrade options of a ticket',
+    description:
+      "Only the customer's own tickets, not deleted; another's is 404. The options are the event's other types priced above the ticket's, cheapest first: `{ticketId, fromTypeId, targetTypeId, name, description, priceDifference, currency, available}` (`available`: sold < total). A ticket that is not eligible, checked in or already upgraded gets none.",
+  },
+  'POST /my-account/claim': {
+    summary: 'Accept a claimed ticket (ours)',
+    description: md(
+      "Not in the spec, which has no route for the claimed transition: the claimant, signed in, presents the token of the mailed claim link (the portal's `/claim` page takes it from the link's `#token=` fragment and keeps it for the tab, so it survives signing in without ever being put in a URL). The ticket moves to the caller's account (`customerId`; `orderId` stays the buyer's), the claim becomes `claimed`, and the ticket is answered `{count: 1, data: ticket}` as `GET /ticket/{id}` shows it.",
+      'An unknown, spent, voided or expired token is 400 naming `body.token` (a replay too: nothing changes); a claim no longer open is 409 with its reason; of two customers racing on one token exactly one wins.',
+    ),
+    conflicts: ['deleted', 'transferred', 'withdrawn', 'cancelled', 'checked_in', 'no_open_claim', 'concurrent_update'],
+  },
+} satisfies Entries;

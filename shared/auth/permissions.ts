@@ -1,0 +1,16 @@
+/**
+ * Named permissions carried by administrator records and tokens. Their own module, below
+ * the route table (which names one per admin row), the tokens and the administrator
+ * records, so none of those needs the other.
+ */
+export const PERMISSIONS = [
+  'shipping:read',
+  'shipping:write',
+  'tickets:read',
+  'tickets:write',
+  'checkin:scan',
+  /** Undo a check-in (the gate's only way back from checked-in): separate from scanning on purpose. */
+  'checkin:undo',
+  'customers:manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];

@@ -1,0 +1,7 @@
+import * as z from '../schema.ts';
+import { wholeNumber } from './paging.ts';
+
+/** Path parameters are strings on the wire; every id in a path is a positive integer. One schema per parameter name. */
+export const PathId = z.strictObject({ id: wholeNumber('id', { positive: true }) });
+export const PathTicketId = z.strictObject({ ticketId: wholeNumber('ticketId', { positive: true }) });
+export const PathEventId = z.strictObject({ eventId: wholeNumber('eventId', { positive: true }) });

@@ -1,0 +1,141 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Imports run one way, down the layers of DESIGN.md: bin/ → infra/ → functions/ →
+ * shared/http → shared/routes.ts → shared/use-cases → shared/data | shared/services →
+ * shared/domain → shared/auth → the modules at the root of shared/ (errors, clock, config,
+ * schema, logger…). A module imports only from its own layer or a lower one; data/ and
+ * services/ stand side by side and import neither each other nor anything above them.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const GENERATED = new Set(['shared/client/openapi-types.ts']);
+
+interface Layer {
+  name: string;
+  rank: number;
+}
+
+function layerOf(file: string): Layer {
+  const inShared = (folder: string) => file.startsWith(`shared/${folder}/`);
+  if (file.startsWith('bin/')) return { name: 'bin', rank: 10 };
+  if (file.startsWith('infra/')) return { name: 'infra', rank: 9 };
+  if (file.startsWith('functions/')) return { name: 'functions', rank: 8 };
+  if (inShared('client')) return { name: 'shared/client', rank: 8 };
+  if (inShared('http')) return { name: 'shared/http', rank: 7 };
+  if (file === 'shared/routes.ts') return { name: 'shared/routes.ts', rank: 6 };
+  if (inShared('use-cases')) return { name: 'shared/use-cases', rank: 5 };
+  if (inShared('data')) return { name: 'shared/data', rank: 4 };
+  if (inShared('services')) return { name: 'shared/services', rank: 4 };
+  if (inShared('domain')) return { name: 'shared/domain', rank: 3 };
+  if (inShared('auth')) return { name: 'shared/auth', rank: 2 };
+  if (/^shared\/[^/]+\.ts$/.test(file)) return { name: 'shared (root modules)', rank: 1 };
+  throw new Error(`${file} is in no layer: add its folder to layerOf`);
+}
+
+/** Imports that skip a layer on purpose are refused anyway: storage is reached through a use case. */
+const SKIPS_REFUSED: Record<string, readonly string[]> = {
+  functions: ['shared/data', 'shared/services'],
+  'shared/http': ['shared/data'],
+};
+
+/** Packages that mean I/O or HTTP: the pure layers import none. */
+const PURE_LAYERS = ['shared/domain', 'shared/auth'];
+const IMPURE_PACKAGE = /^(@aws-sdk\/|@middy\/|@aws-lambda-powertools\/)/;
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(path.join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+    .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)))
+    .filter((file) => !GENERATED.has(file));
+}
+
+/** Every module specifier a file names: static imports and re-exports, type-only ones too, and `import()`. */
+function specifiers(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const found = [...code.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g)].map(
+    (match) => match[1] as string,
+  );
+  const bare = [...code.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)].map((match) => match[1] as string);
+  const dynamic = [...code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((match) => match[1] as string);
+  return [...found, ...bare, ...dynamic];
+}
+
+/** The repository file a specifier names, or undefined for a package. */
+function resolved(from: string, specifier: string): string | undefined {
+  if (specifier.startsWith('#shared/')) return `shared/${specifier.slice('#shared/'.length)}.ts`;
+  if (specifier.startsWith('.')) return path.normalize(path.join(path.dirname(from), specifier));
+  return undefined;
+}
+
+const files = ['bin', 'infra', 'functions', 'shared'].flatMap(sourceFiles);
+const imports = files.flatMap((file) =>
+  specifiers(readFileSync(path.join(ROOT, file), 'utf8')).map((specifier) => ({
+    file,
+    specifier,
+    target: resolved(file, specifier),
+  })),
+);
+
+describe('the layers', () => {
+  it('finds the modules and their imports it walks', () => {
+    expect(files.length).toBeGreaterThan(250);
+    expect(imports.filter((i) => i.target).length).toBeGreaterThan(1000);
+  });
+
+  it('places every module in a layer, and every imported module exists there', () => {
+    const fileSet = new Set(files);
+    const missing = imports.filter((i) => i.target && !fileSet.has(i.target) && !GENERATED.has(i.target));
+    expect(missing.map((i) => `${i.file} imports ${i.specifier}`)).toEqual([]);
+    for (const file of files) layerOf(file);
+  });
+
+  it('imports only downwards or within a layer', () => {
+    const upwards = imports
+      .filter((i) => i.target)
+      .filter((i) => {
+        const from = layerOf(i.file);
+        const to = layerOf(i.target as string);
+        return from.name !== to.name && to.rank >= from.rank;
+      });
+    expect(upwards.map((i) => `${i.file} (${layerOf(i.file).name}) imports ${i.specifier}`)).toEqual([]);
+  });
+
+  it('reaches storage only through the use cases', () => {
+    const skipping = imports.filter((i) => {
+      if (!i.target) return false;
+      return (SKIPS_REFUSED[layerOf(i.file).name] ?? []).includes(layerOf(i.target).name);
+    });
+    expect(skipping.map((i) => `${i.file} imports ${i.specifier}`)).toEqual([]);
+  });
+
+  it('keeps the domain and the token rules pure: no AWS SDK, middy or Powertools', () => {
+    const impure = imports.filter(
+      (i) => !i.target && PURE_LAYERS.includes(layerOf(i.file).name) && IMPURE_PACKAGE.test(i.specifier),
+    );
+    expect(impure.map((i) => `${i.file} imports ${i.specifier}`)).toEqual([]);
+  });
+
+  it('has no import cycle between modules of shared/', () => {
+    const edges = new Map<string, string[]>();
+    for (const i of imports) {
+      if (!i.target || !i.file.startsWith('shared/') || !i.target.startsWith('shared/')) continue;
+      edges.set(i.file, [...(edges.get(i.file) ?? []), i.target]);
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        cycles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of edges.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of edges.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+});
