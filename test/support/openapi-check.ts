@@ -131,7 +131,8 @@ export async function checkAnswer(
   requestPath: string,
   answer: Answer,
 ): Promise<void> {
-  const state = await (checker ??= build());
+  checker ??= build();
+  const state = await checker;
   const where = `OpenAPI: ${row.method} ${requestPath} answered ${answer.status}`;
   const method = row.method.toLowerCase();
   const operation = state.document.paths?.[row.path]?.[method] as Json | undefined;
@@ -148,7 +149,7 @@ export async function checkAnswer(
   const response = deref(state.document, documented);
   const problems: string[] = [];
 
-  const contentType = answer.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+  const contentType = answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   const content = response.content as Json | undefined;
   if (!content) {
     if (answer.raw !== '') problems.push(`a body where none is documented (${contentType ?? 'no content-type'})`);

@@ -14,8 +14,14 @@ beforeAll(async () => {
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out.push(String(chunk));
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err.push(String(chunk));
+    return true;
+  });
   return { out: () => out.map((line) => JSON.parse(line)), err: () => err.map((line) => JSON.parse(line)) };
 }
 
