@@ -19,7 +19,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { DOCS_CSP, DOCS_PATHS } from '../bin/api-docs/site.ts';
+import { DOCS_CSP, DOCS_PATHS } from './api-docs-site.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
 
 /**
@@ -37,7 +37,7 @@ const GENERATOR = 'bin/api-docs.ts';
 /** The files a documentation directory must hold (keys below the bucket). */
 const REQUIRED = [DOCS_PATHS.document, DOCS_PATHS.pageFile, DOCS_PATHS.bundle].map((file) => file.slice(1));
 
-/** `/api/v2/docs` and `/api/v2/docs/` are the page, stored as `docs/index.html` (bin/api-docs/site.ts). */
+/** `/api/v2/docs` and `/api/v2/docs/` are the page, stored as `docs/index.html` (infra/api-docs-site.ts). */
 export const DOCS_PAGE_FUNCTION = `function handler(event) {
   var request = event.request;
   if (request.uri === '${DOCS_PATHS.page}' || request.uri === '${DOCS_PATHS.page}/') request.uri = '${DOCS_PATHS.pageFile}';

@@ -8,7 +8,7 @@ import { routeKey, routes } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { createApp } from '../../infra/app.ts';
 import { DOCS_PAGE_FUNCTION } from '../../infra/api-docs.ts';
-import { DOCS_CSP } from '../../bin/api-docs/site.ts';
+import { DOCS_CSP } from '../../infra/api-docs-site.ts';
 import {
   COMMON_RULES_COUNTED,
   LOGIN_RATE_LIMIT,
