@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Stage } from 'aws-cdk-lib';
+import { Stage } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   type BehaviorOptions,
@@ -11,8 +11,6 @@ import {
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
-  HeadersFrameOption,
-  HeadersReferrerPolicy,
   type IOrigin,
   ResponseHeadersPolicy,
   ViewerProtocolPolicy,
@@ -20,6 +18,7 @@ import {
 import { type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { DOCS_CSP, DOCS_PATHS } from './api-docs-site.ts';
+import { securityHeaders } from './security-headers.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
 
 /**
@@ -93,13 +92,7 @@ export class ApiDocs extends Construct {
 
     this.headers = new ResponseHeadersPolicy(this, 'Headers', {
       comment: `ticketing-${settings.name}: API documentation files (revalidated, own-origin CSP)`,
-      securityHeadersBehavior: {
-        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
-        contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
-        contentSecurityPolicy: { contentSecurityPolicy: DOCS_CSP, override: true },
-      },
+      securityHeadersBehavior: securityHeaders(DOCS_CSP, { overrideCsp: true }),
       // Browsers revalidate every time (If-None-Match → 304 from the edge); each deploy invalidates the edge copies.
       customHeadersBehavior: { customHeaders: [{ header: 'Cache-Control', value: 'no-cache', override: true }] },
     });

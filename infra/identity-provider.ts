@@ -1,4 +1,4 @@
-import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   FeaturePlan,
@@ -11,7 +11,6 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
-import { withTokenOrigins } from './front-ends.ts';
 import type { StageSettings } from './stages.ts';
 
 export interface IdentityProviderProps {
@@ -91,4 +90,18 @@ export class IdentityProvider extends Construct {
   get issuer(): string {
     return this.userPool.userPoolProviderUrl;
   }
+}
+
+/**
+ * Applies `urls` (a function of literal origins, e.g. shared/auth/oidc.ts's) to origins that
+ * may be deploy-time tokens: each token is swapped for a stand-in URL first and back after,
+ * so the shared function's URL parsing never sees a token.
+ */
+function withTokenOrigins(origins: readonly string[], urls: (origins: string[]) => string[]): string[] {
+  const standIns = origins.map((origin, i) =>
+    Token.isUnresolved(origin) ? `https://origin-${i}-stand-in.invalid` : origin,
+  );
+  return urls(standIns).map((url) =>
+    standIns.reduce((out, standIn, i) => (standIn === origins[i] ? out : out.split(standIn).join(origins[i]!)), url),
+  );
 }
