@@ -23,6 +23,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
 import type { ApiDocs } from './api-docs.ts';
+import { constructId } from './construct-id.ts';
 import { deployFrontEndFiles, frontEndAssets } from './front-end-files.ts';
 import type { FrontEndName, StageSettings } from './stages.ts';
 
@@ -138,12 +139,12 @@ export class FrontEnd extends Construct {
       );
     }
 
-    const upper = name.charAt(0).toUpperCase() + name.slice(1);
-    new CfnOutput(Stack.of(this), `${upper}Url`, {
+    const outputs = constructId(name);
+    new CfnOutput(Stack.of(this), `${outputs}Url`, {
       value: this.origin,
       description: `The ${name} front end (API under /api/v2)`,
     });
-    new CfnOutput(Stack.of(this), `${upper}DistributionId`, { value: this.distribution.distributionId });
-    new CfnOutput(Stack.of(this), `${upper}Bucket`, { value: this.bucket.bucketName });
+    new CfnOutput(Stack.of(this), `${outputs}DistributionId`, { value: this.distribution.distributionId });
+    new CfnOutput(Stack.of(this), `${outputs}Bucket`, { value: this.bucket.bucketName });
   }
 }

@@ -16,6 +16,7 @@ import type { RouteRow } from '#shared/routes';
 import { alarmName, routeSlug } from './alarm-names.ts';
 import { alarmTopic } from './alarm-topic.ts';
 import { concurrencyOf } from './concurrency.ts';
+import { constructId } from './construct-id.ts';
 import { operationsDashboard } from './operations-dashboard.ts';
 import { FIVE_MINUTES, functionMetrics, stageMetrics } from './operations-metrics.ts';
 import type { RouteFunction } from './route-function.ts';
@@ -139,13 +140,11 @@ export class Operations extends NestedStack {
     for (const { row, fn } of routeFunctions) {
       const label = row.handler;
       const slug = routeSlug(row);
-      const idOf = slug
-        .split('-')
-        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-        .join('');
+      // As the function's construct id (ticketing-stack.ts): `TicketsCheckIn`.
+      const routeId = constructId(row.handler);
       alarm(
         this.functionAlarms,
-        `${idOf}Errors`,
+        `${routeId}Errors`,
         {
           alarmName: name(`${slug}-errors`),
           alarmDescription: `${row.method} ${row.path}: the function failed (unhandled error, timeout or failed start).`,
@@ -159,7 +158,7 @@ export class Operations extends NestedStack {
       const timeout = (fn.timeout ?? Duration.seconds(3)).toMilliseconds();
       alarm(
         this.functionAlarms,
-        `${idOf}Duration`,
+        `${routeId}Duration`,
         {
           alarmName: name(`${slug}-duration`),
           alarmDescription: `${row.method} ${row.path}: p99 duration above ${DURATION_ALARM_SHARE * 100} % of the ${timeout / 1000} s timeout in 2 of 3 periods of 5 minutes.`,
@@ -176,7 +175,7 @@ export class Operations extends NestedStack {
       if (reserved === undefined) continue;
       alarm(
         this.functionAlarms,
-        `${idOf}Throttles`,
+        `${routeId}Throttles`,
         {
           alarmName: name(`${slug}-throttles`),
           alarmDescription: `${row.method} ${row.path}: throttled at its reserved concurrency of ${reserved} (callers got 503).`,
