@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   ClientAttributes,
@@ -8,7 +8,7 @@ import {
   type UserPoolClient,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import type { StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 export interface CustomerIdentityProps {
   settings: StageSettings;
@@ -48,7 +48,7 @@ export class CustomerIdentity extends Construct {
       mfa: Mfa.OFF,
       featurePlan: FeaturePlan.ESSENTIALS,
       deletionProtection: settings.retainData,
-      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicyOf(settings),
     });
     this.client = this.userPool.addClient('PortalClient', {
       generateSecret: false,

@@ -1,4 +1,4 @@
-import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -20,7 +20,7 @@ import { acknowledgeDeploymentHelper } from './front-end-files.ts';
 import { frontEndWebAcl } from './front-end-web-acl.ts';
 import { originVerifyHeaderValue, originVerifySecret } from './origin-verify.ts';
 import { securityHeaders } from './security-headers.ts';
-import type { StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /**
  * SPA fallback on the default (S3) behaviour only: a path whose last segment has no dot is
@@ -83,7 +83,7 @@ export class FrontEnds extends Construct {
 
   constructor(scope: Construct, id: string, { settings, api, routes }: FrontEndsProps) {
     super(scope, id);
-    const removalPolicy = settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = removalPolicyOf(settings);
 
     this.originVerifySecret = originVerifySecret(this, 'OriginVerify', settings);
     this.webAclArn = settings.webAclArn ?? frontEndWebAcl(this, 'WebAcl', settings, routes);

@@ -1,4 +1,4 @@
-import { Aws, Duration, RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Token, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   FeaturePlan,
@@ -11,7 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
-import type { StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 export interface IdentityProviderProps {
   settings: StageSettings;
@@ -52,7 +52,7 @@ export class IdentityProvider extends Construct {
       mfaSecondFactor: { otp: true, sms: false },
       featurePlan: FeaturePlan.ESSENTIALS,
       deletionProtection: settings.retainData,
-      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicyOf(settings),
     });
     this.client = this.userPool.addClient('ApiClient', {
       generateSecret: false,

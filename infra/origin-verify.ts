@@ -1,8 +1,8 @@
-import { RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
+import { SecretValue, Validations } from 'aws-cdk-lib';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
-import type { StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /**
  * The origin-verify secret, JSON `{ current, previous }`: CloudFront adds `current` as a
@@ -18,7 +18,7 @@ export function originVerifySecret(scope: Construct, id: string, settings: Stage
       passwordLength: 48,
       excludePunctuation: true,
     },
-    removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    removalPolicy: removalPolicyOf(settings),
   });
   Validations.of(secret).acknowledge({
     id: 'AwsSolutions-SMG4',
