@@ -8,6 +8,7 @@ import {
   type UserPoolClient,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { PASSWORD_POLICY } from './identity-provider.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 export interface CustomerIdentityProps {
@@ -37,13 +38,7 @@ export class CustomerIdentity extends Construct {
       autoVerify: { email: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       // The administrators' policy: the API bounds passwords to 12–256 characters first.
-      passwordPolicy: {
-        minLength: 12,
-        requireDigits: true,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireSymbols: true,
-      },
+      passwordPolicy: PASSWORD_POLICY,
       // A second factor would answer InitiateAuth with a challenge the API does not relay.
       mfa: Mfa.OFF,
       featurePlan: FeaturePlan.ESSENTIALS,

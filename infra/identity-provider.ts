@@ -4,6 +4,7 @@ import {
   FeaturePlan,
   Mfa,
   OAuthScope,
+  type PasswordPolicy,
   UserPool,
   type UserPoolClient,
   UserPoolClientIdentityProvider,
@@ -23,6 +24,15 @@ export interface IdentityProviderProps {
   allowedOrigins: readonly string[];
 }
 
+/** The administrators' password policy, the customers' pool's too (infra/customer-identity.ts). */
+export const PASSWORD_POLICY: PasswordPolicy = {
+  minLength: 12,
+  requireDigits: true,
+  requireLowercase: true,
+  requireUppercase: true,
+  requireSymbols: true,
+};
+
 /**
  * Cognito for `SITE_AUTH_METHOD=idp`: a user pool, a hosted UI domain and one app client
  * doing the authorization code flow with PKCE. The client has no secret: the API is the
@@ -41,13 +51,7 @@ export class IdentityProvider extends Construct {
       signInAliases: { email: true },
       autoVerify: { email: true },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
-      passwordPolicy: {
-        minLength: 12,
-        requireDigits: true,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireSymbols: true,
-      },
+      passwordPolicy: PASSWORD_POLICY,
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
       featurePlan: FeaturePlan.ESSENTIALS,
