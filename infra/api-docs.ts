@@ -4,20 +4,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Stage } from 'aws-cdk-lib';
 import {
-  AllowedMethods,
   type BehaviorOptions,
-  CachePolicy,
   Function as CloudFrontFunction,
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
   type IOrigin,
   ResponseHeadersPolicy,
-  ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { DOCS_CSP, DOCS_PATHS } from './api-docs-site.ts';
+import { fileBehaviour } from './private-files.ts';
 import { securityHeaders } from './security-headers.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
 
@@ -105,13 +103,7 @@ export class ApiDocs extends Construct {
 
   /** The behaviours for a distribution whose bucket origin is `files` (the same origin object as its default behaviour's). */
   behaviours(files: IOrigin): Record<string, BehaviorOptions> {
-    const file: BehaviorOptions = {
-      origin: files,
-      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-      responseHeadersPolicy: this.headers,
-    };
+    const file = fileBehaviour(files, this.headers);
     const page: BehaviorOptions = {
       ...file,
       functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: this.pageRewrite }],

@@ -19,12 +19,13 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { AaaaRecord, ARecord, type IHostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
 import type { ApiDocs } from './api-docs.ts';
 import { constructId } from './construct-id.ts';
 import { deployFrontEndFiles, frontEndAssets } from './front-end-files.ts';
+import { fileBehaviour, PRIVATE_BUCKET } from './private-files.ts';
 import type { FrontEndName, StageSettings } from './stages.ts';
 
 /** What both front ends share, made once by FrontEnds (infra/front-ends.ts). */
@@ -61,10 +62,7 @@ export class FrontEnd extends Construct {
     const assets = frontEndAssets(settings, name);
 
     this.bucket = new Bucket(this, 'Files', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
+      ...PRIVATE_BUCKET,
       serverAccessLogsBucket: parts.logBucket,
       serverAccessLogsPrefix: `s3/${name}/`,
       // The files are a build output, redeployed from their source at every deploy.
@@ -78,11 +76,7 @@ export class FrontEnd extends Construct {
       comment: `ticketing-${settings.name} ${name} front end`,
       defaultRootObject: 'index.html',
       defaultBehavior: {
-        origin: files,
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: parts.headers,
+        ...fileBehaviour(files, parts.headers),
         functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: parts.spaFallback }],
       },
       additionalBehaviors: {

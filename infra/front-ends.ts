@@ -9,7 +9,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { HostedZone } from 'aws-cdk-lib/aws-route53';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
@@ -19,6 +19,7 @@ import { FrontEnd, type FrontEndParts } from './front-end-distribution.ts';
 import { acknowledgeDeploymentHelper } from './front-end-files.ts';
 import { frontEndWebAcl } from './front-end-web-acl.ts';
 import { originVerifyHeaderValue, originVerifySecret } from './origin-verify.ts';
+import { PRIVATE_BUCKET } from './private-files.ts';
 import { securityHeaders } from './security-headers.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
 
@@ -89,11 +90,9 @@ export class FrontEnds extends Construct {
     this.webAclArn = settings.webAclArn ?? frontEndWebAcl(this, 'WebAcl', settings, routes);
 
     const logBucket = new Bucket(this, 'AccessLogs', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      ...PRIVATE_BUCKET,
       // CloudFront standard logs are delivered with an ACL: the bucket must accept ACLs.
       objectOwnership: ObjectOwnership.OBJECT_WRITER,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
       lifecycleRules: [{ expiration: Duration.days(settings.logRetention) }],
       removalPolicy,
       autoDeleteObjects: !settings.retainData,

@@ -1,7 +1,5 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import {
-  AllowedMethods,
-  CachePolicy,
   Distribution,
   Function as CloudFrontFunction,
   FunctionCode,
@@ -9,11 +7,11 @@ import {
   FunctionRuntime,
   PriceClass,
   ResponseHeadersPolicy,
-  ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { fileBehaviour, PRIVATE_BUCKET } from './private-files.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /**
@@ -45,10 +43,7 @@ export class PhotoStore extends Construct {
   constructor(scope: Construct, id: string, { settings }: { settings: StageSettings }) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
+      ...PRIVATE_BUCKET,
       removalPolicy: removalPolicyOf(settings),
       // Non-prod stacks must be deletable with photos in them (adds a CDK helper function).
       autoDeleteObjects: !settings.retainData,
@@ -81,11 +76,7 @@ export class PhotoStore extends Construct {
     const distribution = new Distribution(this, 'Cdn', {
       comment: `ticketing-${settings.name} profile photos`,
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: photoHeaders,
+        ...fileBehaviour(S3BucketOrigin.withOriginAccessControl(this.bucket), photoHeaders),
         functionAssociations: [
           {
             eventType: FunctionEventType.VIEWER_REQUEST,
