@@ -80,14 +80,13 @@ export class FrontEnds extends Construct {
   readonly portal: FrontEnd;
   /** JSON `{ current, previous }`: CloudFront sends `current`; the functions accept both. */
   readonly originVerifySecret: Secret;
-  readonly webAclArn: string;
 
   constructor(scope: Construct, id: string, { settings, api, routes }: FrontEndsProps) {
     super(scope, id);
     const removalPolicy = removalPolicyOf(settings);
 
     this.originVerifySecret = originVerifySecret(this, 'OriginVerify', settings);
-    this.webAclArn = settings.webAclArn ?? frontEndWebAcl(this, 'WebAcl', settings, routes);
+    const webAclArn = settings.webAclArn ?? frontEndWebAcl(this, 'WebAcl', settings, routes);
 
     const logBucket = new Bucket(this, 'AccessLogs', {
       ...PRIVATE_BUCKET,
@@ -106,7 +105,7 @@ export class FrontEnds extends Construct {
       settings,
       apiDomain: `${api.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`,
       originVerifyHeader: originVerifyHeaderValue(this.originVerifySecret, settings),
-      webAclArn: this.webAclArn,
+      webAclArn,
       logBucket,
       // Else CDK gives the deployment helper a log group of its own kept two years and never deleted.
       deploymentLogs: new LogGroup(this, 'DeploymentLogs', { retention: settings.logRetention, removalPolicy }),
