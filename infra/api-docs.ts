@@ -2,24 +2,21 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Stage } from 'aws-cdk-lib';
+import { Stage } from 'aws-cdk-lib';
 import {
-  AllowedMethods,
   type BehaviorOptions,
-  CachePolicy,
   Function as CloudFrontFunction,
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
-  HeadersFrameOption,
-  HeadersReferrerPolicy,
   type IOrigin,
   ResponseHeadersPolicy,
-  ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { DOCS_CSP, DOCS_PATHS } from '../bin/api-docs/site.ts';
+import { DOCS_CSP, DOCS_PATHS } from './api-docs-site.ts';
+import { fileBehaviour } from './private-files.ts';
+import { securityHeaders } from './security-headers.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
 
 /**
@@ -37,7 +34,7 @@ const GENERATOR = 'bin/api-docs.ts';
 /** The files a documentation directory must hold (keys below the bucket). */
 const REQUIRED = [DOCS_PATHS.document, DOCS_PATHS.pageFile, DOCS_PATHS.bundle].map((file) => file.slice(1));
 
-/** `/api/v2/docs` and `/api/v2/docs/` are the page, stored as `docs/index.html` (bin/api-docs/site.ts). */
+/** `/api/v2/docs` and `/api/v2/docs/` are the page, stored as `docs/index.html` (infra/api-docs-site.ts). */
 export const DOCS_PAGE_FUNCTION = `function handler(event) {
   var request = event.request;
   if (request.uri === '${DOCS_PATHS.page}' || request.uri === '${DOCS_PATHS.page}/') request.uri = '${DOCS_PATHS.pageFile}';
@@ -93,13 +90,7 @@ export class ApiDocs extends Construct {
 
     this.headers = new ResponseHeadersPolicy(this, 'Headers', {
       comment: `ticketing-${settings.name}: API documentation files (revalidated, own-origin CSP)`,
-      securityHeadersBehavior: {
-        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
-        contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
-        contentSecurityPolicy: { contentSecurityPolicy: DOCS_CSP, override: true },
-      },
+      securityHeadersBehavior: securityHeaders(DOCS_CSP, { overrideCsp: true }),
       // Browsers revalidate every time (If-None-Match → 304 from the edge); each deploy invalidates the edge copies.
       customHeadersBehavior: { customHeaders: [{ header: 'Cache-Control', value: 'no-cache', override: true }] },
     });
@@ -112,13 +103,7 @@ export class ApiDocs extends Construct {
 
   /** The behaviours for a distribution whose bucket origin is `files` (the same origin object as its default behaviour's). */
   behaviours(files: IOrigin): Record<string, BehaviorOptions> {
-    const file: BehaviorOptions = {
-      origin: files,
-      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-      responseHeadersPolicy: this.headers,
-    };
+    const file = fileBehaviour(files, this.headers);
     const page: BehaviorOptions = {
       ...file,
       functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: this.pageRewrite }],

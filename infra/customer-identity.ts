@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   ClientAttributes,
@@ -8,7 +8,8 @@ import {
   type UserPoolClient,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import type { StageSettings } from './stages.ts';
+import { PASSWORD_POLICY } from './identity-provider.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 export interface CustomerIdentityProps {
   settings: StageSettings;
@@ -37,18 +38,12 @@ export class CustomerIdentity extends Construct {
       autoVerify: { email: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       // The administrators' policy: the API bounds passwords to 12–256 characters first.
-      passwordPolicy: {
-        minLength: 12,
-        requireDigits: true,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireSymbols: true,
-      },
+      passwordPolicy: PASSWORD_POLICY,
       // A second factor would answer InitiateAuth with a challenge the API does not relay.
       mfa: Mfa.OFF,
       featurePlan: FeaturePlan.ESSENTIALS,
       deletionProtection: settings.retainData,
-      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicyOf(settings),
     });
     this.client = this.userPool.addClient('PortalClient', {
       generateSecret: false,

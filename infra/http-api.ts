@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -10,7 +10,7 @@ import {
   CORS_MAX_AGE_SECONDS,
 } from '#shared/http/cors';
 import { API_PREFIX } from '#shared/api-prefix';
-import type { StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 export interface TicketingHttpApiProps {
   settings: StageSettings;
@@ -67,7 +67,7 @@ export class TicketingHttpApi extends Construct {
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: settings.logRetention,
-      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicyOf(settings),
     });
     new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,

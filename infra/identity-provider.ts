@@ -1,9 +1,10 @@
-import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Token, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   FeaturePlan,
   Mfa,
   OAuthScope,
+  type PasswordPolicy,
   UserPool,
   type UserPoolClient,
   UserPoolClientIdentityProvider,
@@ -11,8 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
-import { withTokenOrigins } from './front-ends.ts';
-import type { StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 export interface IdentityProviderProps {
   settings: StageSettings;
@@ -23,6 +23,15 @@ export interface IdentityProviderProps {
    */
   allowedOrigins: readonly string[];
 }
+
+/** The administrators' password policy, the customers' pool's too (infra/customer-identity.ts). */
+export const PASSWORD_POLICY: PasswordPolicy = {
+  minLength: 12,
+  requireDigits: true,
+  requireLowercase: true,
+  requireUppercase: true,
+  requireSymbols: true,
+};
 
 /**
  * Cognito for `SITE_AUTH_METHOD=idp`: a user pool, a hosted UI domain and one app client
@@ -42,18 +51,12 @@ export class IdentityProvider extends Construct {
       signInAliases: { email: true },
       autoVerify: { email: true },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
-      passwordPolicy: {
-        minLength: 12,
-        requireDigits: true,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireSymbols: true,
-      },
+      passwordPolicy: PASSWORD_POLICY,
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
       featurePlan: FeaturePlan.ESSENTIALS,
       deletionProtection: settings.retainData,
-      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicyOf(settings),
     });
     this.client = this.userPool.addClient('ApiClient', {
       generateSecret: false,
@@ -91,4 +94,18 @@ export class IdentityProvider extends Construct {
   get issuer(): string {
     return this.userPool.userPoolProviderUrl;
   }
+}
+
+/**
+ * Applies `urls` (a function of literal origins, e.g. shared/auth/oidc.ts's) to origins that
+ * may be deploy-time tokens: each token is swapped for a stand-in URL first and back after,
+ * so the shared function's URL parsing never sees a token.
+ */
+function withTokenOrigins(origins: readonly string[], urls: (origins: string[]) => string[]): string[] {
+  const standIns = origins.map((origin, i) =>
+    Token.isUnresolved(origin) ? `https://origin-${i}-stand-in.invalid` : origin,
+  );
+  return urls(standIns).map((url) =>
+    standIns.reduce((out, standIn, i) => (standIn === origins[i] ? out : out.split(standIn).join(origins[i]!)), url),
+  );
 }

@@ -1,30 +1,27 @@
-import { Aws, Duration, NestedStack, type NestedStackProps, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
-  AlarmStatusWidget,
   ComparisonOperator,
-  Dashboard,
-  GraphWidget,
-  type IMetric,
+  type Dashboard,
   MathExpression,
   Metric,
-  TextWidget,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { LOGIN_KINDS, METRIC, METRICS_NAMESPACE, STAGE_DIMENSION } from '#shared/metric-names';
 import type { RouteRow } from '#shared/routes';
-import type { RouteFunction } from './route-function.ts';
 import { alarmName, routeSlug } from './alarm-names.ts';
+import { alarmTopic } from './alarm-topic.ts';
 import { concurrencyOf } from './concurrency.ts';
+import { constructId } from './construct-id.ts';
+import { operationsDashboard } from './operations-dashboard.ts';
+import { FIVE_MINUTES, functionMetrics, stageMetrics } from './operations-metrics.ts';
+import type { RouteFunction } from './route-function.ts';
 import { FIRST_STEPS, type RunbookEntry } from './runbook.ts';
-import { type StageName, type StageSettings, StageSettingsError } from './stages.ts';
+import type { StageName, StageSettings } from './stages.ts';
 
 /**
  * Alarm thresholds per stage, kept here because nothing else reads them. dev and staging
@@ -53,19 +50,6 @@ export const DURATION_ALARM_SHARE = 0.8;
 export const SES_BOUNCE_RATE = 0.04;
 export const SES_COMPLAINT_RATE = 0.0008;
 
-/** The DynamoDB operations the request paths call (shared/data): throttles and system errors are counted per operation, at most 10 in one alarm. */
-export const TABLE_OPERATIONS = [
-  Operation.GET_ITEM,
-  Operation.BATCH_GET_ITEM,
-  Operation.QUERY,
-  Operation.PUT_ITEM,
-  Operation.UPDATE_ITEM,
-  Operation.DELETE_ITEM,
-  Operation.TRANSACT_WRITE_ITEMS,
-];
-
-const FIVE_MINUTES = Duration.minutes(5);
-
 export interface OperationsProps extends NestedStackProps {
   settings: StageSettings;
   api: HttpApi;
@@ -78,13 +62,13 @@ export interface OperationsProps extends NestedStackProps {
 }
 
 /**
- * The stage's alarms, their SNS topic and its dashboard. A nested stack: two alarms per
- * route function would push the main stack past CloudFormation's 500 resources.
+ * The stage's alarms, their SNS topic (infra/alarm-topic.ts) and its dashboard
+ * (infra/operations-dashboard.ts). A nested stack: two alarms per route function would push
+ * the main stack past CloudFormation's 500 resources.
  *
  * Per route function: Errors (unhandled: crashes, timeouts, failed cold starts), p99
  * Duration near the timeout, and Throttles for the capped ones (infra/concurrency.ts),
  * named after the route. The account's Lambda Throttles: the shared pool is exhausted.
- * Email subscription: `-c alarmEmail=ops@example.com` (confirmed from the mail AWS sends).
  */
 export class Operations extends NestedStack {
   readonly topic: Topic;
@@ -99,37 +83,7 @@ export class Operations extends NestedStack {
     const name = (suffix: string) => alarmName(settings.name, suffix);
     const limits = ALARM_THRESHOLDS[settings.name];
 
-    this.topic = new Topic(this, 'Alarms', {
-      topicName: name('alarms'),
-      displayName: `Ticketing ${settings.name} alarms`,
-      enforceSSL: true,
-    });
-    Validations.of(this.topic).acknowledge({
-      id: 'AwsSolutions-SNS2',
-      reason:
-        'Alarm notifications carry alarm names and metric values, no request data; CloudWatch publishes to an encrypted topic only through a customer managed KMS key ($1/month per stage).',
-    });
-    // enforceSSL replaces the topic's default policy (which let the account's services
-    // publish) with one of our own: CloudWatch, a service principal, needs its own Allow.
-    this.topic.addToResourcePolicy(
-      new PolicyStatement({
-        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
-          ArnLike: {
-            'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:ticketing-${settings.name}-*`,
-          },
-        },
-      }),
-    );
-    const email = this.node.tryGetContext('alarmEmail');
-    if (email !== undefined && email !== '') {
-      if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
-        throw new StageSettingsError(`context alarmEmail="${String(email)}" is not an email address`);
-      this.topic.addSubscription(new EmailSubscription(email));
-    }
+    this.topic = alarmTopic(this, 'Alarms', settings);
     const action = new SnsAction(this.topic);
     const dashboardUrl = `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${name('operations')}`;
     // Every alarm says what to do first (infra/runbook.ts) and where the dashboard is, in the notification itself.
@@ -146,12 +100,9 @@ export class Operations extends NestedStack {
       return created;
     };
 
+    const metrics = stageMetrics(api, table);
+
     // --- API -------------------------------------------------------------------------
-    const requests = api.metricCount({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Requests' });
-    const clientErrors = api.metricClientError({ statistic: 'Sum', period: FIVE_MINUTES, label: '4xx' });
-    const serverErrors = api.metricServerError({ statistic: 'Sum', period: FIVE_MINUTES, label: '5xx' });
-    const latency = (statistic: string) =>
-      api.metricLatency({ statistic, period: FIVE_MINUTES, label: `Latency ${statistic}` });
     alarm(
       this.alarms,
       'Api5xxRate',
@@ -160,7 +111,7 @@ export class Operations extends NestedStack {
         alarmDescription: `More than ${limits.api5xxPercent} % of API requests answered 5xx in 5 minutes (from ${limits.minRequests} requests on).`,
         metric: new MathExpression({
           expression: `IF(requests >= ${limits.minRequests}, 100 * errors / requests, 0)`,
-          usingMetrics: { requests, errors: serverErrors },
+          usingMetrics: { requests: metrics.requests, errors: metrics.serverErrors },
           period: FIVE_MINUTES,
           label: '5xx %',
         }),
@@ -176,7 +127,7 @@ export class Operations extends NestedStack {
       {
         alarmName: name('api-latency-p99'),
         alarmDescription: `API p99 latency above ${limits.apiP99Ms} ms for 15 minutes.`,
-        metric: latency('p99'),
+        metric: metrics.latency('p99'),
         threshold: limits.apiP99Ms,
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 3,
@@ -189,17 +140,15 @@ export class Operations extends NestedStack {
     for (const { row, fn } of routeFunctions) {
       const label = row.handler;
       const slug = routeSlug(row);
-      const idOf = slug
-        .split('-')
-        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-        .join('');
+      // As the function's construct id (ticketing-stack.ts): `TicketsCheckIn`.
+      const routeId = constructId(row.handler);
       alarm(
         this.functionAlarms,
-        `${idOf}Errors`,
+        `${routeId}Errors`,
         {
           alarmName: name(`${slug}-errors`),
           alarmDescription: `${row.method} ${row.path}: the function failed (unhandled error, timeout or failed start).`,
-          metric: fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES, label }),
+          metric: functionMetrics.errors(fn, label),
           threshold: 1,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,
@@ -209,11 +158,11 @@ export class Operations extends NestedStack {
       const timeout = (fn.timeout ?? Duration.seconds(3)).toMilliseconds();
       alarm(
         this.functionAlarms,
-        `${idOf}Duration`,
+        `${routeId}Duration`,
         {
           alarmName: name(`${slug}-duration`),
           alarmDescription: `${row.method} ${row.path}: p99 duration above ${DURATION_ALARM_SHARE * 100} % of the ${timeout / 1000} s timeout in 2 of 3 periods of 5 minutes.`,
-          metric: fn.metricDuration({ statistic: 'p99', period: FIVE_MINUTES, label }),
+          metric: functionMetrics.p99Duration(fn, label),
           threshold: Math.round(timeout * DURATION_ALARM_SHARE),
           comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
           evaluationPeriods: 3,
@@ -226,11 +175,11 @@ export class Operations extends NestedStack {
       if (reserved === undefined) continue;
       alarm(
         this.functionAlarms,
-        `${idOf}Throttles`,
+        `${routeId}Throttles`,
         {
           alarmName: name(`${slug}-throttles`),
           alarmDescription: `${row.method} ${row.path}: throttled at its reserved concurrency of ${reserved} (callers got 503).`,
-          metric: fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES, label }),
+          metric: functionMetrics.throttles(fn, label),
           threshold: 1,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,
@@ -259,23 +208,13 @@ export class Operations extends NestedStack {
     );
 
     // --- DynamoDB ----------------------------------------------------------------------
-    const throttled = table.metricThrottledRequestsForOperations({
-      operations: TABLE_OPERATIONS,
-      period: FIVE_MINUTES,
-      label: 'Throttled requests',
-    });
-    const systemErrors = table.metricSystemErrorsForOperations({
-      operations: TABLE_OPERATIONS,
-      period: FIVE_MINUTES,
-      label: 'System errors',
-    });
     alarm(
       this.alarms,
       'TableThrottles',
       {
         alarmName: name('table-throttled-requests'),
         alarmDescription: `At least ${limits.tableThrottledRequests} DynamoDB requests throttled in 5 minutes (on-demand: a hot partition or a traffic step above twice the previous peak).`,
-        metric: throttled,
+        metric: metrics.tableThrottled,
         threshold: limits.tableThrottledRequests,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
@@ -288,7 +227,7 @@ export class Operations extends NestedStack {
       {
         alarmName: name('table-system-errors'),
         alarmDescription: 'DynamoDB answered 500s (its own errors) in 2 of 3 periods of 5 minutes.',
-        metric: systemErrors,
+        metric: metrics.tableSystemErrors,
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 3,
@@ -298,10 +237,6 @@ export class Operations extends NestedStack {
     );
 
     // --- SES (account level: one reputation per account and region) -------------------
-    const ses = (metricName: string, label: string) =>
-      new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1), label });
-    const bounceRate = ses('Reputation.BounceRate', 'Bounce rate');
-    const complaintRate = ses('Reputation.ComplaintRate', 'Complaint rate');
     if (props.sendsEmail) {
       alarm(
         this.alarms,
@@ -309,7 +244,7 @@ export class Operations extends NestedStack {
         {
           alarmName: name('ses-bounce-rate'),
           alarmDescription: `SES bounce rate at ${SES_BOUNCE_RATE * 100} % (review at 5 %, sending paused at 10 %).`,
-          metric: bounceRate,
+          metric: metrics.bounceRate,
           threshold: SES_BOUNCE_RATE,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,
@@ -322,7 +257,7 @@ export class Operations extends NestedStack {
         {
           alarmName: name('ses-complaint-rate'),
           alarmDescription: `SES complaint rate at ${SES_COMPLAINT_RATE * 100} % (review at 0.1 %, sending paused at 0.5 %).`,
-          metric: complaintRate,
+          metric: metrics.complaintRate,
           threshold: SES_COMPLAINT_RATE,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,
@@ -331,90 +266,13 @@ export class Operations extends NestedStack {
       );
     }
 
-    // --- Dashboard -------------------------------------------------------------------
-    const business = (metricName: string, dimensions: Record<string, string> = {}, label?: string) =>
-      new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName,
-        dimensionsMap: { service: props.serviceName, [STAGE_DIMENSION]: settings.name, ...dimensions },
-        statistic: 'Sum',
-        period: FIVE_MINUTES,
-        label: label ?? metricName,
-      });
-    // Reasons come from the domain and may grow: a search finds every one that occurred.
-    const refusedByReason = new MathExpression({
-      expression: `SEARCH('{${METRICS_NAMESPACE},${STAGE_DIMENSION},reason,service} MetricName="${METRIC.checkInRefused}" ${STAGE_DIMENSION}="${settings.name}" service="${props.serviceName}"', 'Sum', 300)`,
-      usingMetrics: {},
-      label: 'Refused: ',
-      period: FIVE_MINUTES,
+    this.dashboard = operationsDashboard(this, 'Dashboard', {
+      settings,
+      metrics,
+      table,
+      routeFunctions,
+      alarms: this.alarms,
+      serviceName: props.serviceName,
     });
-    const graph = (title: string, left: IMetric[], width = 8) => new GraphWidget({ title, left, width, height: 6 });
-    const each = (metric: (fn: RouteFunction['function'], label: string) => IMetric) =>
-      routeFunctions.map(({ row, fn }) => metric(fn, row.handler));
-
-    this.dashboard = new Dashboard(this, 'Dashboard', {
-      dashboardName: name('operations'),
-      defaultInterval: Duration.hours(3),
-    });
-    this.dashboard.addWidgets(
-      new TextWidget({
-        markdown: `# Ticketing ${settings.name}\nAlarms notify the SNS topic \`${name('alarms')}\`; README "Operations" says what each one means.`,
-        width: 16,
-        height: 2,
-      }),
-      new AlarmStatusWidget({ title: 'Stage alarms', alarms: this.alarms, width: 8, height: 2 }),
-    );
-    this.dashboard.addWidgets(
-      graph('API requests', [requests, clientErrors, serverErrors]),
-      graph('API latency (ms)', [latency('p50'), latency('p90'), latency('p99')]),
-      graph('API 5xx %', [
-        new MathExpression({
-          expression: '100 * errors / requests',
-          usingMetrics: { requests, errors: serverErrors },
-          label: '5xx %',
-          period: FIVE_MINUTES,
-        }),
-      ]),
-    );
-    this.dashboard.addWidgets(
-      graph(
-        'Lambda errors per route',
-        each((fn, label) => fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES, label })),
-      ),
-      graph(
-        'Lambda p99 duration per route (ms)',
-        each((fn, label) => fn.metricDuration({ statistic: 'p99', period: FIVE_MINUTES, label })),
-      ),
-      graph(
-        'Lambda throttles per route',
-        each((fn, label) => fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES, label })),
-      ),
-    );
-    // Two widgets: both sums name their inputs after the operation (`getitem`), one graph cannot hold both.
-    this.dashboard.addWidgets(
-      graph(
-        'DynamoDB consumed capacity',
-        [
-          table.metricConsumedReadCapacityUnits({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Read units' }),
-          table.metricConsumedWriteCapacityUnits({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Write units' }),
-        ],
-        6,
-      ),
-      graph('DynamoDB throttled requests', [throttled], 6),
-      graph('DynamoDB system errors', [systemErrors], 6),
-      graph('SES reputation (account)', [bounceRate, complaintRate], 6),
-    );
-    this.dashboard.addWidgets(
-      graph(
-        'Check-ins admitted and refused (by reason)',
-        [business(METRIC.checkInAdmitted, {}, 'Admitted'), refusedByReason],
-        12,
-      ),
-      graph(
-        'Failed logins (by login)',
-        LOGIN_KINDS.map((login) => business(METRIC.loginFailed, { login }, login)),
-        12,
-      ),
-    );
   }
 }

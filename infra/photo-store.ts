@@ -1,7 +1,5 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import {
-  AllowedMethods,
-  CachePolicy,
   Distribution,
   Function as CloudFrontFunction,
   FunctionCode,
@@ -9,12 +7,12 @@ import {
   FunctionRuntime,
   PriceClass,
   ResponseHeadersPolicy,
-  ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import type { StageSettings } from './stages.ts';
+import { fileBehaviour, PRIVATE_BUCKET } from './private-files.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /**
  * The bucket also holds waiver signatures (`signatures/…`), which are not public: the
@@ -45,11 +43,8 @@ export class PhotoStore extends Construct {
   constructor(scope: Construct, id: string, { settings }: { settings: StageSettings }) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      ...PRIVATE_BUCKET,
+      removalPolicy: removalPolicyOf(settings),
       // Non-prod stacks must be deletable with photos in them (adds a CDK helper function).
       autoDeleteObjects: !settings.retainData,
       // Every stage: signed waivers and photos survive an overwrite or a delete (a bug, a wrong
@@ -81,11 +76,7 @@ export class PhotoStore extends Construct {
     const distribution = new Distribution(this, 'Cdn', {
       comment: `ticketing-${settings.name} profile photos`,
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: photoHeaders,
+        ...fileBehaviour(S3BucketOrigin.withOriginAccessControl(this.bucket), photoHeaders),
         functionAssociations: [
           {
             eventType: FunctionEventType.VIEWER_REQUEST,

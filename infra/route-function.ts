@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { type CfnElement, Duration, Names, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Names, Stack, Tags, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -18,7 +18,7 @@ import { concurrencyOf } from './concurrency.ts';
 import type { CustomerIdentity } from './customer-identity.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 import type { PhotoStore } from './photo-store.ts';
-import type { StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /** Tag on every route function (value: the row's handler): how tests and operators find them. */
 export const ROUTE_TAG = 'ticketing:handler';
@@ -63,8 +63,10 @@ export class RouteFunction extends Construct {
     { row, api, settings, environment, functionsDir = FUNCTIONS_DIR }: RouteFunctionProps,
   ) {
     super(scope, id);
-    const removalPolicy = settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-    const logGroup = new LogGroup(this, 'Logs', { retention: settings.logRetention, removalPolicy });
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: settings.logRetention,
+      removalPolicy: removalPolicyOf(settings),
+    });
 
     // An own role instead of the default one: the managed AWSLambdaBasicExecutionRole
     // may write to any log group; this one writes only to the function's own.

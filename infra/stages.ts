@@ -1,3 +1,4 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Config } from '#shared/config';
 
@@ -115,6 +116,11 @@ const STAGES: Record<StageName, StageSettings> = {
 
 const LOG_LEVELS: readonly Config['LOG_LEVEL'][] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
 const AUTH_METHODS: readonly Config['SITE_AUTH_METHOD'][] = ['idp', 'legacy'];
+
+/** What deleting the stack does to the stage's data (table, buckets, secrets, user pools, logs): `retainData` keeps it. */
+export function removalPolicyOf(settings: StageSettings): RemovalPolicy {
+  return settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+}
 
 /** A wrong stage name or setting: a usage error, reported without a stack trace. */
 export class StageSettingsError extends Error {

@@ -1,8 +1,7 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
-import type { StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /**
  * How many of TABLE_SCHEMA's GSIs the stack declares (the first N), from the context
@@ -39,6 +38,6 @@ export function singleTable(scope: Construct, id: string, settings: StageSetting
     billing: Billing.onDemand(),
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: settings.retainData,
-    removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    removalPolicy: removalPolicyOf(settings),
   });
 }

@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteRow } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { signingKeySecretName } from '#shared/auth/key-set';
+import { constructId } from './construct-id.ts';
 import { CustomerIdentity } from './customer-identity.ts';
 import { FrontEnds } from './front-ends.ts';
 import { TicketingHttpApi } from './http-api.ts';
@@ -105,9 +106,10 @@ export class TicketingStack extends Stack {
     const groups = new Map<string, RouteGroupStack>();
     const groupOf = (row: RouteRow) => {
       const name = routeGroup(row);
-      let group = groups.get(name);
-      if (!group)
-        groups.set(name, (group = new RouteGroupStack(this, `Routes${constructId(name)}`, { settings, group: name })));
+      const existing = groups.get(name);
+      if (existing) return existing;
+      const group = new RouteGroupStack(this, `Routes${constructId(name)}`, { settings, group: name });
+      groups.set(name, group);
       return group;
     };
     for (const row of rows) {
@@ -149,11 +151,3 @@ export class TicketingStack extends Stack {
 
 /** A route's group, and so its stack: the directory of its handler (`tickets/check-in` → `tickets`). */
 export const routeGroup = (row: Pick<RouteRow, 'handler'>): string => row.handler.split('/')[0]!;
-
-/** `shipping-method/bulk-read` → `ShippingMethodBulkRead` (construct ids may not contain `/`). */
-function constructId(handler: string): string {
-  return handler
-    .split(/[^A-Za-z0-9]+/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
-}

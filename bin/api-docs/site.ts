@@ -1,51 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { API_PREFIX } from '#shared/api-prefix';
+import { DOCS_PATHS } from '../../infra/api-docs-site.ts';
+
+// Defined with the deployed docs; re-exported for test/unit and test/integration api-docs.test.ts, which check them with the files.
+export { DOCS_CSP, DOCS_PATHS } from '../../infra/api-docs-site.ts';
 
 /**
  * The API's documentation files: the OpenAPI document, a page rendering it with Redoc,
  * and Redoc's standalone bundle from npm (its one CDN image removed), all served from our own origin (no CDN, no web
  * fonts), so the page works offline. The same files are answered by the local server
- * (bin/local/docs.ts) and deployed into the front ends' buckets (infra/api-docs.ts).
- * Pure: it imports no handler, so the CDK app may read its constants; building the
- * document itself (bin/openapi/) is the caller's business.
+ * (bin/local/docs.ts) and deployed into the front ends' buckets (infra/api-docs.ts), at the
+ * paths infra/api-docs-site.ts names. Building the document itself (bin/openapi/) is the
+ * caller's business.
  */
-
-/** Where the files are, as URL paths and as keys below the bucket (without the leading slash). */
-export const DOCS_PATHS = {
-  document: `${API_PREFIX}/openapi.json`,
-  page: `${API_PREFIX}/docs`,
-  /**
-   * The page as stored: S3 guesses content types from the extension, and a key `docs`
-   * next to a `docs/` folder cannot be a file in the asset directory. Requests for the
-   * page (`/docs`, `/docs/`) are rewritten to it (CloudFront Function; the local server alike).
-   */
-  pageFile: `${API_PREFIX}/docs/index.html`,
-  bundle: `${API_PREFIX}/docs/redoc.standalone.js`,
-  bundleLicence: `${API_PREFIX}/docs/redoc.standalone.js.LICENSE.txt`,
-} as const;
-
-/** The URL paths answered with the page. */
-export const DOCS_PAGE_ALIASES = [DOCS_PATHS.page, `${DOCS_PATHS.page}/`, DOCS_PATHS.pageFile] as const;
-
-/**
- * The page's Content-Security-Policy: our own origin only. Redoc needs inline styles
- * (styled-components writes <style> elements), `data:` images (its icons) and a `blob:`
- * worker (the search index); no inline script (the page loads the bundle with `src`,
- * which finds the `<redoc spec-url>` element itself) and no eval.
- */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  'worker-src blob:',
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 export interface DocsFile {
   /** URL path, e.g. `/api/v2/openapi.json`; the bucket key is the same without the leading slash. */

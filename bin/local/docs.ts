@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DOCS_CSP, DOCS_PAGE_ALIASES, DOCS_PATHS, docsFiles, type DocsFile } from '../api-docs/site.ts';
+import { DOCS_CSP, DOCS_PAGE_ALIASES, DOCS_PATHS } from '../../infra/api-docs-site.ts';
+import { docsFiles, type DocsFile } from '../api-docs/site.ts';
 
 /**
  * The documentation files on the local server, as the deployed front ends serve them from

@@ -8,14 +8,9 @@ import { routeKey, routes } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { createApp } from '../../infra/app.ts';
 import { DOCS_PAGE_FUNCTION } from '../../infra/api-docs.ts';
-import { DOCS_CSP } from '../../bin/api-docs/site.ts';
-import {
-  COMMON_RULES_COUNTED,
-  LOGIN_RATE_LIMIT,
-  rateLimitedRoutes,
-  SPA_FALLBACK_FUNCTION,
-  VIEWER_ADDRESS_FUNCTION,
-} from '../../infra/front-ends.ts';
+import { DOCS_CSP } from '../../infra/api-docs-site.ts';
+import { COMMON_RULES_COUNTED, LOGIN_RATE_LIMIT, rateLimitedRoutes } from '../../infra/front-end-web-acl.ts';
+import { SPA_FALLBACK_FUNCTION, VIEWER_ADDRESS_FUNCTION } from '../../infra/front-ends.ts';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
 import { unacknowledgedFindings } from './nag.ts';
 import { resourcesOf, routeFunctions, synth } from './synth.ts';

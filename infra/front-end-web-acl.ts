@@ -1,0 +1,171 @@
+import { Aws, CfnRule, Fn } from 'aws-cdk-lib';
+import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+import type { RouteRow } from '#shared/routes';
+import { API_PREFIX } from '#shared/api-prefix';
+import type { StageSettings } from './stages.ts';
+
+/**
+ * Rules of the AWS common rule set that only count (logged, not blocked), because the API's
+ * own traffic trips them: bodies above 8 KB (photo uploads, bulk bodies; the API answers 413
+ * itself), SVG waiver signatures (markup in a JSON body; the API sanitises them), and loopback
+ * URLs in `redirect_uri` / `return_to` (dev's Vite origins; the API fetches no given URL).
+ */
+export const COMMON_RULES_COUNTED = [
+  'SizeRestrictions_BODY',
+  'CrossSiteScripting_BODY',
+  'GenericRFI_BODY',
+  'GenericRFI_QUERYARGUMENTS',
+];
+
+/** Requests per 5 minutes and client IP on the login and password routes, across both front ends. */
+export const LOGIN_RATE_LIMIT = 100;
+
+/** The key of the problem body the rate limit answers with. */
+const TOO_MANY_ATTEMPTS = 'too-many-attempts';
+
+/**
+ * The routes the WAF rate-limits per IP: the public rows of the login areas (`/auth/...`,
+ * and `PUT /my-account`, the customers' login) plus every password route (change, forgot,
+ * reset). Derived from the route table, so a new login route is covered when it is added.
+ */
+export function rateLimitedRoutes(rows: readonly RouteRow[]): RouteRow[] {
+  const loginArea = (row: RouteRow) => row.path.startsWith('/auth/') || row.path === '/my-account';
+  return rows.filter((row) => (row.auth.kind === 'public' && loginArea(row)) || row.path.includes('password'));
+}
+
+/**
+ * The web ACL both front ends' distributions share: AWS's managed rules (IP reputation, the
+ * common rule set, known bad inputs) and a per-IP rate limit on the login and password
+ * routes. CloudFront-scoped, which AWS creates only in us-east-1: a template rule
+ * (`<id>Region`) stops the deploy elsewhere (then create one there and pass `-c webAclArn=`).
+ * Returns the ACL's ARN.
+ */
+export function frontEndWebAcl(
+  scope: Construct,
+  id: string,
+  settings: StageSettings,
+  routes: readonly RouteRow[],
+): string {
+  new CfnRule(scope, `${id}Region`, {
+    assertions: [
+      {
+        assert: Fn.conditionEquals(Aws.REGION, 'us-east-1'),
+        assertDescription:
+          'A CloudFront web ACL can only be created in us-east-1: deploy there, or pass -c webAclArn=<CloudFront web ACL ARN>.',
+      },
+    ],
+  });
+  const rules: CfnWebACL.RuleProperty[] = [
+    managedRule(settings, 'AWSManagedRulesAmazonIpReputationList', 0),
+    managedRule(settings, 'AWSManagedRulesCommonRuleSet', 1, COMMON_RULES_COUNTED),
+    managedRule(settings, 'AWSManagedRulesKnownBadInputsRuleSet', 2),
+  ];
+  const limited = rateLimitedRoutes(routes);
+  if (limited.length > 0) rules.push(loginRateLimitRule(settings, limited, 3));
+  const acl = new CfnWebACL(scope, id, {
+    scope: 'CLOUDFRONT',
+    defaultAction: { allow: {} },
+    description: `ticketing-${settings.name}: managed rules and a login rate limit on both front ends`,
+    rules,
+    customResponseBodies: {
+      [TOO_MANY_ATTEMPTS]: {
+        contentType: 'APPLICATION_JSON',
+        content: JSON.stringify({
+          type: '/problems/rate-limited',
+          title: 'Too many requests',
+          status: 429,
+          detail: 'Too many login or password attempts from this address; try again in a few minutes.',
+        }),
+      },
+    },
+    visibilityConfig: visibility(settings, 'WebAcl'),
+  });
+  return acl.attrArn;
+}
+
+/** CloudWatch metrics and sampled requests per rule, named `ticketing-<stage>-<rule>`. */
+function visibility(settings: StageSettings, name: string): CfnWebACL.VisibilityConfigProperty {
+  return {
+    cloudWatchMetricsEnabled: true,
+    sampledRequestsEnabled: true,
+    metricName: `ticketing-${settings.name}-${name}`,
+  };
+}
+
+/** One of AWS's managed rule groups, as it comes, except the rules named in `countOnly`. */
+function managedRule(
+  settings: StageSettings,
+  name: string,
+  priority: number,
+  countOnly: string[] = [],
+): CfnWebACL.RuleProperty {
+  return {
+    name,
+    priority,
+    overrideAction: { none: {} },
+    statement: {
+      managedRuleGroupStatement: {
+        vendorName: 'AWS',
+        name,
+        ruleActionOverrides: countOnly.length
+          ? countOnly.map((rule) => ({ name: rule, actionToUse: { count: {} } }))
+          : undefined,
+      },
+    },
+    visibilityConfig: visibility(settings, name),
+  };
+}
+
+/** Blocks an IP above LOGIN_RATE_LIMIT requests to the `limited` routes in 5 minutes, with a 429 problem. */
+function loginRateLimitRule(settings: StageSettings, limited: RouteRow[], priority: number): CfnWebACL.RuleProperty {
+  const statements = limited.map(matchRoute);
+  return {
+    name: 'LoginRateLimit',
+    priority,
+    action: {
+      block: {
+        customResponse: {
+          responseCode: 429,
+          customResponseBodyKey: TOO_MANY_ATTEMPTS,
+          responseHeaders: [{ name: 'retry-after', value: '300' }],
+        },
+      },
+    },
+    statement: {
+      rateBasedStatement: {
+        limit: LOGIN_RATE_LIMIT,
+        evaluationWindowSec: 300,
+        aggregateKeyType: 'IP',
+        scopeDownStatement: statements.length === 1 ? statements[0] : { orStatement: { statements } },
+      },
+    },
+    visibilityConfig: visibility(settings, 'LoginRateLimit'),
+  };
+}
+
+/** The request is the route's: its exact path (URL-decoded) and method. */
+function matchRoute(row: RouteRow): CfnWebACL.StatementProperty {
+  return {
+    andStatement: {
+      statements: [
+        {
+          byteMatchStatement: {
+            fieldToMatch: { uriPath: {} },
+            positionalConstraint: 'EXACTLY',
+            searchString: `${API_PREFIX}${row.path}`,
+            textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+          },
+        },
+        {
+          byteMatchStatement: {
+            fieldToMatch: { method: {} },
+            positionalConstraint: 'EXACTLY',
+            searchString: row.method,
+            textTransformations: [{ priority: 0, type: 'NONE' }],
+          },
+        },
+      ],
+    },
+  };
+}
