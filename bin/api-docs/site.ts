@@ -2,9 +2,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { DOCS_PATHS } from '../../infra/api-docs-site.ts';
 
-// Defined with the deployed docs; re-exported for test/unit and test/integration api-docs.test.ts, which check them with the files.
-export { DOCS_CSP, DOCS_PATHS } from '../../infra/api-docs-site.ts';
-
 /**
  * The API's documentation files: the OpenAPI document, a page rendering it with Redoc,
  * and Redoc's standalone bundle from npm (its one CDN image removed), all served from our own origin (no CDN, no web

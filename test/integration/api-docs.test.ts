@@ -1,6 +1,6 @@
 import type { Browser, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCS_CSP } from '../../bin/api-docs/site.ts';
+import { DOCS_CSP } from '../../infra/api-docs-site.ts';
 import { startFrontEnd, type FrontEnd } from '../../bin/local/front-ends.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
 import { chromiumAvailable, launchChromium } from '../support/chromium.ts';
