@@ -15,6 +15,7 @@ import { Construct } from 'constructs';
 import type { RouteRow } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { concurrencyOf } from './concurrency.ts';
+import { deployedEntry } from './deployed-entry.ts';
 import type { CustomerIdentity } from './customer-identity.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 import type { PhotoStore } from './photo-store.ts';
@@ -74,7 +75,7 @@ export class RouteFunction extends Construct {
     logGroup.grantWrite(role);
 
     this.function = new NodejsFunction(this, 'Function', {
-      entry: path.join(functionsDir, `${row.handler}.ts`),
+      entry: deployedEntry(path.join(functionsDir, `${row.handler}.ts`)),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       description: `${row.method} ${API_PREFIX}${row.path}`,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import type { RouteRow } from '#shared/routes';
 import { ROOT } from './settings.ts';
+import { deployedEntry } from '../../infra/deployed-entry.ts';
 
 export interface Bundle {
   /** The `.mjs` file; `.mjs` so Node loads it as ESM from a temp dir without a package.json. */
@@ -144,7 +145,7 @@ export async function bundleAll(rows: readonly RouteRow[], dir: string): Promise
           [
             row.handler,
             await bundleOne(
-              { entryPoints: [join(ROOT, 'functions', `${row.handler}.ts`)] },
+              { entryPoints: [deployedEntry(join(ROOT, 'functions', `${row.handler}.ts`))] },
               join(dir, `${row.handler.replaceAll('/', '--')}.mjs`),
             ),
           ] as const,

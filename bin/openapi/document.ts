@@ -6,7 +6,7 @@ import { AdministratorProfileResource } from '#shared/http/contract/auth';
 import { CheckInStatsResource } from '#shared/http/contract/tickets';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { FilePart } from '#shared/http/multipart';
-import type { Schemas } from '#shared/http/route';
+import type { DocumentedSchemas } from '#shared/http/handler-module';
 import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-method';
 import { positiveId } from '#shared/domain/ids';
 import { CATALOGUE, PARAMETERS, TAGS, type RouteDoc } from './catalogue.ts';
@@ -29,7 +29,7 @@ type Json = Record<string, unknown>;
 /** A row of the table with the schemas its handler declared (`handler.schemas`). */
 export interface RouteOperation {
   row: RouteRow;
-  schemas: Schemas;
+  schemas: DocumentedSchemas;
 }
 
 /**
@@ -160,7 +160,7 @@ const BULK_ITEMS: Partial<Record<string, z.ZodMiniType>> = {
   'POST /shipping-method/bulk-update': z.strictObject({ id: positiveId, data: ShippingMethodPatch }),
 };
 
-function requestBody(row: RouteRow, schemas: Schemas, doc: RouteDoc, components: Components): Json {
+function requestBody(row: RouteRow, schemas: DocumentedSchemas, doc: RouteDoc, components: Components): Json {
   const mediaType = schemas.multipart ? 'multipart/form-data' : 'application/json';
   const schema = jsonSchema(schemas.body!, 'input', components);
   const items = BULK_ITEMS[routeKey(row)];
@@ -178,14 +178,14 @@ const SUCCESS: Record<number, string> = {
   302: 'A redirect (`Location`).',
 };
 
-/** The success answer the handler declared (`response`, `status`), and every problem answer of the route. */
-function responses(row: RouteRow, schemas: Schemas, doc: RouteDoc, components: Components): Json {
+/** The success answer the handler module declared (its `answer`, the route's `status`), and every problem answer of the route. */
+function responses(row: RouteRow, schemas: DocumentedSchemas, doc: RouteDoc, components: Components): Json {
   const { response, status = 200 } = schemas;
   if (!SUCCESS[status]) throw new Error(`${routeKey(row)}: success status ${status} is not one the API answers.`);
   const bodiless = status === 204 || status === 302;
   if (bodiless === (response !== undefined)) {
     throw new Error(
-      `${routeKey(row)}: declare a \`response\` schema, or a status of 204 or 302 (and no response), in its route().`,
+      `${routeKey(row)}: export an \`answer\` beside its handler, or declare a status of 204 or 302 (and no answer) in its route().`,
     );
   }
   const headers: Json = {

@@ -8,9 +8,11 @@ const Password = z.string().check(z.minLength(1), z.maxLength(4096));
 
 export const handler = route(
   'POST /auth/legacy/change-password',
-  { body: z.strictObject({ oldPassword: Password, newPassword: Password }), response: SuccessMessage },
+  { body: z.strictObject({ oldPassword: Password, newPassword: Password }) },
   // Spec: this route answers `{ success, message }` without an envelope.
   async ({ caller, body, event }) => ({
     body: await changeLegacyPassword(caller, body.oldPassword, body.newPassword, clientNetwork(event)),
   }),
 );
+
+export const answer = () => SuccessMessage;

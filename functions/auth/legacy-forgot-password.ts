@@ -8,7 +8,9 @@ import { SuccessMessage } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/legacy/forgot-password',
-  { body: z.strictObject({ email: z.email().check(z.maxLength(254)) }), response: DataAnswer(SuccessMessage) },
+  { body: z.strictObject({ email: z.email().check(z.maxLength(254)) }) },
   // Spec: `{ data: { success, message } }`, byte-identical for known and unknown addresses.
   async ({ body, event }) => dataOnly(await requestPasswordReset(body.email, clientNetwork(event))),
 );
+
+export const answer = () => DataAnswer(SuccessMessage);

@@ -13,10 +13,11 @@ export const handler = route(
       login: z.string().check(z.minLength(1), z.maxLength(254)),
       password: z.string().check(z.minLength(1), z.maxLength(1024)),
     }),
-    response: SingleAnswer(LegacySignIn),
   },
   async ({ body, event }) => {
     const { jwt, expiresAt, user } = await legacyLogin(body.login, body.password, clientNetwork(event));
     return { body: { count: 1, data: { success: true, jwt, expiresAt, user } }, cookies: [sessionCookie(jwt)] };
   },
 );
+
+export const answer = () => SingleAnswer(LegacySignIn);

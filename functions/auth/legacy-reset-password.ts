@@ -12,7 +12,8 @@ export const handler = route(
       token: z.string().check(z.minLength(1), z.maxLength(256)),
       newPassword: z.string().check(z.maxLength(4096)),
     }),
-    response: DataAnswer(SuccessMessage),
   },
   async ({ body }) => dataOnly(await resetPassword(body.token, body.newPassword)),
 );
+
+export const answer = () => DataAnswer(SuccessMessage);

@@ -8,10 +8,12 @@ import { AuthUrl } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/login',
-  { body: z.strictObject({ redirect_uri: z.url().check(z.maxLength(2048)) }), response: SingleAnswer(AuthUrl) },
+  { body: z.strictObject({ redirect_uri: z.url().check(z.maxLength(2048)) }) },
   async ({ body }) => {
     const { auth_url, browserSecret } = await beginLogin(body.redirect_uri, 'normal');
     // Binds the login to this browser: the callback checks it against the state (login CSRF).
     return { ...single({ auth_url }), cookies: [loginCookie(browserSecret)] };
   },
 );
+
+export const answer = () => SingleAnswer(AuthUrl);

@@ -9,7 +9,7 @@ import { LogoutUrl } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/logout',
-  { query: z.strictObject({ return_to: z.optional(z.string()) }), response: SingleAnswer(LogoutUrl) },
+  { query: z.strictObject({ return_to: z.optional(z.string()) }) },
   async ({ query, caller }) => {
     const answer = idpLogout(query.return_to);
     // Logout everywhere: every token of this account ends (the provider's logout ends its own session).
@@ -18,3 +18,5 @@ export const handler = route(
     return { ...single(answer), cookies: [clearedAuthCookie()] };
   },
 );
+
+export const answer = () => SingleAnswer(LogoutUrl);

@@ -4,8 +4,6 @@ import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 import { AdministratorProfileResource } from '#shared/http/contract/auth';
 
-export const handler = route(
-  'GET /auth/me',
-  { response: SingleAnswer(AdministratorProfileResource) },
-  async ({ caller }) => single(await currentProfile(caller)),
-);
+export const handler = route('GET /auth/me', {}, async ({ caller }) => single(await currentProfile(caller)));
+
+export const answer = () => SingleAnswer(AdministratorProfileResource);

@@ -5,8 +5,6 @@ import { route } from '#shared/http/route';
 import { AdministratorProfileResource } from '#shared/http/contract/auth';
 
 // Deprecated twin of GET /auth/me: route() adds the Deprecation and Link headers from the row's `successor`.
-export const handler = route(
-  'GET /auth/me2',
-  { response: SingleAnswer(AdministratorProfileResource) },
-  async ({ caller }) => single(await currentProfile(caller)),
-);
+export const handler = route('GET /auth/me2', {}, async ({ caller }) => single(await currentProfile(caller)));
+
+export const answer = () => SingleAnswer(AdministratorProfileResource);

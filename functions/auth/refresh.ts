@@ -5,8 +5,10 @@ import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 import { Refreshed } from '#shared/http/contract/auth';
 
-export const handler = route('POST /auth/refresh', { response: SingleAnswer(Refreshed) }, async ({ caller }) => {
+export const handler = route('POST /auth/refresh', {}, async ({ caller }) => {
   // In the body too: a bearer client (no cookie jar) takes the new token from here.
   const { jwt, expiresAt } = await refreshAdminSession(caller);
   return { ...single({ refreshed: true, token: jwt, expiresAt }), cookies: [sessionCookie(jwt)] };
 });
+
+export const answer = () => SingleAnswer(Refreshed);

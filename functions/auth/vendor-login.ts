@@ -9,9 +9,11 @@ import { AuthUrl } from '#shared/http/contract/auth';
 // Deprecated (successor POST /auth/login): the same login, with the vendor channel in `state`.
 export const handler = route(
   'POST /auth/vendor/login',
-  { body: z.strictObject({ redirect_uri: z.url().check(z.maxLength(2048)) }), response: SingleAnswer(AuthUrl) },
+  { body: z.strictObject({ redirect_uri: z.url().check(z.maxLength(2048)) }) },
   async ({ body }) => {
     const { auth_url, browserSecret } = await beginLogin(body.redirect_uri, 'vendor');
     return { ...single({ auth_url }), cookies: [loginCookie(browserSecret)] };
   },
 );
+
+export const answer = () => SingleAnswer(AuthUrl);

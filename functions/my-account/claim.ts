@@ -5,8 +5,8 @@ import { route } from '#shared/http/route';
 import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
 
 /** The claimant, signed in, accepts the ticket of a claim link into their account (the OpenAPI description of POST /my-account/claim). */
-export const handler = route(
-  'POST /my-account/claim',
-  { body: AcceptClaimBody, response: SingleAnswer(TicketResource) },
-  async ({ body, caller }) => single((await acceptClaim(body.token, caller.id)).ticket),
+export const handler = route('POST /my-account/claim', { body: AcceptClaimBody }, async ({ body, caller }) =>
+  single((await acceptClaim(body.token, caller.id)).ticket),
 );
+
+export const answer = () => SingleAnswer(TicketResource);

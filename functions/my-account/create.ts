@@ -5,11 +5,9 @@ import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 
-export const handler = route(
-  'POST /my-account',
-  { body: NewCustomerInput, response: SingleAnswer(CustomerResource), status: 201 },
-  async ({ body, caller }) => ({
-    ...single(await createCustomer(body, { kind: 'admin', id: caller.id })),
-    status: 201,
-  }),
-);
+export const handler = route('POST /my-account', { body: NewCustomerInput, status: 201 }, async ({ body, caller }) => ({
+  ...single(await createCustomer(body, { kind: 'admin', id: caller.id })),
+  status: 201,
+}));
+
+export const answer = () => SingleAnswer(CustomerResource);

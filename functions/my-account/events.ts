@@ -4,19 +4,18 @@ import { PortalEventQuery, EventEntryResource } from '#shared/http/contract/my-a
 import { route } from '#shared/http/route';
 import { listPortalEvents } from '#shared/use-cases/portal/catalogue';
 
-export const handler = route(
-  'GET /my-account/event',
-  { query: PortalEventQuery, response: PageAnswer(EventEntryResource) },
-  async ({ query, caller }) =>
-    paged(
-      await listPortalEvents(caller.id, {
-        title: query.title,
-        search: query.search,
-        fromEventStart: query.fromEventStart,
-        toEventStart: query.toEventStart,
-        scope: query.return,
-        limit: query._limit,
-        offset: query._offset,
-      }),
-    ),
+export const handler = route('GET /my-account/event', { query: PortalEventQuery }, async ({ query, caller }) =>
+  paged(
+    await listPortalEvents(caller.id, {
+      title: query.title,
+      search: query.search,
+      fromEventStart: query.fromEventStart,
+      toEventStart: query.toEventStart,
+      scope: query.return,
+      limit: query._limit,
+      offset: query._offset,
+    }),
+  ),
 );
+
+export const answer = () => PageAnswer(EventEntryResource);

@@ -4,6 +4,6 @@ import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 
-export const handler = route('GET /my-account', { response: SingleAnswer(CustomerResource) }, async ({ caller }) =>
-  single(await currentCustomer(caller)),
-);
+export const handler = route('GET /my-account', {}, async ({ caller }) => single(await currentCustomer(caller)));
+
+export const answer = () => SingleAnswer(CustomerResource);

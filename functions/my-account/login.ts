@@ -12,7 +12,6 @@ export const handler = route(
   'PUT /my-account',
   {
     body: z.strictObject({ login: text(254), password: text(256), emailVerificationToken: z.optional(text(128)) }),
-    response: SingleAnswer(CustomerSignIn),
   },
   async ({ body, event }) => {
     const { token, expiresIn, expiresAt, customer } = await loginCustomer({ ...body, client: clientNetwork(event) });
@@ -22,3 +21,5 @@ export const handler = route(
     };
   },
 );
+
+export const answer = () => SingleAnswer(CustomerSignIn);

@@ -4,19 +4,18 @@ import { OrderListQuery, OrderEntryResource } from '#shared/http/contract/my-acc
 import { route } from '#shared/http/route';
 import { listCustomerOrders } from '#shared/use-cases/portal/orders';
 
-export const handler = route(
-  'GET /my-account/orders',
-  { query: OrderListQuery, response: PageAnswer(OrderEntryResource) },
-  async ({ query, caller }) =>
-    paged(
-      await listCustomerOrders(caller.id, {
-        events: query.event,
-        ticketTypes: query.ticketType,
-        from: query.fromPurchaseDate,
-        to: query.toPurchaseDate,
-        limit: query._limit,
-        offset: query._offset,
-        include: { tickets: query.includeTickets, transactions: query.includeTrans, answers: query.includeAnswers },
-      }),
-    ),
+export const handler = route('GET /my-account/orders', { query: OrderListQuery }, async ({ query, caller }) =>
+  paged(
+    await listCustomerOrders(caller.id, {
+      events: query.event,
+      ticketTypes: query.ticketType,
+      from: query.fromPurchaseDate,
+      to: query.toPurchaseDate,
+      limit: query._limit,
+      offset: query._offset,
+      include: { tickets: query.includeTickets, transactions: query.includeTrans, answers: query.includeAnswers },
+    }),
+  ),
 );
+
+export const answer = () => PageAnswer(OrderEntryResource);

@@ -4,8 +4,6 @@ import { route } from '#shared/http/route';
 import { PaymentProcessorResource } from '#shared/http/contract/my-account';
 import { paymentProcessor } from '#shared/use-cases/portal/catalogue';
 
-export const handler = route(
-  'GET /my-account/payment-processor',
-  { response: SingleAnswer(PaymentProcessorResource) },
-  async () => single(await paymentProcessor()),
-);
+export const handler = route('GET /my-account/payment-processor', {}, async () => single(await paymentProcessor()));
+
+export const answer = () => SingleAnswer(PaymentProcessorResource);

@@ -9,11 +9,10 @@ const Body = z.strictObject({
   email: z.email('must be an email address').check(z.maxLength(254)),
   type: z.enum(ACCOUNT_MAIL_TYPES, `must be one of ${ACCOUNT_MAIL_TYPES.join(', ')}`),
 });
-const Sent = z.strictObject({ sent: z.literal(true), type: z.enum(ACCOUNT_MAIL_TYPES), email: z.string() });
-
 /** One of a fixed set of mails, to the caller's own address (the OpenAPI description of PUT /my-account/email). */
-export const handler = route(
-  'PUT /my-account/email',
-  { body: Body, response: SingleAnswer(Sent) },
-  async ({ body, caller }) => single(await sendAccountMail(caller, body)),
+export const handler = route('PUT /my-account/email', { body: Body }, async ({ body, caller }) =>
+  single(await sendAccountMail(caller, body)),
 );
+
+export const answer = () =>
+  SingleAnswer(z.strictObject({ sent: z.literal(true), type: z.enum(ACCOUNT_MAIL_TYPES), email: z.string() }));

@@ -9,7 +9,9 @@ import { listPortalTicketTypes } from '#shared/use-cases/portal/catalogue';
 
 export const handler = route(
   'GET /my-account/ticket-type/{eventId}',
-  { path: PathEventId, query: z.strictObject(pagingQuery), response: PageAnswer(TicketTypeEntryResource) },
+  { path: PathEventId, query: z.strictObject(pagingQuery) },
   async ({ path, query, caller }) =>
     paged(await listPortalTicketTypes(caller.id, path.eventId, { limit: query._limit, offset: query._offset })),
 );
+
+export const answer = () => PageAnswer(TicketTypeEntryResource);

@@ -6,8 +6,8 @@ import { SingleAnswer } from '#shared/http/answers';
 import { clientNetwork } from '#shared/http/client-address';
 import { route } from '#shared/http/route';
 
-export const handler = route(
-  'PATCH /my-account',
-  { body: AccountUpdate, response: SingleAnswer(CustomerResource) },
-  async ({ body, caller, event }) => single(await updateAccount(caller, body, clientNetwork(event))),
+export const handler = route('PATCH /my-account', { body: AccountUpdate }, async ({ body, caller, event }) =>
+  single(await updateAccount(caller, body, clientNetwork(event))),
 );
+
+export const answer = () => SingleAnswer(CustomerResource);

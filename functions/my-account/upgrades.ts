@@ -5,13 +5,13 @@ import { UpgradeOptionResource } from '#shared/http/contract/my-account';
 import { ticketUpgradeOptions } from '#shared/use-cases/portal/upgrades';
 
 /** `{count, data}`: the options, cheapest first; empty when the ticket cannot be upgraded. */
-const UpgradeList = z.strictObject({ count: z.int(), data: z.array(UpgradeOptionResource) });
-
 export const handler = route(
   'GET /my-account/upgrades/{ticketId}',
-  { path: PathTicketId, response: UpgradeList },
+  { path: PathTicketId },
   async ({ path, caller }) => {
     const options = await ticketUpgradeOptions(caller.id, path.ticketId);
     return { body: { count: options.length, data: options } };
   },
 );
+
+export const answer = () => z.strictObject({ count: z.int(), data: z.array(UpgradeOptionResource) });

@@ -12,7 +12,8 @@ export const handler = route(
   {
     query: z.strictObject({ result: ResultFormat }),
     body: bulkBody(positiveId),
-    response: BulkAnswer(z.optional(ShippingMethodResource)),
   },
   async ({ query, body }) => bulk(query.result, await bulkDelete(body.data)),
 );
+
+export const answer = () => BulkAnswer(z.optional(ShippingMethodResource));

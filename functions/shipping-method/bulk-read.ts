@@ -7,8 +7,8 @@ import { ShippingMethodResource } from '#shared/http/contract/shipping-method';
 import { route } from '#shared/http/route';
 
 // Bulk-read always carries the object of each found method.
-export const handler = route(
-  'POST /shipping-method/bulk-read',
-  { body: bulkBody(positiveId), response: BulkAnswer(ShippingMethodResource) },
-  async ({ body }) => bulk('object', await bulkRead(body.data)),
+export const handler = route('POST /shipping-method/bulk-read', { body: bulkBody(positiveId) }, async ({ body }) =>
+  bulk('object', await bulkRead(body.data)),
 );
+
+export const answer = () => BulkAnswer(ShippingMethodResource);

@@ -11,7 +11,8 @@ export const handler = route(
   {
     query: z.strictObject({ result: ResultFormat }),
     body: bulkBody(z.unknown()),
-    response: BulkAnswer(z.optional(ShippingMethodResource)),
   },
   async ({ query, body }) => bulk(query.result, await bulkUpdate(body.data)),
 );
+
+export const answer = () => BulkAnswer(z.optional(ShippingMethodResource));

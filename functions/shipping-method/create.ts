@@ -10,8 +10,9 @@ export const handler = route(
   {
     query: z.strictObject({ result: ResultFormat }),
     body: NewShippingMethod,
-    response: ResultAnswer(ShippingMethodResource),
     status: 201,
   },
   async ({ query, body }) => asResult(query.result, await createShippingMethod(body), 201),
 );
+
+export const answer = () => ResultAnswer(ShippingMethodResource);

@@ -8,6 +8,8 @@ import { route } from '#shared/http/route';
 
 export const handler = route(
   'DELETE /shipping-method/{id}',
-  { path: PathId, query: z.strictObject({ result: ResultFormat }), response: ResultAnswer(ShippingMethodResource) },
+  { path: PathId, query: z.strictObject({ result: ResultFormat }) },
   async ({ path, query }) => asResult(query.result, await deleteShippingMethod(path.id)),
 );
+
+export const answer = () => ResultAnswer(ShippingMethodResource);

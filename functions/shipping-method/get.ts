@@ -5,8 +5,8 @@ import { SingleAnswer } from '#shared/http/answers';
 import { ShippingMethodResource } from '#shared/http/contract/shipping-method';
 import { route } from '#shared/http/route';
 
-export const handler = route(
-  'GET /shipping-method/{id}',
-  { path: PathId, response: SingleAnswer(ShippingMethodResource) },
-  async ({ path }) => single(await getShippingMethod(path.id)),
+export const handler = route('GET /shipping-method/{id}', { path: PathId }, async ({ path }) =>
+  single(await getShippingMethod(path.id)),
 );
+
+export const answer = () => SingleAnswer(ShippingMethodResource);

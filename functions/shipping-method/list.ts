@@ -10,8 +10,9 @@ export const handler = route(
   'GET /shipping-method',
   {
     query: z.strictObject({ name: z.optional(z.string().check(z.maxLength(200))), ...pagingQuery }),
-    response: PageAnswer(ShippingMethodResource),
   },
   async ({ query }) =>
     paged(await listShippingMethods({ name: query.name, limit: query._limit, offset: query._offset })),
 );
+
+export const answer = () => PageAnswer(ShippingMethodResource);

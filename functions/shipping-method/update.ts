@@ -12,7 +12,8 @@ export const handler = route(
     path: PathId,
     query: z.strictObject({ result: ResultFormat }),
     body: ShippingMethodPatch,
-    response: ResultAnswer(ShippingMethodResource),
   },
   async ({ path, query, body }) => asResult(query.result, await updateShippingMethod(path.id, body)),
 );
+
+export const answer = () => ResultAnswer(ShippingMethodResource);

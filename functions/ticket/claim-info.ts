@@ -6,8 +6,8 @@ import { route } from '#shared/http/route';
 import { readClaimInfo } from '#shared/use-cases/tickets/claim-reads';
 
 /** The ticket's claim with its state and dates (all null/false when never a claim). */
-export const handler = route(
-  'GET /ticket/{ticketId}/claim-info',
-  { path: PathTicketId, response: SingleAnswer(ClaimInfoResource) },
-  async ({ path, caller }) => single(await readClaimInfo(path.ticketId, caller.eventScope)),
+export const handler = route('GET /ticket/{ticketId}/claim-info', { path: PathTicketId }, async ({ path, caller }) =>
+  single(await readClaimInfo(path.ticketId, caller.eventScope)),
 );
+
+export const answer = () => SingleAnswer(ClaimInfoResource);

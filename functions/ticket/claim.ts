@@ -9,7 +9,7 @@ import { adminActor } from '#shared/use-cases/event-scope';
 /** Opens a claim and mails its link to the claimant (the OpenAPI descriptions of this route and the `ticket` tag). */
 export const handler = route(
   'POST /ticket/{ticketId}/claim',
-  { path: PathTicketId, body: ClaimBody, response: SingleAnswer(ClaimInfoResource) },
+  { path: PathTicketId, body: ClaimBody },
   async ({ path, body, caller }) =>
     single(
       await openClaim(
@@ -19,3 +19,5 @@ export const handler = route(
       ),
     ),
 );
+
+export const answer = () => SingleAnswer(ClaimInfoResource);

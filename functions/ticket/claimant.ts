@@ -9,7 +9,7 @@ import { adminActor } from '#shared/use-cases/event-scope';
 /** Sends an open claim to another claimant: the old link is voided, the new address gets a new one. */
 export const handler = route(
   'POST /ticket/{ticketId}/claimant',
-  { path: PathTicketId, body: ClaimantBody, response: SingleAnswer(ClaimInfoResource) },
+  { path: PathTicketId, body: ClaimantBody },
   async ({ path, body, caller }) =>
     single(
       await changeClaimant(
@@ -19,3 +19,5 @@ export const handler = route(
       ),
     ),
 );
+
+export const answer = () => SingleAnswer(ClaimInfoResource);

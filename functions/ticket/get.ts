@@ -6,8 +6,8 @@ import { route } from '#shared/http/route';
 import { getTicket } from '#shared/use-cases/tickets/read-tickets';
 
 /** The ticket as `GET /tickets/{id}` answers it, in this family's `{count, data}` envelope (the OpenAPI description of the `ticket` tag). */
-export const handler = route(
-  'GET /ticket/{id}',
-  { path: PathId, response: SingleAnswer(TicketResource) },
-  async ({ path, caller }) => single(await getTicket(path.id, [], undefined, caller.eventScope)),
+export const handler = route('GET /ticket/{id}', { path: PathId }, async ({ path, caller }) =>
+  single(await getTicket(path.id, [], undefined, caller.eventScope)),
 );
+
+export const answer = () => SingleAnswer(TicketResource);

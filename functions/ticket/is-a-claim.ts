@@ -6,8 +6,8 @@ import { route } from '#shared/http/route';
 import { readClaimInfo } from '#shared/use-cases/tickets/claim-reads';
 
 /** Whether the ticket was sent as a claim, in any state. */
-export const handler = route(
-  'GET /ticket/{id}/is-a-claim',
-  { path: PathId, response: SingleAnswer(z.boolean()) },
-  async ({ path, caller }) => single((await readClaimInfo(path.id, caller.eventScope)).isAClaim),
+export const handler = route('GET /ticket/{id}/is-a-claim', { path: PathId }, async ({ path, caller }) =>
+  single((await readClaimInfo(path.id, caller.eventScope)).isAClaim),
 );
+
+export const answer = () => SingleAnswer(z.boolean());

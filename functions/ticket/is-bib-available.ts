@@ -6,8 +6,10 @@ import { isBibAvailable } from '#shared/use-cases/tickets/older-ticket-reads';
 /** Spec: `{ available: boolean }`, without an envelope. */
 export const handler = route(
   'GET /ticket/{ticketId}/is-bib-available/{bib}',
-  { path: BibPath, response: z.strictObject({ available: z.boolean() }) },
+  { path: BibPath },
   async ({ path, caller }) => ({
     body: { available: await isBibAvailable(path.ticketId, path.bib, caller.eventScope) },
   }),
 );
+
+export const answer = () => z.strictObject({ available: z.boolean() });

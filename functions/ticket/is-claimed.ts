@@ -6,8 +6,8 @@ import { route } from '#shared/http/route';
 import { readClaimInfo } from '#shared/use-cases/tickets/claim-reads';
 
 /** Whether the claimant accepted the ticket's claim. */
-export const handler = route(
-  'GET /ticket/{id}/is-claimed',
-  { path: PathId, response: SingleAnswer(z.boolean()) },
-  async ({ path, caller }) => single((await readClaimInfo(path.id, caller.eventScope)).isClaimed),
+export const handler = route('GET /ticket/{id}/is-claimed', { path: PathId }, async ({ path, caller }) =>
+  single((await readClaimInfo(path.id, caller.eventScope)).isClaimed),
 );
+
+export const answer = () => SingleAnswer(z.boolean());

@@ -10,7 +10,7 @@ import { adminActor } from '#shared/use-cases/event-scope';
 /** The explicit state change; undoing a check-in also takes `checkin:undo` (the state machine in the OpenAPI description of the `tickets` tag). */
 export const handler = route(
   'POST /ticket/{ticketId}/states',
-  { path: PathTicketId, body: StatesBody, response: SingleAnswer(TicketResource) },
+  { path: PathTicketId, body: StatesBody },
   async ({ path, body, caller }) => {
     const record = await changeTicketStates(path.ticketId, body, adminActor(caller), {
       mayUndoCheckIn: caller.permissions.includes('checkin:undo'),
@@ -18,3 +18,5 @@ export const handler = route(
     return single(toTicket(record));
   },
 );
+
+export const answer = () => SingleAnswer(TicketResource);

@@ -6,14 +6,12 @@ import { deleteTickets } from '#shared/use-cases/tickets/edit-ticket';
 import { adminActor } from '#shared/use-cases/event-scope';
 
 /** Soft-deletes each id on its own: `{count, data: [{id, status, error?}]}` in request order. */
-export const handler = route(
-  'POST /tickets/bulk-delete',
-  { body: BulkDeleteBody, response: BulkAnswer() },
-  async ({ body, caller }) => {
-    const outcome = await deleteTickets(body.ids, adminActor(caller));
-    return bulk(
-      'id',
-      [...outcome].map(([id, error]) => (error === undefined ? { id, object: id } : { id, error })),
-    );
-  },
-);
+export const handler = route('POST /tickets/bulk-delete', { body: BulkDeleteBody }, async ({ body, caller }) => {
+  const outcome = await deleteTickets(body.ids, adminActor(caller));
+  return bulk(
+    'id',
+    [...outcome].map(([id, error]) => (error === undefined ? { id, object: id } : { id, error })),
+  );
+});
+
+export const answer = () => BulkAnswer();

@@ -4,8 +4,8 @@ import { DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 import { checkInStatistics } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route(
-  'GET /tickets/check-in-stats',
-  { query: StatsQuery, response: DataAnswer(CheckInStatsResource) },
-  async ({ query, caller }) => dataOnly(await checkInStatistics(query.events, caller.eventScope)),
+export const handler = route('GET /tickets/check-in-stats', { query: StatsQuery }, async ({ query, caller }) =>
+  dataOnly(await checkInStatistics(query.events, caller.eventScope)),
 );
+
+export const answer = () => DataAnswer(CheckInStatsResource);

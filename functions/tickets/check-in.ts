@@ -8,7 +8,7 @@ import { checkIn } from '#shared/use-cases/tickets/check-in';
 /** No body schema: any body is refused with 400 (spec: the body must be empty). */
 export const handler = route(
   'POST /tickets/{id}/check-in',
-  { path: PathId, query: CheckInQuery, response: DataAnswer(TicketResource) },
+  { path: PathId, query: CheckInQuery },
   async ({ path, query, caller, idempotency }) =>
     dataOnly(
       await checkIn(path.id, {
@@ -19,3 +19,5 @@ export const handler = route(
       }),
     ),
 );
+
+export const answer = () => DataAnswer(TicketResource);

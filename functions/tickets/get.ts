@@ -5,16 +5,15 @@ import { route } from '#shared/http/route';
 import { GetQuery, TicketResource } from '#shared/http/contract/tickets';
 import { getTicket } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route(
-  'GET /tickets/{id}',
-  { path: PathId, query: GetQuery, response: DataAnswer(TicketResource) },
-  async ({ path, query, caller }) =>
-    dataOnly(
-      await getTicket(
-        path.id,
-        query._include,
-        { limit: query.history_limit, offset: query.history_offset },
-        caller.eventScope,
-      ),
+export const handler = route('GET /tickets/{id}', { path: PathId, query: GetQuery }, async ({ path, query, caller }) =>
+  dataOnly(
+    await getTicket(
+      path.id,
+      query._include,
+      { limit: query.history_limit, offset: query.history_offset },
+      caller.eventScope,
     ),
+  ),
 );
+
+export const answer = () => DataAnswer(TicketResource);

@@ -4,24 +4,22 @@ import { route } from '#shared/http/route';
 import { TicketListQuery, TicketResource } from '#shared/http/contract/tickets';
 import { listTickets } from '#shared/use-cases/tickets/read-tickets';
 
-export const handler = route(
-  'GET /tickets',
-  { query: TicketListQuery, response: CursorPageAnswer(TicketResource) },
-  async ({ query, caller }) => {
-    const page = await listTickets(
-      {
-        events: [...(query.event ? [query.event] : []), ...(query.events ?? [])],
-        accessEvents: query.accessEvents ?? [],
-        teams: query.teams,
-        ticketTypes: query.ticket_types,
-        excludeProcessStates: query.exclude_process_states,
-        include: query._include,
-        limit: query._limit,
-        offset: query._offset,
-        cursor: query._cursor,
-      },
-      caller.eventScope,
-    );
-    return cursorPaged(page);
-  },
-);
+export const handler = route('GET /tickets', { query: TicketListQuery }, async ({ query, caller }) => {
+  const page = await listTickets(
+    {
+      events: [...(query.event ? [query.event] : []), ...(query.events ?? [])],
+      accessEvents: query.accessEvents ?? [],
+      teams: query.teams,
+      ticketTypes: query.ticket_types,
+      excludeProcessStates: query.exclude_process_states,
+      include: query._include,
+      limit: query._limit,
+      offset: query._offset,
+      cursor: query._cursor,
+    },
+    caller.eventScope,
+  );
+  return cursorPaged(page);
+});
+
+export const answer = () => CursorPageAnswer(TicketResource);

@@ -6,8 +6,8 @@ import { TicketResource } from '#shared/http/contract/tickets';
 import { route } from '#shared/http/route';
 import { adminActor } from '#shared/use-cases/event-scope';
 
-export const handler = route(
-  'DELETE /tickets/{id}/profile-photo',
-  { path: PathId, response: DataAnswer(TicketResource) },
-  async ({ path, caller }) => dataOnly(await removeProfilePhoto(path.id, adminActor(caller))),
+export const handler = route('DELETE /tickets/{id}/profile-photo', { path: PathId }, async ({ path, caller }) =>
+  dataOnly(await removeProfilePhoto(path.id, adminActor(caller))),
 );
+
+export const answer = () => DataAnswer(TicketResource);

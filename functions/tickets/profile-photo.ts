@@ -21,8 +21,9 @@ export const handler = route(
     path: PathId,
     multipart: multipartForm({ maxFileBytes: MAX_PHOTO_BYTES }),
     body: z.strictObject({ file: FilePart }),
-    response: DataAnswer(TicketResource),
   },
   async ({ path, body, caller }) =>
     dataOnly(await uploadProfilePhoto(path.id, body.file.data, reencodePhoto, adminActor(caller))),
 );
+
+export const answer = () => DataAnswer(TicketResource);

@@ -9,6 +9,8 @@ import { route } from '#shared/http/route';
 /** Body: its OpenAPI description (`{ waiverIds?, signature: text | image | svg, signerName? }`). */
 export const handler = route(
   'POST /tickets/{id}/sign-waivers',
-  { path: PathId, body: SignWaiversBody, response: DataAnswer(TicketResource) },
+  { path: PathId, body: SignWaiversBody },
   async ({ path, body, caller }) => dataOnly(await signWaivers(path.id, body, caller.id, caller.eventScope)),
 );
+
+export const answer = () => DataAnswer(TicketResource);

@@ -9,7 +9,9 @@ import { adminActor } from '#shared/use-cases/event-scope';
 /** Answers the new ticket when the event or type changed, else the ticket updated in place. */
 export const handler = route(
   'POST /tickets/{id}/transfer',
-  { path: PathId, body: TransferBody, response: DataAnswer(TicketResource) },
+  { path: PathId, body: TransferBody },
   async ({ path, body, caller, idempotency }) =>
     dataOnly(await transferTicket(path.id, body, adminActor(caller), idempotency)),
 );
+
+export const answer = () => DataAnswer(TicketResource);

@@ -8,6 +8,8 @@ import { adminActor } from '#shared/use-cases/event-scope';
 
 export const handler = route(
   'PATCH /tickets/{id}',
-  { path: PathId, body: TicketUpdateBody, response: DataAnswer(TicketResource) },
+  { path: PathId, body: TicketUpdateBody },
   async ({ path, body, caller }) => dataOnly(await updateTicket(path.id, body.data, adminActor(caller))),
 );
+
+export const answer = () => DataAnswer(TicketResource);

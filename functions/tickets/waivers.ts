@@ -12,7 +12,8 @@ export const handler = route(
   {
     path: PathId,
     query: z.strictObject({ signedStatus: z.optional(z.enum(SIGNED_STATUSES)) }),
-    response: DataAnswer(z.array(TicketWaiverResource)),
   },
   async ({ path, query, caller }) => dataOnly(await listTicketWaivers(path.id, query.signedStatus, caller.eventScope)),
 );
+
+export const answer = () => DataAnswer(z.array(TicketWaiverResource));

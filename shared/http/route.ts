@@ -37,8 +37,6 @@ export interface Schemas<
   body?: B;
   /** The body is multipart/form-data, not JSON (`multipartForm(limits)`); `body` validates its fields. */
   multipart?: MultipartForm;
-  /** The success body as the API answers it (shared/http/answers.ts); none when the success has no body. */
-  response?: z.ZodMiniType;
   /** The success status when not 200: 201 create, 204 no body, 302 redirect. */
   status?: number;
 }
@@ -118,7 +116,7 @@ export function route<
     .use(originVerify())
     .use(authenticate(row.auth))
     .use(parseBody(schemas.multipart ? { multipart: schemas.multipart } : schemas.body ? 'json' : 'none'));
-  // `schemas` ride along for the OpenAPI generator (bin/openapi.ts) and the tests; nothing reads them per request
-  // (`response` and `status` describe what the use-case's Reply carries, they do not shape it).
+  // `schemas` ride along for the OpenAPI generator (bin/openapi.ts) and the tests, which also read the
+  // module's `answer`; `status`, like the answer, describes what the use-case's Reply carries, it does not shape it.
   return Object.assign(handler, { routeKey: key, schemas });
 }

@@ -31,6 +31,17 @@ describe('the multipart parser', () => {
   }, 120_000);
 });
 
+describe('the success answers', () => {
+  it('stay out of every deployed bundle: the entry exports only `handler`, and only the docs and tests read `answer`', async () => {
+    const all = await bundleInputs(routes);
+    expect(all.size).toBe(routes.length);
+    const carriers = [...all]
+      .filter(([, inputs]) => inputs.some((input) => input.endsWith('shared/http/answers.ts')))
+      .map(([handler]) => handler);
+    expect(carriers).toEqual([]);
+  }, 120_000);
+});
+
 describe('the AWS SDK clients', () => {
   /**
    * Each client beside DynamoDB's, and the row `uses` that calls for it (shared/routes.ts).
