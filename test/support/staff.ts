@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import type { Administrator } from '#shared/domain/administrator';
 import { readSessionVersion } from '#shared/data/session-versions';
+import { startAdminSession } from '#shared/use-cases/auth/admin-session';
 import type { Permission } from '#shared/auth/permissions';
 import { call, type CallResult } from './api.ts';
 import { newContainer } from './container.ts';
@@ -61,16 +61,9 @@ export async function signIn(admin: { login: string }, password: string): Promis
 
 /** A token for an administrator record as a sign-in at `authTime` issues it, under the record's current session version. */
 export async function staffToken(admin: Administrator, authTime = epochSeconds()): Promise<string> {
-  return issueToken({
-    kind: 'admin',
-    id: admin.id,
-    login: admin.login,
-    permissions: admin.permissions,
-    vendorUser: admin.vendorUser === 1,
-    authTime,
-    ...(admin.eventScope ? { eventScope: admin.eventScope } : {}),
-    sessionVersion: await readSessionVersion('admin', admin.id),
-  });
+  // The stored version, not the one on `admin`: the test's copy of the record may predate a sign-out.
+  const sessionVersion = await readSessionVersion('admin', admin.id);
+  return (await startAdminSession({ ...admin, sessionVersion }, authTime)).jwt;
 }
 
 /** How the site signs staff in (SITE_AUTH_METHOD); the test environment's is 'legacy'. */
