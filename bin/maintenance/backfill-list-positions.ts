@@ -1,7 +1,8 @@
 /**
- * One-off, after the release that brought the kept list positions (issue 20; README "After a
- * deploy: maintenance backfills"): sets every event's position blocks (`EVENT#<id>` / `POS#<list>#<block>`, see
- * shared/data/list-positions.ts) to a recount of its live tickets. Run it after
+ * One-off, after the release that brought the kept list positions (issue 20), and again after
+ * the one that made the team and type lists parts of the event's blocks (README "After a
+ * deploy: maintenance backfills"): sets every event's position blocks (`EVENT#<id>` /
+ * `POS#<list>#<block>`, see shared/data/list-positions.ts) to a recount of its live tickets. Run it after
  * backfill-ticket-lists.ts (the `access` lists are recounted from the list entries it
  * writes), with the stage's TABLE_NAME and AWS credentials:
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-list-positions.ts [--restart]`.
@@ -17,11 +18,18 @@
  * for the event ids, each event's list indexes to their end), never a request's.
  */
 import { pathToFileURL } from 'node:url';
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keyCondition, keys, type Partition, withValues } from '#shared/data/keys';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
-import { ALL_EVENTS, blockOf } from '#shared/domain/ticket-list-plan';
+import { ALL_EVENTS, blockOf, counterName, teamPart, typePart } from '#shared/domain/ticket-list-plan';
 
 export interface PositionBackfillOutcome {
   events: number;
@@ -33,8 +41,8 @@ export interface PositionBackfillOutcome {
 const checkpoint = (run: string) => keys.maintenanceCheckpoint('backfill-list-positions', run);
 const PAGE_SIZE = 500;
 type Item = Record<string, unknown>;
-/** `<list>/<block>` → process state → count, for one event. */
-type Recount = Map<string, Map<number, number>>;
+/** `<list>/<block>` → counter (`s<state>`, `t<team>s<state>`, `y<type>s<state>`) → count, for one event. */
+type Recount = Map<string, Map<string, number>>;
 
 export interface PositionBackfillOptions {
   /** Only these events (tests; a run for a few events; ALL_EVENTS for the list across events); default every event and that list. */
@@ -64,11 +72,18 @@ export async function backfillListPositions({
   const outcome: PositionBackfillOutcome = { events: 0, tickets: 0, blocks: 0 };
   for (const eventId of todo) {
     const recount: Recount = new Map();
-    const add = (list: string, item: Item, block = blockOf(Number(item.ticketId ?? item.id))) => {
+    const add = (list: string, item: Item, block = blockOf(Number(item.ticketId ?? item.id)), parts = false) => {
       const key = `${list}/${block}`;
-      const states = recount.get(key) ?? new Map<number, number>();
-      states.set(Number(item.processState), (states.get(Number(item.processState)) ?? 0) + 1);
-      recount.set(key, states);
+      const counters = recount.get(key) ?? new Map<string, number>();
+      const state = Number(item.processState);
+      const names = [counterName(state)];
+      if (parts)
+        names.push(
+          counterName(state, teamPart(Number(item.teamKey ?? 0))),
+          counterName(state, typePart(Number(item.typeId))),
+        );
+      for (const name of names) counters.set(name, (counters.get(name) ?? 0) + 1);
+      recount.set(key, counters);
     };
     if (eventId === ALL_EVENTS) {
       for await (const item of indexItems(keys.allTickets, 'TicketListEntry')) {
@@ -78,11 +93,10 @@ export async function backfillListPositions({
     }
     for await (const item of indexItems(keys.eventTickets(eventId), 'TicketEventEntry', 'Ticket')) {
       outcome.tickets += 1;
-      add('event', item);
-      add(`team#${Number(item.teamKey ?? 0)}`, item);
-      add(`type#${Number(item.typeId)}`, item);
+      add('event', item, undefined, true);
     }
-    for await (const item of indexItems(keys.accessTickets(eventId), 'TicketAccessEntry')) add('access', item);
+    for await (const item of indexItems(keys.accessTickets(eventId), 'TicketAccessEntry'))
+      add('access', item, undefined, true);
     outcome.blocks += await writeBlocks(eventId, recount);
     outcome.events += 1;
     await db.send(
@@ -134,7 +148,11 @@ async function* indexItems(partition: Partition, ...entities: string[]): AsyncGe
   } while (start);
 }
 
-/** Puts each recounted block whole, and zero into the event's blocks no live ticket holds now. Answers the blocks written. */
+/**
+ * Puts each recounted block whole, and deletes the event's blocks no live ticket holds now
+ * (and the separate team and type blocks kept before those lists became parts of the event's
+ * blocks). Answers the blocks written or deleted.
+ */
 async function writeBlocks(eventId: number, recount: Recount): Promise<number> {
   const stale: string[] = [];
   let start: Item | undefined;
@@ -151,20 +169,22 @@ async function writeBlocks(eventId: number, recount: Recount): Promise<number> {
     stale.push(...(page.Items ?? []).map((item) => String(item.SK)));
     start = page.LastEvaluatedKey;
   } while (start);
-  const blocks = new Map<string, Map<number, number>>();
-  for (const sk of stale) blocks.set(sk, new Map());
-  for (const [key, states] of recount) {
+  const blocks = new Map<string, Map<string, number> | undefined>();
+  for (const sk of stale) blocks.set(sk, undefined);
+  for (const [key, counters] of recount) {
     const [list, block] = [key.slice(0, key.lastIndexOf('/')), Number(key.slice(key.lastIndexOf('/') + 1))];
-    blocks.set(keys.listPosition(eventId, list, block).SK, states);
+    blocks.set(keys.listPosition(eventId, list, block).SK, counters);
   }
-  for (const [SK, states] of blocks) {
-    const counts = Object.fromEntries([...states].map(([state, n]) => [`s${state}`, n]));
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { PK: keys.eventItems(eventId).value, SK, entity: 'ListPosition', ...counts },
-      }),
-    );
+  const PK = keys.eventItems(eventId).value;
+  for (const [SK, counters] of blocks) {
+    if (counters)
+      await db.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { PK, SK, entity: 'ListPosition', ...Object.fromEntries(counters) },
+        }),
+      );
+    else await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK, SK } }));
   }
   return blocks.size;
 }

@@ -1,20 +1,30 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
-import { ALL_EVENTS, POSITION_BLOCK, blockOf, type PositionList } from '../domain/ticket-list-plan.ts';
+import {
+  ALL_EVENTS,
+  POSITION_BLOCK,
+  blockOf,
+  counterName,
+  partsAddUp,
+  teamPart,
+  typePart,
+  type PositionList,
+} from '../domain/ticket-list-plan.ts';
 import { db, tableName } from './client.ts';
 import { keyCondition, keys } from './keys.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
 
 /**
  * Positions in the ticket lists, so that `_offset` costs the same at any depth. Per list
- * of an event (its own tickets `event`, a team's `team#<k>`, a ticket type's `type#<t>`,
- * the tickets other events' access packages grant into it `access`) and per block of
- * POSITION_BLOCK ticket ids, an item `EVENT#<id>` / `POS#<list>#<block:8>` counts the
- * block's live tickets of that list per process state (`s<state>`). The counts move in
- * the ticket's own transaction, beside the statistics shards (StatsDelta), so they are
- * exact; a change that moves no list (a check-in) writes none. An offset is then: sum the
- * blocks before it (one Query of these small items, from the nearer end), then read one
- * block's tickets from its start (see shared/data/ticket-lists.ts).
+ * of an event (its own tickets `event`, the tickets other events' access packages grant
+ * into it `access`) and per block of POSITION_BLOCK ticket ids, an item `EVENT#<id>` /
+ * `POS#<list>#<block:8>` counts the block's live tickets of that list per process state
+ * (`s<state>`), and within that per team and per ticket type (`t<team>s<state>`,
+ * `y<type>s<state>`: a team's or a type's list is a part of the block, so a change moves one
+ * block item, not three). The counts move in the ticket's own transaction, beside the
+ * statistics shards (StatsDelta), so they are exact. An offset is then: sum the blocks
+ * before it (one Query of these small items, from the nearer end), then read one block's
+ * tickets from its start (see shared/data/ticket-lists.ts).
  *
  * The list across all events is kept the same way under event 0 (ALL_EVENTS): list `all` by
  * id block, and its per-state totals in list `count`, one item per shard `id % COUNT_SHARDS`
@@ -26,7 +36,6 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * platform it (and GSI3 `ALL_TICKETS`) wants write sharding, as GSI6 has.
  */
 
-const stateName = (state: number) => `s${state}`;
 /** Items the all-events totals are spread over (a create in any event moves one). */
 export const COUNT_SHARDS = 10;
 
@@ -34,39 +43,36 @@ export const COUNT_SHARDS = 10;
 export class PositionDelta {
   private readonly blocks = new Map<
     string,
-    { eventId: number; list: string; block: number; states: Map<number, number> }
+    { eventId: number; list: string; block: number; counters: Map<string, number> }
   >();
 
-  private add(
-    eventId: number,
-    list: string,
-    ticketId: number,
-    state: number,
-    delta: number,
-    block = blockOf(ticketId),
-  ): void {
+  private add(eventId: number, list: string, block: number, counters: readonly string[], delta: number): void {
     const id = `${eventId}/${list}/${block}`;
-    const entry = this.blocks.get(id) ?? { eventId, list, block, states: new Map() };
+    const entry = this.blocks.get(id) ?? { eventId, list, block, counters: new Map() };
     this.blocks.set(id, entry);
-    entry.states.set(state, (entry.states.get(state) ?? 0) + delta);
+    for (const name of counters) entry.counters.set(name, (entry.counters.get(name) ?? 0) + delta);
   }
 
-  /** A live ticket enters (+1) or leaves (-1) its event's, team's, type's and granted events' lists, and the all-events list. */
+  /** A live ticket enters (+1) or leaves (-1) its event's list (and its team's and type's parts), its granted events' lists and the all-events list. */
   listedTicket(record: TicketRecord, delta: number): void {
     const state = record.processState;
-    this.add(ALL_EVENTS, 'all', record.id, state, delta);
-    this.add(ALL_EVENTS, 'count', record.id, state, delta, record.id % COUNT_SHARDS);
-    this.add(record.eventId, 'event', record.id, state, delta);
-    this.add(record.eventId, `team#${record.teamId ?? 0}`, record.id, state, delta);
-    this.add(record.eventId, `type#${record.typeId}`, record.id, state, delta);
-    for (const eventId of grantedEvents(record)) this.add(eventId, 'access', record.id, state, delta);
+    const whole = [counterName(state)];
+    const withParts = [
+      ...whole,
+      counterName(state, teamPart(record.teamId ?? 0)),
+      counterName(state, typePart(record.typeId)),
+    ];
+    this.add(ALL_EVENTS, 'all', blockOf(record.id), whole, delta);
+    this.add(ALL_EVENTS, 'count', record.id % COUNT_SHARDS, whole, delta);
+    this.add(record.eventId, 'event', blockOf(record.id), withParts, delta);
+    for (const eventId of grantedEvents(record)) this.add(eventId, 'access', blockOf(record.id), withParts, delta);
   }
 
   /** The Update actions of the blocks whose counts move (items are made by the first one). */
   actions() {
     const actions = [];
-    for (const { eventId, list, block, states } of this.blocks.values()) {
-      const moves = [...states].filter(([, delta]) => delta !== 0);
+    for (const { eventId, list, block, counters } of this.blocks.values()) {
+      const moves = [...counters].filter(([, delta]) => delta !== 0);
       if (!moves.length) continue;
       actions.push({
         Update: {
@@ -75,7 +81,7 @@ export class PositionDelta {
           UpdateExpression: `SET #entity = :entity, ${moves.map((_, i) => `#s${i} = if_not_exists(#s${i}, :zero) + :d${i}`).join(', ')}`,
           ExpressionAttributeNames: {
             '#entity': 'entity',
-            ...Object.fromEntries(moves.map(([state], i) => [`#s${i}`, stateName(state)])),
+            ...Object.fromEntries(moves.map(([name], i) => [`#s${i}`, name])),
           },
           ExpressionAttributeValues: {
             ':entity': 'ListPosition',
@@ -89,26 +95,34 @@ export class PositionDelta {
   }
 }
 
+type Item = Record<string, unknown>;
+
+/** A block's tickets in `states`: the whole list's, or the sum of the given parts'. */
+const countedIn = (item: Item, states: readonly number[], parts: readonly string[] = ['']) =>
+  parts.reduce((sum, part) => sum + states.reduce((n, state) => n + Number(item[counterName(state, part)] ?? 0), 0), 0);
+
 /** Blocks read per Query page at most (items of about 60 bytes). */
 const PAGE_BLOCKS = 500;
 
 type BlockCounts = Map<number, number>;
 
 /**
- * The counted tickets per block of the lists together (only the given states), read in
- * block order from the start (`forward`) or the end, until `enough` of them are summed or
- * the lists end. Several lists are each read until they pass `enough` on their own, which
- * bounds each to the blocks up to the position.
+ * The counted tickets per block of the lists together (only the given states; of a list
+ * with parts, only theirs), read in block order from the start (`forward`) or the end, until
+ * `enough` of them are summed or the lists end. Several lists are each read until they pass
+ * `enough` on their own, which bounds each to the blocks up to the position. Undefined when
+ * a block's parts do not add up yet (`partsAddUp`).
  */
 async function readBlocks(
   lists: readonly PositionList[],
   states: readonly number[],
   forward: boolean,
   enough: number,
-): Promise<BlockCounts> {
+): Promise<BlockCounts | undefined> {
   const counts: BlockCounts = new Map();
+  let partsKept = true;
   await Promise.all(
-    lists.map(async ({ eventId, list }) => {
+    lists.map(async ({ eventId, list, parts }) => {
       let summed = 0;
       let blocksRead = 0;
       // A dense list needs about enough / POSITION_BLOCK blocks: ask for those first.
@@ -126,7 +140,8 @@ async function readBlocks(
         );
         for (const item of page.Items ?? []) {
           const block = Number(String(item.SK).slice(keys.positionPrefix(list).length));
-          const n = states.reduce((sum, state) => sum + Number(item[stateName(state)] ?? 0), 0);
+          if (parts && !partsAddUp(item)) partsKept = false;
+          const n = countedIn(item, states, parts);
           counts.set(block, (counts.get(block) ?? 0) + n);
           summed += n;
         }
@@ -137,10 +152,10 @@ async function readBlocks(
         const left = perBlock > 0 ? Math.ceil(((enough + 1 - summed) / perBlock) * 1.25) + 1 : PAGE_BLOCKS;
         limit = Math.min(PAGE_BLOCKS, Math.max(limit, left));
         startKey = page.LastEvaluatedKey;
-      } while (startKey && summed <= enough);
+      } while (startKey && summed <= enough && partsKept);
     }),
   );
-  return counts;
+  return partsKept ? counts : undefined;
 }
 
 /** Where a page at `offset` starts: after ticket id `after` (undefined: the list's start), skipping `skip` counted tickets. */
@@ -166,8 +181,9 @@ export async function startOfOffset(
   if (offset === 0 || !lists.length) return { after: undefined, skip: offset };
   const forward = offset <= total / 2;
   const counts = await readBlocks(lists, states, forward, forward ? offset : total - offset);
-  // Lists written before positions were kept (until bin/maintenance/backfill-list-positions.ts ran): read from the start.
-  if (!counts.size) return { after: undefined, skip: offset };
+  // Lists written before positions (or their parts) were kept, until bin/maintenance/backfill-list-positions.ts ran:
+  // read from the start.
+  if (!counts?.size) return { after: undefined, skip: offset };
   const blocks = [...counts.keys()].sort((a, b) => (forward ? a - b : b - a));
   // Forward: the tickets before each block. Backward: from the end, `total - offset` tickets lie at or after the position.
   let seen = 0;
@@ -201,9 +217,6 @@ export async function countAllEvents(): Promise<Map<number, number>> {
     }),
   );
   return new Map(
-    PROCESS_STATES.map((state) => [
-      state,
-      (Items ?? []).reduce((sum, item) => sum + Number(item[stateName(state)] ?? 0), 0),
-    ]),
+    PROCESS_STATES.map((state) => [state, (Items ?? []).reduce((sum, item) => sum + countedIn(item, [state]), 0)]),
   );
 }

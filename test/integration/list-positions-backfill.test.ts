@@ -1,4 +1,4 @@
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
@@ -6,7 +6,7 @@ import { keys } from '#shared/data/keys';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { backfillListPositions } from '../../bin/maintenance/backfill-list-positions.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
-import { call } from '../support/api.ts';
+import { call, idsOf } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
 import { writeTickets } from '../support/scale-tickets.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -28,6 +28,36 @@ async function withoutPositions(eventIds: number[]): Promise<number> {
     removed += Items.length;
   }
   return removed;
+}
+
+/** An event's position blocks as stored. */
+async function positionBlocks(eventId: number): Promise<Record<string, unknown>[]> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pos)',
+      ExpressionAttributeValues: { ':pk': keys.eventItems(eventId).value, ':pos': 'POS#' },
+      Limit: 1000,
+    }),
+  );
+  return Items;
+}
+
+/**
+ * Makes an event's blocks look kept by the release before teams and types were parts of
+ * them: its event blocks count per state only, and each team and type had blocks of its own.
+ */
+async function withSeparateTeamBlocks(eventId: number): Promise<void> {
+  for (const block of await positionBlocks(eventId)) {
+    const totals = Object.fromEntries(Object.entries(block).filter(([name]) => !/^[ty]\d/.test(name)));
+    await db.send(new PutCommand({ TableName: tableName(), Item: totals }));
+  }
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.listPosition(eventId, 'team#0', 0), entity: 'ListPosition', s1: 1 },
+    }),
+  );
 }
 
 describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', () => {
@@ -105,5 +135,42 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
       const { got, want } = await deepPage(each);
       expect(got, each.query).toEqual(want);
     }
+  });
+
+  it('after the release that made teams and types parts of the event blocks: a team offset stays right, read from the start, until the backfill recounts the parts and drops the old blocks', async () => {
+    const token = await adminToken(['tickets:read', 'tickets:write'], 717_403);
+    const event = await seedEvent({ ticketTypes: [{ name: 'Race', price: 40, total: 1000 }] });
+    const red = event.teams[0]!.id;
+    const records = await writeTickets(event, 420, (n) => ({
+      typeId: event.ticketTypes[0]!.id,
+      teamId: n % 2 ? red : null,
+    }));
+    const inRed = records
+      .filter((record) => record.teamId === red)
+      .map((record) => record.id)
+      .sort((a, b) => a - b);
+    const deepRedPage = async () => {
+      const offset = inRed.length - 4;
+      const { result, reads } = await countReads(() =>
+        call('GET', `/api/v2/tickets?event=${event.id}&teams=${red}&_offset=${offset}&_limit=3`, { token }),
+      );
+      expect(result.status).toBe(200);
+      expect(idsOf(result.body.data)).toEqual(inRed.slice(offset, offset + 3));
+      return { itemsRead: reads.itemsRead, offset };
+    };
+    expect((await deepRedPage()).itemsRead).toBeLessThan(150);
+
+    await withSeparateTeamBlocks(event.id);
+    // A change since the release adds its move to the parts of a block that still holds its older tickets in the totals only.
+    const patched = await call('PATCH', `/api/v2/tickets/${inRed[0]}`, { token, body: { data: { teamId: null } } });
+    expect(patched.status).toBe(200);
+    inRed.shift();
+    const fromTheStart = await deepRedPage();
+    expect(fromTheStart.itemsRead).toBeGreaterThan(fromTheStart.offset);
+
+    await backfillListPositions({ events: [event.id], run: randomUUID() });
+    expect((await deepRedPage()).itemsRead).toBeLessThan(150);
+    const lists = new Set((await positionBlocks(event.id)).map((block) => String(block.SK).split('#')[1]));
+    expect([...lists]).toEqual(['event']);
   });
 });

@@ -135,6 +135,23 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     }
   });
 
+  it("accessEvents with a team: a deep _offset starts from the kept positions (the team's part of both lists' blocks)", async () => {
+    const query = `accessEvents=${granted.id}&teams=0`;
+    const expected = idsOf(
+      [...grantedOwn, ...records]
+        .filter((r) => (r.typeId === big.ticketTypes[2]!.id || r.eventId === granted.id) && r.teamId === null)
+        .sort((a, b) => a.id - b.id),
+    );
+    const offset = expected.length - 30;
+    const { body, reads } = await list(`${query}&_offset=${offset}&_limit=${LIMIT}`);
+    expect(idsOf(body.data)).toEqual(expected.slice(offset, offset + LIMIT));
+    expect(body.totalCount).toBe(expected.length);
+    // The counts, both lists' blocks from the nearer end, less than a block of each skipped, the page: not the 490 before.
+    const positioned = STATS_SHARDS + 2 * halfTheBlocks() + 2 + POSITION_BLOCK + LIMIT + 1 + LIMIT;
+    expect(positioned).toBeLessThan(offset);
+    expect(reads.itemsRead).toBeLessThanOrEqual(positioned);
+  });
+
   it('teams with ticket_types: the smaller one is the Query, the other filters a bounded read, and the joint kept count is exact', async () => {
     // Half the Elite tickets are in Blue: too many to read them all for the page.
     const team = big.teams[1]!.id;
