@@ -1,6 +1,6 @@
 /**
  * One-off, after the release that brought the kept list positions (issue 20), and again after
- * the one that made the team and type lists parts of the event's blocks (README "After a
+ * the one that made a ticket type's list a part of its event's blocks (README "After a
  * deploy: maintenance backfills"): sets every event's position blocks (`EVENT#<id>` /
  * `POS#<list>#<block>`, see shared/data/list-positions.ts) to a recount of its live tickets. Run it after
  * backfill-ticket-lists.ts (the `access` lists are recounted from the list entries it
@@ -8,7 +8,7 @@
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-list-positions.ts [--restart]`.
  *
  * Idempotent: each block is Put whole with its recount (and blocks no ticket holds any
- * more are set to zero), never added to, so a re-run repairs. Resumable: events are done
+ * more, the former `type#<t>` blocks among them, are deleted), never added to, so a re-run repairs. Resumable: events are done
  * in id order and the last one finished is kept in the table
  * (`MAINTENANCE#backfill-list-positions` / `CHECKPOINT#<run>`, run `all` from the command
  * line); a re-run goes on after it unless `--restart`. The list across all events (event 0,
@@ -29,7 +29,7 @@ import {
 import { db, tableName } from '#shared/data/client';
 import { keyCondition, keys, type Partition, withValues } from '#shared/data/keys';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
-import { ALL_EVENTS, blockOf, counterName, teamPart, typePart } from '#shared/domain/ticket-list-plan';
+import { ALL_EVENTS, blockOf, counterName, teamList, typePart } from '#shared/domain/ticket-list-plan';
 
 export interface PositionBackfillOutcome {
   events: number;
@@ -41,7 +41,7 @@ export interface PositionBackfillOutcome {
 const checkpoint = (run: string) => keys.maintenanceCheckpoint('backfill-list-positions', run);
 const PAGE_SIZE = 500;
 type Item = Record<string, unknown>;
-/** `<list>/<block>` → counter (`s<state>`, `t<team>s<state>`, `y<type>s<state>`) → count, for one event. */
+/** `<list>/<block>` → counter (`s<state>`, `y<type>s<state>`) → count, for one event. */
 type Recount = Map<string, Map<string, number>>;
 
 export interface PositionBackfillOptions {
@@ -72,16 +72,12 @@ export async function backfillListPositions({
   const outcome: PositionBackfillOutcome = { events: 0, tickets: 0, blocks: 0 };
   for (const eventId of todo) {
     const recount: Recount = new Map();
-    const add = (list: string, item: Item, block = blockOf(Number(item.ticketId ?? item.id)), parts = false) => {
+    const add = (list: string, item: Item, block = blockOf(Number(item.ticketId ?? item.id)), withType = false) => {
       const key = `${list}/${block}`;
       const counters = recount.get(key) ?? new Map<string, number>();
       const state = Number(item.processState);
       const names = [counterName(state)];
-      if (parts)
-        names.push(
-          counterName(state, teamPart(Number(item.teamKey ?? 0))),
-          counterName(state, typePart(Number(item.typeId))),
-        );
+      if (withType) names.push(counterName(state, typePart(Number(item.typeId))));
       for (const name of names) counters.set(name, (counters.get(name) ?? 0) + 1);
       recount.set(key, counters);
     };
@@ -94,6 +90,7 @@ export async function backfillListPositions({
     for await (const item of indexItems(keys.eventTickets(eventId), 'TicketEventEntry', 'Ticket')) {
       outcome.tickets += 1;
       add('event', item, undefined, true);
+      add(teamList(Number(item.teamKey ?? 0)), item);
     }
     for await (const item of indexItems(keys.accessTickets(eventId), 'TicketAccessEntry'))
       add('access', item, undefined, true);
@@ -150,7 +147,7 @@ async function* indexItems(partition: Partition, ...entities: string[]): AsyncGe
 
 /**
  * Puts each recounted block whole, and deletes the event's blocks no live ticket holds now
- * (and the separate team and type blocks kept before those lists became parts of the event's
+ * (and the separate type blocks kept before a type's list became a part of the event's
  * blocks). Answers the blocks written or deleted.
  */
 async function writeBlocks(eventId: number, recount: Recount): Promise<number> {

@@ -6,7 +6,7 @@ import {
   blockOf,
   counterName,
   partsAddUp,
-  teamPart,
+  teamList,
   typePart,
   type PositionList,
 } from '../domain/ticket-list-plan.ts';
@@ -16,13 +16,15 @@ import { grantedEvents } from './ticket-list-entries.ts';
 
 /**
  * Positions in the ticket lists, so that `_offset` costs the same at any depth. Per list
- * of an event (its own tickets `event`, the tickets other events' access packages grant
- * into it `access`) and per block of POSITION_BLOCK ticket ids, an item `EVENT#<id>` /
- * `POS#<list>#<block:8>` counts the block's live tickets of that list per process state
- * (`s<state>`), and within that per team and per ticket type (`t<team>s<state>`,
- * `y<type>s<state>`: a team's or a type's list is a part of the block, so a change moves one
- * block item, not three). The counts move in the ticket's own transaction, beside the
- * statistics shards (StatsDelta), so they are exact. An offset is then: sum the blocks
+ * of an event (its own tickets `event`, a team's `team#<k>`, the tickets other events'
+ * access packages grant into it `access`) and per block of POSITION_BLOCK ticket ids, an
+ * item `EVENT#<id>` / `POS#<list>#<block:8>` counts the block's live tickets of that list
+ * per process state (`s<state>`). The `event` and `access` blocks count them per ticket type
+ * too (`y<type>s<state>`): a type's list is a part of those blocks, so a change moves one
+ * item for both. An event has a few types, so the block stays small; teams can be thousands,
+ * a block would then hold a counter per team and cost several units per write and read, so
+ * each team keeps its own blocks. The counts move in the ticket's own transaction, beside
+ * the statistics shards (StatsDelta), so they are exact. An offset is then: sum the blocks
  * before it (one Query of these small items, from the nearer end), then read one block's
  * tickets from its start (see shared/data/ticket-lists.ts).
  *
@@ -53,19 +55,17 @@ export class PositionDelta {
     for (const name of counters) entry.counters.set(name, (entry.counters.get(name) ?? 0) + delta);
   }
 
-  /** A live ticket enters (+1) or leaves (-1) its event's list (and its team's and type's parts), its granted events' lists and the all-events list. */
+  /** A live ticket enters (+1) or leaves (-1) its event's list (and its type's part), its team's, its granted events' lists and the all-events list. */
   listedTicket(record: TicketRecord, delta: number): void {
     const state = record.processState;
+    const block = blockOf(record.id);
     const whole = [counterName(state)];
-    const withParts = [
-      ...whole,
-      counterName(state, teamPart(record.teamId ?? 0)),
-      counterName(state, typePart(record.typeId)),
-    ];
-    this.add(ALL_EVENTS, 'all', blockOf(record.id), whole, delta);
+    const withType = [...whole, counterName(state, typePart(record.typeId))];
+    this.add(ALL_EVENTS, 'all', block, whole, delta);
     this.add(ALL_EVENTS, 'count', record.id % COUNT_SHARDS, whole, delta);
-    this.add(record.eventId, 'event', blockOf(record.id), withParts, delta);
-    for (const eventId of grantedEvents(record)) this.add(eventId, 'access', blockOf(record.id), withParts, delta);
+    this.add(record.eventId, 'event', block, withType, delta);
+    this.add(record.eventId, teamList(record.teamId ?? 0), block, whole, delta);
+    for (const eventId of grantedEvents(record)) this.add(eventId, 'access', block, withType, delta);
   }
 
   /** The Update actions of the blocks whose counts move (items are made by the first one). */

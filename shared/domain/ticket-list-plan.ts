@@ -139,57 +139,57 @@ export function countIsExact(filter: TicketListFilter): boolean {
   return true;
 }
 
-/** One list whose positions are kept, `event` or `access` under an event, or only some of its parts (teams, types). */
+/** One list whose positions are kept (`event`, `team#<k>` or `access` under an event), or only some of its parts (types). */
 export interface PositionList {
   eventId: number;
   list: string;
-  /** Count only these parts of each block (`teamPart`, `typePart`), not the whole list. */
+  /** Count only these parts of each block (`typePart`), not the whole list. */
   parts?: string[];
 }
 
-/** A team's (0: none) and a ticket type's part of a list's position blocks (shared/data/list-positions.ts). */
-export const teamPart = (teamKey: number): string => `t${teamKey}`;
+/** A team's list (0: the tickets without one), kept in blocks of its own (shared/data/list-positions.ts). */
+export const teamList = (teamKey: number): string => `team#${teamKey}`;
+/** A ticket type's part of its event's and access lists' position blocks. */
 export const typePart = (typeId: number): string => `y${typeId}`;
-/** A block's counter of the tickets in `state`: of the whole list, or of one part (`t<team>`, `y<type>`). */
+/** A block's counter of the tickets in `state`: of the whole list, or of one part (`y<type>`). */
 export const counterName = (state: number, part = ''): string => `${part}s${state}`;
 
 /**
- * Whether a block's team and type counters add up to its totals, state by state (every
- * ticket has one team, 0 when none, and one type). A block kept before the parts were holds
- * its older tickets in `s<state>` only, so it does not add up until the positions backfill
- * recounts it, and a part's offset is then read from the list's start.
+ * Whether a block's type counters add up to its totals, state by state (every ticket has one
+ * type). A block kept before the parts were holds its older tickets in `s<state>` only, so it
+ * does not add up until the positions backfill recounts it, and a type's offset is then read
+ * from the list's start.
  */
 export function partsAddUp(item: Record<string, unknown>): boolean {
-  const sums = new Map<string, number>();
+  const sums = new Map<number, number>();
   for (const [name, value] of Object.entries(item)) {
-    const part = /^([ty])\d+s(\d+)$/.exec(name);
-    if (part) sums.set(`${part[1]}${part[2]}`, (sums.get(`${part[1]}${part[2]}`) ?? 0) + Number(value));
+    const part = /^y\d+s(\d+)$/.exec(name);
+    if (part) sums.set(Number(part[1]), (sums.get(Number(part[1])) ?? 0) + Number(value));
   }
-  return PROCESS_STATES.every((state) =>
-    ['t', 'y'].every((kind) => (sums.get(`${kind}${state}`) ?? 0) === Number(item[counterName(state)] ?? 0)),
-  );
+  return PROCESS_STATES.every((state) => (sums.get(state) ?? 0) === Number(item[counterName(state)] ?? 0));
 }
 
 /**
  * The kept lists whose union (they are disjoint) is exactly what the filter lists, so an
- * offset is found from their block counts: the events' own lists and the access events'
- * granted ones, whole or only the teams' or the types' parts; undefined for the
- * combinations `countIsExact` refuses (a page past the read budget then answers 400, see
- * `TooDeep`). A type's part is in its own event's blocks only: under another requested
- * event it is empty, as the filter.
+ * offset is found from their block counts: the teams' lists under the own events, or the
+ * events' own lists and the access events' granted ones, whole or only the types' parts;
+ * undefined for the combinations `countIsExact` refuses (a page past the read budget then
+ * answers 400, see `TooDeep`). A type's part is in its own event's blocks only: under
+ * another requested event it is empty, as the filter.
  */
 export function positionLists(filter: TicketListFilter): PositionList[] | undefined {
   if (filter.allEvents) return [{ eventId: ALL_EVENTS, list: 'all' }];
-  // Team × type pairs are counted, not positioned: their offsets read from the list's start.
+  // Team × type pairs, and granted tickets by team, are counted, not positioned: their offsets read from the list's start.
   if (!countIsExact(filter) || (filter.teams?.length && filter.ticketTypes?.length)) return undefined;
-  const parts = filter.teams?.length
-    ? [...new Set(filter.teams)].map(teamPart)
-    : filter.ticketTypes?.length
-      ? [...new Set(filter.ticketTypes)].map(typePart)
-      : undefined;
+  if (filter.teams?.length) {
+    if (filter.accessEvents.length) return undefined;
+    const teams = [...new Set(filter.teams)].map(teamList);
+    return ownEvents(filter).flatMap((eventId) => teams.map((list) => ({ eventId, list })));
+  }
+  const parts = filter.ticketTypes?.length ? { parts: [...new Set(filter.ticketTypes)].map(typePart) } : {};
   return [
-    ...ownEvents(filter).map((eventId) => ({ eventId, list: 'event', ...(parts ? { parts } : {}) })),
-    ...[...new Set(filter.accessEvents)].map((eventId) => ({ eventId, list: 'access', ...(parts ? { parts } : {}) })),
+    ...ownEvents(filter).map((eventId) => ({ eventId, list: 'event', ...parts })),
+    ...[...new Set(filter.accessEvents)].map((eventId) => ({ eventId, list: 'access', ...parts })),
   ];
 }
 

@@ -9,6 +9,7 @@ import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
 import { writeTickets } from '../support/scale-tickets.ts';
+import { checkIn } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /** Makes events look written before the release that keeps list positions: no `POS#` blocks. */
@@ -44,18 +45,18 @@ async function positionBlocks(eventId: number): Promise<Record<string, unknown>[
 }
 
 /**
- * Makes an event's blocks look kept by the release before teams and types were parts of
- * them: its event blocks count per state only, and each team and type had blocks of its own.
+ * Makes an event's blocks look kept by the release before a type's list was a part of them:
+ * its event blocks count per state only, and each type had blocks of its own.
  */
-async function withSeparateTeamBlocks(eventId: number): Promise<void> {
+async function withSeparateTypeBlocks(eventId: number, typeId: number): Promise<void> {
   for (const block of await positionBlocks(eventId)) {
-    const totals = Object.fromEntries(Object.entries(block).filter(([name]) => !/^[ty]\d/.test(name)));
+    const totals = Object.fromEntries(Object.entries(block).filter(([name]) => !/^y\d/.test(name)));
     await db.send(new PutCommand({ TableName: tableName(), Item: totals }));
   }
   await db.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.listPosition(eventId, 'team#0', 0), entity: 'ListPosition', s1: 1 },
+      Item: { ...keys.listPosition(eventId, `type#${typeId}`, 0), entity: 'ListPosition', s1: 1 },
     }),
   );
 }
@@ -137,40 +138,41 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
     }
   });
 
-  it('after the release that made teams and types parts of the event blocks: a team offset stays right, read from the start, until the backfill recounts the parts and drops the old blocks', async () => {
-    const token = await adminToken(['tickets:read', 'tickets:write'], 717_403);
-    const event = await seedEvent({ ticketTypes: [{ name: 'Race', price: 40, total: 1000 }] });
-    const red = event.teams[0]!.id;
-    const records = await writeTickets(event, 420, (n) => ({
-      typeId: event.ticketTypes[0]!.id,
-      teamId: n % 2 ? red : null,
-    }));
-    const inRed = records
-      .filter((record) => record.teamId === red)
+  it("after the release that made a type's list a part of the event blocks: a type offset stays right, read from the start, until the backfill recounts the parts and drops the old blocks", async () => {
+    const token = await adminToken(['tickets:read', 'tickets:write', 'checkin:scan'], 717_403);
+    const event = await seedEvent({
+      ticketTypes: [
+        { name: 'Race', price: 40, total: 1000 },
+        { name: 'Relay', price: 60, total: 1000 },
+      ],
+      teams: [],
+    });
+    const relay = event.ticketTypes[1]!.id;
+    const records = await writeTickets(event, 420, (n) => ({ typeId: event.ticketTypes[n % 2]!.id, teamId: null }));
+    const inRelay = records
+      .filter((record) => record.typeId === relay)
       .map((record) => record.id)
       .sort((a, b) => a - b);
-    const deepRedPage = async () => {
-      const offset = inRed.length - 4;
+    const deepRelayPage = async () => {
+      const offset = inRelay.length - 4;
       const { result, reads } = await countReads(() =>
-        call('GET', `/api/v2/tickets?event=${event.id}&teams=${red}&_offset=${offset}&_limit=3`, { token }),
+        call('GET', `/api/v2/tickets?event=${event.id}&ticket_types=${relay}&_offset=${offset}&_limit=3`, { token }),
       );
       expect(result.status).toBe(200);
-      expect(idsOf(result.body.data)).toEqual(inRed.slice(offset, offset + 3));
+      expect(idsOf(result.body.data)).toEqual(inRelay.slice(offset, offset + 3));
       return { itemsRead: reads.itemsRead, offset };
     };
-    expect((await deepRedPage()).itemsRead).toBeLessThan(150);
+    expect((await deepRelayPage()).itemsRead).toBeLessThan(150);
 
-    await withSeparateTeamBlocks(event.id);
+    await withSeparateTypeBlocks(event.id, relay);
     // A change since the release adds its move to the parts of a block that still holds its older tickets in the totals only.
-    const patched = await call('PATCH', `/api/v2/tickets/${inRed[0]}`, { token, body: { data: { teamId: null } } });
-    expect(patched.status).toBe(200);
-    inRed.shift();
-    const fromTheStart = await deepRedPage();
+    expect((await checkIn(token, inRelay[0]!)).status).toBe(200);
+    const fromTheStart = await deepRelayPage();
     expect(fromTheStart.itemsRead).toBeGreaterThan(fromTheStart.offset);
 
     await backfillListPositions({ events: [event.id], run: randomUUID() });
-    expect((await deepRedPage()).itemsRead).toBeLessThan(150);
+    expect((await deepRelayPage()).itemsRead).toBeLessThan(150);
     const lists = new Set((await positionBlocks(event.id)).map((block) => String(block.SK).split('#')[1]));
-    expect([...lists]).toEqual(['event']);
+    expect([...lists].sort()).toEqual(['event', 'team']);
   });
 });

@@ -80,7 +80,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     expect(Object.keys(byKind(writes)).filter((kind) => kind.startsWith('LIST'))).toEqual([]);
   });
 
-  it("transfer to another type: a new ticket in the type's lists, one position block per kept list", async () => {
+  it("transfer to another type: a new ticket in the type's lists, its type counted in the event's position block", async () => {
     const { event, ticket } = await orderedTicket();
     const { result, writes } = await countWrites(() =>
       call('POST', `${TICKETS}/${ticket.id}/transfer`, {
@@ -90,19 +90,24 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     );
     expect(result.status).toBe(200);
     const blocks = writes.items.map((write) => write.key.split(' ')[1]!).filter((sk) => sk.startsWith('POS#'));
-    // The old and the new ticket share a block: the event's block moves its type counters in one Update, and no
-    // separate team or type block is written.
-    expect(blocks.map((sk) => sk.replace(/#\d+$/, '')).sort()).toEqual(['POS#all', 'POS#count', 'POS#event']);
-    expect(byKind(writes), describeWrites(writes)).toMatchObject({ HISTORY: 4, POS: 6, STATS: 4 });
+    // The new ticket enters its lists: the event's block (its type's counters in the same Update), its team's, the
+    // all-events block and count shard; no type block of its own (the original stays listed, marked transferred).
+    expect(blocks.map((sk) => sk.replace(/#\d+$/, '')).sort()).toEqual([
+      'POS#all',
+      'POS#count',
+      'POS#event',
+      'POS#team#0',
+    ]);
+    expect(byKind(writes), describeWrites(writes)).toMatchObject({ HISTORY: 4, POS: 8, STATS: 4 });
   });
 
-  it('check-in: the ticket item costs 6 (1 KB, the update-time index), the process-state lists the rest (34; the target of 12 is not met)', async () => {
+  it('check-in: the ticket item costs 6 (1 KB, the update-time index), the process-state lists the rest (36; the target of 12 is not met)', async () => {
     const { ticket } = await orderedTicket();
     const { result, writes } = await countWrites(() => checkIn(token, ticket.id));
     expect(result.status).toBe(200);
-    // LIST and LIST#EVENT carry the process state the `exclude_process_states` lists filter on, and three
-    // position blocks count it per state (exact offsets at any depth; the event's block holds its team's and type's
-    // counts too): 22 of the 34 (README "Cost per request").
+    // LIST and LIST#EVENT carry the process state the `exclude_process_states` lists filter on, and four
+    // position blocks count it per state (exact offsets at any depth; the event's block holds its type's counts
+    // too): 24 of the 36 (README "Cost per request").
     expect(byKind(writes), describeWrites(writes)).toEqual({
       TICKET: 6,
       HISTORY: 2,
@@ -110,15 +115,15 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       STATS: 2,
       LIST: 10,
       'LIST#EVENT': 6,
-      POS: 6,
+      POS: 8,
     });
-    expect(writes.units).toBe(34);
+    expect(writes.units).toBe(36);
   });
 
   it('a keyed check-in adds its idempotency record and answer', async () => {
     const { ticket } = await orderedTicket();
     const { writes } = await countWrites(() => checkIn(token, ticket.id, { key: randomUUID() }));
     expect(byKind(writes), describeWrites(writes)).toMatchObject({ TICKET: 6, REQUEST: 3, ANSWER: 2 });
-    expect(writes.units).toBe(39);
+    expect(writes.units).toBe(41);
   });
 });

@@ -40,9 +40,10 @@ describe('GET /tickets list plan', () => {
       { eventId: 1, list: 'event' },
       { eventId: 2, list: 'event' },
     ]);
-    // Teams and types are parts of the event's blocks: one block list per event, summing the named parts.
+    // Each team keeps blocks of its own (an event can have thousands); a type is a part of its event's blocks.
     expect(positionLists({ events: [1], accessEvents: [], teams: [0, 7, 7], excludeProcessStates: [4] })).toEqual([
-      { eventId: 1, list: 'event', parts: ['t0', 't7'] },
+      { eventId: 1, list: 'team#0' },
+      { eventId: 1, list: 'team#7' },
     ]);
     expect(positionLists({ events: [1, 2], accessEvents: [], ticketTypes: [9] })).toEqual([
       { eventId: 1, list: 'event', parts: ['y9'] },
@@ -52,23 +53,25 @@ describe('GET /tickets list plan', () => {
       { eventId: 3, list: 'event' },
       { eventId: 3, list: 'access' },
     ]);
-    // The granted entries' blocks have the same parts: one access event with teams is positioned too.
-    expect(positionLists({ events: [], accessEvents: [3], teams: [1] })).toEqual([
-      { eventId: 3, list: 'event', parts: ['t1'] },
-      { eventId: 3, list: 'access', parts: ['t1'] },
+    // The granted entries' blocks have the type parts too: one access event with types is positioned.
+    expect(positionLists({ events: [], accessEvents: [3], ticketTypes: [9, 8] })).toEqual([
+      { eventId: 3, list: 'event', parts: ['y9', 'y8'] },
+      { eventId: 3, list: 'access', parts: ['y9', 'y8'] },
     ]);
+    // Granted tickets by team are counted, not positioned: the access blocks have no team parts.
+    expect(positionLists({ events: [], accessEvents: [3], teams: [1] })).toBeUndefined();
     expect(positionLists({ events: [1], accessEvents: [], teams: [1], ticketTypes: [9] })).toBeUndefined();
     expect(positionLists({ events: [1], accessEvents: [2, 3] })).toBeUndefined();
   });
 
-  it("trusts a block's team and type parts only when they add up to its totals, state by state", () => {
-    const kept = { s1: 3, s4: 1, t0s1: 1, t7s1: 2, t7s4: 1, y9s1: 3, y9s4: 1 };
+  it("trusts a block's type parts only when they add up to its totals, state by state", () => {
+    const kept = { s1: 3, s4: 1, y9s1: 1, y8s1: 2, y9s4: 1 };
     expect(partsAddUp(kept)).toBe(true);
     expect(partsAddUp({})).toBe(true);
-    // Kept before the parts were: its tickets are in the totals only, so no team's offset may be read from it.
+    // Kept before the parts were: its tickets are in the totals only, so no type's offset may be read from it.
     expect(partsAddUp({ s1: 3 })).toBe(false);
     // Written since by one check-in only: the parts hold that move, the totals every ticket.
-    expect(partsAddUp({ s1: 2, s2: 1, t0s1: -1, t0s2: 1, y9s1: -1, y9s2: 1 })).toBe(false);
+    expect(partsAddUp({ s1: 2, s2: 1, y9s1: -1, y9s2: 1 })).toBe(false);
     expect(partsAddUp({ ...kept, y9s4: 0 })).toBe(false);
   });
 
