@@ -118,6 +118,7 @@ async function readBlocks(
   states: readonly number[],
   forward: boolean,
   enough: number,
+  share: number,
 ): Promise<BlockCounts | undefined> {
   const counts: BlockCounts = new Map();
   let partsKept = true;
@@ -125,8 +126,10 @@ async function readBlocks(
     lists.map(async ({ eventId, list, parts }) => {
       let summed = 0;
       let blocksRead = 0;
-      // A dense list needs about enough / POSITION_BLOCK blocks: ask for those first.
-      let limit = Math.min(PAGE_BLOCKS, Math.ceil((enough + 1) / POSITION_BLOCK) + 1);
+      // A list holding `share` of its blocks' tickets needs about enough / (POSITION_BLOCK × share) blocks: ask for
+      // those first, a tenth more when sparse (its blocks' counts vary around that mean), so one Query usually does.
+      const expected = (enough + 1) / (POSITION_BLOCK * share);
+      let limit = Math.min(PAGE_BLOCKS, Math.ceil(share < 1 ? expected * 1.1 : expected) + 1);
       let startKey: Record<string, unknown> | undefined;
       do {
         const page = await db.send(
@@ -170,17 +173,19 @@ export interface ListStart {
  * The block holding position `offset` of the union of `lists` (`total` counted tickets, the
  * lists disjoint), found from whichever end is nearer: the tickets before that block are
  * summed from the counts, so only the rest of the offset is read as tickets (< one block
- * per list).
+ * per list). `share`: about what part of its events' tickets the filter counts (a team's,
+ * the tickets not cancelled), so the first Query of a sparse list's blocks asks for enough.
  */
 export async function startOfOffset(
   lists: readonly PositionList[],
   states: readonly number[],
   offset: number,
   total: number,
+  share = 1,
 ): Promise<ListStart> {
   if (offset === 0 || !lists.length) return { after: undefined, skip: offset };
   const forward = offset <= total / 2;
-  const counts = await readBlocks(lists, states, forward, forward ? offset : total - offset);
+  const counts = await readBlocks(lists, states, forward, forward ? offset : total - offset, Math.min(1, share));
   // Lists written before positions (or their parts) were kept, until bin/maintenance/backfill-list-positions.ts ran:
   // read from the start.
   if (!counts?.size) return { after: undefined, skip: offset };

@@ -98,3 +98,13 @@ export function countedOf(query: TicketListFilter, counts: Counts): number | und
   if (query.ticketTypes?.length) return counts.type.counted + counts.access.counted;
   return counts.event.counted + counts.access.counted;
 }
+
+/**
+ * About what part of the listed events' tickets the filter counts (`counted` of all their
+ * tickets, granted ones included): how sparse its position blocks are. A hint for the first
+ * read of them (list-positions.ts `startOfOffset`), not a count.
+ */
+export function shareOf(counts: Counts, counted: number): number {
+  const all = counts.all.all || counts.event.all + counts.access.all;
+  return all > 0 ? counted / all : 1;
+}

@@ -22,7 +22,7 @@ import {
 import { db, tableName } from './client.ts';
 import { keyCondition, keys, type Partition } from './keys.ts';
 import { startOfOffset, type ListStart } from './list-positions.ts';
-import { countedOf, countsOf, type Counts } from './ticket-list-counts.ts';
+import { countedOf, countsOf, shareOf, type Counts } from './ticket-list-counts.ts';
 import { listedRecords, listedTicketId } from './ticket-records.ts';
 
 export interface TicketListQuery extends TicketListFilter {
@@ -153,7 +153,7 @@ export async function listTicketRecords(query: TicketListQuery): Promise<TicketL
       totalCountIsEstimate: false,
     };
   }
-  const start = await startOf(query, counted);
+  const start = await startOf(query, counts, counted);
   if (start.block) {
     // From the kept positions (so `counted` is exact): the page read from its block's nearer end.
     const at = await idsAt(query, counts, start, query.limit);
@@ -202,7 +202,13 @@ async function newestFirstPage(
   if (query.cursor === undefined && query.offset >= POSITION_BLOCK) {
     const from = Math.max(0, total - query.offset - query.limit);
     const window = total - query.offset - from;
-    const start = await startOfOffset(positionLists(query)!, includedStates(query), from, total);
+    const start = await startOfOffset(
+      positionLists(query)!,
+      includedStates(query),
+      from,
+      total,
+      shareOf(counts, total),
+    );
     const at = await idsAt(query, counts, start, window);
     pageIds = at.pageIds.reverse();
     byId = at.byId;
@@ -307,9 +313,9 @@ async function readPage(
 }
 
 /** Where the page starts: after the cursor's id; at an offset, from the kept positions when the combination has them (else read from the start). */
-async function startOf(query: TicketListQuery, counted: number | undefined): Promise<ListStart> {
+async function startOf(query: TicketListQuery, counts: Counts, counted: number | undefined): Promise<ListStart> {
   if (query.cursor !== undefined) return { after: decodeCursor(query.cursor), skip: 0 };
   const lists = query.offset > 0 && counted !== undefined ? positionLists(query) : undefined;
   if (!lists) return { after: undefined, skip: query.offset };
-  return startOfOffset(lists, includedStates(query), query.offset, counted!);
+  return startOfOffset(lists, includedStates(query), query.offset, counted!, shareOf(counts, counted!));
 }
