@@ -26,7 +26,7 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * each team keeps its own blocks. The counts move in the ticket's own transaction, beside
  * the statistics shards (StatsDelta), so they are exact. An offset is then: sum the blocks
  * before it (one Query of these small items, from the nearer end), then read one block's
- * tickets from its start (see shared/data/ticket-lists.ts).
+ * tickets from its start (shared/data/ticket-list-reads.ts `idsAt`).
  *
  * The list across all events is kept the same way under event 0 (ALL_EVENTS): list `all` by
  * id block, and its per-state totals in list `count`, one item per shard `id % COUNT_SHARDS`

@@ -4,8 +4,9 @@ import { PROCESS_STATES } from './ticket.ts';
 /**
  * `GET /tickets`, pure: which key serves the page (the most selective filter by its kept
  * count), which filters are applied to what that Query reads, the read bounds, the cursor
- * and when `totalCount` is exact. The reads are in shared/data/ticket-lists.ts; the
- * OpenAPI description of GET /tickets states the same rules to clients.
+ * and when `totalCount` is exact. The reads are in shared/data/ticket-lists.ts and
+ * ticket-list-reads.ts; the OpenAPI description of GET /tickets states the same rules to
+ * clients.
  */
 
 /** Index items one page reads at most (all sources together; at least what the page needs per source). */
@@ -27,6 +28,16 @@ export interface TicketListFilter {
   teams?: number[];
   ticketTypes?: number[];
   excludeProcessStates?: number[];
+}
+
+/** A page of a ticket list: its filter, and where the page is. */
+export interface TicketListQuery extends TicketListFilter {
+  limit: number;
+  offset: number;
+  /** `_cursor`: the page after the one that answered it as `next` (then `offset` is 0). */
+  cursor?: string;
+  /** Newest (highest id) first: the lists across events. Only for combinations with exact counts (the events alone or all, with the state exclusion). */
+  newestFirst?: boolean;
 }
 
 /**
