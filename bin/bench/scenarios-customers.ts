@@ -1,5 +1,5 @@
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { db } from '#shared/data/client';
@@ -7,6 +7,7 @@ import { keyCondition, keys } from '#shared/data/keys';
 import { configureCustomerCognito } from '../local/cognito.ts';
 import type { LocalServices } from '../local/services.ts';
 import type { BenchRequest, Scenario } from './scenarios.ts';
+import { rawGuardedLogin } from './raw-login-guard.ts';
 import { TABLE_NAME as TableName } from './settings.ts';
 
 /**
@@ -62,27 +63,6 @@ async function makeCustomers(count: number): Promise<BenchCustomer[]> {
 
 let cognito: CognitoIdentityProviderClient | undefined;
 
-/** rate-limits.takeSlot's first attempt: the window read, then its conditional replacement. */
-async function rawTakeSlot(subject: string, version: number): Promise<void> {
-  const key = keys.rateWindow('CUSTOMER_LOGIN', subject);
-  const { Item } = await db.send(new GetCommand({ TableName, Key: key, ConsistentRead: true }));
-  const t = epochSeconds();
-  await db.send(
-    new PutCommand({
-      TableName,
-      Item: {
-        ...key,
-        entity: 'RateWindow',
-        attempts: [...((Item?.attempts as number[]) ?? []), t],
-        version: version + 1,
-        expiresAt: t + 900,
-      },
-      ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
-      ...(Item ? { ExpressionAttributeValues: { ':version': version } } : {}),
-    }),
-  );
-}
-
 /** customers.findCustomerBySub */
 const rawFindBySub = (sub: string) =>
   db.send(
@@ -94,8 +74,8 @@ const rawFindBySub = (sub: string) =>
   );
 
 export const customerScenarios: Record<string, Scenario> = {
-  // takeSlot (GetItem + PutItem), Cognito InitiateAuth, the record by sub (Query GSI1).
-  // Each customer signs in at most LOGINS_PER_CUSTOMER times, so the login limit never answers.
+  // The login guard (GetItem, UpdateItem ×2, then DeleteItem + UpdateItem) around Cognito InitiateAuth and the
+  // record by sub (Query GSI1). Each customer signs in at most LOGINS_PER_CUSTOMER times, so no limit answers.
   'my-account/login': async (_fixture, runs) => {
     const customers = await makeCustomers(Math.ceil(runs / LOGINS_PER_CUSTOMER));
     const clientId = process.env.CUSTOMER_COGNITO_CLIENT_ID!;
@@ -106,17 +86,18 @@ export const customerScenarios: Record<string, Scenario> = {
         const { email } = customers[Math.floor(i / LOGINS_PER_CUSTOMER)]!;
         return { method: 'PUT', url: '/my-account', body: { login: email, password: PASSWORD }, anonymous: true };
       },
-      raw: async (i) => {
+      raw: (i) => {
         const customer = customers[Math.floor(i / LOGINS_PER_CUSTOMER)]!;
-        await rawTakeSlot(`raw-${rawRun}-${customer.id}`, i % LOGINS_PER_CUSTOMER);
-        await cognito!.send(
-          new InitiateAuthCommand({
-            ClientId: clientId,
-            AuthFlow: 'USER_PASSWORD_AUTH',
-            AuthParameters: { USERNAME: customer.email, PASSWORD },
-          }),
-        );
-        await rawFindBySub(customer.sub);
+        return rawGuardedLogin(`raw-${rawRun}-customer:${customer.email}`, async () => {
+          await cognito!.send(
+            new InitiateAuthCommand({
+              ClientId: clientId,
+              AuthFlow: 'USER_PASSWORD_AUTH',
+              AuthParameters: { USERNAME: customer.email, PASSWORD },
+            }),
+          );
+          await rawFindBySub(customer.sub);
+        });
       },
     };
   },

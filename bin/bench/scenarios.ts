@@ -15,6 +15,7 @@ import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { NewShippingMethod, ShippingMethod } from '#shared/domain/shipping-method';
 import { historyEntry } from '#shared/domain/ticket-history';
 import { PERMISSIONS } from '#shared/auth/permissions';
+import { rawGuardedLogin } from './raw-login-guard.ts';
 import { TABLE_NAME as TableName } from './settings.ts';
 
 /**
@@ -261,7 +262,7 @@ async function rawDeleteTicket(id: number) {
 // ---- Per route (keyed by handler module) --------------------------------------------
 
 export const scenarios: Record<string, Scenario> = {
-  // administrators.findAdministratorByLogin, then scrypt (which dominates).
+  // The login guard around administrators.findAdministratorByLogin, then scrypt (which dominates).
   'auth/legacy-login': async ({ admin }) => ({
     request: () => ({
       method: 'POST',
@@ -270,12 +271,14 @@ export const scenarios: Record<string, Scenario> = {
       anonymous: true,
     }),
     raw: () =>
-      db.send(
-        new QueryCommand({
-          TableName,
-          ...keyCondition(keys.administratorByLogin(admin.login)),
-          Limit: 1,
-        }),
+      rawGuardedLogin(`raw-admin:${admin.login}`, () =>
+        db.send(
+          new QueryCommand({
+            TableName,
+            ...keyCondition(keys.administratorByLogin(admin.login)),
+            Limit: 1,
+          }),
+        ),
       ),
   }),
 
