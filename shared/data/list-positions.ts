@@ -101,7 +101,7 @@ type Item = Record<string, unknown>;
 const countedIn = (item: Item, states: readonly number[], parts: readonly string[] = ['']) =>
   parts.reduce((sum, part) => sum + states.reduce((n, state) => n + Number(item[counterName(state, part)] ?? 0), 0), 0);
 
-/** Blocks read per Query page at most (items of about 60 bytes). */
+/** Blocks read per Query page at most (items of about 60 bytes, a few hundred with an event's type counters). */
 const PAGE_BLOCKS = 500;
 
 type BlockCounts = Map<number, number>;
