@@ -1,6 +1,6 @@
 /**
  * One-off, after the release that brought the kept list positions (issue 20), and again after
- * the one that made a ticket type's list a part of its event's blocks (README "After a
+ * the one that made a ticket type's list a part of its event's and teams' blocks (README "After a
  * deploy: maintenance backfills"): sets every event's position blocks (`EVENT#<id>` /
  * `POS#<list>#<block>`, see shared/data/list-positions.ts) to a recount of its live tickets. Run it after
  * backfill-ticket-lists.ts (the `access` lists are recounted from the list entries it
@@ -90,7 +90,7 @@ export async function backfillListPositions({
     for await (const item of indexItems(keys.eventTickets(eventId), 'TicketEventEntry', 'Ticket')) {
       outcome.tickets += 1;
       add('event', item, undefined, true);
-      add(teamList(Number(item.teamKey ?? 0)), item);
+      add(teamList(Number(item.teamKey ?? 0)), item, undefined, true);
     }
     for await (const item of indexItems(keys.accessTickets(eventId), 'TicketAccessEntry'))
       add('access', item, undefined, true);

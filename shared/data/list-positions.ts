@@ -19,11 +19,11 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * of an event (its own tickets `event`, a team's `team#<k>`, the tickets other events'
  * access packages grant into it `access`) and per block of POSITION_BLOCK ticket ids, an
  * item `EVENT#<id>` / `POS#<list>#<block:8>` counts the block's live tickets of that list
- * per process state (`s<state>`). The `event` and `access` blocks count them per ticket type
- * too (`y<type>s<state>`): a type's list is a part of those blocks, so a change moves one
- * item for both. An event has a few types, so the block stays small; teams can be thousands,
- * a block would then hold a counter per team and cost several units per write and read, so
- * each team keeps its own blocks. The counts move in the ticket's own transaction, beside
+ * per process state (`s<state>`), and per ticket type too (`y<type>s<state>`): a type's list
+ * is a part of the `event` and `access` blocks (so a change moves one item for both), and a
+ * team × type pair a part of the team's. An event has a few types, so a block stays small;
+ * teams can be thousands, a block would then hold a counter per team and cost several units
+ * per write and read, so each team keeps its own blocks. The counts move in the ticket's own transaction, beside
  * the statistics shards (StatsDelta), so they are exact. An offset is then: sum the blocks
  * before it (one Query of these small items, from the nearer end), then read one block's
  * tickets from its start (shared/data/ticket-list-reads.ts `idsAt`).
@@ -55,7 +55,7 @@ export class PositionDelta {
     for (const name of counters) entry.counters.set(name, (entry.counters.get(name) ?? 0) + delta);
   }
 
-  /** A live ticket enters (+1) or leaves (-1) its event's list (and its type's part), its team's, its granted events' lists and the all-events list. */
+  /** A live ticket enters (+1) or leaves (-1) its event's and its team's list (their type parts too), its granted events' lists and the all-events list. */
   listedTicket(record: TicketRecord, delta: number): void {
     const state = record.processState;
     const block = blockOf(record.id);
@@ -64,7 +64,7 @@ export class PositionDelta {
     this.add(ALL_EVENTS, 'all', block, whole, delta);
     this.add(ALL_EVENTS, 'count', record.id % COUNT_SHARDS, whole, delta);
     this.add(record.eventId, 'event', block, withType, delta);
-    this.add(record.eventId, teamList(record.teamId ?? 0), block, whole, delta);
+    this.add(record.eventId, teamList(record.teamId ?? 0), block, withType, delta);
     for (const eventId of grantedEvents(record)) this.add(eventId, 'access', block, withType, delta);
   }
 

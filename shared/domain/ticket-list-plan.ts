@@ -160,7 +160,7 @@ export interface PositionList {
 
 /** A team's list (0: the tickets without one), kept in blocks of its own (shared/data/list-positions.ts). */
 export const teamList = (teamKey: number): string => `team#${teamKey}`;
-/** A ticket type's part of its event's and access lists' position blocks. */
+/** A ticket type's part of a list's position blocks (every list of an event but the all-events one has them). */
 export const typePart = (typeId: number): string => `y${typeId}`;
 /** A block's counter of the tickets in `state`: of the whole list, or of one part (`y<type>`). */
 export const counterName = (state: number, part = ''): string => `${part}s${state}`;
@@ -184,20 +184,20 @@ export function partsAddUp(item: Record<string, unknown>): boolean {
  * The kept lists whose union (they are disjoint) is exactly what the filter lists, so an
  * offset is found from their block counts: the teams' lists under the own events, or the
  * events' own lists and the access events' granted ones, whole or only the types' parts;
- * undefined for the combinations `countIsExact` refuses (a page past the read budget then
- * answers 400, see `TooDeep`). A type's part is in its own event's blocks only: under
- * another requested event it is empty, as the filter.
+ * undefined for the combinations `countIsExact` refuses and for granted tickets by team (a
+ * page past the read budget then answers 400, see `pastReadBound`). A type's part is in its
+ * own event's blocks only: under another requested event it is empty, as the filter.
  */
 export function positionLists(filter: TicketListFilter): PositionList[] | undefined {
   if (filter.allEvents) return [{ eventId: ALL_EVENTS, list: 'all' }];
-  // Team × type pairs, and granted tickets by team, are counted, not positioned: their offsets read from the list's start.
-  if (!countIsExact(filter) || (filter.teams?.length && filter.ticketTypes?.length)) return undefined;
+  if (!countIsExact(filter)) return undefined;
+  const parts = filter.ticketTypes?.length ? { parts: [...new Set(filter.ticketTypes)].map(typePart) } : {};
   if (filter.teams?.length) {
+    // Granted tickets by team are counted, not positioned (the access blocks have no team parts): read from the start.
     if (filter.accessEvents.length) return undefined;
     const teams = [...new Set(filter.teams)].map(teamList);
-    return ownEvents(filter).flatMap((eventId) => teams.map((list) => ({ eventId, list })));
+    return ownEvents(filter).flatMap((eventId) => teams.map((list) => ({ eventId, list, ...parts })));
   }
-  const parts = filter.ticketTypes?.length ? { parts: [...new Set(filter.ticketTypes)].map(typePart) } : {};
   return [
     ...ownEvents(filter).map((eventId) => ({ eventId, list: 'event', ...parts })),
     ...[...new Set(filter.accessEvents)].map((eventId) => ({ eventId, list: 'access', ...parts })),
@@ -242,8 +242,8 @@ export function checkPaging({ offset, cursor }: { offset: number; cursor?: strin
  */
 export function pastReadBound(): ValidationError {
   const message =
-    `Filling this page would read more than ${LIST_READ_BUDGET} tickets (positions are kept per events, teams or ticket_types, not for teams with ticket_types or several events with accessEvents). ` +
-    'Filter by one dimension (events, teams or ticket_types, each with exclude_process_states), which pages at any depth, or walk with `next` as _cursor from the first page.';
+    `Filling this page would read more than ${LIST_READ_BUDGET} tickets (positions are kept per events, teams and ticket_types, not for accessEvents with teams or beside other events). ` +
+    'Filter by events, teams and ticket_types (with exclude_process_states), which page at any depth, or walk with `next` as _cursor from the first page.';
   return new ValidationError(message, [
     { path: 'query', message: `this filter combination cannot fill the page within ${LIST_READ_BUDGET} tickets read` },
   ]);

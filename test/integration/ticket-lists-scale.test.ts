@@ -150,6 +150,26 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     expect(reads.itemsRead).toBeLessThanOrEqual(positioned);
   });
 
+  it("teams with ticket_types: a deep _offset starts from the kept positions (the types' parts of the teams' blocks)", async () => {
+    const teams = [0, ...big.teams.map((t) => t.id)];
+    const types = [big.ticketTypes[0]!.id, big.ticketTypes[1]!.id];
+    const query = `event=${big.id}&teams=${teams.join(',')}&ticket_types=${types.join(',')}&exclude_process_states=4`;
+    const expected = idsOf(
+      records
+        .filter((r) => types.includes(r.typeId) && r.processState !== PROCESS_STATE.cancelled)
+        .sort((a, b) => a.id - b.id),
+    );
+    for (const offset of [expected.length - 30, Math.floor(expected.length / 2) + 7]) {
+      const { body, reads } = await list(`${query}&_offset=${offset}&_limit=${LIMIT}`);
+      expect(idsOf(body.data), `_offset=${offset}`).toEqual(expected.slice(offset, offset + LIMIT));
+      expect(body.totalCount).toBe(expected.length);
+      // Per team list: its blocks from the nearer end and the page's share of one block; not the offset (a 400 before).
+      const positioned = STATS_SHARDS + teams.length * (halfTheBlocks() + 2 + LIMIT + 1) + POSITION_BLOCK + LIMIT;
+      expect(positioned).toBeLessThan(offset);
+      expect(reads.itemsRead, `_offset=${offset}`).toBeLessThanOrEqual(positioned);
+    }
+  });
+
   it('teams with ticket_types: the smaller one is the Query, the other filters a bounded read, and the joint kept count is exact', async () => {
     // Half the Elite tickets are in Blue: too many to read them all for the page.
     const team = big.teams[1]!.id;

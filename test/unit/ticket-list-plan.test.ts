@@ -60,7 +60,14 @@ describe('GET /tickets list plan', () => {
     ]);
     // Granted tickets by team are counted, not positioned: the access blocks have no team parts.
     expect(positionLists({ events: [], accessEvents: [3], teams: [1] })).toBeUndefined();
-    expect(positionLists({ events: [1], accessEvents: [], teams: [1], ticketTypes: [9] })).toBeUndefined();
+    // A team × type pair is a part of the team's blocks.
+    expect(positionLists({ events: [1, 2], accessEvents: [], teams: [1], ticketTypes: [9, 8] })).toEqual([
+      { eventId: 1, list: 'team#1', parts: ['y9', 'y8'] },
+      { eventId: 2, list: 'team#1', parts: ['y9', 'y8'] },
+    ]);
+    // More pairs than are counted: no exact total, so no positions either.
+    const many = Array.from({ length: 11 }, (_, n) => n + 1);
+    expect(positionLists({ events: [1], accessEvents: [], teams: many, ticketTypes: many })).toBeUndefined();
     expect(positionLists({ events: [1], accessEvents: [2, 3] })).toBeUndefined();
   });
 
