@@ -1,21 +1,22 @@
 /**
  * One-off, after the release that brought the kept list positions (issue 20), and again after
- * the one that made a ticket type's list a part of its event's and teams' blocks (README "After a
- * deploy: maintenance backfills"): sets every event's position blocks (`EVENT#<id>` /
- * `POS#<list>#<block>`, see shared/data/list-positions.ts) to a recount of its live tickets. Run it after
- * backfill-ticket-lists.ts (the `access` lists are recounted from the list entries it
- * writes), with the stage's TABLE_NAME and AWS credentials:
+ * the one that made a ticket type's list a part of its event's and teams' blocks (README
+ * "After a deploy: maintenance backfills"): sets every event's position blocks (`EVENT#<id>` /
+ * `POS#<list>#<block>`, see shared/data/list-positions.ts) to a recount of its live tickets.
+ * Run it after backfill-ticket-lists.ts (the `access` lists are recounted from the list
+ * entries it writes), with the stage's TABLE_NAME and AWS credentials:
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-list-positions.ts [--restart]`.
  *
- * Idempotent: each block is Put whole with its recount (and blocks no ticket holds any
- * more, the former `type#<t>` blocks among them, are deleted), never added to, so a re-run repairs. Resumable: events are done
- * in id order and the last one finished is kept in the table
+ * Idempotent: each block is Put whole with its recount (and blocks no ticket holds any more,
+ * the former `type#<t>` blocks among them, are deleted), never added to, so a re-run repairs.
+ * Resumable: events are done in id order and the last one finished is kept in the table
  * (`MAINTENANCE#backfill-list-positions` / `CHECKPOINT#<run>`, run `all` from the command
  * line); a re-run goes on after it unless `--restart`. The list across all events (event 0,
  * ALL_EVENTS: its `all` blocks and `count` shards) is recounted first, from the `LIST`
- * entries' GSI3, so run this after backfill-ticket-lists.ts has given them that key. A ticket that moves while its event is being recounted may leave one block
- * off by its move: run it in a quiet hour, or re-run the event. Maintenance reads (a Scan
- * for the event ids, each event's list indexes to their end), never a request's.
+ * entries' GSI3, so run this after backfill-ticket-lists.ts has given them that key. A ticket
+ * that moves while its event is being recounted may leave one block off by its move: run it in
+ * a quiet hour, or re-run the event. Maintenance reads (a Scan for the event ids, each event's
+ * list indexes to their end), never a request's.
  */
 import { pathToFileURL } from 'node:url';
 import {
@@ -147,8 +148,8 @@ async function* indexItems(partition: Partition, ...entities: string[]): AsyncGe
 
 /**
  * Puts each recounted block whole, and deletes the event's blocks no live ticket holds now
- * (and the separate type blocks kept before a type's list became a part of the event's
- * blocks). Answers the blocks written or deleted.
+ * (and the separate type blocks kept before a type's list became a part of the event's and
+ * teams' blocks). Answers the blocks written or deleted.
  */
 async function writeBlocks(eventId: number, recount: Recount): Promise<number> {
   const stale: string[] = [];
