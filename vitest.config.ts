@@ -18,8 +18,9 @@ export default defineConfig({
         },
       },
       {
-        // Synthesising the whole stack takes seconds, well past vitest's 5 s default.
-        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000 },
+        // Synthesising the whole stack takes seconds, well past vitest's 5 s default; a beforeAll that synthesises all
+        // three stages took over 10 s (the hooks' default) on a busy 2-core machine.
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
       },
     ],
   },

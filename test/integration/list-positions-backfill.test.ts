@@ -12,25 +12,6 @@ import { writeTickets } from '../support/scale-tickets.ts';
 import { checkIn } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
-/** Makes events look written before the release that keeps list positions: no `POS#` blocks. */
-async function withoutPositions(eventIds: number[]): Promise<number> {
-  let removed = 0;
-  for (const eventId of eventIds) {
-    const { Items = [] } = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pos)',
-        ExpressionAttributeValues: { ':pk': keys.eventItems(eventId).value, ':pos': 'POS#' },
-        Limit: 1000,
-      }),
-    );
-    for (const item of Items)
-      await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
-    removed += Items.length;
-  }
-  return removed;
-}
-
 /** An event's position blocks as stored. */
 async function positionBlocks(eventId: number): Promise<Record<string, unknown>[]> {
   const { Items = [] } = await db.send(
@@ -42,6 +23,18 @@ async function positionBlocks(eventId: number): Promise<Record<string, unknown>[
     }),
   );
   return Items;
+}
+
+/** Makes events look written before the release that keeps list positions: no `POS#` blocks. */
+async function withoutPositions(eventIds: number[]): Promise<number> {
+  let removed = 0;
+  for (const eventId of eventIds) {
+    const blocks = await positionBlocks(eventId);
+    for (const item of blocks)
+      await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
+    removed += blocks.length;
+  }
+  return removed;
 }
 
 /**
