@@ -55,6 +55,12 @@ export type SortCondition =
 const COMPARISONS = { equals: '=', from: '>=', to: '<=', after: '>', before: '<' } as const;
 
 /**
+ * Every key that starts with `prefix`, as an inclusive range: the highest code point after it
+ * (DynamoDB orders keys by their UTF-8 bytes; no key here holds U+10FFFF, a noncharacter).
+ */
+export const prefixRange = (prefix: string): readonly [string, string] => [prefix, `${prefix}\u{10FFFF}`];
+
+/**
  * The key part of every Query (`IndexName`, `KeyConditionExpression` and its values): the
  * partition and an optional sort condition. Values are `:keyPartition`, `:keySort` and
  * `:keySortEnd`, so a caller's own filter values never collide with them.
@@ -63,14 +69,15 @@ export function keyCondition(partition: Partition, sort?: SortCondition) {
   const names = keyAttributes(partition);
   const values: Record<string, string> = { ':keyPartition': partition.value };
   let condition = `${names.partition} = :keyPartition`;
-  if (sort && 'between' in sort) {
-    Object.assign(values, { ':keySort': sort.between[0], ':keySortEnd': sort.between[1] });
+  // A prefix is sent as the range it names: DynamoDB reads both alike, but DynamoDB Local answers
+  // `begins_with` by reading the whole partition (43 ms against 3.6 ms at 50,000 items), which
+  // made every prefix Query of a big event's partition (its position blocks) cost its size here.
+  const range = sort && 'beginsWith' in sort ? { between: prefixRange(sort.beginsWith) } : sort;
+  if (range && 'between' in range) {
+    Object.assign(values, { ':keySort': range.between[0], ':keySortEnd': range.between[1] });
     condition += ` AND ${names.sort} BETWEEN :keySort AND :keySortEnd`;
-  } else if (sort && 'beginsWith' in sort) {
-    values[':keySort'] = sort.beginsWith;
-    condition += ` AND begins_with(${names.sort}, :keySort)`;
-  } else if (sort) {
-    const [kind, value] = Object.entries(sort)[0] as [keyof typeof COMPARISONS, string];
+  } else if (range) {
+    const [kind, value] = Object.entries(range)[0] as [keyof typeof COMPARISONS, string];
     values[':keySort'] = value;
     condition += ` AND ${names.sort} ${COMPARISONS[kind]} :keySort`;
   }

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { SEARCH_BUCKET, searchTokens, type SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
-import { keyAttributes, keyCondition, keys, type SortCondition } from './keys.ts';
+import { keyAttributes, keyCondition, keys, prefixRange, type SortCondition } from './keys.ts';
 
 /**
  * A live ticket's search entries: one small item per search token (shared/domain/search-tokens.ts)
@@ -92,10 +92,9 @@ export async function readSearchEntries(
   const bucket = word.slice(0, SEARCH_BUCKET);
   const partition = where === 'everyEvent' ? keys.searchEveryEvent(bucket) : keys.searchIn(where.eventId, bucket);
   // Exact: the one token (`<token>#<id>` keys); else every token the word starts.
+  const prefix = exact ? `${word}#` : word;
   const range: SortCondition =
-    after === undefined
-      ? { beginsWith: exact ? `${word}#` : word }
-      : { between: [`${after}\u0001`, `${word}${exact ? '#' : ''}\u{10FFFF}`] };
+    after === undefined ? { beginsWith: prefix } : { between: [`${after}\u0001`, prefixRange(prefix)[1]] };
   do {
     const page = await db.send(
       new QueryCommand({
