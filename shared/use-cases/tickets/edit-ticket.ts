@@ -1,7 +1,8 @@
 import { findTeam, getEvent } from '../../data/events.ts';
 import { answerProblems } from '../../domain/event.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
-import { withStates, statesOf, type TicketStates, type Via } from '../../domain/ticket-states.ts';
+import { withStates, statesOf } from '../../domain/ticket-states.ts';
+import type { TicketStates, Via } from '../../domain/ticket-transitions.ts';
 import {
   PROCESS_STATE,
   toTicket,
