@@ -5,13 +5,13 @@ import { withStates, statesOf } from '../../domain/ticket-states.ts';
 import type { TicketStates, Via } from '../../domain/ticket-transitions.ts';
 import {
   PROCESS_STATE,
-  toTicket,
   type ProcessState,
   type Ticket,
   type TicketFields,
   type TicketRecord,
   type WithdrawnState,
 } from '../../domain/ticket.ts';
+import { toTicket } from '../../domain/ticket-view.ts';
 import { AppError, ValidationError, type FieldProblem } from '../../errors.ts';
 import { changeTicket, definedOnly, ticketNotFound } from './change-ticket.ts';
 
