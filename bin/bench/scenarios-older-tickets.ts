@@ -3,7 +3,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { advanceClock, resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
-import { keyCondition, keys } from '#shared/data/keys';
+import { keys } from '#shared/data/keys';
+import { keyCondition } from '#shared/data/key-conditions';
 import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';

@@ -28,7 +28,8 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
-import { keyCondition, keys, type Partition, withValues } from '#shared/data/keys';
+import { keys } from '#shared/data/keys';
+import { keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
 import { ALL_EVENTS, blockOf, counterName, teamList, typePart } from '#shared/domain/ticket-list-plan';
 

@@ -25,7 +25,8 @@ import {
   type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
-import { keyCondition, keys, withValues } from '#shared/data/keys';
+import { keys } from '#shared/data/keys';
+import { keyCondition, withValues } from '#shared/data/key-conditions';
 import { grantedEvents, listEntryItems } from '#shared/data/ticket-list-entries';
 import { FORMER_LIST_KEYS, fromTicketItem, readTicketRecord } from '#shared/data/ticket-records';
 import { searchEntryItems } from '#shared/data/ticket-search-entries';

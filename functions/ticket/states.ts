@@ -1,4 +1,4 @@
-import { toTicket } from '#shared/domain/ticket';
+import { toTicket } from '#shared/domain/ticket-view';
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
 import { StatesBody, TicketResource } from '#shared/http/contract/ticket';

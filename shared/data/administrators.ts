@@ -5,7 +5,8 @@ import type { Administrator } from '../domain/administrator.ts';
 import { Conflict } from '../errors.ts';
 import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
 import { allocateIds } from './counters.ts';
-import { keys, type Partition } from './keys.ts';
+import { keys } from './keys.ts';
+import type { Partition } from './key-conditions.ts';
 import { END_SESSIONS_CLAUSE, END_SESSIONS_VALUES } from './session-versions.ts';
 
 /**

@@ -3,7 +3,8 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scan } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
 import type { ExtraAction } from './ticket-changes.ts';
-import { keyCondition, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition } from './key-conditions.ts';
 
 /**
  * What the gate leaves behind besides the ticket: a record of every scan, admitted or

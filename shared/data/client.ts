@@ -11,7 +11,7 @@ import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
 import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../aws-clients.ts';
 import { DependencyUnavailable } from '../errors.ts';
-import { keyCondition, type Partition } from './keys.ts';
+import { keyCondition, type Partition } from './key-conditions.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
 /**

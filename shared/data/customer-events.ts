@@ -1,7 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Event } from '../domain/event.ts';
 import { batchGet, db, queryPages, tableName, storedAs } from './client.ts';
-import { keyCondition, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition } from './key-conditions.ts';
 import { STATS_SHARDS } from './ticket-stats.ts';
 
 /**

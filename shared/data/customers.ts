@@ -5,7 +5,8 @@ import type { Customer } from '../domain/customer.ts';
 import { Conflict } from '../errors.ts';
 import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
 import { verificationPut, verificationSpend } from './email-verifications.ts';
-import { keyAttributes, keys, type Partition } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyAttributes, type Partition } from './key-conditions.ts';
 
 /**
  * Customers (the portal's accounts). One item each, `CUSTOMER#<id>` / `CUSTOMER`; GSI1

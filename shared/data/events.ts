@@ -12,7 +12,8 @@ import {
 import { NotFound, ValidationError } from '../errors.ts';
 import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { allocateIds } from './counters.ts';
-import { keyCondition, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition } from './key-conditions.ts';
 import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
 
 /**

@@ -1,11 +1,12 @@
 import type { GlobalIndexName } from './table-schema.ts';
+import { placedIn, type Partition, type SortCondition } from './key-conditions.ts';
 
 /**
- * The table's declarations: every item key, index placement and Query key condition is
- * built here (typed builders, `placedIn`, `keyCondition`), and no key template or index
- * name is written anywhere else (test/unit/key-declarations.test.ts fails on one). The
- * key table in shared/data/README.md shows each key with the access pattern it serves;
- * keep the two in step.
+ * The table's declarations: every item key, index partition and index placement is built
+ * here (typed builders, `placedIn`), and no key template or index name is written anywhere
+ * else (test/unit/key-declarations.test.ts fails on one); Queries read these partitions
+ * through `keyCondition` (key-conditions.ts). The key table in shared/data/README.md shows
+ * each key with the access pattern it serves; keep the two in step.
  *
  * An event's partition holds the event, its ticket types, teams, the grants of other
  * events' access packages into it, its statistics shards, list positions, waves and
@@ -17,84 +18,8 @@ import type { GlobalIndexName } from './table-schema.ts';
  */
 export type Key = { PK: string; SK: string };
 
-/** Where a Query reads: a partition of the table (no index) or of one GSI. */
-export interface Partition {
-  readonly index?: GlobalIndexName;
-  readonly value: string;
-}
 const table = (value: string): Partition => ({ value });
 const on = (index: GlobalIndexName, value: string): Partition => ({ index, value });
-
-/** The key attribute names a partition is read by: `PK`/`SK`, or the index's pair. */
-export const keyAttributes = ({ index }: Partition) =>
-  index ? { partition: `${index}PK`, sort: `${index}SK` } : { partition: 'PK', sort: 'SK' };
-
-/** The attributes that put an item into index partitions, each at its sort key. */
-export function placedIn(...places: [Partition, string][]): Record<string, string> {
-  const attributes: Record<string, string> = {};
-  for (const [partition, sort] of places) {
-    if (!partition.index)
-      throw new Error(`${partition.value} is a table partition; items are placed in index partitions only.`);
-    const names = keyAttributes(partition);
-    attributes[names.partition] = partition.value;
-    attributes[names.sort] = sort;
-  }
-  return attributes;
-}
-
-/** A sort-key condition: bounds are inclusive (`from`, `to`, `between`) or exclusive (`after`, `before`). */
-export type SortCondition =
-  | { equals: string }
-  | { beginsWith: string }
-  | { between: readonly [string, string] }
-  | { from: string }
-  | { to: string }
-  | { after: string }
-  | { before: string };
-
-const COMPARISONS = { equals: '=', from: '>=', to: '<=', after: '>', before: '<' } as const;
-
-/**
- * Every key that starts with `prefix`, as an inclusive range: the highest code point after it
- * (DynamoDB orders keys by their UTF-8 bytes; no key here holds U+10FFFF, a noncharacter).
- */
-export const prefixRange = (prefix: string): readonly [string, string] => [prefix, `${prefix}\u{10FFFF}`];
-
-/**
- * The key part of every Query (`IndexName`, `KeyConditionExpression` and its values): the
- * partition and an optional sort condition. Values are `:keyPartition`, `:keySort` and
- * `:keySortEnd`, so a caller's own filter values never collide with them.
- */
-export function keyCondition(partition: Partition, sort?: SortCondition) {
-  const names = keyAttributes(partition);
-  const values: Record<string, string> = { ':keyPartition': partition.value };
-  let condition = `${names.partition} = :keyPartition`;
-  // A prefix is sent as the range it names: DynamoDB reads both alike, but DynamoDB Local answers
-  // `begins_with` by reading the whole partition (43 ms against 3.6 ms at 50,000 items), which
-  // made every prefix Query of a big event's partition (its position blocks) cost its size here.
-  const range = sort && 'beginsWith' in sort ? { between: prefixRange(sort.beginsWith) } : sort;
-  if (range && 'between' in range) {
-    Object.assign(values, { ':keySort': range.between[0], ':keySortEnd': range.between[1] });
-    condition += ` AND ${names.sort} BETWEEN :keySort AND :keySortEnd`;
-  } else if (range) {
-    const [kind, value] = Object.entries(range)[0] as [keyof typeof COMPARISONS, string];
-    values[':keySort'] = value;
-    condition += ` AND ${names.sort} ${COMPARISONS[kind]} :keySort`;
-  }
-  return {
-    ...(partition.index ? { IndexName: partition.index } : {}),
-    KeyConditionExpression: condition,
-    ExpressionAttributeValues: values,
-  };
-}
-/** A key condition with the caller's own filter values beside its key values. */
-export const withValues = <T extends { ExpressionAttributeValues: Record<string, unknown> }>(
-  key: T,
-  values: Record<string, unknown>,
-) => ({
-  ...key,
-  ExpressionAttributeValues: { ...key.ExpressionAttributeValues, ...values },
-});
 
 /** Zero-padded so that ids sort numerically inside a string sort key. */
 export const sortableId = (id: number): string => String(id).padStart(10, '0');

@@ -11,7 +11,8 @@ import {
   type PositionList,
 } from '../domain/ticket-list-plan.ts';
 import { db, tableName } from './client.ts';
-import { keyCondition, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition } from './key-conditions.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
 
 /**

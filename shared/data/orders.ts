@@ -3,7 +3,8 @@ import type { Order } from '../domain/order.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { customerEventLink } from './customer-events.ts';
-import { keyCondition, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition } from './key-conditions.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**

@@ -2,7 +2,8 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/li
 import { epochSeconds, now } from '../clock.ts';
 import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { passwordChange } from './administrators.ts';
-import { keyCondition, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition } from './key-conditions.ts';
 
 /**
  * Password-reset tokens of legacy mode. Only the SHA-256 of a token is stored (the key),

@@ -14,7 +14,8 @@ import {
   TransactionCancelled,
 } from './client.ts';
 import { allocateIds, countDelta, readCount } from './counters.ts';
-import { keyCondition, keys, withValues } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition, withValues } from './key-conditions.ts';
 
 /**
  * Shipping methods: one item each, all in the GSI1 partition `SHIPPING_METHODS` (a

@@ -1,7 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { db, storedAs, tableName } from './client.ts';
-import { keyCondition, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition } from './key-conditions.ts';
 
 /**
  * A ticket's history entries live in its own partition, keyed by the version they

@@ -3,7 +3,8 @@ import type { ListUser, ListWaveTime } from '../domain/older-ticket-list.ts';
 import type { SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
-import { keyAttributes, keyCondition, keys, sortableId, type Partition, type SortCondition } from './keys.ts';
+import { keys, sortableId } from './keys.ts';
+import { keyAttributes, keyCondition, type Partition, type SortCondition } from './key-conditions.ts';
 import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 

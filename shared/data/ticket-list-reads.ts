@@ -14,7 +14,8 @@ import {
   type TicketListQuery,
 } from '../domain/ticket-list-plan.ts';
 import { db, tableName } from './client.ts';
-import { keyCondition, keys, type Partition } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition, type Partition } from './key-conditions.ts';
 import type { ListStart } from './list-positions.ts';
 import type { Counts } from './ticket-list-counts.ts';
 import { listedTicketId } from './ticket-records.ts';

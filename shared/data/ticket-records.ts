@@ -2,7 +2,8 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/paging.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, storedAs, tableName } from './client.ts';
-import { keyAttributes, keyCondition, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyAttributes, keyCondition } from './key-conditions.ts';
 
 /**
  * Ticket records: one item `TICKET#<id>` each holds the whole record (fields, states,

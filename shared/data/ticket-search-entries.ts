@@ -2,7 +2,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { SEARCH_BUCKET, searchTokens, type SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
-import { keyAttributes, keyCondition, keys, prefixRange, type SortCondition } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyAttributes, keyCondition, prefixRange, type SortCondition } from './key-conditions.ts';
 
 /**
  * A live ticket's search entries: one small item per search token (shared/domain/search-tokens.ts)

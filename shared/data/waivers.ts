@@ -15,7 +15,8 @@ import {
   storedAs,
 } from './client.ts';
 import { allocateIds } from './counters.ts';
-import { keyCondition, keys, type Partition } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition, type Partition } from './key-conditions.ts';
 
 /**
  * Waivers, their versions and tickets' signatures (keys: shared/data/keys.ts).

@@ -2,7 +2,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { WaveTime } from '../domain/event.ts';
 import { db, storedAs, tableName } from './client.ts';
 import { MAX_WAVE_TIMES } from './events.ts';
-import { keyCondition, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { keyCondition } from './key-conditions.ts';
 
 /**
  * Wave times: `EVENT#<eventId>` / `WAVE#<id:10>`, written with the event (createEvent,

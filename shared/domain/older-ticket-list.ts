@@ -1,7 +1,8 @@
 import { ValidationError } from '../errors.ts';
 import type { TicketWaiver } from './waivers.ts';
 import { matchesSearch, MIN_SEARCH_WORD, searchKeyOf, searchWords, type SearchKey } from './search-tokens.ts';
-import { toTicket, type Ticket, type TicketClaim, type TicketRecord, type TicketRefund } from './ticket.ts';
+import type { Ticket, TicketClaim, TicketRecord, TicketRefund } from './ticket.ts';
+import { toTicket } from './ticket-view.ts';
 
 /**
  * `GET /ticket` (the older list for integrations), pure: which filter bounds the read

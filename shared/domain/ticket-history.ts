@@ -1,4 +1,4 @@
-import type { StateField } from './ticket-states.ts';
+import type { StateField } from './ticket-transitions.ts';
 import type { TicketRecord } from './ticket.ts';
 
 /**

@@ -1,6 +1,6 @@
 import * as z from '../schema.ts';
 import type { TicketAction, TicketHistoryEntry, TicketHistoryPage } from './ticket-history.ts';
-import type { StateField } from './ticket-states.ts';
+import type { StateField } from './ticket-transitions.ts';
 import {
   PROCESS_STATE,
   SINGLE_TICKET_INCLUDES,

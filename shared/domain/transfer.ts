@@ -1,5 +1,6 @@
 import { newTicketRecord } from './new-ticket.ts';
-import { decideStateChange, statesOf, type StateRefusal } from './ticket-states.ts';
+import { decideStateChange, statesOf } from './ticket-states.ts';
+import type { StateRefusal } from './ticket-transitions.ts';
 import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
 
 /** Attendee fields a transfer may set on the new ticket (or update in place). */

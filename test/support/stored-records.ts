@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, storedAs, tableName } from '#shared/data/client';
-import { keyCondition, keys } from '#shared/data/keys';
+import { keys } from '#shared/data/keys';
+import { keyCondition } from '#shared/data/key-conditions';
 import { listedRecords, MAX_ORDER_TICKETS } from '#shared/data/ticket-records';
 import type { Order } from '#shared/domain/order';
 import type { TicketRecord } from '#shared/domain/ticket';

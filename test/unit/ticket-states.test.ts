@@ -7,17 +7,14 @@ import {
   WITHDRAWN_STATES,
   type TicketRecord,
 } from '#shared/domain/ticket';
+import { counterEffect, decideStateChange, statesOf, withStates } from '#shared/domain/ticket-states';
 import {
-  counterEffect,
-  decideStateChange,
-  statesOf,
   TRANSITIONS,
-  withStates,
   type StateField,
   type StateRefusal,
   type TicketStates,
   type Via,
-} from '#shared/domain/ticket-states';
+} from '#shared/domain/ticket-transitions';
 
 const VALUES: { [F in StateField]: readonly TicketStates[F][] } = {
   processState: PROCESS_STATES,

@@ -30,7 +30,7 @@ export const SIGN_IN_MODE = 'Answers 403 when the other sign-in mode (`SITE_AUTH
 export const EVENT_SCOPE =
   'An administrator limited to some events gets 404 (as for a missing ticket) for anything outside them.';
 
-/** Why a ticket's state change is refused (shared/domain/ticket-states.ts `StateRefusal`). */
+/** Why a ticket's state change is refused (shared/domain/ticket-transitions.ts `StateRefusal`). */
 export const STATE_REFUSALS = [
   'checked_in',
   'cancelled',

@@ -1,5 +1,5 @@
 import { MAX_STATS_EVENTS, SINGLE_TICKET_INCLUDES, TICKET_INCLUDES } from '#shared/domain/ticket';
-import { TRANSITIONS, type Via } from '#shared/domain/ticket-states';
+import { TRANSITIONS, type Via } from '#shared/domain/ticket-transitions';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '#shared/http/paging';
 import { type Entries, EVENT_SCOPE, list, md, SCAN_REFUSALS, STATE_REFUSALS, table, TICKET_WRITE } from './common.ts';
 
@@ -27,7 +27,7 @@ const effect = ({ sold, checkedIn, cancelled }: { sold: number; checkedIn: numbe
     .map(([name, step]) => `${name} ${step > 0 ? '+1' : '−1'}`)
     .join(', ');
 
-/** The state machine, written from shared/domain/ticket-states.ts itself, so it cannot drift. */
+/** The state machine, written from shared/domain/ticket-transitions.ts itself, so it cannot drift. */
 const STATE_MACHINE = table(
   ['field', 'move', 'allowed through', 'counts', 'otherwise 409', 'why'],
   TRANSITIONS.map((row) => [

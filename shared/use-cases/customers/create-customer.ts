@@ -11,7 +11,7 @@ import { toCustomerResource, type CustomerResource } from '../../domain/customer
 import { actorLabel, type Actor } from '../../domain/ticket-history.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { customerAppClient } from '../../services/identity-provider.ts';
+import { customerAppClient } from '../../services/customer-identity.ts';
 import { userAdmin } from '../../services/user-admin.ts';
 import { newVerificationToken, sendVerificationMail } from './verification-mail.ts';
 

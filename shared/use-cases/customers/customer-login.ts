@@ -8,7 +8,7 @@ import { toCustomerResource, type CustomerResource } from '../../domain/customer
 import { AppError, Conflict, Forbidden, Unauthenticated, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { recordFailedLogin } from '../../services/metrics.ts';
-import { changeOwnEmail, customerAppClient, signInWithPassword } from '../../services/identity-provider.ts';
+import { changeOwnEmail, customerAppClient, signInWithPassword } from '../../services/customer-identity.ts';
 import { guardLogin } from '../auth/login-guard.ts';
 
 // Read at module load: a function without the customer pool's settings fails its cold start.

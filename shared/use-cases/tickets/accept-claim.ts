@@ -8,7 +8,8 @@ import {
   withClaimAccepted,
   type ClaimInfo,
 } from '../../domain/claim.ts';
-import { toTicket, type Ticket } from '../../domain/ticket.ts';
+import type { Ticket } from '../../domain/ticket.ts';
+import { toTicket } from '../../domain/ticket-view.ts';
 import { epochSeconds } from '../../clock.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
 import { changeTicket } from './change-ticket.ts';

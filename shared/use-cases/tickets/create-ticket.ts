@@ -4,14 +4,8 @@ import { findTicketType } from '../../data/events.ts';
 import { commitTicketChanges } from '../../data/ticket-changes.ts';
 import { newTicketRecord } from '../../domain/new-ticket.ts';
 import { historyEntry, type Actor } from '../../domain/ticket-history.ts';
-import {
-  type PROCESS_STATE,
-  toTicket,
-  type PurchaserContact,
-  type Ticket,
-  type TicketFields,
-  type TicketRecord,
-} from '../../domain/ticket.ts';
+import type { PROCESS_STATE, PurchaserContact, Ticket, TicketFields, TicketRecord } from '../../domain/ticket.ts';
+import { toTicket } from '../../domain/ticket-view.ts';
 import { ValidationError } from '../../errors.ts';
 import { definedOnly } from './change-ticket.ts';
 

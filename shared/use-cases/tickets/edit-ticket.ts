@@ -1,16 +1,17 @@
 import { findTeam, getEvent } from '../../data/events.ts';
 import { answerProblems } from '../../domain/event.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
-import { withStates, statesOf, type TicketStates, type Via } from '../../domain/ticket-states.ts';
+import { withStates, statesOf } from '../../domain/ticket-states.ts';
+import type { TicketStates, Via } from '../../domain/ticket-transitions.ts';
 import {
   PROCESS_STATE,
-  toTicket,
   type ProcessState,
   type Ticket,
   type TicketFields,
   type TicketRecord,
   type WithdrawnState,
 } from '../../domain/ticket.ts';
+import { toTicket } from '../../domain/ticket-view.ts';
 import { AppError, ValidationError, type FieldProblem } from '../../errors.ts';
 import { changeTicket, definedOnly, ticketNotFound } from './change-ticket.ts';
 

@@ -1,7 +1,8 @@
 import { deleteObjectQuietly, newObjectKey, objectKeyOf, objectUrl, putObject } from '../../services/photos.ts';
 import type { CleanPhoto } from '../../domain/photo-image.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
-import { toTicket, type Ticket } from '../../domain/ticket.ts';
+import type { Ticket } from '../../domain/ticket.ts';
+import { toTicket } from '../../domain/ticket-view.ts';
 import { scopeOf } from '../event-scope.ts';
 import { changeTicket, ticketNotFound } from './change-ticket.ts';
 import { liveTicketRecord } from './read-tickets.ts';

@@ -7,7 +7,8 @@ import { checkPaging, type TicketListQuery } from '../../domain/ticket-list-plan
 import { readTicketRecord } from '../../data/ticket-records.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { TicketHistoryPage } from '../../domain/ticket-history.ts';
-import { scannedEvents, toTicket, type Ticket, type TicketInclude, type TicketRecord } from '../../domain/ticket.ts';
+import type { Ticket, TicketInclude, TicketRecord } from '../../domain/ticket.ts';
+import { scannedEvents, toTicket } from '../../domain/ticket-view.ts';
 import {
   assertEventsInScope,
   assertTicketInScope,

@@ -5,7 +5,8 @@ import { answeringOnce, readTicketAnswer, ticketAnswerPut } from '../../data/tic
 import { answerProblems } from '../../domain/event.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
 import { replacementTicket, transferRefusal, type AttendeeUpdate } from '../../domain/transfer.ts';
-import { toTicket, type Ticket, type TicketRecord } from '../../domain/ticket.ts';
+import type { Ticket, TicketRecord } from '../../domain/ticket.ts';
+import { toTicket } from '../../domain/ticket-view.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
 import { inScope, scopeOf } from '../event-scope.ts';
 import { changeTicket, definedOnly } from './change-ticket.ts';
