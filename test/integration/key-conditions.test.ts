@@ -1,10 +1,11 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
-import { keyCondition, keys } from '#shared/data/keys';
+import { keyCondition } from '#shared/data/key-conditions';
+import { keys } from '#shared/data/keys';
 
 /**
- * A key prefix is sent as its BETWEEN range (shared/data/keys.ts `keyCondition`): the same
+ * A key prefix is sent as its BETWEEN range (shared/data/key-conditions.ts `keyCondition`): the same
  * keys as `begins_with` must come back, whatever follows the prefix, including characters
  * above U+FFFF and in U+E000–U+FFFF (where UTF-8 and UTF-16 orders disagree).
  */
