@@ -12,7 +12,7 @@ import {
 } from '../domain/ticket-list-plan.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { keyCondition } from './key-conditions.ts';
+import { keyCondition, prefixRange } from './key-conditions.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
 
 /**
@@ -27,7 +27,8 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * per write and read, so each team keeps its own blocks. The counts move in the ticket's own transaction, beside
  * the statistics shards (StatsDelta), so they are exact. An offset is then: sum the blocks
  * before it (one Query of these small items, from the nearer end), then read one block's
- * tickets from its start (shared/data/ticket-list-reads.ts `idsAt`).
+ * tickets from its start (shared/data/ticket-list-reads.ts `idsAt`). A page whose matches
+ * are sparse reads only the blocks whose counts hold them (`blocksHolding`, `readByBlocks`).
  *
  * The list across all events is kept the same way under event 0 (ALL_EVENTS): list `all` by
  * id block, and its per-state totals in list `count`, one item per shard `id % COUNT_SHARDS`
@@ -109,10 +110,11 @@ type BlockCounts = Map<number, number>;
 
 /**
  * The counted tickets per block of the lists together (only the given states; of a list
- * with parts, only theirs), read in block order from the start (`forward`) or the end, until
- * `enough` of them are summed or the lists end. Several lists are each read until they pass
- * `enough` on their own, which bounds each to the blocks up to the position. Undefined when
- * a block's parts do not add up yet (`partsAddUp`).
+ * with parts, only theirs), read in block order from the start (`forward`) or the end (or
+ * from block `from` on), until `enough` of them are summed or the lists end. Several lists
+ * are each read until they pass `enough` on their own, which bounds each to the blocks up to
+ * the position; `through` is the nearest block a list stopped at short of its end. Undefined
+ * when a block's parts do not add up yet (`partsAddUp`).
  */
 async function readBlocks(
   lists: readonly PositionList[],
@@ -120,9 +122,12 @@ async function readBlocks(
   forward: boolean,
   enough: number,
   share: number,
-): Promise<BlockCounts | undefined> {
+  from?: number,
+): Promise<{ counts: BlockCounts; through: number | undefined } | undefined> {
   const counts: BlockCounts = new Map();
   let partsKept = true;
+  // The block each list stopped at short of its end: past the nearest of them, the counts are not all known.
+  const stops: number[] = [];
   await Promise.all(
     lists.map(async ({ eventId, list, parts }) => {
       let summed = 0;
@@ -132,18 +137,26 @@ async function readBlocks(
       const expected = (enough + 1) / (POSITION_BLOCK * share);
       let limit = Math.min(PAGE_BLOCKS, Math.ceil(share < 1 ? expected * 1.1 : expected) + 1);
       let startKey: Record<string, unknown> | undefined;
+      let last: number | undefined;
+      const prefix = keys.positionPrefix(list);
+      const at = from === undefined ? undefined : keys.listPosition(eventId, list, from).SK;
+      const range =
+        at === undefined
+          ? { beginsWith: prefix }
+          : { between: forward ? ([at, prefixRange(prefix)[1]] as const) : ([prefix, at] as const) };
       do {
         const page = await db.send(
           new QueryCommand({
             TableName: tableName(),
-            ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.positionPrefix(list) }),
+            ...keyCondition(keys.eventItems(eventId), range),
             ScanIndexForward: forward,
             Limit: limit,
             ExclusiveStartKey: startKey,
           }),
         );
         for (const item of page.Items ?? []) {
-          const block = Number(String(item.SK).slice(keys.positionPrefix(list).length));
+          const block = Number(String(item.SK).slice(prefix.length));
+          last = block;
           if (parts && !partsAddUp(item)) partsKept = false;
           const n = countedIn(item, states, parts);
           counts.set(block, (counts.get(block) ?? 0) + n);
@@ -157,9 +170,12 @@ async function readBlocks(
         limit = Math.min(PAGE_BLOCKS, Math.max(limit, left));
         startKey = page.LastEvaluatedKey;
       } while (startKey && summed <= enough && partsKept);
+      if (startKey && last !== undefined) stops.push(last);
     }),
   );
-  return partsKept ? counts : undefined;
+  if (!partsKept) return undefined;
+  const through = stops.length ? (forward ? Math.min(...stops) : Math.max(...stops)) : undefined;
+  return { counts, through };
 }
 
 /** Where a page at `offset` starts: after ticket id `after` (undefined: the list's start), skipping `skip` counted tickets. */
@@ -186,7 +202,8 @@ export async function startOfOffset(
 ): Promise<ListStart> {
   if (offset === 0 || !lists.length) return { after: undefined, skip: offset };
   const forward = offset <= total / 2;
-  const counts = await readBlocks(lists, states, forward, forward ? offset : total - offset, Math.min(1, share));
+  const counts = (await readBlocks(lists, states, forward, forward ? offset : total - offset, Math.min(1, share)))
+    ?.counts;
   // Lists written before positions (or their parts) were kept, until bin/maintenance/backfill-list-positions.ts ran:
   // read from the start.
   if (!counts?.size) return { after: undefined, skip: offset };
@@ -211,6 +228,49 @@ export async function startOfOffset(
     after: last === 0 ? undefined : last * POSITION_BLOCK - 1,
     skip: Math.max(0, offset - (total - (counts.get(last) ?? 0))),
   };
+}
+
+/**
+ * The blocks holding counted tickets of the lists together, in list order from block `from`
+ * (the lists' start when undefined; down from it when not `forward`), until about `enough`
+ * of them: for a page whose matches are sparse, which blocks to read. Only the blocks up to
+ * where every list's counts are known (`through`; undefined when each list was read to its
+ * end); `kept` when any block item was there. Undefined when a block's parts do not add up
+ * yet (`partsAddUp`).
+ */
+export async function blocksHolding(
+  lists: readonly PositionList[],
+  states: readonly number[],
+  from: number | undefined,
+  forward: boolean,
+  enough: number,
+  share: number,
+): Promise<{ blocks: number[]; kept: boolean; through: number | undefined } | undefined> {
+  const read = await readBlocks(lists, states, forward, enough, Math.min(1, share), from);
+  if (!read) return undefined;
+  const { counts, through } = read;
+  const known = (block: number) => through === undefined || (forward ? block <= through : block >= through);
+  const blocks = [...counts]
+    .filter(([block, n]) => n > 0 && known(block))
+    .map(([block]) => block)
+    .sort((a, b) => (forward ? a - b : b - a));
+  return { blocks, kept: counts.size > 0, through };
+}
+
+/** Whether any of the lists has a position block (one written before they were kept has none until the backfill): one item per list. */
+export async function positionsKept(lists: readonly PositionList[]): Promise<boolean> {
+  const pages = await Promise.all(
+    lists.map(({ eventId, list }) =>
+      db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.positionPrefix(list) }),
+          Limit: 1,
+        }),
+      ),
+    ),
+  );
+  return pages.some((page) => !!page.Items?.length);
 }
 
 /** The all-events list's live tickets per process state: its COUNT_SHARDS total items, one Query. */

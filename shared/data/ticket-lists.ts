@@ -27,8 +27,10 @@ export interface TicketListPage extends Page<TicketRecord> {
  * event's granted entries are Queried too, and the other filters are applied to what those
  * read. An `_offset` page starts from the kept list positions (list-positions.ts: the blocks
  * before it summed, then fewer than a block skipped), so it costs the same at any depth;
- * `_cursor` resumes after an id. A page that cannot be filled within LIST_READ_BUDGET index
- * items is a 400 naming narrower filters, never a short page. Entries are small: the page's
+ * `_cursor` resumes after an id. Matches too sparse to fill the page within LIST_READ_BUDGET
+ * index items are read from the blocks the positions say hold them (ticket-list-reads.ts
+ * `readByBlocks`); a page that still cannot be filled is a 400 naming narrower filters,
+ * never a short page. Entries are small: the page's
  * tickets are then one BatchGetItem. `totalCount` comes from the kept counts (see
  * `countIsExact`), or from the read when it reached the end.
  */

@@ -236,9 +236,10 @@ export function checkPaging({ offset, cursor }: { offset: number; cursor?: strin
 
 /**
  * 400: filling the page would read more than LIST_READ_BUDGET tickets: a deep `_offset`
- * for a filter combination whose positions are not kept (teams with ticket types, several
- * events with access events), or matches too sparse in the list that serves the page.
- * Never a short page. Names the narrower ways that page at any depth.
+ * for a filter combination whose positions are not kept (access events with teams or
+ * beside other events), or matches too sparse in the list that serves the page where no
+ * kept positions say which blocks hold them (or those blocks hold more than a sparse page
+ * may read). Never a short page. Names the narrower ways that page at any depth.
  */
 export function pastReadBound(): ValidationError {
   const message =
