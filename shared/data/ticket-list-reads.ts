@@ -248,15 +248,19 @@ async function readByBlocks(
   let after = start.after;
   let itemsRead = 0;
   let ended = false;
-  for (let round = 0; byId.size < need && !ended; round++) {
+  // From the list's start every match lies ahead: once all `counted` are found, no block is left to read.
+  const wanted = Math.min(need, start.after === undefined ? counted : need);
+  for (let round = 0; byId.size < wanted && !ended; round++) {
     if (round === MAX_BLOCK_ROUNDS) throw pastReadBound();
     const from = after === undefined ? undefined : blockOf(descending ? after - 1 : after + 1);
+    // Blocks until they hold the matches still wanted (`enough` is passed, not reached, hence the 1).
+    const enough = wanted - byId.size - 1;
     const found = await blocksHolding(
       lists,
       includedStates(query),
       from,
       !descending,
-      need - byId.size,
+      enough,
       shareOf(counts, counted),
     );
     if (!found) throw pastReadBound();
@@ -285,5 +289,10 @@ async function readByBlocks(
     else after = descending ? past * POSITION_BLOCK : past * POSITION_BLOCK + POSITION_BLOCK - 1;
   }
   const ids = [...byId.keys()].sort((a, b) => (descending ? b - a : a - b));
-  return { ids, byId, more: ids.length > start.skip + query.limit, complete: ended };
+  return {
+    ids,
+    byId,
+    more: ids.length > start.skip + query.limit,
+    complete: ended || (start.after === undefined && ids.length >= counted),
+  };
 }
