@@ -3,6 +3,7 @@ import { now } from '../clock.ts';
 import {
   DEFAULT_LISTING,
   isValidTimeZone,
+  type AccessGrant,
   type CreatedEvent,
   type Event,
   type NewEvent,
@@ -73,6 +74,29 @@ export async function listTicketTypes(eventId: number): Promise<TicketType[]> {
     }),
   );
   return (Items ?? []).map((item) => storedAs<TicketType>(item));
+}
+
+/**
+ * The ticket types of other events whose access packages grant entry to the event (its
+ * `GRANT#` items, written with those events; grants never change), or undefined when more
+ * than `atMost`: one bounded Query.
+ */
+export async function grantsInto(eventId: number, atMost: number): Promise<AccessGrant[] | undefined> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.accessGrantPrefix }),
+      Limit: atMost + 1,
+    }),
+  );
+  if (Items.length > atMost) return undefined;
+  return Items.map((item) => ({ into: eventId, eventId: Number(item.eventId), typeId: Number(item.typeId) }));
+}
+
+/** The grants into each of the events (grantsInto, at most `atMost` each, at once), or undefined when one has more. */
+export async function grantsIntoAll(eventIds: readonly number[], atMost: number): Promise<AccessGrant[] | undefined> {
+  const each = await Promise.all([...new Set(eventIds)].map((eventId) => grantsInto(eventId, atMost)));
+  return each.some((grants) => !grants) ? undefined : each.flatMap((grants) => grants!);
 }
 
 /** Event titles by id (for `checkInInfo`); unknown ids are absent. */

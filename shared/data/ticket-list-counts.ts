@@ -1,5 +1,15 @@
-import { countIsExact, includedStates, ownEvents, type TicketListFilter } from '../domain/ticket-list-plan.ts';
+import {
+  besideOthers,
+  countIsExact,
+  grantingTypes,
+  includedStates,
+  MAX_LIST_SOURCES,
+  ownEvents,
+  pairsCounted,
+  type TicketListFilter,
+} from '../domain/ticket-list-plan.ts';
 import { PROCESS_STATES } from '../domain/ticket.ts';
+import { grantsIntoAll } from './events.ts';
 import { keys } from './keys.ts';
 import { countAllEvents } from './list-positions.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
@@ -20,7 +30,15 @@ export async function countsOf(filter: TicketListFilter) {
     const all = [...perState.values()].reduce((sum, n) => sum + n, 0);
     const counted = [...perState].reduce((sum, [state, n]) => sum + (included.has(state) ? n : 0), 0);
     const none = { all: 0, counted: 0 };
-    return { event: none, team: none, type: none, access: none, teamType: none, all: { all, counted } };
+    return {
+      event: none,
+      team: none,
+      type: none,
+      access: none,
+      teamType: none,
+      all: { all, counted },
+      grants: undefined,
+    };
   }
   const own = ownEvents(filter);
   const teamNames = (filter.teams ?? []).flatMap((team) =>
@@ -38,9 +56,9 @@ export async function countsOf(filter: TicketListFilter) {
       return [...new Set(filter.ticketTypes)].map((type) => filterCount.accessType(type, state));
     return [filterCount.access(state)];
   };
-  // The team × type pairs' counters, when the filter names both and few enough pairs to read (countIsExact).
+  // The team × type pairs' counters, when the filter names both and few enough pairs to read.
   const pairsOf = (state: number, name: (team: number, type: number, state: number) => string) =>
-    filter.teams?.length && filter.ticketTypes?.length && countIsExact(filter)
+    filter.teams?.length && filter.ticketTypes?.length && pairsCounted(filter)
       ? [...new Set(filter.teams)].flatMap((team) =>
           [...new Set(filter.ticketTypes)].map((type) => name(team, type, state)),
         )
@@ -51,16 +69,36 @@ export async function countsOf(filter: TicketListFilter) {
   // The pairs' counters (up to 4 × MAX_COUNTED_PAIRS names) in a read of their own: one projection stays within DynamoDB's 4 KB expressions.
   // With pairs, the granted pairs' counters too, in a third read (up to 4 × MAX_COUNTED_PAIRS more names).
   const byPair = !!pairNames.length;
-  const reads = await Promise.all([
+  // Which types grant entry to the access events: how granted tickets by team are positioned, and, beside other
+  // events, how they are counted (each granting type once).
+  const beside = besideOthers(filter);
+  const grantsWanted = filter.accessEvents.length > 0 && (beside || !!filter.teams?.length) && pairsCounted(filter);
+  const [grants, ...reads] = await Promise.all([
+    grantsWanted ? grantsIntoAll(filter.accessEvents, MAX_LIST_SOURCES) : undefined,
     readListCounts(own, [...new Set([...teamNames, ...typeNames, ...(byPair ? [] : accessNames)])]),
     byPair ? readListCounts(own, pairNames) : [],
     byPair && accessNames.length ? readListCounts(own, accessNames) : [],
   ]);
+  // Beside other events: per access event, the counters of the granting types it counts (each type with one of them).
+  const granted = beside && grants && countIsExact(filter, grants) ? grantingTypes(filter, grants) : undefined;
+  const grantedOf = (eventId: number, state: number): string[] =>
+    (granted ?? [])
+      .filter((grant) => grant.into === eventId)
+      .flatMap(({ typeId }) =>
+        filter.teams?.length
+          ? [...new Set(filter.teams)].map((team) => filterCount.accessTeamType(team, typeId, state))
+          : [filterCount.accessType(typeId, state)],
+      );
+  const grantedNames = filter.accessEvents.flatMap((eventId) =>
+    PROCESS_STATES.flatMap((state) => grantedOf(eventId, state)),
+  );
+  const grantedRead = grantedNames.length ? await readListCounts(filter.accessEvents, grantedNames) : [];
   const merged = new Map(reads[0].map((item) => [`${item.PK}|${item.SK}`, { ...item }]));
-  for (const item of [...reads[1], ...reads[2]]) Object.assign(merged.get(`${item.PK}|${item.SK}`) ?? {}, item);
+  for (const item of [...reads[1], ...reads[2], ...grantedRead])
+    Object.assign(merged.get(`${item.PK}|${item.SK}`) ?? {}, item);
   const shards = [...merged.values()];
   const included = new Set(includedStates(filter));
-  const access = new Set(filter.accessEvents.map((eventId) => keys.eventItems(eventId).value));
+  const access = new Map(filter.accessEvents.map((eventId) => [keys.eventItems(eventId).value, eventId]));
   const sum = (pick: (item: Item, state: number) => number, onlyAccess = false) => {
     let all = 0;
     let counted = 0;
@@ -76,13 +114,17 @@ export async function countsOf(filter: TicketListFilter) {
   };
   const named = (names: (state: number) => string[]) => (item: Item, state: number) =>
     names(state).reduce((total, name) => total + Number(item[name] ?? 0), 0);
+  const grantedIn = (item: Item, state: number) =>
+    named((s) => grantedOf(access.get(String(item.PK))!, s))(item, state);
   return {
     event: sum((item, state) => Number((item.listed as Record<string, number> | undefined)?.[String(state)] ?? 0)),
     team: sum(named((state) => (filter.teams ?? []).map((team) => filterCount.team(team, state)))),
     type: sum(named((state) => (filter.ticketTypes ?? []).map((type) => filterCount.type(type, state)))),
-    access: sum(named(accessOf), true),
+    // Beside other events without known grants: the access events' granted counts summed, an upper bound.
+    access: granted ? sum(grantedIn, true) : sum(named(accessOf), true),
     teamType: sum(named(pairs)),
     all: { all: 0, counted: 0 },
+    grants,
   };
 }
 
@@ -91,7 +133,7 @@ export type Counts = Awaited<ReturnType<typeof countsOf>>;
 /** The exact `totalCount` from the kept counts, or undefined for a combination `countIsExact` refuses. */
 export function countedOf(query: TicketListFilter, counts: Counts): number | undefined {
   if (query.allEvents) return counts.all.counted;
-  if (!countIsExact(query)) return undefined;
+  if (!countIsExact(query, counts.grants)) return undefined;
   // The own events' tickets of the filter's shape, plus the granted ones of the same shape.
   if (query.teams?.length && query.ticketTypes?.length) return counts.teamType.counted + counts.access.counted;
   if (query.teams?.length) return counts.team.counted + counts.access.counted;

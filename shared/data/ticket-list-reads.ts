@@ -168,7 +168,7 @@ export async function readPage(
   if (need > LIST_READ_BUDGET) throw pastReadBound();
   // Matches so sparse in the serving partitions that the page would not be found within the budget: read their blocks only.
   const counted = countedOf(query, counts);
-  if (counted !== undefined && need * plan.scanned > LIST_READ_BUDGET * counted && positionLists(query))
+  if (counted !== undefined && need * plan.scanned > LIST_READ_BUDGET * counted && positionLists(query, counts.grants))
     return readByBlocks(query, counts, plan, start, descending, tuples);
   const share = Math.max(need, Math.floor(LIST_READ_BUDGET / plan.sources.length));
   const from = { from: start.after, descending, need, budget: share, tuples };
@@ -239,7 +239,7 @@ async function readByBlocks(
   descending: boolean,
   tuples: boolean,
 ) {
-  const lists = positionLists(query);
+  const lists = positionLists(query, counts.grants);
   const counted = countedOf(query, counts);
   if (!lists || counted === undefined) throw pastReadBound();
   const need = start.skip + query.limit + 1;

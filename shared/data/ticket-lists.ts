@@ -16,7 +16,7 @@ import { listedRecords } from './ticket-records.ts';
 export interface TicketListPage extends Page<TicketRecord> {
   /** The cursor of the following page; null on the last one. */
   next: string | null;
-  /** `totalCount` is an upper bound: more than MAX_COUNTED_PAIRS team × type pairs, or several events with access events, whose read did not reach the end. */
+  /** `totalCount` is an upper bound: more than MAX_COUNTED_PAIRS team × type pairs, or access events beside other events whose granting types are too many to count (`countIsExact`), and the read did not reach the end. */
   totalCountIsEstimate: boolean;
 }
 
@@ -101,7 +101,7 @@ async function newestFirstPage(
     const from = Math.max(0, total - query.offset - query.limit);
     const window = total - query.offset - from;
     const start = await startOfOffset(
-      positionLists(query)!,
+      positionLists(query, counts.grants)!,
       includedStates(query),
       from,
       total,
@@ -128,7 +128,7 @@ async function newestFirstPage(
 /** Where the page starts: after the cursor's id; at an offset, from the kept positions when the combination has them (else read from the start). */
 async function startOf(query: TicketListQuery, counts: Counts, counted: number | undefined): Promise<ListStart> {
   if (query.cursor !== undefined) return { after: decodeCursor(query.cursor), skip: 0 };
-  const lists = query.offset > 0 && counted !== undefined ? positionLists(query) : undefined;
+  const lists = query.offset > 0 && counted !== undefined ? positionLists(query, counts.grants) : undefined;
   if (!lists) return { after: undefined, skip: query.offset };
   return startOfOffset(lists, includedStates(query), query.offset, counted!, shareOf(counts, counted!));
 }

@@ -33,6 +33,13 @@ export interface TicketType {
   grants: number[];
 }
 
+/** A ticket type of another event (`eventId`) whose access package grants entry to event `into`: its `GRANT#` item. */
+export interface AccessGrant {
+  into: number;
+  eventId: number;
+  typeId: number;
+}
+
 export interface Team {
   id: number;
   eventId: number;

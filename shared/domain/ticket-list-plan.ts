@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.ts';
+import type { AccessGrant } from './event.ts';
 import { PROCESS_STATES } from './ticket.ts';
 
 /**
@@ -133,21 +134,51 @@ export function matchesList(
  */
 export const MAX_COUNTED_PAIRS = 100;
 
+/** Whether the filter names few enough team × type pairs for their counters to be read (MAX_COUNTED_PAIRS). */
+export const pairsCounted = (filter: TicketListFilter): boolean =>
+  !filter.teams?.length ||
+  !filter.ticketTypes?.length ||
+  new Set(filter.teams).size * new Set(filter.ticketTypes).size <= MAX_COUNTED_PAIRS;
+
+/**
+ * Access events beside other listed events (own or granted): a ticket can then be both an
+ * own one and a granted one, or granted into two of them, so the access events' granted
+ * counts and blocks would count it twice.
+ */
+export const besideOthers = (filter: TicketListFilter): boolean =>
+  filter.accessEvents.length > 0 && ownEvents(filter).length + new Set(filter.accessEvents).size > 2;
+
+/**
+ * The granting types whose tickets the filter lists besides the own events' (a ticket is
+ * granted entry exactly when its type's access package names the event; grants never
+ * change): of events not listed as own, of the filter's types, each type once, with the
+ * first access event it grants entry to (whose counters then count it).
+ */
+export function grantingTypes(filter: TicketListFilter, grants: readonly AccessGrant[]): AccessGrant[] {
+  const own = new Set(ownEvents(filter));
+  const types = filter.ticketTypes?.length ? new Set(filter.ticketTypes) : undefined;
+  const seen = new Set<number>();
+  return grants.filter((grant) => {
+    if (own.has(grant.eventId) || (types && !types.has(grant.typeId)) || seen.has(grant.typeId)) return false;
+    seen.add(grant.typeId);
+    return true;
+  });
+}
+
 /**
  * Whether the kept counts give the exact `totalCount`: each of team, type (with or without
  * the state exclusion) and the events' own lists has counts, and so has each team × type
  * pair (up to MAX_COUNTED_PAIRS of them); granted tickets are counted per access event, by
- * team, type and pair too, so one access event alone is exact with any filter, but beside
- * other events (own or granted) a ticket could be counted twice (it can be of one and
- * granted another).
+ * team, type and pair too, so one access event alone is exact with any filter. Beside other
+ * events (`besideOthers`) the granted ones are counted per granting type instead (from the
+ * access events' `grants`, each type once, by team when the filter names teams): exact when
+ * the grants are known and those counters are at most MAX_COUNTED_PAIRS.
  */
-export function countIsExact(filter: TicketListFilter): boolean {
-  const teams = !!filter.teams?.length;
-  const types = !!filter.ticketTypes?.length;
-  if (teams && types && new Set(filter.teams).size * new Set(filter.ticketTypes).size > MAX_COUNTED_PAIRS) return false;
-  // Granted tickets are counted by team, type and both in the granted event: one access event alone is exact with any of them.
-  if (filter.accessEvents.length && ownEvents(filter).length + filter.accessEvents.length > 2) return false;
-  return true;
+export function countIsExact(filter: TicketListFilter, grants?: readonly AccessGrant[]): boolean {
+  if (!pairsCounted(filter)) return false;
+  if (!besideOthers(filter)) return true;
+  const teams = Math.max(1, new Set(filter.teams).size);
+  return !!grants && grantingTypes(filter, grants).length * teams <= MAX_COUNTED_PAIRS;
 }
 
 /** One list whose positions are kept (`event`, `team#<k>` or `access` under an event), or only some of its parts (types). */
@@ -182,26 +213,42 @@ export function partsAddUp(item: Record<string, unknown>): boolean {
 
 /**
  * The kept lists whose union (they are disjoint) is exactly what the filter lists, so an
- * offset is found from their block counts: the teams' lists under the own events, or the
- * events' own lists and the access events' granted ones, whole or only the types' parts;
- * undefined for the combinations `countIsExact` refuses and for granted tickets by team (a
- * page past the read budget then answers 400, see `pastReadBound`). A type's part is in its
- * own event's blocks only: under another requested event it is empty, as the filter.
+ * offset is found from their block counts: the own events' lists (or their teams'), whole
+ * or only the types' parts, and the granted tickets: one access event's granted blocks, or
+ * else (with teams, or beside other events) the granting types' parts of their own events'
+ * blocks, which `grants` (the access events' `GRANT#` items) name. Undefined for the
+ * combinations `countIsExact` refuses, when the grants are not known (too many), or for
+ * more than MAX_LIST_SOURCES lists: a page past the read budget then answers 400
+ * (`pastReadBound`). A type's part is in its own event's blocks only: under another
+ * requested event it is empty, as the filter.
+ *
+ * Granted tickets have no team parts or blocks by team: a block per access event and team
+ * would move 20 more items per change of the widest package, past DynamoDB's 100 actions
+ * for a transfer, where the granting types' parts of the team blocks already hold them.
  */
-export function positionLists(filter: TicketListFilter): PositionList[] | undefined {
+export function positionLists(filter: TicketListFilter, grants?: readonly AccessGrant[]): PositionList[] | undefined {
   if (filter.allEvents) return [{ eventId: ALL_EVENTS, list: 'all' }];
-  if (!countIsExact(filter)) return undefined;
-  const parts = filter.ticketTypes?.length ? { parts: [...new Set(filter.ticketTypes)].map(typePart) } : {};
-  if (filter.teams?.length) {
-    // Granted tickets by team are counted, not positioned (the access blocks have no team parts): read from the start.
-    if (filter.accessEvents.length) return undefined;
-    const teams = [...new Set(filter.teams)].map(teamList);
-    return ownEvents(filter).flatMap((eventId) => teams.map((list) => ({ eventId, list, ...parts })));
+  if (!countIsExact(filter, grants)) return undefined;
+  const teams = filter.teams?.length ? [...new Set(filter.teams)].map(teamList) : undefined;
+  const listsOf = (eventId: number, parts: string[] | undefined): PositionList[] =>
+    (teams ?? ['event']).map((list) => ({ eventId, list, ...(parts ? { parts } : {}) }));
+  const parts = filter.ticketTypes?.length ? [...new Set(filter.ticketTypes)].map(typePart) : undefined;
+  const lists = ownEvents(filter).flatMap((eventId) => listsOf(eventId, parts));
+  if (!filter.accessEvents.length) return lists;
+  if (!teams && !besideOthers(filter)) {
+    const access = [...new Set(filter.accessEvents)].map((eventId) => ({
+      eventId,
+      list: 'access',
+      ...(parts ? { parts } : {}),
+    }));
+    return [...lists, ...access];
   }
-  return [
-    ...ownEvents(filter).map((eventId) => ({ eventId, list: 'event', ...parts })),
-    ...[...new Set(filter.accessEvents)].map((eventId) => ({ eventId, list: 'access', ...parts })),
-  ];
+  if (!grants) return undefined;
+  const granting = new Map<number, string[]>();
+  for (const { eventId, typeId } of grantingTypes(filter, grants))
+    granting.set(eventId, [...(granting.get(eventId) ?? []), typePart(typeId)]);
+  for (const [eventId, typeParts] of granting) lists.push(...listsOf(eventId, typeParts));
+  return lists.length <= MAX_LIST_SOURCES ? lists : undefined;
 }
 
 // ---- Cursor --------------------------------------------------------------------------
@@ -236,14 +283,15 @@ export function checkPaging({ offset, cursor }: { offset: number; cursor?: strin
 
 /**
  * 400: filling the page would read more than LIST_READ_BUDGET tickets: a deep `_offset`
- * for a filter combination whose positions are not kept (access events with teams or
- * beside other events), or matches too sparse in the list that serves the page where no
- * kept positions say which blocks hold them (or those blocks hold more than a sparse page
- * may read). Never a short page. Names the narrower ways that page at any depth.
+ * for a filter combination whose positions are not kept (access events granted into by
+ * too many types to count or position, see `positionLists`), or matches too sparse in the
+ * list that serves the page where no kept positions say which blocks hold them (or those
+ * blocks hold more than a sparse page may read). Never a short page. Names the narrower
+ * ways that page at any depth.
  */
 export function pastReadBound(): ValidationError {
   const message =
-    `Filling this page would read more than ${LIST_READ_BUDGET} tickets (positions are kept per events, teams and ticket_types, not for accessEvents with teams or beside other events). ` +
+    `Filling this page would read more than ${LIST_READ_BUDGET} tickets (positions are kept per events, teams and ticket_types, and for accessEvents unless granted into by too many ticket types). ` +
     'Filter by events, teams and ticket_types (with exclude_process_states), which page at any depth, or walk with `next` as _cursor from the first page.';
   return new ValidationError(message, [
     { path: 'query', message: `this filter combination cannot fill the page within ${LIST_READ_BUDGET} tickets read` },

@@ -30,10 +30,11 @@ describe('list entries and filter counts', () => {
       ticketTypes: [{ name: 'Expo', price: 5, total: 100 }],
       teams: [],
     });
+    const lounge = await seedEvent({ title: 'Lounge', ticketTypes: [{ name: 'Lounge', price: 9, total: 100 }] });
     const event = await seedEvent({
       ticketTypes: [
         { name: 'Race', price: 40, total: 100 },
-        { name: 'Race + expo', price: 60, total: 100, grants: [granted.id] },
+        { name: 'Race + expo + lounge', price: 60, total: 100, grants: [granted.id, lounge.id] },
       ],
     });
     const [race, pass] = event.ticketTypes.map((type) => type.id) as [number, number];
@@ -42,6 +43,7 @@ describe('list entries and filter counts', () => {
       ...(await seedTickets(event, race, 6)),
       ...(await seedTickets(event, pass, 4)),
       ...(await seedTickets(granted, granted.ticketTypes[0]!.id, 2)),
+      ...(await seedTickets(lounge, lounge.ticketTypes[0]!.id, 1)),
     ].map((t) => t.id);
 
     expect((await checkIn(token, ids[0]!)).status).toBe(200);
@@ -95,6 +97,21 @@ describe('list entries and filter counts', () => {
         `accessEvents=${granted.id}&exclude_process_states=4`,
         (r) => (r.eventId === granted.id || r.typeId === pass) && r.processState !== 4,
       ],
+      [
+        `accessEvents=${granted.id}&teams=${red},0`,
+        (r) => (r.eventId === granted.id || r.typeId === pass) && r.teamId !== blue,
+      ],
+      // Beside other events: a pass is granted into both access events, and is an own ticket of the event.
+      [
+        `accessEvents=${granted.id},${lounge.id}`,
+        (r) => r.eventId === granted.id || r.eventId === lounge.id || r.typeId === pass,
+      ],
+      [
+        `accessEvents=${granted.id},${lounge.id}&teams=${red}&exclude_process_states=2`,
+        (r) => r.typeId === pass && r.teamId === red && r.processState !== PROCESS_STATE.checkedIn,
+      ],
+      [`event=${event.id}&accessEvents=${lounge.id}`, (r) => r.eventId === event.id || r.eventId === lounge.id],
+      [`event=${granted.id}&accessEvents=${lounge.id}&ticket_types=${pass}`, (r) => r.typeId === pass],
     ];
     for (const [query, matches] of cases) {
       const response = await call('GET', `${TICKETS}?${query}&_limit=100`, { token });

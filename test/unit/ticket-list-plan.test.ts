@@ -58,8 +58,29 @@ describe('GET /tickets list plan', () => {
       { eventId: 3, list: 'event', parts: ['y9', 'y8'] },
       { eventId: 3, list: 'access', parts: ['y9', 'y8'] },
     ]);
-    // Granted tickets by team are counted, not positioned: the access blocks have no team parts.
+    // Granted tickets by team: the granting types' parts of their own events' team blocks, once the grants are known.
     expect(positionLists({ events: [], accessEvents: [3], teams: [1] })).toBeUndefined();
+    const grants = [
+      { into: 3, eventId: 5, typeId: 51 },
+      { into: 3, eventId: 5, typeId: 52 },
+      { into: 3, eventId: 6, typeId: 61 },
+    ];
+    expect(positionLists({ events: [], accessEvents: [3], teams: [1, 0] }, grants)).toEqual([
+      { eventId: 3, list: 'team#1' },
+      { eventId: 3, list: 'team#0' },
+      { eventId: 5, list: 'team#1', parts: ['y51', 'y52'] },
+      { eventId: 5, list: 'team#0', parts: ['y51', 'y52'] },
+      { eventId: 6, list: 'team#1', parts: ['y61'] },
+      { eventId: 6, list: 'team#0', parts: ['y61'] },
+    ]);
+    // With types, only the granting types among them (an event none of them grants from is left out).
+    expect(positionLists({ events: [], accessEvents: [3], teams: [1], ticketTypes: [52, 30] }, grants)).toEqual([
+      { eventId: 3, list: 'team#1', parts: ['y52', 'y30'] },
+      { eventId: 5, list: 'team#1', parts: ['y52'] },
+    ]);
+    // An access event granted from more events than one page may Query: not positioned.
+    const wide = Array.from({ length: MAX_LIST_SOURCES }, (_, n) => ({ into: 3, eventId: 100 + n, typeId: 1000 + n }));
+    expect(positionLists({ events: [], accessEvents: [3], teams: [1] }, wide)).toBeUndefined();
     // A team × type pair is a part of the team's blocks.
     expect(positionLists({ events: [1, 2], accessEvents: [], teams: [1], ticketTypes: [9, 8] })).toEqual([
       { eventId: 1, list: 'team#1', parts: ['y9', 'y8'] },
@@ -69,6 +90,25 @@ describe('GET /tickets list plan', () => {
     const many = Array.from({ length: 11 }, (_, n) => n + 1);
     expect(positionLists({ events: [1], accessEvents: [], teams: many, ticketTypes: many })).toBeUndefined();
     expect(positionLists({ events: [1], accessEvents: [2, 3] })).toBeUndefined();
+    // Beside other events, the granting types' parts of their own events' blocks; an own event's tickets are listed whole.
+    const into = [
+      { into: 2, eventId: 1, typeId: 11 },
+      { into: 2, eventId: 5, typeId: 51 },
+      { into: 3, eventId: 5, typeId: 51 },
+      { into: 3, eventId: 5, typeId: 52 },
+    ];
+    expect(positionLists({ events: [1], accessEvents: [2, 3] }, into)).toEqual([
+      { eventId: 1, list: 'event' },
+      { eventId: 2, list: 'event' },
+      { eventId: 3, list: 'event' },
+      { eventId: 5, list: 'event', parts: ['y51', 'y52'] },
+    ]);
+    expect(
+      positionLists({ events: [1], accessEvents: [2], teams: [7], ticketTypes: [52, 11] }, into.slice(0, 2)),
+    ).toEqual([
+      { eventId: 1, list: 'team#7', parts: ['y52', 'y11'] },
+      { eventId: 2, list: 'team#7', parts: ['y52', 'y11'] },
+    ]);
   });
 
   it("trusts a block's type parts only when they add up to its totals, state by state", () => {
@@ -128,6 +168,15 @@ describe('GET /tickets list plan', () => {
     // Granted tickets are counted by team and type too: one access event alone is exact with them.
     expect(countIsExact({ events: [], accessEvents: [3], teams: [1] })).toBe(true);
     expect(countIsExact({ events: [], accessEvents: [3], teams: [1], ticketTypes: [2] })).toBe(true);
+    // Beside other events a granted ticket could be counted twice: exact per granting type, once the grants are known.
     expect(countIsExact({ events: [1], accessEvents: [3] })).toBe(false);
+    expect(countIsExact({ events: [1], accessEvents: [3] }, [])).toBe(true);
+    const granting = many(50, 1).map((typeId) => ({ into: 3, eventId: 9, typeId }));
+    expect(countIsExact({ events: [1], accessEvents: [3], teams: [1, 2] }, granting)).toBe(true);
+    expect(countIsExact({ events: [1], accessEvents: [3], teams: [1, 2, 3] }, granting)).toBe(false);
+    // Each granting type counts once, whichever access events it grants entry to; an own event's are its own.
+    const twice = [...granting, ...granting.map((grant) => ({ ...grant, into: 4 }))];
+    expect(countIsExact({ events: [], accessEvents: [3, 4], teams: [1, 2] }, twice)).toBe(true);
+    expect(countIsExact({ events: [9], accessEvents: [3, 4], teams: [1, 2, 3, 4] }, twice)).toBe(true);
   });
 });
