@@ -8,6 +8,7 @@ import {
   pairsCounted,
   type TicketListFilter,
 } from '../domain/ticket-list-plan.ts';
+import type { AccessGrant } from '../domain/event.ts';
 import { PROCESS_STATES } from '../domain/ticket.ts';
 import { grantsIntoAll } from './events.ts';
 import { keys } from './keys.ts';
@@ -22,6 +23,42 @@ import { filterCount, readListCounts } from './ticket-stats.ts';
 
 type Item = Record<string, unknown>;
 
+/** The statistics shards' counter names (`filterCount`) of each dimension of the filter, per state; each value once. */
+function counterNames(filter: TicketListFilter) {
+  const teams = [...new Set(filter.teams ?? [])];
+  const types = [...new Set(filter.ticketTypes ?? [])];
+  // The team × type pairs' counters, when the filter names both and few enough pairs to read.
+  const paired = teams.length > 0 && types.length > 0 && pairsCounted(filter);
+  const pairsOf = (state: number, name: (team: number, type: number, state: number) => string) =>
+    paired ? teams.flatMap((team) => types.map((type) => name(team, type, state))) : [];
+  return {
+    team: (state: number) => teams.map((team) => filterCount.team(team, state)),
+    type: (state: number) => types.map((type) => filterCount.type(type, state)),
+    pair: (state: number) => pairsOf(state, filterCount.teamType),
+    /** The granted tickets' counters of the filter's shape (in the access events' shards): all of them, or by team, type or pair. */
+    access(state: number): string[] {
+      if (!filter.accessEvents.length) return [];
+      if (teams.length && types.length) return pairsOf(state, filterCount.accessTeamType);
+      if (teams.length) return teams.map((team) => filterCount.accessTeam(team, state));
+      if (types.length) return types.map((type) => filterCount.accessType(type, state));
+      return [filterCount.access(state)];
+    },
+    /**
+     * Beside other events (`besideOthers`): an access event's counters of the granting types
+     * it counts (`grantingTypes` gives each type one access event), by team when the filter
+     * names teams.
+     */
+    granted: (granted: readonly AccessGrant[]) => (eventId: number, state: number) =>
+      granted
+        .filter((grant) => grant.into === eventId)
+        .flatMap(({ typeId }) =>
+          teams.length
+            ? teams.map((team) => filterCount.accessTeamType(team, typeId, state))
+            : [filterCount.accessType(typeId, state)],
+        ),
+  };
+}
+
 /** The kept counts of each dimension, over all states (`all`: what reading it costs) and over the included ones (`counted`). */
 export async function countsOf(filter: TicketListFilter) {
   if (filter.allEvents) {
@@ -30,68 +67,31 @@ export async function countsOf(filter: TicketListFilter) {
     const all = [...perState.values()].reduce((sum, n) => sum + n, 0);
     const counted = [...perState].reduce((sum, [state, n]) => sum + (included.has(state) ? n : 0), 0);
     const none = { all: 0, counted: 0 };
-    return {
-      event: none,
-      team: none,
-      type: none,
-      access: none,
-      teamType: none,
-      all: { all, counted },
-      grants: undefined,
-    };
+    const grants = undefined;
+    return { event: none, team: none, type: none, access: none, teamType: none, all: { all, counted }, grants };
   }
   const own = ownEvents(filter);
-  const teamNames = (filter.teams ?? []).flatMap((team) =>
-    PROCESS_STATES.map((state) => filterCount.team(team, state)),
-  );
-  const typeNames = (filter.ticketTypes ?? []).flatMap((type) =>
-    PROCESS_STATES.map((state) => filterCount.type(type, state)),
-  );
-  // The granted tickets' counter of the filter's shape (in the access events' shards): all of them, or by team, type or pair.
-  const accessOf = (state: number): string[] => {
-    if (!filter.accessEvents.length) return [];
-    if (filter.teams?.length && filter.ticketTypes?.length) return pairsOf(state, filterCount.accessTeamType);
-    if (filter.teams?.length) return [...new Set(filter.teams)].map((team) => filterCount.accessTeam(team, state));
-    if (filter.ticketTypes?.length)
-      return [...new Set(filter.ticketTypes)].map((type) => filterCount.accessType(type, state));
-    return [filterCount.access(state)];
-  };
-  // The team × type pairs' counters, when the filter names both and few enough pairs to read.
-  const pairsOf = (state: number, name: (team: number, type: number, state: number) => string) =>
-    filter.teams?.length && filter.ticketTypes?.length && pairsCounted(filter)
-      ? [...new Set(filter.teams)].flatMap((team) =>
-          [...new Set(filter.ticketTypes)].map((type) => name(team, type, state)),
-        )
-      : [];
-  const pairs = (state: number) => pairsOf(state, filterCount.teamType);
-  const accessNames = PROCESS_STATES.flatMap(accessOf);
-  const pairNames = PROCESS_STATES.flatMap(pairs);
-  // The pairs' counters (up to 4 × MAX_COUNTED_PAIRS names) in a read of their own: one projection stays within DynamoDB's 4 KB expressions.
-  // With pairs, the granted pairs' counters too, in a third read (up to 4 × MAX_COUNTED_PAIRS more names).
-  const byPair = !!pairNames.length;
+  const names = counterNames(filter);
+  const everyState = (of: (state: number) => string[]) => PROCESS_STATES.flatMap(of);
+  const [accessNames, pairNames] = [everyState(names.access), everyState(names.pair)];
+  // The pairs' counters (up to 4 × MAX_COUNTED_PAIRS names) in a read of their own: one projection stays within
+  // DynamoDB's 4 KB expressions. With pairs, the granted pairs' counters too, in a third read.
+  const byPair = pairNames.length > 0;
   // Which types grant entry to the access events: how granted tickets by team are positioned, and, beside other
   // events, how they are counted (each granting type once).
   const beside = besideOthers(filter);
   const grantsWanted = filter.accessEvents.length > 0 && (beside || !!filter.teams?.length) && pairsCounted(filter);
   const [grants, ...reads] = await Promise.all([
     grantsWanted ? grantsIntoAll(filter.accessEvents, MAX_LIST_SOURCES) : undefined,
-    readListCounts(own, [...new Set([...teamNames, ...typeNames, ...(byPair ? [] : accessNames)])]),
+    readListCounts(own, [...everyState(names.team), ...everyState(names.type), ...(byPair ? [] : accessNames)]),
     byPair ? readListCounts(own, pairNames) : [],
     byPair && accessNames.length ? readListCounts(own, accessNames) : [],
   ]);
-  // Beside other events: per access event, the counters of the granting types it counts (each type with one of them).
-  const granted = beside && grants && countIsExact(filter, grants) ? grantingTypes(filter, grants) : undefined;
-  const grantedOf = (eventId: number, state: number): string[] =>
-    (granted ?? [])
-      .filter((grant) => grant.into === eventId)
-      .flatMap(({ typeId }) =>
-        filter.teams?.length
-          ? [...new Set(filter.teams)].map((team) => filterCount.accessTeamType(team, typeId, state))
-          : [filterCount.accessType(typeId, state)],
-      );
-  const grantedNames = filter.accessEvents.flatMap((eventId) =>
-    PROCESS_STATES.flatMap((state) => grantedOf(eventId, state)),
-  );
+  const granted =
+    beside && grants && countIsExact(filter, grants) ? names.granted(grantingTypes(filter, grants)) : undefined;
+  const grantedNames = granted
+    ? filter.accessEvents.flatMap((eventId) => everyState((state) => granted(eventId, state)))
+    : [];
   const grantedRead = grantedNames.length ? await readListCounts(filter.accessEvents, grantedNames) : [];
   const merged = new Map(reads[0].map((item) => [`${item.PK}|${item.SK}`, { ...item }]));
   for (const item of [...reads[1], ...reads[2], ...grantedRead])
@@ -112,17 +112,21 @@ export async function countsOf(filter: TicketListFilter) {
     }
     return { all, counted };
   };
-  const named = (names: (state: number) => string[]) => (item: Item, state: number) =>
-    names(state).reduce((total, name) => total + Number(item[name] ?? 0), 0);
-  const grantedIn = (item: Item, state: number) =>
-    named((s) => grantedOf(access.get(String(item.PK))!, s))(item, state);
+  const named = (of: (item: Item, state: number) => string[]) => (item: Item, state: number) =>
+    of(item, state).reduce((total, name) => total + Number(item[name] ?? 0), 0);
+  const inEvery = (of: (state: number) => string[]) => named((_, state) => of(state));
   return {
     event: sum((item, state) => Number((item.listed as Record<string, number> | undefined)?.[String(state)] ?? 0)),
-    team: sum(named((state) => (filter.teams ?? []).map((team) => filterCount.team(team, state)))),
-    type: sum(named((state) => (filter.ticketTypes ?? []).map((type) => filterCount.type(type, state)))),
+    team: sum(inEvery(names.team)),
+    type: sum(inEvery(names.type)),
     // Beside other events without known grants: the access events' granted counts summed, an upper bound.
-    access: granted ? sum(grantedIn, true) : sum(named(accessOf), true),
-    teamType: sum(named(pairs)),
+    access: granted
+      ? sum(
+          named((item, state) => granted(access.get(String(item.PK))!, state)),
+          true,
+        )
+      : sum(inEvery(names.access), true),
+    teamType: sum(inEvery(names.pair)),
     all: { all: 0, counted: 0 },
     grants,
   };

@@ -77,6 +77,12 @@ describe('list entries and filter counts', () => {
     const cases: [string, (record: TicketRecord) => boolean][] = [
       [`event=${event.id}`, (r) => r.eventId === event.id],
       [`event=${event.id}&teams=${red}`, (r) => r.eventId === event.id && r.teamId === red],
+      // A value named twice is one filter value (counted once).
+      [
+        `event=${event.id}&teams=${red},${red}&ticket_types=${pass},${pass}`,
+        (r) => r.teamId === red && r.typeId === pass,
+      ],
+      [`event=${event.id}&ticket_types=${race},${race}`, (r) => r.typeId === race],
       [`event=${event.id}&teams=${blue}`, (r) => r.eventId === event.id && r.teamId === blue],
       [`event=${event.id}&teams=0`, (r) => r.eventId === event.id && !r.teamId],
       [`event=${event.id}&ticket_types=${pass}`, (r) => r.typeId === pass],
