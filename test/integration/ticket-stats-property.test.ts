@@ -194,4 +194,28 @@ async function run(seed: number, concurrency: number) {
       expect(type.sold).toBeLessThanOrEqual(type.total);
     }
   }
+  // Access events alone and beside others: a ticket of a listed event, or granted into one, counts once.
+  const combinations: [own: number[], access: number[], excluded: number[]][] = [
+    [[], [b.id], []],
+    [[], [b.id, c.id], []],
+    [[a.id], [c.id], []],
+    [[c.id], [b.id], [PROCESS_STATE.cancelled]],
+    [[], [b.id, c.id], [PROCESS_STATE.checkedIn, PROCESS_STATE.cancelled]],
+  ];
+  for (const [own, access, excluded] of combinations) {
+    const query = [
+      ...(own.length ? [`events=${own.join(',')}`] : []),
+      `accessEvents=${access.join(',')}`,
+      ...(excluded.length ? [`exclude_process_states=${excluded.join(',')}`] : []),
+    ].join('&');
+    const listed = records.filter(
+      (t) =>
+        t.deleted === 0 &&
+        !excluded.includes(t.processState) &&
+        ([...own, ...access].includes(t.eventId) || t.accessEvents.some((event) => access.includes(event))),
+    );
+    const { body } = await call('GET', `${TICKETS}?${query}&_limit=1`, { token });
+    expect({ query, totalCount: body.totalCount }).toEqual({ query, totalCount: listed.length });
+    expect(body.totalCountIsEstimate, query).toBeUndefined();
+  }
 }
