@@ -89,16 +89,15 @@ export async function countsOf(filter: TicketListFilter) {
   ]);
   const granted =
     beside && grants && countIsExact(filter, grants) ? names.granted(grantingTypes(filter, grants)) : undefined;
-  const grantedNames = granted
-    ? filter.accessEvents.flatMap((eventId) => everyState((state) => granted(eventId, state)))
-    : [];
-  const grantedRead = grantedNames.length ? await readListCounts(filter.accessEvents, grantedNames) : [];
+  const accessEvents = [...new Set(filter.accessEvents)];
+  const grantedNames = granted ? accessEvents.flatMap((eventId) => everyState((state) => granted(eventId, state))) : [];
+  const grantedRead = grantedNames.length ? await readListCounts(accessEvents, grantedNames) : [];
   const merged = new Map(reads[0].map((item) => [`${item.PK}|${item.SK}`, { ...item }]));
   for (const item of [...reads[1], ...reads[2], ...grantedRead])
     Object.assign(merged.get(`${item.PK}|${item.SK}`) ?? {}, item);
   const shards = [...merged.values()];
   const included = new Set(includedStates(filter));
-  const access = new Map(filter.accessEvents.map((eventId) => [keys.eventItems(eventId).value, eventId]));
+  const access = new Map(accessEvents.map((eventId) => [keys.eventItems(eventId).value, eventId]));
   const sum = (pick: (item: Item, state: number) => number, onlyAccess = false) => {
     let all = 0;
     let counted = 0;

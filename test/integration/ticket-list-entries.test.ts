@@ -117,6 +117,10 @@ describe('list entries and filter counts', () => {
         (r) => r.typeId === pass && r.teamId === red && r.processState !== PROCESS_STATE.checkedIn,
       ],
       [`event=${event.id}&accessEvents=${lounge.id}`, (r) => r.eventId === event.id || r.eventId === lounge.id],
+      [
+        `events=${granted.id},${granted.id}&accessEvents=${lounge.id},${lounge.id}&teams=0`,
+        (r) => (r.eventId === granted.id || r.eventId === lounge.id || r.typeId === pass) && !r.teamId,
+      ],
       [`event=${granted.id}&accessEvents=${lounge.id}&ticket_types=${pass}`, (r) => r.typeId === pass],
     ];
     for (const [query, matches] of cases) {
