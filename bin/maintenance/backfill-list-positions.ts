@@ -1,8 +1,11 @@
 /**
  * One-off, after the release that brought the kept list positions (issue 20), and again after
  * the one that made a ticket type's list a part of its event's and teams' blocks (README
- * "After a deploy: maintenance backfills"): sets every event's position blocks (`EVENT#<id>` /
- * `POS#<list>#<block>`, see shared/data/list-positions.ts) to a recount of its live tickets.
+ * "After a deploy: maintenance backfills"), and after the one that brought the purchase counts:
+ * sets every event's position blocks (`EVENT#<id>` / `POS#<list>#<block>`, see
+ * shared/data/list-positions.ts) and purchase counts (`BOUGHT#…`, and the `BOUGHT#kept` mark
+ * that lets `GET /ticket` use them, see shared/data/purchase-counts.ts) to a recount of its
+ * live tickets.
  * Run it after backfill-ticket-lists.ts (the `access` lists are recounted from the list
  * entries it writes), with the stage's TABLE_NAME and AWS credentials:
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-list-positions.ts [--restart]`.
@@ -28,9 +31,10 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
-import { keys } from '#shared/data/keys';
-import { keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
+import { keys, type Key } from '#shared/data/keys';
+import { keyAttributes, keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
+import { dayCounter, hourOf, minuteCounter, monthOf } from '#shared/domain/purchase-counts';
 import { ALL_EVENTS, blockOf, counterName, teamList, typePart } from '#shared/domain/ticket-list-plan';
 
 export interface PositionBackfillOutcome {
@@ -38,6 +42,8 @@ export interface PositionBackfillOutcome {
   tickets: number;
   /** Position blocks written (recounted or set to zero). */
   blocks: number;
+  /** Purchase counts written (recounted, marked kept, or deleted). */
+  purchaseCounts: number;
 }
 
 const checkpoint = (run: string) => keys.maintenanceCheckpoint('backfill-list-positions', run);
@@ -71,7 +77,7 @@ export async function backfillListPositions({
           ?.lastEventId ?? -1,
       );
   const todo = all.filter((eventId) => eventId > after);
-  const outcome: PositionBackfillOutcome = { events: 0, tickets: 0, blocks: 0 };
+  const outcome: PositionBackfillOutcome = { events: 0, tickets: 0, blocks: 0, purchaseCounts: 0 };
   for (const eventId of todo) {
     const recount: Recount = new Map();
     const add = (list: string, item: Item, block = blockOf(Number(item.ticketId ?? item.id)), withType = false) => {
@@ -96,7 +102,9 @@ export async function backfillListPositions({
     }
     for await (const item of indexItems(keys.accessTickets(eventId), 'TicketAccessEntry'))
       add('access', item, undefined, true);
-    outcome.blocks += await writeBlocks(eventId, recount);
+    outcome.blocks += await rewriteItems(eventId, keys.positionsPrefix, blockItems(eventId, recount));
+    if (eventId !== ALL_EVENTS)
+      outcome.purchaseCounts += await rewriteItems(eventId, keys.purchaseCountsPrefix, await purchaseCounts(eventId));
     outcome.events += 1;
     await db.send(
       new PutCommand({
@@ -147,45 +155,71 @@ async function* indexItems(partition: Partition, ...entities: string[]): AsyncGe
   } while (start);
 }
 
+type Counters = Map<string, number>;
+
+/** The recounted blocks as items by sort key. */
+function blockItems(eventId: number, recount: Recount): Map<string, Item> {
+  const items = new Map<string, Item>();
+  for (const [key, counters] of recount) {
+    const [list, block] = [key.slice(0, key.lastIndexOf('/')), Number(key.slice(key.lastIndexOf('/') + 1))];
+    items.set(keys.listPosition(eventId, list, block).SK, { entity: 'ListPosition', ...Object.fromEntries(counters) });
+  }
+  return items;
+}
+
 /**
- * Puts each recounted block whole, and deletes the event's blocks no live ticket holds now
- * (and the separate type blocks kept before a type's list became a part of the event's and
- * teams' blocks). Answers the blocks written or deleted.
+ * The event's purchase counts recounted from its purchase index (shared/data/purchase-counts.ts),
+ * and the mark that they hold every live ticket, as items by sort key.
  */
-async function writeBlocks(eventId: number, recount: Recount): Promise<number> {
+async function purchaseCounts(eventId: number): Promise<Map<string, Item>> {
+  const counts = new Map<string, Counters>();
+  const add = (key: Key, counter: string) => {
+    const counters = counts.get(key.SK) ?? new Map<string, number>();
+    for (const name of ['n', counter]) counters.set(name, (counters.get(name) ?? 0) + 1);
+    counts.set(key.SK, counters);
+  };
+  const partition = keys.eventPurchases(eventId);
+  const sort = keyAttributes(partition).sort;
+  for await (const item of indexItems(partition, 'TicketPurchaseEntry', 'Ticket')) {
+    // `<purchase time>#<id:10>`
+    const bought = String(item[sort]).slice(0, -11);
+    add(keys.purchaseMonth(eventId, monthOf(bought)), dayCounter(bought));
+    add(keys.purchaseHour(eventId, hourOf(bought)), minuteCounter(bought));
+  }
+  const items = new Map<string, Item>(
+    [...counts].map(([SK, counters]) => [SK, { entity: 'PurchaseCount', ...Object.fromEntries(counters) }]),
+  );
+  items.set(keys.purchaseCountsKept(eventId).SK, { entity: 'PurchaseCountsKept' });
+  return items;
+}
+
+/**
+ * Puts each recounted item whole, and deletes the event's items under `prefix` the recount
+ * does not hold (blocks no live ticket holds now, the separate type blocks kept before a
+ * type's list became a part of the event's and teams' blocks). Answers the items written or
+ * deleted.
+ */
+async function rewriteItems(eventId: number, prefix: string, recounted: Map<string, Item>): Promise<number> {
   const stale: string[] = [];
   let start: Item | undefined;
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.positionsPrefix }),
+        ...keyCondition(keys.eventItems(eventId), { beginsWith: prefix }),
         ProjectionExpression: 'SK',
         Limit: PAGE_SIZE,
         ExclusiveStartKey: start,
       }),
     );
-    stale.push(...(page.Items ?? []).map((item) => String(item.SK)));
+    stale.push(...(page.Items ?? []).map((item) => String(item.SK)).filter((sk) => !recounted.has(sk)));
     start = page.LastEvaluatedKey;
   } while (start);
-  const blocks = new Map<string, Map<string, number> | undefined>();
-  for (const sk of stale) blocks.set(sk, undefined);
-  for (const [key, counters] of recount) {
-    const [list, block] = [key.slice(0, key.lastIndexOf('/')), Number(key.slice(key.lastIndexOf('/') + 1))];
-    blocks.set(keys.listPosition(eventId, list, block).SK, counters);
-  }
   const PK = keys.eventItems(eventId).value;
-  for (const [SK, counters] of blocks) {
-    if (counters)
-      await db.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { PK, SK, entity: 'ListPosition', ...Object.fromEntries(counters) },
-        }),
-      );
-    else await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK, SK } }));
-  }
-  return blocks.size;
+  for (const [SK, item] of recounted)
+    await db.send(new PutCommand({ TableName: tableName(), Item: { PK, SK, ...item } }));
+  for (const SK of stale) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK, SK } }));
+  return recounted.size + stale.length;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

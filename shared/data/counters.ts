@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { keys, type Key } from './keys.ts';
 
 /**
  * Allocates `count` consecutive numeric ids from a named sequence in one atomic
@@ -34,4 +34,29 @@ export const countDelta = (name: string, delta: number) => ({
 export async function readCount(name: string): Promise<number> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.count(name) }));
   return Number(Item?.total ?? 0);
+}
+
+/**
+ * The transaction action that moves several counters of one item by their deltas (zero
+ * moves left out; undefined when none is left); the first move makes the item, as `entity`.
+ */
+export function countersUpdate(Key: Key, entity: string, moves: Iterable<[string, number]>) {
+  const moved = [...moves].filter(([, delta]) => delta !== 0);
+  if (!moved.length) return undefined;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key,
+      UpdateExpression: `SET #entity = :entity, ${moved.map((_, i) => `#s${i} = if_not_exists(#s${i}, :zero) + :d${i}`).join(', ')}`,
+      ExpressionAttributeNames: {
+        '#entity': 'entity',
+        ...Object.fromEntries(moved.map(([name], i) => [`#s${i}`, name])),
+      },
+      ExpressionAttributeValues: {
+        ':entity': entity,
+        ':zero': 0,
+        ...Object.fromEntries(moved.map(([, delta], i) => [`:d${i}`, delta])),
+      },
+    },
+  };
 }

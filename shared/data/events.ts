@@ -215,6 +215,8 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
     ...teams.map((team) => put({ ...keys.team(eventId, team.id), entity: 'Team', ...team })),
     ...waveTimes.map((wave) => put({ ...keys.waveTime(eventId, wave.id), entity: 'WaveTime', ...wave })),
     ...Array.from({ length: STATS_SHARDS }, (_, shard) => put(emptyShard(eventId, shard))),
+    // Its tickets' purchase counts start with it, so they hold every one (purchase-counts.ts).
+    put({ ...keys.purchaseCountsKept(eventId), entity: 'PurchaseCountsKept' }),
   ]);
   return event;
 }

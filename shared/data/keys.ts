@@ -162,6 +162,17 @@ export const keys = {
   purchaseSort: (purchasedDate: string, id: number) => `${purchasedDate}#${sortableId(id)}`,
   eventPurchaseIndexes: (eventId: number, purchasedDate: string, id: number) =>
     placedIn([keys.eventPurchases(eventId), keys.purchaseSort(purchasedDate, id)]),
+  /** An event's purchase counts (shared/data/purchase-counts.ts): a month's (per day) and an hour's (per minute). */
+  purchaseMonth: (eventId: number, month: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#month#${month}` }),
+  purchaseHour: (eventId: number, hour: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#hour#${hour}` }),
+  /** The mark that an event's purchase counts hold every live ticket (written with the event, or by the backfill). */
+  purchaseCountsKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'BOUGHT#kept' }),
+  /** The mark and every month count of an event, in month order: one range (`kept` sorts before `month#`). */
+  purchaseMonthsRange: ['BOUGHT#kept', 'BOUGHT#month#~'] as const,
+  /** The hour counts of one day (`2026-11-26`). */
+  purchaseHoursPrefix: (day: string) => `BOUGHT#hour#${day}T`,
+  /** Every purchase count item of an event (the backfill rewrites them). */
+  purchaseCountsPrefix: 'BOUGHT#',
   /** GSI6 every ticket (deleted ones too) by update time, write-sharded by `id % shards`: the incremental sync. */
   ticketUpdates: (shard: number) => on('GSI6', `TICKET_UPDATES#${shard}`),
   updateSort: (updated: string, id: number) => `${updated}#${sortableId(id)}`,

@@ -11,6 +11,7 @@ import {
   type PositionList,
 } from '../domain/ticket-list-plan.ts';
 import { db, tableName } from './client.ts';
+import { countersUpdate } from './counters.ts';
 import { keys } from './keys.ts';
 import { keyCondition, prefixRange } from './key-conditions.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
@@ -72,28 +73,10 @@ export class PositionDelta {
 
   /** The Update actions of the blocks whose counts move (items are made by the first one). */
   actions() {
-    const actions = [];
-    for (const { eventId, list, block, counters } of this.blocks.values()) {
-      const moves = [...counters].filter(([, delta]) => delta !== 0);
-      if (!moves.length) continue;
-      actions.push({
-        Update: {
-          TableName: tableName(),
-          Key: keys.listPosition(eventId, list, block),
-          UpdateExpression: `SET #entity = :entity, ${moves.map((_, i) => `#s${i} = if_not_exists(#s${i}, :zero) + :d${i}`).join(', ')}`,
-          ExpressionAttributeNames: {
-            '#entity': 'entity',
-            ...Object.fromEntries(moves.map(([name], i) => [`#s${i}`, name])),
-          },
-          ExpressionAttributeValues: {
-            ':entity': 'ListPosition',
-            ':zero': 0,
-            ...Object.fromEntries(moves.map(([, delta], i) => [`:d${i}`, delta])),
-          },
-        },
-      });
-    }
-    return actions;
+    return [...this.blocks.values()].flatMap(
+      ({ eventId, list, block, counters }) =>
+        countersUpdate(keys.listPosition(eventId, list, block), 'ListPosition', counters) ?? [],
+    );
   }
 }
 

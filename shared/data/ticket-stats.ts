@@ -3,6 +3,7 @@ import type { CheckInStats } from '../domain/check-in.ts';
 import { batchGet, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { PositionDelta } from './list-positions.ts';
+import { PurchaseDelta } from './purchase-counts.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
 
 /**
@@ -110,12 +111,14 @@ export class StatsDelta {
     entry.listed.set(String(processState), (entry.listed.get(String(processState)) ?? 0) + delta);
   }
 
-  /** The lists' block positions move with their counts (list-positions.ts). */
+  /** The lists' block positions move with their counts (list-positions.ts), and the event's purchase counts (purchase-counts.ts). */
   private readonly positions = new PositionDelta();
+  private readonly purchases = new PurchaseDelta();
 
   /** A live ticket enters (+1) or leaves (-1) every list: its event's `listed`, its team's, type's and granted events' counts, and their positions. */
   listedTicket(record: TicketRecord, delta: number): void {
     this.positions.listedTicket(record, delta);
+    this.purchases.listedTicket(record, delta);
     this.listed(record.eventId, record.id, record.processState, delta);
     const own = this.entry(record.eventId, shardOf(record.id));
     const add = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + delta);
@@ -177,7 +180,7 @@ export class StatsDelta {
         },
       });
     }
-    return [...actions, ...this.positions.actions()];
+    return [...actions, ...this.positions.actions(), ...this.purchases.actions()];
   }
 }
 

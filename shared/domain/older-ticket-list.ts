@@ -109,6 +109,14 @@ export const isTypeAlone = (filters: OlderTicketFilters): boolean =>
   filters.typeId !== undefined &&
   Object.entries(filters).every(([name, value]) => name === 'typeId' || name === 'eventId' || value === undefined);
 
+/** Only `eventId` with `purchasedFrom` and/or `purchasedTo`: the page is found from the event's purchase counts. */
+export const isPurchaseRangeAlone = (filters: OlderTicketFilters): boolean =>
+  filters.eventId !== undefined &&
+  (filters.purchasedFrom !== undefined || filters.purchasedTo !== undefined) &&
+  Object.entries(filters).every(
+    ([name, value]) => ['eventId', 'purchasedFrom', 'purchasedTo'].includes(name) || value === undefined,
+  );
+
 const within = (value: string, from?: string, to?: string) =>
   (from === undefined || value >= from) && (to === undefined || value <= to);
 
@@ -157,7 +165,7 @@ export function decodeSortCursor(cursor: string): string {
 
 /** 400: `_offset` + `_limit` past what one request reads for these filters; the cursor walks any depth. */
 export function offsetPastRead(): ValidationError {
-  const message = `With these filters a page at _offset + _limit past ${MAX_LIST_READ} would read more than one request may: walk the list with each page's \`next\` as _cursor, or filter by eventId or typeId alone, which pages by _offset at any depth.`;
+  const message = `With these filters a page at _offset + _limit past ${MAX_LIST_READ} would read more than one request may: walk the list with each page's \`next\` as _cursor, or filter by eventId or typeId alone, or eventId with a purchase range alone, which page by _offset at any depth.`;
   return new ValidationError(message, [
     {
       path: 'query._offset',

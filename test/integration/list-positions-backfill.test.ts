@@ -123,6 +123,7 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
       events: 0,
       tickets: 0,
       blocks: 0,
+      purchaseCounts: 0,
     });
     expect(await backfillListPositions({ events: [event.id, granted.id], run, restart: true })).toEqual(first);
     for (const each of cases) {

@@ -1,4 +1,5 @@
 import { eventTimeZones, findTicketType } from '../../data/events.ts';
+import { purchasesAt, purchaseSpan } from '../../data/purchase-counts.ts';
 import { listTicketRecords } from '../../data/ticket-lists.ts';
 import { searchSortOf, type SearchPartition } from '../../data/ticket-search-entries.ts';
 import {
@@ -22,6 +23,7 @@ import {
   decodeSortCursor,
   encodeSortCursor,
   isEventAlone,
+  isPurchaseRangeAlone,
   isTypeAlone,
   isUnfiltered,
   matchesFilters,
@@ -121,7 +123,8 @@ const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record:
 /**
  * `GET /ticket`. `eventId` or `typeId` alone (the integrations' usual walk) is the id-ordered
  * list of `GET /tickets`: any `_offset` from the kept positions, exact counts; no filter at
- * all is its list across events, newest first. Any other
+ * all is its list across events, newest first; `eventId` with a purchase range alone is
+ * positioned and counted by the event's purchase counts (`purchasesPage`). Any other
  * filter set reads its serving index (the most selective filter) from the start or after
  * the cursor, the other filters applied on top, until the page and one more match are
  * found (at most MAX_LIST_READ index items: past that a 400 names the narrower query,
@@ -141,7 +144,9 @@ export async function listOlderTickets(request: OlderTicketListRequest, scope?: 
       ? await acrossEventsPage(paging, scope)
       : isEventAlone(filters) || isTypeAlone(filters)
         ? await positionedPage(filters, paging, scope)
-        : await servedPage(filters, paging, scope);
+        : isPurchaseRangeAlone(filters)
+          ? await purchasesPage(filters, paging, scope)
+          : await servedPage(filters, paging, scope);
   const { records, totalCount, next, totalCountIsEstimate } = page ?? {
     records: [],
     totalCount: 0,
@@ -184,6 +189,36 @@ async function acrossEventsPage(paging: Paging, scope?: EventScope): Promise<Rec
   const events = scope ? { events: [...scope] } : { events: [], allEvents: true };
   const page = await listTicketRecords({ ...events, accessEvents: [], newestFirst: true, ...paging });
   return { records: page.items, totalCount: page.totalCount, next: page.next, totalCountIsEstimate: false };
+}
+
+/**
+ * `eventId` with a purchase range alone: `totalCount` from the event's purchase counts
+ * (exact), and a page at `_offset` found from them (shared/data/purchase-counts.ts), so no
+ * page reads what precedes it. The first page and a page by `_cursor` are read from their
+ * start as any served list. Where the counts are not kept (an event made before them, until
+ * the backfill) or an edge minute holds more than MAX_LIST_READ tickets, it is that served
+ * list throughout.
+ */
+async function purchasesPage(filters: OlderTicketFilters, paging: Paging, scope?: EventScope): Promise<RecordPage> {
+  const eventId = filters.eventId!;
+  const range = { from: filters.purchasedFrom, to: filters.purchasedTo };
+  const fromStart = paging.offset === 0 || paging.cursor !== undefined;
+  const [span, served] = await Promise.all([
+    purchaseSpan(eventId, range, MAX_LIST_READ),
+    fromStart ? servedPage(filters, paging, scope) : undefined,
+  ]);
+  if (!span) return served ?? servedPage(filters, paging, scope);
+  const counted = { totalCount: span.total, totalCountIsEstimate: false };
+  if (served) return { ...served, ...counted };
+  if (paging.offset >= span.total) return { records: [], next: null, ...counted };
+  const page = await purchasesAt(eventId, span, span.before + paging.offset, paging.limit, range.to, MAX_LIST_READ);
+  if (!page) return servedPage(filters, paging, scope);
+  const last = page.records.at(-1);
+  return {
+    records: page.records,
+    next: page.more && last ? encodeSortCursor(sortOf('purchase', last)) : null,
+    ...counted,
+  };
 }
 
 /** Any other filter set: its serving index read until the page is whole (module comment). */

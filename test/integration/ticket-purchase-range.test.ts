@@ -1,0 +1,187 @@
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db, tableName } from '#shared/data/client';
+import { keyCondition } from '#shared/data/key-conditions';
+import { keys } from '#shared/data/keys';
+import type { CreatedEvent } from '#shared/domain/event';
+import { MAX_LIST_READ } from '#shared/domain/older-ticket-list';
+import { backfillListPositions } from '../../bin/maintenance/backfill-list-positions.ts';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { call, idsOf } from '../support/api.ts';
+import { boundedGet } from '../support/dynamo-reads.ts';
+import { writeTickets } from '../support/scale-tickets.ts';
+import { adminToken } from '../support/tokens.ts';
+
+/**
+ * GET /ticket with `eventId` and a purchase range, at 3,000 tickets bought over months (in
+ * orders of a few at one instant, some a replacement keeping an earlier time): `totalCount`
+ * is exact for any range, a page at any `_offset` holds the tickets a recount puts there,
+ * reading about the same at 2,500 as at 100, and sales, deletes and transfers keep it so.
+ */
+const LIST = '/api/v2/ticket';
+const TICKETS = 3_000;
+const LIMIT = 25;
+
+let token: string;
+let event: CreatedEvent;
+/** The event's live tickets as a recount sees them: purchase time and id. */
+let live: { id: number; bought: string }[];
+
+/** Seeded ticket n's purchase time: orders of one to four tickets at one instant, seconds to days apart; every 97th a replacement keeping a time 500 tickets earlier. */
+function purchaseTimes(count: number): string[] {
+  const gaps = [400, 20_000, 7 * 60_000, 3 * 3_600_000, 31 * 3_600_000];
+  const times: string[] = [];
+  let at = Date.parse('2026-01-31T22:58:00.000Z');
+  for (let n = 0; n < count; n++) {
+    if (n % 4 === 0 || n % 7 === 0) at += gaps[(n * 7919) % gaps.length]!;
+    times.push(new Date(at).toISOString());
+  }
+  return times.map((time, n) => (n % 97 === 96 && n >= 500 ? times[n - 500]! : time));
+}
+
+const inPurchaseOrder = (tickets: { id: number; bought: string }[]) =>
+  [...tickets].sort((a, b) => (a.bought < b.bought ? -1 : a.bought > b.bought ? 1 : a.id - b.id));
+const within = (from?: string, to?: string) =>
+  inPurchaseOrder(live.filter(({ bought }) => (!from || bought >= from) && (!to || bought <= to))).map(({ id }) => id);
+const page = (query: string) => boundedGet(`${LIST}?eventId=${event.id}&${query}`, token);
+
+beforeAll(async () => {
+  token = await adminToken(['tickets:read', 'tickets:write'], 717_301);
+  event = await seedEvent({ title: 'Purchase ranges', ticketTypes: [{ name: 'Run', price: 30, total: 10_000 }] });
+  const typeId = event.ticketTypes[0]!.id;
+  const times = purchaseTimes(TICKETS);
+  const records = await writeTickets(event, TICKETS, (n) => ({ typeId, purchasedDate: times[n]! }));
+  live = records.map((record) => ({ id: record.id, bought: record.purchasedDate }));
+  // Live changes through the API and the sale path: three deletes (one of an order sharing an instant), a transfer (its replacement keeps the time), two sales now.
+  const gone = [records[0]!, records[1_201]!, records[2_998]!];
+  for (const ticket of gone) expect((await call('DELETE', `/api/v2/tickets/${ticket.id}`, { token })).status).toBe(204);
+  const original = records[1_500]!;
+  const moved = await call('POST', `/api/v2/tickets/${original.id}/transfer`, {
+    token,
+    body: { attendee: { partyMember: 'Nadia' } },
+  });
+  expect(moved.status).toBe(200);
+  expect(moved.body.data.purchasedDate).toBe(original.purchasedDate);
+  const sold = await seedTickets(event, typeId, 2);
+  const removed = new Set([...gone, original].map((ticket) => ticket.id));
+  live = [
+    ...live.filter(({ id }) => !removed.has(id)),
+    { id: moved.body.data.id, bought: original.purchasedDate },
+    ...sold.map((ticket) => ({ id: ticket.id, bought: ticket.purchasedDate })),
+  ];
+}, 180_000);
+
+describe('GET /ticket?eventId&purchasedFrom/purchasedTo: exact totals and any offset from the purchase counts', () => {
+  it('totalCount is exact, not flagged, for ranges open or closed, on and off minute boundaries, dates alone, and empty ones', async () => {
+    const times = inPurchaseOrder(live).map(({ bought }) => bought);
+    const mid = times[1_400]!;
+    const ranges: [string | undefined, string | undefined][] = [
+      [mid, undefined],
+      [undefined, mid],
+      ['2026-03-01T00:00:00.000Z', '2026-03-31T23:59:59.999Z'],
+      [`${mid.slice(0, 17)}00.000Z`, `${times[2_100]!.slice(0, 16)}:59.999Z`],
+      // Inside one minute, from a ticket's instant to another's (both ends inclusive).
+      [times[700]!, times[703]!],
+      [times[701]!, times[701]!],
+      ['2020-01-01T00:00:00.000Z', '2020-12-31T23:59:59.999Z'],
+      [times.at(-1)!, undefined],
+    ];
+    for (const [from, to] of ranges) {
+      const query = [from && `purchasedFrom=${from}`, to && `purchasedTo=${to}`].filter(Boolean).join('&');
+      const want = within(from, to);
+      const { body } = await page(`${query}&_limit=${LIMIT}`);
+      expect(body.totalCount, query).toBe(want.length);
+      expect(body.totalCountIsEstimate, query).toBeUndefined();
+      expect(idsOf(body.data), query).toEqual(want.slice(0, LIMIT));
+    }
+    // Dates alone are whole UTC days.
+    const day = mid.slice(0, 10);
+    const { body } = await page(`purchasedFrom=${day}&purchasedTo=${day}`);
+    expect(body.totalCount).toBe(within(`${day}T00:00:00.000Z`, `${day}T23:59:59.999Z`).length);
+    expect(body.totalCount).toBeGreaterThan(0);
+  });
+
+  it('any _offset answers what a recount puts there, reading about what a page at 100 reads; past the end an empty page', async () => {
+    const from = '2026-02-01T00:00:30.000Z';
+    const want = within(from);
+    expect(want.length).toBeGreaterThan(2_900);
+    const reads: number[] = [];
+    for (const offset of [1, 100, 999, 1_000, 1_777, 2_500, want.length - LIMIT, want.length - 1]) {
+      const { body, reads: read } = await page(`purchasedFrom=${from}&_offset=${offset}&_limit=${LIMIT}`);
+      expect(idsOf(body.data), `${offset}`).toEqual(want.slice(offset, offset + LIMIT));
+      expect(body.totalCount).toBe(want.length);
+      expect(body.next === null, `${offset}`).toBe(offset + LIMIT >= want.length);
+      reads.push(read.itemsRead);
+    }
+    // Month counts, three days' hour counts, the bound's minute, the position's minute and the page: never what precedes it.
+    const busiest = Math.max(...countsPerMinute().values());
+    const bound = 13 + 3 * 24 + busiest + (busiest + LIMIT + 1) + LIMIT;
+    for (const read of reads) expect(read).toBeLessThanOrEqual(bound);
+    expect(bound).toBeLessThan(MAX_LIST_READ / 4);
+    const past = await page(`purchasedFrom=${from}&_offset=${want.length + 5}&_limit=${LIMIT}`);
+    expect(past.body).toMatchObject({ data: [], totalCount: want.length, next: null });
+  });
+
+  it('a closed range pages to its end and no further, by _offset and by next, each ticket once, the total exact on every page', async () => {
+    const times = inPurchaseOrder(live).map(({ bought }) => bought);
+    const [from, to] = [times[600]!, times[1_333]!];
+    const want = within(from, to);
+    const range = `purchasedFrom=${from}&purchasedTo=${to}&_limit=100`;
+    const byOffset: number[] = [];
+    for (let offset = 0; offset < want.length; offset += 100)
+      byOffset.push(...idsOf((await page(`${range}&_offset=${offset}`)).body.data));
+    expect(byOffset).toEqual(want);
+    const byNext: number[] = [];
+    let next: string | null = null;
+    do {
+      const { body } = await page(`${range}${next ? `&_cursor=${encodeURIComponent(next)}` : ''}`);
+      expect(body.totalCount).toBe(want.length);
+      expect(body.totalCountIsEstimate).toBeUndefined();
+      byNext.push(...idsOf(body.data));
+      next = body.next;
+    } while (next);
+    expect(byNext).toEqual(want);
+  });
+
+  it('an event whose counts are not kept yet is read as before (a deep page names _cursor, the total flagged) until the backfill recounts them', async () => {
+    const stored = await purchaseCountItems();
+    for (const item of stored)
+      await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: String(item.PK), SK: String(item.SK) } }));
+    const from = '2026-01-01';
+    const deep = await call('GET', `${LIST}?eventId=${event.id}&purchasedFrom=${from}&_offset=2000`, { token });
+    expect(deep.status).toBe(400);
+    expect(deep.body.detail).toContain('_cursor');
+    const first = await page(`purchasedFrom=${from}`);
+    expect(first.body.totalCountIsEstimate).toBe(true);
+
+    const outcome = await backfillListPositions({ events: [event.id], run: 'purchase-range-test' });
+    expect(outcome.purchaseCounts).toBe(stored.length);
+    // The recount equals what the sales, deletes and transfer kept.
+    expect(await purchaseCountItems()).toEqual(stored);
+    const want = within(`${from}T00:00:00.000Z`);
+    const again = await page(`purchasedFrom=${from}&_offset=2000&_limit=${LIMIT}`);
+    expect(idsOf(again.body.data)).toEqual(want.slice(2_000, 2_000 + LIMIT));
+    expect(again.body.totalCount).toBe(want.length);
+  });
+});
+
+/** Live tickets per minute of purchase. */
+function countsPerMinute(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { bought } of live) counts.set(bought.slice(0, 16), (counts.get(bought.slice(0, 16)) ?? 0) + 1);
+  return counts;
+}
+
+/** The event's purchase count items as stored (with the kept mark), in key order. */
+async function purchaseCountItems(): Promise<Record<string, unknown>[]> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.eventItems(event.id), { beginsWith: keys.purchaseCountsPrefix }),
+      ConsistentRead: true,
+      Limit: 1_000,
+    }),
+  );
+  // Counters a sale made and a delete took back to zero are not recounted (the recount has no zero).
+  return Items.map((item) => Object.fromEntries(Object.entries(item).filter(([, value]) => value !== 0)));
+}
