@@ -3,7 +3,7 @@
  * the one that made a ticket type's list a part of its event's and teams' blocks (README
  * "After a deploy: maintenance backfills"), and after the one that brought the purchase counts:
  * sets every event's position blocks (`EVENT#<id>` / `POS#<list>#<block>`, see
- * shared/data/list-positions.ts) and purchase counts (`BOUGHT#…`, and the `BOUGHT#kept` mark
+ * shared/data/list-positions.ts) and purchase counts (`BOUGHT#…`, and the `BOUGHT#month#kept` mark
  * that lets `GET /ticket` use them, see shared/data/purchase-counts.ts) to a recount of its
  * live tickets.
  * Run it after backfill-ticket-lists.ts (the `access` lists are recounted from the list
@@ -34,7 +34,7 @@ import { db, tableName } from '#shared/data/client';
 import { keys, type Key } from '#shared/data/keys';
 import { keyAttributes, keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
-import { dayCounter, hourOf, minuteCounter, monthOf } from '#shared/domain/purchase-counts';
+import { dayCounter, hourOf, minuteCounter, minuteOf, monthOf, secondCounter } from '#shared/domain/purchase-counts';
 import { ALL_EVENTS, blockOf, counterName, teamList, typePart } from '#shared/domain/ticket-list-plan';
 
 export interface PositionBackfillOutcome {
@@ -185,6 +185,7 @@ async function purchaseCounts(eventId: number): Promise<Map<string, Item>> {
     const bought = String(item[sort]).slice(0, -11);
     add(keys.purchaseMonth(eventId, monthOf(bought)), dayCounter(bought));
     add(keys.purchaseHour(eventId, hourOf(bought)), minuteCounter(bought));
+    add(keys.purchaseMinute(eventId, minuteOf(bought)), secondCounter(bought));
   }
   const items = new Map<string, Item>(
     [...counts].map(([SK, counters]) => [SK, { entity: 'PurchaseCount', ...Object.fromEntries(counters) }]),

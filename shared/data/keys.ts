@@ -162,13 +162,13 @@ export const keys = {
   purchaseSort: (purchasedDate: string, id: number) => `${purchasedDate}#${sortableId(id)}`,
   eventPurchaseIndexes: (eventId: number, purchasedDate: string, id: number) =>
     placedIn([keys.eventPurchases(eventId), keys.purchaseSort(purchasedDate, id)]),
-  /** An event's purchase counts (shared/data/purchase-counts.ts): a month's (per day) and an hour's (per minute). */
+  /** An event's purchase counts (shared/data/purchase-counts.ts): a month's (per day), an hour's (per minute), a minute's (per second). */
   purchaseMonth: (eventId: number, month: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#month#${month}` }),
   purchaseHour: (eventId: number, hour: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#hour#${hour}` }),
-  /** The mark that an event's purchase counts hold every live ticket (written with the event, or by the backfill). */
-  purchaseCountsKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'BOUGHT#kept' }),
-  /** The mark and every month count of an event, in month order: one range (`kept` sorts before `month#`). */
-  purchaseMonthsRange: ['BOUGHT#kept', 'BOUGHT#month#~'] as const,
+  purchaseMinute: (eventId: number, minute: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#minute#${minute}` }),
+  /** The mark that an event's purchase counts hold every live ticket (written with the event, or by the backfill): after the months, read with them. */
+  purchaseCountsKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'BOUGHT#month#kept' }),
+  purchaseMonthsPrefix: 'BOUGHT#month#',
   /** The hour counts of one day (`2026-11-26`). */
   purchaseHoursPrefix: (day: string) => `BOUGHT#hour#${day}T`,
   /** Every purchase count item of an event (the backfill rewrites them). */

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   boughtBefore,
   dayAt,
@@ -8,10 +8,12 @@ import {
   justAfter,
   minuteAt,
   minuteCounter,
-  minuteStart,
+  minuteOf,
   monthOf,
-  type HourCount,
-  type MonthCount,
+  secondAt,
+  secondCounter,
+  secondStart,
+  type BucketCount,
 } from '../domain/purchase-counts.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
@@ -22,16 +24,17 @@ import { listedRecords } from './ticket-records.ts';
 
 /**
  * An event's purchase counts (shared/domain/purchase-counts.ts): per event, items
- * `EVENT#<id>` / `BOUGHT#month#<yyyy-mm>` (`n`, and `d<dd>` per day) and
- * `BOUGHT#hour#<yyyy-mm-ddThh>` (`n`, and `m<mm>` per minute), moved in the ticket's own
+ * `EVENT#<id>` / `BOUGHT#month#<yyyy-mm>` (`n`, and `d<dd>` per day),
+ * `BOUGHT#hour#<yyyy-mm-ddThh>` (`n`, `m<mm>` per minute) and
+ * `BOUGHT#minute#<yyyy-mm-ddThh:mm>` (`n`, `s<ss>` per second), moved in the ticket's own
  * transaction when it enters or leaves the event's live tickets (a sale, a delete, a
- * transfer to another event; a check-in or an edit leaves its purchase time alone, so they
- * cancel out and nothing is written). A sale writes two small items; an order's tickets
- * share them. During a rush the hour's and the month's items are hot, as the type's `sold`
- * count and the list's current block already are; transactWrite retries the conflicts.
- * `BOUGHT#kept` marks an event whose counts hold every live ticket: written with
- * the event, or by bin/maintenance/backfill-list-positions.ts for one made before them.
- * Without it a purchase range is read as before (bounded, its total flagged).
+ * transfer's replacement; a check-in or an edit leaves its purchase time alone, so they
+ * cancel out and nothing is written). A sale writes three small items; an order's tickets
+ * share them. During a rush they are hot items, as the type's `sold` count and the list's
+ * current block already are; transactWrite retries the conflicts. `BOUGHT#month#kept`
+ * marks an event whose counts hold every live ticket: written with the event, or by
+ * bin/maintenance/backfill-list-positions.ts for one made before them. Without it a
+ * purchase range is read as before (bounded, its total flagged).
  */
 
 /** Accumulates the purchase-count moves of one transaction: one Update per touched month and hour. */
@@ -50,6 +53,7 @@ export class PurchaseDelta {
     const bought = record.purchasedDate ?? record.created;
     this.add(keys.purchaseMonth(record.eventId, monthOf(bought)), dayCounter(bought), delta);
     this.add(keys.purchaseHour(record.eventId, hourOf(bought)), minuteCounter(bought), delta);
+    this.add(keys.purchaseMinute(record.eventId, minuteOf(bought)), secondCounter(bought), delta);
   }
 
   actions() {
@@ -61,58 +65,59 @@ export class PurchaseDelta {
 
 type Item = Record<string, unknown>;
 
-/** The counters of an item whose names start with `prefix` (`d`, `m`), by the rest of the name. */
-const countersOf = (item: Item, prefix: string): Map<string, number> =>
-  new Map(
+/** A count item as a bucket: its sort key after `prefix` (`BOUGHT#<kind>#`), `n`, and its parts (`d`, `m` or `s` and two digits). */
+const bucketOf = (item: Item, prefix: string, part: string): BucketCount => ({
+  bucket: String(item.SK).slice(prefix.length),
+  total: Number(item.n ?? 0),
+  parts: new Map(
     Object.entries(item)
-      .filter(([name]) => name.length === 3 && name.startsWith(prefix))
+      .filter(([name]) => name.length === 3 && name.startsWith(part))
       .map(([name, n]) => [name, Number(n)]),
-  );
+  ),
+});
 
 /** Month counts an event may have (a century of sales): the bound of their Query. */
 const MAX_MONTHS = 1200;
 
 /** Whether the event's counts are kept, and its month counts: one Query. */
-export async function readPurchaseMonths(eventId: number): Promise<{ kept: boolean; months: MonthCount[] }> {
+export async function readPurchaseMonths(eventId: number): Promise<{ kept: boolean; months: BucketCount[] }> {
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      ...keyCondition(keys.eventItems(eventId), { between: keys.purchaseMonthsRange }),
+      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.purchaseMonthsPrefix }),
       Limit: MAX_MONTHS + 1,
     }),
   );
-  const kept = Items.some((item) => item.SK === keys.purchaseCountsKept(eventId).SK);
-  const months = Items.filter((item) => item.SK !== keys.purchaseCountsKept(eventId).SK).map((item) => ({
-    month: String(item.SK).slice(-7),
-    total: Number(item.n ?? 0),
-    days: countersOf(item, 'd'),
-  }));
-  return { kept, months };
+  const mark = keys.purchaseCountsKept(eventId).SK;
+  return {
+    kept: Items.some((item) => item.SK === mark),
+    months: Items.filter((item) => item.SK !== mark).map((item) => bucketOf(item, keys.purchaseMonthsPrefix, 'd')),
+  };
 }
 
 /** The hour counts of one day (`2026-11-26`): one Query of at most 24 items. */
-export async function readPurchaseHours(eventId: number, day: string): Promise<HourCount[]> {
+async function readPurchaseHours(eventId: number, day: string): Promise<BucketCount[]> {
+  const prefix = keys.purchaseHoursPrefix(day);
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.purchaseHoursPrefix(day) }),
+      ...keyCondition(keys.eventItems(eventId), { beginsWith: prefix }),
       Limit: 24,
     }),
   );
-  return Items.map((item) => ({
-    hour: String(item.SK).slice(-13),
-    total: Number(item.n ?? 0),
-    minutes: countersOf(item, 'm'),
-  }));
+  return Items.map((item) => bucketOf(item, keys.purchaseHour(eventId, '').SK, 'm'));
 }
 
-/** The purchase-index sort key bounds of the instants in [from, before): every id at `from`, none at `before`. */
-const sortsWithin = (from: string, before: string) =>
-  [keys.timeSortBound(from, 'first'), keys.timeSortBound(before, 'first')] as const;
+/** One minute's count (`2026-11-26T15:04`), when it has one: one GetItem. */
+async function readPurchaseMinute(eventId: number, minute: string): Promise<BucketCount | undefined> {
+  const key = keys.purchaseMinute(eventId, minute);
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key }));
+  return Item ? bucketOf(Item, keys.purchaseMinute(eventId, '').SK, 's') : undefined;
+}
 
 /**
  * The event's live tickets bought at or after `from` and before `before` (within one
- * minute), counted from the purchase index; undefined when more than `atMost` (a minute of
+ * second), counted from the purchase index; undefined when more than `atMost` (a second of
  * a bulk load), which is not read further.
  */
 async function countWithin(eventId: number, from: string, before: string, atMost: number): Promise<number | undefined> {
@@ -123,7 +128,10 @@ async function countWithin(eventId: number, from: string, before: string, atMost
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        ...keyCondition(keys.eventPurchases(eventId), { between: sortsWithin(from, before) }),
+        ...keyCondition(keys.eventPurchases(eventId), {
+          // Every id at `from`, none at `before`.
+          between: [keys.timeSortBound(from, 'first'), keys.timeSortBound(before, 'first')],
+        }),
         Select: 'COUNT',
         Limit: atMost + 1 - count,
         ExclusiveStartKey: startKey,
@@ -135,33 +143,34 @@ async function countWithin(eventId: number, from: string, before: string, atMost
   return count > atMost ? undefined : count;
 }
 
-/** The tickets bought before `instant` (undefined: its minute holds more than `atMost` before it). */
+/** The tickets bought before `instant` (undefined: its second holds more than `atMost` before it). */
 async function boughtBeforeInstant(
   eventId: number,
   instant: string,
-  months: readonly MonthCount[],
+  months: readonly BucketCount[],
   atMost: number,
 ): Promise<number | undefined> {
-  const [hours, inMinute] = await Promise.all([
+  const [hours, minute, inSecond] = await Promise.all([
     readPurchaseHours(eventId, dayOf(instant)),
-    countWithin(eventId, minuteStart(instant), instant, atMost),
+    readPurchaseMinute(eventId, minuteOf(instant)),
+    countWithin(eventId, secondStart(instant), instant, atMost),
   ]);
-  return inMinute === undefined ? undefined : boughtBefore(instant, months, hours, inMinute);
+  return inSecond === undefined ? undefined : boughtBefore(instant, months, hours, minute, inSecond);
 }
 
 /** Where a purchase range lies among the event's live tickets: the ones before it and the ones in it. */
 export interface PurchaseSpan {
   before: number;
   total: number;
-  months: MonthCount[];
+  months: BucketCount[];
 }
 
 /**
  * The event's live tickets bought within [from, to] (either open), exactly, and how many
  * were bought before `from`; undefined when the counts are not kept for the event or an
- * edge minute holds more than `atMost` tickets before its bound. Reads: the month counts,
- * then per bound its day's hour counts and, when the bound is not a minute's start, its
- * minute's tickets before it (Select COUNT), all at once.
+ * edge second holds more than `atMost` tickets before its bound. Reads: the month counts,
+ * then per bound its day's hour counts, its minute's count and, when the bound is not a
+ * second's start, its second's tickets before it (Select COUNT), all at once.
  */
 export async function purchaseSpan(
   eventId: number,
@@ -181,10 +190,10 @@ export async function purchaseSpan(
 
 /**
  * The live tickets at positions `position`… of the event (0-based, in purchase order), at
- * most `count` and none bought after `to`: the day and the minute found from the counts,
- * then the minute's tickets read from its start, the ones before the position skipped
- * (undefined when that is more than `atMost`, a minute of a bulk load). `more`: tickets
- * follow the last one.
+ * most `count` and none bought after `to`: the day, minute and second found from the
+ * counts, then the second's tickets read from its start, the ones before the position
+ * skipped (undefined when that is more than `atMost`, a second of a bulk load, or the counts
+ * moved meanwhile). `more`: tickets follow the last one.
  */
 export async function purchasesAt(
   eventId: number,
@@ -195,24 +204,28 @@ export async function purchasesAt(
   atMost: number,
 ): Promise<{ records: TicketRecord[]; more: boolean } | undefined> {
   const day = dayAt(position, span.months);
-  const minute = day && minuteAt(position, day.before, await readPurchaseHours(eventId, day.day));
-  // Counts that moved between the reads (a sale meanwhile): from the range's start, as without counts.
-  if (!minute || minute.skip > atMost) return undefined;
+  const minute = day && minuteAt(position, day.before, await readPurchaseHours(eventId, day.part));
+  const minuteCount = minute && (await readPurchaseMinute(eventId, minute.part));
+  const second = minute && minuteCount && secondAt(position, minute.before, minuteCount);
+  if (!second || position - second.before > atMost) return undefined;
+  const skip = position - second.before;
   const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
-  const range = keys.timeRange({ from: minute.start, to });
+  const range = keys.timeRange({ from: `${second.part}.000Z`, to });
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
         ...keyCondition(keys.eventPurchases(eventId), range),
-        Limit: minute.skip + count + 1 - items.length,
+        Limit: skip + count + 1 - items.length,
         ExclusiveStartKey: startKey,
       }),
     );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < minute.skip + count + 1);
-  const page = items.slice(minute.skip, minute.skip + count);
-  return { records: await listedRecords(page), more: items.length > minute.skip + count };
+  } while (startKey && items.length < skip + count + 1);
+  return {
+    records: await listedRecords(items.slice(skip, skip + count)),
+    more: items.length > skip + count,
+  };
 }

@@ -26,14 +26,25 @@ let token: string;
 let event: CreatedEvent;
 /** The event's live tickets as a recount sees them: purchase time and id. */
 let live: { id: number; bought: string }[];
+/** The first seeded ticket's id (the seed allocates them in order). */
+let firstId: number;
 
-/** Seeded ticket n's purchase time: orders of one to four tickets at one instant, seconds to days apart; every 97th a replacement keeping a time 500 tickets earlier. */
+/** A registration rush: these tickets are bought 50 ms apart, more than MAX_LIST_READ of them in one minute. */
+const RUSH = { from: 1_800, to: 2_900 };
+
+/**
+ * Seeded ticket n's purchase time: orders of one to four tickets at one instant, seconds to
+ * days apart, the rush within one minute; every 97th a replacement keeping a time 500
+ * tickets earlier.
+ */
 function purchaseTimes(count: number): string[] {
   const gaps = [400, 20_000, 7 * 60_000, 3 * 3_600_000, 31 * 3_600_000];
   const times: string[] = [];
   let at = Date.parse('2026-01-31T22:58:00.000Z');
   for (let n = 0; n < count; n++) {
-    if (n % 4 === 0 || n % 7 === 0) at += gaps[(n * 7919) % gaps.length]!;
+    if (n === RUSH.from) at = Math.ceil(at / 60_000) * 60_000 + 60_000;
+    else if (n > RUSH.from && n < RUSH.to) at += 50;
+    else if (n % 4 === 0 || n % 7 === 0) at += gaps[(n * 7919) % gaps.length]!;
     times.push(new Date(at).toISOString());
   }
   return times.map((time, n) => (n % 97 === 96 && n >= 500 ? times[n - 500]! : time));
@@ -52,6 +63,7 @@ beforeAll(async () => {
   const times = purchaseTimes(TICKETS);
   const records = await writeTickets(event, TICKETS, (n) => ({ typeId, purchasedDate: times[n]! }));
   live = records.map((record) => ({ id: record.id, bought: record.purchasedDate }));
+  firstId = records[0]!.id;
   // Live changes through the API and the sale path: three deletes (one of an order sharing an instant), a transfer (its replacement keeps the time), two sales now.
   const gone = [records[0]!, records[1_201]!, records[2_998]!];
   for (const ticket of gone) expect((await call('DELETE', `/api/v2/tickets/${ticket.id}`, { token })).status).toBe(204);
@@ -101,25 +113,37 @@ describe('GET /ticket?eventId&purchasedFrom/purchasedTo: exact totals and any of
     expect(body.totalCount).toBeGreaterThan(0);
   });
 
-  it('any _offset answers what a recount puts there, reading about what a page at 100 reads; past the end an empty page', async () => {
+  it('any _offset answers what a recount puts there, reading about what a page at 100 reads, also inside the rush; past the end an empty page', async () => {
     const from = '2026-02-01T00:00:30.000Z';
     const want = within(from);
     expect(want.length).toBeGreaterThan(2_900);
+    const rushMinute = Math.max(...countsPer(16).values());
+    expect(rushMinute).toBeGreaterThan(MAX_LIST_READ);
     const reads: number[] = [];
-    for (const offset of [1, 100, 999, 1_000, 1_777, 2_500, want.length - LIMIT, want.length - 1]) {
+    for (const offset of [1, 100, 999, 1_000, 1_777, 2_222, 2_500, want.length - LIMIT, want.length - 1]) {
       const { body, reads: read } = await page(`purchasedFrom=${from}&_offset=${offset}&_limit=${LIMIT}`);
       expect(idsOf(body.data), `${offset}`).toEqual(want.slice(offset, offset + LIMIT));
       expect(body.totalCount).toBe(want.length);
       expect(body.next === null, `${offset}`).toBe(offset + LIMIT >= want.length);
       reads.push(read.itemsRead);
     }
-    // Month counts, three days' hour counts, the bound's minute, the position's minute and the page: never what precedes it.
-    const busiest = Math.max(...countsPerMinute().values());
-    const bound = 13 + 3 * 24 + busiest + (busiest + LIMIT + 1) + LIMIT;
+    // Month counts, three days' hour counts, three minutes' counts, the bound's second, the position's second
+    // and the page: never what precedes it, nor the rest of the rush's minute.
+    const busiest = Math.max(...countsPer(19).values());
+    const bound = 13 + 3 * 24 + 3 + busiest + (busiest + LIMIT + 1) + LIMIT;
     for (const read of reads) expect(read).toBeLessThanOrEqual(bound);
     expect(bound).toBeLessThan(MAX_LIST_READ / 4);
     const past = await page(`purchasedFrom=${from}&_offset=${want.length + 5}&_limit=${LIMIT}`);
     expect(past.body).toMatchObject({ data: [], totalCount: want.length, next: null });
+  });
+
+  it('a range bounded inside the rush, off any second, counts and pages exactly', async () => {
+    const rush = inPurchaseOrder(live).filter(({ id }) => id >= firstId + RUSH.from && id < firstId + RUSH.to);
+    const [from, to] = [justAfterMs(rush[300]!.bought, 25), justAfterMs(rush[800]!.bought, 25)];
+    const want = within(from, to);
+    const { body } = await page(`purchasedFrom=${from}&purchasedTo=${to}&_offset=250&_limit=${LIMIT}`);
+    expect(body.totalCount).toBe(want.length);
+    expect(idsOf(body.data)).toEqual(want.slice(250, 250 + LIMIT));
   });
 
   it('a closed range pages to its end and no further, by _offset and by next, each ticket once, the total exact on every page', async () => {
@@ -165,12 +189,15 @@ describe('GET /ticket?eventId&purchasedFrom/purchasedTo: exact totals and any of
   });
 });
 
-/** Live tickets per minute of purchase. */
-function countsPerMinute(): Map<string, number> {
+/** Live tickets per purchase-time prefix of this length (16: per minute, 19: per second). */
+function countsPer(length: number): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const { bought } of live) counts.set(bought.slice(0, 16), (counts.get(bought.slice(0, 16)) ?? 0) + 1);
+  for (const { bought } of live) counts.set(bought.slice(0, length), (counts.get(bought.slice(0, length)) ?? 0) + 1);
   return counts;
 }
+
+/** `ms` milliseconds after an instant. */
+const justAfterMs = (instant: string, ms: number) => new Date(Date.parse(instant) + ms).toISOString();
 
 /** The event's purchase count items as stored (with the kept mark), in key order. */
 async function purchaseCountItems(): Promise<Record<string, unknown>[]> {

@@ -80,7 +80,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     expect(Object.keys(byKind(writes)).filter((kind) => kind.startsWith('LIST'))).toEqual([]);
   });
 
-  it("transfer to another type: a new ticket in the type's lists, its type counted in the event's position block", async () => {
+  it("transfer to another type: a new ticket in the type's lists, its type counted in the event's position block and its purchase counts", async () => {
     const { event, ticket } = await orderedTicket();
     const { result, writes } = await countWrites(() =>
       call('POST', `${TICKETS}/${ticket.id}/transfer`, {
@@ -98,8 +98,8 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       'POS#event',
       'POS#team#0',
     ]);
-    // The replacement is bought when the original was, and the original stays listed: one more in that month and hour.
-    expect(byKind(writes), describeWrites(writes)).toMatchObject({ HISTORY: 4, POS: 8, STATS: 4, BOUGHT: 4 });
+    // The replacement is bought when the original was, and the original stays listed: one more in that month, hour and minute.
+    expect(byKind(writes), describeWrites(writes)).toMatchObject({ HISTORY: 4, POS: 8, STATS: 4, BOUGHT: 6 });
   });
 
   it('check-in: the ticket item costs 6 (1 KB, the update-time index), the process-state lists the rest (36; the target of 12 is not met)', async () => {

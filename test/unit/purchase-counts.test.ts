@@ -8,16 +8,18 @@ import {
   justAfter,
   minuteAt,
   minuteCounter,
-  minuteStart,
+  minuteOf,
   monthOf,
-  type HourCount,
-  type MonthCount,
+  secondAt,
+  secondCounter,
+  secondStart,
+  type BucketCount,
 } from '#shared/domain/purchase-counts';
 
 /**
  * The purchase counts against a recount: in random sales (spread over months, bunched into
- * hours and single minutes, some at the same instant), the tickets bought before any
- * instant, and the day and minute of any position, equal what sorting the times says.
+ * hours, minutes and seconds, some at the same instant), the tickets bought before any
+ * instant, and the day, minute and second of any position, equal what sorting the times says.
  */
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
@@ -53,27 +55,24 @@ function sale(seed: number): string[] {
   return times.sort();
 }
 
-function countsOf(times: readonly string[]): { months: MonthCount[]; hours: Map<string, HourCount[]> } {
-  const months = new Map<string, { total: number; days: Map<string, number> }>();
-  const hours = new Map<string, { total: number; minutes: Map<string, number> }>();
-  const bump = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
-  for (const time of times) {
-    const month = months.get(monthOf(time)) ?? { total: 0, days: new Map() };
-    month.total += 1;
-    bump(month.days, dayCounter(time));
-    months.set(monthOf(time), month);
-    const hour = hours.get(hourOf(time)) ?? { total: 0, minutes: new Map() };
-    hour.total += 1;
-    bump(hour.minutes, minuteCounter(time));
-    hours.set(hourOf(time), hour);
-  }
-  const byDay = new Map<string, HourCount[]>();
-  // Stored order is not relied on: the day's hours shuffled.
-  for (const [hour, count] of [...hours].reverse()) {
-    const day = hour.slice(0, 10);
-    byDay.set(day, [...(byDay.get(day) ?? []), { hour, ...count }]);
-  }
-  return { months: [...months].map(([month, count]) => ({ month, ...count })).reverse(), hours: byDay };
+/** The counts a sale's writes keep, each level's buckets in a shuffled order (stored order is not relied on). */
+function countsOf(times: readonly string[]) {
+  const level = (bucketOf: (time: string) => string, partOf: (time: string) => string) => {
+    const buckets = new Map<string, { total: number; parts: Map<string, number> }>();
+    for (const time of times) {
+      const bucket = buckets.get(bucketOf(time)) ?? { total: 0, parts: new Map<string, number>() };
+      bucket.total += 1;
+      bucket.parts.set(partOf(time), (bucket.parts.get(partOf(time)) ?? 0) + 1);
+      buckets.set(bucketOf(time), bucket);
+    }
+    return [...buckets].map(([bucket, count]): BucketCount => ({ bucket, ...count })).reverse();
+  };
+  const hours = level(hourOf, minuteCounter);
+  return {
+    months: level(monthOf, dayCounter),
+    hoursOf: (day: string) => hours.filter(({ bucket }) => bucket.startsWith(`${day}T`)),
+    minutes: new Map(level(minuteOf, secondCounter).map((count) => [count.bucket, count])),
+  };
 }
 
 const boughtEarlier = (times: readonly string[], instant: string) => times.filter((time) => time < instant).length;
@@ -82,11 +81,11 @@ describe('purchase counts', () => {
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     it(`sale ${seed}: the tickets bought before any instant equal a recount`, () => {
       const times = sale(seed);
-      const { months, hours } = countsOf(times);
+      const { months, hoursOf, minutes } = countsOf(times);
       const next = random(seed * 31);
-      // Each ticket's instant, just after it, a minute's start, and instants between and around the sales.
+      // Each ticket's instant, just after it, its second's start, and instants between and around the sales.
       const probes = [
-        ...times.flatMap((time) => [time, justAfter(time), minuteStart(time)]),
+        ...times.flatMap((time) => [time, justAfter(time), secondStart(time)]),
         ...Array.from({ length: 200 }, () =>
           new Date(
             START - 86_400_000 + Math.floor(next() * (Date.parse(times.at(-1)!) - START + 2 * 86_400_000)),
@@ -94,23 +93,29 @@ describe('purchase counts', () => {
         ),
       ];
       for (const instant of probes) {
-        const inMinute = times.filter((time) => time >= minuteStart(instant) && time < instant).length;
-        expect(boughtBefore(instant, months, hours.get(dayOf(instant)) ?? [], inMinute), instant).toBe(
-          boughtEarlier(times, instant),
-        );
+        const inSecond = times.filter((time) => time >= secondStart(instant) && time < instant).length;
+        expect(
+          boughtBefore(instant, months, hoursOf(dayOf(instant)), minutes.get(minuteOf(instant)), inSecond),
+          instant,
+        ).toBe(boughtEarlier(times, instant));
       }
     });
 
-    it(`sale ${seed}: the day and the minute of every position, and what precedes it in that minute`, () => {
+    it(`sale ${seed}: the day, minute and second of every position, and what precedes each`, () => {
       const times = sale(seed);
-      const { months, hours } = countsOf(times);
+      const { months, hoursOf, minutes } = countsOf(times);
       times.forEach((time, position) => {
         const day = dayAt(position, months);
-        expect(day, `${position}`).toEqual({ day: dayOf(time), before: boughtEarlier(times, `${dayOf(time)}T`) });
-        const minute = minuteAt(position, day!.before, hours.get(day!.day)!);
+        expect(day, `${position}`).toEqual({ part: dayOf(time), before: boughtEarlier(times, `${dayOf(time)}T`) });
+        const minute = minuteAt(position, day!.before, hoursOf(day!.part));
         expect(minute, `${position}`).toEqual({
-          start: minuteStart(time),
-          skip: position - boughtEarlier(times, minuteStart(time)),
+          part: minuteOf(time),
+          before: boughtEarlier(times, `${minuteOf(time)}:`),
+        });
+        const second = secondAt(position, minute!.before, minutes.get(minute!.part)!);
+        expect(second, `${position}`).toEqual({
+          part: time.slice(0, 19),
+          before: boughtEarlier(times, secondStart(time)),
         });
       });
       expect(dayAt(times.length, months)).toBeUndefined();
@@ -119,6 +124,6 @@ describe('purchase counts', () => {
 
   it('the instant just after a time is one millisecond on, across a day', () => {
     expect(justAfter('2026-11-26T23:59:59.999Z')).toBe('2026-11-27T00:00:00.000Z');
-    expect(minuteStart('2026-11-26T15:04:05.123Z')).toBe('2026-11-26T15:04:00.000Z');
+    expect(secondStart('2026-11-26T15:04:05.123Z')).toBe('2026-11-26T15:04:05.000Z');
   });
 });

@@ -196,7 +196,7 @@ async function acrossEventsPage(paging: Paging, scope?: EventScope): Promise<Rec
  * (exact), and a page at `_offset` found from them (shared/data/purchase-counts.ts), so no
  * page reads what precedes it. The first page and a page by `_cursor` are read from their
  * start as any served list. Where the counts are not kept (an event made before them, until
- * the backfill) or an edge minute holds more than MAX_LIST_READ tickets, it is that served
+ * the backfill) or one second holds more than MAX_LIST_READ tickets, it is that served
  * list throughout.
  */
 async function purchasesPage(filters: OlderTicketFilters, paging: Paging, scope?: EventScope): Promise<RecordPage> {
