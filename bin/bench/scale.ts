@@ -251,6 +251,13 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
         '/ticket?eventId _offset 90 % in',
         () => admin(`/ticket?eventId=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`),
       ],
+      // A purchase range from before the sale: the event's purchase counts (shared/data/purchase-counts.ts).
+      ['/ticket?eventId&purchasedFrom', () => admin(`/ticket?eventId=${eventId}&purchasedFrom=2000-01-01`)],
+      [
+        '/ticket?eventId&purchasedFrom _offset 90 % in',
+        () =>
+          admin(`/ticket?eventId=${eventId}&purchasedFrom=2000-01-01&_limit=20&_offset=${Math.floor(e.size * 0.9)}`),
+      ],
       // The sync: what changed since seeding ended (the PATCH and check-in rows above), one page.
       ['/ticket?updatedFrom (the sync)', () => admin(`/ticket?updatedFrom=${encodeURIComponent(since)}&_limit=100`)],
       [
