@@ -180,9 +180,10 @@ export async function purchaseSpan(
   const { kept, months } = await readPurchaseMonths(eventId);
   if (!kept) return undefined;
   const all = months.reduce((sum, count) => sum + count.total, 0);
+  const end = range.to === undefined ? undefined : justAfter(range.to);
   const [before, through] = await Promise.all([
     range.from === undefined ? 0 : boughtBeforeInstant(eventId, range.from, months, atMost),
-    range.to === undefined ? all : boughtBeforeInstant(eventId, justAfter(range.to), months, atMost),
+    end === undefined ? all : boughtBeforeInstant(eventId, end, months, atMost),
   ]);
   if (before === undefined || through === undefined) return undefined;
   return { before, total: Math.max(0, through - before), months };

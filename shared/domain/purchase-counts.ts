@@ -35,8 +35,15 @@ export const secondCounter = (instant: string) => `s${instant.slice(17, 19)}`;
 /** The start of the instant's second. */
 export const secondStart = (instant: string) => `${instant.slice(0, 19)}.000Z`;
 
-/** The instant just after `to` (ms precision, as purchase times are): what is bought at or before `to` is before it. */
-export const justAfter = (to: string) => new Date(Date.parse(to) + 1).toISOString();
+/**
+ * The instant just after `to` (ms precision, as purchase times are): what is bought at or
+ * before `to` is before it. Undefined past the year 9999, whose instants no longer sort as
+ * strings (`+010000-…`): every purchase is before it.
+ */
+export function justAfter(to: string): string | undefined {
+  const next = new Date(Date.parse(to) + 1).toISOString();
+  return next.startsWith('+') ? undefined : next;
+}
 
 /** The counts of the buckets before `bucket`, and of its parts before `part`. */
 function countedBefore(counts: readonly BucketCount[], bucket: string, part: string): number {

@@ -97,6 +97,8 @@ describe('GET /ticket?eventId&purchasedFrom/purchasedTo: exact totals and any of
       [times[701]!, times[701]!],
       ['2020-01-01T00:00:00.000Z', '2020-12-31T23:59:59.999Z'],
       [times.at(-1)!, undefined],
+      // The last instant the API takes: every ticket is bought by then.
+      ['2026-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z'],
     ];
     for (const [from, to] of ranges) {
       const query = [from && `purchasedFrom=${from}`, to && `purchasedTo=${to}`].filter(Boolean).join('&');
@@ -135,6 +137,30 @@ describe('GET /ticket?eventId&purchasedFrom/purchasedTo: exact totals and any of
     expect(bound).toBeLessThan(MAX_LIST_READ / 4);
     const past = await page(`purchasedFrom=${from}&_offset=${want.length + 5}&_limit=${LIMIT}`);
     expect(past.body).toMatchObject({ data: [], totalCount: want.length, next: null });
+  });
+
+  it('random ranges (bounds at, just off and between purchase times) and random offsets answer what a recount says', async () => {
+    const times = inPurchaseOrder(live).map(({ bought }) => bought);
+    let seed = 20_261_126;
+    const next = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % below;
+    };
+    const near = () => justAfterMs(times[next(times.length)]!, [0, 0, -1, 1, -999, 1_000, 61_000][next(7)]!);
+    for (let round = 0; round < 30; round++) {
+      const [a, b] = [near(), near()].sort();
+      // Either bound open, not both (that is the event's id-ordered list).
+      const to = next(5) ? b : undefined;
+      const from = next(5) || to === undefined ? a : undefined;
+      const want = within(from, to);
+      const offset = next(Math.max(1, want.length + 10));
+      const query = [from && `purchasedFrom=${from}`, to && `purchasedTo=${to}`, `_offset=${offset}`, '_limit=7']
+        .filter(Boolean)
+        .join('&');
+      const { body } = await page(query);
+      expect(body.totalCount, query).toBe(want.length);
+      expect(idsOf(body.data), query).toEqual(want.slice(offset, offset + 7));
+    }
   });
 
   it('a range bounded inside the rush, off any second, counts and pages exactly', async () => {

@@ -85,7 +85,7 @@ describe('purchase counts', () => {
       const next = random(seed * 31);
       // Each ticket's instant, just after it, its second's start, and instants between and around the sales.
       const probes = [
-        ...times.flatMap((time) => [time, justAfter(time), secondStart(time)]),
+        ...times.flatMap((time) => [time, justAfter(time)!, secondStart(time)]),
         ...Array.from({ length: 200 }, () =>
           new Date(
             START - 86_400_000 + Math.floor(next() * (Date.parse(times.at(-1)!) - START + 2 * 86_400_000)),
@@ -124,6 +124,8 @@ describe('purchase counts', () => {
 
   it('the instant just after a time is one millisecond on, across a day', () => {
     expect(justAfter('2026-11-26T23:59:59.999Z')).toBe('2026-11-27T00:00:00.000Z');
+    // Past the year 9999 instants no longer sort as strings: no bound.
+    expect(justAfter('9999-12-31T23:59:59.999Z')).toBeUndefined();
     expect(secondStart('2026-11-26T15:04:05.123Z')).toBe('2026-11-26T15:04:05.000Z');
   });
 });
