@@ -20,7 +20,7 @@ import { db, tableName } from './client.ts';
 import { countersUpdate } from './counters.ts';
 import { keyCondition } from './key-conditions.ts';
 import { keys, type Key } from './keys.ts';
-import { listedRecords } from './ticket-records.ts';
+import { eventPurchases } from './ticket-list-queries.ts';
 
 /**
  * An event's purchase counts (shared/domain/purchase-counts.ts): per event, items
@@ -210,23 +210,12 @@ export async function purchasesAt(
   const second = minute && minuteCount && secondAt(position, minute.before, minuteCount);
   if (!second || position - second.before > atMost) return undefined;
   const skip = position - second.before;
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  const range = keys.timeRange({ from: `${second.part}.000Z`, to });
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...keyCondition(keys.eventPurchases(eventId), range),
-        Limit: skip + count + 1 - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < skip + count + 1);
-  return {
-    records: await listedRecords(items.slice(skip, skip + count)),
-    more: items.length > skip + count,
-  };
+  // Read as the served list reads a purchase range, from the second's start: the skipped few, then the page.
+  const need = skip + count + 1;
+  const read = await eventPurchases(
+    eventId,
+    { from: secondStart(second.part), to },
+    { need, budget: need, accept: () => true },
+  );
+  return { records: read.records.slice(skip, skip + count), more: read.records.length > skip + count };
 }
