@@ -34,7 +34,7 @@ import { db, tableName } from '#shared/data/client';
 import { keys, type Key } from '#shared/data/keys';
 import { keyAttributes, keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
-import { dayCounter, hourOf, minuteCounter, minuteOf, monthOf, secondCounter } from '#shared/domain/purchase-counts';
+import { purchaseCounters } from '#shared/data/purchase-counts';
 import { ALL_EVENTS, blockOf, counterName, teamList, typePart } from '#shared/domain/ticket-list-plan';
 
 export interface PositionBackfillOutcome {
@@ -182,10 +182,7 @@ async function purchaseCounts(eventId: number): Promise<Map<string, Item>> {
   const sort = keyAttributes(partition).sort;
   for await (const item of indexItems(partition, 'TicketPurchaseEntry', 'Ticket')) {
     // `<purchase time>#<id:10>`
-    const bought = String(item[sort]).slice(0, -11);
-    add(keys.purchaseMonth(eventId, monthOf(bought)), dayCounter(bought));
-    add(keys.purchaseHour(eventId, hourOf(bought)), minuteCounter(bought));
-    add(keys.purchaseMinute(eventId, minuteOf(bought)), secondCounter(bought));
+    for (const [key, counter] of purchaseCounters(eventId, String(item[sort]).slice(0, -11))) add(key, counter);
   }
   const items = new Map<string, Item>(
     [...counts].map(([SK, counters]) => [SK, { entity: 'PurchaseCount', ...Object.fromEntries(counters) }]),

@@ -37,7 +37,14 @@ import { eventPurchases } from './ticket-list-queries.ts';
  * purchase range is read as before (bounded, its total flagged).
  */
 
-/** Accumulates the purchase-count moves of one transaction: one Update per touched month and hour. */
+/** The count items a ticket bought at `bought` is counted in (its month's, hour's and minute's), each with its part's counter. */
+export const purchaseCounters = (eventId: number, bought: string): [Key, string][] => [
+  [keys.purchaseMonth(eventId, monthOf(bought)), dayCounter(bought)],
+  [keys.purchaseHour(eventId, hourOf(bought)), minuteCounter(bought)],
+  [keys.purchaseMinute(eventId, minuteOf(bought)), secondCounter(bought)],
+];
+
+/** Accumulates the purchase-count moves of one transaction: one Update per touched month, hour and minute. */
 export class PurchaseDelta {
   private readonly items = new Map<string, { key: Key; counters: Map<string, number> }>();
 
@@ -50,10 +57,8 @@ export class PurchaseDelta {
 
   /** A live ticket enters (+1) or leaves (-1) its event's purchase counts. */
   listedTicket(record: TicketRecord, delta: number): void {
-    const bought = record.purchasedDate ?? record.created;
-    this.add(keys.purchaseMonth(record.eventId, monthOf(bought)), dayCounter(bought), delta);
-    this.add(keys.purchaseHour(record.eventId, hourOf(bought)), minuteCounter(bought), delta);
-    this.add(keys.purchaseMinute(record.eventId, minuteOf(bought)), secondCounter(bought), delta);
+    for (const [key, counter] of purchaseCounters(record.eventId, record.purchasedDate ?? record.created))
+      this.add(key, counter, delta);
   }
 
   actions() {
@@ -80,7 +85,7 @@ const bucketOf = (item: Item, prefix: string, part: string): BucketCount => ({
 const MAX_MONTHS = 1200;
 
 /** Whether the event's counts are kept, and its month counts: one Query. */
-export async function readPurchaseMonths(eventId: number): Promise<{ kept: boolean; months: BucketCount[] }> {
+async function readPurchaseMonths(eventId: number): Promise<{ kept: boolean; months: BucketCount[] }> {
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
