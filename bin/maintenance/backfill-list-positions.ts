@@ -1,11 +1,12 @@
 /**
  * One-off, after the release that brought the kept list positions (issue 20), and again after
  * the one that made a ticket type's list a part of its event's and teams' blocks (README
- * "After a deploy: maintenance backfills"), and after the one that brought the purchase counts:
- * sets every event's position blocks (`EVENT#<id>` / `POS#<list>#<block>`, see
- * shared/data/list-positions.ts) and purchase counts (`BOUGHT#…`, and the `BOUGHT#month#kept` mark
- * that lets `GET /ticket` use them, see shared/data/purchase-counts.ts) to a recount of its
- * live tickets.
+ * "After a deploy: maintenance backfills"), and after the ones that brought the purchase counts
+ * and the team lists' spans: sets every event's position blocks and spans (`EVENT#<id>` /
+ * `POS#<list>#<block>`, `POS#span#team#<k>#<span>`, and the `POS#span#kept` mark that lets
+ * offsets use the spans, see shared/data/list-positions.ts) and purchase counts (`BOUGHT#…`, and
+ * the `BOUGHT#month#kept` mark that lets `GET /ticket` use them, see
+ * shared/data/purchase-counts.ts) to a recount of its live tickets.
  * Run it after backfill-ticket-lists.ts (the `access` lists are recounted from the list
  * entries it writes), with the stage's TABLE_NAME and AWS credentials:
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-list-positions.ts [--restart]`.
@@ -35,7 +36,16 @@ import { keys, type Key } from '#shared/data/keys';
 import { keyAttributes, keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
 import { purchaseCounters } from '#shared/data/purchase-counts';
-import { ALL_EVENTS, blockOf, counterName, teamList, typePart } from '#shared/domain/ticket-list-plan';
+import {
+  ALL_EVENTS,
+  blockOf,
+  counterName,
+  positionCounters,
+  spanList,
+  spanOf,
+  spanState,
+  teamList,
+} from '#shared/domain/ticket-list-plan';
 
 export interface PositionBackfillOutcome {
   events: number;
@@ -84,11 +94,18 @@ export async function backfillListPositions({
       const key = `${list}/${block}`;
       const counters = recount.get(key) ?? new Map<string, number>();
       const state = Number(item.processState);
-      const names = [counterName(state)];
-      if (withType) names.push(counterName(state, typePart(Number(item.typeId))));
+      const names = withType ? positionCounters(state, Number(item.typeId)) : [counterName(state)];
       for (const name of names) counters.set(name, (counters.get(name) ?? 0) + 1);
       recount.set(key, counters);
     };
+    // A team's span counts a checked-in ticket as an active one (ticket-list-plan.ts `spanState`).
+    const addToSpan = (list: string, item: Item) =>
+      add(
+        spanList(list),
+        { ...item, processState: spanState(Number(item.processState)) },
+        spanOf(blockOf(Number(item.ticketId ?? item.id))),
+        true,
+      );
     if (eventId === ALL_EVENTS) {
       for await (const item of indexItems(keys.allTickets, 'TicketListEntry')) {
         add('all', item);
@@ -99,6 +116,7 @@ export async function backfillListPositions({
       outcome.tickets += 1;
       add('event', item, undefined, true);
       add(teamList(Number(item.teamKey ?? 0)), item, undefined, true);
+      addToSpan(teamList(Number(item.teamKey ?? 0)), item);
     }
     for await (const item of indexItems(keys.accessTickets(eventId), 'TicketAccessEntry'))
       add('access', item, undefined, true);
@@ -164,6 +182,8 @@ function blockItems(eventId: number, recount: Recount): Map<string, Item> {
     const [list, block] = [key.slice(0, key.lastIndexOf('/')), Number(key.slice(key.lastIndexOf('/') + 1))];
     items.set(keys.listPosition(eventId, list, block).SK, { entity: 'ListPosition', ...Object.fromEntries(counters) });
   }
+  // The spans now hold every team ticket: offsets may use them.
+  if (eventId !== ALL_EVENTS) items.set(keys.positionSpansKept(eventId).SK, { entity: 'PositionSpansKept' });
   return items;
 }
 

@@ -217,6 +217,8 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
     ...Array.from({ length: STATS_SHARDS }, (_, shard) => put(emptyShard(eventId, shard))),
     // Its tickets' purchase counts start with it, so they hold every one (purchase-counts.ts).
     put({ ...keys.purchaseCountsKept(eventId), entity: 'PurchaseCountsKept' }),
+    // Its team lists' spans too (list-positions.ts).
+    put({ ...keys.positionSpansKept(eventId), entity: 'PositionSpansKept' }),
   ]);
   return event;
 }

@@ -82,6 +82,8 @@ export const keys = {
     SK: `POS#${list}#${String(block).padStart(8, '0')}`,
   }),
   positionPrefix: (list: string) => `POS#${list}#`,
+  /** The mark that an event's team lists keep spans (list-positions.ts): set by its creation, or by the positions backfill. */
+  positionSpansKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'POS#span#kept' }),
   /** Every list's blocks of an event (the positions backfill rewrites them all). */
   positionsPrefix: 'POS#',
   ticket: (id: number): Key => ({ PK: `TICKET#${id}`, SK: 'TICKET' }),

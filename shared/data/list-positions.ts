@@ -1,13 +1,19 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
 import {
   ALL_EVENTS,
   POSITION_BLOCK,
   blockOf,
   counterName,
+  hasSpans,
   partsAddUp,
+  positionCounters,
+  SPAN_BLOCKS,
+  spanList,
+  spanOf,
+  spanState,
+  spanStates,
   teamList,
-  typePart,
   type PositionList,
 } from '../domain/ticket-list-plan.ts';
 import { db, tableName } from './client.ts';
@@ -30,6 +36,14 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * before it (one Query of these small items, from the nearer end), then read one block's
  * tickets from its start (shared/data/ticket-list-reads.ts `idsAt`). A page whose matches
  * are sparse reads only the blocks whose counts hold them (`blocksHolding`, `readByBlocks`).
+ *
+ * A team's tickets are spread over the whole event, so an offset deep into its list would sum
+ * hundreds of its blocks. Its list also keeps spans (`span#team#<k>`, one item per SPAN_BLOCKS
+ * blocks, ticket-list-plan.ts): the offset sums a few spans, then the blocks of one. A span
+ * counts a checked-in ticket as an active one, so the gate's check-in moves none; a filter
+ * keeping one of those two states and not the other is positioned by the blocks alone. An
+ * event made before spans were kept has no `POS#span#kept` mark until the positions backfill
+ * recounts them, and is positioned by its blocks alone until then.
  *
  * The list across all events is kept the same way under event 0 (ALL_EVENTS): list `all` by
  * id block, and its per-state totals in list `count`, one item per shard `id % COUNT_SHARDS`
@@ -63,11 +77,14 @@ export class PositionDelta {
     const state = record.processState;
     const block = blockOf(record.id);
     const whole = [counterName(state)];
-    const withType = [...whole, counterName(state, typePart(record.typeId))];
+    const withType = positionCounters(state, record.typeId);
+    const team = teamList(record.teamId ?? 0);
     this.add(ALL_EVENTS, 'all', block, whole, delta);
     this.add(ALL_EVENTS, 'count', record.id % COUNT_SHARDS, whole, delta);
     this.add(record.eventId, 'event', block, withType, delta);
-    this.add(record.eventId, teamList(record.teamId ?? 0), block, withType, delta);
+    this.add(record.eventId, team, block, withType, delta);
+    // A check-in leaves and re-enters the same span counters: no Update.
+    this.add(record.eventId, spanList(team), spanOf(block), positionCounters(spanState(state), record.typeId), delta);
     for (const eventId of grantedEvents(record)) this.add(eventId, 'access', block, withType, delta);
   }
 
@@ -91,21 +108,29 @@ const PAGE_BLOCKS = 500;
 
 type BlockCounts = Map<number, number>;
 
+/** How a read of position items goes: from the start (`forward`) or the end, from block `from` on, until `enough` counted. */
+interface BlockRead {
+  forward: boolean;
+  enough: number;
+  /** About what part of its events' tickets the lists count: how sparse their items are (a hint). */
+  share: number;
+  from?: number;
+  /** Ticket ids one item counts: a block's, or a span's. */
+  width?: number;
+}
+
 /**
- * The counted tickets per block of the lists together (only the given states; of a list
- * with parts, only theirs), read in block order from the start (`forward`) or the end (or
- * from block `from` on), until `enough` of them are summed or the lists end. Several lists
- * are each read until they pass `enough` on their own, which bounds each to the blocks up to
- * the position; `through` is the nearest block a list stopped at short of its end. Undefined
- * when a block's parts do not add up yet (`partsAddUp`).
+ * The counted tickets per block (or span) of the lists together (only the given states; of
+ * a list with parts, only theirs), read in block order from the start (`forward`) or the
+ * end (or from block `from` on), until `enough` of them are summed or the lists end.
+ * Several lists are each read until they pass `enough` on their own, which bounds each to
+ * the blocks up to the position; `through` is the nearest block a list stopped at short of
+ * its end. Undefined when a block's parts do not add up yet (`partsAddUp`).
  */
 async function readBlocks(
   lists: readonly PositionList[],
   states: readonly number[],
-  forward: boolean,
-  enough: number,
-  share: number,
-  from?: number,
+  { forward, enough, share, from, width = POSITION_BLOCK }: BlockRead,
 ): Promise<{ counts: BlockCounts; through: number | undefined } | undefined> {
   const counts: BlockCounts = new Map();
   let partsKept = true;
@@ -115,9 +140,9 @@ async function readBlocks(
     lists.map(async ({ eventId, list, parts }) => {
       let summed = 0;
       let blocksRead = 0;
-      // A list holding `share` of its blocks' tickets needs about enough / (POSITION_BLOCK × share) blocks: ask for
-      // those first, a tenth more when sparse (its blocks' counts vary around that mean), so one Query usually does.
-      const expected = (enough + 1) / (POSITION_BLOCK * share);
+      // A list holding `share` of its items' tickets needs about enough / (width × share) items: ask for those
+      // first, a tenth more when sparse (its items' counts vary around that mean), so one Query usually does.
+      const expected = (enough + 1) / (width * share);
       let limit = Math.min(PAGE_BLOCKS, Math.ceil(share < 1 ? expected * 1.1 : expected) + 1);
       let startKey: Record<string, unknown> | undefined;
       let last: number | undefined;
@@ -169,12 +194,83 @@ export interface ListStart {
   block?: { start: number; count: number };
 }
 
+/** A stretch of the lists: `n` counted tickets after `before` others, in blocks `first` to `last` (all of them when undefined). */
+interface Stretch {
+  before: number;
+  n: number;
+  first?: number;
+  last?: number;
+}
+
+/** The unit (block or span) holding position `at` of `total` counted tickets, from counts read from the nearer end, and the tickets before it. */
+function holding(counts: BlockCounts, forward: boolean, at: number, total: number) {
+  const units = [...counts.keys()].sort((a, b) => (forward ? a - b : b - a));
+  // Forward: the tickets before each unit. Backward: from the end, `total - at` tickets lie at or after the position.
+  let seen = 0;
+  for (const unit of units) {
+    const n = counts.get(unit)!;
+    if (forward ? seen + n > at : seen + n >= total - at) return { unit, n, before: forward ? seen : total - seen - n };
+    seen += n;
+  }
+  return undefined;
+}
+
+/** Whether every event of the lists keeps spans (the mark its creation or the positions backfill set): one GetItem each. */
+async function spansKept(lists: readonly PositionList[]): Promise<boolean> {
+  const events = [...new Set(lists.map((list) => list.eventId))];
+  const marks = await Promise.all(
+    events.map((eventId) =>
+      db.send(
+        new GetCommand({ TableName: tableName(), Key: keys.positionSpansKept(eventId), ProjectionExpression: 'SK' }),
+      ),
+    ),
+  );
+  return marks.every((mark) => !!mark.Item);
+}
+
+/**
+ * The span holding position `offset` of the union of team lists (`spanList`), read from the
+ * nearer end, with the tickets before it; undefined for lists or states spans do not serve
+ * (`hasSpans`, `spanStates`), or an event whose spans are not kept yet.
+ */
+async function spanHolding(
+  lists: readonly PositionList[],
+  states: readonly number[],
+  offset: number,
+  total: number,
+  share: number,
+): Promise<Stretch | undefined> {
+  const counted = spanStates(states);
+  if (!counted || !lists.every(({ list }) => hasSpans(list))) return undefined;
+  const forward = offset <= total / 2;
+  const spans = lists.map((list) => ({ ...list, list: spanList(list.list) }));
+  const [kept, read] = await Promise.all([
+    spansKept(lists),
+    readBlocks(spans, counted, {
+      forward,
+      enough: forward ? offset : total - offset,
+      share,
+      width: POSITION_BLOCK * SPAN_BLOCKS,
+    }),
+  ]);
+  const found = kept && read ? holding(read.counts, forward, offset, total) : undefined;
+  if (!found) return undefined;
+  return {
+    before: found.before,
+    n: found.n,
+    first: found.unit * SPAN_BLOCKS,
+    last: (found.unit + 1) * SPAN_BLOCKS - 1,
+  };
+}
+
 /**
  * The block holding position `offset` of the union of `lists` (`total` counted tickets, the
  * lists disjoint), found from whichever end is nearer: the tickets before that block are
  * summed from the counts, so only the rest of the offset is read as tickets (< one block
- * per list). `share`: about what part of its events' tickets the filter counts (a team's,
- * the tickets not cancelled), so the first Query of a sparse list's blocks asks for enough.
+ * per list). Team lists first find the span holding it (`spanHolding`), then the block
+ * from that span's nearer end. `share`: about what part of its events' tickets the filter
+ * counts (a team's, the tickets not cancelled), so the first Query of a sparse list's
+ * blocks asks for enough.
  */
 export async function startOfOffset(
   lists: readonly PositionList[],
@@ -184,32 +280,36 @@ export async function startOfOffset(
   share = 1,
 ): Promise<ListStart> {
   if (offset === 0 || !lists.length) return { after: undefined, skip: offset };
-  const forward = offset <= total / 2;
-  const counts = (await readBlocks(lists, states, forward, forward ? offset : total - offset, Math.min(1, share)))
-    ?.counts;
+  const sparse = Math.min(1, share);
+  const stretch = (await spanHolding(lists, states, offset, total, sparse)) ?? { before: 0, n: total };
+  const at = offset - stretch.before;
+  const forward = at <= stretch.n / 2;
+  const read = await readBlocks(lists, states, {
+    forward,
+    enough: forward ? at : stretch.n - at,
+    share: sparse,
+    from: forward ? stretch.first : stretch.last,
+  });
+  const within = ([block]: [number, number]) =>
+    stretch.first === undefined || (block >= stretch.first && block <= stretch.last!);
+  const counts = new Map([...(read?.counts ?? [])].filter(within));
   // Lists written before positions (or their parts) were kept, until bin/maintenance/backfill-list-positions.ts ran:
   // read from the start.
-  if (!counts?.size) return { after: undefined, skip: offset };
-  const blocks = [...counts.keys()].sort((a, b) => (forward ? a - b : b - a));
-  // Forward: the tickets before each block. Backward: from the end, `total - offset` tickets lie at or after the position.
-  let seen = 0;
-  for (const block of blocks) {
-    const n = counts.get(block)!;
-    if (forward ? seen + n > offset : seen + n >= total - offset) {
-      const before = forward ? seen : total - seen - n;
-      return {
-        after: block === 0 ? undefined : block * POSITION_BLOCK - 1,
-        skip: offset - before,
-        block: { start: block * POSITION_BLOCK, count: n },
-      };
-    }
-    seen += n;
+  if (!counts.size) return { after: undefined, skip: offset };
+  const found = holding(counts, forward, at, stretch.n);
+  if (found) {
+    const start = found.unit * POSITION_BLOCK;
+    return {
+      after: found.unit === 0 ? undefined : start - 1,
+      skip: offset - stretch.before - found.before,
+      block: { start, count: found.n },
+    };
   }
   // Past the end (or the counts moved meanwhile): from the last block's start.
-  const last = blocks.length ? Math.max(...blocks) : 0;
+  const last = Math.max(...counts.keys());
   return {
     after: last === 0 ? undefined : last * POSITION_BLOCK - 1,
-    skip: Math.max(0, offset - (total - (counts.get(last) ?? 0))),
+    skip: Math.max(0, offset - (stretch.before + stretch.n - counts.get(last)!)),
   };
 }
 
@@ -229,7 +329,7 @@ export async function blocksHolding(
   enough: number,
   share: number,
 ): Promise<{ blocks: number[]; kept: boolean; through: number | undefined } | undefined> {
-  const read = await readBlocks(lists, states, forward, enough, Math.min(1, share), from);
+  const read = await readBlocks(lists, states, { forward, enough, share: Math.min(1, share), from });
   if (!read) return undefined;
   const { counts, through } = read;
   const known = (block: number) => through === undefined || (forward ? block <= through : block >= through);

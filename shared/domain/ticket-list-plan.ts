@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.ts';
 import type { AccessGrant } from './event.ts';
-import { PROCESS_STATES } from './ticket.ts';
+import { PROCESS_STATE, PROCESS_STATES } from './ticket.ts';
 
 /**
  * `GET /tickets`, pure: which key serves the page (the most selective filter by its kept
@@ -191,6 +191,39 @@ export interface PositionList {
 
 /** A team's list (0: the tickets without one), kept in blocks of its own (shared/data/list-positions.ts). */
 export const teamList = (teamKey: number): string => `team#${teamKey}`;
+/**
+ * Position blocks per span of a team's list. A team's tickets are spread over its event's
+ * ids, so an offset deep into it would sum hundreds of its blocks; each span item counts
+ * SPAN_BLOCKS blocks' tickets, so an offset sums a few spans, then the blocks of one span
+ * (shared/data/list-positions.ts). An event's own list is dense: its blocks alone suffice.
+ */
+export const SPAN_BLOCKS = 10;
+export const spanOf = (block: number): number => Math.floor(block / SPAN_BLOCKS);
+/** A team list's spans, kept beside its blocks under the same event. */
+export const spanList = (list: string): string => `span#${list}`;
+/** Whether a list keeps spans (a team's, 0 included). */
+export const hasSpans = (list: string): boolean => list.startsWith('team#');
+
+/**
+ * The state a span counts a ticket under: a checked-in ticket as an active one, so a check-in
+ * (active → checked in, the gate's write) moves no span and costs nothing more. A filter that
+ * keeps exactly one of those two states cannot be positioned by spans (`spanStates`).
+ */
+export const spanState = (state: number): number => (state === PROCESS_STATE.checkedIn ? PROCESS_STATE.active : state);
+
+/** The span counters to sum for the included states, or undefined when they keep only one of active and checked in. */
+export function spanStates(states: readonly number[]): number[] | undefined {
+  const included = new Set(states);
+  if (included.has(PROCESS_STATE.active) !== included.has(PROCESS_STATE.checkedIn)) return undefined;
+  return [...included].filter((state) => spanState(state) === state);
+}
+
+/** A ticket's counters in a block (or span) of a list with type parts: its state's, whole and in its type's part. */
+export const positionCounters = (state: number, typeId: number): string[] => [
+  counterName(state),
+  counterName(state, typePart(typeId)),
+];
+
 /** A ticket type's part of a list's position blocks (every list of an event but the all-events one has them). */
 export const typePart = (typeId: number): string => `y${typeId}`;
 /** A block's counter of the tickets in `state`: of the whole list, or of one part (`y<type>`). */

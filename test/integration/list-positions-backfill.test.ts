@@ -56,7 +56,7 @@ async function withSeparateTypeBlocks(eventId: number, typeId: number): Promise<
 
 describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', () => {
   it('recounts every list block of older events so deep _offset pages are right again, re-runs to the same state, and resumes after its checkpoint', async () => {
-    const token = await adminToken(['tickets:read'], 717_402);
+    const token = await adminToken(['tickets:read', 'tickets:write', 'checkin:scan'], 717_402);
     const granted = await seedEvent({ title: 'Expo', ticketTypes: [{ name: 'Expo', price: 5, total: 10 }], teams: [] });
     const event = await seedEvent({
       ticketTypes: [
@@ -71,9 +71,19 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
       teamId: n % 2 ? red : null,
       processState: n % 5 === 0 ? PROCESS_STATE.cancelled : PROCESS_STATE.active,
     }));
+    // Changes through the API: a check-in moves the blocks' state counters and no span (its span counts it as
+    // active); a move to another team, a cancellation and a delete move spans too.
+    const ticketPath = (n: number) => `/api/v2/tickets/${records[n]!.id}`;
+    expect((await checkIn(token, records[1]!.id)).status).toBe(200);
+    expect((await call('PATCH', ticketPath(2), { token, body: { data: { teamId: red } } })).status).toBe(200);
+    expect((await call('PATCH', ticketPath(4), { token, body: { data: { processState: 4 } } })).status).toBe(200);
+    expect((await call('DELETE', ticketPath(8), { token })).status).toBe(204);
+    Object.assign(records[2]!, { teamId: red });
+    Object.assign(records[4]!, { processState: PROCESS_STATE.cancelled });
+    const deleted = records[8]!.id;
     const ids = (pick: (record: (typeof records)[number]) => boolean) =>
       records
-        .filter(pick)
+        .filter((record) => record.id !== deleted && pick(record))
         .map((record) => record.id)
         .sort((a, b) => a - b);
     const cases = [
@@ -98,6 +108,9 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
       };
     };
 
+    const live = await positionBlocks(event.id);
+    expect(live.filter((item) => String(item.SK).startsWith('POS#span#team#')).length).toBeGreaterThan(0);
+
     expect(await withoutPositions([event.id, granted.id])).toBeGreaterThan(0);
     // Without blocks an offset page is read from the list's start (right, but it costs the offset).
     const before = await deepPage(cases[0]!);
@@ -111,8 +124,10 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
       run,
       progress: (done, total) => seen.push(`${done}/${total}`),
     });
-    expect(first).toMatchObject({ events: 2, tickets: 650 });
+    expect(first).toMatchObject({ events: 2, tickets: 649 });
     expect(seen).toEqual(['1/2', '2/2']);
+    // The recount is what the live writes kept: every block, span and the spans' mark.
+    expect(await positionBlocks(event.id)).toEqual(live);
     for (const each of cases) {
       const { got, want, itemsRead } = await deepPage(each);
       expect(got, each.query).toEqual(want);
@@ -167,6 +182,7 @@ describe('the positions backfill (bin/maintenance/backfill-list-positions.ts)', 
     await backfillListPositions({ events: [event.id], run: randomUUID() });
     expect((await deepRelayPage()).itemsRead).toBeLessThan(150);
     const lists = new Set((await positionBlocks(event.id)).map((block) => String(block.SK).split('#')[1]));
-    expect([...lists].sort()).toEqual(['event', 'team']);
+    // `span`: the team lists' spans and the mark that they are kept.
+    expect([...lists].sort()).toEqual(['event', 'span', 'team']);
   });
 });

@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import type { CreatedEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
-import { encodeCursor, LIST_READ_BUDGET, POSITION_BLOCK } from '#shared/domain/ticket-list-plan';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { encodeCursor, LIST_READ_BUDGET, POSITION_BLOCK, SPAN_BLOCKS } from '#shared/domain/ticket-list-plan';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import { MAX_LIST_READ } from '#shared/domain/older-ticket-list';
 import { seedEvent } from '../../bin/seed/tickets.ts';
@@ -53,9 +56,11 @@ beforeAll(async () => {
 }, 180_000);
 
 const list = (query: string) => boundedGet(`${BASE}?${query}`, token);
-/** Position blocks an offset reads at most: half of those the event's ids span (other files' tickets interleave with its ids). */
-const halfTheBlocks = () =>
-  Math.ceil((Math.max(...records.map((r) => r.id)) - Math.min(...records.map((r) => r.id))) / POSITION_BLOCK / 2) + 1;
+/** The ids the event's tickets span (other files' tickets interleave with its ids). */
+const eventIdSpan = () => Math.max(...records.map((r) => r.id)) - Math.min(...records.map((r) => r.id));
+/** Position blocks an offset reads at most: half of those the event's ids span. */
+const halfTheBlocks = () => Math.ceil(eventIdSpan() / POSITION_BLOCK / 2) + 1;
+const inIdOrder = (matches: TicketRecord[]) => idsOf([...matches].sort((a, b) => a.id - b.id));
 const firstPage = (matches: TicketRecord[]) => idsOf(matches.sort((a, b) => a.id - b.id).slice(0, LIMIT));
 
 describe('GET /tickets at 10,000 tickets in one event', () => {
@@ -288,7 +293,9 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
       `event=${big.id}&teams=${teamThree}&exclude_process_states=4&_offset=${middle}&_limit=${LIMIT}`,
     );
     expect(idsOf(teamMiddle.body.data)).toEqual(inTeam.slice(middle, middle + LIMIT));
-    expect(teamMiddle.reads.byCommand.QueryCommand).toBe(1 + 1);
+    // The team's spans from the nearer end, then one span's blocks, then the tickets; the event's spans mark.
+    expect(teamMiddle.reads.byCommand.QueryCommand).toBe(1 + 1 + 1);
+    expect(teamMiddle.reads.byCommand.GetItemCommand).toBe(1);
 
     const atCap = await list(`event=${big.id}&_offset=1000&_limit=${LIMIT}`);
     const following = await list(`event=${big.id}&_cursor=${atCap.body.next}&_limit=${LIMIT}`);
@@ -308,6 +315,54 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
     const last = await list(`event=${big.id}&_cursor=${encodeCursor(sorted.at(-3)!)}&_limit=${LIMIT}`);
     expect(idsOf(last.body.data)).toEqual(sorted.slice(-2));
     expect(last.body.next).toBeNull();
+  });
+
+  it("a team's deep _offset sums a few spans, then the blocks of one span; without the spans' mark, the same pages from the blocks alone", async () => {
+    const team = big.teams[1]!.id;
+    const live = (record: TicketRecord) => record.teamId === team && record.processState !== PROCESS_STATE.cancelled;
+    const waiting = (record: TicketRecord) => record.teamId === team && record.processState === PROCESS_STATE.active;
+    const cases = [
+      { query: `teams=${team}&exclude_process_states=4`, expected: inIdOrder(records.filter(live)) },
+      // Keeping active but not checked-in tickets: spans count those two together, so the blocks alone position it.
+      { query: `teams=${team}&exclude_process_states=0,2,4`, expected: inIdOrder(records.filter(waiting)) },
+    ];
+    const spans = Math.ceil(eventIdSpan() / (POSITION_BLOCK * SPAN_BLOCKS)) + 1;
+    const pages = async () => {
+      const answered: { ids: number[]; positionItems: number }[] = [];
+      for (const { query, expected } of cases) {
+        for (const offset of [
+          Math.floor(expected.length * 0.3),
+          Math.floor(expected.length * 0.6),
+          expected.length - 5,
+        ]) {
+          const page = await list(`event=${big.id}&${query}&_offset=${offset}&_limit=${LIMIT}`);
+          expect(idsOf(page.body.data), `${query} _offset=${offset}`).toEqual(expected.slice(offset, offset + LIMIT));
+          expect(page.body.totalCount).toBe(expected.length);
+          answered.push({ ids: idsOf(page.body.data), positionItems: page.reads.positionItemsRead });
+        }
+      }
+      return answered;
+    };
+    const withSpans = await pages();
+    // Live tickets: at most half the spans and half of one span's blocks (each a little over), and the mark.
+    for (const { positionItems } of withSpans.slice(0, 3))
+      expect(positionItems).toBeLessThanOrEqual(spans / 2 + 2 + SPAN_BLOCKS / 2 + 2 + 1);
+    // Active without checked in, 30 % and 60 % in: the blocks alone, from the nearer end (no spans, no mark read).
+    for (const { positionItems } of withSpans.slice(3, 5)) expect(positionItems).toBeGreaterThan(SPAN_BLOCKS);
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.positionSpansKept(big.id) }));
+    try {
+      const fromBlocks = await pages();
+      expect(fromBlocks.map((page) => page.ids)).toEqual(withSpans.map((page) => page.ids));
+      // The 60 % page of the live tickets, 40 % from the end: the blocks alone read far more position items.
+      expect(fromBlocks[1]!.positionItems).toBeGreaterThan(withSpans[1]!.positionItems + SPAN_BLOCKS);
+    } finally {
+      await db.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...keys.positionSpansKept(big.id), entity: 'PositionSpansKept' },
+        }),
+      );
+    }
   });
 
   it('answers an empty last page past the end, and 400 for a cursor with an offset, a forged cursor', async () => {

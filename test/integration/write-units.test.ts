@@ -90,16 +90,18 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     );
     expect(result.status).toBe(200);
     const blocks = writes.items.map((write) => write.key.split(' ')[1]!).filter((sk) => sk.startsWith('POS#'));
-    // The new ticket enters its lists: the event's block (its type's counters in the same Update), its team's, the
-    // all-events block and count shard; no type block of its own (the original stays listed, marked transferred).
+    // The new ticket enters its lists: the event's block (its type's counters in the same Update), its team's block
+    // and span, the all-events block and count shard; no type block of its own (the original stays listed, marked
+    // transferred).
     expect(blocks.map((sk) => sk.replace(/#\d+$/, '')).sort()).toEqual([
       'POS#all',
       'POS#count',
       'POS#event',
+      'POS#span#team#0',
       'POS#team#0',
     ]);
     // The replacement is bought when the original was, and the original stays listed: one more in that month, hour and minute.
-    expect(byKind(writes), describeWrites(writes)).toMatchObject({ HISTORY: 4, POS: 8, STATS: 4, BOUGHT: 6 });
+    expect(byKind(writes), describeWrites(writes)).toMatchObject({ HISTORY: 4, POS: 10, STATS: 4, BOUGHT: 6 });
   });
 
   it('check-in: the ticket item costs 6 (1 KB, the update-time index), the process-state lists the rest (36; the target of 12 is not met)', async () => {
@@ -108,7 +110,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     expect(result.status).toBe(200);
     // LIST and LIST#EVENT carry the process state the `exclude_process_states` lists filter on, and four
     // position blocks count it per state (exact offsets at any depth; the event's block holds its type's counts
-    // too): 24 of the 36 (README "Cost per request").
+    // too): 24 of the 36 (README "Cost per request"). Its team's span counts it as active either way: no Update.
     expect(byKind(writes), describeWrites(writes)).toEqual({
       TICKET: 6,
       HISTORY: 2,

@@ -15,6 +15,8 @@ export interface DynamoReads {
   byCommand: Record<string, number>;
   /** Index or table items DynamoDB read (before any filter), summed. */
   itemsRead: number;
+  /** Of those, the kept list positions' items (`POS#` sort keys: blocks, spans, the spans' mark). */
+  positionItemsRead: number;
   /** Queries sent without a `Limit` (every request-path Query must send one). */
   queriesWithoutLimit: number;
   readCapacity: number;
@@ -37,6 +39,11 @@ const tally = commandTally<DynamoReads>('testDynamoReads', async (reads, command
   const output = result.output as Record<string, any>;
   if (command === 'QueryCommand' || command === 'ScanCommand')
     reads.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  const positions = [...Object.values(values), (input.Key as { SK?: unknown } | undefined)?.SK].some(
+    (value) => typeof value === 'string' && value.startsWith('POS#'),
+  );
+  if (positions) reads.positionItemsRead += Number(output.ScannedCount ?? (output.Item ? 1 : 0));
   if (command === 'QueryCommand' && input.Limit === undefined) reads.queriesWithoutLimit += 1;
   if (command === 'GetItemCommand') reads.itemsRead += output.Item ? 1 : 0;
   if (command === 'BatchGetItemCommand')
@@ -51,7 +58,7 @@ const tally = commandTally<DynamoReads>('testDynamoReads', async (reads, command
 /** Runs `work` and answers what it read. Calls must not overlap (one tally at a time). */
 export async function countReads<T>(work: () => Promise<T>): Promise<{ result: T; reads: DynamoReads }> {
   const { result, tally: reads } = await tally(
-    { calls: 0, byCommand: {}, itemsRead: 0, queriesWithoutLimit: 0, readCapacity: 0 },
+    { calls: 0, byCommand: {}, itemsRead: 0, positionItemsRead: 0, queriesWithoutLimit: 0, readCapacity: 0 },
     work,
   );
   return { result, reads };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/errors';
+import { PROCESS_STATE, PROCESS_STATES } from '#shared/domain/ticket';
 import {
   candidates,
   checkPaging,
@@ -11,6 +12,13 @@ import {
   MAX_LIST_SOURCES,
   matchesList,
   sourcesOf,
+  hasSpans,
+  positionCounters,
+  SPAN_BLOCKS,
+  spanOf,
+  spanState,
+  spanStates,
+  teamList,
   type ListKeys,
 } from '#shared/domain/ticket-list-plan';
 
@@ -120,6 +128,23 @@ describe('GET /tickets list plan', () => {
     // Written since by one check-in only: the parts hold that move, the totals every ticket.
     expect(partsAddUp({ s1: 2, s2: 1, y9s1: -1, y9s2: 1 })).toBe(false);
     expect(partsAddUp({ ...kept, y9s4: 0 })).toBe(false);
+  });
+
+  it('counts a checked-in ticket as an active one in spans, so only filters keeping both or neither use them', () => {
+    const { pending, active, checkedIn, cancelled } = PROCESS_STATE;
+    expect(PROCESS_STATES.map(spanState)).toEqual([pending, active, active, cancelled]);
+    // A check-in leaves the span counters as they were.
+    expect(positionCounters(spanState(checkedIn), 7)).toEqual(positionCounters(spanState(active), 7));
+    expect(spanStates(PROCESS_STATES)).toEqual([pending, active, cancelled]);
+    expect(spanStates([pending, active, checkedIn])).toEqual([pending, active]);
+    expect(spanStates([pending, cancelled])).toEqual([pending, cancelled]);
+    expect(spanStates([active])).toBeUndefined();
+    expect(spanStates([pending, checkedIn, cancelled])).toBeUndefined();
+    expect(hasSpans(teamList(0))).toBe(true);
+    expect(hasSpans('event')).toBe(false);
+    expect(hasSpans('access')).toBe(false);
+    expect(spanOf(SPAN_BLOCKS - 1)).toBe(0);
+    expect(spanOf(SPAN_BLOCKS)).toBe(1);
   });
 
   it('serves each dimension from its partitions, plus the granted-event entries', () => {
