@@ -46,6 +46,7 @@ import {
   spanState,
   teamList,
 } from '#shared/domain/ticket-list-plan';
+import { progressBar } from './progress.ts';
 
 export interface PositionBackfillOutcome {
   events: number;
@@ -241,12 +242,10 @@ async function rewriteItems(eventId: number, prefix: string, recounted: Map<stri
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const bar = (done: number, total: number) => {
-    const width = 30;
-    const filled = total ? Math.round((done / total) * width) : width;
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} events`);
-  };
-  const outcome = await backfillListPositions({ restart: process.argv.includes('--restart'), progress: bar });
+  const outcome = await backfillListPositions({
+    restart: process.argv.includes('--restart'),
+    progress: progressBar('events'),
+  });
   process.stderr.write('\n');
   console.log(JSON.stringify(outcome, null, 2));
 }

@@ -50,7 +50,7 @@ export async function holderOfEmail(email: string): Promise<number | undefined> 
 const emailTaken = (email: string) => new Conflict(`The address ${email} belongs to another account.`, 'email_taken');
 
 /**
- * One transaction: the unique email item, the record and its verification token. Another
+ * One transaction: the unique email item, the record, its ticket count and its verification token. Another
  * customer holding the address (even one created a moment ago) is a 409 `email_taken`.
  */
 export async function insertCustomer(
@@ -67,6 +67,13 @@ export async function insertCustomer(
         },
       },
       { Put: { TableName: tableName(), Item: toItem(customer), ConditionExpression: 'attribute_not_exists(PK)' } },
+      // No tickets yet, so the count holds every one from the start (`kept`).
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.customerTicketCount(customer.id), entity: 'CustomerTicketCount', n: 0, kept: true },
+        },
+      },
       verificationPut(verification.tokenHash, customer.id, customer.emailAddress, verification.ttlSeconds),
     ]);
   } catch (error) {

@@ -201,6 +201,12 @@ export const keys = {
   customer: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'CUSTOMER' }),
   /** A customer's partition: their events' links and order counts. */
   customerItems: (id: number) => table(`CUSTOMER#${id}`),
+  /**
+   * A customer's live tickets, counted (`n`) in each ticket's own transaction, and `kept` once the count holds every
+   * one (set at the customer's creation, or by bin/maintenance/backfill-customer-ticket-counts.ts): the exact
+   * `totalCount` of `GET /ticket?customerId=`.
+   */
+  customerTicketCount: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'TICKETS#count' }),
   /** A customer by Cognito `sub` (login) on GSI1, by lower-cased email (the pre-check of create) on GSI2. */
   customerBySub: (sub: string) => on('GSI1', `CUSTOMER_SUB#${sub}`),
   customerByEmail: (email: string) => on('GSI2', `CUSTOMER_EMAIL#${lower(email)}`),

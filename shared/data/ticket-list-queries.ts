@@ -113,6 +113,12 @@ export const typeTickets = (typeId: number, bounds: ReadBounds) =>
 /** A customer's live tickets. */
 export const customerTickets = (customerId: number, bounds: ReadBounds) =>
   readRange({ partition: keys.customerTickets(customerId) }, bounds);
+
+/** How many live tickets the customer holds, across events; undefined until the count is kept (keys.ts `customerTicketCount`). */
+export async function customerTicketCount(customerId: number): Promise<number | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerTicketCount(customerId) }));
+  return Item?.kept === true ? Number(Item.n ?? 0) : undefined;
+}
 /** An event's live tickets bought within the range (a key condition). */
 export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
   readRange({ partition: keys.eventPurchases(eventId), range: keys.timeRange(range) }, bounds);

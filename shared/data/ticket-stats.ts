@@ -1,6 +1,7 @@
 import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, type TicketRecord } from '../domain/ticket.ts';
 import type { CheckInStats } from '../domain/check-in.ts';
 import { batchGet, tableName } from './client.ts';
+import { countersUpdate } from './counters.ts';
 import { keys } from './keys.ts';
 import { PositionDelta } from './list-positions.ts';
 import { PurchaseDelta } from './purchase-counts.ts';
@@ -111,14 +112,17 @@ export class StatsDelta {
     entry.listed.set(String(processState), (entry.listed.get(String(processState)) ?? 0) + delta);
   }
 
-  /** The lists' block positions move with their counts (list-positions.ts), and the event's purchase counts (purchase-counts.ts). */
+  /** The lists' block positions move with their counts (list-positions.ts), the event's purchase counts (purchase-counts.ts) and the customers' ticket counts. */
   private readonly positions = new PositionDelta();
   private readonly purchases = new PurchaseDelta();
+  private readonly customers = new Map<number, number>();
 
-  /** A live ticket enters (+1) or leaves (-1) every list: its event's `listed`, its team's, type's and granted events' counts, and their positions. */
+  /** A live ticket enters (+1) or leaves (-1) every list: its event's `listed`, its team's, type's, granted events' and customer's counts, and their positions. */
   listedTicket(record: TicketRecord, delta: number): void {
     this.positions.listedTicket(record, delta);
     this.purchases.listedTicket(record, delta);
+    if (record.customerId != null)
+      this.customers.set(record.customerId, (this.customers.get(record.customerId) ?? 0) + delta);
     this.listed(record.eventId, record.id, record.processState, delta);
     const own = this.entry(record.eventId, shardOf(record.id));
     const add = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + delta);
@@ -180,7 +184,12 @@ export class StatsDelta {
         },
       });
     }
-    return [...actions, ...this.positions.actions(), ...this.purchases.actions()];
+    // A check-in or an edit leaves its customer's count as it was: no Update.
+    const customers = [...this.customers].flatMap(
+      ([customerId, delta]) =>
+        countersUpdate(keys.customerTicketCount(customerId), 'CustomerTicketCount', [['n', delta]]) ?? [],
+    );
+    return [...actions, ...this.positions.actions(), ...this.purchases.actions(), ...customers];
   }
 }
 

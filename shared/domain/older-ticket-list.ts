@@ -95,27 +95,34 @@ export function servingIndex(filters: OlderTicketFilters): ServingIndex {
   ]);
 }
 
+/** Whether the filters set are exactly `required` (each present) plus any of `optional`. */
+const onlyFilters = (
+  filters: OlderTicketFilters,
+  required: readonly (keyof OlderTicketFilters)[],
+  optional: readonly (keyof OlderTicketFilters)[] = [],
+): boolean =>
+  required.every((name) => filters[name] !== undefined) &&
+  Object.entries(filters).every(
+    ([name, value]) => value === undefined || [...required, ...optional].includes(name as keyof OlderTicketFilters),
+  );
+
 /** Only `eventId` with nothing else: the page is read by id and `totalCount` comes from the event's kept counts. */
-export const isEventAlone = (filters: OlderTicketFilters): boolean =>
-  filters.eventId !== undefined &&
-  Object.entries(filters).every(([name, value]) => name === 'eventId' || value === undefined);
+export const isEventAlone = (filters: OlderTicketFilters): boolean => onlyFilters(filters, ['eventId']);
+
+/** Only `customerId`: `totalCount` comes from the customer's kept count. */
+export const isCustomerAlone = (filters: OlderTicketFilters): boolean => onlyFilters(filters, ['customerId']);
 
 /** No filter at all: every event the caller may see, newest first, as `GET /tickets` without events. */
 export const isUnfiltered = (filters: OlderTicketFilters): boolean =>
   Object.values(filters).every((value) => value === undefined);
 
 /** Only `typeId`, with or without `eventId`: the page is read by id from the type's index and `totalCount` comes from the type's kept counts. */
-export const isTypeAlone = (filters: OlderTicketFilters): boolean =>
-  filters.typeId !== undefined &&
-  Object.entries(filters).every(([name, value]) => name === 'typeId' || name === 'eventId' || value === undefined);
+export const isTypeAlone = (filters: OlderTicketFilters): boolean => onlyFilters(filters, ['typeId'], ['eventId']);
 
 /** Only `eventId` with `purchasedFrom` and/or `purchasedTo`: the page is found from the event's purchase counts. */
 export const isPurchaseRangeAlone = (filters: OlderTicketFilters): boolean =>
-  filters.eventId !== undefined &&
   (filters.purchasedFrom !== undefined || filters.purchasedTo !== undefined) &&
-  Object.entries(filters).every(
-    ([name, value]) => ['eventId', 'purchasedFrom', 'purchasedTo'].includes(name) || value === undefined,
-  );
+  onlyFilters(filters, ['eventId'], ['purchasedFrom', 'purchasedTo']);
 
 const within = (value: string, from?: string, to?: string) =>
   (from === undefined || value >= from) && (to === undefined || value <= to);

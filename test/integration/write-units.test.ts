@@ -30,13 +30,13 @@ async function orderedTicket() {
   return { event, ticket: ticket! };
 }
 
-/** The units per written item kind: `TICKET`, `HISTORY`, `LIST#EVENT`, `SEARCH`, `POS`, `STATS`… */
+/** The units per written item kind: `TICKET`, `HISTORY`, `LIST#EVENT`, `SEARCH`, `POS`, `STATS`, a customer's `TICKETS#count`… */
 function byKind(writes: DynamoWrites): Record<string, number> {
   const kinds: Record<string, number> = {};
   for (const write of writes.items) {
     const sk = write.key.split(' ')[1]!;
     const kind =
-      /^(LIST(#EVENT|#PURCHASE|#ACCESS)?|TICKET|HISTORY|SEARCH|SCAN|STATS|POS|BOUGHT|TICKET_TYPE|UNIQUE|SEQUENCE|REQUEST|ANSWER)/.exec(
+      /^(LIST(#EVENT|#PURCHASE|#ACCESS)?|TICKETS#count|TICKET|HISTORY|SEARCH|SCAN|STATS|POS|BOUGHT|TICKET_TYPE|UNIQUE|SEQUENCE|REQUEST|ANSWER)/.exec(
         sk,
       )?.[1] ?? sk;
     kinds[kind] = (kinds[kind] ?? 0) + write.units;
@@ -100,8 +100,19 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       'POS#span#team#0',
       'POS#team#0',
     ]);
-    // The replacement is bought when the original was, and the original stays listed: one more in that month, hour and minute.
-    expect(byKind(writes), describeWrites(writes)).toMatchObject({ HISTORY: 4, POS: 10, STATS: 4, BOUGHT: 6 });
+    // The replacement is bought when the original was, and the original stays listed: one more in that month, hour and
+    // minute, and one more of its customer's.
+    expect(byKind(writes), describeWrites(writes)).toMatchObject({
+      HISTORY: 4,
+      POS: 10,
+      STATS: 4,
+      BOUGHT: 6,
+      'TICKETS#count': 2,
+    });
+    // README "Cost per request": 69, plus 6 per search token of the new ticket (its barcode's parts vary).
+    const kinds = byKind(writes);
+    expect(writes.units - kinds.SEARCH!, describeWrites(writes)).toBe(69);
+    expect(kinds.SEARCH! % 6).toBe(0);
   });
 
   it('check-in: the ticket item costs 6 (1 KB, the update-time index), the process-state lists the rest (36; the target of 12 is not met)', async () => {

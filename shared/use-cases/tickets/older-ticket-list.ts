@@ -4,6 +4,7 @@ import { listTicketRecords } from '../../data/ticket-lists.ts';
 import { searchSortOf, type SearchPartition } from '../../data/ticket-search-entries.ts';
 import {
   customerSummaries,
+  customerTicketCount,
   customerTickets,
   eventPurchases,
   eventTickets,
@@ -22,6 +23,7 @@ import {
   checkIncludes,
   decodeSortCursor,
   encodeSortCursor,
+  isCustomerAlone,
   isEventAlone,
   isPurchaseRangeAlone,
   isTypeAlone,
@@ -124,7 +126,8 @@ const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record:
  * `GET /ticket`. `eventId` or `typeId` alone (the integrations' usual walk) is the id-ordered
  * list of `GET /tickets`: any `_offset` from the kept positions, exact counts; no filter at
  * all is its list across events, newest first; `eventId` with a purchase range alone is
- * positioned and counted by the event's purchase counts (`purchasesPage`). Any other
+ * positioned and counted by the event's purchase counts (`purchasesPage`); `customerId`
+ * alone is counted by the customer's kept count (`customerPage`). Any other
  * filter set reads its serving index (the most selective filter) from the start or after
  * the cursor, the other filters applied on top, until the page and one more match are
  * found (at most MAX_LIST_READ index items: past that a 400 names the narrower query,
@@ -146,7 +149,9 @@ export async function listOlderTickets(request: OlderTicketListRequest, scope?: 
         ? await positionedPage(filters, paging, scope)
         : isPurchaseRangeAlone(filters)
           ? await purchasesPage(filters, paging, scope)
-          : await servedPage(filters, paging, scope);
+          : isCustomerAlone(filters)
+            ? await customerPage(filters.customerId!, filters, paging, scope)
+            : await servedPage(filters, paging, scope);
   const { records, totalCount, next, totalCountIsEstimate } = page ?? {
     records: [],
     totalCount: 0,
@@ -219,6 +224,29 @@ async function purchasesPage(filters: OlderTicketFilters, paging: Paging, scope?
     next: page.more && last ? encodeSortCursor(sortOf('purchase', last)) : null,
     ...counted,
   };
+}
+
+/**
+ * `customerId` alone: the served list, with `totalCount` from the customer's kept count (so
+ * exact on every page, and a page at or past the end is empty rather than a 400). A scoped
+ * caller sees only its events' tickets, which the count (of every event's) does not say:
+ * the served list alone, as for a customer whose count is not kept yet.
+ */
+async function customerPage(
+  customerId: number,
+  filters: OlderTicketFilters,
+  paging: Paging,
+  scope?: EventScope,
+): Promise<RecordPage> {
+  const withinRead = paging.offset + paging.limit < MAX_LIST_READ;
+  const [count, served] = await Promise.all([
+    scope ? undefined : customerTicketCount(customerId),
+    withinRead ? servedPage(filters, paging, scope) : undefined,
+  ]);
+  if (count === undefined) return served ?? servedPage(filters, paging, scope);
+  const counted = { totalCount: count, totalCountIsEstimate: false };
+  if (paging.cursor === undefined && paging.offset >= count) return { records: [], next: null, ...counted };
+  return { ...(served ?? (await servedPage(filters, paging, scope))), ...counted };
 }
 
 /** Any other filter set: its serving index read until the page is whole (module comment). */
