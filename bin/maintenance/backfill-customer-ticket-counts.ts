@@ -15,11 +15,11 @@
  * ids, each customer's list entries to their end), never a request's.
  */
 import { pathToFileURL } from 'node:url';
-import { GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { keyCondition, withValues } from '#shared/data/key-conditions';
-import { progressBar } from './progress.ts';
+import { checkpointOf, progressBar, recordIds, type RunOptions } from './runs.ts';
 
 export interface CustomerCountBackfillOutcome {
   customers: number;
@@ -27,16 +27,11 @@ export interface CustomerCountBackfillOutcome {
   tickets: number;
 }
 
-export interface CustomerCountBackfillOptions {
+export interface CustomerCountBackfillOptions extends RunOptions {
   /** Only these customers (tests); default every customer. */
   customers?: number[];
-  /** The checkpoint's name: a run resumes after the last customer its name finished. */
-  run?: string;
-  restart?: boolean;
-  progress?: (done: number, total: number) => void;
 }
 
-const checkpoint = (run: string) => keys.maintenanceCheckpoint('backfill-customer-ticket-counts', run);
 const PAGE_SIZE = 500;
 type Item = Record<string, unknown>;
 
@@ -47,13 +42,9 @@ export async function backfillCustomerTicketCounts({
   restart = false,
   progress,
 }: CustomerCountBackfillOptions = {}): Promise<CustomerCountBackfillOutcome> {
-  const all = (customers ?? (await allCustomerIds())).sort((a, b) => a - b);
-  const after = restart
-    ? 0
-    : Number(
-        (await db.send(new GetCommand({ TableName: tableName(), Key: checkpoint(run), ConsistentRead: true }))).Item
-          ?.lastCustomerId ?? 0,
-      );
+  const all = (customers ?? (await recordIds('CUSTOMER'))).sort((a, b) => a - b);
+  const checkpoint = checkpointOf('backfill-customer-ticket-counts', run, 'lastCustomerId');
+  const after = restart ? 0 : ((await checkpoint.last()) ?? 0);
   const todo = all.filter((customerId) => customerId > after);
   const outcome: CustomerCountBackfillOutcome = { customers: 0, tickets: 0 };
   for (const customerId of todo) {
@@ -66,36 +57,10 @@ export async function backfillCustomerTicketCounts({
     );
     outcome.customers += 1;
     outcome.tickets += n;
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...checkpoint(run), entity: 'MaintenanceCheckpoint', lastCustomerId: customerId },
-      }),
-    );
+    await checkpoint.done(customerId);
     progress?.(all.length - todo.length + outcome.customers, all.length);
   }
   return outcome;
-}
-
-/** Every customer's id: a Scan of the customer records (maintenance only). */
-async function allCustomerIds(): Promise<number[]> {
-  const ids: number[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: 'SK = :sk',
-        ExpressionAttributeValues: { ':sk': 'CUSTOMER' },
-        ProjectionExpression: 'id',
-        Limit: PAGE_SIZE,
-        ExclusiveStartKey: start,
-      }),
-    );
-    ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return ids;
 }
 
 /** The customer's live tickets: their list entries on GSI4 (or ticket items stored before entries), counted page by page. */

@@ -23,21 +23,14 @@
  * list indexes to their end), never a request's.
  */
 import { pathToFileURL } from 'node:url';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys, type Key } from '#shared/data/keys';
 import { keyAttributes, keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
 import { purchaseCounters } from '#shared/data/purchase-counts';
+import { ALL_EVENTS } from '#shared/domain/ticket-list-plan';
 import {
-  ALL_EVENTS,
   blockOf,
   counterName,
   positionCounters,
@@ -45,8 +38,8 @@ import {
   spanOf,
   spanState,
   teamList,
-} from '#shared/domain/ticket-list-plan';
-import { progressBar } from './progress.ts';
+} from '#shared/domain/list-positions';
+import { checkpointOf, progressBar, recordIds, type RunOptions } from './runs.ts';
 
 export interface PositionBackfillOutcome {
   events: number;
@@ -57,19 +50,14 @@ export interface PositionBackfillOutcome {
   purchaseCounts: number;
 }
 
-const checkpoint = (run: string) => keys.maintenanceCheckpoint('backfill-list-positions', run);
 const PAGE_SIZE = 500;
 type Item = Record<string, unknown>;
 /** `<list>/<block>` → counter (`s<state>`, `y<type>s<state>`) → count, for one event. */
 type Recount = Map<string, Map<string, number>>;
 
-export interface PositionBackfillOptions {
+export interface PositionBackfillOptions extends RunOptions {
   /** Only these events (tests; a run for a few events; ALL_EVENTS for the list across events); default every event and that list. */
   events?: number[];
-  /** The checkpoint's name: a run resumes after the last event its name finished. */
-  run?: string;
-  restart?: boolean;
-  progress?: (done: number, total: number) => void;
 }
 
 /** Backfills the events in id order, going on after the run's checkpoint unless `restart`. */
@@ -79,14 +67,10 @@ export async function backfillListPositions({
   restart = false,
   progress,
 }: PositionBackfillOptions = {}): Promise<PositionBackfillOutcome> {
-  const all = (events ?? [ALL_EVENTS, ...(await allEventIds())]).sort((a, b) => a - b);
+  const all = (events ?? [ALL_EVENTS, ...(await recordIds('EVENT'))]).sort((a, b) => a - b);
+  const checkpoint = checkpointOf('backfill-list-positions', run, 'lastEventId');
   // -1: before ALL_EVENTS (0), the first one done.
-  const after = restart
-    ? -1
-    : Number(
-        (await db.send(new GetCommand({ TableName: tableName(), Key: checkpoint(run), ConsistentRead: true }))).Item
-          ?.lastEventId ?? -1,
-      );
+  const after = restart ? -1 : ((await checkpoint.last()) ?? -1);
   const todo = all.filter((eventId) => eventId > after);
   const outcome: PositionBackfillOutcome = { events: 0, tickets: 0, blocks: 0, purchaseCounts: 0 };
   for (const eventId of todo) {
@@ -125,36 +109,10 @@ export async function backfillListPositions({
     if (eventId !== ALL_EVENTS)
       outcome.purchaseCounts += await rewriteItems(eventId, keys.purchaseCountsPrefix, await purchaseCounts(eventId));
     outcome.events += 1;
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...checkpoint(run), entity: 'MaintenanceCheckpoint', lastEventId: eventId },
-      }),
-    );
+    await checkpoint.done(eventId);
     progress?.(all.length - todo.length + outcome.events, all.length);
   }
   return outcome;
-}
-
-/** Every event's id: a Scan of the event items (maintenance only). */
-async function allEventIds(): Promise<number[]> {
-  const ids: number[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: 'SK = :sk',
-        ExpressionAttributeValues: { ':sk': 'EVENT' },
-        ProjectionExpression: 'id',
-        Limit: PAGE_SIZE,
-        ExclusiveStartKey: start,
-      }),
-    );
-    ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return ids;
 }
 
 /** The items of one list partition of the given entities (an entry, or a ticket stored before its entries), page by page to its end. */

@@ -12,7 +12,7 @@ import type { AccessGrant } from '../domain/event.ts';
 import { PROCESS_STATES } from '../domain/ticket.ts';
 import { grantsIntoAll } from './events.ts';
 import { keys } from './keys.ts';
-import { countAllEvents } from './list-positions.ts';
+import { countAllEvents } from './list-position-reads.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 
 /**

@@ -1,11 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  blockOf,
   candidates,
   includedStates,
   LIST_READ_BUDGET,
   matchesList,
-  POSITION_BLOCK,
   ownEvents,
   pastReadBound,
   positionLists,
@@ -16,10 +14,11 @@ import {
   type ListTuple,
   type TicketListQuery,
 } from '../domain/ticket-list-plan.ts';
+import { blockOf, POSITION_BLOCK } from '../domain/list-positions.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { keyCondition, type Partition, type SortCondition } from './key-conditions.ts';
-import { blocksHolding, positionsKept, type ListStart } from './list-positions.ts';
+import { blocksHolding, positionsKept, type ListStart } from './list-position-reads.ts';
 import { countedOf, shareOf, type Counts } from './ticket-list-counts.ts';
 import { listedTicketId } from './ticket-records.ts';
 

@@ -4,11 +4,11 @@ import {
   decodeCursor,
   encodeCursor,
   includedStates,
-  POSITION_BLOCK,
   positionLists,
   type TicketListQuery,
 } from '../domain/ticket-list-plan.ts';
-import { startOfOffset, type ListStart } from './list-positions.ts';
+import { POSITION_BLOCK } from '../domain/list-positions.ts';
+import { startOfOffset, type ListStart } from './list-position-reads.ts';
 import { countedOf, countsOf, shareOf, type Counts } from './ticket-list-counts.ts';
 import { idsAt, readPage } from './ticket-list-reads.ts';
 import { listedRecords } from './ticket-records.ts';

@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors.ts';
 import type { AccessGrant } from './event.ts';
-import { PROCESS_STATE, PROCESS_STATES } from './ticket.ts';
+import { teamList, typePart, type PositionList } from './list-positions.ts';
+import { PROCESS_STATES } from './ticket.ts';
 
 /**
  * `GET /tickets`, pure: which key serves the page (the most selective filter by its kept
@@ -12,12 +13,6 @@ import { PROCESS_STATE, PROCESS_STATES } from './ticket.ts';
 
 /** Index items one page reads at most (all sources together; at least what the page needs per source). */
 export const LIST_READ_BUDGET = 2000;
-/**
- * Ticket ids per block of the kept list positions (shared/data/list-positions.ts): an
- * `_offset` page sums the blocks before it and reads fewer than this many tickets to skip.
- */
-export const POSITION_BLOCK = 200;
-export const blockOf = (ticketId: number): number => Math.floor(ticketId / POSITION_BLOCK);
 /** Partitions one page may Query; a filter needing more is applied to a broader read instead. */
 export const MAX_LIST_SOURCES = 60;
 
@@ -179,69 +174,6 @@ export function countIsExact(filter: TicketListFilter, grants?: readonly AccessG
   if (!besideOthers(filter)) return true;
   const teams = Math.max(1, new Set(filter.teams).size);
   return !!grants && grantingTypes(filter, grants).length * teams <= MAX_COUNTED_PAIRS;
-}
-
-/** One list whose positions are kept (`event`, `team#<k>` or `access` under an event), or only some of its parts (types). */
-export interface PositionList {
-  eventId: number;
-  list: string;
-  /** Count only these parts of each block (`typePart`), not the whole list. */
-  parts?: string[];
-}
-
-/** A team's list (0: the tickets without one), kept in blocks of its own (shared/data/list-positions.ts). */
-export const teamList = (teamKey: number): string => `team#${teamKey}`;
-/**
- * Position blocks per span of a team's list. A team's tickets are spread over its event's
- * ids, so an offset deep into it would sum hundreds of its blocks; each span item counts
- * SPAN_BLOCKS blocks' tickets, so an offset sums a few spans, then the blocks of one span
- * (shared/data/list-positions.ts). An event's own list is dense: its blocks alone suffice.
- */
-export const SPAN_BLOCKS = 10;
-export const spanOf = (block: number): number => Math.floor(block / SPAN_BLOCKS);
-/** A team list's spans, kept beside its blocks under the same event. */
-export const spanList = (list: string): string => `span#${list}`;
-/** Whether a list keeps spans (a team's, 0 included). */
-export const hasSpans = (list: string): boolean => list.startsWith('team#');
-
-/**
- * The state a span counts a ticket under: a checked-in ticket as an active one, so a check-in
- * (active → checked in, the gate's write) moves no span and costs nothing more. A filter that
- * keeps exactly one of those two states cannot be positioned by spans (`spanStates`).
- */
-export const spanState = (state: number): number => (state === PROCESS_STATE.checkedIn ? PROCESS_STATE.active : state);
-
-/** The span counters to sum for the included states, or undefined when they keep only one of active and checked in. */
-export function spanStates(states: readonly number[]): number[] | undefined {
-  const included = new Set(states);
-  if (included.has(PROCESS_STATE.active) !== included.has(PROCESS_STATE.checkedIn)) return undefined;
-  return [...included].filter((state) => spanState(state) === state);
-}
-
-/** A ticket's counters in a block (or span) of a list with type parts: its state's, whole and in its type's part. */
-export const positionCounters = (state: number, typeId: number): string[] => [
-  counterName(state),
-  counterName(state, typePart(typeId)),
-];
-
-/** A ticket type's part of a list's position blocks (every list of an event but the all-events one has them). */
-export const typePart = (typeId: number): string => `y${typeId}`;
-/** A block's counter of the tickets in `state`: of the whole list, or of one part (`y<type>`). */
-export const counterName = (state: number, part = ''): string => `${part}s${state}`;
-
-/**
- * Whether a block's type counters add up to its totals, state by state (every ticket has one
- * type). A block kept before the parts were holds its older tickets in `s<state>` only, so it
- * does not add up until the positions backfill recounts it, and a type's offset is then read
- * from the list's start.
- */
-export function partsAddUp(item: Record<string, unknown>): boolean {
-  const sums = new Map<number, number>();
-  for (const [name, value] of Object.entries(item)) {
-    const part = /^y\d+s(\d+)$/.exec(name);
-    if (part) sums.set(Number(part[1]), (sums.get(Number(part[1])) ?? 0) + Number(value));
-  }
-  return PROCESS_STATES.every((state) => (sums.get(state) ?? 0) === Number(item[counterName(state)] ?? 0));
 }
 
 /**

@@ -5,11 +5,9 @@ import {
   grantingTypes,
   ownEvents,
   positionLists,
-  teamList,
-  typePart,
-  type PositionList,
   type TicketListFilter,
 } from '#shared/domain/ticket-list-plan';
+import { teamList, typePart, type PositionList } from '#shared/domain/list-positions';
 
 /**
  * For random filters over a small world of events whose types grant entry to random other

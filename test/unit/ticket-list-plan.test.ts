@@ -4,7 +4,6 @@ import { PROCESS_STATE, PROCESS_STATES } from '#shared/domain/ticket';
 import {
   candidates,
   checkPaging,
-  partsAddUp,
   positionLists,
   countIsExact,
   decodeCursor,
@@ -12,6 +11,10 @@ import {
   MAX_LIST_SOURCES,
   matchesList,
   sourcesOf,
+  type ListKeys,
+} from '#shared/domain/ticket-list-plan';
+import {
+  partsAddUp,
   hasSpans,
   positionCounters,
   SPAN_BLOCKS,
@@ -19,8 +22,7 @@ import {
   spanState,
   spanStates,
   teamList,
-  type ListKeys,
-} from '#shared/domain/ticket-list-plan';
+} from '#shared/domain/list-positions';
 
 const k: ListKeys<string> = {
   eventTickets: (e) => `E${e}`,

@@ -1,0 +1,296 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PROCESS_STATES } from '../domain/ticket.ts';
+import { ALL_EVENTS } from '../domain/ticket-list-plan.ts';
+import {
+  POSITION_BLOCK,
+  counterName,
+  hasSpans,
+  partsAddUp,
+  SPAN_BLOCKS,
+  spanList,
+  spanStates,
+  type PositionList,
+} from '../domain/list-positions.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { keyCondition, prefixRange } from './key-conditions.ts';
+import { COUNT_SHARDS } from './list-positions.ts';
+
+/**
+ * The reads of the kept list positions (list-positions.ts says what they are and how they
+ * move): where an `_offset` page starts (`startOfOffset`, through a team list's spans), which
+ * blocks hold a page of sparse matches (`blocksHolding`), and the all-events totals.
+ */
+
+type Item = Record<string, unknown>;
+
+/** A block's tickets in `states`: the whole list's, or the sum of the given parts'. */
+const countedIn = (item: Item, states: readonly number[], parts: readonly string[] = ['']) =>
+  parts.reduce((sum, part) => sum + states.reduce((n, state) => n + Number(item[counterName(state, part)] ?? 0), 0), 0);
+
+/** Blocks read per Query page at most (items of about 60 bytes, a few hundred with an event's type counters). */
+const PAGE_BLOCKS = 500;
+
+type BlockCounts = Map<number, number>;
+
+/** How a read of position items goes: from the start (`forward`) or the end, from block `from` on, until `enough` counted. */
+interface BlockRead {
+  forward: boolean;
+  enough: number;
+  /** About what part of its events' tickets the lists count: how sparse their items are (a hint). */
+  share: number;
+  from?: number;
+  /** Ticket ids one item counts: a block's, or a span's. */
+  width?: number;
+}
+
+/**
+ * The counted tickets per block (or span) of the lists together (only the given states; of
+ * a list with parts, only theirs), read in block order from the start (`forward`) or the
+ * end (or from block `from` on), until `enough` of them are summed or the lists end.
+ * Several lists are each read until they pass `enough` on their own, which bounds each to
+ * the blocks up to the position; `through` is the nearest block a list stopped at short of
+ * its end. Undefined when a block's parts do not add up yet (`partsAddUp`).
+ */
+async function readBlocks(
+  lists: readonly PositionList[],
+  states: readonly number[],
+  { forward, enough, share, from, width = POSITION_BLOCK }: BlockRead,
+): Promise<{ counts: BlockCounts; through: number | undefined } | undefined> {
+  const counts: BlockCounts = new Map();
+  let partsKept = true;
+  // The block each list stopped at short of its end: past the nearest of them, the counts are not all known.
+  const stops: number[] = [];
+  await Promise.all(
+    lists.map(async ({ eventId, list, parts }) => {
+      let summed = 0;
+      let blocksRead = 0;
+      // A list holding `share` of its items' tickets needs about enough / (width × share) items: ask for those
+      // first, a tenth more when sparse (its items' counts vary around that mean), so one Query usually does.
+      const expected = (enough + 1) / (width * share);
+      let limit = Math.min(PAGE_BLOCKS, Math.ceil(share < 1 ? expected * 1.1 : expected) + 1);
+      let startKey: Record<string, unknown> | undefined;
+      let last: number | undefined;
+      const prefix = keys.positionPrefix(list);
+      const at = from === undefined ? undefined : keys.listPosition(eventId, list, from).SK;
+      const range =
+        at === undefined
+          ? { beginsWith: prefix }
+          : { between: forward ? ([at, prefixRange(prefix)[1]] as const) : ([prefix, at] as const) };
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName(),
+            ...keyCondition(keys.eventItems(eventId), range),
+            ScanIndexForward: forward,
+            Limit: limit,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          const block = Number(String(item.SK).slice(prefix.length));
+          last = block;
+          if (parts && !partsAddUp(item)) partsKept = false;
+          const n = countedIn(item, states, parts);
+          counts.set(block, (counts.get(block) ?? 0) + n);
+          summed += n;
+        }
+        blocksRead += page.Items?.length ?? 0;
+        // A sparse list (a team's tickets spread over the whole event): ask for what the density read so far says is
+        // left, with a quarter more, so the position is reached in one more page rather than a doubling series.
+        const perBlock = summed / Math.max(1, blocksRead);
+        const left = perBlock > 0 ? Math.ceil(((enough + 1 - summed) / perBlock) * 1.25) + 1 : PAGE_BLOCKS;
+        limit = Math.min(PAGE_BLOCKS, Math.max(limit, left));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey && summed <= enough && partsKept);
+      if (startKey && last !== undefined) stops.push(last);
+    }),
+  );
+  if (!partsKept) return undefined;
+  const through = stops.length ? (forward ? Math.min(...stops) : Math.max(...stops)) : undefined;
+  return { counts, through };
+}
+
+/** Where a page at `offset` starts: after ticket id `after` (undefined: the list's start), skipping `skip` counted tickets. */
+export interface ListStart {
+  after: number | undefined;
+  skip: number;
+  /** From the kept positions: the block holding the position (its first id, its counted tickets), so it can be read from its nearer end. */
+  block?: { start: number; count: number };
+}
+
+/** A stretch of the lists: `n` counted tickets after `before` others, in blocks `first` to `last` (all of them when undefined). */
+interface Stretch {
+  before: number;
+  n: number;
+  first?: number;
+  last?: number;
+}
+
+/** The unit (block or span) holding position `at` of `total` counted tickets, from counts read from the nearer end, and the tickets before it. */
+function holding(counts: BlockCounts, forward: boolean, at: number, total: number) {
+  const units = [...counts.keys()].sort((a, b) => (forward ? a - b : b - a));
+  // Forward: the tickets before each unit. Backward: from the end, `total - at` tickets lie at or after the position.
+  let seen = 0;
+  for (const unit of units) {
+    const n = counts.get(unit)!;
+    if (forward ? seen + n > at : seen + n >= total - at) return { unit, n, before: forward ? seen : total - seen - n };
+    seen += n;
+  }
+  return undefined;
+}
+
+/** Whether every event of the lists keeps spans (the mark its creation or the positions backfill set): one GetItem each. */
+async function spansKept(lists: readonly PositionList[]): Promise<boolean> {
+  const events = [...new Set(lists.map((list) => list.eventId))];
+  const marks = await Promise.all(
+    events.map((eventId) =>
+      db.send(
+        new GetCommand({ TableName: tableName(), Key: keys.positionSpansKept(eventId), ProjectionExpression: 'SK' }),
+      ),
+    ),
+  );
+  return marks.every((mark) => !!mark.Item);
+}
+
+/**
+ * The span holding position `offset` of the union of team lists (`spanList`), read from the
+ * nearer end, with the tickets before it; undefined for lists or states spans do not serve
+ * (`hasSpans`, `spanStates`), or an event whose spans are not kept yet.
+ */
+async function spanHolding(
+  lists: readonly PositionList[],
+  states: readonly number[],
+  offset: number,
+  total: number,
+  share: number,
+): Promise<Stretch | undefined> {
+  const counted = spanStates(states);
+  if (!counted || !lists.every(({ list }) => hasSpans(list))) return undefined;
+  const forward = offset <= total / 2;
+  const spans = lists.map((list) => ({ ...list, list: spanList(list.list) }));
+  const [kept, read] = await Promise.all([
+    spansKept(lists),
+    readBlocks(spans, counted, {
+      forward,
+      enough: forward ? offset : total - offset,
+      share,
+      width: POSITION_BLOCK * SPAN_BLOCKS,
+    }),
+  ]);
+  const found = kept && read ? holding(read.counts, forward, offset, total) : undefined;
+  if (!found) return undefined;
+  return {
+    before: found.before,
+    n: found.n,
+    first: found.unit * SPAN_BLOCKS,
+    last: (found.unit + 1) * SPAN_BLOCKS - 1,
+  };
+}
+
+/**
+ * The block holding position `offset` of the union of `lists` (`total` counted tickets, the
+ * lists disjoint), found from whichever end is nearer: the tickets before that block are
+ * summed from the counts, so only the rest of the offset is read as tickets (< one block
+ * per list). Team lists first find the span holding it (`spanHolding`), then the block
+ * from that span's nearer end. `share`: about what part of its events' tickets the filter
+ * counts (a team's, the tickets not cancelled), so the first Query of a sparse list's
+ * blocks asks for enough.
+ */
+export async function startOfOffset(
+  lists: readonly PositionList[],
+  states: readonly number[],
+  offset: number,
+  total: number,
+  share = 1,
+): Promise<ListStart> {
+  if (offset === 0 || !lists.length) return { after: undefined, skip: offset };
+  const sparse = Math.min(1, share);
+  const stretch = (await spanHolding(lists, states, offset, total, sparse)) ?? { before: 0, n: total };
+  const at = offset - stretch.before;
+  const forward = at <= stretch.n / 2;
+  const read = await readBlocks(lists, states, {
+    forward,
+    enough: forward ? at : stretch.n - at,
+    share: sparse,
+    from: forward ? stretch.first : stretch.last,
+  });
+  const within = ([block]: [number, number]) =>
+    stretch.first === undefined || (block >= stretch.first && block <= stretch.last!);
+  const counts = new Map([...(read?.counts ?? [])].filter(within));
+  // Lists written before positions (or their parts) were kept, until bin/maintenance/backfill-list-positions.ts ran:
+  // read from the start.
+  if (!counts.size) return { after: undefined, skip: offset };
+  const found = holding(counts, forward, at, stretch.n);
+  if (found) {
+    const start = found.unit * POSITION_BLOCK;
+    return {
+      after: found.unit === 0 ? undefined : start - 1,
+      skip: offset - stretch.before - found.before,
+      block: { start, count: found.n },
+    };
+  }
+  // Past the end (or the counts moved meanwhile): from the last block's start.
+  const last = Math.max(...counts.keys());
+  return {
+    after: last === 0 ? undefined : last * POSITION_BLOCK - 1,
+    skip: Math.max(0, offset - (stretch.before + stretch.n - counts.get(last)!)),
+  };
+}
+
+/**
+ * The blocks holding counted tickets of the lists together, in list order from block `from`
+ * (the lists' start when undefined; down from it when not `forward`), until about `enough`
+ * of them: for a page whose matches are sparse, which blocks to read. Only the blocks up to
+ * where every list's counts are known (`through`; undefined when each list was read to its
+ * end); `kept` when any block item was there. Undefined when a block's parts do not add up
+ * yet (`partsAddUp`).
+ */
+export async function blocksHolding(
+  lists: readonly PositionList[],
+  states: readonly number[],
+  from: number | undefined,
+  forward: boolean,
+  enough: number,
+  share: number,
+): Promise<{ blocks: number[]; kept: boolean; through: number | undefined } | undefined> {
+  const read = await readBlocks(lists, states, { forward, enough, share: Math.min(1, share), from });
+  if (!read) return undefined;
+  const { counts, through } = read;
+  const known = (block: number) => through === undefined || (forward ? block <= through : block >= through);
+  const blocks = [...counts]
+    .filter(([block, n]) => n > 0 && known(block))
+    .map(([block]) => block)
+    .sort((a, b) => (forward ? a - b : b - a));
+  return { blocks, kept: counts.size > 0, through };
+}
+
+/** Whether any of the lists has a position block (one written before they were kept has none until the backfill): one item per list. */
+export async function positionsKept(lists: readonly PositionList[]): Promise<boolean> {
+  const pages = await Promise.all(
+    lists.map(({ eventId, list }) =>
+      db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.positionPrefix(list) }),
+          Limit: 1,
+        }),
+      ),
+    ),
+  );
+  return pages.some((page) => !!page.Items?.length);
+}
+
+/** The all-events list's live tickets per process state: its COUNT_SHARDS total items, one Query. */
+export async function countAllEvents(): Promise<Map<number, number>> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.eventItems(ALL_EVENTS), { beginsWith: keys.positionPrefix('count') }),
+      Limit: COUNT_SHARDS,
+    }),
+  );
+  return new Map(
+    PROCESS_STATES.map((state) => [state, (Items ?? []).reduce((sum, item) => sum + countedIn(item, [state]), 0)]),
+  );
+}
