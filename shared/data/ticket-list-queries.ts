@@ -119,6 +119,7 @@ export async function customerTicketCount(customerId: number): Promise<number | 
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerTicketCount(customerId) }));
   return Item?.kept === true ? Number(Item.n ?? 0) : undefined;
 }
+
 /** An event's live tickets bought within the range (a key condition). */
 export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
   readRange({ partition: keys.eventPurchases(eventId), range: keys.timeRange(range) }, bounds);
