@@ -1,30 +1,38 @@
 /**
- * One-off, after the release that brought customers' ticket counts (README "After a deploy:
- * maintenance backfills"): sets every customer's count of live tickets (`CUSTOMER#<id>` /
- * `TICKETS#count`, see shared/data/keys.ts `customerTicketCount`) to a recount from their
- * tickets' list entries (GSI4), marked `kept`, so `GET /ticket?customerId=` answers an exact
- * `totalCount`. Customers created since the release have a kept count already. Run it after
- * backfill-ticket-lists.ts, with the stage's TABLE_NAME and AWS credentials:
+ * One-off, after the release that brought customers' ticket counts, and again after the one
+ * that brought their list positions (README "After a deploy: maintenance backfills"): sets
+ * every customer's count of live tickets (`CUSTOMER#<id>` / `TICKETS#count`, see
+ * shared/data/keys.ts `customerTicketCount`) and their list positions (`POS#tickets#<block>`
+ * and `POS#span#tickets#<span>`, see shared/data/list-positions.ts) to a recount from their
+ * tickets' list entries (GSI4), then marks the count `kept` and `positionsKept`, so
+ * `GET /ticket?customerId=` answers an exact `totalCount` and any `_offset`. Customers created
+ * since the release have both already. Run it after backfill-ticket-lists.ts, with the
+ * stage's TABLE_NAME and AWS credentials:
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-customer-ticket-counts.ts [--restart]`.
  *
- * Idempotent: each count is Put whole with its recount, never added to. Resumable: customers
- * are done in id order and the last one finished is kept in the table
- * (`MAINTENANCE#backfill-customer-ticket-counts` / `CHECKPOINT#<run>`); a re-run goes on after
- * it unless `--restart`. A sale for a customer while it is being recounted may be left out of
- * its count: run it in a quiet hour, or re-run. Maintenance reads (a Scan for the customer
- * ids, each customer's list entries to their end), never a request's.
+ * Idempotent: each count and position is Put whole with its recount (positions no ticket holds
+ * any more are deleted), never added to. Resumable: customers are done in id order and the
+ * last one finished is kept in the table (`MAINTENANCE#backfill-customer-ticket-counts` /
+ * `CHECKPOINT#<run>`); a re-run goes on after it unless `--restart`. A sale for a customer
+ * while it is being recounted may be left out of its count: run it in a quiet hour, or re-run.
+ * Maintenance reads (a Scan for the customer ids, each customer's list entries to their end),
+ * never a request's.
  */
 import { pathToFileURL } from 'node:url';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
-import { keyCondition, withValues } from '#shared/data/key-conditions';
-import { checkpointOf, progressBar, recordIds, type RunOptions } from './runs.ts';
+import { positionKey } from '#shared/data/list-positions';
+import { listedTicketId } from '#shared/data/ticket-records';
+import { blockOf, CUSTOMER_COUNTER, CUSTOMER_LIST, spanList, spanOf } from '#shared/domain/list-positions';
+import { checkpointOf, indexItems, progressBar, recordIds, rewriteItems, type RunOptions } from './runs.ts';
 
 export interface CustomerCountBackfillOutcome {
   customers: number;
   /** Live tickets counted, over every customer done. */
   tickets: number;
+  /** Position blocks and spans written (recounted) or deleted (no ticket holds them now). */
+  positions: number;
 }
 
 export interface CustomerCountBackfillOptions extends RunOptions {
@@ -32,7 +40,6 @@ export interface CustomerCountBackfillOptions extends RunOptions {
   customers?: number[];
 }
 
-const PAGE_SIZE = 500;
 type Item = Record<string, unknown>;
 
 /** Recounts the customers in id order, going on after the run's checkpoint unless `restart`. */
@@ -46,13 +53,21 @@ export async function backfillCustomerTicketCounts({
   const checkpoint = checkpointOf('backfill-customer-ticket-counts', run, 'lastCustomerId');
   const after = restart ? 0 : ((await checkpoint.last()) ?? 0);
   const todo = all.filter((customerId) => customerId > after);
-  const outcome: CustomerCountBackfillOutcome = { customers: 0, tickets: 0 };
+  const outcome: CustomerCountBackfillOutcome = { customers: 0, tickets: 0, positions: 0 };
   for (const customerId of todo) {
-    const n = await liveTickets(customerId);
+    const { n, positions } = await recount(customerId);
+    // The positions first: the mark on the count says they hold every ticket.
+    outcome.positions += await rewriteItems(keys.customerItems(customerId), keys.positionsPrefix, positions);
     await db.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.customerTicketCount(customerId), entity: 'CustomerTicketCount', n, kept: true },
+        Item: {
+          ...keys.customerTicketCount(customerId),
+          entity: 'CustomerTicketCount',
+          n,
+          kept: true,
+          positionsKept: true,
+        },
       }),
     );
     outcome.customers += 1;
@@ -63,29 +78,24 @@ export async function backfillCustomerTicketCounts({
   return outcome;
 }
 
-/** The customer's live tickets: their list entries on GSI4 (or ticket items stored before entries), counted page by page. */
-async function liveTickets(customerId: number): Promise<number> {
+/** The customer's live tickets (their list entries on GSI4, or ticket items stored before entries), and their position items by sort key. */
+async function recount(customerId: number): Promise<{ n: number; positions: Map<string, Item> }> {
+  const holder = { customerId };
+  const positions = new Map<string, Item>();
+  const add = (list: string, unit: number) => {
+    const { SK } = positionKey(holder, list, unit);
+    const item = positions.get(SK) ?? { entity: 'ListPosition', [CUSTOMER_COUNTER]: 0 };
+    item[CUSTOMER_COUNTER] = Number(item[CUSTOMER_COUNTER]) + 1;
+    positions.set(SK, item);
+  };
   let n = 0;
-  let start: Item | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...withValues(keyCondition(keys.customerTickets(customerId)), {
-          ':entry': 'TicketPurchaseEntry',
-          ':ticket': 'Ticket',
-        }),
-        FilterExpression: '#entity IN (:entry, :ticket)',
-        ExpressionAttributeNames: { '#entity': 'entity' },
-        Select: 'COUNT',
-        Limit: PAGE_SIZE,
-        ExclusiveStartKey: start,
-      }),
-    );
-    n += page.Count ?? 0;
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return n;
+  for await (const item of indexItems(keys.customerTickets(customerId), 'TicketPurchaseEntry', 'Ticket')) {
+    const block = blockOf(listedTicketId(item));
+    add(CUSTOMER_LIST, block);
+    add(spanList(CUSTOMER_LIST), spanOf(block));
+    n += 1;
+  }
+  return { n, positions };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

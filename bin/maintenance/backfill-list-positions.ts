@@ -23,10 +23,8 @@
  * list indexes to their end), never a request's.
  */
 import { pathToFileURL } from 'node:url';
-import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#shared/data/client';
 import { keys, type Key } from '#shared/data/keys';
-import { keyAttributes, keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
+import { keyAttributes } from '#shared/data/key-conditions';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
 import { purchaseCounters } from '#shared/data/purchase-counts';
 import { ALL_EVENTS } from '#shared/domain/ticket-list-plan';
@@ -39,7 +37,7 @@ import {
   spanState,
   teamList,
 } from '#shared/domain/list-positions';
-import { checkpointOf, progressBar, recordIds, type RunOptions } from './runs.ts';
+import { checkpointOf, indexItems, progressBar, recordIds, rewriteItems, type RunOptions } from './runs.ts';
 
 export interface PositionBackfillOutcome {
   events: number;
@@ -50,7 +48,6 @@ export interface PositionBackfillOutcome {
   purchaseCounts: number;
 }
 
-const PAGE_SIZE = 500;
 type Item = Record<string, unknown>;
 /** `<list>/<block>` → counter (`s<state>`, `y<type>s<state>`) → count, for one event. */
 type Recount = Map<string, Map<string, number>>;
@@ -105,31 +102,18 @@ export async function backfillListPositions({
     }
     for await (const item of indexItems(keys.accessTickets(eventId), 'TicketAccessEntry'))
       add('access', item, undefined, true);
-    outcome.blocks += await rewriteItems(eventId, keys.positionsPrefix, blockItems(eventId, recount));
+    outcome.blocks += await rewriteItems(keys.eventItems(eventId), keys.positionsPrefix, blockItems(eventId, recount));
     if (eventId !== ALL_EVENTS)
-      outcome.purchaseCounts += await rewriteItems(eventId, keys.purchaseCountsPrefix, await purchaseCounts(eventId));
+      outcome.purchaseCounts += await rewriteItems(
+        keys.eventItems(eventId),
+        keys.purchaseCountsPrefix,
+        await purchaseCounts(eventId),
+      );
     outcome.events += 1;
     await checkpoint.done(eventId);
     progress?.(all.length - todo.length + outcome.events, all.length);
   }
   return outcome;
-}
-
-/** The items of one list partition of the given entities (an entry, or a ticket stored before its entries), page by page to its end. */
-async function* indexItems(partition: Partition, ...entities: string[]): AsyncGenerator<Item> {
-  const query: QueryCommandInput = {
-    TableName: tableName(),
-    ...withValues(keyCondition(partition), Object.fromEntries(entities.map((entity, i) => [`:entity${i}`, entity]))),
-    FilterExpression: `#entity IN (${entities.map((_, i) => `:entity${i}`).join(', ')})`,
-    ExpressionAttributeNames: { '#entity': 'entity' },
-    Limit: PAGE_SIZE,
-  };
-  let start: Item | undefined;
-  do {
-    const page = await db.send(new QueryCommand({ ...query, ExclusiveStartKey: start }));
-    yield* page.Items ?? [];
-    start = page.LastEvaluatedKey;
-  } while (start);
 }
 
 type Counters = Map<string, number>;
@@ -168,35 +152,6 @@ async function purchaseCounts(eventId: number): Promise<Map<string, Item>> {
   );
   items.set(keys.purchaseCountsKept(eventId).SK, { entity: 'PurchaseCountsKept' });
   return items;
-}
-
-/**
- * Puts each recounted item whole, and deletes the event's items under `prefix` the recount
- * does not hold (blocks no live ticket holds now, the separate type blocks kept before a
- * type's list became a part of the event's and teams' blocks). Answers the items written or
- * deleted.
- */
-async function rewriteItems(eventId: number, prefix: string, recounted: Map<string, Item>): Promise<number> {
-  const stale: string[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...keyCondition(keys.eventItems(eventId), { beginsWith: prefix }),
-        ProjectionExpression: 'SK',
-        Limit: PAGE_SIZE,
-        ExclusiveStartKey: start,
-      }),
-    );
-    stale.push(...(page.Items ?? []).map((item) => String(item.SK)).filter((sk) => !recounted.has(sk)));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  const PK = keys.eventItems(eventId).value;
-  for (const [SK, item] of recounted)
-    await db.send(new PutCommand({ TableName: tableName(), Item: { PK, SK, ...item } }));
-  for (const SK of stale) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK, SK } }));
-  return recounted.size + stale.length;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

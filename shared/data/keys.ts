@@ -26,6 +26,8 @@ export const sortableId = (id: number): string => String(id).padStart(10, '0');
 
 /** The sort key of every ticket list: id order; `{ after: ticketSort(id) }` resumes after a cursor. */
 const ticketSort = (id: number) => `TICKET#${sortableId(id)}`;
+/** A list position item's sort key (shared/data/list-positions.ts): its list, then its block (or span) in order. */
+const positionSort = (list: string, block: number) => `POS#${list}#${String(block).padStart(8, '0')}`;
 const lower = (text: string) => text.trim().toLowerCase();
 
 export const keys = {
@@ -79,9 +81,14 @@ export const keys = {
   /** One block of ticket ids of one list of an event (shared/data/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
   listPosition: (eventId: number, list: string, block: number): Key => ({
     PK: `EVENT#${eventId}`,
-    SK: `POS#${list}#${String(block).padStart(8, '0')}`,
+    SK: positionSort(list, block),
   }),
   positionPrefix: (list: string) => `POS#${list}#`,
+  /** One block (or span) of a customer's tickets across events, in the customer's partition (list-positions.ts). */
+  customerPosition: (customerId: number, list: string, block: number): Key => ({
+    PK: `CUSTOMER#${customerId}`,
+    SK: positionSort(list, block),
+  }),
   /** The mark that an event's team lists keep spans (list-positions.ts): set by its creation, or by the positions backfill. */
   positionSpansKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'POS#span#kept' }),
   /** Every list's blocks of an event (the positions backfill rewrites them all). */
@@ -204,7 +211,8 @@ export const keys = {
   /**
    * A customer's live tickets, counted (`n`) in each ticket's own transaction, and `kept` once the count holds every
    * one (set at the customer's creation, or by bin/maintenance/backfill-customer-ticket-counts.ts): the exact
-   * `totalCount` of `GET /ticket?customerId=`.
+   * `totalCount` of `GET /ticket?customerId=`. `positionsKept` (set by the same two) says the customer's list
+   * positions (`customerPosition`) hold every ticket too, so an `_offset` page is found from them.
    */
   customerTicketCount: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'TICKETS#count' }),
   /** A customer by Cognito `sub` (login) on GSI1, by lower-cased email (the pre-check of create) on GSI2. */

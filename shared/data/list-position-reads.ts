@@ -4,6 +4,7 @@ import { ALL_EVENTS } from '../domain/ticket-list-plan.ts';
 import {
   POSITION_BLOCK,
   counterName,
+  countersOf,
   hasSpans,
   partsAddUp,
   SPAN_BLOCKS,
@@ -14,7 +15,7 @@ import {
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { keyCondition, prefixRange } from './key-conditions.ts';
-import { COUNT_SHARDS } from './list-positions.ts';
+import { COUNT_SHARDS, positionItems, positionKey } from './list-positions.ts';
 
 /**
  * The reads of the kept list positions (list-positions.ts says what they are and how they
@@ -24,9 +25,9 @@ import { COUNT_SHARDS } from './list-positions.ts';
 
 type Item = Record<string, unknown>;
 
-/** A block's tickets in `states`: the whole list's, or the sum of the given parts'. */
-const countedIn = (item: Item, states: readonly number[], parts: readonly string[] = ['']) =>
-  parts.reduce((sum, part) => sum + states.reduce((n, state) => n + Number(item[counterName(state, part)] ?? 0), 0), 0);
+/** A block's tickets in the given counters (`countersOf` a list and its states). */
+const countedIn = (item: Item, counters: readonly string[]) =>
+  counters.reduce((sum, counter) => sum + Number(item[counter] ?? 0), 0);
 
 /** Blocks read per Query page at most (items of about 60 bytes, a few hundred with an event's type counters). */
 const PAGE_BLOCKS = 500;
@@ -62,7 +63,9 @@ async function readBlocks(
   // The block each list stopped at short of its end: past the nearest of them, the counts are not all known.
   const stops: number[] = [];
   await Promise.all(
-    lists.map(async ({ eventId, list, parts }) => {
+    lists.map(async (positions) => {
+      const { list, parts } = positions;
+      const counters = countersOf(positions, states);
       let summed = 0;
       let blocksRead = 0;
       // A list holding `share` of its items' tickets needs about enough / (width × share) items: ask for those
@@ -72,7 +75,7 @@ async function readBlocks(
       let startKey: Record<string, unknown> | undefined;
       let last: number | undefined;
       const prefix = keys.positionPrefix(list);
-      const at = from === undefined ? undefined : keys.listPosition(eventId, list, from).SK;
+      const at = from === undefined ? undefined : positionKey(positions, list, from).SK;
       const range =
         at === undefined
           ? { beginsWith: prefix }
@@ -81,7 +84,7 @@ async function readBlocks(
         const page = await db.send(
           new QueryCommand({
             TableName: tableName(),
-            ...keyCondition(keys.eventItems(eventId), range),
+            ...keyCondition(positionItems(positions), range),
             ScanIndexForward: forward,
             Limit: limit,
             ExclusiveStartKey: startKey,
@@ -91,7 +94,7 @@ async function readBlocks(
           const block = Number(String(item.SK).slice(prefix.length));
           last = block;
           if (parts && !partsAddUp(item)) partsKept = false;
-          const n = countedIn(item, states, parts);
+          const n = countedIn(item, counters);
           counts.set(block, (counts.get(block) ?? 0) + n);
           summed += n;
         }
@@ -140,9 +143,13 @@ function holding(counts: BlockCounts, forward: boolean, at: number, total: numbe
   return undefined;
 }
 
-/** Whether every event of the lists keeps spans (the mark its creation or the positions backfill set): one GetItem each. */
+/**
+ * Whether every event of the lists keeps spans (the mark its creation or the positions backfill
+ * set): one GetItem each. A customer's spans are kept with their blocks, from one write on, which
+ * the customer's count says before their positions are read (older-ticket-list.ts `customerPage`).
+ */
 async function spansKept(lists: readonly PositionList[]): Promise<boolean> {
-  const events = [...new Set(lists.map((list) => list.eventId))];
+  const events = [...new Set(lists.flatMap((list) => ('eventId' in list ? [list.eventId] : [])))];
   const marks = await Promise.all(
     events.map((eventId) =>
       db.send(
@@ -268,11 +275,11 @@ export async function blocksHolding(
 /** Whether any of the lists has a position block (one written before they were kept has none until the backfill): one item per list. */
 export async function positionsKept(lists: readonly PositionList[]): Promise<boolean> {
   const pages = await Promise.all(
-    lists.map(({ eventId, list }) =>
+    lists.map((positions) =>
       db.send(
         new QueryCommand({
           TableName: tableName(),
-          ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.positionPrefix(list) }),
+          ...keyCondition(positionItems(positions), { beginsWith: keys.positionPrefix(positions.list) }),
           Limit: 1,
         }),
       ),
@@ -291,6 +298,9 @@ export async function countAllEvents(): Promise<Map<number, number>> {
     }),
   );
   return new Map(
-    PROCESS_STATES.map((state) => [state, (Items ?? []).reduce((sum, item) => sum + countedIn(item, [state]), 0)]),
+    PROCESS_STATES.map((state) => [
+      state,
+      (Items ?? []).reduce((sum, item) => sum + countedIn(item, [counterName(state)]), 0),
+    ]),
   );
 }

@@ -3,11 +3,14 @@ import { ALL_EVENTS } from '../domain/ticket-list-plan.ts';
 import {
   blockOf,
   counterName,
+  CUSTOMER_COUNTER,
+  CUSTOMER_LIST,
   positionCounters,
   spanList,
   spanOf,
   spanState,
   teamList,
+  type PositionHolder,
 } from '../domain/list-positions.ts';
 import { countersUpdate } from './counters.ts';
 import { keys } from './keys.ts';
@@ -37,6 +40,12 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * event made before spans were kept has no `POS#span#kept` mark until the positions backfill
  * recounts them, and is positioned by its blocks alone until then.
  *
+ * A customer's tickets across events (`GET /ticket?customerId=`) are kept the same way under
+ * the customer (`CUSTOMER#<id>` / `POS#tickets#<block:8>`, and spans), counting every live
+ * ticket in one counter whatever its state (CUSTOMER_LIST), so only a sale, a delete or a
+ * ticket changing customer moves them. The customer's ticket count item says when they hold
+ * every ticket (`positionsKept`: set at the account's creation, or by the customers' backfill).
+ *
  * The list across all events is kept the same way under event 0 (ALL_EVENTS): list `all` by
  * id block, and its per-state totals in list `count`, one item per shard `id % COUNT_SHARDS`
  * (summing `all`'s blocks would read the whole platform).
@@ -50,41 +59,58 @@ import { grantedEvents } from './ticket-list-entries.ts';
 /** Items the all-events totals are spread over (a create in any event moves one). */
 export const COUNT_SHARDS = 10;
 
+/** The partition holding a list's position items: its event's or its customer's. */
+export const positionItems = (holder: PositionHolder) =>
+  'customerId' in holder ? keys.customerItems(holder.customerId) : keys.eventItems(holder.eventId);
+
+/** One block's (or span's) item of a list. */
+export const positionKey = (holder: PositionHolder, list: string, block: number) =>
+  'customerId' in holder
+    ? keys.customerPosition(holder.customerId, list, block)
+    : keys.listPosition(holder.eventId, list, block);
+
 /** Accumulates the position moves of one transaction: one Update per touched block item. */
 export class PositionDelta {
   private readonly blocks = new Map<
     string,
-    { eventId: number; list: string; block: number; counters: Map<string, number> }
+    { holder: PositionHolder; list: string; block: number; counters: Map<string, number> }
   >();
 
-  private add(eventId: number, list: string, block: number, counters: readonly string[], delta: number): void {
-    const id = `${eventId}/${list}/${block}`;
-    const entry = this.blocks.get(id) ?? { eventId, list, block, counters: new Map() };
+  private add(holder: PositionHolder, list: string, block: number, counters: readonly string[], delta: number): void {
+    const id = `${positionItems(holder).value}/${list}/${block}`;
+    const entry = this.blocks.get(id) ?? { holder, list, block, counters: new Map() };
     this.blocks.set(id, entry);
     for (const name of counters) entry.counters.set(name, (entry.counters.get(name) ?? 0) + delta);
   }
 
-  /** A live ticket enters (+1) or leaves (-1) its event's and its team's list (their type parts too), its granted events' lists and the all-events list. */
+  /** A live ticket enters (+1) or leaves (-1) its event's and its team's list (their type parts too), its granted events' lists, the all-events list and its customer's. */
   listedTicket(record: TicketRecord, delta: number): void {
     const state = record.processState;
     const block = blockOf(record.id);
     const whole = [counterName(state)];
     const withType = positionCounters(state, record.typeId);
     const team = teamList(record.teamId ?? 0);
-    this.add(ALL_EVENTS, 'all', block, whole, delta);
-    this.add(ALL_EVENTS, 'count', record.id % COUNT_SHARDS, whole, delta);
-    this.add(record.eventId, 'event', block, withType, delta);
-    this.add(record.eventId, team, block, withType, delta);
+    const all = { eventId: ALL_EVENTS };
+    const own = { eventId: record.eventId };
+    this.add(all, 'all', block, whole, delta);
+    this.add(all, 'count', record.id % COUNT_SHARDS, whole, delta);
+    this.add(own, 'event', block, withType, delta);
+    this.add(own, team, block, withType, delta);
     // A check-in leaves and re-enters the same span counters: no Update.
-    this.add(record.eventId, spanList(team), spanOf(block), positionCounters(spanState(state), record.typeId), delta);
-    for (const eventId of grantedEvents(record)) this.add(eventId, 'access', block, withType, delta);
+    this.add(own, spanList(team), spanOf(block), positionCounters(spanState(state), record.typeId), delta);
+    for (const eventId of grantedEvents(record)) this.add({ eventId }, 'access', block, withType, delta);
+    if (record.customerId != null) {
+      const customer = { customerId: record.customerId };
+      this.add(customer, CUSTOMER_LIST, block, [CUSTOMER_COUNTER], delta);
+      this.add(customer, spanList(CUSTOMER_LIST), spanOf(block), [CUSTOMER_COUNTER], delta);
+    }
   }
 
   /** The Update actions of the blocks whose counts move (items are made by the first one). */
   actions() {
     return [...this.blocks.values()].flatMap(
-      ({ eventId, list, block, counters }) =>
-        countersUpdate(keys.listPosition(eventId, list, block), 'ListPosition', counters) ?? [],
+      ({ holder, list, block, counters }) =>
+        countersUpdate(positionKey(holder, list, block), 'ListPosition', counters) ?? [],
     );
   }
 }

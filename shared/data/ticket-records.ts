@@ -97,9 +97,9 @@ export const MAX_ORDER_TICKETS = 50;
 
 /**
  * A page of a customer's live tickets in id order: one Query of their entries reading the first
- * offset+limit+1 (a deep offset reads what precedes it). No per-customer ticket counter
- * exists yet, so `totalCount` is what was read (exact when `more` is false) and `more`
- * says whether tickets follow the page.
+ * offset+limit+1 (a deep offset reads what precedes it: the account mail asks for the first
+ * page; `GET /ticket?customerId=` is the counted, positioned list). `totalCount` is what was
+ * read (exact when `more` is false) and `more` says whether tickets follow the page.
  */
 export async function listCustomerTickets(
   customerId: number,

@@ -14,13 +14,27 @@ import { PROCESS_STATE, PROCESS_STATES } from './ticket.ts';
 export const POSITION_BLOCK = 200;
 export const blockOf = (ticketId: number): number => Math.floor(ticketId / POSITION_BLOCK);
 
-/** One list whose positions are kept (`event`, `team#<k>` or `access` under an event), or only some of its parts (types). */
-export interface PositionList {
-  eventId: number;
+/** Where a list's position items are kept: an event's lists under the event, a customer's tickets (of every event) under the customer. */
+export type PositionHolder = { eventId: number } | { customerId: number };
+
+/** One list whose positions are kept (`event`, `team#<k>` or `access` under an event, CUSTOMER_LIST under a customer), or only some of its parts (types). */
+export type PositionList = PositionHolder & {
   list: string;
   /** Count only these parts of each block (`typePart`), not the whole list. */
   parts?: string[];
-}
+};
+
+/** A list kept under an event: every list a `GET /tickets` filter is positioned by (ticket-list-plan.ts `positionLists`). */
+export type EventPositionList = Extract<PositionList, { eventId: number }>;
+
+/**
+ * A customer's live tickets across events, in id order (`GET /ticket?customerId=`), kept in
+ * blocks and spans under the customer. That list is never filtered by state, so its items
+ * count every ticket in one counter (CUSTOMER_COUNTER): no change of state (a payment, a
+ * check-in, a cancellation) moves them, only a ticket entering or leaving the customer.
+ */
+export const CUSTOMER_LIST = 'tickets';
+export const CUSTOMER_COUNTER = 'n';
 
 /** A team's list (0: the tickets without one), kept in blocks of its own (shared/data/list-positions.ts). */
 export const teamList = (teamKey: number): string => `team#${teamKey}`;
@@ -34,8 +48,8 @@ export const SPAN_BLOCKS = 10;
 export const spanOf = (block: number): number => Math.floor(block / SPAN_BLOCKS);
 /** A team list's spans, kept beside its blocks under the same event. */
 export const spanList = (list: string): string => `span#${list}`;
-/** Whether a list keeps spans (a team's, 0 included). */
-export const hasSpans = (list: string): boolean => list.startsWith('team#');
+/** Whether a list keeps spans: a team's (0 included) and a customer's, whose tickets are spread over many blocks. */
+export const hasSpans = (list: string): boolean => list.startsWith('team#') || list === CUSTOMER_LIST;
 
 /**
  * The state a span counts a ticket under: a checked-in ticket as an active one, so a check-in
@@ -56,6 +70,12 @@ export const positionCounters = (state: number, typeId: number): string[] => [
   counterName(state),
   counterName(state, typePart(typeId)),
 ];
+
+/** The counters of a list's items that hold its tickets in `states`: per state, of the whole list or of its parts; a customer's one. */
+export function countersOf(list: PositionList, states: readonly number[]): string[] {
+  if ('customerId' in list) return [CUSTOMER_COUNTER];
+  return (list.parts ?? ['']).flatMap((part) => states.map((state) => counterName(state, part)));
+}
 
 /** A ticket type's part of a list's position blocks (every list of an event but the all-events one has them). */
 export const typePart = (typeId: number): string => `y${typeId}`;

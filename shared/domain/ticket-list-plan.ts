@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.ts';
 import type { AccessGrant } from './event.ts';
-import { teamList, typePart, type PositionList } from './list-positions.ts';
+import { teamList, typePart, type EventPositionList } from './list-positions.ts';
 import { PROCESS_STATES } from './ticket.ts';
 
 /**
@@ -191,11 +191,14 @@ export function countIsExact(filter: TicketListFilter, grants?: readonly AccessG
  * would move 20 more items per change of the widest package, past DynamoDB's 100 actions
  * for a transfer, where the granting types' parts of the team blocks already hold them.
  */
-export function positionLists(filter: TicketListFilter, grants?: readonly AccessGrant[]): PositionList[] | undefined {
+export function positionLists(
+  filter: TicketListFilter,
+  grants?: readonly AccessGrant[],
+): EventPositionList[] | undefined {
   if (filter.allEvents) return [{ eventId: ALL_EVENTS, list: 'all' }];
   if (!countIsExact(filter, grants)) return undefined;
   const teams = filter.teams?.length ? [...new Set(filter.teams)].map(teamList) : undefined;
-  const listsOf = (eventId: number, parts: string[] | undefined): PositionList[] =>
+  const listsOf = (eventId: number, parts: string[] | undefined): EventPositionList[] =>
     (teams ?? ['event']).map((list) => ({ eventId, list, ...(parts ? { parts } : {}) }));
   const parts = filter.ticketTypes?.length ? [...new Set(filter.ticketTypes)].map(typePart) : undefined;
   const lists = ownEvents(filter).flatMap((eventId) => listsOf(eventId, parts));

@@ -1,13 +1,15 @@
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import type { CreatedEvent } from '#shared/domain/event';
+import { CUSTOMER_COUNTER, POSITION_BLOCK, SPAN_BLOCKS } from '#shared/domain/list-positions';
 import { MAX_LIST_READ } from '#shared/domain/older-ticket-list';
 import { backfillCustomerTicketCounts } from '../../bin/maintenance/backfill-customer-ticket-counts.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call, getPage, idsOf } from '../support/api.ts';
+import { boundedGet } from '../support/dynamo-reads.ts';
 import { newCustomer } from '../support/customers.ts';
 import { writeTickets } from '../support/scale-tickets.ts';
 import { checkIn } from '../support/tickets.ts';
@@ -16,8 +18,9 @@ import { adminToken } from '../support/tokens.ts';
 /**
  * `GET /ticket?customerId=` for a customer past the MAX_LIST_READ items one request reads:
  * `totalCount` from the customer's kept count, exact on every page, a page at or past the
- * end empty; a deeper `_offset` inside the list is still a 400 naming `_cursor`, and the
- * cursor walks every ticket once.
+ * end empty, any `_offset` found from the customer's kept list positions (a few position
+ * items and less than a block of entries read, at any depth), and the cursor walks every
+ * ticket once.
  */
 const LIST = '/api/v2/ticket';
 let token: string;
@@ -37,12 +40,28 @@ beforeAll(async () => {
     seedEvent({ title: 'Club expo', ticketTypes: [{ name: 'Expo', price: 5, total: 2000 }] }),
   ]);
   const race = await writeTickets(marathon, 700, () => ({ typeId: marathon.ticketTypes[0]!.id, customerId: buyer }));
-  const fair = await writeTickets(expo, 500, () => ({ typeId: expo.ticketTypes[0]!.id, customerId: buyer }));
+  // At the expo the buyer holds every other ticket, so their position blocks are half full.
+  const fair = await writeTickets(expo, 1000, (n) => ({
+    typeId: expo.ticketTypes[0]!.id,
+    customerId: n % 2 ? undefined : buyer,
+  }));
   await writeTickets(expo, 30, () => ({ typeId: expo.ticketTypes[0]!.id, customerId: other }));
   const inIdOrder = (records: { id: number }[]) => records.map((record) => record.id).sort((a, b) => a - b);
-  held = inIdOrder([...race, ...fair]);
-  heldAtExpo = inIdOrder(fair);
+  held = inIdOrder([...race, ...fair.filter((record) => record.customerId === buyer)]);
+  heldAtExpo = inIdOrder(fair.filter((record) => record.customerId === buyer));
 }, 120_000);
+
+/** A customer's kept position items (blocks and spans), sort key → count. */
+async function positionItems(customerId: number): Promise<Map<string, number>> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pos)',
+      ExpressionAttributeValues: { ':pk': `CUSTOMER#${customerId}`, ':pos': keys.positionsPrefix },
+    }),
+  );
+  return new Map(Items.map((item) => [String(item.SK), Number(item[CUSTOMER_COUNTER])]));
+}
 
 const page = (query: string, as = token) => getPage(`${LIST}?customerId=${buyer}&${query}`, as);
 
@@ -76,12 +95,31 @@ describe('GET /ticket?customerId= past one read', () => {
       expect(past).toMatchObject({ totalCount: held.length, data: [], next: null });
       expect(past.totalCountIsEstimate).toBeUndefined();
     }
-    // Inside the list but past one read: a 400 naming the cursor, never a short page.
-    const deep = await call('GET', `${LIST}?customerId=${buyer}&_offset=1000&_limit=100`, { token });
-    expect(deep.status).toBe(400);
-    expect(deep.body.errors[0]).toMatchObject({ path: 'query._offset', message: expect.stringContaining('_cursor') });
     // Another customer's count is their own.
     expect((await getPage(`${LIST}?customerId=${other}`, token)).totalCount).toBe(30);
+  });
+
+  it('answers any `_offset` as the walk does, from the kept positions: a few position items and under a block of entries read', async () => {
+    const walked = (await walk()).ids;
+    for (const [offset, limit] of [
+      [1, 20],
+      [699, 3],
+      [1000, 100],
+      [1150, 100],
+      [held.length - 1, 10],
+    ] as const) {
+      const { body, reads } = await boundedGet(`${LIST}?customerId=${buyer}&_offset=${offset}&_limit=${limit}`, token);
+      expect(idsOf(body), `_offset=${offset}`).toEqual(walked.slice(offset, offset + limit));
+      expect(body.totalCount).toBe(held.length);
+      expect(body.next === null).toBe(offset + limit >= held.length);
+      // The count, the spans and one span's blocks, then one block's entries and the page's tickets.
+      expect(reads.positionItemsRead, `_offset=${offset}`).toBeLessThanOrEqual(1 + SPAN_BLOCKS);
+      expect(reads.itemsRead, `_offset=${offset}`).toBeLessThan(1 + SPAN_BLOCKS + POSITION_BLOCK + 2 * limit + 2);
+    }
+    // Followed by `next`, a deep page goes on where the walk does.
+    const deep = await page('_offset=1100&_limit=50');
+    const after = await page(`_limit=50&_cursor=${deep.next}`);
+    expect(idsOf(after)).toEqual(walked.slice(1150, 1200));
   });
 
   it('moves the count with a delete through the API; a check-in leaves it as it was', async () => {
@@ -102,11 +140,20 @@ describe('GET /ticket?customerId= past one read', () => {
     expect(idsOf(answer)).toEqual(heldAtExpo.slice(0, 100));
   });
 
-  it('an account made before the counts: totals flagged past one read until the backfill recounts, idempotent and resumable', async () => {
-    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.customerTicketCount(buyer) }));
+  it('an account made before the counts and positions: flagged totals and a 400 past one read until the backfill recounts both, idempotent and resumable', async () => {
+    const live = await positionItems(buyer);
+    expect(live.size).toBeGreaterThan(2);
+    await Promise.all(
+      [keys.customerTicketCount(buyer), ...[...live.keys()].map((SK) => ({ PK: `CUSTOMER#${buyer}`, SK }))].map((Key) =>
+        db.send(new DeleteCommand({ TableName: tableName(), Key })),
+      ),
+    );
     const before = await page('_limit=10');
     expect(before).toMatchObject({ totalCountIsEstimate: true });
     expect(before.totalCount).toBeLessThan(held.length);
+    const deep = await call('GET', `${LIST}?customerId=${buyer}&_offset=1000&_limit=100`, { token });
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors[0]).toMatchObject({ path: 'query._offset', message: expect.stringContaining('_cursor') });
 
     const run = randomUUID();
     const seen: string[] = [];
@@ -115,15 +162,20 @@ describe('GET /ticket?customerId= past one read', () => {
       run,
       progress: (done, total) => seen.push(`${done}/${total}`),
     });
-    expect(first).toEqual({ customers: 2, tickets: held.length + 30 });
+    // The other customer's positions were kept from their account's creation: the recount rewrites them as they were.
+    expect(first).toEqual({ customers: 2, tickets: held.length + 30, positions: live.size + 2 });
     expect(seen).toEqual(['1/2', '2/2']);
+    // The recount is what the live writes (sales, the delete, the check-in) kept, item for item.
+    expect(await positionItems(buyer)).toEqual(live);
     const after = await page('_limit=10');
     expect(after.totalCount).toBe(held.length);
     expect(after.totalCountIsEstimate).toBeUndefined();
+    expect(idsOf(await page('_offset=1000&_limit=100'))).toEqual(held.slice(1000, 1100));
     // Resumes after its checkpoint (nothing left); a restart recounts to the same.
     expect(await backfillCustomerTicketCounts({ customers: [buyer, other], run })).toEqual({
       customers: 0,
       tickets: 0,
+      positions: 0,
     });
     expect(await backfillCustomerTicketCounts({ customers: [buyer, other], run, restart: true })).toEqual(first);
     expect((await page('_limit=10')).totalCount).toBe(held.length);

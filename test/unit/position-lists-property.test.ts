@@ -7,7 +7,7 @@ import {
   positionLists,
   type TicketListFilter,
 } from '#shared/domain/ticket-list-plan';
-import { teamList, typePart, type PositionList } from '#shared/domain/list-positions';
+import { teamList, typePart, type EventPositionList } from '#shared/domain/list-positions';
 
 /**
  * For random filters over a small world of events whose types grant entry to random other
@@ -66,7 +66,7 @@ const listed = (cell: Cell, filter: TicketListFilter) =>
   (!filter.ticketTypes?.length || filter.ticketTypes.includes(cell.typeId));
 
 /** Whether a kept list's blocks count the ticket (shared/data/list-positions.ts `listedTicket`). */
-const holds = (list: PositionList, cell: Cell) =>
+const holds = (list: EventPositionList, cell: Cell) =>
   (list.list === 'access'
     ? cell.accessEvents.includes(list.eventId) && cell.eventId !== list.eventId
     : list.eventId === cell.eventId && (list.list === 'event' || list.list === teamList(cell.teamKey))) &&

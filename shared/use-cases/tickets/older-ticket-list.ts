@@ -5,6 +5,7 @@ import { searchSortOf, type SearchPartition } from '../../data/ticket-search-ent
 import {
   customerTicketCount,
   customerTickets,
+  customerTicketsAt,
   eventPurchases,
   eventTickets,
   orderTickets,
@@ -220,10 +221,13 @@ async function purchasesPage(filters: OlderTicketFilters, paging: Paging, scope?
 }
 
 /**
- * `customerId` alone: the served list, with `totalCount` from the customer's kept count (so
- * exact on every page, and a page at or past the end is empty rather than a 400). A scoped
- * caller sees only its events' tickets, which the count (of every event's) does not say:
- * the served list alone, as for a customer whose count is not kept yet.
+ * `customerId` alone: `totalCount` from the customer's kept count (so exact on every page, and
+ * a page at or past the end is empty), the first page and a page by `_cursor` read as any
+ * served list, beside the count, and a page at `_offset` found from the customer's kept list
+ * positions (`customerTicketsAt`), so no page reads what precedes it. A scoped caller sees
+ * only its events' tickets, which neither the count nor the positions (of every event's) say:
+ * the served list alone, as for a customer whose count is not kept yet (positions not kept
+ * yet: the served list, counted).
  */
 async function customerPage(
   customerId: number,
@@ -231,15 +235,21 @@ async function customerPage(
   paging: Paging,
   scope?: EventScope,
 ): Promise<RecordPage> {
-  const withinRead = paging.offset + paging.limit < MAX_LIST_READ;
+  const fromStart = paging.offset === 0 || paging.cursor !== undefined;
   const [count, served] = await Promise.all([
     scope ? undefined : customerTicketCount(customerId),
-    withinRead ? servedPage(filters, paging, scope) : undefined,
+    fromStart ? servedPage(filters, paging, scope) : undefined,
   ]);
   if (count === undefined) return served ?? servedPage(filters, paging, scope);
-  const counted = { totalCount: count, totalCountIsEstimate: false };
-  if (paging.cursor === undefined && paging.offset >= count) return { records: [], next: null, ...counted };
-  return { ...(served ?? (await servedPage(filters, paging, scope))), ...counted };
+  const counted = { totalCount: count.n, totalCountIsEstimate: false };
+  if (served) return { ...served, ...counted };
+  if (paging.offset >= count.n) return { records: [], next: null, ...counted };
+  const page = count.positionsKept
+    ? await customerTicketsAt(customerId, count.n, paging.offset, paging.limit)
+    : undefined;
+  if (!page) return { ...(await servedPage(filters, paging, scope)), ...counted };
+  const last = page.records.at(-1);
+  return { records: page.records, next: page.more && last ? encodeSortCursor(sortOf('id', last)) : null, ...counted };
 }
 
 /** Any other filter set: its serving index read until the page is whole (module comment). */
