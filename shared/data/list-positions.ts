@@ -45,6 +45,8 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * ticket in one counter whatever its state (CUSTOMER_LIST), so only a sale, a delete or a
  * ticket changing customer moves them. The customer's ticket count item says when they hold
  * every ticket (`positionsKept`: set at the account's creation, or by the customers' backfill).
+ * A customer's orders are runs of ids, so their spans are few; one holding a single ticket in
+ * each of thousands of 2,000-id spans would have an offset sum up to half of those spans.
  *
  * The list across all events is kept the same way under event 0 (ALL_EVENTS): list `all` by
  * id block, and its per-state totals in list `count`, one item per shard `id % COUNT_SHARDS`

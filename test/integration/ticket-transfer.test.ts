@@ -6,6 +6,7 @@ import { PROCESS_STATE } from '#shared/domain/ticket';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
+import { newCustomer } from '../support/customers.ts';
 import { checkIn, oneTicket, readStats, soldOf, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -197,7 +198,8 @@ describe('POST /tickets/{id}/transfer', () => {
       ],
     });
     const [dayType, passType] = a.ticketTypes.map((type) => type.id);
-    const [pass] = await seedTickets(a, passType!, 1);
+    // Held by a customer: the new ticket of each transfer moves the customer's count and list positions too.
+    const [pass] = await seedTickets(a, passType!, 1, { customerId: (await newCustomer()).id });
     const last = grants.at(-1)!;
     expect((await checkIn(token, pass!.id, { event: last, key: `widest-${pass!.id}` })).status).toBe(200);
     const away = await transfer(pass!.id, { typeId: dayType! });
