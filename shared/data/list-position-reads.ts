@@ -1,9 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { PROCESS_STATES } from '../domain/ticket.ts';
-import { ALL_EVENTS } from '../domain/ticket-list-plan.ts';
 import {
   POSITION_BLOCK,
-  counterName,
   countersOf,
   hasSpans,
   partsAddUp,
@@ -15,12 +12,13 @@ import {
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { keyCondition, prefixRange } from './key-conditions.ts';
-import { COUNT_SHARDS, positionItems, positionKey } from './list-positions.ts';
+import { positionItems, positionKey } from './list-positions.ts';
 
 /**
  * The reads of the kept list positions (list-positions.ts says what they are and how they
  * move): where an `_offset` page starts (`startOfOffset`, through a team list's spans), which
- * blocks hold a page of sparse matches (`blocksHolding`), and the all-events totals.
+ * blocks hold a page of sparse matches (`blocksHolding`). The all-events totals are
+ * ticket-list-counts.ts `countAllEvents`.
  */
 
 type Item = Record<string, unknown>;
@@ -286,21 +284,4 @@ export async function positionsKept(lists: readonly PositionList[]): Promise<boo
     ),
   );
   return pages.some((page) => !!page.Items?.length);
-}
-
-/** The all-events list's live tickets per process state: its COUNT_SHARDS total items, one Query. */
-export async function countAllEvents(): Promise<Map<number, number>> {
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.eventItems(ALL_EVENTS), { beginsWith: keys.positionPrefix('count') }),
-      Limit: COUNT_SHARDS,
-    }),
-  );
-  return new Map(
-    PROCESS_STATES.map((state) => [
-      state,
-      (Items ?? []).reduce((sum, item) => sum + countedIn(item, [counterName(state)]), 0),
-    ]),
-  );
 }

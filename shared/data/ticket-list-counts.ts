@@ -1,4 +1,6 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  ALL_EVENTS,
   besideOthers,
   countIsExact,
   grantingTypes,
@@ -9,10 +11,13 @@ import {
   type TicketListFilter,
 } from '../domain/ticket-list-plan.ts';
 import type { AccessGrant } from '../domain/event.ts';
+import { counterName } from '../domain/list-positions.ts';
 import { PROCESS_STATES } from '../domain/ticket.ts';
+import { db, tableName } from './client.ts';
 import { grantsIntoAll } from './events.ts';
+import { keyCondition } from './key-conditions.ts';
 import { keys } from './keys.ts';
-import { countAllEvents } from './list-position-reads.ts';
+import { COUNT_SHARDS } from './list-positions.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 
 /**
@@ -57,6 +62,20 @@ function counterNames(filter: TicketListFilter) {
             : [filterCount.accessType(typeId, state)],
         ),
   };
+}
+
+/** The all-events list's live tickets per process state: its COUNT_SHARDS total items (list-positions.ts), one Query. */
+async function countAllEvents(): Promise<Map<number, number>> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.eventItems(ALL_EVENTS), { beginsWith: keys.positionPrefix('count') }),
+      Limit: COUNT_SHARDS,
+    }),
+  );
+  return new Map(
+    PROCESS_STATES.map((state) => [state, Items.reduce((sum, item) => sum + Number(item[counterName(state)] ?? 0), 0)]),
+  );
 }
 
 /** The kept counts of each dimension, over all states (`all`: what reading it costs) and over the included ones (`counted`). */

@@ -1,11 +1,10 @@
+import { customerTicketCount, customerTicketsAt } from '../../data/customer-ticket-list.ts';
 import { findTicketType } from '../../data/events.ts';
 import { purchasesAt, purchaseSpan } from '../../data/purchase-counts.ts';
 import { listTicketRecords } from '../../data/ticket-lists.ts';
 import { searchSortOf, type SearchPartition } from '../../data/ticket-search-entries.ts';
 import {
-  customerTicketCount,
   customerTickets,
-  customerTicketsAt,
   eventPurchases,
   eventTickets,
   orderTickets,

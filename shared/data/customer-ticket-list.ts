@@ -1,0 +1,58 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { CUSTOMER_LIST } from '../domain/list-positions.ts';
+import { MAX_LIST_READ } from '../domain/older-ticket-list.ts';
+import { PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
+import { db, tableName } from './client.ts';
+import { keyCondition } from './key-conditions.ts';
+import { keys } from './keys.ts';
+import { startOfOffset } from './list-position-reads.ts';
+import { listedRecords } from './ticket-records.ts';
+
+/**
+ * `GET /ticket?customerId=` alone (shared/use-cases/tickets/older-ticket-list.ts `customerPage`):
+ * the customer's kept ticket count, and a page at any `_offset` from their kept list positions.
+ * The first page and a page by `_cursor` are read as any served list (ticket-list-queries.ts
+ * `customerTickets`).
+ */
+
+/** A customer's kept ticket count: how many live tickets they hold across events, and whether their list positions hold every one. */
+export interface CustomerTicketCount {
+  n: number;
+  positionsKept: boolean;
+}
+
+/** The customer's ticket count; undefined until it is kept (keys.ts `customerTicketCount`). */
+export async function customerTicketCount(customerId: number): Promise<CustomerTicketCount | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerTicketCount(customerId) }));
+  return Item?.kept === true ? { n: Number(Item.n ?? 0), positionsKept: Item.positionsKept === true } : undefined;
+}
+
+/**
+ * A customer's page at `offset` of their `total` live tickets, from their kept list positions
+ * (list-positions.ts): the block holding the position is found from the counts (a few spans,
+ * then the blocks of one), its entries are read from its start (fewer than a block skipped),
+ * and only the page's tickets are batch-read. `more` when a ticket follows the page;
+ * undefined when the counts moved so far meanwhile that the skip would pass one read.
+ */
+export async function customerTicketsAt(
+  customerId: number,
+  total: number,
+  offset: number,
+  limit: number,
+): Promise<{ records: TicketRecord[]; more: boolean } | undefined> {
+  const start = await startOfOffset([{ customerId, list: CUSTOMER_LIST }], PROCESS_STATES, offset, total);
+  const window = start.skip + limit + 1;
+  if (window > MAX_LIST_READ) return undefined;
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(
+        keys.customerTickets(customerId),
+        start.after === undefined ? undefined : { from: keys.ticketSort(start.after + 1) },
+      ),
+      Limit: window,
+    }),
+  );
+  const records = await listedRecords(Items.slice(start.skip, start.skip + limit));
+  return { records, more: Items.length > start.skip + limit };
+}
