@@ -1,12 +1,11 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CUSTOMER_LIST } from '../domain/list-positions.ts';
 import { MAX_LIST_READ } from '../domain/older-ticket-list.ts';
 import { PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
-import { keyCondition } from './key-conditions.ts';
 import { keys } from './keys.ts';
 import { startOfOffset } from './list-position-reads.ts';
-import { listedRecords } from './ticket-records.ts';
+import { listCustomerTickets } from './ticket-records.ts';
 
 /**
  * `GET /ticket?customerId=` alone (shared/use-cases/tickets/older-ticket-list.ts `customerPage`):
@@ -41,18 +40,7 @@ export async function customerTicketsAt(
   limit: number,
 ): Promise<{ records: TicketRecord[]; more: boolean } | undefined> {
   const start = await startOfOffset([{ customerId, list: CUSTOMER_LIST }], PROCESS_STATES, offset, total);
-  const window = start.skip + limit + 1;
-  if (window > MAX_LIST_READ) return undefined;
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(
-        keys.customerTickets(customerId),
-        start.after === undefined ? undefined : { from: keys.ticketSort(start.after + 1) },
-      ),
-      Limit: window,
-    }),
-  );
-  const records = await listedRecords(Items.slice(start.skip, start.skip + limit));
-  return { records, more: Items.length > start.skip + limit };
+  if (start.skip + limit + 1 > MAX_LIST_READ) return undefined;
+  const page = await listCustomerTickets(customerId, { limit, offset: start.skip, after: start.after });
+  return { records: page.items, more: page.more };
 }

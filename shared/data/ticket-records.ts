@@ -96,19 +96,23 @@ export async function readTicketRecords(ids: number[]): Promise<Map<number, Tick
 export const MAX_ORDER_TICKETS = 50;
 
 /**
- * A page of a customer's live tickets in id order: one Query of their entries reading the first
- * offset+limit+1 (a deep offset reads what precedes it: the account mail asks for the first
- * page; `GET /ticket?customerId=` is the counted, positioned list). `totalCount` is what was
- * read (exact when `more` is false) and `more` says whether tickets follow the page.
+ * A page of a customer's live tickets in id order, from their first (or the first after ticket
+ * id `after`): one Query of their entries reading offset+limit+1 (the account mail asks for
+ * the first page; `GET /ticket?customerId=` finds `after` from the customer's kept positions,
+ * customer-ticket-list.ts, so its offset is less than a block). `totalCount` is what was read
+ * (exact when `more` is false) and `more` says whether tickets follow the page.
  */
 export async function listCustomerTickets(
   customerId: number,
-  { limit, offset }: { limit: number; offset: number },
+  { limit, offset, after }: { limit: number; offset: number; after?: number },
 ): Promise<Page<TicketRecord> & { more: boolean }> {
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      ...keyCondition(keys.customerTickets(customerId)),
+      ...keyCondition(
+        keys.customerTickets(customerId),
+        after === undefined ? undefined : { from: keys.ticketSort(after + 1) },
+      ),
       // One more than the page: whether it exists says whether more follow.
       Limit: offset + limit + 1,
     }),
