@@ -28,7 +28,7 @@ import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data
 import { keys } from '#shared/data/keys';
 import { keyCondition, withValues } from '#shared/data/key-conditions';
 import { grantedEvents, listEntryItems } from '#shared/data/ticket-list-entries';
-import { FORMER_LIST_KEYS, fromTicketItem, readTicketRecord } from '#shared/data/ticket-records';
+import { FORMER_LIST_KEYS, fromTicketItem, readTicketRecord, ticketItem } from '#shared/data/ticket-records';
 import { searchEntryItems } from '#shared/data/ticket-search-entries';
 import { filterCount, grantedCounts, shardOf, STATS_SHARDS } from '#shared/data/ticket-stats';
 import type { TicketRecord } from '#shared/domain/ticket';
@@ -129,19 +129,25 @@ async function* pagesOf(
  * record written for.
  */
 async function writeEntries(record: TicketRecord): Promise<TicketRecord | undefined> {
-  const former = [...FORMER_LIST_KEYS, 'teamKey'];
   for (let current: TicketRecord | undefined = record; current; current = await readTicketRecord(current.id)) {
     if (current.deleted) return current;
+    // The index keys the record holds now (its event's update shard, in GSI5 as its purchase list key was) are set, not removed.
+    const held = Object.entries(ticketItem(current)).filter(([name]) => FORMER_LIST_KEYS.includes(name));
+    const former = [...FORMER_LIST_KEYS, 'teamKey'].filter((name) => !held.some(([kept]) => kept === name));
     const strip = {
       TableName: tableName(),
       Key: keys.ticket(current.id),
-      UpdateExpression: `REMOVE ${former.map((_, i) => `#f${i}`).join(', ')}`,
+      UpdateExpression: `REMOVE ${former.map((_, i) => `#f${i}`).join(', ')} SET ${held.map((_, i) => `#h${i} = :h${i}`).join(', ')}`,
       ConditionExpression: '#version = :version',
       ExpressionAttributeNames: {
         '#version': 'version',
         ...Object.fromEntries(former.map((name, i) => [`#f${i}`, name])),
+        ...Object.fromEntries(held.map(([name], i) => [`#h${i}`, name])),
       },
-      ExpressionAttributeValues: { ':version': current.version },
+      ExpressionAttributeValues: {
+        ':version': current.version,
+        ...Object.fromEntries(held.map(([, value], i) => [`:h${i}`, value])),
+      },
     };
     try {
       const entries = [...listEntryItems(current), ...searchEntryItems(current)];

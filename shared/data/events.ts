@@ -219,6 +219,8 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
     put({ ...keys.purchaseCountsKept(eventId), entity: 'PurchaseCountsKept' }),
     // Its team lists' spans too (list-positions.ts).
     put({ ...keys.positionSpansKept(eventId), entity: 'PositionSpansKept' }),
+    // And its update-time sync (ticket-records.ts).
+    put({ ...keys.eventUpdatesKept(eventId), entity: 'EventUpdatesKept' }),
   ]);
   return event;
 }

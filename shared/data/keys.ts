@@ -187,6 +187,16 @@ export const keys = {
   updateSort: (updated: string, id: number) => `${updated}#${sortableId(id)}`,
   ticketUpdateIndexes: (shard: number, updated: string, id: number) =>
     placedIn([keys.ticketUpdates(shard), keys.updateSort(updated, id)]),
+  /**
+   * GSI5 one event's tickets (deleted ones too) by update time, write-sharded as GSI6: the
+   * sync of one event (`eventId` or `typeId` with `updatedFrom`) reads only its own changes.
+   * On the record beside GSI6 (the list entries it once held on GSI5 are in other partitions).
+   */
+  eventUpdates: (eventId: number, shard: number) => on('GSI5', `EVENT_UPDATES#${eventId}#${shard}`),
+  eventUpdateIndexes: (eventId: number, shard: number, updated: string, id: number) =>
+    placedIn([keys.eventUpdates(eventId, shard), keys.updateSort(updated, id)]),
+  /** The mark that every ticket of the event is in `eventUpdates` (written with the event, or by backfill-event-updates.ts). */
+  eventUpdatesKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'UPDATES#kept' }),
   /** A purchase or update time bound: `<ISO>#` sorts before every id at that instant, `<ISO>#~` after. */
   timeSortBound: (iso: string, end: 'first' | 'last') => (end === 'first' ? `${iso}#` : `${iso}#~`),
   /** The sort condition of `<ISO>#<id:10>` keys within [from, to] (inclusive, either open); undefined when both are. */

@@ -188,17 +188,28 @@ async function searchedIn(
 }
 
 /**
- * Tickets changed within the range, deleted ones included: the update-time shards read at
- * once, each in (updated, id) order from after the cursor until `need` accepted records
- * (or the budget's share). In the merged order only what precedes the earliest point a
- * shard stopped short is surely complete; the shard that stopped there holds `need`
- * records before it, so the page is always whole and the rest is the next page's.
+ * Tickets changed within the range, deleted ones included, of every event or of one
+ * (`eventId`, its own shards: none of the other events' changes is read): the update-time
+ * shards read at once, each in (updated, id) order from after the cursor until `need`
+ * accepted records (or the budget's share). In the merged order only what precedes the
+ * earliest point a shard stopped short is surely complete; the shard that stopped there
+ * holds `need` records before it, so the page is always whole and the rest is the next page's.
  */
-export async function ticketUpdates(range: { from?: string; to?: string }, bounds: ReadBounds): Promise<IndexRead> {
+export async function ticketUpdates(
+  range: { from?: string; to?: string; eventId?: number },
+  bounds: ReadBounds,
+): Promise<IndexRead> {
   const share = { ...bounds, budget: Math.max(bounds.need, Math.floor(bounds.budget / TICKET_UPDATE_SHARDS)) };
+  const { eventId } = range;
   const shards = await Promise.all(
     Array.from({ length: TICKET_UPDATE_SHARDS }, (_, shard) =>
-      readRange({ partition: keys.ticketUpdates(shard), range: keys.timeRange(range) }, share),
+      readRange(
+        {
+          partition: eventId === undefined ? keys.ticketUpdates(shard) : keys.eventUpdates(eventId, shard),
+          range: keys.timeRange(range),
+        },
+        share,
+      ),
     ),
   );
   const cuts = shards.filter((shard) => !shard.complete).map((shard) => shard.lastSort!);
@@ -208,6 +219,12 @@ export async function ticketUpdates(range: { from?: string; to?: string }, bound
     .filter((record) => cut === undefined || sortOf('update', record) <= cut);
   records.sort((a, b) => (sortOf('update', a) < sortOf('update', b) ? -1 : 1));
   return { records, complete: cut === undefined, itemsRead: shards.reduce((sum, shard) => sum + shard.itemsRead, 0) };
+}
+
+/** Whether every ticket of the event is in its own update shards (`eventUpdatesKept`): one GetItem. */
+export async function eventUpdatesKept(eventId: number): Promise<boolean> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.eventUpdatesKept(eventId) }));
+  return Item !== undefined;
 }
 
 // ---- The expansions' reads: one BatchGetItem per kind per page ----------------------------

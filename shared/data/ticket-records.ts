@@ -8,8 +8,8 @@ import { keyAttributes, keyCondition } from './key-conditions.ts';
 /**
  * Ticket records: one item `TICKET#<id>` each holds the whole record (fields, states,
  * scans, claim, purchaser, the events its type grants), so a check-in needs one read.
- * The item is in one index only, the update-time sync's (every ticket, deleted ones too:
- * the sync of `GET /ticket` reports deletions). The lists find it through its small list
+ * The item is in the update-time sync's indexes only (every ticket, deleted ones too: the
+ * sync of `GET /ticket` reports deletions), across events and per event. The lists find it through its small list
  * entries (ticket-list-entries.ts), which a change rewrites only when they move, so the
  * ~1 KB record is not rewritten into an index per list on every write (issue 23).
  */
@@ -39,16 +39,48 @@ export const storedBeforeEntries = (record: TicketRecord): boolean => readBefore
 /** Update-time index write shards: one busy minute of changes spreads over this many partitions; the sync merges them. */
 export const TICKET_UPDATE_SHARDS = 8;
 
+/** The record's fields that may be null. */
+type NullableField = { [K in keyof TicketRecord]-?: null extends TicketRecord[K] ? K : never }[keyof TicketRecord];
+/**
+ * Each of them unset. The item stores only the ones that are set: a dozen nulls are about 150
+ * bytes, and every write of the item (and each of its index copies) is priced per started KB,
+ * which a checked-in ticket of an order would pass with them. The type requires every
+ * nullable field here, so a new one cannot come back undefined.
+ */
+const UNSET = {
+  teamId: null,
+  bibNumber: null,
+  chipNumber: null,
+  externalMembershipId: null,
+  emailAddress: null,
+  partyMemberBirthMonth: null,
+  partyMemberBirthDay: null,
+  partyMemberBirthYear: null,
+  partyMemberTitle: null,
+  partyMemberCompany: null,
+  orderId: null,
+  customerId: null,
+  waveTimeId: null,
+  profilePhoto: null,
+  transferredFrom: null,
+  transferredTo: null,
+  checkIn: null,
+  claim: null,
+  purchaserContact: null,
+} satisfies Record<NullableField, null>;
+
 export const ticketItem = (record: TicketRecord) => ({
   ...keys.ticket(record.id),
   ...keys.ticketUpdateIndexes(record.id % TICKET_UPDATE_SHARDS, record.updated, record.id),
+  ...keys.eventUpdateIndexes(record.eventId, record.id % TICKET_UPDATE_SHARDS, record.updated, record.id),
   entity: ENTITY,
-  ...record,
+  ...Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
 });
 
 export function fromTicketItem(item: Record<string, unknown>): TicketRecord {
   // `teamKey`: the lists' team filter on a former item.
-  const { teamKey, ...record } = storedAs<TicketRecord & { teamKey?: string }>(item);
+  const { teamKey, ...stored } = storedAs<TicketRecord & { teamKey?: string }>(item);
+  const record: TicketRecord = { ...UNSET, ...stored };
   if (item[FORMER_EVENT_KEY] !== undefined) readBeforeEntries.add(record);
   return record;
 }

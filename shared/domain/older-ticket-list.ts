@@ -51,7 +51,8 @@ export type ServingIndex =
   | { kind: 'barcode'; barcode: string }
   | { kind: 'order'; orderId: number }
   | { kind: 'customer'; customerId: number }
-  | { kind: 'updates'; from?: string; to?: string }
+  /** With `eventId` (or `typeId`, whose event it is) the sync reads that event's own changes. */
+  | { kind: 'updates'; from?: string; to?: string; eventId?: number; typeId?: number }
   /** `search` within an event (or a type's event), or alone across events: the search index, by the search's longest word. */
   | { kind: 'search'; eventId?: number; typeId?: number; key: SearchKey; ticketId?: number }
   | { kind: 'purchases'; eventId: number; from?: string; to?: string }
@@ -67,7 +68,7 @@ export function servingIndex(filters: OlderTicketFilters): ServingIndex {
   if (orderId !== undefined) return { kind: 'order', orderId };
   if (customerId !== undefined) return { kind: 'customer', customerId };
   if (updatedFrom !== undefined || updatedTo !== undefined)
-    return { kind: 'updates', from: updatedFrom, to: updatedTo };
+    return { kind: 'updates', from: updatedFrom, to: updatedTo, eventId, typeId };
   // With or without an event: the search index is kept per event and across events; other filters apply on top.
   if (filters.search !== undefined) {
     const word = searchWords(filters.search)[0];

@@ -8,13 +8,13 @@ import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';
 
-/** Makes a ticket look written before the release: no purchasedDate, update-time keys, purchase entry or barcode item. */
+/** Makes a ticket look written before the release: no purchasedDate, update-time keys (across and per event), purchase entry or barcode item. */
 async function asBeforeTheRelease(id: number, barcode: string, extra: { barcode?: string } = {}) {
   await db.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.ticket(id),
-      UpdateExpression: `REMOVE GSI6PK, GSI6SK, purchasedDate${extra.barcode ? ' SET barcode = :barcode' : ''}`,
+      UpdateExpression: `REMOVE GSI6PK, GSI6SK, GSI5PK, GSI5SK, purchasedDate${extra.barcode ? ' SET barcode = :barcode' : ''}`,
       ...(extra.barcode ? { ExpressionAttributeValues: { ':barcode': extra.barcode } } : {}),
     }),
   );
@@ -56,6 +56,8 @@ describe('the index backfill (bin/maintenance/backfill-ticket-indexes.ts)', () =
     await backfillTicketLists({ events: [event.id] });
     const entry = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketPurchaseEntry(kept!.id) }));
     expect(entry.Item).toMatchObject({ GSI5PK: keys.eventPurchases(event.id).value });
+    // And the record its key in its event's own update shards (which the list backfill sets where the purchase key was).
+    expect(await item(kept!.id)).toMatchObject({ GSI5PK: expect.stringMatching(`^EVENT_UPDATES#${event.id}#`) });
     expect(
       (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketPurchaseEntry(gone!.id) }))).Item,
     ).toBeUndefined();

@@ -7,6 +7,7 @@ import {
   customerTickets,
   eventPurchases,
   eventTickets,
+  eventUpdatesKept,
   orderTickets,
   searchedTickets,
   sortOf,
@@ -79,7 +80,7 @@ function readServing(
     case 'customer':
       return customerTickets(serving.customerId, bounds);
     case 'updates':
-      return ticketUpdates(serving, bounds);
+      return updates(serving, bounds);
     case 'purchases':
       return eventPurchases(serving.eventId, serving, bounds);
     case 'type':
@@ -109,6 +110,23 @@ async function searched(
   const eventId = serving.eventId ?? (await findTicketType(serving.typeId!))?.eventId;
   if (eventId === undefined) return { records: [], complete: true, itemsRead: 0 };
   return searchedTickets(partitions([{ eventId }]), serving.key, serving.typeId, bounds, serving.ticketId);
+}
+
+/**
+ * The sync. Of one event (named, or the type's; nothing for an unknown type): its own update
+ * shards, which hold only its changes, so a quiet event among busy ones still fills its page
+ * from what it changed; read beside the mark that they hold every one of its tickets, and
+ * every event's shards instead until the backfill has set it. Else every event's shards,
+ * the filters applied on top.
+ */
+async function updates(serving: Extract<ServingIndex, { kind: 'updates' }>, bounds: ReadBounds): Promise<IndexRead> {
+  const range = { from: serving.from, to: serving.to };
+  const eventId =
+    serving.eventId ?? (serving.typeId === undefined ? undefined : (await findTicketType(serving.typeId))?.eventId);
+  if (eventId === undefined)
+    return serving.typeId === undefined ? ticketUpdates(range, bounds) : { records: [], complete: true, itemsRead: 0 };
+  const [kept, own] = await Promise.all([eventUpdatesKept(eventId), ticketUpdates({ ...range, eventId }, bounds)]);
+  return kept ? own : ticketUpdates(range, bounds);
 }
 
 /** Where the next page of a served list resumes: the serving index's sort key of the page's last ticket. */

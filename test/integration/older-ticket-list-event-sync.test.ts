@@ -1,0 +1,177 @@
+import { randomInt } from 'node:crypto';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import type { CreatedEvent } from '#shared/domain/event';
+import type { Ticket } from '#shared/domain/ticket';
+import { backfillEventUpdates } from '../../bin/maintenance/backfill-event-updates.ts';
+import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { call, getPage } from '../support/api.ts';
+import { atTime } from '../support/clock.ts';
+import { writeTickets } from '../support/scale-tickets.ts';
+import { adminToken } from '../support/tokens.ts';
+
+/**
+ * The sync of one event (`eventId` or `typeId` with `updatedFrom`) among busy ones: it reads
+ * that event's own update shards, so a quiet event's few changes come back whole and alone
+ * however many other events' changes share the window; before the backfill (no mark) it
+ * reads every event's shards as it used to, where the busy event's changes crowd the quiet
+ * one's out of what one request reads (a 400). Each window is a far-future minute of the
+ * one clock, so other files' changes stay out of it.
+ */
+const LIST = '/api/v2/ticket';
+const TICKETS = '/api/v2/tickets';
+const iso = (ms: number) => new Date(ms).toISOString();
+/** More changes than one request reads (MAX_LIST_READ) in another event, amid the quiet one's. */
+const BUSY_CHANGES = 1100;
+
+let from: number;
+let token: string;
+
+let queries = 0;
+let itemsRead = 0;
+db.middlewareStack.add(
+  (next, context) => async (args) => {
+    const result = await next(args);
+    if (context.commandName === 'QueryCommand') {
+      queries += 1;
+      itemsRead += ((result.output as { Items?: unknown[] }).Items ?? []).length;
+    }
+    return result;
+  },
+  { step: 'initialize', name: 'eventSyncItemCounter' },
+);
+
+const at = <T>(ms: number, work: (token: string) => Promise<T>): Promise<T> =>
+  atTime(ms, async () => work(await adminToken(['tickets:read', 'tickets:write'], 717_401)));
+const patch = (ms: number, ticket: Ticket, partyMember: string) =>
+  at(ms, async (token) =>
+    expect((await call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data: { partyMember } } })).status).toBe(
+      200,
+    ),
+  );
+const poll = (query: string) => at(from + 60_000, (token) => getPage<Ticket>(`${LIST}?${query}`, token));
+const ids = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id);
+
+/** Two changes and a deletion of a fresh event's four tickets, around the busy event's burst. */
+async function quietEvent(): Promise<{ event: CreatedEvent; tickets: Ticket[]; changed: Ticket[] }> {
+  const event = await seedEvent();
+  const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 4);
+  await patch(from + 1000, tickets[2]!, 'Changed first');
+  await patch(from + 3000, tickets[0]!, 'Changed second');
+  await at(from + 4000, async (token) =>
+    expect((await call('DELETE', `${TICKETS}/${tickets[3]!.id}`, { token })).status).toBeLessThan(300),
+  );
+  return { event, tickets, changed: [tickets[2]!, tickets[0]!, tickets[3]!] };
+}
+
+beforeAll(async () => {
+  from = Date.UTC(9000 + randomInt(0, 900), randomInt(0, 12), 1 + randomInt(0, 28), randomInt(0, 24), randomInt(0, 60));
+  token = await adminToken(['tickets:read'], 717_402);
+  // The busy event's burst: more changes than one request reads, between the quiet events' changes.
+  const busy = await seedEvent();
+  await writeTickets(busy, BUSY_CHANGES, () => ({ typeId: busy.ticketTypes[0]!.id, updated: iso(from + 2000) }));
+}, 120_000);
+
+describe("GET /ticket?eventId=…&updatedFrom=…: one event's sync among busy ones", () => {
+  it("answers exactly the event's changes, deletions included, reading only those from its own shards", async () => {
+    const { event, changed } = await quietEvent();
+    queries = 0;
+    itemsRead = 0;
+    const page = await poll(`eventId=${event.id}&updatedFrom=${iso(from)}`);
+    expect(ids(page.data)).toEqual(ids(changed));
+    expect(page.data.map((ticket) => ticket.deleted)).toEqual([0, 0, 1]);
+    expect([page.totalCount, page.next, page.totalCountIsEstimate]).toEqual([3, null, undefined]);
+    // Its 8 shards, each read only to its own changes: none of the busy event's 1,100.
+    expect(queries).toBe(8);
+    expect(itemsRead).toBe(3);
+
+    // By its type (the type's event's shards), and walked by `next`, the same three once each.
+    const typed = await poll(`typeId=${event.ticketTypes[0]!.id}&updatedFrom=${iso(from)}`);
+    expect(ids(typed.data)).toEqual(ids(changed));
+    const first = await poll(`eventId=${event.id}&updatedFrom=${iso(from)}&_limit=2`);
+    const rest = await poll(`eventId=${event.id}&updatedFrom=${iso(from)}&_limit=2&_cursor=${first.next}`);
+    expect([...ids(first.data), ...ids(rest.data)]).toEqual(ids(changed));
+    expect(rest.next).toBeNull();
+    // A window closed before the deletion.
+    const closed = await poll(`eventId=${event.id}&updatedFrom=${iso(from)}&updatedTo=${iso(from + 3500)}`);
+    expect(ids(closed.data)).toEqual(ids(changed.slice(0, 2)));
+  });
+
+  it("before the backfill reads every event's shards (crowded out: 400); backfill-event-updates places its tickets, marks it, and is idempotent", async () => {
+    const { event, tickets, changed } = await quietEvent();
+    // As stored before the release: no key in the event's shards, no mark.
+    for (const ticket of tickets)
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.ticket(ticket.id),
+          UpdateExpression: 'REMOVE GSI5PK, GSI5SK',
+        }),
+      );
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.eventUpdatesKept(event.id) }));
+    const crowded = await call('GET', `${LIST}?eventId=${event.id}&updatedFrom=${iso(from)}`, { token });
+    expect(crowded.status).toBe(400);
+
+    const run = `event-sync-${event.id}`;
+    const outcome = await backfillEventUpdates({ tickets: ids(tickets), events: [event.id], run });
+    expect(outcome).toEqual({ updated: 4, kept: 0, skipped: 0, beforeEntries: [], events: 1 });
+    const record = (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(tickets[3]!.id) }))).Item!;
+    expect(record).toMatchObject({
+      GSI5PK: keys.eventUpdates(event.id, tickets[3]!.id % 8).value,
+      GSI5SK: keys.updateSort(String(record.updated), tickets[3]!.id),
+    });
+    itemsRead = 0;
+    const page = await poll(`eventId=${event.id}&updatedFrom=${iso(from)}`);
+    expect(ids(page.data)).toEqual(ids(changed));
+    expect(itemsRead).toBe(3);
+    // Again from the start: nothing left to write; the checkpoint alone: nothing left at all.
+    expect(await backfillEventUpdates({ tickets: ids(tickets), events: [event.id], run, restart: true })).toEqual({
+      updated: 0,
+      kept: 4,
+      skipped: 0,
+      beforeEntries: [],
+      events: 1,
+    });
+    expect(await backfillEventUpdates({ tickets: ids(tickets), events: [], run })).toMatchObject({
+      kept: 0,
+      updated: 0,
+    });
+  });
+
+  it('leaves a ticket still holding its purchase list key to the list backfill, which gives it the key, and marks its event only then', async () => {
+    const { event, tickets } = await quietEvent();
+    const [former] = tickets;
+    // Stored before the list entries: the record held its purchase list key on GSI5.
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.ticket(former!.id),
+        UpdateExpression: 'SET GSI5PK = :list, GSI5SK = :sort',
+        ExpressionAttributeValues: {
+          ':list': keys.eventPurchases(event.id).value,
+          ':sort': keys.purchaseSort(former!.created, former!.id),
+        },
+      }),
+    );
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.eventUpdatesKept(event.id) }));
+    const run = `event-sync-${event.id}`;
+    expect(await backfillEventUpdates({ tickets: [former!.id], events: [event.id], run })).toMatchObject({
+      beforeEntries: [former!.id],
+      events: 0,
+    });
+    const mark = () => db.send(new GetCommand({ TableName: tableName(), Key: keys.eventUpdatesKept(event.id) }));
+    expect((await mark()).Item).toBeUndefined();
+    await backfillTicketLists({ events: [event.id] });
+    expect(await backfillEventUpdates({ tickets: [former!.id], events: [event.id], run, restart: true })).toEqual({
+      updated: 0,
+      kept: 1,
+      skipped: 0,
+      beforeEntries: [],
+      events: 1,
+    });
+    expect((await mark()).Item).toBeDefined();
+  });
+});
