@@ -1,12 +1,13 @@
 /**
  * One-off, after the releases that brought the list entries and the per-filter counts
  * (issue 12; README "After a deploy: maintenance backfills"), the search entries (issue 20) and the
- * entries that took the lists' keys off the ticket item (issue 23): gives every live
- * ticket written before them its list entries (`LIST`, `LIST#EVENT`, `LIST#PURCHASE`,
+ * entries that took the lists' keys off the ticket item (issue 23), and again after the one
+ * that put the purchase entry in its type's purchase list: gives every live ticket written
+ * before them its list entries (`LIST`, `LIST#EVENT`, `LIST#PURCHASE`,
  * `LIST#ACCESS#<eventId>`) and search entries, removes the list keys its record held
  * (one transaction per ticket, so each list shows it once throughout), then sets every
  * event's filter counts (`n#team#…`, `n#type#…`, `n#access#…` in its statistics shards) to
- * a recount from the records. Run with the stage's TABLE_NAME and AWS credentials:
+ * a recount from the records, and marks every event (`typePurchasesKept`). Run with the stage's TABLE_NAME and AWS credentials:
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-ticket-lists.ts`.
  *
  * Entries: each write is conditional on the ticket's version (a ticket changed meanwhile
@@ -18,6 +19,7 @@
 import { pathToFileURL } from 'node:url';
 import {
   GetCommand,
+  PutCommand,
   QueryCommand,
   ScanCommand,
   UpdateCommand,
@@ -32,12 +34,15 @@ import { FORMER_LIST_KEYS, fromTicketItem, readTicketRecord, ticketItem } from '
 import { searchEntryItems } from '#shared/data/ticket-search-entries';
 import { filterCount, grantedCounts, shardOf, STATS_SHARDS } from '#shared/data/ticket-stats';
 import type { TicketRecord } from '#shared/domain/ticket';
+import { recordIds } from './runs.ts';
 
 export interface ListBackfillOutcome {
   /** Live tickets whose entries were written. */
   entries: number;
   /** Statistics shards whose filter counts were set. */
   shards: number;
+  /** Events marked as holding every live ticket in their types' purchase lists (`typePurchasesKept`). */
+  marked: number;
 }
 
 /** Counter attributes set per UpdateItem (an expression stays far below DynamoDB's 4 KB). */
@@ -45,7 +50,7 @@ const SET_CHUNK = 50;
 
 /** Backfills every ticket, or only the tickets of `events` (tests); counts are set for the events seen (or named). */
 export async function backfillTicketLists({ events }: { events?: number[] } = {}): Promise<ListBackfillOutcome> {
-  const outcome: ListBackfillOutcome = { entries: 0, shards: 0 };
+  const outcome: ListBackfillOutcome = { entries: 0, shards: 0, marked: 0 };
   const counts = new Map<string, Map<string, number>>();
   const seen = new Set<number>(events ?? []);
   const count = (eventId: number, ticketId: number, name: string) => {
@@ -74,6 +79,16 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
   for (const eventId of seen)
     for (let shard = 0; shard < STATS_SHARDS; shard++)
       outcome.shards += await setCounts(eventId, shard, counts.get(`${eventId}/${shard}`) ?? new Map());
+  // Every live ticket of the events (all of them after a Scan) now has its entries, its type's purchase list among them.
+  for (const eventId of events ?? (await recordIds('EVENT'))) {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.typePurchasesKept(eventId), entity: 'TypePurchasesKept' },
+      }),
+    );
+    outcome.marked += 1;
+  }
   return outcome;
 }
 

@@ -219,8 +219,9 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
     put({ ...keys.purchaseCountsKept(eventId), entity: 'PurchaseCountsKept' }),
     // Its team lists' spans too (list-positions.ts).
     put({ ...keys.positionSpansKept(eventId), entity: 'PositionSpansKept' }),
-    // And its update-time sync (ticket-records.ts).
+    // And its update-time sync (ticket-records.ts) and its types' purchase lists (ticket-list-entries.ts).
     put({ ...keys.eventUpdatesKept(eventId), entity: 'EventUpdatesKept' }),
+    put({ ...keys.typePurchasesKept(eventId), entity: 'TypePurchasesKept' }),
   ]);
   return event;
 }

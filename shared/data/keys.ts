@@ -102,7 +102,7 @@ export const keys = {
    * when they change, so the ~1 KB ticket item is in no list index):
    * - `LIST` carries GSI1 event+team, GSI2 event+processState and GSI3 every event;
    * - `LIST#EVENT` GSI1 the event's tickets and GSI2 the type's;
-   * - `LIST#PURCHASE` GSI3 the order's, GSI4 the customer's (each when set) and GSI5 the event's by purchase time;
+   * - `LIST#PURCHASE` GSI3 the order's, GSI4 the customer's (each when set), GSI5 the event's and GSI2 the type's by purchase time;
    * - `LIST#ACCESS#<eventId:10>` GSI1 per other event its type grants entry to.
    */
   ticketListEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST' }),
@@ -171,6 +171,12 @@ export const keys = {
   purchaseSort: (purchasedDate: string, id: number) => `${purchasedDate}#${sortableId(id)}`,
   eventPurchaseIndexes: (eventId: number, purchasedDate: string, id: number) =>
     placedIn([keys.eventPurchases(eventId), keys.purchaseSort(purchasedDate, id)]),
+  /** GSI2 a type's live tickets by purchase time: a purchase range with `typeId` is a key condition of the type's alone. */
+  typePurchases: (typeId: number) => on('GSI2', `TYPE_PURCHASES#${typeId}`),
+  typePurchaseIndexes: (typeId: number, purchasedDate: string, id: number) =>
+    placedIn([keys.typePurchases(typeId), keys.purchaseSort(purchasedDate, id)]),
+  /** The mark that every live ticket of the event's types is in `typePurchases` (written with the event, or by backfill-ticket-lists.ts). */
+  typePurchasesKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'TYPE_PURCHASES#kept' }),
   /** An event's purchase counts (shared/data/purchase-counts.ts): a month's (per day), an hour's (per minute), a minute's (per second). */
   purchaseMonth: (eventId: number, month: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#month#${month}` }),
   purchaseHour: (eventId: number, hour: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#hour#${hour}` }),

@@ -7,9 +7,9 @@ import { keys } from './keys.ts';
  * list (the keys are declared in keys.ts, next to `ticketListEntry`):
  * - `LIST`: its event's team and process-state lists and the list across events;
  * - `LIST#EVENT`: its event's and its type's lists;
- * - `LIST#PURCHASE`: its order's and customer's lists (each when set) and its event's by
- *   purchase time (`GET /ticket`'s purchase range), with no process state, so a state
- *   change (a check-in) leaves it alone;
+ * - `LIST#PURCHASE`: its order's and customer's lists (each when set) and its event's and
+ *   its type's by purchase time (`GET /ticket`'s purchase range), with no process state, so
+ *   a state change (a check-in) leaves it alone;
  * - `LIST#ACCESS#<g>`: the granted list of each other event `g` its type (an access
  *   package) grants entry to.
  * The list entries carry the filter tuple (event, type, team, state), so a filter that is
@@ -54,6 +54,7 @@ export function listEntryItems(record: TicketRecord): ListEntry[] {
       ...keys.ticketPurchaseEntry(id),
       entity: 'TicketPurchaseEntry',
       ...keys.eventPurchaseIndexes(eventId, record.purchasedDate ?? record.created, id),
+      ...keys.typePurchaseIndexes(record.typeId, record.purchasedDate ?? record.created, id),
       ...(record.orderId == null ? {} : keys.orderTicketIndexes(record.orderId, id)),
       ...(record.customerId == null ? {} : keys.customerTicketIndexes(record.customerId, id)),
       ticketId: id,

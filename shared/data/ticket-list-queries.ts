@@ -117,6 +117,9 @@ export const customerTickets = (customerId: number, bounds: ReadBounds) =>
 /** An event's live tickets bought within the range (a key condition). */
 export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
   readRange({ partition: keys.eventPurchases(eventId), range: keys.timeRange(range) }, bounds);
+/** A type's live tickets bought within the range (a key condition). */
+export const typePurchases = (typeId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
+  readRange({ partition: keys.typePurchases(typeId), range: keys.timeRange(range) }, bounds);
 
 /**
  * The tickets a search word finds in the given partitions (an event's, each event of a
@@ -221,9 +224,9 @@ export async function ticketUpdates(
   return { records, complete: cut === undefined, itemsRead: shards.reduce((sum, shard) => sum + shard.itemsRead, 0) };
 }
 
-/** Whether every ticket of the event is in its own update shards (`eventUpdatesKept`): one GetItem. */
-export async function eventUpdatesKept(eventId: number): Promise<boolean> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.eventUpdatesKept(eventId) }));
+/** Whether the event's mark is there: every ticket in its own update shards (`eventUpdatesKept`), or every live one in its type's purchase list (`typePurchasesKept`). One GetItem. */
+export async function eventMarked(mark: 'eventUpdatesKept' | 'typePurchasesKept', eventId: number): Promise<boolean> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys[mark](eventId) }));
   return Item !== undefined;
 }
 

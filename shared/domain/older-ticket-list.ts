@@ -55,7 +55,8 @@ export type ServingIndex =
   | { kind: 'updates'; from?: string; to?: string; eventId?: number; typeId?: number }
   /** `search` within an event (or a type's event), or alone across events: the search index, by the search's longest word. */
   | { kind: 'search'; eventId?: number; typeId?: number; key: SearchKey; ticketId?: number }
-  | { kind: 'purchases'; eventId: number; from?: string; to?: string }
+  /** A purchase range of an event, or of a type (with or without its event): the type's own purchase list. */
+  | { kind: 'purchases'; eventId?: number; typeId?: number; from?: string; to?: string }
   | { kind: 'type'; typeId: number }
   | { kind: 'event'; eventId: number };
 
@@ -86,8 +87,8 @@ export function servingIndex(filters: OlderTicketFilters): ServingIndex {
       ...(ticketId ? { ticketId } : {}),
     };
   }
-  if (eventId !== undefined && (purchasedFrom !== undefined || purchasedTo !== undefined))
-    return { kind: 'purchases', eventId, from: purchasedFrom, to: purchasedTo };
+  if ((eventId !== undefined || typeId !== undefined) && (purchasedFrom !== undefined || purchasedTo !== undefined))
+    return { kind: 'purchases', eventId, typeId, from: purchasedFrom, to: purchasedTo };
   if (typeId !== undefined) return { kind: 'type', typeId };
   if (eventId !== undefined) return { kind: 'event', eventId };
   // Only a purchase range is left (with or without search): it is kept per event.

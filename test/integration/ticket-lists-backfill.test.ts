@@ -108,6 +108,7 @@ describe('the list backfill (bin/maintenance/backfill-ticket-lists.ts)', () => {
       expect(await backfillTicketLists({ events: [event.id, granted.id] })).toEqual({
         entries: tickets.length,
         shards: 2 * STATS_SHARDS,
+        marked: 2,
       });
       for (const ticket of tickets)
         expect(

@@ -20,7 +20,11 @@ const LIST_SERVING = table(
       '`updated`, id',
     ],
     ['`search`', 'the search entries', 'token, id'],
-    ['`eventId` with a purchase range', "the event's purchases", '`purchasedDate`, id'],
+    [
+      '`eventId` or `typeId` with a purchase range',
+      "the event's purchases (with `typeId`, the type's own)",
+      '`purchasedDate`, id',
+    ],
     ['`typeId`', "the type's tickets", 'id'],
     ['`eventId`', "the event's tickets", 'id'],
     ['no filter', "`GET /tickets`' list across events", 'newest first'],

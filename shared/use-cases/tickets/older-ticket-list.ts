@@ -7,12 +7,13 @@ import {
   customerTickets,
   eventPurchases,
   eventTickets,
-  eventUpdatesKept,
+  eventMarked,
   orderTickets,
   searchedTickets,
   sortOf,
   ticketByBarcode,
   ticketUpdates,
+  typePurchases,
   typeTickets,
   type IndexRead,
   type ReadBounds,
@@ -82,7 +83,7 @@ function readServing(
     case 'updates':
       return updates(serving, bounds);
     case 'purchases':
-      return eventPurchases(serving.eventId, serving, bounds);
+      return purchases(serving, bounds);
     case 'type':
       return typeTickets(serving.typeId, bounds);
     case 'event':
@@ -107,9 +108,35 @@ async function searched(
       serving.ticketId,
     );
   }
-  const eventId = serving.eventId ?? (await findTicketType(serving.typeId!))?.eventId;
-  if (eventId === undefined) return { records: [], complete: true, itemsRead: 0 };
+  const eventId = await eventOf(serving);
+  if (eventId === undefined) return nothing;
   return searchedTickets(partitions([{ eventId }]), serving.key, serving.typeId, bounds, serving.ticketId);
+}
+
+/** The event of the filters: `eventId`, else the type's (undefined for an unknown type). */
+const eventOf = async ({ eventId, typeId }: { eventId?: number; typeId?: number }) =>
+  eventId ?? (typeId === undefined ? undefined : (await findTicketType(typeId))?.eventId);
+const nothing: IndexRead = { records: [], complete: true, itemsRead: 0 };
+
+/**
+ * A purchase range. Of a type: the type's own purchase list, which holds only its tickets, so
+ * a rare type among the event's sales fills its page from its own; read beside the event's
+ * mark that it holds every live one, and the event's purchases (the type applied on top)
+ * until the list backfill has set it. Else the event's purchases.
+ */
+async function purchases(
+  serving: Extract<ServingIndex, { kind: 'purchases' }>,
+  bounds: ReadBounds,
+): Promise<IndexRead> {
+  const range = { from: serving.from, to: serving.to };
+  const eventId = await eventOf(serving);
+  if (eventId === undefined) return nothing;
+  if (serving.typeId === undefined) return eventPurchases(eventId, range, bounds);
+  const [kept, own] = await Promise.all([
+    eventMarked('typePurchasesKept', eventId),
+    typePurchases(serving.typeId, range, bounds),
+  ]);
+  return kept ? own : eventPurchases(eventId, range, bounds);
 }
 
 /**
@@ -121,11 +148,12 @@ async function searched(
  */
 async function updates(serving: Extract<ServingIndex, { kind: 'updates' }>, bounds: ReadBounds): Promise<IndexRead> {
   const range = { from: serving.from, to: serving.to };
-  const eventId =
-    serving.eventId ?? (serving.typeId === undefined ? undefined : (await findTicketType(serving.typeId))?.eventId);
-  if (eventId === undefined)
-    return serving.typeId === undefined ? ticketUpdates(range, bounds) : { records: [], complete: true, itemsRead: 0 };
-  const [kept, own] = await Promise.all([eventUpdatesKept(eventId), ticketUpdates({ ...range, eventId }, bounds)]);
+  const eventId = await eventOf(serving);
+  if (eventId === undefined) return serving.typeId === undefined ? ticketUpdates(range, bounds) : nothing;
+  const [kept, own] = await Promise.all([
+    eventMarked('eventUpdatesKept', eventId),
+    ticketUpdates({ ...range, eventId }, bounds),
+  ]);
   return kept ? own : ticketUpdates(range, bounds);
 }
 
