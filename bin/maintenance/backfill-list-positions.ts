@@ -4,9 +4,9 @@
  * "After a deploy: maintenance backfills"), and after the ones that brought the purchase counts
  * and the team lists' spans: sets every event's position blocks and spans (`EVENT#<id>` /
  * `POS#<list>#<block>`, `POS#span#team#<k>#<span>`, and the `POS#span#kept` mark that lets
- * offsets use the spans, see shared/data/list-positions.ts) and purchase counts (`BOUGHT#…`, and
- * the `BOUGHT#month#kept` mark that lets `GET /ticket` use them, see
- * shared/data/purchase-counts.ts) to a recount of its live tickets.
+ * offsets use the spans, see shared/data/list-positions.ts) and purchase counts (`BOUGHT#…`, its
+ * types' `BOUGHT#type#…` too, and the `BOUGHT#month#kept` and `BOUGHT#types#kept` marks that let
+ * `GET /ticket` use them, see shared/data/purchase-counts.ts) to a recount of its live tickets.
  * Run it after backfill-ticket-lists.ts (the `access` lists are recounted from the list
  * entries it writes), with the stage's TABLE_NAME and AWS credentials:
  * `TABLE_NAME=... npx tsx bin/maintenance/backfill-list-positions.ts [--restart]`.
@@ -23,10 +23,12 @@
  * list indexes to their end), never a request's.
  */
 import { pathToFileURL } from 'node:url';
-import { keys, type Key } from '#shared/data/keys';
-import { keyAttributes } from '#shared/data/key-conditions';
+import { listTicketTypes } from '#shared/data/events';
+import { keys, type PurchaseHolder } from '#shared/data/keys';
+import { keyAttributes, type Partition } from '#shared/data/key-conditions';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
 import { purchaseCounters } from '#shared/data/purchase-counts';
+import { eventMarked } from '#shared/data/ticket-list-queries';
 import { ALL_EVENTS } from '#shared/domain/ticket-list-plan';
 import {
   blockOf,
@@ -132,25 +134,32 @@ function blockItems(eventId: number, recount: Recount): Map<string, Item> {
 
 /**
  * The event's purchase counts recounted from its purchase index (shared/data/purchase-counts.ts),
- * and the mark that they hold every live ticket, as items by sort key.
+ * and its types' from theirs once those hold every live ticket (backfill-ticket-lists.ts marks
+ * that), with the marks that they hold every live ticket, as items by sort key.
  */
 async function purchaseCounts(eventId: number): Promise<Map<string, Item>> {
   const counts = new Map<string, Counters>();
-  const add = (key: Key, counter: string) => {
-    const counters = counts.get(key.SK) ?? new Map<string, number>();
-    for (const name of ['n', counter]) counters.set(name, (counters.get(name) ?? 0) + 1);
-    counts.set(key.SK, counters);
+  const recount = async (holder: PurchaseHolder, partition: Partition) => {
+    const sort = keyAttributes(partition).sort;
+    for await (const item of indexItems(partition, 'TicketPurchaseEntry', 'Ticket')) {
+      // `<purchase time>#<id:10>`
+      for (const [key, counter] of purchaseCounters(holder, String(item[sort]).slice(0, -11))) {
+        const counters = counts.get(key.SK) ?? new Map<string, number>();
+        for (const name of ['n', counter]) counters.set(name, (counters.get(name) ?? 0) + 1);
+        counts.set(key.SK, counters);
+      }
+    }
   };
-  const partition = keys.eventPurchases(eventId);
-  const sort = keyAttributes(partition).sort;
-  for await (const item of indexItems(partition, 'TicketPurchaseEntry', 'Ticket')) {
-    // `<purchase time>#<id:10>`
-    for (const [key, counter] of purchaseCounters(eventId, String(item[sort]).slice(0, -11))) add(key, counter);
-  }
+  await recount({ eventId }, keys.eventPurchases(eventId));
+  const typesListed = await eventMarked('typePurchasesKept', eventId);
+  if (typesListed)
+    for (const type of await listTicketTypes(eventId))
+      await recount({ eventId, typeId: type.id }, keys.typePurchases(type.id));
   const items = new Map<string, Item>(
     [...counts].map(([SK, counters]) => [SK, { entity: 'PurchaseCount', ...Object.fromEntries(counters) }]),
   );
-  items.set(keys.purchaseCountsKept(eventId).SK, { entity: 'PurchaseCountsKept' });
+  items.set(keys.purchaseCountsKept({ eventId }).SK, { entity: 'PurchaseCountsKept' });
+  if (typesListed) items.set(keys.typePurchaseCountsKept(eventId).SK, { entity: 'PurchaseCountsKept' });
   return items;
 }
 

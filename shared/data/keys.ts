@@ -1,9 +1,13 @@
-import type { GlobalIndexName } from './table-schema.ts';
-import { placedIn, type Partition, type SortCondition } from './key-conditions.ts';
+import { customerKeys } from './customer-keys.ts';
+import { placedIn, type SortCondition } from './key-conditions.ts';
+import { lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from './key-parts.ts';
+
+export { sortableId, type Key };
 
 /**
  * The table's declarations: every item key, index partition and index placement is built
- * here (typed builders, `placedIn`), and no key template or index name is written anywhere
+ * here (typed builders, `placedIn`; the customers' and orders' in customer-keys.ts, merged
+ * in, over the parts in key-parts.ts), and no key template or index name is written anywhere
  * else (test/unit/key-declarations.test.ts fails on one); Queries read these partitions
  * through `keyCondition` (key-conditions.ts). The key table in shared/data/README.md shows
  * each key with the access pattern it serves; keep the two in step.
@@ -16,19 +20,14 @@ import { placedIn, type Partition, type SortCondition } from './key-conditions.t
  * lists find it through its entries, which a deleted ticket does not have (sparse), so it
  * leaves every list while its record stays.
  */
-export type Key = { PK: string; SK: string };
-
-const table = (value: string): Partition => ({ value });
-const on = (index: GlobalIndexName, value: string): Partition => ({ index, value });
-
-/** Zero-padded so that ids sort numerically inside a string sort key. */
-export const sortableId = (id: number): string => String(id).padStart(10, '0');
-
-/** The sort key of every ticket list: id order; `{ after: ticketSort(id) }` resumes after a cursor. */
-const ticketSort = (id: number) => `TICKET#${sortableId(id)}`;
 /** A list position item's sort key (shared/data/list-positions.ts): its list, then its block (or span) in order. */
 const positionSort = (list: string, block: number) => `POS#${list}#${String(block).padStart(8, '0')}`;
-const lower = (text: string) => text.trim().toLowerCase();
+/** Whose purchase counts: an event's, or one of its ticket types' (`typeId`). */
+export type PurchaseHolder = { eventId: number; typeId?: number };
+const boughtKey = ({ eventId, typeId }: PurchaseHolder, rest: string): Key => ({
+  PK: `EVENT#${eventId}`,
+  SK: typeId === undefined ? `BOUGHT#${rest}` : `BOUGHT#type#${sortableId(typeId)}#${rest}`,
+});
 
 export const keys = {
   shippingMethod: (id: number): Key => ({ PK: `SHIPPING_METHOD#${id}`, SK: 'SHIPPING_METHOD' }),
@@ -168,7 +167,7 @@ export const keys = {
   barcode: (barcode: string): Key => ({ PK: `UNIQUE#BARCODE#${barcode}`, SK: 'UNIQUE' }),
   /** GSI5 an event's live tickets by purchase time (a purchase range is a key condition). */
   eventPurchases: (eventId: number) => on('GSI5', `EVENT_PURCHASES#${eventId}`),
-  purchaseSort: (purchasedDate: string, id: number) => `${purchasedDate}#${sortableId(id)}`,
+  purchaseSort,
   eventPurchaseIndexes: (eventId: number, purchasedDate: string, id: number) =>
     placedIn([keys.eventPurchases(eventId), keys.purchaseSort(purchasedDate, id)]),
   /** GSI2 a type's live tickets by purchase time: a purchase range with `typeId` is a key condition of the type's alone. */
@@ -177,16 +176,24 @@ export const keys = {
     placedIn([keys.typePurchases(typeId), keys.purchaseSort(purchasedDate, id)]),
   /** The mark that every live ticket of the event's types is in `typePurchases` (written with the event, or by backfill-ticket-lists.ts). */
   typePurchasesKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'TYPE_PURCHASES#kept' }),
-  /** An event's purchase counts (shared/data/purchase-counts.ts): a month's (per day), an hour's (per minute), a minute's (per second). */
-  purchaseMonth: (eventId: number, month: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#month#${month}` }),
-  purchaseHour: (eventId: number, hour: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#hour#${hour}` }),
-  purchaseMinute: (eventId: number, minute: string): Key => ({ PK: `EVENT#${eventId}`, SK: `BOUGHT#minute#${minute}` }),
-  /** The mark that an event's purchase counts hold every live ticket (written with the event, or by the backfill): after the months, read with them. */
-  purchaseCountsKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'BOUGHT#month#kept' }),
-  purchaseMonthsPrefix: 'BOUGHT#month#',
+  /**
+   * An event's purchase counts, or one of its types' (shared/data/purchase-counts.ts): a month's (per day), an
+   * hour's (per minute), a minute's (per second); a type's under `BOUGHT#type#<typeId:10>#`.
+   */
+  purchaseMonth: (holder: PurchaseHolder, month: string): Key => boughtKey(holder, `month#${month}`),
+  purchaseHour: (holder: PurchaseHolder, hour: string): Key => boughtKey(holder, `hour#${hour}`),
+  purchaseMinute: (holder: PurchaseHolder, minute: string): Key => boughtKey(holder, `minute#${minute}`),
+  /**
+   * The mark that the counts hold every live ticket (written with the event, or by the positions backfill): an
+   * event's sorts after its months and is read with them; one for all its types' counts, read beside theirs.
+   */
+  purchaseCountsKept: ({ eventId, typeId }: PurchaseHolder): Key =>
+    typeId === undefined ? boughtKey({ eventId }, 'month#kept') : keys.typePurchaseCountsKept(eventId),
+  typePurchaseCountsKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'BOUGHT#types#kept' }),
+  purchaseMonthsPrefix: (holder: PurchaseHolder) => boughtKey(holder, 'month#').SK,
   /** The hour counts of one day (`2026-11-26`). */
-  purchaseHoursPrefix: (day: string) => `BOUGHT#hour#${day}T`,
-  /** Every purchase count item of an event (the backfill rewrites them). */
+  purchaseHoursPrefix: (holder: PurchaseHolder, day: string) => boughtKey(holder, `hour#${day}T`).SK,
+  /** Every purchase count item of an event, its types' too (the backfill rewrites them). */
   purchaseCountsPrefix: 'BOUGHT#',
   /** GSI6 every ticket (deleted ones too) by update time, write-sharded by `id % shards`: the incremental sync. */
   ticketUpdates: (shard: number) => on('GSI6', `TICKET_UPDATES#${shard}`),
@@ -219,64 +226,7 @@ export const keys = {
   /** A mailed claim link's token, by its SHA-256: `{ticketId, claimantEmail}` (TTL `expiresAt`, 14 days). */
   claimToken: (tokenHash: string): Key => ({ PK: `CLAIM_TOKEN#${tokenHash}`, SK: 'CLAIM_TOKEN' }),
 
-  // ---- Customers (the portal's accounts and their verification) ----
-  /** The customer record: one GetItem by id. */
-  customer: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'CUSTOMER' }),
-  /** A customer's partition: their events' links and order counts. */
-  customerItems: (id: number) => table(`CUSTOMER#${id}`),
-  /**
-   * A customer's live tickets, counted (`n`) in each ticket's own transaction, and `kept` once the count holds every
-   * one (set at the customer's creation, or by bin/maintenance/backfill-customer-ticket-counts.ts): the exact
-   * `totalCount` of `GET /ticket?customerId=`. `positionsKept` (set by the same two) says the customer's list
-   * positions (`customerPosition`) hold every ticket too, so an `_offset` page is found from them.
-   */
-  customerTicketCount: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'TICKETS#count' }),
-  /** A customer by Cognito `sub` (login) on GSI1, by lower-cased email (the pre-check of create) on GSI2. */
-  customerBySub: (sub: string) => on('GSI1', `CUSTOMER_SUB#${sub}`),
-  customerByEmail: (email: string) => on('GSI2', `CUSTOMER_EMAIL#${lower(email)}`),
-  customerIndexes: (sub: string, email: string) =>
-    placedIn([keys.customerBySub(sub), 'CUSTOMER'], [keys.customerByEmail(email), 'CUSTOMER']),
-  /** One per customer login, in the transactions that create or switch it: emails stay unique. */
-  customerEmailUnique: (email: string): Key => ({ PK: `UNIQUE#CUSTOMER_EMAIL#${lower(email)}`, SK: 'UNIQUE' }),
-  /** A mailed verification token, by its SHA-256 (TTL `expiresAt`, 48 h). */
-  emailVerification: (tokenHash: string): Key => ({ PK: `EMAIL_VERIFICATION#${tokenHash}`, SK: 'EMAIL_VERIFICATION' }),
-
-  // ---- Catalogue and orders (portal events, wave times, orders, payment processor) ----
-  /** GSI1 of published events only (sparse): `PUBLISHED_EVENTS` / `<startsAt ISO>#<id:10>`, a start range is a key condition. */
-  publishedEvents: on('GSI1', 'PUBLISHED_EVENTS'),
-  publishedEventSort: (startsAt: string, id: number) => `${startsAt}#${sortableId(id)}`,
-  publishedEventIndexes: (startsAt: string, id: number) =>
-    placedIn([keys.publishedEvents, keys.publishedEventSort(startsAt, id)]),
-  /** A start wave of an event: Query the event's partition by `WAVE#`. */
-  waveTime: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `WAVE#${sortableId(id)}` }),
-  waveTimePrefix: 'WAVE#',
-  /** A customer holds an order for an event (its events even when unpublished): Query the customer's partition by `EVENT#`. */
-  customerEvent: (customerId: number, eventId: number): Key => ({
-    PK: `CUSTOMER#${customerId}`,
-    SK: `EVENT#${sortableId(eventId)}`,
-  }),
-  customerEventPrefix: 'EVENT#',
-  /** A customer's order counts: total, per event, per ticket type (the orders list's totalCount). */
-  orderCounts: (customerId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: 'ORDER_COUNTS' }),
-  order: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER' }),
-  /** GSI1 a customer's orders, GSI2 a customer's orders of one event; both sorted by purchase time. */
-  customerOrders: (customerId: number) => on('GSI1', `CUSTOMER_ORDERS#${customerId}`),
-  customerEventOrders: (customerId: number, eventId: number) =>
-    on('GSI2', `CUSTOMER_EVENT_ORDERS#${customerId}#${eventId}`),
-  orderIndexes: (customerId: number, eventId: number, purchasedDate: string, id: number) =>
-    placedIn(
-      [keys.customerOrders(customerId), keys.purchaseSort(purchasedDate, id)],
-      [keys.customerEventOrders(customerId, eventId), keys.purchaseSort(purchasedDate, id)],
-    ),
-  /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
-  orderTickets: (orderId: number) => on('GSI3', `ORDER_TICKETS#${orderId}`),
-  customerTickets: (customerId: number) => on('GSI4', `CUSTOMER_TICKETS#${customerId}`),
-  orderTicketIndexes: (orderId: number, ticketId: number) =>
-    placedIn([keys.orderTickets(orderId), ticketSort(ticketId)]),
-  customerTicketIndexes: (customerId: number, ticketId: number) =>
-    placedIn([keys.customerTickets(customerId), ticketSort(ticketId)]),
-  /** The one payment processor configuration (public settings only; secrets live in Secrets Manager). */
-  paymentProcessor: { PK: 'PAYMENT_PROCESSOR', SK: 'PAYMENT_PROCESSOR' } as Key,
+  ...customerKeys,
 
   /** A ticket's required waivers: Query the event's partition by the event-wide prefix and by its type's. */
   waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({

@@ -19,30 +19,35 @@ import type { TicketRecord } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
 import { countersUpdate } from './counters.ts';
 import { keyCondition } from './key-conditions.ts';
-import { keys, type Key } from './keys.ts';
-import { eventPurchases } from './ticket-list-queries.ts';
+import { keys, type Key, type PurchaseHolder } from './keys.ts';
+import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
 
 /**
- * An event's purchase counts (shared/domain/purchase-counts.ts): per event, items
- * `EVENT#<id>` / `BOUGHT#month#<yyyy-mm>` (`n`, and `d<dd>` per day),
+ * Purchase counts (shared/domain/purchase-counts.ts) of an event and of each of its ticket
+ * types: per holder, items `EVENT#<id>` / `BOUGHT#month#<yyyy-mm>` (`n`, and `d<dd>` per day),
  * `BOUGHT#hour#<yyyy-mm-ddThh>` (`n`, `m<mm>` per minute) and
- * `BOUGHT#minute#<yyyy-mm-ddThh:mm>` (`n`, `s<ss>` per second), moved in the ticket's own
- * transaction when it enters or leaves the event's live tickets (a sale, a delete, a
- * transfer's replacement; a check-in or an edit leaves its purchase time alone, so they
- * cancel out and nothing is written). A sale writes three small items; an order's tickets
- * share them. During a rush they are hot items, as the type's `sold` count and the list's
+ * `BOUGHT#minute#<yyyy-mm-ddThh:mm>` (`n`, `s<ss>` per second), a type's under
+ * `BOUGHT#type#<typeId:10>#`, moved in the ticket's own transaction when it enters or leaves
+ * the event's live tickets (a sale, a delete, a transfer's replacement; a check-in or an edit
+ * leaves its purchase time alone, so they cancel out and nothing is written). A sale writes
+ * six small items (the event's three, its type's three); an order's tickets share them. During a rush they are hot items, as the type's `sold` count and the list's
  * current block already are; transactWrite retries the conflicts. `BOUGHT#month#kept`
  * marks an event whose counts hold every live ticket: written with the event, or by
- * bin/maintenance/backfill-list-positions.ts for one made before them. Without it a
- * purchase range is read as before (bounded, its total flagged).
+ * bin/maintenance/backfill-list-positions.ts for one made before them (`BOUGHT#types#kept`
+ * for all its types' counts, set only once its types' purchase lists are whole). Without it
+ * a purchase range is read as before (bounded, its total flagged).
  */
 
-/** The count items a ticket bought at `bought` is counted in (its month's, hour's and minute's), each with its part's counter. */
-export const purchaseCounters = (eventId: number, bought: string): [Key, string][] => [
-  [keys.purchaseMonth(eventId, monthOf(bought)), dayCounter(bought)],
-  [keys.purchaseHour(eventId, hourOf(bought)), minuteCounter(bought)],
-  [keys.purchaseMinute(eventId, minuteOf(bought)), secondCounter(bought)],
+/** The count items of a holder a ticket bought at `bought` is counted in (its month's, hour's and minute's), each with its part's counter. */
+export const purchaseCounters = (holder: PurchaseHolder, bought: string): [Key, string][] => [
+  [keys.purchaseMonth(holder, monthOf(bought)), dayCounter(bought)],
+  [keys.purchaseHour(holder, hourOf(bought)), minuteCounter(bought)],
+  [keys.purchaseMinute(holder, minuteOf(bought)), secondCounter(bought)],
 ];
+
+/** A holder's live tickets in purchase order: the event's purchase list, or its type's. */
+const holderPurchases = ({ eventId, typeId }: PurchaseHolder) =>
+  typeId === undefined ? keys.eventPurchases(eventId) : keys.typePurchases(typeId);
 
 /** Accumulates the purchase-count moves of one transaction: one Update per touched month, hour and minute. */
 export class PurchaseDelta {
@@ -55,10 +60,11 @@ export class PurchaseDelta {
     for (const name of ['n', counter]) entry.counters.set(name, (entry.counters.get(name) ?? 0) + delta);
   }
 
-  /** A live ticket enters (+1) or leaves (-1) its event's purchase counts. */
+  /** A live ticket enters (+1) or leaves (-1) its event's and its type's purchase counts. */
   listedTicket(record: TicketRecord, delta: number): void {
-    for (const [key, counter] of purchaseCounters(record.eventId, record.purchasedDate ?? record.created))
-      this.add(key, counter, delta);
+    const bought = record.purchasedDate ?? record.created;
+    for (const holder of [{ eventId: record.eventId }, { eventId: record.eventId, typeId: record.typeId }])
+      for (const [key, counter] of purchaseCounters(holder, bought)) this.add(key, counter, delta);
   }
 
   actions() {
@@ -70,7 +76,7 @@ export class PurchaseDelta {
 
 type Item = Record<string, unknown>;
 
-/** A count item as a bucket: its sort key after `prefix` (`BOUGHT#<kind>#`), `n`, and its parts (`d`, `m` or `s` and two digits). */
+/** A count item as a bucket: its sort key after `prefix` (`BOUGHT#<kind>#`, a type's `BOUGHT#type#<t>#<kind>#`), `n`, and its parts (`d`, `m` or `s` and two digits). */
 const bucketOf = (item: Item, prefix: string, part: string): BucketCount => ({
   bucket: String(item.SK).slice(prefix.length),
   total: Number(item.n ?? 0),
@@ -84,48 +90,57 @@ const bucketOf = (item: Item, prefix: string, part: string): BucketCount => ({
 /** Month counts an event may have (a century of sales): the bound of their Query. */
 const MAX_MONTHS = 1200;
 
-/** Whether the event's counts are kept, and its month counts: one Query. */
-async function readPurchaseMonths(eventId: number): Promise<{ kept: boolean; months: BucketCount[] }> {
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.purchaseMonthsPrefix }),
-      Limit: MAX_MONTHS + 1,
-    }),
-  );
-  const mark = keys.purchaseCountsKept(eventId).SK;
+/** Whether the holder's counts are kept, and its month counts: one Query (a type's mark is one GetItem beside it). */
+async function readPurchaseMonths(holder: PurchaseHolder): Promise<{ kept: boolean; months: BucketCount[] }> {
+  const prefix = keys.purchaseMonthsPrefix(holder);
+  const mark = keys.purchaseCountsKept(holder);
+  const inMonths = mark.SK.startsWith(prefix);
+  const [{ Items = [] }, marked] = await Promise.all([
+    db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...keyCondition(keys.eventItems(holder.eventId), { beginsWith: prefix }),
+        Limit: MAX_MONTHS + 1,
+      }),
+    ),
+    inMonths ? undefined : db.send(new GetCommand({ TableName: tableName(), Key: mark })),
+  ]);
   return {
-    kept: Items.some((item) => item.SK === mark),
-    months: Items.filter((item) => item.SK !== mark).map((item) => bucketOf(item, keys.purchaseMonthsPrefix, 'd')),
+    kept: inMonths ? Items.some((item) => item.SK === mark.SK) : marked?.Item !== undefined,
+    months: Items.filter((item) => item.SK !== mark.SK).map((item) => bucketOf(item, prefix, 'd')),
   };
 }
 
 /** The hour counts of one day (`2026-11-26`): one Query of at most 24 items. */
-async function readPurchaseHours(eventId: number, day: string): Promise<BucketCount[]> {
-  const prefix = keys.purchaseHoursPrefix(day);
+async function readPurchaseHours(holder: PurchaseHolder, day: string): Promise<BucketCount[]> {
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      ...keyCondition(keys.eventItems(eventId), { beginsWith: prefix }),
+      ...keyCondition(keys.eventItems(holder.eventId), { beginsWith: keys.purchaseHoursPrefix(holder, day) }),
       Limit: 24,
     }),
   );
-  return Items.map((item) => bucketOf(item, keys.purchaseHour(eventId, '').SK, 'm'));
+  return Items.map((item) => bucketOf(item, keys.purchaseHour(holder, '').SK, 'm'));
 }
 
 /** One minute's count (`2026-11-26T15:04`), when it has one: one GetItem. */
-async function readPurchaseMinute(eventId: number, minute: string): Promise<BucketCount | undefined> {
-  const key = keys.purchaseMinute(eventId, minute);
+async function readPurchaseMinute(holder: PurchaseHolder, minute: string): Promise<BucketCount | undefined> {
+  const key = keys.purchaseMinute(holder, minute);
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key }));
-  return Item ? bucketOf(Item, keys.purchaseMinute(eventId, '').SK, 's') : undefined;
+  return Item ? bucketOf(Item, keys.purchaseMinute(holder, '').SK, 's') : undefined;
 }
 
 /**
- * The event's live tickets bought at or after `from` and before `before` (within one
- * second), counted from the purchase index; undefined when more than `atMost` (a second of
+ * The holder's live tickets bought at or after `from` and before `before` (within one
+ * second), counted from its purchase list; undefined when more than `atMost` (a second of
  * a bulk load), which is not read further.
  */
-async function countWithin(eventId: number, from: string, before: string, atMost: number): Promise<number | undefined> {
+async function countWithin(
+  holder: PurchaseHolder,
+  from: string,
+  before: string,
+  atMost: number,
+): Promise<number | undefined> {
   if (from >= before) return 0;
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
@@ -133,7 +148,7 @@ async function countWithin(eventId: number, from: string, before: string, atMost
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        ...keyCondition(keys.eventPurchases(eventId), {
+        ...keyCondition(holderPurchases(holder), {
           // Every id at `from`, none at `before`.
           between: [keys.timeSortBound(from, 'first'), keys.timeSortBound(before, 'first')],
         }),
@@ -150,20 +165,20 @@ async function countWithin(eventId: number, from: string, before: string, atMost
 
 /** The tickets bought before `instant` (undefined: its second holds more than `atMost` before it). */
 async function boughtBeforeInstant(
-  eventId: number,
+  holder: PurchaseHolder,
   instant: string,
   months: readonly BucketCount[],
   atMost: number,
 ): Promise<number | undefined> {
   const [hours, minute, inSecond] = await Promise.all([
-    readPurchaseHours(eventId, dayOf(instant)),
-    readPurchaseMinute(eventId, minuteOf(instant)),
-    countWithin(eventId, secondStart(instant), instant, atMost),
+    readPurchaseHours(holder, dayOf(instant)),
+    readPurchaseMinute(holder, minuteOf(instant)),
+    countWithin(holder, secondStart(instant), instant, atMost),
   ]);
   return inSecond === undefined ? undefined : boughtBefore(instant, months, hours, minute, inSecond);
 }
 
-/** Where a purchase range lies among the event's live tickets: the ones before it and the ones in it. */
+/** Where a purchase range lies among the holder's live tickets: the ones before it and the ones in it. */
 export interface PurchaseSpan {
   before: number;
   total: number;
@@ -171,38 +186,38 @@ export interface PurchaseSpan {
 }
 
 /**
- * The event's live tickets bought within [from, to] (either open), exactly, and how many
- * were bought before `from`; undefined when the counts are not kept for the event or an
+ * The holder's live tickets bought within [from, to] (either open), exactly, and how many
+ * were bought before `from`; undefined when its counts are not kept or an
  * edge second holds more than `atMost` tickets before its bound. Reads: the month counts,
  * then per bound its day's hour counts, its minute's count and, when the bound is not a
  * second's start, its second's tickets before it (Select COUNT), all at once.
  */
 export async function purchaseSpan(
-  eventId: number,
+  holder: PurchaseHolder,
   range: { from?: string; to?: string },
   atMost: number,
 ): Promise<PurchaseSpan | undefined> {
-  const { kept, months } = await readPurchaseMonths(eventId);
+  const { kept, months } = await readPurchaseMonths(holder);
   if (!kept) return undefined;
   const all = months.reduce((sum, count) => sum + count.total, 0);
   const end = range.to === undefined ? undefined : justAfter(range.to);
   const [before, through] = await Promise.all([
-    range.from === undefined ? 0 : boughtBeforeInstant(eventId, range.from, months, atMost),
-    end === undefined ? all : boughtBeforeInstant(eventId, end, months, atMost),
+    range.from === undefined ? 0 : boughtBeforeInstant(holder, range.from, months, atMost),
+    end === undefined ? all : boughtBeforeInstant(holder, end, months, atMost),
   ]);
   if (before === undefined || through === undefined) return undefined;
   return { before, total: Math.max(0, through - before), months };
 }
 
 /**
- * The live tickets at positions `position`… of the event (0-based, in purchase order), at
+ * The live tickets at positions `position`… of the holder (0-based, in purchase order), at
  * most `count` and none bought after `to`: the day, minute and second found from the
  * counts, then the second's tickets read from its start, the ones before the position
  * skipped (undefined when that is more than `atMost`, a second of a bulk load, or the counts
  * moved meanwhile). `more`: tickets follow the last one.
  */
 export async function purchasesAt(
-  eventId: number,
+  holder: PurchaseHolder,
   span: PurchaseSpan,
   position: number,
   count: number,
@@ -210,17 +225,17 @@ export async function purchasesAt(
   atMost: number,
 ): Promise<{ records: TicketRecord[]; more: boolean } | undefined> {
   const day = dayAt(position, span.months);
-  const minute = day && minuteAt(position, day.before, await readPurchaseHours(eventId, day.part));
-  const minuteCount = minute && (await readPurchaseMinute(eventId, minute.part));
+  const minute = day && minuteAt(position, day.before, await readPurchaseHours(holder, day.part));
+  const minuteCount = minute && (await readPurchaseMinute(holder, minute.part));
   const second = minute && minuteCount && secondAt(position, minute.before, minuteCount);
   if (!second || position - second.before > atMost) return undefined;
   const skip = position - second.before;
   // Read as the served list reads a purchase range, from the second's start: the skipped few, then the page.
   const need = skip + count + 1;
-  const read = await eventPurchases(
-    eventId,
-    { from: secondStart(second.part), to },
-    { need, budget: need, accept: () => true },
-  );
+  const range = { from: secondStart(second.part), to };
+  const bounds = { need, budget: need, accept: () => true };
+  const read = await (holder.typeId === undefined
+    ? eventPurchases(holder.eventId, range, bounds)
+    : typePurchases(holder.typeId, range, bounds));
   return { records: read.records.slice(skip, skip + count), more: read.records.length > skip + count };
 }

@@ -121,10 +121,11 @@ export const isUnfiltered = (filters: OlderTicketFilters): boolean =>
 /** Only `typeId`, with or without `eventId`: the page is read by id from the type's index and `totalCount` comes from the type's kept counts. */
 export const isTypeAlone = (filters: OlderTicketFilters): boolean => onlyFilters(filters, ['typeId'], ['eventId']);
 
-/** Only `eventId` with `purchasedFrom` and/or `purchasedTo`: the page is found from the event's purchase counts. */
+/** Only `eventId` and/or `typeId` with `purchasedFrom` and/or `purchasedTo`: the page is found from the event's or the type's purchase counts. */
 export const isPurchaseRangeAlone = (filters: OlderTicketFilters): boolean =>
   (filters.purchasedFrom !== undefined || filters.purchasedTo !== undefined) &&
-  onlyFilters(filters, ['eventId'], ['purchasedFrom', 'purchasedTo']);
+  (filters.eventId !== undefined || filters.typeId !== undefined) &&
+  onlyFilters(filters, [], ['eventId', 'typeId', 'purchasedFrom', 'purchasedTo']);
 
 const within = (value: string, from?: string, to?: string) =>
   (from === undefined || value >= from) && (to === undefined || value <= to);

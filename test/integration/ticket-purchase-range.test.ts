@@ -233,14 +233,14 @@ function countsPer(length: number): Map<string, number> {
 /** `ms` milliseconds after an instant. */
 const justAfterMs = (instant: string, ms: number) => new Date(Date.parse(instant) + ms).toISOString();
 
-/** The event's purchase count items as stored (with the kept mark), in key order. */
+/** The event's purchase count items as stored (its types' too, with the kept marks), in key order. */
 async function purchaseCountItems(): Promise<Record<string, unknown>[]> {
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
       ...keyCondition(keys.eventItems(event.id), { beginsWith: keys.purchaseCountsPrefix }),
       ConsistentRead: true,
-      Limit: 1_000,
+      Limit: 5_000,
     }),
   );
   // Counters a sale made and a delete took back to zero are not recounted (the recount has no zero).

@@ -1,23 +1,8 @@
 import { customerTicketCount, customerTicketsAt } from '../../data/customer-ticket-list.ts';
-import { findTicketType } from '../../data/events.ts';
 import { purchasesAt, purchaseSpan } from '../../data/purchase-counts.ts';
 import { listTicketRecords } from '../../data/ticket-lists.ts';
-import { searchSortOf, type SearchPartition } from '../../data/ticket-search-entries.ts';
-import {
-  customerTickets,
-  eventPurchases,
-  eventTickets,
-  eventMarked,
-  orderTickets,
-  searchedTickets,
-  sortOf,
-  ticketByBarcode,
-  ticketUpdates,
-  typePurchases,
-  typeTickets,
-  type IndexRead,
-  type ReadBounds,
-} from '../../data/ticket-list-queries.ts';
+import { searchSortOf } from '../../data/ticket-search-entries.ts';
+import { sortOf, ticketByBarcode } from '../../data/ticket-list-queries.ts';
 import {
   checkIncludes,
   decodeSortCursor,
@@ -44,6 +29,7 @@ import type { TicketRecord } from '../../domain/ticket.ts';
 import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import { inScope, ticketInScope, type EventScope } from '../event-scope.ts';
 import { readRelations } from './older-ticket-expansions.ts';
+import { eventOf, readServing } from './older-ticket-serving.ts';
 
 export interface OlderTicketListRequest extends OlderTicketFilters {
   include: readonly OlderTicketInclude[];
@@ -68,95 +54,6 @@ interface RecordPage {
 
 type Paging = Pick<OlderTicketListRequest, 'limit' | 'offset' | 'cursor'>;
 
-function readServing(
-  serving: Exclude<ServingIndex, { kind: 'barcode' }>,
-  bounds: ReadBounds,
-  scope: EventScope,
-): Promise<IndexRead> {
-  switch (serving.kind) {
-    case 'search':
-      return searched(serving, bounds, scope);
-    case 'order':
-      return orderTickets(serving.orderId, bounds);
-    case 'customer':
-      return customerTickets(serving.customerId, bounds);
-    case 'updates':
-      return updates(serving, bounds);
-    case 'purchases':
-      return purchases(serving, bounds);
-    case 'type':
-      return typeTickets(serving.typeId, bounds);
-    case 'event':
-      return eventTickets(serving.eventId, bounds);
-  }
-}
-
-/** A search within the named event, or the type's own event (nothing for an unknown type); alone, across the events the caller may see. */
-async function searched(
-  serving: Extract<ServingIndex, { kind: 'search' }>,
-  bounds: ReadBounds,
-  scope: EventScope,
-): Promise<IndexRead> {
-  // No word (a one-digit id): only the id is looked up.
-  const partitions = (where: SearchPartition[]) => (serving.key.word ? where : []);
-  if (serving.eventId === undefined && serving.typeId === undefined) {
-    return searchedTickets(
-      partitions(scope ? scope.map((eventId) => ({ eventId })) : ['everyEvent']),
-      serving.key,
-      undefined,
-      bounds,
-      serving.ticketId,
-    );
-  }
-  const eventId = await eventOf(serving);
-  if (eventId === undefined) return nothing;
-  return searchedTickets(partitions([{ eventId }]), serving.key, serving.typeId, bounds, serving.ticketId);
-}
-
-/** The event of the filters: `eventId`, else the type's (undefined for an unknown type). */
-const eventOf = async ({ eventId, typeId }: { eventId?: number; typeId?: number }) =>
-  eventId ?? (typeId === undefined ? undefined : (await findTicketType(typeId))?.eventId);
-const nothing: IndexRead = { records: [], complete: true, itemsRead: 0 };
-
-/**
- * A purchase range. Of a type: the type's own purchase list, which holds only its tickets, so
- * a rare type among the event's sales fills its page from its own; read beside the event's
- * mark that it holds every live one, and the event's purchases (the type applied on top)
- * until the list backfill has set it. Else the event's purchases.
- */
-async function purchases(
-  serving: Extract<ServingIndex, { kind: 'purchases' }>,
-  bounds: ReadBounds,
-): Promise<IndexRead> {
-  const range = { from: serving.from, to: serving.to };
-  const eventId = await eventOf(serving);
-  if (eventId === undefined) return nothing;
-  if (serving.typeId === undefined) return eventPurchases(eventId, range, bounds);
-  const [kept, own] = await Promise.all([
-    eventMarked('typePurchasesKept', eventId),
-    typePurchases(serving.typeId, range, bounds),
-  ]);
-  return kept ? own : eventPurchases(eventId, range, bounds);
-}
-
-/**
- * The sync. Of one event (named, or the type's; nothing for an unknown type): its own update
- * shards, which hold only its changes, so a quiet event among busy ones still fills its page
- * from what it changed; read beside the mark that they hold every one of its tickets, and
- * every event's shards instead until the backfill has set it. Else every event's shards,
- * the filters applied on top.
- */
-async function updates(serving: Extract<ServingIndex, { kind: 'updates' }>, bounds: ReadBounds): Promise<IndexRead> {
-  const range = { from: serving.from, to: serving.to };
-  const eventId = await eventOf(serving);
-  if (eventId === undefined) return serving.typeId === undefined ? ticketUpdates(range, bounds) : nothing;
-  const [kept, own] = await Promise.all([
-    eventMarked('eventUpdatesKept', eventId),
-    ticketUpdates({ ...range, eventId }, bounds),
-  ]);
-  return kept ? own : ticketUpdates(range, bounds);
-}
-
 /** Where the next page of a served list resumes: the serving index's sort key of the page's last ticket. */
 const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record: TicketRecord): string =>
   serving.kind === 'search' ? searchSortOf(record, serving.key.word) : sortOf(SERVING_ORDER[serving.kind], record);
@@ -164,8 +61,9 @@ const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record:
 /**
  * `GET /ticket`. `eventId` or `typeId` alone (the integrations' usual walk) is the id-ordered
  * list of `GET /tickets`: any `_offset` from the kept positions, exact counts; no filter at
- * all is its list across events, newest first; `eventId` with a purchase range alone is
- * positioned and counted by the event's purchase counts (`purchasesPage`); `customerId`
+ * all is its list across events, newest first; `eventId` and/or `typeId` with a purchase
+ * range alone is positioned and counted by the event's or the type's purchase counts
+ * (`purchasesPage`); `customerId`
  * alone is counted by the customer's kept count (`customerPage`). Any other
  * filter set reads its serving index (the most selective filter) from the start or after
  * the cursor, the other filters applied on top, until the page and one more match are
@@ -214,10 +112,7 @@ async function positionedPage(
   paging: Paging,
   scope?: EventScope,
 ): Promise<RecordPage | undefined> {
-  const eventId =
-    filters.typeId === undefined
-      ? filters.eventId!
-      : (filters.eventId ?? (await findTicketType(filters.typeId))?.eventId);
+  const eventId = await eventOf(filters);
   if (eventId === undefined || !inScope(scope, eventId)) return undefined;
   const page = await listTicketRecords({
     events: [eventId],
@@ -236,26 +131,28 @@ async function acrossEventsPage(paging: Paging, scope?: EventScope): Promise<Rec
 }
 
 /**
- * `eventId` with a purchase range alone: `totalCount` from the event's purchase counts
- * (exact), and a page at `_offset` found from them (shared/data/purchase-counts.ts), so no
- * page reads what precedes it. The first page and a page by `_cursor` are read from their
- * start as any served list. Where the counts are not kept (an event made before them, until
- * the backfill) or one second holds more than MAX_LIST_READ tickets, it is that served
- * list throughout.
+ * A purchase range alone, of an event or of a type (with or without its event): `totalCount`
+ * from the event's or the type's purchase counts (exact), and a page at `_offset` found from
+ * them (shared/data/purchase-counts.ts), so no page reads what precedes it. The first page and
+ * a page by `_cursor` are read from their start as any served list. Where the counts are not
+ * kept (an event made before them, until the backfill), one second holds more than
+ * MAX_LIST_READ tickets, or the event is not the scoped caller's own, it is that served list
+ * throughout.
  */
 async function purchasesPage(filters: OlderTicketFilters, paging: Paging, scope?: EventScope): Promise<RecordPage> {
-  const eventId = filters.eventId!;
+  const eventId = await eventOf(filters);
+  const holder = eventId === undefined || !inScope(scope, eventId) ? undefined : { eventId, typeId: filters.typeId };
   const range = { from: filters.purchasedFrom, to: filters.purchasedTo };
   const fromStart = paging.offset === 0 || paging.cursor !== undefined;
   const [span, served] = await Promise.all([
-    purchaseSpan(eventId, range, MAX_LIST_READ),
+    holder && purchaseSpan(holder, range, MAX_LIST_READ),
     fromStart ? servedPage(filters, paging, scope) : undefined,
   ]);
   if (!span) return served ?? servedPage(filters, paging, scope);
   const counted = { totalCount: span.total, totalCountIsEstimate: false };
   if (served) return { ...served, ...counted };
   if (paging.offset >= span.total) return { records: [], next: null, ...counted };
-  const page = await purchasesAt(eventId, span, span.before + paging.offset, paging.limit, range.to, MAX_LIST_READ);
+  const page = await purchasesAt(holder!, span, span.before + paging.offset, paging.limit, range.to, MAX_LIST_READ);
   if (!page) return servedPage(filters, paging, scope);
   const last = page.records.at(-1);
   return {

@@ -1,0 +1,68 @@
+import { placedIn } from './key-conditions.ts';
+import { lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from './key-parts.ts';
+
+/**
+ * The customers' and orders' declarations (the portal's accounts, their orders, tickets and
+ * counts, the catalogue), part of `keys` (keys.ts) and held to the same rule: no key template
+ * or index name anywhere else.
+ */
+export const customerKeys = {
+  // ---- Customers (the portal's accounts and their verification) ----
+  /** The customer record: one GetItem by id. */
+  customer: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'CUSTOMER' }),
+  /** A customer's partition: their events' links and order counts. */
+  customerItems: (id: number) => table(`CUSTOMER#${id}`),
+  /**
+   * A customer's live tickets, counted (`n`) in each ticket's own transaction, and `kept` once the count holds every
+   * one (set at the customer's creation, or by bin/maintenance/backfill-customer-ticket-counts.ts): the exact
+   * `totalCount` of `GET /ticket?customerId=`. `positionsKept` (set by the same two) says the customer's list
+   * positions (`customerPosition`) hold every ticket too, so an `_offset` page is found from them.
+   */
+  customerTicketCount: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'TICKETS#count' }),
+  /** A customer by Cognito `sub` (login) on GSI1, by lower-cased email (the pre-check of create) on GSI2. */
+  customerBySub: (sub: string) => on('GSI1', `CUSTOMER_SUB#${sub}`),
+  customerByEmail: (email: string) => on('GSI2', `CUSTOMER_EMAIL#${lower(email)}`),
+  customerIndexes: (sub: string, email: string) =>
+    placedIn([customerKeys.customerBySub(sub), 'CUSTOMER'], [customerKeys.customerByEmail(email), 'CUSTOMER']),
+  /** One per customer login, in the transactions that create or switch it: emails stay unique. */
+  customerEmailUnique: (email: string): Key => ({ PK: `UNIQUE#CUSTOMER_EMAIL#${lower(email)}`, SK: 'UNIQUE' }),
+  /** A mailed verification token, by its SHA-256 (TTL `expiresAt`, 48 h). */
+  emailVerification: (tokenHash: string): Key => ({ PK: `EMAIL_VERIFICATION#${tokenHash}`, SK: 'EMAIL_VERIFICATION' }),
+
+  // ---- Catalogue and orders (portal events, wave times, orders, payment processor) ----
+  /** GSI1 of published events only (sparse): `PUBLISHED_EVENTS` / `<startsAt ISO>#<id:10>`, a start range is a key condition. */
+  publishedEvents: on('GSI1', 'PUBLISHED_EVENTS'),
+  publishedEventSort: (startsAt: string, id: number) => `${startsAt}#${sortableId(id)}`,
+  publishedEventIndexes: (startsAt: string, id: number) =>
+    placedIn([customerKeys.publishedEvents, customerKeys.publishedEventSort(startsAt, id)]),
+  /** A start wave of an event: Query the event's partition by `WAVE#`. */
+  waveTime: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `WAVE#${sortableId(id)}` }),
+  waveTimePrefix: 'WAVE#',
+  /** A customer holds an order for an event (its events even when unpublished): Query the customer's partition by `EVENT#`. */
+  customerEvent: (customerId: number, eventId: number): Key => ({
+    PK: `CUSTOMER#${customerId}`,
+    SK: `EVENT#${sortableId(eventId)}`,
+  }),
+  customerEventPrefix: 'EVENT#',
+  /** A customer's order counts: total, per event, per ticket type (the orders list's totalCount). */
+  orderCounts: (customerId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: 'ORDER_COUNTS' }),
+  order: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER' }),
+  /** GSI1 a customer's orders, GSI2 a customer's orders of one event; both sorted by purchase time. */
+  customerOrders: (customerId: number) => on('GSI1', `CUSTOMER_ORDERS#${customerId}`),
+  customerEventOrders: (customerId: number, eventId: number) =>
+    on('GSI2', `CUSTOMER_EVENT_ORDERS#${customerId}#${eventId}`),
+  orderIndexes: (customerId: number, eventId: number, purchasedDate: string, id: number) =>
+    placedIn(
+      [customerKeys.customerOrders(customerId), purchaseSort(purchasedDate, id)],
+      [customerKeys.customerEventOrders(customerId, eventId), purchaseSort(purchasedDate, id)],
+    ),
+  /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
+  orderTickets: (orderId: number) => on('GSI3', `ORDER_TICKETS#${orderId}`),
+  customerTickets: (customerId: number) => on('GSI4', `CUSTOMER_TICKETS#${customerId}`),
+  orderTicketIndexes: (orderId: number, ticketId: number) =>
+    placedIn([customerKeys.orderTickets(orderId), ticketSort(ticketId)]),
+  customerTicketIndexes: (customerId: number, ticketId: number) =>
+    placedIn([customerKeys.customerTickets(customerId), ticketSort(ticketId)]),
+  /** The one payment processor configuration (public settings only; secrets live in Secrets Manager). */
+  paymentProcessor: { PK: 'PAYMENT_PROCESSOR', SK: 'PAYMENT_PROCESSOR' } as Key,
+};

@@ -1,0 +1,113 @@
+import { findTicketType } from '../../data/events.ts';
+import type { SearchPartition } from '../../data/ticket-search-entries.ts';
+import {
+  customerTickets,
+  eventMarked,
+  eventPurchases,
+  eventTickets,
+  orderTickets,
+  searchedTickets,
+  ticketUpdates,
+  typePurchases,
+  typeTickets,
+  type IndexRead,
+  type ReadBounds,
+} from '../../data/ticket-list-queries.ts';
+import type { ServingIndex } from '../../domain/older-ticket-list.ts';
+import type { EventScope } from '../event-scope.ts';
+
+/**
+ * `GET /ticket`'s serving reads (older-ticket-list.ts): which index partition a filter set's
+ * serving index reads. A type's purchase range and one event's sync read that type's or
+ * event's own list once the event's mark says it holds every ticket, else the event's or
+ * every event's with the filters applied on top.
+ */
+
+export function readServing(
+  serving: Exclude<ServingIndex, { kind: 'barcode' }>,
+  bounds: ReadBounds,
+  scope: EventScope,
+): Promise<IndexRead> {
+  switch (serving.kind) {
+    case 'search':
+      return searched(serving, bounds, scope);
+    case 'order':
+      return orderTickets(serving.orderId, bounds);
+    case 'customer':
+      return customerTickets(serving.customerId, bounds);
+    case 'updates':
+      return updates(serving, bounds);
+    case 'purchases':
+      return purchases(serving, bounds);
+    case 'type':
+      return typeTickets(serving.typeId, bounds);
+    case 'event':
+      return eventTickets(serving.eventId, bounds);
+  }
+}
+
+/** A search within the named event, or the type's own event (nothing for an unknown type); alone, across the events the caller may see. */
+async function searched(
+  serving: Extract<ServingIndex, { kind: 'search' }>,
+  bounds: ReadBounds,
+  scope: EventScope,
+): Promise<IndexRead> {
+  // No word (a one-digit id): only the id is looked up.
+  const partitions = (where: SearchPartition[]) => (serving.key.word ? where : []);
+  if (serving.eventId === undefined && serving.typeId === undefined) {
+    return searchedTickets(
+      partitions(scope ? scope.map((eventId) => ({ eventId })) : ['everyEvent']),
+      serving.key,
+      undefined,
+      bounds,
+      serving.ticketId,
+    );
+  }
+  const eventId = await eventOf(serving);
+  if (eventId === undefined) return nothing;
+  return searchedTickets(partitions([{ eventId }]), serving.key, serving.typeId, bounds, serving.ticketId);
+}
+
+/** The event of the filters: `eventId`, else the type's (undefined for an unknown type). */
+export const eventOf = async ({ eventId, typeId }: { eventId?: number; typeId?: number }) =>
+  eventId ?? (typeId === undefined ? undefined : (await findTicketType(typeId))?.eventId);
+const nothing: IndexRead = { records: [], complete: true, itemsRead: 0 };
+
+/**
+ * A purchase range. Of a type: the type's own purchase list, which holds only its tickets, so
+ * a rare type among the event's sales fills its page from its own; read beside the event's
+ * mark that it holds every live one, and the event's purchases (the type applied on top)
+ * until the list backfill has set it. Else the event's purchases.
+ */
+async function purchases(
+  serving: Extract<ServingIndex, { kind: 'purchases' }>,
+  bounds: ReadBounds,
+): Promise<IndexRead> {
+  const range = { from: serving.from, to: serving.to };
+  const eventId = await eventOf(serving);
+  if (eventId === undefined) return nothing;
+  if (serving.typeId === undefined) return eventPurchases(eventId, range, bounds);
+  const [kept, own] = await Promise.all([
+    eventMarked('typePurchasesKept', eventId),
+    typePurchases(serving.typeId, range, bounds),
+  ]);
+  return kept ? own : eventPurchases(eventId, range, bounds);
+}
+
+/**
+ * The sync. Of one event (named, or the type's; nothing for an unknown type): its own update
+ * shards, which hold only its changes, so a quiet event among busy ones still fills its page
+ * from what it changed; read beside the mark that they hold every one of its tickets, and
+ * every event's shards instead until the backfill has set it. Else every event's shards,
+ * the filters applied on top.
+ */
+async function updates(serving: Extract<ServingIndex, { kind: 'updates' }>, bounds: ReadBounds): Promise<IndexRead> {
+  const range = { from: serving.from, to: serving.to };
+  const eventId = await eventOf(serving);
+  if (eventId === undefined) return serving.typeId === undefined ? ticketUpdates(range, bounds) : nothing;
+  const [kept, own] = await Promise.all([
+    eventMarked('eventUpdatesKept', eventId),
+    ticketUpdates({ ...range, eventId }, bounds),
+  ]);
+  return kept ? own : ticketUpdates(range, bounds);
+}
