@@ -258,6 +258,12 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
         () =>
           admin(`/ticket?eventId=${eventId}&purchasedFrom=2000-01-01&_limit=20&_offset=${Math.floor(e.size * 0.9)}`),
       ],
+      // A type's purchase range (its own purchase list and counts): 90 % into Marathon, about a third of the event.
+      [
+        '/ticket?typeId&purchasedFrom _offset 90 % in',
+        () =>
+          admin(`/ticket?typeId=${typeIds[0]}&purchasedFrom=2000-01-01&_limit=20&_offset=${Math.floor(e.size * 0.28)}`),
+      ],
       // The sync: what changed since seeding ended (the PATCH and check-in rows above), one page.
       ['/ticket?updatedFrom (the sync)', () => admin(`/ticket?updatedFrom=${encodeURIComponent(since)}&_limit=100`)],
       [
@@ -265,6 +271,14 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
         () =>
           admin(
             `/ticket?updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`,
+          ),
+      ],
+      // The same 50 as one event's sync: its own update shards.
+      [
+        '/ticket?eventId&updatedFrom&updatedTo, 50 changes',
+        () =>
+          admin(
+            `/ticket?eventId=${eventId}&updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`,
           ),
       ],
       // The search index (shared/data/ticket-search-entries.ts): a last name one attendee in 12 holds, an address's start.

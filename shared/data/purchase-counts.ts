@@ -30,8 +30,9 @@ import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
  * `BOUGHT#type#<typeId:10>#`, moved in the ticket's own transaction when it enters or leaves
  * the event's live tickets (a sale, a delete, a transfer's replacement; a check-in or an edit
  * leaves its purchase time alone, so they cancel out and nothing is written). A sale writes
- * six small items (the event's three, its type's three); an order's tickets share them. During a rush they are hot items, as the type's `sold` count and the list's
- * current block already are; transactWrite retries the conflicts. `BOUGHT#month#kept`
+ * six small items (the event's three, its type's three); an order's tickets share them.
+ * During a rush they are hot items, as the type's `sold` count and the list's current block
+ * already are; transactWrite retries the conflicts. `BOUGHT#month#kept`
  * marks an event whose counts hold every live ticket: written with the event, or by
  * bin/maintenance/backfill-list-positions.ts for one made before them (`BOUGHT#types#kept`
  * for all its types' counts, set only once its types' purchase lists are whole). Without it

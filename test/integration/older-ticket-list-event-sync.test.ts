@@ -9,6 +9,7 @@ import { backfillEventUpdates } from '../../bin/maintenance/backfill-event-updat
 import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call, getPage } from '../support/api.ts';
+import { boundedGet } from '../support/dynamo-reads.ts';
 import { atTime } from '../support/clock.ts';
 import { writeTickets } from '../support/scale-tickets.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -30,20 +31,6 @@ const BUSY_CHANGES = 1100;
 let from: number;
 let token: string;
 
-let queries = 0;
-let itemsRead = 0;
-db.middlewareStack.add(
-  (next, context) => async (args) => {
-    const result = await next(args);
-    if (context.commandName === 'QueryCommand') {
-      queries += 1;
-      itemsRead += ((result.output as { Items?: unknown[] }).Items ?? []).length;
-    }
-    return result;
-  },
-  { step: 'initialize', name: 'eventSyncItemCounter' },
-);
-
 const at = <T>(ms: number, work: (token: string) => Promise<T>): Promise<T> =>
   atTime(ms, async () => work(await adminToken(['tickets:read', 'tickets:write'], 717_401)));
 const patch = (ms: number, ticket: Ticket, partyMember: string) =>
@@ -53,6 +40,8 @@ const patch = (ms: number, ticket: Ticket, partyMember: string) =>
     ),
   );
 const poll = (query: string) => at(from + 60_000, (token) => getPage<Ticket>(`${LIST}?${query}`, token));
+/** The same page, with what it read from DynamoDB (test/support/dynamo-reads.ts). */
+const measured = (query: string) => at(from + 60_000, (token) => boundedGet(`${LIST}?${query}`, token));
 const ids = (tickets: { id: number }[]) => tickets.map((ticket) => ticket.id);
 
 /** Two changes and a deletion of a fresh event's four tickets, around the busy event's burst. */
@@ -78,15 +67,13 @@ beforeAll(async () => {
 describe("GET /ticket?eventId=…&updatedFrom=…: one event's sync among busy ones", () => {
   it("answers exactly the event's changes, deletions included, reading only those from its own shards", async () => {
     const { event, changed } = await quietEvent();
-    queries = 0;
-    itemsRead = 0;
-    const page = await poll(`eventId=${event.id}&updatedFrom=${iso(from)}`);
+    const { body: page, reads } = await measured(`eventId=${event.id}&updatedFrom=${iso(from)}`);
     expect(ids(page.data)).toEqual(ids(changed));
-    expect(page.data.map((ticket) => ticket.deleted)).toEqual([0, 0, 1]);
+    expect(page.data.map((ticket: Ticket) => ticket.deleted)).toEqual([0, 0, 1]);
     expect([page.totalCount, page.next, page.totalCountIsEstimate]).toEqual([3, null, undefined]);
-    // Its 8 shards, each read only to its own changes: none of the busy event's 1,100.
-    expect(queries).toBe(8);
-    expect(itemsRead).toBe(3);
+    // Its 8 shards, each read only to its own changes (none of the busy event's 1,100), and the event's mark.
+    expect(reads.byCommand.QueryCommand).toBe(8);
+    expect(reads.itemsRead).toBe(3 + 1);
 
     // By its type (the type's event's shards), and walked by `next`, the same three once each.
     const typed = await poll(`typeId=${event.ticketTypes[0]!.id}&updatedFrom=${iso(from)}`);
@@ -123,10 +110,9 @@ describe("GET /ticket?eventId=…&updatedFrom=…: one event's sync among busy o
       GSI5PK: keys.eventUpdates(event.id, tickets[3]!.id % 8).value,
       GSI5SK: keys.updateSort(String(record.updated), tickets[3]!.id),
     });
-    itemsRead = 0;
-    const page = await poll(`eventId=${event.id}&updatedFrom=${iso(from)}`);
+    const { body: page, reads } = await measured(`eventId=${event.id}&updatedFrom=${iso(from)}`);
     expect(ids(page.data)).toEqual(ids(changed));
-    expect(itemsRead).toBe(3);
+    expect(reads.itemsRead).toBe(3 + 1);
     // Again from the start: nothing left to write; the checkpoint alone: nothing left at all.
     expect(await backfillEventUpdates({ tickets: ids(tickets), events: [event.id], run, restart: true })).toEqual({
       updated: 0,
