@@ -191,29 +191,27 @@ async function searchedIn(
 }
 
 /**
- * Tickets changed within the range, deleted ones included, of every event or of one
- * (`eventId`, its own shards: none of the other events' changes is read): the update-time
- * shards read at once, each in (updated, id) order from after the cursor until `need`
- * accepted records (or the budget's share). In the merged order only what precedes the
+ * Tickets changed within the range, deleted ones included, of every event or of the named
+ * ones (`events`: their own shards, so none of another event's changes is read): the
+ * update-time shards read at once, each in (updated, id) order from after the cursor until
+ * `need` accepted records (or the budget's share). In the merged order only what precedes the
  * earliest point a shard stopped short is surely complete; the shard that stopped there
  * holds `need` records before it, so the page is always whole and the rest is the next page's.
  */
 export async function ticketUpdates(
-  range: { from?: string; to?: string; eventId?: number },
+  range: { from?: string; to?: string; events?: readonly number[] },
   bounds: ReadBounds,
 ): Promise<IndexRead> {
-  const share = { ...bounds, budget: Math.max(bounds.need, Math.floor(bounds.budget / TICKET_UPDATE_SHARDS)) };
-  const { eventId } = range;
+  const each = Array.from({ length: TICKET_UPDATE_SHARDS }, (_, shard) => shard);
+  const partitions = range.events
+    ? range.events.flatMap((eventId) => each.map((shard) => keys.eventUpdates(eventId, shard)))
+    : each.map((shard) => keys.ticketUpdates(shard));
+  const share = {
+    ...bounds,
+    budget: Math.max(bounds.need, Math.floor(bounds.budget / Math.max(1, partitions.length))),
+  };
   const shards = await Promise.all(
-    Array.from({ length: TICKET_UPDATE_SHARDS }, (_, shard) =>
-      readRange(
-        {
-          partition: eventId === undefined ? keys.ticketUpdates(shard) : keys.eventUpdates(eventId, shard),
-          range: keys.timeRange(range),
-        },
-        share,
-      ),
-    ),
+    partitions.map((partition) => readRange({ partition, range: keys.timeRange(range) }, share)),
   );
   const cuts = shards.filter((shard) => !shard.complete).map((shard) => shard.lastSort!);
   const cut = cuts.length ? cuts.sort()[0] : undefined;

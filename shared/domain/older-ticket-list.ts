@@ -29,6 +29,8 @@ export type OlderTicketInclude = (typeof OLDER_TICKET_INCLUDES)[number];
  * it cannot fill is a 400 naming narrower filters or the cursor, never a short page.
  */
 export const MAX_LIST_READ = 1000;
+/** A scoped caller's sync without an event reads its events' own update shards (8 Queries each) when it has at most this many; a wider scope reads every event's, the scope applied on top. */
+export const MAX_SCOPE_SYNC_EVENTS = 4;
 /** `waivers` costs five reads per ticket (as GET /tickets/{id}/waivers: 2 GetItems, 3 Queries): allowed only on pages this small. */
 export const MAX_WAIVER_PAGE = 25;
 

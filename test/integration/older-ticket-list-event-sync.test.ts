@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import type { CreatedEvent } from '#shared/domain/event';
+import { MAX_SCOPE_SYNC_EVENTS } from '#shared/domain/older-ticket-list';
 import type { Ticket } from '#shared/domain/ticket';
 import { backfillEventUpdates } from '../../bin/maintenance/backfill-event-updates.ts';
 import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
@@ -85,6 +86,41 @@ describe("GET /ticket?eventId=…&updatedFrom=…: one event's sync among busy o
     // A window closed before the deletion.
     const closed = await poll(`eventId=${event.id}&updatedFrom=${iso(from)}&updatedTo=${iso(from + 3500)}`);
     expect(ids(closed.data)).toEqual(ids(changed.slice(0, 2)));
+  });
+
+  it('a caller scoped to quiet events syncs them without eventId: their changes alone, merged in order, from their own shards', async () => {
+    const [one, two] = [await quietEvent(), await quietEvent()];
+    const scoped = (query: string, events: number[]) =>
+      atTime(from + 60_000, async () =>
+        boundedGet(`${LIST}?${query}`, await adminToken(['tickets:read'], 717_403, { eventScope: events })),
+      );
+    const { body: page, reads } = await scoped(`updatedFrom=${iso(from)}`, [one.event.id, two.event.id]);
+    const order = (ticket: Ticket) => `${ticket.updated}#${String(ticket.id).padStart(10, '0')}`;
+    const expected = [...one.changed, ...two.changed].map((ticket) =>
+      page.data.find((t: Ticket) => t.id === ticket.id),
+    );
+    expect(expected.every(Boolean)).toBe(true);
+    expected.sort((a: Ticket, b: Ticket) => (order(a) < order(b) ? -1 : 1));
+    expect(ids(page.data)).toEqual(ids(expected));
+    expect([page.totalCount, page.next, page.totalCountIsEstimate]).toEqual([6, null, undefined]);
+    // Both events' 8 shards and their marks; none of the busy event's 1,100 changes.
+    expect(reads.byCommand.QueryCommand).toBe(16);
+    expect(reads.itemsRead).toBe(6 + 2);
+    const first = await scoped(`updatedFrom=${iso(from)}&_limit=4`, [one.event.id, two.event.id]);
+    const rest = await scoped(`updatedFrom=${iso(from)}&_limit=4&_cursor=${first.body.next}`, [
+      one.event.id,
+      two.event.id,
+    ]);
+    expect([...ids(first.body.data), ...ids(rest.body.data)]).toEqual(ids(expected));
+
+    // A scope wider than MAX_SCOPE_SYNC_EVENTS has the scope applied to every event's changes: crowded out, a 400 naming narrower filters.
+    const wide = [one.event.id, two.event.id, ...Array.from({ length: MAX_SCOPE_SYNC_EVENTS - 1 }, (_, i) => 1e9 + i)];
+    const crowded = await atTime(from + 60_000, async () =>
+      call('GET', `${LIST}?updatedFrom=${iso(from)}`, {
+        token: await adminToken(['tickets:read'], 717_403, { eventScope: wide }),
+      }),
+    );
+    expect(crowded.status).toBe(400);
   });
 
   it("before the backfill reads every event's shards (crowded out: 400); backfill-event-updates places its tickets, marks it, and is idempotent", async () => {

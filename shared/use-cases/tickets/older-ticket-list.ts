@@ -216,8 +216,10 @@ async function servedPage(
   const need = offset + limit + 1;
   if (need > MAX_LIST_READ) throw offsetPastRead();
   const after = cursor === undefined ? undefined : decodeSortCursor(cursor);
+  // A scope's sync is its events' changes (what their own shards hold, as the list and the search across a scope are its events'); lookups also reach tickets granted into them.
+  const rule = serving.kind === 'updates' ? 'own' : 'granted';
   const accept = (record: TicketRecord) =>
-    matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted');
+    matchesFilters(record, filters, serving) && ticketInScope(scope, record, rule);
   const read = await readServing(serving, { after, need, budget: MAX_LIST_READ, accept }, scope);
   if (!read.complete && read.records.length < need) throw tooSparse(filters);
   const records = read.records.slice(offset, offset + limit);

@@ -13,7 +13,7 @@ import {
   type IndexRead,
   type ReadBounds,
 } from '../../data/ticket-list-queries.ts';
-import type { ServingIndex } from '../../domain/older-ticket-list.ts';
+import { MAX_SCOPE_SYNC_EVENTS, type ServingIndex } from '../../domain/older-ticket-list.ts';
 import type { EventScope } from '../event-scope.ts';
 
 /**
@@ -36,7 +36,7 @@ export function readServing(
     case 'customer':
       return customerTickets(serving.customerId, bounds);
     case 'updates':
-      return updates(serving, bounds);
+      return updates(serving, bounds, scope);
     case 'purchases':
       return purchases(serving, bounds);
     case 'type':
@@ -95,19 +95,26 @@ async function purchases(
 }
 
 /**
- * The sync. Of one event (named, or the type's; nothing for an unknown type): its own update
- * shards, which hold only its changes, so a quiet event among busy ones still fills its page
- * from what it changed; read beside the mark that they hold every one of its tickets, and
- * every event's shards instead until the backfill has set it. Else every event's shards,
- * the filters applied on top.
+ * The sync. Of one event (named, or the type's; nothing for an unknown type), or without
+ * either of a scoped caller's events (at most MAX_SCOPE_SYNC_EVENTS): their own update
+ * shards, which hold only their changes, so a quiet event among busy ones still fills its
+ * page from what it changed; read beside the marks that they hold every one of their
+ * tickets, and every event's shards instead until the backfill has set them all. Else every
+ * event's shards, the filters and the scope applied on top.
  */
-async function updates(serving: Extract<ServingIndex, { kind: 'updates' }>, bounds: ReadBounds): Promise<IndexRead> {
+async function updates(
+  serving: Extract<ServingIndex, { kind: 'updates' }>,
+  bounds: ReadBounds,
+  scope: EventScope,
+): Promise<IndexRead> {
   const range = { from: serving.from, to: serving.to };
   const eventId = await eventOf(serving);
-  if (eventId === undefined) return serving.typeId === undefined ? ticketUpdates(range, bounds) : nothing;
-  const [kept, own] = await Promise.all([
-    eventMarked('eventUpdatesKept', eventId),
-    ticketUpdates({ ...range, eventId }, bounds),
+  if (eventId === undefined && serving.typeId !== undefined) return nothing;
+  const events = eventId !== undefined ? [eventId] : scope && scope.length <= MAX_SCOPE_SYNC_EVENTS ? scope : undefined;
+  if (!events) return ticketUpdates(range, bounds);
+  const [marks, own] = await Promise.all([
+    Promise.all(events.map((id) => eventMarked('eventUpdatesKept', id))),
+    ticketUpdates({ ...range, events }, bounds),
   ]);
-  return kept ? own : ticketUpdates(range, bounds);
+  return marks.every(Boolean) ? own : ticketUpdates(range, bounds);
 }
