@@ -88,6 +88,28 @@ describe('GET /ticket: each filter alone', () => {
   });
 });
 
+describe('GET /ticket?orderId=…: an order is read whole (it holds at most 50)', () => {
+  it('answers the exact total on every page, alone and with another filter, any _offset, each ticket once by next', async () => {
+    const own = await seedEvent();
+    const [gaOwn, vipOwn] = own.ticketTypes.map((type) => type.id) as [number, number];
+    const placed = await placeOrder(own, customer.id, [gaOwn, gaOwn, vipOwn, gaOwn, vipOwn]);
+    const ids = [...placed.ticketIds].sort((a, b) => a - b);
+    const query = `orderId=${placed.id}&_limit=2`;
+    const first = await list(query);
+    expect([idsOf(first), first.totalCount, first.totalCountIsEstimate]).toEqual([ids.slice(0, 2), 5, undefined]);
+    const second = await list(`${query}&_cursor=${first.next}`);
+    expect([idsOf(second), second.totalCount, second.totalCountIsEstimate]).toEqual([ids.slice(2, 4), 5, undefined]);
+    const last = await list(`${query}&_cursor=${second.next}`);
+    expect([idsOf(last), last.next]).toEqual([ids.slice(4), null]);
+    expect(idsOf(await list(`${query}&_offset=3`))).toEqual(ids.slice(3));
+    // Past the order's end (and past what a served read may skip): an empty page with the total, not a 400.
+    const past = await list(`${query}&_offset=2000`);
+    expect([past.data, past.totalCount, past.next]).toEqual([[], 5, null]);
+    const vips = await list(`orderId=${placed.id}&typeId=${vipOwn}&_limit=1`);
+    expect([vips.count, vips.totalCount, vips.totalCountIsEstimate]).toEqual([1, 2, undefined]);
+  });
+});
+
 describe('GET /ticket: filters combined (AND)', () => {
   it('applies the other filters on top of the serving one', async () => {
     expect(idsOf(await list(`eventId=${event.id}&typeId=${ga()}`))).toEqual(sorted([orderTickets[0]!, ...staffGa]));

@@ -2,7 +2,7 @@ import { customerTicketCount, customerTicketsAt } from '../../data/customer-tick
 import { purchasesAt, purchaseSpan } from '../../data/purchase-counts.ts';
 import { listTicketRecords } from '../../data/ticket-lists.ts';
 import { searchSortOf } from '../../data/ticket-search-entries.ts';
-import { sortOf, ticketByBarcode } from '../../data/ticket-list-queries.ts';
+import { sortOf } from '../../data/ticket-list-queries.ts';
 import {
   checkIncludes,
   decodeSortCursor,
@@ -29,7 +29,7 @@ import type { TicketRecord } from '../../domain/ticket.ts';
 import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import { inScope, ticketInScope, type EventScope } from '../event-scope.ts';
 import { readRelations } from './older-ticket-expansions.ts';
-import { eventOf, readServing } from './older-ticket-serving.ts';
+import { eventOf, readServing, readWhole } from './older-ticket-serving.ts';
 
 export interface OlderTicketListRequest extends OlderTicketFilters {
   include: readonly OlderTicketInclude[];
@@ -55,7 +55,7 @@ interface RecordPage {
 type Paging = Pick<OlderTicketListRequest, 'limit' | 'offset' | 'cursor'>;
 
 /** Where the next page of a served list resumes: the serving index's sort key of the page's last ticket. */
-const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record: TicketRecord): string =>
+const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' | 'order' }>, record: TicketRecord): string =>
   serving.kind === 'search' ? searchSortOf(record, serving.key.word) : sortOf(SERVING_ORDER[serving.kind], record);
 
 /**
@@ -64,13 +64,14 @@ const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' }>, record:
  * all is its list across events, newest first; `eventId` and/or `typeId` with a purchase
  * range alone is positioned and counted by the event's or the type's purchase counts
  * (`purchasesPage`); `customerId`
- * alone is counted by the customer's kept count (`customerPage`). Any other
- * filter set reads its serving index (the most selective filter) from the start or after
+ * alone is counted by the customer's kept count (`customerPage`); a barcode's or an order's
+ * list (at most 50) is read whole, so its total is exact. Any other filter set reads its serving index (the most selective filter) from the start or after
  * the cursor, the other filters applied on top, until the page and one more match are
  * found (at most MAX_LIST_READ index items: past that a 400 names the narrower query,
  * never a short page), then the page's expansions, each one batch per page. A scoped caller
- * sees only the tickets its scope reaches (event-scope.ts, `granted`): an `eventId` outside
- * it is an empty page; other serving indexes are filtered as read.
+ * sees only the tickets its scope reaches (event-scope.ts, `granted`; its sync, its events'
+ * own changes): an `eventId` outside it is an empty page; other serving indexes are filtered
+ * as read.
  */
 export async function listOlderTickets(request: OlderTicketListRequest, scope?: EventScope): Promise<OlderTicketPage> {
   const { include, limit, offset, cursor, ...filters } = request;
@@ -201,25 +202,15 @@ async function servedPage(
   scope?: EventScope,
 ): Promise<RecordPage> {
   const serving = servingIndex(filters);
-  if (serving.kind === 'barcode') {
-    const { records } = await ticketByBarcode(serving.barcode);
-    const matches = records.filter(
-      (record) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, 'granted'),
-    );
-    return {
-      records: matches.slice(offset, offset + limit),
-      totalCount: matches.length,
-      next: null,
-      totalCountIsEstimate: false,
-    };
-  }
-  const need = offset + limit + 1;
-  if (need > MAX_LIST_READ) throw offsetPastRead();
-  const after = cursor === undefined ? undefined : decodeSortCursor(cursor);
   // A scope's sync is its events' changes (what their own shards hold, as the list and the search across a scope are its events'); lookups also reach tickets granted into them.
   const rule = serving.kind === 'updates' ? 'own' : 'granted';
   const accept = (record: TicketRecord) =>
     matchesFilters(record, filters, serving) && ticketInScope(scope, record, rule);
+  if (serving.kind === 'barcode' || serving.kind === 'order')
+    return wholePage((await readWhole(serving)).records.filter(accept), { limit, offset, cursor });
+  const need = offset + limit + 1;
+  if (need > MAX_LIST_READ) throw offsetPastRead();
+  const after = cursor === undefined ? undefined : decodeSortCursor(cursor);
   const read = await readServing(serving, { after, need, budget: MAX_LIST_READ, accept }, scope);
   if (!read.complete && read.records.length < need) throw tooSparse(filters);
   const records = read.records.slice(offset, offset + limit);
@@ -230,5 +221,18 @@ async function servedPage(
     totalCount: read.records.length,
     next: more ? encodeSortCursor(nextSortOf(serving, records.at(-1)!)) : null,
     totalCountIsEstimate: !read.complete || after !== undefined,
+  };
+}
+
+/** The matches of a list read whole (a barcode's, an order's), in id order: the exact total on every page, any `_offset`, `next` by id. */
+function wholePage(matches: TicketRecord[], { limit, offset, cursor }: Paging): RecordPage {
+  const after = cursor === undefined ? undefined : decodeSortCursor(cursor);
+  const start = after === undefined ? offset : matches.filter((record) => sortOf('id', record) <= after).length;
+  const records = matches.slice(start, start + limit);
+  return {
+    records,
+    totalCount: matches.length,
+    next: matches.length > start + limit ? encodeSortCursor(sortOf('id', records.at(-1)!)) : null,
+    totalCountIsEstimate: false,
   };
 }

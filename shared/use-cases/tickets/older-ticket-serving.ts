@@ -1,4 +1,5 @@
 import { findTicketType } from '../../data/events.ts';
+import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
 import type { SearchPartition } from '../../data/ticket-search-entries.ts';
 import {
   customerTickets,
@@ -7,6 +8,7 @@ import {
   eventTickets,
   orderTickets,
   searchedTickets,
+  ticketByBarcode,
   ticketUpdates,
   typePurchases,
   typeTickets,
@@ -24,15 +26,13 @@ import type { EventScope } from '../event-scope.ts';
  */
 
 export function readServing(
-  serving: Exclude<ServingIndex, { kind: 'barcode' }>,
+  serving: Exclude<ServingIndex, { kind: 'barcode' | 'order' }>,
   bounds: ReadBounds,
   scope: EventScope,
 ): Promise<IndexRead> {
   switch (serving.kind) {
     case 'search':
       return searched(serving, bounds, scope);
-    case 'order':
-      return orderTickets(serving.orderId, bounds);
     case 'customer':
       return customerTickets(serving.customerId, bounds);
     case 'updates':
@@ -45,6 +45,13 @@ export function readServing(
       return eventTickets(serving.eventId, bounds);
   }
 }
+
+/** Every whole order: more than it can hold, so the read reaches its end. */
+const WHOLE_ORDER = { need: MAX_ORDER_TICKETS + 1, budget: MAX_ORDER_TICKETS + 1, accept: () => true };
+
+/** The lists small enough to read whole: a barcode's live ticket, an order's (at most MAX_ORDER_TICKETS), in id order. */
+export const readWhole = (serving: Extract<ServingIndex, { kind: 'barcode' | 'order' }>): Promise<IndexRead> =>
+  serving.kind === 'barcode' ? ticketByBarcode(serving.barcode) : orderTickets(serving.orderId, WHOLE_ORDER);
 
 /** A search within the named event, or the type's own event (nothing for an unknown type); alone, across the events the caller may see. */
 async function searched(
