@@ -5,6 +5,7 @@ import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys, sortableId } from './keys.ts';
 import { keyAttributes, keyCondition, type Partition, type SortCondition } from './key-conditions.ts';
+import { mergedRead, ordered, type IndexRead, type PartRead, type ReadBounds } from './merged-read.ts';
 import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
@@ -16,22 +17,6 @@ import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-
  * end; `lastSort` is where a `_cursor` resumes. Every serving sort key ends in the
  * ticket's zero-padded id, so "after" is a plain key condition (`nextSort`).
  */
-export interface IndexRead {
-  records: TicketRecord[];
-  complete: boolean;
-  /** Index items read (the tests compare it with what was asked). */
-  itemsRead: number;
-}
-
-/** Where a read resumes and what it keeps. */
-export interface ReadBounds {
-  /** The last sort key already answered (the cursor); the read starts after it. */
-  after?: string;
-  need: number;
-  budget: number;
-  accept: (record: TicketRecord) => boolean;
-}
-
 /** The live ticket holding a barcode: one GetItem of its unique item, one of the ticket. */
 export async function ticketByBarcode(barcode: string): Promise<IndexRead> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.barcode(barcode) }));
@@ -59,10 +44,7 @@ export function sortOf(order: ServingOrder, record: TicketRecord): string {
 }
 
 /** One key range in index order from after `after`, `Limit`ed by what is still missing plus what `accept` dropped so far. */
-async function readRange(
-  { partition, range }: Range,
-  { after, need, budget, accept }: ReadBounds,
-): Promise<IndexRead & { lastSort?: string }> {
+async function readRange({ partition, range }: Range, { after, need, budget, accept }: ReadBounds): Promise<PartRead> {
   const [from, to] =
     range && 'between' in range
       ? range.between
@@ -124,10 +106,9 @@ export const typePurchases = (typeId: number, range: { from?: string; to?: strin
 /**
  * The tickets a search word finds in the given partitions (an event's, each event of a
  * scope, or every event's), each read in (token, id) order from after the cursor's sort
- * key until `need` accepted records (or its share of the budget), merged in that order:
- * only what precedes the earliest point a partition stopped short is surely complete, and
- * that partition holds `need` records before it, so the page is always whole. A search
- * that is a ticket id (`byId`) also finds that ticket, in its place in the same order.
+ * key and merged in that order (`mergedRead`: the merged prefix is always the whole page).
+ * A search that is a ticket id (`byId`) also finds that ticket, in its place in the same
+ * order.
  */
 export async function searchedTickets(
   where: SearchPartition[],
@@ -136,27 +117,29 @@ export async function searchedTickets(
   bounds: ReadBounds,
   byId?: number,
 ): Promise<IndexRead> {
-  const share = { ...bounds, budget: Math.max(bounds.need, Math.floor(bounds.budget / Math.max(1, where.length))) };
-  const [reads, named] = await Promise.all([
-    Promise.all(where.map((partition) => searchedIn(partition, key, typeId, share))),
+  const sortOfFound = (record: TicketRecord) => searchSortOf(record, key.word);
+  const [found, named] = await Promise.all([
+    mergedRead(
+      where.map((partition) => (part: ReadBounds) => searchedIn(partition, key, typeId, part)),
+      bounds,
+      sortOfFound,
+    ),
     byId === undefined ? undefined : readTicketRecord(byId),
   ]);
-  const open = reads.filter((read) => !read.complete);
-  const cut = open.length ? open.map((read) => read.lastSort ?? '').sort()[0]! : undefined;
-  const found = reads.flatMap((read) => read.records);
   const withNamed =
     named &&
     bounds.accept(named) &&
     (typeId === undefined || named.typeId === typeId) &&
-    !found.some((record) => record.id === named.id)
-      ? [...found, named]
-      : found;
-  const merged = withNamed
-    .map((record) => ({ record, sort: searchSortOf(record, key.word) }))
-    .filter(({ sort }) => (bounds.after === undefined || sort > bounds.after) && (cut === undefined || sort <= cut))
-    .sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
-  const itemsRead = reads.reduce((sum, read) => sum + read.itemsRead, 0) + (named ? 1 : 0);
-  return { records: merged.map(({ record }) => record), complete: cut === undefined, itemsRead };
+    !found.records.some((record) => record.id === named.id)
+      ? [...found.records, named]
+      : found.records;
+  // In the merged order; a record whose first matching token changed since its entry was read keeps to the cursor too.
+  const records = ordered(
+    withNamed,
+    sortOfFound,
+    (sort) => (bounds.after === undefined || sort > bounds.after) && (found.cut === undefined || sort <= found.cut),
+  );
+  return { records, complete: found.complete, itemsRead: found.itemsRead + (named ? 1 : 0) };
 }
 
 async function searchedIn(
@@ -164,7 +147,7 @@ async function searchedIn(
   key: SearchKey,
   typeId: number | undefined,
   { after, need, budget, accept }: ReadBounds,
-): Promise<IndexRead & { lastSort?: string }> {
+): Promise<PartRead> {
   const records: TicketRecord[] = [];
   let read = 0;
   let cursor = after;
@@ -193,10 +176,9 @@ async function searchedIn(
 /**
  * Tickets changed within the range, deleted ones included, of every event or of the named
  * ones (`events`: their own shards, so none of another event's changes is read): the
- * update-time shards read at once, each in (updated, id) order from after the cursor until
- * `need` accepted records (or the budget's share). In the merged order only what precedes the
- * earliest point a shard stopped short is surely complete; the shard that stopped there
- * holds `need` records before it, so the page is always whole and the rest is the next page's.
+ * update-time shards read at once, each in (updated, id) order from after the cursor, and
+ * merged in that order (`mergedRead`: the merged prefix is always the whole page, the rest
+ * is the next page's).
  */
 export async function ticketUpdates(
   range: { from?: string; to?: string; events?: readonly number[] },
@@ -206,20 +188,12 @@ export async function ticketUpdates(
   const partitions = range.events
     ? range.events.flatMap((eventId) => each.map((shard) => keys.eventUpdates(eventId, shard)))
     : each.map((shard) => keys.ticketUpdates(shard));
-  const share = {
-    ...bounds,
-    budget: Math.max(bounds.need, Math.floor(bounds.budget / Math.max(1, partitions.length))),
-  };
-  const shards = await Promise.all(
-    partitions.map((partition) => readRange({ partition, range: keys.timeRange(range) }, share)),
+  const read = (partition: Partition) => (part: ReadBounds) =>
+    readRange({ partition, range: keys.timeRange(range) }, part);
+  const { records, complete, itemsRead } = await mergedRead(partitions.map(read), bounds, (record) =>
+    sortOf('update', record),
   );
-  const cuts = shards.filter((shard) => !shard.complete).map((shard) => shard.lastSort!);
-  const cut = cuts.length ? cuts.sort()[0] : undefined;
-  const records = shards
-    .flatMap((shard) => shard.records)
-    .filter((record) => cut === undefined || sortOf('update', record) <= cut);
-  records.sort((a, b) => (sortOf('update', a) < sortOf('update', b) ? -1 : 1));
-  return { records, complete: cut === undefined, itemsRead: shards.reduce((sum, shard) => sum + shard.itemsRead, 0) };
+  return { records, complete, itemsRead };
 }
 
 /** Whether the event's mark is there: every ticket in its own update shards (`eventUpdatesKept`), or every live one in its type's purchase list (`typePurchasesKept`). One GetItem. */

@@ -12,9 +12,8 @@ import {
   ticketUpdates,
   typePurchases,
   typeTickets,
-  type IndexRead,
-  type ReadBounds,
 } from '../../data/ticket-list-queries.ts';
+import type { IndexRead, ReadBounds } from '../../data/merged-read.ts';
 import { MAX_SCOPE_SYNC_EVENTS, type ServingIndex } from '../../domain/older-ticket-list.ts';
 import type { EventScope } from '../event-scope.ts';
 
