@@ -28,7 +28,7 @@ import { keys, type PurchaseHolder } from '#shared/data/keys';
 import { keyAttributes, type Partition } from '#shared/data/key-conditions';
 import { COUNT_SHARDS } from '#shared/data/list-positions';
 import { purchaseCounters } from '#shared/data/purchase-counts';
-import { eventMarked } from '#shared/data/ticket-list-queries';
+import { eventsMarked } from '#shared/data/ticket-list-queries';
 import { ALL_EVENTS } from '#shared/domain/ticket-list-plan';
 import {
   blockOf,
@@ -151,7 +151,7 @@ async function purchaseCounts(eventId: number): Promise<Map<string, Item>> {
     }
   };
   await recount({ eventId }, keys.eventPurchases(eventId));
-  const typesListed = await eventMarked('typePurchasesKept', eventId);
+  const typesListed = await eventsMarked('typePurchasesKept', [eventId]);
   if (typesListed)
     for (const type of await listTicketTypes(eventId))
       await recount({ eventId, typeId: type.id }, keys.typePurchases(type.id));

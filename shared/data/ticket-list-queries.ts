@@ -196,10 +196,13 @@ export async function ticketUpdates(
   return { records, complete, itemsRead };
 }
 
-/** Whether the event's mark is there: every ticket in its own update shards (`eventUpdatesKept`), or every live one in its type's purchase list (`typePurchasesKept`). One GetItem. */
-export async function eventMarked(mark: 'eventUpdatesKept' | 'typePurchasesKept', eventId: number): Promise<boolean> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys[mark](eventId) }));
-  return Item !== undefined;
+/** Whether each of the events has the mark: every ticket in its own update shards (`eventUpdatesKept`), or every live one in its types' purchase lists (`typePurchasesKept`). One BatchGetItem. */
+export async function eventsMarked(
+  mark: 'eventUpdatesKept' | 'typePurchasesKept',
+  eventIds: readonly number[],
+): Promise<boolean> {
+  const marks = await batchGet(eventIds.map((eventId) => keys[mark](eventId)));
+  return marks.every((item) => item !== undefined);
 }
 
 // ---- The expansions' reads: one BatchGetItem per kind per page ----------------------------

@@ -186,15 +186,28 @@ export function offsetPastRead(): ValidationError {
   ]);
 }
 
-/** 400: the filters on top of the serving index matched too few of the MAX_LIST_READ items one request reads to fill the page. */
+const BOUNDING_READS =
+  'narrow the list with a filter that bounds it (barcode, orderId, customerId, eventId with purchasedFrom/purchasedTo, typeId)';
+
+/**
+ * 400: the filters on top of the serving index matched too few of the MAX_LIST_READ items one
+ * request reads to fill the page. It names the field that thinned the read and the narrower
+ * query: a sync without an event (a scoped caller's, past MAX_SCOPE_SYNC_EVENTS) is answered
+ * per event.
+ */
 export function tooSparse(filters: OlderTicketFilters): ValidationError {
-  const field = filters.search !== undefined ? 'search' : 'query';
-  const message =
-    `Fewer than a page of matches among the ${MAX_LIST_READ} tickets one request reads: narrow the list with a filter that bounds it ` +
-    '(barcode, orderId, customerId, eventId with purchasedFrom/purchasedTo, typeId), or page on from `next` when one is answered.';
-  return new ValidationError(message, [
-    { path: `query.${field}`, message: `matches too sparse within ${MAX_LIST_READ} tickets read` },
-  ]);
+  const sync = filters.updatedFrom !== undefined || filters.updatedTo !== undefined;
+  const [path, narrower] =
+    filters.search !== undefined
+      ? ['query.search', BOUNDING_READS]
+      : sync && filters.eventId === undefined && filters.typeId === undefined
+        ? [
+            `query.${filters.updatedFrom !== undefined ? 'updatedFrom' : 'updatedTo'}`,
+            "sync each of your events with eventId (its page reads only that event's changes)",
+          ]
+        : ['query', BOUNDING_READS];
+  const message = `Fewer than a page of matches among the ${MAX_LIST_READ} tickets one request reads: ${narrower}, or page on from \`next\` when one is answered.`;
+  return new ValidationError(message, [{ path, message: `matches too sparse within ${MAX_LIST_READ} tickets read` }]);
 }
 
 /** 400 when the page asks for `waivers` on more than MAX_WAIVER_PAGE tickets. */

@@ -115,7 +115,7 @@ describe("GET /ticket?eventId=…&updatedFrom=…: one event's sync among busy o
     ]);
     expect([...ids(first.body.data), ...ids(rest.body.data)]).toEqual(ids(expected));
 
-    // A scope wider than MAX_SCOPE_SYNC_EVENTS has the scope applied to every event's changes: crowded out, a 400 naming narrower filters.
+    // A scope wider than MAX_SCOPE_SYNC_EVENTS has the scope applied to every event's changes: crowded out, a 400 naming the per-event sync.
     const wide = [one.event.id, two.event.id, ...Array.from({ length: MAX_SCOPE_SYNC_EVENTS - 1 }, (_, i) => 1e9 + i)];
     const crowded = await atTime(from + 60_000, async () =>
       call('GET', `${LIST}?updatedFrom=${iso(from)}`, {
@@ -123,6 +123,8 @@ describe("GET /ticket?eventId=…&updatedFrom=…: one event's sync among busy o
       }),
     );
     expect(crowded.status).toBe(400);
+    expect(crowded.body.errors[0].path).toBe('query.updatedFrom');
+    expect(crowded.body.detail).toContain('sync each of your events with eventId');
   });
 
   it("before the backfill reads every event's shards (crowded out: 400); backfill-event-updates places its tickets, marks it, and is idempotent", async () => {

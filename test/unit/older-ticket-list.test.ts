@@ -8,6 +8,7 @@ import {
   matchesFilters,
   servingIndex,
   toListedTicket,
+  tooSparse,
 } from '#shared/domain/older-ticket-list';
 import type { TicketRecord } from '#shared/domain/ticket';
 import { ValidationError } from '#shared/errors';
@@ -177,6 +178,26 @@ describe('matchesFilters', () => {
     ]) {
       expect(() => decodeSortCursor(forged), forged).toThrow(ValidationError);
     }
+  });
+});
+
+describe('tooSparse', () => {
+  it('names the field that thinned the read and the narrower query: the per-event sync for a sync across events', () => {
+    const problem = (filters: Parameters<typeof tooSparse>[0]) => {
+      const error = tooSparse(filters);
+      return { path: error.errors[0]!.path, perEvent: error.message.includes('sync each of your events with eventId') };
+    };
+    expect(problem({ updatedFrom: '2026-05-01T00:00:00.000Z' })).toEqual({ path: 'query.updatedFrom', perEvent: true });
+    expect(problem({ updatedTo: '2026-05-01T00:00:00.000Z' })).toEqual({ path: 'query.updatedTo', perEvent: true });
+    expect(problem({ updatedFrom: '2026-05-01T00:00:00.000Z', search: 'ada' })).toEqual({
+      path: 'query.search',
+      perEvent: false,
+    });
+    expect(problem({ updatedFrom: '2026-05-01T00:00:00.000Z', eventId: 2 })).toEqual({
+      path: 'query',
+      perEvent: false,
+    });
+    expect(problem({ customerId: 4, eventId: 2 })).toEqual({ path: 'query', perEvent: false });
   });
 });
 

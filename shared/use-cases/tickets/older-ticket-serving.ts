@@ -3,7 +3,7 @@ import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
 import type { SearchPartition } from '../../data/ticket-search-entries.ts';
 import {
   customerTickets,
-  eventMarked,
+  eventsMarked,
   eventPurchases,
   eventTickets,
   orderTickets,
@@ -94,7 +94,7 @@ async function purchases(
   if (eventId === undefined) return nothing;
   if (serving.typeId === undefined) return eventPurchases(eventId, range, bounds);
   const [kept, own] = await Promise.all([
-    eventMarked('typePurchasesKept', eventId),
+    eventsMarked('typePurchasesKept', [eventId]),
     typePurchases(serving.typeId, range, bounds),
   ]);
   return kept ? own : eventPurchases(eventId, range, bounds);
@@ -118,9 +118,9 @@ async function updates(
   if (eventId === undefined && serving.typeId !== undefined) return nothing;
   const events = eventId !== undefined ? [eventId] : scope && scope.length <= MAX_SCOPE_SYNC_EVENTS ? scope : undefined;
   if (!events) return ticketUpdates(range, bounds);
-  const [marks, own] = await Promise.all([
-    Promise.all(events.map((id) => eventMarked('eventUpdatesKept', id))),
+  const [kept, own] = await Promise.all([
+    eventsMarked('eventUpdatesKept', events),
     ticketUpdates({ ...range, events }, bounds),
   ]);
-  return marks.every(Boolean) ? own : ticketUpdates(range, bounds);
+  return kept ? own : ticketUpdates(range, bounds);
 }
