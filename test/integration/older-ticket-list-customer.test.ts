@@ -31,6 +31,8 @@ let expo: CreatedEvent;
 /** The buyer's live tickets, in id order (the list's order), and those of the expo. */
 let held: number[];
 let heldAtExpo: number[];
+/** The other customer's 30 tickets (all at the expo), in id order. */
+let otherHeld: number[];
 
 beforeAll(async () => {
   token = await adminToken(['tickets:read', 'tickets:write', 'checkin:scan'], 717_501);
@@ -45,10 +47,11 @@ beforeAll(async () => {
     typeId: expo.ticketTypes[0]!.id,
     customerId: n % 2 ? undefined : buyer,
   }));
-  await writeTickets(expo, 30, () => ({ typeId: expo.ticketTypes[0]!.id, customerId: other }));
+  const others = await writeTickets(expo, 30, () => ({ typeId: expo.ticketTypes[0]!.id, customerId: other }));
   const inIdOrder = (records: { id: number }[]) => records.map((record) => record.id).sort((a, b) => a - b);
   held = inIdOrder([...race, ...fair.filter((record) => record.customerId === buyer)]);
   heldAtExpo = inIdOrder(fair.filter((record) => record.customerId === buyer));
+  otherHeld = inIdOrder(others);
 }, 120_000);
 
 /** A customer's kept position items (blocks and spans), sort key → count. */
@@ -80,6 +83,34 @@ async function walk(): Promise<{ ids: number[]; totals: Set<number> }> {
   }
   throw new Error('more than 50 pages');
 }
+
+describe('GET /ticket?customerId= of a customer holding at most 100 tickets', () => {
+  it('is read whole with other filters and for a scoped caller: the exact total on every page, any _offset, each ticket once by next', async () => {
+    const of = (query: string, as = token) => boundedGet(`${LIST}?customerId=${other}&${query}`, as);
+    const filtered = await of(`eventId=${expo.id}&_limit=10`);
+    expect(filtered.body).toMatchObject({ totalCount: 30, count: 10 });
+    expect(filtered.body.totalCountIsEstimate).toBeUndefined();
+    expect(idsOf(filtered.body)).toEqual(otherHeld.slice(0, 10));
+    // The count, the customer's 30 entries and their tickets: a largest page's worth at most.
+    expect(filtered.reads.itemsRead).toBeLessThanOrEqual(1 + 31 + 30);
+    const deep = await of(`typeId=${expo.ticketTypes[0]!.id}&_limit=10&_offset=25`);
+    expect([idsOf(deep.body), deep.body.totalCount, deep.body.next]).toEqual([otherHeld.slice(25), 30, null]);
+    expect((await of(`eventId=${marathon.id}`)).body).toMatchObject({ totalCount: 0, data: [] });
+
+    const scoped = await adminToken(['tickets:read'], 717_503, { eventScope: [expo.id] });
+    const ids: number[] = [];
+    let query = '_limit=12';
+    for (let pages = 0; pages < 5 && query; pages += 1) {
+      const answer = (await of(query, scoped)).body;
+      expect([answer.totalCount, answer.totalCountIsEstimate]).toEqual([30, undefined]);
+      ids.push(...idsOf(answer));
+      query = answer.next ? `_limit=12&_cursor=${answer.next}` : '';
+    }
+    expect(ids).toEqual(otherHeld);
+    const outside = await adminToken(['tickets:read'], 717_504, { eventScope: [marathon.id] });
+    expect((await of('_limit=10', outside)).body).toMatchObject({ totalCount: 0, data: [] });
+  });
+});
 
 describe('GET /ticket?customerId= past one read', () => {
   it('answers the exact total on every page, each ticket once by `next`, and an empty page at or past the end', async () => {

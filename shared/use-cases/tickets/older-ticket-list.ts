@@ -29,7 +29,7 @@ import type { TicketRecord } from '../../domain/ticket.ts';
 import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import { inScope, ticketInScope, type EventScope } from '../event-scope.ts';
 import { readRelations } from './older-ticket-expansions.ts';
-import { eventOf, readServing, readWhole } from './older-ticket-serving.ts';
+import { eventOf, readServing, readSmallCustomer, readWhole } from './older-ticket-serving.ts';
 
 export interface OlderTicketListRequest extends OlderTicketFilters {
   include: readonly OlderTicketInclude[];
@@ -63,15 +63,15 @@ const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' | 'order' }
  * list of `GET /tickets`: any `_offset` from the kept positions, exact counts; no filter at
  * all is its list across events, newest first; `eventId` and/or `typeId` with a purchase
  * range alone is positioned and counted by the event's or the type's purchase counts
- * (`purchasesPage`); `customerId`
- * alone is counted by the customer's kept count (`customerPage`); a barcode's or an order's
- * list (at most 50) is read whole, so its total is exact. Any other filter set reads its serving index (the most selective filter) from the start or after
- * the cursor, the other filters applied on top, until the page and one more match are
- * found (at most MAX_LIST_READ index items: past that a 400 names the narrower query,
- * never a short page), then the page's expansions, each one batch per page. A scoped caller
- * sees only the tickets its scope reaches (event-scope.ts, `granted`; its sync, its events'
- * own changes): an `eventId` outside it is an empty page; other serving indexes are filtered
- * as read.
+ * (`purchasesPage`); `customerId` alone is counted by the customer's kept count
+ * (`customerPage`). A barcode's or an order's list, and a customer's of at most 100 tickets,
+ * is read whole with any other filters, so its total is exact (`servedPage`). Any other filter
+ * set reads its serving index (the most selective filter) from the start or after the cursor,
+ * the other filters applied on top, until the page and one more match are found (at most
+ * MAX_LIST_READ index items: past that a 400 names the narrower query, never a short page),
+ * then the page's expansions, each one batch per page. A scoped caller sees only the tickets
+ * its scope reaches (event-scope.ts, `granted`; its sync, its events' own changes): an
+ * `eventId` outside it is an empty page; other serving indexes are filtered as read.
  */
 export async function listOlderTickets(request: OlderTicketListRequest, scope?: EventScope): Promise<OlderTicketPage> {
   const { include, limit, offset, cursor, ...filters } = request;
@@ -87,8 +87,8 @@ export async function listOlderTickets(request: OlderTicketListRequest, scope?: 
         ? await positionedPage(filters, paging, scope)
         : isPurchaseRangeAlone(filters)
           ? await purchasesPage(filters, paging, scope)
-          : isCustomerAlone(filters)
-            ? await customerPage(filters.customerId!, filters, paging, scope)
+          : isCustomerAlone(filters) && !scope
+            ? await customerPage(filters.customerId!, filters, paging)
             : await servedPage(filters, paging, scope);
   const { records, totalCount, next, totalCountIsEstimate } = page ?? {
     records: [],
@@ -164,50 +164,61 @@ async function purchasesPage(filters: OlderTicketFilters, paging: Paging, scope?
 }
 
 /**
- * `customerId` alone: `totalCount` from the customer's kept count (so exact on every page, and
- * a page at or past the end is empty), the first page and a page by `_cursor` read as any
- * served list, beside the count, and a page at `_offset` found from the customer's kept list
- * positions (`customerTicketsAt`), so no page reads what precedes it. A scoped caller sees
- * only its events' tickets, which neither the count nor the positions (of every event's) say:
- * the served list alone, as for a customer whose count is not kept yet (positions not kept
- * yet: the served list, counted).
+ * `customerId` alone, to an unscoped caller: `totalCount` from the customer's kept count (so
+ * exact on every page, and a page at or past the end is empty), the first page and a page by
+ * `_cursor` read as any served list, beside the count, and a page at `_offset` found from the
+ * customer's kept list positions (`customerTicketsAt`), so no page reads what precedes it. A
+ * customer whose count is not kept yet: the served list (positions not kept yet: the served
+ * list, counted).
  */
-async function customerPage(
-  customerId: number,
-  filters: OlderTicketFilters,
-  paging: Paging,
-  scope?: EventScope,
-): Promise<RecordPage> {
+async function customerPage(customerId: number, filters: OlderTicketFilters, paging: Paging): Promise<RecordPage> {
+  const serving = { kind: 'customer', customerId } as const;
+  const served = () => boundedPage(filters, serving, acceptOf(filters, serving), paging);
   const fromStart = paging.offset === 0 || paging.cursor !== undefined;
-  const [count, served] = await Promise.all([
-    scope ? undefined : customerTicketCount(customerId),
-    fromStart ? servedPage(filters, paging, scope) : undefined,
-  ]);
-  if (count === undefined) return served ?? servedPage(filters, paging, scope);
+  const [count, first] = await Promise.all([customerTicketCount(customerId), fromStart ? served() : undefined]);
+  if (count === undefined) return first ?? served();
   const counted = { totalCount: count.n, totalCountIsEstimate: false };
-  if (served) return { ...served, ...counted };
+  if (first) return { ...first, ...counted };
   if (paging.offset >= count.n) return { records: [], next: null, ...counted };
   const page = count.positionsKept
     ? await customerTicketsAt(customerId, count.n, paging.offset, paging.limit)
     : undefined;
-  if (!page) return { ...(await servedPage(filters, paging, scope)), ...counted };
+  if (!page) return { ...(await served()), ...counted };
   const last = page.records.at(-1);
   return { records: page.records, next: page.more && last ? encodeSortCursor(sortOf('id', last)) : null, ...counted };
 }
 
-/** Any other filter set: its serving index read until the page is whole (module comment). */
-async function servedPage(
+/**
+ * Any other filter set. A list small enough is read whole, so its total is exact on every page
+ * and any `_offset` answers: a barcode's, an order's (at most 50), a customer's of at most
+ * WHOLE_CUSTOMER_LIST tickets (with other filters, or to a scoped caller, whom the customer's
+ * count does not answer). Else its serving index is read until the page is whole (`boundedPage`).
+ */
+async function servedPage(filters: OlderTicketFilters, paging: Paging, scope?: EventScope): Promise<RecordPage> {
+  const serving = servingIndex(filters);
+  const accept = acceptOf(filters, serving, scope);
+  if (serving.kind === 'barcode' || serving.kind === 'order')
+    return wholePage((await readWhole(serving)).records.filter(accept), paging);
+  const small = serving.kind === 'customer' ? await readSmallCustomer(serving.customerId) : undefined;
+  if (small) return wholePage(small.records.filter(accept), paging);
+  return boundedPage(filters, serving, accept, paging, scope);
+}
+
+/** What a served read keeps: every filter, and the scope's rule. */
+function acceptOf(filters: OlderTicketFilters, serving: ServingIndex, scope?: EventScope) {
+  // A scope's sync is its events' changes (what their own shards hold, as the list and the search across a scope are its events'); lookups also reach tickets granted into them.
+  const rule = serving.kind === 'updates' ? 'own' : 'granted';
+  return (record: TicketRecord) => matchesFilters(record, filters, serving) && ticketInScope(scope, record, rule);
+}
+
+/** The serving index read from the start or after the cursor until the page and one more match are found (module comment). */
+async function boundedPage(
   filters: OlderTicketFilters,
+  serving: Exclude<ServingIndex, { kind: 'barcode' | 'order' }>,
+  accept: (record: TicketRecord) => boolean,
   { limit, offset, cursor }: Paging,
   scope?: EventScope,
 ): Promise<RecordPage> {
-  const serving = servingIndex(filters);
-  // A scope's sync is its events' changes (what their own shards hold, as the list and the search across a scope are its events'); lookups also reach tickets granted into them.
-  const rule = serving.kind === 'updates' ? 'own' : 'granted';
-  const accept = (record: TicketRecord) =>
-    matchesFilters(record, filters, serving) && ticketInScope(scope, record, rule);
-  if (serving.kind === 'barcode' || serving.kind === 'order')
-    return wholePage((await readWhole(serving)).records.filter(accept), { limit, offset, cursor });
   const need = offset + limit + 1;
   if (need > MAX_LIST_READ) throw offsetPastRead();
   const after = cursor === undefined ? undefined : decodeSortCursor(cursor);

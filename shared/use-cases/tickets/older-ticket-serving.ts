@@ -1,3 +1,4 @@
+import { customerTicketCount } from '../../data/customer-ticket-list.ts';
 import { findTicketType } from '../../data/events.ts';
 import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
 import type { SearchPartition } from '../../data/ticket-search-entries.ts';
@@ -45,12 +46,29 @@ export function readServing(
   }
 }
 
-/** Every whole order: more than it can hold, so the read reaches its end. */
-const WHOLE_ORDER = { need: MAX_ORDER_TICKETS + 1, budget: MAX_ORDER_TICKETS + 1, accept: () => true };
+/** A list of at most `size`: one more asked, so the read reaches its end. */
+const whole = (size: number): ReadBounds => ({ need: size + 1, budget: size + 1, accept: () => true });
 
-/** The lists small enough to read whole: a barcode's live ticket, an order's (at most MAX_ORDER_TICKETS), in id order. */
+/** The lists always small enough to read whole: a barcode's live ticket, an order's (at most MAX_ORDER_TICKETS), in id order. */
 export const readWhole = (serving: Extract<ServingIndex, { kind: 'barcode' | 'order' }>): Promise<IndexRead> =>
-  serving.kind === 'barcode' ? ticketByBarcode(serving.barcode) : orderTickets(serving.orderId, WHOLE_ORDER);
+  serving.kind === 'barcode'
+    ? ticketByBarcode(serving.barcode)
+    : orderTickets(serving.orderId, whole(MAX_ORDER_TICKETS));
+
+/**
+ * A customer's list is read whole when their kept count says it holds at most this many live
+ * tickets: a largest page's worth (`_limit` ≤ 100), so the read costs what such a page does.
+ */
+export const WHOLE_CUSTOMER_LIST = 100;
+
+/** The customer's live tickets in id order when there are at most WHOLE_CUSTOMER_LIST (the count: one GetItem), else undefined. */
+export async function readSmallCustomer(customerId: number): Promise<IndexRead | undefined> {
+  const count = await customerTicketCount(customerId);
+  if (!count || count.n > WHOLE_CUSTOMER_LIST) return undefined;
+  const read = await customerTickets(customerId, whole(WHOLE_CUSTOMER_LIST));
+  // Sold to meanwhile past the bound: read as any served list.
+  return read.complete ? read : undefined;
+}
 
 /** A search within the named event, or the type's own event (nothing for an unknown type); alone, across the events the caller may see. */
 async function searched(
