@@ -281,6 +281,15 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
             `/ticket?eventId=${eventId}&updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`,
           ),
       ],
+      // The same 50 as the sync of an administrator scoped to this event, without eventId: its events' own shards.
+      [
+        '/ticket?updatedFrom&updatedTo (event-scoped caller), 50 changes',
+        () => ({
+          method: 'GET',
+          url: `/ticket?updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`,
+          token: e.scopedToken,
+        }),
+      ],
       // The search index (shared/data/ticket-search-entries.ts): a last name one attendee in 12 holds, an address's start.
       ['/ticket search by last name', () => admin(`/ticket?eventId=${eventId}&search=lindqvist`)],
       [
