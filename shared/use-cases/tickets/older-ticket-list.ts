@@ -235,7 +235,7 @@ async function boundedPage(
   };
 }
 
-/** The matches of a list read whole (a barcode's, an order's), in id order: the exact total on every page, any `_offset`, `next` by id. */
+/** The matches of a list read whole (a barcode's, an order's, a small customer's), in id order: the exact total on every page, any `_offset`, `next` by id. */
 function wholePage(matches: TicketRecord[], { limit, offset, cursor }: Paging): RecordPage {
   const after = cursor === undefined ? undefined : decodeSortCursor(cursor);
   const start = after === undefined ? offset : matches.filter((record) => sortOf('id', record) <= after).length;
