@@ -1,18 +1,24 @@
+import { randomInt } from 'node:crypto';
 import { defineConfig } from 'vitest/config';
 import { TEST_ENV } from './test/support/env.ts';
+
+// The run's one seed (test/support/seeded-random.ts): every random value of every test derives from it.
+process.env.TEST_SEED ??= String(randomInt(2 ** 31));
+console.log(`TEST_SEED=${process.env.TEST_SEED} (TEST_SEED=${process.env.TEST_SEED} npm test replays this run's data)`);
+const seeded = { env: { TEST_SEED: process.env.TEST_SEED }, setupFiles: ['test/support/seeded-randomness.ts'] };
 
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...seeded } },
       {
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           // One set of embedded services for the whole run; every worker talks to them.
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/worker-env.ts'],
-          env: TEST_ENV,
+          setupFiles: [...seeded.setupFiles, 'test/support/worker-env.ts'],
+          env: { ...TEST_ENV, ...seeded.env },
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },
@@ -20,7 +26,13 @@ export default defineConfig({
       {
         // Synthesising the whole stack takes seconds, well past vitest's 5 s default; a beforeAll that synthesises all
         // three stages took over 10 s (the hooks' default) on a busy 2-core machine.
-        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          ...seeded,
+        },
       },
     ],
   },

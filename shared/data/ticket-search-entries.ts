@@ -12,8 +12,11 @@ import { keyAttributes, keyCondition, prefixRange, type SortCondition } from './
  * `SEARCH_ALL#<token's first 2 characters>` / the same (every event's), so a search word
  * is one Query `begins_with` in one partition, in (token, id) order. Each entry carries the
  * ticket's tokens of its bucket that sort before it (`mates`; any token a word starts is in
- * the word's bucket), so a reader counts a ticket once, under its first matching token, and
- * a renamed attendee rewrites only the entries of the changed tokens and their bucket.
+ * the word's bucket), so a reader counts a ticket once, under its first matching token.
+ * A change rewrites the entries of the changed tokens and, in their bucket, of the tokens
+ * sorting after them, whatever field those come from: renaming an attendee "Okafor" rewrites
+ * the entry of the barcode `OKZ4471` (its mates gain `okafor`), else a search for "ok" would
+ * count the ticket under both (test/integration/write-units.test.ts states both cases).
  * Written in the ticket's own transaction only when they change (a check-in writes none);
  * a deleted ticket has none.
  */

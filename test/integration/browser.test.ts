@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_COOKIE } from '#shared/http/cookies';
@@ -261,7 +262,11 @@ describe.skipIf(!chromiumAvailable)('a claimed ticket, from the mail to the port
     'staff send a spare ticket; the friend opens the mailed links, signs in, accepts, and the ticket is theirs; no token ever in a URL the server sees',
     async () => {
       const { manifest, adminUrl, portalUrl } = stacks.legacy!;
-      const friend = { email: `friend-${Date.now()}@demo.test`, password: 'a-friend-password-1', name: 'Fran Friend' };
+      const friend = {
+        email: `friend-${randomUUID().slice(0, 8)}@demo.test`,
+        password: 'a-friend-password-1',
+        name: 'Fran Friend',
+      };
       const ticketId = manifest.tickets[0]!;
       const staff = await openPage(adminUrl);
       const portal = await openPage(portalUrl);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
@@ -99,7 +99,7 @@ describe('revocable sessions', () => {
   });
 
   it("refuses a customer token issued before the customer's sessions ended", async () => {
-    const id = 990_000_000 + Math.floor(Math.random() * 1_000_000);
+    const id = 990_000_000 + randomInt(1_000_000);
     // A bare record with a raised version: only `sessionVersion` matters to the check.
     await db.send(
       new PutCommand({ TableName: tableName(), Item: { ...keys.customer(id), entity: 'Customer', sessionVersion: 1 } }),

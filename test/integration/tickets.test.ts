@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
@@ -207,7 +208,7 @@ describe('PATCH /tickets/{id}', () => {
   it('keeps bib numbers unique within an event (409), frees them on delete, and allows the same bib in another event', async () => {
     const event = await seedEvent();
     const [first, second] = await seedTickets(event, event.ticketTypes[0]!.id, 2);
-    const bib = `B${Date.now() % 100000}`;
+    const bib = `B${randomInt(100_000)}`;
     expect((await call('PATCH', `${BASE}/${first!.id}`, as({ body: { data: { bibNumber: bib } } }))).status).toBe(200);
     const taken = await call('PATCH', `${BASE}/${second!.id}`, as({ body: { data: { bibNumber: bib } } }));
     expect(taken.status).toBe(409);

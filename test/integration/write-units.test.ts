@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { listOrderTickets } from '../support/stored-records.ts';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
@@ -7,7 +8,7 @@ import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
 import type { DynamoWrites } from '../support/write-pricing.ts';
-import { checkIn, TICKETS } from '../support/tickets.ts';
+import { checkIn, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
@@ -55,15 +56,39 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     expect(writes.units).toBeLessThanOrEqual(12);
   });
 
-  it('PATCH of a name: plus the new search token, 18 units', async () => {
-    const { ticket } = await orderedTicket();
-    const { result, writes } = await countWrites(() =>
-      call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data: { partyMemberLastName: 'Okafor' } } }),
-    );
-    expect(result.status).toBe(200);
-    // The old last name's token stays while another field (the email) still holds it.
-    expect(byKind(writes), describeWrites(writes)).toEqual({ TICKET: 10, HISTORY: 2, SEARCH: 6 });
-  });
+  // A ticket's search entries are bucketed by a token's first two characters, and each entry lists the earlier
+  // tokens of its bucket (`mates`, shared/data/ticket-search-entries.ts), so a search by their common prefix counts
+  // the ticket once. A new token therefore rewrites the entries of its bucket that sort after it, whatever field
+  // they come from: a barcode is chosen for each case (the seeded barcode is replaced first), never left to chance.
+  const renames = [
+    { barcode: 'ZX4471', case: 'no token of its bucket', search: 6 },
+    { barcode: 'OK04471', case: 'the barcode shares its bucket and sorts before it (okafor lists it)', search: 6 },
+    {
+      barcode: 'OKZ4471',
+      case: 'the barcode shares its bucket and sorts after it (its entry now lists okafor)',
+      search: 12,
+    },
+  ];
+  for (const rename of renames)
+    it(`PATCH of a name to Okafor, ${rename.case}: plus ${rename.search} search units`, async () => {
+      const { event, ticket } = await orderedTicket();
+      const known = {
+        partyMember: 'Ada',
+        partyMemberLastName: 'Lovelace',
+        emailAddress: 'ada.lovelace@ticketing.test',
+        barcode: rename.barcode,
+      };
+      await updateTicket(ticket.id, known, SYSTEM);
+      const { result, writes } = await countWrites(() =>
+        call('PATCH', `${TICKETS}/${ticket.id}`, { token, body: { data: { partyMemberLastName: 'Okafor' } } }),
+      );
+      expect(result.status).toBe(200);
+      // The old last name's token stays while another field (the email) still holds it.
+      expect(byKind(writes), describeWrites(writes)).toEqual({ TICKET: 10, HISTORY: 2, SEARCH: rename.search });
+      // What the bucket's rewrite is for: the prefix both tokens share finds the ticket once.
+      const found = await call('GET', `/api/v2/ticket?eventId=${event.id}&search=ok`, { token });
+      expect(found.body.data.map((entry: { id: number }) => entry.id)).toEqual([ticket.id]);
+    });
 
   it('transfer to a new first name: ticket, history, the id sequence and the changed search token, within 30', async () => {
     const { event, ticket } = await orderedTicket();
