@@ -111,6 +111,9 @@ try {
   const { API_PREFIX } = await import('#shared/api-prefix');
 
   await createTable(tableName);
+  // The data migrations a deployed stage's release runs (infra/migrations.ts), run here to their end.
+  const { runMigrations } = await import('#shared/use-cases/migrations/runner');
+  await runMigrations({ owner: 'npm-start', stopAt: Number.POSITIVE_INFINITY });
   const demo = await seedDemo();
   // The same administrators in cognito-local, with the same passwords (idp mode).
   for (const { login, password } of [demo.admin, demo.scanner, demo.vendor]) await cognito.createUser(login, password);

@@ -10,6 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { RouteRow } from '#shared/routes';
@@ -59,6 +60,8 @@ export interface OperationsProps extends NestedStackProps {
   serviceName: string;
   /** Whether some route sends mail (then SES reputation alarms). */
   sendsEmail: boolean;
+  /** The data migration runner (infra/migrations.ts): its failures page, a half-done migration stays half-done. */
+  migrationRunner?: IFunction;
 }
 
 /**
@@ -206,6 +209,22 @@ export class Operations extends NestedStack {
       },
       'lambda-throttles',
     );
+
+    if (props.migrationRunner)
+      alarm(
+        this.alarms,
+        'MigrationsFailed',
+        {
+          alarmName: name('migrations-failed'),
+          alarmDescription:
+            'The data migration runner failed (after its 2 retries, each attempt counts): a migration is stopped half-way, the reads it serves fall back.',
+          metric: props.migrationRunner.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+        },
+        'migrations-failed',
+      );
 
     // --- DynamoDB ----------------------------------------------------------------------
     alarm(

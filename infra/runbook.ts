@@ -21,6 +21,8 @@ export const FIRST_STEPS = {
     "the dashboard's DynamoDB widgets: a traffic step (on-demand adapts in minutes) or a hot key (a gate rush on one event's statistics shards, a sale on one list block); the SDK retries.",
   'table-system-errors':
     "AWS Health Dashboard for DynamoDB in the stage's region; the SDK retries them. If it lasts, open an AWS support case.",
+  'migrations-failed':
+    "`npm run migrations -- --stage <s>`: the ledger's lastError and the runner's log group; fix the cause, then `npm run migrations -- --stage <s> --resume` goes on from its checkpoint.",
   'ses-bounce-rate':
     'SES console, reputation: which mails bounce (claim, verification or reset mail to mistyped addresses?). Fix the source before SES pauses sending at 10 %.',
   'ses-complaint-rate':

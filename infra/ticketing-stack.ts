@@ -9,6 +9,7 @@ import { CustomerIdentity } from './customer-identity.ts';
 import { FrontEnds } from './front-ends.ts';
 import { TicketingHttpApi } from './http-api.ts';
 import { IdentityProvider } from './identity-provider.ts';
+import { MigrationRunner } from './migrations.ts';
 import { Operations } from './operations.ts';
 import { PhotoStore } from './photo-store.ts';
 import { RouteFunction } from './route-function.ts';
@@ -46,6 +47,7 @@ export class TicketingStack extends Stack {
     }
 
     const table = singleTable(this, 'Table', settings);
+    const migrations = new MigrationRunner(this, 'Migrations', { table, settings });
     // Browsers reach the API only through the front ends' `/api/*` (same origin, first-party
     // cookie); every origin-dependent value derives from their origins (infra/front-ends.ts).
     const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) =>
@@ -139,6 +141,7 @@ export class TicketingStack extends Stack {
       functions,
       serviceName: environment.POWERTOOLS_SERVICE_NAME,
       sendsEmail: anyUses('email'),
+      migrationRunner: migrations.function,
     });
 
     new CfnOutput(this, 'ApiUrl', {

@@ -6,11 +6,11 @@
  * credentials). A new event unless `--event`; what was seeded goes to `.local/seed.json`
  * (`{"eventId", "tickets", ...}`) for scripts that measure it. Progress on stderr.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { useRunningStack } from '../local/running-stack.ts';
 
-const STACK = '.local/stack.json';
 const OUT = '.local/seed.json';
 
 const usage = 'Usage: npm run seed -- --tickets <count> [--event <id>]';
@@ -28,27 +28,7 @@ if (!Number.isInteger(tickets) || tickets < 1 || (eventId !== undefined && !Numb
   process.exit(2);
 }
 
-// An endpoint or table in the environment means another target (a deployed stage, with its
-// own credentials): then none of the local stack's settings apply, not even its dummy keys.
-const explicit = !!(process.env.AWS_ENDPOINT_URL_DYNAMODB || process.env.TABLE_NAME);
-const stack =
-  !explicit && existsSync(STACK)
-    ? (JSON.parse(readFileSync(STACK, 'utf8')) as { env?: Record<string, string>; tableName?: string })
-    : {};
-for (const [name, value] of Object.entries({
-  ...stack.env,
-  ...(stack.tableName ? { TABLE_NAME: stack.tableName } : {}),
-}))
-  process.env[name] ??= value;
-if (!process.env.TABLE_NAME) {
-  console.error(
-    `No table: start the local stack (npm start writes ${STACK}) or set TABLE_NAME (and AWS_ENDPOINT_URL_DYNAMODB for a non-AWS endpoint).`,
-  );
-  process.exit(2);
-}
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-const target = `${process.env.AWS_ENDPOINT_URL_DYNAMODB ?? 'AWS DynamoDB'} (table ${process.env.TABLE_NAME})`;
+const target = useRunningStack();
 console.error(
   `Seeding ${tickets.toLocaleString('en')} tickets into ${eventId === undefined ? 'a new event' : `event ${eventId}`} on ${target}`,
 );

@@ -52,6 +52,9 @@ export const keys = {
   unique: (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' }),
   sequence: (name: string): Key => ({ PK: `SEQUENCE#${name}`, SK: 'SEQUENCE' }),
   /** A maintenance command's checkpoint of one run (bin/maintenance/). */
+  /** The data migrations' ledger (shared/data/migration-ledger.ts): one item per migration, in order. */
+  migration: (id: number): Key => ({ PK: 'MIGRATIONS', SK: `MIGRATION#${String(id).padStart(4, '0')}` }),
+  migrationLedger: table('MIGRATIONS'),
   maintenanceCheckpoint: (command: string, run: string): Key => ({
     PK: `MAINTENANCE#${command}`,
     SK: `CHECKPOINT#${run}`,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { PROCESS_STATE } from '#shared/domain/ticket';
-import { backfillListPositions } from '../../bin/maintenance/backfill-list-positions.ts';
+import { backfillListPositions } from '#shared/use-cases/migrations/backfill-list-positions';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';

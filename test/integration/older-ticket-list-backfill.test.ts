@@ -2,8 +2,8 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
-import { backfillTicketIndexes } from '../../bin/maintenance/backfill-ticket-indexes.ts';
-import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
+import { backfillTicketIndexes } from '#shared/use-cases/migrations/backfill-ticket-indexes';
+import { backfillTicketLists } from '#shared/use-cases/migrations/backfill-ticket-lists';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';

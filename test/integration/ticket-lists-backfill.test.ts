@@ -5,7 +5,7 @@ import { keys } from '#shared/data/keys';
 import { listEntryItems } from '#shared/data/ticket-list-entries';
 import { searchEntryItems } from '#shared/data/ticket-search-entries';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
-import { backfillTicketLists } from '../../bin/maintenance/backfill-ticket-lists.ts';
+import { backfillTicketLists } from '#shared/use-cases/migrations/backfill-ticket-lists';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { call } from '../support/api.ts';

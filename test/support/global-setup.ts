@@ -20,6 +20,15 @@ declare module 'vitest' {
  * and the signing key secret. Tests create their own
  * uniquely keyed data (and Cognito users).
  */
+/** The data migrations, run on the new table as a release runs them (infra/migrations.ts). */
+async function applyMigrations(env: Record<string, string>): Promise<void> {
+  // shared/ reads its settings when its modules load: set them first (the workers get the same values).
+  Object.assign(process.env, env, { TABLE_NAME });
+  const { runMigrations } = await import('#shared/use-cases/migrations/runner');
+  const outcome = await runMigrations({ owner: 'test-setup', stopAt: Number.POSITIVE_INFINITY });
+  if (outcome.state !== 'done') throw new Error(`migrations on the test table: ${JSON.stringify(outcome)}`);
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const services = await startLocalServices({ photoBucket: PHOTO_BUCKET });
   let cognitoEnv: Record<string, string>;
@@ -37,6 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     await createTable(TABLE_NAME, client);
     client.destroy();
+    await applyMigrations(services.env);
     const cognito = await configureCognito({
       endpoint: services.endpoints.cognito,
       callbackUrls: registeredCallbackUrls([ALLOWED_ORIGIN, SECOND_ORIGIN]),

@@ -17,16 +17,15 @@
  * and its event is not marked. Maintenance reads (a Scan for the ticket and event ids), never
  * a request's.
  */
-import { pathToFileURL } from 'node:url';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { keyAttributes } from '#shared/data/key-conditions';
 import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
-import { checkpointOf, progressBar, recordIds, type RunOptions } from './runs.ts';
+import { checkpointOf, recordIds, type RunOptions, type Stopped } from './runs.ts';
 
-export interface EventUpdatesBackfillOutcome {
+export interface EventUpdatesBackfillOutcome extends Stopped {
   /** Tickets given their key in their event's shards. */
   updated: number;
   /** Tickets that had it already (written since the release, or by an earlier run). */
@@ -56,6 +55,7 @@ export async function backfillEventUpdates({
   run = 'all',
   restart = false,
   progress,
+  stop,
 }: EventUpdatesBackfillOptions = {}): Promise<EventUpdatesBackfillOutcome> {
   const all = (tickets ?? (await recordIds('TICKET'))).sort((a, b) => a - b);
   const checkpoint = checkpointOf('backfill-event-updates', run, 'lastTicketId');
@@ -64,6 +64,7 @@ export async function backfillEventUpdates({
   const outcome: EventUpdatesBackfillOutcome = { updated: 0, kept: 0, skipped: 0, beforeEntries: [], events: 0 };
   const unmarked = new Set<number>();
   for (let start = 0; start < todo.length; start += CHUNK) {
+    if (stop?.()) return { ...outcome, stopped: true };
     const chunk = todo.slice(start, start + CHUNK);
     const items = await batchGet(
       chunk.map((id) => keys.ticket(id)),
@@ -123,14 +124,4 @@ async function placeOne(
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     outcome.skipped += 1;
   }
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const outcome = await backfillEventUpdates({
-    restart: process.argv.includes('--restart'),
-    progress: progressBar('tickets'),
-  });
-  process.stderr.write('\n');
-  console.log(JSON.stringify(outcome, null, 2));
-  if (outcome.beforeEntries.length) process.exitCode = 1;
 }

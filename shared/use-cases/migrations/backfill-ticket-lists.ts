@@ -16,7 +16,6 @@
  * event's counts off by its move, so run it in a quiet hour (or re-run it after one).
  * A Scan (or, for named events, their list index), which no request ever does: this is maintenance.
  */
-import { pathToFileURL } from 'node:url';
 import {
   GetCommand,
   PutCommand,
@@ -24,7 +23,6 @@ import {
   ScanCommand,
   UpdateCommand,
   type QueryCommandInput,
-  type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
@@ -34,9 +32,9 @@ import { FORMER_LIST_KEYS, fromTicketItem, readTicketRecord, ticketItem } from '
 import { searchEntryItems } from '#shared/data/ticket-search-entries';
 import { filterCount, grantedCounts, shardOf, STATS_SHARDS } from '#shared/data/ticket-stats';
 import type { TicketRecord } from '#shared/domain/ticket';
-import { recordIds } from './runs.ts';
+import { recordIds, resumableScan, type RunOptions, type Stopped } from './runs.ts';
 
-export interface ListBackfillOutcome {
+export interface ListBackfillOutcome extends Stopped {
   /** Live tickets whose entries were written. */
   entries: number;
   /** Statistics shards whose filter counts were set. */
@@ -45,12 +43,32 @@ export interface ListBackfillOutcome {
   marked: number;
 }
 
+export interface ListBackfillOptions extends RunOptions {
+  /** Only these events' tickets (tests); counts are set for the events seen (or named). Default: every ticket, by a resumable Scan. */
+  events?: number[];
+}
+
 /** Counter attributes set per UpdateItem (an expression stays far below DynamoDB's 4 KB). */
 const SET_CHUNK = 50;
 
-/** Backfills every ticket, or only the tickets of `events` (tests); counts are set for the events seen (or named). */
-export async function backfillTicketLists({ events }: { events?: number[] } = {}): Promise<ListBackfillOutcome> {
+/**
+ * Two passes: the entries (every ticket's, written page by page, resumable), then the counts
+ * (a recount from the records, read again without writes, set whole) and the marks. The
+ * recount is not resumable: a read of the ticket records alone, about a minute per 100,000.
+ */
+export async function backfillTicketLists({ events, ...run }: ListBackfillOptions = {}): Promise<ListBackfillOutcome> {
   const outcome: ListBackfillOutcome = { entries: 0, shards: 0, marked: 0 };
+  const written = async (items: Record<string, unknown>[]) => {
+    for (const item of items) {
+      const found = item.entity === 'Ticket' ? fromTicketItem(item) : await readTicketRecord(Number(item.ticketId));
+      const record = found && (await writeEntries(found));
+      if (record && !record.deleted) outcome.entries += 1;
+    }
+  };
+  if (events?.length) for await (const items of ticketPages(events)) await written(items);
+  else if (!(await resumableScan('backfill-ticket-lists', run, ticketScan(), written)))
+    return { ...outcome, stopped: true };
+
   const counts = new Map<string, Map<string, number>>();
   const seen = new Set<number>(events ?? []);
   const count = (eventId: number, ticketId: number, name: string) => {
@@ -61,10 +79,8 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
   };
   for await (const items of ticketPages(events)) {
     for (const item of items) {
-      const found = item.entity === 'Ticket' ? fromTicketItem(item) : await readTicketRecord(Number(item.ticketId));
-      const record = found && (await writeEntries(found));
+      const record = item.entity === 'Ticket' ? fromTicketItem(item) : await readTicketRecord(Number(item.ticketId));
       if (!record || record.deleted) continue;
-      outcome.entries += 1;
       seen.add(record.eventId);
       count(record.eventId, record.id, filterCount.team(record.teamId ?? 0, record.processState));
       count(record.eventId, record.id, filterCount.type(record.typeId, record.processState));
@@ -93,6 +109,13 @@ export async function backfillTicketLists({ events }: { events?: number[] } = {}
 }
 
 const PAGE_SIZE = 500;
+/** The ticket records, by a Scan (maintenance only). */
+const ticketScan = () => ({
+  TableName: tableName(),
+  FilterExpression: '#entity = :ticket AND SK = :sk',
+  ExpressionAttributeNames: { '#entity': 'entity' },
+  ExpressionAttributeValues: { ':ticket': 'Ticket', ':sk': 'TICKET' },
+});
 
 /**
  * The tickets to backfill, a page at a time: every ticket of the table (a Scan), or, with
@@ -101,14 +124,9 @@ const PAGE_SIZE = 500;
  */
 async function* ticketPages(events: number[] | undefined): AsyncGenerator<Record<string, unknown>[]> {
   if (!events?.length) {
-    const scan: ScanCommandInput = {
-      TableName: tableName(),
-      FilterExpression: '#entity = :ticket AND SK = :sk',
-      ExpressionAttributeNames: { '#entity': 'entity' },
-      ExpressionAttributeValues: { ':ticket': 'Ticket', ':sk': 'TICKET' },
-      Limit: PAGE_SIZE,
-    };
-    yield* pagesOf((start) => db.send(new ScanCommand({ ...scan, ExclusiveStartKey: start })));
+    yield* pagesOf((start) =>
+      db.send(new ScanCommand({ ...ticketScan(), Limit: PAGE_SIZE, ExclusiveStartKey: start })),
+    );
     return;
   }
   for (const eventId of events) {
@@ -202,8 +220,4 @@ async function setCounts(eventId: number, shard: number, recount: Map<string, nu
     );
   }
   return 1;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  console.log(JSON.stringify(await backfillTicketLists(), null, 2));
 }

@@ -4,19 +4,19 @@
  * `purchasedDate` (= created), the update-time sync's keys (all tickets) and its barcode's
  * unique item (live tickets). Its purchase-time list entry comes from
  * backfill-ticket-lists.ts, run after this one. Run with the stage's TABLE_NAME and AWS
- * credentials: `TABLE_NAME=... npx tsx bin/maintenance/backfill-ticket-indexes.ts`.
+ * credentials: migration 1 (catalogue.ts).
  *
  * A Scan, which no request ever does: this is maintenance, paced by DynamoDB's own
  * on-demand limits and safe to re-run (each write is conditional on the ticket's version:
- * a ticket changed meanwhile already carries the keys, and is skipped).
+ * a ticket changed meanwhile already carries the keys, and is skipped). Resumable: the
+ * Scan's next page is kept after each page (runs.ts `resumableScan`).
  */
-import { pathToFileURL } from 'node:url';
-import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
+import { batchGet, tableName, transactWrite, TransactionCancelled } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
+import { resumableScan, type RunOptions, type Stopped } from './runs.ts';
 
-export interface BackfillOutcome {
+export interface BackfillOutcome extends Stopped {
   updated: number;
   /** Changed since the Scan read it: it got the keys from that change. */
   skipped: number;
@@ -24,8 +24,16 @@ export interface BackfillOutcome {
   duplicateBarcodes: { ticketId: number; barcode: string }[];
 }
 
+export interface TicketIndexBackfillOptions extends RunOptions {
+  /** Only these tickets (tests); default every one, a Scan resumable by its page. */
+  ids?: number[];
+}
+
 /** Backfills every ticket, or only `ids` (tests). */
-export async function backfillTicketIndexes({ ids }: { ids?: number[] } = {}): Promise<BackfillOutcome> {
+export async function backfillTicketIndexes({
+  ids,
+  ...run
+}: TicketIndexBackfillOptions = {}): Promise<BackfillOutcome> {
   const outcome: BackfillOutcome = { updated: 0, skipped: 0, duplicateBarcodes: [] };
   const projection = '#id, eventId, deleted, purchasedDate, created, updated, barcode, version';
   const names = { '#id': 'id' };
@@ -38,20 +46,17 @@ export async function backfillTicketIndexes({ ids }: { ids?: number[] } = {}): P
       if (item) await backfillOne(item, outcome);
     return outcome;
   }
-  const input: ScanCommandInput = {
+  const scan = {
     TableName: tableName(),
     FilterExpression: '#entity = :ticket AND SK = :sk',
     ProjectionExpression: projection,
     ExpressionAttributeNames: { '#entity': 'entity', ...names },
     ExpressionAttributeValues: { ':ticket': 'Ticket', ':sk': 'TICKET' },
   };
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(new ScanCommand({ ...input, ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) await backfillOne(item, outcome);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return outcome;
+  const ended = await resumableScan('backfill-ticket-indexes', run, scan, async (items) => {
+    for (const item of items) await backfillOne(item, outcome);
+  });
+  return ended ? outcome : { ...outcome, stopped: true };
 }
 
 async function backfillOne(item: Record<string, unknown>, outcome: BackfillOutcome, withBarcode = true): Promise<void> {
@@ -93,10 +98,4 @@ async function backfillOne(item: Record<string, unknown>, outcome: BackfillOutco
       await backfillOne(item, outcome, false);
     } else throw error;
   }
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const outcome = await backfillTicketIndexes();
-  console.log(JSON.stringify(outcome, null, 2));
-  if (outcome.duplicateBarcodes.length) process.exitCode = 1;
 }

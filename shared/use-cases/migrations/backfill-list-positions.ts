@@ -22,7 +22,6 @@
  * a quiet hour, or re-run the event. Maintenance reads (a Scan for the event ids, each event's
  * list indexes to their end), never a request's.
  */
-import { pathToFileURL } from 'node:url';
 import { listTicketTypes } from '#shared/data/events';
 import { keys, type PurchaseHolder } from '#shared/data/keys';
 import { keyAttributes, type Partition } from '#shared/data/key-conditions';
@@ -39,9 +38,9 @@ import {
   spanState,
   teamList,
 } from '#shared/domain/list-positions';
-import { checkpointOf, indexItems, progressBar, recordIds, rewriteItems, type RunOptions } from './runs.ts';
+import { checkpointOf, indexItems, recordIds, rewriteItems, type RunOptions, type Stopped } from './runs.ts';
 
-export interface PositionBackfillOutcome {
+export interface PositionBackfillOutcome extends Stopped {
   events: number;
   tickets: number;
   /** Position blocks written (recounted or set to zero). */
@@ -65,6 +64,7 @@ export async function backfillListPositions({
   run = 'all',
   restart = false,
   progress,
+  stop,
 }: PositionBackfillOptions = {}): Promise<PositionBackfillOutcome> {
   const all = (events ?? [ALL_EVENTS, ...(await recordIds('EVENT'))]).sort((a, b) => a - b);
   const checkpoint = checkpointOf('backfill-list-positions', run, 'lastEventId');
@@ -73,6 +73,7 @@ export async function backfillListPositions({
   const todo = all.filter((eventId) => eventId > after);
   const outcome: PositionBackfillOutcome = { events: 0, tickets: 0, blocks: 0, purchaseCounts: 0 };
   for (const eventId of todo) {
+    if (stop?.()) return { ...outcome, stopped: true };
     const recount: Recount = new Map();
     const add = (list: string, item: Item, block = blockOf(Number(item.ticketId ?? item.id)), withType = false) => {
       const key = `${list}/${block}`;
@@ -161,13 +162,4 @@ async function purchaseCounts(eventId: number): Promise<Map<string, Item>> {
   items.set(keys.purchaseCountsKept({ eventId }).SK, { entity: 'PurchaseCountsKept' });
   if (typesListed) items.set(keys.typePurchaseCountsKept(eventId).SK, { entity: 'PurchaseCountsKept' });
   return items;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const outcome = await backfillListPositions({
-    restart: process.argv.includes('--restart'),
-    progress: progressBar('events'),
-  });
-  process.stderr.write('\n');
-  console.log(JSON.stringify(outcome, null, 2));
 }

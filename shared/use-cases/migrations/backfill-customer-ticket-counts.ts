@@ -18,16 +18,15 @@
  * Maintenance reads (a Scan for the customer ids, each customer's list entries to their end),
  * never a request's.
  */
-import { pathToFileURL } from 'node:url';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { positionKey } from '#shared/data/list-positions';
 import { listedTicketId } from '#shared/data/ticket-records';
 import { blockOf, CUSTOMER_COUNTER, CUSTOMER_LIST, spanList, spanOf } from '#shared/domain/list-positions';
-import { checkpointOf, indexItems, progressBar, recordIds, rewriteItems, type RunOptions } from './runs.ts';
+import { checkpointOf, indexItems, recordIds, rewriteItems, type RunOptions, type Stopped } from './runs.ts';
 
-export interface CustomerCountBackfillOutcome {
+export interface CustomerCountBackfillOutcome extends Stopped {
   customers: number;
   /** Live tickets counted, over every customer done. */
   tickets: number;
@@ -48,6 +47,7 @@ export async function backfillCustomerTicketCounts({
   run = 'all',
   restart = false,
   progress,
+  stop,
 }: CustomerCountBackfillOptions = {}): Promise<CustomerCountBackfillOutcome> {
   const all = (customers ?? (await recordIds('CUSTOMER'))).sort((a, b) => a - b);
   const checkpoint = checkpointOf('backfill-customer-ticket-counts', run, 'lastCustomerId');
@@ -55,6 +55,7 @@ export async function backfillCustomerTicketCounts({
   const todo = all.filter((customerId) => customerId > after);
   const outcome: CustomerCountBackfillOutcome = { customers: 0, tickets: 0, positions: 0 };
   for (const customerId of todo) {
+    if (stop?.()) return { ...outcome, stopped: true };
     const { n, positions } = await recount(customerId);
     // The positions first: the mark on the count says they hold every ticket.
     outcome.positions += await rewriteItems(keys.customerItems(customerId), keys.positionsPrefix, positions);
@@ -96,13 +97,4 @@ async function recount(customerId: number): Promise<{ n: number; positions: Map<
     n += 1;
   }
   return { n, positions };
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const outcome = await backfillCustomerTicketCounts({
-    restart: process.argv.includes('--restart'),
-    progress: progressBar('customers'),
-  });
-  process.stderr.write('\n');
-  console.log(JSON.stringify(outcome, null, 2));
 }

@@ -5,27 +5,35 @@ import {
   QueryCommand,
   type QueryCommandInput,
   ScanCommand,
+  type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
 
 /**
- * What the resumable maintenance commands share: the ids they go through (a Scan of one kind
- * of record), a run's checkpoint (the last id it finished, kept in the table under
- * `MAINTENANCE#<command>` / `CHECKPOINT#<run>`), a recount's reads of an index to its end and
- * its rewrite of a partition's kept items, and a progress bar.
+ * What the migrations' backfills share (shared/use-cases/migrations/catalogue.ts): the ids they
+ * go through (a Scan of one kind of record), a run's checkpoint (the last id it finished, or a
+ * Scan's next key, kept in the table under `MAINTENANCE#<command>` / `CHECKPOINT#<run>`), a
+ * recount's reads of an index to its end and its rewrite of a partition's kept items.
  */
 
 const PAGE_SIZE = 500;
 type Item = Record<string, unknown>;
 
-/** How a resumable command is run. */
+/** How a resumable backfill is run. */
 export interface RunOptions {
   /** The checkpoint's name: a run resumes after the last id its name finished. */
   run?: string;
   restart?: boolean;
   progress?: (done: number, total: number) => void;
+  /** Asked before each unit of work (an event, a customer, a page): true stops the run there, its checkpoint kept. */
+  stop?: () => boolean;
+}
+
+/** Set on a backfill's outcome when `stop` ended it before its end: the next run with the same name goes on. */
+export interface Stopped {
+  stopped?: true;
 }
 
 /** Every id of the records stored under sort key `recordKey` (`EVENT`, `CUSTOMER`): a Scan, maintenance only. */
@@ -51,18 +59,58 @@ export async function recordIds(recordKey: string): Promise<number[]> {
 
 /** A named run of a command: the last id it finished (undefined before its first, kept as `field`), and how to record the next. */
 export const checkpointOf = (command: string, run: string, field: string) => {
+  const saved = savedValue<number>(command, run, field);
+  return { last: saved.read, done: saved.write };
+};
+
+/**
+ * Where a named run of a Scan goes on: the next page's start key (`null` once the Scan reached
+ * its end), undefined before the run's first page.
+ */
+export const scanCheckpointOf = (command: string, run: string) => {
+  const saved = savedValue<Record<string, unknown> | null>(command, run, 'nextKey');
+  return { next: saved.read, reached: saved.write };
+};
+
+function savedValue<T>(command: string, run: string, field: string) {
   const Key = keys.maintenanceCheckpoint(command, run);
   return {
-    async last(): Promise<number | undefined> {
+    async read(): Promise<T | undefined> {
       const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
-      return Item?.[field] === undefined ? undefined : Number(Item[field]);
+      return Item?.[field] as T | undefined;
     },
-    done: (id: number) =>
+    write: (value: T) =>
       db.send(
-        new PutCommand({ TableName: tableName(), Item: { ...Key, entity: 'MaintenanceCheckpoint', [field]: id } }),
+        new PutCommand({ TableName: tableName(), Item: { ...Key, entity: 'MaintenanceCheckpoint', [field]: value } }),
       ),
   };
-};
+}
+
+/**
+ * A Scan's pages from the run's checkpoint (from the start with `restart`), each page's
+ * next key saved once `handle` finished it; stops before a page when `stop` says so.
+ * Answers whether it reached the Scan's end.
+ */
+export async function resumableScan(
+  command: string,
+  { run = 'all', restart = false, stop }: RunOptions,
+  input: Omit<ScanCommandInput, 'ExclusiveStartKey' | 'Limit'>,
+  handle: (items: Item[]) => Promise<void>,
+): Promise<boolean> {
+  const checkpoint = scanCheckpointOf(command, run);
+  let start = restart ? undefined : await checkpoint.next();
+  if (start === null) return true;
+  do {
+    if (stop?.()) return false;
+    const page: { Items?: Item[]; LastEvaluatedKey?: Item } = await db.send(
+      new ScanCommand({ ...input, Limit: PAGE_SIZE, ExclusiveStartKey: start ?? undefined }),
+    );
+    await handle(page.Items ?? []);
+    start = page.LastEvaluatedKey ?? null;
+    await checkpoint.reached(start);
+  } while (start);
+  return true;
+}
 
 /** The items of one list partition of the given entities (an entry, or a ticket stored before its entries), page by page to its end. */
 export async function* indexItems(partition: Partition, ...entities: string[]): AsyncGenerator<Item> {
@@ -113,12 +161,3 @@ export async function rewriteItems(
   for (const SK of stale) await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK, SK } }));
   return recounted.size + stale.length;
 }
-
-/** A progress bar on stderr: `[#####.....] 12/40 events`. */
-export const progressBar =
-  (unit: string) =>
-  (done: number, total: number): void => {
-    const width = 30;
-    const filled = total ? Math.round((done / total) * width) : width;
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${unit}`);
-  };

@@ -1,0 +1,16 @@
+import type { Context } from 'aws-lambda';
+import { MigrationCommand, migrationCommand } from '#shared/use-cases/migrations/deployed-runner';
+
+/** Time left for the last unit of work (an event's recount, a Scan page) once the runner stops taking new ones. */
+const STOP_MARGIN_MS = 3 * 60_000;
+
+/**
+ * Not a route: the deploy's trigger starts it (infra/migrations.ts), it starts itself again
+ * until every migration is done, and `npm run migrations` asks it for the ledger or a rerun.
+ */
+export const handler = async (event: unknown, context: Context) =>
+  migrationCommand(MigrationCommand.parse(event ?? {}), {
+    functionArn: context.invokedFunctionArn,
+    requestId: context.awsRequestId,
+    stopAt: Date.now() + context.getRemainingTimeInMillis() - STOP_MARGIN_MS,
+  });

@@ -1,0 +1,141 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { keyCondition } from './key-conditions.ts';
+import { keys } from './keys.ts';
+
+/**
+ * The data migrations' ledger: one item per migration (`MIGRATIONS` / `MIGRATION#<id>`) saying
+ * whether it is done, when it started and finished, how far it got, and which runner holds it
+ * now. A runner holds a migration by a lease (a conditional write: no lease, an expired one, or
+ * its own), so two runners (a deploy's and one continuing itself) never run one at once.
+ */
+export type MigrationStatus = 'running' | 'done';
+
+export interface LedgerEntry {
+  id: number;
+  name: string;
+  status: MigrationStatus;
+  startedAt: string;
+  finishedAt?: string;
+  /** Invocations that held it. */
+  runs: number;
+  /** Its backfill's last progress (`12/40`), and its outcome once done. */
+  progress?: string;
+  outcome?: Record<string, unknown>;
+  /** The runner holding it, and until when (ISO). */
+  owner?: string;
+  leaseUntil?: string;
+  lastError?: string;
+}
+
+/** More migrations than a release will ever have: the ledger is read whole in one bounded Query. */
+const MAX_MIGRATIONS = 1000;
+
+export async function readLedger(): Promise<Map<number, LedgerEntry>> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.migrationLedger),
+      Limit: MAX_MIGRATIONS,
+      ConsistentRead: true,
+    }),
+  );
+  return new Map(Items.map((item) => [Number(item.id), item as unknown as LedgerEntry]));
+}
+
+/** Conditional writes that fail because another runner holds the migration answer false. */
+async function ifHeld(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Takes the lease on a migration not done, unless another runner's lease is still running; false when held. */
+export const holdMigration = (
+  migration: { id: number; name: string },
+  owner: string,
+  { now, until }: { now: string; until: string },
+): Promise<boolean> =>
+  ifHeld(
+    db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.migration(migration.id),
+        UpdateExpression:
+          'SET entity = :entity, #id = :id, #name = :name, #status = :running, startedAt = if_not_exists(startedAt, :now), #owner = :owner, leaseUntil = :until ADD runs :one',
+        ConditionExpression:
+          'attribute_not_exists(PK) OR (#status <> :done AND (attribute_not_exists(#owner) OR leaseUntil < :now OR #owner = :owner))',
+        ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#status': 'status', '#owner': 'owner' },
+        ExpressionAttributeValues: {
+          ':entity': 'MigrationLedgerEntry',
+          ':id': migration.id,
+          ':name': migration.name,
+          ':running': 'running',
+          ':done': 'done',
+          ':now': now,
+          ':owner': owner,
+          ':until': until,
+          ':one': 1,
+        },
+      }),
+    ),
+  );
+
+/** Records how far the holder got (its lease stays). */
+export const recordProgress = (id: number, owner: string, progress: string): Promise<boolean> =>
+  ifHeld(
+    db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.migration(id),
+        UpdateExpression: 'SET progress = :progress',
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':progress': progress, ':owner': owner },
+      }),
+    ),
+  );
+
+/** Gives the lease back: `done` with the outcome, or not done (stopped for time, or failed with `error`). */
+export const releaseMigration = (
+  id: number,
+  owner: string,
+  end: { done: true; at: string; outcome: Record<string, unknown> } | { done: false; error?: string },
+): Promise<boolean> =>
+  ifHeld(
+    db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.migration(id),
+        UpdateExpression: end.done
+          ? 'SET #status = :done, finishedAt = :at, outcome = :outcome REMOVE #owner, leaseUntil, lastError'
+          : `${end.error ? 'SET lastError = :error ' : ''}REMOVE #owner, leaseUntil`,
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner', ...(end.done ? { '#status': 'status' } : {}) },
+        ExpressionAttributeValues: {
+          ':owner': owner,
+          ...(end.done ? { ':done': 'done', ':at': end.at, ':outcome': end.outcome } : {}),
+          ...(!end.done && end.error ? { ':error': end.error } : {}),
+        },
+      }),
+    ),
+  );
+
+/** Forgets a migration (to run it again from its start), unless a runner holds it now. */
+export const forgetMigration = (id: number, now: string): Promise<boolean> =>
+  ifHeld(
+    db.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.migration(id),
+        ConditionExpression: 'attribute_not_exists(#owner) OR leaseUntil < :now',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    ),
+  );

@@ -1,0 +1,62 @@
+import * as z from '#shared/schema';
+import { invokeAgain } from '#shared/services/continuation';
+import { migrationLedger, rerunMigration, runMigrations, type MigrationRunOutcome } from './runner.ts';
+
+/**
+ * What the deployed runner (functions/maintenance/run-migrations.ts) is asked: `run` (the
+ * deploy's trigger sends no action: run), `ledger` (`npm run migrations` reads it through the
+ * function, so an operator needs only lambda:InvokeFunction), `rerun` one migration from its start.
+ */
+export const MigrationCommand = z.object({
+  action: z.optional(z.enum(['run', 'ledger', 'rerun'])),
+  id: z.optional(z.number().check(z.int(), z.positive())),
+});
+export type MigrationCommand = z.infer<typeof MigrationCommand>;
+
+export interface RunnerInvocation {
+  functionArn: string;
+  requestId: string;
+  /** Epoch ms after which no new unit of work starts. */
+  stopAt: number;
+}
+
+export async function migrationCommand(command: MigrationCommand, self: RunnerInvocation) {
+  switch (command.action ?? 'run') {
+    case 'ledger':
+      return { ledger: await ledgerRows() };
+    case 'rerun': {
+      if (command.id === undefined) throw new Error('rerun needs the migration id');
+      if (!(await rerunMigration(command.id))) return { rerun: false, reason: 'a runner holds it now' };
+      await invokeAgain(self.functionArn);
+      return { rerun: true };
+    }
+    default:
+      return runAndContinue(self);
+  }
+}
+
+/**
+ * Runs the pending migrations until `stopAt`; when one is left half-way for time, starts the
+ * function again to go on from its checkpoint. One another runner holds is left to it; a
+ * failure is in the ledger (`lastError`) and the runner's error alarm.
+ */
+async function runAndContinue(self: RunnerInvocation): Promise<MigrationRunOutcome> {
+  const outcome = await runMigrations({ owner: self.requestId, stopAt: self.stopAt });
+  if (outcome.state === 'stopped') await invokeAgain(self.functionArn);
+  return outcome;
+}
+
+/** The ledger as rows to print: every migration of the catalogue, pending ones included. */
+export async function ledgerRows() {
+  return (await migrationLedger()).map(({ migration, entry }) => ({
+    id: migration.id,
+    name: migration.name,
+    status: entry?.status ?? 'pending',
+    startedAt: entry?.startedAt ?? null,
+    finishedAt: entry?.finishedAt ?? null,
+    runs: entry?.runs ?? 0,
+    progress: entry?.progress ?? null,
+    heldUntil: entry?.leaseUntil ?? null,
+    lastError: entry?.lastError ?? null,
+  }));
+}
