@@ -9,7 +9,7 @@ import { TABLE_OPERATIONS } from '../../infra/operations-metrics.ts';
 import { NONCURRENT_DAYS_OTHER, NONCURRENT_DAYS_PROD } from '../../infra/photo-store.ts';
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import { unacknowledgedFindings } from './nag.ts';
-import { onlyId, onlyResource, resourcesOf, routeFunctions, synth } from './synth.ts';
+import { onlyId, onlyResource, type Resource, resourcesOf, routeFunctions, statementsOf, synth } from './synth.ts';
 
 interface Synthesized {
   template: Template;
@@ -39,6 +39,15 @@ beforeAll(() => {
 /** Every alarm of the stage, wherever it lives, its references as if in one stack (synth.ts `wholeStage`). */
 const alarms = (stage: StageName) =>
   Object.values(resourcesOf(stages[stage].template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
+/** The data migration runner (infra/migrations.ts): the one function named `<stack>-migrations`. */
+const migrationRunner = (template: Template) => {
+  const [found, ...more] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, fn]) =>
+    String(fn.Properties.FunctionName).endsWith('-migrations'),
+  );
+  expect(found && more.length === 0).toBe(true);
+  return { id: found![0], fn: found![1] as Resource };
+};
+
 const alarmNamed = (stage: StageName, suffix: string) => {
   const found = alarms(stage).find((alarm) => alarm.AlarmName === `ticketing-${stage}-${suffix}`);
   if (!found) throw new Error(`no alarm ticketing-${stage}-${suffix}`);
@@ -144,7 +153,8 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     const ids = [...functions.values()].map(({ id }) => id).sort();
     const errors = watching('Errors');
     const durations = watching('Duration');
-    expect([...errors.keys()].sort()).toEqual(ids);
+    // The migration runner's errors too (its own alarm, `migrations-failed`); its duration is up to 15 minutes by design.
+    expect([...errors.keys()].sort()).toEqual([...ids, migrationRunner(template).id].sort());
     expect([...durations.keys()].sort()).toEqual(ids);
     for (const [, { id, fn }] of functions) {
       expect(errors.get(id)!.metric.stat).toBe('Sum');
@@ -152,6 +162,26 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
       expect(durations.get(id)!.metric.stat).toBe('p99');
       expect(durations.get(id)!.alarm.Threshold).toBe(fn.Properties.Timeout * 1000 * 0.8);
     }
+  });
+
+  it('run the data migrations after a deploy that changes them: a trigger starts the runner, which only this runs, for 15 minutes, invoking only itself; its failures alarm', () => {
+    const { template } = stages[stage];
+    const { id, fn } = migrationRunner(template);
+    expect(fn.Properties).toMatchObject({ Timeout: 900, ReservedConcurrentExecutions: 1 });
+    const [trigger] = Object.values(resourcesOf(template, 'Custom::Trigger'));
+    // Asynchronously (the deploy does not wait for a long migration), after the table, on each new version of the runner.
+    expect(trigger!.Properties).toMatchObject({ InvocationType: 'Event', ExecuteOnHandlerChange: true });
+    expect(JSON.stringify(trigger!.Properties.HandlerArn)).toContain('MigrationsFunctionCurrentVersion');
+    expect(trigger!.DependsOn).toContain(onlyId(template, 'AWS::DynamoDB::GlobalTable'));
+    const invokes = statementsOf(template, fn).filter((statement) =>
+      [statement.Action].flat().includes('lambda:InvokeFunction'),
+    );
+    expect(JSON.stringify(invokes.map((statement) => statement.Resource))).toContain(
+      `function:Ticketing-${stage}-migrations"`,
+    );
+    expect(invokes.flatMap((statement) => [statement.Resource].flat())).toHaveLength(1);
+    const failed = alarmNamed(stage, 'migrations-failed');
+    expect(onlyMetric(failed).dimensions.FunctionName.Ref).toBe(id);
   });
 
   it("watch the account's Lambda throttles once, not per function", () => {

@@ -85,6 +85,7 @@ export type Resource = {
   Properties: Record<string, any>;
   DeletionPolicy?: string;
   UpdateReplacePolicy?: string;
+  DependsOn?: string[];
 };
 type Statement = { Effect?: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
