@@ -7,7 +7,7 @@ import { removalPolicyOf, type StageSettings } from './stages.ts';
  * How many of TABLE_SCHEMA's GSIs the stack declares (the first N), from the context
  * `-c tableIndexes=N`; default all. CloudFormation adds at most one GSI per update of a
  * table, so a stage created before the newer indexes is migrated one deploy per index
- * (README "After a deploy: maintenance backfills": 4, 5, then without the context).
+ * (README "Data migrations": 4, 5, then without the context).
  */
 export function tableIndexCount(value: unknown): number {
   const all = TABLE_SCHEMA.globalIndexes.length;

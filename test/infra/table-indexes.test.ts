@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { synth } from './synth.ts';
 
-/** The `tableIndexes` context: an existing stage gains the newer GSIs one deploy at a time (README "After a deploy: maintenance backfills"). */
+/** The `tableIndexes` context: an existing stage gains the newer GSIs one deploy at a time (README "Data migrations"). */
 describe('the table indexes during a migration', () => {
   const indexNames = (context?: Record<string, unknown>) => {
     const tables = synth({ context }).template.findResources('AWS::DynamoDB::GlobalTable');

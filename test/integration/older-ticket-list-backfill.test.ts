@@ -24,7 +24,7 @@ async function asBeforeTheRelease(id: number, barcode: string, extra: { barcode?
 const item = async (id: number) =>
   (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(id) }))).Item!;
 
-describe('the index backfill (bin/maintenance/backfill-ticket-indexes.ts)', () => {
+describe('the index backfill (shared/use-cases/migrations/backfill-ticket-indexes.ts)', () => {
   it('gives older tickets purchasedDate, the update-time keys and their barcode item (the list backfill then their purchase entry), and reports duplicate barcodes', async () => {
     const token = await adminToken(['tickets:read', 'tickets:write'], 717_301);
     const event = await seedEvent();

@@ -58,7 +58,7 @@ async function asBeforeTheRelease(eventIds: number[], ticketIds: number[]) {
   }
 }
 
-describe('the list backfill (bin/maintenance/backfill-ticket-lists.ts)', () => {
+describe('the list backfill (shared/use-cases/migrations/backfill-ticket-lists.ts)', () => {
   it('gives older tickets their list and search entries and every event its filter counts, and is safe to re-run', async () => {
     const token = await adminToken(['tickets:read', 'tickets:write'], 717_401);
     const granted = await seedEvent({ title: 'Expo', ticketTypes: [{ name: 'Expo', price: 5, total: 10 }], teams: [] });

@@ -1,19 +1,17 @@
 /**
  * One-off, after the release that brought customers' ticket counts, and again after the one
- * that brought their list positions (README "After a deploy: maintenance backfills"): sets
+ * that brought their list positions (README "Data migrations"): sets
  * every customer's count of live tickets (`CUSTOMER#<id>` / `TICKETS#count`, see
  * shared/data/keys.ts `customerTicketCount`) and their list positions (`POS#tickets#<block>`
  * and `POS#span#tickets#<span>`, see shared/data/list-positions.ts) to a recount from their
  * tickets' list entries (GSI4), then marks the count `kept` and `positionsKept`, so
  * `GET /ticket?customerId=` answers an exact `totalCount` and any `_offset`. Customers created
- * since the release have both already. Run it after backfill-ticket-lists.ts, with the
- * stage's TABLE_NAME and AWS credentials:
- * `TABLE_NAME=... npx tsx bin/maintenance/backfill-customer-ticket-counts.ts [--restart]`.
+ * since the release have both already. Migration 4 (catalogue.ts), after backfill-ticket-lists.ts.
  *
  * Idempotent: each count and position is Put whole with its recount (positions no ticket holds
  * any more are deleted), never added to. Resumable: customers are done in id order and the
  * last one finished is kept in the table (`MAINTENANCE#backfill-customer-ticket-counts` /
- * `CHECKPOINT#<run>`); a re-run goes on after it unless `--restart`. A sale for a customer
+ * `CHECKPOINT#<run>`); a re-run goes on after it unless `restart`. A sale for a customer
  * while it is being recounted may be left out of its count: run it in a quiet hour, or re-run.
  * Maintenance reads (a Scan for the customer ids, each customer's list entries to their end),
  * never a request's.

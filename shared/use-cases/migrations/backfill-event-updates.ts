@@ -1,18 +1,17 @@
 /**
  * One-off, after the release that brought each event's own update-time shards (README
- * "After a deploy: maintenance backfills"), run after backfill-ticket-lists.ts: gives every
+ * "Data migrations"), run after backfill-ticket-lists.ts: gives every
  * ticket written before it (deleted ones too: the sync reports deletions) its key in its
  * event's shards (GSI5 `EVENT_UPDATES#<eventId>#<shard>`, see shared/data/keys.ts
  * `eventUpdates`), then marks every event (`EVENT#<id>` / `UPDATES#kept`), so
  * `GET /ticket?eventId=…&updatedFrom=…` reads only that event's changes. Events created
- * since the release are marked already. Run with the stage's TABLE_NAME and AWS credentials:
- * `TABLE_NAME=... npx tsx bin/maintenance/backfill-event-updates.ts [--restart]`.
+ * since the release are marked already. Migration 5 (catalogue.ts).
  *
  * Idempotent: a ticket is written only when it has no key there yet, conditional on its
  * version (a ticket changed meanwhile got the key from that change, and is skipped).
  * Resumable: tickets are done in id order, 100 at a time, and the last one finished is kept
  * in the table (`MAINTENANCE#backfill-event-updates` / `CHECKPOINT#<run>`); a re-run goes on
- * after it unless `--restart`. A ticket still holding its purchase list key on GSI5 (stored
+ * after it unless `restart`. A ticket still holding its purchase list key on GSI5 (stored
  * before the list entries) is left to backfill-ticket-lists.ts, which gives it this key too,
  * and its event is not marked. Maintenance reads (a Scan for the ticket and event ids), never
  * a request's.

@@ -1,21 +1,20 @@
 /**
  * One-off, after the release that brought the kept list positions (issue 20), and again after
  * the one that made a ticket type's list a part of its event's and teams' blocks (README
- * "After a deploy: maintenance backfills"), and after the ones that brought the purchase counts
+ * "Data migrations"), and after the ones that brought the purchase counts
  * and the team lists' spans: sets every event's position blocks and spans (`EVENT#<id>` /
  * `POS#<list>#<block>`, `POS#span#team#<k>#<span>`, and the `POS#span#kept` mark that lets
  * offsets use the spans, see shared/data/list-positions.ts) and purchase counts (`BOUGHT#…`, its
  * types' `BOUGHT#type#…` too, and the `BOUGHT#month#kept` and `BOUGHT#types#kept` marks that let
  * `GET /ticket` use them, see shared/data/purchase-counts.ts) to a recount of its live tickets.
- * Run it after backfill-ticket-lists.ts (the `access` lists are recounted from the list
- * entries it writes), with the stage's TABLE_NAME and AWS credentials:
- * `TABLE_NAME=... npx tsx bin/maintenance/backfill-list-positions.ts [--restart]`.
+ * Migration 3 (catalogue.ts), after backfill-ticket-lists.ts (the `access` lists are recounted
+ * from the list entries it writes).
  *
  * Idempotent: each block is Put whole with its recount (and blocks no ticket holds any more,
  * the former `type#<t>` blocks among them, are deleted), never added to, so a re-run repairs.
  * Resumable: events are done in id order and the last one finished is kept in the table
- * (`MAINTENANCE#backfill-list-positions` / `CHECKPOINT#<run>`, run `all` from the command
- * line); a re-run goes on after it unless `--restart`. The list across all events (event 0,
+ * (`MAINTENANCE#backfill-list-positions` / `CHECKPOINT#<run>`, run `migration` from the
+ * runner); a re-run goes on after it unless `restart`. The list across all events (event 0,
  * ALL_EVENTS: its `all` blocks and `count` shards) is recounted first, from the `LIST`
  * entries' GSI3, so run this after backfill-ticket-lists.ts has given them that key. A ticket
  * that moves while its event is being recounted may leave one block off by its move: run it in

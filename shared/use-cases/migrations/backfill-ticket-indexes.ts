@@ -1,10 +1,9 @@
 /**
  * One-off, after the release that brought the purchase and update-time indexes and the
- * barcode items (README "After a deploy: maintenance backfills"): gives every ticket written before it
+ * barcode items (README "Data migrations"): gives every ticket written before it
  * `purchasedDate` (= created), the update-time sync's keys (all tickets) and its barcode's
  * unique item (live tickets). Its purchase-time list entry comes from
- * backfill-ticket-lists.ts, run after this one. Run with the stage's TABLE_NAME and AWS
- * credentials: migration 1 (catalogue.ts).
+ * backfill-ticket-lists.ts, run after this one. Migration 1 (catalogue.ts).
  *
  * A Scan, which no request ever does: this is maintenance, paced by DynamoDB's own
  * on-demand limits and safe to re-run (each write is conditional on the ticket's version:

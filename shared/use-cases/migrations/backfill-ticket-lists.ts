@@ -1,14 +1,13 @@
 /**
  * One-off, after the releases that brought the list entries and the per-filter counts
- * (issue 12; README "After a deploy: maintenance backfills"), the search entries (issue 20) and the
+ * (issue 12; README "Data migrations"), the search entries (issue 20) and the
  * entries that took the lists' keys off the ticket item (issue 23), and again after the one
  * that put the purchase entry in its type's purchase list: gives every live ticket written
  * before them its list entries (`LIST`, `LIST#EVENT`, `LIST#PURCHASE`,
  * `LIST#ACCESS#<eventId>`) and search entries, removes the list keys its record held
  * (one transaction per ticket, so each list shows it once throughout), then sets every
  * event's filter counts (`n#team#…`, `n#type#…`, `n#access#…` in its statistics shards) to
- * a recount from the records, and marks every event (`typePurchasesKept`). Run with the stage's TABLE_NAME and AWS credentials:
- * `TABLE_NAME=... npx tsx bin/maintenance/backfill-ticket-lists.ts`.
+ * a recount from the records, and marks every event (`typePurchasesKept`). Migration 2 (catalogue.ts).
  *
  * Entries: each write is conditional on the ticket's version (a ticket changed meanwhile
  * is re-read and written again), so they are exact. Counts: set, not added, so a re-run
