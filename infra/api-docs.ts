@@ -48,13 +48,13 @@ export const DOCS_PAGE_FUNCTION = `function handler(event) {
  * into the cloud assembly's directory (`cdk.out/api-docs/`), which CDK owns and replaces,
  * so nothing is left elsewhere; the asset made from it is a copy beside it.
  */
-function generateApiDocs(outdir: string): string {
+function generateApiDocs(outdir: string, stage: StageSettings['name']): string {
   const dir = path.join(outdir, 'api-docs');
   rmSync(dir, { recursive: true, force: true });
   const env: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot'])
     if (process.env[name] !== undefined) env[name] = process.env[name]!;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', GENERATOR, dir], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', GENERATOR, dir, stage], {
     cwd: ROOT,
     env,
     encoding: 'utf8',
@@ -80,7 +80,7 @@ export class ApiDocs extends Construct {
 
   constructor(scope: Construct, id: string, { settings }: ApiDocsProps) {
     super(scope, id);
-    const dir = settings.apiDocsPath ?? generateApiDocs(Stage.of(this)!.outdir);
+    const dir = settings.apiDocsPath ?? generateApiDocs(Stage.of(this)!.outdir, settings.name);
     const missing = REQUIRED.filter((file) => !existsSync(path.join(dir, file)));
     if (missing.length)
       throw new StageSettingsError(

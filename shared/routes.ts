@@ -72,6 +72,12 @@ export interface RouteRow {
    * README "Idempotent retries"). Needs an authenticated caller and `table: 'read-write'`.
    */
   idempotent?: boolean;
+  /**
+   * Counts its caller against rate-limit budgets (shared/data/rate-limits.ts, login-throttle.ts):
+   * its answers carry `RateLimit-Policy` and `RateLimit` (shared/http/rate-limit-headers.ts), and
+   * the OpenAPI document says so on its 2xx and 4xx answers.
+   */
+  throttled?: true;
 }
 
 const publicRoute = { kind: 'public' } as const;
@@ -93,15 +99,15 @@ const table = [
   { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true }, successor: '/auth/login' },
   { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins, P.administrators], identityProvider: 'sign-in', signingKey: true } },
   { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: signOut, uses: { table: 'read-write', identityProvider: 'sign-in' } },
-  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } },
+  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } , throttled: true },
   { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
   { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
   { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read', signingKey: true } },
   // Legacy login upgrades old (bcrypt) hashes to scrypt, hence read-write.
-  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true } },
+  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true } , throttled: true },
   { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: signOut, uses: { table: 'read-write' } },
-  { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens], email: true } },
+  { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: 'read-write' } , throttled: true },
+  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens], email: true } , throttled: true },
   { method: 'POST', path: '/auth/legacy/reset-password', handler: 'auth/legacy-reset-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens, P.administrators] } },
 
   // Shipping methods
@@ -136,8 +142,8 @@ const table = [
   // The list: ten filters each served by a key, seven expansions, the update-time sync.
   { method: 'GET', path: '/ticket', handler: 'ticket/list', auth: admin('tickets:read'), uses: { table: 'read' } },
   // Claims: a ticket sent to someone else to claim (the OpenAPI description of the `ticket` tag).
-  { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true },
-  { method: 'POST', path: '/ticket/{ticketId}/claimant', handler: 'ticket/claimant', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true },
+  { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true , throttled: true },
+  { method: 'POST', path: '/ticket/{ticketId}/claimant', handler: 'ticket/claimant', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true , throttled: true },
   { method: 'GET', path: '/ticket/{id}/is-a-claim', handler: 'ticket/is-a-claim', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{id}/is-claimed', handler: 'ticket/is-claimed', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{ticketId}/claim-info', handler: 'ticket/claim-info', auth: admin('tickets:read'), uses: { table: 'read' } },
@@ -147,11 +153,11 @@ const table = [
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
   // administrator who manages customers, the account itself, and mail to its owner.
-  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } },
+  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } , throttled: true },
   { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: 'read-write', customerIdentity: 'manage-users', email: true } },
   { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: 'read' } },
-  { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: 'read-write', email: true } },
-  { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: 'read-write', email: true } },
+  { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: 'read-write', email: true } , throttled: true },
+  { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: 'read-write', email: true } , throttled: true },
   // Catalogue and orders, scoped to the customer.
   { method: 'GET', path: '/my-account/event', handler: 'my-account/events', auth: customer, uses: { table: 'read' } },
   { method: 'GET', path: '/my-account/ticket-type/{eventId}', handler: 'my-account/ticket-types', auth: customer, uses: { table: 'read' } },

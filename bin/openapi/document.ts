@@ -66,7 +66,7 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', components: C
     // A multipart file field is the only schema with no JSON equivalent: document it as binary.
     unrepresentable: ({ zodSchema }) => (zodSchema === FilePart ? { type: 'string', format: 'binary' } : 'throw'),
   });
-  const relinked = JSON.stringify(converted).replaceAll('"#/$defs/', `"${COMPONENT_PATH}`);
+  const relinked = JSON.stringify(withIntegerFormats(converted)).replaceAll('"#/$defs/', `"${COMPONENT_PATH}`);
   const { $schema: _dialect, $defs, ...rest } = JSON.parse(relinked) as JsonSchema;
   for (const [name, body] of Object.entries($defs ?? {})) {
     const known = components[name];
@@ -75,6 +75,27 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', components: C
     components[name] = body as JsonSchema;
   }
   return rest;
+}
+
+const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+
+/**
+ * Every integer's `format`, read from the bounds its zod schema states (`int32` when they
+ * fit in 32 bits, else `int64`; zod's `z.int()` is bounded by the safe integers), so a
+ * client sizes its fields from the same bounds the validation enforces.
+ */
+function withIntegerFormats<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withIntegerFormats) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withIntegerFormats(value)]));
+  const types = [node.type].flat();
+  if (types.includes('integer') && node.format === undefined) {
+    const low = node.minimum ?? node.exclusiveMinimum;
+    const high = node.maximum ?? node.exclusiveMaximum;
+    const fits = typeof low === 'number' && typeof high === 'number' && low >= INT32.min && high <= INT32.max;
+    node.format = fits ? 'int32' : 'int64';
+  }
+  return node as T;
 }
 
 /** `{ type, title, status, detail, instance, errors? }`, as shared/http/problem-details.ts writes it; extension members allowed. */
@@ -163,6 +184,9 @@ const BULK_ITEMS: Partial<Record<string, z.ZodMiniType>> = {
 function requestBody(row: RouteRow, schemas: DocumentedSchemas, doc: RouteDoc, components: Components): Json {
   const mediaType = schemas.multipart ? 'multipart/form-data' : 'application/json';
   const schema = jsonSchema(schemas.body!, 'input', components);
+  // A file part is bounded by the form's limit (413 above it): stated on each binary field.
+  for (const property of Object.values(schema.properties ?? {}) as JsonSchema[])
+    if (schemas.multipart && property.format === 'binary') property.maxLength = schemas.multipart.limits.maxFileBytes;
   const items = BULK_ITEMS[routeKey(row)];
   if (items) (schema.properties!.data as JsonSchema).items = jsonSchema(items, 'input', components);
   return {
@@ -204,12 +228,42 @@ function responses(row: RouteRow, schemas: DocumentedSchemas, doc: RouteDoc, com
   // Write routes with `result=none|id|object` answer 204 for `none`.
   const takesResult =
     schemas.query !== undefined && 'result' in (jsonSchema(schemas.query, 'input', components).properties ?? {});
-  return {
+  const answers: Record<string, Json> = {
     [status]: success,
     ...(takesResult && status !== 204
       ? { 204: { description: 'With `result=none`: done; no body.', ...withHeaders } }
       : {}),
     ...problemResponses(row, doc, schemas.body !== undefined),
+  };
+  return row.throttled ? withRateLimitHeaders(answers) : answers;
+}
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': ref('RateLimitPolicy', 'headers'),
+  RateLimit: ref('RateLimit', 'headers'),
+};
+
+/** A throttled row's 2xx and 4xx answers carry its budgets: shared problem answers become copies that say so. */
+function withRateLimitHeaders(answers: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(answers).map(([status, answer]) => {
+      if (!/^[24]/.test(status)) return [status, answer];
+      const shared = typeof answer.$ref === 'string' ? answer.$ref.split('/').pop()! : undefined;
+      const body = shared ? (PROBLEM_RESPONSES as Record<string, Json>)[shared]! : answer;
+      return [status, { ...body, headers: { ...(body.headers as Json | undefined), ...RATE_LIMIT_HEADERS } }];
+    }),
+  );
+}
+
+/** Every answer, errors included, carries CORS for the route's audience (shared/http/response-headers.ts). */
+function withCors(response: Json): Json {
+  if (response.$ref) return response;
+  return {
+    ...response,
+    headers: {
+      ...(response.headers as Json | undefined),
+      'Access-Control-Allow-Origin': ref('AccessControlAllowOrigin', 'headers'),
+    },
   };
 }
 
@@ -219,7 +273,7 @@ const IDEMPOTENCY_KEY = {
   required: false,
   description:
     'Makes a retry safe: the same key with the same request within 24 h answers the first answer (`Idempotent-Replayed: true`); with another request, 422.',
-  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]{1,255}$' },
 };
 
 function operation({ row, schemas }: RouteOperation, components: Components): Json {
@@ -241,6 +295,8 @@ function operation({ row, schemas }: RouteOperation, components: Components): Js
         ? [...AUDIENCE_SECURITY.admin, {}]
         : AUDIENCE_SECURITY[row.auth.kind],
     ...(row.auth.kind === 'admin' && row.auth.permission ? { 'x-permission': row.auth.permission } : {}),
+    // Counts the caller against rate-limit budgets: its answers carry RateLimit-Policy and RateLimit.
+    ...(row.throttled ? { 'x-throttled': true } : {}),
     parameters: [
       ...parameters('path', schemas.path, doc, components),
       ...parameters('query', schemas.query, doc, components),
@@ -251,17 +307,35 @@ function operation({ row, schemas }: RouteOperation, components: Components): Js
   };
 }
 
+/** What shared/auth/tokens.ts checks of every token it accepts. */
+const JWT_TEXT =
+  "A JWS following the JWT best current practices of RFC8725: the algorithm pinned (no `none`, no algorithm from the token), the key chosen by `kid` from the service's own keys, and `exp`, `iss` and `aud` required; administrator and customer tokens have different audiences.";
+
 const COOKIE_TEXT =
   'The `__Host-ticketing-auth` cookie set at sign-in. Unsafe methods also need an allowed `Origin` of the audience and an `X-Requested-With` header (CSRF).';
 
-export function buildOpenApi(operations: readonly RouteOperation[]): Json {
+/** Where a document is served: `npm start` and the tests (`local`), or a deployed stage (infra/stages.ts). */
+export type Environment = 'local' | 'dev' | 'staging' | 'prod';
+
+const ENVIRONMENT_TEXT: Record<Environment, string> = {
+  local: 'Local development and tests (`npm start`, 127.0.0.1)',
+  dev: 'The dev stage: a deployed test environment',
+  staging: 'The staging stage: the pre-production environment',
+  prod: 'Production',
+};
+
+export function buildOpenApi(operations: readonly RouteOperation[], environment: Environment = 'local'): Json {
   const components: Components = {};
   // Every named resource, used or not; each conversion leaves only a `$ref` at its root.
   for (const schema of Object.values(COMPONENTS)) jsonSchema(schema, 'output', components);
   const paths: Record<string, Record<string, Json>> = {};
   for (const op of operations) {
     paths[op.row.path] ??= {};
-    paths[op.row.path]![op.row.method.toLowerCase()] = operation(op, components);
+    const built = operation(op, components);
+    built.responses = Object.fromEntries(
+      Object.entries(built.responses as Record<string, Json>).map(([status, response]) => [status, withCors(response)]),
+    );
+    paths[op.row.path]![op.row.method.toLowerCase()] = built;
   }
   const tagNames = [...new Set(operations.map((op) => op.row.handler.split('/')[0]!))];
   return {
@@ -275,7 +349,12 @@ export function buildOpenApi(operations: readonly RouteOperation[]): Json {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [
-      { url: API_PREFIX, description: 'The API behind each front-end origin (same host as the SPA or portal).' },
+      {
+        url: API_PREFIX,
+        description: `${ENVIRONMENT_TEXT[environment]}: the API behind each front-end origin (same host as the SPA or portal).`,
+        // Public: the admin SPA, the customer portal and integrations call it from the internet.
+        'x-internal': false,
+      },
     ],
     tags: tagNames.map((name) => ({ name, description: TAGS[name] ?? '' })),
     paths,
@@ -285,7 +364,7 @@ export function buildOpenApi(operations: readonly RouteOperation[]): Json {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'An administrator token (from the callback, `POST /auth/legacy/login` or `POST /auth/refresh`).',
+          description: `An administrator token (from the callback, \`POST /auth/legacy/login\` or \`POST /auth/refresh\`). ${JWT_TEXT}`,
         },
         adminCookie: {
           type: 'apiKey',
@@ -297,7 +376,7 @@ export function buildOpenApi(operations: readonly RouteOperation[]): Json {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'A customer token (from `PUT /my-account`).',
+          description: `A customer token (from \`PUT /my-account\`). ${JWT_TEXT}`,
         },
         customerCookie: {
           type: 'apiKey',
@@ -308,7 +387,9 @@ export function buildOpenApi(operations: readonly RouteOperation[]): Json {
       },
       schemas: { ProblemDetails: jsonSchema(ProblemDetails, 'output', components), ...components },
       headers: HEADERS,
-      responses: PROBLEM_RESPONSES,
+      responses: Object.fromEntries(
+        Object.entries(PROBLEM_RESPONSES).map(([name, response]) => [name, withCors(response)]),
+      ),
     },
   };
 }

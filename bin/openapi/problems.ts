@@ -64,7 +64,31 @@ export const PROBLEM_RESPONSES = {
   },
 } as const;
 
+/** A Structured Field list of `"<policy>";<key>=<integer>;...` members, as shared/http/rate-limit-headers.ts writes it. */
+const budgetList = (keys: string) => {
+  const member = `"[a-z_]+"${keys
+    .split(',')
+    .map((key) => `;${key}=\\d+`)
+    .join('')}`;
+  return `^${member}(, ${member})*$`;
+};
+
 export const HEADERS = {
+  RateLimitPolicy: {
+    description:
+      'The budgets this request was counted against (draft-ietf-httpapi-ratelimit-headers-10): per policy, its quota `q` (requests, or failed attempts on a login) in a window of `w` seconds, e.g. `"forgot_password_address";q=3;w=86400`. On every answer of the route after the budgets were counted (not on a 400 or 403 refused before).',
+    schema: { type: 'string', maxLength: 1024, pattern: budgetList('q,w') },
+  },
+  RateLimit: {
+    description:
+      'What is left of each budget in `RateLimit-Policy` after this request: `r` units remaining, back in `t` seconds (the oldest counted unit leaves the window, or a lock-out ends), e.g. `"forgot_password_address";r=2;t=86400`. `r=0`: the next request is refused with 429 until then.',
+    schema: { type: 'string', maxLength: 1024, pattern: budgetList('r,t') },
+  },
+  AccessControlAllowOrigin: {
+    description:
+      "The request's `Origin` when it is one of the front-end origins of the route's audience (with `Access-Control-Allow-Credentials: true`); absent otherwise, so no other site's page can read the answer.",
+    schema: { type: 'string', format: 'uri', maxLength: 2048 },
+  },
   RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^\\d+$' } },
   WWWAuthenticate: { description: '`Bearer error="invalid_token"`.', schema: { type: 'string' } },
   Deprecation: {

@@ -4,12 +4,9 @@ import { clearedLoginCookie, LOGIN_COOKIE, readCookie, sessionCookie } from '#sh
 import { route } from '#shared/http/route';
 
 // Loose on purpose: whatever the provider (or a user) puts in the query, the answer is a redirect, never a 400.
-const Param = z.optional(
-  z.pipe(
-    z.unknown(),
-    z.transform((value) => (typeof value === 'string' ? value : undefined)),
-  ),
-);
+// A value that is not a string of at most MAX_PARAM characters is taken as absent (the login fails, by redirect).
+const MAX_PARAM = 2048;
+const Param = z.catch(z.optional(z.string().check(z.maxLength(MAX_PARAM))), undefined);
 
 export const handler = route(
   'GET /auth/callback',

@@ -9,7 +9,11 @@ import { LogoutUrl } from '#shared/http/contract/auth';
 
 export const handler = route(
   'POST /auth/logout',
-  { query: z.strictObject({ return_to: z.optional(z.string()) }) },
+  {
+    query: z.strictObject({
+      return_to: z.optional(z.string().check(z.maxLength(2048, 'return_to must be at most 2048 characters'))),
+    }),
+  },
   async ({ query, caller }) => {
     const answer = idpLogout(query.return_to);
     // Logout everywhere: every token of this account ends (the provider's logout ends its own session).

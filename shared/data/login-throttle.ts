@@ -3,6 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { epochSeconds } from '../clock.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { recordBudget } from '../rate-budgets.ts';
 
 /** A limit on password attempts with a growing lock-out (README "Throttled logins"). */
 export interface ThrottleRule {
@@ -52,6 +53,25 @@ export type Reserved = { reserved: true; reservation: Reservation } | { reserved
  * `limit` of them are. A window that has passed is started afresh (a conditional put).
  */
 export async function reserveAttempt(subject: Subject, limit: number): Promise<Reserved> {
+  const reserved = await reserve(subject, limit);
+  // What the client has left: attempts before a lock-out in this window, and when the window (or the lock-out) ends.
+  const { name, windowSeconds } = subject.rule;
+  if (reserved.reserved) {
+    const { item } = reserved.reservation;
+    recordBudget({
+      policy: name,
+      quota: limit,
+      windowSeconds,
+      remaining: Math.max(0, limit - item.attempts),
+      resetSeconds: Math.max(1, item.windowStart + windowSeconds - epochSeconds()),
+    });
+  } else {
+    recordBudget({ policy: name, quota: limit, windowSeconds, remaining: 0, resetSeconds: reserved.retryAfterSeconds });
+  }
+  return reserved;
+}
+
+async function reserve(subject: Subject, limit: number): Promise<Reserved> {
   const key = keys.rateWindow(subject.rule.name, subject.value);
   for (let race = 0; race < MAX_RACES; race++) {
     const t = epochSeconds();

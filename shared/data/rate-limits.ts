@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../clock.ts';
 import { RateLimited } from '../errors.ts';
+import { recordBudget } from '../rate-budgets.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -18,6 +19,13 @@ const MAX_RACES = 5;
  * Losing the race `MAX_RACES` times in a row counts as refused: the limit fails closed.
  */
 export async function takeSlot(name: string, subject: string, limit: number, windowSeconds: number): Promise<Slot> {
+  const slot = await countSlot(name, subject, limit, windowSeconds);
+  if (!slot.allowed)
+    recordBudget({ policy: name, quota: limit, windowSeconds, remaining: 0, resetSeconds: slot.retryAfterSeconds });
+  return slot;
+}
+
+async function countSlot(name: string, subject: string, limit: number, windowSeconds: number): Promise<Slot> {
   const key = keys.rateWindow(name, subject);
   for (let race = 0; race < MAX_RACES; race++) {
     const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
@@ -41,6 +49,14 @@ export async function takeSlot(name: string, subject: string, limit: number, win
           ...(Item ? { ExpressionAttributeValues: { ':version': version } } : {}),
         }),
       );
+      // What the client has left: the window's free slots, and when its oldest attempt leaves it.
+      recordBudget({
+        policy: name,
+        quota: limit,
+        windowSeconds,
+        remaining: limit - recent.length - 1,
+        resetSeconds: (recent[0] ?? t) + windowSeconds - t,
+      });
       return { allowed: true };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;

@@ -150,6 +150,12 @@ export const MAX_SIGNATURE_TEXT = 200;
 export const MAX_SIGNATURE_IMAGE_BYTES = 512 * 1024;
 export const MAX_SIGNATURE_SVG_BYTES = 256 * 1024;
 export const MAX_WAIVERS_PER_SIGNING = 100;
+/**
+ * The longest signature text a body can carry: a JSON body holds at most 1 MiB
+ * (MAX_JSON_BYTES, shared/http/parse-body.ts), so the bound refuses nothing that arrives;
+ * the signature's own limits (413 above them) are checked on its bytes (prepareSignature).
+ */
+export const MAX_SIGNATURE_CHARS = 1024 * 1024;
 
 /** The `POST /tickets/{id}/sign-waivers` body (its OpenAPI description). */
 export const SignWaiversBody = z.strictObject({
@@ -171,9 +177,9 @@ export const SignWaiversBody = z.strictObject({
       type: z.literal('image'),
       mediaType: z.enum(['image/png', 'image/jpeg']),
       /** Base64, optionally as a data URL (`data:image/png;base64,...`, what canvas.toDataURL gives). */
-      data: z.string().check(z.minLength(1)),
+      data: z.string().check(z.minLength(1), z.maxLength(MAX_SIGNATURE_CHARS)),
     }),
-    z.strictObject({ type: z.literal('svg'), svg: z.string().check(z.minLength(1)) }),
+    z.strictObject({ type: z.literal('svg'), svg: z.string().check(z.minLength(1), z.maxLength(MAX_SIGNATURE_CHARS)) }),
   ]),
   /** Who signed (the attendee, or a guardian); optional. */
   signerName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),

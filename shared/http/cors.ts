@@ -12,7 +12,15 @@ import type { Access } from '../routes.ts';
 export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-requested-with'];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 // `idempotent-replayed` tells a browser client its retry was answered from the stored answer (README "Idempotent retries").
-export const CORS_EXPOSED_HEADERS = ['deprecation', 'idempotent-replayed', 'link', 'retry-after'];
+// `ratelimit` and `ratelimit-policy`: what a throttled route's caller has left (shared/http/rate-limit-headers.ts).
+export const CORS_EXPOSED_HEADERS = [
+  'deprecation',
+  'idempotent-replayed',
+  'link',
+  'ratelimit',
+  'ratelimit-policy',
+  'retry-after',
+];
 /** How long a browser may reuse a preflight answer. */
 export const CORS_MAX_AGE_SECONDS = 600;
 

@@ -13,6 +13,7 @@ import { originVerify } from './origin-verify.ts';
 import type { MultipartForm } from './multipart.ts';
 import { parseBody } from './parse-body.ts';
 import { problemDetails } from './problem-details.ts';
+import { rateLimitHeaders, withRateLimitHeaders } from './rate-limit-headers.ts';
 import type { RouteEvent } from './request.ts';
 import { responseHeaders } from './response-headers.ts';
 import { parsePart } from './validate.ts';
@@ -104,7 +105,8 @@ export function route<
       return toResult({ ...reply, headers: { ...deprecation, ...reply.headers } });
     };
     // Rows marked `idempotent` honour an Idempotency-Key: a retry gets the first answer instead of acting twice.
-    return input.idempotency ? idempotent(input.idempotency, context, input, act) : act();
+    // The rate-limit budgets the use case counts ride on its answer, or on its problem (rateLimitHeaders).
+    return withRateLimitHeaders(() => (input.idempotency ? idempotent(input.idempotency, context, input, act) : act()));
   };
 
   const handler = middy<RouteEvent, APIGatewayProxyStructuredResultV2, Error, Context>(base)
@@ -112,6 +114,8 @@ export function route<
     // Early in the stack so its `after` runs last: everything the request recorded is published, errors included.
     .use(requestEnd())
     .use(responseHeaders(row.auth.kind))
+    // Before problemDetails, so its onError runs after the problem answer exists.
+    .use(rateLimitHeaders())
     .use(problemDetails())
     .use(originVerify())
     .use(authenticate(row.auth))

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -161,7 +161,8 @@ describe('the OpenAPI document', () => {
   it('documents the profile photo as a multipart binary file', () => {
     const body = operationOf('POST', '/tickets/{id}/profile-photo')!.requestBody!.content['multipart/form-data']!
       .schema;
-    expect(body.properties.file).toEqual({ type: 'string', format: 'binary' });
+    // The form's file limit (413 above it) is its bound.
+    expect(body.properties.file).toEqual({ type: 'string', format: 'binary', maxLength: 5 * 1024 * 1024 });
     expect(body.required).toEqual(['file']);
   });
 
@@ -223,7 +224,10 @@ describe('the success answers', () => {
     expect(Object.keys(operationOf('POST', '/shipping-method')!.responses)).toEqual(
       expect.arrayContaining(['201', '204']),
     );
-    expect(operationOf('DELETE', '/tickets/{id}')!.responses['204']).toEqual({ description: 'Done; no body.' });
+    expect(operationOf('DELETE', '/tickets/{id}')!.responses['204']).toEqual({
+      description: 'Done; no body.',
+      headers: { 'Access-Control-Allow-Origin': { $ref: '#/components/headers/AccessControlAllowOrigin' } },
+    });
     expect(operationOf('GET', '/auth/callback')!.responses['302']).toMatchObject({
       description: 'A redirect (`Location`).',
     });
@@ -392,10 +396,94 @@ describe('a complete document', () => {
   it("documents the deprecation headers on the deprecated rows' successes", () => {
     for (const row of routes.filter((r) => r.successor)) {
       const success = operationOf(row.method, row.path)!.responses['200'];
-      expect(Object.keys(success.headers), routeKey(row)).toEqual(['Deprecation', 'Link']);
+      expect(Object.keys(success.headers), routeKey(row)).toEqual([
+        'Deprecation',
+        'Link',
+        'Access-Control-Allow-Origin',
+      ]);
     }
     expect(operationOf('GET', '/auth/callback')!.responses['302'].headers.Location.required).toBe(true);
   });
+
+  it('states a bound on every input: strings a maxLength, integers a format and their range, arrays a maxItems', () => {
+    const unbounded: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (Array.isArray(node)) {
+        node.forEach((item, i) => {
+          walk(item, `${where}.${i}`);
+        });
+        return;
+      }
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      const types = [schema.type].flat();
+      if (types.includes('string') && schema.maxLength === undefined && !schema.enum && schema.const === undefined)
+        unbounded.push(`${where}: string`);
+      if (types.includes('integer') && (!schema.format || (schema.maximum ?? schema.exclusiveMaximum) === undefined))
+        unbounded.push(`${where}: integer`);
+      if (types.includes('array') && schema.maxItems === undefined) unbounded.push(`${where}: array`);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${where}.${key}`);
+    };
+    for (const [path, item] of Object.entries(document.paths))
+      for (const [method, op] of Object.entries(item)) {
+        walk(op.parameters, `${method.toUpperCase()} ${path} parameters`);
+        walk(op.requestBody, `${method.toUpperCase()} ${path} body`);
+      }
+    expect(unbounded).toEqual([]);
+    // The bounds are the validation's: the tickets bulk delete takes at most 100 ids, however nested.
+    const ids = operationOf('POST', '/tickets/bulk-delete')!.requestBody!.content['application/json']!.schema.properties
+      .ids;
+    expect(ids.maxItems).toBe(100);
+    expect(ids.items.anyOf[1].maxItems).toBe(100);
+    expect(operationOf('GET', '/tickets/{id}')!.parameters.find((p) => p.name === 'id')!.schema).toMatchObject({
+      maxLength: 15,
+      pattern: '^[1-9]\\d{0,14}$',
+    });
+  });
+
+  it('names its environment and audience in the servers entry, and RFC 8725 on the token schemes', () => {
+    expect(document.servers).toEqual([
+      expect.objectContaining({ description: expect.stringMatching(/^Local development/), 'x-internal': false }),
+    ]);
+    const staging = buildOpenApi(operations, 'staging') as unknown as Document;
+    expect(staging.servers[0]).toMatchObject({ description: expect.stringMatching(/staging/) });
+    for (const scheme of ['adminBearer', 'customerBearer'])
+      expect((document.components.securitySchemes[scheme] as { description: string }).description).toContain('RFC8725');
+  });
+
+  it('documents RateLimit-Policy and RateLimit on every 2xx and 4xx answer of the throttled rows, and only there', () => {
+    for (const row of routes) {
+      const operation = operationOf(row.method, row.path)! as Operation & { 'x-throttled'?: boolean };
+      expect(operation['x-throttled'], routeKey(row)).toBe(row.throttled);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const headers = Object.keys(response.headers ?? {});
+        const carries = headers.includes('RateLimit') && headers.includes('RateLimit-Policy');
+        expect(carries, `${routeKey(row)} ${status}`).toBe(row.throttled === true && /^[24]/.test(status));
+      }
+      // 401 where a token is needed, 403 and 429 everywhere, throttled or not.
+      expect(Object.keys(operation.responses), routeKey(row)).toEqual(expect.arrayContaining(['403', '429']));
+    }
+    expect(routes.filter((row) => row.throttled).map(routeKey)).toEqual(
+      expect.arrayContaining(['POST /auth/legacy/login', 'PUT /my-account', 'POST /auth/legacy/forgot-password']),
+    );
+  });
+
+  it("passes Spectral's OWASP API Security Top 10 rules with the repository's .spectral.yaml, offline: no error, no warning", () => {
+    const root = join(import.meta.dirname, '../..');
+    // Where the ruleset's overrides look for the document (.local/*.json).
+    mkdirSync(join(root, '.local'), { recursive: true });
+    const file = join(root, '.local', `openapi-lint-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(document));
+    const run = spawnSync(
+      join(root, 'node_modules/.bin/spectral'),
+      ['lint', file, '--ruleset', join(root, '.spectral.yaml'), '--format', 'json', '--quiet'],
+      { encoding: 'utf8', cwd: root },
+    );
+    rmSync(file, { force: true });
+    const problems = JSON.parse(run.stdout) as { code: string; path: string[]; severity: number }[];
+    expect(problems.map((problem) => `${problem.code} ${problem.path.join('.')}`)).toEqual([]);
+    expect(run.status).toBe(0);
+  }, 60_000);
 
   it("passes Redocly's recommended rules with the repository's .redocly.yaml: no error, no warning", () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));

@@ -72,7 +72,14 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const purchaseBound = (name: string, end: 'start' | 'end') =>
   z.optional(
     z.pipe(
-      z.union([z.iso.date(), z.iso.datetime({ offset: true })], `${name} must be an ISO-8601 date or date-time`),
+      z.union(
+        [
+          z.iso.date().check(z.maxLength(10)),
+          // A date-time with an offset and a fraction of a second to the nanosecond is 35 characters.
+          z.iso.datetime({ offset: true }).check(z.maxLength(40)),
+        ],
+        `${name} must be an ISO-8601 date or date-time`,
+      ),
       z.transform((value) => {
         if (!DATE.test(value)) return new Date(value).toISOString();
         return `${value}T${end === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`;

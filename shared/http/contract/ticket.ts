@@ -15,7 +15,12 @@ import { ticketPagingQuery, wholeNumber } from '../paging.ts';
 export const BIB_PATTERN = /^[\w-]{1,20}$/;
 export const BibPath = z.strictObject({
   ticketId: wholeNumber('ticketId', { positive: true }),
-  bib: z.string().check(z.regex(BIB_PATTERN, 'must be 1 to 20 letters, digits, - or _')),
+  bib: z
+    .string()
+    .check(
+      z.maxLength(20, { message: 'must be 1 to 20 letters, digits, - or _', abort: true }),
+      z.regex(BIB_PATTERN, 'must be 1 to 20 letters, digits, - or _'),
+    ),
 });
 
 const codeOf = <const T extends readonly string[]>(name: string, values: T) =>
@@ -121,7 +126,15 @@ export const OlderTicketListQuery = z
     _include: z._default(
       z.pipe(
         z.pipe(
-          z.string(),
+          // At most as long as every value listed once.
+          z
+            .string()
+            .check(
+              z.maxLength(
+                OLDER_TICKET_INCLUDES.join(', ').length,
+                `_include must list values among ${OLDER_TICKET_INCLUDES.join(', ')}`,
+              ),
+            ),
           z.transform((value) => [
             ...new Set(
               value

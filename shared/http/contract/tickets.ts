@@ -3,7 +3,7 @@ import * as z from '../../schema.ts';
 import { money } from '../../domain/money.ts';
 import { positiveId } from '../../domain/ids.ts';
 import { MAX_BULK_ITEMS } from '../bulk.ts';
-import { boundedIdList, commaSeparated, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
+import { boundedIdList, commaSeparated, MAX_DIGITS, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
 import { MAX_COUNTED_PAIRS } from '../../domain/ticket-list-plan.ts';
 import {
   MAX_STATS_EVENTS,
@@ -18,9 +18,15 @@ import {
 
 const MAX_LIST_EVENTS = 20;
 
-/** `_include=change_status,purchaser`. */
+/** `_include=change_status,purchaser`: at most as long as every value listed once. */
 const includeOf = <const T extends readonly string[]>(values: T) =>
-  z._default(z.pipe(commaSeparated(), z.array(z.enum(values, `must list values among ${values.join(', ')}`))), []);
+  z._default(
+    z.pipe(
+      commaSeparated('_include', values.join(', ').length),
+      z.array(z.enum(values, `must list values among ${values.join(', ')}`)),
+    ),
+    [],
+  );
 export const Include = includeOf(TICKET_INCLUDES);
 
 /** A filter becomes a DynamoDB `IN (...)`, which takes at most 100 values. */
@@ -82,7 +88,9 @@ export const AttendeeAnswer = z.strictObject({
 const attendeeFields = {
   partyMember: z.optional(text(200)),
   partyMemberLastName: z.optional(text(200)),
-  emailAddress: z.optional(nullable(z.email('must be an email address'))),
+  emailAddress: z.optional(
+    nullable(z.email('must be an email address').check(z.maxLength(254, 'must be at most 254 characters'))),
+  ),
   partyMemberBirthMonth: z.optional(nullable(between(1, 12))),
   partyMemberBirthDay: z.optional(nullable(between(1, 31))),
   partyMemberBirthYear: z.optional(nullable(between(1900, 2100))),
@@ -94,7 +102,15 @@ const attendeeFields = {
 
 /** processState arrives as a string in the update body (spec), e.g. "4"; numbers are accepted too. */
 const ProcessStateField = z.pipe(
-  z.union([z.string().check(z.regex(/^\d+$/, 'must be a process state code')), z.int()]),
+  z.union([
+    z
+      .string()
+      .check(
+        z.maxLength(MAX_DIGITS, { message: 'must be a process state code', abort: true }),
+        z.regex(/^\d+$/, 'must be a process state code'),
+      ),
+    z.int(),
+  ]),
   z.pipe(
     z.transform((value: string | number) => Number(value)),
     z.pipe(
@@ -144,7 +160,9 @@ export const TransferBody = z.strictObject({
 /** `{ ids: [1, 2] }` or the spec's sample form `{ ids: [[1, 2]] }`; flattened. */
 export const BulkDeleteBody = z.strictObject({
   ids: z.pipe(
-    z.array(z.union([positiveId, z.array(positiveId)])),
+    z
+      .array(z.union([positiveId, z.array(positiveId).check(z.maxLength(MAX_BULK_ITEMS))]))
+      .check(z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} ids`)),
     z.pipe(
       z.transform((ids: (number | number[])[]) => ids.flat()),
       z
