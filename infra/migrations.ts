@@ -1,18 +1,12 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
-import { deployedEntry } from './deployed-entry.ts';
-import { arnOf, BUNDLING, FUNCTIONS_DIR } from './route-function.ts';
-import { removalPolicyOf, type StageSettings } from './stages.ts';
-
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { arnOf, FUNCTIONS_DIR, functionDefaults } from './route-function.ts';
+import type { StageSettings } from './stages.ts';
 
 /**
  * A release runs its own data migrations (shared/use-cases/migrations/catalogue.ts): after
@@ -28,29 +22,16 @@ export class MigrationRunner extends Construct {
   constructor(scope: Construct, id: string, { table, settings }: { table: ITableV2; settings: StageSettings }) {
     super(scope, id);
     const functionName = `${Stack.of(this).stackName}-migrations`;
-    const logGroup = new LogGroup(this, 'Logs', {
-      retention: settings.logRetention,
-      removalPolicy: removalPolicyOf(settings),
-    });
-    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    logGroup.grantWrite(role);
     this.function = new NodejsFunction(this, 'Function', {
+      ...functionDefaults(this, settings, path.join(FUNCTIONS_DIR, 'maintenance/run-migrations.ts')),
       functionName,
-      entry: deployedEntry(path.join(FUNCTIONS_DIR, 'maintenance/run-migrations.ts')),
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       description: 'Runs the pending data migrations, then starts itself again until all are done',
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
       memorySize: 1024,
       timeout: Duration.minutes(15),
       // Async invocations that fail are retried twice by Lambda; the ledger keeps where it stopped.
       retryAttempts: 2,
       reservedConcurrentExecutions: 1,
-      role,
-      logGroup,
       environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: BUNDLING,
     });
     table.grantReadWriteData(this.function);
     // Its own ARN by name: referring to the function itself from its role's policy would be a cycle.

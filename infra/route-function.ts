@@ -39,7 +39,7 @@ export interface RouteFunctionProps {
 }
 
 /** How every function of the stack is bundled (the route functions and the migration runner). */
-export const BUNDLING = {
+const BUNDLING = {
   format: OutputFormat.ESM,
   minify: true,
   sourceMap: true,
@@ -51,6 +51,31 @@ export const BUNDLING = {
   externalModules: [],
   bundleAwsSDK: true,
 };
+
+/**
+ * What every function of the stack shares (the route functions and the migration runner):
+ * runtime, architecture, bundling, and a log group and role of its own, made in `scope`. An
+ * own role instead of the default one: the managed AWSLambdaBasicExecutionRole may write to
+ * any log group; this one writes only to the function's own.
+ */
+export function functionDefaults(scope: Construct, settings: StageSettings, handlerModule: string) {
+  const logGroup = new LogGroup(scope, 'Logs', {
+    retention: settings.logRetention,
+    removalPolicy: removalPolicyOf(settings),
+  });
+  const role = new Role(scope, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+  logGroup.grantWrite(role);
+  return {
+    entry: deployedEntry(handlerModule),
+    projectRoot: PROJECT_ROOT,
+    depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+    role,
+    logGroup,
+    bundling: BUNDLING,
+  };
+}
 
 /**
  * Functions that need more than the default 1024 MB. Lambda's CPU grows with memory: the
@@ -78,32 +103,15 @@ export class RouteFunction extends Construct {
     { row, api, settings, environment, functionsDir = FUNCTIONS_DIR }: RouteFunctionProps,
   ) {
     super(scope, id);
-    const logGroup = new LogGroup(this, 'Logs', {
-      retention: settings.logRetention,
-      removalPolicy: removalPolicyOf(settings),
-    });
-
-    // An own role instead of the default one: the managed AWSLambdaBasicExecutionRole
-    // may write to any log group; this one writes only to the function's own.
-    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    logGroup.grantWrite(role);
-
     this.function = new NodejsFunction(this, 'Function', {
-      entry: deployedEntry(path.join(functionsDir, `${row.handler}.ts`)),
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      ...functionDefaults(this, settings, path.join(functionsDir, `${row.handler}.ts`)),
       description: `${row.method} ${API_PREFIX}${row.path}`,
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
       memorySize: MEMORY_MB[row.handler] ?? 1024,
       // API Gateway gives up after 30 s; a request path that needs 10 s is a bug.
       timeout: Duration.seconds(10),
-      role,
-      logGroup,
       reservedConcurrentExecutions: concurrencyOf(row, settings.name).reserved,
       tracing: settings.tracing ? Tracing.ACTIVE : undefined,
       environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: BUNDLING,
     });
     Tags.of(this.function).add(ROUTE_TAG, row.handler);
     if (settings.tracing) {
