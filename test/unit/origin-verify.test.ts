@@ -107,7 +107,7 @@ describe('the origin check (x-origin-verify from CloudFront)', () => {
   it('fails closed: with ORIGIN_VERIFY_SECRET unset every request is refused (a 5xx problem), with the header or without', async () => {
     delete process.env.ORIGIN_VERIFY_SECRET;
     newContainer();
-    for (const headers of [{}, { [ORIGIN_VERIFY_HEADER]: CURRENT }]) {
+    for (const headers of [{}, { [ORIGIN_VERIFY_HEADER]: CURRENT }] as Record<string, string>[]) {
       const answer = await send(headers);
       expect(answer.statusCode).toBe(500);
       expect(answer.headers['Content-Type']).toBe('application/problem+json');
