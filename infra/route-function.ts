@@ -19,6 +19,7 @@ import { deployedEntry } from './deployed-entry.ts';
 import type { CustomerIdentity } from './customer-identity.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 import type { PhotoStore } from './photo-store.ts';
+import { nagName } from './nag-names.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /** Tag on every route function (value: the row's handler): how tests and operators find them. */
@@ -154,7 +155,7 @@ export class RouteFunction extends Construct {
     }
     this.function.addEnvironment('TABLE_NAME', table.tableName);
     this.acknowledgeWildcard(
-      `Resource::${arnOf(table, this)}/index/*`,
+      `Resource::${table.node.defaultChild ? arnOf(table, this) : nagName(this, table.tableArn)}/index/*`,
       "Queries may use any of the table's GSIs; the grant stays within this one table.",
     );
   }
@@ -192,7 +193,7 @@ export class RouteFunction extends Construct {
     this.function.addEnvironment('EMAIL_FROM', from);
     this.function.addEnvironment('PORTAL_URL', portalUrl);
     this.acknowledgeWildcard(
-      'Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
+      `Resource::${nagName(this, identities)}`,
       'Recipient identities are checked in the SES sandbox; the ses:FromAddress condition restricts the sender to the stage address.',
     );
   }
