@@ -1,14 +1,15 @@
 #!/usr/bin/env -S npx tsx
 /**
  * `npm run preflight -- --stage prod [--account 123456789012] [-c key=value ...]`: before a
- * deploy, checks with the deploying credentials (read-only calls) what a first deploy
- * needs: region, account, CDK bootstrap, the SES sender and sandbox, the signing-key
- * secret, domains. The `-c` settings are the ones `cdk deploy` gets (infra/stages.ts).
- * Exits 1 when a deploy would fail, printing each miss with its fix (README "Deploying").
+ * deploy, checks the stage's committed settings (infra/stages/<stage>.ts) against the account
+ * with the deploying credentials (read-only calls): region, account, CDK bootstrap, the SES
+ * identity and sandbox, the signing-key secret, certificate, hosted zone, web ACL, alarm
+ * subscribers; and prints what the deploy will do. The `-c` settings are the ones `cdk deploy`
+ * would get. Exits 1 when a deploy would fail, printing each miss with its fix (README "Deploying").
  */
 import { pathToFileURL } from 'node:url';
 import { resolveStage, StageSettingsError } from '../infra/stages.ts';
-import { judge, report } from './preflight/checks.ts';
+import { judge, plan, report } from './preflight/checks.ts';
 import { readFacts } from './preflight/facts.ts';
 
 /** `--stage prod --account 1 -c emailFrom=x -c adminDomain=y` → the stage, the account, the context. */
@@ -34,7 +35,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const { context, expectedAccount } = parseArguments(process.argv.slice(2));
     const settings = resolveStage((key) => context[key]);
     const { text, failed } = report(judge(await readFacts(settings, { expectedAccount })));
-    console.log(`Preflight of stage ${settings.name}:\n\n${text}`);
+    const deploy = plan(settings).map((line) => `  ${line}`);
+    console.log(
+      `Preflight of stage ${settings.name} (${settings.file}):\n\n${text}\n\nnpx cdk deploy -c stage=${settings.name} will deploy:\n${deploy.join('\n')}`,
+    );
     process.exitCode = failed ? 1 : 0;
   } catch (error) {
     if (!(error instanceof StageSettingsError)) throw error;
