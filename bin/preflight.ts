@@ -8,7 +8,7 @@
  * would get. Exits 1 when a deploy would fail, printing each miss with its fix (README "Deploying").
  */
 import { pathToFileURL } from 'node:url';
-import { resolveStage, StageSettingsError } from '../infra/stages.ts';
+import { resolveStage, StageSettingsError, unknownContextKeys } from '../infra/stages.ts';
 import { judge, plan, report } from './preflight/checks.ts';
 import { readFacts } from './preflight/facts.ts';
 
@@ -21,9 +21,13 @@ export function parseArguments(argv: readonly string[]): { context: Record<strin
     if (value === undefined) throw new StageSettingsError(`${flag} needs a value`);
     if (flag === '--stage') context.stage = value;
     else if (flag === '--account') expectedAccount = value;
-    else if (flag === '-c' && value.includes('='))
-      context[value.slice(0, value.indexOf('='))] = value.slice(value.indexOf('=') + 1);
-    else
+    else if (flag === '-c' && value.includes('=')) {
+      const key = value.slice(0, value.indexOf('='));
+      // As the CDK app does: a mistyped setting would otherwise check the committed value silently.
+      if (unknownContextKeys([key]).length)
+        throw new StageSettingsError(`unknown setting -c ${key} (infra/stages.ts OVERRIDES)`);
+      context[key] = value.slice(value.indexOf('=') + 1);
+    } else
       throw new StageSettingsError(`unknown argument ${flag} (expected --stage <stage>, --account <id>, -c key=value)`);
     i += 1;
   }

@@ -131,9 +131,9 @@ function account({ account, settings, expectedAccount: given }: Facts): Finding 
   return { check, verdict: 'ok', message: `${account.value}${expectedAccount ? ' (as expected)' : ''}` };
 }
 
-function bootstrap({ bootstrapVersion, account, region }: Facts): Finding {
+function bootstrap({ bootstrapVersion, account, region, settings }: Facts): Finding {
   const check = 'bootstrap';
-  const target = `aws://${'value' in account ? account.value : '<account>'}/${region ?? '<region>'}`;
+  const target = `aws://${settings.env?.account ?? ('value' in account ? account.value : '<account>')}/${region ?? '<region>'}`;
   const fix = `npx cdk bootstrap ${target}`;
   if ('error' in bootstrapVersion)
     return unreadable(check, bootstrapVersion.error, `check that the account is bootstrapped: ${fix}`);

@@ -202,6 +202,9 @@ describe('preflight checks', () => {
       expectedAccount: '1',
     });
     expect(() => parseArguments(['--force', 'x'])).toThrow(StageSettingsError);
+    expect(() => parseArguments(['--stage', 'prod', '-c', 'emailFrmo=a@b.test'])).toThrow(
+      /unknown setting -c emailFrmo/,
+    );
     expect(() => parseArguments(['--stage'])).toThrow(StageSettingsError);
   });
 });
