@@ -223,6 +223,15 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
   };
   checkOrigins(settings, fail);
   checkDomains(settings, fail);
+  // CloudWatch alarms notify SNS topics of their own region only.
+  for (const [index, arn] of settings.alarmSubscribers.topicArns.entries()) {
+    const topicRegion = arn.split(':')[3];
+    if (settings.env && topicRegion !== settings.env.region)
+      fail(
+        ['alarms', 'topicArns', String(index)],
+        `is in ${topicRegion}: alarms in ${settings.env.region} notify topics there only`,
+      );
+  }
   if (settings.env && settings.env.region !== 'us-east-1' && !settings.webAclArn)
     fail(
       ['env', 'region'],

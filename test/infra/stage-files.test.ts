@@ -144,6 +144,15 @@ describe('placeholders in staging and prod', () => {
     expect(message).toContain(`infra/stages/${stage}.ts`);
   });
 
+  it("refuses an alarm topic outside the stage's region (CloudWatch notifies topics of its own region only)", () => {
+    const message = refusal('prod', (file) => {
+      file.alarms.topicArns = ['arn:aws:sns:eu-west-1:444455556666:pager'];
+    });
+    expect(message).toBe(
+      'stage prod: alarms.topicArns.0 in infra/stages/prod.ts is in eu-west-1: alarms in us-east-1 notify topics there only',
+    );
+  });
+
   it('names the -c key when the placeholder came from one, and lets dev keep its placeholders', () => {
     expect(refusal('prod', () => {}, { emailFrom: 'no-reply@tickets.example.com' })).toMatch(
       /^stage prod: mail\.from \(-c emailFrom\) is a placeholder/,
