@@ -259,7 +259,7 @@ export const overridesLine = (settings: StageSettings): string | undefined =>
 
 const PLACEHOLDER = /(^|[.@])example\.(com|org|net)$/i;
 
-/** staging and prod: a pinned account, no `example.*` name anywhere, an SES identity, someone the alarms reach. */
+/** staging and prod: a pinned account, no `example.*` name anywhere, an SES identity, WAF logs, someone the alarms reach. */
 function refusePlaceholders(stage: StageFile, problem: (path: readonly PropertyKey[], text: string) => string): void {
   const refuse = (path: readonly PropertyKey[], text: string) => {
     throw new StageSettingsError(problem(path, text));
@@ -271,6 +271,8 @@ function refusePlaceholders(stage: StageFile, problem: (path: readonly PropertyK
   }
   if (!stage.mail.sesIdentity)
     refuse(['mail', 'sesIdentity'], 'is missing: name the SES identity that allows the sender');
+  if (!stage.webAclArn && !stage.policy.webAclLogs)
+    refuse(['policy', 'webAclLogs'], `is false: ${stage.name}'s web ACL logs its requests (aws-waf-logs-…)`);
   if (stage.alarms.emails.length + stage.alarms.topicArns.length === 0)
     refuse(['alarms'], 'has no subscriber: add an address (emails) or an existing SNS topic (topicArns)');
 }

@@ -124,6 +124,13 @@ describe('placeholders in staging and prod', () => {
     ],
     [
       'staging',
+      'policy.webAclLogs',
+      (file) => {
+        file.policy.webAclLogs = false;
+      },
+    ],
+    [
+      'staging',
       'frontEnds.admin.domain',
       (file) => {
         file.frontEnds.admin.domain = 'admin.tickets.example.org';
