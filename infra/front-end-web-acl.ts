@@ -39,7 +39,7 @@ export function rateLimitedRoutes(rows: readonly RouteRow[]): RouteRow[] {
  * The web ACL both front ends' distributions share: AWS's managed rules (IP reputation, the
  * common rule set, known bad inputs) and a per-IP rate limit on the login and password
  * routes. CloudFront-scoped, which AWS creates only in us-east-1: a template rule
- * (`<id>Region`) stops the deploy elsewhere (then create one there and pass `-c webAclArn=`).
+ * (`<id>Region`) stops the deploy elsewhere (then create one there and set `webAclArn` in the stage file).
  * Returns the ACL's ARN.
  */
 export function frontEndWebAcl(
@@ -53,7 +53,7 @@ export function frontEndWebAcl(
       {
         assert: Fn.conditionEquals(Aws.REGION, 'us-east-1'),
         assertDescription:
-          'A CloudFront web ACL can only be created in us-east-1: deploy there, or pass -c webAclArn=<CloudFront web ACL ARN>.',
+          'A CloudFront web ACL can only be created in us-east-1: deploy there, or set webAclArn in infra/stages/<stage>.ts.',
       },
     ],
   });

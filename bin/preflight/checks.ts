@@ -374,7 +374,7 @@ export function plan(settings: StageSettings): string[] {
     ...files,
     `mail from ${settings.emailFrom}`,
     `table: ${settings.restoredTableName ? `the restored ${settings.restoredTableName}` : 'its own'}`,
-    `signing keys: ${settings.signingKeysVersion ? `version ${settings.signingKeysVersion}` : 'the current version at the first deploy'}; origin-verify: ${settings.originVerifyVersion ? `version ${settings.originVerifyVersion}` : 'the version at creation'}`,
+    `signing keys: ${settings.signingKeysVersion ? `version ${settings.signingKeysVersion}` : 'unpinned (the current version when the template changes)'}; origin-verify: ${settings.originVerifyVersion ? `version ${settings.originVerifyVersion}` : 'unpinned'}`,
     `alarms to ${[...settings.alarmSubscribers.emails, ...settings.alarmSubscribers.topicArns].join(', ') || 'nobody'}`,
     ...(settings.overrides.length ? [`for this deploy only: -c ${settings.overrides.join(', -c ')}`] : []),
   ];
