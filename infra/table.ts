@@ -1,7 +1,7 @@
 import { AttributeType, Billing, type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
-import { removalPolicyOf, type StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings, StageSettingsError } from './stages.ts';
 
 /**
  * How many of TABLE_SCHEMA's GSIs the stack declares (the first N), from the stage file's
@@ -14,7 +14,7 @@ export function tableIndexCount(value: unknown): number {
   if (value === undefined || value === null || value === '') return all;
   const count = Number(value);
   if (!Number.isInteger(count) || count < 0 || count > all)
-    throw new Error(`tableIndexes must be a whole number from 0 to ${all}, got ${String(value)}.`);
+    throw new StageSettingsError(`tableIndexes must be a whole number from 0 to ${all}, got ${String(value)}.`);
   return count;
 }
 
