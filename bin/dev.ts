@@ -154,6 +154,7 @@ try {
       `  admin page     ${adminUiUrl} (also ${adminPage.origins[1]}; /api/* proxied to the API)`,
       `  portal page    ${portalUrl} (also ${portalPage.origins[1]}; /api/* proxied to the API)`,
       `  API docs       ${adminUiUrl}${API_PREFIX}/docs (the document: ${API_PREFIX}/openapi.json)`,
+      '  origin check   none (ORIGIN_VERIFY_SECRET=none: no CloudFront in front; a deployed function without it refuses all)',
       `  admin origins  ${adminOrigins}`,
       `  portal origins ${portalOrigins}`,
       'Demo logins:',
