@@ -88,6 +88,8 @@ Object.assign(process.env, services.env, cognito.env, customerCognito.env, signi
   // Verification and claim mails link to the customer portal.
   PORTAL_URL: portalUrl,
   EMAIL_FROM: 'no-reply@ticketing.local',
+  // The local API is called directly (the front-end pages proxy /api/* without CloudFront's header).
+  ORIGIN_VERIFY_SECRET: 'none',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
   // Business metrics are EMF lines on stdout: noise in a terminal (POWERTOOLS_METRICS_DISABLED=false shows them).
   POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
@@ -155,6 +157,7 @@ try {
       `  admin page     ${adminUiUrl} (also ${adminPage.origins[1]}; /api/* proxied to the API)`,
       `  portal page    ${portalUrl} (also ${portalPage.origins[1]}; /api/* proxied to the API)`,
       `  API docs       ${adminUiUrl}${API_PREFIX}/docs (the document: ${API_PREFIX}/openapi.json)`,
+      '  origin check   none (ORIGIN_VERIFY_SECRET=none: no CloudFront in front; a deployed function without it refuses all)',
       `  admin origins  ${adminOrigins}`,
       `  portal origins ${portalOrigins}`,
       'Demo logins:',

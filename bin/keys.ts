@@ -3,6 +3,8 @@
  * creates, rotates or trims the stage's signing key secret `ticketing/<stage>/signing-keys`
  * (README "Rotating the signing key"). Uses the deploying credentials; `--endpoint` points
  * it at another Secrets Manager, e.g. the local stand-in.
+ * `npm run keys -- pin-origin-verify --stage <name> --version <VersionId>`: pins the
+ * origin-verify secret's version CloudFront sends (README "Rotating the origin-verify value").
  *
  *   init    one new key (before the first deploy of a stage)
  *   rotate   a new current key; the old one stays, still accepted
@@ -10,24 +12,47 @@
  *   promote  ...made current once deployed: a rotation with no gap during the deploy
  *   retire   drop every key but the current one (once no token of the old one can be alive)
  *
- * Each prints the secret's new version: deploy with `-c signingKeysVersion=<it>`, so
- * CloudFormation re-reads the public keys into every function.
+ * Each writes the secret's new version into the stage file (infra/stages/<stage>.ts
+ * `secretVersions`): commit it and deploy, and CloudFormation re-reads the public keys into
+ * every function; every later deploy from the repository keeps that version.
  */
 import { parseArgs } from 'node:util';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { STAGE_NAMES } from '../infra/stages/schema.ts';
 import { runKeysCommand, type KeysCommand } from './keys/commands.ts';
+import { pinInStageFile } from './keys/stage-file.ts';
 
 const COMMANDS: readonly KeysCommand[] = ['init', 'rotate', 'prepare', 'promote', 'retire'];
-const usage = `usage: npm run keys -- ${COMMANDS.join('|')} --stage <name> [--region <region>] [--endpoint <url>]`;
+const usage = [
+  `usage: npm run keys -- ${COMMANDS.join('|')} --stage <name> [--region <region>] [--endpoint <url>]`,
+  '       npm run keys -- pin-origin-verify --stage <name> --version <VersionId>',
+].join('\n');
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { stage: { type: 'string' }, region: { type: 'string' }, endpoint: { type: 'string' } },
+  options: {
+    stage: { type: 'string' },
+    region: { type: 'string' },
+    endpoint: { type: 'string' },
+    version: { type: 'string' },
+  },
 });
-const command = positionals[0] as KeysCommand | undefined;
-if (!command || !COMMANDS.includes(command) || positionals.length > 1 || !values.stage) {
+const command = positionals[0] as KeysCommand | 'pin-origin-verify' | undefined;
+const known = command === 'pin-origin-verify' || COMMANDS.includes(command as KeysCommand);
+if (!command || !known || positionals.length > 1 || !values.stage) {
   console.error(usage);
   process.exit(2);
+}
+// A deployed stage's file pins the versions; the local stand-in's stages have no file.
+const committed = (STAGE_NAMES as readonly string[]).includes(values.stage) && !values.endpoint;
+if (command === 'pin-origin-verify') {
+  if (!values.version || !committed) {
+    console.error(usage);
+    process.exit(2);
+  }
+  const file = pinInStageFile(values.stage, 'originVerify', values.version);
+  console.log(`Pinned the origin-verify version ${values.version} in ${file}: commit it, then deploy the stage.`);
+  process.exit(0);
 }
 
 const endpoint = values.endpoint;
@@ -42,14 +67,16 @@ const client = new SecretsManagerClient({
 });
 
 try {
-  const { secretId, versionId, keySet } = await runKeysCommand(client, command, values.stage);
+  const { secretId, versionId, keySet } = await runKeysCommand(client, command as KeysCommand, values.stage);
   const [current, ...previous] = keySet.keys.map((key) => key.kid);
   console.log(
     [
       `${command}: ${secretId} version ${versionId}`,
       `  current key   ${current}`,
       `  previous keys ${previous.length ? previous.join(', ') : '(none)'}`,
-      `Next: deploy the stage with -c signingKeysVersion=${versionId}`,
+      committed
+        ? `Pinned in ${pinInStageFile(values.stage, 'signingKeys', versionId)}: commit it, then deploy the stage.`
+        : `The local stack reads the keys at start.`,
     ].join('\n'),
   );
 } catch (error) {

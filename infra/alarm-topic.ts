@@ -4,12 +4,13 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { alarmName } from './alarm-names.ts';
-import { type StageSettings, StageSettingsError } from './stages.ts';
+import type { StageSettings } from './stages.ts';
 
 /**
  * The SNS topic every alarm of the stage notifies (`ticketing-<stage>-alarms`), published to
- * by CloudWatch only, and subscribed by email with `-c alarmEmail=ops@example.com`
- * (confirmed from the mail AWS sends).
+ * by CloudWatch only, and subscribed by the addresses of the stage file's `alarms.emails`
+ * (each confirmed from the mail AWS sends). The existing topics of `alarms.topicArns` are
+ * notified by the alarms themselves (infra/operations.ts): SNS cannot subscribe a topic.
  */
 export function alarmTopic(scope: Construct, id: string, settings: StageSettings): Topic {
   const topic = new Topic(scope, id, {
@@ -37,11 +38,6 @@ export function alarmTopic(scope: Construct, id: string, settings: StageSettings
       },
     }),
   );
-  const email = topic.node.tryGetContext('alarmEmail');
-  if (email !== undefined && email !== '') {
-    if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
-      throw new StageSettingsError(`context alarmEmail="${String(email)}" is not an email address`);
-    topic.addSubscription(new EmailSubscription(email));
-  }
+  for (const email of settings.alarmSubscribers.emails) topic.addSubscription(new EmailSubscription(email));
   return topic;
 }

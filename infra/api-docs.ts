@@ -75,6 +75,8 @@ export interface ApiDocsProps {
 export class ApiDocs extends Construct {
   /** The files, keyed as served (`api/v2/...`): a second source of each front end's BucketDeployment. */
   readonly source: ISource;
+  /** The directory of those files. */
+  readonly dir: string;
   private readonly headers: ResponseHeadersPolicy;
   private readonly pageRewrite: CloudFrontFunction;
 
@@ -86,6 +88,7 @@ export class ApiDocs extends Construct {
       throw new StageSettingsError(
         `apiDocs "${dir}" must hold ${REQUIRED.join(', ')} (missing ${missing.join(', ')}); build it with tsx ${GENERATOR} <dir>`,
       );
+    this.dir = dir;
     this.source = Source.asset(dir);
 
     this.headers = new ResponseHeadersPolicy(this, 'Headers', {

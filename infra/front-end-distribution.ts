@@ -65,7 +65,7 @@ export class FrontEnd extends Construct {
       ...PRIVATE_BUCKET,
       serverAccessLogsBucket: parts.logBucket,
       serverAccessLogsPrefix: `s3/${name}/`,
-      // The files are a build output, redeployed from their source at every deploy.
+      // The files are a build output (the stage's own release, or the stack's deployment).
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
     });
@@ -118,7 +118,7 @@ export class FrontEnd extends Construct {
 
     deployFrontEndFiles(this, 'Deploy', {
       assets,
-      docs: parts.docs.source,
+      docs: parts.docs,
       bucket: this.bucket,
       distribution: this.distribution,
       logGroup: parts.deploymentLogs,

@@ -1,9 +1,10 @@
-import { Aws, CfnRule, Fn } from 'aws-cdk-lib';
-import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import { ArnFormat, Aws, CfnRule, Fn, Stack } from 'aws-cdk-lib';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import type { RouteRow } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
-import type { StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /**
  * Rules of the AWS common rule set that only count (logged, not blocked), because the API's
@@ -38,7 +39,7 @@ export function rateLimitedRoutes(rows: readonly RouteRow[]): RouteRow[] {
  * The web ACL both front ends' distributions share: AWS's managed rules (IP reputation, the
  * common rule set, known bad inputs) and a per-IP rate limit on the login and password
  * routes. CloudFront-scoped, which AWS creates only in us-east-1: a template rule
- * (`<id>Region`) stops the deploy elsewhere (then create one there and pass `-c webAclArn=`).
+ * (`<id>Region`) stops the deploy elsewhere (then create one there and set `webAclArn` in the stage file).
  * Returns the ACL's ARN.
  */
 export function frontEndWebAcl(
@@ -52,7 +53,7 @@ export function frontEndWebAcl(
       {
         assert: Fn.conditionEquals(Aws.REGION, 'us-east-1'),
         assertDescription:
-          'A CloudFront web ACL can only be created in us-east-1: deploy there, or pass -c webAclArn=<CloudFront web ACL ARN>.',
+          'A CloudFront web ACL can only be created in us-east-1: deploy there, or set webAclArn in infra/stages/<stage>.ts.',
       },
     ],
   });
@@ -81,7 +82,41 @@ export function frontEndWebAcl(
     },
     visibilityConfig: visibility(settings, 'WebAcl'),
   });
+  if (settings.webAclLogs) logRequests(scope, `${id}Logs`, settings, acl);
   return acl.attrArn;
+}
+
+/** The headers a WAF log line never shows: the tokens (bearer and cookie) of the request. */
+export const WAF_REDACTED_HEADERS = ['authorization', 'cookie'];
+
+/** WAF's name rule: a CloudWatch log group it logs to must be named `aws-waf-logs-…`. */
+export const wafLogGroupName = (settings: StageSettings): string => `aws-waf-logs-ticketing-${settings.name}`;
+
+/**
+ * Every request the web ACL saw, with the rule that decided it, to CloudWatch Logs (staging
+ * and prod: the stage file's policy `webAclLogs`), kept as long as the stage's other logs.
+ */
+function logRequests(scope: Construct, id: string, settings: StageSettings, acl: CfnWebACL): void {
+  const logGroupName = wafLogGroupName(settings);
+  const logs = new LogGroup(scope, id, {
+    logGroupName,
+    retention: settings.logRetention,
+    removalPolicy: removalPolicyOf(settings),
+  });
+  const logging = new CfnLoggingConfiguration(scope, `${id}Configuration`, {
+    resourceArn: acl.attrArn,
+    // WAF wants the log group's ARN without LogGroup.logGroupArn's `:*`.
+    logDestinationConfigs: [
+      Stack.of(scope).formatArn({
+        service: 'logs',
+        resource: 'log-group',
+        resourceName: logGroupName,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      }),
+    ],
+    redactedFields: WAF_REDACTED_HEADERS.map((name) => ({ singleHeader: { Name: name } })),
+  });
+  logging.node.addDependency(logs);
 }
 
 /** CloudWatch metrics and sampled requests per rule, named `ticketing-<stage>-<rule>`. */

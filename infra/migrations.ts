@@ -5,7 +5,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
-import { arnOf, FUNCTIONS_DIR, functionDefaults } from './route-function.ts';
+import { FUNCTIONS_DIR, functionDefaults, tableArnOf } from './route-function.ts';
 import type { StageSettings } from './stages.ts';
 
 /**
@@ -19,7 +19,11 @@ import type { StageSettings } from './stages.ts';
 export class MigrationRunner extends Construct {
   readonly function: NodejsFunction;
 
-  constructor(scope: Construct, id: string, { table, settings }: { table: ITableV2; settings: StageSettings }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { table, after, settings }: { table: ITableV2; after: Construct; settings: StageSettings },
+  ) {
     super(scope, id);
     const functionName = `${Stack.of(this).stackName}-migrations`;
     this.function = new NodejsFunction(this, 'Function', {
@@ -51,10 +55,10 @@ export class MigrationRunner extends Construct {
     new Trigger(this, 'AfterDeploy', {
       handler: this.function,
       invocationType: InvocationType.EVENT,
-      executeAfter: [table],
+      executeAfter: [after],
     });
     Validations.of(this).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${arnOf(table, this)}/index/*]`,
+      id: `AwsSolutions-IAM5[Resource::${tableArnOf(table, this)}/index/*]`,
       reason: "The backfills read any of the table's GSIs; the grant stays within this one table.",
     });
     Validations.of(this).acknowledge({

@@ -11,7 +11,7 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { Topic } from 'aws-cdk-lib/aws-sns';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { RouteRow } from '#shared/routes';
 import { alarmName, routeSlug } from './alarm-names.ts';
@@ -87,7 +87,13 @@ export class Operations extends NestedStack {
     const limits = ALARM_THRESHOLDS[settings.name];
 
     this.topic = alarmTopic(this, 'Alarms', settings);
-    const action = new SnsAction(this.topic);
+    // The stage's topic, and the existing topics its file names (a pager's, a chat integration's).
+    const actions = [
+      new SnsAction(this.topic),
+      ...settings.alarmSubscribers.topicArns.map(
+        (arn, index) => new SnsAction(Topic.fromTopicArn(this, `Subscriber${index}`, arn)),
+      ),
+    ];
     const dashboardUrl = `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${name('operations')}`;
     // Every alarm says what to do first (infra/runbook.ts) and where the dashboard is, in the notification itself.
     const alarm = (list: Alarm[], id: string, props: ConstructorParameters<typeof Alarm>[2], runbook: RunbookEntry) => {
@@ -97,8 +103,8 @@ export class Operations extends NestedStack {
         ...props,
         alarmDescription,
       });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
+      created.addAlarmAction(...actions);
+      created.addOkAction(...actions);
       list.push(created);
       return created;
     };

@@ -30,8 +30,9 @@ export function originVerifySecret(scope: Construct, id: string, settings: Stage
 
 /**
  * The header value CloudFront sends: a dynamic reference, re-read only when the template
- * changes, so a rotation deploys with `-c originVerifyVersion=<version id>`, which pins it to
- * that version. The functions read the secret itself at run time (ORIGIN_VERIFY_SECRET,
+ * changes, so it is pinned to the version the stage file names (`secretVersions.originVerify`,
+ * README "Rotating the origin-verify value"): the commit of a rotation changes the template,
+ * and every later deploy keeps it. The functions read the secret itself at run time (ORIGIN_VERIFY_SECRET,
  * shared/services/origin-verify-secret.ts): its values are in no function's configuration.
  */
 export function originVerifyHeaderValue(secret: ISecret, settings: StageSettings): string {

@@ -19,6 +19,7 @@ import { deployedEntry } from './deployed-entry.ts';
 import type { CustomerIdentity } from './customer-identity.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 import type { PhotoStore } from './photo-store.ts';
+import { nagName } from './nag-names.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /** Tag on every route function (value: the row's handler): how tests and operators find them. */
@@ -165,7 +166,7 @@ export class RouteFunction extends Construct {
     }
     this.function.addEnvironment('TABLE_NAME', table.tableName);
     this.acknowledgeWildcard(
-      `Resource::${arnOf(table, this)}/index/*`,
+      `Resource::${tableArnOf(table, this)}/index/*`,
       "Queries may use any of the table's GSIs; the grant stays within this one table.",
     );
   }
@@ -203,7 +204,7 @@ export class RouteFunction extends Construct {
     this.function.addEnvironment('EMAIL_FROM', from);
     this.function.addEnvironment('PORTAL_URL', portalUrl);
     this.acknowledgeWildcard(
-      'Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
+      `Resource::${nagName(this, identities)}`,
       'Recipient identities are checked in the SES sandbox; the ses:FromAddress condition restricts the sender to the stage address.',
     );
   }
@@ -282,11 +283,15 @@ export class RouteFunction extends Construct {
  * stack: `<LogicalId.Arn>` in its own stack, or the parameter CDK passes it through to a
  * nested stack (`<referenceto<unique id>Arn>`).
  */
-export function arnOf(resource: Construct, consumer: Construct): string {
+function arnOf(resource: Construct, consumer: Construct): string {
   const element = resource.node.defaultChild as CfnElement;
   if (Stack.of(resource) === Stack.of(consumer)) return `<${Stack.of(resource).getLogicalId(element)}.Arn>`;
   return `<referenceto${Names.uniqueId(element)}Arn>`;
 }
+
+/** The stage's table's ARN as cdk-nag names it in `consumer`'s findings: its own table, or a restored one referenced by name. */
+export const tableArnOf = (table: ITableV2, consumer: Construct): string =>
+  table.node.defaultChild ? arnOf(table, consumer) : nagName(consumer, table.tableArn);
 
 /**
  * Admin API actions on the one user pool, granted only to `manage-users` rows (users

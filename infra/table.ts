@@ -1,11 +1,11 @@
-import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
-import { removalPolicyOf, type StageSettings } from './stages.ts';
+import { removalPolicyOf, type StageSettings, StageSettingsError } from './stages.ts';
 
 /**
- * How many of TABLE_SCHEMA's GSIs the stack declares (the first N), from the context
- * `-c tableIndexes=N`; default all. CloudFormation adds at most one GSI per update of a
+ * How many of TABLE_SCHEMA's GSIs the stack declares (the first N), from the stage file's
+ * `table.indexes` (or `-c tableIndexes=N`); default all. CloudFormation adds at most one GSI per update of a
  * table, so a stage created before the newer indexes is migrated one deploy per index
  * (README "Data migrations": 4, 5, then without the context).
  */
@@ -14,7 +14,7 @@ export function tableIndexCount(value: unknown): number {
   if (value === undefined || value === null || value === '') return all;
   const count = Number(value);
   if (!Number.isInteger(count) || count < 0 || count > all)
-    throw new Error(`tableIndexes must be a whole number from 0 to ${all}, got ${String(value)}.`);
+    throw new StageSettingsError(`tableIndexes must be a whole number from 0 to ${all}, got ${String(value)}.`);
   return count;
 }
 
@@ -25,7 +25,7 @@ export function tableIndexCount(value: unknown): number {
  */
 export function singleTable(scope: Construct, id: string, settings: StageSettings): TableV2 {
   const key = (name: string) => ({ name, type: AttributeType.STRING });
-  const indexes = TABLE_SCHEMA.globalIndexes.slice(0, tableIndexCount(scope.node.tryGetContext('tableIndexes')));
+  const indexes = TABLE_SCHEMA.globalIndexes.slice(0, tableIndexCount(settings.tableIndexes));
   return new TableV2(scope, id, {
     partitionKey: key(TABLE_SCHEMA.partitionKey),
     sortKey: key(TABLE_SCHEMA.sortKey),
@@ -39,5 +39,21 @@ export function singleTable(scope: Construct, id: string, settings: StageSetting
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: settings.retainData,
     removalPolicy: removalPolicyOf(settings),
+  });
+}
+
+/**
+ * The table the stage's functions use: its own, or the restored table its stage file names
+ * (`table.restoredName`, README "Restoring the table"), referenced by name. The stage's own
+ * table stays in the stack as it was (nothing deleted or replaced by the switch, and there to
+ * inspect); only the references move: TABLE_NAME, the grants, the alarms and the output.
+ */
+export function stageTable(scope: Construct, id: string, settings: StageSettings): ITableV2 {
+  const own = singleTable(scope, id, settings);
+  if (!settings.restoredTableName) return own;
+  return TableV2.fromTableAttributes(scope, `${id}Restored`, {
+    tableName: settings.restoredTableName,
+    // Restored with the same GSIs (point-in-time restore keeps them): the grants cover them as the own table's do.
+    grantIndexPermissions: true,
   });
 }

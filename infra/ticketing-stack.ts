@@ -1,4 +1,5 @@
 import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteRow } from '#shared/routes';
@@ -15,7 +16,7 @@ import { PhotoStore } from './photo-store.ts';
 import { RouteFunction } from './route-function.ts';
 import { RouteGroupStack } from './route-group.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
-import { singleTable } from './table.ts';
+import { stageTable } from './table.ts';
 
 export interface TicketingStackProps extends StackProps {
   settings: StageSettings;
@@ -32,6 +33,8 @@ export interface TicketingStackProps extends StackProps {
  */
 export class TicketingStack extends Stack {
   readonly functions: ReadonlyMap<RouteRow, RouteFunction>;
+  /** The table the functions use: the stage's own, or a restored one (infra/table.ts stageTable). */
+  readonly table: ITableV2;
   /** Alarms, their topic and the dashboard (a nested stack). */
   readonly operations: Operations;
 
@@ -46,8 +49,14 @@ export class TicketingStack extends Stack {
       );
     }
 
-    const table = singleTable(this, 'Table', settings);
-    const migrations = new MigrationRunner(this, 'Migrations', { table, settings });
+    const table = stageTable(this, 'Table', settings);
+    this.table = table;
+    // After the stage's own table, also when it serves a restored one: a restore changes nothing else.
+    const migrations = new MigrationRunner(this, 'Migrations', {
+      table,
+      after: this.node.findChild('Table'),
+      settings,
+    });
     // Browsers reach the API only through the front ends' `/api/*` (same origin, first-party
     // cookie); every origin-dependent value derives from their origins (infra/front-ends.ts).
     const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) =>
@@ -78,13 +87,13 @@ export class TicketingStack extends Stack {
     // Only the public JWKS reaches the environment (a dynamic reference resolved at deploy
     // time): readable by anyone with lambda:GetFunctionConfiguration, and that is fine for
     // public keys; the private keys are fetched at run time by the issuing functions only.
-    // CloudFormation re-resolves a dynamic reference only when the template changes, so a
-    // rotation is deployed with `-c signingKeysVersion=<VersionId>` (printed by `npm run keys`),
-    // which pins the reference to that version and changes every function's environment.
-    const signingKeysVersion: unknown = this.node.tryGetContext('signingKeysVersion');
+    // CloudFormation re-resolves a dynamic reference only when the template changes, so the
+    // reference is pinned to the version the stage file names (`secretVersions.signingKeys`,
+    // written there by `npm run keys`): the commit of a rotation changes every function's
+    // environment, and a later deploy without any flag keeps it.
     const publicKeys = SecretValue.secretsManager(signingKeys.secretName, {
       jsonField: 'jwks',
-      ...(typeof signingKeysVersion === 'string' && signingKeysVersion ? { versionId: signingKeysVersion } : {}),
+      ...(settings.signingKeysVersion ? { versionId: settings.signingKeysVersion } : {}),
     });
 
     const environment = {

@@ -54,13 +54,20 @@ const baseSchema = z.object({
   /** Origins of the customer portal: CORS and the CSRF check of customer routes. Public routes take both lists. */
   PORTAL_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
-  /** The secret (ARN) holding the x-origin-verify values CloudFront sends (shared/services/origin-verify-secret.ts); unset = no check (local). */
+  /**
+   * The secret (ARN) holding the x-origin-verify values CloudFront sends
+   * (shared/services/origin-verify-secret.ts), or NO_ORIGIN_CHECK where no front end stands
+   * in front (the local server, tests). Unset, the check fails closed: every request is refused.
+   */
   ORIGIN_VERIFY_SECRET: z.optional(
     z.string().check(z.minLength(1, 'ORIGIN_VERIFY_SECRET must name a secret when set')),
   ),
 });
 
 export type Config = z.infer<typeof baseSchema>;
+
+/** ORIGIN_VERIFY_SECRET's value where requests do not come through CloudFront, said explicitly (never by leaving it unset). */
+export const NO_ORIGIN_CHECK = 'none';
 
 function describe(error: z.core.$ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`).join('; ');

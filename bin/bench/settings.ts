@@ -39,6 +39,8 @@ export const BENCH_ENV: Record<string, string> = {
   ADMIN_ORIGINS: 'https://admin.ticketing.bench',
   PORTAL_ORIGINS: 'https://portal.ticketing.bench',
   LOG_LEVEL: 'INFO',
+  // Handlers invoked directly, no CloudFront in front: said explicitly (unset, every request is refused).
+  ORIGIN_VERIFY_SECRET: 'none',
   // EMF lines would interleave with the figures; their cost (one stdout write per flush) is not measured.
   POWERTOOLS_METRICS_DISABLED: 'true',
   // The sections only some routes read at cold start (email, identity provider); init makes no call with them.

@@ -30,7 +30,7 @@ export type KeysCommand = 'init' | 'rotate' | 'prepare' | 'promote' | 'retire';
 
 export interface KeysResult {
   secretId: string;
-  /** The secret version now AWSCURRENT: deploy with `-c signingKeysVersion=<it>`. */
+  /** The secret version now AWSCURRENT: bin/keys.ts pins it in the stage file (`secretVersions.signingKeys`). */
   versionId: string;
   keySet: KeySet;
 }

@@ -1,9 +1,10 @@
-import type { StageSettings } from '../../infra/stages.ts';
+import { FRONT_END_NAMES, type StageSettings } from '../../infra/stages.ts';
 
 /**
- * What a first deploy needs, judged from facts read with the deploying credentials
- * (`facts.ts`): pure, so every message is unit-tested. Each check answers one line: what
- * was found and, when it is missing, the command or step that fixes it (README "Deploying").
+ * What a deploy needs, judged from the stage's committed settings and facts read with the
+ * deploying credentials (`facts.ts`): pure, so every message is unit-tested. Each check
+ * answers one line: what was found and, when it is missing, the command or step that fixes
+ * it (README "Deploying"). `plan` says what the deploy will do.
  */
 
 /** The bootstrap stack version the app's synthesizer requires (aws-cdk-lib DefaultStackSynthesizer: MIN_BOOTSTRAP_STACK_VERSION). */
@@ -31,6 +32,12 @@ export interface Facts {
   /** The account's Lambda concurrency, and what this stage's functions reserve (infra/concurrency.ts). */
   lambdaConcurrency: Read<{ limit: number; unreserved: number }>;
   reservedByStage: number;
+  /** The stage's certificate (ACM in us-east-1), when it names one; `null`: no such certificate. */
+  certificate?: Read<{ status: string; names: string[] } | null>;
+  /** The stage's Route 53 zone, when it names one; `null`: no such zone. */
+  hostedZone?: Read<{ name: string } | null>;
+  /** The existing SNS topics the alarms notify; `null`: no such topic. */
+  alarmTopics?: Read<{ arn: string; exists: boolean }[]>;
 }
 
 /** Concurrency AWS keeps unreserved in every account: a reservation that would go below it fails the deploy. */
@@ -64,11 +71,24 @@ export function judge(facts: Facts): Finding[] {
     sandbox(facts),
     signingKeys(facts),
     domains(facts),
+    certificate(facts),
+    hostedZone(facts),
+    webAcl(facts),
+    alarmSubscribers(facts),
   ];
 }
 
 function region({ region, settings }: Facts): Finding {
   const check = 'region';
+  // A pinned stage deploys to its own region whatever the credentials' default (facts.ts reads there too).
+  if (settings.env && region !== settings.env.region) {
+    return {
+      check,
+      verdict: 'fail',
+      message: `${region ?? 'no region'} is not ${settings.env.region}, the region ${settings.file} pins`,
+      fix: `export AWS_REGION=${settings.env.region}`,
+    };
+  }
   if (!region)
     return {
       check,
@@ -82,14 +102,16 @@ function region({ region, settings }: Facts): Finding {
       check,
       verdict: 'fail',
       message: `${region}: the stack would create the front ends' WAF web ACL, which AWS creates only in ${CLOUDFRONT_REGION}`,
-      fix: `deploy in ${CLOUDFRONT_REGION}, or create a CloudFront-scoped web ACL there and pass -c webAclArn=<its ARN>`,
+      fix: `deploy in ${CLOUDFRONT_REGION}, or create a CloudFront-scoped web ACL there and set webAclArn in ${settings.file}`,
     };
   }
   return { check, verdict: 'ok', message: region };
 }
 
-function account({ account, expectedAccount }: Facts): Finding {
+function account({ account, settings, expectedAccount: given }: Facts): Finding {
   const check = 'account';
+  const expectedAccount = settings.env?.account ?? given;
+  const source = settings.env ? ` (pinned in ${settings.file})` : '';
   if ('error' in account)
     return unreadable(
       check,
@@ -100,16 +122,18 @@ function account({ account, expectedAccount }: Facts): Finding {
     return {
       check,
       verdict: 'fail',
-      message: `the credentials are of account ${account.value}, not ${expectedAccount}`,
-      fix: 'switch to the profile or role of the intended account',
+      message: `the credentials are of account ${account.value}, not ${expectedAccount}${source}`,
+      fix: settings.env
+        ? `switch to the profile or role of account ${expectedAccount}; if ${settings.file} still has the committed example account, put yours there`
+        : 'switch to the profile or role of the intended account',
     };
   }
   return { check, verdict: 'ok', message: `${account.value}${expectedAccount ? ' (as expected)' : ''}` };
 }
 
-function bootstrap({ bootstrapVersion, account, region }: Facts): Finding {
+function bootstrap({ bootstrapVersion, account, region, settings }: Facts): Finding {
   const check = 'bootstrap';
-  const target = `aws://${'value' in account ? account.value : '<account>'}/${region ?? '<region>'}`;
+  const target = `aws://${settings.env?.account ?? ('value' in account ? account.value : '<account>')}/${region ?? '<region>'}`;
   const fix = `npx cdk bootstrap ${target}`;
   if ('error' in bootstrapVersion)
     return unreadable(check, bootstrapVersion.error, `check that the account is bootstrapped: ${fix}`);
@@ -150,13 +174,13 @@ function concurrency({ lambdaConcurrency, reservedByStage }: Facts): Finding {
 function sender({ settings, sesAddress, sesDomain }: Facts): Finding {
   const check = 'mail sender';
   const from = settings.emailFrom;
-  const domain = from.split('@')[1] ?? '';
-  if (/(^|\.)example\.(com|org|net)$/.test(domain)) {
+  const domain = settings.sesIdentity ?? from.split('@')[1] ?? '';
+  if (/(^|\.)example\.(com|org|net)$/.test(from.split('@')[1] ?? '')) {
     return {
       check,
       verdict: 'fail',
       message: `${from} is the stage's placeholder`,
-      fix: '-c emailFrom=no-reply@<your verified domain>',
+      fix: `set mail.from and mail.sesIdentity in ${settings.file} (a domain verified in SES)`,
     };
   }
   const verified = [sesAddress, sesDomain].some((read) => 'value' in read && read.value?.verified);
@@ -231,7 +255,7 @@ function domains({ settings }: Facts): Finding {
     return {
       check,
       verdict: 'warn',
-      message: `${names.join(', ')} without -c hostedZoneId/hostedZoneName: the stack writes no DNS records`,
+      message: `${names.join(', ')} without a hostedZone in ${settings.file}: the stack writes no DNS records`,
       fix: 'point the names at the outputs AdminUrl and PortalUrl yourself after the deploy',
     };
   }
@@ -240,6 +264,120 @@ function domains({ settings }: Facts): Finding {
     verdict: 'ok',
     message: `${names.join(', ')} (certificate in ${CLOUDFRONT_REGION}, records in ${settings.hostedZone.name})`,
   };
+}
+
+/** Every custom domain of the stage. */
+const domainNames = (settings: StageSettings): string[] =>
+  FRONT_END_NAMES.flatMap((name) => settings.frontEnds[name].domainName ?? []);
+
+/** A certificate name covers a host: itself, or `*.parent` for a host one label below `parent`. */
+export const covers = (name: string, host: string): boolean =>
+  name.toLowerCase() === host.toLowerCase() ||
+  (name.startsWith('*.') && host.toLowerCase().split('.').slice(1).join('.') === name.slice(2).toLowerCase());
+
+function certificate({ settings, certificate }: Facts): Finding {
+  const check = 'certificate';
+  if (!settings.certificateArn || !certificate)
+    return { check, verdict: 'ok', message: 'none named (no custom domain)' };
+  const fix = `request or import it in ACM in ${CLOUDFRONT_REGION} for ${domainNames(settings).join(', ')}, then set certificateArn in ${settings.file}`;
+  if ('error' in certificate) return unreadable(check, certificate.error, fix);
+  if (certificate.value === null)
+    return { check, verdict: 'fail', message: `${settings.certificateArn} does not exist in this account`, fix };
+  if (certificate.value.status !== 'ISSUED')
+    return {
+      check,
+      verdict: 'fail',
+      message: `the certificate is ${certificate.value.status}, not ISSUED`,
+      fix: 'finish its DNS validation (the CNAME records ACM shows)',
+    };
+  const uncovered = domainNames(settings).filter(
+    (host) => !certificate.value!.names.some((name) => covers(name, host)),
+  );
+  if (uncovered.length)
+    return { check, verdict: 'fail', message: `the certificate does not cover ${uncovered.join(', ')}`, fix };
+  return { check, verdict: 'ok', message: `ISSUED, covers ${domainNames(settings).join(', ')}` };
+}
+
+function hostedZone({ settings, hostedZone }: Facts): Finding {
+  const check = 'hosted zone';
+  if (!settings.hostedZone || !hostedZone) return { check, verdict: 'ok', message: 'none named' };
+  const fix = `set hostedZone in ${settings.file} to the Route 53 zone (id and name) of ${domainNames(settings).join(', ')}`;
+  if ('error' in hostedZone) return unreadable(check, hostedZone.error, fix);
+  if (hostedZone.value === null)
+    return { check, verdict: 'fail', message: `no zone ${settings.hostedZone.id} in this account`, fix };
+  const actual = hostedZone.value.name.replace(/\.$/, '').toLowerCase();
+  if (actual !== settings.hostedZone.name.toLowerCase())
+    return {
+      check,
+      verdict: 'fail',
+      message: `zone ${settings.hostedZone.id} is ${actual}, not ${settings.hostedZone.name}`,
+      fix,
+    };
+  const outside = domainNames(settings).filter((host) => host !== actual && !host.toLowerCase().endsWith(`.${actual}`));
+  if (outside.length) return { check, verdict: 'fail', message: `${outside.join(', ')} not in ${actual}`, fix };
+  return { check, verdict: 'ok', message: `${actual} (${settings.hostedZone.id})` };
+}
+
+function webAcl({ settings, region }: Facts): Finding {
+  const check = 'web ACL';
+  // The schema already refused an ARN outside us-east-1 or not CloudFront-scoped.
+  if (settings.webAclArn)
+    return { check, verdict: 'ok', message: `${settings.webAclArn} (CloudFront, ${CLOUDFRONT_REGION})` };
+  if (region && region !== CLOUDFRONT_REGION)
+    return {
+      check,
+      verdict: 'fail',
+      message: `the stack would create its web ACL in ${region}; AWS creates CloudFront web ACLs only in ${CLOUDFRONT_REGION}`,
+      fix: `set webAclArn in ${settings.file} to a CloudFront web ACL made in ${CLOUDFRONT_REGION}`,
+    };
+  return {
+    check,
+    verdict: 'ok',
+    message: `created by the stack${settings.webAclLogs ? ', logging to CloudWatch' : ''}`,
+  };
+}
+
+function alarmSubscribers({ settings, alarmTopics }: Facts): Finding {
+  const check = 'alarm subscribers';
+  const { emails, topicArns } = settings.alarmSubscribers;
+  const fix = `add an address (alarms.emails) or an existing SNS topic (alarms.topicArns) in ${settings.file}`;
+  if (emails.length + topicArns.length === 0)
+    return { check, verdict: settings.name === 'dev' ? 'warn' : 'fail', message: 'nobody: alarms reach no one', fix };
+  if (alarmTopics && 'error' in alarmTopics) return unreadable(check, alarmTopics.error, fix);
+  const missing = (alarmTopics?.value ?? []).filter((topic) => !topic.exists).map((topic) => topic.arn);
+  if (missing.length) return { check, verdict: 'fail', message: `no topic ${missing.join(', ')}`, fix };
+  return {
+    check,
+    verdict: 'ok',
+    message: [...emails, ...topicArns].join(', '),
+    ...(emails.length ? { fix: 'each address confirms the subscription mail AWS sends after the deploy' } : {}),
+  };
+}
+
+/** What `npx cdk deploy -c stage=<s>` will do with these settings, one line each. */
+export function plan(settings: StageSettings): string[] {
+  const where = settings.env
+    ? `account ${settings.env.account}, ${settings.env.region}`
+    : "the credentials' account and region";
+  const files = FRONT_END_NAMES.map((name) => {
+    const { files: source, domainName } = settings.frontEnds[name];
+    const what =
+      source === 'none'
+        ? 'SPA files left as they are (API docs only)'
+        : source === 'placeholder'
+          ? 'placeholder pages deployed'
+          : `${source.path} deployed`;
+    return `${name} on ${domainName ?? '*.cloudfront.net'}: ${what}`;
+  });
+  return [
+    `stack Ticketing-${settings.name} in ${where}`,
+    ...files,
+    `mail from ${settings.emailFrom}`,
+    `table: ${settings.restoredTableName ? `the restored ${settings.restoredTableName}` : 'its own'}`,
+    `signing keys: ${settings.signingKeysVersion ? `version ${settings.signingKeysVersion}` : 'unpinned (the current version when the template changes)'}; origin-verify: ${settings.originVerifyVersion ? `version ${settings.originVerifyVersion}` : 'unpinned'}`,
+    `alarms to ${[...settings.alarmSubscribers.emails, ...settings.alarmSubscribers.topicArns].join(', ') || 'nobody'}`,
+    ...(settings.overrides.length ? [`for this deploy only: -c ${settings.overrides.join(', -c ')}`] : []),
+  ];
 }
 
 /** The report: one line per check, then the fixes; `failed` when a deploy would fail. */

@@ -1,33 +1,71 @@
+import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { GetHostedZoneCommand, Route53Client } from '@aws-sdk/client-route-53';
 import { DescribeSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { GetTopicAttributesCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { signingKeySecretName } from '#shared/auth/key-set';
 import { routes } from '#shared/routes';
 import { concurrencyOf } from '../../infra/concurrency.ts';
 import type { StageSettings } from '../../infra/stages.ts';
-import type { Facts, Read } from './checks.ts';
+import { CLOUDFRONT_REGION, type Facts, type Read } from './checks.ts';
 
 /** The bootstrap version parameter of the default qualifier (aws-cdk-lib DefaultStackSynthesizer). */
 const BOOTSTRAP_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
 
-/** Read-only calls only: STS GetCallerIdentity, SSM GetParameter, Lambda GetAccountSettings, SESv2 GetEmailIdentity and GetAccount, Secrets Manager DescribeSecret. */
+/**
+ * Read-only calls only: STS GetCallerIdentity, SSM GetParameter, Lambda GetAccountSettings, SESv2
+ * GetEmailIdentity and GetAccount, Secrets Manager DescribeSecret, ACM DescribeCertificate (in
+ * us-east-1), Route 53 GetHostedZone, SNS GetTopicAttributes. A stage that pins its region is
+ * read there, where its deploy goes.
+ */
 export async function readFacts(
   settings: StageSettings,
   options: { region?: string; expectedAccount?: string } = {},
 ): Promise<Facts> {
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
-  const config = region ? { region } : {};
-  const [sts, ssm, lambda, ses, secrets] = [
+  // A pinned stage is deployed to its own region, so its facts are read there.
+  const config = settings.env ? { region: settings.env.region } : region ? { region } : {};
+  const [sts, ssm, lambda, ses, secrets, acm, route53, sns] = [
     new STSClient(config),
     new SSMClient(config),
     new LambdaClient(config),
     new SESv2Client(config),
     new SecretsManagerClient(config),
+    new ACMClient({ region: CLOUDFRONT_REGION }),
+    new Route53Client(config),
+    new SNSClient(config),
   ];
   try {
-    const domain = settings.emailFrom.split('@')[1] ?? settings.emailFrom;
+    const domain = settings.sesIdentity ?? settings.emailFrom.split('@')[1] ?? settings.emailFrom;
+    const { certificateArn, hostedZone: zone } = settings;
+    const [certificate, hostedZone, alarmTopics] = await Promise.all([
+      certificateArn
+        ? readOrMissing(async () => {
+            const { Certificate } = await acm.send(new DescribeCertificateCommand({ CertificateArn: certificateArn }));
+            return {
+              status: Certificate?.Status ?? 'UNKNOWN',
+              names: Certificate?.SubjectAlternativeNames ?? [Certificate?.DomainName ?? ''],
+            };
+          })
+        : undefined,
+      zone
+        ? readOrMissing(async () => ({
+            name: (await route53.send(new GetHostedZoneCommand({ Id: zone.id }))).HostedZone?.Name ?? '',
+          }))
+        : undefined,
+      read(() =>
+        Promise.all(
+          settings.alarmSubscribers.topicArns.map(async (arn) => {
+            const found = await readOrMissing(() => sns.send(new GetTopicAttributesCommand({ TopicArn: arn })));
+            if ('error' in found) throw new Error(found.error);
+            return { arn, exists: found.value !== null };
+          }),
+        ),
+      ),
+    ]);
     const [account, bootstrapVersion, lambdaConcurrency, sesAddress, sesDomain, sesAccount, signingKeys] =
       await Promise.all([
         read(async () => (await sts.send(new GetCallerIdentityCommand({}))).Account ?? ''),
@@ -66,7 +104,7 @@ export async function readFacts(
     const reservedByStage = routes.reduce((sum, row) => sum + (concurrencyOf(row, settings.name).reserved ?? 0), 0);
     return {
       settings,
-      region,
+      region: settings.env?.region ?? region,
       expectedAccount: options.expectedAccount,
       account,
       bootstrapVersion,
@@ -76,9 +114,12 @@ export async function readFacts(
       sesDomain,
       sesAccount,
       signingKeys,
+      certificate,
+      hostedZone,
+      alarmTopics,
     };
   } finally {
-    for (const client of [sts, ssm, lambda, ses, secrets]) client.destroy();
+    for (const client of [sts, ssm, lambda, ses, secrets, acm, route53, sns]) client.destroy();
   }
 }
 
@@ -99,7 +140,13 @@ async function read<T>(fetch: () => Promise<T>): Promise<Read<T>> {
 }
 
 /** What AWS answers when the thing asked for does not exist (SSM, SESv2, Secrets Manager). */
-const MISSING = new Set(['ParameterNotFound', 'NotFoundException', 'ResourceNotFoundException']);
+const MISSING = new Set([
+  'ParameterNotFound',
+  'NotFoundException',
+  'ResourceNotFoundException',
+  'NoSuchHostedZone',
+  'NotFound',
+]);
 
 /** A fact that may not exist: `null` then. */
 function readOrMissing<T>(fetch: () => Promise<T>): Promise<Read<T | null>> {

@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { config } from '../config.ts';
+import { config, NO_ORIGIN_CHECK } from '../config.ts';
 import { header, type RouteEvent } from './request.ts';
 
 /**
@@ -16,13 +16,14 @@ export const VIEWER_ADDRESS_HEADER = 'x-viewer-address';
  * IPv4 address itself, an IPv6 address's /64 (one subscriber's prefix: keying on the whole
  * address would give an attacker 2^64 fresh limits). API Gateway's `sourceIp` is the TCP
  * peer: behind the front ends' CloudFront that is an edge server, shared by many viewers.
- * Where requests must come through CloudFront (ORIGIN_VERIFY_SECRET set, checked by
+ * Where requests must come through CloudFront (ORIGIN_VERIFY_SECRET names a secret, checked by
  * origin-verify.ts before any handler) the viewer's address is the header above; anywhere
  * else (locally, or a stage without the check) the header could come from the caller, so
  * only `sourceIp` counts.
  */
 export function clientNetwork(event: RouteEvent): string {
-  const viewer = config().ORIGIN_VERIFY_SECRET ? header(event, VIEWER_ADDRESS_HEADER) : undefined;
+  const secret = config().ORIGIN_VERIFY_SECRET;
+  const viewer = secret && secret !== NO_ORIGIN_CHECK ? header(event, VIEWER_ADDRESS_HEADER) : undefined;
   return networkOf(viewer || event.requestContext.http.sourceIp);
 }
 

@@ -20,9 +20,10 @@ function matchesAny(given: string, secrets: readonly string[]): boolean {
 }
 
 /**
- * Refuses requests that did not come through a front-end origin when ORIGIN_VERIFY_SECRET
- * names the stage's secret (deployed stages: its current and previous value, so a rotation
- * refuses nobody). Unset locally, where the API on 127.0.0.1 stays directly callable.
+ * Refuses requests that did not come through a front-end origin: ORIGIN_VERIFY_SECRET names
+ * the stage's secret (deployed stages: its current and previous value, so a rotation refuses
+ * nobody). Locally it says `none` and the API on 127.0.0.1 stays directly callable; unset,
+ * every request is refused (originVerifyValues throws).
  */
 export function originVerify(): Middleware {
   return {

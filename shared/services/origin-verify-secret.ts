@@ -1,5 +1,5 @@
 import * as z from '../schema.ts';
-import { config } from '../config.ts';
+import { config, NO_ORIGIN_CHECK } from '../config.ts';
 import { logger } from '../logger.ts';
 import { readSecretString } from './secrets.ts';
 import { keptPerContainer } from '../container-state.ts';
@@ -21,10 +21,19 @@ const Stored = z.object({
 let held: { values: readonly string[]; readAt: number } | undefined;
 let pending: Promise<readonly string[]> | undefined;
 
-/** The accepted values; undefined where no secret is configured (locally: the API on 127.0.0.1 stays directly callable). */
+/**
+ * The accepted values; undefined where the environment says there is no origin check
+ * (ORIGIN_VERIFY_SECRET=none: the local server on 127.0.0.1 and the tests). Fails closed: a
+ * function without the setting throws (every request a 500, which the 5xx alarms see) rather
+ * than let requests that skipped CloudFront through.
+ */
 export async function originVerifyValues(now = Date.now()): Promise<readonly string[] | undefined> {
   const secretId = config().ORIGIN_VERIFY_SECRET;
-  if (!secretId) return undefined;
+  if (secretId === NO_ORIGIN_CHECK) return undefined;
+  if (!secretId)
+    throw new Error(
+      `ORIGIN_VERIFY_SECRET is unset: every request is refused until it names the stage's origin-verify secret (or is "${NO_ORIGIN_CHECK}" where no front end stands in front, locally).`,
+    );
   if (held && now - held.readAt < REFRESH_SECONDS * 1000) return held.values;
   pending ??= read(secretId, now).finally(() => {
     pending = undefined;

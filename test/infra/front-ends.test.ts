@@ -11,6 +11,7 @@ import { DOCS_PAGE_FUNCTION } from '../../infra/api-docs.ts';
 import { DOCS_CSP } from '../../infra/api-docs-site.ts';
 import { COMMON_RULES_COUNTED, LOGIN_RATE_LIMIT, rateLimitedRoutes } from '../../infra/front-end-web-acl.ts';
 import { SPA_FALLBACK_FUNCTION, VIEWER_ADDRESS_FUNCTION } from '../../infra/front-ends.ts';
+import { STAGE_FILES } from '../../infra/stages.ts';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
 import { unacknowledgedFindings } from './nag.ts';
 import { resourcesOf, routeFunctions, synth } from './synth.ts';
@@ -19,12 +20,13 @@ import { resourcesOf, routeFunctions, synth } from './synth.ts';
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-aaaa-bbbb-cccc-0123456789ab';
+// Not the committed prod domains, and not example.* (prod refuses placeholders).
 const DOMAINS = {
-  adminDomain: 'admin.tickets.example.org',
-  portalDomain: 'my.tickets.example.org',
+  adminDomain: 'admin.tickets.northwind-events.org',
+  portalDomain: 'my.tickets.northwind-events.org',
   certificateArn: CERTIFICATE,
   hostedZoneId: 'Z0123456789ABCDEFGHIJ',
-  hostedZoneName: 'tickets.example.org',
+  hostedZoneName: 'tickets.northwind-events.org',
 };
 
 /** The front ends' distributions (the photo CDN is not one). */
@@ -295,7 +297,25 @@ describe('the front-end distributions', () => {
     const deployments = Object.values(resourcesOf(template, 'Custom::CDKBucketDeployment'));
     expect(deployments).toHaveLength(2);
     for (const deployment of deployments) expect(deployment.Properties.DistributionPaths).toEqual(['/*']);
-    expect(() => synth({ context: { adminAssets: '/nonexistent/dist' } })).toThrow(/adminAssets.*index\.html/);
+    expect(() => synth({ context: { adminAssets: '/nonexistent/dist' } })).toThrow(/-c adminAssets.*index\.html/);
+  });
+
+  it('leaves the SPA files alone where the stage names no source (staging, prod): only api/v2/ is deployed, pruned and invalidated', () => {
+    for (const stage of ['staging', 'prod']) {
+      const deployments = Object.values(resourcesOf(built[stage]!.template, 'Custom::CDKBucketDeployment'));
+      expect(deployments, stage).toHaveLength(2);
+      for (const { Properties } of deployments) {
+        // One source, the documentation: nothing outside the prefix is written or pruned.
+        expect(Properties.SourceObjectKeys, stage).toHaveLength(1);
+        expect(Properties.DestinationBucketKeyPrefix, stage).toBe('api/v2/');
+        expect(Properties.DistributionPaths, stage).toEqual(['/api/v2/*']);
+      }
+    }
+    // dev's deployments carry the placeholder pages too, from the root of the bucket.
+    for (const { Properties } of Object.values(resourcesOf(built.dev!.template, 'Custom::CDKBucketDeployment'))) {
+      expect(Properties.SourceObjectKeys).toHaveLength(2);
+      expect(Properties.DestinationBucketKeyPrefix).toBeUndefined();
+    }
   });
 
   it('logs both distributions and both buckets into the stage log bucket', () => {
@@ -365,7 +385,7 @@ describe('custom domains from context', () => {
     expect(() =>
       createApp({ context: { stage: 'dev', adminDomain: 'https://admin.example.org', certificateArn: CERTIFICATE } }),
     ).toThrow(/host name/);
-    expect(() => createApp({ context: { stage: 'dev', hostedZoneId: 'Z1' } })).toThrow(/hostedZoneName/);
+    expect(() => createApp({ context: { stage: 'dev', hostedZoneId: 'Z1' } })).toThrow(/hostedZone\.name/);
   });
 });
 
@@ -430,12 +450,17 @@ describe('values derived from the distributions', () => {
         AllowCredentials: true,
         AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
         AllowHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-requested-with'],
-        ExposeHeaders: ['deprecation', 'idempotent-replayed', 'link', 'retry-after'],
+        ExposeHeaders: ['deprecation', 'idempotent-replayed', 'link', 'ratelimit', 'ratelimit-policy', 'retry-after'],
         MaxAge: 600,
       },
     });
+    // prod: its committed custom domains, literal origins, and nothing else.
     const api = Object.values(resourcesOf(built.prod!.template, 'AWS::ApiGatewayV2::Api'))[0]!;
-    expect(api.Properties.CorsConfiguration).toBeUndefined();
+    const { admin, portal } = STAGE_FILES.prod.frontEnds;
+    expect(api.Properties.CorsConfiguration.AllowOrigins).toEqual([
+      `https://${admin.domain}`,
+      `https://${portal.domain}`,
+    ]);
   });
 
   it("gives every function the origin-verify secret's ARN and GetSecretValue on it, never its value; CloudFront's header pins a rotation's version", () => {
@@ -474,6 +499,27 @@ describe('values derived from the distributions', () => {
 });
 
 describe('the WAF', () => {
+  it('logs every request to CloudWatch in staging and prod (aws-waf-logs-…, Authorization and Cookie redacted), not in dev', () => {
+    for (const stage of ['staging', 'prod']) {
+      const { template } = built[stage]!;
+      const aclId = Object.keys(resourcesOf(template, 'AWS::WAFv2::WebACL'))[0]!;
+      const [logging] = Object.values(resourcesOf(template, 'AWS::WAFv2::LoggingConfiguration'));
+      expect(logging?.Properties.ResourceArn, stage).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+      expect(logging!.Properties.RedactedFields).toEqual([
+        { SingleHeader: { Name: 'authorization' } },
+        { SingleHeader: { Name: 'cookie' } },
+      ]);
+      const name = `aws-waf-logs-ticketing-${stage}`;
+      expect(JSON.stringify(logging!.Properties.LogDestinationConfigs)).toContain(`:log-group:${name}`);
+      expect(JSON.stringify(logging!.Properties.LogDestinationConfigs)).not.toContain(':*');
+      const group = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup')).find(
+        (g) => g.Properties.LogGroupName === name,
+      );
+      expect(group, stage).toBeDefined();
+    }
+    expect(Object.keys(resourcesOf(built.dev!.template, 'AWS::WAFv2::LoggingConfiguration'))).toEqual([]);
+  });
+
   it('rate-limits the login and password routes of the route table', () => {
     const limited = rateLimitedRoutes(routes).map(routeKey).sort();
     expect(limited).toEqual(

@@ -7,7 +7,7 @@ import { concurrencyOf } from '../../infra/concurrency.ts';
 import { ALARM_THRESHOLDS } from '../../infra/operations.ts';
 import { TABLE_OPERATIONS } from '../../infra/operations-metrics.ts';
 import { NONCURRENT_DAYS_OTHER, NONCURRENT_DAYS_PROD } from '../../infra/photo-store.ts';
-import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
+import { STAGE_FILES, STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import { unacknowledgedFindings } from './nag.ts';
 import { onlyId, onlyResource, type Resource, resourcesOf, routeFunctions, statementsOf, synth } from './synth.ts';
 
@@ -337,7 +337,8 @@ describe('data safety', () => {
         for (const [id, resource] of Object.entries(resourcesOf(stages[stage].template, type)).filter(
           ([id]) => !buildOutputs.has(id),
         )) {
-          expect(resource.DeletionPolicy, `${stage} ${id}`).toBe(prod ? 'Retain' : 'Delete');
+          // RetainExceptOnCreate: a failed first deploy rolls back cleanly, so its retry meets no orphan.
+          expect(resource.DeletionPolicy, `${stage} ${id}`).toBe(prod ? 'RetainExceptOnCreate' : 'Delete');
           expect(resource.UpdateReplacePolicy, `${stage} ${id}`).toBe(prod ? 'Retain' : 'Delete');
         }
       }
@@ -375,14 +376,35 @@ describe('data safety', () => {
   });
 });
 
-describe('alarm email', () => {
-  it('subscribes the address given with -c alarmEmail', () => {
-    const { stack } = synth({ context: { stage: 'staging', alarmEmail: 'ops@example.com' } });
-    Template.fromStack(stack.operations).hasResourceProperties('AWS::SNS::Subscription', {
-      Protocol: 'email',
-      Endpoint: 'ops@example.com',
-    });
-    expect(Object.keys(stages.staging.operations.findResources('AWS::SNS::Subscription'))).toEqual([]);
+describe('alarm subscribers', () => {
+  it("subscribes the stage file's addresses: staging and prod have one, dev none", () => {
+    const subscribed = (stage: StageName) =>
+      Object.values(resourcesOf(stages[stage].operations, 'AWS::SNS::Subscription')).map((s) => s.Properties);
+    expect(subscribed('dev')).toEqual([]);
+    for (const stage of ['staging', 'prod'] as const) {
+      expect(subscribed(stage), stage).toEqual(
+        STAGE_FILES[stage].alarms.emails.map((email) =>
+          expect.objectContaining({ Protocol: 'email', Endpoint: email }),
+        ),
+      );
+      expect(subscribed(stage).length, stage).toBeGreaterThan(0);
+    }
+  });
+
+  it('replaces them for one deploy with -c alarmEmail, and notifies the existing topics of -c alarmTopicArn from every alarm', () => {
+    const pager = 'arn:aws:sns:us-east-1:111122223333:pager-duty';
+    const { stack } = synth({ context: { stage: 'dev', alarmEmail: 'ops@example.com', alarmTopicArn: pager } });
+    const operations = Template.fromStack(stack.operations);
+    expect(Object.values(resourcesOf(operations, 'AWS::SNS::Subscription')).map((s) => s.Properties.Endpoint)).toEqual([
+      'ops@example.com',
+    ]);
+    const alarms = Object.values(resourcesOf(operations, 'AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBeGreaterThan(10);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toHaveLength(2);
+      expect(alarm.Properties.AlarmActions).toContain(pager);
+      expect(alarm.Properties.OKActions).toContain(pager);
+    }
   });
 
   it('rejects something that is not an address', () => {

@@ -1,6 +1,9 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes } from '#shared/routes';
+import { readFileSync } from 'node:fs';
+import { pinSecretVersion } from '../../bin/keys/stage-file.ts';
+import { resolveStage, STAGE_FILES } from '../../infra/stages.ts';
 import { bundleInputs } from './bundles.ts';
 import { routeFunctions, statementsOf, synth } from './synth.ts';
 
@@ -93,10 +96,21 @@ describe('the signing keys in the stack of shared/routes.ts', () => {
 });
 
 describe('the signing keys after a rotation', () => {
-  it('pins every function to the secret version given as context, so the deploy changes their environment', () => {
-    const { template } = synth({ context: { signingKeysVersion: 'a1b2c3d4-version' } });
+  it("pins every function to the stage file's secret version (npm run keys writes it there), so the deploy changes their environment", () => {
+    const version = 'a1b2c3d4-0000-4000-8000-00000000e5f6';
+    const dev = structuredClone(STAGE_FILES.dev);
+    const pinned = pinSecretVersion(
+      readFileSync(new URL('../../infra/stages/dev.ts', import.meta.url), 'utf8'),
+      'signingKeys',
+      version,
+    );
+    // What `npm run keys -- rotate` leaves in the file is what the app reads from it.
+    expect(pinned).toContain(`signingKeys: '${version}',`);
+    dev.secretVersions = { signingKeys: version };
+    expect(resolveStage((key) => ({ stage: 'dev' })[key], { ...STAGE_FILES, dev }).signingKeysVersion).toBe(version);
+    const { template } = synth({ context: { signingKeysVersion: version } });
     for (const { fn } of routeFunctions(template).values()) {
-      expect(fn.Properties.Environment.Variables.JWT_PUBLIC_KEYS).toBe(jwksReference('a1b2c3d4-version'));
+      expect(fn.Properties.Environment.Variables.JWT_PUBLIC_KEYS).toBe(jwksReference(version));
     }
   }, 60_000);
 });

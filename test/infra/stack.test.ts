@@ -403,7 +403,7 @@ describe("the customers' user pool", () => {
   it('keeps the prod pool when the stack goes, and lets the dev pool go', () => {
     const poolOf = (template: Template) => Object.values(template.findResources('AWS::Cognito::UserPool'))[0]!;
     expect(poolOf(synth({ routes: CUSTOMER_ROWS, context: { stage: 'prod' } }).template)).toMatchObject({
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
       Properties: { DeletionProtection: 'ACTIVE' },
     });
     expect(poolOf(template)).toMatchObject({
@@ -483,7 +483,8 @@ describe('stages', () => {
   it('keeps and protects the prod table, and lets dev tables go', () => {
     // TableV2 puts deletion protection on the replica.
     synth({ context: { stage: 'prod' } }).template.hasResource('AWS::DynamoDB::GlobalTable', {
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
+      UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })] }),
     });
     synth().template.hasResource('AWS::DynamoDB::GlobalTable', {

@@ -22,13 +22,16 @@ export interface SynthOptions {
   context?: Record<string, unknown>;
   routes?: readonly RouteRow[];
   functionsDir?: string;
+  /** Receives the line naming the deploy's `-c` overrides (by default dropped). */
+  report?: (line: string) => void;
 }
 
-export function synth({ context = {}, routes, functionsDir }: SynthOptions = {}) {
+export function synth({ context = {}, routes, functionsDir, report = () => {} }: SynthOptions = {}) {
   const { app, stack } = createApp({
     context: { ...FLAGS, stage: 'dev', 'aws:cdk:bundling-stacks': [], apiDocs: FIXTURE_API_DOCS, ...context },
     routes,
     functionsDir,
+    report,
   });
   return { app, stack, template: wholeStage(stack), stacks: stacksOf(stack) };
 }

@@ -98,10 +98,20 @@ describe('the origin check (x-origin-verify from CloudFront)', () => {
     }
   });
 
-  it('checks nothing when ORIGIN_VERIFY_SECRET is unset (local server, tests, integrators)', async () => {
-    delete process.env.ORIGIN_VERIFY_SECRET;
+  it('checks nothing where ORIGIN_VERIFY_SECRET says none (the local server, tests)', async () => {
+    process.env.ORIGIN_VERIFY_SECRET = 'none';
     newContainer();
     expect((await send()).statusCode).toBe(401);
+  });
+
+  it('fails closed: with ORIGIN_VERIFY_SECRET unset every request is refused (a 5xx problem), with the header or without', async () => {
+    delete process.env.ORIGIN_VERIFY_SECRET;
+    newContainer();
+    for (const headers of [{}, { [ORIGIN_VERIFY_HEADER]: CURRENT }] as Record<string, string>[]) {
+      const answer = await send(headers);
+      expect(answer.statusCode).toBe(500);
+      expect(answer.headers['Content-Type']).toBe('application/problem+json');
+    }
   });
 
   it('reads the values from the secret, not the environment, and takes a rotation within REFRESH_SECONDS without a deploy', async () => {

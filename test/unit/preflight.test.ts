@@ -1,16 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { judge, MIN_BOOTSTRAP_VERSION, report, type Facts } from '../../bin/preflight/checks.ts';
+import { covers, judge, MIN_BOOTSTRAP_VERSION, plan, report, type Facts } from '../../bin/preflight/checks.ts';
 import { parseArguments } from '../../bin/preflight.ts';
-import { resolveStage, StageSettingsError } from '../../infra/stages.ts';
+import { resolveStage, STAGE_FILES, StageSettingsError } from '../../infra/stages.ts';
 
 const prod = (context: Record<string, string> = {}) =>
-  resolveStage((key) => ({ stage: 'prod', emailFrom: 'no-reply@tickets.example.net.test', ...context })[key]);
+  resolveStage(
+    (key) =>
+      ({
+        stage: 'prod',
+        emailFrom: 'no-reply@tickets.example.net.test',
+        sesIdentity: 'tickets.example.net.test',
+        ...context,
+      })[key],
+  );
+/** The account and domains committed for prod (infra/stages/prod.ts). */
+const ACCOUNT = STAGE_FILES.prod.env!.account;
+const ZONE = STAGE_FILES.prod.hostedZone!.name;
 
 /** Everything a first deploy needs, present. */
 const ready = (over: Partial<Facts> = {}): Facts => ({
   settings: prod(),
   region: 'us-east-1',
-  account: { value: '123456789012' },
+  account: { value: ACCOUNT },
   bootstrapVersion: { value: 28 },
   sesAddress: { value: null },
   sesDomain: { value: { verified: true } },
@@ -18,6 +29,9 @@ const ready = (over: Partial<Facts> = {}): Facts => ({
   signingKeys: { value: { hasCurrentVersion: true } },
   lambdaConcurrency: { value: { limit: 1000, unreserved: 1000 } },
   reservedByStage: 180,
+  certificate: { value: { status: 'ISSUED', names: [ZONE, `*.${ZONE}`] } },
+  hostedZone: { value: { name: `${ZONE}.` } },
+  alarmTopics: { value: [] },
   ...over,
 });
 
@@ -33,7 +47,7 @@ describe('preflight checks', () => {
   it('names the bootstrap command for a missing or old bootstrap stack, with the account and region', () => {
     expect(finding(ready({ bootstrapVersion: { value: null } }), 'bootstrap')).toMatchObject({
       verdict: 'fail',
-      fix: 'npx cdk bootstrap aws://123456789012/us-east-1',
+      fix: `npx cdk bootstrap aws://${ACCOUNT}/us-east-1`,
     });
     expect(finding(ready({ bootstrapVersion: { value: MIN_BOOTSTRAP_VERSION - 1 } }), 'bootstrap')).toMatchObject({
       verdict: 'fail',
@@ -46,10 +60,11 @@ describe('preflight checks', () => {
   });
 
   it('refuses the placeholder sender, an unverified or missing SES identity, and warns about the sandbox', () => {
-    const placeholder = ready({ settings: resolveStage((key) => ({ stage: 'prod' })[key]) });
+    // Only dev can hold a placeholder sender: staging and prod refuse one when their settings are read.
+    const placeholder = ready({ settings: resolveStage((key) => ({ stage: 'dev' })[key]) });
     expect(finding(placeholder, 'mail sender')).toMatchObject({
       verdict: 'fail',
-      fix: '-c emailFrom=no-reply@<your verified domain>',
+      fix: 'set mail.from and mail.sesIdentity in infra/stages/dev.ts (a domain verified in SES)',
     });
     expect(finding(ready({ sesDomain: { value: { verified: false } } }), 'mail sender')).toMatchObject({
       verdict: 'fail',
@@ -85,27 +100,100 @@ describe('preflight checks', () => {
     });
   });
 
-  it('checks the region against the WAF rule, the account against --account, and DNS for custom domains', () => {
-    expect(finding(ready({ region: 'eu-west-1' }), 'region')).toMatchObject({
+  it('checks the region against the WAF rule and the account, and DNS for custom domains (dev: not pinned)', () => {
+    const dev = (context: Record<string, string> = {}) => resolveStage((key) => ({ stage: 'dev', ...context })[key]);
+    const devFacts = (over: Partial<Facts> = {}) =>
+      ready({ settings: dev(), certificate: undefined, hostedZone: undefined, ...over });
+    expect(finding(devFacts({ region: 'eu-west-1' }), 'region')).toMatchObject({
       verdict: 'fail',
-      fix: expect.stringContaining('-c webAclArn'),
+      fix: expect.stringContaining('set webAclArn in infra/stages/dev.ts'),
     });
-    const ownAcl = prod({ webAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/edge/abc' });
-    expect(finding(ready({ region: 'eu-west-1', settings: ownAcl }), 'region').verdict).toBe('ok');
-    expect(finding(ready({ region: undefined }), 'region').verdict).toBe('fail');
-    expect(finding(ready({ expectedAccount: '210987654321' }), 'account')).toMatchObject({
+    const ownAcl = dev({ webAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/edge/abc' });
+    expect(finding(devFacts({ region: 'eu-west-1', settings: ownAcl }), 'region').verdict).toBe('ok');
+    expect(finding(devFacts({ region: undefined }), 'region').verdict).toBe('fail');
+    expect(finding(devFacts({ expectedAccount: '210987654321' }), 'account')).toMatchObject({
       verdict: 'fail',
-      message: 'the credentials are of account 123456789012, not 210987654321',
+      message: `the credentials are of account ${ACCOUNT}, not 210987654321`,
     });
-    const domain = prod({
+    const domain = dev({
       adminDomain: 'admin.tickets.example.net.test',
       certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc-123',
     });
-    expect(finding(ready({ settings: domain }), 'domains').verdict).toBe('warn');
+    expect(finding(devFacts({ settings: domain }), 'domains').verdict).toBe('warn');
     const { text, failed } = report(judge(ready({ signingKeys: { value: null } })));
     expect(failed).toBe(true);
     expect(text).toContain('FAIL  signing keys');
     expect(text).toContain('→ npm run keys -- init --stage prod');
+  });
+
+  it("holds a pinned stage to its file's account and region", () => {
+    expect(finding(ready({ account: { value: '123456789012' } }), 'account')).toMatchObject({
+      verdict: 'fail',
+      message: `the credentials are of account 123456789012, not ${ACCOUNT} (pinned in infra/stages/prod.ts)`,
+    });
+    expect(finding(ready({ region: 'eu-west-1' }), 'region')).toMatchObject({
+      verdict: 'fail',
+      fix: 'export AWS_REGION=us-east-1',
+    });
+  });
+
+  it('wants the certificate ISSUED and covering every domain, in us-east-1', () => {
+    expect(finding(ready(), 'certificate')).toMatchObject({
+      verdict: 'ok',
+      message: expect.stringContaining('ISSUED'),
+    });
+    expect(
+      finding(
+        ready({ certificate: { value: { status: 'PENDING_VALIDATION', names: [ZONE, `*.${ZONE}`] } } }),
+        'certificate',
+      ),
+    ).toMatchObject({ verdict: 'fail', message: 'the certificate is PENDING_VALIDATION, not ISSUED' });
+    // *.zone covers admin.zone, not the deeper name a stage might use.
+    expect(
+      finding(ready({ certificate: { value: { status: 'ISSUED', names: [ZONE] } } }), 'certificate'),
+    ).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringContaining(`admin.${ZONE}`),
+    });
+    expect(finding(ready({ certificate: { value: null } }), 'certificate').verdict).toBe('fail');
+    expect(covers('*.a.test', 'b.a.test')).toBe(true);
+    expect(covers('*.a.test', 'c.b.a.test')).toBe(false);
+  });
+
+  it('wants the hosted zone to be the named one, holding the domains; existing alarm topics; someone to alarm', () => {
+    expect(finding(ready(), 'hosted zone').verdict).toBe('ok');
+    expect(finding(ready({ hostedZone: { value: { name: 'other.test.' } } }), 'hosted zone')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringContaining(`is other.test, not ${ZONE}`),
+    });
+    expect(finding(ready({ hostedZone: { value: null } }), 'hosted zone').verdict).toBe('fail');
+    const pager = 'arn:aws:sns:us-east-1:444455556666:pager';
+    const paged = prod({ alarmTopicArn: pager });
+    expect(
+      finding(ready({ settings: paged, alarmTopics: { value: [{ arn: pager, exists: false }] } }), 'alarm subscribers'),
+    ).toMatchObject({ verdict: 'fail', message: `no topic ${pager}` });
+    expect(finding(ready(), 'alarm subscribers')).toMatchObject({
+      verdict: 'ok',
+      message: STAGE_FILES.prod.alarms.emails.join(', '),
+    });
+    expect(
+      finding(ready({ settings: resolveStage((key) => ({ stage: 'dev' })[key]) }), 'alarm subscribers').verdict,
+    ).toBe('warn');
+  });
+
+  it('says what the deploy will do: where, which front-end files, which table, which secret versions, which overrides', () => {
+    const lines = plan(prod({ tableName: 'ticketing-prod-restored-20250301' }));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `stack Ticketing-prod in account ${ACCOUNT}, us-east-1`,
+        `admin on ${STAGE_FILES.prod.frontEnds.admin.domain}: SPA files left as they are (API docs only)`,
+        'table: the restored ticketing-prod-restored-20250301',
+        'for this deploy only: -c emailFrom, -c sesIdentity, -c tableName',
+      ]),
+    );
+    expect(plan(resolveStage((key) => ({ stage: 'dev' })[key]))).toContain(
+      'admin on *.cloudfront.net: placeholder pages deployed',
+    );
   });
 
   it('reads the cdk-style arguments, refusing unknown ones', () => {
@@ -114,6 +202,9 @@ describe('preflight checks', () => {
       expectedAccount: '1',
     });
     expect(() => parseArguments(['--force', 'x'])).toThrow(StageSettingsError);
+    expect(() => parseArguments(['--stage', 'prod', '-c', 'emailFrmo=a@b.test'])).toThrow(
+      /unknown setting -c emailFrmo/,
+    );
     expect(() => parseArguments(['--stage'])).toThrow(StageSettingsError);
   });
 });

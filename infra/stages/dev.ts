@@ -1,0 +1,28 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { defineStage } from './schema.ts';
+
+/**
+ * dev: a developer's stage, in whatever account the credentials name (no `env`), with the
+ * placeholder pages and sender; staging and prod refuse such placeholders (infra/stages.ts).
+ */
+export const stage = defineStage({
+  name: 'dev',
+  frontEnds: { admin: { files: 'placeholder' }, portal: { files: 'placeholder' } },
+  mail: { from: 'no-reply@dev.tickets.example.com' },
+  alarms: { emails: [], topicArns: [] },
+  // An SPA's Vite dev server (either loopback name) may call a deployed dev stack.
+  extraOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'],
+  siteAuthMethod: 'legacy',
+  logLevel: 'DEBUG',
+  secretVersions: {},
+  table: {},
+  policy: {
+    jwtIssuer: 'urn:ticketing:dev',
+    throttle: { rateLimit: 50, burstLimit: 100 },
+    logRetention: RetentionDays.ONE_WEEK,
+    retainData: false,
+    tracing: false,
+    canaryReleases: false,
+    webAclLogs: false,
+  },
+});

@@ -1,0 +1,34 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { defineStage } from './schema.ts';
+
+/**
+ * prod. The account, domains, certificate, zone, sender and subscriber below are the
+ * fictional Northwind values this repository ships with (444455556666 is an account id of
+ * AWS's documentation): replace them once with your own (README "Deploying").
+ */
+export const stage = defineStage({
+  name: 'prod',
+  env: { account: '444455556666', region: 'us-east-1' },
+  frontEnds: {
+    admin: { domain: 'admin.northwind-tickets.com', files: 'none' },
+    portal: { domain: 'my.northwind-tickets.com', files: 'none' },
+  },
+  certificateArn: 'arn:aws:acm:us-east-1:444455556666:certificate/8a3f0c91-6e2b-4d7a-b5c8-1e9f4a7d2b60',
+  hostedZone: { id: 'Z08812345PROD0NWTKT0', name: 'northwind-tickets.com' },
+  mail: { from: 'no-reply@northwind-tickets.com', sesIdentity: 'northwind-tickets.com' },
+  alarms: { emails: ['ops@northwind-tickets.com'], topicArns: [] },
+  extraOrigins: [],
+  siteAuthMethod: 'legacy',
+  logLevel: 'INFO',
+  secretVersions: {},
+  table: {},
+  policy: {
+    jwtIssuer: 'urn:ticketing:prod',
+    throttle: { rateLimit: 1000, burstLimit: 2000 },
+    logRetention: RetentionDays.THREE_MONTHS,
+    retainData: true,
+    tracing: true,
+    canaryReleases: true,
+    webAclLogs: true,
+  },
+});

@@ -1,0 +1,34 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { defineStage } from './schema.ts';
+
+/**
+ * staging. The account, domains, certificate, zone, sender and subscriber below are the
+ * fictional Northwind values this repository ships with (111122223333 is an account id of
+ * AWS's documentation): replace them once with your own (README "Deploying").
+ */
+export const stage = defineStage({
+  name: 'staging',
+  env: { account: '111122223333', region: 'us-east-1' },
+  frontEnds: {
+    admin: { domain: 'admin.staging.northwind-tickets.com', files: 'none' },
+    portal: { domain: 'my.staging.northwind-tickets.com', files: 'none' },
+  },
+  certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/5d1c6a2e-0b7f-4c1e-9a43-2f6d8e1b7c30',
+  hostedZone: { id: 'Z04417722STAGING0NWT', name: 'staging.northwind-tickets.com' },
+  mail: { from: 'no-reply@staging.northwind-tickets.com', sesIdentity: 'staging.northwind-tickets.com' },
+  alarms: { emails: ['ops-staging@northwind-tickets.com'], topicArns: [] },
+  extraOrigins: [],
+  siteAuthMethod: 'legacy',
+  logLevel: 'INFO',
+  secretVersions: {},
+  table: {},
+  policy: {
+    jwtIssuer: 'urn:ticketing:staging',
+    throttle: { rateLimit: 200, burstLimit: 400 },
+    logRetention: RetentionDays.ONE_MONTH,
+    retainData: false,
+    tracing: true,
+    canaryReleases: true,
+    webAclLogs: true,
+  },
+});

@@ -1,0 +1,258 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Token } from 'aws-cdk-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '#shared/routes';
+import { createApp } from '../../infra/app.ts';
+import {
+  contextOf,
+  OVERRIDES,
+  resolveStage,
+  STAGE_FILES,
+  STAGE_NAMES,
+  type StageName,
+  StageSettingsError,
+} from '../../infra/stages.ts';
+import type { StageFile } from '../../infra/stages/schema.ts';
+import { stacksOf, synth } from './synth.ts';
+
+/**
+ * The stage files (infra/stages/<stage>.ts): `cdk deploy -c stage=<s>` alone reproduces the
+ * stage, a `-c` changes one setting for one deploy, and staging and prod refuse placeholders.
+ */
+
+/** One row per distinct `uses` entry: every kind of grant and binding, at a fraction of the synth time. */
+const SAMPLE = (() => {
+  const seen = new Set<string>();
+  return routes.filter((row) => {
+    const kinds = Object.entries(row.uses).map(([key, value]) => `${key}:${Array.isArray(value) ? 'list' : value}`);
+    const fresh = kinds.some((kind) => !seen.has(kind));
+    for (const kind of kinds) seen.add(kind);
+    return fresh;
+  });
+})();
+
+/** Every template of the stage (main and nested stacks) as JSON, by construct path. */
+const templatesOf = (context: Record<string, unknown>, report?: (line: string) => void) => {
+  const { stack } = synth({ context, routes: SAMPLE, report });
+  return Object.fromEntries([...stacksOf(stack)].map(([path, template]) => [path, template.toJSON()]));
+};
+
+const leaves = (value: unknown, path: string[] = []): [string, unknown][] =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.entries(value).flatMap(([key, inner]) => leaves(inner, [...path, key]))
+    : [[path.join('.'), value]];
+
+describe('each stage file reproduces its stage', () => {
+  it('gives every setting of every stage file (all but name and policy) a -c key', () => {
+    const paths = new Set(Object.values(OVERRIDES).map((entry) => entry.path.join('.')));
+    for (const stage of STAGE_NAMES) {
+      for (const [path] of leaves(STAGE_FILES[stage])) {
+        if (path === 'name' || path.startsWith('policy.')) continue;
+        expect(paths, `${stage}: ${path}`).toContain(path);
+      }
+    }
+  });
+
+  it.each(STAGE_NAMES)(
+    'synthesises %s the same with no flag as with every committed value also passed as -c',
+    (stage) => {
+      const printed: string[] = [];
+      const plain = templatesOf({ stage }, (line) => printed.push(line));
+      const flagged = templatesOf(contextOf(STAGE_FILES[stage]), (line) => printed.push(line));
+      expect(Object.keys(plain).length).toBeGreaterThan(1);
+      expect(flagged).toEqual(plain);
+      // Only the tests' own documentation fixture (synth.ts) overrides anything; the committed values again change nothing.
+      const fixture = `stage ${stage}: -c apiDocs overrides infra/stages/${stage}.ts for this deploy only`;
+      expect(printed).toEqual([fixture, fixture]);
+    },
+  );
+
+  it('pins staging and prod to their account and region, and leaves dev to the credentials', () => {
+    for (const stage of STAGE_NAMES) {
+      const { stack } = synth({ context: { stage }, routes: SAMPLE.slice(0, 1) });
+      const env = STAGE_FILES[stage].env;
+      if (stage === 'dev') {
+        expect(env).toBeUndefined();
+        expect(Token.isUnresolved(stack.account) && Token.isUnresolved(stack.region)).toBe(true);
+      } else {
+        expect(env, stage).toBeDefined();
+        expect({ account: stack.account, region: stack.region }, stage).toEqual(env);
+      }
+    }
+  });
+
+  it('refuses a -c key that is no setting (a typo would otherwise deploy the committed value silently)', () => {
+    expect(() => createApp({ context: { stage: 'dev', adminDomian: 'admin.northwind-tickets.com' } })).toThrow(
+      /unknown setting -c adminDomian/,
+    );
+  });
+});
+
+describe('placeholders in staging and prod', () => {
+  const withFile = (stage: StageName, change: (file: StageFile) => void) => {
+    const file = structuredClone(STAGE_FILES[stage]);
+    change(file);
+    return { ...STAGE_FILES, [stage]: file };
+  };
+  const refusal = (stage: StageName, change: (file: StageFile) => void, context: Record<string, string> = {}) => {
+    try {
+      resolveStage((key) => ({ stage, ...context })[key], withFile(stage, change));
+    } catch (error) {
+      expect(error).toBeInstanceOf(StageSettingsError);
+      return (error as Error).message;
+    }
+    throw new Error('not refused');
+  };
+
+  const CHANGES: [StageName, string, (file: StageFile) => void][] = [
+    [
+      'prod',
+      'mail.from',
+      (file) => {
+        file.mail.from = 'no-reply@tickets.example.com';
+      },
+    ],
+    ['prod', 'mail.sesIdentity', (file) => delete file.mail.sesIdentity],
+    ['prod', 'env', (file) => delete file.env],
+    [
+      'prod',
+      'alarms',
+      (file) => {
+        file.alarms = { emails: [], topicArns: [] };
+      },
+    ],
+    [
+      'staging',
+      'policy.webAclLogs',
+      (file) => {
+        file.policy.webAclLogs = false;
+      },
+    ],
+    [
+      'staging',
+      'frontEnds.admin.domain',
+      (file) => {
+        file.frontEnds.admin.domain = 'admin.tickets.example.org';
+      },
+    ],
+    [
+      'staging',
+      'alarms.emails.0',
+      (file) => {
+        file.alarms.emails = ['ops@example.com'];
+      },
+    ],
+  ];
+  it.each(CHANGES)('%s: refuses %s in one line naming the setting and the file', (stage, setting, change) => {
+    const message = refusal(stage, change);
+    expect(message).not.toContain('\n');
+    expect(message).toContain(setting);
+    expect(message).toContain(`infra/stages/${stage}.ts`);
+  });
+
+  it("refuses an alarm topic outside the stage's region (CloudWatch notifies topics of its own region only)", () => {
+    const message = refusal('prod', (file) => {
+      file.alarms.topicArns = ['arn:aws:sns:eu-west-1:444455556666:pager'];
+    });
+    expect(message).toBe(
+      'stage prod: alarms.topicArns.0 in infra/stages/prod.ts is in eu-west-1: alarms in us-east-1 notify topics there only',
+    );
+  });
+
+  it('names the -c key when the placeholder came from one, and lets dev keep its placeholders', () => {
+    expect(refusal('prod', () => {}, { emailFrom: 'no-reply@tickets.example.com' })).toMatch(
+      /^stage prod: mail\.from \(-c emailFrom\) is a placeholder/,
+    );
+    expect(resolveStage((key) => ({ stage: 'dev' })[key]).emailFrom).toMatch(/example\.com$/);
+  });
+
+  it('prints one line on stderr and exits 1 from the CDK entry point', async () => {
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/app.ts'], {
+      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ stage: 'prod', sesIdentity: '' }) },
+    });
+    const failure = await run.then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    const lines = failure!.stderr
+      .split('\n')
+      .filter((line) => line && !/Warning|node|upgrade|a\.co|^To |^$/.test(line));
+    expect(lines).toEqual([expect.stringMatching(/mail\.sesIdentity \(-c sesIdentity\) is missing/)]);
+  }, 60_000);
+});
+
+/**
+ * Two spellings of one template that mean the same: adjacent literals of a join are one, the
+ * resources of an IAM statement are a set, and a function's version resource is named after a
+ * hash of its configuration (so a new TABLE_NAME names a new version: that is the switch).
+ */
+const canonical = (value: unknown, key = ''): unknown => {
+  if (typeof value === 'string') return value.replace(/(CurrentVersion[0-9A-F]{8})[0-9a-f]{32}/g, '$1<configuration>');
+  if (Array.isArray(value)) {
+    const items = value.map((item) => canonical(item));
+    return key === 'Resource' ? items.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : items;
+  }
+  if (!value || typeof value !== 'object') return value;
+  const object = Object.fromEntries(
+    Object.entries(value).map(([name, inner]) => [canonical(name), canonical(inner, name)] as const),
+  ) as Record<string, unknown>;
+  const join = object['Fn::Join'] as [string, unknown[]] | undefined;
+  if (join?.[0] !== '') return object;
+  // Adjacent literals of a join are one literal; a join of one literal is that string.
+  const parts = join[1].reduce<unknown[]>((merged, part) => {
+    const last = merged[merged.length - 1];
+    if (typeof part === 'string' && typeof last === 'string') merged[merged.length - 1] = last + part;
+    else merged.push(part);
+    return merged;
+  }, []);
+  return parts.length === 1 && typeof parts[0] === 'string' ? parts[0] : { 'Fn::Join': ['', parts] };
+};
+
+describe('restoring the table (README "Restoring the table")', () => {
+  const RESTORED = 'ticketing-prod-restored-20250301';
+  let own: ReturnType<typeof synth>;
+  let restored: ReturnType<typeof synth>;
+  const printed: string[] = [];
+  beforeAll(() => {
+    own = synth({ context: { stage: 'prod' }, routes: SAMPLE });
+    restored = synth({
+      context: { stage: 'prod', tableName: RESTORED },
+      routes: SAMPLE,
+      report: (line) => printed.push(line),
+    });
+  });
+
+  it("prints the override as one line (apiDocs is the tests' own fixture)", () => {
+    expect(printed).toEqual([
+      'stage prod: -c tableName, -c apiDocs override infra/stages/prod.ts for this deploy only',
+    ]);
+  });
+
+  it('changes only the references to the table: its name and ARN become the restored table, the own table stays as it was', () => {
+    const tableId = Object.keys(own.template.findResources('AWS::DynamoDB::GlobalTable'))[0]!;
+    const name = JSON.stringify(restored.stack.resolve(restored.stack.table.tableName));
+    const arn = JSON.stringify(restored.stack.resolve(restored.stack.table.tableArn));
+    expect(JSON.parse(name)).toBe(RESTORED);
+    // The stage compared as one template: a nested stack's parameters and template URL change with what it is passed.
+    const resources = (template: ReturnType<typeof synth>['template']) =>
+      Object.fromEntries(
+        Object.entries(template.toJSON().Resources as Record<string, any>).filter(
+          ([, resource]) => resource.Type !== 'AWS::CloudFormation::Stack',
+        ),
+      );
+    const before = JSON.stringify(resources(own.template));
+    const after = resources(restored.template);
+    expect(after[tableId]).toEqual(resources(own.template)[tableId]);
+    expect(before.split(JSON.stringify({ Ref: tableId })).length).toBeGreaterThan(SAMPLE.length);
+    // The own stage's template with its table references replaced by the restored table's: the same.
+    const swapped = JSON.parse(
+      before
+        .replaceAll(JSON.stringify({ Ref: tableId }), name)
+        .replaceAll(JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }), arn),
+    );
+    expect(canonical(after)).toEqual(canonical(swapped));
+    expect(restored.template.toJSON().Outputs.TableName.Value).toBe(RESTORED);
+  });
+});
