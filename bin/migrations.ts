@@ -12,6 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { migrationRunnerName } from '../infra/migrations.ts';
 import { useRunningStack } from './local/running-stack.ts';
 
 const usage = 'usage: npm run migrations -- --stage <name> [--resume | --rerun <id>] [--region <region>]';
@@ -47,7 +48,7 @@ async function local(): Promise<unknown> {
 
 async function deployed(stage: string): Promise<unknown> {
   const lambda = new LambdaClient(values.region ? { region: values.region } : {});
-  const FunctionName = `Ticketing-${stage}-migrations`;
+  const FunctionName = migrationRunnerName(stage);
   const asynchronous = command.action === 'run';
   const answer = await lambda.send(
     new InvokeCommand({

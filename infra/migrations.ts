@@ -8,6 +8,9 @@ import { Construct } from 'constructs';
 import { FUNCTIONS_DIR, functionDefaults, tableArnOf } from './route-function.ts';
 import type { StageSettings } from './stages.ts';
 
+/** The runner's function name: `npm run migrations` and preflight reach a stage's runner by it (stack `Ticketing-<stage>`, infra/app.ts). */
+export const migrationRunnerName = (stage: string): string => `Ticketing-${stage}-migrations`;
+
 /**
  * A release runs its own data migrations (shared/use-cases/migrations/catalogue.ts): after
  * the table is updated, a trigger starts the runner (asynchronously: the deploy does not
@@ -25,7 +28,7 @@ export class MigrationRunner extends Construct {
     { table, after, settings }: { table: ITableV2; after: Construct; settings: StageSettings },
   ) {
     super(scope, id);
-    const functionName = `${Stack.of(this).stackName}-migrations`;
+    const functionName = migrationRunnerName(settings.name);
     this.function = new NodejsFunction(this, 'Function', {
       ...functionDefaults(this, settings, path.join(FUNCTIONS_DIR, 'maintenance/run-migrations.ts')),
       functionName,

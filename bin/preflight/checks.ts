@@ -1,4 +1,7 @@
+import { TABLE_SCHEMA } from '#shared/data/table-schema';
+import type { LedgerRow } from '#shared/use-cases/migrations/deployed-runner';
 import { FRONT_END_NAMES, type StageSettings } from '../../infra/stages.ts';
+import { tableIndexCount } from '../../infra/table.ts';
 
 /**
  * What a deploy needs, judged from the stage's committed settings and facts read with the
@@ -38,6 +41,14 @@ export interface Facts {
   hostedZone?: Read<{ name: string } | null>;
   /** The existing SNS topics the alarms notify; `null`: no such topic. */
   alarmTopics?: Read<{ arn: string; exists: boolean }[]>;
+  /** What the stage's migration runner answers (infra/migrations.ts); `null`: no runner yet (a first deploy). */
+  migrations?: Read<RunnerStatus | null>;
+}
+
+/** The migration runner's answer to `{"action":"ledger"}`: the ledger and the deployed table's GSIs. */
+export interface RunnerStatus {
+  ledger: LedgerRow[];
+  tableIndexes: string[];
 }
 
 /** Concurrency AWS keeps unreserved in every account: a reservation that would go below it fails the deploy. */
@@ -75,6 +86,8 @@ export function judge(facts: Facts): Finding[] {
     hostedZone(facts),
     webAcl(facts),
     alarmSubscribers(facts),
+    tableIndexes(facts),
+    migrations(facts),
   ];
 }
 
@@ -352,6 +365,69 @@ function alarmSubscribers({ settings, alarmTopics }: Facts): Finding {
     message: [...emails, ...topicArns].join(', '),
     ...(emails.length ? { fix: 'each address confirms the subscription mail AWS sends after the deploy' } : {}),
   };
+}
+
+/**
+ * CloudFormation adds one GSI to a table per update: a stage more than one behind what this
+ * deploy declares is refused here with the exact next command (README "Data migrations").
+ */
+function tableIndexes({ settings, migrations }: Facts): Finding {
+  const check = 'table indexes';
+  const wanted = tableIndexCount(settings.tableIndexes);
+  const names = (from: number, to: number) =>
+    TABLE_SCHEMA.globalIndexes
+      .slice(from, to)
+      .map((index) => index.indexName)
+      .join(', ');
+  if (!migrations || 'error' in migrations || migrations.value === null)
+    return { check, verdict: 'ok', message: `${wanted} declared (${names(0, wanted)}); a new table gets them all` };
+  const deployed = migrations.value.tableIndexes.length;
+  if (wanted - deployed > 1)
+    return {
+      check,
+      verdict: 'fail',
+      message: `the table has ${deployed} of the ${wanted} GSIs this deploy declares; CloudFormation adds one per update`,
+      fix: `npx cdk deploy -c stage=${settings.name} -c tableIndexes=${deployed + 1}, then the next once ${names(deployed, deployed + 1)} is ACTIVE, up to ${wanted}`,
+    };
+  if (wanted - deployed === 1)
+    return { check, verdict: 'ok', message: `adds ${names(deployed, wanted)} (${deployed} of ${wanted} now)` };
+  if (wanted < deployed)
+    return {
+      check,
+      verdict: 'fail',
+      message: `the table has ${deployed} GSIs and this deploy declares ${wanted}: it would delete ${names(wanted, deployed)}`,
+      fix: `remove table.indexes from ${settings.file} (or -c tableIndexes), unless deleting the index is meant`,
+    };
+  return { check, verdict: 'ok', message: `all ${deployed} in place` };
+}
+
+/** The data migrations the stage's runner reports (the deploy starts it when its code changes; it resumes itself). */
+function migrations({ settings, migrations }: Facts): Finding {
+  const check = 'migrations';
+  const fix = `npm run migrations -- --stage ${settings.name}`;
+  if (!migrations) return { check, verdict: 'ok', message: 'not asked' };
+  // A deploy does not need the ledger: unreadable is worth a look, not a refusal.
+  if ('error' in migrations) return { ...unreadable(check, migrations.error, fix), verdict: 'warn' };
+  if (migrations.value === null)
+    return { check, verdict: 'ok', message: 'no runner yet: the first deploy creates it, and it runs every migration' };
+  const rows = migrations.value.ledger;
+  const failed = rows.filter((row) => row.lastError && row.status !== 'done');
+  if (failed.length)
+    return {
+      check,
+      verdict: 'warn',
+      message: `${failed.map((row) => `${row.id} ${row.name}`).join(', ')} stopped on an error: ${failed[0]!.lastError}`,
+      fix: `fix its cause, then ${fix} --resume (it goes on from its checkpoint)`,
+    };
+  const pending = rows.filter((row) => row.status !== 'done');
+  if (pending.length)
+    return {
+      check,
+      verdict: 'ok',
+      message: `${pending.map((row) => `${row.id} ${row.name}`).join(', ')} not done yet; the runner goes on after the deploy`,
+      fix,
+    };
+  return { check, verdict: 'ok', message: `all ${rows.length} done` };
 }
 
 /** What `npx cdk deploy -c stage=<s>` will do with these settings, one line each. */

@@ -1,5 +1,5 @@
 import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
-import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { GetAccountSettingsCommand, InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetHostedZoneCommand, Route53Client } from '@aws-sdk/client-route-53';
 import { DescribeSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
@@ -9,8 +9,9 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { signingKeySecretName } from '#shared/auth/key-set';
 import { routes } from '#shared/routes';
 import { concurrencyOf } from '../../infra/concurrency.ts';
+import { migrationRunnerName } from '../../infra/migrations.ts';
 import type { StageSettings } from '../../infra/stages.ts';
-import { CLOUDFRONT_REGION, type Facts, type Read } from './checks.ts';
+import { CLOUDFRONT_REGION, type Facts, type Read, type RunnerStatus } from './checks.ts';
 
 /** The bootstrap version parameter of the default qualifier (aws-cdk-lib DefaultStackSynthesizer). */
 const BOOTSTRAP_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
@@ -18,7 +19,8 @@ const BOOTSTRAP_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
 /**
  * Read-only calls only: STS GetCallerIdentity, SSM GetParameter, Lambda GetAccountSettings, SESv2
  * GetEmailIdentity and GetAccount, Secrets Manager DescribeSecret, ACM DescribeCertificate (in
- * us-east-1), Route 53 GetHostedZone, SNS GetTopicAttributes. A stage that pins its region is
+ * us-east-1), Route 53 GetHostedZone, SNS GetTopicAttributes; and the stage's migration runner
+ * asked for its ledger (Lambda Invoke, `{"action":"ledger"}`: it only reads). A stage that pins its region is
  * read there, where its deploy goes.
  */
 export async function readFacts(
@@ -101,6 +103,15 @@ export async function readFacts(
           };
         }),
       ]);
+    // The stage's migration runner answers its ledger and the table's GSIs (infra/migrations.ts); none before the first deploy.
+    const migrations = await readOrMissing(async (): Promise<RunnerStatus> => {
+      const answer = await lambda.send(
+        new InvokeCommand({ FunctionName: migrationRunnerName(settings.name), Payload: '{"action":"ledger"}' }),
+      );
+      const text = new TextDecoder().decode(answer.Payload);
+      if (answer.FunctionError) throw new Error(`${answer.FunctionError}: ${text.slice(0, 200)}`);
+      return JSON.parse(text) as RunnerStatus;
+    });
     const reservedByStage = routes.reduce((sum, row) => sum + (concurrencyOf(row, settings.name).reserved ?? 0), 0);
     return {
       settings,
@@ -117,6 +128,7 @@ export async function readFacts(
       certificate,
       hostedZone,
       alarmTopics,
+      migrations,
     };
   } finally {
     for (const client of [sts, ssm, lambda, ses, secrets, acm, route53, sns]) client.destroy();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { covers, judge, MIN_BOOTSTRAP_VERSION, plan, report, type Facts } from '../../bin/preflight/checks.ts';
 import { parseArguments } from '../../bin/preflight.ts';
+import type { LedgerRow } from '#shared/use-cases/migrations/deployed-runner';
 import { resolveStage, STAGE_FILES, StageSettingsError } from '../../infra/stages.ts';
 
 const prod = (context: Record<string, string> = {}) =>
@@ -206,5 +207,72 @@ describe('preflight checks', () => {
       /unknown setting -c emailFrmo/,
     );
     expect(() => parseArguments(['--stage'])).toThrow(StageSettingsError);
+  });
+});
+
+describe('preflight of the table and the data migrations (from the stage runner, infra/migrations.ts)', () => {
+  const row = (id: number, over: Partial<LedgerRow> = {}): LedgerRow => ({
+    id,
+    name: `migration-${id}`,
+    status: 'done',
+    startedAt: '2026-11-01T00:00:00.000Z',
+    finishedAt: '2026-11-01T00:01:00.000Z',
+    runs: 1,
+    progress: null,
+    heldUntil: null,
+    lastError: null,
+    ...over,
+  });
+  const runner = (tableIndexes: string[], ledger = [row(1), row(2)]) =>
+    ready({ migrations: { value: { ledger, tableIndexes } } });
+  const ALL = ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'];
+
+  it('refuses a deploy that would add more than one GSI, with the exact next command; one is fine', () => {
+    const behind = finding(runner(ALL.slice(0, 3)), 'table indexes');
+    expect(behind.verdict).toBe('fail');
+    expect(behind.fix).toBe(
+      'npx cdk deploy -c stage=prod -c tableIndexes=4, then the next once GSI4 is ACTIVE, up to 6',
+    );
+    expect(finding(runner(ALL.slice(0, 5)), 'table indexes')).toMatchObject({
+      verdict: 'ok',
+      message: 'adds GSI6 (5 of 6 now)',
+    });
+    expect(finding(runner(ALL), 'table indexes')).toMatchObject({ verdict: 'ok', message: 'all 6 in place' });
+    // The step the fix names passes: four declared on a table of three.
+    const stepped = ready({
+      settings: prod({ tableIndexes: '4' }),
+      migrations: { value: { ledger: [], tableIndexes: ALL.slice(0, 3) } },
+    });
+    expect(finding(stepped, 'table indexes').verdict).toBe('ok');
+    // Fewer declared than the table has would delete one.
+    expect(
+      finding({ ...stepped, migrations: { value: { ledger: [], tableIndexes: ALL } } }, 'table indexes').verdict,
+    ).toBe('fail');
+  });
+
+  it('a first deploy (no runner yet) gets every index and every migration', () => {
+    const first = ready({ migrations: { value: null } });
+    expect(finding(first, 'table indexes').verdict).toBe('ok');
+    expect(finding(first, 'migrations').message).toMatch(/first deploy creates it/);
+  });
+
+  it('names the migrations not done, and a failed one with the command that resumes it', () => {
+    expect(finding(runner(ALL), 'migrations')).toMatchObject({ verdict: 'ok', message: 'all 2 done' });
+    const pending = finding(runner(ALL, [row(1), row(2, { status: 'running', progress: '12/40' })]), 'migrations');
+    expect(pending).toMatchObject({
+      verdict: 'ok',
+      message: '2 migration-2 not done yet; the runner goes on after the deploy',
+    });
+    const failed = finding(
+      runner(ALL, [row(1), row(2, { status: 'running', lastError: 'Error: throttled' })]),
+      'migrations',
+    );
+    expect(failed.verdict).toBe('warn');
+    expect(failed.message).toBe('2 migration-2 stopped on an error: Error: throttled');
+    expect(failed.fix).toBe(
+      'fix its cause, then npm run migrations -- --stage prod --resume (it goes on from its checkpoint)',
+    );
+    // Unreadable (no lambda:InvokeFunction): worth a look, not a refusal.
+    expect(finding(ready({ migrations: { error: 'AccessDeniedException: no' } }), 'migrations').verdict).toBe('warn');
   });
 });

@@ -1,11 +1,13 @@
+import { deployedIndexNames } from '#shared/data/table-description';
 import * as z from '#shared/schema';
 import { invokeAgain } from '#shared/services/continuation';
 import { migrationLedger, rerunMigration, runMigrations, type MigrationRunOutcome } from './runner.ts';
 
 /**
  * What the deployed runner (functions/maintenance/run-migrations.ts) is asked: `run` (the
- * deploy's trigger sends no action: run), `ledger` (`npm run migrations` reads it through the
- * function, so an operator needs only lambda:InvokeFunction), `rerun` one migration from its start.
+ * deploy's trigger sends no action: run), `ledger` (with the table's GSIs: `npm run migrations`
+ * and preflight read them through the function, so an operator needs only lambda:InvokeFunction),
+ * `rerun` one migration from its start.
  */
 export const MigrationCommand = z.object({
   action: z.optional(z.enum(['run', 'ledger', 'rerun'])),
@@ -23,7 +25,7 @@ export interface RunnerInvocation {
 export async function migrationCommand(command: MigrationCommand, self: RunnerInvocation) {
   switch (command.action ?? 'run') {
     case 'ledger':
-      return { ledger: await ledgerRows() };
+      return { ledger: await ledgerRows(), tableIndexes: await deployedIndexNames() };
     case 'rerun': {
       if (command.id === undefined) throw new Error('rerun needs the migration id');
       if (!(await rerunMigration(command.id))) return { rerun: false, reason: 'a runner holds it now' };
@@ -47,6 +49,8 @@ async function runAndContinue(self: RunnerInvocation): Promise<MigrationRunOutco
 }
 
 /** The ledger as rows to print: every migration of the catalogue, pending ones included. */
+export type LedgerRow = Awaited<ReturnType<typeof ledgerRows>>[number];
+
 export async function ledgerRows() {
   return (await migrationLedger()).map(({ migration, entry }) => ({
     id: migration.id,

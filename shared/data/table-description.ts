@@ -1,0 +1,8 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { db, tableName } from './client.ts';
+
+/** The GSIs the deployed table has now, by name (CloudFormation adds one per update: preflight names the next step). */
+export async function deployedIndexNames(): Promise<string[]> {
+  const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName() }));
+  return (Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName ?? '');
+}
