@@ -1,6 +1,6 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { TooLarge, UnsupportedMediaType, ValidationError } from '../errors.ts';
-import type { MultipartForm } from './multipart.ts';
+import type { MultipartForm } from './multipart-form.ts';
 import { header, type Middleware } from './request.ts';
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
@@ -69,19 +69,14 @@ function isEmptyObject(text: string): boolean {
  * missing). `none`: the route takes no body: none, an empty one or `{}` (with any
  * content type); anything else is a 400 rather than being silently ignored. `{ multipart }`: the body must be multipart/form-data (415
  * otherwise), parsed within the route's limits into its fields by the parser the route
- * brought (`multipartForm` in multipart.ts, so JSON routes do not bundle it).
+ * brought (`multipartForm` in multipart-form.ts, so JSON routes do not bundle it).
  */
 export function parseBody(kind: 'json' | 'none' | { multipart: MultipartForm }): Middleware {
+  if (typeof kind === 'object') return kind.multipart.parser;
   return {
     before: async (request) => {
       const { event } = request;
       const raw = typeof event.body === 'string' ? event.body : undefined;
-      if (typeof kind === 'object') {
-        // Binary bodies arrive base64-encoded from API Gateway.
-        const bytes = raw === undefined ? Buffer.alloc(0) : Buffer.from(raw, event.isBase64Encoded ? 'base64' : 'utf8');
-        event.body = kind.multipart.parse(header(event, 'content-type'), bytes);
-        return;
-      }
       if (kind === 'none') {
         const text = raw !== undefined && event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
         if (text && text.trim() !== '' && !isEmptyObject(text))
