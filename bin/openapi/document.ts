@@ -5,7 +5,7 @@ import { TicketWaiverResource } from '#shared/domain/waiver-resource';
 import { AdministratorProfileResource } from '#shared/http/contract/auth';
 import { CheckInStatsResource } from '#shared/http/contract/tickets';
 import { AUTH_COOKIE } from '#shared/http/cookies';
-import { FilePart } from '#shared/http/multipart';
+import { FilePart } from '#shared/http/multipart-form';
 import type { DocumentedSchemas } from '#shared/http/handler-module';
 import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-method';
 import { positiveId } from '#shared/domain/ids';

@@ -3,7 +3,7 @@ import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/use-cases/tickets/p
 import { reencodePhoto } from '#shared/domain/photo-image';
 import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
-import { FilePart, multipartForm } from '#shared/http/multipart';
+import { FilePart, multipartForm } from '#shared/http/multipart-form';
 import { DataAnswer } from '#shared/http/answers';
 import { TicketResource } from '#shared/http/contract/tickets';
 import { route } from '#shared/http/route';

@@ -12,10 +12,13 @@ import { sniffImageType, type ImageType } from './image-type.ts';
  * refused rather than stored as uploaded.
  */
 
-/** The decoders, loaded once per container at the first photo (esbuild keeps them in the bundle, evaluated on demand). */
+/**
+ * The decoders, loaded once per container at the first photo (esbuild keeps them in the bundle, evaluated on demand).
+ * pngjs's sync reader and writer alone: its main module adds the stream classes (about 8 KB) this never uses.
+ */
 const codecs = async () => {
-  const [jpeg, pngjs] = await Promise.all([import('jpeg-js'), import('pngjs')]);
-  return { jpeg: jpeg.default, png: pngjs.default.PNG };
+  const [jpeg, png] = await Promise.all([import('jpeg-js'), import('pngjs/lib/png-sync.js')]);
+  return { jpeg: jpeg.default, png: { read: png.read, write: png.write } };
 };
 export const MAX_PHOTO_SIDE = 4096;
 export const MAX_PHOTO_PIXELS = MAX_PHOTO_SIDE * MAX_PHOTO_SIDE;
@@ -106,10 +109,10 @@ function reencodeJpeg(jpeg: Codecs['jpeg'], bytes: Uint8Array, type: ImageType, 
   return { bytes: new Uint8Array(encoded.data), type, width: upright.width, height: upright.height };
 }
 
-function reencodePng(PNG: Codecs['png'], bytes: Uint8Array, type: ImageType): CleanPhoto {
-  const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+function reencodePng(sync: Codecs['png'], bytes: Uint8Array, type: ImageType): CleanPhoto {
+  const png = sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
   // The writer emits IHDR, IDAT and IEND only: tEXt/iTXt/zTXt, eXIf, tIME and the like are dropped.
-  const encoded = PNG.sync.write(png, { colorType: 6 });
+  const encoded = sync.write(png, { colorType: 6 });
   return { bytes: new Uint8Array(encoded), type, width: png.width, height: png.height };
 }
 

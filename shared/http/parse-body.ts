@@ -1,10 +1,19 @@
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { TooLarge, UnsupportedMediaType, ValidationError } from '../errors.ts';
-import type { MultipartForm } from './multipart.ts';
+import type { MultipartForm } from './multipart-form.ts';
 import { header, type Middleware } from './request.ts';
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 /** Well under Lambda's 6 MB payload; no JSON body of this API comes near it. */
 export const MAX_JSON_BYTES = 1024 * 1024;
+
+/**
+ * The card's JSON parser. It sees only a body that passed the checks below (media type, size,
+ * UTF-8), so its own media-type check is off (ours takes any case and names what to send), and
+ * its 415 for malformed JSON becomes our 400. (`disableContentTypeCheck` is a documented option
+ * its type declaration leaves out.)
+ */
+const jsonParser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** A surrogate without its partner (String#isWellFormed, before the project's ES lib has it); fixed-width lookarounds: linear. */
@@ -60,18 +69,14 @@ function isEmptyObject(text: string): boolean {
  * missing). `none`: the route takes no body: none, an empty one or `{}` (with any
  * content type); anything else is a 400 rather than being silently ignored. `{ multipart }`: the body must be multipart/form-data (415
  * otherwise), parsed within the route's limits into its fields by the parser the route
- * brought (`multipartForm` in multipart.ts, so JSON routes do not bundle it).
+ * brought (`multipartForm` in multipart-form.ts, so JSON routes do not bundle it).
  */
 export function parseBody(kind: 'json' | 'none' | { multipart: MultipartForm }): Middleware {
+  if (typeof kind === 'object') return kind.multipart.parser;
   return {
-    before: async ({ event }) => {
+    before: async (request) => {
+      const { event } = request;
       const raw = typeof event.body === 'string' ? event.body : undefined;
-      if (typeof kind === 'object') {
-        // Binary bodies arrive base64-encoded from API Gateway.
-        const bytes = raw === undefined ? Buffer.alloc(0) : Buffer.from(raw, event.isBase64Encoded ? 'base64' : 'utf8');
-        event.body = kind.multipart.parse(header(event, 'content-type'), bytes);
-        return;
-      }
       if (kind === 'none') {
         const text = raw !== undefined && event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
         if (text && text.trim() !== '' && !isEmptyObject(text))
@@ -88,14 +93,15 @@ export function parseBody(kind: 'json' | 'none' | { multipart: MultipartForm }):
       }
       const text = bodyText(raw, event.isBase64Encoded);
       if (text === undefined || text.trim() === '') throw new ValidationError('A JSON request body is required.');
-      let parsed: unknown;
+      // The library gets the text checked above (it would decode base64 again, replacing bad bytes).
+      event.body = text;
+      event.isBase64Encoded = false;
       try {
-        parsed = JSON.parse(text);
+        await jsonParser.before?.(request as never);
       } catch {
         throw new ValidationError('The request body is not valid JSON.');
       }
-      assertWellFormed(parsed);
-      event.body = parsed;
+      assertWellFormed(event.body);
     },
   };
 }

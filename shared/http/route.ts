@@ -10,7 +10,7 @@ import { logger } from '../logger.ts';
 import { requestEnd } from '../request-end.ts';
 import { idempotencyScopeOf, idempotent } from './idempotency.ts';
 import { originVerify } from './origin-verify.ts';
-import type { MultipartForm } from './multipart.ts';
+import type { MultipartForm } from './multipart-form.ts';
 import { parseBody } from './parse-body.ts';
 import { problemDetails } from './problem-details.ts';
 import { rateLimitHeaders, withRateLimitHeaders } from './rate-limit-headers.ts';
