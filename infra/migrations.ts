@@ -5,6 +5,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
+import { nagName } from './nag-names.ts';
 import { FUNCTIONS_DIR, functionDefaults, tableArnOf } from './route-function.ts';
 import type { StageSettings } from './stages.ts';
 
@@ -41,20 +42,21 @@ export class MigrationRunner extends Construct {
       environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },
     });
     table.grantReadWriteData(this.function);
-    // Its own ARN by name: referring to the function itself from its role's policy would be a cycle.
+    // Its own ARN by name: referring to the function itself from its role's policy would be a cycle. Its versions
+    // too: the trigger invokes the deployed version, and a run continues as the version it is (invokedFunctionArn).
+    const self = Stack.of(this).formatArn({
+      service: 'lambda',
+      resource: 'function',
+      resourceName: functionName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
     this.function.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['lambda:InvokeFunction'],
-        resources: [
-          Stack.of(this).formatArn({
-            service: 'lambda',
-            resource: 'function',
-            resourceName: functionName,
-            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-          }),
-        ],
-      }),
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [self, `${self}:*`] }),
     );
+    Validations.of(this).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${nagName(this, `${self}:*`)}]`,
+      reason: 'Its own versions only: a run goes on as the version the deploy started.',
+    });
     new Trigger(this, 'AfterDeploy', {
       handler: this.function,
       invocationType: InvocationType.EVENT,
