@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { advanceClock, now, resetClock } from '#shared/clock';
 import { holdMigration, readLedger } from '#shared/data/migration-ledger';
 import { MIGRATIONS, type Migration } from '#shared/use-cases/migrations/catalogue';
+import { migrationCommand } from '#shared/use-cases/migrations/deployed-runner';
 import { recordIds } from '#shared/use-cases/migrations/runs';
 import { rerunMigration, runMigrations } from '#shared/use-cases/migrations/runner';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
@@ -129,5 +130,16 @@ describe('data migrations (shared/use-cases/migrations/runner.ts)', () => {
       state: 'done',
       ran: [LIST_POSITIONS],
     });
+  });
+
+  it("answers the ledger and the table's GSIs as the deployed runner does for npm run migrations and preflight", async () => {
+    await runMigrations({ owner: 'setup', stopAt: FOREVER });
+    expect(await rerunMigration(4)).toBe(true);
+    const answer = await migrationCommand({ action: 'ledger' }, { functionArn: 'unused', requestId: 'r', stopAt: 0 });
+    expect(answer).toMatchObject({ tableIndexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'] });
+    const ledger = (answer as { ledger: { id: number; name: string; status: string; runs: number }[] }).ledger;
+    expect(ledger.map(({ id, name, status }) => [id, name, status])).toEqual(
+      MIGRATIONS.map(({ id, name }) => [id, name, id === 4 ? 'pending' : 'done']),
+    );
   });
 });
