@@ -27,7 +27,7 @@ let client: SecretsManagerClient;
 let staff: Administrator;
 let secretId: string;
 
-/** What a deploy with `-c signingKeysVersion=...` gives every function: the secret's current public JWKS. */
+/** What a deploy with the pinned signing-key version gives every function: the secret's current public JWKS. */
 async function deploy(): Promise<string[]> {
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
   const { jwks } = JSON.parse(SecretString!) as { jwks: string };
@@ -79,7 +79,9 @@ describe('rotating the signing key', () => {
         env: { ...process.env },
       },
     );
-    expect(stdout).toMatch(/Next: deploy the stage with -c signingKeysVersion=\S+/);
+    // A stage without a committed file (this one, on the stand-in) pins nothing: its stack reads the keys at start.
+    expect(stdout).toMatch(/^rotate: ticketing\/\S+\/signing-keys version \S+$/m);
+    expect(stdout).toContain('The local stack reads the keys at start.');
     // ...but until the deploy, functions keep signing with the key their JWKS names first.
     expect(kidOf(await signIn(staff, PASSWORD))).toBe(first);
 
