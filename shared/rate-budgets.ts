@@ -31,3 +31,15 @@ export function countingBudgets<T>(into: Map<string, CountedBudget>, work: () =>
 export function recordBudget(budget: CountedBudget): void {
   budgets.getStore()?.set(budget.policy.toLowerCase(), { ...budget, policy: budget.policy.toLowerCase() });
 }
+
+/**
+ * Units given back after they were counted (a reservation released, a right password that
+ * forgets the failures): the request's recorded budget of the policy goes up by `units`, at
+ * most to its quota, so the headers say what is really left.
+ */
+export function giveBackBudget(policy: string, units = 1): void {
+  const store = budgets.getStore();
+  const counted = store?.get(policy.toLowerCase());
+  if (store && counted)
+    store.set(counted.policy, { ...counted, remaining: Math.min(counted.quota, counted.remaining + units) });
+}

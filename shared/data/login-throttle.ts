@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { epochSeconds } from '../clock.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { recordBudget } from '../rate-budgets.ts';
+import { giveBackBudget, recordBudget } from '../rate-budgets.ts';
 
 /** A limit on password attempts with a growing lock-out (README "Throttled logins"). */
 export interface ThrottleRule {
@@ -186,6 +186,7 @@ export async function failAttempt({ subject, place, item }: Reservation, limit: 
 
 /** The reserved attempt needs no counting (a right password, or a check not made): give it back. */
 export async function releaseAttempt({ subject, item }: Reservation): Promise<void> {
+  giveBackBudget(subject.rule.name);
   try {
     await db.send(
       new UpdateCommand({
@@ -204,6 +205,7 @@ export async function releaseAttempt({ subject, item }: Reservation): Promise<vo
 
 /** A right password forgets the subject's failures (its lock-out history too: the owner proved who they are). */
 export async function forgetSubject({ rule, value }: Subject): Promise<void> {
+  giveBackBudget(rule.name, Number.POSITIVE_INFINITY);
   await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.rateWindow(rule.name, value) }));
 }
 

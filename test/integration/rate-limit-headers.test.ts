@@ -67,6 +67,24 @@ describe('RateLimit headers on the throttled routes', () => {
     expect(left[pair]).toEqual({ r: 0, t: Number(refused.headers['retry-after']) });
   });
 
+  it('a right password answers what is really left: the pair forgotten (its whole quota), the network attempt given back', async () => {
+    const admin = await makeAdmin({ password: 'the-right-password-1' });
+    const client = newNetwork();
+    const pair = PAIR_RULE.name.toLowerCase();
+    const network = CLIENT_RULE.name.toLowerCase();
+    for (let i = 0; i < 2; i++) expect((await legacyLogin(admin.login, `wrong-${i}`, client)).status).toBe(401);
+    const signedIn = await legacyLogin(admin.login, 'the-right-password-1', client);
+    expect(signedIn.status).toBe(200);
+    const { left } = budgets(signedIn);
+    expect(left[pair]!.r).toBe(PAIR_RULE.failures);
+    // The two failures stay counted against the network; the right password's own attempt does not.
+    expect(left[network]!.r).toBe(CLIENT_RULE.failures - 2);
+    // And the next wrong one counts from there.
+    const after = budgets(await legacyLogin(admin.login, 'wrong-again', client)).left;
+    expect(after[pair]!.r).toBe(PAIR_RULE.failures - 1);
+    expect(after[network]!.r).toBe(CLIENT_RULE.failures - 3);
+  });
+
   it('forgot-password counts down the address and the client budgets on its 200s, and says 0 on the 429', async () => {
     const address = newAddress('budget');
     const client = newNetwork();
