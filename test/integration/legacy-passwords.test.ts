@@ -14,6 +14,7 @@ import {
   useSiteAuthMethod,
 } from '../support/staff.ts';
 import { mailTo, newAddress, newestLinkToken } from '../support/mail.ts';
+import { tightestLeft } from '../support/rate-limits.ts';
 
 const OLD = 'the-old-password-123';
 const NEW = 'the-new-password-456';
@@ -47,6 +48,8 @@ describe('POST /auth/legacy/change-password', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual([{ path: 'body.oldPassword', message: expect.any(String) }]);
+    // The old password is guarded as a login is: one of its 5 attempts spent, and the client is told (RateLimit headers).
+    expect(tightestLeft(response)).toBe(4);
     expect((await legacyLogin(admin.login, OLD)).status).toBe(200);
   });
 

@@ -4,6 +4,7 @@ import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { signedInCustomer, type TestCustomer } from '../support/customers.ts';
 import { mailTo } from '../support/mail.ts';
+import { tightestLeft } from '../support/rate-limits.ts';
 
 const EMAIL = '/api/v2/my-account/email';
 const send = (customer: TestCustomer, body: unknown) => call('PUT', EMAIL, { token: customer.token, body });
@@ -70,10 +71,17 @@ describe('PUT /my-account/email', () => {
 
   it('allows five mails an hour per customer, then answers 429 with Retry-After', async () => {
     const busy = await signedInCustomer();
-    for (let i = 0; i < 5; i++)
-      expect((await send(busy, { email: busy.email, type: 'account_details' })).status).toBe(200);
+    const left: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const sent = await send(busy, { email: busy.email, type: 'account_details' });
+      expect(sent.status).toBe(200);
+      left.push(tightestLeft(sent));
+    }
+    // The client sees the refusal coming (RateLimit headers).
+    expect(left).toEqual([4, 3, 2, 1, 0]);
     const refused = await send(busy, { email: busy.email, type: 'account_details' });
     expect(refused.status).toBe(429);
+    expect(tightestLeft(refused)).toBe(0);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await mailTo(busy.email)).filter((mail) => mail.subject === 'Your account details')).toHaveLength(5);
   });

@@ -8,6 +8,7 @@ import { claimsOf, expOf } from '../support/tokens.ts';
 import { login, newCustomer, PASSWORD, verificationTokenFor } from '../support/customers.ts';
 import { newAddress } from '../support/mail.ts';
 import { commandsSent } from '../support/command-tally.ts';
+import { tightestLeft } from '../support/rate-limits.ts';
 
 afterEach(() => resetClock());
 
@@ -119,10 +120,17 @@ describe('PUT /my-account (customer login)', () => {
   it('allows 5 failed attempts per login from one network, then answers 429 with Retry-After there, even for the right password; another network signs in', async () => {
     const { email } = await newCustomer();
     const network = '198.51.100.77';
-    for (let attempt = 0; attempt < 5; attempt++)
-      expect((await login(email, 'not-the-password-123', undefined, network)).status).toBe(401);
+    const left: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const failed = await login(email, 'not-the-password-123', undefined, network);
+      expect(failed.status).toBe(401);
+      left.push(tightestLeft(failed));
+    }
+    // The client sees the refusal coming (RateLimit headers).
+    expect(left).toEqual([4, 3, 2, 1, 0]);
     const limited = await login(email.toUpperCase(), PASSWORD, await verificationTokenFor(email), network);
     expect(limited.status).toBe(429);
+    expect(tightestLeft(limited)).toBe(0);
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);

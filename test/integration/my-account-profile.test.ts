@@ -7,6 +7,7 @@ import { call } from '../support/api.ts';
 import { login, PASSWORD, signedInCustomer, verificationTokenFor } from '../support/customers.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
+import { tightestLeft } from '../support/rate-limits.ts';
 
 const getAccount = (token: string) => call('GET', '/api/v2/my-account', { token });
 const patchAccount = (token: string, body: unknown) => call('PATCH', '/api/v2/my-account', { token, body });
@@ -142,9 +143,19 @@ describe('PATCH /my-account', () => {
     const client = '198.51.100.90';
     const ask = (token: string) =>
       call('PATCH', '/api/v2/my-account', { token, body: { emailAddress: taken.email }, sourceIp: client });
-    for (let i = 0; i < EMAIL_LOOKUPS.perCustomer; i++) expect((await ask(probe.token)).status).toBe(409);
+    const left: number[] = [];
+    for (let i = 0; i < EMAIL_LOOKUPS.perCustomer; i++) {
+      const asked = await ask(probe.token);
+      expect(asked.status).toBe(409);
+      left.push(tightestLeft(asked));
+    }
+    // The client sees the refusal coming (RateLimit headers).
+    expect(left).toEqual(
+      Array.from({ length: EMAIL_LOOKUPS.perCustomer }, (_, i) => EMAIL_LOOKUPS.perCustomer - i - 1),
+    );
     const limited = await ask(probe.token);
     expect(limited.status).toBe(429);
+    expect(tightestLeft(limited)).toBe(0);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Throwaway accounts on the same network share the network's allowance.
     const others = await Promise.all(Array.from({ length: 3 }, () => signedInCustomer()));

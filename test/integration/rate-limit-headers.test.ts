@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { CLIENT_RULE, PAIR_RULE, RESET_MAIL_CLIENT } from '#shared/use-cases/auth/login-guard';
 import { DAY_SECONDS, FORGOT_PASSWORD_LIMIT } from '#shared/use-cases/auth/password-reset-request';
-import { call, type CallResult } from '../support/api.ts';
+import { call } from '../support/api.ts';
+import { budgets } from '../support/rate-limits.ts';
 import { forgotPassword, legacyLogin, makeAdmin } from '../support/staff.ts';
 import { newAddress } from '../support/mail.ts';
 
@@ -17,29 +18,6 @@ afterEach(() => resetClock());
 let networksMade = 0;
 /** A client network no other test uses. */
 const newNetwork = () => `198.51.${Math.floor(Math.random() * 250)}.${(networksMade++ % 250) + 1}`;
-
-/** `{ policy: { q, w } }` and `{ policy: { r, t } }` from the two headers. */
-function budgets(answer: CallResult): {
-  policy: Record<string, Record<string, number>>;
-  left: Record<string, Record<string, number>>;
-} {
-  const parse = (value: string | undefined) =>
-    Object.fromEntries(
-      (value ?? '')
-        .split(', ')
-        .filter(Boolean)
-        .map((member) => {
-          const [name, ...parameters] = member.split(';');
-          return [
-            JSON.parse(name!) as string,
-            Object.fromEntries(
-              parameters.map((parameter) => [parameter.split('=')[0]!, Number(parameter.split('=')[1])]),
-            ),
-          ];
-        }),
-    );
-  return { policy: parse(answer.headers['ratelimit-policy']), left: parse(answer.headers.ratelimit) };
-}
 
 describe('RateLimit headers on the throttled routes', () => {
   it('a legacy login counts down its failures before the lock-out: 401 with r=4, r=3, ... then 429 with r=0 and t = Retry-After', async () => {

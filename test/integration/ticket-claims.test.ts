@@ -16,6 +16,7 @@ import { adminToken } from '../support/tokens.ts';
 import { mailTo, newAddress, newestLinkToken } from '../support/mail.ts';
 import { expectDeclared } from '../support/handlers.ts';
 import { commandsSent } from '../support/command-tally.ts';
+import { tightestLeft } from '../support/rate-limits.ts';
 
 const TICKET = '/api/v2/ticket';
 const WRITER_ID = 616_001;
@@ -328,13 +329,22 @@ describe('claim mail limits', () => {
   it('mails at most 5 claim or claimant links per ticket in 24 hours: the 6th is a 429 that changes nothing and mails nobody', async () => {
     const { ticket } = await oneTicket();
     const first = newAddress();
-    expect((await claim(ticket.id, { claimantEmail: first, claimantuserId: '' })).status).toBe(200);
+    const opened = await claim(ticket.id, { claimantEmail: first, claimantuserId: '' });
+    expect(opened.status).toBe(200);
+    const left = [tightestLeft(opened)];
     const addresses = [1, 2, 3, 4].map(() => newAddress());
-    for (const address of addresses) expect((await claimant(ticket.id, { claimantEmail: address })).status).toBe(200);
+    for (const address of addresses) {
+      const mailed = await claimant(ticket.id, { claimantEmail: address });
+      expect(mailed.status).toBe(200);
+      left.push(tightestLeft(mailed));
+    }
+    // The client sees the refusal coming (RateLimit headers).
+    expect(left).toEqual([4, 3, 2, 1, 0]);
     const before = (await get(`${ticket.id}/claim-info`)).body.data;
     const refused = newAddress();
     const sixth = await claimant(ticket.id, { claimantEmail: refused });
     expect(sixth.status).toBe(429);
+    expect(tightestLeft(sixth)).toBe(0);
     expect(sixth.headers['retry-after']).toMatch(/^\d+$/);
     expect(sixth.body.detail).toMatch(/5 claim mails per ticket/);
     expect((await get(`${ticket.id}/claim-info`)).body.data).toEqual(before);
