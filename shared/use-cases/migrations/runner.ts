@@ -32,8 +32,9 @@ export type MigrationRunOutcome =
   | { state: 'done'; ran: number[] }
   /** Stopped at `stopAt` with this one unfinished: continue with another run. */
   | { state: 'stopped'; ran: number[]; at: number }
-  /** Another runner holds this one now; or (`only`) one before it is not done. */
+  /** Another runner holds this one now: it goes on with it. */
   | { state: 'held'; ran: number[]; at: number }
+  /** (`only`) The one asked for waits `for` one before it that is not done. */
   | { state: 'waiting'; ran: number[]; at: number; for: number };
 
 /** A lease outlives its holder's `stopAt` by this much (a unit of work that began just before it). */
