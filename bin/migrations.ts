@@ -37,8 +37,8 @@ const command =
 async function local(): Promise<unknown> {
   console.error(`Local stack: ${useRunningStack()}`);
   // After the environment is set: shared/ reads it when its modules load.
-  const { migrationCommand } = await import('#shared/use-cases/migrations/deployed-runner');
-  const { rerunMigration, runMigrations } = await import('#shared/use-cases/migrations/runner');
+  const { migrationCommand } = await import('./maintenance/migrations/deployed-runner.ts');
+  const { rerunMigration, runMigrations } = await import('./maintenance/migrations/runner.ts');
   const owner = `cli:${process.env.USER ?? 'local'}`;
   if (command.action === 'ledger')
     return migrationCommand({ action: 'ledger' }, { functionArn: '', requestId: owner, stopAt: 0 });

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -6,14 +6,20 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import { nagName } from './nag-names.ts';
-import { FUNCTIONS_DIR, functionDefaults, tableArnOf } from './route-function.ts';
+import { functionDefaults, tableArnOf } from './route-function.ts';
 import type { StageSettings } from './stages.ts';
+
+/**
+ * Maintenance, not a route: its backfills Scan the table, so it lives with the other maintenance
+ * commands in bin/maintenance/, and no module under shared/ or functions/ does.
+ */
+const RUNNER_HANDLER = fileURLToPath(new URL('../bin/maintenance/run-migrations.ts', import.meta.url));
 
 /** The runner's function name: `npm run migrations` and preflight reach a stage's runner by it (stack `Ticketing-<stage>`, infra/app.ts). */
 export const migrationRunnerName = (stage: string): string => `Ticketing-${stage}-migrations`;
 
 /**
- * A release runs its own data migrations (shared/use-cases/migrations/catalogue.ts): after
+ * A release runs its own data migrations (bin/maintenance/migrations/catalogue.ts): after
  * the table is updated, a trigger starts the runner (asynchronously: the deploy does not
  * wait), which runs the pending ones in order for up to 15 minutes and starts itself again
  * until they are done, each recorded in the table's ledger (`npm run migrations` shows it).
@@ -31,7 +37,7 @@ export class MigrationRunner extends Construct {
     super(scope, id);
     const functionName = migrationRunnerName(settings.name);
     this.function = new NodejsFunction(this, 'Function', {
-      ...functionDefaults(this, settings, path.join(FUNCTIONS_DIR, 'maintenance/run-migrations.ts')),
+      ...functionDefaults(this, settings, RUNNER_HANDLER),
       functionName,
       description: 'Runs the pending data migrations, then starts itself again until all are done',
       memorySize: 1024,

@@ -1,5 +1,5 @@
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
-import type { LedgerRow } from '#shared/use-cases/migrations/deployed-runner';
+import type { LedgerRow } from '../maintenance/migrations/deployed-runner.ts';
 import { FRONT_END_NAMES, type StageSettings } from '../../infra/stages.ts';
 import { tableIndexCount } from '../../infra/table.ts';
 

@@ -14,7 +14,7 @@ export const customerKeys = {
   customerItems: (id: number) => table(`CUSTOMER#${id}`),
   /**
    * A customer's live tickets, counted (`n`) in each ticket's own transaction, and `kept` once the count holds every
-   * one (set at the customer's creation, or by shared/use-cases/migrations/backfill-customer-ticket-counts.ts): the exact
+   * one (set at the customer's creation, or by bin/maintenance/migrations/backfill-customer-ticket-counts.ts): the exact
    * `totalCount` of `GET /ticket?customerId=`. `positionsKept` (set by the same two) says the customer's list
    * positions (`customerPosition`) hold every ticket too, so an `_offset` page is found from them.
    */

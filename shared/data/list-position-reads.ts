@@ -223,7 +223,7 @@ export async function startOfOffset(
   const within = ([block]: [number, number]) =>
     stretch.first === undefined || (block >= stretch.first && block <= stretch.last!);
   const counts = new Map([...(read?.counts ?? [])].filter(within));
-  // Lists written before positions (or their parts) were kept, until shared/use-cases/migrations/backfill-list-positions.ts ran:
+  // Lists written before positions (or their parts) were kept, until bin/maintenance/migrations/backfill-list-positions.ts ran:
   // read from the start.
   if (!counts.size) return { after: undefined, skip: offset };
   const found = holding(counts, forward, at, stretch.n);

@@ -34,7 +34,7 @@ import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
  * During a rush they are hot items, as the type's `sold` count and the list's current block
  * already are; transactWrite retries the conflicts. `BOUGHT#month#kept`
  * marks an event whose counts hold every live ticket: written with the event, or by
- * shared/use-cases/migrations/backfill-list-positions.ts for one made before them (`BOUGHT#types#kept`
+ * bin/maintenance/migrations/backfill-list-positions.ts for one made before them (`BOUGHT#types#kept`
  * for all its types' counts, set only once its types' purchase lists are whole). Without it
  * a purchase range is read as before (bounded, its total flagged).
  */

@@ -18,7 +18,7 @@ const ENTITY = 'Ticket';
 /**
  * Where tickets stored before the list entries carried the lists' keys themselves. Such an
  * item is found in the same index partitions and sort keys as its entries are now, so the
- * lists read both while `shared/use-cases/migrations/backfill-ticket-lists.ts` moves them (one
+ * lists read both while `bin/maintenance/migrations/backfill-ticket-lists.ts` moves them (one
  * transaction per ticket: its entries in, these attributes out).
  */
 export const FORMER_LIST_KEYS = [

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { PROCESS_STATE } from '#shared/domain/ticket';
-import { backfillListPositions } from '#shared/use-cases/migrations/backfill-list-positions';
+import { backfillListPositions } from '../../bin/maintenance/migrations/backfill-list-positions.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
@@ -54,7 +54,7 @@ async function withSeparateTypeBlocks(eventId: number, typeId: number): Promise<
   );
 }
 
-describe('the positions backfill (shared/use-cases/migrations/backfill-list-positions.ts)', () => {
+describe('the positions backfill (bin/maintenance/migrations/backfill-list-positions.ts)', () => {
   it('recounts every list block of older events so deep _offset pages are right again, re-runs to the same state, and resumes after its checkpoint', async () => {
     const token = await adminToken(['tickets:read', 'tickets:write', 'checkin:scan'], 717_402);
     const granted = await seedEvent({ title: 'Expo', ticketTypes: [{ name: 'Expo', price: 5, total: 10 }], teams: [] });

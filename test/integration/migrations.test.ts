@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { advanceClock, now, resetClock } from '#shared/clock';
 import { holdMigration, readLedger } from '#shared/data/migration-ledger';
-import { MIGRATIONS, type Migration } from '#shared/use-cases/migrations/catalogue';
-import { migrationCommand } from '#shared/use-cases/migrations/deployed-runner';
-import { recordIds } from '#shared/use-cases/migrations/runs';
-import { rerunMigration, runMigrations } from '#shared/use-cases/migrations/runner';
+import { MIGRATIONS, type Migration } from '../../bin/maintenance/migrations/catalogue.ts';
+import { migrationCommand } from '../../bin/maintenance/migrations/deployed-runner.ts';
+import { recordIds } from '../../bin/maintenance/migrations/runs.ts';
+import { rerunMigration, runMigrations } from '../../bin/maintenance/migrations/runner.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
 import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
@@ -48,7 +48,7 @@ afterAll(async () => {
   else process.env.TABLE_NAME = table.previous;
 });
 
-describe('data migrations (shared/use-cases/migrations/runner.ts)', () => {
+describe('data migrations (bin/maintenance/migrations/runner.ts)', () => {
   it('run in order; one stopped half-way goes on from its checkpoint and finishes once; a second run writes nothing', async () => {
     const stopping = withMigration(LIST_POSITIONS, (migration) => ({
       run: (options) => migration.run({ ...options, stop: stopAfter(1) }),

@@ -2,8 +2,8 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
-import { backfillTicketIndexes } from '#shared/use-cases/migrations/backfill-ticket-indexes';
-import { backfillTicketLists } from '#shared/use-cases/migrations/backfill-ticket-lists';
+import { backfillTicketIndexes } from '../../bin/maintenance/migrations/backfill-ticket-indexes.ts';
+import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -24,7 +24,7 @@ async function asBeforeTheRelease(id: number, barcode: string, extra: { barcode?
 const item = async (id: number) =>
   (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(id) }))).Item!;
 
-describe('the index backfill (shared/use-cases/migrations/backfill-ticket-indexes.ts)', () => {
+describe('the index backfill (bin/maintenance/migrations/backfill-ticket-indexes.ts)', () => {
   it('gives older tickets purchasedDate, the update-time keys and their barcode item (the list backfill then their purchase entry), and reports duplicate barcodes', async () => {
     const token = await adminToken(['tickets:read', 'tickets:write'], 717_301);
     const event = await seedEvent();

@@ -5,7 +5,7 @@ import { keys } from '#shared/data/keys';
 import { listEntryItems } from '#shared/data/ticket-list-entries';
 import { searchEntryItems } from '#shared/data/ticket-search-entries';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
-import { backfillTicketLists } from '#shared/use-cases/migrations/backfill-ticket-lists';
+import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { call } from '../support/api.ts';
@@ -58,7 +58,7 @@ async function asBeforeTheRelease(eventIds: number[], ticketIds: number[]) {
   }
 }
 
-describe('the list backfill (shared/use-cases/migrations/backfill-ticket-lists.ts)', () => {
+describe('the list backfill (bin/maintenance/migrations/backfill-ticket-lists.ts)', () => {
   it('gives older tickets their list and search entries and every event its filter counts, and is safe to re-run', async () => {
     const token = await adminToken(['tickets:read', 'tickets:write'], 717_401);
     const granted = await seedEvent({ title: 'Expo', ticketTypes: [{ name: 'Expo', price: 5, total: 10 }], teams: [] });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { covers, judge, MIN_BOOTSTRAP_VERSION, plan, report, type Facts } from '../../bin/preflight/checks.ts';
 import { parseArguments } from '../../bin/preflight.ts';
-import type { LedgerRow } from '#shared/use-cases/migrations/deployed-runner';
+import type { LedgerRow } from '../../bin/maintenance/migrations/deployed-runner.ts';
 import { resolveStage, STAGE_FILES, StageSettingsError } from '../../infra/stages.ts';
 
 const prod = (context: Record<string, string> = {}) =>

@@ -12,7 +12,7 @@ import { keys } from '#shared/data/keys';
 import { keyCondition, type Partition, withValues } from '#shared/data/key-conditions';
 
 /**
- * What the migrations' backfills share (shared/use-cases/migrations/catalogue.ts): the ids they
+ * What the migrations' backfills share (bin/maintenance/migrations/catalogue.ts): the ids they
  * go through (a Scan of one kind of record), a run's checkpoint (the last id it finished, or a
  * Scan's next key, kept in the table under `MAINTENANCE#<command>` / `CHECKPOINT#<run>`), a
  * recount's reads of an index to its end and its rewrite of a partition's kept items.

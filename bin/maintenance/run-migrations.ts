@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { MigrationCommand, migrationCommand } from '#shared/use-cases/migrations/deployed-runner';
+import { MigrationCommand, migrationCommand } from './migrations/deployed-runner.ts';
 
 /** Time left for the last unit of work (an event's recount, a Scan page) once the runner stops taking new ones. */
 const STOP_MARGIN_MS = 3 * 60_000;

@@ -4,7 +4,7 @@ import { invokeAgain } from '#shared/services/continuation';
 import { migrationLedger, rerunMigration, runMigrations, type MigrationRunOutcome } from './runner.ts';
 
 /**
- * What the deployed runner (functions/maintenance/run-migrations.ts) is asked: `run` (the
+ * What the deployed runner (bin/maintenance/run-migrations.ts) is asked: `run` (the
  * deploy's trigger sends no action: run), `ledger` (with the table's GSIs: `npm run migrations`
  * and preflight read them through the function, so an operator needs only lambda:InvokeFunction),
  * `rerun` one migration from its start.
