@@ -12,6 +12,10 @@ export const METRIC = {
   checkInRefused: 'CheckInRefused',
   /** A sign-in that did not end in a session; dimension `login` (which login), the cause as metadata `reason`. */
   loginFailed: 'LoginFailed',
+  /** A webhook delivery given up after its retries, or after 410 Gone (bin/webhooks/). */
+  webhookDeliveryDead: 'WebhookDeliveryDead',
+  /** The age in seconds of the oldest webhook message not yet delivered, published by each dispatcher run. */
+  webhookOldestPendingAge: 'WebhookOldestPendingAgeSeconds',
 } as const;
 
 /**

@@ -167,6 +167,18 @@ const table = [
   { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: 'read' } },
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: 'read-write' } },
+
+  // Webhooks (ours, beyond the spec; README "Webhooks"): subscriptions, their deliveries, and a test message.
+  // Retry and ping send at once, and may turn a failing subscription off and mail its creator.
+  { method: 'POST', path: '/webhooks', handler: 'webhooks/create', auth: admin('webhooks:manage'), uses: { table: 'read-write' }, idempotent: true },
+  { method: 'GET', path: '/webhooks', handler: 'webhooks/list', auth: admin('webhooks:manage'), uses: { table: 'read' } },
+  { method: 'GET', path: '/webhooks/{id}', handler: 'webhooks/get', auth: admin('webhooks:manage'), uses: { table: 'read' } },
+  { method: 'PATCH', path: '/webhooks/{id}', handler: 'webhooks/update', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
+  { method: 'DELETE', path: '/webhooks/{id}', handler: 'webhooks/delete', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/webhooks/{id}/rotate-secret', handler: 'webhooks/rotate-secret', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
+  { method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'webhooks/deliveries', auth: admin('webhooks:manage'), uses: { table: 'read' } },
+  { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', handler: 'webhooks/retry-delivery', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true } },
+  { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */

@@ -6,6 +6,7 @@ import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
 import { TICKET, TICKET_TAG } from './catalogue/ticket.ts';
 import { TICKETS, TICKETS_TAG } from './catalogue/tickets.ts';
+import { WEBHOOKS, WEBHOOKS_TAG } from './catalogue/webhooks.ts';
 
 /**
  * The documentation text of each route, keyed by route key: summaries, descriptions (the
@@ -34,6 +35,7 @@ export const TAGS: Record<string, string> = {
   tickets: TICKETS_TAG,
   ticket: TICKET_TAG,
   'my-account': MY_ACCOUNT_TAG,
+  webhooks: WEBHOOKS_TAG,
 };
 
 /** Every row's entry: a missing or unknown route key does not compile. */
@@ -43,4 +45,5 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...TICKETS,
   ...TICKET,
   ...MY_ACCOUNT,
+  ...WEBHOOKS,
 };

@@ -13,6 +13,8 @@ import { CATALOGUE, PARAMETERS, TAGS, type RouteDoc } from './catalogue.ts';
 import { HEADERS, PROBLEM_RESPONSES, problemResponses } from './problems.ts';
 import { routeKey, routes, type RouteRow } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
+import { DeliveryResource, WebhookResource } from '#shared/domain/webhooks';
+import { webhooksSection } from './webhooks.ts';
 
 /**
  * The OpenAPI 3.1 document, built from the route table (method, path, access, successor)
@@ -43,6 +45,8 @@ const COMPONENTS = {
   ShippingMethod: ShippingMethodResource,
   AdministratorProfile: AdministratorProfileResource,
   CheckInStats: CheckInStatsResource,
+  Webhook: WebhookResource,
+  WebhookDelivery: DeliveryResource,
 } as const satisfies Record<string, z.ZodMiniType>;
 
 // The converter extracts a schema registered with an `id` into `$defs` and refers to it there.
@@ -338,6 +342,8 @@ export function buildOpenApi(operations: readonly RouteOperation[], environment:
     paths[op.row.path]![op.row.method.toLowerCase()] = built;
   }
   const tagNames = [...new Set(operations.map((op) => op.row.handler.split('/')[0]!))];
+  // Before the components are written out: the messages refer to the Ticket component.
+  const webhooks = webhooksSection((schema) => jsonSchema(schema, 'output', components));
   return {
     openapi: '3.1.0',
     info: {
@@ -358,6 +364,7 @@ export function buildOpenApi(operations: readonly RouteOperation[], environment:
     ],
     tags: tagNames.map((name) => ({ name, description: TAGS[name] ?? '' })),
     paths,
+    webhooks,
     components: {
       securitySchemes: {
         adminBearer: {

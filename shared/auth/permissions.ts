@@ -12,5 +12,7 @@ export const PERMISSIONS = [
   /** Undo a check-in (the gate's only way back from checked-in): separate from scanning on purpose. */
   'checkin:undo',
   'customers:manage',
+  /** Manage webhook subscriptions (README "Webhooks"); their deliveries also need `tickets:read`, at delivery time. */
+  'webhooks:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

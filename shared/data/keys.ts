@@ -225,6 +225,27 @@ export const keys = {
     return low !== undefined ? { from: low } : high !== undefined ? { to: high } : undefined;
   },
 
+  // ---- Webhooks (shared/data/webhooks.ts) ----
+  /** Every subscription, one partition (at most MAX_WEBHOOKS): each ticket change reads it whole, by one Query. */
+  webhooks: table('WEBHOOKS'),
+  webhook: (id: number): Key => ({ PK: 'WEBHOOKS', SK: `WEBHOOK#${sortableId(id)}` }),
+  webhookPrefix: 'WEBHOOK#',
+  /** A subscription's deliveries, newest last by their time-ordered ids. */
+  webhookDeliveries: (webhookId: number) => table(`WEBHOOK#${sortableId(webhookId)}`),
+  delivery: (webhookId: number, deliveryId: string): Key => ({
+    PK: `WEBHOOK#${sortableId(webhookId)}`,
+    SK: `DELIVERY#${deliveryId}`,
+  }),
+  deliveryPrefix: 'DELIVERY#',
+  /** GSI1 pending deliveries by their next attempt (the dispatcher's due ones), GSI2 by creation (the oldest undelivered). */
+  dueDeliveries: on('GSI1', 'WEBHOOK_DUE'),
+  waitingDeliveries: on('GSI2', 'WEBHOOK_WAITING'),
+  pendingDeliveryIndexes: (nextAttemptAt: string, created: string, webhookId: number, deliveryId: string) =>
+    placedIn(
+      [keys.dueDeliveries, `${nextAttemptAt}#${sortableId(webhookId)}#${deliveryId}`],
+      [keys.waitingDeliveries, `${created}#${sortableId(webhookId)}#${deliveryId}`],
+    ),
+
   // ---- Claims (a ticket sent to someone else to claim) ----
   /** A mailed claim link's token, by its SHA-256: `{ticketId, claimantEmail}` (TTL `expiresAt`, 14 days). */
   claimToken: (tokenHash: string): Key => ({ PK: `CLAIM_TOKEN#${tokenHash}`, SK: 'CLAIM_TOKEN' }),

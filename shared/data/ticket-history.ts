@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { db, storedAs, tableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -44,4 +44,14 @@ export async function readTicketHistory(
     const { ticketId: _ticket, ...entry } = storedAs<TicketHistoryEntry & { ticketId: number }>(item);
     return entry;
   });
+}
+
+/** The entry of one version (strongly consistent: a change's stream record may arrive right after its commit). */
+export async function readHistoryEntry(ticketId: number, version: number): Promise<TicketHistoryEntry | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.ticketHistory(ticketId, version), ConsistentRead: true }),
+  );
+  if (!Item) return undefined;
+  const { ticketId: _ticket, ...entry } = storedAs<TicketHistoryEntry & { ticketId: number }>(Item);
+  return entry;
 }

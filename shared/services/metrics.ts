@@ -50,6 +50,15 @@ export function recordFailedLogin(login: LoginKind, reason: string): void {
   record(METRIC.loginFailed, { login }, { reason });
 }
 
+/** A webhook delivery that ended dead (retries exhausted, or 410 Gone). */
+export const recordDeadDelivery = (): void => record(METRIC.webhookDeliveryDead, {});
+
+/** The dispatcher's reading of the oldest undelivered message (0 when none waits). */
+export function recordOldestPendingAge(seconds: number): void {
+  if (metrics.hasStoredMetrics()) publishRecorded();
+  metrics.addMetric(METRIC.webhookOldestPendingAge, MetricUnit.Seconds, seconds);
+}
+
 /**
  * Publishes what the request recorded, after the handler and on errors. Powertools' own
  * `logMetrics` middleware would also do it, but warns "No application metrics to publish"

@@ -1,0 +1,60 @@
+import { MAX_WEBHOOK_EVENT_IDS, MAX_WEBHOOKS } from '#shared/domain/webhooks';
+import { type Entries, md } from './common.ts';
+
+/** The `webhooks` tag: subscriptions to ticket changes (ours; the spec describes no outbound calls). */
+export const WEBHOOKS_TAG = md(
+  'Webhooks: every change the API makes to a ticket, pushed to the URLs you subscribe, within seconds. The message types and bodies are in the `webhooks` section of this document, one per action of the ticket history.',
+  `A subscription has a \`url\` (https, on a public address: loopback, private, link-local, unique-local and cloud metadata addresses and names are refused, a 400 naming \`url\`, and checked again on the address each attempt connects to), the \`events\` (types) it wants, an optional \`eventIds\` filter (at most ${MAX_WEBHOOK_EVENT_IDS}; null for every event), \`enabled\` and a \`description\`. At most ${MAX_WEBHOOKS} subscriptions exist at once (409 \`too_many_webhooks\`).`,
+  'Messages are signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with a `whsec_` secret shown once, at creation and at each rotation. A message carries the ticket as `GET /tickets/{id}` shows it to the subscription\'s creator, the fields that changed with their previous values, and the ticket\'s `sequence`: keep the highest per ticket and drop an older message that arrives late. Delivery is at least once (the same `webhook-id` on a repeat).',
+  "A delivery is made with its creator's permissions at the time of the attempt: when the creator is removed, loses `webhooks:manage` or `tickets:read`, or no longer reaches the ticket's event, the delivery is `cancelled`. Administrators limited to some events subscribe only within them (`eventIds` required, each in scope) and see only such subscriptions.",
+  'A delivery is `pending` (waiting for its next attempt), `delivered`, `dead` (3 days of failures, or 410 Gone) or `cancelled` (subscription deleted or disabled, or its creator may no longer read the ticket).',
+);
+
+export const WEBHOOKS = {
+  'POST /webhooks': {
+    summary: 'Subscribe to ticket changes',
+    description: 'Answers the subscription with `secret`, its signing secret: shown this once.',
+    conflicts: ['too_many_webhooks'],
+    example: {
+      url: 'https://timing.example.com/hooks/ticketing',
+      events: ['ticket.checked_in', 'ticket.updated'],
+      eventIds: [7],
+      description: 'Chip numbers for the timing system',
+    },
+  },
+  'GET /webhooks': { summary: 'List webhook subscriptions', description: 'Never shows a secret.' },
+  'GET /webhooks/{id}': { summary: 'Get a webhook subscription' },
+  'PATCH /webhooks/{id}': {
+    summary: 'Update a webhook subscription',
+    description:
+      'Only the fields sent change. `enabled: true` turns a subscription the service disabled back on and clears `disabledReason` and `failingSince`.',
+    conflicts: ['stale_version'],
+  },
+  'DELETE /webhooks/{id}': {
+    summary: 'Delete a webhook subscription',
+    description: 'Nothing is sent to it afterwards: its pending deliveries end `cancelled`.',
+  },
+  'POST /webhooks/{id}/rotate-secret': {
+    summary: "Rotate a webhook's signing secret",
+    description:
+      'Answers the new `secret`, shown this once. For 24 hours every message carries two signatures, the new secret\'s and the previous one\'s, so a receiver can switch without losing a message.',
+    conflicts: ['stale_version'],
+  },
+  'GET /webhooks/{id}/deliveries': {
+    summary: "List a webhook's deliveries",
+    description:
+      'Newest first, walked by `next`: pass it as `_cursor` for the following page (null on the last). Deliveries are kept 30 days.',
+    parameters: { _cursor: 'The `next` of the previous page.' },
+  },
+  'POST /webhooks/{id}/deliveries/{deliveryId}/retry': {
+    summary: 'Send a delivery again',
+    description:
+      'Sends it now, whatever its state (a receiver that lost a delivered message may ask again), with a fresh 3-day retry window; answers the delivery after that attempt.',
+    parameters: { deliveryId: 'The delivery id, as the deliveries list shows it.' },
+    conflicts: ['attempt_in_progress'],
+  },
+  'POST /webhooks/{id}/ping': {
+    summary: 'Send a test message',
+    description: 'A `webhook.ping` message, sent at once even to a disabled subscription; answers the delivery after that attempt.',
+  },
+} satisfies Entries;

@@ -1,0 +1,20 @@
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { type TicketChange, ticketChangeOf } from '#shared/data/ticket-change-stream';
+import { publishRecorded } from '#shared/services/metrics';
+import { deliverTicketChanges } from '#shared/use-cases/webhooks/ticket-changes';
+
+/**
+ * The table stream's consumer (infra/webhooks.ts; locally bin/local/stream-poller.ts feeds it
+ * the same records): ticket changes become webhook deliveries. Not a route, so not in
+ * functions/. A change that could not be recorded is reported by its sequence number, and
+ * Lambda retries the batch from it (bisecting, then the on-failure queue).
+ */
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const changes = event.Records.map(ticketChangeOf).filter((change): change is TicketChange => change !== undefined);
+  try {
+    const failedAt = await deliverTicketChanges(changes);
+    return { batchItemFailures: failedAt ? [{ itemIdentifier: failedAt }] : [] };
+  } finally {
+    publishRecorded();
+  }
+}

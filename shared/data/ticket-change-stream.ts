@@ -1,0 +1,48 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { TicketRecord } from '../domain/ticket.ts';
+import { fromTicketItem } from './ticket-records.ts';
+import { keys } from './keys.ts';
+
+/**
+ * The table's change stream, as the webhooks read it (README "Webhooks"). Every change the API
+ * makes to a ticket rewrites its record item (`TICKET#<id>` / `TICKET`) with a new version, in
+ * the change's own transaction, so the record's stream records are the ticket changes: the
+ * event source mapping (infra/webhooks.ts) and the local poller (bin/local/stream-poller.ts)
+ * pass only those, by this filter, and the old and new images give what changed.
+ */
+export const TICKET_CHANGE_FILTER = {
+  eventName: ['INSERT', 'MODIFY'],
+  dynamodb: { Keys: { SK: { S: [keys.ticket(0).SK] } } },
+} as const;
+
+export interface TicketChange {
+  before: TicketRecord | null;
+  after: TicketRecord;
+  /** The stream record's id (Lambda's `batchItemFailures` name a DynamoDB record by its sequence number). */
+  sequenceNumber: string;
+  /** When the change was written (epoch ms, to the second): the same on every reading of the record. */
+  committedAt: number;
+}
+
+const image = (value: Record<string, unknown> | undefined) =>
+  value ? fromTicketItem(unmarshall(value as Record<string, AttributeValue>)) : null;
+
+/**
+ * The ticket change a stream record carries, or undefined when it is none: another item, or a
+ * rewrite of the record that made no new version (a backfill adding index attributes).
+ */
+export function ticketChangeOf(record: DynamoDBRecord): TicketChange | undefined {
+  const stream = record.dynamodb;
+  if (!stream?.NewImage || stream.Keys?.SK?.S !== keys.ticket(0).SK) return undefined;
+  const after = image(stream.NewImage)!;
+  const before = image(stream.OldImage);
+  if (before && before.version >= after.version) return undefined;
+  return {
+    before,
+    after,
+    sequenceNumber: stream.SequenceNumber ?? '',
+    committedAt: (stream.ApproximateCreationDateTime ?? 0) * 1000,
+  };
+}

@@ -1,0 +1,241 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Delivery, MAX_WEBHOOKS, type Webhook } from '../domain/webhooks.ts';
+import { Conflict } from '../errors.ts';
+import { db, storedAs, tableName, TransactionCancelled, transactWrite } from './client.ts';
+import { allocateIds } from './counters.ts';
+import { keyCondition } from './key-conditions.ts';
+import { keys } from './keys.ts';
+
+/**
+ * Webhook subscriptions and their deliveries (README "Webhooks").
+ *
+ * - A subscription is one item of the `WEBHOOKS` partition, with a count beside them kept
+ *   in the same transaction (`COUNT#webhooks`), so there are never more than MAX_WEBHOOKS and
+ *   a ticket change reads them all in one bounded Query.
+ * - A delivery is one item of its subscription's partition, keyed by an id that sorts by
+ *   creation. A pending one is also on GSI1 by its next attempt (the dispatcher reads the
+ *   due ones) and GSI2 by creation (the oldest undelivered message's age); a finished one
+ *   leaves both. Deliveries expire (TTL) 30 days after their creation.
+ * - Every attempt first claims the delivery by a conditional update on its attempt count,
+ *   which also moves its next attempt past the attempt's time: two dispatchers never send
+ *   one attempt twice, and a crashed attempt is retried when its claim runs out.
+ */
+const WEBHOOK_COUNT = 'webhooks';
+const DELIVERY_KEPT_SECONDS = 30 * 24 * 60 * 60;
+
+/** A delivery as stored: its record, plus when its retry window started (its creation, or a manual retry). */
+export type StoredDelivery = Delivery & { windowStart: string };
+
+const webhookItem = (webhook: Webhook) => ({ ...keys.webhook(webhook.id), entity: 'Webhook', ...webhook });
+
+export async function createWebhook(fields: Omit<Webhook, 'id'>): Promise<Webhook> {
+  const webhook: Webhook = { id: await allocateIds('webhook'), ...fields };
+  try {
+    await transactWrite([
+      { Put: { TableName: tableName(), Item: webhookItem(webhook), ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.count(WEBHOOK_COUNT),
+          UpdateExpression: 'ADD #total :one',
+          ConditionExpression: 'attribute_not_exists(#total) OR #total < :max',
+          ExpressionAttributeNames: { '#total': 'total' },
+          ExpressionAttributeValues: { ':one': 1, ':max': MAX_WEBHOOKS },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(1))
+      throw new Conflict(`There are already ${MAX_WEBHOOKS} webhooks: delete one first.`, 'too_many_webhooks');
+    throw error;
+  }
+  return webhook;
+}
+
+/** Every subscription, in id order: one Query, bounded by the maximum there can be. */
+export async function listWebhooks(): Promise<Webhook[]> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.webhooks, { beginsWith: keys.webhookPrefix }),
+      Limit: MAX_WEBHOOKS,
+    }),
+  );
+  return (Items ?? []).map((item) => storedAs<Webhook>(item));
+}
+
+export async function getWebhook(id: number): Promise<Webhook | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.webhook(id), ConsistentRead: true }));
+  return Item ? storedAs<Webhook>(Item) : undefined;
+}
+
+/** Replaces a subscription read at `expectedUpdated`: false when it changed or went since (the caller reads again). */
+export async function replaceWebhook(webhook: Webhook, expectedUpdated: string): Promise<boolean> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: webhookItem(webhook),
+        ConditionExpression: '#updated = :expected',
+        ExpressionAttributeNames: { '#updated': 'updated' },
+        ExpressionAttributeValues: { ':expected': expectedUpdated },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** The service's own changes to a subscription's health: set only while it still exists. */
+export async function setWebhookHealth(
+  id: number,
+  health: Partial<Pick<Webhook, 'enabled' | 'disabledReason' | 'failingSince'>> & { updated: string },
+): Promise<void> {
+  const names = Object.keys(health);
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhook(id),
+        UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(Object.values(health).map((value, i) => [`:v${i}`, value])),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** Deletes a subscription; false when it was already gone. Its deliveries stay (and expire): they are cancelled at their next attempt. */
+export async function deleteWebhook(id: number): Promise<boolean> {
+  try {
+    await transactWrite([
+      { Delete: { TableName: tableName(), Key: keys.webhook(id), ConditionExpression: 'attribute_exists(PK)' } },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.count(WEBHOOK_COUNT),
+          UpdateExpression: 'ADD #total :minus',
+          ExpressionAttributeNames: { '#total': 'total' },
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    throw error;
+  }
+}
+
+// ---- Deliveries ----
+
+const pendingIndexes = (delivery: StoredDelivery) =>
+  keys.pendingDeliveryIndexes(delivery.nextAttemptAt!, delivery.created, delivery.webhookId, delivery.id);
+
+const deliveryItem = (delivery: StoredDelivery) => ({
+  ...keys.delivery(delivery.webhookId, delivery.id),
+  entity: 'WebhookDelivery',
+  ...delivery,
+  ...(delivery.status === 'pending' ? pendingIndexes(delivery) : {}),
+  expiresAt: Math.floor(Date.parse(delivery.created) / 1000) + DELIVERY_KEPT_SECONDS,
+});
+
+const fromDeliveryItem = (item: Record<string, unknown>): StoredDelivery => {
+  const { expiresAt: _expires, ...delivery } = storedAs<StoredDelivery & { expiresAt: number }>(item);
+  return delivery;
+};
+
+/** Records a new delivery; false when it exists already (the same change read twice from the stream). */
+export async function putDelivery(delivery: StoredDelivery): Promise<boolean> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: deliveryItem(delivery),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+export async function getDelivery(webhookId: number, id: string): Promise<StoredDelivery | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.delivery(webhookId, id), ConsistentRead: true }),
+  );
+  return Item ? fromDeliveryItem(Item) : undefined;
+}
+
+/**
+ * Writes a delivery's new state if nobody else attempted it since it was read (its attempt
+ * count unchanged); false otherwise. Pending, it is placed (or moved) on the due indexes;
+ * finished, it leaves them.
+ */
+export async function updateDelivery(next: StoredDelivery, expectedAttempts: number): Promise<boolean> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: deliveryItem(next),
+        ConditionExpression: 'attempts = :expected',
+        ExpressionAttributeValues: { ':expected': expectedAttempts },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Pending deliveries whose next attempt is due at `at`, oldest due first. */
+export async function dueDeliveries(at: Date, limit: number): Promise<StoredDelivery[]> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.dueDeliveries, { before: `${at.toISOString()}#~` }),
+      Limit: limit,
+    }),
+  );
+  return (Items ?? []).map(fromDeliveryItem);
+}
+
+/** The oldest pending delivery (its creation time is the age of the oldest undelivered message). */
+export async function oldestPendingDelivery(): Promise<StoredDelivery | undefined> {
+  const { Items } = await db.send(
+    new QueryCommand({ TableName: tableName(), ...keyCondition(keys.waitingDeliveries), Limit: 1 }),
+  );
+  return Items?.[0] ? fromDeliveryItem(Items[0]) : undefined;
+}
+
+/** A page of a subscription's deliveries, newest first, after the cursor (the last delivery id of the previous page). */
+export async function listDeliveries(
+  webhookId: number,
+  page: { limit: number; after?: string },
+): Promise<{ items: StoredDelivery[]; next: string | null }> {
+  // The partition holds the subscription's deliveries only, so "before the cursor" needs no lower bound.
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(
+        keys.webhookDeliveries(webhookId),
+        page.after ? { before: keys.delivery(webhookId, page.after).SK } : { beginsWith: keys.deliveryPrefix },
+      ),
+      ScanIndexForward: false,
+      // One more than the page: whether there is a next page, without a second read.
+      Limit: page.limit + 1,
+    }),
+  );
+  const items = (Items ?? []).map(fromDeliveryItem);
+  const shown = items.slice(0, page.limit);
+  return { items: shown, next: items.length > page.limit ? shown.at(-1)!.id : null };
+}

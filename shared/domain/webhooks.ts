@@ -1,0 +1,242 @@
+import * as z from '../schema.ts';
+import type { TicketAction } from './ticket-history.ts';
+
+/**
+ * Webhooks (README "Webhooks"): subscriptions an administrator registers, and the messages
+ * each ticket change becomes. Ours, beyond the spec (which describes no outbound calls).
+ *
+ * One event type per action of the ticket history (ticket-history.ts), so every change the
+ * API makes to a ticket has exactly one type, named for what happened.
+ */
+export const TICKET_EVENT_TYPES = {
+  create: 'ticket.created',
+  edit: 'ticket.updated',
+  check_in: 'ticket.checked_in',
+  access_scan: 'ticket.access_scanned',
+  undo_check_in: 'ticket.check_in_undone',
+  transfer: 'ticket.transferred',
+  delete: 'ticket.deleted',
+  states: 'ticket.state_changed',
+  profile_photo: 'ticket.profile_photo_changed',
+  claim: 'ticket.claim_opened',
+  claimant: 'ticket.claimant_changed',
+  claimed: 'ticket.claimed',
+} as const satisfies Record<TicketAction, string>;
+
+export type TicketEventType = (typeof TICKET_EVENT_TYPES)[TicketAction];
+export const TICKET_EVENT_TYPE_NAMES = Object.values(TICKET_EVENT_TYPES) as [TicketEventType, ...TicketEventType[]];
+/** `POST /webhooks/{id}/ping` sends this one: it is never subscribed to, every subscription can be pinged. */
+export const PING_TYPE = 'webhook.ping';
+export type WebhookMessageType = TicketEventType | typeof PING_TYPE;
+
+/** At most this many subscriptions in all: each ticket change is matched against every one of them. */
+export const MAX_WEBHOOKS = 50;
+/** A subscription's event filter, at most this many events. */
+export const MAX_WEBHOOK_EVENT_IDS = 100;
+
+/** A signing secret (`whsec_` + base64 of 32 random bytes); a rotated-out one signs until `expiresAt`. */
+export interface SigningSecret {
+  secret: string;
+  /** ISO-8601; absent on the current secret. */
+  expiresAt?: string;
+}
+
+/** A subscription as stored. */
+export interface Webhook {
+  id: number;
+  url: string;
+  events: TicketEventType[];
+  /** Only these events' tickets; null: every event the creator may read. */
+  eventIds: number[] | null;
+  enabled: boolean;
+  description: string;
+  /** The administrator who created it: deliveries are made with their permissions at delivery time. */
+  createdBy: number;
+  /** Why it was turned off by the service (410 Gone, failing for days); null when enabled or turned off by a person. */
+  disabledReason: string | null;
+  /** The first failed attempt since the last delivered one (ISO-8601); null while healthy. */
+  failingSince: string | null;
+  secrets: SigningSecret[];
+  created: string;
+  updated: string;
+}
+
+/** Reasons a subscription turns itself off. */
+export const DISABLED_GONE = 'the receiver answered 410 Gone';
+export const disabledFailing = (days: number) => `every delivery failed for ${days} days`;
+
+/** The secrets that sign now: the current one, and a rotated-out one for its last 24 hours. */
+export const signingSecrets = (webhook: Pick<Webhook, 'secrets'>, at: Date): string[] =>
+  webhook.secrets.filter((s) => !s.expiresAt || Date.parse(s.expiresAt) > at.getTime()).map((s) => s.secret);
+
+/** How long a rotated-out secret still signs, so receivers can switch without losing a message. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** Whether a subscription wants a change of this type to a ticket of these events (own, and those its type admits to). */
+export function wants(
+  webhook: Pick<Webhook, 'enabled' | 'events' | 'eventIds'>,
+  type: TicketEventType,
+  ticketEvents: readonly number[],
+): boolean {
+  if (!webhook.enabled || !webhook.events.includes(type)) return false;
+  return !webhook.eventIds || ticketEvents.some((eventId) => webhook.eventIds!.includes(eventId));
+}
+
+/** A delivery's state: waiting for its next attempt, delivered, given up (dead), or not to be sent (cancelled). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One message to one subscription, and its attempts. */
+export interface Delivery {
+  webhookId: number;
+  /** Sorts by creation: `<epoch ms:13>-<ticket id>-<version>`, or `<epoch ms:13>-ping-<hex>`. */
+  id: string;
+  /** The `webhook-id` header: the same on every attempt, so a receiver can drop a repeat. */
+  messageId: string;
+  type: WebhookMessageType;
+  ticketId: number | null;
+  /** The ticket's events (own first): the creator's scope is checked against them at each attempt. */
+  eventIds: number[];
+  /** The JSON body, fixed when the change was read, so every attempt sends the same bytes. */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** The receiver's last HTTP status; null before an answer. */
+  lastStatus: number | null;
+  /** Why the last attempt failed or the delivery was cancelled; null when it did not. */
+  lastError: string | null;
+  created: string;
+  lastAttemptAt: string | null;
+  /** When the dispatcher tries again (pending only). */
+  nextAttemptAt: string | null;
+}
+
+/** The message id of a delivery: the `webhook-id` header. */
+export const messageIdOf = (webhookId: number, deliveryId: string) => `msg_${webhookId}_${deliveryId}`;
+
+/**
+ * The retry schedule: exponential from `baseMs`, capped at `capMs`, each delay drawn from its
+ * upper half (jitter spreads a receiver's backlog); a delivery is given up only once
+ * `giveUpAfterMs` has passed since it was created, so retries span at least that long.
+ */
+export interface RetrySchedule {
+  baseMs: number;
+  capMs: number;
+  giveUpAfterMs: number;
+}
+
+/** Deployed: the first retry within 30 s, then doubling up to every 6 hours, for 3 days. */
+export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
+  baseMs: 30_000,
+  capMs: 6 * 60 * 60 * 1000,
+  giveUpAfterMs: 3 * 24 * 60 * 60 * 1000,
+};
+
+/** The delay before attempt `attempts + 1`, after `attempts` failed ones; `random` in [0, 1). */
+export function retryDelay(schedule: RetrySchedule, attempts: number, random: number): number {
+  const ceiling = Math.min(schedule.capMs, schedule.baseMs * 2 ** Math.min(attempts - 1, 30));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random);
+}
+
+/** What one attempt's outcome means for the delivery and its subscription. */
+export type AttemptVerdict =
+  | { kind: 'delivered' }
+  | { kind: 'gone' }
+  | { kind: 'retry'; at: Date }
+  | { kind: 'dead' };
+
+export function judgeAttempt(
+  answer: { status: number } | { error: string },
+  delivery: Pick<Delivery, 'created' | 'attempts'>,
+  schedule: RetrySchedule,
+  at: Date,
+  random: number,
+): AttemptVerdict {
+  if ('status' in answer && answer.status >= 200 && answer.status < 300) return { kind: 'delivered' };
+  if ('status' in answer && answer.status === 410) return { kind: 'gone' };
+  const next = new Date(at.getTime() + retryDelay(schedule, delivery.attempts, random));
+  if (next.getTime() - Date.parse(delivery.created) > schedule.giveUpAfterMs) return { kind: 'dead' };
+  return { kind: 'retry', at: next };
+}
+
+// The contract of the /webhooks routes.
+
+const WebhookUrl = z.string().check(z.minLength(1), z.maxLength(2048));
+const Description = z.string().check(z.maxLength(500));
+const EventTypes = z
+  .array(z.enum(TICKET_EVENT_TYPE_NAMES))
+  .check(z.minLength(1, 'events must name at least one event type'), z.maxLength(TICKET_EVENT_TYPE_NAMES.length));
+const EventIds = z.nullable(
+  z
+    .array(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)))
+    .check(z.minLength(1, 'eventIds must name at least one event, or be null for all'), z.maxLength(MAX_WEBHOOK_EVENT_IDS)),
+);
+
+export const NewWebhook = z.strictObject({
+  url: WebhookUrl,
+  events: EventTypes,
+  eventIds: z.optional(EventIds),
+  enabled: z.optional(z.boolean()),
+  description: z.optional(Description),
+});
+export type NewWebhook = z.infer<typeof NewWebhook>;
+
+export const WebhookPatch = z.strictObject({
+  url: z.optional(WebhookUrl),
+  events: z.optional(EventTypes),
+  eventIds: z.optional(EventIds),
+  enabled: z.optional(z.boolean()),
+  description: z.optional(Description),
+});
+export type WebhookPatch = z.infer<typeof WebhookPatch>;
+
+export const WebhookResource = z.object({
+  id: z.int(),
+  url: z.string(),
+  events: z.array(z.enum(TICKET_EVENT_TYPE_NAMES)),
+  eventIds: z.nullable(z.array(z.int())),
+  enabled: z.boolean(),
+  description: z.string(),
+  createdBy: z.int(),
+  disabledReason: z.nullable(z.string()),
+  failingSince: z.nullable(z.string()),
+  created: z.string(),
+  updated: z.string(),
+});
+export type WebhookResource = z.infer<typeof WebhookResource>;
+
+/** Creation and rotation answer the subscription with its new secret, shown this once. */
+export const WebhookWithSecret = z.extend(WebhookResource, { secret: z.string() });
+
+export const toWebhookResource = ({ secrets, ...webhook }: Webhook): WebhookResource => webhook;
+
+export const DeliveryResource = z.object({
+  id: z.string(),
+  webhookId: z.int(),
+  messageId: z.string(),
+  type: z.string(),
+  ticketId: z.nullable(z.int()),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.int(),
+  lastStatus: z.nullable(z.int()),
+  lastError: z.nullable(z.string()),
+  created: z.string(),
+  lastAttemptAt: z.nullable(z.string()),
+  nextAttemptAt: z.nullable(z.string()),
+});
+export type DeliveryResource = z.infer<typeof DeliveryResource>;
+
+export const toDeliveryResource = (delivery: Delivery): DeliveryResource => ({
+  id: delivery.id,
+  webhookId: delivery.webhookId,
+  messageId: delivery.messageId,
+  type: delivery.type,
+  ticketId: delivery.ticketId,
+  status: delivery.status,
+  attempts: delivery.attempts,
+  lastStatus: delivery.lastStatus,
+  lastError: delivery.lastError,
+  created: delivery.created,
+  lastAttemptAt: delivery.lastAttemptAt,
+  nextAttemptAt: delivery.nextAttemptAt,
+});

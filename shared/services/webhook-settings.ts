@@ -1,0 +1,39 @@
+import * as z from '../schema.ts';
+import { requireSection } from '../config.ts';
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from '../domain/webhooks.ts';
+import type { ReceiverPolicy } from '../domain/receiver-address.ts';
+
+/**
+ * The webhook settings. Deployed stages set none of them (infra/webhooks.ts): the defaults
+ * are the contract (retries over 3 days, 10-second attempts, https receivers on public
+ * addresses only). The local stack and the tests shorten the schedule, and allow receivers
+ * on http://127.0.0.1, which a Lambda refuses to start with.
+ */
+const milliseconds = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+  z._default(z.coerce.number().check(z.int(), z.positive(), z.maximum(max)), fallback);
+
+const settings = requireSection(
+  'webhooks',
+  z.object({
+    WEBHOOK_RETRY_BASE_MS: milliseconds(DEFAULT_RETRY_SCHEDULE.baseMs),
+    WEBHOOK_RETRY_CAP_MS: milliseconds(DEFAULT_RETRY_SCHEDULE.capMs),
+    WEBHOOK_GIVE_UP_AFTER_MS: milliseconds(DEFAULT_RETRY_SCHEDULE.giveUpAfterMs),
+    /** One attempt's whole time (connect, send, answer); never more than 10 s. */
+    WEBHOOK_ATTEMPT_TIMEOUT_MS: milliseconds(10_000, 10_000),
+    WEBHOOK_LOCAL_RECEIVERS: z._default(z.enum(['allow', 'refuse']), 'refuse'),
+    AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
+  }),
+);
+
+if (settings.WEBHOOK_LOCAL_RECEIVERS === 'allow' && settings.AWS_LAMBDA_FUNCTION_NAME)
+  throw new Error('Invalid environment for webhooks: WEBHOOK_LOCAL_RECEIVERS=allow is for the local stack only.');
+
+export const retrySchedule: RetrySchedule = {
+  baseMs: settings.WEBHOOK_RETRY_BASE_MS,
+  capMs: settings.WEBHOOK_RETRY_CAP_MS,
+  giveUpAfterMs: settings.WEBHOOK_GIVE_UP_AFTER_MS,
+};
+
+export const attemptTimeoutMs = settings.WEBHOOK_ATTEMPT_TIMEOUT_MS;
+
+export const receiverPolicy: ReceiverPolicy = { allowLoopbackHttp: settings.WEBHOOK_LOCAL_RECEIVERS === 'allow' };

@@ -1,0 +1,31 @@
+import { now } from '../../clock.ts';
+import { dueDeliveries, oldestPendingDelivery } from '../../data/webhooks.ts';
+import { recordOldestPendingAge } from '../../services/metrics.ts';
+import { AttemptContext } from './deliveries.ts';
+import { attemptAll } from './ticket-changes.ts';
+
+/** Due deliveries read per round (each round's attempts run a few at a time). */
+const ROUND = 25;
+
+/**
+ * The dispatcher's run (every minute deployed, on a timer locally): the due retries, round by
+ * round, until none is due or `budgetMs` has passed; then the age of the oldest
+ * undelivered message, for its alarm. The budget is wall time (tests move the clock by days). A round that could attempt none of what it read (the
+ * index lags the claims it just made) ends the run rather than reading them again.
+ */
+export async function dispatchDueDeliveries(budgetMs: number): Promise<{ attempted: number; oldestPendingAgeSeconds: number }> {
+  const context = new AttemptContext();
+  let attempted = 0;
+  const end = performance.now() + budgetMs;
+  while (performance.now() < end) {
+    const due = await dueDeliveries(now(), ROUND);
+    if (!due.length) break;
+    const round = await attemptAll(due, context);
+    attempted += round;
+    if (!round || due.length < ROUND) break;
+  }
+  const oldest = await oldestPendingDelivery();
+  const oldestPendingAgeSeconds = oldest ? Math.max(0, Math.round((now().getTime() - Date.parse(oldest.created)) / 1000)) : 0;
+  recordOldestPendingAge(oldestPendingAgeSeconds);
+  return { attempted, oldestPendingAgeSeconds };
+}

@@ -1,0 +1,97 @@
+import type { TicketChange } from '../../data/ticket-change-stream.ts';
+import { readHistoryEntry } from '../../data/ticket-history.ts';
+import { listWebhooks, putDelivery, type StoredDelivery } from '../../data/webhooks.ts';
+import { toTicket } from '../../domain/ticket-view.ts';
+import { ticketChangeMessage } from '../../domain/webhook-messages.ts';
+import { TICKET_EVENT_TYPES, type Webhook, wants } from '../../domain/webhooks.ts';
+import { logger } from '../../logger.ts';
+import { AttemptContext, attemptDelivery, deliveryTime, newDelivery } from './deliveries.ts';
+
+/**
+ * The stream's side of the webhooks: each ticket change becomes one delivery per subscription
+ * that wants it, recorded before anything is sent (so a committed change is delivered or ends
+ * in a visible state, never dropped), then attempted at once. A delivery's id comes from the
+ * change (its commit time, ticket and version), so a stream record read twice records nothing
+ * twice. Which subscriptions and whose permissions: checked again at every attempt.
+ */
+export async function recordTicketChange(change: TicketChange, webhooks: readonly Webhook[]): Promise<StoredDelivery[]> {
+  const { before, after } = change;
+  const entry = await readHistoryEntry(after.id, after.version);
+  if (!entry) {
+    // Every change of a ticket writes its history entry in the same transaction; a record without one is not a change.
+    logger.warn('ticket record changed without a history entry: no webhook message', { ticketId: after.id });
+    return [];
+  }
+  const type = TICKET_EVENT_TYPES[entry.action];
+  const eventIds = [after.eventId, ...(after.accessEvents ?? [])];
+  const targets = webhooks.filter((webhook) => wants(webhook, type, eventIds));
+  if (!targets.length) return [];
+  const body = JSON.stringify(
+    ticketChangeMessage(entry, before ? toTicket(before) : null, toTicket(after)),
+  );
+  const id = `${deliveryTime(change.committedAt)}-${after.id}-${after.version}`;
+  const recorded: StoredDelivery[] = [];
+  for (const webhook of targets) {
+    const delivery: StoredDelivery = {
+      ...newDelivery(webhook.id, id, entry.at),
+      type,
+      ticketId: after.id,
+      eventIds,
+      body,
+    };
+    if (await putDelivery(delivery)) recorded.push(delivery);
+  }
+  return recorded;
+}
+
+/** How many first attempts run at once (each waits for its receiver, 10 s at most). */
+const FIRST_ATTEMPTS_AT_ONCE = 10;
+
+/**
+ * The event source mapping's batch, in stream order. Answers the sequence number of the first
+ * change that could not be recorded (Lambda retries from it), or undefined when all were.
+ * First attempts follow the recording, and their failures wait for the dispatcher.
+ */
+export async function deliverTicketChanges(changes: readonly TicketChange[]): Promise<string | undefined> {
+  if (!changes.length) return undefined;
+  const webhooks = (await listWebhooks()).filter((webhook) => webhook.enabled);
+  if (!webhooks.length) return undefined;
+  const recorded: StoredDelivery[] = [];
+  let failedAt: string | undefined;
+  for (const change of changes) {
+    try {
+      recorded.push(...(await recordTicketChange(change, webhooks)));
+    } catch (error) {
+      logger.error('webhook deliveries of a ticket change not recorded: the stream retries it', {
+        ticketId: change.after.id,
+        error,
+      });
+      failedAt = change.sequenceNumber;
+      break;
+    }
+  }
+  await attemptAll(recorded);
+  return failedAt;
+}
+
+/** Attempts deliveries a few at a time; a failure to attempt leaves the delivery pending for the dispatcher. */
+export async function attemptAll(deliveries: readonly StoredDelivery[], context = new AttemptContext()): Promise<number> {
+  let next = 0;
+  let attempted = 0;
+  const worker = async () => {
+    while (next < deliveries.length) {
+      const delivery = deliveries[next++]!;
+      try {
+        if (await attemptDelivery(delivery, context)) attempted++;
+      } catch (error) {
+        logger.error('webhook attempt failed before an answer: the dispatcher retries it', {
+          webhookId: delivery.webhookId,
+          deliveryId: delivery.id,
+          error,
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPTS_AT_ONCE, deliveries.length) }, worker));
+  return attempted;
+}
