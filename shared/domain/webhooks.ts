@@ -63,7 +63,14 @@ export interface Webhook {
 
 /** Reasons a subscription turns itself off. */
 export const DISABLED_GONE = 'the receiver answered 410 Gone';
-export const disabledFailing = (days: number) => `every delivery failed for ${days} days`;
+export const disabledFailing = (window: string) => `every delivery failed for ${window}`;
+
+/** A retry window in words: `3 days`, `1 minute` (the tests' window). */
+export function windowInWords(ms: number): string {
+  const [unit, size] = ms >= 86_400_000 ? ['day', 86_400_000] : ms >= 3_600_000 ? ['hour', 3_600_000] : ['minute', 60_000];
+  const count = Math.max(1, Math.round(ms / (size as number)));
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
 
 /** The secrets that sign now: the current one, and a rotated-out one for its last 24 hours. */
 export const signingSecrets = (webhook: Pick<Webhook, 'secrets'>, at: Date): string[] =>
@@ -116,8 +123,8 @@ export const messageIdOf = (webhookId: number, deliveryId: string) => `msg_${web
 
 /**
  * The retry schedule: exponential from `baseMs`, capped at `capMs`, each delay drawn from its
- * upper half (jitter spreads a receiver's backlog); a delivery is given up only once
- * `giveUpAfterMs` has passed since it was created, so retries span at least that long.
+ * upper half (jitter spreads a receiver's backlog); the last retry falls at `giveUpAfterMs`
+ * after the delivery's creation, and a failure then gives it up: retries span that long.
  */
 export interface RetrySchedule {
   baseMs: number;
@@ -154,9 +161,10 @@ export function judgeAttempt(
 ): AttemptVerdict {
   if ('status' in answer && answer.status >= 200 && answer.status < 300) return { kind: 'delivered' };
   if ('status' in answer && answer.status === 410) return { kind: 'gone' };
-  const next = new Date(at.getTime() + retryDelay(schedule, delivery.attempts, random));
-  if (next.getTime() - Date.parse(delivery.created) > schedule.giveUpAfterMs) return { kind: 'dead' };
-  return { kind: 'retry', at: next };
+  const end = Date.parse(delivery.created) + schedule.giveUpAfterMs;
+  if (at.getTime() >= end) return { kind: 'dead' };
+  // The last retry is at the window's end: the attempts span the whole window, never less.
+  return { kind: 'retry', at: new Date(Math.min(end, at.getTime() + retryDelay(schedule, delivery.attempts, random))) };
 }
 
 // The contract of the /webhooks routes.

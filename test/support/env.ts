@@ -59,4 +59,12 @@ export const TEST_ENV: Record<string, string> = {
   ORIGIN_VERIFY_SECRET: 'none',
   // No EMF lines in test output; test/integration/business-metrics.test.ts reads what would be published.
   POWERTOOLS_METRICS_DISABLED: 'true',
+  // Webhooks (shared/services/webhook-settings.ts): receivers on http://127.0.0.1, and a schedule of
+  // milliseconds, not days: retries 100 ms apart doubling to 400 ms, given up a minute after
+  // creation (tests that need that move the clock), each attempt 1 s at most.
+  WEBHOOK_LOCAL_RECEIVERS: 'allow',
+  WEBHOOK_RETRY_BASE_MS: '100',
+  WEBHOOK_RETRY_CAP_MS: '400',
+  WEBHOOK_GIVE_UP_AFTER_MS: '60000',
+  WEBHOOK_ATTEMPT_TIMEOUT_MS: '1000',
 };

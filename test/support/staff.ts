@@ -1,4 +1,7 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
 import { hashPassword } from '#shared/auth/passwords';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
@@ -19,6 +22,8 @@ export interface StaffOptions {
   password?: string;
   /** Stored as given: a bcrypt hash from the old system, say. */
   passwordHash?: string;
+  /** The events the administrator is limited to (README "Event-scoped staff"); absent = every event. */
+  eventScope?: number[];
 }
 
 /** An administrator record with a login and email address of its own (`staff-<uuid>@test.local`); no permissions unless given. */
@@ -27,6 +32,7 @@ export async function makeAdmin({
   vendorUser = 0,
   password,
   passwordHash,
+  eventScope,
 }: StaffOptions = {}): Promise<Administrator> {
   const login = newAddress('staff');
   const hash = passwordHash ?? (password === undefined ? undefined : await hashPassword(password));
@@ -37,6 +43,7 @@ export async function makeAdmin({
     permissions,
     vendorUser,
     ...(hash === undefined ? {} : { passwordHash: hash }),
+    ...(eventScope ? { eventScope } : {}),
   });
 }
 
@@ -70,4 +77,17 @@ export async function staffToken(admin: Administrator, authTime = epochSeconds()
 export function useSiteAuthMethod(method: 'idp' | 'legacy'): void {
   process.env.SITE_AUTH_METHOD = method;
   newContainer();
+}
+
+/** Changes an administrator's permissions on the record, as an identity-provider sign-in or an operator would. */
+export async function setPermissions(id: number, permissions: Permission[]): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.administrator(id),
+      UpdateExpression: 'SET #permissions = :permissions',
+      ExpressionAttributeNames: { '#permissions': 'permissions' },
+      ExpressionAttributeValues: { ':permissions': permissions },
+    }),
+  );
 }

@@ -22,6 +22,7 @@ import {
   signingSecrets,
   toDeliveryResource,
   type Webhook,
+  windowInWords,
 } from '../../domain/webhooks.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import { logger } from '../../logger.ts';
@@ -170,22 +171,22 @@ async function keepHealth(webhook: Webhook, verdict: AttemptVerdict, context: At
   } else if (!webhook.failingSince) {
     await setWebhookHealth(webhook.id, { failingSince: updated, updated });
   } else if (webhook.enabled && Date.parse(updated) - Date.parse(webhook.failingSince) >= retrySchedule.giveUpAfterMs) {
-    const days = Math.round(retrySchedule.giveUpAfterMs / 86_400_000);
-    await setWebhookHealth(webhook.id, { enabled: false, disabledReason: disabledFailing(days), updated });
-    await mailCreator(webhook, context, days);
+    const window = windowInWords(retrySchedule.giveUpAfterMs);
+    await setWebhookHealth(webhook.id, { enabled: false, disabledReason: disabledFailing(window), updated });
+    await mailCreator(webhook, context, window);
   } else return;
   context.forget(webhook.id);
 }
 
-async function mailCreator(webhook: Webhook, context: AttemptContext, days: number): Promise<void> {
+async function mailCreator(webhook: Webhook, context: AttemptContext, window: string): Promise<void> {
   const creator = await context.administrator(webhook.createdBy);
   if (!creator) return;
   try {
     await sendEmail({
       to: creator.email,
-      subject: `Webhook ${webhook.id} is disabled: its receiver failed for ${days} days`,
+      subject: `Webhook ${webhook.id} is disabled: its receiver failed for ${window}`,
       text: [
-        `Every delivery to ${webhook.url} failed for ${days} days, so webhook ${webhook.id} is now disabled.`,
+        `Every delivery to ${webhook.url} failed for ${window}, so webhook ${webhook.id} is now disabled.`,
         'Its undelivered messages are listed by GET /webhooks/{id}/deliveries and can be sent again with',
         'POST /webhooks/{id}/deliveries/{deliveryId}/retry once the receiver answers.',
         'Turn it back on with PATCH /webhooks/{id} {"enabled": true}.',

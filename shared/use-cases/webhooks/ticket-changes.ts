@@ -3,7 +3,7 @@ import { readHistoryEntry } from '../../data/ticket-history.ts';
 import { listWebhooks, putDelivery, type StoredDelivery } from '../../data/webhooks.ts';
 import { toTicket } from '../../domain/ticket-view.ts';
 import { ticketChangeMessage } from '../../domain/webhook-messages.ts';
-import { TICKET_EVENT_TYPES, type Webhook, wants } from '../../domain/webhooks.ts';
+import { TICKET_EVENT_TYPE_NAMES, TICKET_EVENT_TYPES, type Webhook, wants } from '../../domain/webhooks.ts';
 import { logger } from '../../logger.ts';
 import { AttemptContext, attemptDelivery, deliveryTime, newDelivery } from './deliveries.ts';
 
@@ -16,6 +16,9 @@ import { AttemptContext, attemptDelivery, deliveryTime, newDelivery } from './de
  */
 export async function recordTicketChange(change: TicketChange, webhooks: readonly Webhook[]): Promise<StoredDelivery[]> {
   const { before, after } = change;
+  const eventIds = [after.eventId, ...(after.accessEvents ?? [])];
+  // The type needs the history entry (one read): only read it for a change some subscription may want.
+  if (!webhooks.some((webhook) => TICKET_EVENT_TYPE_NAMES.some((type) => wants(webhook, type, eventIds)))) return [];
   const entry = await readHistoryEntry(after.id, after.version);
   if (!entry) {
     // Every change of a ticket writes its history entry in the same transaction; a record without one is not a change.
@@ -23,7 +26,6 @@ export async function recordTicketChange(change: TicketChange, webhooks: readonl
     return [];
   }
   const type = TICKET_EVENT_TYPES[entry.action];
-  const eventIds = [after.eventId, ...(after.accessEvents ?? [])];
   const targets = webhooks.filter((webhook) => wants(webhook, type, eventIds));
   if (!targets.length) return [];
   const body = JSON.stringify(

@@ -1,0 +1,166 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook as Verifier } from 'standardwebhooks';
+import { expect } from 'vitest';
+import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-stream';
+import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
+import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
+import { startStreamPoller, type StreamPoller } from '../../bin/local/stream-poller.ts';
+import { TABLE_NAME } from './env.ts';
+import { call } from './api.ts';
+
+/** The webhooks' tests: a receiver on 127.0.0.1, and the workers that feed it (the stream's consumer, the dispatcher). */
+
+export interface Received {
+  headers: Record<string, string>;
+  body: string;
+  /** The body parsed, after its signature was checked against the secrets the test gave. */
+  message: { type: string; timestamp: string; data: any };
+}
+
+/** What the receiver answers a request with: a status, or `hang` (never answers, so the attempt times out). */
+export type Answer = number | 'hang';
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** How the next requests are answered, in turn; then 204. */
+  answers: Answer[];
+  /** The secrets a message must verify with (any one of them, by `standardwebhooks`). */
+  secrets: string[];
+  /** Requests whose signature did not verify with any secret. */
+  unverified: number;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(path = '/hooks'): Promise<Receiver> {
+  const hanging = new Set<ServerResponse>();
+  const receiver: Receiver = {
+    url: '',
+    received: [],
+    answers: [],
+    secrets: [],
+    unverified: 0,
+    close: async () => {
+      for (const response of hanging) response.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
+    );
+    const message = receiver.secrets.map((secret) => {
+      try {
+        return new Verifier(secret).verify(body, headers) as Received['message'];
+      } catch {
+        return undefined;
+      }
+    }).find(Boolean);
+    if (message) receiver.received.push({ headers, body, message });
+    else receiver.unverified++;
+    const answer = receiver.answers.shift() ?? 204;
+    if (answer === 'hang') {
+      hanging.add(response);
+      return;
+    }
+    response.writeHead(answer, answer === 302 ? { location: `${receiver.url}/elsewhere` } : {}).end();
+  });
+  server.keepAliveTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+  return receiver;
+}
+
+/** The stream's consumer fed by the local poller, and the dispatcher on a timer: what AWS runs, in-process. */
+export interface WebhookWorkers {
+  /** Every change written so far has been read and its first attempts made. */
+  drain(): Promise<void>;
+  /** One dispatcher run now (the due retries). */
+  dispatch(): Promise<number>;
+  stopDispatcher(): void;
+  startDispatcher(): void;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookWorkers(
+  options: { dispatchEveryMs?: number; startingPosition?: 'LATEST' | 'TRIM_HORIZON' } = {},
+): Promise<WebhookWorkers> {
+  const poller: StreamPoller = await startStreamPoller({
+    tableName: TABLE_NAME,
+    handler: ticketChanges,
+    filter: TICKET_CHANGE_FILTER,
+    startingPosition: options.startingPosition ?? 'LATEST',
+    intervalMs: 50,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const dispatch = async () => (await dispatchDueDeliveries(5_000)).attempted;
+  const workers: WebhookWorkers = {
+    drain: () => poller.drain(),
+    dispatch,
+    startDispatcher() {
+      timer ??= setInterval(() => {
+        running = running.then(dispatch, dispatch);
+      }, options.dispatchEveryMs ?? 100);
+    },
+    stopDispatcher() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+    async stop() {
+      workers.stopDispatcher();
+      await running.catch(() => undefined);
+      await poller.stop();
+    },
+  };
+  workers.startDispatcher();
+  return workers;
+}
+
+/** Polls `check` until it passes (a bounded number of times), draining the stream first. */
+export async function eventually<T>(workers: WebhookWorkers, check: () => T | Promise<T>, tries = 100): Promise<T> {
+  let last: unknown;
+  for (let n = 0; n < tries; n++) {
+    await workers.drain();
+    try {
+      return await check();
+    } catch (error) {
+      last = error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw last;
+}
+
+export const WEBHOOKS = '/api/v2/webhooks';
+
+/** Subscribes `receiver` for the admin holding `token`; the receiver then checks signatures with its secret. */
+export async function subscribe(
+  token: string,
+  receiver: Receiver,
+  body: { events: string[]; eventIds?: number[] | null; description?: string },
+) {
+  const response = await call('POST', WEBHOOKS, { token, body: { url: receiver.url, ...body } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  receiver.secrets.push(response.body.data.secret);
+  return response.body.data as { id: number; secret: string };
+}
+
+export async function deliveriesOf(token: string, webhookId: number, limit = 100) {
+  const response = await call('GET', `${WEBHOOKS}/${webhookId}/deliveries?_limit=${limit}`, { token });
+  expect(response.status).toBe(200);
+  return response.body.data as {
+    id: string;
+    type: string;
+    status: string;
+    attempts: number;
+    lastStatus: number | null;
+    lastError: string | null;
+    ticketId: number | null;
+    messageId: string;
+  }[];
+}

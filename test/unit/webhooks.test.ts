@@ -1,0 +1,126 @@
+import { Webhook as Verifier } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { newTicketRecord } from '#shared/domain/new-ticket';
+import type { TicketAction } from '#shared/domain/ticket-history';
+import { toTicket } from '#shared/domain/ticket-view';
+import { ticketChangeMessage } from '#shared/domain/webhook-messages';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  judgeAttempt,
+  retryDelay,
+  signingSecrets,
+  TICKET_EVENT_TYPES,
+  wants,
+} from '#shared/domain/webhooks';
+import { newSigningSecret, signatureHeaders } from '#shared/services/webhook-signing';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** The instants of every attempt of a delivery that always fails, until it is given up. */
+function attemptTimes(random: () => number): number[] {
+  const created = Date.parse('2026-06-14T08:00:00Z');
+  const times = [created];
+  for (;;) {
+    const verdict = judgeAttempt(
+      { status: 500 },
+      { created: new Date(created).toISOString(), attempts: times.length },
+      DEFAULT_RETRY_SCHEDULE,
+      new Date(times.at(-1)!),
+      random(),
+    );
+    if (verdict.kind === 'dead') return times;
+    expect(verdict.kind).toBe('retry');
+    times.push((verdict as { at: Date }).at.getTime());
+  }
+}
+
+describe('the retry schedule', () => {
+  it('retries first within a minute, then backs off exponentially to a cap, with jitter in the upper half', () => {
+    expect(retryDelay(DEFAULT_RETRY_SCHEDULE, 1, 0)).toBe(15_000);
+    expect(retryDelay(DEFAULT_RETRY_SCHEDULE, 1, 0.999)).toBeLessThanOrEqual(30_000);
+    expect(retryDelay(DEFAULT_RETRY_SCHEDULE, 2, 0)).toBe(30_000);
+    expect(retryDelay(DEFAULT_RETRY_SCHEDULE, 5, 0.5)).toBe(360_000);
+    expect(retryDelay(DEFAULT_RETRY_SCHEDULE, 40, 1)).toBe(DEFAULT_RETRY_SCHEDULE.capMs);
+  });
+
+  it('keeps trying for at least 3 days, whatever the jitter draws, and not much longer', () => {
+    for (const draw of [() => 0, () => 0.999, Math.random]) {
+      const times = attemptTimes(draw);
+      const span = times.at(-1)! - times[0]!;
+      expect(times[1]! - times[0]!).toBeLessThan(60_000);
+      expect(span).toBe(3 * DAY);
+      expect(times.length).toBeGreaterThan(15);
+    }
+  });
+
+  it('judges 2xx delivered, 410 gone, and redirects, other statuses and network failures as retries', () => {
+    const delivery = { created: new Date().toISOString(), attempts: 1 };
+    const judge = (answer: { status: number } | { error: string }) =>
+      judgeAttempt(answer, delivery, DEFAULT_RETRY_SCHEDULE, new Date(), 0.5).kind;
+    expect([200, 204, 299].map((status) => judge({ status }))).toEqual(['delivered', 'delivered', 'delivered']);
+    expect(judge({ status: 410 })).toBe('gone');
+    expect([301, 302, 400, 404, 429, 500, 503].map((status) => judge({ status }))).toEqual(Array(7).fill('retry'));
+    expect(judge({ error: 'timeout' })).toBe('retry');
+  });
+});
+
+describe('which subscriptions want a change', () => {
+  const webhook = { enabled: true, events: ['ticket.checked_in' as const], eventIds: [7, 9] };
+  it('by type, by the ticket’s own event or an event it admits to, and only when enabled', () => {
+    expect(wants(webhook, 'ticket.checked_in', [7])).toBe(true);
+    expect(wants(webhook, 'ticket.checked_in', [3, 9])).toBe(true);
+    expect(wants(webhook, 'ticket.checked_in', [3])).toBe(false);
+    expect(wants(webhook, 'ticket.updated', [7])).toBe(false);
+    expect(wants({ ...webhook, enabled: false }, 'ticket.checked_in', [7])).toBe(false);
+    expect(wants({ ...webhook, eventIds: null }, 'ticket.checked_in', [3])).toBe(true);
+  });
+});
+
+describe('signatures', () => {
+  it('verify with the standardwebhooks package, with each secret while a rotated one still signs', () => {
+    const [current, previous] = [newSigningSecret(), newSigningSecret()];
+    const at = new Date();
+    const secrets = signingSecrets(
+      { secrets: [{ secret: current }, { secret: previous, expiresAt: new Date(at.getTime() + DAY).toISOString() }] },
+      at,
+    );
+    expect(secrets).toEqual([current, previous]);
+    const body = JSON.stringify({ type: 'webhook.ping', timestamp: at.toISOString(), data: { webhookId: 1 } });
+    const headers = signatureHeaders('msg_1_x', at, body, secrets);
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    for (const secret of secrets) expect(new Verifier(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Verifier(newSigningSecret()).verify(body, headers)).toThrow();
+    expect(() => new Verifier(current).verify(`${body} `, headers)).toThrow();
+  });
+
+  it('drop a rotated-out secret after its 24 hours', () => {
+    const at = new Date('2026-06-14T08:00:00Z');
+    const webhook = { secrets: [{ secret: 'whsec_new' }, { secret: 'whsec_old', expiresAt: '2026-06-14T07:59:59Z' }] };
+    expect(signingSecrets(webhook, at)).toEqual(['whsec_new']);
+  });
+});
+
+describe('a ticket change message', () => {
+  const record = { ...newTicketRecord(5, { id: 2, eventId: 3, grants: [] }, '2026-06-14T07:00:00.000Z'), version: 1 };
+  it('names each changed field with its previous value, and carries the version as its sequence', () => {
+    const after = { ...record, bibNumber: '4471', chipNumber: 'C-9', updated: '2026-06-14T08:00:00.000Z', version: 2 };
+    const message = ticketChangeMessage({ action: 'edit', at: after.updated, version: 2 }, toTicket(record), toTicket(after));
+    expect(message.type).toBe('ticket.updated');
+    expect(message.data).toMatchObject({ ticketId: 5, eventId: 3, sequence: 2 });
+    expect(message.data.changed).toEqual(['bibNumber', 'chipNumber', 'updated']);
+    expect(message.data.previous).toEqual({ bibNumber: null, chipNumber: null, updated: record.updated });
+    expect(message.data.ticket).toEqual(toTicket(after));
+  });
+
+  it('of a created ticket has nothing changed', () => {
+    const message = ticketChangeMessage({ action: 'create', at: record.created, version: 1 }, null, toTicket(record));
+    expect(message).toMatchObject({ type: 'ticket.created', data: { changed: [], previous: {}, sequence: 1 } });
+  });
+
+  it('has one type per history action, each distinct', () => {
+    const actions: TicketAction[] = ['create', 'edit', 'check_in', 'access_scan', 'undo_check_in', 'transfer', 'delete', 'states', 'profile_photo', 'claim', 'claimant', 'claimed'];
+    const types = actions.map((action) => TICKET_EVENT_TYPES[action]);
+    expect(new Set(types).size).toBe(actions.length);
+    expect(types.every((type) => /^ticket\.[a-z_]+$/.test(type))).toBe(true);
+  });
+});
