@@ -79,7 +79,8 @@ describe('publicAddressProblem', () => {
   });
 
   it('judges the IPv4-mapped and NAT64 forms of any IPv4 address as the address itself', () => {
-    const octets = fc.tuple(...Array.from({ length: 4 }, () => fc.integer({ min: 0, max: 255 })));
+    const octet = fc.integer({ min: 0, max: 255 });
+    const octets = fc.tuple(octet, octet, octet, octet);
     fc.assert(
       fc.property(octets, ([a, b, c, d]) => {
         const v4 = `${a}.${b}.${c}.${d}`;
