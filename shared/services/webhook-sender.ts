@@ -68,6 +68,9 @@ export class RefusedAddress extends Error {
   readonly code = 'ERR_WEBHOOK_REFUSED_ADDRESS';
 }
 
+/** How long a subscription's check waits for DNS before it calls the name unresolvable. */
+const CHECK_LOOKUP_TIMEOUT_MS = 5_000;
+
 /**
  * Undefined when `url` may be registered as a receiver: its form (receiverUrlProblem), then
  * every address its name resolves to now must be public. Checked again at every send,
@@ -80,10 +83,17 @@ export async function checkReceiverUrl(url: string, policy: ReceiverPolicy): Pro
   // An address literal was judged with the form.
   if (host.startsWith('[') || isIP(host)) return undefined;
   let addresses: LookupAddress[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await resolveAll(host, 0);
+    // A resolver that never answers must not hold the request until the function's timeout.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('lookup timed out')), CHECK_LOOKUP_TIMEOUT_MS);
+    });
+    addresses = await Promise.race([resolveAll(host, 0), late]);
   } catch {
     return 'does not resolve';
+  } finally {
+    clearTimeout(timer);
   }
   return addressesProblem(host, addresses, policy);
 }
