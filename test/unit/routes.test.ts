@@ -68,8 +68,22 @@ const SPEC_ROUTES = [
   'PUT /my-account/email',
 ];
 
-/** Routes the spec does not have, each added for a flow it leaves without one (README "Where we differ from the spec"). */
-const OUR_ROUTES = ['POST /my-account/claim'];
+/**
+ * Routes the spec does not have, each added for a flow it leaves without one (README "Where we differ from the spec"),
+ * and the webhooks, which the spec does not describe at all (README "Webhooks").
+ */
+const OUR_ROUTES = [
+  'POST /my-account/claim',
+  'POST /webhooks',
+  'GET /webhooks',
+  'GET /webhooks/{id}',
+  'PATCH /webhooks/{id}',
+  'DELETE /webhooks/{id}',
+  'POST /webhooks/{id}/rotate-secret',
+  'GET /webhooks/{id}/deliveries',
+  'POST /webhooks/{id}/deliveries/{deliveryId}/retry',
+  'POST /webhooks/{id}/ping',
+];
 
 const functionsDir = join(import.meta.dirname, '../../functions');
 
