@@ -93,12 +93,20 @@ Object.assign(process.env, services.env, cognito.env, customerCognito.env, signi
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
   // Business metrics are EMF lines on stdout: noise in a terminal (POWERTOOLS_METRICS_DISABLED=false shows them).
   POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+  // Webhooks (README "Webhooks"): receivers on http://127.0.0.1 allowed here only, and retries from 1 s doubling to
+  // a minute for an hour, so a receiver under development sees the whole cycle.
+  WEBHOOK_LOCAL_RECEIVERS: 'allow',
+  WEBHOOK_RETRY_BASE_MS: process.env.WEBHOOK_RETRY_BASE_MS ?? '1000',
+  WEBHOOK_RETRY_CAP_MS: process.env.WEBHOOK_RETRY_CAP_MS ?? '60000',
+  WEBHOOK_GIVE_UP_AFTER_MS: process.env.WEBHOOK_GIVE_UP_AFTER_MS ?? '3600000',
 });
 
 let server: ApiServer | undefined;
+let webhooks: { stop(): Promise<void> } | undefined;
 const shutdown = async () => {
   console.log('\nStopping…');
   await server?.close();
+  await webhooks?.stop();
   await Promise.all([adminPage.close(), portalPage.close()]);
   await services.stop();
   process.exit(0);
@@ -121,6 +129,9 @@ try {
   for (const { login, password } of [demo.admin, demo.scanner, demo.vendor]) await cognito.createUser(login, password);
   cognito.close();
   server = await startApiServer({ port, host: '127.0.0.1' });
+  // The table stream's consumer and the webhook dispatcher, as infra/webhooks.ts runs them in AWS.
+  const { startWebhookWorkers } = await import('./local/webhook-workers.ts');
+  webhooks = await startWebhookWorkers({ tableName });
   adminPage.proxyTo(server.url);
   portalPage.proxyTo(server.url);
 
@@ -157,6 +168,7 @@ try {
       `  admin page     ${adminUiUrl} (also ${adminPage.origins[1]}; /api/* proxied to the API)`,
       `  portal page    ${portalUrl} (also ${portalPage.origins[1]}; /api/* proxied to the API)`,
       `  API docs       ${adminUiUrl}${API_PREFIX}/docs (the document: ${API_PREFIX}/openapi.json)`,
+      '  webhooks       stream poller and dispatcher running; receivers on http://127.0.0.1:<port> allowed (WEBHOOK_LOCAL_RECEIVERS=allow)',
       '  origin check   none (ORIGIN_VERIFY_SECRET=none: no CloudFront in front; a deployed function without it refuses all)',
       `  admin origins  ${adminOrigins}`,
       `  portal origins ${portalOrigins}`,

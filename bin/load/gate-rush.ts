@@ -1,10 +1,13 @@
 /**
- * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 15000]`: the
+ * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 15000 --webhooks 3]`: the
  * gate rush (issue 12) against the local server (bin/local/server.ts, the real middy
  * stack) over its own stand-ins on 127.0.0.1, started and stopped here. Prints
  * throughput, p50/p99, errors and transaction conflicts, checks the invariants
  * (gate-rush-core.ts `verifyGateRush`) and writes `.local/gate-rush.json`. Exits 1 when an
- * invariant breaks, never for latency.
+ * invariant breaks, never for latency. `--webhooks N` (default 3; 0 for none) subscribes N
+ * receivers on 127.0.0.1 to the event's check-ins, with the stream poller and dispatcher running
+ * (bin/local/webhook-workers.ts): the gate's figures with them active, every admitted check-in
+ * delivered to each, and the commit-to-delivery time (p50, p99).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +21,7 @@ const { values } = parseArgs({
     scanners: { type: 'string', default: '20' },
     rescanners: { type: 'string', default: '5' },
     tickets: { type: 'string', default: '15000' },
+    webhooks: { type: 'string', default: '3' },
   },
 });
 const options = {
@@ -26,6 +30,11 @@ const options = {
   rescanners: Number(values.rescanners),
   tickets: Number(values.tickets),
 };
+const webhookCount = Number(values.webhooks);
+if (!Number.isInteger(webhookCount) || webhookCount < 0 || webhookCount > 10) {
+  console.error(`--webhooks must be a whole number from 0 to 10 (got ${JSON.stringify(values.webhooks)}).`);
+  process.exit(2);
+}
 for (const [name, value] of Object.entries(options)) {
   if (!Number.isInteger(value) || value < 1 || value > (name === 'durationMs' ? 600_000 : 200_000)) {
     console.error(
@@ -41,7 +50,13 @@ const services = await startLocalServices();
 let exitCode = 1;
 try {
   // Before anything from shared/ loads: config and the SDK read the environment then.
-  Object.assign(process.env, BENCH_ENV, services.env, { TABLE_NAME, LOG_LEVEL: 'WARN' });
+  // Receivers on 127.0.0.1 (the local stack's setting); retries a second apart.
+  Object.assign(process.env, BENCH_ENV, services.env, {
+    TABLE_NAME,
+    LOG_LEVEL: 'WARN',
+    WEBHOOK_LOCAL_RECEIVERS: 'allow',
+    WEBHOOK_RETRY_BASE_MS: '1000',
+  });
   const { createTable } = await import('../local/table.ts');
   const { initLocalSigningKeys } = await import('../keys/commands.ts');
   const { startApiServer } = await import('../local/server.ts');
@@ -52,6 +67,10 @@ try {
   log(`Seeding one event with ${options.tickets + 1} tickets and ${options.scanners + options.rescanners} scanners...`);
   const prepared = await prepareGateRush(options, log);
   const server = await startApiServer({ port: 0 });
+  const { startWebhookWorkers } = await import('../local/webhook-workers.ts');
+  const { awaitDeliveries, subscribeReceivers } = await import('./webhook-receivers.ts');
+  const fleet = webhookCount ? await subscribeReceivers(webhookCount, prepared.eventId) : undefined;
+  const workers = fleet ? await startWebhookWorkers({ tableName: TABLE_NAME }) : undefined;
   try {
     log(
       `Rush: ${options.scanners} scanners on distinct tickets + ${options.rescanners} re-scanning ticket ${prepared.rescanTicket}, ${options.durationMs / 1000} s against ${server.url}`,
@@ -59,6 +78,9 @@ try {
     const result = await runGateRush(server.url, prepared, options);
     log('Verifying the table and the statistics...');
     const failures = await verifyGateRush(server.url, prepared, result);
+    if (fleet) log(`Waiting for the webhook deliveries (${webhookCount} receivers)...`);
+    const deliveries = fleet ? await awaitDeliveries(fleet, result.admitted, 120_000) : undefined;
+    if (deliveries?.missing) failures.push(`${deliveries.missing} of ${deliveries.expected} webhook deliveries missing after 120 s`);
     const scans = summarise(result.scans, result.elapsedMs);
     const rescans = summarise(result.rescans, result.elapsedMs);
     const f = (n: number) => n.toFixed(1);
@@ -68,6 +90,9 @@ try {
         `  scanners   ${options.scanners}: ${scans.requests} check-ins, ${f(scans.perSecond)}/s, p50 ${f(scans.p50Ms)} ms, p99 ${f(scans.p99Ms)} ms, max ${f(scans.maxMs)} ms, errors ${scans.errors}`,
         `  re-scans   ${options.rescanners}: ${rescans.requests} scans, ${f(rescans.perSecond)}/s, p50 ${f(rescans.p50Ms)} ms, p99 ${f(rescans.p99Ms)} ms, max ${f(rescans.maxMs)} ms, errors ${rescans.errors}`,
         `  transactions ${result.transactions.sent}: ${result.transactions.conflicts} TransactionConflict (retried by transactWrite), ${result.transactions.conditionFailed} stale ticket (re-read by changeTicket)`,
+        deliveries
+          ? `  webhooks   ${webhookCount} receivers: ${deliveries.expected - deliveries.missing} of ${deliveries.expected} delivered (${deliveries.repeats} repeats), commit to delivery p50 ${f(deliveries.p50Ms)} ms, p99 ${f(deliveries.p99Ms)} ms`
+          : '  webhooks   none subscribed',
         result.ranOut
           ? `  the ${prepared.pool.length} tickets ran out before the time was up: raise --tickets`
           : `  ${prepared.pool.length - result.scans.length} tickets left unscanned`,
@@ -86,6 +111,7 @@ try {
       scans,
       rescans,
       transactions: result.transactions,
+      webhooks: deliveries ? { receivers: webhookCount, ...deliveries } : null,
       ranOut: result.ranOut,
       failures,
     };
@@ -96,6 +122,8 @@ try {
     log(`Wrote ${out}.`);
     exitCode = failures.length ? 1 : 0;
   } finally {
+    await workers?.stop();
+    await fleet?.close();
     await server.close();
   }
 } catch (error) {

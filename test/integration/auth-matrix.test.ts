@@ -52,6 +52,8 @@ const EVIL_ORIGIN = 'https://evil.example';
 interface World {
   ticketId: number;
   eventA: number;
+  /** A subscription to event A's changes, made by unscoped staff. */
+  webhookId: number;
   scoped: string;
   unscoped: string;
   x: { id: number; token: string; eventId: number; ticketId: number; markers: string[] };
@@ -76,11 +78,17 @@ beforeAll(async () => {
     placeOrder(publicEvent, y.id, [publicEvent.ticketTypes[0]!.id]),
   ]);
   const tokenOf = (c: { id: number; email: string }) => customerToken(c.id, { email: c.email });
+  const unscoped = await adminToken(PERMISSIONS, 727_273);
+  const webhook = await call('POST', '/api/v2/webhooks', {
+    token: unscoped,
+    body: { url: 'http://127.0.0.1:9/hooks', events: ['ticket.updated'], eventIds: [eventA.id] },
+  });
   world = {
     ticketId: ticket!.id,
     eventA: eventA.id,
+    webhookId: webhook.body.data.id,
     scoped: await adminToken(PERMISSIONS, 727_272, { eventScope: [eventB.id] }),
-    unscoped: await adminToken(PERMISSIONS, 727_273),
+    unscoped,
     // What of X's may never reach Y: the address, the order's address, answers and payment reference, the private event.
     // Delimited, so customer 2's markers are not found inside customer 21's data.
     x: {
@@ -101,6 +109,8 @@ const unsafe = (row: RouteRow) => row.method !== 'GET';
 const takesTicket = (row: RouteRow) => /^\/tickets?\/\{(id|ticketId)\}/.test(row.path);
 /** Routes over event-scoped data: everything under /tickets and /ticket (README "Event-scoped staff"). */
 const eventScoped = (row: RouteRow) => /^\/tickets?(\/|$)/.test(row.path);
+/** Webhook subscriptions name events: staff see and manage only those within their events (README "Webhooks"). */
+const onWebhooks = (row: RouteRow) => row.path.startsWith('/webhooks');
 /** Customer lists asked for everything they can show (the caller's own events, every expansion), so a leak would show. */
 const CUSTOMER_QUERY: Record<string, string> = {
   'GET /my-account/event': 'return=orders',
@@ -334,6 +344,7 @@ function cell(row: RouteRow, caller: Caller): Cell {
 /** Staff limited to event B, on an administrator row. */
 function scopeCell(row: RouteRow): Cell {
   const withScope = (options: CallOptions): CallOptions => ({ ...options, token: world.scoped });
+  if (onWebhooks(row)) return webhookScopeCell(row);
   if (!eventScoped(row)) {
     return {
       says: 'no event data here: answered as unscoped staff',
@@ -401,6 +412,45 @@ function scopeCell(row: RouteRow): Cell {
   }
   throw new Error(`${routeKey(row)}: an event-scoped row the matrix cannot classify; say how it takes its event`);
 }
+
+/** Staff limited to event B, on a webhook row: event A's subscription is not theirs to see, change or send. */
+function webhookScopeCell(row: RouteRow): Cell {
+  const url = `/api/v2${row.path.replace('{id}', String(world.webhookId)).replace('{deliveryId}', '0000000000000-ping-00000000')}`;
+  const read = () => call('GET', `/api/v2/webhooks/${world.webhookId}`, { token: world.unscoped });
+  if (routeKey(row) === 'POST /webhooks')
+    return {
+      says: "400 naming eventIds for a subscription to another event's changes",
+      check: async () => {
+        const body = { url: 'http://127.0.0.1:9/hooks', events: ['ticket.updated'], eventIds: [world.eventA] };
+        const response = await call(row.method, url, { token: world.scoped, body });
+        isProblem(response, 400);
+        expect(response.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.eventIds']);
+      },
+    };
+  if (routeKey(row) === 'GET /webhooks')
+    return {
+      says: "the list leaves out another event's subscription",
+      check: async () => {
+        const ids = async (token: string) =>
+          (await call('GET', `${url}?_limit=100`, { token })).body.data.map((w: { id: number }) => w.id);
+        expect(await ids(world.scoped)).not.toContain(world.webhookId);
+        expect(await ids(world.unscoped)).toContain(world.webhookId);
+      },
+    };
+  return {
+    says: `404 "Webhook <id> not found." for another event's subscription, which stays as it was`,
+    check: async () => {
+      const before = (await read()).body;
+      const response = await call(row.method, url, withBody(row, { token: world.scoped }));
+      isProblem(response, 404);
+      expect(response.body.detail).toBe(`Webhook ${world.webhookId} not found.`);
+      expect((await read()).body).toEqual(before);
+    },
+  };
+}
+
+const withBody = (row: RouteRow, options: CallOptions): CallOptions =>
+  row.method === 'PATCH' ? { ...options, body: { description: 'Mallory' } } : bareOptions(row, options);
 
 /** Customer Y, on a customer row, reaching for X's data. */
 function otherCustomerCell(row: RouteRow): Cell {

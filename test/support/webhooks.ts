@@ -2,12 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { expect } from 'vitest';
-import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-stream';
-import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
-import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
-import { startStreamPoller, type StreamPoller } from '../../bin/local/stream-poller.ts';
+import { startWebhookWorkers as startWorkers, type WebhookWorkers } from '../../bin/local/webhook-workers.ts';
 import { TABLE_NAME } from './env.ts';
 import { call } from './api.ts';
+
+export type { WebhookWorkers };
 
 /** The webhooks' tests: a receiver on 127.0.0.1, and the workers that feed it (the stream's consumer, the dispatcher). */
 
@@ -75,51 +74,9 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
   return receiver;
 }
 
-/** The stream's consumer fed by the local poller, and the dispatcher on a timer: what AWS runs, in-process. */
-export interface WebhookWorkers {
-  /** Every change written so far has been read and its first attempts made. */
-  drain(): Promise<void>;
-  /** One dispatcher run now (the due retries). */
-  dispatch(): Promise<number>;
-  stopDispatcher(): void;
-  startDispatcher(): void;
-  stop(): Promise<void>;
-}
-
-export async function startWebhookWorkers(
-  options: { dispatchEveryMs?: number; startingPosition?: 'LATEST' | 'TRIM_HORIZON' } = {},
-): Promise<WebhookWorkers> {
-  const poller: StreamPoller = await startStreamPoller({
-    tableName: TABLE_NAME,
-    handler: ticketChanges,
-    filter: TICKET_CHANGE_FILTER,
-    startingPosition: options.startingPosition ?? 'LATEST',
-    intervalMs: 50,
-  });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const dispatch = async () => (await dispatchDueDeliveries(5_000)).attempted;
-  const workers: WebhookWorkers = {
-    drain: () => poller.drain(),
-    dispatch,
-    startDispatcher() {
-      timer ??= setInterval(() => {
-        running = running.then(dispatch, dispatch);
-      }, options.dispatchEveryMs ?? 100);
-    },
-    stopDispatcher() {
-      clearInterval(timer);
-      timer = undefined;
-    },
-    async stop() {
-      workers.stopDispatcher();
-      await running.catch(() => undefined);
-      await poller.stop();
-    },
-  };
-  workers.startDispatcher();
-  return workers;
-}
+/** The workers on the tests' table, the dispatcher every 100 ms. */
+export const startWebhookWorkers = (options: { startingPosition?: 'LATEST' | 'TRIM_HORIZON' } = {}) =>
+  startWorkers({ tableName: TABLE_NAME, dispatchEveryMs: 100, ...options });
 
 /** Polls `check` until it passes (a bounded number of times), draining the stream first. */
 export async function eventually<T>(workers: WebhookWorkers, check: () => T | Promise<T>, tries = 100): Promise<T> {

@@ -1,0 +1,64 @@
+import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-stream';
+import { logger } from '#shared/logger';
+import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
+import { handler as ticketChanges } from '../webhooks/ticket-changes.ts';
+import { startStreamPoller } from './stream-poller.ts';
+
+/**
+ * What AWS runs for the webhooks (infra/webhooks.ts), in-process for `npm start`, the tests and
+ * `npm run load:gate`: the table stream's consumer fed by the local poller (the same handler and
+ * filter as the event source mapping), and the dispatcher on a timer instead of every minute.
+ * Load it after the environment is set: it imports shared/.
+ */
+export interface WebhookWorkers {
+  /** Resolves once every change written so far has been read and its first attempts made. */
+  drain(): Promise<void>;
+  /** One dispatcher run now (the due retries); the number attempted. */
+  dispatch(): Promise<number>;
+  stopDispatcher(): void;
+  startDispatcher(): void;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookWorkers(options: {
+  tableName: string;
+  dispatchEveryMs?: number;
+  startingPosition?: 'LATEST' | 'TRIM_HORIZON';
+}): Promise<WebhookWorkers> {
+  const poller = await startStreamPoller({
+    tableName: options.tableName,
+    handler: ticketChanges,
+    filter: TICKET_CHANGE_FILTER,
+    startingPosition: options.startingPosition ?? 'LATEST',
+    intervalMs: 50,
+    // The event source mapping's on-failure destination, locally: a line in the log.
+    onFailure: (records, error) =>
+      logger.error('ticket changes given up by the stream consumer', { records: records.length, error }),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const dispatch = async () => (await dispatchDueDeliveries(5_000)).attempted;
+  const workers: WebhookWorkers = {
+    drain: () => poller.drain(),
+    dispatch,
+    startDispatcher() {
+      // One run at a time, as the deployed schedule's (a run longer than the period delays the next).
+      timer ??= setInterval(() => {
+        running = running.then(dispatch, dispatch).catch((error: unknown) => {
+          logger.error('webhook dispatcher run failed', { error });
+        });
+      }, options.dispatchEveryMs ?? 1_000);
+    },
+    stopDispatcher() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+    async stop() {
+      workers.stopDispatcher();
+      await running;
+      await poller.stop();
+    },
+  };
+  workers.startDispatcher();
+  return workers;
+}
