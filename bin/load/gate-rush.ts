@@ -80,7 +80,8 @@ try {
     const failures = await verifyGateRush(server.url, prepared, result);
     if (fleet) log(`Waiting for the webhook deliveries (${webhookCount} receivers)...`);
     const deliveries = fleet ? await awaitDeliveries(fleet, result.admitted, 120_000) : undefined;
-    if (deliveries?.missing) failures.push(`${deliveries.missing} of ${deliveries.expected} webhook deliveries missing after 120 s`);
+    if (deliveries?.missing)
+      failures.push(`${deliveries.missing} of ${deliveries.expected} webhook deliveries missing after 120 s`);
     const scans = summarise(result.scans, result.elapsedMs);
     const rescans = summarise(result.rescans, result.elapsedMs);
     const f = (n: number) => n.toFixed(1);

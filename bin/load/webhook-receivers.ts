@@ -67,7 +67,8 @@ export async function subscribeReceivers(count: number, eventId: number): Promis
 /** Waits (at most `timeoutMs`) until every receiver has every admitted ticket; what is missing after that is reported. */
 export async function awaitDeliveries(fleet: ReceiverFleet, admitted: readonly number[], timeoutMs: number) {
   const started = Date.now();
-  const missing = () => fleet.received.reduce((sum, counts) => sum + admitted.filter((id) => !counts.has(id)).length, 0);
+  const missing = () =>
+    fleet.received.reduce((sum, counts) => sum + admitted.filter((id) => !counts.has(id)).length, 0);
   while (missing() && Date.now() - started < timeoutMs) await new Promise((resolve) => setTimeout(resolve, 200));
   const repeats = fleet.received.reduce(
     (sum, counts) => sum + [...counts.values()].reduce((extra, times) => extra + times - 1, 0),

@@ -20,7 +20,7 @@ const WHEN: Record<TicketAction, string> = {
   transfer: 'A ticket was transferred: sent for the original (now `transferred`) and for its replacement (created).',
   delete: 'A ticket was deleted (it leaves lists; the message carries it as it was, `deleted: 1`).',
   states: 'A state was changed through `POST /ticket/{ticketId}/states`.',
-  profile_photo: 'A ticket\'s profile photo was set or removed.',
+  profile_photo: "A ticket's profile photo was set or removed.",
   claim: 'A claim was opened: the ticket was sent to someone to claim.',
   claimant: 'An open claim was sent to another claimant.',
   claimed: 'The claimant accepted the ticket into their account.',
@@ -28,7 +28,8 @@ const WHEN: Record<TicketAction, string> = {
 
 const Headers = {
   'webhook-id': 'The message id, the same on every attempt of this message: drop one you have already handled.',
-  'webhook-timestamp': 'Seconds since the epoch when this attempt was signed: refuse one more than 5 minutes away from your clock.',
+  'webhook-timestamp':
+    'Seconds since the epoch when this attempt was signed: refuse one more than 5 minutes away from your clock.',
   'webhook-signature':
     '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` per signing secret, space-separated (two during the 24 hours after a rotation). Verify with the `standardwebhooks` package.',
 };
@@ -57,13 +58,31 @@ const ping = z.strictObject({
 function exampleTicket(version: number, fields: Record<string, unknown> = {}) {
   const at = '2026-06-14T07:30:00.000Z';
   const record = newTicketRecord(1042, { id: 12, eventId: 7, grants: [] }, at);
-  return toTicket({ ...record, barcode: 'K3Q9ZT7WUFHN4A2B', partyMember: 'Ada', partyMemberLastName: 'Okafor', version, ...fields });
+  return toTicket({
+    ...record,
+    barcode: 'K3Q9ZT7WUFHN4A2B',
+    partyMember: 'Ada',
+    partyMemberLastName: 'Okafor',
+    version,
+    ...fields,
+  });
 }
 
 function exampleOf(action: TicketAction) {
   const before = exampleTicket(1);
-  const after = action === 'create' ? before : exampleTicket(2, { updated: '2026-06-14T08:02:11.000Z', ...(action === 'edit' ? { bibNumber: '4471' } : {}), ...(action === 'delete' ? { deleted: 1 } : {}) });
-  return ticketChangeMessage({ action, at: '2026-06-14T08:02:11.000Z', version: action === 'create' ? 1 : 2 }, action === 'create' ? null : before, after);
+  const after =
+    action === 'create'
+      ? before
+      : exampleTicket(2, {
+          updated: '2026-06-14T08:02:11.000Z',
+          ...(action === 'edit' ? { bibNumber: '4471' } : {}),
+          ...(action === 'delete' ? { deleted: 1 } : {}),
+        });
+  return ticketChangeMessage(
+    { action, at: '2026-06-14T08:02:11.000Z', version: action === 'create' ? 1 : 2 },
+    action === 'create' ? null : before,
+    after,
+  );
 }
 
 export function webhooksSection(schemaOf: (schema: z.ZodMiniType) => unknown): Record<string, unknown> {
@@ -101,6 +120,12 @@ export function webhooksSection(schemaOf: (schema: z.ZodMiniType) => unknown): R
         entry(type, `${type}`, WHEN[action], ticketChange(type), exampleOf(action)),
       ]),
     ),
-    [PING_TYPE]: entry(PING_TYPE, PING_TYPE, 'Sent by `POST /webhooks/{id}/ping` only.', ping, pingMessage(3, '2026-06-14T08:02:11.000Z')),
+    [PING_TYPE]: entry(
+      PING_TYPE,
+      PING_TYPE,
+      'Sent by `POST /webhooks/{id}/ping` only.',
+      ping,
+      pingMessage(3, '2026-06-14T08:02:11.000Z'),
+    ),
   };
 }

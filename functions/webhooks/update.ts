@@ -6,8 +6,10 @@ import { route } from '#shared/http/route';
 import { updateWebhookFor } from '#shared/use-cases/webhooks/subscriptions';
 
 /** `enabled: true` turns a subscription back on and clears why the service turned it off. */
-export const handler = route('PATCH /webhooks/{id}', { path: PathId, body: WebhookPatch }, async ({ path, body, caller }) =>
-  dataOnly(await updateWebhookFor(caller, path.id, body)),
+export const handler = route(
+  'PATCH /webhooks/{id}',
+  { path: PathId, body: WebhookPatch },
+  async ({ path, body, caller }) => dataOnly(await updateWebhookFor(caller, path.id, body)),
 );
 
 export const answer = () => DataAnswer(WebhookResource);

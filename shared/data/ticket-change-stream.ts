@@ -15,7 +15,7 @@ import { keys } from './keys.ts';
 export const TICKET_CHANGE_FILTER = {
   eventName: ['INSERT', 'MODIFY'],
   dynamodb: { Keys: { SK: { S: [keys.ticket(0).SK] } } },
-} as const;
+};
 
 export interface TicketChange {
   before: TicketRecord | null;

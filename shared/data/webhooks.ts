@@ -66,7 +66,9 @@ export async function listWebhooks(): Promise<Webhook[]> {
 }
 
 export async function getWebhook(id: number): Promise<Webhook | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.webhook(id), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.webhook(id), ConsistentRead: true }),
+  );
   return Item ? storedAs<Webhook>(Item) : undefined;
 }
 

@@ -67,7 +67,8 @@ export const disabledFailing = (window: string) => `every delivery failed for ${
 
 /** A retry window in words: `3 days`, `1 minute` (the tests' window). */
 export function windowInWords(ms: number): string {
-  const [unit, size] = ms >= 86_400_000 ? ['day', 86_400_000] : ms >= 3_600_000 ? ['hour', 3_600_000] : ['minute', 60_000];
+  const [unit, size] =
+    ms >= 86_400_000 ? ['day', 86_400_000] : ms >= 3_600_000 ? ['hour', 3_600_000] : ['minute', 60_000];
   const count = Math.max(1, Math.round(ms / (size as number)));
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
@@ -146,11 +147,7 @@ export function retryDelay(schedule: RetrySchedule, attempts: number, random: nu
 }
 
 /** What one attempt's outcome means for the delivery and its subscription. */
-export type AttemptVerdict =
-  | { kind: 'delivered' }
-  | { kind: 'gone' }
-  | { kind: 'retry'; at: Date }
-  | { kind: 'dead' };
+export type AttemptVerdict = { kind: 'delivered' } | { kind: 'gone' } | { kind: 'retry'; at: Date } | { kind: 'dead' };
 
 export function judgeAttempt(
   answer: { status: number } | { error: string },
@@ -177,7 +174,10 @@ const EventTypes = z
 const EventIds = z.nullable(
   z
     .array(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)))
-    .check(z.minLength(1, 'eventIds must name at least one event, or be null for all'), z.maxLength(MAX_WEBHOOK_EVENT_IDS)),
+    .check(
+      z.minLength(1, 'eventIds must name at least one event, or be null for all'),
+      z.maxLength(MAX_WEBHOOK_EVENT_IDS),
+    ),
 );
 
 export const NewWebhook = z.strictObject({

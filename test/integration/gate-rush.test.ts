@@ -1,28 +1,46 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareGateRush, runGateRush, verifyGateRush, type Prepared } from '../../bin/load/gate-rush-core.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
+import { awaitDeliveries, subscribeReceivers, type ReceiverFleet } from '../../bin/load/webhook-receivers.ts';
+import { startWebhookWorkers, type WebhookWorkers } from '../support/webhooks.ts';
 
 /**
  * The gate rush in small (`npm run load:gate` runs it for 60 s with 20 + 5 clients):
  * concurrent scanners over HTTP against the local server, then the invariants. No timing
  * is asserted; a few seconds of rush are enough for scanners to race one another on the
- * statistics shards and for the re-scanners to race the one admission.
+ * statistics shards and for the re-scanners to race the one admission. Three webhook
+ * receivers are subscribed to the event's check-ins throughout, as `npm run load:gate` has them.
  */
 const options = { scanners: 4, rescanners: 3, durationMs: 1_500, tickets: 80 };
 
 describe('the gate rush, short', () => {
   let api: ApiServer;
   let prepared: Prepared;
+  let fleet: ReceiverFleet;
+  let workers: WebhookWorkers;
   beforeAll(async () => {
     api = await startApiServer({ port: 0 });
     prepared = await prepareGateRush(options, () => {});
+    fleet = await subscribeReceivers(3, prepared.eventId);
+    workers = await startWebhookWorkers();
   });
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    await workers?.stop();
+    await fleet?.close();
+    await api?.close();
+  });
 
   it('admits every distinct ticket once, refuses every re-scan with its reason, and keeps the counters exact', async () => {
     const result = await runGateRush(api.url, prepared, options);
     expect(result.scans.length).toBeGreaterThan(0);
     expect(result.rescans.length).toBeGreaterThan(options.rescanners);
     expect(await verifyGateRush(api.url, prepared, result)).toEqual([]);
+    // Every admission (the re-scanned ticket's one included) reached every receiver: none lost under the rush
+    // (a repeat would be allowed: at least once), and no message for a refused re-scan.
+    const admitted = [...result.admitted, prepared.rescanTicket].sort((a, b) => a - b);
+    await workers.drain();
+    const deliveries = await awaitDeliveries(fleet, admitted, 15_000);
+    expect(deliveries).toMatchObject({ expected: admitted.length * 3, missing: 0 });
+    for (const counts of fleet.received) expect([...counts.keys()].sort((a, b) => a - b)).toEqual(admitted);
   });
 });

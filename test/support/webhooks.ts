@@ -49,16 +49,16 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    const headers = Object.fromEntries(
-      Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
-    );
-    const message = receiver.secrets.map((secret) => {
-      try {
-        return new Verifier(secret).verify(body, headers) as Received['message'];
-      } catch {
-        return undefined;
-      }
-    }).find(Boolean);
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+    const message = receiver.secrets
+      .map((secret) => {
+        try {
+          return new Verifier(secret).verify(body, headers) as Received['message'];
+        } catch {
+          return undefined;
+        }
+      })
+      .find(Boolean);
     if (message) receiver.received.push({ headers, body, message });
     else receiver.unverified++;
     const answer = receiver.answers.shift() ?? 204;
@@ -74,9 +74,9 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
   return receiver;
 }
 
-/** The workers on the tests' table, the dispatcher every 100 ms. */
+/** The workers on the file's table (the shared one, or its own), the dispatcher every 100 ms. */
 export const startWebhookWorkers = (options: { startingPosition?: 'LATEST' | 'TRIM_HORIZON' } = {}) =>
-  startWorkers({ tableName: TABLE_NAME, dispatchEveryMs: 100, ...options });
+  startWorkers({ tableName: process.env.TABLE_NAME ?? TABLE_NAME, dispatchEveryMs: 100, ...options });
 
 /** Polls `check` until it passes (a bounded number of times), draining the stream first. */
 export async function eventually<T>(workers: WebhookWorkers, check: () => T | Promise<T>, tries = 100): Promise<T> {
@@ -120,4 +120,11 @@ export async function deliveriesOf(token: string, webhookId: number, limit = 100
     ticketId: number | null;
     messageId: string;
   }[];
+}
+
+/** `PATCH /tickets/{id}` of some fields, which must be accepted: the change the webhook then reports. */
+export async function editTicket(token: string, ticketId: number, data: Record<string, unknown>) {
+  const response = await call('PATCH', `/api/v2/tickets/${ticketId}`, { token, body: { data } });
+  expect(response.status, response.raw).toBe(200);
+  return response;
 }

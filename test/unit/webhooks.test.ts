@@ -104,7 +104,11 @@ describe('a ticket change message', () => {
   const record = { ...newTicketRecord(5, { id: 2, eventId: 3, grants: [] }, '2026-06-14T07:00:00.000Z'), version: 1 };
   it('names each changed field with its previous value, and carries the version as its sequence', () => {
     const after = { ...record, bibNumber: '4471', chipNumber: 'C-9', updated: '2026-06-14T08:00:00.000Z', version: 2 };
-    const message = ticketChangeMessage({ action: 'edit', at: after.updated, version: 2 }, toTicket(record), toTicket(after));
+    const message = ticketChangeMessage(
+      { action: 'edit', at: after.updated, version: 2 },
+      toTicket(record),
+      toTicket(after),
+    );
     expect(message.type).toBe('ticket.updated');
     expect(message.data).toMatchObject({ ticketId: 5, eventId: 3, sequence: 2 });
     expect(message.data.changed).toEqual(['bibNumber', 'chipNumber', 'updated']);
@@ -118,7 +122,20 @@ describe('a ticket change message', () => {
   });
 
   it('has one type per history action, each distinct', () => {
-    const actions: TicketAction[] = ['create', 'edit', 'check_in', 'access_scan', 'undo_check_in', 'transfer', 'delete', 'states', 'profile_photo', 'claim', 'claimant', 'claimed'];
+    const actions: TicketAction[] = [
+      'create',
+      'edit',
+      'check_in',
+      'access_scan',
+      'undo_check_in',
+      'transfer',
+      'delete',
+      'states',
+      'profile_photo',
+      'claim',
+      'claimant',
+      'claimed',
+    ];
     const types = actions.map((action) => TICKET_EVENT_TYPES[action]);
     expect(new Set(types).size).toBe(actions.length);
     expect(types.every((type) => /^ticket\.[a-z_]+$/.test(type))).toBe(true);

@@ -5,7 +5,7 @@ import { type Entries, md } from './common.ts';
 export const WEBHOOKS_TAG = md(
   'Webhooks: every change the API makes to a ticket, pushed to the URLs you subscribe, within seconds. The message types and bodies are in the `webhooks` section of this document, one per action of the ticket history.',
   `A subscription has a \`url\` (https, on a public address: loopback, private, link-local, unique-local and cloud metadata addresses and names are refused, a 400 naming \`url\`, and checked again on the address each attempt connects to), the \`events\` (types) it wants, an optional \`eventIds\` filter (at most ${MAX_WEBHOOK_EVENT_IDS}; null for every event), \`enabled\` and a \`description\`. At most ${MAX_WEBHOOKS} subscriptions exist at once (409 \`too_many_webhooks\`).`,
-  'Messages are signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with a `whsec_` secret shown once, at creation and at each rotation. A message carries the ticket as `GET /tickets/{id}` shows it to the subscription\'s creator, the fields that changed with their previous values, and the ticket\'s `sequence`: keep the highest per ticket and drop an older message that arrives late. Delivery is at least once (the same `webhook-id` on a repeat).',
+  "Messages are signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with a `whsec_` secret shown once, at creation and at each rotation. A message carries the ticket as `GET /tickets/{id}` shows it to the subscription's creator, the fields that changed with their previous values, and the ticket's `sequence`: keep the highest per ticket and drop an older message that arrives late. Delivery is at least once (the same `webhook-id` on a repeat).",
   "A delivery is made with its creator's permissions at the time of the attempt: when the creator is removed, loses `webhooks:manage` or `tickets:read`, or no longer reaches the ticket's event, the delivery is `cancelled`. Administrators limited to some events subscribe only within them (`eventIds` required, each in scope) and see only such subscriptions.",
   'A delivery is `pending` (waiting for its next attempt), `delivered`, `dead` (3 days of failures, or 410 Gone) or `cancelled` (subscription deleted or disabled, or its creator may no longer read the ticket).',
 );
@@ -37,7 +37,7 @@ export const WEBHOOKS = {
   'POST /webhooks/{id}/rotate-secret': {
     summary: "Rotate a webhook's signing secret",
     description:
-      'Answers the new `secret`, shown this once. For 24 hours every message carries two signatures, the new secret\'s and the previous one\'s, so a receiver can switch without losing a message.',
+      "Answers the new `secret`, shown this once. For 24 hours every message carries two signatures, the new secret's and the previous one's, so a receiver can switch without losing a message.",
     conflicts: ['stale_version'],
   },
   'GET /webhooks/{id}/deliveries': {
@@ -55,6 +55,7 @@ export const WEBHOOKS = {
   },
   'POST /webhooks/{id}/ping': {
     summary: 'Send a test message',
-    description: 'A `webhook.ping` message, sent at once even to a disabled subscription; answers the delivery after that attempt.',
+    description:
+      'A `webhook.ping` message, sent at once even to a disabled subscription; answers the delivery after that attempt.',
   },
 } satisfies Entries;

@@ -44,6 +44,12 @@ import { visibleWebhook } from './subscriptions.ts';
 /** How long an attempt holds its claim past its own time limit: a crashed attempt is retried after it. */
 const CLAIM_MARGIN_MS = 60_000;
 
+/**
+ * The next attempt of a delivery being attempted from `at`: past the attempt's end, so the
+ * dispatcher leaves it alone until then (and takes it up if the attempt never recorded its end).
+ */
+const claimedUntil = (at: Date) => new Date(at.getTime() + attemptTimeoutMs + CLAIM_MARGIN_MS).toISOString();
+
 /** Subscriptions and administrators read once per batch of attempts. */
 export class AttemptContext {
   private readonly webhooks = new Map<number, Promise<Webhook | undefined>>();
@@ -107,7 +113,7 @@ export async function attemptDelivery(
     ...delivery,
     attempts: delivery.attempts + 1,
     lastAttemptAt: at.toISOString(),
-    nextAttemptAt: new Date(at.getTime() + attemptTimeoutMs + CLAIM_MARGIN_MS).toISOString(),
+    nextAttemptAt: claimedUntil(at),
   };
   if (!(await updateDelivery(claimed, delivery.attempts))) return undefined;
 
@@ -149,9 +155,21 @@ function afterAttempt(
     case 'delivered':
       return { ...claimed, status: 'delivered', lastStatus, lastError: null, nextAttemptAt: null };
     case 'gone':
-      return { ...claimed, status: 'dead', lastStatus, lastError: `${DISABLED_GONE}: the webhook is disabled`, nextAttemptAt: null };
+      return {
+        ...claimed,
+        status: 'dead',
+        lastStatus,
+        lastError: `${DISABLED_GONE}: the webhook is disabled`,
+        nextAttemptAt: null,
+      };
     case 'dead':
-      return { ...claimed, status: 'dead', lastStatus, lastError: `${failure}; given up after ${claimed.attempts} attempts`, nextAttemptAt: null };
+      return {
+        ...claimed,
+        status: 'dead',
+        lastStatus,
+        lastError: `${failure}; given up after ${claimed.attempts} attempts`,
+        nextAttemptAt: null,
+      };
     case 'retry':
       return { ...claimed, status: 'pending', lastStatus, lastError: failure, nextAttemptAt: verdict.at.toISOString() };
   }
@@ -213,8 +231,16 @@ export async function retryDeliveryFor(
   const delivery = await getDelivery(webhookId, deliveryId);
   if (!delivery) throw new NotFound('Delivery', deliveryId);
   const at = now().toISOString();
-  const requeued: StoredDelivery = { ...delivery, status: 'pending', nextAttemptAt: at, windowStart: at, lastError: null };
-  const busy = () => new Conflict(`Delivery ${deliveryId} is being attempted now: read it again.`, 'attempt_in_progress');
+  // Held for this request's attempt: the dispatcher does not take it meanwhile.
+  const requeued: StoredDelivery = {
+    ...delivery,
+    status: 'pending',
+    nextAttemptAt: claimedUntil(new Date(at)),
+    windowStart: at,
+    lastError: null,
+  };
+  const busy = () =>
+    new Conflict(`Delivery ${deliveryId} is being attempted now: read it again.`, 'attempt_in_progress');
   if (!(await updateDelivery(requeued, delivery.attempts))) throw busy();
   const attempted = await attemptDelivery(requeued);
   if (!attempted) throw busy();
@@ -244,7 +270,7 @@ export async function pingWebhookFor(
 /** The time part of a delivery id: epoch milliseconds, 13 digits, so ids sort by creation. */
 export const deliveryTime = (epochMs: number): string => String(epochMs).padStart(13, '0');
 
-/** A pending delivery's bookkeeping, due at once. */
+/** A new delivery's bookkeeping: pending, held for the first attempt its maker makes at once. */
 export const newDelivery = (
   webhookId: number,
   id: string,
@@ -260,5 +286,5 @@ export const newDelivery = (
   created: at,
   windowStart: at,
   lastAttemptAt: null,
-  nextAttemptAt: at,
+  nextAttemptAt: claimedUntil(new Date(at)),
 });

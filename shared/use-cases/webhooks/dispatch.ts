@@ -13,7 +13,9 @@ const ROUND = 25;
  * undelivered message, for its alarm. The budget is wall time (tests move the clock by days). A round that could attempt none of what it read (the
  * index lags the claims it just made) ends the run rather than reading them again.
  */
-export async function dispatchDueDeliveries(budgetMs: number): Promise<{ attempted: number; oldestPendingAgeSeconds: number }> {
+export async function dispatchDueDeliveries(
+  budgetMs: number,
+): Promise<{ attempted: number; oldestPendingAgeSeconds: number }> {
   const context = new AttemptContext();
   let attempted = 0;
   const end = performance.now() + budgetMs;
@@ -25,7 +27,9 @@ export async function dispatchDueDeliveries(budgetMs: number): Promise<{ attempt
     if (!round || due.length < ROUND) break;
   }
   const oldest = await oldestPendingDelivery();
-  const oldestPendingAgeSeconds = oldest ? Math.max(0, Math.round((now().getTime() - Date.parse(oldest.created)) / 1000)) : 0;
+  const oldestPendingAgeSeconds = oldest
+    ? Math.max(0, Math.round((now().getTime() - Date.parse(oldest.created)) / 1000))
+    : 0;
   recordOldestPendingAge(oldestPendingAgeSeconds);
   return { attempted, oldestPendingAgeSeconds };
 }

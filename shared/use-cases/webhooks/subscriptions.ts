@@ -30,7 +30,7 @@ import { inScope } from '../event-scope.ts';
 type Caller = Pick<AdminPrincipal, 'id' | 'eventScope'>;
 
 const visibleTo = (caller: Caller, webhook: Pick<Webhook, 'eventIds'>): boolean =>
-  !caller.eventScope || (webhook.eventIds !== null && webhook.eventIds.every((id) => inScope(caller.eventScope, id)));
+  !caller.eventScope || webhook.eventIds?.every((id) => inScope(caller.eventScope, id)) === true;
 
 /** A subscription the caller may manage; 404 otherwise. */
 async function visibleWebhook(caller: Caller, id: number): Promise<Webhook> {
@@ -133,10 +133,7 @@ export async function deleteWebhookFor(caller: Caller, id: number): Promise<void
  * both signatures), so a receiver can switch without losing a message. Secrets already past
  * their 24 hours are dropped.
  */
-export async function rotateWebhookSecret(
-  caller: Caller,
-  id: number,
-): Promise<WebhookResource & { secret: string }> {
+export async function rotateWebhookSecret(caller: Caller, id: number): Promise<WebhookResource & { secret: string }> {
   const current = await visibleWebhook(caller, id);
   const at = now();
   const until = new Date(at.getTime() + ROTATION_OVERLAP_MS).toISOString();

@@ -14,7 +14,10 @@ import { AttemptContext, attemptDelivery, deliveryTime, newDelivery } from './de
  * change (its commit time, ticket and version), so a stream record read twice records nothing
  * twice. Which subscriptions and whose permissions: checked again at every attempt.
  */
-export async function recordTicketChange(change: TicketChange, webhooks: readonly Webhook[]): Promise<StoredDelivery[]> {
+export async function recordTicketChange(
+  change: TicketChange,
+  webhooks: readonly Webhook[],
+): Promise<StoredDelivery[]> {
   const { before, after } = change;
   const eventIds = [after.eventId, ...(after.accessEvents ?? [])];
   // The type needs the history entry (one read): only read it for a change some subscription may want.
@@ -28,9 +31,7 @@ export async function recordTicketChange(change: TicketChange, webhooks: readonl
   const type = TICKET_EVENT_TYPES[entry.action];
   const targets = webhooks.filter((webhook) => wants(webhook, type, eventIds));
   if (!targets.length) return [];
-  const body = JSON.stringify(
-    ticketChangeMessage(entry, before ? toTicket(before) : null, toTicket(after)),
-  );
+  const body = JSON.stringify(ticketChangeMessage(entry, before ? toTicket(before) : null, toTicket(after)));
   const id = `${deliveryTime(change.committedAt)}-${after.id}-${after.version}`;
   const recorded: StoredDelivery[] = [];
   for (const webhook of targets) {
@@ -77,7 +78,10 @@ export async function deliverTicketChanges(changes: readonly TicketChange[]): Pr
 }
 
 /** Attempts deliveries a few at a time; a failure to attempt leaves the delivery pending for the dispatcher. */
-export async function attemptAll(deliveries: readonly StoredDelivery[], context = new AttemptContext()): Promise<number> {
+export async function attemptAll(
+  deliveries: readonly StoredDelivery[],
+  context = new AttemptContext(),
+): Promise<number> {
   let next = 0;
   let attempted = 0;
   const worker = async () => {
