@@ -162,6 +162,7 @@ export class TicketingStack extends Stack {
       serviceName: environment.POWERTOOLS_SERVICE_NAME,
       sendsEmail: anyUses('email'),
       migrationRunner: migrations.function,
+      webhooks: this.webhooks,
     });
 
     new CfnOutput(this, 'ApiUrl', {

@@ -1,7 +1,10 @@
 import type { CfnElement } from 'aws-cdk-lib';
-import type { Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
+import { METRIC, METRICS_NAMESPACE } from '#shared/metric-names';
+import { WEBHOOK_THRESHOLDS } from '../../infra/operations.ts';
+import { FIRST_STEPS, type RunbookEntry } from '../../infra/runbook.ts';
 import { STAGE_FILES, STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import type { TicketingStack } from '../../infra/ticketing-stack.ts';
 import { TICKET_CHANGE_PATTERN } from '../../infra/webhooks.ts';
@@ -18,7 +21,8 @@ import {
 
 /**
  * The webhooks' side of a stage (infra/webhooks.ts): the table's stream, its mapping to the
- * consumer, the on-failure queue, the dispatcher's schedule, their grants and environment.
+ * consumer, the on-failure queue, the dispatcher's schedule, their grants and environment, and
+ * the alarms (infra/operations.ts) with their runbook lines.
  */
 
 interface Stage {
@@ -264,6 +268,131 @@ describe('the webhook functions', () => {
         ).toEqual([]);
       }
     }
+  });
+});
+
+/** What an alarm watches, in either form CDK renders: a plain metric, or the MetricStat of `Metrics` (a labelled one). */
+function watched(alarm: Record<string, any>) {
+  expect(alarm.Metrics?.length ?? 1).toBe(1);
+  const stat = alarm.Metrics?.[0].MetricStat;
+  const metric = stat ? { ...stat.Metric, Stat: stat.Stat, Period: stat.Period } : { ...alarm, Stat: alarm.Statistic };
+  return {
+    namespace: metric.Namespace,
+    metricName: metric.MetricName,
+    dimensions: Object.fromEntries((metric.Dimensions ?? []).map((d: any) => [d.Name, d.Value])),
+    stat: metric.Stat,
+    period: metric.Period,
+  };
+}
+
+const fiveMinutes = (namespace: string, metricName: string, dimensions: Record<string, unknown>, stat: string) => ({
+  namespace,
+  metricName,
+  dimensions,
+  stat,
+  period: 300,
+});
+const atLeastOnce = { Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 };
+
+/** Each webhook alarm: the metric it watches and when it fires. */
+const WEBHOOK_ALARMS: Record<
+  Extract<RunbookEntry, `webhook-${string}`>,
+  (ids: Stage['ids'], stage: StageName) => { metric: ReturnType<typeof watched>; fires: Record<string, unknown> }
+> = {
+  'webhook-deliveries-dead': (_, stage) => ({
+    metric: fiveMinutes(METRICS_NAMESPACE, METRIC.webhookDeliveryDead, { service: 'ticketing-api', stage }, 'Sum'),
+    fires: atLeastOnce,
+  }),
+  'webhook-oldest-pending-age': (_, stage) => ({
+    metric: fiveMinutes(
+      METRICS_NAMESPACE,
+      METRIC.webhookOldestPendingAge,
+      { service: 'ticketing-api', stage },
+      'Maximum',
+    ),
+    fires: {
+      Threshold: WEBHOOK_THRESHOLDS.oldestPendingSeconds,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+      // The dispatcher reports every minute: no reading for 15 minutes means it does not run.
+      TreatMissingData: 'breaching',
+    },
+  }),
+  'webhook-stream-iterator-age': (ids) => ({
+    metric: fiveMinutes('AWS/Lambda', 'IteratorAge', { FunctionName: { Ref: ids.ticketChanges } }, 'Maximum'),
+    fires: {
+      Threshold: WEBHOOK_THRESHOLDS.iteratorAgeMs,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+    },
+  }),
+  'webhook-stream-given-up': (ids) => ({
+    metric: fiveMinutes(
+      'AWS/SQS',
+      'ApproximateNumberOfMessagesVisible',
+      { QueueName: { 'Fn::GetAtt': [ids.queue, 'QueueName'] } },
+      'Maximum',
+    ),
+    fires: atLeastOnce,
+  }),
+  'webhook-stream-errors': (ids) => ({
+    metric: fiveMinutes('AWS/Lambda', 'Errors', { FunctionName: { Ref: ids.ticketChanges } }, 'Sum'),
+    fires: atLeastOnce,
+  }),
+  'webhook-dispatcher-errors': (ids) => ({
+    metric: fiveMinutes('AWS/Lambda', 'Errors', { FunctionName: { Ref: ids.dispatcher } }, 'Sum'),
+    fires: atLeastOnce,
+  }),
+};
+
+/** An alarm's description as text (the dashboard link's region is a deploy-time value). */
+const text = (value: any): string =>
+  typeof value === 'string'
+    ? value
+    : value['Fn::Join'][1].map((part: any) => (typeof part === 'string' ? part : '?')).join('');
+
+describe.each(STAGE_NAMES)('the webhook alarms of %s', (stage) => {
+  const alarmNamed = (suffix: string) =>
+    Object.values(resourcesOf(stages[stage].template, 'AWS::CloudWatch::Alarm')).find(
+      (alarm) => alarm.Properties.AlarmName === `ticketing-${stage}-${suffix}`,
+    )?.Properties;
+
+  it.each(Object.keys(WEBHOOK_ALARMS) as (keyof typeof WEBHOOK_ALARMS)[])(
+    '%s watches its metric, notifies the stage topic when it fires and clears, and says what to do first',
+    (suffix) => {
+      const alarm = alarmNamed(suffix);
+      expect(alarm, suffix).toBeDefined();
+      const { metric, fires } = WEBHOOK_ALARMS[suffix](stages[stage].ids, stage);
+      expect(watched(alarm!)).toEqual(metric);
+      expect(alarm).toMatchObject({ TreatMissingData: 'notBreaching', ...fires });
+      const topic = { Ref: onlyId(Template.fromStack(stages[stage].stack.operations), 'AWS::SNS::Topic') };
+      expect(alarm!.AlarmActions).toEqual([topic]);
+      expect(alarm!.OKActions).toEqual([topic]);
+      expect(text(alarm!.AlarmDescription)).toContain(` First: ${FIRST_STEPS[suffix]} Dashboard: `);
+    },
+  );
+
+  it('are on the operations dashboard', () => {
+    const dashboard = onlyResource(Template.fromStack(stages[stage].stack.operations), 'AWS::CloudWatch::Dashboard');
+    const parts = dashboard.Properties.DashboardBody['Fn::Join'][1] as unknown[];
+    const body = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : 'REF')).join(''));
+    const graphs = new Map<string, string[]>(
+      body.widgets
+        .filter((w: any) => w.type === 'metric')
+        .map((w: any) => [w.properties.title, w.properties.metrics.map((line: unknown[]) => `${line[0]} ${line[1]}`)]),
+    );
+    expect(graphs.get('Webhooks: dead deliveries')).toEqual([`${METRICS_NAMESPACE} ${METRIC.webhookDeliveryDead}`]);
+    expect(graphs.get('Webhooks: oldest undelivered message (s)')).toEqual([
+      `${METRICS_NAMESPACE} ${METRIC.webhookOldestPendingAge}`,
+    ]);
+    expect(graphs.get('Webhooks: stream consumer behind the table (ms)')).toEqual(['AWS/Lambda IteratorAge']);
+    expect(graphs.get('Webhooks: errors and stream batches given up')).toEqual([
+      'AWS/Lambda Errors',
+      'AWS/Lambda Errors',
+      'AWS/SQS ApproximateNumberOfMessagesVisible',
+    ]);
   });
 });
 
