@@ -6,7 +6,6 @@ import {
   GraphWidget,
   type IMetric,
   MathExpression,
-  Metric,
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -15,7 +14,13 @@ import type { Construct } from 'constructs';
 import { LOGIN_KINDS, METRIC, METRICS_NAMESPACE, STAGE_DIMENSION } from '#shared/metric-names';
 import type { RouteRow } from '#shared/routes';
 import { alarmName } from './alarm-names.ts';
-import { FIVE_MINUTES, functionMetrics, type StageMetrics } from './operations-metrics.ts';
+import {
+  businessMetric,
+  FIVE_MINUTES,
+  functionMetrics,
+  type StageMetrics,
+  type WebhookMetrics,
+} from './operations-metrics.ts';
 import type { StageSettings } from './stages.ts';
 
 export interface OperationsDashboardProps {
@@ -27,26 +32,21 @@ export interface OperationsDashboardProps {
   alarms: Alarm[];
   /** POWERTOOLS_SERVICE_NAME of the functions: the `service` dimension of the business metrics. */
   serviceName: string;
+  /** The webhooks' metrics (infra/webhooks.ts), where the stage has them. */
+  webhooks?: WebhookMetrics;
 }
 
 /**
  * The stage's dashboard, `ticketing-<stage>-operations`: the API, each route function, the
- * table, SES, and the business metrics (check-ins, failed logins). Every alarm links it.
+ * table, SES, the business metrics (check-ins, failed logins) and the webhooks. Every alarm links it.
  */
 export function operationsDashboard(
   scope: Construct,
   id: string,
-  { settings, metrics, table, routeFunctions, alarms, serviceName }: OperationsDashboardProps,
+  { settings, metrics, table, routeFunctions, alarms, serviceName, webhooks }: OperationsDashboardProps,
 ): Dashboard {
   const business = (metricName: string, dimensions: Record<string, string> = {}, label?: string) =>
-    new Metric({
-      namespace: METRICS_NAMESPACE,
-      metricName,
-      dimensionsMap: { service: serviceName, [STAGE_DIMENSION]: settings.name, ...dimensions },
-      statistic: 'Sum',
-      period: FIVE_MINUTES,
-      label: label ?? metricName,
-    });
+    businessMetric(serviceName, settings.name, metricName, { dimensions, label });
   // Reasons come from the domain and may grow: a search finds every one that occurred.
   const refusedByReason = new MathExpression({
     expression: `SEARCH('{${METRICS_NAMESPACE},${STAGE_DIMENSION},reason,service} MetricName="${METRIC.checkInRefused}" ${STAGE_DIMENSION}="${settings.name}" service="${serviceName}"', 'Sum', 300)`,
@@ -114,5 +114,17 @@ export function operationsDashboard(
       12,
     ),
   );
+  if (webhooks) {
+    dashboard.addWidgets(
+      graph('Webhooks: dead deliveries', [webhooks.deadDeliveries], 6),
+      graph('Webhooks: oldest undelivered message (s)', [webhooks.oldestPendingAge], 6),
+      graph('Webhooks: stream consumer behind the table (ms)', [webhooks.iteratorAge], 6),
+      graph(
+        'Webhooks: errors and stream batches given up',
+        [webhooks.ticketChangesErrors, webhooks.dispatcherErrors, webhooks.failedChanges],
+        6,
+      ),
+    );
+  }
   return dashboard;
 }

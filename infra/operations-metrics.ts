@@ -3,6 +3,9 @@ import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITableV2, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { METRIC, METRICS_NAMESPACE, STAGE_DIMENSION } from '#shared/metric-names';
+import type { StageName } from './stages.ts';
 
 /** The period of every alarm and graph but SES's (its reputation is an hourly figure). */
 export const FIVE_MINUTES = Duration.minutes(5);
@@ -55,3 +58,65 @@ export const functionMetrics = {
   p99Duration: (fn: IFunction, label: string) => fn.metricDuration({ statistic: 'p99', period: FIVE_MINUTES, label }),
   throttles: (fn: IFunction, label: string) => fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES, label }),
 };
+
+/**
+ * A business metric of the functions (shared/services/metrics.ts): namespace `Ticketing`, dimensions
+ * Powertools' `service` (POWERTOOLS_SERVICE_NAME) and `stage`, plus the metric's own.
+ */
+export function businessMetric(
+  serviceName: string,
+  stage: StageName,
+  metricName: string,
+  {
+    dimensions = {},
+    statistic = 'Sum',
+    label,
+  }: { dimensions?: Record<string, string>; statistic?: string; label?: string } = {},
+): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: serviceName, [STAGE_DIMENSION]: stage, ...dimensions },
+    statistic,
+    period: FIVE_MINUTES,
+    label: label ?? metricName,
+  });
+}
+
+/** The parts of the webhooks (infra/webhooks.ts) their alarms and graphs watch. */
+export interface WatchedWebhooks {
+  /** The table stream's consumer. */
+  ticketChanges: IFunction;
+  dispatcher: IFunction;
+  /** The stream mapping's on-failure queue. */
+  failedChanges: IQueue;
+}
+
+/** The webhooks' metrics, defined once for their alarms and the dashboard. */
+export function webhookMetrics(webhooks: WatchedWebhooks, serviceName: string, stage: StageName) {
+  return {
+    /** Deliveries given up (retries exhausted, or 410 Gone), one count each. */
+    deadDeliveries: businessMetric(serviceName, stage, METRIC.webhookDeliveryDead, { label: 'Dead deliveries' }),
+    /** Seconds the oldest undelivered message has waited: each dispatcher run publishes it, 0 when none waits. */
+    oldestPendingAge: businessMetric(serviceName, stage, METRIC.webhookOldestPendingAge, {
+      statistic: 'Maximum',
+      label: 'Oldest undelivered (s)',
+    }),
+    /** How old the last stream record the consumer was handed was, in ms: how far behind the table it runs. */
+    iteratorAge: webhooks.ticketChanges.metric('IteratorAge', {
+      statistic: 'Maximum',
+      period: FIVE_MINUTES,
+      label: 'Stream iterator age (ms)',
+    }),
+    /** Batches of stream records the mapping gave up on: their pointers wait in the on-failure queue. */
+    failedChanges: webhooks.failedChanges.metricApproximateNumberOfMessagesVisible({
+      statistic: 'Maximum',
+      period: FIVE_MINUTES,
+      label: 'Stream batches given up',
+    }),
+    ticketChangesErrors: functionMetrics.errors(webhooks.ticketChanges, 'webhooks: stream consumer'),
+    dispatcherErrors: functionMetrics.errors(webhooks.dispatcher, 'webhooks: dispatcher'),
+  };
+}
+
+export type WebhookMetrics = ReturnType<typeof webhookMetrics>;

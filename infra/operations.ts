@@ -19,7 +19,13 @@ import { alarmTopic } from './alarm-topic.ts';
 import { concurrencyOf } from './concurrency.ts';
 import { constructId } from './construct-id.ts';
 import { operationsDashboard } from './operations-dashboard.ts';
-import { FIVE_MINUTES, functionMetrics, stageMetrics } from './operations-metrics.ts';
+import {
+  FIVE_MINUTES,
+  functionMetrics,
+  stageMetrics,
+  type WatchedWebhooks,
+  webhookMetrics,
+} from './operations-metrics.ts';
 import type { RouteFunction } from './route-function.ts';
 import { FIRST_STEPS, type RunbookEntry } from './runbook.ts';
 import type { StageName, StageSettings } from './stages.ts';
@@ -51,6 +57,22 @@ export const DURATION_ALARM_SHARE = 0.8;
 export const SES_BOUNCE_RATE = 0.04;
 export const SES_COMPLAINT_RATE = 0.0008;
 
+/**
+ * The webhooks' thresholds, the same in every stage (their traffic is the stage's own changes).
+ * - The oldest undelivered message, above an hour for 15 minutes running: retries back off from
+ *   30 s, so a message an hour old has failed about 7 times; a receiver down for an hour is worth
+ *   knowing (the receivers are the organisation's own integrations), and a sending side that
+ *   fails every attempt shows here first. 15 minutes: a retry that succeeds just past the hour
+ *   does not page.
+ * - The stream consumer more than 5 minutes behind the table in 2 of 3 periods of 5 minutes: a
+ *   burst of changes (an import) that catches up does not page; a stuck or slow consumer does,
+ *   long before the mapping gives its records up at 12 hours (infra/webhooks.ts).
+ */
+export const WEBHOOK_THRESHOLDS = {
+  oldestPendingSeconds: 60 * 60,
+  iteratorAgeMs: 5 * 60 * 1000,
+} as const;
+
 export interface OperationsProps extends NestedStackProps {
   settings: StageSettings;
   api: HttpApi;
@@ -62,6 +84,8 @@ export interface OperationsProps extends NestedStackProps {
   sendsEmail: boolean;
   /** The data migration runner (infra/migrations.ts): its failures page, a half-done migration stays half-done. */
   migrationRunner?: IFunction;
+  /** The webhooks' stream consumer, dispatcher and on-failure queue (infra/webhooks.ts). */
+  webhooks?: WatchedWebhooks;
 }
 
 /**
@@ -232,6 +256,95 @@ export class Operations extends NestedStack {
         'migrations-failed',
       );
 
+    // --- Webhooks (infra/webhooks.ts) -----------------------------------------------------
+    const webhooks = props.webhooks && webhookMetrics(props.webhooks, props.serviceName, settings.name);
+    if (webhooks) {
+      const oneIn5Minutes = {
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      };
+      alarm(
+        this.alarms,
+        'WebhookDeliveriesDead',
+        {
+          alarmName: name('webhook-deliveries-dead'),
+          alarmDescription:
+            'Webhook deliveries were given up (3 days of failed retries, or the receiver answered 410 Gone): those messages are not sent unless retried by hand.',
+          metric: webhooks.deadDeliveries,
+          ...oneIn5Minutes,
+        },
+        'webhook-deliveries-dead',
+      );
+      const hours = WEBHOOK_THRESHOLDS.oldestPendingSeconds / 3600;
+      alarm(
+        this.alarms,
+        'WebhookOldestPendingAge',
+        {
+          alarmName: name('webhook-oldest-pending-age'),
+          alarmDescription: `The oldest undelivered webhook message has waited more than ${hours} hour${hours === 1 ? '' : 's'} for 15 minutes, or the dispatcher, which reports that age every minute, has reported nothing for 15 minutes.`,
+          metric: webhooks.oldestPendingAge,
+          threshold: WEBHOOK_THRESHOLDS.oldestPendingSeconds,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 3,
+          datapointsToAlarm: 3,
+          // No reading is itself the failure: the dispatcher did not run.
+          treatMissingData: TreatMissingData.BREACHING,
+        },
+        'webhook-oldest-pending-age',
+      );
+      alarm(
+        this.alarms,
+        'WebhookStreamIteratorAge',
+        {
+          alarmName: name('webhook-stream-iterator-age'),
+          alarmDescription: `The webhooks' stream consumer ran more than ${WEBHOOK_THRESHOLDS.iteratorAgeMs / 60_000} minutes behind the table in 2 of 3 periods of 5 minutes: ticket changes reach their receivers late.`,
+          metric: webhooks.iteratorAge,
+          threshold: WEBHOOK_THRESHOLDS.iteratorAgeMs,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 3,
+          datapointsToAlarm: 2,
+        },
+        'webhook-stream-iterator-age',
+      );
+      alarm(
+        this.alarms,
+        'WebhookStreamGivenUp',
+        {
+          alarmName: name('webhook-stream-given-up'),
+          alarmDescription:
+            "The table stream's mapping gave up on a batch of ticket changes (10 failed retries, or 12 hours old): no webhook message was recorded for them, and their pointers wait in the on-failure queue.",
+          metric: webhooks.failedChanges,
+          ...oneIn5Minutes,
+        },
+        'webhook-stream-given-up',
+      );
+      alarm(
+        this.alarms,
+        'WebhookStreamErrors',
+        {
+          alarmName: name('webhook-stream-errors'),
+          alarmDescription:
+            "The webhooks' stream consumer failed (unhandled error, timeout or failed start): its batch is retried, split in halves.",
+          metric: webhooks.ticketChangesErrors,
+          ...oneIn5Minutes,
+        },
+        'webhook-stream-errors',
+      );
+      alarm(
+        this.alarms,
+        'WebhookDispatcherErrors',
+        {
+          alarmName: name('webhook-dispatcher-errors'),
+          alarmDescription:
+            'The webhook dispatcher failed (unhandled error, timeout or failed start): the due retries wait for its next run.',
+          metric: webhooks.dispatcherErrors,
+          ...oneIn5Minutes,
+        },
+        'webhook-dispatcher-errors',
+      );
+    }
+
     // --- DynamoDB ----------------------------------------------------------------------
     alarm(
       this.alarms,
@@ -298,6 +411,7 @@ export class Operations extends NestedStack {
       routeFunctions,
       alarms: this.alarms,
       serviceName: props.serviceName,
+      webhooks,
     });
   }
 }

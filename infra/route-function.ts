@@ -140,35 +140,9 @@ export class RouteFunction extends Construct {
     });
   }
 
-  /**
-   * Table access: `read` can Get/Query/Scan only; `read-write` adds writes and transactions,
-   * on any item, or, with `writes` (the row's `tableWrites`), only on partitions whose key
-   * matches one of those patterns: a `dynamodb:LeadingKeys` condition, checked by DynamoDB
-   * per item of a transaction too.
-   */
+  /** Table access (`grantTableAccess`): the row's `uses.table` and `uses.tableWrites`. */
   bindTable(table: ITableV2, access: 'read' | 'read-write', writes?: readonly string[]): void {
-    if (access === 'read' || writes) table.grantReadData(this.function);
-    if (access === 'read-write' && !writes) table.grantReadWriteData(this.function);
-    if (access === 'read-write' && writes) {
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: [
-            'dynamodb:PutItem',
-            'dynamodb:UpdateItem',
-            'dynamodb:DeleteItem',
-            'dynamodb:BatchWriteItem',
-            'dynamodb:ConditionCheckItem',
-          ],
-          resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...writes] } },
-        }),
-      );
-    }
-    this.function.addEnvironment('TABLE_NAME', table.tableName);
-    this.acknowledgeWildcard(
-      `Resource::${tableArnOf(table, this)}/index/*`,
-      "Queries may use any of the table's GSIs; the grant stays within this one table.",
-    );
+    grantTableAccess(this, this.function, table, access, writes);
   }
 
   /** Read, write and delete objects in the photo bucket; URLs are built on the CDN's base URL. */
@@ -189,24 +163,9 @@ export class RouteFunction extends Construct {
     );
   }
 
-  /** Send mail, only from the stage's sender address; links in customer mail open `portalUrl`. */
+  /** Mail (`grantEmailSending`), for rows with `uses.email`. */
   bindEmail(from: string, portalUrl: string): void {
-    const identities = Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
-    this.function.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-        // identity/* because in the SES sandbox the recipient identities are checked
-        // too; the condition pins the sender.
-        resources: [identities],
-        conditions: { StringEquals: { 'ses:FromAddress': from } },
-      }),
-    );
-    this.function.addEnvironment('EMAIL_FROM', from);
-    this.function.addEnvironment('PORTAL_URL', portalUrl);
-    this.acknowledgeWildcard(
-      `Resource::${nagName(this, identities)}`,
-      'Recipient identities are checked in the SES sandbox; the ses:FromAddress condition restricts the sender to the stage address.',
-    );
+    grantEmailSending(this, this.function, from, portalUrl);
   }
 
   /**
@@ -274,8 +233,76 @@ export class RouteFunction extends Construct {
   }
 
   private acknowledgeWildcard(finding: string, reason: string): void {
-    Validations.of(this).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
+    acknowledgeWildcard(this, finding, reason);
   }
+}
+
+/** A cdk-nag IAM5 finding (a wildcard in a policy of `scope`'s subtree) acknowledged, with why it is fine. */
+export function acknowledgeWildcard(scope: Construct, finding: string, reason: string): void {
+  Validations.of(scope).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
+}
+
+/**
+ * Table access for `fn` (made in `scope`, with its role: functionDefaults), granted and named in
+ * TABLE_NAME together: `read` can Get/Query/Scan only; `read-write` adds writes and
+ * transactions, on any item, or, with `writes` (a row's `tableWrites`), only on partitions whose
+ * key matches one of those patterns: a `dynamodb:LeadingKeys` condition, checked by DynamoDB per
+ * item of a transaction too.
+ */
+export function grantTableAccess(
+  scope: Construct,
+  fn: NodejsFunction,
+  table: ITableV2,
+  access: 'read' | 'read-write',
+  writes?: readonly string[],
+): void {
+  if (access === 'read' || writes) table.grantReadData(fn);
+  if (access === 'read-write' && !writes) table.grantReadWriteData(fn);
+  if (access === 'read-write' && writes) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:BatchWriteItem',
+          'dynamodb:ConditionCheckItem',
+        ],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...writes] } },
+      }),
+    );
+  }
+  fn.addEnvironment('TABLE_NAME', table.tableName);
+  acknowledgeWildcard(
+    scope,
+    `Resource::${tableArnOf(table, scope)}/index/*`,
+    "Queries may use any of the table's GSIs; the grant stays within this one table.",
+  );
+}
+
+/**
+ * Mail for `fn` (made in `scope`), only from the stage's sender address, granted and named in
+ * EMAIL_FROM together; links in customer mail open `portalUrl` (PORTAL_URL).
+ */
+export function grantEmailSending(scope: Construct, fn: NodejsFunction, from: string, portalUrl: string): void {
+  const identities = Stack.of(scope).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      // identity/* because in the SES sandbox the recipient identities are checked
+      // too; the condition pins the sender.
+      resources: [identities],
+      conditions: { StringEquals: { 'ses:FromAddress': from } },
+    }),
+  );
+  fn.addEnvironment('EMAIL_FROM', from);
+  fn.addEnvironment('PORTAL_URL', portalUrl);
+  acknowledgeWildcard(
+    scope,
+    `Resource::${nagName(scope, identities)}`,
+    'Recipient identities are checked in the SES sandbox; the ses:FromAddress condition restricts the sender to the stage address.',
+  );
 }
 
 /**

@@ -23,6 +23,18 @@ export const FIRST_STEPS = {
     "AWS Health Dashboard for DynamoDB in the stage's region; the SDK retries them. If it lasts, open an AWS support case.",
   'migrations-failed':
     "`npm run migrations -- --stage <s>`: the ledger's lastError and the runner's log group; fix the cause, then `npm run migrations -- --stage <s> --resume` goes on from its checkpoint.",
+  'webhook-deliveries-dead':
+    'GET /webhooks, then GET /webhooks/{id}/deliveries of the failing one (failingSince set, or disabled): each dead delivery has the receiver\'s last status. Once it answers, POST /webhooks/{id}/deliveries/{deliveryId}/retry sends one again; PATCH /webhooks/{id} {"enabled": true} turns a disabled one back on.',
+  'webhook-oldest-pending-age':
+    "no reading: the dispatcher does not run (its errors alarm, its log group, its EveryMinute rule enabled?). A reading: GET /webhooks shows the failing subscription (failingSince), GET /webhooks/{id}/deliveries its receiver's answers; if every subscription fails at once, suspect the sending side (the dispatcher's log group, `webhook attempt failed`).",
+  'webhook-stream-iterator-age':
+    "the stream consumer's log group: REPORT durations near its 5-minute timeout mean slow receivers (first attempts run 10 at a time), errors mean retries (its errors alarm). A burst of ticket changes (an import) catches up by itself; a stuck consumer does not, and the mapping gives records up at 12 hours.",
+  'webhook-stream-given-up':
+    'each message of the on-failure queue names a stream shard and a range of sequence numbers; the consumer\'s log group says why (`not recorded`). Fix that; then, within 24 h of the changes (the stream keeps them that long), read the range with `aws dynamodbstreams get-records`, invoke the consumer with them as {"Records": [...]} (a replay records nothing twice), and delete the message.',
+  'webhook-stream-errors':
+    "Logs Insights on the stream consumer's log group: filter level = 'ERROR' | sort @timestamp desc (a timeout logs `Task timed out`). The batch is retried from the first change not recorded: nothing is lost unless the on-failure queue's alarm follows.",
+  'webhook-dispatcher-errors':
+    "Logs Insights on the dispatcher's log group: filter level = 'ERROR' | sort @timestamp desc. Nothing is lost: due retries wait for the next run, a minute later; if every run fails, the oldest undelivered message's alarm follows.",
   'ses-bounce-rate':
     'SES console, reputation: which mails bounce (claim, verification or reset mail to mistyped addresses?). Fix the source before SES pauses sending at 10 %.',
   'ses-complaint-rate':

@@ -71,6 +71,8 @@ export interface StageSettings {
   alarmSubscribers: { emails: string[]; topicArns: string[] };
   /** A restored table the stage uses instead of the one it created (README "Restoring the table"). */
   restoredTableName?: string;
+  /** The restored table's change stream (the webhooks read it); set exactly when `restoredTableName` is. */
+  restoredTableStreamArn?: string;
   /** How many of TABLE_SCHEMA's GSIs the stack declares; undefined: all. */
   tableIndexes?: number;
   /** Steady-state requests per second and burst for the whole API (per-account quotas sit above). */
@@ -130,6 +132,7 @@ export const OVERRIDES: Record<string, { path: readonly string[]; kind: Kind }> 
   signingKeysVersion: { path: ['secretVersions', 'signingKeys'], kind: 'text' },
   originVerifyVersion: { path: ['secretVersions', 'originVerify'], kind: 'text' },
   tableName: { path: ['table', 'restoredName'], kind: 'text' },
+  tableStreamArn: { path: ['table', 'restoredStreamArn'], kind: 'text' },
   tableIndexes: { path: ['table', 'indexes'], kind: 'number' },
   apiDocs: { path: ['apiDocs'], kind: 'text' },
 };
@@ -210,6 +213,7 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
     sesIdentity: stage.mail.sesIdentity,
     alarmSubscribers: stage.alarms,
     restoredTableName: stage.table.restoredName,
+    restoredTableStreamArn: stage.table.restoredStreamArn,
     tableIndexes: stage.table.indexes,
     throttle: stage.policy.throttle,
     logRetention: stage.policy.logRetention,
@@ -223,6 +227,7 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
   };
   checkOrigins(settings, fail);
   checkDomains(settings, fail);
+  checkRestoredTable(settings, fail);
   // CloudWatch alarms notify SNS topics of their own region only.
   for (const [index, arn] of settings.alarmSubscribers.topicArns.entries()) {
     const topicRegion = arn.split(':')[3];
@@ -342,4 +347,31 @@ function checkDomains(settings: StageSettings, fail: Fail): void {
   const domains = FRONT_END_NAMES.filter((name) => settings.frontEnds[name].domainName);
   if (domains.length > 0 && !settings.certificateArn)
     fail(['certificateArn'], `is missing: ${domains.join(' and ')} need an ACM certificate in us-east-1 covering them`);
+}
+
+/**
+ * A restored table comes with its change stream: the webhooks read every ticket change from it
+ * (infra/webhooks.ts), and a restore has none until one is enabled, so its ARN is unknown to the
+ * stack and must come from the stage file, from the restored table itself. Enabled before the
+ * deploy that switches, the stream holds every change the API makes to the restored table.
+ */
+function checkRestoredTable(settings: StageSettings, fail: Fail): void {
+  const { restoredTableName: name, restoredTableStreamArn: streamArn } = settings;
+  const setting = ['table', 'restoredStreamArn'];
+  if (name && !streamArn)
+    fail(
+      setting,
+      `is missing (or -c tableStreamArn): the webhooks read ${name}'s change stream; enable it (aws dynamodb update-table --table-name ${name} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES) and set its LatestStreamArn`,
+    );
+  if (!streamArn) return;
+  if (!name) fail(setting, 'is set without table.restoredName: only a restored table takes a stream ARN');
+  // arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>; the label has colons of its own.
+  const [, , , region, account, ...resource] = streamArn.split(':');
+  const streamTable = resource.join(':').split('/')[1];
+  if (streamTable !== name) fail(setting, `is the stream of table ${streamTable}, not of ${name} (table.restoredName)`);
+  if (settings.env && (region !== settings.env.region || account !== settings.env.account))
+    fail(
+      setting,
+      `is in ${account}, ${region}: the stage is pinned to ${settings.env.account}, ${settings.env.region}`,
+    );
 }

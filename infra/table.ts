@@ -1,4 +1,4 @@
-import { AttributeType, Billing, type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, type ITableV2, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
 import { removalPolicyOf, type StageSettings, StageSettingsError } from './stages.ts';
@@ -21,7 +21,8 @@ export function tableIndexCount(value: unknown): number {
 /**
  * The single table, shaped by TABLE_SCHEMA (the local stack creates the same one).
  * GSIs project ALL attributes: the overloaded indexes serve lists that return whole
- * records, and a KEYS_ONLY index would cost a second read per item.
+ * records, and a KEYS_ONLY index would cost a second read per item. Its change stream
+ * carries both images of each change: the webhooks read it (infra/webhooks.ts).
  */
 export function singleTable(scope: Construct, id: string, settings: StageSettings): TableV2 {
   const key = (name: string) => ({ name, type: AttributeType.STRING });
@@ -35,6 +36,7 @@ export function singleTable(scope: Construct, id: string, settings: StageSetting
       sortKey: key(index.sortKey),
     })),
     timeToLiveAttribute: TABLE_SCHEMA.timeToLiveAttribute,
+    dynamoStream: StreamViewType[TABLE_SCHEMA.streamViewType],
     billing: Billing.onDemand(),
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: settings.retainData,
@@ -44,15 +46,19 @@ export function singleTable(scope: Construct, id: string, settings: StageSetting
 
 /**
  * The table the stage's functions use: its own, or the restored table its stage file names
- * (`table.restoredName`, README "Restoring the table"), referenced by name. The stage's own
+ * (`table.restoredName`, README "Restoring the table"), referenced by name, with the stream
+ * the webhooks read (`table.restoredStreamArn`: a restore has none until one is enabled, and its
+ * ARN is known only then; infra/stages.ts refuses the one without the other). The stage's own
  * table stays in the stack as it was (nothing deleted or replaced by the switch, and there to
- * inspect); only the references move: TABLE_NAME, the grants, the alarms and the output.
+ * inspect); only the references move: TABLE_NAME, the grants, the stream's mapping, the alarms
+ * and the output.
  */
 export function stageTable(scope: Construct, id: string, settings: StageSettings): ITableV2 {
   const own = singleTable(scope, id, settings);
   if (!settings.restoredTableName) return own;
   return TableV2.fromTableAttributes(scope, `${id}Restored`, {
     tableName: settings.restoredTableName,
+    tableStreamArn: settings.restoredTableStreamArn,
     // Restored with the same GSIs (point-in-time restore keeps them): the grants cover them as the own table's do.
     grantIndexPermissions: true,
   });

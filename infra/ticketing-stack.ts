@@ -17,6 +17,7 @@ import { RouteFunction } from './route-function.ts';
 import { RouteGroupStack } from './route-group.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
 import { stageTable } from './table.ts';
+import { Webhooks } from './webhooks.ts';
 
 export interface TicketingStackProps extends StackProps {
   settings: StageSettings;
@@ -35,6 +36,8 @@ export class TicketingStack extends Stack {
   readonly functions: ReadonlyMap<RouteRow, RouteFunction>;
   /** The table the functions use: the stage's own, or a restored one (infra/table.ts stageTable). */
   readonly table: ITableV2;
+  /** The table stream's consumer, the dispatcher and their queue (infra/webhooks.ts). */
+  readonly webhooks: Webhooks;
   /** Alarms, their topic and the dashboard (a nested stack). */
   readonly operations: Operations;
 
@@ -143,6 +146,14 @@ export class TicketingStack extends Stack {
       functions.set(row, fn);
     }
     this.functions = functions;
+    // The webhooks' functions serve no request: no admin UI links to build, no CloudFront origin to check.
+    const { ADMIN_UI_URL: _adminUi, ORIGIN_VERIFY_SECRET: _originVerify, ...serviceEnvironment } = environment;
+    this.webhooks = new Webhooks(this, 'Webhooks', {
+      settings,
+      table,
+      environment: serviceEnvironment,
+      portalUrl: frontEnds.portal.origin,
+    });
     this.operations = new Operations(this, 'Operations', {
       settings,
       api: http.api,
@@ -151,6 +162,7 @@ export class TicketingStack extends Stack {
       serviceName: environment.POWERTOOLS_SERVICE_NAME,
       sendsEmail: anyUses('email'),
       migrationRunner: migrations.function,
+      webhooks: this.webhooks,
     });
 
     new CfnOutput(this, 'ApiUrl', {

@@ -92,6 +92,18 @@ export const StageFileSchema = z
       .object({
         /** A table restored from a backup (README "Restoring the table"): the stage uses it instead of its own. */
         restoredName: z.optional(z.string().regex(/^[\w.-]{3,255}$/, 'must be a DynamoDB table name')),
+        /**
+         * The restored table's change stream, which the webhooks read: a restore has none, so enable one
+         * (NEW_AND_OLD_IMAGES) before the switch and copy its `LatestStreamArn` here. Required with restoredName.
+         */
+        restoredStreamArn: z.optional(
+          z
+            .string()
+            .regex(
+              /^arn:aws[\w-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/[\w.-]{3,255}\/stream\/[\w.:-]+$/,
+              'must be a DynamoDB stream ARN (describe-table prints it as LatestStreamArn)',
+            ),
+        ),
         /** How many of TABLE_SCHEMA's GSIs to declare (one added per update); absent: all. */
         indexes: z.optional(z.number().int().min(0)),
       })

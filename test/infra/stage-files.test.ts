@@ -212,13 +212,15 @@ const canonical = (value: unknown, key = ''): unknown => {
 
 describe('restoring the table (README "Restoring the table")', () => {
   const RESTORED = 'ticketing-prod-restored-20250301';
+  // Enabled on the restored table before the switch (infra/stages.ts checkRestoredTable; test/infra/webhooks.test.ts).
+  const RESTORED_STREAM = `arn:aws:dynamodb:us-east-1:444455556666:table/${RESTORED}/stream/2025-03-01T10:00:00.000`;
   let own: ReturnType<typeof synth>;
   let restored: ReturnType<typeof synth>;
   const printed: string[] = [];
   beforeAll(() => {
     own = synth({ context: { stage: 'prod' }, routes: SAMPLE });
     restored = synth({
-      context: { stage: 'prod', tableName: RESTORED },
+      context: { stage: 'prod', tableName: RESTORED, tableStreamArn: RESTORED_STREAM },
       routes: SAMPLE,
       report: (line) => printed.push(line),
     });
@@ -226,15 +228,44 @@ describe('restoring the table (README "Restoring the table")', () => {
 
   it("prints the override as one line (apiDocs is the tests' own fixture)", () => {
     expect(printed).toEqual([
-      'stage prod: -c tableName, -c apiDocs override infra/stages/prod.ts for this deploy only',
+      'stage prod: -c tableName, -c tableStreamArn, -c apiDocs override infra/stages/prod.ts for this deploy only',
     ]);
   });
 
-  it('changes only the references to the table: its name and ARN become the restored table, the own table stays as it was', () => {
+  /** The prod stage's settings with these `-c` values. */
+  const prodWith = (context: Record<string, string>) => () =>
+    resolveStage((key) => ({ stage: 'prod', ...context })[key]);
+
+  it('refuses a restored table without its stream, naming the setting and how to enable the stream', () => {
+    expect(prodWith({ tableName: RESTORED })).toThrow(
+      `stage prod: table.restoredStreamArn in infra/stages/prod.ts is missing (or -c tableStreamArn): the webhooks read ${RESTORED}'s change stream; enable it (aws dynamodb update-table --table-name ${RESTORED} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES) and set its LatestStreamArn`,
+    );
+  });
+
+  it("refuses another table's stream, a stream outside the stage's account or region, a stream without a restored table, and what is no stream ARN", () => {
+    const other = RESTORED_STREAM.replace(RESTORED, 'ticketing-prod');
+    expect(prodWith({ tableName: RESTORED, tableStreamArn: other })).toThrow(
+      `stage prod: table.restoredStreamArn (-c tableStreamArn) is the stream of table ticketing-prod, not of ${RESTORED} (table.restoredName)`,
+    );
+    const elsewhere = RESTORED_STREAM.replace('us-east-1:444455556666', 'eu-west-1:444455556666');
+    expect(prodWith({ tableName: RESTORED, tableStreamArn: elsewhere })).toThrow(
+      'stage prod: table.restoredStreamArn (-c tableStreamArn) is in 444455556666, eu-west-1: the stage is pinned to 444455556666, us-east-1',
+    );
+    expect(prodWith({ tableStreamArn: RESTORED_STREAM })).toThrow(
+      'stage prod: table.restoredStreamArn (-c tableStreamArn) is set without table.restoredName: only a restored table takes a stream ARN',
+    );
+    expect(
+      prodWith({ tableName: RESTORED, tableStreamArn: `arn:aws:dynamodb:us-east-1:444455556666:table/${RESTORED}` }),
+    ).toThrow(/table\.restoredStreamArn \(-c tableStreamArn\): must be a DynamoDB stream ARN/);
+  });
+
+  it("changes only the references to the table: its name, ARN and stream's ARN become the restored table's, the own table stays as it was", () => {
     const tableId = Object.keys(own.template.findResources('AWS::DynamoDB::GlobalTable'))[0]!;
     const name = JSON.stringify(restored.stack.resolve(restored.stack.table.tableName));
     const arn = JSON.stringify(restored.stack.resolve(restored.stack.table.tableArn));
+    const streamArn = JSON.stringify(restored.stack.resolve(restored.stack.table.tableStreamArn));
     expect(JSON.parse(name)).toBe(RESTORED);
+    expect(JSON.parse(streamArn)).toBe(RESTORED_STREAM);
     // The stage compared as one template: a nested stack's parameters and template URL change with what it is passed.
     const resources = (template: ReturnType<typeof synth>['template']) =>
       Object.fromEntries(
@@ -250,7 +281,8 @@ describe('restoring the table (README "Restoring the table")', () => {
     const swapped = JSON.parse(
       before
         .replaceAll(JSON.stringify({ Ref: tableId }), name)
-        .replaceAll(JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }), arn),
+        .replaceAll(JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }), arn)
+        .replaceAll(JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] }), streamArn),
     );
     expect(canonical(after)).toEqual(canonical(swapped));
     expect(restored.template.toJSON().Outputs.TableName.Value).toBe(RESTORED);

@@ -183,13 +183,19 @@ describe('preflight checks', () => {
   });
 
   it('says what the deploy will do: where, which front-end files, which table, which secret versions, which overrides', () => {
-    const lines = plan(prod({ tableName: 'ticketing-prod-restored-20250301' }));
+    const lines = plan(
+      prod({
+        tableName: 'ticketing-prod-restored-20250301',
+        // A restored table comes with its stream's ARN (infra/stages.ts refuses it without).
+        tableStreamArn: `arn:aws:dynamodb:us-east-1:${ACCOUNT}:table/ticketing-prod-restored-20250301/stream/2025-03-01T10:00:00.000`,
+      }),
+    );
     expect(lines).toEqual(
       expect.arrayContaining([
         `stack Ticketing-prod in account ${ACCOUNT}, us-east-1`,
         `admin on ${STAGE_FILES.prod.frontEnds.admin.domain}: SPA files left as they are (API docs only)`,
         'table: the restored ticketing-prod-restored-20250301',
-        'for this deploy only: -c emailFrom, -c sesIdentity, -c tableName',
+        'for this deploy only: -c emailFrom, -c sesIdentity, -c tableName, -c tableStreamArn',
       ]),
     );
     expect(plan(resolveStage((key) => ({ stage: 'dev' })[key]))).toContain(

@@ -1,0 +1,179 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { FilterCriteria, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { keys } from '#shared/data/keys';
+import { acknowledgeWildcard, functionDefaults, grantEmailSending, grantTableAccess } from './route-function.ts';
+import { removalPolicyOf, type StageSettings } from './stages.ts';
+
+/** Not routes (README "Webhooks"): their handlers live in bin/webhooks/, as the migration runner's in bin/maintenance/. */
+const handlerModule = (name: string) => fileURLToPath(new URL(`../bin/webhooks/${name}.ts`, import.meta.url));
+
+/**
+ * The mapping's event filter: shared/data/ticket-change-stream.ts TICKET_CHANGE_FILTER (the ticket
+ * record items, created or changed), spelled again here because that module loads the table client,
+ * which requires TABLE_NAME as it loads and the CDK app has none; test/infra/webhooks.test.ts checks
+ * that the two are the same object. Once the filter lives in a module without I/O, import it.
+ */
+export const TICKET_CHANGE_PATTERN = {
+  eventName: ['INSERT', 'MODIFY'],
+  dynamodb: { Keys: { SK: { S: [keys.ticket(0).SK] } } },
+};
+
+/**
+ * How the table stream's ticket changes reach the consumer (the event source mapping), and why:
+ * - from TRIM_HORIZON: the mapping starts at the oldest record the stream holds, so a change
+ *   written between the stream's creation and the mapping's (the same deploy) is not skipped;
+ * - batches of up to 100 changes, gathered for at most 1 s: a change waits a second at most;
+ * - 4 batches per shard at once: a slow receiver holds up a quarter of the shard, not all of it,
+ *   and Lambda still hands one partition key's records (one ticket's changes) to one batch at a
+ *   time, in order;
+ * - a batch that fails is split in two until the failing change is alone (bisecting does not
+ *   count against the retries), and the consumer names the first change it could not record
+ *   (ReportBatchItemFailures), so what was recorded is not retried;
+ * - 10 retries: enough to outlast throttling or a deploy's bad minutes, few enough that a change
+ *   the code cannot read (a poison record) stops blocking its part of the shard within minutes;
+ * - 12 hours of age at most: the stream keeps a record 24 hours, and a record the mapping gives
+ *   up on is sent to the on-failure queue as a pointer (shard, sequence numbers), which can be
+ *   read back from the stream only while the stream still holds it. At 12 hours that leaves
+ *   12 to replay it; at 24 the mapping would race the stream's trimming, and a trimmed record
+ *   is gone without any pointer.
+ */
+export const TICKET_CHANGE_MAPPING = {
+  startingPosition: StartingPosition.TRIM_HORIZON,
+  batchSize: 100,
+  maxBatchingWindow: Duration.seconds(1),
+  parallelizationFactor: 4,
+  bisectBatchOnError: true,
+  reportBatchItemFailures: true,
+  retryAttempts: 10,
+  maxRecordAge: Duration.hours(12),
+} as const;
+
+/**
+ * The stream consumer's timeout. A batch's changes are recorded first (one conditional write per
+ * delivery, milliseconds), then their first attempts run 10 at a time, each at most 10 s: 100
+ * changes for one subscription whose receiver hangs take 100 s, for three 300 s. Past its timeout
+ * a batch is retried; its deliveries are recorded already (so not attempted again by it) and the
+ * dispatcher sends them, so a timeout delays messages, it loses none.
+ */
+export const TICKET_CHANGES_TIMEOUT = Duration.minutes(5);
+
+/**
+ * The dispatcher's timeout: it works until 20 s before it (bin/webhooks/dispatch.ts), a last
+ * round of 10-second attempts included, and runs every minute, so consecutive runs overlap by
+ * a few seconds at most.
+ */
+export const DISPATCHER_TIMEOUT = Duration.seconds(75);
+
+export interface WebhooksProps {
+  settings: StageSettings;
+  /** The stage's table (its own or a restored one, infra/table.ts stageTable), with its stream. */
+  table: ITableV2;
+  /** What shared/config.ts checks when any function starts (STAGE, JWT_PUBLIC_KEYS, POWERTOOLS_SERVICE_NAME, ...). */
+  environment: Record<string, string>;
+  /** PORTAL_URL, as the mailing routes get it (the mail to a disabled webhook's creator uses none today). */
+  portalUrl: string;
+}
+
+/**
+ * The webhooks' side of the stage (README "Webhooks"; issue 41), outside any request:
+ * - `ticketChanges`, the table stream's consumer (bin/webhooks/ticket-changes.ts): each ticket
+ *   change becomes one recorded delivery per subscription that wants it, attempted at once;
+ * - `failedChanges`, the mapping's on-failure queue: pointers to the stream records the consumer
+ *   could not record after its retries, kept 14 days (they alarm: a change is never dropped
+ *   silently);
+ * - `dispatcher` (bin/webhooks/dispatch.ts), every minute: the due retries, then the age of the
+ *   oldest undelivered message (a metric).
+ * Both functions read and write the table and may mail a disabled webhook's creator; neither
+ * signs tokens nor reaches Cognito or Secrets Manager. They call receivers on the internet
+ * directly: a Lambda outside a VPC has outbound access, and the sender itself refuses
+ * non-public addresses. No WEBHOOK_* setting is set: the defaults are the deployed contract
+ * (shared/services/webhook-settings.ts), and WEBHOOK_LOCAL_RECEIVERS=allow is for `npm start` only.
+ * Alarms and dashboard: infra/operations.ts.
+ */
+export class Webhooks extends Construct {
+  readonly ticketChanges: NodejsFunction;
+  readonly dispatcher: NodejsFunction;
+  readonly failedChanges: Queue;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, { settings, table, environment, portalUrl }: WebhooksProps) {
+    super(scope, id);
+    const webhookFunction = (
+      functionId: string,
+      handler: string,
+      props: { description: string; timeout: Duration },
+    ): NodejsFunction => {
+      const home = new Construct(this, functionId);
+      const fn = new NodejsFunction(home, 'Function', {
+        ...functionDefaults(home, settings, handlerModule(handler)),
+        ...props,
+        // Attempts mostly wait on their receivers, 10 at once: half a route function's memory (and CPU) for TLS
+        // and signing. Not yet measured under load: timeouts would show it short (the errors alarms).
+        memorySize: 512,
+        tracing: settings.tracing ? Tracing.ACTIVE : undefined,
+        environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
+      });
+      grantTableAccess(home, fn, table, 'read-write');
+      grantEmailSending(home, fn, settings.emailFrom, portalUrl);
+      if (settings.tracing)
+        acknowledgeWildcard(
+          home,
+          'Resource::*',
+          "X-Ray PutTraceSegments and PutTelemetryRecords take no resource: Lambda's tracing grants them on *.",
+        );
+      Validations.of(home).acknowledge({
+        id: 'AwsSolutions-L1',
+        reason: 'Pinned to nodejs22.x, as the route functions (infra/route-function.ts).',
+      });
+      return fn;
+    };
+
+    this.ticketChanges = webhookFunction('TicketChanges', 'ticket-changes', {
+      description: "Turns the table stream's ticket changes into webhook deliveries and makes their first attempts",
+      timeout: TICKET_CHANGES_TIMEOUT,
+    });
+    this.failedChanges = new Queue(this, 'FailedChanges', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy: removalPolicyOf(settings),
+    });
+    Validations.of(this.failedChanges).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is itself the dead end: the stream mapping's on-failure destination, holding pointers to the records it gave up on; its messages alarm (infra/operations.ts).",
+    });
+    // The mapping's own id, not DynamoEventSource's (named after the table): a stage switched to a
+    // restored table keeps one mapping, moved to the new stream (CloudFormation replaces it).
+    this.ticketChanges.addEventSourceMapping('TableStream', {
+      eventSourceArn: table.tableStreamArn,
+      ...TICKET_CHANGE_MAPPING,
+      filters: [FilterCriteria.filter(TICKET_CHANGE_PATTERN)],
+      onFailure: new SqsDlq(this.failedChanges),
+    });
+    table.grantStreamRead(this.ticketChanges);
+
+    this.dispatcher = webhookFunction('Dispatcher', 'dispatch', {
+      description: 'Sends the webhook deliveries due for a retry, and publishes the age of the oldest undelivered one',
+      timeout: DISPATCHER_TIMEOUT,
+    });
+    // A tick that could not run is worth nothing a minute later: the next one comes. No reserved
+    // concurrency: runs overlap only by seconds (two at most: one a minute, 75 s each), overlapping
+    // runs are safe (an attempt is claimed by a conditional write), and a reservation of 1 would
+    // throttle the overlapping start into a skipped minute (and cannot be made in dev, infra/concurrency.ts).
+    this.dispatcher.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
+    this.schedule = new Rule(this, 'EveryMinute', {
+      description: 'Runs the webhook dispatcher',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(this.dispatcher, { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
+    });
+  }
+}
