@@ -8,23 +8,12 @@ import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { keys } from '#shared/data/keys';
+import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
 import { acknowledgeWildcard, functionDefaults, grantEmailSending, grantTableAccess } from './route-function.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /** Not routes (README "Webhooks"): their handlers live in bin/webhooks/, as the migration runner's in bin/maintenance/. */
 const handlerModule = (name: string) => fileURLToPath(new URL(`../bin/webhooks/${name}.ts`, import.meta.url));
-
-/**
- * The mapping's event filter: shared/data/ticket-change-stream.ts TICKET_CHANGE_FILTER (the ticket
- * record items, created or changed), spelled again here because that module loads the table client,
- * which requires TABLE_NAME as it loads and the CDK app has none; test/infra/webhooks.test.ts checks
- * that the two are the same object. Once the filter lives in a module without I/O, import it.
- */
-export const TICKET_CHANGE_PATTERN = {
-  eventName: ['INSERT', 'MODIFY'],
-  dynamodb: { Keys: { SK: { S: [keys.ticket(0).SK] } } },
-};
 
 /**
  * How the table stream's ticket changes reach the consumer (the event source mapping), and why:
@@ -156,7 +145,7 @@ export class Webhooks extends Construct {
     this.ticketChanges.addEventSourceMapping('TableStream', {
       eventSourceArn: table.tableStreamArn,
       ...TICKET_CHANGE_MAPPING,
-      filters: [FilterCriteria.filter(TICKET_CHANGE_PATTERN)],
+      filters: [FilterCriteria.filter(TICKET_CHANGE_FILTER)],
       onFailure: new SqsDlq(this.failedChanges),
     });
     table.grantStreamRead(this.ticketChanges);

@@ -1,4 +1,4 @@
-import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-stream';
+import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
 import { logger } from '#shared/logger';
 import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
 import { handler as ticketChanges } from '../webhooks/ticket-changes.ts';

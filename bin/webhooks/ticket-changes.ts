@@ -1,4 +1,4 @@
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { type TicketChange, ticketChangeOf } from '#shared/data/ticket-change-stream';
 import { publishRecorded } from '#shared/services/metrics';
 import { deliverTicketChanges } from '#shared/use-cases/webhooks/ticket-changes';
@@ -9,10 +9,18 @@ import { deliverTicketChanges } from '#shared/use-cases/webhooks/ticket-changes'
  * functions/. A change that could not be recorded is reported by its sequence number, and
  * Lambda retries the batch from it (bisecting, then the on-failure queue).
  */
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+/** Time kept back from the function's limit: first attempts in flight (10 s each) and the answer. */
+const MARGIN_MS = 30_000;
+
+export async function handler(
+  event: DynamoDBStreamEvent,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+): Promise<DynamoDBBatchResponse> {
   const changes = event.Records.map(ticketChangeOf).filter((change): change is TicketChange => change !== undefined);
+  // First attempts stop starting before the function's time runs out: the rest are the dispatcher's.
+  const attemptUntil = context ? performance.now() + context.getRemainingTimeInMillis() - MARGIN_MS : undefined;
   try {
-    const failedAt = await deliverTicketChanges(changes);
+    const failedAt = await deliverTicketChanges(changes, attemptUntil);
     return { batchItemFailures: failedAt ? [{ itemIdentifier: failedAt }] : [] };
   } finally {
     publishRecorded();

@@ -6,17 +6,9 @@ import { fromTicketItem } from './ticket-records.ts';
 import { keys } from './keys.ts';
 
 /**
- * The table's change stream, as the webhooks read it (README "Webhooks"). Every change the API
- * makes to a ticket rewrites its record item (`TICKET#<id>` / `TICKET`) with a new version, in
- * the change's own transaction, so the record's stream records are the ticket changes: the
- * event source mapping (infra/webhooks.ts) and the local poller (bin/local/stream-poller.ts)
- * pass only those, by this filter, and the old and new images give what changed.
+ * The table's change stream, as the webhooks read it (README "Webhooks"): the records that pass
+ * TICKET_CHANGE_FILTER (./ticket-change-filter.ts), and the old and new images give what changed.
  */
-export const TICKET_CHANGE_FILTER = {
-  eventName: ['INSERT', 'MODIFY'],
-  dynamodb: { Keys: { SK: { S: [keys.ticket(0).SK] } } },
-};
-
 export interface TicketChange {
   before: TicketRecord | null;
   after: TicketRecord;

@@ -30,7 +30,10 @@ const mine = (records: DynamoDBRecord[], prefix: string) =>
 /** A poller on the shared table whose handler calls are recorded (`calls`), then answered by `answer`. */
 async function pollerFor(
   options: Partial<StreamPollerOptions> & {
-    answer?: (records: DynamoDBRecord[], call: number) => ReturnType<StreamPollerOptions['handler']>;
+    answer?: (
+      records: DynamoDBRecord[],
+      call: number,
+    ) => Awaited<ReturnType<StreamPollerOptions['handler']>> | ReturnType<StreamPollerOptions['handler']>;
   } = {},
 ) {
   const calls: DynamoDBRecord[][] = [];
@@ -63,7 +66,7 @@ function gate() {
 async function batchOf(
   prefix: string,
   names: string[],
-  options: Omit<Parameters<typeof pollerFor>[0], 'filter'> = {},
+  options: Omit<NonNullable<Parameters<typeof pollerFor>[0]>, 'filter'> = {},
 ) {
   const held = gate();
   const holding = gate();

@@ -55,7 +55,11 @@ const FIRST_ATTEMPTS_AT_ONCE = 10;
  * change that could not be recorded (Lambda retries from it), or undefined when all were.
  * First attempts follow the recording, and their failures wait for the dispatcher.
  */
-export async function deliverTicketChanges(changes: readonly TicketChange[]): Promise<string | undefined> {
+export async function deliverTicketChanges(
+  changes: readonly TicketChange[],
+  /** Wall time (performance.now()) after which no first attempt starts: the rest wait for the dispatcher. */
+  attemptUntil = Number.POSITIVE_INFINITY,
+): Promise<string | undefined> {
   if (!changes.length) return undefined;
   const webhooks = (await listWebhooks()).filter((webhook) => webhook.enabled);
   if (!webhooks.length) return undefined;
@@ -73,19 +77,23 @@ export async function deliverTicketChanges(changes: readonly TicketChange[]): Pr
       break;
     }
   }
-  await attemptAll(recorded);
+  await attemptAll(recorded, new AttemptContext(), attemptUntil);
   return failedAt;
 }
 
-/** Attempts deliveries a few at a time; a failure to attempt leaves the delivery pending for the dispatcher. */
+/**
+ * Attempts deliveries a few at a time, starting none after `until` (performance.now()); a failure
+ * to attempt, or one not started, leaves the delivery pending for the dispatcher.
+ */
 export async function attemptAll(
   deliveries: readonly StoredDelivery[],
   context = new AttemptContext(),
+  until = Number.POSITIVE_INFINITY,
 ): Promise<number> {
   let next = 0;
   let attempted = 0;
   const worker = async () => {
-    while (next < deliveries.length) {
+    while (next < deliveries.length && performance.now() < until) {
       const delivery = deliveries[next++]!;
       try {
         if (await attemptDelivery(delivery, context)) attempted++;
