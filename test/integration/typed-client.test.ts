@@ -26,7 +26,9 @@ let staffLogin: string;
 beforeAll(async () => {
   api = await startApiServer({ port: 0 });
   baseUrl = `${api.url}/api/v2`;
-  staffLogin = (await makeAdmin({ permissions: ['tickets:read', 'checkin:scan'], password: STAFF_PASSWORD })).login;
+  staffLogin = (
+    await makeAdmin({ permissions: ['tickets:read', 'checkin:scan', 'webhooks:manage'], password: STAFF_PASSWORD })
+  ).login;
   event = await seedEvent({ title: 'Typed client night' });
   tickets = await seedTickets(event, event.ticketTypes[0]!.id, 3);
 });
@@ -42,7 +44,10 @@ describe('the typed client', () => {
     });
     expect(error, JSON.stringify(error)).toBeUndefined();
     expect(response.status).toBe(200);
-    expect(data!.data.user).toMatchObject({ login: staffLogin, permissions: ['tickets:read', 'checkin:scan'] });
+    expect(data!.data.user).toMatchObject({
+      login: staffLogin,
+      permissions: ['tickets:read', 'checkin:scan', 'webhooks:manage'],
+    });
     // A function: the client asks for the current token before each request.
     const token = data!.data.jwt;
     staff = createTicketingClient({ baseUrl, token: () => token });
@@ -67,6 +72,21 @@ describe('the typed client', () => {
     const again = await staff.POST('/tickets/{id}/check-in', { params: { path: { id } } });
     expect(again.response.status).toBe(409);
     expect(again.error).toMatchObject({ status: 409 });
+  });
+
+  it('subscribes a webhook (POST /webhooks), pings it (POST /webhooks/{id}/ping) and lists its deliveries', async () => {
+    // Nothing listens on 127.0.0.1:9: the ping is recorded, its attempt fails, and it waits for a retry.
+    const created = await staff.POST('/webhooks', {
+      body: { url: 'http://127.0.0.1:9/typed-client', events: ['ticket.checked_in'], eventIds: [event.id] },
+    });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    expect(created.data!.data.secret).toMatch(/^whsec_/);
+    const id = String(created.data!.data.id);
+    const ping = await staff.POST('/webhooks/{id}/ping', { params: { path: { id } } });
+    expect(ping.data!.data).toMatchObject({ type: 'webhook.ping', status: 'pending', attempts: 1, lastStatus: null });
+    const listed = await staff.GET('/webhooks/{id}/deliveries', { params: { path: { id }, query: { _limit: '5' } } });
+    expect(listed.data!.data.map((delivery) => delivery.id)).toEqual([ping.data!.data.id]);
+    expect((await staff.DELETE('/webhooks/{id}', { params: { path: { id } } })).response.status).toBe(204);
   });
 
   it('signs a customer in (PUT /my-account) and reads their orders (GET /my-account/orders)', async () => {
