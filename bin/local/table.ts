@@ -8,7 +8,10 @@ import { TABLE_SCHEMA } from '#shared/data/table-schema';
 
 /**
  * Creates the single table locally exactly as infra/ declares it in AWS (same keys,
- * GSIs with ALL projection, TTL attribute). Idempotent: an existing table is left alone.
+ * GSIs with ALL projection, TTL attribute, stream of TABLE_SCHEMA.streamViewType).
+ * Idempotent: an existing table is left alone, whatever its shape; one created before
+ * the table had a stream keeps having none (and the stream poller, bin/local/stream-poller.ts,
+ * refuses it), so recreate such a table (DynamoDB Local's `-inMemory` ones go with the process).
  * The default client finds DynamoDB Local through AWS_ENDPOINT_URL_DYNAMODB.
  */
 export async function createTable(tableName: string, client = new DynamoDBClient({})): Promise<void> {
@@ -33,6 +36,7 @@ export async function createTable(tableName: string, client = new DynamoDBClient
           KeySchema: keys(index.partitionKey, index.sortKey),
           Projection: { ProjectionType: 'ALL' },
         })),
+        StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_SCHEMA.streamViewType },
       }),
     );
     // DynamoDB Local creates tables ACTIVE at once, so TTL can be set without waiting.

@@ -10,6 +10,8 @@ export const TABLE_SCHEMA = {
   sortKey: 'SK',
   /** Epoch seconds; DynamoDB removes expired items (reset tokens, rate windows, idempotency). */
   timeToLiveAttribute: 'expiresAt',
+  /** The table's stream: webhooks need both images of a change (what changed, and from what). */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
   globalIndexes: [
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
