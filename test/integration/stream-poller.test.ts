@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FilterPattern } from '../../bin/local/event-filter.ts';
 import { type StreamPoller, type StreamPollerOptions, startStreamPoller } from '../../bin/local/stream-poller.ts';
@@ -27,15 +27,13 @@ const pkOf = (record: DynamoDBRecord) => record.dynamodb?.Keys?.PK?.S;
 const mine = (records: DynamoDBRecord[], prefix: string) =>
   records.filter((record) => pkOf(record)?.startsWith(prefix));
 
+type TestPollerOptions = Partial<StreamPollerOptions> & {
+  /** What the handler answers to its `call`th batch (from 1), once recorded. */
+  answer?: (records: DynamoDBRecord[], call: number) => DynamoDBBatchResponse | undefined | Promise<unknown>;
+};
+
 /** A poller on the shared table whose handler calls are recorded (`calls`), then answered by `answer`. */
-async function pollerFor(
-  options: Partial<StreamPollerOptions> & {
-    answer?: (
-      records: DynamoDBRecord[],
-      call: number,
-    ) => Awaited<ReturnType<StreamPollerOptions['handler']>> | ReturnType<StreamPollerOptions['handler']>;
-  } = {},
-) {
+async function pollerFor(options: TestPollerOptions = {}) {
   const calls: DynamoDBRecord[][] = [];
   const { answer, ...rest } = options;
   const poller = await startStreamPoller({
@@ -43,7 +41,7 @@ async function pollerFor(
     intervalMs: 50,
     handler: async (event: DynamoDBStreamEvent) => {
       calls.push(event.Records);
-      return answer?.(event.Records, calls.length);
+      return (await answer?.(event.Records, calls.length)) as DynamoDBBatchResponse | undefined;
     },
     ...rest,
   });
@@ -63,11 +61,7 @@ function gate() {
  * Makes the next batch exactly `names`: the handler holds the batch of a first item while the
  * items are written, so the poller's next read finds them all (it reads only between calls).
  */
-async function batchOf(
-  prefix: string,
-  names: string[],
-  options: Omit<NonNullable<Parameters<typeof pollerFor>[0]>, 'filter'> = {},
-) {
+async function batchOf(prefix: string, names: string[], options: Omit<TestPollerOptions, 'filter'> = {}) {
   const held = gate();
   const holding = gate();
   const started = await pollerFor({
@@ -87,8 +81,8 @@ async function batchOf(
   for (const name of names) await put({ PK: `${prefix}#${name}`, SK: 'ITEM' });
   held.open();
   await started.poller.drain();
-  const names_ = (records: DynamoDBRecord[]) => records.map((record) => pkOf(record)!.slice(prefix.length + 1));
-  return { ...started, names: () => started.calls.slice(1).map(names_) };
+  const shortNames = (records: DynamoDBRecord[]) => records.map((record) => pkOf(record)!.slice(prefix.length + 1));
+  return { ...started, names: () => started.calls.slice(1).map(shortNames) };
 }
 
 describe('the local stream poller feeds a stream handler as an event source mapping would', () => {
@@ -333,7 +327,7 @@ describe('the local stream poller feeds a stream handler as an event source mapp
 
   it('starts at the oldest record with TRIM_HORIZON', async () => {
     const tableName = `poller-trim-horizon-${randomUUID()}`;
-    await createOwnTable(tableName);
+    await createOwnTable(tableName, { stream: true });
     try {
       for (const n of [1, 2, 3]) await put({ PK: `ITEM#${n}`, SK: 'ITEM' }, tableName);
       const calls: DynamoDBRecord[][] = [];
