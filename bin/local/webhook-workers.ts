@@ -1,3 +1,4 @@
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
 import { logger } from '#shared/logger';
 import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
@@ -17,6 +18,14 @@ export interface WebhookWorkers {
   dispatch(): Promise<number>;
   stopDispatcher(): void;
   startDispatcher(): void;
+  /**
+   * The consumer down and back: while paused, the records the poller reads wait unprocessed, as
+   * they wait in the stream while an event source mapping is disabled; resumed, they go through.
+   */
+  pauseConsumer(): void;
+  resumeConsumer(): void;
+  /** Every batch of records the consumer was handed, in order (a test replays one to see it recorded once). */
+  readonly batches: DynamoDBStreamEvent[];
   stop(): Promise<void>;
 }
 
@@ -25,9 +34,15 @@ export async function startWebhookWorkers(options: {
   dispatchEveryMs?: number;
   startingPosition?: 'LATEST' | 'TRIM_HORIZON';
 }): Promise<WebhookWorkers> {
+  const batches: DynamoDBStreamEvent[] = [];
+  let paused: { resume: () => void; resumed: Promise<void> } | undefined;
   const poller = await startStreamPoller({
     tableName: options.tableName,
-    handler: ticketChanges,
+    handler: async (event) => {
+      await paused?.resumed;
+      batches.push(event);
+      return ticketChanges(event);
+    },
     filter: TICKET_CHANGE_FILTER,
     startingPosition: options.startingPosition ?? 'LATEST',
     intervalMs: 50,
@@ -41,6 +56,18 @@ export async function startWebhookWorkers(options: {
   const workers: WebhookWorkers = {
     drain: () => poller.drain(),
     dispatch,
+    batches,
+    pauseConsumer() {
+      let resume!: () => void;
+      const resumed = new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+      paused ??= { resume, resumed };
+    },
+    resumeConsumer() {
+      paused?.resume();
+      paused = undefined;
+    },
     startDispatcher() {
       // One run at a time, as the deployed schedule's (a run longer than the period delays the next).
       timer ??= setInterval(() => {
@@ -54,6 +81,7 @@ export async function startWebhookWorkers(options: {
       timer = undefined;
     },
     async stop() {
+      workers.resumeConsumer();
       workers.stopDispatcher();
       await running;
       await poller.stop();
