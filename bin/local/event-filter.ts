@@ -14,8 +14,8 @@
  *   missing one;
  * - a field whose value is an array matches when one of its elements does;
  * - only leaves (strings, numbers, booleans, null) count: `{ exists: true }` on a field
- *   holding an object does not match, and `{ exists: false }` does (event-ruler's README:
- *   "Exists match only works on the leaf nodes"); every rule but `exists: false` needs
+ *   holding an object does not match, and `{ exists: false }` does (event-ruler's documentation
+ *   says exists matches work on the leaf nodes only); every rule but `exists: false` needs
  *   the field to be present.
  *
  * Other operators (numeric, suffix, $or, anything-but with a prefix...) are refused, not

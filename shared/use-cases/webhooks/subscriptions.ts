@@ -33,7 +33,7 @@ const visibleTo = (caller: Caller, webhook: Pick<Webhook, 'eventIds'>): boolean 
   !caller.eventScope || webhook.eventIds?.every((id) => inScope(caller.eventScope, id)) === true;
 
 /** A subscription the caller may manage; 404 otherwise. */
-async function visibleWebhook(caller: Caller, id: number): Promise<Webhook> {
+export async function visibleWebhook(caller: Caller, id: number): Promise<Webhook> {
   const webhook = await getWebhook(id);
   if (!webhook || !visibleTo(caller, webhook)) throw new NotFound('Webhook', id);
   return webhook;
@@ -146,4 +146,3 @@ export async function rotateWebhookSecret(caller: Caller, id: number): Promise<W
   return { ...toWebhookResource(next), secret };
 }
 
-export { visibleWebhook };
