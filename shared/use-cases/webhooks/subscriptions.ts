@@ -145,4 +145,3 @@ export async function rotateWebhookSecret(caller: Caller, id: number): Promise<W
   await replace(next, current.updated);
   return { ...toWebhookResource(next), secret };
 }
-
