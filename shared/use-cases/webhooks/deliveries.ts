@@ -82,13 +82,12 @@ function creatorRefusal(creator: Administrator | undefined, delivery: StoredDeli
   return undefined;
 }
 
-/** Why a delivery is not to be sent at all; undefined when it is. */
+/** Why a delivery to an existing subscription is not to be sent; undefined when it is. */
 async function cancellation(
   delivery: StoredDelivery,
-  webhook: Webhook | undefined,
+  webhook: Webhook,
   context: AttemptContext,
 ): Promise<string | undefined> {
-  if (!webhook) return 'the webhook was deleted';
   if (delivery.ticketId === null) return undefined; // a ping goes out whatever the subscription's state
   if (!webhook.enabled) return 'the webhook is disabled';
   return creatorRefusal(await context.administrator(webhook.createdBy), delivery);
@@ -103,10 +102,15 @@ export async function attemptDelivery(
   context = new AttemptContext(),
 ): Promise<StoredDelivery | undefined> {
   const webhook = await context.webhook(delivery.webhookId);
-  const refused = await cancellation(delivery, webhook, context);
+  const refused = webhook ? await cancellation(delivery, webhook, context) : 'the webhook was deleted';
   const at = now();
-  if (refused) {
-    const cancelled: StoredDelivery = { ...delivery, status: 'cancelled', lastError: refused, nextAttemptAt: null };
+  if (refused !== undefined || !webhook) {
+    const cancelled: StoredDelivery = {
+      ...delivery,
+      status: 'cancelled',
+      lastError: refused ?? null,
+      nextAttemptAt: null,
+    };
     return (await updateDelivery(cancelled, delivery.attempts)) ? cancelled : undefined;
   }
   const claimed: StoredDelivery = {
@@ -119,10 +123,10 @@ export async function attemptDelivery(
 
   const outcome = await sendWebhook(
     {
-      url: webhook!.url,
+      url: webhook.url,
       headers: {
         'content-type': 'application/json',
-        ...signatureHeaders(delivery.messageId, at, delivery.body, signingSecrets(webhook!, at)),
+        ...signatureHeaders(delivery.messageId, at, delivery.body, signingSecrets(webhook, at)),
       },
       body: delivery.body,
     },
@@ -140,7 +144,7 @@ export async function attemptDelivery(
   const recorded = afterAttempt(claimed, answer, verdict);
   if (!(await updateDelivery(recorded, claimed.attempts))) return undefined;
   if (recorded.status === 'dead') recordDeadDelivery();
-  await keepHealth(webhook!, verdict, context);
+  await keepHealth(webhook, verdict, context);
   return recorded;
 }
 
