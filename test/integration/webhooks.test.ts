@@ -4,7 +4,7 @@ import { getWebhook } from '#shared/data/webhooks';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { mailTo } from '../support/mail.ts';
-import { makeAdmin, setPermissions, staffToken } from '../support/staff.ts';
+import { changeAdministrator, makeAdmin, staffToken } from '../support/staff.ts';
 import { checkIn, TICKETS } from '../support/tickets.ts';
 import {
   deliveriesOf,
@@ -193,7 +193,7 @@ describe('permissions at delivery time', () => {
     const r = await receiver();
     const hook = await subscribe(await staffToken(creator), r, { events: ['ticket.updated'], eventIds: [event.id] });
     // The creator loses tickets:read: what is sent from now on is cancelled, not delivered.
-    await setPermissions(creator.id, ['webhooks:manage']);
+    await changeAdministrator(creator.id, { permissions: ['webhooks:manage'] });
     await editTicket(token, ticket.id, { chipNumber: 'C-3' });
     await eventually(workers, async () => {
       const [delivery] = await deliveriesOf(token, hook.id);
@@ -201,6 +201,29 @@ describe('permissions at delivery time', () => {
       expect(delivery!.lastError).toMatch(/may no longer read/);
     });
     expect(r.received).toHaveLength(0);
+  });
+
+  it("narrows a subscription with its creator's events: a ticket outside them is cancelled, not sent", async () => {
+    const [{ event: kept, ticket: keptTicket }, { event: dropped, ticket: droppedTicket }] = [
+      await eventWithTicket(),
+      await eventWithTicket(),
+    ];
+    const creator = await makeAdmin({ permissions: [...MANAGER], eventScope: [kept.id, dropped.id] });
+    const r = await receiver();
+    const hook = await subscribe(await staffToken(creator), r, {
+      events: ['ticket.updated'],
+      eventIds: [kept.id, dropped.id],
+    });
+    await changeAdministrator(creator.id, { eventScope: [kept.id] });
+    await editTicket(token, droppedTicket.id, { chipNumber: 'C-5' });
+    await editTicket(token, keptTicket.id, { chipNumber: 'C-6' });
+    const deliveries = await eventually(workers, async () => {
+      const all = await deliveriesOf(token, hook.id);
+      expect(all.map((d) => d.status).sort()).toEqual(['cancelled', 'delivered']);
+      return all;
+    });
+    expect(deliveries.find((d) => d.ticketId === droppedTicket.id)?.lastError).toMatch(/outside its creator's events/);
+    expect(r.received.map((m) => m.message.data.ticketId)).toEqual([keptTicket.id]);
   });
 
   it('keeps an event-scoped administrator to their events', async () => {

@@ -79,15 +79,19 @@ export function useSiteAuthMethod(method: 'idp' | 'legacy'): void {
   newContainer();
 }
 
-/** Changes an administrator's permissions on the record, as an identity-provider sign-in or an operator would. */
-export async function setPermissions(id: number, permissions: Permission[]): Promise<void> {
+/** Changes an administrator's permissions, or events, on the record, as an identity-provider sign-in or an operator would. */
+export async function changeAdministrator(
+  id: number,
+  change: { permissions?: Permission[]; eventScope?: number[] },
+): Promise<void> {
+  const names = Object.keys(change);
   await db.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.administrator(id),
-      UpdateExpression: 'SET #permissions = :permissions',
-      ExpressionAttributeNames: { '#permissions': 'permissions' },
-      ExpressionAttributeValues: { ':permissions': permissions },
+      UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(Object.values(change).map((value, i) => [`:v${i}`, value])),
     }),
   );
 }

@@ -47,8 +47,10 @@ export async function recordTicketChange(
   return recorded;
 }
 
-/** How many first attempts run at once (each waits for its receiver, 10 s at most). */
-const FIRST_ATTEMPTS_AT_ONCE = 10;
+/** How many changes are recorded at once (a history read and a conditional put per subscription each). */
+const CHANGES_AT_ONCE = 10;
+/** How many attempts run at once (each waits for its receiver, 10 s at most). */
+const ATTEMPTS_AT_ONCE = 20;
 
 /**
  * The event source mapping's batch, in stream order. Answers the sequence number of the first
@@ -63,20 +65,22 @@ export async function deliverTicketChanges(
   if (!changes.length) return undefined;
   const webhooks = (await listWebhooks()).filter((webhook) => webhook.enabled);
   if (!webhooks.length) return undefined;
-  const recorded: StoredDelivery[] = [];
-  let failedAt: string | undefined;
-  for (const change of changes) {
+  // Recorded a few changes at a time (their ids do not depend on the order); the first failure in stream
+  // order is reported, and Lambda's retry from it records nothing twice.
+  const outcomes = await inTurns(changes, CHANGES_AT_ONCE, async (change) => {
     try {
-      recorded.push(...(await recordTicketChange(change, webhooks)));
+      return await recordTicketChange(change, webhooks);
     } catch (error) {
       logger.error('webhook deliveries of a ticket change not recorded: the stream retries it', {
         ticketId: change.after.id,
         error,
       });
-      failedAt = change.sequenceNumber;
-      break;
+      return undefined;
     }
-  }
+  });
+  const failed = outcomes.findIndex((outcome) => outcome === undefined);
+  const recorded = (failed === -1 ? outcomes : outcomes.slice(0, failed)).flatMap((outcome) => outcome ?? []);
+  const failedAt = failed === -1 ? undefined : changes[failed]!.sequenceNumber;
   await attemptAll(recorded, new AttemptContext(), attemptUntil);
   return failedAt;
 }
@@ -90,22 +94,32 @@ export async function attemptAll(
   context = new AttemptContext(),
   until = Number.POSITIVE_INFINITY,
 ): Promise<number> {
+  const outcomes = await inTurns(deliveries, ATTEMPTS_AT_ONCE, async (delivery) => {
+    if (performance.now() >= until) return false;
+    try {
+      return (await attemptDelivery(delivery, context)) !== undefined;
+    } catch (error) {
+      logger.error('webhook attempt failed before an answer: the dispatcher retries it', {
+        webhookId: delivery.webhookId,
+        deliveryId: delivery.id,
+        error,
+      });
+      return false;
+    }
+  });
+  return outcomes.filter(Boolean).length;
+}
+
+/** `work` over `items`, at most `atOnce` at a time; the results in the items' order. */
+async function inTurns<T, R>(items: readonly T[], atOnce: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
   let next = 0;
-  let attempted = 0;
   const worker = async () => {
-    while (next < deliveries.length && performance.now() < until) {
-      const delivery = deliveries[next++]!;
-      try {
-        if (await attemptDelivery(delivery, context)) attempted++;
-      } catch (error) {
-        logger.error('webhook attempt failed before an answer: the dispatcher retries it', {
-          webhookId: delivery.webhookId,
-          deliveryId: delivery.id,
-          error,
-        });
-      }
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await work(items[at]!);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPTS_AT_ONCE, deliveries.length) }, worker));
-  return attempted;
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+  return results;
 }
