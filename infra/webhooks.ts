@@ -47,8 +47,8 @@ export const TICKET_CHANGE_MAPPING = {
 
 /**
  * The stream consumer's timeout. A batch's changes are recorded first (one conditional write per
- * delivery, milliseconds), then their first attempts run 20 at a time, each at most 10 s: 100
- * changes for one subscription whose receiver hangs take 50 s, for three 150 s. It starts no first
+ * delivery, milliseconds), then their first attempts run 10 at a time, each at most 10 s: 100
+ * changes for one subscription whose receiver hangs take 100 s, for three 300 s. It starts no first
  * attempt in its last 30 s (bin/webhooks/ticket-changes.ts): those deliveries are recorded and the
  * dispatcher sends them. Were it to time out anyway, the batch is retried and records nothing twice:
  * a timeout delays messages, it loses none.

@@ -47,10 +47,15 @@ export async function recordTicketChange(
   return recorded;
 }
 
-/** How many changes are recorded at once (a history read and a conditional put per subscription each). */
-const CHANGES_AT_ONCE = 10;
-/** How many attempts run at once (each waits for its receiver, 10 s at most). */
-const ATTEMPTS_AT_ONCE = 20;
+/**
+ * How many changes are recorded at once (a history read and a conditional put per subscription
+ * each: 100 changes for three subscriptions take about 1.5 s one by one, and the mapping runs four
+ * batches per shard), and how many attempts run at once (each waits for its receiver, 10 s at most).
+ * Locally the consumer shares two cores with the API and DynamoDB Local, and more at once did not
+ * deliver sooner there (README "Performance"; bin/bench/results.md "Gate rush with webhooks").
+ */
+const CHANGES_AT_ONCE = 1;
+const ATTEMPTS_AT_ONCE = 10;
 
 /**
  * The event source mapping's batch, in stream order. Answers the sequence number of the first
@@ -65,8 +70,7 @@ export async function deliverTicketChanges(
   if (!changes.length) return undefined;
   const webhooks = (await listWebhooks()).filter((webhook) => webhook.enabled);
   if (!webhooks.length) return undefined;
-  // Recorded a few changes at a time (their ids do not depend on the order); the first failure in stream
-  // order is reported, and Lambda's retry from it records nothing twice.
+  // The first failure in stream order is reported; Lambda's retry from it records nothing twice.
   const outcomes = await inTurns(changes, CHANGES_AT_ONCE, async (change) => {
     try {
       return await recordTicketChange(change, webhooks);
