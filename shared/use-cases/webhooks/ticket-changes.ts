@@ -82,7 +82,7 @@ export async function deliverTicketChanges(
       return undefined;
     }
   });
-  const failed = outcomes.findIndex((outcome) => outcome === undefined);
+  const failed = outcomes.indexOf(undefined);
   const recorded = (failed === -1 ? outcomes : outcomes.slice(0, failed)).flatMap((outcome) => outcome ?? []);
   const failedAt = failed === -1 ? undefined : changes[failed]!.sequenceNumber;
   await attemptAll(recorded, new AttemptContext(), attemptUntil);
