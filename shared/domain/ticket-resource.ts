@@ -67,7 +67,7 @@ const AttendeeAnswer = z.strictObject({
 });
 
 /** The history's `action` values, checked against `TicketAction` below. */
-const TICKET_ACTIONS = [
+export const TICKET_ACTIONS = [
   'create',
   'edit',
   'check_in',

@@ -1,7 +1,7 @@
 import { Webhook as Verifier } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { newTicketRecord } from '#shared/domain/new-ticket';
-import type { TicketAction } from '#shared/domain/ticket-history';
+import { TICKET_ACTIONS } from '#shared/domain/ticket-resource';
 import { toTicket } from '#shared/domain/ticket-view';
 import { ticketChangeMessage } from '#shared/domain/webhook-messages';
 import {
@@ -122,20 +122,7 @@ describe('a ticket change message', () => {
   });
 
   it('has one type per history action, each distinct', () => {
-    const actions: TicketAction[] = [
-      'create',
-      'edit',
-      'check_in',
-      'access_scan',
-      'undo_check_in',
-      'transfer',
-      'delete',
-      'states',
-      'profile_photo',
-      'claim',
-      'claimant',
-      'claimed',
-    ];
+    const actions = TICKET_ACTIONS;
     const types = actions.map((action) => TICKET_EVENT_TYPES[action]);
     expect(new Set(types).size).toBe(actions.length);
     expect(types.every((type) => /^ticket\.[a-z_]+$/.test(type))).toBe(true);

@@ -1,6 +1,6 @@
 /** The contract of the /webhooks routes (`functions/webhooks/`): what they accept and answer. */
 import * as z from '../../schema.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, wholeNumber } from '../paging.ts';
+import { pagingQuery, wholeNumber } from '../paging.ts';
 
 export {
   DeliveryResource,
@@ -23,15 +23,7 @@ export const PathDelivery = z.strictObject({
 
 /** The deliveries' page: newest first, walked by `_cursor` (the previous page's `next`). */
 export const DeliveriesQuery = z.strictObject({
-  _limit: z._default(
-    z.pipe(
-      wholeNumber('_limit'),
-      z
-        .number()
-        .check(z.minimum(1, '_limit must be at least 1'), z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`)),
-    ),
-    DEFAULT_LIMIT,
-  ),
+  _limit: pagingQuery._limit,
   _cursor: z.optional(PathDelivery.shape.deliveryId),
 });
 
