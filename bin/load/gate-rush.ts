@@ -1,19 +1,25 @@
 /**
- * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 15000 --webhooks 3]`: the
+ * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 15000 --webhooks 3
+ * --webhooks-priority low]`: the
  * gate rush (issue 12) against the local server (bin/local/server.ts, the real middy
  * stack) over its own stand-ins on 127.0.0.1, started and stopped here. Prints
  * throughput, p50/p99, errors and transaction conflicts, checks the invariants
  * (gate-rush-core.ts `verifyGateRush`) and writes `.local/gate-rush.json`. Exits 1 when an
  * invariant breaks, never for latency. `--webhooks N` (default 3; 0 for none) subscribes N
  * receivers on 127.0.0.1 to the event's check-ins, with the stream poller and dispatcher running
- * (bin/local/webhook-workers.ts): the gate's figures with them active, every admitted check-in
- * delivered to each, and the commit-to-delivery time (p50, p99).
+ * in a process of their own (webhook-side.ts), at low CPU priority unless `--webhooks-priority
+ * normal`: the gate's figures with them active, every admitted check-in delivered to each, and
+ * the commit-to-delivery time (p50, p99).
  */
+import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BENCH_ENV, BENCH_SIGNING_KEY, BENCH_SIGNING_STAGE, ROOT } from '../bench/settings.ts';
 import { startLocalServices } from '../local/services.ts';
+import type { FromWebhookSide, ToWebhookSide } from './webhook-side.ts';
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +28,7 @@ const { values } = parseArgs({
     rescanners: { type: 'string', default: '5' },
     tickets: { type: 'string', default: '15000' },
     webhooks: { type: 'string', default: '3' },
+    'webhooks-priority': { type: 'string', default: 'low' },
   },
 });
 const options = {
@@ -31,6 +38,11 @@ const options = {
   tickets: Number(values.tickets),
 };
 const webhookCount = Number(values.webhooks);
+const webhookPriority = values['webhooks-priority'];
+if (webhookPriority !== 'low' && webhookPriority !== 'normal') {
+  console.error(`--webhooks-priority must be low or normal (got ${JSON.stringify(webhookPriority)}).`);
+  process.exit(2);
+}
 if (!Number.isInteger(webhookCount) || webhookCount < 0 || webhookCount > 10) {
   console.error(`--webhooks must be a whole number from 0 to 10 (got ${JSON.stringify(values.webhooks)}).`);
   process.exit(2);
@@ -67,10 +79,7 @@ try {
   log(`Seeding one event with ${options.tickets + 1} tickets and ${options.scanners + options.rescanners} scanners...`);
   const prepared = await prepareGateRush(options, log);
   const server = await startApiServer({ port: 0 });
-  const { startWebhookWorkers } = await import('../local/webhook-workers.ts');
-  const { awaitDeliveries, subscribeReceivers } = await import('./webhook-receivers.ts');
-  const fleet = webhookCount ? await subscribeReceivers(webhookCount, prepared.eventId) : undefined;
-  const workers = fleet ? await startWebhookWorkers({ tableName: TABLE_NAME }) : undefined;
+  const webhookSide = webhookCount ? await forkWebhookSide(webhookCount, prepared.eventId) : undefined;
   try {
     log(
       `Rush: ${options.scanners} scanners on distinct tickets + ${options.rescanners} re-scanning ticket ${prepared.rescanTicket}, ${options.durationMs / 1000} s against ${server.url}`,
@@ -78,8 +87,8 @@ try {
     const result = await runGateRush(server.url, prepared, options);
     log('Verifying the table and the statistics...');
     const failures = await verifyGateRush(server.url, prepared, result);
-    if (fleet) log(`Waiting for the webhook deliveries (${webhookCount} receivers)...`);
-    const deliveries = fleet ? await awaitDeliveries(fleet, result.admitted, 120_000) : undefined;
+    if (webhookSide) log(`Waiting for the webhook deliveries (${webhookCount} receivers)...`);
+    const deliveries = await webhookSide?.deliveries(result.admitted, 120_000);
     if (deliveries?.missing)
       failures.push(`${deliveries.missing} of ${deliveries.expected} webhook deliveries missing after 120 s`);
     const scans = summarise(result.scans, result.elapsedMs);
@@ -92,7 +101,7 @@ try {
         `  re-scans   ${options.rescanners}: ${rescans.requests} scans, ${f(rescans.perSecond)}/s, p50 ${f(rescans.p50Ms)} ms, p99 ${f(rescans.p99Ms)} ms, max ${f(rescans.maxMs)} ms, errors ${rescans.errors}`,
         `  transactions ${result.transactions.sent}: ${result.transactions.conflicts} TransactionConflict (retried by transactWrite), ${result.transactions.conditionFailed} stale ticket (re-read by changeTicket)`,
         deliveries
-          ? `  webhooks   ${webhookCount} receivers: ${deliveries.expected - deliveries.missing} of ${deliveries.expected} delivered (${deliveries.repeats} repeats), commit to delivery p50 ${f(deliveries.p50Ms)} ms, p99 ${f(deliveries.p99Ms)} ms`
+          ? `  webhooks   ${webhookCount} receivers (${webhookPriority} priority): ${deliveries.expected - deliveries.missing} of ${deliveries.expected} delivered (${deliveries.repeats} repeats), commit to delivery p50 ${f(deliveries.p50Ms)} ms, p99 ${f(deliveries.p99Ms)} ms`
           : '  webhooks   none subscribed',
         result.ranOut
           ? `  the ${prepared.pool.length} tickets ran out before the time was up: raise --tickets`
@@ -112,7 +121,7 @@ try {
       scans,
       rescans,
       transactions: result.transactions,
-      webhooks: deliveries ? { receivers: webhookCount, ...deliveries } : null,
+      webhooks: deliveries ? { receivers: webhookCount, priority: webhookPriority, ...deliveries } : null,
       ranOut: result.ranOut,
       failures,
     };
@@ -123,8 +132,7 @@ try {
     log(`Wrote ${out}.`);
     exitCode = failures.length ? 1 : 0;
   } finally {
-    await workers?.stop();
-    await fleet?.close();
+    webhookSide?.kill();
     await server.close();
   }
 } catch (error) {
@@ -133,3 +141,32 @@ try {
   await services.stop();
 }
 process.exit(exitCode);
+
+/**
+ * The receivers, the stream consumer and the dispatcher in a child process (webhook-side.ts), as
+ * deployed they run apart from the API: the gate's figures are the API's, sharing only the
+ * machine's cores and DynamoDB Local with them.
+ */
+async function forkWebhookSide(count: number, eventId: number) {
+  const child = fork(fileURLToPath(new URL('./webhook-side.ts', import.meta.url)), {
+    env: { ...process.env, GATE_RUSH_WEBHOOKS: String(count), GATE_RUSH_EVENT_ID: String(eventId) },
+  });
+  // Deployed, it runs on compute of its own; here it shares two cores with the API, so it yields to it.
+  if (webhookPriority === 'low') setPriority(child.pid!, 19);
+  const next = () =>
+    new Promise<FromWebhookSide>((resolve, reject) => {
+      child.once('message', (message) => resolve(message as FromWebhookSide));
+      child.once('exit', (code) => reject(new Error(`the webhook side exited (${code}) before answering`)));
+    });
+  await next();
+  return {
+    async deliveries(admitted: number[], timeoutMs: number) {
+      const answer = next();
+      child.send({ admitted, timeoutMs } satisfies ToWebhookSide);
+      const message = await answer;
+      if (!('deliveries' in message)) throw new Error('the webhook side answered out of turn');
+      return message.deliveries;
+    },
+    kill: () => child.kill(),
+  };
+}
