@@ -4,7 +4,7 @@ import { getWebhook } from '#shared/data/webhooks';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { mailTo } from '../support/mail.ts';
-import { changeAdministrator, makeAdmin, staffToken } from '../support/staff.ts';
+import { changeAdministrator, makeAdmin, removeAdministrator, staffToken } from '../support/staff.ts';
 import { checkIn, TICKETS } from '../support/tickets.ts';
 import {
   deliveriesOf,
@@ -201,6 +201,23 @@ describe('permissions at delivery time', () => {
       expect(delivery!.lastError).toMatch(/may no longer read/);
     });
     expect(r.received).toHaveLength(0);
+  });
+
+  it("stops a removed administrator's subscriptions: their deliveries are cancelled, not sent", async () => {
+    const { event, ticket } = await eventWithTicket();
+    const creator = await makeAdmin({ permissions: [...MANAGER] });
+    const r = await receiver();
+    const hook = await subscribe(await staffToken(creator), r, { events: ['ticket.updated'], eventIds: [event.id] });
+    await editTicket(token, ticket.id, { chipNumber: 'C-7' });
+    await eventually(workers, async () => expect(r.received).toHaveLength(1));
+    await removeAdministrator(creator.id);
+    await editTicket(token, ticket.id, { chipNumber: 'C-8' });
+    await eventually(workers, async () => {
+      const [latest] = await deliveriesOf(token, hook.id);
+      expect(latest).toMatchObject({ status: 'cancelled', attempts: 0 });
+      expect(latest!.lastError).toMatch(/no longer an administrator/);
+    });
+    expect(r.received).toHaveLength(1);
   });
 
   it("narrows a subscription with its creator's events: a ticket outside them is cancelled, not sent", async () => {

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
@@ -80,6 +80,14 @@ export function useSiteAuthMethod(method: 'idp' | 'legacy'): void {
 }
 
 /** Changes an administrator's permissions, or events, on the record, as an identity-provider sign-in or an operator would. */
+/**
+ * An administrator removed as an operator removes one (the API has no route for it): their record
+ * deleted. Their tokens stay signed but name no one; what they created stays, by their id.
+ */
+export async function removeAdministrator(id: number): Promise<void> {
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.administrator(id) }));
+}
+
 export async function changeAdministrator(
   id: number,
   change: { permissions?: Permission[]; eventScope?: number[] },
