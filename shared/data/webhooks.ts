@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Delivery, MAX_WEBHOOKS, type Webhook } from '../domain/webhooks.ts';
 import { Conflict } from '../errors.ts';
-import { db, storedAs, tableName, TransactionCancelled, transactWrite } from './client.ts';
+import { batchGet, db, storedAs, tableName, TransactionCancelled, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keyCondition } from './key-conditions.ts';
 import { keys } from './keys.ts';
@@ -168,6 +168,20 @@ export async function putDelivery(delivery: StoredDelivery): Promise<boolean> {
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
+}
+
+/**
+ * Which of these deliveries are recorded already (a change read again from the stream), one
+ * answer per delivery; consistent reads, so a delivery recorded a moment ago counts.
+ */
+export async function deliveriesRecorded(
+  deliveries: readonly Pick<StoredDelivery, 'webhookId' | 'id'>[],
+): Promise<boolean[]> {
+  const found = await batchGet(
+    deliveries.map((delivery) => keys.delivery(delivery.webhookId, delivery.id)),
+    { consistent: true, projection: 'attempts' },
+  );
+  return found.map((item) => item !== undefined);
 }
 
 export async function getDelivery(webhookId: number, id: string): Promise<StoredDelivery | undefined> {

@@ -35,10 +35,11 @@ import { ticketInScope } from '../event-scope.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
 /**
- * Attempts of webhook deliveries: the stream handler's first one, the dispatcher's retries,
- * and the routes' retry and ping. One attempt: check that the delivery may still be sent
- * (its subscription exists and is on, its creator may still read the ticket), claim it,
- * send it signed, record the answer, and act on the subscription's health.
+ * Attempts of webhook deliveries: the first one (the stream handler's and the ping route's), the
+ * dispatcher's retries and the retry route's. One attempt: check that the delivery may still be
+ * sent (its subscription exists and is on, its creator may still read the ticket), send it
+ * signed, record the answer, and act on the subscription's health. A recorded delivery is
+ * claimed before it is sent again, so two attempts never send it at once.
  */
 
 /** How long an attempt holds its claim past its own time limit: a crashed attempt is retried after it. */
@@ -93,26 +94,68 @@ async function cancellation(
   return creatorRefusal(await context.administrator(webhook.createdBy), delivery);
 }
 
+/** The subscription of a delivery, or why the delivery may not be sent now. */
+async function sendable(
+  delivery: StoredDelivery,
+  context: AttemptContext,
+): Promise<{ webhook: Webhook } | { refused: string }> {
+  const webhook = await context.webhook(delivery.webhookId);
+  if (!webhook) return { refused: 'the webhook was deleted' };
+  const refused = await cancellation(delivery, webhook, context);
+  return refused === undefined ? { webhook } : { refused };
+}
+
+const cancelledFor = (delivery: StoredDelivery, reason: string): StoredDelivery => ({
+  ...delivery,
+  status: 'cancelled',
+  lastError: reason,
+  nextAttemptAt: null,
+});
+
 /**
- * One attempt of a pending delivery. Answers the delivery as recorded after it, or undefined
- * when another attempt holds it (the dispatcher and a manual retry raced; one of them sends).
+ * A new delivery's first attempt, made before the delivery is recorded; then recorded once, with
+ * the outcome: delivered, pending with its retry time, dead, or cancelled without an attempt. One
+ * write where recording first, claiming and recording the answer take three (and the due indexes'
+ * entries): no other attempt can take a delivery nobody has recorded, so it needs no claim. Were
+ * the record lost (the process ends between the send and the write), the stream reads the change
+ * again and it is sent again, with the same webhook-id: at least once. Not started after `startBy`
+ * (performance.now()), it is recorded due now, for the dispatcher. Answers what was recorded, or
+ * undefined when the delivery was recorded meanwhile (the same change handled twice at once).
+ */
+export async function firstAttempt(
+  delivery: StoredDelivery,
+  context = new AttemptContext(),
+  startBy = Number.POSITIVE_INFINITY,
+): Promise<StoredDelivery | undefined> {
+  if (performance.now() >= startBy) return (await putDelivery(delivery)) ? delivery : undefined;
+  const may = await sendable(delivery, context);
+  if ('refused' in may) {
+    const cancelled = cancelledFor(delivery, may.refused);
+    return (await putDelivery(cancelled)) ? cancelled : undefined;
+  }
+  const at = now();
+  const attempted: StoredDelivery = { ...delivery, attempts: 1, lastAttemptAt: at.toISOString() };
+  const { recorded, verdict } = await send(may.webhook, attempted, at);
+  if (!(await putDelivery(recorded))) return undefined;
+  await afterRecorded(may.webhook, recorded, verdict, context);
+  return recorded;
+}
+
+/**
+ * One more attempt of a recorded delivery (the dispatcher's, the retry route's). Answers the
+ * delivery as recorded after it, or undefined when another attempt holds it (the dispatcher and
+ * a manual retry raced; one of them sends).
  */
 export async function attemptDelivery(
   delivery: StoredDelivery,
   context = new AttemptContext(),
 ): Promise<StoredDelivery | undefined> {
-  const webhook = await context.webhook(delivery.webhookId);
-  const refused = webhook ? await cancellation(delivery, webhook, context) : 'the webhook was deleted';
-  const at = now();
-  if (refused !== undefined || !webhook) {
-    const cancelled: StoredDelivery = {
-      ...delivery,
-      status: 'cancelled',
-      lastError: refused ?? null,
-      nextAttemptAt: null,
-    };
+  const may = await sendable(delivery, context);
+  if ('refused' in may) {
+    const cancelled = cancelledFor(delivery, may.refused);
     return (await updateDelivery(cancelled, delivery.attempts)) ? cancelled : undefined;
   }
+  const at = now();
   const claimed: StoredDelivery = {
     ...delivery,
     attempts: delivery.attempts + 1,
@@ -120,15 +163,26 @@ export async function attemptDelivery(
     nextAttemptAt: claimedUntil(at),
   };
   if (!(await updateDelivery(claimed, delivery.attempts))) return undefined;
+  const { recorded, verdict } = await send(may.webhook, claimed, at);
+  if (!(await updateDelivery(recorded, claimed.attempts))) return undefined;
+  await afterRecorded(may.webhook, recorded, verdict, context);
+  return recorded;
+}
 
+/** Sends the delivery signed, and judges the answer: the delivery as it is to be recorded, and the verdict. */
+async function send(
+  webhook: Webhook,
+  attempt: StoredDelivery,
+  at: Date,
+): Promise<{ recorded: StoredDelivery; verdict: AttemptVerdict }> {
   const outcome = await sendWebhook(
     {
       url: webhook.url,
       headers: {
         'content-type': 'application/json',
-        ...signatureHeaders(delivery.messageId, at, delivery.body, signingSecrets(webhook, at)),
+        ...signatureHeaders(attempt.messageId, at, attempt.body, signingSecrets(webhook, at)),
       },
-      body: delivery.body,
+      body: attempt.body,
     },
     receiverPolicy,
     { timeoutMs: attemptTimeoutMs },
@@ -136,16 +190,62 @@ export async function attemptDelivery(
   const answer = outcome.kind === 'answered' ? { status: outcome.status } : { error: outcome.detail };
   const verdict = judgeAttempt(
     answer,
-    { created: claimed.windowStart, attempts: claimed.attempts },
+    { created: attempt.windowStart, attempts: attempt.attempts },
     retrySchedule,
     now(),
     Math.random(),
   );
-  const recorded = afterAttempt(claimed, answer, verdict);
-  if (!(await updateDelivery(recorded, claimed.attempts))) return undefined;
+  return { recorded: afterAttempt(attempt, answer, verdict), verdict };
+}
+
+async function afterRecorded(
+  webhook: Webhook,
+  recorded: StoredDelivery,
+  verdict: AttemptVerdict,
+  context: AttemptContext,
+): Promise<void> {
   if (recorded.status === 'dead') recordDeadDelivery();
   await keepHealth(webhook, verdict, context);
-  return recorded;
+}
+
+/**
+ * Attempts recorded deliveries a few at a time (the dispatcher's rounds); a failure to attempt
+ * leaves the delivery pending for the next run. The number attempted.
+ */
+export async function attemptAll(
+  deliveries: readonly StoredDelivery[],
+  context = new AttemptContext(),
+): Promise<number> {
+  const outcomes = await inTurns(deliveries, RETRIES_AT_ONCE, async (delivery) => {
+    try {
+      return (await attemptDelivery(delivery, context)) !== undefined;
+    } catch (error) {
+      logger.error('webhook attempt failed before an answer: the dispatcher retries it', {
+        webhookId: delivery.webhookId,
+        deliveryId: delivery.id,
+        error,
+      });
+      return false;
+    }
+  });
+  return outcomes.filter(Boolean).length;
+}
+
+/** Retries attempted at once (each waits for its receiver, 10 s at most). */
+const RETRIES_AT_ONCE = 10;
+
+/** `work` over `items`, at most `atOnce` at a time; the results in the items' order. */
+export async function inTurns<T, R>(items: readonly T[], atOnce: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await work(items[at]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+  return results;
 }
 
 function afterAttempt(
@@ -266,15 +366,13 @@ export async function pingWebhookFor(
     eventIds: [],
     body: JSON.stringify(pingMessage(webhookId, at.toISOString())),
   };
-  await putDelivery(delivery);
-  const attempted = await attemptDelivery(delivery);
-  return toDeliveryResource(attempted ?? delivery);
+  return toDeliveryResource((await firstAttempt(delivery)) ?? delivery);
 }
 
 /** The time part of a delivery id: epoch milliseconds, 13 digits, so ids sort by creation. */
 export const deliveryTime = (epochMs: number): string => String(epochMs).padStart(13, '0');
 
-/** A new delivery's bookkeeping: pending, held for the first attempt its maker makes at once. */
+/** A new delivery's bookkeeping: pending, due now (so recorded only when its first attempt could not start). */
 export const newDelivery = (
   webhookId: number,
   id: string,
@@ -290,5 +388,5 @@ export const newDelivery = (
   created: at,
   windowStart: at,
   lastAttemptAt: null,
-  nextAttemptAt: claimedUntil(new Date(at)),
+  nextAttemptAt: at,
 });

@@ -1,8 +1,7 @@
 import { now } from '../../clock.ts';
 import { dueDeliveries, oldestPendingDelivery } from '../../data/webhooks.ts';
 import { recordOldestPendingAge } from '../../services/metrics.ts';
-import { AttemptContext } from './deliveries.ts';
-import { attemptAll } from './ticket-changes.ts';
+import { AttemptContext, attemptAll } from './deliveries.ts';
 
 /** Due deliveries read per round (each round's attempts run a few at a time). */
 const ROUND = 25;

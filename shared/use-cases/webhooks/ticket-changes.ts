@@ -1,20 +1,21 @@
 import type { TicketChange } from '../../data/ticket-change-stream.ts';
 import { readHistoryEntry } from '../../data/ticket-history.ts';
-import { listWebhooks, putDelivery, type StoredDelivery } from '../../data/webhooks.ts';
+import { deliveriesRecorded, listWebhooks, type StoredDelivery } from '../../data/webhooks.ts';
 import { toTicket } from '../../domain/ticket-view.ts';
 import { ticketChangeMessage } from '../../domain/webhook-messages.ts';
 import { TICKET_EVENT_TYPE_NAMES, TICKET_EVENT_TYPES, type Webhook, wants } from '../../domain/webhooks.ts';
 import { logger } from '../../logger.ts';
-import { AttemptContext, attemptDelivery, deliveryTime, newDelivery } from './deliveries.ts';
+import { AttemptContext, deliveryTime, firstAttempt, inTurns, newDelivery } from './deliveries.ts';
 
 /**
  * The stream's side of the webhooks: each ticket change becomes one delivery per subscription
- * that wants it, recorded before anything is sent (so a committed change is delivered or ends
- * in a visible state, never dropped), then attempted at once. A delivery's id comes from the
- * change (its commit time, ticket and version), so a stream record read twice records nothing
- * twice. Which subscriptions and whose permissions: checked again at every attempt.
+ * that wants it, attempted at once and recorded with the attempt's outcome (deliveries.ts
+ * `firstAttempt`). A delivery's id comes from the change (its commit time, ticket and version),
+ * so a change read again from the stream (Lambda retrying a batch) finds its deliveries recorded
+ * and sends nothing twice; a change whose deliveries could not all be recorded is reported, and
+ * Lambda reads it again: committed changes are delivered or end in a visible state.
  */
-export async function recordTicketChange(
+export async function deliveriesOfChange(
   change: TicketChange,
   webhooks: readonly Webhook[],
 ): Promise<StoredDelivery[]> {
@@ -33,77 +34,67 @@ export async function recordTicketChange(
   if (!targets.length) return [];
   const body = JSON.stringify(ticketChangeMessage(entry, before ? toTicket(before) : null, toTicket(after)));
   const id = `${deliveryTime(change.committedAt)}-${after.id}-${after.version}`;
-  const recorded: StoredDelivery[] = [];
-  for (const webhook of targets) {
-    const delivery: StoredDelivery = {
-      ...newDelivery(webhook.id, id, entry.at),
-      type,
-      ticketId: after.id,
-      eventIds,
-      body,
-    };
-    if (await putDelivery(delivery)) recorded.push(delivery);
-  }
-  return recorded;
+  return targets.map((webhook) => ({
+    ...newDelivery(webhook.id, id, entry.at),
+    type,
+    ticketId: after.id,
+    eventIds,
+    body,
+  }));
 }
 
 /**
- * How many changes are recorded at once (a history read and a conditional put per subscription
- * each: 100 changes for three subscriptions take about 1.5 s one by one, and the mapping runs four
- * batches per shard), and how many attempts run at once (each waits for its receiver, 10 s at most).
- * Locally the consumer shares two cores with the API and DynamoDB Local, and more at once did not
- * deliver sooner there (README "Performance"; bin/bench/results.md "Gate rush with webhooks").
+ * How many changes are read at once (a history read each), and how many first attempts run at
+ * once (each waits for its receiver, 10 s at most, then one write). A batch of 100 changes for
+ * three subscriptions, receivers answering in 100 ms: about 0.2 s of reads, 1.5 s of attempts;
+ * the mapping runs four batches per shard at once, so a shard keeps up with ~200 changes a second.
  */
-const CHANGES_AT_ONCE = 1;
-const ATTEMPTS_AT_ONCE = 10;
+const CHANGES_AT_ONCE = 10;
+const FIRST_ATTEMPTS_AT_ONCE = 20;
 
 /**
  * The event source mapping's batch, in stream order. Answers the sequence number of the first
- * change that could not be recorded (Lambda retries from it), or undefined when all were.
- * First attempts follow the recording, and their failures wait for the dispatcher.
+ * change whose deliveries could not all be recorded (Lambda retries from it), or undefined when
+ * all were. No first attempt starts after `attemptUntil` (performance.now()): those deliveries are
+ * recorded due, for the dispatcher.
  */
 export async function deliverTicketChanges(
   changes: readonly TicketChange[],
-  /** Wall time (performance.now()) after which no first attempt starts: the rest wait for the dispatcher. */
   attemptUntil = Number.POSITIVE_INFINITY,
 ): Promise<string | undefined> {
   if (!changes.length) return undefined;
   const webhooks = (await listWebhooks()).filter((webhook) => webhook.enabled);
   if (!webhooks.length) return undefined;
-  // The first failure in stream order is reported; Lambda's retry from it records nothing twice.
-  const outcomes = await inTurns(changes, CHANGES_AT_ONCE, async (change) => {
+  const planned = await inTurns(changes, CHANGES_AT_ONCE, async (change) => {
     try {
-      return await recordTicketChange(change, webhooks);
+      return await deliveriesOfChange(change, webhooks);
     } catch (error) {
-      logger.error('webhook deliveries of a ticket change not recorded: the stream retries it', {
+      logger.error('ticket change not read for its webhooks: the stream retries it', {
         ticketId: change.after.id,
         error,
       });
       return undefined;
     }
   });
-  const failed = outcomes.indexOf(undefined);
-  const recorded = (failed === -1 ? outcomes : outcomes.slice(0, failed)).flatMap((outcome) => outcome ?? []);
-  const failedAt = failed === -1 ? undefined : changes[failed]!.sequenceNumber;
-  await attemptAll(recorded, new AttemptContext(), attemptUntil);
-  return failedAt;
-}
-
-/**
- * Attempts deliveries a few at a time, starting none after `until` (performance.now()); a failure
- * to attempt, or one not started, leaves the delivery pending for the dispatcher.
- */
-export async function attemptAll(
-  deliveries: readonly StoredDelivery[],
-  context = new AttemptContext(),
-  until = Number.POSITIVE_INFINITY,
-): Promise<number> {
-  const outcomes = await inTurns(deliveries, ATTEMPTS_AT_ONCE, async (delivery) => {
-    if (performance.now() >= until) return false;
+  // Nothing after the first change that could not be read: Lambda hands it and those after it over again.
+  const unread = planned.indexOf(undefined);
+  const readable = (unread === -1 ? planned : planned.slice(0, unread)) as StoredDelivery[][];
+  const deliveries = readable.flatMap((ofChange, change) => ofChange.map((delivery) => ({ delivery, change })));
+  let recorded: boolean[];
+  try {
+    recorded = await deliveriesRecorded(deliveries.map(({ delivery }) => delivery));
+  } catch (error) {
+    logger.error('webhook deliveries not looked up: the stream retries the batch', { error });
+    return changes[0]!.sequenceNumber;
+  }
+  const fresh = deliveries.filter((_, at) => !recorded[at]);
+  const context = new AttemptContext();
+  const done = await inTurns(fresh, FIRST_ATTEMPTS_AT_ONCE, async ({ delivery }) => {
     try {
-      return (await attemptDelivery(delivery, context)) !== undefined;
+      await firstAttempt(delivery, context, attemptUntil);
+      return true;
     } catch (error) {
-      logger.error('webhook attempt failed before an answer: the dispatcher retries it', {
+      logger.error('webhook delivery of a ticket change not recorded: the stream retries the change', {
         webhookId: delivery.webhookId,
         deliveryId: delivery.id,
         error,
@@ -111,19 +102,7 @@ export async function attemptAll(
       return false;
     }
   });
-  return outcomes.filter(Boolean).length;
-}
-
-/** `work` over `items`, at most `atOnce` at a time; the results in the items' order. */
-async function inTurns<T, R>(items: readonly T[], atOnce: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const at = next++;
-      results[at] = await work(items[at]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
-  return results;
+  const failed = fresh.filter((_, at) => !done[at]).map(({ change }) => change);
+  const first = Math.min(unread === -1 ? changes.length : unread, ...failed);
+  return first < changes.length ? changes[first]!.sequenceNumber : undefined;
 }
