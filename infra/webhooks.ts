@@ -46,14 +46,18 @@ export const TICKET_CHANGE_MAPPING = {
 } as const;
 
 /**
- * The stream consumer's timeout. A batch's changes are recorded first (one conditional write per
- * delivery, milliseconds), then their first attempts run 10 at a time, each at most 10 s: 100
- * changes for one subscription whose receiver hangs take 100 s, for three 300 s. It starts no first
- * attempt in its last 30 s (bin/webhooks/ticket-changes.ts): those deliveries are recorded and the
- * dispatcher sends them. Were it to time out anyway, the batch is retried and records nothing twice:
- * a timeout delays messages, it loses none.
+ * The stream consumer's timeout. A batch's first attempts run 20 at a time, each at most 10 s and
+ * recorded by one conditional write after it: 100 changes for three subscriptions whose receivers
+ * hang take 150 s. It starts no first attempt in its last 30 s (bin/webhooks/ticket-changes.ts):
+ * those deliveries are recorded due and the dispatcher sends them. Were it to time out anyway, the
+ * batch is retried: what was recorded is not sent again, what was in flight is (the same
+ * webhook-id): a timeout delays or repeats messages, it loses none.
  */
 export const TICKET_CHANGES_TIMEOUT = Duration.minutes(5);
+
+/** Named, as the migration runner is, so `npm run webhooks:replay -- --stage <name>` finds them. */
+export const ticketChangesFunctionName = (stage: string): string => `Ticketing-${stage}-webhook-ticket-changes`;
+export const failedChangesQueueName = (stage: string): string => `Ticketing-${stage}-webhook-failed-changes`;
 
 /**
  * The dispatcher's timeout: it works until 20 s before it (bin/webhooks/dispatch.ts), a last
@@ -99,7 +103,7 @@ export class Webhooks extends Construct {
     const webhookFunction = (
       functionId: string,
       handler: string,
-      props: { description: string; timeout: Duration },
+      props: { description: string; timeout: Duration; functionName?: string },
     ): NodejsFunction => {
       const home = new Construct(this, functionId);
       const fn = new NodejsFunction(home, 'Function', {
@@ -129,8 +133,10 @@ export class Webhooks extends Construct {
     this.ticketChanges = webhookFunction('TicketChanges', 'ticket-changes', {
       description: "Turns the table stream's ticket changes into webhook deliveries and makes their first attempts",
       timeout: TICKET_CHANGES_TIMEOUT,
+      functionName: ticketChangesFunctionName(settings.name),
     });
     this.failedChanges = new Queue(this, 'FailedChanges', {
+      queueName: failedChangesQueueName(settings.name),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),

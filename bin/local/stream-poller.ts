@@ -1,7 +1,5 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  type _Record,
-  type AttributeValue,
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
@@ -10,12 +8,9 @@ import {
   type Shard,
   type ShardIteratorType,
 } from '@aws-sdk/client-dynamodb-streams';
-import type {
-  DynamoDBBatchResponse,
-  DynamoDBRecord,
-  DynamoDBStreamEvent,
-  AttributeValue as EventAttributeValue,
-} from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { FailedBatch } from '../maintenance/replay-ticket-changes.ts';
+import { toEventRecord } from '../maintenance/stream-records.ts';
 import { assertFilterPattern, type FilterPattern, matchesFilter } from './event-filter.ts';
 
 /**
@@ -59,8 +54,11 @@ export interface StreamPollerOptions {
   startingPosition?: 'LATEST' | 'TRIM_HORIZON';
   /** Retries of a failing record (MaximumRetryAttempts); default 3, then `onFailure`. */
   maxRetries?: number;
-  /** The on-failure destination: the records given up on (the failing one and those after it in its batch). */
-  onFailure?: (records: DynamoDBRecord[], error: unknown) => void;
+  /**
+   * The on-failure destination: the records given up on (the failing one and those after it in its
+   * batch), and the pointer to them Lambda would send an on-failure queue (shard and sequence numbers).
+   */
+  onFailure?: (records: DynamoDBRecord[], error: unknown, pointer: FailedBatch) => void;
   /** Where DynamoDB Local is; default the environment, as every client of bin/local finds it (AWS_ENDPOINT_URL_DYNAMODB). */
   connection?: StreamConnection;
 }
@@ -248,7 +246,7 @@ class Poller implements StreamPoller {
       .map((record) => toEventRecord(record, this.streamArn))
       .filter((record) => !this.options.filter || matchesFilter(record, this.options.filter));
     for (let at = 0; at < events.length && !this.stopped; at += this.settings.batchSize)
-      await this.deliver(events.slice(at, at + this.settings.batchSize));
+      await this.deliver(cursor.shardId, events.slice(at, at + this.settings.batchSize));
     if (output.NextShardIterator) {
       cursor.iterator = output.NextShardIterator;
       return records.length > 0;
@@ -311,7 +309,7 @@ class Poller implements StreamPoller {
   }
 
   /** Calls the handler until the batch is through, retrying from the first failed record, then gives up on it. */
-  private async deliver(batch: DynamoDBRecord[]): Promise<void> {
+  private async deliver(shardId: string, batch: DynamoDBRecord[]): Promise<void> {
     let pending = batch;
     let failing: { sequenceNumber: string; failures: number } | undefined;
     while (pending.length > 0 && !this.stopped) {
@@ -321,7 +319,7 @@ class Poller implements StreamPoller {
       const sequenceNumber = pending[0]!.dynamodb!.SequenceNumber!;
       failing = { sequenceNumber, failures: failing?.sequenceNumber === sequenceNumber ? failing.failures + 1 : 1 };
       if (failing.failures > this.settings.maxRetries) {
-        this.giveUp(pending, failure.error);
+        this.giveUp(shardId, pending, failure.error);
         return;
       }
       await this.pause(this.settings.intervalMs);
@@ -357,7 +355,7 @@ class Poller implements StreamPoller {
     };
   }
 
-  private giveUp(records: DynamoDBRecord[], error: unknown): void {
+  private giveUp(shardId: string, records: DynamoDBRecord[], error: unknown): void {
     if (!this.options.onFailure) {
       const numbers = records.map((record) => record.dynamodb?.SequenceNumber);
       console.warn(
@@ -367,7 +365,13 @@ class Poller implements StreamPoller {
       return;
     }
     try {
-      this.options.onFailure(records, error);
+      this.options.onFailure(records, error, {
+        streamArn: this.streamArn,
+        shardId,
+        startSequenceNumber: records[0]!.dynamodb!.SequenceNumber!,
+        endSequenceNumber: records.at(-1)!.dynamodb!.SequenceNumber!,
+        batchSize: records.length,
+      });
     } catch (failed) {
       console.warn(`stream poller (${this.options.tableName}): onFailure threw:`, failed);
     }
@@ -392,50 +396,4 @@ class Poller implements StreamPoller {
       this.wake = done;
     });
   }
-}
-
-/** A stream record as Lambda hands it to the function: attribute values in DynamoDB JSON, binaries in base64. */
-function toEventRecord(record: _Record, streamArn: string): DynamoDBRecord {
-  const change = record.dynamodb ?? {};
-  return withoutUndefined({
-    eventID: record.eventID,
-    eventName: record.eventName,
-    eventVersion: record.eventVersion,
-    eventSource: 'aws:dynamodb',
-    awsRegion: record.awsRegion,
-    eventSourceARN: streamArn,
-    // TTL deletions: { type: 'Service', principalId: 'dynamodb.amazonaws.com' }.
-    userIdentity: record.userIdentity && {
-      type: record.userIdentity.Type,
-      principalId: record.userIdentity.PrincipalId,
-    },
-    dynamodb: withoutUndefined({
-      // Epoch seconds, as Lambda sends it.
-      ApproximateCreationDateTime:
-        change.ApproximateCreationDateTime && Math.floor(change.ApproximateCreationDateTime.getTime() / 1000),
-      Keys: change.Keys && toEventImage(change.Keys),
-      NewImage: change.NewImage && toEventImage(change.NewImage),
-      OldImage: change.OldImage && toEventImage(change.OldImage),
-      SequenceNumber: change.SequenceNumber,
-      SizeBytes: change.SizeBytes,
-      StreamViewType: change.StreamViewType,
-    }),
-  });
-}
-
-function toEventImage(image: Record<string, AttributeValue>): Record<string, EventAttributeValue> {
-  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, toEventValue(value)]));
-}
-
-function toEventValue(value: AttributeValue): EventAttributeValue {
-  if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') };
-  if (value.BS !== undefined) return { BS: value.BS.map((bytes) => Buffer.from(bytes).toString('base64')) };
-  if (value.L !== undefined) return { L: value.L.map(toEventValue) };
-  if (value.M !== undefined) return { M: toEventImage(value.M) };
-  // S, N, SS, NS, BOOL and NULL are the same in the SDK and in the event.
-  return value as EventAttributeValue;
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }

@@ -2,6 +2,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
 import { logger } from '#shared/logger';
 import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
+import type { FailedBatch } from '../maintenance/replay-ticket-changes.ts';
 import { handler as ticketChanges } from '../webhooks/ticket-changes.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
@@ -26,6 +27,8 @@ export interface WebhookWorkers {
   resumeConsumer(): void;
   /** Every batch of records the consumer was handed, in order (a test replays one to see it recorded once). */
   readonly batches: DynamoDBStreamEvent[];
+  /** The pointers to the batches given up on: what the deployed on-failure queue would hold (`npm run webhooks:replay`). */
+  readonly givenUp: FailedBatch[];
   stop(): Promise<void>;
 }
 
@@ -35,6 +38,7 @@ export async function startWebhookWorkers(options: {
   startingPosition?: 'LATEST' | 'TRIM_HORIZON';
 }): Promise<WebhookWorkers> {
   const batches: DynamoDBStreamEvent[] = [];
+  const givenUp: FailedBatch[] = [];
   let paused: { resume: () => void; resumed: Promise<void> } | undefined;
   const poller = await startStreamPoller({
     tableName: options.tableName,
@@ -46,9 +50,11 @@ export async function startWebhookWorkers(options: {
     filter: TICKET_CHANGE_FILTER,
     startingPosition: options.startingPosition ?? 'LATEST',
     intervalMs: 50,
-    // The event source mapping's on-failure destination, locally: a line in the log.
-    onFailure: (records, error) =>
-      logger.error('ticket changes given up by the stream consumer', { records: records.length, error }),
+    // The event source mapping's on-failure destination, locally: a line in the log and the pointer kept.
+    onFailure: (records, error, pointer) => {
+      givenUp.push(pointer);
+      logger.error('ticket changes given up by the stream consumer', { records: records.length, pointer, error });
+    },
   });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -57,6 +63,7 @@ export async function startWebhookWorkers(options: {
     drain: () => poller.drain(),
     dispatch,
     batches,
+    givenUp,
     pauseConsumer() {
       let resume!: () => void;
       const resumed = new Promise<void>((resolve) => {

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
-import { makeAdmin, staffToken } from '../support/staff.ts';
 import {
   deliveriesOf,
   editTicket,
@@ -9,8 +7,8 @@ import {
   type Receiver,
   startReceiver,
   startWebhookWorkers,
-  subscribe,
   type WebhookWorkers,
+  watchedTicket,
 } from '../support/webhooks.ts';
 
 /**
@@ -31,20 +29,19 @@ afterAll(async () => {
 
 describe('the webhook workers down and back', () => {
   it('deliver a change made while they were down, once, and a record read again sends nothing', async () => {
-    const token = await staffToken(
-      await makeAdmin({ permissions: ['webhooks:manage', 'tickets:read', 'tickets:write'] }),
-    );
-    const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
-    const hook = await subscribe(token, receiver, { events: ['ticket.updated'], eventIds: [event.id] });
+    const {
+      token,
+      ticket,
+      hooks: [hook],
+    } = await watchedTicket(receiver, ['ticket.updated']);
 
     workers.pauseConsumer();
     workers.stopDispatcher();
     try {
-      await editTicket(token, ticket!.id, { chipNumber: 'C-1' });
+      await editTicket(token, ticket.id, { chipNumber: 'C-1' });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.received).toHaveLength(0);
-      expect(await deliveriesOf(token, hook.id)).toEqual([]);
+      expect(await deliveriesOf(token, hook!.id)).toEqual([]);
     } finally {
       workers.resumeConsumer();
       workers.startDispatcher();
@@ -55,13 +52,13 @@ describe('the webhook workers down and back', () => {
 
     // The batch that carried the change, handed to the consumer again.
     const carried = workers.batches.filter((batch) =>
-      batch.Records.some((record) => record.dynamodb?.Keys?.PK?.S === `TICKET#${ticket!.id}`),
+      batch.Records.some((record) => record.dynamodb?.Keys?.PK?.S === `TICKET#${ticket.id}`),
     );
     expect(carried.length).toBeGreaterThan(0);
     for (const batch of carried) expect(await ticketChanges(batch)).toEqual({ batchItemFailures: [] });
     await workers.dispatch();
     expect(receiver.received).toHaveLength(1);
-    expect((await deliveriesOf(token, hook.id)).map((d) => [d.type, d.status, d.attempts])).toEqual([
+    expect((await deliveriesOf(token, hook!.id)).map((d) => [d.type, d.status, d.attempts])).toEqual([
       ['ticket.updated', 'delivered', 1],
     ]);
   });

@@ -4,7 +4,9 @@ import { Webhook as Verifier } from 'standardwebhooks';
 import { expect } from 'vitest';
 import { startWebhookWorkers as startWorkers, type WebhookWorkers } from '../../bin/local/webhook-workers.ts';
 import { TABLE_NAME } from './env.ts';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from './api.ts';
+import { makeAdmin, staffToken } from './staff.ts';
 
 export type { WebhookWorkers };
 
@@ -120,6 +122,22 @@ export async function deliveriesOf(token: string, webhookId: number, limit = 100
     ticketId: number | null;
     messageId: string;
   }[];
+}
+
+/**
+ * A new event with one ticket, watched by `receiver` through `subscriptions` subscriptions to `events` of that event,
+ * made by a new administrator who may manage webhooks and read and edit tickets (their token edits the ticket).
+ */
+export async function watchedTicket(receiver: Receiver, events: string[], subscriptions = 1) {
+  const token = await staffToken(
+    await makeAdmin({ permissions: ['webhooks:manage', 'tickets:read', 'tickets:write'] }),
+  );
+  const event = await seedEvent();
+  const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+  const hooks: { id: number; secret: string }[] = [];
+  for (let n = 0; n < subscriptions; n++)
+    hooks.push(await subscribe(token, receiver, { events, eventIds: [event.id] }));
+  return { token, event, ticket: ticket!, hooks };
 }
 
 /** `PATCH /tickets/{id}` of some fields, which must be accepted: the change the webhook then reports. */
