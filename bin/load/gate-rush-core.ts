@@ -26,6 +26,12 @@ export interface GateRushOptions {
   durationMs: number;
   /** Tickets in the event: the scanners share them, each ticket is sent once. */
   tickets: number;
+  /**
+   * Check-ins a second the scanners offer together, paced (each re-scanner then scans once a
+   * second): the gate's latency at a given load. Unset, every client scans as fast as it is
+   * answered: the most the stack serves.
+   */
+  rate?: number;
 }
 
 export interface Prepared {
@@ -164,8 +170,23 @@ export async function runGateRush(baseUrl: string, prepared: Prepared, options: 
   let ranOut = false;
   const started = performance.now();
   const deadline = started + options.durationMs;
-  const scanner = async (token: string) => {
+  // Paced: client n of `clients` scans at started + (n / clients + k) × interval; a late one goes at once.
+  const pace = (interval: number | undefined, n: number, clients: number) => {
+    let k = 0;
+    return async () => {
+      if (interval === undefined) return;
+      const due = started + (n / clients + k++) * interval;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    };
+  };
+  const scanInterval = options.rate ? (1000 * options.scanners) / options.rate : undefined;
+  const rescanInterval = options.rate ? 1000 : undefined;
+  const scanner = async (token: string, n: number) => {
+    const paced = pace(scanInterval, n, options.scanners);
     while (performance.now() < deadline) {
+      await paced();
+      if (performance.now() >= deadline) return;
       const ticketId = prepared.pool[next++];
       if (ticketId === undefined) {
         ranOut = true;
@@ -176,9 +197,13 @@ export async function runGateRush(baseUrl: string, prepared: Prepared, options: 
       if (sample.status === 200) admitted.push(ticketId);
     }
   };
-  const rescanner = async (token: string) => {
-    while (performance.now() < deadline)
+  const rescanner = async (token: string, n: number) => {
+    const paced = pace(rescanInterval, n, options.rescanners);
+    while (performance.now() < deadline) {
+      await paced();
+      if (performance.now() >= deadline) return;
       rescans.push(await scan(baseUrl, prepared.rescanTicket, prepared.eventId, token));
+    }
   };
   try {
     await Promise.all([

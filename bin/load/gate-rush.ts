@@ -1,11 +1,12 @@
 /**
- * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 15000 --webhooks 3
+ * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 15000 --rate N --webhooks 3
  * --webhooks-priority low]`: the
  * gate rush (issue 12) against the local server (bin/local/server.ts, the real middy
  * stack) over its own stand-ins on 127.0.0.1, started and stopped here. Prints
  * throughput, p50/p99, errors and transaction conflicts, checks the invariants
  * (gate-rush-core.ts `verifyGateRush`) and writes `.local/gate-rush.json`. Exits 1 when an
- * invariant breaks, never for latency. `--webhooks N` (default 3; 0 for none) subscribes N
+ * invariant breaks, never for latency. `--rate N` paces the scanners to N check-ins a second
+ * together (the gate's latency at that load) instead of as fast as answered. `--webhooks N` (default 3; 0 for none) subscribes N
  * receivers on 127.0.0.1 to the event's check-ins, with the stream poller and dispatcher running
  * in a process of their own (webhook-side.ts), at low CPU priority unless `--webhooks-priority
  * normal`: the gate's figures with them active, every admitted check-in delivered to each, and
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     tickets: { type: 'string', default: '15000' },
     webhooks: { type: 'string', default: '3' },
     'webhooks-priority': { type: 'string', default: 'low' },
+    rate: { type: 'string' },
   },
 });
 const options = {
@@ -37,6 +39,13 @@ const options = {
   rescanners: Number(values.rescanners),
   tickets: Number(values.tickets),
 };
+const rate = values.rate === undefined ? undefined : Number(values.rate);
+if (rate !== undefined && !(Number.isInteger(rate) && rate >= 1 && rate <= 10_000)) {
+  console.error(
+    `--rate must be a whole number of check-ins a second, 1 to 10000 (got ${JSON.stringify(values.rate)}).`,
+  );
+  process.exit(2);
+}
 const webhookCount = Number(values.webhooks);
 const webhookPriority = values['webhooks-priority'];
 if (webhookPriority !== 'low' && webhookPriority !== 'normal') {
@@ -82,9 +91,9 @@ try {
   const webhookSide = webhookCount ? await forkWebhookSide(webhookCount, prepared.eventId) : undefined;
   try {
     log(
-      `Rush: ${options.scanners} scanners on distinct tickets + ${options.rescanners} re-scanning ticket ${prepared.rescanTicket}, ${options.durationMs / 1000} s against ${server.url}`,
+      `Rush: ${options.scanners} scanners on distinct tickets${rate ? ` offering ${rate}/s` : ''} + ${options.rescanners} re-scanning ticket ${prepared.rescanTicket}, ${options.durationMs / 1000} s against ${server.url}`,
     );
-    const result = await runGateRush(server.url, prepared, options);
+    const result = await runGateRush(server.url, prepared, { ...options, rate });
     log('Verifying the table and the statistics...');
     const failures = await verifyGateRush(server.url, prepared, result);
     if (webhookSide) log(`Waiting for the webhook deliveries (${webhookCount} receivers)...`);
@@ -116,7 +125,7 @@ try {
     const json = {
       measuredAt: new Date().toISOString(),
       node: process.version,
-      options,
+      options: { ...options, rate: rate ?? null },
       elapsedMs: result.elapsedMs,
       scans,
       rescans,
