@@ -57,7 +57,7 @@ export async function startWebhookWorkers(options: {
     },
   });
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
+  let running: Promise<unknown> | undefined;
   const dispatch = async () => (await dispatchDueDeliveries(5_000)).attempted;
   const workers: WebhookWorkers = {
     drain: () => poller.drain(),
@@ -76,11 +76,14 @@ export async function startWebhookWorkers(options: {
       paused = undefined;
     },
     startDispatcher() {
-      // One run at a time, as the deployed schedule's (a run longer than the period delays the next).
+      // One run at a time: a tick that finds a run going is skipped, as a minute's schedule would find the work done.
+      // (Queued instead, a slow table piled runs up faster than they ended, and stop() waited for all of them.)
       timer ??= setInterval(() => {
-        running = running.then(dispatch, dispatch).catch((error: unknown) => {
-          logger.error('webhook dispatcher run failed', { error });
-        });
+        running ??= dispatch()
+          .catch((error: unknown) => logger.error('webhook dispatcher run failed', { error }))
+          .finally(() => {
+            running = undefined;
+          });
       }, options.dispatchEveryMs ?? 1_000);
     },
     stopDispatcher() {
