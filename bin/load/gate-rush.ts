@@ -1,16 +1,15 @@
 /**
  * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 15000 --rate N --webhooks 3
- * --webhooks-priority low]`: the
- * gate rush (issue 12) against the local server (bin/local/server.ts, the real middy
- * stack) over its own stand-ins on 127.0.0.1, started and stopped here. Prints
- * throughput, p50/p99, errors and transaction conflicts, checks the invariants
- * (gate-rush-core.ts `verifyGateRush`) and writes `.local/gate-rush.json`. Exits 1 when an
- * invariant breaks, never for latency. `--rate N` paces the scanners to N check-ins a second
- * together (the gate's latency at that load) instead of as fast as answered. `--webhooks N` (default 3; 0 for none) subscribes N
- * receivers on 127.0.0.1 to the event's check-ins, with the stream poller and dispatcher running
- * in a process of their own (webhook-side.ts), at low CPU priority unless `--webhooks-priority
- * normal`: the gate's figures with them active, every admitted check-in delivered to each, and
- * the commit-to-delivery time (p50, p99).
+ * --webhooks-priority low]`: the gate rush (issue 12) against the local server (bin/local/server.ts,
+ * the real middy stack) over its own stand-ins on 127.0.0.1, started and stopped here. Prints
+ * throughput, p50/p99, errors and transaction conflicts, checks the invariants (gate-rush-core.ts
+ * `verifyGateRush`) and writes `.local/gate-rush.json`. Exits 1 when an invariant breaks, never for
+ * latency. `--rate N` paces the scanners to N check-ins a second together (the gate's latency at
+ * that load) instead of as fast as answered. `--webhooks N` (default 3; 0 for none) subscribes N
+ * receivers on 127.0.0.1 to the event's check-ins, with the stream poller and dispatcher running in
+ * a process of their own (webhook-side.ts), at low CPU priority unless `--webhooks-priority normal`:
+ * the gate's figures with them active, every admitted check-in delivered to each, and the
+ * commit-to-delivery time (p50, p99).
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -160,7 +159,8 @@ async function forkWebhookSide(count: number, eventId: number) {
   const child = fork(fileURLToPath(new URL('./webhook-side.ts', import.meta.url)), {
     env: { ...process.env, GATE_RUSH_WEBHOOKS: String(count), GATE_RUSH_EVENT_ID: String(eventId) },
   });
-  // Deployed, it runs on compute of its own; here it shares two cores with the API, so it yields to it.
+  // Deployed, it runs on compute of its own; here it shares the cores, so it yields them. (The gate still shares
+  // DynamoDB Local's one thread with it: bin/bench/results.md "Gate rush with webhooks".)
   if (webhookPriority === 'low') setPriority(child.pid!, 19);
   const next = () =>
     new Promise<FromWebhookSide>((resolve, reject) => {
