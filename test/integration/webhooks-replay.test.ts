@@ -38,7 +38,10 @@ let streams: DynamoDBStreamsClient;
 /** A ticket and the subscriptions watching it, per test: made before the tests, within the hooks' longer limit. */
 let once: Awaited<ReturnType<typeof watchedTicket>>;
 let thrice: Awaited<ReturnType<typeof watchedTicket>>;
-/** Each test waits on the stream, the consumer and DynamoDB Local, all shared with the rest of `npm test`. */
+/**
+ * Each test waits on the stream, the consumer and DynamoDB Local, all shared with the rest of `npm test`; late in
+ * it, this file's new table is slow to fill (its setup took 30 s of a clean clone's CI, 1 s alone): twice that here.
+ */
 const LIMIT_MS = 60_000;
 beforeAll(async () => {
   await createOwnTable(table.name, { stream: true });
@@ -49,7 +52,7 @@ beforeAll(async () => {
   // seconds, holding up every other request meanwhile, so the poller reads only what the tests change.
   workers = await startWebhookWorkers();
   streams = new DynamoDBStreamsClient({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
-});
+}, 2 * LIMIT_MS);
 afterAll(async () => {
   await clearFaults();
   await workers.stop();
