@@ -2,7 +2,7 @@ import { DataAnswer } from '#shared/http/answers';
 import { DeliveryResource, PathDelivery } from '#shared/http/contract/webhooks';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { retryDeliveryFor } from '#shared/use-cases/webhooks/deliveries';
+import { retryDeliveryFor } from '#shared/use-cases/webhooks/delivery-routes';
 
 /** Sends the delivery again now, whatever its state, and answers it after that attempt. */
 export const handler = route(

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import { routes } from '#shared/routes';
 import { createWebhookFor } from '#shared/use-cases/webhooks/subscriptions';
-import { pingWebhookFor } from '#shared/use-cases/webhooks/deliveries';
+import { pingWebhookFor } from '#shared/use-cases/webhooks/delivery-routes';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
 
 // Before any import reads it (shared/data/client.ts): this file's own table, so the before/after comparison sees only its own requests.

@@ -1,42 +1,25 @@
-import { randomBytes } from 'node:crypto';
-import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { getAdministrator } from '../../data/administrators.ts';
-import {
-  getDelivery,
-  getWebhook,
-  putDelivery,
-  setWebhookHealth,
-  type StoredDelivery,
-  updateDelivery,
-} from '../../data/webhooks.ts';
+import { getWebhook, putDelivery, type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
 import type { Administrator } from '../../domain/administrator.ts';
-import { pingMessage } from '../../domain/webhook-messages.ts';
 import {
   type AttemptVerdict,
-  type DeliveryResource,
-  disabledFailing,
   DISABLED_GONE,
   judgeAttempt,
   messageIdOf,
   signingSecrets,
-  toDeliveryResource,
   type Webhook,
-  windowInWords,
 } from '../../domain/webhooks.ts';
-import { Conflict, NotFound } from '../../errors.ts';
-import { logger } from '../../logger.ts';
-import { sendEmail } from '../../services/email.ts';
 import { recordDeadDelivery } from '../../services/metrics.ts';
 import { sendWebhook } from '../../services/webhook-sender.ts';
 import { signatureHeaders } from '../../services/webhook-signing.ts';
 import { attemptTimeoutMs, receiverPolicy, retrySchedule } from '../../services/webhook-settings.ts';
 import { ticketInScope } from '../event-scope.ts';
-import { visibleWebhook } from './subscriptions.ts';
+import { keepHealth } from './webhook-health.ts';
 
 /**
  * Attempts of webhook deliveries: the first one (the stream handler's and the ping route's), the
- * dispatcher's retries and the retry route's. One attempt: check that the delivery may still be
+ * dispatcher's retries and the retry route's (the routes: delivery-routes.ts). One attempt: check that the delivery may still be
  * sent (its subscription exists and is on, its creator may still read the ticket), send it
  * signed, record the answer, and act on the subscription's health. A recorded delivery is
  * claimed before it is sent again, so two attempts never send it at once.
@@ -49,7 +32,7 @@ const CLAIM_MARGIN_MS = 60_000;
  * The next attempt of a delivery being attempted from `at`: past the attempt's end, so the
  * dispatcher leaves it alone until then (and takes it up if the attempt never recorded its end).
  */
-const claimedUntil = (at: Date) => new Date(at.getTime() + attemptTimeoutMs + CLAIM_MARGIN_MS).toISOString();
+export const claimedUntil = (at: Date) => new Date(at.getTime() + attemptTimeoutMs + CLAIM_MARGIN_MS).toISOString();
 
 /** Subscriptions and administrators read once per batch of attempts. */
 export class AttemptContext {
@@ -208,32 +191,6 @@ async function afterRecorded(
   await keepHealth(webhook, verdict, context);
 }
 
-/**
- * Attempts recorded deliveries a few at a time (the dispatcher's rounds); a failure to attempt
- * leaves the delivery pending for the next run. The number attempted.
- */
-export async function attemptAll(
-  deliveries: readonly StoredDelivery[],
-  context = new AttemptContext(),
-): Promise<number> {
-  const outcomes = await inTurns(deliveries, RETRIES_AT_ONCE, async (delivery) => {
-    try {
-      return (await attemptDelivery(delivery, context)) !== undefined;
-    } catch (error) {
-      logger.error('webhook attempt failed before an answer: the dispatcher retries it', {
-        webhookId: delivery.webhookId,
-        deliveryId: delivery.id,
-        error,
-      });
-      return false;
-    }
-  });
-  return outcomes.filter(Boolean).length;
-}
-
-/** Retries attempted at once (each waits for its receiver, 10 s at most). */
-const RETRIES_AT_ONCE = 10;
-
 /** `work` over `items`, at most `atOnce` at a time; the results in the items' order. */
 export async function inTurns<T, R>(items: readonly T[], atOnce: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
@@ -277,96 +234,6 @@ function afterAttempt(
     case 'retry':
       return { ...claimed, status: 'pending', lastStatus, lastError: failure, nextAttemptAt: verdict.at.toISOString() };
   }
-}
-
-/**
- * The subscription's health after an attempt: delivered clears its failing mark; 410 Gone
- * turns it off; a failure marks when failing started, and once every attempt has failed for
- * the whole retry window it is turned off and its creator told by mail.
- */
-async function keepHealth(webhook: Webhook, verdict: AttemptVerdict, context: AttemptContext): Promise<void> {
-  const updated = now().toISOString();
-  if (verdict.kind === 'delivered') {
-    if (webhook.failingSince) await setWebhookHealth(webhook.id, { failingSince: null, updated });
-  } else if (verdict.kind === 'gone') {
-    await setWebhookHealth(webhook.id, { enabled: false, disabledReason: DISABLED_GONE, updated });
-  } else if (!webhook.failingSince) {
-    await setWebhookHealth(webhook.id, { failingSince: updated, updated });
-  } else if (webhook.enabled && Date.parse(updated) - Date.parse(webhook.failingSince) >= retrySchedule.giveUpAfterMs) {
-    const window = windowInWords(retrySchedule.giveUpAfterMs);
-    await setWebhookHealth(webhook.id, { enabled: false, disabledReason: disabledFailing(window), updated });
-    await mailCreator(webhook, context, window);
-  } else return;
-  context.forget(webhook.id);
-}
-
-async function mailCreator(webhook: Webhook, context: AttemptContext, window: string): Promise<void> {
-  const creator = await context.administrator(webhook.createdBy);
-  if (!creator) return;
-  try {
-    await sendEmail({
-      to: creator.email,
-      subject: `Webhook ${webhook.id} is disabled: its receiver failed for ${window}`,
-      text: [
-        `Every delivery to ${webhook.url} failed for ${window}, so webhook ${webhook.id} is now disabled.`,
-        'Its undelivered messages are listed by GET /webhooks/{id}/deliveries and can be sent again with',
-        'POST /webhooks/{id}/deliveries/{deliveryId}/retry once the receiver answers.',
-        'Turn it back on with PATCH /webhooks/{id} {"enabled": true}.',
-      ].join('\n'),
-    });
-  } catch (error) {
-    // The subscription is off either way; the mail is a courtesy the alarms do not depend on.
-    logger.warn('webhook disabled, but its creator could not be mailed', { webhookId: webhook.id, error });
-  }
-}
-
-// ---- The routes ----
-
-/**
- * Sends a delivery again now, whatever its state (a receiver that lost a delivered message
- * may ask for it), with a fresh retry window; answers it after that attempt.
- */
-export async function retryDeliveryFor(
-  caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
-  webhookId: number,
-  deliveryId: string,
-): Promise<DeliveryResource> {
-  await visibleWebhook(caller, webhookId);
-  const delivery = await getDelivery(webhookId, deliveryId);
-  if (!delivery) throw new NotFound('Delivery', deliveryId);
-  const at = now().toISOString();
-  // Held for this request's attempt: the dispatcher does not take it meanwhile.
-  const requeued: StoredDelivery = {
-    ...delivery,
-    status: 'pending',
-    nextAttemptAt: claimedUntil(new Date(at)),
-    windowStart: at,
-    lastError: null,
-  };
-  const busy = () =>
-    new Conflict(`Delivery ${deliveryId} is being attempted now: read it again.`, 'attempt_in_progress');
-  if (!(await updateDelivery(requeued, delivery.attempts))) throw busy();
-  const attempted = await attemptDelivery(requeued);
-  if (!attempted) throw busy();
-  return toDeliveryResource(attempted);
-}
-
-/** A new delivery of type `webhook.ping` to the subscription, attempted at once (enabled or not). */
-export async function pingWebhookFor(
-  caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
-  webhookId: number,
-): Promise<DeliveryResource> {
-  await visibleWebhook(caller, webhookId);
-  const at = now();
-  const id = `${deliveryTime(at.getTime())}-ping-${randomBytes(4).toString('hex')}`;
-  const delivery: StoredDelivery = {
-    ...newDelivery(webhookId, id, at.toISOString()),
-    type: 'webhook.ping',
-    ticketId: null,
-    eventIds: [],
-    body: JSON.stringify(pingMessage(webhookId, at.toISOString())),
-  };
-  return toDeliveryResource((await firstAttempt(delivery)) ?? delivery);
 }
 
 /** The time part of a delivery id: epoch milliseconds, 13 digits, so ids sort by creation. */

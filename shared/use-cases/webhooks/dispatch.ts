@@ -1,7 +1,9 @@
 import { now } from '../../clock.ts';
+import type { StoredDelivery } from '../../data/webhooks.ts';
+import { logger } from '../../logger.ts';
 import { dueDeliveries, oldestPendingDelivery } from '../../data/webhooks.ts';
 import { recordOldestPendingAge } from '../../services/metrics.ts';
-import { AttemptContext, attemptAll } from './deliveries.ts';
+import { AttemptContext, attemptDelivery, inTurns } from './deliveries.ts';
 
 /** Due deliveries read per round (each round's attempts run a few at a time). */
 const ROUND = 25;
@@ -32,3 +34,26 @@ export async function dispatchDueDeliveries(
   recordOldestPendingAge(oldestPendingAgeSeconds);
   return { attempted, oldestPendingAgeSeconds };
 }
+
+/**
+ * Attempts recorded deliveries a few at a time (the dispatcher's rounds); a failure to attempt
+ * leaves the delivery pending for the next run. The number attempted.
+ */
+async function attemptAll(deliveries: readonly StoredDelivery[], context = new AttemptContext()): Promise<number> {
+  const outcomes = await inTurns(deliveries, RETRIES_AT_ONCE, async (delivery) => {
+    try {
+      return (await attemptDelivery(delivery, context)) !== undefined;
+    } catch (error) {
+      logger.error('webhook attempt failed before an answer: the dispatcher retries it', {
+        webhookId: delivery.webhookId,
+        deliveryId: delivery.id,
+        error,
+      });
+      return false;
+    }
+  });
+  return outcomes.filter(Boolean).length;
+}
+
+/** Retries attempted at once (each waits for its receiver, 10 s at most). */
+const RETRIES_AT_ONCE = 10;

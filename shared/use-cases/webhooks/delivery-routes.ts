@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import type { AdminPrincipal } from '../../auth/tokens.ts';
+import { now } from '../../clock.ts';
+import { getDelivery, type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
+import { pingMessage } from '../../domain/webhook-messages.ts';
+import { type DeliveryResource, toDeliveryResource } from '../../domain/webhooks.ts';
+import { Conflict, NotFound } from '../../errors.ts';
+import { attemptDelivery, claimedUntil, deliveryTime, firstAttempt, newDelivery } from './deliveries.ts';
+import { visibleWebhook } from './subscriptions.ts';
+
+/** The routes that send a delivery now: `POST /webhooks/{id}/deliveries/{deliveryId}/retry` and `POST /webhooks/{id}/ping`. */
+/**
+ * Sends a delivery again now, whatever its state (a receiver that lost a delivered message
+ * may ask for it), with a fresh retry window; answers it after that attempt.
+ */
+export async function retryDeliveryFor(
+  caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
+  webhookId: number,
+  deliveryId: string,
+): Promise<DeliveryResource> {
+  await visibleWebhook(caller, webhookId);
+  const delivery = await getDelivery(webhookId, deliveryId);
+  if (!delivery) throw new NotFound('Delivery', deliveryId);
+  const at = now().toISOString();
+  // Held for this request's attempt: the dispatcher does not take it meanwhile.
+  const requeued: StoredDelivery = {
+    ...delivery,
+    status: 'pending',
+    nextAttemptAt: claimedUntil(new Date(at)),
+    windowStart: at,
+    lastError: null,
+  };
+  const busy = () =>
+    new Conflict(`Delivery ${deliveryId} is being attempted now: read it again.`, 'attempt_in_progress');
+  if (!(await updateDelivery(requeued, delivery.attempts))) throw busy();
+  const attempted = await attemptDelivery(requeued);
+  if (!attempted) throw busy();
+  return toDeliveryResource(attempted);
+}
+
+/** A new delivery of type `webhook.ping` to the subscription, attempted at once (enabled or not). */
+export async function pingWebhookFor(
+  caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
+  webhookId: number,
+): Promise<DeliveryResource> {
+  await visibleWebhook(caller, webhookId);
+  const at = now();
+  const id = `${deliveryTime(at.getTime())}-ping-${randomBytes(4).toString('hex')}`;
+  const delivery: StoredDelivery = {
+    ...newDelivery(webhookId, id, at.toISOString()),
+    type: 'webhook.ping',
+    ticketId: null,
+    eventIds: [],
+    body: JSON.stringify(pingMessage(webhookId, at.toISOString())),
+  };
+  return toDeliveryResource((await firstAttempt(delivery)) ?? delivery);
+}
