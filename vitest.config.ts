@@ -2,13 +2,19 @@ import { randomInt } from 'node:crypto';
 import { defineConfig } from 'vitest/config';
 import { TEST_ENV } from './test/support/env.ts';
 
-// The run's one seed (test/support/seeded-random.ts): every random value of every test derives from it.
+// The run's one seed (test/support/seeded-random.ts): every random value of every test derives from it, and so does
+// the order its files and their tests run in (shuffled on every run, so a test that leans on what another file or test
+// did before it fails where it can be replayed, not by chance).
 process.env.TEST_SEED ??= String(randomInt(2 ** 31));
-console.log(`TEST_SEED=${process.env.TEST_SEED} (TEST_SEED=${process.env.TEST_SEED} npm test replays this run's data)`);
+const seed = Number(process.env.TEST_SEED);
+console.log(
+  `TEST_SEED=${seed} (TEST_SEED=${seed} npm test replays this run's data and its order of files and tests: vitest's --sequence.seed=${seed})`,
+);
 const seeded = { env: { TEST_SEED: process.env.TEST_SEED }, setupFiles: ['test/support/seeded-randomness.ts'] };
 
 export default defineConfig({
   test: {
+    sequence: { shuffle: { files: true, tests: true }, seed },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...seeded } },
       {

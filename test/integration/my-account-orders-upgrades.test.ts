@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
 import { putPaymentProcessor } from '#shared/data/payment-processors';
 import { PaymentProcessorResource } from '#shared/domain/payment-processor-resource';
 import { UpgradeOptionResource } from '#shared/domain/upgrade-resource';
@@ -14,11 +17,19 @@ import { customerToken } from '../support/tokens.ts';
 import { unusedCustomerId } from '../support/customers.ts';
 
 /**
- * The payment processor (the one configuration: only this file writes it, so its 404
- * comes first), upgrade options of a customer's ticket, and a customer asking for another
+ * The payment processor (the one configuration: only this file writes it on the shared table;
+ * its test removes it first, for the 404, and the upgrades set it themselves: the run shuffles
+ * the order of tests), upgrade options of a customer's ticket, and a customer asking for another
  * customer's ticket or hidden event: 404, never 403, never the data.
  */
 const BASE = '/api/v2/my-account';
+const EURO_PROCESSOR = {
+  provider: 'stripe',
+  publishableKey: 'pk_test_123',
+  currency: 'EUR',
+  mode: 'test',
+  merchantName: 'Race Co',
+} as const;
 
 let event: CreatedEvent;
 let customer: number;
@@ -43,34 +54,23 @@ const standardTicket = async () => (await placeOrder(event, customer, [event.tic
 
 describe('GET /my-account/payment-processor', () => {
   it('answers 404 while none is configured, then the public settings', async () => {
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.paymentProcessor }));
     const none = await call('GET', `${BASE}/payment-processor`, { token });
     expect(none.status).toBe(404);
     expect(none.body.detail).toBe('Payment processor not found.');
 
-    await putPaymentProcessor({
-      provider: 'stripe',
-      publishableKey: 'pk_test_123',
-      currency: 'EUR',
-      mode: 'test',
-      merchantName: 'Race Co',
-    });
+    await putPaymentProcessor(EURO_PROCESSOR);
     const set = await call('GET', `${BASE}/payment-processor`, { token });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({
-      count: 1,
-      data: {
-        provider: 'stripe',
-        publishableKey: 'pk_test_123',
-        currency: 'EUR',
-        mode: 'test',
-        merchantName: 'Race Co',
-      },
-    });
+    expect(set.body).toEqual({ count: 1, data: EURO_PROCESSOR });
     expect(PaymentProcessorResource.safeParse(set.body.data).success).toBe(true);
   });
 });
 
 describe('GET /my-account/upgrades/{ticketId}', () => {
+  // The currency of the options is the processor's.
+  beforeAll(() => putPaymentProcessor(EURO_PROCESSOR));
+
   it("offers the event's dearer types, cheapest first, with the difference, the currency and whether there is room", async () => {
     const ticketId = await standardTicket();
     const response = await upgrades(ticketId);

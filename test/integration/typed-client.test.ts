@@ -35,9 +35,16 @@ beforeAll(async () => {
 
 afterAll(() => api?.close());
 
-describe('the typed client', () => {
-  let staff: TicketingClient;
+/** A client signed in as the staff member (each test signs in itself: the tests run in any order). */
+async function staffClient(): Promise<TicketingClient> {
+  const { data } = await createTicketingClient({ baseUrl }).POST('/auth/legacy/login', {
+    body: { login: staffLogin, password: STAFF_PASSWORD },
+  });
+  const token = data!.data.jwt;
+  return createTicketingClient({ baseUrl, token: () => token });
+}
 
+describe('the typed client', () => {
   it('signs staff in with a password (POST /auth/legacy/login) and sends the token as a bearer', async () => {
     const { data, error, response } = await createTicketingClient({ baseUrl }).POST('/auth/legacy/login', {
       body: { login: staffLogin, password: STAFF_PASSWORD },
@@ -50,7 +57,8 @@ describe('the typed client', () => {
     });
     // A function: the client asks for the current token before each request.
     const token = data!.data.jwt;
-    staff = createTicketingClient({ baseUrl, token: () => token });
+    const staff = createTicketingClient({ baseUrl, token: () => token });
+    expect((await staff.GET('/tickets', { params: { query: { event: String(event.id) } } })).response.status).toBe(200);
 
     const wrong = await createTicketingClient({ baseUrl }).POST('/auth/legacy/login', {
       body: { login: staffLogin, password: 'not-the-password' },
@@ -60,6 +68,7 @@ describe('the typed client', () => {
   });
 
   it("lists an event's tickets (GET /tickets) and checks one in (POST /tickets/{id}/check-in)", async () => {
+    const staff = await staffClient();
     const list = await staff.GET('/tickets', { params: { query: { event: String(event.id), _limit: '10' } } });
     expect(list.response.status).toBe(200);
     expect(list.data!.data.map((ticket) => ticket.id).sort()).toEqual(tickets.map((ticket) => ticket.id).sort());
@@ -75,6 +84,7 @@ describe('the typed client', () => {
   });
 
   it('subscribes a webhook (POST /webhooks), pings it (POST /webhooks/{id}/ping) and lists its deliveries', async () => {
+    const staff = await staffClient();
     // Nothing listens on 127.0.0.1:9: the ping is recorded, its attempt fails, and it waits for a retry.
     const created = await staff.POST('/webhooks', {
       body: { url: 'http://127.0.0.1:9/typed-client', events: ['ticket.checked_in'], eventIds: [event.id] },
@@ -94,7 +104,9 @@ describe('the typed client', () => {
     const created = await createAccount({ email, password: CUSTOMER_PASSWORD, name: 'Client Customer' });
     expect(created.status, created.raw).toBe(201);
     const customerId = created.body.data.id as number;
-    const order = await placeOrder(event, customerId, [event.ticketTypes[0]!.id]);
+    // An event of its own: the ticket sold here must not join the staff test's list of `event`.
+    const concert = await seedEvent({ title: 'Typed client concert' });
+    const order = await placeOrder(concert, customerId, [concert.ticketTypes[0]!.id]);
 
     const signedIn = await createTicketingClient({ baseUrl }).PUT('/my-account', {
       body: { login: email, password: CUSTOMER_PASSWORD, emailVerificationToken: await verificationTokenFor(email) },
@@ -107,6 +119,7 @@ describe('the typed client', () => {
     expect(orders.data!.data.map((entry) => entry.id)).toEqual([String(order.id)]);
     expect(orders.data!.data[0]!.tickets).toHaveLength(1);
     // The staff token is not a customer's: the other audience.
+    const staff = await staffClient();
     expect((await staff.GET('/my-account/orders')).response.status).toBe(401);
   });
 

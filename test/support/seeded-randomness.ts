@@ -50,6 +50,6 @@ fc.configureGlobal({ seed: random.uint32() | 0 });
 beforeEach(({ onTestFailed }) => {
   onTestFailed(({ task }) => {
     for (const error of task.result?.errors ?? [])
-      error.message = `${error.message}\n(TEST_SEED=${TEST_SEED} npm test replays this run's data)`;
+      error.message = `${error.message}\n(TEST_SEED=${TEST_SEED} npm test replays this run's data and order)`;
   });
 });
