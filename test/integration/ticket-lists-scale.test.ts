@@ -423,8 +423,8 @@ describe('every page reachable: walking 10,000 tickets', () => {
   it('the sync answers exactly the 6 tickets changed after T, 4 of them past position 1,000, reading about 6 items', async () => {
     const sorted = idsOf([...records].sort((a, b) => a.id - b.id));
     const changed = [10, 500, 1500, 4000, 7000, 9990].map((position) => sorted[position]!);
-    // An hour of a far year nobody else writes in (older-ticket-list-sync.test.ts polls open-ended from the years 9000 on,
-    // so these changes come before its windows): the clock moves there for the changes, the poll closes the hour.
+    // An hour of a far year nobody else writes in (older-ticket-list-sync.test.ts works in hours of the years 9000 on):
+    // the clock moves there for the changes, the poll closes the hour.
     const T = Date.UTC(8000 + Math.floor(Math.random() * 900), Math.floor(Math.random() * 12), 1);
     advanceClock(T - Date.now());
     try {
