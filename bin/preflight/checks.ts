@@ -576,6 +576,7 @@ export function plan(settings: StageSettings): string[] {
     `table: ${settings.restoredTableName ? `the restored ${settings.restoredTableName}` : 'its own'}`,
     `signing keys: ${settings.signingKeysVersion ? `version ${settings.signingKeysVersion}` : 'unpinned (the current version when the template changes)'}; origin-verify: ${settings.originVerifyVersion ? `version ${settings.originVerifyVersion}` : 'unpinned'}`,
     `alarms to ${[...settings.alarmSubscribers.emails, ...settings.alarmSubscribers.topicArns].join(', ') || 'nobody'}`,
+    `reserved concurrency: ${settings.reservedConcurrency ? 'on (infra/concurrency.ts)' : 'none'}; deletion protection: ${settings.deletionProtection ? 'on' : 'off'}`,
     ...(settings.overrides.length ? [`for this deploy only: -c ${settings.overrides.join(', -c ')}`] : []),
   ];
 }
