@@ -58,7 +58,7 @@ describe.each(STAGE_NAMES)('the stacks of %s', (stage) => {
         // The version this deploy publishes, behind the alias `live` (the alias' Resource), of the group's own function.
         const [versionId] = dimensions.ExecutedVersion['Fn::GetAtt'];
         expect(dimensions.ExecutedVersion).toEqual({ 'Fn::GetAtt': [versionId, 'Version'] });
-        expect(versions[versionId].Properties.FunctionName).toEqual(dimensions.FunctionName);
+        expect(versions[versionId]?.Properties.FunctionName).toEqual(dimensions.FunctionName);
         expect(dimensions.Resource).toEqual({ 'Fn::Join': ['', [dimensions.FunctionName, ':live']] });
       }
       for (const group of groups) {
