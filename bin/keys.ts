@@ -1,5 +1,6 @@
 /**
- * `npm run keys -- init|rotate|prepare|promote|retire --stage <name> [--region <r>] [--endpoint <url>]`:
+ * `npm run keys -- init|rotate|prepare|promote|retire --stage <name> [--region <r>] [--endpoint <url>]` (the region
+ * defaults to the one the stage file pins):
  * creates, rotates or trims the stage's signing key secret `ticketing/<stage>/signing-keys`
  * (README "Rotating the signing key"). Uses the deploying credentials; `--endpoint` points
  * it at another Secrets Manager, e.g. the local stand-in.
@@ -20,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { STAGE_NAMES } from '../infra/stages/schema.ts';
 import { runKeysCommand, type KeysCommand } from './keys/commands.ts';
-import { pinInStageFile } from './keys/stage-file.ts';
+import { keysRegion, pinInStageFile } from './keys/stage-file.ts';
 
 const COMMANDS: readonly KeysCommand[] = ['init', 'rotate', 'prepare', 'promote', 'retire'];
 const usage = [
@@ -58,8 +59,11 @@ if (command === 'pin-origin-verify') {
 const endpoint = values.endpoint;
 // The local stand-in checks no signature, but the SDK wants some credentials to sign with.
 const local = endpoint !== undefined && ['127.0.0.1', 'localhost'].includes(new URL(endpoint).hostname);
+const region = local ? (values.region ?? 'us-east-1') : keysRegion(values.stage, values.region);
+if (region && !values.region && !local)
+  console.error(`Stage ${values.stage}: its secret is in ${region} (its stage file's region)`);
 const client = new SecretsManagerClient({
-  ...(values.region ? { region: values.region } : local ? { region: 'us-east-1' } : {}),
+  ...(region ? { region } : {}),
   ...(endpoint ? { endpoint } : {}),
   ...(local && !process.env.AWS_ACCESS_KEY_ID
     ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }

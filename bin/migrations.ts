@@ -41,7 +41,7 @@ async function local(): Promise<unknown> {
   const { rerunMigration, runMigrations } = await import('./maintenance/migrations/runner.ts');
   const owner = `cli:${process.env.USER ?? 'local'}`;
   if (command.action === 'ledger')
-    return migrationCommand({ action: 'ledger' }, { functionArn: '', requestId: owner, stopAt: 0 });
+    return migrationCommand({ action: 'ledger' }, { functionName: '', requestId: owner, stopAt: 0 });
   if (rerun !== undefined && !(await rerunMigration(rerun))) return { rerun: false, reason: 'a runner holds it now' };
   return runMigrations({ owner, stopAt: Number.POSITIVE_INFINITY });
 }

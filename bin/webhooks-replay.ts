@@ -1,18 +1,18 @@
 /**
  * `npm run webhooks:replay -- --stage <name> [--dry-run] [--region <r>]`: the repair after the
  * `webhook-stream-given-up` alarm (README "Webhooks"), once its cause is fixed and within 24 hours
- * of the changes. For each message of the stage's on-failure queue (`Ticketing-<stage>-webhook-failed-changes`):
+ * of the changes. For each message of the stage's on-failure queue (the consumer's stream mapping names it):
  * read the batch it points to from the table's stream, hand it to the stage's consumer
  * (`Ticketing-<stage>-webhook-ticket-changes`, as the mapping would), and delete the message once
  * every change is recorded. A message whose changes still fail is left in the queue (visible again
  * in 15 minutes) and named. `--dry-run` reads and counts, invokes nothing and deletes nothing.
  *
- * Needs sqs:GetQueueUrl, ReceiveMessage, DeleteMessage and ChangeMessageVisibility on the queue,
+ * Needs lambda:ListEventSourceMappings on the consumer, sqs:GetQueueUrl, ReceiveMessage, DeleteMessage and ChangeMessageVisibility on the queue,
  * dynamodb:GetShardIterator and GetRecords on the table's stream, lambda:InvokeFunction on the consumer.
  */
 import { parseArgs } from 'node:util';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { InvokeCommand, LambdaClient, ListEventSourceMappingsCommand } from '@aws-sdk/client-lambda';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -22,7 +22,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { failedChangesQueueName, ticketChangesFunctionName } from '../infra/webhooks.ts';
+import { ticketChangesFunctionName } from '../infra/webhooks.ts';
 import { failedBatchOf, readFailedBatch, replayChanges } from './maintenance/replay-ticket-changes.ts';
 
 const usage = 'usage: npm run webhooks:replay -- --stage <name> [--dry-run] [--region <region>]';
@@ -68,8 +68,17 @@ async function replayMessage(QueueUrl: string, message: Message) {
   return { pointer, ...outcome };
 }
 
+/** The on-failure queue of the consumer's stream mapping (infra/webhooks.ts): its ARN's last two parts are account and name. */
+async function failedChangesQueueUrl(): Promise<string | undefined> {
+  const { EventSourceMappings = [] } = await lambda.send(new ListEventSourceMappingsCommand({ FunctionName }));
+  const arn = EventSourceMappings.map((mapping) => mapping.DestinationConfig?.OnFailure?.Destination).find(Boolean);
+  if (!arn) throw new Error(`${FunctionName} has no stream mapping with an on-failure queue`);
+  const [account, name] = arn.split(':').slice(-2);
+  return (await sqs.send(new GetQueueUrlCommand({ QueueName: name, QueueOwnerAWSAccountId: account }))).QueueUrl;
+}
+
 async function main() {
-  const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: failedChangesQueueName(stage) }));
+  const QueueUrl = await failedChangesQueueUrl();
   const results: Record<string, unknown>[] = [];
   const seen = new Set<string>();
   while (results.length < MAX_MESSAGES) {

@@ -36,7 +36,8 @@ export function createApp(props: TicketingAppProps = {}): { app: App; stack: Tic
     functionsDir,
     env: settings.env,
     description: `Ticketing API v2 (${settings.name})`,
-    terminationProtection: settings.retainData,
+    // On with deletion protection, once the stage exists: a failed first create must be deletable.
+    terminationProtection: settings.deletionProtection,
   });
   Tags.of(app).add('project', 'ticketing');
   Tags.of(app).add('stage', settings.name);

@@ -1,5 +1,5 @@
 import type { RouteRow } from '#shared/routes';
-import type { StageName } from './stages.ts';
+import type { StageSettings } from './stages.ts';
 
 /**
  * Reserved concurrency per route function, from its row (README "Operations", limits).
@@ -10,8 +10,12 @@ import type { StageName } from './stages.ts';
  *   concurrency every other route shares;
  * - every other route takes a few ms per request and shares the unreserved pool (a cap would
  *   only add throttles);
- * - dev reserves nothing: a new account's Lambda quota can be as low as 10, below which a
- *   reservation fails the deploy (AWS keeps 100 unreserved).
+ * - a stage whose file says `policy.reservedConcurrency: false` reserves nothing (dev, and any
+ *   stage in an account whose quota is still the new account's 10): Lambda refuses a reservation
+ *   that leaves less than 100 unreserved, or the account's minimum below that
+ *   (https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html), and the deploy fails.
+ *   Preflight (bin/preflight/concurrency.ts) reads the account's quota and says when it fits.
+ * - the functions that are not routes (migration runner, webhooks) reserve nothing.
  * A capped function that hits its number is throttled (API Gateway answers 503) and its
  * `<route>-throttles` alarm fires.
  */
@@ -21,7 +25,7 @@ export interface ConcurrencyPlan {
   reason: string;
 }
 
-/** prod / staging numbers (dev: none). */
+/** prod / staging numbers (dev, when its file turns reservations on, takes staging's). */
 const RESERVED = {
   gate: { prod: 50, staging: 10 },
   login: { prod: 10, staging: 3 },
@@ -31,9 +35,13 @@ const RESERVED = {
 
 const LISTS = new Set(['tickets/list', 'ticket/list']);
 
-export function concurrencyOf(row: RouteRow, stage: StageName): ConcurrencyPlan {
-  if (stage === 'dev')
-    return { reason: "dev reserves nothing (a new account's quota may be below what a reservation needs)" };
+export function concurrencyOf(
+  row: RouteRow,
+  settings: Pick<StageSettings, 'name' | 'reservedConcurrency'>,
+): ConcurrencyPlan {
+  if (!settings.reservedConcurrency)
+    return { reason: "the stage file reserves none (policy.reservedConcurrency: a new account's quota is 10)" };
+  const stage = settings.name === 'prod' ? 'prod' : 'staging';
   if (row.handler === 'tickets/check-in')
     return { reserved: RESERVED.gate[stage], reason: 'the gate: guaranteed capacity at a rush' };
   if (row.auth.kind === 'public')
@@ -47,3 +55,9 @@ export function concurrencyOf(row: RouteRow, stage: StageName): ConcurrencyPlan 
     return { reserved: RESERVED.list[stage], reason: 'the heaviest reads (up to 2,000 index items a page)' };
   return { reason: 'a few ms per request: shares the unreserved pool' };
 }
+
+/** What the stage's functions reserve together: every route's reservation (the others reserve none). */
+export const stageReservations = (
+  rows: readonly RouteRow[],
+  settings: Pick<StageSettings, 'name' | 'reservedConcurrency'>,
+): number => rows.reduce((sum, row) => sum + (concurrencyOf(row, settings).reserved ?? 0), 0);

@@ -9,7 +9,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from './identity-provider.ts';
-import { removalPolicyOf, type StageSettings } from './stages.ts';
+import { protectedRemovalPolicyOf, type StageSettings } from './stages.ts';
 
 export interface CustomerIdentityProps {
   settings: StageSettings;
@@ -42,8 +42,8 @@ export class CustomerIdentity extends Construct {
       // A second factor would answer InitiateAuth with a challenge the API does not relay.
       mfa: Mfa.OFF,
       featurePlan: FeaturePlan.ESSENTIALS,
-      deletionProtection: settings.retainData,
-      removalPolicy: removalPolicyOf(settings),
+      deletionProtection: settings.deletionProtection,
+      removalPolicy: protectedRemovalPolicyOf(settings),
     });
     this.client = this.userPool.addClient('PortalClient', {
       generateSecret: false,

@@ -89,8 +89,15 @@ export function frontEndWebAcl(
 /** The headers a WAF log line never shows: the tokens (bearer and cookie) of the request. */
 export const WAF_REDACTED_HEADERS = ['authorization', 'cookie'];
 
-/** WAF's name rule: a CloudWatch log group it logs to must be named `aws-waf-logs-…`. */
-export const wafLogGroupName = (settings: StageSettings): string => `aws-waf-logs-ticketing-${settings.name}`;
+/**
+ * WAF's name rule: a CloudWatch log group it logs to must be named `aws-waf-logs-…`
+ * (https://docs.aws.amazon.com/waf/latest/developerguide/logging-cw-logs.html), so CloudFormation
+ * cannot name it. The group is retained with the stage's data, and a fixed name would make the
+ * next create of the stage fail with "already exists": the name ends with the id of the stack
+ * that made it (the UUID of its stack ARN, new for every created stack).
+ */
+export const wafLogGroupName = (settings: StageSettings): string =>
+  `aws-waf-logs-ticketing-${settings.name}-${Fn.select(2, Fn.split('/', Aws.STACK_ID))}`;
 
 /**
  * Every request the web ACL saw, with the rule that decided it, to CloudWatch Logs (staging

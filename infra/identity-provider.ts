@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
-import { removalPolicyOf, type StageSettings } from './stages.ts';
+import { protectedRemovalPolicyOf, type StageSettings } from './stages.ts';
 
 export interface IdentityProviderProps {
   settings: StageSettings;
@@ -55,8 +55,8 @@ export class IdentityProvider extends Construct {
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
       featurePlan: FeaturePlan.ESSENTIALS,
-      deletionProtection: settings.retainData,
-      removalPolicy: removalPolicyOf(settings),
+      deletionProtection: settings.deletionProtection,
+      removalPolicy: protectedRemovalPolicyOf(settings),
     });
     this.client = this.userPool.addClient('ApiClient', {
       generateSecret: false,

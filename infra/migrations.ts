@@ -5,8 +5,8 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
-import { nagName } from './nag-names.ts';
-import { functionDefaults, tableArnOf } from './route-function.ts';
+import { functionDefaults } from './function-defaults.ts';
+import { tableArnOf } from './function-grants.ts';
 import type { StageSettings } from './stages.ts';
 
 /**
@@ -19,21 +19,28 @@ const RUNNER_HANDLER = fileURLToPath(new URL('../bin/maintenance/run-migrations.
 export const migrationRunnerName = (stage: string): string => `Ticketing-${stage}-migrations`;
 
 /**
- * A release runs its own data migrations (bin/maintenance/migrations/catalogue.ts): after
- * the table is updated, a trigger starts the runner (asynchronously: the deploy does not
- * wait), which runs the pending ones in order for up to 15 minutes and starts itself again
- * until they are done, each recorded in the table's ledger (`npm run migrations` shows it).
- * The trigger fires when the runner's code changes, which is when the catalogue gains a
- * migration. Reserved concurrency 1: one runner at a time (the ledger's leases hold anyway).
+ * A release runs its own data migrations (bin/maintenance/migrations/catalogue.ts): once the
+ * release is live, a trigger starts the runner (asynchronously: the deploy does not wait), which
+ * runs the pending ones in order for up to 15 minutes and starts itself again until they are
+ * done, each recorded in the table's ledger (`npm run migrations` shows it). The trigger fires
+ * when the runner's code changes, which is when the catalogue gains a migration.
+ *
+ * "Live" is `after`: every route group stack (each ends only when its canaries have finished:
+ * CloudFormation waits for CodeDeploy), the webhooks and the operations stack. Before that, old
+ * code still serves most requests and can write the old shape behind a backfill that marked
+ * itself done. Hence the rule a migration follows (README "Data migrations"): expand, migrate,
+ * contract one release later.
+ *
+ * No reserved concurrency: the ledger's lease keeps one run at a time, a reservation would fail
+ * a new account's first deploy (infra/concurrency.ts), and a reservation of 1 throttles the
+ * run's own continuation (counted by the account's throttles alarm). A failed run is retried
+ * twice by Lambda, then fails its `migrations-failed` alarm, and the next preflight refuses to
+ * deploy past it.
  */
 export class MigrationRunner extends Construct {
   readonly function: NodejsFunction;
 
-  constructor(
-    scope: Construct,
-    id: string,
-    { table, after, settings }: { table: ITableV2; after: Construct; settings: StageSettings },
-  ) {
+  constructor(scope: Construct, id: string, { table, settings }: { table: ITableV2; settings: StageSettings }) {
     super(scope, id);
     const functionName = migrationRunnerName(settings.name);
     this.function = new NodejsFunction(this, 'Function', {
@@ -44,30 +51,18 @@ export class MigrationRunner extends Construct {
       timeout: Duration.minutes(15),
       // Async invocations that fail are retried twice by Lambda; the ledger keeps where it stopped.
       retryAttempts: 2,
-      reservedConcurrentExecutions: 1,
       environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },
     });
     table.grantReadWriteData(this.function);
-    // Its own ARN by name: referring to the function itself from its role's policy would be a cycle. Its versions
-    // too: the trigger invokes the deployed version, and a run continues as the version it is (invokedFunctionArn).
+    // Its own ARN by name: referring to the function itself from its role's policy would be a cycle. Unqualified
+    // only: a run continues through the function's name ($LATEST), never a version a later deploy may delete.
     const self = Stack.of(this).formatArn({
       service: 'lambda',
       resource: 'function',
       resourceName: functionName,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
-    this.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [self, `${self}:*`] }),
-    );
-    Validations.of(this).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${nagName(this, `${self}:*`)}]`,
-      reason: 'Its own versions only: a run goes on as the version the deploy started.',
-    });
-    new Trigger(this, 'AfterDeploy', {
-      handler: this.function,
-      invocationType: InvocationType.EVENT,
-      executeAfter: [after],
-    });
+    this.function.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [self] }));
     Validations.of(this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${tableArnOf(table, this)}/index/*]`,
       reason: "The backfills read any of the table's GSIs; the grant stays within this one table.",
@@ -75,6 +70,15 @@ export class MigrationRunner extends Construct {
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'Pinned to nodejs22.x, as the route functions (infra/route-function.ts).',
+    });
+  }
+
+  /** Starts the runner once every one of `after` is deployed (the release is live). */
+  runAfter(after: readonly Construct[]): Trigger {
+    return new Trigger(this, 'AfterDeploy', {
+      handler: this.function,
+      invocationType: InvocationType.EVENT,
+      executeAfter: [...after],
     });
   }
 }

@@ -1,31 +1,35 @@
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { type CfnElement, Duration, Names, Stack, Tags, Validations } from 'aws-cdk-lib';
+import { Duration, Tags, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ILambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
-import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Alias } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { RouteRow } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { concurrencyOf } from './concurrency.ts';
-import { deployedEntry } from './deployed-entry.ts';
 import type { CustomerIdentity } from './customer-identity.ts';
+import { functionDefaults, PROJECT_ROOT } from './function-defaults.ts';
+import {
+  acknowledgeWildcard,
+  arnOf,
+  CUSTOMER_IDENTITY_ACTIONS,
+  grantEmailSending,
+  grantTableAccess,
+  IDENTITY_PROVIDER_ACTIONS,
+} from './function-grants.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 import type { PhotoStore } from './photo-store.ts';
-import { nagName } from './nag-names.ts';
-import { removalPolicyOf, type StageSettings } from './stages.ts';
+import type { StageSettings } from './stages.ts';
 
 /** Tag on every route function (value: the row's handler): how tests and operators find them. */
 export const ROUTE_TAG = 'ticketing:handler';
 
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where the handler modules live: `functions/<row.handler>.ts`. */
 export const FUNCTIONS_DIR = path.join(PROJECT_ROOT, 'functions');
 
@@ -37,45 +41,6 @@ export interface RouteFunctionProps {
   environment: Record<string, string>;
   /** Defaults to FUNCTIONS_DIR; tests point synthetic rows at stub handlers. */
   functionsDir?: string;
-}
-
-/** How every function of the stack is bundled (the route functions and the migration runner). */
-const BUNDLING = {
-  format: OutputFormat.ESM,
-  minify: true,
-  sourceMap: true,
-  target: 'node22',
-  mainFields: ['module', 'main'],
-  // Some CommonJS dependencies call require() for Node built-ins; ESM has none.
-  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  // Bundle the AWS SDK too: resolving the runtime's copy measured 1.6x slower init.
-  externalModules: [],
-  bundleAwsSDK: true,
-};
-
-/**
- * What every function of the stack shares (the route functions and the migration runner):
- * runtime, architecture, bundling, and a log group and role of its own, made in `scope`. An
- * own role instead of the default one: the managed AWSLambdaBasicExecutionRole may write to
- * any log group; this one writes only to the function's own.
- */
-export function functionDefaults(scope: Construct, settings: StageSettings, handlerModule: string) {
-  const logGroup = new LogGroup(scope, 'Logs', {
-    retention: settings.logRetention,
-    removalPolicy: removalPolicyOf(settings),
-  });
-  const role = new Role(scope, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-  logGroup.grantWrite(role);
-  return {
-    entry: deployedEntry(handlerModule),
-    projectRoot: PROJECT_ROOT,
-    depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
-    runtime: Runtime.NODEJS_22_X,
-    architecture: Architecture.ARM_64,
-    role,
-    logGroup,
-    bundling: BUNDLING,
-  };
 }
 
 /**
@@ -110,17 +75,10 @@ export class RouteFunction extends Construct {
       memorySize: MEMORY_MB[row.handler] ?? 1024,
       // API Gateway gives up after 30 s; a request path that needs 10 s is a bug.
       timeout: Duration.seconds(10),
-      reservedConcurrentExecutions: concurrencyOf(row, settings.name).reserved,
-      tracing: settings.tracing ? Tracing.ACTIVE : undefined,
+      reservedConcurrentExecutions: concurrencyOf(row, settings).reserved,
       environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
     });
     Tags.of(this.function).add(ROUTE_TAG, row.handler);
-    if (settings.tracing) {
-      this.acknowledgeWildcard(
-        'Resource::*',
-        "X-Ray PutTraceSegments and PutTelemetryRecords take no resource: Lambda's tracing grants them on *.",
-      );
-    }
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
@@ -218,126 +176,51 @@ export class RouteFunction extends Construct {
 
   /**
    * Releases by canary (staging, prod): CodeDeploy moves `live` to a new version for 10 % of
-   * requests for 5 minutes, then all; any of `alarms` firing meanwhile (the function's errors,
-   * the API's 5xx rate) rolls it back to the old version (README "Deploying", a release).
+   * requests for 5 minutes, then all; its `NewVersionErrors` alarm firing meanwhile rolls it
+   * back to the old version (README "Deploying", a release).
+   *
+   * That alarm measures the new version only: Errors with the alias' `Resource` and the
+   * `ExecutedVersion` dimension of this deploy's version (Lambda publishes that combination for
+   * each version behind a weighted alias: https://docs.aws.amazon.com/lambda/latest/dg/monitoring-metrics.html,
+   * as AWS SAM's gradual deployments do: https://docs.aws.amazon.com/serverless-application-model/latest/developerguide/automating-updates-to-serverless-apps.html).
+   * Not every version's errors (the 90 % still on the old version would roll back the fix for
+   * them), and not the stage-wide 5xx rate (another route's errors, and a stage alarm in ALARM
+   * would stop every deploy, the fix's too: CodeDeploy does not start a deployment whose alarm
+   * is in ALARM). Those still page (infra/operations.ts). It is in this stack, beside the
+   * deployment group, so CloudFormation updates it to the new version before the alias moves.
    */
-  deployByCanary(application: ILambdaApplication, role: IRole, alarms: IAlarm[]): void {
+  deployByCanary(application: ILambdaApplication, role: IRole): Alarm {
+    const version = this.function.currentVersion;
+    const newVersionErrors = new Alarm(this, 'NewVersionErrors', {
+      alarmDescription: `${this.function.node.path}: the version this release deploys failed during its canary (rolls the release back).`,
+      metric: new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'Errors',
+        dimensionsMap: {
+          FunctionName: this.function.functionName,
+          Resource: `${this.function.functionName}:${this.alias.aliasName}`,
+          ExecutedVersion: version.version,
+        },
+        statistic: 'Sum',
+        period: Duration.minutes(1),
+      }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
     new LambdaDeploymentGroup(this, 'Release', {
       application,
       alias: this.alias,
       role,
       deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
-      alarms,
+      alarms: [newVersionErrors],
       autoRollback: { failedDeployment: true, deploymentInAlarm: true, stoppedDeployment: true },
     });
+    return newVersionErrors;
   }
 
   private acknowledgeWildcard(finding: string, reason: string): void {
     acknowledgeWildcard(this, finding, reason);
   }
 }
-
-/** A cdk-nag IAM5 finding (a wildcard in a policy of `scope`'s subtree) acknowledged, with why it is fine. */
-export function acknowledgeWildcard(scope: Construct, finding: string, reason: string): void {
-  Validations.of(scope).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
-}
-
-/**
- * Table access for `fn` (made in `scope`, with its role: functionDefaults), granted and named in
- * TABLE_NAME together: `read` can Get/Query/Scan only; `read-write` adds writes and
- * transactions, on any item, or, with `writes` (a row's `tableWrites`), only on partitions whose
- * key matches one of those patterns: a `dynamodb:LeadingKeys` condition, checked by DynamoDB per
- * item of a transaction too.
- */
-export function grantTableAccess(
-  scope: Construct,
-  fn: NodejsFunction,
-  table: ITableV2,
-  access: 'read' | 'read-write',
-  writes?: readonly string[],
-): void {
-  if (access === 'read' || writes) table.grantReadData(fn);
-  if (access === 'read-write' && !writes) table.grantReadWriteData(fn);
-  if (access === 'read-write' && writes) {
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: [
-          'dynamodb:PutItem',
-          'dynamodb:UpdateItem',
-          'dynamodb:DeleteItem',
-          'dynamodb:BatchWriteItem',
-          'dynamodb:ConditionCheckItem',
-        ],
-        resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...writes] } },
-      }),
-    );
-  }
-  fn.addEnvironment('TABLE_NAME', table.tableName);
-  acknowledgeWildcard(
-    scope,
-    `Resource::${tableArnOf(table, scope)}/index/*`,
-    "Queries may use any of the table's GSIs; the grant stays within this one table.",
-  );
-}
-
-/**
- * Mail for `fn` (made in `scope`), only from the stage's sender address, granted and named in
- * EMAIL_FROM together; links in customer mail open `portalUrl` (PORTAL_URL).
- */
-export function grantEmailSending(scope: Construct, fn: NodejsFunction, from: string, portalUrl: string): void {
-  const identities = Stack.of(scope).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-      // identity/* because in the SES sandbox the recipient identities are checked
-      // too; the condition pins the sender.
-      resources: [identities],
-      conditions: { StringEquals: { 'ses:FromAddress': from } },
-    }),
-  );
-  fn.addEnvironment('EMAIL_FROM', from);
-  fn.addEnvironment('PORTAL_URL', portalUrl);
-  acknowledgeWildcard(
-    scope,
-    `Resource::${nagName(scope, identities)}`,
-    'Recipient identities are checked in the SES sandbox; the ses:FromAddress condition restricts the sender to the stage address.',
-  );
-}
-
-/**
- * How cdk-nag renders a resource's `Arn` attribute in a finding id of a policy in `consumer`'s
- * stack: `<LogicalId.Arn>` in its own stack, or the parameter CDK passes it through to a
- * nested stack (`<referenceto<unique id>Arn>`).
- */
-function arnOf(resource: Construct, consumer: Construct): string {
-  const element = resource.node.defaultChild as CfnElement;
-  if (Stack.of(resource) === Stack.of(consumer)) return `<${Stack.of(resource).getLogicalId(element)}.Arn>`;
-  return `<referenceto${Names.uniqueId(element)}Arn>`;
-}
-
-/** The stage's table's ARN as cdk-nag names it in `consumer`'s findings: its own table, or a restored one referenced by name. */
-export const tableArnOf = (table: ITableV2, consumer: Construct): string =>
-  table.node.defaultChild ? arnOf(table, consumer) : nagName(consumer, table.tableArn);
-
-/**
- * Admin API actions on the one user pool, granted only to `manage-users` rows (users
- * created and looked up by admins). `sign-in` rows call only unauthenticated client APIs
- * (token endpoint, RevokeToken, ForgotPassword, InitiateAuth), which need no IAM.
- */
-export const IDENTITY_PROVIDER_ACTIONS = [
-  'cognito-idp:AdminGetUser',
-  'cognito-idp:AdminListGroupsForUser',
-  'cognito-idp:AdminCreateUser',
-  'cognito-idp:AdminUpdateUserAttributes',
-  'cognito-idp:AdminResetUserPassword',
-  'cognito-idp:AdminUserGlobalSignOut',
-  'cognito-idp:ListUsers',
-] as const;
-
-/** Admin actions on the customers' pool, granted only to its `manage-users` rows: what shared/services/user-admin.ts calls. */
-export const CUSTOMER_IDENTITY_ACTIONS = [
-  'cognito-idp:AdminCreateUser',
-  'cognito-idp:AdminSetUserPassword',
-  'cognito-idp:AdminDeleteUser',
-] as const;

@@ -1,10 +1,7 @@
 import { NestedStack, Validations } from 'aws-cdk-lib';
-import { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import type { RouteRow } from '#shared/routes';
-import { alarmName, routeSlug } from './alarm-names.ts';
 import type { RouteFunction } from './route-function.ts';
 import type { StageSettings } from './stages.ts';
 
@@ -17,7 +14,7 @@ import type { StageSettings } from './stages.ts';
  */
 export class RouteGroupStack extends NestedStack {
   private readonly settings: StageSettings;
-  private canary?: { application: LambdaApplication; role: Role; api5xx: ReturnType<typeof Alarm.fromAlarmName> };
+  private canary?: { application: LambdaApplication; role: Role };
 
   constructor(scope: Construct, id: string, { settings, group }: { settings: StageSettings; group: string }) {
     super(scope, id, { description: `Ticketing API (${settings.name}): the ${group} routes` });
@@ -26,18 +23,12 @@ export class RouteGroupStack extends NestedStack {
 
   /**
    * How a new version of the route's function goes live: all at once (dev), or by canary,
-   * rolled back by its errors alarm or the API's 5xx rate (Operations; found by name, so
-   * this stack does not depend on that one).
+   * rolled back by the errors of the new version alone (RouteFunction.deployByCanary).
    */
-  release(fn: RouteFunction, row: RouteRow): void {
+  release(fn: RouteFunction): void {
     if (!this.settings.canaryReleases) return;
     const canary = this.canaryReleases();
-    const errors = Alarm.fromAlarmName(
-      this,
-      `${fn.node.id}Errors`,
-      alarmName(this.settings.name, `${routeSlug(row)}-errors`),
-    );
-    fn.deployByCanary(canary.application, canary.role, [errors, canary.api5xx]);
+    fn.deployByCanary(canary.application, canary.role);
   }
 
   /** One CodeDeploy application and service role per group, shared by its deployment groups. */
@@ -52,8 +43,7 @@ export class RouteGroupStack extends NestedStack {
       reason:
         "AWS's own least-privilege policy for CodeDeploy on Lambda: invoke the hooks, read the alarms, move aliases.",
     });
-    const api5xx = Alarm.fromAlarmName(this, 'Api5xxRate', alarmName(this.settings.name, 'api-5xx-rate'));
-    this.canary = { application: new LambdaApplication(this, 'Releases'), role, api5xx };
+    this.canary = { application: new LambdaApplication(this, 'Releases'), role };
     return this.canary;
   }
 }

@@ -3,7 +3,9 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Config } from '#shared/config';
 import { stage as dev } from './stages/dev.ts';
 import { stage as prod } from './stages/prod.ts';
-import { STAGE_NAMES, type StageFile, StageFileSchema } from './stages/schema.ts';
+import { checkDomains, checkOrigins, checkRestoredTable, refusePlaceholders } from './stages/checks.ts';
+import { OVERRIDES, parseContext, setAt, valueAt } from './stages/overrides.ts';
+import { STAGE_NAMES, type StageFile, StageFileSchema, StageSettingsError } from './stages/schema.ts';
 import { stage as staging } from './stages/staging.ts';
 
 /**
@@ -14,7 +16,8 @@ import { stage as staging } from './stages/staging.ts';
  * front-end origins themselves are not settings: they are the stage's CloudFront
  * distributions (or their custom domains), see infra/front-ends.ts.
  */
-export { STAGE_NAMES };
+export { STAGE_NAMES, StageSettingsError };
+export { contextOf, OVERRIDES, unknownContextKeys } from './stages/overrides.ts';
 export type StageName = (typeof STAGE_NAMES)[number];
 
 export const FRONT_END_NAMES = ['admin', 'portal'] as const;
@@ -78,8 +81,12 @@ export interface StageSettings {
   /** Steady-state requests per second and burst for the whole API (per-account quotas sit above). */
   throttle: { rateLimit: number; burstLimit: number };
   logRetention: RetentionDays;
-  /** prod keeps its data (table, bucket, secret, user pool) when the stack is deleted, and refuses table deletion. */
+  /** prod keeps its data (table, bucket, secret, user pool) when the stack is deleted. */
   retainData: boolean;
+  /** Deletion protection (table, user pools) and stack termination protection: on once the stage exists. */
+  deletionProtection: boolean;
+  /** Whether the route functions reserve concurrency (infra/concurrency.ts): on once the account's quota fits it. */
+  reservedConcurrency: boolean;
   /** X-Ray active tracing through Lambda's own integration (no SDK in the bundles): staging and prod. */
   tracing: boolean;
   /** Releases reach 10 % of requests for 5 minutes first, rolled back by alarm (CodeDeploy): staging and prod; dev switches at once. */
@@ -90,57 +97,27 @@ export interface StageSettings {
 
 /**
  * What deleting the stack, or a failed first deploy, does to the stage's data (table,
- * buckets, secrets, user pools, logs): `retainData` keeps it, also when the first deploy
- * rolls back, so a retry does not stumble over orphans (RETAIN_ON_UPDATE_OR_DELETE).
+ * buckets, secrets, user pools, logs). `retainData` keeps it when the stack is deleted or an
+ * update replaces it, and deletes it when a first deploy rolls back (RETAIN_ON_UPDATE_OR_DELETE,
+ * "RetainExceptOnCreate": https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-attribute-deletionpolicy.html),
+ * so a failed first deploy leaves nothing behind.
  */
 export function removalPolicyOf(settings: StageSettings): RemovalPolicy {
   return settings.retainData ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY;
 }
 
-/** A wrong stage name or setting: a usage error, reported in one line without a stack trace. */
-export class StageSettingsError extends Error {
-  override name = 'StageSettingsError';
+/**
+ * The removal policy of a resource with deletion protection (table, user pools). A protected
+ * resource cannot be deleted by a rollback: DeleteTable is refused and the stack ends
+ * ROLLBACK_FAILED. So with `deletionProtection` (a stage that exists already) it is plain
+ * RETAIN, never deleted by CloudFormation; without it, as every other resource.
+ */
+export function protectedRemovalPolicyOf(settings: StageSettings): RemovalPolicy {
+  return settings.deletionProtection ? RemovalPolicy.RETAIN : removalPolicyOf(settings);
 }
 
 /** Reads a context value; `undefined` when absent. */
 export type ContextReader = (key: string) => unknown;
-
-type Kind = 'text' | 'list' | 'number';
-
-/**
- * The `-c` key of each setting (its path in the stage file). `-c key=` (empty) removes the
- * setting for that deploy. Not here: `policy`, which only a change of the file alters.
- */
-export const OVERRIDES: Record<string, { path: readonly string[]; kind: Kind }> = {
-  account: { path: ['env', 'account'], kind: 'text' },
-  region: { path: ['env', 'region'], kind: 'text' },
-  adminDomain: { path: ['frontEnds', 'admin', 'domain'], kind: 'text' },
-  portalDomain: { path: ['frontEnds', 'portal', 'domain'], kind: 'text' },
-  adminAssets: { path: ['frontEnds', 'admin', 'files'], kind: 'text' },
-  portalAssets: { path: ['frontEnds', 'portal', 'files'], kind: 'text' },
-  certificateArn: { path: ['certificateArn'], kind: 'text' },
-  hostedZoneId: { path: ['hostedZone', 'id'], kind: 'text' },
-  hostedZoneName: { path: ['hostedZone', 'name'], kind: 'text' },
-  emailFrom: { path: ['mail', 'from'], kind: 'text' },
-  sesIdentity: { path: ['mail', 'sesIdentity'], kind: 'text' },
-  alarmEmail: { path: ['alarms', 'emails'], kind: 'list' },
-  alarmTopicArn: { path: ['alarms', 'topicArns'], kind: 'list' },
-  webAclArn: { path: ['webAclArn'], kind: 'text' },
-  extraOrigins: { path: ['extraOrigins'], kind: 'list' },
-  siteAuthMethod: { path: ['siteAuthMethod'], kind: 'text' },
-  logLevel: { path: ['logLevel'], kind: 'text' },
-  signingKeysVersion: { path: ['secretVersions', 'signingKeys'], kind: 'text' },
-  originVerifyVersion: { path: ['secretVersions', 'originVerify'], kind: 'text' },
-  tableName: { path: ['table', 'restoredName'], kind: 'text' },
-  tableStreamArn: { path: ['table', 'restoredStreamArn'], kind: 'text' },
-  tableIndexes: { path: ['table', 'indexes'], kind: 'number' },
-  apiDocs: { path: ['apiDocs'], kind: 'text' },
-};
-
-/** Context keys that are neither a setting nor `stage`, in the shape settings have (CDK's own keys have `:` or `@`). */
-export function unknownContextKeys(keys: readonly string[]): string[] {
-  return keys.filter((key) => /^[a-z][A-Za-z0-9]*$/.test(key) && key !== 'stage' && !(key in OVERRIDES));
-}
 
 /**
  * The settings of the stage named by the `stage` context: its committed file, with `-c`
@@ -218,6 +195,8 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
     throttle: stage.policy.throttle,
     logRetention: stage.policy.logRetention,
     retainData: stage.policy.retainData,
+    deletionProtection: stage.policy.deletionProtection,
+    reservedConcurrency: stage.policy.reservedConcurrency,
     tracing: stage.policy.tracing,
     canaryReleases: stage.policy.canaryReleases,
     overrides,
@@ -245,133 +224,12 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
   return settings;
 }
 
-/** The `-c` flags that say the same as a stage file (for a test, and to show what a deploy uses). */
-export function contextOf(file: StageFile): Record<string, string> {
-  const context: Record<string, string> = { stage: file.name };
-  for (const [key, { path }] of Object.entries(OVERRIDES)) {
-    const value = valueAt(file as unknown as Record<string, unknown>, path);
-    if (value === undefined) continue;
-    context[key] = Array.isArray(value) ? value.join(',') : String(value);
-  }
-  return context;
-}
-
 /** The one line a deploy with overrides prints. */
 export const overridesLine = (settings: StageSettings): string | undefined =>
   settings.overrides.length
     ? `stage ${settings.name}: -c ${settings.overrides.join(', -c ')} override${settings.overrides.length > 1 ? '' : 's'} ${settings.file} for this deploy only`
     : undefined;
 
-const PLACEHOLDER = /(^|[.@])example\.(com|org|net)$/i;
-
-/** staging and prod: a pinned account, no `example.*` name anywhere, an SES identity, WAF logs, someone the alarms reach. */
-function refusePlaceholders(stage: StageFile, problem: (path: readonly PropertyKey[], text: string) => string): void {
-  const refuse = (path: readonly PropertyKey[], text: string) => {
-    throw new StageSettingsError(problem(path, text));
-  };
-  if (!stage.env) refuse(['env'], `is missing: ${stage.name} pins its AWS account and region`);
-  for (const [path, value] of leaves(stage)) {
-    if (typeof value === 'string' && PLACEHOLDER.test(value.replace(/^https?:\/\//, '').replace(/[:/].*$/, '')))
-      refuse(path, `is a placeholder ("${value}"): put the stage's real value there`);
-  }
-  if (!stage.mail.sesIdentity)
-    refuse(['mail', 'sesIdentity'], 'is missing: name the SES identity that allows the sender');
-  if (!stage.webAclArn && !stage.policy.webAclLogs)
-    refuse(['policy', 'webAclLogs'], `is false: ${stage.name}'s web ACL logs its requests (aws-waf-logs-…)`);
-  if (stage.alarms.emails.length + stage.alarms.topicArns.length === 0)
-    refuse(['alarms'], 'has no subscriber: add an address (emails) or an existing SNS topic (topicArns)');
-}
-
-function* leaves(value: unknown, path: PropertyKey[] = []): Generator<[PropertyKey[], unknown]> {
-  if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value))
-      yield* leaves(inner, [...path, Array.isArray(value) ? Number(key) : key]);
-  } else yield [path, value];
-}
-
 function isStageName(value: string): value is StageName {
   return (STAGE_NAMES as readonly string[]).includes(value);
-}
-
-function parseContext(raw: unknown, kind: Kind, key: string): unknown {
-  if (kind === 'list') {
-    const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(',');
-    return items.map((item) => item.trim()).filter(Boolean);
-  }
-  const text = typeof raw === 'string' ? raw.trim() : raw;
-  if (text === '' || text === null) return undefined;
-  if (kind === 'number') {
-    const number = Number(text);
-    if (!Number.isInteger(number)) throw new StageSettingsError(`-c ${key}="${String(raw)}" is not a whole number`);
-    return number;
-  }
-  return String(text);
-}
-
-function valueAt(object: Record<string, unknown>, path: readonly string[]): unknown {
-  return path.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], object);
-}
-
-function setAt(object: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  let at = object;
-  for (const key of path.slice(0, -1)) {
-    at[key] ??= {};
-    at = at[key] as Record<string, unknown>;
-  }
-  const last = path[path.length - 1]!;
-  if (value === undefined) delete at[last];
-  else at[last] = value;
-}
-
-type Fail = (path: string[], problem: string) => never;
-
-/**
- * Origins are compared verbatim by browsers, CORS and the CSRF check: reject anything
- * that is not exactly `scheme://host[:port]`, and plain http except on localhost. Only the
- * literal extra origins are checked here; the front-end origins are the distributions'
- * (deploy-time tokens) or `https://<custom domain>`.
- */
-function checkOrigins(settings: StageSettings, fail: Fail): void {
-  for (const origin of settings.extraOrigins) {
-    const url = URL.canParse(origin) ? new URL(origin) : undefined;
-    if (!url || url.origin !== origin)
-      fail(['extraOrigins'], `has an extra origin "${origin}" not of the form scheme://host[:port]`);
-    const local = url!.hostname === 'localhost' || url!.hostname === '127.0.0.1';
-    if (url!.protocol !== 'https:' && !local)
-      fail(['extraOrigins'], `has an extra origin "${origin}" that must use https`);
-  }
-}
-
-/** A custom domain needs a CloudFront certificate (us-east-1, checked by the schema); a zone needs both its id and name. */
-function checkDomains(settings: StageSettings, fail: Fail): void {
-  const domains = FRONT_END_NAMES.filter((name) => settings.frontEnds[name].domainName);
-  if (domains.length > 0 && !settings.certificateArn)
-    fail(['certificateArn'], `is missing: ${domains.join(' and ')} need an ACM certificate in us-east-1 covering them`);
-}
-
-/**
- * A restored table comes with its change stream: the webhooks read every ticket change from it
- * (infra/webhooks.ts), and a restore has none until one is enabled, so its ARN is unknown to the
- * stack and must come from the stage file, from the restored table itself. Enabled before the
- * deploy that switches, the stream holds every change the API makes to the restored table.
- */
-function checkRestoredTable(settings: StageSettings, fail: Fail): void {
-  const { restoredTableName: name, restoredTableStreamArn: streamArn } = settings;
-  const setting = ['table', 'restoredStreamArn'];
-  if (name && !streamArn)
-    fail(
-      setting,
-      `is missing (or -c tableStreamArn): the webhooks read ${name}'s change stream; enable it (aws dynamodb update-table --table-name ${name} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES) and set its LatestStreamArn`,
-    );
-  if (!streamArn) return;
-  if (!name) fail(setting, 'is set without table.restoredName: only a restored table takes a stream ARN');
-  // arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>; the label has colons of its own.
-  const [, , , region, account, ...resource] = streamArn.split(':');
-  const streamTable = resource.join(':').split('/')[1];
-  if (streamTable !== name) fail(setting, `is the stream of table ${streamTable}, not of ${name} (table.restoredName)`);
-  if (settings.env && (region !== settings.env.region || account !== settings.env.account))
-    fail(
-      setting,
-      `is in ${account}, ${region}: the stage is pinned to ${settings.env.account}, ${settings.env.region}`,
-    );
 }

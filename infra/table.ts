@@ -1,7 +1,7 @@
 import { AttributeType, Billing, type ITableV2, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
-import { removalPolicyOf, type StageSettings, StageSettingsError } from './stages.ts';
+import { protectedRemovalPolicyOf, type StageSettings, StageSettingsError } from './stages.ts';
 
 /**
  * How many of TABLE_SCHEMA's GSIs the stack declares (the first N), from the stage file's
@@ -39,8 +39,8 @@ export function singleTable(scope: Construct, id: string, settings: StageSetting
     dynamoStream: StreamViewType[TABLE_SCHEMA.streamViewType],
     billing: Billing.onDemand(),
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-    deletionProtection: settings.retainData,
-    removalPolicy: removalPolicyOf(settings),
+    deletionProtection: settings.deletionProtection,
+    removalPolicy: protectedRemovalPolicyOf(settings),
   });
 }
 

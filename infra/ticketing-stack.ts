@@ -54,12 +54,7 @@ export class TicketingStack extends Stack {
 
     const table = stageTable(this, 'Table', settings);
     this.table = table;
-    // After the stage's own table, also when it serves a restored one: a restore changes nothing else.
-    const migrations = new MigrationRunner(this, 'Migrations', {
-      table,
-      after: this.node.findChild('Table'),
-      settings,
-    });
+    const migrations = new MigrationRunner(this, 'Migrations', { table, settings });
     // Browsers reach the API only through the front ends' `/api/*` (same origin, first-party
     // cookie); every origin-dependent value derives from their origins (infra/front-ends.ts).
     const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) =>
@@ -142,7 +137,7 @@ export class TicketingStack extends Stack {
       if (row.uses.customerIdentity && customers) fn.bindCustomerIdentity(customers, row.uses.customerIdentity);
       if (row.uses.signingKey) fn.bindSigningKey(signingKeys);
       fn.bindOriginVerify(frontEnds.originVerifySecret);
-      groupOf(row).release(fn, row);
+      groupOf(row).release(fn);
       functions.set(row, fn);
     }
     this.functions = functions;
@@ -164,6 +159,10 @@ export class TicketingStack extends Stack {
       migrationRunner: migrations.function,
       webhooks: this.webhooks,
     });
+
+    // Once the release is live: the table (the stage's own, also when it serves a restored one), every
+    // route group (their canaries finished), the webhooks and the alarms (infra/migrations.ts).
+    migrations.runAfter([this.node.findChild('Table'), ...groups.values(), this.webhooks, this.operations]);
 
     new CfnOutput(this, 'ApiUrl', {
       value: http.url,

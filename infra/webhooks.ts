@@ -3,13 +3,14 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { FilterCriteria, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
-import { acknowledgeWildcard, functionDefaults, grantEmailSending, grantTableAccess } from './route-function.ts';
+import { functionDefaults } from './function-defaults.ts';
+import { grantEmailSending, grantTableAccess } from './function-grants.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /** Not routes (README "Webhooks"): their handlers live in bin/webhooks/, as the migration runner's in bin/maintenance/. */
@@ -55,9 +56,13 @@ export const TICKET_CHANGE_MAPPING = {
  */
 export const TICKET_CHANGES_TIMEOUT = Duration.minutes(5);
 
-/** Named, as the migration runner is, so `npm run webhooks:replay -- --stage <name>` finds them. */
+/**
+ * Named, as the migration runner is, so `npm run webhooks:replay -- --stage <name>` finds it, and
+ * through its stream mapping's on-failure destination, the queue. The queue itself has no fixed
+ * name: it is retained with the stage's data, and a fixed name would fail the next create of the
+ * stage ("already exists").
+ */
 export const ticketChangesFunctionName = (stage: string): string => `Ticketing-${stage}-webhook-ticket-changes`;
-export const failedChangesQueueName = (stage: string): string => `Ticketing-${stage}-webhook-failed-changes`;
 
 /**
  * The dispatcher's timeout: it works until 20 s before it (bin/webhooks/dispatch.ts), a last
@@ -112,17 +117,10 @@ export class Webhooks extends Construct {
         // Attempts mostly wait on their receivers, 10 at once: half a route function's memory (and CPU) for TLS
         // and signing. Not yet measured under load: timeouts would show it short (the errors alarms).
         memorySize: 512,
-        tracing: settings.tracing ? Tracing.ACTIVE : undefined,
         environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
       });
       grantTableAccess(home, fn, table, 'read-write');
       grantEmailSending(home, fn, settings.emailFrom, portalUrl);
-      if (settings.tracing)
-        acknowledgeWildcard(
-          home,
-          'Resource::*',
-          "X-Ray PutTraceSegments and PutTelemetryRecords take no resource: Lambda's tracing grants them on *.",
-        );
       Validations.of(home).acknowledge({
         id: 'AwsSolutions-L1',
         reason: 'Pinned to nodejs22.x, as the route functions (infra/route-function.ts).',
@@ -136,7 +134,6 @@ export class Webhooks extends Construct {
       functionName: ticketChangesFunctionName(settings.name),
     });
     this.failedChanges = new Queue(this, 'FailedChanges', {
-      queueName: failedChangesQueueName(settings.name),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),

@@ -1,5 +1,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { STAGE_FILES } from '../../infra/stages.ts';
+
+/**
+ * Where `npm run keys` writes a stage's secret: `--region` when given, else the region the stage
+ * file pins (the region its deploy goes to and its functions read the secret in), else the
+ * shell's (dev, which is not pinned). The shell's AWS_REGION alone would put a pinned stage's
+ * secret where the stack never looks.
+ */
+export function keysRegion(stage: string, given?: string): string | undefined {
+  if (given) return given;
+  return (STAGE_FILES as Record<string, { env?: { region: string } }>)[stage]?.env?.region;
+}
 
 /** The stage file's `secretVersions` fields: the version of each secret the stack pins. */
 export type PinnedSecret = 'signingKeys' | 'originVerify';

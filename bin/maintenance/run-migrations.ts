@@ -10,7 +10,8 @@ const STOP_MARGIN_MS = 3 * 60_000;
  */
 export const handler = async (event: unknown, context: Context) =>
   migrationCommand(MigrationCommand.parse(event ?? {}), {
-    functionArn: context.invokedFunctionArn,
+    // Unqualified: a version this run was started as may be gone when it continues.
+    functionName: context.functionName,
     requestId: context.awsRequestId,
     stopAt: Date.now() + context.getRemainingTimeInMillis() - STOP_MARGIN_MS,
   });

@@ -1,7 +1,8 @@
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
 import type { LedgerRow } from '../maintenance/migrations/deployed-runner.ts';
-import { FRONT_END_NAMES, type StageSettings } from '../../infra/stages.ts';
+import { FRONT_END_NAMES, STAGE_FILES, type StageSettings } from '../../infra/stages.ts';
 import { tableIndexCount } from '../../infra/table.ts';
+import { type AccountConcurrency, concurrencyFix, planConcurrency } from './concurrency.ts';
 
 /**
  * What a deploy needs, judged from the stage's committed settings and facts read with the
@@ -30,31 +31,39 @@ export interface Facts {
   sesAddress: Read<{ verified: boolean } | null>;
   sesDomain: Read<{ verified: boolean } | null>;
   sesAccount: Read<{ productionAccess: boolean; sendingEnabled: boolean }>;
-  /** The stage's signing-key secret (`npm run keys`); `null`: it does not exist. */
-  signingKeys: Read<{ hasCurrentVersion: boolean } | null>;
-  /** The account's Lambda concurrency, and what this stage's functions reserve (infra/concurrency.ts). */
-  lambdaConcurrency: Read<{ limit: number; unreserved: number }>;
+  /** The stage's signing-key secret (`npm run keys`) and its version ids; `null`: it does not exist. */
+  signingKeys: Read<{ hasCurrentVersion: boolean; versions?: string[] } | null>;
+  /** The stage's origin-verify secret's version ids (made by the first deploy); `null`: none yet. */
+  originVerify?: Read<{ versions: string[] } | null>;
+  /** The account's Lambda concurrency (GetAccountSettings). */
+  lambdaConcurrency: Read<AccountConcurrency>;
+  /** What the stage's deployed functions reserve now (0 before its first deploy). */
+  reservedNow?: Read<number>;
+  /** What this deploy's functions will reserve (infra/concurrency.ts stageReservations). */
   reservedByStage: number;
+  /** The web ACL the stage file names (WAFv2, CloudFront scope); `null`: no such web ACL. */
+  webAcl?: Read<{ name: string } | null>;
   /** The stage's certificate (ACM in us-east-1), when it names one; `null`: no such certificate. */
   certificate?: Read<{ status: string; names: string[] } | null>;
   /** The stage's Route 53 zone, when it names one; `null`: no such zone. */
   hostedZone?: Read<{ name: string } | null>;
   /** The existing SNS topics the alarms notify; `null`: no such topic. */
   alarmTopics?: Read<{ arn: string; exists: boolean }[]>;
-  /** What the stage's migration runner answers (infra/migrations.ts); `null`: no runner yet (a first deploy). */
+  /** The stage's ledger and its table's GSIs, read from the table (infra/migrations.ts); `null`: no runner yet (a first deploy). */
   migrations?: Read<RunnerStatus | null>;
 }
 
-/** The migration runner's answer to `{"action":"ledger"}`: the ledger and the deployed table's GSIs. */
+/** The data migrations' ledger and the deployed table's GSIs. */
 export interface RunnerStatus {
   ledger: LedgerRow[];
   tableIndexes: string[];
 }
 
-/** Concurrency AWS keeps unreserved in every account: a reservation that would go below it fails the deploy. */
-export const MIN_UNRESERVED = 100;
-
-export type Verdict = 'ok' | 'warn' | 'fail';
+/**
+ * `unknown`: the check could not be made (access denied, throttled, unreachable). Never a pass:
+ * a run with one is not ready to deploy, as one with a `fail`.
+ */
+export type Verdict = 'ok' | 'warn' | 'fail' | 'unknown';
 
 export interface Finding {
   check: string;
@@ -66,7 +75,7 @@ export interface Finding {
 
 const unreadable = (check: string, error: string, fix: string): Finding => ({
   check,
-  verdict: 'fail',
+  verdict: 'unknown',
   message: `could not be checked: ${error}`,
   fix,
 });
@@ -78,9 +87,12 @@ export function judge(facts: Facts): Finding[] {
     account(facts),
     bootstrap(facts),
     concurrency(facts),
+    dataProtection(facts),
     sender(facts),
     sandbox(facts),
+    mailAccount(facts),
     signingKeys(facts),
+    originVerify(facts),
     domains(facts),
     certificate(facts),
     hostedZone(facts),
@@ -163,24 +175,76 @@ function bootstrap({ bootstrapVersion, account, region, settings }: Facts): Find
   return { check, verdict: 'ok', message: `version ${bootstrapVersion.value}` };
 }
 
-function concurrency({ lambdaConcurrency, reservedByStage }: Facts): Finding {
+function concurrency({
+  lambdaConcurrency,
+  reservedNow = { value: 0 },
+  reservedByStage,
+  settings,
+  region,
+}: Facts): Finding {
   const check = 'concurrency';
-  if (!reservedByStage) return { check, verdict: 'ok', message: 'the stage reserves none' };
-  if ('error' in lambdaConcurrency)
-    return unreadable(check, lambdaConcurrency.error, "check the account's Lambda concurrency quota (Service Quotas)");
-  const { limit, unreserved } = lambdaConcurrency.value;
-  if (unreserved - reservedByStage < MIN_UNRESERVED) {
+  if (!reservedByStage)
+    return {
+      check,
+      verdict: 'ok',
+      message: `the stage reserves none${settings.reservedConcurrency ? '' : ` (policy.reservedConcurrency is off in ${settings.file})`}`,
+    };
+  const fix =
+    "check the account's Lambda concurrency quota (lambda:GetAccountSettings, lambda:ListFunctions, lambda:GetFunctionConcurrency)";
+  if ('error' in lambdaConcurrency) return unreadable(check, lambdaConcurrency.error, fix);
+  if ('error' in reservedNow) return unreadable(check, reservedNow.error, fix);
+  const { limit } = lambdaConcurrency.value;
+  const plan = planConcurrency(lambdaConcurrency.value, reservedNow.value, reservedByStage);
+  const now = reservedNow.value ? ` (${reservedNow.value} of them reserved by its deployed functions now)` : '';
+  if (!plan.fits)
     return {
       check,
       verdict: 'fail',
-      message: `the stage reserves ${reservedByStage} of the account's ${limit}, leaving ${unreserved - reservedByStage} unreserved (AWS keeps at least ${MIN_UNRESERVED})`,
-      fix: 'ask AWS for a higher Lambda concurrency quota (Service Quotas, "Concurrent executions"), or lower the numbers in infra/concurrency.ts',
+      message: `the stage reserves ${reservedByStage} of the account's quota of ${limit}${now}, leaving ${plan.unreservedAfter} unreserved; Lambda keeps at least ${plan.minimum}, so the deploy would fail and roll back`,
+      fix: concurrencyFix(settings, region, plan.quotaNeeded),
     };
-  }
   return {
     check,
     verdict: 'ok',
-    message: `reserves ${reservedByStage} of ${limit}; ${unreserved - reservedByStage} stay unreserved`,
+    message: `reserves ${reservedByStage} of ${limit}${now}; ${plan.unreservedAfter} stay unreserved`,
+  };
+}
+
+/**
+ * Deletion protection (table, user pools) is off for a stage's first deploy, so that a failed
+ * create rolls back to nothing, and on once the stage exists (infra/stages.ts protectedRemovalPolicyOf).
+ * The stage exists when its migration runner does.
+ */
+function dataProtection({ settings, migrations }: Facts): Finding {
+  const check = 'data protection';
+  if (!settings.retainData) return { check, verdict: 'ok', message: "none: the stage's data goes with its stack" };
+  if (!migrations || 'error' in migrations)
+    return unreadable(
+      check,
+      migrations && 'error' in migrations ? migrations.error : 'not asked',
+      `check whether the stage exists (lambda:GetFunctionConfiguration on its migration runner)`,
+    );
+  const exists = migrations.value !== null;
+  if (exists && !settings.deletionProtection)
+    return {
+      check,
+      verdict: 'fail',
+      message: 'the stage exists, and its table and user pools are not protected from deletion',
+      fix: `set policy.deletionProtection: true in ${settings.file} (deletion protection, kept whatever happens)`,
+    };
+  if (!exists && settings.deletionProtection)
+    return {
+      check,
+      verdict: 'warn',
+      message: 'a first deploy with deletion protection: if it fails, its table and user pools stay behind (Retain)',
+      fix: `set policy.deletionProtection: false in ${settings.file} for the first deploy, and true once it succeeded`,
+    };
+  return {
+    check,
+    verdict: 'ok',
+    message: exists
+      ? 'table and user pools protected from deletion'
+      : 'first deploy: nothing protected yet, so a failed create rolls back to nothing',
   };
 }
 
@@ -218,7 +282,7 @@ function sender({ settings, sesAddress, sesDomain }: Facts): Finding {
   };
 }
 
-function sandbox({ sesAccount }: Facts): Finding {
+function sandbox({ sesAccount, settings }: Facts): Finding {
   const check = 'mail sandbox';
   if ('error' in sesAccount)
     return unreadable(check, sesAccount.error, 'check SES account details in the console (Account dashboard)');
@@ -229,16 +293,37 @@ function sandbox({ sesAccount }: Facts): Finding {
       message: 'sending is paused for this SES account',
       fix: 'see the SES account dashboard for why (reputation), and resolve it with AWS',
     };
+  // In the sandbox SES sends to verified addresses only (https://docs.aws.amazon.com/ses/latest/dg/request-production-access.html):
+  // prod's customers would get no mail at all.
   if (!sesAccount.value.productionAccess) {
     return {
       check,
-      verdict: 'warn',
+      verdict: settings.name === 'prod' ? 'fail' : 'warn',
       message:
         'SES is in the sandbox: mail reaches verified addresses only (customers get no verification or claim mail)',
       fix: 'request production access (SES console, Account dashboard)',
     };
   }
   return { check, verdict: 'ok', message: 'SES production access' };
+}
+
+/**
+ * SES reputation (bounce and complaint rates, sending quota, the sandbox) belongs to an account
+ * and region: staging's test mail counts against prod's when they share one
+ * (https://docs.aws.amazon.com/ses/latest/dg/monitor-sender-reputation.html).
+ */
+function mailAccount({ settings }: Facts): Finding {
+  const check = 'mail account';
+  const other = settings.name === 'prod' ? 'staging' : settings.name === 'staging' ? 'prod' : undefined;
+  const otherEnv = other && STAGE_FILES[other].env;
+  if (settings.env && otherEnv && otherEnv.account === settings.env.account && otherEnv.region === settings.env.region)
+    return {
+      check,
+      verdict: 'warn',
+      message: `${other} is in the same account and region (${settings.env.account}, ${settings.env.region}): they share one SES reputation and sending quota`,
+      fix: 'give staging and prod accounts of their own (README "Deploying")',
+    };
+  return { check, verdict: 'ok', message: 'the stage has its SES account and region to itself' };
 }
 
 function signingKeys({ settings, signingKeys }: Facts): Finding {
@@ -254,7 +339,35 @@ function signingKeys({ settings, signingKeys }: Facts): Finding {
     };
   if (!signingKeys.value.hasCurrentVersion)
     return { check, verdict: 'fail', message: 'the signing-key secret has no current value', fix };
-  return { check, verdict: 'ok', message: 'present' };
+  const pinned = settings.signingKeysVersion;
+  if (pinned && signingKeys.value.versions && !signingKeys.value.versions.includes(pinned))
+    return {
+      check,
+      verdict: 'fail',
+      message: `the pinned version ${pinned} (secretVersions.signingKeys in ${settings.file}) is not a version of the secret`,
+      fix: `pin one it has: npm run keys -- prepare --stage ${settings.name} (README "Rotating the signing key")`,
+    };
+  return { check, verdict: 'ok', message: pinned ? `present, pinned version ${pinned} exists` : 'present' };
+}
+
+/** The origin-verify secret is the stack's own: a pinned version must be one of its versions. */
+function originVerify({ settings, originVerify }: Facts): Finding {
+  const check = 'origin verify';
+  const pinned = settings.originVerifyVersion;
+  if (!pinned) return { check, verdict: 'ok', message: 'not pinned: the value the stack made' };
+  const fix = `npm run keys -- pin-origin-verify --stage ${settings.name} --version <a VersionId of the secret>`;
+  if (!originVerify) return unreadable(check, 'not asked', fix);
+  if ('error' in originVerify) return unreadable(check, originVerify.error, fix);
+  if (originVerify.value === null)
+    return {
+      check,
+      verdict: 'fail',
+      message: `version ${pinned} is pinned, and the stage has no origin-verify secret yet (its first deploy makes it)`,
+      fix: `remove secretVersions.originVerify from ${settings.file} for the first deploy`,
+    };
+  if (!originVerify.value.versions.includes(pinned))
+    return { check, verdict: 'fail', message: `the pinned version ${pinned} is not a version of the secret`, fix };
+  return { check, verdict: 'ok', message: `pinned version ${pinned} exists` };
 }
 
 function domains({ settings }: Facts): Finding {
@@ -331,11 +444,16 @@ function hostedZone({ settings, hostedZone }: Facts): Finding {
   return { check, verdict: 'ok', message: `${actual} (${settings.hostedZone.id})` };
 }
 
-function webAcl({ settings, region }: Facts): Finding {
+function webAcl({ settings, region, webAcl }: Facts): Finding {
   const check = 'web ACL';
   // The schema already refused an ARN outside us-east-1 or not CloudFront-scoped.
-  if (settings.webAclArn)
-    return { check, verdict: 'ok', message: `${settings.webAclArn} (CloudFront, ${CLOUDFRONT_REGION})` };
+  if (settings.webAclArn) {
+    const fix = `set webAclArn in ${settings.file} to a CloudFront-scoped web ACL of this account, made in ${CLOUDFRONT_REGION}`;
+    if (!webAcl) return unreadable(check, 'not asked', fix);
+    if ('error' in webAcl) return unreadable(check, webAcl.error, fix);
+    if (webAcl.value === null) return { check, verdict: 'fail', message: `${settings.webAclArn} does not exist`, fix };
+    return { check, verdict: 'ok', message: `${webAcl.value.name} (CloudFront, ${CLOUDFRONT_REGION})` };
+  }
   if (region && region !== CLOUDFRONT_REGION)
     return {
       check,
@@ -379,7 +497,13 @@ function tableIndexes({ settings, migrations }: Facts): Finding {
       .slice(from, to)
       .map((index) => index.indexName)
       .join(', ');
-  if (!migrations || 'error' in migrations || migrations.value === null)
+  if (!migrations || 'error' in migrations)
+    return unreadable(
+      check,
+      migrations ? migrations.error : 'not asked',
+      `read the table's GSIs (dynamodb:DescribeTable); CloudFormation adds one per update`,
+    );
+  if (migrations.value === null)
     return { check, verdict: 'ok', message: `${wanted} declared (${names(0, wanted)}); a new table gets them all` };
   const deployed = migrations.value.tableIndexes.length;
   if (wanted - deployed > 1)
@@ -405,19 +529,19 @@ function tableIndexes({ settings, migrations }: Facts): Finding {
 function migrations({ settings, migrations }: Facts): Finding {
   const check = 'migrations';
   const fix = `npm run migrations -- --stage ${settings.name}`;
-  if (!migrations) return { check, verdict: 'ok', message: 'not asked' };
-  // A deploy does not need the ledger: unreadable is worth a look, not a refusal.
-  if ('error' in migrations) return { ...unreadable(check, migrations.error, fix), verdict: 'warn' };
+  if (!migrations) return unreadable(check, 'not asked', fix);
+  if ('error' in migrations) return unreadable(check, migrations.error, fix);
   if (migrations.value === null)
     return { check, verdict: 'ok', message: 'no runner yet: the first deploy creates it, and it runs every migration' };
   const rows = migrations.value.ledger;
   const failed = rows.filter((row) => row.lastError && row.status !== 'done');
+  // A release must not go past a migration that failed: the next one's code may rely on its shape.
   if (failed.length)
     return {
       check,
-      verdict: 'warn',
+      verdict: 'fail',
       message: `${failed.map((row) => `${row.id} ${row.name}`).join(', ')} stopped on an error: ${failed[0]!.lastError}`,
-      fix: `fix its cause, then ${fix} --resume (it goes on from its checkpoint)`,
+      fix: `fix its cause, then ${fix} --resume (it goes on from its checkpoint); deploy once it is done`,
     };
   const pending = rows.filter((row) => row.status !== 'done');
   if (pending.length)
@@ -452,21 +576,28 @@ export function plan(settings: StageSettings): string[] {
     `table: ${settings.restoredTableName ? `the restored ${settings.restoredTableName}` : 'its own'}`,
     `signing keys: ${settings.signingKeysVersion ? `version ${settings.signingKeysVersion}` : 'unpinned (the current version when the template changes)'}; origin-verify: ${settings.originVerifyVersion ? `version ${settings.originVerifyVersion}` : 'unpinned'}`,
     `alarms to ${[...settings.alarmSubscribers.emails, ...settings.alarmSubscribers.topicArns].join(', ') || 'nobody'}`,
+    `reserved concurrency: ${settings.reservedConcurrency ? 'on (infra/concurrency.ts)' : 'none'}; deletion protection: ${settings.deletionProtection ? 'on' : 'off'}`,
     ...(settings.overrides.length ? [`for this deploy only: -c ${settings.overrides.join(', -c ')}`] : []),
   ];
 }
 
-/** The report: one line per check, then the fixes; `failed` when a deploy would fail. */
+/**
+ * The report: one line per check, then the fixes; `failed` when a deploy would fail or a check
+ * could not be made (an unknown is never a pass).
+ */
 export function report(findings: Finding[]): { text: string; failed: boolean } {
-  const mark: Record<Verdict, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
+  const mark: Record<Verdict, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', unknown: '????' };
   const width = Math.max(...findings.map((finding) => finding.check.length));
   const lines = findings.map(
     (finding) =>
       `${mark[finding.verdict]}  ${finding.check.padEnd(width)}  ${finding.message}${finding.fix ? `\n      ${' '.repeat(width)}  → ${finding.fix}` : ''}`,
   );
-  const failed = findings.some((finding) => finding.verdict === 'fail');
-  return {
-    text: `${lines.join('\n')}\n\n${failed ? 'Not ready to deploy: fix the FAIL lines first.' : 'Ready to deploy.'}`,
-    failed,
-  };
+  const failing = findings.some((finding) => finding.verdict === 'fail');
+  const unknown = findings.filter((finding) => finding.verdict === 'unknown').length;
+  const verdict = failing
+    ? 'Not ready to deploy: fix the FAIL lines first.'
+    : unknown
+      ? `Not ready to deploy: ${unknown} check${unknown > 1 ? 's' : ''} could not be made (????); run again with credentials that can read ${unknown > 1 ? 'them' : 'it'}.`
+      : 'Ready to deploy.';
+  return { text: `${lines.join('\n')}\n\n${verdict}`, failed: failing || unknown > 0 };
 }

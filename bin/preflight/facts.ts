@@ -1,14 +1,26 @@
 import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
-import { GetAccountSettingsCommand, InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  GetAccountSettingsCommand,
+  GetFunctionConcurrencyCommand,
+  GetFunctionConfigurationCommand,
+  LambdaClient,
+  paginateListFunctions,
+} from '@aws-sdk/client-lambda';
 import { GetHostedZoneCommand, Route53Client } from '@aws-sdk/client-route-53';
-import { DescribeSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { DescribeSecretCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetTopicAttributesCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { GetWebACLCommand, WAFV2Client } from '@aws-sdk/client-wafv2';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ORIGIN_VERIFY_HEADER } from '#shared/http/origin-verify-header';
+import { keyCondition } from '#shared/data/key-conditions';
+import { keys } from '#shared/data/keys';
 import { signingKeySecretName } from '#shared/auth/key-set';
 import { routes } from '#shared/routes';
-import { concurrencyOf } from '../../infra/concurrency.ts';
+import { stageReservations } from '../../infra/concurrency.ts';
 import { migrationRunnerName } from '../../infra/migrations.ts';
 import type { StageSettings } from '../../infra/stages.ts';
 import { CLOUDFRONT_REGION, type Facts, type Read, type RunnerStatus } from './checks.ts';
@@ -17,11 +29,13 @@ import { CLOUDFRONT_REGION, type Facts, type Read, type RunnerStatus } from './c
 const BOOTSTRAP_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
 
 /**
- * Read-only calls only: STS GetCallerIdentity, SSM GetParameter, Lambda GetAccountSettings, SESv2
- * GetEmailIdentity and GetAccount, Secrets Manager DescribeSecret, ACM DescribeCertificate (in
- * us-east-1), Route 53 GetHostedZone, SNS GetTopicAttributes; and the stage's migration runner
- * asked for its ledger (Lambda Invoke, `{"action":"ledger"}`: it only reads). A stage that pins its region is
- * read there, where its deploy goes.
+ * Read-only calls only, no Invoke: STS GetCallerIdentity, SSM GetParameter, Lambda
+ * GetAccountSettings, ListFunctions, GetFunctionConcurrency (the stage's own) and
+ * GetFunctionConfiguration (its migration runner: the table's name), DynamoDB DescribeTable and
+ * Query (the ledger's one partition), SESv2 GetEmailIdentity and GetAccount, Secrets Manager
+ * DescribeSecret and ListSecrets, ACM DescribeCertificate and WAFv2 GetWebACL (in us-east-1),
+ * Route 53 GetHostedZone, SNS GetTopicAttributes. A stage that pins its region is read there,
+ * where its deploy goes.
  */
 export async function readFacts(
   settings: StageSettings,
@@ -30,6 +44,8 @@ export async function readFacts(
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
   // A pinned stage is deployed to its own region, so its facts are read there.
   const config = settings.env ? { region: settings.env.region } : region ? { region } : {};
+  const dynamodb = new DynamoDBClient(config);
+  const waf = new WAFV2Client({ region: CLOUDFRONT_REGION });
   const [sts, ssm, lambda, ses, secrets, acm, route53, sns] = [
     new STSClient(config),
     new SSMClient(config),
@@ -100,19 +116,36 @@ export async function readFacts(
             hasCurrentVersion: Object.values(secret.VersionIdsToStages ?? {}).some((stages) =>
               stages.includes('AWSCURRENT'),
             ),
+            versions: Object.keys(secret.VersionIdsToStages ?? {}),
           };
         }),
       ]);
-    // The stage's migration runner answers its ledger and the table's GSIs (infra/migrations.ts); none before the first deploy.
+    const originVerify = settings.originVerifyVersion
+      ? await readOrMissing(async () => {
+          // The stack's own secret, unnamed: found by its description (infra/origin-verify.ts).
+          const { SecretList = [] } = await secrets.send(
+            new ListSecretsCommand({
+              Filters: [
+                { Key: 'description', Values: [`ticketing-${settings.name}: value of the ${ORIGIN_VERIFY_HEADER}`] },
+              ],
+            }),
+          );
+          const [secret] = SecretList;
+          return secret ? { versions: Object.keys(secret.SecretVersionsToStages ?? {}) } : null;
+        })
+      : undefined;
+    const webAcl = settings.webAclArn ? await readWebAcl(waf, settings.webAclArn) : undefined;
+    const reservedNow = read(() => stageReservedNow(lambda, settings.name));
+    // The stage's table, named in its migration runner's configuration (none before the first deploy): its GSIs and ledger.
     const migrations = await readOrMissing(async (): Promise<RunnerStatus> => {
-      const answer = await lambda.send(
-        new InvokeCommand({ FunctionName: migrationRunnerName(settings.name), Payload: '{"action":"ledger"}' }),
+      const runner = await lambda.send(
+        new GetFunctionConfigurationCommand({ FunctionName: migrationRunnerName(settings.name) }),
       );
-      const text = new TextDecoder().decode(answer.Payload);
-      if (answer.FunctionError) throw new Error(`${answer.FunctionError}: ${text.slice(0, 200)}`);
-      return JSON.parse(text) as RunnerStatus;
+      const TableName = runner.Environment?.Variables?.TABLE_NAME;
+      if (!TableName) throw new Error(`${migrationRunnerName(settings.name)} names no TABLE_NAME`);
+      return readLedger(dynamodb, TableName);
     });
-    const reservedByStage = routes.reduce((sum, row) => sum + (concurrencyOf(row, settings.name).reserved ?? 0), 0);
+    const reservedByStage = stageReservations(routes, settings);
     return {
       settings,
       region: settings.env?.region ?? region,
@@ -121,6 +154,9 @@ export async function readFacts(
       bootstrapVersion,
       lambdaConcurrency,
       reservedByStage,
+      reservedNow: await reservedNow,
+      originVerify,
+      webAcl,
       sesAddress,
       sesDomain,
       sesAccount,
@@ -131,7 +167,7 @@ export async function readFacts(
       migrations,
     };
   } finally {
-    for (const client of [sts, ssm, lambda, ses, secrets, acm, route53, sns]) client.destroy();
+    for (const client of [sts, ssm, lambda, ses, secrets, acm, route53, sns, dynamodb, waf]) client.destroy();
   }
 }
 
@@ -153,6 +189,7 @@ async function read<T>(fetch: () => Promise<T>): Promise<Read<T>> {
 
 /** What AWS answers when the thing asked for does not exist (SSM, SESv2, Secrets Manager). */
 const MISSING = new Set([
+  'WAFNonexistentItemException',
   'ParameterNotFound',
   'NotFoundException',
   'ResourceNotFoundException',
@@ -169,5 +206,59 @@ function readOrMissing<T>(fetch: () => Promise<T>): Promise<Read<T | null>> {
       if (MISSING.has((error as { name?: string }).name ?? '')) return null;
       throw error;
     }
+  });
+}
+
+/** The ledger (one partition, one bounded Query) and the table's GSIs, read from the table itself. */
+async function readLedger(dynamodb: DynamoDBClient, TableName: string): Promise<RunnerStatus> {
+  const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName }));
+  const documents = DynamoDBDocumentClient.from(dynamodb);
+  const { Items = [] } = await documents.send(
+    new QueryCommand({ TableName, ...keyCondition(keys.migrationLedger), Limit: 1000, ConsistentRead: true }),
+  );
+  return {
+    tableIndexes: (Table?.GlobalSecondaryIndexes ?? [])
+      .map((index) => index.IndexName ?? '')
+      .sort((a, b) => a.localeCompare(b, 'en', { numeric: true })),
+    ledger: Items.map((item) => ({
+      id: Number(item.id),
+      name: String(item.name),
+      status: item.status === 'done' ? 'done' : 'running',
+      startedAt: (item.startedAt as string | undefined) ?? null,
+      finishedAt: (item.finishedAt as string | undefined) ?? null,
+      runs: Number(item.runs ?? 0),
+      progress: (item.progress as string | undefined) ?? null,
+      heldUntil: (item.leaseUntil as string | undefined) ?? null,
+      lastError: (item.lastError as string | undefined) ?? null,
+    })),
+  };
+}
+
+/**
+ * What the stage's deployed functions reserve now: CloudFormation names them after their stack,
+ * `Ticketing-<stage>-…` (nested stacks' names start with their parent's), so they are the
+ * functions with that prefix.
+ */
+async function stageReservedNow(lambda: LambdaClient, stage: string): Promise<number> {
+  const prefix = `Ticketing-${stage}-`;
+  let reserved = 0;
+  for await (const page of paginateListFunctions({ client: lambda }, {})) {
+    for (const fn of page.Functions ?? []) {
+      if (!fn.FunctionName?.startsWith(prefix)) continue;
+      const { ReservedConcurrentExecutions } = await lambda.send(
+        new GetFunctionConcurrencyCommand({ FunctionName: fn.FunctionName }),
+      );
+      reserved += ReservedConcurrentExecutions ?? 0;
+    }
+  }
+  return reserved;
+}
+
+/** A CloudFront-scoped web ACL by its ARN (`arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>`). */
+function readWebAcl(waf: WAFV2Client, arn: string) {
+  const [, , name, id] = arn.split(':').slice(5).join(':').split('/');
+  return readOrMissing(async () => {
+    const { WebACL } = await waf.send(new GetWebACLCommand({ Name: name, Id: id, Scope: 'CLOUDFRONT' }));
+    return { name: WebACL?.Name ?? name ?? '' };
   });
 }

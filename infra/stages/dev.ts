@@ -21,6 +21,8 @@ export const stage = defineStage({
     throttle: { rateLimit: 50, burstLimit: 100 },
     logRetention: RetentionDays.ONE_WEEK,
     retainData: false,
+    deletionProtection: false,
+    reservedConcurrency: false,
     tracing: false,
     canaryReleases: false,
     webAclLogs: false,

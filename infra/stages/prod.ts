@@ -27,6 +27,8 @@ export const stage = defineStage({
     throttle: { rateLimit: 1000, burstLimit: 2000 },
     logRetention: RetentionDays.THREE_MONTHS,
     retainData: true,
+    deletionProtection: false,
+    reservedConcurrency: true,
     tracing: true,
     canaryReleases: true,
     webAclLogs: true,

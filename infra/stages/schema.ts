@@ -117,8 +117,19 @@ export const StageFileSchema = z
         /** Steady-state requests per second and burst for the whole API. */
         throttle: z.object({ rateLimit: z.number().positive(), burstLimit: z.number().positive() }).strict(),
         logRetention: z.enum(RetentionDays),
-        /** Keep the data (table, buckets, secrets, pools) when the stack is deleted or a first deploy fails. */
+        /** Keep the data (table, buckets, secrets, pools) when the stack is deleted; a failed first deploy still removes it. */
         retainData: z.boolean(),
+        /**
+         * Deletion protection on the table and the user pools, and termination protection on the stack.
+         * Off for a stage's first deploy, so that a failed create rolls back to nothing; preflight asks for
+         * it once the stage exists (README "Deploying"). Only with retainData.
+         */
+        deletionProtection: z.boolean(),
+        /**
+         * The route functions' reserved concurrency (infra/concurrency.ts). Off in a new account (quota 10):
+         * preflight says when the account's quota fits it.
+         */
+        reservedConcurrency: z.boolean(),
         /** X-Ray active tracing through Lambda's own integration. */
         tracing: z.boolean(),
         /** Releases reach 10 % of requests for 5 minutes first, rolled back by alarm (CodeDeploy). */
@@ -126,7 +137,11 @@ export const StageFileSchema = z
         /** The web ACL's requests logged to CloudWatch (`aws-waf-logs-…`, Authorization and Cookie redacted). */
         webAclLogs: z.boolean(),
       })
-      .strict(),
+      .strict()
+      .refine((policy) => policy.retainData || !policy.deletionProtection, {
+        message: 'deletionProtection needs retainData (a protected resource the stack deletes cannot be deleted)',
+        path: ['deletionProtection'],
+      }),
   })
   .strict();
 
@@ -134,3 +149,8 @@ export type StageFile = z.input<typeof StageFileSchema>;
 
 /** Types a stage file's contents (checked by StageFileSchema when the app starts). */
 export const defineStage = (file: StageFile): StageFile => file;
+
+/** A wrong stage name or setting: a usage error, reported in one line without a stack trace. */
+export class StageSettingsError extends Error {
+  override name = 'StageSettingsError';
+}

@@ -27,6 +27,8 @@ export const stage = defineStage({
     throttle: { rateLimit: 200, burstLimit: 400 },
     logRetention: RetentionDays.ONE_MONTH,
     retainData: false,
+    deletionProtection: false,
+    reservedConcurrency: true,
     tracing: true,
     canaryReleases: true,
     webAclLogs: true,

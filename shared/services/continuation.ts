@@ -7,6 +7,6 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
  */
 const lambda = new LambdaClient({});
 
-export async function invokeAgain(functionArn: string): Promise<void> {
-  await lambda.send(new InvokeCommand({ FunctionName: functionArn, InvocationType: 'Event', Payload: '{}' }));
+export async function invokeAgain(functionName: string): Promise<void> {
+  await lambda.send(new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: '{}' }));
 }

@@ -1,19 +1,23 @@
-import type { CfnElement } from 'aws-cdk-lib';
+import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRIC, METRICS_NAMESPACE } from '#shared/metric-names';
 import { routes } from '#shared/routes';
-import { concurrencyOf } from '../../infra/concurrency.ts';
+import { concurrencyOf, stageReservations } from '../../infra/concurrency.ts';
 import { ALARM_THRESHOLDS } from '../../infra/operations.ts';
 import { TABLE_OPERATIONS } from '../../infra/operations-metrics.ts';
 import { NONCURRENT_DAYS_OTHER, NONCURRENT_DAYS_PROD } from '../../infra/photo-store.ts';
-import { STAGE_FILES, STAGE_NAMES, type StageName } from '../../infra/stages.ts';
+import { CustomerIdentity } from '../../infra/customer-identity.ts';
+import { resolveStage, STAGE_FILES, STAGE_NAMES, type StageName } from '../../infra/stages.ts';
+import { singleTable } from '../../infra/table.ts';
 import { unacknowledgedFindings } from './nag.ts';
 import { onlyId, onlyResource, type Resource, resourcesOf, routeFunctions, statementsOf, synth } from './synth.ts';
 
 interface Synthesized {
   template: Template;
+  /** The main stack's own template. */
+  main: Template;
   /** The Operations nested stack's own template. */
   operations: Template;
   findings: string[];
@@ -33,6 +37,7 @@ beforeAll(() => {
     const { app, stack, template } = synth({ context: { stage } });
     stages[stage] = {
       template,
+      main: Template.fromStack(stack),
       operations: Template.fromStack(stack.operations),
       findings: unacknowledgedFindings(app),
       webhookFunctions: [stack.webhooks.ticketChanges, stack.webhooks.dispatcher].map((fn) =>
@@ -42,9 +47,14 @@ beforeAll(() => {
   }
 });
 
-/** Every alarm of the stage, wherever it lives, its references as if in one stack (synth.ts `wholeStage`). */
+/** Whether an alarm is a canary's (RouteFunction.deployByCanary): it watches one new version and pages nobody. */
+const isReleaseAlarm = (alarm: Record<string, any>) =>
+  (alarm.Dimensions ?? []).some((dimension: { Name: string }) => dimension.Name === 'ExecutedVersion');
+/** Every paging alarm of the stage, wherever it lives, its references as if in one stack (synth.ts `wholeStage`). */
 const alarms = (stage: StageName) =>
-  Object.values(resourcesOf(stages[stage].template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
+  Object.values(resourcesOf(stages[stage].template, 'AWS::CloudWatch::Alarm'))
+    .map((alarm) => alarm.Properties)
+    .filter((alarm) => !isReleaseAlarm(alarm));
 /** The data migration runner (infra/migrations.ts): the one function named `<stack>-migrations`. */
 const migrationRunner = (template: Template) => {
   const [found, ...more] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, fn]) =>
@@ -53,6 +63,12 @@ const migrationRunner = (template: Template) => {
   expect(found && more.length === 0).toBe(true);
   return { id: found![0], fn: found![1] as Resource };
 };
+
+/** Deletion protection on: a table's (on its replica) or a user pool's. */
+const deletionProtected = (resource: Resource): boolean =>
+  resource.Properties?.Replicas?.[0]?.DeletionProtectionEnabled === true ||
+  resource.Properties?.DeletionProtectionEnabled === true ||
+  resource.Properties?.DeletionProtection === 'ACTIVE';
 
 const alarmNamed = (stage: StageName, suffix: string) => {
   const found = alarms(stage).find((alarm) => alarm.AlarmName === `ticketing-${stage}-${suffix}`);
@@ -176,23 +192,34 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     }
   });
 
-  it('run the data migrations after a deploy that changes them: a trigger starts the runner, which only this runs, for 15 minutes, invoking only itself; its failures alarm', () => {
+  it('run the data migrations once the release is live: a trigger starts the runner after every route stack, the webhooks and the alarms; it invokes only itself, unqualified; its failures alarm', () => {
     const { template } = stages[stage];
     const { id, fn } = migrationRunner(template);
-    expect(fn.Properties).toMatchObject({ Timeout: 900, ReservedConcurrentExecutions: 1 });
+    expect(fn.Properties.Timeout).toBe(900);
+    // No reservation: the ledger's lease keeps one run at a time, and its continuation is never throttled.
+    expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
     const [trigger] = Object.values(resourcesOf(template, 'Custom::Trigger'));
-    // Asynchronously (the deploy does not wait for a long migration), after the table, on each new version of the runner.
+    // Asynchronously (the deploy does not wait for a long migration), on each new version of the runner.
     expect(trigger!.Properties).toMatchObject({ InvocationType: 'Event', ExecuteOnHandlerChange: true });
     expect(JSON.stringify(trigger!.Properties.HandlerArn)).toContain('MigrationsFunctionCurrentVersion');
-    expect(trigger!.DependsOn).toContain(onlyId(template, 'AWS::DynamoDB::GlobalTable'));
+    // After the table and every nested stack (each route group ends when its canaries have; the operations stack),
+    // and the webhooks' functions.
+    const main = stages[stage].main.toJSON().Resources as Record<string, Resource>;
+    const nestedStacks = Object.entries(main)
+      .filter(([, resource]) => resource.Type === 'AWS::CloudFormation::Stack')
+      .map(([nestedId]) => nestedId);
+    expect(nestedStacks.length).toBeGreaterThan(5);
+    const after = new Set(trigger!.DependsOn);
+    for (const nested of nestedStacks) expect(after.has(nested), nested).toBe(true);
+    expect(after.has(onlyId(template, 'AWS::DynamoDB::GlobalTable'))).toBe(true);
+    for (const webhook of stages[stage].webhookFunctions) expect(after.has(webhook), webhook).toBe(true);
     const invokes = statementsOf(template, fn).filter((statement) =>
       [statement.Action].flat().includes('lambda:InvokeFunction'),
     );
-    // Itself and its versions (a run goes on as the version the deploy started), nothing else.
+    // Itself by name (a run continues as $LATEST, never as a version a later deploy may delete), nothing else.
     const resources = invokes.flatMap((statement) => [statement.Resource].flat());
-    expect(resources).toHaveLength(2);
+    expect(resources).toHaveLength(1);
     expect(JSON.stringify(resources)).toContain(`function:Ticketing-${stage}-migrations"`);
-    expect(JSON.stringify(resources)).toContain(`function:Ticketing-${stage}-migrations:*"`);
     const failed = alarmNamed(stage, 'migrations-failed');
     expect(onlyMetric(failed).dimensions.FunctionName.Ref).toBe(id);
   });
@@ -330,13 +357,14 @@ describe('data safety', () => {
     }
   });
 
-  it('retains and protects the prod table, user pools, data buckets, secrets and log groups; lets dev and staging go', () => {
+  it('retains the prod table, user pools, data buckets, secrets and log groups except on a failed create; lets dev and staging go', () => {
     const kept = [
       'AWS::DynamoDB::GlobalTable',
       'AWS::Cognito::UserPool',
       'AWS::S3::Bucket',
       'AWS::SecretsManager::Secret',
       'AWS::Logs::LogGroup',
+      'AWS::SQS::Queue',
     ];
     for (const stage of STAGE_NAMES) {
       const prod = stage === 'prod';
@@ -350,17 +378,55 @@ describe('data safety', () => {
         for (const [id, resource] of Object.entries(resourcesOf(stages[stage].template, type)).filter(
           ([id]) => !buildOutputs.has(id),
         )) {
-          // RetainExceptOnCreate: a failed first deploy rolls back cleanly, so its retry meets no orphan.
+          // RetainExceptOnCreate: a failed first deploy rolls back to nothing, so its retry meets no orphan.
           expect(resource.DeletionPolicy, `${stage} ${id}`).toBe(prod ? 'RetainExceptOnCreate' : 'Delete');
           expect(resource.UpdateReplacePolicy, `${stage} ${id}`).toBe(prod ? 'Retain' : 'Delete');
         }
       }
+    }
+  });
+
+  it('protects no resource from deletion that a failed create would delete (the committed stages: none before they exist)', () => {
+    for (const stage of STAGE_NAMES) {
+      for (const [id, resource] of Object.entries(
+        stages[stage].template.toJSON().Resources as Record<string, Resource>,
+      ))
+        if (deletionProtected(resource)) expect(resource.DeletionPolicy, `${stage} ${id}`).toBe('Retain');
       const table = onlyResource(stages[stage].template, 'AWS::DynamoDB::GlobalTable');
-      expect(
-        table.Properties.Replicas[0].DeletionProtectionEnabled ?? table.Properties.DeletionProtectionEnabled ?? false,
-      ).toBe(prod);
-      for (const [id, pool] of Object.entries(resourcesOf(stages[stage].template, 'AWS::Cognito::UserPool'))) {
-        expect(pool.Properties.DeletionProtection, `${stage} ${id}`).toBe(prod ? 'ACTIVE' : 'INACTIVE');
+      expect(deletionProtected(table), stage).toBe(STAGE_FILES[stage].policy.deletionProtection);
+    }
+  });
+
+  it('with deletionProtection (a stage that exists), protects the table and user pools, and keeps them whatever happens (Retain)', () => {
+    const settings = { ...resolveStage((key) => ({ stage: 'prod' })[key]), deletionProtection: true };
+    const stack = new Stack(new App(), 'Protected');
+    singleTable(stack, 'Table', settings);
+    new CustomerIdentity(stack, 'Customers', { settings });
+    const protectedResources = Object.values(Template.fromStack(stack).toJSON().Resources as Record<string, Resource>)
+      .filter((resource) => ['AWS::DynamoDB::GlobalTable', 'AWS::Cognito::UserPool'].includes(resource.Type))
+      .map((resource) => ({
+        type: resource.Type,
+        protected: deletionProtected(resource),
+        policy: resource.DeletionPolicy,
+      }));
+    expect(protectedResources).toEqual([
+      { type: 'AWS::DynamoDB::GlobalTable', protected: true, policy: 'Retain' },
+      { type: 'AWS::Cognito::UserPool', protected: true, policy: 'Retain' },
+    ]);
+  });
+
+  it('names no retained resource: a re-created stage would find the name taken', () => {
+    const NAMES = ['TableName', 'LogGroupName', 'QueueName', 'BucketName', 'Name', 'TopicName', 'FunctionName'];
+    for (const stage of STAGE_NAMES) {
+      for (const [id, resource] of Object.entries(
+        stages[stage].template.toJSON().Resources as Record<string, Resource>,
+      )) {
+        if (!resource.DeletionPolicy?.startsWith('Retain')) continue;
+        for (const property of NAMES) {
+          const name = resource.Properties?.[property];
+          // A name that holds the id of the stack that made it (AWS::StackId) is new with every created stack.
+          if (name !== undefined) expect(JSON.stringify(name), `${stage} ${id} ${property}`).toContain('AWS::StackId');
+        }
       }
     }
   });
@@ -426,7 +492,8 @@ describe('alarm subscribers', () => {
 });
 
 describe.each(STAGE_NAMES)('limits of %s', (stage) => {
-  const plans = () => new Map(routes.map((row) => [row.handler, concurrencyOf(row, stage)]));
+  const policy = { name: stage, reservedConcurrency: STAGE_FILES[stage].policy.reservedConcurrency };
+  const plans = () => new Map(routes.map((row) => [row.handler, concurrencyOf(row, policy)]));
 
   it('reserves concurrency from the route table: the gate guaranteed, logins, the photo upload and the lists capped, the rest sharing (each with its reason)', () => {
     const functions = routeFunctions(stages[stage].template);
@@ -453,7 +520,7 @@ describe.each(STAGE_NAMES)('limits of %s', (stage) => {
   });
 
   it("alarms on each capped function's throttles, named after its route", () => {
-    const capped = routes.filter((row) => concurrencyOf(row, stage).reserved !== undefined);
+    const capped = routes.filter((row) => concurrencyOf(row, policy).reserved !== undefined);
     const throttleAlarms = alarms(stage).filter(
       (alarm) =>
         String(alarm.AlarmName).endsWith('-throttles') && alarm.AlarmName !== `ticketing-${stage}-lambda-throttles`,
@@ -464,9 +531,22 @@ describe.each(STAGE_NAMES)('limits of %s', (stage) => {
     for (const alarm of throttleAlarms) expect(onlyMetric(alarm).metricName).toBe('Throttles');
   });
 
-  it(`traces requests through Lambda's own X-Ray integration ${stage === 'dev' ? 'not in dev' : 'in staging and prod'}`, () => {
-    for (const [handler, { fn }] of routeFunctions(stages[stage].template)) {
-      expect(fn.Properties.TracingConfig?.Mode, handler).toBe(stage === 'dev' ? undefined : 'Active');
-    }
+  it(`traces every function through Lambda's own X-Ray integration ${stage === 'dev' ? 'not in dev' : 'in staging and prod'} (the routes, the webhooks, the migration runner)`, () => {
+    const functions = Object.entries(resourcesOf(stages[stage].template, 'AWS::Lambda::Function')).filter(
+      // CDK's own helpers (the trigger's, the bucket deployments') are not ours to configure.
+      ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
+    );
+    expect(functions.length).toBe(routes.length + 3);
+    for (const [id, fn] of functions)
+      expect(fn.Properties.TracingConfig?.Mode, id).toBe(stage === 'dev' ? undefined : 'Active');
+  });
+
+  it("reserves in the template exactly what preflight counts (every function's reservation; the runner's none)", () => {
+    const reservedInTemplate = Object.values(resourcesOf(stages[stage].template, 'AWS::Lambda::Function')).reduce(
+      (sum, fn) => sum + (fn.Properties.ReservedConcurrentExecutions ?? 0),
+      0,
+    );
+    expect(reservedInTemplate).toBe(stageReservations(routes, policy));
+    expect(migrationRunner(stages[stage].template).fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '#shared/routes';
-import { alarmName, routeSlug } from '../../infra/alarm-names.ts';
 import { STAGE_NAMES } from '../../infra/stages.ts';
 import { routeGroup } from '../../infra/ticketing-stack.ts';
 import { routeFunctions, synth } from './synth.ts';
@@ -38,21 +37,30 @@ describe.each(STAGE_NAMES)('the stacks of %s', (stage) => {
   it(
     stage === 'dev'
       ? 'switch every function to a new version at once (no deployment group)'
-      : 'release every function by canary, rolled back by its errors alarm or the API 5xx rate',
+      : "release every function by canary, rolled back by its new version's errors alone (ExecutedVersion), never by the stage's 5xx",
     () => {
       const groups = Object.values(synthesized.template.findResources('AWS::CodeDeploy::DeploymentGroup')) as {
         Properties: Record<string, any>;
       }[];
       if (stage === 'dev') return expect(groups).toEqual([]);
       expect(groups).toHaveLength(routes.length);
-      const watched = groups.map((group) =>
-        group.Properties.AlarmConfiguration.Alarms.map((alarm: { Name: string }) => alarm.Name).sort(),
-      );
-      expect(watched.sort()).toEqual(
-        routes
-          .map((row) => [alarmName(stage, 'api-5xx-rate'), alarmName(stage, `${routeSlug(row)}-errors`)].sort())
-          .sort(),
-      );
+      const alarms = synthesized.template.findResources('AWS::CloudWatch::Alarm');
+      const versions = synthesized.template.findResources('AWS::Lambda::Version');
+      for (const group of groups) {
+        const [watched, ...more] = group.Properties.AlarmConfiguration.Alarms as { Name: { Ref: string } }[];
+        expect(more).toEqual([]);
+        const alarm = alarms[watched!.Name.Ref]!.Properties;
+        expect(alarm.AlarmName).toBeUndefined();
+        expect(alarm).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
+        const dimensions = Object.fromEntries(
+          alarm.Dimensions.map((dimension: { Name: string; Value: unknown }) => [dimension.Name, dimension.Value]),
+        );
+        // The version this deploy publishes, behind the alias `live` (the alias' Resource), of the group's own function.
+        const [versionId] = dimensions.ExecutedVersion['Fn::GetAtt'];
+        expect(dimensions.ExecutedVersion).toEqual({ 'Fn::GetAtt': [versionId, 'Version'] });
+        expect(versions[versionId]?.Properties.FunctionName).toEqual(dimensions.FunctionName);
+        expect(dimensions.Resource).toEqual({ 'Fn::Join': ['', [dimensions.FunctionName, ':live']] });
+      }
       for (const group of groups) {
         expect(group.Properties.DeploymentConfigName).toBe('CodeDeployDefault.LambdaCanary10Percent5Minutes');
         expect(group.Properties.AutoRollbackConfiguration).toMatchObject({

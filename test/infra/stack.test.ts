@@ -5,7 +5,7 @@ import { type RouteRow, routeKey, routes } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { createApp } from '../../infra/app.ts';
 import { PHOTO_CSP, PHOTOS_ONLY_FUNCTION } from '../../infra/photo-store.ts';
-import { CUSTOMER_IDENTITY_ACTIONS, IDENTITY_PROVIDER_ACTIONS } from '../../infra/route-function.ts';
+import { CUSTOMER_IDENTITY_ACTIONS, IDENTITY_PROVIDER_ACTIONS } from '../../infra/function-grants.ts';
 import { FIXTURE_FUNCTIONS, actionsOf, actionsOn, onlyId, routeFunctions, statementsOf, synth } from './synth.ts';
 import { nagFindings } from './nag.ts';
 
@@ -294,7 +294,7 @@ describe('optional resources', () => {
     });
   });
 
-  it('lets the email row send only from the stage sender', () => {
+  it("lets the email row send only from the stage sender, through the identity and a configuration set (the identity's default one)", () => {
     const { fn } = routeFunctions(synthetic).get('auth/legacy-forgot-password')!;
     const ses = statementsOf(synthetic, fn).filter((s) => actionsOf([s]).some((a) => a.startsWith('ses:')));
     expect(ses).toEqual([
@@ -303,6 +303,10 @@ describe('optional resources', () => {
         Condition: { StringEquals: { 'ses:FromAddress': 'no-reply@dev.tickets.example.com' } },
       }),
     ]);
+    // SES authorises a send on both: `not authorized to perform ses:SendRawEmail on resource …:configuration-set/…` otherwise.
+    const resources = JSON.stringify(ses[0]!.Resource);
+    expect(resources).toContain(':identity/*');
+    expect(resources).toContain(':configuration-set/*');
     expect(fn.Properties.Environment.Variables.EMAIL_FROM).toBe('no-reply@dev.tickets.example.com');
   });
 
@@ -400,11 +404,11 @@ describe("the customers' user pool", () => {
     ).toEqual([]);
   });
 
-  it('keeps the prod pool when the stack goes, and lets the dev pool go', () => {
+  it('keeps the prod pool when the stack goes (unprotected until the stage exists: infra/stages.ts), and lets the dev pool go', () => {
     const poolOf = (template: Template) => Object.values(template.findResources('AWS::Cognito::UserPool'))[0]!;
     expect(poolOf(synth({ routes: CUSTOMER_ROWS, context: { stage: 'prod' } }).template)).toMatchObject({
       DeletionPolicy: 'RetainExceptOnCreate',
-      Properties: { DeletionProtection: 'ACTIVE' },
+      Properties: { DeletionProtection: 'INACTIVE' },
     });
     expect(poolOf(template)).toMatchObject({
       DeletionPolicy: 'Delete',
@@ -480,12 +484,12 @@ describe('stages', () => {
     expect(() => createApp()).toThrow(/no stage.*-c stage=/);
   });
 
-  it('keeps and protects the prod table, and lets dev tables go', () => {
+  it('keeps the prod table (unprotected until the stage exists: infra/stages.ts), and lets dev tables go', () => {
     // TableV2 puts deletion protection on the replica.
     synth({ context: { stage: 'prod' } }).template.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
-      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })] }),
+      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: false })] }),
     });
     synth().template.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Delete',

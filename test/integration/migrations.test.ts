@@ -137,7 +137,7 @@ describe('data migrations (bin/maintenance/migrations/runner.ts)', () => {
   it("answers the ledger and the table's GSIs as the deployed runner does for npm run migrations and preflight", async () => {
     await runMigrations({ owner: 'setup', stopAt: FOREVER });
     expect(await rerunMigration(4)).toBe(true);
-    const answer = await migrationCommand({ action: 'ledger' }, { functionArn: 'unused', requestId: 'r', stopAt: 0 });
+    const answer = await migrationCommand({ action: 'ledger' }, { functionName: 'unused', requestId: 'r', stopAt: 0 });
     expect(answer).toMatchObject({ tableIndexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'] });
     const ledger = (answer as { ledger: { id: number; name: string; status: string; runs: number }[] }).ledger;
     expect(ledger.map(({ id, name, status }) => [id, name, status])).toEqual(

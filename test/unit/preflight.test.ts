@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { covers, judge, MIN_BOOTSTRAP_VERSION, plan, report, type Facts } from '../../bin/preflight/checks.ts';
 import { parseArguments } from '../../bin/preflight.ts';
 import type { LedgerRow } from '../../bin/maintenance/migrations/deployed-runner.ts';
+import { routes } from '#shared/routes';
+import { stageReservations } from '../../infra/concurrency.ts';
 import { resolveStage, STAGE_FILES, StageSettingsError } from '../../infra/stages.ts';
 
 const prod = (context: Record<string, string> = {}) =>
@@ -12,6 +14,15 @@ const prod = (context: Record<string, string> = {}) =>
         emailFrom: 'no-reply@tickets.example.net.test',
         sesIdentity: 'tickets.example.net.test',
         ...context,
+      })[key],
+  );
+const staging = () =>
+  resolveStage(
+    (key) =>
+      ({
+        stage: 'staging',
+        emailFrom: 'no-reply@staging.tickets.example.net.test',
+        sesIdentity: 'staging.tickets.example.net.test',
       })[key],
   );
 /** The account and domains committed for prod (infra/stages/prod.ts). */
@@ -29,10 +40,13 @@ const ready = (over: Partial<Facts> = {}): Facts => ({
   sesAccount: { value: { productionAccess: true, sendingEnabled: true } },
   signingKeys: { value: { hasCurrentVersion: true } },
   lambdaConcurrency: { value: { limit: 1000, unreserved: 1000 } },
+  reservedNow: { value: 0 },
   reservedByStage: 180,
   certificate: { value: { status: 'ISSUED', names: [ZONE, `*.${ZONE}`] } },
   hostedZone: { value: { name: `${ZONE}.` } },
   alarmTopics: { value: [] },
+  // A first deploy: no runner yet.
+  migrations: { value: null },
   ...over,
 });
 
@@ -55,7 +69,7 @@ describe('preflight checks', () => {
       message: expect.stringContaining('older'),
     });
     expect(finding(ready({ bootstrapVersion: { error: 'AccessDeniedException: no' } }), 'bootstrap')).toMatchObject({
-      verdict: 'fail',
+      verdict: 'unknown',
       message: 'could not be checked: AccessDeniedException: no',
     });
   });
@@ -75,23 +89,81 @@ describe('preflight checks', () => {
       verdict: 'fail',
       fix: expect.stringContaining('create-email-identity --email-identity tickets.example.net.test'),
     });
-    expect(
-      finding(ready({ sesAccount: { value: { productionAccess: false, sendingEnabled: true } } }), 'mail sandbox'),
-    ).toMatchObject({ verdict: 'warn', fix: expect.stringContaining('production access') });
+    // prod's customers would get no mail at all: a refusal; staging's testers can verify their addresses.
+    const sandboxed = { sesAccount: { value: { productionAccess: false, sendingEnabled: true } } };
+    expect(finding(ready(sandboxed), 'mail sandbox')).toMatchObject({
+      verdict: 'fail',
+      fix: expect.stringContaining('production access'),
+    });
+    expect(finding(ready({ ...sandboxed, settings: staging() }), 'mail sandbox').verdict).toBe('warn');
     expect(
       finding(ready({ sesAccount: { value: { productionAccess: true, sendingEnabled: false } } }), 'mail sandbox')
         .verdict,
     ).toBe('fail');
   });
 
-  it("refuses reservations that would leave less than AWS's 100 unreserved (a new account's quota of 10)", () => {
-    expect(
-      finding(ready({ lambdaConcurrency: { value: { limit: 10, unreserved: 10 } } }), 'concurrency'),
-    ).toMatchObject({ verdict: 'fail', fix: expect.stringContaining('Service Quotas') });
-    expect(
-      finding(ready({ lambdaConcurrency: { value: { limit: 1000, unreserved: 900 } } }), 'concurrency'),
-    ).toMatchObject({ verdict: 'ok', message: 'reserves 180 of 1000; 720 stay unreserved' });
-    expect(finding(ready({ reservedByStage: 0, lambdaConcurrency: { error: 'x' } }), 'concurrency').verdict).toBe('ok');
+  describe('reserved concurrency (GetAccountSettings, and what the stage reserves now)', () => {
+    const account = (limit: number, unreserved: number, reservedNow = 0): Partial<Facts> => ({
+      lambdaConcurrency: { value: { limit, unreserved } },
+      reservedNow: { value: reservedNow },
+    });
+    const prodReserves = stageReservations(routes, prod());
+
+    it("refuses a new account's quota of 10, naming the quota to request and the setting that deploys today", () => {
+      const refused = finding(ready({ ...account(10, 10), reservedByStage: prodReserves }), 'concurrency');
+      expect(refused.verdict).toBe('fail');
+      expect(refused.message).toContain(`leaving ${10 - prodReserves} unreserved; Lambda keeps at least 10`);
+      // Its reservations and Lambda's 100 unreserved.
+      expect(refused.fix).toContain(`quota of ${prodReserves + 100}`);
+      expect(refused.fix).toContain(`--quota-code L-B99A9384 --desired-value ${prodReserves + 100} --region us-east-1`);
+      expect(refused.fix).toContain('set policy.reservedConcurrency: false in infra/stages/prod.ts');
+      // With the setting off, the same new account takes the deploy.
+      const off = { ...prod(), reservedConcurrency: false };
+      expect(stageReservations(routes, off)).toBe(0);
+      expect(
+        finding(
+          ready({ ...account(10, 10), settings: off, reservedByStage: stageReservations(routes, off) }),
+          'concurrency',
+        ),
+      ).toMatchObject({ verdict: 'ok', message: expect.stringContaining('reserves none') });
+    });
+
+    it("passes a default account's 1,000, and counts other workloads' reservations", () => {
+      expect(finding(ready({ ...account(1000, 1000), reservedByStage: prodReserves }), 'concurrency')).toMatchObject({
+        verdict: 'ok',
+        message: `reserves ${prodReserves} of 1000; ${1000 - prodReserves} stay unreserved`,
+      });
+      // Another workload reserves 800: 200 left, less the stage's is below 100.
+      const crowded = finding(ready({ ...account(1000, 200), reservedByStage: prodReserves }), 'concurrency');
+      expect(crowded.verdict).toBe('fail');
+      expect(crowded.fix).toContain(`quota of ${800 + prodReserves + 100}`);
+    });
+
+    it('passes a redeploy of a stage that already reserves: its own reservations are given back first, not counted twice', () => {
+      // A quota of 400: the first deploy leaves 400 - 181 = 219; GetAccountSettings then says 219 unreserved.
+      const first = finding(ready({ ...account(400, 400), reservedByStage: prodReserves }), 'concurrency');
+      expect(first.verdict).toBe('ok');
+      const redeploy = finding(
+        ready({ ...account(400, 400 - prodReserves, prodReserves), reservedByStage: prodReserves }),
+        'concurrency',
+      );
+      expect(redeploy).toMatchObject({
+        verdict: 'ok',
+        message: expect.stringContaining(`${400 - prodReserves} stay unreserved`),
+      });
+    });
+
+    it('is unknown, not ok, when the account cannot be read; a stage that reserves nothing needs no read', () => {
+      expect(finding(ready({ lambdaConcurrency: { error: 'AccessDeniedException: x' } }), 'concurrency').verdict).toBe(
+        'unknown',
+      );
+      expect(finding(ready({ reservedNow: { error: 'ThrottlingException: x' } }), 'concurrency').verdict).toBe(
+        'unknown',
+      );
+      expect(finding(ready({ reservedByStage: 0, lambdaConcurrency: { error: 'x' } }), 'concurrency').verdict).toBe(
+        'ok',
+      );
+    });
   });
 
   it('names `npm run keys` for a missing signing-key secret', () => {
@@ -273,12 +345,91 @@ describe('preflight of the table and the data migrations (from the stage runner,
       runner(ALL, [row(1), row(2, { status: 'running', lastError: 'Error: throttled' })]),
       'migrations',
     );
-    expect(failed.verdict).toBe('warn');
+    // A release does not go past a failed migration.
+    expect(failed.verdict).toBe('fail');
     expect(failed.message).toBe('2 migration-2 stopped on an error: Error: throttled');
     expect(failed.fix).toBe(
-      'fix its cause, then npm run migrations -- --stage prod --resume (it goes on from its checkpoint)',
+      'fix its cause, then npm run migrations -- --stage prod --resume (it goes on from its checkpoint); deploy once it is done',
     );
-    // Unreadable (no lambda:InvokeFunction): worth a look, not a refusal.
-    expect(finding(ready({ migrations: { error: 'AccessDeniedException: no' } }), 'migrations').verdict).toBe('warn');
+    expect(report(judge(runner(ALL, [row(1, { lastError: 'Error: x', status: 'running' })]))).failed).toBe(true);
+    // Unreadable: its own verdict, never a pass, for the ledger and for the GSI count alike.
+    const unreadable = ready({ migrations: { error: 'AccessDeniedException: no' } });
+    expect(finding(unreadable, 'migrations').verdict).toBe('unknown');
+    expect(finding(unreadable, 'table indexes').verdict).toBe('unknown');
+    expect(report(judge(unreadable))).toMatchObject({
+      failed: true,
+      text: expect.stringContaining('could not be made'),
+    });
+  });
+});
+
+describe('preflight of what the stage file pins and protects', () => {
+  const V1 = '0b6f1a52-2c1d-4c55-9e0a-6a3c9d2e1f01';
+  const V2 = '7e21c4d8-9b3a-4f60-8d17-2b5e8c4a9f02';
+  const existing: Partial<Facts> = { migrations: { value: { ledger: [], tableIndexes: [] } } };
+
+  it('asks for deletion protection once the stage exists, and warns about it on a first deploy', () => {
+    // The committed prod file: off, so a failed first create rolls back to nothing.
+    expect(finding(ready(), 'data protection')).toMatchObject({
+      verdict: 'ok',
+      message: expect.stringContaining('first deploy'),
+    });
+    expect(finding(ready(existing), 'data protection')).toMatchObject({
+      verdict: 'fail',
+      fix: 'set policy.deletionProtection: true in infra/stages/prod.ts (deletion protection, kept whatever happens)',
+    });
+    const protectedProd = { ...prod(), deletionProtection: true };
+    expect(finding(ready({ ...existing, settings: protectedProd }), 'data protection').verdict).toBe('ok');
+    expect(finding(ready({ settings: protectedProd }), 'data protection').verdict).toBe('warn');
+    expect(finding(ready({ migrations: { error: 'AccessDeniedException: x' } }), 'data protection').verdict).toBe(
+      'unknown',
+    );
+  });
+
+  it('warns when staging and prod share an SES account and region (one reputation)', () => {
+    expect(finding(ready(), 'mail account').verdict).toBe('ok');
+    const shared = prod({ account: STAGE_FILES.staging.env!.account });
+    expect(finding(ready({ settings: shared }), 'mail account')).toMatchObject({
+      verdict: 'warn',
+      message: expect.stringContaining('staging is in the same account and region'),
+    });
+  });
+
+  it('refuses a pinned secret version the secret does not have', () => {
+    const pinned = prod({ signingKeysVersion: V1, originVerifyVersion: V2 });
+    const facts = (signing: string[], origin: string[] | null) =>
+      ready({
+        settings: pinned,
+        signingKeys: { value: { hasCurrentVersion: true, versions: signing } },
+        originVerify: { value: origin && { versions: origin } },
+      });
+    expect(finding(facts([V1], [V2]), 'signing keys')).toMatchObject({
+      verdict: 'ok',
+      message: expect.stringContaining(V1),
+    });
+    expect(finding(facts([V1], [V2]), 'origin verify').verdict).toBe('ok');
+    expect(finding(facts([V2], [V2]), 'signing keys')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringContaining(`the pinned version ${V1}`),
+    });
+    expect(finding(facts([V1], [V1]), 'origin verify').verdict).toBe('fail');
+    expect(finding(facts([V1], null), 'origin verify').verdict).toBe('fail');
+    expect(
+      finding(ready({ settings: pinned, originVerify: { error: 'AccessDeniedException: x' } }), 'origin verify')
+        .verdict,
+    ).toBe('unknown');
+  });
+
+  it('wants the web ACL the stage file names to exist (WAFv2, CloudFront scope)', () => {
+    const arn = 'arn:aws:wafv2:us-east-1:444455556666:global/webacl/edge/0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9';
+    const own = prod({ webAclArn: arn });
+    expect(finding(ready({ settings: own, webAcl: { value: { name: 'edge' } } }), 'web ACL').verdict).toBe('ok');
+    expect(finding(ready({ settings: own, webAcl: { value: null } }), 'web ACL')).toMatchObject({
+      verdict: 'fail',
+      message: `${arn} does not exist`,
+    });
+    expect(
+      finding(ready({ settings: own, webAcl: { error: 'WAFInternalErrorException: x' } }), 'web ACL').verdict,
+    ).toBe('unknown');
   });
 });

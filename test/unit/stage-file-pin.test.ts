@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pinSecretVersion, stageFile } from '../../bin/keys/stage-file.ts';
+import { keysRegion, pinSecretVersion, stageFile } from '../../bin/keys/stage-file.ts';
+import { STAGE_FILES } from '../../infra/stages.ts';
 
 /** `npm run keys` writes the secret version it made into the stage file (README "Rotating the signing key"). */
 const V1 = '0b6f1a52-2c1d-4c55-9e0a-6a3c9d2e1f01';
@@ -27,5 +28,14 @@ describe('pinning a secret version in a stage file', () => {
   it('refuses what is not a version id, and a file without secretVersions', () => {
     expect(() => pinSecretVersion(committed, 'signingKeys', 'latest')).toThrow(/version id/);
     expect(() => pinSecretVersion('export const stage = {};', 'signingKeys', V1)).toThrow(/secretVersions/);
+  });
+});
+
+describe('the region `npm run keys` writes a secret in', () => {
+  it("is the stage file's pinned region, not the shell's, unless --region says otherwise; dev (not pinned) takes the shell's", () => {
+    expect(keysRegion('prod')).toBe(STAGE_FILES.prod.env!.region);
+    expect(keysRegion('staging')).toBe(STAGE_FILES.staging.env!.region);
+    expect(keysRegion('prod', 'eu-central-1')).toBe('eu-central-1');
+    expect(keysRegion('dev')).toBeUndefined();
   });
 });

@@ -6,7 +6,8 @@ import { migrationLedger, rerunMigration, runMigrations, type MigrationRunOutcom
 /**
  * What the deployed runner (bin/maintenance/run-migrations.ts) is asked: `run` (the
  * deploy's trigger sends no action: run), `ledger` (with the table's GSIs: `npm run migrations`
- * and preflight read them through the function, so an operator needs only lambda:InvokeFunction),
+ * reads them through the function, so an operator needs only lambda:InvokeFunction; preflight
+ * reads the table itself and invokes nothing),
  * `rerun` one migration from its start.
  */
 export const MigrationCommand = z.object({
@@ -16,7 +17,11 @@ export const MigrationCommand = z.object({
 export type MigrationCommand = z.infer<typeof MigrationCommand>;
 
 export interface RunnerInvocation {
-  functionArn: string;
+  /**
+   * The function's unqualified name: a run continues through it ($LATEST), never through the
+   * version that started it, which a later deploy may delete mid-chain (infra/migrations.ts).
+   */
+  functionName: string;
   requestId: string;
   /** Epoch ms after which no new unit of work starts. */
   stopAt: number;
@@ -29,7 +34,7 @@ export async function migrationCommand(command: MigrationCommand, self: RunnerIn
     case 'rerun': {
       if (command.id === undefined) throw new Error('rerun needs the migration id');
       if (!(await rerunMigration(command.id))) return { rerun: false, reason: 'a runner holds it now' };
-      await invokeAgain(self.functionArn);
+      await invokeAgain(self.functionName);
       return { rerun: true };
     }
     default:
@@ -44,7 +49,7 @@ export async function migrationCommand(command: MigrationCommand, self: RunnerIn
  */
 async function runAndContinue(self: RunnerInvocation): Promise<MigrationRunOutcome> {
   const outcome = await runMigrations({ owner: self.requestId, stopAt: self.stopAt });
-  if (outcome.state === 'stopped') await invokeAgain(self.functionArn);
+  if (outcome.state === 'stopped') await invokeAgain(self.functionName);
   return outcome;
 }
 
