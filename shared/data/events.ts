@@ -15,6 +15,7 @@ import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
+import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
 
 /**
@@ -199,6 +200,8 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
   const put = (Item: Record<string, unknown>) => ({
     Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
   });
+  // The portal's search entries and count of published events (portal-event-index.ts).
+  const listed = event.published ? [...eventSearchItems(event).map((Item) => put(Item)), countPublishedEvent()] : [];
   await transactWrite([
     put({ ...keys.event(eventId), ...published, entity: 'Event', ...eventFields }),
     ...ticketTypes.map((type) =>
@@ -223,6 +226,7 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
     // And its update-time sync (ticket-records.ts) and its types' purchase lists (ticket-list-entries.ts).
     put({ ...keys.eventUpdatesKept(eventId), entity: 'EventUpdatesKept' }),
     put({ ...keys.typePurchasesKept(eventId), entity: 'TypePurchasesKept' }),
+    ...listed,
   ]);
   return event;
 }
