@@ -68,7 +68,7 @@ export function customerEventLink(customerId: number, event: LinkedEvent) {
     Update: {
       TableName: tableName(),
       Key: keys.customerEvent(customerId, event.id),
-      UpdateExpression: `SET entity = :entity, customerId = :customer, eventId = :event, ${names.map((name, i) => `#k${i} = :k${i}`).join(', ')} ADD orderCount :one`,
+      UpdateExpression: `SET entity = :entity, customerId = :customer, eventId = :event, ${names.map((_, i) => `#k${i} = :k${i}`).join(', ')} ADD orderCount :one`,
       ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#k${i}`, name])),
       ExpressionAttributeValues: {
         ':entity': 'CustomerEvent',

@@ -55,7 +55,11 @@ interface Stream {
 }
 
 /** The sort condition of a source from the cursor on (inclusive: the cursor's own item is dropped as read); 'empty' when none is left. */
-function rangeOf(source: WalkSource, after: string | undefined, descending: boolean): SortCondition | 'empty' | undefined {
+function rangeOf(
+  source: WalkSource,
+  after: string | undefined,
+  descending: boolean,
+): SortCondition | 'empty' | undefined {
   let { low, high } = source;
   if (after !== undefined && !descending && (low === undefined || after > low)) low = after;
   if (after !== undefined && descending && (high === undefined || after < high)) high = after;

@@ -114,10 +114,7 @@ export async function readTicketsAndCounts(
 }
 
 /** A customer's orders (of one event) by purchase time, [from, to] inclusive, as a walk's source (merged-walk.ts). */
-export const orderSource = (
-  partition: OrderPartition,
-  range: { from?: string; to?: string },
-): WalkSource => ({
+export const orderSource = (partition: OrderPartition, range: { from?: string; to?: string }): WalkSource => ({
   partition:
     partition.eventId === undefined
       ? keys.customerOrders(partition.customerId)

@@ -33,13 +33,13 @@ export function eventSearchItems(event: Texts): Record<string, unknown>[] {
   }));
 }
 
-/** The transaction action counting one more published event. */
-export const countPublishedEvent = () => ({
+/** The transaction action counting `count` more published events (one, in an event's creation). */
+export const countPublishedEvent = (count = 1) => ({
   Update: {
     TableName: tableName(),
     Key: keys.publishedEventCount(),
-    UpdateExpression: 'SET entity = :entity ADD n :one',
-    ExpressionAttributeValues: { ':entity': 'PublishedEventCount', ':one': 1 },
+    UpdateExpression: 'SET entity = :entity ADD n :count',
+    ExpressionAttributeValues: { ':entity': 'PublishedEventCount', ':count': count },
   },
 });
 
