@@ -4,7 +4,7 @@ import { isValidTimeZone, DEFAULT_LISTING, type CreatedEvent, type NewEvent } fr
 import { ValidationError } from '../errors.ts';
 import { db, tableName, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
-import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './events.ts';
+import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 import { keys } from './keys.ts';
 import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';

@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccessGrant, Event, Team, TicketType } from '../domain/event.ts';
 import { NotFound } from '../errors.ts';
 import { batchGet, db, tableName, storedAs } from './client.ts';
+import { MAX_TICKET_TYPES } from './event-limits.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 
@@ -36,21 +37,7 @@ export async function findTicketType(id: number): Promise<TicketType | undefined
   return Items?.[0] ? storedAs<TicketType>(Items[0]) : undefined;
 }
 
-/** The ticket types an event can hold (createEvent allows at most this many). */
-export const MAX_TICKET_TYPES = 50;
-
-/** The wave times an event can hold (createEvent allows at most this many). */
-export const MAX_WAVE_TIMES = 50;
-
-/**
- * The other events one ticket type (an access package) may grant entry to. Every ticket
- * change moves one list entry and one statistics counter per granted event inside the
- * ticket's one transaction (100 actions at most), and a transfer moves them for the old
- * and the new ticket: 20 leaves room for the ticket's own items, history, bib, barcode
- * and idempotency record (a transfer passes 100 actions at 45; test/integration/
- * ticket-transfer.test.ts walks the widest package through check-in, transfer and delete).
- */
-export const MAX_GRANTS_PER_TYPE = 20;
+export { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 
 /** An event's ticket types in id order, with their kept `sold` counts: one bounded Query. */
 export async function listTicketTypes(eventId: number): Promise<TicketType[]> {

@@ -87,7 +87,7 @@ const keyOf = (words: string[]): EventSearchKey | undefined => {
 
 /**
  * The index word of the filters: `search`'s longest word (a search finds words by their
- * start: README "Where we differ"); else `title`'s longest word that must start a word of
+ * start: README "Where we differ from the spec"); else `title`'s longest word that must start a word of
  * the title (a literal part's words, but not the first of a part a `%` leads into, which
  * may sit inside a word). Undefined when neither has one of EVENT_SEARCH_BUCKET characters:
  * the published events are then read by start with the filters on top.
