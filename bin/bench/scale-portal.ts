@@ -42,7 +42,13 @@ export async function measurePortal(): Promise<ScaleRow[]> {
       const name = (context.commandName ?? '?').replace(/Command$/, '');
       (args.input as Record<string, unknown>).ReturnConsumedCapacity ??= 'TOTAL';
       const result = await next(args);
-      const output = result.output as Record<string, any>;
+      const output = result.output as {
+        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
+        ScannedCount?: number;
+        Count?: number;
+        Item?: unknown;
+        Responses?: Record<string, unknown[]>;
+      };
       current.calls++;
       current.names.push(name);
       const consumed = ([] as { CapacityUnits?: number }[]).concat(output.ConsumedCapacity ?? []);
@@ -50,7 +56,7 @@ export async function measurePortal(): Promise<ScaleRow[]> {
       if (name === 'Query') current.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
       else if (name === 'GetItem') current.itemsRead += output.Item ? 1 : 0;
       else if (name === 'BatchGetItem')
-        for (const items of Object.values(output.Responses ?? {})) current.itemsRead += (items as unknown[]).length;
+        for (const items of Object.values(output.Responses ?? {})) current.itemsRead += items.length;
       return result;
     },
     { step: 'initialize', name: 'benchPortalCounter' },
