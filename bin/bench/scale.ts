@@ -61,9 +61,15 @@ export async function runScale(): Promise<void> {
     await createTable(TABLE_NAME);
     const { initLocalSigningKeys } = await import('../keys/commands.ts');
     await initLocalSigningKeys(services, BENCH_SIGNING_STAGE, async () => ({ ...BENCH_SIGNING_KEY }));
-    const rows = await measure(sizes);
-    const out = join(ROOT, '.local', 'bench-scale.json');
-    console.log(`\n${table(rows, sizes)}\n`);
+    const portalOnly = process.argv.includes('--portal');
+    const rows = portalOnly ? [] : await measure(sizes);
+    // The customer portal's lists at 50 and 5,000 published events (bin/bench/scale-portal.ts), after the ticket rows.
+    const { measurePortal, PORTAL_SIZES } = await import('./scale-portal.ts');
+    const portal = await measurePortal();
+    const out = join(ROOT, '.local', portalOnly ? 'bench-scale-portal.json' : 'bench-scale.json');
+    if (rows.length) console.log(`\n${table(rows, sizes)}\n`);
+    console.log(`\n${table(portal, PORTAL_SIZES)}\n`);
+    rows.push(...portal);
     const over = rows.filter((row) => row.ratio > SCALE_GOAL);
     console.log(
       over.length

@@ -1,4 +1,6 @@
 /**
+ * `npm run seed -- --events N`: N published events, past and future (bin/seed/events.ts),
+ * a few with tickets of the demo customer.
  * `npm run seed -- --tickets 100000 [--event N]`: seeds one event's tickets at scale
  * (bin/seed/scale.ts) into the stack `npm start` runs, as recorded in `.local/stack.json`
  * (its DynamoDB endpoint, region, credentials and table). `AWS_ENDPOINT_URL_DYNAMODB` and
@@ -13,12 +15,34 @@ import { useRunningStack } from '../local/running-stack.ts';
 
 const OUT = '.local/seed.json';
 
-const usage = 'Usage: npm run seed -- --tickets <count> [--event <id>]';
+const usage = 'Usage: npm run seed -- --tickets <count> [--event <id>] | --events <count>';
 const { values } = parseArgs({
-  options: { tickets: { type: 'string' }, event: { type: 'string' }, help: { type: 'boolean' } },
+  options: {
+    tickets: { type: 'string' },
+    event: { type: 'string' },
+    events: { type: 'string' },
+    help: { type: 'boolean' },
+  },
 });
 if (values.help) {
   console.log(usage);
+  process.exit(0);
+}
+if (values.events !== undefined) {
+  const count = Number(values.events);
+  if (!Number.isInteger(count) || count < 1) {
+    console.error(usage);
+    process.exit(2);
+  }
+  const target = useRunningStack();
+  console.error(`Seeding ${count.toLocaleString('en')} published events on ${target}`);
+  const { seedPublishedEvents } = await import('./events.ts');
+  const seeded = await seedPublishedEvents(count, (done) =>
+    process.stderr.write(`\r${done.toLocaleString('en')} events`),
+  );
+  console.error(
+    `\nSeeded events ${seeded.first}–${seeded.last}; the demo customer's orders: ${seeded.demoOrders.join(', ') || 'none (no demo customer)'}.`,
+  );
   process.exit(0);
 }
 const tickets = Number(values.tickets ?? 1000);

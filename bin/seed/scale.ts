@@ -337,7 +337,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
           transactions: [{ amount: grand, processor: 'stripe', reference: `ch_seed_${group.orderId}`, time: at }],
           answers: [],
         };
-        await commitNewOrder(order);
+        await commitNewOrder(order, event);
       }
     });
     const { puts, deletes } = set.drainItems();

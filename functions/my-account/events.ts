@@ -1,11 +1,11 @@
-import { PageAnswer } from '#shared/http/answers';
-import { paged } from '#shared/http/envelopes';
+import { CursorPageAnswer } from '#shared/http/answers';
+import { cursorPaged } from '#shared/http/envelopes';
 import { PortalEventQuery, EventEntryResource } from '#shared/http/contract/my-account';
 import { route } from '#shared/http/route';
 import { listPortalEvents } from '#shared/use-cases/portal/catalogue';
 
 export const handler = route('GET /my-account/event', { query: PortalEventQuery }, async ({ query, caller }) =>
-  paged(
+  cursorPaged(
     await listPortalEvents(caller.id, {
       title: query.title,
       search: query.search,
@@ -14,8 +14,9 @@ export const handler = route('GET /my-account/event', { query: PortalEventQuery 
       scope: query.return,
       limit: query._limit,
       offset: query._offset,
+      cursor: query._cursor,
     }),
   ),
 );
 
-export const answer = () => PageAnswer(EventEntryResource);
+export const answer = () => CursorPageAnswer(EventEntryResource);

@@ -1,11 +1,11 @@
-import { PageAnswer } from '#shared/http/answers';
-import { paged } from '#shared/http/envelopes';
+import { CursorPageAnswer } from '#shared/http/answers';
+import { cursorPaged } from '#shared/http/envelopes';
 import { OrderListQuery, OrderEntryResource } from '#shared/http/contract/my-account';
 import { route } from '#shared/http/route';
 import { listCustomerOrders } from '#shared/use-cases/portal/orders';
 
 export const handler = route('GET /my-account/orders', { query: OrderListQuery }, async ({ query, caller }) =>
-  paged(
+  cursorPaged(
     await listCustomerOrders(caller.id, {
       events: query.event,
       ticketTypes: query.ticketType,
@@ -13,9 +13,10 @@ export const handler = route('GET /my-account/orders', { query: OrderListQuery }
       to: query.toPurchaseDate,
       limit: query._limit,
       offset: query._offset,
+      cursor: query._cursor,
       include: { tickets: query.includeTickets, transactions: query.includeTrans, answers: query.includeAnswers },
     }),
   ),
 );
 
-export const answer = () => PageAnswer(OrderEntryResource);
+export const answer = () => CursorPageAnswer(OrderEntryResource);

@@ -35,6 +35,18 @@ export const customerKeys = {
   publishedEventSort: (startsAt: string, id: number) => `${startsAt}#${sortableId(id)}`,
   publishedEventIndexes: (startsAt: string, id: number) =>
     placedIn([customerKeys.publishedEvents, customerKeys.publishedEventSort(startsAt, id)]),
+  /**
+   * A published event's search entry per distinct 3-character start of its words
+   * (shared/domain/portal-lists.ts), written with the event: GSI1 `EVENT_SEARCH#<start>` /
+   * `<startsAt ISO>#<id:10>`, so the events a word can find are one partition, in start order.
+   */
+  eventSearchEntry: (eventId: number, bucket: string): Key => ({ PK: `EVENT#${eventId}`, SK: `SEARCH#${bucket}` }),
+  eventSearchEntryPrefix: 'SEARCH#',
+  eventSearch: (bucket: string) => on('GSI1', `EVENT_SEARCH#${bucket}`),
+  eventSearchIndexes: (bucket: string, startsAt: string, id: number) =>
+    placedIn([customerKeys.eventSearch(bucket), customerKeys.publishedEventSort(startsAt, id)]),
+  /** The published events' count (`n`, `kept` once it holds every one): the portal list's totalCount. */
+  publishedEventCount: (): Key => ({ PK: 'COUNT#PUBLISHED_EVENTS', SK: 'COUNT' }),
   /** A start wave of an event: Query the event's partition by `WAVE#`. */
   waveTime: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `WAVE#${sortableId(id)}` }),
   waveTimePrefix: 'WAVE#',
@@ -44,6 +56,23 @@ export const customerKeys = {
     SK: `EVENT#${sortableId(eventId)}`,
   }),
   customerEventPrefix: 'EVENT#',
+  /**
+   * The link item on GSI1 `CUSTOMER_EVENTS#<customerId>` (every linked event) and, for an
+   * unpublished event, GSI2 `CUSTOMER_PRIVATE_EVENTS#<customerId>`, both by `<startsAt>#<id:10>`
+   * (an event's start and publication never change): `return=orders` walks the first, `all`
+   * merges the second with the published events.
+   */
+  customerEventsByStart: (customerId: number) => on('GSI1', `CUSTOMER_EVENTS#${customerId}`),
+  customerPrivateEvents: (customerId: number) => on('GSI2', `CUSTOMER_PRIVATE_EVENTS#${customerId}`),
+  customerEventIndexes: (customerId: number, event: { id: number; startsAt: string; published: boolean }) => {
+    const sort = customerKeys.publishedEventSort(event.startsAt, event.id);
+    return event.published
+      ? placedIn([customerKeys.customerEventsByStart(customerId), sort])
+      : placedIn(
+          [customerKeys.customerEventsByStart(customerId), sort],
+          [customerKeys.customerPrivateEvents(customerId), sort],
+        );
+  },
   /** A customer's order counts: total, per event, per ticket type (the orders list's totalCount). */
   orderCounts: (customerId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: 'ORDER_COUNTS' }),
   order: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER' }),

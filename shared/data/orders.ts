@@ -2,9 +2,10 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order } from '../domain/order.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
-import { customerEventLink } from './customer-events.ts';
+import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
+import type { WalkSource } from './merged-walk.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**
@@ -27,7 +28,7 @@ export const orderItem = (order: Order) => ({
   ...order,
 });
 
-const fromItem = (item: Record<string, unknown>) => storedAs<Order>(item);
+export const fromItem = (item: Record<string, unknown>) => storedAs<Order>(item);
 
 /** The counts' update of a new order: +1 in total, for its event and for each of its types. */
 function countOrder(order: Order) {
@@ -48,10 +49,10 @@ function countOrder(order: Order) {
 }
 
 /** One transaction: the order (new), the customer's link to its event, and the customer's counts. */
-export async function commitNewOrder(order: Order): Promise<void> {
+export async function commitNewOrder(order: Order, event: LinkedEvent): Promise<void> {
   await transactWrite([
     { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
-    customerEventLink(order.customerId, order.eventId),
+    customerEventLink(order.customerId, event),
     countOrder(order),
   ]);
 }
@@ -111,6 +112,16 @@ export async function readTicketsAndCounts(
   const tickets = new Map(items.flatMap((item) => (item ? [[Number(item.id), fromTicketItem(item)] as const] : [])));
   return { tickets, ...(withCounts ? { counts: toCounts(countsItem) } : {}) };
 }
+
+/** A customer's orders (of one event) by purchase time, [from, to] inclusive, as a walk's source (merged-walk.ts). */
+export const orderSource = (partition: OrderPartition, range: { from?: string; to?: string }): WalkSource => ({
+  partition:
+    partition.eventId === undefined
+      ? keys.customerOrders(partition.customerId)
+      : keys.customerEventOrders(partition.customerId, partition.eventId),
+  low: range.from === undefined ? undefined : keys.timeSortBound(range.from, 'first'),
+  high: range.to === undefined ? undefined : keys.timeSortBound(range.to, 'last'),
+});
 
 /** Which partition serves a read: all of a customer's orders, or those of one event. */
 export type OrderPartition = { customerId: number; eventId?: number };

@@ -7,7 +7,6 @@ import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
 import { ValidationError } from '#shared/errors';
 import { createOrder } from '#shared/use-cases/portal/create-order';
-import { MAX_ORDERS_READ } from '#shared/use-cases/portal/orders';
 import { sampleOrder, placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call, getPage, idsOf } from '../support/api.ts';
@@ -64,7 +63,14 @@ describe('GET /my-account/orders', () => {
     expect(mine.totalCount).toBe(4);
     const theirs = await orders(other);
     expect(idsOf(theirs)).toEqual([othersOrder.id]);
-    expect(await orders(unusedCustomerId())).toEqual({ totalCount: 0, count: 0, limit: 25, offset: 0, data: [] });
+    expect(await orders(unusedCustomerId())).toEqual({
+      totalCount: 0,
+      count: 0,
+      limit: 25,
+      offset: 0,
+      data: [],
+      next: null,
+    });
     // Naming the customer's event or type does not reach into their orders either.
     expect(idsOf(await orders(other, `event=${eventB.id}`))).toEqual([]);
   });
@@ -171,7 +177,7 @@ describe('GET /my-account/orders', () => {
     expect(first).toMatchObject({ totalCount: 4, count: 3, limit: 3, offset: 0 });
     expect(second).toMatchObject({ totalCount: 4, count: 1, offset: 3 });
     expect([...idsOf(first), ...idsOf(second)]).toEqual(idsOfOrders(o[3]!, o[2]!, o[1]!, o[0]!));
-    expect(await orders(customer, '_offset=5000')).toMatchObject({ totalCount: 4, count: 0, data: [] });
+    expect(await orders(customer, '_offset=990&_limit=10')).toMatchObject({ totalCount: 4, count: 0, data: [] });
   });
 
   it('costs one Query and one batch read for a page with its tickets and count', async () => {
@@ -203,33 +209,6 @@ describe('GET /my-account/orders', () => {
     expect(await problem('event=1,2,3,4,5,6,7,8,9,10,11')).toContain('query.event');
     expect(await problem('ticketType=x')).toContain('query.ticketType');
   });
-});
-
-describe('GET /my-account/orders beyond one read', () => {
-  it('answers a 400 naming the narrower query when a page would need more than the read bound, never a short page', async () => {
-    const buyer = unusedCustomerId();
-    const busy = await seedEvent({ ticketTypes: [{ name: 'Club', price: 5, total: 500 }], teams: [] });
-    const quiet = await seedEvent({ ticketTypes: [{ name: 'Quiet', price: 5, total: 10 }], teams: [] });
-    // Ten named events split the bound: 100 orders each. 101 in one of them, and a type filter (no kept count).
-    const perPartition = Math.ceil(MAX_ORDERS_READ / 10);
-    for (let start = 0; start <= perPartition; start += 20) {
-      await Promise.all(
-        Array.from({ length: Math.min(20, perPartition + 1 - start) }, () =>
-          placeOrder(busy, buyer, [busy.ticketTypes[0]!.id]),
-        ),
-      );
-    }
-    const events = [busy.id, quiet.id, ...Array.from({ length: 8 }, (_, n) => 900_000_000 + n)].join(',');
-    const refused = await call('GET', `${BASE}/orders?event=${events}&ticketType=${quiet.ticketTypes[0]!.id}`, {
-      token: await customerToken(buyer),
-    });
-    expect(refused.status).toBe(400);
-    expect(refused.body.errors[0].path).toBe('query.fromPurchaseDate');
-    // The busy event alone fits the bound: its orders, all of them.
-    const whole = await orders(buyer, `event=${busy.id}&_limit=100&_offset=100`);
-    expect(whole.totalCount).toBe(perPartition + 1);
-    expect(whole.count).toBe(1);
-  }, 120_000);
 });
 
 describe('createOrder', () => {

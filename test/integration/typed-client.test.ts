@@ -118,6 +118,14 @@ describe('the typed client', () => {
     expect(orders.response.status).toBe(200);
     expect(orders.data!.data.map((entry) => entry.id)).toEqual([String(order.id)]);
     expect(orders.data!.data[0]!.tickets).toHaveLength(1);
+    // The portal's lists are walked by `next` (typed), passed back as `_cursor`.
+    const first = await customer.GET('/my-account/event', { params: { query: { return: 'orders', _limit: '1' } } });
+    expect(first.data!.next).toBeNull();
+    const next: string | null = first.data!.next;
+    const estimate: true | undefined = first.data!.totalCountIsEstimate;
+    expect([next, estimate]).toEqual([null, undefined]);
+    const past = await customer.GET('/my-account/orders', { params: { query: { _offset: '1000', _cursor: 'x' } } });
+    expect(past.response.status).toBe(400);
     // The staff token is not a customer's: the other audience.
     const staff = await staffClient();
     expect((await staff.GET('/my-account/orders')).response.status).toBe(401);

@@ -1,6 +1,7 @@
 import { backfillCustomerTicketCounts } from './backfill-customer-ticket-counts.ts';
 import { backfillEventUpdates } from './backfill-event-updates.ts';
 import { backfillListPositions } from './backfill-list-positions.ts';
+import { backfillPortalEvents } from './backfill-portal-events.ts';
 import { backfillTicketIndexes } from './backfill-ticket-indexes.ts';
 import { backfillTicketLists } from './backfill-ticket-lists.ts';
 import type { RunOptions, Stopped } from './runs.ts';
@@ -51,5 +52,12 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'event-updates',
     summary: "every ticket in its event's own update-time shards, events marked",
     run: backfillEventUpdates,
+  },
+  {
+    id: 6,
+    name: 'portal-events',
+    summary:
+      "every published event's search entries, every customer's event links on their start-ordered indexes, the published events counted",
+    run: backfillPortalEvents,
   },
 ];

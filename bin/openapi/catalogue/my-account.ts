@@ -51,7 +51,8 @@ export const MY_ACCOUNT = {
   'GET /my-account/event': {
     summary: 'Events the customer can see',
     description: md(
-      'Published events, plus every event the customer holds an order for, even unpublished; sorted by start then id. `totalCount` is exact. When more than 500 published events start in the window (or the customer holds orders for more than 500 events) the list cannot be read whole in one request: a 400 naming `fromEventStart` (narrow the window), never a page that silently leaves events out.',
+      "Published events, plus every event the customer holds an order for, even unpublished; sorted by start then id, complete at any number of events. Walk it with `next`: pass it as `_cursor` (without `_offset`) until it is null. `_offset + _limit` may reach the first 1,000 matches; past them a **400** naming `_cursor`. Without a start window or text filter `totalCount` is exact on every page (kept counts); otherwise it is exact when the page's read reached the end of the matches from the start, else it counts the matches read so far and the answer adds `totalCountIsEstimate: true`.",
+      '**Text filters.** A published event is indexed by the words of its title, description, venue and venue address (folded: lower case, accents removed); `search` and `title` read the events holding a word that starts with their longest word of 3 or more characters, then match the whole filter on each (a search finds a word by its start: `marat` finds `Marathon`, `athon` does not). A `title` or `search` without such a word (`%run%`, `5k`) reads the events by start with the filter on top. Either way a page reads at most 2,000 index items (and the events they name): a page that cannot be filled within that is a **400** naming the filter, never a short page.',
       'Strings where the spec says string: `cutOff` and `onSaleDate` are unix seconds (`""` when unset), `published`, `hideDate` and `hideTime` are `"1"` or `"0"`, `start` is in the event\'s own offset. `inventory.sold` sums the event\'s kept counts; `inventory.total` is the event\'s capacity.',
     ),
     parameters: {
@@ -62,6 +63,7 @@ export const MY_ACCOUNT = {
         'Events starting at or after this Unix time in seconds; absent or `false` for no bound. Bad or inverted: 400.',
       toEventStart: 'Events starting at or before this Unix time in seconds; absent or `false` for no bound.',
       return: '`orders`: only events the customer bought tickets for; `all` (default): every match.',
+      _cursor: 'The `next` of the previous page of the same query (not with `_offset`); follow it until it is null.',
     },
   },
   'GET /my-account/ticket-type/{eventId}': {
@@ -78,7 +80,7 @@ export const MY_ACCOUNT = {
     summary: "The customer's orders",
     description: md(
       "The caller's orders, newest first. An order is for one event; its `status` is `pending` (tickets being issued), `active` (all tickets issued), `cancelled` or `refunded`. The entry is `{id (string), eventId, created, purchasedDate, status, emailAddress, purchaser, affiliate, grandTotal, waveTimeId, teamId}` (the spec's top-level `waveTimeId` and `teamId`, read as per order).",
-      "A request reads at most 1,000 orders: a page that would need more is a 400 naming `fromPurchaseDate` (narrow the range or name the event), never a short page. `totalCount` is exact. `includeTickets` adds `tickets: [{id (string), status, name, price, attendee}]` (`attendee` is the position in the order; `status` one of `deleted`, `transferred`, `withdrawn`, `cancelled`, `checked_in`, `pending`, `active`): an order lists the tickets it issued, and a ticket transferred later shows `transferred` while its replacement is on the customer's account. `includeTrans` adds `transactions: [{amount, processor, reference, time}]` (never card data).",
+      "Complete at any number of orders: walk it with `next` as `_cursor` (without `_offset`) until it is null; `_offset + _limit` may reach the first 1,000, past them a **400** naming `_cursor`. `totalCount` is exact from the kept counts without a date range and with no filter, `event` only, or one `ticketType` only; otherwise exact when the read reached the end from the start, else the matches read so far with `totalCountIsEstimate: true`. `ticketType` is applied to what is read, at most 2,000 orders a page: a page it cannot fill within that is a 400 naming it (add `event` or a date range), never a short page. `includeTickets` adds `tickets: [{id (string), status, name, price, attendee}]` (`attendee` is the position in the order; `status` one of `deleted`, `transferred`, `withdrawn`, `cancelled`, `checked_in`, `pending`, `active`): an order lists the tickets it issued, and a ticket transferred later shows `transferred` while its replacement is on the customer's account. `includeTrans` adds `transactions: [{amount, processor, reference, time}]` (never card data).",
     ),
     parameters: {
       event: 'Comma-separated event ids (at most 10).',
@@ -88,6 +90,7 @@ export const MY_ACCOUNT = {
       includeTickets: "Include each order's tickets.",
       includeTrans: "Include each order's transactions.",
       includeAnswers: "Include the order's answers and each ticket's `attendeeQuestions`.",
+      _cursor: 'The `next` of the previous page of the same query (not with `_offset`); follow it until it is null.',
     },
   },
   'GET /my-account/payment-processor': {

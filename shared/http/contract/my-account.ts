@@ -1,5 +1,5 @@
 import * as z from '../../schema.ts';
-import { boundedIdList, pagingQuery, wholeNumber } from '../paging.ts';
+import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
 import { MAX_WILDCARDS, wildcardCount } from '../../domain/wildcard.ts';
 
 /** The request schemas of the portal's catalogue and orders (`/my-account/event`, `/my-account/orders`). */
@@ -42,6 +42,12 @@ const fewWildcards = (name: string) =>
     `${name} may hold at most ${MAX_WILDCARDS} % wildcards`,
   );
 
+/**
+ * The portal lists' paging: `_limit`, `_offset` (a 400 naming `_cursor` past the first 1,000
+ * matches: shared/domain/portal-lists.ts) and `_cursor`, the `next` of the previous page.
+ */
+const portalPaging = { ...pagingQuery, _cursor: ticketPagingQuery._cursor };
+
 export const PortalEventQuery = z
   .strictObject({
     title: z.optional(
@@ -53,7 +59,7 @@ export const PortalEventQuery = z
     fromEventStart: startBound('fromEventStart'),
     toEventStart: startBound('toEventStart'),
     return: z._default(z.enum(['orders', 'all'], 'return must be orders or all'), 'all'),
-    ...pagingQuery,
+    ...portalPaging,
   })
   .check(ordered('fromEventStart', 'toEventStart'));
 
@@ -96,7 +102,7 @@ export const OrderListQuery = z
     includeTickets: flag('includeTickets'),
     includeTrans: flag('includeTrans'),
     includeAnswers: flag('includeAnswers'),
-    ...pagingQuery,
+    ...portalPaging,
   })
   .check(ordered('fromPurchaseDate', 'toPurchaseDate'));
 

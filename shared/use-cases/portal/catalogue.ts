@@ -1,18 +1,15 @@
-import {
-  holdsOrderFor,
-  listCustomerEvents,
-  listPublishedEvents,
-  PORTAL_EVENT_CAP,
-  soldByEvent,
-} from '../../data/customer-events.ts';
+import { holdsOrderFor, soldByEvent } from '../../data/customer-events.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
+import { readOrderCounts } from '../../data/orders.ts';
 import { findPaymentProcessor } from '../../data/payment-processors.ts';
+import { privateEventCount, publishedEventCount } from '../../data/portal-event-index.ts';
+import { readEvents, walkPortalEvents } from '../../data/portal-event-reads.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import type { Event } from '../../domain/event.ts';
+import { decodeSortCursor, encodeSortCursor } from '../../domain/older-ticket-list.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { PaymentProcessor } from '../../domain/payment-processor.ts';
 import {
-  byStart,
   eventMatcher,
   ticketTypeEntries,
   toEventEntry,
@@ -20,8 +17,16 @@ import {
   type EventFilter,
   type TicketTypeEntry,
 } from '../../domain/portal-event.ts';
+import {
+  eventSearchKey,
+  offsetPastWindow,
+  PORTAL_OFFSET_WINDOW,
+  PORTAL_READ_BUDGET,
+  tooSparse,
+} from '../../domain/portal-lists.ts';
+import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import { waveTimeEntries, type WaveTimeEntry } from '../../domain/wave-time.ts';
-import { NotFound, ValidationError } from '../../errors.ts';
+import { NotFound } from '../../errors.ts';
 
 /**
  * The portal's catalogue: the events a customer can access (published, or one they hold
@@ -35,48 +40,84 @@ export interface PortalEventQuery extends EventFilter {
   scope: 'orders' | 'all';
   limit: number;
   offset: number;
+  /** The `next` of the previous page (then `offset` is 0). */
+  cursor?: string;
+}
+
+/** A page of a portal list, the cursor of the following one (null on the last), and whether `totalCount` is only what was read. */
+export interface CursorPage<T> extends Page<T> {
+  next: string | null;
+  totalCountIsEstimate: boolean;
+  /** Index items the page read (the bench reports them; not in the answer). */
+  itemsRead: number;
 }
 
 const isoOf = (seconds: number | undefined) =>
   seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
 
 /**
- * `GET /my-account/event`: two bounded reads (published events in the start range, the
- * customer's linked events), merged, filtered and paged in memory. When either read would
- * pass its cap the list cannot be answered whole: a 400 naming the narrower query (a start
- * window; for a customer's own events there is no narrower one, and 500 is far above any
- * buyer's), never a page that silently leaves events out.
+ * `GET /my-account/event`, in start order at any size: the published events (or, with a
+ * text filter, the search index entries of its longest word) merged with the customer's
+ * unpublished linked events, or (`return=orders`) the customer's linked events, read from the
+ * start or after `_cursor` until the page and one more match are found
+ * (portal-event-reads.ts). `_offset` + `_limit` stay within PORTAL_OFFSET_WINDOW. The
+ * default query (no window, no text filter) counts from the kept counts, so its total is
+ * exact on every page; otherwise a read that reached the end from the start is exact, and
+ * anything else the matches read so far, flagged `totalCountIsEstimate`. Text filters read at
+ * most PORTAL_READ_BUDGET index items a page: a page they cannot fill is a 400 naming a
+ * narrower query, never a short page.
  */
-export async function listPortalEvents(customerId: number, query: PortalEventQuery): Promise<Page<EventEntry>> {
-  const range = { from: isoOf(query.fromEventStart), to: isoOf(query.toEventStart) };
-  const [published, linked] = await Promise.all([
-    query.scope === 'all' ? listPublishedEvents(range) : { events: [], cut: false },
-    listCustomerEvents(customerId),
+export async function listPortalEvents(customerId: number, query: PortalEventQuery): Promise<CursorPage<EventEntry>> {
+  checkPaging(query);
+  if (query.offset + query.limit > PORTAL_OFFSET_WINDOW) throw offsetPastWindow();
+  const after = query.cursor === undefined ? undefined : decodeSortCursor(query.cursor);
+  const filtered = query.title !== undefined || !!query.search;
+  const windowed = query.fromEventStart !== undefined || query.toEventStart !== undefined;
+  const need = query.offset + query.limit + 1;
+  const [read, counted] = await Promise.all([
+    walkPortalEvents({
+      customerId,
+      scope: query.scope,
+      from: isoOf(query.fromEventStart),
+      to: isoOf(query.toEventStart),
+      key: filtered ? eventSearchKey(query) : undefined,
+      matches: filtered ? eventMatcher(query) : undefined,
+      after,
+      need,
+      budget: PORTAL_READ_BUDGET,
+    }),
+    filtered || windowed ? undefined : countEvents(customerId, query.scope),
   ]);
-  if (published.cut || linked.cut) throw tooManyEvents(published.cut);
-  const inRange = (event: Event) =>
-    (!range.from || event.startsAt >= range.from) && (!range.to || event.startsAt <= range.to);
-  const byId = new Map<number, Event>();
-  for (const event of [...published.events, ...linked.events.filter(inRange)]) byId.set(event.id, event);
-  const matches = [...byId.values()].filter(eventMatcher(query)).sort(byStart);
-  const shown = matches.slice(query.offset, query.offset + query.limit);
-  const sold = await soldByEvent(shown.map((event) => event.id));
+  if (!read.complete && read.events.length < need)
+    throw tooSparse(
+      query.search ? 'search' : 'title',
+      'search by a longer word, or narrow the start window with fromEventStart and toEventStart',
+    );
+  const shown = read.events.slice(query.offset, query.offset + query.limit);
+  const [unread, sold] = await Promise.all([
+    readEvents(shown.filter((walked) => !walked.event).map((walked) => walked.eventId)),
+    soldByEvent(shown.map((walked) => walked.eventId)),
+  ]);
+  const events = shown.flatMap((walked) => {
+    const event: Event | undefined = walked.event ?? unread.get(walked.eventId);
+    return event ? [event] : [];
+  });
   return {
-    totalCount: matches.length,
+    totalCount: counted ?? read.events.length,
+    totalCountIsEstimate: counted === undefined && (!read.complete || after !== undefined),
     limit: query.limit,
     offset: query.offset,
-    items: shown.map((event) => toEventEntry(event, sold.get(event.id) ?? 0)),
+    items: events.map((event) => toEventEntry(event, sold.get(event.id) ?? 0)),
+    next: read.events.length > query.offset + query.limit ? encodeSortCursor(shown.at(-1)!.sort) : null,
+    itemsRead: read.itemsRead,
   };
 }
 
-function tooManyEvents(published: boolean): ValidationError {
-  const field = published ? 'fromEventStart' : 'return';
-  const message = published
-    ? `More than ${PORTAL_EVENT_CAP} published events start in this window: narrow it with fromEventStart and toEventStart (unix seconds).`
-    : `This account holds orders for more than ${PORTAL_EVENT_CAP} events, more than one request lists.`;
-  return new ValidationError(message, [
-    { path: `query.${field}`, message: `more than ${PORTAL_EVENT_CAP} events match` },
-  ]);
+/** The default query's exact total from kept counts: the published events and the customer's unpublished ones, or their linked events. */
+async function countEvents(customerId: number, scope: 'orders' | 'all'): Promise<number | undefined> {
+  if (scope === 'orders') return Object.keys((await readOrderCounts(customerId)).byEvent).length;
+  const [published, hidden] = await Promise.all([publishedEventCount(), privateEventCount(customerId)]);
+  return published === undefined || hidden === undefined ? undefined : published + hidden;
 }
 
 /** The event, when the customer can access it (published, or they hold an order for it); otherwise 404, as if it did not exist. */

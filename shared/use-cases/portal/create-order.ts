@@ -87,7 +87,7 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
     transactions: input.transactions,
     answers: input.answers ?? [],
   };
-  await commitNewOrder(pending);
+  await commitNewOrder(pending, event);
 
   const tickets: Ticket[] = [];
   for (const line of lines) {

@@ -1,29 +1,23 @@
-import {
-  readOrderCounts,
-  readOrders,
-  readTicketsAndCounts,
-  type OrderCounts,
-  type OrderPartition,
-} from '../../data/orders.ts';
-import { newestFirst, toOrderEntry, type Order, type OrderEntry, type OrderIncludes } from '../../domain/order.ts';
-import type { Page } from '../../domain/paging.ts';
-import { ValidationError } from '../../errors.ts';
+import { fromItem, orderSource, readOrderCounts, readTicketsAndCounts, type OrderCounts } from '../../data/orders.ts';
+import { walkMerged } from '../../data/merged-walk.ts';
+import { decodeSortCursor, encodeSortCursor } from '../../domain/older-ticket-list.ts';
+import { toOrderEntry, type OrderEntry, type OrderIncludes } from '../../domain/order.ts';
+import { offsetPastWindow, PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET, tooSparse } from '../../domain/portal-lists.ts';
+import { checkPaging } from '../../domain/ticket-list-plan.ts';
+import type { CursorPage } from './catalogue.ts';
 
 /**
- * `GET /my-account/orders`: only the caller's orders, newest first. Served by GSI1 (all
- * their orders) or GSI2 per named event (merged), with the purchase-date range in the key
- * condition; `ticketType` is applied on top of what is read.
- *
- * Bounds: a request reads at most MAX_ORDERS_READ orders, split evenly over the
- * partitions it reads. Without a date range and with no filter, `event` only, or a
- * single `ticketType` only, `totalCount` comes from the kept counts and a page reads only
- * the orders up to it (offset + limit). Otherwise the partitions are read to their end
- * and `totalCount` is the exact number of matches. A page the bound would leave short or
- * inexact is a 400 naming the narrower query (a purchase-date range, an event), never a
- * page that silently leaves orders out.
+ * `GET /my-account/orders`: only the caller's orders, newest first, at any number. Served by
+ * GSI1 (all their orders) or GSI2 per named event, merged (merged-walk.ts), with the
+ * purchase-date range in the key condition, from the start or after `_cursor`, until the
+ * page and one more order are found; `ticketType` is applied on top of what is read (at
+ * most PORTAL_READ_BUDGET orders a page: a page it cannot fill is a 400 naming the narrower
+ * query, never a short page). `_offset` + `_limit` stay within PORTAL_OFFSET_WINDOW.
+ * Without a date range and with no filter, `event` only, or a single `ticketType` only,
+ * `totalCount` comes from the kept counts (exact on every page); otherwise a read that
+ * reached the end from the start is exact, anything else the matches read so far, flagged
+ * `totalCountIsEstimate`.
  */
-export const MAX_ORDERS_READ = 1000;
-
 export interface OrderListQuery {
   events?: number[];
   ticketTypes?: number[];
@@ -32,6 +26,8 @@ export interface OrderListQuery {
   to?: string;
   limit: number;
   offset: number;
+  /** The `next` of the previous page (then `offset` is 0). */
+  cursor?: string;
   include: OrderIncludes;
 }
 
@@ -47,42 +43,44 @@ function countOf(query: OrderListQuery): ((counts: OrderCounts) => number) | und
   return undefined;
 }
 
-export async function listCustomerOrders(customerId: number, query: OrderListQuery): Promise<Page<OrderEntry>> {
-  const partitions: OrderPartition[] = query.events?.length
-    ? [...new Set(query.events)].map((eventId) => ({ customerId, eventId }))
-    : [{ customerId }];
+export async function listCustomerOrders(customerId: number, query: OrderListQuery): Promise<CursorPage<OrderEntry>> {
+  checkPaging(query);
+  if (query.offset + query.limit > PORTAL_OFFSET_WINDOW) throw offsetPastWindow();
+  const after = query.cursor === undefined ? undefined : decodeSortCursor(query.cursor);
+  const range = { from: query.from, to: query.to };
+  const sources = query.events?.length
+    ? [...new Set(query.events)].map((eventId) => orderSource({ customerId, eventId }, range))
+    : [orderSource({ customerId }, range)];
   const types = query.ticketTypes?.length ? new Set(query.ticketTypes) : undefined;
-  const keep = types ? (order: Order) => order.typeIds.some((typeId) => types.has(typeId)) : undefined;
   const counted = countOf(query);
-  const budget = Math.ceil(MAX_ORDERS_READ / partitions.length);
-  const enough = counted ? query.offset + query.limit : undefined;
   // Without tickets to read, the counts are read alongside the Query instead of in the tickets' batch.
   const countsApart = counted && !query.include.tickets ? readOrderCounts(customerId) : undefined;
   countsApart?.catch(() => undefined); // awaited below; handled here in case a Query fails first
-  const reads = await Promise.all(
-    partitions.map((partition) => readOrders(partition, { from: query.from, to: query.to }, { budget, enough, keep })),
-  );
-  // A partition that stopped at its share of the bound, neither at its end nor holding the page: the answer would be short.
-  if (reads.some((read) => !read.complete && (enough === undefined || read.orders.length < enough)))
-    throw tooManyOrders();
+  const need = query.offset + query.limit + 1;
+  const read = await walkMerged(sources, {
+    need,
+    budget: PORTAL_READ_BUDGET,
+    descending: true,
+    after,
+    keep: types && ((item) => (item.typeIds as number[]).some((typeId) => types.has(typeId))),
+  });
+  if (!read.complete && read.items.length < need)
+    throw tooSparse('ticketType', 'add event or a purchase-date range (fromPurchaseDate, toPurchaseDate)');
 
-  const matches = reads.flatMap((read) => read.orders).sort(newestFirst);
-  const shown = matches.slice(query.offset, query.offset + query.limit);
+  const page = read.items.slice(query.offset, query.offset + query.limit);
+  const shown = page.map(({ item }) => fromItem(item));
   const ticketIds = query.include.tickets ? shown.flatMap((order) => order.ticketIds) : [];
   const { tickets, counts } = query.include.tickets
     ? await readTicketsAndCounts(customerId, ticketIds, !!counted)
     : { tickets: new Map(), counts: await countsApart };
+  const exact = counted && counts ? counted(counts) : undefined;
   return {
-    totalCount: counted && counts ? counted(counts) : matches.length,
+    totalCount: exact ?? read.items.length,
+    totalCountIsEstimate: exact === undefined && (!read.complete || after !== undefined),
     limit: query.limit,
     offset: query.offset,
     items: shown.map((order) => toOrderEntry(order, query.include, tickets)),
+    next: read.items.length > query.offset + query.limit ? encodeSortCursor(page.at(-1)!.sort) : null,
+    itemsRead: read.itemsRead,
   };
-}
-
-function tooManyOrders(): ValidationError {
-  return new ValidationError(
-    `More than ${MAX_ORDERS_READ} orders would be read for this page: narrow it with fromPurchaseDate/toPurchaseDate or event.`,
-    [{ path: 'query.fromPurchaseDate', message: `more than ${MAX_ORDERS_READ} orders to read` }],
-  );
 }

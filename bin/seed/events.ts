@@ -1,0 +1,78 @@
+import { createEventsInBulk } from '#shared/data/events';
+import { findCustomerByEmail } from '#shared/data/customers';
+import type { CreatedEvent, NewEvent } from '#shared/domain/event';
+import { placeOrder } from './orders.ts';
+import { batchWrite } from './scale.ts';
+
+/**
+ * `npm run seed -- --events N`: N published events of a platform a few seasons in, half
+ * already over (events stay published after they end), half to come, over 2 years around
+ * now: race titles, venues and addresses of a few dozen cities, written in batches (the items
+ * createEvent writes, `createEventsInBulk`). The demo customer (`casey@demo.test`, when
+ * `npm start` seeded them) holds tickets for three of them. Deterministic for a given N.
+ */
+const CITIES = [
+  ['Berlin', 'Tempelhofer Feld', 'Tempelhofer Damm 1, 12101 Berlin'],
+  ['Hamburg', 'Stadtpark', 'Saarlandstraße 1, 22303 Hamburg'],
+  ['Munich', 'Olympiapark', 'Spiridon-Louis-Ring 21, 80809 München'],
+  ['Vienna', 'Prater Hauptallee', 'Hauptallee 1, 1020 Wien'],
+  ['Zurich', 'Seebecken', 'Utoquai 1, 8008 Zürich'],
+  ['Amsterdam', 'Vondelpark', 'Vondelpark 1, 1071 AA Amsterdam'],
+  ['Copenhagen', 'Fælledparken', 'Øster Allé 1, 2100 København'],
+  ['London', 'Hyde Park', 'Serpentine Road, London W2 2UH'],
+  ['Dublin', 'Phoenix Park', 'Chesterfield Avenue, Dublin 8'],
+  ['Lisbon', 'Parque das Nações', 'Alameda dos Oceanos, 1990-223 Lisboa'],
+  ['Madrid', 'Parque del Retiro', 'Plaza de la Independencia 7, 28001 Madrid'],
+  ['Milan', 'Parco Sempione', 'Piazza Sempione, 20154 Milano'],
+  ['Prague', 'Stromovka', 'Královská obora, 170 00 Praha 7'],
+  ['Oslo', 'Frognerparken', 'Nobels gate 32, 0268 Oslo'],
+  ['Helsinki', 'Kaivopuisto', 'Kaivopuisto, 00140 Helsinki'],
+  ['Edinburgh', 'Holyrood Park', "Queen's Drive, Edinburgh EH8 8HG"],
+] as const;
+const KINDS = ['Marathon', 'Half Marathon', '10K', 'Trail Run', 'Night Run', 'Triathlon', 'Cycle Classic', 'Fun Run'];
+const SEASONS = ['Spring', 'Summer', 'Autumn', 'Winter'];
+const DAY = 86_400_000;
+
+export function eventInput(n: number, total: number, now = Date.now()): NewEvent {
+  const [city, venue, address] = CITIES[n % CITIES.length]!;
+  const kind = KINDS[Math.floor(n / CITIES.length) % KINDS.length]!;
+  const season = SEASONS[Math.floor(n / (CITIES.length * KINDS.length)) % SEASONS.length]!;
+  const edition = 1 + Math.floor(n / (CITIES.length * KINDS.length * SEASONS.length));
+  // Spread over a year before and a year after now, at 08:00 or 18:30 UTC.
+  const start = now - 365 * DAY + Math.floor((n / Math.max(1, total)) * 730) * DAY + (n % 2 ? 18.5 : 8) * 3_600_000;
+  return {
+    title: `${city} ${season} ${kind}${edition > 1 ? ` #${edition}` : ''}`,
+    timezone: 'Europe/Berlin',
+    startsAt: new Date(start).toISOString(),
+    venue,
+    venueAddress: address,
+    description: `The ${season.toLowerCase()} ${kind.toLowerCase()} of ${city}, start and finish at ${venue}. Chip timing, medals for every finisher, water every 5 km.`,
+    shortDescription: `${kind} in ${city}`,
+    category: kind.includes('Cycle') ? 'Cycling' : 'Running',
+    location: city,
+    published: true,
+    publishedDate: new Date(start - 120 * DAY).toISOString(),
+    ticketTypes: [{ name: 'Entry', price: 25 + (n % 5) * 10, total: 2000 }],
+    teams: [],
+  };
+}
+
+export async function seedPublishedEvents(
+  count: number,
+  onProgress?: (done: number) => void,
+): Promise<{ events: number; first: number; last: number; demoOrders: number[] }> {
+  const now = Date.now();
+  const made: CreatedEvent[] = [];
+  for (let start = 0; start < count; start += 500) {
+    const inputs = Array.from({ length: Math.min(500, count - start) }, (_, i) => eventInput(start + i, count, now));
+    made.push(...(await createEventsInBulk(inputs, batchWrite)));
+    onProgress?.(made.length);
+  }
+  const demo = await findCustomerByEmail('casey@demo.test');
+  const demoOrders: number[] = [];
+  if (demo)
+    for (const event of [made[0], made[Math.floor(made.length / 2)], made.at(-1)].filter((e) => e !== undefined)) {
+      demoOrders.push((await placeOrder(event, demo.id, [event.ticketTypes[0]!.id])).id);
+    }
+  return { events: made.length, first: made[0]?.id ?? 0, last: made.at(-1)?.id ?? 0, demoOrders };
+}

@@ -1,0 +1,209 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { now } from '../clock.ts';
+import { isValidTimeZone, DEFAULT_LISTING, type CreatedEvent, type NewEvent } from '../domain/event.ts';
+import { ValidationError } from '../errors.ts';
+import { db, tableName, transactWrite } from './client.ts';
+import { allocateIds } from './counters.ts';
+import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
+import { keys } from './keys.ts';
+import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
+import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
+
+/** An event's creation (events.ts re-exports it): its checks, its ids, the items it writes. */
+
+/** An ISO-8601 instant as the table keeps it: UTC with milliseconds, so instants sort as strings. */
+function utcInstant(value: string, field: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time))
+    throw new ValidationError(`${field} must be an ISO-8601 date-time.`, [
+      { path: field, message: 'Not an ISO-8601 date-time.' },
+    ]);
+  return new Date(time).toISOString();
+}
+const optionalInstant = (value: string | null | undefined, field: string) => (value ? utcInstant(value, field) : null);
+
+/**
+ * Creates an event with its ticket types, teams, wave times, questions and empty
+ * statistics shards in one transaction. A type's `grants` name the other events it also
+ * admits to. A published event carries the sparse GSI1 `PUBLISHED_EVENTS` entry (the
+ * portal's list); listing fields not given take DEFAULT_LISTING (unpublished).
+ */
+export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
+  const [ids] = await allocateEventIds([input]);
+  const event = buildEvent(input, ids!);
+  await transactWrite(eventWrites(event));
+  return event;
+}
+
+/** The ids one event takes from each sequence (the first of each run). */
+interface EventIds {
+  event: number;
+  type: number;
+  team: number;
+  question: number;
+  option: number;
+  wave: number;
+}
+
+/** Checks the inputs, then allocates every sequence's ids for all of them: one update per sequence. */
+async function allocateEventIds(inputs: readonly NewEvent[]): Promise<EventIds[]> {
+  for (const input of inputs) checkNewEvent(input);
+  const need = inputs.map((input) => ({
+    event: 1,
+    type: Math.max(1, input.ticketTypes.length),
+    team: Math.max(1, input.teams?.length ?? 0),
+    question: Math.max(1, input.questions?.length ?? 0),
+    option: Math.max(
+      1,
+      (input.questions ?? []).reduce((sum, question) => sum + (question.options?.length ?? 0), 0),
+    ),
+    wave: Math.max(1, input.waveTimes?.length ?? 0),
+  }));
+  const sequences = {
+    event: 'EVENT',
+    type: 'TICKET_TYPE',
+    team: 'TEAM',
+    question: 'QUESTION',
+    option: 'ANSWER_OPTION',
+    wave: 'WAVE',
+  } as const;
+  const names = Object.keys(sequences) as (keyof EventIds)[];
+  const firsts = await Promise.all(
+    names.map((name) =>
+      allocateIds(
+        sequences[name],
+        need.reduce((sum, one) => sum + one[name], 0),
+      ),
+    ),
+  );
+  const next = Object.fromEntries(names.map((name, i) => [name, firsts[i]!])) as unknown as EventIds;
+  return need.map((one) => {
+    const ids = { ...next };
+    for (const name of names) next[name] += one[name];
+    return ids;
+  });
+}
+
+function checkNewEvent(input: NewEvent): void {
+  if (!isValidTimeZone(input.timezone)) throw new ValidationError(`Unknown time zone "${input.timezone}".`);
+  if (input.ticketTypes.length > MAX_TICKET_TYPES)
+    throw new ValidationError(`An event holds at most ${MAX_TICKET_TYPES} ticket types.`);
+  const waves = input.waveTimes ?? [];
+  if (waves.length > MAX_WAVE_TIMES) throw new ValidationError(`An event holds at most ${MAX_WAVE_TIMES} wave times.`);
+  if (input.ticketTypes.some((type) => new Set(type.grants).size > MAX_GRANTS_PER_TYPE)) {
+    throw new ValidationError(`A ticket type grants entry to at most ${MAX_GRANTS_PER_TYPE} other events.`);
+  }
+}
+
+/** The event as it is stored, from its input and its ids. */
+function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
+  const [eventId, firstType, firstTeam, firstQuestion, firstWave] = [
+    ids.event,
+    ids.type,
+    ids.team,
+    ids.question,
+    ids.wave,
+  ];
+  const questions = input.questions ?? [];
+  const waves = input.waveTimes ?? [];
+  let optionId = ids.option;
+  const { ticketTypes: _types, teams: _teams, waveTimes: _waves, questions: _questions, ...listing } = input;
+  const event: CreatedEvent = {
+    ...DEFAULT_LISTING,
+    ...listing,
+    id: eventId,
+    title: input.title,
+    timezone: input.timezone,
+    startsAt: utcInstant(input.startsAt, 'startsAt'),
+    cutOff: optionalInstant(input.cutOff, 'cutOff'),
+    onSaleDate: optionalInstant(input.onSaleDate, 'onSaleDate'),
+    publishedDate: optionalInstant(input.publishedDate, 'publishedDate'),
+    capacity: input.ticketTypes.reduce((sum, type) => sum + type.total, 0),
+    questions: questions.map((question, q) => ({
+      id: firstQuestion + q,
+      text: question.text,
+      required: question.required ?? false,
+      options: (question.options ?? []).map((option) => ({ id: optionId++, ...option })),
+    })),
+    ticketTypes: input.ticketTypes.map((type, t) => ({
+      id: firstType + t,
+      eventId,
+      name: type.name,
+      price: type.price,
+      description: type.description ?? '',
+      ordering: type.ordering ?? t,
+      sold: 0,
+      total: type.total,
+      grants: [...new Set(type.grants ?? [])].filter((granted) => granted !== eventId),
+    })),
+    teams: (input.teams ?? []).map((team, t) => ({ id: firstTeam + t, eventId, name: team.name })),
+    waveTimes: waves.map((wave, w) => ({
+      id: firstWave + w,
+      eventId,
+      name: wave.name,
+      startTime: utcInstant(wave.startTime, `waveTimes.${w}.startTime`),
+      capacity: wave.capacity,
+    })),
+    created: now().toISOString(),
+  };
+  // The portal's search entries are built here too, so an event with too much text to index is refused before any write.
+  if (event.published) eventSearchItems(event);
+  return event;
+}
+
+/** Every item a new event writes, as the conditional Puts (and the published count's update) of its one transaction. */
+function eventWrites(event: CreatedEvent) {
+  const eventId = event.id;
+  const { ticketTypes, teams, waveTimes, ...eventFields } = event;
+  const published = event.published ? keys.publishedEventIndexes(event.startsAt, eventId) : {};
+  const put = (Item: Record<string, unknown>) => ({
+    Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
+  });
+  // The portal's search entries and count of published events (portal-event-index.ts).
+  const listed = event.published ? [...eventSearchItems(event).map((Item) => put(Item)), countPublishedEvent()] : [];
+  return [
+    put({ ...keys.event(eventId), ...published, entity: 'Event', ...eventFields }),
+    ...ticketTypes.map((type) =>
+      put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndexes(type.id), entity: 'TicketType', ...type }),
+    ),
+    ...ticketTypes.flatMap((type) =>
+      type.grants.map((granted) => ({
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.accessGrant(granted, type.id), entity: 'AccessGrant', typeId: type.id, eventId },
+        },
+      })),
+    ),
+    ...teams.map((team) => put({ ...keys.team(eventId, team.id), entity: 'Team', ...team })),
+    ...waveTimes.map((wave) => put({ ...keys.waveTime(eventId, wave.id), entity: 'WaveTime', ...wave })),
+    ...Array.from({ length: STATS_SHARDS }, (_, shard) => put(emptyShard(eventId, shard))),
+    // Its tickets' purchase counts (its own and its types') start with it, so they hold every one (purchase-counts.ts).
+    put({ ...keys.purchaseCountsKept({ eventId }), entity: 'PurchaseCountsKept' }),
+    put({ ...keys.typePurchaseCountsKept(eventId), entity: 'PurchaseCountsKept' }),
+    // Its team lists' spans too (list-positions.ts).
+    put({ ...keys.positionSpansKept(eventId), entity: 'PositionSpansKept' }),
+    // And its update-time sync (ticket-records.ts) and its types' purchase lists (ticket-list-entries.ts).
+    put({ ...keys.eventUpdatesKept(eventId), entity: 'EventUpdatesKept' }),
+    put({ ...keys.typePurchasesKept(eventId), entity: 'TypePurchasesKept' }),
+    ...listed,
+  ];
+}
+
+/**
+ * Seeds and tests only: many events written by the caller's batch writer (`write`, e.g.
+ * bin/seed/scale.ts `batchWrite`) instead of one transaction each, their ids allocated at
+ * once, and the published ones counted by one update. Not atomic: a failed run leaves events
+ * half-written, which a seed starts over from.
+ */
+export async function createEventsInBulk(
+  inputs: readonly NewEvent[],
+  write: (requests: { PutRequest: { Item: Record<string, unknown> } }[]) => Promise<void>,
+): Promise<CreatedEvent[]> {
+  const ids = await allocateEventIds(inputs);
+  const events = inputs.map((input, i) => buildEvent(input, ids[i]!));
+  const writes = events.flatMap(eventWrites);
+  await write(writes.flatMap((action) => ('Put' in action ? [{ PutRequest: { Item: action.Put.Item } }] : [])));
+  const published = events.filter((event) => event.published).length;
+  if (published) await db.send(new UpdateCommand({ ...countPublishedEvent(published).Update }));
+  return events;
+}

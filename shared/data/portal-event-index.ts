@@ -1,0 +1,66 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Event } from '../domain/event.ts';
+import { eventSearchBuckets, MAX_EVENT_SEARCH_ENTRIES } from '../domain/portal-lists.ts';
+import { ValidationError } from '../errors.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { keyCondition } from './key-conditions.ts';
+
+/**
+ * What the portal's event list keeps beside the events (keys.ts `eventSearchEntry`,
+ * `publishedEventCount`, `customerEventIndexes`): a published event's search entries and the
+ * published events' count, both written in the event's creation transaction (an event's
+ * texts, start and publication never change afterwards), built for older events by
+ * migration 6 (bin/maintenance/migrations/backfill-portal-events.ts).
+ */
+
+type Texts = Pick<Event, 'id' | 'startsAt' | 'title' | 'description' | 'venue' | 'venueAddress'>;
+
+/** A published event's search entries: one per distinct 3-character start of its words, with its tokens of that start. */
+export function eventSearchItems(event: Texts): Record<string, unknown>[] {
+  const buckets = eventSearchBuckets(event);
+  if (buckets.size > MAX_EVENT_SEARCH_ENTRIES)
+    throw new ValidationError(
+      `An event's title, description, venue and address may start words with at most ${MAX_EVENT_SEARCH_ENTRIES} different 3-letter beginnings (the search index items written with it); this one has ${buckets.size}.`,
+      [{ path: 'description', message: `more than ${MAX_EVENT_SEARCH_ENTRIES} search index entries` }],
+    );
+  return [...buckets].map(([bucket, tokens]) => ({
+    ...keys.eventSearchEntry(event.id, bucket),
+    ...keys.eventSearchIndexes(bucket, event.startsAt, event.id),
+    entity: 'EventSearchEntry',
+    eventId: event.id,
+    tokens,
+  }));
+}
+
+/** The transaction action counting `count` more published events (one, in an event's creation). */
+export const countPublishedEvent = (count = 1) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.publishedEventCount(),
+    UpdateExpression: 'SET entity = :entity ADD n :count',
+    ExpressionAttributeValues: { ':entity': 'PublishedEventCount', ':count': count },
+  },
+});
+
+/** The published events' count, when it holds every one (`kept`, set by migration 6); one GetItem. */
+export async function publishedEventCount(): Promise<number | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.publishedEventCount() }));
+  return Item?.kept ? Number(Item.n ?? 0) : undefined;
+}
+
+/** A customer's linked unpublished events are counted when at most this many (one Query): more leaves the total an estimate. */
+export const MAX_COUNTED_PRIVATE_EVENTS = 100;
+
+/** How many unpublished events the customer holds orders for, when at most MAX_COUNTED_PRIVATE_EVENTS. */
+export async function privateEventCount(customerId: number): Promise<number | undefined> {
+  const { Count = 0 } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.customerPrivateEvents(customerId)),
+      Select: 'COUNT',
+      Limit: MAX_COUNTED_PRIVATE_EVENTS + 1,
+    }),
+  );
+  return Count > MAX_COUNTED_PRIVATE_EVENTS ? undefined : Count;
+}
