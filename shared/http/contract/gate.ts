@@ -8,7 +8,7 @@ const label = (max: number) =>
   z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
 
 export const GateScanInput = z.strictObject({
-  id: z.uuid('must be a UUID the device made for this scan'),
+  id: z.uuid('must be a UUID the device made for this scan').check(z.maxLength(36)),
   barcode: label(MAX_BARCODE_LENGTH),
   scannedAt: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).check(z.maxLength(40)),
   deviceId: z.optional(label(100)),
