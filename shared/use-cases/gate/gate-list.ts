@@ -48,6 +48,10 @@ function decode(cursor: string, eventId: number): Cursor {
   );
 }
 
+/** The `next` a full walk answers after ticket `after` of the event's own tickets (the scale bench's deep answer). */
+export const ownPartCursor = (eventId: number, after: number, watermark: string): string =>
+  encode({ p: 'own', a: after, w: watermark, e: eventId });
+
 export interface GateListPage {
   count: number;
   data: GateListEntry[];
