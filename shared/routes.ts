@@ -135,6 +135,10 @@ const table = [
   { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
   { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
 
+  // The gate (ours, README "The gate offline"): scans by barcode, one online or a batch uploaded after working offline, and the admission list to take offline.
+  { method: 'POST', path: '/scans', handler: 'gate/scans', auth: admin('checkin:scan'), uses: { table: 'read-write' } },
+  { method: 'GET', path: '/gate-lists/{eventId}', handler: 'gate/gate-list', auth: admin('checkin:scan'), uses: { table: 'read' } },
+
   // Older ticket routes (integrations): the same tickets, state machine and history.
   { method: 'GET', path: '/ticket/{id}', handler: 'ticket/get', auth: admin('tickets:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/ticket/{ticketId}/answers', handler: 'ticket/answers', auth: admin('tickets:read'), uses: { table: 'read' } },

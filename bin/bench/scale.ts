@@ -98,6 +98,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
   const { PROCESS_STATE } = await import('#shared/domain/ticket');
   const { seedScale } = await import('../seed/scale.ts');
   const { encodeCursor } = await import('#shared/domain/ticket-list-plan');
+  const { ownPartCursor } = await import('#shared/use-cases/gate/gate-list');
 
   let current: Sample = { ms: 0, calls: 0, itemsRead: 0, rcu: 0, wcu: 0 };
   let names: string[] = [];
@@ -245,6 +246,17 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       ],
       ['check-in', (i) => admin(`/tickets/${e.open[i]}/check-in`, 'POST')],
       ['check-in stats', () => admin(`/tickets/check-in-stats?events=${eventId}`)],
+      // The gate's admission list (README "The gate offline"): an answer of 1,000 from the start and 90 % in (a full
+      // walk is size / 1,000 such answers), and the delta since seeding ended (the PATCH and check-in rows' changes).
+      ['gate list, first 1,000', () => admin(`/gate-lists/${eventId}`)],
+      [
+        'gate list, 1,000 at 90 % in',
+        () =>
+          admin(
+            `/gate-lists/${eventId}?_cursor=${ownPartCursor(eventId, ticketIds.first + Math.floor((ticketIds.last - ticketIds.first) * 0.9), since)}`,
+          ),
+      ],
+      ['gate list changedSince', () => admin(`/gate-lists/${eventId}?changedSince=${encodeURIComponent(since)}`)],
       [
         '/my-account/orders',
         () => ({ method: 'GET', url: '/my-account/orders?includeTickets=true', token: e.customerToken }),

@@ -9,7 +9,8 @@
  * receivers on 127.0.0.1 to the event's check-ins, with the stream poller and dispatcher running in
  * a process of their own (webhook-side.ts), at low CPU priority unless `--webhooks-priority normal`:
  * the gate's figures with them active, every admitted check-in delivered to each, and the
- * commit-to-delivery time (p50, p99).
+ * commit-to-delivery time (p50, p99). `--offline N [--offline-tickets 2000]` adds N scanners that
+ * download the admission list, scan offline through the rush and upload when back (gate-offline.ts).
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -30,8 +31,17 @@ const { values } = parseArgs({
     webhooks: { type: 'string', default: '3' },
     'webhooks-priority': { type: 'string', default: 'low' },
     rate: { type: 'string' },
+    offline: { type: 'string', default: '0' },
+    'offline-tickets': { type: 'string', default: '2000' },
   },
 });
+// Scanners that go offline for the rush and upload when back (gate-offline.ts), and the tickets only they scan.
+const offline = Number(values.offline);
+const offlineTickets = offline ? Number(values['offline-tickets']) : 0;
+if (![offline, offlineTickets].every((n) => Number.isInteger(n) && n >= 0 && n <= 50_000) || offline > 50) {
+  console.error('--offline must be 0 to 50 devices and --offline-tickets 0 to 50000.');
+  process.exit(2);
+}
 const options = {
   durationMs: Number(values.seconds) * 1000,
   scanners: Number(values.scanners),
@@ -81,20 +91,28 @@ try {
   const { initLocalSigningKeys } = await import('../keys/commands.ts');
   const { startApiServer } = await import('../local/server.ts');
   const { prepareGateRush, runGateRush, summarise, verifyGateRush } = await import('./gate-rush-core.ts');
+  const { downloadGateLists, runOfflineGate } = await import('./gate-offline.ts');
   await createTable(TABLE_NAME);
   await initLocalSigningKeys(services, BENCH_SIGNING_STAGE, async () => ({ ...BENCH_SIGNING_KEY }));
 
   log(`Seeding one event with ${options.tickets + 1} tickets and ${options.scanners + options.rescanners} scanners...`);
-  const prepared = await prepareGateRush(options, log);
+  const prepared = await prepareGateRush({ ...options, offlineTickets }, log);
   const server = await startApiServer({ port: 0 });
   const webhookSide = webhookCount ? await forkWebhookSide(webhookCount, prepared.eventId) : undefined;
   try {
     log(
       `Rush: ${options.scanners} scanners on distinct tickets${rate ? ` offering ${rate}/s` : ''} + ${options.rescanners} re-scanning ticket ${prepared.rescanTicket}, ${options.durationMs / 1000} s against ${server.url}`,
     );
-    const result = await runGateRush(server.url, prepared, { ...options, rate });
+    const downloaded = offline ? await downloadGateLists(server.url, prepared, offline) : undefined;
+    const [result, offlineResult] = await Promise.all([
+      runGateRush(server.url, prepared, { ...options, rate }),
+      downloaded ? runOfflineGate(server.url, prepared, downloaded, options.durationMs) : undefined,
+    ]);
     log('Verifying the table and the statistics...');
-    const failures = await verifyGateRush(server.url, prepared, result);
+    const failures = [
+      ...(offlineResult?.failures ?? []),
+      ...(await verifyGateRush(server.url, prepared, result, offlineResult?.admitted ?? 0)),
+    ];
     if (webhookSide) log(`Waiting for the webhook deliveries (${webhookCount} receivers)...`);
     const deliveries = await webhookSide?.deliveries(result.admitted, 120_000);
     if (deliveries?.missing)
@@ -108,6 +126,9 @@ try {
         `  scanners   ${options.scanners}: ${scans.requests} check-ins, ${f(scans.perSecond)}/s, p50 ${f(scans.p50Ms)} ms, p99 ${f(scans.p99Ms)} ms, max ${f(scans.maxMs)} ms, errors ${scans.errors}`,
         `  re-scans   ${options.rescanners}: ${rescans.requests} scans, ${f(rescans.perSecond)}/s, p50 ${f(rescans.p50Ms)} ms, p99 ${f(rescans.p99Ms)} ms, max ${f(rescans.maxMs)} ms, errors ${rescans.errors}`,
         `  transactions ${result.transactions.sent}: ${result.transactions.conflicts} TransactionConflict (retried by transactWrite), ${result.transactions.conditionFailed} stale ticket (re-read by changeTicket)`,
+        offlineResult
+          ? `  offline    ${offline} devices: ${offlineResult.scans} scans kept offline (${offlineResult.scans - offlineResult.admitted} double), ${offlineResult.admitted} admitted on upload, ${offlineResult.requests} requests (download, upload, a resent batch each) in ${f(offlineResult.uploadMs)} ms of upload, ${offlineResult.failed} failed`
+          : '  offline    none',
         deliveries
           ? `  webhooks   ${webhookCount} receivers (${webhookPriority} priority): ${deliveries.expected - deliveries.missing} of ${deliveries.expected} delivered (${deliveries.repeats} repeats), commit to delivery p50 ${f(deliveries.p50Ms)} ms, p99 ${f(deliveries.p99Ms)} ms`
           : '  webhooks   none subscribed',
@@ -130,6 +151,7 @@ try {
       rescans,
       transactions: result.transactions,
       webhooks: deliveries ? { receivers: webhookCount, priority: webhookPriority, ...deliveries } : null,
+      offline: offlineResult ?? null,
       ranOut: result.ranOut,
       failures,
     };

@@ -2,6 +2,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '#shared/http/paging';
 import type { RouteKey } from '#shared/routes';
 import { AUTH, AUTH_TAG } from './catalogue/auth.ts';
 import type { RouteDoc } from './catalogue/common.ts';
+import { GATE, GATE_TAG } from './catalogue/gate.ts';
 import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
 import { TICKET, TICKET_TAG } from './catalogue/ticket.ts';
@@ -34,6 +35,7 @@ export const TAGS: Record<string, string> = {
   'shipping-method': SHIPPING_METHOD_TAG,
   tickets: TICKETS_TAG,
   ticket: TICKET_TAG,
+  gate: GATE_TAG,
   'my-account': MY_ACCOUNT_TAG,
   webhooks: WEBHOOKS_TAG,
 };
@@ -44,6 +46,7 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...SHIPPING_METHOD,
   ...TICKETS,
   ...TICKET,
+  ...GATE,
   ...MY_ACCOUNT,
   ...WEBHOOKS,
 };

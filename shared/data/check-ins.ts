@@ -47,5 +47,9 @@ export async function listScans(ticketId: number, limit = 100): Promise<ScanReco
     scannedTimestamp: String(item.scannedTimestamp),
     adminId: Number(item.adminId),
     outcome: String(item.outcome),
+    // A gate upload's scan (POST /scans) also says which device, which scan and when it arrived.
+    ...(item.deviceId === undefined ? {} : { deviceId: String(item.deviceId) }),
+    ...(item.scanId === undefined ? {} : { scanId: String(item.scanId) }),
+    ...(item.uploadedAt === undefined ? {} : { uploadedAt: String(item.uploadedAt) }),
   }));
 }

@@ -153,6 +153,8 @@ export const keys = {
     SK: `SCAN#${at}#${nonce}`,
   }),
   scanRecordPrefix: 'SCAN#',
+  /** A gate upload's scan by its client id (shared/data/gate-scans.ts): kept once, so a resent scan answers what it did. */
+  gateScan: (scanId: string): Key => ({ PK: `GATE_SCAN#${scanId}`, SK: 'GATE_SCAN' }),
   bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
   /** An `Idempotency-Key` of a route, scoped to its caller (`ADMIN#<id>`, `CUSTOMER#<id>`): the key is last, so no key can reach another scope. */
   idempotentRequest: (route: string, caller: string, key: string): Key => ({

@@ -5,7 +5,7 @@ import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys, sortableId } from './keys.ts';
 import { keyAttributes, keyCondition, type Partition, type SortCondition } from './key-conditions.ts';
-import { mergedRead, ordered, type IndexRead, type PartRead, type ReadBounds } from './merged-read.ts';
+import { mergedRead, ordered, type IndexRead, type MergedRead, type PartRead, type ReadBounds } from './merged-read.ts';
 import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
@@ -183,17 +183,15 @@ async function searchedIn(
 export async function ticketUpdates(
   range: { from?: string; to?: string; events?: readonly number[] },
   bounds: ReadBounds,
-): Promise<IndexRead> {
+): Promise<MergedRead> {
   const each = Array.from({ length: TICKET_UPDATE_SHARDS }, (_, shard) => shard);
   const partitions = range.events
     ? range.events.flatMap((eventId) => each.map((shard) => keys.eventUpdates(eventId, shard)))
     : each.map((shard) => keys.ticketUpdates(shard));
   const read = (partition: Partition) => (part: ReadBounds) =>
     readRange({ partition, range: keys.timeRange(range) }, part);
-  const { records, complete, itemsRead } = await mergedRead(partitions.map(read), bounds, (record) =>
-    sortOf('update', record),
-  );
-  return { records, complete, itemsRead };
+  // The cut: where a reader walking by cursor resumes (the gate list's changedSince).
+  return mergedRead(partitions.map(read), bounds, (record) => sortOf('update', record));
 }
 
 /** Whether each of the events has the mark: every ticket in its own update shards (`eventUpdatesKept`), or every live one in its types' purchase lists (`typePurchasesKept`). One BatchGetItem. */

@@ -78,6 +78,10 @@ export interface Scan {
   scannedTimestamp: string;
   /** The administrator who scanned (from the JWT). */
   adminId: number;
+  /** A gate upload's scan (`POST /scans`, README "The gate offline"): the scanner's device, the scan's client id and when it reached the server. */
+  deviceId?: string;
+  scanId?: string;
+  uploadedAt?: string;
 }
 
 export interface CheckInInfo {

@@ -109,6 +109,8 @@ const unsafe = (row: RouteRow) => row.method !== 'GET';
 const takesTicket = (row: RouteRow) => /^\/tickets?\/\{(id|ticketId)\}/.test(row.path);
 /** Routes over event-scoped data: everything under /tickets and /ticket (README "Event-scoped staff"). */
 const eventScoped = (row: RouteRow) => /^\/tickets?(\/|$)/.test(row.path);
+/** The gate's rows name their event in the body (`POST /scans`) or the path (`GET /gate-lists/{eventId}`; README "The gate offline"). */
+const onGate = (row: RouteRow) => /^\/(scans|gate-lists)(\/|$)/.test(row.path);
 /** Webhook subscriptions name events: staff see and manage only those within their events (README "Webhooks"). */
 const onWebhooks = (row: RouteRow) => row.path.startsWith('/webhooks');
 /** Customer lists asked for everything they can show (the caller's own events, every expansion), so a leak would show. */
@@ -345,6 +347,7 @@ function cell(row: RouteRow, caller: Caller): Cell {
 function scopeCell(row: RouteRow): Cell {
   const withScope = (options: CallOptions): CallOptions => ({ ...options, token: world.scoped });
   if (onWebhooks(row)) return webhookScopeCell(row);
+  if (onGate(row)) return gateScopeCell(row);
   if (!eventScoped(row)) {
     return {
       says: 'no event data here: answered as unscoped staff',
@@ -411,6 +414,35 @@ function scopeCell(row: RouteRow): Cell {
     };
   }
   throw new Error(`${routeKey(row)}: an event-scoped row the matrix cannot classify; say how it takes its event`);
+}
+
+/** Staff limited to event B, on a gate row: event A is 404 as an unknown event, and nothing is scanned. */
+function gateScopeCell(row: RouteRow): Cell {
+  if (row.method === 'GET')
+    return {
+      says: '404 "Event <id> not found." for the admission list of another event (unscoped staff: 200)',
+      check: async () => {
+        const url = urlOf(row, { event: world.eventA });
+        const limited = await call(row.method, url, { token: world.scoped });
+        isProblem(limited, 404);
+        expect(limited.body.detail).toBe(`Event ${world.eventA} not found.`);
+        expect((await call(row.method, url, { token: world.unscoped })).status).toBe(200);
+      },
+    };
+  return {
+    says: '404 "Event <id> not found." for scans at another event; its ticket is not admitted',
+    check: () =>
+      unchangedTicket(async () => {
+        const { barcode } = (await readTicketRecord(world.ticketId))!;
+        const scans = [{ id: randomUUID(), barcode, scannedAt: new Date().toISOString() }];
+        const response = await call(row.method, urlOf(row), {
+          token: world.scoped,
+          body: { eventId: world.eventA, scans },
+        });
+        isProblem(response, 404);
+        expect(response.body.detail).toBe(`Event ${world.eventA} not found.`);
+      }),
+  };
 }
 
 /** Staff limited to event B, on a webhook row: event A's subscription is not theirs to see, change or send. */
@@ -543,7 +575,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('has an expectation for every route and every kind of caller', () => {
-  // The spec's 55 and ours: POST /my-account/claim and the nine webhook routes (test/unit/routes.test.ts names them).
-  expect(routes).toHaveLength(65);
+  // The spec's 55 and ours: POST /my-account/claim, the nine webhook routes and the gate's two (test/unit/routes.test.ts names them).
+  expect(routes).toHaveLength(67);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadGateLists, runOfflineGate } from '../../bin/load/gate-offline.ts';
 import { prepareGateRush, runGateRush, verifyGateRush, type Prepared } from '../../bin/load/gate-rush-core.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
 import { awaitDeliveries, subscribeReceivers, type ReceiverFleet } from '../../bin/load/webhook-receivers.ts';
@@ -9,9 +10,10 @@ import { startWebhookWorkers, type WebhookWorkers } from '../support/webhooks.ts
  * concurrent scanners over HTTP against the local server, then the invariants. No timing
  * is asserted; a few seconds of rush are enough for scanners to race one another on the
  * statistics shards and for the re-scanners to race the one admission. Three webhook
- * receivers are subscribed to the event's check-ins throughout, as `npm run load:gate` has them.
+ * receivers are subscribed to the event's check-ins throughout, as `npm run load:gate` has them;
+ * three devices scan offline meanwhile and upload when back, as `npm run load:gate -- --offline 3` has them.
  */
-const options = { scanners: 4, rescanners: 3, durationMs: 1_500, tickets: 80 };
+const options = { scanners: 4, rescanners: 3, durationMs: 1_500, tickets: 80, offlineTickets: 40 };
 
 describe('the gate rush, short', () => {
   let api: ApiServer;
@@ -30,11 +32,22 @@ describe('the gate rush, short', () => {
     await api?.close();
   });
 
-  it('admits every distinct ticket once, refuses every re-scan with its reason, and keeps the counters exact', async () => {
-    const result = await runGateRush(api.url, prepared, options);
+  it('admits every distinct ticket once, refuses every re-scan with its reason, and keeps the counters exact, with three devices scanning offline and uploading when back', async () => {
+    const downloaded = await downloadGateLists(api.url, prepared, 3);
+    const [result, offline] = await Promise.all([
+      runGateRush(api.url, prepared, options),
+      runOfflineGate(api.url, prepared, downloaded, options.durationMs),
+    ]);
     expect(result.scans.length).toBeGreaterThan(0);
     expect(result.rescans.length).toBeGreaterThan(options.rescanners);
-    expect(await verifyGateRush(api.url, prepared, result)).toEqual([]);
+    // Every offline ticket admitted once on upload, some scanned on two devices, every scan kept, no request failed.
+    expect(offline, JSON.stringify(offline)).toMatchObject({
+      admitted: options.offlineTickets,
+      failed: 0,
+      failures: [],
+    });
+    expect(offline.scans).toBeGreaterThan(options.offlineTickets);
+    expect(await verifyGateRush(api.url, prepared, result, offline.admitted)).toEqual([]);
     // Every admission (the re-scanned ticket's one included) reached every receiver: none lost under the rush
     // (a repeat would be allowed: at least once), and no message for a refused re-scan.
     const admitted = [...result.admitted, prepared.rescanTicket].sort((a, b) => a - b);
@@ -42,5 +55,5 @@ describe('the gate rush, short', () => {
     const deliveries = await awaitDeliveries(fleet, admitted, 15_000);
     expect(deliveries).toMatchObject({ expected: admitted.length * 3, missing: 0 });
     for (const counts of fleet.received) expect([...counts.keys()].sort((a, b) => a - b)).toEqual(admitted);
-  });
+  }, 90_000);
 });

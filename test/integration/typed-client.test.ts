@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTicketingClient, type TicketingClient } from 'ticketing-api/client';
 import type { CreatedEvent } from '#shared/domain/event';
@@ -81,6 +82,24 @@ describe('the typed client', () => {
     const again = await staff.POST('/tickets/{id}/check-in', { params: { path: { id } } });
     expect(again.response.status).toBe(409);
     expect(again.error).toMatchObject({ status: 409 });
+  });
+
+  it("downloads the event's admission list (GET /gate-lists/{eventId}) and scans a barcode (POST /scans)", async () => {
+    const eventId = String(event.id);
+    const list = await staff.GET('/gate-lists/{eventId}', { params: { path: { eventId } } });
+    expect(list.response.status).toBe(200);
+    const entry = list.data!.data.find((item) => item.ticketId === tickets[1]!.id)!;
+    expect(entry).toMatchObject({ barcode: tickets[1]!.barcode, state: 'admittable' });
+
+    const scan = { id: randomUUID(), barcode: entry.barcode, scannedAt: new Date().toISOString() };
+    const scanned = await staff.POST('/scans', { body: { eventId: event.id, scans: [scan] } });
+    expect(scanned.response.status).toBe(200);
+    expect(scanned.data!.data).toEqual([{ id: scan.id, result: 'admitted', ticketId: tickets[1]!.id }]);
+
+    const since = await staff.GET('/gate-lists/{eventId}', {
+      params: { path: { eventId }, query: { changedSince: list.data!.watermark } },
+    });
+    expect(since.data!.data.find((item) => item.ticketId === tickets[1]!.id)?.state).toBe('checked_in');
   });
 
   it('subscribes a webhook (POST /webhooks), pings it (POST /webhooks/{id}/ping) and lists its deliveries', async () => {

@@ -5,6 +5,7 @@ import { listOrderTickets } from '../support/stored-records.ts';
 import { placeOrder } from '../../bin/seed/orders.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
+import { commandsSent } from '../support/command-tally.ts';
 import { newCustomer } from '../support/customers.ts';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
 import type { DynamoWrites } from '../support/write-pricing.ts';
@@ -159,6 +160,36 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       POS: 8,
     });
     expect(writes.units).toBe(40);
+  });
+
+  it("an online gate scan (POST /scans): one BatchGetItem before the check-in's own read and transaction, which adds the scan's record by client id (2 units)", async () => {
+    const { ticket } = await orderedTicket();
+    const { ticket: other } = await orderedTicket();
+    // The first request of a process reads what later ones find cached: compare warm ones.
+    await checkIn(token, 987_654_321);
+    const checkInSent = await commandsSent(() => checkIn(token, other.id));
+    const scan = { id: randomUUID(), barcode: ticket.barcode, scannedAt: new Date().toISOString() };
+    let gateSent: string[] = [];
+    const { result, writes } = await countWrites(async () => {
+      let answer: Awaited<ReturnType<typeof call>> | undefined;
+      gateSent = await commandsSent(async () => {
+        answer = await call('POST', '/api/v2/scans', { token, body: { eventId: ticket.eventId, scans: [scan] } });
+      });
+      return answer!;
+    });
+    expect(result.body.data[0].result).toBe('admitted');
+    expect(gateSent).toEqual(['BatchGetItemCommand', ...checkInSent]);
+    expect(byKind(writes), describeWrites(writes)).toEqual({
+      TICKET: 10,
+      HISTORY: 2,
+      SCAN: 2,
+      STATS: 2,
+      LIST: 10,
+      'LIST#EVENT': 6,
+      POS: 8,
+      GATE_SCAN: 2,
+    });
+    expect(writes.units).toBe(42);
   });
 
   it('a keyed check-in adds its idempotency record and answer', async () => {

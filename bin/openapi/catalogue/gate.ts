@@ -1,0 +1,69 @@
+import { FUTURE_TOLERANCE_MS, MAX_BARCODE_LENGTH, MAX_SCANS, OFFLINE_MAX_AGE_MS } from '#shared/domain/gate';
+import { EVENT_SCOPE, type Entries, list, md, table } from './common.ts';
+
+/** The `gate` tag: scanning by barcode online and offline (ours; README "The gate offline"). */
+export const GATE_TAG = md(
+  "The gate's own way in, beside the spec's `POST /tickets/{id}/check-in` (which stays as it is): scanners read barcodes, and venues lose the network. A device downloads the event's admission list (`GET /gate-lists/{eventId}`), scans against it, sends each scan as it happens (`POST /scans`, one round trip) and, without a network, keeps its scans and uploads them when back. Admitting is the same rule and the same transaction as the check-in route: statistics, history, scan records and webhooks follow as they do for it.",
+  `Both routes need \`checkin:scan\`. ${EVENT_SCOPE}`,
+);
+
+const RESULTS = table(
+  ['result', 'meaning'],
+  [
+    [
+      '`admitted`',
+      "The ticket is checked in (or its access-package scan recorded) with the scan's own `scannedAt` as check-in time.",
+    ],
+    [
+      '`already_checked_in`',
+      'Admitted before: `firstAdmission` says when (its scan time), on which device and by which administrator.',
+    ],
+    ['`cancelled`, `transferred`, `withdrawn`', 'The ticket no longer admits anybody.'],
+    ['`not_valid_for_event`', 'The ticket neither belongs to the event nor grants it (or is pending).'],
+    ['`unknown_barcode`', 'No ticket has the barcode (or it was deleted).'],
+    ['`out_of_scope`', "The ticket belongs to events outside the caller's scope: nothing about it is told."],
+    [
+      '`invalid`',
+      '`message` says why: `scannedAt` outside the admission window, or a scan id already used for another scan. Nothing is recorded.',
+    ],
+  ],
+);
+
+export const GATE = {
+  'POST /scans': {
+    summary: 'Upload scans by barcode (online or after working offline)',
+    description: md(
+      `1 to ${MAX_SCANS} scans of one event, each with its own client id (a UUID the device made), the barcode (at most ${MAX_BARCODE_LENGTH} characters), \`scannedAt\` (the device's time) and optionally \`deviceId\` and \`gate\`. The answer is 200 with one result per scan, in the order sent:`,
+      RESULTS,
+      `**Idempotent by scan id.** A scan sent again (a retry, a device resending its whole log) answers the result it first got and records nothing twice. Scans of one ticket are decided in upload order; across uploads, the first to reach the server admits and the others are \`already_checked_in\`.`,
+      `**Admission window.** \`scannedAt\` more than ${FUTURE_TOLERANCE_MS / 60_000} minutes ahead of the server's clock, or more than ${OFFLINE_MAX_AGE_MS / 3_600_000} hours before the upload, is \`invalid\`.`,
+      `**Refused as a whole** (400, nothing changed): more than ${MAX_SCANS} scans or none, a barcode over its bound, a scan id that is not a UUID, the same scan id twice in one batch. An \`eventId\` unknown or outside the caller's scope is 404.`,
+    ),
+    errors: [404],
+    example: {
+      eventId: 7,
+      scans: [
+        {
+          id: '3b241101-e2bb-4255-8caf-4136c566a962',
+          barcode: 'K7Q2M9XW4RTA',
+          scannedAt: '2027-05-02T07:41:12.250Z',
+          deviceId: 'gate-north-3',
+          gate: 'North',
+        },
+      ],
+    },
+  },
+  'GET /gate-lists/{eventId}': {
+    summary: "Download the event's admission list",
+    description: md(
+      `Every ticket that may enter the event: its own tickets, then those whose access package grants it, in id order, each with \`barcode\`, \`ticketId\`, \`typeId\`, \`attendeeName\` and \`state\`: \`admittable\`, \`checked_in\` (with \`checkedInAt\`, the first admission at this event) or \`void\` (with \`reason\`: ${list(['cancelled', 'transferred', 'withdrawn', 'not_valid_for_event', 'deleted'])}). Up to 1,000 entries an answer; \`next\` is the \`_cursor\` of the following one (null on the last).`,
+      "Every answer carries a `watermark` (each answer of one walk the same one). Later, `?changedSince=<watermark>` walks only the tickets changed since, removals included (`void`, `deleted` when deleted), so a device keeps its copy current for the cost of the changes. The watermark trails the walk's start by a minute (a change may become visible a little after it is stamped): an entry may come again, and a device replaces entries by barcode.",
+      '`_cursor` not answered by this list is a 400.',
+    ),
+    parameters: {
+      changedSince: 'A `watermark` a previous answer gave: only tickets changed since.',
+      _cursor: 'The `next` of the previous answer, unchanged.',
+    },
+    errors: [404],
+  },
+} satisfies Entries;

@@ -1,0 +1,20 @@
+import { PathEventId } from '#shared/http/path-params';
+import { route } from '#shared/http/route';
+import { GateListQuery } from '#shared/http/contract/gate';
+import { GateListAnswer } from '#shared/domain/gate-resource';
+import { gateList } from '#shared/use-cases/gate/gate-list';
+
+/** The event's admission list for a device to take offline, walked by `next`, refreshed by `changedSince`. */
+export const handler = route(
+  'GET /gate-lists/{eventId}',
+  { path: PathEventId, query: GateListQuery },
+  async ({ path, query, caller }) => ({
+    body: await gateList(path.eventId, {
+      changedSince: query.changedSince,
+      cursor: query._cursor,
+      eventScope: caller.eventScope,
+    }),
+  }),
+);
+
+export const answer = () => GateListAnswer;

@@ -1,0 +1,22 @@
+import * as z from '#shared/schema';
+import { dataOnly } from '#shared/http/envelopes';
+import { DataAnswer } from '#shared/http/answers';
+import { route } from '#shared/http/route';
+import { ScanUploadBody } from '#shared/http/contract/gate';
+import { ScanResultResource } from '#shared/domain/gate-resource';
+import { uploadScans } from '#shared/use-cases/gate/upload-scans';
+
+/** One scan online, or a device's offline log: one result per scan, in order (README "The gate offline"). */
+export const handler = route('POST /scans', { body: ScanUploadBody }, async ({ body, caller }) =>
+  dataOnly(
+    await uploadScans({
+      eventId: body.eventId,
+      // A UUID names one scan whatever its letters' case.
+      scans: body.scans.map((scan) => ({ ...scan, id: scan.id.toLowerCase() })),
+      adminId: caller.id,
+      eventScope: caller.eventScope,
+    }),
+  ),
+);
+
+export const answer = () => DataAnswer(z.array(ScanResultResource));
