@@ -85,6 +85,7 @@ describe('the typed client', () => {
   });
 
   it("downloads the event's admission list (GET /gate-lists/{eventId}) and scans a barcode (POST /scans)", async () => {
+    const staff = await staffClient();
     const eventId = String(event.id);
     const list = await staff.GET('/gate-lists/{eventId}', { params: { path: { eventId } } });
     expect(list.response.status).toBe(200);
