@@ -39,8 +39,9 @@ export interface OfflineResult {
   /** Requests of the download and the uploads, and how many did not answer 200. */
   requests: number;
   failed: number;
-  /** Tickets an upload answered `admitted` for. */
+  /** Tickets an upload answered `admitted` for, and which (their check-ins reach the webhook receivers too). */
   admitted: number;
+  admittedTickets: number[];
   uploadMs: number;
   failures: string[];
 }
@@ -174,5 +175,14 @@ export async function runOfflineGate(
   }
   if (wrong) failures.push(`${wrong} offline tickets not admitted exactly once with every scan recorded`);
   if (failed) failures.push(`${failed} offline requests answered other than 200`);
-  return { devices, scans: all.length, requests, failed, admitted: admittedBy.size, uploadMs, failures };
+  return {
+    devices,
+    scans: all.length,
+    requests,
+    failed,
+    admitted: admittedBy.size,
+    admittedTickets: [...admittedBy.keys()],
+    uploadMs,
+    failures,
+  };
 }

@@ -114,7 +114,10 @@ try {
       ...(await verifyGateRush(server.url, prepared, result, offlineResult?.admitted ?? 0)),
     ];
     if (webhookSide) log(`Waiting for the webhook deliveries (${webhookCount} receivers)...`);
-    const deliveries = await webhookSide?.deliveries(result.admitted, 120_000);
+    const deliveries = await webhookSide?.deliveries(
+      [...result.admitted, ...(offlineResult?.admittedTickets ?? [])],
+      120_000,
+    );
     if (deliveries?.missing)
       failures.push(`${deliveries.missing} of ${deliveries.expected} webhook deliveries missing after 120 s`);
     const scans = summarise(result.scans, result.elapsedMs);

@@ -48,9 +48,9 @@ describe('the gate rush, short', () => {
     });
     expect(offline.scans).toBeGreaterThan(options.offlineTickets);
     expect(await verifyGateRush(api.url, prepared, result, offline.admitted)).toEqual([]);
-    // Every admission (the re-scanned ticket's one included) reached every receiver: none lost under the rush
-    // (a repeat would be allowed: at least once), and no message for a refused re-scan.
-    const admitted = [...result.admitted, prepared.rescanTicket].sort((a, b) => a - b);
+    // Every admission (the re-scanned ticket's one and the offline uploads' included) reached every receiver: none lost
+    // under the rush (a repeat would be allowed: at least once), and no message for a refused re-scan.
+    const admitted = [...result.admitted, prepared.rescanTicket, ...offline.admittedTickets].sort((a, b) => a - b);
     await workers.drain();
     const deliveries = await awaitDeliveries(fleet, admitted, 15_000);
     expect(deliveries).toMatchObject({ expected: admitted.length * 3, missing: 0 });
