@@ -50,8 +50,14 @@ export interface Webhook {
   eventIds: number[] | null;
   enabled: boolean;
   description: string;
-  /** The administrator who created it: deliveries are made with their permissions at delivery time. */
+  /** The administrator who created it. */
   createdBy: number;
+  /**
+   * The administrator who last aimed it (set its url, events or eventIds): deliveries are made
+   * for them, with their permissions at delivery time. Absent on a subscription stored before
+   * it was recorded and not aimed since: its creator (`actingFor`).
+   */
+  actsFor?: number;
   /** Why it was turned off by the service (410 Gone, failing for days); null when enabled or turned off by a person. */
   disabledReason: string | null;
   /** The first failed attempt since the last delivered one (ISO-8601); null while healthy. */
@@ -60,6 +66,26 @@ export interface Webhook {
   created: string;
   updated: string;
 }
+
+/** The administrator a subscription delivers for. */
+export const actingFor = (webhook: Pick<Webhook, 'actsFor' | 'createdBy'>): number =>
+  webhook.actsFor ?? webhook.createdBy;
+
+/**
+ * Whether a stored message may go to the subscription as it is aimed now: only to the url, and
+ * for the administrator, it was recorded for. A message recorded before deliveries kept their
+ * aim goes only to a subscription nobody aimed since.
+ */
+export const aimedAsRecorded = (
+  delivery: Pick<Delivery, 'url' | 'actsFor'>,
+  webhook: Pick<Webhook, 'url' | 'actsFor' | 'createdBy'>,
+): boolean =>
+  delivery.url === undefined
+    ? webhook.actsFor === undefined
+    : delivery.url === webhook.url && delivery.actsFor === actingFor(webhook);
+
+/** Why a stored message is not sent to a subscription aimed since it was recorded. */
+export const REAIMED = 'the webhook was aimed again (its url or administrator changed) after this message was recorded';
 
 /** Reasons a subscription turns itself off. */
 export const DISABLED_GONE = 'the receiver answered 410 Gone';
@@ -107,6 +133,9 @@ export interface Delivery {
   eventIds: number[];
   /** The JSON body, fixed when the change was read, so every attempt sends the same bytes. */
   body: string;
+  /** The subscription's url and administrator when it was recorded: it goes nowhere else, for nobody else (absent on older ones). */
+  url?: string;
+  actsFor?: number;
   status: DeliveryStatus;
   attempts: number;
   /** The receiver's last HTTP status; null before an answer. */
@@ -206,6 +235,7 @@ export const WebhookResource = z.object({
   enabled: z.boolean(),
   description: z.string(),
   createdBy: z.int(),
+  actsFor: z.int(),
   disabledReason: z.nullable(z.string()),
   failingSince: z.nullable(z.string()),
   created: z.string(),
@@ -216,7 +246,10 @@ export type WebhookResource = z.infer<typeof WebhookResource>;
 /** Creation and rotation answer the subscription with its new secret, shown this once. */
 export const WebhookWithSecret = z.extend(WebhookResource, { secret: z.string() });
 
-export const toWebhookResource = ({ secrets, ...webhook }: Webhook): WebhookResource => webhook;
+export const toWebhookResource = ({ secrets, actsFor, ...webhook }: Webhook): WebhookResource => ({
+  ...webhook,
+  actsFor: actingFor({ actsFor, createdBy: webhook.createdBy }),
+});
 
 export const DeliveryResource = z.object({
   id: z.string(),

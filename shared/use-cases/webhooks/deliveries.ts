@@ -3,8 +3,11 @@ import { getAdministrator } from '../../data/administrators.ts';
 import { getWebhook, putDelivery, type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
 import type { Administrator } from '../../domain/administrator.ts';
 import {
+  actingFor,
+  aimedAsRecorded,
   type AttemptVerdict,
   DISABLED_GONE,
+  REAIMED,
   judgeAttempt,
   messageIdOf,
   signingSecrets,
@@ -72,9 +75,11 @@ async function cancellation(
   webhook: Webhook,
   context: AttemptContext,
 ): Promise<string | undefined> {
+  // A stored message goes only where, and for whom, it was recorded: never to a re-aimed subscription.
+  if (!aimedAsRecorded(delivery, webhook)) return REAIMED;
   if (delivery.ticketId === null) return undefined; // a ping goes out whatever the subscription's state
   if (!webhook.enabled) return 'the webhook is disabled';
-  return creatorRefusal(await context.administrator(webhook.createdBy), delivery);
+  return creatorRefusal(await context.administrator(actingFor(webhook)), delivery);
 }
 
 /** The subscription of a delivery, or why the delivery may not be sent now. */
@@ -239,15 +244,20 @@ function afterAttempt(
 /** The time part of a delivery id: epoch milliseconds, 13 digits, so ids sort by creation. */
 export const deliveryTime = (epochMs: number): string => String(epochMs).padStart(13, '0');
 
-/** A new delivery's bookkeeping: pending, due now (so recorded only when its first attempt could not start). */
+/**
+ * A new delivery's bookkeeping: pending, due now (so recorded only when its first attempt could
+ * not start), for the subscription's url and administrator as they are now.
+ */
 export const newDelivery = (
-  webhookId: number,
+  webhook: Pick<Webhook, 'id' | 'url' | 'actsFor' | 'createdBy'>,
   id: string,
   at: string,
 ): Omit<StoredDelivery, 'type' | 'ticketId' | 'eventIds' | 'body'> => ({
-  webhookId,
+  webhookId: webhook.id,
   id,
-  messageId: messageIdOf(webhookId, id),
+  messageId: messageIdOf(webhook.id, id),
+  url: webhook.url,
+  actsFor: actingFor(webhook),
   status: 'pending',
   attempts: 0,
   lastStatus: null,

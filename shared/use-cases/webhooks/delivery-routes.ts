@@ -3,7 +3,7 @@ import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { getDelivery, type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
 import { pingMessage } from '../../domain/webhook-messages.ts';
-import { type DeliveryResource, toDeliveryResource } from '../../domain/webhooks.ts';
+import { aimedAsRecorded, type DeliveryResource, toDeliveryResource } from '../../domain/webhooks.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import { attemptDelivery, claimedUntil, deliveryTime, firstAttempt, newDelivery } from './deliveries.ts';
 import { visibleWebhook } from './subscriptions.ts';
@@ -18,9 +18,15 @@ export async function retryDeliveryFor(
   webhookId: number,
   deliveryId: string,
 ): Promise<DeliveryResource> {
-  await visibleWebhook(caller, webhookId);
+  const webhook = await visibleWebhook(caller, webhookId);
   const delivery = await getDelivery(webhookId, deliveryId);
   if (!delivery) throw new NotFound('Delivery', deliveryId);
+  // A stored message goes only to the url, and for the administrator, it was recorded for.
+  if (!aimedAsRecorded(delivery, webhook))
+    throw new Conflict(
+      `Delivery ${deliveryId} was recorded for another url or administrator than webhook ${webhookId} has now: it is not sent to them (messages recorded since the change are).`,
+      'webhook_reaimed',
+    );
   const at = now().toISOString();
   // Held for this request's attempt: the dispatcher does not take it meanwhile.
   const requeued: StoredDelivery = {
@@ -43,11 +49,11 @@ export async function pingWebhookFor(
   caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
   webhookId: number,
 ): Promise<DeliveryResource> {
-  await visibleWebhook(caller, webhookId);
+  const webhook = await visibleWebhook(caller, webhookId);
   const at = now();
   const id = `${deliveryTime(at.getTime())}-ping-${randomBytes(4).toString('hex')}`;
   const delivery: StoredDelivery = {
-    ...newDelivery(webhookId, id, at.toISOString()),
+    ...newDelivery(webhook, id, at.toISOString()),
     type: 'webhook.ping',
     ticketId: null,
     eventIds: [],

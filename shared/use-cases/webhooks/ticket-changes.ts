@@ -35,7 +35,7 @@ export async function deliveriesOfChange(
   const body = JSON.stringify(ticketChangeMessage(entry, before ? toTicket(before) : null, toTicket(after)));
   const id = `${deliveryTime(change.committedAt)}-${after.id}-${after.version}`;
   return targets.map((webhook) => ({
-    ...newDelivery(webhook.id, id, entry.at),
+    ...newDelivery(webhook, id, entry.at),
     type,
     ticketId: after.id,
     eventIds,
