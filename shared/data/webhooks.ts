@@ -91,11 +91,16 @@ export async function replaceWebhook(webhook: Webhook, expectedUpdated: string):
   }
 }
 
-/** The service's own changes to a subscription's health: set only while it still exists. */
+/**
+ * The service's own changes to a subscription's health: set only while it still exists and,
+ * given `expectedUpdated`, only if nobody changed it since (a colleague re-aiming it meanwhile
+ * is not undone). True when written.
+ */
 export async function setWebhookHealth(
   id: number,
   health: Partial<Pick<Webhook, 'enabled' | 'disabledReason' | 'failingSince'>> & { updated: string },
-): Promise<void> {
+  expectedUpdated?: string,
+): Promise<boolean> {
   const names = Object.keys(health);
   try {
     await db.send(
@@ -103,13 +108,21 @@ export async function setWebhookHealth(
         TableName: tableName(),
         Key: keys.webhook(id),
         UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(Object.values(health).map((value, i) => [`:v${i}`, value])),
+        ConditionExpression: expectedUpdated ? '#updated = :expected' : 'attribute_exists(PK)',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
+          ...(expectedUpdated ? { '#updated': 'updated' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(Object.values(health).map((value, i) => [`:v${i}`, value])),
+          ...(expectedUpdated ? { ':expected': expectedUpdated } : {}),
+        },
       }),
     );
+    return true;
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return false;
   }
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { makeAdmin, staffToken } from '../support/staff.ts';
+import { changeAdministrator, makeAdmin, removeAdministrator, staffToken } from '../support/staff.ts';
 import {
   deliveriesOf,
   editTicket,
@@ -140,5 +140,77 @@ describe('a subscription delivers for the administrator who last aimed it', () =
     await eventually(workers, () => expect(after.received).toHaveLength(1));
     expect(after.received[0]!.message.data.ticket.chipNumber).toBe('B-3');
     expect(before.received.map((m) => m.message.data.ticket.chipNumber)).toEqual(['B-1', 'B-2']);
+  });
+});
+
+describe('a subscription whose administrator can no longer deliver says so', () => {
+  it.each([
+    [
+      'loses tickets:read',
+      (id: number) => changeAdministrator(id, { permissions: ['webhooks:manage'] }),
+      /may no longer read tickets/,
+    ],
+    ['is removed', (id: number) => removeAdministrator(id), /is no longer an administrator/],
+  ] as const)(
+    'when that administrator %s: disabled with the reason in GET, until a colleague takes it over by aiming it',
+    async (_, lose, why) => {
+      const { event, ticket } = await eventWithTicket();
+      const owner = await makeAdmin({ permissions: [...MANAGER] });
+      const r = await receiver();
+      const hook = await subscribe(await staffToken(owner), r, { events: ['ticket.updated'], eventIds: [event.id] });
+      const colleague = await makeAdmin({ permissions: [...MANAGER] });
+      const token = await staffToken(colleague);
+      await lose(owner.id);
+      await editTicket(token, ticket.id, { chipNumber: 'C-1' });
+      const shown = await eventually(workers, async () => {
+        const current = (await call('GET', `${WEBHOOKS}/${hook.id}`, { token })).body.data;
+        expect(current.enabled).toBe(false);
+        return current;
+      });
+      expect(shown.disabledReason).toMatch(why);
+      expect(shown.disabledReason).toContain(`its administrator (${owner.id})`);
+      expect(shown.disabledReason).toMatch(/takes it over by aiming it/);
+      const [missed] = await deliveriesOf(token, hook.id);
+      expect(missed).toMatchObject({ status: 'cancelled', attempts: 0 });
+      expect(r.received).toHaveLength(0);
+
+      // Turned on as it is, it would act for someone who may not read: refused, nothing changed.
+      const enabled = await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { enabled: true } });
+      expect(enabled.status).toBe(409);
+      expect(enabled.body.reason).toBe('webhook_aim_lost');
+      expect((await call('GET', `${WEBHOOKS}/${hook.id}`, { token })).body.data).toEqual(shown);
+
+      const takenOver = await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { url: r.url, enabled: true } });
+      expect(takenOver.status).toBe(200);
+      expect(takenOver.body.data).toMatchObject({ enabled: true, actsFor: colleague.id, disabledReason: null });
+      await editTicket(token, ticket.id, { chipNumber: 'C-2' });
+      await eventually(workers, () => expect(r.received).toHaveLength(1));
+      expect(r.received[0]!.message.data.ticket.chipNumber).toBe('C-2');
+    },
+  );
+
+  it('when that administrator no longer reaches all of its events: disabled, nothing of the dropped event sent', async () => {
+    const [{ event: kept, ticket: keptTicket }, { event: dropped, ticket: droppedTicket }] = [
+      await eventWithTicket(),
+      await eventWithTicket(),
+    ];
+    const owner = await makeAdmin({ permissions: [...MANAGER], eventScope: [kept.id, dropped.id] });
+    const r = await receiver();
+    const hook = await subscribe(await staffToken(owner), r, {
+      events: ['ticket.updated'],
+      eventIds: [kept.id, dropped.id],
+    });
+    const token = await staffToken(await makeAdmin({ permissions: [...MANAGER] }));
+    await changeAdministrator(owner.id, { eventScope: [kept.id] });
+    await editTicket(token, droppedTicket.id, { chipNumber: 'C-5' });
+    await editTicket(token, keptTicket.id, { chipNumber: 'C-6' });
+    await eventually(workers, async () => {
+      const all = await deliveriesOf(token, hook.id);
+      expect(all.map((d) => d.status)).toEqual(['cancelled', 'cancelled']);
+    });
+    const shown = (await call('GET', `${WEBHOOKS}/${hook.id}`, { token })).body.data;
+    expect(shown).toMatchObject({ enabled: false });
+    expect(shown.disabledReason).toMatch(/no longer reaches all of its events/);
+    expect(r.received).toHaveLength(0);
   });
 });

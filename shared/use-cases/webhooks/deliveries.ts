@@ -18,7 +18,7 @@ import { sendWebhook } from '../../services/webhook-sender.ts';
 import { signatureHeaders } from '../../services/webhook-signing.ts';
 import { attemptTimeoutMs, receiverPolicy, retrySchedule } from '../../services/webhook-settings.ts';
 import { ticketInScope } from '../event-scope.ts';
-import { keepHealth } from './webhook-health.ts';
+import { aimLost, disableAimLost, keepHealth } from './webhook-health.ts';
 
 /**
  * Attempts of webhook deliveries: the first one (the stream handler's and the ping route's), the
@@ -58,18 +58,18 @@ export class AttemptContext {
   }
 }
 
-/** Why a ticket message may not be sent now, by its creator's permissions at this moment; undefined when it may. */
-function creatorRefusal(creator: Administrator | undefined, delivery: StoredDelivery): string | undefined {
-  if (!creator) return 'its creator is no longer an administrator';
-  if (!creator.permissions.includes('webhooks:manage') || !creator.permissions.includes('tickets:read'))
-    return 'its creator may no longer read tickets through webhooks';
+/** Why a ticket message may not be sent now, by its administrator's events at this moment; undefined when it may. */
+function ticketRefusal(administrator: Administrator, delivery: StoredDelivery): string | undefined {
   const [eventId, ...accessEvents] = delivery.eventIds;
-  if (!ticketInScope(creator.eventScope, { eventId: eventId!, accessEvents }, 'granted'))
-    return "the ticket is outside its creator's events";
+  if (!ticketInScope(administrator.eventScope, { eventId: eventId!, accessEvents }, 'granted'))
+    return "the ticket is outside its administrator's events";
   return undefined;
 }
 
-/** Why a delivery to an existing subscription is not to be sent; undefined when it is. */
+/**
+ * Why a delivery to an existing subscription is not to be sent; undefined when it is. A
+ * subscription whose administrator lost the right is turned off here (webhook-health.ts).
+ */
 async function cancellation(
   delivery: StoredDelivery,
   webhook: Webhook,
@@ -79,7 +79,11 @@ async function cancellation(
   if (!aimedAsRecorded(delivery, webhook)) return REAIMED;
   if (delivery.ticketId === null) return undefined; // a ping goes out whatever the subscription's state
   if (!webhook.enabled) return 'the webhook is disabled';
-  return creatorRefusal(await context.administrator(actingFor(webhook)), delivery);
+  const administrator = await context.administrator(actingFor(webhook));
+  const lost = aimLost(administrator, webhook);
+  if (lost === undefined) return ticketRefusal(administrator!, delivery);
+  await disableAimLost(webhook, lost, context);
+  return `the webhook is disabled: ${lost}`;
 }
 
 /** The subscription of a delivery, or why the delivery may not be sent now. */

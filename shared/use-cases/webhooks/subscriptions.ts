@@ -7,8 +7,10 @@ import {
   listWebhooks,
   replaceWebhook,
 } from '../../data/webhooks.ts';
+import { getAdministrator } from '../../data/administrators.ts';
 import type { Page } from '../../domain/paging.ts';
 import {
+  actingFor,
   type NewWebhook,
   ROTATION_OVERLAP_MS,
   toWebhookResource,
@@ -21,6 +23,7 @@ import { checkReceiverUrl } from '../../services/webhook-sender.ts';
 import { newSigningSecret } from '../../services/webhook-signing.ts';
 import { receiverPolicy } from '../../services/webhook-settings.ts';
 import { inScope } from '../event-scope.ts';
+import { aimLost } from './webhook-health.ts';
 
 /**
  * The /webhooks routes (README "Webhooks"). Event-scoped staff (use-cases/event-scope.ts)
@@ -129,6 +132,15 @@ export async function updateWebhookFor(caller: Caller, id: number, patch: Webhoo
   const current = await visibleWebhook(caller, id);
   const aims = patch.url !== undefined || patch.events !== undefined || patch.eventIds !== undefined;
   if (aims) mayAim(caller);
+  else if (patch.enabled && !current.enabled) {
+    // Turned on as it is, it would deliver for an administrator who can no longer read what it sends.
+    const lost = aimLost(await getAdministrator(actingFor(current)), current);
+    if (lost)
+      throw new Conflict(
+        `Webhook ${id} cannot be turned on as it is: ${lost}. Aim it (url, events or eventIds, with enabled: true) to take it over.`,
+        'webhook_aim_lost',
+      );
+  }
   const next: Webhook = {
     ...current,
     ...(aims ? { actsFor: caller.id } : {}),
