@@ -24,8 +24,11 @@ import { keys } from './keys.ts';
 const WEBHOOK_COUNT = 'webhooks';
 const DELIVERY_KEPT_SECONDS = 30 * 24 * 60 * 60;
 
-/** A delivery as stored: its record, plus when its retry window started (its creation, or a manual retry). */
-export type StoredDelivery = Delivery & { windowStart: string };
+/**
+ * A delivery as stored: its record, plus when its retry window started (its creation, or a
+ * manual retry), and while an attempt holds it, until when (absent otherwise).
+ */
+export type StoredDelivery = Delivery & { windowStart: string; claimedUntil?: string };
 
 const webhookItem = (webhook: Webhook) => ({ ...keys.webhook(webhook.id), entity: 'Webhook', ...webhook });
 

@@ -50,7 +50,7 @@ export const WEBHOOKS = {
   'POST /webhooks/{id}/deliveries/{deliveryId}/retry': {
     summary: 'Send a delivery again',
     description:
-      'Sends it now, whatever its state (a receiver that lost a delivered message may ask again), with a fresh 3-day retry window; answers the delivery after that attempt.',
+      "Sends it now, whatever its state (a receiver that lost a delivered message may ask again), with a fresh 3-day retry window; answers the delivery after that attempt. 409 `attempt_in_progress` while another attempt (the dispatcher's) holds it: a message is never sent twice at once by us, and that attempt's answer is kept. 409 `webhook_reaimed` when it was recorded for another url or administrator.",
     parameters: { deliveryId: 'The delivery id, as the deliveries list shows it.' },
     conflicts: ['attempt_in_progress', 'webhook_reaimed'],
   },

@@ -37,6 +37,10 @@ const CLAIM_MARGIN_MS = 60_000;
  */
 export const claimedUntil = (at: Date) => new Date(at.getTime() + attemptTimeoutMs + CLAIM_MARGIN_MS).toISOString();
 
+/** Whether an attempt holds the delivery now (its claim not yet run out): nobody else sends it meanwhile. */
+export const heldByAttempt = (delivery: Pick<StoredDelivery, 'claimedUntil'>, at: Date): boolean =>
+  delivery.claimedUntil !== undefined && Date.parse(delivery.claimedUntil) > at.getTime();
+
 /** Subscriptions and administrators read once per batch of attempts. */
 export class AttemptContext {
   private readonly webhooks = new Map<number, Promise<Webhook | undefined>>();
@@ -144,7 +148,8 @@ export async function attemptDelivery(
 ): Promise<StoredDelivery | undefined> {
   const may = await sendable(delivery, context);
   if ('refused' in may) {
-    const cancelled = cancelledFor(delivery, may.refused);
+    const { claimedUntil: _released, ...unclaimed } = delivery;
+    const cancelled = cancelledFor(unclaimed, may.refused);
     return (await updateDelivery(cancelled, delivery.attempts)) ? cancelled : undefined;
   }
   const at = now();
@@ -153,6 +158,7 @@ export async function attemptDelivery(
     attempts: delivery.attempts + 1,
     lastAttemptAt: at.toISOString(),
     nextAttemptAt: claimedUntil(at),
+    claimedUntil: claimedUntil(at),
   };
   if (!(await updateDelivery(claimed, delivery.attempts))) return undefined;
   const { recorded, verdict } = await send(may.webhook, claimed, at);
@@ -187,7 +193,8 @@ async function send(
     now(),
     Math.random(),
   );
-  return { recorded: afterAttempt(attempt, answer, verdict), verdict };
+  const { claimedUntil: _released, ...unclaimed } = attempt;
+  return { recorded: afterAttempt(unclaimed, answer, verdict), verdict };
 }
 
 async function afterRecorded(

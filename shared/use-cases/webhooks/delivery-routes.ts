@@ -5,7 +5,7 @@ import { getDelivery, type StoredDelivery, updateDelivery } from '../../data/web
 import { pingMessage } from '../../domain/webhook-messages.ts';
 import { aimedAsRecorded, type DeliveryResource, toDeliveryResource } from '../../domain/webhooks.ts';
 import { Conflict, NotFound } from '../../errors.ts';
-import { attemptDelivery, claimedUntil, deliveryTime, firstAttempt, newDelivery } from './deliveries.ts';
+import { attemptDelivery, claimedUntil, deliveryTime, firstAttempt, heldByAttempt, newDelivery } from './deliveries.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
 /** The routes that send a delivery now: `POST /webhooks/{id}/deliveries/{deliveryId}/retry` and `POST /webhooks/{id}/ping`. */
@@ -28,16 +28,19 @@ export async function retryDeliveryFor(
       'webhook_reaimed',
     );
   const at = now().toISOString();
+  const busy = () =>
+    new Conflict(`Delivery ${deliveryId} is being attempted now: read it again.`, 'attempt_in_progress');
+  // The dispatcher (or another retry) holds it: sending it now would send it twice at once, and lose one answer.
+  if (heldByAttempt(delivery, new Date(at))) throw busy();
   // Held for this request's attempt: the dispatcher does not take it meanwhile.
   const requeued: StoredDelivery = {
     ...delivery,
     status: 'pending',
     nextAttemptAt: claimedUntil(new Date(at)),
+    claimedUntil: claimedUntil(new Date(at)),
     windowStart: at,
     lastError: null,
   };
-  const busy = () =>
-    new Conflict(`Delivery ${deliveryId} is being attempted now: read it again.`, 'attempt_in_progress');
   if (!(await updateDelivery(requeued, delivery.attempts))) throw busy();
   const attempted = await attemptDelivery(requeued);
   if (!attempted) throw busy();

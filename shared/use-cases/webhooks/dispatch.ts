@@ -23,7 +23,7 @@ export async function dispatchDueDeliveries(
   while (performance.now() < end) {
     const due = await dueDeliveries(now(), ROUND);
     if (!due.length) break;
-    const round = await attemptAll(due, context);
+    const round = await attemptAll(due, context, end);
     attempted += round;
     if (!round || due.length < ROUND) break;
   }
@@ -37,10 +37,19 @@ export async function dispatchDueDeliveries(
 
 /**
  * Attempts recorded deliveries a few at a time (the dispatcher's rounds); a failure to attempt
- * leaves the delivery pending for the next run. The number attempted.
+ * leaves the delivery pending for the next run. None starts after `startBy` (performance.now()):
+ * the deadline is checked before each attempt, not once per round, so every attempt started
+ * ends (answer and record) within the function's time, whose margin covers one attempt
+ * (bin/webhooks/dispatch.ts); those not started stay due, unclaimed, for the next run. The
+ * number attempted.
  */
-async function attemptAll(deliveries: readonly StoredDelivery[], context = new AttemptContext()): Promise<number> {
+async function attemptAll(
+  deliveries: readonly StoredDelivery[],
+  context: AttemptContext,
+  startBy: number,
+): Promise<number> {
   const outcomes = await inTurns(deliveries, RETRIES_AT_ONCE, async (delivery) => {
+    if (performance.now() >= startBy) return false;
     try {
       return (await attemptDelivery(delivery, context)) !== undefined;
     } catch (error) {

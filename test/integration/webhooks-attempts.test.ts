@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
+import { call } from '../support/api.ts';
+import {
+  deliveriesOf,
+  editTicket,
+  eventually,
+  type Receiver,
+  startReceiver,
+  startWebhookWorkers,
+  type WebhookWorkers,
+  watchedTicket,
+  WEBHOOKS,
+} from '../support/webhooks.ts';
+
+/**
+ * Attempts and their time (README "Webhooks", bin/webhooks/README.md, issue 46 item 4): no
+ * attempt starts that cannot end within its function's time, every attempt started is
+ * recorded, and a delivery an attempt holds is not sent again by hand meanwhile.
+ */
+let workers: WebhookWorkers;
+const receivers: Receiver[] = [];
+
+async function receiver(): Promise<Receiver> {
+  const started = await startReceiver();
+  receivers.push(started);
+  return started;
+}
+
+beforeAll(async () => {
+  workers = await startWebhookWorkers();
+});
+
+afterAll(async () => {
+  workers.startDispatcher();
+  await workers.stop();
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+/** Until the receiver has had `count` requests (an attempt in flight has reached it). */
+async function reached(r: Receiver, count: number): Promise<void> {
+  for (let n = 0; n < 200 && r.received.length < count; n++) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(r.received.length).toBeGreaterThanOrEqual(count);
+}
+
+describe('a delivery held by an attempt', () => {
+  it('is not retried by hand meanwhile (409): sent once at a time, and the holder records its answer', async () => {
+    const r = await receiver();
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
+    const [hook] = hooks;
+    workers.stopDispatcher();
+    let pendingId: string;
+    try {
+      r.answers.push(500, 'hang');
+      await editTicket(token, ticket.id, { chipNumber: 'H-1' });
+      pendingId = await eventually(workers, async () => {
+        const [only] = await deliveriesOf(token, hook!.id);
+        expect(only).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 500 });
+        return only!.id;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 450)); // past its retry time (the tests' schedule: 400 ms at most)
+      const run = workers.dispatch();
+      await reached(r, 2); // the dispatcher's attempt is at the receiver, which does not answer
+      const retried = await call('POST', `${WEBHOOKS}/${hook!.id}/deliveries/${pendingId}/retry`, { token });
+      expect(retried.status).toBe(409);
+      expect(retried.body.reason).toBe('attempt_in_progress');
+      await run;
+    } finally {
+      workers.startDispatcher();
+    }
+    // The dispatcher's attempt (timed out) is the one recorded; the retry sent nothing.
+    const [after] = await deliveriesOf(token, hook!.id);
+    expect(after).toMatchObject({ id: pendingId, attempts: 2, lastStatus: null });
+    expect(after!.lastError).toMatch(/no answer within/);
+    expect(r.received.filter((m) => m.message.data.ticket?.chipNumber === 'H-1')).toHaveLength(2);
+  });
+});
+
+describe("the dispatcher's deadline", () => {
+  it('starts no attempt past it, and records every attempt it started', async () => {
+    const r = await receiver();
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
+    const [hook] = hooks;
+    const EDITS = 12;
+    workers.stopDispatcher();
+    try {
+      r.answers.push(...Array(EDITS).fill(500));
+      for (let n = 0; n < EDITS; n++) await editTicket(token, ticket.id, { chipNumber: `D-${n}` });
+      await eventually(workers, async () => {
+        const all = await deliveriesOf(token, hook!.id);
+        expect(all.filter((d) => d.status === 'pending' && d.attempts === 1)).toHaveLength(EDITS);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      // Every retry hangs until the attempt's limit (1 s here); the run may start attempts for 300 ms only.
+      r.answers.push(...Array(EDITS).fill('hang'));
+      const before = r.received.length;
+      await dispatcher({}, { getRemainingTimeInMillis: () => 20_000 + 300 });
+      const all = await deliveriesOf(token, hook!.id);
+      const attempted = all.filter((d) => d.attempts === 2);
+      // Attempts started together, at once; none after the deadline, so some are left for the next run, unclaimed.
+      expect(attempted.length).toBeGreaterThan(0);
+      expect(attempted.length).toBeLessThan(EDITS);
+      expect(all.filter((d) => d.attempts === 1)).toHaveLength(EDITS - attempted.length);
+      // Each attempt that reached the receiver is recorded with its outcome (none left in flight).
+      expect(r.received.length - before).toBe(attempted.length);
+      for (const d of attempted)
+        expect(d).toMatchObject({ status: 'pending', lastError: expect.stringMatching(/no answer within/) });
+    } finally {
+      workers.startDispatcher();
+    }
+  });
+});
