@@ -245,6 +245,21 @@ export type WebhookResource = z.infer<typeof WebhookResource>;
 
 /** Creation and rotation answer the subscription with its new secret, shown this once. */
 export const WebhookWithSecret = z.extend(WebhookResource, { secret: z.string() });
+/**
+ * Creation's answer: with `secret`, except on a replay of the same `Idempotency-Key`
+ * (`Idempotent-Replayed: true`), which never has it: the idempotency store keeps no secret.
+ */
+export const CreatedWebhook = z.extend(WebhookResource, {
+  secret: z.optional(
+    z
+      .string()
+      .check(
+        z.describe(
+          'The signing secret, shown this once; absent on a replayed answer (`Idempotent-Replayed: true`): rotate the secret if the first answer was lost.',
+        ),
+      ),
+  ),
+});
 
 export const toWebhookResource = ({ secrets, actsFor, ...webhook }: Webhook): WebhookResource => ({
   ...webhook,

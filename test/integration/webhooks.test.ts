@@ -325,6 +325,21 @@ describe('observable and repairable', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('keeps no secret for a replay: the same Idempotency-Key answers the subscription without it', async () => {
+    const r = await receiver();
+    const body = { url: r.url, events: ['ticket.updated'], eventIds: [NO_EVENT] };
+    const headers = { 'idempotency-key': `webhook-${NO_EVENT}-${r.url}` };
+    const first = await call('POST', WEBHOOKS, { token, body, headers });
+    expect(first.status).toBe(201);
+    expect(first.body.data.secret).toMatch(/^whsec_/);
+    const replayed = await call('POST', WEBHOOKS, { token, body, headers });
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    const { secret: _, ...withoutSecret } = first.body.data;
+    expect(replayed.body.data).toEqual(withoutSecret);
+    expect(replayed.raw).not.toContain('whsec_');
+  });
+
   it('signs with both secrets for a day after a rotation', async () => {
     const r = await receiver();
     const hook = await subscribe(token, r, { events: ['ticket.updated'], eventIds: [NO_EVENT] });

@@ -14,7 +14,7 @@ export const WEBHOOKS = {
   'POST /webhooks': {
     summary: 'Subscribe to ticket changes',
     description:
-      'Answers the subscription with `secret`, its signing secret: shown this once. The caller becomes the administrator it delivers for (`actsFor`) and needs `tickets:read` (403 otherwise).',
+      'Answers the subscription with `secret`, its signing secret: shown this once. The caller becomes the administrator it delivers for (`actsFor`) and needs `tickets:read` (403 otherwise). A replay of the same `Idempotency-Key` answers the subscription without `secret`: the idempotency store never keeps a secret (rotate it if the first answer was lost).',
     conflicts: ['too_many_webhooks'],
     example: {
       url: 'https://timing.example.com/hooks/ticketing',
