@@ -151,48 +151,6 @@ export interface Delivery {
 /** The message id of a delivery: the `webhook-id` header. */
 export const messageIdOf = (webhookId: number, deliveryId: string) => `msg_${webhookId}_${deliveryId}`;
 
-/**
- * The retry schedule: exponential from `baseMs`, capped at `capMs`, each delay drawn from its
- * upper half (jitter spreads a receiver's backlog); the last retry falls at `giveUpAfterMs`
- * after the delivery's creation, and a failure then gives it up: retries span that long.
- */
-export interface RetrySchedule {
-  baseMs: number;
-  capMs: number;
-  giveUpAfterMs: number;
-}
-
-/** Deployed: the first retry within 30 s, then doubling up to every 6 hours, for 3 days. */
-export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
-  baseMs: 30_000,
-  capMs: 6 * 60 * 60 * 1000,
-  giveUpAfterMs: 3 * 24 * 60 * 60 * 1000,
-};
-
-/** The delay before attempt `attempts + 1`, after `attempts` failed ones; `random` in [0, 1). */
-export function retryDelay(schedule: RetrySchedule, attempts: number, random: number): number {
-  const ceiling = Math.min(schedule.capMs, schedule.baseMs * 2 ** Math.min(attempts - 1, 30));
-  return Math.round(ceiling / 2 + (ceiling / 2) * random);
-}
-
-/** What one attempt's outcome means for the delivery and its subscription. */
-export type AttemptVerdict = { kind: 'delivered' } | { kind: 'gone' } | { kind: 'retry'; at: Date } | { kind: 'dead' };
-
-export function judgeAttempt(
-  answer: { status: number } | { error: string },
-  delivery: Pick<Delivery, 'created' | 'attempts'>,
-  schedule: RetrySchedule,
-  at: Date,
-  random: number,
-): AttemptVerdict {
-  if ('status' in answer && answer.status >= 200 && answer.status < 300) return { kind: 'delivered' };
-  if ('status' in answer && answer.status === 410) return { kind: 'gone' };
-  const end = Date.parse(delivery.created) + schedule.giveUpAfterMs;
-  if (at.getTime() >= end) return { kind: 'dead' };
-  // The last retry is at the window's end: the attempts span the whole window, never less.
-  return { kind: 'retry', at: new Date(Math.min(end, at.getTime() + retryDelay(schedule, delivery.attempts, random))) };
-}
-
 // The contract of the /webhooks routes.
 
 const WebhookUrl = z.string().check(z.minLength(1), z.maxLength(2048));

@@ -54,7 +54,7 @@ export type SendFailure =
  * and then more than `maxAnswerBytes`, or stalls in its body: the status is the answer.
  */
 export type SendOutcome =
-  | { kind: 'answered'; status: number; durationMs: number }
+  | { kind: 'answered'; status: number; durationMs: number; retryAfter?: string }
   | { kind: 'failed'; reason: SendFailure; detail: string; durationMs: number };
 
 /** The resolver: every address of a name, in the resolver's order. Tests pass their own to `checkedLookup`. */
@@ -158,8 +158,14 @@ export async function sendWebhook(
   const url = new URL(request.url);
   return new Promise((settle) => {
     let status: number | undefined;
+    let retryAfter: string | undefined;
     let settled = false;
-    const answered = (): SendOutcome => ({ kind: 'answered', status: status as number, durationMs: durationMs() });
+    const answered = (): SendOutcome => ({
+      kind: 'answered',
+      status: status as number,
+      durationMs: durationMs(),
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+    });
     const finish = (outcome: () => SendOutcome) => {
       if (settled) return;
       settled = true;
@@ -173,6 +179,9 @@ export async function sendWebhook(
       { method: 'POST', headers: outgoingHeaders(request), agent: false, lookup: checkedLookup(policy) },
       (answer) => {
         status = answer.statusCode ?? 0;
+        // Only these two ask us to wait (README "Webhooks"): kept raw, judged with the schedule.
+        if ((status === 429 || status === 503) && typeof answer.headers['retry-after'] === 'string')
+          retryAfter = answer.headers['retry-after'].slice(0, 64);
         let read = 0;
         // The body is read only so the receiver can finish; past the limit we hang up.
         answer.on('data', (chunk: Buffer) => {

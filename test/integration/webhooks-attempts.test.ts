@@ -73,7 +73,7 @@ describe('a delivery held by an attempt', () => {
     expect(after).toMatchObject({ id: pendingId, attempts: 2, lastStatus: null });
     expect(after!.lastError).toMatch(/no answer within/);
     expect(r.received.filter((m) => m.message.data.ticket?.chipNumber === 'H-1')).toHaveLength(2);
-  });
+  }, 60_000);
 });
 
 describe("the dispatcher's deadline", () => {
@@ -105,6 +105,30 @@ describe("the dispatcher's deadline", () => {
       expect(r.received.length - before).toBe(attempted.length);
       for (const d of attempted)
         expect(d).toMatchObject({ status: 'pending', lastError: expect.stringMatching(/no answer within/) });
+    } finally {
+      workers.startDispatcher();
+    }
+  }, 60_000);
+});
+
+describe('Retry-After', () => {
+  it("on a 503 the next attempt waits as the receiver asked, capped at the schedule's longest delay", async () => {
+    const r = await receiver();
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
+    workers.stopDispatcher();
+    try {
+      r.answers.push({ status: 503, headers: { 'retry-after': '3600' } });
+      await editTicket(token, ticket.id, { chipNumber: 'R-1' });
+      const [pending] = await eventually(workers, async () => {
+        const all = await deliveriesOf(token, hooks[0]!.id);
+        expect(all).toMatchObject([{ status: 'pending', attempts: 1, lastStatus: 503 }]);
+        return all as unknown as { lastAttemptAt: string; nextAttemptAt: string }[];
+      });
+      // The tests' schedule: retries 50-100 ms after a first failure's answer, 400 ms at most; the receiver asked for an
+      // hour. Counted from the attempt's start, so the answer's time (under 1 s) comes on top.
+      const waited = Date.parse(pending!.nextAttemptAt) - Date.parse(pending!.lastAttemptAt);
+      expect(waited).toBeGreaterThanOrEqual(400);
+      expect(waited).toBeLessThan(400 + 1000);
     } finally {
       workers.startDispatcher();
     }

@@ -5,14 +5,13 @@ import type { Administrator } from '../../domain/administrator.ts';
 import {
   actingFor,
   aimedAsRecorded,
-  type AttemptVerdict,
   DISABLED_GONE,
   REAIMED,
-  judgeAttempt,
   messageIdOf,
   signingSecrets,
   type Webhook,
 } from '../../domain/webhooks.ts';
+import { type AttemptVerdict, judgeAttempt } from '../../domain/webhook-retries.ts';
 import { recordDeadDelivery } from '../../services/metrics.ts';
 import { sendWebhook } from '../../services/webhook-sender.ts';
 import { signatureHeaders } from '../../services/webhook-signing.ts';
@@ -185,7 +184,10 @@ async function send(
     receiverPolicy,
     { timeoutMs: attemptTimeoutMs },
   );
-  const answer = outcome.kind === 'answered' ? { status: outcome.status } : { error: outcome.detail };
+  const answer =
+    outcome.kind === 'answered'
+      ? { status: outcome.status, ...(outcome.retryAfter !== undefined ? { retryAfter: outcome.retryAfter } : {}) }
+      : { error: outcome.detail };
   const verdict = judgeAttempt(
     answer,
     { created: attempt.windowStart, attempts: attempt.attempts },

@@ -1,13 +1,7 @@
 import { now } from '../../clock.ts';
 import { setWebhookHealth } from '../../data/webhooks.ts';
-import {
-  actingFor,
-  type AttemptVerdict,
-  DISABLED_GONE,
-  disabledFailing,
-  type Webhook,
-  windowInWords,
-} from '../../domain/webhooks.ts';
+import { actingFor, DISABLED_GONE, disabledFailing, type Webhook, windowInWords } from '../../domain/webhooks.ts';
+import type { AttemptVerdict } from '../../domain/webhook-retries.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
 import { recordWebhookDisabled } from '../../services/metrics.ts';
