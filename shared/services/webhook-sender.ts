@@ -19,6 +19,7 @@ import {
  */
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024;
 export const USER_AGENT = 'ticketing-webhooks/1';
 
@@ -31,6 +32,11 @@ export interface WebhookRequest {
 export interface SendLimits {
   /** The whole exchange, lookup and connection included, until the status (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Until the connection is open (lookup and TCP connect; default 3 s): a receiver that does
+   * not even accept fails fast instead of holding an attempt its whole time.
+   */
+  connectTimeoutMs?: number;
   /** Answer body bytes read (and discarded) before the connection is closed (default 64 KiB). */
   maxAnswerBytes?: number;
 }
@@ -142,7 +148,11 @@ export async function sendWebhook(
   policy: ReceiverPolicy,
   limits: SendLimits = {},
 ): Promise<SendOutcome> {
-  const { timeoutMs = DEFAULT_TIMEOUT_MS, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES } = limits;
+  const {
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
+    connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  } = limits;
   const started = performance.now();
   const durationMs = () => Math.round(performance.now() - started);
   const failed = (reason: SendFailure, detail: string): SendOutcome => ({
@@ -170,6 +180,7 @@ export async function sendWebhook(
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      clearTimeout(connecting);
       settle(outcome());
       outgoing.destroy();
     };
@@ -200,6 +211,12 @@ export async function sendWebhook(
       () => finish(() => (status === undefined ? failed('timeout', `no answer within ${timeoutMs} ms`) : answered())),
       timeoutMs,
     );
+    // Cleared once the socket connects; a reused or already open socket never reaches here (agent: false).
+    const connecting = setTimeout(
+      () => finish(() => failed('timeout', `no connection within ${Math.min(connectTimeoutMs, timeoutMs)} ms`)),
+      Math.min(connectTimeoutMs, timeoutMs),
+    );
+    outgoing.on('socket', (socket) => socket.once('connect', () => clearTimeout(connecting)));
     outgoing.end(request.body);
   });
 }

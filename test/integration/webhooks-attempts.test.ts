@@ -8,6 +8,7 @@ import {
   type Receiver,
   startReceiver,
   startWebhookWorkers,
+  subscribe,
   type WebhookWorkers,
   watchedTicket,
   WEBHOOKS,
@@ -79,28 +80,32 @@ describe('a delivery held by an attempt', () => {
 describe("the dispatcher's deadline", () => {
   it('starts no attempt past it, and records every attempt it started', async () => {
     const r = await receiver();
-    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
-    const [hook] = hooks;
-    const EDITS = 12;
+    // Three subscriptions of 5 due deliveries each: one round's share (15) is more than it attempts at once (10).
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated'], 3);
+    const EDITS = 5;
+    const TOTAL = EDITS * hooks.length;
+    const deliveries = async () => (await Promise.all(hooks.map((hook) => deliveriesOf(token, hook.id)))).flat();
     workers.stopDispatcher();
     try {
-      r.answers.push(...Array(EDITS).fill(500));
+      // The first change fails (the subscriptions are then failing); the next ones are queued for the dispatcher.
+      r.answers.push(500, 500, 500);
       for (let n = 0; n < EDITS; n++) await editTicket(token, ticket.id, { chipNumber: `D-${n}` });
-      await eventually(workers, async () => {
-        const all = await deliveriesOf(token, hook!.id);
-        expect(all.filter((d) => d.status === 'pending' && d.attempts === 1)).toHaveLength(EDITS);
+      const waiting = await eventually(workers, async () => {
+        const all = await deliveries();
+        expect(all.filter((d) => d.status === 'pending')).toHaveLength(TOTAL);
+        return new Map(all.map((d) => [d.messageId, d.attempts]));
       });
       await new Promise((resolve) => setTimeout(resolve, 450));
       // Every retry hangs until the attempt's limit (1 s here); the run may start attempts for 300 ms only.
-      r.answers.push(...Array(EDITS).fill('hang'));
+      r.answers.push(...Array(TOTAL).fill('hang'));
       const before = r.received.length;
       await dispatcher({}, { getRemainingTimeInMillis: () => 20_000 + 300 });
-      const all = await deliveriesOf(token, hook!.id);
-      const attempted = all.filter((d) => d.attempts === 2);
+      const all = await deliveries();
+      const attempted = all.filter((d) => d.attempts === waiting.get(d.messageId)! + 1);
       // Attempts started together, at once; none after the deadline, so some are left for the next run, unclaimed.
       expect(attempted.length).toBeGreaterThan(0);
-      expect(attempted.length).toBeLessThan(EDITS);
-      expect(all.filter((d) => d.attempts === 1)).toHaveLength(EDITS - attempted.length);
+      expect(attempted.length).toBeLessThan(TOTAL);
+      expect(all.filter((d) => d.attempts === waiting.get(d.messageId))).toHaveLength(TOTAL - attempted.length);
       // Each attempt that reached the receiver is recorded with its outcome (none left in flight).
       expect(r.received.length - before).toBe(attempted.length);
       for (const d of attempted)
@@ -133,4 +138,41 @@ describe('Retry-After', () => {
       workers.startDispatcher();
     }
   });
+});
+
+describe('one hanging receiver', () => {
+  it('does not hold up a healthy one: once failing, its new messages are queued for the dispatcher, not attempted inline', async () => {
+    const hanging = await receiver();
+    const { token, event, ticket, hooks } = await watchedTicket(hanging, ['ticket.updated']);
+    const healthy = await receiver();
+    const good = await subscribe(token, healthy, { events: ['ticket.updated'], eventIds: [event.id] });
+    hanging.answers.push(...Array(50).fill('hang'));
+    workers.stopDispatcher();
+    try {
+      await editTicket(token, ticket.id, { chipNumber: 'F-0' });
+      // The first change is attempted at both (the hanging one times out, and is marked failing).
+      await eventually(workers, () => expect(healthy.received).toHaveLength(1));
+      await eventually(workers, async () => expect((await deliveriesOf(token, hooks[0]!.id))[0]?.attempts).toBe(1));
+      for (let n = 1; n <= 3; n++) await editTicket(token, ticket.id, { chipNumber: `F-${n}` });
+      const queued = await eventually(workers, async () => {
+        expect(healthy.received).toHaveLength(4);
+        const all = await deliveriesOf(token, hooks[0]!.id);
+        expect(all).toHaveLength(4);
+        return all;
+      });
+      // Not attempted inline: recorded due with no attempt, and the hanging receiver was asked once only.
+      expect(queued.map((d) => [d.status, d.attempts])).toEqual([
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 1],
+      ]);
+      expect(hanging.received).toHaveLength(1);
+    } finally {
+      workers.startDispatcher();
+    }
+    // The healthy receiver had every change, in order; the hanging one only the first attempt: the rest wait, due.
+    expect(healthy.received.map((m) => m.message.data.ticket.chipNumber)).toEqual(['F-0', 'F-1', 'F-2', 'F-3']);
+    expect((await deliveriesOf(token, good.id)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+  }, 60_000);
 });

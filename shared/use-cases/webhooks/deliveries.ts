@@ -128,6 +128,10 @@ export async function firstAttempt(
     const cancelled = cancelledFor(delivery, may.refused);
     return (await putDelivery(cancelled)) ? cancelled : undefined;
   }
+  // Its receiver is failing: recorded due, for the dispatcher's capped, shared rounds, so a dead or hanging receiver
+  // does not hold up the stream's batch (and every other subscription's first attempts) for its whole time limit.
+  if (may.webhook.failingSince !== null && delivery.ticketId !== null)
+    return (await putDelivery(delivery)) ? delivery : undefined;
   const at = now();
   const attempted: StoredDelivery = { ...delivery, attempts: 1, lastAttemptAt: at.toISOString() };
   const { recorded, verdict } = await send(may.webhook, attempted, at);
