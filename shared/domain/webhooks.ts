@@ -112,12 +112,26 @@ export function wants(
   type: TicketEventType,
   ticketEvents: readonly number[],
 ): boolean {
-  if (!webhook.enabled || !webhook.events.includes(type)) return false;
+  if (!webhook.enabled) return false;
+  return covers(webhook, type, ticketEvents);
+}
+
+/** Whether a subscription, on or off, covers a change of this type to a ticket of these events. */
+export function covers(
+  webhook: Pick<Webhook, 'events' | 'eventIds'>,
+  type: TicketEventType,
+  ticketEvents: readonly number[],
+): boolean {
+  if (!webhook.events.includes(type)) return false;
   return !webhook.eventIds || ticketEvents.some((eventId) => webhook.eventIds!.includes(eventId));
 }
 
-/** A delivery's state: waiting for its next attempt, delivered, given up (dead), or not to be sent (cancelled). */
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead', 'cancelled'] as const;
+/**
+ * A delivery's state: waiting for its next attempt, delivered, given up (dead), not to be sent
+ * (cancelled), or recorded while its subscription was disabled and never attempted (skipped: sent
+ * by `…/retry` once it is on again).
+ */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead', 'cancelled', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One message to one subscription, and its attempts. */

@@ -176,3 +176,24 @@ describe('one hanging receiver', () => {
     expect((await deliveriesOf(token, good.id)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
   }, 60_000);
 });
+
+describe('a disabled subscription', () => {
+  it('records what it missed as skipped, never attempted; once on again, a retry sends it', async () => {
+    const r = await receiver();
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
+    const hook = hooks[0]!;
+    expect((await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { enabled: false } })).status).toBe(200);
+    await editTicket(token, ticket.id, { chipNumber: 'S-1' });
+    const [missed] = await eventually(workers, async () => {
+      const all = await deliveriesOf(token, hook.id);
+      expect(all).toMatchObject([{ status: 'skipped', attempts: 0 }]);
+      return all;
+    });
+    await workers.dispatch();
+    expect(r.received).toHaveLength(0);
+    expect((await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { enabled: true } })).status).toBe(200);
+    const sent = await call('POST', `${WEBHOOKS}/${hook.id}/deliveries/${missed!.id}/retry`, { token });
+    expect(sent.body.data).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(r.received.map((m) => m.message.data.ticket.chipNumber)).toEqual(['S-1']);
+  });
+});

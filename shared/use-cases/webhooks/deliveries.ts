@@ -122,7 +122,8 @@ export async function firstAttempt(
   context = new AttemptContext(),
   startBy = Number.POSITIVE_INFINITY,
 ): Promise<StoredDelivery | undefined> {
-  if (performance.now() >= startBy) return (await putDelivery(delivery)) ? delivery : undefined;
+  if (performance.now() >= startBy || delivery.status === 'skipped')
+    return (await putDelivery(delivery)) ? delivery : undefined;
   const may = await sendable(delivery, context);
   if ('refused' in may) {
     const cancelled = cancelledFor(delivery, may.refused);
