@@ -117,6 +117,7 @@ export function operationsDashboard(
   if (webhooks) {
     dashboard.addWidgets(
       graph('Webhooks: dead deliveries', [webhooks.deadDeliveries], 6),
+      graph('Webhooks: subscriptions disabled', [webhooks.disabledWebhooks], 6),
       graph('Webhooks: oldest undelivered message (s)', [webhooks.oldestPendingAge], 6),
       graph('Webhooks: stream consumer behind the table (ms)', [webhooks.iteratorAge], 6),
       graph(

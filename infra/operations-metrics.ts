@@ -97,6 +97,8 @@ export function webhookMetrics(webhooks: WatchedWebhooks, serviceName: string, s
   return {
     /** Deliveries given up (retries exhausted, or 410 Gone), one count each. */
     deadDeliveries: businessMetric(serviceName, stage, METRIC.webhookDeliveryDead, { label: 'Dead deliveries' }),
+    /** Subscriptions the service turned off (410 Gone, failing for the retry window, their administrator lost the right). */
+    disabledWebhooks: businessMetric(serviceName, stage, METRIC.webhookDisabled, { label: 'Subscriptions disabled' }),
     /** Seconds the oldest undelivered message has waited: each dispatcher run publishes it, 0 when none waits. */
     oldestPendingAge: businessMetric(serviceName, stage, METRIC.webhookOldestPendingAge, {
       statistic: 'Maximum',

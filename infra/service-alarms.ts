@@ -50,6 +50,17 @@ export function webhookAlarms(add: AddAlarm, name: Name, webhooks: ReturnType<ty
     },
     'webhook-deliveries-dead',
   );
+  add(
+    'WebhookDisabled',
+    {
+      alarmName: name('webhook-disabled'),
+      alarmDescription:
+        'The service turned a webhook subscription off (410 Gone, every delivery failed for 3 days, or the administrator it delivers for was removed or lost tickets:read or its events): it sends nothing until someone acts.',
+      metric: webhooks.disabledWebhooks,
+      ...oneIn5Minutes,
+    },
+    'webhook-disabled',
+  );
   const hours = WEBHOOK_THRESHOLDS.oldestPendingSeconds / 3600;
   add(
     'WebhookOldestPendingAge',

@@ -14,6 +14,8 @@ export const METRIC = {
   loginFailed: 'LoginFailed',
   /** A webhook delivery given up after its retries, or after 410 Gone (bin/webhooks/). */
   webhookDeliveryDead: 'WebhookDeliveryDead',
+  /** A subscription the service turned off (410 Gone, failing for the whole retry window, its administrator lost the right); metadata `reason`. */
+  webhookDisabled: 'WebhookDisabled',
   /** The age in seconds of the oldest webhook message not yet delivered, published by each dispatcher run. */
   webhookOldestPendingAge: 'WebhookOldestPendingAgeSeconds',
 } as const;

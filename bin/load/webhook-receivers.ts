@@ -47,7 +47,7 @@ export async function subscribeReceivers(count: number, eventId: number): Promis
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     servers.push(server);
     await createWebhookFor(
-      { id: creator.id, eventScope: undefined },
+      { id: creator.id, eventScope: undefined, permissions: creator.permissions },
       {
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/${n}`,
         events: ['ticket.checked_in'],

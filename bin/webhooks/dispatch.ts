@@ -3,7 +3,7 @@ import { logger } from '#shared/logger';
 import { publishRecorded } from '#shared/services/metrics';
 import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
 
-/** Time kept back from the function's limit: the last round's attempts (10 s each) and the metrics. */
+/** Time kept back from the function's limit: no attempt starts within it (each takes 10 s at most, then its write), and the metrics. */
 const MARGIN_MS = 20_000;
 
 /** The webhook dispatcher (infra/webhooks.ts runs it every minute; `npm start` on a timer): the due retries. */

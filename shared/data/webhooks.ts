@@ -24,8 +24,11 @@ import { keys } from './keys.ts';
 const WEBHOOK_COUNT = 'webhooks';
 const DELIVERY_KEPT_SECONDS = 30 * 24 * 60 * 60;
 
-/** A delivery as stored: its record, plus when its retry window started (its creation, or a manual retry). */
-export type StoredDelivery = Delivery & { windowStart: string };
+/**
+ * A delivery as stored: its record, plus when its retry window started (its creation, or a
+ * manual retry), and while an attempt holds it, until when (absent otherwise).
+ */
+export type StoredDelivery = Delivery & { windowStart: string; claimedUntil?: string };
 
 const webhookItem = (webhook: Webhook) => ({ ...keys.webhook(webhook.id), entity: 'Webhook', ...webhook });
 
@@ -91,11 +94,16 @@ export async function replaceWebhook(webhook: Webhook, expectedUpdated: string):
   }
 }
 
-/** The service's own changes to a subscription's health: set only while it still exists. */
+/**
+ * The service's own changes to a subscription's health: set only while it still exists and,
+ * given `expectedUpdated`, only if nobody changed it since (a colleague re-aiming it meanwhile
+ * is not undone). True when written.
+ */
 export async function setWebhookHealth(
   id: number,
   health: Partial<Pick<Webhook, 'enabled' | 'disabledReason' | 'failingSince'>> & { updated: string },
-): Promise<void> {
+  expectedUpdated?: string,
+): Promise<boolean> {
   const names = Object.keys(health);
   try {
     await db.send(
@@ -103,13 +111,21 @@ export async function setWebhookHealth(
         TableName: tableName(),
         Key: keys.webhook(id),
         UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(Object.values(health).map((value, i) => [`:v${i}`, value])),
+        ConditionExpression: expectedUpdated ? '#updated = :expected' : 'attribute_exists(PK)',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
+          ...(expectedUpdated ? { '#updated': 'updated' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(Object.values(health).map((value, i) => [`:v${i}`, value])),
+          ...(expectedUpdated ? { ':expected': expectedUpdated } : {}),
+        },
       }),
     );
+    return true;
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return false;
   }
 }
 

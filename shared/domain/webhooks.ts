@@ -50,8 +50,14 @@ export interface Webhook {
   eventIds: number[] | null;
   enabled: boolean;
   description: string;
-  /** The administrator who created it: deliveries are made with their permissions at delivery time. */
+  /** The administrator who created it. */
   createdBy: number;
+  /**
+   * The administrator who last aimed it (set its url, events or eventIds): deliveries are made
+   * for them, with their permissions at delivery time. Absent on a subscription stored before
+   * it was recorded and not aimed since: its creator (`actingFor`).
+   */
+  actsFor?: number;
   /** Why it was turned off by the service (410 Gone, failing for days); null when enabled or turned off by a person. */
   disabledReason: string | null;
   /** The first failed attempt since the last delivered one (ISO-8601); null while healthy. */
@@ -60,6 +66,26 @@ export interface Webhook {
   created: string;
   updated: string;
 }
+
+/** The administrator a subscription delivers for. */
+export const actingFor = (webhook: Pick<Webhook, 'actsFor' | 'createdBy'>): number =>
+  webhook.actsFor ?? webhook.createdBy;
+
+/**
+ * Whether a stored message may go to the subscription as it is aimed now: only to the url, and
+ * for the administrator, it was recorded for. A message recorded before deliveries kept their
+ * aim goes only to a subscription nobody aimed since.
+ */
+export const aimedAsRecorded = (
+  delivery: Pick<Delivery, 'url' | 'actsFor'>,
+  webhook: Pick<Webhook, 'url' | 'actsFor' | 'createdBy'>,
+): boolean =>
+  delivery.url === undefined
+    ? webhook.actsFor === undefined
+    : delivery.url === webhook.url && delivery.actsFor === actingFor(webhook);
+
+/** Why a stored message is not sent to a subscription aimed since it was recorded. */
+export const REAIMED = 'the webhook was aimed again (its url or administrator changed) after this message was recorded';
 
 /** Reasons a subscription turns itself off. */
 export const DISABLED_GONE = 'the receiver answered 410 Gone';
@@ -86,12 +112,26 @@ export function wants(
   type: TicketEventType,
   ticketEvents: readonly number[],
 ): boolean {
-  if (!webhook.enabled || !webhook.events.includes(type)) return false;
+  if (!webhook.enabled) return false;
+  return covers(webhook, type, ticketEvents);
+}
+
+/** Whether a subscription, on or off, covers a change of this type to a ticket of these events. */
+export function covers(
+  webhook: Pick<Webhook, 'events' | 'eventIds'>,
+  type: TicketEventType,
+  ticketEvents: readonly number[],
+): boolean {
+  if (!webhook.events.includes(type)) return false;
   return !webhook.eventIds || ticketEvents.some((eventId) => webhook.eventIds!.includes(eventId));
 }
 
-/** A delivery's state: waiting for its next attempt, delivered, given up (dead), or not to be sent (cancelled). */
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead', 'cancelled'] as const;
+/**
+ * A delivery's state: waiting for its next attempt, delivered, given up (dead), not to be sent
+ * (cancelled), or recorded while its subscription was disabled and never attempted (skipped: sent
+ * by `…/retry` once it is on again).
+ */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead', 'cancelled', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One message to one subscription, and its attempts. */
@@ -107,6 +147,9 @@ export interface Delivery {
   eventIds: number[];
   /** The JSON body, fixed when the change was read, so every attempt sends the same bytes. */
   body: string;
+  /** The subscription's url and administrator when it was recorded: it goes nowhere else, for nobody else (absent on older ones). */
+  url?: string;
+  actsFor?: number;
   status: DeliveryStatus;
   attempts: number;
   /** The receiver's last HTTP status; null before an answer. */
@@ -121,48 +164,6 @@ export interface Delivery {
 
 /** The message id of a delivery: the `webhook-id` header. */
 export const messageIdOf = (webhookId: number, deliveryId: string) => `msg_${webhookId}_${deliveryId}`;
-
-/**
- * The retry schedule: exponential from `baseMs`, capped at `capMs`, each delay drawn from its
- * upper half (jitter spreads a receiver's backlog); the last retry falls at `giveUpAfterMs`
- * after the delivery's creation, and a failure then gives it up: retries span that long.
- */
-export interface RetrySchedule {
-  baseMs: number;
-  capMs: number;
-  giveUpAfterMs: number;
-}
-
-/** Deployed: the first retry within 30 s, then doubling up to every 6 hours, for 3 days. */
-export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
-  baseMs: 30_000,
-  capMs: 6 * 60 * 60 * 1000,
-  giveUpAfterMs: 3 * 24 * 60 * 60 * 1000,
-};
-
-/** The delay before attempt `attempts + 1`, after `attempts` failed ones; `random` in [0, 1). */
-export function retryDelay(schedule: RetrySchedule, attempts: number, random: number): number {
-  const ceiling = Math.min(schedule.capMs, schedule.baseMs * 2 ** Math.min(attempts - 1, 30));
-  return Math.round(ceiling / 2 + (ceiling / 2) * random);
-}
-
-/** What one attempt's outcome means for the delivery and its subscription. */
-export type AttemptVerdict = { kind: 'delivered' } | { kind: 'gone' } | { kind: 'retry'; at: Date } | { kind: 'dead' };
-
-export function judgeAttempt(
-  answer: { status: number } | { error: string },
-  delivery: Pick<Delivery, 'created' | 'attempts'>,
-  schedule: RetrySchedule,
-  at: Date,
-  random: number,
-): AttemptVerdict {
-  if ('status' in answer && answer.status >= 200 && answer.status < 300) return { kind: 'delivered' };
-  if ('status' in answer && answer.status === 410) return { kind: 'gone' };
-  const end = Date.parse(delivery.created) + schedule.giveUpAfterMs;
-  if (at.getTime() >= end) return { kind: 'dead' };
-  // The last retry is at the window's end: the attempts span the whole window, never less.
-  return { kind: 'retry', at: new Date(Math.min(end, at.getTime() + retryDelay(schedule, delivery.attempts, random))) };
-}
 
 // The contract of the /webhooks routes.
 
@@ -206,6 +207,7 @@ export const WebhookResource = z.object({
   enabled: z.boolean(),
   description: z.string(),
   createdBy: z.int(),
+  actsFor: z.int(),
   disabledReason: z.nullable(z.string()),
   failingSince: z.nullable(z.string()),
   created: z.string(),
@@ -215,8 +217,26 @@ export type WebhookResource = z.infer<typeof WebhookResource>;
 
 /** Creation and rotation answer the subscription with its new secret, shown this once. */
 export const WebhookWithSecret = z.extend(WebhookResource, { secret: z.string() });
+/**
+ * Creation's answer: with `secret`, except on a replay of the same `Idempotency-Key`
+ * (`Idempotent-Replayed: true`), which never has it: the idempotency store keeps no secret.
+ */
+export const CreatedWebhook = z.extend(WebhookResource, {
+  secret: z.optional(
+    z
+      .string()
+      .check(
+        z.describe(
+          'The signing secret, shown this once; absent on a replayed answer (`Idempotent-Replayed: true`): rotate the secret if the first answer was lost.',
+        ),
+      ),
+  ),
+});
 
-export const toWebhookResource = ({ secrets, ...webhook }: Webhook): WebhookResource => webhook;
+export const toWebhookResource = ({ secrets, actsFor, ...webhook }: Webhook): WebhookResource => ({
+  ...webhook,
+  actsFor: actingFor({ actsFor, createdBy: webhook.createdBy }),
+});
 
 export const DeliveryResource = z.object({
   id: z.string(),

@@ -57,16 +57,19 @@ export async function idempotent(
   scope: IdempotencyScope,
   context: Context | undefined,
   request: { path: unknown; query: unknown; body: unknown },
-  act: () => Promise<APIGatewayProxyStructuredResultV2>,
+  act: () => Promise<APIGatewayProxyStructuredResultV2 & { keptBody?: string }>,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   // Only these three: the input also carries the event and the caller, which differ on every call.
   const { path, query, body } = request;
-  let reply: APIGatewayProxyStructuredResultV2 | undefined;
+  let reply: (APIGatewayProxyStructuredResultV2 & { keptBody?: string }) | undefined;
   const { answer, replayed } = await answerOnce(scope, { path, query, body }, lockMs(context), async () => {
     reply = await act();
     return toStored(reply);
   });
-  if (!replayed && reply) return reply;
+  if (!replayed && reply) {
+    const { keptBody: _kept, ...live } = reply;
+    return live;
+  }
   return {
     statusCode: answer.status,
     ...(answer.body !== undefined ? { body: answer.body } : {}),
@@ -74,8 +77,9 @@ export async function idempotent(
   };
 }
 
-const toStored = (reply: APIGatewayProxyStructuredResultV2): StoredAnswer => ({
+/** What is kept for replays: the answer, with `keptBody` in place of its body when the route gave one (no secret kept). */
+const toStored = (reply: APIGatewayProxyStructuredResultV2 & { keptBody?: string }): StoredAnswer => ({
   status: reply.statusCode ?? 200,
-  ...(reply.body !== undefined ? { body: reply.body } : {}),
+  ...(reply.keptBody !== undefined ? { body: reply.keptBody } : reply.body !== undefined ? { body: reply.body } : {}),
   headers: Object.fromEntries(Object.entries(reply.headers ?? {}).map(([name, value]) => [name, String(value)])),
 });

@@ -25,6 +25,11 @@ export interface Reply {
   body?: unknown;
   headers?: Record<string, string>;
   cookies?: string[];
+  /**
+   * On an `idempotent` row: the body the idempotency store keeps for replays instead of `body`
+   * (a secret shown once is never stored: POST /webhooks).
+   */
+  replayBody?: unknown;
 }
 
 export interface Schemas<
@@ -100,13 +105,20 @@ export function route<
       idempotency: idempotencyScopeOf(row, event),
       event,
     } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>, CallerOf<K>>;
-    const act = async () => {
-      const reply = await useCase(input);
-      return toResult({ ...reply, headers: { ...deprecation, ...reply.headers } });
+    const act = async (): Promise<APIGatewayProxyStructuredResultV2 & { keptBody?: string }> => {
+      const { replayBody, ...reply } = await useCase(input);
+      const result = toResult({ ...reply, headers: { ...deprecation, ...reply.headers } });
+      return replayBody === undefined ? result : { ...result, keptBody: JSON.stringify(replayBody) };
     };
     // Rows marked `idempotent` honour an Idempotency-Key: a retry gets the first answer instead of acting twice.
     // The rate-limit budgets the use case counts ride on its answer, or on its problem (rateLimitHeaders).
-    return withRateLimitHeaders(() => (input.idempotency ? idempotent(input.idempotency, context, input, act) : act()));
+    const once = async () => {
+      const { keptBody: _kept, ...result } = await act();
+      return result;
+    };
+    return withRateLimitHeaders(() =>
+      input.idempotency ? idempotent(input.idempotency, context, input, act) : once(),
+    );
   };
 
   const handler = middy<RouteEvent, APIGatewayProxyStructuredResultV2, Error, Context>(base)

@@ -53,6 +53,9 @@ export function recordFailedLogin(login: LoginKind, reason: string): void {
 /** A webhook delivery that ended dead (retries exhausted, or 410 Gone). */
 export const recordDeadDelivery = (): void => record(METRIC.webhookDeliveryDead, {});
 
+/** A subscription the service turned off, and why (metadata: the alarm watches the count). */
+export const recordWebhookDisabled = (reason: string): void => record(METRIC.webhookDisabled, {}, { reason });
+
 /** The dispatcher's reading of the oldest undelivered message (0 when none waits). */
 export function recordOldestPendingAge(seconds: number): void {
   if (metrics.hasStoredMetrics()) publishRecorded();

@@ -19,6 +19,7 @@ import {
  */
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024;
 export const USER_AGENT = 'ticketing-webhooks/1';
 
@@ -31,6 +32,11 @@ export interface WebhookRequest {
 export interface SendLimits {
   /** The whole exchange, lookup and connection included, until the status (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Until the connection is open (lookup and TCP connect; default 3 s): a receiver that does
+   * not even accept fails fast instead of holding an attempt its whole time.
+   */
+  connectTimeoutMs?: number;
   /** Answer body bytes read (and discarded) before the connection is closed (default 64 KiB). */
   maxAnswerBytes?: number;
 }
@@ -54,7 +60,7 @@ export type SendFailure =
  * and then more than `maxAnswerBytes`, or stalls in its body: the status is the answer.
  */
 export type SendOutcome =
-  | { kind: 'answered'; status: number; durationMs: number }
+  | { kind: 'answered'; status: number; durationMs: number; retryAfter?: string }
   | { kind: 'failed'; reason: SendFailure; detail: string; durationMs: number };
 
 /** The resolver: every address of a name, in the resolver's order. Tests pass their own to `checkedLookup`. */
@@ -142,7 +148,11 @@ export async function sendWebhook(
   policy: ReceiverPolicy,
   limits: SendLimits = {},
 ): Promise<SendOutcome> {
-  const { timeoutMs = DEFAULT_TIMEOUT_MS, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES } = limits;
+  const {
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
+    connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  } = limits;
   const started = performance.now();
   const durationMs = () => Math.round(performance.now() - started);
   const failed = (reason: SendFailure, detail: string): SendOutcome => ({
@@ -158,12 +168,19 @@ export async function sendWebhook(
   const url = new URL(request.url);
   return new Promise((settle) => {
     let status: number | undefined;
+    let retryAfter: string | undefined;
     let settled = false;
-    const answered = (): SendOutcome => ({ kind: 'answered', status: status as number, durationMs: durationMs() });
+    const answered = (): SendOutcome => ({
+      kind: 'answered',
+      status: status as number,
+      durationMs: durationMs(),
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+    });
     const finish = (outcome: () => SendOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      clearTimeout(connecting);
       settle(outcome());
       outgoing.destroy();
     };
@@ -173,6 +190,9 @@ export async function sendWebhook(
       { method: 'POST', headers: outgoingHeaders(request), agent: false, lookup: checkedLookup(policy) },
       (answer) => {
         status = answer.statusCode ?? 0;
+        // Only these two ask us to wait (README "Webhooks"): kept raw, judged with the schedule.
+        if ((status === 429 || status === 503) && typeof answer.headers['retry-after'] === 'string')
+          retryAfter = answer.headers['retry-after'].slice(0, 64);
         let read = 0;
         // The body is read only so the receiver can finish; past the limit we hang up.
         answer.on('data', (chunk: Buffer) => {
@@ -191,6 +211,12 @@ export async function sendWebhook(
       () => finish(() => (status === undefined ? failed('timeout', `no answer within ${timeoutMs} ms`) : answered())),
       timeoutMs,
     );
+    // Cleared once the socket connects; a reused or already open socket never reaches here (agent: false).
+    const connecting = setTimeout(
+      () => finish(() => failed('timeout', `no connection within ${Math.min(connectTimeoutMs, timeoutMs)} ms`)),
+      Math.min(connectTimeoutMs, timeoutMs),
+    );
+    outgoing.on('socket', (socket) => socket.once('connect', () => clearTimeout(connecting)));
     outgoing.end(request.body);
   });
 }

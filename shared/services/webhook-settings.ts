@@ -1,6 +1,6 @@
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
-import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from '../domain/webhooks.ts';
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from '../domain/webhook-retries.ts';
 import type { ReceiverPolicy } from '../domain/receiver-address.ts';
 
 /**

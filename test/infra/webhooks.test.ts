@@ -297,6 +297,10 @@ const WEBHOOK_ALARMS: Record<
     metric: fiveMinutes(METRICS_NAMESPACE, METRIC.webhookDeliveryDead, { service: 'ticketing-api', stage }, 'Sum'),
     fires: atLeastOnce,
   }),
+  'webhook-disabled': (_, stage) => ({
+    metric: fiveMinutes(METRICS_NAMESPACE, METRIC.webhookDisabled, { service: 'ticketing-api', stage }, 'Sum'),
+    fires: atLeastOnce,
+  }),
   'webhook-oldest-pending-age': (_, stage) => ({
     metric: fiveMinutes(
       METRICS_NAMESPACE,
@@ -378,6 +382,7 @@ describe.each(STAGE_NAMES)('the webhook alarms of %s', (stage) => {
         .map((w: any) => [w.properties.title, w.properties.metrics.map((line: unknown[]) => `${line[0]} ${line[1]}`)]),
     );
     expect(graphs.get('Webhooks: dead deliveries')).toEqual([`${METRICS_NAMESPACE} ${METRIC.webhookDeliveryDead}`]);
+    expect(graphs.get('Webhooks: subscriptions disabled')).toEqual([`${METRICS_NAMESPACE} ${METRIC.webhookDisabled}`]);
     expect(graphs.get('Webhooks: oldest undelivered message (s)')).toEqual([
       `${METRICS_NAMESPACE} ${METRIC.webhookOldestPendingAge}`,
     ]);

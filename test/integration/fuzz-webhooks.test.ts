@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import { routes } from '#shared/routes';
 import { createWebhookFor } from '#shared/use-cases/webhooks/subscriptions';
+import { PERMISSIONS } from '#shared/auth/permissions';
 import { pingWebhookFor } from '#shared/use-cases/webhooks/delivery-routes';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
 
@@ -21,7 +22,7 @@ fuzzFile({
   rows: routes.filter((row) => row.path.startsWith('/webhooks')),
   async seed() {
     const admin = await fuzzAdministrator('webhooks');
-    const caller = { id: admin.id, eventScope: undefined };
+    const caller = { id: admin.id, eventScope: undefined, permissions: [...PERMISSIONS] };
     const hooks = await Promise.all(
       [1, 2, 3].map((n) =>
         createWebhookFor(caller, { url: RECEIVER, events: ['ticket.updated', 'ticket.checked_in'], eventIds: [n] }),

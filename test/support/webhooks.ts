@@ -19,8 +19,8 @@ export interface Received {
   message: { type: string; timestamp: string; data: any };
 }
 
-/** What the receiver answers a request with: a status, or `hang` (never answers, so the attempt times out). */
-export type Answer = number | 'hang';
+/** What the receiver answers a request with: a status (with headers), or `hang` (never answers, so the attempt times out). */
+export type Answer = number | 'hang' | { status: number; headers: Record<string, string> };
 
 export interface Receiver {
   url: string;
@@ -68,7 +68,8 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
       hanging.add(response);
       return;
     }
-    response.writeHead(answer, answer === 302 ? { location: `${receiver.url}/elsewhere` } : {}).end();
+    if (typeof answer === 'object') response.writeHead(answer.status, answer.headers).end();
+    else response.writeHead(answer, answer === 302 ? { location: `${receiver.url}/elsewhere` } : {}).end();
   });
   server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -4,14 +4,8 @@ import { newTicketRecord } from '#shared/domain/new-ticket';
 import { TICKET_ACTIONS } from '#shared/domain/ticket-resource';
 import { toTicket } from '#shared/domain/ticket-view';
 import { ticketChangeMessage } from '#shared/domain/webhook-messages';
-import {
-  DEFAULT_RETRY_SCHEDULE,
-  judgeAttempt,
-  retryDelay,
-  signingSecrets,
-  TICKET_EVENT_TYPES,
-  wants,
-} from '#shared/domain/webhooks';
+import { DEFAULT_RETRY_SCHEDULE, judgeAttempt, retryAfterMs, retryDelay } from '#shared/domain/webhook-retries';
+import { signingSecrets, TICKET_EVENT_TYPES, wants } from '#shared/domain/webhooks';
 import { newSigningSecret, signatureHeaders } from '#shared/services/webhook-signing';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -61,6 +55,37 @@ describe('the retry schedule', () => {
     expect(judge({ status: 410 })).toBe('gone');
     expect([301, 302, 400, 404, 429, 500, 503].map((status) => judge({ status }))).toEqual(Array(7).fill('retry'));
     expect(judge({ error: 'timeout' })).toBe('retry');
+  });
+});
+
+describe('Retry-After', () => {
+  const at = new Date('2026-06-14T08:00:00Z');
+  const delivery = { created: at.toISOString(), attempts: 1 };
+  const waitMs = (answer: { status: number; retryAfter?: string }) => {
+    const verdict = judgeAttempt(answer, delivery, DEFAULT_RETRY_SCHEDULE, at, 0);
+    return verdict.kind === 'retry' ? verdict.at.getTime() - at.getTime() : undefined;
+  };
+
+  it('reads delta-seconds and HTTP dates, and nothing else', () => {
+    expect(retryAfterMs('120', at)).toBe(120_000);
+    expect(retryAfterMs(' 5 ', at)).toBe(5_000);
+    expect(retryAfterMs('Sun, 14 Jun 2026 08:10:00 GMT', at)).toBe(600_000);
+    expect(retryAfterMs('Sun, 14 Jun 2026 07:00:00 GMT', at)).toBe(0);
+    for (const bad of [undefined, '', '-5', '1.5', 'soon', '12345678901'])
+      expect(retryAfterMs(bad, at)).toBeUndefined();
+  });
+
+  it('waits as a 429 or 503 asks, never sooner than the schedule, never longer than its cap; other statuses ignore it', () => {
+    const own = retryDelay(DEFAULT_RETRY_SCHEDULE, 1, 0);
+    expect(waitMs({ status: 503 })).toBe(own);
+    expect(waitMs({ status: 429, retryAfter: '3600' })).toBe(3_600_000);
+    expect(waitMs({ status: 503, retryAfter: '1' })).toBe(own);
+    expect(waitMs({ status: 429, retryAfter: String(30 * 24 * 3600) })).toBe(DEFAULT_RETRY_SCHEDULE.capMs);
+    expect(waitMs({ status: 500, retryAfter: '3600' })).toBe(own);
+    // The window's end still gives it up.
+    const late = { created: new Date(at.getTime() - 3 * DAY + 60_000).toISOString(), attempts: 20 };
+    const verdict = judgeAttempt({ status: 429, retryAfter: '3600' }, late, DEFAULT_RETRY_SCHEDULE, at, 0);
+    expect(verdict).toEqual({ kind: 'retry', at: new Date(at.getTime() + 60_000) });
   });
 });
 

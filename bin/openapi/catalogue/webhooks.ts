@@ -5,15 +5,16 @@ import { type Entries, md } from './common.ts';
 export const WEBHOOKS_TAG = md(
   'Webhooks: every change the API makes to a ticket, pushed to the URLs you subscribe, within seconds. The message types and bodies are in the `webhooks` section of this document, one per action of the ticket history.',
   `A subscription has a \`url\` (https, on a public address: loopback, private, link-local, unique-local and cloud metadata addresses and names are refused, a 400 naming \`url\`, and checked again on the address each attempt connects to), the \`events\` (types) it wants, an optional \`eventIds\` filter (at most ${MAX_WEBHOOK_EVENT_IDS}; null for every event), \`enabled\` and a \`description\`. At most ${MAX_WEBHOOKS} subscriptions exist at once (409 \`too_many_webhooks\`).`,
-  "Messages are signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with a `whsec_` secret shown once, at creation and at each rotation. A message carries the ticket as `GET /tickets/{id}` shows it to the subscription's creator, the fields that changed with their previous values, and the ticket's `sequence`: keep the highest per ticket and drop an older message that arrives late. Delivery is at least once (the same `webhook-id` on a repeat).",
-  "A delivery is made with its creator's permissions at the time of the attempt: when the creator is removed, loses `webhooks:manage` or `tickets:read`, or no longer reaches the ticket's event, the delivery is `cancelled`. Administrators limited to some events subscribe only within them (`eventIds` required, each in scope) and see only such subscriptions.",
-  'A delivery is listed once its first attempt has ended (seconds after the change), then `pending` (waiting for its next attempt), `delivered`, `dead` (3 days of failures, or 410 Gone) or `cancelled` (subscription deleted or disabled, or its creator may no longer read the ticket).',
+  "Messages are signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with a `whsec_` secret shown once, at creation and at each rotation. A message carries the ticket as `GET /tickets/{id}` shows it to the subscription's administrator (`actsFor`), the fields that changed with their previous values, and the ticket's `sequence`: keep the highest per ticket and drop an older message that arrives late. Delivery is at least once (the same `webhook-id` on a repeat).",
+  "A subscription delivers for the administrator who last aimed it (`actsFor`): whoever sets `url`, `events` or `eventIds`, at creation or in a `PATCH` (even to the same values), becomes that administrator and must hold `tickets:read` (403 otherwise, nothing changed); a `description` or `enabled` change leaves it as it is. A delivery is made with that administrator's permissions at the time of the attempt: when they are removed, lose `webhooks:manage` or `tickets:read`, or no longer reach all of its `eventIds`, the subscription is disabled, `disabledReason` says why, and another administrator takes it over by aiming it; a ticket outside their events (an access package's other event) is `cancelled`. A message is stored with the url and administrator it was recorded for and goes to no other: once the subscription is aimed again, its older pending deliveries end `cancelled` and a retry of an older one is refused (409 `webhook_reaimed`). Administrators limited to some events subscribe only within them (`eventIds` required, each in scope) and see only such subscriptions.",
+  'A delivery is listed once its first attempt has ended (seconds after the change), then `pending` (waiting for its next attempt), `delivered`, `dead` (3 days of failures, or 410 Gone), `cancelled` (subscription deleted or disabled at its attempt, aimed elsewhere since, or its administrator may no longer read the ticket) or `skipped` (recorded while the subscription was disabled, never attempted: `…/retry` sends it once it is on again).',
 );
 
 export const WEBHOOKS = {
   'POST /webhooks': {
     summary: 'Subscribe to ticket changes',
-    description: 'Answers the subscription with `secret`, its signing secret: shown this once.',
+    description:
+      'Answers the subscription with `secret`, its signing secret: shown this once. The caller becomes the administrator it delivers for (`actsFor`) and needs `tickets:read` (403 otherwise). A replay of the same `Idempotency-Key` answers the subscription without `secret`: the idempotency store never keeps a secret (rotate it if the first answer was lost).',
     conflicts: ['too_many_webhooks'],
     example: {
       url: 'https://timing.example.com/hooks/ticketing',
@@ -27,8 +28,8 @@ export const WEBHOOKS = {
   'PATCH /webhooks/{id}': {
     summary: 'Update a webhook subscription',
     description:
-      'Only the fields sent change. `enabled: true` turns a subscription the service disabled back on and clears `disabledReason` and `failingSince`.',
-    conflicts: ['stale_version'],
+      'Only the fields sent change. Sending `url`, `events` or `eventIds` aims the subscription: the caller becomes `actsFor` and needs `tickets:read` (403 otherwise, nothing changed). `enabled: true` turns a subscription the service disabled back on and clears `disabledReason` and `failingSince`; one whose administrator lost the right (removed, without `tickets:read`, or no longer reaching its events) is turned on only by aiming it too (409 `webhook_aim_lost` otherwise): the caller takes it over.',
+    conflicts: ['stale_version', 'webhook_aim_lost'],
   },
   'DELETE /webhooks/{id}': {
     summary: 'Delete a webhook subscription',
@@ -49,9 +50,9 @@ export const WEBHOOKS = {
   'POST /webhooks/{id}/deliveries/{deliveryId}/retry': {
     summary: 'Send a delivery again',
     description:
-      'Sends it now, whatever its state (a receiver that lost a delivered message may ask again), with a fresh 3-day retry window; answers the delivery after that attempt.',
+      "Sends it now, whatever its state (a receiver that lost a delivered message may ask again), with a fresh 3-day retry window; answers the delivery after that attempt. 409 `attempt_in_progress` while another attempt (the dispatcher's) holds it: a message is never sent twice at once by us, and that attempt's answer is kept. 409 `webhook_reaimed` when it was recorded for another url or administrator.",
     parameters: { deliveryId: 'The delivery id, as the deliveries list shows it.' },
-    conflicts: ['attempt_in_progress'],
+    conflicts: ['attempt_in_progress', 'webhook_reaimed'],
   },
   'POST /webhooks/{id}/ping': {
     summary: 'Send a test message',

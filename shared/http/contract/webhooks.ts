@@ -3,6 +3,7 @@ import * as z from '../../schema.ts';
 import { pagingQuery, wholeNumber } from '../paging.ts';
 
 export {
+  CreatedWebhook,
   DeliveryResource,
   NewWebhook,
   WebhookPatch,

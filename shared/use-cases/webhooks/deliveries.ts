@@ -3,19 +3,21 @@ import { getAdministrator } from '../../data/administrators.ts';
 import { getWebhook, putDelivery, type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
 import type { Administrator } from '../../domain/administrator.ts';
 import {
-  type AttemptVerdict,
+  actingFor,
+  aimedAsRecorded,
   DISABLED_GONE,
-  judgeAttempt,
+  REAIMED,
   messageIdOf,
   signingSecrets,
   type Webhook,
 } from '../../domain/webhooks.ts';
+import { type AttemptVerdict, judgeAttempt } from '../../domain/webhook-retries.ts';
 import { recordDeadDelivery } from '../../services/metrics.ts';
 import { sendWebhook } from '../../services/webhook-sender.ts';
 import { signatureHeaders } from '../../services/webhook-signing.ts';
 import { attemptTimeoutMs, receiverPolicy, retrySchedule } from '../../services/webhook-settings.ts';
 import { ticketInScope } from '../event-scope.ts';
-import { keepHealth } from './webhook-health.ts';
+import { aimLost, disableAimLost, keepHealth } from './webhook-health.ts';
 
 /**
  * Attempts of webhook deliveries: the first one (the stream handler's and the ping route's), the
@@ -33,6 +35,10 @@ const CLAIM_MARGIN_MS = 60_000;
  * dispatcher leaves it alone until then (and takes it up if the attempt never recorded its end).
  */
 export const claimedUntil = (at: Date) => new Date(at.getTime() + attemptTimeoutMs + CLAIM_MARGIN_MS).toISOString();
+
+/** Whether an attempt holds the delivery now (its claim not yet run out): nobody else sends it meanwhile. */
+export const heldByAttempt = (delivery: Pick<StoredDelivery, 'claimedUntil'>, at: Date): boolean =>
+  delivery.claimedUntil !== undefined && Date.parse(delivery.claimedUntil) > at.getTime();
 
 /** Subscriptions and administrators read once per batch of attempts. */
 export class AttemptContext {
@@ -55,26 +61,32 @@ export class AttemptContext {
   }
 }
 
-/** Why a ticket message may not be sent now, by its creator's permissions at this moment; undefined when it may. */
-function creatorRefusal(creator: Administrator | undefined, delivery: StoredDelivery): string | undefined {
-  if (!creator) return 'its creator is no longer an administrator';
-  if (!creator.permissions.includes('webhooks:manage') || !creator.permissions.includes('tickets:read'))
-    return 'its creator may no longer read tickets through webhooks';
+/** Why a ticket message may not be sent now, by its administrator's events at this moment; undefined when it may. */
+function ticketRefusal(administrator: Administrator, delivery: StoredDelivery): string | undefined {
   const [eventId, ...accessEvents] = delivery.eventIds;
-  if (!ticketInScope(creator.eventScope, { eventId: eventId!, accessEvents }, 'granted'))
-    return "the ticket is outside its creator's events";
+  if (!ticketInScope(administrator.eventScope, { eventId: eventId!, accessEvents }, 'granted'))
+    return "the ticket is outside its administrator's events";
   return undefined;
 }
 
-/** Why a delivery to an existing subscription is not to be sent; undefined when it is. */
+/**
+ * Why a delivery to an existing subscription is not to be sent; undefined when it is. A
+ * subscription whose administrator lost the right is turned off here (webhook-health.ts).
+ */
 async function cancellation(
   delivery: StoredDelivery,
   webhook: Webhook,
   context: AttemptContext,
 ): Promise<string | undefined> {
+  // A stored message goes only where, and for whom, it was recorded: never to a re-aimed subscription.
+  if (!aimedAsRecorded(delivery, webhook)) return REAIMED;
   if (delivery.ticketId === null) return undefined; // a ping goes out whatever the subscription's state
   if (!webhook.enabled) return 'the webhook is disabled';
-  return creatorRefusal(await context.administrator(webhook.createdBy), delivery);
+  const administrator = await context.administrator(actingFor(webhook));
+  const lost = aimLost(administrator, webhook);
+  if (lost === undefined) return ticketRefusal(administrator!, delivery);
+  await disableAimLost(webhook, lost, context);
+  return `the webhook is disabled: ${lost}`;
 }
 
 /** The subscription of a delivery, or why the delivery may not be sent now. */
@@ -110,12 +122,17 @@ export async function firstAttempt(
   context = new AttemptContext(),
   startBy = Number.POSITIVE_INFINITY,
 ): Promise<StoredDelivery | undefined> {
-  if (performance.now() >= startBy) return (await putDelivery(delivery)) ? delivery : undefined;
+  if (performance.now() >= startBy || delivery.status === 'skipped')
+    return (await putDelivery(delivery)) ? delivery : undefined;
   const may = await sendable(delivery, context);
   if ('refused' in may) {
     const cancelled = cancelledFor(delivery, may.refused);
     return (await putDelivery(cancelled)) ? cancelled : undefined;
   }
+  // Its receiver is failing: recorded due, for the dispatcher's capped, shared rounds, so a dead or hanging receiver
+  // does not hold up the stream's batch (and every other subscription's first attempts) for its whole time limit.
+  if (may.webhook.failingSince !== null && delivery.ticketId !== null)
+    return (await putDelivery(delivery)) ? delivery : undefined;
   const at = now();
   const attempted: StoredDelivery = { ...delivery, attempts: 1, lastAttemptAt: at.toISOString() };
   const { recorded, verdict } = await send(may.webhook, attempted, at);
@@ -135,7 +152,8 @@ export async function attemptDelivery(
 ): Promise<StoredDelivery | undefined> {
   const may = await sendable(delivery, context);
   if ('refused' in may) {
-    const cancelled = cancelledFor(delivery, may.refused);
+    const { claimedUntil: _released, ...unclaimed } = delivery;
+    const cancelled = cancelledFor(unclaimed, may.refused);
     return (await updateDelivery(cancelled, delivery.attempts)) ? cancelled : undefined;
   }
   const at = now();
@@ -144,6 +162,7 @@ export async function attemptDelivery(
     attempts: delivery.attempts + 1,
     lastAttemptAt: at.toISOString(),
     nextAttemptAt: claimedUntil(at),
+    claimedUntil: claimedUntil(at),
   };
   if (!(await updateDelivery(claimed, delivery.attempts))) return undefined;
   const { recorded, verdict } = await send(may.webhook, claimed, at);
@@ -170,7 +189,10 @@ async function send(
     receiverPolicy,
     { timeoutMs: attemptTimeoutMs },
   );
-  const answer = outcome.kind === 'answered' ? { status: outcome.status } : { error: outcome.detail };
+  const answer =
+    outcome.kind === 'answered'
+      ? { status: outcome.status, ...(outcome.retryAfter !== undefined ? { retryAfter: outcome.retryAfter } : {}) }
+      : { error: outcome.detail };
   const verdict = judgeAttempt(
     answer,
     { created: attempt.windowStart, attempts: attempt.attempts },
@@ -178,7 +200,8 @@ async function send(
     now(),
     Math.random(),
   );
-  return { recorded: afterAttempt(attempt, answer, verdict), verdict };
+  const { claimedUntil: _released, ...unclaimed } = attempt;
+  return { recorded: afterAttempt(unclaimed, answer, verdict), verdict };
 }
 
 async function afterRecorded(
@@ -239,15 +262,20 @@ function afterAttempt(
 /** The time part of a delivery id: epoch milliseconds, 13 digits, so ids sort by creation. */
 export const deliveryTime = (epochMs: number): string => String(epochMs).padStart(13, '0');
 
-/** A new delivery's bookkeeping: pending, due now (so recorded only when its first attempt could not start). */
+/**
+ * A new delivery's bookkeeping: pending, due now (so recorded only when its first attempt could
+ * not start), for the subscription's url and administrator as they are now.
+ */
 export const newDelivery = (
-  webhookId: number,
+  webhook: Pick<Webhook, 'id' | 'url' | 'actsFor' | 'createdBy'>,
   id: string,
   at: string,
 ): Omit<StoredDelivery, 'type' | 'ticketId' | 'eventIds' | 'body'> => ({
-  webhookId,
+  webhookId: webhook.id,
   id,
-  messageId: messageIdOf(webhookId, id),
+  messageId: messageIdOf(webhook.id, id),
+  url: webhook.url,
+  actsFor: actingFor(webhook),
   status: 'pending',
   attempts: 0,
   lastStatus: null,

@@ -7,8 +7,10 @@ import {
   listWebhooks,
   replaceWebhook,
 } from '../../data/webhooks.ts';
+import { getAdministrator } from '../../data/administrators.ts';
 import type { Page } from '../../domain/paging.ts';
 import {
+  actingFor,
   type NewWebhook,
   ROTATION_OVERLAP_MS,
   toWebhookResource,
@@ -16,24 +18,37 @@ import {
   type WebhookPatch,
   type WebhookResource,
 } from '../../domain/webhooks.ts';
-import { Conflict, NotFound, ValidationError } from '../../errors.ts';
+import { Conflict, Forbidden, NotFound, ValidationError } from '../../errors.ts';
 import { checkReceiverUrl } from '../../services/webhook-sender.ts';
 import { newSigningSecret } from '../../services/webhook-signing.ts';
 import { receiverPolicy } from '../../services/webhook-settings.ts';
 import { inScope } from '../event-scope.ts';
+import { aimLost } from './webhook-health.ts';
 
 /**
  * The /webhooks routes (README "Webhooks"). Event-scoped staff (use-cases/event-scope.ts)
  * subscribe only within their events: their subscriptions must name events, all in their
  * scope, and they see and manage only such subscriptions (any other is 404, as elsewhere).
  */
-type Caller = Pick<AdminPrincipal, 'id' | 'eventScope'>;
+type Caller = Pick<AdminPrincipal, 'id' | 'eventScope' | 'permissions'>;
 
-const visibleTo = (caller: Caller, webhook: Pick<Webhook, 'eventIds'>): boolean =>
+/**
+ * Whoever sets a subscription's url, events or eventIds becomes the administrator it delivers
+ * for (`actsFor`): they must be able to read the tickets it sends (403 otherwise, nothing
+ * changed), so managing webhooks never reads more than one's own permissions allow.
+ */
+function mayAim(caller: Caller): void {
+  if (!caller.permissions.includes('tickets:read'))
+    throw new Forbidden(
+      'Aiming a webhook (its url, events or eventIds) makes it deliver tickets for you: that needs tickets:read.',
+    );
+}
+
+const visibleTo = (caller: Pick<Caller, 'eventScope'>, webhook: Pick<Webhook, 'eventIds'>): boolean =>
   !caller.eventScope || webhook.eventIds?.every((id) => inScope(caller.eventScope, id)) === true;
 
 /** A subscription the caller may manage; 404 otherwise. */
-export async function visibleWebhook(caller: Caller, id: number): Promise<Webhook> {
+export async function visibleWebhook(caller: Pick<Caller, 'eventScope'>, id: number): Promise<Webhook> {
   const webhook = await getWebhook(id);
   if (!webhook || !visibleTo(caller, webhook)) throw new NotFound('Webhook', id);
   return webhook;
@@ -64,6 +79,7 @@ export async function createWebhookFor(
   caller: Caller,
   input: NewWebhook,
 ): Promise<WebhookResource & { secret: string }> {
+  mayAim(caller);
   const target = { url: input.url, eventIds: input.eventIds ? uniqueSorted(input.eventIds) : null };
   await checkTarget(caller, target, { url: true });
   const at = now().toISOString();
@@ -74,6 +90,7 @@ export async function createWebhookFor(
     enabled: input.enabled ?? true,
     description: input.description ?? '',
     createdBy: caller.id,
+    actsFor: caller.id,
     disabledReason: null,
     failingSince: null,
     secrets: [{ secret }],
@@ -105,11 +122,28 @@ async function replace(webhook: Webhook, expectedUpdated: string): Promise<void>
     throw new Conflict(`Webhook ${webhook.id} changed meanwhile: read it again.`, 'stale_version');
 }
 
-/** A patch; turning a subscription back on also forgets why the service had turned it off. */
+/**
+ * A patch; turning a subscription back on also forgets why the service had turned it off. A
+ * patch naming url, events or eventIds (even unchanged) aims it: the caller becomes the
+ * administrator it delivers for, which is how a colleague takes over a subscription whose
+ * administrator left or lost the permission.
+ */
 export async function updateWebhookFor(caller: Caller, id: number, patch: WebhookPatch): Promise<WebhookResource> {
   const current = await visibleWebhook(caller, id);
+  const aims = patch.url !== undefined || patch.events !== undefined || patch.eventIds !== undefined;
+  if (aims) mayAim(caller);
+  else if (patch.enabled && !current.enabled) {
+    // Turned on as it is, it would deliver for an administrator who can no longer read what it sends.
+    const lost = aimLost(await getAdministrator(actingFor(current)), current);
+    if (lost)
+      throw new Conflict(
+        `Webhook ${id} cannot be turned on as it is: ${lost}. Aim it (url, events or eventIds, with enabled: true) to take it over.`,
+        'webhook_aim_lost',
+      );
+  }
   const next: Webhook = {
     ...current,
+    ...(aims ? { actsFor: caller.id } : {}),
     ...(patch.url !== undefined ? { url: patch.url } : {}),
     ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
     ...(patch.eventIds !== undefined ? { eventIds: patch.eventIds ? uniqueSorted(patch.eventIds) : null } : {}),

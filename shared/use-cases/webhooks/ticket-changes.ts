@@ -3,7 +3,7 @@ import { readHistoryEntry } from '../../data/ticket-history.ts';
 import { deliveriesRecorded, listWebhooks, type StoredDelivery } from '../../data/webhooks.ts';
 import { toTicket } from '../../domain/ticket-view.ts';
 import { ticketChangeMessage } from '../../domain/webhook-messages.ts';
-import { TICKET_EVENT_TYPE_NAMES, TICKET_EVENT_TYPES, type Webhook, wants } from '../../domain/webhooks.ts';
+import { covers, TICKET_EVENT_TYPE_NAMES, TICKET_EVENT_TYPES, type Webhook } from '../../domain/webhooks.ts';
 import { logger } from '../../logger.ts';
 import { AttemptContext, deliveryTime, firstAttempt, inTurns, newDelivery } from './deliveries.ts';
 
@@ -22,7 +22,7 @@ export async function deliveriesOfChange(
   const { before, after } = change;
   const eventIds = [after.eventId, ...(after.accessEvents ?? [])];
   // The type needs the history entry (one read): only read it for a change some subscription may want.
-  if (!webhooks.some((webhook) => TICKET_EVENT_TYPE_NAMES.some((type) => wants(webhook, type, eventIds)))) return [];
+  if (!webhooks.some((webhook) => TICKET_EVENT_TYPE_NAMES.some((type) => covers(webhook, type, eventIds)))) return [];
   const entry = await readHistoryEntry(after.id, after.version);
   if (!entry) {
     // Every change of a ticket writes its history entry in the same transaction; a record without one is not a change.
@@ -30,12 +30,16 @@ export async function deliveriesOfChange(
     return [];
   }
   const type = TICKET_EVENT_TYPES[entry.action];
-  const targets = webhooks.filter((webhook) => wants(webhook, type, eventIds));
+  const targets = webhooks.filter((webhook) => covers(webhook, type, eventIds));
   if (!targets.length) return [];
   const body = JSON.stringify(ticketChangeMessage(entry, before ? toTicket(before) : null, toTicket(after)));
   const id = `${deliveryTime(change.committedAt)}-${after.id}-${after.version}`;
   return targets.map((webhook) => ({
-    ...newDelivery(webhook.id, id, entry.at),
+    ...newDelivery(webhook, id, entry.at),
+    // A disabled subscription's message is recorded, not attempted: `…/retry` sends it once it is on again.
+    ...(webhook.enabled
+      ? {}
+      : { status: 'skipped' as const, nextAttemptAt: null, lastError: 'the webhook was disabled' }),
     type,
     ticketId: after.id,
     eventIds,
@@ -63,7 +67,7 @@ export async function deliverTicketChanges(
   attemptUntil = Number.POSITIVE_INFINITY,
 ): Promise<string | undefined> {
   if (!changes.length) return undefined;
-  const webhooks = (await listWebhooks()).filter((webhook) => webhook.enabled);
+  const webhooks = await listWebhooks();
   if (!webhooks.length) return undefined;
   const planned = await inTurns(changes, CHANGES_AT_ONCE, async (change) => {
     try {

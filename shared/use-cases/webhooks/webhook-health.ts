@@ -1,16 +1,13 @@
 import { now } from '../../clock.ts';
 import { setWebhookHealth } from '../../data/webhooks.ts';
-import {
-  type AttemptVerdict,
-  DISABLED_GONE,
-  disabledFailing,
-  type Webhook,
-  windowInWords,
-} from '../../domain/webhooks.ts';
+import { actingFor, DISABLED_GONE, disabledFailing, type Webhook, windowInWords } from '../../domain/webhooks.ts';
+import type { AttemptVerdict } from '../../domain/webhook-retries.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
+import { recordWebhookDisabled } from '../../services/metrics.ts';
 import { retrySchedule } from '../../services/webhook-settings.ts';
 import type { Administrator } from '../../domain/administrator.ts';
+import { inScope } from '../event-scope.ts';
 
 /** What the health needs of a batch's attempts (deliveries.ts `AttemptContext`): the creator, and a subscription to read again. */
 interface HealthContext {
@@ -29,18 +26,20 @@ export async function keepHealth(webhook: Webhook, verdict: AttemptVerdict, cont
     if (webhook.failingSince) await setWebhookHealth(webhook.id, { failingSince: null, updated });
   } else if (verdict.kind === 'gone') {
     await setWebhookHealth(webhook.id, { enabled: false, disabledReason: DISABLED_GONE, updated });
+    if (webhook.enabled) recordWebhookDisabled('gone');
   } else if (!webhook.failingSince) {
     await setWebhookHealth(webhook.id, { failingSince: updated, updated });
   } else if (webhook.enabled && Date.parse(updated) - Date.parse(webhook.failingSince) >= retrySchedule.giveUpAfterMs) {
     const window = windowInWords(retrySchedule.giveUpAfterMs);
     await setWebhookHealth(webhook.id, { enabled: false, disabledReason: disabledFailing(window), updated });
+    recordWebhookDisabled('failing');
     await mailCreator(webhook, context, window);
   } else return;
   context.forget(webhook.id);
 }
 
 async function mailCreator(webhook: Webhook, context: HealthContext, window: string): Promise<void> {
-  const creator = await context.administrator(webhook.createdBy);
+  const creator = await context.administrator(actingFor(webhook));
   if (!creator) return;
   try {
     await sendEmail({
@@ -57,4 +56,39 @@ async function mailCreator(webhook: Webhook, context: HealthContext, window: str
     // The subscription is off either way; the mail is a courtesy the alarms do not depend on.
     logger.warn('webhook disabled, but its creator could not be mailed', { webhookId: webhook.id, error });
   }
+}
+
+/**
+ * Why the administrator a subscription acts for can deliver nothing through it any more
+ * (removed, without `webhooks:manage` or `tickets:read`, or no longer reaching all of its
+ * events); undefined while they can. Then it is turned off rather than cancelling each
+ * delivery unseen: `GET` says why, and a colleague with the rights takes it over by aiming it.
+ */
+export function aimLost(
+  administrator: Administrator | undefined,
+  webhook: Pick<Webhook, 'eventIds' | 'actsFor' | 'createdBy'>,
+): string | undefined {
+  const who = `its administrator (${actingFor(webhook)})`;
+  if (!administrator) return `${who} is no longer an administrator`;
+  if (!administrator.permissions.includes('webhooks:manage') || !administrator.permissions.includes('tickets:read'))
+    return `${who} may no longer read tickets through webhooks`;
+  const scope = administrator.eventScope;
+  if (scope && (webhook.eventIds === null || webhook.eventIds.some((id) => !inScope(scope, id))))
+    return `${who} no longer reaches all of its events`;
+  return undefined;
+}
+
+/** The reason a subscription shows once turned off for `lost`. */
+export const disabledAimLost = (lost: string) =>
+  `${lost}: an administrator with tickets:read takes it over by aiming it (PATCH url, events or eventIds)`;
+
+/** Turns off a subscription whose administrator lost the right, unless someone changed it since it was read. */
+export async function disableAimLost(webhook: Webhook, lost: string, context: HealthContext): Promise<void> {
+  const disabled = await setWebhookHealth(
+    webhook.id,
+    { enabled: false, disabledReason: disabledAimLost(lost), updated: now().toISOString() },
+    webhook.updated,
+  );
+  if (disabled) recordWebhookDisabled('aim_lost');
+  context.forget(webhook.id);
 }

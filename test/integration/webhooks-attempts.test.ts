@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
+import { call } from '../support/api.ts';
+import {
+  deliveriesOf,
+  editTicket,
+  eventually,
+  type Receiver,
+  startReceiver,
+  startWebhookWorkers,
+  subscribe,
+  type WebhookWorkers,
+  watchedTicket,
+  WEBHOOKS,
+} from '../support/webhooks.ts';
+
+/**
+ * Attempts and their time (README "Webhooks", bin/webhooks/README.md, issue 46 item 4): no
+ * attempt starts that cannot end within its function's time, every attempt started is
+ * recorded, and a delivery an attempt holds is not sent again by hand meanwhile.
+ */
+let workers: WebhookWorkers;
+const receivers: Receiver[] = [];
+
+async function receiver(): Promise<Receiver> {
+  const started = await startReceiver();
+  receivers.push(started);
+  return started;
+}
+
+beforeAll(async () => {
+  workers = await startWebhookWorkers();
+});
+
+afterAll(async () => {
+  workers.startDispatcher();
+  await workers.stop();
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+/** Until the receiver has had `count` requests (an attempt in flight has reached it). */
+async function reached(r: Receiver, count: number): Promise<void> {
+  for (let n = 0; n < 200 && r.received.length < count; n++) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(r.received.length).toBeGreaterThanOrEqual(count);
+}
+
+describe('a delivery held by an attempt', () => {
+  it('is not retried by hand meanwhile (409): sent once at a time, and the holder records its answer', async () => {
+    const r = await receiver();
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
+    const [hook] = hooks;
+    workers.stopDispatcher();
+    let pendingId: string;
+    try {
+      r.answers.push(500, 'hang');
+      await editTicket(token, ticket.id, { chipNumber: 'H-1' });
+      pendingId = await eventually(workers, async () => {
+        const [only] = await deliveriesOf(token, hook!.id);
+        expect(only).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 500 });
+        return only!.id;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 450)); // past its retry time (the tests' schedule: 400 ms at most)
+      const run = workers.dispatch();
+      await reached(r, 2); // the dispatcher's attempt is at the receiver, which does not answer
+      const retried = await call('POST', `${WEBHOOKS}/${hook!.id}/deliveries/${pendingId}/retry`, { token });
+      expect(retried.status).toBe(409);
+      expect(retried.body.reason).toBe('attempt_in_progress');
+      await run;
+    } finally {
+      workers.startDispatcher();
+    }
+    // The dispatcher's attempt (timed out) is the one recorded; the retry sent nothing.
+    const [after] = await deliveriesOf(token, hook!.id);
+    expect(after).toMatchObject({ id: pendingId, attempts: 2, lastStatus: null });
+    expect(after!.lastError).toMatch(/no answer within/);
+    expect(r.received.filter((m) => m.message.data.ticket?.chipNumber === 'H-1')).toHaveLength(2);
+  }, 60_000);
+});
+
+describe("the dispatcher's deadline", () => {
+  it('starts no attempt past it, and records every attempt it started', async () => {
+    const r = await receiver();
+    // Three subscriptions of 5 due deliveries each: one round's share (15) is more than it attempts at once (10).
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated'], 3);
+    const EDITS = 5;
+    const TOTAL = EDITS * hooks.length;
+    const deliveries = async () => (await Promise.all(hooks.map((hook) => deliveriesOf(token, hook.id)))).flat();
+    workers.stopDispatcher();
+    try {
+      // The first change fails (the subscriptions are then failing); the next ones are queued for the dispatcher.
+      r.answers.push(500, 500, 500);
+      for (let n = 0; n < EDITS; n++) await editTicket(token, ticket.id, { chipNumber: `D-${n}` });
+      const waiting = await eventually(workers, async () => {
+        const all = await deliveries();
+        expect(all.filter((d) => d.status === 'pending')).toHaveLength(TOTAL);
+        return new Map(all.map((d) => [d.messageId, d.attempts]));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      // Every retry hangs until the attempt's limit (1 s here); the run may start attempts for 300 ms only.
+      r.answers.push(...Array(TOTAL).fill('hang'));
+      const before = r.received.length;
+      await dispatcher({}, { getRemainingTimeInMillis: () => 20_000 + 300 });
+      const all = await deliveries();
+      const attempted = all.filter((d) => d.attempts === waiting.get(d.messageId)! + 1);
+      // Attempts started together, at once; none after the deadline, so some are left for the next run, unclaimed.
+      expect(attempted.length).toBeGreaterThan(0);
+      expect(attempted.length).toBeLessThan(TOTAL);
+      expect(all.filter((d) => d.attempts === waiting.get(d.messageId))).toHaveLength(TOTAL - attempted.length);
+      // Each attempt that reached the receiver is recorded with its outcome (none left in flight).
+      expect(r.received.length - before).toBe(attempted.length);
+      for (const d of attempted)
+        expect(d).toMatchObject({ status: 'pending', lastError: expect.stringMatching(/no answer within/) });
+    } finally {
+      workers.startDispatcher();
+    }
+  }, 60_000);
+});
+
+describe('Retry-After', () => {
+  it("on a 503 the next attempt waits as the receiver asked, capped at the schedule's longest delay", async () => {
+    const r = await receiver();
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
+    workers.stopDispatcher();
+    try {
+      r.answers.push({ status: 503, headers: { 'retry-after': '3600' } });
+      await editTicket(token, ticket.id, { chipNumber: 'R-1' });
+      const [pending] = await eventually(workers, async () => {
+        const all = await deliveriesOf(token, hooks[0]!.id);
+        expect(all).toMatchObject([{ status: 'pending', attempts: 1, lastStatus: 503 }]);
+        return all as unknown as { lastAttemptAt: string; nextAttemptAt: string }[];
+      });
+      // The tests' schedule: retries 50-100 ms after a first failure's answer, 400 ms at most; the receiver asked for an
+      // hour. Counted from the attempt's start, so the answer's time (under 1 s) comes on top.
+      const waited = Date.parse(pending!.nextAttemptAt) - Date.parse(pending!.lastAttemptAt);
+      expect(waited).toBeGreaterThanOrEqual(400);
+      expect(waited).toBeLessThan(400 + 1000);
+    } finally {
+      workers.startDispatcher();
+    }
+  });
+});
+
+describe('one hanging receiver', () => {
+  it('does not hold up a healthy one: once failing, its new messages are queued for the dispatcher, not attempted inline', async () => {
+    const hanging = await receiver();
+    const { token, event, ticket, hooks } = await watchedTicket(hanging, ['ticket.updated']);
+    const healthy = await receiver();
+    const good = await subscribe(token, healthy, { events: ['ticket.updated'], eventIds: [event.id] });
+    hanging.answers.push(...Array(50).fill('hang'));
+    workers.stopDispatcher();
+    try {
+      await editTicket(token, ticket.id, { chipNumber: 'F-0' });
+      // The first change is attempted at both (the hanging one times out, and is marked failing).
+      await eventually(workers, () => expect(healthy.received).toHaveLength(1));
+      await eventually(workers, async () => expect((await deliveriesOf(token, hooks[0]!.id))[0]?.attempts).toBe(1));
+      for (let n = 1; n <= 3; n++) await editTicket(token, ticket.id, { chipNumber: `F-${n}` });
+      const queued = await eventually(workers, async () => {
+        expect(healthy.received).toHaveLength(4);
+        const all = await deliveriesOf(token, hooks[0]!.id);
+        expect(all).toHaveLength(4);
+        return all;
+      });
+      // Not attempted inline: recorded due with no attempt, and the hanging receiver was asked once only.
+      expect(queued.map((d) => [d.status, d.attempts])).toEqual([
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 1],
+      ]);
+      expect(hanging.received).toHaveLength(1);
+    } finally {
+      workers.startDispatcher();
+    }
+    // The healthy receiver had every change, in order; the hanging one only the first attempt: the rest wait, due.
+    expect(healthy.received.map((m) => m.message.data.ticket.chipNumber)).toEqual(['F-0', 'F-1', 'F-2', 'F-3']);
+    expect((await deliveriesOf(token, good.id)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+  }, 60_000);
+});
+
+describe('a disabled subscription', () => {
+  it('records what it missed as skipped, never attempted; once on again, a retry sends it', async () => {
+    const r = await receiver();
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
+    const hook = hooks[0]!;
+    expect((await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { enabled: false } })).status).toBe(200);
+    await editTicket(token, ticket.id, { chipNumber: 'S-1' });
+    const [missed] = await eventually(workers, async () => {
+      const all = await deliveriesOf(token, hook.id);
+      expect(all).toMatchObject([{ status: 'skipped', attempts: 0 }]);
+      return all;
+    });
+    await workers.dispatch();
+    expect(r.received).toHaveLength(0);
+    expect((await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { enabled: true } })).status).toBe(200);
+    const sent = await call('POST', `${WEBHOOKS}/${hook.id}/deliveries/${missed!.id}/retry`, { token });
+    expect(sent.body.data).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(r.received.map((m) => m.message.data.ticket.chipNumber)).toEqual(['S-1']);
+  });
+});
