@@ -6,6 +6,7 @@
  * `GET /my-account/orders` of a customer with 2,000 orders against one with 50, alternating.
  * Same figures as the ticket rows (scale.ts): p50/p99, DynamoDB calls, items read, RCU.
  */
+import { type DynamoTally, emptyTally, tallyDynamoCalls } from './dynamo-tally.ts';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
 import { median, percentile } from './stats.ts';
@@ -15,12 +16,8 @@ const WARMUP = 10;
 const ITERATIONS = 60;
 const log = (line: string) => console.error(line);
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
-interface Sample {
+interface Sample extends DynamoTally {
   ms: number;
-  calls: number;
-  itemsRead: number;
-  rcu: number;
-  names: string[];
   body: Record<string, unknown>;
 }
 
@@ -36,31 +33,8 @@ export async function measurePortal(): Promise<ScaleRow[]> {
   const { commitNewOrder } = await import('#shared/data/orders');
   const { getEvent, listTicketTypes } = await import('#shared/data/events');
 
-  let current: Sample = { ms: 0, calls: 0, itemsRead: 0, rcu: 0, names: [], body: {} };
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const name = (context.commandName ?? '?').replace(/Command$/, '');
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity ??= 'TOTAL';
-      const result = await next(args);
-      const output = result.output as {
-        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
-        ScannedCount?: number;
-        Count?: number;
-        Item?: unknown;
-        Responses?: Record<string, unknown[]>;
-      };
-      current.calls++;
-      current.names.push(name);
-      const consumed = ([] as { CapacityUnits?: number }[]).concat(output.ConsumedCapacity ?? []);
-      current.rcu += consumed.reduce((sum, entry) => sum + Number(entry.CapacityUnits ?? 0), 0);
-      if (name === 'Query') current.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
-      else if (name === 'GetItem') current.itemsRead += output.Item ? 1 : 0;
-      else if (name === 'BatchGetItem')
-        for (const items of Object.values(output.Responses ?? {})) current.itemsRead += items.length;
-      return result;
-    },
-    { step: 'initialize', name: 'benchPortalCounter' },
-  );
+  let current: Sample = { ms: 0, ...emptyTally(), body: {} };
+  tallyDynamoCalls(db, () => current, 'benchPortalCounter');
   const send = async (url: string, token: string): Promise<Sample> => {
     const path = `${API_PREFIX}${url}`;
     const match = matchRoute('GET', path.split('?')[0]!)!;
@@ -77,7 +51,7 @@ export async function measurePortal(): Promise<ScaleRow[]> {
     const { handler } = (await import(new URL(`../../functions/${match.row.handler}.ts`, import.meta.url).href)) as {
       handler: Handler;
     };
-    current = { ms: 0, calls: 0, itemsRead: 0, rcu: 0, names: [], body: {} };
+    current = { ms: 0, ...emptyTally(), body: {} };
     const start = performance.now();
     const result = await handler(event, lambdaContext(event, match.row));
     current.ms = performance.now() - start;

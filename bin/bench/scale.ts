@@ -7,6 +7,7 @@
  * ratio p50@large / p50@small (goal ≤ 1.2). Prints a table, writes `.local/bench-scale.json`.
  * Sizes: BENCH_SCALE_SIZES (default `1000,100000`); rows: BENCH_SCALE_ROWS (names' parts, comma-separated; default all).
  */
+import { type DynamoTally, emptyTally, tallyDynamoCalls } from './dynamo-tally.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -28,12 +29,8 @@ interface Request {
   body?: unknown;
   token: string;
 }
-interface Sample {
+interface Sample extends DynamoTally {
   ms: number;
-  calls: number;
-  itemsRead: number;
-  rcu: number;
-  wcu: number;
 }
 export interface ScaleFigures {
   p50: number;
@@ -50,8 +47,6 @@ export interface ScaleRow {
   sizes: Record<string, ScaleFigures>;
   ratio: number;
 }
-
-const READS = new Set(['GetItem', 'Query', 'BatchGetItem', 'TransactGetItems', 'Scan']);
 
 export async function runScale(): Promise<void> {
   const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000,100000').split(',').map(Number);
@@ -100,39 +95,8 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
   const { encodeCursor } = await import('#shared/domain/ticket-list-plan');
   const { ownPartCursor } = await import('#shared/use-cases/gate/gate-list');
 
-  let current: Sample = { ms: 0, calls: 0, itemsRead: 0, rcu: 0, wcu: 0 };
-  let names: string[] = [];
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const name = (context.commandName ?? '?').replace(/Command$/, '');
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity ??= 'TOTAL';
-      const result = await next(args);
-      // The fields of every read command's output this counter looks at (each command has some of them).
-      const output = result.output as {
-        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
-        ScannedCount?: number;
-        Count?: number;
-        Item?: unknown;
-        Responses?: Record<string, unknown[]> | unknown[];
-      };
-      current.calls++;
-      names.push(name);
-      const consumed = ([] as { CapacityUnits?: number }[]).concat(output.ConsumedCapacity ?? []);
-      const units = consumed.reduce((sum, entry) => sum + Number(entry.CapacityUnits ?? 0), 0);
-      if (READS.has(name)) current.rcu += units;
-      else current.wcu += units;
-      if (name === 'Query' || name === 'Scan') current.itemsRead += Number(output.ScannedCount ?? output.Count ?? 0);
-      else if (name === 'GetItem') current.itemsRead += output.Item ? 1 : 0;
-      else if (name === 'BatchGetItem')
-        current.itemsRead += Object.values(output.Responses ?? {}).reduce(
-          (sum: number, items) => sum + (Array.isArray(items) ? items.length : 0),
-          0,
-        );
-      else if (name === 'TransactGetItems') current.itemsRead += Object.keys(output.Responses ?? []).length;
-      return result;
-    },
-    { step: 'initialize', name: 'benchScaleCounter' },
-  );
+  let current: Sample = { ms: 0, ...emptyTally() };
+  tallyDynamoCalls(db, () => current, 'benchScaleCounter');
 
   const adminToken = await issueToken({
     kind: 'admin',
@@ -351,8 +315,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       handler: Handler;
     };
     const context = lambdaContext(event, match.row);
-    current = { ms: 0, calls: 0, itemsRead: 0, rcu: 0, wcu: 0 };
-    names = [];
+    current = { ms: 0, ...emptyTally() };
     const start = performance.now();
     const result = await handler(event, context);
     current.ms = performance.now() - start;
@@ -396,7 +359,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       for (const k of order) {
         const sample = await send(table[k]![r]![1](i));
         if (i >= WARMUP) samples[k]!.push(sample);
-        lastNames[k] = label(names);
+        lastNames[k] = label(sample.names);
       }
     }
     const sizesOut: Record<string, ScaleFigures> = {};
