@@ -11,7 +11,7 @@ import { RELEASE_STAGE, releaseTemplates, snapshotPath } from './release/snapsho
 const templates = releaseTemplates(RELEASE_STAGE);
 // One resource a line: a refreshed snapshot's diff shows each resource that changed.
 const stacks = Object.entries(templates).map(([stack, template]) => {
-  const resources = Object.entries(template.Resources).map(
+  const resources = Object.entries(template.Resources ?? {}).map(
     ([id, resource]) => `    ${JSON.stringify(id)}: ${JSON.stringify(resource)}`,
   );
   return `  ${JSON.stringify(stack)}: {\n   "Resources": {\n${resources.join(',\n')}\n   }\n  }`;

@@ -14,7 +14,19 @@ import { fullDiff, ResourceImpact } from '@aws-cdk/cloudformation-diff';
  * An intended one is accepted by refreshing the snapshot in the same commit.
  */
 
-export type Templates = Record<string, Record<string, any>>;
+/** A CloudFormation resource as a template declares it (the fields read here). */
+interface TemplateResource {
+  Type: string;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+  Properties?: Record<string, unknown>;
+}
+export interface Template {
+  Resources?: Record<string, TemplateResource>;
+  [section: string]: unknown;
+}
+/** Each stack's template, by stack name. */
+export type Templates = Record<string, Template>;
 
 /** Types whose replacement or deletion loses data, whatever their deletion policy. */
 const STATEFUL = new Set([
@@ -38,14 +50,14 @@ const NAME_PROPERTIES = [
   'Name',
 ];
 
-const isStateful = (resource: Record<string, any> | undefined) =>
+const isStateful = (resource: TemplateResource | undefined) =>
   !!resource && (STATEFUL.has(resource.Type) || String(resource.DeletionPolicy ?? '').startsWith('Retain'));
 
-const customName = (resource: Record<string, any> | undefined) =>
+const customName = (resource: TemplateResource | undefined) =>
   NAME_PROPERTIES.find((property) => resource?.Properties?.[property] !== undefined);
 
 /** The GSIs of a table resource, by name, as declared (their keys and projection). */
-function indexes(resource: Record<string, any> | undefined): Map<string, string> {
+function indexes(resource: TemplateResource | undefined): Map<string, string> {
   const declared = (resource?.Properties?.GlobalSecondaryIndexes ?? []) as { IndexName: string }[];
   return new Map(declared.map((index) => [index.IndexName, JSON.stringify(index)]));
 }
@@ -86,14 +98,14 @@ export function reviewRelease(released: Templates, next: Templates): string[] {
  * its value (the diff needs to know which property changed, not to what), the GSIs as declared,
  * and nothing of what changes with every build (asset hashes, code locations).
  */
-export function normaliseTemplate(template: Record<string, any>): Record<string, any> {
+export function normaliseTemplate(template: Template): Template {
   const stable = (value: unknown) => JSON.stringify(value).replace(/[a-f0-9]{64}/g, '<hash>');
   const digest = (value: unknown) => `<${createHash('sha1').update(stable(value)).digest('hex').slice(0, 10)}>`;
-  const kept = Object.entries((template.Resources ?? {}) as Record<string, Record<string, any>>)
+  const kept = Object.entries(template.Resources ?? {})
     .filter(([, resource]) => isStateful(resource) || customName(resource))
     .map(([id, resource]) => {
       const properties = Object.fromEntries(
-        Object.entries((resource.Properties ?? {}) as Record<string, unknown>).map(([key, value]) => [
+        Object.entries(resource.Properties ?? {}).map(([key, value]) => [
           key,
           key === 'GlobalSecondaryIndexes' ? JSON.parse(stable(value)) : key === 'Code' ? '<asset>' : digest(value),
         ]),

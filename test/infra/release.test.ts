@@ -16,8 +16,8 @@ beforeAll(() => {
   current = releaseTemplates(RELEASE_STAGE);
 });
 
-/** The snapshot with one change made to a copy. */
-const changed = (change: (templates: Templates) => void): Templates => {
+/** The snapshot with one change made to a copy (edited as plain JSON, reaching in where a test needs to). */
+const changed = (change: (templates: Record<string, any>) => void): Templates => {
   const copy = released();
   change(copy);
   return copy;
@@ -28,7 +28,7 @@ const resourceOf = (
   type: string,
   has: (resource: any) => boolean = () => true,
 ) => {
-  const found = Object.entries(templates[stack]!.Resources).find(
+  const found = Object.entries(templates[stack]!.Resources ?? {}).find(
     ([, resource]: [string, any]) => resource.Type === type && has(resource),
   );
   if (!found) throw new Error(`no ${type} in ${stack}`);
