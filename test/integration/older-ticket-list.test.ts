@@ -90,9 +90,10 @@ describe('GET /ticket: each filter alone', () => {
 
 describe('GET /ticket?orderId=…: an order is read whole (it holds at most 50)', () => {
   it('answers the exact total on every page, alone and with another filter, any _offset, each ticket once by next', async () => {
+    // An event and a buyer of its own: the other tests' lists of `event` and `customer` stay as they were made.
     const own = await seedEvent();
     const [gaOwn, vipOwn] = own.ticketTypes.map((type) => type.id) as [number, number];
-    const placed = await placeOrder(own, customer.id, [gaOwn, gaOwn, vipOwn, gaOwn, vipOwn]);
+    const placed = await placeOrder(own, (await newCustomer()).id, [gaOwn, gaOwn, vipOwn, gaOwn, vipOwn]);
     const ids = [...placed.ticketIds].sort((a, b) => a - b);
     const query = `orderId=${placed.id}&_limit=2`;
     const first = await list(query);
@@ -244,22 +245,28 @@ describe('GET /ticket: expansions', () => {
 
 describe('purchasedDate through a transfer', () => {
   it("keeps the original's purchase time on the replacement, so the purchase range still finds the holder's ticket", async () => {
-    const response = await call('POST', `/api/v2/tickets/${orderTickets[0]!.id}/transfer`, {
+    // An order of its own (the tests run in any order: the others' lists of `event` keep their tickets untransferred).
+    const own = await seedEvent();
+    const [gaOwn, vipOwn] = own.ticketTypes.map((type) => type.id) as [number, number];
+    const buyer = await newCustomer();
+    const placed = await atTime(PURCHASED, () => placeOrder(own, buyer.id, [gaOwn, vipOwn]));
+    const response = await call('POST', `/api/v2/tickets/${placed.ticketIds[0]!}/transfer`, {
       token,
-      body: { typeId: vip() },
+      body: { typeId: vipOwn },
     });
     expect(response.status, response.raw).toBe(200);
     const replacement = response.body.data;
-    expect(replacement.purchasedDate).toBe(order.purchasedDate);
-    expect(replacement.created).not.toBe(order.purchasedDate);
-    const bought = await list(`eventId=${event.id}&purchasedFrom=2021-03-01&purchasedTo=2021-03-01`);
-    expect(idsOf(bought)).toEqual(sorted([...orderTickets, replacement]));
+    expect(replacement.purchasedDate).toBe(placed.purchasedDate);
+    expect(replacement.created).not.toBe(placed.purchasedDate);
+    const bought = await list(`eventId=${own.id}&purchasedFrom=2021-03-01&purchasedTo=2021-03-01`);
+    expect(idsOf(bought)).toEqual(sorted([...placed.ticketIds.map((id) => ({ id })), replacement]));
   });
 });
 
 describe('barcode uniqueness', () => {
   it('refuses a PATCH to a barcode another ticket holds (409 barcode_taken), and frees it when that ticket is deleted', async () => {
-    const [holder, taker] = await seedTickets(other, other.ticketTypes[0]!.id, 2);
+    const own = await seedEvent();
+    const [holder, taker] = await seedTickets(own, own.ticketTypes[0]!.id, 2);
     const code = `DUP-${randomInt(0, 1e9)}`;
     expect(
       (await call('PATCH', `/api/v2/tickets/${holder!.id}`, { token, body: { data: { barcode: code } } })).status,

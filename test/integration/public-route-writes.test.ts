@@ -44,7 +44,8 @@ async function as<T>(route: string, work: () => Promise<T>): Promise<T> {
 
 afterAll(() => useSiteAuthMethod('legacy'));
 
-describe('what the public routes write', () => {
+// In the order written, not shuffled: the last test judges what the ones before it recorded.
+describe('what the public routes write', { shuffle: false }, () => {
   beforeAll(() => useSiteAuthMethod('legacy'));
 
   it('legacy login, forgot and reset password: success, wrong password, lock-out, an old bcrypt hash upgraded', async () => {
