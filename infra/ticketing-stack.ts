@@ -18,6 +18,7 @@ import { RouteGroupStack } from './route-group.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
 import { stageTable } from './table.ts';
 import { Webhooks } from './webhooks.ts';
+import { webhookSecretsKey } from './webhook-secrets-key.ts';
 
 export interface TicketingStackProps extends StackProps {
   settings: StageSettings;
@@ -94,6 +95,9 @@ export class TicketingStack extends Stack {
       ...(settings.signingKeysVersion ? { versionId: settings.signingKeysVersion } : {}),
     });
 
+    // Seals the webhooks' signing secrets in the table: only the functions that create, rotate or send read it.
+    const webhookKey = webhookSecretsKey(this, 'WebhookSecretsKey', settings);
+
     const environment = {
       STAGE: settings.name,
       SITE_AUTH_METHOD: settings.siteAuthMethod,
@@ -136,6 +140,7 @@ export class TicketingStack extends Stack {
       if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp, row.uses.identityProvider);
       if (row.uses.customerIdentity && customers) fn.bindCustomerIdentity(customers, row.uses.customerIdentity);
       if (row.uses.signingKey) fn.bindSigningKey(signingKeys);
+      if (row.uses.webhookSecrets) fn.bindWebhookSecretsKey(webhookKey);
       fn.bindOriginVerify(frontEnds.originVerifySecret);
       groupOf(row).release(fn);
       functions.set(row, fn);
@@ -147,6 +152,7 @@ export class TicketingStack extends Stack {
       settings,
       table,
       environment: serviceEnvironment,
+      secretsKey: webhookKey,
       portalUrl: frontEnds.portal.origin,
     });
     this.operations = new Operations(this, 'Operations', {

@@ -55,6 +55,12 @@ beforeAll(async () => {
   for (const stage of STAGE_NAMES) stages[stage] = stageOf({ stage });
 });
 
+/** The logical id of the key sealing the webhooks' signing secrets (infra/webhook-secrets-key.ts). */
+export const sealingKeyId = (template: Template): string =>
+  Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
+    s.Properties.Description.includes("sealing the webhooks' signing secrets"),
+  )![0];
+
 const functionOf = (stage: Stage, id: string) => resourcesOf(stage.template, 'AWS::Lambda::Function')[id]!;
 const environmentOf = (fn: Resource): Record<string, unknown> => fn.Properties.Environment?.Variables ?? {};
 const mapping = (stage: Stage) => onlyResource(stage.template, 'AWS::Lambda::EventSourceMapping').Properties;
@@ -219,7 +225,7 @@ describe('the webhook functions', () => {
     }
   });
 
-  it('may read and write the table, mail from the stage sender and write their logs: no Secrets Manager, Cognito or S3', () => {
+  it('may read and write the table, mail from the stage sender, read the key sealing the signing secrets and write their logs: no other secret, Cognito or S3', () => {
     for (const stage of STAGE_NAMES) {
       const { template, ids } = stages[stage];
       for (const [id, queue] of [
@@ -229,8 +235,15 @@ describe('the webhook functions', () => {
         const statements = statementsOf(template, functionOf(stages[stage], id));
         const services = new Set(actionsOf(statements).map((action) => action.split(':')[0]));
         expect([...services].sort(), `${stage} ${id}`).toEqual(
-          ['dynamodb', 'logs', 'ses', ...queue, ...(stage === 'dev' ? [] : ['xray'])].sort(),
+          ['dynamodb', 'logs', 'secretsmanager', 'ses', ...queue, ...(stage === 'dev' ? [] : ['xray'])].sort(),
         );
+        // Secrets Manager: GetSecretValue on the sealing key only (infra/webhook-secrets-key.ts).
+        const key = { Ref: sealingKeyId(stages[stage].template) };
+        expect(
+          statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('secretsmanager:'))),
+          `${stage} ${id}`,
+        ).toEqual([expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: key })]);
+        expect(environmentOf(functionOf(stages[stage], id)).SEALING_KEY_SECRET).toEqual(key);
         const onTable = actionsOf(
           statements.filter((s) =>
             JSON.stringify(s.Resource).includes(JSON.stringify({ 'Fn::GetAtt': [ids.table, 'Arn'] })),

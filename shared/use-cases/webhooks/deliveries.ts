@@ -14,6 +14,7 @@ import {
 import { type AttemptVerdict, judgeAttempt } from '../../domain/webhook-retries.ts';
 import { recordDeadDelivery } from '../../services/metrics.ts';
 import { sendWebhook } from '../../services/webhook-sender.ts';
+import { openSecret, SecretUnreadable } from '../../services/webhook-secret-box.ts';
 import { signatureHeaders } from '../../services/webhook-signing.ts';
 import { attemptTimeoutMs, receiverPolicy, retrySchedule } from '../../services/webhook-settings.ts';
 import { ticketInScope } from '../event-scope.ts';
@@ -177,18 +178,23 @@ async function send(
   attempt: StoredDelivery,
   at: Date,
 ): Promise<{ recorded: StoredDelivery; verdict: AttemptVerdict }> {
-  const outcome = await sendWebhook(
-    {
-      url: webhook.url,
-      headers: {
-        'content-type': 'application/json',
-        ...signatureHeaders(attempt.messageId, at, attempt.body, signingSecrets(webhook, at)),
-      },
-      body: attempt.body,
-    },
-    receiverPolicy,
-    { timeoutMs: attemptTimeoutMs },
-  );
+  const secrets = await openSigningSecrets(webhook, at);
+  // A secret that does not open (copied from another subscription, or its key removed) sends nothing: the attempt fails, saying why.
+  const outcome =
+    'unreadable' in secrets
+      ? ({ kind: 'failed', detail: secrets.unreadable } as const)
+      : await sendWebhook(
+          {
+            url: webhook.url,
+            headers: {
+              'content-type': 'application/json',
+              ...signatureHeaders(attempt.messageId, at, attempt.body, secrets.clear),
+            },
+            body: attempt.body,
+          },
+          receiverPolicy,
+          { timeoutMs: attemptTimeoutMs },
+        );
   const answer =
     outcome.kind === 'answered'
       ? { status: outcome.status, ...(outcome.retryAfter !== undefined ? { retryAfter: outcome.retryAfter } : {}) }
@@ -202,6 +208,15 @@ async function send(
   );
   const { claimedUntil: _released, ...unclaimed } = attempt;
   return { recorded: afterAttempt(unclaimed, answer, verdict), verdict };
+}
+
+async function openSigningSecrets(webhook: Webhook, at: Date): Promise<{ clear: string[] } | { unreadable: string }> {
+  try {
+    return { clear: await Promise.all(signingSecrets(webhook, at).map((s) => openSecret(s, webhook.id))) };
+  } catch (error) {
+    if (error instanceof SecretUnreadable) return { unreadable: error.message };
+    throw error;
+  }
 }
 
 async function afterRecorded(
