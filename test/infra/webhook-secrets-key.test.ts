@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes } from '#shared/routes';
-import { resourcesOf, routeFunctions, statementsOf, synth } from './synth.ts';
+import { resourcesOf, routeFunctions, sealingKeyId, statementsOf, synth } from './synth.ts';
 
 /**
  * The key sealing the webhooks' signing secrets in the table (infra/webhook-secrets-key.ts,
@@ -14,9 +14,7 @@ let keyId: string;
 
 beforeAll(() => {
   template = synth().template;
-  keyId = Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
-    s.Properties.Description.includes("sealing the webhooks' signing secrets"),
-  )![0];
+  keyId = sealingKeyId(template);
 }, 60_000);
 
 describe('the webhook secrets key', () => {

@@ -15,6 +15,7 @@ import {
   type Resource,
   resourcesOf,
   routeFunctions,
+  sealingKeyId,
   statementsOf,
   synth,
 } from './synth.ts';
@@ -54,12 +55,6 @@ const stages = {} as Record<StageName, Stage>;
 beforeAll(async () => {
   for (const stage of STAGE_NAMES) stages[stage] = stageOf({ stage });
 });
-
-/** The logical id of the key sealing the webhooks' signing secrets (infra/webhook-secrets-key.ts). */
-export const sealingKeyId = (template: Template): string =>
-  Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
-    s.Properties.Description.includes("sealing the webhooks' signing secrets"),
-  )![0];
 
 const functionOf = (stage: Stage, id: string) => resourcesOf(stage.template, 'AWS::Lambda::Function')[id]!;
 const environmentOf = (fn: Resource): Record<string, unknown> => fn.Properties.Environment?.Variables ?? {};
