@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
 import { keptPerContainer } from '../container-state.ts';
-import type { SealedSecret, SigningSecret } from '../domain/webhooks.ts';
+import { type SealedSecret, type SigningSecret, signingSecrets, type Webhook } from '../domain/webhooks.ts';
 import { readSecretString } from './secrets.ts';
 
 /**
@@ -80,6 +80,18 @@ export async function openSecret(stored: SigningSecret['secret'], webhookId: num
     return Buffer.concat([decipher.update(Buffer.from(stored.data, 'base64')), decipher.final()]).toString('utf8');
   } catch {
     throw new SecretUnreadable(webhookId, 'it does not authenticate for this webhook');
+  }
+}
+
+/** The secrets that sign `webhook`'s messages at `at`, in the clear; or why one does not open (nothing is to be sent). */
+export type OpenedSecrets = { clear: string[] } | { unreadable: string };
+
+export async function openSigningSecrets(webhook: Webhook, at: Date): Promise<OpenedSecrets> {
+  try {
+    return { clear: await Promise.all(signingSecrets(webhook, at).map((s) => openSecret(s, webhook.id))) };
+  } catch (error) {
+    if (error instanceof SecretUnreadable) return { unreadable: error.message };
+    throw error;
   }
 }
 
