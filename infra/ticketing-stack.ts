@@ -55,7 +55,10 @@ export class TicketingStack extends Stack {
 
     const table = stageTable(this, 'Table', settings);
     this.table = table;
-    const migrations = new MigrationRunner(this, 'Migrations', { table, settings });
+    // Seals the webhooks' signing secrets in the table: only the functions that create, rotate or send read it,
+    // and the migration runner (migration 7 seals plain-text ones).
+    const webhookKey = webhookSecretsKey(this, 'WebhookSecretsKey', settings);
+    const migrations = new MigrationRunner(this, 'Migrations', { table, settings, secretsKey: webhookKey });
     // Browsers reach the API only through the front ends' `/api/*` (same origin, first-party
     // cookie); every origin-dependent value derives from their origins (infra/front-ends.ts).
     const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) =>
@@ -94,9 +97,6 @@ export class TicketingStack extends Stack {
       jsonField: 'jwks',
       ...(settings.signingKeysVersion ? { versionId: settings.signingKeysVersion } : {}),
     });
-
-    // Seals the webhooks' signing secrets in the table: only the functions that create, rotate or send read it.
-    const webhookKey = webhookSecretsKey(this, 'WebhookSecretsKey', settings);
 
     const environment = {
       STAGE: settings.name,
