@@ -8,6 +8,8 @@ import { Construct } from 'constructs';
 import { functionDefaults } from './function-defaults.ts';
 import { tableArnOf } from './function-grants.ts';
 import type { StageSettings } from './stages.ts';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { grantWebhookSecretsKey } from './webhook-secrets-key.ts';
 
 /**
  * Maintenance, not a route: its backfills Scan the table, so it lives with the other maintenance
@@ -40,7 +42,11 @@ export const migrationRunnerName = (stage: string): string => `Ticketing-${stage
 export class MigrationRunner extends Construct {
   readonly function: NodejsFunction;
 
-  constructor(scope: Construct, id: string, { table, settings }: { table: ITableV2; settings: StageSettings }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { table, settings, secretsKey }: { table: ITableV2; settings: StageSettings; secretsKey: ISecret },
+  ) {
     super(scope, id);
     const functionName = migrationRunnerName(settings.name);
     this.function = new NodejsFunction(this, 'Function', {
@@ -54,6 +60,8 @@ export class MigrationRunner extends Construct {
       environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },
     });
     table.grantReadWriteData(this.function);
+    // Migration 7 seals the webhooks' plain-text signing secrets (bin/maintenance/migrations/seal-webhook-secrets.ts).
+    grantWebhookSecretsKey(this.function, secretsKey);
     // Its own ARN by name: referring to the function itself from its role's policy would be a cycle. Unqualified
     // only: a run continues through the function's name ($LATEST), never a version a later deploy may delete.
     const self = Stack.of(this).formatArn({

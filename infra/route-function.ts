@@ -26,6 +26,7 @@ import {
 import type { IdentityProvider } from './identity-provider.ts';
 import type { PhotoStore } from './photo-store.ts';
 import type { StageSettings } from './stages.ts';
+import { grantWebhookSecretsKey } from './webhook-secrets-key.ts';
 
 /** Tag on every route function (value: the row's handler): how tests and operators find them. */
 export const ROUTE_TAG = 'ticketing:handler';
@@ -165,6 +166,11 @@ export class RouteFunction extends Construct {
       }),
     );
     this.function.addEnvironment('JWT_SIGNING_KEY_SECRET', secret.secretName);
+  }
+
+  /** The key sealing webhooks' signing secrets, for rows with `uses.webhookSecrets` (infra/webhook-secrets-key.ts). */
+  bindWebhookSecretsKey(secret: ISecret): void {
+    grantWebhookSecretsKey(this.function, secret);
   }
 
   /** Every function reads the origin-verify values at run time (shared/services/origin-verify-secret.ts): GetSecretValue on that one secret. */

@@ -18,6 +18,7 @@ import { RouteGroupStack } from './route-group.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
 import { stageTable } from './table.ts';
 import { Webhooks } from './webhooks.ts';
+import { webhookSecretsKey } from './webhook-secrets-key.ts';
 
 export interface TicketingStackProps extends StackProps {
   settings: StageSettings;
@@ -54,7 +55,10 @@ export class TicketingStack extends Stack {
 
     const table = stageTable(this, 'Table', settings);
     this.table = table;
-    const migrations = new MigrationRunner(this, 'Migrations', { table, settings });
+    // Seals the webhooks' signing secrets in the table: only the functions that create, rotate or send read it,
+    // and the migration runner (migration 7 seals plain-text ones).
+    const webhookKey = webhookSecretsKey(this, 'WebhookSecretsKey', settings);
+    const migrations = new MigrationRunner(this, 'Migrations', { table, settings, secretsKey: webhookKey });
     // Browsers reach the API only through the front ends' `/api/*` (same origin, first-party
     // cookie); every origin-dependent value derives from their origins (infra/front-ends.ts).
     const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) =>
@@ -136,6 +140,7 @@ export class TicketingStack extends Stack {
       if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp, row.uses.identityProvider);
       if (row.uses.customerIdentity && customers) fn.bindCustomerIdentity(customers, row.uses.customerIdentity);
       if (row.uses.signingKey) fn.bindSigningKey(signingKeys);
+      if (row.uses.webhookSecrets) fn.bindWebhookSecretsKey(webhookKey);
       fn.bindOriginVerify(frontEnds.originVerifySecret);
       groupOf(row).release(fn);
       functions.set(row, fn);
@@ -147,6 +152,7 @@ export class TicketingStack extends Stack {
       settings,
       table,
       environment: serviceEnvironment,
+      secretsKey: webhookKey,
       portalUrl: frontEnds.portal.origin,
     });
     this.operations = new Operations(this, 'Operations', {

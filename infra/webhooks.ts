@@ -12,6 +12,8 @@ import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
 import { functionDefaults } from './function-defaults.ts';
 import { grantEmailSending, grantTableAccess } from './function-grants.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
+import { grantWebhookSecretsKey } from './webhook-secrets-key.ts';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 
 /** Not routes (README "Webhooks"): their handlers live in bin/webhooks/, as the migration runner's in bin/maintenance/. */
 const handlerModule = (name: string) => fileURLToPath(new URL(`../bin/webhooks/${name}.ts`, import.meta.url));
@@ -77,6 +79,8 @@ export interface WebhooksProps {
   table: ITableV2;
   /** What shared/config.ts checks when any function starts (STAGE, JWT_PUBLIC_KEYS, POWERTOOLS_SERVICE_NAME, ...). */
   environment: Record<string, string>;
+  /** The key sealing the signing secrets: both functions sign (infra/webhook-secrets-key.ts). */
+  secretsKey: ISecret;
   /** PORTAL_URL, as the mailing routes get it (the mail to a disabled webhook's creator uses none today). */
   portalUrl: string;
 }
@@ -103,7 +107,7 @@ export class Webhooks extends Construct {
   readonly failedChanges: Queue;
   readonly schedule: Rule;
 
-  constructor(scope: Construct, id: string, { settings, table, environment, portalUrl }: WebhooksProps) {
+  constructor(scope: Construct, id: string, { settings, table, environment, secretsKey, portalUrl }: WebhooksProps) {
     super(scope, id);
     const webhookFunction = (
       functionId: string,
@@ -121,6 +125,7 @@ export class Webhooks extends Construct {
       });
       grantTableAccess(home, fn, table, 'read-write');
       grantEmailSending(home, fn, settings.emailFrom, portalUrl);
+      grantWebhookSecretsKey(fn, secretsKey);
       Validations.of(home).acknowledge({
         id: 'AwsSolutions-L1',
         reason: 'Pinned to nodejs22.x, as the route functions (infra/route-function.ts).',

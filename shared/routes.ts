@@ -46,6 +46,11 @@ export interface Uses {
    */
   signingKey?: boolean;
   /**
+   * Seals or opens webhooks' signing secrets (create, rotate, send): the key in Secrets
+   * Manager that keeps them encrypted in the table (shared/services/webhook-secret-box.ts).
+   */
+  webhookSecrets?: boolean;
+  /**
    * The partitions the row may write, as IAM `StringLike` patterns of the partition key
    * (`RATE#*`): deployed, its writes carry a `dynamodb:LeadingKeys` condition
    * (infra/route-function.ts). Every public row declares them, so a flaw in a login
@@ -174,15 +179,15 @@ const table = [
 
   // Webhooks (ours, beyond the spec; README "Webhooks"): subscriptions, their deliveries, and a test message.
   // Retry and ping send at once, and may turn a failing subscription off and mail its creator.
-  { method: 'POST', path: '/webhooks', handler: 'webhooks/create', auth: admin('webhooks:manage'), uses: { table: 'read-write' }, idempotent: true },
+  { method: 'POST', path: '/webhooks', handler: 'webhooks/create', auth: admin('webhooks:manage'), uses: { table: 'read-write', webhookSecrets: true }, idempotent: true },
   { method: 'GET', path: '/webhooks', handler: 'webhooks/list', auth: admin('webhooks:manage'), uses: { table: 'read' } },
   { method: 'GET', path: '/webhooks/{id}', handler: 'webhooks/get', auth: admin('webhooks:manage'), uses: { table: 'read' } },
   { method: 'PATCH', path: '/webhooks/{id}', handler: 'webhooks/update', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
   { method: 'DELETE', path: '/webhooks/{id}', handler: 'webhooks/delete', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/webhooks/{id}/rotate-secret', handler: 'webhooks/rotate-secret', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/webhooks/{id}/rotate-secret', handler: 'webhooks/rotate-secret', auth: admin('webhooks:manage'), uses: { table: 'read-write', webhookSecrets: true } },
   { method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'webhooks/deliveries', auth: admin('webhooks:manage'), uses: { table: 'read' } },
-  { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', handler: 'webhooks/retry-delivery', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true } },
-  { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true } },
+  { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', handler: 'webhooks/retry-delivery', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true, webhookSecrets: true } },
+  { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true, webhookSecrets: true } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */

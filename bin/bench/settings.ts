@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { publicHalf } from '#shared/auth/key-set';
-import { signingKeySecretName } from '../keys/commands.ts';
+import { signingKeySecretName, webhookSecretsKeyName } from '../keys/commands.ts';
 
 /** The project root (bundles resolve `#shared/*` and node_modules from here). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,6 +35,7 @@ export const BENCH_ENV: Record<string, string> = {
   SITE_AUTH_METHOD: 'legacy',
   JWT_PUBLIC_KEYS: JSON.stringify({ keys: [publicHalf(BENCH_SIGNING_KEY)] }),
   JWT_SIGNING_KEY_SECRET: signingKeySecretName(BENCH_SIGNING_STAGE),
+  SEALING_KEY_SECRET: webhookSecretsKeyName(BENCH_SIGNING_STAGE),
   JWT_ISSUER: 'https://ticketing.bench/api/v2',
   ADMIN_ORIGINS: 'https://admin.ticketing.bench',
   PORTAL_ORIGINS: 'https://portal.ticketing.bench',

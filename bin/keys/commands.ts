@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   CreateSecretCommand,
   GetSecretValueCommand,
@@ -91,8 +92,11 @@ export const signingKeyEnv = ({
   JWT_SIGNING_KEY_SECRET: secretId,
 });
 
+/** The local stand-in's key sealing webhooks' signing secrets (deployed: infra/webhook-secrets-key.ts, by ARN). */
+export const webhookSecretsKeyName = (stage: string): string => `ticketing/${stage}/webhook-secrets-key`;
+
 /**
- * `keys init` against the local stand-in (`npm start`, the tests, the bench): a fresh key
+ * `keys init` against the local stand-in (`npm start`, the tests, the bench): a fresh key (and a webhook secrets key)
  * per run, and the environment that points the functions at it.
  */
 export async function initLocalSigningKeys(
@@ -106,7 +110,16 @@ export async function initLocalSigningKeys(
     credentials: { accessKeyId: services.env.AWS_ACCESS_KEY_ID!, secretAccessKey: services.env.AWS_SECRET_ACCESS_KEY! },
   });
   try {
-    return signingKeyEnv(await runKeysCommand(client, 'init', stage, newKey));
+    const env = signingKeyEnv(await runKeysCommand(client, 'init', stage, newKey));
+    // The key sealing webhooks' signing secrets, shaped as infra/webhook-secrets-key.ts generates it.
+    const webhookKey = webhookSecretsKeyName(stage);
+    await client.send(
+      new CreateSecretCommand({
+        Name: webhookKey,
+        SecretString: JSON.stringify({ current: 'k1', k1: randomBytes(48).toString('base64url') }),
+      }),
+    );
+    return { ...env, SEALING_KEY_SECRET: webhookKey };
   } finally {
     client.destroy();
   }

@@ -32,8 +32,13 @@ export type StoredDelivery = Delivery & { windowStart: string; claimedUntil?: st
 
 const webhookItem = (webhook: Webhook) => ({ ...keys.webhook(webhook.id), entity: 'Webhook', ...webhook });
 
-export async function createWebhook(fields: Omit<Webhook, 'id'>): Promise<Webhook> {
-  const webhook: Webhook = { id: await allocateIds('webhook'), ...fields };
+/** A new subscription; its secrets are made for its id (they are sealed with the id as context). */
+export async function createWebhook(
+  fields: Omit<Webhook, 'id' | 'secrets'>,
+  secretsFor: (id: number) => Promise<Webhook['secrets']>,
+): Promise<Webhook> {
+  const id = await allocateIds('webhook');
+  const webhook: Webhook = { id, ...fields, secrets: await secretsFor(id) };
   try {
     await transactWrite([
       { Put: { TableName: tableName(), Item: webhookItem(webhook), ConditionExpression: 'attribute_not_exists(PK)' } },

@@ -34,9 +34,22 @@ export const MAX_WEBHOOKS = 50;
 /** A subscription's event filter, at most this many events. */
 export const MAX_WEBHOOK_EVENT_IDS = 100;
 
+/**
+ * A signing secret as stored: AES-256-GCM ciphertext of `whsec_…` under the stage's webhook
+ * secrets key `kid` (shared/services/webhook-secret-box.ts), bound to its subscription's id.
+ * A plain string is one stored before secrets were encrypted (migration 7 seals it).
+ */
+export interface SealedSecret {
+  enc: 'v1';
+  kid: string;
+  iv: string;
+  tag: string;
+  data: string;
+}
+
 /** A signing secret (`whsec_` + base64 of 32 random bytes); a rotated-out one signs until `expiresAt`. */
 export interface SigningSecret {
-  secret: string;
+  secret: string | SealedSecret;
   /** ISO-8601; absent on the current secret. */
   expiresAt?: string;
 }
@@ -100,7 +113,7 @@ export function windowInWords(ms: number): string {
 }
 
 /** The secrets that sign now: the current one, and a rotated-out one for its last 24 hours. */
-export const signingSecrets = (webhook: Pick<Webhook, 'secrets'>, at: Date): string[] =>
+export const signingSecrets = (webhook: Pick<Webhook, 'secrets'>, at: Date): SigningSecret['secret'][] =>
   webhook.secrets.filter((s) => !s.expiresAt || Date.parse(s.expiresAt) > at.getTime()).map((s) => s.secret);
 
 /** How long a rotated-out secret still signs, so receivers can switch without losing a message. */

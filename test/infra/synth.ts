@@ -134,3 +134,9 @@ export function onlyId(template: Template, type: string): string {
 /** The one resource of a type in a template (throws unless there is exactly one). */
 export const onlyResource = (template: Template, type: string): Resource =>
   resourcesOf(template, type)[onlyId(template, type)]!;
+
+/** The logical id of the key sealing the webhooks' signing secrets (infra/webhook-secrets-key.ts). */
+export const sealingKeyId = (template: Template): string =>
+  Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
+    s.Properties.Description.includes("sealing the webhooks' signing secrets"),
+  )![0];

@@ -15,6 +15,7 @@ import {
   type Resource,
   resourcesOf,
   routeFunctions,
+  sealingKeyId,
   statementsOf,
   synth,
 } from './synth.ts';
@@ -219,7 +220,7 @@ describe('the webhook functions', () => {
     }
   });
 
-  it('may read and write the table, mail from the stage sender and write their logs: no Secrets Manager, Cognito or S3', () => {
+  it('may read and write the table, mail from the stage sender, read the key sealing the signing secrets and write their logs: no other secret, Cognito or S3', () => {
     for (const stage of STAGE_NAMES) {
       const { template, ids } = stages[stage];
       for (const [id, queue] of [
@@ -229,8 +230,15 @@ describe('the webhook functions', () => {
         const statements = statementsOf(template, functionOf(stages[stage], id));
         const services = new Set(actionsOf(statements).map((action) => action.split(':')[0]));
         expect([...services].sort(), `${stage} ${id}`).toEqual(
-          ['dynamodb', 'logs', 'ses', ...queue, ...(stage === 'dev' ? [] : ['xray'])].sort(),
+          ['dynamodb', 'logs', 'secretsmanager', 'ses', ...queue, ...(stage === 'dev' ? [] : ['xray'])].sort(),
         );
+        // Secrets Manager: GetSecretValue on the sealing key only (infra/webhook-secrets-key.ts).
+        const key = { Ref: sealingKeyId(stages[stage].template) };
+        expect(
+          statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('secretsmanager:'))),
+          `${stage} ${id}`,
+        ).toEqual([expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: key })]);
+        expect(environmentOf(functionOf(stages[stage], id)).SEALING_KEY_SECRET).toEqual(key);
         const onTable = actionsOf(
           statements.filter((s) =>
             JSON.stringify(s.Resource).includes(JSON.stringify({ 'Fn::GetAtt': [ids.table, 'Arn'] })),

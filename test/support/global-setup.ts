@@ -46,7 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     await createTable(TABLE_NAME, client);
     client.destroy();
-    await applyMigrations(services.env);
+    await applyMigrations({ ...services.env, ...keysEnv });
     const cognito = await configureCognito({
       endpoint: services.endpoints.cognito,
       callbackUrls: registeredCallbackUrls([ALLOWED_ORIGIN, SECOND_ORIGIN]),

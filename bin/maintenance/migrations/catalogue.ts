@@ -4,6 +4,7 @@ import { backfillListPositions } from './backfill-list-positions.ts';
 import { backfillPortalEvents } from './backfill-portal-events.ts';
 import { backfillTicketIndexes } from './backfill-ticket-indexes.ts';
 import { backfillTicketLists } from './backfill-ticket-lists.ts';
+import { sealWebhookSecrets } from './seal-webhook-secrets.ts';
 import type { RunOptions, Stopped } from './runs.ts';
 
 /**
@@ -59,5 +60,11 @@ export const MIGRATIONS: readonly Migration[] = [
     summary:
       "every published event's search entries, every customer's event links on their start-ordered indexes, the published events counted",
     run: backfillPortalEvents,
+  },
+  {
+    id: 7,
+    name: 'webhook-secrets',
+    summary: "every webhook's signing secrets sealed under the current webhook secrets key",
+    run: sealWebhookSecrets,
   },
 ];

@@ -8,12 +8,12 @@ import {
   DISABLED_GONE,
   REAIMED,
   messageIdOf,
-  signingSecrets,
   type Webhook,
 } from '../../domain/webhooks.ts';
 import { type AttemptVerdict, judgeAttempt } from '../../domain/webhook-retries.ts';
 import { recordDeadDelivery } from '../../services/metrics.ts';
 import { sendWebhook } from '../../services/webhook-sender.ts';
+import { openSigningSecrets, type OpenedSecrets } from '../../services/webhook-secret-box.ts';
 import { signatureHeaders } from '../../services/webhook-signing.ts';
 import { attemptTimeoutMs, receiverPolicy, retrySchedule } from '../../services/webhook-settings.ts';
 import { ticketInScope } from '../event-scope.ts';
@@ -134,8 +134,9 @@ export async function firstAttempt(
   if (may.webhook.failingSince !== null && delivery.ticketId !== null)
     return (await putDelivery(delivery)) ? delivery : undefined;
   const at = now();
+  const secrets = await openSigningSecrets(may.webhook, at);
   const attempted: StoredDelivery = { ...delivery, attempts: 1, lastAttemptAt: at.toISOString() };
-  const { recorded, verdict } = await send(may.webhook, attempted, at);
+  const { recorded, verdict } = await send(may.webhook, attempted, at, secrets);
   if (!(await putDelivery(recorded))) return undefined;
   await afterRecorded(may.webhook, recorded, verdict, context);
   return recorded;
@@ -157,6 +158,8 @@ export async function attemptDelivery(
     return (await updateDelivery(cancelled, delivery.attempts)) ? cancelled : undefined;
   }
   const at = now();
+  // Opened before the claim: a Secrets Manager outage throws here, with nothing claimed or sent.
+  const secrets = await openSigningSecrets(may.webhook, at);
   const claimed: StoredDelivery = {
     ...delivery,
     attempts: delivery.attempts + 1,
@@ -165,7 +168,7 @@ export async function attemptDelivery(
     claimedUntil: claimedUntil(at),
   };
   if (!(await updateDelivery(claimed, delivery.attempts))) return undefined;
-  const { recorded, verdict } = await send(may.webhook, claimed, at);
+  const { recorded, verdict } = await send(may.webhook, claimed, at, secrets);
   if (!(await updateDelivery(recorded, claimed.attempts))) return undefined;
   await afterRecorded(may.webhook, recorded, verdict, context);
   return recorded;
@@ -176,19 +179,24 @@ async function send(
   webhook: Webhook,
   attempt: StoredDelivery,
   at: Date,
+  secrets: OpenedSecrets,
 ): Promise<{ recorded: StoredDelivery; verdict: AttemptVerdict }> {
-  const outcome = await sendWebhook(
-    {
-      url: webhook.url,
-      headers: {
-        'content-type': 'application/json',
-        ...signatureHeaders(attempt.messageId, at, attempt.body, signingSecrets(webhook, at)),
-      },
-      body: attempt.body,
-    },
-    receiverPolicy,
-    { timeoutMs: attemptTimeoutMs },
-  );
+  // A secret that does not open (copied from another subscription, or its key removed) sends nothing: the attempt fails, saying why.
+  const outcome =
+    'unreadable' in secrets
+      ? ({ kind: 'failed', detail: secrets.unreadable } as const)
+      : await sendWebhook(
+          {
+            url: webhook.url,
+            headers: {
+              'content-type': 'application/json',
+              ...signatureHeaders(attempt.messageId, at, attempt.body, secrets.clear),
+            },
+            body: attempt.body,
+          },
+          receiverPolicy,
+          { timeoutMs: attemptTimeoutMs },
+        );
   const answer =
     outcome.kind === 'answered'
       ? { status: outcome.status, ...(outcome.retryAfter !== undefined ? { retryAfter: outcome.retryAfter } : {}) }

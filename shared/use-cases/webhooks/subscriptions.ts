@@ -20,6 +20,7 @@ import {
 } from '../../domain/webhooks.ts';
 import { Conflict, Forbidden, NotFound, ValidationError } from '../../errors.ts';
 import { checkReceiverUrl } from '../../services/webhook-sender.ts';
+import { sealSecret } from '../../services/webhook-secret-box.ts';
 import { newSigningSecret } from '../../services/webhook-signing.ts';
 import { receiverPolicy } from '../../services/webhook-settings.ts';
 import { inScope } from '../event-scope.ts';
@@ -84,19 +85,21 @@ export async function createWebhookFor(
   await checkTarget(caller, target, { url: true });
   const at = now().toISOString();
   const secret = newSigningSecret();
-  const webhook = await createWebhook({
-    ...target,
-    events: [...new Set(input.events)],
-    enabled: input.enabled ?? true,
-    description: input.description ?? '',
-    createdBy: caller.id,
-    actsFor: caller.id,
-    disabledReason: null,
-    failingSince: null,
-    secrets: [{ secret }],
-    created: at,
-    updated: at,
-  });
+  const webhook = await createWebhook(
+    {
+      ...target,
+      events: [...new Set(input.events)],
+      enabled: input.enabled ?? true,
+      description: input.description ?? '',
+      createdBy: caller.id,
+      actsFor: caller.id,
+      disabledReason: null,
+      failingSince: null,
+      created: at,
+      updated: at,
+    },
+    async (id) => [{ secret: await sealSecret(secret, id) }],
+  );
   return { ...toWebhookResource(webhook), secret };
 }
 
@@ -175,7 +178,11 @@ export async function rotateWebhookSecret(caller: Caller, id: number): Promise<W
   const kept = current.secrets
     .filter((s) => !s.expiresAt || Date.parse(s.expiresAt) > at.getTime())
     .map((s) => ({ secret: s.secret, expiresAt: s.expiresAt ?? until }));
-  const next: Webhook = { ...current, secrets: [{ secret }, ...kept], updated: at.toISOString() };
+  const next: Webhook = {
+    ...current,
+    secrets: [{ secret: await sealSecret(secret, id) }, ...kept],
+    updated: at.toISOString(),
+  };
   await replace(next, current.updated);
   return { ...toWebhookResource(next), secret };
 }
