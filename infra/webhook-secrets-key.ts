@@ -12,7 +12,7 @@ import { removalPolicyOf, type StageSettings } from './stages.ts';
  */
 export function webhookSecretsKey(scope: Construct, id: string, settings: StageSettings): Secret {
   const secret = new Secret(scope, id, {
-    description: `ticketing-${settings.name}: key sealing the webhooks' signing secrets in the table (bin/webhooks/README.md)`,
+    description: `ticketing-${settings.name}: the key sealing each webhook subscription's secrets in the table (bin/webhooks/README.md)`,
     generateSecretString: {
       secretStringTemplate: JSON.stringify({ current: 'k1' }),
       generateStringKey: 'k1',
