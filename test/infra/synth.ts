@@ -138,5 +138,5 @@ export const onlyResource = (template: Template, type: string): Resource =>
 /** The logical id of the key sealing the webhooks' signing secrets (infra/webhook-secrets-key.ts). */
 export const sealingKeyId = (template: Template): string =>
   Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) =>
-    s.Properties.Description.includes("sealing the webhooks' signing secrets"),
+    s.Properties.Description.includes("sealing each webhook subscription's secrets"),
   )![0];
