@@ -32,10 +32,18 @@ const SAMPLE = (() => {
   });
 })();
 
-/** Every template of the stage (main and nested stacks) as JSON, by construct path. */
+/**
+ * Every template of the stage (main and nested stacks) as JSON, by construct path, without the nested stacks'
+ * TemplateURL: that is the hash of the nested template's text, compared here in its own right, and the text's order of
+ * parameters can differ with what the same process synthesised before (seen: the webhooks group's parameters in
+ * another order on a second synth, the same template otherwise); `cdk synth` makes one app per process.
+ */
 const templatesOf = (context: Record<string, unknown>, report?: (line: string) => void) => {
   const { stack } = synth({ context, routes: SAMPLE, report });
-  return Object.fromEntries([...stacksOf(stack)].map(([path, template]) => [path, template.toJSON()]));
+  const templates = Object.fromEntries([...stacksOf(stack)].map(([path, template]) => [path, template.toJSON()]));
+  for (const resource of Object.values(templates[stack.node.path]!.Resources as Record<string, any>))
+    if (resource.Type === 'AWS::CloudFormation::Stack') delete resource.Properties.TemplateURL;
+  return templates;
 };
 
 const leaves = (value: unknown, path: string[] = []): [string, unknown][] =>

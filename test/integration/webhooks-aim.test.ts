@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { changeAdministrator, makeAdmin, removeAdministrator, staffToken } from '../support/staff.ts';
-import {
-  deliveriesOf,
-  editTicket,
-  eventually,
-  type Receiver,
-  startReceiver,
-  startWebhookWorkers,
-  subscribe,
-  type WebhookWorkers,
-  WEBHOOKS,
-} from '../support/webhooks.ts';
+import { deliveriesOf, editTicket, eventually, subscribe, WEBHOOKS, webhookFixture } from '../support/webhooks.ts';
 
 /**
  * Who a subscription delivers for (README "Webhooks", issue 46 item 1): whoever last aimed it
@@ -22,23 +12,8 @@ import {
  */
 const MANAGER = ['webhooks:manage', 'tickets:read', 'tickets:write'] as const;
 
-let workers: WebhookWorkers;
-const receivers: Receiver[] = [];
-
-async function receiver(): Promise<Receiver> {
-  const started = await startReceiver();
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  workers = await startWebhookWorkers();
-});
-
-afterAll(async () => {
-  await workers.stop();
-  await Promise.all(receivers.map((r) => r.close()));
-});
+const webhooks = webhookFixture();
+const { receiver } = webhooks;
 
 async function eventWithTicket() {
   const event = await seedEvent();
@@ -79,7 +54,7 @@ describe('a subscription delivers for the administrator who last aimed it', () =
     expect(described.body.data).toMatchObject({ actsFor: owner.id, url: theirs.url });
 
     await editTicket(ownerToken, ticket.id, { chipNumber: 'A-1' });
-    await eventually(workers, () => expect(theirs.received).toHaveLength(1));
+    await eventually(webhooks.workers, () => expect(theirs.received).toHaveLength(1));
     expect(mine.received.length + mine.unverified).toBe(0);
   });
 
@@ -90,13 +65,13 @@ describe('a subscription delivers for the administrator who last aimed it', () =
     const before = await receiver();
     const hook = await subscribe(ownerToken, before, { events: ['ticket.updated'], eventIds: [event.id] });
     await editTicket(ownerToken, ticket.id, { chipNumber: 'B-1' });
-    const [delivered] = await eventually(workers, async () => {
+    const [delivered] = await eventually(webhooks.workers, async () => {
       const all = await deliveriesOf(ownerToken, hook.id);
       expect(all).toMatchObject([{ status: 'delivered' }]);
       return all;
     });
     // The next change fails once: it waits, pending, for the dispatcher.
-    workers.stopDispatcher();
+    webhooks.workers.stopDispatcher();
     let pending: Awaited<ReturnType<typeof deliveriesOf>>[number];
     const colleague = await makeAdmin({ permissions: [...MANAGER] });
     const colleagueToken = await staffToken(colleague);
@@ -105,7 +80,7 @@ describe('a subscription delivers for the administrator who last aimed it', () =
     try {
       before.answers.push(500);
       await editTicket(ownerToken, ticket.id, { chipNumber: 'B-2' });
-      pending = await eventually(workers, async () => {
+      pending = await eventually(webhooks.workers, async () => {
         const [latest] = await deliveriesOf(ownerToken, hook.id);
         expect(latest).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 500 });
         return latest!;
@@ -123,12 +98,12 @@ describe('a subscription delivers for the administrator who last aimed it', () =
         expect(retried.status).toBe(409);
         expect(retried.body.reason).toBe('webhook_reaimed');
       }
-      await workers.dispatch();
+      await webhooks.workers.dispatch();
     } finally {
-      workers.startDispatcher();
+      webhooks.workers.startDispatcher();
     }
     // The dispatcher does not send the pending one there either: cancelled, saying why.
-    await eventually(workers, async () => {
+    await eventually(webhooks.workers, async () => {
       const again = (await deliveriesOf(ownerToken, hook.id)).find((d) => d.id === pending.id);
       expect(again).toMatchObject({ status: 'cancelled', attempts: 1 });
       expect(again!.lastError).toMatch(/aimed again/);
@@ -137,7 +112,7 @@ describe('a subscription delivers for the administrator who last aimed it', () =
 
     // Changes from now on go to the new url, for the colleague.
     await editTicket(ownerToken, ticket.id, { chipNumber: 'B-3' });
-    await eventually(workers, () => expect(after.received).toHaveLength(1));
+    await eventually(webhooks.workers, () => expect(after.received).toHaveLength(1));
     expect(after.received[0]!.message.data.ticket.chipNumber).toBe('B-3');
     expect(before.received.map((m) => m.message.data.ticket.chipNumber)).toEqual(['B-1', 'B-2']);
   });
@@ -162,7 +137,7 @@ describe('a subscription whose administrator can no longer deliver says so', () 
       const token = await staffToken(colleague);
       await lose(owner.id);
       await editTicket(token, ticket.id, { chipNumber: 'C-1' });
-      const shown = await eventually(workers, async () => {
+      const shown = await eventually(webhooks.workers, async () => {
         const current = (await call('GET', `${WEBHOOKS}/${hook.id}`, { token })).body.data;
         expect(current.enabled).toBe(false);
         return current;
@@ -184,7 +159,7 @@ describe('a subscription whose administrator can no longer deliver says so', () 
       expect(takenOver.status).toBe(200);
       expect(takenOver.body.data).toMatchObject({ enabled: true, actsFor: colleague.id, disabledReason: null });
       await editTicket(token, ticket.id, { chipNumber: 'C-2' });
-      await eventually(workers, () => expect(r.received).toHaveLength(1));
+      await eventually(webhooks.workers, () => expect(r.received).toHaveLength(1));
       expect(r.received[0]!.message.data.ticket.chipNumber).toBe('C-2');
     },
   );
@@ -204,7 +179,7 @@ describe('a subscription whose administrator can no longer deliver says so', () 
     await changeAdministrator(owner.id, { eventScope: [kept.id] });
     await editTicket(token, droppedTicket.id, { chipNumber: 'C-5' });
     await editTicket(token, keptTicket.id, { chipNumber: 'C-6' });
-    await eventually(workers, async () => {
+    await eventually(webhooks.workers, async () => {
       const all = await deliveriesOf(token, hook.id);
       // Cancelled at its attempt; or, read after the subscription was off, recorded as skipped.
       expect(all).toHaveLength(2);

@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
 import { call } from '../support/api.ts';
-import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
 import {
   deliveriesOf,
   editTicket,
   eventually,
   type Receiver,
-  startReceiver,
-  startWebhookWorkers,
   subscribe,
-  type WebhookWorkers,
   watchedTicket,
   WEBHOOKS,
+  webhookFixture,
 } from '../support/webhooks.ts';
 
 /**
@@ -27,26 +24,10 @@ const table = vi.hoisted(() => {
   return { name: process.env.TABLE_NAME };
 });
 
-let workers: WebhookWorkers;
-const receivers: Receiver[] = [];
-
-async function receiver(): Promise<Receiver> {
-  const started = await startReceiver();
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  await createOwnTable(table.name, { stream: true });
-  workers = await startWebhookWorkers();
-}, 120_000);
-
-afterAll(async () => {
-  workers?.startDispatcher();
-  await workers?.stop();
-  await Promise.all(receivers.map((r) => r.close()));
-  await dropOwnTable(table.name);
-});
+const webhooks = webhookFixture({ ownTable: table.name });
+// Every test here waits on the stream and the dispatcher, shared with the rest of `npm test`: 60 s each, not the
+// default 20 (a timed-out test runs on, and its `finally` restarts the dispatcher in the middle of the next test).
+const { receiver } = webhooks;
 
 /** Until the receiver has had `count` requests (an attempt in flight has reached it). */
 async function reached(r: Receiver, count: number): Promise<void> {
@@ -59,25 +40,25 @@ describe('a delivery held by an attempt', () => {
     const r = await receiver();
     const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
     const [hook] = hooks;
-    workers.stopDispatcher();
+    webhooks.workers.stopDispatcher();
     let pendingId: string;
     try {
       r.answers.push(500, 'hang');
       await editTicket(token, ticket.id, { chipNumber: 'H-1' });
-      pendingId = await eventually(workers, async () => {
+      pendingId = await eventually(webhooks.workers, async () => {
         const [only] = await deliveriesOf(token, hook!.id);
         expect(only).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 500 });
         return only!.id;
       });
       await new Promise((resolve) => setTimeout(resolve, 450)); // past its retry time (the tests' schedule: 400 ms at most)
-      const run = workers.dispatch();
+      const run = webhooks.workers.dispatch();
       await reached(r, 2); // the dispatcher's attempt is at the receiver, which does not answer
       const retried = await call('POST', `${WEBHOOKS}/${hook!.id}/deliveries/${pendingId}/retry`, { token });
       expect(retried.status).toBe(409);
       expect(retried.body.reason).toBe('attempt_in_progress');
       await run;
     } finally {
-      workers.startDispatcher();
+      webhooks.workers.startDispatcher();
     }
     // The dispatcher's attempt (timed out) is the one recorded; the retry sent nothing.
     const [after] = await deliveriesOf(token, hook!.id);
@@ -95,18 +76,18 @@ describe("the dispatcher's deadline", () => {
     const EDITS = 5;
     const TOTAL = EDITS * hooks.length;
     const deliveries = async () => (await Promise.all(hooks.map((hook) => deliveriesOf(token, hook.id)))).flat();
-    workers.stopDispatcher();
+    webhooks.workers.stopDispatcher();
     try {
       // The first change fails (the subscriptions are then failing); the next ones are queued for the dispatcher.
       // Recorded before the next changes are made: in one stream batch, the consumer attempts them all at once and
       // the three 500s could go to one subscription's first three.
       r.answers.push(500, 500, 500);
       await editTicket(token, ticket.id, { chipNumber: 'D-0' });
-      await eventually(workers, async () =>
+      await eventually(webhooks.workers, async () =>
         expect((await deliveries()).map((d) => [d.status, d.lastStatus])).toEqual(hooks.map(() => ['pending', 500])),
       );
       for (let n = 1; n < EDITS; n++) await editTicket(token, ticket.id, { chipNumber: `D-${n}` });
-      const waiting = await eventually(workers, async () => {
+      const waiting = await eventually(webhooks.workers, async () => {
         const all = await deliveries();
         expect(all.filter((d) => d.status === 'pending')).toHaveLength(TOTAL);
         return new Map(all.map((d) => [d.messageId, d.attempts]));
@@ -127,7 +108,7 @@ describe("the dispatcher's deadline", () => {
       for (const d of attempted)
         expect(d).toMatchObject({ status: 'pending', lastError: expect.stringMatching(/no answer within/) });
     } finally {
-      workers.startDispatcher();
+      webhooks.workers.startDispatcher();
     }
   }, 60_000);
 });
@@ -136,11 +117,11 @@ describe('Retry-After', () => {
   it("on a 503 the next attempt waits as the receiver asked, capped at the schedule's longest delay", async () => {
     const r = await receiver();
     const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
-    workers.stopDispatcher();
+    webhooks.workers.stopDispatcher();
     try {
       r.answers.push({ status: 503, headers: { 'retry-after': '3600' } });
       await editTicket(token, ticket.id, { chipNumber: 'R-1' });
-      const [pending] = await eventually(workers, async () => {
+      const [pending] = await eventually(webhooks.workers, async () => {
         const all = await deliveriesOf(token, hooks[0]!.id);
         expect(all).toMatchObject([{ status: 'pending', attempts: 1, lastStatus: 503 }]);
         return all as unknown as { lastAttemptAt: string; nextAttemptAt: string }[];
@@ -151,9 +132,9 @@ describe('Retry-After', () => {
       expect(waited).toBeGreaterThanOrEqual(400);
       expect(waited).toBeLessThan(400 + 1000);
     } finally {
-      workers.startDispatcher();
+      webhooks.workers.startDispatcher();
     }
-  });
+  }, 60_000);
 });
 
 describe('one hanging receiver', () => {
@@ -163,14 +144,16 @@ describe('one hanging receiver', () => {
     const healthy = await receiver();
     const good = await subscribe(token, healthy, { events: ['ticket.updated'], eventIds: [event.id] });
     hanging.answers.push(...Array(50).fill('hang'));
-    workers.stopDispatcher();
+    webhooks.workers.stopDispatcher();
     try {
       await editTicket(token, ticket.id, { chipNumber: 'F-0' });
       // The first change is attempted at both (the hanging one times out, and is marked failing).
-      await eventually(workers, () => expect(healthy.received).toHaveLength(1));
-      await eventually(workers, async () => expect((await deliveriesOf(token, hooks[0]!.id))[0]?.attempts).toBe(1));
+      await eventually(webhooks.workers, () => expect(healthy.received).toHaveLength(1));
+      await eventually(webhooks.workers, async () =>
+        expect((await deliveriesOf(token, hooks[0]!.id))[0]?.attempts).toBe(1),
+      );
       for (let n = 1; n <= 3; n++) await editTicket(token, ticket.id, { chipNumber: `F-${n}` });
-      const queued = await eventually(workers, async () => {
+      const queued = await eventually(webhooks.workers, async () => {
         expect(healthy.received).toHaveLength(4);
         const all = await deliveriesOf(token, hooks[0]!.id);
         expect(all).toHaveLength(4);
@@ -185,7 +168,7 @@ describe('one hanging receiver', () => {
       ]);
       expect(hanging.received).toHaveLength(1);
     } finally {
-      workers.startDispatcher();
+      webhooks.workers.startDispatcher();
     }
     // The healthy receiver had every change, in order; the hanging one only the first attempt: the rest wait, due.
     expect(healthy.received.map((m) => m.message.data.ticket.chipNumber)).toEqual(['F-0', 'F-1', 'F-2', 'F-3']);
@@ -200,16 +183,16 @@ describe('a disabled subscription', () => {
     const hook = hooks[0]!;
     expect((await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { enabled: false } })).status).toBe(200);
     await editTicket(token, ticket.id, { chipNumber: 'S-1' });
-    const [missed] = await eventually(workers, async () => {
+    const [missed] = await eventually(webhooks.workers, async () => {
       const all = await deliveriesOf(token, hook.id);
       expect(all).toMatchObject([{ status: 'skipped', attempts: 0 }]);
       return all;
     });
-    await workers.dispatch();
+    await webhooks.workers.dispatch();
     expect(r.received).toHaveLength(0);
     expect((await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { enabled: true } })).status).toBe(200);
     const sent = await call('POST', `${WEBHOOKS}/${hook.id}/deliveries/${missed!.id}/retry`, { token });
     expect(sent.body.data).toMatchObject({ status: 'delivered', attempts: 1 });
     expect(r.received.map((m) => m.message.data.ticket.chipNumber)).toEqual(['S-1']);
-  });
+  }, 60_000);
 });

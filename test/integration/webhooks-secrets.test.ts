@@ -1,21 +1,11 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { sealWebhookSecrets } from '../../bin/maintenance/migrations/seal-webhook-secrets.ts';
 import { call } from '../support/api.ts';
 import { makeAdmin, staffToken } from '../support/staff.ts';
-import {
-  editTicket,
-  eventually,
-  type Receiver,
-  startReceiver,
-  startWebhookWorkers,
-  subscribe,
-  watchedTicket,
-  type WebhookWorkers,
-  WEBHOOKS,
-} from '../support/webhooks.ts';
+import { editTicket, eventually, subscribe, watchedTicket, WEBHOOKS, webhookFixture } from '../support/webhooks.ts';
 
 /**
  * The signing secrets are sealed in the table (issue 46 item 6, shared/services/webhook-secret-box.ts):
@@ -25,24 +15,13 @@ import {
 /** An event no test makes (ids come from one sequence): these subscriptions hear of no ticket change, only pings. */
 const NO_EVENT = 2 ** 40;
 
-let workers: WebhookWorkers;
 let token: string;
-const receivers: Receiver[] = [];
 
-async function receiver(): Promise<Receiver> {
-  const started = await startReceiver();
-  receivers.push(started);
-  return started;
-}
+const webhooks = webhookFixture();
+const { receiver } = webhooks;
 
 beforeAll(async () => {
-  workers = await startWebhookWorkers();
   token = await staffToken(await makeAdmin({ permissions: ['webhooks:manage', 'tickets:read', 'tickets:write'] }));
-});
-
-afterAll(async () => {
-  await workers.stop();
-  await Promise.all(receivers.map((r) => r.close()));
 });
 
 const rawItem = async (id: number) =>
@@ -78,7 +57,7 @@ describe('webhook signing secrets in the table', () => {
     expect(item.secrets).toEqual([{ secret: expect.objectContaining({ enc: 'v1', kid: expect.any(String) }) }]);
 
     await editTicket(editor, ticket.id, { bibNumber: '2046' });
-    await eventually(workers, () => expect(r.received).toHaveLength(1));
+    await eventually(webhooks.workers, () => expect(r.received).toHaveLength(1));
     expect(r.received[0]!.message).toMatchObject({ type: 'ticket.updated', data: { ticketId: ticket.id } });
     expect(r.unverified).toBe(0);
   });

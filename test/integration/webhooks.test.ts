@@ -11,11 +11,9 @@ import {
   editTicket,
   eventually,
   type Receiver,
-  startReceiver,
-  startWebhookWorkers,
   subscribe,
-  type WebhookWorkers,
   WEBHOOKS,
+  webhookFixture,
 } from '../support/webhooks.ts';
 
 /**
@@ -29,26 +27,16 @@ const MANAGER = ['webhooks:manage', 'tickets:read', 'tickets:write', 'checkin:sc
 /** An event no test makes (ids come from one sequence): subscriptions that must hear of no ticket change name it. */
 const NO_EVENT = 2 ** 40;
 
-let workers: WebhookWorkers;
 let token: string;
-const receivers: Receiver[] = [];
 
-async function receiver(): Promise<Receiver> {
-  const started = await startReceiver();
-  receivers.push(started);
-  return started;
-}
+const webhooks = webhookFixture();
+const { receiver } = webhooks;
 
 beforeAll(async () => {
-  workers = await startWebhookWorkers();
   token = await staffToken(await makeAdmin({ permissions: [...MANAGER] }));
 });
 
-afterAll(async () => {
-  resetClock();
-  await workers.stop();
-  await Promise.all(receivers.map((r) => r.close()));
-});
+afterAll(() => resetClock());
 
 async function eventWithTicket() {
   const event = await seedEvent();
@@ -68,7 +56,7 @@ describe('a subscription receives every change, signed, once', () => {
     expect((await checkIn(token, ticket.id)).status).toBe(200);
     await editTicket(token, ticket.id, { bibNumber: '4471' });
 
-    const [checkedIn, updated] = await eventually(workers, () => {
+    const [checkedIn, updated] = await eventually(webhooks.workers, () => {
       const messages = about(r, ticket.id);
       expect(messages).toHaveLength(2);
       return messages.map((m) => m.message);
@@ -92,7 +80,7 @@ describe('a subscription receives every change, signed, once', () => {
     r.answers.push(500, 'hang');
     expect((await checkIn(token, ticket.id)).status).toBe(200);
 
-    const delivery = await eventually(workers, async () => {
+    const delivery = await eventually(webhooks.workers, async () => {
       const [only] = await deliveriesOf(token, hook.id);
       expect(only).toMatchObject({ status: 'delivered', attempts: 3, lastStatus: 204, lastError: null });
       return only!;
@@ -100,7 +88,7 @@ describe('a subscription receives every change, signed, once', () => {
     // The first two reached the receiver too (the hung one timed out); all carried one message id.
     expect(r.unverified).toBe(0);
     expect(r.received.map((m) => m.headers['webhook-id'])).toEqual(Array(3).fill(delivery.messageId));
-    await workers.dispatch();
+    await webhooks.workers.dispatch();
     expect(r.received).toHaveLength(3);
   });
 
@@ -110,7 +98,7 @@ describe('a subscription receives every change, signed, once', () => {
     const hook = await subscribe(token, r, { events: ['ticket.checked_in'], eventIds: [event.id] });
     r.answers.push(302);
     await checkIn(token, ticket.id);
-    await eventually(workers, async () => {
+    await eventually(webhooks.workers, async () => {
       expect((await deliveriesOf(token, hook.id))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
     });
     expect(r.received.map((m) => m.message.type)).toEqual(['ticket.checked_in', 'ticket.checked_in']);
@@ -124,7 +112,7 @@ describe('a subscription stops', () => {
     const hook = await subscribe(token, r, { events: ['ticket.checked_in', 'ticket.updated'], eventIds: [event.id] });
     r.answers.push(410);
     await checkIn(token, ticket.id);
-    const shown = await eventually(workers, async () => {
+    const shown = await eventually(webhooks.workers, async () => {
       const current = await call('GET', `${WEBHOOKS}/${hook.id}`, { token });
       expect(current.body.data.enabled).toBe(false);
       return current.body.data;
@@ -133,8 +121,8 @@ describe('a subscription stops', () => {
     expect((await deliveriesOf(token, hook.id))[0]).toMatchObject({ status: 'dead', lastStatus: 410, attempts: 1 });
 
     await editTicket(token, ticket.id, { chipNumber: 'C-1' });
-    await workers.drain();
-    await workers.dispatch();
+    await webhooks.workers.drain();
+    await webhooks.workers.dispatch();
     expect(r.received).toHaveLength(1);
   });
 
@@ -142,18 +130,18 @@ describe('a subscription stops', () => {
     const { event, ticket } = await eventWithTicket();
     const r = await receiver();
     const hook = await subscribe(token, r, { events: ['ticket.checked_in', 'ticket.updated'], eventIds: [event.id] });
-    workers.stopDispatcher();
+    webhooks.workers.stopDispatcher();
     try {
       r.answers.push(500);
       await checkIn(token, ticket.id);
-      await eventually(workers, () => expect(r.received).toHaveLength(1));
+      await eventually(webhooks.workers, () => expect(r.received).toHaveLength(1));
       expect((await call('DELETE', `${WEBHOOKS}/${hook.id}`, { token })).status).toBe(204);
       await editTicket(token, ticket.id, { chipNumber: 'C-2' });
-      await workers.drain();
+      await webhooks.workers.drain();
       await new Promise((resolve) => setTimeout(resolve, 500));
-      await workers.dispatch();
+      await webhooks.workers.dispatch();
     } finally {
-      workers.startDispatcher();
+      webhooks.workers.startDispatcher();
     }
     expect(r.received).toHaveLength(1);
     expect((await call('GET', `${WEBHOOKS}/${hook.id}`, { token })).status).toBe(404);
@@ -166,17 +154,17 @@ describe('a subscription stops', () => {
     const r = await receiver();
     const hook = await subscribe(creatorToken, r, { events: ['ticket.checked_in'], eventIds: [event.id] });
     r.answers.push(...Array(200).fill(500));
-    workers.stopDispatcher();
+    webhooks.workers.stopDispatcher();
     try {
       await checkIn(token, ticket.id);
-      await eventually(workers, () => expect(r.received.length).toBeGreaterThanOrEqual(1));
+      await eventually(webhooks.workers, () => expect(r.received.length).toBeGreaterThanOrEqual(1));
       expect((await getWebhook(hook.id))?.failingSince).toEqual(expect.any(String));
       // The test stack's window is a minute (test/support/env.ts); deployed, 3 days.
       advanceClock(61_000);
-      await workers.dispatch();
+      await webhooks.workers.dispatch();
     } finally {
       resetClock();
-      workers.startDispatcher();
+      webhooks.workers.startDispatcher();
     }
     const shown = (await call('GET', `${WEBHOOKS}/${hook.id}`, { token: creatorToken })).body.data;
     expect(shown).toMatchObject({ enabled: false, disabledReason: 'every delivery failed for 1 minute' });
@@ -195,7 +183,7 @@ describe('permissions at delivery time', () => {
     // The creator loses tickets:read: what is sent from now on is cancelled, not delivered.
     await changeAdministrator(creator.id, { permissions: ['webhooks:manage'] });
     await editTicket(token, ticket.id, { chipNumber: 'C-3' });
-    await eventually(workers, async () => {
+    await eventually(webhooks.workers, async () => {
       const [delivery] = await deliveriesOf(token, hook.id);
       expect(delivery).toMatchObject({ status: 'cancelled', attempts: 0 });
       expect(delivery!.lastError).toMatch(/may no longer read/);
@@ -209,10 +197,10 @@ describe('permissions at delivery time', () => {
     const r = await receiver();
     const hook = await subscribe(await staffToken(creator), r, { events: ['ticket.updated'], eventIds: [event.id] });
     await editTicket(token, ticket.id, { chipNumber: 'C-7' });
-    await eventually(workers, async () => expect(r.received).toHaveLength(1));
+    await eventually(webhooks.workers, async () => expect(r.received).toHaveLength(1));
     await removeAdministrator(creator.id);
     await editTicket(token, ticket.id, { chipNumber: 'C-8' });
-    await eventually(workers, async () => {
+    await eventually(webhooks.workers, async () => {
       const [latest] = await deliveriesOf(token, hook.id);
       expect(latest).toMatchObject({ status: 'cancelled', attempts: 0 });
       expect(latest!.lastError).toMatch(/no longer an administrator/);

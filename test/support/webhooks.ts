@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook as Verifier } from 'standardwebhooks';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startWebhookWorkers as startWorkers, type WebhookWorkers } from '../../bin/local/webhook-workers.ts';
 import { TABLE_NAME } from './env.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from './api.ts';
+import { createOwnTable, dropOwnTable } from './fuzz-table.ts';
 import { makeAdmin, staffToken } from './staff.ts';
 
 export type { WebhookWorkers };
@@ -80,6 +81,35 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
 /** The workers on the file's table (the shared one, or its own), the dispatcher every 100 ms. */
 export const startWebhookWorkers = (options: { startingPosition?: 'LATEST' | 'TRIM_HORIZON' } = {}) =>
   startWorkers({ tableName: process.env.TABLE_NAME ?? TABLE_NAME, dispatchEveryMs: 100, ...options });
+
+/**
+ * A webhook file's workers and receivers: started before its tests, stopped and closed after them. Call once at the top
+ * of the file. `ownTable`: the file's own table (with its stream), named in TABLE_NAME by the file's `vi.hoisted`
+ * before anything read it, made first and dropped last.
+ */
+export function webhookFixture({ ownTable }: { ownTable?: string } = {}) {
+  const receivers: Receiver[] = [];
+  const fixture = {
+    /** Set once the file's `beforeAll` ran. */
+    workers: undefined as unknown as WebhookWorkers,
+    /** A new receiver, closed after the file's tests. */
+    async receiver(): Promise<Receiver> {
+      const started = await startReceiver();
+      receivers.push(started);
+      return started;
+    },
+  };
+  beforeAll(async () => {
+    if (ownTable) await createOwnTable(ownTable, { stream: true });
+    fixture.workers = await startWebhookWorkers();
+  }, 120_000);
+  afterAll(async () => {
+    await fixture.workers?.stop();
+    await Promise.all(receivers.map((r) => r.close()));
+    if (ownTable) await dropOwnTable(ownTable);
+  });
+  return fixture;
+}
 
 /** Polls `check` until it passes (a bounded number of times), draining the stream first. */
 export async function eventually<T>(workers: WebhookWorkers, check: () => T | Promise<T>, tries = 100): Promise<T> {
