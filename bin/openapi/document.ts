@@ -202,6 +202,7 @@ function requestBody(row: RouteRow, schemas: DocumentedSchemas, doc: RouteDoc, c
 const SUCCESS: Record<number, string> = {
   200: 'Success.',
   201: 'Created.',
+  202: 'Accepted: done later (the answer says what was queued).',
   204: 'Done; no body.',
   302: 'A redirect (`Location`).',
 };

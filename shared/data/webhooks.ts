@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Delivery, MAX_WEBHOOKS, type Webhook } from '../domain/webhooks.ts';
+import { type Delivery, DELIVERY_RETENTION_MS, MAX_WEBHOOKS, type Webhook } from '../domain/webhooks.ts';
 import { Conflict } from '../errors.ts';
 import { batchGet, db, storedAs, tableName, TransactionCancelled, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
@@ -22,7 +22,7 @@ import { keys } from './keys.ts';
  *   one attempt twice, and a crashed attempt is retried when its claim runs out.
  */
 const WEBHOOK_COUNT = 'webhooks';
-const DELIVERY_KEPT_SECONDS = 30 * 24 * 60 * 60;
+const DELIVERY_KEPT_SECONDS = DELIVERY_RETENTION_MS / 1000;
 
 /**
  * A delivery as stored: its record, plus when its retry window started (its creation, or a
@@ -169,7 +169,7 @@ const deliveryItem = (delivery: StoredDelivery) => ({
   expiresAt: Math.floor(Date.parse(delivery.created) / 1000) + DELIVERY_KEPT_SECONDS,
 });
 
-const fromDeliveryItem = (item: Record<string, unknown>): StoredDelivery => {
+export const fromDeliveryItem = (item: Record<string, unknown>): StoredDelivery => {
   const { expiresAt: _expires, ...delivery } = storedAs<StoredDelivery & { expiresAt: number }>(item);
   return delivery;
 };

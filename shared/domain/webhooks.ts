@@ -175,6 +175,9 @@ export interface Delivery {
   nextAttemptAt: string | null;
 }
 
+/** Deliveries are kept this long after their creation (then expire): the furthest back a redelivery reaches. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** The message id of a delivery: the `webhook-id` header. */
 export const messageIdOf = (webhookId: number, deliveryId: string) => `msg_${webhookId}_${deliveryId}`;
 

@@ -484,7 +484,11 @@ function webhookScopeCell(row: RouteRow): Cell {
 }
 
 const withBody = (row: RouteRow, options: CallOptions): CallOptions =>
-  row.method === 'PATCH' ? { ...options, body: { description: 'Mallory' } } : bareOptions(row, options);
+  row.method === 'PATCH'
+    ? { ...options, body: { description: 'Mallory' } }
+    : row.path.endsWith('/redeliver')
+      ? { ...options, body: { from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date().toISOString() } }
+      : bareOptions(row, options);
 
 /** Customer Y, on a customer row, reaching for X's data. */
 function otherCustomerCell(row: RouteRow): Cell {
@@ -575,7 +579,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('has an expectation for every route and every kind of caller', () => {
-  // The spec's 55 and ours: POST /my-account/claim, the nine webhook routes and the gate's two (test/unit/routes.test.ts names them).
-  expect(routes).toHaveLength(67);
+  // The spec's 55 and ours: POST /my-account/claim, the ten webhook routes and the gate's two (test/unit/routes.test.ts names them).
+  expect(routes).toHaveLength(68);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

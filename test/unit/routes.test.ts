@@ -83,6 +83,7 @@ const OUR_ROUTES = [
   'DELETE /webhooks/{id}',
   'POST /webhooks/{id}/rotate-secret',
   'GET /webhooks/{id}/deliveries',
+  'POST /webhooks/{id}/deliveries/redeliver',
   'POST /webhooks/{id}/deliveries/{deliveryId}/retry',
   'POST /webhooks/{id}/ping',
 ];

@@ -1,4 +1,5 @@
 import { MAX_WEBHOOK_EVENT_IDS, MAX_WEBHOOKS } from '#shared/domain/webhooks';
+import { MAX_REDELIVER } from '#shared/http/contract/webhooks';
 import { type Entries, md } from './common.ts';
 
 /** The `webhooks` tag: subscriptions to ticket changes (ours; the spec describes no outbound calls). */
@@ -7,7 +8,7 @@ export const WEBHOOKS_TAG = md(
   `A subscription has a \`url\` (https, on a public address: loopback, private, link-local, unique-local and cloud metadata addresses and names are refused, a 400 naming \`url\`, and checked again on the address each attempt connects to), the \`events\` (types) it wants, an optional \`eventIds\` filter (at most ${MAX_WEBHOOK_EVENT_IDS}; null for every event), \`enabled\` and a \`description\`. At most ${MAX_WEBHOOKS} subscriptions exist at once (409 \`too_many_webhooks\`).`,
   "Messages are signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with a `whsec_` secret shown once, at creation and at each rotation. A message carries the ticket as `GET /tickets/{id}` shows it to the subscription's administrator (`actsFor`), the fields that changed with their previous values, and the ticket's `sequence`: keep the highest per ticket and drop an older message that arrives late. Delivery is at least once (the same `webhook-id` on a repeat).",
   "A subscription delivers for the administrator who last aimed it (`actsFor`): whoever sets `url`, `events` or `eventIds`, at creation or in a `PATCH` (even to the same values), becomes that administrator and must hold `tickets:read` (403 otherwise, nothing changed); a `description` or `enabled` change leaves it as it is. A delivery is made with that administrator's permissions at the time of the attempt: when they are removed, lose `webhooks:manage` or `tickets:read`, or no longer reach all of its `eventIds`, the subscription is disabled, `disabledReason` says why, and another administrator takes it over by aiming it; a ticket outside their events (an access package's other event) is `cancelled`. A message is stored with the url and administrator it was recorded for and goes to no other: once the subscription is aimed again, its older pending deliveries end `cancelled` and a retry of an older one is refused (409 `webhook_reaimed`). Administrators limited to some events subscribe only within them (`eventIds` required, each in scope) and see only such subscriptions.",
-  'A delivery is listed once its first attempt has ended (seconds after the change), then `pending` (waiting for its next attempt), `delivered`, `dead` (3 days of failures, or 410 Gone), `cancelled` (subscription deleted or disabled at its attempt, aimed elsewhere since, or its administrator may no longer read the ticket) or `skipped` (recorded while the subscription was disabled, never attempted: `…/retry` sends it once it is on again).',
+  'A delivery is listed once its first attempt has ended (seconds after the change), then `pending` (waiting for its next attempt), `delivered`, `dead` (3 days of failures, or 410 Gone), `cancelled` (subscription deleted or disabled at its attempt, aimed elsewhere since, or its administrator may no longer read the ticket) or `skipped` (recorded while the subscription was disabled, never attempted: `…/retry`, or `…/deliveries/redeliver` for a time range, sends it once it is on again).',
 );
 
 export const WEBHOOKS = {
@@ -46,6 +47,15 @@ export const WEBHOOKS = {
     description:
       'Newest first, walked by `next`: pass it as `_cursor` for the following page (null on the last). Deliveries are kept 30 days.',
     parameters: { _cursor: 'The `next` of the previous page.' },
+  },
+  'POST /webhooks/{id}/deliveries/redeliver': {
+    summary: "Redeliver a time range's undelivered messages",
+    description: md(
+      "For a receiver that was down: one call makes every delivery of the subscription created in `[from, to)` that ended `dead`, `cancelled` or `skipped` (or the `statuses` named: `delivered` to have delivered ones again, `pending` to bring waiting retries forward) due now, with a fresh 3-day retry window. The dispatcher sends them within a minute, oldest first, as any retry: one attempt at a time, each message with its own `webhook-id`, checked against the subscription's aim and its administrator's rights at the attempt. `202` says how many were `queued`, how many were `alreadyQueued` (pending or in an attempt: left alone, so calling twice sends nothing twice) and how many were `refused` (recorded for another url or administrator, as `…/retry` refuses them: they are never sent to the new aim).",
+      `One call looks at ${MAX_REDELIVER} deliveries of the range at most (\`limit\`, oldest first): while \`next\` is not null, call again with the same body and \`continueFrom: next\`. \`from\` and \`to\` are ISO-8601 (or unix seconds), at most 30 days apart (400 otherwise); deliveries older than 30 days are gone. A disabled subscription is 409 \`webhook_disabled\`: turn it on first, then redeliver what it missed (its \`skipped\` deliveries).`,
+    ),
+    conflicts: ['webhook_disabled'],
+    example: { from: '2026-05-01T08:00:00Z', to: '2026-05-01T14:30:00Z' },
   },
   'POST /webhooks/{id}/deliveries/{deliveryId}/retry': {
     summary: 'Send a delivery again',

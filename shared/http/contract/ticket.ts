@@ -83,7 +83,8 @@ export function parseInstant(value: string, end: 'from' | 'to'): string | undefi
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 
-const instant = (name: string, end: 'from' | 'to') =>
+/** An instant parameter (`parseInstant`), as ISO-8601 UTC. */
+export const instant = (name: string, end: 'from' | 'to') =>
   z.pipe(
     z.string().check(
       z.maxLength(40, `${name} must be an ISO-8601 date or date-time, or unix seconds`),

@@ -3,12 +3,52 @@ import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { getDelivery, type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
 import { pingMessage } from '../../domain/webhook-messages.ts';
-import { aimedAsRecorded, type DeliveryResource, toDeliveryResource } from '../../domain/webhooks.ts';
+import { aimedAsRecorded, type DeliveryResource, toDeliveryResource, type Webhook } from '../../domain/webhooks.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import { attemptDelivery, claimedUntil, deliveryTime, firstAttempt, heldByAttempt, newDelivery } from './deliveries.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
-/** The routes that send a delivery now: `POST /webhooks/{id}/deliveries/{deliveryId}/retry` and `POST /webhooks/{id}/ping`. */
+/**
+ * The routes that send a recorded delivery again: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`
+ * (one, now) and `POST …/deliveries/redeliver` (a time range, for the dispatcher: redelivery.ts), both
+ * through `resendRefusal` and `resent`; and `POST /webhooks/{id}/ping`.
+ */
+
+/**
+ * Why a recorded delivery may not be sent again now (a 409 to throw, or to count), undefined when it may. A
+ * stored message goes only to the url, and for the administrator, it was recorded for; and one an attempt
+ * holds (the dispatcher's, another retry's) is not sent again meanwhile: twice at once, one answer lost.
+ */
+export function resendRefusal(delivery: StoredDelivery, webhook: Webhook, at: Date): Conflict | undefined {
+  if (!aimedAsRecorded(delivery, webhook))
+    return new Conflict(
+      `Delivery ${delivery.id} was recorded for another url or administrator than webhook ${webhook.id} has now: it is not sent to them (messages recorded since the change are).`,
+      'webhook_reaimed',
+    );
+  if (heldByAttempt(delivery, at)) return inProgress(delivery.id);
+  return undefined;
+}
+
+const inProgress = (deliveryId: string) =>
+  new Conflict(`Delivery ${deliveryId} is being attempted now: read it again.`, 'attempt_in_progress');
+
+/**
+ * A delivery to be sent again, with a fresh retry window: held for the caller's own attempt now
+ * (`claim`, so the dispatcher does not take it meanwhile), or due now, for the dispatcher.
+ */
+export const resent = (
+  { claimedUntil: _ranOut, ...delivery }: StoredDelivery,
+  at: Date,
+  { claim }: { claim: boolean },
+): StoredDelivery => ({
+  ...delivery,
+  status: 'pending',
+  nextAttemptAt: claim ? claimedUntil(at) : at.toISOString(),
+  ...(claim ? { claimedUntil: claimedUntil(at) } : {}),
+  windowStart: at.toISOString(),
+  lastError: null,
+});
+
 /**
  * Sends a delivery again now, whatever its state (a receiver that lost a delivered message
  * may ask for it), with a fresh retry window; answers it after that attempt.
@@ -21,29 +61,13 @@ export async function retryDeliveryFor(
   const webhook = await visibleWebhook(caller, webhookId);
   const delivery = await getDelivery(webhookId, deliveryId);
   if (!delivery) throw new NotFound('Delivery', deliveryId);
-  // A stored message goes only to the url, and for the administrator, it was recorded for.
-  if (!aimedAsRecorded(delivery, webhook))
-    throw new Conflict(
-      `Delivery ${deliveryId} was recorded for another url or administrator than webhook ${webhookId} has now: it is not sent to them (messages recorded since the change are).`,
-      'webhook_reaimed',
-    );
-  const at = now().toISOString();
-  const busy = () =>
-    new Conflict(`Delivery ${deliveryId} is being attempted now: read it again.`, 'attempt_in_progress');
-  // The dispatcher (or another retry) holds it: sending it now would send it twice at once, and lose one answer.
-  if (heldByAttempt(delivery, new Date(at))) throw busy();
-  // Held for this request's attempt: the dispatcher does not take it meanwhile.
-  const requeued: StoredDelivery = {
-    ...delivery,
-    status: 'pending',
-    nextAttemptAt: claimedUntil(new Date(at)),
-    claimedUntil: claimedUntil(new Date(at)),
-    windowStart: at,
-    lastError: null,
-  };
-  if (!(await updateDelivery(requeued, delivery.attempts))) throw busy();
+  const at = now();
+  const refusal = resendRefusal(delivery, webhook, at);
+  if (refusal) throw refusal;
+  const requeued = resent(delivery, at, { claim: true });
+  if (!(await updateDelivery(requeued, delivery.attempts))) throw inProgress(deliveryId);
   const attempted = await attemptDelivery(requeued);
-  if (!attempted) throw busy();
+  if (!attempted) throw inProgress(deliveryId);
   return toDeliveryResource(attempted);
 }
 
