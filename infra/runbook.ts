@@ -24,9 +24,9 @@ export const FIRST_STEPS = {
   'migrations-failed':
     "`npm run migrations -- --stage <s>`: the ledger's lastError and the runner's log group; fix the cause, then `npm run migrations -- --stage <s> --resume` goes on from its checkpoint.",
   'webhook-deliveries-dead':
-    'GET /webhooks, then GET /webhooks/{id}/deliveries of the failing one (failingSince set, or disabled): each dead delivery has the receiver\'s last status. Once it answers, POST /webhooks/{id}/deliveries/{deliveryId}/retry sends one again; PATCH /webhooks/{id} {"enabled": true} turns a disabled one back on.',
+    'GET /webhooks, then GET /webhooks/{id}/deliveries of the failing one (failingSince set, or disabled): each dead delivery has the receiver\'s last status. Once it answers, POST /webhooks/{id}/deliveries/redeliver {"from", "to"} sends again what it missed in a time range (…/{deliveryId}/retry: one); PATCH /webhooks/{id} {"enabled": true} turns a disabled one back on.',
   'webhook-disabled':
-    'GET /webhooks: the disabled one\'s disabledReason. A lost administrator: a colleague with tickets:read takes it over with PATCH /webhooks/{id} {"url": <same>, "enabled": true}; a receiver gone or failing: fix it, turn it back on (PATCH {"enabled": true}), then POST /webhooks/{id}/deliveries/{deliveryId}/retry for what it missed.',
+    'GET /webhooks: the disabled one\'s disabledReason. A lost administrator: a colleague with tickets:read takes it over with PATCH /webhooks/{id} {"url": <same>, "enabled": true}; a receiver gone or failing: fix it, turn it back on (PATCH {"enabled": true}), then POST /webhooks/{id}/deliveries/redeliver {"from", "to"} for what it missed.',
   'webhook-oldest-pending-age':
     "no reading: the dispatcher does not run (its errors alarm, its log group, its EveryMinute rule enabled?). A reading: GET /webhooks shows the failing subscription (failingSince), GET /webhooks/{id}/deliveries its receiver's answers; if every subscription fails at once, suspect the sending side (the dispatcher's log group, `webhook attempt failed`).",
   'webhook-stream-iterator-age':

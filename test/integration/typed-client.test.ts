@@ -103,7 +103,7 @@ describe('the typed client', () => {
     expect(since.data!.data.find((item) => item.ticketId === tickets[1]!.id)?.state).toBe('checked_in');
   });
 
-  it('subscribes a webhook (POST /webhooks), pings it (POST /webhooks/{id}/ping) and lists its deliveries', async () => {
+  it('subscribes a webhook (POST /webhooks), pings it (POST /webhooks/{id}/ping), lists and redelivers its deliveries', async () => {
     const staff = await staffClient();
     // Nothing listens on 127.0.0.1:9: the ping is recorded, its attempt fails, and it waits for a retry.
     const created = await staff.POST('/webhooks', {
@@ -116,6 +116,17 @@ describe('the typed client', () => {
     expect(ping.data!.data).toMatchObject({ type: 'webhook.ping', status: 'pending', attempts: 1, lastStatus: null });
     const listed = await staff.GET('/webhooks/{id}/deliveries', { params: { path: { id }, query: { _limit: '5' } } });
     expect(listed.data!.data.map((delivery) => delivery.id)).toEqual([ping.data!.data.id]);
+    // The ping waits for its retry: a redelivery of its range leaves it to that (POST …/deliveries/redeliver).
+    const range = {
+      from: new Date(Date.now() - 60_000).toISOString(),
+      to: new Date(Date.now() + 60_000).toISOString(),
+    };
+    const redelivered = await staff.POST('/webhooks/{id}/deliveries/redeliver', {
+      params: { path: { id } },
+      body: range,
+    });
+    expect(redelivered.response.status, JSON.stringify(redelivered.error)).toBe(202);
+    expect(redelivered.data!.data).toEqual({ queued: 0, alreadyQueued: 1, refused: 0, next: null });
     expect((await staff.DELETE('/webhooks/{id}', { params: { path: { id } } })).response.status).toBe(204);
   });
 

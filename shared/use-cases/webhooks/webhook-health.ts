@@ -47,9 +47,9 @@ async function mailCreator(webhook: Webhook, context: HealthContext, window: str
       subject: `Webhook ${webhook.id} is disabled: its receiver failed for ${window}`,
       text: [
         `Every delivery to ${webhook.url} failed for ${window}, so webhook ${webhook.id} is now disabled.`,
-        'Its undelivered messages are listed by GET /webhooks/{id}/deliveries and can be sent again with',
-        'POST /webhooks/{id}/deliveries/{deliveryId}/retry once the receiver answers.',
-        'Turn it back on with PATCH /webhooks/{id} {"enabled": true}.',
+        'Its undelivered messages are listed by GET /webhooks/{id}/deliveries. Once the receiver answers,',
+        'turn it back on with PATCH /webhooks/{id} {"enabled": true}, then send what it missed again with',
+        'POST /webhooks/{id}/deliveries/redeliver {"from": ..., "to": ...} (or one with .../{deliveryId}/retry).',
       ].join('\n'),
     });
   } catch (error) {
