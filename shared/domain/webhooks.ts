@@ -142,7 +142,7 @@ export function covers(
 /**
  * A delivery's state: waiting for its next attempt, delivered, given up (dead), not to be sent
  * (cancelled), or recorded while its subscription was disabled and never attempted (skipped: sent
- * by `…/retry` once it is on again).
+ * by `…/retry`, or a time range's by `…/deliveries/redeliver`, once it is on again).
  */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead', 'cancelled', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
