@@ -169,7 +169,8 @@ const deliveryItem = (delivery: StoredDelivery) => ({
   expiresAt: Math.floor(Date.parse(delivery.created) / 1000) + DELIVERY_KEPT_SECONDS,
 });
 
-const fromDeliveryItem = (item: Record<string, unknown>): StoredDelivery => {
+/** A delivery as read, without its table and index keys (webhook-due.ts reads them too). */
+export const fromDeliveryItem = (item: Record<string, unknown>): StoredDelivery => {
   const { expiresAt: _expires, ...delivery } = storedAs<StoredDelivery & { expiresAt: number }>(item);
   return delivery;
 };
