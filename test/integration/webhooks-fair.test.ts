@@ -7,8 +7,11 @@ import { subscriptionDueDeliveries } from '#shared/data/webhook-due';
 import { listDeliveries, putDelivery, type StoredDelivery } from '#shared/data/webhooks';
 import { messageIdOf } from '#shared/domain/webhooks';
 import { indexWebhookDue } from '../../bin/maintenance/migrations/index-webhook-due.ts';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
+import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
 import { countReads } from '../support/dynamo-reads.ts';
+import { makeAdmin, staffToken } from '../support/staff.ts';
 import { deliveriesOf, editTicket, eventually, subscribe, watchedTicket, webhookFixture } from '../support/webhooks.ts';
 
 /**
@@ -110,6 +113,48 @@ describe("one subscription's backlog", () => {
       expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
       expect(reads.queriesWithoutLimit).toBe(0);
       expect(reads.itemsRead).toBeLessThan(BACKLOG);
+    } finally {
+      webhooks.workers.startDispatcher();
+    }
+  }, 60_000);
+});
+
+describe('a receiver that starts hanging', () => {
+  it("is attempted once in a stream batch: its other messages wait for the dispatcher, and the others' go at once", async () => {
+    const token = await staffToken(
+      await makeAdmin({ permissions: ['webhooks:manage', 'tickets:read', 'tickets:write'] }),
+    );
+    const event = await seedEvent();
+    const TICKETS = 5;
+    const tickets = await seedTickets(event, event.ticketTypes[0]!.id, TICKETS);
+    // Their creations, as the stream handed them to the consumer (no subscription wanted them then): one batch here.
+    const ids = new Set(tickets.map((ticket) => `TICKET#${ticket.id}`));
+    const records = await eventually(webhooks.workers, () => {
+      const found = webhooks.workers.batches
+        .flatMap((batch) => batch.Records)
+        .filter((record) => record.eventName === 'INSERT' && ids.has(String(record.dynamodb?.Keys?.PK?.S)));
+      expect(found).toHaveLength(TICKETS);
+      return found;
+    });
+    const hanging = await receiver();
+    const healthy = await receiver();
+    const stuck = await subscribe(token, hanging, { events: ['ticket.created'], eventIds: [event.id] });
+    await subscribe(token, healthy, { events: ['ticket.created'], eventIds: [event.id] });
+    hanging.answers.push(...Array(TICKETS).fill('hang'));
+    webhooks.workers.stopDispatcher();
+    try {
+      await ticketChanges({ Records: records });
+      // Every creation reached the healthy receiver; the hanging one was asked once (its 1 s limit), not once a message.
+      expect(healthy.received.map((m) => m.message.data.ticket.id).sort()).toEqual(tickets.map((t) => t.id).sort());
+      expect(hanging.received).toHaveLength(1);
+      const recorded = await deliveriesOf(token, stuck.id);
+      expect(recorded.map((d) => [d.status, d.attempts]).sort()).toEqual([
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 1],
+      ]);
     } finally {
       webhooks.workers.startDispatcher();
     }
