@@ -9,7 +9,9 @@
  * receivers on 127.0.0.1 to the event's check-ins, with the stream poller and dispatcher running in
  * a process of their own (webhook-side.ts), at low CPU priority unless `--webhooks-priority normal`:
  * the gate's figures with them active, every admitted check-in delivered to each, and the
- * commit-to-delivery time (p50, p99). `--offline N [--offline-tickets 2000]` adds N scanners that
+ * commit-to-delivery time (p50, p99). `--hanging N` (default 0) subscribes N more receivers that
+ * accept and never answer (issue 46: the healthy ones' times beside them; each has failed once, a
+ * ping, before the rush). `--offline N [--offline-tickets 2000]` adds N scanners that
  * download the admission list, scan offline through the rush and upload when back (gate-offline.ts).
  */
 import { fork } from 'node:child_process';
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     rescanners: { type: 'string', default: '5' },
     tickets: { type: 'string', default: '15000' },
     webhooks: { type: 'string', default: '3' },
+    hanging: { type: 'string', default: '0' },
     'webhooks-priority': { type: 'string', default: 'low' },
     rate: { type: 'string' },
     offline: { type: 'string', default: '0' },
@@ -63,6 +66,13 @@ if (webhookPriority !== 'low' && webhookPriority !== 'normal') {
 }
 if (!Number.isInteger(webhookCount) || webhookCount < 0 || webhookCount > 10) {
   console.error(`--webhooks must be a whole number from 0 to 10 (got ${JSON.stringify(values.webhooks)}).`);
+  process.exit(2);
+}
+const hangingCount = Number(values.hanging);
+if (!Number.isInteger(hangingCount) || hangingCount < 0 || hangingCount > 5 || (hangingCount && !webhookCount)) {
+  console.error(
+    `--hanging must be a whole number from 0 to 5, beside --webhooks 1 or more (got ${JSON.stringify(values.hanging)}).`,
+  );
   process.exit(2);
 }
 for (const [name, value] of Object.entries(options)) {
@@ -133,7 +143,7 @@ try {
           ? `  offline    ${offline} devices: ${offlineResult.scans} scans kept offline (${offlineResult.scans - offlineResult.admitted} double), ${offlineResult.admitted} admitted on upload, ${offlineResult.requests} requests (download, upload, a resent batch each) in ${f(offlineResult.uploadMs)} ms of upload, ${offlineResult.failed} failed`
           : '  offline    none',
         deliveries
-          ? `  webhooks   ${webhookCount} receivers (${webhookPriority} priority): ${deliveries.expected - deliveries.missing} of ${deliveries.expected} delivered (${deliveries.repeats} repeats), commit to delivery p50 ${f(deliveries.p50Ms)} ms, p99 ${f(deliveries.p99Ms)} ms`
+          ? `  webhooks   ${webhookCount} receivers (${webhookPriority} priority): ${deliveries.expected - deliveries.missing} of ${deliveries.expected} delivered (${deliveries.repeats} repeats), commit to delivery p50 ${f(deliveries.p50Ms)} ms, p99 ${f(deliveries.p99Ms)} ms, max ${f(deliveries.maxMs)} ms${hangingCount ? `; beside ${hangingCount} hanging (sent ${deliveries.hangingAsked} requests, none answered)` : ''}`
           : '  webhooks   none subscribed',
         result.ranOut
           ? `  the ${prepared.pool.length} tickets ran out before the time was up: raise --tickets`
@@ -153,7 +163,9 @@ try {
       scans,
       rescans,
       transactions: result.transactions,
-      webhooks: deliveries ? { receivers: webhookCount, priority: webhookPriority, ...deliveries } : null,
+      webhooks: deliveries
+        ? { receivers: webhookCount, hanging: hangingCount, priority: webhookPriority, ...deliveries }
+        : null,
       offline: offlineResult ?? null,
       ranOut: result.ranOut,
       failures,
@@ -182,7 +194,12 @@ process.exit(exitCode);
  */
 async function forkWebhookSide(count: number, eventId: number) {
   const child = fork(fileURLToPath(new URL('./webhook-side.ts', import.meta.url)), {
-    env: { ...process.env, GATE_RUSH_WEBHOOKS: String(count), GATE_RUSH_EVENT_ID: String(eventId) },
+    env: {
+      ...process.env,
+      GATE_RUSH_WEBHOOKS: String(count),
+      GATE_RUSH_HANGING: String(hangingCount),
+      GATE_RUSH_EVENT_ID: String(eventId),
+    },
   });
   // Deployed, it runs on compute of its own; here it shares the cores, so it yields them. (The gate still shares
   // DynamoDB Local's one thread with it: bin/bench/results.md "Gate rush with webhooks".)

@@ -1,26 +1,33 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createAdministrator } from '#shared/data/administrators';
+import { pingWebhookFor } from '#shared/use-cases/webhooks/delivery-routes';
 import { createWebhookFor } from '#shared/use-cases/webhooks/subscriptions';
 import { percentile } from '../bench/stats.ts';
 
 /**
  * Receivers on 127.0.0.1 subscribed to an event's check-ins, for the gate rush with webhooks
  * active (issue 41: the gate pays nothing): each counts what it gets and times it from the
- * change's commit (the message's `timestamp`) to its arrival.
+ * change's commit (the message's `timestamp`) to its arrival. Beside them, `hanging` receivers
+ * (issue 46) that accept every connection and never answer: the healthy ones' times show whether
+ * a hanging receiver holds them up.
  */
 export interface ReceiverFleet {
   /** Deliveries per receiver, by ticket id: more than one is a repeat (at least once). */
   received: Map<number, number>[];
-  /** Commit-to-arrival times in ms, every delivery of every receiver. */
+  /** Commit-to-arrival times in ms, every delivery of every (healthy) receiver. */
   latenciesMs: number[];
+  /** Requests the hanging receivers were sent (none answered). */
+  hangingAsked: () => number;
   close(): Promise<void>;
 }
 
-export async function subscribeReceivers(count: number, eventId: number): Promise<ReceiverFleet> {
+export async function subscribeReceivers(count: number, eventId: number, hanging = 0): Promise<ReceiverFleet> {
   const received: Map<number, number>[] = [];
   const latenciesMs: number[] = [];
   const servers: Server[] = [];
+  const held = new Set<Socket>();
+  let hangingAsked = 0;
   const creator = await createAdministrator({
     login: `webhooks-${eventId}@gate-rush.local`,
     email: `webhooks-${eventId}@gate-rush.local`,
@@ -28,6 +35,12 @@ export async function subscribeReceivers(count: number, eventId: number): Promis
     permissions: ['webhooks:manage', 'tickets:read'],
     vendorUser: 0,
   });
+  const caller = { id: creator.id, eventScope: undefined, permissions: creator.permissions };
+  const listening = async (server: Server) => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    servers.push(server);
+    return (server.address() as AddressInfo).port;
+  };
   for (let n = 0; n < count; n++) {
     const counts = new Map<number, number>();
     received.push(counts);
@@ -44,21 +57,40 @@ export async function subscribeReceivers(count: number, eventId: number): Promis
         response.writeHead(204).end();
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    servers.push(server);
-    await createWebhookFor(
-      { id: creator.id, eventScope: undefined, permissions: creator.permissions },
-      {
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/${n}`,
-        events: ['ticket.checked_in'],
-        eventIds: [eventId],
-      },
-    );
+    const port = await listening(server);
+    await createWebhookFor(caller, {
+      url: `http://127.0.0.1:${port}/hooks/${n}`,
+      events: ['ticket.checked_in'],
+      eventIds: [eventId],
+    });
   }
+  const stuck: number[] = [];
+  for (let n = 0; n < hanging; n++) {
+    const server = createServer(() => {
+      hangingAsked++; // read, never answered: the attempt runs to its time limit
+    });
+    server.on('connection', (socket) => {
+      held.add(socket);
+      socket.once('close', () => held.delete(socket));
+    });
+    const port = await listening(server);
+    const { id } = await createWebhookFor(caller, {
+      url: `http://127.0.0.1:${port}/hanging/${n}`,
+      events: ['ticket.checked_in'],
+      eventIds: [eventId],
+    });
+    stuck.push(id);
+  }
+  // Each hanging subscription already failing when the rush starts, as after its first unanswered message: a ping,
+  // attempted at once, runs to the attempt's limit (10 s). Its first ticket change would instead hold the consumer's
+  // batch that long, once (bin/webhooks/README.md "One receiver cannot slow the rest").
+  await Promise.all(stuck.map((id) => pingWebhookFor(caller, id)));
   return {
     received,
     latenciesMs,
+    hangingAsked: () => hangingAsked,
     close: async () => {
+      for (const socket of held) socket.destroy();
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     },
   };
@@ -81,5 +113,7 @@ export async function awaitDeliveries(fleet: ReceiverFleet, admitted: readonly n
     repeats,
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
+    maxMs: sorted.at(-1) ?? 0,
+    hangingAsked: fleet.hangingAsked(),
   };
 }

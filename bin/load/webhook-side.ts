@@ -12,6 +12,7 @@ export type ToWebhookSide = { admitted: number[]; timeoutMs: number };
 export type FromWebhookSide = { ready: true } | { deliveries: Awaited<ReturnType<typeof awaitDeliveries>> };
 
 const count = Number(process.env.GATE_RUSH_WEBHOOKS);
+const hanging = Number(process.env.GATE_RUSH_HANGING ?? 0);
 const eventId = Number(process.env.GATE_RUSH_EVENT_ID);
 const tableName = process.env.TABLE_NAME;
 if (!process.send || !Number.isInteger(count) || !Number.isInteger(eventId) || !tableName) {
@@ -19,7 +20,7 @@ if (!process.send || !Number.isInteger(count) || !Number.isInteger(eventId) || !
 }
 const send = (message: FromWebhookSide) => process.send?.(message);
 
-const fleet = await subscribeReceivers(count, eventId);
+const fleet = await subscribeReceivers(count, eventId, hanging);
 const workers = await startWebhookWorkers({ tableName });
 send({ ready: true });
 process.once('message', async ({ admitted, timeoutMs }: ToWebhookSide) => {

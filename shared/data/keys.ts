@@ -239,12 +239,18 @@ export const keys = {
     SK: `DELIVERY#${deliveryId}`,
   }),
   deliveryPrefix: 'DELIVERY#',
-  /** GSI1 pending deliveries by their next attempt (the dispatcher's due ones), GSI2 by creation (the oldest undelivered). */
+  /**
+   * Pending deliveries: GSI3 each subscription's by next attempt (the dispatcher reads every one's due ones, so one
+   * receiver's backlog hides no other's), GSI1 all of them by next attempt (those of deleted subscriptions), GSI2 by
+   * creation (the oldest undelivered).
+   */
   dueDeliveries: on('GSI1', 'WEBHOOK_DUE'),
+  subscriptionDueDeliveries: (webhookId: number) => on('GSI3', `WEBHOOK_DUE#${sortableId(webhookId)}`),
   waitingDeliveries: on('GSI2', 'WEBHOOK_WAITING'),
   pendingDeliveryIndexes: (nextAttemptAt: string, created: string, webhookId: number, deliveryId: string) =>
     placedIn(
       [keys.dueDeliveries, `${nextAttemptAt}#${sortableId(webhookId)}#${deliveryId}`],
+      [keys.subscriptionDueDeliveries(webhookId), `${nextAttemptAt}#${deliveryId}`],
       [keys.waitingDeliveries, `${created}#${sortableId(webhookId)}#${deliveryId}`],
     ),
 

@@ -14,9 +14,9 @@ import { keys } from './keys.ts';
  *   in the same transaction (`COUNT#webhooks`), so there are never more than MAX_WEBHOOKS and
  *   a ticket change reads them all in one bounded Query.
  * - A delivery is one item of its subscription's partition, keyed by an id that sorts by
- *   creation. A pending one is also on GSI1 by its next attempt (the dispatcher reads the
- *   due ones) and GSI2 by creation (the oldest undelivered message's age); a finished one
- *   leaves both. Deliveries expire (TTL) 30 days after their creation.
+ *   creation. A pending one is also on GSI3 by its next attempt in its subscription's due
+ *   partition and GSI1 in all of them (the dispatcher reads the due ones: webhook-due.ts), and
+ *   GSI2 by creation (the oldest undelivered message's age); a finished one leaves all three. Deliveries expire (TTL) 30 days after their creation.
  * - Every attempt first claims the delivery by a conditional update on its attempt count,
  *   which also moves its next attempt past the attempt's time: two dispatchers never send
  *   one attempt twice, and a crashed attempt is retried when its claim runs out.
@@ -169,6 +169,7 @@ const deliveryItem = (delivery: StoredDelivery) => ({
   expiresAt: Math.floor(Date.parse(delivery.created) / 1000) + DELIVERY_KEPT_SECONDS,
 });
 
+/** A delivery as read, without its table and index keys (webhook-due.ts and webhook-redelivery.ts read them too). */
 export const fromDeliveryItem = (item: Record<string, unknown>): StoredDelivery => {
   const { expiresAt: _expires, ...delivery } = storedAs<StoredDelivery & { expiresAt: number }>(item);
   return delivery;

@@ -63,7 +63,10 @@ describe('data migrations (bin/maintenance/migrations/runner.ts)', () => {
     // Released (no lease), not done; the later ones not started.
     expect(await statuses()).toEqual({ 1: 'done', 2: 'done', 3: 'running' });
 
-    expect(await runMigrations({ owner: 'second', stopAt: FOREVER })).toEqual({ state: 'done', ran: [3, 4, 5, 6, 7] });
+    expect(await runMigrations({ owner: 'second', stopAt: FOREVER })).toEqual({
+      state: 'done',
+      ran: [3, 4, 5, 6, 7, 8],
+    });
     const ledger = await readLedger();
     // The first run did the list across events (one unit); the second every event, not that list again.
     expect(ledger.get(LIST_POSITIONS)).toMatchObject({ status: 'done', runs: 2 });
@@ -71,6 +74,7 @@ describe('data migrations (bin/maintenance/migrations/runner.ts)', () => {
     expect(ledger.get(5)?.outcome).toMatchObject({ events: (await recordIds('EVENT')).length, beforeEntries: [] });
     expect(ledger.get(6)?.outcome).toMatchObject({ links: 0 });
     expect(ledger.get(7)?.outcome).toMatchObject({ sealed: 0 }); // this table has no webhooks
+    expect(ledger.get(8)?.outcome).toMatchObject({ placed: 0 }); // nor deliveries
 
     const again = await countWrites(() => runMigrations({ owner: 'third', stopAt: FOREVER }));
     expect(again.result).toEqual({ state: 'done', ran: [] });

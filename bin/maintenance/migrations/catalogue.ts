@@ -4,6 +4,7 @@ import { backfillListPositions } from './backfill-list-positions.ts';
 import { backfillPortalEvents } from './backfill-portal-events.ts';
 import { backfillTicketIndexes } from './backfill-ticket-indexes.ts';
 import { backfillTicketLists } from './backfill-ticket-lists.ts';
+import { indexWebhookDue } from './index-webhook-due.ts';
 import { sealWebhookSecrets } from './seal-webhook-secrets.ts';
 import type { RunOptions, Stopped } from './runs.ts';
 
@@ -66,5 +67,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'webhook-secrets',
     summary: "every webhook's signing secrets sealed under the current webhook secrets key",
     run: sealWebhookSecrets,
+  },
+  {
+    id: 8,
+    name: 'webhook-due',
+    summary: "every pending webhook delivery placed in its subscription's due index",
+    run: indexWebhookDue,
   },
 ];

@@ -92,21 +92,74 @@ export async function deliverTicketChanges(
     return changes[0]!.sequenceNumber;
   }
   const fresh = deliveries.filter((_, at) => !recorded[at]);
-  const context = new AttemptContext();
-  const done = await inTurns(fresh, FIRST_ATTEMPTS_AT_ONCE, async ({ delivery }) => {
-    try {
-      await firstAttempt(delivery, context, attemptUntil);
-      return true;
-    } catch (error) {
-      logger.error('webhook delivery of a ticket change not recorded: the stream retries the change', {
-        webhookId: delivery.webhookId,
-        deliveryId: delivery.id,
-        error,
-      });
-      return false;
-    }
-  });
+  const done = await firstAttempts(
+    fresh.map(({ delivery }) => delivery),
+    attemptUntil,
+  );
   const failed = fresh.filter((_, at) => !done[at]).map(({ change }) => change);
   const first = Math.min(unread === -1 ? changes.length : unread, ...failed);
   return first < changes.length ? changes[first]!.sequenceNumber : undefined;
+}
+
+/**
+ * The batch's first attempts, FIRST_ATTEMPTS_AT_ONCE at a time, each subscription's first one alone
+ * before the rest of its own: delivered, the rest go at once; failed (a receiver that has just started
+ * failing or hanging, not yet marked so when the batch read the subscriptions), the rest are recorded
+ * due for the dispatcher without an attempt. So a receiver that starts hanging costs the batch one
+ * attempt's time and one slot, not an attempt per message holding every slot while the other
+ * subscriptions' messages wait. Whether each delivery was recorded.
+ */
+async function firstAttempts(deliveries: readonly StoredDelivery[], attemptUntil: number): Promise<boolean[]> {
+  const context = new AttemptContext();
+  const slot = slots(FIRST_ATTEMPTS_AT_ONCE);
+  const recorded: boolean[] = new Array(deliveries.length).fill(false);
+  const attempt = (at: number, startBy: number) =>
+    slot(async () => {
+      const delivery = deliveries[at]!;
+      try {
+        const outcome = await firstAttempt(delivery, context, startBy);
+        recorded[at] = true;
+        return outcome;
+      } catch (error) {
+        logger.error('webhook delivery of a ticket change not recorded: the stream retries the change', {
+          webhookId: delivery.webhookId,
+          deliveryId: delivery.id,
+          error,
+        });
+        return undefined;
+      }
+    });
+  const bySubscription = new Map<number, number[]>();
+  for (const [at, { webhookId }] of deliveries.entries()) {
+    const of = bySubscription.get(webhookId) ?? [];
+    of.push(at);
+    bySubscription.set(webhookId, of);
+  }
+  await Promise.all(
+    [...bySubscription.values()].map(async ([first, ...rest]) => {
+      const probe = await attempt(first!, attemptUntil);
+      // Attempted and not delivered: the others wait for the dispatcher (recorded as not started, due now).
+      const failing = probe?.status === 'pending' && probe.attempts > 0;
+      await Promise.all(rest.map((at) => attempt(at, failing ? Number.NEGATIVE_INFINITY : attemptUntil)));
+    }),
+  );
+  return recorded;
+}
+
+/** At most `size` of the works given at once, the others started in the order they asked as those end. */
+function slots(size: number) {
+  let busy = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    // A slot is handed straight from the work that ends to the next one waiting, so none is taken twice.
+    if (busy < size) busy++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else busy--;
+    }
+  };
 }

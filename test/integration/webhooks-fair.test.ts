@@ -1,0 +1,191 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it, vi } from 'vitest';
+import { now } from '#shared/clock';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { subscriptionDueDeliveries } from '#shared/data/webhook-due';
+import { listDeliveries, putDelivery, type StoredDelivery } from '#shared/data/webhooks';
+import { messageIdOf } from '#shared/domain/webhooks';
+import { indexWebhookDue } from '../../bin/maintenance/migrations/index-webhook-due.ts';
+import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
+import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
+import { countReads } from '../support/dynamo-reads.ts';
+import { makeAdmin, staffToken } from '../support/staff.ts';
+import { deliveriesOf, editTicket, eventually, subscribe, watchedTicket, webhookFixture } from '../support/webhooks.ts';
+
+/**
+ * One receiver's backlog hides no other subscription's retries (issue 46 item 3, bin/webhooks/README.md "One
+ * receiver cannot slow the rest"): the dispatcher reads each subscription's own due deliveries, so a run shares
+ * its attempts across every subscription with something due, whatever one of them has piled up.
+ */
+// A table (with its stream) of this file's own, before anything reads TABLE_NAME: the dispatchers of the other webhook
+// files would otherwise attempt the backlog this file writes, and their due deliveries would share its runs.
+const table = vi.hoisted(() => {
+  process.env.TABLE_NAME = `ticketing-fair-${process.pid}-${Date.now().toString(36)}`;
+  return { name: process.env.TABLE_NAME };
+});
+
+const webhooks = webhookFixture({ ownTable: table.name });
+const { receiver } = webhooks;
+
+/** More than the 100 oldest due the dispatcher used to read, and share out, in a round. */
+const BACKLOG = 150;
+/** A dispatcher round's most attempts of one subscription (shared/use-cases/webhooks/dispatch.ts). */
+const PER_WEBHOOK = 5;
+
+/** The subscription's one recorded delivery, as stored. */
+async function onlyDelivery(webhookId: number): Promise<StoredDelivery> {
+  const { items } = await listDeliveries(webhookId, { limit: 1 });
+  expect(items).toHaveLength(1);
+  return items[0]!;
+}
+
+/** Every delivery of a subscription, as stored (page by page). */
+async function allDeliveries(webhookId: number): Promise<StoredDelivery[]> {
+  const all: StoredDelivery[] = [];
+  let after: string | undefined;
+  do {
+    const page = await listDeliveries(webhookId, { limit: 100, after });
+    all.push(...page.items);
+    after = page.next ?? undefined;
+  } while (after);
+  return all;
+}
+
+/** `count` more pending deliveries like `model`, all due since `dueSince` (written as the stream's consumer records them). */
+async function backlogLike(model: StoredDelivery, count: number, dueSince: Date): Promise<StoredDelivery[]> {
+  const at = dueSince.toISOString();
+  const backlog = Array.from({ length: count }, (_, n): StoredDelivery => {
+    const id = `${model.id}-backlog-${String(n).padStart(4, '0')}`;
+    const { lastAttemptAt: _last, ...rest } = model;
+    return {
+      ...rest,
+      id,
+      messageId: messageIdOf(model.webhookId, id),
+      status: 'pending',
+      attempts: 0,
+      lastStatus: null,
+      lastError: null,
+      lastAttemptAt: null,
+      nextAttemptAt: at,
+    };
+  });
+  for (let n = 0; n < backlog.length; n += 25)
+    expect(await Promise.all(backlog.slice(n, n + 25).map(putDelivery))).not.toContain(false);
+  return backlog;
+}
+
+describe("one subscription's backlog", () => {
+  it("larger than the dispatcher's old read does not hide another subscription's due retry: both get a share of the run", async () => {
+    const backlogged = await receiver();
+    const { token, event, ticket, hooks } = await watchedTicket(backlogged, ['ticket.updated']);
+    const [slow] = hooks;
+    const other = await receiver();
+    const retried = await subscribe(token, other, { events: ['ticket.updated'], eventIds: [event.id] });
+    webhooks.workers.stopDispatcher();
+    try {
+      // The change reaches the first receiver; the other answers 500, so its delivery waits for a retry.
+      other.answers.push(500);
+      await editTicket(token, ticket.id, { chipNumber: 'B-0' });
+      await eventually(webhooks.workers, async () => {
+        expect((await deliveriesOf(token, retried.id)).map((d) => [d.status, d.attempts])).toEqual([['pending', 1]]);
+        expect(backlogged.received).toHaveLength(1);
+      });
+      // The backlog: due ten minutes before that retry, so the oldest due of all are the backlog's alone.
+      const backlog = await backlogLike(await onlyDelivery(slow!.id), BACKLOG, new Date(now().getTime() - 10 * 60_000));
+      await new Promise((resolve) => setTimeout(resolve, 450)); // past the retry's time (the tests' schedule: 400 ms at most)
+      // The backlogged receiver hangs (each attempt takes the tests' 1 s limit): a run that may start attempts for
+      // 900 ms has one round, so what that round held is all that is attempted.
+      backlogged.answers.push(...Array(BACKLOG).fill('hang'));
+      const { reads } = await countReads(() => dispatcher({}, { getRemainingTimeInMillis: () => 20_000 + 900 }));
+      // The other subscription's retry was in the first round, and delivered (its first attempt had the 500).
+      expect(other.received.map((m) => m.message.data.ticket.chipNumber)).toEqual(['B-0', 'B-0']);
+      expect((await deliveriesOf(token, retried.id)).map((d) => [d.status, d.attempts])).toEqual([['delivered', 2]]);
+      // The backlog had its share of that round, no more; the rest still waits, untouched.
+      const asked = backlogged.received.length - 1;
+      expect(asked).toBeGreaterThan(0);
+      expect(asked).toBeLessThanOrEqual(PER_WEBHOOK);
+      const stored = (await allDeliveries(slow!.id)).filter((d) => d.id.includes('-backlog-'));
+      expect(stored).toHaveLength(backlog.length);
+      expect(stored.filter((d) => d.attempts === 0)).toHaveLength(BACKLOG - asked);
+      // Bounded reads: no Scan, a Limit on every Query, and fewer items read than the backlog holds.
+      expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
+      expect(reads.queriesWithoutLimit).toBe(0);
+      expect(reads.itemsRead).toBeLessThan(BACKLOG);
+    } finally {
+      webhooks.workers.startDispatcher();
+    }
+  }, 60_000);
+});
+
+describe('a receiver that starts hanging', () => {
+  it("is attempted once in a stream batch: its other messages wait for the dispatcher, and the others' go at once", async () => {
+    const token = await staffToken(
+      await makeAdmin({ permissions: ['webhooks:manage', 'tickets:read', 'tickets:write'] }),
+    );
+    const event = await seedEvent();
+    const TICKETS = 5;
+    const tickets = await seedTickets(event, event.ticketTypes[0]!.id, TICKETS);
+    // Their creations, as the stream handed them to the consumer (no subscription wanted them then): one batch here.
+    const ids = new Set(tickets.map((ticket) => `TICKET#${ticket.id}`));
+    const records = await eventually(webhooks.workers, () => {
+      const found = webhooks.workers.batches
+        .flatMap((batch) => batch.Records)
+        .filter((record) => record.eventName === 'INSERT' && ids.has(String(record.dynamodb?.Keys?.PK?.S)));
+      expect(found).toHaveLength(TICKETS);
+      return found;
+    });
+    const hanging = await receiver();
+    const healthy = await receiver();
+    const stuck = await subscribe(token, hanging, { events: ['ticket.created'], eventIds: [event.id] });
+    await subscribe(token, healthy, { events: ['ticket.created'], eventIds: [event.id] });
+    hanging.answers.push(...Array(TICKETS).fill('hang'));
+    webhooks.workers.stopDispatcher();
+    try {
+      await ticketChanges({ Records: records });
+      // Every creation reached the healthy receiver; the hanging one was asked once (its 1 s limit), not once a message.
+      expect(healthy.received.map((m) => m.message.data.ticket.id).sort()).toEqual(tickets.map((t) => t.id).sort());
+      expect(hanging.received).toHaveLength(1);
+      const recorded = await deliveriesOf(token, stuck.id);
+      expect(recorded.map((d) => [d.status, d.attempts]).sort()).toEqual([
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 0],
+        ['pending', 1],
+      ]);
+    } finally {
+      webhooks.workers.startDispatcher();
+    }
+  }, 60_000);
+});
+
+describe('migration 8 (webhook-due)', () => {
+  it("places a delivery left pending from before the per-subscription index in its subscription's due partition, once", async () => {
+    const r = await receiver();
+    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
+    const [hook] = hooks;
+    await editTicket(token, ticket.id, { chipNumber: 'M-1' });
+    const model = await eventually(webhooks.workers, () => onlyDelivery(hook!.id));
+    // Due in an hour (the running dispatcher leaves it alone), and stored as the release before wrote it: no GSI3 keys.
+    const inAnHour = new Date(now().getTime() + 3_600_000);
+    const [old] = await backlogLike(model, 1, inAnHour);
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.delivery(old!.webhookId, old!.id),
+        UpdateExpression: 'REMOVE GSI3PK, GSI3SK',
+      }),
+    );
+    const dueThen = () => subscriptionDueDeliveries(hook!.id, new Date(inAnHour.getTime() + 1), 10);
+    expect(await dueThen()).toEqual([]);
+
+    const run = `due-${hook!.id}`;
+    expect(await indexWebhookDue({ run })).toEqual({ placed: 1 });
+    expect((await dueThen()).map((d) => d.id)).toEqual([old!.id]);
+    // Idempotent: the same run is done, and a fresh pass over every pending delivery finds nothing to place.
+    expect(await indexWebhookDue({ run })).toEqual({ placed: 0 });
+    expect(await indexWebhookDue({ run: `${run}-again` })).toEqual({ placed: 0 });
+  }, 60_000);
+});
