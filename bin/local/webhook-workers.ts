@@ -17,7 +17,8 @@ export interface WebhookWorkers {
   drain(): Promise<void>;
   /** One dispatcher run now (the due retries); the number attempted. */
   dispatch(): Promise<number>;
-  stopDispatcher(): void;
+  /** Stops the timer, and resolves once a run already going has ended: after it, nothing attempts a due delivery. */
+  stopDispatcher(): Promise<void>;
   startDispatcher(): void;
   /**
    * The consumer down and back: while paused, the records the poller reads wait unprocessed, as
@@ -86,14 +87,14 @@ export async function startWebhookWorkers(options: {
           });
       }, options.dispatchEveryMs ?? 1_000);
     },
-    stopDispatcher() {
+    async stopDispatcher() {
       clearInterval(timer);
       timer = undefined;
+      await running;
     },
     async stop() {
       workers.resumeConsumer();
-      workers.stopDispatcher();
-      await running;
+      await workers.stopDispatcher();
       await poller.stop();
     },
   };

@@ -71,7 +71,7 @@ describe('a subscription delivers for the administrator who last aimed it', () =
       return all;
     });
     // The next change fails once: it waits, pending, for the dispatcher.
-    webhooks.workers.stopDispatcher();
+    await webhooks.workers.stopDispatcher();
     let pending: Awaited<ReturnType<typeof deliveriesOf>>[number];
     const colleague = await makeAdmin({ permissions: [...MANAGER] });
     const colleagueToken = await staffToken(colleague);

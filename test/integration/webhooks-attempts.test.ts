@@ -40,7 +40,7 @@ describe('a delivery held by an attempt', () => {
     const r = await receiver();
     const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
     const [hook] = hooks;
-    webhooks.workers.stopDispatcher();
+    await webhooks.workers.stopDispatcher();
     let pendingId: string;
     try {
       r.answers.push(500, 'hang');
@@ -76,7 +76,7 @@ describe("the dispatcher's deadline", () => {
     const EDITS = 5;
     const TOTAL = EDITS * hooks.length;
     const deliveries = async () => (await Promise.all(hooks.map((hook) => deliveriesOf(token, hook.id)))).flat();
-    webhooks.workers.stopDispatcher();
+    await webhooks.workers.stopDispatcher();
     try {
       // The first change fails (the subscriptions are then failing); the next ones are queued for the dispatcher.
       // Recorded before the next changes are made: in one stream batch, the consumer attempts them all at once and
@@ -117,7 +117,7 @@ describe('Retry-After', () => {
   it("on a 503 the next attempt waits as the receiver asked, capped at the schedule's longest delay", async () => {
     const r = await receiver();
     const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
-    webhooks.workers.stopDispatcher();
+    await webhooks.workers.stopDispatcher();
     try {
       r.answers.push({ status: 503, headers: { 'retry-after': '3600' } });
       await editTicket(token, ticket.id, { chipNumber: 'R-1' });
@@ -144,7 +144,7 @@ describe('one hanging receiver', () => {
     const healthy = await receiver();
     const good = await subscribe(token, healthy, { events: ['ticket.updated'], eventIds: [event.id] });
     hanging.answers.push(...Array(50).fill('hang'));
-    webhooks.workers.stopDispatcher();
+    await webhooks.workers.stopDispatcher();
     try {
       await editTicket(token, ticket.id, { chipNumber: 'F-0' });
       // The first change is attempted at both (the hanging one times out, and is marked failing).

@@ -83,7 +83,7 @@ describe("one subscription's backlog", () => {
     const [slow] = hooks;
     const other = await receiver();
     const retried = await subscribe(token, other, { events: ['ticket.updated'], eventIds: [event.id] });
-    webhooks.workers.stopDispatcher();
+    await webhooks.workers.stopDispatcher();
     try {
       // The change reaches the first receiver; the other answers 500, so its delivery waits for a retry.
       other.answers.push(500);
@@ -141,7 +141,7 @@ describe('a receiver that starts hanging', () => {
     const stuck = await subscribe(token, hanging, { events: ['ticket.created'], eventIds: [event.id] });
     await subscribe(token, healthy, { events: ['ticket.created'], eventIds: [event.id] });
     hanging.answers.push(...Array(TICKETS).fill('hang'));
-    webhooks.workers.stopDispatcher();
+    await webhooks.workers.stopDispatcher();
     try {
       await ticketChanges({ Records: records });
       // Every creation reached the healthy receiver; the hanging one was asked once (its 1 s limit), not once a message.

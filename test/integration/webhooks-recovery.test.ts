@@ -36,7 +36,7 @@ describe('the webhook workers down and back', () => {
     } = await watchedTicket(receiver, ['ticket.updated']);
 
     workers.pauseConsumer();
-    workers.stopDispatcher();
+    await workers.stopDispatcher();
     try {
       await editTicket(token, ticket.id, { chipNumber: 'C-1' });
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -132,7 +132,7 @@ describe('what a delivered message costs', () => {
       const carried = workers.batches.filter((batch) =>
         batch.Records.some((record) => record.dynamodb?.Keys?.PK?.S === `TICKET#${ticket.id}`),
       );
-      workers.stopDispatcher();
+      await workers.stopDispatcher();
       try {
         const { writes } = await countWrites(async () => {
           for (const batch of carried) expect(await ticketChanges(batch)).toEqual({ batchItemFailures: [] });

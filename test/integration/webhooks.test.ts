@@ -130,7 +130,7 @@ describe('a subscription stops', () => {
     const { event, ticket } = await eventWithTicket();
     const r = await receiver();
     const hook = await subscribe(token, r, { events: ['ticket.checked_in', 'ticket.updated'], eventIds: [event.id] });
-    webhooks.workers.stopDispatcher();
+    await webhooks.workers.stopDispatcher();
     try {
       r.answers.push(500);
       await checkIn(token, ticket.id);
@@ -154,7 +154,7 @@ describe('a subscription stops', () => {
     const r = await receiver();
     const hook = await subscribe(creatorToken, r, { events: ['ticket.checked_in'], eventIds: [event.id] });
     r.answers.push(...Array(200).fill(500));
-    webhooks.workers.stopDispatcher();
+    await webhooks.workers.stopDispatcher();
     try {
       await checkIn(token, ticket.id);
       await eventually(webhooks.workers, () => expect(r.received.length).toBeGreaterThanOrEqual(1));
