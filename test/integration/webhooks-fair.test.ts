@@ -21,8 +21,10 @@ import { deliveriesOf, editTicket, eventually, subscribe, watchedTicket, webhook
  */
 // A table (with its stream) of this file's own, before anything reads TABLE_NAME: the dispatchers of the other webhook
 // files would otherwise attempt the backlog this file writes, and their due deliveries would share its runs.
-const table = vi.hoisted(() => {
-  process.env.TABLE_NAME = `ticketing-fair-${process.pid}-${Date.now().toString(36)}`;
+// Made with the run's first table (test/support/env.ts OWN_STREAM_TABLES): writes to it stay fast late in a run.
+const table = await vi.hoisted(async () => {
+  const { ownStreamTable } = await import('../support/env.ts');
+  process.env.TABLE_NAME = ownStreamTable('fair');
   return { name: process.env.TABLE_NAME };
 });
 

@@ -5,7 +5,16 @@ import { startLocalServices } from '../../bin/local/services.ts';
 import { createTable } from '../../bin/local/table.ts';
 import { initLocalSigningKeys } from '../../bin/keys/commands.ts';
 import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
-import { ADMIN_UI_URL, ALLOWED_ORIGIN, PHOTO_BUCKET, SECOND_ORIGIN, SIGNING_KEY_STAGE, TABLE_NAME } from './env.ts';
+import {
+  ADMIN_UI_URL,
+  ALLOWED_ORIGIN,
+  OWN_STREAM_TABLES,
+  ownStreamTable,
+  PHOTO_BUCKET,
+  SECOND_ORIGIN,
+  SIGNING_KEY_STAGE,
+  TABLE_NAME,
+} from './env.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -45,6 +54,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       },
     });
     await createTable(TABLE_NAME, client);
+    for (const suffix of OWN_STREAM_TABLES) await createTable(ownStreamTable(suffix), client);
     client.destroy();
     await applyMigrations({ ...services.env, ...keysEnv });
     const cognito = await configureCognito({
