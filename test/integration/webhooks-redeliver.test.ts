@@ -25,8 +25,10 @@ import {
  */
 // A table (with its stream) of this file's own, before anything reads TABLE_NAME: the dispatchers of the webhook files
 // running beside this one would otherwise attempt the deliveries these tests queue and count.
-const table = vi.hoisted(() => {
-  process.env.TABLE_NAME = `ticketing-redeliver-${process.pid}-${Date.now().toString(36)}`;
+// Made with the run's first table (test/support/env.ts OWN_STREAM_TABLES): writes to it stay fast late in a run.
+const table = await vi.hoisted(async () => {
+  const { ownStreamTable } = await import('../support/env.ts');
+  process.env.TABLE_NAME = ownStreamTable('redeliver');
   return { name: process.env.TABLE_NAME };
 });
 

@@ -41,8 +41,8 @@ let streams: DynamoDBStreamsClient;
 let once: Awaited<ReturnType<typeof watchedTicket>>;
 let thrice: Awaited<ReturnType<typeof watchedTicket>>;
 /**
- * Each test waits on the stream, the consumer and DynamoDB Local, all shared with the rest of `npm test`; late in
- * it, this file's new table is slow to fill (its setup took 30 s of a clean clone's CI, 1 s alone): twice that here.
+ * Each test waits on the stream, the consumer and DynamoDB Local, all shared with the rest of `npm test` (when this
+ * file's table was still made mid-run, its setup took 30 s of a clean clone's CI, 1 s alone): twice that here.
  */
 const LIMIT_MS = 60_000;
 beforeAll(async () => {
@@ -50,8 +50,8 @@ beforeAll(async () => {
   receiver = await startReceiver();
   once = await watchedTicket(receiver, ['ticket.updated']);
   thrice = await watchedTicket(receiver, ['ticket.updated'], 3);
-  // After the setup, from the stream's tip: late in `npm test`, DynamoDB Local answers a new table's GetRecords in
-  // seconds, holding up every other request meanwhile, so the poller reads only what the tests change.
+  // After the setup, from the stream's tip: the poller reads only what the tests change (DynamoDB Local answers
+  // GetRecords one request at a time, holding up every other request meanwhile).
   workers = await startWebhookWorkers();
   streams = new DynamoDBStreamsClient({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
 }, 2 * LIMIT_MS);

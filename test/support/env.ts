@@ -11,7 +11,7 @@ export const TABLE_NAME = 'ticketing-test';
  * stream records of all tables written before it was created (bin/local/table.ts), so one made late in a run took
  * seconds a write (a PutItem of 9.7 s measured; webhooks-fair.test.ts timed out in CI).
  */
-export const OWN_STREAM_TABLES = ['attempts', 'fair', 'replay'] as const;
+export const OWN_STREAM_TABLES = ['attempts', 'fair', 'redeliver', 'replay'] as const;
 export const ownStreamTable = (suffix: (typeof OWN_STREAM_TABLES)[number]) => `${TABLE_NAME}-${suffix}`;
 export const PHOTO_BUCKET = 'ticketing-photos-test';
 /** The admin front end's origin (ADMIN_ORIGINS): admin routes and the login redirect accept it. */
