@@ -1,7 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import { putDelivery, type StoredDelivery } from '#shared/data/webhooks';
-import { pingMessage } from '#shared/domain/webhook-messages';
-import { deliveryTime, inTurns, newDelivery } from '#shared/use-cases/webhooks/deliveries';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
@@ -216,66 +213,6 @@ describe('what a disabled subscription missed', () => {
       await webhooks.workers.dispatch();
       expect(elsewhere.received.length + elsewhere.unverified).toBe(0);
       expect((await byChip(token, hook.id)).map((d) => d.status)).toEqual(['skipped', 'skipped']);
-    },
-    LIMIT_MS,
-  );
-});
-
-describe('one call', () => {
-  it(
-    'looks at 1,000 deliveries of the range at most, reading no more than one past them, and next goes on',
-    async () => {
-      const r = await webhooks.receiver();
-      const { token, hooks } = await watchedTicket(r, ['ticket.updated']);
-      const webhook = (await call('GET', `${WEBHOOKS}/${hooks[0]!.id}`, { token })).body.data;
-      // 1,003 dead deliveries recorded for another url (refused, so the dispatcher sends none of them), then 2 for
-      // this one: only the second call reaches those two.
-      const base = Date.now() - 10_000;
-      const recorded = Array.from({ length: 1005 }, (_, n): StoredDelivery => {
-        const at = new Date(base + n).toISOString();
-        const id = `${deliveryTime(base + n)}-ping-${n.toString(16).padStart(8, '0')}`;
-        return {
-          ...newDelivery(webhook, id, at),
-          ...(n < 1003 ? { url: 'https://elsewhere.example/hooks' } : {}),
-          status: 'dead',
-          attempts: 3,
-          nextAttemptAt: null,
-          type: 'webhook.ping',
-          ticketId: null,
-          eventIds: [],
-          body: JSON.stringify(pingMessage(webhook.id, at)),
-        };
-      });
-      await inTurns(recorded, 25, putDelivery);
-      const range = { from: new Date(base - 1000).toISOString(), to: new Date().toISOString() };
-      await webhooks.workers.stopDispatcher();
-      webhooks.workers.pauseConsumer();
-      const answers: unknown[] = [];
-      try {
-        let continueFrom: string | undefined;
-        do {
-          const { result, reads } = await countReads(() =>
-            redeliver(token, webhook.id, { ...range, ...(continueFrom ? { continueFrom } : {}) }),
-          );
-          expect(result.status, result.raw).toBe(202);
-          answers.push(result.body.data);
-          continueFrom = result.body.data.next ?? undefined;
-          expect(reads.queriesWithoutLimit).toBe(0);
-          expect(reads.itemsRead).toBeLessThanOrEqual(1000 + 1 + (reads.byCommand.GetItemCommand ?? 0));
-        } while (continueFrom && answers.length < 5);
-      } finally {
-        webhooks.workers.resumeConsumer();
-        webhooks.workers.startDispatcher();
-      }
-      expect(answers).toEqual([
-        { queued: 0, alreadyQueued: 0, refused: 1000, next: recorded[999]!.id },
-        { queued: 2, alreadyQueued: 0, refused: 3, next: null },
-      ]);
-      const sent = recorded.slice(1003).map((d) => d.messageId);
-      // Each once; in any order (the dispatcher attempts a round's deliveries at once).
-      await eventually(webhooks.workers, () =>
-        expect(r.received.map((m) => m.headers['webhook-id']).sort()).toEqual(sent.sort()),
-      );
     },
     LIMIT_MS,
   );
