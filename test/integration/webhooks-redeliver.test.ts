@@ -30,6 +30,8 @@ const table = await vi.hoisted(async () => {
 });
 
 const webhooks = webhookFixture({ ownTable: table.name });
+// Every test here waits on the stream and the dispatcher (even the 400s and 404s: their subscription first misses a
+// change), late in `npm test` on a DynamoDB Local slowed by the run's stream records: 60 s each, not the default 20.
 const LIMIT_MS = 60_000;
 
 const redeliver = (token: string, webhookId: number, body: unknown) =>
@@ -256,52 +258,60 @@ describe('a delivery an attempt holds', () => {
 });
 
 describe('refusals', () => {
-  it('400 problem+json for a range it cannot take, nothing changed', async () => {
-    const r = await webhooks.receiver();
-    const from = new Date(Date.now() - 1000).toISOString();
-    const { token, hook } = await missedWhileOff(r, 1, 'B');
-    const to = new Date(Date.now() + 1000).toISOString();
-    expect((await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { enabled: true } })).status).toBe(200);
-    const day = 86_400_000;
-    const cases: [unknown, string][] = [
-      [{ to }, 'body.from'],
-      [{ from, to: from }, 'body.to'],
-      [{ from: to, to: from }, 'body.to'],
-      [{ from: new Date(Date.now() - 31 * day).toISOString(), to }, 'body.to'],
-      [{ from: 'yesterday', to }, 'body.from'],
-      [{ from, to, limit: 0 }, 'body.limit'],
-      [{ from, to, limit: 1001 }, 'body.limit'],
-      [{ from, to, statuses: [] }, 'body.statuses'],
-      [{ from, to, statuses: ['failed'] }, 'body.statuses.0'],
-      [{ from, to, continueFrom: 'x' }, 'body.continueFrom'],
-      [{ from, to, continueFrom: '0000000000001-1-1' }, 'body.continueFrom'],
-      [{ from, to, everything: true }, 'body.everything'],
-    ];
-    for (const [body, path] of cases) {
-      const answer = await redeliver(token, hook.id, body);
-      expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(answer.body.errors.map((e: { path: string }) => e.path)).toContain(path);
-    }
-    expect((await byChip(token, hook.id)).map((d) => d.status)).toEqual(['skipped']);
-  });
+  it(
+    '400 problem+json for a range it cannot take, nothing changed',
+    async () => {
+      const r = await webhooks.receiver();
+      const from = new Date(Date.now() - 1000).toISOString();
+      const { token, hook } = await missedWhileOff(r, 1, 'B');
+      const to = new Date(Date.now() + 1000).toISOString();
+      expect((await call('PATCH', `${WEBHOOKS}/${hook.id}`, { token, body: { enabled: true } })).status).toBe(200);
+      const day = 86_400_000;
+      const cases: [unknown, string][] = [
+        [{ to }, 'body.from'],
+        [{ from, to: from }, 'body.to'],
+        [{ from: to, to: from }, 'body.to'],
+        [{ from: new Date(Date.now() - 31 * day).toISOString(), to }, 'body.to'],
+        [{ from: 'yesterday', to }, 'body.from'],
+        [{ from, to, limit: 0 }, 'body.limit'],
+        [{ from, to, limit: 1001 }, 'body.limit'],
+        [{ from, to, statuses: [] }, 'body.statuses'],
+        [{ from, to, statuses: ['failed'] }, 'body.statuses.0'],
+        [{ from, to, continueFrom: 'x' }, 'body.continueFrom'],
+        [{ from, to, continueFrom: '0000000000001-1-1' }, 'body.continueFrom'],
+        [{ from, to, everything: true }, 'body.everything'],
+      ];
+      for (const [body, path] of cases) {
+        const answer = await redeliver(token, hook.id, body);
+        expect(answer.status, JSON.stringify(body)).toBe(400);
+        expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(answer.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+      }
+      expect((await byChip(token, hook.id)).map((d) => d.status)).toEqual(['skipped']);
+    },
+    LIMIT_MS,
+  );
 
-  it("404 for a subscription outside the caller's events, or none", async () => {
-    const r = await webhooks.receiver();
-    const { token, hook } = await missedWhileOff(r, 1, 'N');
-    const other = await seedEvent();
-    const outsider = await staffToken(
-      await makeAdmin({ permissions: ['webhooks:manage', 'tickets:read'], eventScope: [other.id] }),
-    );
-    const body = { from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 1000).toISOString() };
-    for (const [caller, id] of [
-      [outsider, hook.id],
-      [token, 999_999_999],
-    ] as const) {
-      const answer = await redeliver(caller, id, body);
-      expect(answer.status).toBe(404);
-      expect(answer.body.detail).toBe(`Webhook ${id} not found.`);
-    }
-    expect((await byChip(token, hook.id)).map((d) => d.status)).toEqual(['skipped']);
-  });
+  it(
+    "404 for a subscription outside the caller's events, or none",
+    async () => {
+      const r = await webhooks.receiver();
+      const { token, hook } = await missedWhileOff(r, 1, 'N');
+      const other = await seedEvent();
+      const outsider = await staffToken(
+        await makeAdmin({ permissions: ['webhooks:manage', 'tickets:read'], eventScope: [other.id] }),
+      );
+      const body = { from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 1000).toISOString() };
+      for (const [caller, id] of [
+        [outsider, hook.id],
+        [token, 999_999_999],
+      ] as const) {
+        const answer = await redeliver(caller, id, body);
+        expect(answer.status).toBe(404);
+        expect(answer.body.detail).toBe(`Webhook ${id} not found.`);
+      }
+      expect((await byChip(token, hook.id)).map((d) => d.status)).toEqual(['skipped']);
+    },
+    LIMIT_MS,
+  );
 });
