@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { downloadGateLists, runOfflineGate } from '../../bin/load/gate-offline.ts';
 import { prepareGateRush, runGateRush, verifyGateRush, type Prepared } from '../../bin/load/gate-rush-core.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
 import { awaitDeliveries, subscribeReceivers, type ReceiverFleet } from '../../bin/load/webhook-receivers.ts';
 import { startWebhookWorkers, type WebhookWorkers } from '../support/webhooks.ts';
+
+// Its own table with a stream, set before anything reads TABLE_NAME (the shared table has none: test/support/env.ts).
+await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('gate-rush'));
 
 /**
  * The gate rush in small (`npm run load:gate` runs it for 60 s with 20 + 5 clients):

@@ -5,11 +5,12 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FilterPattern } from '../../bin/local/event-filter.ts';
 import { type StreamPoller, type StreamPollerOptions, startStreamPoller } from '../../bin/local/stream-poller.ts';
-import { TABLE_NAME } from '../support/env.ts';
+import { ownStreamTable } from '../support/env.ts';
 import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
 
-// The shared test table has a stream (createTable in global-setup.ts), and every other test file writes to it at
-// the same time: each test keys its items under a prefix of its own and either filters on it or looks only at it.
+// The file's own table with a stream (test/support/env.ts OWN_STREAM_TABLES): each test keys its items under a prefix
+// of its own and filters on it or looks only at it.
+const POLLER_TABLE = ownStreamTable('poller');
 const dynamo = new DynamoDBClient({});
 const db = DynamoDBDocumentClient.from(dynamo);
 const pollers: StreamPoller[] = [];
@@ -20,7 +21,7 @@ afterEach(async () => {
 afterAll(() => dynamo.destroy());
 
 const newPrefix = () => `POLLERTEST#${randomUUID()}`;
-const put = (item: Record<string, unknown>, tableName = TABLE_NAME) =>
+const put = (item: Record<string, unknown>, tableName = POLLER_TABLE) =>
   db.send(new PutCommand({ TableName: tableName, Item: item }));
 const onlyPrefix = (prefix: string): FilterPattern => ({ dynamodb: { Keys: { PK: { S: [{ prefix }] } } } });
 const pkOf = (record: DynamoDBRecord) => record.dynamodb?.Keys?.PK?.S;
@@ -32,12 +33,12 @@ type TestPollerOptions = Partial<StreamPollerOptions> & {
   answer?: (records: DynamoDBRecord[], call: number) => DynamoDBBatchResponse | undefined | Promise<unknown>;
 };
 
-/** A poller on the shared table whose handler calls are recorded (`calls`), then answered by `answer`. */
+/** A poller on the file's table whose handler calls are recorded (`calls`), then answered by `answer`. */
 async function pollerFor(options: TestPollerOptions = {}) {
   const calls: DynamoDBRecord[][] = [];
   const { answer, ...rest } = options;
   const poller = await startStreamPoller({
-    tableName: TABLE_NAME,
+    tableName: POLLER_TABLE,
     intervalMs: 50,
     handler: async (event: DynamoDBStreamEvent) => {
       calls.push(event.Records);
@@ -94,14 +95,14 @@ describe('the local stream poller feeds a stream handler as an event source mapp
     await put({ ...key, name: 'Gate A', count: 1, bytes: new Uint8Array([1, 2, 255]), tags: new Set(['x']) });
     await db.send(
       new UpdateCommand({
-        TableName: TABLE_NAME,
+        TableName: POLLER_TABLE,
         Key: key,
         UpdateExpression: 'SET #count = :count, nested = :nested',
         ExpressionAttributeNames: { '#count': 'count' },
         ExpressionAttributeValues: { ':count': 2, ':nested': { list: [true, null] } },
       }),
     );
-    await db.send(new DeleteCommand({ TableName: TABLE_NAME, Key: key }));
+    await db.send(new DeleteCommand({ TableName: POLLER_TABLE, Key: key }));
     await poller.drain();
 
     const records = mine(calls.flat(), prefix);
@@ -130,7 +131,7 @@ describe('the local stream poller feeds a stream handler as an event source mapp
         eventSource: 'aws:dynamodb',
         eventVersion: expect.any(String),
         awsRegion: expect.any(String),
-        eventSourceARN: expect.stringMatching(/^arn:aws:dynamodb:.*:table\/ticketing-test\/stream\//),
+        eventSourceARN: expect.stringMatching(new RegExp(`^arn:aws:dynamodb:.*:table/${POLLER_TABLE}/stream/`)),
         dynamodb: {
           Keys: keys,
           SequenceNumber: expect.stringMatching(/^\d+$/),
@@ -167,11 +168,11 @@ describe('the local stream poller feeds a stream handler as an event source mapp
     await put({ PK: `${prefix}#keep-1`, SK: 'ITEM' });
     await put({ PK: `${prefix}#drop-1`, SK: 'ITEM' });
     await put({ PK: `${prefix}#keep-1`, SK: 'ITEM', changed: true });
-    await db.send(new DeleteCommand({ TableName: TABLE_NAME, Key: { PK: `${prefix}#keep-1`, SK: 'ITEM' } }));
+    await db.send(new DeleteCommand({ TableName: POLLER_TABLE, Key: { PK: `${prefix}#keep-1`, SK: 'ITEM' } }));
     await put({ PK: `${prefix}#keep-2`, SK: 'ITEM' });
     await poller.drain();
 
-    // Nothing else either: not the other test files' writes to the same table.
+    // Nothing else either: not the other tests' writes to the same table.
     expect(calls.flat().map((record) => [record.eventName, pkOf(record)])).toEqual([
       ['INSERT', `${prefix}#keep-1`],
       ['MODIFY', `${prefix}#keep-1`],

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
 import { changeAdministrator, makeAdmin, removeAdministrator, staffToken } from '../support/staff.ts';
 import { deliveriesOf, editTicket, eventually, subscribe, WEBHOOKS, webhookFixture } from '../support/webhooks.ts';
+
+// Its own table with a stream, set before anything reads TABLE_NAME (the shared table has none: test/support/env.ts).
+await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('aim'));
 
 /**
  * Who a subscription delivers for (README "Webhooks", issue 46 item 1): whoever last aimed it

@@ -19,14 +19,9 @@ import {
  */
 // A table (with its stream) of this file's own, before anything reads TABLE_NAME: the dispatchers of the webhook files
 // running beside this one would otherwise attempt the due deliveries these tests count.
-// Made with the run's first table (test/support/env.ts OWN_STREAM_TABLES): writes to it stay fast late in a run.
-const table = await vi.hoisted(async () => {
-  const { ownStreamTable } = await import('../support/env.ts');
-  process.env.TABLE_NAME = ownStreamTable('attempts');
-  return { name: process.env.TABLE_NAME };
-});
+await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('attempts'));
 
-const webhooks = webhookFixture({ ownTable: table.name });
+const webhooks = webhookFixture();
 // Every test here waits on the stream and the dispatcher, shared with the rest of `npm test`: 60 s each, not the
 // default 20 (a timed-out test runs on, and its `finally` restarts the dispatcher in the middle of the next test).
 const { receiver } = webhooks;

@@ -21,14 +21,9 @@ import { deliveriesOf, editTicket, eventually, subscribe, watchedTicket, webhook
  */
 // A table (with its stream) of this file's own, before anything reads TABLE_NAME: the dispatchers of the other webhook
 // files would otherwise attempt the backlog this file writes, and their due deliveries would share its runs.
-// Made with the run's first table (test/support/env.ts OWN_STREAM_TABLES): writes to it stay fast late in a run.
-const table = await vi.hoisted(async () => {
-  const { ownStreamTable } = await import('../support/env.ts');
-  process.env.TABLE_NAME = ownStreamTable('fair');
-  return { name: process.env.TABLE_NAME };
-});
+await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('fair'));
 
-const webhooks = webhookFixture({ ownTable: table.name });
+const webhooks = webhookFixture();
 const { receiver } = webhooks;
 
 /** More than the 100 oldest due the dispatcher used to read, and share out, in a round. */

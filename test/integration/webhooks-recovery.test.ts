@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
 import {
   deliveriesOf,
@@ -10,6 +10,9 @@ import {
   type WebhookWorkers,
   watchedTicket,
 } from '../support/webhooks.ts';
+
+// Its own table with a stream, set before anything reads TABLE_NAME (the shared table has none: test/support/env.ts).
+await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('recovery'));
 
 /**
  * Never lost, never twice (README "Webhooks"): a change committed while neither the stream's

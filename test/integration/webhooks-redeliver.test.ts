@@ -22,14 +22,9 @@ import {
  */
 // A table (with its stream) of this file's own, before anything reads TABLE_NAME: the dispatchers of the webhook files
 // running beside this one would otherwise attempt the deliveries these tests queue and count.
-// Made with the run's first table (test/support/env.ts OWN_STREAM_TABLES): writes to it stay fast late in a run.
-const table = await vi.hoisted(async () => {
-  const { ownStreamTable } = await import('../support/env.ts');
-  process.env.TABLE_NAME = ownStreamTable('redeliver');
-  return { name: process.env.TABLE_NAME };
-});
+await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('redeliver'));
 
-const webhooks = webhookFixture({ ownTable: table.name });
+const webhooks = webhookFixture();
 // Every test here waits on the stream and the dispatcher (even the 400s and 404s: their subscription first misses a
 // change), late in `npm test` on a DynamoDB Local slowed by the run's stream records: 60 s each, not the default 20.
 const LIMIT_MS = 60_000;

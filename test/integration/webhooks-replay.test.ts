@@ -7,7 +7,6 @@ import { failedBatchOf, readFailedBatch, replayChanges } from '../../bin/mainten
 import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
 import { clearFaults, failCalls, failures } from '../support/faults.ts';
-import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
 import {
   deliveriesOf,
   editTicket,
@@ -21,12 +20,7 @@ import {
 
 // A table (with its stream) of this file's own, before anything reads TABLE_NAME: while this file
 // breaks its consumer, no other file's consumer may record the change instead.
-// Made with the run's first table (test/support/env.ts OWN_STREAM_TABLES): writes to it stay fast late in a run.
-const table = await vi.hoisted(async () => {
-  const { ownStreamTable } = await import('../support/env.ts');
-  process.env.TABLE_NAME = ownStreamTable('replay');
-  return { name: process.env.TABLE_NAME };
-});
+await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('replay'));
 
 /**
  * The repair after the `webhook-stream-given-up` alarm (README "Webhooks", `npm run webhooks:replay`):
@@ -46,7 +40,6 @@ let thrice: Awaited<ReturnType<typeof watchedTicket>>;
  */
 const LIMIT_MS = 60_000;
 beforeAll(async () => {
-  await createOwnTable(table.name, { stream: true });
   receiver = await startReceiver();
   once = await watchedTicket(receiver, ['ticket.updated']);
   thrice = await watchedTicket(receiver, ['ticket.updated'], 3);
@@ -60,7 +53,6 @@ afterAll(async () => {
   await workers.stop();
   await receiver.close();
   streams.destroy();
-  await dropOwnTable(table.name);
 });
 
 describe('a batch the consumer gave up on', () => {

@@ -1,11 +1,14 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { sealWebhookSecrets } from '../../bin/maintenance/migrations/seal-webhook-secrets.ts';
 import { call } from '../support/api.ts';
 import { makeAdmin, staffToken } from '../support/staff.ts';
 import { editTicket, eventually, subscribe, watchedTicket, WEBHOOKS, webhookFixture } from '../support/webhooks.ts';
+
+// Its own table with a stream, set before anything reads TABLE_NAME (the shared table has none: test/support/env.ts).
+await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('secrets'));
 
 /**
  * The signing secrets are sealed in the table (issue 46 item 6, shared/services/webhook-secret-box.ts):

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import { getWebhook } from '#shared/data/webhooks';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
@@ -16,12 +16,14 @@ import {
   webhookFixture,
 } from '../support/webhooks.ts';
 
+// Its own table with a stream, set before anything reads TABLE_NAME (the shared table has none: test/support/env.ts).
+await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('webhooks'));
+
 /**
  * Webhooks end to end (README "Webhooks"): ticket changes made through the API, read from
  * DynamoDB Local's stream by the poller that feeds the deployed consumer's handler, delivered
  * to a receiver on 127.0.0.1 that verifies every message with the `standardwebhooks` package.
- * Every subscription here names this file's own events: other test files change tickets at
- * the same time on the same table.
+ * Every subscription here names the events its test made: the file's tests share its table.
  */
 const MANAGER = ['webhooks:manage', 'tickets:read', 'tickets:write', 'checkin:scan'] as const;
 /** An event no test makes (ids come from one sequence): subscriptions that must hear of no ticket change name it. */

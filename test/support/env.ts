@@ -6,13 +6,32 @@
  */
 export const TABLE_NAME = 'ticketing-test';
 /**
- * The tables with a stream that files of their own use (`<TABLE_NAME>-<suffix>`, named in each file's `vi.hoisted`),
- * made by global-setup.ts before any test writes: DynamoDB Local slows every write to a stream-enabled table by the
- * stream records of all tables written before it was created (bin/local/table.ts), so one made late in a run took
- * seconds a write (a PutItem of 9.7 s measured; webhooks-fair.test.ts timed out in CI).
+ * The only tables with a stream: one for each file that reads a stream (`<TABLE_NAME>-<suffix>`), all made by
+ * global-setup.ts before any test writes. The shared table has none. DynamoDB Local slows every write to a
+ * stream-enabled table as the stream records pile up: late in a run a PutItem to the shared table, when it had a stream,
+ * took 0.3-0.9 s (and one to a stream table made mid-run 9.7 s), which timed out the webhook files and made every
+ * other file's writes slow. A file that reads a stream points TABLE_NAME at its own with `useOwnStreamTable` in its
+ * `vi.hoisted`, before anything reads TABLE_NAME.
  */
-export const OWN_STREAM_TABLES = ['attempts', 'fair', 'redeliver', 'replay'] as const;
-export const ownStreamTable = (suffix: (typeof OWN_STREAM_TABLES)[number]) => `${TABLE_NAME}-${suffix}`;
+export const OWN_STREAM_TABLES = [
+  'aim',
+  'attempts',
+  'fair',
+  'gate-rush',
+  'poller',
+  'recovery',
+  'redeliver',
+  'replay',
+  'secrets',
+  'webhooks',
+] as const;
+export type OwnStreamTable = (typeof OWN_STREAM_TABLES)[number];
+export const ownStreamTable = (suffix: OwnStreamTable) => `${TABLE_NAME}-${suffix}`;
+/** This test file's TABLE_NAME becomes its own stream table; returns its name. */
+export function useOwnStreamTable(suffix: OwnStreamTable): string {
+  process.env.TABLE_NAME = ownStreamTable(suffix);
+  return process.env.TABLE_NAME;
+}
 export const PHOTO_BUCKET = 'ticketing-photos-test';
 /** The admin front end's origin (ADMIN_ORIGINS): admin routes and the login redirect accept it. */
 export const ALLOWED_ORIGIN = 'https://admin.ticketing.test';

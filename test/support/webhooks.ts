@@ -6,7 +6,6 @@ import { startWebhookWorkers as startWorkers, type WebhookWorkers } from '../../
 import { TABLE_NAME } from './env.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call } from './api.ts';
-import { createOwnTable, dropOwnTable } from './fuzz-table.ts';
 import { makeAdmin, staffToken } from './staff.ts';
 
 export type { WebhookWorkers };
@@ -78,16 +77,15 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
   return receiver;
 }
 
-/** The workers on the file's table (the shared one, or its own), the dispatcher every 100 ms. */
+/** The workers on the file's own stream table (TABLE_NAME), the dispatcher every 100 ms. */
 export const startWebhookWorkers = (options: { startingPosition?: 'LATEST' | 'TRIM_HORIZON' } = {}) =>
   startWorkers({ tableName: process.env.TABLE_NAME ?? TABLE_NAME, dispatchEveryMs: 100, ...options });
 
 /**
  * A webhook file's workers and receivers: started before its tests, stopped and closed after them. Call once at the top
- * of the file. `ownTable`: the file's own table (with its stream), named in TABLE_NAME by the file's `vi.hoisted`
- * before anything read it, made first and dropped last.
+ * of the file, which has pointed TABLE_NAME at its own stream table (`useOwnStreamTable` in test/support/env.ts).
  */
-export function webhookFixture({ ownTable }: { ownTable?: string } = {}) {
+export function webhookFixture() {
   const receivers: Receiver[] = [];
   const fixture = {
     /** Set once the file's `beforeAll` ran. */
@@ -100,13 +98,11 @@ export function webhookFixture({ ownTable }: { ownTable?: string } = {}) {
     },
   };
   beforeAll(async () => {
-    if (ownTable) await createOwnTable(ownTable, { stream: true });
     fixture.workers = await startWebhookWorkers();
   }, 120_000);
   afterAll(async () => {
     await fixture.workers?.stop();
     await Promise.all(receivers.map((r) => r.close()));
-    if (ownTable) await dropOwnTable(ownTable);
   });
   return fixture;
 }
