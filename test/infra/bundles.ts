@@ -7,12 +7,24 @@ import { FUNCTIONS_DIR } from '../../infra/route-function.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** One esbuild run per list of rows in a file (all routes: 7-10 s here), however many of its tests read it. */
+const built = new WeakMap<readonly RouteRow[], Promise<ReadonlyMap<string, readonly string[]>>>();
+
 /**
  * What each row's function bundle is made of, as production bundles it (its deployed entry,
  * ESM, node22, tree-shaken): one esbuild run over the rows, nothing written. Keyed by handler
  * (`tickets/check-in`), each with the input paths esbuild kept.
  */
-export async function bundleInputs(rows: readonly RouteRow[]): Promise<Map<string, string[]>> {
+export function bundleInputs(rows: readonly RouteRow[]): Promise<ReadonlyMap<string, readonly string[]>> {
+  let inputs = built.get(rows);
+  if (!inputs) {
+    inputs = bundle(rows);
+    built.set(rows, inputs);
+  }
+  return inputs;
+}
+
+async function bundle(rows: readonly RouteRow[]): Promise<Map<string, string[]>> {
   const result = await build({
     entryPoints: rows.map((row) => deployedEntry(path.join(FUNCTIONS_DIR, `${row.handler}.ts`))),
     outdir: path.join(ROOT, '.local', 'bundle-inputs'),
