@@ -56,7 +56,8 @@ function plannedWrites(command: string, input: Item): Planned[] {
 /** A client of its own (same endpoint, from the environment): its reads are neither counted nor faulted. */
 let reader: DynamoDBDocumentClient | undefined;
 
-async function image(key: Key): Promise<Item | undefined> {
+/** An item as stored now, read by a client of its own: neither counted nor faulted. */
+export async function storedItem(key: Key): Promise<Item | undefined> {
   reader ??= DynamoDBDocumentClient.from(new DynamoDBClient({}));
   const { Item } = await reader.send(
     new GetCommand({ TableName: process.env.TABLE_NAME, Key: key, ConsistentRead: true }),
@@ -67,9 +68,9 @@ async function image(key: Key): Promise<Item | undefined> {
 const tally = commandTally<DynamoWrites>('testDynamoWrites', async (writes, command, input, send) => {
   const planned = plannedWrites(command, input);
   if (!planned.length) return send();
-  const before = await Promise.all(planned.map(({ key }) => image(key)));
+  const before = await Promise.all(planned.map(({ key }) => storedItem(key)));
   const result = await send();
-  const after = await Promise.all(planned.map(({ key }) => image(key)));
+  const after = await Promise.all(planned.map(({ key }) => storedItem(key)));
   planned.forEach(({ key, transactional, conditionCheck }, n) => {
     const write = priceWrite(`${key.PK} ${key.SK}`, command, transactional, before[n], after[n], conditionCheck);
     writes.items.push(write);
