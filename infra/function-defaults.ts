@@ -1,33 +1,55 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
+import { Architecture, Code, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { buildSync } from 'esbuild';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { deployedEntry } from './deployed-entry.ts';
+import { BUNDLE_FILE, BUNDLE_HANDLER, FUNCTION_BUNDLE } from './function-bundle.ts';
 import { acknowledgeWildcard } from './function-grants.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** How every function of the stack is bundled (the route functions and the migration runner). */
-const BUNDLING = {
-  format: OutputFormat.ESM,
-  minify: true,
-  sourceMap: true,
-  target: 'node22',
-  mainFields: ['module', 'main'],
-  // Some CommonJS dependencies call require() for Node built-ins; ESM has none.
-  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  // Bundle the AWS SDK too: resolving the runtime's copy measured 1.6x slower init.
-  externalModules: [],
-  bundleAwsSDK: true,
-};
+/**
+ * Builds a function's bundle with esbuild's API, in the synth's own process. NodejsFunction's bundling starts
+ * `npx esbuild` once per function, 0.8 s of npm start-up each: a stage's synth (71 functions) took 2.5 min here, and
+ * takes 45 s this way, with byte-identical bundles. The entry is a property so that each function's asset has a
+ * cache key of its own (CDK stages an asset once per key, and a function is not part of the key).
+ */
+class InProcessBundle implements ILocalBundling {
+  constructor(readonly entry: string) {}
+
+  tryBundle(outputDir: string): boolean {
+    // Throws on a build error: the synth fails naming the asset, and never falls back to Docker.
+    buildSync({
+      ...FUNCTION_BUNDLE,
+      entryPoints: [this.entry],
+      outfile: path.join(outputDir, BUNDLE_FILE),
+      absWorkingDir: PROJECT_ROOT,
+      logLevel: 'warning',
+    });
+    return true;
+  }
+}
+
+/** A function's code: its deployed entry (infra/deployed-entry.ts) bundled as FUNCTION_BUNDLE says, hashed by output. */
+export function bundledCode(handlerModule: string): Code {
+  return Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      local: new InProcessBundle(deployedEntry(handlerModule)),
+      // Required by CDK's bundling options, never pulled: the local bundling above builds or throws.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+    },
+  });
+}
 
 /**
  * What every function of the stack shares (the route functions and the migration runner):
- * runtime, architecture, bundling, tracing, and a log group and role of its own, made in `scope`. An
+ * runtime, architecture, code, tracing, and a log group and role of its own, made in `scope`. An
  * own role instead of the default one: the managed AWSLambdaBasicExecutionRole may write to
  * any log group; this one writes only to the function's own.
  */
@@ -46,14 +68,12 @@ export function functionDefaults(scope: Construct, settings: StageSettings, hand
   const role = new Role(scope, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
   logGroup.grantWrite(role);
   return {
-    entry: deployedEntry(handlerModule),
-    projectRoot: PROJECT_ROOT,
-    depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+    code: bundledCode(handlerModule),
+    handler: BUNDLE_HANDLER,
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
     role,
     logGroup,
-    bundling: BUNDLING,
     tracing: settings.tracing ? Tracing.ACTIVE : undefined,
   };
 }

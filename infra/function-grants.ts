@@ -126,5 +126,5 @@ export const CUSTOMER_IDENTITY_ACTIONS = [
   'cognito-idp:AdminDeleteUser',
 ] as const;
 
-/** A function the grants can name resources to (a NodejsFunction). */
+/** A function the grants can name resources to (one of infra/function-defaults.ts's functions). */
 type MailingFunction = IFunction & { addEnvironment(key: string, value: string): unknown };

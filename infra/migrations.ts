@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import { functionDefaults } from './function-defaults.ts';
@@ -40,7 +40,7 @@ export const migrationRunnerName = (stage: string): string => `Ticketing-${stage
  * deploy past it.
  */
 export class MigrationRunner extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
 
   constructor(
     scope: Construct,
@@ -49,7 +49,7 @@ export class MigrationRunner extends Construct {
   ) {
     super(scope, id);
     const functionName = migrationRunnerName(settings.name);
-    this.function = new NodejsFunction(this, 'Function', {
+    this.function = new LambdaFunction(this, 'Function', {
       ...functionDefaults(this, settings, RUNNER_HANDLER),
       functionName,
       description: 'Runs the pending data migrations, then starts itself again until all are done',

@@ -6,8 +6,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ILambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
-import { Alias } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Alias, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { RouteRow } from '#shared/routes';
@@ -60,7 +59,7 @@ const MEMORY_MB: Readonly<Record<string, number>> = { 'tickets/profile-photo': 2
  * see a resource name it has no permission for (or the reverse).
  */
 export class RouteFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   /** `live`: the alias the API route calls, moved to each new version (by canary where `deployByCanary` was called). */
   readonly alias: Alias;
 
@@ -70,7 +69,7 @@ export class RouteFunction extends Construct {
     { row, api, settings, environment, functionsDir = FUNCTIONS_DIR }: RouteFunctionProps,
   ) {
     super(scope, id);
-    this.function = new NodejsFunction(this, 'Function', {
+    this.function = new LambdaFunction(this, 'Function', {
       ...functionDefaults(this, settings, path.join(functionsDir, `${row.handler}.ts`)),
       description: `${row.method} ${API_PREFIX}${row.path}`,
       memorySize: MEMORY_MB[row.handler] ?? 1024,

@@ -2,10 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
+import { FilterCriteria, Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
@@ -102,8 +101,8 @@ export interface WebhooksProps {
  * Alarms and dashboard: infra/operations.ts.
  */
 export class Webhooks extends Construct {
-  readonly ticketChanges: NodejsFunction;
-  readonly dispatcher: NodejsFunction;
+  readonly ticketChanges: LambdaFunction;
+  readonly dispatcher: LambdaFunction;
   readonly failedChanges: Queue;
   readonly schedule: Rule;
 
@@ -113,9 +112,9 @@ export class Webhooks extends Construct {
       functionId: string,
       handler: string,
       props: { description: string; timeout: Duration; functionName?: string },
-    ): NodejsFunction => {
+    ): LambdaFunction => {
       const home = new Construct(this, functionId);
-      const fn = new NodejsFunction(home, 'Function', {
+      const fn = new LambdaFunction(home, 'Function', {
         ...functionDefaults(home, settings, handlerModule(handler)),
         ...props,
         // Attempts mostly wait on their receivers, 10 at once: half a route function's memory (and CPU) for TLS
@@ -171,7 +170,7 @@ export class Webhooks extends Construct {
     this.schedule = new Rule(this, 'EveryMinute', {
       description: 'Runs the webhook dispatcher',
       schedule: Schedule.rate(Duration.minutes(1)),
-      targets: [new LambdaFunction(this.dispatcher, { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
+      targets: [new LambdaTarget(this.dispatcher, { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
     });
   }
 }

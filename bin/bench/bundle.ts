@@ -4,6 +4,7 @@ import { build, type BuildOptions } from 'esbuild';
 import type { RouteRow } from '#shared/routes';
 import { ROOT } from './settings.ts';
 import { deployedEntry } from '../../infra/deployed-entry.ts';
+import { FUNCTION_BUNDLE } from '../../infra/function-bundle.ts';
 
 export interface Bundle {
   /** The `.mjs` file; `.mjs` so Node loads it as ESM from a temp dir without a package.json. */
@@ -14,23 +15,10 @@ export interface Bundle {
 }
 
 /**
- * The production bundling of infra/route-function.ts (NodejsFunction): ESM, minified,
- * everything bundled (AWS SDK included), the createRequire banner for CommonJS deps that
- * require() Node built-ins. Differences, on purpose: target node20 (the Node that runs
- * this bench) and no source map (it would not count towards the code Lambda loads).
+ * The production bundling (infra/function-bundle.ts), without the source map: it would not count towards the code
+ * Lambda loads.
  */
-const PRODUCTION: BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  minify: true,
-  target: 'node20',
-  sourcemap: false,
-  mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-  logLevel: 'error',
-  absWorkingDir: ROOT,
-};
+const PRODUCTION: BuildOptions = { ...FUNCTION_BUNDLE, sourcemap: false, logLevel: 'error', absWorkingDir: ROOT };
 
 /** A service beyond the table a route's row may use (shared/routes.ts `uses`): its floor sends one command of it. */
 export type FloorService = 's3' | 'sesv2' | 'cognito' | 'secrets';

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { RouteRow } from '#shared/routes';
 import { deployedEntry, ENTRIES_DIR } from '../../infra/deployed-entry.ts';
+import { FUNCTION_BUNDLE } from '../../infra/function-bundle.ts';
 import { FUNCTIONS_DIR } from '../../infra/route-function.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -11,8 +12,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const built = new WeakMap<readonly RouteRow[], Promise<ReadonlyMap<string, readonly string[]>>>();
 
 /**
- * What each row's function bundle is made of, as production bundles it (its deployed entry,
- * ESM, node22, tree-shaken): one esbuild run over the rows, nothing written. Keyed by handler
+ * What each row's function bundle is made of, as production bundles it (its deployed entry and
+ * FUNCTION_BUNDLE): one esbuild run over the rows, nothing written. Keyed by handler
  * (`tickets/check-in`), each with the input paths esbuild kept.
  */
 export function bundleInputs(rows: readonly RouteRow[]): Promise<ReadonlyMap<string, readonly string[]>> {
@@ -27,13 +28,11 @@ export function bundleInputs(rows: readonly RouteRow[]): Promise<ReadonlyMap<str
 async function bundle(rows: readonly RouteRow[]): Promise<Map<string, string[]>> {
   const result = await build({
     entryPoints: rows.map((row) => deployedEntry(path.join(FUNCTIONS_DIR, `${row.handler}.ts`))),
+    ...FUNCTION_BUNDLE,
+    // The map says nothing about what is in a bundle.
+    sourcemap: false,
     outdir: path.join(ROOT, '.local', 'bundle-inputs'),
     write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
     metafile: true,
     logLevel: 'silent',
   });
