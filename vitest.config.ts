@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { defineConfig } from 'vitest/config';
 import { TEST_ENV } from './test/support/env.ts';
+import { INFRA_SCRATCH } from './test/support/infra-scratch.ts';
 
 // The run's one seed (test/support/seeded-random.ts): every random value of every test derives from it, and so does
 // the order its files and their tests run in (shuffled on every run, so a test that leans on what another file or test
@@ -38,6 +39,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           ...seeded,
+          env: { ...seeded.env, TMPDIR: INFRA_SCRATCH },
+          globalSetup: ['test/support/infra-scratch.ts'],
         },
       },
     ],

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NestedStack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -21,12 +23,19 @@ export function releaseTemplates(stage: StageName): Templates {
   process.env.CDK_VALIDATION = 'false';
   const flags = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context;
   const apiDocs = fileURLToPath(new URL('../../test/infra/fixtures/api-docs', import.meta.url));
-  const { stack } = createApp({
-    context: { ...flags, stage, 'aws:cdk:bundling-stacks': [], apiDocs },
-    report: () => {},
-  });
-  const nested = stack.node.findAll().filter((node): node is NestedStack => NestedStack.isNestedStack(node));
-  return Object.fromEntries(
-    [stack, ...nested].map((each) => [each.node.path, normaliseTemplate(Template.fromStack(each).toJSON())]),
-  );
+  // An outdir of its own, removed after: CDK leaves the temporary one it would make.
+  const outdir = mkdtempSync(path.join(tmpdir(), 'ticketing-release-'));
+  try {
+    const { stack } = createApp({
+      outdir,
+      context: { ...flags, stage, 'aws:cdk:bundling-stacks': [], apiDocs },
+      report: () => {},
+    });
+    const nested = stack.node.findAll().filter((node): node is NestedStack => NestedStack.isNestedStack(node));
+    return Object.fromEntries(
+      [stack, ...nested].map((each) => [each.node.path, normaliseTemplate(Template.fromStack(each).toJSON())]),
+    );
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }

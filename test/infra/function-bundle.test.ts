@@ -6,6 +6,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTRIES_DIR } from '../../infra/deployed-entry.ts';
 import { BUNDLE_FILE, BUNDLE_HANDLER } from '../../infra/function-bundle.ts';
 import { bundledCode, PROJECT_ROOT } from '../../infra/function-defaults.ts';
 
@@ -74,14 +75,18 @@ describe('a function bundle', () => {
   });
 
   it('fails the synth naming the function when its module does not build, and stages nothing for it', () => {
-    const broken = path.join(PROJECT_ROOT, '.local', 'function-bundle-test', `broken-${process.pid}.ts`);
-    mkdirSync(path.dirname(broken), { recursive: true });
+    // In the project (a deployed entry is written beside the project's modules, under .local/entries), git-ignored.
+    const scratch = path.join(PROJECT_ROOT, '.local', `function-bundle-test-${process.pid}`);
+    const broken = path.join(scratch, 'broken.ts');
+    mkdirSync(scratch, { recursive: true });
     writeFileSync(broken, "export { handler } from './no-such-module.ts';\n");
     try {
+      // esbuild prints the error too ("Could not resolve"), as a synth would.
       expect(() => synthesise('broken', { Broken: broken })).toThrow(/Failed to bundle asset Bundles\/Broken\/Code/);
       expect(existsSync(path.join(outdir, 'broken', 'Bundles.template.json'))).toBe(false);
     } finally {
-      rmSync(broken);
+      rmSync(scratch, { recursive: true, force: true });
+      rmSync(path.join(ENTRIES_DIR, path.relative(PROJECT_ROOT, scratch)), { recursive: true, force: true });
     }
   });
 });

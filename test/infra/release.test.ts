@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reviewRelease, type Templates } from '../../bin/release/review.ts';
 import { RELEASE_STAGE, releaseTemplates, snapshotPath } from '../../bin/release/snapshot.ts';
@@ -87,5 +89,14 @@ describe(`the release of ${RELEASE_STAGE}, against the last released templates (
     expect(reviewRelease(released(), fifo)).toEqual([
       expect.stringContaining(`${id} (AWS::SNS::Topic): replaced while it keeps its custom TopicName`),
     ]);
+  });
+});
+
+describe('the release snapshot', () => {
+  it("leaves no synthesised templates behind (npm run release:snapshot, and this file's own synth)", () => {
+    // This run's infra tests have a temporary directory of their own (test/support/infra-scratch.ts)...
+    expect(path.basename(tmpdir())).toMatch(/^ticketing-infra-tests-\d+$/);
+    // ...where the synth in beforeAll staged its templates, and removed them.
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith('ticketing-release-'))).toEqual([]);
   });
 });
