@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { recordFloors } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
 import { findCustomerByEmail } from '#shared/data/customers';
 import { keys } from '#shared/data/keys';
@@ -7,6 +8,7 @@ import { keyCondition } from '#shared/data/key-conditions';
 import { CLIENT_SETTINGS, clientOptions } from '#shared/aws-clients';
 import { ses } from '#shared/services/email';
 import { identitySdkClient } from '#shared/services/identity-provider';
+import { ANSWER_FLOOR_MS } from '#shared/use-cases/auth/password-reset-request';
 import { userAdminSdkClient } from '#shared/services/user-admin';
 import { call } from '../support/api.ts';
 import { createAccount, login, PASSWORD } from '../support/customers.ts';
@@ -41,8 +43,12 @@ describe('legacy forgot-password with the mail failing', () => {
   it('answers 503 and leaves no reset token whose mail never left; with the mail back, the next request mails the link', async () => {
     const admin = await makeAdmin({ password: 'an-old-password-123' });
     const fault = failCalls(ses, { commands: SEND, error: failures.sesThrottled });
+    const floors = recordFloors();
+    const floorsBefore = floors.length;
     expectUnavailable(await forgotPassword(admin.email), 'email');
     expect(fault.attempts).toBe(CLIENT_SETTINGS.email.maxAttempts);
+    // The 503 waits out the same floor as any answer.
+    expect(floors.slice(floorsBefore)).toEqual([ANSWER_FLOOR_MS]);
     expect(await tokensOf(admin.id)).toEqual([]);
     expect(await mailTo(admin.email)).toEqual([]);
 

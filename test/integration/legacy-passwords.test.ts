@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '#shared/clock';
+import { advanceClock, recordFloors, resetClock } from '#shared/clock';
+import { ANSWER_FLOOR_MS } from '#shared/use-cases/auth/password-reset-request';
 import { getAdministrator } from '#shared/data/administrators';
 import { call } from '../support/api.ts';
 import { ADMIN_UI_URL } from '../support/env.ts';
@@ -97,6 +98,16 @@ describe('POST /auth/legacy/forgot-password', () => {
     expect(known.raw).toBe(unknown.raw);
     expect(known.headers['content-type']).toBe(unknown.headers['content-type']);
     expect(known.body).toEqual({ data: { success: true, message: expect.any(String) } });
+  });
+
+  it('holds the answer for a known and an unknown address to the same floor, so its time does not tell them apart', async () => {
+    const admin = await makeAdmin({ password: OLD });
+    // Recorded, not slept through (shared/clock.ts): what each answer waited for.
+    const floors = recordFloors();
+    const before = floors.length;
+    await forgotPassword(admin.email);
+    await forgotPassword(newAddress('nobody'));
+    expect(floors.slice(before)).toEqual([ANSWER_FLOOR_MS, ANSWER_FLOOR_MS]);
   });
 
   it('mails a link to the admin UI reset page, from EMAIL_FROM, to a known address only', async () => {

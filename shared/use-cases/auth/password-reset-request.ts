@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout } from 'node:timers/promises';
+import { waitOutFloor } from '../../clock.ts';
 import * as z from '../../schema.ts';
 import { requireSection } from '../../config.ts';
 import { findAdministratorByEmail, normalisedEmail } from '../../data/administrators.ts';
@@ -26,7 +26,7 @@ const TOKEN_BYTES = 32;
  * the token, sending the mail: typically well under this in AWS) does not show in the
  * response time either. Forgot-password is rare and rate-limited, so the wait is cheap.
  */
-const ANSWER_FLOOR_MS = 600;
+export const ANSWER_FLOOR_MS = 600;
 
 export const FORGOT_PASSWORD_ANSWER = {
   success: true,
@@ -92,12 +92,12 @@ export async function requestPasswordReset(email: string, client: string): Promi
       await withdrawToken(tokenHash, admin.id);
       // An outage is worth a retry (503); a refused message (an address SES will not mail) is not.
       if (error instanceof DependencyUnavailable) {
-        await setTimeout(Math.max(0, ANSWER_FLOOR_MS - (performance.now() - started)));
+        await waitOutFloor(started, ANSWER_FLOOR_MS);
         throw error;
       }
     }
   }
-  await setTimeout(Math.max(0, ANSWER_FLOOR_MS - (performance.now() - started)));
+  await waitOutFloor(started, ANSWER_FLOOR_MS);
   return FORGOT_PASSWORD_ANSWER;
 }
 
