@@ -10,6 +10,10 @@ export const ENTRIES_DIR = path.join(PROJECT_ROOT, '.local', 'entries');
 export const deployedEntrySource = (handlerModule: string): string =>
   `export { handler } from ${JSON.stringify(handlerModule)};\n`;
 
+/** Where `deployedEntry` writes a handler module's entry: at the module's path below the project, under ENTRIES_DIR. */
+export const deployedEntryFile = (handlerModule: string): string =>
+  path.join(ENTRIES_DIR, path.relative(PROJECT_ROOT, handlerModule));
+
 /**
  * The file a route's function is bundled from. esbuild keeps every export of an entry, so
  * the handler module itself would bring its `answer` (the success schema only the OpenAPI
@@ -19,7 +23,7 @@ export const deployedEntrySource = (handlerModule: string): string =>
  * (the infra tests) may write the same entry at once.
  */
 export function deployedEntry(handlerModule: string): string {
-  const file = path.join(ENTRIES_DIR, path.relative(PROJECT_ROOT, handlerModule));
+  const file = deployedEntryFile(handlerModule);
   const source = deployedEntrySource(path.relative(path.dirname(file), handlerModule));
   let current: string | undefined;
   try {

@@ -6,7 +6,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTRIES_DIR } from '../../infra/deployed-entry.ts';
+import { deployedEntryFile } from '../../infra/deployed-entry.ts';
 import { BUNDLE_FILE, BUNDLE_HANDLER } from '../../infra/function-bundle.ts';
 import { bundledCode, PROJECT_ROOT } from '../../infra/function-defaults.ts';
 
@@ -86,7 +86,7 @@ describe('a function bundle', () => {
       expect(existsSync(path.join(outdir, 'broken', 'Bundles.template.json'))).toBe(false);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
-      rmSync(path.join(ENTRIES_DIR, path.relative(PROJECT_ROOT, scratch)), { recursive: true, force: true });
+      rmSync(path.dirname(deployedEntryFile(broken)), { recursive: true, force: true });
     }
   });
 });
