@@ -4,7 +4,8 @@ import { deliveriesBetween } from '../../data/webhook-redelivery.ts';
 import { type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
 import { DELIVERY_RETENTION_MS, type Webhook } from '../../domain/webhooks.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
-import { deliveryTime, heldByAttempt, inTurns } from './deliveries.ts';
+import { deliveryTime, heldByAttempt } from './deliveries.ts';
+import { inTurns } from './in-turns.ts';
 import { resendRefusal, resent } from './delivery-routes.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
