@@ -186,7 +186,7 @@ const table = [
   { method: 'DELETE', path: '/webhooks/{id}', handler: 'webhooks/delete', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
   { method: 'POST', path: '/webhooks/{id}/rotate-secret', handler: 'webhooks/rotate-secret', auth: admin('webhooks:manage'), uses: { table: 'read-write', webhookSecrets: true } },
   { method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'webhooks/deliveries', auth: admin('webhooks:manage'), uses: { table: 'read' } },
-  { method: 'POST', path: '/webhooks/{id}/deliveries/redeliver', handler: 'webhooks/redeliver', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/webhooks/{id}/deliveries/redeliver', handler: 'webhooks/redeliver', auth: admin('webhooks:manage'), uses: { table: 'read-write' }, throttled: true },
   { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', handler: 'webhooks/retry-delivery', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true, webhookSecrets: true } },
   { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true, webhookSecrets: true } },
 ] as const satisfies readonly RouteRow[];

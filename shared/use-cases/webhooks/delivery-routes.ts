@@ -15,6 +15,7 @@ import {
   REQUEST_ATTEMPT,
 } from './deliveries.ts';
 import { AttemptContext } from './attempt-context.ts';
+import { deliveryReadableBy } from './delivery-list.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
 /**
@@ -71,7 +72,8 @@ export async function retryDeliveryFor(
 ): Promise<DeliveryResource> {
   const webhook = await visibleWebhook(caller, webhookId);
   const delivery = await getDelivery(webhookId, deliveryId);
-  if (!delivery) throw new NotFound('Delivery', deliveryId);
+  // Another event's ticket looks missing, as in the list.
+  if (!delivery || !deliveryReadableBy(caller, delivery)) throw new NotFound('Delivery', deliveryId);
   const at = now();
   const refusal = resendRefusal(delivery, webhook, at);
   if (refusal) throw refusal;
