@@ -2,8 +2,8 @@
  * One-off, after the release that encrypted the webhooks' signing secrets (README "Webhooks",
  * bin/webhooks/README.md): seals every secret still stored in plain text, and every one sealed
  * under a key other than the current one (how a key rotation finishes), with the webhook's id
- * as context. Until it has run, a plain-text secret still signs (webhook-secret-box.ts
- * `openSecret` reads both shapes). Migration 7 (catalogue.ts).
+ * as context. Until it has run, a plain-text secret signs nothing (webhook-secret-box.ts
+ * `openSecret` opens sealed secrets only: its attempts fail saying so). Migration 7 (catalogue.ts).
  *
  * Idempotent: a subscription whose secrets are all sealed under the current key is left as it
  * is; each is replaced only if unchanged since read (`updated`, which the write moves on, so an
@@ -60,7 +60,13 @@ async function sealOne(id: number): Promise<boolean> {
     if (!stale.includes(true)) return false;
     const secrets: Webhook['secrets'] = await Promise.all(
       current.secrets.map(async (s, i) =>
-        stale[i] ? { ...s, secret: await sealSecret(await openSecret(s.secret, id), id) } : s,
+        // Plain text is the one thing this migration reads as it is: openSecret opens sealed secrets only.
+        stale[i]
+          ? {
+              ...s,
+              secret: await sealSecret(typeof s.secret === 'string' ? s.secret : await openSecret(s.secret, id), id),
+            }
+          : s,
       ),
     );
     // Moved on (at least a millisecond), so the write is a change an edit that read the plain text must notice.

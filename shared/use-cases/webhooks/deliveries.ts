@@ -11,6 +11,7 @@ import {
   type Webhook,
 } from '../../domain/webhooks.ts';
 import { type AttemptVerdict, judgeAttempt } from '../../domain/webhook-retries.ts';
+import { logger } from '../../logger.ts';
 import { recordDeadDelivery } from '../../services/metrics.ts';
 import { sendWebhook } from '../../services/webhook-sender.ts';
 import { openSigningSecrets, type OpenedSecrets } from '../../services/webhook-secret-box.ts';
@@ -190,7 +191,15 @@ async function send(
   secrets: OpenedSecrets,
   timeoutMs: number,
 ): Promise<{ recorded: StoredDelivery; verdict: AttemptVerdict }> {
-  // A secret that does not open (copied from another subscription, or its key removed) sends nothing: the attempt fails, saying why.
+  // A secret that does not open (plain text, a short tag, copied from another subscription, its key removed) sends
+  // nothing: the attempt fails, saying why, and so does the log (an error: someone must rotate it); neither holds the
+  // value (webhook-secret-box.ts).
+  if ('unreadable' in secrets)
+    logger.error('webhook signing secret refused: nothing sent', {
+      webhookId: webhook.id,
+      deliveryId: attempt.id,
+      why: secrets.unreadable,
+    });
   const outcome =
     'unreadable' in secrets
       ? ({ kind: 'failed', detail: secrets.unreadable } as const)
