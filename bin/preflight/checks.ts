@@ -1,5 +1,5 @@
 import { TABLE_SCHEMA } from '#shared/data/table-schema';
-import type { LedgerRow } from '../maintenance/migrations/deployed-runner.ts';
+import type { LedgerRow } from '#shared/use-cases/migrations/commands';
 import { FRONT_END_NAMES, STAGE_FILES, type StageSettings } from '../../infra/stages.ts';
 import { tableIndexCount } from '../../infra/table.ts';
 import { type AccountConcurrency, concurrencyFix, planConcurrency } from './concurrency.ts';
