@@ -55,10 +55,9 @@ export class TicketingStack extends Stack {
 
     const table = stageTable(this, 'Table', settings);
     this.table = table;
-    // Seals the webhooks' signing secrets in the table: only the functions that create, rotate or send read it,
-    // and the migration runner (migration 7 seals plain-text ones).
+    // Seals the webhooks' signing secrets in the table: only the functions that create, rotate or send read it.
     const webhookKey = webhookSecretsKey(this, 'WebhookSecretsKey', settings);
-    const migrations = new MigrationRunner(this, 'Migrations', { table, settings, secretsKey: webhookKey });
+    const migrations = new MigrationRunner(this, 'Migrations', { table, settings });
     // Browsers reach the API only through the front ends' `/api/*` (same origin, first-party
     // cookie); every origin-dependent value derives from their origins (infra/front-ends.ts).
     const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) =>
