@@ -30,8 +30,8 @@ export type Synthesized = ReturnType<typeof build>;
 
 /**
  * The apps already built in this worker, by their options: a synthesis with cdk-nag takes seconds, and the template
- * files ask for the same stages again and again (a run: 43 calls, 21 distinct builds; each stage's defaults alone
- * were built 14 times). The infra project runs its files in one module graph per worker (vitest.config.ts
+ * files ask for the same stages again and again (a run: 43 calls, 21 distinct builds; the three stages' defaults
+ * alone were asked for 21 times). The infra project runs its files in one module graph per worker (vitest.config.ts
  * `isolate: false`), so a build is made once per worker whichever files ask for it. A call with `report` builds
  * afresh: the lines go to the caller while CDK builds. What a test gets back is shared: it reads the app, the stack
  * and the templates, and changes none of them.
