@@ -5,7 +5,7 @@ import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { backfillListPositions } from '../../bin/maintenance/migrations/backfill-list-positions.ts';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
 import { writeTickets } from '../support/scale-tickets.ts';

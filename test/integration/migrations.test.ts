@@ -5,7 +5,7 @@ import { MIGRATIONS, type Migration } from '../../bin/maintenance/migrations/cat
 import { migrationCommand } from '../../bin/maintenance/migrations/deployed-runner.ts';
 import { recordIds } from '../../bin/maintenance/migrations/runs.ts';
 import { rerunMigration, runMigrations } from '../../bin/maintenance/migrations/runner.ts';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
 import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
 

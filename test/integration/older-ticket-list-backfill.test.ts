@@ -4,7 +4,7 @@ import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { backfillTicketIndexes } from '../../bin/maintenance/migrations/backfill-ticket-indexes.ts';
 import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';
 

@@ -8,7 +8,7 @@ import { MAX_SCOPE_SYNC_EVENTS } from '#shared/domain/older-ticket-list';
 import type { Ticket } from '#shared/domain/ticket';
 import { backfillEventUpdates } from '../../bin/maintenance/migrations/backfill-event-updates.ts';
 import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, getPage } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { atTime } from '../support/clock.ts';

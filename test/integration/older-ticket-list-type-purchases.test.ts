@@ -7,7 +7,7 @@ import type { CreatedEvent } from '#shared/domain/event';
 import type { Ticket, TicketRecord } from '#shared/domain/ticket';
 import { backfillListPositions } from '../../bin/maintenance/migrations/backfill-list-positions.ts';
 import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call, getPage } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { writeTickets } from '../support/scale-tickets.ts';

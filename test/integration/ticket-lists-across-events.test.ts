@@ -9,7 +9,7 @@ import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
 import { PERMISSIONS } from '#shared/auth/permissions';
 import { backfillListPositions } from '../../bin/maintenance/migrations/backfill-list-positions.ts';
 import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';

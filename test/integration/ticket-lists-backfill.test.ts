@@ -6,7 +6,7 @@ import { listEntryItems } from '#shared/data/ticket-list-entries';
 import { searchEntryItems } from '#shared/data/ticket-search-entries';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { call } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';
