@@ -180,7 +180,10 @@ describe('README.md', () => {
     expect(references.length).toBeGreaterThan(10);
     const broken = references
       .filter(({ section }) => !headings.has(sectionKey(section)))
-      .map(({ file, line, section }) => `${show(file)}:${line}: README "${section}" is no heading of README.md or its pages`);
+      .map(
+        ({ file, line, section }) =>
+          `${show(file)}:${line}: README "${section}" is no heading of README.md or its pages`,
+      );
     expect(broken).toEqual([]);
   });
 });
