@@ -21,7 +21,11 @@ export const FUTURE_TOLERANCE_MS = 5 * 60_000;
  */
 export const OFFLINE_MAX_AGE_MS = 72 * 3_600_000;
 
-export type ScanOutcome = 'admitted' | RefusalReason | 'unknown_barcode' | 'out_of_scope' | 'invalid';
+/**
+ * `resend`: the upload's budget ran out before the scan was decided; nothing was recorded of it,
+ * and the device sends it again (a repeat upload of the whole log finishes it).
+ */
+export type ScanOutcome = 'admitted' | RefusalReason | 'unknown_barcode' | 'invalid' | 'resend';
 
 export interface GateScan {
   id: string;
@@ -42,7 +46,7 @@ export interface ScanResult {
   id: string;
   result: ScanOutcome;
   ticketId?: number;
-  /** `invalid`: why. */
+  /** `invalid`, `resend`: why. */
   message?: string;
   /** `already_checked_in`: the admission that came first. */
   firstAdmission?: FirstAdmission;

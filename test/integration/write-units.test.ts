@@ -183,7 +183,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     expect(writes.units).toBe(30 + ticketUnits);
   });
 
-  it("an online gate scan (POST /scans): one BatchGetItem before the check-in's own read and transaction, which adds the scan's record by client id (2 units)", async () => {
+  it("an online gate scan (POST /scans): one BatchGetItem before the check-in's own read (a BatchGetItem: an upload reads all its tickets at once) and transaction, which adds the scan's record by client id (2 units)", async () => {
     const { ticket } = await orderedTicket();
     const { ticket: other } = await orderedTicket();
     // The first request of a process reads what later ones find cached: compare warm ones.
@@ -199,7 +199,8 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       return answer!;
     });
     expect(result.body.data[0].result).toBe('admitted');
-    expect(gateSent).toEqual(['BatchGetItemCommand', ...checkInSent]);
+    const ticketRead = (command: string) => (command === 'GetItemCommand' ? 'BatchGetItemCommand' : command);
+    expect(gateSent).toEqual(['BatchGetItemCommand', ...checkInSent.map(ticketRead)]);
     expect(byKind(writes), describeWrites(writes)).toEqual({
       TICKET: ticketUnits,
       HISTORY: 2,
