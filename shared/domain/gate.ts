@@ -11,6 +11,8 @@ import { PROCESS_STATE, type Scan, type TicketRecord } from './ticket.ts';
 export const MAX_SCANS = 500;
 /** The longest barcode a scan may carry: the tickets' own bound (contract/tickets.ts). */
 export const MAX_BARCODE_LENGTH = 100;
+/** The longest `deviceId` or `gate`, in UTF-8 bytes (40 ASCII characters): each admission keeps the device's on the ticket. */
+export const MAX_LABEL_BYTES = 40;
 /** A device's clock may run this far ahead of the server's. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 /**

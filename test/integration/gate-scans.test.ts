@@ -181,6 +181,16 @@ describe('POST /scans', () => {
     expect((await readTicketRecord(theirs.id))!.processState).toBe(PROCESS_STATE.active);
   });
 
+  it('refuses a scan from before its ticket existed as invalid, keeping nothing of it', async () => {
+    const { event, ticket } = await oneTicket();
+    doorsOpen();
+    const early = scanOf(ticket.barcode, { secondsAgo: 20 * 60 });
+    const response = await upload(event.id, [early]);
+    expect(response.body.data).toEqual([{ id: early.id, result: 'invalid', message: expect.stringMatching(/before/) }]);
+    expect(await listScans(ticket.id)).toEqual([]);
+    expect((await readTicketRecord(ticket.id))!.processState).toBe(PROCESS_STATE.active);
+  });
+
   it('refuses a scan id already used for another scan as invalid', async () => {
     const { event, ticket } = await oneTicket();
     doorsOpen();
@@ -205,6 +215,10 @@ describe('POST /scans refuses what it cannot take, changing nothing', () => {
       },
     ],
     ['a scan time that is not a date-time', (barcode: string) => [{ ...scanOf(barcode), scannedAt: 'yesterday' }]],
+    ['a nil scan id', (barcode: string) => [{ ...scanOf(barcode), id: '00000000-0000-0000-0000-000000000000' }]],
+    ['a deviceId with a right-to-left override', (barcode: string) => [{ ...scanOf(barcode), deviceId: 'a\u202eb' }]],
+    ['a gate with markup', (barcode: string) => [{ ...scanOf(barcode), gate: '<img src=x>' }]],
+    ['a deviceId over 40 bytes', (barcode: string) => [{ ...scanOf(barcode), deviceId: 'd'.repeat(41) }]],
   ])('%s: 400', async (_, scans) => {
     const { event, ticket } = await oneTicket();
     const response = await upload(event.id, scans(ticket.barcode) as Scan[]);
