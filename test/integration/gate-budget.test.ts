@@ -6,7 +6,7 @@ import { readTicketRecords } from '#shared/data/ticket-records';
 import type { ScanResult } from '#shared/domain/gate';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { UPLOAD_BUDGET, uploadScans, type UploadBudget } from '#shared/use-cases/gate/upload-scans';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { commandsSent } from '../support/command-tally.ts';
 import { writeTickets } from '../support/scale-tickets.ts';
 import { readStats } from '../support/tickets.ts';
