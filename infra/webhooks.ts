@@ -48,9 +48,10 @@ export const TICKET_CHANGE_MAPPING = {
 } as const;
 
 /**
- * The stream consumer's timeout. A batch's first attempts run 20 at a time, each at most 10 s and
- * recorded by one conditional write after it: 100 changes for three subscriptions whose receivers
- * hang take 150 s. It starts no first attempt in its last 30 s (bin/webhooks/ticket-changes.ts):
+ * The stream consumer's timeout. A batch's first attempts, each subscription's apart, all end within
+ * 1 s (shared/services/webhook-settings.ts firstAttemptsMs), each recorded by one conditional write:
+ * a batch takes its reads, that second and its writes, whatever the receivers do. It starts no first
+ * attempt in its last 30 s (bin/webhooks/ticket-changes.ts), a margin for a table slowed to a crawl:
  * those deliveries are recorded due and the dispatcher sends them. Were it to time out anyway, the
  * batch is retried: what was recorded is not sent again, what was in flight is (the same
  * webhook-id): a timeout delays or repeats messages, it loses none.

@@ -9,7 +9,7 @@ import { deliverTicketChanges } from '#shared/use-cases/webhooks/ticket-changes'
  * functions/. A change that could not be recorded is reported by its sequence number, and
  * Lambda retries the batch from it (bisecting, then the on-failure queue).
  */
-/** Time kept back from the function's limit: first attempts in flight (10 s each) and the answer. */
+/** Time kept back from the function's limit: the answer (first attempts end within their 1 s window, ticket-changes.ts in use-cases). */
 const MARGIN_MS = 30_000;
 
 export async function handler(
