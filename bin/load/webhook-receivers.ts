@@ -83,7 +83,7 @@ export async function subscribeReceivers(count: number, eventId: number, hanging
   }
   // Each hanging subscription already failing when the rush starts, as after its first unanswered message: a ping,
   // attempted at once, runs to the attempt's limit (10 s). Its first ticket change would instead hold the consumer's
-  // batch that long, once (bin/webhooks/README.md "One receiver cannot slow the rest").
+  // batch that long, once (functions/jobs/README.md "One receiver cannot slow the rest").
   await Promise.all(stuck.map((id) => pingWebhookFor(caller, id)));
   return {
     received,

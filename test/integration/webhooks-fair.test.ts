@@ -9,14 +9,14 @@ import { messageIdOf } from '#shared/domain/webhooks';
 import { attemptTimeoutMs, firstAttemptsMs } from '#shared/services/webhook-settings';
 import { indexWebhookDue } from '../../bin/maintenance/migrations/index-webhook-due.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
-import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
-import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
+import { handler as dispatcher } from '../../functions/jobs/dispatch.ts';
+import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts';
 import { countReads } from '../support/dynamo-reads.ts';
 import { makeAdmin, staffToken } from '../support/staff.ts';
 import { deliveriesOf, editTicket, eventually, subscribe, watchedTicket, webhookFixture } from '../support/webhooks.ts';
 
 /**
- * One receiver's backlog hides no other subscription's retries (issue 46 item 3, bin/webhooks/README.md "One
+ * One receiver's backlog hides no other subscription's retries (issue 46 item 3, functions/jobs/README.md "One
  * receiver cannot slow the rest"): the dispatcher reads each subscription's own due deliveries, so a run shares
  * its attempts across every subscription with something due, whatever one of them has piled up.
  */

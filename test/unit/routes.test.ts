@@ -89,11 +89,13 @@ const OUR_ROUTES = [
 ];
 
 const functionsDir = join(import.meta.dirname, '../../functions');
+/** The deployed functions that are not routes (the webhooks' stream consumer and dispatcher: functions/jobs/README.md). */
+const JOBS_DIR = join(functionsDir, 'jobs');
 
 function handlerFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return handlerFiles(path);
+    if (entry.isDirectory()) return path === JOBS_DIR ? [] : handlerFiles(path);
     return entry.name.endsWith('.ts') ? [relative(functionsDir, path).replace(/\.ts$/, '')] : [];
   });
 }

@@ -1,6 +1,6 @@
 /**
  * One-off, after the release that gave each subscription its own due index (README "Webhooks",
- * bin/webhooks/README.md "One receiver cannot slow the rest"): places every delivery still pending
+ * functions/jobs/README.md "One receiver cannot slow the rest"): places every delivery still pending
  * from before in its subscription's due partition. Until it has run, those are found by the
  * dispatcher's read of the oldest due of all (GSI1) only, as before: delivered, but not shared
  * fairly. Migration 8 (catalogue.ts).

@@ -1,6 +1,6 @@
 /**
  * One-off, after the release that encrypted the webhooks' signing secrets (README "Webhooks",
- * bin/webhooks/README.md): seals every secret still stored in plain text, and every one sealed
+ * functions/jobs/README.md): seals every secret still stored in plain text, and every one sealed
  * under a key other than the current one (how a key rotation finishes), with the webhook's id
  * as context. Until it has run, a plain-text secret signs nothing (webhook-secret-box.ts
  * `openSecret` opens sealed secrets only: its attempts fail saying so). Migration 7 (catalogue.ts).

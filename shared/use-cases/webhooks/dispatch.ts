@@ -104,7 +104,7 @@ async function lane(
  * Attempts recorded deliveries ATTEMPTS_AT_ONCE at a time (one lane's read); a failure to attempt
  * leaves the delivery pending for the next run. None starts after `startBy` (performance.now()):
  * the deadline is checked before each attempt, so every attempt started ends (answer and record)
- * within the function's time, whose margin covers one attempt (bin/webhooks/dispatch.ts); those not
+ * within the function's time, whose margin covers one attempt (functions/jobs/dispatch.ts); those not
  * started stay due, unclaimed, for the next run. The number attempted.
  */
 async function attemptAll(
