@@ -30,7 +30,7 @@ export const FIRST_STEPS = {
   'webhook-oldest-pending-age':
     "no reading: the dispatcher does not run (its errors alarm, its log group, its EveryMinute rule enabled?). A reading: GET /webhooks shows the failing subscription (failingSince), GET /webhooks/{id}/deliveries its receiver's answers; if every subscription fails at once, suspect the sending side (the dispatcher's log group, `webhook attempt failed`).",
   'webhook-stream-iterator-age':
-    "the stream consumer's log group: REPORT durations near its 5-minute timeout mean slow receivers (first attempts run 20 at a time), errors mean retries (its errors alarm). A burst of ticket changes (an import) catches up by itself; a stuck consumer does not, and the mapping gives records up at 12 hours.",
+    "the stream consumer's log group: REPORT durations near its 5-minute timeout mean a slow table (a batch's first attempts end within 1 s), errors mean retries (its errors alarm). A burst of ticket changes (an import) catches up by itself; a stuck consumer does not, and the mapping gives records up at 12 hours.",
   'webhook-stream-given-up':
     "each message of the on-failure queue points to a batch of changes (a stream shard, a range of sequence numbers); the consumer's log group says why (`not recorded`). Fix that; then, within 24 h of the changes (the stream keeps them that long), `npm run webhooks:replay -- --stage <s>` reads each batch back from the stream, hands it to the consumer and deletes the message (`--dry-run` counts first; a replay records nothing twice).",
   'webhook-stream-errors':

@@ -8,11 +8,11 @@ import { removalPolicyOf, type StageSettings } from './stages.ts';
 /**
  * The key that seals the webhooks' signing secrets in the table (shared/services/webhook-secret-box.ts):
  * JSON `{"current": "k1", "k1": <64 random characters>}`, the key being the SHA-256 of the
- * material. Rotation adds a key beside it (bin/webhooks/README.md), so it is never generated again.
+ * material. Rotation adds a key beside it (functions/jobs/README.md), so it is never generated again.
  */
 export function webhookSecretsKey(scope: Construct, id: string, settings: StageSettings): Secret {
   const secret = new Secret(scope, id, {
-    description: `ticketing-${settings.name}: the key sealing each webhook subscription's secrets in the table (bin/webhooks/README.md)`,
+    description: `ticketing-${settings.name}: the key sealing each webhook subscription's secrets in the table (functions/jobs/README.md)`,
     generateSecretString: {
       secretStringTemplate: JSON.stringify({ current: 'k1' }),
       generateStringKey: 'k1',
@@ -24,7 +24,7 @@ export function webhookSecretsKey(scope: Construct, id: string, settings: StageS
   Validations.of(secret).acknowledge({
     id: 'AwsSolutions-SMG4',
     reason:
-      'Rotated by the runbook (bin/webhooks/README.md: a new key beside the old, then migration 7 re-seals); an automatic rotation would replace the key the stored secrets need.',
+      'Rotated by the runbook (functions/jobs/README.md: a new key beside the old, then migration 7 re-seals); an automatic rotation would replace the key the stored secrets need.',
   });
   return secret;
 }

@@ -15,8 +15,8 @@ import { removalPolicyOf, type StageSettings } from './stages.ts';
 import { grantWebhookSecretsKey } from './webhook-secrets-key.ts';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 
-/** Not routes (README "Webhooks"): their handlers live in bin/webhooks/, as the migration runner's in bin/maintenance/. */
-const handlerModule = (name: string) => fileURLToPath(new URL(`../bin/webhooks/${name}.ts`, import.meta.url));
+/** Not routes (README "Webhooks"): jobs, whose handlers live beside the route handlers, in functions/jobs/. */
+const handlerModule = (name: string) => fileURLToPath(new URL(`../functions/jobs/${name}.ts`, import.meta.url));
 
 /**
  * How the table stream's ticket changes reach the consumer (the event source mapping), and why:
@@ -49,9 +49,10 @@ export const TICKET_CHANGE_MAPPING = {
 } as const;
 
 /**
- * The stream consumer's timeout. A batch's first attempts run 20 at a time, each at most 10 s and
- * recorded by one conditional write after it: 100 changes for three subscriptions whose receivers
- * hang take 150 s. It starts no first attempt in its last 30 s (bin/webhooks/ticket-changes.ts):
+ * The stream consumer's timeout. A batch's first attempts, each subscription's apart, all end within
+ * 1 s (shared/services/webhook-settings.ts firstAttemptsMs), each recorded by one conditional write:
+ * a batch takes its reads, that second and its writes, whatever the receivers do. It starts no first
+ * attempt in its last 30 s (functions/jobs/ticket-changes.ts), a margin for a table slowed to a crawl:
  * those deliveries are recorded due and the dispatcher sends them. Were it to time out anyway, the
  * batch is retried: what was recorded is not sent again, what was in flight is (the same
  * webhook-id): a timeout delays or repeats messages, it loses none.
@@ -67,7 +68,7 @@ export const TICKET_CHANGES_TIMEOUT = Duration.minutes(5);
 export const ticketChangesFunctionName = (stage: string): string => `Ticketing-${stage}-webhook-ticket-changes`;
 
 /**
- * The dispatcher's timeout: it works until 20 s before it (bin/webhooks/dispatch.ts), a last
+ * The dispatcher's timeout: it works until 20 s before it (functions/jobs/dispatch.ts), a last
  * round of 10-second attempts included, and runs every minute, so consecutive runs overlap by
  * a few seconds at most.
  */
@@ -87,12 +88,12 @@ export interface WebhooksProps {
 
 /**
  * The webhooks' side of the stage (README "Webhooks"; issue 41), outside any request:
- * - `ticketChanges`, the table stream's consumer (bin/webhooks/ticket-changes.ts): each ticket
+ * - `ticketChanges`, the table stream's consumer (functions/jobs/ticket-changes.ts): each ticket
  *   change becomes one recorded delivery per subscription that wants it, attempted at once;
  * - `failedChanges`, the mapping's on-failure queue: pointers to the stream records the consumer
  *   could not record after its retries, kept 14 days (they alarm: a change is never dropped
  *   silently);
- * - `dispatcher` (bin/webhooks/dispatch.ts), every minute: the due retries, then the age of the
+ * - `dispatcher` (functions/jobs/dispatch.ts), every minute: the due retries, then the age of the
  *   oldest undelivered message (a metric).
  * Both functions read and write the table, each exactly the actions its grant in shared/routes.ts `jobs` names, and may mail a disabled webhook's creator; neither
  * signs tokens nor reaches Cognito or Secrets Manager. They call receivers on the internet

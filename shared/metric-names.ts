@@ -12,7 +12,7 @@ export const METRIC = {
   checkInRefused: 'CheckInRefused',
   /** A sign-in that did not end in a session; dimension `login` (which login), the cause as metadata `reason`. */
   loginFailed: 'LoginFailed',
-  /** A webhook delivery given up after its retries, or after 410 Gone (bin/webhooks/). */
+  /** A webhook delivery given up after its retries, or after 410 Gone (functions/jobs/). */
   webhookDeliveryDead: 'WebhookDeliveryDead',
   /** A subscription the service turned off (410 Gone, failing for the whole retry window, its administrator lost the right); metadata `reason`. */
   webhookDisabled: 'WebhookDisabled',

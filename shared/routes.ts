@@ -253,7 +253,7 @@ export interface TableGrant {
 /**
  * The deployed functions that serve no route, and their grants on the table (infra/webhooks.ts,
  * infra/migrations.ts): the table stream's consumer, the webhook dispatcher (both by their handlers' names in
- * bin/webhooks/, and run in-process as themselves by bin/local/webhook-workers.ts, so the tests record them as they
+ * functions/jobs/, and run in-process as themselves by bin/local/webhook-workers.ts, so the tests record them as they
  * record the routes), and the migrations runner. The runner alone may Scan (a backfill reads every item) and
  * describe the table (`npm run migrations` shows its indexes); its grant is read from its catalogue's code, not
  * recorded (the tests apply the migrations to an empty table, in no test file).

@@ -82,8 +82,8 @@ export async function subscribeReceivers(count: number, eventId: number, hanging
     stuck.push(id);
   }
   // Each hanging subscription already failing when the rush starts, as after its first unanswered message: a ping,
-  // attempted at once, runs to the attempt's limit (10 s). Its first ticket change would instead hold the consumer's
-  // batch that long, once (bin/webhooks/README.md "One receiver cannot slow the rest").
+  // attempted at once, runs to a request's attempt limit (3 s). Its first ticket change would instead hold the consumer's
+  // batch for the first attempts' window (1 s), once (functions/jobs/README.md "One receiver cannot slow the rest").
   await Promise.all(stuck.map((id) => pingWebhookFor(caller, id)));
   return {
     received,

@@ -3,7 +3,7 @@ import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
 import { logger } from '#shared/logger';
 import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
 import type { FailedBatch } from '../maintenance/replay-ticket-changes.ts';
-import { handler as ticketChanges } from '../webhooks/ticket-changes.ts';
+import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts';
 import { runAs } from './invoke.ts';
 import { startStreamPoller } from './stream-poller.ts';
 

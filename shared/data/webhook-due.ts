@@ -6,7 +6,7 @@ import { keys } from './keys.ts';
 import { fromDeliveryItem, type StoredDelivery } from './webhooks.ts';
 
 /**
- * The dispatcher's per-subscription due index (README "Webhooks", bin/webhooks/README.md): every
+ * The dispatcher's per-subscription due index (README "Webhooks", functions/jobs/README.md): every
  * pending delivery is also in its subscription's own GSI3 partition by next attempt, so a run reads
  * each subscription's few due ones by one bounded Query whatever another's backlog, where the
  * global index (GSI1, webhooks.ts `dueDeliveries`) hands out only the oldest due of them all.

@@ -6,7 +6,7 @@ import { type SealedSecret, type SigningSecret, signingSecrets, type Webhook } f
 import { readSecretString } from './secrets.ts';
 
 /**
- * Envelope encryption of the webhooks' signing secrets (README "Webhooks", bin/webhooks/README.md):
+ * Envelope encryption of the webhooks' signing secrets (README "Webhooks", functions/jobs/README.md):
  * the table holds only AES-256-GCM ciphertext; the key lives in the stage's Secrets Manager
  * secret SEALING_KEY_SECRET, readable only by the functions that create, rotate or
  * sign with a subscription's secrets (`uses.webhookSecrets`, the stream consumer, the

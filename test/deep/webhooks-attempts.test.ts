@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { getDelivery } from '#shared/data/webhooks';
 import { requestAttemptTimeoutMs } from '#shared/services/webhook-settings';
-import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
+import { handler as dispatcher } from '../../functions/jobs/dispatch.ts';
 import { call } from '../support/api.ts';
 import {
   deliveriesOf,
@@ -15,7 +15,7 @@ import {
 } from '../support/webhooks.ts';
 
 /**
- * Attempts and their time (README "Webhooks", bin/webhooks/README.md, issue 46 item 4): no
+ * Attempts and their time (README "Webhooks", functions/jobs/README.md, issue 46 item 4): no
  * attempt starts that cannot end within its function's time, every attempt started is
  * recorded, and a delivery an attempt holds is not sent again by hand meanwhile.
  */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
+import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts';
 import {
   deliveriesOf,
   editTicket,

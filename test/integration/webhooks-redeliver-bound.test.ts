@@ -3,14 +3,14 @@ import { putDelivery, type StoredDelivery } from '#shared/data/webhooks';
 import { pingMessage } from '#shared/domain/webhook-messages';
 import { deliveryTime, newDelivery } from '#shared/use-cases/webhooks/deliveries';
 import { inTurns } from '#shared/use-cases/webhooks/in-turns';
-import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
+import { handler as dispatcher } from '../../functions/jobs/dispatch.ts';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
 import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
 import { type Receiver, startReceiver, WEBHOOKS, watchedTicket } from '../support/webhooks.ts';
 
 /**
- * The redelivery's bound per call (bin/webhooks/README.md "Catching up"), apart from
+ * The redelivery's bound per call (functions/jobs/README.md "Catching up"), apart from
  * webhooks-redeliver.test.ts: 1,005 recorded deliveries are written here, on a table of this file's
  * own without a stream (DynamoDB Local slows every write to a stream table late in a run: written
  * beside the stream's consumer, they took that file past its time in CI). No stream, so no

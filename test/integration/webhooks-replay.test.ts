@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { failedBatchOf, readFailedBatch, replayChanges } from '../../bin/maintenance/replay-ticket-changes.ts';
-import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
+import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
 import { clearFaults, failCalls, failures } from '../support/faults.ts';
 import {

@@ -38,7 +38,7 @@ export const DeliveriesAnswer = <T extends z.ZodMiniType>(item: T) =>
     data: z.array(item),
   });
 
-// ---- POST /webhooks/{id}/deliveries/redeliver (bin/webhooks/README.md "Catching up") ----
+// ---- POST /webhooks/{id}/deliveries/redeliver (functions/jobs/README.md "Catching up") ----
 
 /** At most this many deliveries of the range are looked at (and so queued) by one call; `next` continues. */
 export const MAX_REDELIVER = 1000;

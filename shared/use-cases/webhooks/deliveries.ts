@@ -2,14 +2,8 @@ import { now } from '../../clock.ts';
 import { putDelivery, type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
 import type { Administrator } from '../../domain/administrator.ts';
 import { AttemptContext } from './attempt-context.ts';
-import {
-  actingFor,
-  aimedAsRecorded,
-  DISABLED_GONE,
-  REAIMED,
-  messageIdOf,
-  type Webhook,
-} from '../../domain/webhooks.ts';
+import { afterAttempt } from './attempt-outcome.ts';
+import { actingFor, aimedAsRecorded, REAIMED, messageIdOf, type Webhook } from '../../domain/webhooks.ts';
 import { type AttemptVerdict, judgeAttempt } from '../../domain/webhook-retries.ts';
 import { logger } from '../../logger.ts';
 import { recordDeadDelivery } from '../../services/metrics.ts';
@@ -116,7 +110,8 @@ const cancelledFor = (delivery: StoredDelivery, reason: string): StoredDelivery 
  * entries): no other attempt can take a delivery nobody has recorded, so it needs no claim. Were
  * the record lost (the process ends between the send and the write), the stream reads the change
  * again and it is sent again, with the same webhook-id: at least once. Not started after `startBy`
- * (performance.now()), it is recorded due now, for the dispatcher. Answers what was recorded, or
+ * (performance.now()), it is recorded due now, for the dispatcher; its send waits `timeoutMs` at most,
+ * and never past `endBy` (the stream batch's window). Answers what was recorded, or
  * undefined when the delivery was recorded meanwhile (the same change handled twice at once).
  */
 export async function firstAttempt(
@@ -125,7 +120,8 @@ export async function firstAttempt(
     context = new AttemptContext(),
     startBy = Number.POSITIVE_INFINITY,
     timeoutMs = BACKGROUND_ATTEMPT.timeoutMs,
-  }: { context?: AttemptContext; startBy?: number; timeoutMs?: number } = {},
+    endBy = Number.POSITIVE_INFINITY,
+  }: { context?: AttemptContext; startBy?: number; timeoutMs?: number; endBy?: number } = {},
 ): Promise<StoredDelivery | undefined> {
   if (performance.now() >= startBy || delivery.status === 'skipped')
     return (await putDelivery(delivery)) ? delivery : undefined;
@@ -141,7 +137,9 @@ export async function firstAttempt(
   const at = now();
   const secrets = await openSigningSecrets(may.webhook, at);
   const attempted: StoredDelivery = { ...delivery, attempts: 1, lastAttemptAt: at.toISOString() };
-  const { recorded, verdict } = await send(may.webhook, attempted, at, secrets, timeoutMs);
+  // Within the stream batch's window (`endBy`, ticket-changes.ts): what is left of it when the send starts.
+  const limit = Math.max(1, Math.min(timeoutMs, Math.floor(endBy - performance.now())));
+  const { recorded, verdict } = await send(may.webhook, attempted, at, secrets, limit);
   if (!(await putDelivery(recorded))) return undefined;
   await afterRecorded(may.webhook, recorded, verdict, context);
   return recorded;
@@ -238,37 +236,6 @@ async function afterRecorded(
 ): Promise<void> {
   if (recorded.status === 'dead') recordDeadDelivery();
   await keepHealth(webhook, verdict, context);
-}
-
-function afterAttempt(
-  claimed: StoredDelivery,
-  answer: { status: number } | { error: string },
-  verdict: AttemptVerdict,
-): StoredDelivery {
-  const lastStatus = 'status' in answer ? answer.status : null;
-  const failure = 'error' in answer ? answer.error : `the receiver answered ${answer.status}`;
-  switch (verdict.kind) {
-    case 'delivered':
-      return { ...claimed, status: 'delivered', lastStatus, lastError: null, nextAttemptAt: null };
-    case 'gone':
-      return {
-        ...claimed,
-        status: 'dead',
-        lastStatus,
-        lastError: `${DISABLED_GONE}: the webhook is disabled`,
-        nextAttemptAt: null,
-      };
-    case 'dead':
-      return {
-        ...claimed,
-        status: 'dead',
-        lastStatus,
-        lastError: `${failure}; given up after ${claimed.attempts} attempts`,
-        nextAttemptAt: null,
-      };
-    case 'retry':
-      return { ...claimed, status: 'pending', lastStatus, lastError: failure, nextAttemptAt: verdict.at.toISOString() };
-  }
 }
 
 /** The time part of a delivery id: epoch milliseconds, 13 digits, so ids sort by creation. */

@@ -8,17 +8,16 @@ import { AttemptContext } from './attempt-context.ts';
 import { attemptDelivery } from './deliveries.ts';
 import { inTurns } from './in-turns.ts';
 
-/** Due deliveries attempted per round (a few at a time), at most PER_WEBHOOK of one subscription. */
+/** A lane's read: at most PER_WEBHOOK of a subscription's oldest due (or ROUND of the orphans'), attempted 2 at once. */
 const ROUND = 25;
 const PER_WEBHOOK = 5;
-/** Subscriptions whose due deliveries are read at once. */
-const READS_AT_ONCE = 10;
+const ATTEMPTS_AT_ONCE = 2;
 
 /**
  * A round's share: the due deliveries (oldest due first) taken in turn across subscriptions (the
  * one whose oldest waited longest first, each one's oldest first), at most `perWebhook` of each,
- * `size` in all; so one receiver's backlog does not take every slot of a round while others'
- * retries wait, and a subscription left out of a full round comes first in the next.
+ * `size` in all. The dispatcher's lanes share out by subscription themselves; kept for what orders
+ * a mixed list fairly (the orphans' lane).
  */
 export function fairShare<T extends { webhookId: number }>(due: readonly T[], perWebhook: number, size: number): T[] {
   const queues = new Map<number, T[]>();
@@ -34,52 +33,44 @@ export function fairShare<T extends { webhookId: number }>(due: readonly T[], pe
 }
 
 /**
- * What is due now, every subscription's share of it: each subscription's own oldest due (its GSI3
- * partition, at most PER_WEBHOOK, one Query each; at most MAX_WEBHOOKS subscriptions), so one
- * receiver's backlog, however large, hides no other's retries; with the ROUND oldest due of all (GSI1),
- * which adds those of subscriptions deleted since (cancelled at their attempt) and those stored
- * before the per-subscription index (until migration 8 placed them). Oldest due first, so the
- * subscriptions that waited longest come first in a round (`fairShare` takes them in that order).
- * `more`: whether any read was full, or the share left some out: another round may find work.
- */
-async function dueNow(webhookIds: readonly number[], at: Date): Promise<{ share: StoredDelivery[]; more: boolean }> {
-  const [own, oldest] = await Promise.all([
-    inTurns(webhookIds, READS_AT_ONCE, (id) => subscriptionDueDeliveries(id, at, PER_WEBHOOK)),
-    dueDeliveries(at, ROUND),
-  ]);
-  const due = new Map<string, StoredDelivery>();
-  for (const delivery of [...own.flat(), ...oldest]) due.set(`${delivery.webhookId}/${delivery.id}`, delivery);
-  const ordered = [...due.values()].sort(
-    (a, b) => a.nextAttemptAt!.localeCompare(b.nextAttemptAt!) || a.webhookId - b.webhookId || a.id.localeCompare(b.id),
-  );
-  const share = fairShare(ordered, PER_WEBHOOK, ROUND);
-  const more = share.length < ordered.length || oldest.length === ROUND || own.some((of) => of.length === PER_WEBHOOK);
-  return { share, more };
-}
-
-/**
- * The dispatcher's run (every minute deployed, on a timer locally): the due retries, round by
- * round, until none is due or `budgetMs` has passed; then the age of the oldest undelivered
- * message, for its alarm. Each round reads every subscription's due deliveries (dueNow): its cost
- * grows with the number of subscriptions, never with one's backlog. The budget is wall time (tests
- * move the clock by days). A round that could attempt none of what it read (the index lags the
- * claims it just made) ends the run rather than reading them again.
+ * The dispatcher's run (every minute deployed, on a timer locally): the due retries until none is due or
+ * `budgetMs` has passed, then the age of the oldest undelivered message, for its alarm. Each subscription
+ * has a lane of its own (issue 55 item 6): it reads its own oldest due (its GSI3 partition, PER_WEBHOOK at
+ * most, one Query), attempts them ATTEMPTS_AT_ONCE at a time, and reads again, never waiting for another
+ * subscription's receiver; so a hanging receiver holds its own lane and nobody else's, and one receiver's
+ * backlog, however large, hides no other's retries (at most 50 subscriptions: 100 attempts at once). One
+ * more lane takes the oldest due of all (GSI1) whose subscription is not listed: deleted since (cancelled at
+ * their attempt) or made since the run began. The budget is wall time (tests move the clock by days).
+ * A lane that could attempt none of what it read (the index lags the claims it just made) ends.
  */
 export async function dispatchDueDeliveries(
   budgetMs: number,
 ): Promise<{ attempted: number; oldestPendingAgeSeconds: number }> {
   const context = new AttemptContext();
-  let attempted = 0;
   const end = performance.now() + budgetMs;
   // Once a run: a subscription made meanwhile has its first attempts made by the stream's consumer.
   const webhookIds = (await listWebhooks()).map((webhook) => webhook.id);
-  while (performance.now() < end) {
-    const { share, more } = await dueNow(webhookIds, now());
-    if (!share.length) break;
-    const round = await attemptAll(share, context, end);
-    attempted += round;
-    if (!round || !more) break;
-  }
+  const listed = new Set(webhookIds);
+  const lanes = await Promise.all([
+    ...webhookIds.map((id) => lane(() => subscriptionDueDeliveries(id, now(), PER_WEBHOOK), PER_WEBHOOK, context, end)),
+    lane(
+      async () => {
+        const oldest = await dueDeliveries(now(), ROUND);
+        return {
+          due: fairShare(
+            oldest.filter((d) => !listed.has(d.webhookId)),
+            PER_WEBHOOK,
+            ROUND,
+          ),
+          read: oldest.length,
+        };
+      },
+      ROUND,
+      context,
+      end,
+    ),
+  ]);
+  const attempted = lanes.reduce((sum, n) => sum + n, 0);
   const oldest = await oldestPendingDelivery();
   const oldestPendingAgeSeconds = oldest
     ? Math.max(0, Math.round((now().getTime() - Date.parse(oldest.created)) / 1000))
@@ -89,19 +80,39 @@ export async function dispatchDueDeliveries(
 }
 
 /**
- * Attempts recorded deliveries a few at a time (the dispatcher's rounds); a failure to attempt
+ * One lane's work: read what is due, attempt it, again while the last read was full and the run has time.
+ * `read` answers the deliveries to attempt, or those and how many it read (the orphans' lane filters).
+ */
+async function lane(
+  read: () => Promise<StoredDelivery[] | { due: StoredDelivery[]; read: number }>,
+  full: number,
+  context: AttemptContext,
+  end: number,
+): Promise<number> {
+  let attempted = 0;
+  while (performance.now() < end) {
+    const got = await read();
+    const { due, read: count } = Array.isArray(got) ? { due: got, read: got.length } : got;
+    const done = due.length ? await attemptAll(due, context, end) : 0;
+    attempted += done;
+    if (!done || count < full) break;
+  }
+  return attempted;
+}
+
+/**
+ * Attempts recorded deliveries ATTEMPTS_AT_ONCE at a time (one lane's read); a failure to attempt
  * leaves the delivery pending for the next run. None starts after `startBy` (performance.now()):
- * the deadline is checked before each attempt, not once per round, so every attempt started
- * ends (answer and record) within the function's time, whose margin covers one attempt
- * (bin/webhooks/dispatch.ts); those not started stay due, unclaimed, for the next run. The
- * number attempted.
+ * the deadline is checked before each attempt, so every attempt started ends (answer and record)
+ * within the function's time, whose margin covers one attempt (functions/jobs/dispatch.ts); those not
+ * started stay due, unclaimed, for the next run. The number attempted.
  */
 async function attemptAll(
   deliveries: readonly StoredDelivery[],
   context: AttemptContext,
   startBy: number,
 ): Promise<number> {
-  const outcomes = await inTurns(deliveries, RETRIES_AT_ONCE, async (delivery) => {
+  const outcomes = await inTurns(deliveries, ATTEMPTS_AT_ONCE, async (delivery) => {
     if (performance.now() >= startBy) return false;
     try {
       return (await attemptDelivery(delivery, context)) !== undefined;
@@ -116,6 +127,3 @@ async function attemptAll(
   });
   return outcomes.filter(Boolean).length;
 }
-
-/** Retries attempted at once (each waits for its receiver, 10 s at most). */
-const RETRIES_AT_ONCE = 10;

@@ -12,7 +12,7 @@ import { resendRefusal, resent } from './delivery-routes.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
 /**
- * `POST /webhooks/{id}/deliveries/redeliver` (bin/webhooks/README.md "Catching up"): a receiver
+ * `POST /webhooks/{id}/deliveries/redeliver` (functions/jobs/README.md "Catching up"): a receiver
  * that was down asks, in one call, for every delivery of a time range that ended without being
  * delivered. Each is made due now, for the dispatcher, which sends it as it sends any retry
  * (claimed, one attempt at a time, checked against the subscription's aim and its administrator's

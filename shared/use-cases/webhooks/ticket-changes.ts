@@ -5,6 +5,7 @@ import { toTicket } from '../../domain/ticket-view.ts';
 import { ticketChangeMessage } from '../../domain/webhook-messages.ts';
 import { covers, TICKET_EVENT_TYPE_NAMES, TICKET_EVENT_TYPES, type Webhook } from '../../domain/webhooks.ts';
 import { logger } from '../../logger.ts';
+import { firstAttemptsMs } from '../../services/webhook-settings.ts';
 import { AttemptContext } from './attempt-context.ts';
 import { deliveryTime, firstAttempt, newDelivery } from './deliveries.ts';
 import { inTurns } from './in-turns.ts';
@@ -50,13 +51,14 @@ export async function deliveriesOfChange(
 }
 
 /**
- * How many changes are read at once (a history read each), and how many first attempts run at
- * once (each waits for its receiver, 10 s at most, then one write). A batch of 100 changes for
- * three subscriptions, receivers answering in 100 ms: about 0.2 s of reads, 1.5 s of attempts;
- * the mapping runs four batches per shard at once, so a shard keeps up with ~200 changes a second.
+ * How many changes are read at once (a history read each), and how many of one subscription's first
+ * attempts run at once. Each subscription's attempts run apart from every other's (no slot is shared), and
+ * all of a batch's first attempts end within `firstAttemptsMs` (1 s deployed): a batch of 100 changes for
+ * three subscriptions, receivers answering in 100 ms, takes about 0.2 s of reads and 1 s of attempts at most,
+ * whatever a receiver does; what did not fit is recorded due, for the dispatcher.
  */
 const CHANGES_AT_ONCE = 10;
-const FIRST_ATTEMPTS_AT_ONCE = 20;
+const FIRST_ATTEMPTS_AT_ONCE = 10;
 
 /**
  * The event source mapping's batch, in stream order. Answers the sequence number of the first
@@ -104,33 +106,36 @@ export async function deliverTicketChanges(
 }
 
 /**
- * The batch's first attempts, FIRST_ATTEMPTS_AT_ONCE at a time, each subscription's first one alone
- * before the rest of its own: delivered, the rest go at once; failed (a receiver that has just started
- * failing or hanging, not yet marked so when the batch read the subscriptions), the rest are recorded
- * due for the dispatcher without an attempt. So a receiver that starts hanging costs the batch one
- * attempt's time and one slot, not an attempt per message holding every slot while the other
- * subscriptions' messages wait. Whether each delivery was recorded.
+ * The batch's first attempts, each subscription's in a lane of its own (issue 55 item 6): no lane waits for
+ * another's receiver, and every attempt ends within the batch's window (`firstAttemptsMs` from the first one's
+ * start), so the batch, and the shard's next batch after it, wait for a receiver that starts hanging or answering
+ * slowly that long at most; an attempt still waiting then is recorded timed out, and one that would start with
+ * less than a quarter of the window left is recorded due without an attempt (both for the dispatcher). In a lane,
+ * the subscription's first message goes alone before the rest of its own: delivered, the rest go, at most
+ * FIRST_ATTEMPTS_AT_ONCE at once; not delivered (a receiver that has just started failing or hanging, not yet
+ * marked so when the batch read the subscriptions), the rest are recorded due without an attempt. Whether each
+ * delivery was recorded.
  */
 async function firstAttempts(deliveries: readonly StoredDelivery[], attemptUntil: number): Promise<boolean[]> {
   const context = new AttemptContext();
-  const slot = slots(FIRST_ATTEMPTS_AT_ONCE);
+  const endBy = performance.now() + firstAttemptsMs;
+  const startBy = Math.min(attemptUntil, endBy - firstAttemptsMs / 4);
   const recorded: boolean[] = new Array(deliveries.length).fill(false);
-  const attempt = (at: number, startBy: number) =>
-    slot(async () => {
-      const delivery = deliveries[at]!;
-      try {
-        const outcome = await firstAttempt(delivery, { context, startBy });
-        recorded[at] = true;
-        return outcome;
-      } catch (error) {
-        logger.error('webhook delivery of a ticket change not recorded: the stream retries the change', {
-          webhookId: delivery.webhookId,
-          deliveryId: delivery.id,
-          error,
-        });
-        return undefined;
-      }
-    });
+  const attempt = async (at: number, started: number) => {
+    const delivery = deliveries[at]!;
+    try {
+      const outcome = await firstAttempt(delivery, { context, startBy: started, endBy });
+      recorded[at] = true;
+      return outcome;
+    } catch (error) {
+      logger.error('webhook delivery of a ticket change not recorded: the stream retries the change', {
+        webhookId: delivery.webhookId,
+        deliveryId: delivery.id,
+        error,
+      });
+      return undefined;
+    }
+  };
   const bySubscription = new Map<number, number[]>();
   for (const [at, { webhookId }] of deliveries.entries()) {
     const of = bySubscription.get(webhookId) ?? [];
@@ -139,29 +144,11 @@ async function firstAttempts(deliveries: readonly StoredDelivery[], attemptUntil
   }
   await Promise.all(
     [...bySubscription.values()].map(async ([first, ...rest]) => {
-      const probe = await attempt(first!, attemptUntil);
+      const probe = await attempt(first!, startBy);
       // Attempted and not delivered: the others wait for the dispatcher (recorded as not started, due now).
       const failing = probe?.status === 'pending' && probe.attempts > 0;
-      await Promise.all(rest.map((at) => attempt(at, failing ? Number.NEGATIVE_INFINITY : attemptUntil)));
+      await inTurns(rest, FIRST_ATTEMPTS_AT_ONCE, (at) => attempt(at, failing ? Number.NEGATIVE_INFINITY : startBy));
     }),
   );
   return recorded;
-}
-
-/** At most `size` of the works given at once, the others started in the order they asked as those end. */
-function slots(size: number) {
-  let busy = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(work: () => Promise<T>): Promise<T> => {
-    // A slot is handed straight from the work that ends to the next one waiting, so none is taken twice.
-    if (busy < size) busy++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await work();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else busy--;
-    }
-  };
 }
