@@ -12,6 +12,7 @@ export const handler = route(
     body: await gateList(path.eventId, {
       changedSince: query.changedSince,
       cursor: query._cursor,
+      limit: query._limit,
       eventScope: caller.eventScope,
     }),
   }),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scan } from '../domain/ticket.ts';
 import { db, tableName } from './client.ts';
 import type { ExtraAction } from './ticket-changes.ts';
@@ -27,11 +27,6 @@ const scanItem = (ticketId: number, scan: ScanRecord) => ({
 export const scanPut = (ticketId: number, scan: ScanRecord): ExtraAction => ({
   action: { Put: { TableName: tableName(), Item: scanItem(ticketId, scan) } },
 });
-
-/** Records a refused scan on its own: nothing else changes. */
-export async function recordRefusedScan(ticketId: number, scan: ScanRecord): Promise<void> {
-  await db.send(new PutCommand({ TableName: tableName(), Item: scanItem(ticketId, scan) }));
-}
 
 /** A ticket's scans, admitted and refused, oldest first: one Query of its partition, at most `limit`. */
 export async function listScans(ticketId: number, limit = 100): Promise<ScanRecord[]> {

@@ -50,6 +50,32 @@ export function applyScan(ticket: TicketRecord, kind: 'simple' | 'access_package
   };
 }
 
+/** What a check-in writes: the admission (the ticket after it and its record), or the refusal and its record. */
+export type CheckInOutcome =
+  | { admitted: true; after: TicketRecord; action: 'check_in' | 'access_scan'; kept: Scan & { outcome: 'admitted' } }
+  | { admitted: false; reason: RefusalReason; firstScan?: string; kept: Scan & { outcome: RefusalReason } };
+
+/**
+ * `POST /tickets/{id}/check-in`'s decision, pure: scanning `ticket` with `scan` admits it
+ * (what to write) or refuses it (why, and the refused scan's record to keep).
+ */
+export function decideCheckIn(ticket: TicketRecord, scan: Scan): CheckInOutcome {
+  const decision = decideScan(ticket, scan.eventId);
+  if (!decision.admitted)
+    return {
+      admitted: false,
+      reason: decision.reason,
+      ...(decision.firstScan ? { firstScan: decision.firstScan } : {}),
+      kept: { ...scan, outcome: decision.reason },
+    };
+  return {
+    admitted: true,
+    after: applyScan(ticket, decision.kind, scan),
+    action: decision.kind === 'simple' ? 'check_in' : 'access_scan',
+    kept: { ...scan, outcome: 'admitted' },
+  };
+}
+
 /** The spec's check-in statistics of a set of events (kept counts, data/ticket-stats.ts). */
 export interface CheckInStats {
   eventIds: number[];

@@ -1,4 +1,4 @@
-import { applyScan, decideScan } from './check-in.ts';
+import { decideCheckIn } from './check-in.ts';
 import { firstAdmissionOf, gateScanOf, type GateScan, type ScanResult } from './gate.ts';
 import type { Scan, TicketRecord } from './ticket.ts';
 
@@ -57,30 +57,25 @@ export function decideTicketScans(input: TicketScansInput, scans: readonly GateS
       plan.invalid.push({ scan, result: { id: scan.id, result: 'invalid', message: BEFORE_TICKET } });
       continue;
     }
-    const kept = gateScanOf(scan, eventId, adminId, at);
-    const decision = decideScan(current, eventId);
-    if (decision.admitted) {
+    // The check-in route's decision (pure: what to write, or the refusal and its record).
+    const outcome = decideCheckIn(current, gateScanOf(scan, eventId, adminId, at));
+    if (outcome.admitted) {
       // The check-in time is the device's; `updated` is the commit's, so the update-time
       // index (the sync, the gate list's changedSince) sees the change when it happens.
-      current = { ...applyScan(current, decision.kind, kept), updated: at };
-      plan.admission = { after: current, action: decision.kind === 'simple' ? 'check_in' : 'access_scan' };
+      current = { ...outcome.after, updated: at };
+      plan.admission = { after: current, action: outcome.action };
       plan.verdicts.push({
         scan,
         result: { id: scan.id, result: 'admitted', ticketId: record.id },
-        kept: { ...kept, outcome: 'admitted' },
+        kept: outcome.kept,
       });
       continue;
     }
-    const first = decision.reason === 'already_checked_in' ? firstAdmissionOf(current, eventId) : undefined;
+    const first = outcome.reason === 'already_checked_in' ? firstAdmissionOf(current, eventId) : undefined;
     plan.verdicts.push({
       scan,
-      result: {
-        id: scan.id,
-        result: decision.reason,
-        ticketId: record.id,
-        ...(first ? { firstAdmission: first } : {}),
-      },
-      kept: { ...kept, outcome: decision.reason },
+      result: { id: scan.id, result: outcome.reason, ticketId: record.id, ...(first ? { firstAdmission: first } : {}) },
+      kept: outcome.kept,
     });
   }
   return plan;

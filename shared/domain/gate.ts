@@ -7,6 +7,8 @@ import { PROCESS_STATE, type Scan, type TicketRecord } from './ticket.ts';
  * is `decideScan` (check-in.ts), the same rule as `POST /tickets/{id}/check-in`.
  */
 
+/** Entries per admission-list answer at most (and by default): a device takes 100,000 tickets offline in 100 requests. */
+export const GATE_LIST_PAGE = 1_000;
 /** Scans per upload: a device offline for an hour at a busy gate uploads in a few batches. */
 export const MAX_SCANS = 500;
 /** The longest barcode a scan may carry: the tickets' own bound (contract/tickets.ts). */

@@ -71,9 +71,12 @@ export const GATE = {
     description: md(
       `Every ticket that may enter the event: its own tickets, then those whose access package grants it, in id order, each with \`barcode\`, \`ticketId\`, \`typeId\`, \`attendeeName\` and \`state\`: \`admittable\`, \`checked_in\` (with \`checkedInAt\`, the first admission at this event) or \`void\` (with \`reason\`: ${list(['cancelled', 'transferred', 'withdrawn', 'not_valid_for_event', 'deleted'])}). Up to 1,000 entries an answer; \`next\` is the \`_cursor\` of the following one (null on the last).`,
       "Every answer carries a `watermark` (each answer of one walk the same one). Later, `?changedSince=<watermark>` walks only the tickets changed since, removals included (`void`, `deleted` when deleted), so a device keeps its copy current for the cost of the changes. The watermark trails the walk's start by a minute (a change may become visible a little after it is stamped): an entry may come again, and a device replaces entries by barcode.",
+      '**Read budget.** A `changedSince` answer reads at most 4,000 update-index items however many events grant this one (one budget shared by every shard it reads, the events taken 25 at a time): an answer may hold fewer entries than `_limit` while `next` is not null; follow `next` to its end.',
       '`_cursor` not answered by this list is a 400.',
     ),
     parameters: {
+      _limit:
+        'Entries an answer holds at most, 1 to 1,000 (default 1,000): a device with little memory takes smaller pages.',
       changedSince: 'A `watermark` a previous answer gave: only tickets changed since.',
       _cursor: 'The `next` of the previous answer, unchanged.',
     },

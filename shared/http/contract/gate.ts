@@ -1,5 +1,6 @@
-import { MAX_BARCODE_LENGTH, MAX_LABEL_BYTES, MAX_SCANS } from '../../domain/gate.ts';
+import { GATE_LIST_PAGE, MAX_BARCODE_LENGTH, MAX_LABEL_BYTES, MAX_SCANS } from '../../domain/gate.ts';
 import { positiveId } from '../../domain/ids.ts';
+import { wholeNumber } from '../paging.ts';
 import * as z from '../../schema.ts';
 
 /** The request schemas of the gate's routes (README "The gate offline"). */
@@ -47,6 +48,19 @@ export const ScanUploadBody = z.strictObject({
 });
 
 export const GateListQuery = z.strictObject({
+  // A phone with little memory takes the list in smaller pages; the default is the whole 1,000.
+  _limit: z._default(
+    z.pipe(
+      wholeNumber('_limit'),
+      z
+        .number()
+        .check(
+          z.minimum(1, '_limit must be at least 1'),
+          z.maximum(GATE_LIST_PAGE, `_limit must be at most ${GATE_LIST_PAGE}`),
+        ),
+    ),
+    GATE_LIST_PAGE,
+  ),
   changedSince: z.optional(
     z.iso.datetime({ message: 'must be a watermark a previous answer gave' }).check(z.maxLength(40)),
   ),

@@ -34,6 +34,11 @@ export interface Decision<T> {
   /** When the decision names the change better than the context (an access-package scan). */
   action?: TicketAction;
   result: T;
+  /**
+   * A refusal that still records something (a refused scan's record in `extra`): thrown once
+   * the transaction committed, so what the refusal keeps is written by the one writer.
+   */
+  refusal?: Error;
 }
 
 /** Refuses with 409 and the state machine's reason unless `via` allows every state move from `before` to `after`. */
@@ -61,13 +66,14 @@ export async function changeTicket<T>(
     // Before anything is decided: outside the actor's events answers what a missing ticket does.
     assertTicketInScope(scopeOf(context.actor), record, context.scopeRule ?? 'own');
     const at = now().toISOString();
-    const { changes, extra = [], action = context.action, result } = await decide(record, at);
+    const { changes, extra = [], action = context.action, result, refusal } = await decide(record, at);
     const written = changes.map(({ before, after }) => {
       if (before) assertStateMoves(before, after, context.via);
       return { before, after, history: historyEntry(before, after, { actor: context.actor, action, at }) };
     });
     try {
       if (written.length || extra.length) await commitTicketChanges(written, extra);
+      if (refusal) throw refusal;
       return result;
     } catch (error) {
       if (!(error instanceof StaleTicket) || attempt >= MAX_OPTIMISTIC_RETRIES) throw error;

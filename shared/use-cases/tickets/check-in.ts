@@ -1,6 +1,6 @@
-import { recordRefusedScan, scanPut } from '../../data/check-ins.ts';
+import { scanPut } from '../../data/check-ins.ts';
 import { answeringOnce, readTicketAnswer, ticketAnswerPut } from '../../data/ticket-answers.ts';
-import { applyScan, decideScan } from '../../domain/check-in.ts';
+import { decideCheckIn } from '../../domain/check-in.ts';
 import type { IdempotencyScope } from '../../domain/idempotency.ts';
 import type { Ticket } from '../../domain/ticket.ts';
 import { toTicket } from '../../domain/ticket-view.ts';
@@ -24,8 +24,8 @@ export interface CheckInRequest {
  * `POST /tickets/{id}/check-in`. One read; the gate's rule (`decideScan`) admits or
  * refuses; an admission is one transaction that moves the ticket (conditional on its
  * version, so two scanners racing admit it once), records the scan and the history
- * entry, moves the statistics and stores the idempotent answer. A refusal records the
- * refused scan and answers 409 with its `reason`.
+ * entry, moves the statistics and stores the idempotent answer. A refusal's refused-scan
+ * record is written by the same writer (changeTicket), then it answers 409 with its `reason`.
  */
 export async function checkIn(id: number, request: CheckInRequest): Promise<Ticket> {
   const { adminId, idempotency: answerScope, eventScope } = request;
@@ -44,32 +44,25 @@ export async function checkIn(id: number, request: CheckInRequest): Promise<Tick
         const scan = { eventId: request.eventId ?? record.eventId, scannedTimestamp: at, adminId };
         // A scan at an event outside the scope is a 404 too, and records no refused scan.
         if (!inScope(eventScope, scan.eventId)) throw ticketNotFound(id);
-        const decision = decideScan(record, scan.eventId);
-        if (!decision.admitted) {
+        const outcome = decideCheckIn(record, scan);
+        if (!outcome.admitted) {
           // A retry of a request that was admitted answers what it answered.
           const first = answerScope && (await readTicketAnswer(answerScope, id));
           if (first) return { changes: [], result: first };
-          await recordRefusedScan(id, { ...scan, outcome: decision.reason });
-          recordCheckIn(decision);
-          throw new Conflict(
-            `Ticket ${id} cannot be admitted: ${decision.reason.replaceAll('_', ' ')}.`,
-            decision.reason,
-            {
-              ...(decision.firstScan ? { firstScannedTimestamp: decision.firstScan } : {}),
-            },
+          recordCheckIn(outcome);
+          // The refused scan's record is written by changeTicket's one writer; then the 409.
+          const refusal = new Conflict(
+            `Ticket ${id} cannot be admitted: ${outcome.reason.replaceAll('_', ' ')}.`,
+            outcome.reason,
+            { ...(outcome.firstScan ? { firstScannedTimestamp: outcome.firstScan } : {}) },
           );
+          return { changes: [], extra: [scanPut(id, outcome.kept)], result: toTicket(record), refusal };
         }
-        const after = applyScan(record, decision.kind, scan);
-        const answer = toTicket(after);
-        const extra = [scanPut(id, { ...scan, outcome: 'admitted' })];
+        const answer = toTicket(outcome.after);
+        const extra = [scanPut(id, outcome.kept)];
         if (answerScope) extra.push(ticketAnswerPut(answerScope, id, answer));
         admitted = true;
-        return {
-          changes: [{ before: record, after }],
-          extra,
-          action: decision.kind === 'simple' ? 'check_in' : 'access_scan',
-          result: answer,
-        };
+        return { changes: [{ before: record, after: outcome.after }], extra, action: outcome.action, result: answer };
       },
     );
     // Counted once committed: a retry answered from the stored answer admitted nobody new.
