@@ -1,4 +1,4 @@
-import type { LedgerRow } from '../maintenance/migrations/deployed-runner.ts';
+import type { LedgerRow } from '#shared/use-cases/migrations/commands';
 import type { StageSettings } from '../../infra/stages.ts';
 import type { AccountConcurrency } from './concurrency.ts';
 
