@@ -68,7 +68,7 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
     );
   }
   const file = stageFilePath(name);
-  const merged = structuredClone(files[name]) as unknown as Record<string, unknown>;
+  const merged: Record<string, unknown> = structuredClone(files[name]);
   const overrides: string[] = [];
   for (const [key, { path, kind }] of Object.entries(OVERRIDES)) {
     const raw = context(key);

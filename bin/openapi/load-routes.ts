@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { documentedSchemas, type HandlerModule } from '#shared/http/handler-module';
 import { routes } from '#shared/routes';
 import { BENCH_ENV } from '../bench/settings.ts';
-import type { RouteOperation } from './document.ts';
+import type { RouteOperation } from './operation.ts';
 
 const FUNCTIONS = join(import.meta.dirname, '../../functions');
 

@@ -2,7 +2,7 @@ import { createEventsInBulk } from '#shared/data/events';
 import { findCustomerByEmail } from '#shared/data/customers';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { placeOrder } from '../../test/support/factories/orders.ts';
-import { batchWrite } from './scale.ts';
+import { batchWrite } from './batch-write.ts';
 
 /**
  * `npm run seed -- --events N`: N published events of a platform a few seasons in, half

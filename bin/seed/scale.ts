@@ -1,21 +1,18 @@
-import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { scanPut } from '#shared/data/check-ins';
-import { db, storedAs, tableName } from '#shared/data/client';
+import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
 import { insertCustomer } from '#shared/data/customers';
-import { createEvent, getEvent, listTicketTypes } from '#shared/data/events';
-import { keys } from '#shared/data/keys';
-import { keyCondition } from '#shared/data/key-conditions';
 import { commitNewOrder } from '#shared/data/orders';
 import { commitTicketChanges, type ExtraAction, type TicketChange } from '#shared/data/ticket-changes';
-import { listWaveTimes } from '#shared/data/wave-times';
 import { applyScan } from '#shared/domain/check-in';
-import type { Event, Team, TicketType } from '#shared/domain/event';
 import { newTicketRecord } from '#shared/domain/new-ticket';
 import type { Order } from '#shared/domain/order';
 import { countedEvents, isEligible, PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
 import { historyEntry, type Actor, type TicketAction } from '#shared/domain/ticket-history';
+import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
 import { capture, WriteSet } from './capture.ts';
+import { attendee, type ScaleSeedOptions, targetEvent } from './scale-event.ts';
 
 /**
  * `npm run seed` at scale: one event's tickets (teams, types, an access package into a
@@ -28,50 +25,7 @@ import { capture, WriteSet } from './capture.ts';
 const TICKET_SEQUENCE = 'TICKET';
 /** Tickets generated and written per round (their items and orders). */
 const ROUND = 1000;
-/** BatchWriteItem requests in flight (25 items each). */
-const PARALLEL_WRITES = 8;
 const SCANNER: Actor = { kind: 'admin', id: 1 };
-const FIRST = [
-  'Ada',
-  'Bea',
-  'Cal',
-  'Dev',
-  'Eli',
-  'Fay',
-  'Gus',
-  'Hana',
-  'Ivo',
-  'Jun',
-  'Kai',
-  'Lea',
-  'Mo',
-  'Nia',
-  'Oli',
-  'Pia',
-  'Quin',
-  'Rui',
-];
-const LAST = [
-  'Okafor',
-  'Lindqvist',
-  'Moreau',
-  'Tanaka',
-  'Silva',
-  'Novak',
-  'Haddad',
-  'Kowalski',
-  'Reyes',
-  'Byrne',
-  'Ortiz',
-  'Ng',
-];
-
-export interface ScaleSeedOptions {
-  tickets: number;
-  /** Seed into this event (its types need room); default a new event. */
-  eventId?: number;
-  onProgress?: (written: number) => void;
-}
 
 /** What was seeded, and the counts the API must now answer for it. */
 export interface ScaleSeed {
@@ -95,130 +49,6 @@ export interface ScaleSeed {
 
 /** A stable spread of n over 0..99 (Knuth's multiplicative hash). */
 const hash = (n: number) => (Math.imul(n + 1, 2654435761) >>> 0) % 100;
-
-async function newEvents(tickets: number) {
-  const access = await createEvent({
-    title: `Seeded after-party ${Date.now().toString(36)}`,
-    timezone: 'Europe/London',
-    startsAt: '2027-05-02T19:00:00Z',
-    ticketTypes: [{ name: 'Party', price: 15, total: Math.max(10, tickets) }],
-  });
-  const room = Math.max(100, tickets);
-  return createEvent({
-    title: `Seeded city race ${Date.now().toString(36)}`,
-    timezone: 'Europe/London',
-    startsAt: '2027-05-02T08:00:00Z',
-    questions: [
-      { text: 'Emergency contact', required: true },
-      {
-        text: 'T-shirt size',
-        options: [
-          { text: 'S', sku: 'TS-S' },
-          { text: 'M', sku: 'TS-M' },
-          { text: 'L', sku: 'TS-L' },
-        ],
-      },
-    ],
-    ticketTypes: [
-      { name: 'Marathon', price: 65, total: room },
-      { name: 'Half marathon', price: 40, total: room },
-      { name: '10K', price: 30, total: room },
-      { name: 'Race + after-party', price: 80, total: room, grants: [access.id] },
-    ],
-    teams: ['Thames Striders', 'Club Fit', 'Charity runners', 'Harriers', 'Night Owls', 'Corporate'].map((name) => ({
-      name,
-    })),
-    waveTimes: [
-      { name: 'Elite', startTime: '2027-05-02T08:00:00Z', capacity: room },
-      { name: 'Wave A', startTime: '2027-05-02T08:30:00Z', capacity: room },
-    ],
-  });
-}
-
-async function listTeams(eventId: number): Promise<Team[]> {
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.teamPrefix }),
-      Limit: 200,
-    }),
-  );
-  return Items.map((item) => storedAs<Team>(item));
-}
-
-async function targetEvent(
-  options: ScaleSeedOptions,
-): Promise<{ event: Event; types: TicketType[]; teams: Team[]; waves: number[] }> {
-  if (options.eventId === undefined) {
-    const created = await newEvents(options.tickets);
-    return {
-      event: created,
-      types: created.ticketTypes,
-      teams: created.teams,
-      waves: created.waveTimes.map((wave) => wave.id),
-    };
-  }
-  const [event, types, teams, waves] = await Promise.all([
-    getEvent(options.eventId),
-    listTicketTypes(options.eventId),
-    listTeams(options.eventId),
-    listWaveTimes(options.eventId),
-  ]);
-  const room = types.reduce((sum, type) => sum + type.total - type.sold, 0);
-  // Conditions are dropped while seeding, so capacity is checked here (the types share the tickets evenly).
-  const perType = Math.ceil(options.tickets / Math.max(1, types.length));
-  if (!types.length || types.some((type) => type.total - type.sold < perType)) {
-    throw new Error(
-      `Event ${options.eventId}: its ${types.length} ticket types have room for ${room} tickets, ${perType} needed in each.`,
-    );
-  }
-  return { event, types, teams, waves: waves.map((wave) => wave.id) };
-}
-
-function attendee(n: number, event: Event) {
-  const first = FIRST[n % FIRST.length]!;
-  const last = LAST[(n * 7) % LAST.length]!;
-  return {
-    partyMember: first,
-    partyMemberLastName: last,
-    emailAddress: `${first}.${last}.${n}@example.test`.toLowerCase(),
-    partyMemberBirthYear: 1960 + (n % 45),
-    partyMemberBirthMonth: 1 + (n % 12),
-    partyMemberBirthDay: 1 + (n % 28),
-    attendeeQuestions: event.questions.map((question) =>
-      question.options.length
-        ? {
-            questionId: question.id,
-            answerId: question.options[n % question.options.length]!.id,
-            displayText: question.options[n % question.options.length]!.text,
-          }
-        : { questionId: question.id, answerText: `+44 7700 ${String(900000 + (n % 100000))}` },
-    ),
-    purchaserContact: { firstName: first, lastName: last, email: `buyer.${n}@example.test` },
-  };
-}
-
-/** Sends puts and deletes with BatchWriteItem, PARALLEL_WRITES requests at a time, retrying UnprocessedItems with backoff. */
-export async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
-  const send = async (batch: Record<string, unknown>[]) => {
-    let pending = batch;
-    for (let attempt = 0; pending.length; attempt++) {
-      if (attempt > 12) throw new Error(`seed: ${pending.length} items still unprocessed after ${attempt} attempts`);
-      if (attempt)
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 25 * 2 ** attempt)));
-      const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
-    }
-  };
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(PARALLEL_WRITES, batches.length) }, async () => {
-      while (next < batches.length) await send(batches[next++]!);
-    }),
-  );
-}
 
 export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
   const { event, types, teams, waves } = await targetEvent(options);

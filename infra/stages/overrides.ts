@@ -47,7 +47,7 @@ export function unknownContextKeys(keys: readonly string[]): string[] {
 export function contextOf(file: StageFile): Record<string, string> {
   const context: Record<string, string> = { stage: file.name };
   for (const [key, { path }] of Object.entries(OVERRIDES)) {
-    const value = valueAt(file as unknown as Record<string, unknown>, path);
+    const value = valueAt(file, path);
     if (value === undefined) continue;
     context[key] = Array.isArray(value) ? value.join(',') : String(value);
   }

@@ -76,7 +76,8 @@ async function allocateEventIds(inputs: readonly NewEvent[]): Promise<EventIds[]
       ),
     ),
   );
-  const next = Object.fromEntries(names.map((name, i) => [name, firsts[i]!])) as unknown as EventIds;
+  const next: EventIds = { event: 0, type: 0, team: 0, question: 0, option: 0, wave: 0 };
+  for (const [i, name] of names.entries()) next[name] = firsts[i]!;
   return need.map((one) => {
     const ids = { ...next };
     for (const name of names) next[name] += one[name];

@@ -41,7 +41,7 @@ export async function readLedger(): Promise<Map<number, LedgerEntry>> {
       ConsistentRead: true,
     }),
   );
-  return new Map(Items.map((item) => [Number(item.id), item as unknown as LedgerEntry]));
+  return new Map(Items.map((item) => [Number(item.id), item as LedgerEntry]));
 }
 
 /** Conditional writes that fail because another runner holds the migration answer false. */

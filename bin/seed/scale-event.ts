@@ -1,0 +1,157 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, storedAs, tableName } from '#shared/data/client';
+import { createEvent, getEvent, listTicketTypes } from '#shared/data/events';
+import { keys } from '#shared/data/keys';
+import { keyCondition } from '#shared/data/key-conditions';
+import { listWaveTimes } from '#shared/data/wave-times';
+import type { Event, Team, TicketType } from '#shared/domain/event';
+
+/**
+ * The event the scale seed (scale.ts) fills, and its attendees: a new city race (four types,
+ * one granting an after-party, six teams, two waves, two questions) or an existing event
+ * with room, and each ticket's attendee, made up from its number.
+ */
+
+export interface ScaleSeedOptions {
+  tickets: number;
+  /** Seed into this event (its types need room); default a new event. */
+  eventId?: number;
+  onProgress?: (written: number) => void;
+}
+
+const FIRST = [
+  'Ada',
+  'Bea',
+  'Cal',
+  'Dev',
+  'Eli',
+  'Fay',
+  'Gus',
+  'Hana',
+  'Ivo',
+  'Jun',
+  'Kai',
+  'Lea',
+  'Mo',
+  'Nia',
+  'Oli',
+  'Pia',
+  'Quin',
+  'Rui',
+];
+const LAST = [
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Tanaka',
+  'Silva',
+  'Novak',
+  'Haddad',
+  'Kowalski',
+  'Reyes',
+  'Byrne',
+  'Ortiz',
+  'Ng',
+];
+
+async function newEvents(tickets: number) {
+  const access = await createEvent({
+    title: `Seeded after-party ${Date.now().toString(36)}`,
+    timezone: 'Europe/London',
+    startsAt: '2027-05-02T19:00:00Z',
+    ticketTypes: [{ name: 'Party', price: 15, total: Math.max(10, tickets) }],
+  });
+  const room = Math.max(100, tickets);
+  return createEvent({
+    title: `Seeded city race ${Date.now().toString(36)}`,
+    timezone: 'Europe/London',
+    startsAt: '2027-05-02T08:00:00Z',
+    questions: [
+      { text: 'Emergency contact', required: true },
+      {
+        text: 'T-shirt size',
+        options: [
+          { text: 'S', sku: 'TS-S' },
+          { text: 'M', sku: 'TS-M' },
+          { text: 'L', sku: 'TS-L' },
+        ],
+      },
+    ],
+    ticketTypes: [
+      { name: 'Marathon', price: 65, total: room },
+      { name: 'Half marathon', price: 40, total: room },
+      { name: '10K', price: 30, total: room },
+      { name: 'Race + after-party', price: 80, total: room, grants: [access.id] },
+    ],
+    teams: ['Thames Striders', 'Club Fit', 'Charity runners', 'Harriers', 'Night Owls', 'Corporate'].map((name) => ({
+      name,
+    })),
+    waveTimes: [
+      { name: 'Elite', startTime: '2027-05-02T08:00:00Z', capacity: room },
+      { name: 'Wave A', startTime: '2027-05-02T08:30:00Z', capacity: room },
+    ],
+  });
+}
+
+async function listTeams(eventId: number): Promise<Team[]> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.teamPrefix }),
+      Limit: 200,
+    }),
+  );
+  return Items.map((item) => storedAs<Team>(item));
+}
+
+export async function targetEvent(
+  options: ScaleSeedOptions,
+): Promise<{ event: Event; types: TicketType[]; teams: Team[]; waves: number[] }> {
+  if (options.eventId === undefined) {
+    const created = await newEvents(options.tickets);
+    return {
+      event: created,
+      types: created.ticketTypes,
+      teams: created.teams,
+      waves: created.waveTimes.map((wave) => wave.id),
+    };
+  }
+  const [event, types, teams, waves] = await Promise.all([
+    getEvent(options.eventId),
+    listTicketTypes(options.eventId),
+    listTeams(options.eventId),
+    listWaveTimes(options.eventId),
+  ]);
+  const room = types.reduce((sum, type) => sum + type.total - type.sold, 0);
+  // Conditions are dropped while seeding, so capacity is checked here (the types share the tickets evenly).
+  const perType = Math.ceil(options.tickets / Math.max(1, types.length));
+  if (!types.length || types.some((type) => type.total - type.sold < perType)) {
+    throw new Error(
+      `Event ${options.eventId}: its ${types.length} ticket types have room for ${room} tickets, ${perType} needed in each.`,
+    );
+  }
+  return { event, types, teams, waves: waves.map((wave) => wave.id) };
+}
+
+export function attendee(n: number, event: Event) {
+  const first = FIRST[n % FIRST.length]!;
+  const last = LAST[(n * 7) % LAST.length]!;
+  return {
+    partyMember: first,
+    partyMemberLastName: last,
+    emailAddress: `${first}.${last}.${n}@example.test`.toLowerCase(),
+    partyMemberBirthYear: 1960 + (n % 45),
+    partyMemberBirthMonth: 1 + (n % 12),
+    partyMemberBirthDay: 1 + (n % 28),
+    attendeeQuestions: event.questions.map((question) =>
+      question.options.length
+        ? {
+            questionId: question.id,
+            answerId: question.options[n % question.options.length]!.id,
+            displayText: question.options[n % question.options.length]!.text,
+          }
+        : { questionId: question.id, answerText: `+44 7700 ${String(900000 + (n % 100000))}` },
+    ),
+    purchaserContact: { firstName: first, lastName: last, email: `buyer.${n}@example.test` },
+  };
+}
