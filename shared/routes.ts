@@ -159,6 +159,17 @@ const table = [
   // The explicit state route: restores, and undoes a check-in for callers holding checkin:undo.
   { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: 'read-write' } },
 
+  // Events (ours, beyond the spec; README "Setting up an event"): an organiser creates, edits, publishes and deletes events and their ticket types.
+  { method: 'POST', path: '/events', handler: 'events/create', auth: admin('events:write'), uses: { table: 'read-write' } },
+  { method: 'GET', path: '/events', handler: 'events/list', auth: admin('events:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/events/{id}', handler: 'events/get', auth: admin('events:read'), uses: { table: 'read' } },
+  { method: 'PATCH', path: '/events/{id}', handler: 'events/update', auth: admin('events:write'), uses: { table: 'read-write' } },
+  { method: 'DELETE', path: '/events/{id}', handler: 'events/delete', auth: admin('events:write'), uses: { table: 'read-write' } },
+  { method: 'GET', path: '/events/{id}/history', handler: 'events/history', auth: admin('events:read'), uses: { table: 'read' } },
+  { method: 'POST', path: '/events/{id}/ticket-types', handler: 'events/ticket-type-create', auth: admin('events:write'), uses: { table: 'read-write' } },
+  { method: 'PATCH', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-update', auth: admin('events:write'), uses: { table: 'read-write' } },
+  { method: 'DELETE', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-delete', auth: admin('events:write'), uses: { table: 'read-write' } },
+
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
   // administrator who manages customers, the account itself, and mail to its owner.
