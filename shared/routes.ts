@@ -159,7 +159,7 @@ const table = [
   // The explicit state route: restores, and undoes a check-in for callers holding checkin:undo.
   { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: 'read-write' } },
 
-  // Events (ours, beyond the spec; README "Setting up an event"): an organiser creates, edits, publishes and deletes events and their ticket types.
+  // Events (ours, beyond the spec; README "Where we differ from the spec"): an organiser creates, edits, publishes and deletes events and their ticket types.
   { method: 'POST', path: '/events', handler: 'events/create', auth: admin('events:write'), uses: { table: 'read-write' } },
   { method: 'GET', path: '/events', handler: 'events/list', auth: admin('events:read'), uses: { table: 'read' } },
   { method: 'GET', path: '/events/{id}', handler: 'events/get', auth: admin('events:read'), uses: { table: 'read' } },

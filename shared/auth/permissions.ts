@@ -14,7 +14,7 @@ export const PERMISSIONS = [
   'customers:manage',
   /** Manage webhook subscriptions (README "Webhooks"); their deliveries also need `tickets:read`, at delivery time. */
   'webhooks:manage',
-  /** Read events and their ticket types, waves, questions, waivers, teams and history (README "Setting up an event"). */
+  /** Read events and their ticket types, waves, questions, waivers, teams and history (README "Where we differ from the spec"). */
   'events:read',
   /** Create, edit, publish and delete events and their ticket types (unscoped administrators create them). */
   'events:write',

@@ -1,11 +1,10 @@
 import { Conflict, ValidationError } from '../errors.ts';
 import type { Event, EventListing } from './event.ts';
-import { eventSearchBuckets } from './portal-lists.ts';
 
 /**
- * The organiser's rules for an event's edits (the events routes, README "Setting up an
- * event"): what a patch may change, when an event may be published, deleted or its start
- * moved, and which of the portal's search entries an edit rewrites. Pure: the use cases
+ * The organiser's rules for an event's edits (the events routes, README "Where we differ
+ * from the spec"; the OpenAPI document's `events` tag): what a patch may change, when an event may be published, deleted or its start
+ * moved, when a ticket type's total or the type itself may go. Pure: the use cases
  * in shared/use-cases/events/ load, ask these, and commit once.
  */
 
@@ -58,25 +57,6 @@ export function checkSaleDates(event: Pick<Event, 'cutOff' | 'onSaleDate'>): voi
 /** A deletion is for an event that never had tickets (409 otherwise: unpublish it instead). */
 export function checkDeletable(event: Pick<Event, 'id'>, holds: Pick<EventHolds, 'hasTickets'>): void {
   if (holds.hasTickets) throw new Conflict(`Event ${event.id} has tickets: unpublish it instead.`, 'event_has_tickets');
-}
-
-type Texts = Pick<Event, 'id' | 'startsAt' | 'title' | 'description' | 'venue' | 'venueAddress' | 'published'>;
-
-/**
- * Which of the portal's search entries (one per 3-letter start of the event's words,
- * portal-lists.ts) an edit writes and which it deletes, so a retitled event is found by
- * its new words only: a published event's new buckets (all of them when its start moved,
- * as each entry sorts by start), and the buckets it no longer has (all when unpublished).
- */
-export function searchEntryMoves(before: Texts, after: Texts): { put: boolean; deleted: string[]; changed: boolean } {
-  const old = before.published ? eventSearchBuckets(before) : new Map<string, string[]>();
-  const now = after.published ? eventSearchBuckets(after) : new Map<string, string[]>();
-  const deleted = [...old.keys()].filter((bucket) => !now.has(bucket));
-  const same =
-    before.startsAt === after.startsAt &&
-    old.size === now.size &&
-    [...now].every(([bucket, tokens]) => old.get(bucket)?.join(' ') === tokens.join(' '));
-  return { put: after.published && !same, deleted, changed: !same };
 }
 
 /** A ticket type's capacity never goes below what it has sold (409: never a silent oversell). */

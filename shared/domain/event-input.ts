@@ -1,12 +1,13 @@
 import * as z from '../schema.ts';
 import { isValidTimeZone } from './event.ts';
+import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 import { money } from './money.ts';
 
 /**
  * What the events routes accept (`POST /events`, `PATCH /events/{id}`, the ticket-type
  * routes): the spec's event entry fields, strict (unknown fields are a 400), each bound
- * named. The counts' limits are the data layer's (shared/data/event-limits.ts), passed in
- * by shared/http/contract/events.ts, so this module stays below the data layer.
+ * named, the counts' limits those of event-limits.ts; the handlers declare them through
+ * shared/http/contract/events.ts.
  */
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
 const name = (max = 200) =>
@@ -56,7 +57,7 @@ const optional = <T extends Record<string, z.ZodMiniType>>(shape: T) =>
     [K in keyof T]: z.ZodMiniOptional<T[K]>;
   };
 
-export const ticketTypeFields = (maxGrants: number) => ({
+const ticketTypeFields = (maxGrants: number) => ({
   name: name(),
   description: text(2000),
   ordering: ordering(),
@@ -67,7 +68,7 @@ export const ticketTypeFields = (maxGrants: number) => ({
     .check(z.maxLength(maxGrants, `a type grants entry to at most ${maxGrants} other events`)),
 });
 
-export interface EventLimits {
+interface EventLimits {
   ticketTypes: number;
   waveTimes: number;
   grants: number;
@@ -75,7 +76,7 @@ export interface EventLimits {
   each: number;
 }
 
-export function newEventBody(limits: EventLimits) {
+function newEventBody(limits: EventLimits) {
   const type = ticketTypeFields(limits.grants);
   return z.strictObject({
     title: name(),
@@ -125,7 +126,7 @@ export function newEventBody(limits: EventLimits) {
   });
 }
 
-export function eventPatchBody() {
+function eventPatchBody() {
   return z.strictObject({
     title: z.optional(name()),
     start: z.optional(instant()),
@@ -138,7 +139,7 @@ export function eventPatchBody() {
   });
 }
 
-export function ticketTypeBodies(maxGrants: number) {
+function ticketTypeBodies(maxGrants: number) {
   const type = ticketTypeFields(maxGrants);
   return {
     create: z.strictObject({
@@ -152,3 +153,55 @@ export function ticketTypeBodies(maxGrants: number) {
     patch: z.strictObject({ ...optional(type), version: z.optional(z.int().check(z.positive())) }),
   };
 }
+
+/** Questions, options and teams a creation may carry (its one transaction holds at most 100 writes). */
+const EACH = 50;
+/**
+ * The items one creation writes besides its types, grants, teams and waves: the event, its
+ * counts, 10 statistics shards and 5 marks (shared/data/event-creation.ts). A transaction holds 100.
+ */
+const FIXED_WRITES = 17;
+export const MAX_CREATION_ITEMS = 100 - FIXED_WRITES;
+
+const body = newEventBody({
+  ticketTypes: MAX_TICKET_TYPES,
+  waveTimes: MAX_WAVE_TIMES,
+  grants: MAX_GRANTS_PER_TYPE,
+  each: EACH,
+});
+type Body = z.output<typeof body>;
+
+const items = (event: Body) =>
+  (event.ticketTypes ?? []).reduce((sum, type) => sum + 1 + new Set(type.grants ?? []).size, 0) +
+  (event.teams?.length ?? 0) +
+  (event.waveTimes?.length ?? 0);
+
+/** `POST /events`. */
+export const NewEventBody = body.check(
+  z.refine((event) => !(event.cutOff && event.onSaleDate && event.cutOff <= event.onSaleDate), {
+    message: 'must be after onSaleDate',
+    path: ['cutOff'],
+  }),
+  z.refine((event) => items(event) <= MAX_CREATION_ITEMS, {
+    message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types, grants, teams and wave times together: add more types afterwards`,
+    path: ['ticketTypes'],
+  }),
+);
+export type NewEventBody = z.output<typeof NewEventBody>;
+
+const someField = z.refine<Record<string, unknown>>(
+  (patch) => Object.keys(patch).some((key) => key !== 'version'),
+  'name at least one field to change',
+);
+
+/** `PATCH /events/{id}`. */
+export const EventPatchBody = eventPatchBody().check(someField);
+export type EventPatchBody = z.output<typeof EventPatchBody>;
+
+const types = ticketTypeBodies(MAX_GRANTS_PER_TYPE);
+/** `POST /events/{id}/ticket-types`. */
+export const NewTicketTypeBody = types.create;
+export type NewTicketTypeBody = z.output<typeof NewTicketTypeBody>;
+/** `PATCH /events/{id}/ticket-types/{typeId}`. */
+export const TicketTypePatchBody = types.patch.check(someField);
+export type TicketTypePatchBody = z.output<typeof TicketTypePatchBody>;

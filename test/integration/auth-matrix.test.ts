@@ -116,7 +116,7 @@ const eventScoped = (row: RouteRow) => /^\/tickets?(\/|$)/.test(row.path);
 const onGate = (row: RouteRow) => /^\/(scans|gate-lists)(\/|$)/.test(row.path);
 /** Webhook subscriptions name events: staff see and manage only those within their events (README "Webhooks"). */
 const onWebhooks = (row: RouteRow) => row.path.startsWith('/webhooks');
-/** The events routes: staff limited to some events read and edit only those, and create none (README "Setting up an event"). */
+/** The events routes: staff limited to some events read and edit only those, and create none (README "Where we differ from the spec"). */
 const onEvents = (row: RouteRow) => /^\/events(\/|$)/.test(row.path);
 /** Customer lists asked for everything they can show (the caller's own events, every expansion), so a leak would show. */
 const CUSTOMER_QUERY: Record<string, string> = {

@@ -1,8 +1,8 @@
-import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '#shared/data/event-limits';
+import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '#shared/domain/event-limits';
 import { MAX_CREATION_ITEMS } from '#shared/http/contract/events';
 import { type Entries, md } from './common.ts';
 
-/** The `events` tag: an organiser's path from an empty stage to an event on sale (README "Setting up an event"). */
+/** The `events` tag: an organiser's path from an empty stage to an event on sale (README "Where we differ from the spec"). */
 export const EVENTS_TAG = md(
   "Events and their ticket types, for administrators holding `events:write` (reads: `events:read`). The organiser's path: `POST /events` (a draft, with its types, waves, questions and teams if you have them), `POST /events/{id}/ticket-types` for more types, then `PATCH /events/{id}` with `{\"published\": true}`: the event appears at once in the portal (`GET /my-account/event` with its `inventory`, its types in `GET /my-account/ticket-type/{eventId}`), and is found by its title's and description's words.",
   `Limits: at most ${MAX_TICKET_TYPES} ticket types and ${MAX_WAVE_TIMES} wave times an event, a type grants entry to at most ${MAX_GRANTS_PER_TYPE} other events (an access package), 50 questions, options a question and teams in a creation, and ${MAX_CREATION_ITEMS} types, grants, teams and waves together in one creation (its one transaction). \`price\` is in the event's \`currency\` (ISO 4217), in whole cents (at most 2 decimals, at most 1,000,000); \`timezone\` an IANA zone; \`start\`, \`onSaleDate\`, \`cutOff\` and wave \`startTime\` ISO-8601 date-times with an offset (stored and answered in UTC); \`cutOff\` after \`onSaleDate\`. Each is a 400 naming the field; unknown fields are a 400.`,

@@ -1,6 +1,6 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
-import { MAX_TICKET_TYPES } from '../../data/event-limits.ts';
+import { MAX_TICKET_TYPES } from '../../domain/event-limits.ts';
 import { listTicketTypes } from '../../data/events.ts';
 import { typeHasTickets } from '../../data/event-admin-reads.ts';
 import { commitTypeChange, type HistoryAction } from '../../data/event-admin-writes.ts';
@@ -8,7 +8,7 @@ import { checkTypeDeletable, checkTypeTotal, type FieldChanges } from '../../dom
 import type { Event, TicketType } from '../../domain/event.ts';
 import { toTicketTypeView } from '../../domain/event-resource.ts';
 import { Conflict, NotFound } from '../../errors.ts';
-import type { NewTicketTypeBody, TicketTypePatchBody } from '../../http/contract/events.ts';
+import type { NewTicketTypeBody, TicketTypePatchBody } from '../../domain/event-input.ts';
 import { assertVersion, checkGrants } from './edit-events.ts';
 import { eventFor, type Caller } from './event-reads.ts';
 
