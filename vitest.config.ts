@@ -24,7 +24,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           // One set of embedded services for the whole run; every worker talks to them.
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: [...seeded.setupFiles, 'test/support/worker-env.ts'],
+          setupFiles: [...seeded.setupFiles, 'test/support/worker-env.ts', 'test/support/table-grants-setup.ts'],
           env: { ...TEST_ENV, ...seeded.env },
           testTimeout: 20_000,
           hookTimeout: 60_000,

@@ -6,22 +6,18 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import { functionDefaults } from './function-defaults.ts';
-import { tableArnOf } from './function-grants.ts';
+import { grantTableAccess } from './function-grants.ts';
+import { jobs } from '#shared/routes';
 import type { StageSettings } from './stages.ts';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
-import { grantWebhookSecretsKey } from './webhook-secrets-key.ts';
 
-/**
- * Maintenance, not a route: its backfills Scan the table, so it lives with the other maintenance
- * commands in bin/maintenance/, and no module under shared/ or functions/ does.
- */
-const RUNNER_HANDLER = fileURLToPath(new URL('../bin/maintenance/run-migrations.ts', import.meta.url));
+/** A deployed job, not a route: beside the route handlers, with the webhooks' (functions/jobs/). */
+const RUNNER_HANDLER = fileURLToPath(new URL('../functions/jobs/run-migrations.ts', import.meta.url));
 
 /** The runner's function name: `npm run migrations` and preflight reach a stage's runner by it (stack `Ticketing-<stage>`, infra/app.ts). */
 export const migrationRunnerName = (stage: string): string => `Ticketing-${stage}-migrations`;
 
 /**
- * A release runs its own data migrations (bin/maintenance/migrations/catalogue.ts): once the
+ * A release runs its own data migrations (shared/use-cases/migrations/catalogue.ts): once the
  * release is live, a trigger starts the runner (asynchronously: the deploy does not wait), which
  * runs the pending ones in order for up to 15 minutes and starts itself again until they are
  * done, each recorded in the table's ledger (`npm run migrations` shows it). The trigger fires
@@ -42,11 +38,7 @@ export const migrationRunnerName = (stage: string): string => `Ticketing-${stage
 export class MigrationRunner extends Construct {
   readonly function: LambdaFunction;
 
-  constructor(
-    scope: Construct,
-    id: string,
-    { table, settings, secretsKey }: { table: ITableV2; settings: StageSettings; secretsKey: ISecret },
-  ) {
+  constructor(scope: Construct, id: string, { table, settings }: { table: ITableV2; settings: StageSettings }) {
     super(scope, id);
     const functionName = migrationRunnerName(settings.name);
     this.function = new LambdaFunction(this, 'Function', {
@@ -59,9 +51,7 @@ export class MigrationRunner extends Construct {
       retryAttempts: 2,
       environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },
     });
-    table.grantReadWriteData(this.function);
-    // Migration 7 seals the webhooks' plain-text signing secrets (bin/maintenance/migrations/seal-webhook-secrets.ts).
-    grantWebhookSecretsKey(this.function, secretsKey);
+    grantTableAccess(this.function, table, jobs.migrations);
     // Its own ARN by name: referring to the function itself from its role's policy would be a cycle. Unqualified
     // only: a run continues through the function's name ($LATEST), never a version a later deploy may delete.
     const self = Stack.of(this).formatArn({
@@ -71,10 +61,6 @@ export class MigrationRunner extends Construct {
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
     this.function.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [self] }));
-    Validations.of(this).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${tableArnOf(table, this)}/index/*]`,
-      reason: "The backfills read any of the table's GSIs; the grant stays within this one table.",
-    });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'Pinned to nodejs22.x, as the route functions (infra/route-function.ts).',

@@ -55,10 +55,9 @@ export class TicketingStack extends Stack {
 
     const table = stageTable(this, 'Table', settings);
     this.table = table;
-    // Seals the webhooks' signing secrets in the table: only the functions that create, rotate or send read it,
-    // and the migration runner (migration 7 seals plain-text ones).
+    // Seals the webhooks' signing secrets in the table: only the functions that create, rotate or send read it.
     const webhookKey = webhookSecretsKey(this, 'WebhookSecretsKey', settings);
-    const migrations = new MigrationRunner(this, 'Migrations', { table, settings, secretsKey: webhookKey });
+    const migrations = new MigrationRunner(this, 'Migrations', { table, settings });
     // Browsers reach the API only through the front ends' `/api/*` (same origin, first-party
     // cookie); every origin-dependent value derives from their origins (infra/front-ends.ts).
     const customDomains = Object.values(settings.frontEnds).flatMap((frontEnd) =>
@@ -134,7 +133,7 @@ export class TicketingStack extends Stack {
         functionsDir: props.functionsDir,
       });
       // Grants come only from the row's `uses`.
-      if (row.uses.table) fn.bindTable(table, row.uses.table, row.uses.tableWrites);
+      if (row.uses.table) fn.bindTable(table, row.uses);
       if (row.uses.photos && photos) fn.bindPhotos(photos);
       if (row.uses.email) fn.bindEmail(settings.emailFrom, frontEnds.portal.origin);
       if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp, row.uses.identityProvider);

@@ -13,10 +13,8 @@ export const customerKeys = {
   /** A customer's partition: their events' links and order counts. */
   customerItems: (id: number) => table(`CUSTOMER#${id}`),
   /**
-   * A customer's live tickets, counted (`n`) in each ticket's own transaction, and `kept` once the count holds every
-   * one (set at the customer's creation, or by bin/maintenance/migrations/backfill-customer-ticket-counts.ts): the exact
-   * `totalCount` of `GET /ticket?customerId=`. `positionsKept` (set by the same two) says the customer's list
-   * positions (`customerPosition`) hold every ticket too, so an `_offset` page is found from them.
+   * A customer's live tickets, counted (`n`) in each ticket's own transaction from the customer's creation on: the
+   * exact `totalCount` of `GET /ticket?customerId=` (an `_offset` page is found from `customerPosition`).
    */
   customerTicketCount: (id: number): Key => ({ PK: `CUSTOMER#${id}`, SK: 'TICKETS#count' }),
   /** A customer by Cognito `sub` (login) on GSI1, by lower-cased email (the pre-check of create) on GSI2. */
@@ -45,7 +43,7 @@ export const customerKeys = {
   eventSearch: (bucket: string) => on('GSI1', `EVENT_SEARCH#${bucket}`),
   eventSearchIndexes: (bucket: string, startsAt: string, id: number) =>
     placedIn([customerKeys.eventSearch(bucket), customerKeys.publishedEventSort(startsAt, id)]),
-  /** The published events' count (`n`, `kept` once it holds every one): the portal list's totalCount. */
+  /** The published events' count (`n`, moved in each published event's creation): the portal list's totalCount. */
   publishedEventCount: (): Key => ({ PK: 'COUNT#PUBLISHED_EVENTS', SK: 'COUNT' }),
   /** A start wave of an event: Query the event's partition by `WAVE#`. */
   waveTime: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `WAVE#${sortableId(id)}` }),

@@ -14,16 +14,10 @@ import { listCustomerTickets } from './ticket-records.ts';
  * `customerTickets`).
  */
 
-/** A customer's kept ticket count: how many live tickets they hold across events, and whether their list positions hold every one. */
-export interface CustomerTicketCount {
-  n: number;
-  positionsKept: boolean;
-}
-
-/** The customer's ticket count; undefined until it is kept (keys.ts `customerTicketCount`). */
-export async function customerTicketCount(customerId: number): Promise<CustomerTicketCount | undefined> {
+/** How many live tickets the customer holds across events (keys.ts `customerTicketCount`; none for an unknown id). */
+export async function customerTicketCount(customerId: number): Promise<number> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.customerTicketCount(customerId) }));
-  return Item?.kept === true ? { n: Number(Item.n ?? 0), positionsKept: Item.positionsKept === true } : undefined;
+  return Number(Item?.n ?? 0);
 }
 
 /**

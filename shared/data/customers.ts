@@ -67,17 +67,11 @@ export async function insertCustomer(
         },
       },
       { Put: { TableName: tableName(), Item: toItem(customer), ConditionExpression: 'attribute_not_exists(PK)' } },
-      // No tickets yet, so the count and the list positions hold every one from the start.
+      // No tickets yet: the count holds every one from the start.
       {
         Put: {
           TableName: tableName(),
-          Item: {
-            ...keys.customerTicketCount(customer.id),
-            entity: 'CustomerTicketCount',
-            n: 0,
-            kept: true,
-            positionsKept: true,
-          },
+          Item: { ...keys.customerTicketCount(customer.id), entity: 'CustomerTicketCount', n: 0 },
         },
       },
       verificationPut(verification.tokenHash, customer.id, customer.emailAddress, verification.ttlSeconds),

@@ -119,7 +119,7 @@ export async function commitEventChange(change: EventChange): Promise<void> {
 
 /**
  * A deletion: the event item, its search entries and counts in one transaction (conditional
- * on its version), then the items that only it reads (types, teams, waves, shards, marks),
+ * on its version), then the items that only it reads (types, teams, waves, shards),
  * which nothing finds once the event is gone. Its history stays.
  */
 export async function commitEventDeletion(
@@ -148,11 +148,6 @@ export function eventLeftovers(eventId: number, parts: { types: TicketType[]; te
       const { PK, SK } = emptyShard(eventId, shard);
       return { PK, SK };
     }),
-    keys.purchaseCountsKept({ eventId }),
-    keys.typePurchaseCountsKept(eventId),
-    keys.positionSpansKept(eventId),
-    keys.eventUpdatesKept(eventId),
-    keys.typePurchasesKept(eventId),
   ] as { PK: string; SK: string }[];
 }
 

@@ -187,14 +187,6 @@ function eventWrites(event: CreatedEvent) {
     ...teams.map((team) => put({ ...keys.team(eventId, team.id), entity: 'Team', ...team })),
     ...waveTimes.map((wave) => put({ ...keys.waveTime(eventId, wave.id), entity: 'WaveTime', ...wave })),
     ...Array.from({ length: STATS_SHARDS }, (_, shard) => put(emptyShard(eventId, shard))),
-    // Its tickets' purchase counts (its own and its types') start with it, so they hold every one (purchase-counts.ts).
-    put({ ...keys.purchaseCountsKept({ eventId }), entity: 'PurchaseCountsKept' }),
-    put({ ...keys.typePurchaseCountsKept(eventId), entity: 'PurchaseCountsKept' }),
-    // Its team lists' spans too (list-positions.ts).
-    put({ ...keys.positionSpansKept(eventId), entity: 'PositionSpansKept' }),
-    // And its update-time sync (ticket-records.ts) and its types' purchase lists (ticket-list-entries.ts).
-    put({ ...keys.eventUpdatesKept(eventId), entity: 'EventUpdatesKept' }),
-    put({ ...keys.typePurchasesKept(eventId), entity: 'TypePurchasesKept' }),
     ...listed,
   ];
 }

@@ -51,10 +51,10 @@ export const keys = {
 
   unique: (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' }),
   sequence: (name: string): Key => ({ PK: `SEQUENCE#${name}`, SK: 'SEQUENCE' }),
-  /** A maintenance command's checkpoint of one run (bin/maintenance/). */
   /** The data migrations' ledger (shared/data/migration-ledger.ts): one item per migration, in order. */
   migration: (id: number): Key => ({ PK: 'MIGRATIONS', SK: `MIGRATION#${String(id).padStart(4, '0')}` }),
   migrationLedger: table('MIGRATIONS'),
+  /** A migration's checkpoint of one run (migration-ledger.ts `migrationCheckpoint`). */
   maintenanceCheckpoint: (command: string, run: string): Key => ({
     PK: `MAINTENANCE#${command}`,
     SK: `CHECKPOINT#${run}`,
@@ -114,10 +114,6 @@ export const keys = {
     PK: `CUSTOMER#${customerId}`,
     SK: positionSort(list, block),
   }),
-  /** The mark that an event's team lists keep spans (list-positions.ts): set by its creation, or by the positions backfill. */
-  positionSpansKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'POS#span#kept' }),
-  /** Every list's blocks of an event (the positions backfill rewrites them all). */
-  positionsPrefix: 'POS#',
   ticket: (id: number): Key => ({ PK: `TICKET#${id}`, SK: 'TICKET' }),
   /** A ticket's partition: its record, history, scans, list and search entries, waiver signatures. */
   ticketItems: (id: number) => table(`TICKET#${id}`),
@@ -202,8 +198,6 @@ export const keys = {
   typePurchases: (typeId: number) => on('GSI2', `TYPE_PURCHASES#${typeId}`),
   typePurchaseIndexes: (typeId: number, purchasedDate: string, id: number) =>
     placedIn([keys.typePurchases(typeId), keys.purchaseSort(purchasedDate, id)]),
-  /** The mark that every live ticket of the event's types is in `typePurchases` (written with the event, or by backfill-ticket-lists.ts). */
-  typePurchasesKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'TYPE_PURCHASES#kept' }),
   /**
    * An event's purchase counts, or one of its types' (shared/data/purchase-counts.ts): a month's (per day), an
    * hour's (per minute), a minute's (per second); a type's under `BOUGHT#type#<typeId:10>#`.
@@ -211,18 +205,9 @@ export const keys = {
   purchaseMonth: (holder: PurchaseHolder, month: string): Key => boughtKey(holder, `month#${month}`),
   purchaseHour: (holder: PurchaseHolder, hour: string): Key => boughtKey(holder, `hour#${hour}`),
   purchaseMinute: (holder: PurchaseHolder, minute: string): Key => boughtKey(holder, `minute#${minute}`),
-  /**
-   * The mark that the counts hold every live ticket (written with the event, or by the positions backfill): an
-   * event's sorts after its months and is read with them; one for all its types' counts, read beside theirs.
-   */
-  purchaseCountsKept: ({ eventId, typeId }: PurchaseHolder): Key =>
-    typeId === undefined ? boughtKey({ eventId }, 'month#kept') : keys.typePurchaseCountsKept(eventId),
-  typePurchaseCountsKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'BOUGHT#types#kept' }),
   purchaseMonthsPrefix: (holder: PurchaseHolder) => boughtKey(holder, 'month#').SK,
   /** The hour counts of one day (`2026-11-26`). */
   purchaseHoursPrefix: (holder: PurchaseHolder, day: string) => boughtKey(holder, `hour#${day}T`).SK,
-  /** Every purchase count item of an event, its types' too (the backfill rewrites them). */
-  purchaseCountsPrefix: 'BOUGHT#',
   /** GSI6 every ticket (deleted ones too) by update time, write-sharded by `id % shards`: the incremental sync. */
   ticketUpdates: (shard: number) => on('GSI6', `TICKET_UPDATES#${shard}`),
   updateSort: (updated: string, id: number) => `${updated}#${sortableId(id)}`,
@@ -236,8 +221,6 @@ export const keys = {
   eventUpdates: (eventId: number, shard: number) => on('GSI5', `EVENT_UPDATES#${eventId}#${shard}`),
   eventUpdateIndexes: (eventId: number, shard: number, updated: string, id: number) =>
     placedIn([keys.eventUpdates(eventId, shard), keys.updateSort(updated, id)]),
-  /** The mark that every ticket of the event is in `eventUpdates` (written with the event, or by backfill-event-updates.ts). */
-  eventUpdatesKept: (eventId: number): Key => ({ PK: `EVENT#${eventId}`, SK: 'UPDATES#kept' }),
   /** A purchase or update time bound: `<ISO>#` sorts before every id at that instant, `<ISO>#~` after. */
   timeSortBound: (iso: string, end: 'first' | 'last') => (end === 'first' ? `${iso}#` : `${iso}#~`),
   /** The sort condition of `<ISO>#<id:10>` keys within [from, to] (inclusive, either open); undefined when both are. */

@@ -1,9 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   POSITION_BLOCK,
   countersOf,
   hasSpans,
-  partsAddUp,
   SPAN_BLOCKS,
   spanList,
   spanStates,
@@ -49,20 +48,19 @@ interface BlockRead {
  * end (or from block `from` on), until `enough` of them are summed or the lists end.
  * Several lists are each read until they pass `enough` on their own, which bounds each to
  * the blocks up to the position; `through` is the nearest block a list stopped at short of
- * its end. Undefined when a block's parts do not add up yet (`partsAddUp`).
+ * its end.
  */
 async function readBlocks(
   lists: readonly PositionList[],
   states: readonly number[],
   { forward, enough, share, from, width = POSITION_BLOCK }: BlockRead,
-): Promise<{ counts: BlockCounts; through: number | undefined } | undefined> {
+): Promise<{ counts: BlockCounts; through: number | undefined }> {
   const counts: BlockCounts = new Map();
-  let partsKept = true;
   // The block each list stopped at short of its end: past the nearest of them, the counts are not all known.
   const stops: number[] = [];
   await Promise.all(
     lists.map(async (positions) => {
-      const { list, parts } = positions;
+      const { list } = positions;
       const counters = countersOf(positions, states);
       let summed = 0;
       let blocksRead = 0;
@@ -91,7 +89,6 @@ async function readBlocks(
         for (const item of page.Items ?? []) {
           const block = Number(String(item.SK).slice(prefix.length));
           last = block;
-          if (parts && !partsAddUp(item)) partsKept = false;
           const n = countedIn(item, counters);
           counts.set(block, (counts.get(block) ?? 0) + n);
           summed += n;
@@ -103,11 +100,10 @@ async function readBlocks(
         const left = perBlock > 0 ? Math.ceil(((enough + 1 - summed) / perBlock) * 1.25) + 1 : PAGE_BLOCKS;
         limit = Math.min(PAGE_BLOCKS, Math.max(limit, left));
         startKey = page.LastEvaluatedKey;
-      } while (startKey && summed <= enough && partsKept);
+      } while (startKey && summed <= enough);
       if (startKey && last !== undefined) stops.push(last);
     }),
   );
-  if (!partsKept) return undefined;
   const through = stops.length ? (forward ? Math.min(...stops) : Math.max(...stops)) : undefined;
   return { counts, through };
 }
@@ -142,26 +138,9 @@ function holding(counts: BlockCounts, forward: boolean, at: number, total: numbe
 }
 
 /**
- * Whether every event of the lists keeps spans (the mark its creation or the positions backfill
- * set): one GetItem each. A customer's spans are kept with their blocks, from one write on, which
- * the customer's count says before their positions are read (older-ticket-list.ts `customerPage`).
- */
-async function spansKept(lists: readonly PositionList[]): Promise<boolean> {
-  const events = [...new Set(lists.flatMap((list) => ('eventId' in list ? [list.eventId] : [])))];
-  const marks = await Promise.all(
-    events.map((eventId) =>
-      db.send(
-        new GetCommand({ TableName: tableName(), Key: keys.positionSpansKept(eventId), ProjectionExpression: 'SK' }),
-      ),
-    ),
-  );
-  return marks.every((mark) => !!mark.Item);
-}
-
-/**
  * The span holding position `offset` of the union of team lists (`spanList`), read from the
  * nearer end, with the tickets before it; undefined for lists or states spans do not serve
- * (`hasSpans`, `spanStates`), or an event whose spans are not kept yet.
+ * (`hasSpans`, `spanStates`).
  */
 async function spanHolding(
   lists: readonly PositionList[],
@@ -174,16 +153,13 @@ async function spanHolding(
   if (!counted || !lists.every(({ list }) => hasSpans(list))) return undefined;
   const forward = offset <= total / 2;
   const spans = lists.map((list) => ({ ...list, list: spanList(list.list) }));
-  const [kept, read] = await Promise.all([
-    spansKept(lists),
-    readBlocks(spans, counted, {
-      forward,
-      enough: forward ? offset : total - offset,
-      share,
-      width: POSITION_BLOCK * SPAN_BLOCKS,
-    }),
-  ]);
-  const found = kept && read ? holding(read.counts, forward, offset, total) : undefined;
+  const read = await readBlocks(spans, counted, {
+    forward,
+    enough: forward ? offset : total - offset,
+    share,
+    width: POSITION_BLOCK * SPAN_BLOCKS,
+  });
+  const found = holding(read.counts, forward, offset, total);
   if (!found) return undefined;
   return {
     before: found.before,
@@ -222,9 +198,8 @@ export async function startOfOffset(
   });
   const within = ([block]: [number, number]) =>
     stretch.first === undefined || (block >= stretch.first && block <= stretch.last!);
-  const counts = new Map([...(read?.counts ?? [])].filter(within));
-  // Lists written before positions (or their parts) were kept, until bin/maintenance/migrations/backfill-list-positions.ts ran:
-  // read from the start.
+  const counts = new Map([...read.counts].filter(within));
+  // No block: nothing counted yet, read from the start.
   if (!counts.size) return { after: undefined, skip: offset };
   const found = holding(counts, forward, at, stretch.n);
   if (found) {
@@ -248,8 +223,7 @@ export async function startOfOffset(
  * (the lists' start when undefined; down from it when not `forward`), until about `enough`
  * of them: for a page whose matches are sparse, which blocks to read. Only the blocks up to
  * where every list's counts are known (`through`; undefined when each list was read to its
- * end); `kept` when any block item was there. Undefined when a block's parts do not add up
- * yet (`partsAddUp`).
+ * end).
  */
 export async function blocksHolding(
   lists: readonly PositionList[],
@@ -258,30 +232,12 @@ export async function blocksHolding(
   forward: boolean,
   enough: number,
   share: number,
-): Promise<{ blocks: number[]; kept: boolean; through: number | undefined } | undefined> {
-  const read = await readBlocks(lists, states, { forward, enough, share: Math.min(1, share), from });
-  if (!read) return undefined;
-  const { counts, through } = read;
+): Promise<{ blocks: number[]; through: number | undefined }> {
+  const { counts, through } = await readBlocks(lists, states, { forward, enough, share: Math.min(1, share), from });
   const known = (block: number) => through === undefined || (forward ? block <= through : block >= through);
   const blocks = [...counts]
     .filter(([block, n]) => n > 0 && known(block))
     .map(([block]) => block)
     .sort((a, b) => (forward ? a - b : b - a));
-  return { blocks, kept: counts.size > 0, through };
-}
-
-/** Whether any of the lists has a position block (one written before they were kept has none until the backfill): one item per list. */
-export async function positionsKept(lists: readonly PositionList[]): Promise<boolean> {
-  const pages = await Promise.all(
-    lists.map((positions) =>
-      db.send(
-        new QueryCommand({
-          TableName: tableName(),
-          ...keyCondition(positionItems(positions), { beginsWith: keys.positionPrefix(positions.list) }),
-          Limit: 1,
-        }),
-      ),
-    ),
-  );
-  return pages.some((page) => !!page.Items?.length);
+  return { blocks, through };
 }

@@ -36,16 +36,12 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * hundreds of its blocks. Its list also keeps spans (`span#team#<k>`, one item per SPAN_BLOCKS
  * blocks, ticket-list-plan.ts): the offset sums a few spans, then the blocks of one. A span
  * counts a checked-in ticket as an active one, so the gate's check-in moves none; a filter
- * keeping one of those two states and not the other is positioned by the blocks alone. An
- * event made before spans were kept has no `POS#span#kept` mark until the positions backfill
- * recounts them, and is positioned by its blocks alone until then.
+ * keeping one of those two states and not the other is positioned by the blocks alone.
  *
  * A customer's tickets across events (`GET /ticket?customerId=`) are kept the same way under
  * the customer (`CUSTOMER#<id>` / `POS#tickets#<block:8>`, and spans), counting every live
  * ticket in one counter whatever its state (CUSTOMER_LIST), so only a sale, a delete or a
- * ticket changing customer moves them. The customer's ticket count item says when they hold
- * every ticket (`positionsKept`: set at the account's creation, or by the customers' backfill).
- * A customer's orders are runs of ids, so their spans are few; one holding a single ticket in
+ * ticket changing customer moves them. A customer's orders are runs of ids, so their spans are few; one holding a single ticket in
  * each of thousands of 2,000-id spans would have an offset sum up to half of those spans.
  *
  * The list across all events is kept the same way under event 0 (ALL_EVENTS): list `all` by

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keyCondition } from './key-conditions.ts';
 import { keys } from './keys.ts';
@@ -139,3 +139,19 @@ export const forgetMigration = (id: number, now: string): Promise<boolean> =>
       }),
     ),
   );
+
+/**
+ * Where a migration goes on after a stop (`RunOptions.run` names the run): the last thing it
+ * finished (an id, a Query's next key), undefined before its first unit of work.
+ */
+export function migrationCheckpoint<T>(id: number, run: string) {
+  const Key = keys.maintenanceCheckpoint(`migration-${id}`, run);
+  return {
+    async read(): Promise<T | undefined> {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
+      return Item?.value as T | undefined;
+    },
+    write: (value: T) =>
+      db.send(new PutCommand({ TableName: tableName(), Item: { ...Key, entity: 'MaintenanceCheckpoint', value } })),
+  };
+}

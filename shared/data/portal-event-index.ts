@@ -10,8 +10,7 @@ import { keyCondition } from './key-conditions.ts';
  * What the portal's event list keeps beside the events (keys.ts `eventSearchEntry`,
  * `publishedEventCount`, `customerEventIndexes`): a published event's search entries and the
  * published events' count, both written in the transaction of the event's creation and of
- * each edit of its texts, start or publication (event-admin-writes.ts), built for older events by
- * migration 6 (bin/maintenance/migrations/backfill-portal-events.ts).
+ * each edit of its texts, start or publication (event-admin-writes.ts).
  */
 
 type Texts = Pick<Event, 'id' | 'startsAt' | 'title' | 'description' | 'venue' | 'venueAddress'>;
@@ -43,10 +42,10 @@ export const countPublishedEvent = (count = 1) => ({
   },
 });
 
-/** The published events' count, when it holds every one (`kept`, set by migration 6); one GetItem. */
-export async function publishedEventCount(): Promise<number | undefined> {
+/** The published events' count (none before the first is published); one GetItem. */
+export async function publishedEventCount(): Promise<number> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.publishedEventCount() }));
-  return Item?.kept ? Number(Item.n ?? 0) : undefined;
+  return Number(Item?.n ?? 0);
 }
 
 /** A customer's linked unpublished events are counted when at most this many (one Query): more leaves the total an estimate. */

@@ -32,11 +32,8 @@ import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
  * leaves its purchase time alone, so they cancel out and nothing is written). A sale writes
  * six small items (the event's three, its type's three); an order's tickets share them.
  * During a rush they are hot items, as the type's `sold` count and the list's current block
- * already are; transactWrite retries the conflicts. `BOUGHT#month#kept`
- * marks an event whose counts hold every live ticket: written with the event, or by
- * bin/maintenance/migrations/backfill-list-positions.ts for one made before them (`BOUGHT#types#kept`
- * for all its types' counts, set only once its types' purchase lists are whole). Without it
- * a purchase range is read as before (bounded, its total flagged).
+ * already are; transactWrite retries the conflicts. They start with the event, so they hold
+ * every live ticket.
  */
 
 /** The count items of a holder a ticket bought at `bought` is counted in (its month's, hour's and minute's), each with its part's counter. */
@@ -91,25 +88,17 @@ const bucketOf = (item: Item, prefix: string, part: string): BucketCount => ({
 /** Month counts an event may have (a century of sales): the bound of their Query. */
 const MAX_MONTHS = 1200;
 
-/** Whether the holder's counts are kept, and its month counts: one Query (a type's mark is one GetItem beside it). */
-async function readPurchaseMonths(holder: PurchaseHolder): Promise<{ kept: boolean; months: BucketCount[] }> {
+/** The holder's month counts: one Query. */
+async function readPurchaseMonths(holder: PurchaseHolder): Promise<BucketCount[]> {
   const prefix = keys.purchaseMonthsPrefix(holder);
-  const mark = keys.purchaseCountsKept(holder);
-  const inMonths = mark.SK.startsWith(prefix);
-  const [{ Items = [] }, marked] = await Promise.all([
-    db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...keyCondition(keys.eventItems(holder.eventId), { beginsWith: prefix }),
-        Limit: MAX_MONTHS + 1,
-      }),
-    ),
-    inMonths ? undefined : db.send(new GetCommand({ TableName: tableName(), Key: mark })),
-  ]);
-  return {
-    kept: inMonths ? Items.some((item) => item.SK === mark.SK) : marked?.Item !== undefined,
-    months: Items.filter((item) => item.SK !== mark.SK).map((item) => bucketOf(item, prefix, 'd')),
-  };
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.eventItems(holder.eventId), { beginsWith: prefix }),
+      Limit: MAX_MONTHS,
+    }),
+  );
+  return Items.map((item) => bucketOf(item, prefix, 'd'));
 }
 
 /** The hour counts of one day (`2026-11-26`): one Query of at most 24 items. */
@@ -188,8 +177,7 @@ export interface PurchaseSpan {
 
 /**
  * The holder's live tickets bought within [from, to] (either open), exactly, and how many
- * were bought before `from`; undefined when its counts are not kept or an
- * edge second holds more than `atMost` tickets before its bound. Reads: the month counts,
+ * were bought before `from`; undefined when an edge second holds more than `atMost` tickets before its bound. Reads: the month counts,
  * then per bound its day's hour counts, its minute's count and, when the bound is not a
  * second's start, its second's tickets before it (Select COUNT), all at once.
  */
@@ -198,8 +186,7 @@ export async function purchaseSpan(
   range: { from?: string; to?: string },
   atMost: number,
 ): Promise<PurchaseSpan | undefined> {
-  const { kept, months } = await readPurchaseMonths(holder);
-  if (!kept) return undefined;
+  const months = await readPurchaseMonths(holder);
   const all = months.reduce((sum, count) => sum + count.total, 0);
   const end = range.to === undefined ? undefined : justAfter(range.to);
   const [before, through] = await Promise.all([

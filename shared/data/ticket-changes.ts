@@ -6,7 +6,7 @@ import { keys } from './keys.ts';
 import { historyPut } from './ticket-history.ts';
 import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
 import { searchEntryActions, searchEntryItems } from './ticket-search-entries.ts';
-import { storedBeforeEntries, ticketItem } from './ticket-records.ts';
+import { ticketItem } from './ticket-records.ts';
 import { StatsDelta } from './ticket-stats.ts';
 
 /**
@@ -195,7 +195,7 @@ function plannedActions(changes: TicketChange[], extra: ExtraAction[]): [Action,
     stats.signature(after.id, before ? signatureOf(countedEvents(before)) : '', signatureOf(countedEvents(after)));
     if (before && !before.deleted) stats.listedTicket(before, -1);
     if (!after.deleted) stats.listedTicket(after, 1);
-    const entries = listEntryActions(before, after, !before || !storedBeforeEntries(before));
+    const entries = listEntryActions(before, after);
     for (const action of [...entries, ...searchEntryActions(before, after)]) planned.push([action, { kind: 'other' }]);
     planned.push(...bibActions(before, after));
     planned.push(...barcodeActions(before, after));

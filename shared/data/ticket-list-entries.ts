@@ -72,18 +72,12 @@ export function listEntryItems(record: TicketRecord): ListEntry[] {
   return entries;
 }
 
-/** Entries a ticket stored before `LIST#EVENT` and `LIST#PURCHASE` existed does not have yet (its record held their keys). */
-const NEWER_ENTRIES = new Set([keys.ticketEventEntry(0).SK, keys.ticketPurchaseEntry(0).SK]);
-
 /**
  * The transaction actions that move a ticket's entries from `before` to `after`: a Put per
- * new or changed entry, a Delete per gone one. `beforeHasEntries: false` (a record read from
- * an item stored before the newer entries) puts those whatever they were.
+ * new or changed entry, a Delete per gone one.
  */
-export function listEntryActions(before: TicketRecord | null, after: TicketRecord, beforeHasEntries = true) {
-  const stored = (before ? listEntryItems(before) : []).filter(
-    (item) => beforeHasEntries || !NEWER_ENTRIES.has(item.SK),
-  );
+export function listEntryActions(before: TicketRecord | null, after: TicketRecord) {
+  const stored = before ? listEntryItems(before) : [];
   const old = new Map(stored.map((item) => [item.SK, JSON.stringify(item)]));
   const actions: (
     | { Put: { TableName: string; Item: ListEntry } }

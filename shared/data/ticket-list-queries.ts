@@ -194,15 +194,6 @@ export async function ticketUpdates(
   return mergedRead(partitions.map(read), bounds, (record) => sortOf('update', record));
 }
 
-/** Whether each of the events has the mark: every ticket in its own update shards (`eventUpdatesKept`), or every live one in its types' purchase lists (`typePurchasesKept`). One BatchGetItem. */
-export async function eventsMarked(
-  mark: 'eventUpdatesKept' | 'typePurchasesKept',
-  eventIds: readonly number[],
-): Promise<boolean> {
-  const marks = await batchGet(eventIds.map((eventId) => keys[mark](eventId)));
-  return marks.every((item) => item !== undefined);
-}
-
 // ---- The expansions' reads: one BatchGetItem per kind per page ----------------------------
 
 /** Orders' `affiliate` (the `promoter` expansion). */

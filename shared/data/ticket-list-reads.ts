@@ -18,7 +18,7 @@ import { blockOf, POSITION_BLOCK } from '../domain/list-positions.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { keyCondition, type Partition, type SortCondition } from './key-conditions.ts';
-import { blocksHolding, positionsKept, type ListStart } from './list-position-reads.ts';
+import { blocksHolding, type ListStart } from './list-position-reads.ts';
 import { countedOf, shareOf, type Counts } from './ticket-list-counts.ts';
 import { listedTicketId } from './ticket-records.ts';
 
@@ -262,9 +262,6 @@ async function readByBlocks(
       enough,
       shareOf(counts, counted),
     );
-    if (!found) throw pastReadBound();
-    // No block ahead: the list's end, unless its positions are not kept at all yet (before the positions backfill).
-    if (round === 0 && !found.kept && (after === undefined || !(await positionsKept(lists)))) throw pastReadBound();
     const blocks = found.blocks.slice(0, Math.max(1, Math.floor(BLOCK_READS_AT_ONCE / plan.sources.length)));
     const reads = await Promise.all(
       blocks.flatMap((block) =>

@@ -3,7 +3,7 @@ import type { Page } from '../domain/paging.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, storedAs, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { keyAttributes, keyCondition } from './key-conditions.ts';
+import { keyCondition } from './key-conditions.ts';
 
 /**
  * Ticket records: one item `TICKET#<id>` each holds the whole record (fields, states,
@@ -14,27 +14,6 @@ import { keyAttributes, keyCondition } from './key-conditions.ts';
  * ~1 KB record is not rewritten into an index per list on every write (issue 23).
  */
 const ENTITY = 'Ticket';
-
-/**
- * Where tickets stored before the list entries carried the lists' keys themselves. Such an
- * item is found in the same index partitions and sort keys as its entries are now, so the
- * lists read both while `bin/maintenance/migrations/backfill-ticket-lists.ts` moves them (one
- * transaction per ticket: its entries in, these attributes out).
- */
-export const FORMER_LIST_KEYS = [
-  keys.eventTickets(0),
-  keys.typeTickets(0),
-  keys.orderTickets(0),
-  keys.customerTickets(0),
-  keys.eventPurchases(0),
-]
-  .map(keyAttributes)
-  .flatMap(({ partition, sort }) => [partition, sort]);
-const FORMER_EVENT_KEY = keyAttributes(keys.eventTickets(0)).partition;
-
-/** Records read from such a former item: their next change puts every entry (the stored ones are not yet there). */
-const readBeforeEntries = new WeakSet<TicketRecord>();
-export const storedBeforeEntries = (record: TicketRecord): boolean => readBeforeEntries.has(record);
 
 /** Update-time index write shards: one busy minute of changes spreads over this many partitions; the sync merges them. */
 export const TICKET_UPDATE_SHARDS = 8;
@@ -78,19 +57,14 @@ export const ticketItem = (record: TicketRecord) => ({
 });
 
 export function fromTicketItem(item: Record<string, unknown>): TicketRecord {
-  // `teamKey`: the lists' team filter on a former item.
-  const { teamKey, ...stored } = storedAs<TicketRecord & { teamKey?: string }>(item);
-  const record: TicketRecord = { ...UNSET, ...stored };
-  if (item[FORMER_EVENT_KEY] !== undefined) readBeforeEntries.add(record);
-  return record;
+  return { ...UNSET, ...storedAs<TicketRecord>(item) };
 }
 
 /** The ticket an index item lists: an entry's `ticketId`, a whole ticket's `id`. */
 export const listedTicketId = (item: Record<string, unknown>): number => Number(item.ticketId ?? item.id);
 
 /**
- * The tickets of index items in their order: whole tickets (the sync's, or a former list
- * item) as they are, list entries by one eventually consistent BatchGetItem of their
+ * The tickets of index items in their order: whole tickets (the sync's) as they are, list entries by one eventually consistent BatchGetItem of their
  * tickets (the index is eventually consistent too), leaving out a ticket deleted or gone
  * since its entry was read (entries are of live tickets only).
  */

@@ -1,4 +1,4 @@
-import { PROCESS_STATE, PROCESS_STATES } from './ticket.ts';
+import { PROCESS_STATE } from './ticket.ts';
 
 /**
  * The kept list positions, pure: the blocks of ticket ids an `_offset` page is found by,
@@ -81,18 +81,3 @@ export function countersOf(list: PositionList, states: readonly number[]): strin
 export const typePart = (typeId: number): string => `y${typeId}`;
 /** A block's counter of the tickets in `state`: of the whole list, or of one part (`y<type>`). */
 export const counterName = (state: number, part = ''): string => `${part}s${state}`;
-
-/**
- * Whether a block's type counters add up to its totals, state by state (every ticket has one
- * type). A block kept before the parts were holds its older tickets in `s<state>` only, so it
- * does not add up until the positions backfill recounts it, and a type's offset is then read
- * from the list's start.
- */
-export function partsAddUp(item: Record<string, unknown>): boolean {
-  const sums = new Map<number, number>();
-  for (const [name, value] of Object.entries(item)) {
-    const part = /^y\d+s(\d+)$/.exec(name);
-    if (part) sums.set(Number(part[1]), (sums.get(Number(part[1])) ?? 0) + Number(value));
-  }
-  return PROCESS_STATES.every((state) => (sums.get(state) ?? 0) === Number(item[counterName(state)] ?? 0));
-}

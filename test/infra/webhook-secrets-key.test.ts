@@ -60,7 +60,7 @@ describe('the webhook secrets key', () => {
     }
   });
 
-  it('is read by no other function but the stream consumer, the dispatcher and the migration runner (migration 7)', () => {
+  it('is read by no other function but the stream consumer and the dispatcher', () => {
     const byRoute = new Set(
       routes.filter((row) => row.uses.webhookSecrets).map((row) => routeFunctions(template).get(row.handler)!.id),
     );
@@ -68,7 +68,6 @@ describe('the webhook secrets key', () => {
       .filter(([id, fn]) => !byRoute.has(id) && fn.Properties.Environment?.Variables?.SEALING_KEY_SECRET)
       .map(([, fn]) => fn.Properties.Description as string);
     expect(others.sort()).toEqual([
-      'Runs the pending data migrations, then starts itself again until all are done',
       'Sends the webhook deliveries due for a retry, and publishes the age of the oldest undelivered one',
       "Turns the table stream's ticket changes into webhook deliveries and makes their first attempts",
     ]);

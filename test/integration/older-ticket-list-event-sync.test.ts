@@ -1,13 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db, tableName } from '#shared/data/client';
-import { keys } from '#shared/data/keys';
 import type { CreatedEvent } from '#shared/domain/event';
 import { MAX_SCOPE_SYNC_EVENTS } from '#shared/domain/older-ticket-list';
 import type { Ticket } from '#shared/domain/ticket';
-import { backfillEventUpdates } from '../../bin/maintenance/migrations/backfill-event-updates.ts';
-import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { call, getPage } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
@@ -18,9 +13,7 @@ import { adminToken } from '../support/tokens.ts';
 /**
  * The sync of one event (`eventId` or `typeId` with `updatedFrom`) among busy ones: it reads
  * that event's own update shards, so a quiet event's few changes come back whole and alone
- * however many other events' changes share the window; before the backfill (no mark) it
- * reads every event's shards as it used to, where the busy event's changes crowd the quiet
- * one's out of what one request reads (a 400). Each window is a minute of the years
+ * however many other events' changes share the window. Each window is a minute of the years
  * 7000–7899 of the one clock: other files' changes stay out of it, and its 1,100 changes stay
  * out of the windows other files poll across events (ticket-lists-scale.test.ts closes its
  * hour in 8xxx; older-ticket-list-sync.test.ts polls open-ended from 9xxx).
@@ -32,7 +25,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const BUSY_CHANGES = 1100;
 
 let from: number;
-let token: string;
 
 const at = <T>(ms: number, work: (token: string) => Promise<T>): Promise<T> =>
   atTime(ms, async () => work(await adminToken(['tickets:read', 'tickets:write'], 717_401)));
@@ -61,7 +53,6 @@ async function quietEvent(): Promise<{ event: CreatedEvent; tickets: Ticket[]; c
 
 beforeAll(async () => {
   from = Date.UTC(7000 + randomInt(0, 900), randomInt(0, 12), 1 + randomInt(0, 28), randomInt(0, 24), randomInt(0, 60));
-  token = await adminToken(['tickets:read'], 717_402);
   // The busy event's burst: more changes than one request reads, between the quiet events' changes.
   const busy = await seedEvent();
   await writeTickets(busy, BUSY_CHANGES, () => ({ typeId: busy.ticketTypes[0]!.id, updated: iso(from + 2000) }));
@@ -74,9 +65,9 @@ describe("GET /ticket?eventId=…&updatedFrom=…: one event's sync among busy o
     expect(ids(page.data)).toEqual(ids(changed));
     expect(page.data.map((ticket: Ticket) => ticket.deleted)).toEqual([0, 0, 1]);
     expect([page.totalCount, page.next, page.totalCountIsEstimate]).toEqual([3, null, undefined]);
-    // Its 8 shards, each read only to its own changes (none of the busy event's 1,100), and the event's mark.
+    // Its 8 shards, each read only to its own changes (none of the busy event's 1,100).
     expect(reads.byCommand.QueryCommand).toBe(8);
-    expect(reads.itemsRead).toBe(3 + 1);
+    expect(reads.itemsRead).toBe(3);
 
     // By its type (the type's event's shards), and walked by `next`, the same three once each.
     const typed = await poll(`typeId=${event.ticketTypes[0]!.id}&updatedFrom=${iso(from)}`);
@@ -105,9 +96,9 @@ describe("GET /ticket?eventId=…&updatedFrom=…: one event's sync among busy o
     expected.sort((a: Ticket, b: Ticket) => (order(a) < order(b) ? -1 : 1));
     expect(ids(page.data)).toEqual(ids(expected));
     expect([page.totalCount, page.next, page.totalCountIsEstimate]).toEqual([6, null, undefined]);
-    // Both events' 8 shards and their marks; none of the busy event's 1,100 changes.
+    // Both events' 8 shards; none of the busy event's 1,100 changes.
     expect(reads.byCommand.QueryCommand).toBe(16);
-    expect(reads.itemsRead).toBe(6 + 2);
+    expect(reads.itemsRead).toBe(6);
     const first = await scoped(`updatedFrom=${iso(from)}&_limit=4`, [one.event.id, two.event.id]);
     const rest = await scoped(`updatedFrom=${iso(from)}&_limit=4&_cursor=${first.body.next}`, [
       one.event.id,
@@ -125,79 +116,5 @@ describe("GET /ticket?eventId=…&updatedFrom=…: one event's sync among busy o
     expect(crowded.status).toBe(400);
     expect(crowded.body.errors[0].path).toBe('query.updatedFrom');
     expect(crowded.body.detail).toContain('sync each of your events with eventId');
-  });
-
-  it("before the backfill reads every event's shards (crowded out: 400); backfill-event-updates places its tickets, marks it, and is idempotent", async () => {
-    const { event, tickets, changed } = await quietEvent();
-    // As stored before the release: no key in the event's shards, no mark.
-    for (const ticket of tickets)
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.ticket(ticket.id),
-          UpdateExpression: 'REMOVE GSI5PK, GSI5SK',
-        }),
-      );
-    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.eventUpdatesKept(event.id) }));
-    const crowded = await call('GET', `${LIST}?eventId=${event.id}&updatedFrom=${iso(from)}`, { token });
-    expect(crowded.status).toBe(400);
-
-    const run = `event-sync-${event.id}`;
-    const outcome = await backfillEventUpdates({ tickets: ids(tickets), events: [event.id], run });
-    expect(outcome).toEqual({ updated: 4, kept: 0, skipped: 0, beforeEntries: [], events: 1 });
-    const record = (await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(tickets[3]!.id) }))).Item!;
-    expect(record).toMatchObject({
-      GSI5PK: keys.eventUpdates(event.id, tickets[3]!.id % 8).value,
-      GSI5SK: keys.updateSort(String(record.updated), tickets[3]!.id),
-    });
-    const { body: page, reads } = await measured(`eventId=${event.id}&updatedFrom=${iso(from)}`);
-    expect(ids(page.data)).toEqual(ids(changed));
-    expect(reads.itemsRead).toBe(3 + 1);
-    // Again from the start: nothing left to write; the checkpoint alone: nothing left at all.
-    expect(await backfillEventUpdates({ tickets: ids(tickets), events: [event.id], run, restart: true })).toEqual({
-      updated: 0,
-      kept: 4,
-      skipped: 0,
-      beforeEntries: [],
-      events: 1,
-    });
-    expect(await backfillEventUpdates({ tickets: ids(tickets), events: [], run })).toMatchObject({
-      kept: 0,
-      updated: 0,
-    });
-  });
-
-  it('leaves a ticket still holding its purchase list key to the list backfill, which gives it the key, and marks its event only then', async () => {
-    const { event, tickets } = await quietEvent();
-    const [former] = tickets;
-    // Stored before the list entries: the record held its purchase list key on GSI5.
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.ticket(former!.id),
-        UpdateExpression: 'SET GSI5PK = :list, GSI5SK = :sort',
-        ExpressionAttributeValues: {
-          ':list': keys.eventPurchases(event.id).value,
-          ':sort': keys.purchaseSort(former!.created, former!.id),
-        },
-      }),
-    );
-    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.eventUpdatesKept(event.id) }));
-    const run = `event-sync-${event.id}`;
-    expect(await backfillEventUpdates({ tickets: [former!.id], events: [event.id], run })).toMatchObject({
-      beforeEntries: [former!.id],
-      events: 0,
-    });
-    const mark = () => db.send(new GetCommand({ TableName: tableName(), Key: keys.eventUpdatesKept(event.id) }));
-    expect((await mark()).Item).toBeUndefined();
-    await backfillTicketLists({ events: [event.id] });
-    expect(await backfillEventUpdates({ tickets: [former!.id], events: [event.id], run, restart: true })).toEqual({
-      updated: 0,
-      kept: 1,
-      skipped: 0,
-      beforeEntries: [],
-      events: 1,
-    });
-    expect((await mark()).Item).toBeDefined();
   });
 });

@@ -1,14 +1,8 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db, tableName } from '#shared/data/client';
-import { keyCondition } from '#shared/data/key-conditions';
-import { keys } from '#shared/data/keys';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Ticket, TicketRecord } from '#shared/domain/ticket';
-import { backfillListPositions } from '../../bin/maintenance/migrations/backfill-list-positions.ts';
-import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
-import { call, getPage } from '../support/api.ts';
+import { getPage } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { writeTickets } from '../support/scale-tickets.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -16,9 +10,7 @@ import { adminToken } from '../support/tokens.ts';
 /**
  * A purchase range of one ticket type (`typeId`, with or without `eventId`): read from the
  * type's own purchase list, so a rare type's few sales among many of another type come back
- * whole, in purchase order, reading only them; before the list backfill marks the event it
- * is the event's purchases with the type on top, where the other type's sales crowd it out
- * of what one request reads (a 400).
+ * whole, in purchase order, reading only them.
  */
 const LIST = '/api/v2/ticket';
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -52,9 +44,9 @@ describe('GET /ticket with typeId and a purchase range', () => {
     expect(ids(all.data)).toEqual(ids(rare));
     expect([all.totalCount, all.next, all.totalCountIsEstimate]).toEqual([3, null, undefined]);
     // Its three entries from the type's purchase list and their tickets, and beside them the type's month and the
-    // start's day counts and the event's two marks (the list's, the counts'): none of the other type's 1,100.
+    // start's day counts: none of the other type's 1,100.
     expect(reads.byCommand.QueryCommand).toBe(3);
-    expect(reads.itemsRead).toBe(3 + 3 + 2 + 2);
+    expect(reads.itemsRead).toBe(3 + 3 + 2);
 
     // The type alone finds its event (one more Query, of one item); a closed range, and walked by `next`.
     const closed = await page(`typeId=${typeId}&purchasedFrom=${iso(T)}&purchasedTo=${iso(T + 1_155_000)}`);
@@ -85,48 +77,4 @@ describe('GET /ticket with typeId and a purchase range', () => {
     const third = await page(`eventId=${event.id}&typeId=${rareType!.id}&purchasedFrom=${iso(T)}&_offset=2`);
     expect([third.totalCount, ids(third.data)]).toEqual([3, [rare[2]!.id]]);
   });
-
-  it("before the positions backfill (no types' mark) a deep _offset is a 400; the backfill recounts the types' counts as the sales kept them", async () => {
-    const typeCounts = async () =>
-      (
-        await db.send(
-          new QueryCommand({
-            TableName: tableName(),
-            ...keyCondition(keys.eventItems(event.id), { beginsWith: `${keys.purchaseCountsPrefix}type#` }),
-          }),
-        )
-      ).Items ?? [];
-    const kept = await typeCounts();
-    expect(kept.length).toBeGreaterThan(0);
-    for (const item of kept)
-      await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
-    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.typePurchaseCountsKept(event.id) }));
-    const query = `typeId=${event.ticketTypes[0]!.id}&purchasedFrom=${iso(T)}&_offset=1050`;
-    expect((await call('GET', `${LIST}?${query}`, { token })).status).toBe(400);
-
-    await backfillListPositions({ events: [event.id], run: `type-purchases-${event.id}`, restart: true });
-    expect(await typeCounts()).toEqual(kept);
-    expect((await page(query)).totalCount).toBe(COMMON_SALES);
-  }, 120_000);
-
-  it("before the list backfill reads the event's purchases (crowded out: 400); the backfill puts the entries in the type's list and marks the event", async () => {
-    const typeId = event.ticketTypes[1]!.id;
-    // As stored before the release: purchase entries without the type's key, the event unmarked.
-    for (const ticket of rare)
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.ticketPurchaseEntry(ticket.id),
-          UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-        }),
-      );
-    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.typePurchasesKept(event.id) }));
-    const query = `eventId=${event.id}&typeId=${typeId}&purchasedFrom=${iso(T)}`;
-    expect((await call('GET', `${LIST}?${query}`, { token })).status).toBe(400);
-
-    expect(await backfillTicketLists({ events: [event.id] })).toMatchObject({ entries: COMMON_SALES + 3, marked: 1 });
-    const { body: after, reads } = await boundedGet(`${LIST}?${query}`, token);
-    expect(ids(after.data)).toEqual(ids(rare));
-    expect(reads.itemsRead).toBe(3 + 3 + 2 + 2);
-  }, 120_000);
 });

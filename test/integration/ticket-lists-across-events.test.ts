@@ -1,14 +1,7 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { db, tableName } from '#shared/data/client';
-import { keys } from '#shared/data/keys';
-import { ALL_EVENTS } from '#shared/domain/ticket-list-plan';
 import type { CreatedEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
 import { PERMISSIONS } from '#shared/auth/permissions';
-import { backfillListPositions } from '../../bin/maintenance/migrations/backfill-list-positions.ts';
-import { backfillTicketLists } from '../../bin/maintenance/migrations/backfill-ticket-lists.ts';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
@@ -217,68 +210,4 @@ describe('GET /ticket?search= alone: across the events the caller may see', () =
     const seen = await walk('/ticket?search=runner', 'cursor', scoped);
     expect([...seen].sort((a, b) => a - b)).toEqual(byId(theirs));
   });
-});
-
-describe('existing stages: the backfills give older tickets the across-events keys', () => {
-  /** Makes the table look written before this release: no GSI3 on the list entries, no GSI2 on the search entries, no event-0 blocks. */
-  async function asBeforeTheRelease(): Promise<void> {
-    for (const record of records) {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.ticketListEntry(record.id),
-          UpdateExpression: 'REMOVE GSI3PK, GSI3SK',
-        }),
-      );
-      const { Items = [] } = await db.send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :search)',
-          ExpressionAttributeValues: { ':pk': `TICKET#${record.id}`, ':search': 'SEARCH#' },
-          Limit: 20,
-        }),
-      );
-      for (const item of Items)
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: { PK: item.PK, SK: item.SK },
-            UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-          }),
-        );
-    }
-    const { Items = [] } = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.eventItems(ALL_EVENTS).value },
-        Limit: 1000,
-      }),
-    );
-    for (const item of Items)
-      await db.send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
-  }
-
-  it('lists and searches across events again after backfill-ticket-lists then backfill-list-positions, and a re-run changes nothing', async () => {
-    await asBeforeTheRelease();
-    expect((await get('/tickets')).body.totalCount).toBe(0);
-    expect((await get('/ticket?search=okonkwo')).body.data).toEqual([]);
-
-    await backfillTicketLists({ events: events.map((event) => event.id) });
-    const run = randomUUID();
-    expect(await backfillListPositions({ events: [ALL_EVENTS], run })).toMatchObject({ events: 1 });
-    const expected = newestFirst(records);
-    expect((await get('/tickets')).body.totalCount).toBe(records.length);
-    expect(await walk('/tickets', 'offset')).toEqual(expected);
-    expect(idsOf((await get(`/tickets?_offset=333&_limit=${LIMIT}`)).body.data)).toEqual(
-      expected.slice(333, 333 + LIMIT),
-    );
-    expect(idsOf((await get('/ticket?search=okonkwo')).body.data)).toEqual(
-      idsOf(records.filter((record) => record.partyMemberLastName === 'Okonkwo').sort((a, b) => a.id - b.id)),
-    );
-
-    await backfillListPositions({ events: [ALL_EVENTS], run, restart: true });
-    expect(await walk('/tickets', 'offset')).toEqual(expected);
-    // Rewinding every stored ticket item by item and two backfills: about 18 s on a 2-core machine.
-  }, 60_000);
 });

@@ -1,12 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { now } from '#shared/clock';
-import { db, tableName } from '#shared/data/client';
-import { keys } from '#shared/data/keys';
-import { subscriptionDueDeliveries } from '#shared/data/webhook-due';
 import { listDeliveries, putDelivery, type StoredDelivery } from '#shared/data/webhooks';
 import { messageIdOf } from '#shared/domain/webhooks';
-import { indexWebhookDue } from '../../bin/maintenance/migrations/index-webhook-due.ts';
 import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
 import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
 import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
@@ -155,34 +150,5 @@ describe('a receiver that starts hanging', () => {
     } finally {
       webhooks.workers.startDispatcher();
     }
-  }, 60_000);
-});
-
-describe('migration 8 (webhook-due)', () => {
-  it("places a delivery left pending from before the per-subscription index in its subscription's due partition, once", async () => {
-    const r = await receiver();
-    const { token, ticket, hooks } = await watchedTicket(r, ['ticket.updated']);
-    const [hook] = hooks;
-    await editTicket(token, ticket.id, { chipNumber: 'M-1' });
-    const model = await eventually(webhooks.workers, () => onlyDelivery(hook!.id));
-    // Due in an hour (the running dispatcher leaves it alone), and stored as the release before wrote it: no GSI3 keys.
-    const inAnHour = new Date(now().getTime() + 3_600_000);
-    const [old] = await backlogLike(model, 1, inAnHour);
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.delivery(old!.webhookId, old!.id),
-        UpdateExpression: 'REMOVE GSI3PK, GSI3SK',
-      }),
-    );
-    const dueThen = () => subscriptionDueDeliveries(hook!.id, new Date(inAnHour.getTime() + 1), 10);
-    expect(await dueThen()).toEqual([]);
-
-    const run = `due-${hook!.id}`;
-    expect(await indexWebhookDue({ run })).toEqual({ placed: 1 });
-    expect((await dueThen()).map((d) => d.id)).toEqual([old!.id]);
-    // Idempotent: the same run is done, and a fresh pass over every pending delivery finds nothing to place.
-    expect(await indexWebhookDue({ run })).toEqual({ placed: 0 });
-    expect(await indexWebhookDue({ run: `${run}-again` })).toEqual({ placed: 0 });
   }, 60_000);
 });

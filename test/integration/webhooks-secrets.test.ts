@@ -2,7 +2,6 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
-import { sealWebhookSecrets } from '../../bin/maintenance/migrations/seal-webhook-secrets.ts';
 import { call } from '../support/api.ts';
 import { makeAdmin, staffToken } from '../support/staff.ts';
 import { editTicket, eventually, subscribe, watchedTicket, WEBHOOKS, webhookFixture } from '../support/webhooks.ts';
@@ -99,35 +98,19 @@ describe('webhook signing secrets in the table', () => {
     expect(r.unverified).toBe(0);
   });
 
-  it('stored in plain text before the release still sign; migration 7 seals them, once', async () => {
+  it('stored in plain text sign nothing (issue 55 item 7), and say so without the value', async () => {
     const r = await receiver();
     const hook = await subscribe(token, r, { events: ['ticket.updated'], eventIds: [NO_EVENT] });
     const expiring = new Date(Date.now() + 3_600_000).toISOString();
     const old = await subscribe(token, r, { events: ['ticket.updated'], eventIds: [NO_EVENT] });
-    // As the release before wrote them: the current secret and a rotated-out one, in the clear.
+    // Written in the clear behind the API's back: the current secret and a rotated-out one.
     await setStoredSecrets(hook.id, [{ secret: hook.secret }, { secret: old.secret, expiresAt: expiring }]);
     expect(JSON.stringify(await rawItem(hook.id))).toContain(hook.secret);
-    await ping(hook.id);
-    expect(r.received).toHaveLength(1);
-
-    const run = `secrets-${hook.id}`;
-    expect(await sealWebhookSecrets({ webhooks: [hook.id], run })).toEqual({ sealed: 1 });
-    const item = await rawItem(hook.id);
-    for (const trace of [...traces(hook.secret), ...traces(old.secret), 'whsec_'])
-      expect(JSON.stringify(item)).not.toContain(trace);
-    expect(item.secrets).toEqual([
-      { secret: expect.objectContaining({ enc: 'v1' }) },
-      { secret: expect.objectContaining({ enc: 'v1' }), expiresAt: expiring },
-    ]);
-    // Both still sign: each verifies a message on its own.
-    for (const secret of [hook.secret, old.secret]) {
-      r.secrets.splice(0, r.secrets.length, secret);
-      await ping(hook.id);
-    }
-    expect(r.received).toHaveLength(3);
-    expect(r.unverified).toBe(0);
-    // Idempotent: a fresh run finds nothing to seal and leaves the item as it is.
-    expect(await sealWebhookSecrets({ webhooks: [hook.id], run: `${run}-again` })).toEqual({ sealed: 0 });
-    expect(await rawItem(hook.id)).toEqual(item);
+    // The attempt records why (and the log line says the same, `why`: deliveries.ts), never the value.
+    const refused = await ping(hook.id);
+    expect(refused.body.data).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null });
+    expect(refused.body.data.lastError).toMatch(/cannot be decrypted: it is plain text/);
+    expect(refused.raw).not.toContain(hook.secret);
+    expect(r.received.length + r.unverified).toBe(0);
   });
 });

@@ -15,11 +15,14 @@ import {
   SIGNING_KEY_STAGE,
   TABLE_NAME,
 } from './env.ts';
+import { tableUsesRun } from './table-grants-run.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The stand-ins' endpoints and credentials, merged into process.env by `worker-env.ts`. */
     localServicesEnv: Record<string, string>;
+    /** Where each file leaves its functions' recorded DynamoDB actions (test/support/table-grants-run.ts). */
+    tableUsesDir: string;
   }
 }
 
@@ -33,7 +36,7 @@ declare module 'vitest' {
 async function applyMigrations(env: Record<string, string>): Promise<void> {
   // shared/ reads its settings when its modules load: set them first (the workers get the same values).
   Object.assign(process.env, env, { TABLE_NAME });
-  const { runMigrations } = await import('../../bin/maintenance/migrations/runner.ts');
+  const { runMigrations } = await import('#shared/use-cases/migrations/runner');
   const outcome = await runMigrations({ owner: 'test-setup', stopAt: Number.POSITIVE_INFINITY });
   if (outcome.state !== 'done') throw new Error(`migrations on the test table: ${JSON.stringify(outcome)}`);
 }
@@ -84,5 +87,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   project.provide('localServicesEnv', { ...services.env, ...cognitoEnv, ...keysEnv });
-  return () => services.stop();
+  const tableUses = tableUsesRun();
+  project.provide('tableUsesDir', tableUses.dir);
+  return async () => {
+    await services.stop();
+    tableUses.finish();
+  };
 }

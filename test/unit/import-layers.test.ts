@@ -117,10 +117,11 @@ describe('the layers', () => {
     expect(impure.map((i) => `${i.file} imports ${i.specifier}`)).toEqual([]);
   });
 
-  it('has no import cycle between modules of shared/', () => {
+  // Type-only imports count: a circle of types is still two modules that cannot be read apart.
+  it('has no import cycle anywhere in bin/, infra/, functions/ or shared/', () => {
     const edges = new Map<string, string[]>();
     for (const i of imports) {
-      if (!i.target || !i.file.startsWith('shared/') || !i.target.startsWith('shared/')) continue;
+      if (!i.target) continue;
       edges.set(i.file, [...(edges.get(i.file) ?? []), i.target]);
     }
     const cycles: string[] = [];

@@ -14,7 +14,6 @@ import {
   type ListKeys,
 } from '#shared/domain/ticket-list-plan';
 import {
-  partsAddUp,
   hasSpans,
   positionCounters,
   SPAN_BLOCKS,
@@ -119,17 +118,6 @@ describe('GET /tickets list plan', () => {
       { eventId: 1, list: 'team#7', parts: ['y52', 'y11'] },
       { eventId: 2, list: 'team#7', parts: ['y52', 'y11'] },
     ]);
-  });
-
-  it("trusts a block's type parts only when they add up to its totals, state by state", () => {
-    const kept = { s1: 3, s4: 1, y9s1: 1, y8s1: 2, y9s4: 1 };
-    expect(partsAddUp(kept)).toBe(true);
-    expect(partsAddUp({})).toBe(true);
-    // Kept before the parts were: its tickets are in the totals only, so no type's offset may be read from it.
-    expect(partsAddUp({ s1: 3 })).toBe(false);
-    // Written since by one check-in only: the parts hold that move, the totals every ticket.
-    expect(partsAddUp({ s1: 2, s2: 1, y9s1: -1, y9s2: 1 })).toBe(false);
-    expect(partsAddUp({ ...kept, y9s4: 0 })).toBe(false);
   });
 
   it('counts a checked-in ticket as an active one in spans, so only filters keeping both or neither use them', () => {

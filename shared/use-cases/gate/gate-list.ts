@@ -1,7 +1,7 @@
 import { now } from '../../clock.ts';
 import { getEvent, grantsInto, MAX_TICKET_TYPES } from '../../data/events.ts';
 import { readGateListPart, type GateListPart } from '../../data/gate-list.ts';
-import { eventsMarked, sortOf, ticketUpdates } from '../../data/ticket-list-queries.ts';
+import { sortOf, ticketUpdates } from '../../data/ticket-list-queries.ts';
 import { gateListEntry, type GateListEntry } from '../../domain/gate.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { ValidationError } from '../../errors.ts';
@@ -116,12 +116,8 @@ async function changesSince(eventId: number, since: string, cursor: Cursor | und
     budget: CHANGES_BUDGET,
     accept: admits,
   };
-  // The events' own shards once the event-updates backfill has marked them; every event's before.
-  const [kept, own] = await Promise.all([
-    eventsMarked('eventUpdatesKept', events),
-    ticketUpdates({ from: since, events }, bounds),
-  ]);
-  const read = kept ? own : await ticketUpdates({ from: since }, bounds);
+  // The events' own update shards: only their changes.
+  const read = await ticketUpdates({ from: since, events }, bounds);
   // The merged shards may hold more than an answer up to their cut: the rest is the next one's.
   const records = read.records.slice(0, GATE_LIST_PAGE);
   const resume = read.records.length > records.length ? sortOf('update', records.at(-1)!) : read.cut;

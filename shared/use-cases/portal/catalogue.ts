@@ -117,7 +117,7 @@ export async function listPortalEvents(customerId: number, query: PortalEventQue
 async function countEvents(customerId: number, scope: 'orders' | 'all'): Promise<number | undefined> {
   if (scope === 'orders') return Object.keys((await readOrderCounts(customerId)).byEvent).length;
   const [published, hidden] = await Promise.all([publishedEventCount(), privateEventCount(customerId)]);
-  return published === undefined || hidden === undefined ? undefined : published + hidden;
+  return hidden === undefined ? undefined : published + hidden;
 }
 
 /** The event, when the customer can access it (published, or they hold an order for it); otherwise 404, as if it did not exist. */

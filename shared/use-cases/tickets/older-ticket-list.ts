@@ -135,10 +135,9 @@ async function acrossEventsPage(paging: Paging, scope?: EventScope): Promise<Rec
  * A purchase range alone, of an event or of a type (with or without its event): `totalCount`
  * from the event's or the type's purchase counts (exact), and a page at `_offset` found from
  * them (shared/data/purchase-counts.ts), so no page reads what precedes it. The first page and
- * a page by `_cursor` are read from their start as any served list. Where the counts are not
- * kept (an event made before them, until the backfill), one second holds more than
- * MAX_LIST_READ tickets, or the event is not the scoped caller's own, it is that served list
- * throughout.
+ * a page by `_cursor` are read from their start as any served list. Where one second holds
+ * more than MAX_LIST_READ tickets, or the event is not the scoped caller's own, it is that
+ * served list throughout.
  */
 async function purchasesPage(filters: OlderTicketFilters, paging: Paging, scope?: EventScope): Promise<RecordPage> {
   const eventId = await eventOf(filters);
@@ -167,22 +166,17 @@ async function purchasesPage(filters: OlderTicketFilters, paging: Paging, scope?
  * `customerId` alone, to an unscoped caller: `totalCount` from the customer's kept count (so
  * exact on every page, and a page at or past the end is empty), the first page and a page by
  * `_cursor` read as any served list, beside the count, and a page at `_offset` found from the
- * customer's kept list positions (`customerTicketsAt`), so no page reads what precedes it. A
- * customer whose count is not kept yet: the served list (positions not kept yet: the served
- * list, counted).
+ * customer's kept list positions (`customerTicketsAt`), so no page reads what precedes it.
  */
 async function customerPage(customerId: number, filters: OlderTicketFilters, paging: Paging): Promise<RecordPage> {
   const serving = { kind: 'customer', customerId } as const;
   const served = () => boundedPage(filters, serving, acceptOf(filters, serving), paging);
   const fromStart = paging.offset === 0 || paging.cursor !== undefined;
   const [count, first] = await Promise.all([customerTicketCount(customerId), fromStart ? served() : undefined]);
-  if (count === undefined) return first ?? served();
-  const counted = { totalCount: count.n, totalCountIsEstimate: false };
+  const counted = { totalCount: count, totalCountIsEstimate: false };
   if (first) return { ...first, ...counted };
-  if (paging.offset >= count.n) return { records: [], next: null, ...counted };
-  const page = count.positionsKept
-    ? await customerTicketsAt(customerId, count.n, paging.offset, paging.limit)
-    : undefined;
+  if (paging.offset >= count) return { records: [], next: null, ...counted };
+  const page = await customerTicketsAt(customerId, count, paging.offset, paging.limit);
   if (!page) return { ...(await served()), ...counted };
   const last = page.records.at(-1);
   return { records: page.records, next: page.more && last ? encodeSortCursor(sortOf('id', last)) : null, ...counted };

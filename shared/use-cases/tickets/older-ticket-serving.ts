@@ -4,7 +4,6 @@ import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
 import type { SearchPartition } from '../../data/ticket-search-entries.ts';
 import {
   customerTickets,
-  eventsMarked,
   eventPurchases,
   eventTickets,
   orderTickets,
@@ -64,7 +63,7 @@ export const WHOLE_CUSTOMER_LIST = 100;
 /** The customer's live tickets in id order when there are at most WHOLE_CUSTOMER_LIST (the count: one GetItem), else undefined. */
 export async function readSmallCustomer(customerId: number): Promise<IndexRead | undefined> {
   const count = await customerTicketCount(customerId);
-  if (!count || count.n > WHOLE_CUSTOMER_LIST) return undefined;
+  if (count > WHOLE_CUSTOMER_LIST) return undefined;
   const read = await customerTickets(customerId, whole(WHOLE_CUSTOMER_LIST));
   // Sold to meanwhile past the bound: read as any served list.
   return read.complete ? read : undefined;
@@ -99,9 +98,7 @@ const nothing: IndexRead = { records: [], complete: true, itemsRead: 0 };
 
 /**
  * A purchase range. Of a type: the type's own purchase list, which holds only its tickets, so
- * a rare type among the event's sales fills its page from its own; read beside the event's
- * mark that it holds every live one, and the event's purchases (the type applied on top)
- * until the list backfill has set it. Else the event's purchases.
+ * a rare type among the event's sales fills its page from its own. Else the event's purchases.
  */
 async function purchases(
   serving: Extract<ServingIndex, { kind: 'purchases' }>,
@@ -111,20 +108,15 @@ async function purchases(
   const eventId = await eventOf(serving);
   if (eventId === undefined) return nothing;
   if (serving.typeId === undefined) return eventPurchases(eventId, range, bounds);
-  const [kept, own] = await Promise.all([
-    eventsMarked('typePurchasesKept', [eventId]),
-    typePurchases(serving.typeId, range, bounds),
-  ]);
-  return kept ? own : eventPurchases(eventId, range, bounds);
+  return typePurchases(serving.typeId, range, bounds);
 }
 
 /**
  * The sync. Of one event (named, or the type's; nothing for an unknown type), or without
  * either of a scoped caller's events (at most MAX_SCOPE_SYNC_EVENTS): their own update
  * shards, which hold only their changes, so a quiet event among busy ones still fills its
- * page from what it changed; read beside the marks that they hold every one of their
- * tickets, and every event's shards instead until the backfill has set them all. Else every
- * event's shards, the filters and the scope applied on top.
+ * page from what it changed. Else every event's shards, the filters and the scope applied on
+ * top.
  */
 async function updates(
   serving: Extract<ServingIndex, { kind: 'updates' }>,
@@ -136,9 +128,5 @@ async function updates(
   if (eventId === undefined && serving.typeId !== undefined) return nothing;
   const events = eventId !== undefined ? [eventId] : scope && scope.length <= MAX_SCOPE_SYNC_EVENTS ? scope : undefined;
   if (!events) return ticketUpdates(range, bounds);
-  const [kept, own] = await Promise.all([
-    eventsMarked('eventUpdatesKept', events),
-    ticketUpdates({ ...range, events }, bounds),
-  ]);
-  return kept ? own : ticketUpdates(range, bounds);
+  return ticketUpdates({ ...range, events }, bounds);
 }

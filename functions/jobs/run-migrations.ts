@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
-import { MigrationCommand, migrationCommand } from './migrations/deployed-runner.ts';
+import { MigrationCommand, migrationCommand } from '#shared/use-cases/migrations/commands';
 
-/** Time left for the last unit of work (an event's recount, a Scan page) once the runner stops taking new ones. */
+/** Time left for the last unit of work once the runner stops taking new ones. */
 const STOP_MARGIN_MS = 3 * 60_000;
 
 /**

@@ -1,10 +1,11 @@
-import { deployedIndexNames } from '#shared/data/table-description';
-import * as z from '#shared/schema';
-import { invokeAgain } from '#shared/services/continuation';
+import { deployedIndexNames } from '../../data/table-description.ts';
+import * as z from '../../schema.ts';
+import { invokeAgain } from '../../services/continuation.ts';
+import { MIGRATIONS, type Migration } from './catalogue.ts';
 import { migrationLedger, rerunMigration, runMigrations, type MigrationRunOutcome } from './runner.ts';
 
 /**
- * What the deployed runner (bin/maintenance/run-migrations.ts) is asked: `run` (the
+ * What the deployed runner (functions/jobs/run-migrations.ts) is asked: `run` (the
  * deploy's trigger sends no action: run), `ledger` (with the table's GSIs: `npm run migrations`
  * reads them through the function, so an operator needs only lambda:InvokeFunction; preflight
  * reads the table itself and invokes nothing),
@@ -27,10 +28,14 @@ export interface RunnerInvocation {
   stopAt: number;
 }
 
-export async function migrationCommand(command: MigrationCommand, self: RunnerInvocation) {
+export async function migrationCommand(
+  command: MigrationCommand,
+  self: RunnerInvocation,
+  catalogue: readonly Migration[] = MIGRATIONS,
+) {
   switch (command.action ?? 'run') {
     case 'ledger':
-      return { ledger: await ledgerRows(), tableIndexes: await deployedIndexNames() };
+      return { ledger: await ledgerRows(catalogue), tableIndexes: await deployedIndexNames() };
     case 'rerun': {
       if (command.id === undefined) throw new Error('rerun needs the migration id');
       if (!(await rerunMigration(command.id))) return { rerun: false, reason: 'a runner holds it now' };
@@ -38,7 +43,7 @@ export async function migrationCommand(command: MigrationCommand, self: RunnerIn
       return { rerun: true };
     }
     default:
-      return runAndContinue(self);
+      return runAndContinue(self, catalogue);
   }
 }
 
@@ -47,8 +52,8 @@ export async function migrationCommand(command: MigrationCommand, self: RunnerIn
  * function again to go on from its checkpoint. One another runner holds is left to it; a
  * failure is in the ledger (`lastError`) and the runner's error alarm.
  */
-async function runAndContinue(self: RunnerInvocation): Promise<MigrationRunOutcome> {
-  const outcome = await runMigrations({ owner: self.requestId, stopAt: self.stopAt });
+async function runAndContinue(self: RunnerInvocation, catalogue: readonly Migration[]): Promise<MigrationRunOutcome> {
+  const outcome = await runMigrations({ owner: self.requestId, stopAt: self.stopAt, catalogue });
   if (outcome.state === 'stopped') await invokeAgain(self.functionName);
   return outcome;
 }
@@ -56,8 +61,8 @@ async function runAndContinue(self: RunnerInvocation): Promise<MigrationRunOutco
 /** The ledger as rows to print: every migration of the catalogue, pending ones included. */
 export type LedgerRow = Awaited<ReturnType<typeof ledgerRows>>[number];
 
-export async function ledgerRows() {
-  return (await migrationLedger()).map(({ migration, entry }) => ({
+export async function ledgerRows(catalogue: readonly Migration[] = MIGRATIONS) {
+  return (await migrationLedger(catalogue)).map(({ migration, entry }) => ({
     id: migration.id,
     name: migration.name,
     status: entry?.status ?? 'pending',

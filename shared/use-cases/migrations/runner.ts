@@ -1,4 +1,4 @@
-import { now } from '#shared/clock';
+import { now } from '../../clock.ts';
 import {
   forgetMigration,
   holdMigration,
@@ -6,15 +6,15 @@ import {
   readLedger,
   recordProgress,
   releaseMigration,
-} from '#shared/data/migration-ledger';
+} from '../../data/migration-ledger.ts';
 import { MIGRATIONS, type Migration } from './catalogue.ts';
 
 /**
  * Runs the pending data migrations in order, each to its end or until `stopAt`, recording
  * each in the ledger. A migration starts only once every one before it is done, and only
- * one runner holds it at a time (a lease to `stopAt` plus a margin); the backfills keep their
- * own checkpoints (run name `migration`), so a migration stopped half-way, by time or by a
- * failure, goes on where it stopped on the next run, and a done one is never run again
+ * one runner holds it at a time (a lease to `stopAt` plus a margin); a migration keeps its own
+ * checkpoint (run name `migration`, `migrationCheckpoint`), so one stopped half-way, by time or
+ * by a failure, goes on where it stopped on the next run, and a done one is never run again
  * (`rerunMigration` forgets it first).
  */
 export interface MigrationRun {
@@ -24,6 +24,7 @@ export interface MigrationRun {
   stopAt: number;
   /** Only this migration (its predecessors must be done). */
   only?: number;
+  /** The migrations to run (a test's own; else the release's, catalogue.ts). */
   catalogue?: readonly Migration[];
 }
 
@@ -98,7 +99,7 @@ async function runOne(
     await releaseMigration(migration.id, owner, {
       done: true,
       at: now().toISOString(),
-      outcome: outcome as Record<string, unknown>,
+      outcome,
     });
     return 'done';
   } catch (error) {
