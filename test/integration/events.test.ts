@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getEvent } from '#shared/data/events';
+import { getEvent, grantsInto } from '#shared/data/events';
 import { EventResource, EventSummaryResource } from '#shared/domain/event-resource';
 import { EventEntryResource } from '#shared/domain/portal-event-resource';
 import { wholeEvent } from '#shared/use-cases/events/event-reads';
@@ -264,6 +264,29 @@ describe('edits', () => {
     expect(deleted.body.reason).toBe('event_has_tickets');
     const moved = await patch(made.id, { start: '2401-01-01T00:00:00Z' });
     expect(moved.status).toBe(409);
+  });
+
+  it("changes an access package's grants while it has no tickets, and keeps them once it sells", async () => {
+    const venue = await create();
+    const made = await create();
+    const typeUrl = `${BASE}/${made.id}/ticket-types`;
+    const added = await call('POST', typeUrl, {
+      token,
+      body: { name: 'Pass', price: 80, total: 5, grants: [venue.id] },
+    });
+    expect(added.status).toBe(201);
+    const typeId = added.body.data.id as number;
+    expect(await grantsInto(venue.id, 5)).toEqual([{ into: venue.id, eventId: made.id, typeId }]);
+    const cleared = await call('PATCH', `${typeUrl}/${typeId}`, { token, body: { grants: [] } });
+    expect(cleared.status).toBe(200);
+    expect(await grantsInto(venue.id, 5)).toEqual([]);
+    const unknown = await call('PATCH', `${typeUrl}/${typeId}`, { token, body: { grants: [987_654_321] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].path).toBe('body.grants.0');
+    await seedTickets(await wholeEvent(await getEvent(made.id)), typeId, 1);
+    const sold = await call('PATCH', `${typeUrl}/${typeId}`, { token, body: { grants: [venue.id] } });
+    expect(sold.status).toBe(409);
+    expect(sold.body.reason).toBe('type_has_tickets');
   });
 
   it('deletes an event without tickets: gone from the lists, its history kept', async () => {
