@@ -14,10 +14,18 @@ const name = (max = 200) =>
   z
     .string()
     .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
-/** An instant with its offset (or `Z`), stored as UTC. */
+/** The last millisecond of year 9999: instants are stored as four-digit-year ISO strings, which sort as text. */
+const MAX_INSTANT = 253_402_300_799_999;
+/** An instant with its offset (or `Z`), stored as UTC: from 1970 to 9999 (an offset cannot push it outside). */
 export const instant = () =>
   z.pipe(
-    z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time with an offset' }).check(z.maxLength(40)),
+    z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time with an offset' }).check(
+      z.maxLength(40),
+      z.refine((value) => {
+        const time = Date.parse(value);
+        return time >= 0 && time <= MAX_INSTANT;
+      }, 'must be between 1970 and 9999'),
+    ),
     z.transform((value: string) => new Date(value).toISOString()),
   );
 const picture = () =>
