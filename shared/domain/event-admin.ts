@@ -37,9 +37,11 @@ export function applyEventPatch(event: Event, patch: EventPatch, holds: EventHol
     throw new Conflict('An event is published with at least one ticket type: add one first.', 'no_ticket_types');
   // Customers' links to the event hold its start and whether it was published when they ordered
   // (keys.ts `customerEventIndexes`), so once it has tickets both stay as they are.
-  if (holds.hasTickets && (changes.startsAt || changes.published))
+  // Its tickets were sold in its currency, too.
+  const kept = (['startsAt', 'published', 'currency'] as const).find((field) => changes[field]);
+  if (holds.hasTickets && kept)
     throw new Conflict(
-      `Event ${event.id} has tickets: its ${changes.startsAt ? 'start' : 'publication'} no longer changes.`,
+      `Event ${event.id} has tickets: its ${kept === 'startsAt' ? 'start' : kept === 'published' ? 'publication' : 'currency'} no longer changes.`,
       'event_has_tickets',
     );
   if (changes.published && next.published) next.publishedDate = at;

@@ -75,20 +75,21 @@ export async function updateEventFor(caller: Caller, id: number, body: EventPatc
   const { version: _version, start, ...fields } = body;
   const patch: EventPatch = { ...fields, ...(start === undefined ? {} : { startsAt: start }) };
   const at = now().toISOString();
-  const { next, changes } = applyEventPatch(before, patch, await holdsOf(before), at);
-  if (!Object.keys(changes).length) return toEventView(await wholeEvent(before));
+  const types = await listTicketTypes(id);
+  const { next, changes } = applyEventPatch(before, patch, await holdsOf(before, types.length), at);
+  if (!Object.keys(changes).length) return toEventView(await wholeEvent(before, types));
   const action: HistoryAction = changes.published ? (next.published ? 'published' : 'unpublished') : 'updated';
   const after = { ...next, version: (before.version ?? 1) + 1, updated: at, updatedBy: caller.id };
   await commitEventChange({ before, after, changes, action, by: caller.id, at });
-  return toEventView(await wholeEvent(after));
+  return toEventView(await wholeEvent(after, types));
 }
 
 /** `DELETE /events/{id}`: only an event that never had tickets (409 otherwise: unpublish it). */
 export async function deleteEventFor(caller: Caller, id: number, version?: number): Promise<{ id: number }> {
   const before = await eventFor(caller, id);
   assertVersion(before.version, version, id);
-  checkDeletable(before, await holdsOf(before));
   const [types, teams, waves] = await Promise.all([listTicketTypes(id), listTeams(id), listWaveTimes(id)]);
+  checkDeletable(before, await holdsOf(before, types.length));
   const at = now().toISOString();
   const after = { ...before, version: (before.version ?? 1) + 1 };
   await commitEventDeletion(

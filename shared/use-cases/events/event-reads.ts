@@ -11,7 +11,7 @@ import { listWaveTimes } from '../../data/wave-times.ts';
 import { batchGet } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 import { asEvent } from '../../data/customer-events.ts';
-import type { CreatedEvent, Event } from '../../domain/event.ts';
+import type { CreatedEvent, Event, TicketType } from '../../domain/event.ts';
 import type { EventHolds } from '../../domain/event-admin.ts';
 import {
   toEventSummary,
@@ -36,10 +36,10 @@ export async function eventFor(caller: Caller, id: number): Promise<Event> {
   return getEvent(id);
 }
 
-/** The event with its types, waves and teams: four reads at once, each bounded. */
-export async function wholeEvent(event: Event): Promise<CreatedEvent> {
+/** The event with its types (unless already read), waves and teams: three bounded Queries at once. */
+export async function wholeEvent(event: Event, types?: TicketType[]): Promise<CreatedEvent> {
   const [ticketTypes, waveTimes, teams] = await Promise.all([
-    listTicketTypes(event.id),
+    types ?? listTicketTypes(event.id),
     listWaveTimes(event.id),
     listTeams(event.id),
   ]);
