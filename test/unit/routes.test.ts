@@ -98,11 +98,13 @@ const OUR_ROUTES = [
 ];
 
 const functionsDir = join(import.meta.dirname, '../../functions');
+/** The deployed functions no route calls (stream consumer, dispatcher, migrations runner): not handlers of rows. */
+const jobsDir = join(functionsDir, 'jobs');
 
 function handlerFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return handlerFiles(path);
+    if (entry.isDirectory()) return path === jobsDir ? [] : handlerFiles(path);
     return entry.name.endsWith('.ts') ? [relative(functionsDir, path).replace(/\.ts$/, '')] : [];
   });
 }
