@@ -122,10 +122,7 @@ export async function commitEventChange(change: EventChange): Promise<void> {
  * on its version), then the items that only it reads (types, teams, waves, shards),
  * which nothing finds once the event is gone. Its history stays.
  */
-export async function commitEventDeletion(
-  change: Omit<EventChange, 'after'> & { after: Event },
-  rest: { PK: string; SK: string }[],
-) {
+export async function commitEventDeletion(change: EventChange, rest: { PK: string; SK: string }[]) {
   await commit(change.before.id, [
     { Delete: { TableName: tableName(), Key: keys.event(change.before.id), ...atVersion(change.before) } },
     ...listingMoves(change.before, undefined),
