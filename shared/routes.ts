@@ -193,6 +193,8 @@ const table = [
   { method: 'POST', path: '/events/{id}/ticket-types', handler: 'events/ticket-type-create', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] } },
   { method: 'PATCH', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-update', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'], indexes: ['GSI2'] } },
   { method: 'DELETE', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], indexes: ['GSI2'] } },
+  { method: 'POST', path: '/events/{id}/teams', handler: 'events/team-create', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] } },
+  { method: 'PATCH', path: '/events/{id}/teams/{teamId}', handler: 'events/team-update', auth: admin('events:write'), uses: { table: ['GetItem', 'PutItem'] } },
 
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an

@@ -1,4 +1,4 @@
-import type { Event, TicketType } from '../domain/event.ts';
+import type { Event, Team, TicketType } from '../domain/event.ts';
 import type { FieldChanges } from '../domain/event-admin.ts';
 import type { EventHistoryEntry } from '../domain/event-resource.ts';
 import { Conflict, ValidationError } from '../errors.ts';
@@ -214,4 +214,19 @@ export async function commitTypeChange(
       throw new Conflict(`Ticket type ${typeId} sold meanwhile: read it again and retry.`, 'stale_version');
     throw error;
   }
+}
+
+/** A team's creation or rename with the event's version and history: one transaction. */
+export async function commitTeamChange(change: EventChange, team: Team, existing: boolean): Promise<void> {
+  await commit(change.before.id, [
+    { Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.team(team.eventId, team.id), entity: 'Team', ...team },
+        ConditionExpression: existing ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)',
+      },
+    },
+    historyPut(change),
+  ]);
 }

@@ -214,3 +214,7 @@ export type NewTicketTypeBody = z.output<typeof NewTicketTypeBody>;
 /** `PATCH /events/{id}/ticket-types/{typeId}`. */
 export const TicketTypePatchBody = types.patch.check(someField);
 export type TicketTypePatchBody = z.output<typeof TicketTypePatchBody>;
+
+/** `POST /events/{id}/teams` and `PATCH /events/{id}/teams/{teamId}`: a team is its name. */
+export const TeamBody = z.strictObject({ name: name(), version: z.optional(z.int().check(z.positive())) });
+export type TeamBody = z.output<typeof TeamBody>;

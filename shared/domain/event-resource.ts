@@ -85,6 +85,8 @@ export const EventHistoryResource = z.strictObject({
     'type_created',
     'type_updated',
     'type_deleted',
+    'team_created',
+    'team_renamed',
   ]),
   changes: z.record(z.string(), z.strictObject({ from: z.unknown(), to: z.unknown() })),
 });

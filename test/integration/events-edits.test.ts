@@ -119,6 +119,31 @@ describe('GET /events', () => {
   });
 });
 
+describe('teams', () => {
+  it('adds and renames teams, the new name read at once, each change in the history', async () => {
+    const made = await create({ teams: [{ name: 'Harriers' }] });
+    const added = await call('POST', `${BASE}/${made.id}/teams`, { token, body: { name: 'Night Owls' } });
+    expect(added.status).toBe(201);
+    const renamed = await call('PATCH', `${BASE}/${made.id}/teams/${made.teams[0]!.id}`, {
+      token,
+      body: { name: 'Harriers AC', version: 2 },
+    });
+    expect(renamed.status).toBe(200);
+    const read = EventResource.parse((await call('GET', `${BASE}/${made.id}`, { token })).body.data);
+    expect(read.teams.map((team) => team.name)).toEqual(['Harriers AC', 'Night Owls']);
+    const history = await call('GET', `${BASE}/${made.id}/history`, { token });
+    expect(history.body.data.map((entry: { action: string }) => entry.action)).toEqual([
+      'team_renamed',
+      'team_created',
+    ]);
+    expect((await call('PATCH', `${BASE}/${made.id}/teams/987654321`, { token, body: { name: 'X' } })).status).toBe(
+      404,
+    );
+    const stale = await call('POST', `${BASE}/${made.id}/teams`, { token, body: { name: 'Late', version: 1 } });
+    expect(stale.body.reason).toBe('stale_version');
+  });
+});
+
 describe('at any size', () => {
   it('reads a page of events, one event of 50 types and an edit in what they need, however many events exist', async () => {
     const types = Array.from({ length: 50 }, (_, i) => ({ name: `T${i}`, price: 1, total: 1 }));

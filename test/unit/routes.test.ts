@@ -84,6 +84,8 @@ const OUR_ROUTES = [
   'POST /events/{id}/ticket-types',
   'PATCH /events/{id}/ticket-types/{typeId}',
   'DELETE /events/{id}/ticket-types/{typeId}',
+  'POST /events/{id}/teams',
+  'PATCH /events/{id}/teams/{teamId}',
   'POST /my-account/claim',
   'POST /webhooks',
   'GET /webhooks',

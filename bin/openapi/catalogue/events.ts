@@ -87,4 +87,17 @@ export const EVENTS = {
     parameters: { typeId: 'The ticket type id (a positive integer).' },
     conflicts: ['stale_version', 'type_has_tickets', 'last_ticket_type'],
   },
+  'POST /events/{id}/teams': {
+    summary: 'Add a team',
+    description: 'At most 200 an event (409 `too_many_teams`). Teams are not removed: tickets name theirs.',
+    conflicts: ['stale_version', 'too_many_teams'],
+    example: { name: 'Thames Striders' },
+  },
+  'PATCH /events/{id}/teams/{teamId}': {
+    summary: 'Rename a team',
+    description: 'Tickets name their team by id, so the new name shows at once wherever it is read.',
+    parameters: { teamId: 'The team id (a positive integer).' },
+    conflicts: ['stale_version'],
+    example: { name: 'Thames Striders AC' },
+  },
 } satisfies Entries;

@@ -9,6 +9,7 @@ export {
   MAX_CREATION_ITEMS,
   NewEventBody,
   NewTicketTypeBody,
+  TeamBody,
   TicketTypePatchBody,
 } from '../../domain/event-input.ts';
 
@@ -51,3 +52,12 @@ export const PathEventType = z.strictObject({
   id: wholeNumber('id', { positive: true }),
   typeId: wholeNumber('typeId', { positive: true }),
 });
+
+/** `{id}` and `{teamId}` of the team routes. */
+export const PathEventTeam = z.strictObject({
+  id: wholeNumber('id', { positive: true }),
+  teamId: wholeNumber('teamId', { positive: true }),
+});
+
+/** A team as the team routes answer it. */
+export const TeamResource = z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() });
