@@ -109,6 +109,16 @@ async function measureHandlers() {
   }
 }
 
+const USAGE = `Usage: npm run bench [-- --scale | --hostile | --help]
+  (nothing)  bundle size, cold-start init and warm latency of every route against its floor (6-14 minutes on 2 cores;
+             .local/bench.json)
+  --scale    each request on the real handlers in events of 1,000 and 100,000 tickets (.local/bench-scale.json)
+  --hostile  the worst inputs a client can send, against the stack \`npm start\` runs`;
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
 // `npm run bench -- --scale`: the same requests at 1,000 and 100,000 tickets (bin/bench/scale.ts) instead.
 if (values.scale) {
   if (values.sizes) process.env.BENCH_SCALE_SIZES = values.sizes;

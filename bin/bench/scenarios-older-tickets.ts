@@ -8,7 +8,7 @@ import { API_PREFIX } from '#shared/api-prefix';
 import { createOrder } from '#shared/use-cases/portal/create-order';
 import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
-import { seedTickets } from '../seed/tickets.ts';
+import { seedTickets } from '../../test/support/factories/tickets.ts';
 import { recorded } from './replay.ts';
 import type { BenchRequest, Fixture, Scenario } from './scenarios.ts';
 

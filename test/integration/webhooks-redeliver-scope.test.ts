@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { REDELIVERY_RATE } from '#shared/use-cases/webhooks/redelivery';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { makeAdmin, staffToken } from '../support/staff.ts';
 import { deliveriesOf, editTicket, eventually, subscribe, WEBHOOKS, webhookFixture } from '../support/webhooks.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
 import { countReads } from '../support/dynamo-reads.ts';

@@ -30,10 +30,12 @@ export function tableUsesRun(): { dir: string; finish: () => void } {
     ).length;
     if (files.length < everyFile) return;
     const unused = grantedTableActions().filter(({ fn, action }) => !sent.get(fn)?.has(action));
-    if (unused.length)
-      throw new Error(
-        `Granted DynamoDB actions no function sent in a full run (take them off the row in shared/routes.ts, or test the path that needs them):\n  ${unused.map(({ fn, action }) => `${fn}: ${action}`).join('\n  ')}`,
-      );
+    if (!unused.length) return;
+    // Not thrown: vitest reports a global teardown's error as "Error during close" and still exits 0.
+    console.error(
+      `Granted DynamoDB actions no function sent in a full run (take them off the row in shared/routes.ts, or test the path that needs them):\n  ${unused.map(({ fn, action }) => `${fn}: ${action}`).join('\n  ')}`,
+    );
+    process.exitCode = 1;
   };
   return { dir, finish };
 }

@@ -6,7 +6,7 @@ import { encodeCursor, LIST_READ_BUDGET } from '#shared/domain/ticket-list-plan'
 import { POSITION_BLOCK, SPAN_BLOCKS } from '#shared/domain/list-positions';
 import { STATS_SHARDS } from '#shared/data/ticket-stats';
 import { MAX_LIST_READ } from '#shared/domain/older-ticket-list';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet, countReads } from '../support/dynamo-reads.ts';
 import { stateOf, writeTickets } from '../support/scale-tickets.ts';
