@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getEvent, grantsInto } from '#shared/data/events';
 import { EventResource, EventSummaryResource } from '#shared/domain/event-resource';
 import { wholeEvent } from '#shared/use-cases/events/event-reads';
-import { seedTickets } from '../../bin/seed/tickets.ts';
+import { seedTickets } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet, countReads } from '../support/dynamo-reads.ts';
 import { BASE, createEventByApi, newWindow, patchEvent, portalEvents, staff, unix } from '../support/events.ts';

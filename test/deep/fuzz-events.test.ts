@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import { createEvent } from '#shared/data/events';
 import { routes } from '#shared/routes';
-import { seedTickets } from '../../bin/seed/tickets.ts';
+import { seedTickets } from '../support/factories/tickets.ts';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
 
 // Before any import reads it (shared/data/client.ts): this file's own table, so the before/after comparison sees only its own requests.
