@@ -183,6 +183,19 @@ const table = [
   // The explicit state route: restores, and undoes a check-in for callers holding checkin:undo.
   { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
 
+  // Events (ours, beyond the spec; README "Where we differ from the spec"): an organiser creates, edits, publishes and deletes events and their ticket types.
+  { method: 'POST', path: '/events', handler: 'events/create', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'] } },
+  { method: 'GET', path: '/events', handler: 'events/list', auth: admin('events:read'), uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] } },
+  { method: 'GET', path: '/events/{id}', handler: 'events/get', auth: admin('events:read'), uses: { table: ['GetItem', 'Query'] } },
+  { method: 'PATCH', path: '/events/{id}', handler: 'events/update', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI5'] } },
+  { method: 'DELETE', path: '/events/{id}', handler: 'events/delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI5'] } },
+  { method: 'GET', path: '/events/{id}/history', handler: 'events/history', auth: admin('events:read'), uses: { table: ['GetItem', 'Query'] } },
+  { method: 'POST', path: '/events/{id}/ticket-types', handler: 'events/ticket-type-create', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] } },
+  { method: 'PATCH', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-update', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'], indexes: ['GSI2'] } },
+  { method: 'DELETE', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], indexes: ['GSI2'] } },
+  { method: 'POST', path: '/events/{id}/teams', handler: 'events/team-create', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] } },
+  { method: 'PATCH', path: '/events/{id}/teams/{teamId}', handler: 'events/team-update', auth: admin('events:write'), uses: { table: ['GetItem', 'PutItem'] } },
+
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
   // administrator who manages customers, the account itself, and mail to its owner.

@@ -2,6 +2,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '#shared/http/paging';
 import type { RouteKey } from '#shared/routes';
 import { AUTH, AUTH_TAG } from './catalogue/auth.ts';
 import type { RouteDoc } from './catalogue/common.ts';
+import { EVENTS, EVENTS_TAG } from './catalogue/events.ts';
 import { GATE, GATE_TAG } from './catalogue/gate.ts';
 import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
@@ -38,6 +39,7 @@ export const TAGS: Record<string, string> = {
   gate: GATE_TAG,
   'my-account': MY_ACCOUNT_TAG,
   webhooks: WEBHOOKS_TAG,
+  events: EVENTS_TAG,
 };
 
 /** Every row's entry: a missing or unknown route key does not compile. */
@@ -49,4 +51,5 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...GATE,
   ...MY_ACCOUNT,
   ...WEBHOOKS,
+  ...EVENTS,
 };

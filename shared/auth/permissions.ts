@@ -14,5 +14,9 @@ export const PERMISSIONS = [
   'customers:manage',
   /** Manage webhook subscriptions (README "Webhooks"); their deliveries also need `tickets:read`, at delivery time. */
   'webhooks:manage',
+  /** Read events and their ticket types, waves, questions, waivers, teams and history (README "Where we differ from the spec"). */
+  'events:read',
+  /** Create, edit, publish and delete events and their ticket types (unscoped administrators create them). */
+  'events:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

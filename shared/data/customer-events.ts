@@ -81,7 +81,7 @@ export function customerEventLink(customerId: number, event: LinkedEvent) {
   };
 }
 
-/** What a link's index keys need of its event (neither changes once the event exists). */
+/** What a link's index keys need of its event (neither changes once it has tickets: shared/domain/event-admin.ts). */
 export type LinkedEvent = Pick<Event, 'id' | 'startsAt' | 'published'>;
 
 /** Each event's sold tickets: the sum of its statistics shards' `sold`, all events in one batch read. */

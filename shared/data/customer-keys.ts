@@ -57,7 +57,7 @@ export const customerKeys = {
   /**
    * The link item on GSI1 `CUSTOMER_EVENTS#<customerId>` (every linked event) and, for an
    * unpublished event, GSI2 `CUSTOMER_PRIVATE_EVENTS#<customerId>`, both by `<startsAt>#<id:10>`
-   * (an event's start and publication never change): `return=orders` walks the first, `all`
+   * (an event's start and publication stay once it has tickets: shared/domain/event-admin.ts): `return=orders` walks the first, `all`
    * merges the second with the published events.
    */
   customerEventsByStart: (customerId: number) => on('GSI1', `CUSTOMER_EVENTS#${customerId}`),

@@ -7,6 +7,7 @@ import { allocateIds } from './counters.ts';
 import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 import { keys } from './keys.ts';
 import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
+import { countEvents } from './event-counts.ts';
 import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
 
 /** An event's creation (events.ts re-exports it): its checks, its ids, the items it writes. */
@@ -163,7 +164,16 @@ function eventWrites(event: CreatedEvent) {
   // The portal's search entries and count of published events (portal-event-index.ts).
   const listed = event.published ? [...eventSearchItems(event).map((Item) => put(Item)), countPublishedEvent()] : [];
   return [
-    put({ ...keys.event(eventId), ...published, entity: 'Event', ...eventFields }),
+    // The administrators' lists (event-admin-reads.ts) and the version its edits are conditional on (event-admin-writes.ts).
+    put({
+      ...keys.event(eventId),
+      ...published,
+      ...keys.adminEventIndexes(event.startsAt, eventId, event.published),
+      entity: 'Event',
+      ...eventFields,
+      version: 1,
+    }),
+    countEvents([event]),
     ...ticketTypes.map((type) =>
       put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndexes(type.id), entity: 'TicketType', ...type }),
     ),
@@ -196,6 +206,7 @@ export async function createEventsInBulk(
   const events = inputs.map((input, i) => buildEvent(input, ids[i]!));
   const writes = events.flatMap(eventWrites);
   await write(writes.flatMap((action) => ('Put' in action ? [{ PutRequest: { Item: action.Put.Item } }] : [])));
+  await db.send(new UpdateCommand({ ...countEvents(events).Update }));
   const published = events.filter((event) => event.published).length;
   if (published) await db.send(new UpdateCommand({ ...countPublishedEvent(published).Update }));
   return events;

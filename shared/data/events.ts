@@ -11,7 +11,7 @@ import { keyCondition } from './key-conditions.ts';
  * grants of other events' access packages into it, its statistics shards and waivers.
  * Each is read by its own key (the event record, a team: one GetItem each), never the
  * whole partition. Ticket types are also found by id through GSI1. Events are created by
- * the seed and the tests; their admin routes are not in the spec.
+ * the events routes (ours, not the spec's: shared/use-cases/events/), the seed and the tests.
  */
 export async function getEvent(id: number): Promise<Event> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.event(id) }));

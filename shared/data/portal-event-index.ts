@@ -9,8 +9,8 @@ import { keyCondition } from './key-conditions.ts';
 /**
  * What the portal's event list keeps beside the events (keys.ts `eventSearchEntry`,
  * `publishedEventCount`, `customerEventIndexes`): a published event's search entries and the
- * published events' count, both written in the event's creation transaction (an event's
- * texts, start and publication never change afterwards).
+ * published events' count, both written in the transaction of the event's creation and of
+ * each edit of its texts, start or publication (event-admin-writes.ts).
  */
 
 type Texts = Pick<Event, 'id' | 'startsAt' | 'title' | 'description' | 'venue' | 'venueAddress'>;

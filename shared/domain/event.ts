@@ -78,9 +78,16 @@ export interface Event extends EventListing {
   /** ISO-8601 UTC (normalised at creation, milliseconds included, so it sorts as a string). */
   startsAt: string;
   questions: AttendeeQuestion[];
-  /** The sum of its ticket types' totals at creation. */
+  /** The sum of its ticket types' totals (kept so by the ticket-type routes). */
   capacity: number;
   created: string;
+  /** ISO 4217 code of its prices (events seeded before the events routes have none). */
+  currency?: string;
+  /** Moved by every edit, which is conditional on it (shared/data/event-admin-writes.ts). */
+  version?: number;
+  /** The last edit: when, and by which administrator. */
+  updated?: string;
+  updatedBy?: number;
 }
 
 /** A start wave of an event (a race's start times): `EVENT#<eventId>` / `WAVE#<id:10>`. */
@@ -104,6 +111,7 @@ export interface NewEvent extends Partial<EventListing> {
   title: string;
   timezone: string;
   startsAt: string;
+  currency?: string;
   questions?: { text: string; required?: boolean; options?: { text: string; sku?: string }[] }[];
   ticketTypes: {
     name: string;

@@ -52,6 +52,8 @@ const EVIL_ORIGIN = 'https://evil.example';
 interface World {
   ticketId: number;
   eventA: number;
+  /** Event A's ticket type. */
+  typeA: number;
   /** A subscription to event A's changes, made by unscoped staff. */
   webhookId: number;
   scoped: string;
@@ -86,6 +88,7 @@ beforeAll(async () => {
   world = {
     ticketId: ticket!.id,
     eventA: eventA.id,
+    typeA: eventA.ticketTypes[0]!.id,
     webhookId: webhook.body.data.id,
     scoped: await adminToken(PERMISSIONS, 727_272, { eventScope: [eventB.id] }),
     unscoped,
@@ -113,6 +116,8 @@ const eventScoped = (row: RouteRow) => /^\/tickets?(\/|$)/.test(row.path);
 const onGate = (row: RouteRow) => /^\/(scans|gate-lists)(\/|$)/.test(row.path);
 /** Webhook subscriptions name events: staff see and manage only those within their events (README "Webhooks"). */
 const onWebhooks = (row: RouteRow) => row.path.startsWith('/webhooks');
+/** The events routes: staff limited to some events read and edit only those, and create none (README "Where we differ from the spec"). */
+const onEvents = (row: RouteRow) => /^\/events(\/|$)/.test(row.path);
 /** Customer lists asked for everything they can show (the caller's own events, every expansion), so a leak would show. */
 const CUSTOMER_QUERY: Record<string, string> = {
   'GET /my-account/event': 'return=orders',
@@ -348,6 +353,7 @@ function scopeCell(row: RouteRow): Cell {
   const withScope = (options: CallOptions): CallOptions => ({ ...options, token: world.scoped });
   if (onWebhooks(row)) return webhookScopeCell(row);
   if (onGate(row)) return gateScopeCell(row);
+  if (onEvents(row)) return eventsScopeCell(row);
   if (!eventScoped(row)) {
     return {
       says: 'no event data here: answered as unscoped staff',
@@ -442,6 +448,47 @@ function gateScopeCell(row: RouteRow): Cell {
         isProblem(response, 404);
         expect(response.body.detail).toBe(`Event ${world.eventA} not found.`);
       }),
+  };
+}
+
+/** Staff limited to event B, on an events row: event A is not theirs to read or change, and they create no event. */
+function eventsScopeCell(row: RouteRow): Cell {
+  if (routeKey(row) === 'POST /events')
+    return {
+      says: '403: staff limited to some events create none',
+      check: async () => {
+        const body = { title: 'Mallory fest', start: '2400-01-01T00:00:00Z', timezone: 'UTC', currency: 'EUR' };
+        isProblem(await call(row.method, '/api/v2/events', { token: world.scoped, body }), 403);
+      },
+    };
+  if (routeKey(row) === 'GET /events')
+    return {
+      says: 'the list holds only their own events',
+      check: async () => {
+        const response = await call(row.method, '/api/v2/events?_limit=100', { token: world.scoped });
+        expect(response.status).toBe(200);
+        expect(response.body.data.map((event: { id: number }) => event.id)).not.toContain(world.eventA);
+      },
+    };
+  const bodies: Record<string, unknown> = {
+    'PATCH /events/{id}': { venue: 'Mallory Hall' },
+    'POST /events/{id}/ticket-types': { name: 'Mallory', price: 1, total: 1 },
+    'PATCH /events/{id}/ticket-types/{typeId}': { name: 'Mallory' },
+    'POST /events/{id}/teams': { name: 'Mallory' },
+    'PATCH /events/{id}/teams/{teamId}': { name: 'Mallory' },
+  };
+  return {
+    says: '404 "Event <id> not found." for another event; the event is unchanged',
+    check: async () => {
+      const url = `/api/v2${row.path.replace('{id}', String(world.eventA)).replace('{typeId}', String(world.typeA)).replace('{teamId}', '1')}`;
+      const read = () => call('GET', `/api/v2/events/${world.eventA}`, { token: world.unscoped });
+      const before = await read();
+      const body = bodies[routeKey(row)];
+      const response = await call(row.method, url, { token: world.scoped, ...(body ? { body } : {}) });
+      isProblem(response, 404);
+      expect(response.body.detail).toBe(`Event ${world.eventA} not found.`);
+      expect((await read()).body).toEqual(before.body);
+    },
   };
 }
 
@@ -579,7 +626,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('has an expectation for every route and every kind of caller', () => {
-  // The spec's 55 and ours: POST /my-account/claim, the ten webhook routes and the gate's two (test/unit/routes.test.ts names them).
-  expect(routes).toHaveLength(68);
+  // The spec's 55 and ours: POST /my-account/claim, the ten webhook routes, the gate's two and the eleven events routes (test/unit/routes.test.ts names them).
+  expect(routes).toHaveLength(79);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

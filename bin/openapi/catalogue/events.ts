@@ -1,0 +1,103 @@
+import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '#shared/domain/event-limits';
+import { MAX_CREATION_ITEMS } from '#shared/http/contract/events';
+import { type Entries, md } from './common.ts';
+
+/** The `events` tag: an organiser's path from an empty stage to an event on sale (README "Where we differ from the spec"). */
+export const EVENTS_TAG = md(
+  "Events and their ticket types, for administrators holding `events:write` (reads: `events:read`). The organiser's path: `POST /events` (a draft, with its types, waves, questions and teams if you have them), `POST /events/{id}/ticket-types` for more types, then `PATCH /events/{id}` with `{\"published\": true}`: the event appears at once in the portal (`GET /my-account/event` with its `inventory`, its types in `GET /my-account/ticket-type/{eventId}`), and is found by its title's and description's words.",
+  `Limits: at most ${MAX_TICKET_TYPES} ticket types and ${MAX_WAVE_TIMES} wave times an event, a type grants entry to at most ${MAX_GRANTS_PER_TYPE} other events (an access package), 50 questions, options a question and teams in a creation, and ${MAX_CREATION_ITEMS} types, grants, teams and waves together in one creation (its one transaction). \`price\` is in the event's \`currency\` (ISO 4217), in whole cents (at most 2 decimals, at most 1,000,000); \`timezone\` an IANA zone; \`start\`, \`onSaleDate\`, \`cutOff\` and wave \`startTime\` ISO-8601 date-times with an offset (stored and answered in UTC); \`cutOff\` after \`onSaleDate\`. Each is a 400 naming the field; unknown fields are a 400.`,
+  "Every change is one transaction, conditional on the event's `version` (moved by every change of the event or its types): a change that lost a race to another, or a body naming an older `version`, is 409 `stale_version` and changes nothing: read the event again. Each change is recorded with who made it and what changed (`GET /events/{id}/history`); `updated` and `updatedBy` name the last one. An administrator limited to some events reads and edits only those (another event: 404) and cannot create events (403).",
+  "Where we differ from pretix and Eventbrite: once an event has tickets its `start`, its publication and its `currency` stay as they are (409 `event_has_tickets`): customers' links to the events they ordered hold the first two, its tickets were sold in the third; a type's `grants` change only before it sells. Deleting is for an event that never had tickets; unpublish one that has.",
+);
+
+export const EVENTS = {
+  'POST /events': {
+    summary: 'Create an event',
+    description:
+      'A draft (unpublished) event with its listing fields and, optionally, its ticket types, wave times, attendee questions and teams, in one transaction. Answers 201 `{count: 1, data: event}` with every id. Access packages (`grants`) name events that exist (400 naming the grant otherwise). Unscoped administrators only: 403 for one limited to some events.',
+    example: {
+      title: 'City Marathon 2027',
+      start: '2027-04-25T09:00:00+01:00',
+      timezone: 'Europe/London',
+      currency: 'GBP',
+      venue: 'Tower Bridge',
+      description: 'Forty-two kilometres along the Thames.',
+      onSaleDate: '2026-12-01T09:00:00Z',
+      cutOff: '2027-04-20T23:59:00+01:00',
+      ticketTypes: [{ name: 'Runner', price: 59.5, total: 20000 }],
+      waveTimes: [{ name: 'Wave A', startTime: '2027-04-25T09:00:00+01:00', capacity: 5000 }],
+      questions: [{ text: 'T-shirt size', required: true, options: [{ text: 'S' }, { text: 'M' }, { text: 'L' }] }],
+      teams: [{ name: 'Thames Striders' }],
+    },
+  },
+  'GET /events': {
+    summary: 'List events',
+    description:
+      "By start, then id, walked by `next`: pass it as `_cursor` for the following page (null on the last). `title` is exact and case-sensitive, `%` matching any run of characters (as the portal's). Without `title` or a start window the total is exact (kept counts); otherwise it is exact when the read reached the end, else `totalCountIsEstimate`. A `title` matching too sparsely to fill a page within one read budget is a 400 naming a narrower query (`published=true`, or a start window).",
+    parameters: {
+      published: '`true`: published events only; `false`: drafts only.',
+      fromStart: 'Events starting at or after this ISO-8601 date-time.',
+      toStart: 'Events starting at or before this ISO-8601 date-time.',
+      title: 'The title, exactly; `%` matches any run of characters.',
+      _cursor: 'The `next` of the previous page.',
+    },
+  },
+  'GET /events/{id}': {
+    summary: 'Get an event',
+    description:
+      "The whole event: its ticket types (with `sold` and `total`, in the portal's order), wave times, questions and teams, its `version`, and who changed it last and when.",
+  },
+  'PATCH /events/{id}': {
+    summary: 'Edit or publish an event',
+    description:
+      'Only the fields sent change. `{"published": true}` publishes (409 `no_ticket_types` without a type), `false` unpublishes; the portal\'s list, its count and its search entries follow in the same transaction (a retitled event is found by its new words, no longer by the old). Send the `version` you read to refuse an edit over someone else\'s (409 `stale_version`). Once the event has tickets, `start`, `published` and `currency` are 409 `event_has_tickets`.',
+    conflicts: ['stale_version', 'no_ticket_types', 'event_has_tickets'],
+    example: { published: true, version: 2 },
+  },
+  'DELETE /events/{id}': {
+    summary: 'Delete an event',
+    description:
+      'Only an event that never had tickets (409 `event_has_tickets`: unpublish it instead). Its history stays readable.',
+    conflicts: ['stale_version', 'event_has_tickets'],
+  },
+  'GET /events/{id}/history': {
+    summary: "An event's changes",
+    description:
+      "Newest first: each change's `version`, time, administrator, kind and the fields it changed (`from`, `to`). `next` is the `before` of the following page.",
+    parameters: { before: 'Changes before this version (the `next` of the previous page).' },
+  },
+  'POST /events/{id}/ticket-types': {
+    summary: 'Add a ticket type',
+    description: `The event's \`capacity\` (the portal's \`inventory.total\`) grows by its \`total\` in the same transaction. At most ${MAX_TICKET_TYPES} an event (409 \`too_many_ticket_types\`).`,
+    conflicts: ['stale_version', 'too_many_ticket_types'],
+    example: { name: 'Early bird', price: 45, total: 500, description: 'Until 1 February', grants: [] },
+  },
+  'PATCH /events/{id}/ticket-types/{typeId}': {
+    summary: 'Edit a ticket type',
+    description:
+      'Only the fields sent change. A `total` below what the type has sold is 409 `total_below_sold` (never an oversell, even against a sale at the same moment); `capacity` follows `total`. `grants` change only while the type has no tickets (409 `type_has_tickets`).',
+    parameters: { typeId: 'The ticket type id (a positive integer).' },
+    conflicts: ['stale_version', 'total_below_sold', 'type_has_tickets'],
+    example: { total: 1200, price: 49.99 },
+  },
+  'DELETE /events/{id}/ticket-types/{typeId}': {
+    summary: 'Delete a ticket type',
+    description:
+      'Only a type with no tickets (409 `type_has_tickets`); a published event keeps one type at least (409 `last_ticket_type`).',
+    parameters: { typeId: 'The ticket type id (a positive integer).' },
+    conflicts: ['stale_version', 'type_has_tickets', 'last_ticket_type'],
+  },
+  'POST /events/{id}/teams': {
+    summary: 'Add a team',
+    description: 'At most 200 an event (409 `too_many_teams`). Teams are not removed: tickets name theirs.',
+    conflicts: ['stale_version', 'too_many_teams'],
+    example: { name: 'Thames Striders' },
+  },
+  'PATCH /events/{id}/teams/{teamId}': {
+    summary: 'Rename a team',
+    description: 'Tickets name their team by id, so the new name shows at once wherever it is read.',
+    parameters: { teamId: 'The team id (a positive integer).' },
+    conflicts: ['stale_version'],
+    example: { name: 'Thames Striders AC' },
+  },
+} satisfies Entries;

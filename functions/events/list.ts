@@ -1,0 +1,21 @@
+import { CursorPageAnswer } from '#shared/http/answers';
+import { EventListQuery, EventSummaryResource } from '#shared/http/contract/events';
+import { cursorPaged } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+import { listEventsFor } from '#shared/use-cases/events/event-reads';
+
+export const handler = route('GET /events', { query: EventListQuery }, async ({ query, caller }) =>
+  cursorPaged(
+    await listEventsFor(caller, {
+      published: query.published,
+      fromStart: query.fromStart,
+      toStart: query.toStart,
+      title: query.title,
+      limit: query._limit,
+      offset: query._offset,
+      cursor: query._cursor,
+    }),
+  ),
+);
+
+export const answer = () => CursorPageAnswer(EventSummaryResource);

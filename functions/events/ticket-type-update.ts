@@ -1,0 +1,14 @@
+import { SingleAnswer } from '#shared/http/answers';
+import { PathEventType, TicketTypePatchBody, TicketTypeResource } from '#shared/http/contract/events';
+import { single } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+import { updateTicketTypeFor } from '#shared/use-cases/events/ticket-types';
+
+/** A `total` below `sold` is 409 `total_below_sold`; the event's `capacity` follows `total`. */
+export const handler = route(
+  'PATCH /events/{id}/ticket-types/{typeId}',
+  { path: PathEventType, body: TicketTypePatchBody },
+  async ({ path, body, caller }) => single(await updateTicketTypeFor(caller, path.id, path.typeId, body)),
+);
+
+export const answer = () => SingleAnswer(TicketTypeResource);

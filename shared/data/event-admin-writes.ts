@@ -1,0 +1,232 @@
+import type { Event, Team, TicketType } from '../domain/event.ts';
+import type { FieldChanges } from '../domain/event-admin.ts';
+import type { EventHistoryEntry } from '../domain/event-resource.ts';
+import { Conflict, ValidationError } from '../errors.ts';
+import { tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { moveEventCounts } from './event-counts.ts';
+import { keys } from './keys.ts';
+import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
+import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
+
+/**
+ * The events routes' writes. Every change of an event or its types is one transaction,
+ * conditional on the version it read (the event item's `version`, moved by each), with its
+ * history entry (keys.ts `eventHistory`) and whatever keeps the portal exact: the event
+ * item's list placements, its search entries, the published and administrators' counts,
+ * `capacity` beside the types' `total`s.
+ */
+const MAX_ACTIONS = 100;
+
+export type HistoryAction = EventHistoryEntry['action'];
+
+export interface EventChange {
+  before: Event;
+  after: Event;
+  changes: FieldChanges;
+  action: HistoryAction;
+  by: number;
+  at: string;
+}
+
+/** The condition that the event is still at the version read. */
+function atVersion(before: Event) {
+  return before.version === undefined
+    ? { ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(version)' }
+    : {
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeValues: { ':version': before.version },
+      };
+}
+
+const staleVersion = (id: number) =>
+  new Conflict(`Event ${id} changed meanwhile: read it again and retry.`, 'stale_version');
+
+/** The event item as stored, with its list placements. */
+export function eventItem(event: Event): Record<string, unknown> {
+  return {
+    ...keys.event(event.id),
+    ...(event.published ? keys.publishedEventIndexes(event.startsAt, event.id) : {}),
+    ...keys.adminEventIndexes(event.startsAt, event.id, event.published),
+    entity: 'Event',
+    ...event,
+  };
+}
+
+const historyPut = (change: Omit<EventChange, 'before'>) => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      ...keys.eventHistory(change.after.id, change.after.version!),
+      entity: 'EventHistory',
+      eventId: change.after.id,
+      version: change.after.version,
+      at: change.at,
+      by: change.by,
+      action: change.action,
+      changes: change.changes,
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+/** The portal's index moves between two states of the event: search entries and counts. */
+function listingMoves(before: Event, after: Event | undefined) {
+  const was = before.published ? eventSearchItems(before) : [];
+  const now = after?.published ? eventSearchItems(after) : [];
+  const kept = new Set(now.map((item) => String(item.SK)));
+  const same = (a: Record<string, unknown>) =>
+    after !== undefined &&
+    after.startsAt === before.startsAt &&
+    was.some((b) => b.SK === a.SK && JSON.stringify(b.tokens) === JSON.stringify(a.tokens));
+  const actions: Record<string, unknown>[] = [
+    ...now.filter((item) => !same(item)).map((Item) => ({ Put: { TableName: tableName(), Item } })),
+    ...was
+      .filter((item) => !kept.has(String(item.SK)))
+      .map((item) => ({ Delete: { TableName: tableName(), Key: { PK: item.PK, SK: item.SK } } })),
+  ];
+  const published = (event: Event | undefined) => (event?.published ? 1 : 0);
+  const draft = (event: Event | undefined) => (event && !event.published ? 1 : 0);
+  const delta = published(after) - published(before);
+  if (delta) actions.push(countPublishedEvent(delta));
+  const n = (after ? 1 : 0) - 1;
+  const drafts = draft(after) - draft(before);
+  if (n || drafts) actions.push(moveEventCounts({ n, drafts }));
+  return actions;
+}
+
+async function commit(eventId: number, actions: Record<string, unknown>[]) {
+  if (actions.length > MAX_ACTIONS)
+    throw new ValidationError(
+      'This edit rewrites too many of the search index entries at once: change the title and the description in two edits.',
+      [{ path: 'body.description', message: 'too many search index entries changed in one edit' }],
+    );
+  try {
+    await transactWrite(actions as Parameters<typeof transactWrite>[0]);
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(0)) throw staleVersion(eventId);
+    throw error;
+  }
+}
+
+/** An edit of the event record (listing fields, start, publication): one transaction. */
+export async function commitEventChange(change: EventChange): Promise<void> {
+  await commit(change.before.id, [
+    { Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) } },
+    ...listingMoves(change.before, change.after),
+    historyPut(change),
+  ]);
+}
+
+/**
+ * A deletion: the event item, its search entries and counts in one transaction (conditional
+ * on its version), then the items that only it reads (types, teams, waves, shards),
+ * which nothing finds once the event is gone. Its history stays.
+ */
+export async function commitEventDeletion(change: EventChange, rest: { PK: string; SK: string }[]) {
+  await commit(change.before.id, [
+    { Delete: { TableName: tableName(), Key: keys.event(change.before.id), ...atVersion(change.before) } },
+    ...listingMoves(change.before, undefined),
+    historyPut(change),
+  ]);
+  for (let start = 0; start < rest.length; start += MAX_ACTIONS)
+    await transactWrite(
+      rest.slice(start, start + MAX_ACTIONS).map((Key) => ({ Delete: { TableName: tableName(), Key } })),
+    );
+}
+
+/** The keys a deleted event leaves in its partition (and its types' grants into other events). */
+export function eventLeftovers(eventId: number, parts: { types: TicketType[]; teamIds: number[]; waveIds: number[] }) {
+  return [
+    ...parts.types.map((type) => keys.ticketType(eventId, type.id)),
+    ...parts.types.flatMap((type) => type.grants.map((granted) => keys.accessGrant(granted, type.id))),
+    ...parts.teamIds.map((id) => keys.team(eventId, id)),
+    ...parts.waveIds.map((id) => keys.waveTime(eventId, id)),
+    ...Array.from({ length: STATS_SHARDS }, (_, shard) => {
+      const { PK, SK } = emptyShard(eventId, shard);
+      return { PK, SK };
+    }),
+  ] as { PK: string; SK: string }[];
+}
+
+/**
+ * A type's creation, edit or deletion with the event's version, capacity and history: one
+ * transaction. An edit of `total` is conditional on the type's `sold` (a sale between the
+ * read and the write cannot be oversold); a deletion on nothing sold.
+ */
+export async function commitTypeChange(
+  change: EventChange,
+  type: { before?: TicketType; after?: TicketType },
+): Promise<void> {
+  const { before, after } = type;
+  const eventId = change.before.id;
+  const typeAction = after
+    ? {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...keys.ticketType(eventId, after.id),
+            ...keys.ticketTypeIndexes(after.id),
+            entity: 'TicketType',
+            ...after,
+          },
+          ...(before
+            ? {
+                ConditionExpression: 'attribute_exists(PK) AND sold <= :total AND sold = :sold',
+                ExpressionAttributeValues: { ':total': after.total, ':sold': before.sold },
+              }
+            : { ConditionExpression: 'attribute_not_exists(PK)' }),
+        },
+      }
+    : {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.ticketType(eventId, before!.id),
+          ConditionExpression: 'sold = :zero',
+          ExpressionAttributeValues: { ':zero': 0 },
+        },
+      };
+  const grants = (held: TicketType | undefined) => new Set(held?.grants ?? []);
+  const [had, has] = [grants(before), grants(after)];
+  const typeId = (after ?? before)!.id;
+  const grantActions = [
+    ...[...has]
+      .filter((granted) => !had.has(granted))
+      .map((granted) => ({
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.accessGrant(granted, typeId), entity: 'AccessGrant', typeId, eventId },
+        },
+      })),
+    ...[...had]
+      .filter((granted) => !has.has(granted))
+      .map((granted) => ({ Delete: { TableName: tableName(), Key: keys.accessGrant(granted, typeId) } })),
+  ];
+  try {
+    await commit(eventId, [
+      { Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) } },
+      typeAction,
+      ...grantActions,
+      historyPut(change),
+    ]);
+  } catch (error) {
+    // The type's `sold` moved between the read and the write: a sale, so the caller reads again.
+    if (error instanceof TransactionCancelled && error.conditionFailed(1))
+      throw new Conflict(`Ticket type ${typeId} sold meanwhile: read it again and retry.`, 'stale_version');
+    throw error;
+  }
+}
+
+/** A team's creation or rename with the event's version and history: one transaction. */
+export async function commitTeamChange(change: EventChange, team: Team, existing: boolean): Promise<void> {
+  await commit(change.before.id, [
+    { Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.team(team.eventId, team.id), entity: 'Team', ...team },
+        ConditionExpression: existing ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)',
+      },
+    },
+    historyPut(change),
+  ]);
+}

@@ -1,0 +1,78 @@
+import { Conflict, ValidationError } from '../errors.ts';
+import type { Event, EventListing } from './event.ts';
+
+/**
+ * The organiser's rules for an event's edits (the events routes, README "Where we differ
+ * from the spec"; the OpenAPI document's `events` tag): what a patch may change, when an event may be published, deleted or its start
+ * moved, when a ticket type's total or the type itself may go. Pure: the use cases
+ * in shared/use-cases/events/ load, ask these, and commit once.
+ */
+
+/** What an event's patch may change: its listing fields, title, start and time zone, and `published`. */
+export type EventPatch = Partial<
+  Pick<Event, 'title' | 'timezone' | 'startsAt' | 'currency'> & Omit<EventListing, 'publishedDate'>
+>;
+
+/** A field's value before and after a change (the event's history). */
+export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
+
+/** What an event already holds that limits its edits. */
+export interface EventHolds {
+  ticketTypes: number;
+  /** Whether any ticket was ever issued for it (deleted ones included). */
+  hasTickets: boolean;
+}
+
+/** The patched event, what changed (nothing: an empty record), or the refusal. */
+export function applyEventPatch(event: Event, patch: EventPatch, holds: EventHolds, at: string) {
+  const next: Event = { ...event };
+  const changes: FieldChanges = {};
+  for (const [field, value] of Object.entries(patch) as [keyof EventPatch, unknown][]) {
+    if (value === undefined || value === (event as unknown as Record<string, unknown>)[field]) continue;
+    changes[field] = { from: (event as unknown as Record<string, unknown>)[field] ?? null, to: value };
+    (next as unknown as Record<string, unknown>)[field] = value;
+  }
+  checkSaleDates(next);
+  if (changes.published && next.published && holds.ticketTypes === 0)
+    throw new Conflict('An event is published with at least one ticket type: add one first.', 'no_ticket_types');
+  // Customers' links to the event hold its start and whether it was published when they ordered
+  // (keys.ts `customerEventIndexes`), so once it has tickets both stay as they are.
+  // Its tickets were sold in its currency, too.
+  const kept = (['startsAt', 'published', 'currency'] as const).find((field) => changes[field]);
+  if (holds.hasTickets && kept)
+    throw new Conflict(
+      `Event ${event.id} has tickets: its ${kept === 'startsAt' ? 'start' : kept === 'published' ? 'publication' : 'currency'} no longer changes.`,
+      'event_has_tickets',
+    );
+  if (changes.published && next.published) next.publishedDate = at;
+  return { next, changes };
+}
+
+/** `cutOff` (sales close) after `onSaleDate` (sales open), when both are set: a 400 naming `cutOff`. */
+export function checkSaleDates(event: Pick<Event, 'cutOff' | 'onSaleDate'>): void {
+  if (event.cutOff && event.onSaleDate && event.cutOff <= event.onSaleDate)
+    throw new ValidationError('cutOff must be after onSaleDate.', [
+      { path: 'body.cutOff', message: 'must be after onSaleDate' },
+    ]);
+}
+
+/** A deletion is for an event that never had tickets (409 otherwise: unpublish it instead). */
+export function checkDeletable(event: Pick<Event, 'id'>, holds: Pick<EventHolds, 'hasTickets'>): void {
+  if (holds.hasTickets) throw new Conflict(`Event ${event.id} has tickets: unpublish it instead.`, 'event_has_tickets');
+}
+
+/** A ticket type's capacity never goes below what it has sold (409: never a silent oversell). */
+export function checkTypeTotal(type: { id: number; sold: number }, total: number): void {
+  if (total < type.sold)
+    throw new Conflict(
+      `Ticket type ${type.id} has sold ${type.sold}: its total cannot be ${total}.`,
+      'total_below_sold',
+      { sold: type.sold },
+    );
+}
+
+/** A ticket type is deleted only when none of its tickets exists. */
+export function checkTypeDeletable(type: { id: number; sold: number }, hasTickets: boolean): void {
+  if (type.sold > 0 || hasTickets)
+    throw new Conflict(`Ticket type ${type.id} has tickets: it stays.`, 'type_has_tickets', { sold: type.sold });
+}

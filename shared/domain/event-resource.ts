@@ -1,0 +1,164 @@
+import * as z from '../schema.ts';
+import type { CreatedEvent, Event, TicketType } from './event.ts';
+
+/**
+ * An event as the administrators' routes answer it (`/events`): the listing fields in ISO
+ * form (not the portal's strings), and, for one event, its ticket types with `sold` and
+ * `total`, waves, questions and teams. Declared by the handlers, documented in the OpenAPI
+ * document, parsed in the tests.
+ */
+const iso = z.iso.datetime();
+const nullableIso = z.nullable(iso);
+
+export const TicketTypeResource = z.strictObject({
+  id: z.int(),
+  eventId: z.int(),
+  name: z.string(),
+  description: z.string(),
+  ordering: z.int(),
+  price: z.number().check(z.describe("In the event's `currency`, whole cents (at most 2 decimals).")),
+  sold: z.int().check(z.describe('Tickets of this type holding a place.')),
+  total: z.int().check(z.describe('Its capacity: never below `sold`.')),
+  grants: z.array(z.int()).check(z.describe('Other events this type also admits to (an access package).')),
+});
+
+const fields = {
+  id: z.int(),
+  title: z.string(),
+  start: iso.check(z.describe('ISO-8601 UTC.')),
+  timezone: z.string(),
+  currency: z.nullable(z.string()),
+  venue: z.string(),
+  venueAddress: z.string(),
+  description: z.string(),
+  shortDescription: z.string(),
+  category: z.string(),
+  location: z.string(),
+  sefUrl: z.string(),
+  smallPic: z.nullable(z.string()),
+  largePic: z.nullable(z.string()),
+  ordering: z.int(),
+  onSaleDate: nullableIso,
+  cutOff: nullableIso,
+  publishedDate: nullableIso,
+  published: z.boolean(),
+  hideDate: z.boolean(),
+  hideTime: z.boolean(),
+  capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
+  version: z.int().check(z.describe('Moved by every change; a `PATCH` naming an older one is 409 `stale_version`.')),
+  created: iso,
+  updated: nullableIso,
+  updatedBy: z.nullable(z.int()).check(z.describe('The administrator who changed it last.')),
+};
+
+export const EventSummaryResource = z.strictObject(fields);
+export type EventSummary = z.output<typeof EventSummaryResource>;
+
+export const EventResource = z.strictObject({
+  ...fields,
+  ticketTypes: z.array(TicketTypeResource),
+  waveTimes: z.array(
+    z.strictObject({ id: z.int(), eventId: z.int(), name: z.string(), startTime: iso, capacity: z.int() }),
+  ),
+  questions: z.array(
+    z.strictObject({
+      id: z.int(),
+      text: z.string(),
+      required: z.boolean(),
+      options: z.array(z.strictObject({ id: z.int(), text: z.string(), sku: z.optional(z.string()) })),
+    }),
+  ),
+  teams: z.array(z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() })),
+});
+export type EventView = z.output<typeof EventResource>;
+
+export const EventHistoryResource = z.strictObject({
+  version: z.int(),
+  at: iso,
+  by: z.int().check(z.describe('The administrator who made the change.')),
+  action: z.enum([
+    'created',
+    'updated',
+    'published',
+    'unpublished',
+    'deleted',
+    'type_created',
+    'type_updated',
+    'type_deleted',
+    'team_created',
+    'team_renamed',
+  ]),
+  changes: z.record(z.string(), z.strictObject({ from: z.unknown(), to: z.unknown() })),
+});
+export type EventHistoryEntry = z.output<typeof EventHistoryResource>;
+
+/** The stored event as a summary. */
+export function toEventSummary(event: Event): EventSummary {
+  return {
+    id: event.id,
+    title: event.title,
+    start: event.startsAt,
+    timezone: event.timezone,
+    currency: event.currency ?? null,
+    venue: event.venue ?? '',
+    venueAddress: event.venueAddress ?? '',
+    description: event.description ?? '',
+    shortDescription: event.shortDescription ?? '',
+    category: event.category ?? '',
+    location: event.location ?? '',
+    sefUrl: event.sefUrl ?? '',
+    smallPic: event.smallPic ?? null,
+    largePic: event.largePic ?? null,
+    ordering: event.ordering ?? 0,
+    onSaleDate: event.onSaleDate ?? null,
+    cutOff: event.cutOff ?? null,
+    publishedDate: event.publishedDate ?? null,
+    published: event.published ?? false,
+    hideDate: event.hideDate ?? false,
+    hideTime: event.hideTime ?? false,
+    capacity: event.capacity ?? 0,
+    version: event.version ?? 1,
+    created: event.created,
+    updated: event.updated ?? null,
+    updatedBy: event.updatedBy ?? null,
+  };
+}
+
+const typeView = (type: TicketType) => ({
+  id: type.id,
+  eventId: type.eventId,
+  name: type.name,
+  description: type.description ?? '',
+  ordering: type.ordering ?? 0,
+  price: type.price,
+  sold: type.sold,
+  total: type.total,
+  grants: type.grants ?? [],
+});
+export const toTicketTypeView = typeView;
+
+/** The whole event: its types in the portal's order (`ordering`, then id). */
+export function toEventView(event: CreatedEvent): EventView {
+  return {
+    ...toEventSummary(event),
+    ticketTypes: [...event.ticketTypes].sort((a, b) => a.ordering - b.ordering || a.id - b.id).map(typeView),
+    waveTimes: event.waveTimes.map(({ id, eventId, name, startTime, capacity }) => ({
+      id,
+      eventId,
+      name,
+      startTime,
+      capacity,
+    })),
+    questions: (event.questions ?? []).map((question) => ({
+      id: question.id,
+      text: question.text,
+      required: question.required,
+      options: question.options.map((option) => ({
+        id: option.id,
+        text: option.text,
+        ...(option.sku === undefined ? {} : { sku: option.sku }),
+      })),
+    })),
+    teams: event.teams.map(({ id, eventId, name }) => ({ id, eventId, name })),
+  };
+}

@@ -1,0 +1,100 @@
+import { batchGet } from '../../data/client.ts';
+import { createEvent, listTicketTypes } from '../../data/events.ts';
+import { listTeams } from '../../data/event-admin-reads.ts';
+import {
+  commitEventChange,
+  commitEventDeletion,
+  eventLeftovers,
+  type HistoryAction,
+} from '../../data/event-admin-writes.ts';
+import { keys } from '../../data/keys.ts';
+import { listWaveTimes } from '../../data/wave-times.ts';
+import { now } from '../../clock.ts';
+import { applyEventPatch, checkDeletable, type EventPatch } from '../../domain/event-admin.ts';
+import type { NewEvent } from '../../domain/event.ts';
+import { toEventView, type EventView } from '../../domain/event-resource.ts';
+import { Conflict, Forbidden, ValidationError } from '../../errors.ts';
+import type { EventPatchBody, NewEventBody } from '../../domain/event-input.ts';
+import { eventFor, holdsOf, wholeEvent, type Caller } from './event-reads.ts';
+
+/**
+ * The events routes' changes, in order: check the caller, load, ask the rules
+ * (shared/domain/event-admin.ts), commit once (shared/data/event-admin-writes.ts).
+ */
+
+/** Only an administrator who reaches every event creates one (a scoped one could not reach it). */
+function assertUnscoped(caller: Caller): void {
+  if (caller.eventScope) throw new Forbidden('An administrator limited to some events cannot create events.');
+}
+
+/** A version the client names must be the one stored (409 `stale_version`). */
+export function assertVersion(stored: number | undefined, named: number | undefined, id: number): void {
+  if (named !== undefined && named !== (stored ?? 1))
+    throw new Conflict(`Event ${id} is at version ${stored ?? 1}, not ${named}: read it again.`, 'stale_version', {
+      version: stored ?? 1,
+    });
+}
+
+/** Access packages name events that exist: a 400 naming the first unknown one. */
+export async function checkGrants(grants: { path: string; eventIds: readonly number[] }[]): Promise<void> {
+  const ids = [...new Set(grants.flatMap((grant) => grant.eventIds))];
+  if (!ids.length) return;
+  const found = new Set(
+    (await batchGet(ids.map((id) => keys.event(id)))).flatMap((item) => (item ? [Number(item.id)] : [])),
+  );
+  for (const grant of grants)
+    for (const [i, eventId] of grant.eventIds.entries())
+      if (!found.has(eventId))
+        throw new ValidationError(`Event ${eventId} does not exist.`, [
+          { path: `${grant.path}.${i}`, message: `event ${eventId} does not exist` },
+        ]);
+}
+
+/** `POST /events`: a draft with everything given, one transaction (shared/data/event-creation.ts). */
+export async function createEventFor(caller: Caller, body: NewEventBody): Promise<EventView> {
+  assertUnscoped(caller);
+  const types = body.ticketTypes ?? [];
+  await checkGrants(types.map((type, i) => ({ path: `body.ticketTypes.${i}.grants`, eventIds: type.grants ?? [] })));
+  const { start, ticketTypes: _types, ...rest } = body;
+  const at = now().toISOString();
+  const input: NewEvent & { updated: string; updatedBy: number } = {
+    ...rest,
+    startsAt: start,
+    published: false,
+    ticketTypes: types,
+    updated: at,
+    updatedBy: caller.id,
+  };
+  return toEventView(await createEvent(input));
+}
+
+/** `PATCH /events/{id}`: listing fields, start, publication; conditional on the version read. */
+export async function updateEventFor(caller: Caller, id: number, body: EventPatchBody): Promise<EventView> {
+  const before = await eventFor(caller, id);
+  assertVersion(before.version, body.version, id);
+  const { version: _version, start, ...fields } = body;
+  const patch: EventPatch = { ...fields, ...(start === undefined ? {} : { startsAt: start }) };
+  const at = now().toISOString();
+  const types = await listTicketTypes(id);
+  const { next, changes } = applyEventPatch(before, patch, await holdsOf(before, types.length), at);
+  if (!Object.keys(changes).length) return toEventView(await wholeEvent(before, types));
+  const action: HistoryAction = changes.published ? (next.published ? 'published' : 'unpublished') : 'updated';
+  const after = { ...next, version: (before.version ?? 1) + 1, updated: at, updatedBy: caller.id };
+  await commitEventChange({ before, after, changes, action, by: caller.id, at });
+  return toEventView(await wholeEvent(after, types));
+}
+
+/** `DELETE /events/{id}`: only an event that never had tickets (409 otherwise: unpublish it). */
+export async function deleteEventFor(caller: Caller, id: number, version?: number): Promise<{ id: number }> {
+  const before = await eventFor(caller, id);
+  assertVersion(before.version, version, id);
+  const [types, teams, waves] = await Promise.all([listTicketTypes(id), listTeams(id), listWaveTimes(id)]);
+  checkDeletable(before, await holdsOf(before, types.length));
+  const at = now().toISOString();
+  const after = { ...before, version: (before.version ?? 1) + 1 };
+  await commitEventDeletion(
+    { before, after, changes: {}, action: 'deleted', by: caller.id, at },
+    eventLeftovers(id, { types, teamIds: teams.map((team) => team.id), waveIds: waves.map((wave) => wave.id) }),
+  );
+  return { id };
+}

@@ -1,0 +1,163 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getEvent, grantsInto } from '#shared/data/events';
+import { EventResource, EventSummaryResource } from '#shared/domain/event-resource';
+import { wholeEvent } from '#shared/use-cases/events/event-reads';
+import { seedTickets } from '../support/factories/tickets.ts';
+import { call, idsOf } from '../support/api.ts';
+import { boundedGet, countReads } from '../support/dynamo-reads.ts';
+import { BASE, createEventByApi, newWindow, patchEvent, portalEvents, staff, unix } from '../support/events.ts';
+
+/** The events routes' edits over HTTP: the version rule, totals against sold, access packages, deletion, the list. */
+let token: string;
+beforeAll(async () => {
+  token = await staff();
+});
+const create = (fields: Record<string, unknown> = {}, as?: string) => createEventByApi(fields, as);
+const patch = (id: number, fields: Record<string, unknown>, as?: string) => patchEvent(id, fields, as);
+
+describe('edits', () => {
+  it('lets one of two concurrent edits of the same version through and answers the other 409 stale_version', async () => {
+    const made = await create();
+    const answers = await Promise.all([
+      patch(made.id, { venue: 'First', version: 1 }),
+      patch(made.id, { venue: 'Second', version: 1 }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.reason).toBe('stale_version');
+    const read = await call('GET', `${BASE}/${made.id}`, { token });
+    expect(read.body.data.version).toBe(2);
+  });
+
+  it('refuses a total below sold, a sold type deletion and deleting an event with tickets, each 409', async () => {
+    const made = await create({
+      ticketTypes: [
+        { name: 'A', price: 5, total: 10 },
+        { name: 'B', price: 5, total: 10 },
+      ],
+    });
+    const [sold, spare] = made.ticketTypes.map((type) => type.id);
+    await seedTickets(await wholeEvent(await getEvent(made.id)), sold!, 3);
+    const below = await call('PATCH', `${BASE}/${made.id}/ticket-types/${sold}`, { token, body: { total: 2 } });
+    expect(below.status).toBe(409);
+    expect(below.body.reason).toBe('total_below_sold');
+    const raised = await call('PATCH', `${BASE}/${made.id}/ticket-types/${sold}`, {
+      token,
+      body: { total: 3, name: 'A+' },
+    });
+    expect(raised.status).toBe(200);
+    expect(raised.body.data).toMatchObject({ sold: 3, total: 3, name: 'A+' });
+    const soldDelete = await call('DELETE', `${BASE}/${made.id}/ticket-types/${sold}`, { token });
+    expect(soldDelete.status).toBe(409);
+    expect(soldDelete.body.reason).toBe('type_has_tickets');
+    expect((await call('DELETE', `${BASE}/${made.id}/ticket-types/${spare}`, { token })).status).toBe(204);
+    const read = EventResource.parse((await call('GET', `${BASE}/${made.id}`, { token })).body.data);
+    expect(read.capacity).toBe(3);
+    expect(read.ticketTypes.map((type) => type.id)).toEqual([sold]);
+    const deleted = await call('DELETE', `${BASE}/${made.id}`, { token });
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.reason).toBe('event_has_tickets');
+    const moved = await patch(made.id, { start: '2401-01-01T00:00:00Z' });
+    expect(moved.status).toBe(409);
+  });
+
+  it("changes an access package's grants while it has no tickets, and keeps them once it sells", async () => {
+    const venue = await create();
+    const made = await create();
+    const typeUrl = `${BASE}/${made.id}/ticket-types`;
+    const added = await call('POST', typeUrl, {
+      token,
+      body: { name: 'Pass', price: 80, total: 5, grants: [venue.id] },
+    });
+    expect(added.status).toBe(201);
+    const typeId = added.body.data.id as number;
+    expect(await grantsInto(venue.id, 5)).toEqual([{ into: venue.id, eventId: made.id, typeId }]);
+    const cleared = await call('PATCH', `${typeUrl}/${typeId}`, { token, body: { grants: [] } });
+    expect(cleared.status).toBe(200);
+    expect(await grantsInto(venue.id, 5)).toEqual([]);
+    const unknown = await call('PATCH', `${typeUrl}/${typeId}`, { token, body: { grants: [987_654_321] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].path).toBe('body.grants.0');
+    await seedTickets(await wholeEvent(await getEvent(made.id)), typeId, 1);
+    const sold = await call('PATCH', `${typeUrl}/${typeId}`, { token, body: { grants: [venue.id] } });
+    expect(sold.status).toBe(409);
+    expect(sold.body.reason).toBe('type_has_tickets');
+  });
+
+  it('deletes an event without tickets: gone from the lists, its history kept', async () => {
+    const w = newWindow();
+    const made = await create({ start: w.at(3), ticketTypes: [{ name: 'A', price: 1, total: 1 }] });
+    expect((await patch(made.id, { published: true })).status).toBe(200);
+    expect((await call('DELETE', `${BASE}/${made.id}`, { token })).status).toBe(204);
+    expect((await call('GET', `${BASE}/${made.id}`, { token })).status).toBe(404);
+    expect(idsOf(await portalEvents(`fromEventStart=${unix(w.from)}&toEventStart=${unix(w.to)}`))).toEqual([]);
+    const listed = await call('GET', `${BASE}?fromStart=${w.from}&toStart=${w.to}`, { token });
+    expect(idsOf(listed.body)).toEqual([]);
+    const history = await call('GET', `${BASE}/${made.id}/history`, { token });
+    expect(history.body.data[0].action).toBe('deleted');
+  });
+});
+
+describe('GET /events', () => {
+  it('walks the events of a start window by next, in start order', async () => {
+    const w = newWindow();
+    const made = [];
+    for (const day of [3, 1, 2]) made.push(await create({ start: w.at(day) }));
+    const ordered = [made[1]!, made[2]!, made[0]!].map((event) => event.id);
+    const first = await call('GET', `${BASE}?fromStart=${w.from}&toStart=${w.to}&_limit=2`, { token });
+    expect(first.status).toBe(200);
+    expect(idsOf(first.body)).toEqual(ordered.slice(0, 2));
+    for (const entry of first.body.data) EventSummaryResource.parse(entry);
+    const second = await call(
+      'GET',
+      `${BASE}?fromStart=${w.from}&toStart=${w.to}&_limit=2&_cursor=${first.body.next}`,
+      { token },
+    );
+    expect(idsOf(second.body)).toEqual(ordered.slice(2));
+    expect(second.body.next).toBeNull();
+    const bad = await call('GET', `${BASE}?published=maybe`, { token });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('teams', () => {
+  it('adds and renames teams, the new name read at once, each change in the history', async () => {
+    const made = await create({ teams: [{ name: 'Harriers' }] });
+    const added = await call('POST', `${BASE}/${made.id}/teams`, { token, body: { name: 'Night Owls' } });
+    expect(added.status).toBe(201);
+    const renamed = await call('PATCH', `${BASE}/${made.id}/teams/${made.teams[0]!.id}`, {
+      token,
+      body: { name: 'Harriers AC', version: 2 },
+    });
+    expect(renamed.status).toBe(200);
+    const read = EventResource.parse((await call('GET', `${BASE}/${made.id}`, { token })).body.data);
+    expect(read.teams.map((team) => team.name)).toEqual(['Harriers AC', 'Night Owls']);
+    const history = await call('GET', `${BASE}/${made.id}/history`, { token });
+    expect(history.body.data.map((entry: { action: string }) => entry.action)).toEqual([
+      'team_renamed',
+      'team_created',
+    ]);
+    expect((await call('PATCH', `${BASE}/${made.id}/teams/987654321`, { token, body: { name: 'X' } })).status).toBe(
+      404,
+    );
+    const stale = await call('POST', `${BASE}/${made.id}/teams`, { token, body: { name: 'Late', version: 1 } });
+    expect(stale.body.reason).toBe('stale_version');
+  });
+});
+
+describe('at any size', () => {
+  it('reads a page of events, one event of 50 types and an edit in what they need, however many events exist', async () => {
+    const types = Array.from({ length: 50 }, (_, i) => ({ name: `T${i}`, price: 1, total: 1 }));
+    const made = await create({ ticketTypes: types });
+    const list = await boundedGet(`${BASE}?_limit=10`, token);
+    // The page and one more, the counts, the session check: whatever the table holds.
+    expect(list.reads.itemsRead).toBeLessThanOrEqual(10 + 1 + 2);
+    const one = await boundedGet(`${BASE}/${made.id}`, token);
+    expect(one.reads.itemsRead).toBeLessThanOrEqual(50 + 2);
+    const { result, reads } = await countReads(() => patch(made.id, { venue: 'Big hall' }));
+    expect(result.status).toBe(200);
+    expect(reads.byCommand.ScanCommand ?? 0).toBe(0);
+    expect(reads.queriesWithoutLimit).toBe(0);
+    // The event, its 50 types once, the session check: its tickets' shards hold none.
+    expect(reads.itemsRead).toBeLessThanOrEqual(50 + 2);
+  });
+});
