@@ -5,7 +5,7 @@ import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
 import { keys } from '#shared/data/keys';
 import { keyCondition } from '#shared/data/key-conditions';
-import { STATS_SHARDS } from '#shared/data/ticket-stats';
+import { STATS_SHARDS } from '#shared/data/stats-shards';
 import type { CreatedEvent } from '#shared/domain/event';
 import { createOrder } from '#shared/use-cases/portal/create-order';
 import type { BenchRequest, Scenario } from './scenarios.ts';

@@ -11,7 +11,7 @@ import { createShippingMethods } from '#shared/data/shipping-methods';
 import { ticketChangeActions, type ExtraAction } from '#shared/data/ticket-changes';
 import { fromTicketItem } from '#shared/data/ticket-records';
 import { createEvent } from '#shared/data/events';
-import { STATS_SHARDS } from '#shared/data/ticket-stats';
+import { STATS_SHARDS } from '#shared/data/stats-shards';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { NewShippingMethod, ShippingMethod } from '#shared/domain/shipping-method';
 import { historyEntry } from '#shared/domain/ticket-history';

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ListUser, ListWaveTime } from '../domain/older-ticket-list.ts';
+import type { ListUser, ListWaveTime } from '../domain/older-ticket-view.ts';
 import type { SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from './client.ts';

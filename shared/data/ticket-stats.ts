@@ -1,4 +1,5 @@
-import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, type TicketRecord } from '../domain/ticket.ts';
+import { checkedInFromSignatures, eventsOfSignature, type TicketRecord } from '../domain/ticket.ts';
+import { shardOf, STATS_SHARDS } from './stats-shards.ts';
 import type { CheckInStats } from '../domain/check-in.ts';
 import { batchGet, tableName } from './client.ts';
 import { countersUpdate } from './counters.ts';
@@ -35,13 +36,6 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * `n#access#tt#…`) in each other event its type grants entry to. Keyed by state too, so
  * `exclude_process_states` combines with each of them exactly.
  */
-export const STATS_SHARDS = 10;
-// One BatchGetItem reads at most 100 keys: the stats route takes at most MAX_STATS_EVENTS events.
-if (STATS_SHARDS * MAX_STATS_EVENTS > 100)
-  throw new Error('STATS_SHARDS × MAX_STATS_EVENTS must fit one BatchGetItem (100 keys).');
-
-export const shardOf = (ticketId: number): number => ticketId % STATS_SHARDS;
-
 /** The counter attributes of the list filters (see above). */
 export const filterCount = {
   team: (teamKey: number, state: number) => `n#team#${teamKey}#${state}`,
@@ -64,15 +58,6 @@ export const grantedCounts = (record: TicketRecord): string[] => {
     filterCount.accessTeamType(team, type, state),
   ];
 };
-
-/** A fresh shard, written when the event is created so map updates find `checkedIn`. */
-export const emptyShard = (eventId: number, shard: number) => ({
-  ...keys.eventStats(eventId, shard),
-  entity: 'EventStats',
-  sold: 0,
-  checkedIn: {},
-  listed: {},
-});
 
 /** Accumulates the statistics moves of one transaction, one update per shard item (a transaction may touch an item once). */
 export class StatsDelta {

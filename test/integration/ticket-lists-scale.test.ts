@@ -4,7 +4,7 @@ import type { CreatedEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
 import { encodeCursor, LIST_READ_BUDGET } from '#shared/domain/ticket-list-plan';
 import { POSITION_BLOCK, SPAN_BLOCKS } from '#shared/domain/list-positions';
-import { STATS_SHARDS } from '#shared/data/ticket-stats';
+import { STATS_SHARDS } from '#shared/data/stats-shards';
 import { MAX_LIST_READ } from '#shared/domain/older-ticket-list';
 import { seedEvent } from '../../bin/seed/tickets.ts';
 import { call, idsOf } from '../support/api.ts';

@@ -6,7 +6,7 @@ import {
   WITHDRAWN_STATES,
   type ProcessState,
 } from '../../domain/ticket.ts';
-import { OLDER_TICKET_INCLUDES } from '../../domain/older-ticket-list.ts';
+import { OLDER_TICKET_INCLUDES } from '../../domain/older-ticket-view.ts';
 import { ticketPagingQuery, wholeNumber } from '../paging.ts';
 
 /** The request schemas of the older `/ticket` routes. */

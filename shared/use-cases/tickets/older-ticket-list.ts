@@ -17,13 +17,11 @@ import {
   offsetPastRead,
   SERVING_ORDER,
   servingIndex,
-  toListedTicket,
   tooSparse,
-  type ListedTicket,
   type OlderTicketFilters,
-  type OlderTicketInclude,
   type ServingIndex,
 } from '../../domain/older-ticket-list.ts';
+import { toListedTicket, type ListedTicket, type OlderTicketInclude } from '../../domain/older-ticket-view.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { checkPaging } from '../../domain/ticket-list-plan.ts';
