@@ -92,7 +92,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
   const { readTicketRecords } = await import('#shared/data/ticket-records');
   const { PROCESS_STATE } = await import('#shared/domain/ticket');
   const { seedScale } = await import('../seed/scale.ts');
-  const { encodeCursor } = await import('#shared/domain/ticket-list-plan');
+  const { encodeCursor } = await import('#shared/lists/tickets');
   const { ownPartCursor } = await import('#shared/use-cases/gate/gate-list');
 
   let current: Sample = { ms: 0, ...emptyTally() };
@@ -186,7 +186,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
       ['accessEvents', () => admin(`/tickets?accessEvents=${accessEventId}`)],
       ['exclude_process_states', () => admin(`/tickets?event=${eventId}&exclude_process_states=4`)],
       ['page 50 (_limit=20)', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=980`)],
-      // Any page by _offset: the kept list positions (shared/data/list-positions.ts).
+      // Any page by _offset: the kept list positions (shared/lists/list-positions.ts).
       ['_offset 90 % in', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`)],
       [
         '_offset 90 % in, a team without cancelled',
@@ -233,7 +233,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
         '/ticket?eventId _offset 90 % in',
         () => admin(`/ticket?eventId=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`),
       ],
-      // A purchase range from before the sale: the event's purchase counts (shared/data/purchase-counts.ts).
+      // A purchase range from before the sale: the event's purchase counts (shared/lists/purchase-counts.ts).
       ['/ticket?eventId&purchasedFrom', () => admin(`/ticket?eventId=${eventId}&purchasedFrom=2000-01-01`)],
       [
         '/ticket?eventId&purchasedFrom _offset 90 % in',
@@ -272,7 +272,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
           token: e.scopedToken,
         }),
       ],
-      // The search index (shared/data/ticket-search-entries.ts): a last name one attendee in 12 holds, an address's start.
+      // The search index (shared/lists/ticket-search-entries.ts): a last name one attendee in 12 holds, an address's start.
       ['/ticket search by last name', () => admin(`/ticket?eventId=${eventId}&search=lindqvist`)],
       [
         '/ticket search by email prefix',

@@ -8,7 +8,7 @@ import { countDelta } from '#shared/data/counters';
 import { keys } from '#shared/data/keys';
 import { keyCondition } from '#shared/data/key-conditions';
 import { createShippingMethods } from '#shared/data/shipping-methods';
-import { ticketChangeActions, type ExtraAction } from '#shared/data/ticket-changes';
+import { ticketChangeActions, type ExtraAction } from '#shared/lists/writes';
 import { fromTicketItem } from '#shared/data/ticket-records';
 import { createEvent } from '#shared/data/events';
 import { STATS_SHARDS } from '#shared/data/stats-shards';

@@ -7,7 +7,7 @@ import { createEvent, getEvent, listTicketTypes } from '#shared/data/events';
 import { keys } from '#shared/data/keys';
 import { keyCondition } from '#shared/data/key-conditions';
 import { commitNewOrder } from '#shared/data/orders';
-import { commitTicketChanges, type ExtraAction, type TicketChange } from '#shared/data/ticket-changes';
+import { commitTicketChanges, type ExtraAction, type TicketChange } from '#shared/lists/writes';
 import { listWaveTimes } from '#shared/data/wave-times';
 import { applyScan } from '#shared/domain/check-in';
 import type { Event, Team, TicketType } from '#shared/domain/event';

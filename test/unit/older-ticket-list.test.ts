@@ -8,7 +8,7 @@ import {
   matchesFilters,
   servingIndex,
   tooSparse,
-} from '#shared/domain/older-ticket-list';
+} from '#shared/lists/older-ticket-list';
 import { toListedTicket } from '#shared/domain/older-ticket-view';
 import type { TicketRecord } from '#shared/domain/ticket';
 import { ValidationError } from '#shared/errors';

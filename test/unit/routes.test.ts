@@ -89,10 +89,13 @@ const OUR_ROUTES = [
 ];
 
 const functionsDir = join(import.meta.dirname, '../../functions');
+/** The deployed functions that are not routes (the migrations runner, the webhooks' jobs): infra names their entries. */
+const JOBS = join(functionsDir, 'jobs');
 
 function handlerFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
+    if (path === JOBS) return [];
     if (entry.isDirectory()) return handlerFiles(path);
     return entry.name.endsWith('.ts') ? [relative(functionsDir, path).replace(/\.ts$/, '')] : [];
   });

@@ -102,7 +102,7 @@ const ordered = (from: string | undefined, to: string | undefined) =>
 
 /**
  * The list's filters (AND). Which one bounds the read (and the 400 when none does) is
- * the domain's choice (shared/domain/older-ticket-list.ts); here: each value's form.
+ * the domain's choice (shared/lists/older-ticket-list.ts); here: each value's form.
  */
 export const OlderTicketListQuery = z
   .strictObject({

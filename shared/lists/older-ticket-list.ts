@@ -1,13 +1,13 @@
 import { ValidationError } from '../errors.ts';
-import { matchesSearch, MIN_SEARCH_WORD, searchKeyOf, searchWords, type SearchKey } from './search-tokens.ts';
-import type { TicketRecord } from './ticket.ts';
-import type { OlderTicketInclude } from './older-ticket-view.ts';
+import { matchesSearch, MIN_SEARCH_WORD, searchKeyOf, searchWords, type SearchKey } from '../domain/search-tokens.ts';
+import type { TicketRecord } from '../domain/ticket.ts';
+import type { OlderTicketInclude } from '../domain/older-ticket-view.ts';
 
 /**
  * `GET /ticket` (the older list for integrations), pure: which filter bounds the read
  * (the serving index), the others applied on top, the order (the expansions' shapes are
  * shared/domain/older-ticket-view.ts).
- * The reads are in shared/data/ticket-list-queries.ts, the flow in
+ * The reads are in shared/lists/ticket-list-queries.ts, the flow in
  * shared/use-cases/tickets/older-ticket-list.ts.
  */
 

@@ -1,11 +1,11 @@
 import type { Event } from '../domain/event.ts';
 import { entryHolds, type EventSearchKey } from '../domain/portal-lists.ts';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName } from './client.ts';
-import { asEvent, listingProjection } from './customer-events.ts';
-import { keys } from './keys.ts';
-import { keyCondition } from './key-conditions.ts';
-import { walkMerged, type Walked, type WalkSource } from './merged-walk.ts';
+import { batchGet, db, tableName } from '../data/client.ts';
+import { asEvent, listingProjection } from '../data/customer-events.ts';
+import { keys } from '../data/keys.ts';
+import { keyCondition } from '../data/key-conditions.ts';
+import { walkMerged, type Walked, type WalkSource } from '../data/merged-walk.ts';
 
 /**
  * The portal's event list read by start (`<startsAt ISO>#<id:10>`), from after a cursor:

@@ -1,7 +1,7 @@
-import { customerTicketCount } from '../../data/customer-ticket-list.ts';
-import { findTicketType } from '../../data/events.ts';
-import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
-import type { SearchPartition } from '../../data/ticket-search-entries.ts';
+import { customerTicketCount } from './customer-ticket-list.ts';
+import { findTicketType } from '../data/events.ts';
+import { MAX_ORDER_TICKETS } from '../data/ticket-records.ts';
+import type { SearchPartition } from './ticket-search-entries.ts';
 import {
   customerTickets,
   eventPurchases,
@@ -12,9 +12,9 @@ import {
   ticketUpdates,
   typePurchases,
   typeTickets,
-} from '../../data/ticket-list-queries.ts';
-import type { IndexRead, ReadBounds } from '../../data/merged-read.ts';
-import { MAX_SCOPE_SYNC_EVENTS, type ServingIndex } from '../../domain/older-ticket-list.ts';
+} from './ticket-list-queries.ts';
+import type { IndexRead, ReadBounds } from './merged-read.ts';
+import { MAX_SCOPE_SYNC_EVENTS, type ServingIndex } from './older-ticket-list.ts';
 
 /**
  * `GET /ticket`'s serving reads (older-ticket-list.ts): which index partition a filter set's

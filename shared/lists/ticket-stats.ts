@@ -1,10 +1,11 @@
 import { checkedInFromSignatures, eventsOfSignature, type TicketRecord } from '../domain/ticket.ts';
-import { shardOf, STATS_SHARDS } from './stats-shards.ts';
+import { shardOf, STATS_SHARDS } from '../data/stats-shards.ts';
 import type { CheckInStats } from '../domain/check-in.ts';
-import { batchGet, tableName } from './client.ts';
-import { countersUpdate } from './counters.ts';
-import { keys } from './keys.ts';
+import { batchGet, tableName } from '../data/client.ts';
+import { countersUpdate } from '../data/counters.ts';
+import { keys } from '../data/keys.ts';
 import { PositionDelta } from './list-positions.ts';
+import type { ListName } from './list-names.ts';
 import { PurchaseDelta } from './purchase-counts.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
 
@@ -58,6 +59,8 @@ export const grantedCounts = (record: TicketRecord): string[] => {
     filterCount.accessTeamType(team, type, state),
   ];
 };
+
+const OLDER: ListName[] = ['older-tickets'];
 
 /** Accumulates the statistics moves of one transaction, one update per shard item (a transaction may touch an item once). */
 export class StatsDelta {
@@ -135,6 +138,15 @@ export class StatsDelta {
 
   /** The transaction actions: one Update per touched shard item and per touched position block. */
   actions() {
+    return this.labelled().map(({ action }) => action);
+  }
+
+  /**
+   * The same, each with the lists it keeps: a shard holds `GET /tickets`' counts and the check-in
+   * statistics; an event's position blocks position both ticket lists, a customer's and the
+   * purchase counts the older one; the customer's ticket count counts it.
+   */
+  labelled() {
     const actions = [];
     for (const { eventId, shard, sold, signatures, listed, counts } of this.shards.values()) {
       const moves = [...signatures].filter(([, delta]) => delta !== 0);
@@ -174,7 +186,15 @@ export class StatsDelta {
       ([customerId, delta]) =>
         countersUpdate(keys.customerTicketCount(customerId), 'CustomerTicketCount', [['n', delta]]) ?? [],
     );
-    return [...actions, ...this.positions.actions(), ...this.purchases.actions(), ...customers];
+    const shards: ListName[] = ['tickets', 'check-in-stats'];
+    return [
+      ...actions.map((action) => ({ action, for: shards })),
+      ...this.positions.byHolder().map(({ action, customer }) => ({
+        action,
+        for: customer ? OLDER : (['tickets', 'older-tickets'] satisfies ListName[]),
+      })),
+      ...[...this.purchases.actions(), ...customers].map((action) => ({ action, for: OLDER })),
+    ];
   }
 }
 
