@@ -12,30 +12,40 @@ console.log(
   `TEST_SEED=${seed} (TEST_SEED=${seed} npm test replays this run's data and its order of files and tests: vitest's --sequence.seed=${seed})`,
 );
 const seeded = { env: { TEST_SEED: process.env.TEST_SEED }, setupFiles: ['test/support/seeded-randomness.ts'] };
+/** The integration tests' setting: the embedded stand-ins, started once for the run. */
+const overStandIns = {
+  // One set of embedded services for the whole run; every worker talks to them.
+  globalSetup: ['test/support/global-setup.ts'],
+  // table-grants-setup.ts holds every DynamoDB command a route sent against its row's grant (shared/routes.ts).
+  setupFiles: [...seeded.setupFiles, 'test/support/worker-env.ts', 'test/support/table-grants-setup.ts'],
+  env: { ...TEST_ENV, ...seeded.env },
+  testTimeout: 20_000,
+  hookTimeout: 60_000,
+};
 
+/**
+ * Two tiers (README "Quick start"). `npm test` (`--project unit --project integration --project infra`) is what a
+ * change runs. `npm run test:deep` (`--project deep`) is test/deep/: what takes long for what it adds to a change's
+ * check, chosen by measured time per file: the fuzzing (200 inputs a route, whole-table snapshots), the scale tests
+ * (thousands of tickets or events), the load runs (the gate rush, the login attacks from many networks, the webhooks'
+ * fairness and hanging receivers), the browser and the READMEs' commands run as a person runs them.
+ */
 export default defineConfig({
   test: {
     sequence: { shuffle: { files: true, tests: true }, seed },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...seeded } },
-      {
-        test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          // One set of embedded services for the whole run; every worker talks to them.
-          globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: [...seeded.setupFiles, 'test/support/worker-env.ts'],
-          env: { ...TEST_ENV, ...seeded.env },
-          testTimeout: 20_000,
-          hookTimeout: 60_000,
-        },
-      },
+      { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...overStandIns } },
+      { test: { name: 'deep', include: ['test/deep/**/*.test.ts'], ...overStandIns } },
       {
         // Synthesising the whole stack takes seconds, well past vitest's 5 s default; a beforeAll that synthesises all
         // three stages took over 10 s (the hooks' default) on a busy 2-core machine.
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
+          // One module graph per worker for all the template files: synth.ts keeps each App it built, so a stage
+          // the files share is synthesised (with cdk-nag) once per worker, not once per file that asks for it.
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           ...seeded,

@@ -3,8 +3,9 @@
  * route table: bundle size and cold module init (CPU time) against its floor (a
  * DocumentClient, middy, a zod parse and a jose verify, plus one command of each other
  * service the row uses: bin/bench/bundle.ts), and in-process handler latency against the
- * same DynamoDB commands sent raw (on DynamoDB Local). Prints a table, writes `.local/bench.json`.
+ * the very DynamoDB commands it sent, replayed raw (on DynamoDB Local: bin/bench/replay.ts). Prints a table, writes `.local/bench.json`.
  * A measurement, not a test: it exits 0 whatever the figures (non-zero only if it breaks).
+ * `--help` lists the flags (which routes, how many runs; `--scale`, `--hostile`).
  *
  * Order matters: bundles and init timings come first, before Java starts, so DynamoDB
  * Local's JIT and GC do not steal CPU from the timed child processes (2 cores).
@@ -12,6 +13,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { routes } from '#shared/routes';
 import { bundleAll } from './bench/bundle.ts';
 import { measureInit } from './bench/init.ts';
@@ -20,20 +22,69 @@ import {
   BENCH_ENV,
   BENCH_SIGNING_KEY,
   BENCH_SIGNING_STAGE,
-  INIT_RUNS,
-  ITERATIONS,
+  DEFAULT_RUNS,
   ROOT,
   TABLE_NAME,
-  WARMUP,
+  TWIN_TABLE_NAME,
+  type BenchRuns,
 } from './bench/settings.ts';
 import { startLocalServices } from './local/services.ts';
 import { createTable } from './local/table.ts';
+
+const usage = `Usage: npm run bench -- [options]
+  (no option)          every route: bundle and init against its floor, handler latency against its replayed commands
+  --only <handlers>    only these routes (handler modules, comma-separated: shipping-method/get,tickets/list)
+  --init-runs <n>      fresh node processes per bundle for the init timing (default ${DEFAULT_RUNS.initRuns})
+  --warmup <n>         unrecorded requests per route before the measured ones (default ${DEFAULT_RUNS.warmup})
+  --iterations <n>     measured requests per route, each replayed once (default ${DEFAULT_RUNS.iterations})
+  --scale              the requests at 1,000 and 100,000 tickets instead (bin/bench/scale.ts)
+    --sizes <a,b>      the scale's event sizes (BENCH_SCALE_SIZES; default 1000,100000)
+    --rows <parts>     the scale's rows whose names contain one of these parts (BENCH_SCALE_ROWS)
+    --portal           the scale's portal rows only
+  --hostile            the worst inputs a client can send, against \`npm start\` (bin/bench/hostile.ts)
+  --help               this text`;
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    'init-runs': { type: 'string' },
+    warmup: { type: 'string' },
+    iterations: { type: 'string' },
+    scale: { type: 'boolean' },
+    sizes: { type: 'string' },
+    rows: { type: 'string' },
+    portal: { type: 'boolean' },
+    hostile: { type: 'boolean' },
+    help: { type: 'boolean' },
+  },
+});
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const count = (flag: string, value: string | undefined, fallback: number, least: number) => {
+  const n = value === undefined ? fallback : Number(value);
+  if (Number.isInteger(n) && n >= least) return n;
+  console.error(`--${flag} takes a whole number of at least ${least}.\n${usage}`);
+  process.exit(2);
+};
+const runs: BenchRuns = {
+  initRuns: count('init-runs', values['init-runs'], DEFAULT_RUNS.initRuns, 1),
+  warmup: count('warmup', values.warmup, DEFAULT_RUNS.warmup, 0),
+  iterations: count('iterations', values.iterations, DEFAULT_RUNS.iterations, 1),
+};
+const only = values.only?.split(',').map((name) => name.trim());
+const unknown = only?.filter((name) => !routes.some((row) => row.handler === name)) ?? [];
+if (unknown.length) {
+  console.error(`--only: no route has the handler ${unknown.join(', ')}.\n${usage}`);
+  process.exit(2);
+}
+const measured = only ? routes.filter((row) => only.includes(row.handler)) : routes;
 
 const log = (line: string) => console.error(line);
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-/** Starts the stand-ins, measures every handler against raw calls, and always stops them (no orphaned java). */
+/** Starts the stand-ins, measures the handlers against their replayed calls, and always stops them (no orphaned java). */
 async function measureHandlers() {
   const services = await startLocalServices();
   try {
@@ -44,26 +95,41 @@ async function measureHandlers() {
     const { customerBenchEnv } = await import('./bench/scenarios-customers.ts');
     Object.assign(process.env, await customerBenchEnv(services));
     await createTable(TABLE_NAME);
+    await createTable(TWIN_TABLE_NAME);
     // The bench's fixed key (already in JWT_PUBLIC_KEYS) as the stand-in's signing key secret.
     const { initLocalSigningKeys } = await import('./keys/commands.ts');
     await initLocalSigningKeys(services, BENCH_SIGNING_STAGE, async () => ({ ...BENCH_SIGNING_KEY }));
     const { measureLatency } = await import('./bench/latency.ts');
-    log(`Handler latency vs raw DynamoDB calls: ${WARMUP} warm-up + ${ITERATIONS} iterations each (${elapsed()})`);
-    return await measureLatency(routes, log);
+    log(
+      `Handler latency vs its DynamoDB commands replayed raw: ${runs.warmup} warm-up + ${runs.iterations} iterations each (${elapsed()})`,
+    );
+    return await measureLatency(measured, runs, log);
   } finally {
     await services.stop();
   }
 }
 
+const USAGE = `Usage: npm run bench [-- --scale | --hostile | --help]
+  (nothing)  bundle size, cold-start init and warm latency of every route against its floor (6-14 minutes on 2 cores;
+             .local/bench.json)
+  --scale    each request on the real handlers in events of 1,000 and 100,000 tickets (.local/bench-scale.json)
+  --hostile  the worst inputs a client can send, against the stack \`npm start\` runs`;
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
 // `npm run bench -- --scale`: the same requests at 1,000 and 100,000 tickets (bin/bench/scale.ts) instead.
-if (process.argv.includes('--scale')) {
+if (values.scale) {
+  if (values.sizes) process.env.BENCH_SCALE_SIZES = values.sizes;
+  if (values.rows) process.env.BENCH_SCALE_ROWS = values.rows;
   const { runScale } = await import('./bench/scale.ts');
   await runScale();
   process.exit(0);
 }
 
 // `npm run bench -- --hostile`: the worst inputs a client can send, against `npm start` (bin/bench/hostile.ts).
-if (process.argv.includes('--hostile')) {
+if (values.hostile) {
   const { runHostile } = await import('./bench/hostile.ts');
   await runHostile();
   process.exit(0);
@@ -71,13 +137,13 @@ if (process.argv.includes('--hostile')) {
 
 const dir = mkdtempSync(join(tmpdir(), 'ticketing-bench-'));
 try {
-  log(`Bundling ${routes.length} handlers and their floors...`);
-  const bundles = await bundleAll(routes, dir);
+  log(`Bundling ${measured.length} handlers and their floors...`);
+  const bundles = await bundleAll(measured, dir);
 
   log(
-    `Timing module init: ${INIT_RUNS} fresh node processes per bundle, each paired with a run of its floor... (${elapsed()})`,
+    `Timing module init: ${runs.initRuns} fresh node processes per bundle, each paired with a run of its floor... (${elapsed()})`,
   );
-  const init = await measureInit(bundles, dir);
+  const init = await measureInit(bundles, dir, runs.initRuns);
 
   log(`Starting the local services... (${elapsed()})`);
   const latency = await measureHandlers();
@@ -92,7 +158,7 @@ try {
       bundleBytes: bundle.bytes,
       initMs: init.floors.get(name)!,
     })),
-    routes: routes.map((row) =>
+    routes: measured.map((row) =>
       figures(
         row,
         floorOf(row.handler),
@@ -110,8 +176,7 @@ try {
     measuredAt: new Date().toISOString(),
     node: process.version,
     targets: TARGETS,
-    initRuns: INIT_RUNS,
-    iterations: ITERATIONS,
+    ...runs,
     ...results,
   };
   // Timings to the microsecond are plenty (and keep the file readable).

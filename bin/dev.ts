@@ -9,7 +9,7 @@
  * ADMIN_ORIGINS (the admin page and Vite's default http://localhost:5173, both host names),
  * PORTAL_ORIGINS (the portal page, both host names),
  * ADMIN_UI_URL (the admin page), PORTAL_URL (the portal page), PHOTO_BUCKET, LOG_LEVEL
- * (WARN). cognito-local gets a pool, an app client with a callback per admin origin, and
+ * (WARN), STACK_FILE (.local/stack.json). cognito-local gets a pool, an app client with a callback per admin origin, and
  * the demo administrators as users with their demo passwords, so
  * `SITE_AUTH_METHOD=idp npm start` signs in through its hosted UI. The Secrets Manager
  * stand-in gets a fresh signing key per run (`keys init` for stage `local`).
@@ -20,6 +20,7 @@ import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc'
 import { initLocalSigningKeys } from './keys/commands.ts';
 import { configureCognito, configureCustomerCognito } from './local/cognito.ts';
 import { startFrontEnd } from './local/front-ends.ts';
+import { STACK_FILE } from './local/running-stack.ts';
 import type { ApiServer } from './local/server.ts';
 import { startLocalServices } from './local/services.ts';
 
@@ -76,8 +77,14 @@ const signingKeysEnv = await initLocalSigningKeys(services, 'local').catch(async
   process.exit(1);
 });
 
-// Set before anything under shared/ or functions/ is imported: config is validated on first use.
-Object.assign(process.env, services.env, cognito.env, customerCognito.env, signingKeysEnv, {
+// Set before anything under shared/ or functions/ is imported: config is validated on first use. Recorded in
+// STACK_FILE too: a script acting on this stack (`npm run seed -- --events N` places orders) runs shared/ code that
+// reads the service's whole environment, not only the table's.
+const serviceEnv: Record<string, string> = {
+  ...services.env,
+  ...cognito.env,
+  ...customerCognito.env,
+  ...signingKeysEnv,
   STAGE: 'local',
   TABLE_NAME: tableName,
   SITE_AUTH_METHOD: authMethod,
@@ -99,7 +106,8 @@ Object.assign(process.env, services.env, cognito.env, customerCognito.env, signi
   WEBHOOK_RETRY_BASE_MS: process.env.WEBHOOK_RETRY_BASE_MS ?? '1000',
   WEBHOOK_RETRY_CAP_MS: process.env.WEBHOOK_RETRY_CAP_MS ?? '60000',
   WEBHOOK_GIVE_UP_AFTER_MS: process.env.WEBHOOK_GIVE_UP_AFTER_MS ?? '3600000',
-});
+};
+Object.assign(process.env, serviceEnv);
 
 let server: ApiServer | undefined;
 let webhooks: { stop(): Promise<void> } | undefined;
@@ -146,9 +154,11 @@ try {
   };
   await mkdir(dirname(manifestPath), { recursive: true });
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  // For scripts that act on this running stack (`npm run seed`): the stand-ins' endpoints, region, dummy credentials and the table.
-  const stack = { apiUrl: manifest.baseUrl, tableName, endpoints: services.endpoints, env: services.env };
-  await writeFile('.local/stack.json', `${JSON.stringify(stack, null, 2)}\n`);
+  // For scripts that act on this running stack (`npm run seed`): the stand-ins' endpoints, the table and the
+  // service's environment (region, dummy credentials, the stage's settings and public keys; no private key).
+  const stack = { apiUrl: manifest.baseUrl, tableName, endpoints: services.endpoints, env: serviceEnv };
+  await mkdir(dirname(STACK_FILE), { recursive: true });
+  await writeFile(STACK_FILE, `${JSON.stringify(stack, null, 2)}\n`);
 
   const logins = (['admin', 'scanner', 'vendor', 'customer', 'otherCustomer', 'unverifiedCustomer'] as const).flatMap(
     (role) => {

@@ -2,7 +2,7 @@
 /**
  * `npm run preflight -- --stage prod [--account 123456789012] [-c key=value ...]`: before a
  * deploy, checks the stage's committed settings (infra/stages/<stage>.ts) against the account
- * with the deploying credentials (read-only calls): region, account, CDK bootstrap, the SES
+ * with the deploying credentials (read-only calls): region, account, Lambda concurrency, the SES
  * identity and sandbox, the signing-key secret, certificate, hosted zone, web ACL, alarm
  * subscribers; and prints what the deploy will do. The `-c` settings are the ones `cdk deploy`
  * would get. Exits 1 when a deploy would fail, printing each miss with its fix (README "Deploying").

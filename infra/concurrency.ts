@@ -4,7 +4,10 @@ import type { StageSettings } from './stages.ts';
 /**
  * Reserved concurrency per route function, from its row (README "Operations", limits).
  * Reserving both caps a function and guarantees it that much of the account's pool:
- * - the gate (`POST /tickets/{id}/check-in`) gets a guarantee, so no other route can starve it;
+ * - the gate's three routes (the check-in, `POST /scans`, `GET /gate-lists/{eventId}`) each get a guarantee
+ *   of their own, so no other route can starve them, and devices reconnecting together at a rush (a burst of
+ *   uploads, every phone fetching its list before the doors open) take only the gate's reservation, never the
+ *   pool every other route shares;
  * - login-type public rows, the photo upload and the two ticket lists get caps, so a
  *   credential-stuffing burst, a run of 12 MP photos or a crawl of deep pages cannot take the
  *   concurrency every other route shares;
@@ -28,12 +31,20 @@ export interface ConcurrencyPlan {
 /** prod / staging numbers (dev, when its file turns reservations on, takes staging's). */
 const RESERVED = {
   gate: { prod: 50, staging: 10 },
+  /** The offline list: fetched once per device before the doors open, then by `changedSince`. */
+  gateList: { prod: 20, staging: 5 },
   login: { prod: 10, staging: 3 },
   photo: { prod: 10, staging: 2 },
   list: { prod: 25, staging: 5 },
 } as const;
 
 const LISTS = new Set(['tickets/list', 'ticket/list']);
+/** The gate's routes and what each reserves: the single scan, the batch upload, the offline list. */
+const GATE: Readonly<Record<string, keyof typeof RESERVED>> = {
+  'tickets/check-in': 'gate',
+  'gate/scans': 'gate',
+  'gate/gate-list': 'gateList',
+};
 
 export function concurrencyOf(
   row: RouteRow,
@@ -42,8 +53,8 @@ export function concurrencyOf(
   if (!settings.reservedConcurrency)
     return { reason: "the stage file reserves none (policy.reservedConcurrency: a new account's quota is 10)" };
   const stage = settings.name === 'prod' ? 'prod' : 'staging';
-  if (row.handler === 'tickets/check-in')
-    return { reserved: RESERVED.gate[stage], reason: 'the gate: guaranteed capacity at a rush' };
+  const gate = GATE[row.handler];
+  if (gate) return { reserved: RESERVED[gate][stage], reason: 'the gate: guaranteed capacity of its own at a rush' };
   if (row.auth.kind === 'public')
     return {
       reserved: RESERVED.login[stage],

@@ -3,6 +3,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { TABLE_WRITE_ACTIONS, type TableGrant } from '#shared/routes';
 import { nagName } from './nag-names.ts';
 
 /**
@@ -17,43 +18,42 @@ export function acknowledgeWildcard(scope: Construct, finding: string, reason: s
 }
 
 /**
- * Table access for `fn` (made in `scope`, with its role: functionDefaults), granted and named in
- * TABLE_NAME together: `read` can Get/Query/Scan only; `read-write` adds writes and
- * transactions, on any item, or, with `writes` (a row's `tableWrites`), only on partitions whose
- * key matches one of those patterns: a `dynamodb:LeadingKeys` condition, checked by DynamoDB per
- * item of a transaction too.
+ * Table access for `fn` (with its role: functionDefaults), granted and named in
+ * TABLE_NAME together: exactly the grant's actions (shared/routes.ts names each function's), on the
+ * table, and dynamodb:Query on each index it names and no other. With `writes` (a row's `tableWrites`),
+ * the writing actions hold only on partitions whose key matches one of those patterns: a
+ * `dynamodb:LeadingKeys` condition, checked by DynamoDB per item of a transaction too. No wildcard:
+ * the index ARNs are named one by one.
  */
 export function grantTableAccess(
-  scope: Construct,
   fn: MailingFunction,
   table: ITableV2,
-  access: 'read' | 'read-write',
+  grant: TableGrant,
   writes?: readonly string[],
 ): void {
-  if (access === 'read' || writes) table.grantReadData(fn);
-  if (access === 'read-write' && !writes) table.grantReadWriteData(fn);
-  if (access === 'read-write' && writes) {
+  const actions = (names: readonly string[]) => names.map((name) => `dynamodb:${name}`);
+  const reads = grant.actions.filter((action) => !isWrite(action));
+  const writing = grant.actions.filter(isWrite);
+  if (reads.length) fn.addToRolePolicy(new PolicyStatement({ actions: actions(reads), resources: [table.tableArn] }));
+  if (grant.indexes?.length)
     fn.addToRolePolicy(
       new PolicyStatement({
-        actions: [
-          'dynamodb:PutItem',
-          'dynamodb:UpdateItem',
-          'dynamodb:DeleteItem',
-          'dynamodb:BatchWriteItem',
-          'dynamodb:ConditionCheckItem',
-        ],
-        resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...writes] } },
+        actions: ['dynamodb:Query'],
+        resources: grant.indexes.map((index) => `${table.tableArn}/index/${index}`),
       }),
     );
-  }
+  if (writing.length)
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: actions(writing),
+        resources: [table.tableArn],
+        ...(writes ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...writes] } } } : {}),
+      }),
+    );
   fn.addEnvironment('TABLE_NAME', table.tableName);
-  acknowledgeWildcard(
-    scope,
-    `Resource::${tableArnOf(table, scope)}/index/*`,
-    "Queries may use any of the table's GSIs; the grant stays within this one table.",
-  );
 }
+
+const isWrite = (action: string): boolean => (TABLE_WRITE_ACTIONS as readonly string[]).includes(action);
 
 /**
  * Mail for `fn` (made in `scope`), only from the stage's sender address, granted and named in
@@ -99,10 +99,6 @@ export function arnOf(resource: Construct, consumer: Construct): string {
   if (Stack.of(resource) === Stack.of(consumer)) return `<${Stack.of(resource).getLogicalId(element)}.Arn>`;
   return `<referenceto${Names.uniqueId(element)}Arn>`;
 }
-
-/** The stage's table's ARN as cdk-nag names it in `consumer`'s findings: its own table, or a restored one referenced by name. */
-export const tableArnOf = (table: ITableV2, consumer: Construct): string =>
-  table.node.defaultChild ? arnOf(table, consumer) : nagName(consumer, table.tableArn);
 
 /**
  * Admin API actions on the one user pool, granted only to `manage-users` rows (users

@@ -98,9 +98,10 @@ export class RouteFunction extends Construct {
     });
   }
 
-  /** Table access (`grantTableAccess`): the row's `uses.table` and `uses.tableWrites`. */
-  bindTable(table: ITableV2, access: 'read' | 'read-write', writes?: readonly string[]): void {
-    grantTableAccess(this, this.function, table, access, writes);
+  /** Table access (`grantTableAccess`): the row's `uses.table`, `uses.indexes` and `uses.tableWrites`. */
+  bindTable(table: ITableV2, uses: RouteRow['uses']): void {
+    if (!uses.table) return;
+    grantTableAccess(this.function, table, { actions: uses.table, indexes: uses.indexes }, uses.tableWrites);
   }
 
   /** Read, write and delete objects in the photo bucket; URLs are built on the CDN's base URL. */

@@ -133,7 +133,7 @@ export class TicketingStack extends Stack {
         functionsDir: props.functionsDir,
       });
       // Grants come only from the row's `uses`.
-      if (row.uses.table) fn.bindTable(table, row.uses.table, row.uses.tableWrites);
+      if (row.uses.table) fn.bindTable(table, row.uses);
       if (row.uses.photos && photos) fn.bindPhotos(photos);
       if (row.uses.email) fn.bindEmail(settings.emailFrom, frontEnds.portal.origin);
       if (row.uses.identityProvider && idp) fn.bindIdentityProvider(idp, row.uses.identityProvider);

@@ -8,6 +8,7 @@ import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
+import { jobs } from '#shared/routes';
 import { functionDefaults } from './function-defaults.ts';
 import { grantEmailSending, grantTableAccess } from './function-grants.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
@@ -93,7 +94,7 @@ export interface WebhooksProps {
  *   silently);
  * - `dispatcher` (bin/webhooks/dispatch.ts), every minute: the due retries, then the age of the
  *   oldest undelivered message (a metric).
- * Both functions read and write the table and may mail a disabled webhook's creator; neither
+ * Both functions read and write the table, each exactly the actions its grant in shared/routes.ts `jobs` names, and may mail a disabled webhook's creator; neither
  * signs tokens nor reaches Cognito or Secrets Manager. They call receivers on the internet
  * directly: a Lambda outside a VPC has outbound access, and the sender itself refuses
  * non-public addresses. No WEBHOOK_* setting is set: the defaults are the deployed contract
@@ -110,7 +111,7 @@ export class Webhooks extends Construct {
     super(scope, id);
     const webhookFunction = (
       functionId: string,
-      handler: string,
+      handler: 'ticket-changes' | 'dispatch',
       props: { description: string; timeout: Duration; functionName?: string },
     ): LambdaFunction => {
       const home = new Construct(this, functionId);
@@ -122,7 +123,7 @@ export class Webhooks extends Construct {
         memorySize: 512,
         environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
       });
-      grantTableAccess(home, fn, table, 'read-write');
+      grantTableAccess(fn, table, jobs[handler]);
       grantEmailSending(home, fn, settings.emailFrom, portalUrl);
       grantWebhookSecretsKey(fn, secretsKey);
       Validations.of(home).acknowledge({

@@ -11,6 +11,7 @@
  */
 import type { Permission } from './auth/permissions.ts';
 import { partitionPatterns as P } from './data/keys.ts';
+import type { GlobalIndexName } from './data/table-schema.ts';
 
 /** Who may call a route. */
 export type Access =
@@ -25,9 +26,31 @@ export type Access =
   /** A customer token (my-account area); handlers see only the caller's own data. */
   | { kind: 'customer' };
 
+/**
+ * The DynamoDB actions a route's function may call on the table, as IAM names them. IAM has no action for a
+ * transaction: TransactWriteItems is authorised by the actions of its parts (PutItem, UpdateItem, DeleteItem,
+ * ConditionCheckItem), TransactGetItems by GetItem. No route may Scan: a request path reads by key.
+ */
+const TABLE_READ_ACTIONS = ['GetItem', 'BatchGetItem', 'Query'] as const;
+/** The actions that write (ConditionCheckItem too: it runs only in a transaction that writes). */
+export const TABLE_WRITE_ACTIONS = [
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'ConditionCheckItem',
+] as const;
+export type TableAction = (typeof TABLE_READ_ACTIONS)[number] | (typeof TABLE_WRITE_ACTIONS)[number];
+
 /** The AWS resources a route's function may touch; infra grants exactly these. */
 export interface Uses {
-  table?: 'read' | 'read-write';
+  /**
+   * The actions the function calls on the table (`Query`: of the table itself); infra grants exactly these, and
+   * test/support/table-grants.ts holds every command a route sends in the integration tests to them.
+   */
+  table?: readonly TableAction[];
+  /** The GSIs the function queries (dynamodb:Query on each, and no other index). */
+  indexes?: readonly GlobalIndexName[];
   photos?: boolean;
   email?: boolean;
   /**
@@ -74,7 +97,8 @@ export interface RouteRow {
   successor?: string;
   /**
    * An unsafe POST a client retry could repeat: honours `Idempotency-Key` (shared/http/idempotency.ts,
-   * README "Idempotent retries"). Needs an authenticated caller and `table: 'read-write'`.
+   * README "Idempotent retries"). Needs an authenticated caller and the idempotency store's actions
+   * (`wrapperTableActions`).
    */
   idempotent?: boolean;
   /**
@@ -100,95 +124,95 @@ const table = [
   // callback, logout, change-password; legacy mode: /auth/legacy/*. Each answers 403 in
   // the other mode. Login routes write the PKCE verifier of the login in flight. Rows that
   // sign a token or the login state have `signingKey`.
-  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true } },
-  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true }, successor: '/auth/login' },
-  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.oauthLogins, P.administrators], identityProvider: 'sign-in', signingKey: true } },
-  { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: signOut, uses: { table: 'read-write', identityProvider: 'sign-in' } },
-  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: 'read-write', identityProvider: 'sign-in' } , throttled: true },
-  { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: 'read' } },
-  { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: 'read' }, successor: '/auth/me' },
-  { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: 'read', signingKey: true } },
-  // Legacy login upgrades old (bcrypt) hashes to scrypt, hence read-write.
-  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true } , throttled: true },
-  { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: signOut, uses: { table: 'read-write' } },
-  { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: 'read-write' } , throttled: true },
-  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens], email: true } , throttled: true },
-  { method: 'POST', path: '/auth/legacy/reset-password', handler: 'auth/legacy-reset-password', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.resetTokens, P.administrators] } },
+  { method: 'POST', path: '/auth/login', handler: 'auth/login', auth: publicRoute, uses: { table: ['PutItem'], tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true } },
+  { method: 'POST', path: '/auth/vendor/login', handler: 'auth/vendor-login', auth: publicRoute, uses: { table: ['PutItem'], tableWrites: [P.oauthLogins], identityProvider: 'sign-in', signingKey: true }, successor: '/auth/login' },
+  { method: 'GET', path: '/auth/callback', handler: 'auth/callback', auth: publicRoute, uses: { table: ['UpdateItem', 'DeleteItem'], indexes: ['GSI2'], tableWrites: [P.oauthLogins, P.administrators], identityProvider: 'sign-in', signingKey: true } },
+  { method: 'POST', path: '/auth/logout', handler: 'auth/logout', auth: signOut, uses: { table: ['GetItem', 'UpdateItem'], identityProvider: 'sign-in' } },
+  { method: 'POST', path: '/auth/change-password', handler: 'auth/change-password', auth: admin(), uses: { table: ['GetItem', 'PutItem'], identityProvider: 'sign-in' } , throttled: true },
+  { method: 'GET', path: '/auth/me', handler: 'auth/me', auth: admin(), uses: { table: ['GetItem'] } },
+  { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: ['GetItem'] }, successor: '/auth/me' },
+  { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: ['GetItem'], signingKey: true } },
+  // Legacy login upgrades old (bcrypt) hashes to scrypt, hence its writes to administrators.
+  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true } , throttled: true },
+  { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: signOut, uses: { table: ['GetItem', 'UpdateItem'] } },
+  { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'] } , throttled: true },
+  { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: ['GetItem', 'PutItem'], indexes: ['GSI2'], tableWrites: [P.rateWindows, P.resetTokens], email: true } , throttled: true },
+  { method: 'POST', path: '/auth/legacy/reset-password', handler: 'auth/legacy-reset-password', auth: publicRoute, uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.resetTokens, P.administrators] } },
 
   // Shipping methods
-  { method: 'GET', path: '/shipping-method', handler: 'shipping-method/list', auth: admin('shipping:read'), uses: { table: 'read' } },
-  { method: 'GET', path: '/shipping-method/{id}', handler: 'shipping-method/get', auth: admin('shipping:read'), uses: { table: 'read' } },
-  { method: 'POST', path: '/shipping-method', handler: 'shipping-method/create', auth: admin('shipping:write'), uses: { table: 'read-write' }, idempotent: true },
-  { method: 'PATCH', path: '/shipping-method/{id}', handler: 'shipping-method/update', auth: admin('shipping:write'), uses: { table: 'read-write' } },
-  { method: 'DELETE', path: '/shipping-method/{id}', handler: 'shipping-method/delete', auth: admin('shipping:write'), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/shipping-method/bulk-read', handler: 'shipping-method/bulk-read', auth: admin('shipping:read'), uses: { table: 'read' } },
-  { method: 'POST', path: '/shipping-method/bulk-create', handler: 'shipping-method/bulk-create', auth: admin('shipping:write'), uses: { table: 'read-write' }, idempotent: true },
-  { method: 'POST', path: '/shipping-method/bulk-update', handler: 'shipping-method/bulk-update', auth: admin('shipping:write'), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/shipping-method/bulk-delete', handler: 'shipping-method/bulk-delete', auth: admin('shipping:write'), uses: { table: 'read-write' } },
+  { method: 'GET', path: '/shipping-method', handler: 'shipping-method/list', auth: admin('shipping:read'), uses: { table: ['GetItem'], indexes: ['GSI1'] } },
+  { method: 'GET', path: '/shipping-method/{id}', handler: 'shipping-method/get', auth: admin('shipping:read'), uses: { table: ['GetItem'] } },
+  { method: 'POST', path: '/shipping-method', handler: 'shipping-method/create', auth: admin('shipping:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true },
+  { method: 'PATCH', path: '/shipping-method/{id}', handler: 'shipping-method/update', auth: admin('shipping:write'), uses: { table: ['GetItem', 'UpdateItem'] } },
+  { method: 'DELETE', path: '/shipping-method/{id}', handler: 'shipping-method/delete', auth: admin('shipping:write'), uses: { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'DeleteItem'] } },
+  { method: 'POST', path: '/shipping-method/bulk-read', handler: 'shipping-method/bulk-read', auth: admin('shipping:read'), uses: { table: ['GetItem', 'BatchGetItem'] } },
+  { method: 'POST', path: '/shipping-method/bulk-create', handler: 'shipping-method/bulk-create', auth: admin('shipping:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true },
+  { method: 'POST', path: '/shipping-method/bulk-update', handler: 'shipping-method/bulk-update', auth: admin('shipping:write'), uses: { table: ['GetItem', 'UpdateItem'] } },
+  { method: 'POST', path: '/shipping-method/bulk-delete', handler: 'shipping-method/bulk-delete', auth: admin('shipping:write'), uses: { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'DeleteItem'] } },
 
   // Tickets
-  { method: 'GET', path: '/tickets', handler: 'tickets/list', auth: admin('tickets:read'), uses: { table: 'read' } },
-  { method: 'GET', path: '/tickets/check-in-stats', handler: 'tickets/check-in-stats', auth: admin('tickets:read'), uses: { table: 'read' } },
-  { method: 'GET', path: '/tickets/{id}', handler: 'tickets/get', auth: admin('tickets:read'), uses: { table: 'read' } },
-  { method: 'PATCH', path: '/tickets/{id}', handler: 'tickets/update', auth: admin('tickets:write'), uses: { table: 'read-write' } },
-  { method: 'DELETE', path: '/tickets/{id}', handler: 'tickets/delete', auth: admin('tickets:write'), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/tickets/bulk-delete', handler: 'tickets/bulk-delete', auth: admin('tickets:write'), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/tickets/{id}/check-in', handler: 'tickets/check-in', auth: admin('checkin:scan'), uses: { table: 'read-write' }, idempotent: true },
-  { method: 'POST', path: '/tickets/{id}/transfer', handler: 'tickets/transfer', auth: admin('tickets:write'), uses: { table: 'read-write' }, idempotent: true },
-  { method: 'GET', path: '/tickets/{id}/waivers', handler: 'tickets/waivers', auth: admin('tickets:read'), uses: { table: 'read' } },
-  { method: 'POST', path: '/tickets/{id}/sign-waivers', handler: 'tickets/sign-waivers', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
-  { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
-  { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: 'read-write', photos: true } },
+  { method: 'GET', path: '/tickets', handler: 'tickets/list', auth: admin('tickets:read'), uses: { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['GSI1', 'GSI2', 'GSI3'] } },
+  { method: 'GET', path: '/tickets/check-in-stats', handler: 'tickets/check-in-stats', auth: admin('tickets:read'), uses: { table: ['GetItem', 'BatchGetItem'] } },
+  { method: 'GET', path: '/tickets/{id}', handler: 'tickets/get', auth: admin('tickets:read'), uses: { table: ['GetItem', 'BatchGetItem', 'Query'] } },
+  { method: 'PATCH', path: '/tickets/{id}', handler: 'tickets/update', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
+  { method: 'DELETE', path: '/tickets/{id}', handler: 'tickets/delete', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
+  { method: 'POST', path: '/tickets/bulk-delete', handler: 'tickets/bulk-delete', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
+  { method: 'POST', path: '/tickets/{id}/check-in', handler: 'tickets/check-in', auth: admin('checkin:scan'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true },
+  { method: 'POST', path: '/tickets/{id}/transfer', handler: 'tickets/transfer', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'] }, idempotent: true },
+  { method: 'GET', path: '/tickets/{id}/waivers', handler: 'tickets/waivers', auth: admin('tickets:read'), uses: { table: ['GetItem', 'Query'] } },
+  { method: 'POST', path: '/tickets/{id}/sign-waivers', handler: 'tickets/sign-waivers', auth: admin('tickets:write'), uses: { table: ['GetItem', 'Query', 'PutItem'], photos: true } },
+  { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem'], photos: true } },
+  { method: 'DELETE', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo-delete', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem'], photos: true } },
 
   // The gate (ours, README "The gate offline"): scans by barcode, one online or a batch uploaded after working offline, and the admission list to take offline.
-  { method: 'POST', path: '/scans', handler: 'gate/scans', auth: admin('checkin:scan'), uses: { table: 'read-write' } },
-  { method: 'GET', path: '/gate-lists/{eventId}', handler: 'gate/gate-list', auth: admin('checkin:scan'), uses: { table: 'read' } },
+  { method: 'POST', path: '/scans', handler: 'gate/scans', auth: admin('checkin:scan'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'] } },
+  { method: 'GET', path: '/gate-lists/{eventId}', handler: 'gate/gate-list', auth: admin('checkin:scan'), uses: { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['GSI1', 'GSI5'] } },
 
   // Older ticket routes (integrations): the same tickets, state machine and history.
-  { method: 'GET', path: '/ticket/{id}', handler: 'ticket/get', auth: admin('tickets:read'), uses: { table: 'read' } },
-  { method: 'GET', path: '/ticket/{ticketId}/answers', handler: 'ticket/answers', auth: admin('tickets:read'), uses: { table: 'read' } },
-  { method: 'GET', path: '/ticket/{ticketId}/is-bib-available/{bib}', handler: 'ticket/is-bib-available', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/ticket/{id}', handler: 'ticket/get', auth: admin('tickets:read'), uses: { table: ['GetItem'] } },
+  { method: 'GET', path: '/ticket/{ticketId}/answers', handler: 'ticket/answers', auth: admin('tickets:read'), uses: { table: ['GetItem'] } },
+  { method: 'GET', path: '/ticket/{ticketId}/is-bib-available/{bib}', handler: 'ticket/is-bib-available', auth: admin('tickets:read'), uses: { table: ['GetItem'] } },
   // The list: ten filters each served by a key, seven expansions, the update-time sync.
-  { method: 'GET', path: '/ticket', handler: 'ticket/list', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'GET', path: '/ticket', handler: 'ticket/list', auth: admin('tickets:read'), uses: { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'] } },
   // Claims: a ticket sent to someone else to claim (the OpenAPI description of the `ticket` tag).
-  { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true , throttled: true },
-  { method: 'POST', path: '/ticket/{ticketId}/claimant', handler: 'ticket/claimant', auth: admin('tickets:write'), uses: { table: 'read-write', email: true }, idempotent: true , throttled: true },
-  { method: 'GET', path: '/ticket/{id}/is-a-claim', handler: 'ticket/is-a-claim', auth: admin('tickets:read'), uses: { table: 'read' } },
-  { method: 'GET', path: '/ticket/{id}/is-claimed', handler: 'ticket/is-claimed', auth: admin('tickets:read'), uses: { table: 'read' } },
-  { method: 'GET', path: '/ticket/{ticketId}/claim-info', handler: 'ticket/claim-info', auth: admin('tickets:read'), uses: { table: 'read' } },
+  { method: 'POST', path: '/ticket/{ticketId}/claim', handler: 'ticket/claim', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], email: true }, idempotent: true , throttled: true },
+  { method: 'POST', path: '/ticket/{ticketId}/claimant', handler: 'ticket/claimant', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], email: true }, idempotent: true , throttled: true },
+  { method: 'GET', path: '/ticket/{id}/is-a-claim', handler: 'ticket/is-a-claim', auth: admin('tickets:read'), uses: { table: ['GetItem'] } },
+  { method: 'GET', path: '/ticket/{id}/is-claimed', handler: 'ticket/is-claimed', auth: admin('tickets:read'), uses: { table: ['GetItem'] } },
+  { method: 'GET', path: '/ticket/{ticketId}/claim-info', handler: 'ticket/claim-info', auth: admin('tickets:read'), uses: { table: ['GetItem'] } },
   // The explicit state route: restores, and undoes a check-in for callers holding checkin:undo.
-  { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: 'read-write' } },
+  { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
 
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
   // administrator who manages customers, the account itself, and mail to its owner.
-  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: 'read-write', tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } , throttled: true },
-  { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: 'read-write', customerIdentity: 'manage-users', email: true } },
-  { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: 'read' } },
-  { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: 'read-write', email: true } , throttled: true },
-  { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: 'read-write', email: true } , throttled: true },
+  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } , throttled: true },
+  { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI2'], customerIdentity: 'manage-users', email: true } },
+  { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: ['GetItem'] } },
+  { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true } , throttled: true },
+  { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'PutItem'], indexes: ['GSI1', 'GSI4'], email: true } , throttled: true },
   // Catalogue and orders, scoped to the customer.
-  { method: 'GET', path: '/my-account/event', handler: 'my-account/events', auth: customer, uses: { table: 'read' } },
-  { method: 'GET', path: '/my-account/ticket-type/{eventId}', handler: 'my-account/ticket-types', auth: customer, uses: { table: 'read' } },
-  { method: 'GET', path: '/my-account/wave-time/{eventId}', handler: 'my-account/wave-times', auth: customer, uses: { table: 'read' } },
-  { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: 'read' } },
-  { method: 'GET', path: '/my-account/payment-processor', handler: 'my-account/payment-processor', auth: customer, uses: { table: 'read' } },
-  { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: 'read' } },
+  { method: 'GET', path: '/my-account/event', handler: 'my-account/events', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2'] } },
+  { method: 'GET', path: '/my-account/ticket-type/{eventId}', handler: 'my-account/ticket-types', auth: customer, uses: { table: ['GetItem', 'Query'] } },
+  { method: 'GET', path: '/my-account/wave-time/{eventId}', handler: 'my-account/wave-times', auth: customer, uses: { table: ['GetItem', 'Query'] } },
+  { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2'] } },
+  { method: 'GET', path: '/my-account/payment-processor', handler: 'my-account/payment-processor', auth: customer, uses: { table: ['GetItem'] } },
+  { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: ['GetItem', 'Query'] } },
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
-  { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: 'read-write' } },
+  { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
 
   // Webhooks (ours, beyond the spec; README "Webhooks"): subscriptions, their deliveries, and a test message.
   // Retry and ping send at once, and may turn a failing subscription off and mail its creator.
-  { method: 'POST', path: '/webhooks', handler: 'webhooks/create', auth: admin('webhooks:manage'), uses: { table: 'read-write', webhookSecrets: true }, idempotent: true },
-  { method: 'GET', path: '/webhooks', handler: 'webhooks/list', auth: admin('webhooks:manage'), uses: { table: 'read' } },
-  { method: 'GET', path: '/webhooks/{id}', handler: 'webhooks/get', auth: admin('webhooks:manage'), uses: { table: 'read' } },
-  { method: 'PATCH', path: '/webhooks/{id}', handler: 'webhooks/update', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
-  { method: 'DELETE', path: '/webhooks/{id}', handler: 'webhooks/delete', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/webhooks/{id}/rotate-secret', handler: 'webhooks/rotate-secret', auth: admin('webhooks:manage'), uses: { table: 'read-write', webhookSecrets: true } },
-  { method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'webhooks/deliveries', auth: admin('webhooks:manage'), uses: { table: 'read' } },
-  { method: 'POST', path: '/webhooks/{id}/deliveries/redeliver', handler: 'webhooks/redeliver', auth: admin('webhooks:manage'), uses: { table: 'read-write' } },
-  { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', handler: 'webhooks/retry-delivery', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true, webhookSecrets: true } },
-  { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: 'read-write', email: true, webhookSecrets: true } },
+  { method: 'POST', path: '/webhooks', handler: 'webhooks/create', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], webhookSecrets: true }, idempotent: true },
+  { method: 'GET', path: '/webhooks', handler: 'webhooks/list', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'Query'] } },
+  { method: 'GET', path: '/webhooks/{id}', handler: 'webhooks/get', auth: admin('webhooks:manage'), uses: { table: ['GetItem'] } },
+  { method: 'PATCH', path: '/webhooks/{id}', handler: 'webhooks/update', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem'] } },
+  { method: 'DELETE', path: '/webhooks/{id}', handler: 'webhooks/delete', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'] } },
+  { method: 'POST', path: '/webhooks/{id}/rotate-secret', handler: 'webhooks/rotate-secret', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem'], webhookSecrets: true } },
+  { method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'webhooks/deliveries', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'Query'] } },
+  { method: 'POST', path: '/webhooks/{id}/deliveries/redeliver', handler: 'webhooks/redeliver', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'Query', 'PutItem'] }, throttled: true },
+  { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', handler: 'webhooks/retry-delivery', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
+  { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */
@@ -219,3 +243,52 @@ export function findRoute(key: string): RouteRow {
   if (!row) throw new Error(`Route "${key}" is not in shared/routes.ts`);
   return row;
 }
+
+/** A function's grant on the table: its actions, and the GSIs it queries. */
+export interface TableGrant {
+  actions: readonly string[];
+  indexes?: readonly GlobalIndexName[];
+}
+
+/**
+ * The deployed functions that serve no route, and their grants on the table (infra/webhooks.ts,
+ * infra/migrations.ts): the table stream's consumer, the webhook dispatcher (both by their handlers' names in
+ * bin/webhooks/, and run in-process as themselves by bin/local/webhook-workers.ts, so the tests record them as they
+ * record the routes), and the migrations runner. The runner alone may Scan (a backfill reads every item) and
+ * describe the table (`npm run migrations` shows its indexes); its grant is read from its catalogue's code, not
+ * recorded (the tests apply the migrations to an empty table, in no test file).
+ */
+export const jobs = {
+  'ticket-changes': { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] },
+  dispatch: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] },
+  migrations: {
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'DescribeTable'],
+    indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'],
+  },
+} as const satisfies Record<string, TableGrant>;
+export type JobName = keyof typeof jobs;
+
+/**
+ * What the route wrapper (shared/http/route.ts) itself sends for a row, beside its handler: the session check's
+ * GetItem on every authenticated row, the idempotency store's claim, read, answer and release on `idempotent` rows.
+ * Every such row names them (test/unit/routes.test.ts). The session check is cached per container, and the tests'
+ * in-process routes share one: whichever route comes first sends it, so a full test run cannot show each route
+ * sending it, and does not ask to (test/support/table-grants-run.ts).
+ */
+export function wrapperTableActions(row: Pick<RouteRow, 'auth' | 'idempotent'>): TableAction[] {
+  return [
+    ...(row.auth.kind === 'public' ? [] : (['GetItem'] as const)),
+    ...(row.idempotent ? (['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] as const) : []),
+  ];
+}
+
+/** The table grant of a function: a route's (by its key) or a job's (by its name); undefined when it has none. */
+export function tableGrantOf(fn: string): TableGrant | undefined {
+  if (fn in jobs) return jobs[fn as JobName];
+  const row = byKey.get(fn);
+  return row?.uses.table ? { actions: row.uses.table, indexes: row.uses.indexes } : undefined;
+}
+
+/** Whether a row writes the table (any write action granted). */
+export const writesTable = (uses: Uses): boolean =>
+  uses.table?.some((action) => (TABLE_WRITE_ACTIONS as readonly string[]).includes(action)) ?? false;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Bundle, Bundles } from './bundle.ts';
-import { BENCH_ENV, INIT_RUNS } from './settings.ts';
+import { BENCH_ENV } from './settings.ts';
 import { median } from './stats.ts';
 
 const run = promisify(execFile);
@@ -28,7 +28,11 @@ export interface InitResult {
   routes: Map<string, { ms: number; floorMs: number }>;
 }
 
-export async function measureInit({ floors, routes, floorOf }: Bundles, dir: string): Promise<InitResult> {
+export async function measureInit(
+  { floors, routes, floorOf }: Bundles,
+  dir: string,
+  initRuns: number,
+): Promise<InitResult> {
   const runner = join(dir, 'measure-import.mjs');
   writeFileSync(runner, RUNNER);
   // Only the validated config and dummy AWS settings: no endpoint, since init makes no call.
@@ -49,7 +53,7 @@ export async function measureInit({ floors, routes, floorOf }: Bundles, dir: str
   const samples = new Map<string, { route: number[]; floor: number[] }>(
     [...routes.keys()].map((handler) => [handler, { route: [], floor: [] }]),
   );
-  for (let i = 0; i < INIT_RUNS; i++) {
+  for (let i = 0; i < initRuns; i++) {
     for (const [index, [handler, bundle]] of [...routes].entries()) {
       const floorName = floorOf.get(handler)!;
       const routeFirst = (i + index) % 2 === 0;

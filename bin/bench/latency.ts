@@ -1,46 +1,38 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { db } from '#shared/data/client';
 import type { RouteRow } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
+import { installRecorder, recorded, replay, type Recording } from './replay.ts';
 import { customerScenarios } from './scenarios-customers.ts';
 import { orderScenarios } from './scenarios-orders.ts';
 import { measureOlderTicketFilters, olderTicketScenarios } from './scenarios-older-tickets.ts';
 import { scenarios as adminScenarios, seed, type BenchRequest, type Fixture } from './scenarios.ts';
-import { ITERATIONS, WARMUP } from './settings.ts';
+import type { BenchRuns } from './settings.ts';
 import { median, percentile } from './stats.ts';
 
 /**
- * In-process handler latency against DynamoDB Local, next to the same commands sent raw.
+ * In-process handler latency against DynamoDB Local, next to the route's floor: the very
+ * commands the handler sent, recorded and replayed bare on a twin table (replay.ts).
  * Imported only after bench.ts has put the stand-ins' endpoints and the config in
  * process.env: `shared/` reads both when its modules load.
  */
 export interface LatencyResult {
   medianMs: number;
   p95Ms: number;
+  /** The replays' (the floor's) figures. */
   rawMedianMs: number;
   rawP95Ms: number;
   /** e.g. `BatchGetItem+TransactWriteItems`, from the handler's requests. */
   calls: string;
   callsPerRequest: number;
-  /** The raw side's sequence, when it differs from the handler's (a scenario bug). */
-  rawCalls?: string;
 }
 
 const scenarios = { ...adminScenarios, ...customerScenarios, ...orderScenarios, ...olderTicketScenarios };
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+/** The handlers with a latency scenario (`--only` picks among them). */
+export const scenarioNames = Object.keys(scenarios);
 
-// Every command any code sends on the shared client, in order; read and cleared per request.
-// `initialize` is the first step, so a command counts even if it fails or is retried later.
-let sent: string[] = [];
-db.middlewareStack.add(
-  (next, context) => (args) => {
-    sent.push((context.commandName ?? '?').replace(/Command$/, ''));
-    return next(args);
-  },
-  { step: 'initialize', name: 'benchCallCounter' },
-);
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** `Query+GetItem`, with repeats folded: `UpdateItem×10`. */
 function label(names: string[]): string {
@@ -63,79 +55,76 @@ function toEvent(request: BenchRequest, token: string): { event: APIGatewayProxy
   };
 }
 
-/** Times one call; returns ms and the DynamoDB commands it sent. */
-async function timed(work: () => Promise<unknown>): Promise<{ ms: number; calls: string[] }> {
-  sent = [];
-  const start = performance.now();
-  await work();
-  const ms = performance.now() - start;
-  return { ms, calls: sent };
-}
-
-async function measureRoute(row: RouteRow, fixture: Fixture): Promise<LatencyResult> {
+async function measureRoute(
+  row: RouteRow,
+  fixture: Fixture,
+  { warmup, iterations }: BenchRuns,
+): Promise<LatencyResult> {
   const { handler } = (await import(new URL(`../../functions/${row.handler}.ts`, import.meta.url).href)) as {
     handler: Handler;
   };
-  const runs = WARMUP + ITERATIONS;
-  const { request, raw } = await scenarios[row.handler]!(fixture, runs);
+  const runs = warmup + iterations;
+  const { request } = await scenarios[row.handler]!(fixture, runs);
 
   const handlerMs: number[] = [];
   const rawMs: number[] = [];
   let handlerCalls: string[] = [];
-  let rawCalls: string[] = [];
-  const viaHandler = async (i: number) => {
+  const viaHandler = async (i: number): Promise<Recording> => {
     // Building the event is API Gateway's work, so it stays outside the timed section.
     const { event, row: matched } = toEvent(request(i), fixture.token);
     const context = lambdaContext(event, matched);
-    let result: APIGatewayProxyStructuredResultV2 | undefined;
-    const sample = await timed(async () => (result = await handler(event, context)));
+    const { result, commands } = await recorded(async () => {
+      const start = performance.now();
+      const answer = await handler(event, context);
+      return { answer, ms: performance.now() - start };
+    });
     // A fast 4xx would flatter the figures: every measured request must succeed.
-    if (!result || (result.statusCode ?? 200) >= 300) {
-      throw new Error(`bench: ${row.method} ${row.path} answered ${result?.statusCode}: ${result?.body}`);
+    if ((result.answer.statusCode ?? 200) >= 300) {
+      throw new Error(`bench: ${row.method} ${row.path} answered ${result.answer.statusCode}: ${result.answer.body}`);
     }
-    if (i >= WARMUP) handlerMs.push(sample.ms);
-    handlerCalls = sample.calls;
+    if (i >= warmup) handlerMs.push(result.ms);
+    handlerCalls = commands.filter((command) => command.service === 'dynamodb').map((command) => command.name);
+    return commands;
   };
-  const viaRaw = async (i: number) => {
-    const sample = await timed(() => raw(i));
-    if (i >= WARMUP) rawMs.push(sample.ms);
-    rawCalls = sample.calls;
+  const viaReplay = async (i: number, commands: Recording) => {
+    const { run, check } = replay(commands);
+    const ms = await run();
+    check();
+    if (i >= warmup) rawMs.push(ms);
   };
 
-  // Alternate which side goes first, so neither always follows the other's cache effects.
-  for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      await viaHandler(i);
-      await viaRaw(i);
-    } else {
-      await viaRaw(i);
-      await viaHandler(i);
-    }
+  // Two requests, then their two replays (in order: the twin must see the table's writes
+  // in the table's order), so each side follows itself and the other alike.
+  for (let i = 0; i < runs; i += 2) {
+    const pair = [i, i + 1].filter((k) => k < runs);
+    const recordings: Recording[] = [];
+    for (const k of pair) recordings.push(await viaHandler(k));
+    for (const [n, k] of pair.entries()) await viaReplay(k, recordings[n]!);
   }
 
-  const calls = label(handlerCalls);
   return {
     medianMs: median(handlerMs),
     p95Ms: percentile(handlerMs, 95),
     rawMedianMs: median(rawMs),
     rawP95Ms: percentile(rawMs, 95),
-    calls,
+    calls: label(handlerCalls),
     callsPerRequest: handlerCalls.length,
-    ...(label(rawCalls) !== calls ? { rawCalls: label(rawCalls) } : {}),
   };
 }
 
 /** Measures every row that touches the table and has a scenario; the others are left out of the map. */
 export async function measureLatency(
   rows: readonly RouteRow[],
+  runs: BenchRuns,
   log: (line: string) => void,
 ): Promise<Map<string, LatencyResult>> {
+  installRecorder();
   const fixture = await seed();
   const results = new Map<string, LatencyResult>();
   for (const row of rows) {
     if (!row.uses.table || !scenarios[row.handler]) continue;
     log(`  ${row.method} ${row.path}`);
-    results.set(row.handler, await measureRoute(row, fixture));
+    results.set(row.handler, await measureRoute(row, fixture, runs));
     // The older list has one row but ten filters: each one's calls and items read, logged.
     if (row.handler === 'ticket/list') await measureOlderTicketFilters(fixture, log);
   }

@@ -10,7 +10,7 @@ import { type DynamoTally, emptyTally, tallyDynamoCalls } from './dynamo-tally.t
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
 import { median, percentile } from './stats.ts';
-import type { ScaleFigures, ScaleRow } from './scale.ts';
+import type { ScaleFigures, ScaleRow } from './scale-figures.ts';
 
 const WARMUP = 10;
 const ITERATIONS = 60;

@@ -16,38 +16,17 @@ import { startLocalServices } from '../local/services.ts';
 import { createTable } from '../local/table.ts';
 import { BENCH_ENV, BENCH_SIGNING_KEY, BENCH_SIGNING_STAGE, ROOT, TABLE_NAME } from './settings.ts';
 import { median, percentile } from './stats.ts';
+import { label, SCALE_GOAL, type ScaleFigures, type ScaleRow, table } from './scale-figures.ts';
+import type { ScaleEvent, ScaleRequest } from './scale-rows.ts';
 
-export const SCALE_GOAL = 1.2;
 const WARMUP = 20;
 const ITERATIONS = 100;
 const log = (line: string) => console.error(line);
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
-interface Request {
-  method: string;
-  url: string;
-  body?: unknown;
-  token: string;
-}
 interface Sample extends DynamoTally {
   ms: number;
 }
-export interface ScaleFigures {
-  p50: number;
-  p99: number;
-  calls: number;
-  itemsRead: number;
-  rcu: number;
-  wcu: number;
-  names: string;
-}
-export interface ScaleRow {
-  row: string;
-  route: string;
-  sizes: Record<string, ScaleFigures>;
-  ratio: number;
-}
-
 export async function runScale(): Promise<void> {
   const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000,100000').split(',').map(Number);
   const services = await startLocalServices();
@@ -92,8 +71,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
   const { readTicketRecords } = await import('#shared/data/ticket-records');
   const { PROCESS_STATE } = await import('#shared/domain/ticket');
   const { seedScale } = await import('../seed/scale.ts');
-  const { encodeCursor } = await import('#shared/lists/tickets');
-  const { ownPartCursor } = await import('#shared/use-cases/gate/gate-list');
+  const { ticketRows } = await import('./scale-rows.ts');
 
   let current: Sample = { ms: 0, ...emptyTally() };
   tallyDynamoCalls(db, () => current, 'benchScaleCounter');
@@ -106,19 +84,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     vendorUser: false,
     authTime: epochSeconds(),
   });
-  const events: {
-    size: number;
-    seeded: Awaited<ReturnType<typeof seedScale>>;
-    open: number[];
-    customer: { id: number; orders: number };
-    customerToken: string;
-    /** An administrator scoped to this event only: the lists across events read just it. */
-    scopedToken: string;
-    /** One attendee's email address up to its `@`: a search by an address's start that one ticket matches at any size. */
-    emailPrefix: string;
-    /** The instants around 50 changes made to this event's tickets alone (the sync row's window). */
-    changes: { from: string; to: string };
-  }[] = [];
+  const events: ScaleEvent[] = [];
   for (const size of sizes) {
     log(`Seeding ${size.toLocaleString('en')} tickets...`);
     const started = performance.now();
@@ -170,128 +136,7 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
 
   // The sync rows read what changed after every event was seeded: the PATCH and check-in rows' changes, alike for both sizes.
   const since = new Date().toISOString();
-  const rowsOf = (e: (typeof events)[number]): [string, (i: number) => Request][] => {
-    const { eventId, accessEventId, teamIds, typeIds, ticketIds } = e.seeded;
-    const admin = (url: string, method = 'GET', body?: unknown) => ({
-      method,
-      url,
-      token: adminToken,
-      ...(body ? { body } : {}),
-    });
-    const ticket = (i: number) => ticketIds.first + ((i * 37) % (ticketIds.last - ticketIds.first + 1));
-    return [
-      ['first page', () => admin(`/tickets?event=${eventId}`)],
-      ['teams', () => admin(`/tickets?event=${eventId}&teams=${teamIds[0]}`)],
-      ['ticket_types', () => admin(`/tickets?event=${eventId}&ticket_types=${typeIds[0]}`)],
-      ['accessEvents', () => admin(`/tickets?accessEvents=${accessEventId}`)],
-      ['exclude_process_states', () => admin(`/tickets?event=${eventId}&exclude_process_states=4`)],
-      ['page 50 (_limit=20)', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=980`)],
-      // Any page by _offset: the kept list positions (shared/lists/list-positions.ts).
-      ['_offset 90 % in', () => admin(`/tickets?event=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`)],
-      [
-        '_offset 90 % in, a team without cancelled',
-        () =>
-          admin(
-            `/tickets?event=${eventId}&teams=${teamIds[0]}&exclude_process_states=4&_limit=20&_offset=${Math.floor((e.size * 0.9) / teamIds.length / 2)}`,
-          ),
-      ],
-      // The `next` a page answers 90 % into the event (the same encoding): how a client reaches a deep page.
-      [
-        'deep page by _cursor (90 % in)',
-        () =>
-          admin(
-            `/tickets?event=${eventId}&_cursor=${encodeCursor(ticketIds.first + Math.floor((ticketIds.last - ticketIds.first) * 0.9))}`,
-          ),
-      ],
-      ['GET /tickets/{id}', (i) => admin(`/tickets/${ticket(i)}`)],
-      [
-        'PATCH /tickets/{id}',
-        (i) => admin(`/tickets/${ticket(i + 500)}`, 'PATCH', { data: { chipNumber: `CHIP-${i}` } }),
-      ],
-      ['check-in', (i) => admin(`/tickets/${e.open[i]}/check-in`, 'POST')],
-      ['check-in stats', () => admin(`/tickets/check-in-stats?events=${eventId}`)],
-      // The gate's admission list (README "The gate offline"): an answer of 1,000 from the start and 90 % in (a full
-      // walk is size / 1,000 such answers), and the delta since seeding ended (the PATCH and check-in rows' changes).
-      ['gate list, first 1,000', () => admin(`/gate-lists/${eventId}`)],
-      [
-        'gate list, 1,000 at 90 % in',
-        () =>
-          admin(
-            `/gate-lists/${eventId}?_cursor=${ownPartCursor(eventId, ticketIds.first + Math.floor((ticketIds.last - ticketIds.first) * 0.9), since)}`,
-          ),
-      ],
-      ['gate list changedSince', () => admin(`/gate-lists/${eventId}?changedSince=${encodeURIComponent(since)}`)],
-      [
-        '/my-account/orders',
-        () => ({ method: 'GET', url: '/my-account/orders?includeTickets=true', token: e.customerToken }),
-      ],
-      ['/my-account/event', () => ({ method: 'GET', url: '/my-account/event', token: e.customerToken })],
-      ['/ticket?eventId', () => admin(`/ticket?eventId=${eventId}`)],
-      ['/ticket?eventId&typeId', () => admin(`/ticket?eventId=${eventId}&typeId=${typeIds[0]}`)],
-      ['/ticket?customerId', () => admin(`/ticket?customerId=${e.customer.id}`)],
-      [
-        '/ticket?eventId _offset 90 % in',
-        () => admin(`/ticket?eventId=${eventId}&_limit=20&_offset=${Math.floor(e.size * 0.9)}`),
-      ],
-      // A purchase range from before the sale: the event's purchase counts (shared/lists/purchase-counts.ts).
-      ['/ticket?eventId&purchasedFrom', () => admin(`/ticket?eventId=${eventId}&purchasedFrom=2000-01-01`)],
-      [
-        '/ticket?eventId&purchasedFrom _offset 90 % in',
-        () =>
-          admin(`/ticket?eventId=${eventId}&purchasedFrom=2000-01-01&_limit=20&_offset=${Math.floor(e.size * 0.9)}`),
-      ],
-      // A type's purchase range (its own purchase list and counts): 90 % into Marathon, about a third of the event.
-      [
-        '/ticket?typeId&purchasedFrom _offset 90 % in',
-        () =>
-          admin(`/ticket?typeId=${typeIds[0]}&purchasedFrom=2000-01-01&_limit=20&_offset=${Math.floor(e.size * 0.28)}`),
-      ],
-      // The sync: what changed since seeding ended (the PATCH and check-in rows above), one page.
-      ['/ticket?updatedFrom (the sync)', () => admin(`/ticket?updatedFrom=${encodeURIComponent(since)}&_limit=100`)],
-      [
-        '/ticket?updatedFrom&updatedTo, 50 changes',
-        () =>
-          admin(
-            `/ticket?updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`,
-          ),
-      ],
-      // The same 50 as one event's sync: its own update shards.
-      [
-        '/ticket?eventId&updatedFrom&updatedTo, 50 changes',
-        () =>
-          admin(
-            `/ticket?eventId=${eventId}&updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`,
-          ),
-      ],
-      // The same 50 as the sync of an administrator scoped to this event, without eventId: its events' own shards.
-      [
-        '/ticket?updatedFrom&updatedTo (event-scoped caller), 50 changes',
-        () => ({
-          method: 'GET',
-          url: `/ticket?updatedFrom=${encodeURIComponent(e.changes.from)}&updatedTo=${encodeURIComponent(e.changes.to)}&_limit=100`,
-          token: e.scopedToken,
-        }),
-      ],
-      // The search index (shared/lists/ticket-search-entries.ts): a last name one attendee in 12 holds, an address's start.
-      ['/ticket search by last name', () => admin(`/ticket?eventId=${eventId}&search=lindqvist`)],
-      [
-        '/ticket search by email prefix',
-        () => admin(`/ticket?eventId=${eventId}&search=${encodeURIComponent(e.emailPrefix)}`),
-      ],
-      // Without an event filter: every event the caller may see, newest first (an administrator scoped to this event).
-      [
-        'search alone (event-scoped caller)',
-        () => ({ method: 'GET', url: '/ticket?search=lindqvist', token: e.scopedToken }),
-      ],
-      ['no event filter (event-scoped caller)', () => ({ method: 'GET', url: '/tickets', token: e.scopedToken })],
-      [
-        'no event filter, _offset 90 % in',
-        () => ({ method: 'GET', url: `/tickets?_limit=20&_offset=${Math.floor(e.size * 0.9)}`, token: e.scopedToken }),
-      ],
-    ];
-  };
-
-  const send = async (request: Request): Promise<Sample> => {
+  const send = async (request: ScaleRequest): Promise<Sample> => {
     const { API_PREFIX } = await import('#shared/api-prefix');
     const url = `${API_PREFIX}${request.url}`;
     const match = matchRoute(request.method, url.split('?')[0]!)!;
@@ -345,7 +190,9 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
 
   // BENCH_SCALE_ROWS=a,b: only the rows whose name contains one of these (re-measuring a few rows).
   const only = process.env.BENCH_SCALE_ROWS?.split(',').filter(Boolean);
-  const table = events.map((e) => rowsOf(e).filter(([row]) => !only || only.some((part) => row.includes(part))));
+  const table = events.map((e) =>
+    ticketRows(e, adminToken, since).filter(([row]) => !only || only.some((part) => row.includes(part))),
+  );
   const results: ScaleRow[] = [];
   for (let r = 0; r < table[0]!.length; r++) {
     const [row, first] = table[0]![r]!;
@@ -387,45 +234,4 @@ async function measure(sizes: number[]): Promise<ScaleRow[]> {
     });
   }
   return results;
-}
-
-/** `Query+BatchGetItem`, with repeats folded. */
-function label(names: string[]): string {
-  const counts = new Map<string, number>();
-  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join('+') || 'none';
-}
-
-const fixed = (value: number, digits = 1) => (Number.isInteger(value) ? String(value) : value.toFixed(digits));
-
-export function table(rows: ScaleRow[], sizes: number[]): string {
-  const k = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
-  const header = [
-    'request',
-    ...sizes.flatMap((size) => [
-      `p50/p99 ms @${k(size)}`,
-      `calls @${k(size)}`,
-      `items read @${k(size)}`,
-      `RCU/WCU @${k(size)}`,
-    ]),
-    `p50 ×`,
-  ];
-  const lines = rows.map((row) => [
-    row.row,
-    ...sizes.flatMap((size) => {
-      const f = row.sizes[String(size)]!;
-      return [
-        `${f.p50.toFixed(2)} / ${f.p99.toFixed(2)}`,
-        `${fixed(f.calls)} ${f.names}`,
-        fixed(f.itemsRead),
-        `${fixed(f.rcu, 2)} / ${fixed(f.wcu, 2)}`,
-      ];
-    }),
-    `${row.ratio.toFixed(2)}${row.ratio > SCALE_GOAL ? ' !' : ''}`,
-  ]);
-  return [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...lines.map((line) => `| ${line.join(' | ')} |`),
-  ].join('\n');
 }

@@ -1,19 +1,12 @@
-import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
-import { db } from '#shared/data/client';
-import { keys } from '#shared/data/keys';
-import { keyCondition } from '#shared/data/key-conditions';
 import { configureCustomerCognito } from '../local/cognito.ts';
 import type { LocalServices } from '../local/services.ts';
 import type { BenchRequest, Scenario } from './scenarios.ts';
-import { rawGuardedLogin } from './raw-login-guard.ts';
-import { TABLE_NAME as TableName } from './settings.ts';
 
 /**
- * The customer-account routes' scenarios, in the shape of `scenarios` (scenarios.ts):
- * the handler's request next to the same DynamoDB (and Cognito) calls sent raw.
+ * The customer-account routes' scenarios, in the shape of `scenarios` (scenarios.ts); the
+ * login's floor holds its Cognito InitiateAuth too (replay.ts records that client as well).
  *
  * bench.ts puts `customerBenchEnv` into the environment before any handler loads;
  * latency.ts merges these with the others. Requests carry the customer's own `token`.
@@ -62,68 +55,27 @@ async function makeCustomers(count: number): Promise<BenchCustomer[]> {
   return made;
 }
 
-let cognito: CognitoIdentityProviderClient | undefined;
-
-/** customers.findCustomerBySub */
-const rawFindBySub = (sub: string) =>
-  db.send(
-    new QueryCommand({
-      TableName,
-      ...keyCondition(keys.customerBySub(sub)),
-      Limit: 1,
-    }),
-  );
-
 export const customerScenarios: Record<string, Scenario> = {
-  // The login guard (GetItem, UpdateItem ×2, then DeleteItem + UpdateItem) around Cognito InitiateAuth and the
-  // record by sub (Query GSI1). Each customer signs in at most LOGINS_PER_CUSTOMER times, so no limit answers.
+  // The login guard around Cognito InitiateAuth and the record by sub. Each customer signs
+  // in at most LOGINS_PER_CUSTOMER times, so no limit answers.
   'my-account/login': async (_fixture, runs) => {
     const customers = await makeCustomers(Math.ceil(runs / LOGINS_PER_CUSTOMER));
-    const clientId = process.env.CUSTOMER_COGNITO_CLIENT_ID!;
-    cognito ??= new CognitoIdentityProviderClient({ maxAttempts: 2 });
-    const rawRun = Date.now();
     return {
       request: (i): BenchRequest => {
         const { email } = customers[Math.floor(i / LOGINS_PER_CUSTOMER)]!;
         return { method: 'PUT', url: '/my-account', body: { login: email, password: PASSWORD }, anonymous: true };
       },
-      raw: (i) => {
-        const customer = customers[Math.floor(i / LOGINS_PER_CUSTOMER)]!;
-        return rawGuardedLogin(`raw-${rawRun}-customer:${customer.email}`, async () => {
-          await cognito!.send(
-            new InitiateAuthCommand({
-              ClientId: clientId,
-              AuthFlow: 'USER_PASSWORD_AUTH',
-              AuthParameters: { USERNAME: customer.email, PASSWORD },
-            }),
-          );
-          await rawFindBySub(customer.sub);
-        });
-      },
     };
   },
 
-  // customers.getCustomer: one GetItem.
   'my-account/get': async () => {
     const [customer] = await makeCustomers(1);
-    return {
-      request: (): BenchRequest => ({ method: 'GET', url: '/my-account', token: customer!.token }),
-      raw: () => db.send(new GetCommand({ TableName, Key: keys.customer(customer!.id) })),
-    };
+    return { request: (): BenchRequest => ({ method: 'GET', url: '/my-account', token: customer!.token }) };
   },
 
-  // A plain-field PATCH: the record (GetItem), then UpdateItem SET … returning the new record.
+  // A plain-field PATCH.
   'my-account/update': async () => {
     const [customer] = await makeCustomers(1);
-    const fields = [
-      'accountNumber',
-      'primary',
-      'billing',
-      'useInternationalShippingAddress',
-      'useInternationalBillingAddress',
-      'pendingEmailAddress',
-      'updated',
-    ];
     return {
       request: (i): BenchRequest => ({
         method: 'PATCH',
@@ -131,21 +83,6 @@ export const customerScenarios: Record<string, Scenario> = {
         body: { accountNumber: `ACC-${i}` },
         token: customer!.token,
       }),
-      raw: async (i) => {
-        const { Item } = await db.send(new GetCommand({ TableName, Key: keys.customer(customer!.id) }));
-        const next: Record<string, unknown> = { ...Item, accountNumber: `RAW-${i}`, updated: new Date().toISOString() };
-        await db.send(
-          new UpdateCommand({
-            TableName,
-            Key: keys.customer(customer!.id),
-            UpdateExpression: `SET ${fields.map((field) => `#${field} = :${field}`).join(', ')}`,
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),
-            ExpressionAttributeValues: Object.fromEntries(fields.map((field) => [`:${field}`, next[field]])),
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-      },
     };
   },
 };

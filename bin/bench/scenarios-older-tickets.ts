@@ -1,11 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { advanceClock, resetClock } from '#shared/clock';
-import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
-import { keys } from '#shared/data/keys';
-import { keyCondition } from '#shared/data/key-conditions';
-import { TICKET_UPDATE_SHARDS } from '#shared/data/ticket-records';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
 import type { Ticket } from '#shared/domain/ticket';
@@ -13,14 +8,14 @@ import { API_PREFIX } from '#shared/api-prefix';
 import { createOrder } from '#shared/use-cases/portal/create-order';
 import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
-import { seedTickets } from '../seed/tickets.ts';
+import { seedTickets } from '../../test/support/factories/tickets.ts';
+import { recorded } from './replay.ts';
 import type { BenchRequest, Fixture, Scenario } from './scenarios.ts';
-import { TABLE_NAME as TableName } from './settings.ts';
 
 /**
  * `GET /ticket` in the shape of `scenarios` (bin/bench/scenarios.ts): the measured
  * scenario is the integrations' poll, `updatedFrom=<last sync>`, with CHANGED tickets
- * changed since out of TICKETS; its raw side sends the same 8 shard Queries by hand.
+ * changed since out of TICKETS.
  * `measureOlderTicketFilters` then sends one request per filter and reports the
  * DynamoDB calls and the items they answered (the OpenAPI description of GET /ticket).
  */
@@ -82,46 +77,16 @@ function listFixture(): Promise<ListFixture> {
 const syncFrom = new Date(SYNC_FROM).toISOString();
 
 export const olderTicketScenarios: Record<string, Scenario> = {
-  // The poll: 8 shard Queries of GSI6 at once, each `Limit`ed, reading only what changed.
+  // The poll: the update shards' Queries at once, each `Limit`ed, reading only what changed.
   'ticket/list': async () => {
     await listFixture();
     return {
       request: (): BenchRequest => ({ method: 'GET', url: `/ticket?updatedFrom=${syncFrom}` }),
-      raw: () =>
-        Promise.all(
-          Array.from({ length: TICKET_UPDATE_SHARDS }, (_, shard) =>
-            db.send(
-              new QueryCommand({
-                TableName,
-                ...keyCondition(keys.ticketUpdates(shard), keys.timeRange({ from: syncFrom })),
-                Limit: 125,
-              }),
-            ),
-          ),
-        ),
     };
   },
 };
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
-
-// The calls and answered items of the request being measured (GetItem's Item, Query's Items, BatchGetItem's Responses).
-let counting: { calls: string[]; items: number } | undefined;
-db.middlewareStack.add(
-  (next, context) => async (args) => {
-    const result = await next(args);
-    if (counting) {
-      const output = result.output as { Item?: unknown; Items?: unknown[]; Responses?: Record<string, unknown[]> };
-      counting.calls.push((context.commandName ?? '?').replace(/Command$/, ''));
-      counting.items +=
-        (output.Item ? 1 : 0) +
-        (output.Items?.length ?? 0) +
-        Object.values(output.Responses ?? {}).reduce((sum, list) => sum + list.length, 0);
-    }
-    return result;
-  },
-  { step: 'initialize', name: 'benchOlderListItemCounter' },
-);
 
 /** One request per filter through the handler: its DynamoDB calls and the items they answered, one line each. */
 export async function measureOlderTicketFilters(fixture: Fixture, log: (line: string) => void): Promise<void> {
@@ -153,10 +118,9 @@ export async function measureOlderTicketFilters(fixture: Fixture, log: (line: st
       { method: 'GET', url, headers, body: Buffer.alloc(0), sourceIp: '127.0.0.1' },
       match,
     );
-    counting = { calls: [], items: 0 };
-    const result = await handler(event, lambdaContext(event, match.row));
-    const { calls, items } = counting;
-    counting = undefined;
+    const { result, commands } = await recorded(() => handler(event, lambdaContext(event, match.row)));
+    const calls = commands.map((command) => command.name);
+    const items = commands.reduce((sum, command) => sum + command.items, 0);
     if ((result.statusCode ?? 200) >= 300)
       throw new Error(`bench: GET /ticket?${query} answered ${result.statusCode}: ${result.body}`);
     const counts = new Map<string, number>();

@@ -6,6 +6,8 @@ import { signingKeySecretName, webhookSecretsKeyName } from '../keys/commands.ts
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const TABLE_NAME = 'ticketing-bench';
+/** Where the handlers' recorded commands are replayed bare (bin/bench/replay.ts): a twin that follows the table. */
+export const TWIN_TABLE_NAME = 'ticketing-bench-floor';
 
 /**
  * A fixed signing key: bundles' cold-start runs (init.ts) validate JWT_PUBLIC_KEYS with no
@@ -62,13 +64,16 @@ export const BENCH_ENV: Record<string, string> = {
   PHOTO_BASE_URL: 'https://photos.ticketing.bench',
 };
 
-/** Module-init samples per bundle; each is a fresh `node` process, as a Lambda cold start is. */
-export const INIT_RUNS = 20;
-
-/**
- * Handler-latency requests per route (and as many raw repetitions), after the warm-up.
- * The warm-up is long enough for V8 to optimise the middleware path, as it is in a warm
- * Lambda container; cold-start cost is what the init column measures.
- */
-export const WARMUP = 100;
-export const ITERATIONS = 150;
+/** How much `npm run bench` measures (its flags, bin/bench.ts). */
+export interface BenchRuns {
+  /** Module-init samples per bundle; each is a fresh `node` process, as a Lambda cold start is. */
+  initRuns: number;
+  /**
+   * Handler-latency requests per route (each replayed once), after the warm-up. The default
+   * warm-up is long enough for V8 to optimise the middleware path, as it is in a warm
+   * Lambda container; cold-start cost is what the init column measures.
+   */
+  warmup: number;
+  iterations: number;
+}
+export const DEFAULT_RUNS: BenchRuns = { initRuns: 20, warmup: 100, iterations: 150 };

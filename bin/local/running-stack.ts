@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 
-/** Where `npm start` records the running local stack: the stand-ins' endpoints, region, dummy credentials and the table. */
-export const STACK_FILE = '.local/stack.json';
+/**
+ * Where `npm start` records the running local stack: the stand-ins' endpoints, the table and the service's environment.
+ * `STACK_FILE` moves it (the tests' own stacks, so a developer's running one keeps its file).
+ */
+export const STACK_FILE = process.env.STACK_FILE ?? '.local/stack.json';
 
 /**
  * Points this process at the stack `npm start` runs (STACK_FILE), for scripts that act on it

@@ -4,6 +4,7 @@ import { logger } from '#shared/logger';
 import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
 import type { FailedBatch } from '../maintenance/replay-ticket-changes.ts';
 import { handler as ticketChanges } from '../webhooks/ticket-changes.ts';
+import { runAs } from './invoke.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
 /**
@@ -46,7 +47,7 @@ export async function startWebhookWorkers(options: {
     handler: async (event) => {
       await paused?.resumed;
       batches.push(event);
-      return ticketChanges(event);
+      return runAs('ticket-changes', () => ticketChanges(event));
     },
     filter: TICKET_CHANGE_FILTER,
     startingPosition: options.startingPosition ?? 'LATEST',
@@ -59,7 +60,7 @@ export async function startWebhookWorkers(options: {
   });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
-  const dispatch = async () => (await dispatchDueDeliveries(5_000)).attempted;
+  const dispatch = async () => (await runAs('dispatch', () => dispatchDueDeliveries(5_000))).attempted;
   const workers: WebhookWorkers = {
     drain: () => poller.drain(),
     dispatch,

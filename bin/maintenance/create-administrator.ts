@@ -4,6 +4,8 @@
  *   TABLE_NAME=<table> AWS_REGION=<region> npx tsx bin/maintenance/create-administrator.ts \
  *     --email ops@example.org --name "Olive Ops" [--permissions all|tickets:read,checkin:scan] [--vendor] [--events 12,15]
  *
+ * Without TABLE_NAME (and AWS_ENDPOINT_URL_DYNAMODB), the table of the stack `npm start` runs (.local/stack.json).
+ *
  * `--events` limits the administrator to those events (README "Event-scoped staff"); without it, every event.
  *
  * In legacy mode the record needs a password: pipe it on stdin with `--password-stdin`
@@ -14,9 +16,9 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '#shared/auth/passwords';
-import { createAdministrator } from '#shared/data/administrators';
 import type { Administrator } from '#shared/domain/administrator';
 import { PERMISSIONS, type Permission } from '#shared/auth/permissions';
+import { useRunningStack } from '../local/running-stack.ts';
 
 export interface AdministratorOptions {
   email: string;
@@ -72,6 +74,9 @@ export async function createStaffMember(options: AdministratorOptions): Promise<
   if (options.password !== undefined && options.password.length < MIN_PASSWORD_LENGTH) {
     throw new UsageError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);
   }
+  // Loaded here, not at the top: the command points itself at its table first (main), and shared/data reads the
+  // environment when it loads.
+  const { createAdministrator } = await import('#shared/data/administrators');
   return createAdministrator({
     login: email,
     email,
@@ -107,6 +112,7 @@ async function main(): Promise<void> {
       'usage: --email <address> --name <name> [--permissions all|p1,p2] [--vendor] [--events 12,15] [--password-stdin]',
     );
   const password = values['password-stdin'] ? await readStdin() : undefined;
+  console.error(`Table: ${useRunningStack()}`);
   const admin = await createStaffMember({
     email: values.email,
     name: values.name,

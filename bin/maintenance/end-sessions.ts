@@ -6,6 +6,8 @@
  *   TABLE_NAME=<table> AWS_REGION=<region> npx tsx bin/maintenance/end-sessions.ts --customer 4711
  *   TABLE_NAME=<table> AWS_REGION=<region> npx tsx bin/maintenance/end-sessions.ts --administrator 12
  *
+ * Without TABLE_NAME (and AWS_ENDPOINT_URL_DYNAMODB), the table of the stack `npm start` runs (.local/stack.json).
+ *
  * Raises the account's session version: every token issued before, and its refresh, is
  * refused within SESSION_CHECK_SECONDS (30 s, the functions' cache of the version); the
  * next sign-in issues a token under the new version. For a customer whose password may be
@@ -13,7 +15,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { raiseSessionVersion, readSessionVersion, type SessionOwner } from '#shared/data/session-versions';
+import type { SessionOwner } from '#shared/data/session-versions';
+import { useRunningStack } from '../local/running-stack.ts';
 
 export class UsageError extends Error {}
 
@@ -37,6 +40,9 @@ export function parseAccount(values: { customer?: string; administrator?: string
 
 /** Raises the version; the new one. Refuses an id without a record (a typo must not pass silently). */
 export async function endSessions(owner: SessionOwner, id: number): Promise<number> {
+  // Loaded here, not at the top: the command points itself at its table first (main), and shared/data reads the
+  // environment when it loads.
+  const { raiseSessionVersion, readSessionVersion } = await import('#shared/data/session-versions');
   if (!(await raiseSessionVersion(owner, id)))
     throw new UsageError(`there is no ${owner === 'admin' ? 'administrator' : 'customer'} ${id}`);
   return readSessionVersion(owner, id);
@@ -45,6 +51,7 @@ export async function endSessions(owner: SessionOwner, id: number): Promise<numb
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { customer: { type: 'string' }, administrator: { type: 'string' } } });
   const { owner, id } = parseAccount(values);
+  console.error(`Table: ${useRunningStack()}`);
   const version = await endSessions(owner, id);
   console.log(
     `Sessions of ${owner === 'admin' ? 'administrator' : 'customer'} ${id} ended (session version now ${version}); earlier tokens are refused within 30 s.`,

@@ -11,7 +11,6 @@ import { GetHostedZoneCommand, Route53Client } from '@aws-sdk/client-route-53';
 import { DescribeSecretCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetTopicAttributesCommand, SNSClient } from '@aws-sdk/client-sns';
-import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { GetWebACLCommand, WAFV2Client } from '@aws-sdk/client-wafv2';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -23,13 +22,10 @@ import { routes } from '#shared/routes';
 import { stageReservations } from '../../infra/concurrency.ts';
 import { migrationRunnerName } from '../../infra/migrations.ts';
 import type { StageSettings } from '../../infra/stages.ts';
-import { CLOUDFRONT_REGION, type Facts, type Read, type RunnerStatus } from './checks.ts';
-
-/** The bootstrap version parameter of the default qualifier (aws-cdk-lib DefaultStackSynthesizer). */
-const BOOTSTRAP_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
+import { CLOUDFRONT_REGION, type Facts, type Read, type RunnerStatus } from './findings.ts';
 
 /**
- * Read-only calls only, no Invoke: STS GetCallerIdentity, SSM GetParameter, Lambda
+ * Read-only calls only, no Invoke: STS GetCallerIdentity, Lambda
  * GetAccountSettings, ListFunctions, GetFunctionConcurrency (the stage's own) and
  * GetFunctionConfiguration (its migration runner: the table's name), DynamoDB DescribeTable and
  * Query (the ledger's one partition), SESv2 GetEmailIdentity and GetAccount, Secrets Manager
@@ -46,9 +42,8 @@ export async function readFacts(
   const config = settings.env ? { region: settings.env.region } : region ? { region } : {};
   const dynamodb = new DynamoDBClient(config);
   const waf = new WAFV2Client({ region: CLOUDFRONT_REGION });
-  const [sts, ssm, lambda, ses, secrets, acm, route53, sns] = [
+  const [sts, lambda, ses, secrets, acm, route53, sns] = [
     new STSClient(config),
-    new SSMClient(config),
     new LambdaClient(config),
     new SESv2Client(config),
     new SecretsManagerClient(config),
@@ -84,42 +79,36 @@ export async function readFacts(
         ),
       ),
     ]);
-    const [account, bootstrapVersion, lambdaConcurrency, sesAddress, sesDomain, sesAccount, signingKeys] =
-      await Promise.all([
-        read(async () => (await sts.send(new GetCallerIdentityCommand({}))).Account ?? ''),
-        readOrMissing(async () =>
-          Number((await ssm.send(new GetParameterCommand({ Name: BOOTSTRAP_VERSION_PARAMETER }))).Parameter?.Value),
-        ),
-        read(async () => {
-          const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({}));
-          return {
-            limit: AccountLimit?.ConcurrentExecutions ?? 0,
-            unreserved: AccountLimit?.UnreservedConcurrentExecutions ?? 0,
-          };
-        }),
-        readOrMissing(async () =>
-          identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: settings.emailFrom }))),
-        ),
-        readOrMissing(async () => identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })))),
-        read(async () => {
-          const answer = await ses.send(new GetAccountCommand({}));
-          return {
-            productionAccess: answer.ProductionAccessEnabled === true,
-            sendingEnabled: answer.SendingEnabled !== false,
-          };
-        }),
-        readOrMissing(async () => {
-          const secret = await secrets.send(
-            new DescribeSecretCommand({ SecretId: signingKeySecretName(settings.name) }),
-          );
-          return {
-            hasCurrentVersion: Object.values(secret.VersionIdsToStages ?? {}).some((stages) =>
-              stages.includes('AWSCURRENT'),
-            ),
-            versions: Object.keys(secret.VersionIdsToStages ?? {}),
-          };
-        }),
-      ]);
+    const [account, lambdaConcurrency, sesAddress, sesDomain, sesAccount, signingKeys] = await Promise.all([
+      read(async () => (await sts.send(new GetCallerIdentityCommand({}))).Account ?? ''),
+      read(async () => {
+        const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({}));
+        return {
+          limit: AccountLimit?.ConcurrentExecutions ?? 0,
+          unreserved: AccountLimit?.UnreservedConcurrentExecutions ?? 0,
+        };
+      }),
+      readOrMissing(async () =>
+        identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: settings.emailFrom }))),
+      ),
+      readOrMissing(async () => identity(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })))),
+      read(async () => {
+        const answer = await ses.send(new GetAccountCommand({}));
+        return {
+          productionAccess: answer.ProductionAccessEnabled === true,
+          sendingEnabled: answer.SendingEnabled !== false,
+        };
+      }),
+      readOrMissing(async () => {
+        const secret = await secrets.send(new DescribeSecretCommand({ SecretId: signingKeySecretName(settings.name) }));
+        return {
+          hasCurrentVersion: Object.values(secret.VersionIdsToStages ?? {}).some((stages) =>
+            stages.includes('AWSCURRENT'),
+          ),
+          versions: Object.keys(secret.VersionIdsToStages ?? {}),
+        };
+      }),
+    ]);
     const originVerify = settings.originVerifyVersion
       ? await readOrMissing(async () => {
           // The stack's own secret, unnamed: found by its description (infra/origin-verify.ts).
@@ -151,7 +140,6 @@ export async function readFacts(
       region: settings.env?.region ?? region,
       expectedAccount: options.expectedAccount,
       account,
-      bootstrapVersion,
       lambdaConcurrency,
       reservedByStage,
       reservedNow: await reservedNow,
@@ -167,7 +155,7 @@ export async function readFacts(
       migrations,
     };
   } finally {
-    for (const client of [sts, ssm, lambda, ses, secrets, acm, route53, sns, dynamodb, waf]) client.destroy();
+    for (const client of [sts, lambda, ses, secrets, acm, route53, sns, dynamodb, waf]) client.destroy();
   }
 }
 
@@ -187,10 +175,9 @@ async function read<T>(fetch: () => Promise<T>): Promise<Read<T>> {
   }
 }
 
-/** What AWS answers when the thing asked for does not exist (SSM, SESv2, Secrets Manager). */
+/** What AWS answers when the thing asked for does not exist (SESv2, Secrets Manager...). */
 const MISSING = new Set([
   'WAFNonexistentItemException',
-  'ParameterNotFound',
   'NotFoundException',
   'ResourceNotFoundException',
   'NoSuchHostedZone',

@@ -3,7 +3,8 @@
  * a few with tickets of the demo customer.
  * `npm run seed -- --tickets 100000 [--event N]`: seeds one event's tickets at scale
  * (bin/seed/scale.ts) into the stack `npm start` runs, as recorded in `.local/stack.json`
- * (its DynamoDB endpoint, region, credentials and table). `AWS_ENDPOINT_URL_DYNAMODB` and
+ * (its DynamoDB endpoint, region, credentials, table and the service's environment, which
+ * `--events` needs: its orders run the checkout's use case). `AWS_ENDPOINT_URL_DYNAMODB` and
  * `TABLE_NAME`, when set, take precedence (e.g. a deployed dev stage, with the usual AWS
  * credentials). A new event unless `--event`; what was seeded goes to `.local/seed.json`
  * (`{"eventId", "tickets", ...}`) for scripts that measure it. Progress on stderr.

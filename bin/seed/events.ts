@@ -1,7 +1,7 @@
 import { createEventsInBulk } from '#shared/data/events';
 import { findCustomerByEmail } from '#shared/data/customers';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
-import { placeOrder } from './orders.ts';
+import { placeOrder } from '../../test/support/factories/orders.ts';
 import { batchWrite } from './scale.ts';
 
 /**

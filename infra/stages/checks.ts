@@ -1,4 +1,4 @@
-import type { StageSettings } from '../stages.ts';
+import type { StageSettings } from './settings.ts';
 import { type StageFile, StageSettingsError } from './schema.ts';
 
 /**

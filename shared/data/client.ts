@@ -117,7 +117,7 @@ export async function transactWrite(items: NonNullable<TransactWriteCommandInput
 }
 
 /**
- * BatchGetItem for any number of keys: chunks of 100, `UnprocessedKeys` retried with
+ * BatchGetItem for any number of keys: chunks of 100 sent together, `UnprocessedKeys` retried with
  * jittered exponential backoff. Answers one entry per key, in the keys' order, undefined
  * where no item exists.
  */
@@ -129,30 +129,36 @@ export async function batchGet(
   const keyOf = (key: Record<string, unknown>) => `${key.PK}\u0000${key.SK}`;
   const found = new Map<string, Record<string, unknown>>();
   const unique = [...new Map(keys.map((key) => [keyOf(key), { PK: key.PK, SK: key.SK }])).values()];
-  for (let start = 0; start < unique.length; start += BATCH_GET_KEYS) {
-    let pending: Record<string, unknown>[] = unique.slice(start, start + BATCH_GET_KEYS);
-    for (let attempt = 0; pending.length; attempt++) {
-      if (attempt > MAX_UNPROCESSED_RETRIES)
-        throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${attempt} attempts.`);
-      if (attempt > 0) await backoff(attempt);
-      const { Responses, UnprocessedKeys } = await db.send(
-        new BatchGetCommand({
-          RequestItems: {
-            [table]: {
-              Keys: pending,
-              ConsistentRead: options.consistent,
-              // The keys ride along so each answer can be matched to its key.
-              ...(options.projection
-                ? { ProjectionExpression: `PK, SK, ${options.projection}`, ExpressionAttributeNames: options.names }
-                : {}),
+  // The chunks go out together: a caller's many keys cost one round trip, not one per 100.
+  const chunks: Record<string, unknown>[][] = [];
+  for (let start = 0; start < unique.length; start += BATCH_GET_KEYS)
+    chunks.push(unique.slice(start, start + BATCH_GET_KEYS));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending = chunk;
+      for (let attempt = 0; pending.length; attempt++) {
+        if (attempt > MAX_UNPROCESSED_RETRIES)
+          throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${attempt} attempts.`);
+        if (attempt > 0) await backoff(attempt);
+        const { Responses, UnprocessedKeys } = await db.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [table]: {
+                Keys: pending,
+                ConsistentRead: options.consistent,
+                // The keys ride along so each answer can be matched to its key.
+                ...(options.projection
+                  ? { ProjectionExpression: `PK, SK, ${options.projection}`, ExpressionAttributeNames: options.names }
+                  : {}),
+              },
             },
-          },
-        }),
-      );
-      for (const item of Responses?.[table] ?? []) found.set(keyOf(item), item);
-      pending = UnprocessedKeys?.[table]?.Keys ?? [];
-    }
-  }
+          }),
+        );
+        for (const item of Responses?.[table] ?? []) found.set(keyOf(item), item);
+        pending = UnprocessedKeys?.[table]?.Keys ?? [];
+      }
+    }),
+  );
   return keys.map((key) => found.get(keyOf(key)));
 }
 

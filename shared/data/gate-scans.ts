@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { GateScan, ScanResult } from '../domain/gate.ts';
 import { Conflict } from '../errors.ts';
@@ -7,13 +8,16 @@ import { keys } from './keys.ts';
 import type { ExtraAction } from './ticket-changes.ts';
 
 /**
- * The gate's uploads (`POST /scans`): one item per scan by its client id, `GATE_SCAN#<id>`,
- * holding the scan and the result it got. It is written conditionally (absent) and, for a
- * scan of a known ticket, inside the same transaction as the ticket's change or refused
- * scan record: one more item write in the check-in's transaction (1 KB, 2 write units), so a
- * scan is either admitted and kept, or neither, and an upload cut off after its commit finds
- * its result on the retry instead of being recorded `already_checked_in` by its own
- * admission. A put after the transaction would leave that window open.
+ * The gate's uploads (`POST /scans`): one item per scan by its client id within the
+ * caller's event scope, `GATE_SCAN#<scope>#<id>`, holding the scan and the result it got.
+ * Keyed by scope so that a result answers only callers who saw it decided (the same scope
+ * reaches the same tickets), and a caller of another scope can neither read it nor block
+ * the real upload of that id by recording it first. It is written conditionally (absent)
+ * and, for a scan of a known ticket, inside the same transaction as the ticket's change or
+ * refused scan record: one more item write in the check-in's transaction (1 KB, 2 write
+ * units), so a scan is either admitted and kept, or neither, and an upload cut off after its
+ * commit finds its result on the retry instead of being recorded `already_checked_in` by its
+ * own admission. A put after the transaction would leave that window open.
  */
 
 export interface StoredGateScan {
@@ -22,43 +26,60 @@ export interface StoredGateScan {
   result: ScanResult;
 }
 
-/** The scan's client id is taken: a concurrent upload of the same scan committed first. */
+/** The caller's scope as a key part: `all`, or a digest of its sorted events (a scope may name many). */
+export function scopeKey(scope: readonly number[] | undefined): string {
+  if (!scope) return 'all';
+  const sorted = [...new Set(scope)].sort((a, b) => a - b).join(',');
+  return createHash('sha256').update(sorted).digest('base64url').slice(0, 22);
+}
+
+/** One of the scan's client ids is taken: a concurrent upload of the same scan committed first. */
 export class GateScanTaken extends Conflict {
   constructor() {
     super('This scan was recorded by a concurrent upload.', 'scan_recorded');
   }
 }
 
-const gateScanItem = (scan: GateScan, eventId: number, adminId: number, uploadedAt: string, result: ScanResult) => ({
-  ...keys.gateScan(scan.id),
+/** Who recorded a scan: the upload's event, administrator and scope, and when it arrived. */
+export interface ScanUploader {
+  eventId: number;
+  adminId: number;
+  scope: string;
+  uploadedAt: string;
+}
+
+const gateScanItem = (scan: GateScan, by: ScanUploader, result: ScanResult) => ({
+  ...keys.gateScan(by.scope, scan.id),
   entity: 'GateScan',
-  eventId,
+  eventId: by.eventId,
   barcode: scan.barcode,
   scannedAt: scan.scannedAt,
   ...(scan.deviceId ? { deviceId: scan.deviceId } : {}),
   ...(scan.gate ? { gate: scan.gate } : {}),
-  adminId,
-  uploadedAt,
+  adminId: by.adminId,
+  uploadedAt: by.uploadedAt,
   result,
 });
 
-type GateScanInput = Parameters<typeof gateScanItem>;
-
 /** The scan's record as an action of its ticket's transaction. */
-export const gateScanPut = (...input: GateScanInput): ExtraAction => ({
+export const gateScanPut = (scan: GateScan, by: ScanUploader, result: ScanResult): ExtraAction => ({
   action: {
-    Put: { TableName: tableName(), Item: gateScanItem(...input), ConditionExpression: 'attribute_not_exists(PK)' },
+    Put: {
+      TableName: tableName(),
+      Item: gateScanItem(scan, by, result),
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
   },
   onConditionFailed: () => new GateScanTaken(),
 });
 
 /** Records a scan that found no ticket on its own; false when the id was already recorded. */
-export async function recordGateScan(...input: GateScanInput): Promise<boolean> {
+export async function recordGateScan(scan: GateScan, by: ScanUploader, result: ScanResult): Promise<boolean> {
   try {
     await db.send(
       new PutCommand({
         TableName: tableName(),
-        Item: gateScanItem(...input),
+        Item: gateScanItem(scan, by, result),
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
@@ -69,27 +90,37 @@ export async function recordGateScan(...input: GateScanInput): Promise<boolean> 
   }
 }
 
+const PROJECTION = { projection: 'eventId, barcode, ticketId, #result', names: { '#result': 'result' } };
+
 const storedOf = (item: Record<string, unknown>): StoredGateScan => ({
   eventId: Number(item.eventId),
   barcode: String(item.barcode),
   result: item.result as ScanResult,
 });
 
-/** One scan's record, strongly consistent (after GateScanTaken). */
-export async function readGateScan(scanId: string): Promise<StoredGateScan | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: keys.gateScan(scanId), ConsistentRead: true }),
+/** The scans of `scanIds` already recorded in the scope, strongly consistent (after GateScanTaken). */
+export async function readGateScans(scope: string, scanIds: readonly string[]): Promise<Map<string, StoredGateScan>> {
+  const items = await batchGet(
+    scanIds.map((id) => keys.gateScan(scope, id)),
+    { consistent: true, ...PROJECTION },
   );
-  return Item ? storedOf(Item) : undefined;
+  const recorded = new Map<string, StoredGateScan>();
+  scanIds.forEach((id, i) => {
+    const item = items[i];
+    if (item) recorded.set(id, storedOf(item));
+  });
+  return recorded;
 }
 
 /**
- * What an upload needs before it decides, in one BatchGetItem (chunks of 100 for a batch):
- * whether the event exists, the ticket of each barcode (its unique item) and the scans
- * already recorded. Strongly consistent, so a retry right after a commit finds it.
+ * What an upload needs before it decides, in one round of BatchGetItems (chunks of 100, sent
+ * together): whether the event exists, the ticket of each barcode (its unique item) and the
+ * scans already recorded in the caller's scope. Strongly consistent, so a retry right after a
+ * commit finds it.
  */
 export async function readUploadInputs(
   eventId: number,
+  scope: string,
   barcodes: readonly string[],
   scanIds: readonly string[],
 ): Promise<{ eventExists: boolean; ticketOf: Map<string, number>; recorded: Map<string, StoredGateScan> }> {
@@ -97,9 +128,9 @@ export async function readUploadInputs(
     [
       keys.event(eventId),
       ...barcodes.map((barcode) => keys.barcode(barcode)),
-      ...scanIds.map((id) => keys.gateScan(id)),
+      ...scanIds.map((id) => keys.gateScan(scope, id)),
     ],
-    { consistent: true, projection: 'eventId, barcode, ticketId, #result', names: { '#result': 'result' } },
+    { consistent: true, ...PROJECTION },
   );
   const ticketOf = new Map<string, number>();
   barcodes.forEach((barcode, i) => {

@@ -149,8 +149,11 @@ export const keys = {
     SK: `SCAN#${at}#${nonce}`,
   }),
   scanRecordPrefix: 'SCAN#',
-  /** A gate upload's scan by its client id (shared/data/gate-scans.ts): kept once, so a resent scan answers what it did. */
-  gateScan: (scanId: string): Key => ({ PK: `GATE_SCAN#${scanId}`, SK: 'GATE_SCAN' }),
+  /**
+   * A gate upload's scan by its client id within the caller's event scope (shared/data/gate-scans.ts): kept once, so a
+   * resent scan answers what it did, and only to a caller of that scope (another scope's same id is another record).
+   */
+  gateScan: (scope: string, scanId: string): Key => ({ PK: `GATE_SCAN#${scope}#${scanId}`, SK: 'GATE_SCAN' }),
   bib: (eventId: number, bib: string): Key => ({ PK: `UNIQUE#BIB#${eventId}#${bib}`, SK: 'UNIQUE' }),
   /** An `Idempotency-Key` of a route, scoped to its caller (`ADMIN#<id>`, `CUSTOMER#<id>`): the key is last, so no key can reach another scope. */
   idempotentRequest: (route: string, caller: string, key: string): Key => ({

@@ -1,8 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
-import type { NewShippingMethod, ShippingMethod, ShippingMethodPatch } from '../domain/shipping-method.ts';
-import { NotFound } from '../errors.ts';
+import {
+  MAX_SHIPPING_METHODS,
+  type NewShippingMethod,
+  type ShippingMethod,
+  type ShippingMethodPatch,
+} from '../domain/shipping-method.ts';
+import { Conflict, NotFound } from '../errors.ts';
 import type { Page } from '../domain/paging.ts';
 import {
   batchGet,
@@ -15,12 +20,13 @@ import {
 } from './client.ts';
 import { allocateIds, countDelta, readCount } from './counters.ts';
 import { keys } from './keys.ts';
-import { keyCondition, withValues } from './key-conditions.ts';
+import { keyCondition } from './key-conditions.ts';
 
 /**
  * Shipping methods: one item each, all in the GSI1 partition `SHIPPING_METHODS` (a
  * small, organiser-managed set) so lists are one Query. `COUNT#SHIPPING_METHOD` is kept
- * in step by every create and delete transaction and answers `totalCount`.
+ * in step by every create and delete transaction and answers `totalCount`; a create's
+ * transaction holds it to MAX_SHIPPING_METHODS, so no read of the partition passes that.
  */
 const SEQUENCE = 'SHIPPING_METHOD';
 const COUNT = 'SHIPPING_METHOD';
@@ -67,7 +73,8 @@ export async function getShippingMethod(id: number): Promise<ShippingMethod> {
 /**
  * Lists by id; `name` narrows to names containing it (case-insensitive). Without a
  * search the count item gives the total, so only the first offset+limit items are read;
- * a search reads the whole (small) partition to count the matches.
+ * a search counts its matches among every method, so it reads them all: at most
+ * MAX_SHIPPING_METHODS items (the cap creates keep), and never more whatever the count says.
  */
 export async function listShippingMethods(query: {
   name?: string;
@@ -76,14 +83,13 @@ export async function listShippingMethods(query: {
 }): Promise<Page<ShippingMethod>> {
   const search = query.name?.trim().toLowerCase();
   const total = search ? undefined : readCount(COUNT);
-  const items = await queryPages(
-    {
-      TableName: tableName(),
-      ...withValues(keyCondition(keys.shippingMethodList), search ? { ':q': search } : {}),
-      ...(search ? { FilterExpression: 'contains(nameSearch, :q)' } : {}),
-    },
-    search ? undefined : query.offset + query.limit,
+  const read = await queryPages(
+    { TableName: tableName(), ...keyCondition(keys.shippingMethodList) },
+    search ? MAX_SHIPPING_METHODS : Math.min(query.offset + query.limit, MAX_SHIPPING_METHODS),
   );
+  // Matched here, not by a FilterExpression: DynamoDB reads (and bills) the same items either way, and a filtered
+  // Query's Limit would count items before the filter.
+  const items = search ? read.filter((item) => String(item.nameSearch).includes(search)) : read;
   return {
     totalCount: total ? await total : items.length,
     limit: query.limit,
@@ -98,7 +104,23 @@ export async function readShippingMethods(ids: number[]): Promise<Map<number, Sh
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), fromItem(item)] as const] : [])));
 }
 
-/** Creates the methods (ids allocated in one step), each put and the count in one transaction per 99. */
+/**
+ * A create that would pass MAX_SHIPPING_METHODS: 409, nothing of its transaction written. `created`: what a bulk
+ * create's earlier transactions made before a later one found no room (another create took it meanwhile); those stay.
+ */
+export class TooManyShippingMethods extends Conflict {
+  constructor(readonly created: ShippingMethod[] = []) {
+    super(
+      `At most ${MAX_SHIPPING_METHODS} shipping methods may exist: delete one before creating more.`,
+      'too_many_shipping_methods',
+    );
+  }
+}
+
+/**
+ * Creates the methods (ids allocated in one step), each put and the count in one transaction per 99. The first
+ * transaction makes room for all of them or none (the count's condition), each later one for its own.
+ */
 export async function createShippingMethods(inputs: NewShippingMethod[]): Promise<ShippingMethod[]> {
   if (inputs.length === 0) return [];
   const firstId = await allocateIds(SEQUENCE, inputs.length);
@@ -106,12 +128,28 @@ export async function createShippingMethods(inputs: NewShippingMethod[]): Promis
   const created = inputs.map((input, index) => ({ ...input, id: firstId + index, created: stamp, updated: stamp }));
   for (let start = 0; start < created.length; start += PUTS_PER_TRANSACTION) {
     const chunk = created.slice(start, start + PUTS_PER_TRANSACTION);
-    await transactWrite([
-      ...chunk.map((method) => ({
-        Put: { TableName: tableName(), Item: toItem(method), ConditionExpression: 'attribute_not_exists(PK)' },
-      })),
-      countDelta(COUNT, chunk.length),
-    ]);
+    const count = countDelta(COUNT, chunk.length);
+    try {
+      await transactWrite([
+        ...chunk.map((method) => ({
+          Put: { TableName: tableName(), Item: toItem(method), ConditionExpression: 'attribute_not_exists(PK)' },
+        })),
+        {
+          Update: {
+            ...count.Update,
+            ConditionExpression: 'attribute_not_exists(#total) OR #total <= :room',
+            ExpressionAttributeValues: {
+              ...count.Update.ExpressionAttributeValues,
+              ':room': MAX_SHIPPING_METHODS - (start === 0 ? created.length : chunk.length),
+            },
+          },
+        },
+      ]);
+    } catch (error) {
+      if (error instanceof TransactionCancelled && error.conditionFailed(chunk.length))
+        throw new TooManyShippingMethods(created.slice(0, start));
+      throw error;
+    }
   }
   return created;
 }

@@ -4,13 +4,15 @@ import { MAX_BARCODE_LENGTH, type GateListEntry, type ScanResult } from './gate.
 /** The gate's answers (`POST /scans`, `GET /gate-lists/{eventId}`; README "The gate offline"). */
 
 const REFUSALS = ['already_checked_in', 'cancelled', 'transferred', 'withdrawn', 'not_valid_for_event'] as const;
-export const SCAN_OUTCOMES = ['admitted', ...REFUSALS, 'unknown_barcode', 'out_of_scope', 'invalid'] as const;
+export const SCAN_OUTCOMES = ['admitted', ...REFUSALS, 'unknown_barcode', 'invalid', 'resend'] as const;
 
 export const ScanResultResource = z.strictObject({
   id: z.string().check(z.describe("The scan's client id, as sent.")),
   result: z.enum(SCAN_OUTCOMES),
   ticketId: z.optional(z.int().check(z.describe('The ticket the barcode belongs to, where found and in scope.'))),
-  message: z.optional(z.string().check(z.describe('`invalid`: what is wrong with the scan.'))),
+  message: z.optional(
+    z.string().check(z.describe('`invalid`: what is wrong with the scan; `resend`: that it was not reached.')),
+  ),
   firstAdmission: z.optional(
     z
       .strictObject({

@@ -11,6 +11,8 @@ import { PROCESS_STATE, type Scan, type TicketRecord } from './ticket.ts';
 export const MAX_SCANS = 500;
 /** The longest barcode a scan may carry: the tickets' own bound (contract/tickets.ts). */
 export const MAX_BARCODE_LENGTH = 100;
+/** The longest `deviceId` or `gate`, in UTF-8 bytes (40 ASCII characters): each admission keeps the device's on the ticket. */
+export const MAX_LABEL_BYTES = 40;
 /** A device's clock may run this far ahead of the server's. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 /**
@@ -21,7 +23,11 @@ export const FUTURE_TOLERANCE_MS = 5 * 60_000;
  */
 export const OFFLINE_MAX_AGE_MS = 72 * 3_600_000;
 
-export type ScanOutcome = 'admitted' | RefusalReason | 'unknown_barcode' | 'out_of_scope' | 'invalid';
+/**
+ * `resend`: the upload's budget ran out before the scan was decided; nothing was recorded of it,
+ * and the device sends it again (a repeat upload of the whole log finishes it).
+ */
+export type ScanOutcome = 'admitted' | RefusalReason | 'unknown_barcode' | 'invalid' | 'resend';
 
 export interface GateScan {
   id: string;
@@ -42,7 +48,7 @@ export interface ScanResult {
   id: string;
   result: ScanOutcome;
   ticketId?: number;
-  /** `invalid`: why. */
+  /** `invalid`, `resend`: why. */
   message?: string;
   /** `already_checked_in`: the admission that came first. */
   firstAdmission?: FirstAdmission;

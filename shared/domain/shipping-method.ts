@@ -22,6 +22,13 @@ const fields = {
   hasBadges: () => z.boolean(),
 };
 
+/**
+ * At most this many shipping methods exist at once (a create past it is 409 `too_many_shipping_methods`): an
+ * organiser keeps a handful, and the list's name search counts its matches among all of them, so it reads them all:
+ * the cap is what bounds that read (at most this many items, whatever the table holds).
+ */
+export const MAX_SHIPPING_METHODS = 500;
+
 /** Create body: `name` is required, every other field has a default. Unknown fields are refused. */
 export const NewShippingMethod = z.strictObject({
   name: fields.name(),

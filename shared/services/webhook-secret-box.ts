@@ -52,36 +52,77 @@ const heldKeys = (): Promise<Keys> => {
 
 const aad = (webhookId: number) => Buffer.from(`webhook:${webhookId}`);
 
+/** GCM's IV and tag lengths: a tag shorter than 16 bytes is easier to forge, so only the full one opens (issue 55 item 7). */
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
 /** `secret` sealed for subscription `webhookId` under the current key. */
 export async function sealSecret(secret: string, webhookId: number): Promise<SealedSecret> {
   const { current, byId } = await heldKeys();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', byId.get(current)!, iv);
+  return sealWith({ kid: current, key: byId.get(current)! }, secret, webhookId);
+}
+
+/** `secret` sealed under `key` (the current one, or a test's). */
+export function sealWith({ kid, key }: { kid: string; key: Buffer }, secret: string, webhookId: number): SealedSecret {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad(webhookId));
   const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return {
     enc: 'v1',
-    kid: current,
+    kid,
     iv: iv.toString('base64'),
     tag: cipher.getAuthTag().toString('base64'),
     data: data.toString('base64'),
   };
 }
 
-/** The secret in the clear; a plain string (stored before encryption) as it is. Throws when it does not open for this subscription. */
+/** The secret in the clear. Throws SecretUnreadable (saying why, without the value) when it does not open for this subscription. */
 export async function openSecret(stored: SigningSecret['secret'], webhookId: number): Promise<string> {
-  if (typeof stored === 'string') return stored;
-  const key = (await heldKeys()).byId.get(stored.kid);
-  if (stored.enc !== 'v1' || !key) throw new SecretUnreadable(webhookId, `key ${stored.kid} is not held`);
+  return openWith((await heldKeys()).byId, stored, webhookId);
+}
+
+/**
+ * What `openSecret` does with the keys held: only a sealed secret of one format opens, `enc: 'v1'`, a held `kid`, a
+ * 12-byte IV and a full 16-byte tag, in strict base64. Plain text (stored before sealing: migration 7 seals it, and it
+ * never signs) and every other shape are refused, and so is a ciphertext that does not authenticate for this
+ * subscription. The refusal's message names the subscription and why, never the value: what the attempt records
+ * and logs (use-cases/webhooks/deliveries.ts). No logger here: the tests' global setup loads this module to make the
+ * local key, before the service's environment exists.
+ */
+export function openWith(keys: ReadonlyMap<string, Buffer>, stored: unknown, webhookId: number): string {
+  const sealed = sealedParts(stored);
+  if (typeof sealed === 'string') throw refused(webhookId, sealed);
+  const key = keys.get(sealed.kid);
+  if (!key) throw refused(webhookId, `key ${sealed.kid} is not held`);
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(stored.iv, 'base64'));
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(aad(webhookId));
-    decipher.setAuthTag(Buffer.from(stored.tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(stored.data, 'base64')), decipher.final()]).toString('utf8');
+    decipher.setAuthTag(sealed.tag);
+    return Buffer.concat([decipher.update(sealed.data), decipher.final()]).toString('utf8');
   } catch {
-    throw new SecretUnreadable(webhookId, 'it does not authenticate for this webhook');
+    throw refused(webhookId, 'it does not authenticate for this webhook');
   }
 }
+
+/** The parts of a sealed secret as bytes, or why `stored` is not one (in words that hold nothing of the value). */
+function sealedParts(stored: unknown): { kid: string; iv: Buffer; tag: Buffer; data: Buffer } | string {
+  if (typeof stored === 'string') return 'it is plain text, not a sealed secret';
+  if (typeof stored !== 'object' || stored === null) return 'it is not a sealed secret';
+  const { enc, kid, iv, tag, data } = stored as Record<string, unknown>;
+  if (enc !== 'v1') return 'it is not sealed in the v1 format';
+  if (typeof kid !== 'string' || !kid) return 'it names no key';
+  const bytes = (value: unknown) =>
+    typeof value === 'string' && BASE64.test(value) ? Buffer.from(value, 'base64') : undefined;
+  const [ivBytes, tagBytes, dataBytes] = [bytes(iv), bytes(tag), bytes(data)];
+  if (!ivBytes || !tagBytes || !dataBytes) return 'its iv, tag or data is not base64';
+  if (ivBytes.length !== IV_BYTES) return `its iv is ${ivBytes.length} bytes, not ${IV_BYTES}`;
+  if (tagBytes.length !== TAG_BYTES) return `its tag is ${tagBytes.length} bytes, not ${TAG_BYTES}`;
+  return { kid, iv: ivBytes, tag: tagBytes, data: dataBytes };
+}
+
+const refused = (webhookId: number, why: string): SecretUnreadable => new SecretUnreadable(webhookId, why);
 
 /** The secrets that sign `webhook`'s messages at `at`, in the clear; or why one does not open (nothing is to be sent). */
 export type OpenedSecrets = { clear: string[] } | { unreadable: string };
@@ -95,7 +136,7 @@ export async function openSigningSecrets(webhook: Webhook, at: Date): Promise<Op
   }
 }
 
-/** Whether `stored` needs sealing again: plain text, or sealed under a key other than the current one. */
+/** Whether `stored` needs sealing again: plain text, or sealed under a key other than the current one (migration 7). */
 export async function needsSealing(stored: SigningSecret['secret']): Promise<boolean> {
   return typeof stored === 'string' || stored.kid !== (await heldKeys()).current;
 }

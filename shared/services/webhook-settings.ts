@@ -36,4 +36,20 @@ export const retrySchedule: RetrySchedule = {
 
 export const attemptTimeoutMs = settings.WEBHOOK_ATTEMPT_TIMEOUT_MS;
 
+/** A route function's timeout (infra/route-function.ts): an attempt made inside a request must end well before it. */
+export const ROUTE_FUNCTION_TIMEOUT_MS = 10_000;
+
+/**
+ * An attempt made inside a request (`POST …/ping`, `POST …/retry`): 3 s of the route function's 10 s (at most the
+ * attempt's own limit), so that with the secret's read and the delivery's writes the request answers within half its
+ * timeout whatever the receiver does (issue 55 item 1). An attempt past it is recorded timed out ("no answer within").
+ */
+export const requestAttemptTimeoutMs = Math.min(attemptTimeoutMs, 3_000);
+
+/**
+ * How long a request's attempt holds its delivery: the route function cannot run past its timeout, so a claim its
+ * crash left (it never recorded the answer) runs out 5 s after that, not the background attempts' minute.
+ */
+export const requestClaimMs = ROUTE_FUNCTION_TIMEOUT_MS + 5_000;
+
 export const receiverPolicy: ReceiverPolicy = { allowLoopbackHttp: settings.WEBHOOK_LOCAL_RECEIVERS === 'allow' };

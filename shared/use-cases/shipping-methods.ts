@@ -1,26 +1,24 @@
 import * as z from '../schema.ts';
 import * as store from '../data/shipping-methods.ts';
 import { positiveId } from '../domain/ids.ts';
-import type { BulkOutcome, Page } from '../domain/paging.ts';
+import type { BulkOutcome } from '../domain/paging.ts';
 import { NewShippingMethod, ShippingMethodPatch, type ShippingMethod } from '../domain/shipping-method.ts';
 import { AppError } from '../errors.ts';
 
 /**
- * Shipping methods. Single operations go straight to the repository; bulk operations
- * validate and carry out every item on its own, so one bad item gets an `error` outcome
- * and the others still succeed. Outcomes keep the request's order.
+ * Shipping methods. A single get, list, create, update or delete has no rule beyond what its repository function
+ * already holds (the keys, the count, the cap in the create's transaction), so the handlers reach those through
+ * this module as the repository's own functions: no use case that only forwards, and storage still only through
+ * here (README, the layers). Bulk operations validate and carry out every item on its own, so one bad item gets an
+ * `error` outcome and the others still succeed. Outcomes keep the request's order.
  */
-export const getShippingMethod = (id: number): Promise<ShippingMethod> => store.getShippingMethod(id);
-export const listShippingMethods = (query: {
-  name?: string;
-  limit: number;
-  offset: number;
-}): Promise<Page<ShippingMethod>> => store.listShippingMethods(query);
-export const createShippingMethod = (input: NewShippingMethod): Promise<ShippingMethod> =>
-  store.createShippingMethod(input);
-export const updateShippingMethod = (id: number, patch: ShippingMethodPatch): Promise<ShippingMethod> =>
-  store.updateShippingMethod(id, patch);
-export const deleteShippingMethod = (id: number): Promise<ShippingMethod> => store.deleteShippingMethod(id);
+export {
+  createShippingMethod,
+  deleteShippingMethod,
+  getShippingMethod,
+  listShippingMethods,
+  updateShippingMethod,
+} from '../data/shipping-methods.ts';
 
 type Outcome = BulkOutcome<ShippingMethod>;
 
@@ -37,14 +35,24 @@ export async function bulkRead(ids: number[]): Promise<Outcome[]> {
   });
 }
 
+/** The valid items are created together; past the cap (MAX_SHIPPING_METHODS) those without room fail, each saying why. */
 export async function bulkCreate(items: unknown[]): Promise<Outcome[]> {
   const parsed = items.map((item) => NewShippingMethod.safeParse(item));
-  const created = await store.createShippingMethods(parsed.flatMap((result) => (result.success ? [result.data] : [])));
+  const valid = parsed.flatMap((result) => (result.success ? [result.data] : []));
+  let created: ShippingMethod[];
+  let refused = '';
+  try {
+    created = await store.createShippingMethods(valid);
+  } catch (error) {
+    if (!(error instanceof store.TooManyShippingMethods)) throw error;
+    created = error.created;
+    refused = error.message;
+  }
   let next = 0;
   return parsed.map((result) => {
     if (!result.success) return { id: null, error: explain(result.error) };
-    const method = created[next++]!;
-    return { id: method.id, object: method };
+    const method = created[next++];
+    return method ? { id: method.id, object: method } : { id: null, error: refused };
   });
 }
 

@@ -495,7 +495,7 @@ describe.each(STAGE_NAMES)('limits of %s', (stage) => {
   const policy = { name: stage, reservedConcurrency: STAGE_FILES[stage].policy.reservedConcurrency };
   const plans = () => new Map(routes.map((row) => [row.handler, concurrencyOf(row, policy)]));
 
-  it('reserves concurrency from the route table: the gate guaranteed, logins, the photo upload and the lists capped, the rest sharing (each with its reason)', () => {
+  it("reserves concurrency from the route table: the gate's routes guaranteed, each its own, logins, the photo upload and the lists capped, the rest sharing (each with its reason)", () => {
     const functions = routeFunctions(stages[stage].template);
     expect(functions.size).toBe(routes.length);
     for (const [handler, plan] of plans()) {
@@ -507,6 +507,8 @@ describe.each(STAGE_NAMES)('limits of %s', (stage) => {
     else {
       for (const handler of [
         'tickets/check-in',
+        'gate/scans',
+        'gate/gate-list',
         'auth/legacy-login',
         'my-account/login',
         'tickets/profile-photo',
@@ -514,6 +516,9 @@ describe.each(STAGE_NAMES)('limits of %s', (stage) => {
         'ticket/list',
       ])
         expect(plans().get(handler)!.reserved, handler).toBeGreaterThan(0);
+      // The gate's three functions, in the template: a reservation each, so devices reconnecting together take no other route's pool.
+      for (const handler of ['tickets/check-in', 'gate/scans', 'gate/gate-list'])
+        expect(functions.get(handler)!.fn.Properties.ReservedConcurrentExecutions, handler).toBeGreaterThanOrEqual(5);
       // AWS keeps 100 of an account's default 1,000 unreserved; staging and prod may share an account.
       expect(reserved).toBeLessThanOrEqual(450);
     }

@@ -26,7 +26,31 @@ export interface SynthOptions {
   report?: (line: string) => void;
 }
 
-export function synth({ context = {}, routes, functionsDir, report = () => {} }: SynthOptions = {}) {
+export type Synthesized = ReturnType<typeof build>;
+
+/**
+ * The apps already built in this worker, by their options: a synthesis with cdk-nag takes seconds, and the template
+ * files ask for the same stages again and again (a run: 43 calls, 21 distinct builds; the three stages' defaults
+ * alone were asked for 21 times). The infra project runs its files in one module graph per worker (vitest.config.ts
+ * `isolate: false`), so a build is made once per worker whichever files ask for it. A call with `report` builds
+ * afresh: the lines go to the caller while CDK builds. What a test gets back is shared: it reads the app, the stack
+ * and the templates, and changes none of them.
+ */
+const built = new Map<string, Synthesized>();
+
+export function synth(options: SynthOptions = {}): Synthesized {
+  if (options.report) return build(options);
+  const { context = {}, routes = null, functionsDir = null } = options;
+  // A context key set to undefined unsets a default (`apiDocs: undefined` generates the docs): kept in the key.
+  const key = JSON.stringify({ context: { stage: 'dev', ...context }, routes, functionsDir }, (_, value) =>
+    value === undefined ? '<unset>' : value,
+  );
+  const found = built.get(key) ?? build(options);
+  built.set(key, found);
+  return found;
+}
+
+function build({ context = {}, routes, functionsDir, report = () => {} }: SynthOptions) {
   const { app, stack } = createApp({
     context: { ...FLAGS, stage: 'dev', 'aws:cdk:bundling-stacks': [], apiDocs: FIXTURE_API_DOCS, ...context },
     routes,

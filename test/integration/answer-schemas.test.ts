@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { linkIdentity } from '#shared/data/administrators';
 import { createWaiver } from '#shared/data/waivers';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import * as me from '../../functions/auth/me.ts';
 import * as bulkRead from '../../functions/shipping-method/bulk-read.ts';
 import * as createMethod from '../../functions/shipping-method/create.ts';

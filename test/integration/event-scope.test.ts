@@ -4,7 +4,7 @@ import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import type { Permission } from '#shared/auth/permissions';
 import { createStaffMember, parseEvents, UsageError } from '../../bin/maintenance/create-administrator.ts';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { accessFixture, checkIn, TICKETS } from '../support/tickets.ts';
 import { adminToken, claimsOf } from '../support/tokens.ts';

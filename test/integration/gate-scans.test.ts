@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { advanceClock, now, resetClock } from '#shared/clock';
 import { listScans } from '#shared/data/check-ins';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { accessFixture, oneTicket, readStats, SYSTEM } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -17,12 +18,16 @@ let token: string;
 beforeAll(async () => {
   token = await adminToken(['checkin:scan', 'tickets:read'], SCANNER_ID);
 });
+afterEach(resetClock);
 
-/** A scan made `secondsAgo` seconds before now on `deviceId`. */
+/** After seeding: the gate opens a quarter of an hour later, so a scan minutes ago is after its ticket was made. */
+const doorsOpen = () => advanceClock(15 * 60_000);
+
+/** A scan made `secondsAgo` seconds before now (the one clock) on `deviceId`. */
 const scanOf = (barcode: string, { secondsAgo = 1, deviceId = 'gate-1' } = {}) => ({
   id: randomUUID(),
   barcode,
-  scannedAt: new Date(Date.now() - secondsAgo * 1000).toISOString(),
+  scannedAt: new Date(now().getTime() - secondsAgo * 1000).toISOString(),
   deviceId,
 });
 type Scan = ReturnType<typeof scanOf>;
@@ -32,6 +37,7 @@ const upload = (eventId: number, scans: Scan[], as = token) =>
 describe('POST /scans', () => {
   it('admits a ticket by its barcode in one round trip, with the scan time, device and administrator on its scan record', async () => {
     const { event, ticket } = await oneTicket();
+    doorsOpen();
     const scan = scanOf(ticket.barcode, { secondsAgo: 30, deviceId: 'north-3' });
     const response = await upload(event.id, [scan]);
     expect(response.status).toBe(200);
@@ -66,6 +72,7 @@ describe('POST /scans', () => {
     await changeTicketStates(cancelled!.id, { processState: PROCESS_STATE.cancelled }, SYSTEM);
     await transferTicket(transferred!.id, { typeId: passType }, SYSTEM);
     await changeTicketStates(withdrawn!.id, { withdrawnState: 'withdrawn' }, SYSTEM);
+    doorsOpen();
 
     const first = scanOf(twice!.barcode, { secondsAgo: 120, deviceId: 'east-1' });
     const scans = [
@@ -76,8 +83,8 @@ describe('POST /scans', () => {
       scanOf(transferred!.barcode),
       scanOf(withdrawn!.barcode),
       scanOf('NO-SUCH-BARCODE-48'),
-      { ...scanOf(fine!.barcode), scannedAt: new Date(Date.now() + 10 * 60_000).toISOString() },
-      { ...scanOf(fine!.barcode), scannedAt: new Date(Date.now() - 73 * 3_600_000).toISOString() },
+      { ...scanOf(fine!.barcode), scannedAt: new Date(now().getTime() + 10 * 60_000).toISOString() },
+      { ...scanOf(fine!.barcode), scannedAt: new Date(now().getTime() - 73 * 3_600_000).toISOString() },
     ];
     const response = await upload(a.id, scans);
     expect(response.status).toBe(200);
@@ -122,6 +129,7 @@ describe('POST /scans', () => {
   it('answers a resent upload with its first results and records nothing twice', async () => {
     const event = await seedEvent();
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 4);
+    doorsOpen();
     const scans = [...tickets.map((ticket) => scanOf(ticket.barcode)), scanOf(tickets[0]!.barcode), scanOf('NOPE-48')];
     const first = await upload(event.id, scans);
     expect(first.status).toBe(200);
@@ -137,6 +145,7 @@ describe('POST /scans', () => {
   it('admits once when two devices upload the same ticket’s offline scans at once: the first to arrive, with its own scan time', async () => {
     const event = await seedEvent();
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 6);
+    doorsOpen();
     const logOf = (deviceId: string, offset: number) =>
       tickets.map((ticket) => scanOf(ticket.barcode, { secondsAgo: 600 - offset, deviceId }));
     const [west, east] = [logOf('west', 0), logOf('east', 5)];
@@ -160,19 +169,31 @@ describe('POST /scans', () => {
     expect((await readStats(token, event.id)).checkedInTickets).toBe(tickets.length);
   });
 
-  it('refuses a ticket outside a scoped scanner’s events as out_of_scope, telling and recording nothing about it', async () => {
+  it('answers a ticket outside a scoped scanner’s events as an unknown barcode, telling and recording nothing about it', async () => {
     const { event: mine } = await oneTicket();
     const { ticket: theirs } = await oneTicket();
+    doorsOpen();
     const scoped = await adminToken(['checkin:scan'], SCANNER_ID + 1, { eventScope: [mine.id] });
     const scan = scanOf(theirs.barcode);
     const response = await upload(mine.id, [scan], scoped);
-    expect(response.body.data).toEqual([{ id: scan.id, result: 'out_of_scope' }]);
+    expect(response.body.data).toEqual([{ id: scan.id, result: 'unknown_barcode' }]);
     expect(await listScans(theirs.id)).toEqual([]);
     expect((await readTicketRecord(theirs.id))!.processState).toBe(PROCESS_STATE.active);
   });
 
+  it('refuses a scan from before its ticket existed as invalid, keeping nothing of it', async () => {
+    const { event, ticket } = await oneTicket();
+    doorsOpen();
+    const early = scanOf(ticket.barcode, { secondsAgo: 20 * 60 });
+    const response = await upload(event.id, [early]);
+    expect(response.body.data).toEqual([{ id: early.id, result: 'invalid', message: expect.stringMatching(/before/) }]);
+    expect(await listScans(ticket.id)).toEqual([]);
+    expect((await readTicketRecord(ticket.id))!.processState).toBe(PROCESS_STATE.active);
+  });
+
   it('refuses a scan id already used for another scan as invalid', async () => {
     const { event, ticket } = await oneTicket();
+    doorsOpen();
     const scan = scanOf(ticket.barcode);
     await upload(event.id, [scan]);
     const reused = await upload(event.id, [{ ...scan, barcode: 'OTHER-48' }]);
@@ -194,6 +215,10 @@ describe('POST /scans refuses what it cannot take, changing nothing', () => {
       },
     ],
     ['a scan time that is not a date-time', (barcode: string) => [{ ...scanOf(barcode), scannedAt: 'yesterday' }]],
+    ['a nil scan id', (barcode: string) => [{ ...scanOf(barcode), id: '00000000-0000-0000-0000-000000000000' }]],
+    ['a deviceId with a right-to-left override', (barcode: string) => [{ ...scanOf(barcode), deviceId: 'a\u202eb' }]],
+    ['a gate with markup', (barcode: string) => [{ ...scanOf(barcode), gate: '<img src=x>' }]],
+    ['a deviceId over 40 bytes', (barcode: string) => [{ ...scanOf(barcode), deviceId: 'd'.repeat(41) }]],
   ])('%s: 400', async (_, scans) => {
     const { event, ticket } = await oneTicket();
     const response = await upload(event.id, scans(ticket.barcode) as Scan[]);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOrder } from '#shared/use-cases/portal/create-order';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { signedInCustomer, type TestCustomer } from '../support/customers.ts';
 import { mailTo } from '../support/mail.ts';

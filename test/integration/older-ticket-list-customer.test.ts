@@ -5,7 +5,7 @@ import { keys } from '#shared/data/keys';
 import type { CreatedEvent } from '#shared/domain/event';
 import { blockOf, POSITION_BLOCK, SPAN_BLOCKS, spanOf } from '#shared/lists/list-position-plan';
 import { MAX_LIST_READ } from '#shared/lists/older-ticket-list';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call, getPage, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { newCustomer } from '../support/customers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedDemoEvents } from '../../bin/seed/tickets.ts';
+import { seedDemoEvents } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';
 

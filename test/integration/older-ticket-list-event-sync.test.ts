@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedEvent } from '#shared/domain/event';
 import { MAX_SCOPE_SYNC_EVENTS } from '#shared/lists/older-ticket-list';
 import type { Ticket } from '#shared/domain/ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, getPage } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { atTime } from '../support/clock.ts';

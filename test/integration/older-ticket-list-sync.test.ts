@@ -5,7 +5,7 @@ import { db } from '#shared/data/client';
 import { ticketUpdates } from '#shared/lists/ticket-list-queries';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, getPage } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';
 import { atTime } from '../support/clock.ts';

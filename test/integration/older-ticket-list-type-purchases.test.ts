@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Ticket, TicketRecord } from '#shared/domain/ticket';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { getPage } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { writeTickets } from '../support/scale-tickets.ts';

@@ -5,7 +5,7 @@ import { readTicketRecord } from '#shared/data/ticket-records';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { accessFixture, checkIn, oneTicket, readStats, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';

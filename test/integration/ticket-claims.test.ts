@@ -3,7 +3,7 @@ import { advanceClock, resetClock } from '#shared/clock';
 import { Conflict, ValidationError } from '#shared/errors';
 import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
 import { seedDemoClaims } from '../../bin/seed/claims.ts';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import * as claimHandler from '../../functions/ticket/claim.ts';
 import * as claimInfoHandler from '../../functions/ticket/claim-info.ts';
 import * as claimantHandler from '../../functions/ticket/claimant.ts';

@@ -5,7 +5,7 @@ import { keys } from '#shared/data/keys';
 import { listEntryItems } from '#shared/lists/ticket-list-entries';
 import { readTicketRecords } from '#shared/data/ticket-records';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { checkIn, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';

@@ -3,7 +3,7 @@ import type { CreatedEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
 import { LIST_READ_BUDGET } from '#shared/lists/ticket-list-plan';
 import { POSITION_BLOCK } from '#shared/lists/list-position-plan';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { writeTickets } from '../support/scale-tickets.ts';

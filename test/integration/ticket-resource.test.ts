@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TicketResource } from '#shared/domain/ticket-resource';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { checkIn, oneTicket, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';

@@ -5,7 +5,7 @@ import { readTicketRecords } from '#shared/data/ticket-records';
 import { AppError, Conflict } from '#shared/errors';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { checkIn, readStats, TICKETS, SYSTEM } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';

@@ -6,7 +6,7 @@ import type { Event } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
 import type { Waiver } from '#shared/domain/waivers';
 import { formatInTimeZone } from '#shared/domain/zoned-time';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { SYSTEM } from '../support/tickets.ts';
 import { call } from '../support/api.ts';
 import { JPEG_BYTES, PNG_BYTES } from '../support/images.ts';

@@ -4,7 +4,7 @@ import { readTicketRecord } from '#shared/data/ticket-records';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { accessFixture, oneTicket, SYSTEM } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { changeAdministrator, makeAdmin, removeAdministrator, staffToken } from '../support/staff.ts';
 import { deliveriesOf, editTicket, eventually, subscribe, WEBHOOKS, webhookFixture } from '../support/webhooks.ts';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { putDelivery, type StoredDelivery } from '#shared/data/webhooks';
 import { pingMessage } from '#shared/domain/webhook-messages';
-import { deliveryTime, inTurns, newDelivery } from '#shared/use-cases/webhooks/deliveries';
+import { deliveryTime, newDelivery } from '#shared/use-cases/webhooks/deliveries';
+import { inTurns } from '#shared/use-cases/webhooks/in-turns';
 import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';

@@ -97,4 +97,20 @@ describe('webhook signing secrets in the table', () => {
     expect(r.received).toHaveLength(2);
     expect(r.unverified).toBe(0);
   });
+
+  it('stored in plain text sign nothing (issue 55 item 7), and say so without the value', async () => {
+    const r = await receiver();
+    const hook = await subscribe(token, r, { events: ['ticket.updated'], eventIds: [NO_EVENT] });
+    const expiring = new Date(Date.now() + 3_600_000).toISOString();
+    const old = await subscribe(token, r, { events: ['ticket.updated'], eventIds: [NO_EVENT] });
+    // Written in the clear behind the API's back: the current secret and a rotated-out one.
+    await setStoredSecrets(hook.id, [{ secret: hook.secret }, { secret: old.secret, expiresAt: expiring }]);
+    expect(JSON.stringify(await rawItem(hook.id))).toContain(hook.secret);
+    // The attempt records why (and the log line says the same, `why`: deliveries.ts), never the value.
+    const refused = await ping(hook.id);
+    expect(refused.body.data).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null });
+    expect(refused.body.data.lastError).toMatch(/cannot be decrypted: it is plain text/);
+    expect(refused.raw).not.toContain(hook.secret);
+    expect(r.received.length + r.unverified).toBe(0);
+  });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import { getWebhook } from '#shared/data/webhooks';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { mailTo } from '../support/mail.ts';
 import { changeAdministrator, makeAdmin, removeAdministrator, staffToken } from '../support/staff.ts';

@@ -26,7 +26,7 @@ export interface DevStack {
   stop(): Promise<void>;
 }
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const READY = /Ticketing API ready in/;
 const START_TIMEOUT_MS = 180_000;
 
@@ -34,7 +34,7 @@ const START_TIMEOUT_MS = 180_000;
  * Only what a shell gives a developer: the test workers' own environment (TEST_ENV,
  * the stand-ins' endpoints) must not leak into the child, which sets up its own.
  */
-function developerEnv(): Record<string, string> {
+export function developerEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'JAVA_HOME', 'SystemRoot']) {
     if (process.env[name] !== undefined) env[name] = process.env[name]!;
@@ -42,7 +42,15 @@ function developerEnv(): Record<string, string> {
   return env;
 }
 
-export async function startDevStack(authMethod: 'legacy' | 'idp'): Promise<DevStack> {
+/**
+ * `ownStackFile` (the default): the stack's `.local/stack.json` goes to its own directory (STACK_FILE), so neither a
+ * developer's running stack nor another test's loses its file; false writes it where `npm start` does, for a test
+ * that runs the commands reading it.
+ */
+export async function startDevStack(
+  authMethod: 'legacy' | 'idp',
+  { ownStackFile = true }: { ownStackFile?: boolean } = {},
+): Promise<DevStack> {
   const dir = await mkdtemp(join(tmpdir(), `ticketing-dev-${authMethod}-`));
   const manifestPath = join(dir, 'demo.json');
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/dev.ts'], {
@@ -54,6 +62,7 @@ export async function startDevStack(authMethod: 'legacy' | 'idp'): Promise<DevSt
       ADMIN_PORT: '0',
       PORTAL_PORT: '0',
       DEMO_MANIFEST: manifestPath,
+      ...(ownStackFile ? { STACK_FILE: join(dir, 'stack.json') } : {}),
       LOG_LEVEL: 'WARN',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

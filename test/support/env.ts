@@ -21,6 +21,7 @@ export const OWN_STREAM_TABLES = [
   'poller',
   'recovery',
   'redeliver',
+  'redeliver-scope',
   'replay',
   'secrets',
   'webhooks',

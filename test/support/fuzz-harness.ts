@@ -21,7 +21,7 @@ import { tableChanges, writesSoFar, type TableChange, type TableSnapshots } from
 import { schemasOf } from './handlers.ts';
 
 /**
- * Runs generated requests against one route at a time (test/integration/fuzz-*.test.ts):
+ * Runs generated requests against one route at a time (test/deep/fuzz-*.test.ts):
  * counts answers by class, records every 5xx, and compares the fuzz table before and
  * after each rejected write (per input) and each batch of reads.
  */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /**
- * Input generators of the route fuzzing (test/integration/fuzz-*.test.ts): values built
+ * Input generators of the route fuzzing (test/deep/fuzz-*.test.ts): values built
  * from each route's own zod schemas (through their JSON Schema), mutations of them, and
  * hostile values and raw bodies no schema describes.
  */

@@ -15,11 +15,14 @@ import {
   SIGNING_KEY_STAGE,
   TABLE_NAME,
 } from './env.ts';
+import { tableUsesRun } from './table-grants-run.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The stand-ins' endpoints and credentials, merged into process.env by `worker-env.ts`. */
     localServicesEnv: Record<string, string>;
+    /** Where each file leaves its functions' recorded DynamoDB actions (test/support/table-grants-run.ts). */
+    tableUsesDir: string;
   }
 }
 
@@ -84,5 +87,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   project.provide('localServicesEnv', { ...services.env, ...cognitoEnv, ...keysEnv });
-  return () => services.stop();
+  const tableUses = tableUsesRun();
+  project.provide('tableUsesDir', tableUses.dir);
+  return async () => {
+    await services.stop();
+    tableUses.finish();
+  };
 }

@@ -17,7 +17,13 @@ import { randomStream, TEST_SEED } from './seeded-random.ts';
  * And a failed test's message ends with the seed that replays it.
  */
 const file = relative(process.cwd(), expect.getState().testPath ?? 'unknown');
-const stream = vi.hoisted(() => ({ current: undefined as undefined | import('./seeded-random.ts').RandomStream }));
+// One holder per worker, not per file: where files share a module graph (vitest.config.ts `isolate: false`),
+// node:crypto is mocked once, by the first file's setup, and must draw from each later file's stream too.
+const stream = vi.hoisted(() => {
+  const worker = globalThis as { seededStream?: { current: undefined | import('./seeded-random.ts').RandomStream } };
+  worker.seededStream ??= { current: undefined };
+  return worker.seededStream;
+});
 stream.current = randomStream(file);
 const random = stream.current;
 

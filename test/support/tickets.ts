@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { listTicketTypes } from '#shared/data/events';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from './factories/tickets.ts';
 import { call } from './api.ts';
 
 /** Helpers shared by the ticket tests: the events, types and tickets a test makes, and the ticket routes it calls. */
@@ -10,7 +10,7 @@ export const SYSTEM = { kind: 'system' } as const;
 export const TICKETS = '/api/v2/tickets';
 
 /**
- * A fresh event of the sample shape (bin/seed/tickets.ts: two types, two teams, two questions)
+ * A fresh event of the sample shape (test/support/factories/tickets.ts: two types, two teams, two questions)
  * holding one active ticket of its first type, "General admission" (`ga`); `vip` is the other type.
  */
 export async function oneTicket() {

@@ -4,7 +4,7 @@ import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startWebhookWorkers as startWorkers, type WebhookWorkers } from '../../bin/local/webhook-workers.ts';
 import { TABLE_NAME } from './env.ts';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from './factories/tickets.ts';
 import { call } from './api.ts';
 import { makeAdmin, staffToken } from './staff.ts';
 

@@ -22,6 +22,8 @@ interface Layer {
 function layerOf(file: string): Layer {
   const inShared = (folder: string) => file.startsWith(`shared/${folder}/`);
   if (file.startsWith('bin/')) return { name: 'bin', rank: 11 };
+  // The tests' factories of events, tickets and orders: the demo seed (bin/seed/) builds its data with them too.
+  if (file.startsWith('test/support/factories/')) return { name: 'test/support/factories', rank: 10.5 };
   if (file.startsWith('infra/')) return { name: 'infra', rank: 10 };
   if (file.startsWith('functions/')) return { name: 'functions', rank: 9 };
   if (inShared('client')) return { name: 'shared/client', rank: 9 };
@@ -77,7 +79,7 @@ function resolved(from: string, specifier: string): string | undefined {
   return undefined;
 }
 
-const files = ['bin', 'infra', 'functions', 'shared'].flatMap(sourceFiles);
+const files = ['bin', 'test/support/factories', 'infra', 'functions', 'shared'].flatMap(sourceFiles);
 const imports = files.flatMap((file) =>
   specifiers(readFileSync(path.join(ROOT, file), 'utf8')).map((specifier) => ({
     file,
@@ -133,10 +135,11 @@ describe('the layers', () => {
     expect(impure.map((i) => `${i.file} imports ${i.specifier}`)).toEqual([]);
   });
 
-  it('has no import cycle between modules of shared/', () => {
+  // Type-only imports count: a circle of types is still two modules that cannot be read apart.
+  it('has no import cycle anywhere in bin/, infra/, functions/ or shared/', () => {
     const edges = new Map<string, string[]>();
     for (const i of imports) {
-      if (!i.target || !i.file.startsWith('shared/') || !i.target.startsWith('shared/')) continue;
+      if (!i.target) continue;
       edges.set(i.file, [...(edges.get(i.file) ?? []), i.target]);
     }
     const cycles: string[] = [];

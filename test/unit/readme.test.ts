@@ -3,20 +3,25 @@ import { dirname, extname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The README is the project's front door: at most 600 lines, and every reference into it
- * or out of it resolves. Checked here:
+ * The README is the project's front door: at most 200 lines (what it is, the two commands, a request's way through
+ * the code, adding a route, where to read on), the rest in the pages it sends a reader to (FRONT_DOOR_PAGES), and
+ * every reference into them or out of them resolves. Checked here:
  * - every Markdown link of README.md and the repository's other Markdown files to `#anchor`
  *   (in the same file or another) matches a heading's GitHub slug in the target file;
  * - every relative link points at a file or folder that exists;
+ * - README.md links to each of the pages that hold what moved out of it;
  * - every code comment or test title under shared/, functions/, infra/, bin/ and test/ that
  *   names a README section (the word README, then the section's name in double quotes)
- *   names a heading the README has (compared without `#`s, backticks or case).
+ *   names a heading of README.md or of one of those pages (compared without `#`s, backticks or case): the sections
+ *   moved out of README.md keep their names, so a comment's `README "Deploying"` still finds its section.
  * Each failure names the file, the line and the broken reference.
  */
 
 const root = resolve(import.meta.dirname, '../..');
 const README = join(root, 'README.md');
-const MAX_README_LINES = 600;
+const MAX_README_LINES = 200;
+/** Where the README's former sections live: the library's design, deploying and operating, what runs locally. */
+const FRONT_DOOR_PAGES = ['shared/README.md', 'infra/README.md', 'bin/README.md'].map((page) => join(root, page));
 const SKIPPED_DIRECTORIES = new Set(['node_modules', 'cdk.out']);
 const CODE_DIRECTORIES = ['shared', 'functions', 'infra', 'bin', 'test'];
 const CODE_EXTENSIONS = new Set(['.ts', '.tsx', '.js', '.mjs', '.cjs']);
@@ -147,6 +152,12 @@ describe('README.md', () => {
 
   it('is among the Markdown files checked, with every other tracked one', () => {
     expect(markdownFiles).toContain(README);
+    for (const page of FRONT_DOOR_PAGES) expect(markdownFiles).toContain(page);
+  });
+
+  it('sends a reader on to each page that holds what moved out of it', () => {
+    const targets = new Set(linksOf(README).map(({ target }) => resolve(root, target.split('#')[0] ?? '')));
+    for (const page of FRONT_DOOR_PAGES) expect(targets, show(page)).toContain(page);
   });
 
   it("links only to files that exist and to anchors that match a heading of the link's target", () => {
@@ -160,14 +171,19 @@ describe('README.md', () => {
     expect(broken).toEqual([]);
   });
 
-  it('has a heading for every section that code comments and test titles name', () => {
-    const headings = new Set(headingsOf(readFileSync(README, 'utf8')).map(sectionKey));
+  it('has a heading, of its own or of a page it sends a reader to, for every section that code comments and test titles name', () => {
+    const headings = new Set(
+      [README, ...FRONT_DOOR_PAGES].flatMap((page) => headingsOf(readFileSync(page, 'utf8')).map(sectionKey)),
+    );
     const references = sectionReferences();
     // The pattern must keep finding the references (a wrong pattern would pass vacuously).
     expect(references.length).toBeGreaterThan(10);
     const broken = references
       .filter(({ section }) => !headings.has(sectionKey(section)))
-      .map(({ file, line, section }) => `${show(file)}:${line}: README "${section}" is no heading of README.md`);
+      .map(
+        ({ file, line, section }) =>
+          `${show(file)}:${line}: README "${section}" is no heading of README.md or its pages`,
+      );
     expect(broken).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routeKey, routes } from '#shared/routes';
+import { jobs, routeKey, routes, wrapperTableActions, writesTable } from '#shared/routes';
 import { leadingKeyAllowed } from '../support/iam-patterns.ts';
 
 /** The 55 operations of spec/ticketing-api-v2.md, as `METHOD /path` below `/api/v2`. */
@@ -89,14 +89,13 @@ const OUR_ROUTES = [
 ];
 
 const functionsDir = join(import.meta.dirname, '../../functions');
-/** The deployed functions that are not routes (the migrations runner, the webhooks' jobs): infra names their entries. */
-const JOBS = join(functionsDir, 'jobs');
+/** The deployed functions no route calls (stream consumer, dispatcher, migrations runner): not handlers of rows. */
+const jobsDir = join(functionsDir, 'jobs');
 
 function handlerFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (path === JOBS) return [];
-    if (entry.isDirectory()) return handlerFiles(path);
+    if (entry.isDirectory()) return path === jobsDir ? [] : handlerFiles(path);
     return entry.name.endsWith('.ts') ? [relative(functionsDir, path).replace(/\.ts$/, '')] : [];
   });
 }
@@ -142,7 +141,26 @@ describe('leadingKeyAllowed (the IAM StringLike patterns of tableWrites)', () =>
   });
 
   it('is declared by every public row that writes', () => {
-    for (const row of routes.filter((r) => r.auth.kind === 'public' && r.uses.table === 'read-write'))
+    for (const row of routes.filter((r) => r.auth.kind === 'public' && writesTable(r.uses)))
       expect(row.uses.tableWrites?.length, routeKey(row)).toBeGreaterThan(0);
+  });
+});
+
+describe("the rows' table grants", () => {
+  it('name what the route wrapper sends for them: the session check, the idempotency store', () => {
+    for (const row of routes.filter((r) => r.uses.table))
+      expect(row.uses.table, routeKey(row)).toEqual(expect.arrayContaining(wrapperTableActions(row)));
+  });
+
+  it('name each action and index once, and no Scan (a job may; no route)', () => {
+    for (const row of routes) {
+      const actions: readonly string[] = row.uses.table ?? [];
+      expect(new Set(actions).size, routeKey(row)).toBe(actions.length);
+      expect(new Set(row.uses.indexes).size, routeKey(row)).toBe(row.uses.indexes?.length ?? 0);
+      expect(actions, routeKey(row)).not.toContain('Scan');
+      if (row.uses.indexes?.length) expect(row.uses.table, routeKey(row)).toBeDefined();
+    }
+    expect(jobs['ticket-changes'].actions).not.toContain('Scan');
+    expect(jobs.dispatch.actions).not.toContain('Scan');
   });
 });

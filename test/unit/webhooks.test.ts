@@ -154,3 +154,18 @@ describe('a ticket change message', () => {
     expect(types.every((type) => /^ticket\.[a-z_]+$/.test(type))).toBe(true);
   });
 });
+
+describe('an attempt inside a request (issue 55 item 1)', () => {
+  it('waits for its receiver 3 s of the route function’s 10 s at the deployed settings, and holds its claim no longer than that function can run', async () => {
+    // The unit project sets no WEBHOOK_* variable: the defaults are the deployed contract (webhook-settings.ts).
+    const { attemptTimeoutMs, requestAttemptTimeoutMs, requestClaimMs, ROUTE_FUNCTION_TIMEOUT_MS } = await import(
+      '#shared/services/webhook-settings'
+    );
+    expect(attemptTimeoutMs).toBe(10_000);
+    expect(requestAttemptTimeoutMs).toBe(3_000);
+    // With the secret's read and the delivery's writes, well within half the function's timeout.
+    expect(requestAttemptTimeoutMs).toBeLessThanOrEqual(ROUTE_FUNCTION_TIMEOUT_MS * 0.3);
+    expect(requestClaimMs).toBeGreaterThan(ROUTE_FUNCTION_TIMEOUT_MS);
+    expect(requestClaimMs).toBeLessThan(attemptTimeoutMs + 60_000);
+  });
+});

@@ -1,4 +1,10 @@
-import { FUTURE_TOLERANCE_MS, MAX_BARCODE_LENGTH, MAX_SCANS, OFFLINE_MAX_AGE_MS } from '#shared/domain/gate';
+import {
+  FUTURE_TOLERANCE_MS,
+  MAX_BARCODE_LENGTH,
+  MAX_LABEL_BYTES,
+  MAX_SCANS,
+  OFFLINE_MAX_AGE_MS,
+} from '#shared/domain/gate';
 import { EVENT_SCOPE, type Entries, list, md, table } from './common.ts';
 
 /** The `gate` tag: scanning by barcode online and offline (ours; README "The gate offline"). */
@@ -20,11 +26,17 @@ const RESULTS = table(
     ],
     ['`cancelled`, `transferred`, `withdrawn`', 'The ticket no longer admits anybody.'],
     ['`not_valid_for_event`', 'The ticket neither belongs to the event nor grants it (or is pending).'],
-    ['`unknown_barcode`', 'No ticket has the barcode (or it was deleted).'],
-    ['`out_of_scope`', "The ticket belongs to events outside the caller's scope: nothing about it is told."],
+    [
+      '`unknown_barcode`',
+      "No ticket the caller may read has the barcode: none has it, it was deleted, or its ticket belongs to events outside the caller's scope (the same answer: nothing about it is told).",
+    ],
     [
       '`invalid`',
-      '`message` says why: `scannedAt` outside the admission window, or a scan id already used for another scan. Nothing is recorded.',
+      '`message` says why: `scannedAt` outside the admission window or before the ticket existed, or a scan id already used for another scan. Nothing is recorded.',
+    ],
+    [
+      '`resend`',
+      "The upload's time budget ran out before the scan was decided: nothing was recorded of it. Send it again (a repeat upload of the whole log finishes it).",
     ],
   ],
 );
@@ -33,11 +45,12 @@ export const GATE = {
   'POST /scans': {
     summary: 'Upload scans by barcode (online or after working offline)',
     description: md(
-      `1 to ${MAX_SCANS} scans of one event, each with its own client id (a UUID the device made), the barcode (at most ${MAX_BARCODE_LENGTH} characters), \`scannedAt\` (the device's time) and optionally \`deviceId\` and \`gate\`. The answer is 200 with one result per scan, in the order sent:`,
+      `1 to ${MAX_SCANS} scans of one event, each with its own client id (a UUID of version 4 or 7 the device made), the barcode (at most ${MAX_BARCODE_LENGTH} characters), \`scannedAt\` (the device's time) and optionally \`deviceId\` and \`gate\` (printable, at most ${MAX_LABEL_BYTES} bytes as UTF-8: no control, format or bidi characters, no \`<\` or \`>\`). The answer is 200 with one result per scan, in the order sent:`,
       RESULTS,
       `**Idempotent by scan id.** A scan sent again (a retry, a device resending its whole log) answers the result it first got and records nothing twice. Scans of one ticket are decided in upload order; across uploads, the first to reach the server admits and the others are \`already_checked_in\`.`,
-      `**Admission window.** \`scannedAt\` more than ${FUTURE_TOLERANCE_MS / 60_000} minutes ahead of the server's clock, or more than ${OFFLINE_MAX_AGE_MS / 3_600_000} hours before the upload, is \`invalid\`.`,
-      `**Refused as a whole** (400, nothing changed): more than ${MAX_SCANS} scans or none, a barcode over its bound, a scan id that is not a UUID, the same scan id twice in one batch. An \`eventId\` unknown or outside the caller's scope is 404.`,
+      `**Within a budget.** An upload answers well within the function's timeout whatever it holds: the scans of one ticket are decided together (one transaction admits, the repeated scans' records follow in a few more), distinct tickets are written 8 at a time, and what the budget cannot reach answers \`resend\` rather than running out of time. A device resends its log until no scan answers \`resend\`.`,
+      `**Admission window.** \`scannedAt\` more than ${FUTURE_TOLERANCE_MS / 60_000} minutes ahead of the server's clock, or more than ${OFFLINE_MAX_AGE_MS / 3_600_000} hours before the upload, or before the ticket was made, is \`invalid\`.`,
+      `**Refused as a whole** (400, nothing changed): more than ${MAX_SCANS} scans or none, a barcode over its bound, a scan id that is not a UUID of version 4 or 7 (nil, max and v1 ids are refused), a \`deviceId\` or \`gate\` that is not printable or over its bound, the same scan id twice in one batch. An \`eventId\` unknown or outside the caller's scope is 404.`,
     ),
     errors: [404],
     example: {

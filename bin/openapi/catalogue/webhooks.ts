@@ -45,14 +45,14 @@ export const WEBHOOKS = {
   'GET /webhooks/{id}/deliveries': {
     summary: "List a webhook's deliveries",
     description:
-      'Newest first, walked by `next`: pass it as `_cursor` for the following page (null on the last). Deliveries are kept 30 days.',
+      "Newest first, walked by `next`: pass it as `_cursor` for the following page (null on the last). Deliveries are kept 30 days. An administrator limited to some events sees a ticket's delivery only when they may read the ticket (its event or an access package's event in their scope): a subscription narrowed since keeps older deliveries of other events, and to them those look missing, here, to `…/retry` (404) and to `…/redeliver`. So a page may hold fewer than `_limit` (even none) while `next` goes on.",
     parameters: { _cursor: 'The `next` of the previous page.' },
   },
   'POST /webhooks/{id}/deliveries/redeliver': {
     summary: "Redeliver a time range's undelivered messages",
     description: md(
-      "For a receiver that was down: one call makes every delivery of the subscription created in `[from, to)` that ended `dead`, `cancelled` or `skipped` (or the `statuses` named: `delivered` to have delivered ones again, `pending` to bring waiting retries forward) due now, with a fresh 3-day retry window. The dispatcher sends them within a minute, oldest first, as any retry: one attempt at a time, each message with its own `webhook-id`, checked against the subscription's aim and its administrator's rights at the attempt. `202` says how many were `queued`, how many were `alreadyQueued` (pending or in an attempt: left alone, so calling twice sends nothing twice) and how many were `refused` (recorded for another url or administrator, as `…/retry` refuses them: they are never sent to the new aim).",
-      `One call looks at ${MAX_REDELIVER} deliveries of the range at most (\`limit\`, oldest first): while \`next\` is not null, call again with the same body and \`continueFrom: next\`. \`from\` and \`to\` are ISO-8601 (or unix seconds), at most 30 days apart (400 otherwise); deliveries older than 30 days are gone. A disabled subscription is 409 \`webhook_disabled\`: turn it on first, then redeliver what it missed (its \`skipped\` deliveries).`,
+      "For a receiver that was down: one call makes every delivery of the subscription created in `[from, to)` that ended `dead`, `cancelled` or `skipped` (or the `statuses` named: `pending` to bring waiting retries forward; never `delivered`, 400: a message the receiver had is sent again only when named, by its id, with `…/deliveries/{deliveryId}/retry`) due now, with a fresh 3-day retry window. The dispatcher sends them within a minute, oldest first, as any retry: one attempt at a time, each message with its own `webhook-id`, checked against the subscription's aim and its administrator's rights at the attempt. `202` says how many were `queued`, how many were `alreadyQueued` (pending or in an attempt: left alone, so calling twice sends nothing twice) and how many were `refused` (recorded for another url or administrator, as `…/retry` refuses them: they are never sent to the new aim).",
+      `One call looks at ${MAX_REDELIVER} deliveries of the range at most (\`limit\`, oldest first): while \`next\` is not null, call again with the same body and \`continueFrom: next\`. \`from\` and \`to\` are ISO-8601 (or unix seconds), at most 30 days apart (400 otherwise); deliveries older than 30 days are gone. A disabled subscription is 409 \`webhook_disabled\`: turn it on first, then redeliver what it missed (its \`skipped\` deliveries). Deliveries of tickets outside the caller's events are left out, as if missing. Each subscription takes at most 10 redelivery calls in any hour, whoever makes them (429 with \`Retry-After\` past it; a refused call, 400, 404 or 409, counts none).`,
     ),
     conflicts: ['webhook_disabled'],
     example: { from: '2026-05-01T08:00:00Z', to: '2026-05-01T14:30:00Z' },
@@ -60,13 +60,13 @@ export const WEBHOOKS = {
   'POST /webhooks/{id}/deliveries/{deliveryId}/retry': {
     summary: 'Send a delivery again',
     description:
-      "Sends it now, whatever its state (a receiver that lost a delivered message may ask again), with a fresh 3-day retry window; answers the delivery after that attempt. 409 `attempt_in_progress` while another attempt (the dispatcher's) holds it: a message is never sent twice at once by us, and that attempt's answer is kept. 409 `webhook_reaimed` when it was recorded for another url or administrator.",
+      "Sends it now, whatever its state (a receiver that lost a delivered message may ask again), with a fresh 3-day retry window; answers the delivery after that attempt, which waits for the receiver 3 s at most (then it is recorded timed out, `pending`, for the dispatcher's retries). A ticket's delivery outside the caller's events is 404, as a missing one. 409 `attempt_in_progress` while another attempt (the dispatcher's) holds it: a message is never sent twice at once by us, and that attempt's answer is kept. 409 `webhook_reaimed` when it was recorded for another url or administrator.",
     parameters: { deliveryId: 'The delivery id, as the deliveries list shows it.' },
     conflicts: ['attempt_in_progress', 'webhook_reaimed'],
   },
   'POST /webhooks/{id}/ping': {
     summary: 'Send a test message',
     description:
-      'A `webhook.ping` message, sent at once even to a disabled subscription; answers the delivery after that attempt.',
+      "A `webhook.ping` message, sent at once even to a disabled subscription; answers the delivery after that attempt, which waits for the receiver 3 s at most (then it is recorded timed out, `pending`, for the dispatcher's retries).",
   },
 } satisfies Entries;

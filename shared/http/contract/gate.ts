@@ -1,4 +1,4 @@
-import { MAX_BARCODE_LENGTH, MAX_SCANS } from '../../domain/gate.ts';
+import { MAX_BARCODE_LENGTH, MAX_LABEL_BYTES, MAX_SCANS } from '../../domain/gate.ts';
 import { positiveId } from '../../domain/ids.ts';
 import * as z from '../../schema.ts';
 
@@ -7,12 +7,32 @@ import * as z from '../../schema.ts';
 const label = (max: number) =>
   z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
 
+/**
+ * A device's or gate's name: shown to other devices (`firstAdmission`) and kept on the
+ * ticket, so printable (no control, format or bidi characters such as U+202E, no line or
+ * paragraph separators, no `<` `>`) and short: at most MAX_LABEL_BYTES bytes as UTF-8, which
+ * bounds what an admission adds to the ticket item (test/integration/write-units.test.ts).
+ */
+const PRINTABLE = /^[^\p{C}\p{Zl}\p{Zp}<>]*$/u;
+const utf8 = new TextEncoder();
+const deviceLabel = () =>
+  label(MAX_LABEL_BYTES).check(
+    z.regex(PRINTABLE, 'must be printable: no control, format or bidi characters, no < or >'),
+    z.refine((value: string) => utf8.encode(value).length <= MAX_LABEL_BYTES, {
+      message: `must be at most ${MAX_LABEL_BYTES} bytes as UTF-8`,
+    }),
+  );
+
+/** A random (v4) or time-ordered (v7) UUID: a device makes its scan ids so; nil, max and v1 ids are refused. */
+const SCAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const SCAN_ID_MESSAGE = 'must be a UUID of version 4 or 7 the device made for this scan';
+
 export const GateScanInput = z.strictObject({
-  id: z.uuid('must be a UUID the device made for this scan').check(z.maxLength(36)),
+  id: z.uuid(SCAN_ID_MESSAGE).check(z.maxLength(36), z.regex(SCAN_ID, SCAN_ID_MESSAGE)),
   barcode: label(MAX_BARCODE_LENGTH),
   scannedAt: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).check(z.maxLength(40)),
-  deviceId: z.optional(label(100)),
-  gate: z.optional(label(100)),
+  deviceId: z.optional(deviceLabel()),
+  gate: z.optional(deviceLabel()),
 });
 
 export const ScanUploadBody = z.strictObject({

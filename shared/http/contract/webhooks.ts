@@ -42,8 +42,12 @@ export const DeliveriesAnswer = <T extends z.ZodMiniType>(item: T) =>
 
 /** At most this many deliveries of the range are looked at (and so queued) by one call; `next` continues. */
 export const MAX_REDELIVER = 1000;
-/** The states a redelivery may name; by default every state a delivery ends in without being delivered. */
-export const REDELIVERABLE = ['dead', 'cancelled', 'skipped', 'delivered', 'pending'] as const;
+/**
+ * The states a redelivery may name; by default every state a delivery ends in without being delivered. Not
+ * `delivered` (issue 55 item 5): a range of messages the receiver had would flood it again, so a delivered one is
+ * sent again only when named, by its id (`POST …/deliveries/{deliveryId}/retry`).
+ */
+export const REDELIVERABLE = ['dead', 'cancelled', 'skipped', 'pending'] as const;
 export const DEFAULT_REDELIVERED: readonly (typeof REDELIVERABLE)[number][] = ['dead', 'cancelled', 'skipped'];
 const RETENTION_DAYS = DELIVERY_RETENTION_MS / 86_400_000;
 
@@ -53,7 +57,11 @@ export const RedeliveryRequest = z
     to: instant('to', 'to'),
     statuses: z._default(
       z
-        .array(z.enum(REDELIVERABLE))
+        .array(
+          z.enum(REDELIVERABLE, {
+            error: `statuses may name ${REDELIVERABLE.join(', ')}; a delivered message is sent again by its id: POST /webhooks/{id}/deliveries/{deliveryId}/retry`,
+          }),
+        )
         .check(
           z.minLength(1, 'statuses must name at least one state, or be left out for dead, cancelled and skipped'),
           z.maxLength(REDELIVERABLE.length),

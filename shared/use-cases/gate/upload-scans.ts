@@ -1,147 +1,119 @@
 import { now } from '../../clock.ts';
-import { scanPut } from '../../data/check-ins.ts';
-import { GateScanTaken, gateScanPut, readGateScan, readUploadInputs, recordGateScan } from '../../data/gate-scans.ts';
-import { applyScan, decideScan } from '../../domain/check-in.ts';
-import { firstAdmissionOf, gateScanOf, scanTimeProblem, type GateScan, type ScanResult } from '../../domain/gate.ts';
+import { readUploadInputs, scopeKey, type ScanUploader } from '../../data/gate-scans.ts';
+import { readTicketRecords } from '../../data/ticket-records.ts';
+import { scanTimeProblem, type GateScan, type ScanResult } from '../../domain/gate.ts';
 import { NotFound } from '../../errors.ts';
-import { recordCheckIn } from '../../services/metrics.ts';
 import { assertEventsInScope, ticketInScope, type EventScope } from '../event-scope.ts';
-import { changeTicket } from '../tickets/change-ticket.ts';
+import { replayed, resend, scanTicket, ticketRounds, unknownBarcode, type Answer, type Lane } from './ticket-scans.ts';
 
 export interface ScanUpload {
   eventId: number;
   scans: GateScan[];
   adminId: number;
+  /** The caller's events (undefined: all), passed on explicitly: it keys the scan records and rides on the change's actor. */
   eventScope: EventScope;
 }
 
-/** Tickets decided at once; one ticket's scans are decided one after another, in upload order. */
-const PARALLEL_TICKETS = 8;
+/**
+ * The upload's budget: an answer within half the function's 10 s timeout
+ * (infra/route-function.ts) at AWS's latencies (a read or a transaction 20–35 ms), for any
+ * batch the route accepts. Counted in sequential DynamoDB round trips: two rounds of reads
+ * (the inputs, then the tickets' records: BatchGetItems sent together), then `lanes`
+ * tickets are written at once, each lane making at most `laneRounds` round trips, so
+ * 2 + 100 at 35 ms is 3.6 s. A ticket costs 1 (its transaction) and 1 more when its
+ * repeated scans' records spill into further transactions (ticket-scans.ts), 2 per re-read
+ * after a concurrent change; an unknown barcode 1 (its record's Put). So 500 distinct
+ * tickets take 63 rounds a lane and 500 scans of one barcode 2. `deadlineMs` is the
+ * backstop for what rounds do not count (transactWrite's retries of a hot counter,
+ * throttling): no ticket is started past it. What the budget cannot reach answers
+ * `resend`, recording nothing: the device sends it again.
+ */
+export interface UploadBudget {
+  lanes: number;
+  laneRounds: number;
+  deadlineMs: number;
+}
+export const UPLOAD_BUDGET: UploadBudget = { lanes: 8, laneRounds: 100, deadlineMs: 4_000 };
+
+type Task = { rounds: number; run: (lane: Lane) => Promise<void> };
 
 /**
- * `POST /scans` (README "The gate offline"). One BatchGetItem reads the event, every barcode's
- * ticket id and every scan already recorded; then each scan is decided by `decideScan`
- * through `changeTicket`, so an admission is the check-in route's one transaction (ticket,
- * history, scan record, statistics; webhooks follow from the stream) plus the scan's record
- * by its client id. An online scan costs that one read, the check-in's read and its
- * transaction. The results come back in upload order.
+ * `POST /scans` (README "The gate offline"). One round of BatchGetItems reads the event,
+ * every barcode's ticket id and every scan already recorded in the caller's scope, a second
+ * the tickets' records; then each ticket's scans are decided at once, in upload order
+ * (domain/gate-batch.ts), and written through `changeTicket`, so an admission is the
+ * check-in route's one transaction (ticket, history, scan record, statistics; webhooks
+ * follow from the stream) plus the scans' records by client id. The results come back in
+ * upload order, one per scan.
  */
-export async function uploadScans(upload: ScanUpload): Promise<ScanResult[]> {
+export async function uploadScans(upload: ScanUpload, budget = UPLOAD_BUDGET): Promise<ScanResult[]> {
   const { eventId, scans, eventScope } = upload;
+  const started = now().getTime();
   // An event outside the scope answers what an unknown one does.
   assertEventsInScope(eventScope, [eventId]);
+  const scope = scopeKey(eventScope);
   const inputs = await readUploadInputs(
     eventId,
+    scope,
     scans.map((scan) => scan.barcode),
     scans.map((scan) => scan.id),
   );
   if (!inputs.eventExists) throw new NotFound('Event', eventId);
-  const results: ScanResult[] = new Array(scans.length);
-  // Scans of one ticket stay in upload order: the first admits, the next are already_checked_in.
-  const byTicket = new Map<string, number[]>();
-  scans.forEach((scan, i) => {
-    const group = String(inputs.ticketOf.get(scan.barcode) ?? `scan ${i}`);
-    byTicket.set(group, [...(byTicket.get(group) ?? []), i]);
-  });
-  const groups = [...byTicket.values()];
-  const worker = async () => {
-    for (let group = groups.shift(); group; group = groups.shift())
-      for (const i of group) results[i] = await decideOne(upload, scans[i]!, inputs);
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_TICKETS, groups.length) }, worker));
-  return results;
-}
-
-type Inputs = Awaited<ReturnType<typeof readUploadInputs>>;
-
-async function decideOne(upload: ScanUpload, scan: GateScan, inputs: Inputs): Promise<ScanResult> {
-  const stored = inputs.recorded.get(scan.id);
-  if (stored) return replayed(upload.eventId, scan, stored);
-  const problem = scanTimeProblem(scan.scannedAt, now());
-  // Nothing is kept of an invalid scan: the device may correct its clock and send it again.
-  if (problem) return { id: scan.id, result: 'invalid', message: problem };
-  const ticketId = inputs.ticketOf.get(scan.barcode);
-  try {
-    if (ticketId === undefined) return await unknownBarcode(upload, scan);
-    return await scanTicket(upload, scan, ticketId);
-  } catch (error) {
-    if (!(error instanceof GateScanTaken)) throw error;
-    // A concurrent upload of the same scan committed first: answer what it got.
-    return replayed(upload.eventId, scan, (await readGateScan(scan.id))!);
+  const by: ScanUploader = { eventId, adminId: upload.adminId, scope, uploadedAt: now().toISOString() };
+  const answers = new Map<string, ScanResult>();
+  const answer: Answer = (scan, result) => answers.set(scan.id, result);
+  const byTicket = new Map<number, GateScan[]>();
+  const unknown: GateScan[] = [];
+  for (const scan of scans) {
+    const stored = inputs.recorded.get(scan.id);
+    if (stored) answer(scan, replayed(eventId, scan, stored));
+    else {
+      const problem = scanTimeProblem(scan.scannedAt, now());
+      // Nothing is kept of an invalid scan: the device may correct its clock and send it again.
+      if (problem) answer(scan, { id: scan.id, result: 'invalid', message: problem });
+      else {
+        const ticketId = inputs.ticketOf.get(scan.barcode);
+        if (ticketId === undefined) unknown.push(scan);
+        else byTicket.set(ticketId, [...(byTicket.get(ticketId) ?? []), scan]);
+      }
+    }
   }
+  const records = await readTicketRecords([...byTicket.keys()]);
+  const tasks: Task[] = [];
+  for (const [ticketId, ticketScans] of byTicket) {
+    const record = records.get(ticketId);
+    // A ticket the caller may not read answers as a barcode nobody holds, and costs what one does.
+    if (record && !ticketInScope(eventScope, record, 'granted')) unknown.push(...ticketScans);
+    else
+      tasks.push({
+        rounds: ticketRounds(ticketScans.length),
+        run: (lane) => scanTicket(lane, { ticketId, record, scans: ticketScans, by, eventScope }, answer),
+      });
+  }
+  for (const scan of unknown) tasks.push({ rounds: 1, run: (lane) => unknownBarcode(lane, scan, by, answer) });
+  await runLanes(tasks, budget, started);
+  return scans.map((scan) => answers.get(scan.id) ?? resend(scan));
 }
 
-/** A resent scan answers its first result; a client id reused for another scan is refused. */
-function replayed(eventId: number, scan: GateScan, stored: NonNullable<Awaited<ReturnType<typeof readGateScan>>>) {
-  if (stored.eventId === eventId && stored.barcode === scan.barcode) return stored.result;
-  return {
-    id: scan.id,
-    result: 'invalid' as const,
-    message: 'This scan id was already used for another scan: each scan needs its own id.',
-  };
-}
-
-async function unknownBarcode(upload: ScanUpload, scan: GateScan): Promise<ScanResult> {
-  const result: ScanResult = { id: scan.id, result: 'unknown_barcode' };
-  if (await recordGateScan(scan, upload.eventId, upload.adminId, now().toISOString(), result)) return result;
-  throw new GateScanTaken();
-}
-
-async function scanTicket(upload: ScanUpload, scan: GateScan, ticketId: number): Promise<ScanResult> {
-  const { eventId, adminId, eventScope } = upload;
-  let admitted = false;
-  try {
-    // The scope is checked here, not by changeTicket: a ticket outside it is a per-scan refusal.
-    const result = await changeTicket(
-      ticketId,
-      { actor: { kind: 'admin', id: adminId }, action: 'check_in', via: ['check_in'] },
-      async (record, at) => {
-        admitted = false;
-        const keep = (result: ScanResult) => gateScanPut(scan, eventId, adminId, at, result);
-        if (record.deleted || record.barcode !== scan.barcode) {
-          const result: ScanResult = { id: scan.id, result: 'unknown_barcode' };
-          return { changes: [], extra: [keep(result)], result };
-        }
-        if (!ticketInScope(eventScope, record, 'granted')) {
-          // Like the check-in route's 404: nothing is told or recorded about the ticket.
-          const result: ScanResult = { id: scan.id, result: 'out_of_scope' };
-          return { changes: [], extra: [keep(result)], result };
-        }
-        const kept = gateScanOf(scan, eventId, adminId, at);
-        const decision = decideScan(record, eventId);
-        if (!decision.admitted) {
-          const first = decision.reason === 'already_checked_in' ? firstAdmissionOf(record, eventId) : undefined;
-          const result: ScanResult = {
-            id: scan.id,
-            result: decision.reason,
-            ticketId: record.id,
-            ...(first ? { firstAdmission: first } : {}),
-          };
-          recordCheckIn(decision);
-          return {
-            changes: [],
-            extra: [scanPut(record.id, { ...kept, outcome: decision.reason }), keep(result)],
-            result,
-          };
-        }
-        // The check-in time is the device's; `updated` is the commit's, so the update-time
-        // index (the sync, the gate list's changedSince) sees the change when it happens.
-        const after = { ...applyScan(record, decision.kind, kept), updated: at };
-        const result: ScanResult = { id: scan.id, result: 'admitted', ticketId: record.id };
-        admitted = true;
-        return {
-          changes: [{ before: record, after }],
-          extra: [scanPut(record.id, { ...kept, outcome: 'admitted' }), keep(result)],
-          action: decision.kind === 'simple' ? 'check_in' : 'access_scan',
-          result,
-        };
+/** Runs the tasks `lanes` at a time, each lane within its rounds and no task started past the deadline. */
+async function runLanes(tasks: Task[], budget: UploadBudget, started: number): Promise<void> {
+  const queue = [...tasks];
+  const run = async () => {
+    let left = budget.laneRounds;
+    const lane: Lane = {
+      spend: (rounds) => {
+        if (left < rounds) return false;
+        left -= rounds;
+        return true;
       },
-    );
-    if (admitted) recordCheckIn({ admitted: true });
-    return result;
-  } catch (error) {
-    // The barcode's ticket is gone (its unique item read before a delete committed).
-    if (error instanceof NotFound) return unknownBarcode(upload, scan);
-    throw error;
-  }
+    };
+    for (;;) {
+      if (now().getTime() - started > budget.deadlineMs) return;
+      const at = queue.findIndex((task) => task.rounds <= left);
+      if (at < 0) return;
+      const [task] = queue.splice(at, 1);
+      await task!.run(lane);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(budget.lanes, queue.length) }, run));
 }

@@ -46,14 +46,17 @@ export function assertStateMoves(before: TicketRecord, after: TicketRecord, via:
  * Reads ticket `id`, lets `decide` compute the change (or throw to refuse), commits it.
  * A missing ticket, or one outside a scoped actor's events, is a 404; deleted ones reach `decide`, which knows whether that is one.
  * `decide` gets the change's time, which stamps `updated` and the history entry alike.
+ * A caller that read many tickets at once (the gate's upload) passes the record as `read`.
  */
 export async function changeTicket<T>(
   id: number,
   context: ChangeContext,
   decide: (record: TicketRecord, at: string) => Promise<Decision<T>> | Decision<T>,
+  /** The ticket as the caller already read it (strongly consistent): the first attempt decides on it. */
+  read?: TicketRecord,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    const record = await readTicketRecord(id);
+    const record = attempt === 0 && read ? read : await readTicketRecord(id);
     if (!record) throw ticketNotFound(id);
     // Before anything is decided: outside the actor's events answers what a missing ticket does.
     assertTicketInScope(scopeOf(context.actor), record, context.scopeRule ?? 'own');

@@ -1,7 +1,7 @@
 import { now } from '../../clock.ts';
-import { getAdministrator } from '../../data/administrators.ts';
-import { getWebhook, putDelivery, type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
+import { putDelivery, type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
 import type { Administrator } from '../../domain/administrator.ts';
+import { AttemptContext } from './attempt-context.ts';
 import {
   actingFor,
   aimedAsRecorded,
@@ -11,11 +11,18 @@ import {
   type Webhook,
 } from '../../domain/webhooks.ts';
 import { type AttemptVerdict, judgeAttempt } from '../../domain/webhook-retries.ts';
+import { logger } from '../../logger.ts';
 import { recordDeadDelivery } from '../../services/metrics.ts';
 import { sendWebhook } from '../../services/webhook-sender.ts';
 import { openSigningSecrets, type OpenedSecrets } from '../../services/webhook-secret-box.ts';
 import { signatureHeaders } from '../../services/webhook-signing.ts';
-import { attemptTimeoutMs, receiverPolicy, retrySchedule } from '../../services/webhook-settings.ts';
+import {
+  attemptTimeoutMs,
+  receiverPolicy,
+  requestAttemptTimeoutMs,
+  requestClaimMs,
+  retrySchedule,
+} from '../../services/webhook-settings.ts';
 import { ticketInScope } from '../event-scope.ts';
 import { aimLost, disableAimLost, keepHealth } from './webhook-health.ts';
 
@@ -27,39 +34,34 @@ import { aimLost, disableAimLost, keepHealth } from './webhook-health.ts';
  * claimed before it is sent again, so two attempts never send it at once.
  */
 
-/** How long an attempt holds its claim past its own time limit: a crashed attempt is retried after it. */
+/** How long a background attempt holds its claim past its own time limit: a crashed attempt is retried after it. */
 const CLAIM_MARGIN_MS = 60_000;
+
+/** An attempt's limits: how long it waits for the receiver, and how long its claim holds the delivery. */
+export interface AttemptLimits {
+  timeoutMs: number;
+  holdMs: number;
+}
+
+/** The dispatcher's and the stream consumer's attempts: the whole attempt limit (10 s deployed), held a minute past it. */
+export const BACKGROUND_ATTEMPT: AttemptLimits = {
+  timeoutMs: attemptTimeoutMs,
+  holdMs: attemptTimeoutMs + CLAIM_MARGIN_MS,
+};
+
+/** An attempt inside a request (ping, retry): 3 s of the route function's 10 s, held until that function is surely gone. */
+export const REQUEST_ATTEMPT: AttemptLimits = { timeoutMs: requestAttemptTimeoutMs, holdMs: requestClaimMs };
 
 /**
  * The next attempt of a delivery being attempted from `at`: past the attempt's end, so the
  * dispatcher leaves it alone until then (and takes it up if the attempt never recorded its end).
  */
-export const claimedUntil = (at: Date) => new Date(at.getTime() + attemptTimeoutMs + CLAIM_MARGIN_MS).toISOString();
+export const claimedUntil = (at: Date, holdMs = BACKGROUND_ATTEMPT.holdMs) =>
+  new Date(at.getTime() + holdMs).toISOString();
 
 /** Whether an attempt holds the delivery now (its claim not yet run out): nobody else sends it meanwhile. */
 export const heldByAttempt = (delivery: Pick<StoredDelivery, 'claimedUntil'>, at: Date): boolean =>
   delivery.claimedUntil !== undefined && Date.parse(delivery.claimedUntil) > at.getTime();
-
-/** Subscriptions and administrators read once per batch of attempts. */
-export class AttemptContext {
-  private readonly webhooks = new Map<number, Promise<Webhook | undefined>>();
-  private readonly administrators = new Map<number, Promise<Administrator | undefined>>();
-
-  webhook(id: number): Promise<Webhook | undefined> {
-    if (!this.webhooks.has(id)) this.webhooks.set(id, getWebhook(id));
-    return this.webhooks.get(id)!;
-  }
-
-  administrator(id: number): Promise<Administrator | undefined> {
-    if (!this.administrators.has(id)) this.administrators.set(id, getAdministrator(id));
-    return this.administrators.get(id)!;
-  }
-
-  /** A subscription the service just changed: the next attempt of this batch reads it again. */
-  forget(webhookId: number): void {
-    this.webhooks.delete(webhookId);
-  }
-}
 
 /** Why a ticket message may not be sent now, by its administrator's events at this moment; undefined when it may. */
 function ticketRefusal(administrator: Administrator, delivery: StoredDelivery): string | undefined {
@@ -119,8 +121,11 @@ const cancelledFor = (delivery: StoredDelivery, reason: string): StoredDelivery 
  */
 export async function firstAttempt(
   delivery: StoredDelivery,
-  context = new AttemptContext(),
-  startBy = Number.POSITIVE_INFINITY,
+  {
+    context = new AttemptContext(),
+    startBy = Number.POSITIVE_INFINITY,
+    timeoutMs = BACKGROUND_ATTEMPT.timeoutMs,
+  }: { context?: AttemptContext; startBy?: number; timeoutMs?: number } = {},
 ): Promise<StoredDelivery | undefined> {
   if (performance.now() >= startBy || delivery.status === 'skipped')
     return (await putDelivery(delivery)) ? delivery : undefined;
@@ -136,20 +141,21 @@ export async function firstAttempt(
   const at = now();
   const secrets = await openSigningSecrets(may.webhook, at);
   const attempted: StoredDelivery = { ...delivery, attempts: 1, lastAttemptAt: at.toISOString() };
-  const { recorded, verdict } = await send(may.webhook, attempted, at, secrets);
+  const { recorded, verdict } = await send(may.webhook, attempted, at, secrets, timeoutMs);
   if (!(await putDelivery(recorded))) return undefined;
   await afterRecorded(may.webhook, recorded, verdict, context);
   return recorded;
 }
 
 /**
- * One more attempt of a recorded delivery (the dispatcher's, the retry route's). Answers the
- * delivery as recorded after it, or undefined when another attempt holds it (the dispatcher and
- * a manual retry raced; one of them sends).
+ * One more attempt of a recorded delivery (the dispatcher's, the retry route's with REQUEST_ATTEMPT).
+ * Answers the delivery as recorded after it, unclaimed, or undefined when another attempt holds it
+ * (the dispatcher and a manual retry raced; one of them sends).
  */
 export async function attemptDelivery(
   delivery: StoredDelivery,
   context = new AttemptContext(),
+  limits = BACKGROUND_ATTEMPT,
 ): Promise<StoredDelivery | undefined> {
   const may = await sendable(delivery, context);
   if ('refused' in may) {
@@ -164,24 +170,36 @@ export async function attemptDelivery(
     ...delivery,
     attempts: delivery.attempts + 1,
     lastAttemptAt: at.toISOString(),
-    nextAttemptAt: claimedUntil(at),
-    claimedUntil: claimedUntil(at),
+    nextAttemptAt: claimedUntil(at, limits.holdMs),
+    claimedUntil: claimedUntil(at, limits.holdMs),
   };
   if (!(await updateDelivery(claimed, delivery.attempts))) return undefined;
-  const { recorded, verdict } = await send(may.webhook, claimed, at, secrets);
+  const { recorded, verdict } = await send(may.webhook, claimed, at, secrets, limits.timeoutMs);
   if (!(await updateDelivery(recorded, claimed.attempts))) return undefined;
   await afterRecorded(may.webhook, recorded, verdict, context);
   return recorded;
 }
 
-/** Sends the delivery signed, and judges the answer: the delivery as it is to be recorded, and the verdict. */
+/**
+ * Sends the delivery signed, waiting `timeoutMs` at most, and judges the answer: the delivery as it is to be recorded
+ * (unclaimed; past the limit, pending with "no answer within"), and the verdict.
+ */
 async function send(
   webhook: Webhook,
   attempt: StoredDelivery,
   at: Date,
   secrets: OpenedSecrets,
+  timeoutMs: number,
 ): Promise<{ recorded: StoredDelivery; verdict: AttemptVerdict }> {
-  // A secret that does not open (copied from another subscription, or its key removed) sends nothing: the attempt fails, saying why.
+  // A secret that does not open (plain text, a short tag, copied from another subscription, its key removed) sends
+  // nothing: the attempt fails, saying why, and so does the log (an error: someone must rotate it); neither holds the
+  // value (webhook-secret-box.ts).
+  if ('unreadable' in secrets)
+    logger.error('webhook signing secret refused: nothing sent', {
+      webhookId: webhook.id,
+      deliveryId: attempt.id,
+      why: secrets.unreadable,
+    });
   const outcome =
     'unreadable' in secrets
       ? ({ kind: 'failed', detail: secrets.unreadable } as const)
@@ -195,7 +213,7 @@ async function send(
             body: attempt.body,
           },
           receiverPolicy,
-          { timeoutMs: attemptTimeoutMs },
+          { timeoutMs },
         );
   const answer =
     outcome.kind === 'answered'
@@ -220,20 +238,6 @@ async function afterRecorded(
 ): Promise<void> {
   if (recorded.status === 'dead') recordDeadDelivery();
   await keepHealth(webhook, verdict, context);
-}
-
-/** `work` over `items`, at most `atOnce` at a time; the results in the items' order. */
-export async function inTurns<T, R>(items: readonly T[], atOnce: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const at = next++;
-      results[at] = await work(items[at]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
-  return results;
 }
 
 function afterAttempt(

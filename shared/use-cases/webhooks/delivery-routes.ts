@@ -5,7 +5,17 @@ import { getDelivery, type StoredDelivery, updateDelivery } from '../../data/web
 import { pingMessage } from '../../domain/webhook-messages.ts';
 import { aimedAsRecorded, type DeliveryResource, toDeliveryResource, type Webhook } from '../../domain/webhooks.ts';
 import { Conflict, NotFound } from '../../errors.ts';
-import { attemptDelivery, claimedUntil, deliveryTime, firstAttempt, heldByAttempt, newDelivery } from './deliveries.ts';
+import {
+  attemptDelivery,
+  claimedUntil,
+  deliveryTime,
+  firstAttempt,
+  heldByAttempt,
+  newDelivery,
+  REQUEST_ATTEMPT,
+} from './deliveries.ts';
+import { AttemptContext } from './attempt-context.ts';
+import { deliveryReadableBy } from './delivery-list.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
 /**
@@ -34,7 +44,8 @@ const inProgress = (deliveryId: string) =>
 
 /**
  * A delivery to be sent again, with a fresh retry window: held for the caller's own attempt now
- * (`claim`, so the dispatcher does not take it meanwhile), or due now, for the dispatcher.
+ * (`claim`, so the dispatcher does not take it meanwhile; the request's hold, REQUEST_ATTEMPT), or
+ * due now, for the dispatcher.
  */
 export const resent = (
   { claimedUntil: _ranOut, ...delivery }: StoredDelivery,
@@ -43,15 +54,16 @@ export const resent = (
 ): StoredDelivery => ({
   ...delivery,
   status: 'pending',
-  nextAttemptAt: claim ? claimedUntil(at) : at.toISOString(),
-  ...(claim ? { claimedUntil: claimedUntil(at) } : {}),
+  nextAttemptAt: claim ? claimedUntil(at, REQUEST_ATTEMPT.holdMs) : at.toISOString(),
+  ...(claim ? { claimedUntil: claimedUntil(at, REQUEST_ATTEMPT.holdMs) } : {}),
   windowStart: at.toISOString(),
   lastError: null,
 });
 
 /**
  * Sends a delivery again now, whatever its state (a receiver that lost a delivered message
- * may ask for it), with a fresh retry window; answers it after that attempt.
+ * may ask for it), with a fresh retry window; answers it after that attempt, which waits for the
+ * receiver REQUEST_ATTEMPT's 3 s at most (then recorded timed out, pending, its claim released).
  */
 export async function retryDeliveryFor(
   caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
@@ -60,18 +72,22 @@ export async function retryDeliveryFor(
 ): Promise<DeliveryResource> {
   const webhook = await visibleWebhook(caller, webhookId);
   const delivery = await getDelivery(webhookId, deliveryId);
-  if (!delivery) throw new NotFound('Delivery', deliveryId);
+  // Another event's ticket looks missing, as in the list.
+  if (!delivery || !deliveryReadableBy(caller, delivery)) throw new NotFound('Delivery', deliveryId);
   const at = now();
   const refusal = resendRefusal(delivery, webhook, at);
   if (refusal) throw refusal;
   const requeued = resent(delivery, at, { claim: true });
   if (!(await updateDelivery(requeued, delivery.attempts))) throw inProgress(deliveryId);
-  const attempted = await attemptDelivery(requeued);
+  const attempted = await attemptDelivery(requeued, new AttemptContext(), REQUEST_ATTEMPT);
   if (!attempted) throw inProgress(deliveryId);
   return toDeliveryResource(attempted);
 }
 
-/** A new delivery of type `webhook.ping` to the subscription, attempted at once (enabled or not). */
+/**
+ * A new delivery of type `webhook.ping` to the subscription, attempted at once (enabled or not) for REQUEST_ATTEMPT's
+ * 3 s at most, and recorded with its outcome (past the limit: pending, timed out, for the dispatcher).
+ */
 export async function pingWebhookFor(
   caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
   webhookId: number,
@@ -86,5 +102,5 @@ export async function pingWebhookFor(
     eventIds: [],
     body: JSON.stringify(pingMessage(webhookId, at.toISOString())),
   };
-  return toDeliveryResource((await firstAttempt(delivery)) ?? delivery);
+  return toDeliveryResource((await firstAttempt(delivery, { timeoutMs: REQUEST_ATTEMPT.timeoutMs })) ?? delivery);
 }

@@ -4,7 +4,9 @@ import type { StoredDelivery } from '../../data/webhooks.ts';
 import { logger } from '../../logger.ts';
 import { dueDeliveries, listWebhooks, oldestPendingDelivery } from '../../data/webhooks.ts';
 import { recordOldestPendingAge } from '../../services/metrics.ts';
-import { AttemptContext, attemptDelivery, inTurns } from './deliveries.ts';
+import { AttemptContext } from './attempt-context.ts';
+import { attemptDelivery } from './deliveries.ts';
+import { inTurns } from './in-turns.ts';
 
 /** Due deliveries attempted per round (a few at a time), at most PER_WEBHOOK of one subscription. */
 const ROUND = 25;

@@ -1,10 +1,13 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
+import { requireSlots } from '../../data/rate-limits.ts';
 import { deliveriesBetween } from '../../data/webhook-redelivery.ts';
 import { type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
 import { DELIVERY_RETENTION_MS, type Webhook } from '../../domain/webhooks.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
-import { deliveryTime, heldByAttempt, inTurns } from './deliveries.ts';
+import { deliveryTime, heldByAttempt } from './deliveries.ts';
+import { inTurns } from './in-turns.ts';
+import { deliveryReadableBy } from './delivery-list.ts';
 import { resendRefusal, resent } from './delivery-routes.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
@@ -15,7 +18,9 @@ import { visibleWebhook } from './subscriptions.ts';
  * (claimed, one attempt at a time, checked against the subscription's aim and its administrator's
  * rights at the attempt); nothing is sent inline, so the call's time does not depend on the
  * receiver. Bounded: it looks at `limit` deliveries of the range at most (oldest first) and answers
- * `next` to continue from. Called twice, the second call finds them pending and leaves them.
+ * `next` to continue from. Called twice, the second call finds them pending and leaves them. Deliveries
+ * of tickets the caller may not read are left out, as if missing; `delivered` ones are not taken (the
+ * contract: by id only, `…/retry`), and each subscription has REDELIVERY_RATE calls.
  */
 
 /**
@@ -25,6 +30,14 @@ import { visibleWebhook } from './subscriptions.ts';
 const KEY_TIME_SLACK_MS = 60_000;
 /** Deliveries written at once. */
 const WRITES_AT_ONCE = 25;
+
+/**
+ * Each subscription's redelivery calls (issue 55 item 5): at most 10 in any hour, each queueing up to 1,000, so
+ * 10,000 messages an hour at most, about what the dispatcher sends one subscription in that time; past it 429 with
+ * Retry-After (the sliding window of data/rate-limits.ts, counted per subscription whoever calls). Only a call that
+ * gets as far as reading its range counts: a refusal (400, 404, 409) takes none.
+ */
+export const REDELIVERY_RATE = { calls: 10, windowSeconds: 3_600 } as const;
 
 /** The call's body (its contract: shared/http/contract/webhooks.ts): instants as ISO-8601 UTC, `to` excluded. */
 export interface RedeliveryRequest {
@@ -66,8 +79,22 @@ export async function redeliverFor(
     throw new ValidationError('continueFrom is not a `next` of this range: send the same from and to as before.', [
       { path: 'body.continueFrom', message: 'not within from and to' },
     ]);
+  await requireSlots(
+    [
+      {
+        name: 'WEBHOOK_REDELIVERY',
+        subject: String(webhookId),
+        limit: REDELIVERY_RATE.calls,
+        windowSeconds: REDELIVERY_RATE.windowSeconds,
+      },
+    ],
+    ({ limit }) => `At most ${limit} redeliveries of webhook ${webhookId} in an hour; try again later.`,
+  );
   const page = await deliveriesBetween(webhookId, ids, { limit: request.limit, after });
-  const inRange = page.items.filter((d) => Date.parse(d.created) >= from && Date.parse(d.created) < to);
+  // Outside the range, or of a ticket the caller may not read: not looked at, as if missing.
+  const inRange = page.items.filter(
+    (d) => Date.parse(d.created) >= from && Date.parse(d.created) < to && deliveryReadableBy(caller, d),
+  );
   const outcomes = await inTurns(inRange, WRITES_AT_ONCE, (delivery) =>
     redeliver(delivery, webhook, new Set(request.statuses), at),
   );

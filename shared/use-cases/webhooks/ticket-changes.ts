@@ -5,7 +5,9 @@ import { toTicket } from '../../domain/ticket-view.ts';
 import { ticketChangeMessage } from '../../domain/webhook-messages.ts';
 import { covers, TICKET_EVENT_TYPE_NAMES, TICKET_EVENT_TYPES, type Webhook } from '../../domain/webhooks.ts';
 import { logger } from '../../logger.ts';
-import { AttemptContext, deliveryTime, firstAttempt, inTurns, newDelivery } from './deliveries.ts';
+import { AttemptContext } from './attempt-context.ts';
+import { deliveryTime, firstAttempt, newDelivery } from './deliveries.ts';
+import { inTurns } from './in-turns.ts';
 
 /**
  * The stream's side of the webhooks: each ticket change becomes one delivery per subscription
@@ -117,7 +119,7 @@ async function firstAttempts(deliveries: readonly StoredDelivery[], attemptUntil
     slot(async () => {
       const delivery = deliveries[at]!;
       try {
-        const outcome = await firstAttempt(delivery, context, startBy);
+        const outcome = await firstAttempt(delivery, { context, startBy });
         recorded[at] = true;
         return outcome;
       } catch (error) {

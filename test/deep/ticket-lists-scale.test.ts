@@ -6,7 +6,7 @@ import { encodeCursor, LIST_READ_BUDGET } from '#shared/lists/ticket-list-plan';
 import { POSITION_BLOCK, SPAN_BLOCKS } from '#shared/lists/list-position-plan';
 import { STATS_SHARDS } from '#shared/data/stats-shards';
 import { MAX_LIST_READ } from '#shared/lists/older-ticket-list';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet, countReads } from '../support/dynamo-reads.ts';
 import { stateOf, writeTickets } from '../support/scale-tickets.ts';

@@ -1,8 +1,8 @@
 import { vi } from 'vitest';
 import { putPaymentProcessor } from '#shared/data/payment-processors';
 import { routes } from '#shared/routes';
-import { placeOrder } from '../../bin/seed/orders.ts';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { placeOrder } from '../support/factories/orders.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { PASSWORD, signedInCustomer } from '../support/customers.ts';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { now } from '#shared/clock';
 import { listDeliveries, putDelivery, type StoredDelivery } from '#shared/data/webhooks';
 import { messageIdOf } from '#shared/domain/webhooks';
-import { seedEvent, seedTickets } from '../../bin/seed/tickets.ts';
+import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
 import { handler as ticketChanges } from '../../bin/webhooks/ticket-changes.ts';
 import { countReads } from '../support/dynamo-reads.ts';

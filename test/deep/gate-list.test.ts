@@ -5,7 +5,7 @@ import { gateListEntry, type GateListEntry } from '#shared/domain/gate';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { seedScale } from '../../bin/seed/scale.ts';
-import { seedTickets } from '../../bin/seed/tickets.ts';
+import { seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
 import { accessFixture, SYSTEM } from '../support/tickets.ts';

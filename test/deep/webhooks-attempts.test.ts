@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { getDelivery } from '#shared/data/webhooks';
+import { requestAttemptTimeoutMs } from '#shared/services/webhook-settings';
 import { handler as dispatcher } from '../../bin/webhooks/dispatch.ts';
 import { call } from '../support/api.ts';
 import {
@@ -62,6 +64,37 @@ describe('a delivery held by an attempt', () => {
     expect(after).toMatchObject({ id: pendingId, attempts: 2, lastStatus: null });
     expect(after!.lastError).toMatch(/no answer within/);
     expect(r.received.filter((m) => m.message.data.ticket?.chipNumber === 'H-1')).toHaveLength(2);
+  }, 60_000);
+});
+
+describe('an attempt inside a request (issue 55 item 1)', () => {
+  it('to a receiver that accepts and never answers: the ping and the retry answer, recorded timed out, nothing left claimed', async () => {
+    const r = await receiver();
+    const { token, hooks } = await watchedTicket(r, ['ticket.updated']);
+    const hook = hooks[0]!;
+    const timedOut = `no answer within ${requestAttemptTimeoutMs} ms`;
+    await webhooks.workers.stopDispatcher();
+    try {
+      r.answers.push('hang', 'hang', 'hang');
+      const ping = await call('POST', `${WEBHOOKS}/${hook.id}/ping`, { token });
+      expect(ping.status, ping.raw).toBe(200);
+      expect(ping.body.data).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null, lastError: timedOut });
+      const id: string = ping.body.data.id;
+      expect(await getDelivery(hook.id, id)).toMatchObject({ status: 'pending', attempts: 1, lastError: timedOut });
+      // Two retries one after the other: the first released its claim when it recorded the timeout, so the second is
+      // not 409 attempt_in_progress, and neither leaves the delivery held.
+      for (const attempts of [2, 3]) {
+        const retried = await call('POST', `${WEBHOOKS}/${hook.id}/deliveries/${id}/retry`, { token });
+        expect(retried.status, retried.raw).toBe(200);
+        expect(retried.body.data).toMatchObject({ status: 'pending', attempts, lastStatus: null, lastError: timedOut });
+        const stored = await getDelivery(hook.id, id);
+        expect(stored).toMatchObject({ status: 'pending', attempts, lastError: timedOut });
+        expect(stored!.claimedUntil).toBeUndefined();
+      }
+      expect(r.received.map((m) => m.message.type)).toEqual(['webhook.ping', 'webhook.ping', 'webhook.ping']);
+    } finally {
+      webhooks.workers.startDispatcher();
+    }
   }, 60_000);
 });
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, createEventsInBulk } from '#shared/data/events';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
-import { placeOrder } from '../../bin/seed/orders.ts';
+import { placeOrder } from '../support/factories/orders.ts';
 import { batchWrite } from '../../bin/seed/scale.ts';
 import { call, getPage, idsOf, type Page } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';

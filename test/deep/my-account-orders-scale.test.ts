@@ -4,7 +4,7 @@ import { commitNewOrder } from '#shared/data/orders';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
 import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
-import { seedEvent } from '../../bin/seed/tickets.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { call, idsOf, type Page } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { customerToken } from '../support/tokens.ts';

@@ -1,0 +1,47 @@
+import type { CreatedEvent } from '#shared/domain/event';
+import type { Order } from '#shared/domain/order';
+import { createOrder, type NewOrder } from '#shared/use-cases/portal/create-order';
+import { sampleAttendee } from './tickets.ts';
+
+/**
+ * Orders for the customer portal: the integration tests and the demo seed (bin/seed/orders.ts) place them through
+ * `createOrder` (checkout itself is not in the spec). Each order is for one event.
+ */
+
+/** An order of `typeIds` (one attendee each) for a customer, with a card payment and the event's order-level answers. */
+export function sampleOrder(
+  event: CreatedEvent,
+  customerId: number,
+  typeIds: number[],
+  overrides: Partial<NewOrder> = {},
+): NewOrder {
+  const tickets = typeIds.map((typeId, n) => {
+    const { teamId: _team, ...attendee } = sampleAttendee(event, customerId + n);
+    return { ...attendee, typeId };
+  });
+  const prices = new Map(event.ticketTypes.map((type) => [type.id, type.price]));
+  const amount = typeIds.reduce((sum, typeId) => sum + (prices.get(typeId) ?? 0), 0);
+  const free = event.questions.find((question) => !question.options.length);
+  return {
+    customerId,
+    eventId: event.id,
+    emailAddress: `customer-${customerId}@example.test`,
+    purchaser: `${tickets[0]?.partyMember ?? 'Guest'} ${tickets[0]?.partyMemberLastName ?? ''}`.trim(),
+    affiliate: null,
+    waveTimeId: event.waveTimes[0]?.id ?? null,
+    tickets,
+    transactions: [
+      {
+        amount,
+        processor: 'stripe',
+        reference: `ch_seed_${customerId}_${event.id}_${typeIds.join('_')}`,
+        time: new Date().toISOString(),
+      },
+    ],
+    answers: free ? [{ questionId: free.id, answerText: `Booked by customer ${customerId}` }] : [],
+    ...overrides,
+  };
+}
+
+export const placeOrder = async (...args: Parameters<typeof sampleOrder>): Promise<Order> =>
+  (await createOrder(sampleOrder(...args))).order;

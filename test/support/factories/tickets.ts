@@ -1,0 +1,117 @@
+import { createEvent } from '#shared/data/events';
+import { createTicket, type NewTicket } from '#shared/use-cases/tickets/create-ticket';
+import type { CreatedEvent, NewEvent } from '#shared/domain/event';
+import type { Ticket } from '#shared/domain/ticket';
+
+/**
+ * Factories of events and tickets: integration tests build their own uniquely-keyed fixtures with them (ids come from
+ * the sequences, so fixtures of parallel tests never collide), and the demo seed (bin/seed/) builds its data with them.
+ */
+const FIRST_NAMES = [
+  'Ada',
+  'Bea',
+  'Cal',
+  'Dev',
+  'Eli',
+  'Fay',
+  'Gus',
+  'Hana',
+  'Ivo',
+  'Jun',
+  'Kai',
+  'Lea',
+  'Mo',
+  'Nia',
+  'Oli',
+  'Pia',
+];
+const LAST_NAMES = [
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Tanaka',
+  'Silva',
+  'Novak',
+  'Haddad',
+  'Kowalski',
+  'Reyes',
+  'Byrne',
+];
+
+/** An event with a free-text and a multiple-choice question, two types and two teams unless told otherwise. */
+export function sampleEvent(overrides: Partial<NewEvent> = {}): NewEvent {
+  return {
+    title: `Event ${Math.random().toString(36).slice(2, 8)}`,
+    timezone: 'Europe/London',
+    startsAt: '2027-06-01T08:00:00Z',
+    questions: [
+      { text: 'Emergency contact', required: true },
+      {
+        text: 'T-shirt size',
+        options: [
+          { text: 'S', sku: 'TS-S' },
+          { text: 'M', sku: 'TS-M' },
+          { text: 'L', sku: 'TS-L' },
+        ],
+      },
+    ],
+    ticketTypes: [
+      { name: 'General admission', price: 35, total: 1000 },
+      { name: 'VIP', price: 90, total: 50 },
+    ],
+    teams: [{ name: 'Red' }, { name: 'Blue' }],
+    ...overrides,
+  };
+}
+
+export const seedEvent = (overrides: Partial<NewEvent> = {}): Promise<CreatedEvent> =>
+  createEvent(sampleEvent(overrides));
+
+/** An attendee with answers to the event's questions (the n-th of a stable sequence). */
+export function sampleAttendee(event: CreatedEvent, n: number): Omit<NewTicket, 'typeId'> {
+  const first = FIRST_NAMES[n % FIRST_NAMES.length]!;
+  const last = LAST_NAMES[(n * 7) % LAST_NAMES.length]!;
+  const answers: NewTicket['attendeeQuestions'] = event.questions.map((question) =>
+    question.options.length
+      ? {
+          questionId: question.id,
+          answerId: question.options[n % question.options.length]!.id,
+          displayText: question.options[n % question.options.length]!.text,
+        }
+      : {
+          questionId: question.id,
+          answerText: `Contact of ${first}: +44 7700 900${String(n % 1000).padStart(3, '0')}`,
+        },
+  );
+  return {
+    partyMember: first,
+    partyMemberLastName: last,
+    emailAddress: `${first}.${last}.${n}@example.test`.toLowerCase(),
+    partyMemberBirthYear: 1970 + (n % 35),
+    partyMemberBirthMonth: 1 + (n % 12),
+    partyMemberBirthDay: 1 + (n % 28),
+    teamId: event.teams.length && n % 3 ? event.teams[n % event.teams.length]!.id : null,
+    attendeeQuestions: answers,
+    purchaser: { firstName: first, lastName: last, email: `buyer.${n}@example.test` },
+  };
+}
+
+/** Sales of one type all move its `sold` item, so they run a few at a time. */
+const SEED_CONCURRENCY = 8;
+
+/** `count` tickets of a type (each sale its own transaction), in id order. */
+export async function seedTickets(
+  event: CreatedEvent,
+  typeId: number,
+  count: number,
+  extra: Partial<NewTicket> = {},
+): Promise<Ticket[]> {
+  const tickets: Ticket[] = [];
+  for (let start = 0; start < count; start += SEED_CONCURRENCY) {
+    const batch = Array.from({ length: Math.min(SEED_CONCURRENCY, count - start) }, (_, k) => start + k);
+    tickets.push(
+      ...(await Promise.all(batch.map((n) => createTicket({ ...sampleAttendee(event, n), typeId, ...extra })))),
+    );
+  }
+  return tickets.sort((a, b) => a.id - b.id);
+}

@@ -1,0 +1,57 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jobs, routeKey, routes, wrapperTableActions } from '#shared/routes';
+import { admitted, type TableUse } from './table-grants.ts';
+
+/**
+ * The run's side of test/support/table-grants.ts: each integration file leaves its functions' recorded DynamoDB
+ * actions in `dir`, and once the run ends every granted action that no function sent fails the run, when the run was
+ * every integration file. A filtered run (one file, a pattern) checks only what it sent against the grants: a
+ * grant's action unused by the few routes it ran is no finding. With TABLE_USES_REPORT=<file>, the run's record is
+ * written there (what each function sent: how a grant is first written).
+ */
+export function tableUsesRun(): { dir: string; finish: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'table-uses-'));
+  const finish = () => {
+    const files = readdirSync(dir);
+    const uses = files.flatMap((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as TableUse[]);
+    rmSync(dir, { recursive: true, force: true });
+    const sent = new Map<string, Set<string>>();
+    for (const { fn, action } of uses) sent.set(fn, (sent.get(fn) ?? new Set()).add(action));
+    const report = process.env.TABLE_USES_REPORT;
+    if (report)
+      writeFileSync(
+        report,
+        JSON.stringify(Object.fromEntries([...sent].map(([fn, a]) => [fn, [...a].sort()])), null, 2),
+      );
+    const everyFile = readdirSync('test/integration', { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.test.ts'),
+    ).length;
+    if (files.length < everyFile) return;
+    const unused = grantedTableActions().filter(({ fn, action }) => !sent.get(fn)?.has(action));
+    if (!unused.length) return;
+    // Not thrown: vitest reports a global teardown's error as "Error during close" and still exits 0.
+    console.error(
+      `Granted DynamoDB actions no function sent in a full run (take them off the row in shared/routes.ts, or test the path that needs them):\n  ${unused.map(({ fn, action }) => `${fn}: ${action}`).join('\n  ')}`,
+    );
+    process.exitCode = 1;
+  };
+  return { dir, finish };
+}
+
+/**
+ * Every function's granted actions a full run must see it send, as the recorder spells them: not the route wrapper's
+ * own (shared/routes.ts `wrapperTableActions`: the session check is cached across the run's routes), nor the
+ * migrations runner's (no test file runs it as itself).
+ */
+function grantedTableActions(): TableUse[] {
+  const rows = routes.map((row) => {
+    const wrapper = new Set<string>(wrapperTableActions(row));
+    const actions = (row.uses.table ?? []).filter((action) => !wrapper.has(action));
+    return { fn: routeKey(row), grant: row.uses.table ? { actions, indexes: row.uses.indexes } : undefined };
+  });
+  const { migrations: _notRecorded, ...recorded } = jobs;
+  const grants = [...rows, ...Object.entries(recorded).map(([fn, grant]) => ({ fn, grant }))];
+  return grants.flatMap(({ fn, grant }) => [...admitted(grant)].map((action) => ({ fn, action })));
+}
