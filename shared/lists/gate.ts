@@ -3,3 +3,4 @@
  * own tickets, then those granted into it) and its delta from the events' update-time shards.
  */
 export { sortOf, ticketUpdates } from './ticket-list-queries.ts';
+export { readGateListPart, type GateListPart } from './gate-list.ts';
