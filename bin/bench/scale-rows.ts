@@ -1,4 +1,4 @@
-import { encodeCursor } from '#shared/domain/ticket-list-plan';
+import { encodeCursor } from '#shared/lists/rules';
 import { ownPartCursor } from '#shared/use-cases/gate/gate-list';
 import type { seedScale } from '../seed/scale.ts';
 

@@ -4,7 +4,7 @@ import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
 import { insertCustomer } from '#shared/data/customers';
 import { commitNewOrder } from '#shared/data/orders';
-import { commitTicketChanges, type ExtraAction, type TicketChange } from '#shared/data/ticket-changes';
+import { commitTicketChanges, type ExtraAction, type TicketChange } from '#shared/lists/writes';
 import { applyScan } from '#shared/domain/check-in';
 import { newTicketRecord } from '#shared/domain/new-ticket';
 import type { Order } from '#shared/domain/order';

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Event } from '../domain/event.ts';
 import { batchGet, db, tableName, storedAs } from './client.ts';
 import { keys } from './keys.ts';
-import { STATS_SHARDS } from './ticket-stats.ts';
+import { STATS_SHARDS } from './stats-shards.ts';
 
 /**
  * The events a customer can access: published ones (the sparse GSI1 `PUBLISHED_EVENTS`,

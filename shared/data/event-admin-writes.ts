@@ -6,7 +6,7 @@ import { tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { moveEventCounts } from './event-counts.ts';
 import { keys } from './keys.ts';
 import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
-import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
+import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
 
 /**
  * The events routes' writes. Every change of an event or its types is one transaction,

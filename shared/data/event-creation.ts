@@ -8,7 +8,7 @@ import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-l
 import { keys } from './keys.ts';
 import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { countEvents } from './event-counts.ts';
-import { emptyShard, STATS_SHARDS } from './ticket-stats.ts';
+import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
 
 /** An event's creation (events.ts re-exports it): its checks, its ids, the items it writes. */
 

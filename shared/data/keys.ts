@@ -20,7 +20,7 @@ export { sortableId, type Key };
  * lists find it through its entries, which a deleted ticket does not have (sparse), so it
  * leaves every list while its record stays.
  */
-/** A list position item's sort key (shared/data/list-positions.ts): its list, then its block (or span) in order. */
+/** A list position item's sort key (shared/lists/list-positions.ts): its list, then its block (or span) in order. */
 const positionSort = (list: string, block: number) => `POS#${list}#${String(block).padStart(8, '0')}`;
 /** Whose purchase counts: an event's, or one of its ticket types' (`typeId`). */
 export type PurchaseHolder = { eventId: number; typeId?: number };
@@ -103,7 +103,7 @@ export const keys = {
   team: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TEAM#${sortableId(id)}` }),
   teamPrefix: 'TEAM#',
   eventStats: (eventId: number, shard: number): Key => ({ PK: `EVENT#${eventId}`, SK: `STATS#${shard}` }),
-  /** One block of ticket ids of one list of an event (shared/data/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
+  /** One block of ticket ids of one list of an event (shared/lists/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
   listPosition: (eventId: number, list: string, block: number): Key => ({
     PK: `EVENT#${eventId}`,
     SK: positionSort(list, block),
@@ -151,7 +151,7 @@ export const keys = {
     ),
   accessEntryIndexes: (grantedEventId: number, id: number) =>
     placedIn([keys.accessTickets(grantedEventId), ticketSort(id)]),
-  /** A live ticket's search token (shared/data/ticket-search-entries.ts): GSI1 by event and the token's first characters, GSI2 the same across events. */
+  /** A live ticket's search token (shared/lists/ticket-search-entries.ts): GSI1 by event and the token's first characters, GSI2 the same across events. */
   ticketSearchEntry: (ticketId: number, token: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SEARCH#${token}` }),
   ticketSearchEntryPrefix: 'SEARCH#',
   searchIn: (eventId: number, bucket: string) => on('GSI1', `SEARCH#${eventId}#${bucket}`),
@@ -202,7 +202,7 @@ export const keys = {
   typePurchaseIndexes: (typeId: number, purchasedDate: string, id: number) =>
     placedIn([keys.typePurchases(typeId), keys.purchaseSort(purchasedDate, id)]),
   /**
-   * An event's purchase counts, or one of its types' (shared/data/purchase-counts.ts): a month's (per day), an
+   * An event's purchase counts, or one of its types' (shared/lists/purchase-counts.ts): a month's (per day), an
    * hour's (per minute), a minute's (per second); a type's under `BOUGHT#type#<typeId:10>#`.
    */
   purchaseMonth: (holder: PurchaseHolder, month: string): Key => boughtKey(holder, `month#${month}`),

@@ -1,10 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Event } from '../domain/event.ts';
 import { eventSearchBuckets, MAX_EVENT_SEARCH_ENTRIES } from '../domain/portal-lists.ts';
 import { ValidationError } from '../errors.ts';
-import { db, tableName } from './client.ts';
+import { tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { keyCondition } from './key-conditions.ts';
 
 /**
  * What the portal's event list keeps beside the events (keys.ts `eventSearchEntry`,
@@ -41,25 +39,3 @@ export const countPublishedEvent = (count = 1) => ({
     ExpressionAttributeValues: { ':entity': 'PublishedEventCount', ':count': count },
   },
 });
-
-/** The published events' count (none before the first is published); one GetItem. */
-export async function publishedEventCount(): Promise<number> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.publishedEventCount() }));
-  return Number(Item?.n ?? 0);
-}
-
-/** A customer's linked unpublished events are counted when at most this many (one Query): more leaves the total an estimate. */
-export const MAX_COUNTED_PRIVATE_EVENTS = 100;
-
-/** How many unpublished events the customer holds orders for, when at most MAX_COUNTED_PRIVATE_EVENTS. */
-export async function privateEventCount(customerId: number): Promise<number | undefined> {
-  const { Count = 0 } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.customerPrivateEvents(customerId)),
-      Select: 'COUNT',
-      Limit: MAX_COUNTED_PRIVATE_EVENTS + 1,
-    }),
-  );
-  return Count > MAX_COUNTED_PRIVATE_EVENTS ? undefined : Count;
-}

@@ -1,22 +1,20 @@
-import { countedEvents, holdsBib, isEligible, signatureOf, type TicketRecord } from '../domain/ticket.ts';
+import { holdsBib, isEligible, type TicketRecord } from '../domain/ticket.ts';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { Conflict } from '../errors.ts';
 import { tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 import { historyPut } from './ticket-history.ts';
-import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
-import { searchEntryActions, searchEntryItems } from './ticket-search-entries.ts';
 import { ticketItem } from './ticket-records.ts';
-import { StatsDelta } from './ticket-stats.ts';
 
 /**
- * The one write of a ticket change. In one TransactWriteItems:
+ * The one write of a ticket change, its record's part. In one TransactWriteItems:
  * - each ticket, conditional on its `version` (optimistic lock: two scanners racing admit
  *   a ticket once; the loser re-reads and is refused), and its history entry;
- * - the `sold` count of its type (capacity checked when it rises) and of the event's
- *   statistics shard, the check-in signature moves and the listed counts;
+ * - the `sold` count of its type (capacity checked when it rises);
  * - the bib item when the bib, the event or the holding state changes, and the barcode's
  *   unique item when the barcode or `deleted` changes;
+ * - what the lists need (the list engine's write hook, shared/lists/writes.ts, which sends
+ *   this transaction: data/ never imports the lists);
  * - the caller's extra actions (a scan record, an idempotent answer).
  */
 export interface TicketChange {
@@ -26,7 +24,8 @@ export interface TicketChange {
   history: TicketHistoryEntry;
 }
 
-type Action = Parameters<typeof transactWrite>[0][number];
+/** One action of a TransactWriteItems. */
+export type Action = Parameters<typeof transactWrite>[0][number];
 
 /** An extra action of the transaction, and the error to raise when its condition fails. */
 export interface ExtraAction {
@@ -64,42 +63,29 @@ const barcodeItem = (record: TicketRecord) => ({
 });
 
 /**
- * Every item a new ticket's create transaction puts, built by the same functions as that
- * transaction: the record, its history entry, its list and search entries, its bib and barcode items.
- * For bulk loads (`npm run seed`, the scale tests) that batch-write them; the counts those
- * tickets move are `newTicketCounterUpdates`. Uniqueness (bib, barcode) is the caller's.
+ * A new ticket's record items, built as its create transaction's: the record, its history
+ * entry, its bib and barcode items (the list engine adds its entries, shared/lists/writes.ts
+ * `newTicketItems`). For bulk loads; uniqueness (bib, barcode) is the caller's.
  */
-export function newTicketItems(record: TicketRecord, history: TicketHistoryEntry): Record<string, unknown>[] {
+export function newRecordItems(record: TicketRecord, history: TicketHistoryEntry): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [
     ticketItem({ ...record, version: history.version }),
     historyPut(record.id, history).Put.Item,
-    ...listEntryItems(record),
-    ...searchEntryItems(record),
   ];
   if (holdsBib(record)) items.push(bibItem(record));
   if (!record.deleted) items.push(barcodeItem(record));
   return items;
 }
 
-/**
- * The counter updates of new tickets written with `newTicketItems`, summed (one UpdateItem
- * each, for UpdateCommand): the types' `sold` (no capacity check: the loader sizes the
- * types) and the statistics shards' sold, check-in signatures, listed and filter counts.
- */
-export function newTicketCounterUpdates(records: TicketRecord[]) {
-  const stats = new StatsDelta();
-  const sold = new Map<string, { eventId: number; typeId: number; delta: number }>();
-  for (const record of records) {
-    if (isEligible(record)) {
-      const entry = sold.get(`${record.typeId}`) ?? { eventId: record.eventId, typeId: record.typeId, delta: 0 };
-      entry.delta += 1;
-      sold.set(`${record.typeId}`, entry);
-      stats.sold(record.eventId, record.id, 1);
-    }
-    stats.signature(record.id, '', signatureOf(countedEvents(record)));
-    if (!record.deleted) stats.listedTicket(record, 1);
+/** The types' `sold` of new tickets written with `newRecordItems`, summed (one UpdateItem each; no capacity check: the loader sizes the types). */
+export function newTypeSoldUpdates(records: TicketRecord[]) {
+  const sold = new Map<number, { eventId: number; delta: number }>();
+  for (const record of records.filter(isEligible)) {
+    const entry = sold.get(record.typeId) ?? { eventId: record.eventId, delta: 0 };
+    entry.delta += 1;
+    sold.set(record.typeId, entry);
   }
-  const types = [...sold.values()].map(({ eventId, typeId, delta }) => ({
+  return [...sold].map(([typeId, { eventId, delta }]) => ({
     TableName: tableName(),
     Key: keys.ticketType(eventId, typeId),
     UpdateExpression: 'SET #sold = #sold + :delta',
@@ -107,7 +93,6 @@ export function newTicketCounterUpdates(records: TicketRecord[]) {
     ExpressionAttributeNames: { '#sold': 'sold' },
     ExpressionAttributeValues: { ':delta': delta },
   }));
-  return [...types, ...stats.actions().map((action) => action.Update)];
 }
 
 function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, Role][] {
@@ -165,18 +150,16 @@ function soldActions(soldByType: Map<number, { eventId: number; delta: number }>
 }
 
 /**
- * The actions of the changes' one transaction, each with the role its refusal maps to.
- * Pure: `commitTicketChanges` sends them; the bench sends the same actions raw.
+ * The actions of the changes' one transaction, each with the role its refusal maps to: the
+ * records', then the lists' (`lists`, from the list engine), then the caller's.
  */
-function plannedActions(changes: TicketChange[], extra: ExtraAction[]): [Action, Role][] {
+function plannedActions(changes: TicketChange[], lists: readonly Action[], extra: ExtraAction[]): [Action, Role][] {
   const planned: [Action, Role][] = [];
-  const stats = new StatsDelta();
   const soldByType = new Map<number, { eventId: number; delta: number }>();
   const moveSold = (record: TicketRecord, delta: number) => {
     const entry = soldByType.get(record.typeId) ?? { eventId: record.eventId, delta: 0 };
     entry.delta += delta;
     soldByType.set(record.typeId, entry);
-    stats.sold(record.eventId, record.id, delta);
   };
 
   for (const { before, after, history } of changes) {
@@ -192,27 +175,32 @@ function plannedActions(changes: TicketChange[], extra: ExtraAction[]): [Action,
     planned.push([historyPut(after.id, history), { kind: 'ticket' }]);
     if (before && isEligible(before)) moveSold(before, -1);
     if (isEligible(after)) moveSold(after, 1);
-    stats.signature(after.id, before ? signatureOf(countedEvents(before)) : '', signatureOf(countedEvents(after)));
-    if (before && !before.deleted) stats.listedTicket(before, -1);
-    if (!after.deleted) stats.listedTicket(after, 1);
-    const entries = listEntryActions(before, after);
-    for (const action of [...entries, ...searchEntryActions(before, after)]) planned.push([action, { kind: 'other' }]);
     planned.push(...bibActions(before, after));
     planned.push(...barcodeActions(before, after));
   }
   planned.push(...soldActions(soldByType));
-  for (const action of stats.actions()) planned.push([action, { kind: 'other' }]);
+  for (const action of lists) planned.push([action, { kind: 'other' }]);
   for (const { action, onConditionFailed } of extra) planned.push([action, { kind: 'extra', onConditionFailed }]);
   return planned;
 }
 
 /** The TransactItems a commit of these changes sends (for a caller that sends them itself: the bench's raw side). */
-export const ticketChangeActions = (changes: TicketChange[], extra: ExtraAction[] = []): Action[] =>
-  plannedActions(changes, extra).map(([action]) => action);
+export const ticketWriteActions = (
+  changes: TicketChange[],
+  lists: readonly Action[],
+  extra: ExtraAction[] = [],
+): Action[] => plannedActions(changes, lists, extra).map(([action]) => action);
 
-/** Writes the changes and `extra` in one transaction. Throws 409 `sold_out` / `bib_taken`, an extra's own error, or StaleTicket. */
-export async function commitTicketChanges(changes: TicketChange[], extra: ExtraAction[] = []): Promise<void> {
-  const planned = plannedActions(changes, extra);
+/**
+ * Writes the changes, the lists' actions and `extra` in one transaction. Throws 409 `sold_out` /
+ * `bib_taken`, an extra's own error, or StaleTicket.
+ */
+export async function commitTicketWrites(
+  changes: TicketChange[],
+  lists: readonly Action[],
+  extra: ExtraAction[] = [],
+): Promise<void> {
+  const planned = plannedActions(changes, lists, extra);
   try {
     await transactWrite(planned.map(([action]) => action));
   } catch (error) {

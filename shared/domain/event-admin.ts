@@ -25,13 +25,14 @@ export interface EventHolds {
 
 /** The patched event, what changed (nothing: an empty record), or the refusal. */
 export function applyEventPatch(event: Event, patch: EventPatch, holds: EventHolds, at: string) {
-  const next: Event = { ...event };
   const changes: FieldChanges = {};
-  for (const [field, value] of Object.entries(patch) as [keyof EventPatch, unknown][]) {
-    if (value === undefined || value === (event as unknown as Record<string, unknown>)[field]) continue;
-    changes[field] = { from: (event as unknown as Record<string, unknown>)[field] ?? null, to: value };
-    (next as unknown as Record<string, unknown>)[field] = value;
+  for (const field of Object.keys(patch) as (keyof EventPatch)[]) {
+    const value = patch[field];
+    if (value === undefined || value === event[field]) continue;
+    changes[field] = { from: event[field] ?? null, to: value };
   }
+  const changed: Partial<Event> = Object.fromEntries(Object.keys(changes).map((field) => [field, changes[field]!.to]));
+  const next: Event = { ...event, ...changed };
   checkSaleDates(next);
   if (changes.published && next.published && holds.ticketTypes === 0)
     throw new Conflict('An event is published with at least one ticket type: add one first.', 'no_ticket_types');

@@ -1,5 +1,5 @@
 import * as z from '../schema.ts';
-import type { ListedTicket } from './older-ticket-list.ts';
+import type { ListedTicket } from './older-ticket-view.ts';
 import { TicketResource } from './ticket-resource.ts';
 import { TicketWaiverResource } from './waiver-resource.ts';
 

@@ -8,7 +8,7 @@ import type { TicketRecord } from './ticket.ts';
  * is one or more words; a ticket matches when every word starts one of its tokens (prefix
  * match on words; a word with `@` or `.` must start its email address), or the search is
  * its id. The tokens are kept as index items in the
- * ticket's own transaction (shared/data/ticket-search-entries.ts), so a search reads only
+ * ticket's own transaction (shared/lists/ticket-search-entries.ts), so a search reads only
  * the tickets it finds.
  */
 

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedEvent } from '#shared/domain/event';
-import { MAX_SCOPE_SYNC_EVENTS } from '#shared/domain/older-ticket-list';
+import { MAX_SCOPE_SYNC_EVENTS } from '#shared/lists/older-ticket-list';
 import type { Ticket } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, getPage } from '../support/api.ts';

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
-import { ticketUpdates } from '#shared/data/ticket-list-queries';
+import { ticketUpdates } from '#shared/lists/ticket-list-queries';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
-import { listEntryItems } from '#shared/data/ticket-list-entries';
+import { listEntryItems } from '#shared/lists/ticket-list-entries';
 import { readTicketRecords } from '#shared/data/ticket-records';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
-import { LIST_READ_BUDGET } from '#shared/domain/ticket-list-plan';
-import { POSITION_BLOCK } from '#shared/domain/list-positions';
+import { LIST_READ_BUDGET } from '#shared/lists/ticket-list-plan';
+import { POSITION_BLOCK } from '#shared/lists/list-position-plan';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';

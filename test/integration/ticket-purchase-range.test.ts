@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedEvent } from '#shared/domain/event';
-import { MAX_LIST_READ } from '#shared/domain/older-ticket-list';
+import { MAX_LIST_READ } from '#shared/lists/older-ticket-list';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';

@@ -81,7 +81,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
   });
 
   // A ticket's search entries are bucketed by a token's first two characters, and each entry lists the earlier
-  // tokens of its bucket (`mates`, shared/data/ticket-search-entries.ts), so a search by their common prefix counts
+  // tokens of its bucket (`mates`, shared/lists/ticket-search-entries.ts), so a search by their common prefix counts
   // the ticket once. A new token therefore rewrites the entries of its bucket that sort after it, whatever field
   // they come from: a barcode is chosen for each case (the seeded barcode is replaced first), never left to chance.
   const renames = [

@@ -1,5 +1,5 @@
 import { createWaiver } from '#shared/data/waivers';
-import { OLDER_TICKET_INCLUDES } from '#shared/domain/older-ticket-list';
+import { OLDER_TICKET_INCLUDES } from '#shared/domain/older-ticket-view';
 import { PROCESS_STATES, SINGLE_TICKET_INCLUDES } from '#shared/domain/ticket';
 import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { seedTickets } from './factories/tickets.ts';

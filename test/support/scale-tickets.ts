@@ -1,7 +1,7 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
-import { newTicketCounterUpdates, newTicketItems } from '#shared/data/ticket-changes';
+import { newTicketCounterUpdates, newTicketItems } from '#shared/lists/writes';
 import type { CreatedEvent } from '#shared/domain/event';
 import { newTicketRecord } from '#shared/domain/new-ticket';
 import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';

@@ -4,10 +4,12 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Imports run one way, down the layers of DESIGN.md: bin/ → infra/ → functions/ →
- * shared/http → shared/routes.ts → shared/use-cases → shared/data | shared/services →
- * shared/domain → shared/auth → the modules at the root of shared/ (errors, clock, config,
- * schema, logger…). A module imports only from its own layer or a lower one; data/ and
- * services/ stand side by side and import neither each other nor anything above them.
+ * shared/http → shared/routes.ts → shared/use-cases → shared/lists → shared/data |
+ * shared/services → shared/domain → shared/auth → the modules at the root of shared/ (errors,
+ * clock, config, schema, logger…). A module imports only from its own layer or a lower one;
+ * data/ and services/ stand side by side and import neither each other nor anything above them
+ * (so data/ and domain/ never import the list engine). From outside shared/lists/, only its
+ * entries are imported (shared/lists/README.md).
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const GENERATED = new Set(['shared/client/openapi-types.ts']);
@@ -20,15 +22,16 @@ interface Layer {
 
 function layerOf(file: string): Layer {
   const inShared = (folder: string) => file.startsWith(`shared/${folder}/`);
-  if (file.startsWith('bin/')) return { name: 'bin', rank: 10 };
+  if (file.startsWith('bin/')) return { name: 'bin', rank: 11 };
   // The tests' factories of events, tickets and orders: the demo seed (bin/seed/) builds its data with them too.
-  if (file.startsWith('test/support/factories/')) return { name: 'test/support/factories', rank: 9.5 };
-  if (file.startsWith('infra/')) return { name: 'infra', rank: 9 };
-  if (file.startsWith('functions/')) return { name: 'functions', rank: 8 };
-  if (inShared('client')) return { name: 'shared/client', rank: 8 };
-  if (inShared('http')) return { name: 'shared/http', rank: 7 };
-  if (file === 'shared/routes.ts') return { name: 'shared/routes.ts', rank: 6 };
-  if (inShared('use-cases')) return { name: 'shared/use-cases', rank: 5 };
+  if (file.startsWith('test/support/factories/')) return { name: 'test/support/factories', rank: 10.5 };
+  if (file.startsWith('infra/')) return { name: 'infra', rank: 10 };
+  if (file.startsWith('functions/')) return { name: 'functions', rank: 9 };
+  if (inShared('client')) return { name: 'shared/client', rank: 9 };
+  if (inShared('http')) return { name: 'shared/http', rank: 8 };
+  if (file === 'shared/routes.ts') return { name: 'shared/routes.ts', rank: 7 };
+  if (inShared('use-cases')) return { name: 'shared/use-cases', rank: 6 };
+  if (inShared('lists')) return { name: 'shared/lists', rank: 5 };
   if (inShared('data')) return { name: 'shared/data', rank: 4 };
   if (inShared('services')) return { name: 'shared/services', rank: 4 };
   if (inShared('domain')) return { name: 'shared/domain', rank: 3 };
@@ -39,9 +42,14 @@ function layerOf(file: string): Layer {
 
 /** Imports that skip a layer on purpose are refused anyway: storage is reached through a use case. */
 const SKIPS_REFUSED: Record<string, readonly string[]> = {
-  functions: ['shared/data', 'shared/services'],
+  functions: ['shared/data', 'shared/services', 'shared/lists'],
   'shared/http': ['shared/data'],
 };
+
+/** The list engine's doors: one module per list and the write hook (shared/lists/README.md). */
+const LIST_ENTRIES = new Set(
+  ['tickets', 'older-tickets', 'portal', 'gate', 'writes', 'rules'].map((name) => `shared/lists/${name}.ts`),
+);
 
 /** Packages that mean I/O or HTTP: the pure layers import none. */
 const PURE_LAYERS = ['shared/domain', 'shared/auth'];
@@ -111,6 +119,14 @@ describe('the layers', () => {
       return (SKIPS_REFUSED[layerOf(i.file).name] ?? []).includes(layerOf(i.target).name);
     });
     expect(skipping.map((i) => `${i.file} imports ${i.specifier}`)).toEqual([]);
+  });
+
+  it('enters the list engine only by its entries', () => {
+    const inside = imports.filter(
+      (i) =>
+        i.target?.startsWith('shared/lists/') && !i.file.startsWith('shared/lists/') && !LIST_ENTRIES.has(i.target),
+    );
+    expect(inside.map((i) => `${i.file} imports ${i.specifier}`)).toEqual([]);
   });
 
   it('keeps the domain and the token rules pure: no AWS SDK, middy or Powertools', () => {

@@ -7,9 +7,9 @@ import {
   isTypeAlone,
   matchesFilters,
   servingIndex,
-  toListedTicket,
   tooSparse,
-} from '#shared/domain/older-ticket-list';
+} from '#shared/lists/older-ticket-list';
+import { toListedTicket } from '#shared/domain/older-ticket-view';
 import type { TicketRecord } from '#shared/domain/ticket';
 import { ValidationError } from '#shared/errors';
 import { OlderTicketListQuery, parseInstant } from '#shared/http/contract/ticket';

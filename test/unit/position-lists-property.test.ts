@@ -6,8 +6,8 @@ import {
   ownEvents,
   positionLists,
   type TicketListFilter,
-} from '#shared/domain/ticket-list-plan';
-import { teamList, typePart, type EventPositionList } from '#shared/domain/list-positions';
+} from '#shared/lists/ticket-list-plan';
+import { teamList, typePart, type EventPositionList } from '#shared/lists/list-position-plan';
 import { randomStream } from '../support/seeded-random.ts';
 
 /**
@@ -62,7 +62,7 @@ const listed = (cell: Cell, filter: TicketListFilter) =>
   (!filter.teams?.length || filter.teams.includes(cell.teamKey)) &&
   (!filter.ticketTypes?.length || filter.ticketTypes.includes(cell.typeId));
 
-/** Whether a kept list's blocks count the ticket (shared/data/list-positions.ts `listedTicket`). */
+/** Whether a kept list's blocks count the ticket (shared/lists/list-positions.ts `listedTicket`). */
 const holds = (list: EventPositionList, cell: Cell) =>
   (list.list === 'access'
     ? cell.accessEvents.includes(list.eventId) && cell.eventId !== list.eventId

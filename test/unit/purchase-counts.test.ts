@@ -15,7 +15,7 @@ import {
   secondCounter,
   secondStart,
   type BucketCount,
-} from '#shared/domain/purchase-counts';
+} from '#shared/lists/purchase-count-plan';
 
 /**
  * The purchase counts against a recount: in random sales (spread over months, bunched into

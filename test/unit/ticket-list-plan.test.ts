@@ -12,7 +12,7 @@ import {
   matchesList,
   sourcesOf,
   type ListKeys,
-} from '#shared/domain/ticket-list-plan';
+} from '#shared/lists/ticket-list-plan';
 import {
   hasSpans,
   positionCounters,
@@ -21,7 +21,7 @@ import {
   spanState,
   spanStates,
   teamList,
-} from '#shared/domain/list-positions';
+} from '#shared/lists/list-position-plan';
 
 const k: ListKeys<string> = {
   eventTickets: (e) => `E${e}`,

@@ -1,4 +1,5 @@
-import { MAX_SCOPE_SYNC_EVENTS, OLDER_TICKET_INCLUDES } from '#shared/domain/older-ticket-list';
+import { MAX_SCOPE_SYNC_EVENTS } from '#shared/lists/rules';
+import { OLDER_TICKET_INCLUDES } from '#shared/domain/older-ticket-view';
 import { CLAIM_REFUSALS, type Entries, EVENT_SCOPE, list, md, STATE_REFUSALS, table, TICKET_WRITE } from './common.ts';
 
 /** The `ticket` tag: the older family, and claims. */

@@ -6,7 +6,7 @@ import {
   WITHDRAWN_STATES,
   type ProcessState,
 } from '../../domain/ticket.ts';
-import { OLDER_TICKET_INCLUDES } from '../../domain/older-ticket-list.ts';
+import { OLDER_TICKET_INCLUDES } from '../../domain/older-ticket-view.ts';
 import { ticketPagingQuery, wholeNumber } from '../paging.ts';
 
 /** The request schemas of the older `/ticket` routes. */
@@ -102,7 +102,7 @@ const ordered = (from: string | undefined, to: string | undefined) =>
 
 /**
  * The list's filters (AND). Which one bounds the read (and the 400 when none does) is
- * the domain's choice (shared/domain/older-ticket-list.ts); here: each value's form.
+ * the domain's choice (shared/lists/older-ticket-list.ts); here: each value's form.
  */
 export const OlderTicketListQuery = z
   .strictObject({

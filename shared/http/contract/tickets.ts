@@ -4,7 +4,7 @@ import { money } from '../../domain/money.ts';
 import { positiveId } from '../../domain/ids.ts';
 import { MAX_BULK_ITEMS } from '../bulk.ts';
 import { boundedIdList, commaSeparated, MAX_DIGITS, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
-import { MAX_COUNTED_PAIRS } from '../../domain/ticket-list-plan.ts';
+import { MAX_COUNTED_PAIRS } from '../../lists/rules.ts';
 import {
   MAX_STATS_EVENTS,
   PROCESS_STATES,

@@ -20,7 +20,7 @@ import {
   type EventSummary,
   type EventView,
 } from '../../domain/event-resource.ts';
-import { decodeSortCursor, encodeSortCursor } from '../../domain/older-ticket-list.ts';
+import { decodeSortCursor, encodeSortCursor } from '../../lists/portal.ts';
 import { byStart, eventMatcher } from '../../domain/portal-event.ts';
 import { eventSearchKey, PORTAL_READ_BUDGET, tooSparse } from '../../domain/portal-lists.ts';
 import { NotFound } from '../../errors.ts';

@@ -1,7 +1,6 @@
 import { now } from '../../clock.ts';
 import { getEvent, grantsInto, MAX_TICKET_TYPES } from '../../data/events.ts';
-import { readGateListPart, type GateListPart } from '../../data/gate-list.ts';
-import { sortOf, ticketUpdates } from '../../data/ticket-list-queries.ts';
+import { readGateListPart, sortOf, ticketUpdates, type GateListPart } from '../../lists/gate.ts';
 import { TICKET_UPDATE_SHARDS } from '../../data/ticket-records.ts';
 import { GATE_LIST_PAGE, gateListEntry, type GateListEntry } from '../../domain/gate.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';

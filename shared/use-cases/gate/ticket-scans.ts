@@ -8,7 +8,7 @@ import {
   type ScanUploader,
   type StoredGateScan,
 } from '../../data/gate-scans.ts';
-import { commitTicketChanges, type ExtraAction } from '../../data/ticket-changes.ts';
+import { commitTicketChanges, type ExtraAction } from '../../lists/writes.ts';
 import { decideTicketScans, type ScanVerdict, type TicketScansPlan } from '../../domain/gate-batch.ts';
 import type { GateScan, ScanResult } from '../../domain/gate.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';

@@ -2,11 +2,17 @@ import { holdsOrderFor, soldByEvent } from '../../data/customer-events.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { readOrderCounts } from '../../data/orders.ts';
 import { findPaymentProcessor } from '../../data/payment-processors.ts';
-import { privateEventCount, publishedEventCount } from '../../data/portal-event-index.ts';
-import { readEvents, walkPortalEvents } from '../../data/portal-event-reads.ts';
+import {
+  privateEventCount,
+  publishedEventCount,
+  readEvents,
+  walkPortalEvents,
+  decodeSortCursor,
+  encodeSortCursor,
+  checkPaging,
+} from '../../lists/portal.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import type { Event } from '../../domain/event.ts';
-import { decodeSortCursor, encodeSortCursor } from '../../domain/older-ticket-list.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { PaymentProcessor } from '../../domain/payment-processor.ts';
 import {
@@ -24,7 +30,6 @@ import {
   PORTAL_READ_BUDGET,
   tooSparse,
 } from '../../domain/portal-lists.ts';
-import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import { waveTimeEntries, type WaveTimeEntry } from '../../domain/wave-time.ts';
 import { NotFound } from '../../errors.ts';
 

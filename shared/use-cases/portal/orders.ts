@@ -1,9 +1,8 @@
 import { fromItem, orderSource, readOrderCounts, readTicketsAndCounts, type OrderCounts } from '../../data/orders.ts';
 import { walkMerged } from '../../data/merged-walk.ts';
-import { decodeSortCursor, encodeSortCursor } from '../../domain/older-ticket-list.ts';
+import { decodeSortCursor, encodeSortCursor, checkPaging } from '../../lists/portal.ts';
 import { toOrderEntry, type OrderEntry, type OrderIncludes } from '../../domain/order.ts';
 import { offsetPastWindow, PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET, tooSparse } from '../../domain/portal-lists.ts';
-import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import type { CursorPage } from './catalogue.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { now } from '../../clock.ts';
-import { commitTicketChanges, StaleTicket, type ExtraAction } from '../../data/ticket-changes.ts';
+import { commitTicketChanges, StaleTicket, type ExtraAction } from '../../lists/writes.ts';
 import { readTicketRecord } from '../../data/ticket-records.ts';
 import { historyEntry, type Actor, type TicketAction } from '../../domain/ticket-history.ts';
 import { decideStateChange, statesOf } from '../../domain/ticket-states.ts';

@@ -1,7 +1,7 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType } from '../../data/events.ts';
-import { commitTicketChanges } from '../../data/ticket-changes.ts';
+import { commitTicketChanges } from '../../lists/writes.ts';
 import { newTicketRecord } from '../../domain/new-ticket.ts';
 import { historyEntry, type Actor } from '../../domain/ticket-history.ts';
 import type { PROCESS_STATE, PurchaserContact, Ticket, TicketFields, TicketRecord } from '../../domain/ticket.ts';

@@ -1,6 +1,6 @@
 import { eventTimeZones } from '../../data/events.ts';
-import { customerSummaries, orderAffiliates, waveTimes } from '../../data/ticket-list-queries.ts';
-import type { ListWaveTime, OlderTicketInclude, PageRelations } from '../../domain/older-ticket-list.ts';
+import { customerSummaries, orderAffiliates, waveTimes } from '../../lists/older-tickets.ts';
+import type { ListWaveTime, OlderTicketInclude, PageRelations } from '../../domain/older-ticket-view.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import type { TicketWaiver } from '../../domain/waivers.ts';
 import { formatInTimeZone } from '../../domain/zoned-time.ts';

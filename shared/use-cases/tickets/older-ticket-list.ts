@@ -1,9 +1,11 @@
-import { customerTicketCount, customerTicketsAt } from '../../data/customer-ticket-list.ts';
-import { purchasesAt, purchaseSpan } from '../../data/purchase-counts.ts';
-import { listTicketRecords } from '../../data/ticket-lists.ts';
-import { searchSortOf } from '../../data/ticket-search-entries.ts';
-import { sortOf } from '../../data/ticket-list-queries.ts';
 import {
+  customerTicketCount,
+  customerTicketsAt,
+  purchasesAt,
+  purchaseSpan,
+  listTicketRecords,
+  searchSortOf,
+  sortOf,
   checkIncludes,
   decodeSortCursor,
   encodeSortCursor,
@@ -17,19 +19,20 @@ import {
   offsetPastRead,
   SERVING_ORDER,
   servingIndex,
-  toListedTicket,
   tooSparse,
-  type ListedTicket,
   type OlderTicketFilters,
-  type OlderTicketInclude,
   type ServingIndex,
-} from '../../domain/older-ticket-list.ts';
+  checkPaging,
+  eventOf,
+  readServing,
+  readSmallCustomer,
+  readWhole,
+} from '../../lists/older-tickets.ts';
+import { toListedTicket, type ListedTicket, type OlderTicketInclude } from '../../domain/older-ticket-view.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
-import { checkPaging } from '../../domain/ticket-list-plan.ts';
 import { inScope, ticketInScope, type EventScope } from '../event-scope.ts';
 import { readRelations } from './older-ticket-expansions.ts';
-import { eventOf, readServing, readSmallCustomer, readWhole } from './older-ticket-serving.ts';
 
 export interface OlderTicketListRequest extends OlderTicketFilters {
   include: readonly OlderTicketInclude[];
@@ -134,7 +137,7 @@ async function acrossEventsPage(paging: Paging, scope?: EventScope): Promise<Rec
 /**
  * A purchase range alone, of an event or of a type (with or without its event): `totalCount`
  * from the event's or the type's purchase counts (exact), and a page at `_offset` found from
- * them (shared/data/purchase-counts.ts), so no page reads what precedes it. The first page and
+ * them (shared/lists/purchase-counts.ts), so no page reads what precedes it. The first page and
  * a page by `_cursor` are read from their start as any served list. Where one second holds
  * more than MAX_LIST_READ tickets, or the event is not the scoped caller's own, it is that
  * served list throughout.

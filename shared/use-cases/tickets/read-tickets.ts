@@ -1,9 +1,13 @@
-import { readCheckInStats } from '../../data/ticket-stats.ts';
+import {
+  readCheckInStats,
+  listTicketRecords,
+  type TicketListPage,
+  checkPaging,
+  type TicketListQuery,
+} from '../../lists/tickets.ts';
 import type { CheckInStats } from '../../domain/check-in.ts';
 import { eventTitles, findTicketType } from '../../data/events.ts';
 import { readTicketHistory } from '../../data/ticket-history.ts';
-import { listTicketRecords, type TicketListPage } from '../../data/ticket-lists.ts';
-import { checkPaging, type TicketListQuery } from '../../domain/ticket-list-plan.ts';
 import { readTicketRecord } from '../../data/ticket-records.ts';
 import type { Page } from '../../domain/paging.ts';
 import type { TicketHistoryPage } from '../../domain/ticket-history.ts';

@@ -1,12 +1,12 @@
 import { ValidationError } from '../errors.ts';
-import type { AccessGrant } from './event.ts';
-import { teamList, typePart, type EventPositionList } from './list-positions.ts';
-import { PROCESS_STATES } from './ticket.ts';
+import type { AccessGrant } from '../domain/event.ts';
+import { teamList, typePart, type EventPositionList } from './list-position-plan.ts';
+import { PROCESS_STATES } from '../domain/ticket.ts';
 
 /**
  * `GET /tickets`, pure: which key serves the page (the most selective filter by its kept
  * count), which filters are applied to what that Query reads, the read bounds, the cursor
- * and when `totalCount` is exact. The reads are in shared/data/ticket-lists.ts and
+ * and when `totalCount` is exact. The reads are in shared/lists/ticket-lists.ts and
  * ticket-list-reads.ts; the OpenAPI description of GET /tickets states the same rules to
  * clients.
  */
@@ -38,7 +38,7 @@ export interface TicketListQuery extends TicketListFilter {
 
 /**
  * The all-events list's positions and counts are kept under event 0 (ids start at 1, so no
- * event has it): list `all` by id block, list `count` by shard (shared/data/list-positions.ts).
+ * event has it): list `all` by id block, list `count` by shard (shared/lists/list-positions.ts).
  */
 export const ALL_EVENTS = 0;
 

@@ -1,9 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { SEARCH_BUCKET, searchTokens, type SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { keyAttributes, keyCondition, prefixRange, type SortCondition } from './key-conditions.ts';
+import { db, tableName } from '../data/client.ts';
+import { keys } from '../data/keys.ts';
+import { keyAttributes, keyCondition, prefixRange, type SortCondition } from '../data/key-conditions.ts';
 
 /**
  * A live ticket's search entries: one small item per search token (shared/domain/search-tokens.ts)

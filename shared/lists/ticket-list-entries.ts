@@ -1,6 +1,6 @@
 import type { TicketRecord } from '../domain/ticket.ts';
-import { tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { tableName } from '../data/client.ts';
+import { keys } from '../data/keys.ts';
 
 /**
  * A live ticket's list entries: small items in its own partition that put it in every

@@ -1,9 +1,11 @@
 import type { Event } from '../domain/event.ts';
 import { entryHolds, type EventSearchKey } from '../domain/portal-lists.ts';
-import { batchGet } from './client.ts';
-import { asEvent, listingProjection } from './customer-events.ts';
-import { keys } from './keys.ts';
-import { walkMerged, type Walked, type WalkSource } from './merged-walk.ts';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName } from '../data/client.ts';
+import { asEvent, listingProjection } from '../data/customer-events.ts';
+import { keys } from '../data/keys.ts';
+import { keyCondition } from '../data/key-conditions.ts';
+import { walkMerged, type Walked, type WalkSource } from '../data/merged-walk.ts';
 
 /**
  * The portal's event list read by start (`<startsAt ISO>#<id:10>`), from after a cursor:
@@ -106,4 +108,26 @@ export async function readEvents(ids: readonly number[]): Promise<Map<number, Ev
     { projection: listingProjection.expression, names: listingProjection.names },
   );
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), asEvent(item)] as const] : [])));
+}
+
+/** The published events' count (none before the first is published); one GetItem. */
+export async function publishedEventCount(): Promise<number> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.publishedEventCount() }));
+  return Number(Item?.n ?? 0);
+}
+
+/** A customer's linked unpublished events are counted when at most this many (one Query): more leaves the total an estimate. */
+export const MAX_COUNTED_PRIVATE_EVENTS = 100;
+
+/** How many unpublished events the customer holds orders for, when at most MAX_COUNTED_PRIVATE_EVENTS. */
+export async function privateEventCount(customerId: number): Promise<number | undefined> {
+  const { Count = 0 } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.customerPrivateEvents(customerId)),
+      Select: 'COUNT',
+      Limit: MAX_COUNTED_PRIVATE_EVENTS + 1,
+    }),
+  );
+  return Count > MAX_COUNTED_PRIVATE_EVENTS ? undefined : Count;
 }

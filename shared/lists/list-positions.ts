@@ -1,5 +1,5 @@
 import type { TicketRecord } from '../domain/ticket.ts';
-import { ALL_EVENTS } from '../domain/ticket-list-plan.ts';
+import { ALL_EVENTS } from './ticket-list-plan.ts';
 import {
   blockOf,
   counterName,
@@ -11,9 +11,9 @@ import {
   spanState,
   teamList,
   type PositionHolder,
-} from '../domain/list-positions.ts';
-import { countersUpdate } from './counters.ts';
-import { keys } from './keys.ts';
+} from './list-position-plan.ts';
+import { countersUpdate } from '../data/counters.ts';
+import { keys } from '../data/keys.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
 
 /**
@@ -106,9 +106,14 @@ export class PositionDelta {
 
   /** The Update actions of the blocks whose counts move (items are made by the first one). */
   actions() {
-    return [...this.blocks.values()].flatMap(
-      ({ holder, list, block, counters }) =>
-        countersUpdate(positionKey(holder, list, block), 'ListPosition', counters) ?? [],
-    );
+    return this.byHolder().map(({ action }) => action);
+  }
+
+  /** The same, each saying whether it is a customer's block (else an event's). */
+  byHolder() {
+    return [...this.blocks.values()].flatMap(({ holder, list, block, counters }) => {
+      const action = countersUpdate(positionKey(holder, list, block), 'ListPosition', counters);
+      return action ? [{ action, customer: 'customerId' in holder }] : [];
+    });
   }
 }

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { CUSTOMER_LIST } from '../domain/list-positions.ts';
-import { MAX_LIST_READ } from '../domain/older-ticket-list.ts';
+import { CUSTOMER_LIST } from './list-position-plan.ts';
+import { MAX_LIST_READ } from './older-ticket-list.ts';
 import { PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
-import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { db, tableName } from '../data/client.ts';
+import { keys } from '../data/keys.ts';
 import { startOfOffset } from './list-position-reads.ts';
-import { listCustomerTickets } from './ticket-records.ts';
+import { listCustomerTickets } from '../data/ticket-records.ts';
 
 /**
  * `GET /ticket?customerId=` alone (shared/use-cases/tickets/older-ticket-list.ts `customerPage`):

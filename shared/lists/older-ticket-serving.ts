@@ -1,7 +1,7 @@
-import { customerTicketCount } from '../../data/customer-ticket-list.ts';
-import { findTicketType } from '../../data/events.ts';
-import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
-import type { SearchPartition } from '../../data/ticket-search-entries.ts';
+import { customerTicketCount } from './customer-ticket-list.ts';
+import { findTicketType } from '../data/events.ts';
+import { MAX_ORDER_TICKETS } from '../data/ticket-records.ts';
+import type { SearchPartition } from './ticket-search-entries.ts';
 import {
   customerTickets,
   eventPurchases,
@@ -12,10 +12,9 @@ import {
   ticketUpdates,
   typePurchases,
   typeTickets,
-} from '../../data/ticket-list-queries.ts';
-import type { IndexRead, ReadBounds } from '../../data/merged-read.ts';
-import { MAX_SCOPE_SYNC_EVENTS, type ServingIndex } from '../../domain/older-ticket-list.ts';
-import type { EventScope } from '../event-scope.ts';
+} from './ticket-list-queries.ts';
+import type { IndexRead, ReadBounds } from './merged-read.ts';
+import { MAX_SCOPE_SYNC_EVENTS, type ServingIndex } from './older-ticket-list.ts';
 
 /**
  * `GET /ticket`'s serving reads (older-ticket-list.ts): which index partition a filter set's
@@ -27,7 +26,7 @@ import type { EventScope } from '../event-scope.ts';
 export function readServing(
   serving: Exclude<ServingIndex, { kind: 'barcode' | 'order' }>,
   bounds: ReadBounds,
-  scope: EventScope,
+  scope: readonly number[] | undefined,
 ): Promise<IndexRead> {
   switch (serving.kind) {
     case 'search':
@@ -73,7 +72,7 @@ export async function readSmallCustomer(customerId: number): Promise<IndexRead |
 async function searched(
   serving: Extract<ServingIndex, { kind: 'search' }>,
   bounds: ReadBounds,
-  scope: EventScope,
+  scope: readonly number[] | undefined,
 ): Promise<IndexRead> {
   // No word (a one-digit id): only the id is looked up.
   const partitions = (where: SearchPartition[]) => (serving.key.word ? where : []);
@@ -121,7 +120,7 @@ async function purchases(
 async function updates(
   serving: Extract<ServingIndex, { kind: 'updates' }>,
   bounds: ReadBounds,
-  scope: EventScope,
+  scope: readonly number[] | undefined,
 ): Promise<IndexRead> {
   const range = { from: serving.from, to: serving.to };
   const eventId = await eventOf(serving);

@@ -1,9 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { keyCondition, type Partition } from './key-conditions.ts';
-import { listedRecords, listedTicketId } from './ticket-records.ts';
+import { db, tableName } from '../data/client.ts';
+import { keys } from '../data/keys.ts';
+import { keyCondition, type Partition } from '../data/key-conditions.ts';
+import { listedRecords, listedTicketId } from '../data/ticket-records.ts';
 
 /**
  * The admission list's full walk (`GET /gate-lists/{eventId}`): the event's own live tickets

@@ -1,7 +1,7 @@
 /**
  * Order statistics of an event's (or one type's) live tickets by purchase time, so that
  * `GET /ticket`'s purchase range (`eventId` or `typeId` with `purchasedFrom` / `purchasedTo`) has an exact
- * `totalCount` and any `_offset` (shared/data/purchase-counts.ts keeps and reads them).
+ * `totalCount` and any `_offset` (shared/lists/purchase-counts.ts keeps and reads them).
  *
  * Purchase times are instants as `toISOString` writes them (`2026-11-26T15:04:05.123Z`, a
  * ticket's `purchasedDate`, fixed when it is made: a transfer's replacement keeps it), so

@@ -9,19 +9,19 @@ import {
   ownEvents,
   pairsCounted,
   type TicketListFilter,
-} from '../domain/ticket-list-plan.ts';
+} from './ticket-list-plan.ts';
 import type { AccessGrant } from '../domain/event.ts';
-import { counterName } from '../domain/list-positions.ts';
+import { counterName } from './list-position-plan.ts';
 import { PROCESS_STATES } from '../domain/ticket.ts';
-import { db, tableName } from './client.ts';
-import { grantsIntoAll } from './events.ts';
-import { keyCondition } from './key-conditions.ts';
-import { keys } from './keys.ts';
+import { db, tableName } from '../data/client.ts';
+import { grantsIntoAll } from '../data/events.ts';
+import { keyCondition } from '../data/key-conditions.ts';
+import { keys } from '../data/keys.ts';
 import { COUNT_SHARDS } from './list-positions.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 
 /**
- * The kept counts a ticket list reads (shared/data/ticket-lists.ts): per dimension of the
+ * The kept counts a ticket list reads (shared/lists/ticket-lists.ts): per dimension of the
  * filter, from the listed events' statistics shards (ticket-stats.ts), or the all-events
  * list's totals (list-positions.ts). They choose the Query and give the exact `totalCount`.
  */

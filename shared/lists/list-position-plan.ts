@@ -1,14 +1,14 @@
-import { PROCESS_STATE } from './ticket.ts';
+import { PROCESS_STATE } from '../domain/ticket.ts';
 
 /**
  * The kept list positions, pure: the blocks of ticket ids an `_offset` page is found by,
  * the team lists' spans of blocks, and the counters a ticket moves in them. Which lists a
  * filter is positioned by is ticket-list-plan.ts (`positionLists`); the items and their reads
- * are shared/data/list-positions.ts and list-position-reads.ts.
+ * are shared/lists/list-positions.ts and list-position-reads.ts.
  */
 
 /**
- * Ticket ids per block of the kept list positions (shared/data/list-positions.ts): an
+ * Ticket ids per block of the kept list positions (shared/lists/list-positions.ts): an
  * `_offset` page sums the blocks before it and reads fewer than this many tickets to skip.
  */
 export const POSITION_BLOCK = 200;
@@ -36,13 +36,13 @@ export type EventPositionList = Extract<PositionList, { eventId: number }>;
 export const CUSTOMER_LIST = 'tickets';
 export const CUSTOMER_COUNTER = 'n';
 
-/** A team's list (0: the tickets without one), kept in blocks of its own (shared/data/list-positions.ts). */
+/** A team's list (0: the tickets without one), kept in blocks of its own (shared/lists/list-positions.ts). */
 export const teamList = (teamKey: number): string => `team#${teamKey}`;
 /**
  * Position blocks per span of a team's list. A team's tickets are spread over its event's
  * ids, so an offset deep into it would sum hundreds of its blocks; each span item counts
  * SPAN_BLOCKS blocks' tickets, so an offset sums a few spans, then the blocks of one span
- * (shared/data/list-positions.ts). An event's own list is dense: its blocks alone suffice.
+ * (shared/lists/list-positions.ts). An event's own list is dense: its blocks alone suffice.
  */
 export const SPAN_BLOCKS = 10;
 export const spanOf = (block: number): number => Math.floor(block / SPAN_BLOCKS);

@@ -1,9 +1,11 @@
-import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, type TicketRecord } from '../domain/ticket.ts';
+import { checkedInFromSignatures, eventsOfSignature, type TicketRecord } from '../domain/ticket.ts';
+import { shardOf, STATS_SHARDS } from '../data/stats-shards.ts';
 import type { CheckInStats } from '../domain/check-in.ts';
-import { batchGet, tableName } from './client.ts';
-import { countersUpdate } from './counters.ts';
-import { keys } from './keys.ts';
+import { batchGet, tableName } from '../data/client.ts';
+import { countersUpdate } from '../data/counters.ts';
+import { keys } from '../data/keys.ts';
 import { PositionDelta } from './list-positions.ts';
+import type { ListName } from './list-names.ts';
 import { PurchaseDelta } from './purchase-counts.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
 
@@ -35,13 +37,6 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * `n#access#tt#…`) in each other event its type grants entry to. Keyed by state too, so
  * `exclude_process_states` combines with each of them exactly.
  */
-export const STATS_SHARDS = 10;
-// One BatchGetItem reads at most 100 keys: the stats route takes at most MAX_STATS_EVENTS events.
-if (STATS_SHARDS * MAX_STATS_EVENTS > 100)
-  throw new Error('STATS_SHARDS × MAX_STATS_EVENTS must fit one BatchGetItem (100 keys).');
-
-export const shardOf = (ticketId: number): number => ticketId % STATS_SHARDS;
-
 /** The counter attributes of the list filters (see above). */
 export const filterCount = {
   team: (teamKey: number, state: number) => `n#team#${teamKey}#${state}`,
@@ -65,14 +60,7 @@ export const grantedCounts = (record: TicketRecord): string[] => {
   ];
 };
 
-/** A fresh shard, written when the event is created so map updates find `checkedIn`. */
-export const emptyShard = (eventId: number, shard: number) => ({
-  ...keys.eventStats(eventId, shard),
-  entity: 'EventStats',
-  sold: 0,
-  checkedIn: {},
-  listed: {},
-});
+const OLDER: ListName[] = ['older-tickets'];
 
 /** Accumulates the statistics moves of one transaction, one update per shard item (a transaction may touch an item once). */
 export class StatsDelta {
@@ -150,6 +138,15 @@ export class StatsDelta {
 
   /** The transaction actions: one Update per touched shard item and per touched position block. */
   actions() {
+    return this.labelled().map(({ action }) => action);
+  }
+
+  /**
+   * The same, each with the lists it keeps: a shard holds `GET /tickets`' counts and the check-in
+   * statistics; an event's position blocks position both ticket lists, a customer's and the
+   * purchase counts the older one; the customer's ticket count counts it.
+   */
+  labelled() {
     const actions = [];
     for (const { eventId, shard, sold, signatures, listed, counts } of this.shards.values()) {
       const moves = [...signatures].filter(([, delta]) => delta !== 0);
@@ -189,7 +186,15 @@ export class StatsDelta {
       ([customerId, delta]) =>
         countersUpdate(keys.customerTicketCount(customerId), 'CustomerTicketCount', [['n', delta]]) ?? [],
     );
-    return [...actions, ...this.positions.actions(), ...this.purchases.actions(), ...customers];
+    const shards: ListName[] = ['tickets', 'check-in-stats'];
+    return [
+      ...actions.map((action) => ({ action, for: shards })),
+      ...this.positions.byHolder().map(({ action, customer }) => ({
+        action,
+        for: customer ? OLDER : (['tickets', 'older-tickets'] satisfies ListName[]),
+      })),
+      ...[...this.purchases.actions(), ...customers].map((action) => ({ action, for: OLDER })),
+    ];
   }
 }
 

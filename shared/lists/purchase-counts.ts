@@ -14,16 +14,16 @@ import {
   secondCounter,
   secondStart,
   type BucketCount,
-} from '../domain/purchase-counts.ts';
+} from './purchase-count-plan.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { db, tableName } from './client.ts';
-import { countersUpdate } from './counters.ts';
-import { keyCondition } from './key-conditions.ts';
-import { keys, type Key, type PurchaseHolder } from './keys.ts';
+import { db, tableName } from '../data/client.ts';
+import { countersUpdate } from '../data/counters.ts';
+import { keyCondition } from '../data/key-conditions.ts';
+import { keys, type Key, type PurchaseHolder } from '../data/keys.ts';
 import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
 
 /**
- * Purchase counts (shared/domain/purchase-counts.ts) of an event and of each of its ticket
+ * Purchase counts (shared/lists/purchase-count-plan.ts) of an event and of each of its ticket
  * types: per holder, items `EVENT#<id>` / `BOUGHT#month#<yyyy-mm>` (`n`, and `d<dd>` per day),
  * `BOUGHT#hour#<yyyy-mm-ddThh>` (`n`, `m<mm>` per minute) and
  * `BOUGHT#minute#<yyyy-mm-ddThh:mm>` (`n`, `s<ss>` per second), a type's under

@@ -1,12 +1,12 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ListUser, ListWaveTime } from '../domain/older-ticket-list.ts';
+import type { ListUser, ListWaveTime } from '../domain/older-ticket-view.ts';
 import type { SearchKey } from '../domain/search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { batchGet, db, tableName } from './client.ts';
-import { keys, sortableId } from './keys.ts';
-import { keyAttributes, keyCondition, type Partition, type SortCondition } from './key-conditions.ts';
+import { batchGet, db, tableName } from '../data/client.ts';
+import { keys, sortableId } from '../data/keys.ts';
+import { keyAttributes, keyCondition, type Partition, type SortCondition } from '../data/key-conditions.ts';
 import { mergedRead, ordered, type IndexRead, type MergedRead, type PartRead, type ReadBounds } from './merged-read.ts';
-import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from './ticket-records.ts';
+import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from '../data/ticket-records.ts';
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
 /**

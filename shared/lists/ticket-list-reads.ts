@@ -13,17 +13,17 @@ import {
   type ListSource,
   type ListTuple,
   type TicketListQuery,
-} from '../domain/ticket-list-plan.ts';
-import { blockOf, POSITION_BLOCK } from '../domain/list-positions.ts';
-import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { keyCondition, type Partition, type SortCondition } from './key-conditions.ts';
+} from './ticket-list-plan.ts';
+import { blockOf, POSITION_BLOCK } from './list-position-plan.ts';
+import { db, tableName } from '../data/client.ts';
+import { keys } from '../data/keys.ts';
+import { keyCondition, type Partition, type SortCondition } from '../data/key-conditions.ts';
 import { blocksHolding, type ListStart } from './list-position-reads.ts';
 import { countedOf, shareOf, type Counts } from './ticket-list-counts.ts';
-import { listedTicketId } from './ticket-records.ts';
+import { listedTicketId } from '../data/ticket-records.ts';
 
 /**
- * The reads behind a ticket list's page (shared/data/ticket-lists.ts): each partition of the
+ * The reads behind a ticket list's page (shared/lists/ticket-lists.ts): each partition of the
  * chosen dimension Queried in id order from where the page starts, merged, filtered by the
  * rest of the filter, and bounded by LIST_READ_BUDGET.
  */

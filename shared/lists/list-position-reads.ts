@@ -7,10 +7,10 @@ import {
   spanList,
   spanStates,
   type PositionList,
-} from '../domain/list-positions.ts';
-import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { keyCondition, prefixRange } from './key-conditions.ts';
+} from './list-position-plan.ts';
+import { db, tableName } from '../data/client.ts';
+import { keys } from '../data/keys.ts';
+import { keyCondition, prefixRange } from '../data/key-conditions.ts';
 import { positionItems, positionKey } from './list-positions.ts';
 
 /**
