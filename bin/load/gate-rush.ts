@@ -100,7 +100,8 @@ try {
   const { createTable } = await import('../local/table.ts');
   const { initLocalSigningKeys } = await import('../keys/commands.ts');
   const { startApiServer } = await import('../local/server.ts');
-  const { prepareGateRush, runGateRush, summarise, verifyGateRush } = await import('./gate-rush-core.ts');
+  const { prepareGateRush, runGateRush, summarise } = await import('./gate-rush-core.ts');
+  const { verifyGateRush } = await import('./gate-rush-verify.ts');
   const { downloadGateLists, runOfflineGate } = await import('./gate-offline.ts');
   await createTable(TABLE_NAME);
   await initLocalSigningKeys(services, BENCH_SIGNING_STAGE, async () => ({ ...BENCH_SIGNING_KEY }));

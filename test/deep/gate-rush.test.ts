@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { downloadGateLists, runOfflineGate } from '../../bin/load/gate-offline.ts';
-import { prepareGateRush, runGateRush, verifyGateRush, type Prepared } from '../../bin/load/gate-rush-core.ts';
+import { prepareGateRush, runGateRush, type Prepared } from '../../bin/load/gate-rush-core.ts';
+import { verifyGateRush } from '../../bin/load/gate-rush-verify.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';
 import { awaitDeliveries, subscribeReceivers, type ReceiverFleet } from '../../bin/load/webhook-receivers.ts';
 import { startWebhookWorkers, type WebhookWorkers } from '../support/webhooks.ts';

@@ -13,6 +13,8 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const GENERATED = new Set(['shared/client/openapi-types.ts']);
+/** STYLE.md's cap on a module's length: past it, a file holds more than one concept. */
+const MAX_LINES = 300;
 const MAX_UNKNOWN_CASTS = 3;
 
 interface Layer {
@@ -157,6 +159,13 @@ describe('the layers', () => {
     };
     for (const file of edges.keys()) visit(file, []);
     expect(cycles).toEqual([]);
+  });
+
+  it(`keeps every module under ${MAX_LINES} lines`, () => {
+    const long = files
+      .map((file) => ({ file, lines: readFileSync(path.join(ROOT, file), 'utf8').trimEnd().split('\n').length }))
+      .filter(({ lines }) => lines > MAX_LINES);
+    expect(long.map(({ file, lines }) => `${file}: ${lines} lines`)).toEqual([]);
   });
 
   // Each such cast says the types cannot follow a value (shared/data/client.ts storedAs); three in all is the house's allowance.
