@@ -43,10 +43,14 @@ export interface OfflineResult {
   admitted: number;
   admittedTickets: number[];
   uploadMs: number;
+  /** Uploads made again for scans answered `resend` (all devices together). */
+  resendRounds: number;
   failures: string[];
 }
 
 const MAX_BATCH = 500;
+/** Uploads of the scans answered `resend` a device makes before the run calls it a failure. */
+const MAX_RESEND_ROUNDS = 20;
 
 async function send(baseUrl: string, token: string, path: string, body?: unknown) {
   const response = await fetch(`${baseUrl}${API_PREFIX}${path}`, {
@@ -149,10 +153,20 @@ export async function runOfflineGate(
     if (answer.status !== 200) failed++;
     return (answer.body?.data ?? []) as ScanAnswer[];
   };
+  let resendRounds = 0;
   await Promise.all(
     logs.map(async (log, d) => {
-      for (let start = 0; start < log.length; start += MAX_BATCH)
-        for (const answer of await upload(d, log.slice(start, start + MAX_BATCH))) answers.set(answer.id, answer);
+      // The protocol (README "The gate offline"): upload the log, then send again what answered `resend`
+      // (the upload's budget did not reach it) until nothing does.
+      let pending = log;
+      for (let round = 0; pending.length && round < MAX_RESEND_ROUNDS; round++) {
+        for (let start = 0; start < pending.length; start += MAX_BATCH)
+          for (const answer of await upload(d, pending.slice(start, start + MAX_BATCH))) answers.set(answer.id, answer);
+        pending = pending.filter((line) => answers.get(line.id)?.result === 'resend');
+        if (pending.length) resendRounds++;
+      }
+      if (pending.length) failures.push(`device ${d}: ${pending.length} scans still answered resend`);
+      // A device whose answer was lost sends its first batch again: every scan answers what it got.
       const resent = await upload(d, log.slice(0, MAX_BATCH));
       if (resent.some((answer) => !isDeepStrictEqual(answer, answers.get(answer.id))))
         failures.push(`device ${d}'s resent batch was not answered as the first time`);
@@ -183,6 +197,7 @@ export async function runOfflineGate(
     admitted: admittedBy.size,
     admittedTickets: [...admittedBy.keys()],
     uploadMs,
+    resendRounds,
     failures,
   };
 }

@@ -141,7 +141,7 @@ try {
         `  re-scans   ${options.rescanners}: ${rescans.requests} scans, ${f(rescans.perSecond)}/s, p50 ${f(rescans.p50Ms)} ms, p99 ${f(rescans.p99Ms)} ms, max ${f(rescans.maxMs)} ms, errors ${rescans.errors}`,
         `  transactions ${result.transactions.sent}: ${result.transactions.conflicts} TransactionConflict (retried by transactWrite), ${result.transactions.conditionFailed} stale ticket (re-read by changeTicket)`,
         offlineResult
-          ? `  offline    ${offline} devices: ${offlineResult.scans} scans kept offline (${offlineResult.scans - offlineResult.admitted} double), ${offlineResult.admitted} admitted on upload, ${offlineResult.requests} requests (download, upload, a resent batch each) in ${f(offlineResult.uploadMs)} ms of upload, ${offlineResult.failed} failed`
+          ? `  offline    ${offline} devices: ${offlineResult.scans} scans kept offline (${offlineResult.scans - offlineResult.admitted} double), ${offlineResult.admitted} admitted on upload, ${offlineResult.requests} requests (download, upload, a resent batch each) in ${f(offlineResult.uploadMs)} ms of upload, ${offlineResult.resendRounds} resend rounds, ${offlineResult.failed} failed`
           : '  offline    none',
         deliveries
           ? `  webhooks   ${webhookCount} receivers (${webhookPriority} priority): ${deliveries.expected - deliveries.missing} of ${deliveries.expected} delivered (${deliveries.repeats} repeats), commit to delivery p50 ${f(deliveries.p50Ms)} ms, p99 ${f(deliveries.p99Ms)} ms, max ${f(deliveries.maxMs)} ms${hangingCount ? `; beside ${hangingCount} hanging (sent ${deliveries.hangingAsked} requests, none answered)` : ''}`
