@@ -1,22 +1,26 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jobs, routeKey, routes, wrapperTableActions } from '#shared/routes';
 import { admitted, type TableUse } from './table-grants.ts';
 
 /**
- * The run's side of test/support/table-grants.ts: each integration file leaves its functions' recorded DynamoDB
- * actions in `dir`, and once the run ends every granted action that no function sent fails the run, when the run was
- * every integration file. A filtered run (one file, a pattern) checks only what it sent against the grants: a
- * grant's action unused by the few routes it ran is no finding. With TABLE_USES_REPORT=<file>, the run's record is
- * written there (what each function sent: how a grant is first written).
+ * The run's side of test/support/table-grants.ts: each test file over the stand-ins leaves its functions' recorded
+ * DynamoDB actions in `dir`, named by the file, and once the run ends every granted action that no function sent fails
+ * the run, when the records cover every file of both tiers (test/integration and test/deep). One tier alone, or a
+ * filtered run, checks only what it sent against the grants: a grant's action unused by the routes it ran is no
+ * finding. The tiers are two runs, so `.ci/run` points both at one directory (TABLE_USES_DIR, kept across runs; without
+ * it each run records in a temporary one it removes); the second run then sees every file. With
+ * TABLE_USES_REPORT=<file>, the records are written there (what each function sent: how a grant is first written).
  */
 export function tableUsesRun(): { dir: string; finish: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'table-uses-'));
+  const kept = process.env.TABLE_USES_DIR;
+  if (kept) mkdirSync(kept, { recursive: true });
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'table-uses-'));
   const finish = () => {
     const files = readdirSync(dir);
     const uses = files.flatMap((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as TableUse[]);
-    rmSync(dir, { recursive: true, force: true });
+    if (!kept) rmSync(dir, { recursive: true, force: true });
     const sent = new Map<string, Set<string>>();
     for (const { fn, action } of uses) sent.set(fn, (sent.get(fn) ?? new Set()).add(action));
     const report = process.env.TABLE_USES_REPORT;
@@ -25,10 +29,8 @@ export function tableUsesRun(): { dir: string; finish: () => void } {
         report,
         JSON.stringify(Object.fromEntries([...sent].map(([fn, a]) => [fn, [...a].sort()])), null, 2),
       );
-    const everyFile = readdirSync('test/integration', { recursive: true, encoding: 'utf8' }).filter((file) =>
-      file.endsWith('.test.ts'),
-    ).length;
-    if (files.length < everyFile) return;
+    const recorded = new Set(files.map((file) => file.replace(/\.json$/, '')));
+    if (!TIERS.flatMap(testFiles).every((file) => recorded.has(recordName(file)))) return;
     const unused = grantedTableActions().filter(({ fn, action }) => !sent.get(fn)?.has(action));
     if (!unused.length) return;
     // Not thrown: vitest reports a global teardown's error as "Error during close" and still exits 0.
@@ -39,6 +41,17 @@ export function tableUsesRun(): { dir: string; finish: () => void } {
   };
   return { dir, finish };
 }
+
+/** The folders of the test files that run over the stand-ins, the two tiers' (vitest.config.ts). */
+const TIERS = ['test/integration', 'test/deep'];
+
+const testFiles = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => join(dir, file));
+
+/** The record's file name for a test file (a path relative to the project), one per file however often it ran. */
+export const recordName = (testFile: string): string => testFile.replaceAll(/[/\\]/g, '__');
 
 /**
  * Every function's granted actions a full run must see it send, as the recorder spells them: not the route wrapper's

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { recordName } from './table-grants-run.ts';
 import { actionsOf, outsideGrants, type TableUse } from './table-grants.ts';
 
 // Runs before each integration file (vitest.config.ts `setupFiles`): every DynamoDB command a function sends during
@@ -31,7 +31,8 @@ beforeAll(async () => {
 
 afterAll(() => {
   const uses: TableUse[] = [...seen].flatMap(([fn, actions]) => [...actions].map((action) => ({ fn, action })));
-  writeFileSync(join(inject('tableUsesDir'), `${randomUUID()}.json`), JSON.stringify(uses));
+  const file = relative(process.cwd(), expect.getState().testPath ?? 'unknown');
+  writeFileSync(join(inject('tableUsesDir'), `${recordName(file)}.json`), JSON.stringify(uses));
   const outside = outsideGrants(uses);
   if (outside.length)
     throw new Error(
