@@ -22,7 +22,10 @@ const handlerModule = (name: string) => fileURLToPath(new URL(`../functions/jobs
  * How the table stream's ticket changes reach the consumer (the event source mapping), and why:
  * - from TRIM_HORIZON: the mapping starts at the oldest record the stream holds, so a change
  *   written between the stream's creation and the mapping's (the same deploy) is not skipped;
- * - batches of up to 100 changes, gathered for at most 1 s: a change waits a second at most;
+ * - batches of up to 100 changes, invoked with what each poll of the shard found: no batching window. Lambda polls a
+ *   stream shard 4 times a second (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html), so a change waits
+ *   about 0.25 s to be read; gathering it for a second more would put a healthy receiver past 2 s behind a batch whose
+ *   receiver hangs (functions/jobs/README.md, "Isolated from the first moment");
  * - 4 batches per shard at once: a slow receiver holds up a quarter of the shard, not all of it,
  *   and Lambda still hands one partition key's records (one ticket's changes) to one batch at a
  *   time, in order;
@@ -40,7 +43,7 @@ const handlerModule = (name: string) => fileURLToPath(new URL(`../functions/jobs
 export const TICKET_CHANGE_MAPPING = {
   startingPosition: StartingPosition.TRIM_HORIZON,
   batchSize: 100,
-  maxBatchingWindow: Duration.seconds(1),
+  maxBatchingWindow: Duration.seconds(0),
   parallelizationFactor: 4,
   bisectBatchOnError: true,
   reportBatchItemFailures: true,

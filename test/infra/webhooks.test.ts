@@ -89,7 +89,7 @@ describe('the table stream', () => {
       FilterCriteria: { Filters: [{ Pattern: JSON.stringify(TICKET_CHANGE_FILTER) }] },
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: 100,
-      MaximumBatchingWindowInSeconds: 1,
+      MaximumBatchingWindowInSeconds: 0,
       ParallelizationFactor: 4,
     });
     expect(mapping(dev).Enabled ?? true).toBe(true);
