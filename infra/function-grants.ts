@@ -3,7 +3,8 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { TABLE_WRITE_ACTIONS, type TableGrant } from '#shared/routes';
+import type { TableGrant } from '#shared/job-grants';
+import { TABLE_WRITE_ACTIONS } from '#shared/routes';
 import { nagName } from './nag-names.ts';
 
 /**

@@ -7,7 +7,7 @@ import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import { functionDefaults } from './function-defaults.ts';
 import { grantTableAccess } from './function-grants.ts';
-import { jobs } from '#shared/routes';
+import { jobs } from '#shared/job-grants';
 import type { StageSettings } from './stages.ts';
 
 /** A deployed job, not a route: beside the route handlers, with the webhooks' (functions/jobs/). */

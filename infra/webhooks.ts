@@ -8,7 +8,7 @@ import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
-import { jobs } from '#shared/routes';
+import { jobs } from '#shared/job-grants';
 import { functionDefaults } from './function-defaults.ts';
 import { grantEmailSending, grantTableAccess } from './function-grants.ts';
 import { removalPolicyOf, type StageSettings } from './stages.ts';

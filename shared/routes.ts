@@ -12,6 +12,7 @@
 import type { Permission } from './auth/permissions.ts';
 import { partitionPatterns as P } from './data/keys.ts';
 import type { GlobalIndexName } from './data/table-schema.ts';
+import { type JobName, jobs, type TableGrant } from './job-grants.ts';
 
 /** Who may call a route. */
 export type Access =
@@ -256,30 +257,6 @@ export function findRoute(key: string): RouteRow {
   if (!row) throw new Error(`Route "${key}" is not in shared/routes.ts`);
   return row;
 }
-
-/** A function's grant on the table: its actions, and the GSIs it queries. */
-export interface TableGrant {
-  actions: readonly string[];
-  indexes?: readonly GlobalIndexName[];
-}
-
-/**
- * The deployed functions that serve no route, and their grants on the table (infra/webhooks.ts,
- * infra/migrations.ts): the table stream's consumer, the webhook dispatcher (both by their handlers' names in
- * functions/jobs/, and run in-process as themselves by bin/local/webhook-workers.ts, so the tests record them as they
- * record the routes), and the migrations runner. The runner alone may Scan (a backfill reads every item) and
- * describe the table (`npm run migrations` shows its indexes); its grant is read from its catalogue's code, not
- * recorded (the tests apply the migrations to an empty table, in no test file).
- */
-export const jobs = {
-  'ticket-changes': { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] },
-  dispatch: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] },
-  migrations: {
-    actions: ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'DescribeTable'],
-    indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'],
-  },
-} as const satisfies Record<string, TableGrant>;
-export type JobName = keyof typeof jobs;
 
 /**
  * What the route wrapper (shared/http/route.ts) itself sends for a row, beside its handler: the session check's

@@ -1,4 +1,5 @@
 import { customerKeys } from './customer-keys.ts';
+import { eventAdminKeys } from './event-admin-keys.ts';
 import { placedIn, type SortCondition } from './key-conditions.ts';
 import { lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from './key-parts.ts';
 
@@ -66,29 +67,6 @@ export const keys = {
   event: (id: number): Key => ({ PK: `EVENT#${id}`, SK: 'EVENT' }),
   /** An event's partition: its ticket types, teams, grants, waves, waivers, shards and positions, each read by its prefix. */
   eventItems: (id: number) => table(`EVENT#${id}`),
-  /**
-   * The administrators' event lists (shared/data/event-admin-reads.ts), on the event item by
-   * `<startsAt>#<id:10>`: GSI2 `ALL_EVENTS` every event, GSI3 `DRAFT_EVENTS` the unpublished
-   * ones (sparse); the published ones are GSI1 `PUBLISHED_EVENTS` (`publishedEventIndexes`).
-   */
-  allEvents: on('GSI2', 'ALL_EVENTS'),
-  draftEvents: on('GSI3', 'DRAFT_EVENTS'),
-  adminEventIndexes: (startsAt: string, id: number, published: boolean) =>
-    published
-      ? placedIn([keys.allEvents, keys.publishedEventSort(startsAt, id)])
-      : placedIn(
-          [keys.allEvents, keys.publishedEventSort(startsAt, id)],
-          [keys.draftEvents, keys.publishedEventSort(startsAt, id)],
-        ),
-  /** One change of an event (its version), in a partition of its own so it outlives the event: newest first by key. */
-  eventHistory: (eventId: number, version: number): Key => ({
-    PK: `EVENT_HISTORY#${eventId}`,
-    SK: `VERSION#${sortableId(version)}`,
-  }),
-  eventHistoryOf: (eventId: number) => table(`EVENT_HISTORY#${eventId}`),
-  eventHistoryPrefix: 'VERSION#',
-  /** Every event (`n`) and the unpublished ones (`drafts`): the administrators' list totals, moved with each event. */
-  eventCount: (): Key => ({ PK: 'COUNT#EVENTS', SK: 'COUNT' }),
   ticketType: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TICKET_TYPE#${sortableId(id)}` }),
   ticketTypePrefix: 'TICKET_TYPE#',
   /** A ticket type by id alone: GSI1 `TICKET_TYPE#<id>` / `TICKET_TYPE`. */
@@ -268,6 +246,7 @@ export const keys = {
   claimToken: (tokenHash: string): Key => ({ PK: `CLAIM_TOKEN#${tokenHash}`, SK: 'CLAIM_TOKEN' }),
 
   ...customerKeys,
+  ...eventAdminKeys,
 
   /** A ticket's required waivers: Query the event's partition by the event-wide prefix and by its type's. */
   waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({

@@ -1,6 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jobs, routeKey, routes, type TableGrant } from '#shared/routes';
+import { jobs, type TableGrant } from '#shared/job-grants';
+import { routeKey, routes } from '#shared/routes';
 import { onlyId, type Resource, resourcesOf, routeFunctions, statementsOf, synth } from './synth.ts';
 
 /**

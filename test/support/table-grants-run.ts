@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jobs, routeKey, routes, wrapperTableActions } from '#shared/routes';
+import { jobs } from '#shared/job-grants';
+import { routeKey, routes, wrapperTableActions } from '#shared/routes';
 import { admitted, type TableUse } from './table-grants.ts';
 
 /**

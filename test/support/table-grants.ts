@@ -1,4 +1,5 @@
-import { type TableGrant, tableGrantOf } from '#shared/routes';
+import type { TableGrant } from '#shared/job-grants';
+import { tableGrantOf } from '#shared/routes';
 
 /**
  * Each deployed function's DynamoDB commands, as IAM authorises them, recorded while the integration tests run

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jobs, routeKey, routes, wrapperTableActions, writesTable } from '#shared/routes';
+import { jobs } from '#shared/job-grants';
+import { routeKey, routes, wrapperTableActions, writesTable } from '#shared/routes';
 import { leadingKeyAllowed } from '../support/iam-patterns.ts';
 
 /** The 55 operations of spec/ticketing-api-v2.md, as `METHOD /path` below `/api/v2`. */
