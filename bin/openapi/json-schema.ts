@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
-import { ShippingMethodResource } from '#shared/domain/shipping-method-resource';
-import { TicketHistoryEntryResource, TicketResource } from '#shared/domain/ticket-resource';
-import { TicketWaiverResource } from '#shared/domain/waiver-resource';
+import { ShippingMethodResource } from '#shared/domain/shipping-method';
+import { TicketHistoryEntryResource, TicketResource } from '#shared/http/contract/ticket-resource';
+import { TicketWaiverResource } from '#shared/http/contract/tickets';
 import { DeliveryResource, WebhookResource } from '#shared/domain/webhooks';
 import { AdministratorProfileResource } from '#shared/http/contract/auth';
 import { CheckInStatsResource } from '#shared/http/contract/tickets';

@@ -1,7 +1,7 @@
 import { PathEventId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { GateListQuery } from '#shared/http/contract/gate';
-import { GateListAnswer } from '#shared/domain/gate-resource';
+import { GateListAnswer } from '#shared/http/contract/gate';
 import { gateList } from '#shared/use-cases/gate/gate-list';
 
 /** The event's admission list for a device to take offline, walked by `next`, refreshed by `changedSince`. */

@@ -3,7 +3,7 @@ import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
 import { ScanUploadBody } from '#shared/http/contract/gate';
-import { ScanResultResource } from '#shared/domain/gate-resource';
+import { ScanResultResource } from '#shared/http/contract/gate';
 import { uploadScans } from '#shared/use-cases/gate/upload-scans';
 
 /** One scan online, or a device's offline log: one result per scan, in order (README "The gate offline"). */

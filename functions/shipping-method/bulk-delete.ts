@@ -4,7 +4,7 @@ import { positiveId } from '#shared/domain/ids';
 import { bulkBody } from '#shared/http/bulk';
 import { bulk, ResultFormat } from '#shared/http/envelopes';
 import { BulkAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/http/contract/shipping-method';
+import { ShippingMethodResource } from '#shared/domain/shipping-method';
 import { route } from '#shared/http/route';
 
 export const handler = route(

@@ -3,7 +3,7 @@ import { positiveId } from '#shared/domain/ids';
 import { bulkBody } from '#shared/http/bulk';
 import { bulk } from '#shared/http/envelopes';
 import { BulkAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/http/contract/shipping-method';
+import { ShippingMethodResource } from '#shared/domain/shipping-method';
 import { route } from '#shared/http/route';
 
 // Bulk-read always carries the object of each found method.

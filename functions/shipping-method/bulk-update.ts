@@ -3,7 +3,7 @@ import { bulkUpdate } from '#shared/use-cases/shipping-methods';
 import { bulkBody } from '#shared/http/bulk';
 import { bulk, ResultFormat } from '#shared/http/envelopes';
 import { BulkAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/http/contract/shipping-method';
+import { ShippingMethodResource } from '#shared/domain/shipping-method';
 import { route } from '#shared/http/route';
 
 export const handler = route(

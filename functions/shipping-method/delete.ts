@@ -3,7 +3,7 @@ import { deleteShippingMethod } from '#shared/use-cases/shipping-methods';
 import { PathId } from '#shared/http/path-params';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
 import { ResultAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/http/contract/shipping-method';
+import { ShippingMethodResource } from '#shared/domain/shipping-method';
 import { route } from '#shared/http/route';
 
 export const handler = route(

@@ -3,7 +3,7 @@ import { listShippingMethods } from '#shared/use-cases/shipping-methods';
 import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/http/paging';
 import { PageAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/http/contract/shipping-method';
+import { ShippingMethodResource } from '#shared/domain/shipping-method';
 import { route } from '#shared/http/route';
 
 export const handler = route(

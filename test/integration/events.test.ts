@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EventResource } from '#shared/domain/event-resource';
-import { EventEntryResource } from '#shared/domain/portal-event-resource';
+import { EventEntryResource } from '#shared/http/contract/my-account';
 import { call, idsOf } from '../support/api.ts';
 import {
   BASE,

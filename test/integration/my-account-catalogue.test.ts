@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EventEntryResource, TicketTypeEntryResource } from '#shared/domain/portal-event-resource';
-import { WaveTimeResource } from '#shared/domain/wave-time-resource';
+import { EventEntryResource, TicketTypeEntryResource } from '#shared/http/contract/my-account';
+import { WaveTimeResource } from '#shared/http/contract/my-account';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';

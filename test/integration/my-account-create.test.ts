@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { findCustomerByEmail } from '#shared/data/customers';
 import { keys } from '#shared/data/keys';
-import { CustomerResource } from '#shared/domain/customer-resource';
+import { CustomerResource } from '#shared/domain/customer';
 import { SingleAnswer } from '#shared/http/answers';
 import { PERMISSIONS } from '#shared/auth/permissions';
 import { call } from '../support/api.ts';

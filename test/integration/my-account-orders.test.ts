@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { listCustomerTickets } from '#shared/data/ticket-records';
 import { findOrder, listOrderTickets } from '../support/stored-records.ts';
-import { OrderEntryResource } from '#shared/domain/order-resource';
+import { OrderEntryResource } from '#shared/http/contract/my-account';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
 import { ValidationError } from '#shared/errors';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findCustomerByEmail } from '#shared/data/customers';
-import { CustomerResource } from '#shared/domain/customer-resource';
+import { CustomerResource } from '#shared/domain/customer';
 import { SingleAnswer } from '#shared/http/answers';
 import { EMAIL_LOOKUPS } from '#shared/use-cases/customers/update-account';
 import { call } from '../support/api.ts';

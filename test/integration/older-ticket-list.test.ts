@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import type { CreatedEvent } from '#shared/domain/event';
-import { ListedTicketResource } from '#shared/domain/older-ticket-resource';
+import { ListedTicketResource } from '#shared/http/contract/ticket';
 import type { Order } from '#shared/domain/order';
 import type { Ticket } from '#shared/domain/ticket';
 import { CursorPageAnswer } from '#shared/http/answers';

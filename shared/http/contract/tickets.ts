@@ -13,8 +13,9 @@ import {
   WITHDRAWN_STATES,
   type ProcessState,
 } from '../../domain/ticket.ts';
+import { SIGNED_STATUSES, WAIVER_KINDS, type TicketWaiver } from '../../domain/waivers.ts';
 
-/** The request schemas of the `/tickets` routes. */
+/** The request and answer schemas of the `/tickets` routes (the ticket itself: ticket-resource.ts). */
 
 const MAX_LIST_EVENTS = 20;
 
@@ -185,7 +186,31 @@ export const CheckInStatsResource = z.strictObject({
 // The schema and the type must describe the same objects: a difference fails typecheck.
 true satisfies z.Same<z.output<typeof CheckInStatsResource>, CheckInStats>;
 
-// The answer schemas of this resource, defined beside the domain objects they describe.
-export { TicketResource } from '../../domain/ticket-resource.ts';
-export { TicketWaiverResource } from '../../domain/waiver-resource.ts';
+// The ticket as the other routes answer it too, and the waivers' body, which the use case parses.
+export { TicketResource } from './ticket-resource.ts';
 export { SignWaiversBody } from '../../domain/waivers.ts';
+
+/**
+ * One entry of `GET /tickets/{id}/waivers` (`ticketWaivers` in waivers.ts), as a schema:
+ * the route declares its answer with it, and the OpenAPI document's `TicketWaiver`
+ * component is generated from it.
+ */
+export const TicketWaiverResource = z.strictObject({
+  id: z.int(),
+  title: z.string(),
+  kind: z.enum(WAIVER_KINDS),
+  appliesTo: z.enum(['event', 'ticket-type']),
+  eventId: z.int(),
+  ticketTypeId: z.nullable(z.int()),
+  versionHash: z.string().check(z.describe("SHA-256 (hex) of the current version's text.")),
+  signedStatus: z.enum(SIGNED_STATUSES),
+  signedDate: z
+    .nullable(z.iso.datetime({ offset: true }))
+    .check(z.describe("In the event's time zone with its offset (`2026-06-01T09:30:00+02:00`); null when unsigned.")),
+  signedVersionHash: z
+    .nullable(z.string())
+    .check(z.describe('The version the ticket signed (may be older than `versionHash`); null when unsigned.')),
+});
+
+true satisfies z.Same<z.output<typeof TicketWaiverResource>, TicketWaiver>;
+true satisfies z.Same<keyof z.output<typeof TicketWaiverResource>, keyof TicketWaiver>;

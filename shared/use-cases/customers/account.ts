@@ -1,7 +1,7 @@
 import type { CustomerPrincipal } from '../../auth/tokens.ts';
 import { getCustomer } from '../../data/customers.ts';
 import type { Customer } from '../../domain/customer.ts';
-import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
+import { toCustomerResource, type CustomerResource } from '../../domain/customer.ts';
 import { Unauthenticated } from '../../errors.ts';
 
 /** A customer by id (one GetItem); undefined when there is none. */

@@ -7,7 +7,7 @@ import {
   type Customer,
   type NewCustomerInput,
 } from '../../domain/customer.ts';
-import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
+import { toCustomerResource, type CustomerResource } from '../../domain/customer.ts';
 import { actorLabel, type Actor } from '../../domain/ticket-history.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';

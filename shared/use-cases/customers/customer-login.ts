@@ -4,7 +4,7 @@ import { epochSeconds, now } from '../../clock.ts';
 import { confirmEmail, findCustomerBySub, holderOfEmail, switchEmail } from '../../data/customers.ts';
 import { findVerification } from '../../data/email-verifications.ts';
 import { hashVerificationToken, normalisedEmail, verificationEffect, type Customer } from '../../domain/customer.ts';
-import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
+import { toCustomerResource, type CustomerResource } from '../../domain/customer.ts';
 import { AppError, Conflict, Forbidden, Unauthenticated, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { recordFailedLogin } from '../../services/metrics.ts';

@@ -3,7 +3,7 @@ import { now } from '../../clock.ts';
 import { holderOfEmail, saveAccountUpdate } from '../../data/customers.ts';
 import { requireSlots, takeSlot } from '../../data/rate-limits.ts';
 import { applyAccountUpdate, VERIFICATION_TTL_SECONDS, type AccountUpdate } from '../../domain/customer.ts';
-import { toCustomerResource, type CustomerResource } from '../../domain/customer-resource.ts';
+import { toCustomerResource, type CustomerResource } from '../../domain/customer.ts';
 import { Conflict, RateLimited } from '../../errors.ts';
 import { requireCaller } from './account.ts';
 import { newVerificationToken, sendVerificationMail } from './verification-mail.ts';
