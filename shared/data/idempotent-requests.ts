@@ -113,20 +113,40 @@ export async function completeRequest(scope: IdempotencyScope, answer: StoredAns
   );
 }
 
-/** Gives the key back when the request failed, so a retry runs it again (errors are not stored). */
+/**
+ * Gives the key back when the request failed, so a retry runs it again (errors are not stored).
+ * A request whose change already committed (`firstAnswer`) failed after it: its record stays
+ * with the answer and only its lock goes, so the retry takes it over at once and answers it.
+ */
 export async function releaseRequest(scope: IdempotencyScope): Promise<void> {
-  await db
-    .send(
+  const values = { ':inProgress': 'IN_PROGRESS' };
+  try {
+    await db.send(
       new DeleteCommand({
         TableName: tableName(),
         Key: keyOf(scope),
-        ConditionExpression: '#status = :inProgress',
+        ConditionExpression: '#status = :inProgress AND attribute_not_exists(firstAnswer)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS' },
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+  await db
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keyOf(scope),
+        UpdateExpression: 'SET lockedUntilMs = :unlocked',
+        ConditionExpression: '#status = :inProgress AND attribute_exists(firstAnswer)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ...values, ':unlocked': 0 },
       }),
     )
     .catch((error: unknown) => {
-      // Someone else's claim (ours had expired): theirs stays.
+      // Someone else's claim (ours had expired), or completed meanwhile: it stays as it is.
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { claimRequest } from '#shared/data/idempotent-requests';
+import { claimRequest, readFirstAnswer, releaseRequest } from '#shared/data/idempotent-requests';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
@@ -188,6 +188,29 @@ describe('Idempotency-Key', () => {
     expect(reused.status).toBe(422);
     expect(reused.body.reason).toBe('idempotency_key_reused');
     expect(await readTicketRecord(other.ticket.id)).toMatchObject({ transferState: 'none' });
+  });
+
+  it('keeps a committed first answer when the request fails after its commit: the key is unlocked, not given back', async () => {
+    const scope = { route: 'tickets/transfer', caller: { kind: 'admin' as const, id: ADMIN_ID }, key: randomUUID() };
+    const key = keys.idempotentRequest(scope.route, `ADMIN#${ADMIN_ID}`, scope.key);
+    expect(await claimRequest(scope, 'same-request', 20_000)).toEqual({ outcome: 'claimed' });
+    // As the change's transaction sets it (firstAnswerUpdate).
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET firstAnswer = :answer, firstAnswerOf = :ticket',
+        ExpressionAttributeValues: { ':answer': { id: 42 }, ':ticket': 41 },
+      }),
+    );
+    await releaseRequest(scope);
+    // Another request is still refused; the same one takes the key over at once and finds the answer.
+    expect(await claimRequest(scope, 'another-request', 20_000)).toMatchObject({
+      outcome: 'in-flight',
+      fingerprint: 'same-request',
+    });
+    expect(await claimRequest(scope, 'same-request', 20_000)).toEqual({ outcome: 'claimed' });
+    expect(await readFirstAnswer(scope, 41)).toEqual({ id: 42 });
   });
 
   it('refuses a change whose key another request answered meanwhile: 409 idempotency_key_reused, nothing committed', async () => {
