@@ -8,7 +8,7 @@ import { keyCondition } from './key-conditions.ts';
 
 /**
  * What the gate leaves behind besides the ticket: a record of every scan, admitted or
- * refused, in the ticket's partition. (A retry's first answer: ticket-answers.ts.)
+ * refused, in the ticket's partition. (A retry's first answer: idempotent-requests.ts.)
  */
 
 export interface ScanRecord extends Scan {

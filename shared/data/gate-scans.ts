@@ -18,6 +18,13 @@ import type { ExtraAction } from './ticket-changes.ts';
  * units), so a scan is either admitted and kept, or neither, and an upload cut off after its
  * commit finds its result on the retry instead of being recorded `already_checked_in` by its
  * own admission. A put after the transaction would leave that window open.
+ *
+ * Not the `Idempotency-Key` store (shared/data/idempotent-requests.ts), on purpose: that
+ * one answers one request per key and claims it (a Put, a lock) before acting; an upload
+ * holds up to hundreds of scans, each its own first answer, shared by every caller of the
+ * same scope (not per caller), kept as the scan's record (device, gate, uploader) and read
+ * with the upload's tickets in one BatchGetItem. Here the transaction itself is the claim, so
+ * a claim per scan would only add a write per scan.
  */
 
 export interface StoredGateScan {

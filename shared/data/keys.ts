@@ -161,11 +161,6 @@ export const keys = {
     PK: `IDEMPOTENCY#${route}#${caller}#${key}`,
     SK: 'REQUEST',
   }),
-  /** The same request's answer as its ticket change committed it (shared/data/ticket-answers.ts). */
-  idempotentAnswer: (route: string, caller: string, key: string): Key => ({
-    PK: `IDEMPOTENCY#${route}#${caller}#${key}`,
-    SK: 'ANSWER',
-  }),
 
   // ---- Older ticket routes: the list's indexes (barcode, purchases, update-time sync) ----
   /** One per live ticket's barcode, in its change transaction (like the bib): barcodes stay unique, the `barcode` filter is one GetItem. */

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
  * What an `Idempotency-Key` is scoped to (README "Idempotent retries"): the route (its
  * handler name, from the route row), the caller and the key, so no caller's key can
  * reach another's request. The stack builds it once per request (shared/http/idempotency.ts);
- * the request record and a ticket change's stored answer are both keyed by it.
+ * the one request record it keys holds the claim, the stored answer and a ticket change's first answer.
  */
 export interface IdempotencyScope {
   /** The route's handler name (`tickets/transfer`). */

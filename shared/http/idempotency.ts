@@ -10,7 +10,8 @@ import { header, type RouteEvent } from './request.ts';
  * `Idempotency-Key` on the routes marked `idempotent` in shared/routes.ts (README
  * "Idempotent retries"). The one parser of the header: the scope it builds (the row's
  * route, the caller, the key) reaches the handler too, for the ticket changes that also
- * store their answer in their own transaction (check-in, transfer). Runs inside the
+ * set their first answer on the same request item in their own transaction (check-in,
+ * transfer: shared/data/idempotent-requests.ts `firstAnswerUpdate`). Runs inside the
  * handler, after authentication and validation, so a refused request claims nothing and a
  * replayed answer still passes through the stack's headers (CORS, security): a middy
  * `before` returning early would skip every `after`.

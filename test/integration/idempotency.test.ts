@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { claimRequest } from '#shared/data/idempotent-requests';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { claimRequest, readFirstAnswer, releaseRequest } from '#shared/data/idempotent-requests';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { fingerprintOf } from '#shared/domain/idempotency';
+import { Conflict } from '#shared/errors';
 import { routes, wrapperTableActions } from '#shared/routes';
+import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
 import { checkIn, oneTicket, readStats, soldOf, TICKETS } from '../support/tickets.ts';
@@ -161,7 +163,7 @@ describe('Idempotency-Key', () => {
       await dieAfterCommit(route, key);
       const retry = await send();
       expect(retry.status, retry.raw).toBe(200);
-      // Not a replay of the request record (it held no answer): the ticket change's own answer.
+      // Not a replay (the record held no stored answer): the first answer the ticket change set on the record.
       expect(retry.headers['idempotent-replayed']).toBeUndefined();
       expect(retry.body).toEqual(first.body);
       if (kind === 'transfer')
@@ -175,22 +177,53 @@ describe('Idempotency-Key', () => {
     },
   );
 
-  it('keeps a transfer key to its ticket: the same key for another ticket after a crash is 409 idempotency_key_reused', async () => {
+  it('keeps a transfer key to its ticket after a crash: another ticket is 422 idempotency_key_reused, as before the crash', async () => {
     const { vip, ticket } = await oneTicket();
     const other = await oneTicket();
     const key = randomUUID();
     expect((await transfer(ticket.id, { typeId: vip.id }, key)).status).toBe(200);
     await dieAfterCommit('tickets/transfer', key);
-    // The request record would answer 422 for another body; with it gone stale the ticket change's own answer still guards the key.
+    // The one request record keeps its committed first answer through the crash, so its fingerprint still guards the key.
+    const reused = await transfer(other.ticket.id, { typeId: other.vip.id }, key);
+    expect(reused.status).toBe(422);
+    expect(reused.body.reason).toBe('idempotency_key_reused');
+    expect(await readTicketRecord(other.ticket.id)).toMatchObject({ transferState: 'none' });
+  });
+
+  it('keeps a committed first answer when the request fails after its commit: the key is unlocked, not given back', async () => {
+    const scope = { route: 'tickets/transfer', caller: { kind: 'admin' as const, id: ADMIN_ID }, key: randomUUID() };
+    const key = keys.idempotentRequest(scope.route, `ADMIN#${ADMIN_ID}`, scope.key);
+    expect(await claimRequest(scope, 'same-request', 20_000)).toEqual({ outcome: 'claimed' });
+    // As the change's transaction sets it (firstAnswerUpdate).
     await db.send(
-      new DeleteCommand({
+      new UpdateCommand({
         TableName: tableName(),
-        Key: keys.idempotentRequest('tickets/transfer', `ADMIN#${ADMIN_ID}`, key),
+        Key: key,
+        UpdateExpression: 'SET firstAnswer = :answer, firstAnswerOf = :ticket',
+        ExpressionAttributeValues: { ':answer': { id: 42 }, ':ticket': 41 },
       }),
     );
-    const reused = await transfer(other.ticket.id, { typeId: other.vip.id }, key);
-    expect(reused.status).toBe(409);
-    expect(reused.body.reason).toBe('idempotency_key_reused');
+    await releaseRequest(scope);
+    // Another request is still refused; the same one takes the key over at once and finds the answer.
+    expect(await claimRequest(scope, 'another-request', 20_000)).toMatchObject({
+      outcome: 'in-flight',
+      fingerprint: 'same-request',
+    });
+    expect(await claimRequest(scope, 'same-request', 20_000)).toEqual({ outcome: 'claimed' });
+    expect(await readFirstAnswer(scope, 41)).toEqual({ id: 42 });
+  });
+
+  it('refuses a change whose key another request answered meanwhile: 409 idempotency_key_reused, nothing committed', async () => {
+    const { vip, ticket } = await oneTicket();
+    const other = await oneTicket();
+    const key = randomUUID();
+    expect((await transfer(ticket.id, { typeId: vip.id }, key)).status).toBe(200);
+    await dieAfterCommit('tickets/transfer', key);
+    // As a request holding the key (its claim passed) whose change meets the first answer in its own transaction.
+    const scope = { route: 'tickets/transfer', caller: { kind: 'admin' as const, id: ADMIN_ID }, key };
+    const racing = transferTicket(other.ticket.id, { typeId: other.vip.id }, { kind: 'admin', id: ADMIN_ID }, scope);
+    await expect(racing).rejects.toMatchObject({ reason: 'idempotency_key_reused' });
+    await expect(racing).rejects.toBeInstanceOf(Conflict);
     expect(await readTicketRecord(other.ticket.id)).toMatchObject({ transferState: 'none' });
   });
 

@@ -119,7 +119,7 @@ export const TICKETS = {
       "All body fields are optional; `typeId` is required when `eventId` names another event, and must belong to it. To a new type or event, one transaction creates the new ticket (new id and barcode, active, `transferredFrom`, the original's `purchasedDate`), marks the original `transferred` (`transferredTo`) and moves `sold` from the old type to the new (409 `sold_out` when full); the answer is the new ticket. Attendee fields are copied and overridden by `attendee`; answers and team are kept only within the same event; bib and chip are not carried over (the bib is freed). Access-package scans are carried over, so a transfer never resets what was scanned.",
       `Same type and event (or none given): the attendee fields change in place. A checked-in, cancelled, withdrawn, transferred or deleted ticket cannot move (409 with its \`reason\`). With an \`Idempotency-Key\`, a retry answers the first answer; the same key on another ticket is 409 \`idempotency_key_reused\`. ${EVENT_SCOPE} A type of an event outside the scope is refused as unknown (400).`,
     ),
-    // idempotency_key_reused: the key's committed answer belongs to another ticket (shared/data/ticket-answers.ts).
+    // idempotency_key_reused: the key's committed answer belongs to another ticket (shared/data/idempotent-requests.ts).
     conflicts: [...STATE_REFUSALS, ...TICKET_WRITE, 'idempotency_key_reused'],
     example: {
       eventId: 15,

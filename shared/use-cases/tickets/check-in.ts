@@ -1,5 +1,5 @@
 import { scanPut } from '../../data/check-ins.ts';
-import { answeringOnce, readTicketAnswer, ticketAnswerPut } from '../../data/ticket-answers.ts';
+import { answeringOnce, firstAnswerUpdate, readFirstAnswer } from '../../data/idempotent-requests.ts';
 import { decideCheckIn } from '../../domain/check-in.ts';
 import type { IdempotencyScope } from '../../domain/idempotency.ts';
 import type { Ticket } from '../../domain/ticket.ts';
@@ -24,7 +24,7 @@ export interface CheckInRequest {
  * `POST /tickets/{id}/check-in`. One read; the gate's rule (`decideScan`) admits or
  * refuses; an admission is one transaction that moves the ticket (conditional on its
  * version, so two scanners racing admit it once), records the scan and the history
- * entry, moves the statistics and stores the idempotent answer. A refusal's refused-scan
+ * entry, moves the statistics and sets the first answer on the key's request record. A refusal's refused-scan
  * record is written by the same writer (changeTicket), then it answers 409 with its `reason`.
  */
 export async function checkIn(id: number, request: CheckInRequest): Promise<Ticket> {
@@ -47,7 +47,7 @@ export async function checkIn(id: number, request: CheckInRequest): Promise<Tick
         const outcome = decideCheckIn(record, scan);
         if (!outcome.admitted) {
           // A retry of a request that was admitted answers what it answered.
-          const first = answerScope && (await readTicketAnswer(answerScope, id));
+          const first = answerScope && (await readFirstAnswer<Ticket>(answerScope, id));
           if (first) return { changes: [], result: first };
           recordCheckIn(outcome);
           // The refused scan's record is written by changeTicket's one writer; then the 409.
@@ -60,7 +60,7 @@ export async function checkIn(id: number, request: CheckInRequest): Promise<Tick
         }
         const answer = toTicket(outcome.after);
         const extra = [scanPut(id, outcome.kept)];
-        if (answerScope) extra.push(ticketAnswerPut(answerScope, id, answer));
+        if (answerScope) extra.push(firstAnswerUpdate(answerScope, id, answer));
         admitted = true;
         return { changes: [{ before: record, after: outcome.after }], extra, action: outcome.action, result: answer };
       },

@@ -1,7 +1,7 @@
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
 import type { IdempotencyScope } from '../../domain/idempotency.ts';
-import { answeringOnce, readTicketAnswer, ticketAnswerPut } from '../../data/ticket-answers.ts';
+import { answeringOnce, firstAnswerUpdate, readFirstAnswer } from '../../data/idempotent-requests.ts';
 import { answerProblems } from '../../domain/event.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
 import { replacementTicket, transferRefusal, type AttendeeUpdate } from '../../domain/transfer.ts';
@@ -68,7 +68,8 @@ export async function transferTicket(
         moves || record.deleted || record.transferState === 'transferred' ? transferRefusal(record) : undefined;
       if (refusal) {
         // A retry of a transfer that committed (its function died before storing the answer) answers what it answered.
-        const first = refusal === 'transferred' && answerScope ? await readTicketAnswer(answerScope, id) : undefined;
+        const first =
+          refusal === 'transferred' && answerScope ? await readFirstAnswer<Ticket>(answerScope, id) : undefined;
         if (first) return { changes: [], result: first };
         throw new Conflict(`Ticket ${id} cannot be transferred: ${refusal.replaceAll('_', ' ')}.`, refusal);
       }
@@ -96,7 +97,7 @@ export async function transferTicket(
           { before: record, after: original },
           { before: null, after: created },
         ],
-        extra: answerScope ? [ticketAnswerPut(answerScope, id, answer)] : [],
+        extra: answerScope ? [firstAnswerUpdate(answerScope, id, answer)] : [],
         result: answer,
       };
     }),
