@@ -39,7 +39,7 @@ const usage = `Usage: npm run bench -- [options]
   --iterations <n>     measured requests per route, each replayed once (default ${DEFAULT_RUNS.iterations})
   --scale              the requests at 1,000 and 100,000 tickets instead (bin/bench/scale.ts)
     --sizes <a,b>      the scale's event sizes (BENCH_SCALE_SIZES; default 1000,100000)
-    --rows <parts>     the scale's rows whose names contain one of these parts (BENCH_SCALE_ROWS)
+    --rows <parts>     only the scale's ticket rows whose names contain one of these parts (BENCH_SCALE_ROWS; no portal rows)
     --portal           the scale's portal rows only
   --hostile            the worst inputs a client can send, against \`npm start\` (bin/bench/hostile.ts)
   --help               this text`;

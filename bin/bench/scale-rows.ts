@@ -29,6 +29,11 @@ export interface ScaleEvent {
   changes: { from: string; to: string };
 }
 
+/** The gate list's delta of an event 20 events grant: its granting events are seeded just before it. */
+export const GRANTED_GATE_ROW = 'gate list changedSince, 20 granting events';
+/** The events besides the seeded one that grant its access event for that row, and the tickets of each. */
+export const GRANTING_EVENTS = { count: 19, tickets: 200 };
+
 export function ticketRows(e: ScaleEvent, adminToken: string, since: string): [string, (i: number) => ScaleRequest][] {
   const { eventId, accessEventId, teamIds, typeIds, ticketIds } = e.seeded;
   const admin = (url: string, method = 'GET', body?: unknown) => ({
@@ -80,6 +85,13 @@ export function ticketRows(e: ScaleEvent, adminToken: string, since: string): [s
         ),
     ],
     ['gate list changedSince', () => admin(`/gate-lists/${eventId}?changedSince=${encodeURIComponent(since)}`)],
+    // The widest delta (issue 55 item 2): the access event, which this event's access package and 19 more events'
+    // grant (scale.ts seeds them before the row), since before the sale: every ticket of the 20 events has changed
+    // since, so each answer reads its whole budget (CHANGES_BUDGET, 4,000 update-index items), at any size.
+    [
+      GRANTED_GATE_ROW,
+      () => admin(`/gate-lists/${accessEventId}?changedSince=${encodeURIComponent('2000-01-01T00:00:00Z')}`),
+    ],
     [
       '/my-account/orders',
       () => ({ method: 'GET', url: '/my-account/orders?includeTickets=true', token: e.customerToken }),

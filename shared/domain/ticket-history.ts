@@ -10,7 +10,8 @@ import type { TicketRecord } from './ticket.ts';
 
 /**
  * Who made a change. Administrators and customers act through tokens; the system through seeding and imports.
- * An administrator's `eventScope` (use-cases/event-scope.ts) rides along for the checks, never into the history.
+ * An administrator's `eventScope` (use-cases/event-scope.ts) rides along for the checks and is kept in the
+ * history entry: a reader can tell a change made within some events from one made by an administrator of all.
  */
 export type Actor =
   | { kind: 'admin'; id: number; eventScope?: readonly number[] }
@@ -53,6 +54,8 @@ export interface TicketHistoryEntry {
   at: string;
   /** `admin 3`, `customer 12` or `system`. */
   actor: string;
+  /** The events the administrator was limited to when they made the change; absent for one of every event. */
+  eventScope?: number[];
   action: TicketAction;
   /** Each state field that changed, from → to. */
   states: Partial<Record<StateField, { from: string | number; to: string | number }>>;
@@ -97,6 +100,8 @@ export function historyEntry(
     version: (before?.version ?? 0) + 1,
     at: change.at,
     actor: actorLabel(change.actor),
+    // Only scoped administrators' entries grow (by a few bytes): the common entry stays as it was.
+    ...(change.actor.kind === 'admin' && change.actor.eventScope ? { eventScope: [...change.actor.eventScope] } : {}),
     action: change.action,
     states,
     fields: fields.sort(),

@@ -39,6 +39,13 @@ describe('a scanner limited to one event', () => {
     const admitted = await checkIn(token, mine[0]!.id);
     expect(admitted.status).toBe(200);
     expect(admitted.body.data.processState).toBe(PROCESS_STATE.checkedIn);
+    // The history keeps the scope the change was made in (issue 56 item 5); the seeded creation has none.
+    const history = await call('GET', `${TICKETS}/${mine[0]!.id}?_include=history`, { token });
+    expect(history.body.data.history.data).toMatchObject([
+      { version: 2, action: 'check_in', actor: 'admin 515151', eventScope: [inside.id] },
+      { version: 1, action: 'create', actor: 'system' },
+    ]);
+    expect(history.body.data.history.data[1]).not.toHaveProperty('eventScope');
   });
 
   it('answers 404 for every route on a ticket of another event, and changes or records nothing', async () => {
@@ -108,6 +115,9 @@ describe('a scanner limited to one event', () => {
     ).toBe(5);
     expect((await call('GET', `${TICKETS}/check-in-stats?events=${outside.id}`, { token: unscoped })).status).toBe(200);
     expect((await checkIn(unscoped, id)).status).toBe(200);
+    const history = await call('GET', `${TICKETS}/${id}?_include=history`, { token: unscoped });
+    expect(history.body.data.history.data[0]).toMatchObject({ version: 2, action: 'check_in' });
+    expect(history.body.data.history.data[0]).not.toHaveProperty('eventScope');
   });
 });
 

@@ -80,6 +80,15 @@ describe('POST /scans across event scopes', () => {
     const real = await upload(mine, first.event.id, [scanOf(first.ticket.barcode, id)]);
     expect(real.body.data).toEqual([{ id, result: 'admitted', ticketId: first.ticket.id }]);
     expect((await readTicketRecord(first.ticket.id))!.processState).toBe(PROCESS_STATE.checkedIn);
+    // The admission's history entry keeps the scope it was made in (issue 56 item 5).
+    const reader = await adminToken(['tickets:read']);
+    const history = await call('GET', `/api/v2/tickets/${first.ticket.id}?_include=history`, { token: reader });
+    expect(history.body.data.history.data[0]).toMatchObject({
+      version: 2,
+      action: 'check_in',
+      actor: 'admin 626006',
+      eventScope: [first.event.id],
+    });
     // Within a scope the id stays taken: the unscoped scanner sending it again is told it was used for another scan.
     const reused = await upload(everywhere, first.event.id, [scanOf(first.ticket.barcode, id)]);
     expect(reused.body.data[0]).toMatchObject({ id, result: 'invalid', message: expect.stringMatching(/scan id/) });

@@ -91,6 +91,11 @@ export const TicketHistoryEntryResource = z.strictObject({
   version: z.int(),
   at: timestamp,
   actor: text.check(z.describe('`admin <id>`, `customer <id>` or `system`.')),
+  eventScope: z.optional(
+    z
+      .array(z.int())
+      .check(z.describe('The events the administrator was limited to; absent for an administrator of every event.')),
+  ),
   action: z.enum(TICKET_ACTIONS),
   states: z
     .partialRecord(z.enum(STATE_FIELDS), z.strictObject({ from: stateValue, to: stateValue }))
