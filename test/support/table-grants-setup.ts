@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { recordName } from './table-grants-run.ts';
-import { actionsOf, outsideGrants, type TableUse } from './table-grants.ts';
+import { actionsOf, marksOf, outsideGrants, type TableUse } from './table-grants.ts';
 
 // Runs before each integration file (vitest.config.ts `setupFiles`): every DynamoDB command a function sends during
 // the file is recorded (one SDK middleware on the one DynamoDB client, beside the tallies of command-tally.ts), and the
@@ -20,7 +20,8 @@ beforeAll(async () => {
       if (fn) {
         const command = String((context as { commandName?: string }).commandName);
         const actions = seen.get(fn) ?? new Set();
-        for (const action of actionsOf(command, args.input as Record<string, unknown>)) actions.add(action);
+        const input = args.input as Record<string, unknown>;
+        for (const action of [...actionsOf(command, input), ...marksOf(input)]) actions.add(action);
         seen.set(fn, actions);
       }
       return next(args);
