@@ -5,6 +5,7 @@ import { keys } from '#shared/data/keys';
 import { keyCondition } from '#shared/data/key-conditions';
 import { listWaveTimes } from '#shared/data/wave-times';
 import type { Event, Team, TicketType } from '#shared/domain/event';
+import { attendeeName } from '../../test/support/factories/names.ts';
 
 /**
  * The event the scale seed (scale.ts) fills, and its attendees: a new city race (four types,
@@ -18,41 +19,6 @@ export interface ScaleSeedOptions {
   eventId?: number;
   onProgress?: (written: number) => void;
 }
-
-const FIRST = [
-  'Ada',
-  'Bea',
-  'Cal',
-  'Dev',
-  'Eli',
-  'Fay',
-  'Gus',
-  'Hana',
-  'Ivo',
-  'Jun',
-  'Kai',
-  'Lea',
-  'Mo',
-  'Nia',
-  'Oli',
-  'Pia',
-  'Quin',
-  'Rui',
-];
-const LAST = [
-  'Okafor',
-  'Lindqvist',
-  'Moreau',
-  'Tanaka',
-  'Silva',
-  'Novak',
-  'Haddad',
-  'Kowalski',
-  'Reyes',
-  'Byrne',
-  'Ortiz',
-  'Ng',
-];
 
 async function newEvents(tickets: number) {
   const access = await createEvent({
@@ -134,8 +100,7 @@ export async function targetEvent(
 }
 
 export function attendee(n: number, event: Event) {
-  const first = FIRST[n % FIRST.length]!;
-  const last = LAST[(n * 7) % LAST.length]!;
+  const { first, last } = attendeeName(n);
   return {
     partyMember: first,
     partyMemberLastName: last,

@@ -2,41 +2,15 @@ import { createEvent } from '#shared/data/events';
 import { createTicket, type NewTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
+import { attendeeName, type NameCycle } from './names.ts';
 
 /**
  * Factories of events and tickets: integration tests build their own uniquely-keyed fixtures with them (ids come from
  * the sequences, so fixtures of parallel tests never collide), and the demo seed (bin/seed/) builds its data with them.
  */
-const FIRST_NAMES = [
-  'Ada',
-  'Bea',
-  'Cal',
-  'Dev',
-  'Eli',
-  'Fay',
-  'Gus',
-  'Hana',
-  'Ivo',
-  'Jun',
-  'Kai',
-  'Lea',
-  'Mo',
-  'Nia',
-  'Oli',
-  'Pia',
-];
-const LAST_NAMES = [
-  'Okafor',
-  'Lindqvist',
-  'Moreau',
-  'Tanaka',
-  'Silva',
-  'Novak',
-  'Haddad',
-  'Kowalski',
-  'Reyes',
-  'Byrne',
-];
+
+/** The tests' fixtures cycle through the first 16 first and 10 last names (names.ts). */
+const TEST_NAMES: NameCycle = { first: 16, last: 10 };
 
 /** An event with a free-text and a multiple-choice question, two types and two teams unless told otherwise. */
 export function sampleEvent(overrides: Partial<NewEvent> = {}): NewEvent {
@@ -69,8 +43,7 @@ export const seedEvent = (overrides: Partial<NewEvent> = {}): Promise<CreatedEve
 
 /** An attendee with answers to the event's questions (the n-th of a stable sequence). */
 export function sampleAttendee(event: CreatedEvent, n: number): Omit<NewTicket, 'typeId'> {
-  const first = FIRST_NAMES[n % FIRST_NAMES.length]!;
-  const last = LAST_NAMES[(n * 7) % LAST_NAMES.length]!;
+  const { first, last } = attendeeName(n, TEST_NAMES);
   const answers: NewTicket['attendeeQuestions'] = event.questions.map((question) =>
     question.options.length
       ? {
