@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.ts';
 import type { Event } from './event.ts';
 import type { EventFilter } from './portal-event.ts';
-import { wordsOf } from './search-tokens.ts';
+import { wordsOf } from './words.ts';
 
 /**
  * The portal's lists (`GET /my-account/event`, `GET /my-account/orders`), pure: walked by

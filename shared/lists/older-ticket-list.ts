@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.ts';
-import { matchesSearch, MIN_SEARCH_WORD, searchKeyOf, searchWords, type SearchKey } from '../domain/search-tokens.ts';
+import { matchesSearch, MIN_SEARCH_WORD, searchKeyOf, searchWords, type SearchKey } from './search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import type { OlderTicketInclude } from '../domain/older-ticket-view.ts';
 

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ListUser, ListWaveTime } from '../domain/older-ticket-view.ts';
-import type { SearchKey } from '../domain/search-tokens.ts';
+import type { SearchKey } from './search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from '../data/client.ts';
 import { keys, sortableId } from '../data/keys.ts';

@@ -1,12 +1,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { SEARCH_BUCKET, searchTokens, type SearchKey } from '../domain/search-tokens.ts';
+import { SEARCH_BUCKET, searchTokens, type SearchKey } from './search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { db, tableName } from '../data/client.ts';
 import { keys } from '../data/keys.ts';
 import { keyAttributes, keyCondition, prefixRange, type SortCondition } from '../data/key-conditions.ts';
 
 /**
- * A live ticket's search entries: one small item per search token (shared/domain/search-tokens.ts)
+ * A live ticket's search entries: one small item per search token (search-tokens.ts)
  * in its own partition, `TICKET#<id>` / `SEARCH#<token>`, on GSI1
  * `SEARCH#<eventId>#<token's first 2 characters>` / `<token>#<id:10>` and on GSI2
  * `SEARCH_ALL#<token's first 2 characters>` / the same (every event's), so a search word

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexWord, matchesSearch, searchKeyOf, searchTokens, searchWords } from '#shared/domain/search-tokens';
+import { indexWord, matchesSearch, searchKeyOf, searchTokens, searchWords } from '#shared/lists/search-tokens';
 import type { TicketRecord } from '#shared/domain/ticket';
 
 const ticket = (fields: Partial<TicketRecord>): TicketRecord =>

@@ -1,4 +1,5 @@
-import type { TicketRecord } from './ticket.ts';
+import type { TicketRecord } from '../domain/ticket.ts';
+import { fold, wordsOf } from '../domain/words.ts';
 
 /**
  * The attendee search (`GET /ticket?search=`), pure: what a ticket can be found by and
@@ -8,8 +9,9 @@ import type { TicketRecord } from './ticket.ts';
  * is one or more words; a ticket matches when every word starts one of its tokens (prefix
  * match on words; a word with `@` or `.` must start its email address), or the search is
  * its id. The tokens are kept as index items in the
- * ticket's own transaction (shared/lists/ticket-search-entries.ts), so a search reads only
- * the tickets it finds.
+ * ticket's own transaction (ticket-search-entries.ts), so a search reads only
+ * the tickets it finds. Words are folded as the portal's event search folds them
+ * (shared/domain/words.ts).
  */
 
 /** The shortest search word the index serves (a one-letter prefix would read half an event). */
@@ -19,22 +21,6 @@ const MAX_TOKEN = 40;
 const MAX_TOKENS = 8;
 /** How many characters of a token name its index partition: every search word reaches exactly one. */
 export const SEARCH_BUCKET = MIN_SEARCH_WORD;
-
-/** Lower case, accents and other combining marks removed (NFD, then the marks dropped). */
-export function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
-
-/** The folded words of a text: runs of letters and digits. */
-export const wordsOf = (text: string | null | undefined): string[] =>
-  text
-    ? fold(text)
-        .split(/[^\p{L}\p{N}]+/u)
-        .filter(Boolean)
-    : [];
 
 /** Characters a whole local part may hold to be a token of its own (those a search sort key and its cursor carry). */
 const LOCAL_PART = /^[\p{L}\p{N}._+-]+$/u;
