@@ -8,7 +8,7 @@ import { startOfOffset } from './list-position-reads.ts';
 import { listCustomerTickets } from '../data/ticket-records.ts';
 
 /**
- * `GET /ticket?customerId=` alone (shared/use-cases/tickets/older-ticket-list.ts `customerPage`):
+ * `GET /ticket?customerId=` alone (older-ticket-pages.ts `customerPage`):
  * the customer's kept ticket count, and a page at any `_offset` from their kept list positions.
  * The first page and a page by `_cursor` are read as any served list (ticket-list-queries.ts
  * `customerTickets`).

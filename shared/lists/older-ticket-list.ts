@@ -7,8 +7,8 @@ import type { OlderTicketInclude } from '../domain/older-ticket-view.ts';
  * `GET /ticket` (the older list for integrations), pure: which filter bounds the read
  * (the serving index), the others applied on top, the order (the expansions' shapes are
  * shared/domain/older-ticket-view.ts).
- * The reads are in shared/lists/ticket-list-queries.ts, the flow in
- * shared/use-cases/tickets/older-ticket-list.ts.
+ * The reads are in ticket-list-queries.ts and older-ticket-serving.ts, the page flow in
+ * older-ticket-pages.ts.
  */
 
 /**

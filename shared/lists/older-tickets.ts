@@ -1,32 +1,11 @@
 /**
- * The door to `GET /ticket` (the older list for integrations): its plan (which index serves a
- * filter set, the rest applied on top), the serving indexes' bounded reads, the customer's and
- * the purchase range's kept counts and positions, and the expansions' batch reads. The page
- * flow and the caller's scope are the use case's (shared/use-cases/tickets/older-ticket-list.ts).
+ * The door to `GET /ticket` (the older list for integrations): a page of records for a filter
+ * set within the caller's scope (older-ticket-pages.ts: which filters make which page, from
+ * the plan of older-ticket-list.ts and the serving reads of older-ticket-serving.ts), the
+ * paging and expansion checks, and the expansions' batch reads. The use case
+ * (shared/use-cases/tickets/older-ticket-list.ts) checks, reads the page and its expansions.
  */
-export { customerTicketCount, customerTicketsAt } from './customer-ticket-list.ts';
-export { purchasesAt, purchaseSpan } from './purchase-counts.ts';
-export { listTicketRecords } from './ticket-lists.ts';
+export { olderTicketPage, type ListScope, type Paging, type RecordPage } from './older-ticket-pages.ts';
 export { checkPaging } from './ticket-list-plan.ts';
-export { searchSortOf } from './ticket-search-entries.ts';
-export { customerSummaries, orderAffiliates, sortOf, waveTimes } from './ticket-list-queries.ts';
-export {
-  checkIncludes,
-  decodeSortCursor,
-  encodeSortCursor,
-  isCustomerAlone,
-  isEventAlone,
-  isPurchaseRangeAlone,
-  isTypeAlone,
-  isUnfiltered,
-  matchesFilters,
-  MAX_LIST_READ,
-  MAX_SCOPE_SYNC_EVENTS,
-  offsetPastRead,
-  SERVING_ORDER,
-  servingIndex,
-  tooSparse,
-  type OlderTicketFilters,
-  type ServingIndex,
-} from './older-ticket-list.ts';
-export { eventOf, readServing, readSmallCustomer, readWhole } from './older-ticket-serving.ts';
+export { customerSummaries, orderAffiliates, waveTimes } from './ticket-list-queries.ts';
+export { checkIncludes, type OlderTicketFilters } from './older-ticket-list.ts';

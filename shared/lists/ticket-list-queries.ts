@@ -10,7 +10,7 @@ import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARD
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
 /**
- * The reads of `GET /ticket` (shared/use-cases/tickets/older-ticket-list.ts) other than an
+ * The reads of `GET /ticket` (older-ticket-pages.ts) other than an
  * event's or a type's list alone (those page from the kept positions, ticket-lists.ts):
  * one serving index read in its sort order from after a sort key, until `need` records
  * pass `accept`, its end, or `budget` index items. `complete` says whether it reached the
