@@ -107,7 +107,7 @@ async function positionedPage(
 }
 
 /** No filter: every event the caller may see (the scope's, or the all-events list), newest first, as `GET /tickets` pages it. */
-async function acrossEventsPage(paging: Paging, scope: ListScope = EVERY_EVENT): Promise<RecordPage> {
+async function acrossEventsPage(paging: Paging, scope: ListScope): Promise<RecordPage> {
   const events = scope.events ? { events: [...scope.events] } : { events: [], allEvents: true };
   const page = await listTicketRecords({ ...events, accessEvents: [], newestFirst: true, ...paging });
   return { records: page.items, totalCount: page.totalCount, next: page.next, totalCountIsEstimate: false };
@@ -121,11 +121,7 @@ async function acrossEventsPage(paging: Paging, scope: ListScope = EVERY_EVENT):
  * more than MAX_LIST_READ tickets, or the event is not the scoped caller's own, it is that
  * served list throughout.
  */
-async function purchasesPage(
-  filters: OlderTicketFilters,
-  paging: Paging,
-  scope: ListScope = EVERY_EVENT,
-): Promise<RecordPage> {
+async function purchasesPage(filters: OlderTicketFilters, paging: Paging, scope: ListScope): Promise<RecordPage> {
   const eventId = await eventOf(filters);
   const holder = eventId === undefined || !scope.holds(eventId) ? undefined : { eventId, typeId: filters.typeId };
   const range = { from: filters.purchasedFrom, to: filters.purchasedTo };
@@ -174,11 +170,7 @@ async function customerPage(customerId: number, filters: OlderTicketFilters, pag
  * WHOLE_CUSTOMER_LIST tickets (with other filters, or to a scoped caller, whom the customer's
  * count does not answer). Else its serving index is read until the page is whole (`boundedPage`).
  */
-async function servedPage(
-  filters: OlderTicketFilters,
-  paging: Paging,
-  scope: ListScope = EVERY_EVENT,
-): Promise<RecordPage> {
+async function servedPage(filters: OlderTicketFilters, paging: Paging, scope: ListScope): Promise<RecordPage> {
   const serving = servingIndex(filters);
   const accept = acceptOf(filters, serving, scope);
   if (serving.kind === 'barcode' || serving.kind === 'order')
@@ -195,7 +187,7 @@ function acceptOf(filters: OlderTicketFilters, serving: ServingIndex, scope: Lis
   return (record: TicketRecord) => matchesFilters(record, filters, serving) && scope.reaches(record, rule);
 }
 
-/** The serving index read from the start or after the cursor until the page and one more match are found (module comment). */
+/** The serving index read from the start or after the cursor until the page and one more match are found (`olderTicketPage`). */
 async function boundedPage(
   filters: OlderTicketFilters,
   serving: Exclude<ServingIndex, { kind: 'barcode' | 'order' }>,
