@@ -33,7 +33,7 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * shards written before them need no migration: `if_not_exists` starts them at 0):
  * `n#team#<teamKey>#<state>`, `n#type#<typeId>#<state>` and `n#tt#<teamKey>#<typeId>#<state>`
  * (team and type together) and `n#wave#<waveTimeId>#<state>` (tickets with a wave: what keeps a
- * wave in use from being deleted, shared/use-cases/events/usage.ts) in the ticket's own event,
+ * wave in use from being deleted, part-usage.ts) in the ticket's own event,
  * `n#access#<state>` (and by team, type and both: `n#access#team#…`, `n#access#type#…`,
  * `n#access#tt#…`) in each other event its type grants entry to. Keyed by state too, so
  * `exclude_process_states` combines with each of them exactly.

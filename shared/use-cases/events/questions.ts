@@ -1,11 +1,21 @@
 import { allocateIds } from '../../data/counters.ts';
 import type { AnswerOption, AttendeeQuestion, Event } from '../../domain/event.ts';
-import type { NewQuestionBody, QuestionPatchBody } from '../../http/contract/event-parts.ts';
+
 import { MAX_QUESTIONS } from '../../domain/event-limits.ts';
 import { Conflict, NotFound, ValidationError } from '../../errors.ts';
 import type { Caller } from './event-reads.ts';
 import { commitPart, eventAtVersion } from './parts.ts';
-import { assertUnused } from './usage.ts';
+import { assertUnused } from '../../lists/tickets.ts';
+
+/** What the question routes accept (their contract: shared/http/contract/event-parts.ts). */
+export interface QuestionPatchBody {
+  text?: string;
+  required?: boolean;
+  /** The whole new list: an option with an `id` is kept (renamed), one without is added. */
+  options?: { id?: number; text: string; sku?: string }[];
+  version?: number;
+}
+export type NewQuestionBody = QuestionPatchBody & { text: string };
 
 /**
  * The attendee-question routes, one question at a time. Questions live on the event item

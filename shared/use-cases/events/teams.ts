@@ -7,7 +7,7 @@ import type { TeamBody } from '../../domain/event-input.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import type { Caller } from './event-reads.ts';
 import { commitPart, eventAtVersion } from './parts.ts';
-import { assertUnused } from './usage.ts';
+import { assertUnused } from '../../lists/tickets.ts';
 
 /**
  * The team routes: a team added, renamed or removed, each one transaction with the event's

@@ -4,11 +4,20 @@ import { keys } from '../../data/keys.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import type { WaveTime } from '../../domain/event.ts';
 import type { FieldChanges } from '../../domain/event-admin.ts';
-import type { NewWaveBody, WavePatchBody } from '../../http/contract/event-parts.ts';
+
 import { Conflict, NotFound } from '../../errors.ts';
 import type { Caller } from './event-reads.ts';
 import { commitPart, eventAtVersion } from './parts.ts';
-import { assertUnused } from './usage.ts';
+import { assertUnused } from '../../lists/tickets.ts';
+
+/** What the wave routes accept (their contract: shared/http/contract/event-parts.ts). */
+export interface NewWaveBody {
+  name: string;
+  startTime: string;
+  capacity: number;
+  version?: number;
+}
+export type WavePatchBody = Partial<NewWaveBody>;
 
 /**
  * The wave-time routes, one wave at a time (they are items of their own, as teams are).

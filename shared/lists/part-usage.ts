@@ -1,9 +1,9 @@
-import type { UsageCheck } from '../../data/event-part-writes.ts';
-import { keys } from '../../data/keys.ts';
-import { STATS_SHARDS } from '../../data/stats-shards.ts';
-import { PROCESS_STATES } from '../../domain/ticket.ts';
-import { Conflict } from '../../errors.ts';
-import { filterCount, readListCounts } from '../../lists/ticket-stats.ts';
+import type { UsageCheck } from '../data/event-part-writes.ts';
+import { keys } from '../data/keys.ts';
+import { STATS_SHARDS } from '../data/stats-shards.ts';
+import { PROCESS_STATES } from '../domain/ticket.ts';
+import { Conflict } from '../errors.ts';
+import { filterCount, readListCounts } from './ticket-stats.ts';
 
 /**
  * How many of an event's tickets use one of its parts, from the counters the ticket
