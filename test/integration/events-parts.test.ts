@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getEvent } from '#shared/data/events';
+import { commitPartChange } from '#shared/data/event-part-writes';
+import { keys } from '#shared/data/keys';
+import { STATS_SHARDS } from '#shared/data/stats-shards';
+import { PROCESS_STATES } from '#shared/domain/ticket';
+import { Conflict } from '#shared/errors';
+import { filterCount } from '#shared/lists/ticket-stats';
 import { EventResource } from '#shared/domain/event-resource';
 import { wholeEvent } from '#shared/use-cases/events/event-reads';
 import { seedTickets } from '../support/factories/tickets.ts';
@@ -72,6 +78,32 @@ describe('wave times', () => {
     expect(writes.items).toEqual([]);
     expect((await call('DELETE', `${BASE}/${made.id}/wave-times/${spare!.id}`, { token })).status).toBe(204);
     expect((await read(made.id)).waveTimes.map((wave) => wave.id)).toEqual([used!.id]);
+  });
+
+  it('refuses a removal whose wave a ticket took after the check, leaving everything as it was', async () => {
+    const made = await createEventByApi({
+      ticketTypes: types,
+      waveTimes: [{ name: 'Raced', startTime: '2400-06-01T09:00:00Z', capacity: 10 }],
+    });
+    const wave = made.waveTimes[0]!;
+    const before = await getEvent(made.id);
+    // The checks the removal read as 0, then a ticket takes the wave before its transaction.
+    await seedTickets(await wholeEvent(before), made.ticketTypes[0]!.id, 1, { waveTimeId: wave.id });
+    const checks = Array.from({ length: STATS_SHARDS }, (_, shard) => ({
+      check: keys.eventStats(made.id, shard),
+      counters: PROCESS_STATES.map((state) => filterCount.wave(wave.id, state)),
+      refusal: () => new Conflict('taken meanwhile', 'in_use'),
+    }));
+    const at = new Date().toISOString();
+    const after = { ...before, version: (before.version ?? 1) + 1 };
+    const change = { before, after, changes: {}, action: 'wave_deleted' as const, by: 1, at };
+    const refused = await commitPartChange(change, [{ delete: keys.waveTime(made.id, wave.id) }, ...checks]).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({ reason: 'in_use' });
+    expect((await getEvent(made.id)).version).toBe(before.version);
+    expect((await read(made.id)).waveTimes.map((entry) => entry.id)).toEqual([wave.id]);
+    expect(await actions(made.id)).toEqual([]);
   });
 
   it('refuses bad input naming the field', async () => {
