@@ -196,6 +196,16 @@ const table = [
   { method: 'DELETE', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], indexes: ['GSI2'] } },
   { method: 'POST', path: '/events/{id}/teams', handler: 'events/team-create', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] } },
   { method: 'PATCH', path: '/events/{id}/teams/{teamId}', handler: 'events/team-update', auth: admin('events:write'), uses: { table: ['GetItem', 'PutItem'] } },
+  { method: 'DELETE', path: '/events/{id}/teams/{teamId}', handler: 'events/team-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'] } },
+  { method: 'POST', path: '/events/{id}/wave-times', handler: 'events/wave-create', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] } },
+  { method: 'PATCH', path: '/events/{id}/wave-times/{waveId}', handler: 'events/wave-update', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem'] } },
+  { method: 'DELETE', path: '/events/{id}/wave-times/{waveId}', handler: 'events/wave-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'] } },
+  { method: 'POST', path: '/events/{id}/questions', handler: 'events/question-create', auth: admin('events:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'] } },
+  { method: 'PATCH', path: '/events/{id}/questions/{questionId}', handler: 'events/question-update', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'] } },
+  { method: 'DELETE', path: '/events/{id}/questions/{questionId}', handler: 'events/question-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'ConditionCheckItem'] } },
+  { method: 'POST', path: '/events/{id}/waivers', handler: 'events/waiver-create', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] } },
+  { method: 'PATCH', path: '/events/{id}/waivers/{waiverId}', handler: 'events/waiver-update', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem'] } },
+  { method: 'DELETE', path: '/events/{id}/waivers/{waiverId}', handler: 'events/waiver-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'] } },
 
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an

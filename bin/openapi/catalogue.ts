@@ -2,6 +2,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '#shared/http/paging';
 import type { RouteKey } from '#shared/routes';
 import { AUTH, AUTH_TAG } from './catalogue/auth.ts';
 import type { RouteDoc } from './catalogue/common.ts';
+import { EVENT_PARTS } from './catalogue/event-parts.ts';
 import { EVENTS, EVENTS_TAG } from './catalogue/events.ts';
 import { GATE, GATE_TAG } from './catalogue/gate.ts';
 import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
@@ -52,4 +53,5 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...MY_ACCOUNT,
   ...WEBHOOKS,
   ...EVENTS,
+  ...EVENT_PARTS,
 };

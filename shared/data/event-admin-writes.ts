@@ -1,4 +1,4 @@
-import type { Event, Team, TicketType } from '../domain/event.ts';
+import type { Event, TicketType } from '../domain/event.ts';
 import type { FieldChanges } from '../domain/event-admin.ts';
 import type { EventHistoryEntry } from '../domain/event-resource.ts';
 import { Conflict, ValidationError } from '../errors.ts';
@@ -29,7 +29,7 @@ export interface EventChange {
 }
 
 /** The condition that the event is still at the version read. */
-function atVersion(before: Event) {
+export function atVersion(before: Event) {
   return before.version === undefined
     ? { ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(version)' }
     : {
@@ -52,7 +52,7 @@ export function eventItem(event: Event): Record<string, unknown> {
   };
 }
 
-const historyPut = (change: Omit<EventChange, 'before'>) => ({
+export const historyPut = (change: Omit<EventChange, 'before'>) => ({
   Put: {
     TableName: tableName(),
     Item: {
@@ -94,7 +94,7 @@ function listingMoves(before: Event, after: Event | undefined) {
   return actions;
 }
 
-async function commit(eventId: number, actions: Record<string, unknown>[]) {
+export async function commit(eventId: number, actions: Record<string, unknown>[]) {
   if (actions.length > MAX_ACTIONS)
     throw new ValidationError(
       'This edit rewrites too many of the search index entries at once: change the title and the description in two edits.',
@@ -214,19 +214,4 @@ export async function commitTypeChange(
       throw new Conflict(`Ticket type ${typeId} sold meanwhile: read it again and retry.`, 'stale_version');
     throw error;
   }
-}
-
-/** A team's creation or rename with the event's version and history: one transaction. */
-export async function commitTeamChange(change: EventChange, team: Team, existing: boolean): Promise<void> {
-  await commit(change.before.id, [
-    { Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) } },
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...keys.team(team.eventId, team.id), entity: 'Team', ...team },
-        ConditionExpression: existing ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)',
-      },
-    },
-    historyPut(change),
-  ]);
 }

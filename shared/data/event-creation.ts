@@ -9,6 +9,8 @@ import { keys } from './keys.ts';
 import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { countEvents } from './event-counts.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
+import { waiverItems } from './waivers.ts';
+import { versionHash } from '../domain/waivers.ts';
 
 /** An event's creation (events.ts re-exports it): its checks, its ids, the items it writes. */
 
@@ -44,6 +46,7 @@ interface EventIds {
   question: number;
   option: number;
   wave: number;
+  waiver: number;
 }
 
 /** Checks the inputs, then allocates every sequence's ids for all of them: one update per sequence. */
@@ -59,6 +62,7 @@ async function allocateEventIds(inputs: readonly NewEvent[]): Promise<EventIds[]
       (input.questions ?? []).reduce((sum, question) => sum + (question.options?.length ?? 0), 0),
     ),
     wave: Math.max(1, input.waveTimes?.length ?? 0),
+    waiver: Math.max(1, input.waivers?.length ?? 0),
   }));
   const sequences = {
     event: 'EVENT',
@@ -67,6 +71,7 @@ async function allocateEventIds(inputs: readonly NewEvent[]): Promise<EventIds[]
     question: 'QUESTION',
     option: 'ANSWER_OPTION',
     wave: 'WAVE',
+    waiver: 'WAIVER',
   } as const;
   const names = Object.keys(sequences) as (keyof EventIds)[];
   const firsts = await Promise.all(
@@ -77,7 +82,7 @@ async function allocateEventIds(inputs: readonly NewEvent[]): Promise<EventIds[]
       ),
     ),
   );
-  const next: EventIds = { event: 0, type: 0, team: 0, question: 0, option: 0, wave: 0 };
+  const next: EventIds = { event: 0, type: 0, team: 0, question: 0, option: 0, wave: 0, waiver: 0 };
   for (const [i, name] of names.entries()) next[name] = firsts[i]!;
   return need.map((one) => {
     const ids = { ...next };
@@ -109,7 +114,14 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
   const questions = input.questions ?? [];
   const waves = input.waveTimes ?? [];
   let optionId = ids.option;
-  const { ticketTypes: _types, teams: _teams, waveTimes: _waves, questions: _questions, ...listing } = input;
+  const {
+    ticketTypes: _types,
+    teams: _teams,
+    waveTimes: _waves,
+    questions: _questions,
+    waivers: _waivers,
+    ...listing
+  } = input;
   const event: CreatedEvent = {
     ...DEFAULT_LISTING,
     ...listing,
@@ -148,6 +160,24 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
     })),
     created: now().toISOString(),
   };
+  event.waivers = (input.waivers ?? []).map((waiver, w) => {
+    const type = waiver.ticketTypeIndex === undefined ? undefined : event.ticketTypes[waiver.ticketTypeIndex];
+    if (waiver.ticketTypeIndex !== undefined && !type)
+      throw new ValidationError(`waivers.${w}.ticketTypeIndex names no ticket type of the event.`, [
+        { path: `body.waivers.${w}.ticketTypeIndex`, message: 'names no ticket type of the event' },
+      ]);
+    return {
+      id: ids.waiver + w,
+      eventId,
+      ticketTypeId: type?.id ?? null,
+      title: waiver.title,
+      kind: waiver.kind ?? 'standard',
+      versionHash: versionHash(waiver.text),
+      versionPublished: event.created,
+      created: event.created,
+      text: waiver.text,
+    };
+  });
   // The portal's search entries are built here too, so an event with too much text to index is refused before any write.
   if (event.published) eventSearchItems(event);
   return event;
@@ -156,7 +186,7 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
 /** Every item a new event writes, as the conditional Puts (and the published count's update) of its one transaction. */
 function eventWrites(event: CreatedEvent) {
   const eventId = event.id;
-  const { ticketTypes, teams, waveTimes, ...eventFields } = event;
+  const { ticketTypes, teams, waveTimes, waivers = [], ...eventFields } = event;
   const published = event.published ? keys.publishedEventIndexes(event.startsAt, eventId) : {};
   const put = (Item: Record<string, unknown>) => ({
     Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
@@ -187,6 +217,10 @@ function eventWrites(event: CreatedEvent) {
     ),
     ...teams.map((team) => put({ ...keys.team(eventId, team.id), entity: 'Team', ...team })),
     ...waveTimes.map((wave) => put({ ...keys.waveTime(eventId, wave.id), entity: 'WaveTime', ...wave })),
+    ...waivers.flatMap(({ text, ...waiver }) => {
+      const items = waiverItems(waiver, text ?? '');
+      return [put(items.waiver), put(items.version)];
+    }),
     ...Array.from({ length: STATS_SHARDS }, (_, shard) => put(emptyShard(eventId, shard))),
     ...listed,
   ];

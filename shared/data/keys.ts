@@ -252,6 +252,8 @@ export const keys = {
         : `WAIVER#TYPE#${sortableId(ticketTypeId)}#${sortableId(id)}`,
   }),
   eventWaiversPrefix: 'WAIVER#EVENT#',
+  /** Every waiver of the event (event-wide and per type). */
+  waiversPrefix: 'WAIVER#',
   typeWaiversPrefix: (ticketTypeId: number) => `WAIVER#TYPE#${sortableId(ticketTypeId)}#`,
   waiverVersion: (waiverId: number, hash: string): Key => ({ PK: `WAIVER#${waiverId}`, SK: `VERSION#${hash}` }),
   /** A ticket's signatures: one Query of the ticket's partition by this prefix. */

@@ -6,7 +6,10 @@ import {
   type WaiverSignature,
   type WaiverVersion,
 } from '../domain/waivers.ts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_WAIVERS } from '../domain/event-limits.ts';
 import {
+  db,
   MAX_TRANSACTION_ITEMS,
   queryPages,
   tableName,
@@ -27,7 +30,8 @@ import { keyCondition, type Partition } from './key-conditions.ts';
  *   current hash, so listing needs no version reads.
  * - Signatures are items in the ticket's partition (`WAIVER_SIGNATURE#<waiverId>`): a
  *   ticket's signatures are one Query, and "signed once" is a put conditional on absence.
- * (Waivers are created by the seed and tests; their admin routes belong to a later issue.)
+ * - An event's waivers (at most MAX_WAIVERS) are one bounded Query of its partition's
+ *   `WAIVER#` prefix: the waiver routes (shared/use-cases/events/waivers.ts) find one by id.
  */
 const WAIVER = 'Waiver';
 const VERSION = 'WaiverVersion';
@@ -97,6 +101,31 @@ export async function publishWaiverVersion(waiver: Waiver, text: string): Promis
   ]);
   return { ...waiver, versionHash: hash, versionPublished: stamp };
 }
+
+/** Every waiver of the event, event-wide and per type: one Query of at most MAX_WAIVERS items. */
+export async function eventWaivers(eventId: number): Promise<Waiver[]> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.waiversPrefix }),
+      Limit: MAX_WAIVERS,
+    }),
+  );
+  return Items.map((item) => storedAs<Waiver>(item));
+}
+
+/** A waiver's item and its version's, as stored (the waiver routes write them in the event's transaction). */
+export const waiverItems = (waiver: Waiver, text: string) => ({
+  waiver: { ...keys.waiver(waiver.eventId, waiver.ticketTypeId, waiver.id), entity: WAIVER, ...waiver },
+  version: {
+    ...keys.waiverVersion(waiver.id, waiver.versionHash),
+    entity: VERSION,
+    waiverId: waiver.id,
+    hash: waiver.versionHash,
+    text,
+    published: waiver.versionPublished,
+  },
+});
 
 /** The waivers a ticket of this event and type must sign: the event-wide ones and the type's. */
 export async function requiredWaivers(eventId: number, ticketTypeId: number): Promise<Waiver[]> {

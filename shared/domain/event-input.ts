@@ -2,6 +2,10 @@ import * as z from '../schema.ts';
 import { isValidTimeZone } from './event.ts';
 import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 import { money } from './money.ts';
+import { WAIVER_KINDS } from './waivers.ts';
+
+/** A waiver's text (each version is an item of its own). */
+export const MAX_WAIVER_TEXT = 50_000;
 
 /**
  * What the events routes accept (`POST /events`, `PATCH /events/{id}`, the ticket-type
@@ -9,8 +13,8 @@ import { money } from './money.ts';
  * named, the counts' limits those of event-limits.ts; the handlers declare them through
  * shared/http/contract/events.ts.
  */
-const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-const name = (max = 200) =>
+export const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
+export const name = (max = 200) =>
   z
     .string()
     .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
@@ -39,7 +43,7 @@ const currency = () =>
     z.refine((code) => CURRENCIES.has(code), 'must be an ISO 4217 code, e.g. EUR'),
   );
 const ordering = () => z.int().check(z.minimum(-1_000_000), z.maximum(1_000_000));
-const count = () =>
+export const count = () =>
   z.int().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'));
 
 /** The listing fields (each optional in a create, defaults in shared/domain/event.ts DEFAULT_LISTING). */
@@ -126,6 +130,19 @@ function newEventBody(limits: EventLimits) {
         )
         .check(z.maxLength(limits.each, `an event has at most ${limits.each} questions`)),
     ),
+    waivers: z.optional(
+      z
+        .array(
+          z.strictObject({
+            title: name(),
+            kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
+            text: name(MAX_WAIVER_TEXT),
+            /** The type (its position in `ticketTypes`) whose tickets sign it; omitted: every ticket. */
+            ticketTypeIndex: z.optional(z.int().check(z.minimum(0), z.maximum(limits.ticketTypes - 1))),
+          }),
+        )
+        .check(z.maxLength(limits.each, `an event has at most ${limits.each} waivers`)),
+    ),
     teams: z.optional(
       z
         .array(z.strictObject({ name: name() }))
@@ -183,7 +200,9 @@ type Body = z.output<typeof body>;
 const items = (event: Body) =>
   (event.ticketTypes ?? []).reduce((sum, type) => sum + 1 + new Set(type.grants ?? []).size, 0) +
   (event.teams?.length ?? 0) +
-  (event.waveTimes?.length ?? 0);
+  (event.waveTimes?.length ?? 0) +
+  // A waiver and its first version.
+  2 * (event.waivers?.length ?? 0);
 
 /** `POST /events`. */
 export const NewEventBody = body.check(
@@ -191,8 +210,15 @@ export const NewEventBody = body.check(
     message: 'must be after onSaleDate',
     path: ['cutOff'],
   }),
+  z.refine(
+    (event) =>
+      (event.waivers ?? []).every(
+        (waiver) => waiver.ticketTypeIndex === undefined || waiver.ticketTypeIndex < (event.ticketTypes?.length ?? 0),
+      ),
+    { message: 'a waiver names a ticket type by its position in ticketTypes', path: ['waivers'] },
+  ),
   z.refine((event) => items(event) <= MAX_CREATION_ITEMS, {
-    message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types, grants, teams and wave times together: add more types afterwards`,
+    message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types, grants, teams, wave times and waivers (two each) together: add more afterwards`,
     path: ['ticketTypes'],
   }),
 );

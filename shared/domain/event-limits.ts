@@ -15,3 +15,10 @@ export const MAX_WAVE_TIMES = 50;
  * ticket-transfer.test.ts walks the widest package through check-in, transfer and delete).
  */
 export const MAX_GRANTS_PER_TYPE = 20;
+
+/** The attendee questions an event asks and the options one question offers (the event item holds them). */
+export const MAX_QUESTIONS = 50;
+export const MAX_OPTIONS = 50;
+
+/** The waivers an event holds (its waivers are one bounded Query). */
+export const MAX_WAIVERS = 50;

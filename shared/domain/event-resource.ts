@@ -69,6 +69,15 @@ export const EventResource = z.strictObject({
     }),
   ),
   teams: z.array(z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() })),
+  waivers: z.array(
+    z.strictObject({
+      id: z.int(),
+      ticketTypeId: z.nullable(z.int()).check(z.describe("Null: every ticket signs it; else that type's tickets.")),
+      title: z.string(),
+      kind: z.enum(['standard', 'day-of']),
+      versionHash: z.string(),
+    }),
+  ),
 });
 export type EventView = z.output<typeof EventResource>;
 
@@ -87,6 +96,16 @@ export const EventHistoryResource = z.strictObject({
     'type_deleted',
     'team_created',
     'team_renamed',
+    'team_deleted',
+    'wave_created',
+    'wave_updated',
+    'wave_deleted',
+    'question_created',
+    'question_updated',
+    'question_deleted',
+    'waiver_created',
+    'waiver_updated',
+    'waiver_deleted',
   ]),
   changes: z.record(z.string(), z.strictObject({ from: z.unknown(), to: z.unknown() })),
 });
@@ -160,5 +179,12 @@ export function toEventView(event: CreatedEvent): EventView {
       })),
     })),
     teams: event.teams.map(({ id, eventId, name }) => ({ id, eventId, name })),
+    waivers: (event.waivers ?? []).map(({ id, ticketTypeId, title, kind, versionHash }) => ({
+      id,
+      ticketTypeId,
+      title,
+      kind,
+      versionHash,
+    })),
   };
 }

@@ -1,3 +1,5 @@
+import type { Waiver, WaiverKind } from './waivers.ts';
+
 /**
  * Events, their ticket types (an access package is a type whose `grants` lists other
  * events it also admits to), teams and attendee questions.
@@ -100,11 +102,12 @@ export interface WaveTime {
   capacity: number;
 }
 
-/** An event as created, with the ticket types, teams and wave times created with it. */
+/** An event as created, with the ticket types, teams, wave times (and waivers, with their first text) created with it. */
 export interface CreatedEvent extends Event {
   ticketTypes: TicketType[];
   teams: Team[];
   waveTimes: WaveTime[];
+  waivers?: (Waiver & { text?: string })[];
 }
 
 export interface NewEvent extends Partial<EventListing> {
@@ -123,6 +126,8 @@ export interface NewEvent extends Partial<EventListing> {
   }[];
   teams?: { name: string }[];
   waveTimes?: { name: string; startTime: string; capacity: number }[];
+  /** For every ticket, or for the type at `ticketTypeIndex` in `ticketTypes`. */
+  waivers?: { title: string; kind?: WaiverKind; text: string; ticketTypeIndex?: number }[];
 }
 
 /** The listing fields an event gets when its creator names none: unpublished, nothing shown yet. */

@@ -32,7 +32,8 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * And the list filters' counts, one top-level number attribute each (no parent map, so
  * shards written before them need no migration: `if_not_exists` starts them at 0):
  * `n#team#<teamKey>#<state>`, `n#type#<typeId>#<state>` and `n#tt#<teamKey>#<typeId>#<state>`
- * (team and type together) in the ticket's own event,
+ * (team and type together) and `n#wave#<waveTimeId>#<state>` (tickets with a wave: what keeps a
+ * wave in use from being deleted, part-usage.ts) in the ticket's own event,
  * `n#access#<state>` (and by team, type and both: `n#access#team#…`, `n#access#type#…`,
  * `n#access#tt#…`) in each other event its type grants entry to. Keyed by state too, so
  * `exclude_process_states` combines with each of them exactly.
@@ -42,6 +43,7 @@ export const filterCount = {
   team: (teamKey: number, state: number) => `n#team#${teamKey}#${state}`,
   type: (typeId: number, state: number) => `n#type#${typeId}#${state}`,
   teamType: (teamKey: number, typeId: number, state: number) => `n#tt#${teamKey}#${typeId}#${state}`,
+  wave: (waveTimeId: number, state: number) => `n#wave#${waveTimeId}#${state}`,
   access: (state: number) => `n#access#${state}`,
   /** The granted tickets by their team, type and both (in the granted event): `accessEvents` with `teams` or `ticket_types`. */
   accessTeam: (teamKey: number, state: number) => `n#access#team#${teamKey}#${state}`,
@@ -117,6 +119,7 @@ export class StatsDelta {
     add(own.counts, filterCount.team(record.teamId ?? 0, record.processState));
     add(own.counts, filterCount.type(record.typeId, record.processState));
     add(own.counts, filterCount.teamType(record.teamId ?? 0, record.typeId, record.processState));
+    if (record.waveTimeId != null) add(own.counts, filterCount.wave(record.waveTimeId, record.processState));
     for (const eventId of grantedEvents(record)) {
       const granted = this.entry(eventId, shardOf(record.id)).counts;
       for (const name of grantedCounts(record)) add(granted, name);

@@ -6,3 +6,4 @@
 export { listTicketRecords, type TicketListPage } from './ticket-lists.ts';
 export { checkPaging, encodeCursor, MAX_COUNTED_PAIRS, type TicketListQuery } from './ticket-list-plan.ts';
 export { readCheckInStats } from './ticket-stats.ts';
+export { assertUnused, ticketsUsing, type Usage } from './part-usage.ts';

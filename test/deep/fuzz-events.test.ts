@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import { createEvent } from '#shared/data/events';
+import { createWaiver } from '#shared/data/waivers';
 import { routes } from '#shared/routes';
 import { seedTickets } from '../support/factories/tickets.ts';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
@@ -29,6 +30,9 @@ fuzzFile({
             { name: 'A', price: 10, total: 100 },
             { name: 'B', price: 20, total: 50 },
           ],
+          waveTimes: [{ name: 'W', startTime: `2400-0${i + 1}-01T09:00:00Z`, capacity: 10 }],
+          teams: [{ name: 'T' }],
+          questions: [{ text: 'Q?', options: [{ text: 'O' }] }],
         }),
       ),
     );
@@ -36,16 +40,27 @@ fuzzFile({
     await Promise.all(events.slice(0, 2).map((event) => seedTickets(event, event.ticketTypes[0]!.id, 1)));
     const ids = events.map((event) => event.id);
     const typeIds = events.flatMap((event) => event.ticketTypes.map((type) => type.id));
+    const waivers = await Promise.all(
+      events.map((event) => createWaiver({ eventId: event.id, title: 'W', text: 'w' })),
+    );
+    const parts: Record<string, number[]> = {
+      typeId: typeIds,
+      waveId: events.flatMap((event) => event.waveTimes.map((wave) => wave.id)),
+      teamId: events.flatMap((event) => event.teams.map((team) => team.id)),
+      questionId: events.flatMap((event) => event.questions.map((question) => question.id)),
+      waiverId: waivers.map((waiver) => waiver.id),
+    };
     return {
       admin,
       known: {
         id: ids,
-        typeId: typeIds,
+        ...parts,
+        ticketTypeId: typeIds,
         grants: [[ids[0]], []],
         timezone: ['Europe/London', 'UTC'],
         currency: ['EUR'],
       },
-      pathKnown: (_row, parameter) => (parameter === 'typeId' ? typeIds : ids),
+      pathKnown: (_row, parameter) => parts[parameter] ?? ids,
     };
   },
   meantWrites: [
@@ -53,6 +68,16 @@ fuzzFile({
     {
       route: 'POST /events/{id}/ticket-types',
       key: /^SEQUENCE#TICKET_TYPE\|/,
+      reason: 'an id drawn before a refused transaction',
+    },
+    ...['wave-times', 'questions', 'waivers', 'teams'].map((part) => ({
+      route: `POST /events/{id}/${part}`,
+      key: /^SEQUENCE#(WAVE|QUESTION|ANSWER_OPTION|WAIVER|TEAM)\|/,
+      reason: 'an id drawn before a refused transaction',
+    })),
+    {
+      route: 'PATCH /events/{id}/questions/{questionId}',
+      key: /^SEQUENCE#ANSWER_OPTION\|/,
       reason: 'an id drawn before a refused transaction',
     },
   ],

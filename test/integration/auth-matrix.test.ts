@@ -476,11 +476,20 @@ function eventsScopeCell(row: RouteRow): Cell {
     'PATCH /events/{id}/ticket-types/{typeId}': { name: 'Mallory' },
     'POST /events/{id}/teams': { name: 'Mallory' },
     'PATCH /events/{id}/teams/{teamId}': { name: 'Mallory' },
+    'POST /events/{id}/wave-times': { name: 'Mallory', startTime: '2400-01-01T00:00:00Z', capacity: 1 },
+    'PATCH /events/{id}/wave-times/{waveId}': { name: 'Mallory' },
+    'POST /events/{id}/questions': { text: 'Mallory?' },
+    'PATCH /events/{id}/questions/{questionId}': { text: 'Mallory?' },
+    'POST /events/{id}/waivers': { title: 'Mallory', text: 'Mallory' },
+    'PATCH /events/{id}/waivers/{waiverId}': { title: 'Mallory' },
   };
   return {
     says: '404 "Event <id> not found." for another event; the event is unchanged',
     check: async () => {
-      const url = `/api/v2${row.path.replace('{id}', String(world.eventA)).replace('{typeId}', String(world.typeA)).replace('{teamId}', '1')}`;
+      const url = `/api/v2${row.path
+        .replace('{id}', String(world.eventA))
+        .replace('{typeId}', String(world.typeA))
+        .replace(/\{(teamId|waveId|questionId|waiverId)\}/, '1')}`;
       const read = () => call('GET', `/api/v2/events/${world.eventA}`, { token: world.unscoped });
       const before = await read();
       const body = bodies[routeKey(row)];
@@ -626,7 +635,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('has an expectation for every route and every kind of caller', () => {
-  // The spec's 55 and ours: POST /my-account/claim, the ten webhook routes, the gate's two and the eleven events routes (test/unit/routes.test.ts names them).
-  expect(routes).toHaveLength(79);
+  // The spec's 55 and ours: POST /my-account/claim, the ten webhook routes, the gate's two and the twenty-one events routes (test/unit/routes.test.ts names them).
+  expect(routes).toHaveLength(89);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

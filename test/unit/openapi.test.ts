@@ -247,6 +247,10 @@ describe('the success answers', () => {
             'DELETE /webhooks/{id}',
             'DELETE /events/{id}',
             'DELETE /events/{id}/ticket-types/{typeId}',
+            'DELETE /events/{id}/teams/{teamId}',
+            'DELETE /events/{id}/wave-times/{waveId}',
+            'DELETE /events/{id}/questions/{questionId}',
+            'DELETE /events/{id}/waivers/{waiverId}',
           ].includes(routeKey(row)),
       );
     }

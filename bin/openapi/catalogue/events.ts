@@ -89,7 +89,8 @@ export const EVENTS = {
   },
   'POST /events/{id}/teams': {
     summary: 'Add a team',
-    description: 'At most 200 an event (409 `too_many_teams`). Teams are not removed: tickets name theirs.',
+    description:
+      'At most 200 an event (409 `too_many_teams`). A team that live tickets name is not removed (409 `in_use`).',
     conflicts: ['stale_version', 'too_many_teams'],
     example: { name: 'Thames Striders' },
   },

@@ -9,6 +9,7 @@ import {
 } from '../../data/event-admin-writes.ts';
 import { keys } from '../../data/keys.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
+import { eventWaivers } from '../../data/waivers.ts';
 import { now } from '../../clock.ts';
 import { applyEventPatch, checkDeletable, type EventPatch } from '../../domain/event-admin.ts';
 import type { NewEvent } from '../../domain/event.ts';
@@ -88,13 +89,19 @@ export async function updateEventFor(caller: Caller, id: number, body: EventPatc
 export async function deleteEventFor(caller: Caller, id: number, version?: number): Promise<{ id: number }> {
   const before = await eventFor(caller, id);
   assertVersion(before.version, version, id);
-  const [types, teams, waves] = await Promise.all([listTicketTypes(id), listTeams(id), listWaveTimes(id)]);
+  const [types, teams, waves, waivers] = await Promise.all([
+    listTicketTypes(id),
+    listTeams(id),
+    listWaveTimes(id),
+    eventWaivers(id),
+  ]);
   checkDeletable(before, await holdsOf(before, types.length));
   const at = now().toISOString();
   const after = { ...before, version: (before.version ?? 1) + 1 };
-  await commitEventDeletion(
-    { before, after, changes: {}, action: 'deleted', by: caller.id, at },
-    eventLeftovers(id, { types, teamIds: teams.map((team) => team.id), waveIds: waves.map((wave) => wave.id) }),
-  );
+  await commitEventDeletion({ before, after, changes: {}, action: 'deleted', by: caller.id, at }, [
+    ...eventLeftovers(id, { types, teamIds: teams.map((team) => team.id), waveIds: waves.map((wave) => wave.id) }),
+    // Its waivers go with it (no ticket signed them: it never had tickets); their versions stay, as its history does.
+    ...waivers.map((waiver) => keys.waiver(id, waiver.ticketTypeId, waiver.id)),
+  ]);
   return { id };
 }

@@ -8,6 +8,7 @@ import {
   walkAdminEvents,
 } from '../../data/event-admin-reads.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
+import { eventWaivers } from '../../data/waivers.ts';
 import { batchGet } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 import { asEvent } from '../../data/customer-events.ts';
@@ -36,14 +37,15 @@ export async function eventFor(caller: Caller, id: number): Promise<Event> {
   return getEvent(id);
 }
 
-/** The event with its types (unless already read), waves and teams: three bounded Queries at once. */
+/** The event with its types (unless already read), waves, teams and waivers: four bounded Queries at once. */
 export async function wholeEvent(event: Event, types?: TicketType[]): Promise<CreatedEvent> {
-  const [ticketTypes, waveTimes, teams] = await Promise.all([
+  const [ticketTypes, waveTimes, teams, waivers] = await Promise.all([
     types ?? listTicketTypes(event.id),
     listWaveTimes(event.id),
     listTeams(event.id),
+    eventWaivers(event.id),
   ]);
-  return { ...event, ticketTypes, waveTimes, teams };
+  return { ...event, ticketTypes, waveTimes, teams, waivers };
 }
 
 export async function readEventFor(caller: Caller, id: number): Promise<EventView> {

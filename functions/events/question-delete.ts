@@ -1,0 +1,13 @@
+import { PathEventQuestion } from '#shared/http/contract/event-parts';
+import { route } from '#shared/http/route';
+import { deleteQuestionFor } from '#shared/use-cases/events/questions';
+
+/** 204; a question that live tickets use stays (409 `in_use`). */
+export const handler = route(
+  'DELETE /events/{id}/questions/{questionId}',
+  { path: PathEventQuestion, status: 204 },
+  async ({ path, caller }) => {
+    await deleteQuestionFor(caller, path.id, path.questionId);
+    return { status: 204 };
+  },
+);

@@ -1,0 +1,14 @@
+import { SingleAnswer } from '#shared/http/answers';
+import { PathEventWave, WavePatchBody, WaveTimeResource } from '#shared/http/contract/event-parts';
+import { single } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+import { updateWaveFor } from '#shared/use-cases/events/waves';
+
+/** The wave time as changed; readers read it by id, so the change shows at once. */
+export const handler = route(
+  'PATCH /events/{id}/wave-times/{waveId}',
+  { path: PathEventWave, body: WavePatchBody },
+  async ({ path, body, caller }) => single(await updateWaveFor(caller, path.id, path.waveId, body)),
+);
+
+export const answer = () => SingleAnswer(WaveTimeResource);
