@@ -52,7 +52,8 @@ export function eventItem(event: Event): Record<string, unknown> {
   };
 }
 
-const historyPut = (change: Omit<EventChange, 'before'>) => ({
+/** The history entry of a change, a conditional Put of its transaction (event-creation.ts writes a creation's). */
+export const historyPut = (change: Omit<EventChange, 'before'>) => ({
   Put: {
     TableName: tableName(),
     Item: {
