@@ -51,7 +51,9 @@ describe('event changes reach integrators as ticket changes do', () => {
     const scopedHook = await subscribe(scopedToken, scoped, { events: EVENT_TYPES, eventIds: [other.id] });
     const elsewhere = await receiver();
     await subscribe(token, elsewhere, { events: EVENT_TYPES, eventIds: [NO_EVENT] });
-    const each = Object.fromEntries(await Promise.all(EVENT_TYPES.map(async (type) => [type, await receiver()])));
+    const each: Record<string, Receiver> = Object.fromEntries(
+      await Promise.all(EVENT_TYPES.map(async (type) => [type, await receiver()] as const)),
+    );
     // The event does not exist yet: its creation reaches a subscription to every event.
     await subscribe(token, each['event.created']!, { events: ['event.created'], eventIds: null });
 
