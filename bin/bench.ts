@@ -41,6 +41,7 @@ const usage = `Usage: npm run bench -- [options]
     --sizes <a,b>      the scale's event sizes (BENCH_SCALE_SIZES; default 1000,100000)
     --rows <parts>     only the scale's ticket rows whose names contain one of these parts (BENCH_SCALE_ROWS; no portal rows)
     --portal           the scale's portal rows only
+    --events           the scale's events-routes rows only, at 10 and 10,000 events (BENCH_EVENT_SIZES; --sizes sets them)
   --hostile            the worst inputs a client can send, against \`npm start\` (bin/bench/hostile.ts)
   --help               this text`;
 const { values } = parseArgs({
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     sizes: { type: 'string' },
     rows: { type: 'string' },
     portal: { type: 'boolean' },
+    events: { type: 'boolean' },
     hostile: { type: 'boolean' },
     help: { type: 'boolean' },
   },
@@ -121,7 +123,7 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
 
 // `npm run bench -- --scale`: the same requests at 1,000 and 100,000 tickets (bin/bench/scale.ts) instead.
 if (values.scale) {
-  if (values.sizes) process.env.BENCH_SCALE_SIZES = values.sizes;
+  if (values.sizes) process.env[values.events ? 'BENCH_EVENT_SIZES' : 'BENCH_SCALE_SIZES'] = values.sizes;
   if (values.rows) process.env.BENCH_SCALE_ROWS = values.rows;
   const { runScale } = await import('./bench/scale.ts');
   await runScale();

@@ -7,7 +7,7 @@ import { FilterCriteria, Function as LambdaFunction, StartingPosition } from 'aw
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
+import { WEBHOOK_CHANGE_FILTER } from '#shared/data/webhook-change-filter';
 import { jobs } from '#shared/job-grants';
 import { functionDefaults } from './function-defaults.ts';
 import { grantEmailSending, grantTableAccess } from './function-grants.ts';
@@ -158,7 +158,7 @@ export class Webhooks extends Construct {
     this.ticketChanges.addEventSourceMapping('TableStream', {
       eventSourceArn: table.tableStreamArn,
       ...TICKET_CHANGE_MAPPING,
-      filters: [FilterCriteria.filter(TICKET_CHANGE_FILTER)],
+      filters: [FilterCriteria.filter(WEBHOOK_CHANGE_FILTER)],
       onFailure: new SqsDlq(this.failedChanges),
     });
     table.grantStreamRead(this.ticketChanges);

@@ -36,6 +36,7 @@ export async function runScale(): Promise<void> {
     await createTable(TABLE_NAME);
     const { initLocalSigningKeys } = await import('../keys/commands.ts');
     await initLocalSigningKeys(services, BENCH_SIGNING_STAGE, async () => ({ ...BENCH_SIGNING_KEY }));
+    if (process.argv.includes('--events')) return await eventsOnly();
     const portalOnly = process.argv.includes('--portal');
     const rows = portalOnly ? [] : await measure(sizes);
     // The customer portal's lists at 50 and 5,000 published events (bin/bench/scale-portal.ts), after the ticket rows;
@@ -62,6 +63,20 @@ export async function runScale(): Promise<void> {
   } finally {
     await services.stop();
   }
+}
+
+/** `--scale --events`: the events routes' rows alone (bin/bench/scale-events.ts), to `.local/bench-scale-events.json`. */
+async function eventsOnly(): Promise<void> {
+  const { measureEvents, EVENT_SIZES } = await import('./scale-events.ts');
+  const rows = await measureEvents();
+  console.log(`\n${table(rows, EVENT_SIZES)}\n`);
+  const out = join(ROOT, '.local', 'bench-scale-events.json');
+  mkdirSync(join(ROOT, '.local'), { recursive: true });
+  writeFileSync(
+    out,
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: EVENT_SIZES, rows }, null, 2)}\n`,
+  );
+  log(`Wrote ${out}.`);
 }
 
 async function measure(sizes: number[]): Promise<ScaleRow[]> {

@@ -1,5 +1,5 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
+import { WEBHOOK_CHANGE_FILTER } from '#shared/data/webhook-change-filter';
 import { logger } from '#shared/logger';
 import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
 import type { FailedBatch } from '../maintenance/replay-ticket-changes.ts';
@@ -49,7 +49,7 @@ export async function startWebhookWorkers(options: {
       batches.push(event);
       return runAs('ticket-changes', () => ticketChanges(event));
     },
-    filter: TICKET_CHANGE_FILTER,
+    filter: WEBHOOK_CHANGE_FILTER,
     startingPosition: options.startingPosition ?? 'LATEST',
     intervalMs: 50,
     // The event source mapping's on-failure destination, locally: a line in the log and the pointer kept.

@@ -4,7 +4,7 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
+import { WEBHOOK_CHANGE_FILTER } from '#shared/data/webhook-change-filter';
 import * as z from '#shared/schema';
 import { matchesFilter } from '../local/event-filter.ts';
 import { toEventRecord } from './stream-records.ts';
@@ -83,7 +83,7 @@ export async function readFailedBatch(streams: DynamoDBStreamsClient, batch: Fai
       const at = BigInt(record.dynamodb?.SequenceNumber ?? '0');
       if (at > end) return found;
       const event = toEventRecord(record, batch.streamArn);
-      if (matchesFilter(event, TICKET_CHANGE_FILTER)) found.push(event);
+      if (matchesFilter(event, WEBHOOK_CHANGE_FILTER)) found.push(event);
       if (at === end) return found;
     }
     iterator = page.NextShardIterator;

@@ -5,6 +5,7 @@ import type { TicketAction } from '#shared/domain/ticket-history';
 import { toTicket } from '#shared/domain/ticket-view';
 import { pingMessage, ticketChangeMessage } from '#shared/domain/webhook-messages';
 import { PING_TYPE, TICKET_EVENT_TYPES } from '#shared/domain/webhooks';
+import { eventWebhookEntries, type WebhookEntry } from './event-webhooks.ts';
 import { md } from './catalogue/common.ts';
 
 /**
@@ -86,7 +87,7 @@ function exampleOf(action: TicketAction) {
 }
 
 export function webhooksSection(schemaOf: (schema: z.ZodMiniType) => unknown): Record<string, unknown> {
-  const entry = (type: string, summary: string, description: string, schema: z.ZodMiniType, example: unknown) => ({
+  const entry: WebhookEntry = (type, summary, description, schema, example) => ({
     post: {
       summary,
       description,
@@ -120,6 +121,7 @@ export function webhooksSection(schemaOf: (schema: z.ZodMiniType) => unknown): R
         entry(type, `${type}`, WHEN[action], ticketChange(type), exampleOf(action)),
       ]),
     ),
+    ...eventWebhookEntries(entry),
     [PING_TYPE]: entry(
       PING_TYPE,
       PING_TYPE,

@@ -63,8 +63,8 @@ async function seedCustomers(): Promise<[{ id: number; email: string }, { id: nu
   ];
 }
 
-/** Answers the scanner's id (the demo's check-ins are recorded as scanned by them). */
-async function seedAdministrators(): Promise<number> {
+/** Answers the admin's id (who organises the demo's events) and the scanner's (the demo's check-ins are recorded as scanned by them). */
+async function seedAdministrators(): Promise<{ adminId: number; scannerId: number }> {
   const people = [
     { ...ADMIN, name: 'Avery Admin', permissions: [...PERMISSIONS], vendorUser: 0 as const },
     {
@@ -81,7 +81,7 @@ async function seedAdministrators(): Promise<number> {
       (await createAdministrator({ ...person, email: person.login, passwordHash: await hashPassword(password) })).id,
     );
   }
-  return ids[1]!;
+  return { adminId: ids[0]!, scannerId: ids[1]! };
 }
 
 async function seedShippingMethods(): Promise<number[]> {
@@ -124,8 +124,8 @@ async function seedShippingMethods(): Promise<number[]> {
 }
 
 export async function seedDemo(): Promise<DemoData> {
-  const scannerId = await seedAdministrators();
-  const demo = await seedDemoEvents(scannerId);
+  const { adminId, scannerId } = await seedAdministrators();
+  const demo = await seedDemoEvents(scannerId, adminId);
   await seedWaivers(demo.events);
   const [casey, robin] = await seedCustomers();
   const orders = await seedDemoOrders(demo.events, [casey, robin]);

@@ -1,9 +1,12 @@
 import { checkIn } from '#shared/use-cases/tickets/check-in';
 import { changeTicketStates, updateTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { advanceClock, resetClock } from '#shared/clock';
-import type { CreatedEvent } from '#shared/domain/event';
+import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
-import { seedEvent, seedTickets } from '../../test/support/factories/tickets.ts';
+import { NewEventBody } from '#shared/domain/event-input';
+import { createEventFor, updateEventFor } from '#shared/use-cases/events/edit-events';
+import { eventFor, wholeEvent } from '#shared/use-cases/events/event-reads';
+import { seedTickets } from '../../test/support/factories/tickets.ts';
 
 /** The demo's events and tickets (`npm start`), built with the tests' factories (test/support/factories/). */
 export interface DemoEvents {
@@ -38,10 +41,23 @@ async function seedBibsAndEdits(tickets: readonly Ticket[]): Promise<void> {
  * one is cancelled, so the statistics are not all zero; ten marathon tickets carry bibs and
  * three were edited at different times.
  */
-export async function seedDemoEvents(scannerId: number): Promise<DemoEvents> {
+/**
+ * An event as an organiser makes it through the API (issue 57 item 6): `POST /events`'s use case with the body the
+ * route would parse (a draft, its history's first entry), then `PATCH {published: true}`'s when it is to be listed.
+ */
+async function organisedEvent(by: number, { startsAt, published, ...fields }: NewEvent): Promise<CreatedEvent> {
+  const caller = { id: by, eventScope: undefined };
+  const made = await createEventFor(caller, NewEventBody.parse({ ...fields, start: startsAt }));
+  if (published) await updateEventFor(caller, made.id, { published: true });
+  return wholeEvent(await eventFor(caller, made.id));
+}
+
+export async function seedDemoEvents(scannerId: number, organiserId = scannerId): Promise<DemoEvents> {
+  const seedEvent = (input: NewEvent) => organisedEvent(organiserId, input);
   const nightRun = await seedEvent({
     title: 'Harbour Night Run',
     timezone: 'America/New_York',
+    currency: 'USD',
     startsAt: '2027-09-18T23:30:00Z',
     // Not published: customers see it in the portal only through an order for it.
     venue: 'Harbour Front',
@@ -57,9 +73,9 @@ export async function seedDemoEvents(scannerId: number): Promise<DemoEvents> {
   const marathon = await seedEvent({
     title: 'City Marathon 2027',
     timezone: 'Europe/London',
+    currency: 'GBP',
     startsAt: '2027-04-25T08:00:00Z',
     published: true,
-    publishedDate: '2026-10-01T09:00:00Z',
     onSaleDate: '2026-10-01T09:00:00Z',
     cutOff: '2027-04-20T23:00:00Z',
     venue: 'The Mall',

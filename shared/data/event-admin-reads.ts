@@ -128,6 +128,16 @@ export async function typeHasTickets(typeId: number): Promise<boolean> {
   return Items.length > 0;
 }
 
+/** One entry of an event's history, by the version its change made (a webhook message's, use-cases/webhooks): one GetItem. */
+export async function readEventHistoryEntry(eventId: number, version: number): Promise<EventHistoryEntry | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.eventHistory(eventId, version), ConsistentRead: true }),
+  );
+  if (!Item) return undefined;
+  const { at, by, action, changes } = storedAs<EventHistoryEntry>(Item);
+  return { version, at, by, action, changes };
+}
+
 /** A page of an event's history, newest first, from before a version (exclusive). */
 export async function readEventHistory(
   eventId: number,

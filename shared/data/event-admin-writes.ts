@@ -52,6 +52,7 @@ export function eventItem(event: Event): Record<string, unknown> {
   };
 }
 
+/** The history entry of a change, a conditional Put of its transaction (event-creation.ts writes a creation's). */
 export const historyPut = (change: Omit<EventChange, 'before'>) => ({
   Put: {
     TableName: tableName(),

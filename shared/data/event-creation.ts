@@ -8,6 +8,7 @@ import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-l
 import { keys } from './keys.ts';
 import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { countEvents } from './event-counts.ts';
+import { historyPut } from './event-admin-writes.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
 import { waiverItems } from './waivers.ts';
 import { versionHash } from '../domain/waivers.ts';
@@ -29,12 +30,17 @@ const optionalInstant = (value: string | null | undefined, field: string) => (va
  * Creates an event with its ticket types, teams, wave times, questions and empty
  * statistics shards in one transaction. A type's `grants` name the other events it also
  * admits to. A published event carries the sparse GSI1 `PUBLISHED_EVENTS` entry (the
- * portal's list); listing fields not given take DEFAULT_LISTING (unpublished).
+ * portal's list); listing fields not given take DEFAULT_LISTING (unpublished). Given who
+ * creates it (`POST /events`), with its history's first entry, `created`, at version 1: the
+ * change its `event.created` webhook message is read from (use-cases/webhooks/event-changes.ts).
  */
-export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
+export async function createEvent(input: NewEvent, creator?: { by: number; at: string }): Promise<CreatedEvent> {
   const [ids] = await allocateEventIds([input]);
   const event = buildEvent(input, ids!);
-  await transactWrite(eventWrites(event));
+  const history = creator
+    ? [historyPut({ after: { ...event, version: 1 }, changes: {}, action: 'created', ...creator })]
+    : [];
+  await transactWrite([...eventWrites(event), ...history]);
   return event;
 }
 

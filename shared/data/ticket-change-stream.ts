@@ -7,9 +7,10 @@ import { keys } from './keys.ts';
 
 /**
  * The table's change stream, as the webhooks read it (README "Webhooks"): the records that pass
- * TICKET_CHANGE_FILTER (./ticket-change-filter.ts), and the old and new images give what changed.
+ * WEBHOOK_CHANGE_FILTER (./webhook-change-filter.ts) for a ticket, and the old and new images give what changed.
  */
 export interface TicketChange {
+  kind: 'ticket';
   before: TicketRecord | null;
   after: TicketRecord;
   /** The stream record's id (Lambda's `batchItemFailures` name a DynamoDB record by its sequence number). */
@@ -32,6 +33,7 @@ export function ticketChangeOf(record: DynamoDBRecord): TicketChange | undefined
   const before = image(stream.OldImage);
   if (before && before.version >= after.version) return undefined;
   return {
+    kind: 'ticket',
     before,
     after,
     sequenceNumber: stream.SequenceNumber ?? '',

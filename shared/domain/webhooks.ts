@@ -1,4 +1,5 @@
 import * as z from '../schema.ts';
+import { EVENT_CHANGE_TYPE_NAMES, type EventChangeType } from './event-webhooks.ts';
 import type { TicketAction } from './ticket-history.ts';
 
 /**
@@ -25,9 +26,15 @@ export const TICKET_EVENT_TYPES = {
 
 export type TicketEventType = (typeof TICKET_EVENT_TYPES)[TicketAction];
 export const TICKET_EVENT_TYPE_NAMES = Object.values(TICKET_EVENT_TYPES) as [TicketEventType, ...TicketEventType[]];
+/** What a subscription may choose: every ticket change's type, and the events routes' (event-webhooks.ts). */
+export type SubscribableType = TicketEventType | EventChangeType;
+export const SUBSCRIBABLE_TYPE_NAMES = [...TICKET_EVENT_TYPE_NAMES, ...EVENT_CHANGE_TYPE_NAMES] as [
+  SubscribableType,
+  ...SubscribableType[],
+];
 /** `POST /webhooks/{id}/ping` sends this one: it is never subscribed to, every subscription can be pinged. */
 export const PING_TYPE = 'webhook.ping';
-export type WebhookMessageType = TicketEventType | typeof PING_TYPE;
+export type WebhookMessageType = SubscribableType | typeof PING_TYPE;
 
 /** At most this many subscriptions in all: each ticket change is matched against every one of them. */
 export const MAX_WEBHOOKS = 50;
@@ -58,8 +65,8 @@ export interface SigningSecret {
 export interface Webhook {
   id: number;
   url: string;
-  events: TicketEventType[];
-  /** Only these events' tickets; null: every event the creator may read. */
+  events: SubscribableType[];
+  /** Only these events' tickets and changes; null: every event the creator may read. */
   eventIds: number[] | null;
   enabled: boolean;
   description: string;
@@ -119,10 +126,10 @@ export const signingSecrets = (webhook: Pick<Webhook, 'secrets'>, at: Date): Sig
 /** How long a rotated-out secret still signs, so receivers can switch without losing a message. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-/** Whether a subscription wants a change of this type to a ticket of these events (own, and those its type admits to). */
+/** Whether a subscription wants a change of this type to a ticket of these events (own, and those its type admits to), or to this event. */
 export function wants(
   webhook: Pick<Webhook, 'enabled' | 'events' | 'eventIds'>,
-  type: TicketEventType,
+  type: SubscribableType,
   ticketEvents: readonly number[],
 ): boolean {
   if (!webhook.enabled) return false;
@@ -132,7 +139,7 @@ export function wants(
 /** Whether a subscription, on or off, covers a change of this type to a ticket of these events. */
 export function covers(
   webhook: Pick<Webhook, 'events' | 'eventIds'>,
-  type: TicketEventType,
+  type: SubscribableType,
   ticketEvents: readonly number[],
 ): boolean {
   if (!webhook.events.includes(type)) return false;
@@ -150,13 +157,14 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** One message to one subscription, and its attempts. */
 export interface Delivery {
   webhookId: number;
-  /** Sorts by creation: `<epoch ms:13>-<ticket id>-<version>`, or `<epoch ms:13>-ping-<hex>`. */
+  /** Sorts by creation: `<epoch ms:13>-<ticket id>-<version>`, `<epoch ms:13>-event-<event id>-<version>`, or `<epoch ms:13>-ping-<hex>`. */
   id: string;
   /** The `webhook-id` header: the same on every attempt, so a receiver can drop a repeat. */
   messageId: string;
   type: WebhookMessageType;
+  /** null for an event change's message and a ping. */
   ticketId: number | null;
-  /** The ticket's events (own first): the creator's scope is checked against them at each attempt. */
+  /** The ticket's events (own first), or the changed event: the creator's scope is checked against them at each attempt. */
   eventIds: number[];
   /** The JSON body, fixed when the change was read, so every attempt sends the same bytes. */
   body: string;
@@ -178,6 +186,9 @@ export interface Delivery {
 /** Deliveries are kept this long after their creation (then expire): the furthest back a redelivery reaches. */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** Whether a delivery is a ping (sent whatever the subscription's state, readable by whoever manages it). */
+export const isPing = (delivery: Pick<Delivery, 'type'>): boolean => delivery.type === PING_TYPE;
+
 /** The message id of a delivery: the `webhook-id` header. */
 export const messageIdOf = (webhookId: number, deliveryId: string) => `msg_${webhookId}_${deliveryId}`;
 
@@ -186,8 +197,8 @@ export const messageIdOf = (webhookId: number, deliveryId: string) => `msg_${web
 const WebhookUrl = z.string().check(z.minLength(1), z.maxLength(2048));
 const Description = z.string().check(z.maxLength(500));
 const EventTypes = z
-  .array(z.enum(TICKET_EVENT_TYPE_NAMES))
-  .check(z.minLength(1, 'events must name at least one event type'), z.maxLength(TICKET_EVENT_TYPE_NAMES.length));
+  .array(z.enum(SUBSCRIBABLE_TYPE_NAMES))
+  .check(z.minLength(1, 'events must name at least one event type'), z.maxLength(SUBSCRIBABLE_TYPE_NAMES.length));
 const EventIds = z.nullable(
   z
     .array(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)))
@@ -218,7 +229,7 @@ export type WebhookPatch = z.infer<typeof WebhookPatch>;
 export const WebhookResource = z.object({
   id: z.int(),
   url: z.string(),
-  events: z.array(z.enum(TICKET_EVENT_TYPE_NAMES)),
+  events: z.array(z.enum(SUBSCRIBABLE_TYPE_NAMES)),
   eventIds: z.nullable(z.array(z.int())),
   enabled: z.boolean(),
   description: z.string(),

@@ -7,7 +7,8 @@ import { WEBHOOK_THRESHOLDS } from '../../infra/operations.ts';
 import { FIRST_STEPS, type RunbookEntry } from '../../infra/runbook.ts';
 import { STAGE_FILES, STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import type { TicketingStack } from '../../infra/ticketing-stack.ts';
-import { TICKET_CHANGE_FILTER } from '#shared/data/ticket-change-filter';
+import { WEBHOOK_CHANGE_FILTER } from '#shared/data/webhook-change-filter';
+import { matchesFilter } from '../../bin/local/event-filter.ts';
 import {
   actionsOf,
   onlyId,
@@ -81,18 +82,35 @@ describe('the table stream', () => {
     }
   });
 
-  it("is mapped to the consumer alone: the ticket record's changes only (TICKET_CHANGE_FILTER), from the trim horizon, up to 100 within 1 s, 4 batches per shard", () => {
+  it("is mapped to the consumer alone: the ticket record's and the event item's changes only (WEBHOOK_CHANGE_FILTER), from the trim horizon, up to 100 within 1 s, 4 batches per shard", () => {
     const dev = stages.dev;
     expect(mapping(dev)).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': [dev.ids.table, 'StreamArn'] },
       FunctionName: { Ref: dev.ids.ticketChanges },
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(TICKET_CHANGE_FILTER) }] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(WEBHOOK_CHANGE_FILTER) }] },
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: 100,
       MaximumBatchingWindowInSeconds: 0,
       ParallelizationFactor: 4,
     });
     expect(mapping(dev).Enabled ?? true).toBe(true);
+  });
+
+  it("passes an event's creation, edits and deletion (the event.* webhook types) and a ticket's changes, nothing else", () => {
+    const [filter] = mapping(stages.dev).FilterCriteria.Filters as { Pattern: string }[];
+    const pattern = JSON.parse(filter!.Pattern);
+    const record = (eventName: string, PK: string, SK: string) => ({
+      eventName,
+      dynamodb: { Keys: { PK: { S: PK }, SK: { S: SK } } },
+    });
+    for (const eventName of ['INSERT', 'MODIFY', 'REMOVE'])
+      expect(matchesFilter(record(eventName, 'EVENT#7', 'EVENT'), pattern), eventName).toBe(true);
+    for (const eventName of ['INSERT', 'MODIFY'])
+      expect(matchesFilter(record(eventName, 'TICKET#9', 'TICKET'), pattern), eventName).toBe(true);
+    // The event's other items (its types, history entries), other records: not the consumer's.
+    expect(matchesFilter(record('INSERT', 'EVENT#7', 'TICKET_TYPE#0000000012'), pattern)).toBe(false);
+    expect(matchesFilter(record('INSERT', 'EVENT_HISTORY#7', 'VERSION#0000000002'), pattern)).toBe(false);
+    expect(matchesFilter(record('INSERT', 'WEBHOOK#1', 'DELIVERY#1'), pattern)).toBe(false);
   });
 
   it('retries a failing batch from the first change not recorded, split in halves, 10 times and for 12 hours at most, then sends its pointer to the on-failure queue', () => {

@@ -135,6 +135,7 @@ describe('teams', () => {
     expect(history.body.data.map((entry: { action: string }) => entry.action)).toEqual([
       'team_renamed',
       'team_created',
+      'created',
     ]);
     expect((await call('PATCH', `${BASE}/${made.id}/teams/987654321`, { token, body: { name: 'X' } })).status).toBe(
       404,

@@ -175,6 +175,7 @@ describe('publishing', () => {
       'unpublished',
       'published',
       'type_created',
+      'created',
     ]);
   });
 

@@ -16,6 +16,7 @@ export const TABLE_NAME = 'ticketing-test';
 export const OWN_STREAM_TABLES = [
   'aim',
   'attempts',
+  'events',
   'fair',
   'gate-rush',
   'poller',

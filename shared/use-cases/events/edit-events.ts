@@ -66,7 +66,7 @@ export async function createEventFor(caller: Caller, body: NewEventBody): Promis
     updated: at,
     updatedBy: caller.id,
   };
-  return toEventView(await createEvent(input));
+  return toEventView(await createEvent(input, { by: caller.id, at }));
 }
 
 /** `PATCH /events/{id}`: listing fields, start, publication; conditional on the version read. */

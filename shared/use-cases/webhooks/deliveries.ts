@@ -3,7 +3,7 @@ import { putDelivery, type StoredDelivery, updateDelivery } from '../../data/web
 import type { Administrator } from '../../domain/administrator.ts';
 import { AttemptContext } from './attempt-context.ts';
 import { afterAttempt } from './attempt-outcome.ts';
-import { actingFor, aimedAsRecorded, REAIMED, messageIdOf, type Webhook } from '../../domain/webhooks.ts';
+import { actingFor, aimedAsRecorded, isPing, REAIMED, messageIdOf, type Webhook } from '../../domain/webhooks.ts';
 import { type AttemptVerdict, judgeAttempt } from '../../domain/webhook-retries.ts';
 import { logger } from '../../logger.ts';
 import { recordDeadDelivery } from '../../services/metrics.ts';
@@ -57,11 +57,11 @@ export const claimedUntil = (at: Date, holdMs = BACKGROUND_ATTEMPT.holdMs) =>
 export const heldByAttempt = (delivery: Pick<StoredDelivery, 'claimedUntil'>, at: Date): boolean =>
   delivery.claimedUntil !== undefined && Date.parse(delivery.claimedUntil) > at.getTime();
 
-/** Why a ticket message may not be sent now, by its administrator's events at this moment; undefined when it may. */
+/** Why a ticket's or an event's message may not be sent now, by its administrator's events at this moment; undefined when it may. */
 function ticketRefusal(administrator: Administrator, delivery: StoredDelivery): string | undefined {
   const [eventId, ...accessEvents] = delivery.eventIds;
   if (!ticketInScope(administrator.eventScope, { eventId: eventId!, accessEvents }, 'granted'))
-    return "the ticket is outside its administrator's events";
+    return `the ${delivery.ticketId === null ? 'event' : 'ticket'} is outside its administrator's events`;
   return undefined;
 }
 
@@ -76,7 +76,7 @@ async function cancellation(
 ): Promise<string | undefined> {
   // A stored message goes only where, and for whom, it was recorded: never to a re-aimed subscription.
   if (!aimedAsRecorded(delivery, webhook)) return REAIMED;
-  if (delivery.ticketId === null) return undefined; // a ping goes out whatever the subscription's state
+  if (isPing(delivery)) return undefined; // a ping goes out whatever the subscription's state
   if (!webhook.enabled) return 'the webhook is disabled';
   const administrator = await context.administrator(actingFor(webhook));
   const lost = aimLost(administrator, webhook);
@@ -132,7 +132,7 @@ export async function firstAttempt(
   }
   // Its receiver is failing: recorded due, for the dispatcher's capped, shared rounds, so a dead or hanging receiver
   // does not hold up the stream's batch (and every other subscription's first attempts) for its whole time limit.
-  if (may.webhook.failingSince !== null && delivery.ticketId !== null)
+  if (may.webhook.failingSince !== null && !isPing(delivery))
     return (await putDelivery(delivery)) ? delivery : undefined;
   const at = now();
   const secrets = await openSigningSecrets(may.webhook, at);
@@ -263,4 +263,12 @@ export const newDelivery = (
   windowStart: at,
   lastAttemptAt: null,
   nextAttemptAt: at,
+});
+
+/** A change's new delivery to a subscription: as `newDelivery`, or, the subscription disabled, recorded `skipped` and never attempted (`…/retry` sends it once it is on again). */
+export const changeDelivery = (webhook: Webhook, id: string, at: string) => ({
+  ...newDelivery(webhook, id, at),
+  ...(webhook.enabled
+    ? {}
+    : { status: 'skipped' as const, nextAttemptAt: null, lastError: 'the webhook was disabled' }),
 });

@@ -1,20 +1,20 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { listDeliveries, type StoredDelivery } from '../../data/webhooks.ts';
-import { type DeliveryResource, toDeliveryResource } from '../../domain/webhooks.ts';
+import { type DeliveryResource, isPing, toDeliveryResource } from '../../domain/webhooks.ts';
 import { ticketInScope } from '../event-scope.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
 /**
- * Whether the caller may see (and send again) a delivery of a subscription they manage: a ping, or a ticket message
- * of a ticket their events reach as a read does ('granted', use-cases/event-scope.ts). A subscription narrowed since
+ * Whether the caller may see (and send again) a delivery of a subscription they manage: a ping, a ticket message
+ * of a ticket their events reach as a read does, or an event change's of one of their events ('granted', use-cases/event-scope.ts). A subscription narrowed since
  * keeps its older deliveries of other events: to a caller scoped elsewhere those look missing (issue 55 item 3), in the
  * list, to `…/retry` (404) and to the redelivery (neither counted nor queued).
  */
 export function deliveryReadableBy(
   caller: Pick<AdminPrincipal, 'eventScope'>,
-  delivery: Pick<StoredDelivery, 'ticketId' | 'eventIds'>,
+  delivery: Pick<StoredDelivery, 'type' | 'eventIds'>,
 ): boolean {
-  if (delivery.ticketId === null) return true;
+  if (isPing(delivery)) return true;
   const [eventId, ...accessEvents] = delivery.eventIds;
   return eventId !== undefined && ticketInScope(caller.eventScope, { eventId, accessEvents }, 'granted');
 }

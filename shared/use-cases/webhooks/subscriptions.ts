@@ -13,6 +13,7 @@ import {
   actingFor,
   type NewWebhook,
   ROTATION_OVERLAP_MS,
+  type SubscribableType,
   toWebhookResource,
   type Webhook,
   type WebhookPatch,
@@ -24,7 +25,7 @@ import { sealSecret } from '../../services/webhook-secret-box.ts';
 import { newSigningSecret } from '../../services/webhook-signing.ts';
 import { receiverPolicy } from '../../services/webhook-settings.ts';
 import { inScope } from '../event-scope.ts';
-import { aimLost } from './webhook-health.ts';
+import { aimLost, readsNeeded } from './webhook-health.ts';
 
 /**
  * The /webhooks routes (README "Webhooks"). Event-scoped staff (use-cases/event-scope.ts)
@@ -35,13 +36,15 @@ type Caller = Pick<AdminPrincipal, 'id' | 'eventScope' | 'permissions'>;
 
 /**
  * Whoever sets a subscription's url, events or eventIds becomes the administrator it delivers
- * for (`actsFor`): they must be able to read the tickets it sends (403 otherwise, nothing
- * changed), so managing webhooks never reads more than one's own permissions allow.
+ * for (`actsFor`): they must be able to read what it sends (403 otherwise, nothing changed):
+ * `tickets:read`, and `events:read` for the `event.*` types, so managing webhooks never reads
+ * more than one's own permissions allow.
  */
-function mayAim(caller: Caller): void {
-  if (!caller.permissions.includes('tickets:read'))
+function mayAim(caller: Caller, events: readonly SubscribableType[]): void {
+  const missing = readsNeeded(events).find((permission) => !caller.permissions.includes(permission));
+  if (missing)
     throw new Forbidden(
-      'Aiming a webhook (its url, events or eventIds) makes it deliver tickets for you: that needs tickets:read.',
+      `Aiming a webhook (its url, events or eventIds) makes it deliver ${missing === 'tickets:read' ? 'tickets' : 'event changes'} for you: that needs ${missing}.`,
     );
 }
 
@@ -80,7 +83,7 @@ export async function createWebhookFor(
   caller: Caller,
   input: NewWebhook,
 ): Promise<WebhookResource & { secret: string }> {
-  mayAim(caller);
+  mayAim(caller, input.events);
   const target = { url: input.url, eventIds: input.eventIds ? uniqueSorted(input.eventIds) : null };
   await checkTarget(caller, target, { url: true });
   const at = now().toISOString();
@@ -134,7 +137,7 @@ async function replace(webhook: Webhook, expectedUpdated: string): Promise<void>
 export async function updateWebhookFor(caller: Caller, id: number, patch: WebhookPatch): Promise<WebhookResource> {
   const current = await visibleWebhook(caller, id);
   const aims = patch.url !== undefined || patch.events !== undefined || patch.eventIds !== undefined;
-  if (aims) mayAim(caller);
+  if (aims) mayAim(caller, patch.events ?? current.events);
   else if (patch.enabled && !current.enabled) {
     // Turned on as it is, it would deliver for an administrator who can no longer read what it sends.
     const lost = aimLost(await getAdministrator(actingFor(current)), current);

@@ -1,3 +1,4 @@
+import type { EventStreamChange } from '../../data/event-change-stream.ts';
 import type { TicketChange } from '../../data/ticket-change-stream.ts';
 import { readHistoryEntry } from '../../data/ticket-history.ts';
 import { deliveriesRecorded, listWebhooks, type StoredDelivery } from '../../data/webhooks.ts';
@@ -7,7 +8,8 @@ import { covers, TICKET_EVENT_TYPE_NAMES, TICKET_EVENT_TYPES, type Webhook } fro
 import { logger } from '../../logger.ts';
 import { firstAttemptsMs } from '../../services/webhook-settings.ts';
 import { AttemptContext } from './attempt-context.ts';
-import { deliveryTime, firstAttempt, newDelivery } from './deliveries.ts';
+import { changeDelivery, deliveryTime, firstAttempt } from './deliveries.ts';
+import { deliveriesOfEventChange } from './event-changes.ts';
 import { inTurns } from './in-turns.ts';
 
 /**
@@ -38,17 +40,22 @@ export async function deliveriesOfChange(
   const body = JSON.stringify(ticketChangeMessage(entry, before ? toTicket(before) : null, toTicket(after)));
   const id = `${deliveryTime(change.committedAt)}-${after.id}-${after.version}`;
   return targets.map((webhook) => ({
-    ...newDelivery(webhook, id, entry.at),
-    // A disabled subscription's message is recorded, not attempted: `…/retry` sends it once it is on again.
-    ...(webhook.enabled
-      ? {}
-      : { status: 'skipped' as const, nextAttemptAt: null, lastError: 'the webhook was disabled' }),
+    ...changeDelivery(webhook, id, entry.at),
     type,
     ticketId: after.id,
     eventIds,
     body,
   }));
 }
+
+/** A change the stream consumer reads: a ticket's, or an event's (event-changes.ts). */
+export type StreamChange = TicketChange | EventStreamChange;
+
+const deliveriesOf = (change: StreamChange, webhooks: readonly Webhook[]) =>
+  change.kind === 'ticket' ? deliveriesOfChange(change, webhooks) : deliveriesOfEventChange(change, webhooks);
+
+const subjectOf = (change: StreamChange) =>
+  change.kind === 'ticket' ? { ticketId: change.after.id } : { eventId: (change.after ?? change.before)!.id };
 
 /**
  * How many changes are read at once (a history read each), and how many of one subscription's first
@@ -66,8 +73,8 @@ const FIRST_ATTEMPTS_AT_ONCE = 10;
  * all were. No first attempt starts after `attemptUntil` (performance.now()): those deliveries are
  * recorded due, for the dispatcher.
  */
-export async function deliverTicketChanges(
-  changes: readonly TicketChange[],
+export async function deliverChanges(
+  changes: readonly StreamChange[],
   attemptUntil = Number.POSITIVE_INFINITY,
 ): Promise<string | undefined> {
   if (!changes.length) return undefined;
@@ -75,12 +82,9 @@ export async function deliverTicketChanges(
   if (!webhooks.length) return undefined;
   const planned = await inTurns(changes, CHANGES_AT_ONCE, async (change) => {
     try {
-      return await deliveriesOfChange(change, webhooks);
+      return await deliveriesOf(change, webhooks);
     } catch (error) {
-      logger.error('ticket change not read for its webhooks: the stream retries it', {
-        ticketId: change.after.id,
-        error,
-      });
+      logger.error('change not read for its webhooks: the stream retries it', { ...subjectOf(change), error });
       return undefined;
     }
   });
@@ -128,7 +132,7 @@ async function firstAttempts(deliveries: readonly StoredDelivery[], attemptUntil
       recorded[at] = true;
       return outcome;
     } catch (error) {
-      logger.error('webhook delivery of a ticket change not recorded: the stream retries the change', {
+      logger.error('webhook delivery of a change not recorded: the stream retries the change', {
         webhookId: delivery.webhookId,
         deliveryId: delivery.id,
         error,

@@ -1,6 +1,14 @@
 import { now } from '../../clock.ts';
 import { setWebhookHealth } from '../../data/webhooks.ts';
-import { actingFor, DISABLED_GONE, disabledFailing, type Webhook, windowInWords } from '../../domain/webhooks.ts';
+import type { Permission } from '../../auth/permissions.ts';
+import {
+  actingFor,
+  DISABLED_GONE,
+  disabledFailing,
+  type SubscribableType,
+  type Webhook,
+  windowInWords,
+} from '../../domain/webhooks.ts';
 import type { AttemptVerdict } from '../../domain/webhook-retries.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
@@ -58,20 +66,27 @@ async function mailCreator(webhook: Webhook, context: HealthContext, window: str
   }
 }
 
+/** The permissions reading what a subscription's types send: `tickets:read` always (as before the `event.*` types), `events:read` with them. */
+export const readsNeeded = (events: readonly SubscribableType[]): Permission[] =>
+  events.some((type) => type.startsWith('event.')) ? ['tickets:read', 'events:read'] : ['tickets:read'];
+
 /**
  * Why the administrator a subscription acts for can deliver nothing through it any more
- * (removed, without `webhooks:manage` or `tickets:read`, or no longer reaching all of its
- * events); undefined while they can. Then it is turned off rather than cancelling each
- * delivery unseen: `GET` says why, and a colleague with the rights takes it over by aiming it.
+ * (removed, without `webhooks:manage` or what reads its types, `readsNeeded`, or no longer
+ * reaching all of its events); undefined while they can. Then it is turned off rather than
+ * cancelling each delivery unseen: `GET` says why, and a colleague with the rights takes it
+ * over by aiming it.
  */
 export function aimLost(
   administrator: Administrator | undefined,
-  webhook: Pick<Webhook, 'eventIds' | 'actsFor' | 'createdBy'>,
+  webhook: Pick<Webhook, 'eventIds' | 'actsFor' | 'createdBy' | 'events'>,
 ): string | undefined {
   const who = `its administrator (${actingFor(webhook)})`;
   if (!administrator) return `${who} is no longer an administrator`;
-  if (!administrator.permissions.includes('webhooks:manage') || !administrator.permissions.includes('tickets:read'))
-    return `${who} may no longer read tickets through webhooks`;
+  const needed = ['webhooks:manage' as const, ...readsNeeded(webhook.events)];
+  const lacking = needed.find((permission) => !administrator.permissions.includes(permission));
+  if (lacking === 'events:read') return `${who} may no longer read events through webhooks`;
+  if (lacking) return `${who} may no longer read tickets through webhooks`;
   const scope = administrator.eventScope;
   if (scope && (webhook.eventIds === null || webhook.eventIds.some((id) => !inScope(scope, id))))
     return `${who} no longer reaches all of its events`;
