@@ -202,6 +202,8 @@ const table = [
   // administrator who manages customers, the account itself, and mail to its owner.
   { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } , throttled: true },
   { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI2'], customerIdentity: 'manage-users', email: true } },
+  // Ours (issue 58): the public sign-up, the same answer whether or not the address has an account (the OpenAPI description).
+  { method: 'POST', path: '/my-account/sign-up', handler: 'my-account/sign-up', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], tableWrites: [P.rateWindows, P.customerSequence, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'manage-users', email: true }, throttled: true },
   { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true } , throttled: true },
   { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'PutItem'], indexes: ['GSI1', 'GSI4'], email: true } , throttled: true },

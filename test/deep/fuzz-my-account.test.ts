@@ -63,5 +63,10 @@ fuzzFile({
       reason: 'asking for an address another account holds counts against the customer and the client network',
     },
     { route: 'PUT /my-account/email', key: THROTTLE, reason: 'mail to the account is limited, refusals included' },
+    {
+      route: 'POST /my-account/sign-up',
+      key: THROTTLE,
+      reason: 'a sign-up refused by the per-address limit has counted against the client network',
+    },
   ],
 });

@@ -87,6 +87,7 @@ const OUR_ROUTES = [
   'DELETE /events/{id}/ticket-types/{typeId}',
   'POST /events/{id}/teams',
   'PATCH /events/{id}/teams/{teamId}',
+  'POST /my-account/sign-up',
   'POST /my-account/claim',
   'POST /webhooks',
   'GET /webhooks',
