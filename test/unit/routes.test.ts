@@ -88,6 +88,7 @@ const OUR_ROUTES = [
   'POST /events/{id}/teams',
   'PATCH /events/{id}/teams/{teamId}',
   'POST /my-account/sign-up',
+  'GET /my-account/tickets/{ticketId}/pdf',
   'POST /my-account/claim',
   'POST /webhooks',
   'GET /webhooks',

@@ -108,6 +108,15 @@ export const MY_ACCOUNT = {
       'The one record of public settings `{provider: stripe|square|paypal, publishableKey, currency (ISO 4217), mode: test|live, merchantName}`; secret keys are never stored here. 404 when none is configured.',
     errors: [404],
   },
+  'GET /my-account/tickets/{ticketId}/pdf': {
+    summary: 'A printable ticket (ours)',
+    description: md(
+      "The caller's own ticket as `application/pdf` (`Content-Disposition: inline`), one A4 page: the event's title, its date and time in the event's own time zone (the date alone when the event hides its time, neither when it hides its date), the venue, the attendee's name, the ticket type, the wave and its start, the barcode as a QR code (error correction M) and as text, the ticket and order ids. Characters the standard PDF fonts cannot draw print as `?`; the barcode is ASCII.",
+      "Another customer's ticket, a deleted or a missing one: 404. A ticket that admits nobody is not printed: 409 `cancelled`, `transferred` (print its replacement), `withdrawn`, or `pending` (not paid yet). A checked-in ticket still prints. The path parameter is named as in the spec's other customer ticket route, `GET /my-account/upgrades/{ticketId}`.",
+    ),
+    errors: [404],
+    conflicts: ['cancelled', 'transferred', 'withdrawn', 'pending'],
+  },
   'GET /my-account/upgrades/{ticketId}': {
     summary: 'Upgrade options of a ticket',
     description:
