@@ -26,3 +26,23 @@ export async function readTicketSetting(ticket: {
     wave: wave ? storedAs<WaveTime>(wave) : undefined,
   };
 }
+
+/** The ticket types and waves of an event by id (an order's lines and tickets): one BatchGetItem. */
+export async function readTypesAndWaves(
+  eventId: number,
+  typeIds: readonly number[],
+  waveIds: readonly number[],
+): Promise<{ types: Map<number, TicketType>; waves: Map<number, WaveTime> }> {
+  const items = await batchGet([
+    ...[...new Set(typeIds)].map((id) => keys.ticketType(eventId, id)),
+    ...[...new Set(waveIds)].map((id) => keys.waveTime(eventId, id)),
+  ]);
+  const types = new Map<number, TicketType>();
+  const waves = new Map<number, WaveTime>();
+  for (const item of items) {
+    if (!item) continue;
+    if (String(item.SK).startsWith(keys.waveTimePrefix)) waves.set(Number(item.id), storedAs<WaveTime>(item));
+    else types.set(Number(item.id), storedAs<TicketType>(item));
+  }
+  return { types, waves };
+}
