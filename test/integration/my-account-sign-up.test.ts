@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ses } from '#shared/services/email';
 import { advanceClock, recordFloors, resetClock } from '#shared/clock';
 import { findCustomerByEmail } from '#shared/data/customers';
 import { SIGN_UP_FLOOR_MS } from '#shared/use-cases/customers/sign-up';
@@ -8,6 +9,7 @@ import { cognitoHasUser } from '../support/cognito.ts';
 import { login, newCustomer, verificationTokenFor } from '../support/customers.ts';
 import { PORTAL_URL } from '../support/env.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
+import { clearFaults, failCalls, failures } from '../support/faults.ts';
 
 const SIGN_UP_PASSWORD = 'Sign-up-password-42';
 /** A client network of its own per test unless one is named: the sign-up limit counts per network. */
@@ -17,7 +19,10 @@ const signUp = (body: Record<string, unknown>, sourceIp = someNetwork()): Promis
   call('POST', '/api/v2/my-account/sign-up', { body, sourceIp });
 const validBody = (email = newAddress()) => ({ email, password: SIGN_UP_PASSWORD, name: 'Sam Signup' });
 
-afterEach(() => resetClock());
+afterEach(async () => {
+  resetClock();
+  await clearFaults();
+});
 
 describe('POST /my-account/sign-up (the public sign-up)', () => {
   it('opens an unverified account and mails the verification link; signing in with it verifies, then plain sign-in works', async () => {
@@ -60,6 +65,16 @@ describe('POST /my-account/sign-up (the public sign-up)', () => {
     expect(mails[1]!.subject).toBe('Someone tried to sign up with your address');
     expect(mails[1]!.body.text).toContain(PORTAL_URL);
     expect(mails[1]!.body.text).not.toContain('#token=');
+  });
+
+  it('answers a new and a known address alike while SES is down: the account stays, its mail is logged', async () => {
+    const { email: known } = await newCustomer();
+    const fresh = newAddress();
+    failCalls(ses, { commands: ['SendEmailCommand'], error: failures.sesInternal });
+    const [forKnown, forFresh] = [await signUp(validBody(known)), await signUp(validBody(fresh))];
+    expect(forKnown.status).toBe(202);
+    expect(forKnown.raw).toBe(forFresh.raw);
+    expect((await findCustomerByEmail(fresh))?.emailVerified).toBe(false);
   });
 
   it('holds a new and a known address to the same answer floor', async () => {
