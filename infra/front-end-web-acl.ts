@@ -27,11 +27,12 @@ const TOO_MANY_ATTEMPTS = 'too-many-attempts';
 
 /**
  * The routes the WAF rate-limits per IP: the public rows of the login areas (`/auth/...`,
- * and `PUT /my-account`, the customers' login) plus every password route (change, forgot,
- * reset). Derived from the route table, so a new login route is covered when it is added.
+ * `PUT /my-account`, the customers' login, and `POST /my-account/sign-up`) plus every password
+ * route (change, forgot, reset). Derived from the route table, so a new login route is covered when it is added.
  */
 export function rateLimitedRoutes(rows: readonly RouteRow[]): RouteRow[] {
-  const loginArea = (row: RouteRow) => row.path.startsWith('/auth/') || row.path === '/my-account';
+  const loginArea = (row: RouteRow) =>
+    row.path.startsWith('/auth/') || row.path === '/my-account' || row.path === '/my-account/sign-up';
   return rows.filter((row) => (row.auth.kind === 'public' && loginArea(row)) || row.path.includes('password'));
 }
 

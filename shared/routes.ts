@@ -212,6 +212,8 @@ const table = [
   // administrator who manages customers, the account itself, and mail to its owner.
   { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } , throttled: true },
   { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI2'], customerIdentity: 'manage-users', email: true } },
+  // Ours (issue 58): the public sign-up, the same answer whether or not the address has an account (the OpenAPI description).
+  { method: 'POST', path: '/my-account/sign-up', handler: 'my-account/sign-up', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], tableWrites: [P.rateWindows, P.customerSequence, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'manage-users', email: true }, throttled: true },
   { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true } , throttled: true },
   { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'PutItem'], indexes: ['GSI1', 'GSI4'], email: true } , throttled: true },
@@ -222,6 +224,8 @@ const table = [
   { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2'] } },
   { method: 'GET', path: '/my-account/payment-processor', handler: 'my-account/payment-processor', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: ['GetItem', 'Query'] } },
+  // Ours (issue 58): the customer's own ticket as a printable one-page PDF with its QR code.
+  { method: 'GET', path: '/my-account/tickets/{ticketId}/pdf', handler: 'my-account/ticket-pdf', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'] } },
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
 

@@ -102,7 +102,7 @@ function responses(row: RouteRow, schemas: DocumentedSchemas, doc: RouteDoc, com
   const { response, status = 200 } = schemas;
   if (!SUCCESS[status]) throw new Error(`${routeKey(row)}: success status ${status} is not one the API answers.`);
   const bodiless = status === 204 || status === 302;
-  if (bodiless === (response !== undefined)) {
+  if (bodiless === (response !== undefined || schemas.binary !== undefined)) {
     throw new Error(
       `${routeKey(row)}: export an \`answer\` beside its handler, or declare a status of 204 or 302 (and no answer) in its route().`,
     );
@@ -110,6 +110,14 @@ function responses(row: RouteRow, schemas: DocumentedSchemas, doc: RouteDoc, com
   const headers: Json = {
     ...(row.successor ? { Deprecation: ref('Deprecation', 'headers'), Link: ref('Link', 'headers') } : {}),
     ...(row.idempotent ? { 'Idempotent-Replayed': ref('IdempotentReplayed', 'headers') } : {}),
+    ...(schemas.binary
+      ? {
+          'Content-Disposition': {
+            description: 'The file name a browser saves it under (`inline`: shown, not downloaded).',
+            schema: { type: 'string' },
+          },
+        }
+      : {}),
     ...(status === 302
       ? { Location: { description: 'Where the browser goes next.', required: true, schema: { type: 'string' } } }
       : {}),
@@ -119,6 +127,9 @@ function responses(row: RouteRow, schemas: DocumentedSchemas, doc: RouteDoc, com
     description: SUCCESS[status],
     ...withHeaders,
     ...(response ? { content: { 'application/json': { schema: jsonSchema(response, 'output', components) } } } : {}),
+    ...(schemas.binary
+      ? { content: { [schemas.binary]: { schema: { type: 'string', contentMediaType: schemas.binary } } } }
+      : {}),
   };
   // Write routes with `result=none|id|object` answer 204 for `none`.
   const takesResult =

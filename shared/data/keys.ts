@@ -275,6 +275,8 @@ export const partitionPatterns = {
   rateWindows: 'RATE#*',
   logKey: 'LOG_KEY',
   customers: 'CUSTOMER#*',
+  /** The customers' id sequence (the sign-up allocates an id). */
+  customerSequence: 'SEQUENCE#CUSTOMER',
   customerEmails: 'UNIQUE#CUSTOMER_EMAIL#*',
   emailVerifications: 'EMAIL_VERIFICATION#*',
 } as const;

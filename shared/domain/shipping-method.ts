@@ -9,6 +9,17 @@ import { money } from './money.ts';
  */
 export const CHARGE_TYPES = ['per_order', 'per_ticket'] as const;
 
+/** What a method charges for an order of `tickets` tickets, by the rule above (nothing for none). */
+export function shippingCharge(
+  method: { charge: number; twoPlusCharge: number; chargeType: (typeof CHARGE_TYPES)[number] },
+  tickets: number,
+): number {
+  if (tickets === 0) return 0;
+  const amount =
+    method.chargeType === 'per_ticket' ? method.charge + (tickets - 1) * method.twoPlusCharge : method.charge;
+  return Math.round(amount * 100) / 100;
+}
+
 const fields = {
   name: () =>
     z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),

@@ -23,6 +23,11 @@ export interface Reply {
   status?: number;
   /** Serialised as JSON; omitted (and status 204 by default) when undefined. */
   body?: unknown;
+  /**
+   * A binary answer instead of `body` (a printed ticket's PDF): sent base64-encoded with `isBase64Encoded`, as
+   * API Gateway's HTTP API hands a Lambda's binary body to the client (the local server decodes it the same way).
+   */
+  binary?: { contentType: string; bytes: Uint8Array };
   headers?: Record<string, string>;
   cookies?: string[];
   /**
@@ -45,6 +50,8 @@ export interface Schemas<
   multipart?: MultipartForm;
   /** The success status when not 200: 201 create, 204 no body, 302 redirect. */
   status?: number;
+  /** The success answer is binary of this media type (a Reply's `binary`), not JSON: for the OpenAPI document. */
+  binary?: string;
 }
 
 /** Who calls a route, by the row's access kind: nobody known on public routes, maybe nobody on the logouts (`signOut`). */
@@ -66,6 +73,15 @@ export interface RouteInput<P, Q, B, C> {
 const empty = z.strictObject({});
 
 function toResult(reply: Reply): APIGatewayProxyStructuredResultV2 {
+  if (reply.binary) {
+    return {
+      statusCode: reply.status ?? 200,
+      headers: { 'Content-Type': reply.binary.contentType, ...reply.headers },
+      ...(reply.cookies?.length ? { cookies: reply.cookies } : {}),
+      body: Buffer.from(reply.binary.bytes).toString('base64'),
+      isBase64Encoded: true,
+    };
+  }
   const hasBody = reply.body !== undefined;
   return {
     statusCode: reply.status ?? (hasBody ? 200 : 204),

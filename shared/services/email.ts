@@ -20,15 +20,37 @@ export interface Email {
   to: string;
   subject: string;
   text: string;
+  /** An HTML part beside the text (the order confirmation). */
+  html?: string;
+  /** Images the HTML shows as `cid:<contentId>`: SES v2 Simple content's inline attachments, no MIME built here. */
+  inline?: readonly { fileName: string; contentId: string; contentType: string; bytes: Uint8Array }[];
 }
 
-export async function sendEmail({ to, subject, text }: Email): Promise<void> {
+export async function sendEmail({ to, subject, text, html, inline = [] }: Email): Promise<void> {
   await ses.send(
     new SendEmailCommand({
       FromEmailAddress: EMAIL_FROM,
       Destination: { ToAddresses: [to] },
       Content: {
-        Simple: { Subject: { Data: subject, Charset: 'UTF-8' }, Body: { Text: { Data: text, Charset: 'UTF-8' } } },
+        Simple: {
+          Subject: { Data: subject, Charset: 'UTF-8' },
+          Body: {
+            Text: { Data: text, Charset: 'UTF-8' },
+            ...(html === undefined ? {} : { Html: { Data: html, Charset: 'UTF-8' } }),
+          },
+          ...(inline.length
+            ? {
+                Attachments: inline.map((image) => ({
+                  FileName: image.fileName,
+                  ContentId: image.contentId,
+                  ContentType: image.contentType,
+                  ContentDisposition: 'INLINE' as const,
+                  ContentTransferEncoding: 'BASE64' as const,
+                  RawContent: image.bytes,
+                })),
+              }
+            : {}),
+        },
       },
     }),
   );

@@ -534,6 +534,7 @@ describe('the WAF', () => {
         'POST /auth/legacy/reset-password',
         'POST /auth/change-password',
         'PUT /my-account',
+        'POST /my-account/sign-up',
       ]),
     );
     // Customer data on the same path and signed-in routes stay out.

@@ -38,6 +38,20 @@ describe('the multipart parser', () => {
   }, 120_000);
 });
 
+describe('the PDF writer', () => {
+  // pdf-lib, its standard-font metrics and pako are about 400 KB minified, qrcode (with its pngjs) about 60 KB:
+  // 950 KB for the ticket PDF's function against 460 KB for a customer read like GET /my-account/upgrades/{ticketId}.
+  it('is bundled only by the printable ticket (GET /my-account/tickets/{ticketId}/pdf)', async () => {
+    const bundles = await bundleInputs(routes);
+    for (const part of ['node_modules/pdf-lib/', 'node_modules/@pdf-lib/']) {
+      const carriers = [...bundles]
+        .filter(([, inputs]) => inputs.some((input) => input.includes(part)))
+        .map(([handler]) => handler);
+      expect(carriers, part).toEqual(['my-account/ticket-pdf']);
+    }
+  }, 120_000);
+});
+
 describe('the success answers', () => {
   it('stay out of every deployed bundle: the entry exports only `handler`, and only the docs and tests read `answer`', async () => {
     const all = await bundleInputs(routes);

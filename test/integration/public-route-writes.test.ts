@@ -89,6 +89,19 @@ describe('what the public routes write', { shuffle: false }, () => {
     expect(id).toBeGreaterThan(0);
   });
 
+  it('customer sign-up: a new address, a known one, a weak password, the per-address limit', async () => {
+    const { email: known } = await newCustomer();
+    const fresh = newAddress();
+    const signUp = (email: string, password = 'Sign-up-password-42') =>
+      call('POST', '/api/v2/my-account/sign-up', { body: { email, password, name: 'Writes Test' } });
+    await as('POST /my-account/sign-up', async () => {
+      expect((await signUp(fresh)).status).toBe(202);
+      expect((await signUp(known)).status).toBe(202);
+      expect((await signUp(newAddress(), 'weak-password')).status).toBe(400);
+      for (let n = 0; n < 3; n++) await signUp(known);
+    });
+  });
+
   it('identity-provider login, vendor login and callback: a first sign-in links the account', async () => {
     useSiteAuthMethod('idp');
     try {

@@ -25,6 +25,8 @@ export interface CallResult {
   /** Parsed when the answer is JSON or problem+json, else the raw text; `any` so tests can reach in. */
   body: any;
   raw: string;
+  /** The body's bytes as sent (a binary answer, e.g. a PDF, is not text). */
+  bytes: Buffer;
 }
 
 /**
@@ -56,7 +58,8 @@ export async function call(method: string, pathWithQuery: string, options: CallO
 
   const responseHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name.toLowerCase()] = String(value);
-  const raw = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8').toString('utf8');
+  const bytes = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+  const raw = bytes.toString('utf8');
   const json = /^application\/([\w.-]+\+)?json\b/i.test(responseHeaders['content-type'] ?? '') && raw !== '';
   const answer: CallResult = {
     status: result.statusCode ?? 200,
@@ -64,6 +67,7 @@ export async function call(method: string, pathWithQuery: string, options: CallO
     cookies: result.cookies ?? [],
     body: json ? JSON.parse(raw) : raw,
     raw,
+    bytes,
   };
   // Every answer must be one the OpenAPI document gives for this operation (README "OpenAPI").
   await checkAnswer(match.row, pathname, answer);

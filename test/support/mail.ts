@@ -5,7 +5,15 @@ export interface StoredEmail {
   from: string;
   destination: { to: string[] };
   subject: string;
-  body: { text?: string };
+  body: { text?: string; html?: string };
+  /** Inline images and attachments, their content base64. */
+  attachments?: {
+    filename: string;
+    contentId?: string;
+    contentType: string;
+    contentDisposition?: string;
+    content: string;
+  }[];
   at: number;
 }
 

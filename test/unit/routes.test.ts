@@ -97,6 +97,8 @@ const OUR_ROUTES = [
   'POST /events/{id}/waivers',
   'PATCH /events/{id}/waivers/{waiverId}',
   'DELETE /events/{id}/waivers/{waiverId}',
+  'POST /my-account/sign-up',
+  'GET /my-account/tickets/{ticketId}/pdf',
   'POST /my-account/claim',
   'POST /webhooks',
   'GET /webhooks',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-method';
+import { NewShippingMethod, ShippingMethodPatch, shippingCharge } from '#shared/domain/shipping-method';
 
 describe('shipping method validation', () => {
   it('fills defaults on create and requires only a name', () => {
@@ -27,5 +27,17 @@ describe('shipping method validation', () => {
     expect(ShippingMethodPatch.safeParse({}).success).toBe(false);
     expect(ShippingMethodPatch.safeParse({ chargeType: 'weekly' }).success).toBe(false);
     expect(ShippingMethodPatch.parse({ hasBadges: true })).toEqual({ hasBadges: true });
+  });
+});
+
+describe('shippingCharge', () => {
+  const method = { charge: 4.5, twoPlusCharge: 1.25, chargeType: 'per_ticket' as const };
+  it('charges per_ticket the charge for the first ticket and twoPlusCharge for each further one', () => {
+    expect([0, 1, 2, 4].map((tickets) => shippingCharge(method, tickets))).toEqual([0, 4.5, 5.75, 8.25]);
+  });
+  it('charges per_order the charge once, whatever the tickets', () => {
+    expect([1, 3].map((tickets) => shippingCharge({ ...method, chargeType: 'per_order' }, tickets))).toEqual([
+      4.5, 4.5,
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { type Entries, md } from './common.ts';
 /** The `my-account` tag: who the customer is and what a customer route answers. */
 export const MY_ACCOUNT_TAG = md(
   "The customer portal: the customer's own account, catalogue and orders, with a customer token (audience `ticketing-customer`, from `PUT /my-account`). Every customer route takes the customer from the token, never from the request: another customer's event, ticket or order is 404, never 403 and never the data. Administrator tokens never open these routes, customer tokens open nothing else.",
-  "**Identity.** Customers are users of their own Cognito pool, apart from the administrators' (email sign-in, case-insensitive; no self sign-up: accounts are made by staff with `POST /my-account`). Cognito holds the login and the password; the service keeps the customer record. Addresses are lower-cased and trimmed everywhere.",
+  "**Identity.** Customers are users of their own Cognito pool, apart from the administrators' (email sign-in, case-insensitive; accounts are made by the buyer with the public `POST /my-account/sign-up` or by staff with `POST /my-account`). Cognito holds the login and the password; the service keeps the customer record. Addresses are lower-cased and trimmed everywhere.",
   "**Verification is the service's own**, not Cognito's `email_verified`. A token is 32 random bytes, stored only as its SHA-256, bound to a customer and an address, valid 48 hours. Mails link to `<portal>/verify-email#token=…` (in the fragment, which browsers never send); that page signs in with the token (`PUT /my-account` with `emailVerificationToken`), which marks the record verified or switches the address in one transaction. An invalid, expired, spent or foreign token is a 400 on `body.emailVerificationToken`, looked at only after the password is accepted.",
   'Not built yet: re-sending the account-creation mail, a customer forgot-password flow, refreshing a customer token.',
 );
@@ -25,6 +25,15 @@ export const MY_ACCOUNT = {
       'By an administrator with `customers:manage` (our reading of "an admin who belongs to the customer group"). Strict body (email at most 254 characters, name 1 to 200, password 12 to 256); an address in use is 409 `email_taken`. Creates the Cognito user, then the record and its verification token in one transaction (if that fails, the Cognito user is deleted again: never one without the other), then mails the verification link; 201 `{count: 1, data: customer}`. A failed mail still answers 201, and there is no route to send it again yet.',
     conflicts: ['email_taken'],
     example: { email: 'ada@example.com', password: 'correct horse battery staple', name: 'Ada Lovelace' },
+  },
+  'POST /my-account/sign-up': {
+    summary: 'Sign up for a customer account (ours)',
+    description: md(
+      "Public, beside the spec's administrator-only `POST /my-account` (unchanged). The same strict body `{email, password, name}` (email at most 254 characters, name 1 to 200), and a password the customers' Cognito pool accepts, checked here for every address alike: 12 to 256 characters with a lower-case and an upper-case letter, a digit and a symbol, no leading or trailing space (a 400 naming `body.password`).",
+      'Answers **202 `{count: 1, data: {status: "verification_sent"}}` whether or not the address has an account**, after at least a second: a new address gets an unverified account and the verification link (`<portal>/verify-email#token=…`, completed by signing in with `PUT /my-account` and `emailVerificationToken`, as for an account staff made); an address with an account changes nothing, and its owner is mailed that someone tried to sign up with it. The answer never says which.',
+      'Throttled before the address is looked up: 10 sign-ups per client network an hour, then 3 per address in 24 hours (429 with `Retry-After`, the same for known and unknown addresses).',
+    ),
+    example: { email: 'ada@example.com', password: 'Correct-horse-battery-9', name: 'Ada Lovelace' },
   },
   'GET /my-account': {
     summary: "The customer's account",
@@ -98,6 +107,15 @@ export const MY_ACCOUNT = {
     description:
       'The one record of public settings `{provider: stripe|square|paypal, publishableKey, currency (ISO 4217), mode: test|live, merchantName}`; secret keys are never stored here. 404 when none is configured.',
     errors: [404],
+  },
+  'GET /my-account/tickets/{ticketId}/pdf': {
+    summary: 'A printable ticket (ours)',
+    description: md(
+      "The caller's own ticket as `application/pdf` (`Content-Disposition: inline`), one A4 page: the event's title, its date and time in the event's own time zone (the date alone when the event hides its time, neither when it hides its date), the venue, the attendee's name, the ticket type, the wave and its start, the barcode as a QR code (error correction M) and as text, the ticket and order ids. Characters the standard PDF fonts cannot draw print as `?`; the barcode is ASCII.",
+      "Another customer's ticket, a deleted or a missing one: 404. A ticket that admits nobody is not printed: 409 `cancelled`, `transferred` (print its replacement), `withdrawn`, or `pending` (not paid yet). A checked-in ticket still prints. The path parameter is named as in the spec's other customer ticket route, `GET /my-account/upgrades/{ticketId}`.",
+    ),
+    errors: [404],
+    conflicts: ['cancelled', 'transferred', 'withdrawn', 'pending'],
   },
   'GET /my-account/upgrades/{ticketId}': {
     summary: 'Upgrade options of a ticket',

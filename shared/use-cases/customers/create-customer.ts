@@ -22,18 +22,30 @@ export const CUSTOMER_SEQUENCE = 'CUSTOMER';
 
 /**
  * Creates a customer account (`POST /my-account`, an administrator with
- * `customers:manage`). Order, so that neither side is left without the other:
- * 1. a cheap check that no customer has the address (GSI2), saving a Cognito call;
- * 2. the Cognito user (permanent password, unverified; Cognito refuses an address it
- *    already has: 409 `email_taken`, nothing written);
- * 3. one transaction: the unique email item (the authority), the record and the
- *    verification token; if it fails for any reason the Cognito user is deleted again;
- * 4. the verification mail (PORTAL_URL/verify-email#token=…).
+ * `customers:manage`): a cheap check that no customer has the address (GSI2), saving a
+ * Cognito call, then `openAccount`, then the verification mail (PORTAL_URL/verify-email#token=…).
  */
 export async function createCustomer(input: NewCustomerInput, actor: Actor): Promise<CustomerResource> {
   const email = normalisedEmail(input.email);
   if (await findCustomerByEmail(email))
     throw new Conflict(`The address ${email} belongs to another account.`, 'email_taken');
+  const { customer, token } = await openAccount({ ...input, email });
+  logger.info('Customer created', { customerId: customer.id, by: actorLabel(actor) });
+  await sendVerificationMail(email, token, 'new-account', customer.id);
+  return toCustomerResource(customer);
+}
+
+/**
+ * The account itself, for an address already normalised, in an order that leaves neither
+ * side without the other (the admin creation and the public sign-up):
+ * 1. the Cognito user (permanent password, unverified; Cognito refuses an address it
+ *    already has: 409 `email_taken`, nothing written);
+ * 2. one transaction: the unique email item (the authority), the record and the
+ *    verification token; if it fails for any reason the Cognito user is deleted again.
+ * Answers the record and the verification token to mail.
+ */
+export async function openAccount(input: NewCustomerInput): Promise<{ customer: Customer; token: string }> {
+  const email = input.email;
   // Before Cognito: an id lost to a failure later is harmless, a Cognito user left behind is not.
   const id = await allocateIds(CUSTOMER_SEQUENCE);
   const user = await users.createUser(email, input.name, input.password);
@@ -61,9 +73,7 @@ export async function createCustomer(input: NewCustomerInput, actor: Actor): Pro
     await removeCognitoUser(user.username, id);
     throw error;
   }
-  logger.info('Customer created', { customerId: id, by: actorLabel(actor) });
-  await sendVerificationMail(email, token, 'new-account', id);
-  return toCustomerResource(customer);
+  return { customer, token };
 }
 
 /** Compensation: a Cognito user without a record could sign in to nothing and would block its address. */

@@ -1,0 +1,48 @@
+import type { Event, TicketType, WaveTime } from '../domain/event.ts';
+import { batchGet, storedAs } from './client.ts';
+import { keys } from './keys.ts';
+
+/** What a printed ticket or an order mail shows of a ticket's event: the event, the type and the wave. */
+export interface TicketSetting {
+  event: Event | undefined;
+  type: TicketType | undefined;
+  wave: WaveTime | undefined;
+}
+
+/** The event, type and wave of a ticket, all in the event's partition: one BatchGetItem. */
+export async function readTicketSetting(ticket: {
+  eventId: number;
+  typeId: number;
+  waveTimeId: number | null;
+}): Promise<TicketSetting> {
+  const [event, type, wave] = await batchGet([
+    keys.event(ticket.eventId),
+    keys.ticketType(ticket.eventId, ticket.typeId),
+    ...(ticket.waveTimeId === null ? [] : [keys.waveTime(ticket.eventId, ticket.waveTimeId)]),
+  ]);
+  return {
+    event: event ? storedAs<Event>(event) : undefined,
+    type: type ? storedAs<TicketType>(type) : undefined,
+    wave: wave ? storedAs<WaveTime>(wave) : undefined,
+  };
+}
+
+/** The ticket types and waves of an event by id (an order's lines and tickets): one BatchGetItem. */
+export async function readTypesAndWaves(
+  eventId: number,
+  typeIds: readonly number[],
+  waveIds: readonly number[],
+): Promise<{ types: Map<number, TicketType>; waves: Map<number, WaveTime> }> {
+  const items = await batchGet([
+    ...[...new Set(typeIds)].map((id) => keys.ticketType(eventId, id)),
+    ...[...new Set(waveIds)].map((id) => keys.waveTime(eventId, id)),
+  ]);
+  const types = new Map<number, TicketType>();
+  const waves = new Map<number, WaveTime>();
+  for (const item of items) {
+    if (!item) continue;
+    if (String(item.SK).startsWith(keys.waveTimePrefix)) waves.set(Number(item.id), storedAs<WaveTime>(item));
+    else types.set(Number(item.id), storedAs<TicketType>(item));
+  }
+  return { types, waves };
+}

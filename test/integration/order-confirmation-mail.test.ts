@@ -1,0 +1,116 @@
+import QRCode from 'qrcode';
+import { describe, expect, it } from 'vitest';
+import { createShippingMethod } from '#shared/data/shipping-methods';
+import { readTicketRecords } from '#shared/data/ticket-records';
+import { QR_OPTIONS } from '#shared/domain/qr-code';
+import { sendOrderConfirmation } from '#shared/use-cases/portal/order-confirmation';
+import { unusedCustomerId } from '../support/customers.ts';
+import { PORTAL_URL } from '../support/env.ts';
+import { placeOrder } from '../support/factories/orders.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
+import { mailTo } from '../support/mail.ts';
+
+const shippingMethod = (overrides: { hasETickets: boolean; name: string }) =>
+  createShippingMethod({
+    description: '',
+    charge: 2.5,
+    twoPlusCharge: 1,
+    chargeType: 'per_ticket',
+    requiresShippingInfo: !overrides.hasETickets,
+    allowInternational: false,
+    hasBadges: false,
+    ...overrides,
+  });
+
+/** A paid order of one General admission and one VIP ticket, in a wave, and its tickets as the checkout holds them. */
+async function paidOrder(title = 'Canal 10K') {
+  const event = await seedEvent({
+    title,
+    currency: 'EUR',
+    timezone: 'Europe/Amsterdam',
+    startsAt: '2027-06-01T07:00:00Z',
+    venue: 'Museumplein',
+    waveTimes: [{ name: 'Wave A', startTime: '2027-06-01T07:30:00Z', capacity: 500 }],
+  });
+  const order = await placeOrder(event, unusedCustomerId(), [event.ticketTypes[0]!.id, event.ticketTypes[1]!.id]);
+  const records = await readTicketRecords(order.ticketIds);
+  // Out of order on purpose: the mail follows the order's attendee order.
+  const tickets = order.ticketIds.map((id) => records.get(id)!).reverse();
+  return { event, order, tickets };
+}
+
+describe('sendOrderConfirmation (the mail of a paid order)', () => {
+  it('mails the buyer the lines, shipping, total, each ticket with its QR code inline, and the portal link', async () => {
+    const { event, order, tickets } = await paidOrder();
+    const method = await shippingMethod({ name: 'E-ticket', hasETickets: true });
+    expect(await sendOrderConfirmation(order, tickets, event, method)).toBe('sent');
+
+    const [mail, ...more] = await mailTo(order.emailAddress);
+    expect(more).toEqual([]);
+    expect(mail!.from).toBe(process.env.EMAIL_FROM);
+    expect(mail!.subject).toBe(`Your tickets for Canal 10K (order ${order.id})`);
+    const text = mail!.body.text!;
+    for (const line of [
+      '1 × General admission: EUR 35.00',
+      '1 × VIP: EUR 90.00',
+      'Shipping: E-ticket: EUR 3.50',
+      `Total: EUR ${order.grandTotal.toFixed(2)}`,
+      'Tuesday, 1 June 2027 at 09:00 (Europe/Amsterdam)',
+      `Your orders and tickets in the portal: ${PORTAL_URL}`,
+    ])
+      expect(text).toContain(line);
+    const [first, second] = order.ticketIds.map((id) => tickets.find((ticket) => ticket.id === id)!);
+    expect(text.indexOf(`Ticket ${first!.id}:`)).toBeLessThan(text.indexOf(`Ticket ${second!.id}:`));
+    expect(text).toContain(
+      `Wave A, starting Tuesday, 1 June 2027 at 09:30 (Europe/Amsterdam), barcode ${first!.barcode}`,
+    );
+
+    const html = mail!.body.html!;
+    expect(html).toContain(`href="${PORTAL_URL}"`);
+    expect(mail!.attachments).toHaveLength(2);
+    for (const ticket of [first!, second!]) {
+      const image = mail!.attachments!.find((attachment) => attachment.contentId === `ticket-${ticket.id}@tickets`)!;
+      expect(html).toContain(`src="cid:ticket-${ticket.id}@tickets"`);
+      expect(html).toContain(ticket.barcode);
+      expect(image).toMatchObject({
+        contentType: 'image/png',
+        contentDisposition: 'INLINE',
+        filename: `ticket-${ticket.id}.png`,
+      });
+      // The image is qrcode's own rendering of the ticket's barcode, byte for byte.
+      expect(Buffer.from(image.content, 'base64').equals(await QRCode.toBuffer(ticket.barcode, QR_OPTIONS))).toBe(true);
+    }
+  });
+
+  it('says the tickets will be posted, and carries no barcode, for a shipping method without e-tickets', async () => {
+    const { event, order, tickets } = await paidOrder();
+    const method = await shippingMethod({ name: 'Royal Mail', hasETickets: false });
+    expect(await sendOrderConfirmation(order, tickets, event, method)).toBe('sent');
+    const [mail] = await mailTo(order.emailAddress);
+    expect(mail!.body.text).toContain('Your tickets will be posted to you (Royal Mail).');
+    expect(mail!.body.text).toContain('Shipping: Royal Mail: EUR 3.50');
+    expect(mail!.attachments ?? []).toEqual([]);
+    for (const ticket of tickets) {
+      expect(mail!.body.text).not.toContain(ticket.barcode);
+      expect(mail!.body.html).not.toContain(ticket.barcode);
+    }
+    expect(mail!.body.html).not.toContain('cid:');
+  });
+
+  it('sends e-tickets without a shipping line when the order has no shipping method', async () => {
+    const { event, order, tickets } = await paidOrder();
+    expect(await sendOrderConfirmation(order, tickets, event, null)).toBe('sent');
+    const [mail] = await mailTo(order.emailAddress);
+    expect(mail!.body.text).not.toContain('Shipping');
+    expect(mail!.attachments).toHaveLength(2);
+  });
+
+  it("escapes the organiser's and the buyer's text in the HTML part", async () => {
+    const { event, order, tickets } = await paidOrder('Run <script>alert(1)</script> & "Walk"');
+    await sendOrderConfirmation({ ...order, purchaser: '<b>Mallory</b>' }, tickets, event, null);
+    const [mail] = await mailTo(order.emailAddress);
+    expect(mail!.body.html).toContain('Run &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Walk&quot;');
+    expect(mail!.body.html).toContain('Hello &lt;b&gt;Mallory&lt;/b&gt;');
+    expect(mail!.body.html).not.toContain('<script>');
+  });
+});
