@@ -65,6 +65,8 @@ export const keys = {
   count: (name: string): Key => ({ PK: `COUNT#${name}`, SK: 'COUNT' }),
 
   event: (id: number): Key => ({ PK: `EVENT#${id}`, SK: 'EVENT' }),
+  /** Whether a key (a stream record's) is an event item's, the one `event` builds. */
+  isEvent: (pk: string | undefined, sk: string | undefined): boolean => sk === 'EVENT' && !!pk?.startsWith('EVENT#'),
   /** An event's partition: its ticket types, teams, grants, waves, waivers, shards and positions, each read by its prefix. */
   eventItems: (id: number) => table(`EVENT#${id}`),
   ticketType: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TICKET_TYPE#${sortableId(id)}` }),
