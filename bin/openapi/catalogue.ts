@@ -5,6 +5,7 @@ import type { RouteDoc } from './catalogue/common.ts';
 import { EVENTS, EVENTS_TAG } from './catalogue/events.ts';
 import { GATE, GATE_TAG } from './catalogue/gate.ts';
 import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
+import { RESERVATIONS } from './catalogue/reservations.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
 import { TICKET, TICKET_TAG } from './catalogue/ticket.ts';
 import { TICKETS, TICKETS_TAG } from './catalogue/tickets.ts';
@@ -50,6 +51,7 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...TICKET,
   ...GATE,
   ...MY_ACCOUNT,
+  ...RESERVATIONS,
   ...WEBHOOKS,
   ...EVENTS,
 };

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
 import { isValidTimeZone, DEFAULT_LISTING, type CreatedEvent, type NewEvent } from '../domain/event.ts';
+import { stockShardsFor } from '../domain/reservation.ts';
 import { ValidationError } from '../errors.ts';
 import { db, tableName, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
@@ -9,6 +10,7 @@ import { keys } from './keys.ts';
 import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { countEvents } from './event-counts.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
+import { newStockItems } from './stock.ts';
 
 /** An event's creation (events.ts re-exports it): its checks, its ids, the items it writes. */
 
@@ -137,6 +139,7 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
       sold: 0,
       total: type.total,
       grants: [...new Set(type.grants ?? [])].filter((granted) => granted !== eventId),
+      stockShards: stockShardsFor(type.total),
     })),
     teams: (input.teams ?? []).map((team, t) => ({ id: firstTeam + t, eventId, name: team.name })),
     waveTimes: waves.map((wave, w) => ({
@@ -177,6 +180,7 @@ function eventWrites(event: CreatedEvent) {
     ...ticketTypes.map((type) =>
       put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndexes(type.id), entity: 'TicketType', ...type }),
     ),
+    ...ticketTypes.flatMap((type) => newStockItems(type).map((Item) => put(Item))),
     ...ticketTypes.flatMap((type) =>
       type.grants.map((granted) => ({
         Put: {
