@@ -92,6 +92,10 @@ export const soldFromHoldAction = ({ typeId, shard }: Pick<StockTake, 'typeId' |
 export const soldFromStockAction = ({ typeId, shard }: Pick<StockTake, 'typeId' | 'shard'>) =>
   move(typeId, shard, 'SET #left = #left - :q', '#left >= :q AND attribute_exists(#held)', 1);
 
+/** A ticket that stops holding a place (deleted, cancelled, transferred away): its place back to `left`. */
+export const returnToStockAction = ({ typeId, shard, quantity }: StockTake) =>
+  move(typeId, shard, 'SET #left = #left + :q', 'attribute_exists(#held)', quantity);
+
 /**
  * A type's `total` moved by `delta` (its stock read as `shards`): a rise adds to shard 0's
  * `left`; a fall takes from the fullest shards, each conditional on holding it. Undefined

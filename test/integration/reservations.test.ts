@@ -272,9 +272,9 @@ describe('the lapsing job (functions/jobs/release-reservations.ts)', () => {
     const second = await atTime(start + 5 * 60_000, () =>
       reserve(late, { eventId: event.id, lines: [{ typeId, quantity: 4 }] }),
     );
-    expect((await reserve(unusedCustomerId(), { eventId: event.id, lines: [{ typeId, quantity: 1 }] })).body.reason).toBe(
-      'sold_out',
-    );
+    expect(
+      (await reserve(unusedCustomerId(), { eventId: event.id, lines: [{ typeId, quantity: 1 }] })).body.reason,
+    ).toBe('sold_out');
 
     await atTime(start + 11 * 60_000, lapse);
     const [a, b] = await Promise.all(
@@ -282,7 +282,9 @@ describe('the lapsing job (functions/jobs/release-reservations.ts)', () => {
         [first, early],
         [second, late],
       ].map(async ([answer, customer]) =>
-        call('GET', `${BASE}/${(answer as { body: any }).body.data.id}`, { token: await customerToken(customer as number) }),
+        call('GET', `${BASE}/${(answer as { body: any }).body.data.id}`, {
+          token: await customerToken(customer as number),
+        }),
       ),
     );
     expect(a!.body.data.status).toBe('lapsed');

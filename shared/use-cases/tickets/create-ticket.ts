@@ -1,15 +1,14 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType } from '../../data/events.ts';
-import { commitTicketChanges, type ExtraAction } from '../../lists/writes.ts';
-import { readStock, shardsOf, soldFromHoldAction, soldFromStockAction } from '../../data/stock.ts';
-import type { TicketType } from '../../domain/event.ts';
+import { commitTicketChanges } from '../../lists/writes.ts';
 import { newTicketRecord } from '../../domain/new-ticket.ts';
 import { historyEntry, type Actor } from '../../domain/ticket-history.ts';
 import type { PROCESS_STATE, PurchaserContact, Ticket, TicketFields, TicketRecord } from '../../domain/ticket.ts';
 import { toTicket } from '../../domain/ticket-view.ts';
-import { Conflict, ValidationError } from '../../errors.ts';
+import { ValidationError } from '../../errors.ts';
 import { definedOnly } from './change-ticket.ts';
+import { soldOut, STOCK_TRIES, StockMoved, stockMoves } from './ticket-stock.ts';
 
 /** The id sequence of tickets. */
 export const TICKET_SEQUENCE = 'TICKET';
@@ -30,12 +29,9 @@ export interface NewTicket extends Partial<TicketFields> {
   fromHold?: { shard: number };
 }
 
-/** Tries of a sale without a hold on a type of several shards: a shard read with stock may be emptied before the write. */
-const STOCK_TRIES = 3;
-
 /**
  * Issues a ticket of a type (a sale): `sold` rises in the same transaction, 409 `sold_out` when full.
- * The type's stock moves with it (shared/data/stock.ts): `held` of the hold it comes from, or `left`
+ * The type's stock moves with it (ticket-stock.ts): `held` of the hold it comes from, or `left`
  * of a shard holding some, so stock left + held + sold stays the type's total.
  */
 export async function createTicket(input: NewTicket, actor: Actor = { kind: 'system' }): Promise<Ticket> {
@@ -44,28 +40,9 @@ export async function createTicket(input: NewTicket, actor: Actor = { kind: 'sys
       return await issueTicket(input, actor);
     } catch (error) {
       const retry = error instanceof StockMoved && attempt < STOCK_TRIES;
-      if (!retry) throw error instanceof StockMoved ? soldOut(input.typeId) : error;
+      if (!retry) throw error instanceof StockMoved ? soldOut(error.typeId) : error;
     }
   }
-}
-
-class StockMoved extends Error {}
-const soldOut = (typeId: number) => new Conflict(`Ticket type ${typeId} is sold out.`, 'sold_out');
-
-/** The stock action of the sale: from its hold, or from a shard with stock left (none: sold out). */
-async function stockAction(type: TicketType, fromHold: NewTicket['fromHold']): Promise<ExtraAction[]> {
-  if (!shardsOf(type)) return [];
-  if (fromHold)
-    return [
-      {
-        action: soldFromHoldAction({ typeId: type.id, shard: fromHold.shard }),
-        onConditionFailed: () => soldOut(type.id),
-      },
-    ];
-  const shards = shardsOf(type) === 1 ? [{ shard: 0, left: 1 }] : (await readStock(type)).filter((one) => one.left > 0);
-  if (!shards.length) throw soldOut(type.id);
-  const { shard } = shards[Math.floor(Math.random() * shards.length)]!;
-  return [{ action: soldFromStockAction({ typeId: type.id, shard }), onConditionFailed: () => new StockMoved() }];
 }
 
 async function issueTicket(input: NewTicket, actor: Actor): Promise<Ticket> {
@@ -77,7 +54,6 @@ async function issueTicket(input: NewTicket, actor: Actor): Promise<Ticket> {
   const id = await allocateIds(TICKET_SEQUENCE);
   const at = now().toISOString();
   const { purchaser, claim, typeId, fromHold, ...fields } = input;
-  const stock = await stockAction(type, fromHold);
   const record: TicketRecord = {
     ...newTicketRecord(id, type, at),
     price: type.price,
@@ -85,9 +61,7 @@ async function issueTicket(input: NewTicket, actor: Actor): Promise<Ticket> {
     purchaserContact: purchaser ?? null,
     claim: claim ?? null,
   };
-  await commitTicketChanges(
-    [{ before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) }],
-    stock,
-  );
+  const change = { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) };
+  await commitTicketChanges([change], await stockMoves([change], { fromHold, known: type }));
   return toTicket(record);
 }
