@@ -1,6 +1,7 @@
 import type { TicketType } from '../domain/event.ts';
 import { spreadStock, type StockShard, type StockTake } from '../domain/reservation.ts';
-import { batchGet, tableName } from './client.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -36,18 +37,40 @@ export const newStockPuts = (type: Pick<TicketType, 'id' | 'eventId' | 'total' |
     Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
   }));
 
-/** A type's shards as stored now (strongly consistent: the plan of a conditional write). */
+/**
+ * A type's shards as stored now (strongly consistent: the plan of a conditional write). One
+ * GetItem each, at once (8 at most): what every route that changes a ticket may send.
+ */
 export async function readStock(type: Pick<TicketType, 'id' | 'stockShards'>): Promise<StockShard[]> {
   const shards = Array.from({ length: shardsOf(type) }, (_, shard) => shard);
-  const items = await batchGet(
-    shards.map((shard) => keys.stock(type.id, shard)),
-    { consistent: true },
+  const items = await Promise.all(
+    shards.map(async (shard) => {
+      const { Item } = await db.send(
+        new GetCommand({ TableName: tableName(), Key: keys.stock(type.id, shard), ConsistentRead: true }),
+      );
+      return Item;
+    }),
   );
   return shards.map((shard) => ({
     shard,
     left: Number(items[shard]?.left ?? 0),
     held: Number(items[shard]?.held ?? 0),
   }));
+}
+
+/** A type's stock shard count, by its key in its event's partition (one GetItem, as every ticket route may send). */
+export async function stockShardsOf(
+  eventId: number,
+  typeId: number,
+): Promise<Pick<TicketType, 'id' | 'stockShards'> | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.ticketType(eventId, typeId),
+      ProjectionExpression: 'id, stockShards',
+    }),
+  );
+  return Item as Pick<TicketType, 'id' | 'stockShards'> | undefined;
 }
 
 /** What is left of several types, by type id (one BatchGetItem, eventually consistent: a view, not a plan). */
@@ -108,7 +131,7 @@ export function totalChangeActions(typeId: number, shards: readonly StockShard[]
   for (const shard of [...shards].sort((a, b) => b.left - a.left)) {
     if (missing <= 0 || shard.left <= 0) break;
     const taken = Math.min(shard.left, missing);
-    actions.push(move(typeId, shard.shard, 'SET #left = #left - :q', '#left >= :q', taken));
+    actions.push(move(typeId, shard.shard, 'SET #left = #left - :q', '#left >= :q AND attribute_exists(#held)', taken));
     missing -= taken;
   }
   return missing > 0 ? undefined : actions;

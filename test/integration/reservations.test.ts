@@ -9,7 +9,9 @@ import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
 import { unusedCustomerId } from '../support/customers.ts';
+import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
+import { listOrderTickets } from '../support/stored-records.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
@@ -315,5 +317,66 @@ describe('the lapsing job (functions/jobs/release-reservations.ts)', () => {
       lines: [{ typeId: typeOf(event, 0), quantity: 1 }],
     });
     expect(Date.parse(answer.body.data.expiresAt) - Date.now()).toBeLessThanOrEqual(2 * 60_000);
+  });
+});
+
+describe('the stock beside the other paths', () => {
+  it('GET /my-account/ticket-type/{eventId} counts held tickets as not available', async () => {
+    const event = await onSale();
+    const customer = unusedCustomerId();
+    const token = await customerToken(customer);
+    const available = async () =>
+      (await call('GET', `/api/v2/my-account/ticket-type/${event.id}`, { token })).body.data.map(
+        (entry: { available: number }) => entry.available,
+      );
+    expect(await available()).toEqual([1000, 10]);
+    const held = await reserve(customer, { eventId: event.id, lines: [{ typeId: typeOf(event, 1), quantity: 4 }] });
+    expect(await available()).toEqual([1000, 6]);
+    await call('DELETE', `${BASE}/${held.body.data.id}`, { token });
+    expect(await available()).toEqual([1000, 10]);
+  });
+
+  it('keeps left + held + sold = total through an order, a deletion and edits of the total; a total below sold + held is 409', async () => {
+    const event = await onSale();
+    const typeId = typeOf(event, 1);
+    const admin = await adminToken();
+    await reserve(unusedCustomerId(), { eventId: event.id, lines: [{ typeId, quantity: 3 }] });
+    const order = await placeOrder(event, unusedCustomerId(), [typeId, typeId]);
+    expect(await expectInvariant(typeId)).toEqual({ left: 5, held: 3, sold: 2, total: 10 });
+    const [ticket] = await listOrderTickets(order.id);
+    expect((await call('DELETE', `/api/v2/tickets/${ticket!.id}`, { token: admin })).status).toBe(204);
+    expect(await expectInvariant(typeId)).toEqual({ left: 6, held: 3, sold: 1, total: 10 });
+
+    const edit = async (total: number) => {
+      const { body } = await call('GET', `/api/v2/events/${event.id}`, { token: admin });
+      return call('PATCH', `/api/v2/events/${event.id}/ticket-types/${typeId}`, {
+        token: admin,
+        body: { total, version: body.data.version },
+      });
+    };
+    const below = await edit(3);
+    expect(below.status).toBe(409);
+    expect(below.body).toMatchObject({ reason: 'total_below_sold', sold: 1, held: 3 });
+    expect((await edit(4)).status).toBe(200);
+    expect(await expectInvariant(typeId)).toEqual({ left: 0, held: 3, sold: 1, total: 4 });
+    expect((await edit(12)).status).toBe(200);
+    expect(await expectInvariant(typeId)).toEqual({ left: 8, held: 3, sold: 1, total: 12 });
+  });
+
+  it('a type created by POST /events/{id}/ticket-types has its stock, and a type with holds is not deleted', async () => {
+    const event = await onSale();
+    const admin = await adminToken();
+    const created = await call('POST', `/api/v2/events/${event.id}/ticket-types`, {
+      token: admin,
+      body: { name: 'Late', price: 5, total: 600 },
+    });
+    expect(created.status).toBe(201);
+    const typeId = created.body.data.id;
+    expect((await findTicketType(typeId))!.stockShards).toBe(2);
+    expect(await expectInvariant(typeId)).toEqual({ left: 600, held: 0, sold: 0, total: 600 });
+    await reserve(unusedCustomerId(), { eventId: event.id, lines: [{ typeId, quantity: 1 }] });
+    const refused = await call('DELETE', `/api/v2/events/${event.id}/ticket-types/${typeId}`, { token: admin });
+    expect(refused.status).toBe(409);
+    expect(await expectInvariant(typeId)).toEqual({ left: 599, held: 1, sold: 0, total: 600 });
   });
 });

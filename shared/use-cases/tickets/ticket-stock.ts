@@ -1,5 +1,11 @@
-import { findTicketType } from '../../data/events.ts';
-import { readStock, returnToStockAction, shardsOf, soldFromHoldAction, soldFromStockAction } from '../../data/stock.ts';
+import {
+  readStock,
+  returnToStockAction,
+  shardsOf,
+  soldFromHoldAction,
+  soldFromStockAction,
+  stockShardsOf,
+} from '../../data/stock.ts';
 import type { TicketType } from '../../domain/event.ts';
 import { isEligible, type TicketRecord } from '../../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
@@ -18,17 +24,20 @@ export async function stockMoves(
   changes: readonly { before: TicketRecord | null; after: TicketRecord }[],
   options: { fromHold?: { shard: number }; known?: TicketType } = {},
 ): Promise<ExtraAction[]> {
-  const delta = new Map<number, { delta: number; ticketId: number }>();
+  const delta = new Map<number, { delta: number; ticketId: number; eventId: number }>();
   for (const { before, after } of changes) {
     const moved = (isEligible(after) ? 1 : 0) - (before && isEligible(before) ? 1 : 0);
-    const entry = delta.get(after.typeId) ?? { delta: 0, ticketId: after.id };
+    const entry = delta.get(after.typeId) ?? { delta: 0, ticketId: after.id, eventId: after.eventId };
     entry.delta += moved;
     delta.set(after.typeId, entry);
   }
   const moves = [...delta].filter(([, { delta }]) => delta !== 0);
-  const typeOf = async (typeId: number) => (options.known?.id === typeId ? options.known : findTicketType(typeId));
+  const typeOf = async (typeId: number, eventId: number) =>
+    options.known?.id === typeId ? options.known : stockShardsOf(eventId, typeId);
   const actions = await Promise.all(
-    moves.map(async ([typeId, move]) => stockMove(await typeOf(typeId), move.delta, move.ticketId, options.fromHold)),
+    moves.map(async ([typeId, move]) =>
+      stockMove(await typeOf(typeId, move.eventId), move.delta, move.ticketId, options.fromHold),
+    ),
   );
   return actions.flat();
 }
@@ -45,7 +54,7 @@ export class StockMoved extends Error {
 export const soldOut = (typeId: number) => new Conflict(`Ticket type ${typeId} is sold out.`, 'sold_out');
 
 async function stockMove(
-  type: TicketType | undefined,
+  type: Pick<TicketType, 'id' | 'stockShards'> | undefined,
   delta: number,
   ticketId: number,
   fromHold: { shard: number } | undefined,
