@@ -10,7 +10,7 @@ import { keys } from './keys.ts';
 import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { countEvents } from './event-counts.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
-import { newStockItems } from './stock.ts';
+import { initialiseStock, newStockPuts } from './stock.ts';
 
 /** An event's creation (events.ts re-exports it): its checks, its ids, the items it writes. */
 
@@ -35,6 +35,8 @@ export async function createEvent(input: NewEvent): Promise<CreatedEvent> {
   const [ids] = await allocateEventIds([input]);
   const event = buildEvent(input, ids!);
   await transactWrite(eventWrites(event));
+  // Its types' stock, in transactions of their own: a creation's one transaction is full of its other items.
+  event.ticketTypes = await initialiseStock(event.ticketTypes);
   return event;
 }
 
@@ -139,7 +141,6 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
       sold: 0,
       total: type.total,
       grants: [...new Set(type.grants ?? [])].filter((granted) => granted !== eventId),
-      stockShards: stockShardsFor(type.total),
     })),
     teams: (input.teams ?? []).map((team, t) => ({ id: firstTeam + t, eventId, name: team.name })),
     waveTimes: waves.map((wave, w) => ({
@@ -180,7 +181,6 @@ function eventWrites(event: CreatedEvent) {
     ...ticketTypes.map((type) =>
       put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndexes(type.id), entity: 'TicketType', ...type }),
     ),
-    ...ticketTypes.flatMap((type) => newStockItems(type).map((Item) => put(Item))),
     ...ticketTypes.flatMap((type) =>
       type.grants.map((granted) => ({
         Put: {
@@ -208,7 +208,12 @@ export async function createEventsInBulk(
 ): Promise<CreatedEvent[]> {
   const ids = await allocateEventIds(inputs);
   const events = inputs.map((input, i) => buildEvent(input, ids[i]!));
-  const writes = events.flatMap(eventWrites);
+  for (const event of events)
+    event.ticketTypes = event.ticketTypes.map((type) => ({ ...type, stockShards: stockShardsFor(type.total) }));
+  const writes = [
+    ...events.flatMap(eventWrites),
+    ...events.flatMap((event) => event.ticketTypes.flatMap(newStockPuts)),
+  ];
   await write(writes.flatMap((action) => ('Put' in action ? [{ PutRequest: { Item: action.Put.Item } }] : [])));
   await db.send(new UpdateCommand({ ...countEvents(events).Update }));
   const published = events.filter((event) => event.published).length;

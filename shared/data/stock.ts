@@ -1,7 +1,7 @@
 import type { TicketType } from '../domain/event.ts';
-import { spreadStock, type StockShard, type StockTake } from '../domain/reservation.ts';
+import { spreadStock, stockShardsFor, type StockShard, type StockTake } from '../domain/reservation.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName } from './client.ts';
+import { batchGet, db, MAX_TRANSACTION_ITEMS, tableName, transactWrite } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -36,6 +36,39 @@ export const newStockPuts = (type: Pick<TicketType, 'id' | 'eventId' | 'total' |
   newStockItems(type).map((Item) => ({
     Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
   }));
+
+/**
+ * The stock of types written without it (an event's creation, whose one transaction holds its
+ * other items): per type, its shards and `stockShards` on the type, conditional on nothing sold
+ * and no stock yet, in transactions of up to 100 actions. Until then the type sells as a type
+ * stored before stock (its `sold` moves alone, under `sold < total`) and takes no reservation;
+ * a type sold from meanwhile stays so. Answers the types with their `stockShards`.
+ */
+export async function initialiseStock(types: readonly TicketType[]): Promise<TicketType[]> {
+  const stocked = types.map((type) => ({ ...type, stockShards: stockShardsFor(type.total) }));
+  const perType = stocked.map((type) => [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.ticketType(type.eventId, type.id),
+        UpdateExpression: 'SET stockShards = :shards',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(stockShards) AND sold = :zero',
+        ExpressionAttributeValues: { ':shards': type.stockShards, ':zero': 0 },
+      },
+    },
+    ...newStockPuts(type),
+  ]);
+  let batch: Record<string, unknown>[] = [];
+  for (const actions of perType) {
+    if (batch.length + actions.length > MAX_TRANSACTION_ITEMS) {
+      await transactWrite(batch);
+      batch = [];
+    }
+    batch.push(...actions);
+  }
+  if (batch.length) await transactWrite(batch);
+  return stocked;
+}
 
 /**
  * A type's shards as stored now (strongly consistent: the plan of a conditional write). One

@@ -2,7 +2,7 @@ import * as z from '../schema.ts';
 import { isValidTimeZone } from './event.ts';
 import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 import { money } from './money.ts';
-import { MAX_RESERVATION_MINUTES, MIN_RESERVATION_MINUTES, stockShardsFor } from './reservation.ts';
+import { MAX_RESERVATION_MINUTES, MIN_RESERVATION_MINUTES } from './reservation.ts';
 
 /**
  * What the events routes accept (`POST /events`, `PATCH /events/{id}`, the ticket-type
@@ -190,10 +190,7 @@ const body = newEventBody({
 type Body = z.output<typeof body>;
 
 const items = (event: Body) =>
-  (event.ticketTypes ?? []).reduce(
-    (sum, type) => sum + 1 + stockShardsFor(type.total) + new Set(type.grants ?? []).size,
-    0,
-  ) +
+  (event.ticketTypes ?? []).reduce((sum, type) => sum + 1 + new Set(type.grants ?? []).size, 0) +
   (event.teams?.length ?? 0) +
   (event.waveTimes?.length ?? 0);
 
@@ -204,7 +201,7 @@ export const NewEventBody = body.check(
     path: ['cutOff'],
   }),
   z.refine((event) => items(event) <= MAX_CREATION_ITEMS, {
-    message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types, grants, teams and wave times together (a type of ${2 * 250} tickets or more counts each of its stock items too): add more types afterwards`,
+    message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types, grants, teams and wave times together: add more types afterwards`,
     path: ['ticketTypes'],
   }),
 );

@@ -272,7 +272,7 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
     expect(types.body.data).toEqual([
       { id: String(early!.id), name: 'Early', description: 'Before 10:00', ordering: 1, price: 25, available: 10 },
       { id: String(alsoEarly!.id), name: 'Also early', description: '', ordering: 1, price: 28, available: 10 },
-      { id: String(late!.id), name: 'Late', description: 'After 10:00', ordering: 2, price: 30, available: 10 },
+      { id: String(late!.id), name: 'Late', description: 'After 10:00', ordering: 2, price: 30, available: 9 },
     ]);
     for (const entry of types.body.data) expect(TicketTypeEntryResource.safeParse(entry).success).toBe(true);
     expect(
