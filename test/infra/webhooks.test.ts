@@ -144,8 +144,8 @@ describe('the dispatcher', () => {
   it('runs every minute, one run per tick: a tick is not retried, nor kept past a minute', () => {
     const { template, ids } = stages.dev;
     // The dispatcher's own rule (the reservations' lapsing job has its own: test/infra/reservations.test.ts).
-    const [ruleId, rule] = Object.entries(resourcesOf(template, 'AWS::Events::Rule')).find(
-      ([, one]) => JSON.stringify(one.Properties.Targets).includes(ids.dispatcher),
+    const [ruleId, rule] = Object.entries(resourcesOf(template, 'AWS::Events::Rule')).find(([, one]) =>
+      JSON.stringify(one.Properties.Targets).includes(ids.dispatcher),
     )!;
     expect(rule.Properties).toMatchObject({
       ScheduleExpression: 'rate(1 minute)',

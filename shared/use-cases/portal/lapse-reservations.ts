@@ -34,9 +34,7 @@ export async function lapseDueReservations(budgetMs: number): Promise<LapseRun> 
   const stored = await sweptMinute();
   // A checkpoint past now (a clock set back: the tests' clock) counts as none.
   const swept = stored && stored < current ? stored : undefined;
-  let minute = swept
-    ? nextMinute(swept)
-    : dueMinute(new Date(at.getTime() - FIRST_RUN_LOOKBACK_MINUTES * MINUTE_MS));
+  let minute = swept ? nextMinute(swept) : dueMinute(new Date(at.getTime() - FIRST_RUN_LOOKBACK_MINUTES * MINUTE_MS));
   const run: LapseRun = { lapsed: 0, minutes: 0 };
   let drainedSoFar = true;
   while (minute <= current && run.minutes < MAX_MINUTES_PER_RUN && Date.now() - started < budgetMs) {
