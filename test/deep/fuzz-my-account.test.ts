@@ -63,5 +63,10 @@ fuzzFile({
       reason: 'asking for an address another account holds counts against the customer and the client network',
     },
     { route: 'PUT /my-account/email', key: THROTTLE, reason: 'mail to the account is limited, refusals included' },
+    {
+      route: 'POST /my-account/reservations',
+      key: THROTTLE,
+      reason: 'a reservation attempt counts against the customer and the client network, refusals included',
+    },
   ],
 });

@@ -127,6 +127,7 @@ describe('POST /my-account/reservations', () => {
       [{ eventId: event.id, lines: [{ typeId: 999_999_999, quantity: 1 }] }, 'body.lines.0.typeId'],
       [{ eventId: event.id, lines: [{ typeId, quantity: 1, waveTimeId: 999_999_999 }] }, 'body.lines.0.waveTimeId'],
       [{ eventId: event.id, lines: [{ typeId, quantity: 1 }], shippingMethodId: 999_999_999 }, 'body.shippingMethodId'],
+      [{ eventId: 999_999_999, lines: [{ typeId, quantity: 1 }] }, 'body.eventId'],
     ] as const) {
       const refused = await reserve(customer, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);

@@ -59,7 +59,7 @@ export async function createReservation(customerId: number, network: string, req
       `At most ${window.limit} reservations a minute per ${window.name === RESERVATIONS_PER_NETWORK.name ? 'network' : 'customer'}.`,
   );
   const [event, types, waves, method] = await Promise.all([
-    getEvent(request.eventId),
+    eventOf(request.eventId),
     listTicketTypes(request.eventId),
     request.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(request.eventId) : [],
     request.shippingMethodId === undefined ? undefined : shippingMethodOf(request.shippingMethodId),
@@ -102,6 +102,16 @@ export async function createReservation(customerId: number, network: string, req
       if ('existing' in error.refusal) throw reservationExists(error.refusal.existing);
       if (attempt >= HOLD_TRIES) throw soldOut(byId.get(error.refusal.take.typeId)!, 0);
     }
+  }
+}
+
+/** The body's event: one that does not exist is bad input naming the field, as a type or a shipping method. */
+async function eventOf(id: number) {
+  try {
+    return await getEvent(id);
+  } catch (error) {
+    if (!(error instanceof NotFound)) throw error;
+    throw new ValidationError('Unknown event.', [{ path: 'body.eventId', message: `Event ${id} does not exist.` }]);
   }
 }
 
