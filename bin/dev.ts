@@ -111,10 +111,12 @@ Object.assign(process.env, serviceEnv);
 
 let server: ApiServer | undefined;
 let webhooks: { stop(): Promise<void> } | undefined;
+let lapser: { stop(): Promise<void> } | undefined;
 const shutdown = async () => {
   console.log('\nStopping…');
   await server?.close();
   await webhooks?.stop();
+  await lapser?.stop();
   await Promise.all([adminPage.close(), portalPage.close()]);
   await services.stop();
   process.exit(0);
@@ -140,6 +142,9 @@ try {
   // The table stream's consumer and the webhook dispatcher, as infra/webhooks.ts runs them in AWS.
   const { startWebhookWorkers } = await import('./local/webhook-workers.ts');
   webhooks = await startWebhookWorkers({ tableName });
+  // Reservations lapse with no operator, as infra/reservations.ts's schedule lapses them.
+  const { startReservationLapser } = await import('./local/reservation-lapser.ts');
+  lapser = startReservationLapser();
   adminPage.proxyTo(server.url);
   portalPage.proxyTo(server.url);
 

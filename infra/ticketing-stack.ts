@@ -18,6 +18,7 @@ import { RouteGroupStack } from './route-group.ts';
 import { type StageSettings, StageSettingsError } from './stages.ts';
 import { stageTable } from './table.ts';
 import { Webhooks } from './webhooks.ts';
+import { Reservations } from './reservations.ts';
 import { webhookSecretsKey } from './webhook-secrets-key.ts';
 
 export interface TicketingStackProps extends StackProps {
@@ -39,6 +40,8 @@ export class TicketingStack extends Stack {
   readonly table: ITableV2;
   /** The table stream's consumer, the dispatcher and their queue (infra/webhooks.ts). */
   readonly webhooks: Webhooks;
+  /** The reservations' lapsing job and its schedule (infra/reservations.ts). */
+  readonly reservations: Reservations;
   /** Alarms, their topic and the dashboard (a nested stack). */
   readonly operations: Operations;
 
@@ -154,6 +157,8 @@ export class TicketingStack extends Stack {
       secretsKey: webhookKey,
       portalUrl: frontEnds.portal.origin,
     });
+    // Reservations lapse by themselves (infra/reservations.ts).
+    this.reservations = new Reservations(this, 'Reservations', { settings, table, environment: serviceEnvironment });
     this.operations = new Operations(this, 'Operations', {
       settings,
       api: http.api,

@@ -192,7 +192,7 @@ const table = [
   { method: 'DELETE', path: '/events/{id}', handler: 'events/delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI5'] } },
   { method: 'GET', path: '/events/{id}/history', handler: 'events/history', auth: admin('events:read'), uses: { table: ['GetItem', 'Query'] } },
   { method: 'POST', path: '/events/{id}/ticket-types', handler: 'events/ticket-type-create', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] } },
-  { method: 'PATCH', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-update', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'], indexes: ['GSI2'] } },
+  { method: 'PATCH', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-update', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI2'] } },
   { method: 'DELETE', path: '/events/{id}/ticket-types/{typeId}', handler: 'events/ticket-type-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], indexes: ['GSI2'] } },
   { method: 'POST', path: '/events/{id}/teams', handler: 'events/team-create', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] } },
   { method: 'PATCH', path: '/events/{id}/teams/{teamId}', handler: 'events/team-update', auth: admin('events:write'), uses: { table: ['GetItem', 'PutItem'] } },
@@ -219,7 +219,7 @@ const table = [
   { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'PutItem'], indexes: ['GSI1', 'GSI4'], email: true } , throttled: true },
   // Catalogue and orders, scoped to the customer.
   { method: 'GET', path: '/my-account/event', handler: 'my-account/events', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2'] } },
-  { method: 'GET', path: '/my-account/ticket-type/{eventId}', handler: 'my-account/ticket-types', auth: customer, uses: { table: ['GetItem', 'Query'] } },
+  { method: 'GET', path: '/my-account/ticket-type/{eventId}', handler: 'my-account/ticket-types', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'Query'] } },
   { method: 'GET', path: '/my-account/wave-time/{eventId}', handler: 'my-account/wave-times', auth: customer, uses: { table: ['GetItem', 'Query'] } },
   { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2'] } },
   { method: 'GET', path: '/my-account/payment-processor', handler: 'my-account/payment-processor', auth: customer, uses: { table: ['GetItem'] } },
@@ -228,6 +228,10 @@ const table = [
   { method: 'GET', path: '/my-account/tickets/{ticketId}/pdf', handler: 'my-account/ticket-pdf', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'] } },
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
+  // Ours (issue 58, README "Reservations"): a customer holds tickets for the event's reservation minutes, releases them, or they lapse (functions/jobs/release-reservations.ts).
+  { method: 'POST', path: '/my-account/reservations', handler: 'my-account/reservation-create', auth: customer, uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true, throttled: true },
+  { method: 'GET', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-get', auth: customer, uses: { table: ['GetItem'] } },
+  { method: 'DELETE', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-delete', auth: customer, uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'] } },
 
   // Webhooks (ours, beyond the spec; README "Webhooks"): subscriptions, their deliveries, and a test message.
   // Retry and ping send at once, and may turn a failing subscription off and mail its creator.

@@ -6,6 +6,7 @@ import { EVENT_PARTS } from './catalogue/event-parts.ts';
 import { EVENTS, EVENTS_TAG } from './catalogue/events.ts';
 import { GATE, GATE_TAG } from './catalogue/gate.ts';
 import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
+import { RESERVATIONS } from './catalogue/reservations.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
 import { TICKET, TICKET_TAG } from './catalogue/ticket.ts';
 import { TICKETS, TICKETS_TAG } from './catalogue/tickets.ts';
@@ -51,6 +52,7 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...TICKET,
   ...GATE,
   ...MY_ACCOUNT,
+  ...RESERVATIONS,
   ...WEBHOOKS,
   ...EVENTS,
   ...EVENT_PARTS,

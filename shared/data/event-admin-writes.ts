@@ -7,6 +7,7 @@ import { moveEventCounts } from './event-counts.ts';
 import { keys } from './keys.ts';
 import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
+import { stockDeleteActions } from './stock.ts';
 
 /**
  * The events routes' writes. Every change of an event or its types is one transaction,
@@ -139,6 +140,7 @@ export async function commitEventDeletion(change: EventChange, rest: { PK: strin
 export function eventLeftovers(eventId: number, parts: { types: TicketType[]; teamIds: number[]; waveIds: number[] }) {
   return [
     ...parts.types.map((type) => keys.ticketType(eventId, type.id)),
+    ...parts.types.flatMap((type) => stockDeleteActions(type).map(({ Delete }) => Delete.Key)),
     ...parts.types.flatMap((type) => type.grants.map((granted) => keys.accessGrant(granted, type.id))),
     ...parts.teamIds.map((id) => keys.team(eventId, id)),
     ...parts.waveIds.map((id) => keys.waveTime(eventId, id)),
@@ -152,11 +154,13 @@ export function eventLeftovers(eventId: number, parts: { types: TicketType[]; te
 /**
  * A type's creation, edit or deletion with the event's version, capacity and history: one
  * transaction. An edit of `total` is conditional on the type's `sold` (a sale between the
- * read and the write cannot be oversold); a deletion on nothing sold.
+ * read and the write cannot be oversold); a deletion on nothing sold. `stock`: the moves of
+ * its stock items (shared/data/stock.ts), each conditional on the shard as read.
  */
 export async function commitTypeChange(
   change: EventChange,
   type: { before?: TicketType; after?: TicketType },
+  stock: Record<string, unknown>[] = [],
 ): Promise<void> {
   const { before, after } = type;
   const eventId = change.before.id;
@@ -208,10 +212,15 @@ export async function commitTypeChange(
       typeAction,
       ...grantActions,
       historyPut(change),
+      ...stock,
     ]);
   } catch (error) {
-    // The type's `sold` moved between the read and the write: a sale, so the caller reads again.
-    if (error instanceof TransactionCancelled && error.conditionFailed(1))
+    // The type's `sold` or its stock moved between the read and the write: a sale or a hold, so the caller reads again.
+    const stockFrom = 3 + grantActions.length;
+    const stockMoved = stock.some(
+      (_, n) => error instanceof TransactionCancelled && error.conditionFailed(stockFrom + n),
+    );
+    if (error instanceof TransactionCancelled && (error.conditionFailed(1) || stockMoved))
       throw new Conflict(`Ticket type ${typeId} sold meanwhile: read it again and retry.`, 'stale_version');
     throw error;
   }

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
 import { isValidTimeZone, DEFAULT_LISTING, type CreatedEvent, type NewEvent } from '../domain/event.ts';
+import { stockShardsFor } from '../domain/reservation.ts';
 import { ValidationError } from '../errors.ts';
 import { db, tableName, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
@@ -12,6 +13,7 @@ import { historyPut } from './event-admin-writes.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
 import { waiverItems } from './waivers.ts';
 import { versionHash } from '../domain/waivers.ts';
+import { initialiseStock, newStockPuts } from './stock.ts';
 
 /** An event's creation (events.ts re-exports it): its checks, its ids, the items it writes. */
 
@@ -41,6 +43,8 @@ export async function createEvent(input: NewEvent, creator?: { by: number; at: s
     ? [historyPut({ after: { ...event, version: 1 }, changes: {}, action: 'created', ...creator })]
     : [];
   await transactWrite([...eventWrites(event), ...history]);
+  // Its types' stock, in transactions of their own: a creation's one transaction is full of its other items.
+  event.ticketTypes = await initialiseStock(event.ticketTypes);
   return event;
 }
 
@@ -244,7 +248,12 @@ export async function createEventsInBulk(
 ): Promise<CreatedEvent[]> {
   const ids = await allocateEventIds(inputs);
   const events = inputs.map((input, i) => buildEvent(input, ids[i]!));
-  const writes = events.flatMap(eventWrites);
+  for (const event of events)
+    event.ticketTypes = event.ticketTypes.map((type) => ({ ...type, stockShards: stockShardsFor(type.total) }));
+  const writes = [
+    ...events.flatMap(eventWrites),
+    ...events.flatMap((event) => event.ticketTypes.flatMap(newStockPuts)),
+  ];
   await write(writes.flatMap((action) => ('Put' in action ? [{ PutRequest: { Item: action.Put.Item } }] : [])));
   await db.send(new UpdateCommand({ ...countEvents(events).Update }));
   const published = events.filter((event) => event.published).length;

@@ -264,6 +264,21 @@ export const keys = {
     SK: `WAIVER_SIGNATURE#${sortableId(waiverId)}`,
   }),
   waiverSignaturesPrefix: 'WAIVER_SIGNATURE#',
+
+  /** A shard of a ticket type's stock (shared/data/stock.ts): tickets `left` for sale and `held` by reservations. */
+  stock: (typeId: number, shard: number): Key => ({ PK: `STOCK#${typeId}#${shard}`, SK: 'STOCK' }),
+  reservation: (id: number): Key => ({ PK: `RESERVATION#${id}`, SK: 'RESERVATION' }),
+  /** The customer's one reservation holding stock for an event: present while it is `held` or `checked_out`. */
+  activeReservation: (customerId: number, eventId: number): Key => ({
+    PK: `CUSTOMER#${customerId}`,
+    SK: `RESERVATION#EVENT#${sortableId(eventId)}`,
+  }),
+  /** A holding reservation's due entry: the minute it lapses in and a shard of that minute, by expiry then id. */
+  reservationDue: (minute: string, shard: number, expiresAt: string, id: number): Key => ({
+    PK: `RESERVATION_DUE#${minute}#${shard}`,
+    SK: `${expiresAt}#${sortableId(id)}`,
+  }),
+  reservationsDueIn: (minute: string, shard: number) => table(`RESERVATION_DUE#${minute}#${shard}`),
 };
 
 /**

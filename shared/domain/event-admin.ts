@@ -10,7 +10,8 @@ import type { Event, EventListing } from './event.ts';
 
 /** What an event's patch may change: its listing fields, title, start and time zone, and `published`. */
 export type EventPatch = Partial<
-  Pick<Event, 'title' | 'timezone' | 'startsAt' | 'currency'> & Omit<EventListing, 'publishedDate'>
+  Pick<Event, 'title' | 'timezone' | 'startsAt' | 'currency' | 'reservationMinutes'> &
+    Omit<EventListing, 'publishedDate'>
 >;
 
 /** A field's value before and after a change (the event's history). */

@@ -3,6 +3,7 @@ import { isValidTimeZone } from './event.ts';
 import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 import { money } from './money.ts';
 import { WAIVER_KINDS } from './waivers.ts';
+import { MAX_RESERVATION_MINUTES, MIN_RESERVATION_MINUTES } from './reservation.ts';
 
 /** A waiver's text (each version is an item of its own). */
 export const MAX_WAIVER_TEXT = 50_000;
@@ -159,6 +160,14 @@ function eventPatchBody() {
     currency: z.optional(currency()),
     ...optional(listing),
     published: z.optional(z.boolean()),
+    reservationMinutes: z.optional(
+      z
+        .int()
+        .check(
+          z.minimum(MIN_RESERVATION_MINUTES, 'must be at least 1'),
+          z.maximum(MAX_RESERVATION_MINUTES, 'must be at most 60'),
+        ),
+    ),
     /** The version the client read: a later one is 409 `stale_version`. */
     version: z.optional(z.int().check(z.positive())),
   });

@@ -1,5 +1,6 @@
 import * as z from '../schema.ts';
 import type { CreatedEvent, Event, TicketType } from './event.ts';
+import { DEFAULT_RESERVATION_MINUTES } from './reservation.ts';
 
 /**
  * An event as the administrators' routes answer it (`/events`): the listing fields in ISO
@@ -45,6 +46,7 @@ const fields = {
   hideDate: z.boolean(),
   hideTime: z.boolean(),
   capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
+  reservationMinutes: z.int().check(z.describe('How long a reservation holds its tickets before it lapses (1 to 60).')),
   version: z.int().check(z.describe('Moved by every change; a `PATCH` naming an older one is 409 `stale_version`.')),
   created: iso,
   updated: nullableIso,
@@ -136,6 +138,7 @@ export function toEventSummary(event: Event): EventSummary {
     hideDate: event.hideDate ?? false,
     hideTime: event.hideTime ?? false,
     capacity: event.capacity ?? 0,
+    reservationMinutes: event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES,
     version: event.version ?? 1,
     created: event.created,
     updated: event.updated ?? null,

@@ -33,6 +33,8 @@ export interface TicketType {
   total: number;
   /** Other events this type also admits to (an access package when not empty). */
   grants: number[];
+  /** How many stock items hold its `total - sold` (shared/data/stock.ts); absent on types stored before stock. */
+  stockShards?: number;
 }
 
 /** A ticket type of another event (`eventId`) whose access package grants entry to event `into`: its `GRANT#` item. */
@@ -85,6 +87,8 @@ export interface Event extends EventListing {
   created: string;
   /** ISO 4217 code of its prices (events seeded before the events routes have none). */
   currency?: string;
+  /** How long a reservation holds its tickets (default DEFAULT_RESERVATION_MINUTES, shared/domain/reservation.ts). */
+  reservationMinutes?: number;
   /** Moved by every edit, which is conditional on it (shared/data/event-admin-writes.ts). */
   version?: number;
   /** The last edit: when, and by which administrator. */

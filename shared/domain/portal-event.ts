@@ -94,10 +94,15 @@ export interface TicketTypeEntry {
   description: string;
   ordering: number;
   price: number;
+  /** Ours: tickets on sale now, neither sold nor held by a reservation (stock left). */
+  available: number;
 }
 
-/** An event's types in the portal's order: `ordering`, then id. */
-export function ticketTypeEntries(types: readonly TicketType[]): TicketTypeEntry[] {
+/**
+ * An event's types in the portal's order: `ordering`, then id; `left` the stock left of each
+ * type that has stock (shared/data/stock.ts), else `total - sold`.
+ */
+export function ticketTypeEntries(types: readonly TicketType[], left: ReadonlyMap<number, number>): TicketTypeEntry[] {
   return types
     .map((type, index) => ({ type, ordering: type.ordering ?? index }))
     .sort((a, b) => a.ordering - b.ordering || a.type.id - b.type.id)
@@ -107,5 +112,6 @@ export function ticketTypeEntries(types: readonly TicketType[]): TicketTypeEntry
       description: type.description ?? '',
       ordering,
       price: type.price,
+      available: Math.max(0, left.get(type.id) ?? type.total - type.sold),
     }));
 }

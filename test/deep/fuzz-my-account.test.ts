@@ -69,5 +69,10 @@ fuzzFile({
       key: THROTTLE,
       reason: 'a sign-up refused by the per-address limit has counted against the client network',
     },
+    {
+      route: 'POST /my-account/reservations',
+      key: THROTTLE,
+      reason: 'a reservation attempt counts against the customer and the client network, refusals included',
+    },
   ],
 });

@@ -536,12 +536,12 @@ describe.each(STAGE_NAMES)('limits of %s', (stage) => {
     for (const alarm of throttleAlarms) expect(onlyMetric(alarm).metricName).toBe('Throttles');
   });
 
-  it(`traces every function through Lambda's own X-Ray integration ${stage === 'dev' ? 'not in dev' : 'in staging and prod'} (the routes, the webhooks, the migration runner)`, () => {
+  it(`traces every function through Lambda's own X-Ray integration ${stage === 'dev' ? 'not in dev' : 'in staging and prod'} (the routes, the webhooks, the reservations' lapsing job, the migration runner)`, () => {
     const functions = Object.entries(resourcesOf(stages[stage].template, 'AWS::Lambda::Function')).filter(
       // CDK's own helpers (the trigger's, the bucket deployments') are not ours to configure.
       ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(functions.length).toBe(routes.length + 3);
+    expect(functions.length).toBe(routes.length + 4);
     for (const [id, fn] of functions)
       expect(fn.Properties.TracingConfig?.Mode, id).toBe(stage === 'dev' ? undefined : 'Active');
   });

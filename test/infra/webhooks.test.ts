@@ -161,7 +161,10 @@ describe('the table stream', () => {
 describe('the dispatcher', () => {
   it('runs every minute, one run per tick: a tick is not retried, nor kept past a minute', () => {
     const { template, ids } = stages.dev;
-    const rule = onlyResource(template, 'AWS::Events::Rule');
+    // The dispatcher's own rule (the reservations' lapsing job has its own: test/infra/reservations.test.ts).
+    const [ruleId, rule] = Object.entries(resourcesOf(template, 'AWS::Events::Rule')).find(([, one]) =>
+      JSON.stringify(one.Properties.Targets).includes(ids.dispatcher),
+    )!;
     expect(rule.Properties).toMatchObject({
       ScheduleExpression: 'rate(1 minute)',
       State: 'ENABLED',
@@ -172,9 +175,10 @@ describe('the dispatcher', () => {
         },
       ],
     });
-    const ruleId = onlyId(template, 'AWS::Events::Rule');
     const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
-      (p) => p.Properties.Principal === 'events.amazonaws.com',
+      (p) =>
+        p.Properties.Principal === 'events.amazonaws.com' &&
+        JSON.stringify(p.Properties.FunctionName).includes(ids.dispatcher),
     );
     expect(permissions.map((p) => p.Properties)).toEqual([
       expect.objectContaining({

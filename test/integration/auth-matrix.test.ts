@@ -58,7 +58,7 @@ interface World {
   webhookId: number;
   scoped: string;
   unscoped: string;
-  x: { id: number; token: string; eventId: number; ticketId: number; markers: string[] };
+  x: { id: number; token: string; eventId: number; ticketId: number; reservationId: number; markers: string[] };
   y: { id: number; token: string };
 }
 let world: World;
@@ -85,6 +85,11 @@ beforeAll(async () => {
     token: unscoped,
     body: { url: 'http://127.0.0.1:9/hooks', events: ['ticket.updated'], eventIds: [eventA.id] },
   });
+  const xToken = await tokenOf(x);
+  const reservation = await call('POST', '/api/v2/my-account/reservations', {
+    token: xToken,
+    body: { eventId: publicEvent.id, lines: [{ typeId: publicEvent.ticketTypes[0]!.id, quantity: 1 }] },
+  });
   world = {
     ticketId: ticket!.id,
     eventA: eventA.id,
@@ -96,9 +101,10 @@ beforeAll(async () => {
     // Delimited, so customer 2's markers are not found inside customer 21's data.
     x: {
       id: x.id,
-      token: await tokenOf(x),
+      token: xToken,
       eventId: privateEvent.id,
       ticketId: xOrder.ticketIds[0]!,
+      reservationId: reservation.body.data.id,
       markers: [x.email, `customer-${x.id}@`, `customer ${x.id}"`, `ch_seed_${x.id}_`, privateEvent.title],
     },
     y: { id: y.id, token: await tokenOf(y) },
@@ -550,12 +556,18 @@ const withBody = (row: RouteRow, options: CallOptions): CallOptions =>
 function otherCustomerCell(row: RouteRow): Cell {
   const param = /\{(\w+)\}/.exec(row.path)?.[1];
   if (param) {
-    if (param !== 'eventId' && param !== 'ticketId')
+    // A reservation's `{id}` (issue 58): X's own.
+    const reservation = row.path.startsWith('/my-account/reservations/') && param === 'id';
+    if (param !== 'eventId' && param !== 'ticketId' && !reservation)
       throw new Error(`${routeKey(row)}: a customer row with {${param}}: say whose data it names`);
+    const named = reservation ? 'reservation' : param === 'eventId' ? 'private event' : 'ticket';
+    // Read when the check runs: the cells are built before the world is.
+    const theirId = () =>
+      reservation ? world.x.reservationId : param === 'eventId' ? world.x.eventId : world.x.ticketId;
     return {
-      says: `404 for another customer's ${param === 'eventId' ? 'private event' : 'ticket'} (whose owner gets 200)`,
+      says: `404 for another customer's ${named} (whose owner gets 200)`,
       check: async () => {
-        const url = `/api/v2${row.path.replace(`{${param}}`, String(param === 'eventId' ? world.x.eventId : world.x.ticketId))}`;
+        const url = `/api/v2${row.path.replace(`{${param}}`, String(theirId()))}`;
         const theirs = await call(row.method, url, { token: world.y.token });
         isProblem(theirs, 404);
         leaksNothingOfX(theirs);
@@ -635,7 +647,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('has an expectation for every route and every kind of caller', () => {
-  // The spec's 55 and ours: POST /my-account/claim and sign-up, the ticket PDF, the ten webhook routes, the gate's two and the twenty-one events routes (test/unit/routes.test.ts names them).
-  expect(routes).toHaveLength(91);
+  // The spec's 55 and ours: POST /my-account/claim and sign-up, the ticket PDF, the ten webhook routes, the gate's two, the twenty-one events routes and the three reservation routes (test/unit/routes.test.ts names them).
+  expect(routes).toHaveLength(94);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

@@ -270,9 +270,9 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
     const [late, early, alsoEarly] = shown.ticketTypes;
     expect(types.body).toMatchObject({ totalCount: 3, count: 3, limit: 25, offset: 0 });
     expect(types.body.data).toEqual([
-      { id: String(early!.id), name: 'Early', description: 'Before 10:00', ordering: 1, price: 25 },
-      { id: String(alsoEarly!.id), name: 'Also early', description: '', ordering: 1, price: 28 },
-      { id: String(late!.id), name: 'Late', description: 'After 10:00', ordering: 2, price: 30 },
+      { id: String(early!.id), name: 'Early', description: 'Before 10:00', ordering: 1, price: 25, available: 10 },
+      { id: String(alsoEarly!.id), name: 'Also early', description: '', ordering: 1, price: 28, available: 10 },
+      { id: String(late!.id), name: 'Late', description: 'After 10:00', ordering: 2, price: 30, available: 9 },
     ]);
     for (const entry of types.body.data) expect(TicketTypeEntryResource.safeParse(entry).success).toBe(true);
     expect(

@@ -11,7 +11,7 @@ import { keys } from '#shared/data/keys';
 import { countWrites, describeWrites, storedItem } from '../support/dynamo-writes.ts';
 import { type DynamoWrites, type Item, itemSize } from '../support/write-pricing.ts';
 import { checkIn, SYSTEM, TICKETS } from '../support/tickets.ts';
-import { adminToken } from '../support/tokens.ts';
+import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
  * Write units by AWS's published rules (test/support/write-pricing.ts prices the items each
@@ -38,10 +38,12 @@ function byKind(writes: DynamoWrites): Record<string, number> {
   const kinds: Record<string, number> = {};
   for (const write of writes.items) {
     const sk = write.key.split(' ')[1]!;
-    const kind =
-      /^(LIST(#EVENT|#PURCHASE|#ACCESS)?|TICKETS#count|TICKET|HISTORY|SEARCH|SCAN|STATS|POS|BOUGHT|TICKET_TYPE|UNIQUE|SEQUENCE|REQUEST)/.exec(
-        sk,
-      )?.[1] ?? sk;
+    // A reservation's due entry is keyed by its expiry (`<iso>#<id>`), under RESERVATION_DUE#… (keys.ts).
+    const kind = write.key.startsWith('RESERVATION_DUE#')
+      ? 'DUE'
+      : (/^(LIST(#EVENT|#PURCHASE|#ACCESS)?|TICKETS#count|TICKET|HISTORY|SEARCH|SCAN|STATS|POS|BOUGHT|TICKET_TYPE|UNIQUE|SEQUENCE|REQUEST|RESERVATION#EVENT|RESERVATION|STOCK|RATE)/.exec(
+          sk,
+        )?.[1] ?? sk);
     kinds[kind] = (kinds[kind] ?? 0) + write.units;
   }
   return kinds;
@@ -159,10 +161,12 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       STATS: 4,
       BOUGHT: 12,
       'TICKETS#count': 2,
+      // The original's place back to its type's stock, the replacement's taken from the new type's (shared/data/stock.ts).
+      STOCK: 4,
     });
-    // README "Cost per request": 87, plus 6 per search token of the new ticket (its barcode's parts vary).
+    // README "Cost per request": 91, plus 6 per search token of the new ticket (its barcode's parts vary).
     const kinds = byKind(writes);
-    expect(writes.units - kinds.SEARCH!, describeWrites(writes)).toBe(87);
+    expect(writes.units - kinds.SEARCH!, describeWrites(writes)).toBe(91);
     expect(kinds.SEARCH! % 6).toBe(0);
   });
 
@@ -244,5 +248,48 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     );
     expect(byKind(writes), describeWrites(writes)).toMatchObject({ TICKET: ticketUnits, REQUEST: 5 });
     expect(writes.units).toBe(35 + ticketUnits);
+  });
+});
+
+describe('write units by AWS rules, of a reservation (issue 58: a hold is light)', () => {
+  it('a hold of one line: its stock shard, the reservation, the customer marker and the due entry in one transaction (8), its two rate windows (2) and the id (1)', async () => {
+    const event = await seedEvent({ published: true });
+    const customer = await newCustomer();
+    const { result, writes } = await countWrites(async () =>
+      call('POST', '/api/v2/my-account/reservations', {
+        token: await customerToken(customer.id),
+        body: { eventId: event.id, lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 2 }] },
+      }),
+    );
+    expect(result.status).toBe(201);
+    expect(byKind(writes), describeWrites(writes)).toEqual({
+      STOCK: 2,
+      RESERVATION: 2,
+      'RESERVATION#EVENT': 2,
+      DUE: 2,
+      RATE: 2,
+      SEQUENCE: 1,
+    });
+    expect(writes.units).toBe(11);
+  });
+
+  it('a release: the reservation, its stock back, the marker and the due entry gone, in one transaction (8)', async () => {
+    const event = await seedEvent({ published: true });
+    const customer = await newCustomer();
+    const customerAuth = await customerToken(customer.id);
+    const held = await call('POST', '/api/v2/my-account/reservations', {
+      token: customerAuth,
+      body: { eventId: event.id, lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 2 }] },
+    });
+    const { result, writes } = await countWrites(() =>
+      call('DELETE', `/api/v2/my-account/reservations/${held.body.data.id}`, { token: customerAuth }),
+    );
+    expect(result.status).toBe(200);
+    expect(byKind(writes), describeWrites(writes)).toEqual({
+      STOCK: 2,
+      RESERVATION: 2,
+      'RESERVATION#EVENT': 2,
+      DUE: 2,
+    });
   });
 });

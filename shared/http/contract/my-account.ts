@@ -227,6 +227,13 @@ export const TicketTypeEntryResource = z.strictObject({
   description: z.string(),
   ordering: z.int(),
   price: z.number(),
+  available: z
+    .int()
+    .check(
+      z.describe(
+        "Ours: tickets of the type on sale now, neither sold nor held by a reservation (the event entry's `inventory.sold` counts sold tickets only).",
+      ),
+    ),
 });
 
 true satisfies z.Same<z.output<typeof EventEntryResource>, EventEntry>;

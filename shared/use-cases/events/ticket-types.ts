@@ -1,5 +1,7 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
+import { newStockPuts, readStock, shardsOf, stockDeleteActions, totalChangeActions } from '../../data/stock.ts';
+import { stockShardsFor } from '../../domain/reservation.ts';
 import { MAX_TICKET_TYPES } from '../../domain/event-limits.ts';
 import { listTicketTypes } from '../../data/events.ts';
 import { typeHasTickets } from '../../data/event-admin-reads.ts';
@@ -32,6 +34,7 @@ async function commit(
   changes: FieldChanges,
   capacityDelta: number,
   type: { before?: TicketType; after?: TicketType },
+  stock: Record<string, unknown>[] = [],
 ) {
   const at = now().toISOString();
   const after: Event = {
@@ -41,7 +44,26 @@ async function commit(
     updated: at,
     updatedBy: caller.id,
   };
-  await commitTypeChange({ before: event, after, changes, action, by: caller.id, at }, type);
+  await commitTypeChange({ before: event, after, changes, action, by: caller.id, at }, type, stock);
+}
+
+/**
+ * The stock moves of a new `total`: below what is sold and held is the existing 409
+ * `total_below_sold` (with both); a fall takes from the shards' `left`, each conditional.
+ */
+async function stockForTotal(type: TicketType, total: number): Promise<Record<string, unknown>[]> {
+  checkTypeTotal(type, total);
+  if (!shardsOf(type) || total === type.total) return [];
+  const shards = await readStock(type);
+  const held = shards.reduce((sum, shard) => sum + shard.held, 0);
+  const actions = totalChangeActions(type.id, shards, total - type.total);
+  if (total < type.sold + held || !actions)
+    throw new Conflict(
+      `Ticket type ${type.id} has sold ${type.sold} and holds ${held} in reservations: its total cannot be ${total}.`,
+      'total_below_sold',
+      { sold: type.sold, held },
+    );
+  return actions;
 }
 
 export async function createTicketTypeFor(caller: Caller, eventId: number, body: NewTicketTypeBody) {
@@ -62,10 +84,18 @@ export async function createTicketTypeFor(caller: Caller, eventId: number, body:
     sold: 0,
     total: body.total,
     grants,
+    stockShards: stockShardsFor(body.total),
   };
-  await commit(caller, event, 'type_created', { [`ticketTypes.${id}`]: { from: null, to: type } }, type.total, {
-    after: type,
-  });
+  const stock = newStockPuts(type);
+  await commit(
+    caller,
+    event,
+    'type_created',
+    { [`ticketTypes.${id}`]: { from: null, to: type } },
+    type.total,
+    { after: type },
+    stock,
+  );
   return toTicketTypeView(type);
 }
 
@@ -74,7 +104,7 @@ export async function updateTicketTypeFor(caller: Caller, eventId: number, typeI
   const { type } = await typeOf(event, typeId);
   assertVersion(event.version, body.version, eventId);
   const { version: _version, ...fields } = body;
-  if (fields.total !== undefined) checkTypeTotal(type, fields.total);
+  const stock = fields.total === undefined ? [] : await stockForTotal(type, fields.total);
   const grants = fields.grants === undefined ? undefined : [...new Set(fields.grants)].filter((id) => id !== eventId);
   if (grants !== undefined && grants.join() !== type.grants.join()) {
     // Issued tickets carry their package's access entries, so a package changes only before it sells.
@@ -88,7 +118,7 @@ export async function updateTicketTypeFor(caller: Caller, eventId: number, typeI
     if (JSON.stringify(after[field]) !== JSON.stringify(type[field]))
       changes[`ticketTypes.${typeId}.${field}`] = { from: type[field], to: after[field] };
   if (Object.keys(changes).length)
-    await commit(caller, event, 'type_updated', changes, after.total - type.total, { before: type, after });
+    await commit(caller, event, 'type_updated', changes, after.total - type.total, { before: type, after }, stock);
   return toTicketTypeView(after);
 }
 
@@ -99,8 +129,14 @@ export async function deleteTicketTypeFor(caller: Caller, eventId: number, typeI
   // A published event keeps a type on sale (an event is published with one at least).
   if (event.published && types.length === 1)
     throw new Conflict('A published event keeps at least one ticket type: unpublish it first.', 'last_ticket_type');
-  await commit(caller, event, 'type_deleted', { [`ticketTypes.${typeId}`]: { from: type, to: null } }, -type.total, {
-    before: type,
-  });
+  await commit(
+    caller,
+    event,
+    'type_deleted',
+    { [`ticketTypes.${typeId}`]: { from: type, to: null } },
+    -type.total,
+    { before: type },
+    stockDeleteActions(type),
+  );
   return { id: typeId };
 }

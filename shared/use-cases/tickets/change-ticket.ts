@@ -7,6 +7,7 @@ import type { Via } from '../../domain/ticket-transitions.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import { assertTicketInScope, scopeOf, type ScopeRule } from '../event-scope.ts';
+import { soldOut, STOCK_TRIES, StockMoved, stockMoves } from './ticket-stock.ts';
 
 /**
  * The one way a ticket changes: read it, let the use case decide, ask the state machine
@@ -72,10 +73,14 @@ export async function changeTicket<T>(
       return { before, after, history: historyEntry(before, after, { actor: context.actor, action, at }) };
     });
     try {
-      if (written.length || extra.length) await commitTicketChanges(written, extra);
+      // A change that moves a type's `sold` moves its stock the other way (ticket-stock.ts).
+      const stock = written.length ? await stockMoves(written) : [];
+      if (written.length || extra.length) await commitTicketChanges(written, [...stock, ...extra]);
       if (refusal) throw refusal;
       return result;
     } catch (error) {
+      if (error instanceof StockMoved && attempt < STOCK_TRIES) continue;
+      if (error instanceof StockMoved) throw soldOut(error.typeId);
       if (!(error instanceof StaleTicket) || attempt >= MAX_OPTIMISTIC_RETRIES) throw error;
     }
   }

@@ -8,6 +8,7 @@ import type { PROCESS_STATE, PurchaserContact, Ticket, TicketFields, TicketRecor
 import { toTicket } from '../../domain/ticket-view.ts';
 import { ValidationError } from '../../errors.ts';
 import { definedOnly } from './change-ticket.ts';
+import { soldOut, STOCK_TRIES, StockMoved, stockMoves } from './ticket-stock.ts';
 
 /** The id sequence of tickets. */
 export const TICKET_SEQUENCE = 'TICKET';
@@ -24,10 +25,27 @@ export interface NewTicket extends Partial<TicketFields> {
   processState?: typeof PROCESS_STATE.active | typeof PROCESS_STATE.pending;
   purchaser?: PurchaserContact | null;
   claim?: TicketRecord['claim'];
+  /** The stock shard of the reservation it is sold from (checkout's issue step); absent: taken from the type's stock left. */
+  fromHold?: { shard: number };
 }
 
-/** Issues a ticket of a type (a sale): `sold` rises in the same transaction, 409 `sold_out` when full. */
+/**
+ * Issues a ticket of a type (a sale): `sold` rises in the same transaction, 409 `sold_out` when full.
+ * The type's stock moves with it (ticket-stock.ts): `held` of the hold it comes from, or `left`
+ * of a shard holding some, so stock left + held + sold stays the type's total.
+ */
 export async function createTicket(input: NewTicket, actor: Actor = { kind: 'system' }): Promise<Ticket> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await issueTicket(input, actor);
+    } catch (error) {
+      const retry = error instanceof StockMoved && attempt < STOCK_TRIES;
+      if (!retry) throw error instanceof StockMoved ? soldOut(error.typeId) : error;
+    }
+  }
+}
+
+async function issueTicket(input: NewTicket, actor: Actor): Promise<Ticket> {
   const type = await findTicketType(input.typeId);
   if (!type)
     throw new ValidationError(`Ticket type ${input.typeId} does not exist.`, [
@@ -35,7 +53,7 @@ export async function createTicket(input: NewTicket, actor: Actor = { kind: 'sys
     ]);
   const id = await allocateIds(TICKET_SEQUENCE);
   const at = now().toISOString();
-  const { purchaser, claim, typeId, ...fields } = input;
+  const { purchaser, claim, typeId, fromHold, ...fields } = input;
   const record: TicketRecord = {
     ...newTicketRecord(id, type, at),
     price: type.price,
@@ -43,8 +61,7 @@ export async function createTicket(input: NewTicket, actor: Actor = { kind: 'sys
     purchaserContact: purchaser ?? null,
     claim: claim ?? null,
   };
-  await commitTicketChanges([
-    { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) },
-  ]);
+  const change = { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) };
+  await commitTicketChanges([change], await stockMoves([change], { fromHold, known: type }));
   return toTicket(record);
 }

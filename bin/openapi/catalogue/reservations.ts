@@ -1,0 +1,26 @@
+import { type Entries, md } from './common.ts';
+
+/** The `my-account` tag's reservation routes (ours, issue 58): joined with the tag's other entries in catalogue.ts. */
+export const RESERVATIONS = {
+  'POST /my-account/reservations': {
+    summary: 'Reserve tickets (ours)',
+    description: md(
+      'Holds tickets of one event for the caller for the event\'s `reservationMinutes` (default 10, `PATCH /events/{id}`): 201 `{count: 1, data: reservation}` with `status: "held"`, `expiresAt`, each line priced by its type (`unitPrice`, `amount`) and `amounts` `{tickets, shipping, total, currency}`, shipping by the method\'s `chargeType` (`per_order`: `charge` once; `per_ticket`: `charge`, then `twoPlusCharge` each further ticket). Amounts are decimal numbers in whole cents, as every amount of the API. The body names only what to hold: a price or amount field is unknown, a 400.',
+      'Refusals change nothing: an unknown event, or a type, wave or shipping method not of the event, is 400 naming the field (a type and wave named twice too); 409 `not_on_sale` (the event is unpublished, before `onSaleDate` or from `cutOff` on), `max_per_order` (more than 10 tickets, `maxPerOrder`), `reservation_exists` (the caller holds one for the event: its `reservationId`), `sold_out` (naming the first type short, `typeId`, and what it has `left`).',
+      "Each hold is taken with conditional writes on the type's stock, so the tickets held and sold never pass a type's `total` whatever the rush. An unpaid reservation lapses after its minutes and its tickets are on sale again within a minute. At most 10 reservations a minute per customer and 60 per client network (429 with `Retry-After`). `Idempotency-Key` answers a retry as the first time.",
+    ),
+    conflicts: ['not_on_sale', 'max_per_order', 'reservation_exists', 'sold_out', 'concurrent_update'],
+    example: { eventId: 1, lines: [{ typeId: 1, quantity: 2 }], shippingMethodId: 1 },
+  },
+  'GET /my-account/reservations/{id}': {
+    summary: 'A reservation of the caller (ours)',
+    description:
+      "The caller's own reservation, in any state (`held`, `checked_out`, `paid`, `released`, `lapsed`); another customer's is 404.",
+  },
+  'DELETE /my-account/reservations/{id}': {
+    summary: 'Release a reservation (ours)',
+    description:
+      "Gives the tickets back (one transaction) and answers the reservation `released`. Idempotent: a reservation released or lapsed already answers as it is; a paid one is 409 `reservation_paid`; another customer's is 404.",
+    conflicts: ['reservation_paid', 'concurrent_update'],
+  },
+} satisfies Entries;

@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { jobs } from '#shared/job-grants';
+import { functionDefaults } from './function-defaults.ts';
+import { grantTableAccess } from './function-grants.ts';
+import type { StageSettings } from './stages.ts';
+
+/** Long enough for a busy minute's lapses; the job stops starting minutes 10 s before it (functions/jobs/release-reservations.ts). */
+export const LAPSER_TIMEOUT = Duration.seconds(60);
+
+export interface ReservationsProps {
+  settings: StageSettings;
+  table: ITableV2;
+  environment: Record<string, string>;
+}
+
+/**
+ * The reservations' lapsing job (functions/jobs/release-reservations.ts), every minute: an
+ * unpaid reservation whose minutes ran out gives its tickets back with no operator, within a
+ * minute. Its grant is shared/job-grants.ts `jobs['release-reservations']`: the table alone
+ * (no mail, no secrets, no index). A missed tick loses nothing: the next run starts where the
+ * last one stopped (its checkpoint), and overlapping runs are safe (each lapse is conditional).
+ */
+export class Reservations extends Construct {
+  readonly lapser: LambdaFunction;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, { settings, table, environment }: ReservationsProps) {
+    super(scope, id);
+    const home = new Construct(this, 'Lapser');
+    const entry = fileURLToPath(new URL('../functions/jobs/release-reservations.ts', import.meta.url));
+    this.lapser = new LambdaFunction(home, 'Function', {
+      ...functionDefaults(home, settings, entry),
+      description: 'Lapses the reservations whose minutes ran out: their tickets on sale again',
+      timeout: LAPSER_TIMEOUT,
+      environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
+    });
+    grantTableAccess(this.lapser, table, jobs['release-reservations']);
+    Validations.of(home).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'Pinned to nodejs22.x, as the route functions (infra/route-function.ts).',
+    });
+    this.lapser.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
+    this.schedule = new Rule(this, 'EveryMinute', {
+      description: 'Runs the reservations lapsing job',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaTarget(this.lapser, { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
+    });
+  }
+}

@@ -1,0 +1,198 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  HOLDING_STATES,
+  statesBefore,
+  type Reservation,
+  type ReservationState,
+  type StockTake,
+} from '../domain/reservation.ts';
+import { Conflict } from '../errors.ts';
+import { db, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { keys } from './keys.ts';
+import { holdAction, releaseAction } from './stock.ts';
+
+/**
+ * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
+ * items, each in a partition of its own: a stock shard's decrement per take (usually one),
+ * the reservation, the customer's active marker for the event (one holding reservation per
+ * customer and event) and its due entry (the minute it lapses in, DUE_SHARDS ways). Every
+ * later move of the reservation is conditional on its state, so a release, a lapse and a
+ * payment racing for it are decided by DynamoDB: one wins, the others see it moved.
+ */
+
+/** Each minute's due entries are spread over this many partitions: 500 holds a second write 1,000 units a second, 250 in each. */
+export const DUE_SHARDS = 4;
+
+/** Reads and moves of one reservation before giving up (each lost only to another move of it). */
+const MAX_MOVES = 5;
+
+/** The reservation kept moving under this request: retry it. */
+export class StaleReservation extends Conflict {
+  constructor() {
+    super('The reservation changed concurrently; retry the request.', 'concurrent_update');
+  }
+}
+
+/** The minute bucket of an instant (`yyyy-mm-ddThh:mm`, UTC), the due entries' partition. */
+export const dueMinute = (at: string | Date): string => new Date(at).toISOString().slice(0, 16);
+const dueKey = (reservation: Pick<Reservation, 'id' | 'expiresAt'>) =>
+  keys.reservationDue(
+    dueMinute(reservation.expiresAt),
+    reservation.id % DUE_SHARDS,
+    reservation.expiresAt,
+    reservation.id,
+  );
+
+/** The hold failed: a shard no longer has what was read (`take`), or the customer holds one already (`existing`). */
+export class HoldRefused extends Error {
+  constructor(readonly refusal: { take: StockTake } | { existing: number }) {
+    super('The hold was refused.');
+  }
+}
+
+/** Writes a new hold: its stock takes, the reservation, the customer's marker and its due entry, in one transaction. */
+export async function holdReservation(reservation: Reservation): Promise<void> {
+  const takes = reservation.takes.map(holdAction);
+  const marker = keys.activeReservation(reservation.customerId, reservation.eventId);
+  try {
+    await transactWrite([
+      ...takes,
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.reservation(reservation.id), entity: 'Reservation', ...reservation },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...marker, entity: 'ActiveReservation', reservationId: reservation.id },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...dueKey(reservation), entity: 'ReservationDue', reservationId: reservation.id },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (!(error instanceof TransactionCancelled)) throw error;
+    const short = reservation.takes.findIndex((_, n) => error.conditionFailed(n));
+    if (short >= 0) throw new HoldRefused({ take: reservation.takes[short]! });
+    if (error.conditionFailed(takes.length + 1)) throw new HoldRefused({ existing: await activeReservationOf(marker) });
+    throw error;
+  }
+}
+
+async function activeReservationOf(marker: { PK: string; SK: string }): Promise<number> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: marker, ConsistentRead: true }));
+  return Number(Item?.reservationId ?? 0);
+}
+
+/** The customer's holding reservation for an event, or undefined. */
+export async function activeReservation(customerId: number, eventId: number): Promise<number | undefined> {
+  return (await activeReservationOf(keys.activeReservation(customerId, eventId))) || undefined;
+}
+
+export async function getReservation(id: number): Promise<Reservation | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.reservation(id), ConsistentRead: true }),
+  );
+  return Item ? storedAs<Reservation>(Item) : undefined;
+}
+
+/**
+ * Moves a reservation to `to`, only from a state that may move there and only from the
+ * state read (`from`), with `extra` actions in the same transaction. When `to` no longer
+ * holds, the customer's marker and the due entry go with it, and `returns` gives the stock
+ * back. False when the reservation moved first (the caller reads it again).
+ */
+async function moveReservation(
+  reservation: Reservation,
+  to: ReservationState,
+  at: string,
+  options: { returns?: boolean; extraCondition?: { expression: string; values: Record<string, unknown> } } = {},
+): Promise<boolean> {
+  if (!statesBefore(to).includes(reservation.status)) return false;
+  const holding = HOLDING_STATES.includes(to);
+  const extra = options.extraCondition;
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.reservation(reservation.id),
+          UpdateExpression: 'SET #status = :to, #updated = :at',
+          ConditionExpression: `#status = :from${extra ? ` AND ${extra.expression}` : ''}`,
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#updated': 'updated',
+            ...(extra ? { '#expiresAt': 'expiresAt' } : {}),
+          },
+          ExpressionAttributeValues: { ':to': to, ':from': reservation.status, ':at': at, ...extra?.values },
+        },
+      },
+      ...(holding
+        ? []
+        : [
+            {
+              Delete: {
+                TableName: tableName(),
+                Key: keys.activeReservation(reservation.customerId, reservation.eventId),
+                ConditionExpression: 'reservationId = :id',
+                ExpressionAttributeValues: { ':id': reservation.id },
+              },
+            },
+            { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
+          ]),
+      ...(options.returns ? reservation.takes.map(releaseAction) : []),
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    throw error;
+  }
+}
+
+/**
+ * The customer let go (`released`) or the reservation's minutes ran out (`lapsed`): its
+ * stock goes back to its shards in the same transaction. A lapse is conditional on the
+ * reservation's own `expiresAt` having passed, read inside the write: the seam a checkout
+ * uses to keep a reservation whose payment is processing (it moves `expiresAt` on, and the
+ * due entry with it, and the lapse leaves the reservation be). Idempotent: a reservation
+ * no longer holding answers as it is. Answers the reservation as it ends up.
+ */
+export async function releaseHold(
+  reservationId: number,
+  reason: 'released' | 'lapsed',
+  at: Date,
+): Promise<Reservation | undefined> {
+  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
+    const reservation = await getReservation(reservationId);
+    if (!reservation || !HOLDING_STATES.includes(reservation.status)) return reservation;
+    if (reason === 'lapsed' && reservation.expiresAt > at.toISOString()) return reservation;
+    const extraCondition =
+      reason === 'lapsed' ? { expression: '#expiresAt <= :now', values: { ':now': at.toISOString() } } : undefined;
+    if (await moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition }))
+      return { ...reservation, status: reason, updated: at.toISOString() };
+  }
+  throw new StaleReservation();
+}
+
+/**
+ * The checkout's moves: `checked_out` (awaiting payment, still holding) and `paid` (the
+ * payment succeeded: the marker and due entry go, the stock stays `held` until each ticket's
+ * issue moves it to `sold`, create-ticket.ts `fromHold`). False when it no longer holds:
+ * released or lapsed first (the payment then takes tickets only if still on sale, or is refunded).
+ */
+export async function convertHold(reservationId: number, to: 'checked_out' | 'paid', at: Date): Promise<boolean> {
+  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
+    const reservation = await getReservation(reservationId);
+    if (!reservation || !statesBefore(to).includes(reservation.status)) return false;
+    if (await moveReservation(reservation, to, at.toISOString())) return true;
+  }
+  throw new StaleReservation();
+}

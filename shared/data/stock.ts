@@ -1,0 +1,183 @@
+import type { TicketType } from '../domain/event.ts';
+import { spreadStock, stockShardsFor, type StockShard, type StockTake } from '../domain/reservation.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, MAX_TRANSACTION_ITEMS, tableName, transactWrite } from './client.ts';
+import { keys } from './keys.ts';
+
+/**
+ * A ticket type's stock (README.md here, "Stock"): `stockShards` items `STOCK#<typeId>#<shard>`,
+ * each with `left` (on sale) and `held` (taken by reservations). For every type with stock:
+ *
+ *   sum(left) + sum(held) + type.sold = type.total
+ *
+ * Each write that moves one of the three moves another by as much in the same transaction,
+ * conditional on the shard having it: a hold (left → held), its release or lapse (held →
+ * left), a sale from a hold (held → sold), a sale without one (left → sold), a total's
+ * rise (→ left of shard 0) or fall (left of the fullest shards →, each conditional).
+ */
+
+/** The shard count of a type: types stored before stock existed have none (their sales move `sold` alone). */
+export const shardsOf = (type: Pick<TicketType, 'stockShards'>): number => type.stockShards ?? 0;
+
+/** The Puts of a new type's stock items. */
+export function newStockItems(type: Pick<TicketType, 'id' | 'eventId' | 'total' | 'stockShards'>) {
+  return spreadStock(type.total, shardsOf(type)).map((left, shard) => ({
+    ...keys.stock(type.id, shard),
+    entity: 'Stock',
+    typeId: type.id,
+    eventId: type.eventId,
+    left,
+    held: 0,
+  }));
+}
+
+/** The same, as the conditional Puts of the type's creation transaction. */
+export const newStockPuts = (type: Pick<TicketType, 'id' | 'eventId' | 'total' | 'stockShards'>) =>
+  newStockItems(type).map((Item) => ({
+    Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
+  }));
+
+/**
+ * The stock of types written without it (an event's creation, whose one transaction holds its
+ * other items): per type, its shards and `stockShards` on the type, conditional on nothing sold
+ * and no stock yet, in transactions of up to 100 actions. Until then the type sells as a type
+ * stored before stock (its `sold` moves alone, under `sold < total`) and takes no reservation;
+ * a type sold from meanwhile stays so. Answers the types with their `stockShards`.
+ */
+export async function initialiseStock(types: readonly TicketType[]): Promise<TicketType[]> {
+  const stocked = types.map((type) => ({ ...type, stockShards: stockShardsFor(type.total) }));
+  const perType = stocked.map((type) => [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.ticketType(type.eventId, type.id),
+        UpdateExpression: 'SET stockShards = :shards',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(stockShards) AND sold = :zero',
+        ExpressionAttributeValues: { ':shards': type.stockShards, ':zero': 0 },
+      },
+    },
+    ...newStockPuts(type),
+  ]);
+  let batch: Record<string, unknown>[] = [];
+  for (const actions of perType) {
+    if (batch.length + actions.length > MAX_TRANSACTION_ITEMS) {
+      await transactWrite(batch);
+      batch = [];
+    }
+    batch.push(...actions);
+  }
+  if (batch.length) await transactWrite(batch);
+  return stocked;
+}
+
+/**
+ * A type's shards as stored now (strongly consistent: the plan of a conditional write). One
+ * GetItem each, at once (8 at most): what every route that changes a ticket may send.
+ */
+export async function readStock(type: Pick<TicketType, 'id' | 'stockShards'>): Promise<StockShard[]> {
+  const shards = Array.from({ length: shardsOf(type) }, (_, shard) => shard);
+  const items = await Promise.all(
+    shards.map(async (shard) => {
+      const { Item } = await db.send(
+        new GetCommand({ TableName: tableName(), Key: keys.stock(type.id, shard), ConsistentRead: true }),
+      );
+      return Item;
+    }),
+  );
+  return shards.map((shard) => ({
+    shard,
+    left: Number(items[shard]?.left ?? 0),
+    held: Number(items[shard]?.held ?? 0),
+  }));
+}
+
+/** A type's stock shard count, by its key in its event's partition (one GetItem, as every ticket route may send). */
+export async function stockShardsOf(
+  eventId: number,
+  typeId: number,
+): Promise<Pick<TicketType, 'id' | 'stockShards'> | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.ticketType(eventId, typeId),
+      ProjectionExpression: 'id, stockShards',
+    }),
+  );
+  return Item as Pick<TicketType, 'id' | 'stockShards'> | undefined;
+}
+
+/** What is left of several types, by type id (one BatchGetItem, eventually consistent: a view, not a plan). */
+export async function stockLeft(
+  types: readonly Pick<TicketType, 'id' | 'stockShards'>[],
+): Promise<Map<number, number>> {
+  const wanted = types.flatMap((type) =>
+    Array.from({ length: shardsOf(type) }, (_, shard) => ({ typeId: type.id, key: keys.stock(type.id, shard) })),
+  );
+  const items = await batchGet(wanted.map(({ key }) => key));
+  const left = new Map<number, number>();
+  wanted.forEach(({ typeId }, n) => {
+    left.set(typeId, (left.get(typeId) ?? 0) + Number(items[n]?.left ?? 0));
+  });
+  return left;
+}
+
+const move = (typeId: number, shard: number, expression: string, condition: string, quantity: number) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.stock(typeId, shard),
+    UpdateExpression: expression,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: { '#left': 'left', '#held': 'held' },
+    ExpressionAttributeValues: { ':q': quantity },
+  },
+});
+
+/** A hold's take: `left` → `held`, only while the shard has that many left. */
+export const holdAction = ({ typeId, shard, quantity }: StockTake) =>
+  move(typeId, shard, 'SET #left = #left - :q, #held = #held + :q', '#left >= :q', quantity);
+
+/** A release's or lapse's return: `held` → `left`. */
+export const releaseAction = ({ typeId, shard, quantity }: StockTake) =>
+  move(typeId, shard, 'SET #left = #left + :q, #held = #held - :q', '#held >= :q', quantity);
+
+/** A ticket sold from a hold: `held` → the type's `sold` (moved by the ticket's own transaction). */
+export const soldFromHoldAction = ({ typeId, shard }: Pick<StockTake, 'typeId' | 'shard'>) =>
+  move(typeId, shard, 'SET #held = #held - :q', '#held >= :q AND attribute_exists(#left)', 1);
+
+/** A ticket sold without a hold (the seed's orders, the box office): `left` → the type's `sold`. */
+export const soldFromStockAction = ({ typeId, shard }: Pick<StockTake, 'typeId' | 'shard'>) =>
+  move(typeId, shard, 'SET #left = #left - :q', '#left >= :q AND attribute_exists(#held)', 1);
+
+/** A ticket that stops holding a place (deleted, cancelled, transferred away): its place back to `left`. */
+export const returnToStockAction = ({ typeId, shard, quantity }: StockTake) =>
+  move(typeId, shard, 'SET #left = #left + :q', 'attribute_exists(#held)', quantity);
+
+/**
+ * A type's `total` moved by `delta` (its stock read as `shards`): a rise adds to shard 0's
+ * `left`; a fall takes from the fullest shards, each conditional on holding it. Undefined
+ * when the shards do not hold that many left (the caller's 409).
+ */
+export function totalChangeActions(typeId: number, shards: readonly StockShard[], delta: number) {
+  if (delta >= 0) return delta ? [move(typeId, 0, 'SET #left = #left + :q', 'attribute_exists(#held)', delta)] : [];
+  const actions = [];
+  let missing = -delta;
+  for (const shard of [...shards].sort((a, b) => b.left - a.left)) {
+    if (missing <= 0 || shard.left <= 0) break;
+    const taken = Math.min(shard.left, missing);
+    actions.push(move(typeId, shard.shard, 'SET #left = #left - :q', '#left >= :q AND attribute_exists(#held)', taken));
+    missing -= taken;
+  }
+  return missing > 0 ? undefined : actions;
+}
+
+/** The deletes of a type's stock items, each only while nothing is held. */
+export const stockDeleteActions = (type: Pick<TicketType, 'id' | 'stockShards'>) =>
+  Array.from({ length: shardsOf(type) }, (_, shard) => ({
+    Delete: {
+      TableName: tableName(),
+      Key: keys.stock(type.id, shard),
+      ConditionExpression: 'attribute_not_exists(#held) OR #held = :zero',
+      ExpressionAttributeNames: { '#held': 'held' },
+      ExpressionAttributeValues: { ':zero': 0 },
+    },
+  }));

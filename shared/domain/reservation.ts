@@ -1,0 +1,193 @@
+import type { Event, TicketType } from './event.ts';
+
+/**
+ * A reservation: tickets of one event held for a customer for the event's reservation
+ * minutes (pure rules; shared/data/reservations.ts stores them). Its states:
+ *
+ *   held ──► checked_out ──► paid
+ *     │           │
+ *     └───────────┴──► released (the customer let go) | lapsed (its minutes ran out)
+ *
+ * `held` and `checked_out` hold stock; `paid` turned it into sold tickets; `released` and
+ * `lapsed` gave it back. Every move is a conditional write on the state read, so a payment
+ * and a lapse racing for one reservation cannot both win.
+ */
+export const RESERVATION_STATES = ['held', 'checked_out', 'paid', 'released', 'lapsed'] as const;
+export type ReservationState = (typeof RESERVATION_STATES)[number];
+
+/** The states holding stock (their reservation is the customer's active one for the event). */
+export const HOLDING_STATES: readonly ReservationState[] = ['held', 'checked_out'];
+
+const NEXT: Record<ReservationState, readonly ReservationState[]> = {
+  held: ['checked_out', 'paid', 'released', 'lapsed'],
+  checked_out: ['paid', 'released', 'lapsed'],
+  paid: [],
+  released: [],
+  lapsed: [],
+};
+
+/** The states a reservation may move to `to` from. */
+export const statesBefore = (to: ReservationState): ReservationState[] =>
+  RESERVATION_STATES.filter((from) => NEXT[from].includes(to));
+
+export const DEFAULT_RESERVATION_MINUTES = 10;
+export const MIN_RESERVATION_MINUTES = 1;
+export const MAX_RESERVATION_MINUTES = 60;
+
+/**
+ * Tickets one reservation holds at most. The spec has no per-order maximum on events or
+ * types, so this is ours (as pretix's and Eventbrite's default of 10 per order): 409
+ * `max_per_order` past it.
+ */
+export const MAX_TICKETS_PER_RESERVATION = 10;
+/** Lines one reservation names at most (a line per type and wave; a request past it is a 400). */
+export const MAX_RESERVATION_LINES = 10;
+
+/**
+ * A type's stock is spread over this many items, each in a partition of its own
+ * (`STOCK#<typeId>#<shard>`), for a type of at least STOCK_PER_SHARD tickets: a hold
+ * takes from one shard with a conditional write. Deployed, a transactional write of an
+ * item under 1 KB costs 2 write units, and a partition takes 1,000 write units a second:
+ * one stock item takes at most 500 holds a second, so 8 shards take 4,000, and 500 holds a
+ * second on one type spend 125 write units a second of each shard's partition. The rest of
+ * a hold lands in partitions of its own (the reservation's, the customer's marker, the due
+ * item's minute bucket, itself sharded by DUE_SHARDS) and reads the event's partition
+ * eventually consistently (one GetItem and one Query of its types: under 1 read unit each,
+ * 500 a second against 3,000). A small type keeps one shard: its last tickets are then
+ * never stranded on a shard a buyer's line did not land on.
+ */
+export const MAX_STOCK_SHARDS = 8;
+export const STOCK_PER_SHARD = 250;
+export const stockShardsFor = (total: number): number =>
+  Math.max(1, Math.min(MAX_STOCK_SHARDS, Math.floor(total / STOCK_PER_SHARD)));
+
+/** How a type's `total` starts spread over its shards: as evenly as whole tickets allow, the remainder on the first. */
+export function spreadStock(total: number, shards: number): number[] {
+  const each = Math.floor(total / shards);
+  return Array.from({ length: shards }, (_, shard) => each + (shard === 0 ? total - each * shards : 0));
+}
+
+/** One stock shard as read: what is left of it for sale and what holds have taken. */
+export interface StockShard {
+  shard: number;
+  left: number;
+  held: number;
+}
+
+/** A part of a line taken from one shard. */
+export interface StockTake {
+  typeId: number;
+  shard: number;
+  quantity: number;
+}
+
+/**
+ * Where `quantity` tickets of a type come from: one shard holding them all (a random one
+ * of those, `pick`, so buyers spread over the shards), else the fullest shards in turn.
+ * Undefined when the shards hold fewer than `quantity` together.
+ */
+export function planTakes(
+  typeId: number,
+  shards: readonly StockShard[],
+  quantity: number,
+  pick: (n: number) => number = (n) => Math.floor(Math.random() * n),
+): StockTake[] | undefined {
+  const whole = shards.filter((shard) => shard.left >= quantity);
+  if (whole.length) return [{ typeId, shard: whole[pick(whole.length)]!.shard, quantity }];
+  const takes: StockTake[] = [];
+  let missing = quantity;
+  for (const shard of [...shards].sort((a, b) => b.left - a.left)) {
+    if (missing <= 0 || shard.left <= 0) break;
+    const taken = Math.min(shard.left, missing);
+    takes.push({ typeId, shard: shard.shard, quantity: taken });
+    missing -= taken;
+  }
+  return missing > 0 ? undefined : takes;
+}
+
+/** Why an event sells nothing now, or undefined when it is on sale. */
+export function notOnSale(event: Pick<Event, 'published' | 'onSaleDate' | 'cutOff'>, at: Date): string | undefined {
+  if (!event.published) return 'The event is not published.';
+  if (event.onSaleDate && at < new Date(event.onSaleDate)) return `Sales open at ${event.onSaleDate}.`;
+  if (event.cutOff && at >= new Date(event.cutOff)) return `Sales closed at ${event.cutOff}.`;
+  return undefined;
+}
+
+export interface ReservationLine {
+  typeId: number;
+  name: string;
+  quantity: number;
+  waveTimeId: number | null;
+  unitPrice: number;
+  amount: number;
+}
+
+/** A shipping method's charges, as shared/domain/shipping-method.ts defines them. */
+export interface ShippingCharge {
+  charge: number;
+  twoPlusCharge: number;
+  chargeType: 'per_order' | 'per_ticket';
+}
+
+export interface ReservationAmounts {
+  tickets: number;
+  shipping: number;
+  total: number;
+  currency: string;
+}
+
+// Money is kept as the API keeps it (decimal amounts in whole cents, shared/domain/money.ts): summed in cents.
+const cents = (amount: number) => Math.round(amount * 100);
+const fromCents = (value: number) => value / 100;
+
+/** A line priced by the type's own price (the client sends none). */
+export function priceLine(
+  type: Pick<TicketType, 'id' | 'name' | 'price'>,
+  quantity: number,
+  waveTimeId: number | null,
+) {
+  return {
+    typeId: type.id,
+    name: type.name,
+    quantity,
+    waveTimeId,
+    unitPrice: type.price,
+    amount: fromCents(cents(type.price) * quantity),
+  } satisfies ReservationLine;
+}
+
+/** Shipping for `tickets` tickets: `per_order` once, `per_ticket` the charge then `twoPlusCharge` each further one. */
+export function shippingFor(method: ShippingCharge | undefined, tickets: number): number {
+  if (!method || tickets === 0) return 0;
+  if (method.chargeType === 'per_order') return method.charge;
+  return fromCents(cents(method.charge) + cents(method.twoPlusCharge) * (tickets - 1));
+}
+
+export function amountsOf(lines: readonly ReservationLine[], shipping: number, currency: string): ReservationAmounts {
+  const tickets = lines.reduce((sum, line) => sum + cents(line.amount), 0);
+  return { tickets: fromCents(tickets), shipping, total: fromCents(tickets + cents(shipping)), currency };
+}
+
+/** A reservation as stored and answered. */
+export interface Reservation {
+  id: number;
+  customerId: number;
+  eventId: number;
+  status: ReservationState;
+  created: string;
+  /** ISO-8601 UTC: when it lapses unless paid. */
+  expiresAt: string;
+  lines: ReservationLine[];
+  shippingMethodId: number | null;
+  amounts: ReservationAmounts;
+  /** Which shards its stock came from (given back to the same ones). */
+  takes: StockTake[];
+  /** The last move: when, and why (`released`, `lapsed`). */
+  updated: string;
+}
+
+/** What the customer sees of their reservation (the stock's shards are ours). */
+export function toReservationView(reservation: Reservation) {
+  const { takes: _takes, customerId: _customer, created: _created, updated: _updated, ...view } = reservation;
+  return view;
+}

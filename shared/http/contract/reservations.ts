@@ -1,0 +1,53 @@
+import * as z from '../../schema.ts';
+import { MAX_RESERVATION_LINES, MAX_TICKETS_PER_RESERVATION, RESERVATION_STATES } from '../../domain/reservation.ts';
+
+/**
+ * `POST /my-account/reservations` and its answer. The body names what to hold and nothing
+ * it costs: every price and amount comes from the server, so a client-sent one (`price`,
+ * `unitPrice`, `amount`, `amounts`, `total`…) is an unknown field, a 400 (strict objects).
+ */
+const id = () => z.int().check(z.positive('must be an id'), z.maximum(2 ** 53 - 1));
+
+export const NewReservationBody = z.strictObject({
+  eventId: id(),
+  lines: z
+    .array(
+      z.strictObject({
+        typeId: id(),
+        // Above the per-reservation maximum is the 409 `max_per_order`; far above it is bad input.
+        quantity: z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100')),
+        waveTimeId: z.optional(id()),
+      }),
+    )
+    .check(
+      z.minLength(1, 'must hold at least one line'),
+      z.maxLength(MAX_RESERVATION_LINES, `must hold at most ${MAX_RESERVATION_LINES} lines`),
+    ),
+  shippingMethodId: z.optional(id()),
+});
+export type NewReservationBody = z.output<typeof NewReservationBody>;
+
+const amount = () => z.number().check(z.describe('In the event currency, whole cents (as every amount of the API).'));
+
+export const ReservationResource = z
+  .strictObject({
+    id: z.int(),
+    eventId: z.int(),
+    status: z.enum(RESERVATION_STATES),
+    expiresAt: z.iso
+      .datetime()
+      .check(z.describe('When it lapses unless paid; its tickets are on sale again within a minute after.')),
+    lines: z.array(
+      z.strictObject({
+        typeId: z.int(),
+        name: z.string(),
+        quantity: z.int().check(z.maximum(MAX_TICKETS_PER_RESERVATION)),
+        waveTimeId: z.nullable(z.int()),
+        unitPrice: amount(),
+        amount: amount(),
+      }),
+    ),
+    shippingMethodId: z.nullable(z.int()),
+    amounts: z.strictObject({ tickets: amount(), shipping: amount(), total: amount(), currency: z.string() }),
+  })
+  .check(z.describe('Tickets of one event held for the customer until `expiresAt`.'));

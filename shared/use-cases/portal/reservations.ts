@@ -1,0 +1,209 @@
+import { now } from '../../clock.ts';
+import { allocateIds } from '../../data/counters.ts';
+import { getEvent, listTicketTypes } from '../../data/events.ts';
+import { requireSlots } from '../../data/rate-limits.ts';
+import {
+  activeReservation,
+  getReservation,
+  HoldRefused,
+  holdReservation,
+  releaseHold,
+} from '../../data/reservations.ts';
+import { getShippingMethod } from '../../data/shipping-methods.ts';
+import { readStock } from '../../data/stock.ts';
+import { listWaveTimes } from '../../data/wave-times.ts';
+import type { TicketType } from '../../domain/event.ts';
+import {
+  amountsOf,
+  DEFAULT_RESERVATION_MINUTES,
+  MAX_TICKETS_PER_RESERVATION,
+  notOnSale,
+  planTakes,
+  priceLine,
+  shippingFor,
+  toReservationView,
+  type Reservation,
+  type StockTake,
+} from '../../domain/reservation.ts';
+import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
+
+/** A customer's reservations per minute, and a network's (a household or office behind one address shares it). */
+export const RESERVATIONS_PER_CUSTOMER = { name: 'RESERVATIONS_CUSTOMER', limit: 10, windowSeconds: 60 } as const;
+export const RESERVATIONS_PER_NETWORK = { name: 'RESERVATIONS_NETWORK', limit: 60, windowSeconds: 60 } as const;
+
+/** Reads and tries of a hold when a shard read with stock is emptied before the write. */
+const HOLD_TRIES = 3;
+
+export interface ReservationRequest {
+  eventId: number;
+  lines: { typeId: number; quantity: number; waveTimeId?: number }[];
+  shippingMethodId?: number;
+}
+
+const sequence = 'RESERVATION';
+
+/**
+ * `POST /my-account/reservations`: holds the lines' tickets for the event's reservation
+ * minutes, priced by the types' prices and the shipping method's charges (the client sends
+ * no amount). Counted against the caller's and their network's limits first (429), then
+ * refused with 400 (a type, wave or shipping method not of the event) or 409 `not_on_sale`,
+ * `max_per_order`, `reservation_exists`, `sold_out`; nothing is held then.
+ */
+export async function createReservation(customerId: number, network: string, request: ReservationRequest) {
+  await requireSlots(
+    [
+      { ...RESERVATIONS_PER_NETWORK, subject: network },
+      { ...RESERVATIONS_PER_CUSTOMER, subject: String(customerId) },
+    ],
+    (window) =>
+      `At most ${window.limit} reservations a minute per ${window.name === RESERVATIONS_PER_NETWORK.name ? 'network' : 'customer'}.`,
+  );
+  const [event, types, waves, method] = await Promise.all([
+    eventOf(request.eventId),
+    listTicketTypes(request.eventId),
+    request.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(request.eventId) : [],
+    request.shippingMethodId === undefined ? undefined : shippingMethodOf(request.shippingMethodId),
+  ]);
+  const byId = new Map(types.map((type) => [type.id, type]));
+  checkLines(request, byId, new Set(waves.map((wave) => wave.id)));
+  const at = now();
+  const closed = notOnSale(event, at);
+  if (closed) throw new Conflict(closed, 'not_on_sale');
+  const quantity = request.lines.reduce((sum, line) => sum + line.quantity, 0);
+  if (quantity > MAX_TICKETS_PER_RESERVATION)
+    throw new Conflict(`A reservation holds at most ${MAX_TICKETS_PER_RESERVATION} tickets.`, 'max_per_order', {
+      maxPerOrder: MAX_TICKETS_PER_RESERVATION,
+    });
+  const existing = await activeReservation(customerId, event.id);
+  if (existing) throw reservationExists(existing);
+
+  const lines = request.lines.map((line) => priceLine(byId.get(line.typeId)!, line.quantity, line.waveTimeId ?? null));
+  const id = await allocateIds(sequence);
+  const minutes = event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES;
+  const base = {
+    id,
+    customerId,
+    eventId: event.id,
+    status: 'held' as const,
+    created: at.toISOString(),
+    updated: at.toISOString(),
+    expiresAt: new Date(at.getTime() + minutes * 60_000).toISOString(),
+    lines,
+    shippingMethodId: request.shippingMethodId ?? null,
+    amounts: amountsOf(lines, shippingFor(method, quantity), event.currency ?? 'EUR'),
+  };
+  for (let attempt = 1; ; attempt++) {
+    const reservation: Reservation = { ...base, takes: await planStock(request, byId) };
+    try {
+      await holdReservation(reservation);
+      return toReservationView(reservation);
+    } catch (error) {
+      if (!(error instanceof HoldRefused)) throw error;
+      if ('existing' in error.refusal) throw reservationExists(error.refusal.existing);
+      if (attempt >= HOLD_TRIES) throw soldOut(byId.get(error.refusal.take.typeId)!, 0);
+    }
+  }
+}
+
+/** The body's event: one that does not exist is bad input naming the field, as a type or a shipping method. */
+async function eventOf(id: number) {
+  try {
+    return await getEvent(id);
+  } catch (error) {
+    if (!(error instanceof NotFound)) throw error;
+    throw new ValidationError('Unknown event.', [{ path: 'body.eventId', message: `Event ${id} does not exist.` }]);
+  }
+}
+
+async function shippingMethodOf(id: number) {
+  try {
+    return await getShippingMethod(id);
+  } catch (error) {
+    if (!(error instanceof NotFound)) throw error;
+    throw new ValidationError('Unknown shipping method.', [
+      { path: 'body.shippingMethodId', message: `Shipping method ${id} does not exist.` },
+    ]);
+  }
+}
+
+function checkLines(request: ReservationRequest, types: Map<number, TicketType>, waves: Set<number>): void {
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  request.lines.forEach((line, n) => {
+    if (!types.has(line.typeId))
+      problems.push({
+        path: `body.lines.${n}.typeId`,
+        message: `Ticket type ${line.typeId} is not a type of event ${request.eventId}.`,
+      });
+    if (line.waveTimeId !== undefined && !waves.has(line.waveTimeId))
+      problems.push({
+        path: `body.lines.${n}.waveTimeId`,
+        message: `Wave time ${line.waveTimeId} is not a wave of event ${request.eventId}.`,
+      });
+    const key = `${line.typeId}#${line.waveTimeId ?? ''}`;
+    if (seen.has(key))
+      problems.push({
+        path: `body.lines.${n}`,
+        message: 'names the same type and wave as an earlier line: add up the quantities',
+      });
+    seen.add(key);
+  });
+  if (problems.length) throw new ValidationError('The reservation does not fit its event.', problems);
+}
+
+/** Where each type's tickets come from, read now; 409 `sold_out` naming the first type short and what it has left. */
+async function planStock(request: ReservationRequest, types: Map<number, TicketType>): Promise<StockTake[]> {
+  const wanted = new Map<number, number>();
+  for (const line of request.lines) wanted.set(line.typeId, (wanted.get(line.typeId) ?? 0) + line.quantity);
+  const plans = await Promise.all(
+    [...wanted].map(async ([typeId, quantity]) => {
+      const type = types.get(typeId)!;
+      const shards = await readStock(type);
+      const takes = planTakes(typeId, shards, quantity);
+      if (!takes)
+        throw soldOut(
+          type,
+          shards.reduce((sum, shard) => sum + shard.left, 0),
+        );
+      return takes;
+    }),
+  );
+  return plans.flat();
+}
+
+const soldOut = (type: TicketType, left: number) =>
+  new Conflict(`Ticket type ${type.id} (${type.name}) has ${left} tickets left.`, 'sold_out', {
+    typeId: type.id,
+    left,
+  });
+
+const reservationExists = (reservationId: number) =>
+  new Conflict(
+    `You hold reservation ${reservationId} for this event: release it or check it out first.`,
+    'reservation_exists',
+    { reservationId },
+  );
+
+/** The caller's own reservation: another customer's, or none, is 404 alike. */
+async function ownReservation(customerId: number, id: number): Promise<Reservation> {
+  const reservation = await getReservation(id);
+  if (!reservation || reservation.customerId !== customerId) throw new NotFound('Reservation', id);
+  return reservation;
+}
+
+/** `GET /my-account/reservations/{id}`. */
+export async function getReservationFor(customerId: number, id: number) {
+  return toReservationView(await ownReservation(customerId, id));
+}
+
+/**
+ * `DELETE /my-account/reservations/{id}`: releases it, its stock back in the same transaction.
+ * Idempotent: one released or lapsed already answers as it is; a paid one is 409 `reservation_paid`.
+ */
+export async function releaseReservationFor(customerId: number, id: number) {
+  await ownReservation(customerId, id);
+  const released = (await releaseHold(id, 'released', now()))!;
+  if (released.status === 'paid')
+    throw new Conflict(`Reservation ${id} is paid: its tickets are issued.`, 'reservation_paid');
+  return toReservationView(released);
+}

@@ -1,0 +1,74 @@
+import {
+  readStock,
+  returnToStockAction,
+  shardsOf,
+  soldFromHoldAction,
+  soldFromStockAction,
+  stockShardsOf,
+} from '../../data/stock.ts';
+import type { TicketType } from '../../domain/event.ts';
+import { isEligible, type TicketRecord } from '../../domain/ticket.ts';
+import { Conflict } from '../../errors.ts';
+import type { ExtraAction } from '../../lists/writes.ts';
+
+/**
+ * The stock moves of a ticket change (shared/data/stock.ts): every change that moves a type's
+ * `sold` moves its stock as much the other way in the same transaction, so stock left + held +
+ * sold stays the type's total. A ticket that stops holding a place (deleted, cancelled,
+ * withdrawn, transferred away) gives it back to the stock left; one that starts holding one
+ * (a sale, a transfer into the type, a restore) takes it from the reservation it was held by
+ * (`fromHold`) or from a shard with stock left, conditionally: none is 409 `sold_out`. Types
+ * stored before stock existed have none, and their `sold` moves alone as before.
+ */
+export async function stockMoves(
+  changes: readonly { before: TicketRecord | null; after: TicketRecord }[],
+  options: { fromHold?: { shard: number }; known?: TicketType } = {},
+): Promise<ExtraAction[]> {
+  const delta = new Map<number, { delta: number; ticketId: number; eventId: number }>();
+  for (const { before, after } of changes) {
+    const moved = (isEligible(after) ? 1 : 0) - (before && isEligible(before) ? 1 : 0);
+    const entry = delta.get(after.typeId) ?? { delta: 0, ticketId: after.id, eventId: after.eventId };
+    entry.delta += moved;
+    delta.set(after.typeId, entry);
+  }
+  const moves = [...delta].filter(([, { delta }]) => delta !== 0);
+  const typeOf = async (typeId: number, eventId: number) =>
+    options.known?.id === typeId ? options.known : stockShardsOf(eventId, typeId);
+  const actions = await Promise.all(
+    moves.map(async ([typeId, move]) =>
+      stockMove(await typeOf(typeId, move.eventId), move.delta, move.ticketId, options.fromHold),
+    ),
+  );
+  return actions.flat();
+}
+
+/** Tries of a change when a shard read with stock was emptied before the write. */
+export const STOCK_TRIES = 3;
+
+/** A shard read with stock was emptied before the write: the caller reads again. */
+export class StockMoved extends Error {
+  constructor(readonly typeId: number) {
+    super(`The stock of ticket type ${typeId} moved meanwhile.`);
+  }
+}
+export const soldOut = (typeId: number) => new Conflict(`Ticket type ${typeId} is sold out.`, 'sold_out');
+
+async function stockMove(
+  type: Pick<TicketType, 'id' | 'stockShards'> | undefined,
+  delta: number,
+  ticketId: number,
+  fromHold: { shard: number } | undefined,
+): Promise<ExtraAction[]> {
+  if (!type || !shardsOf(type)) return [];
+  const typeId = type.id;
+  if (delta < 0)
+    return [{ action: returnToStockAction({ typeId, shard: ticketId % shardsOf(type), quantity: -delta }) }];
+  if (fromHold)
+    return [
+      { action: soldFromHoldAction({ typeId, shard: fromHold.shard }), onConditionFailed: () => soldOut(typeId) },
+    ];
+  const shards = shardsOf(type) === 1 ? [{ shard: 0 }] : (await readStock(type)).filter((one) => one.left > 0);
+  if (!shards.length) throw soldOut(typeId);
+  const { shard } = shards[Math.floor(Math.random() * shards.length)]!;
+  return [{ action: soldFromStockAction({ typeId, shard }), onConditionFailed: () => new StockMoved(typeId) }];
+}

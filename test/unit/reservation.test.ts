@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import {
+  amountsOf,
+  notOnSale,
+  planTakes,
+  priceLine,
+  shippingFor,
+  spreadStock,
+  statesBefore,
+  stockShardsFor,
+} from '#shared/domain/reservation';
+
+const shards = (...left: number[]) => left.map((n, shard) => ({ shard, left: n, held: 0 }));
+
+describe('reservation rules (shared/domain/reservation.ts)', () => {
+  it('moves held → checked_out → paid, and either holding state to released or lapsed, never back', () => {
+    expect(statesBefore('checked_out')).toEqual(['held']);
+    expect(statesBefore('paid')).toEqual(['held', 'checked_out']);
+    expect(statesBefore('released')).toEqual(['held', 'checked_out']);
+    expect(statesBefore('lapsed')).toEqual(['held', 'checked_out']);
+    expect(statesBefore('held')).toEqual([]);
+  });
+
+  it('spreads a type of 250 tickets or more over up to 8 stock items, the remainder on the first', () => {
+    expect([1, 249, 250, 499, 500, 2000, 100_000].map(stockShardsFor)).toEqual([1, 1, 1, 1, 2, 8, 8]);
+    expect(spreadStock(2003, 8)).toEqual([253, 250, 250, 250, 250, 250, 250, 250]);
+    expect(spreadStock(0, 1)).toEqual([0]);
+  });
+
+  it('takes a line from one shard holding it all, else from the fullest ones, else not at all', () => {
+    expect(planTakes(7, shards(3, 5, 1), 4, () => 0)).toEqual([{ typeId: 7, shard: 1, quantity: 4 }]);
+    expect(planTakes(7, shards(3, 5, 1), 2, (n) => n - 1)).toEqual([{ typeId: 7, shard: 1, quantity: 2 }]);
+    expect(planTakes(7, shards(3, 2, 1), 5)).toEqual([
+      { typeId: 7, shard: 0, quantity: 3 },
+      { typeId: 7, shard: 1, quantity: 2 },
+    ]);
+    expect(planTakes(7, shards(3, 2, 1), 7)).toBeUndefined();
+  });
+
+  it('prices shipping per order once, or per ticket with twoPlusCharge after the first, in whole cents', () => {
+    expect(shippingFor({ charge: 4.99, twoPlusCharge: 1, chargeType: 'per_order' }, 3)).toBe(4.99);
+    expect(shippingFor({ charge: 0.1, twoPlusCharge: 0.2, chargeType: 'per_ticket' }, 3)).toBe(0.5);
+    expect(shippingFor(undefined, 3)).toBe(0);
+    const lines = [
+      priceLine({ id: 1, name: 'A', price: 0.1 }, 3, null),
+      priceLine({ id: 2, name: 'B', price: 19.99 }, 1, 4),
+    ];
+    expect(lines.map((line) => line.amount)).toEqual([0.3, 19.99]);
+    expect(amountsOf(lines, 0.5, 'GBP')).toEqual({ tickets: 20.29, shipping: 0.5, total: 20.79, currency: 'GBP' });
+  });
+
+  it('is on sale only while published, from onSaleDate and before cutOff', () => {
+    const at = new Date('2030-01-01T12:00:00Z');
+    const open = { published: true, onSaleDate: null, cutOff: null };
+    expect(notOnSale(open, at)).toBeUndefined();
+    expect(notOnSale({ ...open, published: false }, at)).toMatch(/not published/);
+    expect(notOnSale({ ...open, onSaleDate: '2030-01-01T12:00:01Z' }, at)).toMatch(/open/);
+    expect(notOnSale({ ...open, cutOff: '2030-01-01T12:00:00Z' }, at)).toMatch(/closed/);
+  });
+});
