@@ -28,7 +28,7 @@ const image = (value: Record<string, unknown> | undefined) =>
 /** The event change a stream record carries, or undefined: another item, or a rewrite without a new version (a backfill). */
 export function eventChangeOf(record: DynamoDBRecord): EventStreamChange | undefined {
   const stream = record.dynamodb;
-  if (!keys.isEvent(stream?.Keys?.PK?.S, stream?.Keys?.SK?.S)) return undefined;
+  if (!stream || !keys.isEvent(stream.Keys?.PK?.S, stream.Keys?.SK?.S)) return undefined;
   const before = image(stream.OldImage);
   const after = image(stream.NewImage);
   if (!before && !after) return undefined;
