@@ -75,6 +75,11 @@ export interface Uses {
    */
   webhookSecrets?: boolean;
   /**
+   * Calls Stripe (shared/services/payments.ts): GetSecretValue on the stage's Stripe secret
+   * (`ticketing/<stage>/stripe`: the secret key and the webhook secret), its name, and the publishable key.
+   */
+  payments?: boolean;
+  /**
    * The partitions the row may write, as IAM `StringLike` patterns of the partition key
    * (`RATE#*`): deployed, its writes carry a `dynamodb:LeadingKeys` condition
    * (infra/route-function.ts). Every public row declares them, so a flaw in a login
@@ -214,6 +219,10 @@ const table = [
   { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: ['GetItem', 'Query'] } },
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
+
+  // Payments (ours, beyond the spec; README "Payments"): Stripe's events, public but signed (verified before any
+  // parsing). Its writes (the checkout's, on a paid or failed payment) are held to `tableWrites`.
+  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { tableWrites: [], payments: true } },
 
   // Webhooks (ours, beyond the spec; README "Webhooks"): subscriptions, their deliveries, and a test message.
   // Retry and ping send at once, and may turn a failing subscription off and mail its creator.

@@ -96,7 +96,9 @@ export class Resources {
       amount,
       amount_capturable: 0,
       amount_received: 0,
-      automatic_payment_methods: automatic ? { enabled: automatic.enabled === 'true', allow_redirects: 'always' } : null,
+      automatic_payment_methods: automatic
+        ? { enabled: automatic.enabled === 'true', allow_redirects: automatic.allow_redirects ?? 'always' }
+        : null,
       canceled_at: null,
       cancellation_reason: null,
       capture_method: 'automatic_async',

@@ -141,8 +141,6 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   const control = async (method: string, path: string, url: URL, body: string): Promise<unknown> => {
     const input = body ? (JSON.parse(body) as DeliverySwitches & { url?: string }) : {};
     const intent = url.searchParams.get('payment_intent');
-    const forIntent = <T extends { paymentIntent?: string; data?: unknown }>(items: T[]) =>
-      intent ? items.filter((item) => (item.paymentIntent ?? paymentIntentOf(item as never)) === intent) : items;
     const switches = /^\/_stand-in\/payment_intents\/([^/]+)\/webhooks$/.exec(path);
     const resend = /^\/_stand-in\/events\/([^/]+)\/resend$/.exec(path);
     if (method === 'POST' && path === '/_stand-in/webhooks') return webhooks.configure(input), { ok: true };
@@ -151,8 +149,8 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       webhooks.configureIntent(switches[1]!, input);
       return { ok: true };
     }
-    if (method === 'GET' && path === '/_stand-in/events') return { data: forIntent(webhooks.events) };
-    if (method === 'GET' && path === '/_stand-in/deliveries') return { data: forIntent(webhooks.deliveries) };
+    if (method === 'GET' && path === '/_stand-in/events') return { data: intent ? webhooks.events.filter((e) => paymentIntentOf(e) === intent) : webhooks.events };
+    if (method === 'GET' && path === '/_stand-in/deliveries') return { data: intent ? webhooks.deliveries.filter((d) => d.paymentIntent === intent) : webhooks.deliveries };
     if (method === 'POST' && resend) {
       if (!webhooks.resend(resend[1]!, input.url)) throw invalidRequest(`No such event: '${resend[1]}'`, {}, 404);
       return { ok: true };
@@ -230,7 +228,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   };
 }
 
-function paymentIntentOf(event: { data?: { object?: { object?: string; id?: string; payment_intent?: string } } }) {
-  const object = event.data?.object;
-  return object?.object === 'payment_intent' ? object.id : object?.payment_intent;
+function paymentIntentOf(event: StripeObject): unknown {
+  const object = (event.data as { object: StripeObject }).object;
+  return object.object === 'payment_intent' ? object.id : object.payment_intent;
 }
