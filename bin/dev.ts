@@ -160,7 +160,11 @@ try {
   // For scripts that act on this running stack (`npm run seed`): the stand-ins' endpoints, the table and the
   // service's environment (region, dummy credentials, the stage's settings and public keys; no private key).
   // `payments`: the Stripe stand-in (bin/local/stripe/), for a tool that confirms payments as a browser does.
-  const payments = { baseUrl: services.payments.baseUrl, webhookUrl, publishableKey: services.payments.keys.publishableKey };
+  const payments = {
+    baseUrl: services.payments.baseUrl,
+    webhookUrl,
+    publishableKey: services.payments.keys.publishableKey,
+  };
   const stack = { apiUrl: manifest.baseUrl, tableName, endpoints: services.endpoints, payments, env: serviceEnv };
   await mkdir(dirname(STACK_FILE), { recursive: true });
   await writeFile(STACK_FILE, `${JSON.stringify(stack, null, 2)}\n`);

@@ -61,7 +61,8 @@ const { DEPENDENCY_TIMEOUT_SCALE: scale } = requireSection(
 );
 
 /** One attempt's timeout for a client that is not an AWS SDK client (the Stripe SDK), scaled like the others. */
-export const attemptTimeout = (dependency: DependencyKind): number => CLIENT_SETTINGS[dependency].requestTimeout * scale;
+export const attemptTimeout = (dependency: DependencyKind): number =>
+  CLIENT_SETTINGS[dependency].requestTimeout * scale;
 
 /** The constructor options of a client for `dependency` (spread into `new XClient({...})`). */
 export function clientOptions(dependency: DependencyKind) {

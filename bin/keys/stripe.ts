@@ -34,7 +34,9 @@ export function stripeSecretInput(env: NodeJS.ProcessEnv, stdin: () => string): 
     [secretKey, webhookSecret] = [secretKey ?? lines[0], webhookSecret ?? lines[secretKey ? 0 : 1]];
   }
   if (!secretKey || !SECRET_KEY.test(secretKey))
-    throw new Error('The Stripe secret key (STRIPE_SECRET_KEY or the first line of stdin) must look like sk_test_… or sk_live_….');
+    throw new Error(
+      'The Stripe secret key (STRIPE_SECRET_KEY or the first line of stdin) must look like sk_test_… or sk_live_….',
+    );
   if (!webhookSecret || !WEBHOOK_SECRET.test(webhookSecret))
     throw new Error('The webhook secret (STRIPE_WEBHOOK_SECRET or the next line of stdin) must look like whsec_….');
   return { secretKey, webhookSecret };

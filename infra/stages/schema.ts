@@ -92,7 +92,9 @@ export const StageFileSchema = z
      * routes have no publishable key to give (the portal cannot pay), the webhook still verifies.
      */
     payments: z.optional(
-      z.object({ stripePublishableKey: z.string().regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key') }).strict(),
+      z
+        .object({ stripePublishableKey: z.string().regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key') })
+        .strict(),
     ),
     /** The secret versions the stack pins (written here by `npm run keys`; README "Rotating the signing key"). */
     secretVersions: z.object({ signingKeys: z.optional(versionId), originVerify: z.optional(versionId) }).strict(),

@@ -24,7 +24,10 @@ export interface PaymentProcessorAnswer extends PaymentProcessor {
   processor: PaymentProcessor['provider'];
 }
 
-export function paymentProcessorAnswer(record: PaymentProcessor, stripeKey: string | undefined): PaymentProcessorAnswer {
+export function paymentProcessorAnswer(
+  record: PaymentProcessor,
+  stripeKey: string | undefined,
+): PaymentProcessorAnswer {
   if (!stripeKey) return { processor: record.provider, ...record };
   const mode = stripeKey.startsWith('pk_live_') ? 'live' : 'test';
   return { ...record, processor: 'stripe', provider: 'stripe', publishableKey: stripeKey, mode };

@@ -136,7 +136,10 @@ export async function refundPayment(
  * ValidationError, which the route answers 400.
  */
 export async function verifyWebhook(rawBody: string, signatureHeader: string | undefined): Promise<Stripe.Event> {
-  if (!signatureHeader) throw new ValidationError('The Stripe-Signature header is missing.', [{ path: 'header.stripe-signature', message: 'required' }]);
+  if (!signatureHeader)
+    throw new ValidationError('The Stripe-Signature header is missing.', [
+      { path: 'header.stripe-signature', message: 'required' },
+    ]);
   const { stripe, webhookSecret, livemode } = await client();
   let event: Stripe.Event;
   try {

@@ -61,13 +61,26 @@ beforeEach(() => {
 const keys = () => standIn.keys;
 const newIntent = (idempotencyKey = crypto.randomUUID(), amount = 2500) =>
   stripe.paymentIntents.create(
-    { amount, currency: 'EUR', metadata: { orderId: '41', reservationId: '9' }, automatic_payment_methods: { enabled: true } },
+    {
+      amount,
+      currency: 'EUR',
+      metadata: { orderId: '41', reservationId: '9' },
+      automatic_payment_methods: { enabled: true },
+    },
     { idempotencyKey },
   );
 const confirm = (intent: Stripe.PaymentIntent, card: string) =>
   confirmAsBrowser(keys(), { id: intent.id, clientSecret: intent.client_secret! }, card, base);
-const control = (method: 'GET' | 'POST', path: string, body?: unknown) => standInControl(keys(), method, path, body, base);
-const typesFor = (intent: string) => received.filter((e) => (e.data.object as { id?: string; payment_intent?: string }).id === intent || (e.data.object as { payment_intent?: string }).payment_intent === intent).map((e) => e.type);
+const control = (method: 'GET' | 'POST', path: string, body?: unknown) =>
+  standInControl(keys(), method, path, body, base);
+const typesFor = (intent: string) =>
+  received
+    .filter(
+      (e) =>
+        (e.data.object as { id?: string; payment_intent?: string }).id === intent ||
+        (e.data.object as { payment_intent?: string }).payment_intent === intent,
+    )
+    .map((e) => e.type);
 
 describe('PaymentIntents', () => {
   it('creates one with the amount, lower-case currency and metadata, retrievable by the secret key', async () => {
@@ -100,12 +113,16 @@ describe('PaymentIntents', () => {
     const intent = await newIntent();
     const declined = await confirm(intent, 'pm_card_chargeDeclined');
     expect(declined.status).toBe(402);
-    expect(declined.body.error).toMatchObject({ type: 'card_error', code: 'card_declined', decline_code: 'generic_decline' });
+    expect(declined.body.error).toMatchObject({
+      type: 'card_error',
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+    });
     expect(declined.body.error.payment_intent).toMatchObject({ id: intent.id, status: 'requires_payment_method' });
     // The SDK's own class for it, server-side.
-    await expect(stripe.paymentIntents.confirm(intent.id, { payment_method: 'pm_card_chargeDeclined' })).rejects.toBeInstanceOf(
-      Stripe.errors.StripeCardError,
-    );
+    await expect(
+      stripe.paymentIntents.confirm(intent.id, { payment_method: 'pm_card_chargeDeclined' }),
+    ).rejects.toBeInstanceOf(Stripe.errors.StripeCardError);
     expect((await confirm(intent, 'pm_card_visa')).body.status).toBe('succeeded');
     await control('POST', 'settle');
     expect(typesFor(intent.id)).toEqual([
@@ -115,29 +132,43 @@ describe('PaymentIntents', () => {
     ]);
   });
 
-  it('refuses a confirm with the publishable key and another intent\'s client secret, and any wrong key', async () => {
+  it("refuses a confirm with the publishable key and another intent's client secret, and any wrong key", async () => {
     const [intent, other] = [await newIntent(), await newIntent()];
-    const wrong = await confirmAsBrowser(keys(), { id: intent.id, clientSecret: other.client_secret! }, 'pm_card_visa', base);
+    const wrong = await confirmAsBrowser(
+      keys(),
+      { id: intent.id, clientSecret: other.client_secret! },
+      'pm_card_visa',
+      base,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toMatchObject({ type: 'invalid_request_error', param: 'client_secret' });
-    const badKey = await confirmAsBrowser({ publishableKey: 'pk_test_nope' }, { id: intent.id, clientSecret: intent.client_secret! }, 'pm_card_visa', base);
+    const badKey = await confirmAsBrowser(
+      { publishableKey: 'pk_test_nope' },
+      { id: intent.id, clientSecret: intent.client_secret! },
+      'pm_card_visa',
+      base,
+    );
     expect(badKey.status).toBe(401);
     await expect(stripeSdk('sk_test_nope', base).paymentIntents.retrieve(intent.id)).rejects.toBeInstanceOf(
       Stripe.errors.StripeAuthenticationError,
     );
     // The publishable key cannot create (secret-key calls only).
-    await expect(stripeSdk(keys().publishableKey, base).paymentIntents.create({ amount: 100, currency: 'eur' })).rejects.toBeInstanceOf(
-      Stripe.errors.StripeAuthenticationError,
-    );
+    await expect(
+      stripeSdk(keys().publishableKey, base).paymentIntents.create({ amount: 100, currency: 'eur' }),
+    ).rejects.toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     expect((await stripe.paymentIntents.retrieve(intent.id)).status).toBe('requires_payment_method');
   });
 
   it('cancels an unpaid one, and refuses to cancel a paid one', async () => {
     const unpaid = await newIntent();
-    expect((await stripe.paymentIntents.cancel(unpaid.id, {}, { idempotencyKey: crypto.randomUUID() })).status).toBe('canceled');
+    expect((await stripe.paymentIntents.cancel(unpaid.id, {}, { idempotencyKey: crypto.randomUUID() })).status).toBe(
+      'canceled',
+    );
     const paid = await newIntent();
     await confirm(paid, 'pm_card_visa');
-    await expect(stripe.paymentIntents.cancel(paid.id)).rejects.toMatchObject({ code: 'payment_intent_unexpected_state' });
+    await expect(stripe.paymentIntents.cancel(paid.id)).rejects.toMatchObject({
+      code: 'payment_intent_unexpected_state',
+    });
   });
 });
 
@@ -149,7 +180,9 @@ describe('Idempotency-Key', () => {
     expect(replay.id).toBe(first.id);
     expect(replay.lastResponse.headers['idempotent-replayed']).toBe('true');
     await expect(newIntent(key, 9900)).rejects.toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
-    expect(standIn.webhooks.events.filter((e) => (e.data as { object: { id: string } }).object.id === first.id)).toEqual([]);
+    expect(
+      standIn.webhooks.events.filter((e) => (e.data as { object: { id: string } }).object.id === first.id),
+    ).toEqual([]);
   });
 });
 
@@ -161,7 +194,9 @@ describe('refunds', () => {
     const refund = await stripe.refunds.create({ payment_intent: intent.id }, { idempotencyKey: key });
     expect(refund).toMatchObject({ object: 'refund', amount: 2500, status: 'succeeded', payment_intent: intent.id });
     expect((await stripe.refunds.create({ payment_intent: intent.id }, { idempotencyKey: key })).id).toBe(refund.id);
-    await expect(stripe.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({ code: 'charge_already_refunded' });
+    await expect(stripe.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({
+      code: 'charge_already_refunded',
+    });
     await control('POST', 'settle');
     expect(typesFor(intent.id)).toEqual(['payment_intent.succeeded', 'charge.refunded']);
     const refunded = received.find((e) => e.type === 'charge.refunded')!.data.object as Stripe.Charge;
@@ -170,7 +205,9 @@ describe('refunds', () => {
 
   it('refuses to refund an intent that was never paid', async () => {
     const intent = await newIntent();
-    await expect(stripe.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({ code: 'charge_not_refundable' });
+    await expect(stripe.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({
+      code: 'charge_not_refundable',
+    });
   });
 });
 
@@ -180,7 +217,9 @@ describe('delivery switches (per intent)', () => {
     await control('POST', `payment_intents/${intent.id}/webhooks`, { twice: true });
     await confirm(intent, 'pm_card_visa');
     await control('POST', 'settle');
-    const succeeded = received.filter((e) => e.type === 'payment_intent.succeeded' && (e.data.object as { id: string }).id === intent.id);
+    const succeeded = received.filter(
+      (e) => e.type === 'payment_intent.succeeded' && (e.data.object as { id: string }).id === intent.id,
+    );
     expect(succeeded).toHaveLength(2);
     expect(succeeded[0]!.id).toBe(succeeded[1]!.id);
   });

@@ -24,7 +24,9 @@ export interface StandInKeys {
 const apiUrl = () => new URL(process.env.STRIPE_API_URL!);
 
 export async function standInKeys(): Promise<StandInKeys> {
-  const secret = JSON.parse(await readSecretString(process.env.STRIPE_SECRET ?? stripeSecretName('test'))) as StandInKeys;
+  const secret = JSON.parse(
+    await readSecretString(process.env.STRIPE_SECRET ?? stripeSecretName('test')),
+  ) as StandInKeys;
   return { ...secret, publishableKey: process.env.STRIPE_PUBLISHABLE_KEY! };
 }
 
@@ -81,7 +83,7 @@ export async function standInControl(
 export interface WebhookRelay {
   url: string;
   /** The route's answers, in the order the deliveries came, with the event each carried. */
-  answers: Array<{ event: { id: string; type: string }; answer: CallResult }>;
+  answers: Array<{ event: Stripe.Event; answer: CallResult }>;
   close(): Promise<void>;
 }
 

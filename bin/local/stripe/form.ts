@@ -13,7 +13,10 @@ export function decodeForm(text: string): Form {
     let node = root;
     for (const [i, part] of parts.entries()) {
       if (i === parts.length - 1) node[part] = value;
-      else node = (node[part] ??= {}) as Record<string, unknown>;
+      else {
+        node[part] ??= {};
+        node = node[part] as Record<string, unknown>;
+      }
     }
   }
   return arrays(root) as Form;

@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Form, FormValue } from './form.ts';
-import {
-  invalidRequest,
-  missing,
-  missingParam,
-  StripeFailure,
-  unexpectedState,
-  unknownParam,
-} from './errors.ts';
+import { invalidRequest, missing, missingParam, StripeFailure, unexpectedState, unknownParam } from './errors.ts';
 
 /**
  * The Stripe objects the service uses, in memory: PaymentIntents (create, retrieve, confirm with a
@@ -43,7 +36,8 @@ function text(form: Form, name: string): string | undefined {
 function positiveInteger(form: Form, name: string): number {
   const value = text(form, name);
   if (value === undefined) throw missingParam(name);
-  if (!/^\d+$/.test(value)) throw invalidRequest(`Invalid integer: ${value}`, { code: 'parameter_invalid_integer', param: name });
+  if (!/^\d+$/.test(value))
+    throw invalidRequest(`Invalid integer: ${value}`, { code: 'parameter_invalid_integer', param: name });
   return Number(value);
 }
 
@@ -82,9 +76,14 @@ export class Resources {
     if (!/^[a-z]{3}$/.test(currency)) throw invalidRequest(`Invalid currency: ${currency}.`, { param: 'currency' });
     // Stripe's minimum charge is about 0.50 of a two-decimal currency; one rule here for every currency.
     if (amount < 50)
-      throw invalidRequest('Amount must be at least 50 in the smallest currency unit.', { code: 'amount_too_small', param: 'amount' });
+      throw invalidRequest('Amount must be at least 50 in the smallest currency unit.', {
+        code: 'amount_too_small',
+        param: 'amount',
+      });
     if (form.automatic_payment_methods !== undefined && form.payment_method_types !== undefined)
-      throw invalidRequest('You may only specify one of these parameters: automatic_payment_methods, payment_method_types.');
+      throw invalidRequest(
+        'You may only specify one of these parameters: automatic_payment_methods, payment_method_types.',
+      );
     const automatic = form.automatic_payment_methods as Record<string, string> | undefined;
     const types = form.payment_method_types === undefined ? ['card'] : [form.payment_method_types].flat();
     if (types.some((type) => type !== 'card'))
@@ -130,7 +129,14 @@ export class Resources {
 
   /** The parameters Stripe.js sends besides `key` and `client_secret` (checked by the server). */
   confirm(id: string, form: Form): StripeObject {
-    onlyKnown(form, ['payment_method', 'return_url', 'expected_payment_method_type', 'use_stripe_sdk', 'key', 'client_secret']);
+    onlyKnown(form, [
+      'payment_method',
+      'return_url',
+      'expected_payment_method_type',
+      'use_stripe_sdk',
+      'key',
+      'client_secret',
+    ]);
     const intent = this.paymentIntent(id);
     if (intent.status === 'succeeded' || intent.status === 'canceled')
       throw unexpectedState(
@@ -149,8 +155,14 @@ export class Resources {
         type: 'card_error',
         code: 'card_declined',
         decline_code: card.decline,
-        message: card.decline === 'insufficient_funds' ? 'Your card has insufficient funds.' : 'Your card was declined.',
-        payment_method: { id: method, object: 'payment_method', type: 'card', card: { brand: card.brand, last4: card.last4 } },
+        message:
+          card.decline === 'insufficient_funds' ? 'Your card has insufficient funds.' : 'Your card was declined.',
+        payment_method: {
+          id: method,
+          object: 'payment_method',
+          type: 'card',
+          card: { brand: card.brand, last4: card.last4 },
+        },
       };
       Object.assign(intent, { status: 'requires_payment_method', last_payment_error: error, payment_method: null });
       this.emit('payment_intent.payment_failed', intent, id);
@@ -174,7 +186,12 @@ export class Resources {
       status: 'succeeded',
     };
     this.charges.set(charge.id, charge);
-    Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: charge.id, last_payment_error: null });
+    Object.assign(intent, {
+      status: 'succeeded',
+      amount_received: intent.amount,
+      latest_charge: charge.id,
+      last_payment_error: null,
+    });
     this.emit('payment_intent.succeeded', intent, id);
     return intent;
   }
@@ -187,7 +204,11 @@ export class Resources {
         `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE.join(', ')}.`,
         { payment_intent: intent },
       );
-    Object.assign(intent, { status: 'canceled', canceled_at: now(), cancellation_reason: text(form, 'cancellation_reason') ?? null });
+    Object.assign(intent, {
+      status: 'canceled',
+      canceled_at: now(),
+      cancellation_reason: text(form, 'cancellation_reason') ?? null,
+    });
     this.emit('payment_intent.canceled', intent, id);
     return intent;
   }
@@ -208,10 +229,16 @@ export class Resources {
       });
     }
     if (charge.refunded)
-      throw invalidRequest(`Charge ${charge.id} has already been refunded.`, { code: 'charge_already_refunded', param: 'charge' });
+      throw invalidRequest(`Charge ${charge.id} has already been refunded.`, {
+        code: 'charge_already_refunded',
+        param: 'charge',
+      });
     const amount = form.amount === undefined ? (charge.amount as number) : positiveInteger(form, 'amount');
     if (amount !== charge.amount)
-      throw invalidRequest('This stand-in refunds a charge in full only.', { code: 'parameter_invalid_integer', param: 'amount' });
+      throw invalidRequest('This stand-in refunds a charge in full only.', {
+        code: 'parameter_invalid_integer',
+        param: 'amount',
+      });
     const refund: StripeObject = {
       id: stripeId('re'),
       object: 'refund',

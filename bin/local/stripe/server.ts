@@ -143,20 +143,22 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     const intent = url.searchParams.get('payment_intent');
     const switches = /^\/_stand-in\/payment_intents\/([^/]+)\/webhooks$/.exec(path);
     const resend = /^\/_stand-in\/events\/([^/]+)\/resend$/.exec(path);
-    if (method === 'POST' && path === '/_stand-in/webhooks') return webhooks.configure(input), { ok: true };
+    // An action answers undefined: `{ok: true}`.
+    if (method === 'POST' && path === '/_stand-in/webhooks') return webhooks.configure(input);
     if (method === 'POST' && switches) {
       resources.paymentIntent(switches[1]!);
-      webhooks.configureIntent(switches[1]!, input);
-      return { ok: true };
+      return webhooks.configureIntent(switches[1]!, input);
     }
-    if (method === 'GET' && path === '/_stand-in/events') return { data: intent ? webhooks.events.filter((e) => paymentIntentOf(e) === intent) : webhooks.events };
-    if (method === 'GET' && path === '/_stand-in/deliveries') return { data: intent ? webhooks.deliveries.filter((d) => d.paymentIntent === intent) : webhooks.deliveries };
+    if (method === 'GET' && path === '/_stand-in/events')
+      return { data: intent ? webhooks.events.filter((e) => paymentIntentOf(e) === intent) : webhooks.events };
+    if (method === 'GET' && path === '/_stand-in/deliveries')
+      return { data: intent ? webhooks.deliveries.filter((d) => d.paymentIntent === intent) : webhooks.deliveries };
     if (method === 'POST' && resend) {
       if (!webhooks.resend(resend[1]!, input.url)) throw invalidRequest(`No such event: '${resend[1]}'`, {}, 404);
-      return { ok: true };
+      return;
     }
-    if (method === 'POST' && path === '/_stand-in/settle') return await webhooks.settle(), { ok: true };
-    if (method === 'POST' && path === '/_stand-in/release') return await webhooks.release(), { ok: true };
+    if (method === 'POST' && path === '/_stand-in/settle') return webhooks.settle();
+    if (method === 'POST' && path === '/_stand-in/release') return webhooks.release();
     throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
   };
 
@@ -168,7 +170,8 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
     const method = incoming.method ?? 'GET';
     const url = new URL(incoming.url ?? '/', 'http://stand-in');
-    const idempotencyKey = method === 'POST' ? ((incoming.headers['idempotency-key'] as string | undefined) ?? null) : null;
+    const idempotencyKey =
+      method === 'POST' ? ((incoming.headers['idempotency-key'] as string | undefined) ?? null) : null;
     const requestId = stripeId('req');
     try {
       const body = await readBody(incoming);
@@ -183,7 +186,10 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       const earlier = idempotencyKey ? replays.get(idempotencyKey) : undefined;
       if (earlier) {
         if (earlier.route !== route || earlier.fingerprint !== print) throw idempotencyConflict(idempotencyKey!);
-        return answer(response, earlier.status, earlier.body, { 'idempotent-replayed': 'true', 'idempotency-key': idempotencyKey! });
+        return answer(response, earlier.status, earlier.body, {
+          'idempotent-replayed': 'true',
+          'idempotency-key': idempotencyKey!,
+        });
       }
       let status = 200;
       let text: string;

@@ -65,7 +65,12 @@ export class Webhooks {
   }
 
   /** A state change: the event (with the object as it is now) and its delivery by the intent's switches. */
-  emit(type: string, object: StripeObject, paymentIntent: string, request: { id: string; idempotencyKey: string | null }): void {
+  emit(
+    type: string,
+    object: StripeObject,
+    paymentIntent: string,
+    request: { id: string; idempotencyKey: string | null },
+  ): void {
     const event: StripeObject = {
       id: stripeId('evt'),
       object: 'event',
@@ -80,7 +85,10 @@ export class Webhooks {
     this.events.push(event);
     const switches = this.switches(paymentIntent);
     const dispatch = () => this.schedule(event, paymentIntent, switches);
-    if (!switches.outOfOrder) return dispatch();
+    if (!switches.outOfOrder) {
+      dispatch();
+      return;
+    }
     const before = this.waiting.get(paymentIntent);
     if (before) {
       // The newer one first, then the one that waited: the receiver sees them out of order.
@@ -99,7 +107,10 @@ export class Webhooks {
     const send = () => {
       for (const record of records) this.track(this.deliver(record, event, switches));
     };
-    if (!switches.delayMs) return send();
+    if (!switches.delayMs) {
+      send();
+      return;
+    }
     const entry = {
       send,
       timer: setTimeout(() => {
@@ -139,7 +150,11 @@ export class Webhooks {
         headers: {
           'content-type': 'application/json; charset=utf-8',
           'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-          'stripe-signature': this.signer.generateTestHeaderString({ payload, secret: this.secret, timestamp: signedAt }),
+          'stripe-signature': this.signer.generateTestHeaderString({
+            payload,
+            secret: this.secret,
+            timestamp: signedAt,
+          }),
         },
         body: payload,
       });

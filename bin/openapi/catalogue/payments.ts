@@ -2,7 +2,7 @@ import { type Entries, md } from './common.ts';
 
 /** The `payments` tag: what the payment processor calls (ours; the spec has no checkout). */
 export const PAYMENTS_TAG = md(
-  "Payments: the routes Stripe calls. The buyer pays in the portal with Stripe.js and the PaymentIntent the checkout answers; Stripe tells the service the outcome by a signed webhook, and only that marks an order paid.",
+  'Payments: the routes Stripe calls. The buyer pays in the portal with Stripe.js and the PaymentIntent the checkout answers; Stripe tells the service the outcome by a signed webhook, and only that marks an order paid.',
 );
 
 export const PAYMENTS = {

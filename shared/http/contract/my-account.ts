@@ -174,7 +174,11 @@ true satisfies z.Same<keyof z.output<typeof OrderEntryResource>, keyof OrderEntr
 export const PaymentProcessorResource = z.strictObject({
   processor: z
     .enum(PAYMENT_PROVIDERS)
-    .check(z.describe("Who takes the checkout's payments (`stripe`: with Stripe.js and `publishableKey`), as the checkout's `payment.processor`.")),
+    .check(
+      z.describe(
+        "Who takes the checkout's payments (`stripe`: with Stripe.js and `publishableKey`), as the checkout's `payment.processor`.",
+      ),
+    ),
   provider: z.enum(PAYMENT_PROVIDERS),
   publishableKey: z.string().check(z.describe("The provider's publishable (client-side) key.")),
   currency: z.string().check(z.regex(/^[A-Z]{3}$/), z.describe('ISO 4217.')),

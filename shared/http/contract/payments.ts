@@ -9,7 +9,9 @@ import * as z from '../../schema.ts';
 export const StripeEventBody = z.looseObject({
   id: z.string().check(z.describe('`evt_…`')),
   object: z.literal('event'),
-  type: z.string().check(z.describe('`payment_intent.succeeded`, `payment_intent.payment_failed`, `charge.refunded`, …')),
+  type: z
+    .string()
+    .check(z.describe('`payment_intent.succeeded`, `payment_intent.payment_failed`, `charge.refunded`, …')),
   livemode: z.boolean(),
   created: z.int(),
   data: z.looseObject({ object: z.looseObject({}) }),
