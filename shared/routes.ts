@@ -220,10 +220,6 @@ const table = [
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
 
-  // Payments (ours, beyond the spec; README "Payments"): Stripe's events, public but signed (verified before any
-  // parsing). Its writes (the checkout's, on a paid or failed payment) are held to `tableWrites`.
-  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { tableWrites: [], payments: true } },
-
   // Webhooks (ours, beyond the spec; README "Webhooks"): subscriptions, their deliveries, and a test message.
   // Retry and ping send at once, and may turn a failing subscription off and mail its creator.
   { method: 'POST', path: '/webhooks', handler: 'webhooks/create', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], webhookSecrets: true }, idempotent: true },
@@ -236,6 +232,10 @@ const table = [
   { method: 'POST', path: '/webhooks/{id}/deliveries/redeliver', handler: 'webhooks/redeliver', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'Query', 'PutItem'] }, throttled: true },
   { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', handler: 'webhooks/retry-delivery', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
   { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
+
+  // Payments (ours, beyond the spec; README "Payments"): Stripe's events, public but signed (verified before any
+  // parsing). Its writes (the checkout's, on a paid or failed payment) are held to `tableWrites`.
+  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { tableWrites: [], payments: true } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */

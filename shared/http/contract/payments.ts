@@ -7,11 +7,14 @@ import * as z from '../../schema.ts';
  * route reads the raw text and verifies its `Stripe-Signature` before anything parses it (route() `raw`).
  */
 export const StripeEventBody = z.looseObject({
-  id: z.string().check(z.describe('`evt_…`')),
+  id: z.string().check(z.maxLength(255), z.describe('`evt_…`')),
   object: z.literal('event'),
   type: z
     .string()
-    .check(z.describe('`payment_intent.succeeded`, `payment_intent.payment_failed`, `charge.refunded`, …')),
+    .check(
+      z.maxLength(255),
+      z.describe('`payment_intent.succeeded`, `payment_intent.payment_failed`, `charge.refunded`, …'),
+    ),
   livemode: z.boolean(),
   created: z.int(),
   data: z.looseObject({ object: z.looseObject({}) }),
