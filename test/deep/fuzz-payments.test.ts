@@ -19,4 +19,5 @@ fuzzFile({
     const admin = await fuzzAdministrator('payments');
     return { admin, known: {}, pathKnown: () => [] };
   },
+  meantWrites: [],
 });
