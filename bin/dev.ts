@@ -145,6 +145,9 @@ try {
   // Reservations lapse with no operator, as infra/reservations.ts's schedule lapses them.
   const { startReservationLapser } = await import('./local/reservation-lapser.ts');
   lapser = startReservationLapser();
+  // The Stripe stand-in posts its signed events to the API's webhook route, as a stage's Stripe endpoint does.
+  const webhookUrl = `${server.url}${API_PREFIX}/payments/stripe/webhook`;
+  services.payments.webhooks.configure({ url: webhookUrl });
   adminPage.proxyTo(server.url);
   portalPage.proxyTo(server.url);
 
@@ -161,7 +164,13 @@ try {
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   // For scripts that act on this running stack (`npm run seed`): the stand-ins' endpoints, the table and the
   // service's environment (region, dummy credentials, the stage's settings and public keys; no private key).
-  const stack = { apiUrl: manifest.baseUrl, tableName, endpoints: services.endpoints, env: serviceEnv };
+  // `payments`: the Stripe stand-in (bin/local/stripe/), for a tool that confirms payments as a browser does.
+  const payments = {
+    baseUrl: services.payments.baseUrl,
+    webhookUrl,
+    publishableKey: services.payments.keys.publishableKey,
+  };
+  const stack = { apiUrl: manifest.baseUrl, tableName, endpoints: services.endpoints, payments, env: serviceEnv };
   await mkdir(dirname(STACK_FILE), { recursive: true });
   await writeFile(STACK_FILE, `${JSON.stringify(stack, null, 2)}\n`);
 
@@ -180,6 +189,7 @@ try {
       `  SES            ${services.endpoints.ses} (sent mail: ${services.endpoints.ses}/store)`,
       `  Cognito        ${services.endpoints.cognito} (pool ${cognito.env.COGNITO_USER_POOL_ID}, client ${cognito.env.COGNITO_CLIENT_ID})`,
       `  Secrets Mgr    ${services.endpoints.secretsManager} (signing keys ${signingKeysEnv.JWT_SIGNING_KEY_SECRET})`,
+      `  Stripe         ${services.payments.baseUrl} (stand-in; events to ${webhookUrl}; test cards pm_card_visa, pm_card_chargeDeclined)`,
       `  admin page     ${adminUiUrl} (also ${adminPage.origins[1]}; /api/* proxied to the API)`,
       `  portal page    ${portalUrl} (also ${portalPage.origins[1]}; /api/* proxied to the API)`,
       `  API docs       ${adminUiUrl}${API_PREFIX}/docs (the document: ${API_PREFIX}/openapi.json)`,

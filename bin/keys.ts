@@ -6,6 +6,8 @@
  * it at another Secrets Manager, e.g. the local stand-in.
  * `npm run keys -- pin-origin-verify --stage <name> --version <VersionId>`: pins the
  * origin-verify secret's version CloudFront sends (README "Rotating the origin-verify value").
+ * `npm run keys -- stripe --stage <name>`: the stage's Stripe secret key and webhook secret, from
+ * STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET or stdin, never argv, never printed (bin/keys/stripe.ts).
  *
  *   init    one new key (before the first deploy of a stage)
  *   rotate   a new current key; the old one stays, still accepted
@@ -17,16 +19,19 @@
  * `secretVersions`): commit it and deploy, and CloudFormation re-reads the public keys into
  * every function; every later deploy from the repository keeps that version.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { STAGE_NAMES } from '../infra/stages/schema.ts';
 import { runKeysCommand, type KeysCommand } from './keys/commands.ts';
 import { keysRegion, pinInStageFile } from './keys/stage-file.ts';
+import { putStripeSecret, stripeSecretInput } from './keys/stripe.ts';
 
 const COMMANDS: readonly KeysCommand[] = ['init', 'rotate', 'prepare', 'promote', 'retire'];
 const usage = [
   `usage: npm run keys -- ${COMMANDS.join('|')} --stage <name> [--region <region>] [--endpoint <url>]`,
   '       npm run keys -- pin-origin-verify --stage <name> --version <VersionId>',
+  '       npm run keys -- stripe --stage <name> [--region <region>] [--endpoint <url>]   (values: env or stdin)',
 ].join('\n');
 
 const { positionals, values } = parseArgs({
@@ -38,8 +43,8 @@ const { positionals, values } = parseArgs({
     version: { type: 'string' },
   },
 });
-const command = positionals[0] as KeysCommand | 'pin-origin-verify' | undefined;
-const known = command === 'pin-origin-verify' || COMMANDS.includes(command as KeysCommand);
+const command = positionals[0] as KeysCommand | 'pin-origin-verify' | 'stripe' | undefined;
+const known = command === 'pin-origin-verify' || command === 'stripe' || COMMANDS.includes(command as KeysCommand);
 if (!command || !known || positionals.length > 1 || !values.stage) {
   console.error(usage);
   process.exit(2);
@@ -69,6 +74,20 @@ const client = new SecretsManagerClient({
     ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
     : {}),
 });
+
+if (command === 'stripe') {
+  try {
+    const value = stripeSecretInput(process.env, () => readFileSync(0, 'utf8'));
+    const { secretId, versionId } = await putStripeSecret(client, values.stage, value);
+    console.log(`stripe: ${secretId} version ${versionId} (the payment functions read it at their next cold start).`);
+  } catch (error) {
+    console.error(`keys stripe failed: ${(error as Error).name}: ${(error as Error).message}`);
+    process.exitCode = 1;
+  } finally {
+    client.destroy();
+  }
+  process.exit();
+}
 
 try {
   const { secretId, versionId, keySet } = await runKeysCommand(client, command as KeysCommand, values.stage);

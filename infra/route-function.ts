@@ -168,6 +168,18 @@ export class RouteFunction extends Construct {
     this.function.addEnvironment('JWT_SIGNING_KEY_SECRET', secret.secretName);
   }
 
+  /**
+   * Stripe, for rows with `uses.payments` (shared/services/payments.ts): GetSecretValue on the stage's Stripe
+   * secret only (its secret key and webhook secret, read at run time) and its name. The publishable key is
+   * public: every function's environment has it.
+   */
+  bindPayments(secret: ISecret): void {
+    this.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${secret.secretArn}-??????`] }),
+    );
+    this.function.addEnvironment('STRIPE_SECRET', secret.secretName);
+  }
+
   /** The key sealing webhooks' signing secrets, for rows with `uses.webhookSecrets` (infra/webhook-secrets-key.ts). */
   bindWebhookSecretsKey(secret: ISecret): void {
     grantWebhookSecretsKey(this.function, secret);

@@ -122,6 +122,7 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
     siteAuthMethod: stage.siteAuthMethod,
     jwtIssuer: stage.policy.jwtIssuer,
     emailFrom: stage.mail.from,
+    stripePublishableKey: stage.payments?.stripePublishableKey,
     sesIdentity: stage.mail.sesIdentity,
     alarmSubscribers: stage.alarms,
     restoredTableName: stage.table.restoredName,

@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteRow } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { signingKeySecretName } from '#shared/auth/key-set';
+import { stripeSecretName } from '#shared/domain/payment-processor';
 import { constructId } from './construct-id.ts';
 import { CustomerIdentity } from './customer-identity.ts';
 import { FrontEnds } from './front-ends.ts';
@@ -100,6 +101,10 @@ export class TicketingStack extends Stack {
       ...(settings.signingKeysVersion ? { versionId: settings.signingKeysVersion } : {}),
     });
 
+    // Stripe's secret key and webhook secret (`npm run keys -- stripe`), imported by name like the signing keys;
+    // read at run time by the payment rows only. The publishable key is the stage file's.
+    const stripeSecret = Secret.fromSecretNameV2(this, 'StripeSecret', stripeSecretName(settings.name));
+
     const environment = {
       STAGE: settings.name,
       SITE_AUTH_METHOD: settings.siteAuthMethod,
@@ -113,6 +118,7 @@ export class TicketingStack extends Stack {
       ORIGIN_VERIFY_SECRET: frontEnds.originVerifySecret.secretArn,
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_SERVICE_NAME: 'ticketing-api',
+      ...(settings.stripePublishableKey ? { STRIPE_PUBLISHABLE_KEY: settings.stripePublishableKey } : {}),
     };
 
     const functions = new Map<RouteRow, RouteFunction>();
@@ -143,6 +149,7 @@ export class TicketingStack extends Stack {
       if (row.uses.customerIdentity && customers) fn.bindCustomerIdentity(customers, row.uses.customerIdentity);
       if (row.uses.signingKey) fn.bindSigningKey(signingKeys);
       if (row.uses.webhookSecrets) fn.bindWebhookSecretsKey(webhookKey);
+      if (row.uses.payments) fn.bindPayments(stripeSecret);
       fn.bindOriginVerify(frontEnds.originVerifySecret);
       groupOf(row).release(fn);
       functions.set(row, fn);

@@ -38,6 +38,9 @@ export const CLIENT_SETTINGS: Record<DependencyKind, ClientSettings> = {
   'identity provider': { maxAttempts: 2, connectionTimeout: 1_000, requestTimeout: 3_000, retryAfterSeconds: 5 },
   // Read once per container, at the first token it signs.
   secrets: { maxAttempts: 3, connectionTimeout: 1_000, requestTimeout: 3_000, retryAfterSeconds: 5 },
+  // Stripe (not an AWS client: shared/services/payments.ts sets the SDK's maxNetworkRetries and timeout from it).
+  // Two attempts of 3 s, the retry with the same Idempotency-Key, so it cannot charge or refund twice.
+  'payment processor': { maxAttempts: 2, connectionTimeout: 1_000, requestTimeout: 3_000, retryAfterSeconds: 5 },
 };
 
 /**
@@ -56,6 +59,10 @@ const { DEPENDENCY_TIMEOUT_SCALE: scale } = requireSection(
     ),
   }),
 );
+
+/** One attempt's timeout for a client that is not an AWS SDK client (the Stripe SDK), scaled like the others. */
+export const attemptTimeout = (dependency: DependencyKind): number =>
+  CLIENT_SETTINGS[dependency].requestTimeout * scale;
 
 /** The constructor options of a client for `dependency` (spread into `new XClient({...})`). */
 export function clientOptions(dependency: DependencyKind) {

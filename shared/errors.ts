@@ -119,7 +119,13 @@ export class RateLimited extends AppError {
 }
 
 /** What the service depends on, as a client may be told (never a table, bucket or endpoint name). */
-export type DependencyKind = 'database' | 'file storage' | 'email' | 'identity provider' | 'secrets';
+export type DependencyKind =
+  | 'database'
+  | 'file storage'
+  | 'email'
+  | 'identity provider'
+  | 'secrets'
+  | 'payment processor';
 
 /**
  * A dependency is throttling, failing (5xx) or too slow, and the SDK's retries are spent

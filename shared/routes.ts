@@ -75,6 +75,11 @@ export interface Uses {
    */
   webhookSecrets?: boolean;
   /**
+   * Calls Stripe (shared/services/payments.ts): GetSecretValue on the stage's Stripe secret
+   * (`ticketing/<stage>/stripe`: the secret key and the webhook secret), its name, and the publishable key.
+   */
+  payments?: boolean;
+  /**
    * The partitions the row may write, as IAM `StringLike` patterns of the partition key
    * (`RATE#*`): deployed, its writes carry a `dynamodb:LeadingKeys` condition
    * (infra/route-function.ts). Every public row declares them, so a flaw in a login
@@ -245,6 +250,10 @@ const table = [
   { method: 'POST', path: '/webhooks/{id}/deliveries/redeliver', handler: 'webhooks/redeliver', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'Query', 'PutItem'] }, throttled: true },
   { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', handler: 'webhooks/retry-delivery', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
   { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
+
+  // Payments (ours, beyond the spec; README "Payments"): Stripe's events, public but signed (verified before any
+  // parsing). Its writes (the checkout's, on a paid or failed payment) are held to `tableWrites`.
+  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { tableWrites: [], payments: true } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */

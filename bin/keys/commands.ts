@@ -17,6 +17,7 @@ import {
   type KeySet,
   type PrivateJwk,
 } from '#shared/auth/key-set';
+import { initLocalStripeKeys } from './stripe.ts';
 
 export { signingKeySecretName };
 
@@ -96,11 +97,15 @@ export const signingKeyEnv = ({
 export const webhookSecretsKeyName = (stage: string): string => `ticketing/${stage}/webhook-secrets-key`;
 
 /**
- * `keys init` against the local stand-in (`npm start`, the tests, the bench): a fresh key (and a webhook secrets key)
- * per run, and the environment that points the functions at it.
+ * `keys init` against the local stand-in (`npm start`, the tests, the bench): a fresh key (and a webhook secrets key,
+ * and the Stripe stand-in's keys when given) per run, and the environment that points the functions at them.
  */
 export async function initLocalSigningKeys(
-  services: { endpoints: { secretsManager: string }; env: Record<string, string> },
+  services: {
+    endpoints: { secretsManager: string };
+    env: Record<string, string>;
+    payments?: Parameters<typeof initLocalStripeKeys>[1];
+  },
   stage: string,
   newKey?: () => Promise<PrivateJwk>,
 ): Promise<Record<string, string>> {
@@ -119,7 +124,9 @@ export async function initLocalSigningKeys(
         SecretString: JSON.stringify({ current: 'k1', k1: randomBytes(48).toString('base64url') }),
       }),
     );
-    return { ...env, SEALING_KEY_SECRET: webhookKey };
+    // The Stripe stand-in's keys, stored as `npm run keys -- stripe` stores a stage's.
+    const stripeEnv = services.payments ? await initLocalStripeKeys(client, services.payments, stage) : {};
+    return { ...env, SEALING_KEY_SECRET: webhookKey, ...stripeEnv };
   } finally {
     client.destroy();
   }

@@ -16,14 +16,17 @@ import {
   waitUntilReady,
 } from './child-processes.ts';
 import { startSecretsManager } from './secrets-manager.ts';
+import { type StripeStandIn, startStripeStandIn } from './stripe/server.ts';
 
 /**
- * The embedded stand-ins for DynamoDB, S3, SES, Cognito and Secrets Manager, on 127.0.0.1 and free ports,
+ * The embedded stand-ins for DynamoDB, S3, SES, Cognito, Secrets Manager and Stripe (`payments`), on 127.0.0.1 and free ports,
  * shared by `npm start` and the integration tests. Where they differ from AWS is
  * listed in DESIGN.md ("The stand-ins").
  */
 export interface LocalServices {
-  endpoints: { dynamodb: string; s3: string; ses: string; cognito: string; secretsManager: string };
+  endpoints: { dynamodb: string; s3: string; ses: string; cognito: string; secretsManager: string; payments: string };
+  /** The Stripe stand-in: its keys (bin/keys/stripe.ts stores them as the stage's secret) and its deliveries. */
+  payments: StripeStandIn;
   /** What the AWS SDK v3 clients (and the tests) need to reach the stand-ins. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -182,21 +185,37 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
     return standIn.endpoint;
   };
 
-  const started = await Promise.allSettled([startDynamoDb(), startS3(), startSes(), startCognito(), startSecrets()]);
+  // In-process (bin/local/stripe/): the SDK reaches it through STRIPE_API_URL (shared/services/payments.ts).
+  let payments: StripeStandIn | undefined;
+  const startPayments = async () => {
+    payments = await startStripeStandIn();
+    closers.push(() => payments!.close());
+    return payments.baseUrl;
+  };
+
+  const started = await Promise.allSettled([
+    startDynamoDb(),
+    startS3(),
+    startSes(),
+    startCognito(),
+    startSecrets(),
+    startPayments(),
+  ]);
   const failed = started.find((result) => result.status === 'rejected');
-  if (failed) {
+  if (failed || !payments) {
     await stop();
-    throw failed.reason;
+    throw failed?.reason;
   }
   const [dynamodb, s3, ses, cognito, secretsManager] = started.map(
     (result) => (result as PromiseFulfilledResult<string>).value,
   ) as [string, string, string, string, string];
   log(
-    `local services ready: dynamodb ${dynamodb}, s3 ${s3}, ses ${ses}, cognito ${cognito}, secrets manager ${secretsManager}`,
+    `local services ready: dynamodb ${dynamodb}, s3 ${s3}, ses ${ses}, cognito ${cognito}, secrets manager ${secretsManager}, payments ${payments.baseUrl}`,
   );
 
   return {
-    endpoints: { dynamodb, s3, ses, cognito, secretsManager },
+    endpoints: { dynamodb, s3, ses, cognito, secretsManager, payments: payments.baseUrl },
+    payments,
     env: {
       AWS_REGION: REGION,
       // Dummy credentials for every client. s3rver is the only stand-in that checks the key
@@ -210,6 +229,8 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
       AWS_ENDPOINT_URL_SES: ses,
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager,
+      // Not an AWS client: the Stripe SDK's host, port and protocol (shared/services/payments.ts); unset deployed.
+      STRIPE_API_URL: payments.baseUrl,
       SES_STORE_URL: ses,
       COGNITO_LOCAL_URL: cognito,
       PHOTO_BUCKET: photoBucket,

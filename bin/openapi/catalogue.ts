@@ -7,6 +7,7 @@ import { EVENTS, EVENTS_TAG } from './catalogue/events.ts';
 import { GATE, GATE_TAG } from './catalogue/gate.ts';
 import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
 import { RESERVATIONS } from './catalogue/reservations.ts';
+import { PAYMENTS, PAYMENTS_TAG } from './catalogue/payments.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
 import { TICKET, TICKET_TAG } from './catalogue/ticket.ts';
 import { TICKETS, TICKETS_TAG } from './catalogue/tickets.ts';
@@ -42,6 +43,7 @@ export const TAGS: Record<string, string> = {
   'my-account': MY_ACCOUNT_TAG,
   webhooks: WEBHOOKS_TAG,
   events: EVENTS_TAG,
+  payments: PAYMENTS_TAG,
 };
 
 /** Every row's entry: a missing or unknown route key does not compile. */
@@ -56,4 +58,5 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...WEBHOOKS,
   ...EVENTS,
   ...EVENT_PARTS,
+  ...PAYMENTS,
 };

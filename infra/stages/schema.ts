@@ -86,6 +86,16 @@ export const StageFileSchema = z
     extraOrigins: z.array(z.string()),
     siteAuthMethod: z.enum(['idp', 'legacy']),
     logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']),
+    /**
+     * Stripe's publishable key (`pk_test_…`/`pk_live_…`): public, given to the buyer's browser, so it lives here; the
+     * secret key and webhook secret are the stage's secret (`npm run keys -- stripe`). Absent: the payment
+     * routes have no publishable key to give (the portal cannot pay), the webhook still verifies.
+     */
+    payments: z.optional(
+      z
+        .object({ stripePublishableKey: z.string().regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key') })
+        .strict(),
+    ),
     /** The secret versions the stack pins (written here by `npm run keys`; README "Rotating the signing key"). */
     secretVersions: z.object({ signingKeys: z.optional(versionId), originVerify: z.optional(versionId) }).strict(),
     table: z

@@ -54,6 +54,8 @@ export interface StageSettings {
   jwtIssuer: string;
   /** From address of the service's mail, allowed by the SES identity `sesIdentity`. */
   emailFrom: string;
+  /** The stage file's `payments.stripePublishableKey`. */
+  stripePublishableKey?: string;
   sesIdentity?: string;
   /** Who the alarm topic reaches: subscribed addresses, and existing topics every alarm also notifies. */
   alarmSubscribers: { emails: string[]; topicArns: string[] };

@@ -14,3 +14,27 @@ export interface PaymentProcessor {
   mode: (typeof PAYMENT_MODES)[number];
   merchantName: string;
 }
+
+/**
+ * `GET /my-account/payment-processor`: the record, and `processor`, who takes the checkout's payments (the
+ * checkout's `payment.processor`). Where the stage has a Stripe publishable key, `processor` and `provider`
+ * are `stripe` and the key and mode are the stage's: the stage file, not the table, configures Stripe.
+ */
+export interface PaymentProcessorAnswer extends PaymentProcessor {
+  processor: PaymentProcessor['provider'];
+}
+
+export function paymentProcessorAnswer(
+  record: PaymentProcessor,
+  stripeKey: string | undefined,
+): PaymentProcessorAnswer {
+  if (!stripeKey) return { processor: record.provider, ...record };
+  const mode = stripeKey.startsWith('pk_live_') ? 'live' : 'test';
+  return { ...record, processor: 'stripe', provider: 'stripe', publishableKey: stripeKey, mode };
+}
+
+/**
+ * The stage's Stripe secret (`{secretKey, webhookSecret}`, set by `npm run keys -- stripe`): read at run time by
+ * the rows with `uses.payments` only (shared/services/payments.ts); the publishable key is in the stage file.
+ */
+export const stripeSecretName = (stage: string): string => `ticketing/${stage}/stripe`;

@@ -66,12 +66,13 @@ function isEmptyObject(text: string): boolean {
 
 /**
  * `json`: the body must be JSON (415 for another content type, 400 when malformed or
- * missing). `none`: the route takes no body: none, an empty one or `{}` (with any
+ * missing). `raw`: the same checks, and the JSON's text is left in `event.body`, unparsed (the Stripe
+ * webhook verifies its signature over those bytes before reading them). `none`: the route takes no body: none, an empty one or `{}` (with any
  * content type); anything else is a 400 rather than being silently ignored. `{ multipart }`: the body must be multipart/form-data (415
  * otherwise), parsed within the route's limits into its fields by the parser the route
  * brought (`multipartForm` in multipart-form.ts, so JSON routes do not bundle it).
  */
-export function parseBody(kind: 'json' | 'none' | { multipart: MultipartForm }): Middleware {
+export function parseBody(kind: 'json' | 'raw' | 'none' | { multipart: MultipartForm }): Middleware {
   if (typeof kind === 'object') return kind.multipart.parser;
   return {
     before: async (request) => {
@@ -96,6 +97,7 @@ export function parseBody(kind: 'json' | 'none' | { multipart: MultipartForm }):
       // The library gets the text checked above (it would decode base64 again, replacing bad bytes).
       event.body = text;
       event.isBase64Encoded = false;
+      if (kind === 'raw') return;
       try {
         await jsonParser.before?.(request as never);
       } catch {

@@ -48,6 +48,11 @@ export interface Schemas<
   body?: B;
   /** The body is multipart/form-data, not JSON (`multipartForm(limits)`); `body` validates its fields. */
   multipart?: MultipartForm;
+  /**
+   * The JSON body reaches the handler as its text in `event.body`, parsed by nothing before it (a signature
+   * covers its bytes: the Stripe webhook, which verifies first); `body` then only documents it.
+   */
+  raw?: true;
   /** The success status when not 200: 201 create, 204 no body, 302 redirect. */
   status?: number;
   /** The success answer is binary of this media type (a Reply's `binary`), not JSON: for the OpenAPI document. */
@@ -116,7 +121,7 @@ export function route<
     const input = {
       path: parsePart('path', schemas.path ?? empty, event.pathParameters ?? {}),
       query: parsePart('query', schemas.query ?? empty, event.queryStringParameters ?? {}),
-      body: schemas.body ? parsePart('body', schemas.body, event.body) : undefined,
+      body: schemas.body && !schemas.raw ? parsePart('body', schemas.body, event.body) : undefined,
       caller: event.principal,
       idempotency: idempotencyScopeOf(row, event),
       event,
@@ -147,7 +152,11 @@ export function route<
     .use(problemDetails())
     .use(originVerify())
     .use(authenticate(row.auth))
-    .use(parseBody(schemas.multipart ? { multipart: schemas.multipart } : schemas.body ? 'json' : 'none'));
+    .use(
+      parseBody(
+        schemas.multipart ? { multipart: schemas.multipart } : schemas.raw ? 'raw' : schemas.body ? 'json' : 'none',
+      ),
+    );
   // `schemas` ride along for the OpenAPI generator (bin/openapi.ts) and the tests, which also read the
   // module's `answer`; `status`, like the answer, describes what the use-case's Reply carries, it does not shape it.
   return Object.assign(handler, { routeKey: key, schemas });

@@ -4,6 +4,7 @@ import { routeKey, routes } from '#shared/routes';
 import { buildOpenApi } from '../../bin/openapi/document.ts';
 import { loadRouteOperations } from '../../bin/openapi/load-routes.ts';
 import { call } from '../support/api.ts';
+import { schemasOf } from '../support/handlers.ts';
 import { form } from '../support/multipart.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
@@ -172,7 +173,11 @@ beforeAll(async () => {
               true,
             ),
       ),
-      ...bodyBounds(operation.requestBody?.content['application/json']?.schema ?? {}, ''),
+      // A raw body (route() `raw`: Stripe's webhook) is refused on its signature before any field is read: its
+      // schema documents what Stripe sends (test/integration/stripe-webhook.test.ts covers the refusals).
+      ...((await schemasOf(row)).raw
+        ? []
+        : bodyBounds(operation.requestBody?.content['application/json']?.schema ?? {}, '')),
     ];
     const content = operation.requestBody?.content ?? {};
     const takes = content['application/json'] ? 'json' : content['multipart/form-data'] ? 'form' : 'nothing';

@@ -62,7 +62,12 @@ describe('GET /my-account/payment-processor', () => {
     await putPaymentProcessor(EURO_PROCESSOR);
     const set = await call('GET', `${BASE}/payment-processor`, { token });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ count: 1, data: EURO_PROCESSOR });
+    // The stage's Stripe key (here the stand-in's) over the record's: the stage file configures Stripe.
+    expect(set.body).toEqual({
+      count: 1,
+      data: { ...EURO_PROCESSOR, processor: 'stripe', publishableKey: process.env.STRIPE_PUBLISHABLE_KEY },
+    });
+    expect(set.body.data.publishableKey).toMatch(/^pk_test_/);
     expect(PaymentProcessorResource.safeParse(set.body.data).success).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import bcrypt from 'bcryptjs';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_COOKIE } from '#shared/http/cookies';
 import { routeKey, routes } from '#shared/routes';
@@ -10,6 +11,7 @@ import { ALLOWED_ORIGIN } from '../support/env.ts';
 import { newAddress, newestLinkToken } from '../support/mail.ts';
 import { forgotPassword, legacyLogin, makeAdmin, resetPassword, useSiteAuthMethod } from '../support/staff.ts';
 import { commandTally } from '../support/command-tally.ts';
+import { standInKeys, WEBHOOK_PATH } from '../support/stripe.ts';
 
 /**
  * Each public row may write only the partitions its `uses.tableWrites`
@@ -124,6 +126,30 @@ describe('what the public routes write', { shuffle: false }, () => {
     } finally {
       useSiteAuthMethod('legacy');
     }
+  });
+
+  it("Stripe's webhook: a signed event, an unsigned one", async () => {
+    const { webhookSecret } = await standInKeys();
+    const payload = JSON.stringify({
+      id: 'evt_writes',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      livemode: false,
+      created: 1,
+      data: { object: { id: 'pi_writes', object: 'payment_intent' } },
+    });
+    const signature = new Stripe('sk_test_signer_only').webhooks.generateTestHeaderString({
+      payload,
+      secret: webhookSecret,
+    });
+    await as('POST /payments/stripe/webhook', async () => {
+      const headers = { 'content-type': 'application/json' };
+      expect(
+        (await call('POST', WEBHOOK_PATH, { body: payload, headers: { ...headers, 'stripe-signature': signature } }))
+          .status,
+      ).toBe(200);
+      expect((await call('POST', WEBHOOK_PATH, { body: payload, headers })).status).toBe(400);
+    });
   });
 
   it('wrote only partitions each public row declares', () => {

@@ -113,6 +113,8 @@ const OUR_ROUTES = [
   'POST /webhooks/{id}/deliveries/redeliver',
   'POST /webhooks/{id}/deliveries/{deliveryId}/retry',
   'POST /webhooks/{id}/ping',
+  // Checkout (issue 58): Stripe's events (README "Payments").
+  'POST /payments/stripe/webhook',
 ];
 
 const functionsDir = join(import.meta.dirname, '../../functions');

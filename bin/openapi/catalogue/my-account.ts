@@ -105,7 +105,7 @@ export const MY_ACCOUNT = {
   'GET /my-account/payment-processor': {
     summary: "The account's payment processor",
     description:
-      'The one record of public settings `{provider: stripe|square|paypal, publishableKey, currency (ISO 4217), mode: test|live, merchantName}`; secret keys are never stored here. 404 when none is configured.',
+      "The one record of public settings `{processor, provider: stripe|square|paypal, publishableKey, currency (ISO 4217), mode: test|live, merchantName}`; secret keys are never stored here. 404 when none is configured. `processor` (ours, beyond the spec's open record) is who takes the checkout's payments: where the stage has a Stripe publishable key, `processor` and `provider` are `stripe` and `publishableKey` and `mode` are the stage's, what the portal gives Stripe.js to confirm the checkout's PaymentIntent.",
     errors: [404],
   },
   'GET /my-account/tickets/{ticketId}/pdf': {

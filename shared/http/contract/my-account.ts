@@ -2,7 +2,7 @@ import * as z from '../../schema.ts';
 import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
 import { MAX_WILDCARDS, wildcardCount } from '../../domain/wildcard.ts';
 import { ORDER_STATUSES, ORDER_TICKET_STATUSES, type OrderEntry } from '../../domain/order.ts';
-import { PAYMENT_MODES, PAYMENT_PROVIDERS, type PaymentProcessor } from '../../domain/payment-processor.ts';
+import { PAYMENT_MODES, PAYMENT_PROVIDERS, type PaymentProcessorAnswer } from '../../domain/payment-processor.ts';
 import type { EventEntry, TicketTypeEntry } from '../../domain/portal-event.ts';
 import type { UpgradeOption } from '../../domain/upgrade.ts';
 import type { WaveTimeEntry } from '../../domain/wave-time.ts';
@@ -172,6 +172,13 @@ true satisfies z.Same<keyof z.output<typeof OrderEntryResource>, keyof OrderEntr
 
 /** `GET /my-account/payment-processor`: public settings only, never a secret key. */
 export const PaymentProcessorResource = z.strictObject({
+  processor: z
+    .enum(PAYMENT_PROVIDERS)
+    .check(
+      z.describe(
+        "Who takes the checkout's payments (`stripe`: with Stripe.js and `publishableKey`), as the checkout's `payment.processor`.",
+      ),
+    ),
   provider: z.enum(PAYMENT_PROVIDERS),
   publishableKey: z.string().check(z.describe("The provider's publishable (client-side) key.")),
   currency: z.string().check(z.regex(/^[A-Z]{3}$/), z.describe('ISO 4217.')),
@@ -179,7 +186,7 @@ export const PaymentProcessorResource = z.strictObject({
   merchantName: z.string(),
 });
 
-true satisfies z.Same<z.output<typeof PaymentProcessorResource>, PaymentProcessor>;
+true satisfies z.Same<z.output<typeof PaymentProcessorResource>, PaymentProcessorAnswer>;
 
 /**
  * The portal's catalogue answers as schemas (`GET /my-account/event`,

@@ -15,7 +15,8 @@ import {
 import { listWaveTimes } from '../../data/wave-times.ts';
 import type { Event } from '../../domain/event.ts';
 import type { Page } from '../../domain/paging.ts';
-import type { PaymentProcessor } from '../../domain/payment-processor.ts';
+import { type PaymentProcessorAnswer, paymentProcessorAnswer } from '../../domain/payment-processor.ts';
+import { stripePublishableKey } from '../../services/payment-settings.ts';
 import {
   eventMatcher,
   ticketTypeEntries,
@@ -151,9 +152,9 @@ export async function listPortalWaveTimes(customerId: number, eventId: number): 
   return waveTimeEntries(waves, event.timezone);
 }
 
-/** `GET /my-account/payment-processor`: 404 when none is configured. */
-export async function paymentProcessor(): Promise<PaymentProcessor> {
+/** `GET /my-account/payment-processor`: 404 when none is configured; the stage's Stripe key over the record's. */
+export async function paymentProcessor(): Promise<PaymentProcessorAnswer> {
   const settings = await findPaymentProcessor();
   if (!settings) throw new NotFound('Payment processor');
-  return settings;
+  return paymentProcessorAnswer(settings, stripePublishableKey());
 }

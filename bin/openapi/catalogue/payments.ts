@@ -1,0 +1,16 @@
+import { type Entries, md } from './common.ts';
+
+/** The `payments` tag: what the payment processor calls (ours; the spec has no checkout). */
+export const PAYMENTS_TAG = md(
+  'Payments: the routes Stripe calls. The buyer pays in the portal with Stripe.js and the PaymentIntent the checkout answers; Stripe tells the service the outcome by a signed webhook, and only that marks an order paid.',
+);
+
+export const PAYMENTS = {
+  'POST /payments/stripe/webhook': {
+    summary: "Stripe's events (the endpoint a stage registers in Stripe)",
+    description: md(
+      "Public, no token: Stripe's `Stripe-Signature` is the authentication. The raw body is verified before anything parses it, by the Stripe SDK (`constructEvent`) with the stage's webhook secret and 5 minutes' tolerance: a missing or wrong signature, a stale timestamp, or an event of another mode (`livemode`) or of a connected account (`account`) is refused with 400 and changes nothing.",
+      'A verified event answers 200 `{received: true}` at once. Stripe delivers at least once, in any order and possibly late: each event is acted on once (a repeat, or an older state arriving after a newer one, changes nothing); a type the service does not act on is acknowledged and logged.',
+    ),
+  },
+} satisfies Entries;

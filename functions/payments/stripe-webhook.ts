@@ -1,0 +1,16 @@
+import { header } from '#shared/http/request';
+import { route } from '#shared/http/route';
+import { StripeEventBody, StripeWebhookReceipt } from '#shared/http/contract/payments';
+import { receiveStripeEvent } from '#shared/use-cases/payments/stripe-events';
+
+export const handler = route(
+  'POST /payments/stripe/webhook',
+  { body: StripeEventBody, raw: true },
+  async ({ event }) => {
+    // route() `raw`: the body's text, checked (JSON media type, size, UTF-8) and unparsed.
+    await receiveStripeEvent(typeof event.body === 'string' ? event.body : '', header(event, 'stripe-signature'));
+    return { body: { received: true } };
+  },
+);
+
+export const answer = () => StripeWebhookReceipt;

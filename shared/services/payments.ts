@@ -1,0 +1,162 @@
+import Stripe from 'stripe';
+import { attemptTimeout, CLIENT_SETTINGS } from '../aws-clients.ts';
+import { requireSection } from '../config.ts';
+import { keptPerContainer } from '../container-state.ts';
+import { DependencyUnavailable, ValidationError } from '../errors.ts';
+import * as z from '../schema.ts';
+import { readSecretString } from './secrets.ts';
+
+/**
+ * The service's Stripe client (README "Payments"): the official SDK, API version pinned, built at the
+ * first call of a container with the stage's secret key, fetched at run time from Secrets Manager
+ * (`ticketing/<stage>/stripe`, set by `npm run keys -- stripe`). Infra gives STRIPE_SECRET and
+ * GetSecretValue on that one secret only to rows with `uses.payments`; the publishable key is every function's
+ * (payment-settings.ts). Every call that changes
+ * something carries the caller's idempotency key, so a retry (the SDK's, or the caller's) acts once.
+ * Locally STRIPE_API_URL points the SDK at the stand-in (bin/local/stripe/).
+ */
+export const STRIPE_API_VERSION = '2026-10-28.endive';
+/** Stripe's own default: an event signed more than 5 minutes before it arrives is refused. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+const Settings = z.object({
+  STRIPE_SECRET: z.string().check(z.minLength(1)),
+  STRIPE_API_URL: z.optional(z.url()),
+});
+
+const StripeSecret = z.object({
+  secretKey: z.string().check(z.regex(/^(sk|rk)_(test|live)_\w+$/)),
+  webhookSecret: z.string().check(z.regex(/^whsec_\w+$/)),
+});
+export type StripeSecret = z.infer<typeof StripeSecret>;
+
+interface Connected {
+  stripe: Stripe;
+  webhookSecret: string;
+  livemode: boolean;
+}
+let connected: Promise<Connected> | undefined;
+
+const settings = () => requireSection('payments', Settings);
+
+async function connect(): Promise<Connected> {
+  const { STRIPE_SECRET, STRIPE_API_URL } = settings();
+  const secret = StripeSecret.parse(JSON.parse(await readSecretString(STRIPE_SECRET)));
+  const local = STRIPE_API_URL ? new URL(STRIPE_API_URL) : undefined;
+  const stripe = new Stripe(secret.secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    maxNetworkRetries: CLIENT_SETTINGS['payment processor'].maxAttempts - 1,
+    timeout: attemptTimeout('payment processor'),
+    telemetry: false,
+    appInfo: { name: 'ticketing-api' },
+    ...(local
+      ? { host: local.hostname, port: Number(local.port), protocol: local.protocol === 'https:' ? 'https' : 'http' }
+      : {}),
+  });
+  return { stripe, webhookSecret: secret.webhookSecret, livemode: secret.secretKey.includes('_live_') };
+}
+
+/** The container's client, made once; a failed secret read is tried again at the next call. */
+function client(): Promise<Connected> {
+  connected ??= connect().catch((error: unknown) => {
+    connected = undefined;
+    throw error;
+  });
+  return connected;
+}
+
+/** Stripe not answering (network, 5xx, rate limited) after the SDK's retry: a 503, like any dependency. */
+async function calling<T>(call: (stripe: Stripe) => Promise<T>): Promise<T> {
+  const { stripe } = await client();
+  try {
+    return await call(stripe);
+  } catch (error) {
+    if (
+      error instanceof Stripe.errors.StripeConnectionError ||
+      error instanceof Stripe.errors.StripeAPIError ||
+      error instanceof Stripe.errors.StripeRateLimitError
+    )
+      throw new DependencyUnavailable('payment processor', CLIENT_SETTINGS['payment processor'].retryAfterSeconds, {
+        cause: error,
+      });
+    throw error;
+  }
+}
+
+/** The publishable key the buyer's browser gives Stripe.js: the stage file's, in the function's environment. */
+export { stripePublishableKey as publishableKey } from './payment-settings.ts';
+
+export interface PaymentRequest {
+  orderId: number | string;
+  reservationId: number | string;
+  /** In the currency's minor unit (cents). */
+  amount: number;
+  /** ISO 4217, any case. */
+  currency: string;
+  customerEmail: string;
+}
+
+/** A PaymentIntent for an order; the browser confirms it with its client secret. */
+export async function createPaymentIntent(
+  request: PaymentRequest,
+  idempotencyKey: string,
+): Promise<{ id: string; clientSecret: string }> {
+  const intent = await calling((stripe) =>
+    stripe.paymentIntents.create(
+      {
+        amount: request.amount,
+        currency: request.currency.toLowerCase(),
+        // What the webhook needs to find the order again without a lookup table.
+        metadata: { orderId: String(request.orderId), reservationId: String(request.reservationId) },
+        receipt_email: request.customerEmail,
+        // Cards and wallets in the page, no redirect away from the portal.
+        automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+      },
+      { idempotencyKey },
+    ),
+  );
+  return { id: intent.id, clientSecret: intent.client_secret! };
+}
+
+/** Refunds a PaymentIntent in full (its one charge). */
+export async function refundPayment(
+  paymentIntentId: string,
+  idempotencyKey: string,
+): Promise<{ id: string; status: string | null }> {
+  const refund = await calling((stripe) =>
+    stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey }),
+  );
+  return { id: refund.id, status: refund.status };
+}
+
+/**
+ * Stripe's signature on a webhook's raw body, checked by the SDK (`constructEvent`, 5 minutes' tolerance),
+ * and the event's account: one of another mode (a live event at a test key, or the reverse) or of a
+ * connected account (`account`: this service is no Connect platform) is refused. Every refusal is a
+ * ValidationError, which the route answers 400.
+ */
+export async function verifyWebhook(rawBody: string, signatureHeader: string | undefined): Promise<Stripe.Event> {
+  if (!signatureHeader)
+    throw new ValidationError('The Stripe-Signature header is missing.', [
+      { path: 'header.stripe-signature', message: 'required' },
+    ]);
+  const { stripe, webhookSecret, livemode } = await client();
+  let event: Stripe.Event;
+  try {
+    event = stripe.webhooks.constructEvent(rawBody, signatureHeader, webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+  } catch (error) {
+    throw new ValidationError(`The Stripe signature does not verify: ${(error as Error).message}`, [
+      { path: 'header.stripe-signature', message: 'does not verify' },
+    ]);
+  }
+  if (event.livemode !== livemode || event.account !== undefined)
+    throw new ValidationError("The event is not this stage's Stripe account's.", [
+      { path: 'body.livemode', message: livemode ? 'expected a live event' : 'expected a test event' },
+    ]);
+  return event;
+}
+
+// A new container reads the secret again (tests rotate it between cases).
+keptPerContainer(() => {
+  connected = undefined;
+});

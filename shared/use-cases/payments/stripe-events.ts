@@ -1,0 +1,29 @@
+import type Stripe from 'stripe';
+import { logger } from '../../logger.ts';
+import { verifyWebhook } from '../../services/payments.ts';
+
+/**
+ * `POST /payments/stripe/webhook`: Stripe's events, verified first (signature over the raw body, 5 minutes'
+ * tolerance, this stage's account and mode: shared/services/payments.ts), then handed to the handler of
+ * their type. Stripe sends an event at least once, in any order and possibly late, so each handler must
+ * change nothing twice and never step an order back. A type without a handler is acknowledged and logged:
+ * Stripe stops sending what it is answered 2xx for, and an endpoint subscribed to more types does no harm.
+ */
+export type StripeEventHandler = (event: Stripe.Event) => Promise<void>;
+
+/**
+ * The events the service acts on, by type. The checkout plugs in here: `payment_intent.succeeded`
+ * (the order paid, its tickets issued, or refunded when they are gone), `payment_intent.payment_failed`,
+ * `charge.refunded` (the stand-in sends these three and `payment_intent.canceled`).
+ */
+export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventHandler>> = {};
+
+export async function receiveStripeEvent(rawBody: string, signature: string | undefined): Promise<void> {
+  const event = await verifyWebhook(rawBody, signature);
+  const handle = stripeEventHandlers[event.type];
+  if (!handle) {
+    logger.info('Stripe event acknowledged, no handler', { eventId: event.id, eventType: event.type });
+    return;
+  }
+  await handle(event);
+}
