@@ -54,7 +54,7 @@ describe('wave times', () => {
     expect(stale.body.reason).toBe('stale_version');
     expect((await call('DELETE', `${BASE}/${made.id}/wave-times/${wave.id}`, { token })).status).toBe(204);
     expect((await read(made.id)).waveTimes).toEqual([]);
-    expect(await actions(made.id)).toEqual(['wave_deleted', 'wave_updated', 'published', 'wave_created']);
+    expect(await actions(made.id)).toEqual(['wave_deleted', 'wave_updated', 'published', 'wave_created', 'created']);
     expect((await call('DELETE', `${BASE}/${made.id}/wave-times/${wave.id}`, { token })).status).toBe(404);
   });
 
@@ -103,7 +103,7 @@ describe('wave times', () => {
     expect(refused).toMatchObject({ reason: 'in_use' });
     expect((await getEvent(made.id)).version).toBe(before.version);
     expect((await read(made.id)).waveTimes.map((entry) => entry.id)).toEqual([wave.id]);
-    expect(await actions(made.id)).toEqual([]);
+    expect(await actions(made.id)).toEqual(['created']);
   });
 
   it('refuses bad input naming the field', async () => {
@@ -160,7 +160,7 @@ describe('questions', () => {
     });
     expect(renamed.status).toBe(200);
     expect((await read(made.id)).questions.map((entry) => entry.text)).toEqual(['Running club?', 'T-shirt size']);
-    expect(await actions(made.id)).toEqual(['question_updated', 'question_updated', 'question_created']);
+    expect(await actions(made.id)).toEqual(['question_updated', 'question_updated', 'question_created', 'created']);
   });
 });
 
@@ -206,7 +206,7 @@ describe('waivers', () => {
     expect(kept.body).toMatchObject({ reason: 'in_use', tickets: 1 });
     // No walker holds a ticket: the walkers' waiver goes.
     expect((await call('DELETE', `${BASE}/${made.id}/waivers/${typeOnly.body.data.id}`, { token })).status).toBe(204);
-    expect(await actions(made.id)).toEqual(['waiver_deleted', 'waiver_updated', 'waiver_created', 'waiver_created']);
+    expect(await actions(made.id)).toEqual(['waiver_deleted', 'waiver_updated', 'waiver_created', 'waiver_created', 'created']);
   });
 });
 
@@ -220,7 +220,7 @@ describe('teams', () => {
     expect(kept.body).toMatchObject({ reason: 'in_use', tickets: 2 });
     expect((await call('DELETE', `${BASE}/${made.id}/teams/${spare!.id}`, { token })).status).toBe(204);
     expect((await read(made.id)).teams.map((team) => team.name)).toEqual(['Harriers']);
-    expect(await actions(made.id)).toEqual(['team_deleted']);
+    expect(await actions(made.id)).toEqual(['team_deleted', 'created']);
   });
 });
 

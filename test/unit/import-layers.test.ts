@@ -31,8 +31,9 @@ function layerOf(file: string): Layer {
   if (file.startsWith('functions/')) return { name: 'functions', rank: 9 };
   if (inShared('client')) return { name: 'shared/client', rank: 9 };
   if (inShared('http')) return { name: 'shared/http', rank: 8 };
-  // The route table and the jobs' grants beside it (its rows' `uses`), one layer.
-  if (file === 'shared/routes.ts' || file === 'shared/job-grants.ts') return { name: 'shared/routes.ts', rank: 7 };
+  // The route table, its rows' shape and the jobs' grants beside it (its rows' `uses`), one layer.
+  if (file === 'shared/routes.ts' || file === 'shared/route-row.ts' || file === 'shared/job-grants.ts')
+    return { name: 'shared/routes.ts', rank: 7 };
   if (inShared('use-cases')) return { name: 'shared/use-cases', rank: 6 };
   if (inShared('lists')) return { name: 'shared/lists', rank: 5 };
   if (inShared('data')) return { name: 'shared/data', rank: 4 };
