@@ -5,6 +5,7 @@ import type { RouteDoc } from './catalogue/common.ts';
 import { EVENTS, EVENTS_TAG } from './catalogue/events.ts';
 import { GATE, GATE_TAG } from './catalogue/gate.ts';
 import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
+import { ORDERS, ORDERS_TAG } from './catalogue/orders.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
 import { TICKET, TICKET_TAG } from './catalogue/ticket.ts';
 import { TICKETS, TICKETS_TAG } from './catalogue/tickets.ts';
@@ -40,6 +41,7 @@ export const TAGS: Record<string, string> = {
   'my-account': MY_ACCOUNT_TAG,
   webhooks: WEBHOOKS_TAG,
   events: EVENTS_TAG,
+  orders: ORDERS_TAG,
 };
 
 /** Every row's entry: a missing or unknown route key does not compile. */
@@ -52,4 +54,5 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...MY_ACCOUNT,
   ...WEBHOOKS,
   ...EVENTS,
+  ...ORDERS,
 };
