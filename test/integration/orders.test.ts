@@ -92,7 +92,7 @@ describe('GET /orders', () => {
     expect((await getPage(`${ORDERS}?email=nobody-here@test.local`, reader)).data).toEqual([]);
 
     const ranged = await getPage(
-      `${ORDERS}?eventId=${eventA.id}&fromPurchaseDate=2030-04-03&toPurchaseDate=2030-04-05T10:00:00Z`,
+      `${ORDERS}?eventId=${eventA.id}&fromPurchaseDate=2030-04-03&toPurchaseDate=2030-04-05`,
       reader,
     );
     expect(idsOf(ranged)).toEqual([inA[4]!.id, inA[3]!.id, inA[2]!.id]);
