@@ -8,6 +8,7 @@ import { GATE, GATE_TAG } from './catalogue/gate.ts';
 import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
 import { RESERVATIONS } from './catalogue/reservations.ts';
 import { PAYMENTS, PAYMENTS_TAG } from './catalogue/payments.ts';
+import { ORDERS, ORDERS_TAG } from './catalogue/orders.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
 import { TICKET, TICKET_TAG } from './catalogue/ticket.ts';
 import { TICKETS, TICKETS_TAG } from './catalogue/tickets.ts';
@@ -44,6 +45,7 @@ export const TAGS: Record<string, string> = {
   webhooks: WEBHOOKS_TAG,
   events: EVENTS_TAG,
   payments: PAYMENTS_TAG,
+  orders: ORDERS_TAG,
 };
 
 /** Every row's entry: a missing or unknown route key does not compile. */
@@ -59,4 +61,5 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...EVENTS,
   ...EVENT_PARTS,
   ...PAYMENTS,
+  ...ORDERS,
 };

@@ -25,6 +25,8 @@ const WHEN: Record<TicketAction, string> = {
   claim: 'A claim was opened: the ticket was sent to someone to claim.',
   claimant: 'An open claim was sent to another claimant.',
   claimed: 'The claimant accepted the ticket into their account.',
+  cancel_order: 'The ticket was cancelled with its order (`POST /orders/{id}/cancel`).',
+  force_cancel_order: 'A checked-in ticket was cancelled with its order, with `force`.',
 };
 
 const Headers = {

@@ -18,5 +18,11 @@ export const PERMISSIONS = [
   'events:read',
   /** Create, edit, publish and delete events and their ticket types (unscoped administrators create them). */
   'events:write',
+  /** Read orders (`GET /orders`, `GET /orders/{id}`) within the caller's events. */
+  'orders:read',
+  /** Cancel an order and refund its payment (`POST /orders/{id}/cancel`). */
+  'orders:refund',
+  /** Sell at the box office (`POST /orders`, issue 58 item 6). Declared now so `--permissions all` grants it. */
+  'orders:sell',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

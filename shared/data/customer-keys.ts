@@ -6,6 +6,9 @@ import { lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from
  * counts, the catalogue), part of `keys` (keys.ts) and held to the same rule: no key template
  * or index name anywhere else.
  */
+/** How many partitions the across-events order lists (GSI5, GSI6) spread over: read merged, written by `id % ORDER_SHARDS`. */
+export const ORDER_SHARDS = 8;
+
 export const customerKeys = {
   // ---- Customers (the portal's accounts and their verification) ----
   /** The customer record: one GetItem by id. */
@@ -83,6 +86,33 @@ export const customerKeys = {
       [customerKeys.customerOrders(customerId), purchaseSort(purchasedDate, id)],
       [customerKeys.customerEventOrders(customerId, eventId), purchaseSort(purchasedDate, id)],
     ),
+  /**
+   * The staff's order lists (`GET /orders`), every one by `<purchasedDate>#<id:10>`: GSI3 an event's orders, GSI4 an
+   * event's orders in one status (moved with the status), GSI5 every order and GSI6 every order in one status, the last
+   * two write-sharded ORDER_SHARDS ways by id (all events' sales would share one partition), merged when read.
+   */
+  eventOrders: (eventId: number) => on('GSI3', `EVENT_ORDERS#${eventId}`),
+  eventStatusOrders: (eventId: number, status: string) => on('GSI4', `EVENT_STATUS_ORDERS#${eventId}#${status}`),
+  allOrders: (shard: number) => on('GSI5', `ALL_ORDERS#${shard}`),
+  statusOrders: (status: string, shard: number) => on('GSI6', `STATUS_ORDERS#${status}#${shard}`),
+  /** The index places of an order that move with its status (GSI4, GSI6). */
+  orderStatusIndexes: (order: { id: number; eventId: number; status: string; purchasedDate: string }) =>
+    placedIn(
+      [customerKeys.eventStatusOrders(order.eventId, order.status), purchaseSort(order.purchasedDate, order.id)],
+      [customerKeys.statusOrders(order.status, order.id % ORDER_SHARDS), purchaseSort(order.purchasedDate, order.id)],
+    ),
+  /** The index places of an order that stay (GSI3, GSI5). */
+  orderStaffIndexes: (order: { id: number; eventId: number; purchasedDate: string }) =>
+    placedIn(
+      [customerKeys.eventOrders(order.eventId), purchaseSort(order.purchasedDate, order.id)],
+      [customerKeys.allOrders(order.id % ORDER_SHARDS), purchaseSort(order.purchasedDate, order.id)],
+    ),
+  /**
+   * Orders counted for the staff's `totalCount`: one item per event (`EVENT_ORDER_COUNTS#<eventId>`) and one for every
+   * event (`ALL_ORDER_COUNTS`), `n` and one `s#<status>` per status, moved in each order's creation and status change.
+   */
+  eventOrderCounts: (eventId: number): Key => ({ PK: `EVENT_ORDER_COUNTS#${eventId}`, SK: 'COUNT' }),
+  allOrderCounts: { PK: 'ALL_ORDER_COUNTS', SK: 'COUNT' } as Key,
   /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
   orderTickets: (orderId: number) => on('GSI3', `ORDER_TICKETS#${orderId}`),
   customerTickets: (customerId: number) => on('GSI4', `CUSTOMER_TICKETS#${customerId}`),

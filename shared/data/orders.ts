@@ -1,10 +1,11 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order } from '../domain/order.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
+import { moveOrderStatus, staffCountMoves } from './order-status.ts';
 import type { WalkSource } from './merged-walk.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
@@ -24,6 +25,8 @@ const ENTITY = 'Order';
 export const orderItem = (order: Order) => ({
   ...keys.order(order.id),
   ...keys.orderIndexes(order.customerId, order.eventId, order.purchasedDate, order.id),
+  ...keys.orderStaffIndexes(order),
+  ...keys.orderStatusIndexes(order),
   entity: ENTITY,
   ...order,
 });
@@ -48,29 +51,21 @@ function countOrder(order: Order) {
   };
 }
 
-/** One transaction: the order (new), the customer's link to its event, and the customer's counts. */
+/** One transaction: the order (new), the customer's link to its event, the customer's counts and the staff's (order-staff.ts). */
 export async function commitNewOrder(order: Order, event: LinkedEvent): Promise<void> {
   await transactWrite([
     { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
     customerEventLink(order.customerId, event),
     countOrder(order),
+    ...staffCountMoves(order.eventId, { n: 1, [`s#${order.status}`]: 1 }),
   ]);
 }
 
 /** pending → active with its issued tickets; conditional, so an order is activated once. */
-export async function activateOrder(id: number, ticketIds: number[]): Promise<Order> {
-  const { Attributes } = await db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.order(id),
-      UpdateExpression: 'SET #status = :active, ticketIds = :tickets',
-      ConditionExpression: '#status = :pending',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':active': 'active', ':pending': 'pending', ':tickets': ticketIds },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return fromItem(Attributes!);
+export async function activateOrder(order: Order, ticketIds: number[]): Promise<Order> {
+  const active: Order = { ...order, status: 'active', ticketIds };
+  await moveOrderStatus(order, active, { SET: { ticketIds } });
+  return active;
 }
 
 export interface OrderCounts {

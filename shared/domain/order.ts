@@ -48,6 +48,27 @@ export interface Order {
   transactions: OrderTransaction[];
   /** Attendee answers asked once per order. */
   answers: AttendeeAnswer[];
+  /** Staff's changes of the order (order-cancel.ts), oldest first; absent before the first. */
+  history?: OrderHistoryEntry[];
+  /** Set when a cancellation starts (before any ticket is cancelled), so a retry resumes it: order-cancel.ts. */
+  cancellation?: OrderCancellation;
+}
+
+/** A cancellation in progress or done: who started it, when, with `force`, and the status it ends in. */
+export interface OrderCancellation {
+  at: string;
+  /** `admin 3` (ticket-history.ts `actorLabel`). */
+  by: string;
+  force: boolean;
+  outcome: 'cancelled' | 'refunded';
+}
+
+/** One change of an order by staff. */
+export interface OrderHistoryEntry {
+  at: string;
+  by: string;
+  action: 'cancel_started' | 'cancelled' | 'refunded';
+  force?: boolean;
 }
 
 /** What a ticket shows in an order, from its states (`pending` for a reserved, unpaid ticket). */

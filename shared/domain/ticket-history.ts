@@ -35,7 +35,10 @@ export type TicketAction =
   // Claims (claim.ts): opened, sent to another claimant, accepted by the claimant.
   | 'claim'
   | 'claimant'
-  | 'claimed';
+  | 'claimed'
+  // Orders (order-cancel.ts): cancelled with its order; `force_cancel_order` when `force` cancelled a checked-in ticket.
+  | 'cancel_order'
+  | 'force_cancel_order';
 
 const STATE_FIELDS: readonly StateField[] = [
   'processState',

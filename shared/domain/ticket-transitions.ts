@@ -23,7 +23,18 @@ export interface TicketStates {
 export type StateField = keyof TicketStates;
 
 /** The path a change comes through. A request may hold several (e.g. the states route plus, for a caller with the `checkin:undo` permission, 'undo_check_in'). */
-export type Via = 'edit' | 'states' | 'check_in' | 'undo_check_in' | 'transfer' | 'delete' | 'upgrade';
+export type Via =
+  | 'edit'
+  | 'states'
+  | 'check_in'
+  | 'undo_check_in'
+  | 'transfer'
+  | 'delete'
+  | 'upgrade'
+  /** `POST /orders/{id}/cancel`: its tickets to cancelled. */
+  | 'cancel_order'
+  /** The same with `force: true`: a checked-in ticket too (recorded as `force_cancel_order` in its history). */
+  | 'force_cancel';
 
 export type StateRefusal =
   | 'checked_in'
@@ -80,7 +91,7 @@ export const TRANSITIONS: readonly Transition[] = [
     'processState',
     P0,
     P4,
-    ['edit', 'states'],
+    ['edit', 'states', 'cancel_order'],
     'cancelled',
     [-1, 0, 1],
     'An unpaid reservation can be dropped, freeing its place.',
@@ -107,7 +118,7 @@ export const TRANSITIONS: readonly Transition[] = [
     'processState',
     P1,
     P4,
-    ['edit', 'states'],
+    ['edit', 'states', 'cancel_order'],
     'cancelled',
     [-1, 0, 1],
     'Cancelling an issued ticket frees its place.',
@@ -126,10 +137,10 @@ export const TRANSITIONS: readonly Transition[] = [
     'processState',
     P2,
     P4,
-    [],
+    ['force_cancel'],
     'checked_in',
     [-1, -1, 1],
-    'Cancelling would hide an admission: undo the check-in first.',
+    'Cancelling would hide an admission: undo the check-in first, or cancel its order with `force` (recorded).',
   ),
   row('processState', P4, P0, [], 'cancelled', [1, 0, -1], 'A cancelled ticket comes back issued, not reserved.'),
   row(

@@ -22,6 +22,8 @@ export const TICKET_EVENT_TYPES = {
   claim: 'ticket.claim_opened',
   claimant: 'ticket.claimant_changed',
   claimed: 'ticket.claimed',
+  cancel_order: 'ticket.order_cancelled',
+  force_cancel_order: 'ticket.order_cancelled_forced',
 } as const satisfies Record<TicketAction, string>;
 
 export type TicketEventType = (typeof TICKET_EVENT_TYPES)[TicketAction];

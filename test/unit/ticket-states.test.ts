@@ -23,7 +23,17 @@ const VALUES: { [F in StateField]: readonly TicketStates[F][] } = {
   withdrawnState: WITHDRAWN_STATES,
   deleted: [0, 1],
 };
-const VIAS: readonly Via[] = ['edit', 'states', 'check_in', 'undo_check_in', 'transfer', 'delete', 'upgrade'];
+const VIAS: readonly Via[] = [
+  'edit',
+  'states',
+  'check_in',
+  'undo_check_in',
+  'transfer',
+  'delete',
+  'upgrade',
+  'cancel_order',
+  'force_cancel',
+];
 
 const ACTIVE: TicketStates = {
   processState: 1,
@@ -40,13 +50,13 @@ const NO_EFFECT = { sold: 0, checkedIn: 0, cancelled: 0 };
 const SPEC: Record<string, [readonly Via[], StateRefusal]> = {
   'processState 0>1': [['edit', 'states'], 'not_admissible'],
   'processState 0>2': [[], 'not_admissible'],
-  'processState 0>4': [['edit', 'states'], 'cancelled'],
+  'processState 0>4': [['edit', 'states', 'cancel_order'], 'cancelled'],
   'processState 1>0': [[], 'no_way_back'],
   'processState 1>2': [['check_in'], 'use_check_in'],
-  'processState 1>4': [['edit', 'states'], 'cancelled'],
+  'processState 1>4': [['edit', 'states', 'cancel_order'], 'cancelled'],
   'processState 2>0': [[], 'checked_in'],
   'processState 2>1': [['undo_check_in'], 'checked_in'],
-  'processState 2>4': [[], 'checked_in'],
+  'processState 2>4': [['force_cancel'], 'checked_in'],
   'processState 4>0': [[], 'cancelled'],
   'processState 4>1': [['states'], 'cancelled'],
   'processState 4>2': [[], 'cancelled'],

@@ -12,6 +12,8 @@ const VIA: Record<Via, string> = {
   transfer: 'transfer',
   delete: 'delete',
   upgrade: 'an upgrade purchase',
+  cancel_order: '`POST /orders/{id}/cancel`',
+  force_cancel: '`POST /orders/{id}/cancel` with `force`',
 };
 
 const show = (value: string | number) => `\`${value}\``;

@@ -30,7 +30,7 @@ const startBound = (name: string) =>
   );
 
 /** A range's bounds, when both are given, must not be inverted: a 400 naming the lower one. */
-const ordered = (from: string, to: string) =>
+export const ordered = (from: string, to: string) =>
   z.refine(
     (query: unknown) => {
       const bounds = query as Record<string, number | string | undefined>;
@@ -51,7 +51,7 @@ const fewWildcards = (name: string) =>
  * The portal lists' paging: `_limit`, `_offset` (a 400 naming `_cursor` past the first 1,000
  * matches: shared/domain/portal-lists.ts) and `_cursor`, the `next` of the previous page.
  */
-const portalPaging = { ...pagingQuery, _cursor: ticketPagingQuery._cursor };
+export const portalPaging = { ...pagingQuery, _cursor: ticketPagingQuery._cursor };
 
 export const PortalEventQuery = z
   .strictObject({
@@ -80,7 +80,7 @@ const flag = (name: string) =>
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** An ISO-8601 date (a whole UTC day) or date-time, as the inclusive ISO-8601 UTC bound it means. */
-const purchaseBound = (name: string, end: 'start' | 'end') =>
+export const purchaseBound = (name: string, end: 'start' | 'end') =>
   z.optional(
     z.pipe(
       z.union(

@@ -82,6 +82,8 @@ export const TICKET_ACTIONS = [
   'claim',
   'claimant',
   'claimed',
+  'cancel_order',
+  'force_cancel_order',
 ] as const;
 const STATE_FIELDS = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'] as const;
 const stateValue = z.union([z.string(), z.number()]);

@@ -103,7 +103,7 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
   }
   return {
     order: await activateOrder(
-      id,
+      pending,
       tickets.map((ticket) => ticket.id),
     ),
     tickets,

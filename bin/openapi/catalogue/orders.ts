@@ -1,0 +1,46 @@
+import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
+import { EVENT_SCOPE, type Entries, md } from './common.ts';
+
+/** The `orders` tag: staff reading and cancelling orders (issue 58 item 6). */
+export const ORDERS_TAG = md(
+  "Orders for staff: `GET /orders` and `GET /orders/{id}` with `orders:read`, `POST /orders/{id}/cancel` with `orders:refund`. An order is for one event; an administrator limited to some events sees only their orders (another event's order: 404; a list filtered by another event: an empty page).",
+  "An order's `status`: `pending` (its tickets being issued), `active` (paid and issued), `cancelled` (cancelled by staff, no payment taken), `refunded` (cancelled by staff after a payment). `history` lists the order's creation and every staff change with who made it (`admin 3`) and `force`; each ticket's own history records its cancellation (`cancel_order`, or `force_cancel_order` for a checked-in ticket cancelled with `force`).",
+);
+
+export const ORDERS = {
+  'GET /orders': {
+    summary: 'List orders',
+    description: md(
+      'Newest first (purchase instant, then id), walked by `next`: pass it as `_cursor` for the following page (null on the last); `_offset` + `_limit` stay within the first ' +
+        `${PORTAL_OFFSET_WINDOW} matches.`,
+      'Filters combine: `eventId`, `status`, `customerId` or `email` (the customer whose login it is; an address no customer holds is an empty page), and a purchase range `fromPurchaseDate`/`toPurchaseDate` (an order is created when it is bought). Each filter set is served by an index in its order, so a page costs what page 1 costs at any number of orders. ' +
+        `A customer's orders filtered by \`status\` (or by a scope) read at most ${PORTAL_READ_BUDGET} orders a page; fewer matches than a page in that read is a 400 naming the narrower query.`,
+      "`totalCount` is exact from kept counts without a purchase range (per event and status; a customer's per event, without `status`); otherwise it is exact when the read reached the end, else the matches read so far with `totalCountIsEstimate: true`.",
+      'Entries carry no `tickets` (their ids are in `ticketIds`): `GET /orders/{id}` answers them.',
+    ),
+    parameters: {
+      eventId: "The event's orders only.",
+      status: 'Orders in this status only.',
+      customerId: "The customer's orders only.",
+      email: 'The orders of the customer whose login is this address.',
+      fromPurchaseDate: 'Bought at or after this ISO-8601 date (the whole UTC day) or date-time.',
+      toPurchaseDate: 'Bought at or before this ISO-8601 date (the whole UTC day) or date-time.',
+      _cursor: 'The `next` of the previous page; without `_offset`.',
+    },
+  },
+  'GET /orders/{id}': {
+    summary: 'Get an order',
+    description: `The order with its tickets (id, state as the customer sees it, type, attendee, price, barcode), amounts, customer, payment (\`paid\`: the transactions' sum) and history. ${EVENT_SCOPE}`,
+  },
+  'POST /orders/{id}/cancel': {
+    summary: 'Cancel an order',
+    description: md(
+      "Cancels the order's tickets that hold a place (the spec's cancelled state, `processState` 4: they leave the ticket lists' active states and `GET /tickets/check-in-stats`' `soldTickets`, and their types' `sold` goes down, so the places are on sale again), then marks the order `cancelled`, or `refunded` when a payment was taken, and mails the buyer. Already cancelled, deleted or transferred tickets stay as they are.",
+      'A checked-in ticket is cancelled only with `{"force": true}`: otherwise 409 `checked_in` with `ticketIds` naming them, and nothing changes. A cancelled or refunded order is 409 `already_cancelled`. Body: `{}` or `{"force": true}`.',
+      "An order's tickets are many transactions, so the cancellation goes in steps: the order records its `cancellation` (who, when, `force`, the outcome) first, then each ticket, then the status. A request that fails half-way leaves the order showing its `cancellation`; repeating the request (with the same `Idempotency-Key` or another) finishes it, changing nothing twice. With the same key after success, the first answer. " +
+        EVENT_SCOPE,
+    ),
+    conflicts: ['already_cancelled', 'checked_in', 'concurrent_update'],
+    example: { force: true },
+  },
+} satisfies Entries;

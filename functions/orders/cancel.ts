@@ -1,0 +1,14 @@
+import { SingleAnswer } from '#shared/http/answers';
+import { CancelOrderBody, StaffOrderResource } from '#shared/http/contract/orders';
+import { single } from '#shared/http/envelopes';
+import { PathId } from '#shared/http/path-params';
+import { route } from '#shared/http/route';
+import { cancelOrder } from '#shared/use-cases/orders/cancel-order';
+
+export const handler = route(
+  'POST /orders/{id}/cancel',
+  { path: PathId, body: CancelOrderBody },
+  async ({ path, body, caller }) => single(await cancelOrder(caller, path.id, { force: body.force })),
+);
+
+export const answer = () => SingleAnswer(StaffOrderResource);

@@ -1,0 +1,23 @@
+import { CursorPageAnswer } from '#shared/http/answers';
+import { StaffOrderListQuery, StaffOrderResource } from '#shared/http/contract/orders';
+import { cursorPaged } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+import { listStaffOrders } from '#shared/use-cases/orders/order-reads';
+
+export const handler = route('GET /orders', { query: StaffOrderListQuery }, async ({ query, caller }) =>
+  cursorPaged(
+    await listStaffOrders(caller, {
+      eventId: query.eventId,
+      status: query.status,
+      customerId: query.customerId,
+      email: query.email,
+      from: query.fromPurchaseDate,
+      to: query.toPurchaseDate,
+      limit: query._limit,
+      offset: query._offset,
+      cursor: query._cursor,
+    }),
+  ),
+);
+
+export const answer = () => CursorPageAnswer(StaffOrderResource);

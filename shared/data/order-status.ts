@@ -1,0 +1,80 @@
+import type { Order } from '../domain/order.ts';
+import { tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { keys } from './keys.ts';
+
+/**
+ * The staff's order counts (keys.ts `eventOrderCounts`, `allOrderCounts`: `n`, `s#<status>`) and the one write
+ * that moves an order's status: the order (its status-keyed index places with it) and both counts in one
+ * transaction, conditional on the status it leaves, so the counts cannot drift from the orders.
+ *
+ * Hot items: an event's count item takes one update per order created and one per status change. DynamoDB
+ * accepts 1,000 write units a second on one item's partition; a count item is ~100 bytes (1 unit a write),
+ * so one event's orders may be created and paid at up to ~500 a second before its count throttles.
+ */
+
+/** The Updates that add `moves` (attribute → delta) to an event's and to every event's order counts. */
+export function staffCountMoves(eventId: number, moves: Record<string, number>) {
+  const names: Record<string, string> = {};
+  const values: Record<string, number | string> = { ':entity': 'OrderCount' };
+  const adds = Object.entries(moves).map(([name, delta], i) => {
+    names[`#m${i}`] = name;
+    values[`:m${i}`] = delta;
+    return `#m${i} :m${i}`;
+  });
+  const update = `SET entity = :entity ADD ${adds.join(', ')}`;
+  return [keys.eventOrderCounts(eventId), keys.allOrderCounts].map((Key) => ({
+    Update: {
+      TableName: tableName(),
+      Key,
+      UpdateExpression: update,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  }));
+}
+
+/** The order changed status under us (another request moved it first). */
+export class OrderStatusMoved extends Error {
+  constructor(readonly orderId: number) {
+    super(`Order ${orderId} is no longer in the status this change started from.`);
+  }
+}
+
+/**
+ * `before.status` → `after.status` (and the attributes in `set`), conditional on `before.status`; both counts moved.
+ * Throws OrderStatusMoved when the order is no longer in `before.status`.
+ */
+export async function moveOrderStatus(
+  before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
+  after: Pick<Order, 'status'>,
+  { SET = {} }: { SET?: Record<string, unknown> },
+): Promise<void> {
+  const places = keys.orderStatusIndexes({ ...before, status: after.status });
+  const attributes = { ...places, ...SET, status: after.status };
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':from': before.status };
+  const sets = Object.entries(attributes).map(([name, value], i) => {
+    names[`#a${i}`] = name;
+    values[`:a${i}`] = value;
+    return `#a${i} = :a${i}`;
+  });
+  names['#status'] = 'status';
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.order(before.id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: '#status = :from',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+      ...staffCountMoves(before.eventId, { [`s#${before.status}`]: -1, [`s#${after.status}`]: 1 }),
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionCancelled) throw new OrderStatusMoved(before.id);
+    throw error;
+  }
+}

@@ -1,0 +1,135 @@
+import type { AdminPrincipal } from '../../auth/tokens.ts';
+import { now } from '../../clock.ts';
+import { readOrder, startCancellation } from '../../data/order-staff.ts';
+import { moveOrderStatus, OrderStatusMoved } from '../../data/order-status.ts';
+import { readTicketRecords } from '../../data/ticket-records.ts';
+import {
+  cancellationOutcome,
+  checkedInTickets,
+  isClosed,
+  orderCancelledMail,
+  ticketsToCancel,
+  toStaffOrder,
+  type StaffOrder,
+} from '../../domain/order-cancel.ts';
+import type { Order } from '../../domain/order.ts';
+import { actorLabel } from '../../domain/ticket-history.ts';
+import { withStates, statesOf } from '../../domain/ticket-states.ts';
+import type { Via } from '../../domain/ticket-transitions.ts';
+import { PROCESS_STATE, type TicketRecord } from '../../domain/ticket.ts';
+import { Conflict } from '../../errors.ts';
+import { logger } from '../../logger.ts';
+import { sendEmail } from '../../services/email.ts';
+import { adminActor } from '../event-scope.ts';
+import { changeTicket } from '../tickets/change-ticket.ts';
+import { orderFor } from './order-reads.ts';
+
+/**
+ * `POST /orders/{id}/cancel`: the order's tickets to the spec's cancelled state, the order to `cancelled` (or
+ * `refunded` when a payment was taken), the buyer mailed. An order holds up to 50 tickets and a ticket's
+ * transaction ~27 actions, so it cannot be one transaction; like `createOrder` it goes in steps, each a
+ * conditional write, and a retry (with the same `Idempotency-Key` or another) resumes where one stopped:
+ *
+ * 1. the order records its `cancellation` (who, when, `force`, the status it will end in), conditional on none
+ *    having started: from here the order reads as being cancelled;
+ * 2. each ticket still holding a place is cancelled through `changeTicket` (its own transaction: history with
+ *    the actor, `cancel_order` or `force_cancel_order`, the type's `sold` down, lists and statistics); a
+ *    ticket already cancelled is skipped, so a repeat does nothing twice;
+ * 3. the order's status moves (with the staff's counts, one transaction conditional on the status it leaves);
+ * 4. the buyer is mailed (after the commit: a failed mail is logged, the cancellation stands).
+ *
+ * A checked-in ticket needs `force: true` (else 409 `checked_in` naming them, nothing written). A closed order is
+ * 409 `already_cancelled`.
+ */
+export async function cancelOrder(
+  caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
+  id: number,
+  { force = false }: { force?: boolean },
+): Promise<StaffOrder> {
+  const actor = adminActor(caller);
+  const by = actorLabel(actor);
+  let order = await begin(caller, id, force, by);
+  const recordedForce = force || order.cancellation!.force;
+  const tickets = [...(await readTicketRecords(order.ticketIds)).values()];
+  const cancelled: TicketRecord[] = [];
+  for (const ticket of ticketsToCancel(tickets)) cancelled.push(await cancelTicket(ticket, actor, recordedForce));
+
+  // The processor's refund of a paid order goes here, once payments land (issue 58 item 3): before the status
+  // moves, with the order id as its idempotency key, so a retry of this request refunds once.
+  const outcome = order.cancellation!.outcome;
+  const history = [...(order.history ?? []), { at: now().toISOString(), by, action: outcome, force: recordedForce }];
+  try {
+    await moveOrderStatus(order, { status: outcome }, { SET: { history } });
+    order = { ...order, status: outcome, history };
+  } catch (error) {
+    if (!(error instanceof OrderStatusMoved)) throw error;
+    // Another request finished it first: answer the order as it now is, without a second mail.
+    return toStaffOrder((await readOrder(id))!, await readTicketRecords(order.ticketIds));
+  }
+  const after = await readTicketRecords(order.ticketIds);
+  await mailBuyer(
+    order,
+    [...after.values()].filter((ticket) => cancelled.some((c) => c.id === ticket.id)),
+  );
+  return toStaffOrder(order, after);
+}
+
+/** Step 1, or the cancellation already started (a retry): the order with its `cancellation`. */
+async function begin(
+  caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
+  id: number,
+  force: boolean,
+  by: string,
+): Promise<Order> {
+  for (;;) {
+    const order = await orderFor(caller, id);
+    if (isClosed(order))
+      throw new Conflict(`Order ${id} is already ${order.status}.`, 'already_cancelled', { orderStatus: order.status });
+    if (order.cancellation) return order;
+    const checkedIn = checkedInTickets([...(await readTicketRecords(order.ticketIds)).values()]);
+    if (checkedIn.length && !force) {
+      const list = checkedIn.map((ticket) => String(ticket.id));
+      throw new Conflict(
+        `Tickets ${list.join(', ')} of order ${id} are checked in: cancel with {"force": true} to cancel them too.`,
+        'checked_in',
+        { ticketIds: list },
+      );
+    }
+    const at = now().toISOString();
+    const cancellation = { at, by, force, outcome: cancellationOutcome(order) };
+    const entry = { at, by, action: 'cancel_started' as const, force };
+    if (await startCancellation(order, cancellation, entry))
+      return { ...order, cancellation, history: [...(order.history ?? []), entry] };
+    // Another request started (or the order moved status) in between: read it again.
+  }
+}
+
+async function cancelTicket(
+  ticket: TicketRecord,
+  actor: ReturnType<typeof adminActor>,
+  force: boolean,
+): Promise<TicketRecord> {
+  const via: Via[] = force ? ['cancel_order', 'force_cancel'] : ['cancel_order'];
+  return changeTicket(ticket.id, { actor, action: 'cancel_order', via }, (record, at) => {
+    // Changed since it was read (cancelled by an earlier attempt, deleted, transferred): nothing to do.
+    if (!ticketsToCancel([record]).length) return { changes: [], result: record };
+    const after = {
+      ...withStates(record, { ...statesOf(record), processState: PROCESS_STATE.cancelled }),
+      updated: at,
+    };
+    const forced = record.processState === PROCESS_STATE.checkedIn;
+    return {
+      changes: [{ before: record, after }],
+      action: forced ? 'force_cancel_order' : 'cancel_order',
+      result: after,
+    };
+  });
+}
+
+async function mailBuyer(order: Order, cancelled: TicketRecord[]): Promise<void> {
+  try {
+    await sendEmail({ to: order.emailAddress, ...orderCancelledMail(order, cancelled) });
+  } catch (error) {
+    logger.error('order cancellation mail not sent', { orderId: order.id, error: error as Error });
+  }
+}
