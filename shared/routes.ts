@@ -131,7 +131,7 @@ const table = [
   { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true } , throttled: true },
   { method: 'PUT', path: '/my-account/email', handler: 'my-account/send-email', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'PutItem'], indexes: ['GSI1', 'GSI4'], email: true } , throttled: true },
   // Catalogue and orders, scoped to the customer.
-  { method: 'GET', path: '/my-account/event', handler: 'my-account/events', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2'] } },
+  { method: 'GET', path: '/my-account/event', handler: 'my-account/events', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1'] } },
   { method: 'GET', path: '/my-account/ticket-type/{eventId}', handler: 'my-account/ticket-types', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'Query'] } },
   { method: 'GET', path: '/my-account/wave-time/{eventId}', handler: 'my-account/wave-times', auth: customer, uses: { table: ['GetItem', 'Query'] } },
   { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2'] } },

@@ -72,7 +72,7 @@ export const orderScenarios: Record<string, Scenario> = {
     };
   },
 
-  // The published events of the window and the customer's unpublished linked events, then the page's statistics.
+  // The published events of the window and the customer's linked events (one entry per event), then the page's statistics.
   'my-account/events': async () => {
     const { token } = await portalFixture();
     return {

@@ -81,8 +81,8 @@ export function customerEventLink(customerId: number, event: LinkedEvent) {
   };
 }
 
-/** What a link's index keys need of its event (neither changes once it has tickets: shared/domain/event-admin.ts). */
-export type LinkedEvent = Pick<Event, 'id' | 'startsAt' | 'published'>;
+/** What a link's index key needs of its event (its start stays once it has tickets: shared/domain/event-admin.ts). */
+export type LinkedEvent = Pick<Event, 'id' | 'startsAt'>;
 
 /** Each event's sold tickets: the sum of its statistics shards' `sold`, all events in one batch read. */
 export async function soldByEvent(eventIds: readonly number[]): Promise<Map<number, number>> {

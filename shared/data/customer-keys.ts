@@ -58,22 +58,17 @@ export const customerKeys = {
   }),
   customerEventPrefix: 'EVENT#',
   /**
-   * The link item on GSI1 `CUSTOMER_EVENTS#<customerId>` (every linked event) and, for an
-   * unpublished event, GSI2 `CUSTOMER_PRIVATE_EVENTS#<customerId>`, both by `<startsAt>#<id:10>`
-   * (an event's start and publication stay once it has tickets: shared/domain/event-admin.ts): `return=orders` walks the first, `all`
-   * merges the second with the published events.
+   * The link item on GSI1 `CUSTOMER_EVENTS#<customerId>` by `<startsAt>#<id:10>`, the same sort
+   * key as the event's on `PUBLISHED_EVENTS` (an event's start stays once it has tickets:
+   * shared/domain/event-admin.ts; its publication changes freely and the link holds none of it):
+   * `return=orders` walks it, `all` merges it with the published events, one entry per sort key.
    */
   customerEventsByStart: (customerId: number) => on('GSI1', `CUSTOMER_EVENTS#${customerId}`),
-  customerPrivateEvents: (customerId: number) => on('GSI2', `CUSTOMER_PRIVATE_EVENTS#${customerId}`),
-  customerEventIndexes: (customerId: number, event: { id: number; startsAt: string; published: boolean }) => {
-    const sort = customerKeys.publishedEventSort(event.startsAt, event.id);
-    return event.published
-      ? placedIn([customerKeys.customerEventsByStart(customerId), sort])
-      : placedIn(
-          [customerKeys.customerEventsByStart(customerId), sort],
-          [customerKeys.customerPrivateEvents(customerId), sort],
-        );
-  },
+  customerEventIndexes: (customerId: number, event: { id: number; startsAt: string }) =>
+    placedIn([
+      customerKeys.customerEventsByStart(customerId),
+      customerKeys.publishedEventSort(event.startsAt, event.id),
+    ]),
   /** A customer's order counts: total, per event, per ticket type (the orders list's totalCount). */
   orderCounts: (customerId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: 'ORDER_COUNTS' }),
   order: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER' }),

@@ -35,6 +35,11 @@ export interface WalkOptions {
   keep?: (item: Record<string, unknown>) => boolean;
   /** A batch of kept items checked further (a batch read): those that stay, in order. */
   confirm?: (batch: Walked[]) => Promise<Walked[]>;
+  /**
+   * One item per sort key: of items of several partitions that share a sort key (adjacent in
+   * the merge), only the first read is judged, from the first source listed on a tie.
+   */
+  distinct?: boolean;
 }
 
 export interface WalkRead {
@@ -68,7 +73,7 @@ function rangeOf(
 }
 
 export async function walkMerged(sources: readonly WalkSource[], options: WalkOptions): Promise<WalkRead> {
-  const { need, budget, descending = false, after, keep, confirm } = options;
+  const { need, budget, descending = false, after, keep, confirm, distinct = false } = options;
   const streams: Stream[] = sources.map((source) => {
     const range = rangeOf(source, after, descending);
     return { source, buffer: [], done: range === 'empty', range: range === 'empty' ? undefined : range };
@@ -76,6 +81,7 @@ export async function walkMerged(sources: readonly WalkSource[], options: WalkOp
   const items: Walked[] = [];
   let itemsRead = 0;
   let pending: Walked[] = [];
+  let lastSort: string | undefined;
   const settle = async () => {
     if (!pending.length) return;
     const batch = pending;
@@ -135,6 +141,8 @@ export async function walkMerged(sources: readonly WalkSource[], options: WalkOp
       break;
     }
     const walked = next.buffer.shift()!;
+    if (distinct && walked.sort === lastSort) continue;
+    lastSort = walked.sort;
     if (walked.sort !== after && (!keep || keep(walked.item))) pending.push(walked);
   }
   const complete = streams.every((stream) => stream.done && !stream.buffer.length);

@@ -37,13 +37,15 @@ export function applyEventPatch(event: Event, patch: EventPatch, holds: EventHol
   checkSaleDates(next);
   if (changes.published && next.published && holds.ticketTypes === 0)
     throw new Conflict('An event is published with at least one ticket type: add one first.', 'no_ticket_types');
-  // Customers' links to the event hold its start and whether it was published when they ordered
-  // (keys.ts `customerEventIndexes`), so once it has tickets both stay as they are.
-  // Its tickets were sold in its currency, too.
-  const kept = (['startsAt', 'published', 'currency'] as const).find((field) => changes[field]);
+  // A start and a currency stay once the event has tickets: its customers' links to it
+  // are stored under `<startsAt>#<id>` sort keys that no edit rewrites (keys.ts
+  // `customerEventIndexes`, `publishedEventSort`), and its tickets were sold in its currency.
+  // `published` changes both ways at any time: the portal's walk judges a link by whether its
+  // event is on the published index now (shared/lists/README.md "Portal").
+  const kept = (['startsAt', 'currency'] as const).find((field) => changes[field]);
   if (holds.hasTickets && kept)
     throw new Conflict(
-      `Event ${event.id} has tickets: its ${kept === 'startsAt' ? 'start' : kept === 'published' ? 'publication' : 'currency'} no longer changes.`,
+      `Event ${event.id} has tickets: its ${kept === 'startsAt' ? 'start' : 'currency'} no longer changes.`,
       'event_has_tickets',
     );
   if (changes.published && next.published) next.publishedDate = at;

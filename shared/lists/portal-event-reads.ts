@@ -1,17 +1,17 @@
 import type { Event } from '../domain/event.ts';
 import { entryHolds, type EventSearchKey } from '../domain/portal-lists.ts';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName } from '../data/client.ts';
 import { asEvent, listingProjection } from '../data/customer-events.ts';
 import { keys } from '../data/keys.ts';
-import { keyCondition } from '../data/key-conditions.ts';
 import { walkMerged, type Walked, type WalkSource } from '../data/merged-walk.ts';
 
 /**
  * The portal's event list read by start (`<startsAt ISO>#<id:10>`), from after a cursor:
  * the published events (or, for a text filter, the search entries of its word) merged with
- * the customer's unpublished linked events (`all`), or the customer's linked events alone
- * (`orders`). Every partition is read in chunks with a Limit, the whole walk within
+ * the customer's linked events, one entry per sort key (`all`: a published event's link
+ * shares its sort key and is dropped, an unpublished one's link is the only entry), or the
+ * customer's linked events alone (`orders`). Every partition is read in chunks with a Limit, the whole walk within
  * `budget` index items; events are batch-read only for the entries that need them.
  */
 
@@ -61,8 +61,9 @@ export async function walkPortalEvents(walk: EventWalk): Promise<EventWalkRead> 
       walk.key
         ? { partition: keys.eventSearch(walk.key.bucket), ...bounds, projection: keysOnly }
         : { partition: keys.publishedEvents, ...bounds, projection: listingProjection },
+      // Listed second: on a shared sort key the published (or search) entry is the one judged.
       {
-        partition: keys.customerPrivateEvents(walk.customerId),
+        partition: keys.customerEventsByStart(walk.customerId),
         ...bounds,
         projection: { expression: 'eventId', names: {} },
       },
@@ -73,6 +74,7 @@ export async function walkPortalEvents(walk: EventWalk): Promise<EventWalkRead> 
     need: walk.need,
     budget: walk.budget,
     after: walk.after,
+    distinct: walk.scope === 'all',
     // A search entry is a candidate when it holds a token the word starts (a linked event has none: read on).
     keep: word === undefined ? undefined : (item) => !Array.isArray(item.tokens) || entryHolds(item.tokens, word),
     confirm: walk.matches ? confirmWith(walk.matches) : undefined,
@@ -116,18 +118,21 @@ export async function publishedEventCount(): Promise<number> {
   return Number(Item?.n ?? 0);
 }
 
-/** A customer's linked unpublished events are counted when at most this many (one Query): more leaves the total an estimate. */
-export const MAX_COUNTED_PRIVATE_EVENTS = 100;
+/** A customer's unpublished linked events are counted when they hold orders for at most this many events (one BatchGetItem): more leaves the total an estimate. */
+export const MAX_COUNTED_LINKED_EVENTS = 100;
 
-/** How many unpublished events the customer holds orders for, when at most MAX_COUNTED_PRIVATE_EVENTS. */
-export async function privateEventCount(customerId: number): Promise<number | undefined> {
-  const { Count = 0 } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.customerPrivateEvents(customerId)),
-      Select: 'COUNT',
-      Limit: MAX_COUNTED_PRIVATE_EVENTS + 1,
-    }),
+/**
+ * How many of the customer's linked events (`linked`: the ids of their order counts' `event#<id>`,
+ * written with each link) are unpublished now, when at most MAX_COUNTED_LINKED_EVENTS: one
+ * BatchGetItem of their `published`. Publication changes without touching the links (a counter
+ * per customer would be one write per buyer of the event), so it is read where it is kept.
+ */
+export async function privateEventCount(linked: readonly number[]): Promise<number | undefined> {
+  if (linked.length > MAX_COUNTED_LINKED_EVENTS) return undefined;
+  if (!linked.length) return 0;
+  const items = await batchGet(
+    linked.map((id) => keys.event(id)),
+    { projection: '#published', names: { '#published': 'published' } },
   );
-  return Count > MAX_COUNTED_PRIVATE_EVENTS ? undefined : Count;
+  return items.filter((item) => item && item.published !== true).length;
 }

@@ -45,12 +45,13 @@ describe('the rules of an event edit', () => {
     ).toBe('none');
   });
 
-  it('keeps the start, publication and currency of an event with tickets, and lets the rest change', () => {
+  it('keeps the start and currency of an event with tickets, and lets the rest (its publication too) change', () => {
     const sold = { ...fresh, hasTickets: true };
     expect(reasonOf(() => applyEventPatch(event, { startsAt: '2400-02-01T00:00:00.000Z' }, sold, AT))).toBe(
       'event_has_tickets',
     );
-    expect(reasonOf(() => applyEventPatch(event, { published: true }, sold, AT))).toBe('event_has_tickets');
+    expect(reasonOf(() => applyEventPatch(event, { published: true }, sold, AT))).toBe('none');
+    expect(reasonOf(() => applyEventPatch({ ...event, published: true }, { published: false }, sold, AT))).toBe('none');
     expect(reasonOf(() => applyEventPatch(event, { currency: 'USD' }, sold, AT))).toBe('event_has_tickets');
     expect(reasonOf(() => applyEventPatch(event, { title: 'Gala II', startsAt: event.startsAt }, sold, AT))).toBe(
       'none',

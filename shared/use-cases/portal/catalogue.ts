@@ -65,8 +65,9 @@ const isoOf = (seconds: number | undefined) =>
 /**
  * `GET /my-account/event`, in start order at any size: the published events (or, with a
  * text filter, the search index entries of its longest word) merged with the customer's
- * unpublished linked events, or (`return=orders`) the customer's linked events, read from the
- * start or after `_cursor` until the page and one more match are found
+ * linked events (one entry per event, judged by the published side), or (`return=orders`)
+ * the customer's linked events, read from the start or after `_cursor` until the page and
+ * one more match are found
  * (portal-event-reads.ts). `_offset` + `_limit` stay within PORTAL_OFFSET_WINDOW. The
  * default query (no window, no text filter) counts from the kept counts, so its total is
  * exact on every page; otherwise a read that reached the end from the start is exact, and
@@ -120,10 +121,11 @@ export async function listPortalEvents(customerId: number, query: PortalEventQue
   };
 }
 
-/** The default query's exact total from kept counts: the published events and the customer's unpublished ones, or their linked events. */
+/** The default query's exact total from kept counts: the published events and the customer's linked ones unpublished now, or their linked events. */
 async function countEvents(customerId: number, scope: 'orders' | 'all'): Promise<number | undefined> {
-  if (scope === 'orders') return Object.keys((await readOrderCounts(customerId)).byEvent).length;
-  const [published, hidden] = await Promise.all([publishedEventCount(), privateEventCount(customerId)]);
+  const linked = Object.keys((await readOrderCounts(customerId)).byEvent).map(Number);
+  if (scope === 'orders') return linked.length;
+  const [published, hidden] = await Promise.all([publishedEventCount(), privateEventCount(linked)]);
   return hidden === undefined ? undefined : published + hidden;
 }
 
