@@ -1,6 +1,7 @@
 import * as z from '#shared/schema';
 import { DEFAULT_LISTING, type Event } from '#shared/domain/event';
-import { EventHistoryResource, EventSummaryResource } from '#shared/domain/event-resource';
+import { EventSummaryResource } from '#shared/http/contract/event';
+import { EventHistoryResource } from '#shared/http/contract/event-parts';
 import { EVENT_CHANGE_TYPES, type EventChangeType, eventChangeMessage } from '#shared/domain/event-webhooks';
 
 /** One entry of the section (webhooks.ts): a message type's operation. */

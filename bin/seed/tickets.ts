@@ -3,7 +3,7 @@ import { changeTicketStates, updateTicket } from '#shared/use-cases/tickets/edit
 import { advanceClock, resetClock } from '#shared/clock';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
-import { NewEventBody } from '#shared/domain/event-input';
+import { NewEventBody } from '#shared/http/contract/event';
 import { createEventFor, updateEventFor } from '#shared/use-cases/events/edit-events';
 import { eventFor, wholeEvent } from '#shared/use-cases/events/event-reads';
 import { seedTickets } from '../../test/support/factories/tickets.ts';

@@ -1,5 +1,5 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { EventResource, NewEventBody } from '#shared/http/contract/events';
+import { EventResource, NewEventBody } from '#shared/http/contract/event';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { createEventFor } from '#shared/use-cases/events/edit-events';

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { EventHistoryResource } from '#shared/http/contract/events';
+import { EventHistoryResource } from '#shared/http/contract/event-parts';
 import { PathId } from '#shared/http/path-params';
 import { pagingQuery, wholeNumber } from '#shared/http/paging';
 import { route } from '#shared/http/route';

@@ -1,5 +1,5 @@
 import { CursorPageAnswer } from '#shared/http/answers';
-import { EventListQuery, EventSummaryResource } from '#shared/http/contract/events';
+import { EventListQuery, EventSummaryResource } from '#shared/http/contract/event';
 import { cursorPaged } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { listEventsFor } from '#shared/use-cases/events/event-reads';

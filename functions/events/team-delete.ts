@@ -1,4 +1,4 @@
-import { PathEventTeam } from '#shared/http/contract/events';
+import { PathEventTeam } from '#shared/http/contract/event-parts';
 import { route } from '#shared/http/route';
 import { deleteTeamFor } from '#shared/use-cases/events/teams';
 

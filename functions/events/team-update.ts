@@ -1,5 +1,5 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { PathEventTeam, TeamBody, TeamResource } from '#shared/http/contract/events';
+import { PathEventTeam, TeamBody, TeamResource } from '#shared/http/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { renameTeamFor } from '#shared/use-cases/events/teams';

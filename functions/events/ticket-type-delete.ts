@@ -1,4 +1,4 @@
-import { PathEventType } from '#shared/http/contract/events';
+import { PathEventType } from '#shared/http/contract/event-parts';
 import { route } from '#shared/http/route';
 import { deleteTicketTypeFor } from '#shared/use-cases/events/ticket-types';
 

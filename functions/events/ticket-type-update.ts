@@ -1,5 +1,5 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { PathEventType, TicketTypePatchBody, TicketTypeResource } from '#shared/http/contract/events';
+import { PathEventType, TicketTypePatchBody, TicketTypeResource } from '#shared/http/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
 import { updateTicketTypeFor } from '#shared/use-cases/events/ticket-types';

@@ -1,5 +1,5 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { EventPatchBody, EventResource } from '#shared/http/contract/events';
+import { EventPatchBody, EventResource } from '#shared/http/contract/event';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getEvent, grantsInto } from '#shared/data/events';
-import { EventResource, EventSummaryResource } from '#shared/domain/event-resource';
+import { EventResource, EventSummaryResource } from '#shared/http/contract/event';
 import { wholeEvent } from '#shared/use-cases/events/event-reads';
 import { seedTickets } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';

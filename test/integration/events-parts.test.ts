@@ -6,7 +6,7 @@ import { STATS_SHARDS } from '#shared/data/stats-shards';
 import { PROCESS_STATES } from '#shared/domain/ticket';
 import { Conflict } from '#shared/errors';
 import { filterCount } from '#shared/lists/ticket-stats';
-import { EventResource } from '#shared/domain/event-resource';
+import { EventResource } from '#shared/http/contract/event';
 import { wholeEvent } from '#shared/use-cases/events/event-reads';
 import { seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EventResource } from '#shared/domain/event-resource';
+import { EventResource } from '#shared/http/contract/event';
 import { EventEntryResource } from '#shared/http/contract/my-account';
 import { call, idsOf } from '../support/api.ts';
 import {

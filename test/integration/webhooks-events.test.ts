@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { EventSummaryResource } from '#shared/domain/event-resource';
+import { EventSummaryResource } from '#shared/http/contract/event';
 import { call } from '../support/api.ts';
 import { BASE, createEventByApi, patchEvent } from '../support/events.ts';
 import { makeAdmin, staffToken } from '../support/staff.ts';

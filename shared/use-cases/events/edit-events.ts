@@ -15,7 +15,7 @@ import { applyEventPatch, checkDeletable, type EventPatch } from '../../domain/e
 import type { NewEvent } from '../../domain/event.ts';
 import { toEventView, type EventView } from '../../domain/event-resource.ts';
 import { Conflict, Forbidden, ValidationError } from '../../errors.ts';
-import type { EventPatchBody, NewEventBody } from '../../domain/event-input.ts';
+import type { EventPatchBody, NewEventBody } from '../../domain/event-bodies.ts';
 import { eventFor, holdsOf, wholeEvent, type Caller } from './event-reads.ts';
 
 /**

@@ -3,7 +3,7 @@ import { findTeam } from '../../data/events.ts';
 import { listTeams, MAX_TEAMS } from '../../data/event-admin-reads.ts';
 import { keys } from '../../data/keys.ts';
 import type { Team } from '../../domain/event.ts';
-import type { TeamBody } from '../../domain/event-input.ts';
+import type { TeamBody } from '../../domain/event-bodies.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import type { Caller } from './event-reads.ts';
 import { commitPart, eventAtVersion } from './parts.ts';

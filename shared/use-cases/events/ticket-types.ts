@@ -10,7 +10,7 @@ import { checkTypeDeletable, checkTypeTotal, type FieldChanges } from '../../dom
 import type { Event, TicketType } from '../../domain/event.ts';
 import { toTicketTypeView } from '../../domain/event-resource.ts';
 import { Conflict, NotFound } from '../../errors.ts';
-import type { NewTicketTypeBody, TicketTypePatchBody } from '../../domain/event-input.ts';
+import type { NewTicketTypeBody, TicketTypePatchBody } from '../../domain/event-bodies.ts';
 import { assertVersion, checkGrants } from './edit-events.ts';
 import { eventFor, type Caller } from './event-reads.ts';
 

@@ -1,51 +1,31 @@
-import * as z from '../schema.ts';
-import { isValidTimeZone } from './event.ts';
-import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
-import { money } from './money.ts';
-import { WAIVER_KINDS } from './waivers.ts';
-import { MAX_RESERVATION_MINUTES, MIN_RESERVATION_MINUTES } from './reservation.ts';
-
-/** A waiver's text (each version is an item of its own). */
-export const MAX_WAIVER_TEXT = 50_000;
-
 /**
- * What the events routes accept (`POST /events`, `PATCH /events/{id}`, the ticket-type
- * routes): the spec's event entry fields, strict (unknown fields are a 400), each bound
- * named, the counts' limits those of event-limits.ts; the handlers declare them through
- * shared/http/contract/events.ts.
+ * The contract of the event itself (`functions/events/`: `POST /events`, `GET /events`,
+ * `GET`/`PATCH /events/{id}`): what the routes accept (the spec's event entry fields, strict:
+ * unknown fields are a 400, each bound named, the counts' limits those of
+ * domain/event-limits.ts) and the event as they answer it. Its parts' routes: event-parts.ts.
  */
-export const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-export const name = (max = 200) =>
-  z
-    .string()
-    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
-/** The last millisecond of year 9999: instants are stored as four-digit-year ISO strings, which sort as text. */
-const MAX_INSTANT = 253_402_300_799_999;
-/** An instant with its offset (or `Z`), stored as UTC: from 1970 to 9999 (an offset cannot push it outside). */
-export const instant = () =>
-  z.pipe(
-    z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time with an offset' }).check(
-      z.maxLength(40),
-      z.refine((value) => {
-        const time = Date.parse(value);
-        return time >= 0 && time <= MAX_INSTANT;
-      }, 'must be between 1970 and 9999'),
-    ),
-    z.transform((value: string) => new Date(value).toISOString()),
-  );
-const picture = () =>
-  z.nullable(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).check(z.maxLength(2000)));
-const timezone = () =>
-  z.string().check(z.maxLength(64), z.refine(isValidTimeZone, 'must be an IANA time zone, e.g. Europe/London'));
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-const currency = () =>
-  z.string().check(
-    z.maxLength(3, 'must be an ISO 4217 code, e.g. EUR'),
-    z.refine((code) => CURRENCIES.has(code), 'must be an ISO 4217 code, e.g. EUR'),
-  );
-const ordering = () => z.int().check(z.minimum(-1_000_000), z.maximum(1_000_000));
-export const count = () =>
-  z.int().check(z.minimum(0, 'must not be negative'), z.maximum(1_000_000, 'must be at most 1000000'));
+import * as z from '../../schema.ts';
+import type { EventPatchBody as EventPatch, NewEventBody as NewEvent } from '../../domain/event-bodies.ts';
+import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '../../domain/event-limits.ts';
+import { WAIVER_KINDS } from '../../domain/waivers.ts';
+import { MAX_RESERVATION_MINUTES, MIN_RESERVATION_MINUTES } from '../../domain/reservation.ts';
+import type { EventSummary, EventView } from '../../domain/event-resource.ts';
+import { pagingQuery, ticketPagingQuery } from '../paging.ts';
+import {
+  count,
+  currency,
+  instant,
+  MAX_WAIVER_TEXT,
+  name,
+  optional,
+  ordering,
+  picture,
+  someField,
+  text,
+  ticketTypeFields,
+  timezone,
+} from './event-fields.ts';
+import { TicketTypeResource } from './event-parts.ts';
 
 /** The listing fields (each optional in a create, defaults in shared/domain/event.ts DEFAULT_LISTING). */
 const listing = {
@@ -64,22 +44,6 @@ const listing = {
   hideDate: z.boolean(),
   hideTime: z.boolean(),
 };
-
-const optional = <T extends Record<string, z.ZodMiniType>>(shape: T) =>
-  Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, z.optional(schema)])) as {
-    [K in keyof T]: z.ZodMiniOptional<T[K]>;
-  };
-
-const ticketTypeFields = (maxGrants: number) => ({
-  name: name(),
-  description: text(2000),
-  ordering: ordering(),
-  price: money(),
-  total: count(),
-  grants: z
-    .array(z.int().check(z.positive('must be an event id')))
-    .check(z.maxLength(maxGrants, `a type grants entry to at most ${maxGrants} other events`)),
-});
 
 interface EventLimits {
   ticketTypes: number;
@@ -173,21 +137,6 @@ function eventPatchBody() {
   });
 }
 
-function ticketTypeBodies(maxGrants: number) {
-  const type = ticketTypeFields(maxGrants);
-  return {
-    create: z.strictObject({
-      name: type.name,
-      price: type.price,
-      total: type.total,
-      description: z._default(type.description, ''),
-      ordering: z.optional(type.ordering),
-      grants: z._default(type.grants, []),
-    }),
-    patch: z.strictObject({ ...optional(type), version: z.optional(z.int().check(z.positive())) }),
-  };
-}
-
 /** Questions, options and teams a creation may carry (its one transaction holds at most 100 writes). */
 const EACH = 50;
 /**
@@ -232,24 +181,112 @@ export const NewEventBody = body.check(
   }),
 );
 export type NewEventBody = z.output<typeof NewEventBody>;
-
-const someField = z.refine<Record<string, unknown>>(
-  (patch) => Object.keys(patch).some((key) => key !== 'version'),
-  'name at least one field to change',
-);
+true satisfies z.Same<NewEventBody, NewEvent>;
 
 /** `PATCH /events/{id}`. */
 export const EventPatchBody = eventPatchBody().check(someField);
 export type EventPatchBody = z.output<typeof EventPatchBody>;
+true satisfies z.Same<EventPatchBody, EventPatch>;
 
-const types = ticketTypeBodies(MAX_GRANTS_PER_TYPE);
-/** `POST /events/{id}/ticket-types`. */
-export const NewTicketTypeBody = types.create;
-export type NewTicketTypeBody = z.output<typeof NewTicketTypeBody>;
-/** `PATCH /events/{id}/ticket-types/{typeId}`. */
-export const TicketTypePatchBody = types.patch.check(someField);
-export type TicketTypePatchBody = z.output<typeof TicketTypePatchBody>;
+const flag = (name: string) =>
+  z.optional(
+    z.pipe(
+      z.enum(['true', 'false'], `${name} must be true or false`),
+      z.transform((value) => value === 'true'),
+    ),
+  );
+const startBound = (name: string) =>
+  z.optional(
+    z.pipe(
+      z.iso
+        .datetime({ offset: true, message: `${name} must be an ISO-8601 date-time with an offset` })
+        .check(z.maxLength(40)),
+      z.transform((value: string) => new Date(value).toISOString()),
+    ),
+  );
 
-/** `POST /events/{id}/teams` and `PATCH /events/{id}/teams/{teamId}`: a team is its name. */
-export const TeamBody = z.strictObject({ name: name(), version: z.optional(z.int().check(z.positive())) });
-export type TeamBody = z.output<typeof TeamBody>;
+export const EventListQuery = z
+  .strictObject({
+    published: flag('published'),
+    fromStart: startBound('fromStart'),
+    toStart: startBound('toStart'),
+    title: z.optional(z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'))),
+    ...pagingQuery,
+    _cursor: ticketPagingQuery._cursor,
+  })
+  .check(
+    z.refine((query) => !(query.fromStart && query.toStart && query.fromStart > query.toStart), {
+      message: 'fromStart must not be after toStart',
+      path: ['fromStart'],
+    }),
+  );
+export type EventListQuery = z.output<typeof EventListQuery>;
+
+/**
+ * An event as the administrators' routes answer it (`/events`): the listing fields in ISO
+ * form (not the portal's strings), and, for one event, its ticket types with `sold` and
+ * `total`, waves, questions and teams (domain/event-resource.ts maps the stored event to it).
+ * Declared by the handlers, documented in the OpenAPI document, parsed in the tests.
+ */
+const iso = z.iso.datetime();
+const nullableIso = z.nullable(iso);
+
+const fields = {
+  id: z.int(),
+  title: z.string(),
+  start: iso.check(z.describe('ISO-8601 UTC.')),
+  timezone: z.string(),
+  currency: z.nullable(z.string()),
+  venue: z.string(),
+  venueAddress: z.string(),
+  description: z.string(),
+  shortDescription: z.string(),
+  category: z.string(),
+  location: z.string(),
+  sefUrl: z.string(),
+  smallPic: z.nullable(z.string()),
+  largePic: z.nullable(z.string()),
+  ordering: z.int(),
+  onSaleDate: nullableIso,
+  cutOff: nullableIso,
+  publishedDate: nullableIso,
+  published: z.boolean(),
+  hideDate: z.boolean(),
+  hideTime: z.boolean(),
+  capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
+  reservationMinutes: z.int().check(z.describe('How long a reservation holds its tickets before it lapses (1 to 60).')),
+  version: z.int().check(z.describe('Moved by every change; a `PATCH` naming an older one is 409 `stale_version`.')),
+  created: iso,
+  updated: nullableIso,
+  updatedBy: z.nullable(z.int()).check(z.describe('The administrator who changed it last.')),
+};
+
+export const EventSummaryResource = z.strictObject(fields);
+true satisfies z.Same<z.output<typeof EventSummaryResource>, EventSummary>;
+
+export const EventResource = z.strictObject({
+  ...fields,
+  ticketTypes: z.array(TicketTypeResource),
+  waveTimes: z.array(
+    z.strictObject({ id: z.int(), eventId: z.int(), name: z.string(), startTime: iso, capacity: z.int() }),
+  ),
+  questions: z.array(
+    z.strictObject({
+      id: z.int(),
+      text: z.string(),
+      required: z.boolean(),
+      options: z.array(z.strictObject({ id: z.int(), text: z.string(), sku: z.optional(z.string()) })),
+    }),
+  ),
+  teams: z.array(z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() })),
+  waivers: z.array(
+    z.strictObject({
+      id: z.int(),
+      ticketTypeId: z.nullable(z.int()).check(z.describe("Null: every ticket signs it; else that type's tickets.")),
+      title: z.string(),
+      kind: z.enum(['standard', 'day-of']),
+      versionHash: z.string(),
+    }),
+  ),
+});
+true satisfies z.Same<z.output<typeof EventResource>, EventView>;
