@@ -25,7 +25,7 @@ import {
   ticketTypeFields,
   timezone,
 } from './event-fields.ts';
-import { TicketTypeResource } from './event-parts.ts';
+import { QuestionResource, TeamResource, TicketTypeResource } from './event-parts.ts';
 
 /** The listing fields (each optional in a create, defaults in shared/domain/event.ts DEFAULT_LISTING). */
 const listing = {
@@ -270,21 +270,14 @@ export const EventResource = z.strictObject({
   waveTimes: z.array(
     z.strictObject({ id: z.int(), eventId: z.int(), name: z.string(), startTime: iso, capacity: z.int() }),
   ),
-  questions: z.array(
-    z.strictObject({
-      id: z.int(),
-      text: z.string(),
-      required: z.boolean(),
-      options: z.array(z.strictObject({ id: z.int(), text: z.string(), sku: z.optional(z.string()) })),
-    }),
-  ),
-  teams: z.array(z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() })),
+  questions: z.array(QuestionResource),
+  teams: z.array(TeamResource),
   waivers: z.array(
     z.strictObject({
       id: z.int(),
       ticketTypeId: z.nullable(z.int()).check(z.describe("Null: every ticket signs it; else that type's tickets.")),
       title: z.string(),
-      kind: z.enum(['standard', 'day-of']),
+      kind: z.enum(WAIVER_KINDS),
       versionHash: z.string(),
     }),
   ),
