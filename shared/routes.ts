@@ -237,6 +237,7 @@ const table = [
   { method: 'POST', path: '/my-account/reservations', handler: 'my-account/reservation-create', auth: customer, uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true, throttled: true },
   { method: 'GET', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-get', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'DELETE', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-delete', auth: customer, uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'] } },
+  { method: 'POST', path: '/my-account/reservations/{id}/checkout', handler: 'my-account/reservation-checkout', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], payments: true, email: true }, idempotent: true },
 
   // Webhooks (ours, beyond the spec; README "Webhooks"): subscriptions, their deliveries, and a test message.
   // Retry and ping send at once, and may turn a failing subscription off and mail its creator.
@@ -253,7 +254,7 @@ const table = [
 
   // Payments (ours, beyond the spec; README "Payments"): Stripe's events, public but signed (verified before any
   // parsing). Its writes (the checkout's, on a paid or failed payment) are held to `tableWrites`.
-  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { tableWrites: [], payments: true } },
+  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [], payments: true, email: true } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */

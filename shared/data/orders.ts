@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Order } from '../domain/order.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { Order, OrderStatus } from '../domain/order.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
@@ -50,12 +51,15 @@ function countOrder(order: Order) {
 
 /** One transaction: the order (new), the customer's link to its event, and the customer's counts. */
 export async function commitNewOrder(order: Order, event: LinkedEvent): Promise<void> {
-  await transactWrite([
-    { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
-    customerEventLink(order.customerId, event),
-    countOrder(order),
-  ]);
+  await transactWrite(newOrderActions(order, event));
 }
+
+/** The new order's actions, for a caller writing them in a transaction of its own (the checkout's). */
+export const newOrderActions = (order: Order, event: LinkedEvent) => [
+  { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
+  customerEventLink(order.customerId, event),
+  countOrder(order),
+];
 
 /** pending → active with its issued tickets; conditional, so an order is activated once. */
 export async function activateOrder(id: number, ticketIds: number[]): Promise<Order> {
@@ -173,4 +177,47 @@ export async function readOrders(
     startKey = page.LastEvaluatedKey;
   } while (startKey && read < budget && orders.length < enough);
   return { orders, read, complete: !startKey };
+}
+
+export async function getOrder(id: number): Promise<Order | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.order(id), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+/**
+ * Moves an order from `from` to `to` (a checkout's: awaiting_payment → pending while its tickets are
+ * issued, or → refunded), setting `set` with it; conditional on the status, so of two deliveries of
+ * one payment only one moves it. Undefined when it was no longer `from`.
+ */
+export async function moveOrder(
+  id: number,
+  from: OrderStatus,
+  to: OrderStatus,
+  set: Partial<Pick<Order, 'transactions' | 'checkout'>> = {},
+): Promise<Order | undefined> {
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':to': to, ':from': from };
+  const sets = ['#status = :to'];
+  for (const [name, value] of Object.entries(set)) {
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.order(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: '#status = :from',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(Attributes!);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
 }
