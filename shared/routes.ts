@@ -253,8 +253,8 @@ const table = [
   { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
 
   // Payments (ours, beyond the spec; README "Payments"): Stripe's events, public but signed (verified before any
-  // parsing). Its writes (the checkout's, on a paid or failed payment) are held to `tableWrites`.
-  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [], payments: true, email: true } },
+  // parsing). Its writes (the checkout's paid order: tickets issued from the hold, or a refund) are held to `tableWrites`.
+  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.orders, P.reservations, P.reservationDue, P.stock, P.tickets, P.ticketSequence, P.barcodes, P.events, P.customers], payments: true, email: true } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */

@@ -296,4 +296,14 @@ export const partitionPatterns = {
   customerSequence: 'SEQUENCE#CUSTOMER',
   customerEmails: 'UNIQUE#CUSTOMER_EMAIL#*',
   emailVerifications: 'EMAIL_VERIFICATION#*',
+  // The Stripe webhook's (a paid checkout: its order, reservation, stock, and the tickets issued with their
+  // list entries, statistics and history, in the ticket's and its event's partitions; the customer's counts).
+  orders: 'ORDER#*',
+  reservations: 'RESERVATION#*',
+  reservationDue: 'RESERVATION_DUE#*',
+  stock: 'STOCK#*',
+  tickets: 'TICKET#*',
+  ticketSequence: 'SEQUENCE#TICKET',
+  barcodes: 'UNIQUE#BARCODE#*',
+  events: 'EVENT#*',
 } as const;
