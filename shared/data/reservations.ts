@@ -239,7 +239,12 @@ export async function checkOutHold(
         },
       },
       { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
-      { Put: { TableName: tableName(), Item: { ...dueKey(moved), entity: 'ReservationDue', reservationId: reservation.id } } },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...dueKey(moved), entity: 'ReservationDue', reservationId: reservation.id },
+        },
+      },
       ...with_,
     ]);
     return true;

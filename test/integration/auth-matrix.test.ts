@@ -571,7 +571,9 @@ function otherCustomerCell(row: RouteRow): Cell {
         // The checkout takes its attendees (X's reservation holds one ticket); its owner reaches it (checks it out,
         // or is told what it lacks or that the DELETE row's cell released it): anything but the 404.
         const checkout = row.path.endsWith('/checkout');
-        const body = checkout ? { attendees: [{ firstName: 'Xen', lastName: 'Owner', email: 'x@example.com' }] } : undefined;
+        const body = checkout
+          ? { attendees: [{ firstName: 'Xen', lastName: 'Owner', email: 'x@example.com' }] }
+          : undefined;
         const theirs = await call(row.method, url, { token: world.y.token, ...(body ? { body } : {}) });
         isProblem(theirs, 404);
         leaksNothingOfX(theirs);

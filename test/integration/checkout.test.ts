@@ -79,8 +79,18 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     const answer = await checkout(customer.token, reservation.id, { attendees: [attendee(1), attendee(2)] });
     expect(answer.status, answer.raw).toBe(201);
     const { order, payment } = answer.body.data;
-    expect(order).toMatchObject({ status: 'awaiting_payment', grandTotal: 25, currency: 'EUR', reservationId: reservation.id });
-    expect(payment).toMatchObject({ processor: 'stripe', amount: 2500, currency: 'EUR', publishableKey: keys.publishableKey });
+    expect(order).toMatchObject({
+      status: 'awaiting_payment',
+      grandTotal: 25,
+      currency: 'EUR',
+      reservationId: reservation.id,
+    });
+    expect(payment).toMatchObject({
+      processor: 'stripe',
+      amount: 2500,
+      currency: 'EUR',
+      publishableKey: keys.publishableKey,
+    });
     const checkedOut = await call('GET', `${RESERVATIONS}/${reservation.id}`, { token: customer.token });
     expect(checkedOut.body.data.status).toBe('checked_out');
 
@@ -97,7 +107,9 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     const listed = orders.body.data.find((entry: { id: string }) => entry.id === order.id);
     expect(listed).toMatchObject({ status: 'active' });
     expect(listed.tickets).toHaveLength(2);
-    expect((await call('GET', `${RESERVATIONS}/${reservation.id}`, { token: customer.token })).body.data.status).toBe('paid');
+    expect((await call('GET', `${RESERVATIONS}/${reservation.id}`, { token: customer.token })).body.data.status).toBe(
+      'paid',
+    );
     expect(await stockOf(typeId)).toEqual({ held: 0, sold: 2 });
     expect((await readStats(await adminToken(), event.id)).soldTickets).toBe(2);
   });
@@ -206,7 +218,9 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     const short = await checkout(customer.token, reservation.id, { attendees: [attendee(1)] });
     expect(short.status).toBe(400);
     expect(JSON.stringify(short.body)).toContain('body.attendees');
-    expect((await call('GET', `${RESERVATIONS}/${reservation.id}`, { token: customer.token })).body.data.status).toBe('held');
+    expect((await call('GET', `${RESERVATIONS}/${reservation.id}`, { token: customer.token })).body.data.status).toBe(
+      'held',
+    );
   });
 
   it('checks out only a held reservation: a released one is 409 reservation_not_held', async () => {

@@ -156,7 +156,11 @@ describe('what the public routes write', { shuffle: false }, () => {
 
   it("Stripe's webhook: a checkout paid (tickets issued from the hold), a late one refunded (its ticket gone)", async () => {
     const keys = await standInKeys();
-    const event = await seedEvent({ published: true, questions: [], ticketTypes: [{ name: 'Runner', price: 9, total: 1 }] });
+    const event = await seedEvent({
+      published: true,
+      questions: [],
+      ticketTypes: [{ name: 'Runner', price: 9, total: 1 }],
+    });
     const typeId = event.ticketTypes[0]!.id;
     /** A checkout of one ticket, confirmed with a good card; its events go nowhere (this test posts them). */
     const checkedOut = async () => {

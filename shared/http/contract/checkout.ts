@@ -10,7 +10,8 @@ import { AttendeeAnswer } from './tickets.ts';
  */
 const text = (max: number) =>
   z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
-const optionalText = (max: number) => z.optional(z.string().check(z.maxLength(max, `must be at most ${max} characters`)));
+const optionalText = (max: number) =>
+  z.optional(z.string().check(z.maxLength(max, `must be at most ${max} characters`)));
 
 export const CheckoutAttendeeBody = z.strictObject({
   firstName: text(200),

@@ -36,7 +36,9 @@ export async function payOrder(orderId: number, payment: Payment | null): Promis
   const paid: OrderTransaction[] = payment
     ? [{ amount: payment.amount / 100, processor: 'stripe', reference: payment.intentId, time: at.toISOString() }]
     : [];
-  const claimed = await moveOrder(orderId, 'awaiting_payment', 'pending', { transactions: [...order.transactions, ...paid] });
+  const claimed = await moveOrder(orderId, 'awaiting_payment', 'pending', {
+    transactions: [...order.transactions, ...paid],
+  });
   if (!claimed) return (await getOrder(orderId))?.status;
   const reservation = (await getReservation(order.checkout.reservationId))!;
   const takes = (await convertHold(reservation.id, 'paid', at)) ? reservation.takes : await takeAgain(reservation);

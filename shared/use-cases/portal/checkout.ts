@@ -48,9 +48,13 @@ export async function checkoutReservation(customerId: number, reservationId: num
   const reservation = await ownReservation(customerId, reservationId);
   if (reservation.status === 'checked_out' && reservation.orderId) return answer(await orderOf(reservation));
   if (reservation.status !== 'held')
-    throw new Conflict(`Reservation ${reservationId} is ${reservation.status}: only a held one checks out.`, 'reservation_not_held', {
-      reservationStatus: reservation.status,
-    });
+    throw new Conflict(
+      `Reservation ${reservationId} is ${reservation.status}: only a held one checks out.`,
+      'reservation_not_held',
+      {
+        reservationStatus: reservation.status,
+      },
+    );
   const [event, customer, method] = await Promise.all([
     getEvent(reservation.eventId),
     getCustomer(customerId),
@@ -123,7 +127,13 @@ async function answer(order: Order) {
   if (!key) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
   const amount = cents(order.grandTotal);
   const intent = await createPaymentIntent(
-    { orderId: order.id, reservationId: order.checkout!.reservationId, amount, currency, customerEmail: order.emailAddress },
+    {
+      orderId: order.id,
+      reservationId: order.checkout!.reservationId,
+      amount,
+      currency,
+      customerEmail: order.emailAddress,
+    },
     `order-${order.id}-payment`,
   );
   return {
@@ -135,7 +145,11 @@ async function answer(order: Order) {
 /** One attendee per held ticket, in line order, with the event's questions answered (the required ones too). */
 function attendeesOf(reservation: Reservation, event: Event, body: CheckoutBody): CheckoutAttendee[] {
   const slots = reservation.lines.flatMap((line) =>
-    Array.from({ length: line.quantity }, () => ({ typeId: line.typeId, waveTimeId: line.waveTimeId, price: line.unitPrice })),
+    Array.from({ length: line.quantity }, () => ({
+      typeId: line.typeId,
+      waveTimeId: line.waveTimeId,
+      price: line.unitPrice,
+    })),
   );
   const problems: FieldProblem[] = [];
   if (body.attendees.length !== slots.length)
