@@ -10,7 +10,7 @@
  * built with `route('<METHOD> <path>', ...)`, and run `npm test`.
  */
 import type { Permission } from './auth/permissions.ts';
-import { partitionPatterns as P } from './data/keys.ts';
+import { partitionPatterns as P } from './data/partition-patterns.ts';
 import type { GlobalIndexName } from './data/table-schema.ts';
 import { type JobName, jobs, type TableGrant } from './job-grants.ts';
 
@@ -252,8 +252,7 @@ const table = [
   { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', handler: 'webhooks/retry-delivery', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
   { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
 
-  // Payments (ours, beyond the spec; README "Payments"): Stripe's events, public but signed (verified before any
-  // parsing). Its writes (the checkout's paid order: tickets issued from the hold, or a refund) are held to `tableWrites`.
+  // Payments (ours; README "Payments", "Checkout"): Stripe's events, public but signed (verified before any parsing); its writes (a paid checkout) held to `tableWrites`.
   { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.orders, P.reservations, P.reservationDue, P.stock, P.tickets, P.ticketSequence, P.barcodes, P.events, P.customers], payments: true, email: true } },
 ] as const satisfies readonly RouteRow[];
 

@@ -17,7 +17,7 @@ export const CheckoutAttendeeBody = z.strictObject({
   firstName: text(200),
   lastName: text(200),
   email: z.email('must be an email address').check(z.maxLength(254, 'must be at most 254 characters')),
-  birthDate: z.optional(z.iso.date('must be a date, yyyy-mm-dd')),
+  birthDate: z.optional(z.iso.date('must be a date, yyyy-mm-dd').check(z.maxLength(10))),
   title: optionalText(100),
   company: optionalText(200),
   answers: z.optional(z.array(AttendeeAnswer).check(z.maxLength(100, 'must hold at most 100 answers'))),
