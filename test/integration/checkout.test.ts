@@ -4,6 +4,7 @@ import { getOrder } from '#shared/data/orders';
 import { readStock } from '#shared/data/stock';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
+import { mailTo } from '../support/mail.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import {
   confirmAsBrowser,
@@ -112,6 +113,9 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     );
     expect(await stockOf(typeId)).toEqual({ held: 0, sold: 2 });
     expect((await readStats(await adminToken(), event.id)).soldTickets).toBe(2);
+    // The confirmation went to the buyer once, however the payment arrived.
+    const mails = await mailTo(customer.email);
+    expect(mails.filter((mail) => mail.subject.includes(`(order ${order.id})`))).toHaveLength(1);
   });
 
   it('a declined card changes nothing: the order still awaits payment and the reservation holds', async () => {
