@@ -280,20 +280,3 @@ export const keys = {
   }),
   reservationsDueIn: (minute: string, shard: number) => table(`RESERVATION_DUE#${minute}#${shard}`),
 };
-
-/**
- * Partition-key patterns (IAM `StringLike`) of the items the public rows write, for their
- * `uses.tableWrites` (shared/routes.ts): the same spellings as the builders above.
- */
-export const partitionPatterns = {
-  administrators: 'ADMIN#*',
-  oauthLogins: 'OAUTH_LOGIN#*',
-  resetTokens: 'RESET_TOKEN#*',
-  rateWindows: 'RATE#*',
-  logKey: 'LOG_KEY',
-  customers: 'CUSTOMER#*',
-  /** The customers' id sequence (the sign-up allocates an id). */
-  customerSequence: 'SEQUENCE#CUSTOMER',
-  customerEmails: 'UNIQUE#CUSTOMER_EMAIL#*',
-  emailVerifications: 'EMAIL_VERIFICATION#*',
-} as const;

@@ -1,11 +1,11 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Order } from '../domain/order.ts';
+import type { Order, OrderStatus } from '../domain/order.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
-import { moveOrderStatus, staffCountMoves } from './order-status.ts';
+import { moveOrderStatus, OrderStatusMoved, staffCountMoves } from './order-status.ts';
 import type { WalkSource } from './merged-walk.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
@@ -53,13 +53,16 @@ function countOrder(order: Order) {
 
 /** One transaction: the order (new), the customer's link to its event, the customer's counts and the staff's (order-staff.ts). */
 export async function commitNewOrder(order: Order, event: LinkedEvent): Promise<void> {
-  await transactWrite([
-    { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
-    customerEventLink(order.customerId, event),
-    countOrder(order),
-    ...staffCountMoves(order.eventId, { n: 1, [`s#${order.status}`]: 1 }),
-  ]);
+  await transactWrite(newOrderActions(order, event));
 }
+
+/** The new order's actions, for a caller writing them in a transaction of its own (the checkout's). */
+export const newOrderActions = (order: Order, event: LinkedEvent) => [
+  { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
+  customerEventLink(order.customerId, event),
+  countOrder(order),
+  ...staffCountMoves(order.eventId, { n: 1, [`s#${order.status}`]: 1 }),
+];
 
 /** pending → active with its issued tickets; conditional, so an order is activated once. */
 export async function activateOrder(order: Order, ticketIds: number[]): Promise<Order> {
@@ -168,4 +171,30 @@ export async function readOrders(
     startKey = page.LastEvaluatedKey;
   } while (startKey && read < budget && orders.length < enough);
   return { orders, read, complete: !startKey };
+}
+
+export async function getOrder(id: number): Promise<Order | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.order(id), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+/**
+ * Moves an order from the status it was read in to `to` (a checkout's: awaiting_payment → pending while
+ * its tickets are issued, or → refunded), setting `set` with it, through the one status move
+ * (order-status.ts: its status-keyed index places and the staff's counts with it); conditional on the
+ * status it was read in, so of two deliveries of one payment only one moves it. Undefined when the order
+ * had moved meanwhile.
+ */
+export async function moveOrder(
+  order: Order,
+  to: OrderStatus,
+  set: Partial<Pick<Order, 'transactions' | 'checkout'>> = {},
+): Promise<Order | undefined> {
+  try {
+    await moveOrderStatus(order, { status: to }, { SET: set });
+  } catch (error) {
+    if (error instanceof OrderStatusMoved) return undefined;
+    throw error;
+  }
+  return { ...order, ...set, status: to };
 }

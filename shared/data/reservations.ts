@@ -7,6 +7,7 @@ import {
   type StockTake,
 } from '../domain/reservation.ts';
 import { Conflict } from '../errors.ts';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 import { holdAction, releaseAction } from './stock.ts';
@@ -19,6 +20,8 @@ import { holdAction, releaseAction } from './stock.ts';
  * later move of the reservation is conditional on its state, so a release, a lapse and a
  * payment racing for it are decided by DynamoDB: one wins, the others see it moved.
  */
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Each minute's due entries are spread over this many partitions: 500 holds a second write 1,000 units a second, 250 in each. */
 export const DUE_SHARDS = 4;
@@ -195,4 +198,73 @@ export async function convertHold(reservationId: number, to: 'checked_out' | 'pa
     if (await moveReservation(reservation, to, at.toISOString())) return true;
   }
   throw new StaleReservation();
+}
+
+/**
+ * The checkout's move `held` → `checked_out`, with its order's items (`with`, written by the same
+ * transaction: never an order without its reservation moved, nor the reverse). It keeps the
+ * reservation until `expiresAt` (later than its own) while the payment processes: the due entry
+ * moves with it, and the lapse, conditional on the reservation's own `expiresAt`, leaves it be till then.
+ * False when it no longer was `held` as read.
+ */
+export async function checkOutHold(
+  reservation: Reservation,
+  orderId: number,
+  expiresAt: string,
+  at: string,
+  with_: readonly TransactItem[],
+): Promise<boolean> {
+  const moved = { ...reservation, expiresAt };
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.reservation(reservation.id),
+          UpdateExpression: 'SET #status = :to, #updated = :at, #expiresAt = :until, #orderId = :order',
+          ConditionExpression: '#status = :from',
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#updated': 'updated',
+            '#expiresAt': 'expiresAt',
+            '#orderId': 'orderId',
+          },
+          ExpressionAttributeValues: {
+            ':to': 'checked_out',
+            ':from': 'held',
+            ':at': at,
+            ':until': expiresAt,
+            ':order': orderId,
+          },
+        },
+      },
+      { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...dueKey(moved), entity: 'ReservationDue', reservationId: reservation.id },
+        },
+      },
+      ...with_,
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    throw error;
+  }
+}
+
+/**
+ * A late payment's second chance: the reservation lapsed or was released, so its stock went back; the
+ * same quantities are held again from what is left now (`takes`, planned by the caller from a fresh
+ * read), all or nothing. False when a shard no longer has what was read.
+ */
+export async function holdAgain(takes: readonly StockTake[]): Promise<boolean> {
+  try {
+    await transactWrite(takes.map(holdAction));
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled) return false;
+    throw error;
+  }
 }

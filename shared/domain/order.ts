@@ -6,12 +6,14 @@ import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.
  */
 
 /**
+ * - `awaiting_payment`: written by the checkout (`POST /my-account/reservations/{id}/checkout`), its
+ *   PaymentIntent created, no ticket yet; the paid webhook moves it on (README "Checkout");
  * - `pending`: created, its tickets being issued (a failure while issuing leaves it here,
  *   with the tickets issued so far pointing at it; never tickets without an order);
  * - `active`: paid, every ticket issued;
  * - `cancelled`, `refunded`: set by later back-office work (not in the spec's routes).
  */
-export const ORDER_STATUSES = ['pending', 'active', 'cancelled', 'refunded'] as const;
+export const ORDER_STATUSES = ['awaiting_payment', 'pending', 'active', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** A payment or refund on the order, as the processor reported it. Never card data. */
@@ -52,6 +54,8 @@ export interface Order {
   history?: OrderHistoryEntry[];
   /** Set when a cancellation starts (before any ticket is cancelled), so a retry resumes it: order-cancel.ts. */
   cancellation?: OrderCancellation;
+  /** A checkout's order: what its payment issues (absent on orders written whole). */
+  checkout?: OrderCheckout;
 }
 
 /** A cancellation in progress or done: who started it, when, with `force`, and the status it ends in. */
@@ -69,6 +73,31 @@ export interface OrderHistoryEntry {
   by: string;
   action: 'cancel_started' | 'cancelled' | 'refunded';
   force?: boolean;
+}
+
+/** What a checkout keeps on its order until the payment issues the tickets. */
+export interface OrderCheckout {
+  reservationId: number;
+  currency: string;
+  shippingMethodId: number | null;
+  shippingAddress: string | null;
+  /** One per held ticket, in order: its type and the attendee's ticket fields. */
+  attendees: CheckoutAttendee[];
+}
+
+export interface CheckoutAttendee {
+  typeId: number;
+  waveTimeId: number | null;
+  price: number;
+  partyMember: string;
+  partyMemberLastName: string;
+  emailAddress: string;
+  partyMemberBirthYear: number | null;
+  partyMemberBirthMonth: number | null;
+  partyMemberBirthDay: number | null;
+  partyMemberTitle: string | null;
+  partyMemberCompany: string | null;
+  attendeeQuestions: AttendeeAnswer[];
 }
 
 /** What a ticket shows in an order, from its states (`pending` for a reserved, unpaid ticket). */

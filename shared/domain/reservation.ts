@@ -184,10 +184,19 @@ export interface Reservation {
   takes: StockTake[];
   /** The last move: when, and why (`released`, `lapsed`). */
   updated: string;
+  /** The checkout's order (set with `checked_out`). */
+  orderId?: number;
 }
 
 /** What the customer sees of their reservation (the stock's shards are ours). */
 export function toReservationView(reservation: Reservation) {
-  const { takes: _takes, customerId: _customer, created: _created, updated: _updated, ...view } = reservation;
+  const {
+    takes: _takes,
+    customerId: _customer,
+    created: _created,
+    updated: _updated,
+    orderId: _order,
+    ...view
+  } = reservation;
   return view;
 }

@@ -11,7 +11,9 @@ import { ALLOWED_ORIGIN } from '../support/env.ts';
 import { newAddress, newestLinkToken } from '../support/mail.ts';
 import { forgotPassword, legacyLogin, makeAdmin, resetPassword, useSiteAuthMethod } from '../support/staff.ts';
 import { commandTally } from '../support/command-tally.ts';
-import { standInKeys, WEBHOOK_PATH } from '../support/stripe.ts';
+import { confirmAsBrowser, standInKeys, stripeSdk, WEBHOOK_PATH } from '../support/stripe.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
+import { customerToken } from '../support/tokens.ts';
 
 /**
  * Each public row may write only the partitions its `uses.tableWrites`
@@ -150,6 +152,60 @@ describe('what the public routes write', { shuffle: false }, () => {
       ).toBe(200);
       expect((await call('POST', WEBHOOK_PATH, { body: payload, headers })).status).toBe(400);
     });
+  });
+
+  it("Stripe's webhook: a checkout paid (tickets issued from the hold), a late one refunded (its ticket gone)", async () => {
+    const keys = await standInKeys();
+    const event = await seedEvent({
+      published: true,
+      questions: [],
+      ticketTypes: [{ name: 'Runner', price: 9, total: 1 }],
+    });
+    const typeId = event.ticketTypes[0]!.id;
+    /** A checkout of one ticket, confirmed with a good card; its events go nowhere (this test posts them). */
+    const checkedOut = async () => {
+      const customer = await newCustomer();
+      const token = await customerToken(customer.id, { email: customer.email });
+      const reservation = await call('POST', '/api/v2/my-account/reservations', {
+        token,
+        body: { eventId: event.id, lines: [{ typeId, quantity: 1 }] },
+      });
+      const body = { attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }] };
+      const { payment } = (
+        await call('POST', `/api/v2/my-account/reservations/${reservation.body.data.id}/checkout`, { token, body })
+      ).body.data;
+      const intent = { id: payment.clientSecret.split('_secret_')[0], clientSecret: payment.clientSecret };
+      await confirmAsBrowser(keys, intent, 'pm_card_visa');
+      return { token, reservationId: reservation.body.data.id, intent };
+    };
+    const late = await checkedOut();
+    await call('DELETE', `/api/v2/my-account/reservations/${late.reservationId}`, { token: late.token });
+    const first = await checkedOut();
+    const succeeded = async (intentId: string) => {
+      const object = await stripeSdk(keys.secretKey).paymentIntents.retrieve(intentId);
+      const payload = JSON.stringify({
+        id: `evt_${intentId}`,
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        livemode: false,
+        created: Math.floor(Date.now() / 1000),
+        data: { object },
+      });
+      const signature = new Stripe('sk_test_signer_only').webhooks.generateTestHeaderString({
+        payload,
+        secret: keys.webhookSecret,
+      });
+      const headers = { 'content-type': 'application/json', 'stripe-signature': signature };
+      expect((await call('POST', WEBHOOK_PATH, { body: payload, headers })).status).toBe(200);
+    };
+    await as('POST /payments/stripe/webhook', async () => {
+      await succeeded(first.intent.id);
+      await succeeded(late.intent.id);
+    });
+    expect(
+      (await call('GET', `/api/v2/my-account/reservations/${first.reservationId}`, { token: first.token })).body.data
+        .status,
+    ).toBe('paid');
   });
 
   it('wrote only partitions each public row declares', () => {

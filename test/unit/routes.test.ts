@@ -106,6 +106,7 @@ const OUR_ROUTES = [
   'POST /my-account/reservations',
   'GET /my-account/reservations/{id}',
   'DELETE /my-account/reservations/{id}',
+  'POST /my-account/reservations/{id}/checkout',
   'POST /webhooks',
   'GET /webhooks',
   'GET /webhooks/{id}',

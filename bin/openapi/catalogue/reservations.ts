@@ -23,4 +23,13 @@ export const RESERVATIONS = {
       "Gives the tickets back (one transaction) and answers the reservation `released`. Idempotent: a reservation released or lapsed already answers as it is; a paid one is 409 `reservation_paid`; another customer's is 404.",
     conflicts: ['reservation_paid', 'concurrent_update'],
   },
+  'POST /my-account/reservations/{id}/checkout': {
+    summary: 'Check a reservation out (ours)',
+    description: md(
+      'Turns the caller\'s held reservation into an order awaiting payment: 201 `{count: 1, data: {order, payment}}`, `order` `{id, status: "awaiting_payment", grandTotal, currency, reservationId}` (the reservation\'s amounts: the body carries none, an amount field is a 400) and `payment` `{processor: "stripe", clientSecret, publishableKey, amount, currency}` for Stripe.js\'s `confirmPayment` (`amount` in cents). The body has one attendee per held ticket, in line order (`firstName`, `lastName`, `email`, optional `birthDate` `yyyy-mm-dd`, `title`, `company`, `answers` to the event\'s questions, the required ones required) and `shippingAddress` exactly where the shipping method `requiresShippingInfo`.',
+      'The reservation becomes `checked_out` and is kept 15 minutes more for the payment. When Stripe reports it paid, the tickets are issued, the order becomes `active` and the confirmation is mailed; a declined card leaves the order awaiting payment (confirm again with the same client secret, or call this again: it answers the same order and payment). A free order (total 0) is paid at once: `status: "active"`, `payment: null`. Only a held reservation checks out: 409 `reservation_not_held` (with its `status`); another customer\'s is 404. `Idempotency-Key` answers a retry as the first time.',
+    ),
+    conflicts: ['reservation_not_held', 'payments_unavailable', 'concurrent_update'],
+    example: { attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }] },
+  },
 } satisfies Entries;

@@ -153,7 +153,11 @@ export const OrderEntryResource = z.strictObject({
   purchasedDate: z.iso.datetime(),
   status: z
     .enum(ORDER_STATUSES)
-    .check(z.describe('pending: tickets being issued; active: paid and issued; cancelled; refunded.')),
+    .check(
+      z.describe(
+        'awaiting_payment: checked out, its payment not yet in; pending: tickets being issued; active: paid and issued; cancelled; refunded.',
+      ),
+    ),
   emailAddress: z.string(),
   purchaser: z.string(),
   affiliate: z.nullable(z.string()),

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { logger } from '../../logger.ts';
 import { verifyWebhook } from '../../services/payments.ts';
+import { payOrder } from '../portal/checkout-payment.ts';
 
 /**
  * `POST /payments/stripe/webhook`: Stripe's events, verified first (signature over the raw body, 5 minutes'
@@ -16,7 +17,26 @@ export type StripeEventHandler = (event: Stripe.Event) => Promise<void>;
  * (the order paid, its tickets issued, or refunded when they are gone), `payment_intent.payment_failed`,
  * `charge.refunded` (the stand-in sends these three and `payment_intent.canceled`).
  */
-export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventHandler>> = {};
+export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventHandler>> = {
+  'payment_intent.succeeded': async (event) => {
+    if (event.type !== 'payment_intent.succeeded') return;
+    const intent = event.data.object;
+    const orderId = Number(intent.metadata?.orderId);
+    if (!Number.isSafeInteger(orderId) || orderId <= 0) {
+      logger.warn('Stripe payment without an order acknowledged', { eventId: event.id, intentId: intent.id });
+      return;
+    }
+    const status = await payOrder(orderId, { intentId: intent.id, amount: intent.amount_received || intent.amount });
+    logger.info('Stripe payment applied', { eventId: event.id, orderId, status });
+  },
+  // A declined card changes nothing: the order keeps awaiting payment and the reservation its stock, so the
+  // buyer confirms again with the same client secret, or the reservation lapses at its (extended) `expiresAt`.
+  'payment_intent.payment_failed': async (event) => {
+    if (event.type !== 'payment_intent.payment_failed') return;
+    const intent = event.data.object;
+    logger.info('Stripe payment failed', { eventId: event.id, orderId: intent.metadata?.orderId });
+  },
+};
 
 export async function receiveStripeEvent(rawBody: string, signature: string | undefined): Promise<void> {
   const event = await verifyWebhook(rawBody, signature);

@@ -185,7 +185,7 @@ const reservationExists = (reservationId: number) =>
   );
 
 /** The caller's own reservation: another customer's, or none, is 404 alike. */
-async function ownReservation(customerId: number, id: number): Promise<Reservation> {
+export async function ownReservation(customerId: number, id: number): Promise<Reservation> {
   const reservation = await getReservation(id);
   if (!reservation || reservation.customerId !== customerId) throw new NotFound('Reservation', id);
   return reservation;

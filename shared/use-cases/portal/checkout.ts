@@ -1,0 +1,181 @@
+import { now } from '../../clock.ts';
+import { allocateIds } from '../../data/counters.ts';
+import { getCustomer } from '../../data/customers.ts';
+import { getEvent } from '../../data/events.ts';
+import { getOrder, newOrderActions } from '../../data/orders.ts';
+import { checkOutHold } from '../../data/reservations.ts';
+import { getShippingMethod } from '../../data/shipping-methods.ts';
+import { answerProblems, type Event } from '../../domain/event.ts';
+import type { CheckoutAttendee, Order } from '../../domain/order.ts';
+import type { Reservation } from '../../domain/reservation.ts';
+import type { AttendeeAnswer } from '../../domain/ticket.ts';
+import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
+import { createPaymentIntent, publishableKey } from '../../services/payments.ts';
+import { payOrder } from './checkout-payment.ts';
+import { ownReservation } from './reservations.ts';
+
+/**
+ * How long a checked-out reservation is kept for its payment from the checkout on (README "Checkout"):
+ * a card payment without redirects settles in seconds; the margin covers a retry after a declined card.
+ */
+export const CHECKOUT_MINUTES = 15;
+
+const cents = (amount: number) => Math.round(amount * 100);
+
+/** The checkout's body (shared/http/contract/checkout.ts): who the tickets are for, and where they are posted. */
+export interface CheckoutBody {
+  attendees: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    birthDate?: string;
+    title?: string;
+    company?: string;
+    answers?: AttendeeAnswer[];
+  }[];
+  shippingAddress?: string;
+}
+
+/**
+ * `POST /my-account/reservations/{id}/checkout`: the caller's held reservation becomes an order
+ * `awaiting_payment` (its lines and amounts the reservation's) in the transaction that moves the
+ * reservation to `checked_out` and keeps it CHECKOUT_MINUTES for the payment; then the PaymentIntent
+ * (idempotency key from the order id). A free order is paid at once (its tickets issued, no Stripe). A
+ * reservation already checked out answers its order again (the same PaymentIntent: a retry after a
+ * failure or a declined card); any other state is 409 `reservation_not_held`.
+ */
+export async function checkoutReservation(customerId: number, reservationId: number, body: CheckoutBody) {
+  const reservation = await ownReservation(customerId, reservationId);
+  if (reservation.status === 'checked_out' && reservation.orderId) return answer(await orderOf(reservation));
+  if (reservation.status !== 'held')
+    throw new Conflict(
+      `Reservation ${reservationId} is ${reservation.status}: only a held one checks out.`,
+      'reservation_not_held',
+      {
+        reservationStatus: reservation.status,
+      },
+    );
+  const [event, customer, method] = await Promise.all([
+    getEvent(reservation.eventId),
+    getCustomer(customerId),
+    reservation.shippingMethodId === null ? null : getShippingMethod(reservation.shippingMethodId),
+  ]);
+  if (!customer) throw new NotFound('Customer', customerId);
+  const attendees = attendeesOf(reservation, event, body);
+  const problems: FieldProblem[] = [];
+  if (method?.requiresShippingInfo && !body.shippingAddress?.trim())
+    problems.push({ path: 'body.shippingAddress', message: `Required: ${method.name} posts the tickets.` });
+  if (!method?.requiresShippingInfo && body.shippingAddress !== undefined)
+    problems.push({ path: 'body.shippingAddress', message: 'The shipping method takes no address.' });
+  if (problems.length) throw new ValidationError('The checkout does not fit its reservation.', problems);
+
+  const id = await allocateIds('ORDER');
+  const at = now();
+  const order: Order = {
+    id,
+    customerId,
+    eventId: event.id,
+    created: at.toISOString(),
+    purchasedDate: at.toISOString(),
+    status: 'awaiting_payment',
+    emailAddress: customer.emailAddress,
+    purchaser: customer.name,
+    affiliate: null,
+    grandTotal: reservation.amounts.total,
+    ticketIds: [],
+    typeIds: [...new Set(reservation.lines.map((line) => line.typeId))],
+    waveTimeId: reservation.lines.find((line) => line.waveTimeId !== null)?.waveTimeId ?? null,
+    teamId: null,
+    transactions: [],
+    answers: [],
+    checkout: {
+      reservationId,
+      shippingMethodId: reservation.shippingMethodId,
+      shippingAddress: body.shippingAddress?.trim() || null,
+      currency: reservation.amounts.currency,
+      attendees,
+    },
+  };
+  const until = new Date(Math.max(new Date(reservation.expiresAt).getTime(), at.getTime() + CHECKOUT_MINUTES * 60_000));
+  if (!(await checkOutHold(reservation, id, until.toISOString(), at.toISOString(), newOrderActions(order, event))))
+    throw new Conflict(`Reservation ${reservationId} moved: read it again.`, 'reservation_not_held');
+  if (cents(order.grandTotal) === 0) {
+    await payOrder(id, null);
+    return answer((await getOrder(id))!);
+  }
+  return answer(order);
+}
+
+async function orderOf(reservation: Reservation): Promise<Order> {
+  const order = await getOrder(reservation.orderId!);
+  if (!order) throw new NotFound('Order', reservation.orderId!);
+  return order;
+}
+
+/** The order and, while it awaits payment, its PaymentIntent's client secret (created once per order). */
+async function answer(order: Order) {
+  const currency = order.checkout!.currency;
+  const view = {
+    id: String(order.id),
+    status: order.status === 'awaiting_payment' ? ('awaiting_payment' as const) : ('active' as const),
+    grandTotal: order.grandTotal,
+    currency,
+    reservationId: order.checkout!.reservationId,
+  };
+  if (order.status !== 'awaiting_payment') return { order: view, payment: null };
+  const key = publishableKey();
+  if (!key) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
+  const amount = cents(order.grandTotal);
+  const intent = await createPaymentIntent(
+    {
+      orderId: order.id,
+      reservationId: order.checkout!.reservationId,
+      amount,
+      currency,
+      customerEmail: order.emailAddress,
+    },
+    `order-${order.id}-payment`,
+  );
+  return {
+    order: view,
+    payment: { processor: 'stripe' as const, clientSecret: intent.clientSecret, publishableKey: key, amount, currency },
+  };
+}
+
+/** One attendee per held ticket, in line order, with the event's questions answered (the required ones too). */
+function attendeesOf(reservation: Reservation, event: Event, body: CheckoutBody): CheckoutAttendee[] {
+  const slots = reservation.lines.flatMap((line) =>
+    Array.from({ length: line.quantity }, () => ({
+      typeId: line.typeId,
+      waveTimeId: line.waveTimeId,
+      price: line.unitPrice,
+    })),
+  );
+  const problems: FieldProblem[] = [];
+  if (body.attendees.length !== slots.length)
+    problems.push({ path: 'body.attendees', message: `must hold ${slots.length} attendees, one per held ticket` });
+  body.attendees.forEach((attendee, n) => {
+    const answers = attendee.answers ?? [];
+    problems.push(...answerProblems(event.questions, answers, `body.attendees.${n}.answers`));
+    for (const question of event.questions)
+      if (question.required && !answers.some((answer) => answer.questionId === question.id))
+        problems.push({ path: `body.attendees.${n}.answers`, message: `Question ${question.id} is required.` });
+  });
+  if (problems.length) throw new ValidationError('The attendees do not fit the reservation.', problems);
+  return slots.map((slot, n) => {
+    const attendee = body.attendees[n]!;
+    const [year, month, day] = attendee.birthDate?.split('-').map(Number) ?? [];
+    return {
+      ...slot,
+      partyMember: attendee.firstName,
+      partyMemberLastName: attendee.lastName,
+      emailAddress: attendee.email,
+      partyMemberBirthYear: year ?? null,
+      partyMemberBirthMonth: month ?? null,
+      partyMemberBirthDay: day ?? null,
+      partyMemberTitle: attendee.title ?? null,
+      partyMemberCompany: attendee.company ?? null,
+      attendeeQuestions: attendee.answers ?? [],
+    };
+  });
+}
