@@ -19,6 +19,13 @@ export const MAX_GRANTS_PER_TYPE = 20;
 /** The attendee questions an event asks and the options one question offers (the event item holds them). */
 export const MAX_QUESTIONS = 50;
 export const MAX_OPTIONS = 50;
+/**
+ * The questions' share of the event item, in bytes of their JSON (UTF-8): 50 questions of 50 full-length
+ * options would pass DynamoDB's 400 KB item limit, so the list as a whole is bounded too.
+ */
+export const MAX_QUESTIONS_BYTES = 150_000;
+export const questionsBytes = (questions: readonly unknown[]): number =>
+  new TextEncoder().encode(JSON.stringify(questions)).length;
 
 /** The waivers an event holds (its waivers are one bounded Query). */
 export const MAX_WAIVERS = 50;

@@ -162,6 +162,35 @@ describe('questions', () => {
     expect((await read(made.id)).questions.map((entry) => entry.text)).toEqual(['Running club?', 'T-shirt size']);
     expect(await actions(made.id)).toEqual(['question_updated', 'question_updated', 'question_created', 'created']);
   });
+  it('refuses a question the event item cannot hold (409 questions_too_large), keeping those it has', async () => {
+    const made = await createEventByApi({ ticketTypes: types });
+    // Two-byte characters at every length's limit: about 30 KB of JSON a question.
+    const wide = (n: number) => 'é'.repeat(n);
+    const options = Array.from({ length: 50 }, (_, i) => ({ text: `${i} ${wide(190)}`, sku: wide(100) }));
+    const answers = [];
+    for (let n = 0; n < 8; n++)
+      answers.push(
+        await call('POST', `${BASE}/${made.id}/questions`, { token, body: { text: `${n} ${wide(490)}`, options } }),
+      );
+    const added = answers.filter((answer) => answer.status === 201).length;
+    expect(added).toBeGreaterThan(0);
+    expect(answers.slice(added).map((answer) => [answer.status, answer.body.reason])).toEqual(
+      Array.from({ length: 8 - added }, () => [409, 'questions_too_large']),
+    );
+    expect((await read(made.id)).questions).toHaveLength(added);
+    const tooMany = await call('POST', BASE, {
+      token,
+      body: {
+        title: 'Too many words',
+        start: '2031-05-01T09:00:00Z',
+        timezone: 'Europe/London',
+        currency: 'EUR',
+        questions: Array.from({ length: 8 }, (_, n) => ({ text: `${n} ${wide(490)}`, options })),
+      },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(JSON.stringify(tooMany.body)).toContain('body.questions');
+  });
 });
 
 describe('waivers', () => {
@@ -206,7 +235,13 @@ describe('waivers', () => {
     expect(kept.body).toMatchObject({ reason: 'in_use', tickets: 1 });
     // No walker holds a ticket: the walkers' waiver goes.
     expect((await call('DELETE', `${BASE}/${made.id}/waivers/${typeOnly.body.data.id}`, { token })).status).toBe(204);
-    expect(await actions(made.id)).toEqual(['waiver_deleted', 'waiver_updated', 'waiver_created', 'waiver_created', 'created']);
+    expect(await actions(made.id)).toEqual([
+      'waiver_deleted',
+      'waiver_updated',
+      'waiver_created',
+      'waiver_created',
+      'created',
+    ]);
   });
 });
 

@@ -1,4 +1,10 @@
-import { MAX_OPTIONS, MAX_QUESTIONS, MAX_WAIVERS, MAX_WAVE_TIMES } from '#shared/domain/event-limits';
+import {
+  MAX_OPTIONS,
+  MAX_QUESTIONS,
+  MAX_QUESTIONS_BYTES,
+  MAX_WAIVERS,
+  MAX_WAVE_TIMES,
+} from '#shared/domain/event-limits';
 import type { Entries } from './common.ts';
 
 /**
@@ -39,16 +45,16 @@ export const EVENT_PARTS = {
   },
   'POST /events/{id}/questions': {
     summary: 'Add an attendee question',
-    description: `At most ${MAX_QUESTIONS} an event (409 \`too_many_questions\`), ${MAX_OPTIONS} options a question. No options: a free-text question.`,
-    conflicts: ['stale_version', 'too_many_questions'],
+    description: `At most ${MAX_QUESTIONS} an event (409 \`too_many_questions\`), ${MAX_OPTIONS} options a question, and the questions together at most ${MAX_QUESTIONS_BYTES} bytes of JSON, which the event's item holds (409 \`questions_too_large\`). No options: a free-text question.`,
+    conflicts: ['stale_version', 'too_many_questions', 'questions_too_large'],
     example: { text: 'T-shirt size', required: true, options: [{ text: 'M' }, { text: 'L', sku: 'TS-L' }] },
   },
   'PATCH /events/{id}/questions/{questionId}': {
     summary: 'Edit an attendee question',
     description:
-      "Only the fields sent change; `options` is the whole new list (an option named by `id` is kept and may be renamed, one without `id` is added). Answers name questions and options by id, so a rename shows at once. Which tickets answered is not counted, so an option is removed only while the event has no live ticket (409 `in_use` with the event's ticket count).",
+      "Only the fields sent change; `options` is the whole new list (an option named by `id` is kept and may be renamed, one without `id` is added). Answers name questions and options by id, so a rename shows at once. Which tickets answered is not counted, so an option is removed only while the event has no live ticket (409 `in_use` with the event's ticket count). The questions together stay within what the event's item holds (409 `questions_too_large`).",
     parameters: { questionId: 'The question id (a positive integer).' },
-    conflicts: ['stale_version', 'in_use'],
+    conflicts: ['stale_version', 'in_use', 'questions_too_large'],
     example: { text: 'T-shirt size (unisex)' },
   },
   'DELETE /events/{id}/questions/{questionId}': {

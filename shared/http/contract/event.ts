@@ -6,7 +6,13 @@
  */
 import * as z from '../../schema.ts';
 import type { EventPatchBody as EventPatch, NewEventBody as NewEvent } from '../../domain/event-bodies.ts';
-import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '../../domain/event-limits.ts';
+import {
+  MAX_GRANTS_PER_TYPE,
+  MAX_QUESTIONS_BYTES,
+  MAX_TICKET_TYPES,
+  MAX_WAVE_TIMES,
+  questionsBytes,
+} from '../../domain/event-limits.ts';
 import { WAIVER_KINDS } from '../../domain/waivers.ts';
 import { MAX_RESERVATION_MINUTES, MIN_RESERVATION_MINUTES } from '../../domain/reservation.ts';
 import type { EventSummary, EventView } from '../../domain/event-resource.ts';
@@ -93,7 +99,13 @@ function newEventBody(limits: EventLimits) {
             ),
           }),
         )
-        .check(z.maxLength(limits.each, `an event has at most ${limits.each} questions`)),
+        .check(
+          z.maxLength(limits.each, `an event has at most ${limits.each} questions`),
+          z.refine(
+            (questions) => questionsBytes(questions) <= MAX_QUESTIONS_BYTES,
+            `the questions take at most ${MAX_QUESTIONS_BYTES} bytes`,
+          ),
+        ),
     ),
     waivers: z.optional(
       z

@@ -1,7 +1,7 @@
 import { allocateIds } from '../../data/counters.ts';
 import type { AnswerOption, AttendeeQuestion, Event } from '../../domain/event.ts';
 
-import { MAX_QUESTIONS } from '../../domain/event-limits.ts';
+import { MAX_QUESTIONS, MAX_QUESTIONS_BYTES, questionsBytes } from '../../domain/event-limits.ts';
 import { Conflict, NotFound, ValidationError } from '../../errors.ts';
 import type { Caller } from './event-reads.ts';
 import { commitPart, eventAtVersion } from './parts.ts';
@@ -65,7 +65,7 @@ export async function createQuestionFor(caller: Caller, eventId: number, body: N
     'question_created',
     { [`questions.${question.id}`]: { from: null, to: question } },
     [],
-    { questions: [...questions, question] },
+    { questions: fitting([...questions, question]) },
   );
   return question;
 }
@@ -89,7 +89,9 @@ export async function updateQuestionFor(caller: Caller, eventId: number, questio
     'question_updated',
     { [`questions.${questionId}`]: { from: question, to: next } },
     checks,
-    { questions: (event.questions ?? []).map((candidate) => (candidate.id === questionId ? next : candidate)) },
+    {
+      questions: fitting((event.questions ?? []).map((candidate) => (candidate.id === questionId ? next : candidate))),
+    },
   );
   return next;
 }
@@ -108,4 +110,14 @@ export async function deleteQuestionFor(caller: Caller, eventId: number, questio
       questions: (event.questions ?? []).filter((candidate) => candidate.id !== questionId),
     },
   );
+}
+
+/** The event's questions as they would be stored, refused (409) when they would not fit on the event item. */
+function fitting(questions: AttendeeQuestion[]): AttendeeQuestion[] {
+  if (questionsBytes(questions) > MAX_QUESTIONS_BYTES)
+    throw new Conflict(
+      `An event's questions take at most ${MAX_QUESTIONS_BYTES} bytes; these would take ${questionsBytes(questions)}.`,
+      'questions_too_large',
+    );
+  return questions;
 }
