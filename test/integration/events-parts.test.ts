@@ -144,6 +144,11 @@ describe('questions', () => {
     expect(foreign.status).toBe(400);
     expect(JSON.stringify(foreign.body)).toContain('body.options.0.id');
     expect((await read(made.id)).questions.map((entry) => entry.text)).toEqual(['Club?', 'T-shirt size']);
+    // While no ticket could have answered it, a question is removed.
+    const spare = await call('POST', `${BASE}/${made.id}/questions`, { token, body: { text: 'Spare?' } });
+    expect(spare.status).toBe(201);
+    expect((await call('DELETE', `${BASE}/${made.id}/questions/${spare.body.data.id}`, { token })).status).toBe(204);
+    expect((await read(made.id)).questions.map((entry) => entry.text)).toEqual(['Club?', 'T-shirt size']);
 
     await seedTickets(await wholeEvent(await getEvent(made.id)), made.ticketTypes[0]!.id, 3);
     const kept = await call('DELETE', `${BASE}/${made.id}/questions/${made.questions[0]!.id}`, { token });
@@ -160,7 +165,14 @@ describe('questions', () => {
     });
     expect(renamed.status).toBe(200);
     expect((await read(made.id)).questions.map((entry) => entry.text)).toEqual(['Running club?', 'T-shirt size']);
-    expect(await actions(made.id)).toEqual(['question_updated', 'question_updated', 'question_created', 'created']);
+    expect(await actions(made.id)).toEqual([
+      'question_updated',
+      'question_deleted',
+      'question_created',
+      'question_updated',
+      'question_created',
+      'created',
+    ]);
   });
   it('refuses a question the event item cannot hold (409 questions_too_large), keeping those it has', async () => {
     const made = await createEventByApi({ ticketTypes: types });
