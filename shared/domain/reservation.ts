@@ -1,4 +1,5 @@
 import type { Event, TicketType } from './event.ts';
+import { shippingCharge } from './shipping-method.ts';
 
 /**
  * A reservation: tickets of one event held for a customer for the event's reservation
@@ -122,12 +123,8 @@ export interface ReservationLine {
   amount: number;
 }
 
-/** A shipping method's charges, as shared/domain/shipping-method.ts defines them. */
-export interface ShippingCharge {
-  charge: number;
-  twoPlusCharge: number;
-  chargeType: 'per_order' | 'per_ticket';
-}
+/** A shipping method's charges (shared/domain/shipping-method.ts prices them). */
+export type ShippingCharge = Parameters<typeof shippingCharge>[0];
 
 export interface ReservationAmounts {
   tickets: number;
@@ -156,12 +153,9 @@ export function priceLine(
   } satisfies ReservationLine;
 }
 
-/** Shipping for `tickets` tickets: `per_order` once, `per_ticket` the charge then `twoPlusCharge` each further one. */
-export function shippingFor(method: ShippingCharge | undefined, tickets: number): number {
-  if (!method || tickets === 0) return 0;
-  if (method.chargeType === 'per_order') return method.charge;
-  return fromCents(cents(method.charge) + cents(method.twoPlusCharge) * (tickets - 1));
-}
+/** Shipping for `tickets` tickets, none without a method. */
+export const shippingFor = (method: ShippingCharge | undefined, tickets: number): number =>
+  method ? shippingCharge(method, tickets) : 0;
 
 export function amountsOf(lines: readonly ReservationLine[], shipping: number, currency: string): ReservationAmounts {
   const tickets = lines.reduce((sum, line) => sum + cents(line.amount), 0);

@@ -15,9 +15,10 @@ export function shippingCharge(
   tickets: number,
 ): number {
   if (tickets === 0) return 0;
-  const amount =
-    method.chargeType === 'per_ticket' ? method.charge + (tickets - 1) * method.twoPlusCharge : method.charge;
-  return Math.round(amount * 100) / 100;
+  // Summed in whole cents (money.ts: amounts are decimal, at most 2 places), so no float drift reaches a total.
+  const cents = (amount: number) => Math.round(amount * 100);
+  if (method.chargeType === 'per_order') return method.charge;
+  return (cents(method.charge) + cents(method.twoPlusCharge) * (tickets - 1)) / 100;
 }
 
 const fields = {
