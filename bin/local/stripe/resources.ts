@@ -257,6 +257,19 @@ export class Resources {
     return refund;
   }
 
+  /** `GET /v1/refunds`: newest first, of one `charge` or `payment_intent` (or all), `limit` 1–100 (default 10). */
+  listRefunds(form: Form): Record<string, unknown> {
+    onlyKnown(form, ['charge', 'payment_intent', 'limit']);
+    const chargeId = text(form, 'charge');
+    const intentId = text(form, 'payment_intent');
+    const limit = form.limit === undefined ? 10 : positiveInteger(form, 'limit');
+    if (limit < 1 || limit > 100) throw invalidRequest('Invalid limit: must be between 1 and 100.', { param: 'limit' });
+    const matching = [...this.refunds.values()]
+      .filter((refund) => (!chargeId || refund.charge === chargeId) && (!intentId || refund.payment_intent === intentId))
+      .reverse();
+    return { object: 'list', data: matching.slice(0, limit), has_more: matching.length > limit, url: '/v1/refunds' };
+  }
+
   refundById(id: string): StripeObject {
     const refund = this.refunds.get(id);
     if (!refund) throw missing('refund', id);

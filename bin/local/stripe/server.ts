@@ -76,6 +76,12 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   let request: { id: string; idempotencyKey: string | null } = { id: '', idempotencyKey: null };
   const resources = new Resources((type, object, intent) => webhooks.emit(type, object, intent, request));
   const replays = new Map<string, Stored>();
+  /**
+   * Injected failures (`POST /_stand-in/faults` `{route: 'POST /v1/refunds', status: 500, times: 2}`): the next
+   * `times` calls of the route answer `status` as Stripe's API failing before it acts: nothing done, nothing kept
+   * under the idempotency key (a retry with the key acts). `times: 0` clears.
+   */
+  const faults = new Map<string, { status: number; times: number }>();
 
   /** Who calls: the secret key (Bearer or Basic), or the publishable key as Stripe.js sends it (`key`). */
   const roleOf = (incoming: IncomingMessage, form: Form): Role => {
@@ -100,7 +106,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       });
   };
 
-  const stripeRoute = (method: string, path: string, form: Form, role: Role): StripeObject => {
+  const stripeRoute = (method: string, path: string, form: Form, role: Role): Record<string, unknown> => {
     const intentPath = /^\/v1\/payment_intents\/([^/]+)(\/confirm|\/cancel)?$/.exec(path);
     if (method === 'POST' && path === '/v1/payment_intents') {
       needSecret(role);
@@ -128,6 +134,10 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     if (method === 'POST' && path === '/v1/refunds') {
       needSecret(role);
       return resources.refund(form);
+    }
+    if (method === 'GET' && path === '/v1/refunds') {
+      needSecret(role);
+      return resources.listRefunds(form);
     }
     const refund = /^\/v1\/refunds\/([^/]+)$/.exec(path);
     if (method === 'GET' && refund) {
@@ -157,6 +167,12 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       if (!webhooks.resend(resend[1]!, input.url)) throw invalidRequest(`No such event: '${resend[1]}'`, {}, 404);
       return;
     }
+    if (method === 'POST' && path === '/_stand-in/faults') {
+      const { route, status = 500, times = 1 } = input as { route?: string; status?: number; times?: number };
+      if (!route) throw invalidRequest('A fault names its route (`POST /v1/refunds`).', { param: 'route' });
+      faults.set(route, { status, times });
+      return;
+    }
     if (method === 'POST' && path === '/_stand-in/settle') return webhooks.settle();
     if (method === 'POST' && path === '/_stand-in/release') return webhooks.release();
     throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
@@ -182,6 +198,11 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       const form = decodeForm(method === 'GET' ? url.search.slice(1) : body);
       const role = roleOf(incoming, form);
       const route = `${method} ${url.pathname}`;
+      const fault = faults.get(route);
+      if (fault && fault.times > 0) {
+        fault.times--;
+        throw new StripeFailure(fault.status, { type: 'api_error', message: 'An injected failure of the stand-in.' });
+      }
       const print = fingerprint(form);
       const earlier = idempotencyKey ? replays.get(idempotencyKey) : undefined;
       if (earlier) {
