@@ -1,5 +1,6 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Order, OrderStatus } from '../domain/order.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Order, OrderStatus, OrderTransaction } from '../domain/order.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
@@ -197,4 +198,34 @@ export async function moveOrder(
     throw error;
   }
   return { ...order, ...set, status: to };
+}
+
+/**
+ * Adds to the order's `transactions` those of `added` whose `reference` it does not hold yet (a refund recorded
+ * by the cancellation and again by Stripe's `charge.refunded`: once), conditional on the list being as long as
+ * when it was read, so two writers cannot both append one; a lost race reads again. The order as it is after
+ * (undefined: no such order).
+ */
+export async function addTransactions(id: number, added: readonly OrderTransaction[]): Promise<Order | undefined> {
+  for (;;) {
+    const order = await getOrder(id);
+    if (!order) return undefined;
+    const held = new Set(order.transactions.map((transaction) => transaction.reference));
+    const fresh = added.filter((transaction) => !held.has(transaction.reference));
+    if (!fresh.length) return order;
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.order(id),
+          UpdateExpression: 'SET transactions = list_append(transactions, :fresh)',
+          ConditionExpression: 'size(transactions) = :held',
+          ExpressionAttributeValues: { ':fresh': fresh, ':held': order.transactions.length },
+        }),
+      );
+      return { ...order, transactions: [...order.transactions, ...fresh] };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
 }

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { attemptTimeout, CLIENT_SETTINGS } from '../aws-clients.ts';
 import { requireSection } from '../config.ts';
 import { keptPerContainer } from '../container-state.ts';
-import { DependencyUnavailable, ValidationError } from '../errors.ts';
+import { Conflict, DependencyUnavailable, ValidationError } from '../errors.ts';
 import * as z from '../schema.ts';
 import { readSecretString } from './secrets.ts';
 
@@ -118,15 +118,52 @@ export async function createPaymentIntent(
   return { id: intent.id, clientSecret: intent.client_secret! };
 }
 
-/** Refunds a PaymentIntent in full (its one charge). */
-export async function refundPayment(
-  paymentIntentId: string,
-  idempotencyKey: string,
-): Promise<{ id: string; status: string | null }> {
-  const refund = await calling((stripe) =>
-    stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey }),
-  );
-  return { id: refund.id, status: refund.status };
+/** A refund as Stripe reports it; `amount` in the currency's minor unit. */
+export interface StripeRefund {
+  id: string;
+  amount: number;
+  status: string | null;
+  paymentIntent: string | null;
+  /** Unix seconds. */
+  created: number;
+}
+
+const toRefund = (refund: Stripe.Refund): StripeRefund => ({
+  id: refund.id,
+  amount: refund.amount,
+  status: refund.status,
+  paymentIntent: typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null),
+  created: refund.created,
+});
+
+/**
+ * Refunds a PaymentIntent in full (what is left of its one charge). Stripe refusing it (a 4xx: already
+ * refunded, disputed, no such payment) is a 409 `refund_refused` with Stripe's `processorCode`: retrying the
+ * same call cannot help; Stripe not answering is the 503 of `calling`.
+ */
+export async function refundPayment(paymentIntentId: string, idempotencyKey: string): Promise<StripeRefund> {
+  try {
+    return toRefund(
+      await calling((stripe) => stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey })),
+    );
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    throw new Conflict(`Stripe refused to refund payment ${paymentIntentId}: ${error.message}`, 'refund_refused', {
+      processorCode: error.code ?? null,
+    });
+  }
+}
+
+/** The refunds of one charge or PaymentIntent, newest first (at most 100: a charge is refunded in a few parts at most). */
+export async function listRefunds(of: { charge: string } | { paymentIntent: string }): Promise<StripeRefund[]> {
+  const filter = 'charge' in of ? { charge: of.charge } : { payment_intent: of.paymentIntent };
+  const page = await calling((stripe) => stripe.refunds.list({ ...filter, limit: 100 }));
+  return page.data.map(toRefund);
+}
+
+/** A PaymentIntent's metadata (where a charge's event lacks the order id). */
+export async function paymentMetadata(paymentIntentId: string): Promise<Record<string, string>> {
+  return (await calling((stripe) => stripe.paymentIntents.retrieve(paymentIntentId))).metadata ?? {};
 }
 
 /**

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { logger } from '../../logger.ts';
 import { verifyWebhook } from '../../services/payments.ts';
 import { payOrder } from '../portal/checkout-payment.ts';
+import { recordChargeRefunds } from './refunds.ts';
 
 /**
  * `POST /payments/stripe/webhook`: Stripe's events, verified first (signature over the raw body, 5 minutes'
@@ -15,7 +16,8 @@ export type StripeEventHandler = (event: Stripe.Event) => Promise<void>;
 /**
  * The events the service acts on, by type. The checkout plugs in here: `payment_intent.succeeded`
  * (the order paid, its tickets issued, or refunded when they are gone), `payment_intent.payment_failed`,
- * `charge.refunded` (the stand-in sends these three and `payment_intent.canceled`).
+ * `charge.refunded` (its refunds recorded on the order: refunds.ts); the stand-in sends these three and
+ * `payment_intent.canceled`.
  */
 export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventHandler>> = {
   'payment_intent.succeeded': async (event) => {
@@ -35,6 +37,13 @@ export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventH
     if (event.type !== 'payment_intent.payment_failed') return;
     const intent = event.data.object;
     logger.info('Stripe payment failed', { eventId: event.id, orderId: intent.metadata?.orderId });
+  },
+  // A refund, ours or one made in Stripe's dashboard: recorded on the order once (by the refund's id), nothing else.
+  'charge.refunded': async (event) => {
+    if (event.type !== 'charge.refunded') return;
+    const charge = event.data.object;
+    const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+    await recordChargeRefunds({ id: charge.id, paymentIntent: paymentIntent ?? null, metadata: charge.metadata }, event.id);
   },
 };
 

@@ -8,7 +8,7 @@ import { readTicketRecords } from '../../data/ticket-records.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
 import { planTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
 import { logger } from '../../logger.ts';
-import { refundPayment } from '../../services/payments.ts';
+import { refundStripePayment } from '../payments/refunds.ts';
 import { createTicket } from '../tickets/create-ticket.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 
@@ -87,15 +87,7 @@ async function takeAgain(reservation: Reservation): Promise<StockTake[] | undefi
 
 async function refund(order: Order, payment: Payment | null): Promise<Order['status'] | undefined> {
   const transactions = [...order.transactions];
-  if (payment) {
-    const refunded = await refundPayment(payment.intentId, `order-${order.id}-refund`);
-    transactions.push({
-      amount: -payment.amount / 100,
-      processor: 'stripe',
-      reference: refunded.id,
-      time: now().toISOString(),
-    });
-  }
+  if (payment) transactions.push(...(await refundStripePayment(order.id, payment.intentId)));
   logger.warn('Paid order refunded: its reservation ended and its tickets are gone', { orderId: order.id });
   return (await moveOrder(order, 'refunded', { transactions }))?.status;
 }

@@ -1,0 +1,77 @@
+import { addTransactions } from '../../data/orders.ts';
+import type { Order, OrderTransaction } from '../../domain/order.ts';
+import { Conflict } from '../../errors.ts';
+import { logger } from '../../logger.ts';
+import { listRefunds, paymentMetadata, refundPayment, type StripeRefund } from '../../services/payments.ts';
+
+/**
+ * Stripe refunds on orders (shared/README.md "Refunds"): the one way the service refunds a payment (a cancel
+ * by staff, a payment whose reservation's tickets were gone) and the record of every refund Stripe reports
+ * (`charge.refunded`, also for refunds made in Stripe's dashboard). A refund is on the order as a negative
+ * transaction whose `reference` is the refund's id, recorded once however many paths report it.
+ */
+
+/** Stripe's idempotency key of an order's refund: every path and every retry asks for the one refund. */
+export const refundKey = (orderId: number): string => `order-${orderId}-refund`;
+
+/** A refund that took (or will: `pending`) money back; `failed` and `canceled` ones did not. */
+const returnsMoney = (refund: StripeRefund): boolean => refund.status !== 'failed' && refund.status !== 'canceled';
+
+/** A Stripe refund as the order's transaction: negative, in the currency's major unit, at Stripe's time. */
+export const refundTransaction = (refund: StripeRefund): OrderTransaction => ({
+  amount: -refund.amount / 100,
+  processor: 'stripe',
+  reference: refund.id,
+  time: new Date(refund.created * 1000).toISOString(),
+});
+
+/**
+ * Refunds an order's PaymentIntent in full through Stripe, keyed by the order, and answers the refunds as
+ * transactions (not yet recorded: the caller records them with its own write). A payment Stripe says is
+ * refunded already (in its dashboard, or by a call whose key Stripe forgot after 24 hours) answers the
+ * refunds Stripe holds, so nothing is refunded twice.
+ */
+export async function refundStripePayment(orderId: number, paymentIntentId: string): Promise<OrderTransaction[]> {
+  try {
+    const refund = await refundPayment(paymentIntentId, refundKey(orderId));
+    return [refundTransaction(refund)];
+  } catch (error) {
+    if (!(error instanceof Conflict) || error.details.processorCode !== 'charge_already_refunded') throw error;
+    const refunds = (await listRefunds({ paymentIntent: paymentIntentId })).filter(returnsMoney);
+    if (!refunds.length) throw error;
+    return refunds.map(refundTransaction);
+  }
+}
+
+/** Records refunds on the order, each once (by its reference). */
+export const recordRefunds = (orderId: number, refunds: readonly OrderTransaction[]): Promise<Order | undefined> =>
+  addTransactions(orderId, refunds);
+
+export interface RefundedCharge {
+  id: string;
+  paymentIntent: string | null;
+  metadata: Record<string, string> | null;
+}
+
+/**
+ * `charge.refunded`: the charge's refunds recorded on its order (found by the PaymentIntent's `orderId`
+ * metadata, which a charge carries; else read from the PaymentIntent), each once: a refund the service made
+ * itself is already there by its id. Information only: no ticket is cancelled and the status stays (staff
+ * cancel with `POST /orders/{id}/cancel`, which then refunds nothing more: README "Refunds").
+ */
+export async function recordChargeRefunds(charge: RefundedCharge, eventId: string): Promise<void> {
+  const metadata = charge.metadata?.orderId
+    ? charge.metadata
+    : charge.paymentIntent
+      ? await paymentMetadata(charge.paymentIntent)
+      : {};
+  const orderId = Number(metadata.orderId);
+  if (!Number.isSafeInteger(orderId) || orderId <= 0) {
+    logger.warn('Stripe refund without an order acknowledged', { eventId, chargeId: charge.id });
+    return;
+  }
+  const refunds = (await listRefunds({ charge: charge.id })).filter(returnsMoney);
+  const order = await recordRefunds(orderId, refunds.map(refundTransaction));
+  if (!order) logger.warn('Stripe refund of an unknown order acknowledged', { eventId, orderId });
+  else logger.info('Stripe refund recorded', { eventId, orderId, refunds: refunds.map((refund) => refund.id) });
+}
