@@ -118,7 +118,7 @@ const table = [
   // Orders (issue 58 item 6): staff read an event's orders and cancel one (its tickets, inventory, the buyer mailed).
   { method: 'GET', path: '/orders', handler: 'orders/list', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'] } },
   { method: 'GET', path: '/orders/{id}', handler: 'orders/get', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'] } },
-  { method: 'POST', path: '/orders/{id}/cancel', handler: 'orders/cancel', auth: admin('orders:refund'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], email: true }, idempotent: true },
+  { method: 'POST', path: '/orders/{id}/cancel', handler: 'orders/cancel', auth: admin('orders:refund'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], payments: true, email: true }, idempotent: true },
 
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an

@@ -5,10 +5,20 @@ import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
 /**
  * Staff's view of an order and the rules of cancelling one (`POST /orders/{id}/cancel`). Pure.
  *
- * Which tickets a cancellation changes: the order's own (`ticketIds`) that still hold a place or could be
- * admitted: active, reserved (pending) and, with `force`, checked-in ones. Already cancelled, deleted and
- * transferred ones stay as they are (a transferred original's replacement belongs to its receiver).
+ * Which tickets a cancellation changes: what the order sold, that still holds a place or could be admitted:
+ * active, reserved (pending) and, with `force`, checked-in ones. A ticket transferred to another type or event
+ * was replaced by a new ticket of the same holder and order (transfer.ts): the cancellation follows
+ * `transferredTo` to it, as pretix cancels a changed position with its order. Already cancelled and deleted
+ * ones stay as they are.
  */
+
+/** Tickets transferred away: the ids of their replacements, to read next (none already `seen`). */
+export const replacementIds = (tickets: readonly TicketRecord[], seen: ReadonlySet<number>): number[] =>
+  tickets.flatMap((ticket) =>
+    ticket.transferState === 'transferred' && ticket.transferredTo !== null && !seen.has(ticket.transferredTo)
+      ? [ticket.transferredTo]
+      : [],
+  );
 
 /** The order's tickets the cancellation moves to cancelled. */
 export const ticketsToCancel = (tickets: readonly TicketRecord[]): TicketRecord[] =>
@@ -18,9 +28,44 @@ export const ticketsToCancel = (tickets: readonly TicketRecord[]): TicketRecord[
 export const checkedInTickets = (tickets: readonly TicketRecord[]): TicketRecord[] =>
   tickets.filter((ticket) => !ticket.deleted && ticket.processState === PROCESS_STATE.checkedIn);
 
-/** Whether a payment was taken on the order (its transactions sum above zero): then it ends `refunded`. */
+/** Whether a payment was taken on the order (refunded since or not): then it ends `refunded`. */
 export const hasPayment = (order: Pick<Order, 'transactions'>): boolean =>
-  order.transactions.reduce((sum, transaction) => sum + transaction.amount, 0) > 0;
+  order.transactions.some((transaction) => transaction.amount > 0);
+
+/** What a cancellation still has to refund on one processor: its payments less its refunds, and the payment's reference. */
+export interface RefundDue {
+  processor: string;
+  /** Positive, in the currency's major unit. */
+  amount: number;
+  /** The latest payment's reference (Stripe's: the PaymentIntent). */
+  paymentReference: string;
+}
+
+const inCents = (amount: number) => Math.round(amount * 100) / 100;
+
+/** Per processor, what is paid and not yet refunded (a refund made in Stripe's dashboard counts); `comp` is nothing. */
+export function refundsDue(order: Pick<Order, 'transactions'>): RefundDue[] {
+  const due = new Map<string, RefundDue>();
+  for (const { processor, amount, reference } of order.transactions) {
+    if (processor === 'comp') continue;
+    const entry = due.get(processor) ?? { processor, amount: 0, paymentReference: reference };
+    entry.amount = inCents(entry.amount + amount);
+    if (amount > 0) entry.paymentReference = reference;
+    due.set(processor, entry);
+  }
+  return [...due.values()].filter((entry) => entry.amount > 0);
+}
+
+/**
+ * A box-office payment's refund (`cash`, `card_present`: any processor but Stripe and `comp`), paid out at the desk:
+ * the order's transaction, once (its reference names the order and processor).
+ */
+export const deskRefund = (orderId: number, due: RefundDue, time: string): Order['transactions'][number] => ({
+  amount: -due.amount,
+  processor: due.processor,
+  reference: `order-${orderId}-refund-${due.processor}`,
+  time,
+});
 
 export const cancellationOutcome = (order: Pick<Order, 'transactions'>): OrderCancellation['outcome'] =>
   hasPayment(order) ? 'refunded' : 'cancelled';

@@ -6,13 +6,16 @@ import { readTicketRecords } from '../../data/ticket-records.ts';
 import {
   cancellationOutcome,
   checkedInTickets,
+  deskRefund,
   isClosed,
   orderCancelledMail,
+  refundsDue,
+  replacementIds,
   ticketsToCancel,
   toStaffOrder,
   type StaffOrder,
 } from '../../domain/order-cancel.ts';
-import type { Order } from '../../domain/order.ts';
+import type { Order, OrderTransaction } from '../../domain/order.ts';
 import { actorLabel } from '../../domain/ticket-history.ts';
 import { withStates, statesOf } from '../../domain/ticket-states.ts';
 import type { Via } from '../../domain/ticket-transitions.ts';
@@ -20,7 +23,8 @@ import { PROCESS_STATE, type TicketRecord } from '../../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
-import { adminActor } from '../event-scope.ts';
+import { adminActor, inScope } from '../event-scope.ts';
+import { recordRefunds, refundStripePayment } from '../payments/refunds.ts';
 import { changeTicket } from '../tickets/change-ticket.ts';
 import { orderFor } from './order-reads.ts';
 
@@ -32,14 +36,21 @@ import { orderFor } from './order-reads.ts';
  *
  * 1. the order records its `cancellation` (who, when, `force`, the status it will end in), conditional on none
  *    having started: from here the order reads as being cancelled;
- * 2. each ticket still holding a place is cancelled through `changeTicket` (its own transaction: history with
- *    the actor, `cancel_order` or `force_cancel_order`, the type's `sold` down, lists and statistics); a
- *    ticket already cancelled is skipped, so a repeat does nothing twice;
- * 3. the order's status moves (with the staff's counts, one transaction conditional on the status it leaves);
- * 4. the buyer is mailed (after the commit: a failed mail is logged, the cancellation stands).
+ * 2. each ticket the order sold that still holds a place (its own, or the replacement a transfer made of one:
+ *    order-cancel.ts) is cancelled through `changeTicket` (its own transaction: history with the actor,
+ *    `cancel_order` or `force_cancel_order`, the type's `sold` down, lists and statistics); a ticket already
+ *    cancelled is skipped, so a repeat does nothing twice;
+ * 3. what is paid and not refunded is refunded (shared/README.md "Refunds"): a Stripe payment in full through
+ *    Stripe, keyed by the order (a retry, or a crash after Stripe refunded, gets the one refund back), a
+ *    box-office payment recorded as due at the desk; each a negative transaction, recorded once by its reference.
+ *    Stripe not answering is a 503 with `Retry-After`, Stripe refusing a 409 `refund_refused`: the order stays
+ *    being cancelled, its status unmoved, and a retry resumes here;
+ * 4. the order's status moves (with the staff's counts, one transaction conditional on the status it leaves);
+ * 5. the buyer is mailed (after the commit: a failed mail is logged, the cancellation stands).
  *
- * A checked-in ticket needs `force: true` (else 409 `checked_in` naming them, nothing written). A closed order is
- * 409 `already_cancelled`.
+ * A checked-in ticket needs `force: true` (else 409 `checked_in` naming them, nothing written); a replacement in an
+ * event outside the caller's scope is 409 `transferred_out_of_scope`, nothing written. A closed order is 409
+ * `already_cancelled`.
  */
 export async function cancelOrder(
   caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
@@ -50,12 +61,11 @@ export async function cancelOrder(
   const by = actorLabel(actor);
   let order = await begin(caller, id, force, by);
   const recordedForce = force || order.cancellation!.force;
-  const tickets = [...(await readTicketRecords(order.ticketIds)).values()];
+  const tickets = await soldTickets(order);
   const cancelled: TicketRecord[] = [];
   for (const ticket of ticketsToCancel(tickets)) cancelled.push(await cancelTicket(ticket, actor, recordedForce));
 
-  // The processor's refund of a paid order goes here, once payments land (issue 58 item 3): before the status
-  // moves, with the order id as its idempotency key, so a retry of this request refunds once.
+  order = await refund(order);
   const outcome = order.cancellation!.outcome;
   const history = [...(order.history ?? []), { at: now().toISOString(), by, action: outcome, force: recordedForce }];
   try {
@@ -67,11 +77,20 @@ export async function cancelOrder(
     return toStaffOrder((await readOrder(id))!, await readTicketRecords(order.ticketIds));
   }
   const after = await readTicketRecords(order.ticketIds);
-  await mailBuyer(
-    order,
-    [...after.values()].filter((ticket) => cancelled.some((c) => c.id === ticket.id)),
-  );
+  const changed = await readTicketRecords(cancelled.map((ticket) => ticket.id));
+  await mailBuyer(order, [...changed.values()]);
   return toStaffOrder(order, after);
+}
+
+/** Step 3: each processor's payment less its refunds refunded and recorded; the order with its transactions. */
+async function refund(order: Order): Promise<Order> {
+  const refunds: OrderTransaction[] = [];
+  for (const due of refundsDue(order))
+    if (due.processor === 'stripe') refunds.push(...(await refundStripePayment(order.id, due.paymentReference)));
+    else refunds.push(deskRefund(order.id, due, now().toISOString()));
+  if (!refunds.length) return order;
+  const recorded = await recordRefunds(order.id, refunds);
+  return { ...order, transactions: recorded!.transactions };
 }
 
 /** Step 1, or the cancellation already started (a retry): the order with its `cancellation`. */
@@ -86,7 +105,17 @@ async function begin(
     if (isClosed(order))
       throw new Conflict(`Order ${id} is already ${order.status}.`, 'already_cancelled', { orderStatus: order.status });
     if (order.cancellation) return order;
-    const checkedIn = checkedInTickets([...(await readTicketRecords(order.ticketIds)).values()]);
+    const tickets = await soldTickets(order);
+    const elsewhere = tickets.filter((ticket) => !inScope(caller.eventScope, ticket.eventId));
+    if (elsewhere.length) {
+      const list = elsewhere.map((ticket) => String(ticket.id));
+      throw new Conflict(
+        `Tickets ${list.join(', ')} of order ${id} were transferred to an event outside your events: an administrator of both cancels it.`,
+        'transferred_out_of_scope',
+        { ticketIds: list },
+      );
+    }
+    const checkedIn = checkedInTickets(tickets);
     if (checkedIn.length && !force) {
       const list = checkedIn.map((ticket) => String(ticket.id));
       throw new Conflict(
@@ -102,6 +131,22 @@ async function begin(
       return { ...order, cancellation, history: [...(order.history ?? []), entry] };
     // Another request started (or the order moved status) in between: read it again.
   }
+}
+
+/**
+ * The tickets the order sold as they are now: its own and, for one transferred to another type or event, its
+ * replacement (and that one's, after another transfer), one batch read per generation of transfers.
+ */
+async function soldTickets(order: Order): Promise<TicketRecord[]> {
+  const tickets: TicketRecord[] = [];
+  const seen = new Set<number>(order.ticketIds);
+  for (let ids = order.ticketIds; ids.length; ) {
+    const read = [...(await readTicketRecords(ids)).values()];
+    tickets.push(...read);
+    ids = replacementIds(read, seen);
+    for (const next of ids) seen.add(next);
+  }
+  return tickets;
 }
 
 async function cancelTicket(
