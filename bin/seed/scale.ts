@@ -164,7 +164,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
           typeIds: [...typeIds],
           waveTimeId: waves[0] ?? null,
           teamId: null,
-          transactions: [{ amount: grand, processor: 'stripe', reference: `ch_seed_${group.orderId}`, time: at }],
+          transactions: [{ amount: grand, processor: 'card_present', reference: `ch_seed_${group.orderId}`, time: at }],
           answers: [],
         };
         await commitNewOrder(order, event);

@@ -159,7 +159,7 @@ describe('GET /my-account/orders', () => {
     for (const entry of everything.data) expect(OrderEntryResource.safeParse(entry).error?.issues).toBeUndefined();
     const full = everything.data[0]!;
     expect(full.transactions).toEqual([
-      { amount: 125, processor: 'stripe', reference: expect.any(String), time: expect.any(String) },
+      { amount: 125, processor: 'card_present', reference: expect.any(String), time: expect.any(String) },
     ]);
     expect(full.answers).toEqual([
       { questionId: eventA.questions[0]!.id, answerText: `Booked by customer ${customer}` },

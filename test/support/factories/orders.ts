@@ -8,7 +8,11 @@ import { sampleAttendee } from './tickets.ts';
  * `createOrder` (checkout itself is not in the spec). Each order is for one event.
  */
 
-/** An order of `typeIds` (one attendee each) for a customer, with a card payment and the event's order-level answers. */
+/**
+ * An order of `typeIds` (one attendee each) for a customer, paid by card at the box office (`card_present`: no
+ * processor holds the payment, so a cancel refunds it at the desk; a Stripe payment is a real checkout's, paid
+ * through the stand-in) and the event's order-level answers.
+ */
 export function sampleOrder(
   event: CreatedEvent,
   customerId: number,
@@ -33,7 +37,7 @@ export function sampleOrder(
     transactions: [
       {
         amount,
-        processor: 'stripe',
+        processor: 'card_present',
         reference: `ch_seed_${customerId}_${event.id}_${typeIds.join('_')}`,
         time: new Date().toISOString(),
       },

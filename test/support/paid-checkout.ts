@@ -1,0 +1,61 @@
+import { expect } from 'vitest';
+import { getOrder } from '#shared/data/orders';
+import { call } from './api.ts';
+import { newCustomer } from './customers.ts';
+import { seedEvent } from './factories/tickets.ts';
+import { confirmAsBrowser, type StandInKeys, standInControl, stripeSdk, type WebhookRelay } from './stripe.ts';
+import { customerToken } from './tokens.ts';
+
+/**
+ * An order paid as a buyer pays it (issue 58): a published event's reservation checked out over HTTP, its
+ * PaymentIntent confirmed with `pm_card_visa` as Stripe.js does, the stand-in's events relayed to the webhook
+ * route, the tickets issued. What a refund test needs of it.
+ */
+export interface PaidCheckout {
+  orderId: string;
+  intentId: string;
+  eventId: number;
+  typeId: number;
+  /** The order's address (the buyer's mail goes there). */
+  email: string;
+}
+
+const RESERVATIONS = '/api/v2/my-account/reservations';
+
+export async function paidCheckout(
+  keys: StandInKeys,
+  relay: WebhookRelay,
+  { quantity = 1, price = 12.5 }: { quantity?: number; price?: number } = {},
+): Promise<PaidCheckout> {
+  const event = await seedEvent({ published: true, questions: [], ticketTypes: [{ name: 'Runner', price, total: 50 }] });
+  const typeId = event.ticketTypes[0]!.id;
+  const customer = await newCustomer();
+  const token = await customerToken(customer.id, { email: customer.email });
+  const held = await call('POST', RESERVATIONS, { token, body: { eventId: event.id, lines: [{ typeId, quantity }] } });
+  expect(held.status, held.raw).toBe(201);
+  const attendees = Array.from({ length: quantity }, (_, n) => ({
+    firstName: `Grace${n}`,
+    lastName: 'Hopper',
+    email: `grace${n}@example.com`,
+  }));
+  const checkout = await call('POST', `${RESERVATIONS}/${held.body.data.id}/checkout`, {
+    token,
+    body: { attendees },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(checkout.status, checkout.raw).toBe(201);
+  const { order, payment } = checkout.body.data;
+  const intent = { id: payment.clientSecret.split('_secret_')[0]!, clientSecret: payment.clientSecret };
+  await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
+  expect((await confirmAsBrowser(keys, intent, 'pm_card_visa')).body.status).toBe('succeeded');
+  await standInControl(keys, 'POST', 'settle');
+  const paid = (await getOrder(Number(order.id)))!;
+  expect(paid.status).toBe('active');
+  return { orderId: order.id, intentId: intent.id, eventId: event.id, typeId, email: paid.emailAddress };
+}
+
+/** The refunds Stripe's stand-in holds for a payment, newest first, as the SDK lists them. */
+export async function refundsAtStripe(keys: StandInKeys, paymentIntent: string) {
+  const page = await stripeSdk(keys.secretKey).refunds.list({ payment_intent: paymentIntent, limit: 100 });
+  return page.data.map(({ id, amount, status }) => ({ id, amount, status }));
+}
