@@ -35,12 +35,13 @@ export const ORDERS = {
   'POST /orders/{id}/cancel': {
     summary: 'Cancel an order',
     description: md(
-      "Cancels the order's tickets that hold a place (the spec's cancelled state, `processState` 4: they leave the ticket lists' active states and `GET /tickets/check-in-stats`' `soldTickets`, and their types' `sold` goes down, so the places are on sale again), then marks the order `cancelled`, or `refunded` when a payment was taken, and mails the buyer. Already cancelled, deleted or transferred tickets stay as they are.",
-      'A checked-in ticket is cancelled only with `{"force": true}`: otherwise 409 `checked_in` with `ticketIds` naming them, and nothing changes. A cancelled or refunded order is 409 `already_cancelled`. Body: `{}` or `{"force": true}`.',
-      "An order's tickets are many transactions, so the cancellation goes in steps: the order records its `cancellation` (who, when, `force`, the outcome) first, then each ticket, then the status. A request that fails half-way leaves the order showing its `cancellation`; repeating the request (with the same `Idempotency-Key` or another) finishes it, changing nothing twice. With the same key after success, the first answer. " +
+      "Cancels the tickets the order sold that hold a place (the spec's cancelled state, `processState` 4: they leave the ticket lists' active states and `GET /tickets/check-in-stats`' `soldTickets`, and their types' `sold` goes down, so the places are on sale again), refunds what was paid, then marks the order `cancelled`, or `refunded` when a payment was taken, and mails the buyer. A ticket transferred to another type or event is cancelled as its replacement (the same holder and order); already cancelled or deleted tickets stay as they are.",
+      "The refund: a Stripe payment is refunded in full through Stripe (what a refund in Stripe's dashboard left), once however the request is repeated; a box-office payment (`cash`, `card_present`) is recorded as refunded at the desk; `comp` refunds nothing. Each refund is a negative transaction in `payment.transactions` (Stripe's: the refund's id as `reference`). Stripe not answering is 503 with `Retry-After`, Stripe refusing the refund 409 `refund_refused` with Stripe's `processorCode`: the status is not moved and a repeat resumes.",
+      'A checked-in ticket is cancelled only with `{"force": true}`: otherwise 409 `checked_in` with `ticketIds` naming them, and nothing changes. A replacement in an event outside the caller\'s events is 409 `transferred_out_of_scope` with `ticketIds`, nothing changed. A cancelled or refunded order is 409 `already_cancelled`. Body: `{}` or `{"force": true}`.',
+      "An order's tickets are many transactions, so the cancellation goes in steps: the order records its `cancellation` (who, when, `force`, the outcome) first, then each ticket, then the refund, then the status. A request that fails half-way leaves the order showing its `cancellation`; repeating the request (with the same `Idempotency-Key` or another) finishes it, changing nothing twice. With the same key after success, the first answer. " +
         EVENT_SCOPE,
     ),
-    conflicts: ['already_cancelled', 'checked_in', 'concurrent_update'],
+    conflicts: ['already_cancelled', 'checked_in', 'transferred_out_of_scope', 'refund_refused', 'concurrent_update'],
     example: { force: true },
   },
 } satisfies Entries;
