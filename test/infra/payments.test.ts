@@ -30,7 +30,9 @@ describe('the Stripe secret in the stack of shared/routes.ts', () => {
   }, 60_000);
 
   it('marks the rows that call Stripe', () => {
-    expect(routes.filter((row) => row.uses.payments).map(routeKey)).toContain('POST /payments/stripe/webhook');
+    const calling = routes.filter((row) => row.uses.payments).map(routeKey);
+    expect(calling).toContain('POST /payments/stripe/webhook');
+    expect(calling).toContain('POST /orders/{id}/cancel');
   });
 
   it('gives exactly those rows STRIPE_SECRET and GetSecretValue on that one secret', () => {

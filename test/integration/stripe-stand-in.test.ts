@@ -203,6 +203,35 @@ describe('refunds', () => {
     expect(refunded).toMatchObject({ refunded: true, amount_refunded: 2500 });
   });
 
+  it("lists a charge's or an intent's refunds, newest first", async () => {
+    const intent = await newIntent();
+    await confirm(intent, 'pm_card_visa');
+    const refund = await stripe.refunds.create({ payment_intent: intent.id });
+    const byIntent = await stripe.refunds.list({ payment_intent: intent.id });
+    expect(byIntent).toMatchObject({ object: 'list', has_more: false });
+    expect(byIntent.data.map((r) => r.id)).toEqual([refund.id]);
+    expect((await stripe.refunds.list({ charge: refund.charge as string, limit: 1 })).data).toEqual([refund]);
+    expect((await stripe.refunds.list({ payment_intent: (await newIntent()).id })).data).toEqual([]);
+  });
+
+  it('fails a route as told (injected), keeping nothing under the key, so the retry acts', async () => {
+    const intent = await newIntent();
+    await confirm(intent, 'pm_card_visa');
+    const sdk = new Stripe(keys().secretKey, {
+      host: base.hostname,
+      port: Number(base.port),
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
+    await control('POST', 'faults', { route: 'POST /v1/refunds', status: 500, times: 1 });
+    const key = crypto.randomUUID();
+    await expect(sdk.refunds.create({ payment_intent: intent.id }, { idempotencyKey: key })).rejects.toMatchObject({
+      type: 'StripeAPIError',
+      statusCode: 500,
+    });
+    expect((await sdk.refunds.create({ payment_intent: intent.id }, { idempotencyKey: key })).status).toBe('succeeded');
+  });
+
   it('refuses to refund an intent that was never paid', async () => {
     const intent = await newIntent();
     await expect(stripe.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({
