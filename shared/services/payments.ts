@@ -132,7 +132,8 @@ const toRefund = (refund: Stripe.Refund): StripeRefund => ({
   id: refund.id,
   amount: refund.amount,
   status: refund.status,
-  paymentIntent: typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null),
+  paymentIntent:
+    typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null),
   created: refund.created,
 });
 

@@ -51,7 +51,8 @@ const cancel = (id: string | number, key: string = crypto.randomUUID(), body: un
 const refundDeliveries = (intentId: string) =>
   relay.answers.filter(
     ({ event }) =>
-      event.type === 'charge.refunded' && (event.data.object as { payment_intent?: string }).payment_intent === intentId,
+      event.type === 'charge.refunded' &&
+      (event.data.object as { payment_intent?: string }).payment_intent === intentId,
   );
 
 async function refundEvents(intentId: string): Promise<{ id: string }[]> {
@@ -148,7 +149,10 @@ describe('POST /orders/{id}/cancel when Stripe fails', () => {
     expect(failed.status).toBe(503);
     const [refund] = await refundsAtStripe(keys, bought.intentId);
     expect(refund).toBeDefined();
-    expect((await getOrder(Number(bought.orderId)))!).toMatchObject({ status: 'active', transactions: [{ amount: 30 }] });
+    expect((await getOrder(Number(bought.orderId)))!).toMatchObject({
+      status: 'active',
+      transactions: [{ amount: 30 }],
+    });
 
     const retried = await cancel(bought.orderId, crypto.randomUUID());
     expect(retried.status, retried.raw).toBe(200);

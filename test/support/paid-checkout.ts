@@ -27,7 +27,11 @@ export async function paidCheckout(
   relay: WebhookRelay,
   { quantity = 1, price = 12.5 }: { quantity?: number; price?: number } = {},
 ): Promise<PaidCheckout> {
-  const event = await seedEvent({ published: true, questions: [], ticketTypes: [{ name: 'Runner', price, total: 50 }] });
+  const event = await seedEvent({
+    published: true,
+    questions: [],
+    ticketTypes: [{ name: 'Runner', price, total: 50 }],
+  });
   const typeId = event.ticketTypes[0]!.id;
   const customer = await newCustomer();
   const token = await customerToken(customer.id, { email: customer.email });

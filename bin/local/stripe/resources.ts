@@ -265,7 +265,9 @@ export class Resources {
     const limit = form.limit === undefined ? 10 : positiveInteger(form, 'limit');
     if (limit < 1 || limit > 100) throw invalidRequest('Invalid limit: must be between 1 and 100.', { param: 'limit' });
     const matching = [...this.refunds.values()]
-      .filter((refund) => (!chargeId || refund.charge === chargeId) && (!intentId || refund.payment_intent === intentId))
+      .filter(
+        (refund) => (!chargeId || refund.charge === chargeId) && (!intentId || refund.payment_intent === intentId),
+      )
       .reverse();
     return { object: 'list', data: matching.slice(0, limit), has_more: matching.length > limit, url: '/v1/refunds' };
   }

@@ -43,7 +43,10 @@ export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventH
     if (event.type !== 'charge.refunded') return;
     const charge = event.data.object;
     const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
-    await recordChargeRefunds({ id: charge.id, paymentIntent: paymentIntent ?? null, metadata: charge.metadata }, event.id);
+    await recordChargeRefunds(
+      { id: charge.id, paymentIntent: paymentIntent ?? null, metadata: charge.metadata },
+      event.id,
+    );
   },
 };
 
