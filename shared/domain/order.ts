@@ -11,7 +11,8 @@ import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.
  * - `pending`: created, its tickets being issued (a failure while issuing leaves it here,
  *   with the tickets issued so far pointing at it; never tickets without an order);
  * - `active`: paid, every ticket issued;
- * - `cancelled`, `refunded`: set by later back-office work (not in the spec's routes).
+ * - `cancelled`, `refunded`: staff's `POST /orders/{id}/cancel` (`refunded` when a payment was taken, and refunded:
+ *   shared/README.md "Refunds"), or a paid checkout whose tickets were gone (`refunded`).
  */
 export const ORDER_STATUSES = ['awaiting_payment', 'pending', 'active', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -21,7 +22,7 @@ export interface OrderTransaction {
   /** Positive for a payment, negative for a refund. */
   amount: number;
   processor: string;
-  /** The processor's own reference (charge or payment id). */
+  /** The processor's own reference: Stripe's PaymentIntent for a payment, its refund's id for a refund. */
   reference: string;
   /** ISO-8601 UTC. */
   time: string;
