@@ -9,7 +9,13 @@ import { clearFaults, expectUnavailable, failures } from '../support/faults.ts';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { mailTo } from '../support/mail.ts';
-import { paidCheckout, refundsAtStripe, type PaidCheckout } from '../support/paid-checkout.ts';
+import {
+  checkedOut,
+  paidCheckout,
+  payAsBrowser,
+  refundsAtStripe,
+  type PaidCheckout,
+} from '../support/paid-checkout.ts';
 import {
   standInControl,
   standInKeys,
@@ -166,6 +172,35 @@ describe('POST /orders/{id}/cancel when Stripe fails', () => {
     await standInControl(keys, 'POST', `events/${event!.id}/resend`, { url: relay.url });
     await standInControl(keys, 'POST', 'settle');
     expect((await getOrder(Number(bought.orderId)))!.transactions).toHaveLength(2);
+  });
+});
+
+describe('POST /orders/{id}/cancel of a checkout awaiting payment', () => {
+  it('cancels it; a payment that comes after is refunded in full, recorded with its refund, and issues nothing', async () => {
+    const waiting = await checkedOut(keys, relay, { quantity: 1, price: 15 });
+    const done = await cancel(waiting.orderId);
+    expect(done.status, done.raw).toBe(200);
+    expect(done.body.data).toMatchObject({ status: 'cancelled', payment: { transactions: [] } });
+
+    await payAsBrowser(keys, waiting.intent);
+    const [refund] = await refundsAtStripe(keys, waiting.intentId);
+    expect(refund).toMatchObject({ amount: 1500, status: 'succeeded' });
+    const order = (await getOrder(Number(waiting.orderId)))!;
+    expect(order).toMatchObject({ status: 'cancelled', ticketIds: [] });
+    // In either order: Stripe's charge.refunded may record the refund before the payment's handler records both.
+    expect(order.transactions).toHaveLength(2);
+    expect(order.transactions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ amount: 15, processor: 'stripe', reference: waiting.intentId }),
+        expect.objectContaining({ amount: -15, processor: 'stripe', reference: refund!.id }),
+      ]),
+    );
+    // Stripe's events again (a second delivery of each) change nothing.
+    const { data } = await standInControl(keys, 'GET', `events?payment_intent=${waiting.intentId}`);
+    for (const event of data) await standInControl(keys, 'POST', `events/${event.id}/resend`, { url: relay.url });
+    await standInControl(keys, 'POST', 'settle');
+    expect((await getOrder(Number(waiting.orderId)))!.transactions).toHaveLength(2);
+    expect(await refundsAtStripe(keys, waiting.intentId)).toHaveLength(1);
   });
 });
 

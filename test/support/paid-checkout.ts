@@ -22,11 +22,12 @@ export interface PaidCheckout {
 
 const RESERVATIONS = '/api/v2/my-account/reservations';
 
-export async function paidCheckout(
+/** A checkout awaiting payment: its order, and the PaymentIntent whose events go to `relay`. */
+export async function checkedOut(
   keys: StandInKeys,
   relay: WebhookRelay,
   { quantity = 1, price = 12.5 }: { quantity?: number; price?: number } = {},
-): Promise<PaidCheckout> {
+): Promise<PaidCheckout & { intent: { id: string; clientSecret: string } }> {
   const event = await seedEvent({
     published: true,
     questions: [],
@@ -51,11 +52,25 @@ export async function paidCheckout(
   const { order, payment } = checkout.body.data;
   const intent = { id: payment.clientSecret.split('_secret_')[0]!, clientSecret: payment.clientSecret };
   await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
+  const stored = (await getOrder(Number(order.id)))!;
+  return { orderId: order.id, intentId: intent.id, intent, eventId: event.id, typeId, email: stored.emailAddress };
+}
+
+/** Confirms a checkout's PaymentIntent with `pm_card_visa` as Stripe.js does and lets its events be answered. */
+export async function payAsBrowser(keys: StandInKeys, intent: { id: string; clientSecret: string }): Promise<void> {
   expect((await confirmAsBrowser(keys, intent, 'pm_card_visa')).body.status).toBe('succeeded');
   await standInControl(keys, 'POST', 'settle');
-  const paid = (await getOrder(Number(order.id)))!;
-  expect(paid.status).toBe('active');
-  return { orderId: order.id, intentId: intent.id, eventId: event.id, typeId, email: paid.emailAddress };
+}
+
+export async function paidCheckout(
+  keys: StandInKeys,
+  relay: WebhookRelay,
+  options: { quantity?: number; price?: number } = {},
+): Promise<PaidCheckout> {
+  const { intent, ...bought } = await checkedOut(keys, relay, options);
+  await payAsBrowser(keys, intent);
+  expect((await getOrder(Number(bought.orderId)))!.status).toBe('active');
+  return bought;
 }
 
 /** The refunds Stripe's stand-in holds for a payment, newest first, as the SDK lists them. */

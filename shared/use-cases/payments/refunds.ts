@@ -1,4 +1,5 @@
-import { addTransactions } from '../../data/orders.ts';
+import { addTransactions, getOrder } from '../../data/orders.ts';
+import { isClosed } from '../../domain/order-cancel.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
@@ -46,6 +47,30 @@ export async function refundStripePayment(orderId: number, paymentIntentId: stri
 /** Records refunds on the order, each once (by its reference). */
 export const recordRefunds = (orderId: number, refunds: readonly OrderTransaction[]): Promise<Order | undefined> =>
   addTransactions(orderId, refunds);
+
+/**
+ * A payment Stripe took for an order that was closed meanwhile (staff cancelled it while it awaited payment, and the
+ * buyer paid after): nothing is issued, the payment is refunded in full, and both are recorded on the order. A
+ * repeat finds the payment recorded and does nothing. False when the order is not closed (the payment is its own).
+ */
+export async function refundPaymentOfClosedOrder(
+  orderId: number,
+  payment: { intentId: string; amount: number; time: string },
+): Promise<boolean> {
+  const order = await getOrder(orderId);
+  if (!order || !isClosed(order)) return false;
+  if (order.transactions.some((transaction) => transaction.reference === payment.intentId)) return true;
+  const refunds = await refundStripePayment(orderId, payment.intentId);
+  const paid: OrderTransaction = {
+    amount: payment.amount / 100,
+    processor: 'stripe',
+    reference: payment.intentId,
+    time: payment.time,
+  };
+  await addTransactions(orderId, [paid, ...refunds]);
+  logger.warn('Payment of a closed order refunded', { orderId, intentId: payment.intentId });
+  return true;
+}
 
 export interface RefundedCharge {
   id: string;

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { logger } from '../../logger.ts';
 import { verifyWebhook } from '../../services/payments.ts';
 import { payOrder } from '../portal/checkout-payment.ts';
-import { recordChargeRefunds } from './refunds.ts';
+import { recordChargeRefunds, refundPaymentOfClosedOrder } from './refunds.ts';
 
 /**
  * `POST /payments/stripe/webhook`: Stripe's events, verified first (signature over the raw body, 5 minutes'
@@ -28,7 +28,11 @@ export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventH
       logger.warn('Stripe payment without an order acknowledged', { eventId: event.id, intentId: intent.id });
       return;
     }
-    const status = await payOrder(orderId, { intentId: intent.id, amount: intent.amount_received || intent.amount });
+    const payment = { intentId: intent.id, amount: intent.amount_received || intent.amount };
+    const status = await payOrder(orderId, payment);
+    // Paid after staff cancelled it (refunds.ts): refunded, never kept without tickets.
+    if (status === 'cancelled' || status === 'refunded')
+      await refundPaymentOfClosedOrder(orderId, { ...payment, time: new Date(event.created * 1000).toISOString() });
     logger.info('Stripe payment applied', { eventId: event.id, orderId, status });
   },
   // A declined card changes nothing: the order keeps awaiting payment and the reservation its stock, so the
