@@ -50,12 +50,15 @@ function byKind(writes: DynamoWrites): Record<string, number> {
 }
 
 /**
- * What a cancellation writes on the order's side (issue 58 item 6), beside the ticket's own change: the order's
- * `cancellation` (one UpdateItem, 1 unit in the item and each of its six indexes: 7), then its status (in a
- * transaction, 2 per KB of an item of ~1.1 KB, its status-keyed GSI4 and GSI6 entries moved: 32), and the event's
+ * What a cancellation of a paid order writes on the order's side (issue 58 items 3, 6), beside the ticket's own
+ * change: the order's `cancellation` (one UpdateItem, 1 unit in the item and each of its six indexes: 7), its refund
+ * recorded (one UpdateItem of the item past 1 KB: 2 in the item and each index, 14), then its status (in a
+ * transaction, 2 per KB of an item of ~1.2 KB, its status-keyed GSI4 and GSI6 entries moved: 36), and the event's
  * and every event's order counts (2 each). A new order's creation adds its GSI3-GSI6 entries and the two counts.
+ * The refund is its own conditional write, not a part of the status's transaction, so that a refund Stripe's
+ * `charge.refunded` records meanwhile is never overwritten (shared/README.md "Refunds").
  */
-const ORDER_CANCEL_UNITS = { ORDER: 39, COUNT: 4 };
+const ORDER_CANCEL_UNITS = { ORDER: 57, COUNT: 4 };
 
 /** The most a check-in adds to the ticket item: its record (who, when, and for a gate scan which scan and its upload). */
 const CHECK_IN_RECORD_BYTES = 170;
@@ -258,7 +261,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
     expect(writes.units).toBe(35 + ticketUnits);
   });
 
-  it("POST /orders/{id}/cancel of a one-ticket order: the ticket's cancellation, and the order's two writes and counts", async () => {
+  it("POST /orders/{id}/cancel of a one-ticket order: the ticket's cancellation, and the order's three writes and counts", async () => {
     const event = await seedEvent();
     const customer = await newCustomer();
     const order = await placeOrder(event, customer.id, [event.ticketTypes[0]!.id]);
@@ -267,7 +270,8 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       call('POST', `/api/v2/orders/${order.id}/cancel`, { token: staff, body: {} }),
     );
     expect(result.status, result.raw).toBe(200);
-    // The order (in six indexes: each of its writes rewrites every entry) started, then moved status with its two counts.
+    // The order (in six indexes: each of its writes rewrites every entry) started, its desk refund recorded, then
+    // moved status with its two counts.
     const kinds = byKind(writes);
     expect({ ORDER: kinds.ORDER, COUNT: kinds.COUNT }, describeWrites(writes)).toEqual(ORDER_CANCEL_UNITS);
   });
