@@ -51,15 +51,15 @@ export const recordRefunds = (orderId: number, refunds: readonly OrderTransactio
 /**
  * A payment Stripe took for an order that was closed meanwhile (staff cancelled it while it awaited payment, and the
  * buyer paid after): nothing is issued, the payment is refunded in full, and both are recorded on the order. A
- * repeat finds the payment recorded and does nothing. False when the order is not closed (the payment is its own).
+ * repeat, or a payment the order already holds (refunded by the cancel or by the lapse), changes nothing.
  */
 export async function refundPaymentOfClosedOrder(
   orderId: number,
   payment: { intentId: string; amount: number; time: string },
-): Promise<boolean> {
+): Promise<void> {
   const order = await getOrder(orderId);
-  if (!order || !isClosed(order)) return false;
-  if (order.transactions.some((transaction) => transaction.reference === payment.intentId)) return true;
+  if (!order || !isClosed(order)) return;
+  if (order.transactions.some((transaction) => transaction.reference === payment.intentId)) return;
   const refunds = await refundStripePayment(orderId, payment.intentId);
   const paid: OrderTransaction = {
     amount: payment.amount / 100,
@@ -69,7 +69,6 @@ export async function refundPaymentOfClosedOrder(
   };
   await addTransactions(orderId, [paid, ...refunds]);
   logger.warn('Payment of a closed order refunded', { orderId, intentId: payment.intentId });
-  return true;
 }
 
 export interface RefundedCharge {
