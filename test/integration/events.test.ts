@@ -86,7 +86,8 @@ describe('POST /events', () => {
         stored.flatMap((type) => Array.from({ length: type.stockShards }, (_, s) => keys.stock(type.id, s))),
       );
       const left = new Map<number, number>();
-      for (const item of shards) left.set(Number(item!.typeId), (left.get(Number(item!.typeId)) ?? 0) + Number(item!.left));
+      for (const item of shards)
+        left.set(Number(item!.typeId), (left.get(Number(item!.typeId)) ?? 0) + Number(item!.left));
       return stored.map((type) => ({ shards: type.stockShards, left: left.get(type.id), total: type.total }));
     };
     // A creation of two large types: each its full 8 shards (one per 250 tickets).
