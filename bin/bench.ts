@@ -41,7 +41,7 @@ const usage = `Usage: npm run bench -- [options]
     --sizes <a,b>      the scale's event sizes (BENCH_SCALE_SIZES; default 1000,100000)
     --rows <parts>     only the scale's ticket rows whose names contain one of these parts (BENCH_SCALE_ROWS; no portal rows)
     --portal           the scale's portal rows only
-    --events           the scale's events-routes rows only, at 10 and 10,000 events (BENCH_EVENT_SIZES; --sizes sets them)
+    --events           the scale's events-routes rows only, at 10, 1,000 and 10,000 events (BENCH_EVENT_SIZES; --sizes sets them)
   --hostile            the worst inputs a client can send, against \`npm start\` (bin/bench/hostile.ts)
   --help               this text`;
 const { values } = parseArgs({

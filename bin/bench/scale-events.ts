@@ -1,17 +1,18 @@
 /**
- * `npm run bench -- --scale --events`: the events routes (issue 57 item 5) at 10 and at 10,000 events on the platform
- * (BENCH_EVENT_SIZES), in one table, measured at the small size, then again once the rest are seeded: `GET /events`
- * by default and with its filters (published in a start window, a title), `GET /events/{id}` of an event of 50
- * ticket types, `PATCH /events/{id}` and `POST /events/{id}/ticket-types`. The same figures as the other scale rows
- * (scale.ts): p50/p99, DynamoDB calls, items read, RCU per request. The platform's events are the portal rows'
- * (bin/seed/events.ts, written in bulk); the measured ones are made by the events use case, as `POST /events` would.
- * Each size edits an event of its own: the PATCH alternates a venue, the POSTs add types one by one to an event made
- * without any (so both sizes walk the same 0 → 44 types, and compare the same reads).
+ * `npm run bench -- --scale --events`: the events routes (issue 57 item 5) at 10, 1,000 and 10,000 events on the
+ * platform (BENCH_EVENT_SIZES), in one table, measured at the small size, then again once the rest are seeded:
+ * `GET /events` by default and with its filters (published in a start window, a title), `GET /events/{id}` of an event
+ * of 50 ticket types, `PATCH /events/{id}`, `POST /events/{id}/ticket-types` and the parts' POST, PATCH and DELETE
+ * (scale-event-parts.ts). The same figures as the other scale rows (scale.ts): p50/p99, DynamoDB calls, items read,
+ * RCU per request. The platform's events are the portal rows' (bin/seed/events.ts: created and published through the
+ * routes' use cases, batched); the measured ones are made by the events use case, as `POST /events` would.
+ * Each size edits events of its own: the PATCH alternates a venue, the POSTs add types (or parts) one by one to an
+ * event made without any (so every size walks the same 0 → 44, and compares the same reads).
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
 import { type DynamoTally, emptyTally, tallyDynamoCalls } from './dynamo-tally.ts';
-import type { ScaleFigures, ScaleRow } from './scale-figures.ts';
+import type { RunRow, ScaleFigures, ScaleRow } from './scale-figures.ts';
 import { median, percentile } from './stats.ts';
 
 const WARMUP = 4;
@@ -20,7 +21,7 @@ const log = (line: string) => console.error(line);
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 type Sample = DynamoTally & { ms: number };
 
-export const EVENT_SIZES = (process.env.BENCH_EVENT_SIZES ?? '10,10000').split(',').map(Number);
+export const EVENT_SIZES = (process.env.BENCH_EVENT_SIZES ?? '10,1000,10000').split(',').map(Number);
 
 export async function measureEvents(): Promise<ScaleRow[]> {
   const { db } = await import('#shared/data/client');
@@ -30,6 +31,8 @@ export async function measureEvents(): Promise<ScaleRow[]> {
   const { PERMISSIONS } = await import('#shared/auth/permissions');
   const { seedPublishedEvents } = await import('../seed/events.ts');
   const { createEventFor } = await import('#shared/use-cases/events/edit-events');
+  const { createTicketTypeFor } = await import('#shared/use-cases/events/ticket-types');
+  const { measureEventParts } = await import('./scale-event-parts.ts');
 
   let current: Sample = { ms: 0, ...emptyTally() };
   tallyDynamoCalls(db, () => current, 'benchEventsCounter');
@@ -42,6 +45,7 @@ export async function measureEvents(): Promise<ScaleRow[]> {
     vendorUser: false,
     authTime: epochSeconds(),
   });
+  let answer: unknown;
   const send = async (method: string, url: string, body?: unknown): Promise<Sample> => {
     const path = `${API_PREFIX}${url}`;
     const match = matchRoute(method, path.split('?')[0]!)!;
@@ -69,14 +73,16 @@ export async function measureEvents(): Promise<ScaleRow[]> {
     current.ms = performance.now() - start;
     if ((result.statusCode ?? 200) >= 300)
       throw new Error(`bench events: ${method} ${url} answered ${result.statusCode}: ${result.body}`);
+    answer = result.body ? JSON.parse(result.body) : undefined;
     return current;
   };
 
   const figures = new Map<string, { route: string; sizes: Record<string, ScaleFigures> }>();
-  const run = async (row: string, route: string, size: number, request: (i: number) => [string, string, unknown?]) => {
+  const run: RunRow = async (row, route, size, request, answered) => {
     const samples: Sample[] = [];
     for (let i = 0; i < WARMUP + ITERATIONS; i++) {
       const sample = await send(...request(i));
+      answered?.(answer);
       if (i >= WARMUP) samples.push(sample);
     }
     const mean = (pick: (s: Sample) => number) => samples.reduce((sum, s) => sum + pick(s), 0) / samples.length;
@@ -107,17 +113,29 @@ export async function measureEvents(): Promise<ScaleRow[]> {
   for (const size of EVENT_SIZES) {
     if (size > seeded) {
       log(`  seeding ${(size - seeded).toLocaleString('en')} events...`);
-      seeded += (await seedPublishedEvents(size - seeded)).events;
+      seeded += (await seedPublishedEvents(size - seeded, (done) => log(`    ${done.toLocaleString('en')} seeded`)))
+        .events;
     }
-    const fresh = (types: number) =>
-      createEventFor(admin, {
+    // One creation holds 43 types with their stock: the rest of an event of 50 are added one by one.
+    const fresh = async (types: number) => {
+      const typeBody = (t: number) => ({
+        name: `Type ${t + 1}`,
+        price: 10 + t,
+        total: 100,
+        description: '',
+        grants: [],
+      });
+      const made = await createEventFor(admin, {
         title: `Bench ${size} ${types} types`,
         start: new Date(now + 30 * 86_400_000).toISOString(),
         timezone: 'Europe/Berlin',
         currency: 'EUR',
-        ticketTypes: Array.from({ length: types }, (_, t) => ({ name: `Type ${t + 1}`, price: 10 + t, total: 100 })),
+        ticketTypes: Array.from({ length: Math.min(types, 40) }, (_, t) => typeBody(t)),
       } as Parameters<typeof createEventFor>[1]);
-    const [wide, edited, growing] = [await fresh(50), await fresh(1), await fresh(0)];
+      for (let t = 40; t < types; t++) await createTicketTypeFor(admin, made.id, typeBody(t));
+      return made;
+    };
+    const [wide, edited, growing, parted] = [await fresh(50), await fresh(1), await fresh(0), await fresh(0)];
     log(`  events rows at ${size.toLocaleString('en')} events`);
     // Pages of 3: 10 events fill them as 10,000 do, so the rows compare the reads of a page, not pages of other sizes.
     await run('events default (pages of 3)', 'GET /events', size, () => ['GET', '/events?_limit=3']);
@@ -140,6 +158,7 @@ export async function measureEvents(): Promise<ScaleRow[]> {
       `/events/${growing.id}/ticket-types`,
       { name: `Added ${i}`, price: 12, total: 50 },
     ]);
+    await measureEventParts(run, size, parted.id, from);
   }
   const [small, large] = [String(EVENT_SIZES[0]), String(EVENT_SIZES.at(-1))];
   return [...figures].map(([row, { route, sizes }]) => ({

@@ -62,3 +62,14 @@ export function table(rows: ScaleRow[], sizes: number[]): string {
     ...lines.map((line) => `| ${line.join(' | ')} |`),
   ].join('\n');
 }
+
+/** A request of a row, by its iteration: method, URL under the API prefix, body. */
+export type ScaleRequest = (i: number) => [string, string, unknown?];
+/** Measures one row at one size (scale-events.ts): its requests, each answer's body handed to `answered`. */
+export type RunRow = (
+  row: string,
+  route: string,
+  size: number,
+  request: ScaleRequest,
+  answered?: (body: unknown) => void,
+) => Promise<void>;

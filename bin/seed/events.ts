@@ -1,16 +1,20 @@
-import { createEventsInBulk } from '#shared/data/events';
 import { findCustomerByEmail } from '#shared/data/customers';
-import type { CreatedEvent, NewEvent } from '#shared/domain/event';
+import type { NewEvent } from '#shared/domain/event';
+import { eventFor, wholeEvent } from '#shared/use-cases/events/event-reads';
 import { placeOrder } from '../../test/support/factories/orders.ts';
-import { batchWrite } from './batch-write.ts';
+import { organisedEvents } from './organised-events.ts';
 
 /**
  * `npm run seed -- --events N`: N published events of a platform a few seasons in, half
  * already over (events stay published after they end), half to come, over 2 years around
- * now: race titles, venues and addresses of a few dozen cities, written in batches (the items
- * createEvent writes, `createEventsInBulk`). The demo customer (`casey@demo.test`, when
+ * now: race titles, venues and addresses of a few dozen cities, each created and published
+ * through the routes' use cases, batched (organised-events.ts), by the administrator with id 1
+ * (`npm start`'s first, `admin@demo.test`). The demo customer (`casey@demo.test`, when
  * `npm start` seeded them) holds tickets for three of them. Deterministic for a given N.
  */
+const ORGANISER = 1;
+/** Events created, then published, per batch. */
+const ROUND = 500;
 const CITIES = [
   ['Berlin', 'Tempelhofer Feld', 'Tempelhofer Damm 1, 12101 Berlin'],
   ['Hamburg', 'Stadtpark', 'Saarlandstraße 1, 22303 Hamburg'],
@@ -43,6 +47,7 @@ export function eventInput(n: number, total: number, now = Date.now()): NewEvent
   return {
     title: `${city} ${season} ${kind}${edition > 1 ? ` #${edition}` : ''}`,
     timezone: 'Europe/Berlin',
+    currency: 'EUR',
     startsAt: new Date(start).toISOString(),
     venue,
     venueAddress: address,
@@ -51,7 +56,6 @@ export function eventInput(n: number, total: number, now = Date.now()): NewEvent
     category: kind.includes('Cycle') ? 'Cycling' : 'Running',
     location: city,
     published: true,
-    publishedDate: new Date(start - 120 * DAY).toISOString(),
     ticketTypes: [{ name: 'Entry', price: 25 + (n % 5) * 10, total: 2000 }],
     teams: [],
   };
@@ -60,19 +64,21 @@ export function eventInput(n: number, total: number, now = Date.now()): NewEvent
 export async function seedPublishedEvents(
   count: number,
   onProgress?: (done: number) => void,
-): Promise<{ events: number; first: number; last: number; demoOrders: number[] }> {
+): Promise<{ events: number; ids: number[]; first: number; last: number; demoOrders: number[] }> {
   const now = Date.now();
-  const made: CreatedEvent[] = [];
-  for (let start = 0; start < count; start += 500) {
-    const inputs = Array.from({ length: Math.min(500, count - start) }, (_, i) => eventInput(start + i, count, now));
-    made.push(...(await createEventsInBulk(inputs, batchWrite)));
-    onProgress?.(made.length);
+  const ids: number[] = [];
+  for (let start = 0; start < count; start += ROUND) {
+    const inputs = Array.from({ length: Math.min(ROUND, count - start) }, (_, i) => eventInput(start + i, count, now));
+    ids.push(...(await organisedEvents(ORGANISER, inputs)));
+    onProgress?.(ids.length);
   }
   const demo = await findCustomerByEmail('casey@demo.test');
   const demoOrders: number[] = [];
   if (demo)
-    for (const event of [made[0], made[Math.floor(made.length / 2)], made.at(-1)].filter((e) => e !== undefined)) {
+    for (const id of [ids[0], ids[Math.floor(ids.length / 2)], ids.at(-1)].filter((one) => one !== undefined)) {
+      const event = await wholeEvent(await eventFor({ id: ORGANISER, eventScope: undefined }, id));
       demoOrders.push((await placeOrder(event, demo.id, [event.ticketTypes[0]!.id])).id);
     }
-  return { events: made.length, first: made[0]?.id ?? 0, last: made.at(-1)?.id ?? 0, demoOrders };
+  const sorted = [...ids].sort((a, b) => a - b);
+  return { events: ids.length, ids, first: sorted[0] ?? 0, last: sorted.at(-1) ?? 0, demoOrders };
 }

@@ -3,10 +3,10 @@ import { changeTicketStates, updateTicket } from '#shared/use-cases/tickets/edit
 import { advanceClock, resetClock } from '#shared/clock';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
-import { NewEventBody } from '#shared/http/contract/event';
 import { createEventFor, updateEventFor } from '#shared/use-cases/events/edit-events';
 import { eventFor, wholeEvent } from '#shared/use-cases/events/event-reads';
 import { seedTickets } from '../../test/support/factories/tickets.ts';
+import { creationBody } from './organised-events.ts';
 
 /** The demo's events and tickets (`npm start`), built with the tests' factories (test/support/factories/). */
 export interface DemoEvents {
@@ -45,10 +45,10 @@ async function seedBibsAndEdits(tickets: readonly Ticket[]): Promise<void> {
  * An event as an organiser makes it through the API (issue 57 item 6): `POST /events`'s use case with the body the
  * route would parse (a draft, its history's first entry), then `PATCH {published: true}`'s when it is to be listed.
  */
-async function organisedEvent(by: number, { startsAt, published, ...fields }: NewEvent): Promise<CreatedEvent> {
+async function organisedEvent(by: number, input: NewEvent): Promise<CreatedEvent> {
   const caller = { id: by, eventScope: undefined };
-  const made = await createEventFor(caller, NewEventBody.parse({ ...fields, start: startsAt }));
-  if (published) await updateEventFor(caller, made.id, { published: true });
+  const made = await createEventFor(caller, creationBody(input));
+  if (input.published) await updateEventFor(caller, made.id, { published: true });
   return wholeEvent(await eventFor(caller, made.id));
 }
 

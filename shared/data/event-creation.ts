@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
 import { isValidTimeZone, DEFAULT_LISTING, type CreatedEvent, type NewEvent } from '../domain/event.ts';
-import { stockShardsFor } from '../domain/reservation.ts';
+import { creationShards, stockShardsFor } from '../domain/reservation.ts';
 import { ValidationError } from '../errors.ts';
-import { db, tableName, transactWrite } from './client.ts';
+import { db, MAX_TRANSACTION_ITEMS, tableName, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 import { keys } from './keys.ts';
@@ -13,7 +13,7 @@ import { historyPut } from './event-admin-writes.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
 import { waiverItems } from './waivers.ts';
 import { versionHash } from '../domain/waivers.ts';
-import { initialiseStock, newStockPuts } from './stock.ts';
+import { newStockPuts } from './stock.ts';
 
 /** An event's creation (events.ts re-exports it): its checks, its ids, the items it writes. */
 
@@ -29,22 +29,39 @@ function utcInstant(value: string, field: string): string {
 const optionalInstant = (value: string | null | undefined, field: string) => (value ? utcInstant(value, field) : null);
 
 /**
- * Creates an event with its ticket types, teams, wave times, questions and empty
- * statistics shards in one transaction. A type's `grants` name the other events it also
- * admits to. A published event carries the sparse GSI1 `PUBLISHED_EVENTS` entry (the
- * portal's list); listing fields not given take DEFAULT_LISTING (unpublished). Given who
- * creates it (`POST /events`), with its history's first entry, `created`, at version 1: the
- * change its `event.created` webhook message is read from (use-cases/webhooks/event-changes.ts).
+ * Creates an event with its ticket types and their stock, teams, wave times, questions and
+ * empty statistics shards in one transaction, so a type is never without its stock (it
+ * could not be sold). A type's `grants` name the other events it also admits to. A
+ * published event carries the sparse GSI1 `PUBLISHED_EVENTS` entry (the portal's list);
+ * listing fields not given take DEFAULT_LISTING (unpublished). Given who creates it
+ * (`POST /events`), with its history's first entry, `created`, at version 1: the change its
+ * `event.created` webhook message is read from (use-cases/webhooks/event-changes.ts).
+ *
+ * The stock's shards take what the transaction's 100 actions leave: 50 types of 8 shards
+ * (400 items) cannot fit beside the rest, so the shard count is lowered at creation
+ * (domain/reservation.ts `creationShards`: each type at least one, the rest shared out up
+ * to each type's `stockShardsFor`) and a type keeps the count it started with. A creation
+ * where even one shard a type does not fit is a 400 naming `body.ticketTypes` (the route's
+ * body bound, http/contract/event.ts `MAX_CREATION_ITEMS`, counts one stock item a type).
  */
 export async function createEvent(input: NewEvent, creator?: { by: number; at: string }): Promise<CreatedEvent> {
   const [ids] = await allocateEventIds([input]);
   const event = buildEvent(input, ids!);
+  const others = eventWrites(event).length + (creator ? 1 : 0);
+  const shards = creationShards(
+    event.ticketTypes.map((type) => type.total),
+    MAX_TRANSACTION_ITEMS - others,
+  );
+  if (!shards)
+    throw new ValidationError(
+      `One creation is one transaction of at most ${MAX_TRANSACTION_ITEMS} writes, its types' stock included: create fewer ticket types with it and add the rest afterwards.`,
+      [{ path: 'body.ticketTypes', message: 'too many to create with their stock in one transaction' }],
+    );
+  event.ticketTypes = event.ticketTypes.map((type, t) => ({ ...type, stockShards: shards[t]! }));
   const history = creator
     ? [historyPut({ after: { ...event, version: 1 }, changes: {}, action: 'created', ...creator })]
     : [];
-  await transactWrite([...eventWrites(event), ...history]);
-  // Its types' stock, in transactions of their own: a creation's one transaction is full of its other items.
-  event.ticketTypes = await initialiseStock(event.ticketTypes);
+  await transactWrite([...eventWrites(event), ...event.ticketTypes.flatMap(newStockPuts), ...history]);
   return event;
 }
 
@@ -159,6 +176,8 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
       sold: 0,
       total: type.total,
       grants: [...new Set(type.grants ?? [])].filter((granted) => granted !== eventId),
+      // Its full count; a creation lowers it where its one transaction runs short (createEvent).
+      stockShards: stockShardsFor(type.total),
     })),
     teams: (input.teams ?? []).map((team, t) => ({ id: firstTeam + t, eventId, name: team.name })),
     waveTimes: waves.map((wave, w) => ({
@@ -248,8 +267,6 @@ export async function createEventsInBulk(
 ): Promise<CreatedEvent[]> {
   const ids = await allocateEventIds(inputs);
   const events = inputs.map((input, i) => buildEvent(input, ids[i]!));
-  for (const event of events)
-    event.ticketTypes = event.ticketTypes.map((type) => ({ ...type, stockShards: stockShardsFor(type.total) }));
   const writes = [
     ...events.flatMap(eventWrites),
     ...events.flatMap((event) => event.ticketTypes.flatMap(newStockPuts)),

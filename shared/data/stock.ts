@@ -1,12 +1,13 @@
 import type { TicketType } from '../domain/event.ts';
-import { spreadStock, stockShardsFor, type StockShard, type StockTake } from '../domain/reservation.ts';
+import { spreadStock, type StockShard, type StockTake } from '../domain/reservation.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, MAX_TRANSACTION_ITEMS, tableName, transactWrite } from './client.ts';
+import { batchGet, db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
  * A ticket type's stock (README.md here, "Stock"): `stockShards` items `STOCK#<typeId>#<shard>`,
- * each with `left` (on sale) and `held` (taken by reservations). For every type with stock:
+ * each with `left` (on sale) and `held` (taken by reservations), written in the type's creation
+ * transaction (an event's: event-creation.ts; one added: use-cases/events/ticket-types.ts). For every type:
  *
  *   sum(left) + sum(held) + type.sold = type.total
  *
@@ -16,12 +17,9 @@ import { keys } from './keys.ts';
  * rise (→ left of shard 0) or fall (left of the fullest shards →, each conditional).
  */
 
-/** The shard count of a type: types stored before stock existed have none (their sales move `sold` alone). */
-export const shardsOf = (type: Pick<TicketType, 'stockShards'>): number => type.stockShards ?? 0;
-
 /** The Puts of a new type's stock items. */
 export function newStockItems(type: Pick<TicketType, 'id' | 'eventId' | 'total' | 'stockShards'>) {
-  return spreadStock(type.total, shardsOf(type)).map((left, shard) => ({
+  return spreadStock(type.total, type.stockShards).map((left, shard) => ({
     ...keys.stock(type.id, shard),
     entity: 'Stock',
     typeId: type.id,
@@ -38,44 +36,11 @@ export const newStockPuts = (type: Pick<TicketType, 'id' | 'eventId' | 'total' |
   }));
 
 /**
- * The stock of types written without it (an event's creation, whose one transaction holds its
- * other items): per type, its shards and `stockShards` on the type, conditional on nothing sold
- * and no stock yet, in transactions of up to 100 actions. Until then the type sells as a type
- * stored before stock (its `sold` moves alone, under `sold < total`) and takes no reservation;
- * a type sold from meanwhile stays so. Answers the types with their `stockShards`.
- */
-export async function initialiseStock(types: readonly TicketType[]): Promise<TicketType[]> {
-  const stocked = types.map((type) => ({ ...type, stockShards: stockShardsFor(type.total) }));
-  const perType = stocked.map((type) => [
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.ticketType(type.eventId, type.id),
-        UpdateExpression: 'SET stockShards = :shards',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(stockShards) AND sold = :zero',
-        ExpressionAttributeValues: { ':shards': type.stockShards, ':zero': 0 },
-      },
-    },
-    ...newStockPuts(type),
-  ]);
-  let batch: Record<string, unknown>[] = [];
-  for (const actions of perType) {
-    if (batch.length + actions.length > MAX_TRANSACTION_ITEMS) {
-      await transactWrite(batch);
-      batch = [];
-    }
-    batch.push(...actions);
-  }
-  if (batch.length) await transactWrite(batch);
-  return stocked;
-}
-
-/**
  * A type's shards as stored now (strongly consistent: the plan of a conditional write). One
  * GetItem each, at once (8 at most): what every route that changes a ticket may send.
  */
 export async function readStock(type: Pick<TicketType, 'id' | 'stockShards'>): Promise<StockShard[]> {
-  const shards = Array.from({ length: shardsOf(type) }, (_, shard) => shard);
+  const shards = Array.from({ length: type.stockShards }, (_, shard) => shard);
   const items = await Promise.all(
     shards.map(async (shard) => {
       const { Item } = await db.send(
@@ -111,7 +76,7 @@ export async function stockLeft(
   types: readonly Pick<TicketType, 'id' | 'stockShards'>[],
 ): Promise<Map<number, number>> {
   const wanted = types.flatMap((type) =>
-    Array.from({ length: shardsOf(type) }, (_, shard) => ({ typeId: type.id, key: keys.stock(type.id, shard) })),
+    Array.from({ length: type.stockShards }, (_, shard) => ({ typeId: type.id, key: keys.stock(type.id, shard) })),
   );
   const items = await batchGet(wanted.map(({ key }) => key));
   const left = new Map<number, number>();
@@ -172,7 +137,7 @@ export function totalChangeActions(typeId: number, shards: readonly StockShard[]
 
 /** The deletes of a type's stock items, each only while nothing is held. */
 export const stockDeleteActions = (type: Pick<TicketType, 'id' | 'stockShards'>) =>
-  Array.from({ length: shardsOf(type) }, (_, shard) => ({
+  Array.from({ length: type.stockShards }, (_, shard) => ({
     Delete: {
       TableName: tableName(),
       Key: keys.stock(type.id, shard),

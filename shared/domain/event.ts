@@ -33,8 +33,8 @@ export interface TicketType {
   total: number;
   /** Other events this type also admits to (an access package when not empty). */
   grants: number[];
-  /** How many stock items hold its `total - sold` (shared/data/stock.ts); absent on types stored before stock. */
-  stockShards?: number;
+  /** How many stock items hold its `total - sold` (shared/data/stock.ts), written in the type's creation transaction. */
+  stockShards: number;
 }
 
 /** A ticket type of another event (`eventId`) whose access package grants entry to event `into`: its `GRANT#` item. */

@@ -100,7 +100,7 @@ export interface TicketTypeEntry {
 
 /**
  * An event's types in the portal's order: `ordering`, then id; `left` the stock left of each
- * type that has stock (shared/data/stock.ts), else `total - sold`.
+ * type (shared/data/stock.ts: every type has its stock from its creation).
  */
 export function ticketTypeEntries(types: readonly TicketType[], left: ReadonlyMap<number, number>): TicketTypeEntry[] {
   return types
@@ -112,6 +112,6 @@ export function ticketTypeEntries(types: readonly TicketType[], left: ReadonlyMa
       description: type.description ?? '',
       ordering,
       price: type.price,
-      available: Math.max(0, left.get(type.id) ?? type.total - type.sold),
+      available: Math.max(0, left.get(type.id) ?? 0),
     }));
 }

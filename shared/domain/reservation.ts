@@ -62,6 +62,29 @@ export const STOCK_PER_SHARD = 250;
 export const stockShardsFor = (total: number): number =>
   Math.max(1, Math.min(MAX_STOCK_SHARDS, Math.floor(total / STOCK_PER_SHARD)));
 
+/**
+ * The shards of several types created in one transaction that has `room` actions left for
+ * their stock: each type at least one (undefined when even that does not fit: the caller's
+ * 400), then one more at a time, type after type, up to its `stockShardsFor`, while room is
+ * left. A type so created keeps the shards it started with (fewer concurrent holds: 500 a
+ * second each); a type added on its own gets its full count.
+ */
+export function creationShards(totals: readonly number[], room: number): number[] | undefined {
+  if (room < totals.length) return undefined;
+  const shards = totals.map(() => 1);
+  let left = room - totals.length;
+  for (let grew = true; grew && left > 0; ) {
+    grew = false;
+    for (const [i, total] of totals.entries())
+      if (left > 0 && shards[i]! < stockShardsFor(total)) {
+        shards[i]!++;
+        left--;
+        grew = true;
+      }
+  }
+  return shards;
+}
+
 /** How a type's `total` starts spread over its shards: as evenly as whole tickets allow, the remainder on the first. */
 export function spreadStock(total: number, shards: number): number[] {
   const each = Math.floor(total / shards);

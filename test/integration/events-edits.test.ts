@@ -148,7 +148,10 @@ describe('teams', () => {
 describe('at any size', () => {
   it('reads a page of events, one event of 50 types and an edit in what they need, however many events exist', async () => {
     const types = Array.from({ length: 50 }, (_, i) => ({ name: `T${i}`, price: 1, total: 1 }));
-    const made = await create({ ticketTypes: types });
+    // One creation holds 43 types with their stock (its one transaction); the rest added one by one.
+    const made = await create({ ticketTypes: types.slice(0, 40) });
+    for (const type of types.slice(40))
+      expect((await call('POST', `${BASE}/${made.id}/ticket-types`, { token, body: type })).status).toBe(201);
     const list = await boundedGet(`${BASE}?_limit=10`, token);
     // The page and one more, the counts, the session check: whatever the table holds.
     expect(list.reads.itemsRead).toBeLessThanOrEqual(10 + 1 + 2);

@@ -2,11 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EventResource } from '#shared/http/contract/event';
 import { EventEntryResource } from '#shared/http/contract/my-account';
+import { batchGet } from '#shared/data/client';
+import { listTicketTypes } from '#shared/data/events';
+import { keys } from '#shared/data/keys';
+import { commandsSent } from '../support/command-tally.ts';
 import { call, idsOf } from '../support/api.ts';
 import {
   BASE,
   createEventByApi,
   eventBody,
+  type EventView,
   newWindow,
   patchEvent,
   portalEvents,
@@ -70,6 +75,39 @@ describe('POST /events', () => {
     const read = await call('GET', `${BASE}/${made.id}`, { token });
     expect(read.status).toBe(200);
     expect(EventResource.parse(read.body.data)).toEqual(made);
+  });
+
+  it("writes every type's stock in its one transaction, its shards lowered only where the 100 actions run short", async () => {
+    const types = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ name: `T${i}`, price: 1, total: 2000 + i }));
+    const stockOf = async (eventId: number) => {
+      const stored = await listTicketTypes(eventId);
+      const shards = await batchGet(
+        stored.flatMap((type) => Array.from({ length: type.stockShards }, (_, s) => keys.stock(type.id, s))),
+      );
+      const left = new Map<number, number>();
+      for (const item of shards)
+        left.set(Number(item!.typeId), (left.get(Number(item!.typeId)) ?? 0) + Number(item!.left));
+      return stored.map((type) => ({ shards: type.stockShards, left: left.get(type.id), total: type.total }));
+    };
+    // A creation of two large types: each its full 8 shards (one per 250 tickets).
+    let small: EventView | undefined;
+    const sent = await commandsSent(async () => (small = await create({ ticketTypes: types(2) })));
+    expect(sent.filter((command) => command === 'TransactWriteItemsCommand')).toHaveLength(1);
+    expect(await stockOf(small!.id)).toEqual([
+      { shards: 8, left: 2000, total: 2000 },
+      { shards: 8, left: 2001, total: 2001 },
+    ]);
+    // As wide as the body's bound: 43 types and their first shard beside the 13 fixed writes leave one more shard.
+    const wide = await commandsSent(async () => (small = await create({ ticketTypes: types(43) })));
+    expect(wide.filter((command) => command === 'TransactWriteItemsCommand')).toHaveLength(1);
+    const stock = await stockOf(small!.id);
+    expect(stock.map((type) => type.shards)).toEqual([2, ...Array.from({ length: 42 }, () => 1)]);
+    expect(stock.every((type) => type.left === type.total)).toBe(true);
+    // One more does not fit with its stock: 400 naming the types, nothing written.
+    const refused = await call('POST', BASE, { token, body: body({ ticketTypes: types(44) }) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.map((error: { path: string }) => error.path)).toContain('body.ticketTypes');
   });
 
   it('refuses bad input with a 400 naming the field, and writes nothing', async () => {

@@ -319,3 +319,58 @@ describe('write units by AWS rules, of a reservation (issue 58: a hold is light)
     });
   });
 });
+
+/**
+ * What an event's types write with their stock (issue 57), each in its one transaction (2 units per item under 1 KB, and
+ * 2 per index entry it moves): the event item (its GSI2 and, as a draft, GSI3 entries: 6), the type (its GSI1 entry: 4),
+ * the history entry (2), and 2 per stock item a type of 2,000 holds (8, one per 250) or a total's move touches.
+ */
+describe("write units by AWS rules, of an event's types and their stock (issue 57: in the type's one transaction)", () => {
+  const typeBody = { name: 'Runner', price: 25, total: 2000 };
+  const eventBody = (fields: Record<string, unknown> = {}) => ({
+    title: `Units ${randomUUID()}`,
+    start: '2399-06-01T09:00:00Z',
+    timezone: 'Europe/Berlin',
+    currency: 'EUR',
+    ...fields,
+  });
+  const stockUnits = (writes: DynamoWrites) =>
+    writes.items.filter((write) => write.key.startsWith('STOCK#')).reduce((sum, write) => sum + write.units, 0);
+
+  it('POST /events with one type of 2,000: its 8 stock items (16) in the creation, 57 with the ids (7), the count and the 10 statistics shards', async () => {
+    const token = await adminToken(['events:write'], 77_002);
+    const { result, writes } = await countWrites(() =>
+      call('POST', '/api/v2/events', { token, body: eventBody({ ticketTypes: [typeBody] }) }),
+    );
+    expect(result.status).toBe(201);
+    expect(stockUnits(writes), describeWrites(writes)).toBe(16);
+    // 7 sequences (1 each), the event 6, the events' count 2, the type 4, 10 statistics shards 20, history 2.
+    expect(writes.units, describeWrites(writes)).toBe(57);
+  });
+
+  it('POST /events/{id}/ticket-types of 2,000: the type, its 8 stock items, the event and its history (29); a total raised moves shard 0 (14), lowered the fullest shards (20)', async () => {
+    const token = await adminToken(['events:write'], 77_002);
+    const event = (await call('POST', '/api/v2/events', { token, body: eventBody() })).body.data as { id: number };
+    const added = await countWrites(() =>
+      call('POST', `/api/v2/events/${event.id}/ticket-types`, { token, body: typeBody }),
+    );
+    expect(added.result.status).toBe(201);
+    expect(stockUnits(added.writes), describeWrites(added.writes)).toBe(16);
+    // The id 1, the event 6, the type 4, history 2, stock 16.
+    expect(added.writes.units, describeWrites(added.writes)).toBe(29);
+    const typeId = added.result.body.data.id;
+    const total = (value: number) =>
+      countWrites(() =>
+        call('PATCH', `/api/v2/events/${event.id}/ticket-types/${typeId}`, { token, body: { total: value } }),
+      );
+    const rise = await total(2100);
+    expect(rise.result.status).toBe(200);
+    expect(stockUnits(rise.writes), describeWrites(rise.writes)).toBe(2);
+    expect(rise.writes.units, describeWrites(rise.writes)).toBe(14);
+    // 1,100 fewer: shard 0's 350 and three shards' 250, each conditional on holding it.
+    const fall = await total(1000);
+    expect(fall.result.status).toBe(200);
+    expect(stockUnits(fall.writes), describeWrites(fall.writes)).toBe(8);
+    expect(fall.writes.units, describeWrites(fall.writes)).toBe(20);
+  });
+});

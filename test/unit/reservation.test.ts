@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   amountsOf,
+  creationShards,
   notOnSale,
   planTakes,
   priceLine,
@@ -25,6 +26,14 @@ describe('reservation rules (shared/domain/reservation.ts)', () => {
     expect([1, 249, 250, 499, 500, 2000, 100_000].map(stockShardsFor)).toEqual([1, 1, 1, 1, 2, 8, 8]);
     expect(spreadStock(2003, 8)).toEqual([253, 250, 250, 250, 250, 250, 250, 250]);
     expect(spreadStock(0, 1)).toEqual([0]);
+  });
+
+  it("shares a creation's room for stock: each type one shard, then one more at a time up to its own count, or none fits", () => {
+    expect(creationShards([2000, 2000], 87)).toEqual([8, 8]);
+    expect(creationShards([2000, 100, 2000], 7)).toEqual([3, 1, 3]);
+    expect(creationShards([2000, 2000, 2000], 3)).toEqual([1, 1, 1]);
+    expect(creationShards([2000, 2000, 2000], 2)).toBeUndefined();
+    expect(creationShards([], 0)).toEqual([]);
   });
 
   it('takes a line from one shard holding it all, else from the fullest ones, else not at all', () => {

@@ -152,9 +152,9 @@ function eventPatchBody() {
 /** Questions, options and teams a creation may carry (its one transaction holds at most 100 writes). */
 const EACH = 50;
 /**
- * The items one creation (of a draft: no search entries) writes besides its types, grants,
- * teams and waves: the event, its count, 10 statistics shards and its history's first entry
- * (shared/data/event-creation.ts). A transaction holds 100.
+ * The items one creation (of a draft: no search entries) writes besides its types and their
+ * stock, grants, teams and waves: the event, its count, 10 statistics shards and its history's
+ * first entry (shared/data/event-creation.ts). A transaction holds 100.
  */
 const FIXED_WRITES = 13;
 export const MAX_CREATION_ITEMS = 100 - FIXED_WRITES;
@@ -168,7 +168,8 @@ const body = newEventBody({
 type Body = z.output<typeof body>;
 
 const items = (event: Body) =>
-  (event.ticketTypes ?? []).reduce((sum, type) => sum + 1 + new Set(type.grants ?? []).size, 0) +
+  // A type, its first stock item (more shards where room is left: event-creation.ts) and its grants.
+  (event.ticketTypes ?? []).reduce((sum, type) => sum + 2 + new Set(type.grants ?? []).size, 0) +
   (event.teams?.length ?? 0) +
   (event.waveTimes?.length ?? 0) +
   // A waiver and its first version.
@@ -188,7 +189,7 @@ export const NewEventBody = body.check(
     { message: 'a waiver names a ticket type by its position in ticketTypes', path: ['waivers'] },
   ),
   z.refine((event) => items(event) <= MAX_CREATION_ITEMS, {
-    message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types, grants, teams, wave times and waivers (two each) together: add more afterwards`,
+    message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types (two each, with their stock), grants, teams, wave times and waivers (two each) together: add more afterwards`,
     path: ['ticketTypes'],
   }),
 );

@@ -1,6 +1,6 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
-import { newStockPuts, readStock, shardsOf, stockDeleteActions, totalChangeActions } from '../../data/stock.ts';
+import { newStockPuts, readStock, stockDeleteActions, totalChangeActions } from '../../data/stock.ts';
 import { stockShardsFor } from '../../domain/reservation.ts';
 import { MAX_TICKET_TYPES } from '../../domain/event-limits.ts';
 import { listTicketTypes } from '../../data/events.ts';
@@ -53,7 +53,7 @@ async function commit(
  */
 async function stockForTotal(type: TicketType, total: number): Promise<Record<string, unknown>[]> {
   checkTypeTotal(type, total);
-  if (!shardsOf(type) || total === type.total) return [];
+  if (total === type.total) return [];
   const shards = await readStock(type);
   const held = shards.reduce((sum, shard) => sum + shard.held, 0);
   const actions = totalChangeActions(type.id, shards, total - type.total);

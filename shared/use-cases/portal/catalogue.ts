@@ -1,4 +1,4 @@
-import { shardsOf, stockLeft } from '../../data/stock.ts';
+import { stockLeft } from '../../data/stock.ts';
 import { holdsOrderFor, soldByEvent } from '../../data/customer-events.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { readOrderCounts } from '../../data/orders.ts';
@@ -144,7 +144,7 @@ export async function listPortalTicketTypes(
 ): Promise<Page<TicketTypeEntry>> {
   const [, types] = await Promise.all([accessibleEvent(customerId, eventId), listTicketTypes(eventId)]);
   // Held tickets are not available: what the types' stock has left (one BatchGetItem).
-  const entries = ticketTypeEntries(types, await stockLeft(types.filter((type) => shardsOf(type) > 0)));
+  const entries = ticketTypeEntries(types, await stockLeft(types));
   return { totalCount: entries.length, ...paging, items: entries.slice(paging.offset, paging.offset + paging.limit) };
 }
 

@@ -1,7 +1,6 @@
 import {
   readStock,
   returnToStockAction,
-  shardsOf,
   soldFromHoldAction,
   soldFromStockAction,
   stockShardsOf,
@@ -17,8 +16,8 @@ import type { ExtraAction } from '../../lists/writes.ts';
  * sold stays the type's total. A ticket that stops holding a place (deleted, cancelled,
  * withdrawn, transferred away) gives it back to the stock left; one that starts holding one
  * (a sale, a transfer into the type, a restore) takes it from the reservation it was held by
- * (`fromHold`) or from a shard with stock left, conditionally: none is 409 `sold_out`. Types
- * stored before stock existed have none, and their `sold` moves alone as before.
+ * (`fromHold`) or from a shard with stock left, conditionally: none is 409 `sold_out`. Every
+ * type has its stock from its creation's transaction (shared/data/event-creation.ts).
  */
 export async function stockMoves(
   changes: readonly { before: TicketRecord | null; after: TicketRecord }[],
@@ -59,15 +58,15 @@ async function stockMove(
   ticketId: number,
   fromHold: { shard: number } | undefined,
 ): Promise<ExtraAction[]> {
-  if (!type || !shardsOf(type)) return [];
+  if (!type) return [];
   const typeId = type.id;
   if (delta < 0)
-    return [{ action: returnToStockAction({ typeId, shard: ticketId % shardsOf(type), quantity: -delta }) }];
+    return [{ action: returnToStockAction({ typeId, shard: ticketId % type.stockShards, quantity: -delta }) }];
   if (fromHold)
     return [
       { action: soldFromHoldAction({ typeId, shard: fromHold.shard }), onConditionFailed: () => soldOut(typeId) },
     ];
-  const shards = shardsOf(type) === 1 ? [{ shard: 0 }] : (await readStock(type)).filter((one) => one.left > 0);
+  const shards = type.stockShards === 1 ? [{ shard: 0 }] : (await readStock(type)).filter((one) => one.left > 0);
   if (!shards.length) throw soldOut(typeId);
   const { shard } = shards[Math.floor(Math.random() * shards.length)]!;
   return [{ action: soldFromStockAction({ typeId, shard }), onConditionFailed: () => new StockMoved(typeId) }];
