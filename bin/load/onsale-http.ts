@@ -1,0 +1,116 @@
+import { Agent, request } from 'node:http';
+
+/**
+ * The on-sale rush's HTTP side (onsale*.ts): JSON over node:http with keep-alive agents, one per client
+ * network. Buyers arrive from many networks, as an on-sale's do: each agent binds its connections to an
+ * address of its own in 127.0.0.0/8 (the whole block is the loopback interface on Linux), so the API's
+ * per-network reservation limit (RESERVATIONS_NETWORK, `sourceIp`) counts each network apart, as deployed
+ * behind CloudFront it counts each viewer. Every answer is recorded for the checks (onsale-verify.ts).
+ */
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  ms: number;
+}
+
+export interface Recorded {
+  /** `METHOD /path-pattern` as a route is named (ids replaced by `{id}`). */
+  route: string;
+  status: number;
+  reason?: string;
+  retryAfter?: string;
+  ms: number;
+}
+
+const agents = new Map<string, Agent>();
+
+/** The keep-alive agent of client network `n` (127.0.<1 + n / 250>.<1 + n % 250>). */
+function agentOf(network: number | undefined): Agent {
+  const localAddress =
+    network === undefined ? '127.0.0.1' : `127.0.${1 + Math.floor(network / 250)}.${1 + (network % 250)}`;
+  let agent = agents.get(localAddress);
+  if (!agent) {
+    agent = new Agent({ keepAlive: true, maxSockets: 64, localAddress });
+    agents.set(localAddress, agent);
+  }
+  return agent;
+}
+
+export function closeAgents(): void {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+}
+
+export interface Send {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** JSON, or a string sent as is (a form). */
+  body?: unknown;
+  network?: number;
+}
+
+/** One request; a refused or reset connection answers status 0 (an error of the run, not its end). */
+export function send({ method, url, headers = {}, body, network }: Send): Promise<Answer> {
+  const started = performance.now();
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve) => {
+    const target = new URL(url);
+    const outgoing = request(
+      {
+        method,
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        agent: agentOf(network),
+        timeout: 60_000,
+        headers: {
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...headers,
+        },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {}
+          resolve({
+            status: incoming.statusCode ?? 0,
+            headers: incoming.headers,
+            body: parsed,
+            ms: performance.now() - started,
+          });
+        });
+        incoming.on('error', () =>
+          resolve({ status: 0, headers: {}, body: undefined, ms: performance.now() - started }),
+        );
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error('timed out')));
+    outgoing.on('error', (error) =>
+      resolve({ status: 0, headers: {}, body: { error: error.message }, ms: performance.now() - started }),
+    );
+    if (payload !== undefined) outgoing.write(payload);
+    outgoing.end();
+  });
+}
+
+/** The answer as the checks record it. */
+export function record(route: string, answer: Answer): Recorded {
+  const reason = typeof answer.body?.reason === 'string' ? (answer.body.reason as string) : undefined;
+  const retryAfter = answer.headers['retry-after'];
+  return {
+    route,
+    status: answer.status,
+    ms: answer.ms,
+    ...(reason ? { reason } : {}),
+    ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+  };
+}
