@@ -7,7 +7,7 @@
  * `npm run load:onsale` (onsale.ts) and test/deep/onsale-rush.test.ts; the checks: onsale-verify.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { type Answer, type Recorded, record, send } from './onsale-http.ts';
+import { type Answer, dataOf, type Recorded, record, send } from './onsale-http.ts';
 import type { OnSaleOptions, OnSaleTarget, PreparedOnSale } from './onsale-setup.ts';
 import { buyerPlan, type BuyerPlan } from './onsale-plan.ts';
 import { WaitingRoom } from './onsale-room.ts';
@@ -130,7 +130,10 @@ export async function runOnSale(
       token: prepared.buyers[0]!.token,
     });
     return new Map<number, number>(
-      (answer.body?.data ?? []).map((entry: { id: string; available: number }) => [Number(entry.id), entry.available]),
+      ((answer.body?.data ?? []) as { id: string; available: number }[]).map((entry) => [
+        Number(entry.id),
+        entry.available,
+      ]),
     );
   };
   const room = new WaitingRoom(prepared.types, readAvailability);
@@ -177,7 +180,7 @@ export async function runOnSale(
       if (!comeback) rushEnd = Math.max(rushEnd, performance.now());
       if (comeback) room.answered();
       if (answer.status === 201) {
-        reservation = answer.body.data;
+        reservation = answer.body?.data as { id: number };
         break;
       }
       if (answer.status === 429) return 'gave_up_rate_limited';
@@ -201,7 +204,7 @@ export async function runOnSale(
     const first = await checkout();
     if (first.status === 409 && first.body?.reason === 'reservation_not_held') return 'lapsed_before_checkout';
     if (first.status !== 201) return 'error';
-    const { order, payment } = first.body.data as { order: { id: string }; payment: { clientSecret: string } };
+    const { order, payment } = dataOf<{ order: { id: string }; payment: { clientSecret: string } }>(first);
     const purchase: Purchase = {
       buyer: n,
       reservationId: reservation!.id,
@@ -215,7 +218,7 @@ export async function runOnSale(
     if (plan.retryKey) {
       // The answer lost on the way: the same key again answers the same order and PaymentIntent.
       const again = await checkout();
-      const same = again.body?.data;
+      const same = again.body?.data as { order?: { id?: string }; payment?: { clientSecret?: string } } | undefined;
       if (again.status !== 201 || same?.order?.id !== order.id || same?.payment?.clientSecret !== payment.clientSecret)
         purchase.replayMismatch = `${again.status} order ${same?.order?.id} for ${order.id}`;
     }
@@ -280,7 +283,8 @@ export async function runOnSale(
       method: 'GET',
       token: prepared.adminToken,
     });
-    const types = (answer.body?.data?.ticketTypes ?? []) as { sold: number; total: number }[];
+    const types =
+      (answer.body?.data as { ticketTypes?: { sold: number; total: number }[] } | undefined)?.ticketTypes ?? [];
     return types.length > 0 && types.every((type) => type.sold === type.total);
   };
   const soldOut = await room.run(

@@ -7,10 +7,18 @@ import { Agent, request } from 'node:http';
  * per-network reservation limit (RESERVATIONS_NETWORK, `sourceIp`) counts each network apart, as deployed
  * behind CloudFront it counts each viewer. Every answer is recorded for the checks (onsale-verify.ts).
  */
+/** An answer's JSON as the tool reads it: the envelope's fields, each given its shape where it is read. */
+export interface Body {
+  data?: unknown;
+  reason?: unknown;
+  next?: unknown;
+  [field: string]: unknown;
+}
+
 export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: any;
+  body: Body | undefined;
   ms: number;
 }
 
@@ -77,10 +85,12 @@ export function send({ method, url, headers = {}, body, network }: Send): Promis
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
+          let parsed: Body | undefined;
           try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {}
+            parsed = text ? (JSON.parse(text) as Body) : undefined;
+          } catch {
+            parsed = { text };
+          }
           resolve({
             status: incoming.statusCode ?? 0,
             headers: incoming.headers,
@@ -102,9 +112,13 @@ export function send({ method, url, headers = {}, body, network }: Send): Promis
   });
 }
 
+/** The envelope's `data`, in the shape the caller reads it as (an answer without one: undefined, read as that). */
+export const dataOf = <T>(answer: Answer): T => answer.body?.data as T;
+
 /** The answer as the checks record it. */
 export function record(route: string, answer: Answer): Recorded {
-  const reason = typeof answer.body?.reason === 'string' ? (answer.body.reason as string) : undefined;
+  const given = answer.body?.reason;
+  const reason = typeof given === 'string' ? given : undefined;
   const retryAfter = answer.headers['retry-after'];
   return {
     route,

@@ -56,7 +56,7 @@ async function inFlight<T>(count: number, width: number, work: (n: number) => Pr
   return out;
 }
 
-async function admin(target: OnSaleTarget, token: string, method: string, path: string, body?: unknown) {
+async function admin<T>(target: OnSaleTarget, token: string, method: string, path: string, body?: unknown): Promise<T> {
   const answer = await send({
     method,
     url: `${target.apiUrl}${path}`,
@@ -64,7 +64,7 @@ async function admin(target: OnSaleTarget, token: string, method: string, path: 
     body,
   });
   if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
+  return answer.body?.data as T;
 }
 
 export async function prepareOnSale(
@@ -81,7 +81,7 @@ export async function prepareOnSale(
     authTime: epochSeconds(),
   });
   const first = Math.round(options.tickets * 0.75);
-  const event = await admin(target, adminToken, 'POST', '/events', {
+  const event = await admin<{ id: number }>(target, adminToken, 'POST', '/events', {
     title: `On-sale rush ${new Date().toISOString()}`,
     start: '2027-09-01T09:00:00+02:00',
     timezone: 'Europe/Amsterdam',
@@ -92,9 +92,15 @@ export async function prepareOnSale(
     ['Runner', first],
     ['Runner plus', options.tickets - first],
   ] as const)
-    types.push(await admin(target, adminToken, 'POST', `/events/${event.id}/ticket-types`, { name, price: 25, total }));
+    types.push(
+      await admin<{ id: number; total: number }>(target, adminToken, 'POST', `/events/${event.id}/ticket-types`, {
+        name,
+        price: 25,
+        total,
+      }),
+    );
   // The shortest hold the event allows (1 minute): abandoned reservations come back on sale within the run.
-  const current = await admin(target, adminToken, 'GET', `/events/${event.id}`);
+  const current = await admin<{ version: number }>(target, adminToken, 'GET', `/events/${event.id}`);
   await admin(target, adminToken, 'PATCH', `/events/${event.id}`, {
     published: true,
     reservationMinutes: MIN_RESERVATION_MINUTES,

@@ -1,5 +1,5 @@
 import type { RushResult } from './onsale-core.ts';
-import { send } from './onsale-http.ts';
+import { dataOf, send } from './onsale-http.ts';
 import type { OnSaleTarget, PreparedOnSale } from './onsale-setup.ts';
 
 /**
@@ -56,9 +56,10 @@ async function walk<T>(target: OnSaleTarget, token: string, path: string): Promi
       headers: { authorization: `Bearer ${token}` },
     });
     if (page.status !== 200) throw new Error(`GET ${path}: ${page.status} ${JSON.stringify(page.body)}`);
-    const items = page.body.data as T[];
+    const items = page.body?.data as T[];
     out.push(...items);
-    if (page.body.next) cursor = page.body.next as string;
+    const next = page.body?.next;
+    if (typeof next === 'string') cursor = next;
     else if (items.length === 100 && !cursor) offset += 100;
     else return out;
   }
@@ -104,9 +105,9 @@ export async function verifyOnSale(
       }),
       walk<Order>(target, prepared.adminToken, `/orders?eventId=${prepared.eventId}`),
     ]);
-    const types = event.body.data.ticketTypes as { id: number; sold: number; total: number }[];
+    const { ticketTypes: types } = dataOf<{ ticketTypes: { id: number; sold: number; total: number }[] }>(event);
     const available = new Map<number, number>(
-      (portal.body.data as { id: string; available: number }[]).map((entry) => [Number(entry.id), entry.available]),
+      dataOf<{ id: string; available: number }[]>(portal).map((entry) => [Number(entry.id), entry.available]),
     );
     const settled =
       types.every((type) => available.get(type.id) === type.total - type.sold) &&
@@ -139,7 +140,7 @@ export async function verifyOnSale(
         `type ${type.id}: available ${available.get(type.id)}, total - sold is ${type.total - type.sold} (tickets still held)`,
       );
   }
-  const stats = (await admin(`/tickets/check-in-stats?events=${prepared.eventId}`)).body.data as {
+  const stats = (await admin(`/tickets/check-in-stats?events=${prepared.eventId}`)).body?.data as {
     soldTickets: number;
   };
   const sold = types.reduce((sum, type) => sum + type.sold, 0);
@@ -160,7 +161,7 @@ async function checkPayments(
   stripe: (method: string, path: string) => ReturnType<typeof send>,
 ): Promise<string[]> {
   const failures: string[] = [];
-  const events = (await stripe('GET', '/_stand-in/events')).body.data as {
+  const events = (await stripe('GET', '/_stand-in/events')).body?.data as {
     type: string;
     data: { object: { id: string; object: string } };
   }[];
@@ -216,7 +217,11 @@ async function checkPayments(
     } else if (order.status === 'refunded') {
       const refunds = order.payment.transactions.filter((t) => t.amount < 0);
       const refund =
-        refunds.length === 1 ? (await stripe('GET', `/v1/refunds/${refunds[0]!.reference}`)).body : undefined;
+        refunds.length === 1
+          ? ((await stripe('GET', `/v1/refunds/${refunds[0]!.reference}`)).body as
+              | { payment_intent?: string; status?: string }
+              | undefined)
+          : undefined;
       if (refund?.payment_intent !== purchase.intentId || refund?.status !== 'succeeded')
         failures.push(
           `order ${order.id}: refunded, but ${refunds.length} refunds on it and the stand-in's is ${JSON.stringify(refund?.status)}`,
