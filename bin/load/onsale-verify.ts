@@ -94,6 +94,7 @@ export async function verifyOnSale(
       headers: { authorization: `Bearer ${prepared.stripeSecretKey}` },
     });
   await stripe('POST', '/_stand-in/release');
+  failures.push(...(await redeliver(stripe)));
 
   const state = async () => {
     const [event, portal, orders] = await Promise.all([
@@ -150,6 +151,41 @@ export async function verifyOnSale(
     );
 
   failures.push(...(await checkPayments(result, orders, active, stripe)));
+  return failures;
+}
+
+interface Delivery {
+  eventId: string;
+  type: string;
+  state: string;
+  status?: number;
+}
+
+/**
+ * Stripe sends an event again while its endpoint answers other than 2xx (or not within its timeout); the stand-in
+ * sends once: the events none of whose deliveries was answered 2xx are sent again, up to 3 rounds 5 s apart, and
+ * each such answer is a failure of the run (the webhook must answer Stripe, and quickly).
+ */
+async function redeliver(stripe: (method: string, path: string) => ReturnType<typeof send>): Promise<string[]> {
+  const failures: string[] = [];
+  for (let round = 1; round <= 3; round++) {
+    await stripe('POST', '/_stand-in/settle');
+    const deliveries = dataOf<Delivery[]>(await stripe('GET', '/_stand-in/deliveries'));
+    const answered = new Set(
+      deliveries.filter((d) => d.state === 'sent' && (d.status ?? 500) < 300).map((d) => d.eventId),
+    );
+    const unanswered = deliveries.filter((d) => !answered.has(d.eventId) && d.state !== 'held');
+    if (!unanswered.length) return failures;
+    const kinds = new Map<string, number>();
+    for (const d of unanswered)
+      kinds.set(`${d.type} ${d.status ?? d.state}`, (kinds.get(`${d.type} ${d.status ?? d.state}`) ?? 0) + 1);
+    failures.push(
+      `Stripe's deliveries not answered 2xx (round ${round}): ${[...kinds].map(([kind, n]) => `${n}× ${kind}`).join(', ')}`,
+    );
+    for (const eventId of new Set(unanswered.map((d) => d.eventId)))
+      await stripe('POST', `/_stand-in/events/${eventId}/resend`);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  }
   return failures;
 }
 

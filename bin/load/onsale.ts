@@ -1,5 +1,5 @@
 /**
- * `npm run load:onsale [-- --buyers 10000 --tickets 2000 --seconds 10 --networks 250 --concurrency 64
+ * `npm run load:onsale [-- --buyers 10000 --tickets 2000 --seconds 10 --networks 250 --concurrency 16
  * --seed 58 --max-minutes 10]`: the on-sale rush (issue 58 item 7) against the stack `npm start` runs
  * (`.local/stack.json`: the API and the Stripe stand-in, 127.0.0.1). Makes and publishes an event of
  * `--tickets` tickets in two types (three quarters and a quarter, 1-minute reservations), writes `--buyers`
@@ -18,7 +18,7 @@ const { values } = parseArgs({
     tickets: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '10' },
     networks: { type: 'string', default: '250' },
-    concurrency: { type: 'string', default: '64' },
+    concurrency: { type: 'string', default: '16' },
     seed: { type: 'string', default: '58' },
     'max-minutes': { type: 'string', default: '10' },
   },
