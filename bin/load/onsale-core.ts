@@ -7,7 +7,7 @@
  * `npm run load:onsale` (onsale.ts) and test/deep/onsale-rush.test.ts; the checks: onsale-verify.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { type Answer, dataOf, type Recorded, record, send } from './onsale-http.ts';
+import { type Answer, dataOf, type Recorded, record, requestLimiter, send } from './onsale-http.ts';
 import type { OnSaleOptions, OnSaleTarget, PreparedOnSale } from './onsale-setup.ts';
 import { buyerPlan, type BuyerPlan } from './onsale-plan.ts';
 import { WaitingRoom } from './onsale-room.ts';
@@ -80,33 +80,23 @@ export async function runOnSale(
   const outcomes = {} as Record<Outcome, number>;
   let retriedAfter429 = 0;
   let rushEnd = started;
-  let slots = options.concurrency;
-  const queued: (() => void)[] = [];
-  const limited = async <T>(work: () => Promise<T>): Promise<T> => {
-    if (slots === 0) await new Promise<void>((resolve) => queued.push(resolve));
-    else slots--;
-    try {
-      return await work();
-    } finally {
-      const next = queued.shift();
-      if (next) next();
-      else slots++;
-    }
-  };
+  const limited = requestLimiter(options.concurrency);
   const call = async (
     route: string,
     path: string,
     init: { method: string; token: string; key?: string; body?: unknown; network?: number },
     first = false,
   ) => {
-    const answer: Answer = await limited(() =>
-      send({
-        method: init.method,
-        url: `${target.apiUrl}${path}`,
-        headers: { authorization: `Bearer ${init.token}`, ...(init.key ? { 'idempotency-key': init.key } : {}) },
-        body: init.body,
-        ...(init.network === undefined ? {} : { network: init.network }),
-      }),
+    const answer: Answer = await limited(
+      () =>
+        send({
+          method: init.method,
+          url: `${target.apiUrl}${path}`,
+          headers: { authorization: `Bearer ${init.token}`, ...(init.key ? { 'idempotency-key': init.key } : {}) },
+          body: init.body,
+          ...(init.network === undefined ? {} : { network: init.network }),
+        }),
+      first,
     );
     api.push({ ...record(route, answer), sentAt: performance.now() - answer.ms - started, first });
     return answer;

@@ -128,3 +128,25 @@ export function record(route: string, answer: Answer): Recorded {
     ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
   };
 }
+
+/**
+ * At most `concurrency` requests in flight; a buyer already holding (checkout, payment, release, the queue's reads)
+ * goes before the arrivals still waiting to ask (`arriving`): as each buyer has a connection of their own, the one
+ * checking out is not behind thousands who arrived later (first come, first served, their hold would lapse first).
+ */
+export function requestLimiter(concurrency: number) {
+  let slots = concurrency;
+  const arrivals: (() => void)[] = [];
+  const holding: (() => void)[] = [];
+  return async <T>(work: () => Promise<T>, arriving = false): Promise<T> => {
+    if (slots === 0) await new Promise<void>((resolve) => (arriving ? arrivals : holding).push(resolve));
+    else slots--;
+    try {
+      return await work();
+    } finally {
+      const next = holding.shift() ?? arrivals.shift();
+      if (next) next();
+      else slots++;
+    }
+  };
+}

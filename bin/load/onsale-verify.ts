@@ -79,6 +79,7 @@ export async function verifyOnSale(
   target: OnSaleTarget,
   prepared: PreparedOnSale,
   result: RushResult,
+  progress: (line: string) => void = () => {},
 ): Promise<string[]> {
   const failures = checkAnswers(result);
   const admin = (path: string) =>
@@ -94,7 +95,7 @@ export async function verifyOnSale(
       headers: { authorization: `Bearer ${prepared.stripeSecretKey}` },
     });
   await stripe('POST', '/_stand-in/release');
-  failures.push(...(await redeliver(stripe)));
+  failures.push(...(await redeliver(stripe, progress)));
 
   const state = async () => {
     const [event, portal, orders] = await Promise.all([
@@ -162,11 +163,15 @@ interface Delivery {
 }
 
 /**
- * Stripe sends an event again while its endpoint answers other than 2xx (or not within its timeout); the stand-in
- * sends once: the events none of whose deliveries was answered 2xx are sent again, up to 3 rounds 5 s apart, and
- * each such answer is a failure of the run (the webhook must answer Stripe, and quickly).
+ * Stripe sends an event again while its endpoint answers other than 2xx or not within its timeout; the stand-in
+ * sends once: the events none of whose deliveries was answered 2xx are sent again, up to 3 rounds 5 s apart. An
+ * answer other than 2xx is a failure of the run; a delivery the stand-in gave up on after its 10 s is resent and
+ * counted (`progress`): on a busy machine the webhook's issuing outlasts it, and the end state shows any harm.
  */
-async function redeliver(stripe: (method: string, path: string) => ReturnType<typeof send>): Promise<string[]> {
+async function redeliver(
+  stripe: (method: string, path: string) => ReturnType<typeof send>,
+  progress: (line: string) => void,
+): Promise<string[]> {
   const failures: string[] = [];
   for (let round = 1; round <= 3; round++) {
     await stripe('POST', '/_stand-in/settle');
@@ -176,14 +181,16 @@ async function redeliver(stripe: (method: string, path: string) => ReturnType<ty
     );
     const unanswered = deliveries.filter((d) => !answered.has(d.eventId) && d.state !== 'held');
     if (!unanswered.length) return failures;
-    const kinds = new Map<string, number>();
-    for (const d of unanswered)
-      kinds.set(`${d.type} ${d.status ?? d.state}`, (kinds.get(`${d.type} ${d.status ?? d.state}`) ?? 0) + 1);
-    failures.push(
-      `Stripe's deliveries not answered 2xx (round ${round}): ${[...kinds].map(([kind, n]) => `${n}× ${kind}`).join(', ')}`,
+    const refused = unanswered.filter((d) => d.state === 'sent');
+    if (refused.length)
+      failures.push(
+        `Stripe's deliveries answered other than 2xx (round ${round}): ${refused.map((d) => `${d.type} ${d.status}`).join(', ')}`,
+      );
+    const events = new Set(unanswered.map((d) => d.eventId));
+    progress(
+      `  round ${round}: ${events.size} Stripe events resent (${unanswered.length - refused.length} deliveries unanswered within 10 s, ${refused.length} refused)`,
     );
-    for (const eventId of new Set(unanswered.map((d) => d.eventId)))
-      await stripe('POST', `/_stand-in/events/${eventId}/resend`);
+    for (const eventId of events) await stripe('POST', `/_stand-in/events/${eventId}/resend`);
     await new Promise((resolve) => setTimeout(resolve, 5_000));
   }
   return failures;

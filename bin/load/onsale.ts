@@ -77,7 +77,7 @@ try {
   );
   const result = await runOnSale(target, prepared, options, log);
   log('Waiting for the lapse job and Stripe’s deliveries, then checking the API’s answers...');
-  const failures = await verifyOnSale(target, prepared, result);
+  const failures = await verifyOnSale(target, prepared, result, log);
   const summary = summarise(result);
   console.log(
     [
