@@ -1,0 +1,104 @@
+/**
+ * `npm run load:onsale [-- --buyers 10000 --tickets 2000 --seconds 10 --networks 250 --concurrency 16
+ * --seed 58 --max-minutes 10]`: the on-sale rush (issue 58 item 7) against the stack `npm start` runs
+ * (`.local/stack.json`: the API and the Stripe stand-in, 127.0.0.1). Makes and publishes an event of
+ * `--tickets` tickets in two types (three quarters and a quarter, 1-minute reservations), writes `--buyers`
+ * accounts, then lets them arrive within `--seconds` (onsale-core.ts), waits for the lapse job and checks the
+ * end state from the API's answers (onsale-verify.ts). Prints reservations and checkouts a second, p50/p99,
+ * writes `.local/onsale.json`, and exits 1 when a check fails (never for latency).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { STACK_FILE, useRunningStack } from '../local/running-stack.ts';
+
+const { values } = parseArgs({
+  options: {
+    buyers: { type: 'string', default: '10000' },
+    tickets: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '10' },
+    networks: { type: 'string', default: '250' },
+    concurrency: { type: 'string', default: '16' },
+    seed: { type: 'string', default: '58' },
+    'max-minutes': { type: 'string', default: '10' },
+  },
+});
+const bounds = {
+  buyers: [1, 50_000],
+  tickets: [4, 20_000],
+  seconds: [1, 600],
+  networks: [1, 5_000],
+  concurrency: [1, 1_000],
+  seed: [0, 2 ** 31 - 1],
+  'max-minutes': [1, 60],
+} as const;
+const numbers = {} as Record<keyof typeof bounds, number>;
+for (const [name, [low, high]] of Object.entries(bounds) as [keyof typeof bounds, readonly [number, number]][]) {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < low || value > high) {
+    console.error(`--${name} must be a whole number from ${low} to ${high} (got ${JSON.stringify(values[name])}).`);
+    process.exit(2);
+  }
+  numbers[name] = value;
+}
+
+const log = (line: string) => console.error(line);
+useRunningStack();
+const stack = JSON.parse(readFileSync(STACK_FILE, 'utf8')) as {
+  apiUrl: string;
+  payments?: { baseUrl: string; webhookUrl: string; publishableKey: string };
+};
+if (!stack.payments) {
+  console.error(`${STACK_FILE} names no Stripe stand-in (payments): restart npm start.`);
+  process.exit(2);
+}
+const target = { apiUrl: stack.apiUrl, payments: stack.payments };
+const { prepareOnSale } = await import('./onsale-setup.ts');
+const { runOnSale } = await import('./onsale-core.ts');
+const { verifyOnSale } = await import('./onsale-verify.ts');
+const { summarise } = await import('./onsale-summary.ts');
+const { closeAgents } = await import('./onsale-http.ts');
+
+const options = {
+  buyers: numbers.buyers,
+  tickets: numbers.tickets,
+  seconds: numbers.seconds,
+  networks: numbers.networks,
+  concurrency: numbers.concurrency,
+  seed: numbers.seed,
+  maxMs: numbers['max-minutes'] * 60_000,
+};
+let exitCode = 1;
+try {
+  log(`Preparing against ${target.apiUrl}: an event of ${options.tickets} tickets, ${options.buyers} buyers...`);
+  const prepared = await prepareOnSale(target, options, log);
+  log(
+    `Rush: ${options.buyers} buyers within ${options.seconds} s from ${options.networks} networks, ${options.concurrency} requests in flight at most`,
+  );
+  const result = await runOnSale(target, prepared, options, log);
+  log('Waiting for the lapse job and Stripe’s deliveries, then checking the API’s answers...');
+  const failures = await verifyOnSale(target, prepared, result, log);
+  const summary = summarise(result);
+  console.log(
+    [
+      `On-sale rush, event ${prepared.eventId}: ${options.buyers} buyers for ${options.tickets} tickets within ${options.seconds} s; ${(result.elapsedMs / 1000).toFixed(1)} s in all`,
+      ...summary.lines,
+      failures.length
+        ? `CHECKS FAILED:\n${failures.map((line) => `  - ${line}`).join('\n')}`
+        : '  checks hold: 0 oversold, sold = active tickets = soldTickets, nothing held, every succeeded payment one paid order or one refund, no duplicate, no 5xx, refusals only 409 and 429 with Retry-After',
+    ].join('\n'),
+  );
+  mkdirSync('.local', { recursive: true });
+  const out = join('.local', 'onsale.json');
+  writeFileSync(
+    out,
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, options, ...summary.figures, outcomes: result.outcomes, failures }, null, 2)}\n`,
+  );
+  log(`Wrote ${out}.`);
+  exitCode = failures.length ? 1 : 0;
+} catch (error) {
+  console.error(error);
+} finally {
+  closeAgents();
+}
+process.exit(exitCode);

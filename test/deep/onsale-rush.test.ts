@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runOnSale } from '../../bin/load/onsale-core.ts';
+import { closeAgents } from '../../bin/load/onsale-http.ts';
+import { type OnSaleTarget, prepareOnSale } from '../../bin/load/onsale-setup.ts';
+import { checkAnswers, verifyOnSale } from '../../bin/load/onsale-verify.ts';
+import { type ApiServer, startApiServer } from '../../bin/local/server.ts';
+import { startReservationLapser } from '../../bin/local/reservation-lapser.ts';
+import { createTable } from '../../bin/local/table.ts';
+import { TEST_SEED } from '../support/seeded-random.ts';
+
+// A table of its own (no stream: nothing reads it), set before anything reads TABLE_NAME: the lapse job below runs on
+// the real clock over every due reservation, which must not reach the other files' reservations.
+const table = vi.hoisted(() => {
+  process.env.TABLE_NAME = 'ticketing-test-onsale';
+  return process.env.TABLE_NAME;
+});
+
+/**
+ * The on-sale rush in small (`npm run load:onsale` runs 10,000 buyers for 2,000 tickets): 200 buyers for
+ * 100 tickets within 2 s over HTTP against the local server, paying at the Stripe stand-in, the lapse job
+ * running every second, then every check of the tool. The buyers come from 3 client networks, so the
+ * per-network reservation limit (60 a minute) refuses some with 429 and Retry-After and they ask again after it;
+ * the walked-away holds lapse after the event's minute and the queue's buyers take their tickets. No timing is
+ * asserted.
+ */
+const options = {
+  buyers: 200,
+  tickets: 100,
+  seconds: 2,
+  networks: 3,
+  concurrency: 16,
+  seed: TEST_SEED,
+  maxMs: 240_000,
+};
+
+describe('the on-sale rush, small', () => {
+  let api: ApiServer;
+  let lapser: { stop(): Promise<void> };
+  let target: OnSaleTarget;
+  beforeAll(async () => {
+    await createTable(table, undefined, { stream: false });
+    api = await startApiServer({ port: 0 });
+    lapser = startReservationLapser(1_000);
+    target = {
+      apiUrl: `${api.url}/api/v2`,
+      payments: {
+        baseUrl: process.env.STRIPE_API_URL!,
+        webhookUrl: `${api.url}/api/v2/payments/stripe/webhook`,
+        publishableKey: process.env.STRIPE_PUBLISHABLE_KEY!,
+      },
+    };
+  });
+  afterAll(async () => {
+    closeAgents();
+    await lapser?.stop();
+    await api?.close();
+  });
+
+  it('sells out with 0 oversold, nothing held, every succeeded payment one paid order or one refund, no 5xx, refusals only 409 and 429 with Retry-After', async () => {
+    const prepared = await prepareOnSale(target, options, () => {});
+    const result = await runOnSale(target, prepared, options);
+    expect(await verifyOnSale(target, prepared, result)).toEqual([]);
+    // The rush did what it says: buyers walked away, were refused for sold out and by the network limit, paid.
+    expect(result.outcomes.paid).toBeGreaterThan(10);
+    expect(result.outcomes.abandoned).toBeGreaterThan(10);
+    expect(result.outcomes.sold_out).toBeGreaterThan(10);
+    expect(result.retriedAfter429).toBeGreaterThan(0);
+    expect(result.api.some((a) => a.status === 409 && a.reason === 'sold_out')).toBe(true);
+  }, 330_000);
+
+  it('a 5xx, a 400 or a 429 without Retry-After fails the checks', () => {
+    const base = {
+      elapsedMs: 1,
+      rushMs: 1,
+      confirms: [],
+      purchases: [],
+      outcomes: {} as never,
+      retriedAfter429: 0,
+      soldOut: true,
+    };
+    const answer = (status: number, extra = {}) => ({
+      route: 'POST /my-account/reservations',
+      status,
+      ms: 1,
+      sentAt: 0,
+      first: true,
+      ...extra,
+    });
+    expect(checkAnswers({ ...base, api: [answer(201), answer(409), answer(429, { retryAfter: '3' })] })).toEqual([]);
+    expect(checkAnswers({ ...base, api: [answer(500), answer(400), answer(429), answer(0)] })).toHaveLength(4);
+  });
+});
