@@ -4,7 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName } from '../data/client.ts';
 import { asEvent, listingProjection } from '../data/customer-events.ts';
 import { keys } from '../data/keys.ts';
-import { walkMerged, type Walked, type WalkSource } from '../data/merged-walk.ts';
+import { walkMerged, type Walked, type WalkSource } from './merged-walk.ts';
 
 /**
  * The portal's event list read by start (`<startsAt ISO>#<id:10>`), from after a cursor:
