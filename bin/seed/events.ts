@@ -1,4 +1,5 @@
 import { createEventsInBulk } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import { findCustomerByEmail } from '#shared/data/customers';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { placeOrder } from '../../test/support/factories/orders.ts';
@@ -65,7 +66,7 @@ export async function seedPublishedEvents(
   const made: CreatedEvent[] = [];
   for (let start = 0; start < count; start += 500) {
     const inputs = Array.from({ length: Math.min(500, count - start) }, (_, i) => eventInput(start + i, count, now));
-    made.push(...(await createEventsInBulk(inputs, batchWrite)));
+    made.push(...(await createEventsInBulk(inputs, eventListing, batchWrite)));
     onProgress?.(made.length);
   }
   const demo = await findCustomerByEmail('casey@demo.test');
