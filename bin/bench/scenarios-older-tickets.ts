@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { advanceClock, resetClock } from '#shared/clock';
 import { createEvent } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
 import type { Ticket } from '#shared/domain/ticket';
@@ -34,16 +35,19 @@ let prepared: Promise<ListFixture> | undefined;
 
 function listFixture(): Promise<ListFixture> {
   prepared ??= (async () => {
-    const event = await createEvent({
-      title: 'Bench older list',
-      timezone: 'Europe/London',
-      startsAt: '2031-06-01T08:00:00Z',
-      ticketTypes: [
-        { name: 'Bench GA', price: 10, total: 100_000 },
-        { name: 'Bench VIP', price: 25, total: 100_000 },
-      ],
-      waveTimes: [{ name: 'Bench wave', startTime: '2031-06-01T08:00:00Z', capacity: 1000 }],
-    });
+    const event = await createEvent(
+      {
+        title: 'Bench older list',
+        timezone: 'Europe/London',
+        startsAt: '2031-06-01T08:00:00Z',
+        ticketTypes: [
+          { name: 'Bench GA', price: 10, total: 100_000 },
+          { name: 'Bench VIP', price: 25, total: 100_000 },
+        ],
+        waveTimes: [{ name: 'Bench wave', startTime: '2031-06-01T08:00:00Z', capacity: 1000 }],
+      },
+      eventListing,
+    );
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, TICKETS);
     const { order } = await createOrder({
       customerId: CUSTOMER_ID,

@@ -1,6 +1,7 @@
 import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createEvent } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import type { CreatedEvent } from '#shared/domain/event';
 import { createOrder } from '#shared/use-cases/portal/create-order';
 import type { BenchRequest, Scenario } from './scenarios.ts';
@@ -18,17 +19,20 @@ const WINDOW = { from: Date.UTC(2031, 0, 1) / 1000, to: Date.UTC(2031, 1, 1) / 1
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 const benchEvent = (day: number, published: boolean) =>
-  createEvent({
-    title: `Bench portal event ${day}`,
-    timezone: 'Europe/London',
-    startsAt: iso(WINDOW.from + day * 86_400),
-    published,
-    venue: 'Bench Arena',
-    ticketTypes: [
-      { name: 'Bench GA', price: 10, total: 100_000 },
-      { name: 'Bench VIP', price: 25, total: 100_000 },
-    ],
-  });
+  createEvent(
+    {
+      title: `Bench portal event ${day}`,
+      timezone: 'Europe/London',
+      startsAt: iso(WINDOW.from + day * 86_400),
+      published,
+      venue: 'Bench Arena',
+      ticketTypes: [
+        { name: 'Bench GA', price: 10, total: 100_000 },
+        { name: 'Bench VIP', price: 25, total: 100_000 },
+      ],
+    },
+    eventListing,
+  );
 
 let fixture: Promise<{ token: string; events: CreatedEvent[] }> | undefined;
 

@@ -4,6 +4,7 @@ import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { createShippingMethods } from '#shared/data/shipping-methods';
 import { createEvent } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { NewShippingMethod } from '#shared/domain/shipping-method';
 import { PERMISSIONS } from '#shared/auth/permissions';
@@ -87,15 +88,18 @@ const chunk = (ids: number[], i: number) => ids.slice(i * BULK_SIZE, (i + 1) * B
 
 /** A fresh event (10 statistics shards, two roomy types) with `count` tickets of its first type, outside the timed section. */
 async function ticketFixture(count: number) {
-  const event = await createEvent({
-    title: 'Bench event',
-    timezone: 'Europe/London',
-    startsAt: '2027-06-01T08:00:00Z',
-    ticketTypes: [
-      { name: 'Bench GA', price: 10, total: 100_000 },
-      { name: 'Bench VIP', price: 20, total: 100_000 },
-    ],
-  });
+  const event = await createEvent(
+    {
+      title: 'Bench event',
+      timezone: 'Europe/London',
+      startsAt: '2027-06-01T08:00:00Z',
+      ticketTypes: [
+        { name: 'Bench GA', price: 10, total: 100_000 },
+        { name: 'Bench VIP', price: 20, total: 100_000 },
+      ],
+    },
+    eventListing,
+  );
   const tickets: number[] = [];
   for (let start = 0; start < count; start += 10) {
     const batch = Array.from({ length: Math.min(10, count - start) }, () =>

@@ -12,6 +12,7 @@ import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { Permission } from '#shared/auth/permissions';
 import { API_PREFIX } from '#shared/api-prefix';
@@ -77,12 +78,15 @@ const log = (line: string) => console.error(line);
 
 /** One event with `options.tickets + 1` tickets, the scanners' and a reader's tokens. Outside the timed section. */
 export async function prepareGateRush(options: GateRushOptions, progress = log): Promise<Prepared> {
-  const event = await createEvent({
-    title: 'Gate rush',
-    timezone: 'Europe/London',
-    startsAt: '2027-06-01T08:00:00Z',
-    ticketTypes: [{ name: 'Gate rush GA', price: 10, total: options.tickets + (options.offlineTickets ?? 0) + 100 }],
-  });
+  const event = await createEvent(
+    {
+      title: 'Gate rush',
+      timezone: 'Europe/London',
+      startsAt: '2027-06-01T08:00:00Z',
+      ticketTypes: [{ name: 'Gate rush GA', price: 10, total: options.tickets + (options.offlineTickets ?? 0) + 100 }],
+    },
+    eventListing,
+  );
   const typeId = event.ticketTypes[0]!.id;
   const ids: number[] = [];
   const started = performance.now();

@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, storedAs, tableName } from '#shared/data/client';
 import { createEvent, getEvent, listTicketTypes } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import { keys } from '#shared/data/keys';
 import { keyCondition } from '#shared/data/key-conditions';
 import { listWaveTimes } from '#shared/data/wave-times';
@@ -21,42 +22,48 @@ export interface ScaleSeedOptions {
 }
 
 async function newEvents(tickets: number) {
-  const access = await createEvent({
-    title: `Seeded after-party ${Date.now().toString(36)}`,
-    timezone: 'Europe/London',
-    startsAt: '2027-05-02T19:00:00Z',
-    ticketTypes: [{ name: 'Party', price: 15, total: Math.max(10, tickets) }],
-  });
+  const access = await createEvent(
+    {
+      title: `Seeded after-party ${Date.now().toString(36)}`,
+      timezone: 'Europe/London',
+      startsAt: '2027-05-02T19:00:00Z',
+      ticketTypes: [{ name: 'Party', price: 15, total: Math.max(10, tickets) }],
+    },
+    eventListing,
+  );
   const room = Math.max(100, tickets);
-  return createEvent({
-    title: `Seeded city race ${Date.now().toString(36)}`,
-    timezone: 'Europe/London',
-    startsAt: '2027-05-02T08:00:00Z',
-    questions: [
-      { text: 'Emergency contact', required: true },
-      {
-        text: 'T-shirt size',
-        options: [
-          { text: 'S', sku: 'TS-S' },
-          { text: 'M', sku: 'TS-M' },
-          { text: 'L', sku: 'TS-L' },
-        ],
-      },
-    ],
-    ticketTypes: [
-      { name: 'Marathon', price: 65, total: room },
-      { name: 'Half marathon', price: 40, total: room },
-      { name: '10K', price: 30, total: room },
-      { name: 'Race + after-party', price: 80, total: room, grants: [access.id] },
-    ],
-    teams: ['Thames Striders', 'Club Fit', 'Charity runners', 'Harriers', 'Night Owls', 'Corporate'].map((name) => ({
-      name,
-    })),
-    waveTimes: [
-      { name: 'Elite', startTime: '2027-05-02T08:00:00Z', capacity: room },
-      { name: 'Wave A', startTime: '2027-05-02T08:30:00Z', capacity: room },
-    ],
-  });
+  return createEvent(
+    {
+      title: `Seeded city race ${Date.now().toString(36)}`,
+      timezone: 'Europe/London',
+      startsAt: '2027-05-02T08:00:00Z',
+      questions: [
+        { text: 'Emergency contact', required: true },
+        {
+          text: 'T-shirt size',
+          options: [
+            { text: 'S', sku: 'TS-S' },
+            { text: 'M', sku: 'TS-M' },
+            { text: 'L', sku: 'TS-L' },
+          ],
+        },
+      ],
+      ticketTypes: [
+        { name: 'Marathon', price: 65, total: room },
+        { name: 'Half marathon', price: 40, total: room },
+        { name: '10K', price: 30, total: room },
+        { name: 'Race + after-party', price: 80, total: room, grants: [access.id] },
+      ],
+      teams: ['Thames Striders', 'Club Fit', 'Charity runners', 'Harriers', 'Night Owls', 'Corporate'].map((name) => ({
+        name,
+      })),
+      waveTimes: [
+        { name: 'Elite', startTime: '2027-05-02T08:00:00Z', capacity: room },
+        { name: 'Wave A', startTime: '2027-05-02T08:30:00Z', capacity: room },
+      ],
+    },
+    eventListing,
+  );
 }
 
 async function listTeams(eventId: number): Promise<Team[]> {

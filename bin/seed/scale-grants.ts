@@ -1,4 +1,5 @@
 import { createEvent } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import { seedScale } from './scale.ts';
 
 /**
@@ -11,15 +12,18 @@ export async function seedGrantingEvents(into: number, count: number, tickets: n
   const ids: number[] = [];
   // One after the other: each seed already writes with parallel batches.
   for (let k = 0; k < count; k++) {
-    const event = await createEvent({
-      title: `Seeded granting event ${k + 1} ${Date.now().toString(36)}`,
-      timezone: 'Europe/London',
-      startsAt: '2027-05-02T08:00:00Z',
-      ticketTypes: [
-        { name: 'Day', price: 30, total: tickets },
-        { name: 'Day + after-party', price: 45, total: tickets, grants: [into] },
-      ],
-    });
+    const event = await createEvent(
+      {
+        title: `Seeded granting event ${k + 1} ${Date.now().toString(36)}`,
+        timezone: 'Europe/London',
+        startsAt: '2027-05-02T08:00:00Z',
+        ticketTypes: [
+          { name: 'Day', price: 30, total: tickets },
+          { name: 'Day + after-party', price: 45, total: tickets, grants: [into] },
+        ],
+      },
+      eventListing,
+    );
     await seedScale({ tickets, eventId: event.id });
     ids.push(event.id);
   }

@@ -1,84 +1,19 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Event, Team } from '../domain/event.ts';
+import type { Team } from '../domain/event.ts';
 import type { EventHistoryEntry } from '../domain/event-resource.ts';
-import { entryHolds, type EventSearchKey } from '../domain/portal-lists.ts';
-import { batchGet, db, storedAs, tableName } from './client.ts';
-import { asEvent } from './customer-events.ts';
+import { db, storedAs, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
-import { walkMerged } from './merged-walk.ts';
 import { TICKET_UPDATE_SHARDS } from './ticket-records.ts';
 
 /**
- * What the events routes read beside the event (events.ts): the administrators' lists by
- * start (keys.ts `allEvents`, `draftEvents`, the portal's `publishedEvents` and search
- * entries), an event's teams, whether it or a type ever had tickets, its history. Every
- * Query has a Limit; none reads a partition to its end.
+ * What the events routes read beside the event (events.ts): the administrators' counts (their
+ * lists' walk is shared/lists/events.ts), an event's teams, whether it or a type ever had
+ * tickets, its history. Every Query has a Limit; none reads a partition to its end.
  */
 
 /** Teams an event may hold (its creation allows 50; readers read at most this many). */
 export const MAX_TEAMS = 200;
-
-export interface AdminEventWalk {
-  published?: boolean;
-  from?: string;
-  to?: string;
-  /** The title filter's index word (published events only: their search entries hold it). */
-  key?: EventSearchKey;
-  matches?: (event: Event) => boolean;
-  after?: string;
-  need: number;
-  budget: number;
-}
-
-/** Events by start from after a cursor, read from the list the filters name, within `budget` index items. */
-export async function walkAdminEvents(walk: AdminEventWalk) {
-  const partition =
-    walk.key && walk.published
-      ? keys.eventSearch(walk.key.bucket)
-      : walk.published === undefined
-        ? keys.allEvents
-        : walk.published
-          ? keys.publishedEvents
-          : keys.draftEvents;
-  const word = walk.key?.word;
-  const read = await walkMerged(
-    [
-      {
-        partition,
-        low: walk.from === undefined ? undefined : keys.timeSortBound(walk.from, 'first'),
-        high: walk.to === undefined ? undefined : keys.timeSortBound(walk.to, 'last'),
-      },
-    ],
-    {
-      need: walk.need,
-      budget: walk.budget,
-      after: walk.after,
-      keep: word === undefined ? undefined : (item) => Array.isArray(item.tokens) && entryHolds(item.tokens, word),
-      confirm: walk.matches ? confirmWith(walk.matches) : undefined,
-    },
-  );
-  return {
-    events: read.items.map(({ sort, item }) => ({ sort, event: asEvent(item) })),
-    complete: read.complete,
-  };
-}
-
-/** Search entries are read for their event, which is batch-read and filtered; index items of events hold them whole. */
-function confirmWith(matches: (event: Event) => boolean) {
-  return async (batch: { sort: string; item: Record<string, unknown> }[]) => {
-    const entries = batch.filter(({ item }) => item.entity === 'EventSearchEntry');
-    const read = new Map(
-      (await batchGet(entries.map(({ item }) => keys.event(Number(item.eventId))))).flatMap((item) =>
-        item ? [[Number(item.id), item] as const] : [],
-      ),
-    );
-    return batch.flatMap(({ sort, item }) => {
-      const whole = item.entity === 'EventSearchEntry' ? read.get(Number(item.eventId)) : item;
-      return whole && !whole.deleted && matches(asEvent(whole)) ? [{ sort, item: whole }] : [];
-    });
-  };
-}
 
 /** The administrators' counts: every event and the unpublished ones (absent before the first event). */
 export async function eventCounts(): Promise<{ n: number; drafts: number }> {

@@ -1,24 +1,46 @@
-import type { Event, TicketType } from '../domain/event.ts';
+import type { CreatedEvent, Event, TicketType } from '../domain/event.ts';
 import type { FieldChanges } from '../domain/event-admin.ts';
 import type { EventHistoryEntry } from '../domain/event-resource.ts';
 import { Conflict, ValidationError } from '../errors.ts';
 import { tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { moveEventCounts } from './event-counts.ts';
 import { keys } from './keys.ts';
-import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
 import { stockDeleteActions } from './stock.ts';
 
 /**
  * The events routes' writes. Every change of an event or its types is one transaction,
  * conditional on the version it read (the event item's `version`, moved by each), with its
- * history entry (keys.ts `eventHistory`) and whatever keeps the portal exact: the event
- * item's list placements, its search entries, the published and administrators' counts,
- * `capacity` beside the types' `total`s.
+ * history entry (keys.ts `eventHistory`) and whatever keeps the lists exact: the event
+ * item's list placements, the administrators' counts, `capacity` beside the types' `total`s,
+ * and the portal's search entries and published count, which the list engine builds and the
+ * use case passes in (shared/lists/portal.ts `eventListing`, `eventListingMoves`): data never
+ * imports the engine.
  */
 const MAX_ACTIONS = 100;
 
 export type HistoryAction = EventHistoryEntry['action'];
+
+/** What the list engine adds to an event's transaction: a Put or Delete of an entry, an Update of a count. */
+export type ListingAction =
+  | { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string } }
+  | { Delete: { TableName: string; Key: Record<string, unknown> } }
+  | { Update: CountUpdate };
+
+interface CountUpdate {
+  TableName: string;
+  Key: Record<string, unknown>;
+  UpdateExpression: string;
+  ExpressionAttributeValues: Record<string, unknown>;
+}
+
+/** What the portal's lists add to an event's creation (shared/lists/portal.ts `eventListing`). */
+export interface EventListing {
+  /** The actions a new event's transaction adds (a published one's search entries and count; a draft's none). */
+  created(event: CreatedEvent): ListingAction[];
+  /** The update counting `n` more published events (a bulk load's entries are Puts of their own, counted once). */
+  counted(n: number): { Update: CountUpdate };
+}
 
 export interface EventChange {
   before: Event;
@@ -71,29 +93,12 @@ export const historyPut = (change: Omit<EventChange, 'before'>) => ({
   },
 });
 
-/** The portal's index moves between two states of the event: search entries and counts. */
-function listingMoves(before: Event, after: Event | undefined) {
-  const was = before.published ? eventSearchItems(before) : [];
-  const now = after?.published ? eventSearchItems(after) : [];
-  const kept = new Set(now.map((item) => String(item.SK)));
-  const same = (a: Record<string, unknown>) =>
-    after !== undefined &&
-    after.startsAt === before.startsAt &&
-    was.some((b) => b.SK === a.SK && JSON.stringify(b.tokens) === JSON.stringify(a.tokens));
-  const actions: Record<string, unknown>[] = [
-    ...now.filter((item) => !same(item)).map((Item) => ({ Put: { TableName: tableName(), Item } })),
-    ...was
-      .filter((item) => !kept.has(String(item.SK)))
-      .map((item) => ({ Delete: { TableName: tableName(), Key: { PK: item.PK, SK: item.SK } } })),
-  ];
-  const published = (event: Event | undefined) => (event?.published ? 1 : 0);
+/** The administrators' counts' move between two states of the event (`after` undefined: its deletion). */
+function countMoves(before: Event, after: Event | undefined) {
   const draft = (event: Event | undefined) => (event && !event.published ? 1 : 0);
-  const delta = published(after) - published(before);
-  if (delta) actions.push(countPublishedEvent(delta));
   const n = (after ? 1 : 0) - 1;
   const drafts = draft(after) - draft(before);
-  if (n || drafts) actions.push(moveEventCounts({ n, drafts }));
-  return actions;
+  return n || drafts ? [moveEventCounts({ n, drafts })] : [];
 }
 
 export async function commit(eventId: number, actions: Record<string, unknown>[]) {
@@ -110,24 +115,30 @@ export async function commit(eventId: number, actions: Record<string, unknown>[]
   }
 }
 
-/** An edit of the event record (listing fields, start, publication): one transaction. */
-export async function commitEventChange(change: EventChange): Promise<void> {
+/** An edit of the event record (listing fields, start, publication) with the portal's moves (`listed`): one transaction. */
+export async function commitEventChange(change: EventChange, listed: ListingAction[]): Promise<void> {
   await commit(change.before.id, [
     { Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) } },
-    ...listingMoves(change.before, change.after),
+    ...listed,
+    ...countMoves(change.before, change.after),
     historyPut(change),
   ]);
 }
 
 /**
- * A deletion: the event item, its search entries and counts in one transaction (conditional
- * on its version), then the items that only it reads (types, teams, waves, shards),
- * which nothing finds once the event is gone. Its history stays.
+ * A deletion: the event item, the portal's moves (`listed`: its search entries and count) and
+ * the counts in one transaction (conditional on its version), then the items that only it reads
+ * (types, teams, waves, shards), which nothing finds once the event is gone. Its history stays.
  */
-export async function commitEventDeletion(change: EventChange, rest: { PK: string; SK: string }[]) {
+export async function commitEventDeletion(
+  change: EventChange,
+  listed: ListingAction[],
+  rest: { PK: string; SK: string }[],
+) {
   await commit(change.before.id, [
     { Delete: { TableName: tableName(), Key: keys.event(change.before.id), ...atVersion(change.before) } },
-    ...listingMoves(change.before, undefined),
+    ...listed,
+    ...countMoves(change.before, undefined),
     historyPut(change),
   ]);
   for (let start = 0; start < rest.length; start += MAX_ACTIONS)

@@ -7,9 +7,8 @@ import { db, MAX_TRANSACTION_ITEMS, tableName, transactWrite } from './client.ts
 import { allocateIds } from './counters.ts';
 import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 import { keys } from './keys.ts';
-import { countPublishedEvent, eventSearchItems } from './portal-event-index.ts';
 import { countEvents } from './event-counts.ts';
-import { historyPut } from './event-admin-writes.ts';
+import { type EventListing, historyPut } from './event-admin-writes.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
 import { waiverItems } from './waivers.ts';
 import { versionHash } from '../domain/waivers.ts';
@@ -43,8 +42,13 @@ const optionalInstant = (value: string | null | undefined, field: string) => (va
  * to each type's `stockShardsFor`) and a type keeps the count it started with. A creation
  * where even one shard a type does not fit is a 400 naming `body.ticketTypes` (the route's
  * body bound, http/contract/event.ts `MAX_CREATION_ITEMS`, counts one stock item a type).
+ * `listing`: what the portal's lists add (shared/lists/portal.ts `eventListing`).
  */
-export async function createEvent(input: NewEvent, creator?: { by: number; at: string }): Promise<CreatedEvent> {
+export async function createEvent(
+  input: NewEvent,
+  listing: EventListing,
+  creator?: { by: number; at: string },
+): Promise<CreatedEvent> {
   const [ids] = await allocateEventIds([input]);
   const event = buildEvent(input, ids!);
   const others = eventWrites(event).length + (creator ? 1 : 0);
@@ -61,7 +65,7 @@ export async function createEvent(input: NewEvent, creator?: { by: number; at: s
   const history = creator
     ? [historyPut({ after: { ...event, version: 1 }, changes: {}, action: 'created', ...creator })]
     : [];
-  await transactWrite([...eventWrites(event), ...event.ticketTypes.flatMap(newStockPuts), ...history]);
+  await transactWrite([...eventWrites(event, listing), ...event.ticketTypes.flatMap(newStockPuts), ...history]);
   return event;
 }
 
@@ -207,23 +211,21 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
       text: waiver.text,
     };
   });
-  // The portal's search entries are built here too, so an event with too much text to index is refused before any write.
-  if (event.published) eventSearchItems(event);
   return event;
 }
 
 /** Every item a new event writes, as the conditional Puts (and the published count's update) of its one transaction. */
-function eventWrites(event: CreatedEvent) {
+function eventWrites(event: CreatedEvent, listing: EventListing) {
   const eventId = event.id;
   const { ticketTypes, teams, waveTimes, waivers = [], ...eventFields } = event;
   const published = event.published ? keys.publishedEventIndexes(event.startsAt, eventId) : {};
   const put = (Item: Record<string, unknown>) => ({
     Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
   });
-  // The portal's search entries and count of published events (portal-event-index.ts).
-  const listed = event.published ? [...eventSearchItems(event).map((Item) => put(Item)), countPublishedEvent()] : [];
+  // The portal's search entries and count of published events, built first (too much text to index is a 400 here).
+  const listed = listing.created(event);
   return [
-    // The administrators' lists (event-admin-reads.ts) and the version its edits are conditional on (event-admin-writes.ts).
+    // The administrators' lists (shared/lists/events.ts) and the version its edits are conditional on (event-admin-writes.ts).
     put({
       ...keys.event(eventId),
       ...published,
@@ -263,17 +265,18 @@ function eventWrites(event: CreatedEvent) {
  */
 export async function createEventsInBulk(
   inputs: readonly NewEvent[],
+  listing: EventListing,
   write: (requests: { PutRequest: { Item: Record<string, unknown> } }[]) => Promise<void>,
 ): Promise<CreatedEvent[]> {
   const ids = await allocateEventIds(inputs);
   const events = inputs.map((input, i) => buildEvent(input, ids[i]!));
   const writes = [
-    ...events.flatMap(eventWrites),
+    ...events.flatMap((event) => eventWrites(event, listing)),
     ...events.flatMap((event) => event.ticketTypes.flatMap(newStockPuts)),
   ];
   await write(writes.flatMap((action) => ('Put' in action ? [{ PutRequest: { Item: action.Put.Item } }] : [])));
   await db.send(new UpdateCommand({ ...countEvents(events).Update }));
   const published = events.filter((event) => event.published).length;
-  if (published) await db.send(new UpdateCommand({ ...countPublishedEvent(published).Update }));
+  if (published) await db.send(new UpdateCommand({ ...listing.counted(published).Update }));
   return events;
 }

@@ -2,39 +2,14 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Order, OrderCancellation, OrderHistoryEntry } from '../domain/order.ts';
 import { batchGet, db, tableName } from './client.ts';
-import { ORDER_SHARDS } from './customer-keys.ts';
 import { keys } from './keys.ts';
-import type { WalkSource } from './merged-walk.ts';
 import { fromItem } from './orders.ts';
 
 /**
- * What the staff's order routes read and write beside the order's creation (orders.ts): the lists' index
- * partitions (keys.ts `eventOrders`, `eventStatusOrders`, `allOrders`, `statusOrders`), the kept counts
- * (order-status.ts moves them), one order by id, and the start of a cancellation.
+ * What the staff's order routes read and write beside the order's creation (orders.ts): the kept counts of
+ * their lists (order-status.ts moves them; the lists' walk is shared/lists/orders.ts), one order by id, and
+ * the start of a cancellation.
  */
-
-export interface StaffOrderPartitions {
-  /** The events read (each its own partition); undefined: every event (the sharded lists). */
-  eventIds?: readonly number[];
-  status?: string;
-  /** ISO-8601 UTC, inclusive, either open. */
-  from?: string;
-  to?: string;
-}
-
-/** The walk's sources of a filter: one partition per event, or the ORDER_SHARDS shards of every event's. */
-export function staffOrderSources({ eventIds, status, from, to }: StaffOrderPartitions): WalkSource[] {
-  const low = from === undefined ? undefined : keys.timeSortBound(from, 'first');
-  const high = to === undefined ? undefined : keys.timeSortBound(to, 'last');
-  const partitions = eventIds
-    ? eventIds.map((eventId) =>
-        status === undefined ? keys.eventOrders(eventId) : keys.eventStatusOrders(eventId, status),
-      )
-    : Array.from({ length: ORDER_SHARDS }, (_, shard) =>
-        status === undefined ? keys.allOrders(shard) : keys.statusOrders(status, shard),
-      );
-  return partitions.map((partition) => ({ partition, low, high }));
-}
 
 /** The kept counts of these events (undefined: every event's item): `n`, or `s#<status>`, summed. One BatchGetItem. */
 export async function countStaffOrders(eventIds: readonly number[] | undefined, status?: string): Promise<number> {

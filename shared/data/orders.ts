@@ -7,7 +7,6 @@ import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { moveOrderStatus, OrderStatusMoved, staffCountMoves } from './order-status.ts';
-import type { WalkSource } from './merged-walk.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**
@@ -111,16 +110,6 @@ export async function readTicketsAndCounts(
   const tickets = new Map(items.flatMap((item) => (item ? [[Number(item.id), fromTicketItem(item)] as const] : [])));
   return { tickets, ...(withCounts ? { counts: toCounts(countsItem) } : {}) };
 }
-
-/** A customer's orders (of one event) by purchase time, [from, to] inclusive, as a walk's source (merged-walk.ts). */
-export const orderSource = (partition: OrderPartition, range: { from?: string; to?: string }): WalkSource => ({
-  partition:
-    partition.eventId === undefined
-      ? keys.customerOrders(partition.customerId)
-      : keys.customerEventOrders(partition.customerId, partition.eventId),
-  low: range.from === undefined ? undefined : keys.timeSortBound(range.from, 'first'),
-  high: range.to === undefined ? undefined : keys.timeSortBound(range.to, 'last'),
-});
 
 /** Which partition serves a read: all of a customer's orders, or those of one event. */
 export type OrderPartition = { customerId: number; eventId?: number };

@@ -1,18 +1,19 @@
 import type { Event } from '../domain/event.ts';
-import { entryHolds, type EventSearchKey } from '../domain/portal-lists.ts';
+import type { EventSearchKey } from '../domain/portal-lists.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName } from '../data/client.ts';
-import { asEvent, listingProjection } from '../data/customer-events.ts';
+import { listingProjection } from '../data/customer-events.ts';
 import { keys } from '../data/keys.ts';
-import { walkMerged, type Walked, type WalkSource } from '../data/merged-walk.ts';
+import { type EventIndexWalk, type EventWalkRead, readEventsBy, walkEventIndex } from './event-index-walk.ts';
 
 /**
  * The portal's event list read by start (`<startsAt ISO>#<id:10>`), from after a cursor:
  * the published events (or, for a text filter, the search entries of its word) merged with
  * the customer's linked events, one entry per sort key (`all`: a published event's link
  * shares its sort key and is dropped, an unpublished one's link is the only entry), or the
- * customer's linked events alone (`orders`). Every partition is read in chunks with a Limit, the whole walk within
- * `budget` index items; events are batch-read only for the entries that need them.
+ * customer's linked events alone (`orders`): the partitions the one event-index walk merges
+ * (event-index-walk.ts), each read in chunks with a Limit, the whole walk within `budget` index
+ * items; events are batch-read (listing fields) only for the entries that need them.
  */
 
 export type EventWalkScope = 'all' | 'orders';
@@ -32,85 +33,37 @@ export interface EventWalk {
   budget: number;
 }
 
-export interface WalkedEvent {
-  /** Its sort key: where a cursor after it resumes. */
-  sort: string;
-  eventId: number;
-  /** Read with the page, or by the walk when a filter needed it. */
-  event?: Event;
-}
-
-export interface EventWalkRead {
-  events: WalkedEvent[];
-  complete: boolean;
-  itemsRead: number;
-}
-
 const keysOnly = { expression: '#id, eventId, tokens', names: { '#id': 'id' } };
 
 export async function walkPortalEvents(walk: EventWalk): Promise<EventWalkRead> {
-  const bounds = {
-    low: walk.from === undefined ? undefined : keys.timeSortBound(walk.from, 'first'),
-    high: walk.to === undefined ? undefined : keys.timeSortBound(walk.to, 'last'),
-  };
-  const sources: WalkSource[] = [];
-  if (walk.scope === 'orders') {
-    sources.push({ partition: keys.customerEventsByStart(walk.customerId), ...bounds, projection: keysOnly });
-  } else {
-    sources.push(
-      walk.key
-        ? { partition: keys.eventSearch(walk.key.bucket), ...bounds, projection: keysOnly }
-        : { partition: keys.publishedEvents, ...bounds, projection: listingProjection },
-      // Listed second: on a shared sort key the published (or search) entry is the one judged.
-      {
-        partition: keys.customerEventsByStart(walk.customerId),
-        ...bounds,
-        projection: { expression: 'eventId', names: {} },
-      },
-    );
-  }
-  const word = walk.key?.word;
-  const read = await walkMerged(sources, {
-    need: walk.need,
-    budget: walk.budget,
-    after: walk.after,
+  const sources: EventIndexWalk['sources'] =
+    walk.scope === 'orders'
+      ? [{ partition: keys.customerEventsByStart(walk.customerId), projection: keysOnly }]
+      : [
+          walk.key
+            ? { partition: keys.eventSearch(walk.key.bucket), projection: keysOnly }
+            : { partition: keys.publishedEvents, projection: listingProjection },
+          // Listed second: on a shared sort key the published (or search) entry is the one judged.
+          { partition: keys.customerEventsByStart(walk.customerId), projection: { expression: 'eventId', names: {} } },
+        ];
+  const { from, to, matches, after, need, budget } = walk;
+  // The events not read with their entries are read with the listing fields.
+  return walkEventIndex({
+    sources,
+    word: walk.key?.word,
+    eventProjection: listingProjection,
     distinct: walk.scope === 'all',
-    // A search entry is a candidate when it holds a token the word starts (a linked event has none: read on).
-    keep: word === undefined ? undefined : (item) => !Array.isArray(item.tokens) || entryHolds(item.tokens, word),
-    confirm: walk.matches ? confirmWith(walk.matches) : undefined,
+    from,
+    to,
+    matches,
+    after,
+    need,
+    budget,
   });
-  return {
-    events: read.items.map(({ sort, item }) => ({
-      sort,
-      eventId: Number(item.eventId ?? item.id),
-      ...(item.title !== undefined ? { event: asEvent(item) } : {}),
-    })),
-    complete: read.complete,
-    itemsRead: read.itemsRead,
-  };
-}
-
-/** The walked entries whose events meet the text filters: the events not read with them are batch-read. */
-function confirmWith(matches: (event: Event) => boolean) {
-  return async (batch: Walked[]): Promise<Walked[]> => {
-    const missing = batch.filter(({ item }) => item.title === undefined);
-    const read = await readEvents(missing.map(({ item }) => Number(item.eventId)));
-    return batch.flatMap((walked) => {
-      const event = walked.item.title === undefined ? read.get(Number(walked.item.eventId)) : asEvent(walked.item);
-      return event && matches(event) ? [{ sort: walked.sort, item: { ...event, eventId: event.id } }] : [];
-    });
-  };
 }
 
 /** Events by id (listing fields): one batch read. */
-export async function readEvents(ids: readonly number[]): Promise<Map<number, Event>> {
-  if (!ids.length) return new Map();
-  const items = await batchGet(
-    ids.map((id) => keys.event(id)),
-    { projection: listingProjection.expression, names: listingProjection.names },
-  );
-  return new Map(items.flatMap((item) => (item ? [[Number(item.id), asEvent(item)] as const] : [])));
-}
+export const readEvents = (ids: readonly number[]): Promise<Map<number, Event>> => readEventsBy(ids, listingProjection);
 
 /** The published events' count (none before the first is published); one GetItem. */
 export async function publishedEventCount(): Promise<number> {

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import { createEvent } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import { createWaiver } from '#shared/data/waivers';
 import { routes } from '#shared/routes';
 import { seedTickets } from '../support/factories/tickets.ts';
@@ -21,19 +22,22 @@ fuzzFile({
     const admin = await fuzzAdministrator('events');
     const events = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
-        createEvent({
-          title: `Fuzz event ${i}`,
-          timezone: 'Europe/London',
-          startsAt: `2400-0${i + 1}-01T09:00:00Z`,
-          currency: 'EUR',
-          ticketTypes: [
-            { name: 'A', price: 10, total: 100 },
-            { name: 'B', price: 20, total: 50 },
-          ],
-          waveTimes: [{ name: 'W', startTime: `2400-0${i + 1}-01T09:00:00Z`, capacity: 10 }],
-          teams: [{ name: 'T' }],
-          questions: [{ text: 'Q?', options: [{ text: 'O' }] }],
-        }),
+        createEvent(
+          {
+            title: `Fuzz event ${i}`,
+            timezone: 'Europe/London',
+            startsAt: `2400-0${i + 1}-01T09:00:00Z`,
+            currency: 'EUR',
+            ticketTypes: [
+              { name: 'A', price: 10, total: 100 },
+              { name: 'B', price: 20, total: 50 },
+            ],
+            waveTimes: [{ name: 'W', startTime: `2400-0${i + 1}-01T09:00:00Z`, capacity: 10 }],
+            teams: [{ name: 'T' }],
+            questions: [{ text: 'Q?', options: [{ text: 'O' }] }],
+          },
+          eventListing,
+        ),
       ),
     );
     // Two of them with a ticket: a DELETE of those is refused, so the other routes still find events to change.

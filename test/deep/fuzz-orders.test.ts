@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import { createEvent } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import { routes } from '#shared/routes';
 import { placeOrder } from '../support/factories/orders.ts';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
@@ -18,13 +19,16 @@ fuzzFile({
   rows: routes.filter((row) => row.path.startsWith('/orders')),
   async seed() {
     const admin = await fuzzAdministrator('orders');
-    const event = await createEvent({
-      title: 'Fuzz orders',
-      timezone: 'Europe/London',
-      startsAt: '2400-01-01T09:00:00Z',
-      currency: 'EUR',
-      ticketTypes: [{ name: 'A', price: 10, total: 100 }],
-    });
+    const event = await createEvent(
+      {
+        title: 'Fuzz orders',
+        timezone: 'Europe/London',
+        startsAt: '2400-01-01T09:00:00Z',
+        currency: 'EUR',
+        ticketTypes: [{ name: 'A', price: 10, total: 100 }],
+      },
+      eventListing,
+    );
     const full = { ...event, ticketTypes: event.ticketTypes, waveTimes: [], teams: [], questions: [] };
     const orders = [];
     for (let n = 0; n < 4; n++) orders.push(await placeOrder(full, 8_000_000 + n, [event.ticketTypes[0]!.id]));

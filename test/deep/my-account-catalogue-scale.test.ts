@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, createEventsInBulk } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
 import { placeOrder } from '../support/factories/orders.ts';
@@ -71,9 +72,13 @@ beforeAll(async () => {
   // Through the data layer, in batch writes (the items createEvent's transaction writes).
   made = await createEventsInBulk(
     Array.from({ length: COUNT }, (_, n) => input(n, true)),
+    eventListing,
     batchWrite,
   );
-  hidden = await Promise.all([createEvent(input(COUNT, false)), createEvent(input(COUNT + 1, false))]);
+  hidden = await Promise.all([
+    createEvent(input(COUNT, false), eventListing),
+    createEvent(input(COUNT + 1, false), eventListing),
+  ]);
   for (const event of hidden) await placeOrder(event, customer, [event.ticketTypes[0]!.id]);
   expected = [...made, ...hidden].sort(byStart).map((event) => event.id);
 }, 300_000);

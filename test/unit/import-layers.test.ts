@@ -52,7 +52,9 @@ const SKIPS_REFUSED: Record<string, readonly string[]> = {
 
 /** The list engine's doors: one module per list and the write hook (shared/lists/README.md). */
 const LIST_ENTRIES = new Set(
-  ['tickets', 'older-tickets', 'portal', 'gate', 'writes', 'rules'].map((name) => `shared/lists/${name}.ts`),
+  ['tickets', 'older-tickets', 'portal', 'events', 'orders', 'gate', 'writes', 'rules'].map(
+    (name) => `shared/lists/${name}.ts`,
+  ),
 );
 
 /** Packages that mean I/O or HTTP: the pure layers import none. */

@@ -10,6 +10,7 @@ import {
 import { keys } from '../../data/keys.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { eventWaivers } from '../../data/waivers.ts';
+import { eventListing, eventListingMoves } from '../../lists/portal.ts';
 import { now } from '../../clock.ts';
 import { applyEventPatch, checkDeletable, type EventPatch } from '../../domain/event-admin.ts';
 import type { NewEvent } from '../../domain/event.ts';
@@ -20,7 +21,8 @@ import { eventFor, holdsOf, wholeEvent, type Caller } from './event-reads.ts';
 
 /**
  * The events routes' changes, in order: check the caller, load, ask the rules
- * (shared/domain/event-admin.ts), commit once (shared/data/event-admin-writes.ts).
+ * (shared/domain/event-admin.ts), ask the portal's lists for their part (shared/lists/portal.ts),
+ * commit once (shared/data/event-admin-writes.ts).
  */
 
 /** Only an administrator who reaches every event creates one (a scoped one could not reach it). */
@@ -66,7 +68,7 @@ export async function createEventFor(caller: Caller, body: NewEventBody): Promis
     updated: at,
     updatedBy: caller.id,
   };
-  return toEventView(await createEvent(input, { by: caller.id, at }));
+  return toEventView(await createEvent(input, eventListing, { by: caller.id, at }));
 }
 
 /** `PATCH /events/{id}`: listing fields, start, publication; conditional on the version read. */
@@ -81,7 +83,7 @@ export async function updateEventFor(caller: Caller, id: number, body: EventPatc
   if (!Object.keys(changes).length) return toEventView(await wholeEvent(before, types));
   const action: HistoryAction = changes.published ? (next.published ? 'published' : 'unpublished') : 'updated';
   const after = { ...next, version: (before.version ?? 1) + 1, updated: at, updatedBy: caller.id };
-  await commitEventChange({ before, after, changes, action, by: caller.id, at });
+  await commitEventChange({ before, after, changes, action, by: caller.id, at }, eventListingMoves(before, after));
   return toEventView(await wholeEvent(after, types));
 }
 
@@ -98,7 +100,8 @@ export async function deleteEventFor(caller: Caller, id: number, version?: numbe
   checkDeletable(before, await holdsOf(before, types.length));
   const at = now().toISOString();
   const after = { ...before, version: (before.version ?? 1) + 1 };
-  await commitEventDeletion({ before, after, changes: {}, action: 'deleted', by: caller.id, at }, [
+  const change = { before, after, changes: {}, action: 'deleted' as const, by: caller.id, at };
+  await commitEventDeletion(change, eventListingMoves(before, undefined), [
     ...eventLeftovers(id, { types, teamIds: teams.map((team) => team.id), waveIds: waves.map((wave) => wave.id) }),
     // Its waivers go with it (no ticket signed them: it never had tickets); their versions stay, as its history does.
     ...waivers.map((waiver) => keys.waiver(id, waiver.ticketTypeId, waiver.id)),

@@ -1,12 +1,6 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
-import {
-  eventCounts,
-  eventHasTickets,
-  listTeams,
-  readEventHistory,
-  walkAdminEvents,
-} from '../../data/event-admin-reads.ts';
+import { eventCounts, eventHasTickets, listTeams, readEventHistory } from '../../data/event-admin-reads.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { eventWaivers } from '../../data/waivers.ts';
 import { batchGet } from '../../data/client.ts';
@@ -21,6 +15,7 @@ import {
   type EventSummary,
   type EventView,
 } from '../../domain/event-resource.ts';
+import { walkAdminEvents } from '../../lists/events.ts';
 import { decodeSortCursor, encodeSortCursor } from '../../lists/portal.ts';
 import { byStart, eventMatcher } from '../../domain/portal-event.ts';
 import { eventSearchKey, PORTAL_READ_BUDGET, tooSparse } from '../../domain/portal-lists.ts';

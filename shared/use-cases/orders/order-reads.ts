@@ -1,13 +1,13 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { getCustomer, holderOfEmail } from '../../data/customers.ts';
-import { walkMerged } from '../../data/merged-walk.ts';
-import { countStaffOrders, readOrder, staffOrderSources } from '../../data/order-staff.ts';
-import { fromItem, orderSource, readOrderCounts } from '../../data/orders.ts';
+import { countStaffOrders, readOrder } from '../../data/order-staff.ts';
+import { readOrderCounts } from '../../data/orders.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { toStaffOrder, type StaffOrder } from '../../domain/order-cancel.ts';
 import type { Order, OrderStatus } from '../../domain/order.ts';
-import { offsetPastWindow, PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET, tooSparse } from '../../domain/portal-lists.ts';
+import { offsetPastWindow, PORTAL_OFFSET_WINDOW, tooSparse } from '../../domain/portal-lists.ts';
 import { NotFound } from '../../errors.ts';
+import { type OrderWalkRead, walkCustomerOrders, walkStaffOrders } from '../../lists/orders.ts';
 import { checkPaging, decodeSortCursor, encodeSortCursor } from '../../lists/portal.ts';
 import { inScope } from '../event-scope.ts';
 
@@ -89,17 +89,13 @@ export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): P
   const need = query.offset + query.limit + 1;
 
   let counted: Promise<number> | undefined;
-  let read: Awaited<ReturnType<typeof walkMerged>>;
+  let read: OrderWalkRead;
   if (customerId !== undefined) {
-    const sources =
-      query.eventId !== undefined
-        ? [orderSource({ customerId, eventId: query.eventId }, range)]
-        : [orderSource({ customerId }, range)];
     const keep =
       query.status !== undefined || (scope && query.eventId === undefined)
-        ? (item: Record<string, unknown>) =>
-            (query.status === undefined || item.status === query.status) &&
-            (query.eventId !== undefined || inScope(scope, Number(item.eventId)))
+        ? (order: Order) =>
+            (query.status === undefined || order.status === query.status) &&
+            (query.eventId !== undefined || inScope(scope, order.eventId))
         : undefined;
     if (!ranged && query.status === undefined) {
       const id = customerId;
@@ -107,31 +103,30 @@ export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): P
         eventIds ? eventIds.reduce((sum, eventId) => sum + (counts.byEvent[eventId] ?? 0), 0) : counts.total,
       );
     }
-    read = await walkMerged(sources, { need, budget: PORTAL_READ_BUDGET, descending: true, after, keep });
-    if (!read.complete && read.items.length < need)
+    read = await walkCustomerOrders(customerId, query.eventId === undefined ? undefined : [query.eventId], range, {
+      need,
+      after,
+      keep,
+    });
+    if (!read.complete && read.orders.length < need)
       throw tooSparse(
         query.status !== undefined ? 'status' : 'customerId',
         'add eventId or a purchase range (fromPurchaseDate, toPurchaseDate)',
       );
   } else {
     if (!ranged) counted = countStaffOrders(eventIds, query.status);
-    read = await walkMerged(staffOrderSources({ eventIds, status: query.status, ...range }), {
-      need,
-      budget: PORTAL_READ_BUDGET,
-      descending: true,
-      after,
-    });
+    read = await walkStaffOrders({ eventIds, status: query.status, ...range }, { need, after });
   }
   counted?.catch(() => undefined);
-  const page = read.items.slice(query.offset, query.offset + query.limit);
+  const page = read.orders.slice(query.offset, query.offset + query.limit);
   const exact = counted ? await counted : undefined;
   const readAll = read.complete && after === undefined;
   return {
-    totalCount: exact ?? (readAll ? read.items.length : query.offset + read.items.length),
+    totalCount: exact ?? (readAll ? read.orders.length : query.offset + read.orders.length),
     totalCountIsEstimate: exact === undefined && !readAll,
     limit: query.limit,
     offset: query.offset,
-    items: page.map(({ item }) => toStaffOrder(fromItem(item))),
-    next: read.items.length > query.offset + query.limit ? encodeSortCursor(page.at(-1)!.sort) : null,
+    items: page.map(({ order }) => toStaffOrder(order)),
+    next: read.orders.length > query.offset + query.limit ? encodeSortCursor(page.at(-1)!.sort) : null,
   };
 }

@@ -1,13 +1,13 @@
-import { fromItem, orderSource, readOrderCounts, readTicketsAndCounts, type OrderCounts } from '../../data/orders.ts';
-import { walkMerged } from '../../data/merged-walk.ts';
+import { readOrderCounts, readTicketsAndCounts, type OrderCounts } from '../../data/orders.ts';
+import { walkCustomerOrders } from '../../lists/orders.ts';
 import { decodeSortCursor, encodeSortCursor, checkPaging } from '../../lists/portal.ts';
 import { toOrderEntry, type OrderEntry, type OrderIncludes } from '../../domain/order.ts';
-import { offsetPastWindow, PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET, tooSparse } from '../../domain/portal-lists.ts';
+import { offsetPastWindow, PORTAL_OFFSET_WINDOW, tooSparse } from '../../domain/portal-lists.ts';
 import type { CursorPage } from './catalogue.ts';
 
 /**
  * `GET /my-account/orders`: only the caller's orders, newest first, at any number. Served by
- * GSI1 (all their orders) or GSI2 per named event, merged (merged-walk.ts), with the
+ * GSI1 (all their orders) or GSI2 per named event, merged (shared/lists/orders.ts), with the
  * purchase-date range in the key condition, from the start or after `_cursor`, until the
  * page and one more order are found; `ticketType` is applied on top of what is read (at
  * most PORTAL_READ_BUDGET orders a page: a page it cannot fill is a 400 naming the narrower
@@ -47,39 +47,35 @@ export async function listCustomerOrders(customerId: number, query: OrderListQue
   if (query.offset + query.limit > PORTAL_OFFSET_WINDOW) throw offsetPastWindow();
   const after = query.cursor === undefined ? undefined : decodeSortCursor(query.cursor);
   const range = { from: query.from, to: query.to };
-  const sources = query.events?.length
-    ? [...new Set(query.events)].map((eventId) => orderSource({ customerId, eventId }, range))
-    : [orderSource({ customerId }, range)];
+  const events = query.events?.length ? [...new Set(query.events)] : undefined;
   const types = query.ticketTypes?.length ? new Set(query.ticketTypes) : undefined;
   const counted = countOf(query);
   // Without tickets to read, the counts are read alongside the Query instead of in the tickets' batch.
   const countsApart = counted && !query.include.tickets ? readOrderCounts(customerId) : undefined;
   countsApart?.catch(() => undefined); // awaited below; handled here in case a Query fails first
   const need = query.offset + query.limit + 1;
-  const read = await walkMerged(sources, {
+  const read = await walkCustomerOrders(customerId, events, range, {
     need,
-    budget: PORTAL_READ_BUDGET,
-    descending: true,
     after,
-    keep: types && ((item) => (item.typeIds as number[]).some((typeId) => types.has(typeId))),
+    keep: types && ((order) => order.typeIds.some((typeId) => types.has(typeId))),
   });
-  if (!read.complete && read.items.length < need)
+  if (!read.complete && read.orders.length < need)
     throw tooSparse('ticketType', 'add event or a purchase-date range (fromPurchaseDate, toPurchaseDate)');
 
-  const page = read.items.slice(query.offset, query.offset + query.limit);
-  const shown = page.map(({ item }) => fromItem(item));
+  const page = read.orders.slice(query.offset, query.offset + query.limit);
+  const shown = page.map(({ order }) => order);
   const ticketIds = query.include.tickets ? shown.flatMap((order) => order.ticketIds) : [];
   const { tickets, counts } = query.include.tickets
     ? await readTicketsAndCounts(customerId, ticketIds, !!counted)
     : { tickets: new Map(), counts: await countsApart };
   const exact = counted && counts ? counted(counts) : undefined;
   return {
-    totalCount: exact ?? read.items.length,
+    totalCount: exact ?? read.orders.length,
     totalCountIsEstimate: exact === undefined && (!read.complete || after !== undefined),
     limit: query.limit,
     offset: query.offset,
     items: shown.map((order) => toOrderEntry(order, query.include, tickets)),
-    next: read.items.length > query.offset + query.limit ? encodeSortCursor(page.at(-1)!.sort) : null,
+    next: read.orders.length > query.offset + query.limit ? encodeSortCursor(page.at(-1)!.sort) : null,
     itemsRead: read.itemsRead,
   };
 }

@@ -1,4 +1,5 @@
 import { createEvent } from '#shared/data/events';
+import { eventListing } from '#shared/lists/portal';
 import { createTicket, type NewTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
@@ -39,7 +40,7 @@ export function sampleEvent(overrides: Partial<NewEvent> = {}): NewEvent {
 }
 
 export const seedEvent = (overrides: Partial<NewEvent> = {}): Promise<CreatedEvent> =>
-  createEvent(sampleEvent(overrides));
+  createEvent(sampleEvent(overrides), eventListing);
 
 /** An attendee with answers to the event's questions (the n-th of a stable sequence). */
 export function sampleAttendee(event: CreatedEvent, n: number): Omit<NewTicket, 'typeId'> {

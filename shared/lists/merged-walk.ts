@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
-import { keyAttributes, keyCondition, type Partition, type SortCondition } from './key-conditions.ts';
+import { db, tableName } from '../data/client.ts';
+import { keyAttributes, keyCondition, type Partition, type SortCondition } from '../data/key-conditions.ts';
 
 /**
  * A walk of several index partitions that share one sort order (the portal's lists: events

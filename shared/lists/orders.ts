@@ -1,0 +1,98 @@
+import type { Order } from '../domain/order.ts';
+import { PORTAL_READ_BUDGET } from '../domain/portal-lists.ts';
+import { ORDER_SHARDS } from '../data/customer-keys.ts';
+import { keys } from '../data/keys.ts';
+import { fromItem } from '../data/orders.ts';
+import { walkMerged, type WalkSource } from './merged-walk.ts';
+
+/**
+ * The door to the order lists, newest first by purchase instant (`<purchasedDate>#<id:10>`), walked
+ * from after a cursor: the staff's (`GET /orders`: an event's orders, or in one status; every event's
+ * through the ORDER_SHARDS shards) and a customer's (`GET /my-account/orders` and the staff's list by
+ * customer: all their orders, or one event's). The index partitions are keys.ts's; the walk is the
+ * merged one (merged-walk.ts), within PORTAL_READ_BUDGET index items. Their totals are the kept
+ * counts' (shared/data/order-staff.ts, orders.ts), read by the use cases.
+ */
+
+/** ISO-8601 UTC purchase instants, inclusive, either open. */
+export interface PurchaseRange {
+  from?: string;
+  to?: string;
+}
+
+export interface OrderWalk {
+  /** Orders kept before the walk stops (the page's offset, limit and one more). */
+  need: number;
+  /** The sort key after which the walk resumes (the cursor's). */
+  after?: string;
+  /** Whether a read order is kept (checked as read; undefined: all). */
+  keep?: (order: Order) => boolean;
+}
+
+export interface OrderWalkRead {
+  orders: { sort: string; order: Order }[];
+  /** Every partition was read to its end: nothing more matches. */
+  complete: boolean;
+  /** Index items read. */
+  itemsRead: number;
+}
+
+/** Which staff list a filter reads: one partition per event, or every event's (the sharded lists). */
+export interface StaffOrderPartitions extends PurchaseRange {
+  /** The events read (each its own partition); undefined: every event. */
+  eventIds?: readonly number[];
+  status?: string;
+}
+
+const bounds = ({ from, to }: PurchaseRange) => ({
+  low: from === undefined ? undefined : keys.timeSortBound(from, 'first'),
+  high: to === undefined ? undefined : keys.timeSortBound(to, 'last'),
+});
+
+async function walkOrders(sources: WalkSource[], walk: OrderWalk): Promise<OrderWalkRead> {
+  const { keep } = walk;
+  const read = await walkMerged(sources, {
+    need: walk.need,
+    budget: PORTAL_READ_BUDGET,
+    descending: true,
+    after: walk.after,
+    keep: keep && ((item) => keep(fromItem(item))),
+  });
+  return {
+    orders: read.items.map(({ sort, item }) => ({ sort, order: fromItem(item) })),
+    complete: read.complete,
+    itemsRead: read.itemsRead,
+  };
+}
+
+/** A customer's orders: all of them (GSI1), or those of the named events merged (GSI2, one partition each). */
+export function walkCustomerOrders(
+  customerId: number,
+  eventIds: readonly number[] | undefined,
+  range: PurchaseRange,
+  walk: OrderWalk,
+): Promise<OrderWalkRead> {
+  const partitions = eventIds?.length
+    ? eventIds.map((eventId) => keys.customerEventOrders(customerId, eventId))
+    : [keys.customerOrders(customerId)];
+  return walkOrders(
+    partitions.map((partition) => ({ partition, ...bounds(range) })),
+    walk,
+  );
+}
+
+/** The staff's lists: each event's partition (GSI3, GSI4 in a status), or every event's shards (GSI5, GSI6) merged. */
+export function walkStaffOrders(filter: StaffOrderPartitions, walk: OrderWalk): Promise<OrderWalkRead> {
+  const { eventIds, status } = filter;
+  const partitions = eventIds
+    ? eventIds.map((eventId) =>
+        status === undefined ? keys.eventOrders(eventId) : keys.eventStatusOrders(eventId, status),
+      )
+    : Array.from({ length: ORDER_SHARDS }, (_, shard) =>
+        status === undefined ? keys.allOrders(shard) : keys.statusOrders(status, shard),
+      );
+  return walkOrders(
+    partitions.map((partition) => ({ partition, ...bounds(filter) })),
+    walk,
+  );
+}
