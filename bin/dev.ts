@@ -150,6 +150,8 @@ try {
   services.payments.webhooks.configure({ url: webhookUrl });
   adminPage.proxyTo(server.url);
   portalPage.proxyTo(server.url);
+  // The portal confirms its payments against the stand-in, as Stripe.js does against Stripe (pay.js).
+  portalPage.configure({ paymentsBaseUrl: services.payments.baseUrl });
 
   // mailStore: the SES stand-in's store (GET <mailStore>/store lists the mails sent), to follow mailed links locally.
   const manifest = {

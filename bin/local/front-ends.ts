@@ -30,6 +30,11 @@ export interface FrontEnd {
   origins: [localhost: string, loopback: string];
   /** Where `/api/*` goes, e.g. `http://127.0.0.1:3000`; until set, `/api/*` answers 503. */
   proxyTo(apiOrigin: string): void;
+  /**
+   * The page's local settings, served as `/config.json` (until set: `{}`); a deployed front end has no such file,
+   * its bucket answers 403, and the page takes its deployed defaults (the portal: Stripe.js).
+   */
+  configure(settings: Record<string, unknown>): void;
   close(): Promise<void>;
 }
 
@@ -64,13 +69,16 @@ const HOP_BY_HOP = new Set([
 
 export async function startFrontEnd({ name, root, port }: FrontEndOptions): Promise<FrontEnd> {
   let api: URL | undefined;
+  let config = '{}';
   const base = resolve(root);
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = new URL(req.url ?? '/', 'http://local').pathname;
     const served =
       pathname === '/api' || pathname.startsWith('/api/')
         ? proxy(req, res, api)
-        : serveStatic(base, pathname, req, res);
+        : pathname === CONFIG_PATH
+          ? serveConfig(config, req, res)
+          : serveStatic(base, pathname, req, res);
     served.catch((error: unknown) => {
       console.error(`${name}: ${req.method} ${req.url} failed:`, error);
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' }).end('Bad gateway');
@@ -104,6 +112,9 @@ export async function startFrontEnd({ name, root, port }: FrontEndOptions): Prom
     proxyTo: (apiOrigin) => {
       api = new URL(apiOrigin);
     },
+    configure: (settings) => {
+      config = JSON.stringify(settings);
+    },
     close: async () => {
       await Promise.all(servers.map(closeServer));
     },
@@ -115,6 +126,22 @@ async function closeServer(server: Server): Promise<void> {
   server.close();
   server.closeAllConnections();
   await closed;
+}
+
+/** Where a page reads its local settings (FrontEnd.configure). */
+const CONFIG_PATH = '/config.json';
+
+async function serveConfig(config: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('Method not allowed');
+    return;
+  }
+  res.writeHead(200, {
+    'Content-Type': TYPES['.json']!,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : config);
 }
 
 /** A file under the root, else index.html (the SPA's client-side routes), as CloudFront's error responses do. */
