@@ -60,6 +60,20 @@ export const FRONT_END_CSP = [
   "connect-src 'self'",
 ].join('; ');
 
+/**
+ * The portal's: the same, and Stripe.js, which the page loads to take the card (infra/pages/portal/pay.js): its
+ * script, its frames (the card field, 3-D Secure) and its API, as Stripe's security guide lists them. The admin
+ * page takes no payment and keeps FRONT_END_CSP.
+ */
+export const PORTAL_CSP = FRONT_END_CSP.replace(
+  "connect-src 'self'",
+  [
+    "script-src 'self' https://js.stripe.com",
+    'frame-src https://js.stripe.com https://hooks.stripe.com',
+    "connect-src 'self' https://api.stripe.com",
+  ].join('; '),
+);
+
 export interface FrontEndsProps {
   settings: StageSettings;
   api: IHttpApi;
@@ -72,7 +86,7 @@ export interface FrontEndsProps {
  * the HTTP API, so the auth cookie is first-party. Made here once for both: the
  * origin-verify secret (infra/origin-verify.ts), the WAF web ACL
  * (infra/front-end-web-acl.ts), the SPA fallback and viewer-address functions, the security
- * headers, the API documentation, the access-log bucket and the custom domains' certificate
+ * headers (one policy per front end: their CSPs differ), the API documentation, the access-log bucket and the custom domains' certificate
  * and zone.
  */
 export class FrontEnds extends Construct {
@@ -119,10 +133,16 @@ export class FrontEnds extends Construct {
         runtime: FunctionRuntime.JS_2_0,
         comment: 'Extension-less paths get the SPA shell /index.html',
       }),
-      headers: new ResponseHeadersPolicy(this, 'SecurityHeaders', {
-        comment: `ticketing-${settings.name}: security headers of the front-end files`,
-        securityHeadersBehavior: securityHeaders(FRONT_END_CSP, { overrideCsp: false }),
-      }),
+      headers: {
+        admin: new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+          comment: `ticketing-${settings.name}: security headers of the front-end files`,
+          securityHeadersBehavior: securityHeaders(FRONT_END_CSP, { overrideCsp: false }),
+        }),
+        portal: new ResponseHeadersPolicy(this, 'PortalSecurityHeaders', {
+          comment: `ticketing-${settings.name}: security headers of the portal's files (Stripe.js allowed)`,
+          securityHeadersBehavior: securityHeaders(PORTAL_CSP, { overrideCsp: false }),
+        }),
+      },
       docs: new ApiDocs(this, 'ApiDocs', { settings }),
       certificate: settings.certificateArn
         ? Certificate.fromCertificateArn(this, 'Certificate', settings.certificateArn)
