@@ -17,6 +17,7 @@ import type { RouteRow } from '#shared/routes';
 import { ApiDocs } from './api-docs.ts';
 import { FrontEnd, type FrontEndParts } from './front-end-distribution.ts';
 import { acknowledgeDeploymentHelper } from './front-end-files.ts';
+import { FRONT_END_CSP, PORTAL_CSP } from './front-end-csp.ts';
 import { frontEndWebAcl } from './front-end-web-acl.ts';
 import { originVerifyHeaderValue, originVerifySecret } from './origin-verify.ts';
 import { PRIVATE_BUCKET } from './private-files.ts';
@@ -45,34 +46,6 @@ export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
   request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
   return request;
 }`;
-
-/**
- * The front-end files' Content-Security-Policy, unless the SPA's own answer sets one.
- * Scripts and styles from the same origin only; the API is on the same origin too.
- */
-export const FRONT_END_CSP = [
-  "default-src 'self'",
-  "base-uri 'self'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-].join('; ');
-
-/**
- * The portal's: the same, and Stripe.js, which the page loads to take the card (infra/pages/portal/pay.js): its
- * script, its frames (the card field, 3-D Secure) and its API, as Stripe's security guide lists them. The admin
- * page takes no payment and keeps FRONT_END_CSP.
- */
-export const PORTAL_CSP = FRONT_END_CSP.replace(
-  "connect-src 'self'",
-  [
-    "script-src 'self' https://js.stripe.com",
-    'frame-src https://js.stripe.com https://hooks.stripe.com',
-    "connect-src 'self' https://api.stripe.com",
-  ].join('; '),
-);
 
 export interface FrontEndsProps {
   settings: StageSettings;
