@@ -17,12 +17,15 @@ function show(step) {
   for (const id of ['event', 'reservation', 'payment', 'order']) $(id).hidden = !STEPS[step].includes(id);
 }
 
+/** The events to come that are on sale: published (the list also has an unpublished one the customer holds an order for). */
 export async function loadEvents() {
-  const answer = await api('GET', '/my-account/event?_limit=20', { quiet: true });
+  const now = Math.floor(Date.now() / 1000);
+  const answer = await api('GET', `/my-account/event?fromEventStart=${now}&_limit=20`, { quiet: true });
   const list = $('events-list');
   list.replaceChildren();
   if (refused(answer)) return;
-  for (const event of answer.body.data) {
+  const published = answer.body.data.filter((event) => event.published === '1');
+  for (const event of published) {
     const choose = element('button', { type: 'button', className: 'choose-event', text: event.title });
     choose.addEventListener('click', () => chooseEvent(event));
     const when = new Date(event.start).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
@@ -31,7 +34,7 @@ export async function loadEvents() {
       element('li', { 'data-event-id': event.id }, choose, ` ${when}, ${event.venue || 'venue to come'} (${left} left)`),
     );
   }
-  if (answer.body.data.length === 0) list.append(element('li', { text: 'No event is on sale.' }));
+  if (published.length === 0) list.append(element('li', { text: 'No event is on sale.' }));
 }
 
 async function chooseEvent(event) {
@@ -86,7 +89,9 @@ $('reserve').addEventListener('click', async () => {
     .filter((line) => line.quantity > 0)
     .map((line) => (waveTimeId === undefined ? line : { ...line, waveTimeId }));
   if (lines.length === 0) return tell('Choose how many tickets you want first.');
+  $('reserve').disabled = true;
   const answer = await api('POST', '/my-account/reservations', { body: { eventId: Number(purchase.event.id), lines } });
+  $('reserve').disabled = false;
   if (refused(answer)) return;
   showReservation(answer.body.data);
 });
