@@ -17,6 +17,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { registeredCallbackUrls, registeredLogoutUrls } from '#shared/auth/oidc';
+import { PORTAL_CSP } from '../infra/front-end-csp.ts';
 import { initLocalSigningKeys } from './keys/commands.ts';
 import { configureCognito, configureCustomerCognito } from './local/cognito.ts';
 import { startFrontEnd } from './local/front-ends.ts';
@@ -32,7 +33,13 @@ const manifestPath = process.env.DEMO_MANIFEST ?? '.local/demo.json';
 // First, so a taken port fails fast and the origins (ADMIN_ORIGINS, PORTAL_ORIGINS, callbacks) are known.
 const [adminPage, portalPage] = await Promise.all([
   startFrontEnd({ name: 'admin', root: 'infra/pages/admin', port: Number(process.env.ADMIN_PORT ?? 5173) }),
-  startFrontEnd({ name: 'portal', root: 'infra/pages/portal', port: Number(process.env.PORTAL_PORT ?? 5174) }),
+  // The portal's page under its deployed CSP (the stand-in's origin added once known): the browser test runs it so.
+  startFrontEnd({
+    name: 'portal',
+    root: 'infra/pages/portal',
+    port: Number(process.env.PORTAL_PORT ?? 5174),
+    csp: PORTAL_CSP,
+  }),
 ]).catch((error: unknown) => {
   console.error('Front-end servers failed to start:', error instanceof Error ? error.message : error);
   process.exit(1);
@@ -150,6 +157,8 @@ try {
   services.payments.webhooks.configure({ url: webhookUrl });
   adminPage.proxyTo(server.url);
   portalPage.proxyTo(server.url);
+  // The portal confirms its payments against the stand-in, as Stripe.js does against Stripe (pay.js).
+  portalPage.configure({ paymentsBaseUrl: services.payments.baseUrl }, { connectSrc: [services.payments.baseUrl] });
 
   // mailStore: the SES stand-in's store (GET <mailStore>/store lists the mails sent), to follow mailed links locally.
   const manifest = {

@@ -41,7 +41,8 @@ export interface FrontEndParts {
   deploymentLogs: LogGroup;
   spaFallback: CloudFrontFunction;
   viewerAddress: CloudFrontFunction;
-  headers: ResponseHeadersPolicy;
+  /** Each front end's security headers (their CSPs differ: the portal loads Stripe.js). */
+  headers: Record<FrontEndName, ResponseHeadersPolicy>;
   /** The API documentation files and their behaviours (infra/api-docs.ts). */
   docs: ApiDocs;
   certificate?: ICertificate;
@@ -76,7 +77,7 @@ export class FrontEnd extends Construct {
       comment: `ticketing-${settings.name} ${name} front end`,
       defaultRootObject: 'index.html',
       defaultBehavior: {
-        ...fileBehaviour(files, parts.headers),
+        ...fileBehaviour(files, parts.headers[name]),
         functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: parts.spaFallback }],
       },
       additionalBehaviors: {

@@ -17,6 +17,7 @@ import type { RouteRow } from '#shared/routes';
 import { ApiDocs } from './api-docs.ts';
 import { FrontEnd, type FrontEndParts } from './front-end-distribution.ts';
 import { acknowledgeDeploymentHelper } from './front-end-files.ts';
+import { FRONT_END_CSP, PORTAL_CSP } from './front-end-csp.ts';
 import { frontEndWebAcl } from './front-end-web-acl.ts';
 import { originVerifyHeaderValue, originVerifySecret } from './origin-verify.ts';
 import { PRIVATE_BUCKET } from './private-files.ts';
@@ -46,20 +47,6 @@ export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
   return request;
 }`;
 
-/**
- * The front-end files' Content-Security-Policy, unless the SPA's own answer sets one.
- * Scripts and styles from the same origin only; the API is on the same origin too.
- */
-export const FRONT_END_CSP = [
-  "default-src 'self'",
-  "base-uri 'self'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-].join('; ');
-
 export interface FrontEndsProps {
   settings: StageSettings;
   api: IHttpApi;
@@ -72,7 +59,7 @@ export interface FrontEndsProps {
  * the HTTP API, so the auth cookie is first-party. Made here once for both: the
  * origin-verify secret (infra/origin-verify.ts), the WAF web ACL
  * (infra/front-end-web-acl.ts), the SPA fallback and viewer-address functions, the security
- * headers, the API documentation, the access-log bucket and the custom domains' certificate
+ * headers (one policy per front end: their CSPs differ), the API documentation, the access-log bucket and the custom domains' certificate
  * and zone.
  */
 export class FrontEnds extends Construct {
@@ -119,10 +106,16 @@ export class FrontEnds extends Construct {
         runtime: FunctionRuntime.JS_2_0,
         comment: 'Extension-less paths get the SPA shell /index.html',
       }),
-      headers: new ResponseHeadersPolicy(this, 'SecurityHeaders', {
-        comment: `ticketing-${settings.name}: security headers of the front-end files`,
-        securityHeadersBehavior: securityHeaders(FRONT_END_CSP, { overrideCsp: false }),
-      }),
+      headers: {
+        admin: new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+          comment: `ticketing-${settings.name}: security headers of the front-end files`,
+          securityHeadersBehavior: securityHeaders(FRONT_END_CSP, { overrideCsp: false }),
+        }),
+        portal: new ResponseHeadersPolicy(this, 'PortalSecurityHeaders', {
+          comment: `ticketing-${settings.name}: security headers of the portal's files (Stripe.js allowed)`,
+          securityHeadersBehavior: securityHeaders(PORTAL_CSP, { overrideCsp: false }),
+        }),
+      },
       docs: new ApiDocs(this, 'ApiDocs', { settings }),
       certificate: settings.certificateArn
         ? Certificate.fromCertificateArn(this, 'Certificate', settings.certificateArn)

@@ -30,6 +30,12 @@ export interface FrontEnd {
   origins: [localhost: string, loopback: string];
   /** Where `/api/*` goes, e.g. `http://127.0.0.1:3000`; until set, `/api/*` answers 503. */
   proxyTo(apiOrigin: string): void;
+  /**
+   * The page's local settings, served as `/config.json` (until set: `{}`); a deployed front end has no such file,
+   * its bucket answers 403, and the page takes its deployed defaults (the portal: Stripe.js). `connectSrc`: the
+   * local origins the page calls besides its own (the Stripe stand-in), added to its CSP's `connect-src`.
+   */
+  configure(settings: Record<string, unknown>, options?: { connectSrc?: string[] }): void;
   close(): Promise<void>;
 }
 
@@ -39,6 +45,8 @@ export interface FrontEndOptions {
   root: string;
   /** 0 picks a free port. */
   port: number;
+  /** The Content-Security-Policy its files are served with, as the stage's CloudFront sends it; none: no header. */
+  csp?: string;
 }
 
 const TYPES: Record<string, string> = {
@@ -62,15 +70,19 @@ const HOP_BY_HOP = new Set([
   'trailer',
 ]);
 
-export async function startFrontEnd({ name, root, port }: FrontEndOptions): Promise<FrontEnd> {
+export async function startFrontEnd({ name, root, port, csp }: FrontEndOptions): Promise<FrontEnd> {
   let api: URL | undefined;
+  let config = '{}';
+  let pageHeaders: Record<string, string> = csp ? { 'Content-Security-Policy': csp } : {};
   const base = resolve(root);
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = new URL(req.url ?? '/', 'http://local').pathname;
     const served =
       pathname === '/api' || pathname.startsWith('/api/')
         ? proxy(req, res, api)
-        : serveStatic(base, pathname, req, res);
+        : pathname === CONFIG_PATH
+          ? serveConfig(config, req, res)
+          : serveStatic(base, pathname, req, res, pageHeaders);
     served.catch((error: unknown) => {
       console.error(`${name}: ${req.method} ${req.url} failed:`, error);
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' }).end('Bad gateway');
@@ -104,6 +116,16 @@ export async function startFrontEnd({ name, root, port }: FrontEndOptions): Prom
     proxyTo: (apiOrigin) => {
       api = new URL(apiOrigin);
     },
+    configure: (settings, { connectSrc = [] } = {}) => {
+      config = JSON.stringify(settings);
+      if (csp && connectSrc.length > 0)
+        pageHeaders = {
+          'Content-Security-Policy': csp.replace(
+            /connect-src [^;]*/,
+            (sources) => `${sources} ${connectSrc.join(' ')}`,
+          ),
+        };
+    },
     close: async () => {
       await Promise.all(servers.map(closeServer));
     },
@@ -117,8 +139,30 @@ async function closeServer(server: Server): Promise<void> {
   await closed;
 }
 
+/** Where a page reads its local settings (FrontEnd.configure). */
+const CONFIG_PATH = '/config.json';
+
+async function serveConfig(config: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('Method not allowed');
+    return;
+  }
+  res.writeHead(200, {
+    'Content-Type': TYPES['.json']!,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : config);
+}
+
 /** A file under the root, else index.html (the SPA's client-side routes), as CloudFront's error responses do. */
-async function serveStatic(root: string, pathname: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveStatic(
+  root: string,
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pageHeaders: Record<string, string>,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('Method not allowed');
     return;
@@ -132,6 +176,7 @@ async function serveStatic(root: string, pathname: string, req: IncomingMessage,
     // Pages change while a developer works on them: always revalidate.
     'Cache-Control': 'no-cache',
     'X-Content-Type-Options': 'nosniff',
+    ...pageHeaders,
   });
   if (req.method === 'HEAD') return void res.end();
   await pipeline(createReadStream(file), res);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_COOKIE } from '#shared/http/cookies';
+import { MAX_TICKETS_PER_RESERVATION } from '#shared/domain/reservation';
+import { PORTAL_CSP } from '../../infra/front-end-csp.ts';
 import { startDevStack, type DevStack } from '../support/dev-stack.ts';
 import { checkHttpAnswer } from '../support/openapi-check.ts';
 import { mailTo } from '../support/mail.ts';
@@ -239,6 +241,126 @@ describe.skipIf(!chromiumAvailable)('the portal page in a browser', () => {
         expect(await clickForAnswer(page, '#my-account', 'GET /api/v2/my-account', 200)).toContain(
           `"emailAddress": "${manifest.customer.login}"`,
         );
+      } finally {
+        await page.context().close();
+      }
+    },
+    TEST_MS,
+  );
+});
+
+describe.skipIf(!chromiumAvailable)('buying on the portal page, in a browser', () => {
+  /** What a gate device sends: a staff login, then its calls with the bearer token, answers checked against the document. */
+  async function asScanner(baseUrl: string, credentials: { login: string; password: string }) {
+    const send = async (method: string, path: string, body?: unknown, token?: string) => {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const answer = {
+        status: response.status,
+        headers: Object.fromEntries(response.headers.entries()),
+        raw: await response.text(),
+      };
+      await checkHttpAnswer(method, `/api/v2${path}`, answer);
+      return { status: answer.status, body: JSON.parse(answer.raw) };
+    };
+    const login = await send('POST', '/auth/legacy/login', credentials);
+    expect(login.status).toBe(200);
+    return (method: string, path: string, body?: unknown) => send(method, path, body, login.body.data.jwt);
+  }
+
+  it(
+    'a customer reserves 2 tickets, checks out with the test card, sees the order active with its 2 tickets; a scanner admits one of them once',
+    async () => {
+      const { manifest, portalUrl } = stacks.legacy!;
+      const page = await openPage(portalUrl);
+      const refusedByCsp: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) refusedByCsp.push(message.text());
+      });
+      try {
+        const csp = (await page.request.get(`${portalUrl}/`)).headers()['content-security-policy'] ?? '';
+        expect(csp.startsWith(PORTAL_CSP.split('; connect-src')[0]!)).toBe(true);
+        expect(csp).toMatch(/connect-src 'self' https:\/\/api\.stripe\.com http:\/\/127\.0\.0\.1:\d+/);
+        await page.fill('#customer-login', manifest.customer.login);
+        await page.fill('#customer-password', manifest.customer.password);
+        await page.click('#customer-signin');
+        await waitForState(page, 'signed-in');
+
+        // The published events, then one's types with what is left and their prices.
+        await page.locator('#events-list button.choose-event', { hasText: 'City Marathon 2027' }).click();
+        const half = page.locator('#event-types tr', { hasText: 'Half marathon' });
+        const available = Number(await half.locator('.available').textContent());
+        expect(available).toBeGreaterThan(2);
+        expect(await page.locator('#wave-choice').isHidden()).toBe(false);
+        // A refusal reads as a sentence (409 max_per_order), and nothing is held.
+        await half.locator('.quantity').fill(String(MAX_TICKETS_PER_RESERVATION + 1));
+        await page.click('#reserve');
+        await page.waitForSelector('#message[data-reason="max_per_order"]:not([hidden])');
+        expect(await page.locator('#message').textContent()).toBe('That is more tickets than one order may hold.');
+        expect(await page.locator('#reservation').isHidden()).toBe(true);
+
+        await half.locator('.quantity').fill('2');
+        await page.click('#reserve');
+
+        // Held: the countdown and the server's amounts (2 × 40).
+        await page.waitForSelector('#reservation:not([hidden])');
+        expect(await page.locator('#reservation-expiry').textContent()).toMatch(/^Held for you for \d+:\d{2}$/);
+        expect(await page.locator('#reservation-total').getAttribute('data-total')).toBe('80');
+        const reservationId = await page.locator('#reservation').getAttribute('data-reservation-id');
+        for (const n of [0, 1]) {
+          await page.fill(`#attendee-${n}-firstName`, `Runner${n}`);
+          await page.fill(`#attendee-${n}-lastName`, 'Browser');
+          await page.fill(`#attendee-${n}-email`, `runner${n}@demo.test`);
+        }
+        await clickForAnswer(page, '#checkout', `POST /api/v2/my-account/reservations/${reservationId}/checkout`, 201);
+
+        // Paid with the test card against the Stripe stand-in, as Stripe.js would; the webhook makes it active.
+        await page.waitForSelector('#payment:not([hidden])');
+        expect(await page.locator('#test-card').inputValue()).toBe('pm_card_visa');
+        await page.click('#pay');
+        await page.waitForSelector('#order[data-status="active"]', { timeout: 60_000 });
+        const tickets = page.locator('#order-tickets li');
+        expect(await tickets.count()).toBe(2);
+        const ticketIds = await tickets.evaluateAll((items) =>
+          items.map((item) => item.getAttribute('data-ticket-id')!),
+        );
+        const orderId = await page.locator('#order').getAttribute('data-order-id');
+        const orders = await fetchFromPage(page, 'GET', '/api/v2/my-account/orders?includeTickets=true&_limit=100', {
+          authorization: `Bearer ${await page.evaluate<string>('sessionStorage.getItem("ticketing-customer-token")')}`,
+        });
+        const order = (orders.body as { data: { id: string; status: string; tickets: { id: string }[] }[] }).data.find(
+          (entry) => entry.id === orderId,
+        )!;
+        expect(order.status).toBe('active');
+        expect(order.tickets.map((ticket) => ticket.id).sort()).toEqual([...ticketIds].sort());
+
+        // The printable ticket, fetched with the token and offered as a blob.
+        const pdf = page.waitForResponse((response) => response.url().endsWith(`/tickets/${ticketIds[0]}/pdf`));
+        await tickets.first().locator('.ticket-pdf').click();
+        expect((await (await pdf).body()).subarray(0, 5).toString()).toBe('%PDF-');
+        expect(await tickets.first().locator('.ticket-pdf-link').getAttribute('href')).toMatch(/^blob:/);
+        // All of it under the portal's deployed CSP (plus the stand-in's origin): nothing was refused.
+        expect(refusedByCsp).toEqual([]);
+
+        // At the gate: the ticket's barcode admits once; a second scan is refused.
+        const scanner = await asScanner(manifest.baseUrl, manifest.scanner);
+        const ticket = await scanner('GET', `/tickets/${ticketIds[0]}`);
+        expect(ticket.status).toBe(200);
+        const scan = () =>
+          scanner('POST', '/scans', {
+            eventId: ticket.body.data.eventId,
+            scans: [{ id: randomUUID(), barcode: ticket.body.data.barcode, scannedAt: new Date().toISOString() }],
+          });
+        const first = await scan();
+        expect(first.body.data).toMatchObject([{ result: 'admitted', ticketId: Number(ticketIds[0]) }]);
+        const second = await scan();
+        expect(second.body.data).toMatchObject([{ result: 'already_checked_in' }]);
       } finally {
         await page.context().close();
       }

@@ -10,6 +10,7 @@ import { createApp } from '../../infra/app.ts';
 import { DOCS_PAGE_FUNCTION } from '../../infra/api-docs.ts';
 import { DOCS_CSP } from '../../infra/api-docs-site.ts';
 import { COMMON_RULES_COUNTED, LOGIN_RATE_LIMIT, rateLimitedRoutes } from '../../infra/front-end-web-acl.ts';
+import { FRONT_END_CSP, PORTAL_CSP } from '../../infra/front-end-csp.ts';
 import { SPA_FALLBACK_FUNCTION, VIEWER_ADDRESS_FUNCTION } from '../../infra/front-ends.ts';
 import { STAGE_FILES } from '../../infra/stages.ts';
 import { VIEWER_ADDRESS_HEADER } from '#shared/http/client-address';
@@ -186,6 +187,26 @@ describe('the front-end distributions', () => {
         }),
       }),
     });
+  });
+
+  it("gives the portal's files a CSP of their own allowing Stripe.js (script, frames, API) and the admin's none of it", () => {
+    const { template } = built.dev!;
+    const policies = resourcesOf(template, 'AWS::CloudFront::ResponseHeadersPolicy');
+    const cspOf = (comment: string) => {
+      const policyId = configOf(template, comment).DefaultCacheBehavior.ResponseHeadersPolicyId.Ref;
+      return policies[policyId]!.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy;
+    };
+    expect(cspOf('admin front end')).toEqual({ ContentSecurityPolicy: FRONT_END_CSP, Override: false });
+    expect(cspOf('portal front end')).toEqual({ ContentSecurityPolicy: PORTAL_CSP, Override: false });
+    const directives = (csp: string) =>
+      Object.fromEntries(csp.split('; ').map((part) => [part.split(' ')[0], part.split(' ').slice(1)]));
+    expect(directives(PORTAL_CSP)).toEqual({
+      ...directives(FRONT_END_CSP),
+      'script-src': ["'self'", 'https://js.stripe.com'],
+      'frame-src': ['https://js.stripe.com', 'https://hooks.stripe.com'],
+      'connect-src': ["'self'", 'https://api.stripe.com'],
+    });
+    expect(FRONT_END_CSP).not.toContain('stripe');
   });
 
   it('serves the API documentation from the bucket ahead of /api/*: revalidated, with its own CSP, the page mapped to its stored file', () => {

@@ -120,6 +120,36 @@ describe('a front-end server', () => {
     },
   );
 
+  it("serves the page's local settings as /config.json: {} until configured, then what it was given, never cached", async () => {
+    const origin = frontEnd.origins[1];
+    expect(await (await fetch(`${origin}/config.json`)).json()).toEqual({});
+    frontEnd.configure({ paymentsBaseUrl: 'http://127.0.0.1:4242' });
+    const answer = await fetch(`${origin}/config.json`);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(await answer.json()).toEqual({ paymentsBaseUrl: 'http://127.0.0.1:4242' });
+    expect((await fetch(`${origin}/config.json`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it("serves its files with the CSP it was given, the page's local origins added to connect-src once configured", async () => {
+    const portal = await startFrontEnd({
+      name: 'portal',
+      root: 'infra/pages/portal',
+      port: 0,
+      csp: "default-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+    });
+    try {
+      const csp = async () => (await fetch(`${portal.origins[0]}/`)).headers.get('content-security-policy');
+      expect(await csp()).toBe("default-src 'self'; connect-src 'self'; frame-ancestors 'none'");
+      portal.configure({}, { connectSrc: ['http://127.0.0.1:4242'] });
+      expect(await csp()).toBe("default-src 'self'; connect-src 'self' http://127.0.0.1:4242; frame-ancestors 'none'");
+    } finally {
+      await portal.close();
+    }
+    // None given (the admin page here): no header.
+    expect((await fetch(`${frontEnd.origins[0]}/`)).headers.get('content-security-policy')).toBeNull();
+  });
+
   it('proxies /api/* with method, path, query, body and the browser headers except Host, and passes every answer header back', async () => {
     frontEnd.proxyTo(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
     const origin = frontEnd.origins[0];

@@ -109,6 +109,16 @@ describe('PaymentIntents', () => {
     expect((await stripe.paymentIntents.retrieve(intent.id)).latest_charge).toMatch(/^ch_/);
   });
 
+  it('lets a page on any origin read its answers, as api.stripe.com does (the portal confirms from its own)', async () => {
+    const intent = await newIntent();
+    const query = new URLSearchParams({ key: keys().publishableKey, client_secret: intent.client_secret! });
+    const answer = await fetch(new URL(`/v1/payment_intents/${intent.id}?${query}`, base), {
+      headers: { origin: 'http://localhost:5174' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it("declines pm_card_chargeDeclined with Stripe's card_error, then takes another card", async () => {
     const intent = await newIntent();
     const declined = await confirm(intent, 'pm_card_chargeDeclined');

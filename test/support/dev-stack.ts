@@ -19,6 +19,7 @@ export interface DevStack {
     mailStore: string;
     tickets: number[];
     admin: { login: string; password: string };
+    scanner: { login: string; password: string };
     customer: { login: string; password: string };
   };
   /** Everything the process printed so far (for failure messages). */

@@ -178,8 +178,14 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
   };
 
+  // Any origin may read the answers, as api.stripe.com's: a browser page confirms with the publishable key.
   const answer = (response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
-    response.writeHead(status, { 'content-type': 'application/json', 'request-id': stripeId('req'), ...headers });
+    response.writeHead(status, {
+      'content-type': 'application/json',
+      'request-id': stripeId('req'),
+      'access-control-allow-origin': '*',
+      ...headers,
+    });
     response.end(body);
   };
 

@@ -1,28 +1,7 @@
-// The portal page: a customer signs in (PUT /my-account answers a bearer token, kept for
-// this tab only) and reads their account. Same-origin fetches to /api/v2.
-const API = '/api/v2';
-const $ = (id) => document.getElementById(id);
-const TOKEN = 'ticketing-customer-token';
-
-async function api(method, path, body) {
-  const headers = { accept: 'application/json' };
-  const token = sessionStorage.getItem(TOKEN);
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(API + path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = text; }
-  const result = $('result');
-  result.dataset.status = String(response.status);
-  result.textContent = `${method} ${API}${path} → ${response.status}\n${JSON.stringify(json, null, 2)}`;
-  return { status: response.status, body: json };
-}
+// The portal page: a customer signs in (PUT /my-account answers a bearer token, kept for this tab only), reads
+// their account, accepts a ticket sent to them and buys tickets (buy.js). Same-origin fetches to /api/v2 (api.js).
+import { $, api, TOKEN, tell } from './api.js';
+import { loadEvents } from './buy.js';
 
 // Mailed links carry their one-time token in the fragment (`/claim#token=…`,
 // `/verify-email#token=…`), which browsers never send: no server or CDN log keeps it. The
@@ -37,11 +16,21 @@ if (held) {
 }
 if (location.hash) history.replaceState(null, '', location.pathname);
 
+let current;
 function signedIn(email) {
+  const changed = email !== current;
+  current = email;
   const status = $('status');
   status.dataset.state = email ? 'signed-in' : 'signed-out';
   status.textContent = email ? `Signed in as ${email}` : 'Signed out';
   $('account').hidden = !email;
+  $('events').hidden = !email;
+  if (changed) {
+    // Another customer (or none): nothing of the last one's purchase stays on the page.
+    for (const id of ['event', 'reservation', 'payment', 'order']) $(id).hidden = true;
+    tell();
+    if (email) loadEvents();
+  }
   $('customer-form').hidden = Boolean(email);
   const claim = sessionStorage.getItem(CLAIM);
   $('claim').hidden = !claim;
@@ -50,7 +39,7 @@ function signedIn(email) {
 }
 
 $('claim-accept').addEventListener('click', async () => {
-  const { status, body } = await api('POST', '/my-account/claim', { token: sessionStorage.getItem(CLAIM) });
+  const { status, body } = await api('POST', '/my-account/claim', { body: { token: sessionStorage.getItem(CLAIM) } });
   // Spent or refused, the link is done with either way; the answer above says why.
   if (status !== 401) sessionStorage.removeItem(CLAIM);
   $('claim').hidden = true;
@@ -66,9 +55,11 @@ $('customer-form').addEventListener('submit', async (event) => {
   sessionStorage.removeItem(TOKEN);
   const verification = sessionStorage.getItem(VERIFY);
   const { status, body } = await api('PUT', '/my-account', {
-    login: $('customer-login').value,
-    password: $('customer-password').value,
-    ...(verification ? { emailVerificationToken: verification } : {}),
+    body: {
+      login: $('customer-login').value,
+      password: $('customer-password').value,
+      ...(verification ? { emailVerificationToken: verification } : {}),
+    },
   });
   if (status !== 200) return;
   sessionStorage.removeItem(VERIFY);
