@@ -90,7 +90,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
     purchasedDate: at,
     status: 'pending',
     emailAddress: sale.buyer.emailAddress,
-    purchaser: `${firstName} ${lastName}`.trim() || sale.buyer.emailAddress,
+    purchaser: `${firstName} ${lastName}`.trim() || customer?.name || sale.buyer.emailAddress,
     affiliate: null,
     grandTotal: total,
     ticketIds: [],
