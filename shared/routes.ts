@@ -115,8 +115,9 @@ const table = [
   { method: 'PATCH', path: '/events/{id}/waivers/{waiverId}', handler: 'events/waiver-update', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem'] } },
   { method: 'DELETE', path: '/events/{id}/waivers/{waiverId}', handler: 'events/waiver-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'] } },
 
-  // Orders (issue 58 item 6): staff read an event's orders and cancel one (its tickets, inventory, the buyer mailed).
+  // Orders (issue 58 item 6): staff sell at the box office, read an event's orders and cancel one (its tickets, inventory, the buyer mailed).
   { method: 'GET', path: '/orders', handler: 'orders/list', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'] } },
+  { method: 'POST', path: '/orders', handler: 'orders/sell', auth: admin('orders:sell'), uses: { table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], email: true }, idempotent: true },
   { method: 'GET', path: '/orders/{id}', handler: 'orders/get', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'] } },
   { method: 'POST', path: '/orders/{id}/cancel', handler: 'orders/cancel', auth: admin('orders:refund'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], payments: true, email: true }, idempotent: true },
 

@@ -1,12 +1,15 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order, OrderStatus, OrderTransaction } from '../domain/order.ts';
+import type { StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
+import { batchGet, db, tableName, transactWrite, storedAs, TransactionCancelled } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { moveOrderStatus, OrderStatusMoved, staffCountMoves } from './order-status.ts';
+import { HoldRefused } from './reservations.ts';
+import { holdAction } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**
@@ -63,6 +66,22 @@ export const newOrderActions = (order: Order, event: LinkedEvent) => [
   countOrder(order),
   ...staffCountMoves(order.eventId, { n: 1, [`s#${order.status}`]: 1 }),
 ];
+
+/**
+ * A box-office sale's first step: its stock held (`left` → `held` on each take's shard, conditional on the shard
+ * having it) and the new order with it, in one transaction: all or nothing. HoldRefused naming the first take
+ * short when a shard no longer has what was read (nothing written).
+ */
+export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: readonly StockTake[]): Promise<void> {
+  try {
+    await transactWrite([...takes.map(holdAction), ...newOrderActions(order, event)]);
+  } catch (error) {
+    if (!(error instanceof TransactionCancelled)) throw error;
+    const short = takes.findIndex((_, n) => error.conditionFailed(n));
+    if (short >= 0) throw new HoldRefused({ take: takes[short]! });
+    throw error;
+  }
+}
 
 /** pending → active with its issued tickets; conditional, so an order is activated once. */
 export async function activateOrder(order: Order, ticketIds: number[]): Promise<Order> {

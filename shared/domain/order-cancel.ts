@@ -129,7 +129,10 @@ export function toStaffOrder(
     waveTimeId: order.waveTimeId,
     teamId: order.teamId,
     ticketIds: order.ticketIds.map(String),
-    history: [{ at: order.created, by: `customer ${order.customerId}`, action: 'created' }, ...(order.history ?? [])],
+    history: [
+      { at: order.created, by: order.boxOffice?.soldBy ?? `customer ${order.customerId}`, action: 'created' },
+      ...(order.history ?? []),
+    ],
   };
   if (tickets)
     shown.tickets = order.ticketIds.flatMap((id) => {

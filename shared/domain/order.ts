@@ -1,3 +1,4 @@
+import type { StockTake } from './reservation.ts';
 import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
 
 /**
@@ -57,6 +58,23 @@ export interface Order {
   cancellation?: OrderCancellation;
   /** A checkout's order: what its payment issues (absent on orders written whole). */
   checkout?: OrderCheckout;
+  /** A box-office sale's order (`POST /orders`): who sold it, how it was paid, and the stock it holds until issued. */
+  boxOffice?: BoxOfficeSale;
+}
+
+/** How staff take a box-office payment: cash, a card terminal at the desk, or complimentary (amount 0). */
+export const BOX_OFFICE_METHODS = ['cash', 'card_present', 'comp'] as const;
+export type BoxOfficeMethod = (typeof BOX_OFFICE_METHODS)[number];
+
+/** The order's customer when staff sell to someone without an account (`POST /orders` without `customerId`). */
+export const WALK_UP_CUSTOMER = 0;
+
+export interface BoxOfficeSale {
+  /** `admin 3` (ticket-history.ts `actorLabel`). */
+  soldBy: string;
+  method: BoxOfficeMethod;
+  /** The shards its tickets are held on between the order's write and their issue. */
+  takes: StockTake[];
 }
 
 /** A cancellation in progress or done: who started it, when, with `force`, and the status it ends in. */

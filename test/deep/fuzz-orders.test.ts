@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { vi } from 'vitest';
 import { createEvent } from '#shared/data/events';
 import { eventListing } from '#shared/lists/portal';
@@ -21,11 +22,13 @@ fuzzFile({
     const admin = await fuzzAdministrator('orders');
     const event = await createEvent(
       {
-        title: 'Fuzz orders',
-        timezone: 'Europe/London',
-        startsAt: '2400-01-01T09:00:00Z',
-        currency: 'EUR',
-        ticketTypes: [{ name: 'A', price: 10, total: 100 }],
+      title: 'Fuzz orders',
+      timezone: 'Europe/London',
+      startsAt: '2400-01-01T09:00:00Z',
+      currency: 'EUR',
+      // Published, so a box-office sale (POST /orders) can succeed, sell out and refuse past its stock.
+      published: true,
+      ticketTypes: [{ name: 'A', price: 10, total: 100 }],
       },
       eventListing,
     );
@@ -33,12 +36,41 @@ fuzzFile({
     const orders = [];
     for (let n = 0; n < 4; n++) orders.push(await placeOrder(full, 8_000_000 + n, [event.ticketTypes[0]!.id]));
     const ids = orders.map((order) => order.id);
+    // Sales the schema's generator would almost never make (one attendee per ticket): some succeed, then sell out.
+    const sale = fc.integer({ min: 1, max: 4 }).chain((quantity) =>
+      fc.record({
+        eventId: fc.constant(event.id),
+        lines: fc.constant([{ typeId: event.ticketTypes[0]!.id, quantity }]),
+        payment: fc.record(
+          { method: fc.constantFrom('cash', 'card_present', 'comp'), reference: fc.string({ minLength: 1 }) },
+          { requiredKeys: ['method'] },
+        ),
+        buyer: fc.record({ emailAddress: fc.constant('fuzz-buyer@test.local'), firstName: fc.string() }),
+        attendees: fc.array(
+          fc.record({
+            firstName: fc.string({ minLength: 1 }),
+            lastName: fc.string({ minLength: 1 }),
+            email: fc.constantFrom('ada@example.com', 'grace.hopper@example.org'),
+          }),
+          { minLength: quantity, maxLength: quantity },
+        ),
+      }),
+    );
     return {
+      bodies: { 'POST /orders': sale },
       admin,
-      known: { id: ids, eventId: [event.id], customerId: [8_000_000], status: ['active', 'cancelled'] },
+      known: {
+        id: ids,
+        eventId: [event.id],
+        typeId: [event.ticketTypes[0]!.id],
+        customerId: [8_000_000],
+        status: ['active', 'cancelled'],
+        method: ['cash', 'card_present', 'comp'],
+      },
       pathKnown: () => ids,
     };
   },
-  // The seeded orders' ids come from the sequence; a cancel that succeeds changes its order, tickets and counts.
+  // The seeded orders' ids come from the sequence; a cancel that succeeds changes its order, tickets and counts, a
+  // sale its new order, tickets, stock and counts; a refused sale writes nothing (its id is taken once its stock is).
   meantWrites: [],
 });

@@ -372,5 +372,58 @@ describe("write units by AWS rules, of an event's types and their stock (issue 5
     expect(fall.result.status).toBe(200);
     expect(stockUnits(fall.writes), describeWrites(fall.writes)).toBe(8);
     expect(fall.writes.units, describeWrites(fall.writes)).toBe(20);
+    });
+  });
+
+describe('write units by AWS rules, of a box-office sale (issue 58 item 6)', () => {
+  /**
+   * 1. the order's id (1), then one transaction: its stock shard `left` → `held` (2), the order `pending` in its
+   *    six indexes (14, within 1 KB), the customer's link to the event (4) and order counts (2), the staff's event
+   *    and all-events counts (4);
+   * 2. the ticket issued from the hold as the portal's paid ticket: its id, the ticket, history, barcode, type's
+   *    `sold`, lists, search tokens, statistics and position blocks, and its shard `held` → `sold` (81);
+   * 3. the order `active` with its ticket id (18: its status-keyed GSI4 and GSI6 entries moved) and the two counts (4).
+   */
+  it('POST /orders of one ticket: the order and its hold (27), the ticket issued from it (81), the order active (22)', async () => {
+    const event = await seedEvent({ published: true, questions: [] });
+    const staff = await adminToken(['orders:sell'], 77_003);
+    const { result, writes } = await countWrites(() =>
+      call('POST', '/api/v2/orders', {
+        token: staff,
+        body: {
+          eventId: event.id,
+          lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 1 }],
+          payment: { method: 'cash' },
+          buyer: { emailAddress: 'desk-buyer@test.local' },
+          attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }],
+        },
+      }),
+    );
+    expect(result.status, result.raw).toBe(201);
+    const order = (await storedItem(keys.order(Number(result.body.data.id)))) as Item;
+    expect(itemSize(order)).toBeLessThan(1024);
+    // The customer's link to the event is keyed `EVENT#<eventId:10>` under CUSTOMER#<id>.
+    const kinds = Object.fromEntries(
+      Object.entries(byKind(writes)).map(([kind, units]) => [kind.startsWith('EVENT#') ? 'LINK' : kind, units]),
+    );
+    expect(kinds, describeWrites(writes)).toEqual({
+      SEQUENCE: 2,
+      STOCK: 4,
+      ORDER: 32,
+      LINK: 4,
+      ORDER_COUNTS: 2,
+      COUNT: 8,
+      TICKET: 10,
+      HISTORY: 2,
+      UNIQUE: 2,
+      LIST: 8,
+      'LIST#EVENT': 6,
+      'LIST#PURCHASE': 8,
+      SEARCH: 18,
+      STATS: 2,
+      POS: 10,
+      BOUGHT: 12,
+    });
+    expect(writes.units).toBe(130);
   });
 });

@@ -98,6 +98,7 @@ const OUR_ROUTES = [
   'PATCH /events/{id}/waivers/{waiverId}',
   'DELETE /events/{id}/waivers/{waiverId}',
   'GET /orders',
+  'POST /orders',
   'GET /orders/{id}',
   'POST /orders/{id}/cancel',
   'POST /my-account/sign-up',

@@ -3,7 +3,7 @@ import { EVENT_SCOPE, type Entries, md } from './common.ts';
 
 /** The `orders` tag: staff reading and cancelling orders (issue 58 item 6). */
 export const ORDERS_TAG = md(
-  "Orders for staff: `GET /orders` and `GET /orders/{id}` with `orders:read`, `POST /orders/{id}/cancel` with `orders:refund`. An order is for one event; an administrator limited to some events sees only their orders (another event's order: 404; a list filtered by another event: an empty page).",
+  "Orders for staff: `POST /orders` (a box-office sale) with `orders:sell`, `GET /orders` and `GET /orders/{id}` with `orders:read`, `POST /orders/{id}/cancel` with `orders:refund`. An order is for one event; an administrator limited to some events sees only their orders (another event's order: 404; a list filtered by another event: an empty page).",
   "An order's `status`: `pending` (its tickets being issued), `active` (paid and issued), `cancelled` (cancelled by staff, no payment taken), `refunded` (cancelled by staff after a payment). `history` lists the order's creation and every staff change with who made it (`admin 3`) and `force`; each ticket's own history records its cancellation (`cancel_order`, or `force_cancel_order` for a checked-in ticket cancelled with `force`).",
 );
 
@@ -26,6 +26,29 @@ export const ORDERS = {
       fromPurchaseDate: 'Bought at or after this ISO-8601 date (the whole UTC day) or date-time.',
       toPurchaseDate: 'Bought at or before this ISO-8601 date (the whole UTC day) or date-time.',
       _cursor: 'The `next` of the previous page; without `_offset`.',
+    },
+  },
+  'POST /orders': {
+    summary: 'Sell at the box office',
+    description: md(
+      "Staff sell tickets of one event at the desk: 201 `{count: 1, data: order}`, the order as `GET /orders/{id}` answers it, `status: \"active\"` with its tickets issued (each with its barcode, in the ticket lists, `GET /tickets/check-in-stats` `soldTickets` and its type's `sold`; each ticket's history names the staff member, and the order's `history` starts with `created` by them), and the buyer (`buyer.emailAddress`) is mailed the confirmation with the tickets' QR codes.",
+      'Body: `eventId`; `lines` `[{typeId, quantity, waveTimeId?}]` as a reservation names them (a type or wave not of the event is a 400 naming the line; a type and wave twice is a 400); `payment` `{method: "cash" | "card_present" | "comp", reference?}`; `buyer` `{emailAddress, firstName?, lastName?}` (the order\'s `purchaser`: the names, else the account\'s name, else the address); `attendees`, one per ticket in line order, as the portal\'s checkout takes them (`firstName`, `lastName`, `email`, optional `birthDate` `yyyy-mm-dd`, `title`, `company`, `answers` to the event\'s questions, the required ones required); optional `customerId`, the account whose portal shows the order and tickets (one that does not exist is a 400; without it the order is a walk-up sale, `customer.id` 0, in no customer\'s portal).',
+      'Prices come from the types: the body carries no amount (an amount field is a 400). The payment is recorded, not taken (the desk took it): `payment.transactions` holds one `{amount, processor: method, reference, time}`, `reference` the one sent or `order-<id>-<method>`; `comp` prices every ticket 0, so the amount is 0 and a later cancel ends `cancelled`, not `refunded`. The processor is never `stripe`: there is no Stripe payment to refund.',
+      "Refusals, nothing written: 409 `not_on_sale` for an unpublished event (the desk sells before `onSaleDate` and after `cutOff`, the portal does not); 409 `max_per_order` past 10 tickets (`maxPerOrder`), as a reservation; 409 `sold_out` naming the type (`typeId`) and what is `left`: never an oversell, held tickets are not for sale. An event outside the caller's scope, or none, is 404. `Idempotency-Key` answers a retry with the first answer, one order.",
+      "An order's tickets are many transactions, so the sale goes in steps: the order `pending` with its stock held (one transaction), then each ticket from that hold, then `active`. A failure half-way leaves the order `pending` (visible in `GET /orders?status=pending`) with the tickets issued so far and the rest of its places held, off sale (never oversold) until an operator returns them; a retry sells a new order. " +
+        EVENT_SCOPE,
+    ),
+    conflicts: ['not_on_sale', 'max_per_order', 'sold_out'],
+    errors: [404],
+    example: {
+      eventId: 1,
+      lines: [{ typeId: 1, quantity: 2 }],
+      payment: { method: 'card_present', reference: 'terminal-7 receipt 0042' },
+      buyer: { emailAddress: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' },
+      attendees: [
+        { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+        { firstName: 'Charles', lastName: 'Babbage', email: 'charles@example.com' },
+      ],
     },
   },
   'GET /orders/{id}': {

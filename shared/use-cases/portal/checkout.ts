@@ -142,8 +142,15 @@ async function answer(order: Order) {
   };
 }
 
-/** One attendee per held ticket, in line order, with the event's questions answered (the required ones too). */
-function attendeesOf(reservation: Reservation, event: Event, body: CheckoutBody): CheckoutAttendee[] {
+/**
+ * One attendee per held ticket, in line order, with the event's questions answered (the required ones too);
+ * the box office's sale takes its attendees by the same rule.
+ */
+export function attendeesOf(
+  reservation: Pick<Reservation, 'lines'>,
+  event: Pick<Event, 'questions'>,
+  body: Pick<CheckoutBody, 'attendees'>,
+): CheckoutAttendee[] {
   const slots = reservation.lines.flatMap((line) =>
     Array.from({ length: line.quantity }, () => ({
       typeId: line.typeId,

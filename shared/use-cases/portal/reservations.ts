@@ -126,7 +126,12 @@ async function shippingMethodOf(id: number) {
   }
 }
 
-function checkLines(request: ReservationRequest, types: Map<number, TicketType>, waves: Set<number>): void {
+/** The lines' types and waves are the event's, each type and wave once (400 naming the line). Also the box office's. */
+export function checkLines(
+  request: Pick<ReservationRequest, 'eventId' | 'lines'>,
+  types: Map<number, TicketType>,
+  waves: Set<number>,
+): void {
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
   request.lines.forEach((line, n) => {
@@ -152,7 +157,10 @@ function checkLines(request: ReservationRequest, types: Map<number, TicketType>,
 }
 
 /** Where each type's tickets come from, read now; 409 `sold_out` naming the first type short and what it has left. */
-async function planStock(request: ReservationRequest, types: Map<number, TicketType>): Promise<StockTake[]> {
+export async function planStock(
+  request: Pick<ReservationRequest, 'lines'>,
+  types: Map<number, TicketType>,
+): Promise<StockTake[]> {
   const wanted = new Map<number, number>();
   for (const line of request.lines) wanted.set(line.typeId, (wanted.get(line.typeId) ?? 0) + line.quantity);
   const plans = await Promise.all(
@@ -171,7 +179,7 @@ async function planStock(request: ReservationRequest, types: Map<number, TicketT
   return plans.flat();
 }
 
-const soldOut = (type: TicketType, left: number) =>
+export const soldOut = (type: Pick<TicketType, 'id' | 'name'>, left: number) =>
   new Conflict(`Ticket type ${type.id} (${type.name}) has ${left} tickets left.`, 'sold_out', {
     typeId: type.id,
     left,

@@ -1,0 +1,14 @@
+import { SingleAnswer } from '#shared/http/answers';
+import { BoxOfficeSaleBody } from '#shared/http/contract/box-office';
+import { StaffOrderResource } from '#shared/http/contract/orders';
+import { single } from '#shared/http/envelopes';
+import { route } from '#shared/http/route';
+import { sellOrder } from '#shared/use-cases/orders/sell-order';
+
+/** Staff sell at the box office: the order active at once with its tickets, answered as `GET /orders/{id}`. */
+export const handler = route('POST /orders', { body: BoxOfficeSaleBody, status: 201 }, async ({ body, caller }) => ({
+  ...single(await sellOrder(caller, body)),
+  status: 201,
+}));
+
+export const answer = () => SingleAnswer(StaffOrderResource);

@@ -1,0 +1,163 @@
+import { now } from '../../clock.ts';
+import { allocateIds } from '../../data/counters.ts';
+import { getCustomer } from '../../data/customers.ts';
+import { getEvent, listTicketTypes } from '../../data/events.ts';
+import { activateOrder, commitHeldOrder } from '../../data/orders.ts';
+import { HoldRefused } from '../../data/reservations.ts';
+import { readTicketRecords } from '../../data/ticket-records.ts';
+import { listWaveTimes } from '../../data/wave-times.ts';
+import type { StaffOrder } from '../../domain/order-cancel.ts';
+import { WALK_UP_CUSTOMER, type BoxOfficeMethod, type Order } from '../../domain/order.ts';
+import { MAX_TICKETS_PER_RESERVATION, priceLine, type StockTake } from '../../domain/reservation.ts';
+import { actorLabel } from '../../domain/ticket-history.ts';
+import { Conflict, NotFound, ValidationError } from '../../errors.ts';
+import { adminActor, inScope } from '../event-scope.ts';
+import { attendeesOf, type CheckoutBody } from '../portal/checkout.ts';
+import { sendOrderConfirmation } from '../portal/order-confirmation.ts';
+import { checkLines, planStock, soldOut } from '../portal/reservations.ts';
+import { createTicket } from '../tickets/create-ticket.ts';
+import { readStaffOrder, type Caller } from './order-reads.ts';
+
+/** Reads and tries of the hold when a shard read with stock is emptied before the write (as a reservation's). */
+const HOLD_TRIES = 3;
+
+export interface BoxOfficeSaleRequest {
+  eventId: number;
+  lines: { typeId: number; quantity: number; waveTimeId?: number }[];
+  payment: { method: BoxOfficeMethod; reference?: string };
+  buyer: { emailAddress: string; firstName?: string; lastName?: string };
+  attendees: CheckoutBody['attendees'];
+  customerId?: number;
+}
+
+/**
+ * `POST /orders`: staff sell at the box office, within their event scope (another event's id: 404). The portal's
+ * rules: lines as a reservation's (400 naming a type or wave not of the event), at most
+ * MAX_TICKETS_PER_RESERVATION tickets (409 `max_per_order`), attendees as the checkout's (one per ticket, the
+ * event's required questions answered), never an oversell (409 `sold_out` naming the type and what is left).
+ * Unlike the portal the desk sells outside the event's `onSaleDate`/`cutOff` (only an unpublished event is 409
+ * `not_on_sale`). Prices are the types' (0 for `comp`); the payment is recorded, not taken: one transaction
+ * `{amount, processor: method, reference, time}`. An order's tickets cannot be one transaction, so in steps:
+ *
+ * 1. one transaction: the order `pending` (with its payment and its `boxOffice` hold) and its stock taken
+ *    `left` → `held`, all or nothing: a shard emptied meanwhile is read again (HOLD_TRIES), then `sold_out`,
+ *    nothing written;
+ * 2. each ticket issued from that hold (`createTicket` `fromHold`, `held` → `sold`, the staff actor in its
+ *    history; lists, statistics and ticket webhooks follow);
+ * 3. the order `active` with its ticket ids; then the buyer is mailed the confirmation (a failed mail is logged).
+ *
+ * A crash after step 1 leaves the order `pending` with its payment, the tickets issued so far pointing at it and
+ * the rest of its stock `held` (recorded on the order's `boxOffice.takes`): never an oversell, but those places
+ * stay off sale until an operator returns them (as a paid checkout's whose issue failed, checkout-payment.ts); a
+ * retry (its Idempotency-Key released by the failure) sells a new order.
+ */
+export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Promise<StaffOrder> {
+  if (!inScope(caller.eventScope, sale.eventId)) throw new NotFound('Event', sale.eventId);
+  const [event, types, waves, customer] = await Promise.all([
+    getEvent(sale.eventId),
+    listTicketTypes(sale.eventId),
+    sale.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(sale.eventId) : [],
+    sale.customerId === undefined ? undefined : getCustomer(sale.customerId),
+  ]);
+  if (sale.customerId !== undefined && !customer)
+    throw new ValidationError('Unknown customer.', [
+      { path: 'body.customerId', message: `Customer ${sale.customerId} does not exist.` },
+    ]);
+  const byId = new Map(types.map((type) => [type.id, type]));
+  checkLines(sale, byId, new Set(waves.map((wave) => wave.id)));
+  const comp = sale.payment.method === 'comp';
+  const lines = sale.lines.map((line) => {
+    const type = byId.get(line.typeId)!;
+    return priceLine(comp ? { ...type, price: 0 } : type, line.quantity, line.waveTimeId ?? null);
+  });
+  if (lines.reduce((sum, line) => sum + line.quantity, 0) > MAX_TICKETS_PER_RESERVATION)
+    throw new Conflict(`An order holds at most ${MAX_TICKETS_PER_RESERVATION} tickets.`, 'max_per_order', {
+      maxPerOrder: MAX_TICKETS_PER_RESERVATION,
+    });
+  const attendees = attendeesOf({ lines }, event, sale);
+  if (!event.published) throw new Conflict('The event is not published.', 'not_on_sale');
+
+  const actor = adminActor(caller);
+  const at = now().toISOString();
+  const total = Math.round(lines.reduce((sum, line) => sum + line.amount * 100, 0)) / 100;
+  const { firstName = '', lastName = '' } = sale.buyer;
+  const customerId = customer?.id ?? WALK_UP_CUSTOMER;
+  const order = (id: number, takes: StockTake[]): Order => ({
+    id,
+    customerId,
+    eventId: event.id,
+    created: at,
+    purchasedDate: at,
+    status: 'pending',
+    emailAddress: sale.buyer.emailAddress,
+    purchaser: `${firstName} ${lastName}`.trim() || customer?.name || sale.buyer.emailAddress,
+    affiliate: null,
+    grandTotal: total,
+    ticketIds: [],
+    typeIds: [...new Set(lines.map((line) => line.typeId))],
+    waveTimeId: lines.find((line) => line.waveTimeId !== null)?.waveTimeId ?? null,
+    teamId: null,
+    transactions: [
+      {
+        amount: total,
+        processor: sale.payment.method,
+        reference: sale.payment.reference ?? `order-${id}-${sale.payment.method}`,
+        time: at,
+      },
+    ],
+    answers: [],
+    boxOffice: { soldBy: actorLabel(actor), method: sale.payment.method, takes },
+  });
+
+  const pending = await hold(sale, byId, order, event);
+  const id = pending.id;
+  const tickets = [];
+  const left = pending.boxOffice!.takes.map((take) => ({ ...take }));
+  for (const attendee of attendees) {
+    const take = left.find((candidate) => candidate.typeId === attendee.typeId && candidate.quantity > 0)!;
+    take.quantity--;
+    tickets.push(
+      await createTicket(
+        {
+          ...attendee,
+          orderId: id,
+          customerId: customer ? customer.id : null,
+          purchasedDate: at,
+          fromHold: { shard: take.shard },
+        },
+        actor,
+      ),
+    );
+  }
+  const active = await activateOrder(
+    pending,
+    tickets.map((ticket) => ticket.id),
+  );
+  await sendOrderConfirmation(active, [...(await readTicketRecords(active.ticketIds)).values()], event, null);
+  return readStaffOrder(caller, id);
+}
+
+/**
+ * Step 1: the order and its stock held, planned from the shards as read now and read again when one emptied; the
+ * order's id is allocated once the stock is there, so a sold-out sale writes nothing.
+ */
+async function hold(
+  sale: BoxOfficeSaleRequest,
+  types: Parameters<typeof planStock>[1],
+  order: (id: number, takes: StockTake[]) => Order,
+  event: Parameters<typeof commitHeldOrder>[1],
+): Promise<Order> {
+  let id: number | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const takes = await planStock(sale, types);
+    id ??= await allocateIds('ORDER');
+    const pending = order(id, takes);
+    try {
+      await commitHeldOrder(pending, event, takes);
+      return pending;
+    } catch (error) {
+      if (!(error instanceof HoldRefused) || !('take' in error.refusal)) throw error;
+      if (attempt >= HOLD_TRIES) throw soldOut(types.get(error.refusal.take.typeId)!, 0);
+    }
+  }
+}
