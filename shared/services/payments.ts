@@ -118,6 +118,26 @@ export async function createPaymentIntent(
   return { id: intent.id, clientSecret: intent.client_secret! };
 }
 
+/**
+ * Cancels a PaymentIntent the buyer has not paid (`abandoned`), so it cannot be paid any more. `not_cancelable` when
+ * Stripe refuses (it succeeded, or was cancelled, first): its own state says what happened.
+ */
+export async function cancelPaymentIntent(
+  paymentIntentId: string,
+  idempotencyKey: string,
+): Promise<'canceled' | 'not_cancelable'> {
+  try {
+    await calling((stripe) =>
+      stripe.paymentIntents.cancel(paymentIntentId, { cancellation_reason: 'abandoned' }, { idempotencyKey }),
+    );
+    return 'canceled';
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'payment_intent_unexpected_state')
+      return 'not_cancelable';
+    throw error;
+  }
+}
+
 /** Refunds a PaymentIntent in full (its one charge). */
 export async function refundPayment(
   paymentIntentId: string,

@@ -10,7 +10,8 @@ import type { CheckoutAttendee, Order } from '../../domain/order.ts';
 import type { Reservation } from '../../domain/reservation.ts';
 import type { AttendeeAnswer } from '../../domain/ticket.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
-import { createPaymentIntent, publishableKey } from '../../services/payments.ts';
+import { publishableKey } from '../../services/payments.ts';
+import { cents, orderPaymentIntent } from './checkout-intent.ts';
 import { payOrder } from './checkout-payment.ts';
 import { ownReservation } from './reservations.ts';
 
@@ -19,8 +20,6 @@ import { ownReservation } from './reservations.ts';
  * a card payment without redirects settles in seconds; the margin covers a retry after a declined card.
  */
 export const CHECKOUT_MINUTES = 15;
-
-const cents = (amount: number) => Math.round(amount * 100);
 
 /** The checkout's body (shared/http/contract/checkout.ts): who the tickets are for, and where they are posted. */
 export interface CheckoutBody {
@@ -126,16 +125,7 @@ async function answer(order: Order) {
   const key = publishableKey();
   if (!key) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
   const amount = cents(order.grandTotal);
-  const intent = await createPaymentIntent(
-    {
-      orderId: order.id,
-      reservationId: order.checkout!.reservationId,
-      amount,
-      currency,
-      customerEmail: order.emailAddress,
-    },
-    `order-${order.id}-payment`,
-  );
+  const intent = await orderPaymentIntent(order);
   return {
     order: view,
     payment: { processor: 'stripe' as const, clientSecret: intent.clientSecret, publishableKey: key, amount, currency },
