@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order, OrderStatus } from '../domain/order.ts';
+import type { StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
@@ -63,6 +64,37 @@ export const newOrderActions = (order: Order, event: LinkedEvent) => [
   countOrder(order),
   ...staffCountMoves(order.eventId, { n: 1, [`s#${order.status}`]: 1 }),
 ];
+
+/**
+ * A pending checkout order's record of one attendee's ticket (`issuedTickets`, position → ticket id), for the
+ * ticket's own transaction: conditional on the order still `pending` and the position unset, so issuing resumed
+ * after a failure, or by two deliveries at once, issues each attendee's ticket once.
+ */
+export const issuedTicketAction = (orderId: number, position: number, ticketId: number) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.order(orderId),
+    UpdateExpression: 'SET #issued.#n = :ticket',
+    ConditionExpression: '#status = :pending AND attribute_not_exists(#issued.#n)',
+    ExpressionAttributeNames: { '#issued': 'issuedTickets', '#n': String(position), '#status': 'status' },
+    ExpressionAttributeValues: { ':ticket': ticketId, ':pending': 'pending' },
+  },
+});
+
+/**
+ * Where a late payment's tickets were held again (`checkout.takes`), for the hold's own transaction: conditional on
+ * the order still `pending` and no takes recorded, so a resumed issue finds them and never holds twice.
+ */
+export const orderTakesAction = (orderId: number, takes: readonly StockTake[]) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.order(orderId),
+    UpdateExpression: 'SET #checkout.#takes = :takes',
+    ConditionExpression: '#status = :pending AND attribute_not_exists(#checkout.#takes)',
+    ExpressionAttributeNames: { '#checkout': 'checkout', '#takes': 'takes', '#status': 'status' },
+    ExpressionAttributeValues: { ':takes': takes, ':pending': 'pending' },
+  },
+});
 
 /** pending → active with its issued tickets; conditional, so an order is activated once. */
 export async function activateOrder(order: Order, ticketIds: number[]): Promise<Order> {
@@ -188,7 +220,7 @@ export async function getOrder(id: number): Promise<Order | undefined> {
 export async function moveOrder(
   order: Order,
   to: OrderStatus,
-  set: Partial<Pick<Order, 'transactions' | 'checkout'>> = {},
+  set: Partial<Pick<Order, 'transactions' | 'checkout' | 'history' | 'issuedTickets'>> = {},
 ): Promise<Order | undefined> {
   try {
     await moveOrderStatus(order, { status: to }, { SET: set });
