@@ -41,11 +41,20 @@ export interface CheckoutBody {
  * reservation to `checked_out` and keeps it CHECKOUT_MINUTES for the payment; then the PaymentIntent
  * (idempotency key from the order id). A free order is paid at once (its tickets issued, no Stripe). A
  * reservation already checked out answers its order again (the same PaymentIntent: a retry after a
- * failure or a declined card); any other state is 409 `reservation_not_held`.
+ * failure or a declined card); a paid one whose free order stopped issuing part-way resumes it (checkout-payment.ts);
+ * any other state is 409 `reservation_not_held`.
  */
 export async function checkoutReservation(customerId: number, reservationId: number, body: CheckoutBody) {
   const reservation = await ownReservation(customerId, reservationId);
   if (reservation.status === 'checked_out' && reservation.orderId) return answer(await orderOf(reservation));
+  if (reservation.status === 'paid' && reservation.orderId) {
+    // A free order whose issue stopped part-way (no Stripe delivery comes again): the buyer's retry resumes it.
+    const order = await orderOf(reservation);
+    if (order.status === 'pending' && cents(order.grandTotal) === 0) {
+      await payOrder(order.id, null);
+      return answer((await getOrder(order.id))!);
+    }
+  }
   if (reservation.status !== 'held')
     throw new Conflict(
       `Reservation ${reservationId} is ${reservation.status}: only a held one checks out.`,
