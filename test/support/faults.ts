@@ -138,7 +138,6 @@ export async function slowCalls(
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (options.commands && !options.commands.includes(String(context.commandName))) return next(args);
-      if (options.when && !options.when(args.input as Record<string, any>)) return next(args);
       fault.attempts++;
       fault.inputs.push(args.input);
       Object.assign(args.request, { protocol: 'http:', hostname: '127.0.0.1', port });
