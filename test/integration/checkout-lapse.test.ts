@@ -151,9 +151,17 @@ describe('an unpaid checkout that ends', () => {
     expect(order.history.at(-1)).toMatchObject({ by: `customer ${customer.id}`, action: 'expired' });
     expect(listed.totalCount).toBe(1);
     expect((await stripeSdk(keys.secretKey).paymentIntents.retrieve(intent.id)).status).toBe('canceled');
-    // Released again: answered as it is, nothing moves twice.
+    // Released again: answered as it is, nothing moves twice; staff cannot cancel what ended (a late payment is
+    // the webhook's to take or refund).
     expect((await call('DELETE', `${RESERVATIONS}/${reservationId}`, { token: customer.token })).status).toBe(200);
     expect((await staffView(event.id, orderId, 'expired')).listed.totalCount).toBe(1);
+    const cancel = await call('POST', `/api/v2/orders/${orderId}/cancel`, {
+      token: await adminToken(),
+      body: {},
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect(cancel.status, cancel.raw).toBe(409);
+    expect(cancel.body).toMatchObject({ reason: 'already_cancelled', orderStatus: 'expired' });
   });
 
   it(
