@@ -3,7 +3,9 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { jobs } from '#shared/job-grants';
 import { functionDefaults } from './function-defaults.ts';
@@ -17,20 +19,22 @@ export interface ReservationsProps {
   settings: StageSettings;
   table: ITableV2;
   environment: Record<string, string>;
+  /** The stage's Stripe secret: a lapsed checkout's PaymentIntent is cancelled (shared/use-cases/portal/checkout-intent.ts). */
+  stripeSecret: ISecret;
 }
 
 /**
  * The reservations' lapsing job (functions/jobs/release-reservations.ts), every minute: an
  * unpaid reservation whose minutes ran out gives its tickets back with no operator, within a
- * minute. Its grant is shared/job-grants.ts `jobs['release-reservations']`: the table alone
- * (no mail, no secrets, no index). A missed tick loses nothing: the next run starts where the
+ * minute. Its grant is shared/job-grants.ts `jobs['release-reservations']` on the table (no index), and
+ * the Stripe secret alone (a lapsed checkout's PaymentIntent is cancelled; no mail). A missed tick loses nothing: the next run starts where the
  * last one stopped (its checkpoint), and overlapping runs are safe (each lapse is conditional).
  */
 export class Reservations extends Construct {
   readonly lapser: LambdaFunction;
   readonly schedule: Rule;
 
-  constructor(scope: Construct, id: string, { settings, table, environment }: ReservationsProps) {
+  constructor(scope: Construct, id: string, { settings, table, environment, stripeSecret }: ReservationsProps) {
     super(scope, id);
     const home = new Construct(this, 'Lapser');
     const entry = fileURLToPath(new URL('../functions/jobs/release-reservations.ts', import.meta.url));
@@ -41,6 +45,14 @@ export class Reservations extends Construct {
       environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
     });
     grantTableAccess(this.lapser, table, jobs['release-reservations']);
+    // As a payment row's (infra/route-function.ts `bindPayments`): the one secret, by name and its suffix.
+    this.lapser.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [`${stripeSecret.secretArn}-??????`],
+      }),
+    );
+    this.lapser.addEnvironment('STRIPE_SECRET', stripeSecret.secretName);
     Validations.of(home).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'Pinned to nodejs22.x, as the route functions (infra/route-function.ts).',

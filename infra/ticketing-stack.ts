@@ -165,7 +165,12 @@ export class TicketingStack extends Stack {
       portalUrl: frontEnds.portal.origin,
     });
     // Reservations lapse by themselves (infra/reservations.ts).
-    this.reservations = new Reservations(this, 'Reservations', { settings, table, environment: serviceEnvironment });
+    this.reservations = new Reservations(this, 'Reservations', {
+      settings,
+      table,
+      environment: serviceEnvironment,
+      stripeSecret,
+    });
     this.operations = new Operations(this, 'Operations', {
       settings,
       api: http.api,

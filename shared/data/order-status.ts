@@ -41,14 +41,14 @@ export class OrderStatusMoved extends Error {
 }
 
 /**
- * `before.status` → `after.status` (and the attributes in `set`), conditional on `before.status`; both counts moved.
- * Throws OrderStatusMoved when the order is no longer in `before.status`.
+ * The actions of `before.status` → `after.status` (and the attributes in `set`): the order's Update, conditional on
+ * `before.status`, first, then both counts; for a caller writing them in a transaction of its own (a lapse's).
  */
-export async function moveOrderStatus(
+export function orderStatusMoveActions(
   before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
   after: Pick<Order, 'status'>,
   { SET = {} }: { SET?: Record<string, unknown> },
-): Promise<void> {
+) {
   const places = keys.orderStatusIndexes({ ...before, status: after.status });
   const attributes = { ...places, ...SET, status: after.status };
   const names: Record<string, string> = {};
@@ -59,20 +59,32 @@ export async function moveOrderStatus(
     return `#a${i} = :a${i}`;
   });
   names['#status'] = 'status';
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.order(before.id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: '#status = :from',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
+  return [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.order(before.id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: '#status = :from',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
       },
-      ...staffCountMoves(before.eventId, { [`s#${before.status}`]: -1, [`s#${after.status}`]: 1 }),
-    ]);
+    },
+    ...staffCountMoves(before.eventId, { [`s#${before.status}`]: -1, [`s#${after.status}`]: 1 }),
+  ];
+}
+
+/**
+ * `before.status` → `after.status` (and the attributes in `set`), conditional on `before.status`; both counts moved.
+ * Throws OrderStatusMoved when the order is no longer in `before.status`.
+ */
+export async function moveOrderStatus(
+  before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
+  after: Pick<Order, 'status'>,
+  set: { SET?: Record<string, unknown> },
+): Promise<void> {
+  try {
+    await transactWrite(orderStatusMoveActions(before, after, set));
   } catch (error) {
     if (error instanceof TransactionCancelled) throw new OrderStatusMoved(before.id);
     throw error;

@@ -83,6 +83,37 @@ export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: r
   }
 }
 
+/**
+ * A pending checkout order's record of one attendee's ticket (`issuedTickets`, position → ticket id), for the
+ * ticket's own transaction: conditional on the order still `pending` and the position unset, so issuing resumed
+ * after a failure, or by two deliveries at once, issues each attendee's ticket once.
+ */
+export const issuedTicketAction = (orderId: number, position: number, ticketId: number) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.order(orderId),
+    UpdateExpression: 'SET #issued.#n = :ticket',
+    ConditionExpression: '#status = :pending AND attribute_not_exists(#issued.#n)',
+    ExpressionAttributeNames: { '#issued': 'issuedTickets', '#n': String(position), '#status': 'status' },
+    ExpressionAttributeValues: { ':ticket': ticketId, ':pending': 'pending' },
+  },
+});
+
+/**
+ * Where a late payment's tickets were held again (`checkout.takes`), for the hold's own transaction: conditional on
+ * the order still `pending` and no takes recorded, so a resumed issue finds them and never holds twice.
+ */
+export const orderTakesAction = (orderId: number, takes: readonly StockTake[]) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.order(orderId),
+    UpdateExpression: 'SET #checkout.#takes = :takes',
+    ConditionExpression: '#status = :pending AND attribute_not_exists(#checkout.#takes)',
+    ExpressionAttributeNames: { '#checkout': 'checkout', '#takes': 'takes', '#status': 'status' },
+    ExpressionAttributeValues: { ':takes': takes, ':pending': 'pending' },
+  },
+});
+
 /** pending → active with its issued tickets; conditional, so an order is activated once. */
 export async function activateOrder(order: Order, ticketIds: number[]): Promise<Order> {
   const active: Order = { ...order, status: 'active', ticketIds };
@@ -197,7 +228,7 @@ export async function getOrder(id: number): Promise<Order | undefined> {
 export async function moveOrder(
   order: Order,
   to: OrderStatus,
-  set: Partial<Pick<Order, 'transactions' | 'checkout'>> = {},
+  set: Partial<Pick<Order, 'transactions' | 'checkout' | 'history' | 'issuedTickets'>> = {},
 ): Promise<Order | undefined> {
   try {
     await moveOrderStatus(order, { status: to }, { SET: set });

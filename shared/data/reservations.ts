@@ -10,6 +10,8 @@ import { Conflict } from '../errors.ts';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
+import { orderStatusMoveActions } from './order-status.ts';
+import { getOrder } from './orders.ts';
 import { holdAction, releaseAction } from './stock.ts';
 
 /**
@@ -109,19 +111,24 @@ export async function getReservation(id: number): Promise<Reservation | undefine
 
 /**
  * Moves a reservation to `to`, only from a state that may move there and only from the
- * state read (`from`), with `extra` actions in the same transaction. When `to` no longer
+ * state read (`from`), with `with` actions (each conditional) in the same transaction. When `to` no longer
  * holds, the customer's marker and the due entry go with it, and `returns` gives the stock
- * back. False when the reservation moved first (the caller reads it again).
+ * back. False when the reservation or a `with` action's item moved first (the caller reads them again).
  */
 async function moveReservation(
   reservation: Reservation,
   to: ReservationState,
   at: string,
-  options: { returns?: boolean; extraCondition?: { expression: string; values: Record<string, unknown> } } = {},
+  options: {
+    returns?: boolean;
+    extraCondition?: { expression: string; values: Record<string, unknown> };
+    with?: readonly TransactItem[];
+  } = {},
 ): Promise<boolean> {
   if (!statesBefore(to).includes(reservation.status)) return false;
   const holding = HOLDING_STATES.includes(to);
   const extra = options.extraCondition;
+  const with_ = options.with ?? [];
   try {
     await transactWrite([
       {
@@ -152,10 +159,13 @@ async function moveReservation(
             { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
           ]),
       ...(options.returns ? reservation.takes.map(releaseAction) : []),
+      ...with_,
     ]);
     return true;
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    if (!(error instanceof TransactionCancelled)) throw error;
+    const first = 1 + (holding ? 0 : 2) + (options.returns ? reservation.takes.length : 0);
+    if (error.conditionFailed(0) || with_.some((_, n) => error.conditionFailed(first + n))) return false;
     throw error;
   }
 }
@@ -165,8 +175,11 @@ async function moveReservation(
  * stock goes back to its shards in the same transaction. A lapse is conditional on the
  * reservation's own `expiresAt` having passed, read inside the write: the seam a checkout
  * uses to keep a reservation whose payment is processing (it moves `expiresAt` on, and the
- * due entry with it, and the lapse leaves the reservation be). Idempotent: a reservation
- * no longer holding answers as it is. Answers the reservation as it ends up.
+ * due entry with it, and the lapse leaves the reservation be). A checked-out reservation's order, still
+ * `awaiting_payment`, moves to `expired` in the same transaction, conditional on that status: a payment that
+ * claimed the order first (`pending`, checkout-payment.ts) keeps the reservation, which is answered as it is
+ * (still holding); one that comes after finds the order `expired` and takes the tickets again or is refunded.
+ * Idempotent: a reservation no longer holding answers as it is. Answers the reservation as it ends up.
  */
 export async function releaseHold(
   reservationId: number,
@@ -177,9 +190,20 @@ export async function releaseHold(
     const reservation = await getReservation(reservationId);
     if (!reservation || !HOLDING_STATES.includes(reservation.status)) return reservation;
     if (reason === 'lapsed' && reservation.expiresAt > at.toISOString()) return reservation;
+    const order =
+      reservation.status === 'checked_out' && reservation.orderId ? await getOrder(reservation.orderId) : undefined;
+    if (order && order.status !== 'awaiting_payment') return reservation;
+    const expired = {
+      at: at.toISOString(),
+      by: reason === 'released' ? `customer ${reservation.customerId}` : 'system',
+      action: 'expired' as const,
+    };
+    const closing = order
+      ? orderStatusMoveActions(order, { status: 'expired' }, { SET: { history: [...(order.history ?? []), expired] } })
+      : [];
     const extraCondition =
       reason === 'lapsed' ? { expression: '#expiresAt <= :now', values: { ':now': at.toISOString() } } : undefined;
-    if (await moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition }))
+    if (await moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition, with: closing }))
       return { ...reservation, status: reason, updated: at.toISOString() };
   }
   throw new StaleReservation();
@@ -257,11 +281,12 @@ export async function checkOutHold(
 /**
  * A late payment's second chance: the reservation lapsed or was released, so its stock went back; the
  * same quantities are held again from what is left now (`takes`, planned by the caller from a fresh
- * read), all or nothing. False when a shard no longer has what was read.
+ * read), all or nothing, with `with` (the order's record of them) in the same transaction. False when a shard
+ * no longer has what was read, or a `with` item moved.
  */
-export async function holdAgain(takes: readonly StockTake[]): Promise<boolean> {
+export async function holdAgain(takes: readonly StockTake[], with_: readonly TransactItem[] = []): Promise<boolean> {
   try {
-    await transactWrite(takes.map(holdAction));
+    await transactWrite([...takes.map(holdAction), ...with_]);
     return true;
   } catch (error) {
     if (error instanceof TransactionCancelled) return false;

@@ -70,9 +70,12 @@ export const deskRefund = (orderId: number, due: RefundDue, time: string): Order
 export const cancellationOutcome = (order: Pick<Order, 'transactions'>): OrderCancellation['outcome'] =>
   hasPayment(order) ? 'refunded' : 'cancelled';
 
-/** An order already cancelled or refunded: a repeat cancel is a 409 `already_cancelled`. */
+/**
+ * An order already cancelled, refunded or expired (a checkout's that ended unpaid: a payment arriving late is the
+ * webhook's to take or refund, checkout-payment.ts): a cancel is a 409 `already_cancelled`.
+ */
 export const isClosed = (order: Pick<Order, 'status'>): boolean =>
-  order.status === 'cancelled' || order.status === 'refunded';
+  order.status === 'cancelled' || order.status === 'refunded' || order.status === 'expired';
 
 export interface StaffOrderTicket {
   id: string;

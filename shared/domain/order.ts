@@ -10,12 +10,16 @@ import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.
  * - `awaiting_payment`: written by the checkout (`POST /my-account/reservations/{id}/checkout`), its
  *   PaymentIntent created, no ticket yet; the paid webhook moves it on (README "Checkout");
  * - `pending`: created, its tickets being issued (a failure while issuing leaves it here,
- *   with the tickets issued so far pointing at it; never tickets without an order);
+ *   with the tickets issued so far pointing at it; never tickets without an order); a checkout's
+ *   is resumed by the next delivery of its payment (checkout-payment.ts);
  * - `active`: paid, every ticket issued;
+ * - `expired`: a checkout's order whose reservation lapsed or was released before any payment came, closed in
+ *   the same transaction (shared/data/reservations.ts `releaseHold`); a payment arriving after it still takes
+ *   the tickets if they are there, or is refunded;
  * - `cancelled`, `refunded`: staff's `POST /orders/{id}/cancel` (`refunded` when a payment was taken, and refunded:
  *   shared/README.md "Refunds"), or a paid checkout whose tickets were gone (`refunded`).
  */
-export const ORDER_STATUSES = ['awaiting_payment', 'pending', 'active', 'cancelled', 'refunded'] as const;
+export const ORDER_STATUSES = ['awaiting_payment', 'pending', 'active', 'expired', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** A payment or refund on the order, as the processor reported it. Never card data. */
@@ -52,12 +56,17 @@ export interface Order {
   transactions: OrderTransaction[];
   /** Attendee answers asked once per order. */
   answers: AttendeeAnswer[];
-  /** Staff's changes of the order (order-cancel.ts), oldest first; absent before the first. */
+  /** The order's changes after its creation (order-cancel.ts, a lapse, a late refund), oldest first; absent before the first. */
   history?: OrderHistoryEntry[];
   /** Set when a cancellation starts (before any ticket is cancelled), so a retry resumes it: order-cancel.ts. */
   cancellation?: OrderCancellation;
   /** A checkout's order: what its payment issues (absent on orders written whole). */
   checkout?: OrderCheckout;
+  /**
+   * A checkout's order while `pending`: each attendee's ticket (position → ticket id) set in the ticket's own
+   * transaction, conditional on the position being unset, so issuing resumed after a failure issues each once.
+   */
+  issuedTickets?: Record<string, number>;
   /** A box-office sale's order (`POST /orders`): who sold it, how it was paid, and the stock it holds until issued. */
   boxOffice?: BoxOfficeSale;
 }
@@ -86,11 +95,11 @@ export interface OrderCancellation {
   outcome: 'cancelled' | 'refunded';
 }
 
-/** One change of an order by staff. */
+/** One change of an order: by staff, by its buyer (`expired`, a release) or by the service (`system`: a lapse, a late refund). */
 export interface OrderHistoryEntry {
   at: string;
   by: string;
-  action: 'cancel_started' | 'cancelled' | 'refunded';
+  action: 'cancel_started' | 'cancelled' | 'refunded' | 'expired';
   force?: boolean;
 }
 
@@ -102,6 +111,11 @@ export interface OrderCheckout {
   shippingAddress: string | null;
   /** One per held ticket, in order: its type and the attendee's ticket fields. */
   attendees: CheckoutAttendee[];
+  /**
+   * Where a late payment's tickets were held again (its reservation lapsed or was released first), written with
+   * that hold; absent while the reservation's own takes are the ones issued.
+   */
+  takes?: StockTake[];
 }
 
 export interface CheckoutAttendee {

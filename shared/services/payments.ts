@@ -168,6 +168,26 @@ export async function paymentMetadata(paymentIntentId: string): Promise<Record<s
 }
 
 /**
+ * Cancels a PaymentIntent the buyer has not paid (`abandoned`), so it cannot be paid any more. `not_cancelable` when
+ * Stripe refuses (it succeeded, or was cancelled, first): its own state says what happened.
+ */
+export async function cancelPaymentIntent(
+  paymentIntentId: string,
+  idempotencyKey: string,
+): Promise<'canceled' | 'not_cancelable'> {
+  try {
+    await calling((stripe) =>
+      stripe.paymentIntents.cancel(paymentIntentId, { cancellation_reason: 'abandoned' }, { idempotencyKey }),
+    );
+    return 'canceled';
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'payment_intent_unexpected_state')
+      return 'not_cancelable';
+    throw error;
+  }
+}
+
+/**
  * Stripe's signature on a webhook's raw body, checked by the SDK (`constructEvent`, 5 minutes' tolerance),
  * and the event's account: one of another mode (a live event at a test key, or the reverse) or of a
  * connected account (`account`: this service is no Connect platform) is refused. Every refusal is a

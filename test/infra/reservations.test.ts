@@ -38,14 +38,21 @@ describe('the reservations lapsing job', () => {
     expect(fn.Properties).toMatchObject({ Timeout: 60 });
   });
 
-  it('may read and write the table only (no Scan, no index, no mail, no secret)', () => {
+  it('may read and write the table and read the Stripe secret only (no Scan, no index, no mail, no other secret)', () => {
     expect(jobs['release-reservations'].actions).not.toContain('Scan');
     const role = fn.Properties.Role['Fn::GetAtt'][0];
     const statements = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
       .filter((policy) => policy.Properties.Roles.some((one: { Ref: string }) => one.Ref === role))
       .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
     const actions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
-    expect(actions.filter((action: string) => /^(ses|secretsmanager|kms|cognito-idp):/.test(action))).toEqual([]);
+    expect(actions.filter((action: string) => /^(ses|kms|cognito-idp):/.test(action))).toEqual([]);
+    const secrets = statements.filter((statement: { Action: string | string[] }) =>
+      [statement.Action].flat().some((action) => action.startsWith('secretsmanager:')),
+    );
+    expect(secrets).toHaveLength(1);
+    expect(secrets[0].Action).toBe('secretsmanager:GetSecretValue');
+    expect(JSON.stringify(secrets[0].Resource)).toContain('/stripe-??????');
+    expect(fn.Properties.Environment.Variables.STRIPE_SECRET).toBe('ticketing/dev/stripe');
     expect(actions).not.toContain('dynamodb:Scan');
     expect(JSON.stringify(statements)).not.toContain('/index/');
   });

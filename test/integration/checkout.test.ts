@@ -164,29 +164,41 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     expect(await stockOf(typeId)).toEqual({ held: 0, sold: 2 });
   });
 
-  it('a late payment takes the tickets while stock is left, and is refunded in full once it is gone', async () => {
+  it('a late payment takes the tickets while stock is left, and is refunded in full once it is gone, the buyer told', async () => {
     const event = await onSale(1);
     const typeId = event.ticketTypes[0]!.id;
     const late = await buyer();
     const reservation = await held(late.token, event.id, typeId, 1);
     const { order, payment } = (await checkout(late.token, reservation.id, { attendees: [attendee(1)] })).body.data;
-    // The reservation ends before the payment arrives, and another buyer takes the last ticket.
+    // The buyer pays, but Stripe's event comes late: the reservation ends first (its order `expired`; the
+    // PaymentIntent, already paid, cannot be cancelled), and another buyer takes the last ticket.
+    const { intent } = await pay(payment, 'pm_card_visa', { delayMs: 3_600_000 });
     expect((await call('DELETE', `${RESERVATIONS}/${reservation.id}`, { token: late.token })).body.data.status).toBe(
       'released',
     );
+    expect((await getOrder(Number(order.id)))!.status).toBe('expired');
     const other = await buyer();
     const theirs = await held(other.token, event.id, typeId, 1);
     const bought = (await checkout(other.token, theirs.id, { attendees: [attendee(2)] })).body.data;
     await pay(bought.payment, 'pm_card_visa');
     expect((await getOrder(Number(bought.order.id)))!.status).toBe('active');
 
-    const { intent } = await pay(payment, 'pm_card_visa');
+    await standInControl(keys, 'POST', 'release');
     expect(answersFor(intent.id).every(({ answer }) => answer.status === 200)).toBe(true);
     const refunded = (await getOrder(Number(order.id)))!;
     expect(refunded.status).toBe('refunded');
     expect(refunded.ticketIds).toEqual([]);
     expect(refunded.transactions.map((transaction) => transaction.amount)).toEqual([12.5, -12.5]);
+    expect(refunded.history?.map(({ by, action }) => ({ by, action }))).toEqual([
+      { by: `customer ${late.id}`, action: 'expired' },
+      { by: 'system', action: 'refunded' },
+    ]);
     expect(await stockOf(typeId)).toEqual({ held: 0, sold: 1 });
+    // The buyer is told, once: refunded in full, and why.
+    const told = (await mailTo(late.email)).filter((mail) => mail.subject.includes(`order ${order.id} was refunded`));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.body.text).toContain('EUR 12.50 is refunded in full');
+    expect(told[0]!.body.text).toContain('sold meanwhile');
   });
 
   it('a late payment with stock still there takes its tickets', async () => {
@@ -195,8 +207,10 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     const customer = await buyer();
     const reservation = await held(customer.token, event.id, typeId, 1);
     const { order, payment } = (await checkout(customer.token, reservation.id, { attendees: [attendee(1)] })).body.data;
+    await pay(payment, 'pm_card_visa', { delayMs: 3_600_000 });
     await call('DELETE', `${RESERVATIONS}/${reservation.id}`, { token: customer.token });
-    await pay(payment, 'pm_card_visa');
+    expect((await getOrder(Number(order.id)))!.status).toBe('expired');
+    await standInControl(keys, 'POST', 'release');
     expect((await getOrder(Number(order.id)))!).toMatchObject({ status: 'active', ticketIds: [expect.any(Number)] });
     expect(await stockOf(typeId)).toEqual({ held: 0, sold: 1 });
   });

@@ -67,11 +67,17 @@ export const failures = {
 
 /**
  * Fails the first `times` attempts (every attempt by default) of the commands named in
- * `commands` (`PutObjectCommand`, `TransactWriteItemsCommand`, ...; all when omitted).
+ * `commands` (`PutObjectCommand`, `TransactWriteItemsCommand`, ...; all when omitted) whose input
+ * `when` picks (every one when omitted).
  */
 export function failCalls(
   client: SdkClient,
-  options: { commands?: string[]; times?: number; error: (input: Record<string, any>) => Error },
+  options: {
+    commands?: string[];
+    times?: number;
+    when?: (input: Record<string, any>) => boolean;
+    error: (input: Record<string, any>) => Error;
+  },
 ): Fault {
   const name = `testFault${++counter}`;
   const fault: Fault = { attempts: 0, inputs: [], remove: () => void client.middlewareStack.remove(name) };
@@ -79,6 +85,7 @@ export function failCalls(
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (options.commands && !options.commands.includes(String(context.commandName))) return next(args);
+      if (options.when && !options.when(args.input as Record<string, any>)) return next(args);
       fault.attempts++;
       fault.inputs.push(args.input);
       if (fault.attempts <= times) throw options.error(args.input);

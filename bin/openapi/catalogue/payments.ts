@@ -11,6 +11,7 @@ export const PAYMENTS = {
     description: md(
       "Public, no token: Stripe's `Stripe-Signature` is the authentication. The raw body is verified before anything parses it, by the Stripe SDK (`constructEvent`) with the stage's webhook secret and 5 minutes' tolerance: a missing or wrong signature, a stale timestamp, or an event of another mode (`livemode`) or of a connected account (`account`) is refused with 400 and changes nothing.",
       "A verified event answers 200 `{received: true}` at once. Stripe delivers at least once, in any order and possibly late: each event is acted on once (a repeat, or an older state arriving after a newer one, changes nothing); a type the service does not act on is acknowledged and logged. `charge.refunded` (a refund the service made, or one made in Stripe's dashboard) records each of the charge's refunds on its order once, by the refund's id, as a negative transaction; it cancels no ticket and moves no status (staff cancel with `POST /orders/{id}/cancel`, which then refunds nothing more).",
+      "A failure part-way through issuing a paid order's tickets answers 5xx, so Stripe delivers the event again: that delivery finishes the issue, each ticket once.",
     ),
   },
 } satisfies Entries;

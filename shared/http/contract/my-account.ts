@@ -155,7 +155,7 @@ export const OrderEntryResource = z.strictObject({
     .enum(ORDER_STATUSES)
     .check(
       z.describe(
-        'awaiting_payment: checked out, its payment not yet in; pending: tickets being issued; active: paid and issued; cancelled; refunded.',
+        'awaiting_payment: checked out, its payment not yet in; pending: tickets being issued; active: paid and issued; expired: its reservation lapsed or was released unpaid; cancelled; refunded.',
       ),
     ),
   emailAddress: z.string(),

@@ -70,7 +70,7 @@ export const StaffOrderResource = z.strictObject({
     z.strictObject({
       at: z.iso.datetime(),
       by: z.string(),
-      action: z.enum(['created', 'cancel_started', 'cancelled', 'refunded']),
+      action: z.enum(['created', 'cancel_started', 'cancelled', 'refunded', 'expired']),
       force: z.optional(z.boolean()),
     }),
   ),

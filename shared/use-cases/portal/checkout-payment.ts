@@ -1,6 +1,7 @@
 import { now } from '../../clock.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
-import { activateOrder, getOrder, moveOrder } from '../../data/orders.ts';
+import { OrderStatusMoved } from '../../data/order-status.ts';
+import { activateOrder, getOrder, issuedTicketAction, moveOrder, orderTakesAction } from '../../data/orders.ts';
 import { convertHold, getReservation, holdAgain } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { readStock } from '../../data/stock.ts';
@@ -8,6 +9,8 @@ import { readTicketRecords } from '../../data/ticket-records.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
 import { planTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
 import { logger } from '../../logger.ts';
+import { latePaymentRefundedMail } from '../../domain/late-payment-mail.ts';
+import { sendEmail } from '../../services/email.ts';
 import { refundStripePayment } from '../payments/refunds.ts';
 import { createTicket } from '../tickets/create-ticket.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
@@ -21,58 +24,108 @@ export interface Payment {
 
 /**
  * A checkout's order is paid (`payment_intent.succeeded`, or a free checkout at once). Acts once
- * however often and in whatever order it is told: the order moves `awaiting_payment` → `pending`
- * conditionally first, so a second delivery finds it moved and changes nothing. Then the reservation
- * → `paid` and each ticket issued from its hold (createTicket `fromHold`: lists, statistics, history and
- * ticket webhooks follow), the order `active` with them, the confirmation mailed. A reservation that
- * lapsed or was released meanwhile: its quantities are held again from the stock left if all are there,
- * else the payment is refunded in full and the order `refunded`. A failure while issuing leaves the order
- * `pending` with the tickets issued so far (as create-order.ts).
+ * however often and in whatever order it is told: the order moves `awaiting_payment` (or `expired`: its
+ * reservation lapsed or was released first) → `pending` conditionally first, so a second delivery finds it
+ * moved and changes nothing. Then its tickets are issued (`issue`). A delivery that finds the order still
+ * `pending` (a failure stopped the issue part-way: the webhook answered 5xx, and Stripe delivers again what was
+ * not answered 2xx, for days) resumes the issue where it stopped; one arriving while another still issues issues
+ * nothing twice either (each step below is conditional).
  */
 export async function payOrder(orderId: number, payment: Payment | null): Promise<Order['status'] | undefined> {
   const order = await getOrder(orderId);
-  if (!order?.checkout || order.status !== 'awaiting_payment') return order?.status;
+  if (!order?.checkout) return order?.status;
+  if (order.status === 'pending') return order.issuedTickets ? issue(order) : order.status;
+  if (order.status !== 'awaiting_payment' && order.status !== 'expired') return order.status;
   const at = now();
   const paid: OrderTransaction[] = payment
     ? [{ amount: payment.amount / 100, processor: 'stripe', reference: payment.intentId, time: at.toISOString() }]
     : [];
   const claimed = await moveOrder(order, 'pending', {
     transactions: [...order.transactions, ...paid],
+    issuedTickets: {},
   });
   if (!claimed) return (await getOrder(orderId))?.status;
-  const reservation = (await getReservation(order.checkout.reservationId))!;
-  const takes = (await convertHold(reservation.id, 'paid', at)) ? reservation.takes : await takeAgain(reservation);
-  if (!takes) return refund(claimed, payment);
-  const tickets = [];
+  return issue(claimed);
+}
+
+/**
+ * Issues a pending checkout order's tickets, each once: the stock they come from is the reservation's hold
+ * (→ `paid`), or, when it lapsed or was released meanwhile, the same quantities held again from the stock left
+ * (recorded on the order with that hold); none left: the payment is refunded in full, the order `refunded` and
+ * the buyer told. Each attendee's ticket is issued from its hold (createTicket `fromHold`: lists, statistics,
+ * history and ticket webhooks follow) with the order's record of it in the same transaction, conditional on none
+ * yet (`issuedTickets`), so a resumed issue skips those issued before. Then the order `active` with them, the
+ * confirmation mailed. A failure while issuing leaves the order `pending` with the tickets issued so far.
+ */
+async function issue(order: Order): Promise<Order['status'] | undefined> {
+  const checkout = order.checkout!;
+  const takes = checkout.takes ?? (await reservationTakes(order));
+  if (!takes) return refundLate(order, paymentOf(order));
   const left = takes.map((take) => ({ ...take }));
-  for (const attendee of claimed.checkout!.attendees) {
+  for (const [position, attendee] of checkout.attendees.entries()) {
     const take = left.find((candidate) => candidate.typeId === attendee.typeId && candidate.quantity > 0)!;
     take.quantity--;
+    if (order.issuedTickets?.[position] !== undefined) continue;
     const { price, ...fields } = attendee;
-    tickets.push(
+    try {
       await createTicket(
         {
           ...fields,
           price,
-          orderId,
+          orderId: order.id,
           customerId: order.customerId,
           purchasedDate: order.purchasedDate,
           fromHold: { shard: take.shard },
         },
         { kind: 'customer', id: order.customerId },
-      ),
-    );
+        (ticketId) => [
+          { action: issuedTicketAction(order.id, position, ticketId), onConditionFailed: () => new Issued() },
+        ],
+      );
+    } catch (error) {
+      if (!(error instanceof Issued)) throw error;
+    }
   }
-  const active = await activateOrder(
-    claimed,
-    tickets.map((ticket) => ticket.id),
-  );
+  const issued = (await getOrder(order.id))!;
+  if (issued.status !== 'pending') return issued.status;
+  const ticketIds = checkout.attendees.map((_, position) => issued.issuedTickets![position]!);
+  let active: Order;
+  try {
+    active = await activateOrder(issued, ticketIds);
+  } catch (error) {
+    if (error instanceof OrderStatusMoved) return (await getOrder(order.id))?.status;
+    throw error;
+  }
   await mail(active);
   return active.status;
 }
 
-/** The lapsed or released reservation's quantities, held again from the stock left now; undefined when short. */
-async function takeAgain(reservation: Reservation): Promise<StockTake[] | undefined> {
+/** Another call issued this attendee's ticket first, or the order left `pending`. */
+class Issued extends Error {}
+
+/** The payment the order was claimed with (none for a free order). */
+function paymentOf(order: Order): Payment | null {
+  const paid = order.transactions.find((transaction) => transaction.processor === 'stripe' && transaction.amount > 0);
+  return paid ? { intentId: paid.reference, amount: Math.round(paid.amount * 100) } : null;
+}
+
+/**
+ * The reservation's own hold (→ `paid` now, or by an earlier or a concurrent call for this order: a reservation
+ * has one order), else held again; undefined when short.
+ */
+async function reservationTakes(order: Order): Promise<StockTake[] | undefined> {
+  const id = order.checkout!.reservationId;
+  const reservation = (await getReservation(id))!;
+  if (reservation.status === 'paid' || (await convertHold(id, 'paid', now()))) return reservation.takes;
+  const ended = (await getReservation(id))!;
+  return ended.status === 'paid' ? ended.takes : takeAgain(order, ended);
+}
+
+/**
+ * The lapsed or released reservation's quantities, held again from the stock left now, recorded on the order in
+ * the same transaction (a resumed issue finds them there); undefined when short.
+ */
+async function takeAgain(order: Order, reservation: Reservation): Promise<StockTake[] | undefined> {
   const wanted = new Map<number, number>();
   for (const take of reservation.takes) wanted.set(take.typeId, (wanted.get(take.typeId) ?? 0) + take.quantity);
   const takes: StockTake[] = [];
@@ -82,14 +135,31 @@ async function takeAgain(reservation: Reservation): Promise<StockTake[] | undefi
     if (!planned) return undefined;
     takes.push(...planned);
   }
-  return (await holdAgain(takes)) ? takes : undefined;
+  if (await holdAgain(takes, [orderTakesAction(order.id, takes)])) return takes;
+  // Short, or another call held them first: its takes are on the order.
+  return (await getOrder(order.id))?.checkout?.takes;
 }
 
 async function refund(order: Order, payment: Payment | null): Promise<Order['status'] | undefined> {
   const transactions = [...order.transactions];
   if (payment) transactions.push(...(await refundStripePayment(order.id, payment.intentId)));
   logger.warn('Paid order refunded: its reservation ended and its tickets are gone', { orderId: order.id });
-  return (await moveOrder(order, 'refunded', { transactions }))?.status;
+  const history = [...(order.history ?? []), { at: now().toISOString(), by: 'system', action: 'refunded' as const }];
+  return (await moveOrder(order, 'refunded', { transactions, history }))?.status;
+}
+
+/** The payment refunded (refund), and the buyer told why: its tickets were gone. */
+async function refundLate(order: Order, payment: Payment | null): Promise<Order['status'] | undefined> {
+  const status = await refund(order, payment);
+  if (status !== 'refunded' || !payment) return status ?? (await getOrder(order.id))?.status;
+  try {
+    const event = await getEvent(order.eventId);
+    await sendEmail({ to: order.emailAddress, ...latePaymentRefundedMail(order, event, payment.amount / 100) });
+  } catch (error) {
+    // The refund is committed: a mail that cannot go is logged, as the confirmation's.
+    logger.error('Late payment refund mail failed', { orderId: order.id, error: error as Error });
+  }
+  return status;
 }
 
 async function mail(order: Order): Promise<void> {

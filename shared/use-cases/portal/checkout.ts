@@ -10,7 +10,8 @@ import type { CheckoutAttendee, Order } from '../../domain/order.ts';
 import type { Reservation } from '../../domain/reservation.ts';
 import type { AttendeeAnswer } from '../../domain/ticket.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
-import { createPaymentIntent, publishableKey } from '../../services/payments.ts';
+import { publishableKey } from '../../services/payments.ts';
+import { cents, orderPaymentIntent } from './checkout-intent.ts';
 import { payOrder } from './checkout-payment.ts';
 import { ownReservation } from './reservations.ts';
 
@@ -19,8 +20,6 @@ import { ownReservation } from './reservations.ts';
  * a card payment without redirects settles in seconds; the margin covers a retry after a declined card.
  */
 export const CHECKOUT_MINUTES = 15;
-
-const cents = (amount: number) => Math.round(amount * 100);
 
 /** The checkout's body (shared/http/contract/checkout.ts): who the tickets are for, and where they are posted. */
 export interface CheckoutBody {
@@ -42,11 +41,20 @@ export interface CheckoutBody {
  * reservation to `checked_out` and keeps it CHECKOUT_MINUTES for the payment; then the PaymentIntent
  * (idempotency key from the order id). A free order is paid at once (its tickets issued, no Stripe). A
  * reservation already checked out answers its order again (the same PaymentIntent: a retry after a
- * failure or a declined card); any other state is 409 `reservation_not_held`.
+ * failure or a declined card); a paid one whose free order stopped issuing part-way resumes it (checkout-payment.ts);
+ * any other state is 409 `reservation_not_held`.
  */
 export async function checkoutReservation(customerId: number, reservationId: number, body: CheckoutBody) {
   const reservation = await ownReservation(customerId, reservationId);
   if (reservation.status === 'checked_out' && reservation.orderId) return answer(await orderOf(reservation));
+  if (reservation.status === 'paid' && reservation.orderId) {
+    // A free order whose issue stopped part-way (no Stripe delivery comes again): the buyer's retry resumes it.
+    const order = await orderOf(reservation);
+    if (order.status === 'pending' && cents(order.grandTotal) === 0) {
+      await payOrder(order.id, null);
+      return answer((await getOrder(order.id))!);
+    }
+  }
   if (reservation.status !== 'held')
     throw new Conflict(
       `Reservation ${reservationId} is ${reservation.status}: only a held one checks out.`,
@@ -126,16 +134,7 @@ async function answer(order: Order) {
   const key = publishableKey();
   if (!key) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
   const amount = cents(order.grandTotal);
-  const intent = await createPaymentIntent(
-    {
-      orderId: order.id,
-      reservationId: order.checkout!.reservationId,
-      amount,
-      currency,
-      customerEmail: order.emailAddress,
-    },
-    `order-${order.id}-payment`,
-  );
+  const intent = await orderPaymentIntent(order);
   return {
     order: view,
     payment: { processor: 'stripe' as const, clientSecret: intent.clientSecret, publishableKey: key, amount, currency },

@@ -1,6 +1,7 @@
 import { now } from '../../clock.ts';
 import { dueReservationIds, recordSweptMinute, sweptMinute } from '../../data/reservation-due.ts';
 import { DUE_SHARDS, dueMinute, releaseHold } from '../../data/reservations.ts';
+import { cancelCheckoutPayment } from './checkout-intent.ts';
 
 /** Due entries one Query reads; a full page means the minute is read again next time round. */
 const DUE_PAGE = 100;
@@ -23,7 +24,8 @@ export interface LapseRun {
  * timer): from the minute after the last one it drained whole to the current one, each
  * minute's due shards by bounded Query up to now, each due reservation lapsed by
  * `releaseHold` (conditional on its state and its own `expiresAt`: a payment that came
- * first, or a checkout that moved `expiresAt` on, keeps it). A minute is recorded drained
+ * first, or a checkout that moved `expiresAt` on, keeps it; a checked-out one's unpaid order
+ * `expired` with it, its PaymentIntent cancelled at Stripe after). A minute is recorded drained
  * only once it has passed and every shard answered less than a page, so a run that stops
  * part-way, or an outage, never skips a reservation. No Scan.
  */
@@ -43,7 +45,9 @@ export async function lapseDueReservations(budgetMs: number): Promise<LapseRun> 
       const ids = await dueReservationIds(minute, shard, at, DUE_PAGE);
       for (const id of ids) {
         const after = await releaseHold(id, 'lapsed', at);
-        if (after?.status === 'lapsed') run.lapsed++;
+        if (after?.status !== 'lapsed') continue;
+        run.lapsed++;
+        await cancelCheckoutPayment(after);
       }
       full ||= ids.length === DUE_PAGE;
     }

@@ -26,6 +26,7 @@ import {
   type StockTake,
 } from '../../domain/reservation.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
+import { cancelCheckoutPayment } from './checkout-intent.ts';
 
 /** A customer's reservations per minute, and a network's (a household or office behind one address shares it). */
 export const RESERVATIONS_PER_CUSTOMER = { name: 'RESERVATIONS_CUSTOMER', limit: 10, windowSeconds: 60 } as const;
@@ -205,13 +206,16 @@ export async function getReservationFor(customerId: number, id: number) {
 }
 
 /**
- * `DELETE /my-account/reservations/{id}`: releases it, its stock back in the same transaction.
- * Idempotent: one released or lapsed already answers as it is; a paid one is 409 `reservation_paid`.
+ * `DELETE /my-account/reservations/{id}`: releases it, its stock back in the same transaction, and a checked-out
+ * one's order awaiting payment `expired` with it (its PaymentIntent cancelled at Stripe after: checkout-intent.ts).
+ * Idempotent: one released or lapsed already answers as it is; a paid one, or one whose payment came in and is
+ * issuing its tickets, is 409 `reservation_paid`.
  */
 export async function releaseReservationFor(customerId: number, id: number) {
   await ownReservation(customerId, id);
   const released = (await releaseHold(id, 'released', now()))!;
-  if (released.status === 'paid')
+  if (released.status === 'paid' || released.status === 'checked_out')
     throw new Conflict(`Reservation ${id} is paid: its tickets are issued.`, 'reservation_paid');
+  if (released.status === 'released') await cancelCheckoutPayment(released);
   return toReservationView(released);
 }

@@ -1,7 +1,7 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType } from '../../data/events.ts';
-import { commitTicketChanges } from '../../lists/writes.ts';
+import { commitTicketChanges, type ExtraAction } from '../../lists/writes.ts';
 import { newTicketRecord } from '../../domain/new-ticket.ts';
 import { historyEntry, type Actor } from '../../domain/ticket-history.ts';
 import type { PROCESS_STATE, PurchaserContact, Ticket, TicketFields, TicketRecord } from '../../domain/ticket.ts';
@@ -32,12 +32,17 @@ export interface NewTicket extends Partial<TicketFields> {
 /**
  * Issues a ticket of a type (a sale): `sold` rises in the same transaction, 409 `sold_out` when full.
  * The type's stock moves with it (ticket-stock.ts): `held` of the hold it comes from, or `left`
- * of a shard holding some, so stock left + held + sold stays the type's total.
+ * of a shard holding some, so stock left + held + sold stays the type's total. `with`: the caller's actions of
+ * the new ticket's id, in the same transaction (a checkout order's record of it).
  */
-export async function createTicket(input: NewTicket, actor: Actor = { kind: 'system' }): Promise<Ticket> {
+export async function createTicket(
+  input: NewTicket,
+  actor: Actor = { kind: 'system' },
+  with_: (ticketId: number) => ExtraAction[] = () => [],
+): Promise<Ticket> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await issueTicket(input, actor);
+      return await issueTicket(input, actor, with_);
     } catch (error) {
       const retry = error instanceof StockMoved && attempt < STOCK_TRIES;
       if (!retry) throw error instanceof StockMoved ? soldOut(error.typeId) : error;
@@ -45,7 +50,11 @@ export async function createTicket(input: NewTicket, actor: Actor = { kind: 'sys
   }
 }
 
-async function issueTicket(input: NewTicket, actor: Actor): Promise<Ticket> {
+async function issueTicket(
+  input: NewTicket,
+  actor: Actor,
+  with_: (ticketId: number) => ExtraAction[],
+): Promise<Ticket> {
   const type = await findTicketType(input.typeId);
   if (!type)
     throw new ValidationError(`Ticket type ${input.typeId} does not exist.`, [
@@ -62,6 +71,6 @@ async function issueTicket(input: NewTicket, actor: Actor): Promise<Ticket> {
     claim: claim ?? null,
   };
   const change = { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) };
-  await commitTicketChanges([change], await stockMoves([change], { fromHold, known: type }));
+  await commitTicketChanges([change], [...with_(id), ...(await stockMoves([change], { fromHold, known: type }))]);
   return toTicket(record);
 }

@@ -1,0 +1,293 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetClock } from '#shared/clock';
+import { db } from '#shared/data/client';
+import { findTicketType } from '#shared/data/events';
+import { getOrder, moveOrder } from '#shared/data/orders';
+import { readStock } from '#shared/data/stock';
+import { handler as releaseReservations } from '../../functions/jobs/release-reservations.ts';
+import { runAs } from '../../bin/local/invoke.ts';
+import { call } from '../support/api.ts';
+import { atTime } from '../support/clock.ts';
+import { newCustomer } from '../support/customers.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
+import { clearFaults, failCalls, failures } from '../support/faults.ts';
+import { mailTo } from '../support/mail.ts';
+import {
+  confirmAsBrowser,
+  standInControl,
+  standInKeys,
+  type StandInKeys,
+  stripeSdk,
+  webhookRelay,
+  type WebhookRelay,
+} from '../support/stripe.ts';
+import { readStats } from '../support/tickets.ts';
+import { adminToken, customerToken } from '../support/tokens.ts';
+
+/**
+ * An unpaid checkout's end and a paid one's repair (issue 58 item 3), over HTTP with the Stripe stand-in and
+ * through the lapsing job: a lapse or a release closes the order awaiting payment (`expired`, counted, recorded)
+ * in its own transaction and cancels its PaymentIntent; a payment that claimed the order first keeps the
+ * reservation; an issue that stopped part-way is resumed by the payment's next delivery, each ticket once.
+ */
+const RESERVATIONS = '/api/v2/my-account/reservations';
+let keys: StandInKeys;
+let relay: WebhookRelay;
+
+beforeAll(async () => {
+  keys = await standInKeys();
+  relay = await webhookRelay();
+});
+afterAll(() => relay.close());
+afterEach(async () => {
+  resetClock();
+  await clearFaults();
+});
+
+const lapse = () => runAs('release-reservations', () => releaseReservations({}));
+/**
+ * A test that runs the job (its first run in a file may sweep an hour of minutes, 4 bounded Queries each) or waits
+ * out the SDK's retries of an injected failure.
+ */
+const SLOW_TEST_TIMEOUT = 60_000;
+const attendee = (n: number) => ({ firstName: `Grace${n}`, lastName: 'Hopper', email: `grace${n}@example.com` });
+
+async function buyer() {
+  const customer = await newCustomer();
+  return { ...customer, token: await customerToken(customer.id, { email: customer.email }) };
+}
+
+/** A held reservation of `quantity` checked out: its order awaiting payment and the PaymentIntent's secret. */
+async function checkedOut(quantity = 1, total = 10) {
+  const event = await seedEvent({
+    published: true,
+    questions: [],
+    ticketTypes: [{ name: 'Runner', price: 12.5, total }],
+  });
+  const typeId = event.ticketTypes[0]!.id;
+  const customer = await buyer();
+  const hold = await call('POST', RESERVATIONS, {
+    token: customer.token,
+    body: { eventId: event.id, lines: [{ typeId, quantity }] },
+  });
+  expect(hold.status, hold.raw).toBe(201);
+  const reservationId = hold.body.data.id as number;
+  const answer = await call('POST', `${RESERVATIONS}/${reservationId}/checkout`, {
+    token: customer.token,
+    body: { attendees: Array.from({ length: quantity }, (_, n) => attendee(n)) },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(answer.status, answer.raw).toBe(201);
+  const { order, payment } = answer.body.data;
+  const intent = { id: (payment.clientSecret as string).split('_secret_')[0]!, clientSecret: payment.clientSecret };
+  await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
+  return { event, typeId, customer, reservationId, orderId: Number(order.id), intent };
+}
+
+async function stockOf(typeId: number) {
+  const type = (await findTicketType(typeId))!;
+  const shards = await readStock(type);
+  return { held: shards.reduce((sum, shard) => sum + shard.held, 0), sold: type.sold };
+}
+
+const reservationOf = async (token: string, id: number) =>
+  (await call('GET', `${RESERVATIONS}/${id}`, { token })).body.data.status;
+
+/** The staff's view: the order by id (its history) and the event's orders in one status (their exact count). */
+async function staffView(eventId: number, orderId: number, status: string) {
+  const token = await adminToken();
+  const one = await call('GET', `/api/v2/orders/${orderId}`, { token });
+  expect(one.status, one.raw).toBe(200);
+  const listed = await call('GET', `/api/v2/orders?eventId=${eventId}&status=${status}`, { token });
+  expect(listed.status, listed.raw).toBe(200);
+  return { order: one.body.data, listed: listed.body };
+}
+
+const succeededEvent = async (intentId: string) => {
+  const { data } = await standInControl(keys, 'GET', `events?payment_intent=${intentId}`);
+  return (data as { id: string; type: string }[]).find((event) => event.type === 'payment_intent.succeeded')!;
+};
+
+describe('an unpaid checkout that ends', () => {
+  it(
+    'lapses by the job: the order expires with its reservation, counted and recorded, its PaymentIntent cancelled so it cannot be paid',
+    async () => {
+      const { event, typeId, customer, reservationId, orderId, intent } = await checkedOut(2);
+      expect(await stockOf(typeId)).toEqual({ held: 2, sold: 0 });
+
+      // The checkout keeps the reservation 15 minutes for its payment; none came.
+      await atTime(Date.now() + 16 * 60_000, lapse);
+      expect(await reservationOf(customer.token, reservationId)).toBe('lapsed');
+      expect((await getOrder(orderId))!).toMatchObject({ status: 'expired', ticketIds: [], transactions: [] });
+      expect(await stockOf(typeId)).toEqual({ held: 0, sold: 0 });
+      const { order, listed } = await staffView(event.id, orderId, 'expired');
+      expect(order.status).toBe('expired');
+      expect(order.history.at(-1)).toMatchObject({ by: 'system', action: 'expired' });
+      expect(listed.totalCount).toBe(1);
+      expect(listed.data.map((entry: { id: string }) => entry.id)).toEqual([String(orderId)]);
+      expect((await staffView(event.id, orderId, 'awaiting_payment')).listed.totalCount).toBe(0);
+
+      const atStripe = await stripeSdk(keys.secretKey).paymentIntents.retrieve(intent.id);
+      expect(atStripe).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
+      const tooLate = await confirmAsBrowser(keys, intent, 'pm_card_visa');
+      expect(tooLate.status).toBe(400);
+      expect(tooLate.body.error.code).toBe('payment_intent_unexpected_state');
+      // The portal lists the order as it ended; a second run changes nothing.
+      const orders = await call('GET', '/api/v2/my-account/orders', { token: customer.token });
+      expect(orders.body.data.find((entry: { id: string }) => entry.id === String(orderId)).status).toBe('expired');
+      await atTime(Date.now() + 17 * 60_000, lapse);
+      expect((await staffView(event.id, orderId, 'expired')).listed.totalCount).toBe(1);
+    },
+    SLOW_TEST_TIMEOUT,
+  );
+
+  it('released by the buyer: the order expires, recorded as theirs, its PaymentIntent cancelled', async () => {
+    const { event, typeId, customer, reservationId, orderId, intent } = await checkedOut();
+    const released = await call('DELETE', `${RESERVATIONS}/${reservationId}`, { token: customer.token });
+    expect(released.status, released.raw).toBe(200);
+    expect(released.body.data.status).toBe('released');
+    expect(await stockOf(typeId)).toEqual({ held: 0, sold: 0 });
+    const { order, listed } = await staffView(event.id, orderId, 'expired');
+    expect(order.history.at(-1)).toMatchObject({ by: `customer ${customer.id}`, action: 'expired' });
+    expect(listed.totalCount).toBe(1);
+    expect((await stripeSdk(keys.secretKey).paymentIntents.retrieve(intent.id)).status).toBe('canceled');
+    // Released again: answered as it is, nothing moves twice; staff cannot cancel what ended (a late payment is
+    // the webhook's to take or refund).
+    expect((await call('DELETE', `${RESERVATIONS}/${reservationId}`, { token: customer.token })).status).toBe(200);
+    expect((await staffView(event.id, orderId, 'expired')).listed.totalCount).toBe(1);
+    const cancel = await call('POST', `/api/v2/orders/${orderId}/cancel`, {
+      token: await adminToken(),
+      body: {},
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect(cancel.status, cancel.raw).toBe(409);
+    expect(cancel.body).toMatchObject({ reason: 'already_cancelled', orderStatus: 'expired' });
+  });
+
+  it(
+    'a payment that claimed the order first keeps the reservation: the release is 409, the lapse leaves it, the next delivery issues',
+    async () => {
+      const { typeId, customer, reservationId, orderId, intent } = await checkedOut();
+      // The payment succeeds at Stripe; its delivery is held back, and the webhook's first step (the order's
+      // claim) is taken here, as if the delivery had stopped right after it.
+      await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { delayMs: 3_600_000 });
+      expect((await confirmAsBrowser(keys, intent, 'pm_card_visa')).body.status).toBe('succeeded');
+      const order = (await getOrder(orderId))!;
+      const time = new Date().toISOString();
+      await moveOrder(order, 'pending', {
+        transactions: [{ amount: 12.5, processor: 'stripe', reference: intent.id, time }],
+        issuedTickets: {},
+      });
+
+      const release = await call('DELETE', `${RESERVATIONS}/${reservationId}`, { token: customer.token });
+      expect(release.status).toBe(409);
+      expect(release.body.reason).toBe('reservation_paid');
+      await atTime(Date.now() + 16 * 60_000, lapse);
+      expect(await reservationOf(customer.token, reservationId)).toBe('checked_out');
+      expect((await getOrder(orderId))!.status).toBe('pending');
+      expect(await stockOf(typeId)).toEqual({ held: 1, sold: 0 });
+
+      await standInControl(keys, 'POST', 'release');
+      expect((await getOrder(orderId))!).toMatchObject({ status: 'active', ticketIds: [expect.any(Number)] });
+      expect(await reservationOf(customer.token, reservationId)).toBe('paid');
+      expect(await stockOf(typeId)).toEqual({ held: 0, sold: 1 });
+    },
+    SLOW_TEST_TIMEOUT,
+  );
+});
+
+describe('a paid order whose issue stopped part-way', () => {
+  it(
+    "is resumed by the payment's next delivery: the tickets issued before are kept, the rest issued once, then active",
+    async () => {
+      const { event, typeId, customer, orderId, intent } = await checkedOut(3);
+      // The second ticket's transaction fails on every attempt: the webhook's answer is not 2xx, so Stripe
+      // delivers again.
+      const fault = failCalls(db, {
+        commands: ['TransactWriteItemsCommand'],
+        when: (input) => JSON.stringify(input).includes('"#issued":"issuedTickets","#n":"1"'),
+        error: failures.dynamoInternal,
+      });
+      expect((await confirmAsBrowser(keys, intent, 'pm_card_visa')).body.status).toBe('succeeded');
+      await standInControl(keys, 'POST', 'settle');
+      expect(fault.attempts).toBeGreaterThan(0);
+      const stopped = (await getOrder(orderId))!;
+      expect(stopped.status).toBe('pending');
+      expect(Object.keys(stopped.issuedTickets!)).toEqual(['0']);
+      expect(await stockOf(typeId)).toEqual({ held: 2, sold: 1 });
+      const failed = relay.answers.filter(({ event }) => (event.data.object as { id?: string }).id === intent.id);
+      expect(failed.map(({ answer }) => answer.status >= 500)).toEqual([true]);
+
+      await clearFaults();
+      await standInControl(keys, 'POST', `events/${(await succeededEvent(intent.id)).id}/resend`);
+      await standInControl(keys, 'POST', 'settle');
+      const active = (await getOrder(orderId))!;
+      expect(active.status).toBe('active');
+      expect(active.ticketIds).toHaveLength(3);
+      expect(active.ticketIds[0]).toBe(stopped.issuedTickets!['0']);
+      expect(new Set(active.ticketIds).size).toBe(3);
+      expect(await stockOf(typeId)).toEqual({ held: 0, sold: 3 });
+      expect((await readStats(await adminToken(), event.id)).soldTickets).toBe(3);
+      const tickets = await call('GET', '/api/v2/my-account/orders?includeTickets=true', { token: customer.token });
+      const listed = tickets.body.data.find((entry: { id: string }) => entry.id === String(orderId));
+      expect(listed.tickets.map((ticket: { id: string }) => Number(ticket.id))).toEqual(active.ticketIds);
+      const confirmations = (await mailTo(customer.email)).filter((mail) =>
+        mail.subject.includes(`(order ${orderId})`),
+      );
+      expect(confirmations).toHaveLength(1);
+
+      // Delivered once more: nothing moves.
+      await standInControl(keys, 'POST', `events/${(await succeededEvent(intent.id)).id}/resend`);
+      await standInControl(keys, 'POST', 'settle');
+      expect((await getOrder(orderId))!.ticketIds).toEqual(active.ticketIds);
+      expect(await stockOf(typeId)).toEqual({ held: 0, sold: 3 });
+    },
+    SLOW_TEST_TIMEOUT,
+  );
+
+  it(
+    "a free order's is resumed by the buyer's retry of the checkout (no Stripe delivery comes again)",
+    async () => {
+      const event = await seedEvent({
+        published: true,
+        questions: [],
+        ticketTypes: [{ name: 'Free', price: 0, total: 5 }],
+      });
+      const typeId = event.ticketTypes[0]!.id;
+      const customer = await buyer();
+      const hold = await call('POST', RESERVATIONS, {
+        token: customer.token,
+        body: { eventId: event.id, lines: [{ typeId, quantity: 2 }] },
+      });
+      const reservationId = hold.body.data.id as number;
+      const body = { attendees: [attendee(1), attendee(2)] };
+      const headers = { 'idempotency-key': crypto.randomUUID() };
+      const fault = failCalls(db, {
+        commands: ['TransactWriteItemsCommand'],
+        when: (input) => JSON.stringify(input).includes('"#issued":"issuedTickets","#n":"1"'),
+        error: failures.dynamoInternal,
+      });
+      const failed = await call('POST', `${RESERVATIONS}/${reservationId}/checkout`, {
+        token: customer.token,
+        body,
+        headers,
+      });
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(fault.attempts).toBeGreaterThan(0);
+      expect(await stockOf(typeId)).toEqual({ held: 1, sold: 1 });
+
+      await clearFaults();
+      const retried = await call('POST', `${RESERVATIONS}/${reservationId}/checkout`, {
+        token: customer.token,
+        body,
+        headers,
+      });
+      expect(retried.status, retried.raw).toBe(201);
+      expect(retried.body.data).toMatchObject({ order: { status: 'active', grandTotal: 0 }, payment: null });
+      const order = (await getOrder(Number(retried.body.data.order.id)))!;
+      expect(order).toMatchObject({ status: 'active', ticketIds: [expect.any(Number), expect.any(Number)] });
+      expect(await stockOf(typeId)).toEqual({ held: 0, sold: 2 });
+    },
+    SLOW_TEST_TIMEOUT,
+  );
+});
