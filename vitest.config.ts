@@ -27,8 +27,9 @@ const overStandIns = {
  * Two tiers (README "Quick start"). `npm test` (`--project unit --project integration --project infra`) is what a
  * change runs. `npm run test:deep` (`--project deep`) is test/deep/: what takes long for what it adds to a change's
  * check, chosen by measured time per file: the fuzzing (200 inputs a route, whole-table snapshots), the scale tests
- * (thousands of tickets or events), the load runs (the gate rush, the login attacks from many networks, the webhooks'
- * fairness and hanging receivers), the browser and the READMEs' commands run as a person runs them.
+ * (hundreds to thousands of tickets or events, a thousand deliveries, 200 check-ins at once), the load runs (the gate
+ * rush, the login attacks from many networks, the webhooks' fairness and hanging receivers), the browser and the
+ * READMEs' commands run as a person runs them.
  */
 export default defineConfig({
   test: {
