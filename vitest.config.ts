@@ -27,8 +27,9 @@ const overStandIns = {
  * Two tiers (README "Quick start"). `npm test` (`--project unit --project integration --project infra`) is what a
  * change runs. `npm run test:deep` (`--project deep`) is test/deep/: what takes long for what it adds to a change's
  * check, chosen by measured time per file: the fuzzing (200 inputs a route, whole-table snapshots), the scale tests
- * (thousands of tickets or events), the load runs (the gate rush, the login attacks from many networks, the webhooks'
- * fairness and hanging receivers), the browser and the READMEs' commands run as a person runs them.
+ * (hundreds to thousands of tickets or events, a thousand deliveries, 200 check-ins at once), the load runs (the gate
+ * rush, the login attacks from many networks, the webhooks' fairness and hanging receivers), the browser and the
+ * READMEs' commands run as a person runs them.
  */
 export default defineConfig({
   test: {
@@ -46,6 +47,13 @@ export default defineConfig({
           // One module graph per worker for all the template files: synth.ts keeps each App it built, so a stage
           // the files share is synthesised (with cdk-nag) once per worker, not once per file that asks for it.
           isolate: false,
+          // In a group of its own (after the unit and integration files) and one worker: vitest hands a group's
+          // non-isolated files to one worker as one task only where the group's first file is one of them. Shuffled
+          // among the other projects' files, each template file was a task of its own in a fresh worker and built its
+          // stages again (a clean clone's npm test: 142 s of its 512 in the 15 template files, most of them building
+          // the dev stage afresh).
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
           ...seeded,

@@ -12,7 +12,16 @@ import { CustomerIdentity } from '../../infra/customer-identity.ts';
 import { resolveStage, STAGE_FILES, STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import { singleTable } from '../../infra/table.ts';
 import { unacknowledgedFindings } from './nag.ts';
-import { onlyId, onlyResource, type Resource, resourcesOf, routeFunctions, statementsOf, synth } from './synth.ts';
+import {
+  onlyId,
+  onlyResource,
+  type Resource,
+  ROUTE_SAMPLE,
+  resourcesOf,
+  routeFunctions,
+  statementsOf,
+  synth,
+} from './synth.ts';
 
 interface Synthesized {
   template: Template;
@@ -472,7 +481,9 @@ describe('alarm subscribers', () => {
 
   it('replaces them for one deploy with -c alarmEmail, and notifies the existing topics of -c alarmTopicArn from every alarm', () => {
     const pager = 'arn:aws:sns:us-east-1:111122223333:pager-duty';
-    const { stack } = synth({ context: { stage: 'dev', alarmEmail: 'ops@example.com', alarmTopicArn: pager } });
+    // Every alarm takes the topics alike, the stage's and each route's: the sample's rows stand for the route table.
+    const context = { stage: 'dev', alarmEmail: 'ops@example.com', alarmTopicArn: pager };
+    const { stack } = synth({ context, routes: ROUTE_SAMPLE });
     const operations = Template.fromStack(stack.operations);
     expect(Object.values(resourcesOf(operations, 'AWS::SNS::Subscription')).map((s) => s.Properties.Endpoint)).toEqual([
       'ops@example.com',

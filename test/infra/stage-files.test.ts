@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Token } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '#shared/routes';
 import { createApp } from '../../infra/app.ts';
 import {
   contextOf,
@@ -14,23 +13,12 @@ import {
   StageSettingsError,
 } from '../../infra/stages.ts';
 import type { StageFile } from '../../infra/stages/schema.ts';
-import { stacksOf, synth } from './synth.ts';
+import { ROUTE_SAMPLE, stacksOf, synth } from './synth.ts';
 
 /**
  * The stage files (infra/stages/<stage>.ts): `cdk deploy -c stage=<s>` alone reproduces the
  * stage, a `-c` changes one setting for one deploy, and staging and prod refuse placeholders.
  */
-
-/** One row per distinct `uses` entry: every kind of grant and binding, at a fraction of the synth time. */
-const SAMPLE = (() => {
-  const seen = new Set<string>();
-  return routes.filter((row) => {
-    const kinds = Object.entries(row.uses).map(([key, value]) => `${key}:${Array.isArray(value) ? 'list' : value}`);
-    const fresh = kinds.some((kind) => !seen.has(kind));
-    for (const kind of kinds) seen.add(kind);
-    return fresh;
-  });
-})();
 
 /**
  * Every template of the stage (main and nested stacks) as JSON, by construct path, without the nested stacks'
@@ -39,7 +27,7 @@ const SAMPLE = (() => {
  * another order on a second synth, the same template otherwise); `cdk synth` makes one app per process.
  */
 const templatesOf = (context: Record<string, unknown>, report?: (line: string) => void) => {
-  const { stack } = synth({ context, routes: SAMPLE, report });
+  const { stack } = synth({ context, routes: ROUTE_SAMPLE, report });
   const templates = Object.fromEntries([...stacksOf(stack)].map(([path, template]) => [path, template.toJSON()]));
   for (const resource of Object.values(templates[stack.node.path]!.Resources as Record<string, any>))
     if (resource.Type === 'AWS::CloudFormation::Stack') delete resource.Properties.TemplateURL;
@@ -78,7 +66,7 @@ describe('each stage file reproduces its stage', () => {
 
   it('pins staging and prod to their account and region, and leaves dev to the credentials', () => {
     for (const stage of STAGE_NAMES) {
-      const { stack } = synth({ context: { stage }, routes: SAMPLE.slice(0, 1) });
+      const { stack } = synth({ context: { stage }, routes: ROUTE_SAMPLE.slice(0, 1) });
       const env = STAGE_FILES[stage].env;
       if (stage === 'dev') {
         expect(env).toBeUndefined();
@@ -226,10 +214,10 @@ describe('restoring the table (README "Restoring the table")', () => {
   let restored: ReturnType<typeof synth>;
   const printed: string[] = [];
   beforeAll(() => {
-    own = synth({ context: { stage: 'prod' }, routes: SAMPLE });
+    own = synth({ context: { stage: 'prod' }, routes: ROUTE_SAMPLE });
     restored = synth({
       context: { stage: 'prod', tableName: RESTORED, tableStreamArn: RESTORED_STREAM },
-      routes: SAMPLE,
+      routes: ROUTE_SAMPLE,
       report: (line) => printed.push(line),
     });
   });
@@ -284,7 +272,7 @@ describe('restoring the table (README "Restoring the table")', () => {
     const before = JSON.stringify(resources(own.template));
     const after = resources(restored.template);
     expect(after[tableId]).toEqual(resources(own.template)[tableId]);
-    expect(before.split(JSON.stringify({ Ref: tableId })).length).toBeGreaterThan(SAMPLE.length);
+    expect(before.split(JSON.stringify({ Ref: tableId })).length).toBeGreaterThan(ROUTE_SAMPLE.length);
     // The own stage's template with its table references replaced by the restored table's: the same.
     const swapped = JSON.parse(
       before

@@ -166,13 +166,4 @@ describe('POST /tickets/{id}/check-in', () => {
     expect(await readStats(token, b.id)).toMatchObject({ checkedInTickets: 1 });
     expect(await readStats(token, a.id, b.id)).toMatchObject({ checkedInTickets: 1 });
   });
-
-  it('admits all of a burst of 200 concurrent check-ins on distinct tickets of one event, counting exactly 200', async () => {
-    const event = await seedEvent({ ticketTypes: [{ name: 'Runner', price: 20, total: 500 }] });
-    const tickets = await seedTickets(event, event.ticketTypes[0]!.id, 200);
-    expect(await readStats(token, event.id)).toEqual({ eventIds: [event.id], soldTickets: 200, checkedInTickets: 0 });
-    const answers = await Promise.all(tickets.map((ticket) => checkIn(token, ticket.id)));
-    expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)).toEqual([]);
-    expect(await readStats(token, event.id)).toEqual({ eventIds: [event.id], soldTickets: 200, checkedInTickets: 200 });
-  }, 120_000);
 });

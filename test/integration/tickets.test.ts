@@ -68,7 +68,7 @@ describe('GET /tickets/{id}', () => {
 
 describe('GET /tickets', () => {
   it('refuses teams without the events they belong to with a 400 that asks for the events', async () => {
-    // Lists across events without a team filter: ticket-lists-across-events.test.ts.
+    // Lists across events without a team filter: test/deep/ticket-lists-across-events.test.ts.
     const response = await call('GET', `${BASE}?teams=3`, as());
     expect(response.status).toBe(400);
     expect(response.body.errors[0]).toMatchObject({
