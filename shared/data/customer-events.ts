@@ -9,7 +9,7 @@ import { STATS_SHARDS } from './stats-shards.ts';
  * sorted by start) and those they hold an order for (link items `CUSTOMER#<id>` /
  * `EVENT#<eventId:10>`, written in the order's creation transaction, with `orderCount`, on
  * the customer's start-ordered indexes: keys.ts `customerEventIndexes`). The portal's walk
- * of them is in portal-event-reads.ts.
+ * of them is in shared/lists/portal-event-reads.ts.
  */
 
 /** What the portal reads of an event: everything but the attendee questions, which can be large. */

@@ -8,7 +8,7 @@ import { on, sortableId, table, type Key } from './key-parts.ts';
  */
 export const eventAdminKeys = {
   /**
-   * The administrators' event lists (shared/data/event-admin-reads.ts), on the event item by
+   * The administrators' event lists (shared/lists/events.ts), on the event item by
    * `<startsAt>#<id:10>`: GSI2 `ALL_EVENTS` every event, GSI3 `DRAFT_EVENTS` the unpublished
    * ones (sparse); the published ones are GSI1 `PUBLISHED_EVENTS` (`publishedEventIndexes`).
    */

@@ -68,7 +68,7 @@ const isoOf = (seconds: number | undefined) =>
  * linked events (one entry per event, judged by the published side), or (`return=orders`)
  * the customer's linked events, read from the start or after `_cursor` until the page and
  * one more match are found
- * (portal-event-reads.ts). `_offset` + `_limit` stay within PORTAL_OFFSET_WINDOW. The
+ * (shared/lists/portal-event-reads.ts). `_offset` + `_limit` stay within PORTAL_OFFSET_WINDOW. The
  * default query (no window, no text filter) counts from the kept counts, so its total is
  * exact on every page; otherwise a read that reached the end from the start is exact, and
  * anything else the matches read so far, flagged `totalCountIsEstimate`. Text filters read at
