@@ -51,7 +51,7 @@ export async function createEvent(
 ): Promise<CreatedEvent> {
   const [ids] = await allocateEventIds([input]);
   const event = buildEvent(input, ids!);
-  const others = eventWrites(event).length + (creator ? 1 : 0);
+  const others = eventWrites(event, listing).length + (creator ? 1 : 0);
   const shards = creationShards(
     event.ticketTypes.map((type) => type.total),
     MAX_TRANSACTION_ITEMS - others,
