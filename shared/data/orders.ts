@@ -8,8 +8,7 @@ import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { moveOrderStatus, OrderStatusMoved, staffCountMoves } from './order-status.ts';
-import { HoldRefused } from './reservations.ts';
-import { holdAction } from './stock.ts';
+import { HoldRefused, holdAction } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**

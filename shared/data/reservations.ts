@@ -12,7 +12,7 @@ import { db, storedAs, tableName, transactWrite, TransactionCancelled } from './
 import { keys } from './keys.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
-import { holdAction, releaseAction } from './stock.ts';
+import { HoldRefused, holdAction, releaseAction } from './stock.ts';
 
 /**
  * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
@@ -47,13 +47,6 @@ const dueKey = (reservation: Pick<Reservation, 'id' | 'expiresAt'>) =>
     reservation.expiresAt,
     reservation.id,
   );
-
-/** The hold failed: a shard no longer has what was read (`take`), or the customer holds one already (`existing`). */
-export class HoldRefused extends Error {
-  constructor(readonly refusal: { take: StockTake } | { existing: number }) {
-    super('The hold was refused.');
-  }
-}
 
 /** Writes a new hold: its stock takes, the reservation, the customer's marker and its due entry, in one transaction. */
 export async function holdReservation(reservation: Reservation): Promise<void> {

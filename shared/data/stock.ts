@@ -146,3 +146,10 @@ export const stockDeleteActions = (type: Pick<TicketType, 'id' | 'stockShards'>)
       ExpressionAttributeValues: { ':zero': 0 },
     },
   }));
+
+/** The hold failed: a shard no longer has what was read (`take`), or the customer holds one already (`existing`). */
+export class HoldRefused extends Error {
+  constructor(readonly refusal: { take: StockTake } | { existing: number }) {
+    super('The hold was refused.');
+  }
+}

@@ -3,7 +3,7 @@ import { allocateIds } from '../../data/counters.ts';
 import { getCustomer } from '../../data/customers.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { activateOrder, commitHeldOrder } from '../../data/orders.ts';
-import { HoldRefused } from '../../data/reservations.ts';
+import { HoldRefused } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import type { StaffOrder } from '../../domain/order-cancel.ts';

@@ -2,15 +2,9 @@ import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
-import {
-  activeReservation,
-  getReservation,
-  HoldRefused,
-  holdReservation,
-  releaseHold,
-} from '../../data/reservations.ts';
+import { activeReservation, getReservation, holdReservation, releaseHold } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
-import { readStock } from '../../data/stock.ts';
+import { HoldRefused, readStock } from '../../data/stock.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import type { TicketType } from '../../domain/event.ts';
 import {
