@@ -99,8 +99,9 @@ export const issuedTicketAction = (orderId: number, position: number, ticketId: 
 });
 
 /**
- * Where a late payment's tickets were held again (`checkout.takes`), for the hold's own transaction: conditional on
- * the order still `pending` and no takes recorded, so a resumed issue finds them and never holds twice.
+ * Where a late payment's tickets were held again (`checkout.takes`; none: an empty list, the payment to refund),
+ * for the hold's own transaction: conditional on the order still `pending` and nothing recorded, so of two calls
+ * issuing one order the first to record decides, and a resumed issue finds it and never holds twice.
  */
 export const orderTakesAction = (orderId: number, takes: readonly StockTake[]) => ({
   Update: {
@@ -112,6 +113,17 @@ export const orderTakesAction = (orderId: number, takes: readonly StockTake[]) =
     ExpressionAttributeValues: { ':takes': takes, ':pending': 'pending' },
   },
 });
+
+/** Records that a late payment's tickets could not be held again (`checkout.takes` empty); false when a decision was recorded first. */
+export async function recordNoTakes(orderId: number): Promise<boolean> {
+  try {
+    await db.send(new UpdateCommand(orderTakesAction(orderId, []).Update));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
 
 /** pending → active with its issued tickets; conditional, so an order is activated once. */
 export async function activateOrder(order: Order, ticketIds: number[]): Promise<Order> {

@@ -185,15 +185,21 @@ export async function releaseHold(
     if (reason === 'lapsed' && reservation.expiresAt > at.toISOString()) return reservation;
     const order =
       reservation.status === 'checked_out' && reservation.orderId ? await getOrder(reservation.orderId) : undefined;
-    if (order && order.status !== 'awaiting_payment') return reservation;
+    // A payment claimed the order first: it takes this reservation. An order closed otherwise (by staff) lets it end alone.
+    if (order?.status === 'pending') return reservation;
     const expired = {
       at: at.toISOString(),
       by: reason === 'released' ? `customer ${reservation.customerId}` : 'system',
       action: 'expired' as const,
     };
-    const closing = order
-      ? orderStatusMoveActions(order, { status: 'expired' }, { SET: { history: [...(order.history ?? []), expired] } })
-      : [];
+    const closing =
+      order?.status === 'awaiting_payment'
+        ? orderStatusMoveActions(
+            order,
+            { status: 'expired' },
+            { SET: { history: [...(order.history ?? []), expired] } },
+          )
+        : [];
     const extraCondition =
       reason === 'lapsed' ? { expression: '#expiresAt <= :now', values: { ':now': at.toISOString() } } : undefined;
     if (await moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition, with: closing }))

@@ -113,7 +113,8 @@ export interface OrderCheckout {
   attendees: CheckoutAttendee[];
   /**
    * Where a late payment's tickets were held again (its reservation lapsed or was released first), written with
-   * that hold; absent while the reservation's own takes are the ones issued.
+   * that hold; empty when they could not be (the payment is refunded); absent while the reservation's own takes are
+   * the ones issued.
    */
   takes?: StockTake[];
 }

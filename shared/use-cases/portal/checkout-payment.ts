@@ -1,7 +1,14 @@
 import { now } from '../../clock.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
 import { OrderStatusMoved } from '../../data/order-status.ts';
-import { activateOrder, getOrder, issuedTicketAction, moveOrder, orderTakesAction } from '../../data/orders.ts';
+import {
+  activateOrder,
+  getOrder,
+  issuedTicketAction,
+  moveOrder,
+  orderTakesAction,
+  recordNoTakes,
+} from '../../data/orders.ts';
 import { convertHold, getReservation, holdAgain } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { readStock } from '../../data/stock.ts';
@@ -60,7 +67,7 @@ export async function payOrder(orderId: number, payment: Payment | null): Promis
 async function issue(order: Order): Promise<Order['status'] | undefined> {
   const checkout = order.checkout!;
   const takes = checkout.takes ?? (await reservationTakes(order));
-  if (!takes) return refundLate(order, paymentOf(order));
+  if (!takes.length) return refundLate(order, paymentOf(order));
   const left = takes.map((take) => ({ ...take }));
   for (const [position, attendee] of checkout.attendees.entries()) {
     const take = left.find((candidate) => candidate.typeId === attendee.typeId && candidate.quantity > 0)!;
@@ -111,9 +118,9 @@ function paymentOf(order: Order): Payment | null {
 
 /**
  * The reservation's own hold (→ `paid` now, or by an earlier or a concurrent call for this order: a reservation
- * has one order), else held again; undefined when short.
+ * has one order), else held again; none when short.
  */
-async function reservationTakes(order: Order): Promise<StockTake[] | undefined> {
+async function reservationTakes(order: Order): Promise<StockTake[]> {
   const id = order.checkout!.reservationId;
   const reservation = (await getReservation(id))!;
   if (reservation.status === 'paid' || (await convertHold(id, 'paid', now()))) return reservation.takes;
@@ -123,21 +130,28 @@ async function reservationTakes(order: Order): Promise<StockTake[] | undefined> 
 
 /**
  * The lapsed or released reservation's quantities, held again from the stock left now, recorded on the order in
- * the same transaction (a resumed issue finds them there); undefined when short.
+ * the same transaction; none when short, recorded too. Of two calls issuing one order (a delivery twice at once)
+ * the first to record decides, both hold or refund alike, and a resumed issue finds the decision there.
  */
-async function takeAgain(order: Order, reservation: Reservation): Promise<StockTake[] | undefined> {
+async function takeAgain(order: Order, reservation: Reservation): Promise<StockTake[]> {
   const wanted = new Map<number, number>();
   for (const take of reservation.takes) wanted.set(take.typeId, (wanted.get(take.typeId) ?? 0) + take.quantity);
   const takes: StockTake[] = [];
   for (const [typeId, quantity] of wanted) {
     const type = await findTicketType(typeId);
     const planned = type && planTakes(typeId, await readStock(type), quantity);
-    if (!planned) return undefined;
+    if (!planned) return noTakes(order);
     takes.push(...planned);
   }
   if (await holdAgain(takes, [orderTakesAction(order.id, takes)])) return takes;
-  // Short, or another call held them first: its takes are on the order.
-  return (await getOrder(order.id))?.checkout?.takes;
+  // A shard was emptied meanwhile, or another call recorded first.
+  return (await getOrder(order.id))?.checkout?.takes ?? noTakes(order);
+}
+
+/** None to hold: recorded, unless another call recorded its decision first (then its). */
+async function noTakes(order: Order): Promise<StockTake[]> {
+  if (await recordNoTakes(order.id)) return [];
+  return (await getOrder(order.id))?.checkout?.takes ?? [];
 }
 
 async function refund(order: Order, payment: Payment | null): Promise<Order['status'] | undefined> {
