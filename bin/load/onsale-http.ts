@@ -59,8 +59,17 @@ export interface Send {
   network?: number;
 }
 
-/** One request; a refused or reset connection answers status 0 (an error of the run, not its end). */
-export function send({ method, url, headers = {}, body, network }: Send): Promise<Answer> {
+/**
+ * One request; a refused or reset connection answers status 0 (an error of the run, not its end). A kept-alive
+ * connection the server closed as it was reused is tried once more on a new one, as Node's documentation advises
+ * (`request.reusedSocket`): the request never reached a handler.
+ */
+export async function send(init: Send): Promise<Answer> {
+  const answer = await sendOnce(init);
+  return answer.body?.retry === true ? sendOnce(init) : answer;
+}
+
+function sendOnce({ method, url, headers = {}, body, network }: Send): Promise<Answer> {
   const started = performance.now();
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve) => {
@@ -104,8 +113,13 @@ export function send({ method, url, headers = {}, body, network }: Send): Promis
       },
     );
     outgoing.on('timeout', () => outgoing.destroy(new Error('timed out')));
-    outgoing.on('error', (error) =>
-      resolve({ status: 0, headers: {}, body: { error: error.message }, ms: performance.now() - started }),
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({
+        status: 0,
+        headers: {},
+        body: { reason: error.code ?? error.message, retry: outgoing.reusedSocket && error.code === 'ECONNRESET' },
+        ms: performance.now() - started,
+      }),
     );
     if (payload !== undefined) outgoing.write(payload);
     outgoing.end();
