@@ -187,19 +187,10 @@ export async function releaseHold(
       reservation.status === 'checked_out' && reservation.orderId ? await getOrder(reservation.orderId) : undefined;
     // A payment claimed the order first: it takes this reservation. An order closed otherwise (by staff) lets it end alone.
     if (order?.status === 'pending') return reservation;
-    const expired = {
-      at: at.toISOString(),
-      by: reason === 'released' ? `customer ${reservation.customerId}` : 'system',
-      action: 'expired' as const,
-    };
-    const closing =
-      order?.status === 'awaiting_payment'
-        ? orderStatusMoveActions(
-            order,
-            { status: 'expired' },
-            { SET: { history: [...(order.history ?? []), expired] } },
-          )
-        : [];
+    const by = reason === 'released' ? `customer ${reservation.customerId}` : 'system';
+    const history = [...(order?.history ?? []), { at: at.toISOString(), by, action: 'expired' as const }];
+    const expire = order?.status === 'awaiting_payment' ? order : undefined;
+    const closing = expire ? orderStatusMoveActions(expire, { status: 'expired' }, { SET: { history } }) : [];
     const extraCondition =
       reason === 'lapsed' ? { expression: '#expiresAt <= :now', values: { ':now': at.toISOString() } } : undefined;
     if (await moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition, with: closing }))

@@ -46,6 +46,10 @@ afterEach(async () => {
 
 const lapse = () => runAs('release-reservations', () => releaseReservations({}));
 /**
+ * The job's tests check out at clocks of their own (20 and 40 minutes on) and lapse 16 minutes after: whichever runs
+ * first, the other's due minute is not behind the checkpoint its run left (the job starts after it or, the clock
+ * being behind it, an hour back).
+ *
  * A test that runs the job (its first run in a file may sweep an hour of minutes, 4 bounded Queries each) or waits
  * out the SDK's retries of an injected failure.
  */
@@ -112,11 +116,12 @@ describe('an unpaid checkout that ends', () => {
   it(
     'lapses by the job: the order expires with its reservation, counted and recorded, its PaymentIntent cancelled so it cannot be paid',
     async () => {
-      const { event, typeId, customer, reservationId, orderId, intent } = await checkedOut(2);
+      const start = Date.now() + 20 * 60_000;
+      const { event, typeId, customer, reservationId, orderId, intent } = await atTime(start, () => checkedOut(2));
       expect(await stockOf(typeId)).toEqual({ held: 2, sold: 0 });
 
       // The checkout keeps the reservation 15 minutes for its payment; none came.
-      await atTime(Date.now() + 16 * 60_000, lapse);
+      await atTime(start + 16 * 60_000, lapse);
       expect(await reservationOf(customer.token, reservationId)).toBe('lapsed');
       expect((await getOrder(orderId))!).toMatchObject({ status: 'expired', ticketIds: [], transactions: [] });
       expect(await stockOf(typeId)).toEqual({ held: 0, sold: 0 });
@@ -135,7 +140,7 @@ describe('an unpaid checkout that ends', () => {
       // The portal lists the order as it ended; a second run changes nothing.
       const orders = await call('GET', '/api/v2/my-account/orders', { token: customer.token });
       expect(orders.body.data.find((entry: { id: string }) => entry.id === String(orderId)).status).toBe('expired');
-      await atTime(Date.now() + 17 * 60_000, lapse);
+      await atTime(start + 17 * 60_000, lapse);
       expect((await staffView(event.id, orderId, 'expired')).listed.totalCount).toBe(1);
     },
     SLOW_TEST_TIMEOUT,
@@ -167,7 +172,8 @@ describe('an unpaid checkout that ends', () => {
   it(
     'a payment that claimed the order first keeps the reservation: the release is 409, the lapse leaves it, the next delivery issues',
     async () => {
-      const { typeId, customer, reservationId, orderId, intent } = await checkedOut();
+      const start = Date.now() + 40 * 60_000;
+      const { typeId, customer, reservationId, orderId, intent } = await atTime(start, () => checkedOut());
       // The payment succeeds at Stripe; its delivery is held back, and the webhook's first step (the order's
       // claim) is taken here, as if the delivery had stopped right after it.
       await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { delayMs: 3_600_000 });
@@ -182,7 +188,7 @@ describe('an unpaid checkout that ends', () => {
       const release = await call('DELETE', `${RESERVATIONS}/${reservationId}`, { token: customer.token });
       expect(release.status).toBe(409);
       expect(release.body.reason).toBe('reservation_paid');
-      await atTime(Date.now() + 16 * 60_000, lapse);
+      await atTime(start + 16 * 60_000, lapse);
       expect(await reservationOf(customer.token, reservationId)).toBe('checked_out');
       expect((await getOrder(orderId))!.status).toBe('pending');
       expect(await stockOf(typeId)).toEqual({ held: 1, sold: 0 });
