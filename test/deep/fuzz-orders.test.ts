@@ -22,13 +22,13 @@ fuzzFile({
     const admin = await fuzzAdministrator('orders');
     const event = await createEvent(
       {
-      title: 'Fuzz orders',
-      timezone: 'Europe/London',
-      startsAt: '2400-01-01T09:00:00Z',
-      currency: 'EUR',
-      // Published, so a box-office sale (POST /orders) can succeed, sell out and refuse past its stock.
-      published: true,
-      ticketTypes: [{ name: 'A', price: 10, total: 100 }],
+        title: 'Fuzz orders',
+        timezone: 'Europe/London',
+        startsAt: '2400-01-01T09:00:00Z',
+        currency: 'EUR',
+        // Published, so a box-office sale (POST /orders) can succeed, sell out and refuse past its stock.
+        published: true,
+        ticketTypes: [{ name: 'A', price: 10, total: 100 }],
       },
       eventListing,
     );

@@ -372,8 +372,8 @@ describe("write units by AWS rules, of an event's types and their stock (issue 5
     expect(fall.result.status).toBe(200);
     expect(stockUnits(fall.writes), describeWrites(fall.writes)).toBe(8);
     expect(fall.writes.units, describeWrites(fall.writes)).toBe(20);
-    });
   });
+});
 
 describe('write units by AWS rules, of a box-office sale (issue 58 item 6)', () => {
   /**
