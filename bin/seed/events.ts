@@ -2,7 +2,7 @@ import { findCustomerByEmail } from '#shared/data/customers';
 import type { NewEvent } from '#shared/domain/event';
 import { eventFor, wholeEvent } from '#shared/use-cases/events/event-reads';
 import { placeOrder } from '../../test/support/factories/orders.ts';
-import { organisedEvents } from './organised-events.ts';
+import { organisedEvents, SEED_ORGANISER } from './organised-events.ts';
 
 /**
  * `npm run seed -- --events N`: N published events of a platform a few seasons in, half
@@ -12,7 +12,6 @@ import { organisedEvents } from './organised-events.ts';
  * (`npm start`'s first, `admin@demo.test`). The demo customer (`casey@demo.test`, when
  * `npm start` seeded them) holds tickets for three of them. Deterministic for a given N.
  */
-const ORGANISER = 1;
 /** Events created, then published, per batch. */
 const ROUND = 500;
 const CITIES = [
@@ -69,14 +68,14 @@ export async function seedPublishedEvents(
   const ids: number[] = [];
   for (let start = 0; start < count; start += ROUND) {
     const inputs = Array.from({ length: Math.min(ROUND, count - start) }, (_, i) => eventInput(start + i, count, now));
-    ids.push(...(await organisedEvents(ORGANISER, inputs)));
+    ids.push(...(await organisedEvents(SEED_ORGANISER, inputs)));
     onProgress?.(ids.length);
   }
   const demo = await findCustomerByEmail('casey@demo.test');
   const demoOrders: number[] = [];
   if (demo)
     for (const id of [ids[0], ids[Math.floor(ids.length / 2)], ids.at(-1)].filter((one) => one !== undefined)) {
-      const event = await wholeEvent(await eventFor({ id: ORGANISER, eventScope: undefined }, id));
+      const event = await wholeEvent(await eventFor({ id: SEED_ORGANISER, eventScope: undefined }, id));
       demoOrders.push((await placeOrder(event, demo.id, [event.ticketTypes[0]!.id])).id);
     }
   const sorted = [...ids].sort((a, b) => a - b);

@@ -16,6 +16,9 @@ import { capture, WriteSet } from './capture.ts';
 export const creationBody = ({ startsAt, published: _published, publishedDate: _date, ...fields }: NewEvent) =>
   NewEventBody.parse({ ...fields, start: startsAt });
 
+/** Who the seeds' events are made by: `npm start`'s first administrator (`admin@demo.test`). */
+export const SEED_ORGANISER = 1;
+
 /** Use-case calls in flight at once in a batch. */
 const CONCURRENCY = 8;
 

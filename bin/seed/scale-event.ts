@@ -1,12 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, storedAs, tableName } from '#shared/data/client';
-import { createEvent, getEvent, listTicketTypes } from '#shared/data/events';
-import { eventListing } from '#shared/lists/portal';
+import { getEvent, listTicketTypes } from '#shared/data/events';
 import { keys } from '#shared/data/keys';
 import { keyCondition } from '#shared/data/key-conditions';
 import { listWaveTimes } from '#shared/data/wave-times';
-import type { Event, Team, TicketType } from '#shared/domain/event';
+import type { Event, NewEvent, Team, TicketType } from '#shared/domain/event';
+import { createEventFor } from '#shared/use-cases/events/edit-events';
 import { attendeeName } from '../../test/support/factories/names.ts';
+import { creationBody, SEED_ORGANISER } from './organised-events.ts';
 
 /**
  * The event the scale seed (scale.ts) fills, and its attendees: a new city race (four types,
@@ -21,49 +22,48 @@ export interface ScaleSeedOptions {
   onProgress?: (written: number) => void;
 }
 
-async function newEvents(tickets: number) {
-  const access = await createEvent(
-    {
-      title: `Seeded after-party ${Date.now().toString(36)}`,
-      timezone: 'Europe/London',
-      startsAt: '2027-05-02T19:00:00Z',
-      ticketTypes: [{ name: 'Party', price: 15, total: Math.max(10, tickets) }],
-    },
-    eventListing,
-  );
+/** A new race and its after-party, drafts made as `POST /events` makes them (its use case); answers the race's id. */
+async function newEvents(tickets: number): Promise<number> {
+  const create = async (input: NewEvent) =>
+    (await createEventFor({ id: SEED_ORGANISER, eventScope: undefined }, creationBody(input))).id;
+  const access = await create({
+    title: `Seeded after-party ${Date.now().toString(36)}`,
+    timezone: 'Europe/London',
+    startsAt: '2027-05-02T19:00:00Z',
+    currency: 'GBP',
+    ticketTypes: [{ name: 'Party', price: 15, total: Math.max(10, tickets) }],
+  });
   const room = Math.max(100, tickets);
-  return createEvent(
-    {
-      title: `Seeded city race ${Date.now().toString(36)}`,
-      timezone: 'Europe/London',
-      startsAt: '2027-05-02T08:00:00Z',
-      questions: [
-        { text: 'Emergency contact', required: true },
-        {
-          text: 'T-shirt size',
-          options: [
-            { text: 'S', sku: 'TS-S' },
-            { text: 'M', sku: 'TS-M' },
-            { text: 'L', sku: 'TS-L' },
-          ],
-        },
-      ],
-      ticketTypes: [
-        { name: 'Marathon', price: 65, total: room },
-        { name: 'Half marathon', price: 40, total: room },
-        { name: '10K', price: 30, total: room },
-        { name: 'Race + after-party', price: 80, total: room, grants: [access.id] },
-      ],
-      teams: ['Thames Striders', 'Club Fit', 'Charity runners', 'Harriers', 'Night Owls', 'Corporate'].map((name) => ({
-        name,
-      })),
-      waveTimes: [
-        { name: 'Elite', startTime: '2027-05-02T08:00:00Z', capacity: room },
-        { name: 'Wave A', startTime: '2027-05-02T08:30:00Z', capacity: room },
-      ],
-    },
-    eventListing,
-  );
+  return create({
+    title: `Seeded city race ${Date.now().toString(36)}`,
+    timezone: 'Europe/London',
+    startsAt: '2027-05-02T08:00:00Z',
+    currency: 'GBP',
+    questions: [
+      { text: 'Emergency contact', required: true },
+      {
+        text: 'T-shirt size',
+        options: [
+          { text: 'S', sku: 'TS-S' },
+          { text: 'M', sku: 'TS-M' },
+          { text: 'L', sku: 'TS-L' },
+        ],
+      },
+    ],
+    ticketTypes: [
+      { name: 'Marathon', price: 65, total: room },
+      { name: 'Half marathon', price: 40, total: room },
+      { name: '10K', price: 30, total: room },
+      { name: 'Race + after-party', price: 80, total: room, grants: [access] },
+    ],
+    teams: ['Thames Striders', 'Club Fit', 'Charity runners', 'Harriers', 'Night Owls', 'Corporate'].map((name) => ({
+      name,
+    })),
+    waveTimes: [
+      { name: 'Elite', startTime: '2027-05-02T08:00:00Z', capacity: room },
+      { name: 'Wave A', startTime: '2027-05-02T08:30:00Z', capacity: room },
+    ],
+  });
 }
 
 async function listTeams(eventId: number): Promise<Team[]> {
@@ -80,27 +80,19 @@ async function listTeams(eventId: number): Promise<Team[]> {
 export async function targetEvent(
   options: ScaleSeedOptions,
 ): Promise<{ event: Event; types: TicketType[]; teams: Team[]; waves: number[] }> {
-  if (options.eventId === undefined) {
-    const created = await newEvents(options.tickets);
-    return {
-      event: created,
-      types: created.ticketTypes,
-      teams: created.teams,
-      waves: created.waveTimes.map((wave) => wave.id),
-    };
-  }
+  const eventId = options.eventId ?? (await newEvents(options.tickets));
   const [event, types, teams, waves] = await Promise.all([
-    getEvent(options.eventId),
-    listTicketTypes(options.eventId),
-    listTeams(options.eventId),
-    listWaveTimes(options.eventId),
+    getEvent(eventId),
+    listTicketTypes(eventId),
+    listTeams(eventId),
+    listWaveTimes(eventId),
   ]);
   const room = types.reduce((sum, type) => sum + type.total - type.sold, 0);
   // Conditions are dropped while seeding, so capacity is checked here (the types share the tickets evenly).
   const perType = Math.ceil(options.tickets / Math.max(1, types.length));
   if (!types.length || types.some((type) => type.total - type.sold < perType)) {
     throw new Error(
-      `Event ${options.eventId}: its ${types.length} ticket types have room for ${room} tickets, ${perType} needed in each.`,
+      `Event ${eventId}: its ${types.length} ticket types have room for ${room} tickets, ${perType} needed in each.`,
     );
   }
   return { event, types, teams, waves: waves.map((wave) => wave.id) };
