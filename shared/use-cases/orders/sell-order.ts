@@ -48,8 +48,9 @@ export interface BoxOfficeSaleRequest {
  *
  * A crash after step 1 leaves the order `pending` with its payment, the tickets issued so far pointing at it and
  * the rest of its stock `held` (recorded on the order's `boxOffice.takes`): never an oversell, but those places
- * stay off sale until an operator returns them (as a paid checkout's whose issue failed, checkout-payment.ts); a
- * retry (its Idempotency-Key released by the failure) sells a new order.
+ * stay off sale until an operator returns them (a paid checkout's is resumed by its payment's next delivery,
+ * checkout-payment.ts; a sale has no second delivery); a retry (its Idempotency-Key released by the failure) sells
+ * a new order.
  */
 export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Promise<StaffOrder> {
   if (!inScope(caller.eventScope, sale.eventId)) throw new NotFound('Event', sale.eventId);
