@@ -72,7 +72,8 @@ async function walk<T>(target: OnSaleTarget, token: string, path: string): Promi
  * - `GET /tickets/check-in-stats` `soldTickets` = the sum of `sold` = the active tickets;
  * - nothing held: the portal's `available` = `total - sold` per type;
  * - every succeeded PaymentIntent: exactly one order, `active` with its tickets, or `refunded` with one refund
- *   the stand-in made for that intent; no order beyond the checkouts' and none stuck `pending`;
+ *   the stand-in made for that intent; an unpaid one `awaiting_payment` or `expired` without tickets; no order
+ *   beyond the checkouts' and none stuck `pending`;
  * - no ticket or barcode twice, every active ticket in its order's `ticketIds`.
  */
 export async function verifyOnSale(
@@ -240,7 +241,9 @@ async function checkPayments(
       continue;
     }
     if (!succeeded.has(purchase.intentId)) {
-      if (order.status !== 'awaiting_payment' || order.ticketIds.length)
+      // Still awaiting payment (a checkout holds its reservation 15 minutes, longer than a run) or `expired` (its
+      // reservation released or lapsed first): either way without tickets.
+      if (!['awaiting_payment', 'expired'].includes(order.status) || order.ticketIds.length)
         failures.push(
           `order ${order.id}: ${order.status} with ${order.ticketIds.length} tickets, its payment never succeeded`,
         );

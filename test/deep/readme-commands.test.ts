@@ -11,7 +11,8 @@ import { developerEnv, ROOT, startDevStack, type DevStack } from '../support/dev
  * command in a shell of its own (`bash -c`) in the repository, with a developer's environment (dev-stack.ts
  * `developerEnv`) and only what the README says to set. A non-zero exit fails, with the command's output.
  * Not here: what needs a deployed stage (`--stage <s>` of keys, preflight, webhooks:replay, migrations against AWS),
- * `npm run bench` itself (6-14 minutes; its `--help` is) and `npm start` (the stack this file starts).
+ * `npm run bench` itself (6-14 minutes; its `--help` is) and `npm start` (the stack this file starts). The load runs
+ * run small.
  */
 const SEED_FILE = join(ROOT, '.local/seed.json');
 // A developer's own files, put back afterwards: this file's stack and seeds write where theirs do.
@@ -72,5 +73,12 @@ describe('the commands the READMEs show, against the stack `npm start` runs', ()
 
   it('npm run load:gate, briefly (its own stand-ins)', async () => {
     await run('npm run load:gate -- --seconds 3 --scanners 2 --rescanners 1 --tickets 60 --webhooks 1');
+  }, 300_000);
+
+  // The stack's own lapse job (every 5 s) returns the walked-away holds after the event's one minute.
+  it('npm run load:onsale, briefly (against the stack)', async () => {
+    expect(
+      await run('npm run load:onsale -- --buyers 24 --tickets 12 --seconds 2 --networks 2 --max-minutes 4'),
+    ).toMatch(/On-sale rush, event \d+: 24 buyers for 12 tickets/);
   }, 300_000);
 });
