@@ -1,6 +1,7 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { readOrder, startCancellation } from '../../data/order-staff.ts';
+import { addTransactions } from '../../data/orders.ts';
 import { moveOrderStatus, OrderStatusMoved } from '../../data/order-status.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import {
@@ -24,7 +25,7 @@ import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
 import { adminActor, inScope } from '../event-scope.ts';
-import { recordRefunds, refundStripePayment } from '../payments/refunds.ts';
+import { refundStripePayment } from '../payments/refunds.ts';
 import { changeTicket } from '../tickets/change-ticket.ts';
 import { orderFor } from './order-reads.ts';
 
@@ -89,7 +90,7 @@ async function refund(order: Order): Promise<Order> {
     if (due.processor === 'stripe') refunds.push(...(await refundStripePayment(order.id, due.paymentReference)));
     else refunds.push(deskRefund(order.id, due, now().toISOString()));
   if (!refunds.length) return order;
-  const recorded = await recordRefunds(order.id, refunds);
+  const recorded = await addTransactions(order.id, refunds);
   return { ...order, transactions: recorded!.transactions };
 }
 

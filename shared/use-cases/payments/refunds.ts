@@ -1,6 +1,6 @@
 import { addTransactions, getOrder } from '../../data/orders.ts';
 import { isClosed } from '../../domain/order-cancel.ts';
-import type { Order, OrderTransaction } from '../../domain/order.ts';
+import type { OrderTransaction } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { listRefunds, paymentMetadata, refundPayment, type StripeRefund } from '../../services/payments.ts';
@@ -43,10 +43,6 @@ export async function refundStripePayment(orderId: number, paymentIntentId: stri
     return refunds.map(refundTransaction);
   }
 }
-
-/** Records refunds on the order, each once (by its reference). */
-export const recordRefunds = (orderId: number, refunds: readonly OrderTransaction[]): Promise<Order | undefined> =>
-  addTransactions(orderId, refunds);
 
 /**
  * A payment Stripe took for an order that was closed meanwhile (staff cancelled it while it awaited payment, and the
@@ -95,7 +91,7 @@ export async function recordChargeRefunds(charge: RefundedCharge, eventId: strin
     return;
   }
   const refunds = (await listRefunds({ charge: charge.id })).filter(returnsMoney);
-  const order = await recordRefunds(orderId, refunds.map(refundTransaction));
+  const order = await addTransactions(orderId, refunds.map(refundTransaction));
   if (!order) logger.warn('Stripe refund of an unknown order acknowledged', { eventId, orderId });
   else logger.info('Stripe refund recorded', { eventId, orderId, refunds: refunds.map((refund) => refund.id) });
 }
