@@ -75,6 +75,18 @@ describe('GET /orders', () => {
     expect(new Set(totals)).toEqual(new Set([inA.length]));
   });
 
+  it("lists every event's orders in one status for an unscoped reader, merged from the status's shards", async () => {
+    const [c, d] = await Promise.all([seedEvent(), seedEvent()]);
+    const placed = [
+      await atTime('2031-07-01T09:00:00Z', () => placeOrder(c, unusedCustomerId(), [c.ticketTypes[0]!.id])),
+      await atTime('2031-07-02T09:00:00Z', () => placeOrder(d, unusedCustomerId(), [d.ticketTypes[0]!.id])),
+    ];
+    const ours = (ids: number[]) => ids.filter((id) => placed.some((order) => order.id === id));
+    const range = 'fromPurchaseDate=2031-07-01&toPurchaseDate=2031-07-02';
+    expect(ours((await walk(`status=active&${range}&_limit=1`)).ids)).toEqual([placed[1]!.id, placed[0]!.id]);
+    expect(ours((await walk(`status=cancelled&${range}`)).ids)).toEqual([]);
+  });
+
   it('filters by status, customer, email and purchase range', async () => {
     const active = await getPage(`${ORDERS}?eventId=${eventB.id}&status=active`, reader);
     expect(idsOf(active)).toEqual(newestFirst(inB));
