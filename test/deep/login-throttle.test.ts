@@ -69,7 +69,8 @@ describe('throttled legacy logins', () => {
     expect((await legacyLogin(admin.login, 'late-guess-2', late)).status).toBe(429);
     // The owner, on a network that has not failed, signs in.
     expect((await legacyLogin(admin.login, PASSWORD, newNetwork())).status).toBe(200);
-  });
+    // 54 scrypt logins one after another: 8 s alone, past the 20 s default beside another deep file on 2 cores.
+  }, 90_000);
 
   it('locks out for longer each time, and counts unknown logins like known ones', async () => {
     const login = newAddress('nobody');
