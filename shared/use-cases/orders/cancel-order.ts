@@ -1,7 +1,7 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { readOrder, startCancellation } from '../../data/order-staff.ts';
-import { addTransactions } from '../../data/orders.ts';
+import { addTransactions } from '../../data/order-lists.ts';
 import { moveOrderStatus, OrderStatusMoved } from '../../data/order-status.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import {
