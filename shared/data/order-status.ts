@@ -41,13 +41,25 @@ export class OrderStatusMoved extends Error {
 }
 
 /**
- * The actions of `before.status` → `after.status` (and the attributes in `set`): the order's Update, conditional on
+ * What a status move writes beside the status: `SET` attributes written whole; `APPEND` entries added at the end of
+ * the order's lists (`list_append`: an entry another writer added meanwhile is kept, as a whole rewrite of the list as
+ * read would lose it); `lengths` the lists the move is conditional on being as long as when read (so entries chosen
+ * against that read, such as a transaction whose `reference` it did not hold, are added once: orders.ts `moveOrder`).
+ */
+export interface OrderMoveWrites {
+  SET?: Record<string, unknown>;
+  APPEND?: Partial<Record<'transactions' | 'history', readonly unknown[]>>;
+  lengths?: Partial<Record<'transactions', number>>;
+}
+
+/**
+ * The actions of `before.status` → `after.status` (and the writes in `writes`): the order's Update, conditional on
  * `before.status`, first, then both counts; for a caller writing them in a transaction of its own (a lapse's).
  */
 export function orderStatusMoveActions(
   before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
   after: Pick<Order, 'status'>,
-  { SET = {} }: { SET?: Record<string, unknown> },
+  { SET = {}, APPEND = {}, lengths = {} }: OrderMoveWrites,
 ) {
   const places = keys.orderStatusIndexes({ ...before, status: after.status });
   const attributes = { ...places, ...SET, status: after.status };
@@ -58,6 +70,19 @@ export function orderStatusMoveActions(
     values[`:a${i}`] = value;
     return `#a${i} = :a${i}`;
   });
+  const appended = Object.entries(APPEND).filter(([, entries]) => entries?.length);
+  for (const [i, [name, entries]] of appended.entries()) {
+    names[`#l${i}`] = name;
+    values[`:l${i}`] = entries;
+    sets.push(`#l${i} = list_append(if_not_exists(#l${i}, :none), :l${i})`);
+  }
+  if (appended.length) values[':none'] = [];
+  const conditions = ['#status = :from'];
+  for (const [i, [name, length]] of Object.entries(lengths).entries()) {
+    names[`#n${i}`] = name;
+    values[`:n${i}`] = length;
+    conditions.push(`size(#n${i}) = :n${i}`);
+  }
   names['#status'] = 'status';
   return [
     {
@@ -65,7 +90,7 @@ export function orderStatusMoveActions(
         TableName: tableName(),
         Key: keys.order(before.id),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: '#status = :from',
+        ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },
@@ -75,16 +100,16 @@ export function orderStatusMoveActions(
 }
 
 /**
- * `before.status` → `after.status` (and the attributes in `set`), conditional on `before.status`; both counts moved.
- * Throws OrderStatusMoved when the order is no longer in `before.status`.
+ * `before.status` → `after.status` (and the writes in `writes`), conditional on `before.status` (and `lengths`); both
+ * counts moved. Throws OrderStatusMoved when the order is no longer in `before.status` (or a list grew meanwhile).
  */
 export async function moveOrderStatus(
   before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
   after: Pick<Order, 'status'>,
-  set: { SET?: Record<string, unknown> },
+  writes: OrderMoveWrites,
 ): Promise<void> {
   try {
-    await transactWrite(orderStatusMoveActions(before, after, set));
+    await transactWrite(orderStatusMoveActions(before, after, writes));
   } catch (error) {
     if (error instanceof TransactionCancelled) throw new OrderStatusMoved(before.id);
     throw error;

@@ -1,13 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Order, OrderStatus, OrderTransaction } from '../domain/order.ts';
+import type { Order } from '../domain/order.ts';
 import type { StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs, TransactionCancelled } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
-import { moveOrderStatus, OrderStatusMoved, staffCountMoves } from './order-status.ts';
+import { moveOrderStatus, staffCountMoves } from './order-status.ts';
 import { HoldRefused, holdAction } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
@@ -227,55 +227,4 @@ export async function readOrders(
 export async function getOrder(id: number): Promise<Order | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.order(id), ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;
-}
-
-/**
- * Moves an order from the status it was read in to `to` (a checkout's: awaiting_payment → pending while
- * its tickets are issued, or → refunded), setting `set` with it, through the one status move
- * (order-status.ts: its status-keyed index places and the staff's counts with it); conditional on the
- * status it was read in, so of two deliveries of one payment only one moves it. Undefined when the order
- * had moved meanwhile.
- */
-export async function moveOrder(
-  order: Order,
-  to: OrderStatus,
-  set: Partial<Pick<Order, 'transactions' | 'checkout' | 'history' | 'issuedTickets'>> = {},
-): Promise<Order | undefined> {
-  try {
-    await moveOrderStatus(order, { status: to }, { SET: set });
-  } catch (error) {
-    if (error instanceof OrderStatusMoved) return undefined;
-    throw error;
-  }
-  return { ...order, ...set, status: to };
-}
-
-/**
- * Adds to the order's `transactions` those of `added` whose `reference` it does not hold yet (a refund recorded
- * by the cancellation and again by Stripe's `charge.refunded`: once), conditional on the list being as long as
- * when it was read, so two writers cannot both append one; a lost race reads again. The order as it is after
- * (undefined: no such order).
- */
-export async function addTransactions(id: number, added: readonly OrderTransaction[]): Promise<Order | undefined> {
-  for (;;) {
-    const order = await getOrder(id);
-    if (!order) return undefined;
-    const held = new Set(order.transactions.map((transaction) => transaction.reference));
-    const fresh = added.filter((transaction) => !held.has(transaction.reference));
-    if (!fresh.length) return order;
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.order(id),
-          UpdateExpression: 'SET transactions = list_append(transactions, :fresh)',
-          ConditionExpression: 'size(transactions) = :held',
-          ExpressionAttributeValues: { ':fresh': fresh, ':held': order.transactions.length },
-        }),
-      );
-      return { ...order, transactions: [...order.transactions, ...fresh] };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-  }
 }

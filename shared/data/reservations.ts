@@ -188,9 +188,10 @@ export async function releaseHold(
     // A payment claimed the order first: it takes this reservation. An order closed otherwise (by staff) lets it end alone.
     if (order?.status === 'pending') return reservation;
     const by = reason === 'released' ? `customer ${reservation.customerId}` : 'system';
-    const history = [...(order?.history ?? []), { at: at.toISOString(), by, action: 'expired' as const }];
+    // Appended: an entry written on the order meanwhile (a cancellation's start) stays.
+    const history = [{ at: at.toISOString(), by, action: 'expired' as const }];
     const expire = order?.status === 'awaiting_payment' ? order : undefined;
-    const closing = expire ? orderStatusMoveActions(expire, { status: 'expired' }, { SET: { history } }) : [];
+    const closing = expire ? orderStatusMoveActions(expire, { status: 'expired' }, { APPEND: { history } }) : [];
     const extraCondition =
       reason === 'lapsed' ? { expression: '#expiresAt <= :now', values: { ':now': at.toISOString() } } : undefined;
     if (await moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition, with: closing }))

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { findTicketType } from '#shared/data/events';
-import { getOrder, moveOrder } from '#shared/data/orders';
+import { moveOrder } from '#shared/data/order-lists';
+import { getOrder } from '#shared/data/orders';
 import { readStock } from '#shared/data/stock';
 import { handler as releaseReservations } from '../../functions/jobs/release-reservations.ts';
 import { runAs } from '../../bin/local/invoke.ts';
@@ -182,7 +183,7 @@ describe('an unpaid checkout that ends', () => {
       const time = new Date().toISOString();
       await moveOrder(order, 'pending', {
         transactions: [{ amount: 12.5, processor: 'stripe', reference: intent.id, time }],
-        issuedTickets: {},
+        set: { issuedTickets: {} },
       });
 
       const release = await call('DELETE', `${RESERVATIONS}/${reservationId}`, { token: customer.token });

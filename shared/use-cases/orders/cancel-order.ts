@@ -1,7 +1,7 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { readOrder, startCancellation } from '../../data/order-staff.ts';
-import { addTransactions } from '../../data/orders.ts';
+import { addTransactions } from '../../data/order-lists.ts';
 import { moveOrderStatus, OrderStatusMoved } from '../../data/order-status.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import {
@@ -68,10 +68,10 @@ export async function cancelOrder(
 
   order = await refund(order);
   const outcome = order.cancellation!.outcome;
-  const history = [...(order.history ?? []), { at: now().toISOString(), by, action: outcome, force: recordedForce }];
+  const entry = { at: now().toISOString(), by, action: outcome, force: recordedForce };
   try {
-    await moveOrderStatus(order, { status: outcome }, { SET: { history } });
-    order = { ...order, status: outcome, history };
+    await moveOrderStatus(order, { status: outcome }, { APPEND: { history: [entry] } });
+    order = { ...order, status: outcome, history: [...(order.history ?? []), entry] };
   } catch (error) {
     if (!(error instanceof OrderStatusMoved)) throw error;
     // Another request finished it first: answer the order as it now is, without a second mail.

@@ -1,4 +1,5 @@
-import { addTransactions, getOrder } from '../../data/orders.ts';
+import { addTransactions } from '../../data/order-lists.ts';
+import { getOrder } from '../../data/orders.ts';
 import { isClosed } from '../../domain/order-cancel.ts';
 import type { OrderTransaction } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';

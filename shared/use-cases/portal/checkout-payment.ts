@@ -1,14 +1,8 @@
 import { now } from '../../clock.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
 import { OrderStatusMoved } from '../../data/order-status.ts';
-import {
-  activateOrder,
-  getOrder,
-  issuedTicketAction,
-  moveOrder,
-  orderTakesAction,
-  recordNoTakes,
-} from '../../data/orders.ts';
+import { moveOrder } from '../../data/order-lists.ts';
+import { activateOrder, getOrder, issuedTicketAction, orderTakesAction, recordNoTakes } from '../../data/orders.ts';
 import { convertHold, getReservation, holdAgain } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { readStock } from '../../data/stock.ts';
@@ -47,10 +41,7 @@ export async function payOrder(orderId: number, payment: Payment | null): Promis
   const paid: OrderTransaction[] = payment
     ? [{ amount: payment.amount / 100, processor: 'stripe', reference: payment.intentId, time: at.toISOString() }]
     : [];
-  const claimed = await moveOrder(order, 'pending', {
-    transactions: [...order.transactions, ...paid],
-    issuedTickets: {},
-  });
+  const claimed = await moveOrder(order, 'pending', { transactions: paid, set: { issuedTickets: {} } });
   if (!claimed) return (await getOrder(orderId))?.status;
   return issue(claimed);
 }
@@ -155,10 +146,9 @@ async function noTakes(order: Order): Promise<StockTake[]> {
 }
 
 async function refund(order: Order, payment: Payment | null): Promise<Order['status'] | undefined> {
-  const transactions = [...order.transactions];
-  if (payment) transactions.push(...(await refundStripePayment(order.id, payment.intentId)));
+  const transactions = payment ? await refundStripePayment(order.id, payment.intentId) : [];
   logger.warn('Paid order refunded: its reservation ended and its tickets are gone', { orderId: order.id });
-  const history = [...(order.history ?? []), { at: now().toISOString(), by: 'system', action: 'refunded' as const }];
+  const history = [{ at: now().toISOString(), by: 'system', action: 'refunded' as const }];
   return (await moveOrder(order, 'refunded', { transactions, history }))?.status;
 }
 

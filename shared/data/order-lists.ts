@@ -1,0 +1,93 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Order, OrderHistoryEntry, OrderStatus, OrderTransaction } from '../domain/order.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { moveOrderStatus, OrderStatusMoved } from './order-status.ts';
+import { getOrder } from './orders.ts';
+
+/**
+ * An existing order's lists (`transactions`, `history`) are only ever appended to (`list_append`), never written
+ * whole from a read: a writer that records on the order between another's read and its write (a refund Stripe
+ * reports, a cancellation's start, a lapse) keeps its entry. A transaction goes in once by its `reference`: its
+ * append is conditional on the list as long as when it was checked against. Here the checkout's status moves and
+ * the record of transactions; a lapse and the cancel append through order-status.ts (`APPEND`), a cancellation's
+ * start in order-staff.ts.
+ */
+
+/**
+ * Moves an order from the status it was read in to `to` (a checkout's: awaiting_payment → pending while
+ * its tickets are issued, or → refunded), setting `set` with it, through the one status move
+ * (order-status.ts: its status-keyed index places and the staff's counts with it); conditional on the
+ * status it was read in, so of two deliveries of one payment only one moves it. Its lists are only appended to:
+ * `history` gets `history`'s entries, `transactions` those of `transactions` whose `reference` it does not hold yet,
+ * as addTransactions adds them (conditional on the list as long as read; a refund recorded meanwhile is kept, and
+ * recorded once when it is one of those: the order is read again and the move tried again while still in the
+ * status read). The order as it is after; undefined when it had moved meanwhile.
+ */
+export async function moveOrder(
+  order: Order,
+  to: OrderStatus,
+  {
+    set = {},
+    transactions = [],
+    history = [],
+  }: {
+    set?: Partial<Pick<Order, 'checkout' | 'issuedTickets'>>;
+    transactions?: readonly OrderTransaction[];
+    history?: readonly OrderHistoryEntry[];
+  } = {},
+): Promise<Order | undefined> {
+  let read = order;
+  for (;;) {
+    const held = new Set(read.transactions.map((transaction) => transaction.reference));
+    const fresh = transactions.filter((transaction) => !held.has(transaction.reference));
+    const lengths = fresh.length ? { transactions: read.transactions.length } : {};
+    try {
+      await moveOrderStatus(read, { status: to }, { SET: set, APPEND: { transactions: fresh, history }, lengths });
+      return {
+        ...read,
+        ...set,
+        status: to,
+        transactions: [...read.transactions, ...fresh],
+        ...(history.length ? { history: [...(read.history ?? []), ...history] } : {}),
+      };
+    } catch (error) {
+      if (!(error instanceof OrderStatusMoved)) throw error;
+      // Moved meanwhile, or (still in the status read) a transaction recorded meanwhile: then tried again on it.
+      const again = fresh.length ? await getOrder(order.id) : undefined;
+      if (again?.status !== order.status || again.transactions.length === read.transactions.length) return undefined;
+      read = again;
+    }
+  }
+}
+
+/**
+ * Adds to the order's `transactions` those of `added` whose `reference` it does not hold yet (a refund recorded
+ * by the cancellation and again by Stripe's `charge.refunded`: once), conditional on the list being as long as
+ * when it was read, so two writers cannot both append one; a lost race reads again. The order as it is after
+ * (undefined: no such order).
+ */
+export async function addTransactions(id: number, added: readonly OrderTransaction[]): Promise<Order | undefined> {
+  for (;;) {
+    const order = await getOrder(id);
+    if (!order) return undefined;
+    const held = new Set(order.transactions.map((transaction) => transaction.reference));
+    const fresh = added.filter((transaction) => !held.has(transaction.reference));
+    if (!fresh.length) return order;
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.order(id),
+          UpdateExpression: 'SET transactions = list_append(transactions, :fresh)',
+          ConditionExpression: 'size(transactions) = :held',
+          ExpressionAttributeValues: { ':fresh': fresh, ':held': order.transactions.length },
+        }),
+      );
+      return { ...order, transactions: [...order.transactions, ...fresh] };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}
