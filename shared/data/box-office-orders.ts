@@ -1,0 +1,43 @@
+import type { Order, OrderHistoryEntry, OrderTransaction } from '../domain/order.ts';
+import type { StockTake } from '../domain/reservation.ts';
+import { transactWrite, TransactionCancelled } from './client.ts';
+import { orderStatusMoveActions } from './order-status.ts';
+import { releaseAction } from './stock.ts';
+
+/** The status a failed box-office sale ends in (shared/use-cases/orders/undo-sale.ts says why this one). */
+export const FAILED_SALE_STATUS = 'expired' satisfies Order['status'];
+
+/**
+ * A failed box-office sale's close, once its issued tickets are cancelled: in one transaction the order `pending` →
+ * `expired` (its history entry, its payment's offset and its ticket ids set; the staff's counts moved) and the places
+ * of its hold not issued back on sale (`held` → `left` on each take's shard). The order's Update is conditional on
+ * the order still `pending` with as many tickets recorded (`issuedTickets`) as when it was read, so a ticket issued
+ * meanwhile, or another undo that closed it first (the request's own, the sweep's), writes nothing here: false, the
+ * caller reads again.
+ */
+export async function closeFailedSale(
+  order: Order,
+  set: { history: OrderHistoryEntry[]; transactions: OrderTransaction[]; ticketIds: number[] },
+  releases: readonly StockTake[],
+): Promise<boolean> {
+  const [move, ...counts] = orderStatusMoveActions(order, { status: FAILED_SALE_STATUS }, { SET: set });
+  const update = move!.Update;
+  const guarded = {
+    Update: {
+      ...update,
+      ConditionExpression: `${update.ConditionExpression} AND size(#issuedTickets) = :issuedCount`,
+      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#issuedTickets': 'issuedTickets' },
+      ExpressionAttributeValues: {
+        ...update.ExpressionAttributeValues,
+        ':issuedCount': Object.keys(order.issuedTickets ?? {}).length,
+      },
+    },
+  };
+  try {
+    await transactWrite([guarded, ...counts, ...releases.map(releaseAction)]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    throw error;
+  }
+}
