@@ -20,21 +20,14 @@ export async function closeFailedSale(
   set: { history: OrderHistoryEntry[]; transactions: OrderTransaction[]; ticketIds: number[] },
   releases: readonly StockTake[],
 ): Promise<boolean> {
-  const [move, ...counts] = orderStatusMoveActions(order, { status: FAILED_SALE_STATUS }, { SET: set });
-  const update = move!.Update;
-  const guarded = {
-    Update: {
-      ...update,
-      ConditionExpression: `${update.ConditionExpression} AND size(#issuedTickets) = :issuedCount`,
-      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#issuedTickets': 'issuedTickets' },
-      ExpressionAttributeValues: {
-        ...update.ExpressionAttributeValues,
-        ':issuedCount': Object.keys(order.issuedTickets ?? {}).length,
-      },
-    },
+  const issued = {
+    expression: 'size(#issuedTickets) = :issuedCount',
+    names: { '#issuedTickets': 'issuedTickets' },
+    values: { ':issuedCount': Object.keys(order.issuedTickets ?? {}).length },
   };
+  const move = orderStatusMoveActions(order, { status: FAILED_SALE_STATUS }, { SET: set }, issued);
   try {
-    await transactWrite([guarded, ...counts, ...releases.map(releaseAction)]);
+    await transactWrite([...move, ...releases.map(releaseAction)]);
     return true;
   } catch (error) {
     if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;

@@ -40,14 +40,23 @@ export class OrderStatusMoved extends Error {
   }
 }
 
+/** A further condition on the order's Update (its names and values apart from the move's own). */
+export interface OrderCondition {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
 /**
  * The actions of `before.status` → `after.status` (and the attributes in `set`): the order's Update, conditional on
- * `before.status`, first, then both counts; for a caller writing them in a transaction of its own (a lapse's).
+ * `before.status` (and `also`, when given), first, then both counts; for a caller writing them in a transaction of
+ * its own (a lapse's, a failed sale's close).
  */
 export function orderStatusMoveActions(
   before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
   after: Pick<Order, 'status'>,
   { SET = {} }: { SET?: Record<string, unknown> },
+  also?: OrderCondition,
 ) {
   const places = keys.orderStatusIndexes({ ...before, status: after.status });
   const attributes = { ...places, ...SET, status: after.status };
@@ -65,9 +74,9 @@ export function orderStatusMoveActions(
         TableName: tableName(),
         Key: keys.order(before.id),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: '#status = :from',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ConditionExpression: also ? `#status = :from AND ${also.expression}` : '#status = :from',
+        ExpressionAttributeNames: { ...names, ...also?.names },
+        ExpressionAttributeValues: { ...values, ...also?.values },
       },
     },
     ...staffCountMoves(before.eventId, { [`s#${before.status}`]: -1, [`s#${after.status}`]: 1 }),

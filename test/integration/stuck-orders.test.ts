@@ -126,7 +126,7 @@ describe('a box-office sale that fails after its first step', () => {
       expect(await stockOf(event)).toEqual({ left: 10, held: 0, sold: 0, available: 10, soldTickets: 0 });
       const expired = await getPage(`${ORDERS}?eventId=${event.id}&status=expired`, staff);
       expect(expired.totalCount).toBe(1);
-      const order = await staffOrder(Number(expired.data[0].id));
+      const order = await staffOrder(Number(expired.data[0]!.id));
       expect(order).toMatchObject({ status: 'expired', payment: { paid: 0 } });
       expect(order.payment.transactions).toEqual([
         expect.objectContaining({ amount: 37.5, processor: 'cash' }),
@@ -165,7 +165,7 @@ describe('a box-office sale that fails after its first step', () => {
       await clearFaults();
       const pending = await getPage(`${ORDERS}?eventId=${event.id}&status=pending`, staff);
       expect(pending.totalCount).toBe(1);
-      const orderId = Number(pending.data[0].id);
+      const orderId = Number(pending.data[0]!.id);
       expect(ticketStatuses(await staffOrder(orderId))).toEqual([]);
       expect(Object.keys((await getOrder(orderId))!.issuedTickets!)).toEqual(['0']);
       expect(await stockOf(event)).toEqual({ left: 7, held: 2, sold: 1, available: 7, soldTickets: 1 });

@@ -3,7 +3,7 @@ import { closeFailedSale, FAILED_SALE_STATUS } from '../../data/box-office-order
 import { getOrder } from '../../data/orders.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { deskRefund, refundsDue, ticketsToCancel } from '../../domain/order-cancel.ts';
-import type { Order } from '../../domain/order.ts';
+import type { Order, OrderHistoryEntry } from '../../domain/order.ts';
 import type { StockTake } from '../../domain/reservation.ts';
 import { actorLabel, type Actor } from '../../domain/ticket-history.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
@@ -40,7 +40,8 @@ export async function undoSale(orderId: number, actor: Actor): Promise<Order | u
     const tickets = [...(await readTicketRecords(ids)).values()];
     for (const ticket of ticketsToCancel(tickets)) await cancelTicket(ticket, actor, true);
     const at = now().toISOString();
-    const history = [...(order.history ?? []), { at, by: actorLabel(actor), action: FAILED_SALE_STATUS }];
+    const entry: OrderHistoryEntry = { at, by: actorLabel(actor), action: FAILED_SALE_STATUS };
+    const history = [...(order.history ?? []), entry];
     const transactions = [...order.transactions, ...refundsDue(order).map((due) => deskRefund(order.id, due, at))];
     const releases = unissued(order.boxOffice.takes, tickets);
     if (await closeFailedSale(order, { history, transactions, ticketIds: ids }, releases))
