@@ -1,11 +1,38 @@
 import type { Order, OrderHistoryEntry, OrderTransaction } from '../domain/order.ts';
 import type { StockTake } from '../domain/reservation.ts';
-import { transactWrite, TransactionCancelled } from './client.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { keys } from './keys.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { releaseAction } from './stock.ts';
 
 /** The status a failed box-office sale ends in (shared/use-cases/orders/undo-sale.ts says why this one). */
 export const FAILED_SALE_STATUS = 'expired' satisfies Order['status'];
+
+/**
+ * A failed box-office sale's undo starts (`boxOffice.undo`: when, by whom), conditional on the order still `pending`
+ * and no undo started: from here no ticket of it is issued and it is never activated (orders.ts
+ * `issuedTicketAction`, `activateOrder`). False when the order had moved or another undo started first.
+ */
+export async function startUndo(orderId: number, undo: { at: string; by: string }): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.order(orderId),
+        UpdateExpression: 'SET #box.#undo = :undo',
+        ConditionExpression: '#status = :pending AND attribute_exists(#box) AND attribute_not_exists(#box.#undo)',
+        ExpressionAttributeNames: { '#box': 'boxOffice', '#undo': 'undo', '#status': 'status' },
+        ExpressionAttributeValues: { ':undo': undo, ':pending': 'pending' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
 
 /**
  * A failed box-office sale's close, once its issued tickets are cancelled: in one transaction the order `pending` →

@@ -84,16 +84,17 @@ export function orderStatusMoveActions(
 }
 
 /**
- * `before.status` → `after.status` (and the attributes in `set`), conditional on `before.status`; both counts moved.
+ * `before.status` → `after.status` (and the attributes in `set`), conditional on `before.status` (and `also`); both counts moved.
  * Throws OrderStatusMoved when the order is no longer in `before.status`.
  */
 export async function moveOrderStatus(
   before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
   after: Pick<Order, 'status'>,
   set: { SET?: Record<string, unknown> },
+  also?: OrderCondition,
 ): Promise<void> {
   try {
-    await transactWrite(orderStatusMoveActions(before, after, set));
+    await transactWrite(orderStatusMoveActions(before, after, set, also));
   } catch (error) {
     if (error instanceof TransactionCancelled) throw new OrderStatusMoved(before.id);
     throw error;

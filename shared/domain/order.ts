@@ -87,6 +87,11 @@ export interface BoxOfficeSale {
   method: BoxOfficeMethod;
   /** The shards its tickets are held on between the order's write and their issue. */
   takes: StockTake[];
+  /**
+   * Set when a failed sale's undo starts (shared/use-cases/orders/undo-sale.ts), conditional on the order `pending`:
+   * from then no ticket of it is issued and it is never activated, so the undo's read of its tickets is final.
+   */
+  undo?: { at: string; by: string };
 }
 
 /** A cancellation in progress or done: who started it, when, with `force`, and the status it ends in. */

@@ -1,5 +1,5 @@
 import { now } from '../../clock.ts';
-import { closeFailedSale, FAILED_SALE_STATUS } from '../../data/box-office-orders.ts';
+import { closeFailedSale, FAILED_SALE_STATUS, startUndo } from '../../data/box-office-orders.ts';
 import { getOrder } from '../../data/orders.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { deskRefund, refundsDue, ticketsToCancel } from '../../domain/order-cancel.ts';
@@ -9,7 +9,7 @@ import { actorLabel, type Actor } from '../../domain/ticket-history.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { cancelTicket } from './cancel-order.ts';
 
-/** Reads of the order when a ticket was recorded on it between the read and the close (never, past the grace period). */
+/** Reads of the order when its recorded tickets changed between the read and the close (never, once the undo started). */
 const UNDO_TRIES = 3;
 
 /**
@@ -17,6 +17,9 @@ const UNDO_TRIES = 3;
  * its error propagates (the staff actor), or by the sweep (sweep-stuck-orders.ts, `system`) when the function died.
  * Every step is conditional, so the two, or two sweeps, may run at once and nothing moves twice:
  *
+ * 0. the undo starts (`boxOffice.undo`, conditional on the order `pending`): from then no ticket of it is issued and
+ *    it is never activated (a request still alive past the grace period cannot complete it under the undo), so the
+ *    tickets read next are all it will ever have;
  * 1. each ticket the order records (`issuedTickets`) cancelled through the ticket state machine (`changeTicket`,
  *    `cancel_order`, the actor in its history, its place back on sale and the type's `sold` down, lists and
  *    statistics following); one already cancelled is skipped;
@@ -32,8 +35,12 @@ const UNDO_TRIES = 3;
  */
 export async function undoSale(orderId: number, actor: Actor): Promise<Order | undefined> {
   for (let attempt = 1; ; attempt++) {
-    const order = await getOrder(orderId);
-    if (!order?.boxOffice || order.status !== 'pending' || !order.issuedTickets) return order;
+    const read = await getOrder(orderId);
+    if (!undoable(read)) return read;
+    if (!read.boxOffice!.undo) await startUndo(orderId, { at: now().toISOString(), by: actorLabel(actor) });
+    // Started here or by another undo first (or the order moved): its tickets are final from now on.
+    const order = read.boxOffice!.undo ? read : await getOrder(orderId);
+    if (!undoable(order) || !order.boxOffice!.undo) return order;
     const ids = Object.entries(order.issuedTickets)
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([, id]) => id);
@@ -43,12 +50,16 @@ export async function undoSale(orderId: number, actor: Actor): Promise<Order | u
     const entry: OrderHistoryEntry = { at, by: actorLabel(actor), action: FAILED_SALE_STATUS };
     const history = [...(order.history ?? []), entry];
     const transactions = [...order.transactions, ...refundsDue(order).map((due) => deskRefund(order.id, due, at))];
-    const releases = unissued(order.boxOffice.takes, tickets);
+    const releases = unissued(order.boxOffice!.takes, tickets);
     if (await closeFailedSale(order, { history, transactions, ticketIds: ids }, releases))
       return { ...order, status: FAILED_SALE_STATUS, history, transactions, ticketIds: ids };
     if (attempt >= UNDO_TRIES) throw new Error(`Order ${orderId}: tickets kept being issued while it was undone.`);
   }
 }
+
+/** A box-office sale still `pending` with its tickets recorded (one written before `issuedTickets` is not undone). */
+const undoable = (order: Order | undefined): order is Order & Required<Pick<Order, 'issuedTickets'>> =>
+  !!order?.boxOffice && order.status === 'pending' && order.issuedTickets !== undefined;
 
 /**
  * The places of the hold no ticket took: the sale issues its attendees in order, each from the first take of its
