@@ -32,7 +32,7 @@ export class BundleBatch {
     if (!this.entries.includes(entry)) return false;
     if (this.built === undefined) this.built = this.build(this.entries, path.dirname(outputDir));
     const folder = this.built?.get(entry);
-    if (!folder) return false;
+    if (!this.built || !folder) return false;
     for (const file of [BUNDLE_FILE, `${BUNDLE_FILE}.map`])
       copyFileSync(path.join(folder, file), path.join(outputDir, file));
     // CDK bundles an asset once per process (by its cache key); a second ask would build the entry alone.

@@ -9,7 +9,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { jobs } from '#shared/job-grants';
 import { functionDefaults } from './function-defaults.ts';
-import { grantTableAccess } from './function-grants.ts';
+import { grantEmailSending, grantTableAccess } from './function-grants.ts';
 import type { StageSettings } from './stages.ts';
 
 /** Long enough for a busy minute's lapses; the job stops starting minutes 10 s before it (functions/jobs/release-reservations.ts). */
@@ -21,20 +21,30 @@ export interface ReservationsProps {
   environment: Record<string, string>;
   /** The stage's Stripe secret: a lapsed checkout's PaymentIntent is cancelled (shared/use-cases/portal/checkout-intent.ts). */
   stripeSecret: ISecret;
+  /** Where the confirmation mail of a paid checkout the sweep finishes links to. */
+  portalUrl: string;
 }
 
 /**
  * The reservations' lapsing job (functions/jobs/release-reservations.ts), every minute: an
  * unpaid reservation whose minutes ran out gives its tickets back with no operator, within a
- * minute. Its grant is shared/job-grants.ts `jobs['release-reservations']` on the table (no index), and
- * the Stripe secret alone (a lapsed checkout's PaymentIntent is cancelled; no mail). A missed tick loses nothing: the next run starts where the
- * last one stopped (its checkpoint), and overlapping runs are safe (each lapse is conditional).
+ * minute; then the sweep of orders a dead function left `pending` (a box-office sale undone, a paid checkout
+ * finished: shared/use-cases/orders/sweep-stuck-orders.ts). Its grant is shared/job-grants.ts
+ * `jobs['release-reservations']` on the table (GSI6, the orders by status; GSI1, as a ticket's issue reads), the
+ * Stripe secret (a lapsed checkout's PaymentIntent is cancelled, a finished one's late payment may be refunded) and
+ * mail from the stage's sender (a finished checkout's confirmation). A missed tick loses nothing: the next run starts
+ * where the last one stopped (its checkpoint), and overlapping runs are safe (each lapse and each sweep step is
+ * conditional).
  */
 export class Reservations extends Construct {
   readonly lapser: LambdaFunction;
   readonly schedule: Rule;
 
-  constructor(scope: Construct, id: string, { settings, table, environment, stripeSecret }: ReservationsProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { settings, table, environment, stripeSecret, portalUrl }: ReservationsProps,
+  ) {
     super(scope, id);
     const home = new Construct(this, 'Lapser');
     const entry = fileURLToPath(new URL('../functions/jobs/release-reservations.ts', import.meta.url));
@@ -45,6 +55,7 @@ export class Reservations extends Construct {
       environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
     });
     grantTableAccess(this.lapser, table, jobs['release-reservations']);
+    grantEmailSending(home, this.lapser, settings.emailFrom, portalUrl);
     // As a payment row's (infra/route-function.ts `bindPayments`): the one secret, by name and its suffix.
     this.lapser.addToRolePolicy(
       new PolicyStatement({

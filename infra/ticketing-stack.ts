@@ -170,6 +170,7 @@ export class TicketingStack extends Stack {
       table,
       environment: serviceEnvironment,
       stripeSecret,
+      portalUrl: frontEnds.portal.origin,
     });
     this.operations = new Operations(this, 'Operations', {
       settings,

@@ -17,7 +17,10 @@ export interface TableGrant {
 export const jobs = {
   'ticket-changes': { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] },
   dispatch: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] },
-  'release-reservations': { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  'release-reservations': {
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    indexes: ['GSI1', 'GSI6'],
+  },
   migrations: {
     actions: ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'DescribeTable'],
     indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'],

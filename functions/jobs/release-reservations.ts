@@ -1,16 +1,22 @@
 import type { Context } from 'aws-lambda';
 import { logger } from '#shared/logger';
+import { sweepStuckOrders } from '#shared/use-cases/orders/sweep-stuck-orders';
 import { lapseDueReservations } from '#shared/use-cases/portal/lapse-reservations';
 
 /** Time kept back from the function's limit: no minute starts within it. */
 const MARGIN_MS = 10_000;
 
 /**
- * Lapses the reservations whose minutes ran out, their tickets on sale again (infra/reservations.ts
- * runs it every minute; `npm start` on a timer, bin/local/webhook-workers.ts). Not a route.
+ * Lapses the reservations whose minutes ran out, their tickets on sale again, then sweeps the orders a dead function
+ * left `pending` past the grace period: a box-office sale undone, a paid checkout finished
+ * (shared/use-cases/orders/sweep-stuck-orders.ts). infra/reservations.ts runs it every minute; `npm start` on a timer,
+ * bin/local/reservation-lapser.ts. Not a route.
  */
 export async function handler(_event: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<void> {
-  const remaining = context?.getRemainingTimeInMillis() ?? 60_000;
-  const run = await lapseDueReservations(remaining - MARGIN_MS);
+  const started = Date.now();
+  const remaining = () => (context?.getRemainingTimeInMillis() ?? 60_000 - (Date.now() - started)) - MARGIN_MS;
+  const run = await lapseDueReservations(remaining());
   if (run.lapsed) logger.info('reservations lapsed', { ...run });
+  const swept = await sweepStuckOrders(remaining());
+  if (swept.undone || swept.resumed) logger.info('stuck orders swept', { ...swept });
 }

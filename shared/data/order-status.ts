@@ -40,6 +40,13 @@ export class OrderStatusMoved extends Error {
   }
 }
 
+/** A further condition on the order's Update (its names and values apart from the move's own). */
+export interface OrderCondition {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
 /**
  * What a status move writes beside the status: `SET` attributes written whole; `APPEND` entries added at the end of
  * the order's lists (`list_append`: an entry another writer added meanwhile is kept, as a whole rewrite of the list as
@@ -54,12 +61,14 @@ export interface OrderMoveWrites {
 
 /**
  * The actions of `before.status` → `after.status` (and the writes in `writes`): the order's Update, conditional on
- * `before.status`, first, then both counts; for a caller writing them in a transaction of its own (a lapse's).
+ * `before.status` (and `also`, when given), first, then both counts; for a caller writing them in a transaction of
+ * its own (a lapse's, a failed sale's close).
  */
 export function orderStatusMoveActions(
   before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
   after: Pick<Order, 'status'>,
   { SET = {}, APPEND = {}, lengths = {} }: OrderMoveWrites,
+  also?: OrderCondition,
 ) {
   const places = keys.orderStatusIndexes({ ...before, status: after.status });
   const attributes = { ...places, ...SET, status: after.status };
@@ -90,9 +99,9 @@ export function orderStatusMoveActions(
         TableName: tableName(),
         Key: keys.order(before.id),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ConditionExpression: [...conditions, ...(also ? [also.expression] : [])].join(' AND '),
+        ExpressionAttributeNames: { ...names, ...also?.names },
+        ExpressionAttributeValues: { ...values, ...also?.values },
       },
     },
     ...staffCountMoves(before.eventId, { [`s#${before.status}`]: -1, [`s#${after.status}`]: 1 }),
@@ -100,16 +109,18 @@ export function orderStatusMoveActions(
 }
 
 /**
- * `before.status` → `after.status` (and the writes in `writes`), conditional on `before.status` (and `lengths`); both
- * counts moved. Throws OrderStatusMoved when the order is no longer in `before.status` (or a list grew meanwhile).
+ * `before.status` → `after.status` (and the writes in `writes`), conditional on `before.status` (and `lengths` and
+ * `also`); both counts moved. Throws OrderStatusMoved when the order is no longer in `before.status` (or a list grew
+ * or `also` failed meanwhile).
  */
 export async function moveOrderStatus(
   before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
   after: Pick<Order, 'status'>,
   writes: OrderMoveWrites,
+  also?: OrderCondition,
 ): Promise<void> {
   try {
-    await transactWrite(orderStatusMoveActions(before, after, writes));
+    await transactWrite(orderStatusMoveActions(before, after, writes, also));
   } catch (error) {
     if (error instanceof TransactionCancelled) throw new OrderStatusMoved(before.id);
     throw error;

@@ -83,17 +83,24 @@ export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: r
 }
 
 /**
- * A pending checkout order's record of one attendee's ticket (`issuedTickets`, position → ticket id), for the
- * ticket's own transaction: conditional on the order still `pending` and the position unset, so issuing resumed
- * after a failure, or by two deliveries at once, issues each attendee's ticket once.
+ * A pending order's record of one attendee's ticket (`issuedTickets`, position → ticket id; a checkout's or a
+ * box-office sale's), for the ticket's own transaction: conditional on the order still `pending`, not being undone
+ * (`boxOffice.undo`) and the position unset, so issuing resumed after a failure, or by two deliveries at once,
+ * issues each attendee's ticket once, and none once a failed sale's undo started.
  */
 export const issuedTicketAction = (orderId: number, position: number, ticketId: number) => ({
   Update: {
     TableName: tableName(),
     Key: keys.order(orderId),
     UpdateExpression: 'SET #issued.#n = :ticket',
-    ConditionExpression: '#status = :pending AND attribute_not_exists(#issued.#n)',
-    ExpressionAttributeNames: { '#issued': 'issuedTickets', '#n': String(position), '#status': 'status' },
+    ConditionExpression: '#status = :pending AND attribute_not_exists(#issued.#n) AND attribute_not_exists(#box.#undo)',
+    ExpressionAttributeNames: {
+      '#issued': 'issuedTickets',
+      '#n': String(position),
+      '#status': 'status',
+      '#box': 'boxOffice',
+      '#undo': 'undo',
+    },
     ExpressionAttributeValues: { ':ticket': ticketId, ':pending': 'pending' },
   },
 });
@@ -125,12 +132,18 @@ export async function recordNoTakes(orderId: number): Promise<boolean> {
   }
 }
 
-/** pending → active with its issued tickets; conditional, so an order is activated once. */
+/** pending → active with its issued tickets; conditional, so an order is activated once (and a sale being undone never). */
 export async function activateOrder(order: Order, ticketIds: number[]): Promise<Order> {
   const active: Order = { ...order, status: 'active', ticketIds };
-  await moveOrderStatus(order, active, { SET: { ticketIds } });
+  await moveOrderStatus(order, active, { SET: { ticketIds } }, NOT_UNDONE);
   return active;
 }
+
+const NOT_UNDONE = {
+  expression: 'attribute_not_exists(#box.#undo)',
+  names: { '#box': 'boxOffice', '#undo': 'undo' },
+  values: {},
+};
 
 export interface OrderCounts {
   total: number;

@@ -11,11 +11,13 @@ import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.
  *   PaymentIntent created, no ticket yet; the paid webhook moves it on (README "Checkout");
  * - `pending`: created, its tickets being issued (a failure while issuing leaves it here,
  *   with the tickets issued so far pointing at it; never tickets without an order); a checkout's
- *   is resumed by the next delivery of its payment (checkout-payment.ts);
+ *   is resumed by the next delivery of its payment (checkout-payment.ts) or by the sweep, a box-office sale's
+ *   undone by its request or by the sweep (shared/use-cases/orders/sweep-stuck-orders.ts);
  * - `active`: paid, every ticket issued;
  * - `expired`: a checkout's order whose reservation lapsed or was released before any payment came, closed in
  *   the same transaction (shared/data/reservations.ts `releaseHold`); a payment arriving after it still takes
- *   the tickets if they are there, or is refunded;
+ *   the tickets if they are there, or is refunded; and a box-office sale that failed half-way, undone
+ *   (shared/use-cases/orders/undo-sale.ts);
  * - `cancelled`, `refunded`: staff's `POST /orders/{id}/cancel` (`refunded` when a payment was taken, and refunded:
  *   shared/README.md "Refunds"), or a paid checkout whose tickets were gone (`refunded`).
  */
@@ -63,8 +65,9 @@ export interface Order {
   /** A checkout's order: what its payment issues (absent on orders written whole). */
   checkout?: OrderCheckout;
   /**
-   * A checkout's order while `pending`: each attendee's ticket (position → ticket id) set in the ticket's own
-   * transaction, conditional on the position being unset, so issuing resumed after a failure issues each once.
+   * A checkout's order while `pending`, and a box-office sale's from its first step: each attendee's ticket
+   * (position → ticket id) set in the ticket's own transaction, conditional on the order `pending` and the position
+   * unset, so issuing resumed after a failure issues each once, and a failed sale's undo knows its tickets.
    */
   issuedTickets?: Record<string, number>;
   /** A box-office sale's order (`POST /orders`): who sold it, how it was paid, and the stock it holds until issued. */
@@ -84,6 +87,11 @@ export interface BoxOfficeSale {
   method: BoxOfficeMethod;
   /** The shards its tickets are held on between the order's write and their issue. */
   takes: StockTake[];
+  /**
+   * Set when a failed sale's undo starts (shared/use-cases/orders/undo-sale.ts), conditional on the order `pending`:
+   * from then no ticket of it is issued and it is never activated, so the undo's read of its tickets is final.
+   */
+  undo?: { at: string; by: string };
 }
 
 /** A cancellation in progress or done: who started it, when, with `force`, and the status it ends in. */

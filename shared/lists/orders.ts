@@ -96,3 +96,21 @@ export function walkStaffOrders(filter: StaffOrderPartitions, walk: OrderWalk): 
     walk,
   );
 }
+
+/**
+ * Every event's orders in one status purchased at or before `before`, oldest first (GSI6's shards merged): at most
+ * `need` that `keep` keeps, within `budget` index items, each Query with a Limit (the stuck orders' sweep,
+ * shared/use-cases/orders/sweep-stuck-orders.ts). Never a partition read to its end.
+ */
+export async function oldestInStatus(
+  status: string,
+  before: string,
+  { need, budget, keep }: { need: number; budget: number; keep: (order: Order) => boolean },
+): Promise<Order[]> {
+  const high = keys.timeSortBound(before, 'last');
+  const read = await walkMerged(
+    Array.from({ length: ORDER_SHARDS }, (_, shard) => ({ partition: keys.statusOrders(status, shard), high })),
+    { need, budget, keep: (item) => keep(fromItem(item)) },
+  );
+  return read.items.map(({ item }) => fromItem(item));
+}

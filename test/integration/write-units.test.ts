@@ -383,10 +383,13 @@ describe('write units by AWS rules, of a box-office sale (issue 58 item 6)', () 
    *    six indexes (14, within 1 KB), the customer's link to the event (4) and order counts (2), the staff's event
    *    and all-events counts (4);
    * 2. the ticket issued from the hold as the portal's paid ticket: its id, the ticket, history, barcode, type's
-   *    `sold`, lists, search tokens, statistics and position blocks, and its shard `held` → `sold` (75, plus 6 for each word of its random barcode: 81 for one);
+   *    `sold`, lists, search tokens, statistics and position blocks, and its shard `held` → `sold` (75, plus 6 for each word of its random barcode: 81 for one),
+   *    and its record on the order (`issuedTickets`, conditional on the order `pending`, as a checkout's: 14, the
+   *    order item and its six indexes, which project it whole), so a failed sale's undo knows its tickets and none is
+   *    issued once it is undone (shared/use-cases/orders/undo-sale.ts);
    * 3. the order `active` with its ticket id (18: its status-keyed GSI4 and GSI6 entries moved) and the two counts (4).
    */
-  it('POST /orders of one ticket: the order and its hold (27), the ticket issued from it (75, and 6 per barcode word), the order active (22)', async () => {
+  it('POST /orders of one ticket: the order and its hold (27), the ticket issued from it (75, and 6 per barcode word) recorded on the order (14), the order active (22)', async () => {
     const event = await seedEvent({ published: true, questions: [] });
     const staff = await adminToken(['orders:sell'], 77_003);
     const { result, writes } = await countWrites(() =>
@@ -416,7 +419,7 @@ describe('write units by AWS rules, of a box-office sale (issue 58 item 6)', () 
     expect(kinds, describeWrites(writes)).toEqual({
       SEQUENCE: 2,
       STOCK: 4,
-      ORDER: 32,
+      ORDER: 46,
       LINK: 4,
       ORDER_COUNTS: 2,
       COUNT: 8,
@@ -431,6 +434,6 @@ describe('write units by AWS rules, of a box-office sale (issue 58 item 6)', () 
       POS: 10,
       BOUGHT: 12,
     });
-    expect(writes.units).toBe(112 + search);
+    expect(writes.units).toBe(126 + search);
   });
 });

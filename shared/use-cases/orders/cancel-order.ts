@@ -150,7 +150,8 @@ async function soldTickets(order: Order): Promise<TicketRecord[]> {
   return tickets;
 }
 
-async function cancelTicket(
+/** A ticket of the order to the spec's cancelled state (skipped when it no longer holds a place); also a failed sale's undo (undo-sale.ts). */
+export async function cancelTicket(
   ticket: TicketRecord,
   actor: ReturnType<typeof adminActor>,
   force: boolean,

@@ -2,7 +2,7 @@ import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { getCustomer } from '../../data/customers.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
-import { activateOrder, commitHeldOrder } from '../../data/orders.ts';
+import { activateOrder, commitHeldOrder, issuedTicketAction } from '../../data/orders.ts';
 import { HoldRefused } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
@@ -11,12 +11,14 @@ import { WALK_UP_CUSTOMER, type BoxOfficeMethod, type Order } from '../../domain
 import { MAX_TICKETS_PER_RESERVATION, priceLine, type StockTake } from '../../domain/reservation.ts';
 import { actorLabel } from '../../domain/ticket-history.ts';
 import { Conflict, NotFound, ValidationError } from '../../errors.ts';
+import { logger } from '../../logger.ts';
 import { adminActor, inScope } from '../event-scope.ts';
 import { attendeesOf, type CheckoutBody } from '../portal/checkout.ts';
 import { sendOrderConfirmation } from '../portal/order-confirmation.ts';
 import { checkLines, planStock, soldOut } from '../portal/reservations.ts';
 import { createTicket } from '../tickets/create-ticket.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
+import { undoSale } from './undo-sale.ts';
 
 /** Reads and tries of the hold when a shard read with stock is emptied before the write (as a reservation's). */
 const HOLD_TRIES = 3;
@@ -39,18 +41,27 @@ export interface BoxOfficeSaleRequest {
  * `not_on_sale`). Prices are the types' (0 for `comp`); the payment is recorded, not taken: one transaction
  * `{amount, processor: method, reference, time}`. An order's tickets cannot be one transaction, so in steps:
  *
- * 1. one transaction: the order `pending` (with its payment and its `boxOffice` hold) and its stock taken
- *    `left` → `held`, all or nothing: a shard emptied meanwhile is read again (HOLD_TRIES), then `sold_out`,
- *    nothing written;
+ * 1. one transaction: the order `pending` (with its payment, its `boxOffice` hold and no `issuedTickets` yet) and
+ *    its stock taken `left` → `held`, all or nothing: a shard emptied meanwhile is read again (HOLD_TRIES), then
+ *    `sold_out`, nothing written;
  * 2. each ticket issued from that hold (`createTicket` `fromHold`, `held` → `sold`, the staff actor in its
- *    history; lists, statistics and ticket webhooks follow);
- * 3. the order `active` with its ticket ids; then the buyer is mailed the confirmation (a failed mail is logged).
+ *    history; lists, statistics and ticket webhooks follow), recorded on the order (`issuedTickets`, position →
+ *    id) in the ticket's own transaction, conditional on the order still `pending`: once the sale is undone no
+ *    ticket of it can be issued;
+ * 3. the order `active` with its ticket ids (conditional on `pending`); then the buyer is mailed the confirmation
+ *    (a failed mail is logged).
  *
- * A crash after step 1 leaves the order `pending` with its payment, the tickets issued so far pointing at it and
- * the rest of its stock `held` (recorded on the order's `boxOffice.takes`): never an oversell, but those places
- * stay off sale until an operator returns them (a paid checkout's is resumed by its payment's next delivery,
- * checkout-payment.ts; a sale has no second delivery); a retry (its Idempotency-Key released by the failure) sells
- * a new order.
+ * A failure in step 2 or 3 undoes the sale before the error propagates (undo-sale.ts: the tickets issued so far
+ * cancelled by the staff actor, the rest of the hold back on sale, the order `expired` with its payment offset). A
+ * crash where no code runs (the function's timeout) leaves it `pending`: the every-minute sweep
+ * (sweep-stuck-orders.ts) undoes it the same way once it is older than the grace period, longer than the
+ * function may run. Never an oversell, and never a place off sale for good.
+ *
+ * A retry with the same Idempotency-Key (shared/http/idempotency.ts): a failure released the key, so the retry
+ * sells again, as a new order, the failed one being undone already; after a crash the key stays locked while the
+ * dead function could still run (409 `request_in_flight`), then the retry sells a new order while the crashed
+ * one waits for the sweep (its places held till then: the retry may find fewer left). Either way the failed
+ * sale's tickets never stay active beside the retry's: the places of one failed sale are sold once.
  */
 export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Promise<StaffOrder> {
   if (!inScope(caller.eventScope, sale.eventId)) throw new NotFound('Event', sale.eventId);
@@ -107,14 +118,39 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
       },
     ],
     answers: [],
+    issuedTickets: {},
     boxOffice: { soldBy: actorLabel(actor), method: sale.payment.method, takes },
   });
 
   const pending = await hold(sale, byId, order, event);
   const id = pending.id;
+  let active: Order;
+  try {
+    active = await issue(pending, attendees, customer?.id ?? null, actor);
+  } catch (error) {
+    try {
+      await undoSale(id, actor);
+    } catch (undoError) {
+      // The sweep undoes it after the grace period.
+      logger.error('box-office sale not undone', { orderId: id, error: undoError as Error });
+    }
+    throw error;
+  }
+  await sendOrderConfirmation(active, [...(await readTicketRecords(active.ticketIds)).values()], event, null);
+  return readStaffOrder(caller, id);
+}
+
+/** Steps 2 and 3: each attendee's ticket from the hold, recorded on the order, then the order `active`. */
+async function issue(
+  pending: Order,
+  attendees: ReturnType<typeof attendeesOf>,
+  customerId: number | null,
+  actor: ReturnType<typeof adminActor>,
+): Promise<Order> {
+  const id = pending.id;
   const tickets = [];
   const left = pending.boxOffice!.takes.map((take) => ({ ...take }));
-  for (const attendee of attendees) {
+  for (const [position, attendee] of attendees.entries()) {
     const take = left.find((candidate) => candidate.typeId === attendee.typeId && candidate.quantity > 0)!;
     take.quantity--;
     tickets.push(
@@ -122,20 +158,25 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
         {
           ...attendee,
           orderId: id,
-          customerId: customer ? customer.id : null,
-          purchasedDate: at,
+          customerId,
+          purchasedDate: pending.purchasedDate,
           fromHold: { shard: take.shard },
         },
         actor,
+        (ticketId) => [
+          {
+            action: issuedTicketAction(id, position, ticketId),
+            onConditionFailed: () =>
+              new Conflict(`Order ${id} was undone while its tickets were issued.`, 'concurrent_update'),
+          },
+        ],
       ),
     );
   }
-  const active = await activateOrder(
+  return activateOrder(
     pending,
     tickets.map((ticket) => ticket.id),
   );
-  await sendOrderConfirmation(active, [...(await readTicketRecords(active.ticketIds)).values()], event, null);
-  return readStaffOrder(caller, id);
 }
 
 /**
