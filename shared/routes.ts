@@ -138,6 +138,9 @@ const table = [
   { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2'] } },
   { method: 'GET', path: '/my-account/payment-processor', handler: 'my-account/payment-processor', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: ['GetItem', 'Query'] } },
+  // Ours (issue 58): what a buyer's checkout form asks, the shipping methods to choose from and an event's attendee questions (shared/README.md "Checkout").
+  { method: 'GET', path: '/my-account/shipping-method', handler: 'my-account/shipping-methods', auth: customer, uses: { table: ['GetItem'], indexes: ['GSI1'] } },
+  { method: 'GET', path: '/my-account/question/{eventId}', handler: 'my-account/questions', auth: customer, uses: { table: ['GetItem'] } },
   // Ours (issue 58): the customer's own ticket as a printable one-page PDF with its QR code.
   { method: 'GET', path: '/my-account/tickets/{ticketId}/pdf', handler: 'my-account/ticket-pdf', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'] } },
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").

@@ -175,7 +175,15 @@ export interface OrderTicketEntry {
   price: number;
   /** 0-based position of the attendee in the order (the spec types it integer). */
   attendee: number;
+  /** What the gate scans (the QR of the ticket's PDF), so a portal can draw the QR itself. */
+  barcode: string;
   attendeeQuestions?: AttendeeAnswer[];
+}
+
+/** A checkout's shipping: the method its reservation named and, where that method posts the tickets, the address. */
+export interface OrderShipping {
+  shippingMethodId: number;
+  address: string | null;
 }
 
 export interface OrderEntry {
@@ -190,6 +198,7 @@ export interface OrderEntry {
   grandTotal: number;
   waveTimeId: number | null;
   teamId: number | null;
+  shipping?: OrderShipping;
   tickets?: OrderTicketEntry[];
   transactions?: OrderTransaction[];
   answers?: AttendeeAnswer[];
@@ -220,6 +229,8 @@ export function toOrderEntry(
     waveTimeId: order.waveTimeId,
     teamId: order.teamId,
   };
+  const shippingMethodId = order.checkout?.shippingMethodId;
+  if (shippingMethodId) entry.shipping = { shippingMethodId, address: order.checkout!.shippingAddress };
   if (include.tickets) {
     entry.tickets = order.ticketIds.flatMap((id, attendee) => {
       const ticket = tickets.get(id);
@@ -231,6 +242,7 @@ export function toOrderEntry(
         name,
         price: ticket.price,
         attendee,
+        barcode: ticket.barcode,
       };
       if (include.answers) shown.attendeeQuestions = ticket.attendeeQuestions;
       return [shown];

@@ -252,8 +252,8 @@ describe.skipIf(!chromiumAvailable)('the portal page in a browser', () => {
 });
 
 describe.skipIf(!chromiumAvailable)('buying on the portal page, in a browser', () => {
-  /** What a gate device sends: a staff login, then its calls with the bearer token, answers checked against the document. */
-  async function asScanner(baseUrl: string, credentials: { login: string; password: string }) {
+  /** What a gate device or a staff script sends: a staff login, then its calls with the bearer token, answers checked against the document. */
+  async function asStaff(baseUrl: string, credentials: { login: string; password: string }) {
     const send = async (method: string, path: string, body?: unknown, token?: string) => {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
@@ -357,7 +357,7 @@ describe.skipIf(!chromiumAvailable)('buying on the portal page, in a browser', (
         expect(refusedByCsp).toEqual([]);
 
         // At the gate: the ticket's barcode admits once; a second scan is refused.
-        const scanner = await asScanner(manifest.baseUrl, manifest.scanner);
+        const scanner = await asStaff(manifest.baseUrl, manifest.scanner);
         const ticket = await scanner('GET', `/tickets/${ticketIds[0]}`);
         expect(ticket.status).toBe(200);
         const scan = () =>
@@ -369,6 +369,129 @@ describe.skipIf(!chromiumAvailable)('buying on the portal page, in a browser', (
         expect(first.body.data).toMatchObject([{ result: 'admitted', ticketId: Number(ticketIds[0]) }]);
         const second = await scan();
         expect(second.body.data).toMatchObject([{ result: 'already_checked_in' }]);
+      } finally {
+        await page.context().close();
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    "a customer buys a ticket of an event with a required question, posted by a method that requires an address: the server's 400 shows by field, then the answer and address are on the order",
+    async () => {
+      const { manifest, portalUrl } = stacks.legacy!;
+      const staff = await asStaff(manifest.baseUrl, manifest.admin);
+      const title = `Canal Ride ${randomUUID().slice(0, 8)}`;
+      const created = await staff('POST', '/events', {
+        title,
+        start: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+        timezone: 'Europe/Amsterdam',
+        currency: 'EUR',
+        ticketTypes: [{ name: 'Rider', price: 30, total: 50 }],
+        questions: [
+          { text: 'Emergency contact', required: true },
+          { text: 'Jersey size', options: [{ text: 'S' }, { text: 'M' }] },
+        ],
+      });
+      expect(created.status).toBe(201);
+      const event = created.body.data;
+      expect((await staff('PATCH', `/events/${event.id}`, { published: true, version: event.version })).status).toBe(
+        200,
+      );
+      const method = await staff('POST', '/shipping-method?result=object', {
+        name: `Post ${title}`,
+        description: 'Tracked letter',
+        charge: 4.5,
+        requiresShippingInfo: true,
+      });
+      expect(method.status).toBe(201);
+      const methodId = String(method.body.data.id);
+      const [contact, jersey] = event.questions as { id: number; options: { id: number }[] }[];
+
+      const page = await openPage(portalUrl);
+      const refusedByCsp: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) refusedByCsp.push(message.text());
+      });
+      try {
+        await page.fill('#customer-login', manifest.customer.login);
+        await page.fill('#customer-password', manifest.customer.password);
+        await page.click('#customer-signin');
+        await waitForState(page, 'signed-in');
+        await page.locator('#events-list button.choose-event', { hasText: title }).click();
+        await page.waitForSelector('#shipping-choice:not([hidden])');
+        await page.selectOption('#shipping', methodId);
+        expect(await page.locator('#shipping-note').textContent()).toContain('domestic addresses only');
+        await page.locator('#event-types tr', { hasText: 'Rider' }).locator('.quantity').fill('1');
+        await page.click('#reserve');
+
+        // Held, priced by the server: the ticket and the method's charge.
+        await page.waitForSelector('#reservation:not([hidden])');
+        expect(await page.locator('#reservation-total').getAttribute('data-total')).toBe('34.5');
+        expect(await page.locator('#shipping-address-field').isHidden()).toBe(false);
+        const question = (id: number) =>
+          page.locator(`fieldset[data-attendee="0"] label.question[data-question-id="${id}"]`);
+        expect(await question(contact!.id).getAttribute('data-required')).toBe('true');
+        expect(await question(contact!.id).textContent()).toContain('(required)');
+        await page.fill('#attendee-0-firstName', 'Rita');
+        await page.fill('#attendee-0-lastName', 'Rider');
+        await page.fill('#attendee-0-email', 'rita@demo.test');
+        const reservationId = await page.locator('#reservation').getAttribute('data-reservation-id');
+        const checkoutCall = `POST /api/v2/my-account/reservations/${reservationId}/checkout`;
+
+        // Neither the required answer nor the address: the server's 400, each problem beside its field.
+        await clickForAnswer(page, '#checkout', checkoutCall, 400);
+        await page.waitForSelector('#message[data-reason="400"]:not([hidden])');
+        expect(await page.locator('#message').textContent()).toBe('Please check the fields marked below.');
+        expect(await question(contact!.id).locator('.field-problem').textContent()).toBe(
+          `Question ${contact!.id} is required.`,
+        );
+        expect(await question(jersey!.id).locator('.field-problem').isHidden()).toBe(true);
+        expect(await page.locator('#shipping-address-field .field-problem').textContent()).toContain('Required');
+
+        const address = 'Prinsengracht 263, 1016 GV Amsterdam';
+        await question(contact!.id).locator('input').fill('+31 20 555 0101');
+        await question(jersey!.id).locator('select').selectOption(String(jersey!.options[1]!.id));
+        await page.fill('#shipping-address', address);
+        await clickForAnswer(page, '#checkout', checkoutCall, 201);
+        expect(await page.locator('.field-problem:not([hidden])').count()).toBe(0);
+
+        await page.waitForSelector('#payment:not([hidden])');
+        await page.click('#pay');
+        await page.waitForSelector('#order[data-status="active"]', { timeout: 60_000 });
+        expect(await page.locator('#order-shipping').textContent()).toBe(`Posted to: ${address}`);
+        const shown = page.locator('#order-tickets > li');
+        expect(await shown.count()).toBe(1);
+        expect(await shown.locator('.ticket-answers').textContent()).toContain('Emergency contact: +31 20 555 0101');
+        expect(await shown.locator('.ticket-answers').textContent()).toContain('Jersey size: M');
+
+        // The order as the API answers it: the address, the answers and the barcode the page showed.
+        const orderId = await page.locator('#order').getAttribute('data-order-id');
+        const customerAuth = `Bearer ${await page.evaluate<string>('sessionStorage.getItem("ticketing-customer-token")')}`;
+        const orders = await fetchFromPage(
+          page,
+          'GET',
+          `/api/v2/my-account/orders?includeTickets=true&includeAnswers=true&event=${event.id}`,
+          { authorization: customerAuth },
+        );
+        const order = (
+          orders.body as {
+            data: {
+              id: string;
+              shipping: { shippingMethodId: number; address: string };
+              tickets: { id: string; barcode: string; attendeeQuestions: unknown[] }[];
+            }[];
+          }
+        ).data.find((entry) => entry.id === orderId)!;
+        expect(order.shipping).toEqual({ shippingMethodId: Number(methodId), address });
+        expect(order.tickets[0]!.attendeeQuestions).toEqual([
+          { questionId: contact!.id, answerText: '+31 20 555 0101' },
+          { questionId: jersey!.id, answerId: jersey!.options[1]!.id },
+        ]);
+        expect(await shown.locator('.ticket-barcode').textContent()).toBe(order.tickets[0]!.barcode);
+        const ticket = await staff('GET', `/tickets/${order.tickets[0]!.id}`);
+        expect(ticket.body.data.barcode).toBe(order.tickets[0]!.barcode);
+        expect(refusedByCsp).toEqual([]);
       } finally {
         await page.context().close();
       }

@@ -655,7 +655,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('has an expectation for every route and every kind of caller', () => {
-  // The spec's 55 and ours: POST /my-account/claim and sign-up, the ticket PDF, the ten webhook routes, the gate's two, the twenty-one events routes, the three reservation routes and the checkout, Stripe's webhook and the staff's four order routes (test/unit/routes.test.ts names them).
-  expect(routes).toHaveLength(100);
+  // The spec's 55 and ours: POST /my-account/claim and sign-up, the buyer's shipping methods and an event's questions, the ticket PDF, the ten webhook routes, the gate's two, the twenty-one events routes, the three reservation routes and the checkout, Stripe's webhook and the staff's four order routes (test/unit/routes.test.ts names them).
+  expect(routes).toHaveLength(102);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

@@ -241,6 +241,75 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     );
   });
 
+  it("asks each attendee the event's questions (required ones required) and the address where the method posts; the order shows both, and each ticket its barcode", async () => {
+    const event = await seedEvent({ published: true, ticketTypes: [{ name: 'Runner', price: 20, total: 10 }] });
+    const [contact, size] = event.questions;
+    const posted = await call('POST', '/api/v2/shipping-method?result=object', {
+      token: await adminToken(),
+      body: { name: 'Post', charge: 4, requiresShippingInfo: true },
+    });
+    expect(posted.status, posted.raw).toBe(201);
+    const customer = await buyer();
+    const reserved = await call('POST', RESERVATIONS, {
+      token: customer.token,
+      body: {
+        eventId: event.id,
+        lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 1 }],
+        shippingMethodId: posted.body.data.id,
+      },
+    });
+    expect(reserved.status, reserved.raw).toBe(201);
+    expect(reserved.body.data.amounts).toMatchObject({ tickets: 20, shipping: 4, total: 24 });
+    const reservationId = reserved.body.data.id;
+
+    // Neither the required answer nor the address: one 400 naming both fields, nothing changed.
+    const bare = await checkout(customer.token, reservationId, { attendees: [attendee(1)] });
+    expect(bare.status, bare.raw).toBe(400);
+    expect(bare.body.errors).toEqual([
+      { path: 'body.attendees.0.answers', message: `Question ${contact!.id} is required.` },
+      { path: 'body.shippingAddress', message: 'Required: Post posts the tickets.' },
+    ]);
+    const unaddressed = await checkout(customer.token, reservationId, {
+      attendees: [{ ...attendee(1), answers: [{ questionId: contact!.id, answerText: '+44 7700 900123' }] }],
+    });
+    expect(unaddressed.status).toBe(400);
+    expect(unaddressed.body.errors.map((error: { path: string }) => error.path)).toEqual(['body.shippingAddress']);
+    const status = await call('GET', `${RESERVATIONS}/${reservationId}`, { token: customer.token });
+    expect(status.body.data.status).toBe('held');
+
+    const answers = [
+      { questionId: contact!.id, answerText: '+44 7700 900123' },
+      { questionId: size!.id, answerId: size!.options[1]!.id },
+    ];
+    const address = '1 Canal Street, Amsterdam';
+    const answer = await checkout(customer.token, reservationId, {
+      attendees: [{ ...attendee(1), answers }],
+      shippingAddress: address,
+    });
+    expect(answer.status, answer.raw).toBe(201);
+    await pay(answer.body.data.payment, 'pm_card_visa');
+    const orders = await call(
+      'GET',
+      `/api/v2/my-account/orders?includeTickets=true&includeAnswers=true&event=${event.id}`,
+      {
+        token: customer.token,
+      },
+    );
+    const [order] = orders.body.data;
+    expect(order).toMatchObject({
+      id: answer.body.data.order.id,
+      status: 'active',
+      shipping: { shippingMethodId: posted.body.data.id, address },
+    });
+    expect(order.tickets).toHaveLength(1);
+    expect(order.tickets[0].attendeeQuestions).toEqual(answers);
+    const staffView = await call('GET', `/api/v2/tickets/${order.tickets[0].id}`, { token: await adminToken() });
+    expect(order.tickets[0].barcode).toBe(staffView.body.data.barcode);
+    // Without includeTickets the entry keeps its shipping; an order without a method has none.
+    const plain = await call('GET', `/api/v2/my-account/orders?event=${event.id}`, { token: customer.token });
+    expect(plain.body.data[0].shipping).toEqual({ shippingMethodId: posted.body.data.id, address });
+  });
+
   it('checks out only a held reservation: a released one is 409 reservation_not_held', async () => {
     const event = await onSale();
     const customer = await buyer();

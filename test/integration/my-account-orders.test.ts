@@ -141,6 +141,8 @@ describe('GET /my-account/orders', () => {
     for (const key of ['tickets', 'transactions', 'answers']) expect(plain).not.toHaveProperty(key);
 
     const withTickets = (await orders(customer, `event=${eventA.id}&includeTickets=true`)).data[0]!;
+    // Each with its barcode, what the gate scans (so a portal can draw the QR code without the PDF).
+    const barcodes = new Map((await listOrderTickets(o[3]!.id)).map((ticket) => [ticket.id, ticket.barcode]));
     expect(withTickets.tickets).toEqual(
       o[3]!.ticketIds.map((id, attendee) => ({
         id: String(id),
@@ -148,8 +150,12 @@ describe('GET /my-account/orders', () => {
         name: expect.stringMatching(/\S+ \S+/),
         price: [35, 90][attendee],
         attendee,
+        barcode: barcodes.get(id),
       })),
     );
+    expect(barcodes.size).toBe(2);
+    // An order written whole (no checkout) names no shipping method.
+    expect(withTickets).not.toHaveProperty('shipping');
     expect(withTickets).not.toHaveProperty('transactions');
 
     const everything = await orders(

@@ -102,6 +102,8 @@ const OUR_ROUTES = [
   'GET /orders/{id}',
   'POST /orders/{id}/cancel',
   'POST /my-account/sign-up',
+  'GET /my-account/shipping-method',
+  'GET /my-account/question/{eventId}',
   'GET /my-account/tickets/{ticketId}/pdf',
   'POST /my-account/claim',
   'POST /my-account/reservations',

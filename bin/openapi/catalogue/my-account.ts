@@ -85,11 +85,26 @@ export const MY_ACCOUNT = {
     description:
       "The start waves of a race, only for an event the customer can see (else 404): `{count, data: [{id, eventId, name, startTime, capacity}]}` by start, `startTime` in the event's own offset.",
   },
+  'GET /my-account/shipping-method': {
+    summary: 'Shipping methods a buyer may choose (ours)',
+    description: md(
+      "Ours (the spec's `GET /shipping-method` is for staff): the methods a reservation may name as `shippingMethodId`, the same for every customer, in id order, in the paged envelope of `{id, name, description, charge, twoPlusCharge, chargeType, hasETickets, requiresShippingInfo, allowInternational}` (the staff's record without `hasBadges`, `created`, `updated`). What an order pays for shipping is the reservation's answer (`amounts.shipping`), priced by the server from these fields.",
+      'A method that `requiresShippingInfo` posts the tickets: the checkout then requires `shippingAddress`, and refuses one otherwise (400 naming `body.shippingAddress`); `allowInternational` false means a domestic address only (the address is free text: the portal says so, the service does not parse it). Without `hasETickets` the confirmation carries no barcode.',
+    ),
+  },
+  'GET /my-account/question/{eventId}': {
+    summary: "An event's attendee questions (ours)",
+    description: md(
+      "Ours: what the checkout asks each attendee, only for an event the customer can see (published, or one they hold an order for), else 404 as `GET /my-account/ticket-type/{eventId}`. The paged envelope of `{id, text, type, required, options: [{id, text}]}` in the organiser's order (at most 50 questions).",
+      "Each attendee's `answers` in `POST /my-account/reservations/{id}/checkout` are `{questionId, answerText}` for a `text` question and `{questionId, answerId}` (an option's `id`) for a `choice` one; a `required` question unanswered is a 400 naming `body.attendees.<n>.answers`, a wrong answer one naming the answer's field.",
+    ),
+    errors: [404],
+  },
   'GET /my-account/orders': {
     summary: "The customer's orders",
     description: md(
-      "The caller's orders, newest first. An order is for one event; its `status` is `pending` (tickets being issued), `active` (all tickets issued), `cancelled` or `refunded`. The entry is `{id (string), eventId, created, purchasedDate, status, emailAddress, purchaser, affiliate, grandTotal, waveTimeId, teamId}` (the spec's top-level `waveTimeId` and `teamId`, read as per order).",
-      "Complete at any number of orders: walk it with `next` as `_cursor` (without `_offset`) until it is null; `_offset + _limit` may reach the first 1,000, past them a **400** naming `_cursor`. `totalCount` is exact from the kept counts without a date range and with no filter, `event` only, or one `ticketType` only; otherwise exact when the read reached the end from the start, else the matches read so far with `totalCountIsEstimate: true`. `ticketType` is applied to what is read, at most 2,000 orders a page: a page it cannot fill within that is a 400 naming it (add `event` or a date range), never a short page. `includeTickets` adds `tickets: [{id (string), status, name, price, attendee}]` (`attendee` is the position in the order; `status` one of `deleted`, `transferred`, `withdrawn`, `cancelled`, `checked_in`, `pending`, `active`): an order lists the tickets it issued, and a ticket transferred later shows `transferred` while its replacement is on the customer's account. `includeTrans` adds `transactions: [{amount, processor, reference, time}]` (never card data).",
+      "The caller's orders, newest first. An order is for one event; its `status` is `pending` (tickets being issued), `active` (all tickets issued), `cancelled` or `refunded`. The entry is `{id (string), eventId, created, purchasedDate, status, emailAddress, purchaser, affiliate, grandTotal, waveTimeId, teamId}` (the spec's top-level `waveTimeId` and `teamId`, read as per order), and on a checkout's order that named a shipping method `shipping: {shippingMethodId, address}` (`address` null unless the method `requiresShippingInfo`).",
+      "Complete at any number of orders: walk it with `next` as `_cursor` (without `_offset`) until it is null; `_offset + _limit` may reach the first 1,000, past them a **400** naming `_cursor`. `totalCount` is exact from the kept counts without a date range and with no filter, `event` only, or one `ticketType` only; otherwise exact when the read reached the end from the start, else the matches read so far with `totalCountIsEstimate: true`. `ticketType` is applied to what is read, at most 2,000 orders a page: a page it cannot fill within that is a 400 naming it (add `event` or a date range), never a short page. `includeTickets` adds `tickets: [{id (string), status, name, price, attendee, barcode}]` (`attendee` is the position in the order; `barcode` what the gate scans, so a portal can draw the QR code without the PDF; `status` one of `deleted`, `transferred`, `withdrawn`, `cancelled`, `checked_in`, `pending`, `active`): an order lists the tickets it issued, and a ticket transferred later shows `transferred` while its replacement is on the customer's account. `includeTrans` adds `transactions: [{amount, processor, reference, time}]` (never card data).",
     ),
     parameters: {
       event: 'Comma-separated event ids (at most 10).',

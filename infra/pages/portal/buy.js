@@ -1,15 +1,30 @@
-// Buying, step by step: the published events, an event's ticket types (what is available, at what price) and waves,
-// a reservation holding the chosen tickets until its expiry (amounts from the server only), the attendees, the
-// checkout, then the payment (pay.js) and the order with its tickets (order.js).
+// Buying, step by step: the published events, an event's ticket types (what is available, at what price), waves
+// and the shipping methods to choose from, a reservation holding the chosen tickets until its expiry (amounts from
+// the server only), the attendees with the event's questions and the address where the method posts the tickets
+// (checkout-form.js), the checkout, then the payment (pay.js) and the order with its tickets (order.js).
 import { $, api, element, refused, tell } from './api.js';
+import { attendeeFields, clearProblems, readAttendees, showProblems } from './checkout-form.js';
 import { showOrder, waitForOrder } from './order.js';
 import { paymentForm } from './pay.js';
 
 const money = (amount, currency) =>
   currency ? new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount) : amount.toFixed(2);
 
-/** What the buyer has chosen so far: the event, its reservation, the checkout's order and payment. */
-const purchase = { event: undefined, reservation: undefined, checkout: undefined, countdown: undefined };
+/** What the buyer has chosen so far: the event (its questions), the shipping methods, its reservation, the checkout. */
+const purchase = {
+  event: undefined,
+  questions: [],
+  methods: new Map(),
+  reservation: undefined,
+  checkout: undefined,
+  countdown: undefined,
+};
+
+/** What a method charges, in words (the reservation's answer says what the order pays). */
+const charges = (method) =>
+  method.chargeType === 'per_ticket' && method.twoPlusCharge !== method.charge
+    ? `${money(method.charge)} for the first ticket, ${money(method.twoPlusCharge)} each further one`
+    : `${money(method.charge)} ${method.chargeType === 'per_ticket' ? 'a ticket' : 'an order'}`;
 
 /** The sections each step shows (the reservation stays in view while paying: its countdown and amounts). */
 const STEPS = { event: ['event'], reservation: ['reservation'], payment: ['reservation', 'payment'], order: ['order'] };
@@ -39,12 +54,16 @@ export async function loadEvents() {
 
 async function chooseEvent(event) {
   tell();
-  const [types, waves] = await Promise.all([
+  const [types, waves, questions, methods] = await Promise.all([
     api('GET', `/my-account/ticket-type/${event.id}?_limit=50`),
     api('GET', `/my-account/wave-time/${event.id}`, { quiet: true }),
+    api('GET', `/my-account/question/${event.id}?_limit=50`, { quiet: true }),
+    api('GET', '/my-account/shipping-method?_limit=100', { quiet: true }),
   ]);
-  if (refused(types) || refused(waves)) return;
+  if (refused(types) || refused(waves) || refused(questions) || refused(methods)) return;
   purchase.event = event;
+  purchase.questions = questions.body.data;
+  purchase.methods = new Map(methods.body.data.map((method) => [method.id, method]));
   $('event').dataset.eventId = event.id;
   $('event-title').textContent = event.title;
   $('event-types').replaceChildren(
@@ -78,8 +97,26 @@ async function chooseEvent(event) {
     ),
   );
   $('wave-choice').hidden = waves.body.data.length === 0;
+  $('shipping').replaceChildren(
+    element('option', { value: '', text: 'None' }),
+    ...methods.body.data.map((method) =>
+      element('option', { value: String(method.id), text: `${method.name}: ${charges(method)}` }),
+    ),
+  );
+  $('shipping-choice').hidden = methods.body.data.length === 0;
+  describeMethod();
   show('event');
 }
+
+/** The chosen method's description, and whether it posts the tickets (then the checkout asks for the address). */
+function describeMethod() {
+  const method = purchase.methods.get(Number($('shipping').value));
+  const posted = method?.requiresShippingInfo
+    ? ` Posts the tickets: you give the address at checkout${method.allowInternational ? '' : ' (domestic addresses only)'}.`
+    : '';
+  $('shipping-note').textContent = method ? `${method.description}${posted}`.trim() : '';
+}
+$('shipping').addEventListener('change', describeMethod);
 
 $('reserve').addEventListener('click', async () => {
   tell();
@@ -89,8 +126,11 @@ $('reserve').addEventListener('click', async () => {
     .filter((line) => line.quantity > 0)
     .map((line) => (waveTimeId === undefined ? line : { ...line, waveTimeId }));
   if (lines.length === 0) return tell('Choose how many tickets you want first.');
+  const shippingMethodId = $('shipping').value ? Number($('shipping').value) : undefined;
   $('reserve').disabled = true;
-  const answer = await api('POST', '/my-account/reservations', { body: { eventId: Number(purchase.event.id), lines } });
+  const answer = await api('POST', '/my-account/reservations', {
+    body: { eventId: Number(purchase.event.id), lines, ...(shippingMethodId ? { shippingMethodId } : {}) },
+  });
   $('reserve').disabled = false;
   if (refused(answer)) return;
   showReservation(answer.body.data);
@@ -100,18 +140,26 @@ function showReservation(reservation) {
   purchase.reservation = reservation;
   purchase.checkout = undefined;
   const { currency } = reservation.amounts;
+  const method = purchase.methods.get(reservation.shippingMethodId);
   $('reservation').dataset.reservationId = reservation.id;
   $('reservation-lines').replaceChildren(
     ...reservation.lines.map((line) =>
       element('li', { text: `${line.quantity} × ${line.name} at ${money(line.unitPrice, currency)}: ${money(line.amount, currency)}` }),
     ),
-    element('li', { text: `Shipping: ${money(reservation.amounts.shipping, currency)}` }),
+    element('li', {
+      text: `Shipping${method ? ` (${method.name})` : ''}: ${money(reservation.amounts.shipping, currency)}`,
+    }),
   );
+  // The address exactly where the method posts the tickets (the checkout refuses it otherwise).
+  $('shipping-address-field').hidden = !method?.requiresShippingInfo;
+  $('shipping-address').value = '';
+  $('shipping-address-note').textContent = method?.allowInternational ? 'Any country.' : 'Domestic addresses only.';
+  clearProblems();
   $('reservation-total').textContent = money(reservation.amounts.total, currency);
   $('reservation-total').dataset.total = String(reservation.amounts.total);
   // One attendee per held ticket, in the reservation's line order (as the checkout takes them).
   const held = reservation.lines.flatMap((line) => Array.from({ length: line.quantity }, () => line.name));
-  $('attendees').replaceChildren(...held.map((name, n) => attendeeFields(n, name)));
+  $('attendees').replaceChildren(...held.map((name, n) => attendeeFields(n, name, purchase.questions)));
   clearInterval(purchase.countdown);
   const tick = () => {
     const left = Math.max(0, Math.round((Date.parse(reservation.expiresAt) - Date.now()) / 1000));
@@ -126,34 +174,6 @@ function showReservation(reservation) {
   show('reservation');
 }
 
-/** One attendee's fields: the spec's names, email, birth date and company (the required ones marked so). */
-function attendeeFields(n, typeName) {
-  const field = (name, label, type = 'text', required = false) =>
-    element(
-      'label',
-      { text: `${label} ` },
-      element('input', { id: `attendee-${n}-${name}`, name, type, required, autocomplete: 'off' }),
-    );
-  return element(
-    'fieldset',
-    { 'data-attendee': String(n) },
-    element('legend', { text: `Ticket ${n + 1}: ${typeName}` }),
-    field('firstName', 'First name', 'text', true),
-    field('lastName', 'Last name', 'text', true),
-    field('email', 'Email', 'email', true),
-    field('birthDate', 'Birth date', 'date'),
-    field('company', 'Company'),
-  );
-}
-
-function attendees() {
-  return [...$('attendees').querySelectorAll('fieldset')].map((fieldset) => {
-    const attendee = {};
-    for (const input of fieldset.querySelectorAll('input')) if (input.value) attendee[input.name] = input.value.trim();
-    return attendee;
-  });
-}
-
 /** The key of one checkout body: a retry of the same body (a lost answer, a second click) answers the same order. */
 const checkoutKeys = new Map();
 const keyFor = (body) => {
@@ -165,14 +185,23 @@ const keyFor = (body) => {
 $('attendees-form').addEventListener('submit', async (submitted) => {
   submitted.preventDefault();
   tell();
-  const body = { attendees: attendees() };
+  clearProblems();
+  const { attendees, slots } = readAttendees(purchase.questions);
+  const address = $('shipping-address-field').hidden ? '' : $('shipping-address').value.trim();
+  const body = { attendees, ...(address ? { shippingAddress: address } : {}) };
   $('checkout').disabled = true;
   const answer = await api('POST', `/my-account/reservations/${purchase.reservation.id}/checkout`, {
     body,
     headers: { 'idempotency-key': keyFor([purchase.reservation.id, body]) },
   });
   $('checkout').disabled = false;
-  if (refused(answer)) return;
+  if (refused(answer)) {
+    // A 400's problems beside their fields; the message keeps listing them unless each found its field.
+    const errors = answer.status === 400 ? (answer.body?.errors ?? []) : [];
+    if (errors.length && showProblems(errors, slots) === errors.length)
+      tell('Please check the fields marked below.', '400');
+    return;
+  }
   purchase.checkout = answer.body.data;
   const { order, payment } = purchase.checkout;
   $('order').dataset.orderId = order.id;
@@ -201,7 +230,7 @@ async function finish() {
   const { order } = purchase.checkout;
   showOrder({ ...order, tickets: [] }, 'Payment received: issuing your tickets…');
   const issued = await waitForOrder(order.id, purchase.reservation.eventId);
-  if (issued) showOrder(issued);
+  if (issued) showOrder(issued, undefined, purchase.questions);
   else tell('Your tickets are taking longer than usual: they will be in your orders and your mail.');
 }
 

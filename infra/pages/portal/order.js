@@ -1,5 +1,6 @@
 // The order once paid: polled until Stripe's webhook has made it `active` with its tickets issued, then shown with
-// each ticket's printable PDF (its QR code; GET /my-account/tickets/{id}/pdf with the bearer token, opened as a blob).
+// where it is posted, each ticket's barcode and answers, and its printable PDF (its QR code;
+// GET /my-account/tickets/{id}/pdf with the bearer token, opened as a blob).
 import { $, API, TOKEN, api, element, tell } from './api.js';
 
 const POLL_MS = 1000;
@@ -10,7 +11,7 @@ const UNSETTLED = new Set(['awaiting_payment', 'pending']);
 /** The order as the orders list has it, once settled (active, or refunded when its tickets were gone); else undefined. */
 export async function waitForOrder(orderId, eventId) {
   for (let poll = 0; poll < POLLS; poll += 1) {
-    const answer = await api('GET', `/my-account/orders?includeTickets=true&event=${eventId}&_limit=100`, {
+    const answer = await api('GET', `/my-account/orders?includeTickets=true&includeAnswers=true&event=${eventId}&_limit=100`, {
       quiet: true,
     });
     const order = answer.status === 200 ? answer.body.data.find((entry) => entry.id === orderId) : undefined;
@@ -26,19 +27,35 @@ const STATUS_TEXT = {
   cancelled: 'This order is cancelled.',
 };
 
-export function showOrder(order, note = STATUS_TEXT[order.status] ?? order.status) {
+/** `questions`: the event's (GET /my-account/question/{eventId}), to show each answer with its question's words. */
+export function showOrder(order, note = STATUS_TEXT[order.status] ?? order.status, questions = []) {
   const section = $('order');
   section.dataset.orderId = order.id;
   section.dataset.status = order.status;
   $('order-status').textContent = `Order ${order.id}: ${note}`;
+  const address = order.shipping?.address;
+  $('order-shipping').hidden = !address;
+  $('order-shipping').textContent = address ? `Posted to: ${address}` : '';
+  const byId = new Map(questions.map((question) => [question.id, question]));
+  const answered = (answer) => {
+    const question = byId.get(answer.questionId);
+    const option = question?.options.find((choice) => choice.id === answer.answerId);
+    return `${question?.text ?? `Question ${answer.questionId}`}: ${answer.answerText ?? option?.text ?? answer.answerId}`;
+  };
   $('order-tickets').replaceChildren(
     ...(order.tickets ?? []).map((ticket) => {
       const pdf = element('button', { type: 'button', className: 'ticket-pdf', text: 'Ticket PDF (QR code)' });
+      const answers = ticket.attendeeQuestions ?? [];
       const item = element(
         'li',
         { 'data-ticket-id': ticket.id, 'data-status': ticket.status },
         `${ticket.name} (ticket ${ticket.id}, ${ticket.status}) `,
+        element('code', { className: 'ticket-barcode', text: ticket.barcode ?? '' }),
+        ' ',
         pdf,
+        ...(answers.length
+          ? [element('ul', { className: 'ticket-answers' }, ...answers.map((a) => element('li', { text: answered(a) })))]
+          : []),
       );
       pdf.addEventListener('click', () => openPdf(ticket.id, pdf));
       return item;

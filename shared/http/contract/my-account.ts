@@ -136,6 +136,7 @@ const OrderTicketResource = z.strictObject({
   name: z.string().check(z.describe("The attendee's full name.")),
   price: z.number(),
   attendee: z.int().check(z.describe('0-based position of the attendee in the order.')),
+  barcode: z.string().check(z.describe("What the gate scans: the QR code of the ticket's PDF encodes it.")),
   attendeeQuestions: z.optional(z.array(AttendeeAnswer)),
 });
 
@@ -164,6 +165,13 @@ export const OrderEntryResource = z.strictObject({
   grandTotal: z.number(),
   waveTimeId: z.nullable(z.int()),
   teamId: z.nullable(z.int()),
+  shipping: z
+    .optional(z.strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()) }))
+    .check(
+      z.describe(
+        "A checkout's shipping method and, where the method `requiresShippingInfo`, the address given (else null); absent on an order without one.",
+      ),
+    ),
   tickets: z.optional(z.array(OrderTicketResource)).check(z.describe('With includeTickets=true.')),
   transactions: z.optional(z.array(OrderTransactionResource)).check(z.describe('With includeTrans=true.')),
   answers: z

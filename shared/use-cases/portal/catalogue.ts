@@ -13,6 +13,7 @@ import {
   checkPaging,
 } from '../../lists/portal.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
+import { listShippingMethods } from '../../data/shipping-methods.ts';
 import type { Event } from '../../domain/event.ts';
 import type { Page } from '../../domain/paging.ts';
 import { type PaymentProcessorAnswer, paymentProcessorAnswer } from '../../domain/payment-processor.ts';
@@ -33,6 +34,12 @@ import {
   tooSparse,
 } from '../../domain/portal-lists.ts';
 import { waveTimeEntries, type WaveTimeEntry } from '../../domain/wave-time.ts';
+import {
+  questionEntries,
+  shippingOptionOf,
+  type QuestionEntry,
+  type ShippingOption,
+} from '../../domain/portal-checkout.ts';
 import { NotFound } from '../../errors.ts';
 
 /**
@@ -152,6 +159,29 @@ export async function listPortalTicketTypes(
 export async function listPortalWaveTimes(customerId: number, eventId: number): Promise<WaveTimeEntry[]> {
   const [event, waves] = await Promise.all([accessibleEvent(customerId, eventId), listWaveTimes(eventId)]);
   return waveTimeEntries(waves, event.timezone);
+}
+
+/**
+ * `GET /my-account/shipping-method`: the methods a buyer may name in a reservation, in id order, as the staff's
+ * list reads them (one Query of at most `_offset + _limit` items, the total from the kept count): the same for
+ * every customer.
+ */
+export async function listPortalShippingMethods(paging: {
+  limit: number;
+  offset: number;
+}): Promise<Page<ShippingOption>> {
+  const page = await listShippingMethods(paging);
+  return { ...page, items: page.items.map(shippingOptionOf) };
+}
+
+/** `GET /my-account/question/{eventId}`: the event's attendee questions (at most MAX_QUESTIONS, on the event item: one GetItem). */
+export async function listPortalQuestions(
+  customerId: number,
+  eventId: number,
+  paging: { limit: number; offset: number },
+): Promise<Page<QuestionEntry>> {
+  const entries = questionEntries((await accessibleEvent(customerId, eventId)).questions);
+  return { totalCount: entries.length, ...paging, items: entries.slice(paging.offset, paging.offset + paging.limit) };
 }
 
 /** `GET /my-account/payment-processor`: 404 when none is configured; the stage's Stripe key over the record's. */

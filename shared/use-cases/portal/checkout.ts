@@ -69,13 +69,14 @@ export async function checkoutReservation(customerId: number, reservationId: num
     reservation.shippingMethodId === null ? null : getShippingMethod(reservation.shippingMethodId),
   ]);
   if (!customer) throw new NotFound('Customer', customerId);
-  const attendees = attendeesOf(reservation, event, body);
-  const problems: FieldProblem[] = [];
+  // Every problem of the body at once (the attendees' and the address's), so a form shows them all by field.
+  const problems = attendeeProblems(reservation, event, body);
   if (method?.requiresShippingInfo && !body.shippingAddress?.trim())
     problems.push({ path: 'body.shippingAddress', message: `Required: ${method.name} posts the tickets.` });
   if (!method?.requiresShippingInfo && body.shippingAddress !== undefined)
     problems.push({ path: 'body.shippingAddress', message: 'The shipping method takes no address.' });
   if (problems.length) throw new ValidationError('The checkout does not fit its reservation.', problems);
+  const attendees = attendeesOf(reservation, event, body);
 
   const id = await allocateIds('ORDER');
   const at = now();
@@ -150,25 +151,9 @@ export function attendeesOf(
   event: Pick<Event, 'questions'>,
   body: Pick<CheckoutBody, 'attendees'>,
 ): CheckoutAttendee[] {
-  const slots = reservation.lines.flatMap((line) =>
-    Array.from({ length: line.quantity }, () => ({
-      typeId: line.typeId,
-      waveTimeId: line.waveTimeId,
-      price: line.unitPrice,
-    })),
-  );
-  const problems: FieldProblem[] = [];
-  if (body.attendees.length !== slots.length)
-    problems.push({ path: 'body.attendees', message: `must hold ${slots.length} attendees, one per held ticket` });
-  body.attendees.forEach((attendee, n) => {
-    const answers = attendee.answers ?? [];
-    problems.push(...answerProblems(event.questions, answers, `body.attendees.${n}.answers`));
-    for (const question of event.questions)
-      if (question.required && !answers.some((answer) => answer.questionId === question.id))
-        problems.push({ path: `body.attendees.${n}.answers`, message: `Question ${question.id} is required.` });
-  });
+  const problems = attendeeProblems(reservation, event, body);
   if (problems.length) throw new ValidationError('The attendees do not fit the reservation.', problems);
-  return slots.map((slot, n) => {
+  return slotsOf(reservation).map((slot, n) => {
     const attendee = body.attendees[n]!;
     const [year, month, day] = attendee.birthDate?.split('-').map(Number) ?? [];
     return {
@@ -184,4 +169,35 @@ export function attendeesOf(
       attendeeQuestions: attendee.answers ?? [],
     };
   });
+}
+
+/** The held tickets, one per attendee, in line order. */
+function slotsOf(reservation: Pick<Reservation, 'lines'>) {
+  return reservation.lines.flatMap((line) =>
+    Array.from({ length: line.quantity }, () => ({
+      typeId: line.typeId,
+      waveTimeId: line.waveTimeId,
+      price: line.unitPrice,
+    })),
+  );
+}
+
+/** What is wrong with the attendees: their number, and each one's answers to the event's questions (empty: nothing). */
+function attendeeProblems(
+  reservation: Pick<Reservation, 'lines'>,
+  event: Pick<Event, 'questions'>,
+  body: Pick<CheckoutBody, 'attendees'>,
+): FieldProblem[] {
+  const held = slotsOf(reservation).length;
+  const problems: FieldProblem[] = [];
+  if (body.attendees.length !== held)
+    problems.push({ path: 'body.attendees', message: `must hold ${held} attendees, one per held ticket` });
+  body.attendees.forEach((attendee, n) => {
+    const answers = attendee.answers ?? [];
+    problems.push(...answerProblems(event.questions, answers, `body.attendees.${n}.answers`));
+    for (const question of event.questions)
+      if (question.required && !answers.some((answer) => answer.questionId === question.id))
+        problems.push({ path: `body.attendees.${n}.answers`, message: `Question ${question.id} is required.` });
+  });
+  return problems;
 }
