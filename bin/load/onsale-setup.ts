@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { PERMISSIONS } from '#shared/auth/permissions';
 import { epochSeconds } from '#shared/clock';
 import { allocateIds } from '#shared/data/counters';
-import { insertCustomer } from '#shared/data/customers';
 import { CUSTOMER_SEQUENCE } from '#shared/use-cases/customers/create-customer';
 import { MIN_RESERVATION_MINUTES } from '#shared/domain/reservation';
 import { readSecretString } from '#shared/services/secrets';
 import { issueToken } from '#shared/services/token-issuer';
+import { insertSeededCustomer } from '../seed/customers.ts';
 import { send } from './onsale-http.ts';
 
 /**
@@ -114,25 +114,7 @@ export async function prepareOnSale(
   const buyers = await inFlight(options.buyers, 20, async (n) => {
     const id = firstId + n;
     const emailAddress = `buyer-${id}@onsale.test`;
-    await insertCustomer(
-      {
-        id,
-        cognitoSub: `onsale-${id}`,
-        cognitoUsername: `onsale-${id}`,
-        emailAddress,
-        name: `Buyer ${id}`,
-        accountNumber: null,
-        primary: null,
-        billing: null,
-        useInternationalShippingAddress: false,
-        useInternationalBillingAddress: false,
-        emailVerified: true,
-        pendingEmailAddress: null,
-        created: stamp,
-        updated: stamp,
-      },
-      { tokenHash: `onsale-unused-${id}`, ttlSeconds: 3600 },
-    );
+    await insertSeededCustomer({ id, source: 'onsale', emailAddress, name: `Buyer ${id}` }, stamp);
     if ((n + 1) % 2000 === 0)
       progress(`  ${n + 1} buyers (${Math.round((n + 1) / ((performance.now() - started) / 1000))}/s)`);
     return {

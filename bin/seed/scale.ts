@@ -2,7 +2,6 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { scanPut } from '#shared/data/check-ins';
 import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
-import { insertCustomer } from '#shared/data/customers';
 import { commitNewOrder } from '#shared/data/orders';
 import { commitTicketChanges, type ExtraAction, type TicketChange } from '#shared/lists/writes';
 import { applyScan } from '#shared/domain/check-in';
@@ -12,6 +11,7 @@ import { countedEvents, isEligible, PROCESS_STATE, type TicketRecord } from '#sh
 import { historyEntry, type Actor, type TicketAction } from '#shared/domain/ticket-history';
 import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
 import { capture, WriteSet } from './capture.ts';
+import { insertSeededCustomer } from './customers.ts';
 import { attendee, type ScaleSeedOptions, targetEvent } from './scale-event.ts';
 
 /**
@@ -128,25 +128,14 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
         customer.orders += 1;
         if (!customers.has(customer.id)) {
           customers.set(customer.id, customer);
-          await insertCustomer(
+          await insertSeededCustomer(
             {
               id: customer.id,
-              cognitoSub: `seed-${customer.id}`,
-              cognitoUsername: `seed-${customer.id}`,
+              source: 'seed',
               emailAddress: `seed-customer-${customer.id}@example.test`,
               name: `Seed Customer ${customer.id}`,
-              accountNumber: null,
-              primary: null,
-              billing: null,
-              useInternationalShippingAddress: false,
-              useInternationalBillingAddress: false,
-              emailVerified: true,
-              pendingEmailAddress: null,
-              created: at,
-              updated: at,
             },
-            // Its verification token is dropped below: seeded customers are verified.
-            { tokenHash: `seed-${customer.id}`, ttlSeconds: 60 },
+            at,
           );
         }
         const order: Order = {
@@ -175,7 +164,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
     if (!puts.length)
       throw new Error('seed: no transaction was captured; check capture.ts against the SDK command names.');
     await batchWrite([
-      ...puts.filter((item) => item.entity !== 'EmailVerification').map((Item) => ({ PutRequest: { Item } })),
+      ...puts.map((Item) => ({ PutRequest: { Item } })),
       ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
     ]);
     written += size;

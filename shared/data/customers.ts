@@ -50,12 +50,13 @@ export async function holderOfEmail(email: string): Promise<number | undefined> 
 const emailTaken = (email: string) => new Conflict(`The address ${email} belongs to another account.`, 'email_taken');
 
 /**
- * One transaction: the unique email item, the record, its ticket count and its verification token. Another
- * customer holding the address (even one created a moment ago) is a 409 `email_taken`.
+ * One transaction: the unique email item, the record, its ticket count and its verification token (none for an
+ * account seeded verified: `null`). Another customer holding the address (even one created a moment ago) is a 409
+ * `email_taken`.
  */
 export async function insertCustomer(
   customer: Customer,
-  verification: { tokenHash: string; ttlSeconds: number },
+  verification: { tokenHash: string; ttlSeconds: number } | null,
 ): Promise<void> {
   try {
     await transactWrite([
@@ -74,7 +75,9 @@ export async function insertCustomer(
           Item: { ...keys.customerTicketCount(customer.id), entity: 'CustomerTicketCount', n: 0 },
         },
       },
-      verificationPut(verification.tokenHash, customer.id, customer.emailAddress, verification.ttlSeconds),
+      ...(verification
+        ? [verificationPut(verification.tokenHash, customer.id, customer.emailAddress, verification.ttlSeconds)]
+        : []),
     ]);
   } catch (error) {
     if (error instanceof TransactionCancelled && error.conditionFailed(0)) throw emailTaken(customer.emailAddress);

@@ -38,8 +38,6 @@ interface CountUpdate {
 export interface EventListing {
   /** The actions a new event's transaction adds (a published one's search entries and count; a draft's none). */
   created(event: CreatedEvent): ListingAction[];
-  /** The update counting `n` more published events (a bulk load's entries are Puts of their own, counted once). */
-  counted(n: number): { Update: CountUpdate };
 }
 
 export interface EventChange {

@@ -21,6 +21,6 @@ export const moveEventCounts = (move: EventCountMove) => ({
   },
 });
 
-/** The action counting new events (createEvent, createEventsInBulk). */
-export const countEvents = (events: readonly { published: boolean }[]) =>
-  moveEventCounts({ n: events.length, drafts: events.filter((event) => !event.published).length });
+/** The action counting a new event (createEvent): one more, and one more draft unless it is published. */
+export const countNewEvent = (event: { published: boolean }) =>
+  moveEventCounts({ n: 1, drafts: event.published ? 0 : 1 });

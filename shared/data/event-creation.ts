@@ -1,13 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock.ts';
 import { isValidTimeZone, DEFAULT_LISTING, type CreatedEvent, type NewEvent } from '../domain/event.ts';
 import { creationShards, stockShardsFor } from '../domain/reservation.ts';
 import { ValidationError } from '../errors.ts';
-import { db, MAX_TRANSACTION_ITEMS, tableName, transactWrite } from './client.ts';
+import { MAX_TRANSACTION_ITEMS, tableName, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 import { keys } from './keys.ts';
-import { countEvents } from './event-counts.ts';
+import { countNewEvent } from './event-counts.ts';
 import { type EventListing, historyPut } from './event-admin-writes.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
 import { waiverItems } from './waivers.ts';
@@ -49,8 +48,7 @@ export async function createEvent(
   listing: EventListing,
   creator?: { by: number; at: string },
 ): Promise<CreatedEvent> {
-  const [ids] = await allocateEventIds([input]);
-  const event = buildEvent(input, ids!);
+  const event = buildEvent(input, await allocateEventIds(input));
   const others = eventWrites(event, listing).length + (creator ? 1 : 0);
   const shards = creationShards(
     event.ticketTypes.map((type) => type.total),
@@ -80,10 +78,10 @@ interface EventIds {
   waiver: number;
 }
 
-/** Checks the inputs, then allocates every sequence's ids for all of them: one update per sequence. */
-async function allocateEventIds(inputs: readonly NewEvent[]): Promise<EventIds[]> {
-  for (const input of inputs) checkNewEvent(input);
-  const need = inputs.map((input) => ({
+/** Checks the input, then allocates its ids: one update per sequence. */
+async function allocateEventIds(input: NewEvent): Promise<EventIds> {
+  checkNewEvent(input);
+  const need: EventIds = {
     event: 1,
     type: Math.max(1, input.ticketTypes.length),
     team: Math.max(1, input.teams?.length ?? 0),
@@ -94,7 +92,7 @@ async function allocateEventIds(inputs: readonly NewEvent[]): Promise<EventIds[]
     ),
     wave: Math.max(1, input.waveTimes?.length ?? 0),
     waiver: Math.max(1, input.waivers?.length ?? 0),
-  }));
+  };
   const sequences = {
     event: 'EVENT',
     type: 'TICKET_TYPE',
@@ -105,21 +103,10 @@ async function allocateEventIds(inputs: readonly NewEvent[]): Promise<EventIds[]
     waiver: 'WAIVER',
   } as const;
   const names = Object.keys(sequences) as (keyof EventIds)[];
-  const firsts = await Promise.all(
-    names.map((name) =>
-      allocateIds(
-        sequences[name],
-        need.reduce((sum, one) => sum + one[name], 0),
-      ),
-    ),
-  );
-  const next: EventIds = { event: 0, type: 0, team: 0, question: 0, option: 0, wave: 0, waiver: 0 };
-  for (const [i, name] of names.entries()) next[name] = firsts[i]!;
-  return need.map((one) => {
-    const ids = { ...next };
-    for (const name of names) next[name] += one[name];
-    return ids;
-  });
+  const firsts = await Promise.all(names.map((name) => allocateIds(sequences[name], need[name])));
+  const ids = { ...need };
+  for (const [i, name] of names.entries()) ids[name] = firsts[i]!;
+  return ids;
 }
 
 function checkNewEvent(input: NewEvent): void {
@@ -234,7 +221,7 @@ function eventWrites(event: CreatedEvent, listing: EventListing) {
       ...eventFields,
       version: 1,
     }),
-    countEvents([event]),
+    countNewEvent(event),
     ...ticketTypes.map((type) =>
       put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndexes(type.id), entity: 'TicketType', ...type }),
     ),
@@ -255,28 +242,4 @@ function eventWrites(event: CreatedEvent, listing: EventListing) {
     ...Array.from({ length: STATS_SHARDS }, (_, shard) => put(emptyShard(eventId, shard))),
     ...listed,
   ];
-}
-
-/**
- * Seeds and tests only: many events written by the caller's batch writer (`write`, e.g.
- * bin/seed/scale.ts `batchWrite`) instead of one transaction each, their ids allocated at
- * once, and the published ones counted by one update. Not atomic: a failed run leaves events
- * half-written, which a seed starts over from.
- */
-export async function createEventsInBulk(
-  inputs: readonly NewEvent[],
-  listing: EventListing,
-  write: (requests: { PutRequest: { Item: Record<string, unknown> } }[]) => Promise<void>,
-): Promise<CreatedEvent[]> {
-  const ids = await allocateEventIds(inputs);
-  const events = inputs.map((input, i) => buildEvent(input, ids[i]!));
-  const writes = [
-    ...events.flatMap((event) => eventWrites(event, listing)),
-    ...events.flatMap((event) => event.ticketTypes.flatMap(newStockPuts)),
-  ];
-  await write(writes.flatMap((action) => ('Put' in action ? [{ PutRequest: { Item: action.Put.Item } }] : [])));
-  await db.send(new UpdateCommand({ ...countEvents(events).Update }));
-  const published = events.filter((event) => event.published).length;
-  if (published) await db.send(new UpdateCommand({ ...listing.counted(published).Update }));
-  return events;
 }

@@ -93,4 +93,4 @@ export async function eventTimeZones(ids: number[]): Promise<Map<number, string>
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), String(item.timezone)] as const] : [])));
 }
 
-export { createEvent, createEventsInBulk } from './event-creation.ts';
+export { createEvent } from './event-creation.ts';

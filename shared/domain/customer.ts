@@ -31,6 +31,24 @@ export interface Customer {
   updated: string;
 }
 
+/** A new account's record: the Cognito link, the login and the name; no addresses yet, nothing pending. */
+export function newCustomerRecord(
+  fields: Pick<Customer, 'id' | 'cognitoSub' | 'cognitoUsername' | 'emailAddress' | 'name' | 'emailVerified'>,
+  stamp: string,
+): Customer {
+  return {
+    ...fields,
+    accountNumber: null,
+    primary: null,
+    billing: null,
+    useInternationalShippingAddress: false,
+    useInternationalBillingAddress: false,
+    pendingEmailAddress: null,
+    created: stamp,
+    updated: stamp,
+  };
+}
+
 export const EMAIL_MAX_LENGTH = 254;
 export const NAME_MAX_LENGTH = 200;
 export const ADDRESS_MAX_LENGTH = 500;

@@ -57,7 +57,6 @@ export const eventListing: EventListing = {
           countPublishedEvent(),
         ]
       : [],
-  counted: countPublishedEvent,
 };
 
 /** The moves between two states of an event (`after` undefined: its deletion): the search entries that changed and the published count. */

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, createEventsInBulk } from '#shared/data/events';
+import { createEvent } from '#shared/data/events';
 import { eventListing } from '#shared/lists/portal';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
 import { placeOrder } from '../support/factories/orders.ts';
-import { batchWrite } from '../../bin/seed/batch-write.ts';
+import { organisedEvents, SEED_ORGANISER } from '../../bin/seed/organised-events.ts';
 import { call, getPage, idsOf, type Page } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { customerToken } from '../support/tokens.ts';
@@ -29,14 +29,17 @@ const FROM = Date.UTC(2500, 0, 1) / 1000 + randomInt(0, 1_000_000) * DAY;
 const TO = FROM + 40 * DAY;
 const WINDOW = `fromEventStart=${FROM}&toEventStart=${TO}`;
 
-let made: CreatedEvent[];
+/** What the assertions read of an event. */
+type Listed = Pick<CreatedEvent, 'id' | 'title' | 'startsAt' | 'venue'>;
+/** This file's published events. */
+let made: Listed[];
 let hidden: CreatedEvent[];
 /** This file's events the customer can see in the window, in start order: the published ones and their two unpublished ones. */
 let expected: number[];
 let customer: number;
 let token: string;
 
-const byStart = (a: CreatedEvent, b: CreatedEvent) => a.startsAt.localeCompare(b.startsAt) || a.id - b.id;
+const byStart = (a: Listed, b: Listed) => a.startsAt.localeCompare(b.startsAt) || a.id - b.id;
 
 /** Every page from the first by `next`, each answered 200 with bounded reads; answers the pages. */
 async function walk(query: string, limit = 100): Promise<Page<{ id: string; start: string }>[]> {
@@ -61,20 +64,19 @@ beforeAll(async () => {
   const input = (n: number, published: boolean): NewEvent => ({
     title: `${TAG} Run ${n}`,
     timezone: 'Europe/Berlin',
+    currency: 'EUR',
     // Pairs of events share a start instant: the id orders them.
     startsAt: new Date((FROM + DAY + Math.floor(n / 2) * 1800) * 1000).toISOString(),
     venue: n % 3 === 0 ? `${VENUE_WORD} Arena` : 'Town Hall',
     description: `Race number ${n} of the season.`,
     published,
-    ticketTypes: published ? [] : [{ name: 'Entry', price: 10, total: 10 }],
+    ticketTypes: [{ name: 'Entry', price: 10, total: 10 }],
     teams: [],
   });
-  // Through the data layer, in batch writes (the items createEvent's transaction writes).
-  made = await createEventsInBulk(
-    Array.from({ length: COUNT }, (_, n) => input(n, true)),
-    eventListing,
-    batchWrite,
-  );
+  // As the seeds make events: POST /events' and the publication's use cases, their transactions batch-written.
+  const inputs = Array.from({ length: COUNT }, (_, n) => input(n, true));
+  const ids = await organisedEvents(SEED_ORGANISER, inputs);
+  made = inputs.map(({ title, startsAt, venue }, i) => ({ id: ids[i]!, title, startsAt, venue: venue! }));
   hidden = await Promise.all([
     createEvent(input(COUNT, false), eventListing),
     createEvent(input(COUNT + 1, false), eventListing),

@@ -196,7 +196,7 @@ describe('an unpaid checkout that ends', () => {
       expect((await getOrder(orderId))!.status).toBe('pending');
       expect(await stockOf(typeId)).toEqual({ held: 1, sold: 0 });
 
-      await standInControl(keys, 'POST', 'release');
+      await standInControl(keys, 'POST', `release?payment_intent=${intent.id}`);
       expect((await getOrder(orderId))!).toMatchObject({ status: 'active', ticketIds: [expect.any(Number)] });
       expect(await reservationOf(customer.token, reservationId)).toBe('paid');
       expect(await stockOf(typeId)).toEqual({ held: 0, sold: 1 });

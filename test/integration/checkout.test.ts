@@ -152,7 +152,7 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     // A declined card, then a good one: the failure is held back and sent after the success, each event twice.
     const { intent } = await pay(payment, 'pm_card_chargeDeclined', { twice: true, outOfOrder: true });
     await confirmAsBrowser(keys, intent, 'pm_card_visa');
-    await standInControl(keys, 'POST', 'release');
+    await standInControl(keys, 'POST', `release?payment_intent=${intent.id}`);
     const types = answersFor(intent.id).map(({ event }) => event.type);
     expect(types.filter((type) => type === 'payment_intent.succeeded')).toHaveLength(2);
     expect(types).toContain('payment_intent.payment_failed');
@@ -183,7 +183,7 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     await pay(bought.payment, 'pm_card_visa');
     expect((await getOrder(Number(bought.order.id)))!.status).toBe('active');
 
-    await standInControl(keys, 'POST', 'release');
+    await standInControl(keys, 'POST', `release?payment_intent=${intent.id}`);
     expect(answersFor(intent.id).every(({ answer }) => answer.status === 200)).toBe(true);
     const refunded = (await getOrder(Number(order.id)))!;
     expect(refunded.status).toBe('refunded');
@@ -207,10 +207,10 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     const customer = await buyer();
     const reservation = await held(customer.token, event.id, typeId, 1);
     const { order, payment } = (await checkout(customer.token, reservation.id, { attendees: [attendee(1)] })).body.data;
-    await pay(payment, 'pm_card_visa', { delayMs: 3_600_000 });
+    const { intent } = await pay(payment, 'pm_card_visa', { delayMs: 3_600_000 });
     await call('DELETE', `${RESERVATIONS}/${reservation.id}`, { token: customer.token });
     expect((await getOrder(Number(order.id)))!.status).toBe('expired');
-    await standInControl(keys, 'POST', 'release');
+    await standInControl(keys, 'POST', `release?payment_intent=${intent.id}`);
     expect((await getOrder(Number(order.id)))!).toMatchObject({ status: 'active', ticketIds: [expect.any(Number)] });
     expect(await stockOf(typeId)).toEqual({ held: 0, sold: 1 });
   });

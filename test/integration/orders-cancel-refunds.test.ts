@@ -120,7 +120,9 @@ describe('POST /orders/{id}/cancel of a Stripe payment', () => {
 describe('POST /orders/{id}/cancel when Stripe fails', () => {
   it('answers 503 with Retry-After while Stripe fails, moves no status, and a retry refunds once', async () => {
     const bought = await paidCheckout(keys, relay, { quantity: 1, price: 30 });
-    await standInControl(keys, 'POST', 'faults', { route: 'POST /v1/refunds', status: 500, times: 10 });
+    // Only this payment's refunds fail: another file's, running beside this one, go through.
+    const fault = { route: 'POST /v1/refunds', paymentIntent: bought.intentId };
+    await standInControl(keys, 'POST', 'faults', { ...fault, status: 500, times: 10 });
     const failed = await cancel(bought.orderId, 'stripe-down');
     expectUnavailable(failed, 'payment processor');
     const between = (await getOrder(Number(bought.orderId)))!;
@@ -129,7 +131,7 @@ describe('POST /orders/{id}/cancel when Stripe fails', () => {
     expect(between.transactions).toHaveLength(1);
     expect(await refundsAtStripe(keys, bought.intentId)).toEqual([]);
 
-    await standInControl(keys, 'POST', 'faults', { route: 'POST /v1/refunds', times: 0 });
+    await standInControl(keys, 'POST', 'faults', { ...fault, times: 0 });
     const retried = await cancel(bought.orderId, 'stripe-down');
     expect(retried.status, retried.raw).toBe(200);
     expect(retried.body.data).toMatchObject({ status: 'refunded', payment: { paid: 0 } });

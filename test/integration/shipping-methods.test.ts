@@ -1,13 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call } from '../support/api.ts';
+import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
 import { adminToken } from '../support/tokens.ts';
+
+// Before any import reads it (shared/data/client.ts): this file's own table. The list and its totalCount are of every
+// shipping method there is, and other files create some (checkouts, reservations, the answer checks) while this one
+// runs beside them: here the list holds only this file's, so its counts and pages are exact.
+const table = vi.hoisted(() => {
+  const previous = process.env.TABLE_NAME;
+  process.env.TABLE_NAME = `ticketing-shipping-methods-${process.pid}-${Date.now().toString(36)}`;
+  return { name: process.env.TABLE_NAME, previous };
+});
 
 const BASE = '/api/v2/shipping-method';
 let token: string;
 
 beforeAll(async () => {
+  await createOwnTable(table.name);
   token = await adminToken();
+}, 60_000);
+
+afterAll(async () => {
+  await dropOwnTable(table.name);
+  if (table.previous === undefined) delete process.env.TABLE_NAME;
+  else process.env.TABLE_NAME = table.previous;
 });
 
 const as = (options: Parameters<typeof call>[2] = {}) => ({ token, ...options });

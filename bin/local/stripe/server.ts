@@ -79,9 +79,12 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   /**
    * Injected failures (`POST /_stand-in/faults` `{route: 'POST /v1/refunds', status: 500, times: 2}`): the next
    * `times` calls of the route answer `status` as Stripe's API failing before it acts: nothing done, nothing kept
-   * under the idempotency key (a retry with the key acts). `times: 0` clears.
+   * under the idempotency key (a retry with the key acts). `times: 0` clears. With `paymentIntent`, only the calls
+   * naming that intent (`payment_intent`): a test fails its own payment's calls, not another's running beside it.
    */
   const faults = new Map<string, { status: number; times: number }>();
+  const faultKey = (route: string, paymentIntent?: unknown) =>
+    typeof paymentIntent === 'string' ? `${route} ${paymentIntent}` : route;
 
   /** Who calls: the secret key (Bearer or Basic), or the publishable key as Stripe.js sends it (`key`). */
   const roleOf = (incoming: IncomingMessage, form: Form): Role => {
@@ -168,13 +171,23 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       return;
     }
     if (method === 'POST' && path === '/_stand-in/faults') {
-      const { route, status = 500, times = 1 } = input as { route?: string; status?: number; times?: number };
+      const {
+        route,
+        status = 500,
+        times = 1,
+        paymentIntent,
+      } = input as {
+        route?: string;
+        status?: number;
+        times?: number;
+        paymentIntent?: string;
+      };
       if (!route) throw invalidRequest('A fault names its route (`POST /v1/refunds`).', { param: 'route' });
-      faults.set(route, { status, times });
+      faults.set(faultKey(route, paymentIntent), { status, times });
       return;
     }
     if (method === 'POST' && path === '/_stand-in/settle') return webhooks.settle();
-    if (method === 'POST' && path === '/_stand-in/release') return webhooks.release();
+    if (method === 'POST' && path === '/_stand-in/release') return webhooks.release(intent ?? undefined);
     throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
   };
 
@@ -204,7 +217,8 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       const form = decodeForm(method === 'GET' ? url.search.slice(1) : body);
       const role = roleOf(incoming, form);
       const route = `${method} ${url.pathname}`;
-      const fault = faults.get(route);
+      const named = faults.get(faultKey(route, form.payment_intent));
+      const fault = named?.times ? named : faults.get(route);
       if (fault && fault.times > 0) {
         fault.times--;
         throw new StripeFailure(fault.status, { type: 'api_error', message: 'An injected failure of the stand-in.' });

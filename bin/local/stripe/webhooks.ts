@@ -41,7 +41,7 @@ export class Webhooks {
   private readonly perIntent = new Map<string, DeliverySwitches>();
   /** Per intent, the event an `outOfOrder` intent holds until its next one. */
   private readonly waiting = new Map<string, { event: StripeObject; release: () => void }>();
-  private readonly held = new Set<{ timer: NodeJS.Timeout; send: () => void }>();
+  private readonly held = new Set<{ paymentIntent: string; timer: NodeJS.Timeout; send: () => void }>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly signer = new Stripe('sk_test_signer_only').webhooks;
 
@@ -112,6 +112,7 @@ export class Webhooks {
       return;
     }
     const entry = {
+      paymentIntent,
       send,
       timer: setTimeout(() => {
         this.held.delete(entry);
@@ -181,15 +182,23 @@ export class Webhooks {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Sends what is held (late deliveries, an out-of-order event still waiting for its successor) now, then settles. */
-  async release(): Promise<void> {
-    for (const { release } of this.waiting.values()) release();
-    this.waiting.clear();
-    for (const entry of this.held) {
-      clearTimeout(entry.timer);
-      entry.send();
-    }
-    this.held.clear();
+  /**
+   * Sends what is held (late deliveries, an out-of-order event still waiting for its successor) now, then settles;
+   * with `paymentIntent`, only that intent's (so one test's release leaves what another holds).
+   */
+  async release(paymentIntent?: string): Promise<void> {
+    const ours = (intent: string) => paymentIntent === undefined || intent === paymentIntent;
+    for (const [intent, { release }] of this.waiting)
+      if (ours(intent)) {
+        this.waiting.delete(intent);
+        release();
+      }
+    for (const entry of this.held)
+      if (ours(entry.paymentIntent)) {
+        this.held.delete(entry);
+        clearTimeout(entry.timer);
+        entry.send();
+      }
     await this.settle();
   }
 

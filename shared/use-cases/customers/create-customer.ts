@@ -2,6 +2,7 @@ import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findCustomerByEmail, insertCustomer, markEmailVerified } from '../../data/customers.ts';
 import {
+  newCustomerRecord,
   normalisedEmail,
   VERIFICATION_TTL_SECONDS,
   type Customer,
@@ -49,23 +50,17 @@ export async function openAccount(input: NewCustomerInput): Promise<{ customer: 
   // Before Cognito: an id lost to a failure later is harmless, a Cognito user left behind is not.
   const id = await allocateIds(CUSTOMER_SEQUENCE);
   const user = await users.createUser(email, input.name, input.password);
-  const stamp = now().toISOString();
-  const customer: Customer = {
-    id,
-    cognitoSub: user.sub,
-    cognitoUsername: user.username,
-    emailAddress: email,
-    name: input.name,
-    accountNumber: null,
-    primary: null,
-    billing: null,
-    useInternationalShippingAddress: false,
-    useInternationalBillingAddress: false,
-    emailVerified: false,
-    pendingEmailAddress: null,
-    created: stamp,
-    updated: stamp,
-  };
+  const customer = newCustomerRecord(
+    {
+      id,
+      cognitoSub: user.sub,
+      cognitoUsername: user.username,
+      emailAddress: email,
+      name: input.name,
+      emailVerified: false,
+    },
+    now().toISOString(),
+  );
   const { token, tokenHash } = newVerificationToken();
   try {
     await insertCustomer(customer, { tokenHash, ttlSeconds: VERIFICATION_TTL_SECONDS });
