@@ -242,8 +242,14 @@ describe('POST /orders/{id}/cancel of a box-office order', () => {
     const cash = await placeOrder(event, unusedCustomerId(), [typeId], {
       transactions: [{ amount: 30, processor: 'cash', reference: 'desk-1', time }],
     });
-    // Stripe would fail a refund: the desk's needs none.
-    await standInControl(keys, 'POST', 'faults', { route: 'POST /v1/refunds', status: 500, times: 10 });
+    // Stripe would fail a refund of this order (sent with its key, shared/use-cases/payments/refunds.ts): the desk's
+    // needs none. Scoped by the key, so a refund of another file's order beside this one goes through.
+    await standInControl(keys, 'POST', 'faults', {
+      route: 'POST /v1/refunds',
+      idempotencyKey: `order-${cash.id}-refund`,
+      status: 500,
+      times: 10,
+    });
     const done = await cancel(cash.id);
     expect(done.status, done.raw).toBe(200);
     expect(done.body.data).toMatchObject({

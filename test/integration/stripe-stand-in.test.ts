@@ -224,17 +224,21 @@ describe('refunds', () => {
     expect((await stripe.refunds.list({ payment_intent: (await newIntent()).id })).data).toEqual([]);
   });
 
-  it('fails a route as told (injected), keeping nothing under the key, so the retry acts', async () => {
-    const intent = await newIntent();
+  it('fails a route as told (injected) for the calls sent with one key only, keeping nothing under it, so the retry acts', async () => {
+    const [intent, other] = [await newIntent(), await newIntent()];
     await confirm(intent, 'pm_card_visa');
+    await confirm(other, 'pm_card_visa');
     const sdk = new Stripe(keys().secretKey, {
       host: base.hostname,
       port: Number(base.port),
       protocol: 'http',
       maxNetworkRetries: 0,
     });
-    await control('POST', 'faults', { route: 'POST /v1/refunds', status: 500, times: 1 });
     const key = crypto.randomUUID();
+    // Scoped by the key, as a test fails its own order's refund beside other files' (an unscoped fault fails anyone's).
+    await control('POST', 'faults', { route: 'POST /v1/refunds', idempotencyKey: key, status: 500, times: 1 });
+    const beside = await sdk.refunds.create({ payment_intent: other.id }, { idempotencyKey: crypto.randomUUID() });
+    expect(beside.status).toBe('succeeded');
     await expect(sdk.refunds.create({ payment_intent: intent.id }, { idempotencyKey: key })).rejects.toMatchObject({
       type: 'StripeAPIError',
       statusCode: 500,

@@ -80,11 +80,11 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
    * Injected failures (`POST /_stand-in/faults` `{route: 'POST /v1/refunds', status: 500, times: 2}`): the next
    * `times` calls of the route answer `status` as Stripe's API failing before it acts: nothing done, nothing kept
    * under the idempotency key (a retry with the key acts). `times: 0` clears. With `paymentIntent`, only the calls
-   * naming that intent (`payment_intent`): a test fails its own payment's calls, not another's running beside it.
+   * naming that intent (`payment_intent`); with `idempotencyKey`, only the calls sent with that key: a test fails its
+   * own payment's or order's calls, not another's running beside it.
    */
   const faults = new Map<string, { status: number; times: number }>();
-  const faultKey = (route: string, paymentIntent?: unknown) =>
-    typeof paymentIntent === 'string' ? `${route} ${paymentIntent}` : route;
+  const faultKey = (route: string, scope?: unknown) => (typeof scope === 'string' ? `${route} ${scope}` : route);
 
   /** Who calls: the secret key (Bearer or Basic), or the publishable key as Stripe.js sends it (`key`). */
   const roleOf = (incoming: IncomingMessage, form: Form): Role => {
@@ -176,14 +176,19 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
         status = 500,
         times = 1,
         paymentIntent,
+        idempotencyKey,
       } = input as {
         route?: string;
         status?: number;
         times?: number;
         paymentIntent?: string;
+        idempotencyKey?: string;
       };
       if (!route) throw invalidRequest('A fault names its route (`POST /v1/refunds`).', { param: 'route' });
-      faults.set(faultKey(route, paymentIntent), { status, times });
+      faults.set(faultKey(route, idempotencyKey === undefined ? paymentIntent : `key ${idempotencyKey}`), {
+        status,
+        times,
+      });
       return;
     }
     if (method === 'POST' && path === '/_stand-in/settle') return webhooks.settle();
@@ -217,8 +222,10 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       const form = decodeForm(method === 'GET' ? url.search.slice(1) : body);
       const role = roleOf(incoming, form);
       const route = `${method} ${url.pathname}`;
-      const named = faults.get(faultKey(route, form.payment_intent));
-      const fault = named?.times ? named : faults.get(route);
+      const named = [faultKey(route, form.payment_intent), faultKey(route, `key ${idempotencyKey}`)]
+        .map((key) => faults.get(key))
+        .find((candidate) => candidate?.times);
+      const fault = named ?? faults.get(route);
       if (fault && fault.times > 0) {
         fault.times--;
         throw new StripeFailure(fault.status, { type: 'api_error', message: 'An injected failure of the stand-in.' });
