@@ -36,7 +36,7 @@ export async function startUndo(orderId: number, undo: { at: string; by: string 
 
 /**
  * A failed box-office sale's close, once its issued tickets are cancelled: in one transaction the order `pending` →
- * `expired` (its history entry, its payment's offset and its ticket ids set; the staff's counts moved) and the places
+ * `expired` (its history entry and its payment's offset appended, its ticket ids set; the staff's counts moved) and the places
  * of its hold not issued back on sale (`held` → `left` on each take's shard). The order's Update is conditional on
  * the order still `pending` with as many tickets recorded (`issuedTickets`) as when it was read, so a ticket issued
  * meanwhile, or another undo that closed it first (the request's own, the sweep's), writes nothing here: false, the
@@ -44,7 +44,7 @@ export async function startUndo(orderId: number, undo: { at: string; by: string 
  */
 export async function closeFailedSale(
   order: Order,
-  set: { history: OrderHistoryEntry[]; transactions: OrderTransaction[]; ticketIds: number[] },
+  close: { entry: OrderHistoryEntry; refunds: OrderTransaction[]; ticketIds: number[] },
   releases: readonly StockTake[],
 ): Promise<boolean> {
   const issued = {
@@ -52,7 +52,12 @@ export async function closeFailedSale(
     names: { '#issuedTickets': 'issuedTickets' },
     values: { ':issuedCount': Object.keys(order.issuedTickets ?? {}).length },
   };
-  const move = orderStatusMoveActions(order, { status: FAILED_SALE_STATUS }, { SET: set }, issued);
+  const move = orderStatusMoveActions(
+    order,
+    { status: FAILED_SALE_STATUS },
+    { SET: { ticketIds: close.ticketIds }, APPEND: { history: [close.entry], transactions: close.refunds } },
+    issued,
+  );
   try {
     await transactWrite([...move, ...releases.map(releaseAction)]);
     return true;

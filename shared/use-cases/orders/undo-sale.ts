@@ -24,7 +24,7 @@ const UNDO_TRIES = 3;
  *    `cancel_order`, the actor in its history, its place back on sale and the type's `sold` down, lists and
  *    statistics following); one already cancelled is skipped;
  * 2. one transaction (closeFailedSale): the order `pending` → `expired` with a history entry, its recorded payment
- *    offset by a negative transaction (a desk refund, `order-<id>-refund-<method>`, as a cancel records one; `comp`
+ *    offset by a negative transaction (both appended) (a desk refund, `order-<id>-refund-<method>`, as a cancel records one; `comp`
  *    has none), its ticket ids set (the staff see them cancelled), and the places of its hold not issued back on
  *    sale (`held` → `left`); conditional on the order still `pending` with the tickets read, else read again.
  *
@@ -48,11 +48,16 @@ export async function undoSale(orderId: number, actor: Actor): Promise<Order | u
     for (const ticket of ticketsToCancel(tickets)) await cancelTicket(ticket, actor, true);
     const at = now().toISOString();
     const entry: OrderHistoryEntry = { at, by: actorLabel(actor), action: FAILED_SALE_STATUS };
-    const history = [...(order.history ?? []), entry];
-    const transactions = [...order.transactions, ...refundsDue(order).map((due) => deskRefund(order.id, due, at))];
+    const refunds = refundsDue(order).map((due) => deskRefund(order.id, due, at));
     const releases = unissued(order.boxOffice!.takes, tickets);
-    if (await closeFailedSale(order, { history, transactions, ticketIds: ids }, releases))
-      return { ...order, status: FAILED_SALE_STATUS, history, transactions, ticketIds: ids };
+    if (await closeFailedSale(order, { entry, refunds, ticketIds: ids }, releases))
+      return {
+        ...order,
+        status: FAILED_SALE_STATUS,
+        history: [...(order.history ?? []), entry],
+        transactions: [...order.transactions, ...refunds],
+        ticketIds: ids,
+      };
     if (attempt >= UNDO_TRIES) throw new Error(`Order ${orderId}: tickets kept being issued while it was undone.`);
   }
 }
