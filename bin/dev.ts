@@ -9,7 +9,7 @@
  * ADMIN_ORIGINS (the admin page and Vite's default http://localhost:5173, both host names),
  * PORTAL_ORIGINS (the portal page, both host names),
  * ADMIN_UI_URL (the admin page), PORTAL_URL (the portal page), PHOTO_BUCKET, LOG_LEVEL
- * (WARN), STACK_FILE (.local/stack.json). cognito-local gets a pool, an app client with a callback per admin origin, and
+ * (WARN), SHIPPING_HOME_COUNTRY (US, as the dev stage file), STACK_FILE (.local/stack.json). cognito-local gets a pool, an app client with a callback per admin origin, and
  * the demo administrators as users with their demo passwords, so
  * `SITE_AUTH_METHOD=idp npm start` signs in through its hosted UI. The Secrets Manager
  * stand-in gets a fresh signing key per run (`keys init` for stage `local`).
@@ -105,6 +105,8 @@ const serviceEnv: Record<string, string> = {
   // The local API is called directly (the front-end pages proxy /api/* without CloudFront's header).
   ORIGIN_VERIFY_SECRET: 'none',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
+  // The dev stage file's shipping.homeCountry: domestic-only shipping methods post within it only.
+  SHIPPING_HOME_COUNTRY: process.env.SHIPPING_HOME_COUNTRY ?? 'US',
   // Business metrics are EMF lines on stdout: noise in a terminal (POWERTOOLS_METRICS_DISABLED=false shows them).
   POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   // Webhooks (README "Webhooks"): receivers on http://127.0.0.1 allowed here only, and retries from 1 s doubling to

@@ -123,6 +123,7 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
     jwtIssuer: stage.policy.jwtIssuer,
     emailFrom: stage.mail.from,
     stripePublishableKey: stage.payments?.stripePublishableKey,
+    homeCountry: stage.shipping.homeCountry,
     sesIdentity: stage.mail.sesIdentity,
     alarmSubscribers: stage.alarms,
     restoredTableName: stage.table.restoredName,

@@ -118,6 +118,8 @@ export class TicketingStack extends Stack {
       ORIGIN_VERIFY_SECRET: frontEnds.originVerifySecret.secretArn,
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_SERVICE_NAME: 'ticketing-api',
+      // The checkout's domestic country (shared/services/shipping-settings.ts).
+      SHIPPING_HOME_COUNTRY: settings.homeCountry,
       ...(settings.stripePublishableKey ? { STRIPE_PUBLISHABLE_KEY: settings.stripePublishableKey } : {}),
     };
 

@@ -42,6 +42,7 @@ export const BENCH_ENV: Record<string, string> = {
   ADMIN_ORIGINS: 'https://admin.ticketing.bench',
   PORTAL_ORIGINS: 'https://portal.ticketing.bench',
   LOG_LEVEL: 'INFO',
+  SHIPPING_HOME_COUNTRY: 'US',
   // Handlers invoked directly, no CloudFront in front: said explicitly (unset, every request is refused).
   ORIGIN_VERIFY_SECRET: 'none',
   // EMF lines would interleave with the figures; their cost (one stdout write per flush) is not measured.

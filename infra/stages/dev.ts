@@ -14,6 +14,7 @@ export const stage = defineStage({
   extraOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'],
   siteAuthMethod: 'legacy',
   logLevel: 'DEBUG',
+  shipping: { homeCountry: 'US' },
   secretVersions: {},
   table: {},
   policy: {

@@ -30,6 +30,7 @@ export const OVERRIDES: Record<string, { path: readonly string[]; kind: Kind }> 
   extraOrigins: { path: ['extraOrigins'], kind: 'list' },
   siteAuthMethod: { path: ['siteAuthMethod'], kind: 'text' },
   logLevel: { path: ['logLevel'], kind: 'text' },
+  homeCountry: { path: ['shipping', 'homeCountry'], kind: 'text' },
   signingKeysVersion: { path: ['secretVersions', 'signingKeys'], kind: 'text' },
   originVerifyVersion: { path: ['secretVersions', 'originVerify'], kind: 'text' },
   tableName: { path: ['table', 'restoredName'], kind: 'text' },

@@ -20,6 +20,7 @@ export const stage = defineStage({
   extraOrigins: [],
   siteAuthMethod: 'legacy',
   logLevel: 'INFO',
+  shipping: { homeCountry: 'US' },
   secretVersions: {},
   table: {},
   policy: {

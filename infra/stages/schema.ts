@@ -1,5 +1,6 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
+import { COUNTRY_CODE_MESSAGE, isCountryCode } from '#shared/domain/countries';
 
 /**
  * What a stage file (infra/stages/<stage>.ts) holds, checked when the app starts. Two parts:
@@ -96,6 +97,11 @@ export const StageFileSchema = z
         .object({ stripePublishableKey: z.string().regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key') })
         .strict(),
     ),
+    /**
+     * Where the stage posts tickets to by default: `homeCountry` (ISO 3166-1 alpha-2) is the domestic country of the
+     * shipping methods whose `allowInternational` is false (the checkout refuses another `shippingCountry`).
+     */
+    shipping: z.object({ homeCountry: z.string().refine(isCountryCode, COUNTRY_CODE_MESSAGE) }).strict(),
     /** The secret versions the stack pins (written here by `npm run keys`; README "Rotating the signing key"). */
     secretVersions: z.object({ signingKeys: z.optional(versionId), originVerify: z.optional(versionId) }).strict(),
     table: z

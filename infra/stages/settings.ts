@@ -56,6 +56,8 @@ export interface StageSettings {
   emailFrom: string;
   /** The stage file's `payments.stripePublishableKey`. */
   stripePublishableKey?: string;
+  /** The stage file's `shipping.homeCountry`: domestic-only shipping methods post within it only (SHIPPING_HOME_COUNTRY). */
+  homeCountry: string;
   sesIdentity?: string;
   /** Who the alarm topic reaches: subscribed addresses, and existing topics every alarm also notifies. */
   alarmSubscribers: { emails: string[]; topicArns: string[] };

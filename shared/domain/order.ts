@@ -117,6 +117,8 @@ export interface OrderCheckout {
   currency: string;
   shippingMethodId: number | null;
   shippingAddress: string | null;
+  /** The address's country (ISO 3166-1 alpha-2), given with it; null without one (and on orders checked out before it was asked). */
+  shippingCountry: string | null;
   /** One per held ticket, in order: its type and the attendee's ticket fields. */
   attendees: CheckoutAttendee[];
   /**
@@ -180,10 +182,11 @@ export interface OrderTicketEntry {
   attendeeQuestions?: AttendeeAnswer[];
 }
 
-/** A checkout's shipping: the method its reservation named and, where that method posts the tickets, the address. */
+/** A checkout's shipping: the method its reservation named and, where that method posts the tickets, the address and its country. */
 export interface OrderShipping {
   shippingMethodId: number;
   address: string | null;
+  country: string | null;
 }
 
 export interface OrderEntry {
@@ -230,7 +233,10 @@ export function toOrderEntry(
     teamId: order.teamId,
   };
   const shippingMethodId = order.checkout?.shippingMethodId;
-  if (shippingMethodId) entry.shipping = { shippingMethodId, address: order.checkout!.shippingAddress };
+  if (shippingMethodId) {
+    const { shippingAddress: address, shippingCountry: country } = order.checkout!;
+    entry.shipping = { shippingMethodId, address, country: country ?? null };
+  }
   if (include.tickets) {
     entry.tickets = order.ticketIds.flatMap((id, attendee) => {
       const ticket = tickets.get(id);

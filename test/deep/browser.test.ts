@@ -377,7 +377,7 @@ describe.skipIf(!chromiumAvailable)('buying on the portal page, in a browser', (
   );
 
   it(
-    "a customer buys a ticket of an event with a required question, posted by a method that requires an address: the server's 400 shows by field, then the answer and address are on the order",
+    "a customer buys a ticket of an event with a required question, posted by a method that requires an address: the server's 400 shows by field, then the answer, address and country are on the order",
     async () => {
       const { manifest, portalUrl } = stacks.legacy!;
       const staff = await asStaff(manifest.baseUrl, manifest.admin);
@@ -447,19 +447,28 @@ describe.skipIf(!chromiumAvailable)('buying on the portal page, in a browser', (
           `Question ${contact!.id} is required.`,
         );
         expect(await question(jersey!.id).locator('.field-problem').isHidden()).toBe(true);
-        expect(await page.locator('#shipping-address-field .field-problem').textContent()).toContain('Required');
+        for (const field of ['shippingAddress', 'shippingCountry'])
+          expect(await page.locator(`.field-problem[data-path="body.${field}"]`).textContent()).toContain('Required');
 
         const address = 'Prinsengracht 263, 1016 GV Amsterdam';
         await question(contact!.id).locator('input').fill('+31 20 555 0101');
         await question(jersey!.id).locator('select').selectOption(String(jersey!.options[1]!.id));
         await page.fill('#shipping-address', address);
+        // A domestic-only method and `npm start`'s home country US: the Dutch address is refused beside its country.
+        await page.fill('#shipping-country', 'nl');
+        await clickForAnswer(page, '#checkout', checkoutCall, 400);
+        const countryProblem = page.locator('.field-problem[data-path="body.shippingCountry"]');
+        expect(await countryProblem.textContent()).toContain('posts within US only');
+        const domestic = '350 Fifth Avenue, New York, NY 10118';
+        await page.fill('#shipping-address', domestic);
+        await page.fill('#shipping-country', 'us');
         await clickForAnswer(page, '#checkout', checkoutCall, 201);
         expect(await page.locator('.field-problem:not([hidden])').count()).toBe(0);
 
         await page.waitForSelector('#payment:not([hidden])');
         await page.click('#pay');
         await page.waitForSelector('#order[data-status="active"]', { timeout: 60_000 });
-        expect(await page.locator('#order-shipping').textContent()).toBe(`Posted to: ${address}`);
+        expect(await page.locator('#order-shipping').textContent()).toBe(`Posted to: ${domestic} (US)`);
         const shown = page.locator('#order-tickets > li');
         expect(await shown.count()).toBe(1);
         expect(await shown.locator('.ticket-answers').textContent()).toContain('Emergency contact: +31 20 555 0101');
@@ -478,12 +487,12 @@ describe.skipIf(!chromiumAvailable)('buying on the portal page, in a browser', (
           orders.body as {
             data: {
               id: string;
-              shipping: { shippingMethodId: number; address: string };
+              shipping: { shippingMethodId: number; address: string; country: string };
               tickets: { id: string; barcode: string; attendeeQuestions: unknown[] }[];
             }[];
           }
         ).data.find((entry) => entry.id === orderId)!;
-        expect(order.shipping).toEqual({ shippingMethodId: Number(methodId), address });
+        expect(order.shipping).toEqual({ shippingMethodId: Number(methodId), address: domestic, country: 'US' });
         expect(order.tickets[0]!.attendeeQuestions).toEqual([
           { questionId: contact!.id, answerText: '+31 20 555 0101' },
           { questionId: jersey!.id, answerId: jersey!.options[1]!.id },

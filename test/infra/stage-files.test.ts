@@ -13,7 +13,7 @@ import {
   StageSettingsError,
 } from '../../infra/stages.ts';
 import type { StageFile } from '../../infra/stages/schema.ts';
-import { ROUTE_SAMPLE, stacksOf, synth } from './synth.ts';
+import { ROUTE_SAMPLE, resourcesOf, stacksOf, synth } from './synth.ts';
 
 /**
  * The stage files (infra/stages/<stage>.ts): `cdk deploy -c stage=<s>` alone reproduces the
@@ -282,5 +282,30 @@ describe('restoring the table (README "Restoring the table")', () => {
     );
     expect(canonical(after)).toEqual(canonical(swapped));
     expect(restored.template.toJSON().Outputs.TableName.Value).toBe(RESTORED);
+  });
+});
+
+describe("the stage's home country (the checkout's domestic-only shipping methods)", () => {
+  it("gives every function of the service the stage file's shipping.homeCountry as SHIPPING_HOME_COUNTRY, or the -c one", () => {
+    for (const [context, country] of [
+      [{ stage: 'prod' }, STAGE_FILES.prod.shipping.homeCountry],
+      [{ stage: 'prod', homeCountry: 'NL' }, 'NL'],
+    ] as const) {
+      const functions = Object.entries(
+        resourcesOf(synth({ context, routes: ROUTE_SAMPLE }).template, 'AWS::Lambda::Function'),
+      )
+        .map(([id, fn]) => [id, fn.Properties.Environment?.Variables ?? {}] as const)
+        .filter(([, env]) => env.JWT_ISSUER !== undefined);
+      expect(functions.length).toBeGreaterThan(ROUTE_SAMPLE.length);
+      for (const [id, env] of functions) expect(env.SHIPPING_HOME_COUNTRY, `${context.stage} ${id}`).toBe(country);
+    }
+  });
+
+  it.each(['XX', 'us', 'USA', ''])('refuses %j in one line naming the setting and the file', (code) => {
+    const file = structuredClone(STAGE_FILES.dev);
+    file.shipping.homeCountry = code;
+    expect(() => resolveStage((key) => ({ stage: 'dev' })[key], { ...STAGE_FILES, dev: file })).toThrow(
+      /^stage dev: shipping\.homeCountry in infra\/stages\/dev\.ts: must be an ISO 3166-1 alpha-2 country code/,
+    );
   });
 });

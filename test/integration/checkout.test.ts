@@ -268,12 +268,16 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     expect(bare.body.errors).toEqual([
       { path: 'body.attendees.0.answers', message: `Question ${contact!.id} is required.` },
       { path: 'body.shippingAddress', message: 'Required: Post posts the tickets.' },
+      { path: 'body.shippingCountry', message: 'Required: Post posts the tickets.' },
     ]);
     const unaddressed = await checkout(customer.token, reservationId, {
       attendees: [{ ...attendee(1), answers: [{ questionId: contact!.id, answerText: '+44 7700 900123' }] }],
     });
     expect(unaddressed.status).toBe(400);
-    expect(unaddressed.body.errors.map((error: { path: string }) => error.path)).toEqual(['body.shippingAddress']);
+    expect(unaddressed.body.errors.map((error: { path: string }) => error.path)).toEqual([
+      'body.shippingAddress',
+      'body.shippingCountry',
+    ]);
     const status = await call('GET', `${RESERVATIONS}/${reservationId}`, { token: customer.token });
     expect(status.body.data.status).toBe('held');
 
@@ -285,6 +289,7 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     const answer = await checkout(customer.token, reservationId, {
       attendees: [{ ...attendee(1), answers }],
       shippingAddress: address,
+      shippingCountry: 'NL',
     });
     expect(answer.status, answer.raw).toBe(201);
     await pay(answer.body.data.payment, 'pm_card_visa');
@@ -299,7 +304,7 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     expect(order).toMatchObject({
       id: answer.body.data.order.id,
       status: 'active',
-      shipping: { shippingMethodId: posted.body.data.id, address },
+      shipping: { shippingMethodId: posted.body.data.id, address, country: 'NL' },
     });
     expect(order.tickets).toHaveLength(1);
     expect(order.tickets[0].attendeeQuestions).toEqual(answers);
@@ -307,7 +312,7 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     expect(order.tickets[0].barcode).toBe(staffView.body.data.barcode);
     // Without includeTickets the entry keeps its shipping; an order without a method has none.
     const plain = await call('GET', `/api/v2/my-account/orders?event=${event.id}`, { token: customer.token });
-    expect(plain.body.data[0].shipping).toEqual({ shippingMethodId: posted.body.data.id, address });
+    expect(plain.body.data[0].shipping).toEqual({ shippingMethodId: posted.body.data.id, address, country: 'NL' });
   });
 
   it('checks out only a held reservation: a released one is 409 reservation_not_held', async () => {

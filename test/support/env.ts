@@ -84,6 +84,8 @@ export const TEST_ENV: Record<string, string> = {
   ADMIN_UI_URL,
   PORTAL_URL,
   LOG_LEVEL: 'ERROR',
+  // The checkout's home country (shared/services/shipping-settings.ts): a domestic-only method posts within it only.
+  SHIPPING_HOME_COUNTRY: 'NL',
   // No CloudFront in front of the tests' handlers: said explicitly (unset, every request is refused).
   ORIGIN_VERIFY_SECRET: 'none',
   // No EMF lines in test output; test/integration/business-metrics.test.ts reads what would be published.

@@ -153,7 +153,10 @@ function showReservation(reservation) {
   // The address exactly where the method posts the tickets (the checkout refuses it otherwise).
   $('shipping-address-field').hidden = !method?.requiresShippingInfo;
   $('shipping-address').value = '';
-  $('shipping-address-note').textContent = method?.allowInternational ? 'Any country.' : 'Domestic addresses only.';
+  $('shipping-country').value = '';
+  $('shipping-address-note').textContent = method?.allowInternational
+    ? 'Any country.'
+    : 'Domestic addresses only: the method posts within its home country.';
   clearProblems();
   $('reservation-total').textContent = money(reservation.amounts.total, currency);
   $('reservation-total').dataset.total = String(reservation.amounts.total);
@@ -187,8 +190,15 @@ $('attendees-form').addEventListener('submit', async (submitted) => {
   tell();
   clearProblems();
   const { attendees, slots } = readAttendees(purchase.questions);
-  const address = $('shipping-address-field').hidden ? '' : $('shipping-address').value.trim();
-  const body = { attendees, ...(address ? { shippingAddress: address } : {}) };
+  const posted = !$('shipping-address-field').hidden;
+  const address = posted ? $('shipping-address').value.trim() : '';
+  // The country as ISO 3166-1 alpha-2 takes it (upper case); the server says which it refuses and why.
+  const country = posted ? $('shipping-country').value.trim().toUpperCase() : '';
+  const body = {
+    attendees,
+    ...(address ? { shippingAddress: address } : {}),
+    ...(country ? { shippingCountry: country } : {}),
+  };
   $('checkout').disabled = true;
   const answer = await api('POST', `/my-account/reservations/${purchase.reservation.id}/checkout`, {
     body,

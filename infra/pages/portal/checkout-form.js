@@ -1,5 +1,5 @@
 // The checkout's form: one fieldset per held ticket with the attendee's fields and the event's questions
-// (GET /my-account/question/{eventId}), the shipping address where the chosen method posts the tickets, and a 400's
+// (GET /my-account/question/{eventId}), the shipping address and its country where the chosen method posts the tickets, and a 400's
 // field problems shown beside the fields they name. Which questions are required is marked here and enforced by the
 // server (its 400 names each attendee who left one unanswered), so the page holds no rule of its own.
 import { $, element } from './api.js';

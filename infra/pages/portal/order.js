@@ -35,7 +35,8 @@ export function showOrder(order, note = STATUS_TEXT[order.status] ?? order.statu
   $('order-status').textContent = `Order ${order.id}: ${note}`;
   const address = order.shipping?.address;
   $('order-shipping').hidden = !address;
-  $('order-shipping').textContent = address ? `Posted to: ${address}` : '';
+  const country = order.shipping?.country;
+  $('order-shipping').textContent = address ? `Posted to: ${address}${country ? ` (${country})` : ''}` : '';
   const byId = new Map(questions.map((question) => [question.id, question]));
   const answered = (answer) => {
     const question = byId.get(answer.questionId);

@@ -1,11 +1,12 @@
 import * as z from '../../schema.ts';
+import { COUNTRY_CODE_MESSAGE, isCountryCode } from '../../domain/countries.ts';
 import { MAX_TICKETS_PER_RESERVATION } from '../../domain/reservation.ts';
 import { AttendeeAnswer } from './tickets.ts';
 
 /**
  * `POST /my-account/reservations/{id}/checkout` and its answer. The body names who the held tickets are for
  * (one attendee per ticket, in the reservation's line order) and, where the shipping method asks, the
- * address; nothing it costs: the amounts are the reservation's, so a client-sent `amount` or `total` is an
+ * address and its country; nothing it costs: the amounts are the reservation's, so a client-sent `amount` or `total` is an
  * unknown field, a 400 (strict objects).
  */
 const text = (max: number) =>
@@ -31,6 +32,16 @@ export const CheckoutBody = z.strictObject({
       z.maxLength(MAX_TICKETS_PER_RESERVATION, `must hold at most ${MAX_TICKETS_PER_RESERVATION} attendees`),
     ),
   shippingAddress: optionalText(1000),
+  shippingCountry: z.optional(
+    z.string().check(
+      // One problem for a long value, not two.
+      z.maxLength(2, { message: COUNTRY_CODE_MESSAGE, abort: true }),
+      z.refine(isCountryCode, COUNTRY_CODE_MESSAGE),
+      z.describe(
+        "The address's country (ISO 3166-1 alpha-2, upper case), with `shippingAddress`: a method whose `allowInternational` is false posts within the stage's home country only.",
+      ),
+    ),
+  ),
 });
 export type CheckoutBody = z.output<typeof CheckoutBody>;
 

@@ -166,10 +166,12 @@ export const OrderEntryResource = z.strictObject({
   waveTimeId: z.nullable(z.int()),
   teamId: z.nullable(z.int()),
   shipping: z
-    .optional(z.strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()) }))
+    .optional(
+      z.strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) }),
+    )
     .check(
       z.describe(
-        "A checkout's shipping method and, where the method `requiresShippingInfo`, the address given (else null); absent on an order without one.",
+        "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
       ),
     ),
   tickets: z.optional(z.array(OrderTicketResource)).check(z.describe('With includeTickets=true.')),

@@ -8,9 +8,11 @@ import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { answerProblems, type Event } from '../../domain/event.ts';
 import type { CheckoutAttendee, Order } from '../../domain/order.ts';
 import type { Reservation } from '../../domain/reservation.ts';
+import type { ShippingMethod } from '../../domain/shipping-method.ts';
 import type { AttendeeAnswer } from '../../domain/ticket.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { publishableKey } from '../../services/payments.ts';
+import { homeCountry } from '../../services/shipping-settings.ts';
 import { cents, orderPaymentIntent } from './checkout-intent.ts';
 import { payOrder } from './checkout-payment.ts';
 import { ownReservation } from './reservations.ts';
@@ -33,6 +35,7 @@ export interface CheckoutBody {
     answers?: AttendeeAnswer[];
   }[];
   shippingAddress?: string;
+  shippingCountry?: string;
 }
 
 /**
@@ -71,10 +74,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
   if (!customer) throw new NotFound('Customer', customerId);
   // Every problem of the body at once (the attendees' and the address's), so a form shows them all by field.
   const problems = attendeeProblems(reservation, event, body);
-  if (method?.requiresShippingInfo && !body.shippingAddress?.trim())
-    problems.push({ path: 'body.shippingAddress', message: `Required: ${method.name} posts the tickets.` });
-  if (!method?.requiresShippingInfo && body.shippingAddress !== undefined)
-    problems.push({ path: 'body.shippingAddress', message: 'The shipping method takes no address.' });
+  problems.push(...shippingProblems(method, body));
   if (problems.length) throw new ValidationError('The checkout does not fit its reservation.', problems);
   const attendees = attendeesOf(reservation, event, body);
 
@@ -101,6 +101,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
       reservationId,
       shippingMethodId: reservation.shippingMethodId,
       shippingAddress: body.shippingAddress?.trim() || null,
+      shippingCountry: body.shippingCountry ?? null,
       currency: reservation.amounts.currency,
       attendees,
     },
@@ -113,6 +114,30 @@ export async function checkoutReservation(customerId: number, reservationId: num
     return answer((await getOrder(id))!);
   }
   return answer(order);
+}
+
+/**
+ * The address and its country: both required where the method posts the tickets (else both refused), and the
+ * country the stage's home one unless the method `allowInternational` (README "Checkout").
+ */
+function shippingProblems(
+  method: Pick<ShippingMethod, 'name' | 'requiresShippingInfo' | 'allowInternational'> | null,
+  body: Pick<CheckoutBody, 'shippingAddress' | 'shippingCountry'>,
+): FieldProblem[] {
+  if (!method?.requiresShippingInfo)
+    return (['shippingAddress', 'shippingCountry'] as const)
+      .filter((field) => body[field] !== undefined)
+      .map((field) => ({ path: `body.${field}`, message: 'The shipping method takes no address.' }));
+  const problems: FieldProblem[] = [];
+  const required = `Required: ${method.name} posts the tickets.`;
+  if (!body.shippingAddress?.trim()) problems.push({ path: 'body.shippingAddress', message: required });
+  if (body.shippingCountry === undefined) problems.push({ path: 'body.shippingCountry', message: required });
+  else if (!method.allowInternational && body.shippingCountry !== homeCountry())
+    problems.push({
+      path: 'body.shippingCountry',
+      message: `${method.name} posts within ${homeCountry()} only: choose a method that allows international shipping.`,
+    });
+  return problems;
 }
 
 async function orderOf(reservation: Reservation): Promise<Order> {
