@@ -1,5 +1,12 @@
 import type { Customer } from './customer.ts';
-import { orderTicketStatus, type Order, type OrderCancellation, type OrderTicketStatus } from './order.ts';
+import {
+  orderShipping,
+  orderTicketStatus,
+  type Order,
+  type OrderCancellation,
+  type OrderShipping,
+  type OrderTicketStatus,
+} from './order.ts';
 import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
 
 /**
@@ -100,6 +107,8 @@ export interface StaffOrder {
   affiliate: string | null;
   waveTimeId: number | null;
   teamId: number | null;
+  /** Where a checkout's tickets are posted, for the staff who post them. */
+  shipping?: OrderShipping;
   ticketIds: string[];
   tickets?: StaffOrderTicket[];
   cancellation?: OrderCancellation;
@@ -137,6 +146,8 @@ export function toStaffOrder(
       ...(order.history ?? []),
     ],
   };
+  const shipping = orderShipping(order);
+  if (shipping) shown.shipping = shipping;
   if (tickets)
     shown.tickets = order.ticketIds.flatMap((id) => {
       const ticket = tickets.get(id);

@@ -117,7 +117,7 @@ export interface OrderCheckout {
   currency: string;
   shippingMethodId: number | null;
   shippingAddress: string | null;
-  /** The address's country (ISO 3166-1 alpha-2), given with it; null without one (and on orders checked out before it was asked). */
+  /** The address's country (ISO 3166-1 alpha-2), given with it; null without one. */
   shippingCountry: string | null;
   /** One per held ticket, in order: its type and the attendee's ticket fields. */
   attendees: CheckoutAttendee[];
@@ -189,6 +189,17 @@ export interface OrderShipping {
   country: string | null;
 }
 
+/** The order's shipping, as the buyer's and the staff's answers show it (none: a box-office sale, or no method named). */
+export function orderShipping(order: Pick<Order, 'checkout'>): OrderShipping | undefined {
+  const checkout = order.checkout;
+  if (!checkout?.shippingMethodId) return undefined;
+  return {
+    shippingMethodId: checkout.shippingMethodId,
+    address: checkout.shippingAddress,
+    country: checkout.shippingCountry,
+  };
+}
+
 export interface OrderEntry {
   id: string;
   eventId: number;
@@ -232,11 +243,8 @@ export function toOrderEntry(
     waveTimeId: order.waveTimeId,
     teamId: order.teamId,
   };
-  const shippingMethodId = order.checkout?.shippingMethodId;
-  if (shippingMethodId) {
-    const { shippingAddress: address, shippingCountry: country } = order.checkout!;
-    entry.shipping = { shippingMethodId, address, country: country ?? null };
-  }
+  const shipping = orderShipping(order);
+  if (shipping) entry.shipping = shipping;
   if (include.tickets) {
     entry.tickets = order.ticketIds.flatMap((id, attendee) => {
       const ticket = tickets.get(id);

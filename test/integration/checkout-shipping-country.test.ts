@@ -97,6 +97,10 @@ describe('the checkout ships within the home country unless the method allows in
     expect(answer.status, answer.raw).toBe(201);
     const [order] = await reservation.orders();
     expect(order.shipping).toEqual({ shippingMethodId: abroad, address, country: 'DE' });
+    // The staff who post the tickets read the same address on the order.
+    const staff = await call('GET', `/api/v2/orders/${order.id}`, { token: await adminToken(['orders:read']) });
+    expect(staff.status, staff.raw).toBe(200);
+    expect(staff.body.data.shipping).toEqual({ shippingMethodId: abroad, address, country: 'DE' });
   });
 
   it('refuses a country, as an address, where the method posts nothing or there is no method', async () => {

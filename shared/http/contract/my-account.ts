@@ -147,6 +147,15 @@ const OrderTransactionResource = z.strictObject({
   time: z.iso.datetime(),
 });
 
+/** A checkout's shipping, on the buyer's order (`GET /my-account/orders`) and the staff's (`GET /orders/{id}`). */
+export const OrderShippingResource = z
+  .strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) })
+  .check(
+    z.describe(
+      "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
+    ),
+  );
+
 export const OrderEntryResource = z.strictObject({
   id: z.string(),
   eventId: z.int().check(z.describe('An order is for one event.')),
@@ -165,15 +174,7 @@ export const OrderEntryResource = z.strictObject({
   grandTotal: z.number(),
   waveTimeId: z.nullable(z.int()),
   teamId: z.nullable(z.int()),
-  shipping: z
-    .optional(
-      z.strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) }),
-    )
-    .check(
-      z.describe(
-        "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
-      ),
-    ),
+  shipping: z.optional(OrderShippingResource),
   tickets: z.optional(z.array(OrderTicketResource)).check(z.describe('With includeTickets=true.')),
   transactions: z.optional(z.array(OrderTransactionResource)).check(z.describe('With includeTrans=true.')),
   answers: z

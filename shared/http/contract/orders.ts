@@ -4,7 +4,7 @@ import { ORDER_STATUSES, ORDER_TICKET_STATUSES } from '../../domain/order.ts';
 import type { StaffOrder } from '../../domain/order-cancel.ts';
 import { EMAIL_MAX_LENGTH } from '../../domain/customer.ts';
 import { wholeNumber } from '../paging.ts';
-import { ordered, portalPaging, purchaseBound } from './my-account.ts';
+import { OrderShippingResource, ordered, portalPaging, purchaseBound } from './my-account.ts';
 
 export const StaffOrderListQuery = z
   .strictObject({
@@ -61,6 +61,7 @@ export const StaffOrderResource = z.strictObject({
   affiliate: z.nullable(z.string()),
   waveTimeId: z.nullable(z.int()),
   teamId: z.nullable(z.int()),
+  shipping: z.optional(OrderShippingResource),
   ticketIds: z.array(z.string()),
   tickets: z.optional(z.array(StaffOrderTicket)).check(z.describe('On `GET /orders/{id}` and the cancel answer.')),
   cancellation: z
