@@ -35,7 +35,8 @@ export default defineConfig({
   test: {
     sequence: { shuffle: { files: true, tests: true }, seed },
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...seeded } },
+      // Two workers as the integration files (vitest runs projects of one group with one worker count).
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...seeded, maxWorkers: 2 } },
       {
         test: {
           name: 'integration',
