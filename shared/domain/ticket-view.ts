@@ -54,8 +54,6 @@ export function toTicket(
   // Object.fromEntries types its result as a string record. FIELD_ORDER names only Ticket's fields (its
   // `satisfies`), and every field: the answer tests parse each answer with the strict TicketResource.
   const out = Object.fromEntries(FIELD_ORDER.map((field) => [field, record[field] ?? null])) as unknown as Ticket;
-  // Tickets written before purchasedDate existed were bought when they were created.
-  out.purchasedDate = record.purchasedDate ?? record.created;
   // The stored claim also keeps its token's hash (claim.ts): the answer shows only the resource's fields.
   if (include.includes('change_status')) out.ticketClaim = claim && claimStatus(record);
   if (include.includes('ticket_status')) out.ticketRefund = refund;

@@ -41,7 +41,7 @@ export interface BoxOfficeSaleRequest {
  * `not_on_sale`). Prices are the types' (0 for `comp`); the payment is recorded, not taken: one transaction
  * `{amount, processor: method, reference, time}`. An order's tickets cannot be one transaction, so in steps:
  *
- * 1. one transaction: the order `pending` (with its payment, its `boxOffice` hold and no `issuedTickets` yet) and
+ * 1. one transaction: the order `pending` (with its payment, its `boxOffice` hold and an empty `issuedTickets`) and
  *    its stock taken `left` → `held`, all or nothing: a shard emptied meanwhile is read again (HOLD_TRIES), then
  *    `sold_out`, nothing written;
  * 2. each ticket issued from that hold (`createTicket` `fromHold`, `held` → `sold`, the staff actor in its

@@ -62,7 +62,7 @@ export async function undoSale(orderId: number, actor: Actor): Promise<Order | u
   }
 }
 
-/** A box-office sale still `pending` with its tickets recorded (one written before `issuedTickets` is not undone). */
+/** A box-office sale still `pending` (every sale records its tickets on `issuedTickets`, sell-order.ts). */
 const undoable = (order: Order | undefined): order is Order & Required<Pick<Order, 'issuedTickets'>> =>
   !!order?.boxOffice && order.status === 'pending' && order.issuedTickets !== undefined;
 
