@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
-import { orderStatusMoveActions } from './order-status.ts';
+import { orderStatusMoveActions, sameLength } from './order-status.ts';
 import { releaseAction } from './stock.ts';
 
 /** The status a failed box-office sale ends in (shared/use-cases/orders/undo-sale.ts says why this one). */
@@ -47,11 +47,7 @@ export async function closeFailedSale(
   close: { entry: OrderHistoryEntry; refunds: OrderTransaction[]; ticketIds: number[] },
   releases: readonly StockTake[],
 ): Promise<boolean> {
-  const issued = {
-    expression: 'size(#issuedTickets) = :issuedCount',
-    names: { '#issuedTickets': 'issuedTickets' },
-    values: { ':issuedCount': Object.keys(order.issuedTickets ?? {}).length },
-  };
+  const issued = sameLength('issuedTickets', Object.keys(order.issuedTickets ?? {}).length);
   const move = orderStatusMoveActions(
     order,
     { status: FAILED_SALE_STATUS },

@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order, OrderHistoryEntry, OrderStatus, OrderTransaction } from '../domain/order.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { moveOrderStatus, OrderStatusMoved } from './order-status.ts';
+import { moveOrderStatus, OrderStatusMoved, sameLength } from './order-status.ts';
 import { getOrder } from './orders.ts';
 
 /**
@@ -42,9 +42,9 @@ export async function moveOrder(
   for (;;) {
     const held = new Set(read.transactions.map((transaction) => transaction.reference));
     const fresh = transactions.filter((transaction) => !held.has(transaction.reference));
-    const lengths = fresh.length ? { transactions: read.transactions.length } : {};
+    const unchanged = fresh.length ? sameLength('transactions', read.transactions.length) : undefined;
     try {
-      await moveOrderStatus(read, { status: to }, { SET: set, APPEND: { transactions: fresh, history }, lengths });
+      await moveOrderStatus(read, { status: to }, { SET: set, APPEND: { transactions: fresh, history } }, unchanged);
       return {
         ...read,
         ...set,

@@ -48,15 +48,24 @@ export interface OrderCondition {
 }
 
 /**
+ * The order's list or map `name` as long as when read: entries chosen against that read (a transaction whose
+ * `reference` it did not hold, order-lists.ts `moveOrder`; the tickets a failed sale's close cancelled,
+ * box-office-orders.ts) are then written once.
+ */
+export const sameLength = (name: 'transactions' | 'issuedTickets', length: number): OrderCondition => ({
+  expression: 'size(#sameLength) = :sameLength',
+  names: { '#sameLength': name },
+  values: { ':sameLength': length },
+});
+
+/**
  * What a status move writes beside the status: `SET` attributes written whole; `APPEND` entries added at the end of
  * the order's lists (`list_append`: an entry another writer added meanwhile is kept, as a whole rewrite of the list as
- * read would lose it); `lengths` the lists the move is conditional on being as long as when read (so entries chosen
- * against that read, such as a transaction whose `reference` it did not hold, are added once: orders.ts `moveOrder`).
+ * read would lose it).
  */
 export interface OrderMoveWrites {
   SET?: Record<string, unknown>;
   APPEND?: Partial<Record<'transactions' | 'history', readonly unknown[]>>;
-  lengths?: Partial<Record<'transactions', number>>;
 }
 
 /**
@@ -67,7 +76,7 @@ export interface OrderMoveWrites {
 export function orderStatusMoveActions(
   before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,
   after: Pick<Order, 'status'>,
-  { SET = {}, APPEND = {}, lengths = {} }: OrderMoveWrites,
+  { SET = {}, APPEND = {} }: OrderMoveWrites,
   also?: OrderCondition,
 ) {
   const places = keys.orderStatusIndexes({ ...before, status: after.status });
@@ -86,12 +95,6 @@ export function orderStatusMoveActions(
     sets.push(`#l${i} = list_append(if_not_exists(#l${i}, :none), :l${i})`);
   }
   if (appended.length) values[':none'] = [];
-  const conditions = ['#status = :from'];
-  for (const [i, [name, length]] of Object.entries(lengths).entries()) {
-    names[`#n${i}`] = name;
-    values[`:n${i}`] = length;
-    conditions.push(`size(#n${i}) = :n${i}`);
-  }
   names['#status'] = 'status';
   return [
     {
@@ -99,7 +102,7 @@ export function orderStatusMoveActions(
         TableName: tableName(),
         Key: keys.order(before.id),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: [...conditions, ...(also ? [also.expression] : [])].join(' AND '),
+        ConditionExpression: also ? `#status = :from AND ${also.expression}` : '#status = :from',
         ExpressionAttributeNames: { ...names, ...also?.names },
         ExpressionAttributeValues: { ...values, ...also?.values },
       },
@@ -109,9 +112,8 @@ export function orderStatusMoveActions(
 }
 
 /**
- * `before.status` → `after.status` (and the writes in `writes`), conditional on `before.status` (and `lengths` and
- * `also`); both counts moved. Throws OrderStatusMoved when the order is no longer in `before.status` (or a list grew
- * or `also` failed meanwhile).
+ * `before.status` → `after.status` (and the writes in `writes`), conditional on `before.status` (and `also`); both
+ * counts moved. Throws OrderStatusMoved when the order is no longer in `before.status` (or `also` failed meanwhile).
  */
 export async function moveOrderStatus(
   before: Pick<Order, 'id' | 'eventId' | 'status' | 'purchasedDate'>,

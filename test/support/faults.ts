@@ -12,7 +12,8 @@ import type { CallResult } from './api.ts';
  * commands it watches and throws a service error in place of sending the first `times`
  * of them. Everything else reaches the real stand-ins. `clearFaults()` in afterEach.
  */
-interface SdkClient {
+/** What an SDK client offers a test's middleware (interleave.ts installs its own the same way). */
+export interface SdkClient {
   middlewareStack: {
     add(
       middleware: (next: (args: any) => Promise<any>, context: any) => (args: any) => Promise<any>,

@@ -1,19 +1,11 @@
+import type { SdkClient } from './faults.ts';
+
 /**
  * Two writers meeting on one item, in a chosen order: `between` runs once, just before the first attempt of
  * `command` whose input `when` picks is sent (a middleware on the very client the code under test uses, as
  * faults.ts installs its faults), so a use case's write goes out after another writer's that came between its
  * read and it. Nothing is stubbed: both writes reach the stand-ins. `clearInterleavings()` in afterEach.
  */
-interface SdkClient {
-  middlewareStack: {
-    add(
-      middleware: (next: (args: any) => Promise<any>, context: any) => (args: any) => Promise<any>,
-      options: Record<string, unknown>,
-    ): void;
-    remove(name: string): boolean;
-  };
-}
-
 export interface Interleaving {
   /** Whether `between` ran. */
   readonly ran: boolean;
