@@ -219,6 +219,12 @@ export class Resources {
     return this.newPaymentMethod(test, noBillingDetails());
   }
 
+  paymentMethod(id: string): Stripe.PaymentMethod {
+    const made = this.paymentMethods.get(id);
+    if (!made) throw missing('payment_method', id);
+    return made.paymentMethod;
+  }
+
   private newPaymentMethod(test: TestCard, billingDetails: BillingDetails) {
     const made = { paymentMethod: cardPaymentMethodObject(test.card, billingDetails, this.now()), test };
     this.paymentMethods.set(made.paymentMethod.id, made);

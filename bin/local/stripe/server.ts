@@ -178,6 +178,11 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       needSecret(role);
       return resources.listRefunds(form);
     }
+    const paymentMethod = /^\/v1\/payment_methods\/([^/]+)$/.exec(path);
+    if (method === 'GET' && paymentMethod) {
+      needSecret(role);
+      return resources.paymentMethod(paymentMethod[1]!);
+    }
     const refund = /^\/v1\/refunds\/([^/]+)$/.exec(path);
     if (method === 'GET' && refund) {
       needSecret(role);
