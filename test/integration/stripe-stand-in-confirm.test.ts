@@ -42,7 +42,10 @@ describe('confirm with payment_method_data, as Stripe.js sends a typed card', ()
   it('pays with 4242 4242 4242 4242 and its billing details, on a new card PaymentMethod', async () => {
     const intent = await newIntent();
     const billing = { '[name]': 'Casey Demo', '[email]': 'casey@demo.test', '[address][postal_code]': '1011 AB' };
-    const paid = await confirm(intent, stripeJsCard('4242 4242 4242 4242', billing));
+    // With Radar's hCaptcha on, Stripe.js sends its token too.
+    const paid = await confirm(intent, stripeJsCard('4242 4242 4242 4242', billing), {
+      'radar_options[hcaptcha_token]': 'P1_test',
+    });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     expect(paid.body).toMatchObject({ status: 'succeeded', amount_received: 2500 });
     const { payment_method: id } = await own.stripe.paymentIntents.retrieve(intent.id);

@@ -94,6 +94,8 @@ export function stripeJsCard(number: string, billing: Record<string, string> = {
     'payment_method_data[payment_user_agent]': 'stripe.js/1234567890; stripe-js-v3/1234567890; card-element',
     'payment_method_data[referrer]': 'http://localhost:5174',
     'payment_method_data[time_on_page]': '41250',
+    'payment_method_data[client_attribution_metadata][merchant_integration_source]': 'elements',
+    'payment_method_data[client_attribution_metadata][merchant_integration_subtype]': 'card-element',
   };
 }
 

@@ -6,8 +6,9 @@ import { declineMessages, type TestCard, testCardByNumber, testCardByToken } fro
 
 /**
  * What `POST /v1/payment_intents/{id}/confirm` takes: the parameters of Stripe's API (the SDK's
- * PaymentIntentConfirmParams) this stand-in honours, plus the three Stripe.js adds from the browser (`key`,
- * `client_secret`, `expected_payment_method_type`). The rest of Stripe's parameters are refused by name as not
+ * PaymentIntentConfirmParams) this stand-in honours, plus what Stripe.js adds from the browser (`key`,
+ * `client_secret`, `expected_payment_method_type`, and its fraud signals `radar_options[hcaptcha_token]` and
+ * `client_attribution_metadata[…]`, accepted and unused). The rest of Stripe's parameters are refused by name as not
  * honoured here (a test must not pass on a parameter the stand-in ignores); any other name as Stripe refuses it,
  * `parameter_unknown`.
  */
@@ -21,6 +22,8 @@ export const CONFIRM_PARAMETERS = [
   'expected_payment_method_type',
   'key',
   'client_secret',
+  'radar_options',
+  'client_attribution_metadata',
 ] as const;
 
 export const NOT_HONOURED_CONFIRM_PARAMETERS = [
@@ -37,7 +40,6 @@ export const NOT_HONOURED_CONFIRM_PARAMETERS = [
   'off_session',
   'payment_details',
   'payment_method_options',
-  'radar_options',
   'setup_future_usage',
   'shipping',
 ] as const satisfies ReadonlyArray<keyof Stripe.PaymentIntentConfirmParams>;
