@@ -101,6 +101,10 @@ describe('confirm with payment_method_data, as Stripe.js sends a typed card', ()
     expect(both.status).toBe(400);
     const otherType = await confirm(intent, { 'payment_method_data[type]': 'sepa_debit' });
     expect(otherType.status).toBe(400);
+    const badUrl = await confirm(intent, 'pm_card_threeDSecure2Required', { return_url: 'not a url' });
+    expect(badUrl.body.error).toMatchObject({ param: 'return_url' });
+    const badFlag = await confirm(intent, 'pm_card_visa', { use_stripe_sdk: 'yes' });
+    expect(badFlag.body.error).toMatchObject({ code: 'parameter_invalid_boolean', param: 'use_stripe_sdk' });
     expect((await own.stripe.paymentIntents.retrieve(intent.id)).status).toBe('requires_payment_method');
     expect(await typesOf(intent)).toEqual([]);
   });

@@ -49,8 +49,37 @@ export const notHonoured = (name: string) =>
     param: name,
   });
 
+/** How the confirm should go, checked before anything changes. */
+export interface ConfirmOptions {
+  returnUrl: string | null;
+  useStripeSdk: boolean;
+  errorOnRequiresAction: boolean;
+  expectedType: string | null;
+  receiptEmail: string | undefined;
+}
+
+export function confirmOptions(form: Form): ConfirmOptions {
+  const returnUrl = text(form, 'return_url');
+  if (returnUrl !== undefined && !URL.canParse(returnUrl))
+    throw invalidParameter('Not a valid URL', { code: 'url_invalid', param: 'return_url' });
+  return {
+    returnUrl: returnUrl ?? null,
+    useStripeSdk: flag(form, 'use_stripe_sdk'),
+    errorOnRequiresAction: flag(form, 'error_on_requires_action'),
+    expectedType: text(form, 'expected_payment_method_type') ?? null,
+    receiptEmail: text(form, 'receipt_email'),
+  };
+}
+
+function text(form: Form, name: string): string | undefined {
+  const value = form[name];
+  if (value !== undefined && typeof value !== 'string')
+    throw invalidParameter(`Invalid string: ${name}`, { param: name });
+  return value;
+}
+
 /** Stripe's booleans on the wire: `true` or `false`. */
-export function flag(form: Form, name: string): boolean {
+function flag(form: Form, name: string): boolean {
   const value = form[name];
   if (value === undefined) return false;
   if (value !== 'true' && value !== 'false')

@@ -20,8 +20,9 @@ import {
 } from './objects.ts';
 import {
   CONFIRM_PARAMETERS,
+  type ConfirmOptions,
   cardData,
-  flag,
+  confirmOptions,
   NOT_HONOURED_CONFIRM_PARAMETERS,
   notHonoured,
 } from './confirm-parameters.ts';
@@ -163,6 +164,7 @@ export class Resources {
   confirm(id: string, form: Form): Stripe.PaymentIntent {
     onlyKnown(form, [...CONFIRM_PARAMETERS, ...NOT_HONOURED_CONFIRM_PARAMETERS]);
     for (const name of NOT_HONOURED_CONFIRM_PARAMETERS) if (form[name] !== undefined) throw notHonoured(name);
+    const options = confirmOptions(form);
     const intent = this.paymentIntent(id);
     if (intent.status === 'succeeded' || intent.status === 'canceled')
       throw unexpectedState(
@@ -172,25 +174,20 @@ export class Resources {
         { payment_intent: intent },
       );
     const { paymentMethod, test } = this.paymentMethodFor(intent, form);
-    const expected = text(form, 'expected_payment_method_type');
-    if (expected !== undefined && expected !== paymentMethod.type)
-      throw invalidRequest(`The PaymentMethod's type (${paymentMethod.type}) is not ${expected}.`, {
+    if (options.expectedType !== null && options.expectedType !== paymentMethod.type)
+      throw invalidRequest(`The PaymentMethod's type (${paymentMethod.type}) is not ${options.expectedType}.`, {
         param: 'expected_payment_method_type',
       });
-    const receiptEmail = text(form, 'receipt_email');
-    if (receiptEmail !== undefined) update(intent, { receipt_email: receiptEmail || null });
+    if (options.receiptEmail !== undefined) update(intent, { receipt_email: options.receiptEmail || null });
     // A new confirm replaces an authentication under way: its page can no longer complete it.
     this.pendingAuthentication.delete(intent.id);
     switch (test.outcome.kind) {
       case 'decline':
         return this.decline(intent, paymentMethod, 'card_declined', test.outcome.code);
       case 'authentication':
-        if (flag(form, 'error_on_requires_action'))
+        if (options.errorOnRequiresAction)
           return this.decline(intent, paymentMethod, 'authentication_required', 'authentication_required');
-        return this.requireAuthentication(intent, paymentMethod, {
-          returnUrl: text(form, 'return_url') ?? null,
-          useStripeSdk: flag(form, 'use_stripe_sdk'),
-        });
+        return this.requireAuthentication(intent, paymentMethod, options);
       case 'succeeds':
         return this.succeed(intent, paymentMethod);
     }
@@ -284,7 +281,7 @@ export class Resources {
   private requireAuthentication(
     intent: Stripe.PaymentIntent,
     paymentMethod: Stripe.PaymentMethod,
-    { returnUrl, useStripeSdk }: { returnUrl: string | null; useStripeSdk: boolean },
+    { returnUrl, useStripeSdk }: Pick<ConfirmOptions, 'returnUrl' | 'useStripeSdk'>,
   ): Stripe.PaymentIntent {
     const authenticationId = stripeId('src');
     this.authentications.set(authenticationId, { intentId: intent.id, returnUrl });
