@@ -2,10 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authentication, idempotencyConflict, invalidRequest, StripeFailure } from './errors.ts';
+import {
+  authentication,
+  idempotencyConflict,
+  idempotencyOtherEndpoint,
+  invalidParameter,
+  invalidRequest,
+  RefusedBeforeExecution,
+  StripeFailure,
+  unrecognizedUrl,
+} from './errors.ts';
 import { decodeForm, fingerprint, type Form } from './form.ts';
-import { publicView, Resources, stripeId, type StripeObject } from './resources.ts';
-import { type DeliverySwitches, Webhooks } from './webhooks.ts';
+import type Stripe from 'stripe';
+import { publicView, Resources, stripeId } from './resources.ts';
+import { type DeliverySwitches, type EventRequest, Webhooks } from './webhooks.ts';
 
 /**
  * A local stand-in for the part of Stripe's REST API the service uses (bin/README.md "The local stand-ins"):
@@ -30,17 +40,35 @@ export interface StripeStandInOptions {
   keys?: Partial<StripeKeys>;
   /** The instance's delivery switches; `url`: where events go (npm start: the API's webhook route). */
   deliveries?: DeliverySwitches;
+  /** The stand-in's clock in Unix seconds (objects' `created`, the idempotency keys' 24 hours): a test moves it. */
+  now?: () => number;
 }
 
 const MAX_BODY = 64 * 1024;
 const secretToken = (prefix: string) => `${prefix}_${randomBytes(24).toString('hex')}`;
 
+/** An answer kept under its idempotency key. */
 interface Stored {
   route: string;
   fingerprint: string;
   status: number;
   body: string;
+  requestId: string;
+  savedAt: number;
 }
+
+/**
+ * An injected failure (`POST /_stand-in/faults`): `status` for the next `times` calls; `whileExecuting`: the
+ * request began executing, then failed, so the answer is kept under its idempotency key as Stripe keeps it.
+ */
+interface Fault {
+  status: number;
+  times: number;
+  whileExecuting: boolean;
+}
+
+/** How long Stripe keeps an idempotency key's answer: at least 24 hours, then the key makes a new request. */
+const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
 
 type Role = 'secret' | 'publishable';
 
@@ -72,9 +100,14 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     webhookSecret: secretToken('whsec'),
     ...options.keys,
   };
-  const webhooks = new Webhooks(keys.webhookSecret, options.deliveries);
-  let request: { id: string; idempotencyKey: string | null } = { id: '', idempotencyKey: null };
-  const resources = new Resources((type, object, intent) => webhooks.emit(type, object, intent, request));
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const webhooks = new Webhooks(keys.webhookSecret, options.deliveries, now);
+  let baseUrl = '';
+  let request: EventRequest = { id: null, idempotencyKey: null };
+  const resources = new Resources((type, object, intent) => webhooks.emit(type, object, intent, request), {
+    now,
+    authenticationUrl: (id) => `${baseUrl}/3d_secure_2_test/${id}`,
+  });
   const replays = new Map<string, Stored>();
   /**
    * Injected failures (`POST /_stand-in/faults` `{route: 'POST /v1/refunds', status: 500, times: 2}`): the next
@@ -83,7 +116,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
    * naming that intent (`payment_intent`); with `idempotencyKey`, only the calls sent with that key: a test fails its
    * own payment's or order's calls, not another's running beside it.
    */
-  const faults = new Map<string, { status: number; times: number }>();
+  const faults = new Map<string, Fault>();
   const faultKey = (route: string, scope?: unknown) => (typeof scope === 'string' ? `${route} ${scope}` : route);
 
   /** Who calls: the secret key (Bearer or Basic), or the publishable key as Stripe.js sends it (`key`). */
@@ -102,14 +135,17 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       throw authentication('This API call cannot be made with a publishable API key. Please use a secret API key.');
   };
   /** A publishable key reaches a PaymentIntent only with its client secret. */
-  const withClientSecret = (intent: StripeObject, form: Form) => {
+  const withClientSecret = (intent: Stripe.PaymentIntent, form: Form) => {
     if (form.client_secret !== intent.client_secret)
-      throw invalidRequest('The client_secret provided does not match any associated PaymentIntent on this account.', {
-        param: 'client_secret',
-      });
+      throw invalidParameter(
+        'The client_secret provided does not match any associated PaymentIntent on this account.',
+        {
+          param: 'client_secret',
+        },
+      );
   };
 
-  const stripeRoute = (method: string, path: string, form: Form, role: Role): Record<string, unknown> => {
+  const stripeRoute = (method: string, path: string, form: Form, role: Role): object => {
     const intentPath = /^\/v1\/payment_intents\/([^/]+)(\/confirm|\/cancel)?$/.exec(path);
     if (method === 'POST' && path === '/v1/payment_intents') {
       needSecret(role);
@@ -142,12 +178,17 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       needSecret(role);
       return resources.listRefunds(form);
     }
+    const paymentMethod = /^\/v1\/payment_methods\/([^/]+)$/.exec(path);
+    if (method === 'GET' && paymentMethod) {
+      needSecret(role);
+      return resources.paymentMethod(paymentMethod[1]!);
+    }
     const refund = /^\/v1\/refunds\/([^/]+)$/.exec(path);
     if (method === 'GET' && refund) {
       needSecret(role);
       return resources.refundById(refund[1]!);
     }
-    throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
+    throw unrecognizedUrl(method, path);
   };
 
   /** The test controls (JSON): switches, the events and deliveries so far, resend, settle, release. */
@@ -177,17 +218,13 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
         times = 1,
         paymentIntent,
         idempotencyKey,
-      } = input as {
-        route?: string;
-        status?: number;
-        times?: number;
-        paymentIntent?: string;
-        idempotencyKey?: string;
-      };
+        whileExecuting = false,
+      } = input as Partial<Fault> & { route?: string; paymentIntent?: string; idempotencyKey?: string };
       if (!route) throw invalidRequest('A fault names its route (`POST /v1/refunds`).', { param: 'route' });
       faults.set(faultKey(route, idempotencyKey === undefined ? paymentIntent : `key ${idempotencyKey}`), {
         status,
         times,
+        whileExecuting,
       });
       return;
     }
@@ -207,6 +244,56 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     response.end(body);
   };
 
+  /** The fault set for this call, if any is left: one for its intent or its key first, then the route's. */
+  const faultFor = (route: string, form: Form, idempotencyKey: string | null): Fault | undefined => {
+    const named = [faultKey(route, form.payment_intent), faultKey(route, `key ${idempotencyKey}`)]
+      .map((key) => faults.get(key))
+      .find((candidate) => candidate?.times);
+    const fault = named ?? faults.get(route);
+    return fault && fault.times > 0 ? fault : undefined;
+  };
+  const injected = (fault: Fault) => {
+    fault.times--;
+    return new StripeFailure(fault.status, { type: 'api_error', message: 'An injected failure of the stand-in.' });
+  };
+
+  /** The answer kept under an idempotency key while its 24 hours last; after them the key is free again. */
+  const savedAnswer = (idempotencyKey: string): Stored | undefined => {
+    const saved = replays.get(idempotencyKey);
+    if (saved && now() - saved.savedAt < IDEMPOTENCY_KEY_SECONDS) return saved;
+    replays.delete(idempotencyKey);
+    return undefined;
+  };
+
+  /**
+   * Runs a Stripe route: its answer, or its error as Stripe answers it, and whether an endpoint began executing
+   * (then Stripe keeps the answer under the idempotency key, a 500 too: a retry with the key gets the same 500).
+   */
+  const execute = (
+    route: string,
+    call: () => object,
+    fault: Fault | undefined,
+    requestId: string,
+  ): { status: number; body: string; executed: boolean } => {
+    try {
+      if (fault?.whileExecuting) throw injected(fault);
+      return { status: 200, body: JSON.stringify(call()), executed: true };
+    } catch (error) {
+      const failure =
+        error instanceof StripeFailure
+          ? error
+          : new StripeFailure(500, { type: 'api_error', message: `${route} failed: ${(error as Error).message}` });
+      const body = JSON.stringify({ error: { ...failure.error, request_log_url: `stand-in/${requestId}` } });
+      return { status: failure.status, body, executed: !(failure instanceof RefusedBeforeExecution) };
+    }
+  };
+
+  /** A kept 500 is replayed for the key's 24 hours: the SDK is told not to retry it (`Stripe-Should-Retry`). */
+  const keptHeaders = (idempotencyKey: string, status: number): Record<string, string> => ({
+    'idempotency-key': idempotencyKey,
+    ...(status >= 500 ? { 'stripe-should-retry': 'false' } : {}),
+  });
+
   const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
     const method = incoming.method ?? 'GET';
     const url = new URL(incoming.url ?? '/', 'http://stand-in');
@@ -215,6 +302,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     const requestId = stripeId('req');
     try {
       const body = await readBody(incoming);
+      if (AUTHENTICATION_PAGE.test(url.pathname)) return authenticationPage(method, url.pathname, response);
       if (url.pathname.startsWith('/_stand-in/')) {
         needSecret(roleOf(incoming, {}));
         return answer(response, 200, JSON.stringify((await control(method, url.pathname, url, body)) ?? { ok: true }));
@@ -222,37 +310,30 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       const form = decodeForm(method === 'GET' ? url.search.slice(1) : body);
       const role = roleOf(incoming, form);
       const route = `${method} ${url.pathname}`;
-      const named = [faultKey(route, form.payment_intent), faultKey(route, `key ${idempotencyKey}`)]
-        .map((key) => faults.get(key))
-        .find((candidate) => candidate?.times);
-      const fault = named ?? faults.get(route);
-      if (fault && fault.times > 0) {
-        fault.times--;
-        throw new StripeFailure(fault.status, { type: 'api_error', message: 'An injected failure of the stand-in.' });
-      }
+      const fault = faultFor(route, form, idempotencyKey);
+      // Failing before it acts (Stripe down, a timeout at its edge): nothing kept, a retry with the key acts.
+      if (fault && !fault.whileExecuting) throw injected(fault);
       const print = fingerprint(form);
-      const earlier = idempotencyKey ? replays.get(idempotencyKey) : undefined;
-      if (earlier) {
-        if (earlier.route !== route || earlier.fingerprint !== print) throw idempotencyConflict(idempotencyKey!);
-        return answer(response, earlier.status, earlier.body, {
+      const saved = idempotencyKey ? savedAnswer(idempotencyKey) : undefined;
+      if (idempotencyKey && saved) {
+        if (saved.route !== route) throw idempotencyOtherEndpoint(idempotencyKey, saved.route, route);
+        if (saved.fingerprint !== print) throw idempotencyConflict(idempotencyKey);
+        return answer(response, saved.status, saved.body, {
+          ...keptHeaders(idempotencyKey, saved.status),
           'idempotent-replayed': 'true',
-          'idempotency-key': idempotencyKey!,
+          'original-request': saved.requestId,
         });
       }
-      let status = 200;
-      let text: string;
-      try {
-        // Set with no await before the route: the events it emits name this request.
-        request = { id: requestId, idempotencyKey };
-        text = JSON.stringify(stripeRoute(method, url.pathname, form, role));
-      } catch (error) {
-        if (!(error instanceof StripeFailure)) throw error;
-        status = error.status;
-        text = JSON.stringify({ error: { ...error.error, request_log_url: `stand-in/${requestId}` } });
-      }
-      // Stripe keeps the first answer, an error too, for the key's 24 hours (here: the run).
-      if (idempotencyKey) replays.set(idempotencyKey, { route, fingerprint: print, status, body: text });
-      return answer(response, status, text, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
+      // Set with no await before the route: the events it emits name this request.
+      request = { id: requestId, idempotencyKey };
+      const outcome = execute(route, () => stripeRoute(method, url.pathname, form, role), fault, requestId);
+      if (!idempotencyKey) return answer(response, outcome.status, outcome.body);
+      if (outcome.executed)
+        replays.set(idempotencyKey, { route, fingerprint: print, ...outcome, requestId, savedAt: now() });
+      return answer(response, outcome.status, outcome.body, {
+        'idempotency-key': idempotencyKey,
+        ...(outcome.executed ? keptHeaders(idempotencyKey, outcome.status) : {}),
+      });
     } catch (error) {
       const failure =
         error instanceof StripeFailure
@@ -265,12 +346,36 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     }
   };
 
+  /**
+   * Stripe's 3-D Secure test page (as hooks.stripe.com's in test mode): the buyer's browser opens `next_action`'s
+   * URL, and the page's two buttons complete or fail the authentication. No key: the id in the URL is the secret.
+   * After the answer the browser goes back to the `return_url` given at confirm (with Stripe's query), if any.
+   */
+  const authenticationPage = (method: string, path: string, response: ServerResponse) => {
+    const [, id, outcome] = AUTHENTICATION_PAGE.exec(path)!;
+    if (method === 'GET' && !outcome) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return response.end(authenticationHtml(`${baseUrl}/3d_secure_2_test/${id}`));
+    }
+    if (method !== 'POST' || !outcome) throw unrecognizedUrl(method, path);
+    request = { id: null, idempotencyKey: null };
+    const { intent, returnUrl } = resources.authenticate(id!, outcome as 'complete' | 'fail');
+    if (!returnUrl) return answer(response, 200, JSON.stringify({ payment_intent: intent.id, status: intent.status }));
+    const back = new URL(returnUrl);
+    back.searchParams.set('payment_intent', intent.id);
+    back.searchParams.set('payment_intent_client_secret', intent.client_secret ?? '');
+    back.searchParams.set('redirect_status', intent.status === 'succeeded' ? 'succeeded' : 'failed');
+    response.writeHead(303, { location: back.href });
+    return response.end();
+  };
+
   const server = createServer((incoming, response) => void handle(incoming, response));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     keys,
     webhooks,
     close: async () => {
@@ -282,7 +387,18 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   };
 }
 
-function paymentIntentOf(event: StripeObject): unknown {
-  const object = (event.data as { object: StripeObject }).object;
+function paymentIntentOf(event: Stripe.EventBase): unknown {
+  const object = event.data.object as { id: string; object: string; payment_intent?: unknown };
   return object.object === 'payment_intent' ? object.id : object.payment_intent;
 }
+
+const AUTHENTICATION_PAGE = /^\/3d_secure_2_test\/([\w]+)(?:\/(complete|fail))?$/;
+
+const authenticationHtml = (action: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>3D Secure 2 Test Page</title></head>
+<body><h1>3D Secure 2 Test Page</h1>
+<p>This test payment requires authentication (the local Stripe stand-in).</p>
+<form method="post" action="${action}/complete"><button id="complete" type="submit">Complete</button></form>
+<form method="post" action="${action}/fail"><button id="fail" type="submit">Fail</button></form>
+</body></html>
+`;
