@@ -136,9 +136,28 @@ describe('POST /my-account/reservations', () => {
     expect(await stockOf(typeId)).toMatchObject({ held: 0, left: 10 });
   });
 
-  it('refuses with 409 not_on_sale an unpublished event, one before its onSaleDate and one from its cutOff', async () => {
+  it('answers an unpublished event exactly as a missing one, holding nothing', async () => {
+    const draft = await onSale({ published: false });
+    const missing = 999_999_999;
+    const typeId = typeOf(draft, 0);
+    const answerFor = async (eventId: number) => {
+      const refused = await reserve(unusedCustomerId(), { eventId, lines: [{ typeId, quantity: 1 }] });
+      expect(refused.status, refused.raw).toBe(400);
+      expect(refused.body.errors).toEqual([{ path: 'body.eventId', message: `Event ${eventId} does not exist.` }]);
+      return refused.raw.replaceAll(String(eventId), String(missing));
+    };
+    expect(await answerFor(draft.id)).toBe(await answerFor(missing));
+    expect(await stockOf(typeId)).toMatchObject({ held: 0 });
+  });
+
+  it('refuses with 409 not_on_sale an unpublished event to a customer holding an order of it, one before its onSaleDate and one from its cutOff', async () => {
+    const draft = await onSale({ published: false });
+    const buyer = unusedCustomerId();
+    await placeOrder(draft, buyer, [typeOf(draft, 1)]);
+    const refused = await reserve(buyer, { eventId: draft.id, lines: [{ typeId: typeOf(draft, 0), quantity: 1 }] });
+    expect(refused.status, refused.raw).toBe(409);
+    expect(refused.body.reason).toBe('not_on_sale');
     const events = [
-      await onSale({ published: false }),
       await onSale({ onSaleDate: '2099-01-01T00:00:00Z' }),
       await onSale({ cutOff: '2020-01-01T00:00:00Z' }),
     ];
