@@ -136,6 +136,62 @@ describe('POST /my-account/reservations', () => {
     expect(await stockOf(typeId)).toMatchObject({ held: 0, left: 10 });
   });
 
+  it('takes each id as a number or as the digits the portal answers it in, holding the same; other strings are 400', async () => {
+    const event = await onSale({
+      waveTimes: [{ name: 'Wave A', startTime: '2400-06-01T09:00:00Z', capacity: 100 }],
+    });
+    const method = await createShippingMethod({
+      name: 'Courier',
+      description: '',
+      charge: 5,
+      twoPlusCharge: 2.5,
+      chargeType: 'per_ticket',
+      hasETickets: false,
+      requiresShippingInfo: false,
+      allowInternational: false,
+      hasBadges: false,
+    });
+    // The ids as the buyer's page reads them: the type list answers `"id": "7"`.
+    const listed = await call('GET', `/api/v2/my-account/ticket-type/${event.id}`, {
+      token: await customerToken(unusedCustomerId()),
+    });
+    const typeId = listed.body.data.find((type: { name: string }) => type.name === 'Runner').id;
+    expect(typeId).toBe(String(typeOf(event, 0)));
+    const waveTimeId = event.waveTimes[0]!.id;
+    const asNumbers = {
+      eventId: event.id,
+      lines: [{ typeId: Number(typeId), quantity: 2, waveTimeId }],
+      shippingMethodId: method.id,
+    };
+    const asDigits = {
+      eventId: String(event.id),
+      lines: [{ typeId, quantity: 2, waveTimeId: String(waveTimeId) }],
+      shippingMethodId: String(method.id),
+    };
+    const [byNumbers, byDigits] = [
+      await reserve(unusedCustomerId(), asNumbers),
+      await reserve(unusedCustomerId(), asDigits),
+    ];
+    expect(byDigits.status, byDigits.raw).toBe(201);
+    const held = ({ id: _id, expiresAt: _expires, ...rest }: Record<string, unknown>) => rest;
+    expect(held(byDigits.body.data)).toEqual(held(byNumbers.body.data));
+    expect(byDigits.body.data).toMatchObject({ eventId: event.id, shippingMethodId: method.id });
+    expect(byDigits.body.data.lines[0]).toMatchObject({ typeId: typeOf(event, 0), waveTimeId });
+
+    const customer = unusedCustomerId();
+    for (const bad of ['07', '7a', '0', ' 7', '', '1234567890123456', '-7', '7.0']) {
+      const refused = await reserve(customer, { ...asDigits, eventId: bad });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.errors).toEqual([
+        {
+          path: 'body.eventId',
+          message: 'eventId must be a positive whole number, or its digits as a string (at most 15)',
+        },
+      ]);
+    }
+    expect(await stockOf(typeOf(event, 0))).toMatchObject({ held: 4 });
+  });
+
   it('answers an unpublished event exactly as a missing one, holding nothing', async () => {
     const draft = await onSale({ published: false });
     const missing = 999_999_999;
