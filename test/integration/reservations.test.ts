@@ -6,7 +6,7 @@ import { readStock } from '#shared/data/stock';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { lapseDueReservations } from '#shared/use-cases/portal/lapse-reservations';
 import { runAs } from '../../bin/local/invoke.ts';
-import { call } from '../support/api.ts';
+import { blankingId, call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
 import { unusedCustomerId } from '../support/customers.ts';
 import { placeOrder } from '../support/factories/orders.ts';
@@ -200,7 +200,7 @@ describe('POST /my-account/reservations', () => {
       const refused = await reserve(unusedCustomerId(), { eventId, lines: [{ typeId, quantity: 1 }] });
       expect(refused.status, refused.raw).toBe(400);
       expect(refused.body.errors).toEqual([{ path: 'body.eventId', message: `Event ${eventId} does not exist.` }]);
-      return refused.raw.replaceAll(String(eventId), String(missing));
+      return blankingId(refused, eventId);
     };
     expect(await answerFor(draft.id)).toBe(await answerFor(missing));
     expect(await stockOf(typeId)).toMatchObject({ held: 0 });

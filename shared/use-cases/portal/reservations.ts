@@ -6,7 +6,7 @@ import { activeReservation, getReservation, holdReservation, releaseHold } from 
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { HoldRefused, readStock } from '../../data/stock.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
-import type { TicketType } from '../../domain/event.ts';
+import { saleCurrency, type TicketType } from '../../domain/event.ts';
 import {
   amountsOf,
   DEFAULT_RESERVATION_MINUTES,
@@ -87,7 +87,7 @@ export async function createReservation(customerId: number, network: string, req
     expiresAt: new Date(at.getTime() + minutes * 60_000).toISOString(),
     lines,
     shippingMethodId: request.shippingMethodId ?? null,
-    amounts: amountsOf(lines, shippingFor(method, quantity), event.currency ?? 'EUR'),
+    amounts: amountsOf(lines, shippingFor(method, quantity), saleCurrency(event)),
   };
   for (let attempt = 1; ; attempt++) {
     const reservation: Reservation = { ...base, takes: await planStock(request, byId) };
