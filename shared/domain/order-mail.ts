@@ -64,8 +64,9 @@ function linesOf(input: OrderMailInput): { lines: Line[]; total: string } {
   for (const ticket of input.tickets) {
     const { typeId, price } = input.soldAs.get(ticket.ticketId)!;
     const minor = toMinor(price, currency);
-    const line = sold.get(`${typeId}#${minor}`) ?? { typeId, count: 0, minor: 0 };
-    sold.set(`${typeId}#${minor}`, { typeId, count: line.count + 1, minor: line.minor + minor });
+    const key = `${typeId}#${minor}`;
+    const line = sold.get(key) ?? { typeId, count: 0, minor: 0 };
+    sold.set(key, { typeId, count: line.count + 1, minor: line.minor + minor });
     ticketsMinor += minor;
   }
   const lines: Line[] = [...sold.values()].map(({ typeId, count, minor }) => ({
