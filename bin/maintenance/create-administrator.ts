@@ -6,7 +6,8 @@
  *
  * Without TABLE_NAME (and AWS_ENDPOINT_URL_DYNAMODB), the table of the stack `npm start` runs (.local/stack.json).
  *
- * `--events` limits the administrator to those events (README "Event-scoped staff"); without it, every event.
+ * `--events` limits the administrator to those events (README "Event-scoped staff"); without it, every event. A
+ * limited administrator is refused the stage-wide permissions (`STAGE_WIDE_PERMISSIONS`: `shipping:write`) even if named.
  *
  * In legacy mode the record needs a password: pipe it on stdin with `--password-stdin`
  * (never on the command line, where `ps` and shell history would keep it). In

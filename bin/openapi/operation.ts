@@ -1,4 +1,5 @@
 import * as z from '#shared/schema';
+import { isStageWide } from '#shared/auth/permissions';
 import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-method';
 import { positiveId } from '#shared/domain/ids';
 import type { DocumentedSchemas } from '#shared/http/handler-module';
@@ -30,9 +31,11 @@ function accessText(row: RouteRow): string {
   if (auth.kind === 'customer') return 'A customer token; the caller sees only their own data.';
   if (auth.kind === 'admin' && auth.signOut)
     return 'An administrator token or cookie when there is one: a missing, expired or revoked one is answered as signed out (the cookie cleared); only a foreign Origin is refused.';
-  return auth.permission
-    ? `An administrator token with the \`${auth.permission}\` permission.`
-    : 'Any administrator token.';
+  if (!auth.permission) return 'Any administrator token.';
+  const holds = `An administrator token with the \`${auth.permission}\` permission`;
+  return isStageWide(auth.permission)
+    ? `${holds}, unlimited: the permission is stage-wide (what it changes is offered at every event), so an administrator limited to some events is refused (403).`
+    : `${holds}.`;
 }
 
 /** `shipping-method/bulk-create` → `shippingMethodBulkCreate`. */

@@ -35,7 +35,7 @@ export const PROBLEM_RESPONSES = {
   },
   Problem403: {
     description:
-      'Not allowed: a missing permission, the other sign-in mode, a cookie request failing the CSRF check (`error=csrf_rejected`), or a request that did not come through the front-end origin (`error=origin_rejected`).',
+      'Not allowed: a missing permission (or a stage-wide one for an administrator limited to some events), the other sign-in mode, a cookie request failing the CSRF check (`error=csrf_rejected`), or a request that did not come through the front-end origin (`error=origin_rejected`).',
     content: problemContent(),
   },
   Problem404: {

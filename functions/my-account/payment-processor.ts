@@ -1,9 +1,15 @@
+import * as z from '#shared/schema';
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
+import { wholeNumber } from '#shared/http/paging';
 import { route } from '#shared/http/route';
 import { PaymentProcessorResource } from '#shared/http/contract/my-account';
 import { paymentProcessor } from '#shared/use-cases/portal/catalogue';
 
-export const handler = route('GET /my-account/payment-processor', {}, async () => single(await paymentProcessor()));
+export const handler = route(
+  'GET /my-account/payment-processor',
+  { query: z.strictObject({ eventId: z.optional(wholeNumber('eventId', { positive: true })) }) },
+  async ({ query, caller }) => single(await paymentProcessor(caller.id, query.eventId)),
+);
 
 export const answer = () => SingleAnswer(PaymentProcessorResource);

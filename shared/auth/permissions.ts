@@ -26,3 +26,12 @@ export const PERMISSIONS = [
   'orders:sell',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
+
+/**
+ * Permissions over what every event shares: the stage's shipping methods, which every event's buyers are offered. An
+ * administrator limited to some events (README "Event-scoped staff") never holds them, whatever their record names:
+ * a change there would reach other organisers' events.
+ */
+export const STAGE_WIDE_PERMISSIONS: readonly Permission[] = ['shipping:write'];
+
+export const isStageWide = (permission: Permission): boolean => STAGE_WIDE_PERMISSIONS.includes(permission);

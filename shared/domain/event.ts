@@ -85,7 +85,7 @@ export interface Event extends EventListing {
   /** The sum of its ticket types' totals (kept so by the ticket-type routes). */
   capacity: number;
   created: string;
-  /** ISO 4217 code of its prices (events seeded before the events routes have none). */
+  /** ISO 4217 code of its prices (events seeded before the events routes have none): read it by `saleCurrency`. */
   currency?: string;
   /** How long a reservation holds its tickets (default DEFAULT_RESERVATION_MINUTES, shared/domain/reservation.ts). */
   reservationMinutes?: number;
@@ -206,3 +206,6 @@ export function answerProblems(
   }
   return problems;
 }
+
+/** The currency an event's tickets are priced, held and charged in: its own, or EUR for one seeded without. */
+export const saleCurrency = (event: Pick<Event, 'currency'>): string => event.currency ?? 'EUR';

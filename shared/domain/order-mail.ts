@@ -1,8 +1,9 @@
-import type { Event, TicketType } from './event.ts';
+import { currencyExponent, toMajor, toMinor } from '../money.ts';
+import { saleCurrency, type Event, type TicketType } from './event.ts';
 import type { Order } from './order.ts';
 import type { PrintedTicket } from './printed-ticket.ts';
 import { barcodeQrPng } from './qr-code.ts';
-import { shippingCharge, type ShippingMethod } from './shipping-method.ts';
+import type { ShippingMethod } from './shipping-method.ts';
 
 /**
  * The order confirmation mail, sent once an order is paid (shared/use-cases/portal/order-confirmation.ts): the
@@ -32,8 +33,11 @@ export interface OrderMailInput {
   order: Order;
   /** In the order's attendee order. */
   tickets: readonly PrintedTicket[];
-  /** By ticket id, its type id (the line it counts in). */
-  typeOf: ReadonlyMap<number, number>;
+  /**
+   * By ticket id, its type (the line it counts in) and its price as sold: the mail prices from the order, never from
+   * the type's price today (a comp sale is 0, a price changed since the hold does not show).
+   */
+  soldAs: ReadonlyMap<number, { typeId: number; price: number }>;
   types: ReadonlyMap<number, TicketType>;
   event: Event;
   shippingMethod: ShippingMethod | null;
@@ -43,32 +47,36 @@ export interface OrderMailInput {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
-const amountIn = (currency: string | undefined) => (value: number) =>
-  `${currency ? `${currency} ` : ''}${value.toFixed(2)}`;
-
 interface Line {
   label: string;
   amount: string;
 }
 
+/**
+ * One line per type and price sold, and the shipping: what the order's total holds beyond its tickets (a checkout's
+ * total is its reservation's, shipping included), so the lines add up to the total shown. Sums in minor units.
+ */
 function linesOf(input: OrderMailInput): { lines: Line[]; total: string } {
-  const money = amountIn(input.event.currency);
-  const counts = new Map<number, number>();
+  const currency = input.order.checkout?.currency ?? saleCurrency(input.event);
+  const money = (minor: number) => `${currency} ${toMajor(minor, currency).toFixed(currencyExponent(currency))}`;
+  const sold = new Map<string, { typeId: number; count: number; minor: number }>();
+  let ticketsMinor = 0;
   for (const ticket of input.tickets) {
-    const typeId = input.typeOf.get(ticket.ticketId)!;
-    counts.set(typeId, (counts.get(typeId) ?? 0) + 1);
+    const { typeId, price } = input.soldAs.get(ticket.ticketId)!;
+    const minor = toMinor(price, currency);
+    const key = `${typeId}#${minor}`;
+    const line = sold.get(key) ?? { typeId, count: 0, minor: 0 };
+    sold.set(key, { typeId, count: line.count + 1, minor: line.minor + minor });
+    ticketsMinor += minor;
   }
-  const lines: Line[] = [...counts].map(([typeId, count]) => {
-    const type = input.types.get(typeId);
-    return {
-      label: `${count} × ${type?.name ?? `Ticket type ${typeId}`}`,
-      amount: type ? money(type.price * count) : '',
-    };
-  });
-  const method = input.shippingMethod;
-  if (method)
-    lines.push({ label: `Shipping: ${method.name}`, amount: money(shippingCharge(method, input.tickets.length)) });
-  return { lines, total: money(input.order.grandTotal) };
+  const lines: Line[] = [...sold.values()].map(({ typeId, count, minor }) => ({
+    label: `${count} × ${input.types.get(typeId)?.name ?? `Ticket type ${typeId}`}`,
+    amount: money(minor),
+  }));
+  const totalMinor = toMinor(input.order.grandTotal, currency);
+  if (input.shippingMethod)
+    lines.push({ label: `Shipping: ${input.shippingMethod.name}`, amount: money(totalMinor - ticketsMinor) });
+  return { lines, total: money(totalMinor) };
 }
 
 const contentIdOf = (ticket: PrintedTicket) => `ticket-${ticket.ticketId}@tickets`;

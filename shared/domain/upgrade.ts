@@ -15,8 +15,8 @@ export interface UpgradeOption {
   name: string;
   description: string;
   priceDifference: number;
-  /** The payment processor's currency, or null when none is configured. */
-  currency: string | null;
+  /** The event's currency (`saleCurrency`): what an upgrade would be charged in. */
+  currency: string;
   /** The target type has room (sold < total). */
   available: boolean;
 }
@@ -31,7 +31,7 @@ export function canUpgrade(ticket: TicketRecord): boolean {
 export function upgradeOptions(
   ticket: TicketRecord,
   eventTypes: readonly TicketType[],
-  currency: string | null,
+  currency: string,
 ): UpgradeOption[] {
   const from = eventTypes.find((type) => type.id === ticket.typeId);
   if (!from || !canUpgrade(ticket)) return [];

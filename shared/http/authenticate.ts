@@ -1,4 +1,5 @@
 import { assertSessionCurrent } from '../use-cases/auth/session-check.ts';
+import { isStageWide, type Permission } from '../auth/permissions.ts';
 import { verifyToken, type AdminPrincipal } from '../auth/tokens.ts';
 import type { Access } from '../routes.ts';
 import { AUTH_COOKIE, readCookie } from './cookies.ts';
@@ -96,12 +97,16 @@ async function identify(event: RouteEvent, access: Exclude<Access, { kind: 'publ
   const principal = await verifyToken(token, access.kind);
   // After the signature: an ended session (logout everywhere, password change) is refused; cached, see session-check.ts.
   await assertSessionCurrent(principal);
-  if (
-    access.kind === 'admin' &&
-    access.permission &&
-    !(principal as AdminPrincipal).permissions.includes(access.permission)
-  ) {
-    throw new Forbidden(`This route needs the "${access.permission}" permission.`);
-  }
+  if (access.kind === 'admin' && access.permission) assertHolds(principal as AdminPrincipal, access.permission);
   event.principal = principal;
+}
+
+/** The row's permission on the token, and not a stage-wide one for an administrator limited to some events. */
+function assertHolds(principal: AdminPrincipal, permission: Permission): void {
+  if (!principal.permissions.includes(permission))
+    throw new Forbidden(`This route needs the "${permission}" permission.`);
+  if (principal.eventScope && isStageWide(permission))
+    throw new Forbidden(
+      `The "${permission}" permission is stage-wide (what it changes is offered at every event): an administrator limited to some events does not hold it.`,
+    );
 }

@@ -33,6 +33,18 @@ export const wholeNumber = (name: string, { positive = false } = {}) => {
   );
 };
 
+/**
+ * An id in a JSON body: a positive whole number, or the same as its digits by `wholeNumber`'s rule ("7", not "07",
+ * at most 15 digits). The portal's lists answer some ids as strings (`"id": "7"`, the spec's shapes), and a client
+ * sends back what it read; either form parses to the number.
+ */
+export const bodyId = (name: string) => {
+  const message = `${name} must be a positive whole number, or its digits as a string (at most ${MAX_DIGITS})`;
+  return z.union([z.int(message).check(z.positive(message)), wholeNumber(name, { positive: true })], {
+    error: message,
+  });
+};
+
 /** `_limit` and `_offset` query parameters. */
 export const pagingQuery = {
   _limit: z._default(

@@ -4,7 +4,7 @@ import { readTicketRecord } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { routeKey, routes, type RouteRow } from '#shared/routes';
-import { PERMISSIONS } from '#shared/auth/permissions';
+import { isStageWide, PERMISSIONS } from '#shared/auth/permissions';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, type CallOptions, type CallResult } from '../support/api.ts';
@@ -360,6 +360,8 @@ function scopeCell(row: RouteRow): Cell {
   if (onWebhooks(row)) return webhookScopeCell(row);
   if (onGate(row)) return gateScopeCell(row);
   if (onEvents(row)) return eventsScopeCell(row);
+  if (row.auth.kind === 'admin' && row.auth.permission && isStageWide(row.auth.permission))
+    return stageWideScopeCell(row, row.auth.permission);
   if (!eventScoped(row)) {
     return {
       says: 'no event data here: answered as unscoped staff',
@@ -426,6 +428,22 @@ function scopeCell(row: RouteRow): Cell {
     };
   }
   throw new Error(`${routeKey(row)}: an event-scoped row the matrix cannot classify; say how it takes its event`);
+}
+
+/** Staff limited to event B, on a row whose permission reaches every event (README "Event-scoped staff"). */
+function stageWideScopeCell(row: RouteRow, permission: string): Cell {
+  return {
+    says: `403 naming "${permission}" as stage-wide, before anything is read or changed (unscoped staff: not refused)`,
+    check: async () => {
+      const [limited, unlimited] = [
+        await send(row, { token: world.scoped }),
+        await send(row, { token: world.unscoped }),
+      ];
+      isProblem(limited, 403);
+      expect(limited.body.detail).toContain(`"${permission}" permission is stage-wide`);
+      expect(unlimited.status).not.toBe(403);
+    },
+  };
 }
 
 /** Staff limited to event B, on a gate row: event A is 404 as an unknown event, and nothing is scanned. */

@@ -3,7 +3,8 @@ import { getEvent, grantsInto } from '#shared/data/events';
 import { EventResource, EventSummaryResource } from '#shared/http/contract/event';
 import { wholeEvent } from '#shared/use-cases/events/event-reads';
 import { seedTickets } from '../support/factories/tickets.ts';
-import { call, idsOf } from '../support/api.ts';
+import { blankingId, call, idsOf, type CallResult } from '../support/api.ts';
+import { adminToken } from '../support/tokens.ts';
 import { boundedGet, countReads } from '../support/dynamo-reads.ts';
 import { BASE, createEventByApi, newWindow, patchEvent, portalEvents, staff, unix } from '../support/events.ts';
 
@@ -81,6 +82,33 @@ describe('edits', () => {
     const sold = await call('PATCH', `${typeUrl}/${typeId}`, { token, body: { grants: [venue.id] } });
     expect(sold.status).toBe(409);
     expect(sold.body.reason).toBe('type_has_tickets');
+  });
+
+  it("answers a scoped administrator's grant of another organiser's event exactly as one of a missing event, and writes none", async () => {
+    const [own, granted, others] = [await create(), await create(), await create()];
+    const scoped = await adminToken(undefined, 999_003, { eventScope: [own.id, granted.id] });
+    const missing = 987_654_321;
+    const typeUrl = `${BASE}/${own.id}/ticket-types`;
+    const asMissing = (response: CallResult, eventId: number) => {
+      expect(response.status, response.raw).toBe(400);
+      // The same answer, word for word, but for the id it names.
+      return blankingId(response, eventId);
+    };
+    const add = (grants: number[]) =>
+      call('POST', typeUrl, { token: scoped, body: { name: 'Pass', price: 80, total: 5, grants } });
+    expect(asMissing(await add([others.id]), others.id)).toBe(asMissing(await add([missing]), missing));
+
+    const made = await add([granted.id]);
+    expect(made.status, made.raw).toBe(201);
+    const typeUrlOf = `${typeUrl}/${made.body.data.id}`;
+    const change = (grants: number[]) => call('PATCH', typeUrlOf, { token: scoped, body: { grants } });
+    expect(asMissing(await change([granted.id, others.id]), others.id)).toBe(
+      asMissing(await change([granted.id, missing]), missing),
+    );
+    expect(await grantsInto(others.id, 5)).toEqual([]);
+    expect(await grantsInto(granted.id, 5)).toEqual([{ into: granted.id, eventId: own.id, typeId: made.body.data.id }]);
+    // Unscoped staff grant any event.
+    expect((await call('PATCH', typeUrlOf, { token, body: { grants: [others.id] } })).status).toBe(200);
   });
 
   it('deletes an event without tickets: gone from the lists, its history kept', async () => {

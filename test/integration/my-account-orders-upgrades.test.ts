@@ -11,7 +11,7 @@ import { checkIn } from '#shared/use-cases/tickets/check-in';
 import { changeTicketStates, deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
-import { call } from '../support/api.ts';
+import { blankingId, call } from '../support/api.ts';
 import { SYSTEM } from '../support/tickets.ts';
 import { customerToken } from '../support/tokens.ts';
 import { unusedCustomerId } from '../support/customers.ts';
@@ -72,9 +72,56 @@ describe('GET /my-account/payment-processor', () => {
   });
 });
 
+describe('GET /my-account/payment-processor?eventId=', () => {
+  it("answers the currency the event's checkout charges in, the rest as the record", async () => {
+    await putPaymentProcessor(EURO_PROCESSOR);
+    const yen = await seedEvent({ published: true, currency: 'JPY' });
+    const [record, forYen] = [
+      await call('GET', `${BASE}/payment-processor`, { token }),
+      await call('GET', `${BASE}/payment-processor?eventId=${yen.id}`, { token }),
+    ];
+    expect(forYen.status, forYen.raw).toBe(200);
+    expect(record.body.data.currency).toBe('EUR');
+    expect(forYen.body).toEqual({ count: 1, data: { ...record.body.data, currency: 'JPY' } });
+    // What the checkout holds and charges in for that event.
+    const held = await call('POST', `${BASE}/reservations`, {
+      token: await customerToken(unusedCustomerId()),
+      body: { eventId: yen.id, lines: [{ typeId: yen.ticketTypes[0]!.id, quantity: 1 }] },
+    });
+    expect(held.body.data.amounts.currency).toBe(forYen.body.data.currency);
+  });
+
+  it('answers an unpublished event as a missing one, except to a customer holding an order of it', async () => {
+    await putPaymentProcessor(EURO_PROCESSOR);
+    const draft = await seedEvent({ published: false, currency: 'GBP' });
+    const buyer = unusedCustomerId();
+    await placeOrder(draft, buyer, [draft.ticketTypes[0]!.id]);
+    const missing = 999_999_999;
+    const answerFor = async (eventId: number) => {
+      const refused = await call('GET', `${BASE}/payment-processor?eventId=${eventId}`, { token });
+      expect(refused.status, refused.raw).toBe(404);
+      return blankingId(refused, eventId);
+    };
+    expect(await answerFor(draft.id)).toBe(await answerFor(missing));
+    const own = await call('GET', `${BASE}/payment-processor?eventId=${draft.id}`, {
+      token: await customerToken(buyer),
+    });
+    expect(own.body.data.currency).toBe('GBP');
+    for (const bad of ['abc', '07', '0', ''])
+      expect((await call('GET', `${BASE}/payment-processor?eventId=${bad}`, { token })).status, bad).toBe(400);
+  });
+});
+
 describe('GET /my-account/upgrades/{ticketId}', () => {
-  // The currency of the options is the processor's.
-  beforeAll(() => putPaymentProcessor(EURO_PROCESSOR));
+  it("prices the options in the ticket's event's currency, not the processor record's", async () => {
+    await putPaymentProcessor(EURO_PROCESSOR);
+    const pounds = await seedEvent({ currency: 'GBP' });
+    const [cheapest] = [...pounds.ticketTypes].sort((a, b) => a.price - b.price);
+    const { ticketIds } = await placeOrder(pounds, customer, [cheapest!.id]);
+    const response = await upgrades(ticketIds[0]!);
+    expect(response.body.data.length).toBeGreaterThan(0);
+    for (const option of response.body.data) expect(option.currency).toBe('GBP');
+  });
 
   it("offers the event's dearer types, cheapest first, with the difference, the currency and whether there is room", async () => {
     const ticketId = await standardTicket();

@@ -1,14 +1,19 @@
 import QRCode from 'qrcode';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShippingMethod } from '#shared/data/shipping-methods';
 import { readTicketRecords } from '#shared/data/ticket-records';
 import { QR_OPTIONS } from '#shared/domain/qr-code';
+import type { Order } from '#shared/domain/order';
 import { sendOrderConfirmation } from '#shared/use-cases/portal/order-confirmation';
 import { unusedCustomerId } from '../support/customers.ts';
 import { PORTAL_URL } from '../support/env.ts';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
-import { mailTo } from '../support/mail.ts';
+import { call } from '../support/api.ts';
+import { mailTo, newAddress } from '../support/mail.ts';
+import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
+import { type StandInKeys, standInKeys, type WebhookRelay, webhookRelay } from '../support/stripe.ts';
+import { adminToken } from '../support/tokens.ts';
 
 const shippingMethod = (overrides: { hasETickets: boolean; name: string }) =>
   createShippingMethod({
@@ -39,11 +44,14 @@ async function paidOrder(title = 'Canal 10K') {
   return { event, order, tickets };
 }
 
+/** The order as its checkout wrote it: the total is the reservation's, the methods' 3.50 for two tickets included. */
+const withShipping = (order: Order): Order => ({ ...order, grandTotal: order.grandTotal + 3.5 });
+
 describe('sendOrderConfirmation (the mail of a paid order)', () => {
   it('mails the buyer the lines, shipping, total, each ticket with its QR code inline, and the portal link', async () => {
     const { event, order, tickets } = await paidOrder();
     const method = await shippingMethod({ name: 'E-ticket', hasETickets: true });
-    expect(await sendOrderConfirmation(order, tickets, event, method)).toBe('sent');
+    expect(await sendOrderConfirmation(withShipping(order), tickets, event, method)).toBe('sent');
 
     const [mail, ...more] = await mailTo(order.emailAddress);
     expect(more).toEqual([]);
@@ -54,7 +62,7 @@ describe('sendOrderConfirmation (the mail of a paid order)', () => {
       '1 × General admission: EUR 35.00',
       '1 × VIP: EUR 90.00',
       'Shipping: E-ticket: EUR 3.50',
-      `Total: EUR ${order.grandTotal.toFixed(2)}`,
+      'Total: EUR 128.50',
       'Tuesday, 1 June 2027 at 09:00 (Europe/Amsterdam)',
       `Your orders and tickets in the portal: ${PORTAL_URL}`,
     ])
@@ -85,7 +93,7 @@ describe('sendOrderConfirmation (the mail of a paid order)', () => {
   it('says the tickets will be posted, and carries no barcode, for a shipping method without e-tickets', async () => {
     const { event, order, tickets } = await paidOrder();
     const method = await shippingMethod({ name: 'Royal Mail', hasETickets: false });
-    expect(await sendOrderConfirmation(order, tickets, event, method)).toBe('sent');
+    expect(await sendOrderConfirmation(withShipping(order), tickets, event, method)).toBe('sent');
     const [mail] = await mailTo(order.emailAddress);
     expect(mail!.body.text).toContain('Your tickets will be posted to you (Royal Mail).');
     expect(mail!.body.text).toContain('Shipping: Royal Mail: EUR 3.50');
@@ -112,5 +120,65 @@ describe('sendOrderConfirmation (the mail of a paid order)', () => {
     expect(mail!.body.html).toContain('Run &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Walk&quot;');
     expect(mail!.body.html).toContain('Hello &lt;b&gt;Mallory&lt;/b&gt;');
     expect(mail!.body.html).not.toContain('<script>');
+  });
+});
+
+describe('the mail prices from the order, over HTTP', () => {
+  let keys: StandInKeys;
+  let relay: WebhookRelay;
+  beforeAll(async () => {
+    keys = await standInKeys();
+    relay = await webhookRelay();
+  });
+  afterAll(() => relay.close());
+
+  const confirmationTo = async (address: string) => {
+    const mails = (await mailTo(address)).filter((mail) => mail.subject?.startsWith('Your tickets for'));
+    expect(mails).toHaveLength(1);
+    return mails[0]!.body.text!;
+  };
+
+  it("shows a checkout's tickets at the price held, though the type's price changed before the payment", async () => {
+    const bought = await checkedOut(keys, relay, { quantity: 2, price: 12.5 });
+    const repriced = await call('PATCH', `/api/v2/events/${bought.eventId}/ticket-types/${bought.typeId}`, {
+      token: await adminToken(),
+      body: { price: 99 },
+    });
+    expect(repriced.status, repriced.raw).toBe(200);
+    await payAsBrowser(keys, bought.intent);
+    const text = await confirmationTo(bought.email);
+    expect(text).toContain('2 × Runner: EUR 25.00');
+    expect(text).toContain('Total: EUR 25.00');
+    expect(text).not.toContain('EUR 198.00');
+  });
+
+  it('shows a comp box-office sale at 0, and a yen sale without decimals', async () => {
+    const sell = async (currency: string, price: number, method: string) => {
+      const event = await seedEvent({
+        published: true,
+        currency,
+        questions: [],
+        ticketTypes: [{ name: 'Runner', price, total: 10 }],
+      });
+      const buyer = newAddress('buyer');
+      const sold = await call('POST', '/api/v2/orders', {
+        token: await adminToken(['orders:sell', 'orders:read', 'tickets:read'], 999_411),
+        body: {
+          eventId: event.id,
+          lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 2 }],
+          payment: { method },
+          buyer: { emailAddress: buyer },
+          attendees: [0, 1].map((n) => ({ firstName: `Ada${n}`, lastName: 'Lovelace', email: `ada${n}@example.com` })),
+        },
+      });
+      expect(sold.status, sold.raw).toBe(201);
+      return confirmationTo(buyer);
+    };
+    const comp = await sell('EUR', 12.5, 'comp');
+    expect(comp).toContain('2 × Runner: EUR 0.00');
+    expect(comp).toContain('Total: EUR 0.00');
+    const yen = await sell('JPY', 1500, 'cash');
+    expect(yen).toContain('2 × Runner: JPY 3000\n');
+    expect(yen).toContain('Total: JPY 3000\n');
   });
 });

@@ -6,7 +6,7 @@ import { readStock } from '#shared/data/stock';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { lapseDueReservations } from '#shared/use-cases/portal/lapse-reservations';
 import { runAs } from '../../bin/local/invoke.ts';
-import { call } from '../support/api.ts';
+import { blankingId, call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
 import { unusedCustomerId } from '../support/customers.ts';
 import { placeOrder } from '../support/factories/orders.ts';
@@ -136,9 +136,84 @@ describe('POST /my-account/reservations', () => {
     expect(await stockOf(typeId)).toMatchObject({ held: 0, left: 10 });
   });
 
-  it('refuses with 409 not_on_sale an unpublished event, one before its onSaleDate and one from its cutOff', async () => {
+  it('takes each id as a number or as the digits the portal answers it in, holding the same; other strings are 400', async () => {
+    const event = await onSale({
+      waveTimes: [{ name: 'Wave A', startTime: '2400-06-01T09:00:00Z', capacity: 100 }],
+    });
+    const method = await createShippingMethod({
+      name: 'Courier',
+      description: '',
+      charge: 5,
+      twoPlusCharge: 2.5,
+      chargeType: 'per_ticket',
+      hasETickets: false,
+      requiresShippingInfo: false,
+      allowInternational: false,
+      hasBadges: false,
+    });
+    // The ids as the buyer's page reads them: the type list answers `"id": "7"`.
+    const listed = await call('GET', `/api/v2/my-account/ticket-type/${event.id}`, {
+      token: await customerToken(unusedCustomerId()),
+    });
+    const typeId = listed.body.data.find((type: { name: string }) => type.name === 'Runner').id;
+    expect(typeId).toBe(String(typeOf(event, 0)));
+    const waveTimeId = event.waveTimes[0]!.id;
+    const asNumbers = {
+      eventId: event.id,
+      lines: [{ typeId: Number(typeId), quantity: 2, waveTimeId }],
+      shippingMethodId: method.id,
+    };
+    const asDigits = {
+      eventId: String(event.id),
+      lines: [{ typeId, quantity: 2, waveTimeId: String(waveTimeId) }],
+      shippingMethodId: String(method.id),
+    };
+    const [byNumbers, byDigits] = [
+      await reserve(unusedCustomerId(), asNumbers),
+      await reserve(unusedCustomerId(), asDigits),
+    ];
+    expect(byDigits.status, byDigits.raw).toBe(201);
+    const held = ({ id: _id, expiresAt: _expires, ...rest }: Record<string, unknown>) => rest;
+    expect(held(byDigits.body.data)).toEqual(held(byNumbers.body.data));
+    expect(byDigits.body.data).toMatchObject({ eventId: event.id, shippingMethodId: method.id });
+    expect(byDigits.body.data.lines[0]).toMatchObject({ typeId: typeOf(event, 0), waveTimeId });
+
+    const customer = unusedCustomerId();
+    for (const bad of ['07', '7a', '0', ' 7', '', '1234567890123456', '-7', '7.0']) {
+      const refused = await reserve(customer, { ...asDigits, eventId: bad });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.errors).toEqual([
+        {
+          path: 'body.eventId',
+          message: 'eventId must be a positive whole number, or its digits as a string (at most 15)',
+        },
+      ]);
+    }
+    expect(await stockOf(typeOf(event, 0))).toMatchObject({ held: 4 });
+  });
+
+  it('answers an unpublished event exactly as a missing one, holding nothing', async () => {
+    const draft = await onSale({ published: false });
+    const missing = 999_999_999;
+    const typeId = typeOf(draft, 0);
+    const answerFor = async (eventId: number) => {
+      const refused = await reserve(unusedCustomerId(), { eventId, lines: [{ typeId, quantity: 1 }] });
+      expect(refused.status, refused.raw).toBe(400);
+      expect(refused.body.errors).toEqual([{ path: 'body.eventId', message: `Event ${eventId} does not exist.` }]);
+      return blankingId(refused, eventId);
+    };
+    expect(await answerFor(draft.id)).toBe(await answerFor(missing));
+    expect(await stockOf(typeId)).toMatchObject({ held: 0 });
+  });
+
+  it('refuses with 409 not_on_sale an unpublished event to a customer holding an order of it, one before its onSaleDate and one from its cutOff', async () => {
+    const draft = await onSale({ published: false });
+    const buyer = unusedCustomerId();
+    await placeOrder(draft, buyer, [typeOf(draft, 1)]);
+    const refused = await reserve(buyer, { eventId: draft.id, lines: [{ typeId: typeOf(draft, 0), quantity: 1 }] });
+    expect(refused.status, refused.raw).toBe(409);
+    expect(refused.body.reason).toBe('not_on_sale');
     const events = [
-      await onSale({ published: false }),
       await onSale({ onSaleDate: '2099-01-01T00:00:00Z' }),
       await onSale({ cutOff: '2020-01-01T00:00:00Z' }),
     ];

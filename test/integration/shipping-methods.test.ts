@@ -164,6 +164,28 @@ describe('shipping methods: single routes', () => {
   });
 });
 
+describe('shipping methods: stage-wide', () => {
+  it('are read but never changed by an administrator limited to some events, even holding shipping:write', async () => {
+    const method = await create({ charge: 4 });
+    const scoped = await adminToken(undefined, 999_004, { eventScope: [1] });
+    const refusals = await Promise.all([
+      call('POST', BASE, { token: scoped, body: { name: 'Mallory post' } }),
+      call('PATCH', `${BASE}/${method.id}`, { token: scoped, body: { charge: 0 } }),
+      call('DELETE', `${BASE}/${method.id}`, { token: scoped }),
+      call('POST', `${BASE}/bulk-create`, { token: scoped, body: { count: 1, data: [{ name: 'Mallory post' }] } }),
+      call('POST', `${BASE}/bulk-update`, { token: scoped, body: { count: 1, data: [{ id: method.id, charge: 0 }] } }),
+      call('POST', `${BASE}/bulk-delete`, { token: scoped, body: { count: 1, data: [method.id] } }),
+    ]);
+    for (const refused of refusals) {
+      expect(refused.status, refused.raw).toBe(403);
+      expect(refused.body.detail).toContain('"shipping:write" permission is stage-wide');
+    }
+    const read = await call('GET', `${BASE}/${method.id}`, { token: scoped });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toEqual(method);
+  });
+});
+
 describe('shipping methods: list', () => {
   it('pages by _limit and _offset with a right totalCount', async () => {
     for (let i = 0; i < 3; i++) await create();

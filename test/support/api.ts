@@ -97,3 +97,12 @@ type Listed = readonly { id?: unknown }[];
 /** The ids of a page's items, or of a list of items, as numbers (some lists answer them as strings). */
 export const idsOf = (list: Listed | { data: Listed }): number[] =>
   ('data' in list ? list.data : list).map((item) => Number(item.id));
+
+/**
+ * The answer's body with each mention of `id` in its texts written `<id>`: two refusals naming different ids (an
+ * event out of reach and a missing one) compare equal exactly when they say the same thing.
+ */
+export const blankingId = (response: CallResult, id: number): string =>
+  JSON.stringify(response.body, (_key, value: unknown) =>
+    typeof value === 'string' ? value.replace(new RegExp(`\\b${id}\\b`, 'g'), '<id>') : value,
+  );

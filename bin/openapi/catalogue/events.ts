@@ -68,14 +68,14 @@ export const EVENTS = {
   },
   'POST /events/{id}/ticket-types': {
     summary: 'Add a ticket type',
-    description: `Its stock (one item per 250 tickets, at most 8, each holding its share for reservations) is written and the event's \`capacity\` (the portal's \`inventory.total\`) grows by its \`total\` in the same transaction. At most ${MAX_TICKET_TYPES} an event (409 \`too_many_ticket_types\`).`,
+    description: `Its stock (one item per 250 tickets, at most 8, each holding its share for reservations) is written and the event's \`capacity\` (the portal's \`inventory.total\`) grows by its \`total\` in the same transaction. At most ${MAX_TICKET_TYPES} an event (409 \`too_many_ticket_types\`). Its access package (\`grants\`) names only events the caller may edit: one outside a scoped administrator's events is the same 400 as one that does not exist.`,
     conflicts: ['stale_version', 'too_many_ticket_types'],
     example: { name: 'Early bird', price: 45, total: 500, description: 'Until 1 February', grants: [] },
   },
   'PATCH /events/{id}/ticket-types/{typeId}': {
     summary: 'Edit a ticket type',
     description:
-      'Only the fields sent change. A `total` below what the type has sold is 409 `total_below_sold` (never an oversell, even against a sale at the same moment); `capacity` and the stock of the type follow `total` in the same transaction (a rise onto its first stock item, a fall from the fullest ones, each conditional: below what is sold and held in reservations is 409 `total_below_sold` too). `grants` change only while the type has no tickets (409 `type_has_tickets`).',
+      "Only the fields sent change. A `total` below what the type has sold is 409 `total_below_sold` (never an oversell, even against a sale at the same moment); `capacity` and the stock of the type follow `total` in the same transaction (a rise onto its first stock item, a fall from the fullest ones, each conditional: below what is sold and held in reservations is 409 `total_below_sold` too). `grants` change only while the type has no tickets (409 `type_has_tickets`), and name only events the caller may edit: one outside a scoped administrator's events is the same 400 as one that does not exist.",
     parameters: { typeId: 'The ticket type id (a positive integer).' },
     conflicts: ['stale_version', 'total_below_sold', 'type_has_tickets'],
     example: { total: 1200, price: 49.99 },

@@ -120,7 +120,11 @@ export const MY_ACCOUNT = {
   'GET /my-account/payment-processor': {
     summary: "The account's payment processor",
     description:
-      "The one record of public settings `{processor, provider: stripe|square|paypal, publishableKey, currency (ISO 4217), mode: test|live, merchantName}`; secret keys are never stored here. 404 when none is configured. `processor` (ours, beyond the spec's open record) is who takes the checkout's payments: where the stage has a Stripe publishable key, `processor` and `provider` are `stripe` and `publishableKey` and `mode` are the stage's, what the portal gives Stripe.js to confirm the checkout's PaymentIntent.",
+      "The one record of public settings `{processor, provider: stripe|square|paypal, publishableKey, currency (ISO 4217), mode: test|live, merchantName}`; secret keys are never stored here. 404 when none is configured. `processor` (ours, beyond the spec's open record) is who takes the checkout's payments: where the stage has a Stripe publishable key, `processor` and `provider` are `stripe` and `publishableKey` and `mode` are the stage's, what the portal gives Stripe.js to confirm the checkout's PaymentIntent. Each event sells in its own currency: with `eventId`, `currency` is that event's, what its checkout's PaymentIntent charges in (an unknown event, or an unpublished one the caller holds no order for, is 404 as a missing event); without it, the record's (the account's default, which no checkout charges in unless its event's is the same).",
+    parameters: {
+      eventId:
+        "The event being bought: `currency` is then that event's (as `GET /my-account/ticket-type/{eventId}`, 404 for an event the caller cannot see).",
+    },
     errors: [404],
   },
   'GET /my-account/tickets/{ticketId}/pdf': {
@@ -135,7 +139,7 @@ export const MY_ACCOUNT = {
   'GET /my-account/upgrades/{ticketId}': {
     summary: 'Upgrade options of a ticket',
     description:
-      "Only the customer's own tickets, not deleted; another's is 404. The options are the event's other types priced above the ticket's, cheapest first: `{ticketId, fromTypeId, targetTypeId, name, description, priceDifference, currency, available}` (`available`: sold < total). A ticket that is not eligible, checked in or already upgraded gets none.",
+      "Only the customer's own tickets, not deleted; another's is 404. The options are the event's other types priced above the ticket's, cheapest first: `{ticketId, fromTypeId, targetTypeId, name, description, priceDifference, currency, available}` (`currency`: the event's; `available`: sold < total). A ticket that is not eligible, checked in or already upgraded gets none.",
   },
   'POST /my-account/claim': {
     summary: 'Accept a claimed ticket (ours)',

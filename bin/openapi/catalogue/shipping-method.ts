@@ -4,6 +4,7 @@ import { type Entries, md } from './common.ts';
 /** The `shipping-method` tag: the choices the spec leaves open for every shipping-method route. */
 export const SHIPPING_METHOD_TAG = md(
   'Shipping methods, one by one or in bulk.',
+  "They are stage-wide: every event's buyers are offered every method (`GET /my-account/shipping-method`), so the writes need `shipping:write` held by an administrator who reaches every event; one limited to some events is refused (403), and reads them only.",
   `\`chargeType\` (the spec leaves its values open) is \`per_order\` (\`charge\` once per order) or \`per_ticket\` (\`charge\` for the first ticket, \`twoPlusCharge\` for each further one). Amounts are non-negative numbers in whole cents (at most 2 decimals, at most 1,000,000), else 400. A create needs only \`name\`; unknown fields are refused. At most ${MAX_SHIPPING_METHODS} methods exist at once: a create past that is 409 \`too_many_shipping_methods\` (in a bulk-create, each item without room fails alone).`,
   'The write routes take `result=none|id|object` (default `id`): `none` answers 204 with no body, `id` `{count: 1, data: <id>}`, `object` `{count: 1, data: <object>}`; creates answer 201. Bulk routes take `{count, data}` (`count` must equal the number of items, at most 100) and answer `{count, data: [{id, status: "ok"|"error", object?, error?}]}` in request order: each item succeeds or fails on its own, `object` comes with `result=object` (always on bulk-read), and an item of a bulk-create that failed validation has `id: null`.',
 );

@@ -270,7 +270,7 @@ export const UpgradeOptionResource = z.strictObject({
   name: z.string(),
   description: z.string(),
   priceDifference: z.number(),
-  currency: z.nullable(z.string()).check(z.describe("The payment processor's currency; null when none is configured.")),
+  currency: z.string().check(z.describe("The event's currency (ISO 4217), what its checkout charges in.")),
   available: z.boolean().check(z.describe('The target type has room.')),
 });
 

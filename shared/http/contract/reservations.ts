@@ -1,29 +1,29 @@
 import * as z from '../../schema.ts';
+import { bodyId } from '../paging.ts';
 import { MAX_RESERVATION_LINES, MAX_TICKETS_PER_RESERVATION, RESERVATION_STATES } from '../../domain/reservation.ts';
 
 /**
  * `POST /my-account/reservations` and its answer. The body names what to hold and nothing
  * it costs: every price and amount comes from the server, so a client-sent one (`price`,
- * `unitPrice`, `amount`, `amounts`, `total`…) is an unknown field, a 400 (strict objects).
+ * `unitPrice`, `amount`, `amounts`, `total`…) is an unknown field, a 400 (strict objects). Its ids are numbers or
+ * their digits (`bodyId`): the portal's lists answer event and type ids as strings.
  */
-const id = () => z.int().check(z.positive('must be an id'), z.maximum(2 ** 53 - 1));
-
 export const NewReservationBody = z.strictObject({
-  eventId: id(),
+  eventId: bodyId('eventId'),
   lines: z
     .array(
       z.strictObject({
-        typeId: id(),
+        typeId: bodyId('typeId'),
         // Above the per-reservation maximum is the 409 `max_per_order`; far above it is bad input.
         quantity: z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100')),
-        waveTimeId: z.optional(id()),
+        waveTimeId: z.optional(bodyId('waveTimeId')),
       }),
     )
     .check(
       z.minLength(1, 'must hold at least one line'),
       z.maxLength(MAX_RESERVATION_LINES, `must hold at most ${MAX_RESERVATION_LINES} lines`),
     ),
-  shippingMethodId: z.optional(id()),
+  shippingMethodId: z.optional(bodyId('shippingMethodId')),
 });
 export type NewReservationBody = z.output<typeof NewReservationBody>;
 

@@ -17,6 +17,7 @@ import type { NewEvent } from '../../domain/event.ts';
 import { toEventView, type EventView } from '../../domain/event-resource.ts';
 import { Conflict, Forbidden, ValidationError } from '../../errors.ts';
 import type { EventPatchBody, NewEventBody } from '../../domain/event-bodies.ts';
+import { inScope } from '../event-scope.ts';
 import { eventFor, holdsOf, wholeEvent, type Caller } from './event-reads.ts';
 
 /**
@@ -38,12 +39,20 @@ export function assertVersion(stored: number | undefined, named: number | undefi
     });
 }
 
-/** Access packages name events that exist: a 400 naming the first unknown one. */
-export async function checkGrants(grants: { path: string; eventIds: readonly number[] }[]): Promise<void> {
-  const ids = [...new Set(grants.flatMap((grant) => grant.eventIds))];
-  if (!ids.length) return;
+/**
+ * Access packages name events the caller may edit: a 400 naming the first other one. An event outside a scoped
+ * caller's events is answered as a missing one (and not even read), so a grant neither reaches another organiser's
+ * gate nor tells whether their event exists.
+ */
+export async function checkGrants(
+  caller: Caller,
+  grants: { path: string; eventIds: readonly number[] }[],
+): Promise<void> {
+  const ids = [...new Set(grants.flatMap((grant) => grant.eventIds))].filter((id) => inScope(caller.eventScope, id));
   const found = new Set(
-    (await batchGet(ids.map((id) => keys.event(id)))).flatMap((item) => (item ? [Number(item.id)] : [])),
+    ids.length
+      ? (await batchGet(ids.map((id) => keys.event(id)))).flatMap((item) => (item ? [Number(item.id)] : []))
+      : [],
   );
   for (const grant of grants)
     for (const [i, eventId] of grant.eventIds.entries())
@@ -57,7 +66,10 @@ export async function checkGrants(grants: { path: string; eventIds: readonly num
 export async function createEventFor(caller: Caller, body: NewEventBody): Promise<EventView> {
   assertUnscoped(caller);
   const types = body.ticketTypes ?? [];
-  await checkGrants(types.map((type, i) => ({ path: `body.ticketTypes.${i}.grants`, eventIds: type.grants ?? [] })));
+  await checkGrants(
+    caller,
+    types.map((type, i) => ({ path: `body.ticketTypes.${i}.grants`, eventIds: type.grants ?? [] })),
+  );
   const { start, ticketTypes: _types, ...rest } = body;
   const at = now().toISOString();
   const input: NewEvent & { updated: string; updatedBy: number } = {

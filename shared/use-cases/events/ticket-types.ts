@@ -72,7 +72,7 @@ export async function createTicketTypeFor(caller: Caller, eventId: number, body:
   if (types.length >= MAX_TICKET_TYPES)
     throw new Conflict(`An event holds at most ${MAX_TICKET_TYPES} ticket types.`, 'too_many_ticket_types');
   const grants = [...new Set(body.grants)].filter((granted) => granted !== eventId);
-  await checkGrants([{ path: 'body.grants', eventIds: grants }]);
+  await checkGrants(caller, [{ path: 'body.grants', eventIds: grants }]);
   const id = await allocateIds('TICKET_TYPE');
   const type: TicketType = {
     id,
@@ -110,7 +110,7 @@ export async function updateTicketTypeFor(caller: Caller, eventId: number, typeI
     // Issued tickets carry their package's access entries, so a package changes only before it sells.
     if (type.sold > 0 || (await typeHasTickets(typeId)))
       throw new Conflict(`Ticket type ${typeId} has tickets: its grants no longer change.`, 'type_has_tickets');
-    await checkGrants([{ path: 'body.grants', eventIds: grants }]);
+    await checkGrants(caller, [{ path: 'body.grants', eventIds: grants }]);
   }
   const after: TicketType = { ...type, ...fields, ...(grants === undefined ? {} : { grants }) };
   const changes: FieldChanges = {};

@@ -184,9 +184,15 @@ export async function listPortalQuestions(
   return { totalCount: entries.length, ...paging, items: entries.slice(paging.offset, paging.offset + paging.limit) };
 }
 
-/** `GET /my-account/payment-processor`: 404 when none is configured; the stage's Stripe key over the record's. */
-export async function paymentProcessor(): Promise<PaymentProcessorAnswer> {
-  const settings = await findPaymentProcessor();
+/**
+ * `GET /my-account/payment-processor`: 404 when none is configured; the stage's Stripe key over the record's. With
+ * `eventId`, an event the customer can access (else 404, as a missing one), whose currency it answers.
+ */
+export async function paymentProcessor(customerId: number, eventId?: number): Promise<PaymentProcessorAnswer> {
+  const [settings, event] = await Promise.all([
+    findPaymentProcessor(),
+    eventId === undefined ? undefined : accessibleEvent(customerId, eventId),
+  ]);
   if (!settings) throw new NotFound('Payment processor');
-  return paymentProcessorAnswer(settings, stripePublishableKey());
+  return paymentProcessorAnswer(settings, stripePublishableKey(), event);
 }

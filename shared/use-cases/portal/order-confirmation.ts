@@ -14,7 +14,8 @@ const { PORTAL_URL } = requireSection('order mails', z.object({ PORTAL_URL: z.ur
 
 /**
  * Mails the buyer (`order.emailAddress`) the confirmation of a paid order (shared/domain/order-mail.ts): its
- * lines, total, tickets with their QR codes (or that they will be posted), and the portal's link. Reads the
+ * lines priced as the tickets were sold (their `price`, the order's `grandTotal`: never the types' prices today),
+ * total, tickets with their QR codes (or that they will be posted), and the portal's link. Reads the
  * tickets' types and waves in one BatchGetItem; `tickets` may come in any order (they are mailed in the order's).
  * Called after the payment is committed, so a mail that cannot go is logged and answered `failed`, never thrown:
  * the buyer's tickets are in the portal either way, and `PUT /my-account/email` sends the newest order again.
@@ -38,7 +39,7 @@ export async function sendOrderConfirmation(
     shippingMethod,
     portalUrl: PORTAL_URL,
     types,
-    typeOf: new Map(ordered.map((ticket) => [ticket.id, ticket.typeId])),
+    soldAs: new Map(ordered.map((ticket) => [ticket.id, { typeId: ticket.typeId, price: ticket.price }])),
     tickets: ordered.map((ticket) =>
       printedTicket(ticket, {
         event,

@@ -1,12 +1,12 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
-import { getEvent, listTicketTypes } from '../../data/events.ts';
+import { listTicketTypes } from '../../data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
 import { activeReservation, getReservation, holdReservation, releaseHold } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { HoldRefused, readStock } from '../../data/stock.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
-import type { TicketType } from '../../domain/event.ts';
+import { saleCurrency, type TicketType } from '../../domain/event.ts';
 import {
   amountsOf,
   DEFAULT_RESERVATION_MINUTES,
@@ -20,6 +20,7 @@ import {
   type StockTake,
 } from '../../domain/reservation.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
+import { accessibleEvent } from './catalogue.ts';
 import { cancelCheckoutPayment } from './checkout-intent.ts';
 
 /** A customer's reservations per minute, and a network's (a household or office behind one address shares it). */
@@ -41,7 +42,8 @@ const sequence = 'RESERVATION';
  * `POST /my-account/reservations`: holds the lines' tickets for the event's reservation
  * minutes, priced by the types' prices and the shipping method's charges (the client sends
  * no amount). Counted against the caller's and their network's limits first (429), then
- * refused with 400 (a type, wave or shipping method not of the event) or 409 `not_on_sale`,
+ * refused with 400 (an event the customer cannot access, as a missing one; a type, wave or shipping method not of
+ * the event) or 409 `not_on_sale` (an unpublished event is that only to a customer who holds an order of it),
  * `max_per_order`, `reservation_exists`, `sold_out`; nothing is held then.
  */
 export async function createReservation(customerId: number, network: string, request: ReservationRequest) {
@@ -54,7 +56,7 @@ export async function createReservation(customerId: number, network: string, req
       `At most ${window.limit} reservations a minute per ${window.name === RESERVATIONS_PER_NETWORK.name ? 'network' : 'customer'}.`,
   );
   const [event, types, waves, method] = await Promise.all([
-    eventOf(request.eventId),
+    eventOf(customerId, request.eventId),
     listTicketTypes(request.eventId),
     request.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(request.eventId) : [],
     request.shippingMethodId === undefined ? undefined : shippingMethodOf(request.shippingMethodId),
@@ -85,7 +87,7 @@ export async function createReservation(customerId: number, network: string, req
     expiresAt: new Date(at.getTime() + minutes * 60_000).toISOString(),
     lines,
     shippingMethodId: request.shippingMethodId ?? null,
-    amounts: amountsOf(lines, shippingFor(method, quantity), event.currency ?? 'EUR'),
+    amounts: amountsOf(lines, shippingFor(method, quantity), saleCurrency(event)),
   };
   for (let attempt = 1; ; attempt++) {
     const reservation: Reservation = { ...base, takes: await planStock(request, byId) };
@@ -100,10 +102,14 @@ export async function createReservation(customerId: number, network: string, req
   }
 }
 
-/** The body's event: one that does not exist is bad input naming the field, as a type or a shipping method. */
-async function eventOf(id: number) {
+/**
+ * The body's event, when the customer can access it (catalogue.ts `accessibleEvent`): one that does not exist is bad
+ * input naming the field, as a type or a shipping method, and so is an unpublished one they hold no order for, word
+ * for word, so a hold tells no customer which drafts exist.
+ */
+async function eventOf(customerId: number, id: number) {
   try {
-    return await getEvent(id);
+    return await accessibleEvent(customerId, id);
   } catch (error) {
     if (!(error instanceof NotFound)) throw error;
     throw new ValidationError('Unknown event.', [{ path: 'body.eventId', message: `Event ${id} does not exist.` }]);

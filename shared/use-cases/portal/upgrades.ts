@@ -1,6 +1,6 @@
-import { listTicketTypes } from '../../data/events.ts';
-import { findPaymentProcessor } from '../../data/payment-processors.ts';
+import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { readTicketRecord } from '../../data/ticket-records.ts';
+import { saleCurrency } from '../../domain/event.ts';
 import { upgradeOptions, type UpgradeOption } from '../../domain/upgrade.ts';
 import { NotFound } from '../../errors.ts';
 
@@ -11,6 +11,6 @@ import { NotFound } from '../../errors.ts';
 export async function ticketUpgradeOptions(customerId: number, ticketId: number): Promise<UpgradeOption[]> {
   const ticket = await readTicketRecord(ticketId);
   if (!ticket || ticket.deleted || ticket.customerId !== customerId) throw new NotFound('Ticket', ticketId);
-  const [types, processor] = await Promise.all([listTicketTypes(ticket.eventId), findPaymentProcessor()]);
-  return upgradeOptions(ticket, types, processor?.currency ?? null);
+  const [types, event] = await Promise.all([listTicketTypes(ticket.eventId), getEvent(ticket.eventId)]);
+  return upgradeOptions(ticket, types, saleCurrency(event));
 }
