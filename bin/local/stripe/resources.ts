@@ -4,7 +4,7 @@ import { invalidRequest, missing, missingParam, StripeFailure, unexpectedState, 
 
 /**
  * The Stripe objects the service uses, in memory: PaymentIntents (create, retrieve, confirm with a
- * test payment method, cancel), their one Charge, and full Refunds. Each state change hands an event
+ * test payment method, cancel), their one Charge, and Refunds (in full or in parts). Each state change hands an event
  * to `emit` (webhooks.ts signs and delivers it).
  */
 export type StripeObject = Record<string, unknown> & { id: string; object: string };
@@ -213,7 +213,10 @@ export class Resources {
     return intent;
   }
 
-  /** Full refunds only: an `amount` other than what is left to refund is refused. */
+  /**
+   * A refund of the charge, in full (no `amount`: what is left) or in part (`amount` up to what is left; more is
+   * `amount_too_large`); a charge refunded in full is `charge_already_refunded`.
+   */
   refund(form: Form): StripeObject {
     onlyKnown(form, ['payment_intent', 'charge', 'amount', 'reason', 'metadata']);
     const intentId = text(form, 'payment_intent');
@@ -233,10 +236,13 @@ export class Resources {
         code: 'charge_already_refunded',
         param: 'charge',
       });
-    const amount = form.amount === undefined ? (charge.amount as number) : positiveInteger(form, 'amount');
-    if (amount !== charge.amount)
-      throw invalidRequest('This stand-in refunds a charge in full only.', {
-        code: 'parameter_invalid_integer',
+    const left = (charge.amount as number) - (charge.amount_refunded as number);
+    const amount = form.amount === undefined ? left : positiveInteger(form, 'amount');
+    if (amount < 1)
+      throw invalidRequest('Invalid positive integer', { code: 'parameter_invalid_integer', param: 'amount' });
+    if (amount > left)
+      throw invalidRequest(`Refund amount (${amount}) is greater than unrefunded amount on charge (${left}).`, {
+        code: 'amount_too_large',
         param: 'amount',
       });
     const refund: StripeObject = {
@@ -252,7 +258,9 @@ export class Resources {
       status: 'succeeded',
     };
     this.refunds.set(refund.id, refund);
-    Object.assign(charge, { refunded: true, amount_refunded: amount });
+    // As Stripe: `refunded` once nothing is left, and `charge.refunded` for every refund, a part's too.
+    const refundedNow = (charge.amount_refunded as number) + amount;
+    Object.assign(charge, { refunded: refundedNow === charge.amount, amount_refunded: refundedNow });
     this.emit('charge.refunded', charge, charge.payment_intent as string);
     return refund;
   }
