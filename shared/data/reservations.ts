@@ -284,3 +284,28 @@ export async function holdAgain(takes: readonly StockTake[], with_: readonly Tra
     throw error;
   }
 }
+
+/**
+ * A cancel by staff of a checkout whose payment has not issued its tickets (cancel-order.ts), with `with` (the order's
+ * close) in the same transaction, so the stock is back exactly when the order closes:
+ * - `release`: the reservation still `checked_out` (no ticket issued from it), released as its buyer's DELETE would
+ *   (its stock back, marker and due entry gone), conditional on that state: a payment converting it first (→ `paid`)
+ *   makes this fail, and the caller reads again;
+ * - `takes`: places still `held` for tickets never issued (the paid reservation's, or a late payment's held again),
+ *   back to `left`.
+ * False when the reservation or a `with` item moved first (nothing written).
+ */
+export async function returnUnissued(
+  stock: { release?: Reservation; takes: readonly StockTake[] },
+  at: string,
+  with_: readonly TransactItem[],
+): Promise<boolean> {
+  if (stock.release) return moveReservation(stock.release, 'released', at, { returns: true, with: with_ });
+  try {
+    await transactWrite([...with_, ...stock.takes.map(releaseAction)]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled && with_.some((_, n) => error.conditionFailed(n))) return false;
+    throw error;
+  }
+}

@@ -2,21 +2,25 @@ import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { readOrder, startCancellation } from '../../data/order-staff.ts';
 import { addTransactions } from '../../data/order-lists.ts';
-import { moveOrderStatus, OrderStatusMoved } from '../../data/order-status.ts';
+import { moveOrderStatus, orderStatusMoveActions, OrderStatusMoved, sameLength } from '../../data/order-status.ts';
+import { getReservation, returnUnissued } from '../../data/reservations.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import {
   cancellationOutcome,
   checkedInTickets,
   deskRefund,
   isClosed,
+  issuedTicketIds,
   orderCancelledMail,
   refundsDue,
   replacementIds,
+  soldTicketIds,
   ticketsToCancel,
   toStaffOrder,
   type StaffOrder,
 } from '../../domain/order-cancel.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
+import { unissuedTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
 import { actorLabel } from '../../domain/ticket-history.ts';
 import { withStates, statesOf } from '../../domain/ticket-states.ts';
 import type { Via } from '../../domain/ticket-transitions.ts';
@@ -26,32 +30,46 @@ import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
 import { adminActor, inScope } from '../event-scope.ts';
 import { refundStripePayment } from '../payments/refunds.ts';
+import { cancelOrderPayment } from '../portal/checkout-intent.ts';
 import { changeTicket } from '../tickets/change-ticket.ts';
 import { orderFor } from './order-reads.ts';
 
 /**
  * `POST /orders/{id}/cancel`: the order's tickets to the spec's cancelled state, the order to `cancelled` (or
- * `refunded` when a payment was taken), the buyer mailed. An order holds up to 50 tickets and a ticket's
- * transaction ~27 actions, so it cannot be one transaction; like `createOrder` it goes in steps, each a
- * conditional write, and a retry (with the same `Idempotency-Key` or another) resumes where one stopped:
+ * `refunded` when a payment was taken), the buyer mailed; with `ticketIds`, only those tickets (cancel-part.ts). An
+ * order holds up to 50 tickets and a ticket's transaction ~27 actions, so it cannot be one transaction; like
+ * `createOrder` it goes in steps, each a conditional write, and a retry (with the same `Idempotency-Key` or another)
+ * resumes where one stopped:
  *
  * 1. the order records its `cancellation` (who, when, `force`, the status it will end in), conditional on none
- *    having started: from here the order reads as being cancelled;
- * 2. each ticket the order sold that still holds a place (its own, or the replacement a transfer made of one:
+ *    having started and the status read: from here the order reads as being cancelled, and a checkout's payment
+ *    issues no more tickets and never activates it (orders.ts `STILL_ISSUING`);
+ * 2. by the status it was in:
+ *    - `awaiting_payment` (a checkout not yet paid): its PaymentIntent cancelled at Stripe, then the order `cancelled`
+ *      with its reservation released (the stock back on sale) in one transaction conditional on both as read. A
+ *      payment that claimed the order first (`pending`) makes that fail, and the cancel goes on as for `pending`; one
+ *      that succeeded at Stripe but reaches the webhook after the close is refunded there (refunds.ts
+ *      `refundPaymentOfClosedOrder`);
+ *    - `pending` (paid, its tickets being issued): its tickets issued so far (`issuedTickets`, final from step 1) are
+ *      cancelled, the payment refunded, and the order closed with the stock its other attendees still held given
+ *      back in one transaction (`stopIssuing`);
+ *    - `active`: the steps below;
+ * 3. each ticket the order sold that still holds a place (its own, or the replacement a transfer made of one:
  *    order-cancel.ts) is cancelled through `changeTicket` (its own transaction: history with the actor,
  *    `cancel_order` or `force_cancel_order`, the type's `sold` down, lists and statistics); a ticket already
  *    cancelled is skipped, so a repeat does nothing twice;
- * 3. what is paid and not refunded is refunded (shared/README.md "Refunds"): a Stripe payment in full through
+ * 4. what is paid and not refunded is refunded (shared/README.md "Refunds"): a Stripe payment in full through
  *    Stripe, keyed by the order (a retry, or a crash after Stripe refunded, gets the one refund back), a
  *    box-office payment recorded as due at the desk; each a negative transaction, recorded once by its reference.
  *    Stripe not answering is a 503 with `Retry-After`, Stripe refusing a 409 `refund_refused`: the order stays
  *    being cancelled, its status unmoved, and a retry resumes here;
- * 4. the order's status moves (with the staff's counts, one transaction conditional on the status it leaves);
- * 5. the buyer is mailed (after the commit: a failed mail is logged, the cancellation stands).
+ * 5. the order's status moves (with the staff's counts, one transaction conditional on the status it leaves);
+ * 6. the buyer is mailed (after the commit: a failed mail is logged, the cancellation stands).
  *
  * A checked-in ticket needs `force: true` (else 409 `checked_in` naming them, nothing written); a replacement in an
  * event outside the caller's scope is 409 `transferred_out_of_scope`, nothing written. A closed order is 409
- * `already_cancelled`.
+ * `already_cancelled`; a box-office sale still `pending` (being completed, or undone by its request or the sweep) is
+ * 409 `sale_in_progress`.
  */
 export async function cancelOrder(
   caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
@@ -62,7 +80,16 @@ export async function cancelOrder(
   const by = actorLabel(actor);
   let order = await begin(caller, id, force, by);
   const recordedForce = force || order.cancellation!.force;
-  const tickets = await soldTickets(order);
+  if (order.status === 'awaiting_payment') {
+    const unpaid = await closeUnpaid(order, by);
+    if ('closed' in unpaid) return finished(unpaid.closed, []);
+    order = unpaid.moved;
+    // A lapse, or another cancel, closed it first: as it is, without a second mail.
+    if (order.status !== 'pending') return toStaffOrder(order, await readTicketRecords(order.ticketIds));
+  }
+  if (order.status === 'pending') return stopIssuing(order, actor, recordedForce);
+
+  const tickets = await soldTickets(order.ticketIds);
   const cancelled: TicketRecord[] = [];
   for (const ticket of ticketsToCancel(tickets)) cancelled.push(await cancelTicket(ticket, actor, recordedForce));
 
@@ -77,10 +104,111 @@ export async function cancelOrder(
     // Another request finished it first: answer the order as it now is, without a second mail.
     return toStaffOrder((await readOrder(id))!, await readTicketRecords(order.ticketIds));
   }
-  const after = await readTicketRecords(order.ticketIds);
-  const changed = await readTicketRecords(cancelled.map((ticket) => ticket.id));
+  return finished(
+    order,
+    cancelled.map((ticket) => ticket.id),
+  );
+}
+
+/** The order closed by this request: the buyer mailed with the tickets it cancelled, the order answered. */
+async function finished(order: Order, cancelledIds: number[]): Promise<StaffOrder> {
+  const changed = await readTicketRecords(cancelledIds);
   await mailBuyer(order, [...changed.values()]);
-  return toStaffOrder(order, after);
+  return toStaffOrder(order, await readTicketRecords(order.ticketIds));
+}
+
+/** Reads and closes of an order being cancelled before giving up (each lost only to a payment or a lapse moving it). */
+const CLOSE_TRIES = 5;
+
+/**
+ * Step 2 of a checkout awaiting payment: its PaymentIntent cancelled first (so no payment can come once the stock is
+ * back on sale; Stripe not answering is the 503, and a retry resumes), then the order `cancelled` with its
+ * reservation released in one transaction: `closed`. Else the order as it `moved` first: `pending` when a payment
+ * claimed it (the cancel goes on as for a paid order), `expired` when its reservation lapsed (its stock went back
+ * then), closed by another cancel.
+ */
+async function closeUnpaid(started: Order, by: string): Promise<{ closed: Order } | { moved: Order }> {
+  await cancelOrderPayment(started);
+  for (let attempt = 0; attempt < CLOSE_TRIES; attempt++) {
+    const order = (await readOrder(started.id))!;
+    if (order.status !== 'awaiting_payment') return { moved: order };
+    const reservation = (await getReservation(order.checkout!.reservationId))!;
+    const at = now().toISOString();
+    const entry = { at, by, action: 'cancelled' as const, force: order.cancellation!.force };
+    const close = orderStatusMoveActions(order, { status: 'cancelled' }, { APPEND: { history: [entry] } });
+    if (await returnUnissued({ release: reservation, takes: [] }, at, close))
+      return { closed: { ...order, status: 'cancelled', history: [...(order.history ?? []), entry] } };
+  }
+  throw new Conflict(
+    `Order ${started.id} kept changing while it was cancelled; retry the request.`,
+    'concurrent_update',
+  );
+}
+
+/**
+ * Step 2 of a paid checkout still issuing its tickets. From the cancellation's start no ticket of it is issued, so the
+ * order read now holds every ticket it will ever have: each cancelled (as step 3), the payment refunded (step 4),
+ * then in one transaction, conditional on the order still `pending` with those tickets, the order closed (its
+ * `ticketIds` set, so staff see them cancelled; the outcome `refunded` once a payment was taken) and the places its
+ * other attendees held given back (`heldForUnissued`). Tickets first, then the money, then the stock: a failure
+ * half-way leaves the order being cancelled, and a retry resumes.
+ */
+async function stopIssuing(started: Order, actor: ReturnType<typeof adminActor>, force: boolean): Promise<StaffOrder> {
+  const read = (await readOrder(started.id))!;
+  if (read.status !== 'pending') return toStaffOrder(read, await readTicketRecords(soldTicketIds(read)));
+  const ids = issuedTicketIds(read);
+  const cancelled: TicketRecord[] = [];
+  for (const ticket of ticketsToCancel(await soldTickets(ids)))
+    cancelled.push(await cancelTicket(ticket, actor, force));
+  let order = await refund(read);
+  for (let attempt = 0; attempt < CLOSE_TRIES; attempt++) {
+    const outcome = cancellationOutcome(order);
+    const at = now().toISOString();
+    const entry = { at, by: actorLabel(actor), action: outcome, force };
+    const cancellation = { ...order.cancellation!, outcome };
+    const close = orderStatusMoveActions(
+      order,
+      { status: outcome },
+      { SET: { ticketIds: ids, cancellation }, APPEND: { history: [entry] } },
+      sameLength('issuedTickets', ids.length),
+    );
+    if (await returnUnissued(await heldForUnissued(order), at, close)) {
+      const closed = {
+        ...order,
+        status: outcome,
+        ticketIds: ids,
+        cancellation,
+        history: [...(order.history ?? []), entry],
+      };
+      return finished(
+        closed,
+        cancelled.map((ticket) => ticket.id),
+      );
+    }
+    order = (await readOrder(started.id))!;
+    // Closed meanwhile (another cancel of it, or its payment refunded by the issue for want of stock): as it is.
+    if (order.status !== 'pending') return toStaffOrder(order, await readTicketRecords(soldTicketIds(order)));
+  }
+  throw new Conflict(
+    `Order ${started.id} kept changing while it was cancelled; retry the request.`,
+    'concurrent_update',
+  );
+}
+
+/**
+ * What a pending checkout still holds for its attendees not issued: the places of a late payment's hold again
+ * (`checkout.takes`), or of its paid reservation; its reservation itself while still `checked_out` (the payment has
+ * not converted it: no ticket issued from it yet); nothing when it lapsed or was released before the payment (its
+ * stock went back then) and nothing was held again.
+ */
+async function heldForUnissued(order: Order): Promise<{ release?: Reservation; takes: StockTake[] }> {
+  const checkout = order.checkout!;
+  const issued = new Set(Object.keys(order.issuedTickets ?? {}).map(Number));
+  if (checkout.takes) return { takes: unissuedTakes(checkout.takes, checkout.attendees, issued) };
+  const reservation = await getReservation(checkout.reservationId);
+  if (reservation?.status === 'checked_out') return { release: reservation, takes: [] };
+  if (reservation?.status === 'paid') return { takes: unissuedTakes(reservation.takes, checkout.attendees, issued) };
+  return { takes: [] };
 }
 
 /** Step 3: each processor's payment less its refunds refunded and recorded; the order with its transactions. */
@@ -106,7 +234,13 @@ async function begin(
     if (isClosed(order))
       throw new Conflict(`Order ${id} is already ${order.status}.`, 'already_cancelled', { orderStatus: order.status });
     if (order.cancellation) return order;
-    const tickets = await soldTickets(order);
+    if (order.status === 'pending' && !order.checkout)
+      throw new Conflict(
+        `Order ${id} is a box-office sale still being completed or undone: cancel it once it is active.`,
+        'sale_in_progress',
+        { orderStatus: order.status },
+      );
+    const tickets = await soldTickets(soldTicketIds(order));
     const elsewhere = tickets.filter((ticket) => !inScope(caller.eventScope, ticket.eventId));
     if (elsewhere.length) {
       const list = elsewhere.map((ticket) => String(ticket.id));
@@ -135,13 +269,13 @@ async function begin(
 }
 
 /**
- * The tickets the order sold as they are now: its own and, for one transferred to another type or event, its
- * replacement (and that one's, after another transfer), one batch read per generation of transfers.
+ * The tickets an order sold (`ticketIds`) as they are now: each and, for one transferred to another type or event,
+ * its replacement (and that one's, after another transfer), one batch read per generation of transfers.
  */
-async function soldTickets(order: Order): Promise<TicketRecord[]> {
+export async function soldTickets(ticketIds: readonly number[]): Promise<TicketRecord[]> {
   const tickets: TicketRecord[] = [];
-  const seen = new Set<number>(order.ticketIds);
-  for (let ids = order.ticketIds; ids.length; ) {
+  const seen = new Set<number>(ticketIds);
+  for (let ids = [...ticketIds]; ids.length; ) {
     const read = [...(await readTicketRecords(ids)).values()];
     tickets.push(...read);
     ids = replacementIds(read, seen);
@@ -173,7 +307,7 @@ export async function cancelTicket(
   });
 }
 
-async function mailBuyer(order: Order, cancelled: TicketRecord[]): Promise<void> {
+export async function mailBuyer(order: Order, cancelled: TicketRecord[]): Promise<void> {
   try {
     await sendEmail({ to: order.emailAddress, ...orderCancelledMail(order, cancelled) });
   } catch (error) {
