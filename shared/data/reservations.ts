@@ -286,26 +286,9 @@ export async function holdAgain(takes: readonly StockTake[], with_: readonly Tra
 }
 
 /**
- * A cancel by staff of a checkout whose payment has not issued its tickets (cancel-order.ts), with `with` (the order's
- * close) in the same transaction, so the stock is back exactly when the order closes:
- * - `release`: the reservation still `checked_out` (no ticket issued from it), released as its buyer's DELETE would
- *   (its stock back, marker and due entry gone), conditional on that state: a payment converting it first (→ `paid`)
- *   makes this fail, and the caller reads again;
- * - `takes`: places still `held` for tickets never issued (the paid reservation's, or a late payment's held again),
- *   back to `left`.
- * False when the reservation or a `with` item moved first (nothing written).
+ * A checked-out reservation released as its buyer's DELETE would (its stock back, marker and due entry gone) with
+ * `with` (a staff cancel's close of its order, cancel-checkout.ts) in the same transaction, conditional on the state
+ * read: false when it or a `with` item moved first (a payment converting it to `paid`).
  */
-export async function returnUnissued(
-  stock: { release?: Reservation; takes: readonly StockTake[] },
-  at: string,
-  with_: readonly TransactItem[],
-): Promise<boolean> {
-  if (stock.release) return moveReservation(stock.release, 'released', at, { returns: true, with: with_ });
-  try {
-    await transactWrite([...with_, ...stock.takes.map(releaseAction)]);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCancelled && with_.some((_, n) => error.conditionFailed(n))) return false;
-    throw error;
-  }
-}
+export const releaseWith = (reservation: Reservation, at: string, with_: readonly TransactItem[]): Promise<boolean> =>
+  moveReservation(reservation, 'released', at, { returns: true, with: with_ });

@@ -23,7 +23,8 @@ import { toMajor, toMinor } from '../../money.ts';
 import { sendEmail } from '../../services/email.ts';
 import { adminActor, inScope } from '../event-scope.ts';
 import { refundStripePart } from '../payments/refunds.ts';
-import { cancelOrder, cancelTicket, soldTickets } from './cancel-order.ts';
+import { cancelOrder } from './cancel-order.ts';
+import { cancelTicket, soldTickets } from './cancel-steps.ts';
 import { orderFor } from './order-reads.ts';
 
 type Caller = Pick<AdminPrincipal, 'id' | 'eventScope'>;

@@ -7,7 +7,7 @@ import type { Order, OrderHistoryEntry } from '../../domain/order.ts';
 import type { StockTake } from '../../domain/reservation.ts';
 import { actorLabel, type Actor } from '../../domain/ticket-history.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
-import { cancelTicket } from './cancel-order.ts';
+import { cancelTicket } from './cancel-steps.ts';
 
 /** Reads of the order when its recorded tickets changed between the read and the close (never, once the undo started). */
 const UNDO_TRIES = 3;
