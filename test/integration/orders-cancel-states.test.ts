@@ -1,15 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { findTicketType } from '#shared/data/events';
+import { startCancellation } from '#shared/data/order-staff';
 import { getOrder } from '#shared/data/orders';
 import { getReservation } from '#shared/data/reservations';
 import { readStock } from '#shared/data/stock';
 import { readTicketRecords } from '#shared/data/ticket-records';
 import { issuedTicketIds } from '#shared/domain/order-cancel';
 import { orderTicketStatus } from '#shared/domain/order';
+import { STUCK_ORDER_GRACE_MS, sweepStuckOrders } from '#shared/use-cases/orders/sweep-stuck-orders';
 import { payOrder as payOrderNow } from '#shared/use-cases/portal/checkout-payment';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
+import { atTime } from '../support/clock.ts';
 import { unusedCustomerId } from '../support/customers.ts';
 import { clearFaults, failCalls, failures } from '../support/faults.ts';
 import { placeOrder } from '../support/factories/orders.ts';
@@ -251,6 +254,40 @@ describe('POST /orders/{id}/cancel of a paid checkout still issuing its tickets'
     expect(await stockOf(waiting.typeId)).toEqual({ left: TOTAL, held: 0, sold: 0 });
     const mail = (await mailTo(waiting.email)).at(-1)!;
     expect(mail.subject).toBe(`Your order ${orderId} was cancelled`);
+  });
+});
+
+describe('a staff cancel of a pending checkout whose request died after its start', () => {
+  it('is finished by the sweep of stuck orders, by system: tickets cancelled, payment refunded, stock back', async () => {
+    // A day back, and swept just past the grace period from then: no other file's pending order is that old.
+    const made = Date.now() - 24 * 3_600_000;
+    const { waiting, orderId } = await atTime(made, async () => {
+      const waiting = await undelivered(2);
+      const orderId = Number(waiting.orderId);
+      const payment = await paidAtStripe(waiting.intent, 2500);
+      const fault = failCalls(db, {
+        commands: ['TransactWriteItemsCommand'],
+        when: (input) => names(input, `ORDER#${orderId}`) && JSON.stringify(input).includes('"#n":"1"'),
+        error: failures.dynamoInternal,
+      });
+      await expect(payOrder(orderId, payment)).rejects.toThrow();
+      fault.remove();
+      const at = new Date(made).toISOString();
+      const started = await startCancellation(
+        (await getOrder(orderId))!,
+        { at, by: 'admin 999590', force: false, outcome: 'refunded' },
+        { at, by: 'admin 999590', action: 'cancel_started', force: false },
+      );
+      expect(started).toBe(true);
+      return { waiting, orderId };
+    });
+    expect(await stockOf(waiting.typeId)).toEqual({ left: TOTAL - 2, held: 1, sold: 1 });
+
+    await atTime(made + STUCK_ORDER_GRACE_MS + 60_000, () =>
+      runAs('release-reservations', () => sweepStuckOrders(50_000)),
+    );
+    const order = await expectRefundedWhole(orderId, waiting.intentId, waiting.typeId, 2500);
+    expect(order.history?.at(-1)).toMatchObject({ by: 'system', action: 'refunded' });
   });
 });
 
