@@ -205,11 +205,11 @@ export function orderCancelledMail(
   };
 }
 
-/** The buyer's mail when staff cancel part of their order: the tickets no longer valid, the share refunded. */
+/** The buyer's mail when staff cancel part of their order: the tickets no longer valid, the share refunded (`EUR 12.50`). */
 export function partCancelledMail(
   order: Order,
   part: Pick<PartCancellation, 'ticketIds'>,
-  refunded: number,
+  refunded: string | undefined,
   cancelled: readonly TicketRecord[],
 ): { subject: string; text: string } {
   return {
@@ -224,7 +224,7 @@ export function partCancelledMail(
           `- Ticket ${ticket.id}, ${`${ticket.partyMember} ${ticket.partyMemberLastName}`.trim() || '(no name)'}, barcode ${ticket.barcode}`,
       ),
       '',
-      refunded > 0 ? `${refunded} is refunded to the way you paid.` : 'Nothing is refunded for them.',
+      refunded ? `${refunded} is refunded to the way you paid.` : 'Nothing is refunded for them.',
     ].join('\n'),
   };
 }

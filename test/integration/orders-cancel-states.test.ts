@@ -311,6 +311,10 @@ describe('POST /orders/{id}/cancel with ticketIds', () => {
     expect(part.body.data.history.at(-1)).toMatchObject({ action: 'tickets_cancelled', ticketIds: [second] });
     expect(await stockOf(bought.typeId)).toEqual({ left: TOTAL - 2, held: 0, sold: 2 });
     expect((await refundsAtStripe(keys, bought.intentId)).map((refund) => refund.amount)).toEqual([1250]);
+    const mail = (await mailTo(bought.email)).at(-1)!;
+    expect(mail.subject).toBe(`Tickets of your order ${bought.orderId} were cancelled`);
+    expect(mail.body.text).toContain(`- Ticket ${second},`);
+    expect(mail.body.text).toContain('12.50 is refunded');
 
     // The same part again, with another key (a retry after a lost answer): nothing more refunded.
     const again = await cancel(bought.orderId, { ticketIds: [Number(second)] });

@@ -19,7 +19,7 @@ import { actorLabel } from '../../domain/ticket-history.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { toMajor, toMinor } from '../../money.ts';
+import { currencyExponent, toMajor, toMinor } from '../../money.ts';
 import { sendEmail } from '../../services/email.ts';
 import { adminActor, inScope } from '../event-scope.ts';
 import { refundStripePart } from '../payments/refunds.ts';
@@ -155,9 +155,13 @@ async function refuseTickets(caller: Caller, id: number, tickets: TicketRecord[]
 export const partName = (orderId: number, part: Pick<PartCancellation, 'ticketIds'>): string =>
   `order-${orderId}-refund-tickets-${createHash('sha256').update(part.ticketIds.join(',')).digest('hex').slice(0, 24)}`;
 
-/** Step 3: the part's share refunded from what each processor still holds, recorded; the amount refunded (major units). */
-async function refundPart(order: Order, part: PartCancellation): Promise<number> {
-  const currency = order.checkout?.currency ?? (await getEvent(order.eventId)).currency ?? 'EUR';
+/** The currency an order was paid in: its checkout's, or a box-office sale's event's. */
+const currencyOf = async (order: Order): Promise<string> =>
+  order.checkout?.currency ?? (await getEvent(order.eventId)).currency ?? 'EUR';
+
+/** Step 3: the part's share refunded from what each processor still holds, recorded; the amount refunded (in words). */
+async function refundPart(order: Order, part: PartCancellation): Promise<string | undefined> {
+  const currency = await currencyOf(order);
   const prices = await readTicketRecords(part.ticketIds);
   let share = part.ticketIds.reduce((sum, ticketId) => sum + toMinor(prices.get(ticketId)?.price ?? 0, currency), 0);
   const name = partName(order.id, part);
@@ -176,14 +180,13 @@ async function refundPart(order: Order, part: PartCancellation): Promise<number>
         time: now().toISOString(),
       });
   }
-  if (refunds.length) await addTransactions(order.id, refunds);
-  return toMajor(
-    refunds.reduce((sum, refund) => sum - toMinor(refund.amount, currency), 0),
-    currency,
-  );
+  if (!refunds.length) return undefined;
+  await addTransactions(order.id, refunds);
+  const minor = refunds.reduce((sum, refund) => sum - toMinor(refund.amount, currency), 0);
+  return `${currency.toUpperCase()} ${toMajor(minor, currency).toFixed(currencyExponent(currency))}`;
 }
 
-async function mailPart(order: Order, part: PartCancellation, refunded: number, cancelled: TicketRecord[]) {
+async function mailPart(order: Order, part: PartCancellation, refunded: string | undefined, cancelled: TicketRecord[]) {
   try {
     await sendEmail({ to: order.emailAddress, ...partCancelledMail(order, part, refunded, cancelled) });
   } catch (error) {
