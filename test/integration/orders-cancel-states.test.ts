@@ -334,6 +334,28 @@ describe('POST /orders/{id}/cancel with ticketIds', () => {
     expect((await cancel(bought.orderId, { ticketIds: [first] })).body.reason).toBe('already_cancelled');
   });
 
+  it('refunds no shipping for a part; the last part ends the order and refunds the shipping with the rest', async () => {
+    const posted = await call('POST', '/api/v2/shipping-method?result=object', {
+      token: await adminToken(['shipping:write'], 999_591),
+      headers: { 'idempotency-key': crypto.randomUUID() },
+      body: { name: 'Post, flat', charge: 4, chargeType: 'per_order', requiresShippingInfo: false },
+    });
+    expect(posted.status, posted.raw).toBe(201);
+    const bought = await paidCheckout(keys, relay, { quantity: 2, price: 10, shippingMethodId: posted.body.data.id });
+    const order = (await getOrder(Number(bought.orderId)))!;
+    expect(order.grandTotal).toBe(24);
+    const [first, second] = order.ticketIds as [number, number];
+
+    const part = await cancel(bought.orderId, { ticketIds: [first] });
+    expect(part.status, part.raw).toBe(200);
+    expect(part.body.data).toMatchObject({ status: 'active', payment: { paid: 14 } });
+    const last = await cancel(bought.orderId, { ticketIds: [second] });
+    expect(last.status, last.raw).toBe(200);
+    expect(last.body.data).toMatchObject({ status: 'refunded', payment: { paid: 0 } });
+    const refunds = (await refundsAtStripe(keys, bought.intentId)).map((refund) => refund.amount);
+    expect(refunds.sort((a, b) => a - b)).toEqual([400, 1000, 1000]);
+  });
+
   it('refuses a ticket of another order, a repeated id and an empty list with a 400, changing nothing', async () => {
     const event = await seedEvent();
     const typeId = event.ticketTypes[0]!.id;
