@@ -36,11 +36,11 @@ import { orderFor } from './order-reads.ts';
  *      with its reservation released (the stock back on sale) in one transaction conditional on both as read. A
  *      payment that claimed the order first (`pending`) makes that fail, and the cancel goes on as for `pending`; one
  *      that succeeded at Stripe but reaches the webhook after the close is refunded there (refunds.ts
- *      `refundPaymentOfClosedOrder`);
+ *      `refundPaymentOfClosedOrder`) (cancel-checkout.ts `closeUnpaid`);
  *    - `pending` (paid, its tickets being issued): its tickets issued so far (`issuedTickets`, final from step 1) are
  *      cancelled, the payment refunded, and the order closed with the stock its other attendees still held given
- *      back in one transaction (`stopIssuing`);
- *    - `active`: the steps below;
+ *      back in one transaction (cancel-checkout.ts `stopIssuing`);
+ *    - `active`: the steps below (each in cancel-steps.ts);
  * 3. each ticket the order sold that still holds a place (its own, or the replacement a transfer made of one:
  *    order-cancel.ts) is cancelled through `changeTicket` (its own transaction: history with the actor,
  *    `cancel_order` or `force_cancel_order`, the type's `sold` down, lists and statistics); a ticket already
