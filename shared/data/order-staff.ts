@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Order, OrderCancellation, OrderHistoryEntry } from '../domain/order.ts';
+import type { Order, OrderCancellation, OrderHistoryEntry, PartCancellation } from '../domain/order.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { fromItem } from './orders.ts';
@@ -47,6 +47,45 @@ export async function startCancellation(
           ':none': [],
           ':entry': [entry],
           ':status': order.status,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * Records a part of an active order being cancelled (`partCancellations`, with its history entry), before any of its
+ * tickets changes: conditional on the order still `active`, no whole cancellation started and as many parts recorded
+ * as when it was read (so a part chosen against that read is not recorded beside another naming the same tickets).
+ * False when the order moved meanwhile (the caller reads it again).
+ */
+export async function startPartCancellation(
+  order: Pick<Order, 'id' | 'partCancellations'>,
+  part: PartCancellation,
+  entry: OrderHistoryEntry,
+): Promise<boolean> {
+  const recorded = order.partCancellations?.length ?? 0;
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.order(order.id),
+        UpdateExpression:
+          'SET #parts = list_append(if_not_exists(#parts, :none), :part), #history = list_append(if_not_exists(#history, :none), :entry)',
+        ConditionExpression: `#status = :active AND attribute_not_exists(cancellation) AND ${
+          recorded ? 'size(#parts) = :recorded' : 'attribute_not_exists(#parts)'
+        }`,
+        ExpressionAttributeNames: { '#parts': 'partCancellations', '#history': 'history', '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':part': [part],
+          ':entry': [entry],
+          ':none': [],
+          ':active': 'active',
+          ...(recorded ? { ':recorded': recorded } : {}),
         },
       }),
     );

@@ -7,7 +7,7 @@ import { batchGet, db, tableName, transactWrite, storedAs, TransactionCancelled 
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
-import { moveOrderStatus, staffCountMoves } from './order-status.ts';
+import { moveOrderStatus, staffCountMoves, type OrderCondition } from './order-status.ts';
 import { HoldRefused, holdAction } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
@@ -83,23 +83,34 @@ export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: r
 }
 
 /**
+ * A pending order is still issuing: no failed sale's undo (undo-sale.ts) and no staff cancellation (cancel-order.ts)
+ * started. Every ticket's issue, a late payment's hold and the activation are conditional on it, so once either
+ * mark is written the tickets the order records are all it will ever have.
+ */
+export const STILL_ISSUING: OrderCondition = {
+  expression: 'attribute_not_exists(#box.#undo) AND attribute_not_exists(#cancellation)',
+  names: { '#box': 'boxOffice', '#undo': 'undo', '#cancellation': 'cancellation' },
+  values: {},
+};
+
+/**
  * A pending order's record of one attendee's ticket (`issuedTickets`, position → ticket id; a checkout's or a
- * box-office sale's), for the ticket's own transaction: conditional on the order still `pending`, not being undone
- * (`boxOffice.undo`) and the position unset, so issuing resumed after a failure, or by two deliveries at once,
- * issues each attendee's ticket once, and none once a failed sale's undo started.
+ * box-office sale's), for the ticket's own transaction: conditional on the order still `pending`, still issuing (no
+ * failed sale's `boxOffice.undo`, no staff `cancellation`) and the position unset, so issuing resumed after a
+ * failure, or by two deliveries at once, issues each attendee's ticket once, and none once an undo or a cancel
+ * started.
  */
 export const issuedTicketAction = (orderId: number, position: number, ticketId: number) => ({
   Update: {
     TableName: tableName(),
     Key: keys.order(orderId),
     UpdateExpression: 'SET #issued.#n = :ticket',
-    ConditionExpression: '#status = :pending AND attribute_not_exists(#issued.#n) AND attribute_not_exists(#box.#undo)',
+    ConditionExpression: `#status = :pending AND attribute_not_exists(#issued.#n) AND ${STILL_ISSUING.expression}`,
     ExpressionAttributeNames: {
       '#issued': 'issuedTickets',
       '#n': String(position),
       '#status': 'status',
-      '#box': 'boxOffice',
-      '#undo': 'undo',
+      ...STILL_ISSUING.names,
     },
     ExpressionAttributeValues: { ':ticket': ticketId, ':pending': 'pending' },
   },
@@ -107,16 +118,22 @@ export const issuedTicketAction = (orderId: number, position: number, ticketId: 
 
 /**
  * Where a late payment's tickets were held again (`checkout.takes`; none: an empty list, the payment to refund),
- * for the hold's own transaction: conditional on the order still `pending` and nothing recorded, so of two calls
- * issuing one order the first to record decides, and a resumed issue finds it and never holds twice.
+ * for the hold's own transaction: conditional on the order still `pending`, still issuing and nothing recorded, so of
+ * two calls issuing one order the first to record decides, a resumed issue finds it and never holds twice, and
+ * nothing is held for an order staff are cancelling.
  */
 export const orderTakesAction = (orderId: number, takes: readonly StockTake[]) => ({
   Update: {
     TableName: tableName(),
     Key: keys.order(orderId),
     UpdateExpression: 'SET #checkout.#takes = :takes',
-    ConditionExpression: '#status = :pending AND attribute_not_exists(#checkout.#takes)',
-    ExpressionAttributeNames: { '#checkout': 'checkout', '#takes': 'takes', '#status': 'status' },
+    ConditionExpression: `#status = :pending AND attribute_not_exists(#checkout.#takes) AND ${STILL_ISSUING.expression}`,
+    ExpressionAttributeNames: {
+      '#checkout': 'checkout',
+      '#takes': 'takes',
+      '#status': 'status',
+      ...STILL_ISSUING.names,
+    },
     ExpressionAttributeValues: { ':takes': takes, ':pending': 'pending' },
   },
 });
@@ -132,18 +149,15 @@ export async function recordNoTakes(orderId: number): Promise<boolean> {
   }
 }
 
-/** pending → active with its issued tickets; conditional, so an order is activated once (and a sale being undone never). */
+/**
+ * pending → active with its issued tickets; conditional, so an order is activated once (and never one whose sale is
+ * being undone or that staff are cancelling).
+ */
 export async function activateOrder(order: Order, ticketIds: number[]): Promise<Order> {
   const active: Order = { ...order, status: 'active', ticketIds };
-  await moveOrderStatus(order, active, { SET: { ticketIds } }, NOT_UNDONE);
+  await moveOrderStatus(order, active, { SET: { ticketIds } }, STILL_ISSUING);
   return active;
 }
-
-const NOT_UNDONE = {
-  expression: 'attribute_not_exists(#box.#undo)',
-  names: { '#box': 'boxOffice', '#undo': 'undo' },
-  values: {},
-};
 
 export interface OrderCounts {
   total: number;

@@ -284,3 +284,11 @@ export async function holdAgain(takes: readonly StockTake[], with_: readonly Tra
     throw error;
   }
 }
+
+/**
+ * A checked-out reservation released as its buyer's DELETE would (its stock back, marker and due entry gone) with
+ * `with` (a staff cancel's close of its order, cancel-checkout.ts) in the same transaction, conditional on the state
+ * read: false when it or a `with` item moved first (a payment converting it to `paid`).
+ */
+export const releaseWith = (reservation: Reservation, at: string, with_: readonly TransactItem[]): Promise<boolean> =>
+  moveReservation(reservation, 'released', at, { returns: true, with: with_ });

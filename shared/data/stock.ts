@@ -1,7 +1,8 @@
 import type { TicketType } from '../domain/event.ts';
 import { spreadStock, type StockShard, type StockTake } from '../domain/reservation.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName } from './client.ts';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -104,6 +105,24 @@ export const holdAction = ({ typeId, shard, quantity }: StockTake) =>
 /** A release's or lapse's return: `held` → `left`. */
 export const releaseAction = ({ typeId, shard, quantity }: StockTake) =>
   move(typeId, shard, 'SET #left = #left + :q, #held = #held - :q', '#held >= :q', quantity);
+
+/**
+ * Places still `held` for tickets never issued (a stopped checkout's: cancel-checkout.ts) back to `left`, with `with`
+ * (the order's close) in the same transaction, so the stock is back exactly when the order closes. False when a
+ * `with` item's condition failed (nothing written).
+ */
+export async function releaseHeldWith(
+  takes: readonly StockTake[],
+  with_: NonNullable<TransactWriteCommandInput['TransactItems']>,
+): Promise<boolean> {
+  try {
+    await transactWrite([...with_, ...takes.map(releaseAction)]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled && with_.some((_, n) => error.conditionFailed(n))) return false;
+    throw error;
+  }
+}
 
 /** A ticket sold from a hold: `held` → the type's `sold` (moved by the ticket's own transaction). */
 export const soldFromHoldAction = ({ typeId, shard }: Pick<StockTake, 'typeId' | 'shard'>) =>

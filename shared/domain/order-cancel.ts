@@ -1,5 +1,6 @@
 import type { Customer } from './customer.ts';
 import {
+  type PartCancellation,
   orderShipping,
   orderTicketStatus,
   type Order,
@@ -26,6 +27,16 @@ export const replacementIds = (tickets: readonly TicketRecord[], seen: ReadonlyS
       ? [ticket.transferredTo]
       : [],
   );
+
+/** A pending order's tickets issued so far (`issuedTickets`), in attendee order. */
+export const issuedTicketIds = (order: Pick<Order, 'issuedTickets'>): number[] =>
+  Object.entries(order.issuedTickets ?? {})
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([, id]) => id);
+
+/** The tickets an order sold so far: an active or closed order's `ticketIds`, a pending one's issued ones. */
+export const soldTicketIds = (order: Pick<Order, 'status' | 'ticketIds' | 'issuedTickets'>): number[] =>
+  order.status === 'pending' ? issuedTicketIds(order) : order.ticketIds;
 
 /** The order's tickets the cancellation moves to cancelled. */
 export const ticketsToCancel = (tickets: readonly TicketRecord[]): TicketRecord[] =>
@@ -112,7 +123,7 @@ export interface StaffOrder {
   ticketIds: string[];
   tickets?: StaffOrderTicket[];
   cancellation?: OrderCancellation;
-  history: { at: string; by: string; action: string; force?: boolean }[];
+  history: { at: string; by: string; action: string; force?: boolean; ticketIds?: string[] }[];
 }
 
 export function toStaffOrder(
@@ -143,7 +154,9 @@ export function toStaffOrder(
     ticketIds: order.ticketIds.map(String),
     history: [
       { at: order.created, by: order.boxOffice?.soldBy ?? `customer ${order.customerId}`, action: 'created' },
-      ...(order.history ?? []),
+      ...(order.history ?? []).map(({ ticketIds, ...entry }) =>
+        ticketIds ? { ...entry, ticketIds: ticketIds.map(String) } : entry,
+      ),
     ],
   };
   const shipping = orderShipping(order);
@@ -188,6 +201,30 @@ export function orderCancelledMail(
       refunded
         ? `The payment of ${order.grandTotal.toFixed(2)} is refunded to the way you paid.`
         : 'No payment was taken for this order.',
+    ].join('\n'),
+  };
+}
+
+/** The buyer's mail when staff cancel part of their order: the tickets no longer valid, the share refunded (`EUR 12.50`). */
+export function partCancelledMail(
+  order: Order,
+  part: Pick<PartCancellation, 'ticketIds'>,
+  refunded: string | undefined,
+  cancelled: readonly TicketRecord[],
+): { subject: string; text: string } {
+  return {
+    subject: `Tickets of your order ${order.id} were cancelled`,
+    text: [
+      `Hello ${order.purchaser || 'there'},`,
+      '',
+      `The organiser cancelled ${part.ticketIds.length} ticket(s) of order ${order.id} (event ${order.eventId}); the other tickets stay valid.`,
+      ...(cancelled.length ? ['These tickets are no longer valid:'] : []),
+      ...cancelled.map(
+        (ticket) =>
+          `- Ticket ${ticket.id}, ${`${ticket.partyMember} ${ticket.partyMemberLastName}`.trim() || '(no name)'}, barcode ${ticket.barcode}`,
+      ),
+      '',
+      refunded ? `${refunded} is refunded to the way you paid.` : 'Nothing is refunded for them.',
     ].join('\n'),
   };
 }

@@ -62,6 +62,8 @@ export interface Order {
   history?: OrderHistoryEntry[];
   /** Set when a cancellation starts (before any ticket is cancelled), so a retry resumes it: order-cancel.ts. */
   cancellation?: OrderCancellation;
+  /** The parts of the order staff cancelled, oldest first (the rest stays `active`). */
+  partCancellations?: PartCancellation[];
   /** A checkout's order: what its payment issues (absent on orders written whole). */
   checkout?: OrderCheckout;
   /**
@@ -107,8 +109,22 @@ export interface OrderCancellation {
 export interface OrderHistoryEntry {
   at: string;
   by: string;
-  action: 'cancel_started' | 'cancelled' | 'refunded' | 'expired';
+  action: 'cancel_started' | 'cancelled' | 'refunded' | 'expired' | 'tickets_cancelled';
   force?: boolean;
+  /** `tickets_cancelled`: the part of the order staff cancelled (the ids as given, in order). */
+  ticketIds?: number[];
+}
+
+/**
+ * Part of an active order cancelled by staff (`POST /orders/{id}/cancel` with `ticketIds`), recorded before any of its
+ * tickets changes, so a retry of the same part resumes it (cancel-part.ts).
+ */
+export interface PartCancellation {
+  /** The order's tickets as given, ascending. */
+  ticketIds: number[];
+  at: string;
+  by: string;
+  force: boolean;
 }
 
 /** What a checkout keeps on its order until the payment issues the tickets. */

@@ -129,6 +129,38 @@ export function planTakes(
   return missing > 0 ? undefined : takes;
 }
 
+/**
+ * The take each attendee's ticket is issued from, by position: attendees in order, each from the first take of its
+ * type with a place left. A checkout's issue (checkout-payment.ts) and a cancel that stops it (what the attendees not
+ * issued still hold) follow this one rule, so the places given back are the shards' own.
+ */
+export function attendeeTakes(takes: readonly StockTake[], attendees: readonly { typeId: number }[]): StockTake[] {
+  const left = takes.map((take) => ({ ...take }));
+  return attendees.map(({ typeId }) => {
+    const take = left.find((candidate) => candidate.typeId === typeId && candidate.quantity > 0);
+    if (!take) throw new Error(`No place of type ${typeId} left in the takes for an attendee.`);
+    take.quantity--;
+    return { typeId, shard: take.shard, quantity: 1 };
+  });
+}
+
+/** The places the attendees at positions not `issued` hold, one take per shard: what a stopped issue gives back. */
+export function unissuedTakes(
+  takes: readonly StockTake[],
+  attendees: readonly { typeId: number }[],
+  issued: ReadonlySet<number>,
+): StockTake[] {
+  const byShard = new Map<string, StockTake>();
+  for (const [position, take] of attendeeTakes(takes, attendees).entries()) {
+    if (issued.has(position)) continue;
+    const key = `${take.typeId}#${take.shard}`;
+    const merged = byShard.get(key);
+    if (merged) merged.quantity++;
+    else byShard.set(key, { ...take });
+  }
+  return [...byShard.values()];
+}
+
 /** Why an event sells nothing now, or undefined when it is on sale. */
 export function notOnSale(event: Pick<Event, 'published' | 'onSaleDate' | 'cutOff'>, at: Date): string | undefined {
   if (!event.published) return 'The event is not published.';

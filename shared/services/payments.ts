@@ -126,6 +126,7 @@ export interface StripeRefund {
   paymentIntent: string | null;
   /** Unix seconds. */
   created: number;
+  metadata: Record<string, string>;
 }
 
 const toRefund = (refund: Stripe.Refund): StripeRefund => ({
@@ -135,18 +136,30 @@ const toRefund = (refund: Stripe.Refund): StripeRefund => ({
   paymentIntent:
     typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null),
   created: refund.created,
+  metadata: refund.metadata ?? {},
 });
 
+/** A part of a payment to refund: `amount` in the currency's minor unit, `metadata` naming the part on Stripe's refund. */
+export interface RefundPart {
+  amount: number;
+  metadata: Record<string, string>;
+}
+
 /**
- * Refunds a PaymentIntent in full (what is left of its one charge). Stripe refusing it (a 4xx: already
- * refunded, disputed, no such payment) is a 409 `refund_refused` with Stripe's `processorCode`: retrying the
- * same call cannot help; Stripe not answering is the 503 of `calling`.
+ * Refunds a PaymentIntent in full (what is left of its one charge), or `part` of it. Stripe refusing it (a 4xx:
+ * already refunded, more than is left, disputed, no such payment) is a 409 `refund_refused` with Stripe's
+ * `processorCode`: retrying the same call cannot help; Stripe not answering is the 503 of `calling`.
  */
-export async function refundPayment(paymentIntentId: string, idempotencyKey: string): Promise<StripeRefund> {
+export async function refundPayment(
+  paymentIntentId: string,
+  idempotencyKey: string,
+  part?: RefundPart,
+): Promise<StripeRefund> {
+  const params = part
+    ? { payment_intent: paymentIntentId, amount: part.amount, metadata: part.metadata }
+    : { payment_intent: paymentIntentId };
   try {
-    return toRefund(
-      await calling((stripe) => stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey })),
-    );
+    return toRefund(await calling((stripe) => stripe.refunds.create(params, { idempotencyKey })));
   } catch (error) {
     if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
     throw new Conflict(`Stripe refused to refund payment ${paymentIntentId}: ${error.message}`, 'refund_refused', {

@@ -34,8 +34,21 @@ fuzzFile({
     );
     const full = { ...event, ticketTypes: event.ticketTypes, waveTimes: [], teams: [], questions: [] };
     const orders = [];
-    for (let n = 0; n < 4; n++) orders.push(await placeOrder(full, 8_000_000 + n, [event.ticketTypes[0]!.id]));
+    const typeId = event.ticketTypes[0]!.id;
+    // Two tickets each, so a part cancel can leave an order active.
+    for (let n = 0; n < 4; n++) orders.push(await placeOrder(full, 8_000_000 + n, [typeId, typeId]));
     const ids = orders.map((order) => order.id);
+    // Part cancels the schema's generator would never name: tickets of the orders, of this one or another (a 400).
+    const ticketIds = orders.flatMap((order) => order.ticketIds);
+    const part = fc.record(
+      {
+        ticketIds: fc
+          .subarray(ticketIds, { minLength: 1, maxLength: 3 })
+          .chain((picked) => fc.constantFrom(picked, picked.map(String))),
+        force: fc.boolean(),
+      },
+      { requiredKeys: ['ticketIds'] },
+    );
     // Sales the schema's generator would almost never make (one attendee per ticket): some succeed, then sell out.
     const sale = fc.integer({ min: 1, max: 4 }).chain((quantity) =>
       fc.record({
@@ -57,7 +70,10 @@ fuzzFile({
       }),
     );
     return {
-      bodies: { 'POST /orders': sale },
+      bodies: {
+        'POST /orders': sale,
+        'POST /orders/{id}/cancel': fc.oneof(fc.record({ force: fc.boolean() }, { requiredKeys: [] }), part),
+      },
       admin,
       known: {
         id: ids,
@@ -70,7 +86,8 @@ fuzzFile({
       pathKnown: () => ids,
     };
   },
-  // The seeded orders' ids come from the sequence; a cancel that succeeds changes its order, tickets and counts, a
+  // The seeded orders' ids come from the sequence; a cancel (whole or part) that succeeds changes its order, tickets and
+  // counts, a
   // sale its new order, tickets, stock and counts; a refused sale writes nothing (its id is taken once its stock is).
   meantWrites: [],
 });

@@ -9,13 +9,7 @@ import { clearFaults, expectUnavailable, failures } from '../support/faults.ts';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { mailTo } from '../support/mail.ts';
-import {
-  checkedOut,
-  paidCheckout,
-  payAsBrowser,
-  refundsAtStripe,
-  type PaidCheckout,
-} from '../support/paid-checkout.ts';
+import { paidCheckout, refundsAtStripe, type PaidCheckout } from '../support/paid-checkout.ts';
 import {
   standInControl,
   standInKeys,
@@ -32,7 +26,8 @@ import { adminToken } from '../support/tokens.ts';
  * Stripe stand-in is refunded there once however the cancel is retried (another key, Stripe failing, a crash
  * after Stripe refunded), the refund on the order as a negative transaction; Stripe's `charge.refunded`
  * (ours, or one made in Stripe's dashboard) is recorded once and cancels nothing; a box-office payment is
- * recorded as due at the desk; a ticket transferred to another type is cancelled as its replacement.
+ * recorded as due at the desk; a ticket transferred to another type is cancelled as its replacement. A checkout
+ * awaiting payment or still issuing, and part of an order: orders-cancel-states.test.ts.
  */
 const ORDERS = '/api/v2/orders';
 let keys: StandInKeys;
@@ -174,35 +169,6 @@ describe('POST /orders/{id}/cancel when Stripe fails', () => {
     await standInControl(keys, 'POST', `events/${event!.id}/resend`, { url: relay.url });
     await standInControl(keys, 'POST', 'settle');
     expect((await getOrder(Number(bought.orderId)))!.transactions).toHaveLength(2);
-  });
-});
-
-describe('POST /orders/{id}/cancel of a checkout awaiting payment', () => {
-  it('cancels it; a payment that comes after is refunded in full, recorded with its refund, and issues nothing', async () => {
-    const waiting = await checkedOut(keys, relay, { quantity: 1, price: 15 });
-    const done = await cancel(waiting.orderId);
-    expect(done.status, done.raw).toBe(200);
-    expect(done.body.data).toMatchObject({ status: 'cancelled', payment: { transactions: [] } });
-
-    await payAsBrowser(keys, waiting.intent);
-    const [refund] = await refundsAtStripe(keys, waiting.intentId);
-    expect(refund).toMatchObject({ amount: 1500, status: 'succeeded' });
-    const order = (await getOrder(Number(waiting.orderId)))!;
-    expect(order).toMatchObject({ status: 'cancelled', ticketIds: [] });
-    // In either order: Stripe's charge.refunded may record the refund before the payment's handler records both.
-    expect(order.transactions).toHaveLength(2);
-    expect(order.transactions).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ amount: 15, processor: 'stripe', reference: waiting.intentId }),
-        expect.objectContaining({ amount: -15, processor: 'stripe', reference: refund!.id }),
-      ]),
-    );
-    // Stripe's events again (a second delivery of each) change nothing.
-    const { data } = await standInControl(keys, 'GET', `events?payment_intent=${waiting.intentId}`);
-    for (const event of data) await standInControl(keys, 'POST', `events/${event.id}/resend`, { url: relay.url });
-    await standInControl(keys, 'POST', 'settle');
-    expect((await getOrder(Number(waiting.orderId)))!.transactions).toHaveLength(2);
-    expect(await refundsAtStripe(keys, waiting.intentId)).toHaveLength(1);
   });
 });
 

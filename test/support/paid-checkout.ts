@@ -26,7 +26,11 @@ const RESERVATIONS = '/api/v2/my-account/reservations';
 export async function checkedOut(
   keys: StandInKeys,
   relay: WebhookRelay,
-  { quantity = 1, price = 12.5 }: { quantity?: number; price?: number } = {},
+  {
+    quantity = 1,
+    price = 12.5,
+    shippingMethodId,
+  }: { quantity?: number; price?: number; shippingMethodId?: number } = {},
 ): Promise<PaidCheckout & { intent: { id: string; clientSecret: string } }> {
   const event = await seedEvent({
     published: true,
@@ -36,7 +40,10 @@ export async function checkedOut(
   const typeId = event.ticketTypes[0]!.id;
   const customer = await newCustomer();
   const token = await customerToken(customer.id, { email: customer.email });
-  const held = await call('POST', RESERVATIONS, { token, body: { eventId: event.id, lines: [{ typeId, quantity }] } });
+  const held = await call('POST', RESERVATIONS, {
+    token,
+    body: { eventId: event.id, lines: [{ typeId, quantity }], ...(shippingMethodId ? { shippingMethodId } : {}) },
+  });
   expect(held.status, held.raw).toBe(201);
   const attendees = Array.from({ length: quantity }, (_, n) => ({
     firstName: `Grace${n}`,
@@ -65,7 +72,7 @@ export async function payAsBrowser(keys: StandInKeys, intent: { id: string; clie
 export async function paidCheckout(
   keys: StandInKeys,
   relay: WebhookRelay,
-  options: { quantity?: number; price?: number } = {},
+  options: Parameters<typeof checkedOut>[2] = {},
 ): Promise<PaidCheckout> {
   const { intent, ...bought } = await checkedOut(keys, relay, options);
   await payAsBrowser(keys, intent);

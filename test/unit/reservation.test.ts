@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  attendeeTakes,
+  unissuedTakes,
   amountsOf,
   creationShards,
   notOnSale,
@@ -65,5 +67,33 @@ describe('reservation rules (shared/domain/reservation.ts)', () => {
     expect(notOnSale({ ...open, published: false }, at)).toMatch(/not published/);
     expect(notOnSale({ ...open, onSaleDate: '2030-01-01T12:00:01Z' }, at)).toMatch(/open/);
     expect(notOnSale({ ...open, cutOff: '2030-01-01T12:00:00Z' }, at)).toMatch(/closed/);
+  });
+});
+
+describe('the take each attendee is issued from', () => {
+  const takes = [
+    { typeId: 1, shard: 0, quantity: 1 },
+    { typeId: 2, shard: 3, quantity: 1 },
+    { typeId: 1, shard: 5, quantity: 2 },
+  ];
+  const attendees = [{ typeId: 1 }, { typeId: 2 }, { typeId: 1 }, { typeId: 1 }];
+
+  it('gives each attendee, in order, the first take of its type with a place left', () => {
+    expect(attendeeTakes(takes, attendees).map((take) => `${take.typeId}#${take.shard}`)).toEqual([
+      '1#0',
+      '2#3',
+      '1#5',
+      '1#5',
+    ]);
+  });
+
+  it('gives back the places of the attendees not issued, merged per shard, whichever positions were issued', () => {
+    expect(unissuedTakes(takes, attendees, new Set([0, 1]))).toEqual([{ typeId: 1, shard: 5, quantity: 2 }]);
+    expect(unissuedTakes(takes, attendees, new Set([2]))).toEqual([
+      { typeId: 1, shard: 0, quantity: 1 },
+      { typeId: 2, shard: 3, quantity: 1 },
+      { typeId: 1, shard: 5, quantity: 1 },
+    ]);
+    expect(unissuedTakes(takes, attendees, new Set([0, 1, 2, 3]))).toEqual([]);
   });
 });

@@ -30,8 +30,8 @@ import { declineMessages, type TestCard, testCardByPaymentMethod } from './test-
 
 /**
  * The Stripe objects the service uses, in memory: PaymentIntents (create, retrieve, confirm with a
- * test card, 3-D Secure, cancel), their one Charge, and full Refunds. Each state change hands an event
- * to `emit` (webhooks.ts signs and delivers it). The objects are built in objects.ts, typed as the SDK declares them.
+ * test card, 3-D Secure, cancel), their one Charge, and Refunds (in full or in parts). Each state change hands an
+ * event to `emit` (webhooks.ts signs and delivers it). The objects are built in objects.ts, typed as the SDK declares them.
  */
 export type StripeObject = Record<string, unknown> & { id: string; object: string };
 export type Emit = (type: Stripe.Event.Type, object: { id: string; object: string }, paymentIntent: string) => void;
@@ -354,7 +354,10 @@ export class Resources {
     return intent;
   }
 
-  /** Full refunds only: an `amount` other than what is left to refund is refused. */
+  /**
+   * A refund of the charge, in full (no `amount`: what is left) or in part (`amount` up to what is left; more is
+   * `amount_too_large`); a charge refunded in full is `charge_already_refunded`.
+   */
   refund(form: Form): Stripe.Refund {
     onlyKnown(form, ['payment_intent', 'charge', 'amount', 'reason', 'metadata']);
     const intentId = text(form, 'payment_intent');
@@ -374,10 +377,13 @@ export class Resources {
         code: 'charge_already_refunded',
         param: 'charge',
       });
-    const amount = form.amount === undefined ? charge.amount : positiveInteger(form, 'amount');
-    if (amount !== charge.amount)
-      throw invalidRequest('This stand-in refunds a charge in full only.', {
-        code: 'parameter_invalid_integer',
+    const left = charge.amount - charge.amount_refunded;
+    const amount = form.amount === undefined ? left : positiveInteger(form, 'amount');
+    if (amount < 1)
+      throw invalidRequest('Invalid positive integer', { code: 'parameter_invalid_integer', param: 'amount' });
+    if (amount > left)
+      throw invalidRequest(`Refund amount (${amount}) is greater than unrefunded amount on charge (${left}).`, {
+        code: 'amount_too_large',
         param: 'amount',
       });
     const refund = refundObject(charge, {
@@ -387,7 +393,9 @@ export class Resources {
       created: this.now(),
     });
     this.refunds.set(refund.id, refund);
-    update(charge, { refunded: true, amount_refunded: amount });
+    // As Stripe: `refunded` once nothing is left, and `charge.refunded` for every refund, a part's too.
+    const refundedNow = charge.amount_refunded + amount;
+    update(charge, { refunded: refundedNow === charge.amount, amount_refunded: refundedNow });
     this.emit('charge.refunded', charge, charge.payment_intent as string);
     return refund;
   }

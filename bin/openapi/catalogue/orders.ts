@@ -4,7 +4,7 @@ import { EVENT_SCOPE, type Entries, md } from './common.ts';
 /** The `orders` tag: staff reading and cancelling orders (issue 58 item 6). */
 export const ORDERS_TAG = md(
   "Orders for staff: `POST /orders` (a box-office sale) with `orders:sell`, `GET /orders` and `GET /orders/{id}` with `orders:read`, `POST /orders/{id}/cancel` with `orders:refund`. An order is for one event; an administrator limited to some events sees only their orders (another event's order: 404; a list filtered by another event: an empty page).",
-  "An order's `status`: `pending` (its tickets being issued), `active` (paid and issued), `cancelled` (cancelled by staff, no payment taken), `refunded` (cancelled by staff after a payment). `history` lists the order's creation and every staff change with who made it (`admin 3`) and `force`; each ticket's own history records its cancellation (`cancel_order`, or `force_cancel_order` for a checked-in ticket cancelled with `force`).",
+  "An order's `status`: `pending` (its tickets being issued), `active` (paid and issued), `cancelled` (cancelled by staff, no payment taken), `refunded` (cancelled by staff after a payment). `history` lists the order's creation and every staff change with who made it (`admin 3`) and `force` (`tickets_cancelled`: part of it, with its `ticketIds`); each ticket's own history records its cancellation (`cancel_order`, or `force_cancel_order` for a checked-in ticket cancelled with `force`).",
 );
 
 export const ORDERS = {
@@ -59,12 +59,22 @@ export const ORDERS = {
     summary: 'Cancel an order',
     description: md(
       "Cancels the tickets the order sold that hold a place (the spec's cancelled state, `processState` 4: they leave the ticket lists' active states and `GET /tickets/check-in-stats`' `soldTickets`, and their types' `sold` goes down, so the places are on sale again), refunds what was paid, then marks the order `cancelled`, or `refunded` when a payment was taken, and mails the buyer. A ticket transferred to another type or event is cancelled as its replacement (the same holder and order); already cancelled or deleted tickets stay as they are.",
-      "The refund: a Stripe payment is refunded in full through Stripe (what a refund in Stripe's dashboard left), once however the request is repeated; a box-office payment (`cash`, `card_present`) is recorded as refunded at the desk; `comp` refunds nothing; a checkout still awaiting payment ends `cancelled`, and a payment made for it afterwards is refunded in full when Stripe reports it. Each refund is a negative transaction in `payment.transactions` (Stripe's: the refund's id as `reference`). Stripe not answering is 503 with `Retry-After`, Stripe refusing the refund 409 `refund_refused` with Stripe's `processorCode`: the status is not moved and a repeat resumes.",
-      'A checked-in ticket is cancelled only with `{"force": true}`: otherwise 409 `checked_in` with `ticketIds` naming them, and nothing changes. A replacement in an event outside the caller\'s events is 409 `transferred_out_of_scope` with `ticketIds`, nothing changed. A cancelled or refunded order is 409 `already_cancelled`. Body: `{}` or `{"force": true}`.',
+      "The refund: a Stripe payment is refunded in full through Stripe (what a refund in Stripe's dashboard left), once however the request is repeated; a box-office payment (`cash`, `card_present`) is recorded as refunded at the desk; `comp` refunds nothing. Each refund is a negative transaction in `payment.transactions` (Stripe's: the refund's id as `reference`). Stripe not answering is 503 with `Retry-After`, Stripe refusing the refund 409 `refund_refused` with Stripe's `processorCode`: the status is not moved and a repeat resumes.",
+      "**A checkout not yet active.** Awaiting payment: its PaymentIntent is cancelled at Stripe (the buyer's page can no longer pay it), then the order ends `cancelled` and its reservation is released in the same write, so the stock is on sale again at once; a payment Stripe took just before is refunded in full when Stripe reports it. Paid with its tickets still being issued (`pending`), or paid while the cancel ran: the issue stops (no further ticket is issued and the order is never activated once the cancellation is recorded), the tickets issued so far are cancelled, the payment refunded, and the order ends `refunded` with those tickets in `ticketIds` and the places of the others back on sale. A box-office sale still `pending` (being completed or undone) is 409 `sale_in_progress`.",
+      '**Part of an order**: `{"ticketIds": ["12", "13"]}` (ids of the order\'s `ticketIds`, strings or numbers, each once, 1 to 50) cancels only those tickets (their places on sale again) and refunds their prices (not the shipping) from the payment: through Stripe (an `amount`, once however the request is repeated) or recorded as due at the desk. The order stays `active` with the rest, `history` gets `tickets_cancelled` with the `ticketIds`; cancelling its last tickets ends it as a whole cancel does (the rest of the payment, shipping included, refunded). A ticket not of the order is a 400 naming it; a ticket of an earlier part is 409 `already_cancelled` with `ticketIds`; the same part again resumes it and refunds nothing twice. Only an `active` order is cancelled in part: another is 409 `order_not_active` (cancel it whole).',
+      'A checked-in ticket is cancelled only with `{"force": true}`: otherwise 409 `checked_in` with `ticketIds` naming them, and nothing changes. A replacement in an event outside the caller\'s events is 409 `transferred_out_of_scope` with `ticketIds`, nothing changed. A cancelled, refunded or expired order is 409 `already_cancelled`. Body: `{}`, `{"force": true}`, `{"ticketIds": [...]}` (with `force` or not).',
       "An order's tickets are many transactions, so the cancellation goes in steps: the order records its `cancellation` (who, when, `force`, the outcome) first, then each ticket, then the refund, then the status. A request that fails half-way leaves the order showing its `cancellation`; repeating the request (with the same `Idempotency-Key` or another) finishes it, changing nothing twice. With the same key after success, the first answer. " +
         EVENT_SCOPE,
     ),
-    conflicts: ['already_cancelled', 'checked_in', 'transferred_out_of_scope', 'refund_refused', 'concurrent_update'],
-    example: { force: true },
+    conflicts: [
+      'already_cancelled',
+      'checked_in',
+      'transferred_out_of_scope',
+      'refund_refused',
+      'concurrent_update',
+      'sale_in_progress',
+      'order_not_active',
+    ],
+    example: { ticketIds: ['12'] },
   },
 } satisfies Entries;

@@ -3,7 +3,7 @@ import * as z from '../../schema.ts';
 import { ORDER_STATUSES, ORDER_TICKET_STATUSES } from '../../domain/order.ts';
 import type { StaffOrder } from '../../domain/order-cancel.ts';
 import { EMAIL_MAX_LENGTH } from '../../domain/customer.ts';
-import { wholeNumber } from '../paging.ts';
+import { MAX_DIGITS, wholeNumber } from '../paging.ts';
 import { OrderShippingResource, ordered, portalPaging, purchaseBound } from './my-account.ts';
 
 export const StaffOrderListQuery = z
@@ -18,8 +18,44 @@ export const StaffOrderListQuery = z
   })
   .check(ordered('fromPurchaseDate', 'toPurchaseDate'));
 
-/** `POST /orders/{id}/cancel`: `force` cancels checked-in tickets too (recorded in their history). */
-export const CancelOrderBody = z.strictObject({ force: z.optional(z.boolean('force must be true or false')) });
+/** More ticket ids than any order holds (a box-office sale or a reservation: 10; a seeded order up to 50) is a 400. */
+export const MAX_PART_TICKETS = 50;
+
+/** A ticket's id as the answers give it (a string), or as a number. */
+const TicketIdField = z.pipe(
+  z.union([
+    z
+      .string()
+      .check(
+        z.maxLength(MAX_DIGITS, { message: 'must be a ticket id', abort: true }),
+        z.regex(/^[1-9]\d*$/, 'must be a ticket id'),
+      ),
+    z.int('must be a ticket id').check(z.positive('must be a ticket id')),
+  ]),
+  z.transform((value: string | number) => Number(value)),
+);
+
+/**
+ * `POST /orders/{id}/cancel`: `force` cancels checked-in tickets too (recorded in their history); `ticketIds` cancels
+ * only those tickets of the order (each once), refunding their share.
+ */
+export const CancelOrderBody = z.strictObject({
+  force: z.optional(z.boolean('force must be true or false')),
+  ticketIds: z.optional(
+    z
+      .array(TicketIdField)
+      .check(
+        z.minLength(1, 'ticketIds must name at least one ticket'),
+        z.maxLength(MAX_PART_TICKETS, `ticketIds must name at most ${MAX_PART_TICKETS} tickets`),
+        z.refine((ids: number[]) => new Set(ids).size === ids.length, 'ticketIds must name each ticket once'),
+      )
+      .check(
+        z.describe(
+          'Part of the order: these of its tickets (its `ticketIds`) are cancelled and their prices refunded (not the shipping); the order stays `active` with the rest, and ends as a whole cancel once none is left. A ticket not of the order is a 400.',
+        ),
+      ),
+  ),
+});
 
 const Transaction = z.strictObject({
   amount: z.number(),
@@ -71,8 +107,9 @@ export const StaffOrderResource = z.strictObject({
     z.strictObject({
       at: z.iso.datetime(),
       by: z.string(),
-      action: z.enum(['created', 'cancel_started', 'cancelled', 'refunded', 'expired']),
+      action: z.enum(['created', 'cancel_started', 'cancelled', 'refunded', 'expired', 'tickets_cancelled']),
       force: z.optional(z.boolean()),
+      ticketIds: z.optional(z.array(z.string())).check(z.describe('`tickets_cancelled`: the part cancelled.')),
     }),
   ),
 });

@@ -1,57 +1,62 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { readOrder, startCancellation } from '../../data/order-staff.ts';
-import { addTransactions } from '../../data/order-lists.ts';
 import { moveOrderStatus, OrderStatusMoved } from '../../data/order-status.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import {
   cancellationOutcome,
   checkedInTickets,
-  deskRefund,
   isClosed,
-  orderCancelledMail,
-  refundsDue,
-  replacementIds,
+  soldTicketIds,
   ticketsToCancel,
   toStaffOrder,
   type StaffOrder,
 } from '../../domain/order-cancel.ts';
-import type { Order, OrderTransaction } from '../../domain/order.ts';
+import type { Order } from '../../domain/order.ts';
 import { actorLabel } from '../../domain/ticket-history.ts';
-import { withStates, statesOf } from '../../domain/ticket-states.ts';
-import type { Via } from '../../domain/ticket-transitions.ts';
-import { PROCESS_STATE, type TicketRecord } from '../../domain/ticket.ts';
+import type { TicketRecord } from '../../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
-import { logger } from '../../logger.ts';
-import { sendEmail } from '../../services/email.ts';
 import { adminActor, inScope } from '../event-scope.ts';
-import { refundStripePayment } from '../payments/refunds.ts';
-import { changeTicket } from '../tickets/change-ticket.ts';
+import { closeUnpaid, stopIssuing } from './cancel-checkout.ts';
+import { cancelTicket, finished, refund, soldTickets } from './cancel-steps.ts';
 import { orderFor } from './order-reads.ts';
 
 /**
  * `POST /orders/{id}/cancel`: the order's tickets to the spec's cancelled state, the order to `cancelled` (or
- * `refunded` when a payment was taken), the buyer mailed. An order holds up to 50 tickets and a ticket's
- * transaction ~27 actions, so it cannot be one transaction; like `createOrder` it goes in steps, each a
- * conditional write, and a retry (with the same `Idempotency-Key` or another) resumes where one stopped:
+ * `refunded` when a payment was taken), the buyer mailed; with `ticketIds`, only those tickets (cancel-part.ts). An
+ * order holds up to 50 tickets and a ticket's transaction ~27 actions, so it cannot be one transaction; like
+ * `createOrder` it goes in steps, each a conditional write, and a retry (with the same `Idempotency-Key` or another)
+ * resumes where one stopped:
  *
  * 1. the order records its `cancellation` (who, when, `force`, the status it will end in), conditional on none
- *    having started: from here the order reads as being cancelled;
- * 2. each ticket the order sold that still holds a place (its own, or the replacement a transfer made of one:
+ *    having started and the status read: from here the order reads as being cancelled, and a checkout's payment
+ *    issues no more tickets and never activates it (orders.ts `STILL_ISSUING`);
+ * 2. by the status it was in:
+ *    - `awaiting_payment` (a checkout not yet paid): its PaymentIntent cancelled at Stripe, then the order `cancelled`
+ *      with its reservation released (the stock back on sale) in one transaction conditional on both as read. A
+ *      payment that claimed the order first (`pending`) makes that fail, and the cancel goes on as for `pending`; one
+ *      that succeeded at Stripe but reaches the webhook after the close is refunded there (refunds.ts
+ *      `refundPaymentOfClosedOrder`) (cancel-checkout.ts `closeUnpaid`);
+ *    - `pending` (paid, its tickets being issued): its tickets issued so far (`issuedTickets`, final from step 1) are
+ *      cancelled, the payment refunded, and the order closed with the stock its other attendees still held given
+ *      back in one transaction (cancel-checkout.ts `stopIssuing`);
+ *    - `active`: the steps below (each in cancel-steps.ts);
+ * 3. each ticket the order sold that still holds a place (its own, or the replacement a transfer made of one:
  *    order-cancel.ts) is cancelled through `changeTicket` (its own transaction: history with the actor,
  *    `cancel_order` or `force_cancel_order`, the type's `sold` down, lists and statistics); a ticket already
  *    cancelled is skipped, so a repeat does nothing twice;
- * 3. what is paid and not refunded is refunded (shared/README.md "Refunds"): a Stripe payment in full through
+ * 4. what is paid and not refunded is refunded (shared/README.md "Refunds"): a Stripe payment in full through
  *    Stripe, keyed by the order (a retry, or a crash after Stripe refunded, gets the one refund back), a
  *    box-office payment recorded as due at the desk; each a negative transaction, recorded once by its reference.
  *    Stripe not answering is a 503 with `Retry-After`, Stripe refusing a 409 `refund_refused`: the order stays
  *    being cancelled, its status unmoved, and a retry resumes here;
- * 4. the order's status moves (with the staff's counts, one transaction conditional on the status it leaves);
- * 5. the buyer is mailed (after the commit: a failed mail is logged, the cancellation stands).
+ * 5. the order's status moves (with the staff's counts, one transaction conditional on the status it leaves);
+ * 6. the buyer is mailed (after the commit: a failed mail is logged, the cancellation stands).
  *
  * A checked-in ticket needs `force: true` (else 409 `checked_in` naming them, nothing written); a replacement in an
  * event outside the caller's scope is 409 `transferred_out_of_scope`, nothing written. A closed order is 409
- * `already_cancelled`.
+ * `already_cancelled`; a box-office sale still `pending` (being completed, or undone by its request or the sweep) is
+ * 409 `sale_in_progress`.
  */
 export async function cancelOrder(
   caller: Pick<AdminPrincipal, 'id' | 'eventScope'>,
@@ -62,7 +67,16 @@ export async function cancelOrder(
   const by = actorLabel(actor);
   let order = await begin(caller, id, force, by);
   const recordedForce = force || order.cancellation!.force;
-  const tickets = await soldTickets(order);
+  if (order.status === 'awaiting_payment') {
+    const unpaid = await closeUnpaid(order, by);
+    if ('closed' in unpaid) return finished(unpaid.closed, []);
+    order = unpaid.moved;
+    // A lapse, or another cancel, closed it first: as it is, without a second mail.
+    if (order.status !== 'pending') return toStaffOrder(order, await readTicketRecords(order.ticketIds));
+  }
+  if (order.status === 'pending') return stopIssuing(order, actor, recordedForce);
+
+  const tickets = await soldTickets(order.ticketIds);
   const cancelled: TicketRecord[] = [];
   for (const ticket of ticketsToCancel(tickets)) cancelled.push(await cancelTicket(ticket, actor, recordedForce));
 
@@ -77,21 +91,10 @@ export async function cancelOrder(
     // Another request finished it first: answer the order as it now is, without a second mail.
     return toStaffOrder((await readOrder(id))!, await readTicketRecords(order.ticketIds));
   }
-  const after = await readTicketRecords(order.ticketIds);
-  const changed = await readTicketRecords(cancelled.map((ticket) => ticket.id));
-  await mailBuyer(order, [...changed.values()]);
-  return toStaffOrder(order, after);
-}
-
-/** Step 3: each processor's payment less its refunds refunded and recorded; the order with its transactions. */
-async function refund(order: Order): Promise<Order> {
-  const refunds: OrderTransaction[] = [];
-  for (const due of refundsDue(order))
-    if (due.processor === 'stripe') refunds.push(...(await refundStripePayment(order.id, due.paymentReference)));
-    else refunds.push(deskRefund(order.id, due, now().toISOString()));
-  if (!refunds.length) return order;
-  const recorded = await addTransactions(order.id, refunds);
-  return { ...order, transactions: recorded!.transactions };
+  return finished(
+    order,
+    cancelled.map((ticket) => ticket.id),
+  );
 }
 
 /** Step 1, or the cancellation already started (a retry): the order with its `cancellation`. */
@@ -106,7 +109,13 @@ async function begin(
     if (isClosed(order))
       throw new Conflict(`Order ${id} is already ${order.status}.`, 'already_cancelled', { orderStatus: order.status });
     if (order.cancellation) return order;
-    const tickets = await soldTickets(order);
+    if (order.status === 'pending' && !order.checkout)
+      throw new Conflict(
+        `Order ${id} is a box-office sale still being completed or undone: cancel it once it is active.`,
+        'sale_in_progress',
+        { orderStatus: order.status },
+      );
+    const tickets = await soldTickets(soldTicketIds(order));
     const elsewhere = tickets.filter((ticket) => !inScope(caller.eventScope, ticket.eventId));
     if (elsewhere.length) {
       const list = elsewhere.map((ticket) => String(ticket.id));
@@ -131,52 +140,5 @@ async function begin(
     if (await startCancellation(order, cancellation, entry))
       return { ...order, cancellation, history: [...(order.history ?? []), entry] };
     // Another request started (or the order moved status) in between: read it again.
-  }
-}
-
-/**
- * The tickets the order sold as they are now: its own and, for one transferred to another type or event, its
- * replacement (and that one's, after another transfer), one batch read per generation of transfers.
- */
-async function soldTickets(order: Order): Promise<TicketRecord[]> {
-  const tickets: TicketRecord[] = [];
-  const seen = new Set<number>(order.ticketIds);
-  for (let ids = order.ticketIds; ids.length; ) {
-    const read = [...(await readTicketRecords(ids)).values()];
-    tickets.push(...read);
-    ids = replacementIds(read, seen);
-    for (const next of ids) seen.add(next);
-  }
-  return tickets;
-}
-
-/** A ticket of the order to the spec's cancelled state (skipped when it no longer holds a place); also a failed sale's undo (undo-sale.ts). */
-export async function cancelTicket(
-  ticket: TicketRecord,
-  actor: ReturnType<typeof adminActor>,
-  force: boolean,
-): Promise<TicketRecord> {
-  const via: Via[] = force ? ['cancel_order', 'force_cancel'] : ['cancel_order'];
-  return changeTicket(ticket.id, { actor, action: 'cancel_order', via }, (record, at) => {
-    // Changed since it was read (cancelled by an earlier attempt, deleted, transferred): nothing to do.
-    if (!ticketsToCancel([record]).length) return { changes: [], result: record };
-    const after = {
-      ...withStates(record, { ...statesOf(record), processState: PROCESS_STATE.cancelled }),
-      updated: at,
-    };
-    const forced = record.processState === PROCESS_STATE.checkedIn;
-    return {
-      changes: [{ before: record, after }],
-      action: forced ? 'force_cancel_order' : 'cancel_order',
-      result: after,
-    };
-  });
-}
-
-async function mailBuyer(order: Order, cancelled: TicketRecord[]): Promise<void> {
-  try {
-    await sendEmail({ to: order.emailAddress, ...orderCancelledMail(order, cancelled) });
-  } catch (error) {
-    logger.error('order cancellation mail not sent', { orderId: order.id, error: error as Error });
   }
 }

@@ -4,6 +4,7 @@ import type { Order } from '../../domain/order.ts';
 import { oldestInStatus } from '../../lists/orders.ts';
 import { logger } from '../../logger.ts';
 import { payOrder } from '../portal/checkout-payment.ts';
+import { stopIssuing } from './cancel-checkout.ts';
 import { undoSale } from './undo-sale.ts';
 
 /**
@@ -21,13 +22,20 @@ export const SWEEP_READ_BUDGET = 50;
 export interface SweepRun {
   /** Box-office sales undone. */
   undone: number;
-  /** Paid checkouts whose issue was finished (or, their tickets gone, refunded). */
+  /** Paid checkouts whose issue was finished (or, their tickets gone or a cancel started, refunded). */
   resumed: number;
 }
 
-/** Since when the order has been `pending`: a checkout's from its payment's claim (its latest payment), a sale's from its creation. */
+/**
+ * Since when the order has been `pending` and untouched: a checkout's from its payment's claim (its latest payment) or
+ * a staff cancellation's start, a sale's from its creation.
+ */
 const pendingSince = (order: Order): string =>
-  [order.purchasedDate, ...order.transactions.filter((paid) => paid.amount > 0).map((paid) => paid.time)]
+  [
+    order.purchasedDate,
+    ...order.transactions.filter((paid) => paid.amount > 0).map((paid) => paid.time),
+    ...(order.cancellation ? [order.cancellation.at] : []),
+  ]
     .sort()
     .at(-1)!;
 
@@ -44,7 +52,8 @@ const sweepable = (order: Order): boolean =>
  * - a box-office sale is undone (undo-sale.ts, by `system`): its tickets cancelled, its hold back on sale, the
  *   order `expired` with its payment offset;
  * - a paid checkout is finished as the payment's next delivery would (checkout-payment.ts `payOrder`: the buyer
- *   paid, so its remaining tickets are issued, never undone; the order `active`, the buyer mailed).
+ *   paid, so its remaining tickets are issued, never undone; the order `active`, the buyer mailed); one staff
+ *   started cancelling is cancelled as the cancel's retry would (cancel-checkout.ts `stopIssuing`, by `system`).
  *
  * A checkout paid long after its checkout is `pending` since its payment, not its purchase: one still within the
  * grace period is passed over (it stays in the walk's reads, so a run reads past it). Running twice changes nothing
@@ -65,6 +74,10 @@ export async function sweepStuckOrders(budgetMs: number): Promise<SweepRun> {
     try {
       if (order.boxOffice) {
         if ((await undoSale(order.id, { kind: 'system' }))?.status === FAILED_SALE_STATUS) run.undone++;
+      } else if (order.cancellation) {
+        // Staff's cancel stopped the issue and its request died: finished as its retry would.
+        if ((await stopIssuing(order, { kind: 'system' }, order.cancellation.force)).status !== 'pending')
+          run.resumed++;
       } else if ((await payOrder(order.id, null)) !== 'pending') {
         // A pending order's payment is on it already: payOrder only resumes its issue.
         run.resumed++;

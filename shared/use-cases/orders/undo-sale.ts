@@ -2,12 +2,12 @@ import { now } from '../../clock.ts';
 import { closeFailedSale, FAILED_SALE_STATUS, startUndo } from '../../data/box-office-orders.ts';
 import { getOrder } from '../../data/orders.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
-import { deskRefund, refundsDue, ticketsToCancel } from '../../domain/order-cancel.ts';
+import { deskRefund, issuedTicketIds, refundsDue, ticketsToCancel } from '../../domain/order-cancel.ts';
 import type { Order, OrderHistoryEntry } from '../../domain/order.ts';
 import type { StockTake } from '../../domain/reservation.ts';
 import { actorLabel, type Actor } from '../../domain/ticket-history.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
-import { cancelTicket } from './cancel-order.ts';
+import { cancelTicket } from './cancel-steps.ts';
 
 /** Reads of the order when its recorded tickets changed between the read and the close (never, once the undo started). */
 const UNDO_TRIES = 3;
@@ -41,9 +41,7 @@ export async function undoSale(orderId: number, actor: Actor): Promise<Order | u
     // Started here or by another undo first (or the order moved): its tickets are final from now on.
     const order = read.boxOffice!.undo ? read : await getOrder(orderId);
     if (!undoable(order) || !order.boxOffice!.undo) return order;
-    const ids = Object.entries(order.issuedTickets)
-      .sort(([a], [b]) => Number(a) - Number(b))
-      .map(([, id]) => id);
+    const ids = issuedTicketIds(order);
     const tickets = [...(await readTicketRecords(ids)).values()];
     for (const ticket of ticketsToCancel(tickets)) await cancelTicket(ticket, actor, true);
     const at = now().toISOString();

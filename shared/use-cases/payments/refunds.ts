@@ -46,6 +46,22 @@ export async function refundStripePayment(orderId: number, paymentIntentId: stri
 }
 
 /**
+ * Refunds `amount` (minor units) of an order's PaymentIntent for one part of it (`part`: the part's name, also its
+ * idempotency key), answered as the transaction (not yet recorded). The part's name is on Stripe's refund
+ * (`metadata.part`), so a retry after Stripe forgot the key (24 hours) finds the refund it made instead of a second.
+ */
+export async function refundStripePart(
+  paymentIntentId: string,
+  part: string,
+  amount: number,
+): Promise<OrderTransaction> {
+  const made = (await listRefunds({ paymentIntent: paymentIntentId })).find(
+    (refund) => refund.metadata.part === part && returnsMoney(refund),
+  );
+  return refundTransaction(made ?? (await refundPayment(paymentIntentId, part, { amount, metadata: { part } })));
+}
+
+/**
  * A payment Stripe took for an order that was closed meanwhile (staff cancelled it while it awaited payment, and the
  * buyer paid after): nothing is issued, the payment is refunded in full, and both are recorded on the order. A
  * repeat, or a payment the order already holds (refunded by the cancel or by the lapse), changes nothing.

@@ -36,10 +36,20 @@ export async function cancelCheckoutPayment(reservation: Pick<Reservation, 'orde
   const order = await getOrder(reservation.orderId);
   if (order?.status !== 'expired' || !order.checkout || cents(order.grandTotal) === 0) return;
   try {
-    const intent = await orderPaymentIntent(order);
-    const outcome = await cancelPaymentIntent(intent.id, `order-${order.id}-cancel`);
+    const outcome = await cancelOrderPayment(order);
     logger.info('Expired order payment cancelled at Stripe', { orderId: order.id, outcome });
   } catch (error) {
     logger.warn('Expired order payment not cancelled at Stripe', { orderId: order.id, error: error as Error });
   }
+}
+
+/**
+ * Cancels a checkout order's PaymentIntent at Stripe (`abandoned`, idempotency key `order-<id>-cancel`), so the buyer's
+ * page cannot pay it any more: `not_cancelable` when it succeeded (or was cancelled) first, `none` for a free order
+ * (no PaymentIntent). Stripe not answering throws (the 503 of services/payments.ts).
+ */
+export async function cancelOrderPayment(order: Order): Promise<'canceled' | 'not_cancelable' | 'none'> {
+  if (!order.checkout || cents(order.grandTotal) === 0) return 'none';
+  const intent = await orderPaymentIntent(order);
+  return cancelPaymentIntent(intent.id, `order-${order.id}-cancel`);
 }

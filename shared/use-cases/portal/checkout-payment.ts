@@ -8,7 +8,7 @@ import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { readStock } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
-import { planTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
+import { attendeeTakes, planTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
 import { logger } from '../../logger.ts';
 import { latePaymentRefundedMail } from '../../domain/late-payment-mail.ts';
 import { sendEmail } from '../../services/email.ts';
@@ -35,7 +35,8 @@ export interface Payment {
 export async function payOrder(orderId: number, payment: Payment | null): Promise<Order['status'] | undefined> {
   const order = await getOrder(orderId);
   if (!order?.checkout) return order?.status;
-  if (order.status === 'pending') return order.issuedTickets ? issue(order) : order.status;
+  // A cancellation staff started stops the issue: the cancel takes the order from here (cancel-order.ts).
+  if (order.status === 'pending') return order.issuedTickets && !order.cancellation ? issue(order) : order.status;
   if (order.status !== 'awaiting_payment' && order.status !== 'expired') return order.status;
   const at = now();
   const paid: OrderTransaction[] = payment
@@ -53,16 +54,17 @@ export async function payOrder(orderId: number, payment: Payment | null): Promis
  * the buyer told. Each attendee's ticket is issued from its hold (createTicket `fromHold`: lists, statistics,
  * history and ticket webhooks follow) with the order's record of it in the same transaction, conditional on none
  * yet (`issuedTickets`), so a resumed issue skips those issued before. Then the order `active` with them, the
- * confirmation mailed. A failure while issuing leaves the order `pending` with the tickets issued so far.
+ * confirmation mailed. A failure while issuing leaves the order `pending` with the tickets issued so far. A staff
+ * cancellation started meanwhile stops it: every ticket's issue, the hold again and the activation are conditional on
+ * none (orders.ts `STILL_ISSUING`).
  */
 async function issue(order: Order): Promise<Order['status'] | undefined> {
   const checkout = order.checkout!;
   const takes = checkout.takes ?? (await reservationTakes(order));
   if (!takes.length) return refundLate(order, paymentOf(order));
-  const left = takes.map((take) => ({ ...take }));
+  const from = attendeeTakes(takes, checkout.attendees);
   for (const [position, attendee] of checkout.attendees.entries()) {
-    const take = left.find((candidate) => candidate.typeId === attendee.typeId && candidate.quantity > 0)!;
-    take.quantity--;
+    const take = from[position]!;
     if (order.issuedTickets?.[position] !== undefined) continue;
     const { price, ...fields } = attendee;
     try {
