@@ -72,7 +72,33 @@ export interface Order {
   issuedTickets?: Record<string, number>;
   /** A box-office sale's order (`POST /orders`): who sold it, how it was paid, and the stock it holds until issued. */
   boxOffice?: BoxOfficeSale;
+  /**
+   * Payments that named this order but did not pay it (another PaymentIntent, another amount or currency:
+   * order-payment.ts), each once, refunded; only ever appended to. Absent before the first.
+   */
+  paymentProblems?: PaymentProblem[];
 }
+
+/** A succeeded PaymentIntent that named the order (its `metadata.orderId`) but did not pay it, and its refund. */
+export interface PaymentProblem {
+  intentId: string;
+  reason: PaymentMismatch;
+  /** What Stripe took, in the intent's currency's major unit (as every stored amount). */
+  amount: number;
+  /** ISO 4217, upper case. */
+  currency: string;
+  /** ISO-8601 UTC: when the payment succeeded (the event's time). */
+  at: string;
+  /** Stripe's refund of it; null when Stripe refused one (its `refundRefused` code: staff act by hand). */
+  refundId: string | null;
+  refundRefused?: string;
+}
+
+/**
+ * Why a succeeded payment pays no order: none named (or no such order), another intent than the one the order's
+ * checkout stored, or an amount or currency other than the order's.
+ */
+export type PaymentMismatch = 'no_order' | 'other_intent' | 'amount' | 'currency';
 
 /** How staff take a box-office payment: cash, a card terminal at the desk, or complimentary (amount 0). */
 export const BOX_OFFICE_METHODS = ['cash', 'card_present', 'comp'] as const;
@@ -121,6 +147,12 @@ export interface OrderCheckout {
   shippingCountry: string | null;
   /** One per held ticket, in order: its type and the attendee's ticket fields. */
   attendees: CheckoutAttendee[];
+  /**
+   * The PaymentIntent the checkout created for the order, stored once right after its creation: the one payment
+   * that pays the order (its webhook's check), and what a retry of the checkout and a cancel read. Absent on a
+   * free order, and until the intent is created.
+   */
+  paymentIntentId?: string;
   /**
    * Where a late payment's tickets were held again (its reservation lapsed or was released first), written with
    * that hold; empty when they could not be (the payment is refunded); absent while the reservation's own takes are

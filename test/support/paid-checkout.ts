@@ -27,7 +27,7 @@ export async function checkedOut(
   keys: StandInKeys,
   relay: WebhookRelay,
   { quantity = 1, price = 12.5 }: { quantity?: number; price?: number } = {},
-): Promise<PaidCheckout & { intent: { id: string; clientSecret: string } }> {
+): Promise<PaidCheckout & { intent: { id: string; clientSecret: string }; reservationId: number; token: string }> {
   const event = await seedEvent({
     published: true,
     questions: [],
@@ -53,7 +53,16 @@ export async function checkedOut(
   const intent = { id: payment.clientSecret.split('_secret_')[0]!, clientSecret: payment.clientSecret };
   await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
   const stored = (await getOrder(Number(order.id)))!;
-  return { orderId: order.id, intentId: intent.id, intent, eventId: event.id, typeId, email: stored.emailAddress };
+  return {
+    orderId: order.id,
+    intentId: intent.id,
+    intent,
+    eventId: event.id,
+    typeId,
+    email: stored.emailAddress,
+    reservationId: held.body.data.id,
+    token,
+  };
 }
 
 /** Confirms a checkout's PaymentIntent with `pm_card_visa` as Stripe.js does and lets its events be answered. */
@@ -67,7 +76,7 @@ export async function paidCheckout(
   relay: WebhookRelay,
   options: { quantity?: number; price?: number } = {},
 ): Promise<PaidCheckout> {
-  const { intent, ...bought } = await checkedOut(keys, relay, options);
+  const { intent, reservationId: _reservation, token: _token, ...bought } = await checkedOut(keys, relay, options);
   await payAsBrowser(keys, intent);
   expect((await getOrder(Number(bought.orderId)))!.status).toBe('active');
   return bought;

@@ -66,6 +66,7 @@ export class Resources {
       'currency',
       'metadata',
       'automatic_payment_methods',
+      'allowed_payment_method_types',
       'payment_method_types',
       'receipt_email',
       'description',
@@ -84,10 +85,19 @@ export class Resources {
       throw invalidRequest(
         'You may only specify one of these parameters: automatic_payment_methods, payment_method_types.',
       );
+    // `allowed_payment_method_types` is the pinned API version's name for the older `payment_method_types`.
+    if (form.allowed_payment_method_types !== undefined && form.payment_method_types !== undefined)
+      throw invalidRequest(
+        'You may only specify one of these parameters: allowed_payment_method_types, payment_method_types.',
+      );
     const automatic = form.automatic_payment_methods as Record<string, string> | undefined;
-    const types = form.payment_method_types === undefined ? ['card'] : [form.payment_method_types].flat();
+    const allowed = form.allowed_payment_method_types ?? form.payment_method_types;
+    const types = allowed === undefined ? ['card'] : [allowed].flat();
     if (types.some((type) => type !== 'card'))
-      throw invalidRequest('This stand-in knows only the payment method type card.', { param: 'payment_method_types' });
+      throw invalidRequest('This stand-in knows only the payment method type card.', {
+        param:
+          form.allowed_payment_method_types === undefined ? 'payment_method_types' : 'allowed_payment_method_types',
+      });
     const id = stripeId('pi');
     const intent: StripeObject = {
       id,
@@ -95,6 +105,7 @@ export class Resources {
       amount,
       amount_capturable: 0,
       amount_received: 0,
+      allowed_payment_method_types: form.allowed_payment_method_types === undefined ? null : types,
       automatic_payment_methods: automatic
         ? { enabled: automatic.enabled === 'true', allow_redirects: automatic.allow_redirects ?? 'always' }
         : null,

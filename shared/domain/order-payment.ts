@@ -1,0 +1,44 @@
+import { toMinor } from '../money.ts';
+import type { Order, PaymentMismatch } from './order.ts';
+
+/**
+ * Which payment pays a checkout's order (shared/README.md "Payments"): only the PaymentIntent its checkout stored,
+ * for the order's amount in the order's currency. Pure: the webhook asks, the use case acts.
+ */
+
+/**
+ * The order's total as Stripe is asked for it and reports it back, in the currency's minor unit. The one place the
+ * PaymentIntent's amount is computed, for its creation and for the check of what succeeded, so the two cannot
+ * differ; where money.ts's Stripe conversion (`toStripeAmount`, currencies Stripe counts otherwise) goes.
+ */
+export const orderStripeAmount = (order: Pick<Order, 'grandTotal' | 'checkout'>): number =>
+  toMinor(order.grandTotal, order.checkout!.currency);
+
+/** A succeeded PaymentIntent as the webhook reads it: `amount` is what Stripe received, in its minor unit. */
+export interface SucceededPayment {
+  intentId: string;
+  amount: number;
+  currency: string;
+}
+
+/** Why the payment does not pay the order (none: it does). */
+export function paymentMismatch(
+  order: Pick<Order, 'grandTotal' | 'checkout'> | undefined,
+  payment: SucceededPayment,
+): PaymentMismatch | null {
+  if (!order?.checkout) return 'no_order';
+  if (order.checkout.paymentIntentId !== payment.intentId) return 'other_intent';
+  if (payment.currency.toUpperCase() !== order.checkout.currency.toUpperCase()) return 'currency';
+  if (payment.amount !== orderStripeAmount(order)) return 'amount';
+  return null;
+}
+
+/**
+ * True when the PaymentIntent is the order's own payment: the one its checkout stored, or one recorded as paying
+ * it. A refund of another intent that names the order (one refunded because it did not pay it) is not the order's.
+ */
+export const isOrderPayment = (order: Pick<Order, 'checkout' | 'transactions'>, intentId: string): boolean =>
+  order.checkout?.paymentIntentId === intentId ||
+  order.transactions.some(
+    (transaction) => transaction.processor === 'stripe' && transaction.amount > 0 && transaction.reference === intentId,
+  );
