@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Order, OrderHistoryEntry, OrderStatus, OrderTransaction, PaymentProblem } from '../domain/order.ts';
+import type { Order, OrderHistoryEntry, OrderStatus, OrderTransaction } from '../domain/order.ts';
+import type { PaymentProblem } from '../domain/order-payment.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { moveOrderStatus, OrderStatusMoved, sameLength } from './order-status.ts';

@@ -1,3 +1,4 @@
+import type { PaymentProblem } from './order-payment.ts';
 import type { StockTake } from './reservation.ts';
 import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
 
@@ -79,27 +80,6 @@ export interface Order {
   paymentProblems?: PaymentProblem[];
 }
 
-/** A succeeded PaymentIntent that named the order (its `metadata.orderId`) but did not pay it, and its refund. */
-export interface PaymentProblem {
-  intentId: string;
-  reason: PaymentMismatch;
-  /** What Stripe took, in the intent's currency's major unit (as every stored amount). */
-  amount: number;
-  /** ISO 4217, upper case. */
-  currency: string;
-  /** ISO-8601 UTC: when the payment succeeded (the event's time). */
-  at: string;
-  /** Stripe's refund of it; null when Stripe refused one (its `refundRefused` code: staff act by hand). */
-  refundId: string | null;
-  refundRefused?: string;
-}
-
-/**
- * Why a succeeded payment pays no order: none named (or no such order), another intent than the one the order's
- * checkout stored, or an amount or currency other than the order's.
- */
-export type PaymentMismatch = 'no_order' | 'other_intent' | 'amount' | 'currency';
-
 /** How staff take a box-office payment: cash, a card terminal at the desk, or complimentary (amount 0). */
 export const BOX_OFFICE_METHODS = ['cash', 'card_present', 'comp'] as const;
 export type BoxOfficeMethod = (typeof BOX_OFFICE_METHODS)[number];
@@ -147,11 +127,7 @@ export interface OrderCheckout {
   shippingCountry: string | null;
   /** One per held ticket, in order: its type and the attendee's ticket fields. */
   attendees: CheckoutAttendee[];
-  /**
-   * The PaymentIntent the checkout created for the order, stored once right after its creation: the one payment
-   * that pays the order (its webhook's check), and what a retry of the checkout and a cancel read. Absent on a
-   * free order, and until the intent is created.
-   */
+  /** The checkout's PaymentIntent, stored once on its creation: the one payment that pays the order (order-payment.ts). */
   paymentIntentId?: string;
   /**
    * Where a late payment's tickets were held again (its reservation lapsed or was released first), written with

@@ -1,7 +1,7 @@
 import { addPaymentProblem } from '../../data/order-lists.ts';
 import { getOrder } from '../../data/orders.ts';
-import { paymentMismatch, type SucceededPayment } from '../../domain/order-payment.ts';
-import type { Order, PaymentMismatch } from '../../domain/order.ts';
+import { type PaymentMismatch, paymentMismatch, type SucceededPayment } from '../../domain/order-payment.ts';
+import type { Order } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { toMajor } from '../../money.ts';
