@@ -229,6 +229,8 @@ export async function verifyWebhook(rawBody: string, signatureHeader: string | u
       { path: 'header.stripe-signature', message: 'does not verify' },
     ]);
   }
+  if (typeof event !== 'object' || event === null || Array.isArray(event))
+    throw new ValidationError('The body is not a Stripe event.', [{ path: 'body', message: 'expected an object' }]);
   if (event.livemode !== livemode || event.account !== undefined)
     throw new ValidationError("The event is not this stage's Stripe account's.", [
       { path: 'body.livemode', message: livemode ? 'expected a live event' : 'expected a test event' },

@@ -173,6 +173,8 @@ describe('odd signed events', () => {
         data: { object: { id: 'pi_odd', object: 'payment_intent', amount_received: '12' } },
       },
       { type: 'payment_intent.payment_failed', data: { object: null } },
+      { type: 42, data: { object: null } },
+      { type: 'payment_intent.succeeded', created: 'yesterday', data: { object: { id: 'pi_odd' } } },
       { type: 'charge.refunded', data: { object: null } },
       // Stripe answers resource_missing for the intent and for the charge's refunds.
       {
@@ -199,6 +201,17 @@ describe('odd signed events', () => {
         sent.filter((command) => !/^(Get|BatchGet|Query)/.test(command)),
         JSON.stringify(event),
       ).toEqual([]);
+    }
+    // Signed, but no event at all: refused as a body, not a 5xx.
+    for (const body of ['null', '[]', '"evt"']) {
+      const answer = await call('POST', WEBHOOK_PATH, {
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': signer.generateTestHeaderString({ payload: body, secret: keys.webhookSecret }),
+        },
+      });
+      expect(answer.status, body).toBe(400);
     }
   });
 });

@@ -81,8 +81,15 @@ function readObject<T>(event: Stripe.Event, schema: z.ZodMiniType<T>): T | undef
   return undefined;
 }
 
+/** What every handler reads of the event itself. */
+const Envelope = z.looseObject({ id: z.string(), type: z.string(), created: z.int() });
+
 export async function receiveStripeEvent(rawBody: string, signature: string | undefined): Promise<void> {
   const event = await verifyWebhook(rawBody, signature);
+  if (!Envelope.safeParse(event).success) {
+    logger.warn('Stripe event it cannot read acknowledged', { eventId: String(event.id) });
+    return;
+  }
   // Own properties only: a type named `constructor` or `__proto__` is no handler.
   const handle = Object.hasOwn(stripeEventHandlers, event.type)
     ? stripeEventHandlers[event.type as Stripe.Event.Type]
