@@ -30,7 +30,8 @@ export interface PaymentProblem {
  * Why a succeeded payment pays no order: none named (or no such order), another intent than the one the order's
  * checkout stored, or an amount or currency other than the order's.
  */
-export type PaymentMismatch = 'no_order' | 'other_intent' | 'amount' | 'currency';
+export const PAYMENT_MISMATCHES = ['no_order', 'other_intent', 'amount', 'currency'] as const;
+export type PaymentMismatch = (typeof PAYMENT_MISMATCHES)[number];
 
 /**
  * The order's total as Stripe is asked for it and reports it back, in the currency's minor unit. The one place the

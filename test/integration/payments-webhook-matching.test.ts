@@ -16,6 +16,7 @@ import {
   type WebhookRelay,
   webhookRelay,
 } from '../support/stripe.ts';
+import { adminToken } from '../support/tokens.ts';
 
 /**
  * Which payment pays an order (shared/README.md "Payments"), over HTTP through the webhook route and the Stripe
@@ -98,6 +99,14 @@ describe('payment_intent.succeeded pays only its own order', () => {
         refundId: refund!.id,
       },
     ]);
+    // Staff see it on the order, with its refund.
+    const staff = await call('GET', `/api/v2/orders/${order.orderId}`, { token: await adminToken() });
+    expect(staff.status, staff.raw).toBe(200);
+    expect(staff.body.data.payment).toMatchObject({
+      paid: 0,
+      transactions: [],
+      problems: [{ intentId: other.id, reason: 'other_intent', amount: 50, currency: 'USD', refundId: refund!.id }],
+    });
     const answered = relay.answers.filter(({ event }) => JSON.stringify(event.data.object).includes(other.id));
     expect(answered.map(({ event }) => event.type).sort()).toEqual(['charge.refunded', 'payment_intent.succeeded']);
     expect(answered.every(({ answer }) => answer.status === 200)).toBe(true);
