@@ -27,13 +27,13 @@ export interface SucceededIntent extends SucceededPayment {
 export async function applySucceededPayment(intent: SucceededIntent, eventId: string): Promise<void> {
   const order = intent.orderHint === null ? undefined : await getOrder(intent.orderHint);
   const mismatch = paymentMismatch(order, intent);
-  if (mismatch) return refundUnmatched(intent, mismatch, eventId, order);
+  if (mismatch || !order) return refundUnmatched(intent, mismatch ?? 'no_order', eventId, order);
   const payment = { intentId: intent.intentId, amount: intent.amount };
-  const status = await payOrder(order!.id, payment);
+  const status = await payOrder(order.id, payment);
   // Paid after staff cancelled it (refunds.ts): refunded, never kept without tickets.
   if (status === 'cancelled' || status === 'refunded')
-    await refundPaymentOfClosedOrder(order!.id, { ...payment, time: intent.at });
-  logger.info('Stripe payment applied', { eventId, orderId: order!.id, status });
+    await refundPaymentOfClosedOrder(order.id, { ...payment, time: intent.at });
+  logger.info('Stripe payment applied', { eventId, orderId: order.id, status });
 }
 
 async function refundUnmatched(
