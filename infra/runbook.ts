@@ -37,6 +37,8 @@ export const FIRST_STEPS = {
     "Logs Insights on the stream consumer's log group: filter level = 'ERROR' | sort @timestamp desc (a timeout logs `Task timed out`). The batch is retried from the first change not recorded: nothing is lost unless the on-failure queue's alarm follows.",
   'webhook-dispatcher-errors':
     "Logs Insights on the dispatcher's log group: filter level = 'ERROR' | sort @timestamp desc. Nothing is lost: due retries wait for the next run, a minute later; if every run fails, the oldest undelivered message's alarm follows.",
+  'payment-unmatched':
+    "Logs Insights on the webhook function's log group: filter message = 'Stripe payment paid no order'. Each line names the PaymentIntent, the order it named (GET /orders/{id}; the order records it in paymentProblems), why (`reason`) and its refund; a `refundRefused` one is refunded by hand in Stripe's dashboard. Many `no_order`: another system takes payments on this stage's Stripe account.",
   'ses-bounce-rate':
     'SES console, reputation: which mails bounce (claim, verification or reset mail to mistyped addresses?). Fix the source before SES pauses sending at 10 %.',
   'ses-complaint-rate':

@@ -16,6 +16,11 @@ export const METRIC = {
   webhookDeliveryDead: 'WebhookDeliveryDead',
   /** A subscription the service turned off (410 Gone, failing for the whole retry window, its administrator lost the right); metadata `reason`. */
   webhookDisabled: 'WebhookDisabled',
+  /**
+   * A succeeded Stripe payment that paid no order (another intent than the order's, another amount or currency, no
+   * such order): refunded, never kept; metadata `reason` (PaymentMismatch). Any one is worth a look: it alarms.
+   */
+  paymentUnmatched: 'PaymentUnmatched',
   /** The age in seconds of the oldest webhook message not yet delivered, published by each dispatcher run. */
   webhookOldestPendingAge: 'WebhookOldestPendingAgeSeconds',
 } as const;

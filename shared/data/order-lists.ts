@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order, OrderHistoryEntry, OrderStatus, OrderTransaction } from '../domain/order.ts';
+import type { PaymentProblem } from '../domain/order-payment.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { moveOrderStatus, OrderStatusMoved, sameLength } from './order-status.ts';
@@ -86,6 +87,41 @@ export async function addTransactions(id: number, added: readonly OrderTransacti
         }),
       );
       return { ...order, transactions: [...order.transactions, ...fresh] };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}
+
+/**
+ * Appends a payment that named the order but did not pay it (`paymentProblems`), once per PaymentIntent: conditional
+ * on the list being as long as when it was checked, so two deliveries of one event record it once; a lost race reads
+ * again. False when there is no such order or the intent is recorded already.
+ */
+export async function addPaymentProblem(id: number, problem: PaymentProblem): Promise<boolean> {
+  for (;;) {
+    const order = await getOrder(id);
+    if (!order) return false;
+    const held = order.paymentProblems ?? [];
+    if (held.some((recorded) => recorded.intentId === problem.intentId)) return false;
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.order(id),
+          UpdateExpression: 'SET #problems = list_append(if_not_exists(#problems, :none), :problem)',
+          ConditionExpression: held.length
+            ? 'size(#problems) = :held'
+            : 'attribute_exists(PK) AND attribute_not_exists(#problems)',
+          ExpressionAttributeNames: { '#problems': 'paymentProblems' },
+          ExpressionAttributeValues: {
+            ':none': [],
+            ':problem': [problem],
+            ...(held.length ? { ':held': held.length } : {}),
+          },
+        }),
+      );
+      return true;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }

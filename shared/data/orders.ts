@@ -150,6 +150,30 @@ export async function recordNoTakes(orderId: number): Promise<boolean> {
 }
 
 /**
+ * Stores the checkout's PaymentIntent id on its order (`checkout.paymentIntentId`), once: conditional on none stored,
+ * so of two checkout calls racing the first decides and both answer its intent. The id stored after; undefined when
+ * the order is not there.
+ */
+export async function recordPaymentIntent(orderId: number, intentId: string): Promise<string | undefined> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.order(orderId),
+        UpdateExpression: 'SET #checkout.#intent = :intent',
+        ConditionExpression: 'attribute_exists(#checkout) AND attribute_not_exists(#checkout.#intent)',
+        ExpressionAttributeNames: { '#checkout': 'checkout', '#intent': 'paymentIntentId' },
+        ExpressionAttributeValues: { ':intent': intentId },
+      }),
+    );
+    return intentId;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return (await getOrder(orderId))?.checkout?.paymentIntentId;
+  }
+}
+
+/**
  * pending → active with its issued tickets; conditional, so an order is activated once (and never one whose sale is
  * being undone or that staff are cancelling).
  */

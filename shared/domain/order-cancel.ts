@@ -1,4 +1,5 @@
 import type { Customer } from './customer.ts';
+import type { PaymentProblem } from './order-payment.ts';
 import {
   type PartCancellation,
   orderShipping,
@@ -114,7 +115,8 @@ export interface StaffOrder {
   customer: { id: number; emailAddress: string; purchaser: string; name?: string };
   grandTotal: number;
   /** Payments (positive) and refunds (negative), as the processor reported them. */
-  payment: { paid: number; transactions: Order['transactions'] };
+  /** `problems`: payments that named the order without paying it, each refunded (order-payment.ts); absent when none. */
+  payment: { paid: number; transactions: Order['transactions']; problems?: PaymentProblem[] };
   affiliate: string | null;
   waveTimeId: number | null;
   teamId: number | null;
@@ -147,6 +149,7 @@ export function toStaffOrder(
     payment: {
       paid: Math.round(order.transactions.reduce((sum, t) => sum + t.amount, 0) * 100) / 100,
       transactions: order.transactions,
+      ...(order.paymentProblems?.length ? { problems: order.paymentProblems } : {}),
     },
     affiliate: order.affiliate,
     waveTimeId: order.waveTimeId,

@@ -1,3 +1,4 @@
+import type { PaymentProblem } from './order-payment.ts';
 import type { StockTake } from './reservation.ts';
 import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
 
@@ -74,6 +75,11 @@ export interface Order {
   issuedTickets?: Record<string, number>;
   /** A box-office sale's order (`POST /orders`): who sold it, how it was paid, and the stock it holds until issued. */
   boxOffice?: BoxOfficeSale;
+  /**
+   * Payments that named this order but did not pay it (another PaymentIntent, another amount or currency:
+   * order-payment.ts), each once, refunded; only ever appended to. Absent before the first.
+   */
+  paymentProblems?: PaymentProblem[];
 }
 
 /** How staff take a box-office payment: cash, a card terminal at the desk, or complimentary (amount 0). */
@@ -137,6 +143,8 @@ export interface OrderCheckout {
   shippingCountry: string | null;
   /** One per held ticket, in order: its type and the attendee's ticket fields. */
   attendees: CheckoutAttendee[];
+  /** The checkout's PaymentIntent, stored once on its creation: the one payment that pays the order (order-payment.ts). */
+  paymentIntentId?: string;
   /**
    * Where a late payment's tickets were held again (its reservation lapsed or was released first), written with
    * that hold; empty when they could not be (the payment is refunded); absent while the reservation's own takes are

@@ -56,6 +56,9 @@ export const recordDeadDelivery = (): void => record(METRIC.webhookDeliveryDead,
 /** A subscription the service turned off, and why (metadata: the alarm watches the count). */
 export const recordWebhookDisabled = (reason: string): void => record(METRIC.webhookDisabled, {}, { reason });
 
+/** A succeeded payment that paid no order, and why (metadata: the alarm watches the count). */
+export const recordUnmatchedPayment = (reason: string): void => record(METRIC.paymentUnmatched, {}, { reason });
+
 /** The dispatcher's reading of the oldest undelivered message (0 when none waits). */
 export function recordOldestPendingAge(seconds: number): void {
   if (metrics.hasStoredMetrics()) publishRecorded();

@@ -109,8 +109,10 @@ export async function createPaymentIntent(
         // What the webhook needs to find the order again without a lookup table.
         metadata: { orderId: String(request.orderId), reservationId: String(request.reservationId) },
         receipt_email: request.customerEmail,
-        // Cards and wallets in the page, no redirect away from the portal.
-        automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+        // Cards only (wallets such as Apple Pay and Google Pay are cards): a card payment settles in seconds, while a
+        // delayed method (SEPA Direct Debit, ACH) would succeed days after the reservation's hold ended (README
+        // "Payments"). The pinned API version's name for what older ones called `payment_method_types`.
+        allowed_payment_method_types: ['card'],
       },
       { idempotencyKey },
     ),
@@ -171,13 +173,33 @@ export async function refundPayment(
 /** The refunds of one charge or PaymentIntent, newest first (at most 100: a charge is refunded in a few parts at most). */
 export async function listRefunds(of: { charge: string } | { paymentIntent: string }): Promise<StripeRefund[]> {
   const filter = 'charge' in of ? { charge: of.charge } : { payment_intent: of.paymentIntent };
-  const page = await calling((stripe) => stripe.refunds.list({ ...filter, limit: 100 }));
-  return page.data.map(toRefund);
+  try {
+    const page = await calling((stripe) => stripe.refunds.list({ ...filter, limit: 100 }));
+    return page.data.map(toRefund);
+  } catch (error) {
+    // A charge or payment Stripe does not know has no refunds (a signed event may name one: nothing to record).
+    if (isMissing(error)) return [];
+    throw error;
+  }
 }
 
-/** A PaymentIntent's metadata (where a charge's event lacks the order id). */
+/** Stripe answering that the object named does not exist (an id of another account, or none at all). */
+const isMissing = (error: unknown): boolean =>
+  error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing';
+
+/** A PaymentIntent's metadata (where a charge's event lacks the order id); empty for one Stripe does not know. */
 export async function paymentMetadata(paymentIntentId: string): Promise<Record<string, string>> {
-  return (await calling((stripe) => stripe.paymentIntents.retrieve(paymentIntentId))).metadata ?? {};
+  try {
+    return (await calling((stripe) => stripe.paymentIntents.retrieve(paymentIntentId))).metadata ?? {};
+  } catch (error) {
+    if (isMissing(error)) return {};
+    throw error;
+  }
+}
+
+/** A PaymentIntent's client secret, read again by its id (the checkout stores the id on its order). */
+export async function paymentClientSecret(paymentIntentId: string): Promise<string> {
+  return (await calling((stripe) => stripe.paymentIntents.retrieve(paymentIntentId))).client_secret!;
 }
 
 /**
@@ -220,6 +242,8 @@ export async function verifyWebhook(rawBody: string, signatureHeader: string | u
       { path: 'header.stripe-signature', message: 'does not verify' },
     ]);
   }
+  if (typeof event !== 'object' || event === null || Array.isArray(event))
+    throw new ValidationError('The body is not a Stripe event.', [{ path: 'body', message: 'expected an object' }]);
   if (event.livemode !== livemode || event.account !== undefined)
     throw new ValidationError("The event is not this stage's Stripe account's.", [
       { path: 'body.livemode', message: livemode ? 'expected a live event' : 'expected a test event' },

@@ -281,6 +281,21 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     expect(complaint.Threshold).toBeLessThan(0.001);
   });
 
+  it('page on any Stripe payment that paid no order (the service refunded it: another intent, amount or currency)', () => {
+    const unmatched = alarmNamed(stage, 'payment-unmatched');
+    expect(onlyMetric(unmatched)).toEqual({
+      namespace: METRICS_NAMESPACE,
+      metricName: METRIC.paymentUnmatched,
+      dimensions: { service: 'ticketing-api', stage },
+      stat: 'Sum',
+    });
+    expect(unmatched).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+    });
+  });
+
   it('each say what to do first and link the dashboard, in the notification itself', () => {
     // `{Fn::Join: ['', [...]]}` (the region is a deploy-time value) as one string.
     const text = (value: any): string =>

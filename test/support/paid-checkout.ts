@@ -31,7 +31,7 @@ export async function checkedOut(
     price = 12.5,
     shippingMethodId,
   }: { quantity?: number; price?: number; shippingMethodId?: number } = {},
-): Promise<PaidCheckout & { intent: { id: string; clientSecret: string } }> {
+): Promise<PaidCheckout & { intent: { id: string; clientSecret: string }; reservationId: number; token: string }> {
   const event = await seedEvent({
     published: true,
     questions: [],
@@ -60,7 +60,16 @@ export async function checkedOut(
   const intent = { id: payment.clientSecret.split('_secret_')[0]!, clientSecret: payment.clientSecret };
   await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
   const stored = (await getOrder(Number(order.id)))!;
-  return { orderId: order.id, intentId: intent.id, intent, eventId: event.id, typeId, email: stored.emailAddress };
+  return {
+    orderId: order.id,
+    intentId: intent.id,
+    intent,
+    eventId: event.id,
+    typeId,
+    email: stored.emailAddress,
+    reservationId: held.body.data.id,
+    token,
+  };
 }
 
 /** Confirms a checkout's PaymentIntent with `pm_card_visa` as Stripe.js does and lets its events be answered. */
@@ -74,7 +83,7 @@ export async function paidCheckout(
   relay: WebhookRelay,
   options: Parameters<typeof checkedOut>[2] = {},
 ): Promise<PaidCheckout> {
-  const { intent, ...bought } = await checkedOut(keys, relay, options);
+  const { intent, reservationId: _reservation, token: _token, ...bought } = await checkedOut(keys, relay, options);
   await payAsBrowser(keys, intent);
   expect((await getOrder(Number(bought.orderId)))!.status).toBe('active');
   return bought;

@@ -15,6 +15,8 @@ export interface NewPaymentIntent {
   currency: string;
   metadata: Record<string, string>;
   automaticPaymentMethods: Stripe.PaymentIntent.AutomaticPaymentMethods | null;
+  /** As asked (`allowed_payment_method_types`), else null. */
+  allowedPaymentMethodTypes: string[] | null;
   paymentMethodTypes: string[];
   description: string | null;
   receiptEmail: string | null;
@@ -26,7 +28,8 @@ export function paymentIntentObject(fields: NewPaymentIntent): Stripe.PaymentInt
   return {
     id,
     object: 'payment_intent',
-    allowed_payment_method_types: null,
+    allowed_payment_method_types:
+      fields.allowedPaymentMethodTypes as Stripe.PaymentIntent['allowed_payment_method_types'],
     amount: fields.amount,
     amount_capturable: 0,
     amount_received: 0,

@@ -103,6 +103,7 @@ export class Resources {
       'currency',
       'metadata',
       'automatic_payment_methods',
+      'allowed_payment_method_types',
       'payment_method_types',
       'receipt_email',
       'description',
@@ -121,12 +122,22 @@ export class Resources {
       throw invalidRequest(
         'You may only specify one of these parameters: automatic_payment_methods, payment_method_types.',
       );
+    // `allowed_payment_method_types` is the pinned API version's name for the older `payment_method_types`.
+    if (form.allowed_payment_method_types !== undefined && form.payment_method_types !== undefined)
+      throw invalidRequest(
+        'You may only specify one of these parameters: allowed_payment_method_types, payment_method_types.',
+      );
     const automatic = form.automatic_payment_methods as Record<string, string> | undefined;
-    const types = form.payment_method_types === undefined ? ['card'] : [form.payment_method_types].flat();
+    const allowed = form.allowed_payment_method_types ?? form.payment_method_types;
+    const types = allowed === undefined ? ['card'] : [allowed].flat();
     if (types.some((type) => type !== 'card'))
-      throw invalidRequest('This stand-in knows only the payment method type card.', { param: 'payment_method_types' });
+      throw invalidRequest('This stand-in knows only the payment method type card.', {
+        param:
+          form.allowed_payment_method_types === undefined ? 'payment_method_types' : 'allowed_payment_method_types',
+      });
     const intent = paymentIntentObject({
       amount,
+      allowedPaymentMethodTypes: form.allowed_payment_method_types === undefined ? null : (types as string[]),
       currency,
       metadata: metadata(form.metadata),
       automaticPaymentMethods: automatic

@@ -53,7 +53,7 @@ export const ORDERS = {
   },
   'GET /orders/{id}': {
     summary: 'Get an order',
-    description: `The order with its tickets (id, state as the customer sees it, type, attendee, price, barcode), amounts, customer, payment (\`paid\`: the transactions' sum) and history. ${EVENT_SCOPE}`,
+    description: `The order with its tickets (id, state as the customer sees it, type, attendee, price, barcode), amounts, customer, payment (\`paid\`: the transactions' sum; \`problems\`, when there are any: Stripe payments that named the order but did not pay it, another PaymentIntent than its checkout's or another amount or currency, each refunded in full, \`refundId\` null and \`refundRefused\` Stripe's code when Stripe refused: refund it in Stripe's dashboard) and history. ${EVENT_SCOPE}`,
   },
   'POST /orders/{id}/cancel': {
     summary: 'Cancel an order',

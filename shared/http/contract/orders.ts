@@ -2,6 +2,7 @@
 import * as z from '../../schema.ts';
 import { ORDER_STATUSES, ORDER_TICKET_STATUSES } from '../../domain/order.ts';
 import type { StaffOrder } from '../../domain/order-cancel.ts';
+import { PAYMENT_MISMATCHES } from '../../domain/order-payment.ts';
 import { EMAIL_MAX_LENGTH } from '../../domain/customer.ts';
 import { MAX_DIGITS, wholeNumber } from '../paging.ts';
 import { OrderShippingResource, ordered, portalPaging, purchaseBound } from './my-account.ts';
@@ -64,6 +65,17 @@ const Transaction = z.strictObject({
   time: z.iso.datetime(),
 });
 
+/** A payment that named the order but did not pay it (shared/domain/order-payment.ts), refunded. */
+const PaymentProblemResource = z.strictObject({
+  intentId: z.string(),
+  reason: z.enum(PAYMENT_MISMATCHES),
+  amount: z.number(),
+  currency: z.string(),
+  at: z.iso.datetime(),
+  refundId: z.nullable(z.string()),
+  refundRefused: z.optional(z.string()),
+});
+
 const StaffOrderTicket = z.strictObject({
   id: z.string(),
   status: z.enum(ORDER_TICKET_STATUSES),
@@ -93,7 +105,11 @@ export const StaffOrderResource = z.strictObject({
     name: z.optional(z.string()),
   }),
   grandTotal: z.number(),
-  payment: z.strictObject({ paid: z.number(), transactions: z.array(Transaction) }),
+  payment: z.strictObject({
+    paid: z.number(),
+    transactions: z.array(Transaction),
+    problems: z.optional(z.array(PaymentProblemResource)),
+  }),
   affiliate: z.nullable(z.string()),
   waveTimeId: z.nullable(z.int()),
   teamId: z.nullable(z.int()),

@@ -1,6 +1,7 @@
 import { addTransactions } from '../../data/order-lists.ts';
 import { getOrder } from '../../data/orders.ts';
 import { isClosed } from '../../domain/order-cancel.ts';
+import { isOrderPayment } from '../../domain/order-payment.ts';
 import type { OrderTransaction } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
@@ -29,19 +30,32 @@ export const refundTransaction = (refund: StripeRefund): OrderTransaction => ({
 
 /**
  * Refunds an order's PaymentIntent in full through Stripe, keyed by the order, and answers the refunds as
- * transactions (not yet recorded: the caller records them with its own write). A payment Stripe says is
- * refunded already (in its dashboard, or by a call whose key Stripe forgot after 24 hours) answers the
- * refunds Stripe holds, so nothing is refunded twice.
+ * transactions (not yet recorded: the caller records them with its own write).
  */
 export async function refundStripePayment(orderId: number, paymentIntentId: string): Promise<OrderTransaction[]> {
+  return (await refundInFull(paymentIntentId, refundKey(orderId))).map(refundTransaction);
+}
+
+/**
+ * Refunds a succeeded payment that paid no order (shared/README.md "Payments"), keyed by the PaymentIntent, so every
+ * delivery of its event asks for the one refund.
+ */
+export const refundUnmatchedPayment = (paymentIntentId: string): Promise<StripeRefund[]> =>
+  refundInFull(paymentIntentId, `payment-${paymentIntentId}-refund`);
+
+/**
+ * A PaymentIntent refunded in full under the caller's key. A payment Stripe says is refunded already (in its
+ * dashboard, or by a call whose key Stripe forgot after 24 hours) answers the refunds Stripe holds, so nothing is
+ * refunded twice.
+ */
+async function refundInFull(paymentIntentId: string, idempotencyKey: string): Promise<StripeRefund[]> {
   try {
-    const refund = await refundPayment(paymentIntentId, refundKey(orderId));
-    return [refundTransaction(refund)];
+    return [await refundPayment(paymentIntentId, idempotencyKey)];
   } catch (error) {
     if (!(error instanceof Conflict) || error.details.processorCode !== 'charge_already_refunded') throw error;
     const refunds = (await listRefunds({ paymentIntent: paymentIntentId })).filter(returnsMoney);
     if (!refunds.length) throw error;
-    return refunds.map(refundTransaction);
+    return refunds;
   }
 }
 
@@ -92,7 +106,8 @@ export interface RefundedCharge {
 
 /**
  * `charge.refunded`: the charge's refunds recorded on its order (found by the PaymentIntent's `orderId`
- * metadata, which a charge carries; else read from the PaymentIntent), each once: a refund the service made
+ * metadata, which a charge carries; else read from the PaymentIntent; only when that intent is the order's own
+ * payment: order-payment.ts `isOrderPayment`), each once: a refund the service made
  * itself is already there by its id. Information only: no ticket is cancelled and the status stays (staff
  * cancel with `POST /orders/{id}/cancel`, which then refunds nothing more: README "Refunds").
  */
@@ -107,8 +122,17 @@ export async function recordChargeRefunds(charge: RefundedCharge, eventId: strin
     logger.warn('Stripe refund without an order acknowledged', { eventId, chargeId: charge.id });
     return;
   }
+  const order = await getOrder(orderId);
+  if (!order) {
+    logger.warn('Stripe refund of an unknown order acknowledged', { eventId, orderId });
+    return;
+  }
+  // The refund of a payment that named the order without paying it (refundUnmatchedPayment) is not the order's money.
+  if (!charge.paymentIntent || !isOrderPayment(order, charge.paymentIntent)) {
+    logger.info("Stripe refund of a payment not the order's acknowledged", { eventId, orderId, chargeId: charge.id });
+    return;
+  }
   const refunds = (await listRefunds({ charge: charge.id })).filter(returnsMoney);
-  const order = await addTransactions(orderId, refunds.map(refundTransaction));
-  if (!order) logger.warn('Stripe refund of an unknown order acknowledged', { eventId, orderId });
-  else logger.info('Stripe refund recorded', { eventId, orderId, refunds: refunds.map((refund) => refund.id) });
+  await addTransactions(orderId, refunds.map(refundTransaction));
+  logger.info('Stripe refund recorded', { eventId, orderId, refunds: refunds.map((refund) => refund.id) });
 }

@@ -1,8 +1,9 @@
 import type Stripe from 'stripe';
 import { logger } from '../../logger.ts';
+import * as z from '../../schema.ts';
 import { verifyWebhook } from '../../services/payments.ts';
-import { payOrder } from '../portal/checkout-payment.ts';
-import { recordChargeRefunds, refundPaymentOfClosedOrder } from './refunds.ts';
+import { recordChargeRefunds } from './refunds.ts';
+import { applySucceededPayment } from './succeeded-payments.ts';
 
 /**
  * `POST /payments/stripe/webhook`: Stripe's events, verified first (signature over the raw body, 5 minutes'
@@ -15,48 +16,84 @@ export type StripeEventHandler = (event: Stripe.Event) => Promise<void>;
 
 /**
  * The events the service acts on, by type. The checkout plugs in here: `payment_intent.succeeded`
- * (the order paid, its tickets issued, or refunded when they are gone), `payment_intent.payment_failed`,
+ * (the order paid, its tickets issued, or refunded when they are gone; a payment that is not the order's refunded:
+ * succeeded-payments.ts), `payment_intent.payment_failed`,
  * `charge.refunded` (its refunds recorded on the order: refunds.ts); the stand-in sends these three and
  * `payment_intent.canceled`.
  */
 export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventHandler>> = {
   'payment_intent.succeeded': async (event) => {
-    if (event.type !== 'payment_intent.succeeded') return;
-    const intent = event.data.object;
+    const intent = readObject(event, SucceededIntentObject);
+    if (!intent) return;
     const orderId = Number(intent.metadata?.orderId);
-    if (!Number.isSafeInteger(orderId) || orderId <= 0) {
-      logger.warn('Stripe payment without an order acknowledged', { eventId: event.id, intentId: intent.id });
-      return;
-    }
-    const payment = { intentId: intent.id, amount: intent.amount_received || intent.amount };
-    const status = await payOrder(orderId, payment);
-    // Paid after staff cancelled it (refunds.ts): refunded, never kept without tickets.
-    if (status === 'cancelled' || status === 'refunded')
-      await refundPaymentOfClosedOrder(orderId, { ...payment, time: new Date(event.created * 1000).toISOString() });
-    logger.info('Stripe payment applied', { eventId: event.id, orderId, status });
+    await applySucceededPayment(
+      {
+        intentId: intent.id,
+        amount: intent.amount_received,
+        currency: intent.currency,
+        orderHint: Number.isSafeInteger(orderId) && orderId > 0 ? orderId : null,
+        at: new Date(event.created * 1000).toISOString(),
+      },
+      event.id,
+    );
   },
   // A declined card changes nothing: the order keeps awaiting payment and the reservation its stock, so the
   // buyer confirms again with the same client secret, or the reservation lapses at its (extended) `expiresAt`.
   'payment_intent.payment_failed': async (event) => {
-    if (event.type !== 'payment_intent.payment_failed') return;
-    const intent = event.data.object;
-    logger.info('Stripe payment failed', { eventId: event.id, orderId: intent.metadata?.orderId });
+    const intent = readObject(event, IntentObject);
+    logger.info('Stripe payment failed', { eventId: event.id, orderId: intent?.metadata?.orderId });
   },
   // A refund, ours or one made in Stripe's dashboard: recorded on the order once (by the refund's id), nothing else.
   'charge.refunded': async (event) => {
-    if (event.type !== 'charge.refunded') return;
-    const charge = event.data.object;
+    const charge = readObject(event, RefundedChargeObject);
+    if (!charge) return;
     const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
     await recordChargeRefunds(
-      { id: charge.id, paymentIntent: paymentIntent ?? null, metadata: charge.metadata },
+      { id: charge.id, paymentIntent: paymentIntent ?? null, metadata: charge.metadata ?? null },
       event.id,
     );
   },
 };
 
+/**
+ * The fields a handler reads of its event's object (Stripe's own objects carry them). Anything else, in a signed
+ * event (a null or malformed `data.object`, an intent without its amount), is acknowledged and logged, never a 5xx:
+ * Stripe would deliver it again for days, and no delivery could succeed.
+ */
+const Metadata = z.nullish(z.record(z.string(), z.string()));
+const IntentObject = z.looseObject({ id: z.string(), metadata: Metadata });
+const SucceededIntentObject = z.looseObject({
+  id: z.string(),
+  amount_received: z.int().check(z.nonnegative()),
+  currency: z.string().check(z.regex(/^[a-zA-Z]{3}$/)),
+  metadata: Metadata,
+});
+const RefundedChargeObject = z.looseObject({
+  id: z.string(),
+  payment_intent: z.nullish(z.union([z.string(), z.looseObject({ id: z.string() })])),
+  metadata: Metadata,
+});
+
+function readObject<T>(event: Stripe.Event, schema: z.ZodMiniType<T>): T | undefined {
+  const read = schema.safeParse(event.data?.object);
+  if (read.success) return read.data;
+  logger.warn('Stripe event with an object it cannot read acknowledged', { eventId: event.id, eventType: event.type });
+  return undefined;
+}
+
+/** What every handler reads of the event itself. */
+const Envelope = z.looseObject({ id: z.string(), type: z.string(), created: z.int() });
+
 export async function receiveStripeEvent(rawBody: string, signature: string | undefined): Promise<void> {
   const event = await verifyWebhook(rawBody, signature);
-  const handle = stripeEventHandlers[event.type];
+  if (!Envelope.safeParse(event).success) {
+    logger.warn('Stripe event it cannot read acknowledged', { eventId: String(event.id) });
+    return;
+  }
+  // Own properties only: a type named `constructor` or `__proto__` is no handler.
+  const handle = Object.hasOwn(stripeEventHandlers, event.type)
+    ? stripeEventHandlers[event.type as Stripe.Event.Type]
+    : undefined;
   if (!handle) {
     logger.info('Stripe event acknowledged, no handler', { eventId: event.id, eventType: event.type });
     return;

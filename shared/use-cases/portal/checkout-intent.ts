@@ -1,40 +1,50 @@
-import { getOrder } from '../../data/orders.ts';
+import { getOrder, recordPaymentIntent } from '../../data/orders.ts';
+import { orderStripeAmount } from '../../domain/order-payment.ts';
 import type { Order } from '../../domain/order.ts';
 import type { Reservation } from '../../domain/reservation.ts';
+import { NotFound } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { cancelPaymentIntent, createPaymentIntent } from '../../services/payments.ts';
+import { cancelPaymentIntent, createPaymentIntent, paymentClientSecret } from '../../services/payments.ts';
 
 /** An order's amount in the currency's minor unit, as Stripe counts it. */
 export const cents = (amount: number) => Math.round(amount * 100);
 
 /**
- * A checkout order's PaymentIntent: created by the checkout's first answer, the same one on every later call
- * (the order's idempotency key and the same parameters, which Stripe answers with the intent it made, for 24 hours:
- * longer than any reservation is kept).
+ * A checkout order's PaymentIntent and its client secret: created by the checkout's first answer (idempotency key
+ * `order-<id>-payment`) and its id stored on the order at once (`checkout.paymentIntentId`), so a retry of the
+ * checkout (a declined card, a lost answer) reads the stored id and answers the same intent, however late: Stripe
+ * keeps an idempotency key only 24 hours. The stored id is also the one payment that pays the order (the webhook).
  */
-export const orderPaymentIntent = (order: Order) =>
-  createPaymentIntent(
+export async function checkoutPaymentIntent(order: Order): Promise<{ id: string; clientSecret: string }> {
+  const stored = order.checkout!.paymentIntentId;
+  if (stored) return { id: stored, clientSecret: await paymentClientSecret(stored) };
+  const created = await createPaymentIntent(
     {
       orderId: order.id,
       reservationId: order.checkout!.reservationId,
-      amount: cents(order.grandTotal),
+      amount: orderStripeAmount(order),
       currency: order.checkout!.currency,
       customerEmail: order.emailAddress,
     },
     `order-${order.id}-payment`,
   );
+  const kept = await recordPaymentIntent(order.id, created.id);
+  if (!kept) throw new NotFound('Order', order.id);
+  // Another call of the checkout stored first (the same key: the same intent, unless Stripe had forgotten it).
+  return kept === created.id ? created : { id: kept, clientSecret: await paymentClientSecret(kept) };
+}
 
 /**
  * After a lapse or a release closed a checkout's order (`expired`, shared/data/reservations.ts `releaseHold`), its
  * PaymentIntent is cancelled at Stripe (idempotency key `order-<id>-cancel`), so the buyer's page cannot pay it any
  * more. Best effort, after the commit: a payment that succeeded first (Stripe refuses to cancel it), or one that gets
  * through because this call failed, reaches the webhook, which takes the tickets again if they are there or refunds
- * it (checkout-payment.ts). A free order has no PaymentIntent.
+ * it (checkout-payment.ts). The intent is the one stored on the order; a free order has none.
  */
 export async function cancelCheckoutPayment(reservation: Pick<Reservation, 'orderId'>): Promise<void> {
   if (!reservation.orderId) return;
   const order = await getOrder(reservation.orderId);
-  if (order?.status !== 'expired' || !order.checkout || cents(order.grandTotal) === 0) return;
+  if (order?.status !== 'expired' || !order.checkout?.paymentIntentId) return;
   try {
     const outcome = await cancelOrderPayment(order);
     logger.info('Expired order payment cancelled at Stripe', { orderId: order.id, outcome });
@@ -45,11 +55,12 @@ export async function cancelCheckoutPayment(reservation: Pick<Reservation, 'orde
 
 /**
  * Cancels a checkout order's PaymentIntent at Stripe (`abandoned`, idempotency key `order-<id>-cancel`), so the buyer's
- * page cannot pay it any more: `not_cancelable` when it succeeded (or was cancelled) first, `none` for a free order
- * (no PaymentIntent). Stripe not answering throws (the 503 of services/payments.ts).
+ * page cannot pay it any more: `not_cancelable` when it succeeded (or was cancelled) first, `none` without a stored
+ * PaymentIntent (a free order; or a checkout whose intent is not stored yet: a payment of it reaches the closed order
+ * and is refunded, refunds.ts). Stripe not answering throws (the 503 of services/payments.ts).
  */
 export async function cancelOrderPayment(order: Order): Promise<'canceled' | 'not_cancelable' | 'none'> {
-  if (!order.checkout || cents(order.grandTotal) === 0) return 'none';
-  const intent = await orderPaymentIntent(order);
-  return cancelPaymentIntent(intent.id, `order-${order.id}-cancel`);
+  const intentId = order.checkout?.paymentIntentId;
+  if (!intentId) return 'none';
+  return cancelPaymentIntent(intentId, `order-${order.id}-cancel`);
 }

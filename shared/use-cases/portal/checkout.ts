@@ -7,13 +7,14 @@ import { checkOutHold } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { answerProblems, type Event } from '../../domain/event.ts';
 import type { CheckoutAttendee, Order } from '../../domain/order.ts';
+import { orderStripeAmount } from '../../domain/order-payment.ts';
 import type { Reservation } from '../../domain/reservation.ts';
 import type { ShippingMethod } from '../../domain/shipping-method.ts';
 import type { AttendeeAnswer } from '../../domain/ticket.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { publishableKey } from '../../services/payments.ts';
 import { homeCountry } from '../../services/shipping-settings.ts';
-import { cents, orderPaymentIntent } from './checkout-intent.ts';
+import { cents, checkoutPaymentIntent } from './checkout-intent.ts';
 import { payOrder } from './checkout-payment.ts';
 import { ownReservation } from './reservations.ts';
 
@@ -159,8 +160,8 @@ async function answer(order: Order) {
   if (order.status !== 'awaiting_payment') return { order: view, payment: null };
   const key = publishableKey();
   if (!key) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
-  const amount = cents(order.grandTotal);
-  const intent = await orderPaymentIntent(order);
+  const amount = orderStripeAmount(order);
+  const intent = await checkoutPaymentIntent(order);
   return {
     order: view,
     payment: { processor: 'stripe' as const, clientSecret: intent.clientSecret, publishableKey: key, amount, currency },

@@ -1,0 +1,70 @@
+import { toMinor } from '../money.ts';
+
+/**
+ * Which payment pays a checkout's order (shared/README.md "Payments"): only the PaymentIntent its checkout stored,
+ * for the order's amount in the order's currency. Pure: the webhook asks, the use case acts.
+ */
+
+/** What of an order its payment is checked against (domain/order.ts `Order`). */
+interface PayableOrder {
+  grandTotal: number;
+  checkout?: { currency: string; paymentIntentId?: string };
+}
+
+/** A succeeded PaymentIntent that named the order (its `metadata.orderId`) but did not pay it, and its refund. */
+export interface PaymentProblem {
+  intentId: string;
+  reason: PaymentMismatch;
+  /** What Stripe took, in the intent's currency's major unit (as every stored amount). */
+  amount: number;
+  /** ISO 4217, upper case. */
+  currency: string;
+  /** ISO-8601 UTC: when the payment succeeded (the event's time). */
+  at: string;
+  /** Stripe's refund of it; null when Stripe refused one (its `refundRefused` code: staff act by hand). */
+  refundId: string | null;
+  refundRefused?: string;
+}
+
+/**
+ * Why a succeeded payment pays no order: none named (or no such order), another intent than the one the order's
+ * checkout stored, or an amount or currency other than the order's.
+ */
+export const PAYMENT_MISMATCHES = ['no_order', 'other_intent', 'amount', 'currency'] as const;
+export type PaymentMismatch = (typeof PAYMENT_MISMATCHES)[number];
+
+/**
+ * The order's total as Stripe is asked for it and reports it back, in the currency's minor unit. The one place the
+ * PaymentIntent's amount is computed, for its creation and for the check of what succeeded, so the two cannot
+ * differ; where money.ts's Stripe conversion (`toStripeAmount`, currencies Stripe counts otherwise) goes.
+ */
+export const orderStripeAmount = (order: PayableOrder): number => toMinor(order.grandTotal, order.checkout!.currency);
+
+/** A succeeded PaymentIntent as the webhook reads it: `amount` is what Stripe received, in its minor unit. */
+export interface SucceededPayment {
+  intentId: string;
+  amount: number;
+  currency: string;
+}
+
+/** Why the payment does not pay the order (none: it does). */
+export function paymentMismatch(order: PayableOrder | undefined, payment: SucceededPayment): PaymentMismatch | null {
+  if (!order?.checkout) return 'no_order';
+  if (order.checkout.paymentIntentId !== payment.intentId) return 'other_intent';
+  if (payment.currency.toUpperCase() !== order.checkout.currency.toUpperCase()) return 'currency';
+  if (payment.amount !== orderStripeAmount(order)) return 'amount';
+  return null;
+}
+
+/**
+ * True when the PaymentIntent is the order's own payment: the one its checkout stored, or one recorded as paying
+ * it. A refund of another intent that names the order (one refunded because it did not pay it) is not the order's.
+ */
+export const isOrderPayment = (
+  order: Pick<PayableOrder, 'checkout'> & { transactions: { amount: number; processor: string; reference: string }[] },
+  intentId: string,
+): boolean =>
+  order.checkout?.paymentIntentId === intentId ||
+  order.transactions.some(
+    (transaction) => transaction.processor === 'stripe' && transaction.amount > 0 && transaction.reference === intentId,
+  );
