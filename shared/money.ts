@@ -40,6 +40,9 @@ const EXPONENTS: Readonly<Record<string, number>> = {
   UYW: 4,
 };
 
+/** The currency of an event that has none (seeded before events had one): what its reservations were priced in. */
+export const DEFAULT_CURRENCY = 'EUR';
+
 /** The number of decimals of a currency's minor unit (any case). */
 export const currencyExponent = (currency: string): number => EXPONENTS[currency.toUpperCase()] ?? 2;
 
@@ -250,3 +253,10 @@ export function splitAmount(minor: number, weights: readonly number[], currency:
   }
   return shares.map((share) => Number(share) * step);
 }
+
+/**
+ * An amount as a mail or a page writes it: the code, then the amount with its currency's decimals (`JPY 1000`,
+ * `EUR 12.50`, `KWD 1.500`); without a currency (an order of an event that has none) two decimals, as before.
+ */
+export const formatAmount = (amount: number, currency: string | null | undefined): string =>
+  currency ? `${currency.toUpperCase()} ${amount.toFixed(currencyExponent(currency))}` : amount.toFixed(2);

@@ -3,6 +3,7 @@ import type { Order } from './order.ts';
 import type { PrintedTicket } from './printed-ticket.ts';
 import { barcodeQrPng } from './qr-code.ts';
 import { shippingCharge, type ShippingMethod } from './shipping-method.ts';
+import { DEFAULT_CURRENCY, formatAmount, multiplyAmount } from '../money.ts';
 
 /**
  * The order confirmation mail, sent once an order is paid (shared/use-cases/portal/order-confirmation.ts): the
@@ -43,8 +44,7 @@ export interface OrderMailInput {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
-const amountIn = (currency: string | undefined) => (value: number) =>
-  `${currency ? `${currency} ` : ''}${value.toFixed(2)}`;
+const amountIn = (currency: string | undefined) => (value: number) => formatAmount(value, currency);
 
 interface Line {
   label: string;
@@ -52,6 +52,7 @@ interface Line {
 }
 
 function linesOf(input: OrderMailInput): { lines: Line[]; total: string } {
+  const currency = input.event.currency ?? DEFAULT_CURRENCY;
   const money = amountIn(input.event.currency);
   const counts = new Map<number, number>();
   for (const ticket of input.tickets) {
@@ -62,12 +63,15 @@ function linesOf(input: OrderMailInput): { lines: Line[]; total: string } {
     const type = input.types.get(typeId);
     return {
       label: `${count} × ${type?.name ?? `Ticket type ${typeId}`}`,
-      amount: type ? money(type.price * count) : '',
+      amount: type ? money(multiplyAmount(type.price, count, currency)) : '',
     };
   });
   const method = input.shippingMethod;
   if (method)
-    lines.push({ label: `Shipping: ${method.name}`, amount: money(shippingCharge(method, input.tickets.length)) });
+    lines.push({
+      label: `Shipping: ${method.name}`,
+      amount: money(shippingCharge(method, input.tickets.length, currency)),
+    });
   return { lines, total: money(input.order.grandTotal) };
 }
 

@@ -89,7 +89,7 @@ export { stripePublishableKey as publishableKey } from './payment-settings.ts';
 export interface PaymentRequest {
   orderId: number | string;
   reservationId: number | string;
-  /** In the currency's minor unit (cents). */
+  /** Stripe's `amount`: its unit for the currency (shared/money.ts `toStripeAmount`). */
   amount: number;
   /** ISO 4217, any case. */
   currency: string;
@@ -118,10 +118,11 @@ export async function createPaymentIntent(
   return { id: intent.id, clientSecret: intent.client_secret! };
 }
 
-/** A refund as Stripe reports it; `amount` in the currency's minor unit. */
+/** A refund as Stripe reports it; `amount` in Stripe's unit for its `currency` (shared/money.ts `fromStripeAmount`). */
 export interface StripeRefund {
   id: string;
   amount: number;
+  currency: string;
   status: string | null;
   paymentIntent: string | null;
   /** Unix seconds. */
@@ -131,6 +132,7 @@ export interface StripeRefund {
 const toRefund = (refund: Stripe.Refund): StripeRefund => ({
   id: refund.id,
   amount: refund.amount,
+  currency: refund.currency,
   status: refund.status,
   paymentIntent:
     typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null),

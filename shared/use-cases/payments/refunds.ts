@@ -5,6 +5,7 @@ import type { OrderTransaction } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { listRefunds, paymentMetadata, refundPayment, type StripeRefund } from '../../services/payments.ts';
+import { fromStripeAmount, toMajor } from '../../money.ts';
 
 /**
  * Stripe refunds on orders (shared/README.md "Refunds"): the one way the service refunds a payment (a cancel
@@ -21,7 +22,7 @@ const returnsMoney = (refund: StripeRefund): boolean => refund.status !== 'faile
 
 /** A Stripe refund as the order's transaction: negative, in the currency's major unit, at Stripe's time. */
 export const refundTransaction = (refund: StripeRefund): OrderTransaction => ({
-  amount: -refund.amount / 100,
+  amount: -toMajor(fromStripeAmount(refund.amount, refund.currency), refund.currency),
   processor: 'stripe',
   reference: refund.id,
   time: new Date(refund.created * 1000).toISOString(),
@@ -52,14 +53,14 @@ export async function refundStripePayment(orderId: number, paymentIntentId: stri
  */
 export async function refundPaymentOfClosedOrder(
   orderId: number,
-  payment: { intentId: string; amount: number; time: string },
+  payment: { intentId: string /** Major units. */; amount: number; time: string },
 ): Promise<void> {
   const order = await getOrder(orderId);
   if (!order || !isClosed(order)) return;
   if (order.transactions.some((transaction) => transaction.reference === payment.intentId)) return;
   const refunds = await refundStripePayment(orderId, payment.intentId);
   const paid: OrderTransaction = {
-    amount: payment.amount / 100,
+    amount: payment.amount,
     processor: 'stripe',
     reference: payment.intentId,
     time: payment.time,

@@ -3,6 +3,7 @@ import { logger } from '../../logger.ts';
 import { verifyWebhook } from '../../services/payments.ts';
 import { payOrder } from '../portal/checkout-payment.ts';
 import { recordChargeRefunds, refundPaymentOfClosedOrder } from './refunds.ts';
+import { fromStripeAmount, toMajor } from '../../money.ts';
 
 /**
  * `POST /payments/stripe/webhook`: Stripe's events, verified first (signature over the raw body, 5 minutes'
@@ -28,7 +29,8 @@ export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventH
       logger.warn('Stripe payment without an order acknowledged', { eventId: event.id, intentId: intent.id });
       return;
     }
-    const payment = { intentId: intent.id, amount: intent.amount_received || intent.amount };
+    const paid = fromStripeAmount(intent.amount_received || intent.amount, intent.currency);
+    const payment = { intentId: intent.id, amount: toMajor(paid, intent.currency) };
     const status = await payOrder(orderId, payment);
     // Paid after staff cancelled it (refunds.ts): refunded, never kept without tickets.
     if (status === 'cancelled' || status === 'refunded')

@@ -3,9 +3,11 @@ import type { Order } from '../../domain/order.ts';
 import type { Reservation } from '../../domain/reservation.ts';
 import { logger } from '../../logger.ts';
 import { cancelPaymentIntent, createPaymentIntent } from '../../services/payments.ts';
+import { toMinor, toStripeAmount } from '../../money.ts';
 
-/** An order's amount in the currency's minor unit, as Stripe counts it. */
-export const cents = (amount: number) => Math.round(amount * 100);
+/** A checkout order's total as Stripe's `amount` (its unit for the currency: shared/money.ts). */
+export const stripeAmountOf = (order: Order): number =>
+  toStripeAmount(toMinor(order.grandTotal, order.checkout!.currency), order.checkout!.currency);
 
 /**
  * A checkout order's PaymentIntent: created by the checkout's first answer, the same one on every later call
@@ -17,7 +19,7 @@ export const orderPaymentIntent = (order: Order) =>
     {
       orderId: order.id,
       reservationId: order.checkout!.reservationId,
-      amount: cents(order.grandTotal),
+      amount: stripeAmountOf(order),
       currency: order.checkout!.currency,
       customerEmail: order.emailAddress,
     },
@@ -34,7 +36,7 @@ export const orderPaymentIntent = (order: Order) =>
 export async function cancelCheckoutPayment(reservation: Pick<Reservation, 'orderId'>): Promise<void> {
   if (!reservation.orderId) return;
   const order = await getOrder(reservation.orderId);
-  if (order?.status !== 'expired' || !order.checkout || cents(order.grandTotal) === 0) return;
+  if (order?.status !== 'expired' || !order.checkout || order.grandTotal === 0) return;
   try {
     const intent = await orderPaymentIntent(order);
     const outcome = await cancelPaymentIntent(intent.id, `order-${order.id}-cancel`);

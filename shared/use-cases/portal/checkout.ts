@@ -13,7 +13,7 @@ import type { AttendeeAnswer } from '../../domain/ticket.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { publishableKey } from '../../services/payments.ts';
 import { homeCountry } from '../../services/shipping-settings.ts';
-import { cents, orderPaymentIntent } from './checkout-intent.ts';
+import { orderPaymentIntent, stripeAmountOf } from './checkout-intent.ts';
 import { payOrder } from './checkout-payment.ts';
 import { ownReservation } from './reservations.ts';
 
@@ -53,7 +53,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
   if (reservation.status === 'paid' && reservation.orderId) {
     // A free order whose issue stopped part-way (no Stripe delivery comes again): the buyer's retry resumes it.
     const order = await orderOf(reservation);
-    if (order.status === 'pending' && cents(order.grandTotal) === 0) {
+    if (order.status === 'pending' && order.grandTotal === 0) {
       await payOrder(order.id, null);
       return answer((await getOrder(order.id))!);
     }
@@ -109,7 +109,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
   const until = new Date(Math.max(new Date(reservation.expiresAt).getTime(), at.getTime() + CHECKOUT_MINUTES * 60_000));
   if (!(await checkOutHold(reservation, id, until.toISOString(), at.toISOString(), newOrderActions(order, event))))
     throw new Conflict(`Reservation ${reservationId} moved: read it again.`, 'reservation_not_held');
-  if (cents(order.grandTotal) === 0) {
+  if (order.grandTotal === 0) {
     await payOrder(id, null);
     return answer((await getOrder(id))!);
   }
@@ -159,7 +159,7 @@ async function answer(order: Order) {
   if (order.status !== 'awaiting_payment') return { order: view, payment: null };
   const key = publishableKey();
   if (!key) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
-  const amount = cents(order.grandTotal);
+  const amount = stripeAmountOf(order);
   const intent = await orderPaymentIntent(order);
   return {
     order: view,

@@ -9,6 +9,7 @@ import type { Order, OrderTransaction } from '../../domain/order.ts';
 import type { AttendeeAnswer, Ticket } from '../../domain/ticket.ts';
 import { ValidationError, type FieldProblem } from '../../errors.ts';
 import { createTicket, type NewTicket } from '../tickets/create-ticket.ts';
+import { addAmounts, DEFAULT_CURRENCY } from '../../money.ts';
 
 /** At most this many transactions and order-level answers on one order (keeps the item far below 400 KB). */
 export const MAX_ORDER_TRANSACTIONS = 20;
@@ -79,7 +80,10 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
     emailAddress: input.emailAddress,
     purchaser: input.purchaser,
     affiliate: input.affiliate ?? null,
-    grandTotal: Math.round(lines.reduce((sum, line) => sum + line.price, 0) * 100) / 100,
+    grandTotal: addAmounts(
+      lines.map((line) => line.price),
+      event.currency ?? DEFAULT_CURRENCY,
+    ),
     ticketIds: [],
     typeIds: [...new Set(lines.map((line) => line.typeId))],
     waveTimeId: input.waveTimeId ?? null,
