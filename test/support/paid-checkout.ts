@@ -22,15 +22,23 @@ export interface PaidCheckout {
 
 const RESERVATIONS = '/api/v2/my-account/reservations';
 
+/** What is bought: `quantity` tickets of one type at `price`, of an event in `currency` (default 1 at EUR 12.50). */
+export interface CheckoutOptions {
+  quantity?: number;
+  price?: number;
+  currency?: string;
+}
+
 /** A checkout awaiting payment: its order, and the PaymentIntent whose events go to `relay`. */
 export async function checkedOut(
   keys: StandInKeys,
   relay: WebhookRelay,
-  { quantity = 1, price = 12.5 }: { quantity?: number; price?: number } = {},
+  { quantity = 1, price = 12.5, currency = 'EUR' }: CheckoutOptions = {},
 ): Promise<PaidCheckout & { intent: { id: string; clientSecret: string } }> {
   const event = await seedEvent({
     published: true,
     questions: [],
+    currency,
     ticketTypes: [{ name: 'Runner', price, total: 50 }],
   });
   const typeId = event.ticketTypes[0]!.id;
@@ -65,7 +73,7 @@ export async function payAsBrowser(keys: StandInKeys, intent: { id: string; clie
 export async function paidCheckout(
   keys: StandInKeys,
   relay: WebhookRelay,
-  options: { quantity?: number; price?: number } = {},
+  options: CheckoutOptions = {},
 ): Promise<PaidCheckout> {
   const { intent, ...bought } = await checkedOut(keys, relay, options);
   await payAsBrowser(keys, intent);
