@@ -49,11 +49,12 @@ export async function refundStripePayment(orderId: number, paymentIntentId: stri
 /**
  * A payment Stripe took for an order that was closed meanwhile (staff cancelled it while it awaited payment, and the
  * buyer paid after): nothing is issued, the payment is refunded in full, and both are recorded on the order. A
- * repeat, or a payment the order already holds (refunded by the cancel or by the lapse), changes nothing.
+ * repeat, or a payment the order already holds (refunded by the cancel or by the lapse), changes nothing. The
+ * payment's `amount` is in major units, as the order records it.
  */
 export async function refundPaymentOfClosedOrder(
   orderId: number,
-  payment: { intentId: string /** Major units. */; amount: number; time: string },
+  payment: { intentId: string; amount: number; time: string },
 ): Promise<void> {
   const order = await getOrder(orderId);
   if (!order || !isClosed(order)) return;
