@@ -96,6 +96,21 @@ export interface PaymentRequest {
   customerEmail: string;
 }
 
+/**
+ * Stripe refusing an amount as too small or too large: 409 `amount_below_minimum` / `amount_above_maximum`, never a
+ * 500. A hold already checks Stripe's table (shared/money.ts `chargeLimits`); Stripe applies its minimum after
+ * converting into the account's settlement currency, which a currency the table does not list can still fall below.
+ */
+function refusedAmount(error: unknown): never {
+  const reason =
+    error instanceof Stripe.errors.StripeInvalidRequestError &&
+    { amount_too_small: 'amount_below_minimum', amount_too_large: 'amount_above_maximum' }[error.code as string];
+  if (!reason) throw error;
+  throw new Conflict(`Stripe refused the amount: ${(error as Error).message}`, reason, {
+    processorCode: (error as { code?: string }).code ?? null,
+  });
+}
+
 /** A PaymentIntent for an order; the browser confirms it with its client secret. */
 export async function createPaymentIntent(
   request: PaymentRequest,
@@ -114,7 +129,7 @@ export async function createPaymentIntent(
       },
       { idempotencyKey },
     ),
-  );
+  ).catch(refusedAmount);
   return { id: intent.id, clientSecret: intent.client_secret! };
 }
 

@@ -4,6 +4,7 @@ import { getOrder } from '#shared/data/orders';
 import { activeReservation } from '#shared/data/reservations';
 import { createShippingMethod } from '#shared/data/shipping-methods';
 import { readStock } from '#shared/data/stock';
+import { createPaymentIntent } from '#shared/services/payments';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
@@ -237,5 +238,16 @@ describe("the Stripe stand-in keeps Stripe's currency rules", () => {
     expect(await create(1505, 'kwd')).toEqual({ code: 'invalid_charge_amount' });
     expect(await create(1500, 'kwd')).toEqual({ code: 'created' });
     expect(await create(550, 'isk')).toEqual({ code: 'invalid_charge_amount' });
+  });
+
+  it("answers Stripe's refusal of an amount as 409 with the reason, never a 500 (a currency its table does not list)", async () => {
+    const request = { orderId: 1, reservationId: 1, amount: 49, currency: 'KWD', customerEmail: 'ada@example.com' };
+    await expect(createPaymentIntent(request, crypto.randomUUID())).rejects.toMatchObject({
+      reason: 'amount_below_minimum',
+      details: { processorCode: 'amount_too_small' },
+    });
+    await expect(createPaymentIntent({ ...request, amount: 100_000_000 }, crypto.randomUUID())).rejects.toMatchObject({
+      reason: 'amount_above_maximum',
+    });
   });
 });
