@@ -13,6 +13,8 @@ import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
 import { capture, WriteSet } from './capture.ts';
 import { insertSeededCustomer } from './customers.ts';
 import { attendee, type ScaleSeedOptions, targetEvent } from './scale-event.ts';
+import { addAmounts } from '#shared/money';
+import { saleCurrency } from '#shared/domain/event';
 
 /**
  * `npm run seed` at scale: one event's tickets (teams, types, an access package into a
@@ -96,7 +98,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
         const at = new Date(base + group.from * 60_000).toISOString();
         const ids: number[] = [];
         const typeIds = new Set<number>();
-        let grand = 0;
+        const prices: number[] = [];
         for (let n = group.from; n < group.to; n++) {
           const h = hash(n);
           const type = accessType && h % 20 === 7 ? accessType : (plainTypes[n % plainTypes.length] ?? types[0]!);
@@ -120,9 +122,10 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
           await commit(record, group.customerId ? { kind: 'customer', id: group.customerId } : { kind: 'system' });
           ids.push(id);
           typeIds.add(type.id);
-          grand += type.price;
+          prices.push(type.price);
         }
         if (!group.customerId) continue;
+        const grand = addAmounts(prices, saleCurrency(event));
         const customer = customers.get(group.customerId) ?? { id: group.customerId, tickets: 0, orders: 0 };
         customer.tickets += ids.length;
         customer.orders += 1;
@@ -148,7 +151,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
           emailAddress: `seed-customer-${group.customerId}@example.test`,
           purchaser: `Seed Customer ${group.customerId}`,
           affiliate: null,
-          grandTotal: Math.round(grand * 100) / 100,
+          grandTotal: grand,
           ticketIds: ids,
           typeIds: [...typeIds],
           waveTimeId: waves[0] ?? null,

@@ -1,6 +1,7 @@
 import type { Customer } from './customer.ts';
 import { orderTicketStatus, type Order } from './order.ts';
 import type { TicketRecord } from './ticket.ts';
+import { formatAmount } from '../money.ts';
 
 /**
  * The emails a customer may have sent to their own address (`PUT /my-account/email`):
@@ -50,7 +51,7 @@ export function orderConfirmationMail(
     text: [
       `Hello ${customer.name},`,
       '',
-      `Order ${order.id} of ${order.purchasedDate.slice(0, 10)} (${order.status}), total ${order.grandTotal.toFixed(2)}:`,
+      `Order ${order.id} of ${order.purchasedDate.slice(0, 10)} (${order.status}), total ${formatAmount(order.grandTotal, order.checkout?.currency)}:`,
       ...tickets.map(ticketLine),
     ].join('\n'),
   };

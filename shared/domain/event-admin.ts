@@ -1,5 +1,6 @@
 import { Conflict, ValidationError } from '../errors.ts';
-import type { Event, EventListing } from './event.ts';
+import type { Event, EventListing, TicketType } from './event.ts';
+import { amountProblem } from './money.ts';
 
 /**
  * The organiser's rules for an event's edits (the events routes, README "Where we differ
@@ -58,6 +59,32 @@ export function checkSaleDates(event: Pick<Event, 'cutOff' | 'onSaleDate'>): voi
     throw new ValidationError('cutOff must be after onSaleDate.', [
       { path: 'body.cutOff', message: 'must be after onSaleDate' },
     ]);
+}
+
+/**
+ * Ticket type prices have no more decimals than the event's currency takes (shared/money.ts: JPY 1000, not 1000.5;
+ * KWD 1.25, not 1.255): a 400 naming each price that does not fit.
+ */
+export function checkPrices(prices: readonly { path: string; price: number }[], currency: string): void {
+  const problems = prices.flatMap(({ path, price }) => {
+    const message = amountProblem(price, currency);
+    return message ? [{ path, message }] : [];
+  });
+  if (problems.length) throw new ValidationError(`A price does not fit the event's currency, ${currency}.`, problems);
+}
+
+/**
+ * An event's currency changes only to one its types' prices fit (JPY for a type of 12.50 does not): 409
+ * `prices_not_in_currency` with those types' ids, as the prices are the types' state, not the request's.
+ */
+export function checkCurrencyChange(types: readonly Pick<TicketType, 'id' | 'price'>[], currency: string): void {
+  const typeIds = types.filter((type) => amountProblem(type.price, currency)).map((type) => type.id);
+  if (typeIds.length)
+    throw new Conflict(
+      `The prices of ticket types ${typeIds.join(', ')} have more decimals than ${currency} takes: change them first.`,
+      'prices_not_in_currency',
+      { typeIds, currency },
+    );
 }
 
 /** A deletion is for an event that never had tickets (409 otherwise: unpublish it instead). */

@@ -1,3 +1,4 @@
+import { DEFAULT_CURRENCY } from '../money.ts';
 import type { Waiver, WaiverKind } from './waivers.ts';
 
 /**
@@ -208,4 +209,4 @@ export function answerProblems(
 }
 
 /** The currency an event's tickets are priced, held and charged in: its own, or EUR for one seeded without. */
-export const saleCurrency = (event: Pick<Event, 'currency'>): string => event.currency ?? 'EUR';
+export const saleCurrency = (event: Pick<Event, 'currency'>): string => event.currency ?? DEFAULT_CURRENCY;

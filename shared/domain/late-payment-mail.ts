@@ -1,4 +1,5 @@
 import type { Order } from './order.ts';
+import { formatAmount } from '../money.ts';
 
 /**
  * The buyer's mail when their payment came after the reservation ended (it lapsed or they released it) and the
@@ -10,7 +11,7 @@ export function latePaymentRefundedMail(
   event: { title: string },
   refunded: number,
 ): { subject: string; text: string } {
-  const amount = `${order.checkout?.currency ? `${order.checkout.currency} ` : ''}${refunded.toFixed(2)}`;
+  const amount = formatAmount(refunded, order.checkout?.currency);
   return {
     subject: `Your payment for order ${order.id} was refunded`,
     text: [

@@ -1,6 +1,7 @@
 import type { TicketWaiver } from './waivers.ts';
 import type { Ticket, TicketClaim, TicketRecord, TicketRefund } from './ticket.ts';
 import { toTicket } from './ticket-view.ts';
+import { addAmounts } from '../money.ts';
 
 /**
  * What `GET /ticket` (the older list for integrations) answers for each ticket, pure: the
@@ -67,7 +68,7 @@ export const costsOf = (record: TicketRecord): TicketCosts => ({
   taxAmount: record.taxAmount,
   gratuityAmount: record.gratuityAmount,
   paidUponCheckout: record.paidUponCheckout,
-  total: Math.round((record.price + record.taxAmount + record.gratuityAmount) * 100) / 100,
+  total: addAmounts([record.price, record.taxAmount, record.gratuityAmount]),
 });
 
 export function toListedTicket(

@@ -10,6 +10,7 @@ import {
   type OrderTicketStatus,
 } from './order.ts';
 import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
+import { addAmounts, formatAmount } from '../money.ts';
 
 /**
  * Staff's view of an order and the rules of cancelling one (`POST /orders/{id}/cancel`). Pure.
@@ -60,15 +61,13 @@ export interface RefundDue {
   paymentReference: string;
 }
 
-const inCents = (amount: number) => Math.round(amount * 100) / 100;
-
 /** Per processor, what is paid and not yet refunded (a refund made in Stripe's dashboard counts); `comp` is nothing. */
 export function refundsDue(order: Pick<Order, 'transactions'>): RefundDue[] {
   const due = new Map<string, RefundDue>();
   for (const { processor, amount, reference } of order.transactions) {
     if (processor === 'comp') continue;
     const entry = due.get(processor) ?? { processor, amount: 0, paymentReference: reference };
-    entry.amount = inCents(entry.amount + amount);
+    entry.amount = addAmounts([entry.amount, amount]);
     if (amount > 0) entry.paymentReference = reference;
     due.set(processor, entry);
   }
@@ -147,7 +146,7 @@ export function toStaffOrder(
     },
     grandTotal: order.grandTotal,
     payment: {
-      paid: Math.round(order.transactions.reduce((sum, t) => sum + t.amount, 0) * 100) / 100,
+      paid: addAmounts(order.transactions.map((transaction) => transaction.amount)),
       transactions: order.transactions,
       ...(order.paymentProblems?.length ? { problems: order.paymentProblems } : {}),
     },
@@ -202,7 +201,7 @@ export function orderCancelledMail(
       ),
       '',
       refunded
-        ? `The payment of ${order.grandTotal.toFixed(2)} is refunded to the way you paid.`
+        ? `The payment of ${formatAmount(order.grandTotal, order.checkout?.currency)} is refunded to the way you paid.`
         : 'No payment was taken for this order.',
     ].join('\n'),
   };

@@ -1,4 +1,4 @@
-import { currencyExponent, toMajor, toMinor } from '../money.ts';
+import { formatAmount, toMajor, toMinor } from '../money.ts';
 import { saleCurrency, type Event, type TicketType } from './event.ts';
 import type { Order } from './order.ts';
 import type { PrintedTicket } from './printed-ticket.ts';
@@ -58,7 +58,7 @@ interface Line {
  */
 function linesOf(input: OrderMailInput): { lines: Line[]; total: string } {
   const currency = input.order.checkout?.currency ?? saleCurrency(input.event);
-  const money = (minor: number) => `${currency} ${toMajor(minor, currency).toFixed(currencyExponent(currency))}`;
+  const money = (minor: number) => formatAmount(toMajor(minor, currency), currency);
   const sold = new Map<string, { typeId: number; count: number; minor: number }>();
   let ticketsMinor = 0;
   for (const ticket of input.tickets) {

@@ -1,4 +1,4 @@
-import { toMinor } from '../money.ts';
+import { fromStripeAmount, toMajor, toMinor, toStripeAmount } from '../money.ts';
 
 /**
  * Which payment pays a checkout's order (shared/README.md "Payments"): only the PaymentIntent its checkout stored,
@@ -34,13 +34,20 @@ export const PAYMENT_MISMATCHES = ['no_order', 'other_intent', 'amount', 'curren
 export type PaymentMismatch = (typeof PAYMENT_MISMATCHES)[number];
 
 /**
- * The order's total as Stripe is asked for it and reports it back, in the currency's minor unit. The one place the
- * PaymentIntent's amount is computed, for its creation and for the check of what succeeded, so the two cannot
- * differ; where money.ts's Stripe conversion (`toStripeAmount`, currencies Stripe counts otherwise) goes.
+ * The order's total as Stripe is asked for it and reports it back, in Stripe's unit for the currency (money.ts). The
+ * one place the PaymentIntent's amount is computed, for its creation and for the check of what succeeded, so the two
+ * cannot differ.
  */
-export const orderStripeAmount = (order: PayableOrder): number => toMinor(order.grandTotal, order.checkout!.currency);
+export const orderStripeAmount = (order: PayableOrder): number => {
+  const currency = order.checkout!.currency;
+  return toStripeAmount(toMinor(order.grandTotal, currency), currency);
+};
 
-/** A succeeded PaymentIntent as the webhook reads it: `amount` is what Stripe received, in its minor unit. */
+/** What a succeeded payment took, in its currency's major unit (as every stored amount). */
+export const paidAmount = (payment: SucceededPayment): number =>
+  toMajor(fromStripeAmount(payment.amount, payment.currency), payment.currency);
+
+/** A succeeded PaymentIntent as the webhook reads it: `amount` is what Stripe received, in Stripe's unit. */
 export interface SucceededPayment {
   intentId: string;
   amount: number;

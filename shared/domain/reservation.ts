@@ -1,4 +1,5 @@
 import type { Event, TicketType } from './event.ts';
+import { addAmounts, multiplyAmount } from '../money.ts';
 import { shippingCharge } from './shipping-method.ts';
 
 /**
@@ -188,15 +189,12 @@ export interface ReservationAmounts {
   currency: string;
 }
 
-// Money is kept as the API keeps it (decimal amounts in whole cents, shared/domain/money.ts): summed in cents.
-const cents = (amount: number) => Math.round(amount * 100);
-const fromCents = (value: number) => value / 100;
-
-/** A line priced by the type's own price (the client sends none). */
+/** A line priced by the type's own price (the client sends none), in the event's currency. */
 export function priceLine(
   type: Pick<TicketType, 'id' | 'name' | 'price'>,
   quantity: number,
   waveTimeId: number | null,
+  currency: string,
 ) {
   return {
     typeId: type.id,
@@ -204,17 +202,20 @@ export function priceLine(
     quantity,
     waveTimeId,
     unitPrice: type.price,
-    amount: fromCents(cents(type.price) * quantity),
+    amount: multiplyAmount(type.price, quantity, currency),
   } satisfies ReservationLine;
 }
 
-/** Shipping for `tickets` tickets, none without a method. */
-export const shippingFor = (method: ShippingCharge | undefined, tickets: number): number =>
-  method ? shippingCharge(method, tickets) : 0;
+/** Shipping for `tickets` tickets in the event's currency, none without a method. */
+export const shippingFor = (method: ShippingCharge | undefined, tickets: number, currency: string): number =>
+  method ? shippingCharge(method, tickets, currency) : 0;
 
 export function amountsOf(lines: readonly ReservationLine[], shipping: number, currency: string): ReservationAmounts {
-  const tickets = lines.reduce((sum, line) => sum + cents(line.amount), 0);
-  return { tickets: fromCents(tickets), shipping, total: fromCents(tickets + cents(shipping)), currency };
+  const tickets = addAmounts(
+    lines.map((line) => line.amount),
+    currency,
+  );
+  return { tickets, shipping, total: addAmounts([tickets, shipping], currency), currency };
 }
 
 /** A reservation as stored and answered. */

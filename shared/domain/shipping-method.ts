@@ -1,4 +1,5 @@
 import * as z from '../schema.ts';
+import { addAmounts, fitsCurrency, multiplyAmount } from '../money.ts';
 import { money } from './money.ts';
 
 /**
@@ -9,16 +10,33 @@ import { money } from './money.ts';
  */
 export const CHARGE_TYPES = ['per_order', 'per_ticket'] as const;
 
-/** What a method charges for an order of `tickets` tickets, by the rule above (nothing for none). */
+/**
+ * What a method charges for an order of `tickets` tickets, by the rule above (nothing for none), in the event's
+ * currency (a method is stage-wide, its charges plain amounts: `unpayableCharge` refuses one the currency cannot take).
+ */
 export function shippingCharge(
   method: { charge: number; twoPlusCharge: number; chargeType: (typeof CHARGE_TYPES)[number] },
   tickets: number,
+  currency: string,
 ): number {
   if (tickets === 0) return 0;
-  // Summed in whole cents (money.ts: amounts are decimal, at most 2 places), so no float drift reaches a total.
-  const cents = (amount: number) => Math.round(amount * 100);
   if (method.chargeType === 'per_order') return method.charge;
-  return (cents(method.charge) + cents(method.twoPlusCharge) * (tickets - 1)) / 100;
+  return addAmounts([method.charge, multiplyAmount(method.twoPlusCharge, tickets - 1, currency)], currency);
+}
+
+/**
+ * The first charge a method would apply to `tickets` tickets that has more decimals than the event's currency takes
+ * (9.5 for a JPY event), if any: shipping methods are stage-wide and carry no currency, so a hold in that currency is
+ * refused rather than rounded.
+ */
+export function unpayableCharge(
+  method: { charge: number; twoPlusCharge: number; chargeType: (typeof CHARGE_TYPES)[number] },
+  tickets: number,
+  currency: string,
+): number | undefined {
+  const applied =
+    method.chargeType === 'per_ticket' && tickets > 1 ? [method.charge, method.twoPlusCharge] : [method.charge];
+  return tickets === 0 ? undefined : applied.find((charge) => !fitsCurrency(charge, currency));
 }
 
 const fields = {

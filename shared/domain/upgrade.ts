@@ -1,6 +1,7 @@
 import type { TicketType } from './event.ts';
 import { decideStateChange, statesOf } from './ticket-states.ts';
 import { isEligible, PROCESS_STATE, type TicketRecord } from './ticket.ts';
+import { addAmounts } from '../money.ts';
 
 /**
  * Upgrade options of a ticket: the other types of its event priced above its own. A
@@ -27,7 +28,7 @@ export function canUpgrade(ticket: TicketRecord): boolean {
   return decideStateChange(statesOf(ticket), { upgradeState: 'upgraded' }, ['upgrade']).ok;
 }
 
-/** Cheapest first, then by type id. Money is rounded to cents so float sums do not show. */
+/** Cheapest first, then by type id. */
 export function upgradeOptions(
   ticket: TicketRecord,
   eventTypes: readonly TicketType[],
@@ -44,7 +45,7 @@ export function upgradeOptions(
       targetTypeId: type.id,
       name: type.name,
       description: type.description ?? '',
-      priceDifference: Math.round((type.price - from.price) * 100) / 100,
+      priceDifference: addAmounts([type.price, -from.price], currency ?? undefined),
       currency,
       available: type.sold < type.total,
     }));

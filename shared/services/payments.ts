@@ -89,11 +89,26 @@ export { stripePublishableKey as publishableKey } from './payment-settings.ts';
 export interface PaymentRequest {
   orderId: number | string;
   reservationId: number | string;
-  /** In the currency's minor unit (cents). */
+  /** Stripe's `amount`: its unit for the currency (shared/money.ts `toStripeAmount`). */
   amount: number;
   /** ISO 4217, any case. */
   currency: string;
   customerEmail: string;
+}
+
+/**
+ * Stripe refusing an amount as too small or too large: 409 `amount_below_minimum` / `amount_above_maximum`, never a
+ * 500. A hold already checks Stripe's table (shared/money.ts `chargeLimits`); Stripe applies its minimum after
+ * converting into the account's settlement currency, which a currency the table does not list can still fall below.
+ */
+function refusedAmount(error: unknown): never {
+  const reason =
+    error instanceof Stripe.errors.StripeInvalidRequestError &&
+    { amount_too_small: 'amount_below_minimum', amount_too_large: 'amount_above_maximum' }[error.code as string];
+  if (!reason) throw error;
+  throw new Conflict(`Stripe refused the amount: ${(error as Error).message}`, reason, {
+    processorCode: (error as { code?: string }).code ?? null,
+  });
 }
 
 /** A PaymentIntent for an order; the browser confirms it with its client secret. */
@@ -116,14 +131,15 @@ export async function createPaymentIntent(
       },
       { idempotencyKey },
     ),
-  );
+  ).catch(refusedAmount);
   return { id: intent.id, clientSecret: intent.client_secret! };
 }
 
-/** A refund as Stripe reports it; `amount` in the currency's minor unit. */
+/** A refund as Stripe reports it; `amount` in Stripe's unit for its `currency` (shared/money.ts `fromStripeAmount`). */
 export interface StripeRefund {
   id: string;
   amount: number;
+  currency: string;
   status: string | null;
   paymentIntent: string | null;
   /** Unix seconds. */
@@ -134,6 +150,7 @@ export interface StripeRefund {
 const toRefund = (refund: Stripe.Refund): StripeRefund => ({
   id: refund.id,
   amount: refund.amount,
+  currency: refund.currency,
   status: refund.status,
   paymentIntent:
     typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null),

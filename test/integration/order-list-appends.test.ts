@@ -62,10 +62,10 @@ async function checkedOut(total = 10) {
   return { event, typeId, customer, reservationId, orderId: Number(order.id), intent };
 }
 
-/** A Stripe payment succeeded for the intent (as Stripe.js confirms it). */
+/** A Stripe payment succeeded for the intent (as Stripe.js confirms it), in major units as the webhook hands it on. */
 async function paid(intent: { id: string; clientSecret: string }) {
   expect((await confirmAsBrowser(keys, intent, 'pm_card_visa')).body.status).toBe('succeeded');
-  return { intentId: intent.id, amount: 1250 };
+  return { intentId: intent.id, amount: 12.5 };
 }
 
 /** Staff start cancelling the order as read (POST /orders/{id}/cancel's first step). */

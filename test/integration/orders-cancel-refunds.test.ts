@@ -94,7 +94,7 @@ describe('POST /orders/{id}/cancel of a Stripe payment', () => {
     expect((await getOrder(Number(bought.orderId)))!.transactions).toHaveLength(2);
     const mail = (await mailTo(bought.email)).at(-1)!;
     expect(mail.subject).toBe(`Your order ${bought.orderId} was cancelled`);
-    expect(mail.body.text).toContain('The payment of 25.00 is refunded');
+    expect(mail.body.text).toContain('The payment of EUR 25.00 is refunded');
 
     const replay = await cancel(bought.orderId, 'refund-1');
     expect(replay.headers['idempotent-replayed']).toBe('true');

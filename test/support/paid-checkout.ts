@@ -22,19 +22,24 @@ export interface PaidCheckout {
 
 const RESERVATIONS = '/api/v2/my-account/reservations';
 
+/** What is bought: `quantity` tickets of one type at `price`, of an event in `currency` (default 1 at EUR 12.50). */
+export interface CheckoutOptions {
+  quantity?: number;
+  price?: number;
+  currency?: string;
+  shippingMethodId?: number;
+}
+
 /** A checkout awaiting payment: its order, and the PaymentIntent whose events go to `relay`. */
 export async function checkedOut(
   keys: StandInKeys,
   relay: WebhookRelay,
-  {
-    quantity = 1,
-    price = 12.5,
-    shippingMethodId,
-  }: { quantity?: number; price?: number; shippingMethodId?: number } = {},
+  { quantity = 1, price = 12.5, currency = 'EUR', shippingMethodId }: CheckoutOptions = {},
 ): Promise<PaidCheckout & { intent: { id: string; clientSecret: string }; reservationId: number; token: string }> {
   const event = await seedEvent({
     published: true,
     questions: [],
+    currency,
     ticketTypes: [{ name: 'Runner', price, total: 50 }],
   });
   const typeId = event.ticketTypes[0]!.id;
@@ -81,7 +86,7 @@ export async function payAsBrowser(keys: StandInKeys, intent: { id: string; clie
 export async function paidCheckout(
   keys: StandInKeys,
   relay: WebhookRelay,
-  options: Parameters<typeof checkedOut>[2] = {},
+  options: CheckoutOptions = {},
 ): Promise<PaidCheckout> {
   const { intent, reservationId: _reservation, token: _token, ...bought } = await checkedOut(keys, relay, options);
   await payAsBrowser(keys, intent);

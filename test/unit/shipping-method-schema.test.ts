@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { NewShippingMethod, ShippingMethodPatch, shippingCharge } from '#shared/domain/shipping-method';
+import {
+  NewShippingMethod,
+  ShippingMethodPatch,
+  shippingCharge,
+  unpayableCharge,
+} from '#shared/domain/shipping-method';
 
 describe('shipping method validation', () => {
   it('fills defaults on create and requires only a name', () => {
@@ -33,11 +38,17 @@ describe('shipping method validation', () => {
 describe('shippingCharge', () => {
   const method = { charge: 4.5, twoPlusCharge: 1.25, chargeType: 'per_ticket' as const };
   it('charges per_ticket the charge for the first ticket and twoPlusCharge for each further one', () => {
-    expect([0, 1, 2, 4].map((tickets) => shippingCharge(method, tickets))).toEqual([0, 4.5, 5.75, 8.25]);
+    expect([0, 1, 2, 4].map((tickets) => shippingCharge(method, tickets, 'EUR'))).toEqual([0, 4.5, 5.75, 8.25]);
   });
   it('charges per_order the charge once, whatever the tickets', () => {
-    expect([1, 3].map((tickets) => shippingCharge({ ...method, chargeType: 'per_order' }, tickets))).toEqual([
+    expect([1, 3].map((tickets) => shippingCharge({ ...method, chargeType: 'per_order' }, tickets, 'EUR'))).toEqual([
       4.5, 4.5,
     ]);
+  });
+  it("names the first charge it would apply that the event's currency cannot take (9.5 for a JPY event)", () => {
+    expect(unpayableCharge({ ...method, charge: 9.5 }, 1, 'JPY')).toBe(9.5);
+    expect(unpayableCharge({ charge: 900, twoPlusCharge: 0.5, chargeType: 'per_ticket' }, 1, 'JPY')).toBeUndefined();
+    expect(unpayableCharge({ charge: 900, twoPlusCharge: 0.5, chargeType: 'per_ticket' }, 2, 'JPY')).toBe(0.5);
+    expect(unpayableCharge(method, 3, 'EUR')).toBeUndefined();
   });
 });

@@ -27,6 +27,7 @@ import {
   notHonoured,
 } from './confirm-parameters.ts';
 import { declineMessages, type TestCard, testCardByPaymentMethod } from './test-cards.ts';
+import { checkChargeAmount } from './currencies.ts';
 
 /**
  * The Stripe objects the service uses, in memory: PaymentIntents (create, retrieve, confirm with a
@@ -112,12 +113,7 @@ export class Resources {
     const currency = text(form, 'currency')?.toLowerCase();
     if (!currency) throw missingParam('currency');
     if (!/^[a-z]{3}$/.test(currency)) throw invalidRequest(`Invalid currency: ${currency}.`, { param: 'currency' });
-    // Stripe's minimum charge is about 0.50 of a two-decimal currency; one rule here for every currency.
-    if (amount < 50)
-      throw invalidRequest('Amount must be at least 50 in the smallest currency unit.', {
-        code: 'amount_too_small',
-        param: 'amount',
-      });
+    checkChargeAmount(amount, currency);
     if (form.automatic_payment_methods !== undefined && form.payment_method_types !== undefined)
       throw invalidRequest(
         'You may only specify one of these parameters: automatic_payment_methods, payment_method_types.',

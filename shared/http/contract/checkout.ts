@@ -45,7 +45,7 @@ export const CheckoutBody = z.strictObject({
 });
 export type CheckoutBody = z.output<typeof CheckoutBody>;
 
-const amount = () => z.number().check(z.describe('In the event currency, whole cents (as every amount of the API).'));
+const amount = () => z.number().check(z.describe("In the event's currency, major units (as every amount of the API)."));
 
 export const CheckoutResource = z
   .strictObject({
@@ -61,7 +61,13 @@ export const CheckoutResource = z
         processor: z.literal('stripe'),
         clientSecret: z.string(),
         publishableKey: z.string(),
-        amount: z.int().check(z.describe("In the currency's minor unit (cents), as Stripe.js takes it.")),
+        amount: z
+          .int()
+          .check(
+            z.describe(
+              "In Stripe's unit for the currency (JPY 1000 for ¥1,000, EUR 1250 for €12.50), as Stripe.js takes it.",
+            ),
+          ),
         currency: z.string(),
       }),
     ),

@@ -159,7 +159,9 @@ export const TicketTypeResource = z.strictObject({
   name: z.string(),
   description: z.string(),
   ordering: z.int(),
-  price: z.number().check(z.describe("In the event's `currency`, whole cents (at most 2 decimals).")),
+  price: z
+    .number()
+    .check(z.describe("In the event's `currency`, with no more decimals than it is charged in (EUR 2, JPY 0).")),
   sold: z.int().check(z.describe('Tickets of this type holding a place.')),
   total: z.int().check(z.describe('Its capacity: never below `sold`.')),
   grants: z.array(z.int()).check(z.describe('Other events this type also admits to (an access package).')),

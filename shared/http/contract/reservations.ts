@@ -27,7 +27,7 @@ export const NewReservationBody = z.strictObject({
 });
 export type NewReservationBody = z.output<typeof NewReservationBody>;
 
-const amount = () => z.number().check(z.describe('In the event currency, whole cents (as every amount of the API).'));
+const amount = () => z.number().check(z.describe("In the event's currency, major units (as every amount of the API)."));
 
 export const ReservationResource = z
   .strictObject({

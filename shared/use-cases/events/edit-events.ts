@@ -12,7 +12,13 @@ import { listWaveTimes } from '../../data/wave-times.ts';
 import { eventWaivers } from '../../data/waivers.ts';
 import { eventListing, eventListingMoves } from '../../lists/portal.ts';
 import { now } from '../../clock.ts';
-import { applyEventPatch, checkDeletable, type EventPatch } from '../../domain/event-admin.ts';
+import {
+  applyEventPatch,
+  checkCurrencyChange,
+  checkDeletable,
+  checkPrices,
+  type EventPatch,
+} from '../../domain/event-admin.ts';
 import type { NewEvent } from '../../domain/event.ts';
 import { toEventView, type EventView } from '../../domain/event-resource.ts';
 import { Conflict, Forbidden, ValidationError } from '../../errors.ts';
@@ -66,6 +72,10 @@ export async function checkGrants(
 export async function createEventFor(caller: Caller, body: NewEventBody): Promise<EventView> {
   assertUnscoped(caller);
   const types = body.ticketTypes ?? [];
+  checkPrices(
+    types.map((type, i) => ({ path: `body.ticketTypes.${i}.price`, price: type.price })),
+    body.currency,
+  );
   await checkGrants(
     caller,
     types.map((type, i) => ({ path: `body.ticketTypes.${i}.grants`, eventIds: type.grants ?? [] })),
@@ -92,6 +102,7 @@ export async function updateEventFor(caller: Caller, id: number, body: EventPatc
   const at = now().toISOString();
   const types = await listTicketTypes(id);
   const { next, changes } = applyEventPatch(before, patch, await holdsOf(before, types.length), at);
+  if (changes.currency) checkCurrencyChange(types, next.currency!);
   if (!Object.keys(changes).length) return toEventView(await wholeEvent(before, types));
   const action: HistoryAction = changes.published ? (next.published ? 'published' : 'unpublished') : 'updated';
   const after = { ...next, version: (before.version ?? 1) + 1, updated: at, updatedBy: caller.id };

@@ -6,8 +6,8 @@ import { MAX_TICKET_TYPES } from '../../domain/event-limits.ts';
 import { listTicketTypes } from '../../data/events.ts';
 import { typeHasTickets } from '../../data/event-admin-reads.ts';
 import { commitTypeChange, type HistoryAction } from '../../data/event-admin-writes.ts';
-import { checkTypeDeletable, checkTypeTotal, type FieldChanges } from '../../domain/event-admin.ts';
-import type { Event, TicketType } from '../../domain/event.ts';
+import { checkPrices, checkTypeDeletable, checkTypeTotal, type FieldChanges } from '../../domain/event-admin.ts';
+import { saleCurrency, type Event, type TicketType } from '../../domain/event.ts';
 import { toTicketTypeView } from '../../domain/event-resource.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import type { NewTicketTypeBody, TicketTypePatchBody } from '../../domain/event-bodies.ts';
@@ -71,6 +71,7 @@ export async function createTicketTypeFor(caller: Caller, eventId: number, body:
   const types = await listTicketTypes(eventId);
   if (types.length >= MAX_TICKET_TYPES)
     throw new Conflict(`An event holds at most ${MAX_TICKET_TYPES} ticket types.`, 'too_many_ticket_types');
+  checkPrices([{ path: 'body.price', price: body.price }], saleCurrency(event));
   const grants = [...new Set(body.grants)].filter((granted) => granted !== eventId);
   await checkGrants(caller, [{ path: 'body.grants', eventIds: grants }]);
   const id = await allocateIds('TICKET_TYPE');
@@ -104,6 +105,7 @@ export async function updateTicketTypeFor(caller: Caller, eventId: number, typeI
   const { type } = await typeOf(event, typeId);
   assertVersion(event.version, body.version, eventId);
   const { version: _version, ...fields } = body;
+  if (fields.price !== undefined) checkPrices([{ path: 'body.price', price: fields.price }], saleCurrency(event));
   const stock = fields.total === undefined ? [] : await stockForTotal(type, fields.total);
   const grants = fields.grants === undefined ? undefined : [...new Set(fields.grants)].filter((id) => id !== eventId);
   if (grants !== undefined && grants.join() !== type.grants.join()) {

@@ -14,12 +14,13 @@ import {
   toStaffOrder,
   type StaffOrder,
 } from '../../domain/order-cancel.ts';
+import { saleCurrency } from '../../domain/event.ts';
 import type { Order, OrderTransaction, PartCancellation } from '../../domain/order.ts';
 import { actorLabel } from '../../domain/ticket-history.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { currencyExponent, toMajor, toMinor } from '../../money.ts';
+import { formatAmount, toMajor, toMinor } from '../../money.ts';
 import { sendEmail } from '../../services/email.ts';
 import { adminActor, inScope } from '../event-scope.ts';
 import { refundStripePart } from '../payments/refunds.ts';
@@ -157,7 +158,7 @@ export const partName = (orderId: number, part: Pick<PartCancellation, 'ticketId
 
 /** The currency an order was paid in: its checkout's, or a box-office sale's event's. */
 const currencyOf = async (order: Order): Promise<string> =>
-  order.checkout?.currency ?? (await getEvent(order.eventId)).currency ?? 'EUR';
+  order.checkout?.currency ?? saleCurrency(await getEvent(order.eventId));
 
 /** Step 3: the part's share refunded from what each processor still holds, recorded; the amount refunded (in words). */
 async function refundPart(order: Order, part: PartCancellation): Promise<string | undefined> {
@@ -171,7 +172,7 @@ async function refundPart(order: Order, part: PartCancellation): Promise<string 
     const amount = Math.min(share, toMinor(due.amount, currency));
     if (amount <= 0) break;
     share -= amount;
-    if (due.processor === 'stripe') refunds.push(await refundStripePart(due.paymentReference, name, amount));
+    if (due.processor === 'stripe') refunds.push(await refundStripePart(due.paymentReference, name, amount, currency));
     else
       refunds.push({
         amount: -toMajor(amount, currency),
@@ -183,7 +184,7 @@ async function refundPart(order: Order, part: PartCancellation): Promise<string 
   if (!refunds.length) return undefined;
   await addTransactions(order.id, refunds);
   const minor = refunds.reduce((sum, refund) => sum - toMinor(refund.amount, currency), 0);
-  return `${currency.toUpperCase()} ${toMajor(minor, currency).toFixed(currencyExponent(currency))}`;
+  return formatAmount(toMajor(minor, currency), currency);
 }
 
 async function mailPart(order: Order, part: PartCancellation, refunded: string | undefined, cancelled: TicketRecord[]) {

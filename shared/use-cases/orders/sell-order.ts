@@ -6,6 +6,7 @@ import { activateOrder, commitHeldOrder, issuedTicketAction } from '../../data/o
 import { HoldRefused } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
+import { saleCurrency } from '../../domain/event.ts';
 import type { StaffOrder } from '../../domain/order-cancel.ts';
 import { WALK_UP_CUSTOMER, type BoxOfficeMethod, type Order } from '../../domain/order.ts';
 import { MAX_TICKETS_PER_RESERVATION, priceLine, type StockTake } from '../../domain/reservation.ts';
@@ -19,6 +20,7 @@ import { checkLines, planStock, soldOut } from '../portal/reservations.ts';
 import { createTicket } from '../tickets/create-ticket.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
+import { addAmounts } from '../../money.ts';
 
 /** Reads and tries of the hold when a shard read with stock is emptied before the write (as a reservation's). */
 const HOLD_TRIES = 3;
@@ -78,9 +80,10 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
   const byId = new Map(types.map((type) => [type.id, type]));
   checkLines(sale, byId, new Set(waves.map((wave) => wave.id)));
   const comp = sale.payment.method === 'comp';
+  const currency = saleCurrency(event);
   const lines = sale.lines.map((line) => {
     const type = byId.get(line.typeId)!;
-    return priceLine(comp ? { ...type, price: 0 } : type, line.quantity, line.waveTimeId ?? null);
+    return priceLine(comp ? { ...type, price: 0 } : type, line.quantity, line.waveTimeId ?? null, currency);
   });
   if (lines.reduce((sum, line) => sum + line.quantity, 0) > MAX_TICKETS_PER_RESERVATION)
     throw new Conflict(`An order holds at most ${MAX_TICKETS_PER_RESERVATION} tickets.`, 'max_per_order', {
@@ -91,7 +94,10 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
 
   const actor = adminActor(caller);
   const at = now().toISOString();
-  const total = Math.round(lines.reduce((sum, line) => sum + line.amount * 100, 0)) / 100;
+  const total = addAmounts(
+    lines.map((line) => line.amount),
+    currency,
+  );
   const { firstName = '', lastName = '' } = sale.buyer;
   const customerId = customer?.id ?? WALK_UP_CUSTOMER;
   const order = (id: number, takes: StockTake[]): Order => ({

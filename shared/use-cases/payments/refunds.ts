@@ -6,6 +6,7 @@ import type { OrderTransaction } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { listRefunds, paymentMetadata, refundPayment, type StripeRefund } from '../../services/payments.ts';
+import { fromStripeAmount, toMajor, toStripeAmount } from '../../money.ts';
 
 /**
  * Stripe refunds on orders (shared/README.md "Refunds"): the one way the service refunds a payment (a cancel
@@ -22,7 +23,7 @@ const returnsMoney = (refund: StripeRefund): boolean => refund.status !== 'faile
 
 /** A Stripe refund as the order's transaction: negative, in the currency's major unit, at Stripe's time. */
 export const refundTransaction = (refund: StripeRefund): OrderTransaction => ({
-  amount: -refund.amount / 100,
+  amount: -toMajor(fromStripeAmount(refund.amount, refund.currency), refund.currency),
   processor: 'stripe',
   reference: refund.id,
   time: new Date(refund.created * 1000).toISOString(),
@@ -60,15 +61,17 @@ async function refundInFull(paymentIntentId: string, idempotencyKey: string): Pr
 }
 
 /**
- * Refunds `amount` (minor units) of an order's PaymentIntent for one part of it (`part`: the part's name, also its
+ * Refunds `minor` (the currency's minor units) of an order's PaymentIntent for one part of it (`part`: the part's name, also its
  * idempotency key), answered as the transaction (not yet recorded). The part's name is on Stripe's refund
  * (`metadata.part`), so a retry after Stripe forgot the key (24 hours) finds the refund it made instead of a second.
  */
 export async function refundStripePart(
   paymentIntentId: string,
   part: string,
-  amount: number,
+  minor: number,
+  currency: string,
 ): Promise<OrderTransaction> {
+  const amount = toStripeAmount(minor, currency);
   const made = (await listRefunds({ paymentIntent: paymentIntentId })).find(
     (refund) => refund.metadata.part === part && returnsMoney(refund),
   );
@@ -78,7 +81,8 @@ export async function refundStripePart(
 /**
  * A payment Stripe took for an order that was closed meanwhile (staff cancelled it while it awaited payment, and the
  * buyer paid after): nothing is issued, the payment is refunded in full, and both are recorded on the order. A
- * repeat, or a payment the order already holds (refunded by the cancel or by the lapse), changes nothing.
+ * repeat, or a payment the order already holds (refunded by the cancel or by the lapse), changes nothing. The
+ * payment's `amount` is in major units, as the order records it.
  */
 export async function refundPaymentOfClosedOrder(
   orderId: number,
@@ -89,7 +93,7 @@ export async function refundPaymentOfClosedOrder(
   if (order.transactions.some((transaction) => transaction.reference === payment.intentId)) return;
   const refunds = await refundStripePayment(orderId, payment.intentId);
   const paid: OrderTransaction = {
-    amount: payment.amount / 100,
+    amount: payment.amount,
     processor: 'stripe',
     reference: payment.intentId,
     time: payment.time,

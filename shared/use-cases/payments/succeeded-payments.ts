@@ -1,10 +1,14 @@
 import { addPaymentProblem } from '../../data/order-lists.ts';
 import { getOrder } from '../../data/orders.ts';
-import { type PaymentMismatch, paymentMismatch, type SucceededPayment } from '../../domain/order-payment.ts';
+import {
+  paidAmount,
+  type PaymentMismatch,
+  paymentMismatch,
+  type SucceededPayment,
+} from '../../domain/order-payment.ts';
 import type { Order } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { toMajor } from '../../money.ts';
 import { recordUnmatchedPayment } from '../../services/metrics.ts';
 import { payOrder } from '../portal/checkout-payment.ts';
 import { refundPaymentOfClosedOrder, refundUnmatchedPayment } from './refunds.ts';
@@ -28,7 +32,7 @@ export async function applySucceededPayment(intent: SucceededIntent, eventId: st
   const order = intent.orderHint === null ? undefined : await getOrder(intent.orderHint);
   const mismatch = paymentMismatch(order, intent);
   if (mismatch || !order) return refundUnmatched(intent, mismatch ?? 'no_order', eventId, order);
-  const payment = { intentId: intent.intentId, amount: intent.amount };
+  const payment = { intentId: intent.intentId, amount: paidAmount(intent) };
   const status = await payOrder(order.id, payment);
   // Paid after staff cancelled it (refunds.ts): refunded, never kept without tickets.
   if (status === 'cancelled' || status === 'refunded')
@@ -55,7 +59,7 @@ async function refundUnmatched(
   await addPaymentProblem(order.id, {
     intentId: intent.intentId,
     reason,
-    amount: toMajor(intent.amount, intent.currency),
+    amount: paidAmount(intent),
     currency: intent.currency.toUpperCase(),
     at: intent.at,
     ...refund,

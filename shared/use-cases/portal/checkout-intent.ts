@@ -6,9 +6,6 @@ import { NotFound } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { cancelPaymentIntent, createPaymentIntent, paymentClientSecret } from '../../services/payments.ts';
 
-/** An order's amount in the currency's minor unit, as Stripe counts it. */
-export const cents = (amount: number) => Math.round(amount * 100);
-
 /**
  * A checkout order's PaymentIntent and its client secret: created by the checkout's first answer (idempotency key
  * `order-<id>-payment`) and its id stored on the order at once (`checkout.paymentIntentId`), so a retry of the

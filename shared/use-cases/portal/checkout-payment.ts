@@ -19,7 +19,7 @@ import { sendOrderConfirmation } from './order-confirmation.ts';
 /** The payment that paid an order, as Stripe reported it (none for a free order). */
 export interface Payment {
   intentId: string;
-  /** In the currency's minor unit, as Stripe counts it. */
+  /** In the currency's major unit, as the order records it (from Stripe's unit where it is read: stripe-events.ts). */
   amount: number;
 }
 
@@ -40,7 +40,7 @@ export async function payOrder(orderId: number, payment: Payment | null): Promis
   if (order.status !== 'awaiting_payment' && order.status !== 'expired') return order.status;
   const at = now();
   const paid: OrderTransaction[] = payment
-    ? [{ amount: payment.amount / 100, processor: 'stripe', reference: payment.intentId, time: at.toISOString() }]
+    ? [{ amount: payment.amount, processor: 'stripe', reference: payment.intentId, time: at.toISOString() }]
     : [];
   const claimed = await moveOrder(order, 'pending', { transactions: paid, set: { issuedTickets: {} } });
   if (!claimed) return (await getOrder(orderId))?.status;
@@ -106,7 +106,7 @@ class Issued extends Error {}
 /** The payment the order was claimed with (none for a free order). */
 function paymentOf(order: Order): Payment | null {
   const paid = order.transactions.find((transaction) => transaction.processor === 'stripe' && transaction.amount > 0);
-  return paid ? { intentId: paid.reference, amount: Math.round(paid.amount * 100) } : null;
+  return paid ? { intentId: paid.reference, amount: paid.amount } : null;
 }
 
 /**
@@ -160,7 +160,7 @@ async function refundLate(order: Order, payment: Payment | null): Promise<Order[
   if (status !== 'refunded' || !payment) return status ?? (await getOrder(order.id))?.status;
   try {
     const event = await getEvent(order.eventId);
-    await sendEmail({ to: order.emailAddress, ...latePaymentRefundedMail(order, event, payment.amount / 100) });
+    await sendEmail({ to: order.emailAddress, ...latePaymentRefundedMail(order, event, payment.amount) });
   } catch (error) {
     // The refund is committed: a mail that cannot go is logged, as the confirmation's.
     logger.error('Late payment refund mail failed', { orderId: order.id, error: error as Error });

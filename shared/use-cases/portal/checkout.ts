@@ -14,7 +14,7 @@ import type { AttendeeAnswer } from '../../domain/ticket.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { publishableKey } from '../../services/payments.ts';
 import { homeCountry } from '../../services/shipping-settings.ts';
-import { cents, checkoutPaymentIntent } from './checkout-intent.ts';
+import { checkoutPaymentIntent } from './checkout-intent.ts';
 import { payOrder } from './checkout-payment.ts';
 import { ownReservation } from './reservations.ts';
 
@@ -54,7 +54,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
   if (reservation.status === 'paid' && reservation.orderId) {
     // A free order whose issue stopped part-way (no Stripe delivery comes again): the buyer's retry resumes it.
     const order = await orderOf(reservation);
-    if (order.status === 'pending' && cents(order.grandTotal) === 0) {
+    if (order.status === 'pending' && order.grandTotal === 0) {
       await payOrder(order.id, null);
       return answer((await getOrder(order.id))!);
     }
@@ -110,7 +110,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
   const until = new Date(Math.max(new Date(reservation.expiresAt).getTime(), at.getTime() + CHECKOUT_MINUTES * 60_000));
   if (!(await checkOutHold(reservation, id, until.toISOString(), at.toISOString(), newOrderActions(order, event))))
     throw new Conflict(`Reservation ${reservationId} moved: read it again.`, 'reservation_not_held');
-  if (cents(order.grandTotal) === 0) {
+  if (order.grandTotal === 0) {
     await payOrder(id, null);
     return answer((await getOrder(id))!);
   }

@@ -4,11 +4,12 @@ import { findTeam, getEvent, listTicketTypes } from '../../data/events.ts';
 import { activateOrder, commitNewOrder } from '../../data/orders.ts';
 import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
-import { answerProblems } from '../../domain/event.ts';
+import { answerProblems, saleCurrency } from '../../domain/event.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
 import type { AttendeeAnswer, Ticket } from '../../domain/ticket.ts';
 import { ValidationError, type FieldProblem } from '../../errors.ts';
 import { createTicket, type NewTicket } from '../tickets/create-ticket.ts';
+import { addAmounts } from '../../money.ts';
 
 /** At most this many transactions and order-level answers on one order (keeps the item far below 400 KB). */
 export const MAX_ORDER_TRANSACTIONS = 20;
@@ -79,7 +80,10 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
     emailAddress: input.emailAddress,
     purchaser: input.purchaser,
     affiliate: input.affiliate ?? null,
-    grandTotal: Math.round(lines.reduce((sum, line) => sum + line.price, 0) * 100) / 100,
+    grandTotal: addAmounts(
+      lines.map((line) => line.price),
+      saleCurrency(event),
+    ),
     ticketIds: [],
     typeIds: [...new Set(lines.map((line) => line.typeId))],
     waveTimeId: input.waveTimeId ?? null,
