@@ -1,6 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  HOLD_COOL_DOWN_SECONDS,
   HOLDING_STATES,
+  heldQuantity,
   statesBefore,
   type Reservation,
   type ReservationState,
@@ -18,9 +20,11 @@ import { HoldRefused, holdAction, releaseAction } from './stock.ts';
  * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
  * items, each in a partition of its own: a stock shard's decrement per take (usually one),
  * the reservation, the customer's active marker for the event (one holding reservation per
- * customer and event) and its due entry (the minute it lapses in, DUE_SHARDS ways). Every
+ * customer and event; after one ended unpaid, their cool-down), its due entry (the minute it lapses in,
+ * DUE_SHARDS ways) and its network's count of held tickets (conditional on the event's cap). Every
  * later move of the reservation is conditional on its state, so a release, a lapse and a
- * payment racing for it are decided by DynamoDB: one wins, the others see it moved.
+ * payment racing for it are decided by DynamoDB: one wins, the others see it moved; the move that ends
+ * it gives its tickets back to its network's count in the same transaction.
  */
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -48,51 +52,96 @@ const dueKey = (reservation: Pick<Reservation, 'id' | 'expiresAt'>) =>
     reservation.id,
   );
 
-/** Writes a new hold: its stock takes, the reservation, the customer's marker and its due entry, in one transaction. */
-export async function holdReservation(reservation: Reservation): Promise<void> {
+/**
+ * A network's count of held tickets outlives every hold counted in it (at most 60 + 15 minutes, or while a paid
+ * order issues its tickets) before its TTL: a count deleted under a hold would let the network past its cap.
+ */
+const NETWORK_COUNT_TTL_SECONDS = 24 * 3600;
+const networkCountExpiry = (at: string) => Math.floor(Date.parse(at) / 1000) + NETWORK_COUNT_TTL_SECONDS;
+
+/**
+ * Writes a new hold: its stock takes, the reservation, the customer's marker (new, or replacing a cool-down that
+ * ended), its due entry and its network's count, within `perNetwork`, in one transaction.
+ */
+export async function holdReservation(reservation: Reservation, perNetwork: number): Promise<void> {
   const takes = reservation.takes.map(holdAction);
   const marker = keys.activeReservation(reservation.customerId, reservation.eventId);
+  const quantity = heldQuantity(reservation);
+  const items: TransactItem[] = [
+    ...takes,
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.reservation(reservation.id), entity: 'Reservation', ...reservation },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...marker, entity: 'ActiveReservation', reservationId: reservation.id },
+        // A holding marker has no `coolsUntil`: the comparison is false and the hold is refused.
+        ConditionExpression: 'attribute_not_exists(PK) OR coolsUntil <= :now',
+        ExpressionAttributeValues: { ':now': reservation.created },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...dueKey(reservation), entity: 'ReservationDue', reservationId: reservation.id },
+      },
+    },
+  ];
+  const markerAt = takes.length + 1;
+  const networkAt = items.length;
+  if (reservation.network !== undefined)
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.networkHolds(reservation.eventId, reservation.network),
+        UpdateExpression: 'SET #entity = :entity, #expiresAt = :ttl ADD #held :quantity',
+        ConditionExpression: 'attribute_not_exists(#held) OR #held <= :room',
+        ExpressionAttributeNames: { '#entity': 'entity', '#expiresAt': 'expiresAt', '#held': 'held' },
+        ExpressionAttributeValues: {
+          ':entity': 'NetworkHolds',
+          ':ttl': networkCountExpiry(reservation.created),
+          ':quantity': quantity,
+          ':room': perNetwork - quantity,
+        },
+      },
+    });
   try {
-    await transactWrite([
-      ...takes,
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.reservation(reservation.id), entity: 'Reservation', ...reservation },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...marker, entity: 'ActiveReservation', reservationId: reservation.id },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...dueKey(reservation), entity: 'ReservationDue', reservationId: reservation.id },
-        },
-      },
-    ]);
+    await transactWrite(items);
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
     const short = reservation.takes.findIndex((_, n) => error.conditionFailed(n));
     if (short >= 0) throw new HoldRefused({ take: reservation.takes[short]! });
-    if (error.conditionFailed(takes.length + 1)) throw new HoldRefused({ existing: await activeReservationOf(marker) });
+    if (error.conditionFailed(markerAt)) {
+      const found = await markerOf(marker);
+      if (found && 'coolsUntil' in found) throw new HoldRefused({ coolsUntil: found.coolsUntil });
+      throw new HoldRefused({ existing: found?.holding ?? 0 });
+    }
+    if (error.conditionFailed(networkAt)) throw new HoldRefused({ networkFull: true });
     throw error;
   }
 }
 
-async function activeReservationOf(marker: { PK: string; SK: string }): Promise<number> {
+/** A customer's marker for an event: the reservation holding it, or the cool-down after one that ended unpaid. */
+export type CustomerHold = { holding: number } | { coolsUntil: string };
+
+async function markerOf(marker: { PK: string; SK: string }): Promise<CustomerHold | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: marker, ConsistentRead: true }));
-  return Number(Item?.reservationId ?? 0);
+  if (!Item) return undefined;
+  return typeof Item.coolsUntil === 'string'
+    ? { coolsUntil: Item.coolsUntil }
+    : { holding: Number(Item.reservationId) };
 }
 
-/** The customer's holding reservation for an event, or undefined. */
-export async function activeReservation(customerId: number, eventId: number): Promise<number | undefined> {
-  return (await activeReservationOf(keys.activeReservation(customerId, eventId))) || undefined;
+/** What stops the customer holding the event at `at`: their holding reservation, or a cool-down not over yet. */
+export async function customerHold(customerId: number, eventId: number, at: Date): Promise<CustomerHold | undefined> {
+  const found = await markerOf(keys.activeReservation(customerId, eventId));
+  if (found && 'coolsUntil' in found && found.coolsUntil <= at.toISOString()) return undefined;
+  return found;
 }
 
 export async function getReservation(id: number): Promise<Reservation | undefined> {
@@ -105,8 +154,9 @@ export async function getReservation(id: number): Promise<Reservation | undefine
 /**
  * Moves a reservation to `to`, only from a state that may move there and only from the
  * state read (`from`), with `with` actions (each conditional) in the same transaction. When `to` no longer
- * holds, the customer's marker and the due entry go with it, and `returns` gives the stock
- * back. False when the reservation or a `with` action's item moved first (the caller reads them again).
+ * holds, the due entry goes, its tickets leave its network's count, and the customer's marker goes (paid) or
+ * becomes their cool-down (released, lapsed); `returns` gives the stock back. False when the reservation or a
+ * `with` action's item moved first (the caller reads them again).
  */
 async function moveReservation(
   reservation: Reservation,
@@ -119,48 +169,80 @@ async function moveReservation(
   } = {},
 ): Promise<boolean> {
   if (!statesBefore(to).includes(reservation.status)) return false;
-  const holding = HOLDING_STATES.includes(to);
   const extra = options.extraCondition;
-  const with_ = options.with ?? [];
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.reservation(reservation.id),
-          UpdateExpression: 'SET #status = :to, #updated = :at',
-          ConditionExpression: `#status = :from${extra ? ` AND ${extra.expression}` : ''}`,
-          ExpressionAttributeNames: {
-            '#status': 'status',
-            '#updated': 'updated',
-            ...(extra ? { '#expiresAt': 'expiresAt' } : {}),
-          },
-          ExpressionAttributeValues: { ':to': to, ':from': reservation.status, ':at': at, ...extra?.values },
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.reservation(reservation.id),
+        UpdateExpression: 'SET #status = :to, #updated = :at',
+        ConditionExpression: `#status = :from${extra ? ` AND ${extra.expression}` : ''}`,
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#updated': 'updated',
+          ...(extra ? { '#expiresAt': 'expiresAt' } : {}),
         },
+        ExpressionAttributeValues: { ':to': to, ':from': reservation.status, ':at': at, ...extra?.values },
       },
-      ...(holding
-        ? []
-        : [
-            {
-              Delete: {
-                TableName: tableName(),
-                Key: keys.activeReservation(reservation.customerId, reservation.eventId),
-                ConditionExpression: 'reservationId = :id',
-                ExpressionAttributeValues: { ':id': reservation.id },
-              },
-            },
-            { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
-          ]),
-      ...(options.returns ? reservation.takes.map(releaseAction) : []),
-      ...with_,
-    ]);
+    },
+    ...(HOLDING_STATES.includes(to) ? [] : endingActions(reservation, to, at)),
+    ...(options.returns ? reservation.takes.map(releaseAction) : []),
+  ];
+  const with_ = options.with ?? [];
+  const first = items.length;
+  try {
+    await transactWrite([...items, ...with_]);
     return true;
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    const first = 1 + (holding ? 0 : 2) + (options.returns ? reservation.takes.length : 0);
     if (error.conditionFailed(0) || with_.some((_, n) => error.conditionFailed(first + n))) return false;
     throw error;
   }
+}
+
+/** What a hold's end writes beside the reservation's move: its marker, its due entry, its network's count. */
+function endingActions(reservation: Reservation, to: ReservationState, at: string): TransactItem[] {
+  const marker = keys.activeReservation(reservation.customerId, reservation.eventId);
+  const own = { ConditionExpression: 'reservationId = :id' };
+  const coolsUntil = new Date(Date.parse(at) + HOLD_COOL_DOWN_SECONDS * 1000).toISOString();
+  const actions: TransactItem[] = [
+    to === 'paid'
+      ? {
+          Delete: { TableName: tableName(), Key: marker, ...own, ExpressionAttributeValues: { ':id': reservation.id } },
+        }
+      : {
+          Update: {
+            TableName: tableName(),
+            Key: marker,
+            UpdateExpression: 'SET coolsUntil = :coolsUntil, expiresAt = :ttl',
+            ...own,
+            ExpressionAttributeValues: {
+              ':id': reservation.id,
+              ':coolsUntil': coolsUntil,
+              ':ttl': Math.ceil(Date.parse(coolsUntil) / 1000),
+            },
+          },
+        },
+    { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
+  ];
+  // A reservation held before the caps has no network and was never counted.
+  if (reservation.network !== undefined)
+    actions.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.networkHolds(reservation.eventId, reservation.network),
+        // A count its TTL took early (a hold stuck past a day) comes back with an expiry, never as a lasting debt.
+        UpdateExpression:
+          'SET #entity = if_not_exists(#entity, :entity), #expiresAt = if_not_exists(#expiresAt, :ttl) ADD #held :minus',
+        ExpressionAttributeNames: { '#entity': 'entity', '#expiresAt': 'expiresAt', '#held': 'held' },
+        ExpressionAttributeValues: {
+          ':entity': 'NetworkHolds',
+          ':ttl': networkCountExpiry(at),
+          ':minus': -heldQuantity(reservation),
+        },
+      },
+    });
+  return actions;
 }
 
 /**

@@ -14,7 +14,14 @@ import {
   questionsBytes,
 } from '../../domain/event-limits.ts';
 import { WAIVER_KINDS } from '../../domain/waivers.ts';
-import { MAX_RESERVATION_MINUTES, MIN_RESERVATION_MINUTES } from '../../domain/reservation.ts';
+import {
+  DEFAULT_MAX_HELD_PER_CUSTOMER,
+  DEFAULT_MAX_HELD_PER_NETWORK,
+  MAX_HELD_PER_NETWORK,
+  MAX_RESERVATION_MINUTES,
+  MAX_TICKETS_PER_RESERVATION,
+  MIN_RESERVATION_MINUTES,
+} from '../../domain/reservation.ts';
 import type { EventSummary, EventView } from '../../domain/event-resource.ts';
 import { pagingQuery, ticketPagingQuery } from '../paging.ts';
 import {
@@ -51,6 +58,22 @@ const listing = {
   hideTime: z.boolean(),
 };
 
+/** The caps on what is held at once (shared/domain/reservation.ts `holdCaps`), set at creation or by a patch. */
+const holdCapFields = {
+  maxHeldPerCustomer: z
+    .int()
+    .check(
+      z.minimum(1, 'must be at least 1'),
+      z.maximum(MAX_TICKETS_PER_RESERVATION, `must be at most ${MAX_TICKETS_PER_RESERVATION} (one reservation's)`),
+    ),
+  maxHeldPerNetwork: z
+    .int()
+    .check(
+      z.minimum(1, 'must be at least 1'),
+      z.maximum(MAX_HELD_PER_NETWORK, `must be at most ${MAX_HELD_PER_NETWORK}`),
+    ),
+};
+
 interface EventLimits {
   ticketTypes: number;
   waveTimes: number;
@@ -67,6 +90,7 @@ function newEventBody(limits: EventLimits) {
     timezone: timezone(),
     currency: currency(),
     ...optional(listing),
+    ...optional(holdCapFields),
     ticketTypes: z.optional(
       z
         .array(
@@ -144,6 +168,7 @@ function eventPatchBody() {
           z.maximum(MAX_RESERVATION_MINUTES, 'must be at most 60'),
         ),
     ),
+    ...optional(holdCapFields),
     /** The version the client read: a later one is 409 `stale_version`. */
     version: z.optional(z.int().check(z.positive())),
   });
@@ -268,6 +293,20 @@ const fields = {
   hideTime: z.boolean(),
   capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
   reservationMinutes: z.int().check(z.describe('How long a reservation holds its tickets before it lapses (1 to 60).')),
+  maxHeldPerCustomer: z
+    .int()
+    .check(
+      z.describe(
+        `Tickets one customer may hold of it at once (1 to ${MAX_TICKETS_PER_RESERVATION}; default ${DEFAULT_MAX_HELD_PER_CUSTOMER}).`,
+      ),
+    ),
+  maxHeldPerNetwork: z
+    .int()
+    .check(
+      z.describe(
+        `Tickets the customers of one network (an IPv4 address, an IPv6 /64) may hold of it at once (1 to ${MAX_HELD_PER_NETWORK}; default ${DEFAULT_MAX_HELD_PER_NETWORK}).`,
+      ),
+    ),
   version: z.int().check(z.describe('Moved by every change; a `PATCH` naming an older one is 409 `stale_version`.')),
   created: iso,
   updated: nullableIso,
