@@ -1,16 +1,21 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  HOLD_COOL_DOWN_SECONDS,
   HOLDING_STATES,
-  heldQuantity,
   statesBefore,
   type Reservation,
   type ReservationState,
   type StockTake,
 } from '../domain/reservation.ts';
 import { Conflict } from '../errors.ts';
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import {
+  customerHold,
+  customerMarkerAction,
+  markerEndAction,
+  networkCountAction,
+  networkGiveBackAction,
+  type TransactItem,
+} from './hold-limits.ts';
 import { keys } from './keys.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
@@ -26,8 +31,6 @@ import { HoldRefused, holdAction, releaseAction } from './stock.ts';
  * payment racing for it are decided by DynamoDB: one wins, the others see it moved; the move that ends
  * it gives its tickets back to its network's count in the same transaction.
  */
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Each minute's due entries are spread over this many partitions: 500 holds a second write 1,000 units a second, 250 in each. */
 export const DUE_SHARDS = 4;
@@ -53,20 +56,11 @@ const dueKey = (reservation: Pick<Reservation, 'id' | 'expiresAt'>) =>
   );
 
 /**
- * A network's count of held tickets outlives every hold counted in it (at most 60 + 15 minutes, or while a paid
- * order issues its tickets) before its TTL: a count deleted under a hold would let the network past its cap.
- */
-const NETWORK_COUNT_TTL_SECONDS = 24 * 3600;
-const networkCountExpiry = (at: string) => Math.floor(Date.parse(at) / 1000) + NETWORK_COUNT_TTL_SECONDS;
-
-/**
  * Writes a new hold: its stock takes, the reservation, the customer's marker (new, or replacing a cool-down that
  * ended), its due entry and its network's count, within `perNetwork`, in one transaction.
  */
 export async function holdReservation(reservation: Reservation, perNetwork: number): Promise<void> {
   const takes = reservation.takes.map(holdAction);
-  const marker = keys.activeReservation(reservation.customerId, reservation.eventId);
-  const quantity = heldQuantity(reservation);
   const items: TransactItem[] = [
     ...takes,
     {
@@ -76,15 +70,7 @@ export async function holdReservation(reservation: Reservation, perNetwork: numb
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...marker, entity: 'ActiveReservation', reservationId: reservation.id },
-        // A holding marker has no `coolsUntil`: the comparison is false and the hold is refused.
-        ConditionExpression: 'attribute_not_exists(PK) OR coolsUntil <= :now',
-        ExpressionAttributeValues: { ':now': reservation.created },
-      },
-    },
+    customerMarkerAction(reservation),
     {
       Put: {
         TableName: tableName(),
@@ -94,54 +80,20 @@ export async function holdReservation(reservation: Reservation, perNetwork: numb
   ];
   const markerAt = takes.length + 1;
   const networkAt = items.length;
-  if (reservation.network !== undefined)
-    items.push({
-      Update: {
-        TableName: tableName(),
-        Key: keys.networkHolds(reservation.eventId, reservation.network),
-        UpdateExpression: 'SET #entity = :entity, #expiresAt = :ttl ADD #held :quantity',
-        ConditionExpression: 'attribute_not_exists(#held) OR #held <= :room',
-        ExpressionAttributeNames: { '#entity': 'entity', '#expiresAt': 'expiresAt', '#held': 'held' },
-        ExpressionAttributeValues: {
-          ':entity': 'NetworkHolds',
-          ':ttl': networkCountExpiry(reservation.created),
-          ':quantity': quantity,
-          ':room': perNetwork - quantity,
-        },
-      },
-    });
+  const counted = networkCountAction(reservation, perNetwork);
   try {
-    await transactWrite(items);
+    await transactWrite(counted ? [...items, counted] : items);
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
     const short = reservation.takes.findIndex((_, n) => error.conditionFailed(n));
     if (short >= 0) throw new HoldRefused({ take: reservation.takes[short]! });
     if (error.conditionFailed(markerAt)) {
-      const found = await markerOf(marker);
-      if (found && 'coolsUntil' in found) throw new HoldRefused({ coolsUntil: found.coolsUntil });
-      throw new HoldRefused({ existing: found?.holding ?? 0 });
+      const found = await customerHold(reservation.customerId, reservation.eventId);
+      throw new HoldRefused(found && 'coolsUntil' in found ? found : { existing: found?.holding ?? 0 });
     }
     if (error.conditionFailed(networkAt)) throw new HoldRefused({ networkFull: true });
     throw error;
   }
-}
-
-/** A customer's marker for an event: the reservation holding it, or the cool-down after one that ended unpaid. */
-export type CustomerHold = { holding: number } | { coolsUntil: string };
-
-async function markerOf(marker: { PK: string; SK: string }): Promise<CustomerHold | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: marker, ConsistentRead: true }));
-  if (!Item) return undefined;
-  return typeof Item.coolsUntil === 'string'
-    ? { coolsUntil: Item.coolsUntil }
-    : { holding: Number(Item.reservationId) };
-}
-
-/** What stops the customer holding the event at `at`: their holding reservation, or a cool-down not over yet. */
-export async function customerHold(customerId: number, eventId: number, at: Date): Promise<CustomerHold | undefined> {
-  const found = await markerOf(keys.activeReservation(customerId, eventId));
-  if (found && 'coolsUntil' in found && found.coolsUntil <= at.toISOString()) return undefined;
-  return found;
 }
 
 export async function getReservation(id: number): Promise<Reservation | undefined> {
@@ -202,47 +154,12 @@ async function moveReservation(
 
 /** What a hold's end writes beside the reservation's move: its marker, its due entry, its network's count. */
 function endingActions(reservation: Reservation, to: ReservationState, at: string): TransactItem[] {
-  const marker = keys.activeReservation(reservation.customerId, reservation.eventId);
-  const own = { ConditionExpression: 'reservationId = :id' };
-  const coolsUntil = new Date(Date.parse(at) + HOLD_COOL_DOWN_SECONDS * 1000).toISOString();
-  const actions: TransactItem[] = [
-    to === 'paid'
-      ? {
-          Delete: { TableName: tableName(), Key: marker, ...own, ExpressionAttributeValues: { ':id': reservation.id } },
-        }
-      : {
-          Update: {
-            TableName: tableName(),
-            Key: marker,
-            UpdateExpression: 'SET coolsUntil = :coolsUntil, expiresAt = :ttl',
-            ...own,
-            ExpressionAttributeValues: {
-              ':id': reservation.id,
-              ':coolsUntil': coolsUntil,
-              ':ttl': Math.ceil(Date.parse(coolsUntil) / 1000),
-            },
-          },
-        },
+  const counted = networkGiveBackAction(reservation, at);
+  return [
+    markerEndAction(reservation, to === 'paid' ? 'paid' : 'unpaid', at),
     { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
+    ...(counted ? [counted] : []),
   ];
-  // A reservation held before the caps has no network and was never counted.
-  if (reservation.network !== undefined)
-    actions.push({
-      Update: {
-        TableName: tableName(),
-        Key: keys.networkHolds(reservation.eventId, reservation.network),
-        // A count its TTL took early (a hold stuck past a day) comes back with an expiry, never as a lasting debt.
-        UpdateExpression:
-          'SET #entity = if_not_exists(#entity, :entity), #expiresAt = if_not_exists(#expiresAt, :ttl) ADD #held :minus',
-        ExpressionAttributeNames: { '#entity': 'entity', '#expiresAt': 'expiresAt', '#held': 'held' },
-        ExpressionAttributeValues: {
-          ':entity': 'NetworkHolds',
-          ':ttl': networkCountExpiry(at),
-          ':minus': -heldQuantity(reservation),
-        },
-      },
-    });
-  return actions;
 }
 
 /**

@@ -14,25 +14,20 @@ import {
   questionsBytes,
 } from '../../domain/event-limits.ts';
 import { WAIVER_KINDS } from '../../domain/waivers.ts';
-import {
-  DEFAULT_MAX_HELD_PER_CUSTOMER,
-  DEFAULT_MAX_HELD_PER_NETWORK,
-  MAX_HELD_PER_NETWORK,
-  MAX_RESERVATION_MINUTES,
-  MAX_TICKETS_PER_RESERVATION,
-  MIN_RESERVATION_MINUTES,
-} from '../../domain/reservation.ts';
 import type { EventSummary, EventView } from '../../domain/event-resource.ts';
 import { pagingQuery, ticketPagingQuery } from '../paging.ts';
 import {
   count,
   currency,
+  holdCapAnswers,
+  holdCapFields,
   instant,
   MAX_WAIVER_TEXT,
   name,
   optional,
   ordering,
   picture,
+  reservationMinutes,
   someField,
   text,
   ticketTypeFields,
@@ -56,22 +51,6 @@ const listing = {
   cutOff: z.nullable(instant()),
   hideDate: z.boolean(),
   hideTime: z.boolean(),
-};
-
-/** The caps on what is held at once (shared/domain/reservation.ts `holdCaps`), set at creation or by a patch. */
-const holdCapFields = {
-  maxHeldPerCustomer: z
-    .int()
-    .check(
-      z.minimum(1, 'must be at least 1'),
-      z.maximum(MAX_TICKETS_PER_RESERVATION, `must be at most ${MAX_TICKETS_PER_RESERVATION} (one reservation's)`),
-    ),
-  maxHeldPerNetwork: z
-    .int()
-    .check(
-      z.minimum(1, 'must be at least 1'),
-      z.maximum(MAX_HELD_PER_NETWORK, `must be at most ${MAX_HELD_PER_NETWORK}`),
-    ),
 };
 
 interface EventLimits {
@@ -160,14 +139,7 @@ function eventPatchBody() {
     currency: z.optional(currency()),
     ...optional(listing),
     published: z.optional(z.boolean()),
-    reservationMinutes: z.optional(
-      z
-        .int()
-        .check(
-          z.minimum(MIN_RESERVATION_MINUTES, 'must be at least 1'),
-          z.maximum(MAX_RESERVATION_MINUTES, 'must be at most 60'),
-        ),
-    ),
+    reservationMinutes: z.optional(reservationMinutes()),
     ...optional(holdCapFields),
     /** The version the client read: a later one is 409 `stale_version`. */
     version: z.optional(z.int().check(z.positive())),
@@ -293,20 +265,7 @@ const fields = {
   hideTime: z.boolean(),
   capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
   reservationMinutes: z.int().check(z.describe('How long a reservation holds its tickets before it lapses (1 to 60).')),
-  maxHeldPerCustomer: z
-    .int()
-    .check(
-      z.describe(
-        `Tickets one customer may hold of it at once (1 to ${MAX_TICKETS_PER_RESERVATION}; default ${DEFAULT_MAX_HELD_PER_CUSTOMER}).`,
-      ),
-    ),
-  maxHeldPerNetwork: z
-    .int()
-    .check(
-      z.describe(
-        `Tickets the customers of one network (an IPv4 address, an IPv6 /64) may hold of it at once (1 to ${MAX_HELD_PER_NETWORK}; default ${DEFAULT_MAX_HELD_PER_NETWORK}).`,
-      ),
-    ),
+  ...holdCapAnswers,
   version: z.int().check(z.describe('Moved by every change; a `PATCH` naming an older one is 409 `stale_version`.')),
   created: iso,
   updated: nullableIso,

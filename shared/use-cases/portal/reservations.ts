@@ -2,13 +2,8 @@ import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
-import {
-  type CustomerHold,
-  customerHold,
-  getReservation,
-  holdReservation,
-  releaseHold,
-} from '../../data/reservations.ts';
+import { type CustomerHold, customerHold } from '../../data/hold-limits.ts';
+import { getReservation, holdReservation, releaseHold } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { HoldRefused, readStock } from '../../data/stock.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
@@ -80,7 +75,7 @@ export async function createReservation(customerId: number, network: string, req
     });
   const caps = holdCaps(event);
   checkCaps(quantity, caps);
-  const standing = await customerHold(customerId, event.id, at);
+  const standing = await customerHold(customerId, event.id);
   if (standing) throw holdStands(standing, at);
 
   const lines = request.lines.map((line) => priceLine(byId.get(line.typeId)!, line.quantity, line.waveTimeId ?? null));
