@@ -30,6 +30,8 @@ export type Outcome =
   | 'paid_after_release'
   | 'sold_out'
   | 'gave_up_rate_limited'
+  /** Refused `hold_limit_network`: the buyer's network held the event's cap at once; they leave, as a buyer told so may. */
+  | 'network_capped'
   | 'lapsed_before_checkout'
   | 'error';
 
@@ -174,6 +176,7 @@ export async function runOnSale(
         break;
       }
       if (answer.status === 429) return 'gave_up_rate_limited';
+      if (answer.status === 409 && answer.body?.reason === 'hold_limit_network') return 'network_capped';
       if (answer.status !== 409 || answer.body?.reason !== 'sold_out') return 'error';
       const offer = await room.wait(plan.quantity, deadline);
       if (!offer) return 'sold_out';
