@@ -26,16 +26,20 @@ const countNames = { '#entity': 'entity', '#expiresAt': 'expiresAt', '#held': 'h
 export type CustomerHold = { holding: number } | { coolsUntil: string };
 
 /**
- * What stops the customer holding the event now: their holding reservation, or a cool-down not over yet
+ * What stops the customer holding the event at `at`: their holding reservation, or a cool-down not over by then
  * (a strongly consistent read: a hold just written or just ended is seen).
  */
-export async function customerHold(customerId: number, eventId: number): Promise<CustomerHold | undefined> {
+export async function customerHold(
+  customerId: number,
+  eventId: number,
+  at: Date = now(),
+): Promise<CustomerHold | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.activeReservation(customerId, eventId), ConsistentRead: true }),
   );
   if (!Item) return undefined;
   if (typeof Item.coolsUntil !== 'string') return { holding: Number(Item.reservationId) };
-  return Item.coolsUntil > now().toISOString() ? { coolsUntil: Item.coolsUntil } : undefined;
+  return Item.coolsUntil > at.toISOString() ? { coolsUntil: Item.coolsUntil } : undefined;
 }
 
 /** The hold's marker: new, or over a cool-down that has ended. */

@@ -88,7 +88,8 @@ export async function holdReservation(reservation: Reservation, perNetwork: numb
     const short = reservation.takes.findIndex((_, n) => error.conditionFailed(n));
     if (short >= 0) throw new HoldRefused({ take: reservation.takes[short]! });
     if (error.conditionFailed(markerAt)) {
-      const found = await customerHold(reservation.customerId, reservation.eventId);
+      // Judged at the hold's own instant, as its condition was: a cool-down ending meanwhile still refused it.
+      const found = await customerHold(reservation.customerId, reservation.eventId, new Date(reservation.created));
       throw new HoldRefused(found && 'coolsUntil' in found ? found : { existing: found?.holding ?? 0 });
     }
     if (error.conditionFailed(networkAt)) throw new HoldRefused({ networkFull: true });

@@ -76,6 +76,8 @@ const near = (at: string, expected: number) => {
 };
 
 const lapse = () => runAs('release-reservations', () => lapseDueReservations(50_000));
+/** A test that runs the lapsing job (its first run in a file may sweep an hour of minutes, 4 bounded Queries each). */
+const LAPSING_TIMEOUT = 60_000;
 
 const attendees = (quantity: number) =>
   Array.from({ length: quantity }, (_, n) => ({
@@ -171,46 +173,50 @@ describe("the event's caps on what is held at once", () => {
     expect(await heldOf(event)).toBe(10);
   });
 
-  it("gives a hold's tickets back to its network's count when it is released, when it lapses and when it is paid", async () => {
-    const event = await onSale();
-    expect((await setEvent(event.id, { maxHeldPerNetwork: 2 })).status).toBe(200);
-    const shared = network();
-    const full = async () => (await reserve(unusedCustomerId(), event, 1, shared)).body.reason;
+  it(
+    "gives a hold's tickets back to its network's count when it is released, when it lapses and when it is paid",
+    async () => {
+      const event = await onSale();
+      expect((await setEvent(event.id, { maxHeldPerNetwork: 2 })).status).toBe(200);
+      const shared = network();
+      const full = async () => (await reserve(unusedCustomerId(), event, 1, shared)).body.reason;
 
-    const [first, second] = [unusedCustomerId(), unusedCustomerId()];
-    const released = await reserve(first, event, 2, shared);
-    expect(released.status).toBe(201);
-    expect(await full()).toBe('hold_limit_network');
-    expect((await release(first, released.body.data.id)).body.data.status).toBe('released');
+      const [first, second] = [unusedCustomerId(), unusedCustomerId()];
+      const released = await reserve(first, event, 2, shared);
+      expect(released.status).toBe(201);
+      expect(await full()).toBe('hold_limit_network');
+      expect((await release(first, released.body.data.id)).body.data.status).toBe('released');
 
-    const start = Date.now();
-    const lapsing = await atTime(start, () => reserve(second, event, 2, shared));
-    expect(lapsing.status).toBe(201);
-    expect(await full()).toBe('hold_limit_network');
-    await atTime(start + 11 * MINUTE, lapse);
-    const reread = await call('GET', `${BASE}/${lapsing.body.data.id}`, { token: await customerToken(second) });
-    expect(reread.body.data.status).toBe('lapsed');
+      const start = Date.now();
+      const lapsing = await atTime(start, () => reserve(second, event, 2, shared));
+      expect(lapsing.status).toBe(201);
+      expect(await full()).toBe('hold_limit_network');
+      await atTime(start + 11 * MINUTE, lapse);
+      const reread = await call('GET', `${BASE}/${lapsing.body.data.id}`, { token: await customerToken(second) });
+      expect(reread.body.data.status).toBe('lapsed');
 
-    const buyer = (await newCustomer()).id;
-    const paying = await reserve(buyer, event, 2, shared);
-    expect(paying.status, paying.raw).toBe(201);
-    expect(await full()).toBe('hold_limit_network');
-    const order = await checkout(buyer, paying.body.data.id, 2);
-    expect(order.status, order.raw).toBe(201);
-    // Checked out, it still holds: awaiting payment is not paid.
-    expect(await full()).toBe('hold_limit_network');
-    const intent = { id: order.body.data.payment.clientSecret.split('_secret_')[0], ...order.body.data.payment };
-    await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
-    await confirmAsBrowser(keys, intent, 'pm_card_visa');
-    await standInControl(keys, 'POST', 'settle');
-    const paid = await call('GET', `${BASE}/${paying.body.data.id}`, { token: await customerToken(buyer) });
-    expect(paid.body.data.status).toBe('paid');
+      const buyer = (await newCustomer()).id;
+      const paying = await reserve(buyer, event, 2, shared);
+      expect(paying.status, paying.raw).toBe(201);
+      expect(await full()).toBe('hold_limit_network');
+      const order = await checkout(buyer, paying.body.data.id, 2);
+      expect(order.status, order.raw).toBe(201);
+      // Checked out, it still holds: awaiting payment is not paid.
+      expect(await full()).toBe('hold_limit_network');
+      const intent = { id: order.body.data.payment.clientSecret.split('_secret_')[0], ...order.body.data.payment };
+      await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
+      await confirmAsBrowser(keys, intent, 'pm_card_visa');
+      await standInControl(keys, 'POST', 'settle');
+      const paid = await call('GET', `${BASE}/${paying.body.data.id}`, { token: await customerToken(buyer) });
+      expect(paid.body.data.status).toBe('paid');
 
-    // Two sold, none held: the network holds its two again.
-    expect(await heldOf(event)).toBe(0);
-    expect((await reserve(unusedCustomerId(), event, 2, shared)).status).toBe(201);
-    expect(await full()).toBe('hold_limit_network');
-  });
+      // Two sold, none held: the network holds its two again.
+      expect(await heldOf(event)).toBe(0);
+      expect((await reserve(unusedCustomerId(), event, 2, shared)).status).toBe(201);
+      expect(await full()).toBe('hold_limit_network');
+    },
+    LAPSING_TIMEOUT,
+  );
 });
 
 describe("a checkout's hold on the tickets", () => {
@@ -263,21 +269,25 @@ describe('the cool-down after a hold that ended unpaid', () => {
     expect((await atTime(start + 3 * MINUTE + 5_000, () => reserve(customer, event, 2))).status).toBe(201);
   });
 
-  it('cools a customer down after a lapse as after a release, and not after a paid hold', async () => {
-    const event = await onSale(0);
-    const customer = unusedCustomerId();
-    const start = Date.now() + 30 * MINUTE;
-    const lapsing = await atTime(start, () => reserve(customer, event, 1));
-    await atTime(start + 11 * MINUTE, lapse);
-    const refused = await atTime(start + 11 * MINUTE, () => reserve(customer, event, 1));
-    expect(refused.body.reason).toBe('hold_cool_down');
-    expect(Date.parse(refused.body.coolsUntil)).toBeGreaterThan(Date.parse(lapsing.body.data.expiresAt));
+  it(
+    'cools a customer down after a lapse as after a release, and not after a paid hold',
+    async () => {
+      const event = await onSale(0);
+      const customer = unusedCustomerId();
+      const start = Date.now();
+      const lapsing = await atTime(start, () => reserve(customer, event, 1));
+      await atTime(start + 11 * MINUTE, lapse);
+      const refused = await atTime(start + 11 * MINUTE, () => reserve(customer, event, 1));
+      expect(refused.body.reason).toBe('hold_cool_down');
+      expect(Date.parse(refused.body.coolsUntil)).toBeGreaterThan(Date.parse(lapsing.body.data.expiresAt));
 
-    // A free order is paid at its checkout: the buyer may hold the event again at once.
-    const buyer = (await newCustomer()).id;
-    const hold = await reserve(buyer, event, 1);
-    const paid = await checkout(buyer, hold.body.data.id, 1);
-    expect(paid.body.data.order.status, paid.raw).toBe('active');
-    expect((await reserve(buyer, event, 1)).status).toBe(201);
-  });
+      // A free order is paid at its checkout: the buyer may hold the event again at once.
+      const buyer = (await newCustomer()).id;
+      const hold = await reserve(buyer, event, 1);
+      const paid = await checkout(buyer, hold.body.data.id, 1);
+      expect(paid.body.data.order.status, paid.raw).toBe('active');
+      expect((await reserve(buyer, event, 1)).status).toBe(201);
+    },
+    LAPSING_TIMEOUT,
+  );
 });

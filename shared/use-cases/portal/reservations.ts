@@ -75,7 +75,7 @@ export async function createReservation(customerId: number, network: string, req
     });
   const caps = holdCaps(event);
   checkCaps(quantity, caps);
-  const standing = await customerHold(customerId, event.id);
+  const standing = await customerHold(customerId, event.id, at);
   if (standing) throw holdStands(standing, at);
 
   const lines = request.lines.map((line) => priceLine(byId.get(line.typeId)!, line.quantity, line.waveTimeId ?? null));
