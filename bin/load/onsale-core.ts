@@ -30,7 +30,6 @@ export type Outcome =
   | 'paid_after_release'
   | 'sold_out'
   | 'gave_up_rate_limited'
-  /** Refused `hold_limit_network`: the buyer's network held the event's cap at once; they leave, as a buyer told so may. */
   | 'network_capped'
   | 'lapsed_before_checkout'
   | 'error';
@@ -65,7 +64,6 @@ const CARD_OK = 'pm_card_visa';
 const CARD_DECLINED = 'pm_card_chargeDeclined';
 /** A buyer waits out Retry-After at most this long in all. */
 const MAX_RATE_WAIT_MS = 150_000;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runOnSale(

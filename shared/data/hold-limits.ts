@@ -1,6 +1,5 @@
 import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { HOLD_COOL_DOWN_SECONDS, heldQuantity, type Reservation } from '../domain/reservation.ts';
-import { now } from '../clock.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -29,11 +28,7 @@ export type CustomerHold = { holding: number } | { coolsUntil: string };
  * What stops the customer holding the event at `at`: their holding reservation, or a cool-down not over by then
  * (a strongly consistent read: a hold just written or just ended is seen).
  */
-export async function customerHold(
-  customerId: number,
-  eventId: number,
-  at: Date = now(),
-): Promise<CustomerHold | undefined> {
+export async function customerHold(customerId: number, eventId: number, at: Date): Promise<CustomerHold | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.activeReservation(customerId, eventId), ConsistentRead: true }),
   );

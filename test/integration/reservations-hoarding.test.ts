@@ -76,6 +76,12 @@ const near = (at: string, expected: number) => {
 };
 
 const lapse = () => runAs('release-reservations', () => lapseDueReservations(50_000));
+/**
+ * The clocks this file's lapses run at, apart from each other and from the other files' (reservations.test.ts at 11
+ * minutes on, checkout-lapse.test.ts at 36 and 56): the job's checkpoint is shared, and a run at the same minute as
+ * another's, after it, would start past a minute the other drained before this file's hold was written there.
+ */
+const LAPSE_CLOCKS = { released: 100 * MINUTE, cooled: 130 * MINUTE };
 /** A test that runs the lapsing job (its first run in a file may sweep an hour of minutes, 4 bounded Queries each). */
 const LAPSING_TIMEOUT = 60_000;
 
@@ -187,7 +193,7 @@ describe("the event's caps on what is held at once", () => {
       expect(await full()).toBe('hold_limit_network');
       expect((await release(first, released.body.data.id)).body.data.status).toBe('released');
 
-      const start = Date.now();
+      const start = Date.now() + LAPSE_CLOCKS.released;
       const lapsing = await atTime(start, () => reserve(second, event, 2, shared));
       expect(lapsing.status).toBe(201);
       expect(await full()).toBe('hold_limit_network');
@@ -274,7 +280,7 @@ describe('the cool-down after a hold that ended unpaid', () => {
     async () => {
       const event = await onSale(0);
       const customer = unusedCustomerId();
-      const start = Date.now();
+      const start = Date.now() + LAPSE_CLOCKS.cooled;
       const lapsing = await atTime(start, () => reserve(customer, event, 1));
       await atTime(start + 11 * MINUTE, lapse);
       const refused = await atTime(start + 11 * MINUTE, () => reserve(customer, event, 1));
