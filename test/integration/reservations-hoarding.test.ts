@@ -77,11 +77,12 @@ const near = (at: string, expected: number) => {
 
 const lapse = () => runAs('release-reservations', () => lapseDueReservations(50_000));
 /**
- * The clocks this file's lapses run at, apart from each other and from the other files' (reservations.test.ts at 11
- * minutes on, checkout-lapse.test.ts at 36 and 56): the job's checkpoint is shared, and a run at the same minute as
- * another's, after it, would start past a minute the other drained before this file's hold was written there.
+ * Where this file's lapsing tests set the clock: their lapses (11 minutes after) apart from each other's and the other
+ * files' (reservations.test.ts at 11 minutes on, checkout-lapse.test.ts at 36 and 56), since the job's checkpoint is
+ * shared and a run after another's in the same minute starts past a minute the other drained before this hold was
+ * there; and within the 120 minutes one run sweeps from a checkpoint the real clock left.
  */
-const LAPSE_CLOCKS = { released: 100 * MINUTE, cooled: 130 * MINUTE };
+const LAPSE_CLOCKS = { released: 70 * MINUTE, cooled: 85 * MINUTE };
 /** A test that runs the lapsing job (its first run in a file may sweep an hour of minutes, 4 bounded Queries each). */
 const LAPSING_TIMEOUT = 60_000;
 
