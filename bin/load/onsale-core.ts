@@ -30,6 +30,7 @@ export type Outcome =
   | 'paid_after_release'
   | 'sold_out'
   | 'gave_up_rate_limited'
+  | 'network_capped'
   | 'lapsed_before_checkout'
   | 'error';
 
@@ -63,7 +64,6 @@ const CARD_OK = 'pm_card_visa';
 const CARD_DECLINED = 'pm_card_chargeDeclined';
 /** A buyer waits out Retry-After at most this long in all. */
 const MAX_RATE_WAIT_MS = 150_000;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runOnSale(
@@ -174,6 +174,7 @@ export async function runOnSale(
         break;
       }
       if (answer.status === 429) return 'gave_up_rate_limited';
+      if (answer.status === 409 && answer.body?.reason === 'hold_limit_network') return 'network_capped';
       if (answer.status !== 409 || answer.body?.reason !== 'sold_out') return 'error';
       const offer = await room.wait(plan.quantity, deadline);
       if (!offer) return 'sold_out';

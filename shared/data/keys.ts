@@ -268,10 +268,21 @@ export const keys = {
   /** A shard of a ticket type's stock (shared/data/stock.ts): tickets `left` for sale and `held` by reservations. */
   stock: (typeId: number, shard: number): Key => ({ PK: `STOCK#${typeId}#${shard}`, SK: 'STOCK' }),
   reservation: (id: number): Key => ({ PK: `RESERVATION#${id}`, SK: 'RESERVATION' }),
-  /** The customer's one reservation holding stock for an event: present while it is `held` or `checked_out`. */
+  /**
+   * The customer's one reservation holding stock for an event: present while it is `held` or `checked_out`, then
+   * kept as their cool-down (`coolsUntil`) when it ended unpaid, deleted when it was paid.
+   */
   activeReservation: (customerId: number, eventId: number): Key => ({
     PK: `CUSTOMER#${customerId}`,
     SK: `RESERVATION#EVENT#${sortableId(eventId)}`,
+  }),
+  /**
+   * The tickets one network holds of an event (`held`), counted in each hold's transaction and given back when it
+   * ends (shared/data/reservations.ts); a network is the rate limits' subject (an IPv4 address, an IPv6 /64).
+   */
+  networkHolds: (eventId: number, network: string): Key => ({
+    PK: `NETWORK_HELD#${sortableId(eventId)}#${network}`,
+    SK: 'NETWORK_HELD',
   }),
   /** A holding reservation's due entry: the minute it lapses in and a shard of that minute, by expiry then id. */
   reservationDue: (minute: string, shard: number, expiresAt: string, id: number): Key => ({

@@ -18,6 +18,8 @@ export const partitionPatterns = {
   orders: 'ORDER#*',
   reservations: 'RESERVATION#*',
   reservationDue: 'RESERVATION_DUE#*',
+  /** A paid reservation's tickets leave its network's count of held ones. */
+  networkHolds: 'NETWORK_HELD#*',
   stock: 'STOCK#*',
   tickets: 'TICKET#*',
   ticketSequence: 'SEQUENCE#TICKET',

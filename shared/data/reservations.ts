@@ -7,8 +7,15 @@ import {
   type StockTake,
 } from '../domain/reservation.ts';
 import { Conflict } from '../errors.ts';
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import {
+  customerHold,
+  customerMarkerAction,
+  markerEndAction,
+  networkCountAction,
+  networkGiveBackAction,
+  type TransactItem,
+} from './hold-limits.ts';
 import { keys } from './keys.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
@@ -18,12 +25,12 @@ import { HoldRefused, holdAction, releaseAction } from './stock.ts';
  * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
  * items, each in a partition of its own: a stock shard's decrement per take (usually one),
  * the reservation, the customer's active marker for the event (one holding reservation per
- * customer and event) and its due entry (the minute it lapses in, DUE_SHARDS ways). Every
+ * customer and event; after one ended unpaid, their cool-down), its due entry (the minute it lapses in,
+ * DUE_SHARDS ways) and its network's count of held tickets (conditional on the event's cap). Every
  * later move of the reservation is conditional on its state, so a release, a lapse and a
- * payment racing for it are decided by DynamoDB: one wins, the others see it moved.
+ * payment racing for it are decided by DynamoDB: one wins, the others see it moved; the move that ends
+ * it gives its tickets back to its network's count in the same transaction.
  */
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Each minute's due entries are spread over this many partitions: 500 holds a second write 1,000 units a second, 250 in each. */
 export const DUE_SHARDS = 4;
@@ -48,51 +55,46 @@ const dueKey = (reservation: Pick<Reservation, 'id' | 'expiresAt'>) =>
     reservation.id,
   );
 
-/** Writes a new hold: its stock takes, the reservation, the customer's marker and its due entry, in one transaction. */
-export async function holdReservation(reservation: Reservation): Promise<void> {
+/**
+ * Writes a new hold: its stock takes, the reservation, the customer's marker (new, or replacing a cool-down that
+ * ended), its due entry and its network's count, within `perNetwork`, in one transaction.
+ */
+export async function holdReservation(reservation: Reservation, perNetwork: number): Promise<void> {
   const takes = reservation.takes.map(holdAction);
-  const marker = keys.activeReservation(reservation.customerId, reservation.eventId);
+  const items: TransactItem[] = [
+    ...takes,
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.reservation(reservation.id), entity: 'Reservation', ...reservation },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    customerMarkerAction(reservation),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...dueKey(reservation), entity: 'ReservationDue', reservationId: reservation.id },
+      },
+    },
+  ];
+  const markerAt = takes.length + 1;
+  const networkAt = items.length;
+  const counted = networkCountAction(reservation, perNetwork);
   try {
-    await transactWrite([
-      ...takes,
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.reservation(reservation.id), entity: 'Reservation', ...reservation },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...marker, entity: 'ActiveReservation', reservationId: reservation.id },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...dueKey(reservation), entity: 'ReservationDue', reservationId: reservation.id },
-        },
-      },
-    ]);
+    await transactWrite(counted ? [...items, counted] : items);
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
     const short = reservation.takes.findIndex((_, n) => error.conditionFailed(n));
     if (short >= 0) throw new HoldRefused({ take: reservation.takes[short]! });
-    if (error.conditionFailed(takes.length + 1)) throw new HoldRefused({ existing: await activeReservationOf(marker) });
+    if (error.conditionFailed(markerAt)) {
+      // Judged at the hold's own instant, as its condition was: a cool-down ending meanwhile still refused it.
+      const found = await customerHold(reservation.customerId, reservation.eventId, new Date(reservation.created));
+      throw new HoldRefused(found && 'coolsUntil' in found ? found : { existing: found?.holding ?? 0 });
+    }
+    if (error.conditionFailed(networkAt)) throw new HoldRefused({ networkFull: true });
     throw error;
   }
-}
-
-async function activeReservationOf(marker: { PK: string; SK: string }): Promise<number> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: marker, ConsistentRead: true }));
-  return Number(Item?.reservationId ?? 0);
-}
-
-/** The customer's holding reservation for an event, or undefined. */
-export async function activeReservation(customerId: number, eventId: number): Promise<number | undefined> {
-  return (await activeReservationOf(keys.activeReservation(customerId, eventId))) || undefined;
 }
 
 export async function getReservation(id: number): Promise<Reservation | undefined> {
@@ -105,8 +107,9 @@ export async function getReservation(id: number): Promise<Reservation | undefine
 /**
  * Moves a reservation to `to`, only from a state that may move there and only from the
  * state read (`from`), with `with` actions (each conditional) in the same transaction. When `to` no longer
- * holds, the customer's marker and the due entry go with it, and `returns` gives the stock
- * back. False when the reservation or a `with` action's item moved first (the caller reads them again).
+ * holds, the due entry goes, its tickets leave its network's count, and the customer's marker goes (paid) or
+ * becomes their cool-down (released, lapsed); `returns` gives the stock back. False when the reservation or a
+ * `with` action's item moved first (the caller reads them again).
  */
 async function moveReservation(
   reservation: Reservation,
@@ -119,48 +122,45 @@ async function moveReservation(
   } = {},
 ): Promise<boolean> {
   if (!statesBefore(to).includes(reservation.status)) return false;
-  const holding = HOLDING_STATES.includes(to);
   const extra = options.extraCondition;
-  const with_ = options.with ?? [];
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.reservation(reservation.id),
-          UpdateExpression: 'SET #status = :to, #updated = :at',
-          ConditionExpression: `#status = :from${extra ? ` AND ${extra.expression}` : ''}`,
-          ExpressionAttributeNames: {
-            '#status': 'status',
-            '#updated': 'updated',
-            ...(extra ? { '#expiresAt': 'expiresAt' } : {}),
-          },
-          ExpressionAttributeValues: { ':to': to, ':from': reservation.status, ':at': at, ...extra?.values },
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.reservation(reservation.id),
+        UpdateExpression: 'SET #status = :to, #updated = :at',
+        ConditionExpression: `#status = :from${extra ? ` AND ${extra.expression}` : ''}`,
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#updated': 'updated',
+          ...(extra ? { '#expiresAt': 'expiresAt' } : {}),
         },
+        ExpressionAttributeValues: { ':to': to, ':from': reservation.status, ':at': at, ...extra?.values },
       },
-      ...(holding
-        ? []
-        : [
-            {
-              Delete: {
-                TableName: tableName(),
-                Key: keys.activeReservation(reservation.customerId, reservation.eventId),
-                ConditionExpression: 'reservationId = :id',
-                ExpressionAttributeValues: { ':id': reservation.id },
-              },
-            },
-            { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
-          ]),
-      ...(options.returns ? reservation.takes.map(releaseAction) : []),
-      ...with_,
-    ]);
+    },
+    ...(HOLDING_STATES.includes(to) ? [] : endingActions(reservation, to, at)),
+    ...(options.returns ? reservation.takes.map(releaseAction) : []),
+  ];
+  const with_ = options.with ?? [];
+  const first = items.length;
+  try {
+    await transactWrite([...items, ...with_]);
     return true;
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    const first = 1 + (holding ? 0 : 2) + (options.returns ? reservation.takes.length : 0);
     if (error.conditionFailed(0) || with_.some((_, n) => error.conditionFailed(first + n))) return false;
     throw error;
   }
+}
+
+/** What a hold's end writes beside the reservation's move: its marker, its due entry, its network's count. */
+function endingActions(reservation: Reservation, to: ReservationState, at: string): TransactItem[] {
+  const counted = networkGiveBackAction(reservation, at);
+  return [
+    markerEndAction(reservation, to === 'paid' ? 'paid' : 'unpaid', at),
+    { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
+    ...(counted ? [counted] : []),
+  ];
 }
 
 /**

@@ -166,9 +166,14 @@ export const stockDeleteActions = (type: Pick<TicketType, 'id' | 'stockShards'>)
     },
   }));
 
-/** The hold failed: a shard no longer has what was read (`take`), or the customer holds one already (`existing`). */
+/**
+ * The hold failed: a shard no longer has what was read (`take`), the customer holds one already (`existing`) or
+ * is cooling down after one (`coolsUntil`), or their network holds its cap (`networkFull`).
+ */
 export class HoldRefused extends Error {
-  constructor(readonly refusal: { take: StockTake } | { existing: number }) {
+  constructor(
+    readonly refusal: { take: StockTake } | { existing: number } | { coolsUntil: string } | { networkFull: true },
+  ) {
     super('The hold was refused.');
   }
 }

@@ -11,7 +11,10 @@ import { amountProblem } from './money.ts';
 
 /** What an event's patch may change: its listing fields, title, start and time zone, and `published`. */
 export type EventPatch = Partial<
-  Pick<Event, 'title' | 'timezone' | 'startsAt' | 'currency' | 'reservationMinutes'> &
+  Pick<
+    Event,
+    'title' | 'timezone' | 'startsAt' | 'currency' | 'reservationMinutes' | 'maxHeldPerCustomer' | 'maxHeldPerNetwork'
+  > &
     Omit<EventListing, 'publishedDate'>
 >;
 

@@ -43,6 +43,10 @@ export interface NewEventBody extends EventListingBody {
   /** `ticketTypeIndex`: the type (its position in `ticketTypes`) whose tickets sign it; omitted: every ticket. */
   waivers?: { title: string; kind?: WaiverKind; text: string; ticketTypeIndex?: number }[];
   teams?: { name: string }[];
+  /** What one customer may hold at once (1 to MAX_TICKETS_PER_RESERVATION). */
+  maxHeldPerCustomer?: number;
+  /** What one network may hold at once (1 to MAX_HELD_PER_NETWORK). */
+  maxHeldPerNetwork?: number;
 }
 
 /** `PATCH /events/{id}`. */
@@ -54,6 +58,8 @@ export interface EventPatchBody extends EventListingBody {
   published?: boolean;
   /** How long a reservation holds its tickets (1 to 60). */
   reservationMinutes?: number;
+  maxHeldPerCustomer?: number;
+  maxHeldPerNetwork?: number;
   /** The version the client read: a later one is 409 `stale_version`. */
   version?: number;
 }

@@ -1,5 +1,5 @@
 import type { CreatedEvent, Event, TicketType } from './event.ts';
-import { DEFAULT_RESERVATION_MINUTES } from './reservation.ts';
+import { DEFAULT_RESERVATION_MINUTES, holdCaps } from './reservation.ts';
 import type { WaiverKind } from './waivers.ts';
 
 /**
@@ -46,6 +46,8 @@ export interface EventSummary {
   hideTime: boolean;
   capacity: number;
   reservationMinutes: number;
+  maxHeldPerCustomer: number;
+  maxHeldPerNetwork: number;
   version: number;
   created: string;
   updated: string | null;
@@ -117,6 +119,8 @@ export function toEventSummary(event: Event): EventSummary {
     hideTime: event.hideTime ?? false,
     capacity: event.capacity ?? 0,
     reservationMinutes: event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES,
+    maxHeldPerCustomer: holdCaps(event).perCustomer,
+    maxHeldPerNetwork: holdCaps(event).perNetwork,
     version: event.version ?? 1,
     created: event.created,
     updated: event.updated ?? null,

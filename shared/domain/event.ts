@@ -90,6 +90,10 @@ export interface Event extends EventListing {
   currency?: string;
   /** How long a reservation holds its tickets (default DEFAULT_RESERVATION_MINUTES, shared/domain/reservation.ts). */
   reservationMinutes?: number;
+  /** Tickets one customer may hold of it at once (default DEFAULT_MAX_HELD_PER_CUSTOMER, shared/domain/reservation.ts). */
+  maxHeldPerCustomer?: number;
+  /** Tickets the customers of one network may hold of it at once (default DEFAULT_MAX_HELD_PER_NETWORK). */
+  maxHeldPerNetwork?: number;
   /** Moved by every edit, which is conditional on it (shared/data/event-admin-writes.ts). */
   version?: number;
   /** The last edit: when, and by which administrator. */
@@ -133,6 +137,8 @@ export interface NewEvent extends Partial<EventListing> {
   waveTimes?: { name: string; startTime: string; capacity: number }[];
   /** For every ticket, or for the type at `ticketTypeIndex` in `ticketTypes`. */
   waivers?: { title: string; kind?: WaiverKind; text: string; ticketTypeIndex?: number }[];
+  maxHeldPerCustomer?: number;
+  maxHeldPerNetwork?: number;
 }
 
 /** The listing fields an event gets when its creator names none: unpublished, nothing shown yet. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTicketType } from '#shared/data/events';
 import { getOrder } from '#shared/data/orders';
-import { activeReservation } from '#shared/data/reservations';
+import { customerHold } from '#shared/data/hold-limits';
 import { createShippingMethod } from '#shared/data/shipping-methods';
 import { readStock } from '#shared/data/stock';
 import { createPaymentIntent } from '#shared/services/payments';
@@ -109,7 +109,7 @@ describe("POST /my-account/reservations within Stripe's limits", () => {
       currency: 'EUR',
     });
     expect(await heldOf(typeId)).toBe(0);
-    expect(await activeReservation(customer.id, event.id)).toBeUndefined();
+    expect(await customerHold(customer.id, event.id, new Date())).toBeUndefined();
 
     // Two of them reach the minimum.
     const two = await call('POST', RESERVATIONS, {

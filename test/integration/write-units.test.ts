@@ -280,7 +280,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
 });
 
 describe('write units by AWS rules, of a reservation (issue 58: a hold is light)', () => {
-  it('a hold of one line: its stock shard, the reservation, the customer marker and the due entry in one transaction (8), its two rate windows (2) and the id (1)', async () => {
+  it("a hold of one line: its stock shard, the reservation, the customer marker, the due entry and its network's count in one transaction (10), its two rate windows (2) and the id (1)", async () => {
     const event = await seedEvent({ published: true });
     const customer = await newCustomer();
     const { result, writes } = await countWrites(async () =>
@@ -295,13 +295,14 @@ describe('write units by AWS rules, of a reservation (issue 58: a hold is light)
       RESERVATION: 2,
       'RESERVATION#EVENT': 2,
       DUE: 2,
+      NETWORK_HELD: 2,
       RATE: 2,
       SEQUENCE: 1,
     });
-    expect(writes.units).toBe(11);
+    expect(writes.units).toBe(13);
   });
 
-  it('a release: the reservation, its stock back, the marker and the due entry gone, in one transaction (8)', async () => {
+  it("a release: the reservation, its stock back, the marker turned cool-down, the due entry gone and its network's count given back, in one transaction (10)", async () => {
     const event = await seedEvent({ published: true });
     const customer = await newCustomer();
     const customerAuth = await customerToken(customer.id);
@@ -318,6 +319,7 @@ describe('write units by AWS rules, of a reservation (issue 58: a hold is light)
       RESERVATION: 2,
       'RESERVATION#EVENT': 2,
       DUE: 2,
+      NETWORK_HELD: 2,
     });
   });
 });

@@ -3,7 +3,10 @@ import {
   attendeeTakes,
   unissuedTakes,
   amountsOf,
+  checkoutExpiry,
   creationShards,
+  heldQuantity,
+  holdCaps,
   notOnSale,
   planTakes,
   priceLine,
@@ -74,6 +77,32 @@ describe('reservation rules (shared/domain/reservation.ts)', () => {
     expect(notOnSale({ ...open, published: false }, at)).toMatch(/not published/);
     expect(notOnSale({ ...open, onSaleDate: '2030-01-01T12:00:01Z' }, at)).toMatch(/open/);
     expect(notOnSale({ ...open, cutOff: '2030-01-01T12:00:00Z' }, at)).toMatch(/closed/);
+  });
+
+  it("caps what is held at once by the event's settings, 10 a customer and 40 a network by default", () => {
+    expect(holdCaps({})).toEqual({ perCustomer: 10, perNetwork: 40 });
+    expect(holdCaps({ maxHeldPerCustomer: 2, maxHeldPerNetwork: 5 })).toEqual({ perCustomer: 2, perNetwork: 5 });
+    const takes = [
+      { typeId: 1, shard: 0, quantity: 3 },
+      { typeId: 1, shard: 4, quantity: 2 },
+      { typeId: 2, shard: 0, quantity: 1 },
+    ];
+    expect(heldQuantity({ takes })).toBe(6);
+  });
+
+  it("keeps a checked-out hold 15 minutes from the checkout, never past the event's minutes plus 15 from its creation, never shorter than its own", () => {
+    const created = '2030-01-01T10:00:00.000Z';
+    const hold = { created, expiresAt: '2030-01-01T10:10:00.000Z' };
+    const at = (minutes: number) => new Date(Date.parse(created) + minutes * 60_000);
+    const expiry = (minutes: number, reservation = hold, reservationMinutes = 10) =>
+      checkoutExpiry(reservation, reservationMinutes, 15, at(minutes)).toISOString();
+    expect(expiry(1)).toBe(at(16).toISOString());
+    expect(expiry(9.5)).toBe(at(24.5).toISOString());
+    // After its own minutes (the lapsing job not yet round), or again later: the bound, 25 minutes from creation.
+    expect(expiry(12)).toBe(at(25).toISOString());
+    expect(expiry(40)).toBe(at(25).toISOString());
+    // A hold already kept later than the bound (its event's minutes lowered since) keeps its own end.
+    expect(expiry(1, { created, expiresAt: at(30).toISOString() }, 2)).toBe(at(30).toISOString());
   });
 });
 

@@ -14,7 +14,7 @@ export const EVENTS = {
   'POST /events': {
     summary: 'Create an event',
     description:
-      'A draft (unpublished) event with its listing fields and, optionally, its ticket types, wave times, attendee questions and teams, in one transaction. Answers 201 `{count: 1, data: event}` with every id. Access packages (`grants`) name events that exist (400 naming the grant otherwise). Unscoped administrators only: 403 for one limited to some events.',
+      'A draft (unpublished) event with its listing fields and, optionally, its ticket types, wave times, attendee questions and teams, in one transaction. Answers 201 `{count: 1, data: event}` with every id. Access packages (`grants`) name events that exist (400 naming the grant otherwise). Unscoped administrators only: 403 for one limited to some events. `maxHeldPerCustomer` (1 to 10, default 10) and `maxHeldPerNetwork` (1 to 1,000, default 40) cap what one customer and one client network may hold of it at once (reservations not yet paid): see `POST /my-account/reservations`.',
     example: {
       title: 'City Marathon 2027',
       start: '2027-04-25T09:00:00+01:00',
@@ -50,7 +50,7 @@ export const EVENTS = {
   'PATCH /events/{id}': {
     summary: 'Edit or publish an event',
     description:
-      "Only the fields sent change. `{\"published\": true}` publishes (409 `no_ticket_types` without a type), `false` unpublishes; the portal's list, its count and its search entries follow in the same transaction (a retitled event is found by its new words, no longer by the old). Send the `version` you read to refuse an edit over someone else's (409 `stale_version`). Once the event has tickets, `start` and `currency` are 409 `event_has_tickets`; a `currency` its types' prices have too many decimals for (JPY for a price of 12.50) is 409 `prices_not_in_currency` with their `typeIds`: change those prices first; `published` still changes both ways (its customers keep seeing it in their `GET /my-account/event`).",
+      "Only the fields sent change. `{\"published\": true}` publishes (409 `no_ticket_types` without a type), `false` unpublishes; the portal's list, its count and its search entries follow in the same transaction (a retitled event is found by its new words, no longer by the old). Send the `version` you read to refuse an edit over someone else's (409 `stale_version`). Once the event has tickets, `start` and `currency` are 409 `event_has_tickets`; a `currency` its types' prices have too many decimals for (JPY for a price of 12.50) is 409 `prices_not_in_currency` with their `typeIds`: change those prices first; `published` still changes both ways (its customers keep seeing it in their `GET /my-account/event`). `reservationMinutes` (1 to 60) is how long a hold lasts unpaid; `maxHeldPerCustomer` (1 to 10) and `maxHeldPerNetwork` (1 to 1,000) cap what one customer and one client network hold at once (a lowered cap refuses new holds past it; holds made before stay until they end).",
     conflicts: ['stale_version', 'no_ticket_types', 'event_has_tickets', 'prices_not_in_currency'],
     example: { published: true, version: 2 },
   },

@@ -5,6 +5,14 @@
 import * as z from '../../schema.ts';
 import { isValidTimeZone } from '../../domain/event.ts';
 import { money } from '../../domain/money.ts';
+import {
+  DEFAULT_MAX_HELD_PER_CUSTOMER,
+  DEFAULT_MAX_HELD_PER_NETWORK,
+  MAX_HELD_PER_NETWORK,
+  MAX_RESERVATION_MINUTES,
+  MAX_TICKETS_PER_RESERVATION,
+  MIN_RESERVATION_MINUTES,
+} from '../../domain/reservation.ts';
 
 /** A waiver's text (each version is an item of its own). */
 export const MAX_WAIVER_TEXT = 50_000;
@@ -66,3 +74,46 @@ export const someField = z.refine<Record<string, unknown>>(
   (patch) => Object.keys(patch).some((key) => key !== 'version'),
   'name at least one field to change',
 );
+
+/** How long a reservation of the event holds its tickets. */
+export const reservationMinutes = () =>
+  z
+    .int()
+    .check(
+      z.minimum(MIN_RESERVATION_MINUTES, 'must be at least 1'),
+      z.maximum(MAX_RESERVATION_MINUTES, 'must be at most 60'),
+    );
+
+/** The caps on what is held of an event at once (shared/domain/reservation.ts `holdCaps`): a creation's or a patch's. */
+export const holdCapFields = {
+  maxHeldPerCustomer: z
+    .int()
+    .check(
+      z.minimum(1, 'must be at least 1'),
+      z.maximum(MAX_TICKETS_PER_RESERVATION, `must be at most ${MAX_TICKETS_PER_RESERVATION} (one reservation's)`),
+    ),
+  maxHeldPerNetwork: z
+    .int()
+    .check(
+      z.minimum(1, 'must be at least 1'),
+      z.maximum(MAX_HELD_PER_NETWORK, `must be at most ${MAX_HELD_PER_NETWORK}`),
+    ),
+};
+
+/** The caps as the event answers them, its defaults where the organiser set none. */
+export const holdCapAnswers = {
+  maxHeldPerCustomer: z
+    .int()
+    .check(
+      z.describe(
+        `Tickets one customer may hold of it at once (1 to ${MAX_TICKETS_PER_RESERVATION}; default ${DEFAULT_MAX_HELD_PER_CUSTOMER}).`,
+      ),
+    ),
+  maxHeldPerNetwork: z
+    .int()
+    .check(
+      z.describe(
+        `Tickets the customers of one network (an IPv4 address, an IPv6 /64) may hold of it at once (1 to ${MAX_HELD_PER_NETWORK}; default ${DEFAULT_MAX_HELD_PER_NETWORK}).`,
+      ),
+    ),
+};

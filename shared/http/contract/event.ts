@@ -14,18 +14,20 @@ import {
   questionsBytes,
 } from '../../domain/event-limits.ts';
 import { WAIVER_KINDS } from '../../domain/waivers.ts';
-import { MAX_RESERVATION_MINUTES, MIN_RESERVATION_MINUTES } from '../../domain/reservation.ts';
 import type { EventSummary, EventView } from '../../domain/event-resource.ts';
 import { pagingQuery, ticketPagingQuery } from '../paging.ts';
 import {
   count,
   currency,
+  holdCapAnswers,
+  holdCapFields,
   instant,
   MAX_WAIVER_TEXT,
   name,
   optional,
   ordering,
   picture,
+  reservationMinutes,
   someField,
   text,
   ticketTypeFields,
@@ -67,6 +69,7 @@ function newEventBody(limits: EventLimits) {
     timezone: timezone(),
     currency: currency(),
     ...optional(listing),
+    ...optional(holdCapFields),
     ticketTypes: z.optional(
       z
         .array(
@@ -136,14 +139,8 @@ function eventPatchBody() {
     currency: z.optional(currency()),
     ...optional(listing),
     published: z.optional(z.boolean()),
-    reservationMinutes: z.optional(
-      z
-        .int()
-        .check(
-          z.minimum(MIN_RESERVATION_MINUTES, 'must be at least 1'),
-          z.maximum(MAX_RESERVATION_MINUTES, 'must be at most 60'),
-        ),
-    ),
+    reservationMinutes: z.optional(reservationMinutes()),
+    ...optional(holdCapFields),
     /** The version the client read: a later one is 409 `stale_version`. */
     version: z.optional(z.int().check(z.positive())),
   });
@@ -268,6 +265,7 @@ const fields = {
   hideTime: z.boolean(),
   capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
   reservationMinutes: z.int().check(z.describe('How long a reservation holds its tickets before it lapses (1 to 60).')),
+  ...holdCapAnswers,
   version: z.int().check(z.describe('Moved by every change; a `PATCH` naming an older one is 409 `stale_version`.')),
   created: iso,
   updated: nullableIso,

@@ -8,7 +8,7 @@ import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { answerProblems, type Event } from '../../domain/event.ts';
 import type { CheckoutAttendee, Order } from '../../domain/order.ts';
 import { orderStripeAmount } from '../../domain/order-payment.ts';
-import type { Reservation } from '../../domain/reservation.ts';
+import { checkoutExpiry, DEFAULT_RESERVATION_MINUTES, type Reservation } from '../../domain/reservation.ts';
 import type { ShippingMethod } from '../../domain/shipping-method.ts';
 import type { AttendeeAnswer } from '../../domain/ticket.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
@@ -21,6 +21,7 @@ import { ownReservation } from './reservations.ts';
 /**
  * How long a checked-out reservation is kept for its payment from the checkout on (README "Checkout"):
  * a card payment without redirects settles in seconds; the margin covers a retry after a declined card.
+ * Never past the event's reservation minutes plus these from the hold's creation (`checkoutExpiry`).
  */
 export const CHECKOUT_MINUTES = 15;
 
@@ -42,7 +43,8 @@ export interface CheckoutBody {
 /**
  * `POST /my-account/reservations/{id}/checkout`: the caller's held reservation becomes an order
  * `awaiting_payment` (its lines and amounts the reservation's) in the transaction that moves the
- * reservation to `checked_out` and keeps it CHECKOUT_MINUTES for the payment; then the PaymentIntent
+ * reservation to `checked_out` and keeps it CHECKOUT_MINUTES for the payment (at most the event's reservation
+ * minutes plus CHECKOUT_MINUTES from the hold's creation); then the PaymentIntent
  * (idempotency key from the order id). A free order is paid at once (its tickets issued, no Stripe). A
  * reservation already checked out answers its order again (the same PaymentIntent: a retry after a
  * failure or a declined card); a paid one whose free order stopped issuing part-way resumes it (checkout-payment.ts);
@@ -107,7 +109,8 @@ export async function checkoutReservation(customerId: number, reservationId: num
       attendees,
     },
   };
-  const until = new Date(Math.max(new Date(reservation.expiresAt).getTime(), at.getTime() + CHECKOUT_MINUTES * 60_000));
+  const minutes = event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES;
+  const until = checkoutExpiry(reservation, minutes, CHECKOUT_MINUTES, at);
   if (!(await checkOutHold(reservation, id, until.toISOString(), at.toISOString(), newOrderActions(order, event))))
     throw new Conflict(`Reservation ${reservationId} moved: read it again.`, 'reservation_not_held');
   if (order.grandTotal === 0) {

@@ -2,7 +2,8 @@ import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { listTicketTypes } from '../../data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
-import { activeReservation, getReservation, holdReservation, releaseHold } from '../../data/reservations.ts';
+import { type CustomerHold, customerHold } from '../../data/hold-limits.ts';
+import { getReservation, holdReservation, releaseHold } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { HoldRefused, readStock } from '../../data/stock.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
@@ -10,6 +11,8 @@ import { saleCurrency, type TicketType } from '../../domain/event.ts';
 import {
   amountsOf,
   DEFAULT_RESERVATION_MINUTES,
+  holdCaps,
+  type HoldCaps,
   MAX_TICKETS_PER_RESERVATION,
   notOnSale,
   planTakes,
@@ -47,7 +50,8 @@ const sequence = 'RESERVATION';
  * no amount). Counted against the caller's and their network's limits first (429), then
  * refused with 400 (an event the customer cannot access, as a missing one; a type, wave or shipping method not of
  * the event) or 409 `not_on_sale` (an unpublished event is that only to a customer who holds an order of it),
- * `max_per_order`, `reservation_exists`, `sold_out`; nothing is held then.
+ * `max_per_order`, `hold_limit_customer`, `reservation_exists`, `hold_cool_down`, `hold_limit_network`, `sold_out`,
+ * `amount_below_minimum`, `amount_above_maximum`, `shipping_charge_not_in_currency`; nothing is held then.
  */
 export async function createReservation(customerId: number, network: string, request: ReservationRequest) {
   await requireSlots(
@@ -74,8 +78,10 @@ export async function createReservation(customerId: number, network: string, req
     throw new Conflict(`A reservation holds at most ${MAX_TICKETS_PER_RESERVATION} tickets.`, 'max_per_order', {
       maxPerOrder: MAX_TICKETS_PER_RESERVATION,
     });
-  const existing = await activeReservation(customerId, event.id);
-  if (existing) throw reservationExists(existing);
+  const caps = holdCaps(event);
+  checkCaps(quantity, caps);
+  const standing = await customerHold(customerId, event.id, at);
+  if (standing) throw holdStands(standing, at);
 
   const currency = saleCurrency(event);
   const lines = request.lines.map((line) =>
@@ -93,6 +99,7 @@ export async function createReservation(customerId: number, network: string, req
     created: at.toISOString(),
     updated: at.toISOString(),
     expiresAt: new Date(at.getTime() + minutes * 60_000).toISOString(),
+    network,
     lines,
     shippingMethodId: request.shippingMethodId ?? null,
     amounts,
@@ -100,12 +107,15 @@ export async function createReservation(customerId: number, network: string, req
   for (let attempt = 1; ; attempt++) {
     const reservation: Reservation = { ...base, takes: await planStock(request, byId) };
     try {
-      await holdReservation(reservation);
+      await holdReservation(reservation, caps.perNetwork);
       return toReservationView(reservation);
     } catch (error) {
       if (!(error instanceof HoldRefused)) throw error;
-      if ('existing' in error.refusal) throw reservationExists(error.refusal.existing);
-      if (attempt >= HOLD_TRIES) throw soldOut(byId.get(error.refusal.take.typeId)!, 0);
+      const { refusal } = error;
+      if ('existing' in refusal) throw holdStands({ holding: refusal.existing }, at);
+      if ('coolsUntil' in refusal) throw holdStands(refusal, at);
+      if ('networkFull' in refusal) throw networkFull(caps);
+      if (attempt >= HOLD_TRIES) throw soldOut(byId.get(refusal.take.typeId)!, 0);
     }
   }
 }
@@ -229,12 +239,53 @@ export const soldOut = (type: Pick<TicketType, 'id' | 'name'>, left: number) =>
     left,
   });
 
-const reservationExists = (reservationId: number) =>
+/** The event's caps on what one customer and one network hold at once (README "Reservations": hoarding). */
+function checkCaps(quantity: number, caps: HoldCaps): void {
+  if (quantity > caps.perCustomer)
+    throw new Conflict(
+      `A customer holds at most ${caps.perCustomer} tickets of this event at once.`,
+      'hold_limit_customer',
+      { maxHeldPerCustomer: caps.perCustomer },
+    );
+  // More than the network may hold in all: refused before any write (the count's condition takes the rest).
+  if (quantity > caps.perNetwork) throw networkFull(caps);
+}
+
+// The count itself stays unsaid: it is other customers' business.
+const networkFull = (caps: HoldCaps) =>
   new Conflict(
-    `You hold reservation ${reservationId} for this event: release it or check it out first.`,
-    'reservation_exists',
-    { reservationId },
+    `Your network holds as many tickets of this event as it may at once (${caps.perNetwork}): try again when some are bought or let go.`,
+    'hold_limit_network',
+    { maxHeldPerNetwork: caps.perNetwork },
   );
+
+/** 409 `hold_cool_down` with when the customer may hold again (also as `Retry-After`). */
+class HoldCoolingDown extends Conflict {
+  constructor(
+    coolsUntil: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `Your last hold of this event ended moments ago: you may hold it again from ${coolsUntil}.`,
+      'hold_cool_down',
+      { coolsUntil, retryAfterSeconds },
+    );
+  }
+}
+
+/** The customer's standing hold of the event refuses another: one holding (409 `reservation_exists`), or a cool-down. */
+function holdStands(standing: CustomerHold, at: Date): Conflict {
+  if ('coolsUntil' in standing)
+    return new HoldCoolingDown(
+      standing.coolsUntil,
+      Math.max(1, Math.ceil((Date.parse(standing.coolsUntil) - at.getTime()) / 1000)),
+    );
+  return new Conflict(
+    `You hold reservation ${standing.holding} for this event: release it or check it out first.`,
+    'reservation_exists',
+    { reservationId: standing.holding },
+  );
+}
 
 /** The caller's own reservation: another customer's, or none, is 404 alike. */
 export async function ownReservation(customerId: number, id: number): Promise<Reservation> {
