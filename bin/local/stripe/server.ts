@@ -150,9 +150,18 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
   };
 
-  /** The test controls (JSON): switches, the events and deliveries so far, resend, settle, release. */
+  /** Every refund due to fail has failed, then every delivery under way has its answer. */
+  const settle = async () => {
+    await resources.settle();
+    await webhooks.settle();
+  };
+
+  /**
+   * The test controls (JSON): switches, the events and deliveries so far, resend, settle, release; a payment's
+   * disputes (`GET disputes?payment_intent=`) and a dispute's next status (`POST disputes/{id}` `{status}`).
+   */
   const control = async (method: string, path: string, url: URL, body: string): Promise<unknown> => {
-    const input = body ? (JSON.parse(body) as DeliverySwitches & { url?: string }) : {};
+    const input = body ? (JSON.parse(body) as DeliverySwitches & { url?: string; status?: string }) : {};
     const intent = url.searchParams.get('payment_intent');
     const switches = /^\/_stand-in\/payment_intents\/([^/]+)\/webhooks$/.exec(path);
     const resend = /^\/_stand-in\/events\/([^/]+)\/resend$/.exec(path);
@@ -191,7 +200,10 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       });
       return;
     }
-    if (method === 'POST' && path === '/_stand-in/settle') return webhooks.settle();
+    const dispute = /^\/_stand-in\/disputes\/([^/]+)$/.exec(path);
+    if (method === 'GET' && path === '/_stand-in/disputes') return { data: resources.disputesOf(intent ?? '') };
+    if (method === 'POST' && dispute) return resources.moveDispute(dispute[1]!, String(input.status ?? ''));
+    if (method === 'POST' && path === '/_stand-in/settle') return settle();
     if (method === 'POST' && path === '/_stand-in/release') return webhooks.release(intent ?? undefined);
     throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
   };
