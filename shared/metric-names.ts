@@ -16,6 +16,10 @@ export const METRIC = {
   webhookDeliveryDead: 'WebhookDeliveryDead',
   /** A subscription the service turned off (410 Gone, failing for the whole retry window, its administrator lost the right); metadata `reason`. */
   webhookDisabled: 'WebhookDisabled',
+  /** A card payment of an order disputed (Stripe's `charge.dispute.created`): staff respond before its deadline. */
+  paymentDisputed: 'PaymentDisputed',
+  /** A recorded refund Stripe reported failed (`refund.failed`): the buyer did not get the money back. */
+  refundFailed: 'RefundFailed',
   /** The age in seconds of the oldest webhook message not yet delivered, published by each dispatcher run. */
   webhookOldestPendingAge: 'WebhookOldestPendingAgeSeconds',
 } as const;

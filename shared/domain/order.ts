@@ -1,3 +1,4 @@
+import type { OrderDispute } from './order-dispute.ts';
 import type { StockTake } from './reservation.ts';
 import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
 
@@ -72,6 +73,10 @@ export interface Order {
   issuedTickets?: Record<string, number>;
   /** A box-office sale's order (`POST /orders`): who sold it, how it was paid, and the stock it holds until issued. */
   boxOffice?: BoxOfficeSale;
+  /** The card payment's dispute, as Stripe last reported it (order-dispute.ts); absent when none. */
+  dispute?: OrderDispute;
+  /** The `disputeSequence` of the event `dispute` is from: an event with a lower or equal one changes nothing. */
+  disputeSequence?: number;
 }
 
 /** How staff take a box-office payment: cash, a card terminal at the desk, or complimentary (amount 0). */

@@ -128,7 +128,8 @@ export interface StripeRefund {
   created: number;
 }
 
-const toRefund = (refund: Stripe.Refund): StripeRefund => ({
+/** A Stripe refund (the SDK's, or an event's object) as the service reads it. */
+export const toRefund = (refund: Stripe.Refund): StripeRefund => ({
   id: refund.id,
   amount: refund.amount,
   status: refund.status,

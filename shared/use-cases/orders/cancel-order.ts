@@ -6,11 +6,12 @@ import { moveOrderStatus, OrderStatusMoved } from '../../data/order-status.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import {
   cancellationOutcome,
+  cancellationRefunds,
+  chargedBackPayment,
   checkedInTickets,
   deskRefund,
   isClosed,
   orderCancelledMail,
-  refundsDue,
   replacementIds,
   ticketsToCancel,
   toStaffOrder,
@@ -42,7 +43,7 @@ import { orderFor } from './order-reads.ts';
  *    `cancel_order` or `force_cancel_order`, the type's `sold` down, lists and statistics); a ticket already
  *    cancelled is skipped, so a repeat does nothing twice;
  * 3. what is paid and not refunded is refunded (shared/README.md "Refunds"): a Stripe payment in full through
- *    Stripe, keyed by the order (a retry, or a crash after Stripe refunded, gets the one refund back), a
+ *    Stripe (not a charged-back one: Stripe refuses it, the dispute settles it, and the order ends `cancelled`), keyed by the order (a retry, or a crash after Stripe refunded, gets the one refund back), a
  *    box-office payment recorded as due at the desk; each a negative transaction, recorded once by its reference.
  *    Stripe not answering is a 503 with `Retry-After`, Stripe refusing a 409 `refund_refused`: the order stays
  *    being cancelled, its status unmoved, and a retry resumes here;
@@ -66,8 +67,9 @@ export async function cancelOrder(
   const cancelled: TicketRecord[] = [];
   for (const ticket of ticketsToCancel(tickets)) cancelled.push(await cancelTicket(ticket, actor, recordedForce));
 
-  order = await refund(order);
-  const outcome = order.cancellation!.outcome;
+  const refunded = await refund(order);
+  order = refunded.order;
+  const outcome = refunded.chargedBack ? 'cancelled' : order.cancellation!.outcome;
   const entry = { at: now().toISOString(), by, action: outcome, force: recordedForce };
   try {
     await moveOrderStatus(order, { status: outcome }, { APPEND: { history: [entry] } });
@@ -83,15 +85,37 @@ export async function cancelOrder(
   return toStaffOrder(order, after);
 }
 
-/** Step 3: each processor's payment less its refunds refunded and recorded; the order with its transactions. */
-async function refund(order: Order): Promise<Order> {
+/**
+ * Step 3: each processor's payment less its refunds refunded and recorded; the order with its transactions, and
+ * whether its card payment is charged back (no refund of ours: README "Refunds").
+ */
+async function refund(order: Order): Promise<{ order: Order; chargedBack: boolean }> {
+  // A dispute recorded since the cancellation started counts: read the order again.
+  const current = (await readOrder(order.id)) ?? order;
+  let chargedBack = chargedBackPayment(current);
   const refunds: OrderTransaction[] = [];
-  for (const due of refundsDue(order))
-    if (due.processor === 'stripe') refunds.push(...(await refundStripePayment(order.id, due.paymentReference)));
-    else refunds.push(deskRefund(order.id, due, now().toISOString()));
-  if (!refunds.length) return order;
-  const recorded = await addTransactions(order.id, refunds);
-  return { ...order, transactions: recorded!.transactions };
+  for (const due of cancellationRefunds(current))
+    if (due.processor === 'stripe') {
+      const made = await refundUnlessDisputed(order.id, due.paymentReference);
+      if (made) refunds.push(...made);
+      else chargedBack = true;
+    } else refunds.push(deskRefund(order.id, due, now().toISOString()));
+  const { transactions } = refunds.length ? (await addTransactions(order.id, refunds))! : current;
+  return { order: { ...order, transactions, dispute: current.dispute }, chargedBack };
+}
+
+/**
+ * The Stripe refund, or undefined when Stripe refuses it as charged back (`charge_disputed`: the dispute's event has
+ * not reached the order yet; it records the dispute when it does).
+ */
+async function refundUnlessDisputed(orderId: number, paymentIntentId: string): Promise<OrderTransaction[] | undefined> {
+  try {
+    return await refundStripePayment(orderId, paymentIntentId);
+  } catch (error) {
+    if (!(error instanceof Conflict) || error.details.processorCode !== 'charge_disputed') throw error;
+    logger.warn('Cancelled order not refunded: its payment is charged back', { orderId, paymentIntentId });
+    return undefined;
+  }
 }
 
 /** Step 1, or the cancellation already started (a retry): the order with its `cancellation`. */

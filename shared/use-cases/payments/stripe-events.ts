@@ -3,6 +3,7 @@ import { logger } from '../../logger.ts';
 import { verifyWebhook } from '../../services/payments.ts';
 import { payOrder } from '../portal/checkout-payment.ts';
 import { recordChargeRefunds, refundPaymentOfClosedOrder } from './refunds.ts';
+import { followUpHandlers } from './stripe-follow-ups.ts';
 
 /**
  * `POST /payments/stripe/webhook`: Stripe's events, verified first (signature over the raw body, 5 minutes'
@@ -52,6 +53,8 @@ export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventH
       event.id,
     );
   },
+  // Disputes and refunds that fail later: stripe-follow-ups.ts.
+  ...followUpHandlers,
 };
 
 export async function receiveStripeEvent(rawBody: string, signature: string | undefined): Promise<void> {
