@@ -270,8 +270,8 @@ export class Resources {
     };
     this.refunds.set(refund.id, refund);
     Object.assign(charge, { refunded: true, amount_refunded: amount });
-    this.emit('charge.refunded', charge, charge.payment_intent as string);
     this.followRefund(refund, charge);
+    this.emit('charge.refunded', charge, charge.payment_intent as string);
     return refund;
   }
 
@@ -341,7 +341,7 @@ export class Resources {
   }
 
   /**
-   * What Stripe sends after every refund: `refund.created`; and for a card that refuses refunds (pm_card_refundFail),
+   * What Stripe sends for every refund: `refund.created` (before `charge.refunded`); and for a card that refuses refunds (pm_card_refundFail),
    * a little later the refund `failed` (`failure_reason` a closed card), the charge's refunded amount back, and
    * `refund.updated`, `refund.failed`, `charge.refund.updated`.
    */
