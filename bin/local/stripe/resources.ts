@@ -1,29 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { Form, FormValue } from './form.ts';
 import { invalidRequest, missing, missingParam, StripeFailure, unexpectedState, unknownParam } from './errors.ts';
+import { PaymentFollowUps, refuseDisputed } from './follow-ups.ts';
+import { type Emit, now, type StripeObject, stripeId } from './objects.ts';
 
 /**
  * The Stripe objects the service uses, in memory: PaymentIntents (create, retrieve, confirm with a
  * test payment method, cancel), their one Charge, full Refunds and the Disputes of test cards that ask
  * for one. Each state change hands an event to `emit` (webhooks.ts signs and delivers it).
  */
-export type StripeObject = Record<string, unknown> & { id: string; object: string };
-export type Emit = (type: string, object: StripeObject, paymentIntent: string) => void;
 
-export const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
-const now = () => Math.floor(Date.now() / 1000);
-
-/** The test payment methods Stripe documents (https://docs.stripe.com/testing), as far as this stand-in knows them. */
-interface TestCard {
-  brand: string;
-  last4: string;
-  decline?: string;
-  /** The payment succeeds, then the cardholder disputes it as fraudulent (`charge.dispute.created`). */
-  disputed?: boolean;
-  /** A refund is created `succeeded`, then fails (a closed card): `refund.updated`, `refund.failed`, `charge.refund.updated`. */
-  refundFails?: boolean;
-}
-const TEST_CARDS: Record<string, TestCard> = {
+/**
+ * The test payment methods Stripe documents (https://docs.stripe.com/testing), as far as this stand-in knows them.
+ * `disputed`: the payment succeeds, then the cardholder disputes it; `refundFails`: a refund is made `succeeded`, then
+ * fails (a closed card). What follows is follow-ups.ts's.
+ */
+const TEST_CARDS: Record<
+  string,
+  { brand: string; last4: string; decline?: string; disputed?: true; refundFails?: true }
+> = {
   pm_card_visa: { brand: 'visa', last4: '4242' },
   pm_card_createDispute: { brand: 'visa', last4: '0259', disputed: true },
   pm_card_refundFail: { brand: 'visa', last4: '5126', refundFails: true },
@@ -68,11 +63,12 @@ export class Resources {
   readonly intents = new Map<string, StripeObject>();
   private readonly charges = new Map<string, StripeObject>();
   private readonly refunds = new Map<string, StripeObject>();
-  private readonly disputes = new Map<string, StripeObject>();
-  /** Refunds that will fail (pm_card_refundFail), each until its failure is emitted: `settle` waits for them. */
-  private readonly failing = new Set<Promise<void>>();
+  /** The disputes and the refunds that fail later (follow-ups.ts). */
+  readonly followUps: PaymentFollowUps;
 
-  constructor(private readonly emit: Emit) {}
+  constructor(private readonly emit: Emit) {
+    this.followUps = new PaymentFollowUps(emit);
+  }
 
   createPaymentIntent(form: Form): StripeObject {
     onlyKnown(form, [
@@ -208,7 +204,7 @@ export class Resources {
       last_payment_error: null,
     });
     this.emit('payment_intent.succeeded', intent, id);
-    if (card.disputed) this.openDispute(charge);
+    if (card.disputed) this.followUps.openDispute(charge);
     return intent;
   }
 
@@ -270,7 +266,7 @@ export class Resources {
     };
     this.refunds.set(refund.id, refund);
     Object.assign(charge, { refunded: true, amount_refunded: amount });
-    this.followRefund(refund, charge);
+    this.followUps.followRefund(refund, charge, TEST_CARDS[charge.payment_method as string]?.refundFails === true);
     this.emit('charge.refunded', charge, charge.payment_intent as string);
     return refund;
   }
@@ -295,99 +291,7 @@ export class Resources {
     if (!refund) throw missing('refund', id);
     return refund;
   }
-
-  /**
-   * The cardholder's bank disputes the charge (pm_card_createDispute): Stripe takes the amount back, marks the charge
-   * `disputed` (refunds refused from now: `charge_disputed`) and sends `charge.dispute.created`, `needs_response`.
-   */
-  private openDispute(charge: StripeObject): void {
-    const dispute: StripeObject = {
-      id: stripeId('dp'),
-      object: 'dispute',
-      amount: charge.amount,
-      balance_transactions: [],
-      charge: charge.id,
-      created: now(),
-      currency: charge.currency,
-      evidence_details: { due_by: now() + 7 * 24 * 3600, has_evidence: false, past_due: false, submission_count: 0 },
-      is_charge_refundable: false,
-      livemode: false,
-      metadata: {},
-      payment_intent: charge.payment_intent,
-      reason: 'fraudulent',
-      status: 'needs_response',
-    };
-    this.disputes.set(dispute.id, dispute);
-    Object.assign(charge, { disputed: true });
-    this.emit('charge.dispute.created', dispute, charge.payment_intent as string);
-  }
-
-  /** A dispute moves on (the test control `POST /_stand-in/disputes/{id}` `{status}`): updated, or closed (won, lost). */
-  moveDispute(id: string, status: string): StripeObject {
-    const dispute = this.disputes.get(id);
-    if (!dispute) throw missing('dispute', id);
-    if (!DISPUTE_STATUSES.includes(status)) throw invalidRequest(`Invalid status: ${status}`, { param: 'status' });
-    if (CLOSED_DISPUTE.includes(dispute.status as string))
-      throw invalidRequest(`Dispute ${id} is closed (${dispute.status}).`, { code: 'dispute_already_closed' });
-    dispute.status = status;
-    const closed = CLOSED_DISPUTE.includes(status);
-    this.emit(closed ? 'charge.dispute.closed' : 'charge.dispute.updated', dispute, dispute.payment_intent as string);
-    return dispute;
-  }
-
-  /** The disputes of one PaymentIntent (the test controls find a payment's dispute by it). */
-  disputesOf(paymentIntent: string): StripeObject[] {
-    return [...this.disputes.values()].filter((dispute) => dispute.payment_intent === paymentIntent);
-  }
-
-  /**
-   * What Stripe sends for every refund: `refund.created` (before `charge.refunded`); and for a card that refuses refunds (pm_card_refundFail),
-   * a little later the refund `failed` (`failure_reason` a closed card), the charge's refunded amount back, and
-   * `refund.updated`, `refund.failed`, `charge.refund.updated`.
-   */
-  private followRefund(refund: StripeObject, charge: StripeObject): void {
-    const intent = charge.payment_intent as string;
-    this.emit('refund.created', refund, intent);
-    if (!TEST_CARDS[charge.payment_method as string]?.refundFails) return;
-    const failure = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card' });
-      Object.assign(charge, {
-        refunded: false,
-        amount_refunded: (charge.amount_refunded as number) - (refund.amount as number),
-      });
-      for (const type of ['refund.updated', 'refund.failed', 'charge.refund.updated']) this.emit(type, refund, intent);
-    });
-    this.failing.add(failure);
-    void failure.finally(() => this.failing.delete(failure));
-  }
-
-  /** Waits until every refund due to fail has failed (its events emitted). */
-  async settle(): Promise<void> {
-    while (this.failing.size) await Promise.allSettled([...this.failing]);
-  }
 }
-
-/** Stripe refuses to refund a charged-back charge (an inquiry, `warning_*`, may still be refunded). */
-function refuseDisputed(charge: StripeObject): void {
-  if (charge.disputed)
-    throw invalidRequest(`Charge ${charge.id} has been charged back; cannot issue a refund.`, {
-      code: 'charge_disputed',
-      param: 'charge',
-    });
-}
-
-const DISPUTE_STATUSES = [
-  'warning_needs_response',
-  'warning_under_review',
-  'warning_closed',
-  'needs_response',
-  'under_review',
-  'won',
-  'lost',
-  'prevented',
-];
-/** A dispute's statuses that close it: `charge.dispute.closed` instead of `charge.dispute.updated`. */
-const CLOSED_DISPUTE = ['won', 'lost', 'warning_closed', 'prevented'];
 
 /** What a publishable key sees of a PaymentIntent (Stripe.js): no metadata, no receipt address. */
 export function publicView(intent: StripeObject): StripeObject {

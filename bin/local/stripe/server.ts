@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { authentication, idempotencyConflict, invalidRequest, StripeFailure } from './errors.ts';
 import { decodeForm, fingerprint, type Form } from './form.ts';
-import { publicView, Resources, stripeId, type StripeObject } from './resources.ts';
+import { stripeId, type StripeObject } from './objects.ts';
+import { publicView, Resources } from './resources.ts';
 import { type DeliverySwitches, Webhooks } from './webhooks.ts';
 
 /**
@@ -151,10 +152,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   };
 
   /** Every refund due to fail has failed, then every delivery under way has its answer. */
-  const settle = async () => {
-    await resources.settle();
-    await webhooks.settle();
-  };
+  const settle = () => resources.followUps.settle().then(() => webhooks.settle());
 
   /**
    * The test controls (JSON): switches, the events and deliveries so far, resend, settle, release; a payment's
@@ -201,8 +199,9 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       return;
     }
     const dispute = /^\/_stand-in\/disputes\/([^/]+)$/.exec(path);
-    if (method === 'GET' && path === '/_stand-in/disputes') return { data: resources.disputesOf(intent ?? '') };
-    if (method === 'POST' && dispute) return resources.moveDispute(dispute[1]!, String(input.status ?? ''));
+    const { followUps } = resources;
+    if (method === 'GET' && path === '/_stand-in/disputes') return { data: followUps.disputesOf(intent ?? '') };
+    if (method === 'POST' && dispute) return followUps.moveDispute(dispute[1]!, String(input.status ?? ''));
     if (method === 'POST' && path === '/_stand-in/settle') return settle();
     if (method === 'POST' && path === '/_stand-in/release') return webhooks.release(intent ?? undefined);
     throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);

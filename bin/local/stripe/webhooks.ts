@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { stripeId, type StripeObject } from './resources.ts';
+import { stripeId, type StripeObject } from './objects.ts';
 
 /**
  * The stand-in's events and their deliveries. Each state change becomes an Event (`evt_…`, the object as it
