@@ -17,6 +17,7 @@ export const ORDERS = {
         `A customer's orders filtered by \`status\` (or by a scope) read at most ${PORTAL_READ_BUDGET} orders a page; fewer matches than a page in that read is a 400 naming the narrower query.`,
       "`totalCount` is exact from kept counts without a purchase range (per event and status; a customer's per event, without `status`); otherwise it is exact when the read reached the end, else the matches read so far with `totalCountIsEstimate: true`.",
       'Entries carry no `tickets` (their ids are in `ticketIds`): `GET /orders/{id}` answers them.',
+      "`dispute=open` lists the orders whose card payment is disputed and the dispute still running (a chargeback to answer in Stripe's dashboard, or an inquiry, `warning_*`), `dispute=closed` those whose dispute is decided (`won`, `lost`, `warning_closed`, `prevented`); each entry carries its `dispute`. These lists are kept per event and across events as each dispute event is recorded: `dispute` combines with `eventId`, the caller's scope and a purchase range, not with `status`, `customerId` or `email` (400); their `totalCount` is counted as read (`totalCountIsEstimate` when the read did not reach the end).",
     ),
     parameters: {
       eventId: "The event's orders only.",
@@ -26,6 +27,7 @@ export const ORDERS = {
       fromPurchaseDate: 'Bought at or after this ISO-8601 date (the whole UTC day) or date-time.',
       toPurchaseDate: 'Bought at or before this ISO-8601 date (the whole UTC day) or date-time.',
       _cursor: 'The `next` of the previous page; without `_offset`.',
+      dispute: 'Disputed orders only: `open` (the dispute is running) or `closed` (decided).',
     },
   },
   'POST /orders': {
@@ -53,13 +55,17 @@ export const ORDERS = {
   },
   'GET /orders/{id}': {
     summary: 'Get an order',
-    description: `The order with its tickets (id, state as the customer sees it, type, attendee, price, barcode), amounts, customer, payment (\`paid\`: the transactions' sum) and history. ${EVENT_SCOPE}`,
+    description: md(
+      "The order with its tickets (id, state as the customer sees it, type, attendee, price, barcode), amounts, customer, payment (`paid`: the transactions' sum) and history.",
+      "`dispute` (when the card payment is disputed): Stripe's dispute as its latest event described it, `{id, status, reason, amount, currency, updatedAt}`, `amount` in major units; `refundFailures` (when a refund failed after it was recorded, a closed card): `{refundId, amount, at}` each, the money the buyer did not get back, also a positive transaction `<refund id>-failed` beside the refund's, so `paid` counts it as kept. Both are alerted to operations when Stripe reports them. " +
+        EVENT_SCOPE,
+    ),
   },
   'POST /orders/{id}/cancel': {
     summary: 'Cancel an order',
     description: md(
       "Cancels the tickets the order sold that hold a place (the spec's cancelled state, `processState` 4: they leave the ticket lists' active states and `GET /tickets/check-in-stats`' `soldTickets`, and their types' `sold` goes down, so the places are on sale again), refunds what was paid, then marks the order `cancelled`, or `refunded` when a payment was taken, and mails the buyer. A ticket transferred to another type or event is cancelled as its replacement (the same holder and order); already cancelled or deleted tickets stay as they are.",
-      "The refund: a Stripe payment is refunded in full through Stripe (what a refund in Stripe's dashboard left), once however the request is repeated; a box-office payment (`cash`, `card_present`) is recorded as refunded at the desk; `comp` refunds nothing; a checkout still awaiting payment ends `cancelled`, and a payment made for it afterwards is refunded in full when Stripe reports it. Each refund is a negative transaction in `payment.transactions` (Stripe's: the refund's id as `reference`). Stripe not answering is 503 with `Retry-After`, Stripe refusing the refund 409 `refund_refused` with Stripe's `processorCode`: the status is not moved and a repeat resumes.",
+      "The refund: a Stripe payment is refunded in full through Stripe (what a refund in Stripe's dashboard left), once however the request is repeated; a box-office payment (`cash`, `card_present`) is recorded as refunded at the desk; `comp` refunds nothing; a checkout still awaiting payment ends `cancelled`, and a payment made for it afterwards is refunded in full when Stripe reports it. Each refund is a negative transaction in `payment.transactions` (Stripe's: the refund's id as `reference`). Stripe not answering is 503 with `Retry-After`, Stripe refusing the refund 409 `refund_refused` with Stripe's `processorCode`: the status is not moved and a repeat resumes. A charged-back payment (the order's `dispute` is not an inquiry, or Stripe answers `charge_disputed`) is not refunded: Stripe refuses it and the dispute decides where the money goes; its tickets are cancelled all the same and the order ends `cancelled` with its payment and `dispute` on it.",
       'A checked-in ticket is cancelled only with `{"force": true}`: otherwise 409 `checked_in` with `ticketIds` naming them, and nothing changes. A replacement in an event outside the caller\'s events is 409 `transferred_out_of_scope` with `ticketIds`, nothing changed. A cancelled or refunded order is 409 `already_cancelled`. Body: `{}` or `{"force": true}`.',
       "An order's tickets are many transactions, so the cancellation goes in steps: the order records its `cancellation` (who, when, `force`, the outcome) first, then each ticket, then the refund, then the status. A request that fails half-way leaves the order showing its `cancellation`; repeating the request (with the same `Idempotency-Key` or another) finishes it, changing nothing twice. With the same key after success, the first answer. " +
         EVENT_SCOPE,
