@@ -26,6 +26,7 @@ import {
   type WatchedWebhooks,
   webhookMetrics,
 } from './operations-metrics.ts';
+import { paymentAlarms } from './payment-alarms.ts';
 import { type AddAlarm, mailAlarms, tableAlarms, webhookAlarms } from './service-alarms.ts';
 import type { RouteFunction } from './route-function.ts';
 import { FIRST_STEPS, type RunbookEntry } from './runbook.ts';
@@ -241,6 +242,7 @@ export class Operations extends NestedStack {
     const webhooks = props.webhooks && webhookMetrics(props.webhooks, props.serviceName, settings.name);
     const add: AddAlarm = (id, alarmProps, runbook) => alarm(this.alarms, id, alarmProps, runbook);
     if (webhooks) webhookAlarms(add, name, webhooks);
+    paymentAlarms(add, name, props.serviceName, settings.name);
     tableAlarms(add, name, metrics, limits.tableThrottledRequests);
     if (props.sendsEmail) mailAlarms(add, name, metrics);
 
