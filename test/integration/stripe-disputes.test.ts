@@ -123,6 +123,7 @@ describe('a payment disputed by the cardholder (pm_card_createDispute)', () => {
     expect(done.status, done.raw).toBe(200);
     expect(done.body.data).toMatchObject({
       status: 'cancelled',
+      cancellation: { outcome: 'cancelled' },
       payment: { paid: 25, transactions: [{ amount: 25, reference: bought.intentId }] },
       dispute: { status: 'needs_response' },
       tickets: [{ status: 'cancelled' }, { status: 'cancelled' }],
@@ -150,6 +151,7 @@ describe('a cancel before the dispute reached the order', () => {
     expect(done.status, done.raw).toBe(200);
     expect(done.body.data).toMatchObject({
       status: 'cancelled',
+      cancellation: { outcome: 'cancelled' },
       payment: { paid: 30 },
       tickets: [{ status: 'cancelled' }],
     });

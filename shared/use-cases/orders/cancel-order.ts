@@ -70,10 +70,12 @@ export async function cancelOrder(
   const refunded = await refund(order);
   order = refunded.order;
   const outcome = refunded.chargedBack ? 'cancelled' : order.cancellation!.outcome;
+  // A dispute that came after the cancellation started changes the outcome it recorded.
+  const cancellation = { ...order.cancellation!, outcome };
   const entry = { at: now().toISOString(), by, action: outcome, force: recordedForce };
   try {
-    await moveOrderStatus(order, { status: outcome }, { APPEND: { history: [entry] } });
-    order = { ...order, status: outcome, history: [...(order.history ?? []), entry] };
+    await moveOrderStatus(order, { status: outcome }, { SET: { cancellation }, APPEND: { history: [entry] } });
+    order = { ...order, status: outcome, cancellation, history: [...(order.history ?? []), entry] };
   } catch (error) {
     if (!(error instanceof OrderStatusMoved)) throw error;
     // Another request finished it first: answer the order as it now is, without a second mail.
