@@ -43,7 +43,8 @@ import { orderFor } from './order-reads.ts';
  *    `cancel_order` or `force_cancel_order`, the type's `sold` down, lists and statistics); a ticket already
  *    cancelled is skipped, so a repeat does nothing twice;
  * 3. what is paid and not refunded is refunded (shared/README.md "Refunds"): a Stripe payment in full through
- *    Stripe (not a charged-back one: Stripe refuses it, the dispute settles it, and the order ends `cancelled`), keyed by the order (a retry, or a crash after Stripe refunded, gets the one refund back), a
+ *    Stripe, keyed by the order (a retry, or a crash after Stripe refunded, gets the one refund back), but not a
+ *    charged-back one (Stripe refuses it; the dispute settles it and the order ends `cancelled`), a
  *    box-office payment recorded as due at the desk; each a negative transaction, recorded once by its reference.
  *    Stripe not answering is a 503 with `Retry-After`, Stripe refusing a 409 `refund_refused`: the order stays
  *    being cancelled, its status unmoved, and a retry resumes here;
