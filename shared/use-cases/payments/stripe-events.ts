@@ -17,8 +17,8 @@ export type StripeEventHandler = (event: Stripe.Event) => Promise<void>;
 /**
  * The events the service acts on, by type. The checkout plugs in here: `payment_intent.succeeded`
  * (the order paid, its tickets issued, or refunded when they are gone), `payment_intent.payment_failed`,
- * `charge.refunded` (its refunds recorded on the order: refunds.ts); the stand-in sends these three and
- * `payment_intent.canceled`.
+ * `charge.refunded` (its refunds recorded on the order: refunds.ts); the disputes and the refunds that fail later are
+ * stripe-follow-ups.ts's.
  */
 export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventHandler>> = {
   'payment_intent.succeeded': async (event) => {
