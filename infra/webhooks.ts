@@ -90,7 +90,7 @@ export interface WebhooksProps {
 }
 
 /**
- * The webhooks' side of the stage (README "Webhooks"; issue 41), outside any request:
+ * The webhooks' side of the stage (README "Webhooks"), outside any request:
  * - `ticketChanges`, the table stream's consumer (functions/jobs/ticket-changes.ts): each ticket
  *   change becomes one recorded delivery per subscription that wants it, attempted at once;
  * - `failedChanges`, the mapping's on-failure queue: pointers to the stream records the consumer

@@ -12,7 +12,7 @@ import { config } from './config.ts';
  * runbook filter on `level` (infra/runbook.ts).
  *
  * The project's own (about 2 KB) rather than Powertools Logger (18 KB and its set-up in
- * every function's cold start, issue 23): these few calls are all the functions use.
+ * every function's cold start): these few calls are all the functions use.
  */
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 const RANK: Record<LogLevel, number> = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3 };

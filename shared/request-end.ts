@@ -4,7 +4,7 @@ import type { MiddlewareObj } from '@middy/core';
  * Work to finish at the end of every request, registered by the modules that have some
  * (services/metrics.ts publishes what the request recorded). http/route.ts runs it after the handler
  * and on errors without importing those modules, so a function whose code records no
- * metric neither bundles nor loads the metrics library (issue 23: what each route loads).
+ * metric neither bundles nor loads the metrics library.
  */
 const hooks: (() => void)[] = [];
 

@@ -56,7 +56,7 @@ const SERVICE_CODE: Record<FloorService, [string, string, string]> = {
 };
 
 /**
- * A route's floor (issue 23): what the fixed stack makes every function load, and nothing
+ * A route's floor: what the fixed stack makes every function load, and nothing
  * else. A DocumentClient and one GetCommand, `@middy/core`, one zod schema parse (zod/mini
  * with its English messages, the project's one way to write schemas) and one jose
  * `jwtVerify` against the imported public keys; plus one command of each other service

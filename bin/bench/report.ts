@@ -3,7 +3,7 @@ import type { Bundle } from './bundle.ts';
 import type { LatencyResult } from './latency.ts';
 
 /**
- * Against the route's floor (bin/bench/bundle.ts `floorSource`; issue 23) and, for the handler,
+ * Against the route's floor (bin/bench/bundle.ts `floorSource`) and, for the handler,
  * the commands it sent replayed raw (bin/bench/replay.ts).
  */
 export const TARGETS = { bundle: 1.15, init: 1.15, handler: 1.15 } as const;

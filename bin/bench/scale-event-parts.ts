@@ -1,7 +1,7 @@
 import type { RunRow } from './scale-figures.ts';
 
 /**
- * The events' part routes at each size (issue 57 item 5): wave times, questions, waivers and teams, each added one by
+ * The events' part routes at each size: wave times, questions, waivers and teams, each added one by
  * one to an event of the size's own that has none (0 → 44), the first renamed (alternating names), then each removed
  * (44 → 0). The requests go through the handlers as every scale row's do (scale-events.ts `run`): what they send to
  * DynamoDB is counted from the calls themselves, never written out here.

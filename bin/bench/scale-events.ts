@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --scale --events`: the events routes (issue 57 item 5) at 10, 1,000 and 10,000 events on the
+ * `npm run bench -- --scale --events`: the events routes at 10, 1,000 and 10,000 events on the
  * platform (BENCH_EVENT_SIZES), in one table, measured at the small size, then again once the rest are seeded:
  * `GET /events` by default and with its filters (published in a start window, a title), `GET /events/{id}` of an event
  * of 50 ticket types, `PATCH /events/{id}`, `POST /events/{id}/ticket-types` and the parts' POST, PATCH and DELETE

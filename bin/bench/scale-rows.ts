@@ -85,7 +85,7 @@ export function ticketRows(e: ScaleEvent, adminToken: string, since: string): [s
         ),
     ],
     ['gate list changedSince', () => admin(`/gate-lists/${eventId}?changedSince=${encodeURIComponent(since)}`)],
-    // The widest delta (issue 55 item 2): the access event, which this event's access package and 19 more events'
+    // The widest delta: the access event, which this event's access package and 19 more events'
     // grant (scale.ts seeds them before the row), since before the sale: every ticket of the 20 events has changed
     // since, so each answer reads its whole budget (CHANGES_BUDGET, 4,000 update-index items), at any size.
     [

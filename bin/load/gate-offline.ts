@@ -1,5 +1,5 @@
 /**
- * The gate rush with part of the gate offline (issue 48; `npm run load:gate -- --offline N`):
+ * The gate rush with part of the gate offline (`npm run load:gate -- --offline N`):
  * N devices download the event's admission list (`GET /gate-lists/{eventId}`), lose the
  * network for the rush, keep scanning their own share of the tickets against their copy
  * (each also scans some of the next device's share: double scans across devices), then

@@ -1,5 +1,5 @@
 /**
- * The gate rush (issue 12): many scanners checking in distinct tickets of one event through
+ * The gate rush: many scanners checking in distinct tickets of one event through
  * the HTTP API while a few clients re-scan one ticket, then a check of what the table
  * holds. Used by `npm run load:gate` (bin/load/gate-rush.ts, 60 s) and by a short
  * integration test that asserts the invariants only. Everything here runs in the process

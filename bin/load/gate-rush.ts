@@ -1,6 +1,6 @@
 /**
  * `npm run load:gate [-- --seconds 60 --scanners 20 --rescanners 5 --tickets 15000 --rate N --webhooks 3
- * --webhooks-priority low]`: the gate rush (issue 12) against the local server (bin/local/server.ts,
+ * --webhooks-priority low]`: the gate rush against the local server (bin/local/server.ts,
  * the real middy stack) over its own stand-ins on 127.0.0.1, started and stopped here. Prints
  * throughput, p50/p99, errors and transaction conflicts, checks the invariants (gate-rush-core.ts
  * `verifyGateRush`) and writes `.local/gate-rush.json`. Exits 1 when an invariant breaks, never for
@@ -10,7 +10,7 @@
  * a process of their own (webhook-side.ts), at low CPU priority unless `--webhooks-priority normal`:
  * the gate's figures with them active, every admitted check-in delivered to each, and the
  * commit-to-delivery time (p50, p99). `--hanging N` (default 0) subscribes N more receivers that
- * accept and never answer (issue 46: the healthy ones' times beside them; each has failed once, a
+ * accept and never answer (the healthy ones' times beside them; each has failed once, a
  * ping, before the rush). `--offline N [--offline-tickets 2000]` adds N scanners that
  * download the admission list, scan offline through the rush and upload when back (gate-offline.ts).
  */

@@ -7,9 +7,9 @@ import { percentile } from '../bench/stats.ts';
 
 /**
  * Receivers on 127.0.0.1 subscribed to an event's check-ins, for the gate rush with webhooks
- * active (issue 41: the gate pays nothing): each counts what it gets and times it from the
+ * active (the gate pays nothing): each counts what it gets and times it from the
  * change's commit (the message's `timestamp`) to its arrival. Beside them, `hanging` receivers
- * (issue 46) that accept every connection and never answer: the healthy ones' times show whether
+ * that accept every connection and never answer: the healthy ones' times show whether
  * a hanging receiver holds them up.
  */
 export interface ReceiverFleet {

@@ -7,7 +7,7 @@ import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
 import { capture, WriteSet } from './capture.ts';
 
 /**
- * Events as an organiser makes them through the API (issue 57 item 6): `POST /events`'s use case with the body the
+ * Events as an organiser makes them through the API: `POST /events`'s use case with the body the
  * route would parse (a draft with its types, their stock and its history's first entry), then, for one to be listed,
  * `PATCH /events/{id} {published: true}`'s (its search entries, counts and history).
  */

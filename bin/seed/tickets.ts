@@ -42,7 +42,7 @@ async function seedBibsAndEdits(tickets: readonly Ticket[]): Promise<void> {
  * three were edited at different times.
  */
 /**
- * An event as an organiser makes it through the API (issue 57 item 6): `POST /events`'s use case with the body the
+ * An event as an organiser makes it through the API: `POST /events`'s use case with the body the
  * route would parse (a draft, its history's first entry), then `PATCH {published: true}`'s when it is to be listed.
  */
 async function organisedEvent(by: number, input: NewEvent): Promise<CreatedEvent> {

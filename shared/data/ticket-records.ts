@@ -11,7 +11,7 @@ import { keyCondition } from './key-conditions.ts';
  * The item is in the update-time sync's indexes only (every ticket, deleted ones too: the
  * sync of `GET /ticket` reports deletions), across events and per event. The lists find it through its small list
  * entries (ticket-list-entries.ts), which a change rewrites only when they move, so the
- * ~1 KB record is not rewritten into an index per list on every write (issue 23).
+ * ~1 KB record is not rewritten into an index per list on every write.
  */
 const ENTITY = 'Ticket';
 

@@ -8,7 +8,7 @@ import { sniffImageType, type ImageType } from './image-type.ts';
  * whatever follows the image (HTML behind JPEG magic bytes) never reach the bucket.
  * Pure JS (jpeg-js, pngjs), so it runs in any Lambda without a native layer; only the
  * upload route's bundle imports this module, and the decoders load at its first upload,
- * not at the function's cold start (issue 23). WebP has no pure-JS encoder here, so it is
+ * not at the function's cold start. WebP has no pure-JS encoder here, so it is
  * refused rather than stored as uploaded.
  */
 

@@ -52,7 +52,7 @@ const heldKeys = (): Promise<Keys> => {
 
 const aad = (webhookId: number) => Buffer.from(`webhook:${webhookId}`);
 
-/** GCM's IV and tag lengths: a tag shorter than 16 bytes is easier to forge, so only the full one opens (issue 55 item 7). */
+/** GCM's IV and tag lengths: a tag shorter than 16 bytes is easier to forge, so only the full one opens. */
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -20,7 +20,7 @@ const settings = requireSection(
     WEBHOOK_GIVE_UP_AFTER_MS: milliseconds(DEFAULT_RETRY_SCHEDULE.giveUpAfterMs),
     /** One attempt's whole time (connect, send, answer); never more than 10 s. */
     WEBHOOK_ATTEMPT_TIMEOUT_MS: milliseconds(10_000, 10_000),
-    /** The stream consumer's window for a batch's first attempts (issue 55 item 6); never more than 1 s. */
+    /** The stream consumer's window for a batch's first attempts; never more than 1 s. */
     WEBHOOK_FIRST_ATTEMPTS_MS: milliseconds(1_000, 1_000),
     WEBHOOK_LOCAL_RECEIVERS: z._default(z.enum(['allow', 'refuse']), 'refuse'),
     AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
@@ -39,7 +39,7 @@ export const retrySchedule: RetrySchedule = {
 export const attemptTimeoutMs = settings.WEBHOOK_ATTEMPT_TIMEOUT_MS;
 
 /**
- * How long a stream batch's first attempts may take, all of them (issue 55 item 6): 1 s deployed, so the next batch of
+ * How long a stream batch's first attempts may take, all of them: 1 s deployed, so the next batch of
  * the shard (which waits for this one) is held a second at most whatever a receiver does, and a healthy receiver's
  * message arrives within 2 s of its change. An attempt still waiting at its end is recorded timed out, for the
  * dispatcher's retries with the whole attempt limit. The tests shorten it, to tell it from that limit.
@@ -52,7 +52,7 @@ export const ROUTE_FUNCTION_TIMEOUT_MS = 10_000;
 /**
  * An attempt made inside a request (`POST …/ping`, `POST …/retry`): 3 s of the route function's 10 s (at most the
  * attempt's own limit), so that with the secret's read and the delivery's writes the request answers within half its
- * timeout whatever the receiver does (issue 55 item 1). An attempt past it is recorded timed out ("no answer within").
+ * timeout whatever the receiver does. An attempt past it is recorded timed out ("no answer within").
  */
 export const requestAttemptTimeoutMs = Math.min(attemptTimeoutMs, 3_000);
 

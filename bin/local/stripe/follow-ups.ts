@@ -1,13 +1,14 @@
+import type Stripe from 'stripe';
 import { invalidRequest, missing } from './errors.ts';
-import { type Emit, now, type StripeObject, stripeId } from './objects.ts';
+import { disputeObject, type Emit, stripeId, update } from './objects.ts';
 
 /**
- * What Stripe does to a payment after it is made, for the test cards that ask for it (resources.ts `TEST_CARDS`):
+ * What Stripe does to a payment after it is made, for the test cards that ask for it (test-cards.ts `followUp`):
  * the dispute of pm_card_createDispute, moved on by the test controls, and the later failure of pm_card_refundFail's
  * refunds; and the `refund.created` Stripe sends for every refund.
  */
 /** Stripe refuses to refund a charged-back charge (an inquiry, `warning_*`, may still be refunded). */
-export function refuseDisputed(charge: StripeObject): void {
+export function refuseDisputed(charge: Stripe.Charge): void {
   if (charge.disputed)
     throw invalidRequest(`Charge ${charge.id} has been charged back; cannot issue a refund.`, {
       code: 'charge_disputed',
@@ -15,7 +16,7 @@ export function refuseDisputed(charge: StripeObject): void {
     });
 }
 
-const DISPUTE_STATUSES = [
+const DISPUTE_STATUSES: Stripe.Dispute.Status[] = [
   'warning_needs_response',
   'warning_under_review',
   'warning_closed',
@@ -26,47 +27,37 @@ const DISPUTE_STATUSES = [
   'prevented',
 ];
 /** A dispute's statuses that close it: `charge.dispute.closed` instead of `charge.dispute.updated`. */
-const CLOSED_DISPUTE = ['won', 'lost', 'warning_closed', 'prevented'];
+const CLOSED_DISPUTE: Stripe.Dispute.Status[] = ['won', 'lost', 'warning_closed', 'prevented'];
+/** What Stripe sends when a refund it made fails: the refund updated and failed, as a refund of the charge. */
+const FAILED_REFUND_EVENTS: Stripe.Event.Type[] = ['refund.updated', 'refund.failed', 'charge.refund.updated'];
 
 export class PaymentFollowUps {
-  private readonly disputes = new Map<string, StripeObject>();
+  private readonly disputes = new Map<string, Stripe.Dispute>();
   /** Refunds that will fail, each until its failure is emitted: `settle` waits for them. */
   private readonly failing = new Set<Promise<void>>();
 
-  constructor(private readonly emit: Emit) {}
+  constructor(
+    private readonly emit: Emit,
+    private readonly now: () => number,
+  ) {}
 
   /**
    * The cardholder's bank disputes the charge (pm_card_createDispute): Stripe takes the amount back, marks the charge
    * `disputed` (refunds refused from now: `charge_disputed`) and sends `charge.dispute.created`, `needs_response`.
    */
-  openDispute(charge: StripeObject): void {
-    const dispute: StripeObject = {
-      id: stripeId('dp'),
-      object: 'dispute',
-      amount: charge.amount,
-      balance_transactions: [],
-      charge: charge.id,
-      created: now(),
-      currency: charge.currency,
-      evidence_details: { due_by: now() + 7 * 24 * 3600, has_evidence: false, past_due: false, submission_count: 0 },
-      is_charge_refundable: false,
-      livemode: false,
-      metadata: {},
-      payment_intent: charge.payment_intent,
-      reason: 'fraudulent',
-      status: 'needs_response',
-    };
+  openDispute(charge: Stripe.Charge): void {
+    const dispute = disputeObject(charge, this.now());
     this.disputes.set(dispute.id, dispute);
-    Object.assign(charge, { disputed: true });
+    update(charge, { disputed: true });
     this.emit('charge.dispute.created', dispute, charge.payment_intent as string);
   }
 
   /** A dispute moves on (the test control `POST /_stand-in/disputes/{id}` `{status}`): updated, or closed (won, lost). */
-  moveDispute(id: string, status: string): StripeObject {
+  moveDispute(id: string, status: string): Stripe.Dispute {
     const dispute = this.disputes.get(id);
     if (!dispute) throw missing('dispute', id);
     if (!DISPUTE_STATUSES.includes(status)) throw invalidRequest(`Invalid status: ${status}`, { param: 'status' });
-    if (CLOSED_DISPUTE.includes(dispute.status as string))
+    if (CLOSED_DISPUTE.includes(dispute.status))
       throw invalidRequest(`Dispute ${id} is closed (${dispute.status}).`, { code: 'dispute_already_closed' });
     dispute.status = status;
     const closed = CLOSED_DISPUTE.includes(status);
@@ -75,7 +66,7 @@ export class PaymentFollowUps {
   }
 
   /** The disputes of one PaymentIntent (the test controls find a payment's dispute by it). */
-  disputesOf(paymentIntent: string): StripeObject[] {
+  disputesOf(paymentIntent: string): Stripe.Dispute[] {
     return [...this.disputes.values()].filter((dispute) => dispute.payment_intent === paymentIntent);
   }
 
@@ -84,17 +75,18 @@ export class PaymentFollowUps {
    * a little later the refund `failed` (`failure_reason` a closed card), the charge's refunded amount back, and
    * `refund.updated`, `refund.failed`, `charge.refund.updated`.
    */
-  followRefund(refund: StripeObject, charge: StripeObject, fails: boolean): void {
+  followRefund(refund: Stripe.Refund, charge: Stripe.Charge, fails: boolean): void {
     const intent = charge.payment_intent as string;
     this.emit('refund.created', refund, intent);
     if (!fails) return;
     const failure = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card' });
-      Object.assign(charge, {
-        refunded: false,
-        amount_refunded: (charge.amount_refunded as number) - (refund.amount as number),
+      update(refund, {
+        status: 'failed',
+        failure_reason: 'expired_or_canceled_card',
+        failure_balance_transaction: stripeId('txn'),
       });
-      for (const type of ['refund.updated', 'refund.failed', 'charge.refund.updated']) this.emit(type, refund, intent);
+      update(charge, { refunded: false, amount_refunded: charge.amount_refunded - refund.amount });
+      for (const type of FAILED_REFUND_EVENTS) this.emit(type, refund, intent);
     });
     this.failing.add(failure);
     void failure.finally(() => this.failing.delete(failure));

@@ -2,17 +2,29 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authentication, idempotencyConflict, invalidRequest, StripeFailure } from './errors.ts';
-import { decodeForm, fingerprint, type Form } from './form.ts';
-import { stripeId, type StripeObject } from './objects.ts';
+import {
+  authentication,
+  idempotencyConflict,
+  idempotencyOtherEndpoint,
+  invalidParameter,
+  RefusedBeforeExecution,
+  StripeFailure,
+  unrecognizedUrl,
+} from './errors.ts';
+import { decodeForm, fingerprint, type Form, readBody } from './form.ts';
+import type Stripe from 'stripe';
+import { AUTHENTICATION_PAGE, authenticationPage } from './authentication-page.ts';
+import { testControls } from './controls.ts';
+import { Faults } from './faults.ts';
+import { stripeId } from './objects.ts';
 import { publicView, Resources } from './resources.ts';
-import { type DeliverySwitches, Webhooks } from './webhooks.ts';
+import { type DeliverySwitches, type EventRequest, Webhooks } from './webhooks.ts';
 
 /**
  * A local stand-in for the part of Stripe's REST API the service uses (bin/README.md "The local stand-ins"):
  * the real `stripe` SDK reaches it through its `host`/`port`/`protocol` options (STRIPE_API_URL), Stripe.js's
  * confirm call is a form POST with the publishable key as `key`. One account, its keys made per run.
- * `/_stand-in/…` (JSON, the secret key) drives the webhook switches and lists what was sent (webhooks.ts).
+ * `/_stand-in/…` (JSON, the secret key) are the test controls (controls.ts): switches, faults, what was sent, disputes.
  */
 export interface StripeKeys {
   secretKey: string;
@@ -31,30 +43,26 @@ export interface StripeStandInOptions {
   keys?: Partial<StripeKeys>;
   /** The instance's delivery switches; `url`: where events go (npm start: the API's webhook route). */
   deliveries?: DeliverySwitches;
+  /** The stand-in's clock in Unix seconds (objects' `created`, the idempotency keys' 24 hours): a test moves it. */
+  now?: () => number;
 }
 
-const MAX_BODY = 64 * 1024;
 const secretToken = (prefix: string) => `${prefix}_${randomBytes(24).toString('hex')}`;
 
+/** An answer kept under its idempotency key. */
 interface Stored {
   route: string;
   fingerprint: string;
   status: number;
   body: string;
+  requestId: string;
+  savedAt: number;
 }
+
+/** How long Stripe keeps an idempotency key's answer: at least 24 hours, then the key makes a new request. */
+const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
 
 type Role = 'secret' | 'publishable';
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw invalidRequest('The request body is too large.', {}, 413);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function bearer(request: IncomingMessage): string | undefined {
   const header = request.headers.authorization ?? '';
@@ -73,19 +81,16 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     webhookSecret: secretToken('whsec'),
     ...options.keys,
   };
-  const webhooks = new Webhooks(keys.webhookSecret, options.deliveries);
-  let request: { id: string; idempotencyKey: string | null } = { id: '', idempotencyKey: null };
-  const resources = new Resources((type, object, intent) => webhooks.emit(type, object, intent, request));
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const webhooks = new Webhooks(keys.webhookSecret, options.deliveries, now);
+  let baseUrl = '';
+  let request: EventRequest = { id: null, idempotencyKey: null };
+  const resources = new Resources((type, object, intent) => webhooks.emit(type, object, intent, request), {
+    now,
+    authenticationUrl: (id) => `${baseUrl}/3d_secure_2_test/${id}`,
+  });
   const replays = new Map<string, Stored>();
-  /**
-   * Injected failures (`POST /_stand-in/faults` `{route: 'POST /v1/refunds', status: 500, times: 2}`): the next
-   * `times` calls of the route answer `status` as Stripe's API failing before it acts: nothing done, nothing kept
-   * under the idempotency key (a retry with the key acts). `times: 0` clears. With `paymentIntent`, only the calls
-   * naming that intent (`payment_intent`); with `idempotencyKey`, only the calls sent with that key: a test fails its
-   * own payment's or order's calls, not another's running beside it.
-   */
-  const faults = new Map<string, { status: number; times: number }>();
-  const faultKey = (route: string, scope?: unknown) => (typeof scope === 'string' ? `${route} ${scope}` : route);
+  const faults = new Faults();
 
   /** Who calls: the secret key (Bearer or Basic), or the publishable key as Stripe.js sends it (`key`). */
   const roleOf = (incoming: IncomingMessage, form: Form): Role => {
@@ -103,14 +108,17 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       throw authentication('This API call cannot be made with a publishable API key. Please use a secret API key.');
   };
   /** A publishable key reaches a PaymentIntent only with its client secret. */
-  const withClientSecret = (intent: StripeObject, form: Form) => {
+  const withClientSecret = (intent: Stripe.PaymentIntent, form: Form) => {
     if (form.client_secret !== intent.client_secret)
-      throw invalidRequest('The client_secret provided does not match any associated PaymentIntent on this account.', {
-        param: 'client_secret',
-      });
+      throw invalidParameter(
+        'The client_secret provided does not match any associated PaymentIntent on this account.',
+        {
+          param: 'client_secret',
+        },
+      );
   };
 
-  const stripeRoute = (method: string, path: string, form: Form, role: Role): Record<string, unknown> => {
+  const stripeRoute = (method: string, path: string, form: Form, role: Role): object => {
     const intentPath = /^\/v1\/payment_intents\/([^/]+)(\/confirm|\/cancel)?$/.exec(path);
     if (method === 'POST' && path === '/v1/payment_intents') {
       needSecret(role);
@@ -137,75 +145,26 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     }
     if (method === 'POST' && path === '/v1/refunds') {
       needSecret(role);
-      return resources.refund(form);
+      return resources.refunds.refund(form);
     }
     if (method === 'GET' && path === '/v1/refunds') {
       needSecret(role);
-      return resources.listRefunds(form);
+      return resources.refunds.list(form);
+    }
+    const paymentMethod = /^\/v1\/payment_methods\/([^/]+)$/.exec(path);
+    if (method === 'GET' && paymentMethod) {
+      needSecret(role);
+      return resources.paymentMethod(paymentMethod[1]!);
     }
     const refund = /^\/v1\/refunds\/([^/]+)$/.exec(path);
     if (method === 'GET' && refund) {
       needSecret(role);
-      return resources.refundById(refund[1]!);
+      return resources.refunds.byId(refund[1]!);
     }
-    throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
+    throw unrecognizedUrl(method, path);
   };
 
-  /** Every refund due to fail has failed, then every delivery under way has its answer. */
-  const settle = () => resources.followUps.settle().then(() => webhooks.settle());
-
-  /**
-   * The test controls (JSON): switches, the events and deliveries so far, resend, settle, release; a payment's
-   * disputes (`GET disputes?payment_intent=`) and a dispute's next status (`POST disputes/{id}` `{status}`).
-   */
-  const control = async (method: string, path: string, url: URL, body: string): Promise<unknown> => {
-    const input = body ? (JSON.parse(body) as DeliverySwitches & { url?: string; status?: string }) : {};
-    const intent = url.searchParams.get('payment_intent');
-    const switches = /^\/_stand-in\/payment_intents\/([^/]+)\/webhooks$/.exec(path);
-    const resend = /^\/_stand-in\/events\/([^/]+)\/resend$/.exec(path);
-    // An action answers undefined: `{ok: true}`.
-    if (method === 'POST' && path === '/_stand-in/webhooks') return webhooks.configure(input);
-    if (method === 'POST' && switches) {
-      resources.paymentIntent(switches[1]!);
-      return webhooks.configureIntent(switches[1]!, input);
-    }
-    if (method === 'GET' && path === '/_stand-in/events')
-      return { data: intent ? webhooks.events.filter((e) => paymentIntentOf(e) === intent) : webhooks.events };
-    if (method === 'GET' && path === '/_stand-in/deliveries')
-      return { data: intent ? webhooks.deliveries.filter((d) => d.paymentIntent === intent) : webhooks.deliveries };
-    if (method === 'POST' && resend) {
-      if (!webhooks.resend(resend[1]!, input.url)) throw invalidRequest(`No such event: '${resend[1]}'`, {}, 404);
-      return;
-    }
-    if (method === 'POST' && path === '/_stand-in/faults') {
-      const {
-        route,
-        status = 500,
-        times = 1,
-        paymentIntent,
-        idempotencyKey,
-      } = input as {
-        route?: string;
-        status?: number;
-        times?: number;
-        paymentIntent?: string;
-        idempotencyKey?: string;
-      };
-      if (!route) throw invalidRequest('A fault names its route (`POST /v1/refunds`).', { param: 'route' });
-      faults.set(faultKey(route, idempotencyKey === undefined ? paymentIntent : `key ${idempotencyKey}`), {
-        status,
-        times,
-      });
-      return;
-    }
-    const dispute = /^\/_stand-in\/disputes\/([^/]+)$/.exec(path);
-    const { followUps } = resources;
-    if (method === 'GET' && path === '/_stand-in/disputes') return { data: followUps.disputesOf(intent ?? '') };
-    if (method === 'POST' && dispute) return followUps.moveDispute(dispute[1]!, String(input.status ?? ''));
-    if (method === 'POST' && path === '/_stand-in/settle') return settle();
-    if (method === 'POST' && path === '/_stand-in/release') return webhooks.release(intent ?? undefined);
-    throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
-  };
+  const control = testControls({ webhooks, resources, faults });
 
   // Any origin may read the answers, as api.stripe.com's: a browser page confirms with the publishable key.
   const answer = (response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
@@ -218,6 +177,43 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     response.end(body);
   };
 
+  /** The answer kept under an idempotency key while its 24 hours last; after them the key is free again. */
+  const savedAnswer = (idempotencyKey: string): Stored | undefined => {
+    const saved = replays.get(idempotencyKey);
+    if (saved && now() - saved.savedAt < IDEMPOTENCY_KEY_SECONDS) return saved;
+    replays.delete(idempotencyKey);
+    return undefined;
+  };
+
+  /**
+   * Runs a Stripe route: its answer, or its error as Stripe answers it, and whether an endpoint began executing
+   * (then Stripe keeps the answer under the idempotency key, a 500 too: a retry with the key gets the same 500).
+   */
+  const execute = (
+    route: string,
+    call: () => object,
+    fault: ReturnType<Faults['forCall']>,
+    requestId: string,
+  ): { status: number; body: string; executed: boolean } => {
+    try {
+      if (fault?.whileExecuting) throw faults.injected(fault);
+      return { status: 200, body: JSON.stringify(call()), executed: true };
+    } catch (error) {
+      const failure =
+        error instanceof StripeFailure
+          ? error
+          : new StripeFailure(500, { type: 'api_error', message: `${route} failed: ${(error as Error).message}` });
+      const body = JSON.stringify({ error: { ...failure.error, request_log_url: `stand-in/${requestId}` } });
+      return { status: failure.status, body, executed: !(failure instanceof RefusedBeforeExecution) };
+    }
+  };
+
+  /** A kept 500 is replayed for the key's 24 hours: the SDK is told not to retry it (`Stripe-Should-Retry`). */
+  const keptHeaders = (idempotencyKey: string, status: number): Record<string, string> => ({
+    'idempotency-key': idempotencyKey,
+    ...(status >= 500 ? { 'stripe-should-retry': 'false' } : {}),
+  });
+
   const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
     const method = incoming.method ?? 'GET';
     const url = new URL(incoming.url ?? '/', 'http://stand-in');
@@ -226,6 +222,10 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     const requestId = stripeId('req');
     try {
       const body = await readBody(incoming);
+      if (AUTHENTICATION_PAGE.test(url.pathname)) {
+        request = { id: null, idempotencyKey: null };
+        return authenticationPage(resources, { method, path: url.pathname, baseUrl }, response, answer);
+      }
       if (url.pathname.startsWith('/_stand-in/')) {
         needSecret(roleOf(incoming, {}));
         return answer(response, 200, JSON.stringify((await control(method, url.pathname, url, body)) ?? { ok: true }));
@@ -233,37 +233,30 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       const form = decodeForm(method === 'GET' ? url.search.slice(1) : body);
       const role = roleOf(incoming, form);
       const route = `${method} ${url.pathname}`;
-      const named = [faultKey(route, form.payment_intent), faultKey(route, `key ${idempotencyKey}`)]
-        .map((key) => faults.get(key))
-        .find((candidate) => candidate?.times);
-      const fault = named ?? faults.get(route);
-      if (fault && fault.times > 0) {
-        fault.times--;
-        throw new StripeFailure(fault.status, { type: 'api_error', message: 'An injected failure of the stand-in.' });
-      }
+      const fault = faults.forCall(route, form, idempotencyKey);
+      // Failing before it acts (Stripe down, a timeout at its edge): nothing kept, a retry with the key acts.
+      if (fault && !fault.whileExecuting) throw faults.injected(fault);
       const print = fingerprint(form);
-      const earlier = idempotencyKey ? replays.get(idempotencyKey) : undefined;
-      if (earlier) {
-        if (earlier.route !== route || earlier.fingerprint !== print) throw idempotencyConflict(idempotencyKey!);
-        return answer(response, earlier.status, earlier.body, {
+      const saved = idempotencyKey ? savedAnswer(idempotencyKey) : undefined;
+      if (idempotencyKey && saved) {
+        if (saved.route !== route) throw idempotencyOtherEndpoint(idempotencyKey, saved.route, route);
+        if (saved.fingerprint !== print) throw idempotencyConflict(idempotencyKey);
+        return answer(response, saved.status, saved.body, {
+          ...keptHeaders(idempotencyKey, saved.status),
           'idempotent-replayed': 'true',
-          'idempotency-key': idempotencyKey!,
+          'original-request': saved.requestId,
         });
       }
-      let status = 200;
-      let text: string;
-      try {
-        // Set with no await before the route: the events it emits name this request.
-        request = { id: requestId, idempotencyKey };
-        text = JSON.stringify(stripeRoute(method, url.pathname, form, role));
-      } catch (error) {
-        if (!(error instanceof StripeFailure)) throw error;
-        status = error.status;
-        text = JSON.stringify({ error: { ...error.error, request_log_url: `stand-in/${requestId}` } });
-      }
-      // Stripe keeps the first answer, an error too, for the key's 24 hours (here: the run).
-      if (idempotencyKey) replays.set(idempotencyKey, { route, fingerprint: print, status, body: text });
-      return answer(response, status, text, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
+      // Set with no await before the route: the events it emits name this request.
+      request = { id: requestId, idempotencyKey };
+      const outcome = execute(route, () => stripeRoute(method, url.pathname, form, role), fault, requestId);
+      if (!idempotencyKey) return answer(response, outcome.status, outcome.body);
+      if (outcome.executed)
+        replays.set(idempotencyKey, { route, fingerprint: print, ...outcome, requestId, savedAt: now() });
+      return answer(response, outcome.status, outcome.body, {
+        'idempotency-key': idempotencyKey,
+        ...(outcome.executed ? keptHeaders(idempotencyKey, outcome.status) : {}),
+      });
     } catch (error) {
       const failure =
         error instanceof StripeFailure
@@ -280,8 +273,9 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     keys,
     webhooks,
     close: async () => {
@@ -291,9 +285,4 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       await once(server, 'close');
     },
   };
-}
-
-function paymentIntentOf(event: StripeObject): unknown {
-  const object = (event.data as { object: StripeObject }).object;
-  return object.object === 'payment_intent' ? object.id : object.payment_intent;
 }

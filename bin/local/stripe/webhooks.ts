@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { stripeId, type StripeObject } from './objects.ts';
+import { eventObject } from './objects.ts';
 
 /**
  * The stand-in's events and their deliveries. Each state change becomes an Event (`evt_…`, the object as it
@@ -34,13 +34,21 @@ export interface Delivery {
 
 const API_VERSION = Stripe.API_VERSION;
 
+/** The API request that caused an event (`request` on it); both null for the buyer's answer on a 3-D Secure page. */
+export interface EventRequest {
+  id: string | null;
+  idempotencyKey: string | null;
+}
+
+type StripeEvent = Stripe.EventBase;
+
 export class Webhooks {
-  readonly events: StripeObject[] = [];
+  readonly events: StripeEvent[] = [];
   readonly deliveries: Delivery[] = [];
   private defaults: DeliverySwitches = {};
   private readonly perIntent = new Map<string, DeliverySwitches>();
   /** Per intent, the event an `outOfOrder` intent holds until its next one. */
-  private readonly waiting = new Map<string, { event: StripeObject; release: () => void }>();
+  private readonly waiting = new Map<string, { event: StripeEvent; release: () => void }>();
   private readonly held = new Set<{ paymentIntent: string; timer: NodeJS.Timeout; send: () => void }>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly signer = new Stripe('sk_test_signer_only').webhooks;
@@ -48,6 +56,7 @@ export class Webhooks {
   constructor(
     private readonly secret: string,
     defaults: DeliverySwitches = {},
+    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
   ) {
     this.defaults = defaults;
   }
@@ -66,22 +75,12 @@ export class Webhooks {
 
   /** A state change: the event (with the object as it is now) and its delivery by the intent's switches. */
   emit(
-    type: string,
-    object: StripeObject,
+    type: Stripe.Event.Type,
+    object: { id: string; object: string },
     paymentIntent: string,
-    request: { id: string; idempotencyKey: string | null },
+    request: EventRequest,
   ): void {
-    const event: StripeObject = {
-      id: stripeId('evt'),
-      object: 'event',
-      api_version: API_VERSION,
-      created: Math.floor(Date.now() / 1000),
-      data: { object: structuredClone(object) },
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: request.id, idempotency_key: request.idempotencyKey },
-      type,
-    };
+    const event = eventObject(type, object, request, { apiVersion: API_VERSION, created: this.now() });
     this.events.push(event);
     const switches = this.switches(paymentIntent);
     const dispatch = () => this.schedule(event, paymentIntent, switches);
@@ -100,7 +99,7 @@ export class Webhooks {
     }
   }
 
-  private schedule(event: StripeObject, paymentIntent: string, switches: DeliverySwitches): void {
+  private schedule(event: StripeEvent, paymentIntent: string, switches: DeliverySwitches): void {
     const records = Array.from({ length: switches.twice ? 2 : 1 }, () =>
       this.record(event, paymentIntent, switches.delayMs ? 'held' : 'sending'),
     );
@@ -122,7 +121,7 @@ export class Webhooks {
     this.held.add(entry);
   }
 
-  private record(event: StripeObject, paymentIntent: string, state: Delivery['state']): Delivery {
+  private record(event: StripeEvent, paymentIntent: string, state: Delivery['state']): Delivery {
     const record: Delivery = { eventId: event.id, type: event.type as string, paymentIntent, url: null, state };
     this.deliveries.push(record);
     return record;
@@ -133,7 +132,7 @@ export class Webhooks {
     void sending.finally(() => this.inFlight.delete(sending));
   }
 
-  private async deliver(record: Delivery, event: StripeObject, switches: DeliverySwitches): Promise<void> {
+  private async deliver(record: Delivery, event: StripeEvent, switches: DeliverySwitches): Promise<void> {
     record.url = switches.url ?? null;
     if (!record.url) {
       record.state = 'no-endpoint';

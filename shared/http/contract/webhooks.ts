@@ -44,7 +44,7 @@ export const DeliveriesAnswer = <T extends z.ZodMiniType>(item: T) =>
 export const MAX_REDELIVER = 1000;
 /**
  * The states a redelivery may name; by default every state a delivery ends in without being delivered. Not
- * `delivered` (issue 55 item 5): a range of messages the receiver had would flood it again, so a delivered one is
+ * `delivered`: a range of messages the receiver had would flood it again, so a delivered one is
  * sent again only when named, by its id (`POST …/deliveries/{deliveryId}/retry`).
  */
 export const REDELIVERABLE = ['dead', 'cancelled', 'skipped', 'pending'] as const;

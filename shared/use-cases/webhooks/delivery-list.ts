@@ -7,7 +7,7 @@ import { visibleWebhook } from './subscriptions.ts';
 /**
  * Whether the caller may see (and send again) a delivery of a subscription they manage: a ping, a ticket message
  * of a ticket their events reach as a read does, or an event change's of one of their events ('granted', use-cases/event-scope.ts). A subscription narrowed since
- * keeps its older deliveries of other events: to a caller scoped elsewhere those look missing (issue 55 item 3), in the
+ * keeps its older deliveries of other events: to a caller scoped elsewhere those look missing, in the
  * list, to `…/retry` (404) and to the redelivery (neither counted nor queued).
  */
 export function deliveryReadableBy(

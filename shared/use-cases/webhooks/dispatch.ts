@@ -35,7 +35,7 @@ export function fairShare<T extends { webhookId: number }>(due: readonly T[], pe
 /**
  * The dispatcher's run (every minute deployed, on a timer locally): the due retries until none is due or
  * `budgetMs` has passed, then the age of the oldest undelivered message, for its alarm. Each subscription
- * has a lane of its own (issue 55 item 6): it reads its own oldest due (its GSI3 partition, PER_WEBHOOK at
+ * has a lane of its own: it reads its own oldest due (its GSI3 partition, PER_WEBHOOK at
  * most, one Query), attempts them ATTEMPTS_AT_ONCE at a time, and reads again, never waiting for another
  * subscription's receiver; so a hanging receiver holds its own lane and nobody else's, and one receiver's
  * backlog, however large, hides no other's retries (at most 50 subscriptions: 100 attempts at once). One

@@ -32,7 +32,7 @@ const KEY_TIME_SLACK_MS = 60_000;
 const WRITES_AT_ONCE = 25;
 
 /**
- * Each subscription's redelivery calls (issue 55 item 5): at most 10 in any hour, each queueing up to 1,000, so
+ * Each subscription's redelivery calls: at most 10 in any hour, each queueing up to 1,000, so
  * 10,000 messages an hour at most, about what the dispatcher sends one subscription in that time; past it 429 with
  * Retry-After (the sliding window of data/rate-limits.ts, counted per subscription whoever calls). Only a call that
  * gets as far as reading its range counts: a refusal (400, 404, 409) takes none.

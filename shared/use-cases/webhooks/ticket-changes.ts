@@ -110,7 +110,7 @@ export async function deliverChanges(
 }
 
 /**
- * The batch's first attempts, each subscription's in a lane of its own (issue 55 item 6): no lane waits for
+ * The batch's first attempts, each subscription's in a lane of its own: no lane waits for
  * another's receiver, and every attempt ends within the batch's window (`firstAttemptsMs` from the first one's
  * start), so the batch, and the shard's next batch after it, wait for a receiver that starts hanging or answering
  * slowly that long at most; an attempt still waiting then is recorded timed out, and one that would start with
