@@ -19,16 +19,15 @@ import { alarmTopic } from './alarm-topic.ts';
 import { concurrencyOf } from './concurrency.ts';
 import { constructId } from './construct-id.ts';
 import { operationsDashboard } from './operations-dashboard.ts';
-import { METRIC } from '#shared/metric-names';
 import {
-  businessMetric,
   FIVE_MINUTES,
   functionMetrics,
   stageMetrics,
   type WatchedWebhooks,
   webhookMetrics,
 } from './operations-metrics.ts';
-import { type AddAlarm, mailAlarms, paymentAlarms, tableAlarms, webhookAlarms } from './service-alarms.ts';
+import { paymentAlarms } from './payment-alarms.ts';
+import { type AddAlarm, mailAlarms, tableAlarms, webhookAlarms } from './service-alarms.ts';
 import type { RouteFunction } from './route-function.ts';
 import { FIRST_STEPS, type RunbookEntry } from './runbook.ts';
 import type { StageName, StageSettings } from './stages.ts';
@@ -243,14 +242,8 @@ export class Operations extends NestedStack {
     const webhooks = props.webhooks && webhookMetrics(props.webhooks, props.serviceName, settings.name);
     const add: AddAlarm = (id, alarmProps, runbook) => alarm(this.alarms, id, alarmProps, runbook);
     if (webhooks) webhookAlarms(add, name, webhooks);
+    paymentAlarms(add, name, props.serviceName, settings.name);
     tableAlarms(add, name, metrics, limits.tableThrottledRequests);
-    paymentAlarms(
-      add,
-      name,
-      businessMetric(props.serviceName, settings.name, METRIC.paymentUnmatched, {
-        label: 'Payments that paid no order',
-      }),
-    );
     if (props.sendsEmail) mailAlarms(add, name, metrics);
 
     this.dashboard = operationsDashboard(this, 'Dashboard', {

@@ -39,6 +39,10 @@ export const FIRST_STEPS = {
     "Logs Insights on the dispatcher's log group: filter level = 'ERROR' | sort @timestamp desc. Nothing is lost: due retries wait for the next run, a minute later; if every run fails, the oldest undelivered message's alarm follows.",
   'payment-unmatched':
     "Logs Insights on the webhook function's log group: filter message = 'Stripe payment paid no order'. Each line names the PaymentIntent, the order it named (GET /orders/{id}; the order records it in paymentProblems), why (`reason`) and its refund; a `refundRefused` one is refunded by hand in Stripe's dashboard. Many `no_order`: another system takes payments on this stage's Stripe account.",
+  'payment-disputed':
+    "Logs Insights on the webhook route's log group: filter message = 'Payment disputed' for the orderId and disputeId; GET /orders?dispute=open lists them. Answer the dispute with evidence in Stripe's dashboard (Payments, Disputes) before its due date; cancelling the order (POST /orders/{id}/cancel) voids its tickets without a refund.",
+  'refund-failed':
+    "Logs Insights on the webhook route's log group: filter message like 'Refund failed' for the orderId, refundId and reason; GET /orders/{id} shows refundFailures. Contact the buyer and return the money another way (a bank transfer); the order stays refunded.",
   'ses-bounce-rate':
     'SES console, reputation: which mails bounce (claim, verification or reset mail to mistyped addresses?). Fix the source before SES pauses sending at 10 %.',
   'ses-complaint-rate':

@@ -1,10 +1,4 @@
-import {
-  type Alarm,
-  type AlarmProps,
-  ComparisonOperator,
-  type Metric,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { type Alarm, type AlarmProps, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { stageMetrics, webhookMetrics } from './operations-metrics.ts';
 import type { RunbookEntry } from './runbook.ts';
 
@@ -128,26 +122,6 @@ export function webhookAlarms(add: AddAlarm, name: Name, webhooks: ReturnType<ty
       ...oneIn5Minutes,
     },
     'webhook-dispatcher-errors',
-  );
-}
-
-/**
- * A succeeded Stripe payment that paid no order (shared/use-cases/payments/succeeded-payments.ts): refunded by the
- * service, but each one is another intent, amount or currency than an order's, or no order at all: worth a look.
- */
-export function paymentAlarms(add: AddAlarm, name: Name, unmatchedPayments: Metric): void {
-  add(
-    'PaymentUnmatched',
-    {
-      alarmName: name('payment-unmatched'),
-      alarmDescription:
-        "A Stripe payment succeeded that paid no order (another PaymentIntent than the order's, another amount or currency, or no such order): the service refunded it in full, or recorded Stripe's refusal to.",
-      metric: unmatchedPayments,
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-    },
-    'payment-unmatched',
   );
 }
 

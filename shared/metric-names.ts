@@ -21,6 +21,10 @@ export const METRIC = {
    * such order): refunded, never kept; metadata `reason` (PaymentMismatch). Any one is worth a look: it alarms.
    */
   paymentUnmatched: 'PaymentUnmatched',
+  /** A card payment of an order disputed (Stripe's `charge.dispute.created`): staff respond before its deadline. */
+  paymentDisputed: 'PaymentDisputed',
+  /** A recorded refund Stripe reported failed (`refund.failed`): the buyer did not get the money back. */
+  refundFailed: 'RefundFailed',
   /** The age in seconds of the oldest webhook message not yet delivered, published by each dispatcher run. */
   webhookOldestPendingAge: 'WebhookOldestPendingAgeSeconds',
 } as const;

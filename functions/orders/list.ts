@@ -13,6 +13,7 @@ export const handler = route('GET /orders', { query: StaffOrderListQuery }, asyn
       email: query.email,
       from: query.fromPurchaseDate,
       to: query.toPurchaseDate,
+      dispute: query.dispute,
       limit: query._limit,
       offset: query._offset,
       cursor: query._cursor,

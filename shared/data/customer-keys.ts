@@ -103,6 +103,20 @@ export const customerKeys = {
       [customerKeys.allOrders(order.id % ORDER_SHARDS), purchaseSort(order.purchasedDate, order.id)],
     ),
   /**
+   * A disputed order's list entry (shared/data/order-disputes.ts), in the order's partition and rewritten with each
+   * dispute event: GSI3 `EVENT_DISPUTED_ORDERS#<eventId>#<open|closed>` an event's, GSI5 `DISPUTED_ORDERS#<open|closed>`
+   * every event's (unsharded: disputes are rare and written only by Stripe's events), both by `<purchasedDate>#<id:10>`.
+   * The order item's own indexes are all taken, hence an item of its own; sparse: only disputed orders have one.
+   */
+  orderDisputeEntry: (orderId: number): Key => ({ PK: `ORDER#${orderId}`, SK: 'DISPUTE' }),
+  eventDisputedOrders: (eventId: number, state: string) => on('GSI3', `EVENT_DISPUTED_ORDERS#${eventId}#${state}`),
+  disputedOrders: (state: string) => on('GSI5', `DISPUTED_ORDERS#${state}`),
+  orderDisputeIndexes: (order: { id: number; eventId: number; purchasedDate: string }, state: string) =>
+    placedIn(
+      [customerKeys.eventDisputedOrders(order.eventId, state), purchaseSort(order.purchasedDate, order.id)],
+      [customerKeys.disputedOrders(state), purchaseSort(order.purchasedDate, order.id)],
+    ),
+  /**
    * Orders counted for the staff's `totalCount`: one item per event (`EVENT_ORDER_COUNTS#<eventId>`) and one for every
    * event (`ALL_ORDER_COUNTS`), `n` and one `s#<status>` per status, moved in each order's creation and status change.
    */

@@ -70,12 +70,20 @@ export async function moveOrder(
  * (undefined: no such order).
  */
 export async function addTransactions(id: number, added: readonly OrderTransaction[]): Promise<Order | undefined> {
+  return (await appendTransactions(id, added))?.order;
+}
+
+/** addTransactions, also answering which of `added` this call appended (none: all were held already). */
+export async function appendTransactions(
+  id: number,
+  added: readonly OrderTransaction[],
+): Promise<{ order: Order; appended: OrderTransaction[] } | undefined> {
   for (;;) {
     const order = await getOrder(id);
     if (!order) return undefined;
     const held = new Set(order.transactions.map((transaction) => transaction.reference));
     const fresh = added.filter((transaction) => !held.has(transaction.reference));
-    if (!fresh.length) return order;
+    if (!fresh.length) return { order, appended: [] };
     try {
       await db.send(
         new UpdateCommand({
@@ -86,7 +94,7 @@ export async function addTransactions(id: number, added: readonly OrderTransacti
           ExpressionAttributeValues: { ':fresh': fresh, ':held': order.transactions.length },
         }),
       );
-      return { ...order, transactions: [...order.transactions, ...fresh] };
+      return { order: { ...order, transactions: [...order.transactions, ...fresh] }, appended: fresh };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }

@@ -9,6 +9,7 @@ import {
   type OrderShipping,
   type OrderTicketStatus,
 } from './order.ts';
+import { isChargeback, type OrderDispute, type RefundFailure, refundFailures } from './order-dispute.ts';
 import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
 import { addAmounts, formatAmount } from '../money.ts';
 
@@ -85,8 +86,20 @@ export const deskRefund = (orderId: number, due: RefundDue, time: string): Order
   time,
 });
 
-export const cancellationOutcome = (order: Pick<Order, 'transactions'>): OrderCancellation['outcome'] =>
-  hasPayment(order) ? 'refunded' : 'cancelled';
+/**
+ * What a cancellation refunds itself: what is due, but not a charged-back card payment (Stripe refuses to refund it:
+ * the card's bank has taken the money back, or decides whether it does).
+ */
+export const cancellationRefunds = (order: Pick<Order, 'transactions' | 'dispute'>): RefundDue[] =>
+  refundsDue(order).filter((due) => due.processor !== 'stripe' || !isChargeback(order.dispute));
+
+/** Whether a card payment is due a refund that Stripe refuses (charged back): the cancellation leaves it to the dispute. */
+export const chargedBackPayment = (order: Pick<Order, 'transactions' | 'dispute'>): boolean =>
+  isChargeback(order.dispute) && refundsDue(order).some((due) => due.processor === 'stripe');
+
+/** `refunded` when a payment was taken and the cancellation returns it; a charged-back order ends `cancelled`. */
+export const cancellationOutcome = (order: Pick<Order, 'transactions' | 'dispute'>): OrderCancellation['outcome'] =>
+  hasPayment(order) && !isChargeback(order.dispute) ? 'refunded' : 'cancelled';
 
 /**
  * An order already cancelled, refunded or expired (a checkout's that ended unpaid: a payment arriving late is the
@@ -123,6 +136,10 @@ export interface StaffOrder {
   shipping?: OrderShipping;
   ticketIds: string[];
   tickets?: StaffOrderTicket[];
+  /** The card payment's dispute as Stripe last reported it. */
+  dispute?: OrderDispute;
+  /** Refunds that failed after they were recorded (each also a positive `<refund id>-failed` transaction). */
+  refundFailures?: RefundFailure[];
   cancellation?: OrderCancellation;
   history: { at: string; by: string; action: string; force?: boolean; ticketIds?: string[] }[];
 }
@@ -178,6 +195,9 @@ export function toStaffOrder(
         },
       ];
     });
+  if (order.dispute) shown.dispute = order.dispute;
+  const failures = refundFailures(order);
+  if (failures.length) shown.refundFailures = failures;
   if (order.cancellation) shown.cancellation = order.cancellation;
   return shown;
 }
@@ -187,7 +207,7 @@ export function orderCancelledMail(
   order: Order,
   cancelled: readonly TicketRecord[],
 ): { subject: string; text: string } {
-  const refunded = order.cancellation?.outcome === 'refunded';
+  const refunded = order.status === 'refunded';
   return {
     subject: `Your order ${order.id} was cancelled`,
     text: [
@@ -202,7 +222,9 @@ export function orderCancelledMail(
       '',
       refunded
         ? `The payment of ${formatAmount(order.grandTotal, order.checkout?.currency)} is refunded to the way you paid.`
-        : 'No payment was taken for this order.',
+        : isChargeback(order.dispute)
+          ? 'The payment is disputed with your card issuer, which decides what is returned to you.'
+          : 'No payment was taken for this order.',
     ].join('\n'),
   };
 }

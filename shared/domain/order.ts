@@ -1,4 +1,5 @@
 import type { PaymentProblem } from './order-payment.ts';
+import type { OrderDispute } from './order-dispute.ts';
 import type { StockTake } from './reservation.ts';
 import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
 
@@ -80,6 +81,10 @@ export interface Order {
    * order-payment.ts), each once, refunded; only ever appended to. Absent before the first.
    */
   paymentProblems?: PaymentProblem[];
+  /** The card payment's dispute, as Stripe last reported it (order-dispute.ts); absent when none. */
+  dispute?: OrderDispute;
+  /** The `disputeSequence` of the event `dispute` is from: an event with a lower or equal one changes nothing. */
+  disputeSequence?: number;
 }
 
 /** How staff take a box-office payment: cash, a card terminal at the desk, or complimentary (amount 0). */

@@ -1,9 +1,12 @@
 import type { Order } from '../domain/order.ts';
 import { PORTAL_READ_BUDGET } from '../domain/portal-lists.ts';
+import type { DisputeFilter } from '../domain/order-dispute.ts';
+import { batchGet } from '../data/client.ts';
 import { ORDER_SHARDS } from '../data/customer-keys.ts';
 import { keys } from '../data/keys.ts';
+import { disputedOrderId } from '../data/order-disputes.ts';
 import { fromItem } from '../data/orders.ts';
-import { walkMerged, type WalkSource } from './merged-walk.ts';
+import { walkMerged, type WalkOptions, type WalkSource } from './merged-walk.ts';
 
 /**
  * The door to the order lists, newest first by purchase instant (`<purchasedDate>#<id:10>`), walked
@@ -49,7 +52,10 @@ const bounds = ({ from, to }: PurchaseRange) => ({
   high: to === undefined ? undefined : keys.timeSortBound(to, 'last'),
 });
 
-async function walkOrders(sources: WalkSource[], walk: OrderWalk): Promise<OrderWalkRead> {
+async function walkOrders(
+  sources: WalkSource[],
+  walk: OrderWalk & Pick<WalkOptions, 'confirm'>,
+): Promise<OrderWalkRead> {
   const { keep } = walk;
   const read = await walkMerged(sources, {
     need: walk.need,
@@ -57,6 +63,7 @@ async function walkOrders(sources: WalkSource[], walk: OrderWalk): Promise<Order
     descending: true,
     after: walk.after,
     keep: keep && ((item) => keep(fromItem(item))),
+    confirm: walk.confirm,
   });
   return {
     orders: read.items.map(({ sort, item }) => ({ sort, order: fromItem(item) })),
@@ -94,6 +101,30 @@ export function walkStaffOrders(filter: StaffOrderPartitions, walk: OrderWalk): 
   return walkOrders(
     partitions.map((partition) => ({ partition, ...bounds(filter) })),
     walk,
+  );
+}
+
+/**
+ * The disputed orders (`GET /orders?dispute=open|closed`): the dispute entries of each event's partition (GSI3), or of
+ * every event's (GSI5), merged newest first as the other lists, each batch of entries read as its orders (one
+ * BatchGetItem; an entry whose order is gone is left out).
+ */
+export function walkDisputedOrders(
+  filter: PurchaseRange & { eventIds?: readonly number[]; dispute: DisputeFilter },
+  walk: Omit<OrderWalk, 'keep'>,
+): Promise<OrderWalkRead> {
+  const partitions = filter.eventIds
+    ? filter.eventIds.map((eventId) => keys.eventDisputedOrders(eventId, filter.dispute))
+    : [keys.disputedOrders(filter.dispute)];
+  return walkOrders(
+    partitions.map((partition) => ({ partition, ...bounds(filter) })),
+    {
+      ...walk,
+      confirm: async (batch) => {
+        const orders = await batchGet(batch.map(({ item }) => keys.order(disputedOrderId(item))));
+        return batch.flatMap((entry, i) => (orders[i] ? [{ sort: entry.sort, item: orders[i] }] : []));
+      },
+    },
   );
 }
 

@@ -58,6 +58,11 @@ export const recordWebhookDisabled = (reason: string): void => record(METRIC.web
 
 /** A succeeded payment that paid no order, and why (metadata: the alarm watches the count). */
 export const recordUnmatchedPayment = (reason: string): void => record(METRIC.paymentUnmatched, {}, { reason });
+/** A card payment disputed (metadata: its reason, e.g. `fraudulent`). */
+export const recordPaymentDisputed = (reason: string): void => record(METRIC.paymentDisputed, {}, { reason });
+
+/** A recorded refund that failed later (metadata: Stripe's `failure_reason`). */
+export const recordRefundFailed = (reason: string): void => record(METRIC.refundFailed, {}, { reason });
 
 /** The dispatcher's reading of the oldest undelivered message (0 when none waits). */
 export function recordOldestPendingAge(seconds: number): void {

@@ -147,7 +147,8 @@ export interface StripeRefund {
   metadata: Record<string, string>;
 }
 
-const toRefund = (refund: Stripe.Refund): StripeRefund => ({
+/** A Stripe refund (the SDK's, or an event's object) as the service reads it. */
+export const toRefund = (refund: Stripe.Refund): StripeRefund => ({
   id: refund.id,
   amount: refund.amount,
   currency: refund.currency,

@@ -262,6 +262,24 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     );
   });
 
+  it('page on each disputed payment and each refund that failed later, from the business metrics', () => {
+    for (const [suffix, metricName] of [
+      ['payment-disputed', METRIC.paymentDisputed],
+      ['refund-failed', METRIC.refundFailed],
+    ] as const) {
+      const alarm = alarmNamed(stage, suffix);
+      expect(metricsOf(alarm)).toEqual([
+        {
+          namespace: METRICS_NAMESPACE,
+          metricName,
+          dimensions: { service: 'ticketing-api', stage },
+          stat: 'Sum',
+        },
+      ]);
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    }
+  });
+
   it("watch the account's SES bounce and complaint rates before SES reviews the account", () => {
     const bounce = alarmNamed(stage, 'ses-bounce-rate');
     const complaint = alarmNamed(stage, 'ses-complaint-rate');

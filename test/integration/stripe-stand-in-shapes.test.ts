@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirmAsBrowser, ownStandIn } from '../support/stripe.ts';
+import { confirmAsBrowser, ownStandIn, standInControl } from '../support/stripe.ts';
 import { type ShapeProblem, sdkEventType, sdkShapes } from '../support/stripe-shapes.ts';
 
 /**
@@ -135,7 +135,34 @@ async function exerciseEverything(): Promise<Exercised[]> {
     'Stripe.ApiList<Stripe.Refund>',
   );
 
-  for (const intent of [paid, serverSide, declined, authenticated, abandoned])
+  // What follows a payment: a dispute opened, moved on and closed; a refund refused for it; a refund failing later.
+  const control = (method: 'GET' | 'POST', path: string, body?: unknown) =>
+    standInControl(own.standIn.keys, method, path, body, own.base);
+  const disputed = await create();
+  await raw('POST', `/v1/payment_intents/${disputed.id}/confirm`, { payment_method: 'pm_card_createDispute' });
+  const refused = await raw('POST', '/v1/refunds', { payment_intent: disputed.id });
+  expect(refused.body.error.code).toBe('charge_disputed');
+  keep('a refund refused (charge_disputed)', refused.body.error, 'Stripe.PaymentIntent.LastPaymentError');
+  const [dispute] = (await control('GET', `disputes?payment_intent=${disputed.id}`)).data as Stripe.Dispute[];
+  keep(
+    'POST /_stand-in/disputes/{id}',
+    await control('POST', `disputes/${dispute!.id}`, { status: 'under_review' }),
+    'Stripe.Dispute',
+  );
+  await control('POST', `disputes/${dispute!.id}`, { status: 'lost' });
+
+  const refundFails = await create();
+  await raw('POST', `/v1/payment_intents/${refundFails.id}/confirm`, { payment_method: 'pm_card_refundFail' });
+  const failing = (await raw('POST', '/v1/refunds', { payment_intent: refundFails.id })).body as Stripe.Refund;
+  await control('POST', 'settle');
+  const failed = keep(
+    'GET /v1/refunds/{id} (failed)',
+    (await raw('GET', `/v1/refunds/${failing.id}`)).body,
+    'Stripe.Refund',
+  );
+  expect(failed).toMatchObject({ status: 'failed', failure_reason: 'expired_or_canceled_card' });
+
+  for (const intent of [paid, serverSide, declined, authenticated, abandoned, disputed, refundFails])
     for (const event of await own.eventsOf(intent.id)) keep(`event ${event.type}`, event, sdkEventType(event.type));
   return seen;
 }
@@ -150,7 +177,7 @@ describe("the stand-in's answers and events, against the SDK's declarations", ()
         .map((found) => `${what}: ${found.path} ${found.problem}`),
     );
     expect(problems).toEqual([]);
-    // Each kind of event the checkout and the refunds act on was seen (and so checked).
+    // Each kind of event the checkout, the refunds and the disputes act on was seen (and so checked).
     expect(new Set(seen.filter((answer) => answer.what.startsWith('event')).map((answer) => answer.what))).toEqual(
       new Set([
         'event payment_intent.succeeded',
@@ -158,6 +185,13 @@ describe("the stand-in's answers and events, against the SDK's declarations", ()
         'event payment_intent.requires_action',
         'event payment_intent.canceled',
         'event charge.refunded',
+        'event refund.created',
+        'event refund.updated',
+        'event refund.failed',
+        'event charge.refund.updated',
+        'event charge.dispute.created',
+        'event charge.dispute.updated',
+        'event charge.dispute.closed',
       ]),
     );
   });

@@ -81,6 +81,9 @@ const typesFor = (intent: string) =>
         (e.data.object as { payment_intent?: string }).payment_intent === intent,
     )
     .map((e) => e.type);
+/** The types of an intent's events in the order the stand-in emitted them (deliveries may arrive in another). */
+const emitted = async (intent: string): Promise<string[]> =>
+  (await control('GET', `events?payment_intent=${intent}`)).data.map((e: Stripe.Event) => e.type);
 
 describe('PaymentIntents', () => {
   it('creates one with the amount, lower-case currency and metadata, retrievable by the secret key', async () => {
@@ -208,9 +211,59 @@ describe('refunds', () => {
       code: 'charge_already_refunded',
     });
     await control('POST', 'settle');
-    expect(typesFor(intent.id)).toEqual(['payment_intent.succeeded', 'charge.refunded']);
+    expect(await emitted(intent.id)).toEqual(['payment_intent.succeeded', 'refund.created', 'charge.refunded']);
     const refunded = received.find((e) => e.type === 'charge.refunded')!.data.object as Stripe.Charge;
     expect(refunded).toMatchObject({ refunded: true, amount_refunded: 2500 });
+  });
+
+  it('disputes a pm_card_createDispute payment after it succeeds, refuses to refund it, and moves the dispute on', async () => {
+    const intent = await newIntent();
+    expect((await confirm(intent, 'pm_card_createDispute')).body.status).toBe('succeeded');
+    await control('POST', 'settle');
+    expect(await emitted(intent.id)).toEqual(['payment_intent.succeeded', 'charge.dispute.created']);
+    const dispute = received.find((e) => e.type === 'charge.dispute.created')!.data.object as Stripe.Dispute;
+    expect(dispute).toMatchObject({
+      object: 'dispute',
+      amount: 2500,
+      currency: 'eur',
+      payment_intent: intent.id,
+      reason: 'fraudulent',
+      status: 'needs_response',
+      is_charge_refundable: false,
+    });
+    await expect(stripe.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({
+      code: 'charge_disputed',
+    });
+    expect(
+      (await control('GET', `disputes?payment_intent=${intent.id}`)).data.map((d: Stripe.Dispute) => d.id),
+    ).toEqual([dispute.id]);
+    await control('POST', `disputes/${dispute.id}`, { status: 'under_review' });
+    await control('POST', `disputes/${dispute.id}`, { status: 'won' });
+    await expect(control('POST', `disputes/${dispute.id}`, { status: 'lost' })).rejects.toThrow(/closed/);
+    await control('POST', 'settle');
+    expect((await emitted(intent.id)).slice(2)).toEqual(['charge.dispute.updated', 'charge.dispute.closed']);
+  });
+
+  it('makes a pm_card_refundFail refund succeeded, then fails it and says so as Stripe does', async () => {
+    const intent = await newIntent();
+    await confirm(intent, 'pm_card_refundFail');
+    const refund = await stripe.refunds.create({ payment_intent: intent.id });
+    expect(refund.status).toBe('succeeded');
+    await control('POST', 'settle');
+    expect(await stripe.refunds.retrieve(refund.id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'expired_or_canceled_card',
+    });
+    expect(await emitted(intent.id)).toEqual([
+      'payment_intent.succeeded',
+      'refund.created',
+      'charge.refunded',
+      'refund.updated',
+      'refund.failed',
+      'charge.refund.updated',
+    ]);
+    const failed = received.find((e) => e.type === 'refund.failed')!.data.object as Stripe.Refund;
+    expect(failed).toMatchObject({ id: refund.id, status: 'failed' });
   });
 
   it("lists a charge's or an intent's refunds, newest first", async () => {

@@ -83,13 +83,14 @@ describe('POST /payments/stripe/webhook', () => {
       'charge.refunded',
       'payment_intent.payment_failed',
       'payment_intent.succeeded',
+      'refund.created',
     ]);
     for (const { answer } of seen) {
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({ received: true });
     }
     const { data } = await standInControl(keys, 'GET', `deliveries?payment_intent=${succeeded.id}`);
-    expect(data.map((d: { status: number }) => d.status)).toEqual([200, 200]);
+    expect(data.map((d: { status: number }) => d.status)).toEqual([200, 200, 200]);
     expect(await refundsAtStripe(keys, succeeded.id)).toEqual([
       { id: expect.stringMatching(/^re_/), amount: 4200, status: 'succeeded' },
     ]);

@@ -77,19 +77,26 @@ export async function checkedOut(
   };
 }
 
-/** Confirms a checkout's PaymentIntent with `pm_card_visa` as Stripe.js does and lets its events be answered. */
-export async function payAsBrowser(keys: StandInKeys, intent: { id: string; clientSecret: string }): Promise<void> {
-  expect((await confirmAsBrowser(keys, intent, 'pm_card_visa')).body.status).toBe('succeeded');
+/**
+ * Confirms a checkout's PaymentIntent as Stripe.js does, with `pm_card_visa` or another of Stripe's test cards
+ * (`pm_card_createDispute`, `pm_card_refundFail`), and lets its events be answered.
+ */
+export async function payAsBrowser(
+  keys: StandInKeys,
+  intent: { id: string; clientSecret: string },
+  paymentMethod = 'pm_card_visa',
+): Promise<void> {
+  expect((await confirmAsBrowser(keys, intent, paymentMethod)).body.status).toBe('succeeded');
   await standInControl(keys, 'POST', 'settle');
 }
 
 export async function paidCheckout(
   keys: StandInKeys,
   relay: WebhookRelay,
-  options: CheckoutOptions = {},
+  { paymentMethod, ...options }: CheckoutOptions & { paymentMethod?: string } = {},
 ): Promise<PaidCheckout> {
   const { intent, reservationId: _reservation, token: _token, ...bought } = await checkedOut(keys, relay, options);
-  await payAsBrowser(keys, intent);
+  await payAsBrowser(keys, intent, paymentMethod);
   expect((await getOrder(Number(bought.orderId)))!.status).toBe('active');
   return bought;
 }

@@ -9,6 +9,12 @@ import type Stripe from 'stripe';
  */
 export const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
 
+/** How a state change is handed on: an event of `type` with the object as it is now, under its PaymentIntent. */
+export type Emit = (type: Stripe.Event.Type, object: { id: string; object: string }, paymentIntent: string) => void;
+
+/** Object.assign that accepts only the target's own fields. */
+export const update = <T extends object>(target: T, changes: Partial<T>): T => Object.assign(target, changes);
+
 /** Only the fields a caller may set; everything else starts as Stripe starts it. */
 export interface NewPaymentIntent {
   amount: number;
@@ -203,6 +209,51 @@ export function refundObject(
     transfer_reversal: null,
   };
 }
+
+/** Stripe's seven days to answer a dispute with evidence. */
+const EVIDENCE_SECONDS = 7 * 24 * 60 * 60;
+
+/** The dispute the cardholder's bank opens on a charge: the amount taken back, `needs_response`, no evidence yet. */
+export function disputeObject(charge: Stripe.Charge, created: number): Stripe.Dispute {
+  return {
+    id: stripeId('dp'),
+    object: 'dispute',
+    amount: charge.amount,
+    balance_transactions: [],
+    charge: charge.id,
+    created,
+    currency: charge.currency,
+    enhanced_eligibility_types: [],
+    evidence: noEvidence(),
+    evidence_details: {
+      due_by: created + EVIDENCE_SECONDS,
+      enhanced_eligibility: {},
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+      submission_method: 'not_submitted',
+    },
+    intended_submission_method: null,
+    is_charge_refundable: false,
+    livemode: false,
+    metadata: {},
+    payment_intent: charge.payment_intent,
+    reason: 'fraudulent',
+    status: 'needs_response',
+  };
+}
+
+/** A dispute's evidence before any is submitted: every field null (the SDK's `Dispute.Evidence`). */
+const noEvidence = (): Stripe.Dispute.Evidence => {
+  const fields = `access_activity_log billing_address cancellation_policy cancellation_policy_disclosure
+    cancellation_rebuttal customer_communication customer_email_address customer_name customer_purchase_ip
+    customer_signature duplicate_charge_documentation duplicate_charge_explanation duplicate_charge_id
+    product_description receipt refund_policy refund_policy_disclosure refund_refusal_explanation service_date
+    service_documentation shipping_address shipping_carrier shipping_date shipping_documentation
+    shipping_tracking_number uncategorized_file uncategorized_text`.split(/\s+/);
+  const empty = Object.fromEntries(fields.map((field) => [field, null]));
+  return { ...(empty as Omit<Stripe.Dispute.Evidence, 'enhanced_evidence'>), enhanced_evidence: {} };
+};
 
 /** An Event carries a copy of the object as it was when it happened. */
 export function eventObject(

@@ -1,24 +1,5 @@
 import type Stripe from 'stripe';
 import {
-  invalidParameter,
-  invalidRequest,
-  missing,
-  missingParam,
-  StripeFailure,
-  unexpectedState,
-  unknownParam,
-} from './errors.ts';
-import type { Form, FormValue } from './form.ts';
-import {
-  type BillingDetails,
-  cardPaymentMethodObject,
-  chargeObject,
-  noBillingDetails,
-  paymentIntentObject,
-  refundObject,
-  stripeId,
-} from './objects.ts';
-import {
   CONFIRM_PARAMETERS,
   type ConfirmOptions,
   cardData,
@@ -26,19 +7,29 @@ import {
   NOT_HONOURED_CONFIRM_PARAMETERS,
   notHonoured,
 } from './confirm-parameters.ts';
+import { invalidRequest, missing, missingParam, StripeFailure, unexpectedState } from './errors.ts';
+import { PaymentFollowUps } from './follow-ups.ts';
+import { type Form, onlyKnown, text } from './form.ts';
+import {
+  type BillingDetails,
+  cardPaymentMethodObject,
+  chargeObject,
+  type Emit,
+  noBillingDetails,
+  paymentIntentObject,
+  stripeId,
+  update,
+} from './objects.ts';
+import { newPaymentIntent } from './intent-parameters.ts';
+import { Refunds } from './refunds.ts';
 import { declineMessages, type TestCard, testCardByPaymentMethod } from './test-cards.ts';
-import { checkChargeAmount } from './currencies.ts';
 
 /**
- * The Stripe objects the service uses, in memory: PaymentIntents (create, retrieve, confirm with a
- * test card, 3-D Secure, cancel), their one Charge, and Refunds (in full or in parts). Each state change hands an
- * event to `emit` (webhooks.ts signs and delivers it). The objects are built in objects.ts, typed as the SDK declares them.
+ * The Stripe objects the service uses, in memory: PaymentIntents (create, retrieve, confirm with a test card,
+ * 3-D Secure, cancel), their one Charge, its full Refunds (refunds.ts) and what follows a payment for the test cards
+ * that ask for it: a dispute, a refund failing later (follow-ups.ts). Each state change hands an event to `emit`
+ * (webhooks.ts signs and delivers it). The objects are built in objects.ts, typed as the SDK declares them.
  */
-export type StripeObject = Record<string, unknown> & { id: string; object: string };
-export type Emit = (type: Stripe.Event.Type, object: { id: string; object: string }, paymentIntent: string) => void;
-
-export { stripeId };
-
 export interface ResourceOptions {
   /** The clock, in Unix seconds (a test moves it). */
   now?: () => number;
@@ -48,45 +39,12 @@ export interface ResourceOptions {
 
 const CANCELABLE = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing'];
 
-/** Object.assign that accepts only the target's own fields. */
-const update = <T extends object>(target: T, changes: Partial<T>): T => Object.assign(target, changes);
-
-function onlyKnown(form: Form, known: readonly string[]): void {
-  for (const key of Object.keys(form)) if (!known.includes(key)) throw unknownParam(key);
-}
-
-function text(form: Form, name: string): string | undefined {
-  const value = form[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw invalidParameter(`Invalid string: ${name}`, { param: name });
-  return value;
-}
-
-function positiveInteger(form: Form, name: string): number {
-  const value = text(form, name);
-  if (value === undefined) throw missingParam(name);
-  if (!/^\d+$/.test(value))
-    throw invalidParameter(`Invalid integer: ${value}`, { code: 'parameter_invalid_integer', param: name });
-  return Number(value);
-}
-
-function metadata(value: FormValue | undefined): Record<string, string> {
-  if (value === undefined || value === '') return {};
-  if (typeof value !== 'object' || Array.isArray(value))
-    throw invalidParameter('Invalid object', { param: 'metadata' });
-  const entries = Object.entries(value);
-  if (entries.length > 50) throw invalidParameter('Metadata can have at most 50 keys.', { param: 'metadata' });
-  for (const [key, item] of entries) {
-    if (typeof item !== 'string' || key.length > 40 || item.length > 500)
-      throw invalidParameter(`Invalid metadata value or key: ${key}`, { param: `metadata[${key}]` });
-  }
-  return value as Record<string, string>;
-}
-
 export class Resources {
   readonly intents = new Map<string, Stripe.PaymentIntent>();
   private readonly charges = new Map<string, Stripe.Charge>();
-  private readonly refunds = new Map<string, Stripe.Refund>();
+  /** The disputes and the refunds that fail later (follow-ups.ts). */
+  readonly followUps: PaymentFollowUps;
+  readonly refunds: Refunds;
   private readonly now: () => number;
   private readonly authenticationUrl: (authenticationId: string) => string;
 
@@ -96,57 +54,17 @@ export class Resources {
   ) {
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
     this.authenticationUrl = options.authenticationUrl ?? ((id) => `http://stand-in/3d_secure_2_test/${id}`);
+    this.followUps = new PaymentFollowUps(emit, this.now);
+    const payments = {
+      paymentIntent: (id: string) => this.paymentIntent(id),
+      charge: (id: string) => this.charges.get(id),
+      refundsFail: (charge: Stripe.Charge) => this.testCardOf(charge).followUp === 'refundFails',
+    };
+    this.refunds = new Refunds(payments, this.followUps, emit, this.now);
   }
 
   createPaymentIntent(form: Form): Stripe.PaymentIntent {
-    onlyKnown(form, [
-      'amount',
-      'currency',
-      'metadata',
-      'automatic_payment_methods',
-      'allowed_payment_method_types',
-      'payment_method_types',
-      'receipt_email',
-      'description',
-    ]);
-    const amount = positiveInteger(form, 'amount');
-    const currency = text(form, 'currency')?.toLowerCase();
-    if (!currency) throw missingParam('currency');
-    if (!/^[a-z]{3}$/.test(currency)) throw invalidRequest(`Invalid currency: ${currency}.`, { param: 'currency' });
-    checkChargeAmount(amount, currency);
-    if (form.automatic_payment_methods !== undefined && form.payment_method_types !== undefined)
-      throw invalidRequest(
-        'You may only specify one of these parameters: automatic_payment_methods, payment_method_types.',
-      );
-    // `allowed_payment_method_types` is the pinned API version's name for the older `payment_method_types`.
-    if (form.allowed_payment_method_types !== undefined && form.payment_method_types !== undefined)
-      throw invalidRequest(
-        'You may only specify one of these parameters: allowed_payment_method_types, payment_method_types.',
-      );
-    const automatic = form.automatic_payment_methods as Record<string, string> | undefined;
-    const allowed = form.allowed_payment_method_types ?? form.payment_method_types;
-    const types = allowed === undefined ? ['card'] : [allowed].flat();
-    if (types.some((type) => type !== 'card'))
-      throw invalidRequest('This stand-in knows only the payment method type card.', {
-        param:
-          form.allowed_payment_method_types === undefined ? 'payment_method_types' : 'allowed_payment_method_types',
-      });
-    const intent = paymentIntentObject({
-      amount,
-      allowedPaymentMethodTypes: form.allowed_payment_method_types === undefined ? null : (types as string[]),
-      currency,
-      metadata: metadata(form.metadata),
-      automaticPaymentMethods: automatic
-        ? {
-            enabled: automatic.enabled === 'true',
-            allow_redirects: (automatic.allow_redirects ?? 'always') as 'always' | 'never',
-          }
-        : null,
-      paymentMethodTypes: types as string[],
-      description: text(form, 'description') ?? null,
-      receiptEmail: text(form, 'receipt_email') ?? null,
-      created: this.now(),
-    });
+    const intent = paymentIntentObject(newPaymentIntent(form, this.now()));
     this.intents.set(intent.id, intent);
     return intent;
   }
@@ -247,7 +165,13 @@ export class Resources {
       payment_method: paymentMethod.id,
     });
     this.emit('payment_intent.succeeded', intent, intent.id);
+    if (this.testCardOf(charge).followUp === 'dispute') this.followUps.openDispute(charge);
     return intent;
+  }
+
+  /** The test card a charge was paid with (its PaymentMethod was made of one). */
+  private testCardOf(charge: Stripe.Charge): TestCard {
+    return this.paymentMethods.get(charge.payment_method as string)!.test;
   }
 
   /** A card_error answered 402, the intent back to `requires_payment_method` (another card may be tried). */
@@ -359,73 +283,6 @@ export class Resources {
     });
     this.emit('payment_intent.canceled', intent, id);
     return intent;
-  }
-
-  /**
-   * A refund of the charge, in full (no `amount`: what is left) or in part (`amount` up to what is left; more is
-   * `amount_too_large`); a charge refunded in full is `charge_already_refunded`.
-   */
-  refund(form: Form): Stripe.Refund {
-    onlyKnown(form, ['payment_intent', 'charge', 'amount', 'reason', 'metadata']);
-    const intentId = text(form, 'payment_intent');
-    const chargeId = text(form, 'charge');
-    if (!intentId && !chargeId) throw missingParam('payment_intent');
-    const intent = intentId ? this.paymentIntent(intentId) : undefined;
-    const charge = this.charges.get((chargeId ?? intent?.latest_charge ?? '') as string);
-    if (!charge) {
-      if (chargeId) throw missing('charge', chargeId, 'charge');
-      throw invalidRequest(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`, {
-        code: 'charge_not_refundable',
-        param: 'payment_intent',
-      });
-    }
-    if (charge.refunded)
-      throw invalidRequest(`Charge ${charge.id} has already been refunded.`, {
-        code: 'charge_already_refunded',
-        param: 'charge',
-      });
-    const left = charge.amount - charge.amount_refunded;
-    const amount = form.amount === undefined ? left : positiveInteger(form, 'amount');
-    if (amount < 1)
-      throw invalidRequest('Invalid positive integer', { code: 'parameter_invalid_integer', param: 'amount' });
-    if (amount > left)
-      throw invalidRequest(`Refund amount (${amount}) is greater than unrefunded amount on charge (${left}).`, {
-        code: 'amount_too_large',
-        param: 'amount',
-      });
-    const refund = refundObject(charge, {
-      amount,
-      metadata: metadata(form.metadata),
-      reason: (text(form, 'reason') ?? null) as Stripe.Refund.Reason | null,
-      created: this.now(),
-    });
-    this.refunds.set(refund.id, refund);
-    // As Stripe: `refunded` once nothing is left, and `charge.refunded` for every refund, a part's too.
-    const refundedNow = charge.amount_refunded + amount;
-    update(charge, { refunded: refundedNow === charge.amount, amount_refunded: refundedNow });
-    this.emit('charge.refunded', charge, charge.payment_intent as string);
-    return refund;
-  }
-
-  /** `GET /v1/refunds`: newest first, of one `charge` or `payment_intent` (or all), `limit` 1–100 (default 10). */
-  listRefunds(form: Form): Stripe.ApiList<Stripe.Refund> {
-    onlyKnown(form, ['charge', 'payment_intent', 'limit']);
-    const chargeId = text(form, 'charge');
-    const intentId = text(form, 'payment_intent');
-    const limit = form.limit === undefined ? 10 : positiveInteger(form, 'limit');
-    if (limit < 1 || limit > 100) throw invalidRequest('Invalid limit: must be between 1 and 100.', { param: 'limit' });
-    const matching = [...this.refunds.values()]
-      .filter(
-        (refund) => (!chargeId || refund.charge === chargeId) && (!intentId || refund.payment_intent === intentId),
-      )
-      .reverse();
-    return { object: 'list', data: matching.slice(0, limit), has_more: matching.length > limit, url: '/v1/refunds' };
-  }
-
-  refundById(id: string): Stripe.Refund {
-    const refund = this.refunds.get(id);
-    if (!refund) throw missing('refund', id);
-    return refund;
   }
 }
 

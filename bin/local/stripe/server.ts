@@ -7,21 +7,24 @@ import {
   idempotencyConflict,
   idempotencyOtherEndpoint,
   invalidParameter,
-  invalidRequest,
   RefusedBeforeExecution,
   StripeFailure,
   unrecognizedUrl,
 } from './errors.ts';
-import { decodeForm, fingerprint, type Form } from './form.ts';
+import { decodeForm, fingerprint, type Form, readBody } from './form.ts';
 import type Stripe from 'stripe';
-import { publicView, Resources, stripeId } from './resources.ts';
+import { AUTHENTICATION_PAGE, authenticationPage } from './authentication-page.ts';
+import { testControls } from './controls.ts';
+import { Faults } from './faults.ts';
+import { stripeId } from './objects.ts';
+import { publicView, Resources } from './resources.ts';
 import { type DeliverySwitches, type EventRequest, Webhooks } from './webhooks.ts';
 
 /**
  * A local stand-in for the part of Stripe's REST API the service uses (bin/README.md "The local stand-ins"):
  * the real `stripe` SDK reaches it through its `host`/`port`/`protocol` options (STRIPE_API_URL), Stripe.js's
  * confirm call is a form POST with the publishable key as `key`. One account, its keys made per run.
- * `/_stand-in/…` (JSON, the secret key) drives the webhook switches and lists what was sent (webhooks.ts).
+ * `/_stand-in/…` (JSON, the secret key) are the test controls (controls.ts): switches, faults, what was sent, disputes.
  */
 export interface StripeKeys {
   secretKey: string;
@@ -44,7 +47,6 @@ export interface StripeStandInOptions {
   now?: () => number;
 }
 
-const MAX_BODY = 64 * 1024;
 const secretToken = (prefix: string) => `${prefix}_${randomBytes(24).toString('hex')}`;
 
 /** An answer kept under its idempotency key. */
@@ -57,31 +59,10 @@ interface Stored {
   savedAt: number;
 }
 
-/**
- * An injected failure (`POST /_stand-in/faults`): `status` for the next `times` calls; `whileExecuting`: the
- * request began executing, then failed, so the answer is kept under its idempotency key as Stripe keeps it.
- */
-interface Fault {
-  status: number;
-  times: number;
-  whileExecuting: boolean;
-}
-
 /** How long Stripe keeps an idempotency key's answer: at least 24 hours, then the key makes a new request. */
 const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
 
 type Role = 'secret' | 'publishable';
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw invalidRequest('The request body is too large.', {}, 413);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function bearer(request: IncomingMessage): string | undefined {
   const header = request.headers.authorization ?? '';
@@ -109,15 +90,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     authenticationUrl: (id) => `${baseUrl}/3d_secure_2_test/${id}`,
   });
   const replays = new Map<string, Stored>();
-  /**
-   * Injected failures (`POST /_stand-in/faults` `{route: 'POST /v1/refunds', status: 500, times: 2}`): the next
-   * `times` calls of the route answer `status` as Stripe's API failing before it acts: nothing done, nothing kept
-   * under the idempotency key (a retry with the key acts). `times: 0` clears. With `paymentIntent`, only the calls
-   * naming that intent (`payment_intent`); with `idempotencyKey`, only the calls sent with that key: a test fails its
-   * own payment's or order's calls, not another's running beside it.
-   */
-  const faults = new Map<string, Fault>();
-  const faultKey = (route: string, scope?: unknown) => (typeof scope === 'string' ? `${route} ${scope}` : route);
+  const faults = new Faults();
 
   /** Who calls: the secret key (Bearer or Basic), or the publishable key as Stripe.js sends it (`key`). */
   const roleOf = (incoming: IncomingMessage, form: Form): Role => {
@@ -172,11 +145,11 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     }
     if (method === 'POST' && path === '/v1/refunds') {
       needSecret(role);
-      return resources.refund(form);
+      return resources.refunds.refund(form);
     }
     if (method === 'GET' && path === '/v1/refunds') {
       needSecret(role);
-      return resources.listRefunds(form);
+      return resources.refunds.list(form);
     }
     const paymentMethod = /^\/v1\/payment_methods\/([^/]+)$/.exec(path);
     if (method === 'GET' && paymentMethod) {
@@ -186,52 +159,12 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     const refund = /^\/v1\/refunds\/([^/]+)$/.exec(path);
     if (method === 'GET' && refund) {
       needSecret(role);
-      return resources.refundById(refund[1]!);
+      return resources.refunds.byId(refund[1]!);
     }
     throw unrecognizedUrl(method, path);
   };
 
-  /** The test controls (JSON): switches, the events and deliveries so far, resend, settle, release. */
-  const control = async (method: string, path: string, url: URL, body: string): Promise<unknown> => {
-    const input = body ? (JSON.parse(body) as DeliverySwitches & { url?: string }) : {};
-    const intent = url.searchParams.get('payment_intent');
-    const switches = /^\/_stand-in\/payment_intents\/([^/]+)\/webhooks$/.exec(path);
-    const resend = /^\/_stand-in\/events\/([^/]+)\/resend$/.exec(path);
-    // An action answers undefined: `{ok: true}`.
-    if (method === 'POST' && path === '/_stand-in/webhooks') return webhooks.configure(input);
-    if (method === 'POST' && switches) {
-      resources.paymentIntent(switches[1]!);
-      return webhooks.configureIntent(switches[1]!, input);
-    }
-    if (method === 'GET' && path === '/_stand-in/events')
-      return { data: intent ? webhooks.events.filter((e) => paymentIntentOf(e) === intent) : webhooks.events };
-    if (method === 'GET' && path === '/_stand-in/deliveries')
-      return { data: intent ? webhooks.deliveries.filter((d) => d.paymentIntent === intent) : webhooks.deliveries };
-    if (method === 'POST' && resend) {
-      if (!webhooks.resend(resend[1]!, input.url)) throw invalidRequest(`No such event: '${resend[1]}'`, {}, 404);
-      return;
-    }
-    if (method === 'POST' && path === '/_stand-in/faults') {
-      const {
-        route,
-        status = 500,
-        times = 1,
-        paymentIntent,
-        idempotencyKey,
-        whileExecuting = false,
-      } = input as Partial<Fault> & { route?: string; paymentIntent?: string; idempotencyKey?: string };
-      if (!route) throw invalidRequest('A fault names its route (`POST /v1/refunds`).', { param: 'route' });
-      faults.set(faultKey(route, idempotencyKey === undefined ? paymentIntent : `key ${idempotencyKey}`), {
-        status,
-        times,
-        whileExecuting,
-      });
-      return;
-    }
-    if (method === 'POST' && path === '/_stand-in/settle') return webhooks.settle();
-    if (method === 'POST' && path === '/_stand-in/release') return webhooks.release(intent ?? undefined);
-    throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, {}, 404);
-  };
+  const control = testControls({ webhooks, resources, faults });
 
   // Any origin may read the answers, as api.stripe.com's: a browser page confirms with the publishable key.
   const answer = (response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
@@ -242,19 +175,6 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       ...headers,
     });
     response.end(body);
-  };
-
-  /** The fault set for this call, if any is left: one for its intent or its key first, then the route's. */
-  const faultFor = (route: string, form: Form, idempotencyKey: string | null): Fault | undefined => {
-    const named = [faultKey(route, form.payment_intent), faultKey(route, `key ${idempotencyKey}`)]
-      .map((key) => faults.get(key))
-      .find((candidate) => candidate?.times);
-    const fault = named ?? faults.get(route);
-    return fault && fault.times > 0 ? fault : undefined;
-  };
-  const injected = (fault: Fault) => {
-    fault.times--;
-    return new StripeFailure(fault.status, { type: 'api_error', message: 'An injected failure of the stand-in.' });
   };
 
   /** The answer kept under an idempotency key while its 24 hours last; after them the key is free again. */
@@ -272,11 +192,11 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   const execute = (
     route: string,
     call: () => object,
-    fault: Fault | undefined,
+    fault: ReturnType<Faults['forCall']>,
     requestId: string,
   ): { status: number; body: string; executed: boolean } => {
     try {
-      if (fault?.whileExecuting) throw injected(fault);
+      if (fault?.whileExecuting) throw faults.injected(fault);
       return { status: 200, body: JSON.stringify(call()), executed: true };
     } catch (error) {
       const failure =
@@ -302,7 +222,10 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     const requestId = stripeId('req');
     try {
       const body = await readBody(incoming);
-      if (AUTHENTICATION_PAGE.test(url.pathname)) return authenticationPage(method, url.pathname, response);
+      if (AUTHENTICATION_PAGE.test(url.pathname)) {
+        request = { id: null, idempotencyKey: null };
+        return authenticationPage(resources, { method, path: url.pathname, baseUrl }, response, answer);
+      }
       if (url.pathname.startsWith('/_stand-in/')) {
         needSecret(roleOf(incoming, {}));
         return answer(response, 200, JSON.stringify((await control(method, url.pathname, url, body)) ?? { ok: true }));
@@ -310,9 +233,9 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       const form = decodeForm(method === 'GET' ? url.search.slice(1) : body);
       const role = roleOf(incoming, form);
       const route = `${method} ${url.pathname}`;
-      const fault = faultFor(route, form, idempotencyKey);
+      const fault = faults.forCall(route, form, idempotencyKey);
       // Failing before it acts (Stripe down, a timeout at its edge): nothing kept, a retry with the key acts.
-      if (fault && !fault.whileExecuting) throw injected(fault);
+      if (fault && !fault.whileExecuting) throw faults.injected(fault);
       const print = fingerprint(form);
       const saved = idempotencyKey ? savedAnswer(idempotencyKey) : undefined;
       if (idempotencyKey && saved) {
@@ -346,29 +269,6 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     }
   };
 
-  /**
-   * Stripe's 3-D Secure test page (as hooks.stripe.com's in test mode): the buyer's browser opens `next_action`'s
-   * URL, and the page's two buttons complete or fail the authentication. No key: the id in the URL is the secret.
-   * After the answer the browser goes back to the `return_url` given at confirm (with Stripe's query), if any.
-   */
-  const authenticationPage = (method: string, path: string, response: ServerResponse) => {
-    const [, id, outcome] = AUTHENTICATION_PAGE.exec(path)!;
-    if (method === 'GET' && !outcome) {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return response.end(authenticationHtml(`${baseUrl}/3d_secure_2_test/${id}`));
-    }
-    if (method !== 'POST' || !outcome) throw unrecognizedUrl(method, path);
-    request = { id: null, idempotencyKey: null };
-    const { intent, returnUrl } = resources.authenticate(id!, outcome as 'complete' | 'fail');
-    if (!returnUrl) return answer(response, 200, JSON.stringify({ payment_intent: intent.id, status: intent.status }));
-    const back = new URL(returnUrl);
-    back.searchParams.set('payment_intent', intent.id);
-    back.searchParams.set('payment_intent_client_secret', intent.client_secret ?? '');
-    back.searchParams.set('redirect_status', intent.status === 'succeeded' ? 'succeeded' : 'failed');
-    response.writeHead(303, { location: back.href });
-    return response.end();
-  };
-
   const server = createServer((incoming, response) => void handle(incoming, response));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -386,19 +286,3 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     },
   };
 }
-
-function paymentIntentOf(event: Stripe.EventBase): unknown {
-  const object = event.data.object as { id: string; object: string; payment_intent?: unknown };
-  return object.object === 'payment_intent' ? object.id : object.payment_intent;
-}
-
-const AUTHENTICATION_PAGE = /^\/3d_secure_2_test\/([\w]+)(?:\/(complete|fail))?$/;
-
-const authenticationHtml = (action: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>3D Secure 2 Test Page</title></head>
-<body><h1>3D Secure 2 Test Page</h1>
-<p>This test payment requires authentication (the local Stripe stand-in).</p>
-<form method="post" action="${action}/complete"><button id="complete" type="submit">Complete</button></form>
-<form method="post" action="${action}/fail"><button id="fail" type="submit">Fail</button></form>
-</body></html>
-`;

@@ -9,6 +9,8 @@ import type { CardDetails } from './objects.ts';
  * - `decline`: a `card_error` with Stripe's decline code;
  * - `authentication`: 3-D Secure: the PaymentIntent `requires_action` until the buyer completes or fails the
  *   test authentication (server.ts, `/3d_secure_2_test/…`).
+ * And what follows a payment that succeeded (`followUp`, follow-ups.ts): `dispute`, the cardholder disputes it;
+ * `refundFails`, a refund is made `succeeded`, then fails (a closed card).
  */
 export type CardOutcome = { kind: 'succeeds' } | { kind: 'decline'; code: string } | { kind: 'authentication' };
 
@@ -17,6 +19,7 @@ export interface TestCard {
   number: string;
   card: CardDetails;
   outcome: CardOutcome;
+  followUp?: 'dispute' | 'refundFails';
 }
 
 const card = (brand: string, last4: string): CardDetails => ({
@@ -31,6 +34,20 @@ const card = (brand: string, last4: string): CardDetails => ({
 const TEST_CARDS: TestCard[] = [
   { name: 'visa', number: '4242424242424242', card: card('visa', '4242'), outcome: { kind: 'succeeds' } },
   { name: 'mastercard', number: '5555555555554444', card: card('mastercard', '4444'), outcome: { kind: 'succeeds' } },
+  {
+    name: 'createDispute',
+    number: '4000000000000259',
+    card: card('visa', '0259'),
+    outcome: { kind: 'succeeds' },
+    followUp: 'dispute',
+  },
+  {
+    name: 'refundFail',
+    number: '4000000000005126',
+    card: card('visa', '5126'),
+    outcome: { kind: 'succeeds' },
+    followUp: 'refundFails',
+  },
   {
     name: 'chargeDeclined',
     number: '4000000000000002',

@@ -1,11 +1,24 @@
 /** The contract of the staff's order routes (`functions/orders/`): what they accept and answer. */
 import * as z from '../../schema.ts';
 import { ORDER_STATUSES, ORDER_TICKET_STATUSES } from '../../domain/order.ts';
+import { DISPUTE_FILTERS } from '../../domain/order-dispute.ts';
 import type { StaffOrder } from '../../domain/order-cancel.ts';
 import { PAYMENT_MISMATCHES } from '../../domain/order-payment.ts';
 import { EMAIL_MAX_LENGTH } from '../../domain/customer.ts';
 import { MAX_DIGITS, wholeNumber } from '../paging.ts';
 import { OrderShippingResource, ordered, portalPaging, purchaseBound } from './my-account.ts';
+
+/** The disputed lists are kept per event and across events: `dispute` combines with `eventId` and a purchase range only. */
+const disputeAlone = z.refine(
+  (query: unknown) => {
+    const { dispute, status, customerId, email } = query as Record<string, unknown>;
+    return dispute === undefined || (status === undefined && customerId === undefined && email === undefined);
+  },
+  {
+    message: 'dispute combines with eventId and a purchase range only, not status, customerId or email',
+    path: ['dispute'],
+  },
+);
 
 export const StaffOrderListQuery = z
   .strictObject({
@@ -15,9 +28,10 @@ export const StaffOrderListQuery = z
     email: z.optional(z.email('email must be an email address').check(z.maxLength(EMAIL_MAX_LENGTH))),
     fromPurchaseDate: purchaseBound('fromPurchaseDate', 'start'),
     toPurchaseDate: purchaseBound('toPurchaseDate', 'end'),
+    dispute: z.optional(z.enum(DISPUTE_FILTERS, `dispute must be one of ${DISPUTE_FILTERS.join(', ')}`)),
     ...portalPaging,
   })
-  .check(ordered('fromPurchaseDate', 'toPurchaseDate'));
+  .check(ordered('fromPurchaseDate', 'toPurchaseDate'), disputeAlone);
 
 /** More ticket ids than any order holds (a box-office sale or a reservation: 10; a seeded order up to 50) is a 400. */
 export const MAX_PART_TICKETS = 50;
@@ -92,6 +106,17 @@ const Cancellation = z.strictObject({
   outcome: z.enum(['cancelled', 'refunded']),
 });
 
+const Dispute = z.strictObject({
+  id: z.string(),
+  status: z.string(),
+  reason: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  updatedAt: z.iso.datetime(),
+});
+
+const RefundFailure = z.strictObject({ refundId: z.string(), amount: z.number(), at: z.iso.datetime() });
+
 export const StaffOrderResource = z.strictObject({
   id: z.string(),
   eventId: z.int(),
@@ -116,6 +141,20 @@ export const StaffOrderResource = z.strictObject({
   shipping: z.optional(OrderShippingResource),
   ticketIds: z.array(z.string()),
   tickets: z.optional(z.array(StaffOrderTicket)).check(z.describe('On `GET /orders/{id}` and the cancel answer.')),
+  dispute: z
+    .optional(Dispute)
+    .check(
+      z.describe(
+        "The card payment's dispute (a chargeback, or an inquiry: `warning_*`) as Stripe last reported it; absent when none.",
+      ),
+    ),
+  refundFailures: z
+    .optional(z.array(RefundFailure))
+    .check(
+      z.describe(
+        'Refunds Stripe reported failed after they were recorded (a closed card): the buyer did not get `amount` back. Each is also a positive transaction `<refund id>-failed`.',
+      ),
+    ),
   cancellation: z
     .optional(Cancellation)
     .check(z.describe('Set when a cancellation starts; `outcome` is the status it ends in.')),

@@ -69,7 +69,7 @@ export async function stopIssuing(started: Order, actor: Actor, force: boolean):
   const cancelled: TicketRecord[] = [];
   for (const ticket of ticketsToCancel(await soldTickets(ids)))
     cancelled.push(await cancelTicket(ticket, actor, force));
-  let order = await refund(read);
+  let { order } = await refund(read);
   for (let attempt = 0; attempt < CLOSE_TRIES; attempt++) {
     const outcome = cancellationOutcome(order);
     const at = now().toISOString();

@@ -46,7 +46,8 @@ import { orderFor } from './order-reads.ts';
  *    `cancel_order` or `force_cancel_order`, the type's `sold` down, lists and statistics); a ticket already
  *    cancelled is skipped, so a repeat does nothing twice;
  * 4. what is paid and not refunded is refunded (shared/README.md "Refunds"): a Stripe payment in full through
- *    Stripe, keyed by the order (a retry, or a crash after Stripe refunded, gets the one refund back), a
+ *    Stripe, keyed by the order (a retry, or a crash after Stripe refunded, gets the one refund back), but not a
+ *    charged-back one (Stripe refuses it; the dispute settles it and the order ends `cancelled`), a
  *    box-office payment recorded as due at the desk; each a negative transaction, recorded once by its reference.
  *    Stripe not answering is a 503 with `Retry-After`, Stripe refusing a 409 `refund_refused`: the order stays
  *    being cancelled, its status unmoved, and a retry resumes here;
@@ -80,12 +81,15 @@ export async function cancelOrder(
   const cancelled: TicketRecord[] = [];
   for (const ticket of ticketsToCancel(tickets)) cancelled.push(await cancelTicket(ticket, actor, recordedForce));
 
-  order = await refund(order);
-  const outcome = order.cancellation!.outcome;
+  const refunded = await refund(order);
+  order = refunded.order;
+  const outcome = refunded.chargedBack ? 'cancelled' : order.cancellation!.outcome;
+  // A dispute that came after the cancellation started changes the outcome it recorded.
+  const cancellation = { ...order.cancellation!, outcome };
   const entry = { at: now().toISOString(), by, action: outcome, force: recordedForce };
   try {
-    await moveOrderStatus(order, { status: outcome }, { APPEND: { history: [entry] } });
-    order = { ...order, status: outcome, history: [...(order.history ?? []), entry] };
+    await moveOrderStatus(order, { status: outcome }, { SET: { cancellation }, APPEND: { history: [entry] } });
+    order = { ...order, status: outcome, cancellation, history: [...(order.history ?? []), entry] };
   } catch (error) {
     if (!(error instanceof OrderStatusMoved)) throw error;
     // Another request finished it first: answer the order as it now is, without a second mail.

@@ -1,10 +1,12 @@
 import { now } from '../../clock.ts';
 import { addTransactions } from '../../data/order-lists.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
+import { readOrder } from '../../data/order-staff.ts';
 import {
+  cancellationRefunds,
+  chargedBackPayment,
   deskRefund,
   orderCancelledMail,
-  refundsDue,
   replacementIds,
   ticketsToCancel,
   toStaffOrder,
@@ -15,6 +17,7 @@ import type { Actor } from '../../domain/ticket-history.ts';
 import { withStates, statesOf } from '../../domain/ticket-states.ts';
 import type { Via } from '../../domain/ticket-transitions.ts';
 import { PROCESS_STATE, type TicketRecord } from '../../domain/ticket.ts';
+import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
 import { refundStripePayment } from '../payments/refunds.ts';
@@ -32,15 +35,37 @@ export async function finished(order: Order, cancelledIds: number[]): Promise<St
   return toStaffOrder(order, await readTicketRecords(order.ticketIds));
 }
 
-/** Each processor's payment less its refunds refunded and recorded; the order with its transactions. */
-export async function refund(order: Order): Promise<Order> {
+/**
+ * Each processor's payment less its refunds refunded and recorded; the order with its transactions, and whether its
+ * card payment is charged back (no refund of ours: shared/README.md "Refunds").
+ */
+export async function refund(order: Order): Promise<{ order: Order; chargedBack: boolean }> {
+  // A dispute recorded since the cancellation started counts: read the order again.
+  const current = (await readOrder(order.id)) ?? order;
+  let chargedBack = chargedBackPayment(current);
   const refunds: OrderTransaction[] = [];
-  for (const due of refundsDue(order))
-    if (due.processor === 'stripe') refunds.push(...(await refundStripePayment(order.id, due.paymentReference)));
-    else refunds.push(deskRefund(order.id, due, now().toISOString()));
-  if (!refunds.length) return order;
-  const recorded = await addTransactions(order.id, refunds);
-  return { ...order, transactions: recorded!.transactions };
+  for (const due of cancellationRefunds(current))
+    if (due.processor === 'stripe') {
+      const made = await refundUnlessDisputed(order.id, due.paymentReference);
+      if (made) refunds.push(...made);
+      else chargedBack = true;
+    } else refunds.push(deskRefund(order.id, due, now().toISOString()));
+  const { transactions } = refunds.length ? (await addTransactions(order.id, refunds))! : current;
+  return { order: { ...order, transactions, dispute: current.dispute }, chargedBack };
+}
+
+/**
+ * The Stripe refund, or undefined when Stripe refuses it as charged back (`charge_disputed`: the dispute's event has
+ * not reached the order yet; it records the dispute when it does).
+ */
+async function refundUnlessDisputed(orderId: number, paymentIntentId: string): Promise<OrderTransaction[] | undefined> {
+  try {
+    return await refundStripePayment(orderId, paymentIntentId);
+  } catch (error) {
+    if (!(error instanceof Conflict) || error.details.processorCode !== 'charge_disputed') throw error;
+    logger.warn('Cancelled order not refunded: its payment is charged back', { orderId, paymentIntentId });
+    return undefined;
+  }
 }
 
 /**

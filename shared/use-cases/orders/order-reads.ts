@@ -5,9 +5,10 @@ import { readOrderCounts } from '../../data/orders.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { toStaffOrder, type StaffOrder } from '../../domain/order-cancel.ts';
 import type { Order, OrderStatus } from '../../domain/order.ts';
+import type { DisputeFilter } from '../../domain/order-dispute.ts';
 import { offsetPastWindow, PORTAL_OFFSET_WINDOW, tooSparse } from '../../domain/portal-lists.ts';
 import { NotFound } from '../../errors.ts';
-import { type OrderWalkRead, walkCustomerOrders, walkStaffOrders } from '../../lists/orders.ts';
+import { type OrderWalkRead, walkCustomerOrders, walkDisputedOrders, walkStaffOrders } from '../../lists/orders.ts';
 import { checkPaging, decodeSortCursor, encodeSortCursor } from '../../lists/portal.ts';
 import { inScope } from '../event-scope.ts';
 
@@ -38,6 +39,8 @@ export interface StaffOrderQuery {
   /** ISO-8601 UTC, inclusive: the purchase instant (the lists' sort key). */
   from?: string;
   to?: string;
+  /** Disputed orders only, whose dispute is still running (`open`) or decided (`closed`): their own lists. */
+  dispute?: DisputeFilter;
   limit: number;
   offset: number;
   cursor?: string;
@@ -65,7 +68,8 @@ const emptyPage = (query: StaffOrderQuery): StaffOrderPage => ({
  * `GET /orders`, newest first (purchase instant, then id), walked by `next`. Which index serves it:
  * a customer (`customerId` or `email`): their orders (GSI1, or GSI2 with `eventId`), status and scope applied on top;
  * otherwise an event's orders (GSI3, or GSI4 for one status), the scope's events merged for a scoped caller without
- * `eventId`, every event's sharded lists (GSI5, GSI6 for a status) for an unscoped one. The page and one more are
+ * `eventId`, every event's sharded lists (GSI5, GSI6 for a status) for an unscoped one; `dispute`: the disputed
+ * orders' entries (GSI3 per event, GSI5 across events: lists/orders.ts `walkDisputedOrders`), no kept count. The page and one more are
  * read (at most PORTAL_READ_BUDGET index items: a customer's orders too sparse in status or scope is a 400).
  * `totalCount` is exact from the kept counts without a purchase range (the staff's per event and status, the
  * customer's per event); otherwise exact when the read reached the end from the start, else flagged an estimate.
@@ -90,7 +94,10 @@ export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): P
 
   let counted: Promise<number> | undefined;
   let read: OrderWalkRead;
-  if (customerId !== undefined) {
+  if (query.dispute !== undefined) {
+    // The contract allows only eventId and a purchase range beside it (StaffOrderListQuery).
+    read = await walkDisputedOrders({ eventIds, dispute: query.dispute, ...range }, { need, after });
+  } else if (customerId !== undefined) {
     const keep =
       query.status !== undefined || (scope && query.eventId === undefined)
         ? (order: Order) =>

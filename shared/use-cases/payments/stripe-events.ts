@@ -1,9 +1,11 @@
 import type Stripe from 'stripe';
 import { logger } from '../../logger.ts';
 import * as z from '../../schema.ts';
+import { Currency, idOf, Metadata, Reference, readObject } from './stripe-objects.ts';
 import { verifyWebhook } from '../../services/payments.ts';
 import { recordChargeRefunds } from './refunds.ts';
 import { applySucceededPayment } from './succeeded-payments.ts';
+import { followUpHandlers } from './stripe-follow-ups.ts';
 
 /**
  * `POST /payments/stripe/webhook`: Stripe's events, verified first (signature over the raw body, 5 minutes'
@@ -18,8 +20,8 @@ export type StripeEventHandler = (event: Stripe.Event) => Promise<void>;
  * The events the service acts on, by type. The checkout plugs in here: `payment_intent.succeeded`
  * (the order paid, its tickets issued, or refunded when they are gone; a payment that is not the order's refunded:
  * succeeded-payments.ts), `payment_intent.payment_failed`,
- * `charge.refunded` (its refunds recorded on the order: refunds.ts); the stand-in sends these three and
- * `payment_intent.canceled`.
+ * `charge.refunded` (its refunds recorded on the order: refunds.ts); the disputes and the refunds that fail later are
+ * stripe-follow-ups.ts's.
  */
 export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventHandler>> = {
   'payment_intent.succeeded': async (event) => {
@@ -47,39 +49,23 @@ export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventH
   'charge.refunded': async (event) => {
     const charge = readObject(event, RefundedChargeObject);
     if (!charge) return;
-    const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
     await recordChargeRefunds(
-      { id: charge.id, paymentIntent: paymentIntent ?? null, metadata: charge.metadata ?? null },
+      { id: charge.id, paymentIntent: idOf(charge.payment_intent), metadata: charge.metadata ?? null },
       event.id,
     );
   },
+  // Disputes and refunds that fail later: stripe-follow-ups.ts.
+  ...followUpHandlers,
 };
 
-/**
- * The fields a handler reads of its event's object (Stripe's own objects carry them). Anything else, in a signed
- * event (a null or malformed `data.object`, an intent without its amount), is acknowledged and logged, never a 5xx:
- * Stripe would deliver it again for days, and no delivery could succeed.
- */
-const Metadata = z.nullish(z.record(z.string(), z.string()));
 const IntentObject = z.looseObject({ id: z.string(), metadata: Metadata });
 const SucceededIntentObject = z.looseObject({
   id: z.string(),
   amount_received: z.int().check(z.nonnegative()),
-  currency: z.string().check(z.regex(/^[a-zA-Z]{3}$/)),
+  currency: Currency,
   metadata: Metadata,
 });
-const RefundedChargeObject = z.looseObject({
-  id: z.string(),
-  payment_intent: z.nullish(z.union([z.string(), z.looseObject({ id: z.string() })])),
-  metadata: Metadata,
-});
-
-function readObject<T>(event: Stripe.Event, schema: z.ZodMiniType<T>): T | undefined {
-  const read = schema.safeParse(event.data?.object);
-  if (read.success) return read.data;
-  logger.warn('Stripe event with an object it cannot read acknowledged', { eventId: event.id, eventType: event.type });
-  return undefined;
-}
+const RefundedChargeObject = z.looseObject({ id: z.string(), payment_intent: Reference, metadata: Metadata });
 
 /** What every handler reads of the event itself. */
 const Envelope = z.looseObject({ id: z.string(), type: z.string(), created: z.int() });
