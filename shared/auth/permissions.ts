@@ -35,3 +35,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const STAGE_WIDE_PERMISSIONS: readonly Permission[] = ['shipping:write'];
 
 export const isStageWide = (permission: Permission): boolean => STAGE_WIDE_PERMISSIONS.includes(permission);
+
+/** What an administrator may do: their record's permissions, less the stage-wide ones when limited to some events. */
+export const heldPermissions = (permissions: readonly Permission[], eventScope: readonly number[] | undefined) =>
+  eventScope ? permissions.filter((permission) => !isStageWide(permission)) : [...permissions];

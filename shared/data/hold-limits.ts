@@ -1,5 +1,6 @@
 import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { HOLD_COOL_DOWN_SECONDS, heldQuantity, type Reservation } from '../domain/reservation.ts';
+import type { Reservation } from '../domain/reservation.ts';
+import { HOLD_COOL_DOWN_SECONDS, heldQuantity } from '../domain/hold-limits.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 

@@ -1,4 +1,4 @@
-import type { Permission } from '../auth/permissions.ts';
+import { heldPermissions, type Permission } from '../auth/permissions.ts';
 
 /** An administrator: the staff who use the admin SPA (stored by data/administrators.ts). */
 export interface Administrator {
@@ -23,7 +23,13 @@ export interface Administrator {
   updated: string;
 }
 
-/** What `/auth/me` and login answers show: never the hash. */
+/**
+ * What `/auth/me` and login answers show: never the hash; the permissions the administrator holds (a stage-wide one
+ * is not theirs while limited to some events, so the admin page offers no control a request would refuse).
+ */
 export type AdministratorProfile = Omit<Administrator, 'passwordHash' | 'sessionVersion'>;
 
-export const toProfile = ({ passwordHash, sessionVersion, ...profile }: Administrator): AdministratorProfile => profile;
+export const toProfile = ({ passwordHash, sessionVersion, ...profile }: Administrator): AdministratorProfile => ({
+  ...profile,
+  permissions: heldPermissions(profile.permissions, profile.eventScope),
+});

@@ -1,5 +1,6 @@
 import type { CreatedEvent, Event, TicketType } from './event.ts';
-import { DEFAULT_RESERVATION_MINUTES, holdCaps } from './reservation.ts';
+import { DEFAULT_RESERVATION_MINUTES } from './reservation.ts';
+import { holdCaps } from './hold-limits.ts';
 import type { WaiverKind } from './waivers.ts';
 
 /**

@@ -76,10 +76,7 @@ export interface Order {
   issuedTickets?: Record<string, number>;
   /** A box-office sale's order (`POST /orders`): who sold it, how it was paid, and the stock it holds until issued. */
   boxOffice?: BoxOfficeSale;
-  /**
-   * Payments that named this order but did not pay it (another PaymentIntent, another amount or currency:
-   * order-payment.ts), each once, refunded; only ever appended to. Absent before the first.
-   */
+  /** Payments that named this order but did not pay it (order-payment.ts), each once, refunded; append-only. */
   paymentProblems?: PaymentProblem[];
   /** The card payment's dispute, as Stripe last reported it (order-dispute.ts); absent when none. */
   dispute?: OrderDispute;

@@ -171,6 +171,36 @@ describe('granting a scope (bin/maintenance/create-administrator --events)', () 
     expect(login.body.data.user.eventScope).toEqual([12, 15]);
   });
 
+  it('shows a scoped administrator without the stage-wide permissions their record names, an unscoped one with them', async () => {
+    const scoped = newAddress('scoped-shipping');
+    await createStaffMember({
+      email: scoped,
+      name: 'Box office B',
+      permissions: 'shipping:read,shipping:write,orders:read',
+      vendor: false,
+      events: '12',
+      password: PASSWORD,
+    });
+    const login = await legacyLogin(scoped, PASSWORD);
+    expect(login.body.data.user.permissions).toEqual(['shipping:read', 'orders:read']);
+    const me = await call('GET', '/api/v2/auth/me', { token: login.body.data.jwt });
+    expect(me.status, me.raw).toBe(200);
+    expect(me.body.data.permissions).toEqual(['shipping:read', 'orders:read']);
+
+    const unscoped = newAddress('unscoped-shipping');
+    await createStaffMember({
+      email: unscoped,
+      name: 'Office',
+      permissions: 'shipping:read,shipping:write',
+      vendor: false,
+      password: PASSWORD,
+    });
+    expect((await legacyLogin(unscoped, PASSWORD)).body.data.user.permissions).toEqual([
+      'shipping:read',
+      'shipping:write',
+    ]);
+  });
+
   it('refuses a list that is not event ids', () => {
     for (const bad of ['', 'a', '0', '1.5', '-3', '12,,x']) expect(() => parseEvents(bad)).toThrow(UsageError);
     expect(parseEvents('7')).toEqual([7]);

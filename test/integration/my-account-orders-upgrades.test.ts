@@ -75,7 +75,11 @@ describe('GET /my-account/payment-processor', () => {
 describe('GET /my-account/payment-processor?eventId=', () => {
   it("answers the currency the event's checkout charges in, the rest as the record", async () => {
     await putPaymentProcessor(EURO_PROCESSOR);
-    const yen = await seedEvent({ published: true, currency: 'JPY' });
+    const yen = await seedEvent({
+      published: true,
+      currency: 'JPY',
+      ticketTypes: [{ name: 'Runner', price: 1500, total: 10 }],
+    });
     const [record, forYen] = [
       await call('GET', `${BASE}/payment-processor`, { token }),
       await call('GET', `${BASE}/payment-processor?eventId=${yen.id}`, { token }),

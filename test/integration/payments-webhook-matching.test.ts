@@ -108,7 +108,11 @@ describe('payment_intent.succeeded pays only its own order', () => {
       problems: [{ intentId: other.id, reason: 'other_intent', amount: 50, currency: 'USD', refundId: refund!.id }],
     });
     const answered = relay.answers.filter(({ event }) => JSON.stringify(event.data.object).includes(other.id));
-    expect(answered.map(({ event }) => event.type).sort()).toEqual(['charge.refunded', 'payment_intent.succeeded']);
+    expect(answered.map(({ event }) => event.type).sort()).toEqual([
+      'charge.refunded',
+      'payment_intent.succeeded',
+      'refund.created',
+    ]);
     expect(answered.every(({ answer }) => answer.status === 200)).toBe(true);
 
     await payAsBrowser(keys, order.intent);

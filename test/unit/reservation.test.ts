@@ -3,10 +3,7 @@ import {
   attendeeTakes,
   unissuedTakes,
   amountsOf,
-  checkoutExpiry,
   creationShards,
-  heldQuantity,
-  holdCaps,
   notOnSale,
   planTakes,
   priceLine,
@@ -15,6 +12,7 @@ import {
   statesBefore,
   stockShardsFor,
 } from '#shared/domain/reservation';
+import { checkoutExpiry, heldQuantity, holdCaps } from '#shared/domain/hold-limits';
 
 const shards = (...left: number[]) => left.map((n, shard) => ({ shard, left: n, held: 0 }));
 

@@ -6,13 +6,15 @@ import * as z from '../../schema.ts';
 import { isValidTimeZone } from '../../domain/event.ts';
 import { money } from '../../domain/money.ts';
 import {
-  DEFAULT_MAX_HELD_PER_CUSTOMER,
-  DEFAULT_MAX_HELD_PER_NETWORK,
-  MAX_HELD_PER_NETWORK,
   MAX_RESERVATION_MINUTES,
   MAX_TICKETS_PER_RESERVATION,
   MIN_RESERVATION_MINUTES,
 } from '../../domain/reservation.ts';
+import {
+  DEFAULT_MAX_HELD_PER_CUSTOMER,
+  DEFAULT_MAX_HELD_PER_NETWORK,
+  MAX_HELD_PER_NETWORK,
+} from '../../domain/hold-limits.ts';
 
 /** A waiver's text (each version is an item of its own). */
 export const MAX_WAIVER_TEXT = 50_000;

@@ -9,25 +9,19 @@ import { HoldRefused, readStock } from '../../data/stock.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { saleCurrency, type TicketType } from '../../domain/event.ts';
 import {
-  amountsOf,
   DEFAULT_RESERVATION_MINUTES,
-  holdCaps,
-  type HoldCaps,
   MAX_TICKETS_PER_RESERVATION,
   notOnSale,
   planTakes,
-  priceLine,
-  shippingFor,
   toReservationView,
   type Reservation,
-  type ReservationAmounts,
   type StockTake,
 } from '../../domain/reservation.ts';
-import { unpayableCharge, type ShippingMethod } from '../../domain/shipping-method.ts';
+import { holdCaps, type HoldCaps } from '../../domain/hold-limits.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { accessibleEvent } from './catalogue.ts';
-import { chargeLimitProblem, chargeLimits, formatAmount, toMajor, toMinor } from '../../money.ts';
 import { cancelCheckoutPayment } from './checkout-intent.ts';
+import { priceHold } from './hold-prices.ts';
 
 /** A customer's reservations per minute, and a network's (a household or office behind one address shares it). */
 export const RESERVATIONS_PER_CUSTOMER = { name: 'RESERVATIONS_CUSTOMER', limit: 10, windowSeconds: 60 } as const;
@@ -83,12 +77,7 @@ export async function createReservation(customerId: number, network: string, req
   const standing = await customerHold(customerId, event.id, at);
   if (standing) throw holdStands(standing, at);
 
-  const currency = saleCurrency(event);
-  const lines = request.lines.map((line) =>
-    priceLine(byId.get(line.typeId)!, line.quantity, line.waveTimeId ?? null, currency),
-  );
-  const amounts = amountsOf(lines, shippingIn(method, quantity, currency), currency);
-  checkChargeable(amounts);
+  const { lines, amounts } = priceHold(request.lines, byId, method, saleCurrency(event));
   const id = await allocateIds(sequence);
   const minutes = event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES;
   const base = {
@@ -118,41 +107,6 @@ export async function createReservation(customerId: number, network: string, req
       if (attempt >= HOLD_TRIES) throw soldOut(byId.get(refusal.take.typeId)!, 0);
     }
   }
-}
-
-/**
- * Shipping in the event's currency: a method's charge with more decimals than that currency takes (9.5 for a JPY
- * event; methods are stage-wide, without a currency) is 409 `shipping_charge_not_in_currency`, never rounded.
- */
-function shippingIn(method: ShippingMethod | undefined, tickets: number, currency: string): number {
-  const charge = method && unpayableCharge(method, tickets, currency);
-  if (charge !== undefined)
-    throw new Conflict(
-      `Shipping method ${method!.id} charges ${charge}, which is not an amount of ${currency}: choose another method.`,
-      'shipping_charge_not_in_currency',
-      { shippingMethodId: method!.id, charge, currency },
-    );
-  return shippingFor(method, tickets, currency);
-}
-
-/**
- * A total Stripe would refuse to charge is refused before anything is held (409 `amount_below_minimum` or
- * `amount_above_maximum`, with both limits in major units); a free hold (total 0) charges nothing.
- */
-function checkChargeable(amounts: ReservationAmounts): void {
-  const { currency, total } = amounts;
-  const reason = chargeLimitProblem(toMinor(total, currency), currency);
-  if (!reason) return;
-  const limits = chargeLimits(currency);
-  const minimum = toMajor(limits.minimum, currency);
-  const maximum = toMajor(limits.maximum, currency);
-  throw new Conflict(
-    reason === 'amount_below_minimum'
-      ? `A total of ${formatAmount(total, currency)} is below the least a card payment takes, ${formatAmount(minimum, currency)}.`
-      : `A total of ${formatAmount(total, currency)} is above the most a card payment takes, ${formatAmount(maximum, currency)}: hold fewer tickets.`,
-    reason,
-    { total, minimum, maximum, currency },
-  );
 }
 
 /**
