@@ -115,7 +115,7 @@ const table = [
   { method: 'PATCH', path: '/events/{id}/waivers/{waiverId}', handler: 'events/waiver-update', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem'] } },
   { method: 'DELETE', path: '/events/{id}/waivers/{waiverId}', handler: 'events/waiver-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'] } },
 
-  // Orders (issue 58 item 6): staff sell at the box office, read an event's orders and cancel one (its tickets, inventory, the buyer mailed).
+  // Orders: staff sell at the box office, read an event's orders and cancel one (its tickets, inventory, the buyer mailed).
   { method: 'GET', path: '/orders', handler: 'orders/list', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'] } },
   { method: 'POST', path: '/orders', handler: 'orders/sell', auth: admin('orders:sell'), uses: { table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], email: true }, idempotent: true },
   { method: 'GET', path: '/orders/{id}', handler: 'orders/get', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'] } },
@@ -126,7 +126,7 @@ const table = [
   // administrator who manages customers, the account itself, and mail to its owner.
   { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } , throttled: true },
   { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI2'], customerIdentity: 'manage-users', email: true } },
-  // Ours (issue 58): the public sign-up, the same answer whether or not the address has an account (the OpenAPI description).
+  // Ours: the public sign-up, the same answer whether or not the address has an account (the OpenAPI description).
   { method: 'POST', path: '/my-account/sign-up', handler: 'my-account/sign-up', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], tableWrites: [P.rateWindows, P.customerSequence, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'manage-users', email: true }, throttled: true },
   { method: 'GET', path: '/my-account', handler: 'my-account/get', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'PATCH', path: '/my-account', handler: 'my-account/update', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true } , throttled: true },
@@ -138,14 +138,14 @@ const table = [
   { method: 'GET', path: '/my-account/orders', handler: 'my-account/orders', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2'] } },
   { method: 'GET', path: '/my-account/payment-processor', handler: 'my-account/payment-processor', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'GET', path: '/my-account/upgrades/{ticketId}', handler: 'my-account/upgrades', auth: customer, uses: { table: ['GetItem', 'Query'] } },
-  // Ours (issue 58): what a buyer's checkout form asks, the shipping methods to choose from and an event's attendee questions (shared/README.md "Checkout").
+  // Ours: what a buyer's checkout form asks, the shipping methods to choose from and an event's attendee questions (shared/README.md "Checkout").
   { method: 'GET', path: '/my-account/shipping-method', handler: 'my-account/shipping-methods', auth: customer, uses: { table: ['GetItem'], indexes: ['GSI1'] } },
   { method: 'GET', path: '/my-account/question/{eventId}', handler: 'my-account/questions', auth: customer, uses: { table: ['GetItem'] } },
-  // Ours (issue 58): the customer's own ticket as a printable one-page PDF with its QR code.
+  // Ours: the customer's own ticket as a printable one-page PDF with its QR code.
   { method: 'GET', path: '/my-account/tickets/{ticketId}/pdf', handler: 'my-account/ticket-pdf', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'] } },
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
-  // Ours (issue 58, README "Reservations"): a customer holds tickets for the event's reservation minutes, releases them, or they lapse (functions/jobs/release-reservations.ts).
+  // Ours (README "Reservations"): a customer holds tickets for the event's reservation minutes, releases them, or they lapse (functions/jobs/release-reservations.ts).
   { method: 'POST', path: '/my-account/reservations', handler: 'my-account/reservation-create', auth: customer, uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true, throttled: true },
   { method: 'GET', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-get', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'DELETE', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-delete', auth: customer, uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'], payments: true } },

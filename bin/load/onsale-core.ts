@@ -1,5 +1,5 @@
 /**
- * The on-sale rush (issue 58 item 7): buyers arriving within a few seconds for an event's tickets, each
+ * The on-sale rush: buyers arriving within a few seconds for an event's tickets, each
  * reserving 1–4, most checking out with an Idempotency-Key (some sending it twice), paying at the Stripe
  * stand-in as Stripe.js does (some declined), some walking away from their hold, with Stripe's events sent
  * twice, out of order or late. A buyer refused `sold_out` waits in a queue (one availability read a second

@@ -1,6 +1,6 @@
 /**
  * What each buyer of the on-sale rush (onsale-core.ts) does, drawn from a seed so a run can be replayed:
- * the shares are issue 58 item 7's (30 % walk away from their hold, 5 % declined, 20 % send their checkout
+ * the shares are the rush's (30 % walk away from their hold, 5 % declined, 20 % send their checkout
  * twice with the same Idempotency-Key, 10 % of intents with their events sent twice, 10 % out of order, 10 %
  * late), plus 2 % who let their reservation go after the checkout and pay anyway (a payment arriving after
  * its reservation ended: it takes the tickets again if still there, else it is refunded).

@@ -22,7 +22,7 @@ export const PERMISSIONS = [
   'orders:read',
   /** Cancel an order and refund its payment (`POST /orders/{id}/cancel`). */
   'orders:refund',
-  /** Sell at the box office (`POST /orders`, issue 58 item 6). Declared now so `--permissions all` grants it. */
+  /** Sell at the box office (`POST /orders`). Declared now so `--permissions all` grants it. */
   'orders:sell',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -9,7 +9,7 @@ import { writeTickets } from '../support/scale-tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
- * The admission list's read budget (issue 55 item 2): `changedSince` reads at most
+ * The admission list's read budget: `changedSince` reads at most
  * CHANGES_BUDGET update-index items an answer however many shards and granting events, and
  * pages by cursor so nothing is lost; `_limit` pages either walk. Counted, never timed.
  */

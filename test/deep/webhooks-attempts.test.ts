@@ -15,7 +15,7 @@ import {
 } from '../support/webhooks.ts';
 
 /**
- * Attempts and their time (README "Webhooks", functions/jobs/README.md, issue 46 item 4): no
+ * Attempts and their time (README "Webhooks", functions/jobs/README.md): no
  * attempt starts that cannot end within its function's time, every attempt started is
  * recorded, and a delivery an attempt holds is not sent again by hand meanwhile.
  */
@@ -67,7 +67,7 @@ describe('a delivery held by an attempt', () => {
   }, 60_000);
 });
 
-describe('an attempt inside a request (issue 55 item 1)', () => {
+describe('an attempt inside a request', () => {
   it('to a receiver that accepts and never answers: the ping and the retry answer, recorded timed out, nothing left claimed', async () => {
     const r = await receiver();
     const { token, hooks } = await watchedTicket(r, ['ticket.updated']);

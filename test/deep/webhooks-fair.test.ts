@@ -11,7 +11,7 @@ import { makeAdmin, staffToken } from '../support/staff.ts';
 import { deliveriesOf, editTicket, eventually, subscribe, watchedTicket, webhookFixture } from '../support/webhooks.ts';
 
 /**
- * One receiver's backlog hides no other subscription's retries (issue 46 item 3, functions/jobs/README.md "One
+ * One receiver's backlog hides no other subscription's retries (functions/jobs/README.md "One
  * receiver cannot slow the rest"): the dispatcher reads each subscription's own due deliveries, so a run shares
  * its attempts across every subscription with something due, whatever one of them has piled up.
  */
@@ -161,7 +161,7 @@ describe('a receiver that starts hanging', () => {
   }, 60_000);
 });
 
-describe('isolated from the first moment (issue 55 item 6)', () => {
+describe('isolated from the first moment', () => {
   it("a stream batch waits its window at most for a receiver that starts hanging or failing: the healthy one's messages all go", async () => {
     const token = await staffToken(
       await makeAdmin({ permissions: ['webhooks:manage', 'tickets:read', 'tickets:write'] }),

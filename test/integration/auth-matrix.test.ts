@@ -574,7 +574,7 @@ const withBody = (row: RouteRow, options: CallOptions): CallOptions =>
 function otherCustomerCell(row: RouteRow): Cell {
   const param = /\{(\w+)\}/.exec(row.path)?.[1];
   if (param) {
-    // A reservation's `{id}` (issue 58): X's own.
+    // A reservation's `{id}`: X's own.
     const reservation = row.path.startsWith('/my-account/reservations/') && param === 'id';
     if (param !== 'eventId' && param !== 'ticketId' && !reservation)
       throw new Error(`${routeKey(row)}: a customer row with {${param}}: say whose data it names`);

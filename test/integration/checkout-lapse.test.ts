@@ -26,7 +26,7 @@ import { readStats } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
- * An unpaid checkout's end and a paid one's repair (issue 58 item 3), over HTTP with the Stripe stand-in and
+ * An unpaid checkout's end and a paid one's repair, over HTTP with the Stripe stand-in and
  * through the lapsing job: a lapse or a release closes the order awaiting payment (`expired`, counted, recorded)
  * in its own transaction and cancels its PaymentIntent; a payment that claimed the order first keeps the
  * reservation; an issue that stopped part-way is resumed by the payment's next delivery, each ticket once.

@@ -5,7 +5,7 @@ import { seedEvent } from '../support/factories/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
- * The checkout's `shippingCountry` (issue 58 item 3: "domestic only unless `allowInternational`") over HTTP: given
+ * The checkout's `shippingCountry` ("domestic only unless `allowInternational`") over HTTP: given
  * with the address where the method posts the tickets, the stage's home country (SHIPPING_HOME_COUNTRY, NL in the
  * tests' environment) only for a domestic-only method, any country for an international one, and on the order.
  */

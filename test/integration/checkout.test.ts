@@ -18,7 +18,7 @@ import { readStats } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
- * The checkout over HTTP with the Stripe stand-in (issue 58): a held reservation becomes an order awaiting
+ * The checkout over HTTP with the Stripe stand-in: a held reservation becomes an order awaiting
  * payment; the browser confirms as Stripe.js does; the stand-in's signed `payment_intent.*` deliveries,
  * relayed to the webhook route, issue the tickets once however often and in whatever order they come, or
  * refund a late payment whose tickets are gone.

@@ -39,7 +39,7 @@ describe('a scanner limited to one event', () => {
     const admitted = await checkIn(token, mine[0]!.id);
     expect(admitted.status).toBe(200);
     expect(admitted.body.data.processState).toBe(PROCESS_STATE.checkedIn);
-    // The history keeps the scope the change was made in (issue 56 item 5); the seeded creation has none.
+    // The history keeps the scope the change was made in; the seeded creation has none.
     const history = await call('GET', `${TICKETS}/${mine[0]!.id}?_include=history`, { token });
     expect(history.body.data.history.data).toMatchObject([
       { version: 2, action: 'check_in', actor: 'admin 515151', eventScope: [inside.id] },

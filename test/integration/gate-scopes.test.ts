@@ -9,7 +9,7 @@ import { oneTicket } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
- * `POST /scans` across administrators of different event scopes (issue 55 item 3): outside
+ * `POST /scans` across administrators of different event scopes: outside
  * your events looks missing. A scan id answers only callers of the scope that recorded it
  * (who reach the same tickets); anyone else is answered as for an id never sent, and cannot
  * block the real upload of that id; a barcode outside the caller's scope is `unknown_barcode`.
@@ -80,7 +80,7 @@ describe('POST /scans across event scopes', () => {
     const real = await upload(mine, first.event.id, [scanOf(first.ticket.barcode, id)]);
     expect(real.body.data).toEqual([{ id, result: 'admitted', ticketId: first.ticket.id }]);
     expect((await readTicketRecord(first.ticket.id))!.processState).toBe(PROCESS_STATE.checkedIn);
-    // The admission's history entry keeps the scope it was made in (issue 56 item 5).
+    // The admission's history entry keeps the scope it was made in.
     const reader = await adminToken(['tickets:read']);
     const history = await call('GET', `/api/v2/tickets/${first.ticket.id}?_include=history`, { token: reader });
     expect(history.body.data.history.data[0]).toMatchObject({

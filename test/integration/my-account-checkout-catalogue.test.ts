@@ -17,7 +17,7 @@ const table = vi.hoisted(() => {
 });
 
 /**
- * What the portal's checkout form asks (ours, issue 58): the shipping methods a buyer may choose and an event's
+ * What the portal's checkout form asks: the shipping methods a buyer may choose and an event's
  * attendee questions. Neither is per customer: another customer gets the same answer; an event the customer cannot
  * see is 404 as its ticket types are.
  */

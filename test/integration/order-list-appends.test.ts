@@ -15,7 +15,7 @@ import { confirmAsBrowser, standInControl, standInKeys, type StandInKeys } from 
 import { customerToken } from '../support/tokens.ts';
 
 /**
- * An order's `transactions` and `history` are only ever appended to (issue 58): a writer that records on the order
+ * An order's `transactions` and `history` are only ever appended to: a writer that records on the order
  * between another's read and its write (a refund reported by Stripe, a cancellation started by staff) keeps its
  * entry, and an entry is recorded once. Each test lets the other writer in just before the use case's write
  * (test/support/interleave.ts), both against the local table and the Stripe stand-in.

@@ -22,7 +22,7 @@ import { soldOf, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
- * `POST /orders/{id}/cancel` refunds what the order was paid (issue 58 items 3, 6): a checkout paid through the
+ * `POST /orders/{id}/cancel` refunds what the order was paid: a checkout paid through the
  * Stripe stand-in is refunded there once however the cancel is retried (another key, Stripe failing, a crash
  * after Stripe refunded), the refund on the order as a negative transaction; Stripe's `charge.refunded`
  * (ours, or one made in Stripe's dashboard) is recorded once and cancels nothing; a box-office payment is

@@ -32,7 +32,7 @@ import {
 import { adminToken } from '../support/tokens.ts';
 
 /**
- * Cancelling is safe in every state (issue 63 item 3), over HTTP against the table and the Stripe stand-in: a checkout
+ * Cancelling is safe in every state, over HTTP against the table and the Stripe stand-in: a checkout
  * awaiting payment has its PaymentIntent cancelled and its stock back at once; a paid one still issuing its tickets
  * stops issuing, whichever of the cancel and the issue comes first (test/support/interleave.ts), with no ticket of
  * the refunded order valid and the stock back; part of an active order is cancelled and its share refunded once.

@@ -11,7 +11,7 @@ import { readStats, soldOf, TICKETS } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
- * The box office (issue 58 item 6): `POST /orders` sells an event's tickets at the desk, the order active at once
+ * The box office: `POST /orders` sells an event's tickets at the desk, the order active at once
  * with its tickets, under the portal's inventory rule; over HTTP, with the lists, statistics, stock, mail, event
  * scope, idempotent retries and the write units of a one-ticket sale.
  */

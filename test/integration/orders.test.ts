@@ -14,7 +14,7 @@ import { checkIn, readStats, soldOf, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
- * The staff's orders (issue 58 item 6): `GET /orders` walked to its end by `next`, each filter, the event scope,
+ * The staff's orders: `GET /orders` walked to its end by `next`, each filter, the event scope,
  * `GET /orders/{id}`, and `POST /orders/{id}/cancel`: with and without `force`, the tickets' states, the types'
  * `sold`, the check-in statistics, the history, the buyer's mail, idempotent repeats and a resumed half-way failure.
  */

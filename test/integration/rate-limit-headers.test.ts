@@ -8,7 +8,7 @@ import { forgotPassword, legacyLogin, makeAdmin } from '../support/staff.ts';
 import { newAddress } from '../support/mail.ts';
 
 /**
- * The throttled routes tell a client its budget before it is refused (issue 40):
+ * The throttled routes tell a client its budget before it is refused:
  * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-10) on the
  * success and on the refusal, the remaining units going down with each counted request.
  */

@@ -22,7 +22,7 @@ import { readStats, TICKETS } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
- * No sale left half-done (issue 58 items 3 and 6): a box-office sale that fails after its first step is undone by its
+ * No sale left half-done: a box-office sale that fails after its first step is undone by its
  * own request; one whose function died (its undo failing too, as a timeout would leave it) is undone by the sweep of
  * the every-minute job once past the grace period, and a paid checkout stuck `pending` is finished by it. Over HTTP,
  * through the job, with the stock counted three ways (the portal's `available`, the type's `sold`, the check-in

@@ -8,7 +8,7 @@ import { deliveriesOf, editTicket, eventually, subscribe, WEBHOOKS, webhookFixtu
 await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('aim'));
 
 /**
- * Who a subscription delivers for (README "Webhooks", issue 46 item 1): whoever last aimed it
+ * Who a subscription delivers for (README "Webhooks"): whoever last aimed it
  * (url, events, eventIds), who must be able to read what it sends; a stored message goes only
  * to the url, and for the administrator, it was recorded for. Two administrators, as an
  * attacker inside the organisation would try it: the other's tickets never reach their url.

@@ -6,8 +6,8 @@ import { makeAdmin, staffToken } from '../support/staff.ts';
 import { deliveriesOf, editTicket, eventually, subscribe, WEBHOOKS, webhookFixture } from '../support/webhooks.ts';
 
 /**
- * Deliveries outside the caller's events look missing, and redelivery cannot flood (issue 55 items 3 and 5,
- * functions/jobs/README.md "Catching up"): a subscription narrowed since keeps its older deliveries of another event,
+ * Deliveries outside the caller's events look missing, and redelivery cannot flood
+ * (functions/jobs/README.md "Catching up"): a subscription narrowed since keeps its older deliveries of another event,
  * which an administrator scoped to its remaining event neither lists, retries nor re-queues; a range redelivery never
  * takes `delivered` (by id only), and each subscription takes REDELIVERY_RATE calls, then 429 with Retry-After.
  */

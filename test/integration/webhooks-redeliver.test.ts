@@ -15,7 +15,7 @@ import {
 } from '../support/webhooks.ts';
 
 /**
- * Catching up (issue 46 item 5, functions/jobs/README.md "Catching up"): a receiver that was down
+ * Catching up (functions/jobs/README.md "Catching up"): a receiver that was down
  * asks, in one call, for every delivery of a time range that ended without being delivered;
  * the dispatcher sends each once, and nothing outside the range, held by an attempt, or
  * recorded for another aim.

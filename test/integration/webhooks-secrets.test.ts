@@ -10,7 +10,7 @@ import { editTicket, eventually, subscribe, watchedTicket, WEBHOOKS, webhookFixt
 await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('secrets'));
 
 /**
- * The signing secrets are sealed in the table (issue 46 item 6, shared/services/webhook-secret-box.ts):
+ * The signing secrets are sealed in the table (shared/services/webhook-secret-box.ts):
  * the item holds AES-256-GCM ciphertext under the stage's key in Secrets Manager, bound to the
  * webhook's id; receivers still verify with the secret the 201 gave them.
  */
@@ -98,7 +98,7 @@ describe('webhook signing secrets in the table', () => {
     expect(r.unverified).toBe(0);
   });
 
-  it('stored in plain text sign nothing (issue 55 item 7), and say so without the value', async () => {
+  it('stored in plain text sign nothing, and say so without the value', async () => {
     const r = await receiver();
     const hook = await subscribe(token, r, { events: ['ticket.updated'], eventIds: [NO_EVENT] });
     const expiring = new Date(Date.now() + 3_600_000).toISOString();

@@ -52,7 +52,7 @@ function byKind(writes: DynamoWrites): Record<string, number> {
 }
 
 /**
- * What a cancellation of a paid order writes on the order's side (issue 58 items 3, 6), beside the ticket's own
+ * What a cancellation of a paid order writes on the order's side, beside the ticket's own
  * change: the order's `cancellation` (one UpdateItem, 1 unit in the item and each of its six indexes: 7), its refund
  * recorded (one UpdateItem of the item past 1 KB: 2 in the item and each index, 14), then its status (in a
  * transaction, 2 per KB of an item of ~1.2 KB, its status-keyed GSI4 and GSI6 entries moved: 36), and the event's
@@ -279,7 +279,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
   });
 });
 
-describe('write units by AWS rules, of a reservation (issue 58: a hold is light)', () => {
+describe('write units by AWS rules, of a reservation (a hold is light)', () => {
   it("a hold of one line: its stock shard, the reservation, the customer marker, the due entry and its network's count in one transaction (10), its two rate windows (2) and the id (1)", async () => {
     const event = await seedEvent({ published: true });
     const customer = await newCustomer();
@@ -325,11 +325,11 @@ describe('write units by AWS rules, of a reservation (issue 58: a hold is light)
 });
 
 /**
- * What an event's types write with their stock (issue 57), each in its one transaction (2 units per item under 1 KB, and
+ * What an event's types write with their stock, each in its one transaction (2 units per item under 1 KB, and
  * 2 per index entry it moves): the event item (its GSI2 and, as a draft, GSI3 entries: 6), the type (its GSI1 entry: 4),
  * the history entry (2), and 2 per stock item a type of 2,000 holds (8, one per 250) or a total's move touches.
  */
-describe("write units by AWS rules, of an event's types and their stock (issue 57: in the type's one transaction)", () => {
+describe("write units by AWS rules, of an event's types and their stock (in the type's one transaction)", () => {
   const typeBody = { name: 'Runner', price: 25, total: 2000 };
   const eventBody = (fields: Record<string, unknown> = {}) => ({
     title: `Units ${randomUUID()}`,
@@ -379,7 +379,7 @@ describe("write units by AWS rules, of an event's types and their stock (issue 5
   });
 });
 
-describe('write units by AWS rules, of a box-office sale (issue 58 item 6)', () => {
+describe('write units by AWS rules, of a box-office sale', () => {
   /**
    * 1. the order's id (1), then one transaction: its stock shard `left` → `held` (2), the order `pending` in its
    *    six indexes (14, within 1 KB), the customer's link to the event (4) and order counts (2), the staff's event

@@ -7,7 +7,7 @@ import { confirmAsBrowser, type StandInKeys, standInControl, stripeSdk, type Web
 import { customerToken } from './tokens.ts';
 
 /**
- * An order paid as a buyer pays it (issue 58): a published event's reservation checked out over HTTP, its
+ * An order paid as a buyer pays it: a published event's reservation checked out over HTTP, its
  * PaymentIntent confirmed with `pm_card_visa` as Stripe.js does, the stand-in's events relayed to the webhook
  * route, the tickets issued. What a refund test needs of it.
  */

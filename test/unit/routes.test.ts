@@ -120,7 +120,7 @@ const OUR_ROUTES = [
   'POST /webhooks/{id}/deliveries/redeliver',
   'POST /webhooks/{id}/deliveries/{deliveryId}/retry',
   'POST /webhooks/{id}/ping',
-  // Checkout (issue 58): Stripe's events (README "Payments").
+  // Checkout: Stripe's events (README "Payments").
   'POST /payments/stripe/webhook',
 ];
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openWith, SecretUnreadable, sealWith } from '#shared/services/webhook-secret-box';
 
 /**
- * Secrets in one format (issue 55 item 7, functions/jobs/README.md "Secrets"): only a v1 sealed secret with a 12-byte IV
+ * Secrets in one format (functions/jobs/README.md "Secrets"): only a v1 sealed secret with a 12-byte IV
  * and a full 16-byte GCM tag opens; plain text, short tags and other shapes are refused, saying why without the value
  * (what the attempt records and logs: webhooks-secrets.test.ts).
  */

@@ -155,7 +155,7 @@ describe('a ticket change message', () => {
   });
 });
 
-describe('an attempt inside a request (issue 55 item 1)', () => {
+describe('an attempt inside a request', () => {
   it('waits for its receiver 3 s of the route function’s 10 s at the deployed settings, and holds its claim no longer than that function can run', async () => {
     // The unit project sets no WEBHOOK_* variable: the defaults are the deployed contract (webhook-settings.ts).
     const { attemptTimeoutMs, requestAttemptTimeoutMs, requestClaimMs, ROUTE_FUNCTION_TIMEOUT_MS } = await import(

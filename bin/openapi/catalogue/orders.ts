@@ -1,7 +1,7 @@
 import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
 import { EVENT_SCOPE, type Entries, md } from './common.ts';
 
-/** The `orders` tag: staff reading and cancelling orders (issue 58 item 6). */
+/** The `orders` tag: staff reading and cancelling orders. */
 export const ORDERS_TAG = md(
   "Orders for staff: `POST /orders` (a box-office sale) with `orders:sell`, `GET /orders` and `GET /orders/{id}` with `orders:read`, `POST /orders/{id}/cancel` with `orders:refund`. An order is for one event; an administrator limited to some events sees only their orders (another event's order: 404; a list filtered by another event: an empty page).",
   "An order's `status`: `pending` (its tickets being issued), `active` (paid and issued), `cancelled` (cancelled by staff, no payment taken), `refunded` (cancelled by staff after a payment). `history` lists the order's creation and every staff change with who made it (`admin 3`) and `force` (`tickets_cancelled`: part of it, with its `ticketIds`); each ticket's own history records its cancellation (`cancel_order`, or `force_cancel_order` for a checked-in ticket cancelled with `force`).",

@@ -1,6 +1,6 @@
 import { type Entries, md } from './common.ts';
 
-/** The `my-account` tag's reservation routes (ours, issue 58): joined with the tag's other entries in catalogue.ts. */
+/** The `my-account` tag's reservation routes: joined with the tag's other entries in catalogue.ts. */
 export const RESERVATIONS = {
   'POST /my-account/reservations': {
     summary: 'Reserve tickets (ours)',
