@@ -4,7 +4,7 @@ import type { OrderTransaction } from '../../domain/order.ts';
 import { logger } from '../../logger.ts';
 import { recordRefundFailed } from '../../services/metrics.ts';
 import type { StripeRefund } from '../../services/payments.ts';
-import { orderIdOfPayment } from './disputes.ts';
+import { orderOfPayment } from './payment-order.ts';
 import { refundTransaction } from './refunds.ts';
 
 /**
@@ -20,15 +20,15 @@ export async function followStripeRefund(
   eventId: string,
 ): Promise<void> {
   if (refund.status !== 'failed' && refund.status !== 'canceled') return;
-  const orderId = await orderIdOfPayment(refund.paymentIntent);
+  const order = await orderOfPayment(refund.paymentIntent);
   const recorded = refundTransaction(refund);
   const correction: OrderTransaction = {
     ...recorded,
     amount: -recorded.amount,
     reference: failedRefundReference(refund.id),
   };
-  const added = orderId === undefined ? undefined : await appendTransactions(orderId, [recorded, correction]);
-  if (!added) {
+  const added = order && (await appendTransactions(order.id, [recorded, correction]));
+  if (!order || !added) {
     logger.warn('Stripe refund failure of no order acknowledged', { eventId, refundId: refund.id });
     return;
   }
@@ -36,7 +36,7 @@ export async function followStripeRefund(
   const reason = refund.failureReason ?? refund.status;
   logger.error('Refund failed: the buyer did not get the money back', {
     eventId,
-    orderId,
+    orderId: order.id,
     refundId: refund.id,
     reason,
   });

@@ -1,12 +1,12 @@
 import { addTransactions } from '../../data/order-lists.ts';
 import { getOrder } from '../../data/orders.ts';
 import { isClosed } from '../../domain/order-cancel.ts';
-import { isOrderPayment } from '../../domain/order-payment.ts';
 import type { OrderTransaction } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
-import { listRefunds, paymentMetadata, refundPayment, type StripeRefund } from '../../services/payments.ts';
+import { listRefunds, refundPayment, type StripeRefund } from '../../services/payments.ts';
 import { fromStripeAmount, toMajor, toStripeAmount } from '../../money.ts';
+import { orderOfPayment } from './payment-order.ts';
 
 /**
  * Stripe refunds on orders (shared/README.md "Refunds"): the one way the service refunds a payment (a cancel
@@ -109,34 +109,19 @@ export interface RefundedCharge {
 }
 
 /**
- * `charge.refunded`: the charge's refunds recorded on its order (found by the PaymentIntent's `orderId`
- * metadata, which a charge carries; else read from the PaymentIntent; only when that intent is the order's own
- * payment: order-payment.ts `isOrderPayment`), each once: a refund the service made
+ * `charge.refunded`: the charge's refunds recorded on the order its payment paid (payment-order.ts; a charge carries
+ * the PaymentIntent's metadata), each once: a refund the service made
  * itself is already there by its id. Information only: no ticket is cancelled and the status stays (staff
  * cancel with `POST /orders/{id}/cancel`, which then refunds nothing more: README "Refunds").
  */
 export async function recordChargeRefunds(charge: RefundedCharge, eventId: string): Promise<void> {
-  const metadata = charge.metadata?.orderId
-    ? charge.metadata
-    : charge.paymentIntent
-      ? await paymentMetadata(charge.paymentIntent)
-      : {};
-  const orderId = Number(metadata.orderId);
-  if (!Number.isSafeInteger(orderId) || orderId <= 0) {
-    logger.warn('Stripe refund without an order acknowledged', { eventId, chargeId: charge.id });
-    return;
-  }
-  const order = await getOrder(orderId);
+  // The refund of a payment that named an order without paying it (refundUnmatchedPayment) is no order's money.
+  const order = await orderOfPayment(charge.paymentIntent, charge.metadata);
   if (!order) {
-    logger.warn('Stripe refund of an unknown order acknowledged', { eventId, orderId });
-    return;
-  }
-  // The refund of a payment that named the order without paying it (refundUnmatchedPayment) is not the order's money.
-  if (!charge.paymentIntent || !isOrderPayment(order, charge.paymentIntent)) {
-    logger.info("Stripe refund of a payment not the order's acknowledged", { eventId, orderId, chargeId: charge.id });
+    logger.info("Stripe refund of no order's payment acknowledged", { eventId, chargeId: charge.id });
     return;
   }
   const refunds = (await listRefunds({ charge: charge.id })).filter(returnsMoney);
-  await addTransactions(orderId, refunds.map(refundTransaction));
-  logger.info('Stripe refund recorded', { eventId, orderId, refunds: refunds.map((refund) => refund.id) });
+  await addTransactions(order.id, refunds.map(refundTransaction));
+  logger.info('Stripe refund recorded', { eventId, orderId: order.id, refunds: refunds.map((refund) => refund.id) });
 }
