@@ -87,4 +87,16 @@ describe("the staff's order counts, sharded by the order", () => {
     });
     expect(eventShards.filter((shard) => shard !== undefined).length).toBeGreaterThan(1);
   });
+
+  it("every event's count is written by each group's own events only: no item takes the sales of every event", async () => {
+    for (let group = 0; group < ORDER_COUNT_GROUPS; group++) {
+      const shards = await Promise.all(
+        Array.from({ length: ORDER_COUNT_SHARDS }, (_, shard) => storedItem(keys.allOrderCounts(group, shard))),
+      );
+      const counted = shards.reduce((sum, shard) => sum + Number(shard?.n ?? 0), 0);
+      const ofGroup = orders.filter((order) => order.eventId % ORDER_COUNT_GROUPS === group);
+      expect(ofGroup.length, `group ${group}`).toBeGreaterThan(0);
+      expect(counted, `group ${group}`).toBe(ofGroup.length);
+    }
+  });
 });
