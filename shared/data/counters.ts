@@ -1,12 +1,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { IdBlocks } from './id-blocks.ts';
 import { keys, type Key } from './keys.ts';
 
-/**
- * Allocates `count` consecutive numeric ids from a named sequence in one atomic
- * update; returns the first. The spec's ids are integers, so no UUIDs here.
- */
-export async function allocateIds(sequence: string, count = 1): Promise<number> {
+/** Draws `count` consecutive numeric ids from a named sequence in one atomic update; returns the first. */
+export async function drawIds(sequence: string, count: number): Promise<number> {
   const { Attributes } = await db.send(
     new UpdateCommand({
       TableName: tableName(),
@@ -19,6 +17,18 @@ export async function allocateIds(sequence: string, count = 1): Promise<number> 
   );
   return Number(Attributes?.value) - count + 1;
 }
+
+/** This container's blocks of ids (id-blocks.ts): the sale's sequences are drawn 100 ids at a time. */
+const containerIds = new IdBlocks(drawIds);
+
+/**
+ * Allocates `count` consecutive numeric ids from a named sequence; returns the first. The spec's ids are integers,
+ * so no UUIDs here. Unique, but not in creation order across containers (id-blocks.ts).
+ */
+export const allocateIds = (sequence: string, count = 1): Promise<number> => containerIds.take(sequence, count);
+
+/** How many ids of `sequence` this container holds without a write (the write-units tests arrange a block). */
+export const idsInHand = (sequence: string): number => containerIds.inHand(sequence);
 
 /** The transaction action that moves a maintained count; put it in the same transaction as the change. */
 export const countDelta = (name: string, delta: number) => ({

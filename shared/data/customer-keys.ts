@@ -117,11 +117,15 @@ export const customerKeys = {
       [customerKeys.disputedOrders(state), purchaseSort(order.purchasedDate, order.id)],
     ),
   /**
-   * Orders counted for the staff's `totalCount`: one item per event (`EVENT_ORDER_COUNTS#<eventId>`) and one for every
-   * event (`ALL_ORDER_COUNTS`), `n` and one `s#<status>` per status, moved in each order's creation and status change.
+   * Orders counted for the staff's `totalCount`, `n` and one `s#<status>` per status, moved in each order's creation
+   * and status change: an event's shard (`EVENT_ORDER_COUNTS#<eventId>#<shard>`) and its group's shard of every
+   * event's count (`ALL_ORDER_COUNTS#<group>#<shard>`); which shard and group: order-count-shards.ts.
    */
-  eventOrderCounts: (eventId: number): Key => ({ PK: `EVENT_ORDER_COUNTS#${eventId}`, SK: 'COUNT' }),
-  allOrderCounts: { PK: 'ALL_ORDER_COUNTS', SK: 'COUNT' } as Key,
+  eventOrderCounts: (eventId: number, shard: number): Key => ({
+    PK: `EVENT_ORDER_COUNTS#${eventId}#${shard}`,
+    SK: 'COUNT',
+  }),
+  allOrderCounts: (group: number, shard: number): Key => ({ PK: `ALL_ORDER_COUNTS#${group}#${shard}`, SK: 'COUNT' }),
   /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
   orderTickets: (orderId: number) => on('GSI3', `ORDER_TICKETS#${orderId}`),
   customerTickets: (customerId: number) => on('GSI4', `CUSTOMER_TICKETS#${customerId}`),

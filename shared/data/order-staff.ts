@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Order, OrderCancellation, OrderHistoryEntry, PartCancellation } from '../domain/order.ts';
 import { batchGet, db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { allOrderCountItems, eventOrderCountItems } from './order-count-shards.ts';
 import { fromItem } from './orders.ts';
 
 /**
@@ -11,9 +12,13 @@ import { fromItem } from './orders.ts';
  * the start of a cancellation.
  */
 
-/** The kept counts of these events (undefined: every event's item): `n`, or `s#<status>`, summed. One BatchGetItem. */
+/**
+ * The kept counts of these events (undefined: every event's): `n`, or `s#<status>`, summed over their shards
+ * (order-count-shards.ts), strongly consistent so a move whose write answered is counted. BatchGetItems sent together.
+ */
 export async function countStaffOrders(eventIds: readonly number[] | undefined, status?: string): Promise<number> {
-  const items = await batchGet(eventIds ? eventIds.map((id) => keys.eventOrderCounts(id)) : [keys.allOrderCounts]);
+  const shards = eventIds ? eventIds.flatMap(eventOrderCountItems) : allOrderCountItems();
+  const items = await batchGet(shards, { consistent: true });
   const name = status === undefined ? 'n' : `s#${status}`;
   return items.reduce((sum, item) => sum + Number(item?.[name] ?? 0), 0);
 }

@@ -1,19 +1,17 @@
 import type { Order } from '../domain/order.ts';
 import { tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
+import { orderCountItems } from './order-count-shards.ts';
 
 /**
  * The staff's order counts (keys.ts `eventOrderCounts`, `allOrderCounts`: `n`, `s#<status>`) and the one write
  * that moves an order's status: the order (its status-keyed index places with it) and both counts in one
- * transaction, conditional on the status it leaves, so the counts cannot drift from the orders.
- *
- * Hot items: an event's count item takes one update per order created and one per status change. DynamoDB
- * accepts 1,000 write units a second on one item's partition; a count item is ~100 bytes (1 unit a write),
- * so one event's orders may be created and paid at up to ~500 a second before its count throttles.
+ * transaction, conditional on the status it leaves, so the counts cannot drift from the orders. Both counts are
+ * sharded by the order (order-count-shards.ts: which items, and the arithmetic against the transaction ceiling).
  */
 
-/** The Updates that add `moves` (attribute → delta) to an event's and to every event's order counts. */
-export function staffCountMoves(eventId: number, moves: Record<string, number>) {
+/** The Updates that add `moves` (attribute → delta) to the order's shards of its event's and every event's counts. */
+export function staffCountMoves(order: Pick<Order, 'id' | 'eventId'>, moves: Record<string, number>) {
   const names: Record<string, string> = {};
   const values: Record<string, number | string> = { ':entity': 'OrderCount' };
   const adds = Object.entries(moves).map(([name, delta], i) => {
@@ -22,7 +20,7 @@ export function staffCountMoves(eventId: number, moves: Record<string, number>) 
     return `#m${i} :m${i}`;
   });
   const update = `SET entity = :entity ADD ${adds.join(', ')}`;
-  return [keys.eventOrderCounts(eventId), keys.allOrderCounts].map((Key) => ({
+  return orderCountItems(order).map((Key) => ({
     Update: {
       TableName: tableName(),
       Key,
@@ -107,7 +105,7 @@ export function orderStatusMoveActions(
         ExpressionAttributeValues: { ...values, ...also?.values },
       },
     },
-    ...staffCountMoves(before.eventId, { [`s#${before.status}`]: -1, [`s#${after.status}`]: 1 }),
+    ...staffCountMoves(before, { [`s#${before.status}`]: -1, [`s#${after.status}`]: 1 }),
   ];
 }
 

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Order } from '../domain/order.ts';
+import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
 import type { StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs, TransactionCancelled } from './client.ts';
@@ -61,10 +61,17 @@ export async function commitNewOrder(order: Order, event: LinkedEvent): Promise<
 /** The new order's actions, for a caller writing them in a transaction of its own (the checkout's). */
 export const newOrderActions = (order: Order, event: LinkedEvent) => [
   { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
-  customerEventLink(order.customerId, event),
-  countOrder(order),
-  ...staffCountMoves(order.eventId, { n: 1, [`s#${order.status}`]: 1 }),
+  ...customerActions(order, event),
+  ...staffCountMoves(order, { n: 1, [`s#${order.status}`]: 1 }),
 ];
+
+/**
+ * The customer's link to the event and their counts; none for a walk-up sale (WALK_UP_CUSTOMER): no account and no
+ * portal reads them, and one customer's items written by the desk sales of every event would be items every event's
+ * sales write in a transaction.
+ */
+const customerActions = (order: Order, event: LinkedEvent) =>
+  order.customerId === WALK_UP_CUSTOMER ? [] : [customerEventLink(order.customerId, event), countOrder(order)];
 
 /**
  * A box-office sale's first step: its stock held (`left` → `held` on each take's shard, conditional on the shard

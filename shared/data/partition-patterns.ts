@@ -27,5 +27,5 @@ export const partitionPatterns = {
   events: 'EVENT#*',
   // The staff's order counts an order's status move keeps (order-status.ts).
   eventOrderCounts: 'EVENT_ORDER_COUNTS#*',
-  allOrderCounts: 'ALL_ORDER_COUNTS',
+  allOrderCounts: 'ALL_ORDER_COUNTS#*',
 } as const;

@@ -7,7 +7,10 @@ import { seedEvent } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { commandsSent } from '../support/command-tally.ts';
 import { newCustomer } from '../support/customers.ts';
+import { allocateIds, idsInHand } from '#shared/data/counters';
+import { ID_BLOCK_SIZES } from '#shared/data/id-blocks';
 import { keys } from '#shared/data/keys';
+import { ORDER_COUNT_GROUPS, ORDER_COUNT_SHARDS } from '#shared/data/order-count-shards';
 import { wordsOf } from '#shared/domain/words';
 import { MIN_SEARCH_WORD } from '#shared/lists/search-tokens';
 import { countWrites, describeWrites, storedItem } from '../support/dynamo-writes.ts';
@@ -55,12 +58,32 @@ function byKind(writes: DynamoWrites): Record<string, number> {
  * What a cancellation of a paid order writes on the order's side, beside the ticket's own
  * change: the order's `cancellation` (one UpdateItem, 1 unit in the item and each of its six indexes: 7), its refund
  * recorded (one UpdateItem of the item past 1 KB: 2 in the item and each index, 14), then its status (in a
- * transaction, 2 per KB of an item of ~1.2 KB, its status-keyed GSI4 and GSI6 entries moved: 36), and the event's
- * and every event's order counts (2 each). A new order's creation adds its GSI3-GSI6 entries and the two counts.
+ * transaction, 2 per KB of an item of ~1.2 KB, its status-keyed GSI4 and GSI6 entries moved: 36), and the order's
+ * shards of its event's and every event's order counts (2 each: shared/data/order-count-shards.ts). A new order's
+ * creation adds its GSI3-GSI6 entries and the two counts.
  * The refund is its own conditional write, not a part of the status's transaction, so that a refund Stripe's
  * `charge.refunded` records meanwhile is never overwritten (shared/README.md "Refunds").
  */
 const ORDER_CANCEL_UNITS = { ORDER: 57, COUNT: 4 };
+
+/**
+ * The sale's ids come from a block this container holds (shared/data/id-blocks.ts): one UpdateItem of its sequence per
+ * 100 ids, so most requests write no `SEQUENCE` at all (amortised: 0.01 units an id). A test counting a request
+ * arranges what the container holds: its rest taken, then one id, so a fresh block is held with 99 left.
+ */
+async function freshIdBlock(sequence: string): Promise<void> {
+  const held = idsInHand(sequence);
+  if (held) await allocateIds(sequence, held);
+  await allocateIds(sequence);
+  expect(idsInHand(sequence)).toBe(ID_BLOCK_SIZES[sequence]! - 1);
+}
+
+/** Takes every id of `sequence` this container holds: its next id draws a block. */
+async function spendIdBlock(sequence: string): Promise<void> {
+  const held = idsInHand(sequence);
+  if (held) await allocateIds(sequence, held);
+  expect(idsInHand(sequence)).toBe(0);
+}
 
 /** The most a check-in adds to the ticket item: its record (who, when, and for a gate scan which scan and its upload). */
 const CHECK_IN_RECORD_BYTES = 170;
@@ -146,6 +169,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
 
   it("transfer to another type: a new ticket in the type's lists, its type counted in the event's position block and its purchase counts", async () => {
     const { event, ticket } = await orderedTicket();
+    await freshIdBlock('TICKET');
     const { result, writes } = await countWrites(() =>
       call('POST', `${TICKETS}/${ticket.id}/transfer`, {
         token,
@@ -177,9 +201,10 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       // The original's place back to its type's stock, the replacement's taken from the new type's (shared/data/stock.ts).
       STOCK: 4,
     });
-    // README "Cost per request": 91, plus 6 per search token of the new ticket (its barcode's parts vary).
+    // README "Cost per request": 90, plus 6 per search token of the new ticket (its barcode's parts vary); its id from
+    // the container's block.
     const kinds = byKind(writes);
-    expect(writes.units - kinds.SEARCH!, describeWrites(writes)).toBe(91);
+    expect(writes.units - kinds.SEARCH!, describeWrites(writes)).toBe(90);
     expect(kinds.SEARCH! % 6).toBe(0);
   });
 
@@ -280,15 +305,21 @@ describe('write units by AWS rules, on a ticket of an order', () => {
 });
 
 describe('write units by AWS rules, of a reservation (a hold is light)', () => {
-  it("a hold of one line: its stock shard, the reservation, the customer marker, the due entry and its network's count in one transaction (10), its two rate windows (2) and the id (1)", async () => {
+  const hold = async () => {
     const event = await seedEvent({ published: true });
     const customer = await newCustomer();
-    const { result, writes } = await countWrites(async () =>
+    const token = await customerToken(customer.id);
+    return () =>
       call('POST', '/api/v2/my-account/reservations', {
-        token: await customerToken(customer.id),
+        token,
         body: { eventId: event.id, lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 2 }] },
-      }),
-    );
+      });
+  };
+
+  it("a hold of one line: its stock shard, the reservation, the customer marker, the due entry and its network's count in one transaction (10), its two rate windows (2); its id from the container's block (0)", async () => {
+    const reserve = await hold();
+    await freshIdBlock('RESERVATION');
+    const { result, writes } = await countWrites(reserve);
     expect(result.status).toBe(201);
     expect(byKind(writes), describeWrites(writes)).toEqual({
       STOCK: 2,
@@ -297,9 +328,18 @@ describe('write units by AWS rules, of a reservation (a hold is light)', () => {
       DUE: 2,
       NETWORK_HELD: 2,
       RATE: 2,
-      SEQUENCE: 1,
     });
+    expect(writes.units).toBe(12);
+  });
+
+  it("the hold that finds its container's block spent draws the next 100 ids (1 unit, once per 100 holds)", async () => {
+    const reserve = await hold();
+    await spendIdBlock('RESERVATION');
+    const { result, writes } = await countWrites(reserve);
+    expect(result.status).toBe(201);
+    expect(byKind(writes).SEQUENCE, describeWrites(writes)).toBe(1);
     expect(writes.units).toBe(13);
+    expect(idsInHand('RESERVATION')).toBe(ID_BLOCK_SIZES.RESERVATION! - 1);
   });
 
   it("a release: the reservation, its stock back, the marker turned cool-down, the due entry gone and its network's count given back, in one transaction (10)", async () => {
@@ -381,23 +421,26 @@ describe("write units by AWS rules, of an event's types and their stock (in the 
 
 describe('write units by AWS rules, of a box-office sale', () => {
   /**
-   * 1. the order's id (1), then one transaction: its stock shard `left` → `held` (2), the order `pending` in its
-   *    six indexes (14, within 1 KB), the customer's link to the event (4) and order counts (2), the staff's event
-   *    and all-events counts (4);
-   * 2. the ticket issued from the hold as the portal's paid ticket: its id, the ticket, history, barcode, type's
+   * 1. the order's id (from the container's block: 0), then one transaction: its stock shard `left` → `held` (2), the
+   *    order `pending` in its six indexes (14, within 1 KB), the order's shards of the staff's event and all-events
+   *    counts (4); a walk-up sale has no customer's link to the event or order counts (a sale to an account: 4 and 2);
+   * 2. the ticket issued from the hold as the portal's paid ticket: its id (from the block), the ticket, history, barcode, type's
    *    `sold`, lists, search tokens, statistics and position blocks, and its shard `held` → `sold` (75, plus 6 for each word of its random barcode: 81 for one),
    *    and its record on the order (`issuedTickets`, conditional on the order `pending`, as a checkout's: 14, the
    *    order item and its six indexes, which project it whole), so a failed sale's undo knows its tickets and none is
    *    issued once it is undone (shared/use-cases/orders/undo-sale.ts);
    * 3. the order `active` with its ticket id (18: its status-keyed GSI4 and GSI6 entries moved) and the two counts (4).
    */
-  it('POST /orders of one ticket: the order and its hold (27), the ticket issued from it (75, and 6 per barcode word) recorded on the order (14), the order active (22)', async () => {
+  const sellOne = async (sale: { customerId?: number } = {}) => {
     const event = await seedEvent({ published: true, questions: [] });
     const staff = await adminToken(['orders:sell'], 77_003);
-    const { result, writes } = await countWrites(() =>
+    await freshIdBlock('ORDER');
+    await freshIdBlock('TICKET');
+    return countWrites(() =>
       call('POST', '/api/v2/orders', {
         token: staff,
         body: {
+          ...sale,
           eventId: event.id,
           lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 1 }],
           payment: { method: 'cash' },
@@ -406,6 +449,10 @@ describe('write units by AWS rules, of a box-office sale', () => {
         },
       }),
     );
+  };
+
+  it('POST /orders of one ticket to a walk-up: the order and its hold (20), the ticket issued from it (74, and 6 per barcode word) recorded on the order (14), the order active (22)', async () => {
+    const { result, writes } = await sellOne();
     expect(result.status, result.raw).toBe(201);
     const order = (await storedItem(keys.order(Number(result.body.data.id)))) as Item;
     expect(itemSize(order)).toBeLessThan(1024);
@@ -414,16 +461,9 @@ describe('write units by AWS rules, of a box-office sale', () => {
     const [ticket] = await listOrderTickets(Number(result.body.data.id));
     const barcodeTokens = wordsOf(ticket!.barcode).filter((word) => word.length >= MIN_SEARCH_WORD).length;
     const search = 6 * (2 + barcodeTokens);
-    // The customer's link to the event is keyed `EVENT#<eventId:10>` under CUSTOMER#<id>.
-    const kinds = Object.fromEntries(
-      Object.entries(byKind(writes)).map(([kind, units]) => [kind.startsWith('EVENT#') ? 'LINK' : kind, units]),
-    );
-    expect(kinds, describeWrites(writes)).toEqual({
-      SEQUENCE: 2,
+    expect(byKind(writes), describeWrites(writes)).toEqual({
       STOCK: 4,
       ORDER: 46,
-      LINK: 4,
-      ORDER_COUNTS: 2,
       COUNT: 8,
       TICKET: 10,
       HISTORY: 2,
@@ -436,6 +476,34 @@ describe('write units by AWS rules, of a box-office sale', () => {
       POS: 10,
       BOUGHT: 12,
     });
-    expect(writes.units).toBe(126 + search);
+    expect(writes.units).toBe(118 + search);
+    // The staff's counts: twice (created, then active) the order's shard of its event's count and of its group's.
+    const orderId = Number(result.body.data.id);
+    const eventId = Number(order.eventId);
+    const shard = orderId % ORDER_COUNT_SHARDS;
+    const counted = writes.items
+      .filter((write) => write.key.endsWith(' COUNT'))
+      .map((write) => write.key.split(' ')[0]);
+    expect(counted.sort()).toEqual(
+      [
+        `ALL_ORDER_COUNTS#${eventId % ORDER_COUNT_GROUPS}#${shard}`,
+        `ALL_ORDER_COUNTS#${eventId % ORDER_COUNT_GROUPS}#${shard}`,
+        `EVENT_ORDER_COUNTS#${eventId}#${shard}`,
+        `EVENT_ORDER_COUNTS#${eventId}#${shard}`,
+      ].sort(),
+    );
+  });
+
+  it("POST /orders to a customer's account adds the customer's link to the event (4) and order counts (2)", async () => {
+    const customer = await newCustomer();
+    const { result, writes } = await sellOne({ customerId: customer.id });
+    expect(result.status, result.raw).toBe(201);
+    // The customer's link to the event is keyed `EVENT#<eventId:10>` under CUSTOMER#<id>.
+    const kinds = byKind(writes);
+    const link = Object.keys(kinds).find((kind) => kind.startsWith('EVENT#'));
+    expect({ LINK: kinds[link!], ORDER_COUNTS: kinds.ORDER_COUNTS }, describeWrites(writes)).toEqual({
+      LINK: 4,
+      ORDER_COUNTS: 2,
+    });
   });
 });
