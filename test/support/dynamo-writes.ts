@@ -9,7 +9,7 @@ import { type DynamoWrites, type Item, priceWrite } from './write-pricing.ts';
  * changed (DynamoDB Local's `ConsumedCapacity` reports transactions at 4×, so it is not
  * used). An SDK middleware on the one shared DocumentClient reads each written item
  * before and after the call (strongly consistent) and prices the difference
- * (test/support/write-pricing.ts).
+ * (bin/bench/write-pricing.ts).
  */
 type Key = { PK: string; SK: string };
 
