@@ -15,6 +15,8 @@ export interface RecordedWrite {
   by: string;
   /** The event whose sale wrote it, when its command tells (eventsIn); undefined for a stage-wide write. */
   event?: number;
+  /** The one customer (each buyer of the run is one) whose sale wrote it, when its command tells (customersIn). */
+  customer?: number;
   /** The command that carried it: the items of one TransactWriteItems share it. */
   command: number;
   transactional: boolean;
@@ -65,6 +67,38 @@ export function eventsIn(items: readonly (Item | undefined)[], known: readonly n
   return new Set([...found].filter((id) => known.includes(id)));
 }
 
+const CUSTOMER_IN_KEY = /(?:^|#)CUSTOMER#(\d+)/g;
+
+/** The customers an item's key, index keys and `customerId` name. */
+export function customersIn(items: readonly (Item | undefined)[]): Set<number> {
+  const found = new Set<number>();
+  for (const item of items) {
+    if (!item) continue;
+    if (typeof item.customerId === 'number' || typeof item.customerId === 'string') found.add(Number(item.customerId));
+    for (const [name, value] of Object.entries(item))
+      if (typeof value === 'string' && /^(PK|SK|GSI\d+(PK|SK))$/.test(name))
+        for (const match of value.matchAll(CUSTOMER_IN_KEY)) found.add(Number(match[1]));
+  }
+  return found;
+}
+
+/**
+ * Whose writes an item or partition had: one buyer's only (`own`: its order, tickets, reservation, account), or
+ * several buyers' or untold ones (shared). A buyer's own item is written by that sale alone, whatever the rate:
+ * scaling it by the target's rate would count it as if every sale wrote it, so it is left out of the heat.
+ */
+class Writers {
+  private readonly customers = new Set<number>();
+  private untold = false;
+  add(write: RecordedWrite): void {
+    if (write.customer === undefined) this.untold = true;
+    else this.customers.add(write.customer);
+  }
+  get own(): boolean {
+    return !this.untold && this.customers.size === 1;
+  }
+}
+
 /**
  * How many a second at the target each recorded write of `step` stands for: the target's rate over what the run
  * measured, for its own event, or for the events together when the write tells none.
@@ -90,6 +124,12 @@ export interface ItemHeat {
   events: number[];
 }
 
+/** What `heatFigures` left out of the heat: the items and partition keys one buyer's own sale alone wrote. */
+export interface OwnWrites {
+  items: number;
+  partitions: number;
+}
+
 export interface PartitionHeat {
   /** `table` or an index's name. */
   where: string;
@@ -103,8 +143,10 @@ export interface HeatFigures {
   /** Write units per hold and per paid order by the function that wrote them (a timer's: its units in the run). */
   unitsByFunction: { by: string; step: SaleStep; unitsPer: number }[];
   stageUnitsPerSecond: number;
+  /** Items and partition keys written by more than one buyer (or by writes that told none), hottest first. */
   items: ItemHeat[];
   partitions: PartitionHeat[];
+  ownWrites: OwnWrites;
 }
 
 const add = <K>(map: Map<K, number>, key: K, value: number) => map.set(key, (map.get(key) ?? 0) + value);
@@ -117,9 +159,15 @@ export function heatFigures(writes: readonly RecordedWrite[], sale: MeasuredSale
   const byFunction = new Map<string, number>();
   const items = new Map<
     string,
-    { units: number; commands: Map<number, number>; inTransactions: Set<number>; events: Set<number> }
+    { units: number; commands: Map<number, number>; inTransactions: Set<number>; events: Set<number>; by: Writers }
   >();
-  const partitions = new Map<string, number>();
+  const partitions = new Map<string, { units: number; by: Writers }>();
+  const onPartition = (key: string, units: number, write: RecordedWrite) => {
+    const partition = partitions.get(key) ?? { units: 0, by: new Writers() };
+    partitions.set(key, partition);
+    partition.units += units;
+    partition.by.add(write);
+  };
   let stage = 0;
   for (const write of writes) {
     const scale = scaleOf(write, sale, target);
@@ -127,17 +175,24 @@ export function heatFigures(writes: readonly RecordedWrite[], sale: MeasuredSale
     stage += units * scale;
     add(byFunction, write.by, units);
     const key = `${write.pk} ${write.sk}`;
-    const item = items.get(key) ?? { units: 0, commands: new Map(), inTransactions: new Set(), events: new Set() };
+    const item = items.get(key) ?? {
+      units: 0,
+      commands: new Map(),
+      inTransactions: new Set(),
+      events: new Set(),
+      by: new Writers(),
+    };
     items.set(key, item);
     item.units += write.itemUnits * scale;
+    item.by.add(write);
     if (write.event !== undefined) item.events.add(write.event);
     if (write.transactional) {
       item.commands.set(write.command, scale);
       if (write.event !== undefined) item.inTransactions.add(write.event);
     }
-    add(partitions, `table\u0000${write.pk}`, write.itemUnits * scale);
+    onPartition(`table\u0000${write.pk}`, write.itemUnits * scale, write);
     for (const index of write.indexes)
-      add(partitions, `${index.indexName}\u0000${index.partition}`, index.units * scale);
+      onPartition(`${index.indexName}\u0000${index.partition}`, index.units * scale, write);
   }
   const per = (step: SaleStep) => (step === 'hold' ? holds : step === 'order' ? orders : 1);
   const sumOf = (step: SaleStep) =>
@@ -154,6 +209,7 @@ export function heatFigures(writes: readonly RecordedWrite[], sale: MeasuredSale
       .sort((a, b) => b.unitsPer - a.unitsPer),
     stageUnitsPerSecond: stage,
     items: [...items]
+      .filter(([, item]) => !item.by.own)
       .map(([key, item]) => ({
         key,
         unitsPerSecond: item.units,
@@ -163,11 +219,16 @@ export function heatFigures(writes: readonly RecordedWrite[], sale: MeasuredSale
       }))
       .sort((a, b) => b.unitsPerSecond - a.unitsPerSecond),
     partitions: [...partitions]
-      .map(([joined, unitsPerSecond]) => {
+      .filter(([, partition]) => !partition.by.own)
+      .map(([joined, { units }]) => {
         const [where, partition] = joined.split('\u0000') as [string, string];
-        return { where, partition, unitsPerSecond };
+        return { where, partition, unitsPerSecond: units };
       })
       .sort((a, b) => b.unitsPerSecond - a.unitsPerSecond),
+    ownWrites: {
+      items: [...items.values()].filter((item) => item.by.own).length,
+      partitions: [...partitions.values()].filter((partition) => partition.by.own).length,
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/data/client';
 import { currentFunction } from '../local/invoke.ts';
-import { eventsIn, type RecordedWrite } from './heat-figures.ts';
+import { customersIn, eventsIn, type RecordedWrite } from './heat-figures.ts';
 import { type Key, plannedWrites } from './written-keys.ts';
 import { type Item, indexWrites, priceWrite } from './write-pricing.ts';
 
@@ -74,6 +74,8 @@ export function recordWrites(known: readonly number[]): WriteRecorder {
       const after = await Promise.all(planned.map(({ key }) => stored(key)));
       const events = eventsIn([...before, ...after], known);
       const event = events.size === 1 ? [...events][0] : undefined;
+      const customers = customersIn([...before, ...after]);
+      const customer = customers.size === 1 ? [...customers][0] : undefined;
       const id = ++commands;
       planned.forEach(({ key, transactional, conditionCheck }, n) => {
         const priced = priceWrite('', command, transactional, before[n], after[n], conditionCheck);
@@ -82,6 +84,7 @@ export function recordWrites(known: readonly number[]): WriteRecorder {
           sk: key.SK,
           by,
           ...(event === undefined ? {} : { event }),
+          ...(customer === undefined ? {} : { customer }),
           command: id,
           transactional,
           itemUnits: priced.item,

@@ -67,6 +67,7 @@ export function heatReport(figures: HeatFigures, sale: MeasuredSale, target: Hea
           ),
       ];
     }),
+    `Left out of the heat: ${figures.ownWrites.items} items and ${figures.ownWrites.partitions} partition keys only one buyer's sale wrote (its order, tickets, reservation, account): each sale writes its own, so they do not scale with the rate (their units are in the costs above)`,
     '',
     ...everyEventLines(figures, sale),
     '',
@@ -89,7 +90,7 @@ function everyEventLines(figures: HeatFigures, sale: MeasuredSale): string[] {
     ...every.filter((i) => !isSequence(i.key)).map(row),
     `  id sequences among them (allocated in blocks: allowed): ${every.filter((i) => isSequence(i.key)).length}`,
     ...every.filter((i) => isSequence(i.key)).map(row),
-    `Stage-wide items (no write of them told its event; WU/s of all events): ${stageWide.length}`,
+    `Items no write of which told its event (stage-wide, or a buyer's rate window): ${stageWide.length}`,
     ...byPattern(
       stageWide,
       (i) => i.key,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   byPattern,
+  customersIn,
   eventsIn,
   heatFigures,
   keyPattern,
@@ -109,7 +110,44 @@ describe('the heat figures', () => {
   });
 });
 
+describe("a buyer's own items", () => {
+  const own = (command: number, customer: number, pk = 'ORDER#9') =>
+    write({ pk, sk: 'ORDER', by: WEBHOOK, event: 2, customer, command, transactional: true, itemUnits: 4 });
+  const mixed = heatFigures(
+    [
+      ...[1, 2, 3, 4, 5].map((command) => own(command, 3)),
+      own(6, 3, 'ORDER_COUNTS'),
+      own(7, 4, 'ORDER_COUNTS'),
+      write({ pk: 'ORDER_COUNTS', sk: 'ORDER', by: WEBHOOK, event: 2, command: 8 }),
+    ],
+    sale,
+    target,
+  );
+
+  it('leaves out of the heat an item and a partition only one buyer wrote: its sale writes it, not every sale', () => {
+    // Five transactions of one order would read as 1,500 a second if scaled as though every order wrote it.
+    expect(mixed.items.map((i) => i.key)).toEqual(['ORDER_COUNTS ORDER']);
+    expect(mixed.partitions.map((p) => p.partition)).toEqual(['ORDER_COUNTS']);
+    expect(mixed.ownWrites).toEqual({ items: 1, partitions: 1 });
+  });
+
+  it('still counts their units in the cost of a paid order and in the stage', () => {
+    expect(mixed.unitsPerOrder).toBe((7 * 4 + 1) / 3);
+    expect(mixed.stageUnitsPerSecond).toBe((7 * 4 + 1) * 300);
+  });
+});
+
 describe('telling events and reading keys', () => {
+  it("tells a customer by a key of theirs or an item's customerId", () => {
+    expect(
+      customersIn([
+        { PK: 'CUSTOMER#2', SK: 'RESERVATION#EVENT#1' },
+        { PK: 'ORDER#3', customerId: 5 },
+      ]),
+    ).toEqual(new Set([2, 5]));
+    expect(customersIn([{ PK: 'RATE#RESERVATIONS_CUSTOMER#2', SK: 'RATE' }])).toEqual(new Set());
+  });
+
   it("tells an event by its own key part or an item's eventId, not by a word that ends in EVENT", () => {
     expect(eventsIn([{ PK: 'CUSTOMER#2', SK: 'RESERVATION#EVENT#1' }], [1, 2])).toEqual(new Set([1]));
     expect(eventsIn([{ PK: 'ORDER#3', SK: 'ORDER', GSI2PK: 'CUSTOMER_EVENT_ORDERS#2#1' }], [1, 2])).toEqual(new Set());
