@@ -67,9 +67,10 @@ export function eventsIn(items: readonly (Item | undefined)[], known: readonly n
   return new Set([...found].filter((id) => known.includes(id)));
 }
 
-const CUSTOMER_IN_KEY = /(?:^|#)CUSTOMER#(\d+)/g;
+// A customer's own key part, alone or ending a word (`CUSTOMER#7`, a rate window's `RESERVATIONS_CUSTOMER#7`).
+const CUSTOMER_IN_KEY = /(?:^|[#_])CUSTOMER#(\d+)/g;
 
-/** The customers an item's key, index keys and `customerId` name. */
+/** The customers an item's key, index keys and `customerId` name (a command's items together tell its buyer). */
 export function customersIn(items: readonly (Item | undefined)[]): Set<number> {
   const found = new Set<number>();
   for (const item of items) {

@@ -145,7 +145,8 @@ describe('telling events and reading keys', () => {
         { PK: 'ORDER#3', customerId: 5 },
       ]),
     ).toEqual(new Set([2, 5]));
-    expect(customersIn([{ PK: 'RATE#RESERVATIONS_CUSTOMER#2', SK: 'RATE' }])).toEqual(new Set());
+    expect(customersIn([{ PK: 'RATE#RESERVATIONS_CUSTOMER#2', SK: 'RATE' }])).toEqual(new Set([2]));
+    expect(customersIn([{ PK: 'ORDER#3', GSI2PK: 'CUSTOMER_EVENT_ORDERS#2#1' }])).toEqual(new Set());
   });
 
   it("tells an event by its own key part or an item's eventId, not by a word that ends in EVENT", () => {
