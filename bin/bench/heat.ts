@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --heat`: what two events on sale at once write, scaled to the target. The local stack as
- * `npm start` runs it, in this process (the API server over the real middy handlers, the table stream's consumer,
- * the lapse job, the Stripe stand-in posting to the webhook route), two events sold through it (heat-sale.ts), every
+ * `npm start` runs it, in this process (the API server over the real middy handlers, the jobs a stage runs beside
+ * them: bin/local/jobs.ts, the Stripe stand-in posting to the webhook route), two events sold through it (heat-sale.ts), every
  * write recorded off the SDK and priced by AWS's rules (heat-record.ts), then scaled by what was measured to the
  * target's holds and paid orders a second per event (heat-figures.ts) and printed (heat-report.ts). Writes
  * `.local/heat.json`. A measurement: it exits 0 whatever the figures.
@@ -39,14 +39,11 @@ export async function runHeat(options: HeatOptions): Promise<void> {
     await runMigrations({ owner: 'heat-bench', stopAt: Number.POSITIVE_INFINITY });
     const { API_PREFIX } = await import('#shared/api-prefix');
     const { startApiServer } = await import('../local/server.ts');
-    const { startWebhookWorkers } = await import('../local/webhook-workers.ts');
-    const { startReservationLapser } = await import('../local/reservation-lapser.ts');
+    const { startLocalJobs } = await import('../local/jobs.ts');
     const server = await startApiServer({ port: 0 });
     stops.push(() => server.close());
-    const workers = await startWebhookWorkers({ tableName: HEAT_TABLE });
-    stops.push(() => workers.stop());
-    const lapser = startReservationLapser();
-    stops.push(() => lapser.stop());
+    const jobs = await startLocalJobs({ tableName: HEAT_TABLE });
+    stops.push(() => jobs.stop());
     const webhookUrl = `${server.url}${API_PREFIX}/payments/stripe/webhook`;
     services.payments.webhooks.configure({ url: webhookUrl });
     const target = {
@@ -70,7 +67,7 @@ export async function runHeat(options: HeatOptions): Promise<void> {
     recorder.start();
     const { sale: measured, stopped } = await runHeatSale(target, events, sale);
     // What the table's stream consumers still have to do for the sale is part of it.
-    await workers.drain();
+    await jobs.drain();
     recorder.stop();
     log(`Sold (${elapsed()}): ${recorder.writes.length} item writes, ${recorder.refused} write commands refused.`);
     for (const stop of stopped)
