@@ -51,7 +51,7 @@ export function heatReport(figures: HeatFigures, sale: MeasuredSale, target: Hea
       ),
     '',
     ...['table', ...new Set(figures.partitions.map((p) => p.where).filter((w) => w !== 'table'))].flatMap((where) => {
-      const rows = figures.partitions.filter((p) => p.where === where);
+      const rows = figures.partitions.filter((p) => p.where === where && p.unitsPerSecond > 0);
       const over = rows.filter((p) => p.unitsPerSecond > LIMITS.partitionUnits).length;
       return [
         `Hottest partition keys of ${where === 'table' ? 'the table' : where} (${over} over ${n(LIMITS.partitionUnits)} WU/s):`,
