@@ -150,40 +150,28 @@ export interface HeatFigures {
   ownWrites: OwnWrites;
 }
 
-const add = <K>(map: Map<K, number>, key: K, value: number) => map.set(key, (map.get(key) ?? 0) + value);
 const totalUnits = (write: RecordedWrite) => write.itemUnits + write.indexes.reduce((sum, i) => sum + i.units, 0);
 
-/** Every figure of the bench, from the recorded writes, what the run sold and the target. */
-export function heatFigures(writes: readonly RecordedWrite[], sale: MeasuredSale, target: HeatTarget): HeatFigures {
-  const holds = sale.events.reduce((sum, event) => sum + event.holds, 0);
-  const orders = sale.events.reduce((sum, event) => sum + event.orders, 0);
-  const byFunction = new Map<string, number>();
-  const items = new Map<
-    string,
-    { units: number; commands: Map<number, number>; inTransactions: Set<number>; events: Set<number>; by: Writers }
-  >();
-  const partitions = new Map<string, { units: number; by: Writers }>();
-  const onPartition = (key: string, units: number, write: RecordedWrite) => {
-    const partition = partitions.get(key) ?? { units: 0, by: new Writers() };
-    partitions.set(key, partition);
-    partition.units += units;
-    partition.by.add(write);
-  };
-  let stage = 0;
-  for (const write of writes) {
-    const scale = scaleOf(write, sale, target);
-    const units = totalUnits(write);
-    stage += units * scale;
-    add(byFunction, write.by, units);
-    const key = `${write.pk} ${write.sk}`;
-    const item = items.get(key) ?? {
-      units: 0,
-      commands: new Map(),
-      inTransactions: new Set(),
-      events: new Set(),
-      by: new Writers(),
-    };
-    items.set(key, item);
+interface ItemTally {
+  units: number;
+  /** Each transaction the item was in, with how many a second it stands for. */
+  commands: Map<number, number>;
+  inTransactions: Set<number>;
+  events: Set<number>;
+  by: Writers;
+}
+
+/** The recorded writes summed: per function (as measured), per item and per partition key (scaled). */
+class HeatTally {
+  stage = 0;
+  readonly byFunction = new Map<string, number>();
+  readonly items = new Map<string, ItemTally>();
+  readonly partitions = new Map<string, { units: number; by: Writers }>();
+
+  add(write: RecordedWrite, scale: number): void {
+    this.stage += totalUnits(write) * scale;
+    this.byFunction.set(write.by, (this.byFunction.get(write.by) ?? 0) + totalUnits(write));
+    const item = this.item(`${write.pk} ${write.sk}`);
     item.units += write.itemUnits * scale;
     item.by.add(write);
     if (write.event !== undefined) item.events.add(write.event);
@@ -191,44 +179,77 @@ export function heatFigures(writes: readonly RecordedWrite[], sale: MeasuredSale
       item.commands.set(write.command, scale);
       if (write.event !== undefined) item.inTransactions.add(write.event);
     }
-    onPartition(`table\u0000${write.pk}`, write.itemUnits * scale, write);
+    this.onPartition(`table\u0000${write.pk}`, write.itemUnits * scale, write);
     for (const index of write.indexes)
-      onPartition(`${index.indexName}\u0000${index.partition}`, index.units * scale, write);
+      this.onPartition(`${index.indexName}\u0000${index.partition}`, index.units * scale, write);
   }
+
+  private item(key: string): ItemTally {
+    const item = this.items.get(key) ?? {
+      units: 0,
+      commands: new Map(),
+      inTransactions: new Set(),
+      events: new Set(),
+      by: new Writers(),
+    };
+    this.items.set(key, item);
+    return item;
+  }
+
+  private onPartition(key: string, units: number, write: RecordedWrite): void {
+    const partition = this.partitions.get(key) ?? { units: 0, by: new Writers() };
+    this.partitions.set(key, partition);
+    partition.units += units;
+    partition.by.add(write);
+  }
+}
+
+const sortedIds = (ids: Set<number>) => [...ids].sort((a, b) => a - b);
+const hottestFirst = <T extends { unitsPerSecond: number }>(rows: T[]) =>
+  rows.sort((a, b) => b.unitsPerSecond - a.unitsPerSecond);
+
+/** Write units per hold, per paid order, and by function, as measured (not scaled). */
+function costs(byFunction: Map<string, number>, sale: MeasuredSale) {
+  const holds = sale.events.reduce((sum, event) => sum + event.holds, 0);
+  const orders = sale.events.reduce((sum, event) => sum + event.orders, 0);
   const per = (step: SaleStep) => (step === 'hold' ? holds : step === 'order' ? orders : 1);
-  const sumOf = (step: SaleStep) =>
-    [...byFunction].filter(([by]) => stepOf({ by }) === step).reduce((sum, [, units]) => sum + units, 0);
+  const rows = [...byFunction].map(([by, units]) => ({ by, step: stepOf({ by }), units }));
+  const sumOf = (step: SaleStep) => rows.filter((row) => row.step === step).reduce((sum, row) => sum + row.units, 0);
   return {
     unitsPerHold: holds ? sumOf('hold') / holds : 0,
     unitsPerOrder: orders ? sumOf('order') / orders : 0,
-    unitsByFunction: [...byFunction]
-      .map(([by, units]) => ({
-        by,
-        step: stepOf({ by }),
-        unitsPer: per(stepOf({ by })) ? units / per(stepOf({ by })) : 0,
-      }))
+    unitsByFunction: rows
+      .map(({ by, step, units }) => ({ by, step, unitsPer: per(step) ? units / per(step) : 0 }))
       .sort((a, b) => b.unitsPer - a.unitsPer),
-    stageUnitsPerSecond: stage,
-    items: [...items]
-      .filter(([, item]) => !item.by.own)
-      .map(([key, item]) => ({
+  };
+}
+
+/** Every figure of the bench, from the recorded writes, what the run sold and the target. */
+export function heatFigures(writes: readonly RecordedWrite[], sale: MeasuredSale, target: HeatTarget): HeatFigures {
+  const tally = new HeatTally();
+  for (const write of writes) tally.add(write, scaleOf(write, sale, target));
+  const shared = <T extends { by: Writers }>(map: Map<string, T>) => [...map].filter(([, entry]) => !entry.by.own);
+  return {
+    ...costs(tally.byFunction, sale),
+    stageUnitsPerSecond: tally.stage,
+    items: hottestFirst(
+      shared(tally.items).map(([key, item]) => ({
         key,
         unitsPerSecond: item.units,
         transactionsPerSecond: [...item.commands.values()].reduce((sum, scale) => sum + scale, 0),
-        transactionEvents: [...item.inTransactions].sort((a, b) => a - b),
-        events: [...item.events].sort((a, b) => a - b),
-      }))
-      .sort((a, b) => b.unitsPerSecond - a.unitsPerSecond),
-    partitions: [...partitions]
-      .filter(([, partition]) => !partition.by.own)
-      .map(([joined, { units }]) => {
+        transactionEvents: sortedIds(item.inTransactions),
+        events: sortedIds(item.events),
+      })),
+    ),
+    partitions: hottestFirst(
+      shared(tally.partitions).map(([joined, { units }]) => {
         const [where, partition] = joined.split('\u0000') as [string, string];
         return { where, partition, unitsPerSecond: units };
-      })
-      .sort((a, b) => b.unitsPerSecond - a.unitsPerSecond),
+      }),
+    ),
     ownWrites: {
-      items: [...items.values()].filter((item) => item.by.own).length,
-      partitions: [...partitions.values()].filter((partition) => partition.by.own).length,
+      items: [...tally.items.values()].filter((item) => item.by.own).length,
+      partitions: [...tally.partitions.values()].filter((partition) => partition.by.own).length,
     },
   };
 }
@@ -269,25 +290,4 @@ export function limitChecks(figures: HeatFigures, sale: MeasuredSale): LimitChec
       writtenByEveryEvent(figures, sale).filter((item) => !isSequence(item.key)).length,
     ),
   ];
-}
-
-/** A key with its numbers (ids, positions, times) folded, so that the items of one kind read as one pattern. */
-export const keyPattern = (key: string): string =>
-  key.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z?/g, '<time>').replace(/\d+/g, '<n>');
-
-/** The hottest of each key pattern, hottest first by `measure`, with how many items share the pattern. */
-export function byPattern<T>(rows: readonly T[], keyOf: (row: T) => string, measure: (row: T) => number) {
-  const groups = new Map<string, { hottest: T; count: number }>();
-  for (const row of rows) {
-    const pattern = keyPattern(keyOf(row));
-    const group = groups.get(pattern);
-    if (!group) groups.set(pattern, { hottest: row, count: 1 });
-    else {
-      group.count++;
-      if (measure(row) > measure(group.hottest)) group.hottest = row;
-    }
-  }
-  return [...groups]
-    .map(([pattern, { hottest, count }]) => ({ pattern, hottest, count }))
-    .sort((a, b) => measure(b.hottest) - measure(a.hottest));
 }

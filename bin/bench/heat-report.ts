@@ -1,9 +1,7 @@
 import {
-  byPattern,
   type HeatFigures,
   type HeatTarget,
   isSequence,
-  keyPattern,
   LIMITS,
   limitChecks,
   type MeasuredSale,
@@ -113,4 +111,25 @@ export function costChecks(figures: HeatFigures) {
     },
     { limit: `a hold at most 10 WU (${d1(figures.unitsPerHold)})`, pass: figures.unitsPerHold <= 10 },
   ];
+}
+
+/** A key with its numbers (ids, positions, times) folded, so that the items of one kind read as one pattern. */
+export const keyPattern = (key: string): string =>
+  key.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z?/g, '<time>').replace(/\d+/g, '<n>');
+
+/** The hottest of each key pattern, hottest first by `measure`, with how many items share the pattern. */
+export function byPattern<T>(rows: readonly T[], keyOf: (row: T) => string, measure: (row: T) => number) {
+  const groups = new Map<string, { hottest: T; count: number }>();
+  for (const row of rows) {
+    const pattern = keyPattern(keyOf(row));
+    const group = groups.get(pattern);
+    if (!group) groups.set(pattern, { hottest: row, count: 1 });
+    else {
+      group.count++;
+      if (measure(row) > measure(group.hottest)) group.hottest = row;
+    }
+  }
+  return [...groups]
+    .map(([pattern, { hottest, count }]) => ({ pattern, hottest, count }))
+    .sort((a, b) => measure(b.hottest) - measure(a.hottest));
 }

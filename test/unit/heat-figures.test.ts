@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  byPattern,
   customersIn,
   eventsIn,
   heatFigures,
-  keyPattern,
   limitChecks,
   type MeasuredSale,
   type RecordedWrite,
   writtenByEveryEvent,
 } from '../../bin/bench/heat-figures.ts';
+import { byPattern, keyPattern } from '../../bin/bench/heat-report.ts';
 
 /**
  * The heat bench's arithmetic (`npm run bench -- --heat`) on a hand-made record: event 1 made 2 holds and 2 paid
