@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/data/client';
 import { currentFunction } from '../local/invoke.ts';
 import { customersIn, eventsIn, type RecordedWrite } from './heat-figures.ts';
-import { type Key, plannedWrites } from './written-keys.ts';
+import { type Key, type PlannedWrite, plannedWrites } from './written-keys.ts';
 import { type Item, indexWrites, priceWrite } from './write-pricing.ts';
 
 /**
@@ -23,6 +23,7 @@ export interface WriteRecorder {
   stop(): void;
 }
 
+type Images = (Item | undefined)[];
 let reader: DynamoDBDocumentClient | undefined;
 
 async function stored(key: Key): Promise<Item | undefined> {
@@ -31,6 +32,28 @@ async function stored(key: Key): Promise<Item | undefined> {
     new GetCommand({ TableName: process.env.TABLE_NAME, Key: key, ConsistentRead: true }),
   );
   return Item;
+}
+
+/** A command's writes, priced, tagged with the function, the event and the buyer its items tell. */
+function priced(
+  sent: { command: string; id: number; by: string; planned: PlannedWrite[]; before: Images; after: Images },
+  known: readonly number[],
+): RecordedWrite[] {
+  const { command, id, by, planned, before, after } = sent;
+  const one = (found: Set<number>) => (found.size === 1 ? [...found][0] : undefined);
+  const event = one(eventsIn([...before, ...after], known));
+  const customer = one(customersIn([...before, ...after]));
+  return planned.map(({ key, transactional, conditionCheck }, n) => ({
+    pk: key.PK,
+    sk: key.SK,
+    by,
+    ...(event === undefined ? {} : { event }),
+    ...(customer === undefined ? {} : { customer }),
+    command: id,
+    transactional,
+    itemUnits: priceWrite('', command, transactional, before[n], after[n], conditionCheck).item,
+    indexes: indexWrites(before[n], after[n], transactional, conditionCheck),
+  }));
 }
 
 /** Records the writes of the events `known` (by their ids, to tell which event's sale made each) while started. */
@@ -46,7 +69,7 @@ export function recordWrites(known: readonly number[]): WriteRecorder {
     const mine = new Promise<void>((resolve) => {
       done = resolve;
     });
-    // Queued on all its items at once (nothing awaits in between): no two commands ever wait for each other.
+    // Queued on all its items at once (nothing awaits in between), so no two commands can wait for each other.
     const before = keys.map((key) => lastOf.get(key));
     for (const key of keys) lastOf.set(key, mine);
     await Promise.all(before);
@@ -72,25 +95,7 @@ export function recordWrites(known: readonly number[]): WriteRecorder {
         throw error;
       }
       const after = await Promise.all(planned.map(({ key }) => stored(key)));
-      const events = eventsIn([...before, ...after], known);
-      const event = events.size === 1 ? [...events][0] : undefined;
-      const customers = customersIn([...before, ...after]);
-      const customer = customers.size === 1 ? [...customers][0] : undefined;
-      const id = ++commands;
-      planned.forEach(({ key, transactional, conditionCheck }, n) => {
-        const priced = priceWrite('', command, transactional, before[n], after[n], conditionCheck);
-        writes.push({
-          pk: key.PK,
-          sk: key.SK,
-          by,
-          ...(event === undefined ? {} : { event }),
-          ...(customer === undefined ? {} : { customer }),
-          command: id,
-          transactional,
-          itemUnits: priced.item,
-          indexes: indexWrites(before[n], after[n], transactional, conditionCheck),
-        });
-      });
+      writes.push(...priced({ command, id: ++commands, by, planned, before, after }, known));
       return result;
     });
   };
