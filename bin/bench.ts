@@ -5,7 +5,7 @@
  * service the row uses: bin/bench/bundle.ts), and in-process handler latency against the
  * the very DynamoDB commands it sent, replayed raw (on DynamoDB Local: bin/bench/replay.ts). Prints a table, writes `.local/bench.json`.
  * A measurement, not a test: it exits 0 whatever the figures (non-zero only if it breaks).
- * `--help` lists the flags (which routes, how many runs; `--scale`, `--hostile`).
+ * `--help` lists the flags (which routes, how many runs; `--scale`, `--hostile`, `--heat`).
  *
  * Order matters: bundles and init timings come first, before Java starts, so DynamoDB
  * Local's JIT and GC do not steal CPU from the timed child processes (2 cores).
@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { routes } from '#shared/routes';
 import { bundleAll } from './bench/bundle.ts';
 import { measureInit } from './bench/init.ts';
+import { DEFAULT_TARGET } from './bench/heat-figures.ts';
 import { figures, summary, table, TARGETS, type BenchResults } from './bench/report.ts';
 import {
   BENCH_ENV,
@@ -31,6 +32,7 @@ import {
 import { startLocalServices } from './local/services.ts';
 import { createTable } from './local/table.ts';
 
+const HEAT_DEFAULTS = { buyers: 16, seconds: 5, ...DEFAULT_TARGET };
 const usage = `Usage: npm run bench -- [options]
   (no option)          every route: bundle and init against its floor, handler latency against its replayed commands
   --only <handlers>    only these routes (handler modules, comma-separated: shipping-method/get,tickets/list)
@@ -43,6 +45,10 @@ const usage = `Usage: npm run bench -- [options]
     --portal           the scale's portal rows only
     --events           the scale's events-routes rows only, at 10, 1,000 and 10,000 events (BENCH_EVENT_SIZES; --sizes sets them)
   --hostile            the worst inputs a client can send, against \`npm start\` (bin/bench/hostile.ts)
+  --heat               two events selling at once, every write recorded and scaled to the target (bin/bench/heat.ts)
+    --buyers <n>       buyers per event, each holding 2 tickets, checking out and paying (default ${HEAT_DEFAULTS.buyers})
+    --holds-per-second <n>   the target's holds a second per event (default ${HEAT_DEFAULTS.holdsPerSecond})
+    --orders-per-second <n>  the target's paid orders of 2 tickets a second per event (default ${HEAT_DEFAULTS.ordersPerSecond})
   --help               this text`;
 const { values } = parseArgs({
   options: {
@@ -56,6 +62,10 @@ const { values } = parseArgs({
     portal: { type: 'boolean' },
     events: { type: 'boolean' },
     hostile: { type: 'boolean' },
+    heat: { type: 'boolean' },
+    buyers: { type: 'string' },
+    'holds-per-second': { type: 'string' },
+    'orders-per-second': { type: 'string' },
     help: { type: 'boolean' },
   },
 });
@@ -115,7 +125,8 @@ const USAGE = `Usage: npm run bench [-- --scale | --hostile | --help]
   (nothing)  bundle size, cold-start init and warm latency of every route against its floor (6-14 minutes on 2 cores;
              .local/bench.json)
   --scale    each request on the real handlers in events of 1,000 and 100,000 tickets (.local/bench-scale.json)
-  --hostile  the worst inputs a client can send, against the stack \`npm start\` runs`;
+  --hostile  the worst inputs a client can send, against the stack \`npm start\` runs
+  --heat     two events selling at once, every write priced and scaled to the on-sale target (.local/heat.json)`;
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(USAGE);
   process.exit(0);
@@ -127,6 +138,18 @@ if (values.scale) {
   if (values.rows) process.env.BENCH_SCALE_ROWS = values.rows;
   const { runScale } = await import('./bench/scale.ts');
   await runScale();
+  process.exit(0);
+}
+
+// `npm run bench -- --heat`: two events on sale at once, their writes scaled to the target (bin/bench/heat.ts).
+if (values.heat) {
+  const { runHeat } = await import('./bench/heat.ts');
+  await runHeat({
+    buyers: count('buyers', values.buyers, HEAT_DEFAULTS.buyers, 1),
+    seconds: HEAT_DEFAULTS.seconds,
+    holdsPerSecond: count('holds-per-second', values['holds-per-second'], HEAT_DEFAULTS.holdsPerSecond, 1),
+    ordersPerSecond: count('orders-per-second', values['orders-per-second'], HEAT_DEFAULTS.ordersPerSecond, 1),
+  });
   process.exit(0);
 }
 

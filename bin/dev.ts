@@ -119,13 +119,11 @@ const serviceEnv: Record<string, string> = {
 Object.assign(process.env, serviceEnv);
 
 let server: ApiServer | undefined;
-let webhooks: { stop(): Promise<void> } | undefined;
-let lapser: { stop(): Promise<void> } | undefined;
+let jobs: { stop(): Promise<void> } | undefined;
 const shutdown = async () => {
   console.log('\nStopping…');
   await server?.close();
-  await webhooks?.stop();
-  await lapser?.stop();
+  await jobs?.stop();
   await Promise.all([adminPage.close(), portalPage.close()]);
   await services.stop();
   process.exit(0);
@@ -148,12 +146,9 @@ try {
   for (const { login, password } of [demo.admin, demo.scanner, demo.vendor]) await cognito.createUser(login, password);
   cognito.close();
   server = await startApiServer({ port, host: '127.0.0.1' });
-  // The table stream's consumer and the webhook dispatcher, as infra/webhooks.ts runs them in AWS.
-  const { startWebhookWorkers } = await import('./local/webhook-workers.ts');
-  webhooks = await startWebhookWorkers({ tableName });
-  // Reservations lapse with no operator, as infra/reservations.ts's schedule lapses them.
-  const { startReservationLapser } = await import('./local/reservation-lapser.ts');
-  lapser = startReservationLapser();
+  // The stream's consumers, the webhook dispatcher and the lapsing of reservations, as a stage runs them.
+  const { startLocalJobs } = await import('./local/jobs.ts');
+  jobs = await startLocalJobs({ tableName });
   // The Stripe stand-in posts its signed events to the API's webhook route, as a stage's Stripe endpoint does.
   const webhookUrl = `${server.url}${API_PREFIX}/payments/stripe/webhook`;
   services.payments.webhooks.configure({ url: webhookUrl });

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { commandTally } from './command-tally.ts';
+import { type Key, plannedWrites } from '../../bin/bench/written-keys.ts';
 import { type DynamoWrites, type Item, priceWrite } from './write-pricing.ts';
 
 /**
@@ -9,50 +9,8 @@ import { type DynamoWrites, type Item, priceWrite } from './write-pricing.ts';
  * changed (DynamoDB Local's `ConsumedCapacity` reports transactions at 4×, so it is not
  * used). An SDK middleware on the one shared DocumentClient reads each written item
  * before and after the call (strongly consistent) and prices the difference
- * (test/support/write-pricing.ts).
+ * (bin/bench/write-pricing.ts).
  */
-type Key = { PK: string; SK: string };
-
-/** A key as the command carries it: native values, or AttributeValues once marshalled. */
-function plainKey(value: Item): Key {
-  const native = typeof value.PK === 'object' ? (unmarshall(value as never) as Item) : value;
-  return { PK: String(native.PK), SK: String(native.SK) };
-}
-
-interface Planned {
-  key: Key;
-  transactional: boolean;
-  conditionCheck: boolean;
-}
-
-function plannedWrites(command: string, input: Item): Planned[] {
-  const one = (source: Item, transactional = false, conditionCheck = false): Planned => ({
-    key: plainKey(source),
-    transactional,
-    conditionCheck,
-  });
-  switch (command) {
-    case 'PutItemCommand':
-      return [one(input.Item as Item)];
-    case 'UpdateItemCommand':
-    case 'DeleteItemCommand':
-      return [one(input.Key as Item)];
-    case 'TransactWriteItemsCommand':
-      return (input.TransactItems as Item[]).map((action) => {
-        const [kind, body] = Object.entries(action)[0] as [string, Item];
-        return one((body.Item ?? body.Key) as Item, true, kind === 'ConditionCheck');
-      });
-    case 'BatchWriteItemCommand':
-      return Object.values(input.RequestItems as Record<string, Item[]>)
-        .flat()
-        .map((request) =>
-          one(((request.PutRequest as Item | undefined)?.Item ?? (request.DeleteRequest as Item).Key) as Item),
-        );
-    default:
-      return [];
-  }
-}
-
 /** A client of its own (same endpoint, from the environment): its reads are neither counted nor faulted. */
 let reader: DynamoDBDocumentClient | undefined;
 

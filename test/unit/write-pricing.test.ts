@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributeSize, itemSize, priceWrite } from '../support/write-pricing.ts';
+import { attributeSize, indexWrites, itemSize, priceWrite } from '../../bin/bench/write-pricing.ts';
 
 /** The write counter's pricing (AWS's published rules), on items whose sizes are worked out by hand. */
 describe('write pricing', () => {
@@ -41,5 +41,16 @@ describe('write pricing', () => {
       indexes: {},
       units: 2,
     });
+  });
+
+  it('lands each index write on the index partition it changes: a moved key deletes on the old one and puts on the new', () => {
+    const moved = { ...small, GSI1PK: 'B', GSI2PK: 'C', GSI2SK: 'z' };
+    expect(indexWrites(small, moved, true)).toEqual([
+      { indexName: 'GSI1', partition: 'A', units: 2 },
+      { indexName: 'GSI1', partition: 'B', units: 2 },
+      { indexName: 'GSI2', partition: 'C', units: 2 },
+    ]);
+    expect(indexWrites(small, undefined, false)).toEqual([{ indexName: 'GSI1', partition: 'A', units: 1 }]);
+    expect(indexWrites(small, moved, true, true)).toEqual([]);
   });
 });

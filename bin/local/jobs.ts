@@ -1,0 +1,28 @@
+import { startReservationLapser } from './reservation-lapser.ts';
+import { startWebhookWorkers, type WebhookWorkers } from './webhook-workers.ts';
+
+/**
+ * What a stage runs beside its routes, in-process for `npm start` (bin/dev.ts) and the heat bench
+ * (bin/bench/heat.ts), so both run the same jobs: the table stream's consumer and the webhook dispatcher
+ * (infra/webhooks.ts), and the reservations' lapsing on a timer (infra/reservations.ts). A job added to a stage
+ * is started here. Load it after the environment is set: it imports shared/.
+ */
+export interface LocalJobs {
+  webhooks: WebhookWorkers;
+  /** Resolves once every change written so far has been handed to the stream's consumers and handled. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startLocalJobs(options: { tableName: string }): Promise<LocalJobs> {
+  const webhooks = await startWebhookWorkers({ tableName: options.tableName });
+  const lapser = startReservationLapser();
+  return {
+    webhooks,
+    drain: () => webhooks.drain(),
+    async stop() {
+      await webhooks.stop();
+      await lapser.stop();
+    },
+  };
+}
