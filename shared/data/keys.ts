@@ -82,7 +82,14 @@ export const keys = {
   accessGrantPrefix: 'GRANT#',
   team: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TEAM#${sortableId(id)}` }),
   teamPrefix: 'TEAM#',
-  eventStats: (eventId: number, shard: number): Key => ({ PK: `EVENT#${eventId}`, SK: `STATS#${shard}` }),
+  /**
+   * One of an event's statistics shards (shared/lists/ticket-stats.ts), each in its own partition (`ticketCounts`):
+   * a sale moves one shard, so a rush's counter writes are spread over STATS_SHARDS partition keys, not the event's.
+   */
+  eventStats: (eventId: number, shard: number): Key => ({
+    PK: `TICKET_COUNTS#${eventId}#${shard}`,
+    SK: `STATS#${shard}`,
+  }),
   /** One block of ticket ids of one list of an event (shared/lists/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
   listPosition: (eventId: number, list: string, block: number): Key => ({
     PK: `EVENT#${eventId}`,

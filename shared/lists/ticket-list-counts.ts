@@ -17,6 +17,7 @@ import { db, tableName } from '../data/client.ts';
 import { grantsIntoAll } from '../data/events.ts';
 import { keyCondition } from '../data/key-conditions.ts';
 import { keys } from '../data/keys.ts';
+import { STATS_SHARDS } from '../data/stats-shards.ts';
 import { COUNT_SHARDS } from './list-positions.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 
@@ -116,7 +117,12 @@ export async function countsOf(filter: TicketListFilter) {
     Object.assign(merged.get(`${item.PK}|${item.SK}`) ?? {}, item);
   const shards = [...merged.values()];
   const included = new Set(includedStates(filter));
-  const access = new Map(accessEvents.map((eventId) => [keys.eventItems(eventId).value, eventId]));
+  // Each access event's shards, by their partition keys (a shard is a partition of its own).
+  const access = new Map(
+    accessEvents.flatMap((eventId) =>
+      Array.from({ length: STATS_SHARDS }, (_, shard) => [keys.eventStats(eventId, shard).PK, eventId] as const),
+    ),
+  );
   const sum = (pick: (item: Item, state: number) => number, onlyAccess = false) => {
     let all = 0;
     let counted = 0;

@@ -28,7 +28,7 @@ describe("the list engine's write hook (shared/lists/writes.ts)", () => {
       'TICKET LIST#EVENT': ['tickets', 'older-tickets', 'gate'],
       'TICKET LIST#PURCHASE': ['older-tickets'],
       'TICKET SEARCH': ['older-tickets'],
-      'EVENT STATS': ['tickets', 'check-in-stats'],
+      'TICKET_COUNTS STATS': ['tickets', 'check-in-stats'],
       'EVENT POS': ['tickets', 'older-tickets'],
       'EVENT BOUGHT': ['older-tickets'],
     });
