@@ -30,7 +30,7 @@ describe("the list engine's write hook (shared/lists/writes.ts)", () => {
       'TICKET SEARCH': ['older-tickets'],
       'TICKET_COUNTS STATS': ['tickets', 'check-in-stats'],
       'EVENT POS': ['tickets', 'older-tickets'],
-      'EVENT BOUGHT': ['older-tickets'],
+      'TICKET_COUNTS BOUGHT': ['older-tickets'],
     });
     // The commit's transaction holds each of them, beside the record's own actions.
     const history = historyEntry(null, record, { actor: { kind: 'system' }, action: 'create', at: record.created });
