@@ -1,9 +1,11 @@
+import { countKeys } from './count-keys.ts';
 import { customerKeys } from './customer-keys.ts';
 import { eventAdminKeys } from './event-admin-keys.ts';
 import { placedIn, type SortCondition } from './key-conditions.ts';
 import { lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from './key-parts.ts';
 
 export { sortableId, type Key };
+export type { PurchaseHolder } from './count-keys.ts';
 
 /**
  * The table's declarations: every item key, index partition and index placement is built
@@ -23,17 +25,6 @@ export { sortableId, type Key };
  */
 /** A list position item's sort key (shared/lists/list-positions.ts): its list, then its block (or span) in order. */
 const positionSort = (list: string, block: number) => `POS#${list}#${String(block).padStart(8, '0')}`;
-/**
- * One shard of an event's counts that every sale moves (its statistics shard, its purchase counts): a ticket's
- * in shard `id % STATS_SHARDS` (shared/data/stats-shards.ts), each shard a partition key of its own.
- */
-const countsPartition = (eventId: number, shard: number) => `TICKET_COUNTS#${eventId}#${shard}`;
-/** Whose purchase counts: an event's, or one of its ticket types' (`typeId`). */
-export type PurchaseHolder = { eventId: number; typeId?: number };
-const boughtKey = ({ eventId, typeId }: PurchaseHolder, shard: number, rest: string): Key => ({
-  PK: countsPartition(eventId, shard),
-  SK: typeId === undefined ? `BOUGHT#${rest}` : `BOUGHT#type#${sortableId(typeId)}#${rest}`,
-});
 
 export const keys = {
   shippingMethod: (id: number): Key => ({ PK: `SHIPPING_METHOD#${id}`, SK: 'SHIPPING_METHOD' }),
@@ -87,13 +78,6 @@ export const keys = {
   accessGrantPrefix: 'GRANT#',
   team: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TEAM#${sortableId(id)}` }),
   teamPrefix: 'TEAM#',
-  /**
-   * One of an event's statistics shards (shared/lists/ticket-stats.ts), each in its own partition (`ticketCounts`):
-   * a sale moves one shard, so a rush's counter writes are spread over STATS_SHARDS partition keys, not the event's.
-   */
-  eventStats: (eventId: number, shard: number): Key => ({ PK: countsPartition(eventId, shard), SK: `STATS#${shard}` }),
-  /** One shard's partition of an event's counts (its statistics shard and purchase counts), read by prefix. */
-  ticketCounts: (eventId: number, shard: number) => table(countsPartition(eventId, shard)),
   /** One block of ticket ids of one list of an event (shared/lists/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
   listPosition: (eventId: number, list: string, block: number): Key => ({
     PK: `EVENT#${eventId}`,
@@ -187,19 +171,6 @@ export const keys = {
   typePurchases: (typeId: number) => on('GSI2', `TYPE_PURCHASES#${typeId}`),
   typePurchaseIndexes: (typeId: number, purchasedDate: string, id: number) =>
     placedIn([keys.typePurchases(typeId), keys.purchaseSort(purchasedDate, id)]),
-  /**
-   * One shard of an event's purchase counts, or of one of its types' (shared/lists/purchase-counts.ts): a month's
-   * (per day), an hour's (per minute), a minute's (per second); a type's under `BOUGHT#type#<typeId:10>#`. In the
-   * shard's partition (`ticketCounts`), beside its statistics shard.
-   */
-  purchaseMonth: (holder: PurchaseHolder, shard: number, month: string): Key =>
-    boughtKey(holder, shard, `month#${month}`),
-  purchaseHour: (holder: PurchaseHolder, shard: number, hour: string): Key => boughtKey(holder, shard, `hour#${hour}`),
-  purchaseMinute: (holder: PurchaseHolder, shard: number, minute: string): Key =>
-    boughtKey(holder, shard, `minute#${minute}`),
-  purchaseMonthsPrefix: (holder: PurchaseHolder) => boughtKey(holder, 0, 'month#').SK,
-  /** The hour counts of one day (`2026-11-26`). */
-  purchaseHoursPrefix: (holder: PurchaseHolder, day: string) => boughtKey(holder, 0, `hour#${day}T`).SK,
   /** GSI6 every ticket (deleted ones too) by update time, write-sharded by `id % shards`: the incremental sync. */
   ticketUpdates: (shard: number) => on('GSI6', `TICKET_UPDATES#${shard}`),
   updateSort: (updated: string, id: number) => `${updated}#${sortableId(id)}`,
@@ -258,6 +229,7 @@ export const keys = {
 
   ...customerKeys,
   ...eventAdminKeys,
+  ...countKeys,
 
   /** A ticket's required waivers: Query the event's partition by the event-wide prefix and by its type's. */
   waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({
