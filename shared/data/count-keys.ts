@@ -20,6 +20,11 @@ export const countKeys = {
    * a sale moves one shard, so a rush's counter writes are spread over STATS_SHARDS partition keys, not the event's.
    */
   eventStats: (eventId: number, shard: number): Key => ({ PK: countsPartition(eventId, shard), SK: `STATS#${shard}` }),
+  /**
+   * One shard's partition of an event's list positions (`listPosition`, shared/lists/list-positions.ts): a ticket's
+   * blocks are counted in its id's shard, apart from its counts, so each partition stays under 1,000 write units a second.
+   */
+  eventPositions: (eventId: number, shard: number) => table(`TICKET_POSITIONS#${eventId}#${shard}`),
   /** One shard's partition of an event's counts (its statistics shard and purchase counts), read by prefix. */
   ticketCounts: (eventId: number, shard: number) => table(countsPartition(eventId, shard)),
   /**

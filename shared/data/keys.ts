@@ -78,9 +78,12 @@ export const keys = {
   accessGrantPrefix: 'GRANT#',
   team: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TEAM#${sortableId(id)}` }),
   teamPrefix: 'TEAM#',
-  /** One block of ticket ids of one list of an event (shared/lists/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
-  listPosition: (eventId: number, list: string, block: number): Key => ({
-    PK: `EVENT#${eventId}`,
+  /**
+   * One shard's count of one block of ticket ids of one list of an event (shared/lists/list-positions.ts), in the
+   * shard's partition (`eventPositions`); `positionPrefix` Queries a list's blocks in order.
+   */
+  listPosition: (eventId: number, shard: number, list: string, block: number): Key => ({
+    PK: countKeys.eventPositions(eventId, shard).value,
     SK: positionSort(list, block),
   }),
   positionPrefix: (list: string) => `POS#${list}#`,

@@ -29,7 +29,7 @@ describe("the list engine's write hook (shared/lists/writes.ts)", () => {
       'TICKET LIST#PURCHASE': ['older-tickets'],
       'TICKET SEARCH': ['older-tickets'],
       'TICKET_COUNTS STATS': ['tickets', 'check-in-stats'],
-      'EVENT POS': ['tickets', 'older-tickets'],
+      'TICKET_POSITIONS POS': ['tickets', 'older-tickets'],
       'TICKET_COUNTS BOUGHT': ['older-tickets'],
     });
     // The commit's transaction holds each of them, beside the record's own actions.
