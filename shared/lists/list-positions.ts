@@ -67,15 +67,24 @@ export const ALL_EVENTS_COUNT = 'count';
  * customer buys at a human pace.
  */
 export const POSITION_SHARDS = STATS_SHARDS;
+/**
+ * Event 0's (the list across events): every event's sales move its shards, so twice an event's: two
+ * events at 600 tickets a second each move each of 32 shards 1,200 / 32 = 37.5 times a second.
+ */
+export const ALL_EVENTS_POSITION_SHARDS = 2 * POSITION_SHARDS;
 
-/** The shard of an event's position items a ticket is counted in. */
-export const positionShardOf = (ticketId: number): number => ticketId % POSITION_SHARDS;
+/** How many shards hold the position items of an event (a customer's are one partition). */
+const shardsOf = (holder: PositionHolder): number =>
+  'customerId' in holder ? 1 : holder.eventId === ALL_EVENTS ? ALL_EVENTS_POSITION_SHARDS : POSITION_SHARDS;
+
+/** The shard of a holder's position items a ticket is counted in. */
+const positionShardOf = (holder: PositionHolder, ticketId: number): number => ticketId % shardsOf(holder);
 
 /** The partitions holding a list's position items: its event's shards, or its customer's one. */
 export const positionPartitions = (holder: PositionHolder) =>
   'customerId' in holder
     ? [keys.customerItems(holder.customerId)]
-    : Array.from({ length: POSITION_SHARDS }, (_, shard) => keys.eventPositions(holder.eventId, shard));
+    : Array.from({ length: shardsOf(holder) }, (_, shard) => keys.eventPositions(holder.eventId, shard));
 
 /** One block's (or span's) item of a list (in an event's shard `shard`; a customer's has one). */
 export const positionKey = (holder: PositionHolder, list: string, block: number, shard: number) =>
@@ -97,7 +106,7 @@ export class PositionDelta {
     counters: readonly string[],
     delta: number,
   ): void {
-    const shard = 'customerId' in holder ? 0 : positionShardOf(ticketId);
+    const shard = positionShardOf(holder, ticketId);
     const { PK, SK } = positionKey(holder, list, block, shard);
     const id = `${PK}/${SK}`;
     const entry = this.blocks.get(id) ?? { holder, list, block, shard, counters: new Map() };

@@ -16,7 +16,7 @@ import { batchGet } from '../data/client.ts';
 import { grantsIntoAll } from '../data/events.ts';
 import { keys } from '../data/keys.ts';
 import { STATS_SHARDS } from '../data/stats-shards.ts';
-import { ALL_EVENTS_COUNT, POSITION_SHARDS } from './list-positions.ts';
+import { ALL_EVENTS_COUNT, ALL_EVENTS_POSITION_SHARDS } from './list-positions.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 
 /**
@@ -65,7 +65,7 @@ function counterNames(filter: TicketListFilter) {
 
 /** The all-events list's live tickets per process state: its totals' items, one per shard (list-positions.ts), one batch read. */
 async function countAllEvents(): Promise<Map<number, number>> {
-  const shards = Array.from({ length: POSITION_SHARDS }, (_, shard) => shard);
+  const shards = Array.from({ length: ALL_EVENTS_POSITION_SHARDS }, (_, shard) => shard);
   const items = await batchGet(shards.map((shard) => keys.listPosition(ALL_EVENTS, shard, ALL_EVENTS_COUNT, 0)));
   return new Map(
     PROCESS_STATES.map((state) => [
