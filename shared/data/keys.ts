@@ -1,9 +1,11 @@
+import { countKeys } from './count-keys.ts';
 import { customerKeys } from './customer-keys.ts';
 import { eventAdminKeys } from './event-admin-keys.ts';
 import { placedIn, type SortCondition } from './key-conditions.ts';
 import { lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from './key-parts.ts';
 
 export { sortableId, type Key };
+export type { PurchaseHolder } from './count-keys.ts';
 
 /**
  * The table's declarations: every item key, index partition and index placement is built
@@ -23,12 +25,6 @@ export { sortableId, type Key };
  */
 /** A list position item's sort key (shared/lists/list-positions.ts): its list, then its block (or span) in order. */
 const positionSort = (list: string, block: number) => `POS#${list}#${String(block).padStart(8, '0')}`;
-/** Whose purchase counts: an event's, or one of its ticket types' (`typeId`). */
-export type PurchaseHolder = { eventId: number; typeId?: number };
-const boughtKey = ({ eventId, typeId }: PurchaseHolder, rest: string): Key => ({
-  PK: `EVENT#${eventId}`,
-  SK: typeId === undefined ? `BOUGHT#${rest}` : `BOUGHT#type#${sortableId(typeId)}#${rest}`,
-});
 
 export const keys = {
   shippingMethod: (id: number): Key => ({ PK: `SHIPPING_METHOD#${id}`, SK: 'SHIPPING_METHOD' }),
@@ -82,10 +78,12 @@ export const keys = {
   accessGrantPrefix: 'GRANT#',
   team: (eventId: number, id: number): Key => ({ PK: `EVENT#${eventId}`, SK: `TEAM#${sortableId(id)}` }),
   teamPrefix: 'TEAM#',
-  eventStats: (eventId: number, shard: number): Key => ({ PK: `EVENT#${eventId}`, SK: `STATS#${shard}` }),
-  /** One block of ticket ids of one list of an event (shared/lists/list-positions.ts); `positionPrefix` Queries a list's blocks in order. */
-  listPosition: (eventId: number, list: string, block: number): Key => ({
-    PK: `EVENT#${eventId}`,
+  /**
+   * One shard's count of one block of ticket ids of one list of an event (shared/lists/list-positions.ts), in the
+   * shard's partition (`eventPositions`); `positionPrefix` Queries a list's blocks in order.
+   */
+  listPosition: (eventId: number, shard: number, list: string, block: number): Key => ({
+    PK: countKeys.eventPositions(eventId, shard).value,
     SK: positionSort(list, block),
   }),
   positionPrefix: (list: string) => `POS#${list}#`,
@@ -176,16 +174,6 @@ export const keys = {
   typePurchases: (typeId: number) => on('GSI2', `TYPE_PURCHASES#${typeId}`),
   typePurchaseIndexes: (typeId: number, purchasedDate: string, id: number) =>
     placedIn([keys.typePurchases(typeId), keys.purchaseSort(purchasedDate, id)]),
-  /**
-   * An event's purchase counts, or one of its types' (shared/lists/purchase-counts.ts): a month's (per day), an
-   * hour's (per minute), a minute's (per second); a type's under `BOUGHT#type#<typeId:10>#`.
-   */
-  purchaseMonth: (holder: PurchaseHolder, month: string): Key => boughtKey(holder, `month#${month}`),
-  purchaseHour: (holder: PurchaseHolder, hour: string): Key => boughtKey(holder, `hour#${hour}`),
-  purchaseMinute: (holder: PurchaseHolder, minute: string): Key => boughtKey(holder, `minute#${minute}`),
-  purchaseMonthsPrefix: (holder: PurchaseHolder) => boughtKey(holder, 'month#').SK,
-  /** The hour counts of one day (`2026-11-26`). */
-  purchaseHoursPrefix: (holder: PurchaseHolder, day: string) => boughtKey(holder, `hour#${day}T`).SK,
   /** GSI6 every ticket (deleted ones too) by update time, write-sharded by `id % shards`: the incremental sync. */
   ticketUpdates: (shard: number) => on('GSI6', `TICKET_UPDATES#${shard}`),
   updateSort: (updated: string, id: number) => `${updated}#${sortableId(id)}`,
@@ -244,6 +232,7 @@ export const keys = {
 
   ...customerKeys,
   ...eventAdminKeys,
+  ...countKeys,
 
   /** A ticket's required waivers: Query the event's partition by the event-wide prefix and by its type's. */
   waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({

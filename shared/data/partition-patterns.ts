@@ -25,6 +25,10 @@ export const partitionPatterns = {
   ticketSequence: 'SEQUENCE#TICKET',
   barcodes: 'UNIQUE#BARCODE#*',
   events: 'EVENT#*',
+  /** An event's counts a sale moves, each shard its own partition key (statistics, purchase counts). */
+  ticketCounts: 'TICKET_COUNTS#*',
+  /** An event's list positions a sale moves, each shard its own partition key. */
+  ticketPositions: 'TICKET_POSITIONS#*',
   // The staff's order counts an order's status move keeps (order-status.ts).
   eventOrderCounts: 'EVENT_ORDER_COUNTS#*',
   allOrderCounts: 'ALL_ORDER_COUNTS#*',

@@ -208,7 +208,7 @@ export function countedEvents(ticket: StateView & Pick<TicketRecord, 'eventId' |
   return [...events].sort((a, b) => a - b);
 }
 
-/** Events per statistics request: their shards (shared/lists/ticket-stats.ts) fit one BatchGetItem. */
+/** Events per statistics request: their shards (shared/lists/ticket-stats.ts) fit two BatchGetItems, sent together. */
 export const MAX_STATS_EVENTS = 10;
 
 export const signatureOf = (events: readonly number[]): string => events.join(',');

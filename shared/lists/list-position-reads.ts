@@ -11,7 +11,7 @@ import {
 import { db, tableName } from '../data/client.ts';
 import { keys } from '../data/keys.ts';
 import { keyCondition, prefixRange } from '../data/key-conditions.ts';
-import { positionItems, positionKey } from './list-positions.ts';
+import { positionKey, positionPartitions } from './list-positions.ts';
 
 /**
  * The reads of the kept list positions (list-positions.ts says what they are and how they
@@ -53,59 +53,96 @@ interface BlockRead {
 async function readBlocks(
   lists: readonly PositionList[],
   states: readonly number[],
-  { forward, enough, share, from, width = POSITION_BLOCK }: BlockRead,
+  read: BlockRead,
 ): Promise<{ counts: BlockCounts; through: number | undefined }> {
   const counts: BlockCounts = new Map();
   // The block each list stopped at short of its end: past the nearest of them, the counts are not all known.
   const stops: number[] = [];
   await Promise.all(
     lists.map(async (positions) => {
-      const { list } = positions;
-      const counters = countersOf(positions, states);
-      let summed = 0;
-      let blocksRead = 0;
-      // A list holding `share` of its items' tickets needs about enough / (width × share) items: ask for those
-      // first, a tenth more when sparse (its items' counts vary around that mean), so one Query usually does.
-      const expected = (enough + 1) / (width * share);
-      let limit = Math.min(PAGE_BLOCKS, Math.ceil(share < 1 ? expected * 1.1 : expected) + 1);
-      let startKey: Record<string, unknown> | undefined;
-      let last: number | undefined;
-      const prefix = keys.positionPrefix(list);
-      const at = from === undefined ? undefined : positionKey(positions, list, from).SK;
-      const range =
-        at === undefined
-          ? { beginsWith: prefix }
-          : { between: forward ? ([at, prefixRange(prefix)[1]] as const) : ([prefix, at] as const) };
-      do {
+      const list = await readListBlocks(positions, countersOf(positions, states), read);
+      for (const [block, n] of list.counts) counts.set(block, (counts.get(block) ?? 0) + n);
+      if (list.stop !== undefined) stops.push(list.stop);
+    }),
+  );
+  const through = stops.length ? (read.forward ? Math.min(...stops) : Math.max(...stops)) : undefined;
+  return { counts, through };
+}
+
+/** One partition's read of a list's items: where it continues, the last block it read, whether it ended. */
+interface PartitionRead {
+  startKey?: Record<string, unknown>;
+  last?: number;
+  ended: boolean;
+}
+
+/**
+ * One list's counted tickets per block (or span), from every partition holding its items (an
+ * event's shards, list-positions.ts; a customer's one), read in step: each round Queries every
+ * partition not yet ended, and a block counts as known once every partition has read past it
+ * (or ended), so the counts summed are whole. Stops when the known blocks hold more than
+ * `enough` or every partition ended; `stop` is the last known block when some did not.
+ */
+async function readListBlocks(
+  positions: PositionList,
+  counters: readonly string[],
+  { forward, enough, share, from, width = POSITION_BLOCK }: BlockRead,
+): Promise<{ counts: BlockCounts; stop: number | undefined }> {
+  const { list } = positions;
+  const prefix = keys.positionPrefix(list);
+  const partitions = positionPartitions(positions);
+  const reads: PartitionRead[] = partitions.map(() => ({ ended: false }));
+  const counts: BlockCounts = new Map();
+  // A list holding `share` of its items' tickets needs about enough / (width × share) items in each partition (an
+  // event's shards each hold an item for about every block): ask for those first, a tenth more when sparse (its
+  // items' counts vary around that mean), so one round usually does.
+  const expected = (enough + 1) / (width * share);
+  let limit = Math.min(PAGE_BLOCKS, Math.ceil(share < 1 ? expected * 1.1 : expected) + 1);
+  const at = from === undefined ? undefined : positionKey(positions, list, from, 0).SK;
+  const range =
+    at === undefined
+      ? { beginsWith: prefix }
+      : { between: forward ? ([at, prefixRange(prefix)[1]] as const) : ([prefix, at] as const) };
+  const known = (): number | undefined => {
+    const open = reads.filter((read) => !read.ended).map((read) => read.last!);
+    if (!open.length) return undefined;
+    return forward ? Math.min(...open) : Math.max(...open);
+  };
+  const isKnown = (block: number, through: number | undefined) =>
+    through === undefined || (forward ? block <= through : block >= through);
+  for (;;) {
+    await Promise.all(
+      partitions.map(async (partition, i) => {
+        const read = reads[i]!;
+        if (read.ended) return;
         const page = await db.send(
           new QueryCommand({
             TableName: tableName(),
-            ...keyCondition(positionItems(positions), range),
+            ...keyCondition(partition, range),
             ScanIndexForward: forward,
             Limit: limit,
-            ExclusiveStartKey: startKey,
+            ExclusiveStartKey: read.startKey,
           }),
         );
         for (const item of page.Items ?? []) {
           const block = Number(String(item.SK).slice(prefix.length));
-          last = block;
-          const n = countedIn(item, counters);
-          counts.set(block, (counts.get(block) ?? 0) + n);
-          summed += n;
+          read.last = block;
+          counts.set(block, (counts.get(block) ?? 0) + countedIn(item, counters));
         }
-        blocksRead += page.Items?.length ?? 0;
-        // A sparse list (a team's tickets spread over the whole event): ask for what the density read so far says is
-        // left, with a quarter more, so the position is reached in one more page rather than a doubling series.
-        const perBlock = summed / Math.max(1, blocksRead);
-        const left = perBlock > 0 ? Math.ceil(((enough + 1 - summed) / perBlock) * 1.25) + 1 : PAGE_BLOCKS;
-        limit = Math.min(PAGE_BLOCKS, Math.max(limit, left));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey && summed <= enough);
-      if (startKey && last !== undefined) stops.push(last);
-    }),
-  );
-  const through = stops.length ? (forward ? Math.min(...stops) : Math.max(...stops)) : undefined;
-  return { counts, through };
+        read.startKey = page.LastEvaluatedKey;
+        read.ended = !read.startKey || read.last === undefined;
+      }),
+    );
+    const through = known();
+    const whole = [...counts].filter(([block]) => isKnown(block, through));
+    const summed = whole.reduce((sum, [, n]) => sum + n, 0);
+    if (through === undefined || summed > enough) return { counts: new Map(whole), stop: through };
+    // A sparse list (a team's tickets spread over the whole event): ask for what the density read so far says is
+    // left, with a quarter more, so the position is reached in one more round rather than a doubling series.
+    const perBlock = summed / Math.max(1, whole.length);
+    const left = perBlock > 0 ? Math.ceil(((enough + 1 - summed) / perBlock) * 1.25) + 1 : PAGE_BLOCKS;
+    limit = Math.min(PAGE_BLOCKS, Math.max(limit, left));
+  }
 }
 
 /** Where a page at `offset` starts: after ticket id `after` (undefined: the list's start), skipping `skip` counted tickets. */

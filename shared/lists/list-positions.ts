@@ -15,6 +15,7 @@ import {
 import { countersUpdate } from '../data/counters.ts';
 import { keys } from '../data/keys.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
+import { STATS_SHARDS } from '../data/stats-shards.ts';
 
 /**
  * Positions in the ticket lists, so that `_offset` costs the same at any depth. Per list
@@ -45,38 +46,70 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * each of thousands of 2,000-id spans would have an offset sum up to half of those spans.
  *
  * The list across all events is kept the same way under event 0 (ALL_EVENTS): list `all` by
- * id block, and its per-state totals in list `count`, one item per shard `id % COUNT_SHARDS`
- * (summing `all`'s blocks would read the whole platform).
+ * id block, and its per-state totals in list `count`, one item per shard (summing `all`'s blocks
+ * would read the whole platform).
  *
- * The current block of a busy list is a hot item during a sale, as the ticket type's `sold`
- * count already is; transactWrite retries the conflicts. The all-events block is that hot
- * item for every event selling at once: at about 1,000 ticket writes a second across the
- * platform it (and GSI3 `ALL_TICKETS`) wants write sharding, as GSI6 has.
+ * An event's items are sharded (POSITION_SHARDS): the current block of a busy list would
+ * otherwise be one item every sale of the event writes. Event 0's shards are written by the
+ * sales of every event (shared/lists/README.md says what that costs and what is left).
  */
 
-/** Items the all-events totals are spread over (a create in any event moves one). */
-export const COUNT_SHARDS = 10;
+/** The list holding the all-events totals per state under event 0: one item per shard. */
+export const ALL_EVENTS_COUNT = 'count';
 
-/** The partition holding a list's position items: its event's or its customer's. */
-export const positionItems = (holder: PositionHolder) =>
-  'customerId' in holder ? keys.customerItems(holder.customerId) : keys.eventItems(holder.eventId);
+/**
+ * The shards an event's position items are kept in: a ticket's blocks in shard `id % POSITION_SHARDS`,
+ * each shard a partition of its own (`TICKET_POSITIONS#<eventId>#<shard>`), so the current block of a
+ * list is not one item every sale writes. An on-sale of 600 tickets a second moves each shard's
+ * current block 600 / 16 = 37.5 times a second (an order's consecutive ids fall in different
+ * shards), under the ~50 transactions a second one item takes. A read sums the shards' items of
+ * each block (list-position-reads.ts reads them in step). A customer's are one partition: one
+ * customer buys at a human pace.
+ */
+export const POSITION_SHARDS = STATS_SHARDS;
+/**
+ * Event 0's (the list across events): every event's sales move its shards, so twice an event's: two
+ * events at 600 tickets a second each move each of 32 shards 1,200 / 32 = 37.5 times a second.
+ */
+export const ALL_EVENTS_POSITION_SHARDS = 2 * POSITION_SHARDS;
 
-/** One block's (or span's) item of a list. */
-export const positionKey = (holder: PositionHolder, list: string, block: number) =>
+/** How many shards hold the position items of an event (a customer's are one partition). */
+const shardsOf = (holder: PositionHolder): number =>
+  'customerId' in holder ? 1 : holder.eventId === ALL_EVENTS ? ALL_EVENTS_POSITION_SHARDS : POSITION_SHARDS;
+
+/** The shard of a holder's position items a ticket is counted in. */
+const positionShardOf = (holder: PositionHolder, ticketId: number): number => ticketId % shardsOf(holder);
+
+/** The partitions holding a list's position items: its event's shards, or its customer's one. */
+export const positionPartitions = (holder: PositionHolder) =>
+  'customerId' in holder
+    ? [keys.customerItems(holder.customerId)]
+    : Array.from({ length: shardsOf(holder) }, (_, shard) => keys.eventPositions(holder.eventId, shard));
+
+/** One block's (or span's) item of a list (in an event's shard `shard`; a customer's has one). */
+export const positionKey = (holder: PositionHolder, list: string, block: number, shard: number) =>
   'customerId' in holder
     ? keys.customerPosition(holder.customerId, list, block)
-    : keys.listPosition(holder.eventId, list, block);
+    : keys.listPosition(holder.eventId, shard, list, block);
 
 /** Accumulates the position moves of one transaction: one Update per touched block item. */
 export class PositionDelta {
   private readonly blocks = new Map<
     string,
-    { holder: PositionHolder; list: string; block: number; counters: Map<string, number> }
+    { holder: PositionHolder; list: string; block: number; shard: number; counters: Map<string, number> }
   >();
 
-  private add(holder: PositionHolder, list: string, block: number, counters: readonly string[], delta: number): void {
-    const id = `${positionItems(holder).value}/${list}/${block}`;
-    const entry = this.blocks.get(id) ?? { holder, list, block, counters: new Map() };
+  private add(
+    holder: PositionHolder,
+    [list, block]: [string, number],
+    ticketId: number,
+    counters: readonly string[],
+    delta: number,
+  ): void {
+    const shard = positionShardOf(holder, ticketId);
+    const { PK, SK } = positionKey(holder, list, block, shard);
+    const id = `${PK}/${SK}`;
+    const entry = this.blocks.get(id) ?? { holder, list, block, shard, counters: new Map() };
     this.blocks.set(id, entry);
     for (const name of counters) entry.counters.set(name, (entry.counters.get(name) ?? 0) + delta);
   }
@@ -90,17 +123,19 @@ export class PositionDelta {
     const team = teamList(record.teamId ?? 0);
     const all = { eventId: ALL_EVENTS };
     const own = { eventId: record.eventId };
-    this.add(all, 'all', block, whole, delta);
-    this.add(all, 'count', record.id % COUNT_SHARDS, whole, delta);
-    this.add(own, 'event', block, withType, delta);
-    this.add(own, team, block, withType, delta);
+    const id = record.id;
+    this.add(all, ['all', block], id, whole, delta);
+    // The all-events totals: one item per shard (block 0 of list `count`), summed on read.
+    this.add(all, [ALL_EVENTS_COUNT, 0], id, whole, delta);
+    this.add(own, ['event', block], id, withType, delta);
+    this.add(own, [team, block], id, withType, delta);
     // A check-in leaves and re-enters the same span counters: no Update.
-    this.add(own, spanList(team), spanOf(block), positionCounters(spanState(state), record.typeId), delta);
-    for (const eventId of grantedEvents(record)) this.add({ eventId }, 'access', block, withType, delta);
+    this.add(own, [spanList(team), spanOf(block)], id, positionCounters(spanState(state), record.typeId), delta);
+    for (const eventId of grantedEvents(record)) this.add({ eventId }, ['access', block], id, withType, delta);
     if (record.customerId != null) {
       const customer = { customerId: record.customerId };
-      this.add(customer, CUSTOMER_LIST, block, [CUSTOMER_COUNTER], delta);
-      this.add(customer, spanList(CUSTOMER_LIST), spanOf(block), [CUSTOMER_COUNTER], delta);
+      this.add(customer, [CUSTOMER_LIST, block], id, [CUSTOMER_COUNTER], delta);
+      this.add(customer, [spanList(CUSTOMER_LIST), spanOf(block)], id, [CUSTOMER_COUNTER], delta);
     }
   }
 
@@ -111,8 +146,8 @@ export class PositionDelta {
 
   /** The same, each saying whether it is a customer's block (else an event's). */
   byHolder() {
-    return [...this.blocks.values()].flatMap(({ holder, list, block, counters }) => {
-      const action = countersUpdate(positionKey(holder, list, block), 'ListPosition', counters);
+    return [...this.blocks.values()].flatMap(({ holder, list, block, shard, counters }) => {
+      const action = countersUpdate(positionKey(holder, list, block, shard), 'ListPosition', counters);
       return action ? [{ action, customer: 'customerId' in holder }] : [];
     });
   }

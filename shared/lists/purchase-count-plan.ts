@@ -110,3 +110,20 @@ export const minuteAt = (position: number, dayBefore: number, hours: readonly Bu
 /** The second (`2026-11-26T15:04:05`) holding the position, from its minute's count and the tickets before that minute. */
 export const secondAt = (position: number, minuteBefore: number, minute: BucketCount) =>
   partAt(position, minuteBefore, partsInOrder([minute], ':'));
+
+/**
+ * The shards' counts of the same buckets as one count per bucket (totals and parts summed), in
+ * bucket order: a holder's counts are kept in STATS_SHARDS shards (shared/lists/purchase-counts.ts).
+ */
+export function mergedBuckets(shards: readonly (readonly BucketCount[])[]): BucketCount[] {
+  const merged = new Map<string, { total: number; parts: Map<string, number> }>();
+  for (const count of shards.flat()) {
+    const into = merged.get(count.bucket) ?? { total: 0, parts: new Map<string, number>() };
+    merged.set(count.bucket, into);
+    into.total += count.total;
+    for (const [name, n] of count.parts) into.parts.set(name, (into.parts.get(name) ?? 0) + n);
+  }
+  return [...merged]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([bucket, { total, parts }]) => ({ bucket, total, parts }));
+}

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   boughtBefore,
   dayAt,
@@ -8,6 +8,7 @@ import {
   justAfter,
   minuteAt,
   minuteCounter,
+  mergedBuckets,
   minuteOf,
   monthOf,
   secondAt,
@@ -16,32 +17,38 @@ import {
   type BucketCount,
 } from './purchase-count-plan.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { db, tableName } from '../data/client.ts';
+import { batchGet, db, tableName } from '../data/client.ts';
 import { countersUpdate } from '../data/counters.ts';
 import { keyCondition } from '../data/key-conditions.ts';
 import { keys, type Key, type PurchaseHolder } from '../data/keys.ts';
+import { shardOf, STATS_SHARDS } from '../data/stats-shards.ts';
 import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
 
 /**
  * Purchase counts (shared/lists/purchase-count-plan.ts) of an event and of each of its ticket
- * types: per holder, items `EVENT#<id>` / `BOUGHT#month#<yyyy-mm>` (`n`, and `d<dd>` per day),
- * `BOUGHT#hour#<yyyy-mm-ddThh>` (`n`, `m<mm>` per minute) and
- * `BOUGHT#minute#<yyyy-mm-ddThh:mm>` (`n`, `s<ss>` per second), a type's under
- * `BOUGHT#type#<typeId:10>#`, moved in the ticket's own transaction when it enters or leaves
+ * types, each kept in STATS_SHARDS shards: a ticket is counted in shard `id % STATS_SHARDS`, in
+ * that shard's partition (`TICKET_COUNTS#<eventId>#<shard>`, beside its statistics shard), items
+ * `BOUGHT#month#<yyyy-mm>` (`n`, and `d<dd>` per day), `BOUGHT#hour#<yyyy-mm-ddThh>` (`n`,
+ * `m<mm>` per minute) and `BOUGHT#minute#<yyyy-mm-ddThh:mm>` (`n`, `s<ss>` per second), a type's
+ * under `BOUGHT#type#<typeId:10>#`, moved in the ticket's own transaction when it enters or leaves
  * the event's live tickets (a sale, a delete, a transfer's replacement; a check-in or an edit
- * leaves its purchase time alone, so they cancel out and nothing is written). A sale writes
- * six small items (the event's three, its type's three); an order's tickets share them.
- * During a rush they are hot items, as the type's `sold` count and the list's current block
- * already are; transactWrite retries the conflicts. They start with the event, so they hold
- * every live ticket.
+ * leaves its purchase time alone, so they cancel out and nothing is written). A sale writes six
+ * small items of its shard (the event's three, its type's three). Why shards: every sale of a
+ * minute would otherwise move the same minute, hour and month items, 300 transactions a second
+ * at an on-sale of 300 orders, where one item takes about 50; with 16 shards each takes 600 / 16
+ * tickets a second. A read sums the shards' buckets (`mergedBuckets`): one Query per shard at once
+ * for the months or a day's hours, one batch read for a minute. They start with the event, so they
+ * hold every live ticket.
  */
 
-/** The count items of a holder a ticket bought at `bought` is counted in (its month's, hour's and minute's), each with its part's counter. */
-export const purchaseCounters = (holder: PurchaseHolder, bought: string): [Key, string][] => [
-  [keys.purchaseMonth(holder, monthOf(bought)), dayCounter(bought)],
-  [keys.purchaseHour(holder, hourOf(bought)), minuteCounter(bought)],
-  [keys.purchaseMinute(holder, minuteOf(bought)), secondCounter(bought)],
+/** The count items of a holder a ticket bought at `bought` is counted in (its shard's month, hour and minute), each with its part's counter. */
+export const purchaseCounters = (holder: PurchaseHolder, shard: number, bought: string): [Key, string][] => [
+  [keys.purchaseMonth(holder, shard, monthOf(bought)), dayCounter(bought)],
+  [keys.purchaseHour(holder, shard, hourOf(bought)), minuteCounter(bought)],
+  [keys.purchaseMinute(holder, shard, minuteOf(bought)), secondCounter(bought)],
 ];
+
+const SHARDS = Array.from({ length: STATS_SHARDS }, (_, shard) => shard);
 
 /** A holder's live tickets in purchase order: the event's purchase list, or its type's. */
 const holderPurchases = ({ eventId, typeId }: PurchaseHolder) =>
@@ -62,7 +69,7 @@ export class PurchaseDelta {
   listedTicket(record: TicketRecord, delta: number): void {
     const bought = record.purchasedDate ?? record.created;
     for (const holder of [{ eventId: record.eventId }, { eventId: record.eventId, typeId: record.typeId }])
-      for (const [key, counter] of purchaseCounters(holder, bought)) this.add(key, counter, delta);
+      for (const [key, counter] of purchaseCounters(holder, shardOf(record.id), bought)) this.add(key, counter, delta);
   }
 
   actions() {
@@ -85,39 +92,48 @@ const bucketOf = (item: Item, prefix: string, part: string): BucketCount => ({
   ),
 });
 
+/** A holder's counts whose sort keys start with `prefix` in every shard (at most `limit` each), summed per bucket: one Query per shard, at once. */
+async function readShardBuckets(
+  holder: PurchaseHolder,
+  prefix: string,
+  bucketPrefix: string,
+  part: string,
+  limit: number,
+): Promise<BucketCount[]> {
+  const shards = await Promise.all(
+    SHARDS.map(async (shard) => {
+      const { Items = [] } = await db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          ...keyCondition(keys.ticketCounts(holder.eventId, shard), { beginsWith: prefix }),
+          Limit: limit,
+        }),
+      );
+      return Items.map((item) => bucketOf(item, bucketPrefix, part));
+    }),
+  );
+  return mergedBuckets(shards);
+}
+
 /** Month counts an event may have (a century of sales): the bound of their Query. */
 const MAX_MONTHS = 1200;
 
-/** The holder's month counts: one Query. */
-async function readPurchaseMonths(holder: PurchaseHolder): Promise<BucketCount[]> {
+/** The holder's month counts. */
+const readPurchaseMonths = (holder: PurchaseHolder): Promise<BucketCount[]> => {
   const prefix = keys.purchaseMonthsPrefix(holder);
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.eventItems(holder.eventId), { beginsWith: prefix }),
-      Limit: MAX_MONTHS,
-    }),
-  );
-  return Items.map((item) => bucketOf(item, prefix, 'd'));
-}
+  return readShardBuckets(holder, prefix, prefix, 'd', MAX_MONTHS);
+};
 
-/** The hour counts of one day (`2026-11-26`): one Query of at most 24 items. */
-async function readPurchaseHours(holder: PurchaseHolder, day: string): Promise<BucketCount[]> {
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.eventItems(holder.eventId), { beginsWith: keys.purchaseHoursPrefix(holder, day) }),
-      Limit: 24,
-    }),
-  );
-  return Items.map((item) => bucketOf(item, keys.purchaseHour(holder, '').SK, 'm'));
-}
+/** The hour counts of one day (`2026-11-26`): at most 24 per shard. */
+const readPurchaseHours = (holder: PurchaseHolder, day: string): Promise<BucketCount[]> =>
+  readShardBuckets(holder, keys.purchaseHoursPrefix(holder, day), keys.purchaseHour(holder, 0, '').SK, 'm', 24);
 
-/** One minute's count (`2026-11-26T15:04`), when it has one: one GetItem. */
+/** One minute's count (`2026-11-26T15:04`), when it has one: one batch read of its shards. */
 async function readPurchaseMinute(holder: PurchaseHolder, minute: string): Promise<BucketCount | undefined> {
-  const key = keys.purchaseMinute(holder, minute);
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key }));
-  return Item ? bucketOf(Item, keys.purchaseMinute(holder, '').SK, 's') : undefined;
+  const items = await batchGet(SHARDS.map((shard) => keys.purchaseMinute(holder, shard, minute)));
+  const prefix = keys.purchaseMinute(holder, 0, '').SK;
+  const found = items.flatMap((item) => (item ? [bucketOf(item, prefix, 's')] : []));
+  return found.length ? mergedBuckets([found])[0] : undefined;
 }
 
 /**

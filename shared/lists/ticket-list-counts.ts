@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   ALL_EVENTS,
   besideOthers,
@@ -13,11 +12,11 @@ import {
 import type { AccessGrant } from '../domain/event.ts';
 import { counterName } from './list-position-plan.ts';
 import { PROCESS_STATES } from '../domain/ticket.ts';
-import { db, tableName } from '../data/client.ts';
+import { batchGet } from '../data/client.ts';
 import { grantsIntoAll } from '../data/events.ts';
-import { keyCondition } from '../data/key-conditions.ts';
 import { keys } from '../data/keys.ts';
-import { COUNT_SHARDS } from './list-positions.ts';
+import { STATS_SHARDS } from '../data/stats-shards.ts';
+import { ALL_EVENTS_COUNT, ALL_EVENTS_POSITION_SHARDS } from './list-positions.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 
 /**
@@ -64,17 +63,15 @@ function counterNames(filter: TicketListFilter) {
   };
 }
 
-/** The all-events list's live tickets per process state: its COUNT_SHARDS total items (list-positions.ts), one Query. */
+/** The all-events list's live tickets per process state: its totals' items, one per shard (list-positions.ts), one batch read. */
 async function countAllEvents(): Promise<Map<number, number>> {
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.eventItems(ALL_EVENTS), { beginsWith: keys.positionPrefix('count') }),
-      Limit: COUNT_SHARDS,
-    }),
-  );
+  const shards = Array.from({ length: ALL_EVENTS_POSITION_SHARDS }, (_, shard) => shard);
+  const items = await batchGet(shards.map((shard) => keys.listPosition(ALL_EVENTS, shard, ALL_EVENTS_COUNT, 0)));
   return new Map(
-    PROCESS_STATES.map((state) => [state, Items.reduce((sum, item) => sum + Number(item[counterName(state)] ?? 0), 0)]),
+    PROCESS_STATES.map((state) => [
+      state,
+      items.reduce((sum, item) => sum + Number(item?.[counterName(state)] ?? 0), 0),
+    ]),
   );
 }
 
@@ -116,7 +113,12 @@ export async function countsOf(filter: TicketListFilter) {
     Object.assign(merged.get(`${item.PK}|${item.SK}`) ?? {}, item);
   const shards = [...merged.values()];
   const included = new Set(includedStates(filter));
-  const access = new Map(accessEvents.map((eventId) => [keys.eventItems(eventId).value, eventId]));
+  // Each access event's shards, by their partition keys (a shard is a partition of its own).
+  const access = new Map(
+    accessEvents.flatMap((eventId) =>
+      Array.from({ length: STATS_SHARDS }, (_, shard) => [keys.eventStats(eventId, shard).PK, eventId] as const),
+    ),
+  );
   const sum = (pick: (item: Item, state: number) => number, onlyAccess = false) => {
     let all = 0;
     let counted = 0;

@@ -12,7 +12,8 @@ import { grantedEvents } from './ticket-list-entries.ts';
 /**
  * Check-in statistics, kept exact by the ticket transactions.
  *
- * Per event, STATS_SHARDS items `EVENT#<id>` / `STATS#<shard>` hold
+ * Per event, STATS_SHARDS items `TICKET_COUNTS#<id>#<shard>` / `STATS#<shard>` (each its own partition
+ * key, shared/data/stats-shards.ts says why) hold
  * - `sold`: the shard's share of the sum of the event's ticket types' sold counts;
  * - `checkedIn`: a map from signature (the sorted, comma-joined events an eligible ticket
  *   currently counts as checked in for, e.g. "12" or "12,15") to the number of tickets of

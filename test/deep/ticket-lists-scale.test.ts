@@ -5,6 +5,7 @@ import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
 import { encodeCursor, LIST_READ_BUDGET } from '#shared/lists/ticket-list-plan';
 import { POSITION_BLOCK, SPAN_BLOCKS } from '#shared/lists/list-position-plan';
 import { STATS_SHARDS } from '#shared/data/stats-shards';
+import { POSITION_SHARDS } from '#shared/lists/list-positions';
 import { MAX_LIST_READ } from '#shared/lists/older-ticket-list';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
@@ -56,8 +57,11 @@ beforeAll(async () => {
 const list = (query: string) => boundedGet(`${BASE}?${query}`, token);
 /** The ids the event's tickets span (other files' tickets interleave with its ids). */
 const eventIdSpan = () => Math.max(...records.map((r) => r.id)) - Math.min(...records.map((r) => r.id));
-/** Position blocks an offset reads at most: half of those the event's ids span. */
-const halfTheBlocks = () => Math.ceil(eventIdSpan() / POSITION_BLOCK / 2) + 1;
+/**
+ * Position items an offset reads at most: half of the blocks the event's ids span, in each of its POSITION_SHARDS
+ * shards (read in step, list-position-reads.ts: each shard a block or two past the position).
+ */
+const halfTheBlocks = () => POSITION_SHARDS * (Math.ceil(eventIdSpan() / POSITION_BLOCK / 2) + 2);
 const inIdOrder = (matches: TicketRecord[]) => idsOf([...matches].sort((a, b) => a.id - b.id));
 const firstPage = (matches: TicketRecord[]) => idsOf(matches.sort((a, b) => a.id - b.id).slice(0, LIMIT));
 
@@ -291,10 +295,12 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
       `event=${big.id}&teams=${teamThree}&exclude_process_states=4&_offset=${middle}&_limit=${LIMIT}`,
     );
     expect(idsOf(teamMiddle.body.data)).toEqual(inTeam.slice(middle, middle + LIMIT));
-    // The team's spans from the nearer end, then one span's blocks, then the tickets (from the block's nearer end: when
-    // that is its end and the page runs past it, down from it and up past it in parallel, so one or two Queries; which
-    // depends on where the event's first id falls in its block); no GetItem.
-    expect([1 + 1 + 1, 1 + 1 + 2]).toContain(teamMiddle.reads.byCommand.QueryCommand);
+    // The team's spans from the nearer end, then one span's blocks, each one round of Queries (one per shard, read in
+    // step), then the tickets (from the block's nearer end: when that is its end and the page runs past it, down from
+    // it and up past it in parallel, so one or two Queries; which depends on where the event's first id falls in its
+    // block); no GetItem.
+    const rounds = 2 * POSITION_SHARDS;
+    expect([rounds + 1, rounds + 2]).toContain(teamMiddle.reads.byCommand.QueryCommand);
     expect(teamMiddle.reads.byCommand.GetItemCommand ?? 0).toBe(0);
 
     const atCap = await list(`event=${big.id}&_offset=1000&_limit=${LIMIT}`);
@@ -344,11 +350,12 @@ describe('GET /tickets at 10,000 tickets in one event', () => {
       return answered;
     };
     const withSpans = await pages();
-    // Live tickets: at most half the spans and half of one span's blocks (each a little over).
+    // Live tickets: at most half the spans and half of one span's blocks (each a little over), in each shard.
     for (const { positionItems } of withSpans.slice(0, 3))
-      expect(positionItems).toBeLessThanOrEqual(spans / 2 + 2 + SPAN_BLOCKS / 2 + 2);
+      expect(positionItems).toBeLessThanOrEqual(POSITION_SHARDS * (spans / 2 + 2 + SPAN_BLOCKS / 2 + 2));
     // Active without checked in, 30 % and 60 % in: the blocks alone, from the nearer end (no spans read).
-    for (const { positionItems } of withSpans.slice(3, 5)) expect(positionItems).toBeGreaterThan(SPAN_BLOCKS);
+    for (const { positionItems } of withSpans.slice(3, 5))
+      expect(positionItems).toBeGreaterThan(POSITION_SHARDS * SPAN_BLOCKS);
   });
 
   it('answers an empty last page past the end, and 400 for a cursor with an offset, a forged cursor', async () => {

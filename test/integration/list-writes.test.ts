@@ -28,9 +28,9 @@ describe("the list engine's write hook (shared/lists/writes.ts)", () => {
       'TICKET LIST#EVENT': ['tickets', 'older-tickets', 'gate'],
       'TICKET LIST#PURCHASE': ['older-tickets'],
       'TICKET SEARCH': ['older-tickets'],
-      'EVENT STATS': ['tickets', 'check-in-stats'],
-      'EVENT POS': ['tickets', 'older-tickets'],
-      'EVENT BOUGHT': ['older-tickets'],
+      'TICKET_COUNTS STATS': ['tickets', 'check-in-stats'],
+      'TICKET_POSITIONS POS': ['tickets', 'older-tickets'],
+      'TICKET_COUNTS BOUGHT': ['older-tickets'],
     });
     // The commit's transaction holds each of them, beside the record's own actions.
     const history = historyEntry(null, record, { actor: { kind: 'system' }, action: 'create', at: record.created });

@@ -381,15 +381,15 @@ describe("write units by AWS rules, of an event's types and their stock (in the 
   const stockUnits = (writes: DynamoWrites) =>
     writes.items.filter((write) => write.key.startsWith('STOCK#')).reduce((sum, write) => sum + write.units, 0);
 
-  it('POST /events with one type of 2,000: its 8 stock items (16) in the creation, 57 with the ids (7), the count and the 10 statistics shards', async () => {
+  it('POST /events with one type of 2,000: its 8 stock items (16) in the creation, 69 with the ids (7), the count and the 16 statistics shards', async () => {
     const token = await adminToken(['events:write'], 77_002);
     const { result, writes } = await countWrites(() =>
       call('POST', '/api/v2/events', { token, body: eventBody({ ticketTypes: [typeBody] }) }),
     );
     expect(result.status).toBe(201);
     expect(stockUnits(writes), describeWrites(writes)).toBe(16);
-    // 7 sequences (1 each), the event 6, the events' count 2, the type 4, 10 statistics shards 20, history 2.
-    expect(writes.units, describeWrites(writes)).toBe(57);
+    // 7 sequences (1 each), the event 6, the events' count 2, the type 4, 16 statistics shards 32, history 2.
+    expect(writes.units, describeWrites(writes)).toBe(69);
   });
 
   it('POST /events/{id}/ticket-types of 2,000: the type, its 8 stock items, the event and its history (29); a total raised moves shard 0 (14), lowered the fullest shards (20)', async () => {

@@ -7,6 +7,7 @@ import {
   dayOf,
   hourOf,
   justAfter,
+  mergedBuckets,
   minuteAt,
   minuteCounter,
   minuteOf,
@@ -114,6 +115,20 @@ describe('purchase counts', () => {
       expect(dayAt(times.length, months)).toBeUndefined();
     });
   }
+
+  for (const seed of [1, 2, 3])
+    it(`sale ${seed}: the counts kept in 16 shards (each ticket in one), merged, are the counts kept whole`, () => {
+      const times = sale(seed);
+      const shards = Array.from({ length: 16 }, (_, shard) => countsOf(times.filter((_, n) => n % 16 === shard)));
+      const whole = countsOf(times);
+      const sorted = (counts: BucketCount[]) => [...counts].sort((a, b) => (a.bucket < b.bucket ? -1 : 1));
+      expect(mergedBuckets(shards.map(({ months }) => months))).toEqual(sorted(whole.months));
+      const day = dayOf(times[200]!);
+      expect(mergedBuckets(shards.map(({ hoursOf }) => hoursOf(day)))).toEqual(sorted(whole.hoursOf(day)));
+      const minute = minuteOf(times[200]!);
+      const minutes = shards.flatMap(({ minutes }) => minutes.get(minute) ?? []);
+      expect(mergedBuckets([minutes])).toEqual([whole.minutes.get(minute)]);
+    });
 
   it('the instant just after a time is one millisecond on, across a day', () => {
     expect(justAfter('2026-11-26T23:59:59.999Z')).toBe('2026-11-27T00:00:00.000Z');
