@@ -146,7 +146,7 @@ const table = [
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
   // Ours (README "Reservations"): a customer holds tickets for the event's reservation minutes, releases them, or they lapse (functions/jobs/release-reservations.ts).
-  { method: 'POST', path: '/my-account/reservations', handler: 'my-account/reservation-create', auth: customer, uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true, throttled: true },
+  { method: 'POST', path: '/my-account/reservations', handler: 'my-account/reservation-create', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true, throttled: true },
   { method: 'GET', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-get', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'DELETE', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-delete', auth: customer, uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'], payments: true } },
   { method: 'POST', path: '/my-account/reservations/{id}/checkout', handler: 'my-account/reservation-checkout', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], payments: true, email: true }, idempotent: true },

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { findTicketType } from '#shared/data/events';
@@ -275,15 +276,19 @@ describe('POST /my-account/reservations', () => {
     expect(await stockOf(typeOf(event, 1))).toMatchObject({ held: 2 });
   });
 
-  it('counts 10 reservations a minute per customer, then answers 429 with Retry-After', async () => {
+  it('counts 60 reservations a minute per network, whoever holds, then answers 429 with Retry-After', async () => {
     const event = await onSale();
-    const customer = unusedCustomerId();
+    const sourceIp = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
     const body = { eventId: event.id, lines: [{ typeId: typeOf(event, 0), quantity: 1 }] };
+    const customers = [unusedCustomerId(), unusedCustomerId()];
     const answers = [];
-    for (let n = 0; n < 11; n++) answers.push(await reserve(customer, body));
-    expect(answers.slice(0, 10).map((answer) => answer.status)).toEqual([201, ...Array(9).fill(409)]);
-    expect(answers[10]!.status).toBe(429);
-    expect(Number(answers[10]!.headers['retry-after'])).toBeGreaterThan(0);
+    for (let n = 0; n < 61; n++)
+      answers.push(await call('POST', BASE, { token: await customerToken(customers[n % 2]!), body, sourceIp }));
+    expect(answers.slice(0, 60).map((answer) => answer.status)).toEqual([201, 201, ...Array(58).fill(409)]);
+    expect(answers[60]!.status).toBe(429);
+    expect(Number(answers[60]!.headers['retry-after'])).toBeGreaterThan(0);
+    // Another network is not held to this one's window.
+    expect((await reserve(unusedCustomerId(), body)).status).toBe(201);
   });
 
   it('holds exactly the last 10 tickets when 50 buyers race for them, never more', async () => {
@@ -302,19 +307,58 @@ describe('POST /my-account/reservations', () => {
     expect(await expectInvariant(typeId)).toMatchObject({ held: 10, left: 0 });
   });
 
-  it('spreads a big type over several stock items and still holds every last ticket', async () => {
-    const event = await onSale({ ticketTypes: [{ name: 'Rush', price: 10, total: 2000 }] });
+  it('spreads a stadium type over 64 stock items, one per 100 tickets, each buyer holding from one of them', async () => {
+    const event = await onSale({ ticketTypes: [{ name: 'Rush', price: 10, total: 6400 }] });
     const type = (await findTicketType(typeOf(event, 0)))!;
-    expect(type.stockShards).toBe(8);
+    expect(type.stockShards).toBe(64);
     const shards = await readStock(type);
-    // 250 on each: each buyer's hold is one conditional write on one of them (test/unit/reservation.test.ts: the plans).
-    expect(shards.map((shard) => shard.left)).toEqual(Array(8).fill(250));
+    // 100 on each: each buyer's hold is one conditional write on one of them (test/unit/reservation.test.ts: the plans).
+    expect(shards.map((shard) => shard.left)).toEqual(Array(64).fill(100));
     const buyers = Array.from({ length: 8 }, () => unusedCustomerId());
     const held = await Promise.all(
       buyers.map((customer) => reserve(customer, { eventId: event.id, lines: [{ typeId: type.id, quantity: 10 }] })),
     );
     expect(held.every((answer) => answer.status === 201)).toBe(true);
-    expect(await expectInvariant(type.id)).toMatchObject({ held: 80, left: 1920 });
+    expect(await expectInvariant(type.id)).toMatchObject({ held: 80, left: 6320 });
+  });
+
+  it('finds the last places on whichever of the 64 stock items they sit, and only then is sold out', async () => {
+    const event = await onSale({ ticketTypes: [{ name: 'Rush', price: 10, total: 6400 }] });
+    const typeId = typeOf(event, 0);
+    // Lowered from the fullest items first: 5 left on one of the 64, none on the rest (a hold reads 4 at random first).
+    const token = await adminToken();
+    const lowered = await call('PATCH', `/api/v2/events/${event.id}/ticket-types/${typeId}`, {
+      token,
+      body: { total: 5 },
+    });
+    expect(lowered.status, lowered.raw).toBe(200);
+    const lines = (quantity: number) => ({ eventId: event.id, lines: [{ typeId, quantity }] });
+    const first = await reserve(unusedCustomerId(), lines(2));
+    expect(first.status, first.raw).toBe(201);
+    // 3 left on one item: a buyer of 4 is told exactly what is left, a buyer of 3 gets them.
+    const short = await reserve(unusedCustomerId(), lines(4));
+    expect(short.status).toBe(409);
+    expect(short.body).toMatchObject({ reason: 'sold_out', typeId, left: 3 });
+    expect((await reserve(unusedCustomerId(), lines(3))).status).toBe(201);
+    const none = await reserve(unusedCustomerId(), lines(1));
+    expect(none.body).toMatchObject({ reason: 'sold_out', left: 0 });
+    expect(await expectInvariant(typeId)).toMatchObject({ held: 5, left: 0 });
+  });
+
+  it('pieces a line from several stock items when none holds it whole', async () => {
+    const event = await onSale({ ticketTypes: [{ name: 'Rush', price: 10, total: 6400 }] });
+    const typeId = typeOf(event, 0);
+    const token = await adminToken();
+    const setTotal = (total: number) =>
+      call('PATCH', `/api/v2/events/${event.id}/ticket-types/${typeId}`, { token, body: { total } });
+    const lines = (quantity: number) => ({ eventId: event.id, lines: [{ typeId, quantity }] });
+    // 5 left on one item; 2 of them held; a rise of 2 lands on item 0: 3 on one item, 2 on another.
+    expect((await setTotal(5)).status).toBe(200);
+    expect((await reserve(unusedCustomerId(), lines(2))).status).toBe(201);
+    expect((await setTotal(7)).status).toBe(200);
+    expect((await readStock((await findTicketType(typeId))!)).filter((shard) => shard.left > 0)).toHaveLength(2);
+    expect((await reserve(unusedCustomerId(), lines(5))).status).toBe(201);
+    expect(await expectInvariant(typeId)).toMatchObject({ held: 7, left: 0 });
   });
 });
 
@@ -452,7 +496,7 @@ describe('the stock beside the other paths', () => {
     });
     expect(created.status).toBe(201);
     const typeId = created.body.data.id;
-    expect((await findTicketType(typeId))!.stockShards).toBe(2);
+    expect((await findTicketType(typeId))!.stockShards).toBe(6);
     expect(await expectInvariant(typeId)).toEqual({ left: 600, held: 0, sold: 0, total: 600 });
     await reserve(unusedCustomerId(), { eventId: event.id, lines: [{ typeId, quantity: 1 }] });
     const refused = await call('DELETE', `/api/v2/events/${event.id}/ticket-types/${typeId}`, { token: admin });
