@@ -1,10 +1,9 @@
 import { now } from '../clock.ts';
 import { keptPerContainer } from '../container-state.ts';
 import type { Event, TicketType } from '../domain/event.ts';
-import { getEvent, listTicketTypes } from './events.ts';
 
 /**
- * An event and its ticket types as a hold reads them, kept in the container for SALE_CACHE_SECONDS: at an
+ * An event and its ticket types as a hold reads them (read by the caller: the portal's reservations.ts), kept in the container for SALE_CACHE_SECONDS: at an
  * on-sale every hold of an event reads the same two items (a GetItem and a Query of the event's partition),
  * so a warm container reads them once every few seconds instead of on every request.
  *
@@ -30,12 +29,15 @@ interface Kept {
 const kept = new Map<number, Kept>();
 keptPerContainer(() => kept.clear());
 
-/** The event (NotFound when it does not exist) and its types, from this container's copy when fresh enough. */
-export async function eventForSale(eventId: number): Promise<{ event: Event; types: TicketType[] }> {
+/** The event and its types from this container's copy when fresh enough, else from `read` (and kept). */
+export async function eventForSale(
+  eventId: number,
+  read: () => Promise<{ event: Event; types: TicketType[] }>,
+): Promise<{ event: Event; types: TicketType[] }> {
   const at = now().getTime();
   const copy = kept.get(eventId);
   if (copy && at - copy.readAt < SALE_CACHE_SECONDS * 1000) return copy;
-  const [event, types] = await Promise.all([getEvent(eventId), listTicketTypes(eventId)]);
+  const { event, types } = await read();
   kept.delete(eventId);
   if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(eventId, { readAt: at, event, types });

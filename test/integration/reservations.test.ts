@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { findTicketType } from '#shared/data/events';
 import { createShippingMethod } from '#shared/data/shipping-methods';
+import { DUE_SHARDS, dueEntries, dueMinute, putDue, recordSweptMinute } from '#shared/data/reservation-due';
 import { readStock } from '#shared/data/stock';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { lapseDueReservations } from '#shared/use-cases/portal/lapse-reservations';
@@ -388,6 +389,23 @@ describe('the lapsing job (functions/jobs/release-reservations.ts)', () => {
   // The job's lapse alone: its clocks run minutes ahead, where the job's sweep of stuck orders would take another
   // file's sale in flight for one stuck (test/integration/stuck-orders.test.ts runs the whole job).
   const lapse = () => runAs('release-reservations', () => lapseDueReservations(50_000));
+
+  it("deletes a due entry whose hold's transaction never committed (put just before it), and lapses nothing for it", async () => {
+    // An id no reservation has, due a month on (past every other test's clock): as a hold refused after its entry
+    // was put (shared/data/reservation-due.ts `putDue`).
+    const due = Date.now() + 30 * 24 * 3600_000 + randomInt(24 * 60) * 60_000;
+    const entry = { id: 2_000_000_000 + randomInt(100_000_000), expiresAt: new Date(due).toISOString() };
+    await putDue(entry);
+    const [minute, shard, later] = [dueMinute(entry.expiresAt), entry.id % DUE_SHARDS, new Date(due + 60_000)];
+    const listed = async () => (await dueEntries(minute, shard, later, 100)).map((one) => one.reservationId);
+    expect(await listed()).toContain(entry.id);
+    // The job starts after the minute it last drained: the one before this entry's (another file's run may move it).
+    for (let run = 0; run < 3 && (await listed()).includes(entry.id); run++) {
+      await recordSweptMinute(dueMinute(new Date(due - 60_000)));
+      await atTime(later.getTime(), lapse);
+    }
+    expect(await listed()).not.toContain(entry.id);
+  });
 
   it("lapses a reservation once its event's minutes ran out, its tickets on sale again, and keeps a younger one", async () => {
     const event = await onSale();

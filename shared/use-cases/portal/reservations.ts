@@ -1,6 +1,7 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { eventForSale, forgetEventForSale } from '../../data/event-sale-cache.ts';
+import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
 import { type CustomerHold, customerHold } from '../../data/hold-limits.ts';
 import { getReservation, holdReservation, releaseHold } from '../../data/reservations.ts';
@@ -120,13 +121,17 @@ export async function createReservation(customerId: number, network: string, req
  * customer can access it (catalogue.ts `accessibleEvent`'s rule: published, or they hold an order of it).
  */
 async function saleOf(customerId: number, id: number) {
-  const sale = await eventOf(id, () => eventForSale(id));
+  const read = async () => {
+    const [event, types] = await Promise.all([getEvent(id), listTicketTypes(id)]);
+    return { event, types };
+  };
+  const sale = await eventOf(id, () => eventForSale(id, read));
   if (sale.event.published) return sale;
   // A draft sells nothing, and a copy may predate its publication: read afresh (no rush holds a draft).
   forgetEventForSale(id);
   const [event, fresh] = await Promise.all([
     eventOf(id, () => accessibleEvent(customerId, id)),
-    eventOf(id, () => eventForSale(id)),
+    eventOf(id, () => eventForSale(id, read)),
   ]);
   return { event, types: fresh.types };
 }
