@@ -346,6 +346,25 @@ describe('POST /my-account/reservations', () => {
     expect(await expectInvariant(typeId)).toMatchObject({ held: 5, left: 0 });
   });
 
+  it('holds exactly the last 12 places of a type of 64 stock items when 30 buyers race for them, never more', async () => {
+    const event = await onSale({ ticketTypes: [{ name: 'Rush', price: 10, total: 6400 }] });
+    const typeId = typeOf(event, 0);
+    const token = await adminToken();
+    // 12 left over two items (10 on one, 2 on another: a total lowered, then raised onto item 0).
+    await call('PATCH', `/api/v2/events/${event.id}/ticket-types/${typeId}`, { token, body: { total: 10 } });
+    await call('PATCH', `/api/v2/events/${event.id}/ticket-types/${typeId}`, { token, body: { total: 12 } });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async () =>
+        reserve(unusedCustomerId(), { eventId: event.id, lines: [{ typeId, quantity: 1 }] }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(12);
+    expect(answers.filter((answer) => answer.status !== 201).every((answer) => answer.body.reason === 'sold_out')).toBe(
+      true,
+    );
+    expect(await expectInvariant(typeId)).toMatchObject({ held: 12, left: 0 });
+  });
+
   it('pieces a line from several stock items when none holds it whole', async () => {
     const event = await onSale({ ticketTypes: [{ name: 'Rush', price: 10, total: 6400 }] });
     const typeId = typeOf(event, 0);
