@@ -21,7 +21,7 @@ import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../er
 import { accessibleEvent } from './catalogue.ts';
 import { cancelCheckoutPayment } from './checkout-intent.ts';
 import { priceHold } from './hold-prices.ts';
-import { planStock, soldOut } from './hold-stock.ts';
+import { planStock } from './hold-stock.ts';
 
 /**
  * A network's reservations per minute (a household or office behind one address shares it). A customer has no
@@ -111,9 +111,21 @@ export async function createReservation(customerId: number, network: string, req
       if ('existing' in refusal) throw holdStands({ holding: refusal.existing }, at);
       if ('coolsUntil' in refusal) throw holdStands(refusal, at);
       if ('networkFull' in refusal) throw networkFull(caps);
-      if (attempt >= HOLD_TRIES) throw soldOut(byId.get(refusal.take.typeId)!, 0);
+      if (attempt >= HOLD_TRIES) throw await outraced(request, byId);
     }
   }
+}
+
+/**
+ * Every try lost its places to other holds between the read and the write: `sold_out` only when a fresh read finds
+ * none left (planStock throws it, with what is left); otherwise the places are there and the buyer may retry.
+ */
+async function outraced(request: ReservationRequest, types: Map<number, TicketType>): Promise<Conflict> {
+  await planStock(request, types);
+  return new Conflict(
+    'Other holds took the places read for this one before it was written, and some are left: retry the request.',
+    'concurrent_update',
+  );
 }
 
 /**
