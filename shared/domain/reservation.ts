@@ -53,8 +53,8 @@ export const MAX_RESERVATION_LINES = 10;
  * orders of 2), and a hold that ends unpaid gives its places back (up to 700 a second): about 2,000
  * transactions a second on the type's shards. A transaction conflicts with every other on its item
  * while it runs, so an item is held to about 50 transactions a second: 2,000 / 50 = 40 shards at
- * least. 64 leave room for the random spread being uneven (31 a second each on average, 62 write
- * units: far under an item's 1,000) and for a second type of the same event. A small type needs no
+ * least (fewer once an order's tickets are issued in one transaction). 64 leave room for the random
+ * spread being uneven (31 a second each on average, 62 write units: far under an item's 1,000). A small type needs no
  * such rate (50 tickets sell out in the first second of a rush whatever the shards) and keeps few:
  * its last tickets are then rarely split over shards a buyer's line must be pieced from.
  */
@@ -66,7 +66,7 @@ export const stockShardsFor = (total: number): number =>
 /**
  * The shards a hold reads first: this many, at random (all of a type with no more). Almost always one
  * of them holds the whole line; only near the end of a sale, when none does, are all the type's shards
- * read (reservations' `planStock`), so a hold never answers sold out while some shard has stock.
+ * read (use-cases/portal/hold-stock.ts `planStock`), so a hold never answers sold out while some shard has stock.
  */
 export const STOCK_SAMPLE = 4;
 
