@@ -67,7 +67,7 @@ const table = [
   { method: 'DELETE', path: '/tickets/{id}', handler: 'tickets/delete', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
   { method: 'POST', path: '/tickets/bulk-delete', handler: 'tickets/bulk-delete', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
   { method: 'POST', path: '/tickets/{id}/check-in', handler: 'tickets/check-in', auth: admin('checkin:scan'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true },
-  { method: 'POST', path: '/tickets/{id}/transfer', handler: 'tickets/transfer', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'] }, idempotent: true },
+  { method: 'POST', path: '/tickets/{id}/transfer', handler: 'tickets/transfer', auth: admin('tickets:write'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'] }, idempotent: true },
   { method: 'GET', path: '/tickets/{id}/waivers', handler: 'tickets/waivers', auth: admin('tickets:read'), uses: { table: ['GetItem', 'Query'] } },
   { method: 'POST', path: '/tickets/{id}/sign-waivers', handler: 'tickets/sign-waivers', auth: admin('tickets:write'), uses: { table: ['GetItem', 'Query', 'PutItem'], photos: true } },
   { method: 'POST', path: '/tickets/{id}/profile-photo', handler: 'tickets/profile-photo', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem'], photos: true } },
@@ -90,7 +90,7 @@ const table = [
   { method: 'GET', path: '/ticket/{id}/is-claimed', handler: 'ticket/is-claimed', auth: admin('tickets:read'), uses: { table: ['GetItem'] } },
   { method: 'GET', path: '/ticket/{ticketId}/claim-info', handler: 'ticket/claim-info', auth: admin('tickets:read'), uses: { table: ['GetItem'] } },
   // The explicit state route: restores, and undoes a check-in for callers holding checkin:undo.
-  { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
+  { method: 'POST', path: '/ticket/{ticketId}/states', handler: 'ticket/states', auth: admin('tickets:write'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
 
   // Events (ours, beyond the spec; README "Where we differ from the spec"): an organiser creates, edits, publishes and deletes events and their ticket types.
   { method: 'POST', path: '/events', handler: 'events/create', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'] } },
@@ -146,7 +146,7 @@ const table = [
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
   // Ours (README "Reservations"): a customer holds tickets for the event's reservation minutes, releases them, or they lapse (functions/jobs/release-reservations.ts).
-  { method: 'POST', path: '/my-account/reservations', handler: 'my-account/reservation-create', auth: customer, uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true, throttled: true },
+  { method: 'POST', path: '/my-account/reservations', handler: 'my-account/reservation-create', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, idempotent: true, throttled: true },
   { method: 'GET', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-get', auth: customer, uses: { table: ['GetItem'] } },
   { method: 'DELETE', path: '/my-account/reservations/{id}', handler: 'my-account/reservation-delete', auth: customer, uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'], payments: true } },
   { method: 'POST', path: '/my-account/reservations/{id}/checkout', handler: 'my-account/reservation-checkout', auth: customer, uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], payments: true, email: true }, idempotent: true },

@@ -3,6 +3,7 @@ import type { FieldChanges } from '../domain/event-admin.ts';
 import type { EventHistoryEntry } from '../domain/event-resource.ts';
 import { Conflict, ValidationError } from '../errors.ts';
 import { tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { forgetEventForSale } from './event-sale-cache.ts';
 import { moveEventCounts } from './event-counts.ts';
 import { keys } from './keys.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
@@ -111,6 +112,7 @@ export async function commit(eventId: number, actions: Record<string, unknown>[]
     if (error instanceof TransactionCancelled && error.conditionFailed(0)) throw staleVersion(eventId);
     throw error;
   }
+  forgetEventForSale(eventId);
 }
 
 /** An edit of the event record (listing fields, start, publication) with the portal's moves (`listed`): one transaction. */

@@ -17,6 +17,7 @@ import {
   type TransactItem,
 } from './hold-limits.ts';
 import { keys } from './keys.ts';
+import { dueItem, dueKey, putDue } from './reservation-due.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
 import { HoldRefused, holdAction, releaseAction } from './stock.ts';
@@ -25,15 +26,13 @@ import { HoldRefused, holdAction, releaseAction } from './stock.ts';
  * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
  * items, each in a partition of its own: a stock shard's decrement per take (usually one),
  * the reservation, the customer's active marker for the event (one holding reservation per
- * customer and event; after one ended unpaid, their cool-down), its due entry (the minute it lapses in,
- * DUE_SHARDS ways) and its network's count of held tickets (conditional on the event's cap). Every
+ * customer and event; after one ended unpaid, their cool-down) and its network's count of held tickets
+ * (conditional on the event's cap); its due entry (the minute it lapses in, DUE_SHARDS ways) is put just
+ * before that transaction, on its own (`putDue`). Every
  * later move of the reservation is conditional on its state, so a release, a lapse and a
  * payment racing for it are decided by DynamoDB: one wins, the others see it moved; the move that ends
  * it gives its tickets back to its network's count in the same transaction.
  */
-
-/** Each minute's due entries are spread over this many partitions: 500 holds a second write 1,000 units a second, 250 in each. */
-export const DUE_SHARDS = 4;
 
 /** Reads and moves of one reservation before giving up (each lost only to another move of it). */
 const MAX_MOVES = 5;
@@ -45,21 +44,12 @@ export class StaleReservation extends Conflict {
   }
 }
 
-/** The minute bucket of an instant (`yyyy-mm-ddThh:mm`, UTC), the due entries' partition. */
-export const dueMinute = (at: string | Date): string => new Date(at).toISOString().slice(0, 16);
-const dueKey = (reservation: Pick<Reservation, 'id' | 'expiresAt'>) =>
-  keys.reservationDue(
-    dueMinute(reservation.expiresAt),
-    reservation.id % DUE_SHARDS,
-    reservation.expiresAt,
-    reservation.id,
-  );
-
 /**
- * Writes a new hold: its stock takes, the reservation, the customer's marker (new, or replacing a cool-down that
- * ended), its due entry and its network's count, within `perNetwork`, in one transaction.
+ * Writes a new hold: its due entry (`putDue`), then its stock takes, the reservation, the customer's marker (new,
+ * or replacing a cool-down that ended) and its network's count, within `perNetwork`, in one transaction.
  */
 export async function holdReservation(reservation: Reservation, perNetwork: number): Promise<void> {
+  await putDue(reservation);
   const takes = reservation.takes.map(holdAction);
   const items: TransactItem[] = [
     ...takes,
@@ -71,12 +61,6 @@ export async function holdReservation(reservation: Reservation, perNetwork: numb
       },
     },
     customerMarkerAction(reservation),
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...dueKey(reservation), entity: 'ReservationDue', reservationId: reservation.id },
-      },
-    },
   ];
   const markerAt = takes.length + 1;
   const networkAt = items.length;
@@ -254,12 +238,7 @@ export async function checkOutHold(
         },
       },
       { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...dueKey(moved), entity: 'ReservationDue', reservationId: reservation.id },
-        },
-      },
+      { Put: { TableName: tableName(), Item: dueItem(moved) } },
       ...with_,
     ]);
     return true;

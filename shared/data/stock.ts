@@ -37,24 +37,28 @@ export const newStockPuts = (type: Pick<TicketType, 'id' | 'eventId' | 'total' |
   }));
 
 /**
- * A type's shards as stored now (strongly consistent: the plan of a conditional write). One
- * GetItem each, at once (8 at most): what every route that changes a ticket may send.
+ * Some of a type's shards as stored now, strongly consistent (the plan of a conditional write): one
+ * BatchGetItem for every type's wanted shards (at most 100 keys a call, sent at once), never a GetItem per shard.
  */
-export async function readStock(type: Pick<TicketType, 'id' | 'stockShards'>): Promise<StockShard[]> {
-  const shards = Array.from({ length: type.stockShards }, (_, shard) => shard);
-  const items = await Promise.all(
-    shards.map(async (shard) => {
-      const { Item } = await db.send(
-        new GetCommand({ TableName: tableName(), Key: keys.stock(type.id, shard), ConsistentRead: true }),
-      );
-      return Item;
-    }),
+export async function readShards(
+  wanted: readonly Pick<StockTake, 'typeId' | 'shard'>[],
+): Promise<(StockShard & { typeId: number })[]> {
+  const items = await batchGet(
+    wanted.map(({ typeId, shard }) => keys.stock(typeId, shard)),
+    { consistent: true },
   );
-  return shards.map((shard) => ({
+  return wanted.map(({ typeId, shard }, n) => ({
+    typeId,
     shard,
-    left: Number(items[shard]?.left ?? 0),
-    held: Number(items[shard]?.held ?? 0),
+    left: Number(items[n]?.left ?? 0),
+    held: Number(items[n]?.held ?? 0),
   }));
+}
+
+/** All of a type's shards as stored now (strongly consistent): one BatchGetItem. */
+export async function readStock(type: Pick<TicketType, 'id' | 'stockShards'>): Promise<StockShard[]> {
+  const shards = await readShards(Array.from({ length: type.stockShards }, (_, shard) => ({ typeId: type.id, shard })));
+  return shards.map(({ shard, left, held }) => ({ shard, left, held }));
 }
 
 /** A type's stock shard count, by its key in its event's partition (one GetItem, as every ticket route may send). */

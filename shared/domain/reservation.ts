@@ -46,29 +46,46 @@ export const MAX_TICKETS_PER_RESERVATION = 10;
 export const MAX_RESERVATION_LINES = 10;
 
 /**
- * A type's stock is spread over this many items, each in a partition of its own
- * (`STOCK#<typeId>#<shard>`), for a type of at least STOCK_PER_SHARD tickets: a hold
- * takes from one shard with a conditional write. Deployed, a transactional write of an
- * item under 1 KB costs 2 write units, and a partition takes 1,000 write units a second:
- * one stock item takes at most 500 holds a second, so 8 shards take 4,000, and 500 holds a
- * second on one type spend 125 write units a second of each shard's partition. The rest of
- * a hold lands in partitions of its own (the reservation's, the customer's marker, the due
- * item's minute bucket, itself sharded by DUE_SHARDS) and reads the event's partition
- * eventually consistently (one GetItem and one Query of its types: under 1 read unit each,
- * 500 a second against 3,000). A small type keeps one shard: its last tickets are then
- * never stranded on a shard a buyer's line did not land on.
+ * A type's stock is spread over `stockShardsFor(total)` items, each in a partition of its own
+ * (`STOCK#<typeId>#<shard>`): one per STOCK_PER_SHARD tickets, at least 1, at most MAX_STOCK_SHARDS.
+ * The arithmetic, at the target of 1,000 holds a second on one type: every hold is a transaction on
+ * (usually) one shard, every ticket sold from a hold moves `held` → `sold` (about 600 a second for 300
+ * orders of 2), and a hold that ends unpaid gives its places back (up to 700 a second): about 2,000
+ * transactions a second on the type's shards. A transaction conflicts with every other on its item
+ * while it runs, so an item is held to about 50 transactions a second: 2,000 / 50 = 40 shards at
+ * least (fewer once an order's tickets are issued in one transaction). 64 leave room for the random
+ * spread being uneven (31 a second each on average, 62 write units: far under an item's 1,000). A small type needs no
+ * such rate (50 tickets sell out in the first second of a rush whatever the shards) and keeps few:
+ * its last tickets are then rarely split over shards a buyer's line must be pieced from.
  */
-export const MAX_STOCK_SHARDS = 8;
-export const STOCK_PER_SHARD = 250;
+export const MAX_STOCK_SHARDS = 64;
+export const STOCK_PER_SHARD = 100;
 export const stockShardsFor = (total: number): number =>
   Math.max(1, Math.min(MAX_STOCK_SHARDS, Math.floor(total / STOCK_PER_SHARD)));
+
+/**
+ * The shards a hold reads first: this many, at random (all of a type with no more). Almost always one
+ * of them holds the whole line; only near the end of a sale, when none does, are all the type's shards
+ * read (use-cases/portal/hold-stock.ts `planStock`), so a hold never answers sold out while some shard has stock.
+ */
+export const STOCK_SAMPLE = 4;
+
+/** `count` distinct shards of `shards`, at random (`random` in [0, 1)); all of them when there are no more. */
+export function sampleShards(shards: number, count: number, random: () => number = Math.random): number[] {
+  const all = Array.from({ length: shards }, (_, shard) => shard);
+  for (let n = 0; n < Math.min(count, shards); n++) {
+    const pick = n + Math.floor(random() * (shards - n));
+    [all[n], all[pick]] = [all[pick]!, all[n]!];
+  }
+  return all.slice(0, Math.min(count, shards));
+}
 
 /**
  * The shards of several types created in one transaction that has `room` actions left for
  * their stock: each type at least one (undefined when even that does not fit: the caller's
  * 400), then one more at a time, type after type, up to its `stockShardsFor`, while room is
- * left. A type so created keeps the shards it started with (fewer concurrent holds: 500 a
- * second each); a type added on its own gets its full count.
+ * left. A type so created keeps the shards it started with (fewer concurrent holds: about 50
+ * transactions a second per shard); a type added on its own gets its full count.
  */
 export function creationShards(totals: readonly number[], room: number): number[] | undefined {
   if (room < totals.length) return undefined;

@@ -90,13 +90,13 @@ describe('POST /events', () => {
         left.set(Number(item!.typeId), (left.get(Number(item!.typeId)) ?? 0) + Number(item!.left));
       return stored.map((type) => ({ shards: type.stockShards, left: left.get(type.id), total: type.total }));
     };
-    // A creation of two large types: each its full 8 shards (one per 250 tickets).
+    // A creation of two large types: each its full 20 shards (one per 100 tickets).
     let small: EventView | undefined;
     const sent = await commandsSent(async () => (small = await create({ ticketTypes: types(2) })));
     expect(sent.filter((command) => command === 'TransactWriteItemsCommand')).toHaveLength(1);
     expect(await stockOf(small!.id)).toEqual([
-      { shards: 8, left: 2000, total: 2000 },
-      { shards: 8, left: 2001, total: 2001 },
+      { shards: 20, left: 2000, total: 2000 },
+      { shards: 20, left: 2001, total: 2001 },
     ]);
     // As wide as the body's bound: 43 types and their first shard beside the 13 fixed writes leave one more shard.
     const wide = await commandsSent(async () => (small = await create({ ticketTypes: types(43) })));

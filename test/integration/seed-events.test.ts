@@ -26,7 +26,7 @@ describe('the published events seed', () => {
     for (const id of seeded.ids) {
       expect(await getEvent(id)).toMatchObject({ version: 2, updatedBy: 1, currency: 'EUR' });
       const [type] = await listTicketTypes(id);
-      expect(type).toMatchObject({ total: 2000, sold: 0, stockShards: 8 });
+      expect(type).toMatchObject({ total: 2000, sold: 0, stockShards: 20 });
     }
   });
 });

@@ -316,7 +316,7 @@ describe('write units by AWS rules, of a reservation (a hold is light)', () => {
       });
   };
 
-  it("a hold of one line: its stock shard, the reservation, the customer marker, the due entry and its network's count in one transaction (10), its two rate windows (2); its id from the container's block (0)", async () => {
+  it("a hold of one line: its stock shard, the reservation, the customer marker and its network's count in one transaction (8), its due entry put just before (1), its network's rate window (1); its id from the container's block (0)", async () => {
     const reserve = await hold();
     await freshIdBlock('RESERVATION');
     const { result, writes } = await countWrites(reserve);
@@ -325,11 +325,11 @@ describe('write units by AWS rules, of a reservation (a hold is light)', () => {
       STOCK: 2,
       RESERVATION: 2,
       'RESERVATION#EVENT': 2,
-      DUE: 2,
+      DUE: 1,
       NETWORK_HELD: 2,
-      RATE: 2,
+      RATE: 1,
     });
-    expect(writes.units).toBe(12);
+    expect(writes.units).toBe(10);
   });
 
   it("the hold that finds its container's block spent draws the next 100 ids (1 unit, once per 100 holds)", async () => {
@@ -338,7 +338,7 @@ describe('write units by AWS rules, of a reservation (a hold is light)', () => {
     const { result, writes } = await countWrites(reserve);
     expect(result.status).toBe(201);
     expect(byKind(writes).SEQUENCE, describeWrites(writes)).toBe(1);
-    expect(writes.units).toBe(13);
+    expect(writes.units).toBe(11);
     expect(idsInHand('RESERVATION')).toBe(ID_BLOCK_SIZES.RESERVATION! - 1);
   });
 
@@ -367,7 +367,7 @@ describe('write units by AWS rules, of a reservation (a hold is light)', () => {
 /**
  * What an event's types write with their stock, each in its one transaction (2 units per item under 1 KB, and
  * 2 per index entry it moves): the event item (its GSI2 and, as a draft, GSI3 entries: 6), the type (its GSI1 entry: 4),
- * the history entry (2), and 2 per stock item a type of 2,000 holds (8, one per 250) or a total's move touches.
+ * the history entry (2), and 2 per stock item a type of 2,000 holds (20, one per 100) or a total's move touches.
  */
 describe("write units by AWS rules, of an event's types and their stock (in the type's one transaction)", () => {
   const typeBody = { name: 'Runner', price: 25, total: 2000 };
@@ -381,27 +381,27 @@ describe("write units by AWS rules, of an event's types and their stock (in the 
   const stockUnits = (writes: DynamoWrites) =>
     writes.items.filter((write) => write.key.startsWith('STOCK#')).reduce((sum, write) => sum + write.units, 0);
 
-  it('POST /events with one type of 2,000: its 8 stock items (16) in the creation, 69 with the ids (7), the count and the 16 statistics shards', async () => {
+  it('POST /events with one type of 2,000: its 20 stock items (40) in the creation, 93 with the ids (7), the count and the 16 statistics shards', async () => {
     const token = await adminToken(['events:write'], 77_002);
     const { result, writes } = await countWrites(() =>
       call('POST', '/api/v2/events', { token, body: eventBody({ ticketTypes: [typeBody] }) }),
     );
     expect(result.status).toBe(201);
-    expect(stockUnits(writes), describeWrites(writes)).toBe(16);
+    expect(stockUnits(writes), describeWrites(writes)).toBe(40);
     // 7 sequences (1 each), the event 6, the events' count 2, the type 4, 16 statistics shards 32, history 2.
-    expect(writes.units, describeWrites(writes)).toBe(69);
+    expect(writes.units, describeWrites(writes)).toBe(93);
   });
 
-  it('POST /events/{id}/ticket-types of 2,000: the type, its 8 stock items, the event and its history (29); a total raised moves shard 0 (14), lowered the fullest shards (20)', async () => {
+  it('POST /events/{id}/ticket-types of 2,000: the type, its 20 stock items, the event and its history (53); a total raised moves shard 0 (14), lowered the fullest shards (32)', async () => {
     const token = await adminToken(['events:write'], 77_002);
     const event = (await call('POST', '/api/v2/events', { token, body: eventBody() })).body.data as { id: number };
     const added = await countWrites(() =>
       call('POST', `/api/v2/events/${event.id}/ticket-types`, { token, body: typeBody }),
     );
     expect(added.result.status).toBe(201);
-    expect(stockUnits(added.writes), describeWrites(added.writes)).toBe(16);
-    // The id 1, the event 6, the type 4, history 2, stock 16.
-    expect(added.writes.units, describeWrites(added.writes)).toBe(29);
+    expect(stockUnits(added.writes), describeWrites(added.writes)).toBe(40);
+    // The id 1, the event 6, the type 4, history 2, stock 40.
+    expect(added.writes.units, describeWrites(added.writes)).toBe(53);
     const typeId = added.result.body.data.id;
     const total = (value: number) =>
       countWrites(() =>
@@ -411,11 +411,11 @@ describe("write units by AWS rules, of an event's types and their stock (in the 
     expect(rise.result.status).toBe(200);
     expect(stockUnits(rise.writes), describeWrites(rise.writes)).toBe(2);
     expect(rise.writes.units, describeWrites(rise.writes)).toBe(14);
-    // 1,100 fewer: shard 0's 350 and three shards' 250, each conditional on holding it.
+    // 1,100 fewer: shard 0's 200 and nine shards' 100, each conditional on holding it.
     const fall = await total(1000);
     expect(fall.result.status).toBe(200);
-    expect(stockUnits(fall.writes), describeWrites(fall.writes)).toBe(8);
-    expect(fall.writes.units, describeWrites(fall.writes)).toBe(20);
+    expect(stockUnits(fall.writes), describeWrites(fall.writes)).toBe(20);
+    expect(fall.writes.units, describeWrites(fall.writes)).toBe(32);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   planTakes,
   priceLine,
   shippingFor,
+  sampleShards,
   spreadStock,
   statesBefore,
   stockShardsFor,
@@ -25,14 +26,23 @@ describe('reservation rules (shared/domain/reservation.ts)', () => {
     expect(statesBefore('held')).toEqual([]);
   });
 
-  it('spreads a type of 250 tickets or more over up to 8 stock items, the remainder on the first', () => {
-    expect([1, 249, 250, 499, 500, 2000, 100_000].map(stockShardsFor)).toEqual([1, 1, 1, 1, 2, 8, 8]);
+  it('spreads a type over one stock item per 100 tickets, at least 1 and at most 64, the remainder on the first', () => {
+    expect([1, 50, 199, 200, 1000, 4000, 6400, 50_000].map(stockShardsFor)).toEqual([1, 1, 1, 2, 10, 40, 64, 64]);
     expect(spreadStock(2003, 8)).toEqual([253, 250, 250, 250, 250, 250, 250, 250]);
     expect(spreadStock(0, 1)).toEqual([0]);
   });
 
+  it('reads a few distinct shards at random, or all of a type with no more', () => {
+    const sample = sampleShards(64, 4);
+    expect(new Set(sample).size).toBe(4);
+    expect(sample.every((shard) => shard >= 0 && shard < 64)).toBe(true);
+    expect(sampleShards(64, 4, () => 0)).toEqual([0, 1, 2, 3]);
+    expect(sampleShards(3, 4).sort()).toEqual([0, 1, 2]);
+  });
+
   it("shares a creation's room for stock: each type one shard, then one more at a time up to its own count, or none fits", () => {
-    expect(creationShards([2000, 2000], 87)).toEqual([8, 8]);
+    expect(creationShards([800, 800], 87)).toEqual([8, 8]);
+    expect(creationShards([6400, 6400], 87)).toEqual([44, 43]);
     expect(creationShards([2000, 100, 2000], 7)).toEqual([3, 1, 3]);
     expect(creationShards([2000, 2000, 2000], 3)).toEqual([1, 1, 1]);
     expect(creationShards([2000, 2000, 2000], 2)).toBeUndefined();

@@ -68,7 +68,7 @@ export const EVENTS = {
   },
   'POST /events/{id}/ticket-types': {
     summary: 'Add a ticket type',
-    description: `Its stock (one item per 250 tickets, at most 8, each holding its share for reservations) is written and the event's \`capacity\` (the portal's \`inventory.total\`) grows by its \`total\` in the same transaction. At most ${MAX_TICKET_TYPES} an event (409 \`too_many_ticket_types\`). Its access package (\`grants\`) names only events the caller may edit: one outside a scoped administrator's events is the same 400 as one that does not exist.`,
+    description: `Its stock (one item per 100 tickets, at most 64, each holding its share for reservations) is written and the event's \`capacity\` (the portal's \`inventory.total\`) grows by its \`total\` in the same transaction. At most ${MAX_TICKET_TYPES} an event (409 \`too_many_ticket_types\`). Its access package (\`grants\`) names only events the caller may edit: one outside a scoped administrator's events is the same 400 as one that does not exist.`,
     conflicts: ['stale_version', 'too_many_ticket_types'],
     example: { name: 'Early bird', price: 45, total: 500, description: 'Until 1 February', grants: [] },
   },

@@ -1,6 +1,13 @@
 import { now } from '../../clock.ts';
-import { dueReservationIds, recordSweptMinute, sweptMinute } from '../../data/reservation-due.ts';
-import { DUE_SHARDS, dueMinute, releaseHold } from '../../data/reservations.ts';
+import {
+  DUE_SHARDS,
+  dueEntries,
+  dueMinute,
+  forgetDue,
+  recordSweptMinute,
+  sweptMinute,
+} from '../../data/reservation-due.ts';
+import { releaseHold } from '../../data/reservations.ts';
 import { cancelCheckoutPayment } from './checkout-intent.ts';
 
 /** Due entries one Query reads; a full page means the minute is read again next time round. */
@@ -25,7 +32,8 @@ export interface LapseRun {
  * minute's due shards by bounded Query up to now, each due reservation lapsed by
  * `releaseHold` (conditional on its state and its own `expiresAt`: a payment that came
  * first, or a checkout that moved `expiresAt` on, keeps it; a checked-out one's unpaid order
- * `expired` with it, its PaymentIntent cancelled at Stripe after). A minute is recorded drained
+ * `expired` with it, its PaymentIntent cancelled at Stripe after; an entry naming no reservation, a refused
+ * hold's, deleted). A minute is recorded drained
  * only once it has passed and every shard answered less than a page, so a run that stops
  * part-way, or an outage, never skips a reservation. No Scan.
  */
@@ -42,14 +50,15 @@ export async function lapseDueReservations(budgetMs: number): Promise<LapseRun> 
   while (minute <= current && run.minutes < MAX_MINUTES_PER_RUN && Date.now() - started < budgetMs) {
     let full = false;
     for (let shard = 0; shard < DUE_SHARDS; shard++) {
-      const ids = await dueReservationIds(minute, shard, at, DUE_PAGE);
-      for (const id of ids) {
-        const after = await releaseHold(id, 'lapsed', at);
+      const entries = await dueEntries(minute, shard, at, DUE_PAGE);
+      for (const { reservationId, key } of entries) {
+        const after = await releaseHold(reservationId, 'lapsed', at);
+        if (!after) await forgetDue(key);
         if (after?.status !== 'lapsed') continue;
         run.lapsed++;
         await cancelCheckoutPayment(after);
       }
-      full ||= ids.length === DUE_PAGE;
+      full ||= entries.length === DUE_PAGE;
     }
     run.minutes++;
     drainedSoFar &&= !full && minute < current;

@@ -1,30 +1,34 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
-import { listTicketTypes } from '../../data/events.ts';
+import { eventForSale, forgetEventForSale } from '../../data/event-sale-cache.ts';
+import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
 import { type CustomerHold, customerHold } from '../../data/hold-limits.ts';
 import { getReservation, holdReservation, releaseHold } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
-import { HoldRefused, readStock } from '../../data/stock.ts';
+import { HoldRefused } from '../../data/stock.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { saleCurrency, type TicketType } from '../../domain/event.ts';
 import {
   DEFAULT_RESERVATION_MINUTES,
   MAX_TICKETS_PER_RESERVATION,
   notOnSale,
-  planTakes,
   toReservationView,
   type Reservation,
-  type StockTake,
 } from '../../domain/reservation.ts';
 import { holdCaps, type HoldCaps } from '../../domain/hold-limits.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { accessibleEvent } from './catalogue.ts';
 import { cancelCheckoutPayment } from './checkout-intent.ts';
 import { priceHold } from './hold-prices.ts';
+import { planStock } from './hold-stock.ts';
 
-/** A customer's reservations per minute, and a network's (a household or office behind one address shares it). */
-export const RESERVATIONS_PER_CUSTOMER = { name: 'RESERVATIONS_CUSTOMER', limit: 10, windowSeconds: 60 } as const;
+/**
+ * A network's reservations per minute (a household or office behind one address shares it). A customer has no
+ * window of their own: what they may hold is bounded by the hold's own items (one holding reservation per event,
+ * the cool-down after one that ended unpaid, `maxHeldPerCustomer`), and a window's write would be a tenth of the
+ * hold's cost (README "Reservations").
+ */
 export const RESERVATIONS_PER_NETWORK = { name: 'RESERVATIONS_NETWORK', limit: 60, windowSeconds: 60 } as const;
 
 /** Reads and tries of a hold when a shard read with stock is emptied before the write. */
@@ -49,16 +53,11 @@ const sequence = 'RESERVATION';
  */
 export async function createReservation(customerId: number, network: string, request: ReservationRequest) {
   await requireSlots(
-    [
-      { ...RESERVATIONS_PER_NETWORK, subject: network },
-      { ...RESERVATIONS_PER_CUSTOMER, subject: String(customerId) },
-    ],
-    (window) =>
-      `At most ${window.limit} reservations a minute per ${window.name === RESERVATIONS_PER_NETWORK.name ? 'network' : 'customer'}.`,
+    [{ ...RESERVATIONS_PER_NETWORK, subject: network }],
+    (window) => `At most ${window.limit} reservations a minute per network.`,
   );
-  const [event, types, waves, method] = await Promise.all([
-    eventOf(customerId, request.eventId),
-    listTicketTypes(request.eventId),
+  const [{ event, types }, waves, method] = await Promise.all([
+    saleOf(customerId, request.eventId),
     request.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(request.eventId) : [],
     request.shippingMethodId === undefined ? undefined : shippingMethodOf(request.shippingMethodId),
   ]);
@@ -74,8 +73,16 @@ export async function createReservation(customerId: number, network: string, req
     });
   const caps = holdCaps(event);
   checkCaps(quantity, caps);
-  const standing = await customerHold(customerId, event.id, at);
+  // The customer's marker and the stock are read at once; a standing hold is refused before a sold-out type.
+  const [standing, planned] = await Promise.all([
+    customerHold(customerId, event.id, at),
+    planStock(request, byId).then(
+      (takes) => ({ takes }),
+      (error: unknown) => ({ error }),
+    ),
+  ]);
   if (standing) throw holdStands(standing, at);
+  if ('error' in planned) throw planned.error;
 
   const { lines, amounts } = priceHold(request.lines, byId, method, saleCurrency(event));
   const id = await allocateIds(sequence);
@@ -94,7 +101,7 @@ export async function createReservation(customerId: number, network: string, req
     amounts,
   };
   for (let attempt = 1; ; attempt++) {
-    const reservation: Reservation = { ...base, takes: await planStock(request, byId) };
+    const reservation: Reservation = { ...base, takes: attempt === 1 ? planned.takes : await planStock(request, byId) };
     try {
       await holdReservation(reservation, caps.perNetwork);
       return toReservationView(reservation);
@@ -104,19 +111,51 @@ export async function createReservation(customerId: number, network: string, req
       if ('existing' in refusal) throw holdStands({ holding: refusal.existing }, at);
       if ('coolsUntil' in refusal) throw holdStands(refusal, at);
       if ('networkFull' in refusal) throw networkFull(caps);
-      if (attempt >= HOLD_TRIES) throw soldOut(byId.get(refusal.take.typeId)!, 0);
+      if (attempt >= HOLD_TRIES) throw await outraced(request, byId);
     }
   }
 }
 
 /**
- * The body's event, when the customer can access it (catalogue.ts `accessibleEvent`): one that does not exist is bad
- * input naming the field, as a type or a shipping method, and so is an unpublished one they hold no order for, word
- * for word, so a hold tells no customer which drafts exist.
+ * Every try lost its places to other holds between the read and the write: `sold_out` only when a fresh read finds
+ * none left (planStock throws it, with what is left); otherwise the places are there and the buyer may retry.
  */
-async function eventOf(customerId: number, id: number) {
+async function outraced(request: ReservationRequest, types: Map<number, TicketType>): Promise<Conflict> {
+  await planStock(request, types);
+  return new Conflict(
+    'Other holds took the places read for this one before it was written, and some are left: retry the request.',
+    'concurrent_update',
+  );
+}
+
+/**
+ * The body's event and its types (a container's copy of a few seconds: data/event-sale-cache.ts), when the
+ * customer can access it (catalogue.ts `accessibleEvent`'s rule: published, or they hold an order of it).
+ */
+async function saleOf(customerId: number, id: number) {
+  const read = async () => {
+    const [event, types] = await Promise.all([getEvent(id), listTicketTypes(id)]);
+    return { event, types };
+  };
+  const sale = await eventOf(id, () => eventForSale(id, read));
+  if (sale.event.published) return sale;
+  // A draft sells nothing, and a copy may predate its publication: read afresh (no rush holds a draft).
+  forgetEventForSale(id);
+  const [event, fresh] = await Promise.all([
+    eventOf(id, () => accessibleEvent(customerId, id)),
+    eventOf(id, () => eventForSale(id, read)),
+  ]);
+  return { event, types: fresh.types };
+}
+
+/**
+ * The event read by `read`, when the customer can access it: one that does not exist is bad input naming the field,
+ * as a type or a shipping method, and so is an unpublished one they hold no order for, word for word, so a hold tells
+ * no customer which drafts exist.
+ */
+async function eventOf<T>(id: number, read: () => Promise<T>): Promise<T> {
   try {
-    return await accessibleEvent(customerId, id);
+    return await read();
   } catch (error) {
     if (!(error instanceof NotFound)) throw error;
     throw new ValidationError('Unknown event.', [{ path: 'body.eventId', message: `Event ${id} does not exist.` }]);
@@ -163,35 +202,6 @@ export function checkLines(
   });
   if (problems.length) throw new ValidationError('The reservation does not fit its event.', problems);
 }
-
-/** Where each type's tickets come from, read now; 409 `sold_out` naming the first type short and what it has left. */
-export async function planStock(
-  request: Pick<ReservationRequest, 'lines'>,
-  types: Map<number, TicketType>,
-): Promise<StockTake[]> {
-  const wanted = new Map<number, number>();
-  for (const line of request.lines) wanted.set(line.typeId, (wanted.get(line.typeId) ?? 0) + line.quantity);
-  const plans = await Promise.all(
-    [...wanted].map(async ([typeId, quantity]) => {
-      const type = types.get(typeId)!;
-      const shards = await readStock(type);
-      const takes = planTakes(typeId, shards, quantity);
-      if (!takes)
-        throw soldOut(
-          type,
-          shards.reduce((sum, shard) => sum + shard.left, 0),
-        );
-      return takes;
-    }),
-  );
-  return plans.flat();
-}
-
-export const soldOut = (type: Pick<TicketType, 'id' | 'name'>, left: number) =>
-  new Conflict(`Ticket type ${type.id} (${type.name}) has ${left} tickets left.`, 'sold_out', {
-    typeId: type.id,
-    left,
-  });
 
 /** The event's caps on what one customer and one network hold at once (README "Reservations": hoarding). */
 function checkCaps(quantity: number, caps: HoldCaps): void {

@@ -1,0 +1,98 @@
+import { randomInt } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { advanceClock, resetClock } from '#shared/clock';
+import { db, tableName } from '#shared/data/client';
+import { SALE_CACHE_SECONDS } from '#shared/data/event-sale-cache';
+import { keys } from '#shared/data/keys';
+import type { CreatedEvent } from '#shared/domain/event';
+import { call } from '../support/api.ts';
+import { commandsSent } from '../support/command-tally.ts';
+import { unusedCustomerId } from '../support/customers.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
+import { customerToken } from '../support/tokens.ts';
+
+/**
+ * A hold is a few calls (README "Reservations": the hold's path): the network's rate window, the customer's marker
+ * and the stock read at once (one BatchGetItem of a few shards, not a read per shard), the id, the due entry and the
+ * transaction; the event and its types come from the container's copy of a few seconds, which an unpublished event
+ * leaves within those seconds.
+ */
+const BASE = '/api/v2/my-account/reservations';
+
+afterEach(() => resetClock());
+
+const stadium = () => seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 50_000 }] });
+
+async function hold(event: CreatedEvent, customerId = unusedCustomerId()) {
+  return call('POST', BASE, {
+    token: await customerToken(customerId),
+    body: { eventId: event.id, lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 2 }] },
+    sourceIp: `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
+  });
+}
+
+/** A customer whose session this container has checked already (a hold's first call, every request's). */
+async function signedInCustomer() {
+  const customerId = unusedCustomerId();
+  const token = await customerToken(customerId);
+  expect((await call('GET', `${BASE}/1`, { token })).status).toBe(404);
+  return customerId;
+}
+
+describe('the calls of a hold', () => {
+  it("sends 7 calls, 6 one after another, to hold from a type of 64 stock items, once the event is in the container's copy", async () => {
+    const event = await stadium();
+    const customerId = await signedInCustomer();
+    // Another buyer's hold just before puts the event in the container's copy.
+    expect((await hold(event)).status).toBe(201);
+    let answer: Awaited<ReturnType<typeof hold>> | undefined;
+    const sent = await commandsSent(async () => {
+      answer = await hold(event, customerId);
+    });
+    expect(answer!.status, answer!.raw).toBe(201);
+    expect(sent).toEqual([
+      // The network's rate window: read, then its attempt recorded.
+      'GetItemCommand',
+      'PutItemCommand',
+      // The customer's marker and 4 random stock shards of the 64 (one BatchGetItem), at once.
+      'GetItemCommand',
+      'BatchGetItemCommand',
+      // The reservation's id, its due entry, then the hold's one transaction.
+      'UpdateItemCommand',
+      'PutItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+  });
+
+  it('reads the event and its types again once the copy is as old as its seconds', async () => {
+    const event = await stadium();
+    const customerId = await signedInCustomer();
+    expect((await hold(event)).status).toBe(201);
+    advanceClock(SALE_CACHE_SECONDS * 1000);
+    const sent = await commandsSent(() => hold(event, customerId));
+    expect(sent.slice(0, 4)).toEqual(['GetItemCommand', 'PutItemCommand', 'GetItemCommand', 'QueryCommand']);
+    expect(sent).toHaveLength(9);
+  });
+
+  it("stops selling an event unpublished by another container within the copy's seconds", async () => {
+    const event = await stadium();
+    expect((await hold(event)).status).toBe(201);
+    // Written as another container's PATCH would be: this container's copy is not told.
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.event(event.id),
+        UpdateExpression: 'SET published = :no',
+        ExpressionAttributeValues: { ':no': false },
+      }),
+    );
+    // Within the seconds the copy still sells; the stock's own condition still guards every place.
+    expect((await hold(event)).status).toBe(201);
+    advanceClock(SALE_CACHE_SECONDS * 1000);
+    const refused = await hold(event);
+    // An unpublished event is the unknown event's 400 (README "Reservations").
+    expect(refused.status).toBe(400);
+    expect(refused.raw).toContain(`Event ${event.id} does not exist.`);
+  });
+});
