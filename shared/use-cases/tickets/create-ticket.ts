@@ -1,7 +1,8 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType } from '../../data/events.ts';
-import { commitTicketChanges, type ExtraAction } from '../../lists/writes.ts';
+import { commitTicketChanges, type ExtraAction, type TicketChange } from '../../lists/writes.ts';
+import type { TicketType } from '../../domain/event.ts';
 import { newTicketRecord } from '../../domain/new-ticket.ts';
 import { historyEntry, type Actor } from '../../domain/ticket-history.ts';
 import type { PROCESS_STATE, PurchaserContact, Ticket, TicketFields, TicketRecord } from '../../domain/ticket.ts';
@@ -61,8 +62,24 @@ async function issueTicket(
       { path: 'typeId', message: 'Unknown ticket type.' },
     ]);
   const id = await allocateIds(TICKET_SEQUENCE);
-  const at = now().toISOString();
-  const { purchaser, claim, typeId, fromHold, ...fields } = input;
+  const change = newTicketChange(id, type, input, actor, now().toISOString());
+  const moves = await stockMoves([change], { fromHold: input.fromHold, known: type });
+  await commitTicketChanges([change], [...with_(id), ...moves]);
+  return toTicket(change.after);
+}
+
+/**
+ * A new ticket `id` of `type` as a sale issues it (its record and its `create` history entry by `actor` at `at`): the
+ * one shape of a sold ticket, for one ticket's transaction here and an order's tickets together (issue-order-tickets.ts).
+ */
+export function newTicketChange(
+  id: number,
+  type: TicketType,
+  input: NewTicket,
+  actor: Actor,
+  at: string,
+): TicketChange {
+  const { purchaser, claim, typeId: _typeId, fromHold: _fromHold, ...fields } = input;
   const record: TicketRecord = {
     ...newTicketRecord(id, type, at),
     price: type.price,
@@ -70,7 +87,5 @@ async function issueTicket(
     purchaserContact: purchaser ?? null,
     claim: claim ?? null,
   };
-  const change = { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) };
-  await commitTicketChanges([change], [...with_(id), ...(await stockMoves([change], { fromHold, known: type }))]);
-  return toTicket(record);
+  return { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) };
 }
