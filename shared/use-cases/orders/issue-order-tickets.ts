@@ -144,12 +144,13 @@ function chunkExtras(
     sold.set(key, take);
   }
   const [record, ...counts] = issuedTicketsActions(order, issued, ticketIds);
+  // The order's record first: when it moved (a cancel gave the hold back), that is the refusal reported, not the hold's.
   return [
+    { action: record!, onConditionFailed: () => new OrderLeftIssuing(order.id) },
     ...[...sold.values()].map((take) => ({
       action: soldFromHoldAction(take),
       onConditionFailed: () => soldOut(take.typeId),
     })),
-    { action: record!, onConditionFailed: () => new OrderLeftIssuing(order.id) },
     ...counts.map((action) => ({ action })),
   ];
 }
