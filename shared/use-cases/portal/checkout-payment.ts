@@ -1,7 +1,7 @@
 import { now } from '../../clock.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
 import { moveOrder } from '../../data/order-lists.ts';
-import { getOrder, orderTakesAction, recordNoTakes } from '../../data/orders.ts';
+import { getOrder, orderTakesAction, readCheckoutAttendees, recordNoTakes } from '../../data/orders.ts';
 import { convertHold, getReservation, holdAgain } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { readStock } from '../../data/stock.ts';
@@ -65,7 +65,7 @@ async function issue(order: Order): Promise<Order['status'] | undefined> {
   try {
     ({ order: active } = await issueOrderTickets({
       order,
-      attendees: checkout.attendees,
+      attendees: await readCheckoutAttendees(order),
       takes,
       customerId: order.customerId,
       actor: { kind: 'customer', id: order.customerId },
