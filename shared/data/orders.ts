@@ -1,10 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CheckoutAttendee, Order } from '../domain/order.ts';
+import type { Order } from '../domain/order.ts';
 import type { StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs, TransactionCancelled } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
+import { attendeesPut, withoutAttendees } from './order-attendees.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
@@ -32,35 +33,6 @@ export const orderItem = (order: Order) => ({
   entity: ENTITY,
   ...withoutAttendees(order),
 });
-
-/**
- * A checkout's attendees are an item of their own (`ORDER#<id>` / `ATTENDEES`, no index), put once with the order:
- * the order sits whole in six indexes, so each of its writes costs its size seven times over (doubled in a
- * transaction), and two attendees' fields take it past 1 KB, doubling every write of it. Read when its tickets are
- * issued or its unissued places given back (`readCheckoutAttendees`).
- */
-function withoutAttendees(order: Order): Order {
-  if (!order.checkout?.attendees) return order;
-  const { attendees: _attendees, ...checkout } = order.checkout;
-  return { ...order, checkout };
-}
-
-const attendeesPut = (orderId: number, attendees: readonly CheckoutAttendee[]) => ({
-  Put: {
-    TableName: tableName(),
-    Item: { ...keys.orderAttendees(orderId), entity: 'OrderAttendees', attendees },
-    ConditionExpression: 'attribute_not_exists(PK)',
-  },
-});
-
-/** A checkout order's attendees: on the order when it was written with them, else their own item (none: empty). */
-export async function readCheckoutAttendees(order: Order): Promise<CheckoutAttendee[]> {
-  if (order.checkout?.attendees) return order.checkout.attendees;
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: keys.orderAttendees(order.id), ConsistentRead: true }),
-  );
-  return (Item?.attendees ?? []) as CheckoutAttendee[];
-}
 
 export const fromItem = (item: Record<string, unknown>) => storedAs<Order>(item);
 

@@ -1,6 +1,6 @@
 import { now } from '../../clock.ts';
 import { readOrder } from '../../data/order-staff.ts';
-import { readCheckoutAttendees } from '../../data/orders.ts';
+import { readCheckoutAttendees } from '../../data/order-attendees.ts';
 import { orderStatusMoveActions, sameLength } from '../../data/order-status.ts';
 import { getReservation, releaseWith } from '../../data/reservations.ts';
 import { releaseHeldWith } from '../../data/stock.ts';

@@ -1,7 +1,8 @@
 import { now } from '../../clock.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
 import { moveOrder } from '../../data/order-lists.ts';
-import { getOrder, orderTakesAction, readCheckoutAttendees, recordNoTakes } from '../../data/orders.ts';
+import { readCheckoutAttendees } from '../../data/order-attendees.ts';
+import { getOrder, orderTakesAction, recordNoTakes } from '../../data/orders.ts';
 import { convertHold, getReservation, holdAgain } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { readStock } from '../../data/stock.ts';
