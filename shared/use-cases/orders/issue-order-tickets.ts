@@ -24,7 +24,7 @@ export class OrderLeftIssuing extends Error {
 }
 
 /** One attendee's ticket as the order sells it (the order, its customer and the hold's shard are the order's). */
-export type OrderAttendee = Omit<NewTicket, 'orderId' | 'customerId' | 'purchasedDate' | 'fromHold'>;
+export type OrderAttendee = Omit<NewTicket, 'orderId' | 'customerId' | 'purchasedDate'>;
 
 export interface OrderTickets {
   /** The order, `pending`, as read: `issuedTickets` (position → id) says which attendees have theirs. */
