@@ -13,7 +13,7 @@ export const FAILED_SALE_STATUS = 'expired' satisfies Order['status'];
 /**
  * A failed box-office sale's undo starts (`boxOffice.undo`: when, by whom), conditional on the order still `pending`
  * and no undo started: from here no ticket of it is issued and it is never activated (orders.ts
- * `issuedTicketAction`, `activateOrder`). False when the order had moved or another undo started first.
+ * `issuedTicketsActions`). False when the order had moved or another undo started first.
  */
 export async function startUndo(orderId: number, undo: { at: string; by: string }): Promise<boolean> {
   try {

@@ -72,6 +72,8 @@ export const customerKeys = {
   /** A customer's order counts: total, per event, per ticket type (the orders list's totalCount). */
   orderCounts: (customerId: number): Key => ({ PK: `CUSTOMER#${customerId}`, SK: 'ORDER_COUNTS' }),
   order: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER' }),
+  /** A checkout order's attendees, beside the order: written once, so the order's own writes stay small (orders.ts). */
+  orderAttendees: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ATTENDEES' }),
   /** GSI1 a customer's orders, GSI2 a customer's orders of one event; both sorted by purchase time. */
   customerOrders: (customerId: number) => on('GSI1', `CUSTOMER_ORDERS#${customerId}`),
   customerEventOrders: (customerId: number, eventId: number) =>

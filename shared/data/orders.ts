@@ -5,9 +5,10 @@ import type { StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs, TransactionCancelled } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
+import { attendeesPut, withoutAttendees } from './order-attendees.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
-import { moveOrderStatus, staffCountMoves, type OrderCondition } from './order-status.ts';
+import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
 import { HoldRefused, holdAction } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
@@ -30,7 +31,7 @@ export const orderItem = (order: Order) => ({
   ...keys.orderStaffIndexes(order),
   ...keys.orderStatusIndexes(order),
   entity: ENTITY,
-  ...order,
+  ...withoutAttendees(order),
 });
 
 export const fromItem = (item: Record<string, unknown>) => storedAs<Order>(item);
@@ -63,6 +64,7 @@ export const newOrderActions = (order: Order, event: LinkedEvent) => [
   { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
   ...customerActions(order, event),
   ...staffCountMoves(order, { n: 1, [`s#${order.status}`]: 1 }),
+  ...(order.checkout?.attendees ? [attendeesPut(order.id, order.checkout.attendees)] : []),
 ];
 
 /**
@@ -101,27 +103,35 @@ export const STILL_ISSUING: OrderCondition = {
 };
 
 /**
- * A pending order's record of one attendee's ticket (`issuedTickets`, position → ticket id; a checkout's or a
- * box-office sale's), for the ticket's own transaction: conditional on the order still `pending`, still issuing (no
- * failed sale's `boxOffice.undo`, no staff `cancellation`) and the position unset, so issuing resumed after a
- * failure, or by two deliveries at once, issues each attendee's ticket once, and none once an undo or a cancel
- * started.
+ * The order's part of a transaction issuing some of its tickets (shared/use-cases/orders/issue-order-tickets.ts):
+ * `issuedTickets` (position → ticket id) with the chunk's added, conditional on the order still `pending`, still
+ * issuing (no failed sale's `boxOffice.undo`, no staff `cancellation`) and recording as many as it did when read, so
+ * issuing resumed after a failure, or by two calls at once, issues each attendee's ticket once, and none once an undo
+ * or a cancel started. `ticketIds` given (the last chunk): the order moves `active` with them in the same write, its
+ * counts with it, so an order is activated once, and only with every ticket issued.
  */
-export const issuedTicketAction = (orderId: number, position: number, ticketId: number) => ({
-  Update: {
-    TableName: tableName(),
-    Key: keys.order(orderId),
-    UpdateExpression: 'SET #issued.#n = :ticket',
-    ConditionExpression: `#status = :pending AND attribute_not_exists(#issued.#n) AND ${STILL_ISSUING.expression}`,
-    ExpressionAttributeNames: {
-      '#issued': 'issuedTickets',
-      '#n': String(position),
-      '#status': 'status',
-      ...STILL_ISSUING.names,
+export function issuedTicketsActions(order: Order, issued: Record<string, number>, ticketIds?: number[]) {
+  const read = Object.keys(order.issuedTickets ?? {}).length;
+  const also: OrderCondition = {
+    expression: `size(#issued) = :read AND ${STILL_ISSUING.expression}`,
+    names: { '#issued': 'issuedTickets', ...STILL_ISSUING.names },
+    values: { ':read': read },
+  };
+  if (ticketIds)
+    return orderStatusMoveActions(order, { status: 'active' }, { SET: { issuedTickets: issued, ticketIds } }, also);
+  return [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.order(order.id),
+        UpdateExpression: 'SET #issued = :issued',
+        ConditionExpression: `#status = :pending AND ${also.expression}`,
+        ExpressionAttributeNames: { '#status': 'status', ...also.names },
+        ExpressionAttributeValues: { ':issued': issued, ':pending': 'pending', ...also.values },
+      },
     },
-    ExpressionAttributeValues: { ':ticket': ticketId, ':pending': 'pending' },
-  },
-});
+  ];
+}
 
 /**
  * Where a late payment's tickets were held again (`checkout.takes`; none: an empty list, the payment to refund),
@@ -178,16 +188,6 @@ export async function recordPaymentIntent(orderId: number, intentId: string): Pr
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     return (await getOrder(orderId))?.checkout?.paymentIntentId;
   }
-}
-
-/**
- * pending → active with its issued tickets; conditional, so an order is activated once (and never one whose sale is
- * being undone or that staff are cancelling).
- */
-export async function activateOrder(order: Order, ticketIds: number[]): Promise<Order> {
-  const active: Order = { ...order, status: 'active', ticketIds };
-  await moveOrderStatus(order, active, { SET: { ticketIds } }, STILL_ISSUING);
-  return active;
 }
 
 export interface OrderCounts {

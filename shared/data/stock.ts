@@ -129,8 +129,12 @@ export async function releaseHeldWith(
 }
 
 /** A ticket sold from a hold: `held` → the type's `sold` (moved by the ticket's own transaction). */
-export const soldFromHoldAction = ({ typeId, shard }: Pick<StockTake, 'typeId' | 'shard'>) =>
-  move(typeId, shard, 'SET #held = #held - :q', '#held >= :q AND attribute_exists(#left)', 1);
+export const soldFromHoldAction = ({
+  typeId,
+  shard,
+  quantity = 1,
+}: Pick<StockTake, 'typeId' | 'shard'> & { quantity?: number }) =>
+  move(typeId, shard, 'SET #held = #held - :q', '#held >= :q AND attribute_exists(#left)', quantity);
 
 /** A ticket sold without a hold (the seed's orders, the box office): `left` → the type's `sold`. */
 export const soldFromStockAction = ({ typeId, shard }: Pick<StockTake, 'typeId' | 'shard'>) =>

@@ -134,14 +134,16 @@ function soldActions(soldByType: Map<number, { eventId: number; delta: number }>
   const actions: [Action, Role][] = [];
   for (const [typeId, { eventId, delta }] of soldByType) {
     if (!delta) continue;
-    if (delta > 1) throw new Error('A transaction may add at most one ticket to a ticket type.');
+    // Capacity: a rise needs room. Conditions cannot add, so `sold < total` is the check for +1; a rise of several
+    // (an order's tickets issued together) is checked by the stock it takes in the same transaction, each shard's
+    // `held` or `left` conditional on having them (shared/data/stock.ts: left + held + sold = total).
+    const checked = delta === 1;
     const update = {
       TableName: tableName(),
       Key: keys.ticketType(eventId, typeId),
       UpdateExpression: 'SET #sold = #sold + :delta',
-      // Capacity: a rise needs room. Conditions cannot add, so `sold < total` is the check for +1.
-      ConditionExpression: delta > 0 ? '#sold < #total' : 'attribute_exists(PK)',
-      ExpressionAttributeNames: { '#sold': 'sold', ...(delta > 0 ? { '#total': 'total' } : {}) },
+      ConditionExpression: checked ? '#sold < #total' : 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#sold': 'sold', ...(checked ? { '#total': 'total' } : {}) },
       ExpressionAttributeValues: { ':delta': delta },
     };
     actions.push([{ Update: update }, { kind: 'type', typeId }]);

@@ -15,7 +15,7 @@ import {
 import { countersUpdate } from '../data/counters.ts';
 import { keys } from '../data/keys.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
-import { STATS_SHARDS } from '../data/stats-shards.ts';
+import { shardAmong, STATS_SHARDS } from '../data/stats-shards.ts';
 
 /**
  * Positions in the ticket lists, so that `_offset` costs the same at any depth. Per list
@@ -58,11 +58,11 @@ import { STATS_SHARDS } from '../data/stats-shards.ts';
 export const ALL_EVENTS_COUNT = 'count';
 
 /**
- * The shards an event's position items are kept in: a ticket's blocks in shard `id % POSITION_SHARDS`,
+ * The shards an event's position items are kept in: a ticket's blocks in the shard of its run of ids (`shardAmong`),
  * each shard a partition of its own (`TICKET_POSITIONS#<eventId>#<shard>`), so the current block of a
  * list is not one item every sale writes. An on-sale of 600 tickets a second moves each shard's
- * current block 600 / 16 = 37.5 times a second (an order's consecutive ids fall in different
- * shards), under the ~50 transactions a second one item takes. A read sums the shards' items of
+ * current block at most 600 / 16 = 37.5 times a second (an order's consecutive ids mostly share a
+ * shard: once for the order), under the ~50 transactions a second one item takes. A read sums the shards' items of
  * each block (list-position-reads.ts reads them in step). A customer's are one partition: one
  * customer buys at a human pace.
  */
@@ -78,7 +78,7 @@ const shardsOf = (holder: PositionHolder): number =>
   'customerId' in holder ? 1 : holder.eventId === ALL_EVENTS ? ALL_EVENTS_POSITION_SHARDS : POSITION_SHARDS;
 
 /** The shard of a holder's position items a ticket is counted in. */
-const positionShardOf = (holder: PositionHolder, ticketId: number): number => ticketId % shardsOf(holder);
+const positionShardOf = (holder: PositionHolder, ticketId: number): number => shardAmong(ticketId, shardsOf(holder));
 
 /** The partitions holding a list's position items: its event's shards, or its customer's one. */
 export const positionPartitions = (holder: PositionHolder) =>

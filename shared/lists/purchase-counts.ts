@@ -26,7 +26,7 @@ import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
 
 /**
  * Purchase counts (shared/lists/purchase-count-plan.ts) of an event and of each of its ticket
- * types, each kept in STATS_SHARDS shards: a ticket is counted in shard `id % STATS_SHARDS`, in
+ * types, each kept in STATS_SHARDS shards: a ticket is counted in its id's shard (`shardOf`), in
  * that shard's partition (`TICKET_COUNTS#<eventId>#<shard>`, beside its statistics shard), items
  * `BOUGHT#month#<yyyy-mm>` (`n`, and `d<dd>` per day), `BOUGHT#hour#<yyyy-mm-ddThh>` (`n`,
  * `m<mm>` per minute) and `BOUGHT#minute#<yyyy-mm-ddThh:mm>` (`n`, `s<ss>` per second), a type's

@@ -18,7 +18,7 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * - `checkedIn`: a map from signature (the sorted, comma-joined events an eligible ticket
  *   currently counts as checked in for, e.g. "12" or "12,15") to the number of tickets of
  *   the shard with that signature.
- * A ticket lives in shard `ticketId % STATS_SHARDS` of every event of its signature, and a
+ * A ticket lives in its id's shard (`shardOf`: its run of ids) of every event of its signature, and a
  * change of its signature is written, in the ticket's own transaction, to the shard of
  * every event of the old and the new signature. So a (shard, signature) pair has the same
  * count in every event it is stored under, and the statistics of a set of events are: one

@@ -170,7 +170,7 @@ describe('POST /orders/{id}/cancel of a checkout awaiting payment', () => {
 });
 
 describe('POST /orders/{id}/cancel of a paid checkout still issuing its tickets', () => {
-  it('the cancel lands between two tickets: the issue stops, the ticket issued is cancelled, the rest of the hold back', async () => {
+  it("the cancel lands before the issue's transaction: the issue stops, nothing issued, the hold back", async () => {
     const waiting = await undelivered(3);
     const orderId = Number(waiting.orderId);
     const payment = await paidAtStripe(waiting.intent, 3750);
@@ -179,7 +179,8 @@ describe('POST /orders/{id}/cancel of a paid checkout still issuing its tickets'
       db,
       {
         command: 'TransactWriteItemsCommand',
-        when: (input) => names(input, `ORDER#${orderId}`) && JSON.stringify(input).includes('"#n":"1"'),
+        when: (input) =>
+          names(input, `ORDER#${orderId}`) && JSON.stringify(input).includes('"#issued":"issuedTickets"'),
       },
       async () => {
         answer = await cancel(orderId);
@@ -189,9 +190,9 @@ describe('POST /orders/{id}/cancel of a paid checkout still issuing its tickets'
     expect(between.ran).toBe(true);
     expect(status).toBe('refunded');
     expect(answer!.status, answer!.raw).toBe(200);
-    expect(answer!.body.data).toMatchObject({ status: 'refunded', tickets: [{ status: 'cancelled' }] });
+    expect(answer!.body.data).toMatchObject({ status: 'refunded', tickets: [] });
     const order = await expectRefundedWhole(orderId, waiting.intentId, waiting.typeId, 3750);
-    expect(Object.keys(order.issuedTickets!)).toEqual(['0']);
+    expect(Object.keys(order.issuedTickets!)).toEqual([]);
     expect(order.cancellation).toMatchObject({ outcome: 'refunded' });
   });
 
@@ -223,16 +224,16 @@ describe('POST /orders/{id}/cancel of a paid checkout still issuing its tickets'
     const waiting = await undelivered(3);
     const orderId = Number(waiting.orderId);
     const payment = await paidAtStripe(waiting.intent, 3750);
-    // The second ticket's transaction fails on every attempt: the order stays pending with one ticket.
+    // The issue's transaction (the order's three tickets together) fails on every attempt: the order stays pending with none.
     const fault = failCalls(db, {
       commands: ['TransactWriteItemsCommand'],
-      when: (input) => names(input, `ORDER#${orderId}`) && JSON.stringify(input).includes('"#n":"1"'),
+      when: (input) => names(input, `ORDER#${orderId}`) && JSON.stringify(input).includes('"#issued":"issuedTickets"'),
       error: failures.dynamoInternal,
     });
     await expect(payOrder(orderId, payment)).rejects.toThrow();
     fault.remove();
-    expect(Object.keys((await getOrder(orderId))!.issuedTickets!)).toEqual(['0']);
-    expect(await stockOf(waiting.typeId)).toEqual({ left: TOTAL - 3, held: 2, sold: 1 });
+    expect(Object.keys((await getOrder(orderId))!.issuedTickets!)).toEqual([]);
+    expect(await stockOf(waiting.typeId)).toEqual({ left: TOTAL - 3, held: 3, sold: 0 });
 
     let redelivered: string | undefined;
     const between = runBefore(
@@ -267,7 +268,8 @@ describe('a staff cancel of a pending checkout whose request died after its star
       const payment = await paidAtStripe(waiting.intent, 2500);
       const fault = failCalls(db, {
         commands: ['TransactWriteItemsCommand'],
-        when: (input) => names(input, `ORDER#${orderId}`) && JSON.stringify(input).includes('"#n":"1"'),
+        when: (input) =>
+          names(input, `ORDER#${orderId}`) && JSON.stringify(input).includes('"#issued":"issuedTickets"'),
         error: failures.dynamoInternal,
       });
       await expect(payOrder(orderId, payment)).rejects.toThrow();
@@ -281,7 +283,7 @@ describe('a staff cancel of a pending checkout whose request died after its star
       expect(started).toBe(true);
       return { waiting, orderId };
     });
-    expect(await stockOf(waiting.typeId)).toEqual({ left: TOTAL - 2, held: 1, sold: 1 });
+    expect(await stockOf(waiting.typeId)).toEqual({ left: TOTAL - 2, held: 2, sold: 0 });
 
     await atTime(made + STUCK_ORDER_GRACE_MS + 60_000, () =>
       runAs('release-reservations', () => sweepStuckOrders(50_000)),

@@ -1,5 +1,6 @@
 import { now } from '../../clock.ts';
 import { readOrder } from '../../data/order-staff.ts';
+import { readCheckoutAttendees } from '../../data/order-attendees.ts';
 import { orderStatusMoveActions, sameLength } from '../../data/order-status.ts';
 import { getReservation, releaseWith } from '../../data/reservations.ts';
 import { releaseHeldWith } from '../../data/stock.ts';
@@ -114,9 +115,10 @@ export async function stopIssuing(started: Order, actor: Actor, force: boolean):
 async function heldForUnissued(order: Order): Promise<{ release?: Reservation; takes: StockTake[] }> {
   const checkout = order.checkout!;
   const issued = new Set(Object.keys(order.issuedTickets ?? {}).map(Number));
-  if (checkout.takes) return { takes: unissuedTakes(checkout.takes, checkout.attendees, issued) };
+  if (checkout.takes) return { takes: unissuedTakes(checkout.takes, await readCheckoutAttendees(order), issued) };
   const reservation = await getReservation(checkout.reservationId);
   if (reservation?.status === 'checked_out') return { release: reservation, takes: [] };
-  if (reservation?.status === 'paid') return { takes: unissuedTakes(reservation.takes, checkout.attendees, issued) };
+  if (reservation?.status === 'paid')
+    return { takes: unissuedTakes(reservation.takes, await readCheckoutAttendees(order), issued) };
   return { takes: [] };
 }

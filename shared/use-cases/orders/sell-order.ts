@@ -2,7 +2,7 @@ import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { getCustomer } from '../../data/customers.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
-import { activateOrder, commitHeldOrder, issuedTicketAction } from '../../data/orders.ts';
+import { commitHeldOrder } from '../../data/orders.ts';
 import { HoldRefused } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
@@ -18,7 +18,7 @@ import { attendeesOf, type CheckoutBody } from '../portal/checkout.ts';
 import { sendOrderConfirmation } from '../portal/order-confirmation.ts';
 import { planStock, soldOut } from '../portal/hold-stock.ts';
 import { checkLines } from '../portal/reservations.ts';
-import { createTicket } from '../tickets/create-ticket.ts';
+import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
 import { addAmounts } from '../../money.ts';
@@ -42,17 +42,17 @@ export interface BoxOfficeSaleRequest {
  * event's required questions answered), never an oversell (409 `sold_out` naming the type and what is left).
  * Unlike the portal the desk sells outside the event's `onSaleDate`/`cutOff` (only an unpublished event is 409
  * `not_on_sale`). Prices are the types' (0 for `comp`); the payment is recorded, not taken: one transaction
- * `{amount, processor: method, reference, time}`. An order's tickets cannot be one transaction, so in steps:
+ * `{amount, processor: method, reference, time}`. The order and its stock are held before its tickets are issued, so
+ * in steps:
  *
  * 1. one transaction: the order `pending` (with its payment, its `boxOffice` hold and an empty `issuedTickets`) and
  *    its stock taken `left` → `held`, all or nothing: a shard emptied meanwhile is read again (HOLD_TRIES), then
  *    `sold_out`, nothing written;
- * 2. each ticket issued from that hold (`createTicket` `fromHold`, `held` → `sold`, the staff actor in its
- *    history; lists, statistics and ticket webhooks follow), recorded on the order (`issuedTickets`, position →
- *    id) in the ticket's own transaction, conditional on the order still `pending`: once the sale is undone no
- *    ticket of it can be issued;
- * 3. the order `active` with its ticket ids (conditional on `pending`); then the buyer is mailed the confirmation
- *    (a failed mail is logged).
+ * 2. and 3. the tickets issued from that hold (issue-order-tickets.ts: `held` → `sold`, the staff actor in their
+ *    history; lists, statistics and ticket webhooks follow), recorded on the order (`issuedTickets`, position → id)
+ *    and the order `active` with them in the same transaction (an order too large for one in chunks, each
+ *    recorded), conditional on the order still `pending` and no undo started: once the sale is undone no ticket of it
+ *    can be issued; then the buyer is mailed the confirmation (a failed mail is logged).
  *
  * A failure in step 2 or 3 undoes the sale before the error propagates (undo-sale.ts: the tickets issued so far
  * cancelled by the staff actor, the rest of the hold back on sale, the order `expired` with its payment offset). A
@@ -147,43 +147,26 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
   return readStaffOrder(caller, id);
 }
 
-/** Steps 2 and 3: each attendee's ticket from the hold, recorded on the order, then the order `active`. */
+/** Steps 2 and 3: the attendees' tickets from the hold, recorded on the order, and the order `active` (issue-order-tickets.ts). */
 async function issue(
   pending: Order,
   attendees: ReturnType<typeof attendeesOf>,
   customerId: number | null,
   actor: ReturnType<typeof adminActor>,
 ): Promise<Order> {
-  const id = pending.id;
-  const tickets = [];
-  const left = pending.boxOffice!.takes.map((take) => ({ ...take }));
-  for (const [position, attendee] of attendees.entries()) {
-    const take = left.find((candidate) => candidate.typeId === attendee.typeId && candidate.quantity > 0)!;
-    take.quantity--;
-    tickets.push(
-      await createTicket(
-        {
-          ...attendee,
-          orderId: id,
-          customerId,
-          purchasedDate: pending.purchasedDate,
-          fromHold: { shard: take.shard },
-        },
-        actor,
-        (ticketId) => [
-          {
-            action: issuedTicketAction(id, position, ticketId),
-            onConditionFailed: () =>
-              new Conflict(`Order ${id} was undone while its tickets were issued.`, 'concurrent_update'),
-          },
-        ],
-      ),
-    );
+  try {
+    const issued = await issueOrderTickets({
+      order: pending,
+      attendees,
+      takes: pending.boxOffice!.takes,
+      customerId,
+      actor,
+    });
+    return issued.order;
+  } catch (error) {
+    if (!(error instanceof OrderLeftIssuing)) throw error;
+    throw new Conflict(`Order ${pending.id} was undone while its tickets were issued.`, 'concurrent_update');
   }
-  return activateOrder(
-    pending,
-    tickets.map((ticket) => ticket.id),
-  );
 }
 
 /**

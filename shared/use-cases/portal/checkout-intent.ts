@@ -7,15 +7,14 @@ import { logger } from '../../logger.ts';
 import { cancelPaymentIntent, createPaymentIntent, paymentClientSecret } from '../../services/payments.ts';
 
 /**
- * A checkout order's PaymentIntent and its client secret: created by the checkout's first answer (idempotency key
- * `order-<id>-payment`) and its id stored on the order at once (`checkout.paymentIntentId`), so a retry of the
- * checkout (a declined card, a lost answer) reads the stored id and answers the same intent, however late: Stripe
- * keeps an idempotency key only 24 hours. The stored id is also the one payment that pays the order (the webhook).
+ * A new checkout order's PaymentIntent, created before the order is written (idempotency key `order-<id>-payment`)
+ * so that its id is stored in the order's creation (`checkout.paymentIntentId`) and not by a write of its own: a retry
+ * of the checkout (a declined card, a lost answer) reads the stored id and answers the same intent, however late
+ * (Stripe keeps an idempotency key only 24 hours), and never creates a second. The stored id is also the one payment
+ * that pays the order (the webhook).
  */
-export async function checkoutPaymentIntent(order: Order): Promise<{ id: string; clientSecret: string }> {
-  const stored = order.checkout!.paymentIntentId;
-  if (stored) return { id: stored, clientSecret: await paymentClientSecret(stored) };
-  const created = await createPaymentIntent(
+export function createCheckoutPaymentIntent(order: Order): Promise<{ id: string; clientSecret: string }> {
+  return createPaymentIntent(
     {
       orderId: order.id,
       reservationId: order.checkout!.reservationId,
@@ -25,6 +24,16 @@ export async function checkoutPaymentIntent(order: Order): Promise<{ id: string;
     },
     `order-${order.id}-payment`,
   );
+}
+
+/**
+ * A checkout order's PaymentIntent and its client secret: the one its creation stored. An order written before its
+ * intent was created with it (none stored) gets it now, stored once (the first of two racing calls decides).
+ */
+export async function checkoutPaymentIntent(order: Order): Promise<{ id: string; clientSecret: string }> {
+  const stored = order.checkout!.paymentIntentId;
+  if (stored) return { id: stored, clientSecret: await paymentClientSecret(stored) };
+  const created = await createCheckoutPaymentIntent(order);
   const kept = await recordPaymentIntent(order.id, created.id);
   if (!kept) throw new NotFound('Order', order.id);
   // Another call of the checkout stored first (the same key: the same intent, unless Stripe had forgotten it).

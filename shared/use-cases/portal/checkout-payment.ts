@@ -1,19 +1,19 @@
 import { now } from '../../clock.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
-import { OrderStatusMoved } from '../../data/order-status.ts';
 import { moveOrder } from '../../data/order-lists.ts';
-import { activateOrder, getOrder, issuedTicketAction, orderTakesAction, recordNoTakes } from '../../data/orders.ts';
+import { readCheckoutAttendees } from '../../data/order-attendees.ts';
+import { getOrder, orderTakesAction, recordNoTakes } from '../../data/orders.ts';
 import { convertHold, getReservation, holdAgain } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { readStock } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
-import { attendeeTakes, planTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
+import { planTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
 import { logger } from '../../logger.ts';
 import { latePaymentRefundedMail } from '../../domain/late-payment-mail.ts';
 import { sendEmail } from '../../services/email.ts';
 import { refundStripePayment } from '../payments/refunds.ts';
-import { createTicket } from '../tickets/create-ticket.ts';
+import { issueOrderTickets, OrderLeftIssuing } from '../orders/issue-order-tickets.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 
 /** The payment that paid an order, as Stripe reported it (none for a free order). */
@@ -51,57 +51,34 @@ export async function payOrder(orderId: number, payment: Payment | null): Promis
  * Issues a pending checkout order's tickets, each once: the stock they come from is the reservation's hold
  * (→ `paid`), or, when it lapsed or was released meanwhile, the same quantities held again from the stock left
  * (recorded on the order with that hold); none left: the payment is refunded in full, the order `refunded` and
- * the buyer told. Each attendee's ticket is issued from its hold (createTicket `fromHold`: lists, statistics,
- * history and ticket webhooks follow) with the order's record of it in the same transaction, conditional on none
- * yet (`issuedTickets`), so a resumed issue skips those issued before. Then the order `active` with them, the
- * confirmation mailed. A failure while issuing leaves the order `pending` with the tickets issued so far. A staff
- * cancellation started meanwhile stops it: every ticket's issue, the hold again and the activation are conditional on
+ * the buyer told. The tickets are issued from that hold together (issue-order-tickets.ts: one transaction for an
+ * order that fits one, its record on the order and the order `active` in it; a larger order in chunks, each recorded
+ * on the order, so a resumed issue skips what a chunk issued; lists, statistics, history and ticket webhooks follow),
+ * then the confirmation mailed. A failure while issuing leaves the order `pending` with the chunks issued so far. A
+ * staff cancellation started meanwhile stops it: every chunk, the hold again and the activation are conditional on
  * none (orders.ts `STILL_ISSUING`).
  */
 async function issue(order: Order): Promise<Order['status'] | undefined> {
   const checkout = order.checkout!;
   const takes = checkout.takes ?? (await reservationTakes(order));
   if (!takes.length) return refundLate(order, paymentOf(order));
-  const from = attendeeTakes(takes, checkout.attendees);
-  for (const [position, attendee] of checkout.attendees.entries()) {
-    const take = from[position]!;
-    if (order.issuedTickets?.[position] !== undefined) continue;
-    const { price, ...fields } = attendee;
-    try {
-      await createTicket(
-        {
-          ...fields,
-          price,
-          orderId: order.id,
-          customerId: order.customerId,
-          purchasedDate: order.purchasedDate,
-          fromHold: { shard: take.shard },
-        },
-        { kind: 'customer', id: order.customerId },
-        (ticketId) => [
-          { action: issuedTicketAction(order.id, position, ticketId), onConditionFailed: () => new Issued() },
-        ],
-      );
-    } catch (error) {
-      if (!(error instanceof Issued)) throw error;
-    }
-  }
-  const issued = (await getOrder(order.id))!;
-  if (issued.status !== 'pending') return issued.status;
-  const ticketIds = checkout.attendees.map((_, position) => issued.issuedTickets![position]!);
   let active: Order;
   try {
-    active = await activateOrder(issued, ticketIds);
+    ({ order: active } = await issueOrderTickets({
+      order,
+      attendees: await readCheckoutAttendees(order),
+      takes,
+      customerId: order.customerId,
+      actor: { kind: 'customer', id: order.customerId },
+    }));
   } catch (error) {
-    if (error instanceof OrderStatusMoved) return (await getOrder(order.id))?.status;
+    // Another call issued first (it mails), or a staff cancellation started: the order as it is now.
+    if (error instanceof OrderLeftIssuing) return (await getOrder(order.id))?.status;
     throw error;
   }
   await mail(active);
   return active.status;
 }
-
-/** Another call issued this attendee's ticket first, or the order left `pending`. */
-class Issued extends Error {}
 
 /** The payment the order was claimed with (none for a free order). */
 function paymentOf(order: Order): Payment | null {

@@ -15,7 +15,8 @@ import type { AttendeeAnswer } from '../../domain/ticket.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { publishableKey } from '../../services/payments.ts';
 import { homeCountry } from '../../services/shipping-settings.ts';
-import { checkoutPaymentIntent } from './checkout-intent.ts';
+import { cancelOrderPayment, checkoutPaymentIntent, createCheckoutPaymentIntent } from './checkout-intent.ts';
+import { logger } from '../../logger.ts';
 import { payOrder } from './checkout-payment.ts';
 import { ownReservation } from './reservations.ts';
 
@@ -45,8 +46,8 @@ export interface CheckoutBody {
  * `POST /my-account/reservations/{id}/checkout`: the caller's held reservation becomes an order
  * `awaiting_payment` (its lines and amounts the reservation's) in the transaction that moves the
  * reservation to `checked_out` and keeps it CHECKOUT_MINUTES for the payment (at most the event's reservation
- * minutes plus CHECKOUT_MINUTES from the hold's creation); then the PaymentIntent
- * (idempotency key from the order id). A free order is paid at once (its tickets issued, no Stripe). A
+ * minutes plus CHECKOUT_MINUTES from the hold's creation), its PaymentIntent created just before (idempotency key
+ * from the order id) and its id written in the order's creation, not by a write of its own. A free order is paid at once (its tickets issued, no Stripe). A
  * reservation already checked out answers its order again (the same PaymentIntent: a retry after a
  * failure or a declined card); a paid one whose free order stopped issuing part-way resumes it (checkout-payment.ts);
  * any other state is 409 `reservation_not_held`.
@@ -110,15 +111,35 @@ export async function checkoutReservation(customerId: number, reservationId: num
       attendees,
     },
   };
+  const intent = order.grandTotal === 0 ? undefined : await createCheckoutPaymentIntent(payable(order));
+  if (intent) order.checkout!.paymentIntentId = intent.id;
   const minutes = event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES;
   const until = checkoutExpiry(reservation, minutes, CHECKOUT_MINUTES, at);
-  if (!(await checkOutHold(reservation, id, until.toISOString(), at.toISOString(), newOrderActions(order, event))))
+  if (!(await checkOutHold(reservation, id, until.toISOString(), at.toISOString(), newOrderActions(order, event)))) {
+    // Another call checked it out first, or it lapsed: this order's intent was never answered, so none pays it.
+    if (intent) await abandonIntent(order);
     throw new Conflict(`Reservation ${reservationId} moved: read it again.`, 'reservation_not_held');
+  }
   if (order.grandTotal === 0) {
     await payOrder(id, null);
     return answer((await getOrder(id))!);
   }
-  return answer(order);
+  return answer(order, intent);
+}
+
+/** The order, when the stage takes payments (else 409 `payments_unavailable`, before anything is written). */
+function payable(order: Order): Order {
+  if (!publishableKey()) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
+  return order;
+}
+
+/** Best effort: an intent nobody was given the secret of cannot be paid, so a failure to cancel it is only logged. */
+async function abandonIntent(order: Order): Promise<void> {
+  try {
+    await cancelOrderPayment(order);
+  } catch (error) {
+    logger.warn('Unused checkout PaymentIntent not cancelled', { orderId: order.id, error: error as Error });
+  }
 }
 
 /**
@@ -151,8 +172,8 @@ async function orderOf(reservation: Reservation): Promise<Order> {
   return order;
 }
 
-/** The order and, while it awaits payment, its PaymentIntent's client secret (created once per order). */
-async function answer(order: Order) {
+/** The order and, while it awaits payment, its PaymentIntent's client secret (`intent`: just created with it). */
+async function answer(order: Order, intent?: { id: string; clientSecret: string }) {
   const currency = order.checkout!.currency;
   const view = {
     id: String(order.id),
@@ -165,10 +186,10 @@ async function answer(order: Order) {
   const key = publishableKey();
   if (!key) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
   const amount = orderStripeAmount(order);
-  const intent = await checkoutPaymentIntent(order);
+  const { clientSecret } = intent ?? (await checkoutPaymentIntent(order));
   return {
     order: view,
-    payment: { processor: 'stripe' as const, clientSecret: intent.clientSecret, publishableKey: key, amount, currency },
+    payment: { processor: 'stripe' as const, clientSecret, publishableKey: key, amount, currency },
   };
 }
 

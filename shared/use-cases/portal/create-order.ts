@@ -1,14 +1,19 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findTeam, getEvent, listTicketTypes } from '../../data/events.ts';
-import { activateOrder, commitNewOrder } from '../../data/orders.ts';
+import { commitHeldOrder } from '../../data/orders.ts';
+import { HoldRefused } from '../../data/stock.ts';
 import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
-import { answerProblems, saleCurrency } from '../../domain/event.ts';
+import { answerProblems, saleCurrency, type TicketType } from '../../domain/event.ts';
+import type { StockTake } from '../../domain/reservation.ts';
+import { toTicket } from '../../domain/ticket-view.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
 import type { AttendeeAnswer, Ticket } from '../../domain/ticket.ts';
 import { ValidationError, type FieldProblem } from '../../errors.ts';
-import { createTicket, type NewTicket } from '../tickets/create-ticket.ts';
+import type { NewTicket } from '../tickets/create-ticket.ts';
+import { issueOrderTickets } from '../orders/issue-order-tickets.ts';
+import { planStock, soldOut } from './hold-stock.ts';
 import { addAmounts } from '../../money.ts';
 
 /** At most this many transactions and order-level answers on one order (keeps the item far below 400 KB). */
@@ -32,11 +37,12 @@ export interface NewOrder {
 /**
  * Creates an order (the seed and the tests: checkout is not in the spec). An order is for
  * one event. Steps: check that its types, wave and team belong to the event; one
- * transaction puts the order as `pending` with the customer's link to the event and
- * their counts; each ticket is issued by `createTicket` (its own transaction: a
- * transaction may add only one ticket per type); the order becomes `active` with its
- * ticket ids. A failure while issuing leaves the order `pending`, with the tickets issued
- * so far pointing at it: never tickets without an order.
+ * transaction puts the order as `pending` with its places held (`left` → `held`: 409
+ * `sold_out`, nothing written, when a type has too few left), the customer's link to the
+ * event and their counts; then its tickets are issued from that hold as a paid
+ * checkout's are (issue-order-tickets.ts), the order `active` with them. A failure while
+ * issuing leaves the order `pending`, with the tickets issued so far pointing at it:
+ * never tickets without an order.
  */
 export async function createOrder(input: NewOrder): Promise<{ order: Order; tickets: Ticket[] }> {
   const [event, types, waves, team] = await Promise.all([
@@ -90,26 +96,42 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
     teamId: input.teamId ?? null,
     transactions: input.transactions,
     answers: input.answers ?? [],
+    issuedTickets: {},
   };
-  await commitNewOrder(pending, event);
+  const takes = await holdOrder(pending, event, new Map(types.map((type) => [type.id, type])), lines);
+  const attendees = lines.map((line) => ({ ...line, waveTimeId: pending.waveTimeId, teamId: pending.teamId }));
+  const actor = { kind: 'customer' as const, id: input.customerId };
+  const { order, issued } = await issueOrderTickets({
+    order: pending,
+    attendees,
+    takes,
+    customerId: input.customerId,
+    actor,
+  });
+  return { order, tickets: issued.map((record) => toTicket(record)) };
+}
 
-  const tickets: Ticket[] = [];
-  for (const line of lines) {
-    const ticket: NewTicket = {
-      ...line,
-      orderId: id,
-      customerId: input.customerId,
-      waveTimeId: pending.waveTimeId,
-      teamId: pending.teamId,
-      purchasedDate: pending.purchasedDate,
-    };
-    tickets.push(await createTicket(ticket, { kind: 'customer', id: input.customerId }));
+/** Reads of the stock when a shard read with places was emptied before the hold's write (as a box-office sale's). */
+const HOLD_TRIES = 3;
+
+/** The order `pending` and its places held (`left` → `held`) in one transaction (orders.ts `commitHeldOrder`). */
+async function holdOrder(
+  pending: Order,
+  event: Parameters<typeof commitHeldOrder>[1],
+  types: Map<number, TicketType>,
+  lines: readonly { typeId: number }[],
+): Promise<StockTake[]> {
+  const wanted = new Map<number, number>();
+  for (const { typeId } of lines) wanted.set(typeId, (wanted.get(typeId) ?? 0) + 1);
+  const request = { lines: [...wanted].map(([typeId, quantity]) => ({ typeId, quantity })) };
+  for (let attempt = 1; ; attempt++) {
+    const takes = await planStock(request, types);
+    try {
+      await commitHeldOrder(pending, event, takes);
+      return takes;
+    } catch (error) {
+      if (!(error instanceof HoldRefused) || !('take' in error.refusal)) throw error;
+      if (attempt >= HOLD_TRIES) throw soldOut(types.get(error.refusal.take.typeId)!, 0);
+    }
   }
-  return {
-    order: await activateOrder(
-      pending,
-      tickets.map((ticket) => ticket.id),
-    ),
-    tickets,
-  };
 }

@@ -1,7 +1,8 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType } from '../../data/events.ts';
-import { commitTicketChanges, type ExtraAction } from '../../lists/writes.ts';
+import { commitTicketChanges, type TicketChange } from '../../lists/writes.ts';
+import type { TicketType } from '../../domain/event.ts';
 import { newTicketRecord } from '../../domain/new-ticket.ts';
 import { historyEntry, type Actor } from '../../domain/ticket-history.ts';
 import type { PROCESS_STATE, PurchaserContact, Ticket, TicketFields, TicketRecord } from '../../domain/ticket.ts';
@@ -25,24 +26,18 @@ export interface NewTicket extends Partial<TicketFields> {
   processState?: typeof PROCESS_STATE.active | typeof PROCESS_STATE.pending;
   purchaser?: PurchaserContact | null;
   claim?: TicketRecord['claim'];
-  /** The stock shard of the reservation it is sold from (checkout's issue step); absent: taken from the type's stock left. */
-  fromHold?: { shard: number };
 }
 
 /**
- * Issues a ticket of a type (a sale): `sold` rises in the same transaction, 409 `sold_out` when full.
- * The type's stock moves with it (ticket-stock.ts): `held` of the hold it comes from, or `left`
- * of a shard holding some, so stock left + held + sold stays the type's total. `with`: the caller's actions of
- * the new ticket's id, in the same transaction (a checkout order's record of it).
+ * Issues one ticket of a type outside an order's hold (the load and bench tools, tests): `sold`
+ * rises in the same transaction, 409 `sold_out` when full. The type's stock moves with it (ticket-stock.ts): `left` of
+ * a shard holding some, so stock left + held + sold stays the type's total. An order's tickets come from its hold:
+ * shared/use-cases/orders/issue-order-tickets.ts.
  */
-export async function createTicket(
-  input: NewTicket,
-  actor: Actor = { kind: 'system' },
-  with_: (ticketId: number) => ExtraAction[] = () => [],
-): Promise<Ticket> {
+export async function createTicket(input: NewTicket, actor: Actor = { kind: 'system' }): Promise<Ticket> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await issueTicket(input, actor, with_);
+      return await issueTicket(input, actor);
     } catch (error) {
       const retry = error instanceof StockMoved && attempt < STOCK_TRIES;
       if (!retry) throw error instanceof StockMoved ? soldOut(error.typeId) : error;
@@ -50,19 +45,30 @@ export async function createTicket(
   }
 }
 
-async function issueTicket(
-  input: NewTicket,
-  actor: Actor,
-  with_: (ticketId: number) => ExtraAction[],
-): Promise<Ticket> {
+async function issueTicket(input: NewTicket, actor: Actor): Promise<Ticket> {
   const type = await findTicketType(input.typeId);
   if (!type)
     throw new ValidationError(`Ticket type ${input.typeId} does not exist.`, [
       { path: 'typeId', message: 'Unknown ticket type.' },
     ]);
   const id = await allocateIds(TICKET_SEQUENCE);
-  const at = now().toISOString();
-  const { purchaser, claim, typeId, fromHold, ...fields } = input;
+  const change = newTicketChange(id, type, input, actor, now().toISOString());
+  await commitTicketChanges([change], await stockMoves([change], { known: type }));
+  return toTicket(change.after);
+}
+
+/**
+ * A new ticket `id` of `type` as a sale issues it (its record and its `create` history entry by `actor` at `at`): the
+ * one shape of a sold ticket, for one ticket's transaction here and an order's tickets together (issue-order-tickets.ts).
+ */
+export function newTicketChange(
+  id: number,
+  type: TicketType,
+  input: NewTicket,
+  actor: Actor,
+  at: string,
+): TicketChange {
+  const { purchaser, claim, typeId: _typeId, ...fields } = input;
   const record: TicketRecord = {
     ...newTicketRecord(id, type, at),
     price: type.price,
@@ -70,7 +76,5 @@ async function issueTicket(
     purchaserContact: purchaser ?? null,
     claim: claim ?? null,
   };
-  const change = { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) };
-  await commitTicketChanges([change], [...with_(id), ...(await stockMoves([change], { fromHold, known: type }))]);
-  return toTicket(record);
+  return { before: null, after: record, history: historyEntry(null, record, { actor, action: 'create', at }) };
 }

@@ -1,0 +1,88 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '#shared/data/client';
+import { findTicketType } from '#shared/data/events';
+import { getOrder } from '#shared/data/orders';
+import { readStock } from '#shared/data/stock';
+import { listOrderTickets } from '../support/stored-records.ts';
+import { clearFaults, failCalls, failures, watchCalls } from '../support/faults.ts';
+import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
+import { standInControl, standInKeys, type StandInKeys, webhookRelay, type WebhookRelay } from '../support/stripe.ts';
+
+/**
+ * An order's tickets are issued together, as many as fit in one transaction (DynamoDB's 100 actions), the rest in
+ * further transactions, each recorded on the order (shared/use-cases/orders/issue-order-tickets.ts). Ten tickets, the
+ * most one order holds, take two.
+ */
+let keys: StandInKeys;
+let relay: WebhookRelay;
+
+beforeAll(async () => {
+  keys = await standInKeys();
+  relay = await webhookRelay();
+});
+afterAll(() => relay.close());
+afterEach(clearFaults);
+
+/** A transaction issuing tickets of an order: its record on the order (`issuedTickets`) is in it. */
+const issuing = (input: unknown) => JSON.stringify(input).includes('"#issued":"issuedTickets"');
+/** The order's record read with none issued yet (the first chunk's condition). */
+const firstChunk = (input: unknown) => /":read":\{"N":"0"\}/.test(JSON.stringify(input));
+
+async function stockOf(typeId: number) {
+  const type = (await findTicketType(typeId))!;
+  const shards = await readStock(type);
+  return { held: shards.reduce((sum, shard) => sum + shard.held, 0), sold: type.sold };
+}
+
+const succeededEvent = async (intentId: string) => {
+  const { data } = await standInControl(keys, 'GET', `events?payment_intent=${intentId}`);
+  return (data as { id: string; type: string }[]).find((event) => event.type === 'payment_intent.succeeded')!;
+};
+
+describe("an order's tickets issued in chunks", () => {
+  it('a paid order of ten: two transactions, each within 100 actions, the second activating it', async () => {
+    const waiting = await checkedOut(keys, relay, { quantity: 10, price: 10 });
+    const sent: number[] = [];
+    const watch = watchCalls(db, ['TransactWriteItemsCommand']);
+    await payAsBrowser(keys, waiting.intent);
+    for (const input of watch.inputs) if (issuing(input)) sent.push((input.TransactItems as unknown[]).length);
+    watch.remove();
+    expect(sent).toHaveLength(2);
+    expect(Math.max(...sent)).toBeLessThanOrEqual(100);
+    const order = (await getOrder(Number(waiting.orderId)))!;
+    expect(order.status).toBe('active');
+    expect(new Set(order.ticketIds).size).toBe(10);
+    expect((await listOrderTickets(order.id)).map((ticket) => ticket.id).sort()).toEqual([...order.ticketIds].sort());
+    expect(await stockOf(waiting.typeId)).toEqual({ held: 0, sold: 10 });
+  });
+
+  it("stopped after its first chunk, the payment's next delivery issues the rest, each ticket once", async () => {
+    const waiting = await checkedOut(keys, relay, { quantity: 10, price: 10 });
+    const orderId = Number(waiting.orderId);
+    const fault = failCalls(db, {
+      commands: ['TransactWriteItemsCommand'],
+      when: (input) => issuing(input) && !firstChunk(input),
+      error: failures.dynamoInternal,
+    });
+    await payAsBrowser(keys, waiting.intent);
+    expect(fault.attempts).toBeGreaterThan(0);
+    const stopped = (await getOrder(orderId))!;
+    expect(stopped.status).toBe('pending');
+    const first = Object.keys(stopped.issuedTickets!).length;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(10);
+    expect(await stockOf(waiting.typeId)).toEqual({ held: 10 - first, sold: first });
+
+    await clearFaults();
+    await standInControl(keys, 'POST', `events/${(await succeededEvent(waiting.intentId)).id}/resend`);
+    await standInControl(keys, 'POST', 'settle');
+    const active = (await getOrder(orderId))!;
+    expect(active.status).toBe('active');
+    expect(active.ticketIds.slice(0, first)).toEqual(
+      Array.from({ length: first }, (_, position) => stopped.issuedTickets![position]),
+    );
+    expect(new Set(active.ticketIds).size).toBe(10);
+    expect(await listOrderTickets(orderId)).toHaveLength(10);
+    expect(await stockOf(waiting.typeId)).toEqual({ held: 0, sold: 10 });
+  });
+});
