@@ -1,3 +1,4 @@
+import { keys } from '#shared/data/keys';
 import type { IndexWrite, Item } from './write-pricing.ts';
 
 /**
@@ -255,7 +256,8 @@ export function heatFigures(writes: readonly RecordedWrite[], sale: MeasuredSale
 }
 
 /** An id sequence (allocated in blocks, so fine to share): flagged apart from the items every event writes. */
-export const isSequence = (key: string): boolean => key.startsWith('SEQUENCE#');
+const SEQUENCES = keys.sequence('').PK;
+export const isSequence = (key: string): boolean => key.startsWith(SEQUENCES);
 
 /** The items every event's sale wrote in a transaction (two events or more). */
 export const writtenByEveryEvent = (figures: HeatFigures, sale: MeasuredSale): ItemHeat[] =>

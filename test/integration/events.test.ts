@@ -98,14 +98,14 @@ describe('POST /events', () => {
       { shards: 20, left: 2000, total: 2000 },
       { shards: 20, left: 2001, total: 2001 },
     ]);
-    // As wide as the body's bound: 43 types and their first shard beside the 13 fixed writes leave one more shard.
-    const wide = await commandsSent(async () => (small = await create({ ticketTypes: types(43) })));
+    // As wide as the body's bound: 40 types and their first shard beside the 19 fixed writes leave one more shard.
+    const wide = await commandsSent(async () => (small = await create({ ticketTypes: types(40) })));
     expect(wide.filter((command) => command === 'TransactWriteItemsCommand')).toHaveLength(1);
     const stock = await stockOf(small!.id);
-    expect(stock.map((type) => type.shards)).toEqual([2, ...Array.from({ length: 42 }, () => 1)]);
+    expect(stock.map((type) => type.shards)).toEqual([2, ...Array.from({ length: 39 }, () => 1)]);
     expect(stock.every((type) => type.left === type.total)).toBe(true);
     // One more does not fit with its stock: 400 naming the types, nothing written.
-    const refused = await call('POST', BASE, { token, body: body({ ticketTypes: types(44) }) });
+    const refused = await call('POST', BASE, { token, body: body({ ticketTypes: types(41) }) });
     expect(refused.status).toBe(400);
     expect(refused.body.errors.map((error: { path: string }) => error.path)).toContain('body.ticketTypes');
   });
