@@ -121,11 +121,13 @@ Object.assign(process.env, serviceEnv);
 let server: ApiServer | undefined;
 let webhooks: { stop(): Promise<void> } | undefined;
 let lapser: { stop(): Promise<void> } | undefined;
+let issuer: { stop(): Promise<void> } | undefined;
 const shutdown = async () => {
   console.log('\nStopping…');
   await server?.close();
   await webhooks?.stop();
   await lapser?.stop();
+  await issuer?.stop();
   await Promise.all([adminPage.close(), portalPage.close()]);
   await services.stop();
   process.exit(0);
@@ -154,6 +156,9 @@ try {
   // Reservations lapse with no operator, as infra/reservations.ts's schedule lapses them.
   const { startReservationLapser } = await import('./local/reservation-lapser.ts');
   lapser = startReservationLapser();
+  // A paid order's tickets, issued behind the Stripe webhook's answer, as infra/paid-order-issuing.ts's consumer does.
+  const { startOrderIssuer } = await import('./local/order-issuer.ts');
+  issuer = await startOrderIssuer({ tableName });
   // The Stripe stand-in posts its signed events to the API's webhook route, as a stage's Stripe endpoint does.
   const webhookUrl = `${server.url}${API_PREFIX}/payments/stripe/webhook`;
   services.payments.webhooks.configure({ url: webhookUrl });
@@ -205,6 +210,7 @@ try {
       `  portal page    ${portalUrl} (also ${portalPage.origins[1]}; /api/* proxied to the API)`,
       `  API docs       ${adminUiUrl}${API_PREFIX}/docs (the document: ${API_PREFIX}/openapi.json)`,
       '  webhooks       stream poller and dispatcher running; receivers on http://127.0.0.1:<port> allowed (WEBHOOK_LOCAL_RECEIVERS=allow)',
+      "  paid orders    issued by the stream's issuing consumer, behind the Stripe webhook's answer",
       '  origin check   none (ORIGIN_VERIFY_SECRET=none: no CloudFront in front; a deployed function without it refuses all)',
       `  admin origins  ${adminOrigins}`,
       `  portal origins ${portalOrigins}`,

@@ -134,6 +134,7 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
     retainData: stage.policy.retainData,
     deletionProtection: stage.policy.deletionProtection,
     reservedConcurrency: stage.policy.reservedConcurrency,
+    onSale: stage.policy.onSale,
     tracing: stage.policy.tracing,
     canaryReleases: stage.policy.canaryReleases,
     overrides,

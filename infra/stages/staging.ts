@@ -30,6 +30,9 @@ export const stage = defineStage({
     retainData: false,
     deletionProtection: false,
     reservedConcurrency: true,
+    // A rehearsal of prod's rush at a tenth, on one event: the sale path's reservations and warm table exercised
+    // by every deploy without paying for prod's.
+    onSale: { events: 1, holdsPerSecond: 100, paidOrdersPerSecond: 30 },
     tracing: true,
     canaryReleases: true,
     webAclLogs: true,

@@ -19,6 +19,7 @@ export const OWN_STREAM_TABLES = [
   'events',
   'fair',
   'gate-rush',
+  'issuing',
   'poller',
   'recovery',
   'redeliver',
