@@ -20,6 +20,7 @@ export const OWN_STREAM_TABLES = [
   'fair',
   'gate-rush',
   'issuing',
+  'onsale',
   'poller',
   'recovery',
   'redeliver',
