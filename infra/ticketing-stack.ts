@@ -193,6 +193,7 @@ export class TicketingStack extends Stack {
       sendsEmail: anyUses('email'),
       migrationRunner: migrations.function,
       webhooks: this.webhooks,
+      issuing: this.issuing,
     });
 
     // Once the release is live: the table (the stage's own, also when it serves a restored one), every

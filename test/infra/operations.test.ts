@@ -33,6 +33,8 @@ interface Synthesized {
   findings: string[];
   /** The logical ids of the webhooks' stream consumer and dispatcher (infra/webhooks.ts). */
   webhookFunctions: string[];
+  /** The logical id of the paid orders' issuing consumer (infra/paid-order-issuing.ts). */
+  issuingConsumer: string;
 }
 
 const RETENTION: Record<StageName, RetentionDays> = {
@@ -53,6 +55,7 @@ beforeAll(() => {
       webhookFunctions: [stack.webhooks.ticketChanges, stack.webhooks.dispatcher].map((fn) =>
         stack.getLogicalId(fn.node.defaultChild as CfnElement),
       ),
+      issuingConsumer: stack.getLogicalId(stack.issuing.consumer.node.defaultChild as CfnElement),
     };
   }
 });
@@ -189,9 +192,10 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     const errors = watching('Errors');
     const durations = watching('Duration');
     // The migration runner's errors too (its own alarm, `migrations-failed`; its duration is up to 15 minutes by
-    // design), and the webhooks' stream consumer's and dispatcher's (test/infra/webhooks.test.ts).
+    // design), the webhooks' stream consumer's and dispatcher's (test/infra/webhooks.test.ts), and the paid orders'
+    // issuing consumer's (test/infra/paid-order-issuing.test.ts).
     expect([...errors.keys()].sort()).toEqual(
-      [...ids, migrationRunner(template).id, ...stages[stage].webhookFunctions].sort(),
+      [...ids, migrationRunner(template).id, ...stages[stage].webhookFunctions, stages[stage].issuingConsumer].sort(),
     );
     expect([...durations.keys()].sort()).toEqual(ids);
     for (const [, { id, fn }] of functions) {

@@ -60,6 +60,19 @@ describe('the issuing consumer', () => {
     expect(actions).not.toContain('dynamodb:Scan');
   });
 
+  it('pages on its errors and on every batch given up (its orders wait for the sweep), in every stage', () => {
+    for (const name of STAGE_NAMES) {
+      const alarms = Object.values(resourcesOf(stages[name].template, 'AWS::CloudWatch::Alarm')).map(
+        (alarm) => alarm.Properties,
+      );
+      for (const suffix of ['paid-orders-errors', 'paid-orders-given-up']) {
+        const alarm = alarms.find((each) => each.AlarmName === `ticketing-${name}-${suffix}`);
+        expect(alarm, `${name} ${suffix}`).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
+        expect(JSON.stringify(alarm!.AlarmDescription)).toContain('First: ');
+      }
+    }
+  });
+
   it("reserves the on-sale's concurrency in staging and prod, none in dev", () => {
     expect(stages.dev.consumer.Properties.ReservedConcurrentExecutions).toBeUndefined();
     for (const name of ['staging', 'prod'] as const) {
