@@ -129,6 +129,7 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
     restoredTableName: stage.table.restoredName,
     restoredTableStreamArn: stage.table.restoredStreamArn,
     tableIndexes: stage.table.indexes,
+    warmIndexes: stage.table.warmIndexes,
     throttle: stage.policy.throttle,
     logRetention: stage.policy.logRetention,
     retainData: stage.policy.retainData,

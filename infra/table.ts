@@ -27,7 +27,8 @@ export function tableIndexCount(value: unknown): number {
  * infra/paid-order-issuing.ts). A stage sized for an on-sale declares the table's and every index's warm throughput
  * for it (infra/sale-capacity.ts): a new on-demand table takes 4,000 write units a second at once and doubles its
  * partitions only as its traffic grows, so the rush's first minutes would throttle; warm, it takes the sale's
- * figure from the first second. Each index gets the table's figure: a table write reaches an index at most as often.
+ * figure from the first second. Each index gets the table's figure: a table write reaches an index at most as often;
+ * the first `table.warmIndexes` of them (a release changes one GSI's declaration at a time: one more per deploy).
  */
 export function singleTable(scope: Construct, id: string, settings: StageSettings): TableV2 {
   const key = (name: string) => ({ name, type: AttributeType.STRING });
@@ -36,11 +37,11 @@ export function singleTable(scope: Construct, id: string, settings: StageSetting
   return new TableV2(scope, id, {
     partitionKey: key(TABLE_SCHEMA.partitionKey),
     sortKey: key(TABLE_SCHEMA.sortKey),
-    globalSecondaryIndexes: indexes.map((index) => ({
+    globalSecondaryIndexes: indexes.map((index, at) => ({
       indexName: index.indexName,
       partitionKey: key(index.partitionKey),
       sortKey: key(index.sortKey),
-      ...(warmThroughput && { warmThroughput }),
+      ...(warmThroughput && at < (settings.warmIndexes ?? indexes.length) && { warmThroughput }),
     })),
     timeToLiveAttribute: TABLE_SCHEMA.timeToLiveAttribute,
     dynamoStream: StreamViewType[TABLE_SCHEMA.streamViewType],

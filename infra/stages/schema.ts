@@ -122,6 +122,11 @@ export const StageFileSchema = z
         ),
         /** How many of TABLE_SCHEMA's GSIs to declare (one added per update); absent: all. */
         indexes: z.optional(z.number().int().min(0)),
+        /**
+         * How many of the declared GSIs (the first N) take the on-sale's warm throughput; absent: all. A release
+         * changes at most one GSI's declaration (bin/release/review.ts), so a stage warms its indexes one per deploy.
+         */
+        warmIndexes: z.optional(z.number().int().min(0)),
       })
       .strict(),
     /** Prebuilt API documentation (a directory from `tsx bin/api-docs.ts <dir>`); absent: generated at synth. */

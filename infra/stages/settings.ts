@@ -68,6 +68,8 @@ export interface StageSettings {
   restoredTableStreamArn?: string;
   /** How many of TABLE_SCHEMA's GSIs the stack declares; undefined: all. */
   tableIndexes?: number;
+  /** How many of the declared GSIs take the on-sale's warm throughput (the first N); undefined: all. */
+  warmIndexes?: number;
   /** Steady-state requests per second and burst for the whole API (per-account quotas sit above). */
   throttle: { rateLimit: number; burstLimit: number };
   logRetention: RetentionDays;

@@ -105,14 +105,15 @@ describe("the sale's path", () => {
 describe("the table's warm throughput", () => {
   const table = (name: StageName) => onlyResource(stages[name].template, 'AWS::DynamoDB::GlobalTable').Properties;
 
-  it("prod's takes the target's write units a second from the first one: the table and every index", () => {
+  it("prod's takes the target's write units a second from the first one: the table, and its indexes one per deploy", () => {
     const warm = table('prod').WarmThroughput;
     expect(warm).toEqual({ WriteUnitsPerSecond: 110_000, ReadUnitsPerSecond: 56_000 });
     // 150 write units a paid order × 600 a second + 10 a hold × 2,000 a second.
     expect(warm.WriteUnitsPerSecond).toBeGreaterThanOrEqual(150 * 600 + 10 * 2000);
-    const indexes = table('prod').GlobalSecondaryIndexes as { IndexName: string; WarmThroughput: unknown }[];
-    expect(indexes.length).toBeGreaterThan(0);
-    for (const index of indexes) expect(index.WarmThroughput, index.IndexName).toEqual(warm);
+    // The first `table.warmIndexes` (1 in the committed file: a release changes one GSI at a time), the table's figure.
+    const indexes = table('prod').GlobalSecondaryIndexes as { IndexName: string; WarmThroughput?: unknown }[];
+    expect(prodFile.table.warmIndexes).toBe(1);
+    expect(indexes.map((index) => index.WarmThroughput)).toEqual(indexes.map((_, at) => (at < 1 ? warm : undefined)));
   });
 
   it("staging's is its rehearsal's (at least a new table's own), dev's none", () => {
