@@ -200,6 +200,7 @@ try {
       `  portal page    ${portalUrl} (also ${portalPage.origins[1]}; /api/* proxied to the API)`,
       `  API docs       ${adminUiUrl}${API_PREFIX}/docs (the document: ${API_PREFIX}/openapi.json)`,
       '  webhooks       stream poller and dispatcher running; receivers on http://127.0.0.1:<port> allowed (WEBHOOK_LOCAL_RECEIVERS=allow)',
+      "  paid orders    issued by the stream's issuing consumer, behind the Stripe webhook's answer",
       '  origin check   none (ORIGIN_VERIFY_SECRET=none: no CloudFront in front; a deployed function without it refuses all)',
       `  admin origins  ${adminOrigins}`,
       `  portal origins ${portalOrigins}`,

@@ -1,4 +1,5 @@
 import type { RouteRow } from '#shared/routes';
+import { SALE_FUNCTIONS, type SaleFunction, saleConcurrency } from './sale-capacity.ts';
 import type { StageSettings } from './stages.ts';
 
 /**
@@ -18,7 +19,11 @@ import type { StageSettings } from './stages.ts';
  *   that leaves less than 100 unreserved, or the account's minimum below that
  *   (https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html), and the deploy fails.
  *   Preflight (bin/preflight/concurrency.ts) reads the account's quota and says when it fits.
- * - the functions that are not routes (migration runner, webhooks) reserve nothing.
+ * - a stage sized for an on-sale (`policy.onSale`) reserves the sale path's functions (the hold, the checkout, the
+ *   Stripe webhook, and the issuing consumer, infra/paid-order-issuing.ts) what the sale needs (infra/sale-capacity.ts:
+ *   Little's law, twice the mean): a guarantee, so the rush's own other routes (pages, lists) cannot starve the sale,
+ *   and a cap at twice the rush, so a runaway client's holds cannot take the account's pool;
+ * - the other functions that are not routes (migration runner, webhooks) reserve nothing.
  * A capped function that hits its number is throttled (API Gateway answers 503) and its
  * `<route>-throttles` alarm fires.
  */
@@ -47,11 +52,17 @@ const GATE: Readonly<Record<string, keyof typeof RESERVED>> = {
 };
 
 export function concurrencyOf(
-  row: RouteRow,
-  settings: Pick<StageSettings, 'name' | 'reservedConcurrency'>,
+  row: Pick<RouteRow, 'handler' | 'auth'>,
+  settings: Pick<StageSettings, 'name' | 'reservedConcurrency' | 'onSale'>,
 ): ConcurrencyPlan {
   if (!settings.reservedConcurrency)
     return { reason: "the stage file reserves none (policy.reservedConcurrency: a new account's quota is 10)" };
+  const sale = saleFunctionOf(row.handler);
+  if (sale && settings.onSale)
+    return {
+      reserved: saleConcurrency(settings.onSale)[sale],
+      reason: "the sale's path, sized for the stage's on-sale",
+    };
   const stage = settings.name === 'prod' ? 'prod' : 'staging';
   const gate = GATE[row.handler];
   if (gate) return { reserved: RESERVED[gate][stage], reason: 'the gate: guaranteed capacity of its own at a rush' };
@@ -67,8 +78,20 @@ export function concurrencyOf(
   return { reason: 'a few ms per request: shares the unreserved pool' };
 }
 
-/** What the stage's functions reserve together: every route's reservation (the others reserve none). */
+/** The sale function a route's handler or a job's name is, if any. */
+const saleFunctionOf = (handler: string): SaleFunction | undefined =>
+  (Object.keys(SALE_FUNCTIONS) as SaleFunction[]).find((fn) => SALE_FUNCTIONS[fn] === handler);
+
+/** The issuing consumer's reservation (a job, not a route): the sale's, or none on a stage not sized for one. */
+export const issuingConcurrency = (
+  settings: Pick<StageSettings, 'reservedConcurrency' | 'onSale'>,
+): number | undefined =>
+  settings.reservedConcurrency && settings.onSale ? saleConcurrency(settings.onSale).issue : undefined;
+
+/** What the stage's functions reserve together: every route's reservation and the issuing consumer's (the others reserve none). */
 export const stageReservations = (
   rows: readonly RouteRow[],
-  settings: Pick<StageSettings, 'name' | 'reservedConcurrency'>,
-): number => rows.reduce((sum, row) => sum + (concurrencyOf(row, settings).reserved ?? 0), 0);
+  settings: Pick<StageSettings, 'name' | 'reservedConcurrency' | 'onSale'>,
+): number =>
+  rows.reduce((sum, row) => sum + (concurrencyOf(row, settings).reserved ?? 0), 0) +
+  (issuingConcurrency(settings) ?? 0);

@@ -11,6 +11,7 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { RouteRow } from '#shared/routes';
@@ -26,6 +27,7 @@ import {
   type WatchedWebhooks,
   webhookMetrics,
 } from './operations-metrics.ts';
+import { issuingAlarms } from './issuing-alarms.ts';
 import { paymentAlarms } from './payment-alarms.ts';
 import { type AddAlarm, mailAlarms, tableAlarms, webhookAlarms } from './service-alarms.ts';
 import type { RouteFunction } from './route-function.ts';
@@ -69,6 +71,8 @@ export interface OperationsProps extends NestedStackProps {
   migrationRunner?: IFunction;
   /** The webhooks' stream consumer, dispatcher and on-failure queue (infra/webhooks.ts). */
   webhooks?: WatchedWebhooks;
+  /** The paid orders' issuing consumer and its on-failure queue (infra/paid-order-issuing.ts). */
+  issuing?: { consumer: IFunction; givenUp: IQueue };
 }
 
 /**
@@ -242,6 +246,7 @@ export class Operations extends NestedStack {
     const webhooks = props.webhooks && webhookMetrics(props.webhooks, props.serviceName, settings.name);
     const add: AddAlarm = (id, alarmProps, runbook) => alarm(this.alarms, id, alarmProps, runbook);
     if (webhooks) webhookAlarms(add, name, webhooks);
+    if (props.issuing) issuingAlarms(add, name, props.issuing);
     paymentAlarms(add, name, props.serviceName, settings.name);
     tableAlarms(add, name, metrics, limits.tableThrottledRequests);
     if (props.sendsEmail) mailAlarms(add, name, metrics);

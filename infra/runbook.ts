@@ -43,6 +43,10 @@ export const FIRST_STEPS = {
     "Logs Insights on the webhook route's log group: filter message = 'Payment disputed' for the orderId and disputeId; GET /orders?dispute=open lists them. Answer the dispute with evidence in Stripe's dashboard (Payments, Disputes) before its due date; cancelling the order (POST /orders/{id}/cancel) voids its tickets without a refund.",
   'refund-failed':
     "Logs Insights on the webhook route's log group: filter message like 'Refund failed' for the orderId, refundId and reason; GET /orders/{id} shows refundFailures. Contact the buyer and return the money another way (a bank transfer); the order stays refunded.",
+  'paid-orders-errors':
+    "Logs Insights on the issuing consumer's log group: filter message = 'paid order not issued: retried' (the orderId and error). Nothing is lost: the batch is retried from that order; if its retries run out, the given-up alarm follows.",
+  'paid-orders-given-up':
+    'each message of the queue points to paid orders the consumer gave up on; they stay pending with their payment and the every-minute sweep of stuck orders issues them (its log: `stuck order not swept` if it cannot). GET /orders?status=pending shows them; delete the message once they are active.',
   'ses-bounce-rate':
     'SES console, reputation: which mails bounce (claim, verification or reset mail to mistyped addresses?). Fix the source before SES pauses sending at 10 %.',
   'ses-complaint-rate':

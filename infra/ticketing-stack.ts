@@ -20,6 +20,7 @@ import { type StageSettings, StageSettingsError } from './stages.ts';
 import { stageTable } from './table.ts';
 import { Webhooks } from './webhooks.ts';
 import { Reservations } from './reservations.ts';
+import { PaidOrderIssuing } from './paid-order-issuing.ts';
 import { webhookSecretsKey } from './webhook-secrets-key.ts';
 
 export interface TicketingStackProps extends StackProps {
@@ -43,6 +44,7 @@ export class TicketingStack extends Stack {
   readonly webhooks: Webhooks;
   /** The reservations' lapsing job and its schedule (infra/reservations.ts). */
   readonly reservations: Reservations;
+  readonly issuing: PaidOrderIssuing;
   /** Alarms, their topic and the dashboard (a nested stack). */
   readonly operations: Operations;
 
@@ -174,6 +176,14 @@ export class TicketingStack extends Stack {
       stripeSecret,
       portalUrl: frontEnds.portal.origin,
     });
+    // A paid order's tickets, issued behind the Stripe webhook's answer (infra/paid-order-issuing.ts).
+    this.issuing = new PaidOrderIssuing(this, 'Issuing', {
+      settings,
+      table,
+      environment: serviceEnvironment,
+      stripeSecret,
+      portalUrl: frontEnds.portal.origin,
+    });
     this.operations = new Operations(this, 'Operations', {
       settings,
       api: http.api,
@@ -183,6 +193,7 @@ export class TicketingStack extends Stack {
       sendsEmail: anyUses('email'),
       migrationRunner: migrations.function,
       webhooks: this.webhooks,
+      issuing: this.issuing,
     });
 
     // Once the release is live: the table (the stage's own, also when it serves a restored one), every

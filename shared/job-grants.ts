@@ -8,7 +8,7 @@ export interface TableGrant {
 
 /**
  * The deployed functions that serve no route, and their grants on the table (infra/webhooks.ts,
- * infra/migrations.ts): the table stream's consumer, the webhook dispatcher, the reservations' lapsing job (each by their handlers' names in
+ * infra/migrations.ts): the table stream's consumers (webhooks, paid orders' issue), the webhook dispatcher, the reservations' lapsing job (each by their handlers' names in
  * functions/jobs/, and run in-process as themselves by bin/local/webhook-workers.ts, so the tests record them as they
  * record the routes), and the migrations runner. The runner alone may Scan (a backfill reads every item) and
  * describe the table (`npm run migrations` shows its indexes); its grant is read from its catalogue's code, not
@@ -17,6 +17,11 @@ export interface TableGrant {
 export const jobs = {
   'ticket-changes': { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] },
   dispatch: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] },
+  // A paid order's issue (shared/use-cases/portal/issue-paid-orders.ts): what the webhook's row held while it issued.
+  'issue-paid-orders': {
+    actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    indexes: ['GSI1'],
+  },
   'release-reservations': {
     actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     indexes: ['GSI1', 'GSI6'],

@@ -1,10 +1,12 @@
+import { startOrderIssuer } from './order-issuer.ts';
 import { startReservationLapser } from './reservation-lapser.ts';
 import { startWebhookWorkers, type WebhookWorkers } from './webhook-workers.ts';
 
 /**
  * What a stage runs beside its routes, in-process for `npm start` (bin/dev.ts) and the heat bench
  * (bin/bench/heat.ts), so both run the same jobs: the table stream's consumer and the webhook dispatcher
- * (infra/webhooks.ts), and the reservations' lapsing on a timer (infra/reservations.ts). A job added to a stage
+ * (infra/webhooks.ts), the paid orders' issue behind the Stripe webhook (infra/paid-order-issuing.ts), and the
+ * reservations' lapsing on a timer (infra/reservations.ts). A job added to a stage
  * is started here. Load it after the environment is set: it imports shared/.
  */
 export interface LocalJobs {
@@ -17,11 +19,13 @@ export interface LocalJobs {
 export async function startLocalJobs(options: { tableName: string }): Promise<LocalJobs> {
   const webhooks = await startWebhookWorkers({ tableName: options.tableName });
   const lapser = startReservationLapser();
+  const issuer = await startOrderIssuer({ tableName: options.tableName });
   return {
     webhooks,
     drain: () => webhooks.drain(),
     async stop() {
       await webhooks.stop();
+      await issuer.stop();
       await lapser.stop();
     },
   };

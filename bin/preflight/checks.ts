@@ -2,6 +2,7 @@ import { FRONT_END_NAMES, type StageSettings } from '../../infra/stages.ts';
 import { account, concurrency, region } from './checks-account.ts';
 import { certificate, domains, hostedZone, webAcl } from './checks-edge.ts';
 import { mailAccount, sandbox, sender } from './checks-mail.ts';
+import { saleThroughput } from './checks-sale.ts';
 import {
   alarmSubscribers,
   dataProtection,
@@ -34,6 +35,7 @@ export function judge(facts: Facts): Finding[] {
     region(facts),
     account(facts),
     concurrency(facts),
+    saleThroughput(facts),
     dataProtection(facts),
     sender(facts),
     sandbox(facts),

@@ -1,5 +1,5 @@
 import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeLimitsCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   GetAccountSettingsCommand,
   GetFunctionConcurrencyCommand,
@@ -27,7 +27,7 @@ import { CLOUDFRONT_REGION, type Facts, type Read, type RunnerStatus } from './f
 /**
  * Read-only calls only, no Invoke: STS GetCallerIdentity, Lambda
  * GetAccountSettings, ListFunctions, GetFunctionConcurrency (the stage's own) and
- * GetFunctionConfiguration (its migration runner: the table's name), DynamoDB DescribeTable and
+ * GetFunctionConfiguration (its migration runner: the table's name), DynamoDB DescribeLimits, DescribeTable and
  * Query (the ledger's one partition), SESv2 GetEmailIdentity and GetAccount, Secrets Manager
  * DescribeSecret and ListSecrets, ACM DescribeCertificate and WAFv2 GetWebACL (in us-east-1),
  * Route 53 GetHostedZone, SNS GetTopicAttributes. A stage that pins its region is read there,
@@ -135,6 +135,15 @@ export async function readFacts(
       return readLedger(dynamodb, TableName);
     });
     const reservedByStage = stageReservations(routes, settings);
+    const dynamoLimits = settings.onSale
+      ? await read(async () => {
+          const limits = await dynamodb.send(new DescribeLimitsCommand({}));
+          return {
+            tableMaxReadUnits: limits.TableMaxReadCapacityUnits ?? 0,
+            tableMaxWriteUnits: limits.TableMaxWriteCapacityUnits ?? 0,
+          };
+        })
+      : undefined;
     return {
       settings,
       region: settings.env?.region ?? region,
@@ -142,6 +151,7 @@ export async function readFacts(
       account,
       lambdaConcurrency,
       reservedByStage,
+      dynamoLimits,
       reservedNow: await reservedNow,
       originVerify,
       webAcl,

@@ -31,6 +31,8 @@ export interface Facts {
   lambdaConcurrency: Read<AccountConcurrency>;
   /** What the stage's deployed functions reserve now (0 before its first deploy). */
   reservedNow?: Read<number>;
+  /** DynamoDB's table-level throughput quota (DescribeLimits), read for a stage sized for an on-sale. */
+  dynamoLimits?: Read<{ tableMaxReadUnits: number; tableMaxWriteUnits: number }>;
   /** What this deploy's functions will reserve (infra/concurrency.ts stageReservations). */
   reservedByStage: number;
   /** The web ACL the stage file names (WAFv2, CloudFront scope); `null`: no such web ACL. */

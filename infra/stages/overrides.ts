@@ -36,6 +36,7 @@ export const OVERRIDES: Record<string, { path: readonly string[]; kind: Kind }> 
   tableName: { path: ['table', 'restoredName'], kind: 'text' },
   tableStreamArn: { path: ['table', 'restoredStreamArn'], kind: 'text' },
   tableIndexes: { path: ['table', 'indexes'], kind: 'number' },
+  warmIndexes: { path: ['table', 'warmIndexes'], kind: 'number' },
   apiDocs: { path: ['apiDocs'], kind: 'text' },
 };
 

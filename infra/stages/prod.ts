@@ -22,14 +22,20 @@ export const stage = defineStage({
   logLevel: 'INFO',
   shipping: { homeCountry: 'US' },
   secretVersions: {},
-  table: {},
+  // The on-sale's warm throughput reaches the indexes one per deploy (a release changes one GSI at a time): raise
+  // this by one a deploy up to 6, then drop it, before the sale (infra/README.md "Sized for the rush").
+  table: { warmIndexes: 1 },
   policy: {
     jwtIssuer: 'urn:ticketing:prod',
-    throttle: { rateLimit: 1000, burstLimit: 2000 },
+    // The on-sale below takes ~3,200 requests a second on the sale path alone (holds, checkouts, webhooks of two
+    // events) besides the pages' reads: half the account's 10,000 (infra/README.md "Sized for the rush").
+    throttle: { rateLimit: 5000, burstLimit: 10000 },
     logRetention: RetentionDays.THREE_MONTHS,
     retainData: true,
     deletionProtection: false,
     reservedConcurrency: true,
+    // The stage's target: two events at once, each 1,000 holds and 300 paid orders of two tickets a second.
+    onSale: { events: 2, holdsPerSecond: 1000, paidOrdersPerSecond: 300 },
     tracing: true,
     canaryReleases: true,
     webAclLogs: true,

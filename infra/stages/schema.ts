@@ -122,6 +122,11 @@ export const StageFileSchema = z
         ),
         /** How many of TABLE_SCHEMA's GSIs to declare (one added per update); absent: all. */
         indexes: z.optional(z.number().int().min(0)),
+        /**
+         * How many of the declared GSIs (the first N) take the on-sale's warm throughput; absent: all. A release
+         * changes at most one GSI's declaration (bin/release/review.ts), so a stage warms its indexes one per deploy.
+         */
+        warmIndexes: z.optional(z.number().int().min(0)),
       })
       .strict(),
     /** Prebuilt API documentation (a directory from `tsx bin/api-docs.ts <dir>`); absent: generated at synth. */
@@ -146,6 +151,20 @@ export const StageFileSchema = z
          * preflight says when the account's quota fits it.
          */
         reservedConcurrency: z.boolean(),
+        /**
+         * The on-sale the stage is sized for (infra/sale-capacity.ts): how many events sell at once and each one's
+         * holds and paid orders a second. It sets the sale path's reserved concurrency and the table's warm
+         * throughput; absent, neither (a stage that takes no rush pays for no warm table). Needs reservedConcurrency.
+         */
+        onSale: z.optional(
+          z
+            .object({
+              events: z.int().min(1),
+              holdsPerSecond: z.number().positive(),
+              paidOrdersPerSecond: z.number().positive(),
+            })
+            .strict(),
+        ),
         /** X-Ray active tracing through Lambda's own integration. */
         tracing: z.boolean(),
         /** Releases reach 10 % of requests for 5 minutes first, rolled back by alarm (CodeDeploy). */
@@ -154,6 +173,10 @@ export const StageFileSchema = z
         webAclLogs: z.boolean(),
       })
       .strict()
+      .refine((policy) => !policy.onSale || policy.reservedConcurrency, {
+        message: 'onSale needs reservedConcurrency (its sizing is reserved concurrency)',
+        path: ['onSale'],
+      })
       .refine((policy) => policy.retainData || !policy.deletionProtection, {
         message: 'deletionProtection needs retainData (a protected resource the stack deletes cannot be deleted)',
         path: ['deletionProtection'],

@@ -1,5 +1,6 @@
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Config } from '#shared/config';
+import type { OnSale } from '../sale-capacity.ts';
 import type { STAGE_NAMES } from './schema.ts';
 
 /**
@@ -67,6 +68,8 @@ export interface StageSettings {
   restoredTableStreamArn?: string;
   /** How many of TABLE_SCHEMA's GSIs the stack declares; undefined: all. */
   tableIndexes?: number;
+  /** How many of the declared GSIs take the on-sale's warm throughput (the first N); undefined: all. */
+  warmIndexes?: number;
   /** Steady-state requests per second and burst for the whole API (per-account quotas sit above). */
   throttle: { rateLimit: number; burstLimit: number };
   logRetention: RetentionDays;
@@ -76,6 +79,8 @@ export interface StageSettings {
   deletionProtection: boolean;
   /** Whether the route functions reserve concurrency (infra/concurrency.ts): on once the account's quota fits it. */
   reservedConcurrency: boolean;
+  /** The on-sale the stage is sized for (the sale path's concurrency, the table's warm throughput); none: not sized. */
+  onSale?: OnSale;
   /** X-Ray active tracing through Lambda's own integration (no SDK in the bundles): staging and prod. */
   tracing: boolean;
   /** Releases reach 10 % of requests for 5 minutes first, rolled back by alarm (CodeDeploy): staging and prod; dev switches at once. */

@@ -22,7 +22,9 @@ export const stage = defineStage({
   logLevel: 'INFO',
   shipping: { homeCountry: 'US' },
   secretVersions: {},
-  table: {},
+  // The on-sale's warm throughput reaches the indexes one per deploy (a release changes one GSI at a time): raise
+  // this by one a deploy up to 6, then drop it, before the sale (infra/README.md "Sized for the rush").
+  table: { warmIndexes: 1 },
   policy: {
     jwtIssuer: 'urn:ticketing:staging',
     throttle: { rateLimit: 200, burstLimit: 400 },
@@ -30,6 +32,9 @@ export const stage = defineStage({
     retainData: false,
     deletionProtection: false,
     reservedConcurrency: true,
+    // A rehearsal of prod's rush at a tenth, on one event: the sale path's reservations and warm table exercised
+    // by every deploy without paying for prod's.
+    onSale: { events: 1, holdsPerSecond: 100, paidOrdersPerSecond: 30 },
     tracing: true,
     canaryReleases: true,
     webAclLogs: true,

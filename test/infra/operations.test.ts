@@ -22,6 +22,7 @@ import {
   statementsOf,
   synth,
 } from './synth.ts';
+import { SALE_FUNCTIONS, saleConcurrency } from '../../infra/sale-capacity.ts';
 
 interface Synthesized {
   template: Template;
@@ -32,6 +33,8 @@ interface Synthesized {
   findings: string[];
   /** The logical ids of the webhooks' stream consumer and dispatcher (infra/webhooks.ts). */
   webhookFunctions: string[];
+  /** The logical id of the paid orders' issuing consumer (infra/paid-order-issuing.ts). */
+  issuingConsumer: string;
 }
 
 const RETENTION: Record<StageName, RetentionDays> = {
@@ -52,6 +55,7 @@ beforeAll(() => {
       webhookFunctions: [stack.webhooks.ticketChanges, stack.webhooks.dispatcher].map((fn) =>
         stack.getLogicalId(fn.node.defaultChild as CfnElement),
       ),
+      issuingConsumer: stack.getLogicalId(stack.issuing.consumer.node.defaultChild as CfnElement),
     };
   }
 });
@@ -188,9 +192,10 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     const errors = watching('Errors');
     const durations = watching('Duration');
     // The migration runner's errors too (its own alarm, `migrations-failed`; its duration is up to 15 minutes by
-    // design), and the webhooks' stream consumer's and dispatcher's (test/infra/webhooks.test.ts).
+    // design), the webhooks' stream consumer's and dispatcher's (test/infra/webhooks.test.ts), and the paid orders'
+    // issuing consumer's (test/infra/paid-order-issuing.test.ts).
     expect([...errors.keys()].sort()).toEqual(
-      [...ids, migrationRunner(template).id, ...stages[stage].webhookFunctions].sort(),
+      [...ids, migrationRunner(template).id, ...stages[stage].webhookFunctions, stages[stage].issuingConsumer].sort(),
     );
     expect([...durations.keys()].sort()).toEqual(ids);
     for (const [, { id, fn }] of functions) {
@@ -536,7 +541,11 @@ describe('alarm subscribers', () => {
 });
 
 describe.each(STAGE_NAMES)('limits of %s', (stage) => {
-  const policy = { name: stage, reservedConcurrency: STAGE_FILES[stage].policy.reservedConcurrency };
+  const policy = {
+    name: stage,
+    reservedConcurrency: STAGE_FILES[stage].policy.reservedConcurrency,
+    onSale: STAGE_FILES[stage].policy.onSale,
+  };
   const plans = () => new Map(routes.map((row) => [row.handler, concurrencyOf(row, policy)]));
 
   it("reserves concurrency from the route table: the gate's routes guaranteed, each its own, logins, the photo upload and the lists capped, the rest sharing (each with its reason)", () => {
@@ -563,8 +572,16 @@ describe.each(STAGE_NAMES)('limits of %s', (stage) => {
       // The gate's three functions, in the template: a reservation each, so devices reconnecting together take no other route's pool.
       for (const handler of ['tickets/check-in', 'gate/scans', 'gate/gate-list'])
         expect(functions.get(handler)!.fn.Properties.ReservedConcurrentExecutions, handler).toBeGreaterThanOrEqual(5);
-      // AWS keeps 100 of an account's default 1,000 unreserved; staging and prod may share an account.
-      expect(reserved).toBeLessThanOrEqual(450);
+      // AWS keeps 100 of an account's default 1,000 unreserved; staging and prod may share an account. The on-sale's
+      // reservations come on top: a stage sized for one asks for the quota it needs (infra/README.md, preflight).
+      const sale = new Set<string>(Object.values(SALE_FUNCTIONS));
+      const beyondSale = [...plans()].reduce(
+        (sum, [handler, plan]) => sum + (sale.has(handler) ? 0 : (plan.reserved ?? 0)),
+        0,
+      );
+      expect(beyondSale).toBeLessThanOrEqual(450);
+      for (const fn of ['hold', 'checkout', 'webhook'] as const)
+        expect(plans().get(SALE_FUNCTIONS[fn])!.reserved, fn).toBe(saleConcurrency(policy.onSale!)[fn]);
     }
   });
 
@@ -580,17 +597,17 @@ describe.each(STAGE_NAMES)('limits of %s', (stage) => {
     for (const alarm of throttleAlarms) expect(onlyMetric(alarm).metricName).toBe('Throttles');
   });
 
-  it(`traces every function through Lambda's own X-Ray integration ${stage === 'dev' ? 'not in dev' : 'in staging and prod'} (the routes, the webhooks, the reservations' lapsing job, the migration runner)`, () => {
+  it(`traces every function through Lambda's own X-Ray integration ${stage === 'dev' ? 'not in dev' : 'in staging and prod'} (the routes, the webhooks, the reservations' lapsing job, the paid orders' issue, the migration runner)`, () => {
     const functions = Object.entries(resourcesOf(stages[stage].template, 'AWS::Lambda::Function')).filter(
       // CDK's own helpers (the trigger's, the bucket deployments') are not ours to configure.
       ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(functions.length).toBe(routes.length + 4);
+    expect(functions.length).toBe(routes.length + 5);
     for (const [id, fn] of functions)
       expect(fn.Properties.TracingConfig?.Mode, id).toBe(stage === 'dev' ? undefined : 'Active');
   });
 
-  it("reserves in the template exactly what preflight counts (every function's reservation; the runner's none)", () => {
+  it("reserves in the template exactly what preflight counts (every function's reservation, the issuing consumer's included; the runner's none)", () => {
     const reservedInTemplate = Object.values(resourcesOf(stages[stage].template, 'AWS::Lambda::Function')).reduce(
       (sum, fn) => sum + (fn.Properties.ReservedConcurrentExecutions ?? 0),
       0,

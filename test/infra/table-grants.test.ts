@@ -87,7 +87,7 @@ describe("each function's grant on the table", () => {
     );
   });
 
-  it("grants the jobs (the stream's consumer, the dispatcher, the reservations' lapsing job, the migrations runner) exactly their own lists", () => {
+  it("grants the jobs (the stream's consumers, the dispatcher, the reservations' lapsing job, the migrations runner) exactly their own lists", () => {
     const functions = resourcesOf(template, 'AWS::Lambda::Function');
     const byHandler = (pattern: RegExp) => {
       const found = Object.entries(functions).filter(([id]) => pattern.test(id));
@@ -97,6 +97,7 @@ describe("each function's grant on the table", () => {
     const jobFunctions = {
       'ticket-changes': byHandler(/^WebhooksTicketChangesFunction/),
       dispatch: byHandler(/^WebhooksDispatcherFunction/),
+      'issue-paid-orders': byHandler(/^IssuingConsumerFunction/),
       'release-reservations': byHandler(/^ReservationsLapserFunction/),
       migrations: byHandler(/^MigrationsFunction/),
     } satisfies Record<keyof typeof jobs, Resource>;
@@ -106,5 +107,6 @@ describe("each function's grant on the table", () => {
     expect(dynamoActions(template, jobFunctions['ticket-changes'])).not.toContain('dynamodb:Scan');
     expect(dynamoActions(template, jobFunctions.dispatch)).not.toContain('dynamodb:Scan');
     expect(dynamoActions(template, jobFunctions['release-reservations'])).not.toContain('dynamodb:Scan');
+    expect(dynamoActions(template, jobFunctions['issue-paid-orders'])).not.toContain('dynamodb:Scan');
   });
 });

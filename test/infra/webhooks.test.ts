@@ -59,7 +59,11 @@ beforeAll(async () => {
 
 const functionOf = (stage: Stage, id: string) => resourcesOf(stage.template, 'AWS::Lambda::Function')[id]!;
 const environmentOf = (fn: Resource): Record<string, unknown> => fn.Properties.Environment?.Variables ?? {};
-const mapping = (stage: Stage) => onlyResource(stage.template, 'AWS::Lambda::EventSourceMapping').Properties;
+/** The webhooks' mapping: the one whose function is the consumer (the paid orders' issue has its own: paid-order-issuing.test.ts). */
+const mapping = (stage: Stage) =>
+  Object.values(resourcesOf(stage.template, 'AWS::Lambda::EventSourceMapping')).find(
+    (resource) => resource.Properties.FunctionName.Ref === stage.ids.ticketChanges,
+  )!.Properties;
 const roleOf = (fn: Resource): string => fn.Properties.Role['Fn::GetAtt'][0];
 /** The roles whose policies allow `action` on `resource` (CDK's helper functions included). */
 const rolesGranted = (template: Template, action: string, resource: unknown): string[] =>
@@ -144,17 +148,18 @@ describe('the table stream', () => {
     }
   });
 
-  it("lets the consumer read this table's stream, and no other function any stream", () => {
-    const { template, ids } = stages.dev;
+  it("lets the consumers read this table's stream (the webhooks', the paid orders' issue), and no other function any stream", () => {
+    const { template, ids, stack } = stages.dev;
     const streamActions = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
     const streamArn = { 'Fn::GetAtt': [ids.table, 'StreamArn'] };
+    const issuing = stack.getLogicalId(stack.issuing.consumer.node.defaultChild as CfnElement);
     for (const action of streamActions)
-      expect(rolesGranted(template, action, streamArn), action).toEqual([
-        roleOf(functionOf(stages.dev, ids.ticketChanges)),
-      ]);
-    // Nothing names the stream but the mapping and that grant.
+      expect(rolesGranted(template, action, streamArn).sort(), action).toEqual(
+        [roleOf(functionOf(stages.dev, ids.ticketChanges)), roleOf(functionOf(stages.dev, issuing))].sort(),
+      );
+    // Nothing names the stream but the two mappings and their grants.
     const mentions = JSON.stringify(template.toJSON().Resources).split(JSON.stringify(streamArn)).length - 1;
-    expect(mentions).toBe(2);
+    expect(mentions).toBe(4);
   });
 });
 

@@ -24,12 +24,13 @@ import {
 } from '../support/stripe.ts';
 import { readStats } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
+import { handToConsumer, issueBehindWebhook } from '../support/paid-order-issuing.ts';
 
 /**
  * An unpaid checkout's end and a paid one's repair, over HTTP with the Stripe stand-in and
  * through the lapsing job: a lapse or a release closes the order awaiting payment (`expired`, counted, recorded)
  * in its own transaction and cancels its PaymentIntent; a payment that claimed the order first keeps the
- * reservation; an issue that stopped part-way is resumed by the payment's next delivery, each ticket once.
+ * reservation; an issue that stopped part-way is resumed by the issuing consumer's retry, each ticket once.
  */
 const RESERVATIONS = '/api/v2/my-account/reservations';
 let keys: StandInKeys;
@@ -173,7 +174,7 @@ describe('an unpaid checkout that ends', () => {
   });
 
   it(
-    'a payment that claimed the order first keeps the reservation: the release is 409, the lapse leaves it, the next delivery issues',
+    'a payment that claimed the order first keeps the reservation: the release is 409, the lapse leaves it, the consumer issues',
     async () => {
       const start = Date.now() + 40 * 60_000;
       const { typeId, customer, reservationId, orderId, intent } = await atTime(start, () => checkedOut());
@@ -197,6 +198,7 @@ describe('an unpaid checkout that ends', () => {
       expect(await stockOf(typeId)).toEqual({ held: 1, sold: 0 });
 
       await standInControl(keys, 'POST', `release?payment_intent=${intent.id}`);
+      await issueBehindWebhook(orderId);
       expect((await getOrder(orderId))!).toMatchObject({ status: 'active', ticketIds: [expect.any(Number)] });
       expect(await reservationOf(customer.token, reservationId)).toBe('paid');
       expect(await stockOf(typeId)).toEqual({ held: 0, sold: 1 });
@@ -207,11 +209,11 @@ describe('an unpaid checkout that ends', () => {
 
 describe('a paid order whose issue stopped part-way', () => {
   it(
-    "is resumed by the payment's next delivery: its tickets issued once, then active",
+    "is resumed by the consumer's retry: its tickets issued once, then active",
     async () => {
       const { event, typeId, customer, orderId, intent } = await checkedOut(3);
-      // The issue's transaction (its three tickets together) fails on every attempt: the webhook's answer is not 2xx, so Stripe
-      // delivers again.
+      // The issue's transaction (its three tickets together) fails on every attempt: the consumer reports the order's
+      // record failed, so the event source hands it over again. The webhook recorded the payment and answered 2xx.
       const fault = failCalls(db, {
         commands: ['TransactWriteItemsCommand'],
         when: (input) => JSON.stringify(input).includes('"#issued":"issuedTickets"'),
@@ -219,18 +221,18 @@ describe('a paid order whose issue stopped part-way', () => {
       });
       expect((await confirmAsBrowser(keys, intent, 'pm_card_visa')).body.status).toBe('succeeded');
       await standInControl(keys, 'POST', 'settle');
+      const answered = relay.answers.filter(({ event }) => (event.data.object as { id?: string }).id === intent.id);
+      expect(answered.map(({ answer }) => answer.status)).toEqual([200]);
+      expect(fault.attempts).toBe(0);
+      expect((await handToConsumer(orderId)).batchItemFailures).toEqual([{ itemIdentifier: String(orderId) }]);
       expect(fault.attempts).toBeGreaterThan(0);
       const stopped = (await getOrder(orderId))!;
       expect(stopped.status).toBe('pending');
       expect(Object.keys(stopped.issuedTickets!)).toEqual([]);
       expect(await stockOf(typeId)).toEqual({ held: 3, sold: 0 });
-      const failed = relay.answers.filter(({ event }) => (event.data.object as { id?: string }).id === intent.id);
-      expect(failed.map(({ answer }) => answer.status >= 500)).toEqual([true]);
 
       await clearFaults();
-      await standInControl(keys, 'POST', `events/${(await succeededEvent(intent.id)).id}/resend`);
-      await standInControl(keys, 'POST', 'settle');
-      const active = (await getOrder(orderId))!;
+      const active = await issueBehindWebhook(orderId);
       expect(active.status).toBe('active');
       expect(active.ticketIds).toHaveLength(3);
       expect(new Set(active.ticketIds).size).toBe(3);
@@ -244,9 +246,10 @@ describe('a paid order whose issue stopped part-way', () => {
       );
       expect(confirmations).toHaveLength(1);
 
-      // Delivered once more: nothing moves.
+      // Delivered once more, and handed to the consumer once more: nothing moves.
       await standInControl(keys, 'POST', `events/${(await succeededEvent(intent.id)).id}/resend`);
       await standInControl(keys, 'POST', 'settle');
+      await issueBehindWebhook(orderId);
       expect((await getOrder(orderId))!.ticketIds).toEqual(active.ticketIds);
       expect(await stockOf(typeId)).toEqual({ held: 0, sold: 3 });
     },

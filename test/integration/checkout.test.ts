@@ -14,6 +14,7 @@ import {
   webhookRelay,
   type WebhookRelay,
 } from '../support/stripe.ts';
+import { claimedThenIssued, issueBehindWebhook } from '../support/paid-order-issuing.ts';
 import { readStats } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
@@ -71,7 +72,7 @@ const onSale = (total = 100, price = 12.5) =>
   seedEvent({ published: true, questions: [], ticketTypes: [{ name: 'Runner', price, total }] });
 
 describe('POST /my-account/reservations/{id}/checkout', () => {
-  it('buys: the order awaits payment, Stripe.js confirms, the webhook issues the tickets', async () => {
+  it('buys: the order awaits payment, Stripe.js confirms, the webhook records the payment and the consumer issues the tickets', async () => {
     const event = await onSale();
     const typeId = event.ticketTypes[0]!.id;
     const customer = await buyer();
@@ -98,7 +99,11 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     const { intent, confirmed } = await pay(payment, 'pm_card_visa');
     expect(confirmed.body.status).toBe('succeeded');
     expect(answersFor(intent.id).map(({ answer }) => answer.status)).toEqual([200]);
+    const claimed = (await getOrder(Number(order.id)))!;
+    expect(claimed).toMatchObject({ status: 'pending', ticketIds: [] });
+    expect(claimed.transactions).toMatchObject([{ amount: 25, processor: 'stripe', reference: intent.id }]);
 
+    await issueBehindWebhook(order.id);
     const stored = (await getOrder(Number(order.id)))!;
     expect(stored.status).toBe('active');
     expect(stored.ticketIds).toHaveLength(2);
@@ -157,6 +162,9 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     expect(types.filter((type) => type === 'payment_intent.succeeded')).toHaveLength(2);
     expect(types).toContain('payment_intent.payment_failed');
     expect(answersFor(intent.id).every(({ answer }) => answer.status === 200)).toBe(true);
+    // The consumer handed the order twice (a retried batch) issues it once.
+    await claimedThenIssued(order.id);
+    await issueBehindWebhook(order.id);
     const stored = (await getOrder(Number(order.id)))!;
     expect(stored.status).toBe('active');
     expect(stored.ticketIds).toHaveLength(2);
@@ -181,10 +189,11 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     const theirs = await held(other.token, event.id, typeId, 1);
     const bought = (await checkout(other.token, theirs.id, { attendees: [attendee(2)] })).body.data;
     await pay(bought.payment, 'pm_card_visa');
-    expect((await getOrder(Number(bought.order.id)))!.status).toBe('active');
+    expect((await claimedThenIssued(bought.order.id)).status).toBe('active');
 
     await standInControl(keys, 'POST', `release?payment_intent=${intent.id}`);
     expect(answersFor(intent.id).every(({ answer }) => answer.status === 200)).toBe(true);
+    await claimedThenIssued(order.id);
     const refunded = (await getOrder(Number(order.id)))!;
     expect(refunded.status).toBe('refunded');
     expect(refunded.ticketIds).toEqual([]);
@@ -211,6 +220,7 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     await call('DELETE', `${RESERVATIONS}/${reservation.id}`, { token: customer.token });
     expect((await getOrder(Number(order.id)))!.status).toBe('expired');
     await standInControl(keys, 'POST', `release?payment_intent=${intent.id}`);
+    await claimedThenIssued(order.id);
     expect((await getOrder(Number(order.id)))!).toMatchObject({ status: 'active', ticketIds: [expect.any(Number)] });
     expect(await stockOf(typeId)).toEqual({ held: 0, sold: 1 });
   });
@@ -293,6 +303,7 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     });
     expect(answer.status, answer.raw).toBe(201);
     await pay(answer.body.data.payment, 'pm_card_visa');
+    await claimedThenIssued(answer.body.data.order.id);
     const orders = await call(
       'GET',
       `/api/v2/my-account/orders?includeTickets=true&includeAnswers=true&event=${event.id}`,

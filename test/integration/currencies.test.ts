@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTicketType } from '#shared/data/events';
-import { getOrder } from '#shared/data/orders';
 import { customerHold } from '#shared/data/hold-limits';
 import { createShippingMethod } from '#shared/data/shipping-methods';
 import { readStock } from '#shared/data/stock';
@@ -11,6 +10,7 @@ import { seedEvent } from '../support/factories/tickets.ts';
 import { checkedOut, payAsBrowser, refundsAtStripe } from '../support/paid-checkout.ts';
 import { standInKeys, stripeSdk, type StandInKeys, webhookRelay, type WebhookRelay } from '../support/stripe.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
+import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
 /**
  * Every currency charged in its own unit (shared/money.ts): a yen price goes to Stripe as yen, a dinar price as fils,
@@ -48,7 +48,7 @@ describe('a checkout in a zero- or three-decimal currency', () => {
     expect({ amount: atStripe.amount, currency: atStripe.currency }).toEqual({ amount: 1500, currency: 'jpy' });
 
     await payAsBrowser(keys, intent);
-    const paid = (await getOrder(Number(orderId)))!;
+    const paid = await claimedThenIssued(orderId);
     expect(paid.status).toBe('active');
     expect(paid.transactions).toMatchObject([{ amount: 1500, processor: 'stripe', reference: intent.id }]);
 

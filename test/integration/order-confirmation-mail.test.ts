@@ -14,6 +14,7 @@ import { mailTo, newAddress } from '../support/mail.ts';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
 import { type StandInKeys, standInKeys, type WebhookRelay, webhookRelay } from '../support/stripe.ts';
 import { adminToken } from '../support/tokens.ts';
+import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
 const shippingMethod = (overrides: { hasETickets: boolean; name: string }) =>
   createShippingMethod({
@@ -146,6 +147,7 @@ describe('the mail prices from the order, over HTTP', () => {
     });
     expect(repriced.status, repriced.raw).toBe(200);
     await payAsBrowser(keys, bought.intent);
+    await claimedThenIssued(bought.orderId);
     const text = await confirmationTo(bought.email);
     expect(text).toContain('2 × Runner: EUR 25.00');
     expect(text).toContain('Total: EUR 25.00');

@@ -9,7 +9,7 @@ import { readTicketRecords } from '#shared/data/ticket-records';
 import { issuedTicketIds } from '#shared/domain/order-cancel';
 import { orderTicketStatus } from '#shared/domain/order';
 import { STUCK_ORDER_GRACE_MS, sweepStuckOrders } from '#shared/use-cases/orders/sweep-stuck-orders';
-import { payOrder as payOrderNow } from '#shared/use-cases/portal/checkout-payment';
+import { claimPayment, issuePaidOrder, type Payment } from '#shared/use-cases/portal/checkout-payment';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
@@ -58,9 +58,14 @@ afterEach(async () => {
 const cancel = (id: string | number, body: unknown = {}, key: string = crypto.randomUUID()) =>
   call('POST', `${ORDERS}/${id}/cancel`, { token: staff, body, headers: { 'idempotency-key': key } });
 
-/** The webhook's payOrder (`payment_intent.succeeded`), run as its route, whose grant it uses, even inside a cancel's request. */
-const payOrder = (...args: Parameters<typeof payOrderNow>) =>
-  runAs('POST /payments/stripe/webhook', () => payOrderNow(...args));
+/**
+ * A payment as it arrives (`payment_intent.succeeded`): the webhook's claim, run as its route, then the issuing
+ * consumer's issue, as that job, each with its own grant, even inside a cancel's request. The status the order is left in.
+ */
+async function payOrder(orderId: number, payment: Payment | null) {
+  const status = await runAs('POST /payments/stripe/webhook', () => claimPayment(orderId, payment));
+  return status === 'pending' ? runAs('issue-paid-orders', () => issuePaidOrder(orderId)) : status;
+}
 
 /** A type's stock: its shards' `left` and `held`, and its `sold`. */
 async function stockOf(typeId: number) {

@@ -17,6 +17,7 @@ import {
   webhookRelay,
 } from '../support/stripe.ts';
 import { adminToken } from '../support/tokens.ts';
+import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
 /**
  * Which payment pays an order (shared/README.md "Payments"), over HTTP through the webhook route and the Stripe
@@ -116,7 +117,7 @@ describe('payment_intent.succeeded pays only its own order', () => {
     expect(answered.every(({ answer }) => answer.status === 200)).toBe(true);
 
     await payAsBrowser(keys, order.intent);
-    const paid = (await getOrder(Number(order.orderId)))!;
+    const paid = await claimedThenIssued(order.orderId);
     expect(paid.status).toBe('active');
     expect(paid.transactions).toMatchObject([{ amount: 1000, processor: 'stripe', reference: order.intentId }]);
     expect(await refundsAtStripe(keys, order.intentId)).toEqual([]);
@@ -146,7 +147,7 @@ describe('payment_intent.succeeded pays only its own order', () => {
       ]);
 
       await payAsBrowser(keys, order.intent);
-      expect((await getOrder(Number(order.orderId)))!).toMatchObject({
+      expect(await claimedThenIssued(order.orderId)).toMatchObject({
         status: 'active',
         transactions: [{ amount: 25, reference: order.intentId }],
       });

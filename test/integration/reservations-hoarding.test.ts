@@ -19,6 +19,7 @@ import {
   type WebhookRelay,
 } from '../support/stripe.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
+import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
 /**
  * Hoarding is bounded (README "Reservations"), over HTTP: what one customer and one network hold of an event at
@@ -214,6 +215,7 @@ describe("the event's caps on what is held at once", () => {
       await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
       await confirmAsBrowser(keys, intent, 'pm_card_visa');
       await standInControl(keys, 'POST', 'settle');
+      await claimedThenIssued(order.body.data.order.id);
       const paid = await call('GET', `${BASE}/${paying.body.data.id}`, { token: await customerToken(buyer) });
       expect(paid.body.data.status).toBe('paid');
 

@@ -13,6 +13,7 @@ import {
   type WebhookRelay,
 } from '../support/stripe.ts';
 import { adminToken } from '../support/tokens.ts';
+import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
 /**
  * Disputes and refunds that fail later, followed from Stripe's events through the stand-in (shared/README.md
@@ -145,6 +146,7 @@ describe('a cancel before the dispute reached the order', () => {
     expect((await confirmAsBrowser(keys, intent, 'pm_card_createDispute')).body.status).toBe('succeeded');
     const [paid] = await eventsOf(intent.id, 'payment_intent.succeeded');
     await resend(paid!.id);
+    await claimedThenIssued(bought.orderId);
     expect((await readOrder(bought.orderId)).dispute).toBeUndefined();
 
     const done = await cancel(bought.orderId);

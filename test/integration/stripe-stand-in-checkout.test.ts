@@ -10,6 +10,7 @@ import {
   type WebhookRelay,
   webhookRelay,
 } from '../support/stripe.ts';
+import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
 /**
  * The checkout paid as a buyer pays it on a deployed stage: the card typed into Stripe.js's field
@@ -44,7 +45,7 @@ describe('a checkout paid with a typed card that needs 3-D Secure', () => {
     await standInControl(keys, 'POST', 'settle');
     expect(await statusOf(orderId)).toBe('awaiting_payment');
     await authenticate(confirmed.body.next_action.use_stripe_sdk.stripe_js, 'complete');
-    expect(await statusOf(orderId)).toBe('active');
+    expect((await claimedThenIssued(orderId)).status).toBe('active');
     expect(answersFor(intent.id)).toEqual([
       ['payment_intent.requires_action', 200],
       ['payment_intent.succeeded', 200],
@@ -58,7 +59,7 @@ describe('a checkout paid with a typed card that needs 3-D Secure', () => {
     expect(await statusOf(orderId)).toBe('awaiting_payment');
     expect((await confirmAsBrowser(keys, intent, stripeJsCard('4242424242424242'))).body.status).toBe('succeeded');
     await standInControl(keys, 'POST', 'settle');
-    expect(await statusOf(orderId)).toBe('active');
+    expect((await claimedThenIssued(orderId)).status).toBe('active');
     expect(answersFor(intent.id)).toEqual([
       ['payment_intent.requires_action', 200],
       ['payment_intent.payment_failed', 200],

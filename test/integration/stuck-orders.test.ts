@@ -20,6 +20,7 @@ import { confirmAsBrowser, standInControl, standInKeys, type StandInKeys, webhoo
 import type { WebhookRelay } from '../support/stripe.ts';
 import { readStats } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
+import { handToConsumer } from '../support/paid-order-issuing.ts';
 
 /**
  * No sale left half-done: a box-office sale that fails after its first step is undone by its
@@ -235,10 +236,12 @@ describe('a paid checkout stuck pending', () => {
           clientSecret: payment.clientSecret,
         };
         await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
-        // The issue's transaction fails on every attempt, and Stripe's delivery again never comes.
+        // The issue's transaction fails on every attempt: the issuing consumer's every retry fails, and the event
+        // source gives the record up (a poison record, its pointer on the on-failure queue).
         const fault = issueFails();
         expect((await confirmAsBrowser(keys, intent, 'pm_card_visa')).body.status).toBe('succeeded');
         await standInControl(keys, 'POST', 'settle');
+        expect((await handToConsumer(order.id)).batchItemFailures).toHaveLength(1);
         expect(fault.attempts).toBeGreaterThan(0);
         return Number(order.id);
       });

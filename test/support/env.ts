@@ -19,6 +19,8 @@ export const OWN_STREAM_TABLES = [
   'events',
   'fair',
   'gate-rush',
+  'issuing',
+  'onsale',
   'poller',
   'recovery',
   'redeliver',

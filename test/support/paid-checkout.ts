@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { getOrder } from '#shared/data/orders';
 import { call } from './api.ts';
+import { claimedThenIssued } from './paid-order-issuing.ts';
 import { newCustomer } from './customers.ts';
 import { seedEvent } from './factories/tickets.ts';
 import { confirmAsBrowser, type StandInKeys, standInControl, stripeSdk, type WebhookRelay } from './stripe.ts';
@@ -9,7 +10,7 @@ import { customerToken } from './tokens.ts';
 /**
  * An order paid as a buyer pays it: a published event's reservation checked out over HTTP, its
  * PaymentIntent confirmed with `pm_card_visa` as Stripe.js does, the stand-in's events relayed to the webhook
- * route, the tickets issued. What a refund test needs of it.
+ * route (the payment recorded), the tickets issued by the consumer behind it (paid-order-issuing.ts). What a refund test needs of it.
  */
 export interface PaidCheckout {
   orderId: string;
@@ -97,7 +98,7 @@ export async function paidCheckout(
 ): Promise<PaidCheckout> {
   const { intent, reservationId: _reservation, token: _token, ...bought } = await checkedOut(keys, relay, options);
   await payAsBrowser(keys, intent, paymentMethod);
-  expect((await getOrder(Number(bought.orderId)))!.status).toBe('active');
+  expect((await claimedThenIssued(bought.orderId)).status).toBe('active');
   return bought;
 }
 

@@ -41,6 +41,8 @@ const ready = (over: Partial<Facts> = {}): Facts => ({
   lambdaConcurrency: { value: { limit: 1000, unreserved: 1000 } },
   reservedNow: { value: 0 },
   reservedByStage: 180,
+  // A quota raised for prod's on-sale (infra/README.md "Sized for the rush").
+  dynamoLimits: { value: { tableMaxReadUnits: 120_000, tableMaxWriteUnits: 120_000 } },
   certificate: { value: { status: 'ISSUED', names: [ZONE, `*.${ZONE}`] } },
   hostedZone: { value: { name: `${ZONE}.` } },
   alarmTopics: { value: [] },
@@ -92,6 +94,16 @@ describe('preflight checks', () => {
       reservedNow: { value: reservedNow },
     });
     const prodReserves = stageReservations(routes, prod());
+    // prod before it was sized for an on-sale: its gate, logins and lists alone fit a default account.
+    const unsized = { ...prod(), onSale: undefined };
+    const unsizedReserves = stageReservations(routes, unsized);
+
+    it("refuses prod sized for its on-sale in a default account of 1,000: the sale's path alone needs more", () => {
+      expect(prodReserves).toBeGreaterThan(1000);
+      const refused = finding(ready({ ...account(1000, 1000), reservedByStage: prodReserves }), 'concurrency');
+      expect(refused.verdict).toBe('fail');
+      expect(refused.fix).toContain(`--quota-code L-B99A9384 --desired-value ${prodReserves + 100}`);
+    });
 
     it("refuses a new account's quota of 10, naming the quota to request and the setting that deploys today", () => {
       const refused = finding(ready({ ...account(10, 10), reservedByStage: prodReserves }), 'concurrency');
@@ -112,28 +124,35 @@ describe('preflight checks', () => {
       ).toMatchObject({ verdict: 'ok', message: expect.stringContaining('reserves none') });
     });
 
-    it("passes a default account's 1,000, and counts other workloads' reservations", () => {
-      expect(finding(ready({ ...account(1000, 1000), reservedByStage: prodReserves }), 'concurrency')).toMatchObject({
+    it("passes a default account's 1,000 for a stage not sized for an on-sale, and counts other workloads' reservations", () => {
+      const settings = unsized;
+      expect(
+        finding(ready({ ...account(1000, 1000), settings, reservedByStage: unsizedReserves }), 'concurrency'),
+      ).toMatchObject({
         verdict: 'ok',
-        message: `reserves ${prodReserves} of 1000; ${1000 - prodReserves} stay unreserved`,
+        message: `reserves ${unsizedReserves} of 1000; ${1000 - unsizedReserves} stay unreserved`,
       });
       // Another workload reserves 800: 200 left, less the stage's is below 100.
-      const crowded = finding(ready({ ...account(1000, 200), reservedByStage: prodReserves }), 'concurrency');
+      const crowded = finding(
+        ready({ ...account(1000, 200), settings, reservedByStage: unsizedReserves }),
+        'concurrency',
+      );
       expect(crowded.verdict).toBe('fail');
-      expect(crowded.fix).toContain(`quota of ${800 + prodReserves + 100}`);
+      expect(crowded.fix).toContain(`quota of ${800 + unsizedReserves + 100}`);
     });
 
     it('passes a redeploy of a stage that already reserves: its own reservations are given back first, not counted twice', () => {
-      // A quota of 400: the first deploy leaves 400 - 181 = 219; GetAccountSettings then says 219 unreserved.
-      const first = finding(ready({ ...account(400, 400), reservedByStage: prodReserves }), 'concurrency');
+      // A quota 200 above the stage: the first deploy leaves 200; GetAccountSettings then says 200 unreserved.
+      const quota = prodReserves + 200;
+      const first = finding(ready({ ...account(quota, quota), reservedByStage: prodReserves }), 'concurrency');
       expect(first.verdict).toBe('ok');
       const redeploy = finding(
-        ready({ ...account(400, 400 - prodReserves, prodReserves), reservedByStage: prodReserves }),
+        ready({ ...account(quota, quota - prodReserves, prodReserves), reservedByStage: prodReserves }),
         'concurrency',
       );
       expect(redeploy).toMatchObject({
         verdict: 'ok',
-        message: expect.stringContaining(`${400 - prodReserves} stay unreserved`),
+        message: expect.stringContaining(`${quota - prodReserves} stay unreserved`),
       });
     });
 
@@ -147,6 +166,26 @@ describe('preflight checks', () => {
       expect(finding(ready({ reservedByStage: 0, lambdaConcurrency: { error: 'x' } }), 'concurrency').verdict).toBe(
         'ok',
       );
+    });
+  });
+
+  describe("table throughput (DescribeLimits, against the on-sale's warm throughput)", () => {
+    it("warns where a table may take less than the on-sale's write units a second, naming the quotas to request", () => {
+      const defaults = { value: { tableMaxReadUnits: 40_000, tableMaxWriteUnits: 40_000 } };
+      const warned = finding(ready({ dynamoLimits: defaults }), 'table throughput');
+      expect(warned.verdict).toBe('warn');
+      expect(warned.message).toContain('write 40,000 < 110,000');
+      expect(warned.message).toContain('read 40,000 < 56,000');
+      expect(warned.fix).toContain('"Table-level write throughput limit" (at least 110000)');
+      expect(warned.fix).toContain('servicequotas');
+      expect(finding(ready(), 'table throughput').verdict).toBe('ok');
+    });
+
+    it('is unknown when the quota cannot be read, and needs no read for a stage not sized for an on-sale', () => {
+      const denied = { error: 'AccessDeniedException: x' };
+      expect(finding(ready({ dynamoLimits: denied }), 'table throughput').verdict).toBe('unknown');
+      const unsized = { ...prod(), onSale: undefined };
+      expect(finding(ready({ settings: unsized, dynamoLimits: undefined }), 'table throughput').verdict).toBe('ok');
     });
   });
 

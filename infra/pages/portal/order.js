@@ -1,4 +1,5 @@
-// The order once paid: polled until Stripe's webhook has made it `active` with its tickets issued, then shown with
+// The order once paid: polled until its tickets are issued (the webhook records the payment, the consumer behind it
+// issues them) and it is `active`, then shown with
 // where it is posted, each ticket's barcode and answers, and its printable PDF (its QR code;
 // GET /my-account/tickets/{id}/pdf with the bearer token, opened as a blob).
 import { $, API, TOKEN, api, element, tell } from './api.js';

@@ -3,15 +3,16 @@ import { FAILED_SALE_STATUS } from '../../data/box-office-orders.ts';
 import type { Order } from '../../domain/order.ts';
 import { oldestInStatus } from '../../lists/orders.ts';
 import { logger } from '../../logger.ts';
-import { payOrder } from '../portal/checkout-payment.ts';
+import { issuePaidOrder } from '../portal/checkout-payment.ts';
 import { stopIssuing } from './cancel-checkout.ts';
 import { undoSale } from './undo-sale.ts';
 
 /**
  * How long an order may stay `pending` before the sweep takes it over: longer than any function that moves one may
- * still run (a route's 10 s timeout, infra/route-function.ts, with its SDK retries inside it; the webhook's the
- * same), so the sweep never meets a request still issuing, and it does not race one either way: every step it
- * takes is conditional.
+ * still run (a route's 10 s timeout, infra/route-function.ts, with its SDK retries inside it; the issuing consumer's
+ * 60 s, infra/paid-order-issuing.ts), so the sweep rarely meets a function still issuing, and it does not race one
+ * either way: every step it takes is conditional. A consumer still retrying a failing batch past it (its retries
+ * back off for minutes) meets the sweep's issue of the same order: each ticket is still issued once.
  */
 export const STUCK_ORDER_GRACE_MS = 2 * 60_000;
 /** Orders one run undoes or resumes at most (the next run takes the rest, oldest first). */
@@ -51,7 +52,7 @@ const sweepable = (order: Order): boolean =>
  *
  * - a box-office sale is undone (undo-sale.ts, by `system`): its tickets cancelled, its hold back on sale, the
  *   order `expired` with its payment offset;
- * - a paid checkout is finished as the payment's next delivery would (checkout-payment.ts `payOrder`: the buyer
+ * - a paid checkout is finished as the issuing consumer would (checkout-payment.ts `issuePaidOrder`: the buyer
  *   paid, so its remaining tickets are issued, never undone; the order `active`, the buyer mailed); one staff
  *   started cancelling is cancelled as the cancel's retry would (cancel-checkout.ts `stopIssuing`, by `system`).
  *
@@ -78,8 +79,8 @@ export async function sweepStuckOrders(budgetMs: number): Promise<SweepRun> {
         // Staff's cancel stopped the issue and its request died: finished as its retry would.
         if ((await stopIssuing(order, { kind: 'system' }, order.cancellation.force)).status !== 'pending')
           run.resumed++;
-      } else if ((await payOrder(order.id, null)) !== 'pending') {
-        // A pending order's payment is on it already: payOrder only resumes its issue.
+      } else if ((await issuePaidOrder(order.id)) !== 'pending') {
+        // The issuing consumer gave up on it (its retries spent, a poison record) or its function died.
         run.resumed++;
       }
     } catch (error) {

@@ -24,28 +24,55 @@ export interface Payment {
 }
 
 /**
- * A checkout's order is paid (`payment_intent.succeeded`, or a free checkout at once). Acts once
- * however often and in whatever order it is told: the order moves `awaiting_payment` (or `expired`: its
- * reservation lapsed or was released first) → `pending` conditionally first, so a second delivery finds it
- * moved and changes nothing. Then its tickets are issued (`issue`). A delivery that finds the order still
- * `pending` (a failure stopped the issue part-way: the webhook answered 5xx, and Stripe delivers again what was
- * not answered 2xx, for days) resumes the issue where it stopped; one arriving while another still issues issues
- * nothing twice either (each step below is conditional).
+ * A checkout's order is paid, and issued in the same call: a free checkout's request (no Stripe), and the sweep
+ * finishing an order a dead function left `pending` (sweep-stuck-orders.ts). A paid checkout's webhook only claims
+ * (`claimPayment`) and the table stream's consumer issues (`issuePaidOrder`, shared/README.md "Issuing behind the
+ * webhook"). Acts once however often and in whatever order it is told: see both.
  */
 export async function payOrder(orderId: number, payment: Payment | null): Promise<Order['status'] | undefined> {
+  const { order, status } = await claim(orderId, payment);
+  return order ? issueClaimed(order) : status;
+}
+
+/**
+ * The payment recorded once: the order moves `awaiting_payment` (or `expired`: its reservation lapsed or was released
+ * first) → `pending` conditionally, with the payment as a transaction and `issuedTickets` started, so a second or
+ * late delivery finds it moved and changes nothing. The status the order is in after it (`pending`: claimed now or
+ * before; `cancelled` or `refunded`: staff closed it first, the caller refunds the payment). Entering `pending` is
+ * what the issuing consumer's stream filter passes (shared/data/paid-order-filter.ts).
+ */
+export async function claimPayment(orderId: number, payment: Payment | null): Promise<Order['status'] | undefined> {
+  return (await claim(orderId, payment)).status;
+}
+
+/** The claim, and the order as it left it when that is `pending` (claimed now or before). */
+async function claim(orderId: number, payment: Payment | null): Promise<{ order?: Order; status?: Order['status'] }> {
   const order = await getOrder(orderId);
-  if (!order?.checkout) return order?.status;
-  // A cancellation staff started stops the issue: the cancel takes the order from here (cancel-order.ts).
-  if (order.status === 'pending') return order.issuedTickets && !order.cancellation ? issue(order) : order.status;
-  if (order.status !== 'awaiting_payment' && order.status !== 'expired') return order.status;
-  const at = now();
+  if (!order?.checkout) return { status: order?.status };
+  if (order.status === 'pending') return { order, status: order.status };
+  if (order.status !== 'awaiting_payment' && order.status !== 'expired') return { status: order.status };
   const paid: OrderTransaction[] = payment
-    ? [{ amount: payment.amount, processor: 'stripe', reference: payment.intentId, time: at.toISOString() }]
+    ? [{ amount: payment.amount, processor: 'stripe', reference: payment.intentId, time: now().toISOString() }]
     : [];
   const claimed = await moveOrder(order, 'pending', { transactions: paid, set: { issuedTickets: {} } });
-  if (!claimed) return (await getOrder(orderId))?.status;
-  return issue(claimed);
+  // Another call claimed it first: that call issues.
+  return claimed ? { order: claimed, status: claimed.status } : { status: (await getOrder(orderId))?.status };
 }
+
+/**
+ * A claimed (`pending`) checkout's tickets issued, or the issue resumed where a failure stopped it: the stream's
+ * consumer (issue-paid-orders.ts), the sweep and a free checkout's retry call it, as often as they like: each step of
+ * `issue` is conditional, so two calls at once issue nothing twice, and an order no longer `pending` is left as it is.
+ */
+export async function issuePaidOrder(orderId: number): Promise<Order['status'] | undefined> {
+  const order = await getOrder(orderId);
+  if (!order?.checkout || order.status !== 'pending') return order?.status;
+  return issueClaimed(order);
+}
+
+/** A cancellation staff started stops the issue: the cancel takes the order from here (cancel-order.ts). */
+const issueClaimed = (order: Order): Promise<Order['status'] | undefined> =>
+  order.issuedTickets && !order.cancellation ? issue(order) : Promise.resolve(order.status);
 
 /**
  * Issues a pending checkout order's tickets, each once: the stock they come from is the reservation's hold
