@@ -30,9 +30,9 @@ export interface NewTicket extends Partial<TicketFields> {
 }
 
 /**
- * Issues a ticket of a type (a sale): `sold` rises in the same transaction, 409 `sold_out` when full.
- * The type's stock moves with it (ticket-stock.ts): `held` of the hold it comes from, or `left`
- * of a shard holding some, so stock left + held + sold stays the type's total. `with`: the caller's actions of
+ * Issues a ticket of a type (a sale): its type's `sold` rises in the same transaction, 409 `sold_out` when full.
+ * It is a stock shard's (ticket-stock.ts): `held` of the hold it comes from, or `left` of a shard holding some,
+ * moves to that shard's `sold`, so stock left + held + sold stays the type's total. `with`: the caller's actions of
  * the new ticket's id, in the same transaction (a checkout order's record of it).
  */
 export async function createTicket(
