@@ -78,7 +78,7 @@ const readAllShards = (types: readonly Pick<TicketType, 'id' | 'stockShards'>[])
 
 /**
  * The types with their `sold`: the sum of each one's shards, read strongly consistent so a count is exact as soon as
- * the sale that moved it has answered. One BatchGetItem for all the types.
+ * the sale that moved it has answered. One BatchGetItem for all the types (100 keys a call, the calls sent at once).
  */
 export async function withSold<T extends Pick<TicketType, 'id' | 'stockShards'>>(
   types: readonly T[],
@@ -177,8 +177,8 @@ export const returnToStockAction = ({ typeId, shard, quantity }: StockTake) =>
   move(typeId, shard, 'SET #left = #left + :q, #sold = #sold - :q', 'attribute_exists(#sold)', quantity);
 
 /**
- * Tickets written in bulk (the scale loader, never a request): `left` → `sold` of shard 0, unconditional (the loader
- * sizes the types), so the sum stays the total.
+ * Tickets written in bulk (the scale loader, never a request): `left` → `sold` of shard 0, whatever it has left (the
+ * loader sizes the types; a shard's `left` below zero still sums right), so the sum stays the total.
  */
 export const bulkSoldUpdate = (typeId: number, quantity: number) =>
   move(typeId, 0, 'SET #left = #left - :q, #sold = #sold + :q', 'attribute_exists(#sold)', quantity).Update;

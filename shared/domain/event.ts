@@ -32,7 +32,7 @@ export interface TicketType {
   total: number;
   /** Other events this type also admits to (an access package when not empty). */
   grants: number[];
-  /** How many stock items hold its `total - sold` (shared/data/stock.ts), written in the type's creation transaction. */
+  /** How many stock items hold its `total` (`left`, `held` and `sold`) (shared/data/stock.ts), written in the type's creation transaction. */
   stockShards: number;
 }
 
