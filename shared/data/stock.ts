@@ -164,9 +164,19 @@ export async function releaseHeldWith(
   }
 }
 
-/** A ticket sold from a hold: the shard's `held` → its `sold` (in the ticket's own transaction). */
-export const soldFromHoldAction = ({ typeId, shard }: Pick<StockTake, 'typeId' | 'shard'>) =>
-  move(typeId, shard, 'SET #held = #held - :q, #sold = #sold + :q', '#held >= :q AND attribute_exists(#sold)', 1);
+/** Tickets sold from a hold (one unless said): the shard's `held` → its `sold` (in the tickets' own transaction). */
+export const soldFromHoldAction = ({
+  typeId,
+  shard,
+  quantity = 1,
+}: Pick<StockTake, 'typeId' | 'shard'> & { quantity?: number }) =>
+  move(
+    typeId,
+    shard,
+    'SET #held = #held - :q, #sold = #sold + :q',
+    '#held >= :q AND attribute_exists(#sold)',
+    quantity,
+  );
 
 /** A ticket sold without a hold (a transfer into the type, a restore, the box office): `left` → `sold`. */
 export const soldFromStockAction = ({ typeId, shard }: Pick<StockTake, 'typeId' | 'shard'>) =>
