@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, storedAs, tableName } from '#shared/data/client';
 import { getEvent, listTicketTypes } from '#shared/data/events';
+import { withSold } from '#shared/data/stock';
 import { keys } from '#shared/data/keys';
 import { keyCondition } from '#shared/data/key-conditions';
 import { listWaveTimes } from '#shared/data/wave-times';
@@ -83,7 +84,7 @@ export async function targetEvent(
   const eventId = options.eventId ?? (await newEvents(options.tickets));
   const [event, types, teams, waves] = await Promise.all([
     getEvent(eventId),
-    listTicketTypes(eventId),
+    listTicketTypes(eventId).then(withSold),
     listTeams(eventId),
     listWaveTimes(eventId),
   ]);

@@ -3,6 +3,7 @@ import { scanPut } from '#shared/data/check-ins';
 import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
 import { commitNewOrder } from '#shared/data/orders';
+import { bulkSoldUpdate } from '#shared/data/stock';
 import { commitTicketChanges, type ExtraAction, type TicketChange } from '#shared/lists/writes';
 import { applyScan } from '#shared/domain/check-in';
 import { newTicketRecord } from '#shared/domain/new-ticket';
@@ -65,6 +66,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
     checkedIn: 0,
     accessCheckedIn: 0,
   };
+  const soldByType = new Map<number, number>();
   const bump = (map: Record<string, number>, key: number) => (map[String(key)] = (map[String(key)] ?? 0) + 1);
   // Ids in blocks: one sequence update each instead of one per ticket, order and customer.
   const firstId = await allocateIds(TICKET_SEQUENCE, Math.max(1, total));
@@ -176,7 +178,8 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
 
   // The counters last, once: a crash before this leaves tickets without counts (re-seed a new event).
   // A pool, not all at once: a big seed has two counter items per customer (order counts, event link).
-  const updates = set.counterUpdates(tableName());
+  // The types' stock (`left` → `sold`) likewise: the commits above carry no stock move.
+  const updates = [...set.counterUpdates(tableName()), ...[...soldByType].map(([id, n]) => bulkSoldUpdate(id, n))];
   let next = 0;
   await Promise.all(
     Array.from({ length: PARALLEL_WRITES }, async () => {
@@ -233,6 +236,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
       bump(counts.byType, record.typeId);
     }
     if (isEligible(record)) counts.sold++;
+    if (isEligible(record)) soldByType.set(record.typeId, (soldByType.get(record.typeId) ?? 0) + 1);
     const counted = countedEvents(record);
     if (counted.includes(record.eventId)) counts.checkedIn++;
     if (counted.some((eventId) => eventId !== record.eventId)) counts.accessCheckedIn++;

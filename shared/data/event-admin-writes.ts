@@ -7,7 +7,6 @@ import { forgetEventForSale } from './event-sale-cache.ts';
 import { moveEventCounts } from './event-counts.ts';
 import { keys } from './keys.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
-import { stockDeleteActions } from './stock.ts';
 
 /**
  * The events routes' writes. Every change of an event or its types is one transaction,
@@ -151,7 +150,9 @@ export async function commitEventDeletion(
 export function eventLeftovers(eventId: number, parts: { types: TicketType[]; teamIds: number[]; waveIds: number[] }) {
   return [
     ...parts.types.map((type) => keys.ticketType(eventId, type.id)),
-    ...parts.types.flatMap((type) => stockDeleteActions(type).map(({ Delete }) => Delete.Key)),
+    ...parts.types.flatMap((type) =>
+      Array.from({ length: type.stockShards }, (_, shard) => keys.stock(type.id, shard)),
+    ),
     ...parts.types.flatMap((type) => type.grants.map((granted) => keys.accessGrant(granted, type.id))),
     ...parts.teamIds.map((id) => keys.team(eventId, id)),
     ...parts.waveIds.map((id) => keys.waveTime(eventId, id)),
@@ -162,11 +163,17 @@ export function eventLeftovers(eventId: number, parts: { types: TicketType[]; te
   ] as { PK: string; SK: string }[];
 }
 
+/** A type's item never keeps a `sold` (its stock shards do), even one given a read type with it. */
+function storedType(type: TicketType): TicketType {
+  const { sold: _summed, ...stored } = type as TicketType & { sold?: number };
+  return stored;
+}
+
 /**
  * A type's creation, edit or deletion with the event's version, capacity and history: one
- * transaction. An edit of `total` is conditional on the type's `sold` (a sale between the
- * read and the write cannot be oversold); a deletion on nothing sold. `stock`: the moves of
- * its stock items (shared/data/stock.ts), each conditional on the shard as read.
+ * transaction. `stock`: the moves of its stock items (shared/data/stock.ts), each conditional
+ * on the shard as read: a total's fall on the `left` it takes (a sale between the read and the
+ * write cannot be oversold), a deletion on nothing held and each shard's `sold` as read (none in sum).
  */
 export async function commitTypeChange(
   change: EventChange,
@@ -183,22 +190,16 @@ export async function commitTypeChange(
             ...keys.ticketType(eventId, after.id),
             ...keys.ticketTypeIndexes(after.id),
             entity: 'TicketType',
-            ...after,
+            ...storedType(after),
           },
-          ...(before
-            ? {
-                ConditionExpression: 'attribute_exists(PK) AND sold <= :total AND sold = :sold',
-                ExpressionAttributeValues: { ':total': after.total, ':sold': before.sold },
-              }
-            : { ConditionExpression: 'attribute_not_exists(PK)' }),
+          ConditionExpression: before ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)',
         },
       }
     : {
         Delete: {
           TableName: tableName(),
           Key: keys.ticketType(eventId, before!.id),
-          ConditionExpression: 'sold = :zero',
-          ExpressionAttributeValues: { ':zero': 0 },
+          ConditionExpression: 'attribute_exists(PK)',
         },
       };
   const grants = (held: TicketType | undefined) => new Set(held?.grants ?? []);

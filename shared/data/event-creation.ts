@@ -164,7 +164,6 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
       price: type.price,
       description: type.description ?? '',
       ordering: type.ordering ?? t,
-      sold: 0,
       total: type.total,
       grants: [...new Set(type.grants ?? [])].filter((granted) => granted !== eventId),
       // Its full count; a creation lowers it where its one transaction runs short (createEvent).

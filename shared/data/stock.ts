@@ -1,4 +1,4 @@
-import type { TicketType } from '../domain/event.ts';
+import type { TicketType, TypeWithSold } from '../domain/event.ts';
 import { spreadStock, type StockShard, type StockTake } from '../domain/reservation.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
@@ -7,16 +7,23 @@ import { keys } from './keys.ts';
 
 /**
  * A ticket type's stock (README.md here, "Stock"): `stockShards` items `STOCK#<typeId>#<shard>`,
- * each with `left` (on sale) and `held` (taken by reservations), written in the type's creation
- * transaction (an event's: event-creation.ts; one added: use-cases/events/ticket-types.ts). For every type:
+ * each with `left` (on sale), `held` (taken by reservations) and `sold` (its share of the type's tickets holding a
+ * place), written in the type's creation transaction (an event's: event-creation.ts; one added:
+ * use-cases/events/ticket-types.ts). For every type:
  *
- *   sum(left) + sum(held) + type.sold = type.total
+ *   sum(left + held + sold) = type.total
  *
- * Each write that moves one of the three moves another by as much in the same transaction,
- * conditional on the shard having it: a hold (left → held), its release or lapse (held →
- * left), a sale from a hold (held → sold), a sale without one (left → sold), a total's
- * rise (→ left of shard 0) or fall (left of the fullest shards →, each conditional).
+ * Each write that moves one of the three moves another by as much on the same shard, conditional on it having it:
+ * a hold (left → held), its release or lapse (held → left), a sale from a hold (held → sold), a sale without one
+ * (left → sold), a ticket that stops holding a place (sold → left), a total's rise (→ left of shard 0) or fall (left
+ * of the fullest shards →, each conditional). The type's `sold` is the sum over its shards (`withSold`): kept on the
+ * type's item it would take every sale's transaction, far past an item's rate at on-sale. A ticket gives its place
+ * back to the shard its id picks, not always the one it came from, so one shard's `sold` may fall below zero: only
+ * the sum means anything.
  */
+
+/** A shard as stored: the hold path's view (`left`, `held`) and its share of the type's `sold`. */
+export type CountedShard = StockShard & { sold: number };
 
 /** The Puts of a new type's stock items. */
 export function newStockItems(type: Pick<TicketType, 'id' | 'eventId' | 'total' | 'stockShards'>) {
@@ -27,6 +34,7 @@ export function newStockItems(type: Pick<TicketType, 'id' | 'eventId' | 'total' 
     eventId: type.eventId,
     left,
     held: 0,
+    sold: 0,
   }));
 }
 
@@ -42,7 +50,7 @@ export const newStockPuts = (type: Pick<TicketType, 'id' | 'eventId' | 'total' |
  */
 export async function readShards(
   wanted: readonly Pick<StockTake, 'typeId' | 'shard'>[],
-): Promise<(StockShard & { typeId: number })[]> {
+): Promise<(CountedShard & { typeId: number })[]> {
   const items = await batchGet(
     wanted.map(({ typeId, shard }) => keys.stock(typeId, shard)),
     { consistent: true },
@@ -52,14 +60,36 @@ export async function readShards(
     shard,
     left: Number(items[n]?.left ?? 0),
     held: Number(items[n]?.held ?? 0),
+    sold: Number(items[n]?.sold ?? 0),
   }));
 }
 
 /** All of a type's shards as stored now (strongly consistent): one BatchGetItem. */
-export async function readStock(type: Pick<TicketType, 'id' | 'stockShards'>): Promise<StockShard[]> {
+export async function readStock(type: Pick<TicketType, 'id' | 'stockShards'>): Promise<CountedShard[]> {
   const shards = await readShards(Array.from({ length: type.stockShards }, (_, shard) => ({ typeId: type.id, shard })));
-  return shards.map(({ shard, left, held }) => ({ shard, left, held }));
+  return shards.map(({ shard, left, held, sold }) => ({ shard, left, held, sold }));
 }
+
+/** Every shard of several types (strongly consistent): one BatchGetItem for all (100 keys a call, sent at once). */
+const readAllShards = (types: readonly Pick<TicketType, 'id' | 'stockShards'>[]) =>
+  readShards(
+    types.flatMap((type) => Array.from({ length: type.stockShards }, (_, shard) => ({ typeId: type.id, shard }))),
+  );
+
+/**
+ * The types with their `sold`: the sum of each one's shards, read strongly consistent so a count is exact as soon as
+ * the sale that moved it has answered. One BatchGetItem for all the types (100 keys a call, the calls sent at once).
+ */
+export async function withSold<T extends Pick<TicketType, 'id' | 'stockShards'>>(
+  types: readonly T[],
+): Promise<(T & { sold: number })[]> {
+  const sold = new Map<number, number>();
+  for (const shard of await readAllShards(types)) sold.set(shard.typeId, (sold.get(shard.typeId) ?? 0) + shard.sold);
+  return types.map((type) => ({ ...type, sold: sold.get(type.id) ?? 0 }));
+}
+
+/** One type with its `sold` (withSold). */
+export const typeWithSold = async (type: TicketType): Promise<TypeWithSold> => (await withSold([type]))[0]!;
 
 /** A type's stock shard count, by its key in its event's partition (one GetItem, as every ticket route may send). */
 export async function stockShardsOf(
@@ -91,13 +121,19 @@ export async function stockLeft(
   return left;
 }
 
+/** The attribute names an expression uses (DynamoDB refuses a name it does not). */
+const namesIn = (text: string) =>
+  Object.fromEntries(
+    (['left', 'held', 'sold'] as const).filter((name) => text.includes(`#${name}`)).map((name) => [`#${name}`, name]),
+  );
+
 const move = (typeId: number, shard: number, expression: string, condition: string, quantity: number) => ({
   Update: {
     TableName: tableName(),
     Key: keys.stock(typeId, shard),
     UpdateExpression: expression,
     ConditionExpression: condition,
-    ExpressionAttributeNames: { '#left': 'left', '#held': 'held' },
+    ExpressionAttributeNames: namesIn(expression + condition),
     ExpressionAttributeValues: { ':q': quantity },
   },
 });
@@ -128,21 +164,34 @@ export async function releaseHeldWith(
   }
 }
 
-/** A ticket sold from a hold: `held` → the type's `sold` (moved by the ticket's own transaction). */
+/** Tickets sold from a hold (one unless said): the shard's `held` → its `sold` (in the tickets' own transaction). */
 export const soldFromHoldAction = ({
   typeId,
   shard,
   quantity = 1,
 }: Pick<StockTake, 'typeId' | 'shard'> & { quantity?: number }) =>
-  move(typeId, shard, 'SET #held = #held - :q', '#held >= :q AND attribute_exists(#left)', quantity);
+  move(
+    typeId,
+    shard,
+    'SET #held = #held - :q, #sold = #sold + :q',
+    '#held >= :q AND attribute_exists(#sold)',
+    quantity,
+  );
 
-/** A ticket sold without a hold (the seed's orders, the box office): `left` → the type's `sold`. */
+/** A ticket sold without a hold (a transfer into the type, a restore, the box office): `left` → `sold`. */
 export const soldFromStockAction = ({ typeId, shard }: Pick<StockTake, 'typeId' | 'shard'>) =>
-  move(typeId, shard, 'SET #left = #left - :q', '#left >= :q AND attribute_exists(#held)', 1);
+  move(typeId, shard, 'SET #left = #left - :q, #sold = #sold + :q', '#left >= :q AND attribute_exists(#sold)', 1);
 
-/** A ticket that stops holding a place (deleted, cancelled, transferred away): its place back to `left`. */
+/** A ticket that stops holding a place (deleted, cancelled, transferred away): `sold` → `left`. */
 export const returnToStockAction = ({ typeId, shard, quantity }: StockTake) =>
-  move(typeId, shard, 'SET #left = #left + :q', 'attribute_exists(#held)', quantity);
+  move(typeId, shard, 'SET #left = #left + :q, #sold = #sold - :q', 'attribute_exists(#sold)', quantity);
+
+/**
+ * Tickets written in bulk (the scale loader, never a request): `left` → `sold` of shard 0, whatever it has left (the
+ * loader sizes the types; a shard's `left` below zero still sums right), so the sum stays the total.
+ */
+export const bulkSoldUpdate = (typeId: number, quantity: number) =>
+  move(typeId, 0, 'SET #left = #left - :q, #sold = #sold + :q', 'attribute_exists(#sold)', quantity).Update;
 
 /**
  * A type's `total` moved by `delta` (its stock read as `shards`): a rise adds to shard 0's
@@ -150,27 +199,30 @@ export const returnToStockAction = ({ typeId, shard, quantity }: StockTake) =>
  * when the shards do not hold that many left (the caller's 409).
  */
 export function totalChangeActions(typeId: number, shards: readonly StockShard[], delta: number) {
-  if (delta >= 0) return delta ? [move(typeId, 0, 'SET #left = #left + :q', 'attribute_exists(#held)', delta)] : [];
+  if (delta >= 0) return delta ? [move(typeId, 0, 'SET #left = #left + :q', 'attribute_exists(#sold)', delta)] : [];
   const actions = [];
   let missing = -delta;
   for (const shard of [...shards].sort((a, b) => b.left - a.left)) {
     if (missing <= 0 || shard.left <= 0) break;
     const taken = Math.min(shard.left, missing);
-    actions.push(move(typeId, shard.shard, 'SET #left = #left - :q', '#left >= :q AND attribute_exists(#held)', taken));
+    actions.push(move(typeId, shard.shard, 'SET #left = #left - :q', '#left >= :q', taken));
     missing -= taken;
   }
   return missing > 0 ? undefined : actions;
 }
 
-/** The deletes of a type's stock items, each only while nothing is held. */
-export const stockDeleteActions = (type: Pick<TicketType, 'id' | 'stockShards'>) =>
-  Array.from({ length: type.stockShards }, (_, shard) => ({
+/**
+ * The deletes of a type's stock items (`shards`, read as their `sold` summed to none), each only while nothing is
+ * held and its `sold` is as read: a sale or a return between the read and the write fails it.
+ */
+export const stockDeleteActions = (typeId: number, shards: readonly CountedShard[]) =>
+  shards.map(({ shard, sold }) => ({
     Delete: {
       TableName: tableName(),
-      Key: keys.stock(type.id, shard),
-      ConditionExpression: 'attribute_not_exists(#held) OR #held = :zero',
-      ExpressionAttributeNames: { '#held': 'held' },
-      ExpressionAttributeValues: { ':zero': 0 },
+      Key: keys.stock(typeId, shard),
+      ConditionExpression: '#held = :zero AND #sold = :sold',
+      ExpressionAttributeNames: { '#held': 'held', '#sold': 'sold' },
+      ExpressionAttributeValues: { ':zero': 0, ':sold': sold },
     },
   }));
 

@@ -3,6 +3,7 @@ import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { Conflict } from '../errors.ts';
 import { tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
+import { bulkSoldUpdate } from './stock.ts';
 import { historyPut } from './ticket-history.ts';
 import { ticketItem } from './ticket-records.ts';
 
@@ -10,7 +11,7 @@ import { ticketItem } from './ticket-records.ts';
  * The one write of a ticket change, its record's part. In one TransactWriteItems:
  * - each ticket, conditional on its `version` (optimistic lock: two scanners racing admit
  *   a ticket once; the loser re-reads and is refused), and its history entry;
- * - the `sold` count of its type (capacity checked when it rises);
+ * - (a type's `sold` is not here: the caller's stock move carries it, use-cases/tickets/ticket-stock.ts);
  * - the bib item when the bib, the event or the holding state changes, and the barcode's
  *   unique item when the barcode or `deleted` changes;
  * - what the lists need (the list engine's write hook, shared/lists/writes.ts, which sends
@@ -42,7 +43,6 @@ export class StaleTicket extends Conflict {
 
 type Role =
   | { kind: 'ticket' }
-  | { kind: 'type'; typeId: number }
   | { kind: 'bib'; bib: string }
   | { kind: 'barcode'; barcode: string }
   | { kind: 'extra'; onConditionFailed?: () => Error }
@@ -77,22 +77,11 @@ export function newRecordItems(record: TicketRecord, history: TicketHistoryEntry
   return items;
 }
 
-/** The types' `sold` of new tickets written with `newRecordItems`, summed (one UpdateItem each; no capacity check: the loader sizes the types). */
+/** The stock moves of new tickets written with `newRecordItems`, summed by type (stock.ts `bulkSoldUpdate`). */
 export function newTypeSoldUpdates(records: TicketRecord[]) {
-  const sold = new Map<number, { eventId: number; delta: number }>();
-  for (const record of records.filter(isEligible)) {
-    const entry = sold.get(record.typeId) ?? { eventId: record.eventId, delta: 0 };
-    entry.delta += 1;
-    sold.set(record.typeId, entry);
-  }
-  return [...sold].map(([typeId, { eventId, delta }]) => ({
-    TableName: tableName(),
-    Key: keys.ticketType(eventId, typeId),
-    UpdateExpression: 'SET #sold = #sold + :delta',
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeNames: { '#sold': 'sold' },
-    ExpressionAttributeValues: { ':delta': delta },
-  }));
+  const sold = new Map<number, number>();
+  for (const record of records.filter(isEligible)) sold.set(record.typeId, (sold.get(record.typeId) ?? 0) + 1);
+  return [...sold].map(([typeId, quantity]) => bulkSoldUpdate(typeId, quantity));
 }
 
 function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, Role][] {
@@ -130,39 +119,12 @@ function barcodeActions(before: TicketRecord | null, after: TicketRecord): [Acti
   return actions;
 }
 
-function soldActions(soldByType: Map<number, { eventId: number; delta: number }>): [Action, Role][] {
-  const actions: [Action, Role][] = [];
-  for (const [typeId, { eventId, delta }] of soldByType) {
-    if (!delta) continue;
-    // Capacity: a rise needs room. Conditions cannot add, so `sold < total` is the check for +1; a rise of several
-    // (an order's tickets issued together) is checked by the stock it takes in the same transaction, each shard's
-    // `held` or `left` conditional on having them (shared/data/stock.ts: left + held + sold = total).
-    const checked = delta === 1;
-    const update = {
-      TableName: tableName(),
-      Key: keys.ticketType(eventId, typeId),
-      UpdateExpression: 'SET #sold = #sold + :delta',
-      ConditionExpression: checked ? '#sold < #total' : 'attribute_exists(PK)',
-      ExpressionAttributeNames: { '#sold': 'sold', ...(checked ? { '#total': 'total' } : {}) },
-      ExpressionAttributeValues: { ':delta': delta },
-    };
-    actions.push([{ Update: update }, { kind: 'type', typeId }]);
-  }
-  return actions;
-}
-
 /**
  * The actions of the changes' one transaction, each with the role its refusal maps to: the
  * records', then the lists' (`lists`, from the list engine), then the caller's.
  */
 function plannedActions(changes: TicketChange[], lists: readonly Action[], extra: ExtraAction[]): [Action, Role][] {
   const planned: [Action, Role][] = [];
-  const soldByType = new Map<number, { eventId: number; delta: number }>();
-  const moveSold = (record: TicketRecord, delta: number) => {
-    const entry = soldByType.get(record.typeId) ?? { eventId: record.eventId, delta: 0 };
-    entry.delta += delta;
-    soldByType.set(record.typeId, entry);
-  };
 
   for (const { before, after, history } of changes) {
     const Item = ticketItem({ ...after, version: history.version });
@@ -175,12 +137,9 @@ function plannedActions(changes: TicketChange[], lists: readonly Action[], extra
       : { ConditionExpression: 'attribute_not_exists(PK)' };
     planned.push([{ Put: { TableName: tableName(), Item, ...condition } }, { kind: 'ticket' }]);
     planned.push([historyPut(after.id, history), { kind: 'ticket' }]);
-    if (before && isEligible(before)) moveSold(before, -1);
-    if (isEligible(after)) moveSold(after, 1);
     planned.push(...bibActions(before, after));
     planned.push(...barcodeActions(before, after));
   }
-  planned.push(...soldActions(soldByType));
   for (const action of lists) planned.push([action, { kind: 'other' }]);
   for (const { action, onConditionFailed } of extra) planned.push([action, { kind: 'extra', onConditionFailed }]);
   return planned;
@@ -194,8 +153,8 @@ export const ticketWriteActions = (
 ): Action[] => plannedActions(changes, lists, extra).map(([action]) => action);
 
 /**
- * Writes the changes, the lists' actions and `extra` in one transaction. Throws 409 `sold_out` /
- * `bib_taken`, an extra's own error, or StaleTicket.
+ * Writes the changes, the lists' actions and `extra` in one transaction. Throws 409 `bib_taken` /
+ * `barcode_taken`, an extra's own error (a stock move's `sold_out`), or StaleTicket.
  */
 export async function commitTicketWrites(
   changes: TicketChange[],
@@ -220,7 +179,6 @@ function refusalOf(error: TransactionCancelled, roles: Role[]): Error {
   const failed = roles.filter((_, index) => error.conditionFailed(index));
   if (failed.some((role) => role.kind === 'ticket')) return new StaleTicket();
   for (const role of failed) {
-    if (role.kind === 'type') return new Conflict(`Ticket type ${role.typeId} is sold out.`, 'sold_out');
     if (role.kind === 'bib') return new Conflict(`Bib number ${role.bib} is already taken in this event.`, 'bib_taken');
     if (role.kind === 'barcode')
       return new Conflict(`Barcode ${role.barcode} is already taken by another ticket.`, 'barcode_taken');

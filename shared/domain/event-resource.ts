@@ -1,4 +1,4 @@
-import type { CreatedEvent, Event, TicketType } from './event.ts';
+import type { CreatedEvent, Event, TypeWithSold } from './event.ts';
 import { DEFAULT_RESERVATION_MINUTES } from './reservation.ts';
 import { holdCaps } from './hold-limits.ts';
 import type { WaiverKind } from './waivers.ts';
@@ -129,7 +129,7 @@ export function toEventSummary(event: Event): EventSummary {
   };
 }
 
-const typeView = (type: TicketType): TicketTypeView => ({
+const typeView = (type: TypeWithSold): TicketTypeView => ({
   id: type.id,
   eventId: type.eventId,
   name: type.name,
@@ -143,7 +143,7 @@ const typeView = (type: TicketType): TicketTypeView => ({
 export const toTicketTypeView = typeView;
 
 /** The whole event: its types in the portal's order (`ordering`, then id). */
-export function toEventView(event: CreatedEvent): EventView {
+export function toEventView(event: CreatedEvent & { ticketTypes: TypeWithSold[] }): EventView {
   return {
     ...toEventSummary(event),
     ticketTypes: [...event.ticketTypes].sort((a, b) => a.ordering - b.ordering || a.id - b.id).map(typeView),

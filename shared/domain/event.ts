@@ -28,15 +28,19 @@ export interface TicketType {
   description: string;
   /** The portal lists an event's types by `ordering`, then id (default: the type's position at creation). */
   ordering: number;
-  /** Tickets of this type that hold a place (eligible: not cancelled, transferred, withdrawn or deleted). */
-  sold: number;
-  /** Capacity: `sold` never exceeds it. */
+  /** Capacity: its tickets sold (`TypeWithSold`) never exceed it. */
   total: number;
   /** Other events this type also admits to (an access package when not empty). */
   grants: number[];
-  /** How many stock items hold its `total - sold` (shared/data/stock.ts), written in the type's creation transaction. */
+  /** How many stock items hold its `total` (`left`, `held` and `sold`) (shared/data/stock.ts), written in the type's creation transaction. */
   stockShards: number;
 }
+
+/**
+ * A type with its `sold`: tickets of it that hold a place (eligible: not cancelled, transferred, withdrawn or
+ * deleted), the sum of its stock shards' `sold` (shared/data/stock.ts `withSold`), never kept on the type's item.
+ */
+export type TypeWithSold = TicketType & { sold: number };
 
 /** A ticket type of another event (`eventId`) whose access package grants entry to event `into`: its `GRANT#` item. */
 export interface AccessGrant {

@@ -1,4 +1,4 @@
-import type { TicketType } from './event.ts';
+import type { TypeWithSold } from './event.ts';
 import { decideStateChange, statesOf } from './ticket-states.ts';
 import { isEligible, PROCESS_STATE, type TicketRecord } from './ticket.ts';
 import { addAmounts } from '../money.ts';
@@ -31,7 +31,7 @@ export function canUpgrade(ticket: TicketRecord): boolean {
 /** Cheapest first, then by type id. */
 export function upgradeOptions(
   ticket: TicketRecord,
-  eventTypes: readonly TicketType[],
+  eventTypes: readonly TypeWithSold[],
   currency: string,
 ): UpgradeOption[] {
   const from = eventTypes.find((type) => type.id === ticket.typeId);

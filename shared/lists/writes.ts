@@ -77,7 +77,7 @@ export const newTicketItems = (record: TicketRecord, history: TicketHistoryEntry
 
 /**
  * The counter updates of new tickets written with `newTicketItems`, summed (one UpdateItem
- * each, for UpdateCommand): the types' `sold` and the statistics shards' sold, check-in
+ * each, for UpdateCommand): the types' stock (`left` → `sold`) and the statistics shards' sold, check-in
  * signatures, listed and filter counts, the positions, purchase and customer counts.
  */
 export function newTicketCounterUpdates(records: TicketRecord[]) {

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listTicketTypes } from '#shared/data/events';
+import { withSold } from '#shared/data/stock';
 import { readTicketRecords } from '#shared/data/ticket-records';
 import { AppError, Conflict } from '#shared/errors';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
@@ -175,7 +176,7 @@ async function run(seed: number, concurrency: number) {
       listed.filter((t) => t.processState !== PROCESS_STATE.cancelled && t.processState !== PROCESS_STATE.checkedIn)
         .length,
     );
-    for (const type of await listTicketTypes(event.id)) {
+    for (const type of await withSold(await listTicketTypes(event.id))) {
       const held = recount(
         records.filter((t) => t.typeId === type.id),
         [event.id],

@@ -95,7 +95,10 @@ async function checkedOut(quantity = 1, total = 10) {
 async function stockOf(typeId: number) {
   const type = (await findTicketType(typeId))!;
   const shards = await readStock(type);
-  return { held: shards.reduce((sum, shard) => sum + shard.held, 0), sold: type.sold };
+  return {
+    held: shards.reduce((sum, shard) => sum + shard.held, 0),
+    sold: shards.reduce((sum, shard) => sum + shard.sold, 0),
+  };
 }
 
 const reservationOf = async (token: string, id: number) =>

@@ -65,7 +65,10 @@ const answersFor = (intentId: string) =>
 async function stockOf(typeId: number) {
   const type = (await findTicketType(typeId))!;
   const shards = await readStock(type);
-  return { held: shards.reduce((sum, shard) => sum + shard.held, 0), sold: type.sold };
+  return {
+    held: shards.reduce((sum, shard) => sum + shard.held, 0),
+    sold: shards.reduce((sum, shard) => sum + shard.sold, 0),
+  };
 }
 
 const onSale = (total = 100, price = 12.5) =>

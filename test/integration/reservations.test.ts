@@ -46,7 +46,7 @@ async function stockOf(typeId: number) {
   return {
     left: shards.reduce((sum, shard) => sum + shard.left, 0),
     held: shards.reduce((sum, shard) => sum + shard.held, 0),
-    sold: type.sold,
+    sold: shards.reduce((sum, shard) => sum + shard.sold, 0),
     total: type.total,
   };
 }

@@ -93,7 +93,7 @@ async function stockOf(event: CreatedEvent) {
   return {
     left: shards.reduce((sum, shard) => sum + shard.left, 0),
     held: shards.reduce((sum, shard) => sum + shard.held, 0),
-    sold: type.sold,
+    sold: shards.reduce((sum, shard) => sum + shard.sold, 0),
     available: listed.body.data[0].available as number,
     soldTickets: (await readStats(staff, event.id)).soldTickets,
   };

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { listTicketTypes } from '#shared/data/events';
+import { withSold } from '#shared/data/stock';
 import { seedEvent, seedTickets } from './factories/tickets.ts';
 import { call } from './api.ts';
 
@@ -20,9 +21,9 @@ export async function oneTicket() {
   return { event, ga: ga!, vip: vip!, ticket: ticket! };
 }
 
-/** Each ticket type of an event by id, with its `sold` count. */
+/** Each ticket type of an event by id, with its `sold` count (the sum of its stock shards'). */
 export const soldOf = async (eventId: number) =>
-  new Map((await listTicketTypes(eventId)).map((type) => [type.id, type.sold]));
+  new Map((await withSold(await listTicketTypes(eventId))).map((type) => [type.id, type.sold]));
 
 export async function readStats(token: string, ...events: number[]) {
   const response = await call('GET', `${TICKETS}/check-in-stats?events=${events.join(',')}`, { token });

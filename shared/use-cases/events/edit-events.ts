@@ -90,7 +90,8 @@ export async function createEventFor(caller: Caller, body: NewEventBody): Promis
     updated: at,
     updatedBy: caller.id,
   };
-  return toEventView(await createEvent(input, eventListing, { by: caller.id, at }));
+  const created = await createEvent(input, eventListing, { by: caller.id, at });
+  return toEventView({ ...created, ticketTypes: created.ticketTypes.map((type) => ({ ...type, sold: 0 })) });
 }
 
 /** `PATCH /events/{id}`: listing fields, start, publication; conditional on the version read. */

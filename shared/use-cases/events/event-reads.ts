@@ -6,7 +6,8 @@ import { eventWaivers } from '../../data/waivers.ts';
 import { batchGet } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 import { asEvent } from '../../data/customer-events.ts';
-import type { CreatedEvent, Event, TicketType } from '../../domain/event.ts';
+import type { CreatedEvent, Event, TicketType, TypeWithSold } from '../../domain/event.ts';
+import { withSold } from '../../data/stock.ts';
 import type { EventHolds } from '../../domain/event-admin.ts';
 import {
   toEventSummary,
@@ -32,10 +33,16 @@ export async function eventFor(caller: Caller, id: number): Promise<Event> {
   return getEvent(id);
 }
 
-/** The event with its types (unless already read), waves, teams and waivers: four bounded Queries at once. */
-export async function wholeEvent(event: Event, types?: TicketType[]): Promise<CreatedEvent> {
+/**
+ * The event with its types (unless already read) and their `sold` (one BatchGetItem of their stock), waves, teams and
+ * waivers: four bounded Queries at once.
+ */
+export async function wholeEvent(
+  event: Event,
+  types?: TicketType[],
+): Promise<CreatedEvent & { ticketTypes: TypeWithSold[] }> {
   const [ticketTypes, waveTimes, teams, waivers] = await Promise.all([
-    types ?? listTicketTypes(event.id),
+    (types ? Promise.resolve(types) : listTicketTypes(event.id)).then(withSold),
     listWaveTimes(event.id),
     listTeams(event.id),
     eventWaivers(event.id),

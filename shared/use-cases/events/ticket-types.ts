@@ -1,6 +1,13 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
-import { newStockPuts, readStock, stockDeleteActions, totalChangeActions } from '../../data/stock.ts';
+import {
+  newStockPuts,
+  readStock,
+  stockDeleteActions,
+  totalChangeActions,
+  typeWithSold,
+  type CountedShard,
+} from '../../data/stock.ts';
 import { stockShardsFor } from '../../domain/reservation.ts';
 import { MAX_TICKET_TYPES } from '../../domain/event-limits.ts';
 import { listTicketTypes } from '../../data/events.ts';
@@ -47,21 +54,25 @@ async function commit(
   await commitTypeChange({ before: event, after, changes, action, by: caller.id, at }, type, stock);
 }
 
+const sum = (shards: readonly CountedShard[], part: 'held' | 'sold') =>
+  shards.reduce((total, shard) => total + shard[part], 0);
+
 /**
- * The stock moves of a new `total`: below what is sold and held is the existing 409
- * `total_below_sold` (with both); a fall takes from the shards' `left`, each conditional.
+ * The stock moves of a new `total` (its shards read once: their `sold` summed is the type's): below what is sold is
+ * the existing 409 `total_below_sold`, below what is sold and held the same with both; a fall takes from the shards'
+ * `left`, each conditional, so a sale between the read and the write fails it rather than oversell.
  */
 async function stockForTotal(type: TicketType, total: number): Promise<Record<string, unknown>[]> {
-  checkTypeTotal(type, total);
-  if (total === type.total) return [];
   const shards = await readStock(type);
-  const held = shards.reduce((sum, shard) => sum + shard.held, 0);
+  const [sold, held] = [sum(shards, 'sold'), sum(shards, 'held')];
+  checkTypeTotal({ id: type.id, sold }, total);
+  if (total === type.total) return [];
   const actions = totalChangeActions(type.id, shards, total - type.total);
-  if (total < type.sold + held || !actions)
+  if (total < sold + held || !actions)
     throw new Conflict(
-      `Ticket type ${type.id} has sold ${type.sold} and holds ${held} in reservations: its total cannot be ${total}.`,
+      `Ticket type ${type.id} has sold ${sold} and holds ${held} in reservations: its total cannot be ${total}.`,
       'total_below_sold',
-      { sold: type.sold, held },
+      { sold, held },
     );
   return actions;
 }
@@ -82,7 +93,6 @@ export async function createTicketTypeFor(caller: Caller, eventId: number, body:
     price: body.price,
     description: body.description,
     ordering: body.ordering ?? types.length,
-    sold: 0,
     total: body.total,
     grants,
     stockShards: stockShardsFor(body.total),
@@ -97,7 +107,7 @@ export async function createTicketTypeFor(caller: Caller, eventId: number, body:
     { after: type },
     stock,
   );
-  return toTicketTypeView(type);
+  return toTicketTypeView({ ...type, sold: 0 });
 }
 
 export async function updateTicketTypeFor(caller: Caller, eventId: number, typeId: number, body: TicketTypePatchBody) {
@@ -110,7 +120,7 @@ export async function updateTicketTypeFor(caller: Caller, eventId: number, typeI
   const grants = fields.grants === undefined ? undefined : [...new Set(fields.grants)].filter((id) => id !== eventId);
   if (grants !== undefined && grants.join() !== type.grants.join()) {
     // Issued tickets carry their package's access entries, so a package changes only before it sells.
-    if (type.sold > 0 || (await typeHasTickets(typeId)))
+    if (sum(await readStock(type), 'sold') > 0 || (await typeHasTickets(typeId)))
       throw new Conflict(`Ticket type ${typeId} has tickets: its grants no longer change.`, 'type_has_tickets');
     await checkGrants(caller, [{ path: 'body.grants', eventIds: grants }]);
   }
@@ -121,13 +131,14 @@ export async function updateTicketTypeFor(caller: Caller, eventId: number, typeI
       changes[`ticketTypes.${typeId}.${field}`] = { from: type[field], to: after[field] };
   if (Object.keys(changes).length)
     await commit(caller, event, 'type_updated', changes, after.total - type.total, { before: type, after }, stock);
-  return toTicketTypeView(after);
+  return toTicketTypeView(await typeWithSold(after));
 }
 
 export async function deleteTicketTypeFor(caller: Caller, eventId: number, typeId: number) {
   const event = await eventFor(caller, eventId);
   const { type, types } = await typeOf(event, typeId);
-  checkTypeDeletable(type, await typeHasTickets(typeId));
+  const [shards, hasTickets] = await Promise.all([readStock(type), typeHasTickets(typeId)]);
+  checkTypeDeletable({ id: typeId, sold: sum(shards, 'sold') }, hasTickets);
   // A published event keeps a type on sale (an event is published with one at least).
   if (event.published && types.length === 1)
     throw new Conflict('A published event keeps at least one ticket type: unpublish it first.', 'last_ticket_type');
@@ -138,7 +149,7 @@ export async function deleteTicketTypeFor(caller: Caller, eventId: number, typeI
     { [`ticketTypes.${typeId}`]: { from: type, to: null } },
     -type.total,
     { before: type },
-    stockDeleteActions(type),
+    stockDeleteActions(typeId, shards),
   );
   return { id: typeId };
 }

@@ -1,4 +1,5 @@
 import { getEvent, listTicketTypes } from '../../data/events.ts';
+import { withSold } from '../../data/stock.ts';
 import { readTicketRecord } from '../../data/ticket-records.ts';
 import { saleCurrency } from '../../domain/event.ts';
 import { upgradeOptions, type UpgradeOption } from '../../domain/upgrade.ts';
@@ -11,6 +12,6 @@ import { NotFound } from '../../errors.ts';
 export async function ticketUpgradeOptions(customerId: number, ticketId: number): Promise<UpgradeOption[]> {
   const ticket = await readTicketRecord(ticketId);
   if (!ticket || ticket.deleted || ticket.customerId !== customerId) throw new NotFound('Ticket', ticketId);
-  const [types, event] = await Promise.all([listTicketTypes(ticket.eventId), getEvent(ticket.eventId)]);
+  const [types, event] = await Promise.all([listTicketTypes(ticket.eventId).then(withSold), getEvent(ticket.eventId)]);
   return upgradeOptions(ticket, types, saleCurrency(event));
 }

@@ -29,9 +29,9 @@ export interface NewTicket extends Partial<TicketFields> {
 }
 
 /**
- * Issues one ticket of a type outside an order's hold (the load and bench tools, tests): `sold`
- * rises in the same transaction, 409 `sold_out` when full. The type's stock moves with it (ticket-stock.ts): `left` of
- * a shard holding some, so stock left + held + sold stays the type's total. An order's tickets come from its hold:
+ * Issues one ticket of a type outside an order's hold (the load and bench tools, tests): `left` of a stock shard
+ * holding some moves to that shard's `sold` in the same transaction (ticket-stock.ts), 409 `sold_out` when none is
+ * left, so stock left + held + sold stays the type's total. An order's tickets come from its hold:
  * shared/use-cases/orders/issue-order-tickets.ts.
  */
 export async function createTicket(input: NewTicket, actor: Actor = { kind: 'system' }): Promise<Ticket> {

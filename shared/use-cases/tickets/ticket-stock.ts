@@ -11,10 +11,11 @@ import { Conflict } from '../../errors.ts';
 import type { ExtraAction } from '../../lists/writes.ts';
 
 /**
- * The stock moves of a ticket change (shared/data/stock.ts): every change that moves a type's
- * `sold` moves its stock as much the other way in the same transaction, so stock left + held +
- * sold stays the type's total. A ticket that stops holding a place (deleted, cancelled,
- * withdrawn, transferred away) gives it back to the stock left; one that starts holding one
+ * The stock moves of a ticket change (shared/data/stock.ts): a type's `sold` is kept on its stock
+ * shards, so every change that makes a ticket hold a place or stop holding one moves a shard's
+ * `sold` and its `left` or `held` in the same update, and left + held + sold over the shards stays
+ * the type's total. A ticket that stops holding a place (deleted, cancelled, withdrawn,
+ * transferred away) gives it back to the stock left; one that starts holding one
  * (a sale, a transfer into the type, a restore) takes it from the reservation it was held by
  * (`fromHold`) or from a shard with stock left, conditionally: none is 409 `sold_out`. Every
  * type has its stock from its creation's transaction (shared/data/event-creation.ts).
