@@ -165,7 +165,7 @@ const table = [
   { method: 'POST', path: '/webhooks/{id}/ping', handler: 'webhooks/ping', auth: admin('webhooks:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], email: true, webhookSecrets: true } },
 
   // Payments (ours; README "Payments", "Checkout"): Stripe's events, public but signed (verified before any parsing); its writes (a payment's claim, refunds, disputes' cancels) held to `tableWrites`; no ticket is created here (issued behind it: jobs 'issue-paid-orders').
-  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], tableWrites: [P.orders, P.reservations, P.reservationDue, P.networkHolds, P.stock, P.tickets, P.events, P.ticketCounts, P.ticketPositions, P.customers, P.eventOrderCounts, P.allOrderCounts], payments: true, email: true } },
+  { method: 'POST', path: '/payments/stripe/webhook', handler: 'payments/stripe-webhook', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], tableWrites: [P.orders, P.reservations, P.reservationDue, P.networkHolds, P.stock, P.tickets, P.events, P.ticketCounts, P.ticketPositions, P.customers, P.eventOrderCounts, P.allOrderCounts], payments: true } },
 ] as const satisfies readonly RouteRow[];
 
 /** The table as rows, for code that walks it. */
