@@ -32,7 +32,8 @@ import {
 import { startLocalServices } from './local/services.ts';
 import { createTable } from './local/table.ts';
 
-const HEAT_DEFAULTS = { buyers: 16, seconds: 5, ...DEFAULT_TARGET };
+// A stadium's event: its types get the stock shards an on-sale's rate needs (one per 100 tickets, at most 64).
+const HEAT_DEFAULTS = { buyers: 16, tickets: 50_000, seconds: 5, ...DEFAULT_TARGET };
 const usage = `Usage: npm run bench -- [options]
   (no option)          every route: bundle and init against its floor, handler latency against its replayed commands
   --only <handlers>    only these routes (handler modules, comma-separated: shipping-method/get,tickets/list)
@@ -47,6 +48,7 @@ const usage = `Usage: npm run bench -- [options]
   --hostile            the worst inputs a client can send, against \`npm start\` (bin/bench/hostile.ts)
   --heat               two events selling at once, every write recorded and scaled to the target (bin/bench/heat.ts)
     --buyers <n>       buyers per event, each holding 2 tickets, checking out and paying (default ${HEAT_DEFAULTS.buyers})
+    --tickets <n>      tickets per event, three quarters and a quarter in two types (default ${HEAT_DEFAULTS.tickets})
     --holds-per-second <n>   the target's holds a second per event (default ${HEAT_DEFAULTS.holdsPerSecond})
     --orders-per-second <n>  the target's paid orders of 2 tickets a second per event (default ${HEAT_DEFAULTS.ordersPerSecond})
   --help               this text`;
@@ -64,6 +66,7 @@ const { values } = parseArgs({
     hostile: { type: 'boolean' },
     heat: { type: 'boolean' },
     buyers: { type: 'string' },
+    tickets: { type: 'string' },
     'holds-per-second': { type: 'string' },
     'orders-per-second': { type: 'string' },
     help: { type: 'boolean' },
@@ -146,6 +149,7 @@ if (values.heat) {
   const { runHeat } = await import('./bench/heat.ts');
   await runHeat({
     buyers: count('buyers', values.buyers, HEAT_DEFAULTS.buyers, 1),
+    tickets: count('tickets', values.tickets, HEAT_DEFAULTS.tickets, 8),
     seconds: HEAT_DEFAULTS.seconds,
     holdsPerSecond: count('holds-per-second', values['holds-per-second'], HEAT_DEFAULTS.holdsPerSecond, 1),
     ordersPerSecond: count('orders-per-second', values['orders-per-second'], HEAT_DEFAULTS.ordersPerSecond, 1),

@@ -37,6 +37,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export interface HeatSaleOptions {
   /** Buyers per event. */
   buyers: number;
+  /** Tickets per event: raised to what the buyers take. */
+  tickets: number;
   /** The window in which each event's buyers arrive. */
   seconds: number;
   /** Requests in flight at most, every buyer's together. */
@@ -54,7 +56,7 @@ export interface Stopped {
 /** The events, made and published, with their buyers (outside what is recorded). */
 export async function prepareHeatSale(target: OnSaleTarget, options: HeatSaleOptions, log: (line: string) => void) {
   // Three quarters and a quarter of the tickets in two types, as the on-sale rush: buyers alternate between them.
-  const tickets = Math.max(8, options.buyers * TICKETS_PER_ORDER * 2);
+  const tickets = Math.max(options.tickets, options.buyers * TICKETS_PER_ORDER * 2);
   const events: PreparedOnSale[] = [];
   for (let n = 0; n < 2; n++)
     events.push(await prepareOnSale(target, { buyers: options.buyers, tickets, seconds: options.seconds }, log));

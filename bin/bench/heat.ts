@@ -14,6 +14,8 @@ import { BENCH_ENV, BENCH_SIGNING_KEY, BENCH_SIGNING_STAGE, ROOT } from './setti
 
 export interface HeatOptions extends HeatTarget {
   buyers: number;
+  /** Tickets per event (at least what the buyers take). */
+  tickets: number;
   seconds: number;
 }
 
@@ -59,7 +61,7 @@ export async function runHeat(options: HeatOptions): Promise<void> {
     const { recordWrites } = await import('./heat-record.ts');
     const { closeAgents } = await import('../load/onsale-http.ts');
     stops.push(async () => closeAgents());
-    const sale = { buyers: options.buyers, seconds: options.seconds, concurrency: 16 };
+    const sale = { buyers: options.buyers, tickets: options.tickets, seconds: options.seconds, concurrency: 16 };
     log(`Preparing two events and ${options.buyers} buyers each... (${elapsed()})`);
     const events = await prepareHeatSale(target, sale, log);
     const recorder = recordWrites(events.map((event) => event.eventId));
