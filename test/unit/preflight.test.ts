@@ -42,7 +42,7 @@ const ready = (over: Partial<Facts> = {}): Facts => ({
   reservedNow: { value: 0 },
   reservedByStage: 180,
   // A quota raised for prod's on-sale (infra/README.md "Sized for the rush").
-  dynamoLimits: { value: { tableMaxReadUnits: 120_000, tableMaxWriteUnits: 120_000 } },
+  dynamoLimits: { value: { tableMaxReadUnits: 200_000, tableMaxWriteUnits: 200_000 } },
   certificate: { value: { status: 'ISSUED', names: [ZONE, `*.${ZONE}`] } },
   hostedZone: { value: { name: `${ZONE}.` } },
   alarmTopics: { value: [] },
@@ -174,9 +174,9 @@ describe('preflight checks', () => {
       const defaults = { value: { tableMaxReadUnits: 40_000, tableMaxWriteUnits: 40_000 } };
       const warned = finding(ready({ dynamoLimits: defaults }), 'table throughput');
       expect(warned.verdict).toBe('warn');
-      expect(warned.message).toContain('write 40,000 < 110,000');
+      expect(warned.message).toContain('write 40,000 < 173,000');
       expect(warned.message).toContain('read 40,000 < 56,000');
-      expect(warned.fix).toContain('"Table-level write throughput limit" (at least 110000)');
+      expect(warned.fix).toContain('"Table-level write throughput limit" (at least 173000)');
       expect(warned.fix).toContain('servicequotas');
       expect(finding(ready(), 'table throughput').verdict).toBe('ok');
     });
