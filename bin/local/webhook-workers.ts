@@ -5,7 +5,7 @@ import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
 import type { FailedBatch } from '../maintenance/replay-ticket-changes.ts';
 import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts';
 import { runAs } from './invoke.ts';
-import { startStreamPoller } from './stream-poller.ts';
+import { startLocalConsumer } from './stream-consumer.ts';
 
 /**
  * What AWS runs for the webhooks (infra/webhooks.ts), in-process for `npm start`, the tests and
@@ -39,44 +39,24 @@ export async function startWebhookWorkers(options: {
   dispatchEveryMs?: number;
   startingPosition?: 'LATEST' | 'TRIM_HORIZON';
 }): Promise<WebhookWorkers> {
-  const batches: DynamoDBStreamEvent[] = [];
-  const givenUp: FailedBatch[] = [];
-  let paused: { resume: () => void; resumed: Promise<void> } | undefined;
-  const poller = await startStreamPoller({
+  const consumer = await startLocalConsumer({
     tableName: options.tableName,
-    handler: async (event) => {
-      await paused?.resumed;
-      batches.push(event);
-      return runAs('ticket-changes', () => ticketChanges(event));
-    },
+    job: 'ticket-changes',
+    handler: ticketChanges,
     filter: WEBHOOK_CHANGE_FILTER,
-    startingPosition: options.startingPosition ?? 'LATEST',
-    intervalMs: 50,
-    // The event source mapping's on-failure destination, locally: a line in the log and the pointer kept.
-    onFailure: (records, error, pointer) => {
-      givenUp.push(pointer);
-      logger.error('ticket changes given up by the stream consumer', { records: records.length, pointer, error });
-    },
+    givenUpMessage: 'ticket changes given up by the stream consumer',
+    ...(options.startingPosition && { startingPosition: options.startingPosition }),
   });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   const dispatch = async () => (await runAs('dispatch', () => dispatchDueDeliveries(5_000))).attempted;
   const workers: WebhookWorkers = {
-    drain: () => poller.drain(),
+    drain: () => consumer.drain(),
     dispatch,
-    batches,
-    givenUp,
-    pauseConsumer() {
-      let resume!: () => void;
-      const resumed = new Promise<void>((resolve) => {
-        resume = resolve;
-      });
-      paused ??= { resume, resumed };
-    },
-    resumeConsumer() {
-      paused?.resume();
-      paused = undefined;
-    },
+    batches: consumer.batches,
+    givenUp: consumer.givenUp,
+    pauseConsumer: () => consumer.pause(),
+    resumeConsumer: () => consumer.resume(),
     startDispatcher() {
       // One run at a time: a tick that finds a run going is skipped, as a minute's schedule would find the work done.
       // (Queued instead, a slow table piled runs up faster than they ended, and stop() waited for all of them.)
@@ -94,9 +74,8 @@ export async function startWebhookWorkers(options: {
       await running;
     },
     async stop() {
-      workers.resumeConsumer();
       await workers.stopDispatcher();
-      await poller.stop();
+      await consumer.stop();
     },
   };
   workers.startDispatcher();
