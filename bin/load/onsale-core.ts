@@ -64,6 +64,8 @@ const CARD_OK = 'pm_card_visa';
 const CARD_DECLINED = 'pm_card_chargeDeclined';
 /** A buyer waits out Retry-After at most this long in all. */
 const MAX_RATE_WAIT_MS = 150_000;
+/** How often a buyer asks again after a hold answered `concurrent_update` (outraced on every try of its own). */
+const MAX_RACED = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runOnSale(
@@ -165,6 +167,8 @@ export async function runOnSale(
     let line = { typeId: prepared.types[plan.typeIndex]!.id, quantity: plan.quantity };
     let comeback = false;
     let reservation: { id: number } | undefined;
+    // Outraced for the last places on every try of its own, a hold answers 409 `concurrent_update`: a buyer asks again.
+    let raced = 0;
     for (;;) {
       const answer = await reserve(n, line, !comeback);
       if (!comeback) rushEnd = Math.max(rushEnd, performance.now());
@@ -175,6 +179,7 @@ export async function runOnSale(
       }
       if (answer.status === 429) return 'gave_up_rate_limited';
       if (answer.status === 409 && answer.body?.reason === 'hold_limit_network') return 'network_capped';
+      if (answer.status === 409 && answer.body?.reason === 'concurrent_update' && raced++ < MAX_RACED) continue;
       if (answer.status !== 409 || answer.body?.reason !== 'sold_out') return 'error';
       const offer = await room.wait(plan.quantity, deadline);
       if (!offer) return 'sold_out';
