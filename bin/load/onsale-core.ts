@@ -7,10 +7,11 @@
  * `npm run load:onsale` (onsale.ts) and test/deep/onsale-rush.test.ts; the checks: onsale-verify.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { type Answer, dataOf, type Recorded, record, requestLimiter, send } from './onsale-http.ts';
+import { type Answer, dataOf, record, requestLimiter, send } from './onsale-http.ts';
 import type { OnSaleOptions, OnSaleTarget, PreparedOnSale } from './onsale-setup.ts';
 import { buyerPlan, type BuyerPlan } from './onsale-plan.ts';
 import { WaitingRoom } from './onsale-room.ts';
+import type { Outcome, Purchase, RushResult } from './onsale-outcomes.ts';
 
 export interface RushOptions extends OnSaleOptions {
   /** Client networks the buyers come from (each its own source address): the per-network limit counts each. */
@@ -21,43 +22,6 @@ export interface RushOptions extends OnSaleOptions {
   seed: number;
   /** Whole-run bound: past it, buyers still waiting give up (and the run does not sell out). */
   maxMs: number;
-}
-
-export type Outcome =
-  | 'paid'
-  | 'abandoned'
-  | 'declined_released'
-  | 'paid_after_release'
-  | 'sold_out'
-  | 'gave_up_rate_limited'
-  | 'network_capped'
-  | 'lapsed_before_checkout'
-  | 'error';
-
-/** What a buyer's checkout and payment left, for the checks. */
-export interface Purchase {
-  buyer: number;
-  reservationId: number;
-  orderId: string;
-  intentId: string;
-  quantity: number;
-  typeId: number;
-  outcome: Outcome;
-  /** A retried checkout (same key) answered another order or intent. */
-  replayMismatch?: string;
-}
-
-export interface RushResult {
-  elapsedMs: number;
-  /** Until the last buyer's first reservation was answered: the rush itself. */
-  rushMs: number;
-  api: (Recorded & { sentAt: number; first: boolean })[];
-  /** The stand-in's confirm answers (a declined card is its 402, not the API's). */
-  confirms: { status: number; card: string }[];
-  purchases: Purchase[];
-  outcomes: Record<Outcome, number>;
-  retriedAfter429: number;
-  soldOut: boolean;
 }
 
 const CARD_OK = 'pm_card_visa';

@@ -1,4 +1,4 @@
-import type { RushResult } from './onsale-core.ts';
+import type { RushResult } from './onsale-outcomes.ts';
 
 /** The on-sale rush's figures (onsale-core.ts): a second's worth of each route, p50/p99, refusals and outcomes. */
 const percentile = (sorted: number[], p: number) =>

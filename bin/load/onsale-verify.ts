@@ -1,4 +1,4 @@
-import type { RushResult } from './onsale-core.ts';
+import type { RushResult } from './onsale-outcomes.ts';
 import { dataOf, send } from './onsale-http.ts';
 import type { OnSaleTarget, PreparedOnSale } from './onsale-setup.ts';
 
