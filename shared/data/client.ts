@@ -1,9 +1,15 @@
-import { DynamoDBClient, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  TransactionCanceledException,
+  type CancellationReason,
+} from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DynamoDBDocumentClient,
   QueryCommand,
   TransactWriteCommand,
+  type UpdateCommand,
   type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -85,6 +91,17 @@ export function withoutKeys(item: Record<string, unknown>): Record<string, unkno
  * and checking each item against a schema would cost every list page its CPU.
  */
 export const storedAs = <T>(item: Record<string, unknown>): T => withoutKeys(item) as unknown as T;
+
+/** Sends a conditional update: false when its condition failed (nothing written), for the caller to decide on. */
+export async function updatedIf(command: UpdateCommand): Promise<boolean> {
+  try {
+    await db.send(command);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
 
 /**
  * TransactWriteItems, retried with jittered exponential backoff when it collided with

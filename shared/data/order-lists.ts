@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order, OrderHistoryEntry, OrderStatus, OrderTransaction } from '../domain/order.ts';
 import type { PaymentProblem } from '../domain/order-payment.ts';
-import { db, tableName } from './client.ts';
+import { db, tableName, updatedIf } from './client.ts';
 import { keys } from './keys.ts';
 import { moveOrderStatus, OrderStatusMoved, sameLength } from './order-status.ts';
 import { getOrder } from './orders.ts';
@@ -112,26 +112,22 @@ export async function addPaymentProblem(id: number, problem: PaymentProblem): Pr
     if (!order) return false;
     const held = order.paymentProblems ?? [];
     if (held.some((recorded) => recorded.intentId === problem.intentId)) return false;
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.order(id),
-          UpdateExpression: 'SET #problems = list_append(if_not_exists(#problems, :none), :problem)',
-          ConditionExpression: held.length
-            ? 'size(#problems) = :held'
-            : 'attribute_exists(PK) AND attribute_not_exists(#problems)',
-          ExpressionAttributeNames: { '#problems': 'paymentProblems' },
-          ExpressionAttributeValues: {
-            ':none': [],
-            ':problem': [problem],
-            ...(held.length ? { ':held': held.length } : {}),
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+    const added = await updatedIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.order(id),
+        UpdateExpression: 'SET #problems = list_append(if_not_exists(#problems, :none), :problem)',
+        ConditionExpression: held.length
+          ? 'size(#problems) = :held'
+          : 'attribute_exists(PK) AND attribute_not_exists(#problems)',
+        ExpressionAttributeNames: { '#problems': 'paymentProblems' },
+        ExpressionAttributeValues: {
+          ':none': [],
+          ':problem': [problem],
+          ...(held.length ? { ':held': held.length } : {}),
+        },
+      }),
+    );
+    if (added) return true;
   }
 }

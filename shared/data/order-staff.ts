@@ -1,7 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Order, OrderCancellation, OrderHistoryEntry, PartCancellation } from '../domain/order.ts';
-import { batchGet, db, tableName } from './client.ts';
+import { batchGet, db, tableName, updatedIf } from './client.ts';
 import { keys } from './keys.ts';
 import { allOrderCountItems, eventOrderCountItems } from './order-count-shards.ts';
 import { fromItem } from './orders.ts';
@@ -38,28 +37,22 @@ export async function startCancellation(
   cancellation: OrderCancellation,
   entry: OrderHistoryEntry,
 ): Promise<boolean> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.order(order.id),
-        UpdateExpression:
-          'SET cancellation = :cancellation, #history = list_append(if_not_exists(#history, :none), :entry)',
-        ConditionExpression: 'attribute_not_exists(cancellation) AND #status = :status',
-        ExpressionAttributeNames: { '#history': 'history', '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':cancellation': cancellation,
-          ':none': [],
-          ':entry': [entry],
-          ':status': order.status,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return updatedIf(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.order(order.id),
+      UpdateExpression:
+        'SET cancellation = :cancellation, #history = list_append(if_not_exists(#history, :none), :entry)',
+      ConditionExpression: 'attribute_not_exists(cancellation) AND #status = :status',
+      ExpressionAttributeNames: { '#history': 'history', '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':cancellation': cancellation,
+        ':none': [],
+        ':entry': [entry],
+        ':status': order.status,
+      },
+    }),
+  );
 }
 
 /**
@@ -74,29 +67,23 @@ export async function startPartCancellation(
   entry: OrderHistoryEntry,
 ): Promise<boolean> {
   const recorded = order.partCancellations?.length ?? 0;
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.order(order.id),
-        UpdateExpression:
-          'SET #parts = list_append(if_not_exists(#parts, :none), :part), #history = list_append(if_not_exists(#history, :none), :entry)',
-        ConditionExpression: `#status = :active AND attribute_not_exists(cancellation) AND ${
-          recorded ? 'size(#parts) = :recorded' : 'attribute_not_exists(#parts)'
-        }`,
-        ExpressionAttributeNames: { '#parts': 'partCancellations', '#history': 'history', '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':part': [part],
-          ':entry': [entry],
-          ':none': [],
-          ':active': 'active',
-          ...(recorded ? { ':recorded': recorded } : {}),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return updatedIf(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.order(order.id),
+      UpdateExpression:
+        'SET #parts = list_append(if_not_exists(#parts, :none), :part), #history = list_append(if_not_exists(#history, :none), :entry)',
+      ConditionExpression: `#status = :active AND attribute_not_exists(cancellation) AND ${
+        recorded ? 'size(#parts) = :recorded' : 'attribute_not_exists(#parts)'
+      }`,
+      ExpressionAttributeNames: { '#parts': 'partCancellations', '#history': 'history', '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':part': [part],
+        ':entry': [entry],
+        ':none': [],
+        ':active': 'active',
+        ...(recorded ? { ':recorded': recorded } : {}),
+      },
+    }),
+  );
 }
