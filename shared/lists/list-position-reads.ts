@@ -38,6 +38,8 @@ interface BlockRead {
   /** About what part of its events' tickets the lists count: how sparse their items are (a hint). */
   share: number;
   from?: number;
+  /** The block the read ends at (with `from`: the stretch it stays inside); the list's end when undefined. */
+  to?: number;
   /** Ticket ids one item counts: a block's, or a span's. */
   width?: number;
 }
@@ -86,7 +88,7 @@ interface PartitionRead {
 async function readListBlocks(
   positions: PositionList,
   counters: readonly string[],
-  { forward, enough, share, from, width = POSITION_BLOCK }: BlockRead,
+  { forward, enough, share, from, to, width = POSITION_BLOCK }: BlockRead,
 ): Promise<{ counts: BlockCounts; stop: number | undefined }> {
   const { list } = positions;
   const prefix = keys.positionPrefix(list);
@@ -99,10 +101,10 @@ async function readListBlocks(
   const expected = (enough + 1) / (width * share);
   let limit = Math.min(PAGE_BLOCKS, Math.ceil(share < 1 ? expected * 1.1 : expected) + 1);
   const at = from === undefined ? undefined : positionKey(positions, list, from, 0).SK;
+  // A list sparse in the stretch would otherwise read on past it for its own `enough`.
+  const end = to === undefined ? (forward ? prefixRange(prefix)[1] : prefix) : positionKey(positions, list, to, 0).SK;
   const range =
-    at === undefined
-      ? { beginsWith: prefix }
-      : { between: forward ? ([at, prefixRange(prefix)[1]] as const) : ([prefix, at] as const) };
+    at === undefined ? { beginsWith: prefix } : { between: forward ? ([at, end] as const) : ([end, at] as const) };
   const known = (): number | undefined => {
     const open = reads.filter((read) => !read.ended).map((read) => read.last!);
     if (!open.length) return undefined;
@@ -232,6 +234,7 @@ export async function startOfOffset(
     enough: forward ? at : stretch.n - at,
     share: sparse,
     from: forward ? stretch.first : stretch.last,
+    to: forward ? stretch.last : stretch.first,
   });
   const within = ([block]: [number, number]) =>
     stretch.first === undefined || (block >= stretch.first && block <= stretch.last!);
