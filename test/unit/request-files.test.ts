@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { closureOf, linesOf } from '../support/import-closure.ts';
+
+/**
+ * How many files a reader opens to follow one request: the project files its handler reaches through value imports,
+ * less the platform every route shares (route(), the answers and envelopes, errors, config, logger, clock, the
+ * schema helpers, the AWS and DynamoDB clients and the key registry, and what they reach; sign-in's shared/auth/).
+ * Each request's figure may only fall: `ceiling` is what it reaches today, `goal` what a house cut by capability
+ * should reach (README "Architecture"). Lower a ceiling when a change brings a request under it.
+ */
+const PLATFORM_ENTRIES = [
+  'shared/http/route.ts',
+  'shared/http/answers.ts',
+  'shared/http/envelopes.ts',
+  'shared/errors.ts',
+  'shared/config.ts',
+  'shared/logger.ts',
+  'shared/clock.ts',
+  'shared/schema.ts',
+  'shared/aws-clients.ts',
+  'shared/data/client.ts',
+  'shared/data/keys.ts',
+];
+
+const REQUESTS = [
+  {
+    request: 'POST /my-account/reservations',
+    handler: 'functions/my-account/reservation-create.ts',
+    ceiling: 65,
+    goal: 25,
+  },
+  { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 51, goal: 30 },
+  {
+    request: 'POST /my-account/reservations/{id}/checkout',
+    handler: 'functions/my-account/reservation-checkout.ts',
+    ceiling: 109,
+    goal: 45,
+  },
+  { request: 'POST /payments/stripe/webhook', handler: 'functions/payments/stripe-webhook.ts', ceiling: 86, goal: 40 },
+];
+
+const platform = new Set(PLATFORM_ENTRIES.flatMap((entry) => [...closureOf(entry)]));
+const isPlatform = (file: string) => platform.has(file) || file.startsWith('shared/auth/');
+
+/** The files a request reaches beyond the platform, and their lines. */
+export function requestReach(handler: string) {
+  const files = [...closureOf(handler)].filter((file) => !isPlatform(file));
+  return { files: files.length, lines: files.reduce((sum, file) => sum + linesOf(file), 0) };
+}
+
+describe('the files a request reaches beyond the platform', () => {
+  it("counts a request's own capability, not the platform it stands on", () => {
+    const hold = closureOf('functions/my-account/reservation-create.ts');
+    expect(hold.has('shared/use-cases/portal/reservations.ts')).toBe(true);
+    expect(isPlatform('shared/use-cases/portal/reservations.ts')).toBe(false);
+    expect(isPlatform('shared/http/route.ts') && isPlatform('shared/data/keys.ts')).toBe(true);
+  });
+
+  for (const { request, handler, ceiling, goal } of REQUESTS)
+    it(`${request}: no more files than it reaches today (${ceiling}; the goal ${goal})`, () => {
+      const reach = requestReach(handler);
+      console.info(`${request}: ${reach.files} files, ${reach.lines} lines beyond the platform (goal ${goal})`);
+      expect(reach.files).toBeLessThanOrEqual(ceiling);
+    });
+});
