@@ -18,7 +18,7 @@ import { homeCountry } from '../../services/shipping-settings.ts';
 import { cancelOrderPayment, checkoutPaymentIntent, createCheckoutPaymentIntent } from './checkout-intent.ts';
 import { logger } from '../../logger.ts';
 import { payOrder } from './checkout-payment.ts';
-import { ownReservation } from './reservations.ts';
+import { ownReservation } from './own-reservations.ts';
 
 /**
  * How long a checked-out reservation is kept for its payment from the checkout on (README "Checkout"):

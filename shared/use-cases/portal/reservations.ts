@@ -4,7 +4,7 @@ import { eventForSale, forgetEventForSale } from '../../data/event-sale-cache.ts
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
 import { type CustomerHold, customerHold } from '../../data/hold-limits.ts';
-import { getReservation, holdReservation, releaseHold } from '../../data/reservations.ts';
+import { holdReservation } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { HoldRefused } from '../../data/stock.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
@@ -19,7 +19,6 @@ import {
 import { holdCaps, type HoldCaps } from '../../domain/hold-limits.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { accessibleEvent } from './catalogue.ts';
-import { cancelCheckoutPayment } from './checkout-intent.ts';
 import { priceHold } from './hold-prices.ts';
 import { planStock } from './hold-stock.ts';
 
@@ -249,31 +248,4 @@ function holdStands(standing: CustomerHold, at: Date): Conflict {
     'reservation_exists',
     { reservationId: standing.holding },
   );
-}
-
-/** The caller's own reservation: another customer's, or none, is 404 alike. */
-export async function ownReservation(customerId: number, id: number): Promise<Reservation> {
-  const reservation = await getReservation(id);
-  if (!reservation || reservation.customerId !== customerId) throw new NotFound('Reservation', id);
-  return reservation;
-}
-
-/** `GET /my-account/reservations/{id}`. */
-export async function getReservationFor(customerId: number, id: number) {
-  return toReservationView(await ownReservation(customerId, id));
-}
-
-/**
- * `DELETE /my-account/reservations/{id}`: releases it, its stock back in the same transaction, and a checked-out
- * one's order awaiting payment `expired` with it (its PaymentIntent cancelled at Stripe after: checkout-intent.ts).
- * Idempotent: one released or lapsed already answers as it is; a paid one, or one whose payment came in and is
- * issuing its tickets, is 409 `reservation_paid`.
- */
-export async function releaseReservationFor(customerId: number, id: number) {
-  await ownReservation(customerId, id);
-  const released = (await releaseHold(id, 'released', now()))!;
-  if (released.status === 'paid' || released.status === 'checked_out')
-    throw new Conflict(`Reservation ${id} is paid: its tickets are issued.`, 'reservation_paid');
-  if (released.status === 'released') await cancelCheckoutPayment(released);
-  return toReservationView(released);
 }

@@ -18,7 +18,8 @@ import {
   retrySchedule,
 } from '../../services/webhook-settings.ts';
 import { ticketInScope } from '../event-scope.ts';
-import { aimLost, disableAimLost, keepHealth } from './webhook-health.ts';
+import { aimLost } from './webhook-aim.ts';
+import { disableAimLost, keepHealth } from './webhook-health.ts';
 
 /**
  * Attempts of webhook deliveries: the first one (the stream handler's and the ping route's), the

@@ -25,7 +25,7 @@ import { sealSecret } from '../../services/webhook-secret-box.ts';
 import { newSigningSecret } from '../../services/webhook-signing.ts';
 import { receiverPolicy } from '../../services/webhook-settings.ts';
 import { inScope } from '../event-scope.ts';
-import { aimLost, readsNeeded } from './webhook-health.ts';
+import { aimLost, readsNeeded } from './webhook-aim.ts';
 
 /**
  * The /webhooks routes (README "Webhooks"). Event-scoped staff (use-cases/event-scope.ts)

@@ -1,21 +1,13 @@
 import { now } from '../../clock.ts';
 import { setWebhookHealth } from '../../data/webhooks.ts';
-import type { Permission } from '../../auth/permissions.ts';
-import {
-  actingFor,
-  DISABLED_GONE,
-  disabledFailing,
-  type SubscribableType,
-  type Webhook,
-  windowInWords,
-} from '../../domain/webhooks.ts';
+import { actingFor, DISABLED_GONE, disabledFailing, type Webhook, windowInWords } from '../../domain/webhooks.ts';
 import type { AttemptVerdict } from '../../domain/webhook-retries.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
 import { recordWebhookDisabled } from '../../services/metrics.ts';
 import { retrySchedule } from '../../services/webhook-settings.ts';
 import type { Administrator } from '../../domain/administrator.ts';
-import { inScope } from '../event-scope.ts';
+import { disabledAimLost } from './webhook-aim.ts';
 
 /** What the health needs of a batch's attempts (deliveries.ts `AttemptContext`): the creator, and a subscription to read again. */
 interface HealthContext {
@@ -65,37 +57,6 @@ async function mailCreator(webhook: Webhook, context: HealthContext, window: str
     logger.warn('webhook disabled, but its creator could not be mailed', { webhookId: webhook.id, error });
   }
 }
-
-/** The permissions reading what a subscription's types send: `tickets:read` always (as before the `event.*` types), `events:read` with them. */
-export const readsNeeded = (events: readonly SubscribableType[]): Permission[] =>
-  events.some((type) => type.startsWith('event.')) ? ['tickets:read', 'events:read'] : ['tickets:read'];
-
-/**
- * Why the administrator a subscription acts for can deliver nothing through it any more
- * (removed, without `webhooks:manage` or what reads its types, `readsNeeded`, or no longer
- * reaching all of its events); undefined while they can. Then it is turned off rather than
- * cancelling each delivery unseen: `GET` says why, and a colleague with the rights takes it
- * over by aiming it.
- */
-export function aimLost(
-  administrator: Administrator | undefined,
-  webhook: Pick<Webhook, 'eventIds' | 'actsFor' | 'createdBy' | 'events'>,
-): string | undefined {
-  const who = `its administrator (${actingFor(webhook)})`;
-  if (!administrator) return `${who} is no longer an administrator`;
-  const needed = ['webhooks:manage' as const, ...readsNeeded(webhook.events)];
-  const lacking = needed.find((permission) => !administrator.permissions.includes(permission));
-  if (lacking === 'events:read') return `${who} may no longer read events through webhooks`;
-  if (lacking) return `${who} may no longer read tickets through webhooks`;
-  const scope = administrator.eventScope;
-  if (scope && (webhook.eventIds === null || webhook.eventIds.some((id) => !inScope(scope, id))))
-    return `${who} no longer reaches all of its events`;
-  return undefined;
-}
-
-/** The reason a subscription shows once turned off for `lost`. */
-export const disabledAimLost = (lost: string) =>
-  `${lost}: an administrator with tickets:read takes it over by aiming it (PATCH url, events or eventIds)`;
 
 /** Turns off a subscription whose administrator lost the right, unless someone changed it since it was read. */
 export async function disableAimLost(webhook: Webhook, lost: string, context: HealthContext): Promise<void> {
