@@ -43,7 +43,7 @@ const platform = new Set(PLATFORM_ENTRIES.flatMap((entry) => [...closureOf(entry
 const isPlatform = (file: string) => platform.has(file) || file.startsWith('shared/auth/');
 
 /** The files a request reaches beyond the platform, and their lines. */
-export function requestReach(handler: string) {
+function requestReach(handler: string) {
   const files = [...closureOf(handler)].filter((file) => !isPlatform(file));
   return { files: files.length, lines: files.reduce((sum, file) => sum + linesOf(file), 0) };
 }
