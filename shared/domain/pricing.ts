@@ -98,7 +98,7 @@ export interface Pricing {
   lines: PricedLine[];
   shipping: { amount: number; tax: number };
   amounts: PricedAmounts;
-  /** Per tax (name and rate), in the order first met; amounts without a tax are not listed. */
+  /** Per tax (name and rate), in the order first met; untaxed and free amounts (a free line, no fee) are not listed. */
   taxRates: RateTotal[];
 }
 
@@ -164,34 +164,37 @@ export function priceReservation(input: PricingInput): Pricing {
   const { currency } = input;
   const prices = input.lines.map((line) => toMinor(line.unitPrice, currency) * line.quantity);
   const lineDiscounts = discounts(prices, input);
-  const taxedItems: Taxed[] = [];
-  const lines = input.lines.map((line, index): PricedLine => {
-    const discounted = prices[index]! - lineDiscounts[index]!;
-    const tickets = taxed(discounted, line.tax, currency);
-    const fee = taxed(lineFee(discounted, line.quantity, input), input.feeTax, currency);
-    taxedItems.push(tickets, fee);
-    const figures = { amount: tickets.paid, taxAmount: tickets.tax, fee: fee.priced, feeTax: fee.tax };
-    return {
-      typeId: line.typeId,
-      quantity: line.quantity,
-      unitPrice: toMinor(line.unitPrice, currency),
-      price: prices[index]!,
-      discount: lineDiscounts[index]!,
-      fee: fee.priced,
-      feeTax: fee.tax,
-      tax: tickets.tax,
-      amount: tickets.paid,
-      tickets: ticketShares(figures, line.quantity, currency),
-    };
-  });
+  const priced = input.lines.map((line, index) => priceLine(line, prices[index]!, lineDiscounts[index]!, input));
+  const lines = priced.map(({ line }) => line);
   const shipping = taxed(toMinor(input.shipping?.amount ?? 0, currency), input.shipping?.tax, currency);
-  taxedItems.push(shipping);
+  const items = [...priced.flatMap(({ items }) => items), shipping];
   return {
     lines,
     shipping: { amount: shipping.priced, tax: shipping.tax },
-    amounts: totals(lines, shipping, taxedItems, currency),
-    taxRates: rateTotals(taxedItems),
+    amounts: totals(lines, shipping, items, currency),
+    taxRates: rateTotals(items),
   };
+}
+
+/** One line, its discount given: the fee on what is left, the taxes, each ticket's share. */
+function priceLine(line: PricingLine, price: number, discount: number, input: PricingInput) {
+  const { currency } = input;
+  const tickets = taxed(price - discount, line.tax, currency);
+  const fee = taxed(lineFee(price - discount, line.quantity, input), input.feeTax, currency);
+  const shares = { amount: tickets.paid, taxAmount: tickets.tax, fee: fee.priced, feeTax: fee.tax };
+  const priced: PricedLine = {
+    typeId: line.typeId,
+    quantity: line.quantity,
+    unitPrice: toMinor(line.unitPrice, currency),
+    price,
+    discount,
+    fee: fee.priced,
+    feeTax: fee.tax,
+    tax: tickets.tax,
+    amount: tickets.paid,
+    tickets: ticketShares(shares, line.quantity, currency),
+  };
+  return { line: priced, items: [tickets, fee] };
 }
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
@@ -214,7 +217,7 @@ function totals(lines: readonly PricedLine[], shipping: Taxed, items: readonly T
 function rateTotals(items: readonly Taxed[]): RateTotal[] {
   const byRate = new Map<string, RateTotal>();
   for (const { rule, tax, paid } of items) {
-    if (!rule) continue;
+    if (!rule || paid === 0) continue;
     const key = JSON.stringify([rule.name, rule.rate]);
     const entry = byRate.get(key) ?? { name: rule.name, rate: rule.rate, net: 0, tax: 0, gross: 0 };
     byRate.set(key, { ...entry, net: entry.net + paid - tax, tax: entry.tax + tax, gross: entry.gross + paid });

@@ -53,23 +53,19 @@ function reservation(seed: number): PricingInput {
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
-/** Every figure of a pricing, with where it is. */
+/** Every amount of money a pricing answers, with where it is. */
 function figures({ lines, shipping, amounts, taxRates }: Pricing): [string, number][] {
+  const named = (prefix: string, record: Record<string, number>) =>
+    Object.entries(record).map(([key, value]): [string, number] => [`${prefix}${key}`, value]);
   const { currency: _, ...totals } = amounts;
   return [
-    ...lines.flatMap((line, at) =>
-      Object.entries({ ...line, tickets: undefined, typeId: undefined, quantity: undefined })
-        .concat(line.tickets.flatMap((ticket, n) => Object.entries(ticket).map(([k, v]) => [`ticket ${n}.${k}`, v])))
-        .filter(([, value]) => value !== undefined)
-        .map(([key, value]): [string, number] => [`line ${at}.${key}`, value as number]),
-    ),
-    ...Object.entries(shipping).map(([key, value]): [string, number] => [`shipping.${key}`, value]),
-    ...Object.entries(totals),
-    ...taxRates.flatMap(({ net, tax, gross }, at) => [
-      [`rate ${at}.net`, net] as [string, number],
-      [`rate ${at}.tax`, tax] as [string, number],
-      [`rate ${at}.gross`, gross] as [string, number],
+    ...lines.flatMap(({ typeId: _, quantity: __, tickets, ...line }, at) => [
+      ...named(`line ${at}.`, line),
+      ...tickets.flatMap((ticket, n) => named(`line ${at} ticket ${n}.`, { ...ticket })),
     ]),
+    ...named('shipping.', shipping),
+    ...named('', totals),
+    ...taxRates.flatMap(({ net, tax, gross }, at) => named(`rate ${at}.`, { net, tax, gross })),
   ];
 }
 

@@ -109,7 +109,7 @@ describe('discounts', () => {
   });
 
   it('makes a line free at 100 %: no tax, no booking fee', () => {
-    const { lines, amounts } = priceReservation({
+    const { lines, amounts, taxRates } = priceReservation({
       ...twoTypes({ percentOff: 100, typeIds: [1] }),
       bookingFee: { perTicket: 1, percent: 5 },
       feeTax: vat(19),
@@ -118,6 +118,11 @@ describe('discounts', () => {
     // The other line: 1.00 per ticket + 5 % of 5.00 = 1.25, 19 % inside it: 19.96 → 20.
     expect(lines[1]).toMatchObject({ fee: 125, feeTax: 20 });
     expect(amounts).toMatchObject({ fees: 125, total: 500 + 125 });
+    // The free line lists no 0.00 at its rate: 500 × 7 / 107 = 32.71 → 33.
+    expect(taxRates).toEqual([
+      { name: 'VAT', rate: 7, net: 467, tax: 33, gross: 500 },
+      { name: 'VAT', rate: 19, net: 105, tax: 20, gross: 125 },
+    ]);
   });
 
   it('never spreads an amountOff over lines with nothing to discount', () => {
