@@ -14,7 +14,8 @@ import { type BookingFee, PERCENT_DECIMALS, type TaxRule } from './pricing-schem
  *   largest remainder (`splitAmount`), so each ticket carries its share and the shares add up to the line.
  * - **The order**: the price (unitPrice × quantity), then the discount, then the fee, then the taxes. A discount
  *   lowers the tickets' price only (never the fee or shipping); tax is on the discounted price; a fee's `percent` is
- *   of the discounted price; a line left free (a 100 % discount, or a free type) carries no fee and no tax.
+ *   of the discounted price (before a tax added to it); a line left free (a 100 % discount, or a free type) carries
+ *   no fee and no tax.
  * - **Discounts**: `percentOff` of each applicable line; `amountOff` spread over the applicable lines in proportion
  *   to their prices (`splitAmount`), capped at their price, so the lines' discounts add up to exactly the discount
  *   and no line goes below 0. Applicable: the lines of `typeIds`, or every line without them.
@@ -22,7 +23,8 @@ import { type BookingFee, PERCENT_DECIMALS, type TaxRule } from './pricing-schem
  *   added to it (`amount × rate ÷ 100`). Tickets, the fee (the stage's fee tax) and shipping each have their own.
  * - **As priced, and as paid**: a line's `amount` is what the buyer pays for its tickets (the discounted price, plus
  *   its tax when added); `fee` and `shipping` are as priced (before a tax added to them, in `feeTax`/the shipping's
- *   `tax`). So `total` = tickets − discount + fees + shipping + taxAdded, and `tax` counts every tax, included or added.
+ *   `tax`). So `total` = tickets − discount + fees + shipping + taxAdded, and `tax` counts every tax, included or
+ *   added.
  */
 
 export type Discount = ({ percentOff: number } | { amountOff: number }) & { typeIds?: readonly number[] };
