@@ -69,15 +69,21 @@ function figures({ lines, shipping, amounts, taxRates }: Pricing): [string, numb
   ];
 }
 
-/** True when `tax` is `base × rate ÷ (100 [+ rate])` rounded half away from zero to a multiple of `unit`. */
-function roundedOnce(tax: number, base: number, rule: TaxRule | undefined, unit: number): boolean {
-  if (!rule) return tax === 0;
-  const rate = BigInt(Math.round(rule.rate * 1000));
-  const whole = rule.inclusive ? 100_000n + rate : 100_000n;
-  const off = BigInt(tax) * whole - BigInt(base) * rate;
+/** True when `value` is `base × part ÷ whole` rounded half away from zero (base ≥ 0) to a multiple of `unit`. */
+function roundedOnce(value: number, base: number, part: bigint, whole: bigint, unit: number): boolean {
+  const off = BigInt(value) * whole - BigInt(base) * part;
   const half = BigInt(unit) * whole;
   // Within half a unit, and an exact half only upwards.
-  return 2n * off <= half && -2n * off < half && tax % unit === 0;
+  return 2n * off <= half && -2n * off < half && value % unit === 0;
+}
+
+const thousandths = (percent: number) => BigInt(Math.round(percent * 1000));
+
+/** True when `tax` is `base × rate ÷ (100 [+ rate])`, rounded once; 0 without a tax. */
+function taxRoundedOnce(tax: number, base: number, rule: TaxRule | undefined, unit: number): boolean {
+  if (!rule) return tax === 0;
+  const rate = thousandths(rule.rate);
+  return roundedOnce(tax, base, rate, rule.inclusive ? 100_000n + rate : 100_000n, unit);
 }
 
 describe('pricing, for random reservations', () => {
@@ -121,12 +127,12 @@ describe('pricing, for random reservations', () => {
         expect(line.discount >= 0 && discounted >= 0, context).toBe(true);
         expect(line.tax <= line.amount, context).toBe(true);
         expect(line.amount, context).toBe(rule?.inclusive === false ? discounted + line.tax : discounted);
-        expect(roundedOnce(line.tax, discounted, rule, unit), `line ${at} tax, ${context}`).toBe(true);
-        expect(roundedOnce(line.feeTax, line.fee, input.feeTax, unit), `line ${at} fee tax, ${context}`).toBe(true);
+        expect(taxRoundedOnce(line.tax, discounted, rule, unit), `line ${at} tax, ${context}`).toBe(true);
+        expect(taxRoundedOnce(line.feeTax, line.fee, input.feeTax, unit), `line ${at} fee tax, ${context}`).toBe(true);
         if (discounted === 0) expect([line.amount, line.tax, line.fee, line.feeTax], context).toEqual([0, 0, 0, 0]);
         for (const ticket of line.tickets) expect(ticket.taxAmount <= ticket.amount, context).toBe(true);
       });
-      expect(roundedOnce(shipping.tax, shipping.amount, input.shipping?.tax, unit), context).toBe(true);
+      expect(taxRoundedOnce(shipping.tax, shipping.amount, input.shipping?.tax, unit), context).toBe(true);
     }
   });
 
@@ -147,5 +153,35 @@ describe('pricing, for random reservations', () => {
     }
     // The rounds did spread discounts over several lines, not only one.
     expect(spread).toBeGreaterThan(ROUNDS / 20);
+  });
+
+  it("takes a percentOff of each applicable line's price, and a fee's percent of what is left, each rounded once", () => {
+    let checked = 0;
+    for (let seed = 0; seed < ROUNDS; seed += 1) {
+      const input = reservation(seed);
+      const { discount, bookingFee, currency } = input;
+      const { lines } = priceReservation(input);
+      const unit = chargeableUnit(currency);
+      const context = `round ${seed}: ${JSON.stringify(input)}`;
+      lines.forEach((line, at) => {
+        const applies = discount && (!discount.typeIds || discount.typeIds.includes(line.typeId));
+        if (discount && 'percentOff' in discount) {
+          const percent = applies ? thousandths(discount.percentOff) : 0n;
+          expect(roundedOnce(line.discount, line.price, percent, 100_000n, unit), `line ${at}, ${context}`).toBe(true);
+          checked += 1;
+        }
+        const discounted = line.price - line.discount;
+        if (!bookingFee || discounted === 0) {
+          expect(line.fee, context).toBe(0);
+          return;
+        }
+        const perTicket = toMinor(bookingFee.perTicket ?? 0, currency) * line.quantity;
+        const percent = thousandths(bookingFee.percent ?? 0);
+        expect(roundedOnce(line.fee - perTicket, discounted, percent, 100_000n, unit), `line ${at}, ${context}`).toBe(
+          true,
+        );
+      });
+    }
+    expect(checked).toBeGreaterThan(ROUNDS / 4);
   });
 });
