@@ -1,5 +1,5 @@
-import { fitsCurrency, hasDecimals, proportionOf, splitAmount, toMinor } from '../money.ts';
-import { type BookingFee, PERCENT_DECIMALS, type TaxRule } from './pricing-schemas.ts';
+import { fitsCurrency, proportionOf, splitAmount, toMinor } from '../money.ts';
+import { type BookingFee, PERCENT_DECIMALS, percentage, type TaxRule } from './pricing-schemas.ts';
 
 /**
  * Prices a reservation's lines: discount, booking fee and tax, every amount in the currency's minor units. Pure: the
@@ -231,6 +231,8 @@ function rateTotals(items: readonly Taxed[]): RateTotal[] {
  * What the pricing takes, checked as the API's schemas do (pricing-schemas.ts) and the use cases against the
  * currency: a RangeError here is a caller's bug (a stored price that does not fit its currency), never a client's.
  */
+const PERCENTAGE = percentage();
+
 function checkInput(input: PricingInput): void {
   const { currency, discount } = input;
   const amounts = [
@@ -246,9 +248,7 @@ function checkInput(input: PricingInput): void {
     input.bookingFee?.percent ?? 0,
     discount && 'percentOff' in discount ? discount.percentOff : 0,
   ];
-  const badPercent = percents.find(
-    (percent) => !(percent >= 0 && percent <= 100 && hasDecimals(percent, PERCENT_DECIMALS)),
-  );
+  const badPercent = percents.find((percent) => !PERCENTAGE.safeParse(percent).success);
   if (badPercent !== undefined) throw new RangeError(`${badPercent} is not a percentage to price with.`);
   const badLine = input.lines.find((line) => !Number.isSafeInteger(line.quantity) || line.quantity < 1);
   if (badLine) throw new RangeError(`A line of type ${badLine.typeId} has no tickets to price: ${badLine.quantity}.`);
