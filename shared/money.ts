@@ -255,6 +255,32 @@ export function splitAmount(minor: number, weights: readonly number[], currency:
 }
 
 /**
+ * The smallest amount that can be charged, in the currency's minor units (1 for most, 10 fils of KWD, 100 of MGA's
+ * ISO cents): what every computed amount (a tax, a fee, a discount) is rounded to, so that any sum of them can be
+ * charged as it is.
+ */
+export const chargeableUnit = (currency: string): number => payableStep(currency);
+
+/**
+ * `minor × part ÷ whole` (a percentage of an amount: a tax, a fee, a discount), rounded half away from zero to a
+ * chargeable amount (a whole number of `chargeableUnit`s). Computed in integers (BigInt), so 887.5 cents is a tie
+ * and goes to 888, never to float noise. Half away from zero is the commercial rule: pretix's `round_decimal`
+ * (Python's ROUND_HALF_UP), the EU's euro conversion rule (Regulation 1103/97, art. 5: an exact half is rounded up);
+ * a negative amount (a credit) rounds as its positive does, so a refund's figures mirror the sale's.
+ */
+export function proportionOf(minor: number, part: number, whole: number, currency: string): number {
+  if (!Number.isSafeInteger(minor) || !Number.isSafeInteger(part) || part < 0)
+    throw new RangeError(`${part}/${whole} of ${minor} minor units: whole numbers only, the part not negative.`);
+  if (!Number.isSafeInteger(whole) || whole <= 0)
+    throw new RangeError(`A proportion's whole must be above 0: ${whole}.`);
+  const step = BigInt(payableStep(currency));
+  const exact = BigInt(Math.abs(minor)) * BigInt(part);
+  const unit = BigInt(whole) * step;
+  const rounded = Number(((2n * exact + unit) / (2n * unit)) * step);
+  return minor < 0 ? 0 - rounded : rounded;
+}
+
+/**
  * An amount as a mail or a page writes it: the code, then the amount with its currency's decimals (`JPY 1000`,
  * `EUR 12.50`, `KWD 1.500`); without a currency (an order of an event that has none) two decimals, as before.
  */

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   addAmounts,
+  chargeableUnit,
   chargeLimitProblem,
   chargeLimits,
   currencyDecimals,
   currencyExponent,
   fitsCurrency,
   fromStripeAmount,
+  proportionOf,
   splitAmount,
   toMajor,
   toMinor,
@@ -99,5 +101,28 @@ describe('money (shared/money.ts)', () => {
     expect(() => splitAmount(1005, [1, 1], 'KWD')).toThrow(RangeError);
     expect(() => splitAmount(100, [0, 0], 'EUR')).toThrow(RangeError);
     expect(() => splitAmount(100, [1.5, 1], 'EUR')).toThrow(RangeError);
+  });
+
+  it('takes a proportion of an amount rounded half away from zero, to a chargeable amount', () => {
+    // 8.875 % of USD 100.00 is 887.5 cents: a tie, which goes up (half-even would keep 888 too; 2.5 tells them apart).
+    expect(proportionOf(10_000, 8875, 100_000, 'USD')).toBe(888);
+    expect(proportionOf(50, 5000, 100_000, 'USD')).toBe(3);
+    expect(proportionOf(-50, 5000, 100_000, 'USD')).toBe(-3);
+    expect(proportionOf(49, 5000, 100_000, 'USD')).toBe(2);
+    expect(proportionOf(0, 21_000, 121_000, 'EUR')).toBe(0);
+    expect(Object.is(proportionOf(-1, 1, 100, 'EUR'), 0)).toBe(true);
+    // Included tax: 12100 × 21 / 121 is exactly 2100, in BigInt however large the amount.
+    expect(proportionOf(12_100, 21_000, 121_000, 'EUR')).toBe(2100);
+    expect(proportionOf(9_007_199_254_740_000, 3, 7, 'EUR')).toBe(3_860_228_252_031_429);
+  });
+
+  it('rounds to what Stripe can charge: tens of fils in KWD, whole ariary in MGA', () => {
+    expect(['EUR', 'JPY', 'KWD', 'MGA'].map(chargeableUnit)).toEqual([1, 1, 10, 100]);
+    expect(proportionOf(1250, 5000, 100_000, 'KWD')).toBe(60);
+    expect(proportionOf(1250, 6000, 100_000, 'KWD')).toBe(80);
+    expect(proportionOf(10_000, 150, 10_000, 'MGA')).toBe(200);
+    expect(() => proportionOf(100, 1, 0, 'EUR')).toThrow(RangeError);
+    expect(() => proportionOf(1.5, 1, 2, 'EUR')).toThrow(RangeError);
+    expect(() => proportionOf(100, -1, 2, 'EUR')).toThrow(RangeError);
   });
 });
