@@ -13,10 +13,11 @@ import { HoldRefused, holdAction } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**
- * Orders: `ORDER#<id>` / `ORDER` (sequence `ORDER`), with GSI1
- * `CUSTOMER_ORDERS#<customerId>` and GSI2 `CUSTOMER_EVENT_ORDERS#<customerId>#<eventId>`,
- * both sorted by `<purchasedDate>#<id:10>`, so a customer's orders (of an event) in a
- * purchase-date range are one key condition, newest first when read backwards.
+ * Orders: `ORDER#<id>` / `ORDER` (sequence `ORDER`), on the status-keyed GSI4 and GSI6, and
+ * its list entry `ORDER#<id>` / `ORDER_LISTS` on GSI1 `CUSTOMER_ORDERS#<customerId>`, GSI2
+ * `CUSTOMER_EVENT_ORDERS#<customerId>#<eventId>`, GSI3 and GSI5 (keys.ts), all sorted by
+ * `<purchasedDate>#<id:10>`, so a customer's orders (of an event) in a purchase-date range are
+ * one key condition, newest first when read backwards.
  *
  * Counts `CUSTOMER#<id>` / `ORDER_COUNTS`, moved in the order's creation transaction:
  * `total`, and one top-level attribute per event (`event#<id>`) and per ticket type
@@ -24,15 +25,33 @@ import { fromTicketItem } from './ticket-records.ts';
  * missing top-level number but cannot add into a map that does not exist yet.
  */
 const ENTITY = 'Order';
+const LIST_ENTITY = 'OrderListEntry';
 
 export const orderItem = (order: Order) => ({
   ...keys.order(order.id),
-  ...keys.orderIndexes(order.customerId, order.eventId, order.purchasedDate, order.id),
-  ...keys.orderStaffIndexes(order),
   ...keys.orderStatusIndexes(order),
   entity: ENTITY,
   ...withoutAttendees(order),
 });
+
+/**
+ * The order's entry in the lists its status does not key (keys.ts `orderListEntry`): written once, with the order,
+ * and never again, so none of the order's later writes touches those four indexes.
+ */
+export const orderListEntryItem = (order: Order) => ({
+  ...keys.orderListEntry(order.id),
+  ...keys.orderIndexes(order.customerId, order.eventId, order.purchasedDate, order.id),
+  ...keys.orderStaffIndexes(order),
+  entity: LIST_ENTITY,
+  orderId: order.id,
+});
+
+/**
+ * The order an order list's index item names: a list entry's `orderId`, or the order item itself (in the status
+ * lists, and in every list for an order written before the entries were: its own item still holds those places).
+ */
+export const listedOrderId = (item: Record<string, unknown>): number =>
+  item.entity === LIST_ENTITY ? Number(item.orderId) : Number(item.id);
 
 export const fromItem = (item: Record<string, unknown>) => storedAs<Order>(item);
 
@@ -62,6 +81,7 @@ export async function commitNewOrder(order: Order, event: LinkedEvent): Promise<
 /** The new order's actions, for a caller writing them in a transaction of its own (the checkout's). */
 export const newOrderActions = (order: Order, event: LinkedEvent) => [
   { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
+  { Put: { TableName: tableName(), Item: orderListEntryItem(order) } },
   ...customerActions(order, event),
   ...staffCountMoves(order, { n: 1, [`s#${order.status}`]: 1 }),
   ...(order.checkout?.attendees ? [attendeesPut(order.id, order.checkout.attendees)] : []),

@@ -5,7 +5,7 @@ import { batchGet } from '../data/client.ts';
 import { ORDER_SHARDS } from '../data/customer-keys.ts';
 import { keys } from '../data/keys.ts';
 import { disputedOrderId } from '../data/order-disputes.ts';
-import { fromItem } from '../data/orders.ts';
+import { fromItem, listedOrderId } from '../data/orders.ts';
 import { walkMerged, type WalkOptions, type WalkSource } from './merged-walk.ts';
 
 /**
@@ -52,18 +52,36 @@ const bounds = ({ from, to }: PurchaseRange) => ({
   high: to === undefined ? undefined : keys.timeSortBound(to, 'last'),
 });
 
+/**
+ * An order list's index items read as their orders: the status lists (GSI4, GSI6) hold the order item itself, the
+ * other lists its list entry (orders.ts `orderListEntryItem`), whose page of orders is one BatchGetItem (an entry
+ * whose order is gone is left out). `keep` judges the order, after its read: it may filter on what moves (status).
+ */
+function ordersOf(entries: boolean, keep: OrderWalk['keep']): Pick<WalkOptions, 'keep' | 'confirm' | 'confirmFilters'> {
+  if (!entries) return { keep: keep && ((item) => keep(fromItem(item))) };
+  return {
+    confirmFilters: keep !== undefined,
+    confirm: async (batch) => {
+      const orders = await batchGet(batch.map(({ item }) => keys.order(listedOrderId(item))));
+      return batch.flatMap((entry, i) => {
+        const order = orders[i];
+        return order && (!keep || keep(fromItem(order))) ? [{ sort: entry.sort, item: order }] : [];
+      });
+    },
+  };
+}
+
 async function walkOrders(
   sources: WalkSource[],
   walk: OrderWalk & Pick<WalkOptions, 'confirm'>,
+  entries: boolean,
 ): Promise<OrderWalkRead> {
-  const { keep } = walk;
   const read = await walkMerged(sources, {
     need: walk.need,
     budget: PORTAL_READ_BUDGET,
     descending: true,
     after: walk.after,
-    keep: keep && ((item) => keep(fromItem(item))),
-    confirm: walk.confirm,
+    ...(walk.confirm ? { confirm: walk.confirm } : ordersOf(entries, walk.keep)),
   });
   return {
     orders: read.items.map(({ sort, item }) => ({ sort, order: fromItem(item) })),
@@ -85,6 +103,7 @@ export function walkCustomerOrders(
   return walkOrders(
     partitions.map((partition) => ({ partition, ...bounds(range) })),
     walk,
+    true,
   );
 }
 
@@ -101,6 +120,7 @@ export function walkStaffOrders(filter: StaffOrderPartitions, walk: OrderWalk): 
   return walkOrders(
     partitions.map((partition) => ({ partition, ...bounds(filter) })),
     walk,
+    status === undefined,
   );
 }
 
@@ -125,6 +145,7 @@ export function walkDisputedOrders(
         return batch.flatMap((entry, i) => (orders[i] ? [{ sort: entry.sort, item: orders[i] }] : []));
       },
     },
+    false,
   );
 }
 
