@@ -44,6 +44,17 @@ export const orderListEntryItem = (order: Order) => ({
   ...keys.orderStaffIndexes(order),
   entity: LIST_ENTITY,
   orderId: order.id,
+  eventId: order.eventId,
+  typeIds: order.typeIds,
+});
+
+/** What an order's list entry tells of it: what never changes once it is made, what a list may filter on unread. */
+export type ListedOrder = Pick<Order, 'eventId' | 'typeIds'>;
+
+/** The listed facts of an order list's index item (an entry, or the order item itself). */
+export const listedOrder = (item: Record<string, unknown>): ListedOrder => ({
+  eventId: Number(item.eventId),
+  typeIds: (item.typeIds as number[] | undefined) ?? [],
 });
 
 /**

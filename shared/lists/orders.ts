@@ -5,7 +5,7 @@ import { batchGet } from '../data/client.ts';
 import { ORDER_SHARDS } from '../data/customer-keys.ts';
 import { keys } from '../data/keys.ts';
 import { disputedOrderId } from '../data/order-disputes.ts';
-import { fromItem, listedOrderId } from '../data/orders.ts';
+import { fromItem, type ListedOrder, listedOrder, listedOrderId } from '../data/orders.ts';
 import { walkMerged, type WalkOptions, type WalkSource } from './merged-walk.ts';
 
 /**
@@ -28,7 +28,12 @@ export interface OrderWalk {
   need: number;
   /** The sort key after which the walk resumes (the cursor's). */
   after?: string;
-  /** Whether a read order is kept (checked as read; undefined: all). */
+  /**
+   * Whether an order is kept, judged on what its list entry holds (its event and types, which never change), before
+   * any order is read: a filter on them reads only the orders it keeps. Undefined: all.
+   */
+  keepListed?: (listed: ListedOrder) => boolean;
+  /** Whether a read order is kept, judged on the whole order (a filter on what moves, its status). Undefined: all. */
   keep?: (order: Order) => boolean;
 }
 
@@ -55,11 +60,19 @@ const bounds = ({ from, to }: PurchaseRange) => ({
 /**
  * An order list's index items read as their orders: the status lists (GSI4, GSI6) hold the order item itself, the
  * other lists its list entry (orders.ts `orderListEntryItem`), whose page of orders is one BatchGetItem (an entry
- * whose order is gone is left out). `keep` judges the order, after its read: it may filter on what moves (status).
+ * whose order is gone is left out). `keepListed` judges the index item as read; `keep` the order, after its read.
  */
-function ordersOf(entries: boolean, keep: OrderWalk['keep']): Pick<WalkOptions, 'keep' | 'confirm' | 'confirmFilters'> {
-  if (!entries) return { keep: keep && ((item) => keep(fromItem(item))) };
+function ordersOf(
+  entries: boolean,
+  { keepListed, keep }: Pick<OrderWalk, 'keepListed' | 'keep'>,
+): Pick<WalkOptions, 'keep' | 'confirm' | 'confirmFilters'> {
+  const listed = keepListed && ((item: Record<string, unknown>) => keepListed(listedOrder(item)));
+  if (!entries) {
+    if (!listed && !keep) return {};
+    return { keep: (item) => (!listed || listed(item)) && (!keep || keep(fromItem(item))) };
+  }
   return {
+    keep: listed,
     confirmFilters: keep !== undefined,
     confirm: async (batch) => {
       const orders = await batchGet(batch.map(({ item }) => keys.order(listedOrderId(item))));
@@ -81,7 +94,7 @@ async function walkOrders(
     budget: PORTAL_READ_BUDGET,
     descending: true,
     after: walk.after,
-    ...(walk.confirm ? { confirm: walk.confirm } : ordersOf(entries, walk.keep)),
+    ...(walk.confirm ? { confirm: walk.confirm } : ordersOf(entries, walk)),
   });
   return {
     orders: read.items.map(({ sort, item }) => ({ sort, order: fromItem(item) })),
