@@ -6,6 +6,7 @@ import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs, TransactionCancelled } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { attendeesPut, withoutAttendees } from './order-attendees.ts';
+import { orderListEntryItem } from './order-list-entries.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
@@ -25,7 +26,6 @@ import { fromTicketItem } from './ticket-records.ts';
  * missing top-level number but cannot add into a map that does not exist yet.
  */
 const ENTITY = 'Order';
-const LIST_ENTITY = 'OrderListEntry';
 
 export const orderItem = (order: Order) => ({
   ...keys.order(order.id),
@@ -33,36 +33,6 @@ export const orderItem = (order: Order) => ({
   entity: ENTITY,
   ...withoutAttendees(order),
 });
-
-/**
- * The order's entry in the lists its status does not key (keys.ts `orderListEntry`): written once, with the order,
- * and never again, so none of the order's later writes touches those four indexes.
- */
-export const orderListEntryItem = (order: Order) => ({
-  ...keys.orderListEntry(order.id),
-  ...keys.orderIndexes(order.customerId, order.eventId, order.purchasedDate, order.id),
-  ...keys.orderStaffIndexes(order),
-  entity: LIST_ENTITY,
-  orderId: order.id,
-  eventId: order.eventId,
-  typeIds: order.typeIds,
-});
-
-/** What an order's list entry tells of it: what never changes once it is made, what a list may filter on unread. */
-export type ListedOrder = Pick<Order, 'eventId' | 'typeIds'>;
-
-/** The listed facts of an order list's index item (an entry, or the order item itself). */
-export const listedOrder = (item: Record<string, unknown>): ListedOrder => ({
-  eventId: Number(item.eventId),
-  typeIds: (item.typeIds as number[] | undefined) ?? [],
-});
-
-/**
- * The order an order list's index item names: a list entry's `orderId`, or the order item itself (in the status
- * lists, and in every list for an order written before the entries were: its own item still holds those places).
- */
-export const listedOrderId = (item: Record<string, unknown>): number =>
-  item.entity === LIST_ENTITY ? Number(item.orderId) : Number(item.id);
 
 export const fromItem = (item: Record<string, unknown>) => storedAs<Order>(item);
 

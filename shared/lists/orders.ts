@@ -5,7 +5,8 @@ import { batchGet } from '../data/client.ts';
 import { ORDER_SHARDS } from '../data/customer-keys.ts';
 import { keys } from '../data/keys.ts';
 import { disputedOrderId } from '../data/order-disputes.ts';
-import { fromItem, type ListedOrder, listedOrder, listedOrderId } from '../data/orders.ts';
+import { type ListedOrder, listedOrder, listedOrderId } from '../data/order-list-entries.ts';
+import { fromItem } from '../data/orders.ts';
 import { walkMerged, type WalkOptions, type WalkSource } from './merged-walk.ts';
 
 /**
