@@ -1,4 +1,4 @@
-import type { Order } from '../domain/order.ts';
+import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -10,10 +10,16 @@ import { keys } from './keys.ts';
  */
 const LIST_ENTITY = 'OrderListEntry';
 
-/** The entry of a new order: its four list places, and what never changes of it (event, types) for the lists' filters. */
+/**
+ * The entry of a new order: its list places, and what never changes of it (event, types) for the lists' filters. A
+ * walk-up sale's has no customer's lists: no account reads them (a customer filter names an account), and one
+ * customer's partitions would be index partitions every event's desk sales write.
+ */
 export const orderListEntryItem = (order: Order) => ({
   ...keys.orderListEntry(order.id),
-  ...keys.orderIndexes(order.customerId, order.eventId, order.purchasedDate, order.id),
+  ...(order.customerId === WALK_UP_CUSTOMER
+    ? {}
+    : keys.orderIndexes(order.customerId, order.eventId, order.purchasedDate, order.id)),
   ...keys.orderStaffIndexes(order),
   entity: LIST_ENTITY,
   orderId: order.id,

@@ -436,9 +436,10 @@ describe("write units by AWS rules, of an event's types and their stock (in the 
 describe('write units by AWS rules, of a box-office sale', () => {
   /**
    * 1. the order's id (from the container's block: 0), then one transaction: its stock shard `left` → `held` (2), the
-   *    order `pending` in its two status-keyed indexes (6, within 1 KB) and its list entry in the four others (10),
-   *    the order's shards of the staff's event and all-events counts (4); a walk-up sale has no customer's link to the
-   *    event or order counts (a sale to an account: 4 and 2);
+   *    order `pending` in its two status-keyed indexes (6, within 1 KB) and its list entry in the event's and every
+   *    order's lists (6), the order's shards of the staff's event and all-events counts (4); a walk-up sale has no
+   *    customer's link to the event or order counts, nor a place in a customer's order lists (a sale to an account: 4,
+   *    2, and its entry in the customer's two lists 4 more);
    * 2. the ticket issued from the hold as the portal's paid ticket, in one transaction with the order `active`
    *    (shared/use-cases/orders/issue-order-tickets.ts): its id (from the block), the ticket, history, barcode,
    *    lists, search tokens, statistics and position blocks, and its shard `held` → `sold` (the type's `sold` there,
@@ -466,7 +467,7 @@ describe('write units by AWS rules, of a box-office sale', () => {
     );
   };
 
-  it('POST /orders of one ticket to a walk-up: the order and its hold (22), the ticket issued from it (70, and 6 per barcode word) with the order recorded and active in the same transaction (14)', async () => {
+  it('POST /orders of one ticket to a walk-up: the order and its hold (18), the ticket issued from it (70, and 6 per barcode word) with the order recorded and active in the same transaction (14)', async () => {
     const { result, writes } = await sellOne();
     expect(result.status, result.raw).toBe(201);
     const order = (await storedItem(keys.order(Number(result.body.data.id)))) as Item;
@@ -479,7 +480,7 @@ describe('write units by AWS rules, of a box-office sale', () => {
     expect(byKind(writes), describeWrites(writes)).toEqual({
       STOCK: 4,
       ORDER: 16,
-      ORDER_LISTS: 10,
+      ORDER_LISTS: 6,
       COUNT: 8,
       TICKET: 6,
       HISTORY: 2,
@@ -492,7 +493,7 @@ describe('write units by AWS rules, of a box-office sale', () => {
       POS: 10,
       BOUGHT: 12,
     });
-    expect(writes.units).toBe(94 + search);
+    expect(writes.units).toBe(90 + search);
     // The staff's counts: twice (created, then active) the order's shard of its event's count and of its group's.
     const orderId = Number(result.body.data.id);
     const eventId = Number(order.eventId);
@@ -510,17 +511,17 @@ describe('write units by AWS rules, of a box-office sale', () => {
     );
   });
 
-  it("POST /orders to a customer's account adds the customer's link to the event (4) and order counts (2)", async () => {
+  it("POST /orders to a customer's account adds the customer's link to the event (4), order counts (2) and its order's places in the customer's lists (4)", async () => {
     const customer = await newCustomer();
     const { result, writes } = await sellOne({ customerId: customer.id });
     expect(result.status, result.raw).toBe(201);
     // The customer's link to the event is keyed `EVENT#<eventId:10>` under CUSTOMER#<id>.
     const kinds = byKind(writes);
     const link = Object.keys(kinds).find((kind) => kind.startsWith('EVENT#'));
-    expect({ LINK: kinds[link!], ORDER_COUNTS: kinds.ORDER_COUNTS }, describeWrites(writes)).toEqual({
-      LINK: 4,
-      ORDER_COUNTS: 2,
-    });
+    expect(
+      { LINK: kinds[link!], ORDER_COUNTS: kinds.ORDER_COUNTS, ORDER_LISTS: kinds.ORDER_LISTS },
+      describeWrites(writes),
+    ).toEqual({ LINK: 4, ORDER_COUNTS: 2, ORDER_LISTS: 10 });
   });
 });
 
