@@ -55,11 +55,23 @@ export const itemSize = (item: Item): number =>
   Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + attributeSize(value), 0);
 const kilobytes = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 
-type IndexShape = (typeof TABLE_SCHEMA.globalIndexes)[number];
+/** An index as priced: its keys and what it projects (absent: ALL, as TABLE_SCHEMA's indexes are declared). */
+export interface IndexShape {
+  indexName: string;
+  partitionKey: string;
+  sortKey: string;
+  projection?: { type: 'ALL' | 'KEYS_ONLY' | 'INCLUDE'; attributes?: readonly string[] };
+}
 
-/** The item as the index holds it: every attribute (ALL), the keys (KEYS_ONLY), or the keys and the listed ones (INCLUDE). */
+/**
+ * The item as the index holds it: every attribute (ALL), the keys (KEYS_ONLY), or the keys and the listed ones
+ * (INCLUDE). What makes an update free in an index: AWS writes to a GSI only when its keys or a projected attribute
+ * change ("Provisioned throughput considerations for Global Secondary Indexes", Writes:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes),
+ * and sizes the index write by the index entry, the projected item.
+ */
 function projected(item: Item, index: IndexShape): Item {
-  const projection = (index as { projection?: { type: string; attributes?: readonly string[] } }).projection;
+  const { projection } = index;
   if (!projection || projection.type === 'ALL') return item;
   const kept = new Set([
     TABLE_SCHEMA.partitionKey,
@@ -109,10 +121,11 @@ export function indexWrites(
   after: Item | undefined,
   transactional: boolean,
   conditionCheck = false,
+  indexes: readonly IndexShape[] = TABLE_SCHEMA.globalIndexes,
 ): IndexWrite[] {
   if (conditionCheck) return [];
   const times = transactional ? 2 : 1;
-  return TABLE_SCHEMA.globalIndexes.flatMap((index) =>
+  return indexes.flatMap((index) =>
     indexPartitionWrites(before, after, index).map((write) => ({ ...write, units: times * write.units })),
   );
 }
@@ -127,11 +140,12 @@ export function priceWrite(
   before: Item | undefined,
   after: Item | undefined,
   conditionCheck = false,
+  shapes: readonly IndexShape[] = TABLE_SCHEMA.globalIndexes,
 ): ItemWrite {
   const times = transactional ? 2 : 1;
   const item = times * kilobytes(Math.max(before ? itemSize(before) : 0, after ? itemSize(after) : 0));
   const indexes: Record<string, number> = {};
-  for (const write of indexWrites(before, after, transactional, conditionCheck))
+  for (const write of indexWrites(before, after, transactional, conditionCheck, shapes))
     indexes[write.indexName] = (indexes[write.indexName] ?? 0) + write.units;
   return {
     key,

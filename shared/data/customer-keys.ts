@@ -74,6 +74,13 @@ export const customerKeys = {
   order: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER' }),
   /** A checkout order's attendees, beside the order: written once, so the order's own writes stay small (orders.ts). */
   orderAttendees: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ATTENDEES' }),
+  /**
+   * An order's place in the lists that never move with its status (GSI1, GSI2, GSI3, GSI5 below), a small item
+   * beside the order written once with it: the order item itself is only in the status-keyed GSI4 and GSI6, so each
+   * write of the order (its status moves, payments, issued tickets) rewrites two index entries, not six. The lists
+   * read these entries and then the page's orders (shared/lists/orders.ts).
+   */
+  orderListEntry: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER_LISTS' }),
   /** GSI1 a customer's orders, GSI2 a customer's orders of one event; both sorted by purchase time. */
   customerOrders: (customerId: number) => on('GSI1', `CUSTOMER_ORDERS#${customerId}`),
   customerEventOrders: (customerId: number, eventId: number) =>

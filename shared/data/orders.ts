@@ -6,6 +6,7 @@ import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName, transactWrite, storedAs, TransactionCancelled } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { attendeesPut, withoutAttendees } from './order-attendees.ts';
+import { orderListEntryItem } from './order-list-entries.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
@@ -13,10 +14,11 @@ import { HoldRefused, holdAction } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**
- * Orders: `ORDER#<id>` / `ORDER` (sequence `ORDER`), with GSI1
- * `CUSTOMER_ORDERS#<customerId>` and GSI2 `CUSTOMER_EVENT_ORDERS#<customerId>#<eventId>`,
- * both sorted by `<purchasedDate>#<id:10>`, so a customer's orders (of an event) in a
- * purchase-date range are one key condition, newest first when read backwards.
+ * Orders: `ORDER#<id>` / `ORDER` (sequence `ORDER`), on the status-keyed GSI4 and GSI6, and
+ * its list entry `ORDER#<id>` / `ORDER_LISTS` on GSI1 `CUSTOMER_ORDERS#<customerId>`, GSI2
+ * `CUSTOMER_EVENT_ORDERS#<customerId>#<eventId>`, GSI3 and GSI5 (keys.ts), all sorted by
+ * `<purchasedDate>#<id:10>`, so a customer's orders (of an event) in a purchase-date range are
+ * one key condition, newest first when read backwards.
  *
  * Counts `CUSTOMER#<id>` / `ORDER_COUNTS`, moved in the order's creation transaction:
  * `total`, and one top-level attribute per event (`event#<id>`) and per ticket type
@@ -27,8 +29,6 @@ const ENTITY = 'Order';
 
 export const orderItem = (order: Order) => ({
   ...keys.order(order.id),
-  ...keys.orderIndexes(order.customerId, order.eventId, order.purchasedDate, order.id),
-  ...keys.orderStaffIndexes(order),
   ...keys.orderStatusIndexes(order),
   entity: ENTITY,
   ...withoutAttendees(order),
@@ -62,6 +62,7 @@ export async function commitNewOrder(order: Order, event: LinkedEvent): Promise<
 /** The new order's actions, for a caller writing them in a transaction of its own (the checkout's). */
 export const newOrderActions = (order: Order, event: LinkedEvent) => [
   { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
+  { Put: { TableName: tableName(), Item: orderListEntryItem(order) } },
   ...customerActions(order, event),
   ...staffCountMoves(order, { n: 1, [`s#${order.status}`]: 1 }),
   ...(order.checkout?.attendees ? [attendeesPut(order.id, order.checkout.attendees)] : []),

@@ -36,6 +36,11 @@ export interface WalkOptions {
   /** A batch of kept items checked further (a batch read): those that stay, in order. */
   confirm?: (batch: Walked[]) => Promise<Walked[]>;
   /**
+   * Whether `confirm` may leave items out (default true): one that only reads each item's whole (an order list's
+   * entries, shared/lists/orders.ts) keeps them all, so the walk reads what the page needs, not chunks.
+   */
+  confirmFilters?: boolean;
+  /**
    * One item per sort key: of items of several partitions that share a sort key (adjacent in
    * the merge), only the first read is judged, from the first source listed on a tie.
    */
@@ -88,7 +93,7 @@ export async function walkMerged(sources: readonly WalkSource[], options: WalkOp
     pending = [];
     items.push(...(confirm ? await confirm(batch) : batch));
   };
-  const filtered = keep !== undefined || confirm !== undefined;
+  const filtered = keep !== undefined || (confirm !== undefined && options.confirmFilters !== false);
   const fill = async (stream: Stream, refills: number) => {
     const sortName = keyAttributes(stream.source.partition).sort;
     // The cursor's own item is read again (and dropped) by each partition's first Query.

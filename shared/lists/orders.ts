@@ -5,6 +5,7 @@ import { batchGet } from '../data/client.ts';
 import { ORDER_SHARDS } from '../data/customer-keys.ts';
 import { keys } from '../data/keys.ts';
 import { disputedOrderId } from '../data/order-disputes.ts';
+import { type ListedOrder, listedOrder, listedOrderId } from '../data/order-list-entries.ts';
 import { fromItem } from '../data/orders.ts';
 import { walkMerged, type WalkOptions, type WalkSource } from './merged-walk.ts';
 
@@ -28,7 +29,12 @@ export interface OrderWalk {
   need: number;
   /** The sort key after which the walk resumes (the cursor's). */
   after?: string;
-  /** Whether a read order is kept (checked as read; undefined: all). */
+  /**
+   * Whether an order is kept, judged on what its list entry holds (its event and types, which never change), before
+   * any order is read: a filter on them reads only the orders it keeps. Undefined: all.
+   */
+  keepListed?: (listed: ListedOrder) => boolean;
+  /** Whether a read order is kept, judged on the whole order (a filter on what moves, its status). Undefined: all. */
   keep?: (order: Order) => boolean;
 }
 
@@ -52,18 +58,44 @@ const bounds = ({ from, to }: PurchaseRange) => ({
   high: to === undefined ? undefined : keys.timeSortBound(to, 'last'),
 });
 
+/**
+ * An order list's index items read as their orders: the status lists (GSI4, GSI6) hold the order item itself, the
+ * other lists its list entry (orders.ts `orderListEntryItem`), whose page of orders is one BatchGetItem (an entry
+ * whose order is gone is left out). `keepListed` judges the index item as read; `keep` the order, after its read.
+ */
+function ordersOf(
+  entries: boolean,
+  { keepListed, keep }: Pick<OrderWalk, 'keepListed' | 'keep'>,
+): Pick<WalkOptions, 'keep' | 'confirm' | 'confirmFilters'> {
+  const listed = keepListed && ((item: Record<string, unknown>) => keepListed(listedOrder(item)));
+  if (!entries) {
+    if (!listed && !keep) return {};
+    return { keep: (item) => (!listed || listed(item)) && (!keep || keep(fromItem(item))) };
+  }
+  return {
+    keep: listed,
+    confirmFilters: keep !== undefined,
+    confirm: async (batch) => {
+      const orders = await batchGet(batch.map(({ item }) => keys.order(listedOrderId(item))));
+      return batch.flatMap((entry, i) => {
+        const order = orders[i];
+        return order && (!keep || keep(fromItem(order))) ? [{ sort: entry.sort, item: order }] : [];
+      });
+    },
+  };
+}
+
 async function walkOrders(
   sources: WalkSource[],
   walk: OrderWalk & Pick<WalkOptions, 'confirm'>,
+  entries: boolean,
 ): Promise<OrderWalkRead> {
-  const { keep } = walk;
   const read = await walkMerged(sources, {
     need: walk.need,
     budget: PORTAL_READ_BUDGET,
     descending: true,
     after: walk.after,
-    keep: keep && ((item) => keep(fromItem(item))),
-    confirm: walk.confirm,
+    ...(walk.confirm ? { confirm: walk.confirm } : ordersOf(entries, walk)),
   });
   return {
     orders: read.items.map(({ sort, item }) => ({ sort, order: fromItem(item) })),
@@ -85,6 +117,7 @@ export function walkCustomerOrders(
   return walkOrders(
     partitions.map((partition) => ({ partition, ...bounds(range) })),
     walk,
+    true,
   );
 }
 
@@ -101,6 +134,7 @@ export function walkStaffOrders(filter: StaffOrderPartitions, walk: OrderWalk): 
   return walkOrders(
     partitions.map((partition) => ({ partition, ...bounds(filter) })),
     walk,
+    status === undefined,
   );
 }
 
@@ -125,6 +159,7 @@ export function walkDisputedOrders(
         return batch.flatMap((entry, i) => (orders[i] ? [{ sort: entry.sort, item: orders[i] }] : []));
       },
     },
+    false,
   );
 }
 

@@ -1,11 +1,15 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { countStaffOrders } from '#shared/data/order-staff';
 import { startCancellation } from '#shared/data/order-staff';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
 import { call, getPage, idsOf } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
 import { newCustomer, unusedCustomerId } from '../support/customers.ts';
+import { countReads } from '../support/dynamo-reads.ts';
 import { clearFaults, failures } from '../support/faults.ts';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
@@ -96,6 +100,14 @@ describe('GET /orders', () => {
     const mine = await getPage(`${ORDERS}?customerId=${buyer.id}`, reader);
     expect(idsOf(mine)).toEqual([inA[3]!.id, inB[1]!.id]);
     expect(mine.totalCount).toBe(2);
+    // A customer's orders in one status: judged on the orders read after their list entries (another test of this
+    // file may have cancelled one of them first).
+    for (const status of ['active', 'cancelled']) {
+      const inStatus = mine.data.filter((order) => order.status === status).map((order) => Number(order.id));
+      expect(idsOf(await getPage(`${ORDERS}?customerId=${buyer.id}&status=${status}`, reader)), status).toEqual(
+        inStatus,
+      );
+    }
     const byMail = await getPage(
       `${ORDERS}?email=${encodeURIComponent(buyer.email.toUpperCase())}&eventId=${eventA.id}`,
       reader,
@@ -137,6 +149,45 @@ describe('GET /orders', () => {
     const other = await call('GET', `${ORDERS}/${inA[0]!.id}`, { token: scoped });
     expect(other.status).toBe(404);
     expect((await call('GET', `${ORDERS}/${inB[0]!.id}`, { token: scoped })).status).toBe(200);
+  });
+
+  it("reads an event's page as limit + 1 list entries and one batch read of their orders, whatever their status moves", async () => {
+    const { result, reads } = await countReads(() => getPage(`${ORDERS}?eventId=${eventA.id}&_limit=3`, reader));
+    expect(idsOf(result)).toEqual(newestFirst(inA).slice(0, 3));
+    expect(reads.byCommand.QueryCommand).toBe(1);
+    expect(reads.queriesWithoutLimit).toBe(0);
+    // The entries (4) and their orders (4), beside the count's shards.
+    expect(reads.itemsRead - (await countReads(() => countStaffOrders([eventA.id]))).reads.itemsRead).toBe(8);
+  });
+
+  it('lists an order written before list entries were (its own item in all six indexes, no entry) once', async () => {
+    const event = await seedEvent();
+    const customer = await newCustomer();
+    const [older, newer] = [
+      await atTime('2030-06-01T10:00:00Z', () => placeOrder(event, customer.id, [event.ticketTypes[0]!.id])),
+      await atTime('2030-06-02T10:00:00Z', () => placeOrder(event, customer.id, [event.ticketTypes[0]!.id])),
+    ];
+    const places = {
+      ...keys.orderIndexes(older.customerId, older.eventId, older.purchasedDate, older.id),
+      ...keys.orderStaffIndexes(older),
+    };
+    await db.send(new DeleteCommand({ TableName: process.env.TABLE_NAME, Key: keys.orderListEntry(older.id) }));
+    await db.send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: keys.order(older.id),
+        UpdateExpression: `SET ${Object.keys(places)
+          .map((name) => `${name} = :${name}`)
+          .join(', ')}`,
+        ExpressionAttributeValues: Object.fromEntries(
+          Object.entries(places).map(([name, value]) => [`:${name}`, value]),
+        ),
+      }),
+    );
+    const both = [newer.id, older.id];
+    expect(idsOf(await getPage(`${ORDERS}?eventId=${event.id}`, reader))).toEqual(both);
+    expect(idsOf(await getPage(`${ORDERS}?customerId=${customer.id}`, reader))).toEqual(both);
+    expect(idsOf(await getPage(`${ORDERS}?eventId=${event.id}&status=active`, reader))).toEqual(both);
   });
 
   it('refuses bad input with a 400 naming the parameter', async () => {

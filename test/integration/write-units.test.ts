@@ -61,16 +61,17 @@ function byKind(writes: DynamoWrites): Record<string, number> {
 
 /**
  * What a cancellation of a paid order writes on the order's side, beside the ticket's own
- * change: the order's `cancellation` (one UpdateItem, 1 unit per started KB in the item and each of its six indexes:
- * 7, or 14 once the order with its record of the issued ticket and its id's digits passes 1 KB), its refund
- * recorded (one UpdateItem of the item past 1 KB: 2 in the item and each index, 14), then its status (in a
- * transaction, 2 per KB of an item of ~1.2 KB, its status-keyed GSI4 and GSI6 entries moved: 36), and the order's
- * shards of its event's and every event's order counts (2 each: shared/data/order-count-shards.ts). A new order's
- * creation adds its GSI3-GSI6 entries and the two counts.
+ * change: the order's `cancellation` (one UpdateItem, 1 unit per started KB in the item and in each of the two
+ * status-keyed indexes it is in, GSI4 and GSI6: 3, or 6 once the order with its record of the issued ticket and its
+ * id's digits passes 1 KB), its refund recorded (one UpdateItem: 3), then its status (in a transaction, 2 per KB of
+ * the item, its GSI4 and GSI6 entries moved, a delete and a put each: 10), and the order's shards of its event's and
+ * every event's order counts (2 each: shared/data/order-count-shards.ts). Its list entry (`ORDER_LISTS`, in the four
+ * lists that do not move with the status) is not written: before it held those places the order item was in six
+ * indexes and this cost 57. A new order's creation adds its entry and the two counts.
  * The refund is its own conditional write, not a part of the status's transaction, so that a refund Stripe's
  * `charge.refunded` records meanwhile is never overwritten (shared/README.md "Refunds").
  */
-const ORDER_CANCEL_UNITS = { ORDER: 50, COUNT: 4 };
+const ORDER_CANCEL_UNITS = { ORDER: 13, COUNT: 4 };
 
 /**
  * The sale's ids come from a block this container holds (shared/data/id-blocks.ts): one UpdateItem of its sequence per
@@ -305,14 +306,14 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       call('POST', `/api/v2/orders/${order.id}/cancel`, { token: staff, body: {} }),
     );
     expect(result.status, result.raw).toBe(200);
-    // The order (in six indexes: each of its writes rewrites every entry) started, its desk refund recorded, then
-    // moved status with its two counts.
+    // The order (in the two status-keyed indexes only) started, its desk refund recorded, then moved status with its
+    // two counts.
     const kinds = byKind(writes);
     const started = writes.items.find((write) => write.key === `ORDER#${order.id} ORDER`)!.item;
     expect(started, describeWrites(writes)).toBeLessThanOrEqual(2);
     expect({ ORDER: kinds.ORDER, COUNT: kinds.COUNT }, describeWrites(writes)).toEqual({
       ...ORDER_CANCEL_UNITS,
-      ORDER: ORDER_CANCEL_UNITS.ORDER + 7 * started,
+      ORDER: ORDER_CANCEL_UNITS.ORDER + 3 * started,
     });
   });
 });
@@ -435,14 +436,16 @@ describe("write units by AWS rules, of an event's types and their stock (in the 
 describe('write units by AWS rules, of a box-office sale', () => {
   /**
    * 1. the order's id (from the container's block: 0), then one transaction: its stock shard `left` → `held` (2), the
-   *    order `pending` in its six indexes (14, within 1 KB), the order's shards of the staff's event and all-events
-   *    counts (4); a walk-up sale has no customer's link to the event or order counts (a sale to an account: 4 and 2);
+   *    order `pending` in its two status-keyed indexes (6, within 1 KB) and its list entry in the event's and every
+   *    order's lists (6), the order's shards of the staff's event and all-events counts (4); a walk-up sale has no
+   *    customer's link to the event or order counts, nor a place in a customer's order lists (a sale to an account: 4,
+   *    2, and its entry in the customer's two lists 4 more);
    * 2. the ticket issued from the hold as the portal's paid ticket, in one transaction with the order `active`
    *    (shared/use-cases/orders/issue-order-tickets.ts): its id (from the block), the ticket, history, barcode,
    *    lists, search tokens, statistics and position blocks, and its shard `held` → `sold` (the type's `sold` there,
    *    never on its item: 70, plus 6 for each word of its random barcode), the order's record of it (`issuedTickets`, conditional on the order still
-   *    issuing) and its move `active` with its ticket id in one write (18: its status-keyed GSI4 and GSI6 entries
-   *    moved) and the two counts (4).
+   *    issuing) and its move `active` with its ticket id in one write (10: its status-keyed GSI4 and GSI6 entries
+   *    moved, its list entry untouched) and the two counts (4).
    */
   const sellOne = async (sale: { customerId?: number } = {}) => {
     const event = await seedEvent({ published: true, questions: [] });
@@ -464,7 +467,7 @@ describe('write units by AWS rules, of a box-office sale', () => {
     );
   };
 
-  it('POST /orders of one ticket to a walk-up: the order and its hold (20), the ticket issued from it (70, and 6 per barcode word) with the order recorded and active in the same transaction (22)', async () => {
+  it('POST /orders of one ticket to a walk-up: the order and its hold (18), the ticket issued from it (70, and 6 per barcode word) with the order recorded and active in the same transaction (14)', async () => {
     const { result, writes } = await sellOne();
     expect(result.status, result.raw).toBe(201);
     const order = (await storedItem(keys.order(Number(result.body.data.id)))) as Item;
@@ -476,7 +479,8 @@ describe('write units by AWS rules, of a box-office sale', () => {
     const search = 6 * (2 + barcodeTokens);
     expect(byKind(writes), describeWrites(writes)).toEqual({
       STOCK: 4,
-      ORDER: 32,
+      ORDER: 16,
+      ORDER_LISTS: 6,
       COUNT: 8,
       TICKET: 6,
       HISTORY: 2,
@@ -489,7 +493,7 @@ describe('write units by AWS rules, of a box-office sale', () => {
       POS: 10,
       BOUGHT: 12,
     });
-    expect(writes.units).toBe(100 + search);
+    expect(writes.units).toBe(90 + search);
     // The staff's counts: twice (created, then active) the order's shard of its event's count and of its group's.
     const orderId = Number(result.body.data.id);
     const eventId = Number(order.eventId);
@@ -507,17 +511,17 @@ describe('write units by AWS rules, of a box-office sale', () => {
     );
   });
 
-  it("POST /orders to a customer's account adds the customer's link to the event (4) and order counts (2)", async () => {
+  it("POST /orders to a customer's account adds the customer's link to the event (4), order counts (2) and its order's places in the customer's lists (4)", async () => {
     const customer = await newCustomer();
     const { result, writes } = await sellOne({ customerId: customer.id });
     expect(result.status, result.raw).toBe(201);
     // The customer's link to the event is keyed `EVENT#<eventId:10>` under CUSTOMER#<id>.
     const kinds = byKind(writes);
     const link = Object.keys(kinds).find((kind) => kind.startsWith('EVENT#'));
-    expect({ LINK: kinds[link!], ORDER_COUNTS: kinds.ORDER_COUNTS }, describeWrites(writes)).toEqual({
-      LINK: 4,
-      ORDER_COUNTS: 2,
-    });
+    expect(
+      { LINK: kinds[link!], ORDER_COUNTS: kinds.ORDER_COUNTS, ORDER_LISTS: kinds.ORDER_LISTS },
+      describeWrites(writes),
+    ).toEqual({ LINK: 4, ORDER_COUNTS: 2, ORDER_LISTS: 10 });
   });
 });
 
@@ -558,15 +562,16 @@ describe('write units by AWS rules, of a paid order through the portal', () => {
 
   /**
    * The order's side of a paid order of two, for its whole life: its creation in the checkout's transaction with its
-   * PaymentIntent id (14: ~900 bytes in six indexes), its attendees' own item (2), the customer's link to the event (4)
-   * and order counts (2); `pending` when paid (18: its status-keyed GSI4 and GSI6 entries moved); `active` in the
-   * transaction that issues both tickets (18); and the staff's two order counts with each of the three (12). Before
-   * the attendees moved beside it the order passed 1 KB and each of its writes cost twice as much (README "Cost per
-   * request").
+   * PaymentIntent id (6: the order item is in the two status-keyed indexes only, GSI4 and GSI6), its list entry in the
+   * four lists that never move with its status (`ORDER_LISTS`, 10, written once), its attendees' own item (2), the
+   * customer's link to the event (4) and order counts (2); `pending` when paid (10: its GSI4 and GSI6 entries moved, a
+   * delete and a put each); `active` in the transaction that issues both tickets (10); and the staff's two order
+   * counts with each of the three (12). When the order item held all six indexes each of its writes rewrote all six
+   * (50 for the order where it is 26 + 10 now, README "Cost per request").
    */
-  const ORDER_SIDE = { ORDER: 50, ATTENDEES: 2, LINK: 4, ORDER_COUNTS: 2, COUNT: 12 };
+  const ORDER_SIDE = { ORDER: 26, ORDER_LISTS: 10, ATTENDEES: 2, LINK: 4, ORDER_COUNTS: 2, COUNT: 12 };
   /** The whole paid order today; the target is 150, with the tickets' own writes and the hold (README "Cost per request"). */
-  const PAID_ORDER_UNITS = 232;
+  const PAID_ORDER_UNITS = 218;
 
   it(`a paid order of two tickets through the portal: hold, checkout, payment, issue, the order's side ${Object.values(ORDER_SIDE).reduce((a, b) => a + b)} of ${PAID_ORDER_UNITS} (the target of 150 is not met)`, async () => {
     const event = await seedEvent({

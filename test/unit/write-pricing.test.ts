@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributeSize, indexWrites, itemSize, priceWrite } from '../../bin/bench/write-pricing.ts';
+import { attributeSize, type IndexShape, indexWrites, itemSize, priceWrite } from '../../bin/bench/write-pricing.ts';
 
 /** The write counter's pricing (AWS's published rules), on items whose sizes are worked out by hand. */
 describe('write pricing', () => {
@@ -33,6 +33,34 @@ describe('write pricing', () => {
       indexes: { GSI1: 4 },
       units: 6,
     });
+  });
+
+  it('writes nothing to a KEYS_ONLY or INCLUDE index when an update leaves its keys and projected attributes alone, and sizes its entry by what it projects', () => {
+    const keysOnly: IndexShape = {
+      indexName: 'K',
+      partitionKey: 'GSI1PK',
+      sortKey: 'GSI1SK',
+      projection: { type: 'KEYS_ONLY' },
+    };
+    const included: IndexShape = {
+      indexName: 'I',
+      partitionKey: 'GSI1PK',
+      sortKey: 'GSI1SK',
+      projection: { type: 'INCLUDE', attributes: ['state'] },
+    };
+    const whole: IndexShape = { indexName: 'A', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' };
+    const shapes = [keysOnly, included, whole];
+    const price = (before: object | undefined, after: object | undefined) =>
+      priceWrite('k', 'UpdateItemCommand', false, before as never, after as never, false, shapes).indexes;
+    // A non-key attribute no index projects: only the whole-item index is written.
+    expect(price(small, { ...small, other: 'x' })).toEqual({ A: 1 });
+    // One the INCLUDE index projects: it is written too, the KEYS_ONLY one still not.
+    expect(price(small, { ...small, state: 2 })).toEqual({ I: 1, A: 1 });
+    // A key moved: a delete and a put in every index, whatever it projects.
+    expect(price(small, { ...small, GSI1SK: 'y' })).toEqual({ K: 2, I: 2, A: 2 });
+    // An item past 1 KB: its whole-item entry costs 2, the entries that leave its large attribute out 1.
+    const large = { ...small, notes: 'n'.repeat(1500) };
+    expect(price(undefined, large)).toEqual({ K: 1, I: 1, A: 2 });
   });
 
   it('prices a ConditionCheck as a transactional write of its item and nothing in the indexes', () => {

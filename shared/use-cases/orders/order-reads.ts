@@ -98,12 +98,12 @@ export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): P
     // The contract allows only eventId and a purchase range beside it (StaffOrderListQuery).
     read = await walkDisputedOrders({ eventIds, dispute: query.dispute, ...range }, { need, after });
   } else if (customerId !== undefined) {
-    const keep =
-      query.status !== undefined || (scope && query.eventId === undefined)
-        ? (order: Order) =>
-            (query.status === undefined || order.status === query.status) &&
-            (query.eventId !== undefined || inScope(scope, order.eventId))
+    // The scope is judged on the list entries as read (an order's event never changes), the status on the orders.
+    const keepListed =
+      scope && query.eventId === undefined
+        ? (listed: { eventId: number }) => inScope(scope, listed.eventId)
         : undefined;
+    const keep = query.status !== undefined ? (order: Order) => order.status === query.status : undefined;
     if (!ranged && query.status === undefined) {
       const id = customerId;
       counted = readOrderCounts(id).then((counts) =>
@@ -113,6 +113,7 @@ export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): P
     read = await walkCustomerOrders(customerId, query.eventId === undefined ? undefined : [query.eventId], range, {
       need,
       after,
+      keepListed,
       keep,
     });
     if (!read.complete && read.orders.length < need)

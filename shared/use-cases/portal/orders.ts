@@ -57,7 +57,7 @@ export async function listCustomerOrders(customerId: number, query: OrderListQue
   const read = await walkCustomerOrders(customerId, events, range, {
     need,
     after,
-    keep: types && ((order) => order.typeIds.some((typeId) => types.has(typeId))),
+    keepListed: types && ((listed) => listed.typeIds.some((typeId) => types.has(typeId))),
   });
   if (!read.complete && read.orders.length < need)
     throw tooSparse('ticketType', 'add event or a purchase-date range (fromPurchaseDate, toPurchaseDate)');
