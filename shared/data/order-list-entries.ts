@@ -36,9 +36,5 @@ export const listedOrder = (item: Record<string, unknown>): ListedOrder => ({
   typeIds: (item.typeIds as number[] | undefined) ?? [],
 });
 
-/**
- * The order an order list's index item names: a list entry's `orderId`, or the order item itself (in the status
- * lists, and in every list for an order written before the entries were: its own item still holds those places).
- */
-export const listedOrderId = (item: Record<string, unknown>): number =>
-  item.entity === LIST_ENTITY ? Number(item.orderId) : Number(item.id);
+/** The order a list entry names. */
+export const listedOrderId = (entry: Record<string, unknown>): number => Number(entry.orderId);

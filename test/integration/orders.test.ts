@@ -1,7 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/data/client';
-import { keys } from '#shared/data/keys';
 import { countStaffOrders } from '#shared/data/order-staff';
 import { startCancellation } from '#shared/data/order-staff';
 import type { CreatedEvent } from '#shared/domain/event';
@@ -158,36 +156,6 @@ describe('GET /orders', () => {
     expect(reads.queriesWithoutLimit).toBe(0);
     // The entries (4) and their orders (4), beside the count's shards.
     expect(reads.itemsRead - (await countReads(() => countStaffOrders([eventA.id]))).reads.itemsRead).toBe(8);
-  });
-
-  it('lists an order written before list entries were (its own item in all six indexes, no entry) once', async () => {
-    const event = await seedEvent();
-    const customer = await newCustomer();
-    const [older, newer] = [
-      await atTime('2030-06-01T10:00:00Z', () => placeOrder(event, customer.id, [event.ticketTypes[0]!.id])),
-      await atTime('2030-06-02T10:00:00Z', () => placeOrder(event, customer.id, [event.ticketTypes[0]!.id])),
-    ];
-    const places = {
-      ...keys.orderIndexes(older.customerId, older.eventId, older.purchasedDate, older.id),
-      ...keys.orderStaffIndexes(older),
-    };
-    await db.send(new DeleteCommand({ TableName: process.env.TABLE_NAME, Key: keys.orderListEntry(older.id) }));
-    await db.send(
-      new UpdateCommand({
-        TableName: process.env.TABLE_NAME,
-        Key: keys.order(older.id),
-        UpdateExpression: `SET ${Object.keys(places)
-          .map((name) => `${name} = :${name}`)
-          .join(', ')}`,
-        ExpressionAttributeValues: Object.fromEntries(
-          Object.entries(places).map(([name, value]) => [`:${name}`, value]),
-        ),
-      }),
-    );
-    const both = [newer.id, older.id];
-    expect(idsOf(await getPage(`${ORDERS}?eventId=${event.id}`, reader))).toEqual(both);
-    expect(idsOf(await getPage(`${ORDERS}?customerId=${customer.id}`, reader))).toEqual(both);
-    expect(idsOf(await getPage(`${ORDERS}?eventId=${event.id}&status=active`, reader))).toEqual(both);
   });
 
   it('refuses bad input with a 400 naming the parameter', async () => {
