@@ -9,7 +9,9 @@ import {
   DynamoDBDocumentClient,
   QueryCommand,
   TransactWriteCommand,
-  type UpdateCommand,
+  type DeleteCommand,
+  PutCommand,
+  UpdateCommand,
   type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -66,8 +68,8 @@ export const MAX_TRANSACTION_ITEMS = 100;
 const BATCH_GET_KEYS = 100;
 const MAX_UNPROCESSED_RETRIES = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Full-jitter exponential backoff: up to 10 ms × 2^attempt, capped at 1 s. */
-const backoff = (attempt: number) => sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
+/** Full-jitter exponential backoff: up to 10 ms × 2^attempt, capped at 1 s. The house's one backoff. */
+export const backoff = (attempt: number) => sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
 
 // The table's own attributes: its keys, every index's keys and the entity tag.
 const TABLE_ATTRIBUTES = new Set([
@@ -92,10 +94,13 @@ export function withoutKeys(item: Record<string, unknown>): Record<string, unkno
  */
 export const storedAs = <T>(item: Record<string, unknown>): T => withoutKeys(item) as unknown as T;
 
-/** Sends a conditional update: false when its condition failed (nothing written), for the caller to decide on. */
-export async function updatedIf(command: UpdateCommand): Promise<boolean> {
+/** Sends a conditional write (a put, an update, a delete): false when its condition failed (nothing written), for the caller to decide on. */
+export async function writtenIf(command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
   try {
-    await db.send(command);
+    // The DocumentClient's send is typed per command class.
+    if (command instanceof PutCommand) await db.send(command);
+    else if (command instanceof UpdateCommand) await db.send(command);
+    else await db.send(command);
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;

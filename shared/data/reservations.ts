@@ -6,7 +6,6 @@ import {
   type ReservationState,
   type StockTake,
 } from '../domain/reservation.ts';
-import { Conflict } from '../errors.ts';
 import { db, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import {
   customerHold,
@@ -17,6 +16,7 @@ import {
   type TransactItem,
 } from './hold-limits.ts';
 import { keys } from './keys.ts';
+import { readDecideWrite } from './read-decide-write.ts';
 import { dueItem, dueKey, putDue } from './reservation-due.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
@@ -33,16 +33,6 @@ import { HoldRefused, holdAction, releaseAction } from './stock.ts';
  * payment racing for it are decided by DynamoDB: one wins, the others see it moved; the move that ends
  * it gives its tickets back to its network's count in the same transaction.
  */
-
-/** Reads and moves of one reservation before giving up (each lost only to another move of it). */
-const MAX_MOVES = 5;
-
-/** The reservation kept moving under this request: retry it. */
-export class StaleReservation extends Conflict {
-  constructor() {
-    super('The reservation changed concurrently; retry the request.', 'concurrent_update');
-  }
-}
 
 /**
  * Writes a new hold: its due entry (`putDue`), then its stock takes, the reservation, the customer's marker (new,
@@ -163,25 +153,30 @@ export async function releaseHold(
   reason: 'released' | 'lapsed',
   at: Date,
 ): Promise<Reservation | undefined> {
-  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
-    const reservation = await getReservation(reservationId);
-    if (!reservation || !HOLDING_STATES.includes(reservation.status)) return reservation;
-    if (reason === 'lapsed' && reservation.expiresAt > at.toISOString()) return reservation;
-    const order =
-      reservation.status === 'checked_out' && reservation.orderId ? await getOrder(reservation.orderId) : undefined;
-    // A payment claimed the order first: it takes this reservation. An order closed otherwise (by staff) lets it end alone.
-    if (order?.status === 'pending') return reservation;
-    const by = reason === 'released' ? `customer ${reservation.customerId}` : 'system';
-    // Appended: an entry written on the order meanwhile (a cancellation's start) stays.
-    const history = [{ at: at.toISOString(), by, action: 'expired' as const }];
-    const expire = order?.status === 'awaiting_payment' ? order : undefined;
-    const closing = expire ? orderStatusMoveActions(expire, { status: 'expired' }, { APPEND: { history } }) : [];
-    const extraCondition =
-      reason === 'lapsed' ? { expression: '#expiresAt <= :now', values: { ':now': at.toISOString() } } : undefined;
-    if (await moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition, with: closing }))
-      return { ...reservation, status: reason, updated: at.toISOString() };
-  }
-  throw new StaleReservation();
+  return readDecideWrite({
+    subject: `Reservation ${reservationId}`,
+    read: () => getReservation(reservationId),
+    decide: async (reservation) => {
+      if (!reservation || !HOLDING_STATES.includes(reservation.status)) return { answer: reservation };
+      if (reason === 'lapsed' && reservation.expiresAt > at.toISOString()) return { answer: reservation };
+      const order =
+        reservation.status === 'checked_out' && reservation.orderId ? await getOrder(reservation.orderId) : undefined;
+      // A payment claimed the order first: it takes this reservation. An order closed otherwise (by staff) lets it end alone.
+      if (order?.status === 'pending') return { answer: reservation };
+      const by = reason === 'released' ? `customer ${reservation.customerId}` : 'system';
+      // Appended: an entry written on the order meanwhile (a cancellation's start) stays.
+      const history = [{ at: at.toISOString(), by, action: 'expired' as const }];
+      const expire = order?.status === 'awaiting_payment' ? order : undefined;
+      const closing = expire ? orderStatusMoveActions(expire, { status: 'expired' }, { APPEND: { history } }) : [];
+      const extraCondition =
+        reason === 'lapsed' ? { expression: '#expiresAt <= :now', values: { ':now': at.toISOString() } } : undefined;
+      return {
+        write: () =>
+          moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition, with: closing }),
+        answer: { ...reservation, status: reason, updated: at.toISOString() },
+      };
+    },
+  });
 }
 
 /**
@@ -191,12 +186,14 @@ export async function releaseHold(
  * released or lapsed first (the payment then takes tickets only if still on sale, or is refunded).
  */
 export async function convertHold(reservationId: number, to: 'checked_out' | 'paid', at: Date): Promise<boolean> {
-  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
-    const reservation = await getReservation(reservationId);
-    if (!reservation || !statesBefore(to).includes(reservation.status)) return false;
-    if (await moveReservation(reservation, to, at.toISOString())) return true;
-  }
-  throw new StaleReservation();
+  return readDecideWrite({
+    subject: `Reservation ${reservationId}`,
+    read: () => getReservation(reservationId),
+    decide: (reservation) =>
+      !reservation || !statesBefore(to).includes(reservation.status)
+        ? { answer: false }
+        : { write: () => moveReservation(reservation, to, at.toISOString()), answer: true },
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import { allocateIds } from '../../data/counters.ts';
 import { getCustomer } from '../../data/customers.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { commitHeldOrder } from '../../data/orders.ts';
+import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { HoldRefused } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
@@ -16,15 +17,12 @@ import { logger } from '../../logger.ts';
 import { adminActor, inScope } from '../event-scope.ts';
 import { attendeesOf, type CheckoutBody } from '../portal/checkout.ts';
 import { sendOrderConfirmation } from '../portal/order-confirmation.ts';
-import { planStock, soldOut } from '../portal/hold-stock.ts';
+import { planStock } from '../portal/hold-stock.ts';
 import { checkLines } from '../portal/reservations.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
 import { addAmounts } from '../../money.ts';
-
-/** Reads and tries of the hold when a shard read with stock is emptied before the write (as a reservation's). */
-const HOLD_TRIES = 3;
 
 export interface BoxOfficeSaleRequest {
   eventId: number;
@@ -46,8 +44,8 @@ export interface BoxOfficeSaleRequest {
  * in steps:
  *
  * 1. one transaction: the order `pending` (with its payment, its `boxOffice` hold and an empty `issuedTickets`) and
- *    its stock taken `left` → `held`, all or nothing: a shard emptied meanwhile is read again (HOLD_TRIES), then
- *    `sold_out`, nothing written;
+ *    its stock taken `left` → `held`, all or nothing: a shard emptied meanwhile is read again (read-decide-write.ts),
+ *    `sold_out` when a read finds too few places, nothing written;
  * 2. and 3. the tickets issued from that hold (issue-order-tickets.ts: `held` → `sold`, the staff actor in their
  *    history; lists, statistics and ticket webhooks follow), recorded on the order (`issuedTickets`, position → id)
  *    and the order `active` with them in the same transaction (an order too large for one in chunks, each
@@ -180,16 +178,24 @@ async function hold(
   event: Parameters<typeof commitHeldOrder>[1],
 ): Promise<Order> {
   let id: number | undefined;
-  for (let attempt = 1; ; attempt++) {
-    const takes = await planStock(sale, types);
-    id ??= await allocateIds('ORDER');
-    const pending = order(id, takes);
-    try {
-      await commitHeldOrder(pending, event, takes);
-      return pending;
-    } catch (error) {
-      if (!(error instanceof HoldRefused) || !('take' in error.refusal)) throw error;
-      if (attempt >= HOLD_TRIES) throw soldOut(types.get(error.refusal.take.typeId)!, 0);
-    }
+  return readDecideWrite({
+    subject: `The stock of event ${sale.eventId}`,
+    read: () => planStock(sale, types),
+    decide: async (takes) => {
+      id ??= await allocateIds('ORDER');
+      const pending = order(id, takes);
+      return { write: () => heldOrderWritten(pending, event, takes), answer: pending };
+    },
+  });
+}
+
+/** False when a shard read with stock was emptied before the write (read again); any other refusal is thrown. */
+async function heldOrderWritten(...args: Parameters<typeof commitHeldOrder>): Promise<boolean> {
+  try {
+    await commitHeldOrder(...args);
+    return true;
+  } catch (error) {
+    if (error instanceof HoldRefused && 'take' in error.refusal) return false;
+    throw error;
   }
 }
