@@ -9,7 +9,7 @@ import { attendeesPut, withoutAttendees } from './order-attendees.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
-import { HoldRefused, holdAction } from './stock.ts';
+import { HoldRefused, holdAction, shortTake } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**
@@ -85,8 +85,8 @@ export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: r
     await transactWrite([...takes.map(holdAction), ...newOrderActions(order, event)]);
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    const short = takes.findIndex((_, n) => error.conditionFailed(n));
-    if (short >= 0) throw new HoldRefused({ take: takes[short]! });
+    const short = shortTake(error, takes);
+    if (short) throw new HoldRefused({ take: short });
     throw error;
   }
 }

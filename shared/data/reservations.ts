@@ -6,7 +6,7 @@ import {
   type ReservationState,
   type StockTake,
 } from '../domain/reservation.ts';
-import { db, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { db, labelled, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import {
   customerHold,
   customerMarkerAction,
@@ -20,7 +20,7 @@ import { readDecideWrite } from './read-decide-write.ts';
 import { dueItem, dueKey, putDue } from './reservation-due.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
-import { HoldRefused, holdAction, releaseAction } from './stock.ts';
+import { HoldRefused, holdAction, JOINED, releaseAction, shortTake } from './stock.ts';
 
 /**
  * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
@@ -50,26 +50,27 @@ export async function holdReservation(reservation: Reservation, perNetwork: numb
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    customerMarkerAction(reservation),
+    labelled('customer marker', customerMarkerAction(reservation)),
   ];
-  const markerAt = takes.length + 1;
-  const networkAt = items.length;
   const counted = networkCountAction(reservation, perNetwork);
   try {
-    await transactWrite(counted ? [...items, counted] : items);
+    await transactWrite(counted ? [...items, labelled('network count', counted)] : items);
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    const short = reservation.takes.findIndex((_, n) => error.conditionFailed(n));
-    if (short >= 0) throw new HoldRefused({ take: reservation.takes[short]! });
-    if (error.conditionFailed(markerAt)) {
+    const short = shortTake(error, reservation.takes);
+    if (short) throw new HoldRefused({ take: short });
+    if (error.conditionFailed('customer marker')) {
       // Judged at the hold's own instant, as its condition was: a cool-down ending meanwhile still refused it.
       const found = await customerHold(reservation.customerId, reservation.eventId, new Date(reservation.created));
       throw new HoldRefused(found && 'coolsUntil' in found ? found : { existing: found?.holding ?? 0 });
     }
-    if (error.conditionFailed(networkAt)) throw new HoldRefused({ networkFull: true });
+    if (error.conditionFailed('network count')) throw new HoldRefused({ networkFull: true });
     throw error;
   }
 }
+
+/** The label of a reservation's own move (client.ts `labelled`): its condition failed when it moved first. */
+const RESERVATION_MOVED = 'reservation';
 
 export async function getReservation(id: number): Promise<Reservation | undefined> {
   const { Item } = await db.send(
@@ -98,7 +99,7 @@ async function moveReservation(
   if (!statesBefore(to).includes(reservation.status)) return false;
   const extra = options.extraCondition;
   const items: TransactItem[] = [
-    {
+    labelled(RESERVATION_MOVED, {
       Update: {
         TableName: tableName(),
         Key: keys.reservation(reservation.id),
@@ -111,18 +112,17 @@ async function moveReservation(
         },
         ExpressionAttributeValues: { ':to': to, ':from': reservation.status, ':at': at, ...extra?.values },
       },
-    },
+    }),
     ...(HOLDING_STATES.includes(to) ? [] : endingActions(reservation, to, at)),
     ...(options.returns ? reservation.takes.map(releaseAction) : []),
   ];
-  const with_ = options.with ?? [];
-  const first = items.length;
+  const with_ = (options.with ?? []).map((action) => labelled(JOINED, action));
   try {
     await transactWrite([...items, ...with_]);
     return true;
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    if (error.conditionFailed(0) || with_.some((_, n) => error.conditionFailed(first + n))) return false;
+    if (error.conditionFailed(RESERVATION_MOVED) || error.conditionFailed(JOINED)) return false;
     throw error;
   }
 }
@@ -213,7 +213,7 @@ export async function checkOutHold(
   const moved = { ...reservation, expiresAt };
   try {
     await transactWrite([
-      {
+      labelled(RESERVATION_MOVED, {
         Update: {
           TableName: tableName(),
           Key: keys.reservation(reservation.id),
@@ -233,14 +233,14 @@ export async function checkOutHold(
             ':order': orderId,
           },
         },
-      },
+      }),
       { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
       { Put: { TableName: tableName(), Item: dueItem(moved) } },
       ...with_,
     ]);
     return true;
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    if (error instanceof TransactionCancelled && error.conditionFailed(RESERVATION_MOVED)) return false;
     throw error;
   }
 }
