@@ -4,7 +4,6 @@ import { getCustomer } from '../../data/customers.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { commitHeldOrder } from '../../data/orders.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
-import { HoldRefused } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { saleCurrency } from '../../domain/event.ts';
@@ -184,18 +183,7 @@ async function hold(
     decide: async (takes) => {
       id ??= await allocateIds('ORDER');
       const pending = order(id, takes);
-      return { write: () => heldOrderWritten(pending, event, takes), answer: pending };
+      return { write: () => commitHeldOrder(pending, event, takes), answer: pending };
     },
   });
-}
-
-/** False when a shard read with stock was emptied before the write (read again); any other refusal is thrown. */
-async function heldOrderWritten(...args: Parameters<typeof commitHeldOrder>): Promise<boolean> {
-  try {
-    await commitHeldOrder(...args);
-    return true;
-  } catch (error) {
-    if (error instanceof HoldRefused && 'take' in error.refusal) return false;
-    throw error;
-  }
 }

@@ -2,7 +2,7 @@ import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findTeam, getEvent, listTicketTypes } from '../../data/events.ts';
 import { commitHeldOrder } from '../../data/orders.ts';
-import { HoldRefused } from '../../data/stock.ts';
+import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { answerProblems, saleCurrency, type TicketType } from '../../domain/event.ts';
@@ -13,7 +13,7 @@ import type { AttendeeAnswer, Ticket } from '../../domain/ticket.ts';
 import { ValidationError, type FieldProblem } from '../../errors.ts';
 import type { NewTicket } from '../tickets/create-ticket.ts';
 import { issueOrderTickets } from '../orders/issue-order-tickets.ts';
-import { planStock, soldOut } from './hold-stock.ts';
+import { planStock } from './hold-stock.ts';
 import { addAmounts } from '../../money.ts';
 
 /** At most this many transactions and order-level answers on one order (keeps the item far below 400 KB). */
@@ -111,9 +111,6 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
   return { order, tickets: issued.map((record) => toTicket(record)) };
 }
 
-/** Reads of the stock when a shard read with places was emptied before the hold's write (as a box-office sale's). */
-const HOLD_TRIES = 3;
-
 /** The order `pending` and its places held (`left` → `held`) in one transaction (orders.ts `commitHeldOrder`). */
 async function holdOrder(
   pending: Order,
@@ -124,14 +121,9 @@ async function holdOrder(
   const wanted = new Map<number, number>();
   for (const { typeId } of lines) wanted.set(typeId, (wanted.get(typeId) ?? 0) + 1);
   const request = { lines: [...wanted].map(([typeId, quantity]) => ({ typeId, quantity })) };
-  for (let attempt = 1; ; attempt++) {
-    const takes = await planStock(request, types);
-    try {
-      await commitHeldOrder(pending, event, takes);
-      return takes;
-    } catch (error) {
-      if (!(error instanceof HoldRefused) || !('take' in error.refusal)) throw error;
-      if (attempt >= HOLD_TRIES) throw soldOut(types.get(error.refusal.take.typeId)!, 0);
-    }
-  }
+  return readDecideWrite({
+    subject: `The stock of event ${pending.eventId}`,
+    read: () => planStock(request, types),
+    decide: (takes) => ({ write: () => commitHeldOrder(pending, event, takes), answer: takes }),
+  });
 }
