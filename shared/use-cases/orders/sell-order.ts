@@ -1,9 +1,6 @@
 import { now } from '../../clock.ts';
-import { allocateIds } from '../../data/counters.ts';
 import { getCustomer } from '../../data/customers.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
-import { commitHeldOrder } from '../../data/orders.ts';
-import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { saleCurrency } from '../../domain/event.ts';
@@ -16,8 +13,8 @@ import { logger } from '../../logger.ts';
 import { adminActor, inScope } from '../event-scope.ts';
 import { attendeesOf, type CheckoutBody } from '../portal/checkout.ts';
 import { sendOrderConfirmation } from '../portal/order-confirmation.ts';
-import { planStock } from '../portal/hold-stock.ts';
 import { checkLines } from '../portal/reservations.ts';
+import { holdOrder } from './hold-order.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
@@ -126,7 +123,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
     boxOffice: { soldBy: actorLabel(actor), method: sale.payment.method, takes },
   });
 
-  const pending = await hold(sale, byId, order, event);
+  const { order: pending } = await holdOrder(sale, byId, order, event);
   const id = pending.id;
   let active: Order;
   try {
@@ -164,26 +161,4 @@ async function issue(
     if (!(error instanceof OrderLeftIssuing)) throw error;
     throw new Conflict(`Order ${pending.id} was undone while its tickets were issued.`, 'concurrent_update');
   }
-}
-
-/**
- * Step 1: the order and its stock held, planned from the shards as read now and read again when one emptied; the
- * order's id is allocated once the stock is there, so a sold-out sale writes nothing.
- */
-async function hold(
-  sale: BoxOfficeSaleRequest,
-  types: Parameters<typeof planStock>[1],
-  order: (id: number, takes: StockTake[]) => Order,
-  event: Parameters<typeof commitHeldOrder>[1],
-): Promise<Order> {
-  let id: number | undefined;
-  return readDecideWrite({
-    subject: `The stock of event ${sale.eventId}`,
-    read: () => planStock(sale, types),
-    decide: async (takes) => {
-      id ??= await allocateIds('ORDER');
-      const pending = order(id, takes);
-      return { write: () => commitHeldOrder(pending, event, takes), answer: pending };
-    },
-  });
 }
