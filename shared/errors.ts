@@ -78,6 +78,16 @@ export class Conflict extends AppError {
   }
 }
 
+/**
+ * A write kept losing races with other writers of the same item, each between its read and its conditional write:
+ * nothing was written; the client may repeat the request (data/read-decide-write.ts, the one retry policy).
+ */
+export class ConcurrentUpdate extends Conflict {
+  constructor(message: string) {
+    super(message, 'concurrent_update');
+  }
+}
+
 /** The same request is still being processed (an `Idempotency-Key` in flight): try again after `retryAfterSeconds`. */
 export class InFlight extends Conflict {
   constructor(

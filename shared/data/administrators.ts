@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Administrator } from '../domain/administrator.ts';
 import { Conflict } from '../errors.ts';
-import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
+import { db, findOneByIndex, labelled, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 import type { Partition } from './key-conditions.ts';
@@ -49,20 +49,20 @@ export async function createAdministrator(input: NewAdministrator): Promise<Admi
   const admin: Administrator = { ...input, login: input.login.trim(), id, created: stamp, updated: stamp };
   try {
     await transactWrite([
-      {
+      labelled('login', {
         Put: {
           TableName: tableName(),
           Item: { ...keys.unique('ADMIN_LOGIN', normalisedLogin(admin.login)), adminId: id },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
-      },
-      {
+      }),
+      labelled('email', {
         Put: {
           TableName: tableName(),
           Item: { ...keys.unique('ADMIN_EMAIL', normalisedEmail(admin.email)), adminId: id },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
-      },
+      }),
       {
         Put: {
           TableName: tableName(),
@@ -77,10 +77,10 @@ export async function createAdministrator(input: NewAdministrator): Promise<Admi
       },
     ]);
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(0)) {
+    if (error instanceof TransactionCancelled && error.conditionFailed('login')) {
       throw new Conflict(`The login "${admin.login}" is taken.`, 'login_taken');
     }
-    if (error instanceof TransactionCancelled && error.conditionFailed(1)) {
+    if (error instanceof TransactionCancelled && error.conditionFailed('email')) {
       throw new Conflict(`The email "${admin.email}" belongs to another administrator.`, 'email_taken');
     }
     throw error;

@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
-import { orderStatusMoveActions, sameLength } from './order-status.ts';
+import { ORDER_STATUS, orderStatusMoveActions, sameLength } from './order-status.ts';
 import { releaseAction } from './stock.ts';
 
 /** The status a failed box-office sale ends in (shared/use-cases/orders/undo-sale.ts says why this one). */
@@ -58,7 +58,7 @@ export async function closeFailedSale(
     await transactWrite([...move, ...releases.map(releaseAction)]);
     return true;
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    if (error instanceof TransactionCancelled && error.conditionFailed(ORDER_STATUS)) return false;
     throw error;
   }
 }

@@ -9,7 +9,9 @@ import {
   DynamoDBDocumentClient,
   QueryCommand,
   TransactWriteCommand,
-  type UpdateCommand,
+  type DeleteCommand,
+  PutCommand,
+  UpdateCommand,
   type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -37,15 +39,44 @@ export const db = DynamoDBDocumentClient.from(
 const { TABLE_NAME } = requireSection('the table', z.object({ TABLE_NAME: z.string().check(z.minLength(1)) }));
 export const tableName = (): string => TABLE_NAME;
 
-/** A transaction was cancelled; `reasons[i]` is the reason for the i-th action. */
+/** One action of a TransactWriteItems. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const LABEL = Symbol('the label of a transaction action');
+
+/**
+ * `action` named `label`: once its transaction is cancelled, `TransactionCancelled.conditionFailed(label)` says
+ * whether its condition failed, however the actions around it are arranged: the one way a caller learns which of
+ * its conditions failed (never by an action's position). Several actions may share a label. The label rides on a
+ * symbol, which the DocumentClient never sends.
+ */
+export function labelled<A extends object>(label: string, action: A): A {
+  return { ...action, [LABEL]: label };
+}
+
+const labelOf = (action: object): string | undefined => (action as { [LABEL]?: string })[LABEL];
+
+/** A transaction was cancelled: which labelled actions' conditions failed is read by their labels. */
 export class TransactionCancelled extends Error {
-  constructor(readonly reasons: CancellationReason[]) {
+  private readonly failedLabels: ReadonlySet<string>;
+
+  constructor(
+    readonly reasons: CancellationReason[],
+    labels: readonly (string | undefined)[],
+  ) {
     super(`Transaction cancelled: ${reasons.map((reason) => reason.Code ?? 'None').join(', ')}`);
+    const failed = labels.filter((label, i) => label !== undefined && reasons[i]?.Code === 'ConditionalCheckFailed');
+    this.failedLabels = new Set(failed as string[]);
   }
 
-  /** Whether the condition of the i-th action failed. */
-  conditionFailed(index: number): boolean {
-    return this.reasons[index]?.Code === 'ConditionalCheckFailed';
+  /** Whether the condition of an action labelled `label` failed. */
+  conditionFailed(label: string): boolean {
+    return this.failedLabels.has(label);
+  }
+
+  /** Whether any action's condition failed, labelled or not. */
+  get anyConditionFailed(): boolean {
+    return this.reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
   }
 }
 
@@ -66,8 +97,8 @@ export const MAX_TRANSACTION_ITEMS = 100;
 const BATCH_GET_KEYS = 100;
 const MAX_UNPROCESSED_RETRIES = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Full-jitter exponential backoff: up to 10 ms × 2^attempt, capped at 1 s. */
-const backoff = (attempt: number) => sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
+/** Full-jitter exponential backoff: up to 10 ms × 2^attempt, capped at 1 s. The house's one backoff. */
+export const backoff = (attempt: number) => sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
 
 // The table's own attributes: its keys, every index's keys and the entity tag.
 const TABLE_ATTRIBUTES = new Set([
@@ -92,10 +123,13 @@ export function withoutKeys(item: Record<string, unknown>): Record<string, unkno
  */
 export const storedAs = <T>(item: Record<string, unknown>): T => withoutKeys(item) as unknown as T;
 
-/** Sends a conditional update: false when its condition failed (nothing written), for the caller to decide on. */
-export async function updatedIf(command: UpdateCommand): Promise<boolean> {
+/** Sends a conditional write (a put, an update, a delete): false when its condition failed (nothing written), for the caller to decide on. */
+export async function writtenIf(command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
   try {
-    await db.send(command);
+    // The DocumentClient's send is typed per command class.
+    if (command instanceof PutCommand) await db.send(command);
+    else if (command instanceof UpdateCommand) await db.send(command);
+    else await db.send(command);
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
@@ -107,10 +141,10 @@ export async function updatedIf(command: UpdateCommand): Promise<boolean> {
  * TransactWriteItems, retried with jittered exponential backoff when it collided with
  * another transaction on the same item (a hot counter): cancelled by conflicts only,
  * nothing was written, so a retry is safe. A condition failure is not retried: it
- * surfaces as `TransactionCancelled` for the caller to map to 404/409. Conflicts that
+ * surfaces as `TransactionCancelled`, read by the actions' labels (`labelled`), for the caller to map to 404/409. Conflicts that
  * outlast MAX_CONFLICT_RETRIES are `TransactionConflicts`: 503 with Retry-After.
  */
-export async function transactWrite(items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+export async function transactWrite(items: readonly TransactItem[]): Promise<void> {
   if (items.length > MAX_TRANSACTION_ITEMS) {
     // A programming error, not bad input: callers bound what one transaction holds.
     throw new Error(
@@ -119,14 +153,14 @@ export async function transactWrite(items: NonNullable<TransactWriteCommandInput
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      await db.send(new TransactWriteCommand({ TransactItems: [...items] }));
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
       const conditionFailed = reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (!conflict || conditionFailed) throw new TransactionCancelled(reasons);
+      if (!conflict || conditionFailed) throw new TransactionCancelled(reasons, items.map(labelOf));
       if (attempt >= MAX_CONFLICT_RETRIES) throw new TransactionConflicts(reasons);
       await backoff(attempt);
     }

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Customer } from '../domain/customer.ts';
 import { Conflict } from '../errors.ts';
-import { db, findOneByIndex, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
+import { db, findOneByIndex, labelled, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
 import { verificationPut, verificationSpend } from './email-verifications.ts';
 import { keys } from './keys.ts';
 import { keyAttributes, type Partition } from './key-conditions.ts';
@@ -60,13 +60,13 @@ export async function insertCustomer(
 ): Promise<void> {
   try {
     await transactWrite([
-      {
+      labelled('email', {
         Put: {
           TableName: tableName(),
           Item: { ...keys.customerEmailUnique(customer.emailAddress), customerId: customer.id },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
-      },
+      }),
       { Put: { TableName: tableName(), Item: toItem(customer), ConditionExpression: 'attribute_not_exists(PK)' } },
       // No tickets yet: the count holds every one from the start.
       {
@@ -80,7 +80,8 @@ export async function insertCustomer(
         : []),
     ]);
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(0)) throw emailTaken(customer.emailAddress);
+    if (error instanceof TransactionCancelled && error.conditionFailed('email'))
+      throw emailTaken(customer.emailAddress);
     throw error;
   }
 }
@@ -133,8 +134,9 @@ export type VerificationOutcome = 'done' | 'token-spent' | 'email-taken';
 export async function confirmEmail(customer: Customer, tokenHash: string, stamp: string): Promise<VerificationOutcome> {
   try {
     await transactWrite([
-      verificationSpend(tokenHash, customer.id, customer.emailAddress),
-      {
+      labelled('token', verificationSpend(tokenHash, customer.id, customer.emailAddress)),
+      // The address the token was sent to changed meanwhile: the token is as good as spent.
+      labelled('token', {
         Update: {
           TableName: tableName(),
           Key: keys.customer(customer.id),
@@ -142,12 +144,11 @@ export async function confirmEmail(customer: Customer, tokenHash: string, stamp:
           ConditionExpression: 'emailAddress = :address',
           ExpressionAttributeValues: { ':true': true, ':now': stamp, ':address': customer.emailAddress },
         },
-      },
+      }),
     ]);
     return 'done';
   } catch (error) {
-    if (error instanceof TransactionCancelled && (error.conditionFailed(0) || error.conditionFailed(1)))
-      return 'token-spent';
+    if (error instanceof TransactionCancelled && error.conditionFailed('token')) return 'token-spent';
     throw error;
   }
 }
@@ -193,19 +194,19 @@ export async function switchEmail(
           ExpressionAttributeValues: { ':id': customer.id },
         },
       },
-      {
+      labelled('new email', {
         Put: {
           TableName: tableName(),
           Item: { ...keys.customerEmailUnique(address), customerId: customer.id },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
-      },
+      }),
     ]);
     return 'done';
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    if (error.conditionFailed(3)) return 'email-taken';
-    if (error.reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return 'token-spent';
+    if (error.conditionFailed('new email')) return 'email-taken';
+    if (error.anyConditionFailed) return 'token-spent';
     throw error;
   }
 }

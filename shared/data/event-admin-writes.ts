@@ -2,7 +2,7 @@ import type { CreatedEvent, Event, TicketType } from '../domain/event.ts';
 import type { FieldChanges } from '../domain/event-admin.ts';
 import type { EventHistoryEntry } from '../domain/event-resource.ts';
 import { Conflict, ValidationError } from '../errors.ts';
-import { tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { forgetEventForSale } from './event-sale-cache.ts';
 import { moveEventCounts } from './event-counts.ts';
 import { keys } from './keys.ts';
@@ -59,6 +59,18 @@ export function atVersion(before: Event) {
       };
 }
 
+/** The label of the event's own write (client.ts `labelled`): its condition failed when another edit came first. */
+const EVENT_VERSION = 'event version';
+
+/** The label of a ticket type's write and its stock's: one failed when a sale or a hold moved them. */
+const TYPE_MOVED = 'ticket type';
+
+/** The event as changed, written conditionally on the version read: every edit's first action. */
+export const eventAtVersion = (change: EventChange) =>
+  labelled(EVENT_VERSION, {
+    Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) },
+  });
+
 const staleVersion = (id: number) =>
   new Conflict(`Event ${id} changed meanwhile: read it again and retry.`, 'stale_version');
 
@@ -108,7 +120,7 @@ export async function commit(eventId: number, actions: Record<string, unknown>[]
   try {
     await transactWrite(actions as Parameters<typeof transactWrite>[0]);
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(0)) throw staleVersion(eventId);
+    if (error instanceof TransactionCancelled && error.conditionFailed(EVENT_VERSION)) throw staleVersion(eventId);
     throw error;
   }
   forgetEventForSale(eventId);
@@ -117,7 +129,7 @@ export async function commit(eventId: number, actions: Record<string, unknown>[]
 /** An edit of the event record (listing fields, start, publication) with the portal's moves (`listed`): one transaction. */
 export async function commitEventChange(change: EventChange, listed: ListingAction[]): Promise<void> {
   await commit(change.before.id, [
-    { Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) } },
+    eventAtVersion(change),
     ...listed,
     ...countMoves(change.before, change.after),
     historyPut(change),
@@ -135,7 +147,9 @@ export async function commitEventDeletion(
   rest: { PK: string; SK: string }[],
 ) {
   await commit(change.before.id, [
-    { Delete: { TableName: tableName(), Key: keys.event(change.before.id), ...atVersion(change.before) } },
+    labelled(EVENT_VERSION, {
+      Delete: { TableName: tableName(), Key: keys.event(change.before.id), ...atVersion(change.before) },
+    }),
     ...listed,
     ...countMoves(change.before, undefined),
     historyPut(change),
@@ -183,7 +197,7 @@ export async function commitTypeChange(
   const { before, after } = type;
   const eventId = change.before.id;
   const typeAction = after
-    ? {
+    ? labelled(TYPE_MOVED, {
         Put: {
           TableName: tableName(),
           Item: {
@@ -194,14 +208,14 @@ export async function commitTypeChange(
           },
           ConditionExpression: before ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)',
         },
-      }
-    : {
+      })
+    : labelled(TYPE_MOVED, {
         Delete: {
           TableName: tableName(),
           Key: keys.ticketType(eventId, before!.id),
           ConditionExpression: 'attribute_exists(PK)',
         },
-      };
+      });
   const grants = (held: TicketType | undefined) => new Set(held?.grants ?? []);
   const [had, has] = [grants(before), grants(after)];
   const typeId = (after ?? before)!.id;
@@ -220,19 +234,15 @@ export async function commitTypeChange(
   ];
   try {
     await commit(eventId, [
-      { Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) } },
+      eventAtVersion(change),
       typeAction,
       ...grantActions,
       historyPut(change),
-      ...stock,
+      ...stock.map((action) => labelled(TYPE_MOVED, action)),
     ]);
   } catch (error) {
     // The type's `sold` or its stock moved between the read and the write: a sale or a hold, so the caller reads again.
-    const stockFrom = 3 + grantActions.length;
-    const stockMoved = stock.some(
-      (_, n) => error instanceof TransactionCancelled && error.conditionFailed(stockFrom + n),
-    );
-    if (error instanceof TransactionCancelled && (error.conditionFailed(1) || stockMoved))
+    if (error instanceof TransactionCancelled && error.conditionFailed(TYPE_MOVED))
       throw new Conflict(`Ticket type ${typeId} sold meanwhile: read it again and retry.`, 'stale_version');
     throw error;
   }

@@ -1,5 +1,5 @@
-import { tableName, TransactionCancelled } from './client.ts';
-import { atVersion, commit, eventItem, historyPut, type EventChange } from './event-admin-writes.ts';
+import { labelled, tableName, TransactionCancelled } from './client.ts';
+import { commit, eventAtVersion, historyPut, type EventChange } from './event-admin-writes.ts';
 
 /**
  * The writes of an event's parts (teams, waves, questions on the event item, waivers): each
@@ -52,10 +52,10 @@ function checkAction(part: UsageCheck) {
  */
 export async function commitPartChange(change: EventChange, parts: readonly PartWrite[]): Promise<void> {
   const actions = [
-    { Put: { TableName: tableName(), Item: eventItem(change.after), ...atVersion(change.before) } },
-    ...parts.map((part) =>
+    eventAtVersion(change),
+    ...parts.map((part, n) =>
       'check' in part
-        ? checkAction(part)
+        ? labelled(usageLabel(n), checkAction(part))
         : 'put' in part
           ? {
               Put: {
@@ -73,9 +73,14 @@ export async function commitPartChange(change: EventChange, parts: readonly Part
   try {
     await commit(change.before.id, actions);
   } catch (error) {
-    const failed = error instanceof TransactionCancelled ? parts.findIndex((_, i) => error.conditionFailed(i + 1)) : -1;
-    const part = parts[failed];
-    if (part && 'check' in part) throw part.refusal();
+    const moved = parts.find(
+      (part, n): part is UsageCheck =>
+        'check' in part && error instanceof TransactionCancelled && error.conditionFailed(usageLabel(n)),
+    );
+    if (moved) throw moved.refusal();
     throw error;
   }
 }
+
+/** The label of the `n`th part's usage check (client.ts `labelled`). */
+const usageLabel = (n: number) => `usage check ${n}`;

@@ -1,8 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../clock.ts';
-import { db, tableName } from './client.ts';
+import { ConcurrentUpdate } from '../errors.ts';
+import { db, tableName, writtenIf } from './client.ts';
 import { keys } from './keys.ts';
+import { type Decision, readDecideWrite } from './read-decide-write.ts';
 import { giveBackBudget, recordBudget } from '../rate-budgets.ts';
 
 /** A limit on password attempts with a growing lock-out (README "Throttled logins"). */
@@ -25,8 +27,6 @@ export interface Subject {
 
 /** A subject quiet this long after its last lock-out starts again from the first lock-out's length. */
 export const MEMORY_SECONDS = 24 * 60 * 60;
-const MAX_RACES = 5;
-
 interface ThrottleItem {
   /** Attempts reserved in the window: failures, plus checks still under way. */
   attempts: number;
@@ -72,79 +72,89 @@ export async function reserveAttempt(subject: Subject, limit: number): Promise<R
 }
 
 async function reserve(subject: Subject, limit: number): Promise<Reserved> {
-  const key = keys.rateWindow(subject.rule.name, subject.value);
-  for (let race = 0; race < MAX_RACES; race++) {
-    const t = epochSeconds();
-    try {
-      const { Attributes } = await db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression:
-            'SET entity = :entity, windowStart = if_not_exists(windowStart, :t), lockedUntil = if_not_exists(lockedUntil, :zero), lockouts = if_not_exists(lockouts, :zero), expiresAt = :expires ADD attempts :one',
-          ConditionExpression:
-            'attribute_not_exists(PK) OR (windowStart > :stale AND attempts < :limit AND lockedUntil <= :t)',
-          ExpressionAttributeValues: {
-            ':entity': 'LoginThrottle',
-            ':t': t,
-            ':zero': 0,
-            ':one': 1,
-            ':stale': t - subject.rule.windowSeconds,
-            ':limit': limit,
-            ':expires': t + MEMORY_SECONDS,
-          },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      const item = Attributes as ThrottleItem;
-      return { reserved: true, reservation: { subject, place: item.attempts, item } };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
-      const old = unmarshallThrottle(error.Item);
-      if (old.lockedUntil > t) return { reserved: false, retryAfterSeconds: old.lockedUntil - t };
-      if (old.windowStart > t - subject.rule.windowSeconds) {
-        // The window is full of attempts whose checks are still under way (or of failures a
-        // function did not live to count): try again when it ends, or sooner after a lock-out.
+  try {
+    return await readDecideWrite({
+      subject: `The login throttle of ${subject.rule.name}`,
+      // The reservation's own update is the read: it adds the attempt while the window has room, else answers the item.
+      read: () => addAttempt(subject, limit),
+      decide: (added): Decision<Reserved> => {
+        if ('reserved' in added) return { answer: added };
+        const { old, t } = added;
+        if (old.lockedUntil > t) return { answer: { reserved: false, retryAfterSeconds: old.lockedUntil - t } };
+        if (old.windowStart > t - subject.rule.windowSeconds) {
+          // The window is full of attempts whose checks are still under way (or of failures a
+          // function did not live to count): try again when it ends, or sooner after a lock-out.
+          const ends = old.windowStart + subject.rule.windowSeconds - t;
+          return {
+            answer: { reserved: false, retryAfterSeconds: Math.max(1, Math.min(subject.rule.lockSeconds, ends)) },
+          };
+        }
         return {
-          reserved: false,
-          retryAfterSeconds: Math.max(
-            1,
-            Math.min(subject.rule.lockSeconds, old.windowStart + subject.rule.windowSeconds - t),
-          ),
+          write: () => startWindow(subject, old, t),
+          answer: { reserved: true, reservation: { subject, place: 1, item: { ...old, attempts: 1, windowStart: t } } },
         };
-      }
-      if (await startWindow(subject, old, t))
-        return { reserved: true, reservation: { subject, place: 1, item: { ...old, attempts: 1, windowStart: t } } };
-    }
+      },
+    });
+  } catch (error) {
+    // Lost every race: fail closed.
+    if (error instanceof ConcurrentUpdate) return { reserved: false, retryAfterSeconds: 1 };
+    throw error;
   }
-  // Lost every race: fail closed.
-  return { reserved: false, retryAfterSeconds: 1 };
+}
+
+/** Adds one attempt while the subject is not locked out and its window has room; else the item as it stands. */
+async function addAttempt(
+  subject: Subject,
+  limit: number,
+): Promise<Extract<Reserved, { reserved: true }> | { old: ThrottleItem; t: number }> {
+  const t = epochSeconds();
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.rateWindow(subject.rule.name, subject.value),
+        UpdateExpression:
+          'SET entity = :entity, windowStart = if_not_exists(windowStart, :t), lockedUntil = if_not_exists(lockedUntil, :zero), lockouts = if_not_exists(lockouts, :zero), expiresAt = :expires ADD attempts :one',
+        ConditionExpression:
+          'attribute_not_exists(PK) OR (windowStart > :stale AND attempts < :limit AND lockedUntil <= :t)',
+        ExpressionAttributeValues: {
+          ':entity': 'LoginThrottle',
+          ':t': t,
+          ':zero': 0,
+          ':one': 1,
+          ':stale': t - subject.rule.windowSeconds,
+          ':limit': limit,
+          ':expires': t + MEMORY_SECONDS,
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    const item = Attributes as ThrottleItem;
+    return { reserved: true, reservation: { subject, place: item.attempts, item } };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
+    return { old: unmarshallThrottle(error.Item), t };
+  }
 }
 
 /** The window passed: start a new one holding this attempt, unless a racing request did so first. */
 async function startWindow(subject: Subject, old: ThrottleItem, t: number): Promise<boolean> {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.rateWindow(subject.rule.name, subject.value),
-          entity: 'LoginThrottle',
-          ...old,
-          attempts: 1,
-          windowStart: t,
-          expiresAt: t + MEMORY_SECONDS,
-        },
-        ConditionExpression: 'windowStart = :old',
-        ExpressionAttributeValues: { ':old': old.windowStart },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return writtenIf(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.rateWindow(subject.rule.name, subject.value),
+        entity: 'LoginThrottle',
+        ...old,
+        attempts: 1,
+        windowStart: t,
+        expiresAt: t + MEMORY_SECONDS,
+      },
+      ConditionExpression: 'windowStart = :old',
+      ExpressionAttributeValues: { ':old': old.windowStart },
+    }),
+  );
 }
 
 /**

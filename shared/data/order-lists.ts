@@ -1,11 +1,11 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order, OrderHistoryEntry, OrderStatus, OrderTransaction } from '../domain/order.ts';
 import type { PaymentProblem } from '../domain/order-payment.ts';
-import { db, tableName, updatedIf } from './client.ts';
+import { tableName, writtenIf } from './client.ts';
 import { keys } from './keys.ts';
 import { moveOrderStatus, OrderStatusMoved, sameLength } from './order-status.ts';
 import { getOrder } from './orders.ts';
+import { readDecideWrite } from './read-decide-write.ts';
 
 /**
  * An existing order's lists (`transactions`, `history`) are only ever appended to (`list_append`), never written
@@ -39,28 +39,36 @@ export async function moveOrder(
     history?: readonly OrderHistoryEntry[];
   } = {},
 ): Promise<Order | undefined> {
-  let read = order;
-  for (;;) {
-    const held = new Set(read.transactions.map((transaction) => transaction.reference));
-    const fresh = transactions.filter((transaction) => !held.has(transaction.reference));
-    const unchanged = fresh.length ? sameLength('transactions', read.transactions.length) : undefined;
-    try {
-      await moveOrderStatus(read, { status: to }, { SET: set, APPEND: { transactions: fresh, history } }, unchanged);
+  return readDecideWrite<Order | undefined, Order | undefined>({
+    subject: `Order ${order.id}`,
+    read: async (attempt) => (attempt === 0 ? order : await getOrder(order.id)),
+    decide: (read) => {
+      // Moved meanwhile: not this call's to move. Still in the status read, the move lost to a transaction recorded
+      // meanwhile (its list's length): then tried again on it.
+      if (read?.status !== order.status) return { answer: undefined };
+      const held = new Set(read.transactions.map((transaction) => transaction.reference));
+      const fresh = transactions.filter((transaction) => !held.has(transaction.reference));
+      const unchanged = fresh.length ? sameLength('transactions', read.transactions.length) : undefined;
+      const moved = () =>
+        moveOrderStatus(read, { status: to }, { SET: set, APPEND: { transactions: fresh, history } }, unchanged).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof OrderStatusMoved) return false;
+            throw error;
+          },
+        );
       return {
-        ...read,
-        ...set,
-        status: to,
-        transactions: [...read.transactions, ...fresh],
-        ...(history.length ? { history: [...(read.history ?? []), ...history] } : {}),
+        write: moved,
+        answer: {
+          ...read,
+          ...set,
+          status: to,
+          transactions: [...read.transactions, ...fresh],
+          ...(history.length ? { history: [...(read.history ?? []), ...history] } : {}),
+        },
       };
-    } catch (error) {
-      if (!(error instanceof OrderStatusMoved)) throw error;
-      // Moved meanwhile, or (still in the status read) a transaction recorded meanwhile: then tried again on it.
-      const again = fresh.length ? await getOrder(order.id) : undefined;
-      if (again?.status !== order.status || again.transactions.length === read.transactions.length) return undefined;
-      read = again;
-    }
-  }
+    },
+  });
 }
 
 /**
@@ -78,27 +86,29 @@ export async function appendTransactions(
   id: number,
   added: readonly OrderTransaction[],
 ): Promise<{ order: Order; appended: OrderTransaction[] } | undefined> {
-  for (;;) {
-    const order = await getOrder(id);
-    if (!order) return undefined;
-    const held = new Set(order.transactions.map((transaction) => transaction.reference));
-    const fresh = added.filter((transaction) => !held.has(transaction.reference));
-    if (!fresh.length) return { order, appended: [] };
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.order(id),
-          UpdateExpression: 'SET transactions = list_append(transactions, :fresh)',
-          ConditionExpression: 'size(transactions) = :held',
-          ExpressionAttributeValues: { ':fresh': fresh, ':held': order.transactions.length },
-        }),
-      );
-      return { order: { ...order, transactions: [...order.transactions, ...fresh] }, appended: fresh };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-  }
+  return readDecideWrite({
+    subject: `Order ${id}`,
+    read: () => getOrder(id),
+    decide: (order) => {
+      if (!order) return { answer: undefined };
+      const held = new Set(order.transactions.map((transaction) => transaction.reference));
+      const fresh = added.filter((transaction) => !held.has(transaction.reference));
+      if (!fresh.length) return { answer: { order, appended: [] } };
+      return {
+        write: () =>
+          writtenIf(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: keys.order(id),
+              UpdateExpression: 'SET transactions = list_append(transactions, :fresh)',
+              ConditionExpression: 'size(transactions) = :held',
+              ExpressionAttributeValues: { ':fresh': fresh, ':held': order.transactions.length },
+            }),
+          ),
+        answer: { order: { ...order, transactions: [...order.transactions, ...fresh] }, appended: fresh },
+      };
+    },
+  });
 }
 
 /**
@@ -107,27 +117,33 @@ export async function appendTransactions(
  * again. False when there is no such order or the intent is recorded already.
  */
 export async function addPaymentProblem(id: number, problem: PaymentProblem): Promise<boolean> {
-  for (;;) {
-    const order = await getOrder(id);
-    if (!order) return false;
-    const held = order.paymentProblems ?? [];
-    if (held.some((recorded) => recorded.intentId === problem.intentId)) return false;
-    const added = await updatedIf(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.order(id),
-        UpdateExpression: 'SET #problems = list_append(if_not_exists(#problems, :none), :problem)',
-        ConditionExpression: held.length
-          ? 'size(#problems) = :held'
-          : 'attribute_exists(PK) AND attribute_not_exists(#problems)',
-        ExpressionAttributeNames: { '#problems': 'paymentProblems' },
-        ExpressionAttributeValues: {
-          ':none': [],
-          ':problem': [problem],
-          ...(held.length ? { ':held': held.length } : {}),
-        },
-      }),
-    );
-    if (added) return true;
-  }
+  return readDecideWrite({
+    subject: `Order ${id}`,
+    read: () => getOrder(id),
+    decide: (order) => {
+      if (!order) return { answer: false };
+      const held = order.paymentProblems ?? [];
+      if (held.some((recorded) => recorded.intentId === problem.intentId)) return { answer: false };
+      return {
+        write: () =>
+          writtenIf(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: keys.order(id),
+              UpdateExpression: 'SET #problems = list_append(if_not_exists(#problems, :none), :problem)',
+              ConditionExpression: held.length
+                ? 'size(#problems) = :held'
+                : 'attribute_exists(PK) AND attribute_not_exists(#problems)',
+              ExpressionAttributeNames: { '#problems': 'paymentProblems' },
+              ExpressionAttributeValues: {
+                ':none': [],
+                ':problem': [problem],
+                ...(held.length ? { ':held': held.length } : {}),
+              },
+            }),
+          ),
+        answer: true,
+      };
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Order, OrderCancellation, OrderHistoryEntry, PartCancellation } from '../domain/order.ts';
-import { batchGet, db, tableName, updatedIf } from './client.ts';
+import { batchGet, db, tableName, writtenIf } from './client.ts';
 import { keys } from './keys.ts';
 import { allOrderCountItems, eventOrderCountItems } from './order-count-shards.ts';
 import { fromItem } from './orders.ts';
@@ -37,7 +37,7 @@ export async function startCancellation(
   cancellation: OrderCancellation,
   entry: OrderHistoryEntry,
 ): Promise<boolean> {
-  return updatedIf(
+  return writtenIf(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.order(order.id),
@@ -67,7 +67,7 @@ export async function startPartCancellation(
   entry: OrderHistoryEntry,
 ): Promise<boolean> {
   const recorded = order.partCancellations?.length ?? 0;
-  return updatedIf(
+  return writtenIf(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.order(order.id),

@@ -1,5 +1,5 @@
 import type { Order } from '../domain/order.ts';
-import { tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 import { orderCountItems } from './order-count-shards.ts';
 
@@ -66,6 +66,9 @@ export interface OrderMoveWrites {
   APPEND?: Partial<Record<'transactions' | 'history', readonly unknown[]>>;
 }
 
+/** The label of a status move's order Update (client.ts `labelled`): its condition failed when the order moved. */
+export const ORDER_STATUS = 'order status';
+
 /**
  * The actions of `before.status` → `after.status` (and the writes in `writes`): the order's Update, conditional on
  * `before.status` (and `also`, when given), first, then both counts; for a caller writing them in a transaction of
@@ -95,7 +98,7 @@ export function orderStatusMoveActions(
   if (appended.length) values[':none'] = [];
   names['#status'] = 'status';
   return [
-    {
+    labelled(ORDER_STATUS, {
       Update: {
         TableName: tableName(),
         Key: keys.order(before.id),
@@ -104,7 +107,7 @@ export function orderStatusMoveActions(
         ExpressionAttributeNames: { ...names, ...also?.names },
         ExpressionAttributeValues: { ...values, ...also?.values },
       },
-    },
+    }),
     ...staffCountMoves(before, { [`s#${before.status}`]: -1, [`s#${after.status}`]: 1 }),
   ];
 }
@@ -122,7 +125,8 @@ export async function moveOrderStatus(
   try {
     await transactWrite(orderStatusMoveActions(before, after, writes, also));
   } catch (error) {
-    if (error instanceof TransactionCancelled) throw new OrderStatusMoved(before.id);
+    if (error instanceof TransactionCancelled && error.conditionFailed(ORDER_STATUS))
+      throw new OrderStatusMoved(before.id);
     throw error;
   }
 }

@@ -10,7 +10,7 @@ import { orderListEntryItem } from './order-list-entries.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
-import { HoldRefused, holdAction } from './stock.ts';
+import { holdAction, shortTake } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
 
 /**
@@ -78,16 +78,15 @@ const customerActions = (order: Order, event: LinkedEvent) =>
 
 /**
  * A box-office sale's first step: its stock held (`left` → `held` on each take's shard, conditional on the shard
- * having it) and the new order with it, in one transaction: all or nothing. HoldRefused naming the first take
- * short when a shard no longer has what was read (nothing written).
+ * having it) and the new order with it, in one transaction: all or nothing. False when a shard no longer has what
+ * was read (nothing written: read again, read-decide-write.ts).
  */
-export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: readonly StockTake[]): Promise<void> {
+export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: readonly StockTake[]): Promise<boolean> {
   try {
     await transactWrite([...takes.map(holdAction), ...newOrderActions(order, event)]);
+    return true;
   } catch (error) {
-    if (!(error instanceof TransactionCancelled)) throw error;
-    const short = takes.findIndex((_, n) => error.conditionFailed(n));
-    if (short >= 0) throw new HoldRefused({ take: takes[short]! });
+    if (error instanceof TransactionCancelled && shortTake(error, takes)) return false;
     throw error;
   }
 }

@@ -1,14 +1,12 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../clock.ts';
-import { RateLimited } from '../errors.ts';
+import { ConcurrentUpdate, RateLimited } from '../errors.ts';
 import { recordBudget } from '../rate-budgets.ts';
-import { db, tableName } from './client.ts';
+import { db, tableName, writtenIf } from './client.ts';
 import { keys } from './keys.ts';
+import { type Decision, readDecideWrite } from './read-decide-write.ts';
 
 export type Slot = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
-const MAX_RACES = 5;
 
 /**
  * A sliding-window limit: at most `limit` attempts by `subject` in any `windowSeconds`.
@@ -16,7 +14,7 @@ const MAX_RACES = 5;
  * write conditional on the version read, so racing requests cannot both take the last
  * slot. (A fixed window counted from the first attempt would let 2 × limit through
  * around the window's end.) The item expires by TTL once the window has passed.
- * Losing the race `MAX_RACES` times in a row counts as refused: the limit fails closed.
+ * Losing every race (read-decide-write.ts's tries) counts as refused: the limit fails closed.
  */
 export async function takeSlot(name: string, subject: string, limit: number, windowSeconds: number): Promise<Slot> {
   const slot = await countSlot(name, subject, limit, windowSeconds);
@@ -27,16 +25,18 @@ export async function takeSlot(name: string, subject: string, limit: number, win
 
 async function countSlot(name: string, subject: string, limit: number, windowSeconds: number): Promise<Slot> {
   const key = keys.rateWindow(name, subject);
-  for (let race = 0; race < MAX_RACES; race++) {
-    const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-    const t = epochSeconds();
-    const recent = ((Item?.attempts as number[] | undefined) ?? []).filter((at) => at > t - windowSeconds);
-    if (recent.length >= limit)
-      return { allowed: false, retryAfterSeconds: Math.max(1, recent[0]! + windowSeconds - t) };
-    const version = Number(Item?.version ?? 0);
-    try {
-      await db.send(
-        new PutCommand({
+  try {
+    return await readDecideWrite({
+      subject: `The rate window of ${subject}`,
+      read: async () =>
+        (await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item,
+      decide: (Item): Decision<Slot> => {
+        const t = epochSeconds();
+        const recent = ((Item?.attempts as number[] | undefined) ?? []).filter((at) => at > t - windowSeconds);
+        if (recent.length >= limit)
+          return { answer: { allowed: false, retryAfterSeconds: Math.max(1, recent[0]! + windowSeconds - t) } };
+        const version = Number(Item?.version ?? 0);
+        const put = new PutCommand({
           TableName: tableName(),
           Item: {
             ...key,
@@ -47,22 +47,27 @@ async function countSlot(name: string, subject: string, limit: number, windowSec
           },
           ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
           ...(Item ? { ExpressionAttributeValues: { ':version': version } } : {}),
-        }),
-      );
-      // What the client has left: the window's free slots, and when its oldest attempt leaves it.
-      recordBudget({
-        policy: name,
-        quota: limit,
-        windowSeconds,
-        remaining: limit - recent.length - 1,
-        resetSeconds: (recent[0] ?? t) + windowSeconds - t,
-      });
-      return { allowed: true };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+        });
+        const write = async () => {
+          if (!(await writtenIf(put))) return false;
+          // What the client has left: the window's free slots, and when its oldest attempt leaves it.
+          recordBudget({
+            policy: name,
+            quota: limit,
+            windowSeconds,
+            remaining: limit - recent.length - 1,
+            resetSeconds: (recent[0] ?? t) + windowSeconds - t,
+          });
+          return true;
+        };
+        return { write, answer: { allowed: true } };
+      },
+    });
+  } catch (error) {
+    // Outraced on every try: the limit fails closed.
+    if (error instanceof ConcurrentUpdate) return { allowed: false, retryAfterSeconds: 1 };
+    throw error;
   }
-  return { allowed: false, retryAfterSeconds: 1 };
 }
 
 /** One sliding window of `takeSlot`. */

@@ -6,8 +6,7 @@ import {
   type ReservationState,
   type StockTake,
 } from '../domain/reservation.ts';
-import { Conflict } from '../errors.ts';
-import { db, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { db, labelled, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import {
   customerHold,
   customerMarkerAction,
@@ -17,10 +16,11 @@ import {
   type TransactItem,
 } from './hold-limits.ts';
 import { keys } from './keys.ts';
+import { readDecideWrite } from './read-decide-write.ts';
 import { dueItem, dueKey, putDue } from './reservation-due.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
-import { HoldRefused, holdAction, releaseAction } from './stock.ts';
+import { HoldRefused, holdAction, JOINED, releaseAction, shortTake } from './stock.ts';
 
 /**
  * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
@@ -33,16 +33,6 @@ import { HoldRefused, holdAction, releaseAction } from './stock.ts';
  * payment racing for it are decided by DynamoDB: one wins, the others see it moved; the move that ends
  * it gives its tickets back to its network's count in the same transaction.
  */
-
-/** Reads and moves of one reservation before giving up (each lost only to another move of it). */
-const MAX_MOVES = 5;
-
-/** The reservation kept moving under this request: retry it. */
-export class StaleReservation extends Conflict {
-  constructor() {
-    super('The reservation changed concurrently; retry the request.', 'concurrent_update');
-  }
-}
 
 /**
  * Writes a new hold: its due entry (`putDue`), then its stock takes, the reservation, the customer's marker (new,
@@ -60,26 +50,27 @@ export async function holdReservation(reservation: Reservation, perNetwork: numb
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    customerMarkerAction(reservation),
+    labelled('customer marker', customerMarkerAction(reservation)),
   ];
-  const markerAt = takes.length + 1;
-  const networkAt = items.length;
   const counted = networkCountAction(reservation, perNetwork);
   try {
-    await transactWrite(counted ? [...items, counted] : items);
+    await transactWrite(counted ? [...items, labelled('network count', counted)] : items);
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    const short = reservation.takes.findIndex((_, n) => error.conditionFailed(n));
-    if (short >= 0) throw new HoldRefused({ take: reservation.takes[short]! });
-    if (error.conditionFailed(markerAt)) {
+    const short = shortTake(error, reservation.takes);
+    if (short) throw new HoldRefused({ take: short });
+    if (error.conditionFailed('customer marker')) {
       // Judged at the hold's own instant, as its condition was: a cool-down ending meanwhile still refused it.
       const found = await customerHold(reservation.customerId, reservation.eventId, new Date(reservation.created));
       throw new HoldRefused(found && 'coolsUntil' in found ? found : { existing: found?.holding ?? 0 });
     }
-    if (error.conditionFailed(networkAt)) throw new HoldRefused({ networkFull: true });
+    if (error.conditionFailed('network count')) throw new HoldRefused({ networkFull: true });
     throw error;
   }
 }
+
+/** The label of a reservation's own move (client.ts `labelled`): its condition failed when it moved first. */
+const RESERVATION_MOVED = 'reservation';
 
 export async function getReservation(id: number): Promise<Reservation | undefined> {
   const { Item } = await db.send(
@@ -108,7 +99,7 @@ async function moveReservation(
   if (!statesBefore(to).includes(reservation.status)) return false;
   const extra = options.extraCondition;
   const items: TransactItem[] = [
-    {
+    labelled(RESERVATION_MOVED, {
       Update: {
         TableName: tableName(),
         Key: keys.reservation(reservation.id),
@@ -121,18 +112,17 @@ async function moveReservation(
         },
         ExpressionAttributeValues: { ':to': to, ':from': reservation.status, ':at': at, ...extra?.values },
       },
-    },
+    }),
     ...(HOLDING_STATES.includes(to) ? [] : endingActions(reservation, to, at)),
     ...(options.returns ? reservation.takes.map(releaseAction) : []),
   ];
-  const with_ = options.with ?? [];
-  const first = items.length;
+  const with_ = (options.with ?? []).map((action) => labelled(JOINED, action));
   try {
     await transactWrite([...items, ...with_]);
     return true;
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    if (error.conditionFailed(0) || with_.some((_, n) => error.conditionFailed(first + n))) return false;
+    if (error.conditionFailed(RESERVATION_MOVED) || error.conditionFailed(JOINED)) return false;
     throw error;
   }
 }
@@ -163,25 +153,30 @@ export async function releaseHold(
   reason: 'released' | 'lapsed',
   at: Date,
 ): Promise<Reservation | undefined> {
-  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
-    const reservation = await getReservation(reservationId);
-    if (!reservation || !HOLDING_STATES.includes(reservation.status)) return reservation;
-    if (reason === 'lapsed' && reservation.expiresAt > at.toISOString()) return reservation;
-    const order =
-      reservation.status === 'checked_out' && reservation.orderId ? await getOrder(reservation.orderId) : undefined;
-    // A payment claimed the order first: it takes this reservation. An order closed otherwise (by staff) lets it end alone.
-    if (order?.status === 'pending') return reservation;
-    const by = reason === 'released' ? `customer ${reservation.customerId}` : 'system';
-    // Appended: an entry written on the order meanwhile (a cancellation's start) stays.
-    const history = [{ at: at.toISOString(), by, action: 'expired' as const }];
-    const expire = order?.status === 'awaiting_payment' ? order : undefined;
-    const closing = expire ? orderStatusMoveActions(expire, { status: 'expired' }, { APPEND: { history } }) : [];
-    const extraCondition =
-      reason === 'lapsed' ? { expression: '#expiresAt <= :now', values: { ':now': at.toISOString() } } : undefined;
-    if (await moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition, with: closing }))
-      return { ...reservation, status: reason, updated: at.toISOString() };
-  }
-  throw new StaleReservation();
+  return readDecideWrite({
+    subject: `Reservation ${reservationId}`,
+    read: () => getReservation(reservationId),
+    decide: async (reservation) => {
+      if (!reservation || !HOLDING_STATES.includes(reservation.status)) return { answer: reservation };
+      if (reason === 'lapsed' && reservation.expiresAt > at.toISOString()) return { answer: reservation };
+      const order =
+        reservation.status === 'checked_out' && reservation.orderId ? await getOrder(reservation.orderId) : undefined;
+      // A payment claimed the order first: it takes this reservation. An order closed otherwise (by staff) lets it end alone.
+      if (order?.status === 'pending') return { answer: reservation };
+      const by = reason === 'released' ? `customer ${reservation.customerId}` : 'system';
+      // Appended: an entry written on the order meanwhile (a cancellation's start) stays.
+      const history = [{ at: at.toISOString(), by, action: 'expired' as const }];
+      const expire = order?.status === 'awaiting_payment' ? order : undefined;
+      const closing = expire ? orderStatusMoveActions(expire, { status: 'expired' }, { APPEND: { history } }) : [];
+      const extraCondition =
+        reason === 'lapsed' ? { expression: '#expiresAt <= :now', values: { ':now': at.toISOString() } } : undefined;
+      return {
+        write: () =>
+          moveReservation(reservation, reason, at.toISOString(), { returns: true, extraCondition, with: closing }),
+        answer: { ...reservation, status: reason, updated: at.toISOString() },
+      };
+    },
+  });
 }
 
 /**
@@ -191,12 +186,14 @@ export async function releaseHold(
  * released or lapsed first (the payment then takes tickets only if still on sale, or is refunded).
  */
 export async function convertHold(reservationId: number, to: 'checked_out' | 'paid', at: Date): Promise<boolean> {
-  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
-    const reservation = await getReservation(reservationId);
-    if (!reservation || !statesBefore(to).includes(reservation.status)) return false;
-    if (await moveReservation(reservation, to, at.toISOString())) return true;
-  }
-  throw new StaleReservation();
+  return readDecideWrite({
+    subject: `Reservation ${reservationId}`,
+    read: () => getReservation(reservationId),
+    decide: (reservation) =>
+      !reservation || !statesBefore(to).includes(reservation.status)
+        ? { answer: false }
+        : { write: () => moveReservation(reservation, to, at.toISOString()), answer: true },
+  });
 }
 
 /**
@@ -216,7 +213,7 @@ export async function checkOutHold(
   const moved = { ...reservation, expiresAt };
   try {
     await transactWrite([
-      {
+      labelled(RESERVATION_MOVED, {
         Update: {
           TableName: tableName(),
           Key: keys.reservation(reservation.id),
@@ -236,14 +233,14 @@ export async function checkOutHold(
             ':order': orderId,
           },
         },
-      },
+      }),
       { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
       { Put: { TableName: tableName(), Item: dueItem(moved) } },
       ...with_,
     ]);
     return true;
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    if (error instanceof TransactionCancelled && error.conditionFailed(RESERVATION_MOVED)) return false;
     throw error;
   }
 }

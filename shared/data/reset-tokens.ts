@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, now } from '../clock.ts';
-import { db, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { db, labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { passwordChange } from './administrators.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
@@ -69,21 +69,21 @@ export async function spendResetToken(token: ResetToken, newHash: string, curren
   const others = (await outstandingTokenKeys(token.adminId)).filter((key) => key.PK !== own.PK);
   try {
     await transactWrite([
-      {
+      labelled('token', {
         Delete: {
           TableName: tableName(),
           Key: own,
           ConditionExpression: 'attribute_exists(PK) AND adminId = :admin AND expiresAt > :now',
           ExpressionAttributeValues: { ':admin': token.adminId, ':now': epochSeconds() },
         },
-      },
-      passwordChange(token.adminId, newHash, currentHash),
+      }),
+      labelled('password', passwordChange(token.adminId, newHash, currentHash)),
       ...others.map((key) => ({ Delete: { TableName: tableName(), Key: key } })),
     ]);
     return 'done';
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return 'token-spent';
-    if (error instanceof TransactionCancelled && error.conditionFailed(1)) return 'password-changed';
+    if (error instanceof TransactionCancelled && error.conditionFailed('token')) return 'token-spent';
+    if (error instanceof TransactionCancelled && error.conditionFailed('password')) return 'password-changed';
     throw error;
   }
 }

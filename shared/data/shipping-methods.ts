@@ -16,6 +16,7 @@ import {
   queryPages,
   tableName,
   transactWrite,
+  labelled,
   TransactionCancelled,
 } from './client.ts';
 import { allocateIds, countDelta, readCount } from './counters.ts';
@@ -134,7 +135,7 @@ export async function createShippingMethods(inputs: NewShippingMethod[]): Promis
         ...chunk.map((method) => ({
           Put: { TableName: tableName(), Item: toItem(method), ConditionExpression: 'attribute_not_exists(PK)' },
         })),
-        {
+        labelled('count', {
           Update: {
             ...count.Update,
             ConditionExpression: 'attribute_not_exists(#total) OR #total <= :room',
@@ -143,10 +144,10 @@ export async function createShippingMethods(inputs: NewShippingMethod[]): Promis
               ':room': MAX_SHIPPING_METHODS - (start === 0 ? created.length : chunk.length),
             },
           },
-        },
+        }),
       ]);
     } catch (error) {
-      if (error instanceof TransactionCancelled && error.conditionFailed(chunk.length))
+      if (error instanceof TransactionCancelled && error.conditionFailed('count'))
         throw new TooManyShippingMethods(created.slice(0, start));
       throw error;
     }
@@ -195,9 +196,15 @@ export async function deleteShippingMethods(ids: number[]): Promise<Map<number, 
     const chunk = pending.slice(0, PUTS_PER_TRANSACTION);
     try {
       await transactWrite([
-        ...chunk.map((id) => ({
-          Delete: { TableName: tableName(), Key: keys.shippingMethod(id), ConditionExpression: 'attribute_exists(PK)' },
-        })),
+        ...chunk.map((id) =>
+          labelled(String(id), {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.shippingMethod(id),
+              ConditionExpression: 'attribute_exists(PK)',
+            },
+          }),
+        ),
         countDelta(COUNT, -chunk.length),
       ]);
       for (const id of chunk) deleted.set(id, existing.get(id)!);
@@ -205,7 +212,7 @@ export async function deleteShippingMethods(ids: number[]): Promise<Map<number, 
     } catch (error) {
       // Someone deleted some of them first: drop those and try the rest again.
       if (!(error instanceof TransactionCancelled)) throw error;
-      const gone = new Set(chunk.filter((_, index) => error.conditionFailed(index)));
+      const gone = new Set(chunk.filter((id) => error.conditionFailed(String(id))));
       if (gone.size === 0) throw error;
       pending = pending.filter((id) => !gone.has(id));
     }

@@ -2,7 +2,7 @@ import type { TicketType, TypeWithSold } from '../domain/event.ts';
 import { spreadStock, type StockShard, type StockTake } from '../domain/reservation.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { batchGet, db, labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -138,9 +138,22 @@ const move = (typeId: number, shard: number, expression: string, condition: stri
   },
 });
 
+/** The label of a take's hold (client.ts `labelled`): its condition failed when the shard no longer had the places. */
+const takeLabel = ({ typeId, shard }: StockTake) => `take ${typeId}#${shard}`;
+
 /** A hold's take: `left` → `held`, only while the shard has that many left. */
-export const holdAction = ({ typeId, shard, quantity }: StockTake) =>
-  move(typeId, shard, 'SET #left = #left - :q, #held = #held + :q', '#left >= :q', quantity);
+export const holdAction = (take: StockTake) =>
+  labelled(
+    takeLabel(take),
+    move(take.typeId, take.shard, 'SET #left = #left - :q, #held = #held + :q', '#left >= :q', take.quantity),
+  );
+
+/** The first of `takes` whose shard no longer had its places, when their hold's transaction was cancelled. */
+export const shortTake = (error: TransactionCancelled, takes: readonly StockTake[]): StockTake | undefined =>
+  takes.find((take) => error.conditionFailed(takeLabel(take)));
+
+/** The label of the actions a caller joins to a stock move (`with`): one's condition failed, nothing was written. */
+export const JOINED = 'joined';
 
 /** A release's or lapse's return: `held` → `left`. */
 export const releaseAction = ({ typeId, shard, quantity }: StockTake) =>
@@ -156,10 +169,10 @@ export async function releaseHeldWith(
   with_: NonNullable<TransactWriteCommandInput['TransactItems']>,
 ): Promise<boolean> {
   try {
-    await transactWrite([...with_, ...takes.map(releaseAction)]);
+    await transactWrite([...with_.map((action) => labelled(JOINED, action)), ...takes.map(releaseAction)]);
     return true;
   } catch (error) {
-    if (error instanceof TransactionCancelled && with_.some((_, n) => error.conditionFailed(n))) return false;
+    if (error instanceof TransactionCancelled && error.conditionFailed(JOINED)) return false;
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import { holdsBib, isEligible, type TicketRecord } from '../domain/ticket.ts';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { Conflict } from '../errors.ts';
-import { tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 import { bulkSoldUpdate } from './stock.ts';
 import { historyPut } from './ticket-history.ts';
@@ -41,12 +41,20 @@ export class StaleTicket extends Conflict {
   }
 }
 
-type Role =
-  | { kind: 'ticket' }
-  | { kind: 'bib'; bib: string }
-  | { kind: 'barcode'; barcode: string }
-  | { kind: 'extra'; onConditionFailed?: () => Error }
-  | { kind: 'other' };
+/** What an action's failed condition means: its label (client.ts `labelled`) and the refusal it is answered with. */
+interface Refusal {
+  label: string;
+  error: () => Error;
+}
+
+/** An action of the changes' transaction, labelled with its refusal when its condition failing is one. */
+type Planned = [Action, Refusal?];
+
+/** The label of each ticket's record and history entry: their conditions fail when the ticket changed since its read. */
+const TICKET = 'ticket';
+
+const planned = (action: Action, refusal?: Refusal): Planned =>
+  refusal ? [labelled(refusal.label, action), refusal] : [action];
 
 const bibItem = (record: TicketRecord) => ({
   ...keys.bib(record.eventId, record.bibNumber!),
@@ -84,7 +92,7 @@ export function newTypeSoldUpdates(records: TicketRecord[]) {
   return [...sold].map(([typeId, quantity]) => bulkSoldUpdate(typeId, quantity));
 }
 
-function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, Role][] {
+function bibActions(before: TicketRecord | null, after: TicketRecord): Planned[] {
   const oldBib = before && holdsBib(before) ? keys.bib(before.eventId, before.bibNumber!) : undefined;
   const newBib = holdsBib(after) ? keys.bib(after.eventId, after.bibNumber!) : undefined;
   if (oldBib?.PK === newBib?.PK) return [];
@@ -92,17 +100,18 @@ function bibActions(before: TicketRecord | null, after: TicketRecord): [Action, 
     ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id',
     ExpressionAttributeValues: { ':id': after.id },
   };
-  const actions: [Action, Role][] = [];
-  if (oldBib) actions.push([{ Delete: { TableName: tableName(), Key: oldBib, ...mine } }, { kind: 'other' }]);
+  const actions: Planned[] = [];
+  if (oldBib) actions.push(planned({ Delete: { TableName: tableName(), Key: oldBib, ...mine } }));
   if (newBib) {
-    const Item = bibItem(after);
-    actions.push([{ Put: { TableName: tableName(), Item, ...mine } }, { kind: 'bib', bib: after.bibNumber! }]);
+    const taken = () => new Conflict(`Bib number ${after.bibNumber} is already taken in this event.`, 'bib_taken');
+    const put = { Put: { TableName: tableName(), Item: bibItem(after), ...mine } };
+    actions.push(planned(put, { label: `bib of ${after.id}`, error: taken }));
   }
   return actions;
 }
 
 /** The barcode's unique item, held while the ticket is not deleted (as the bib's): two tickets never share a barcode. */
-function barcodeActions(before: TicketRecord | null, after: TicketRecord): [Action, Role][] {
+function barcodeActions(before: TicketRecord | null, after: TicketRecord): Planned[] {
   const oldCode = before && !before.deleted ? keys.barcode(before.barcode) : undefined;
   const newCode = !after.deleted ? keys.barcode(after.barcode) : undefined;
   if (oldCode?.PK === newCode?.PK) return [];
@@ -110,21 +119,23 @@ function barcodeActions(before: TicketRecord | null, after: TicketRecord): [Acti
     ConditionExpression: 'attribute_not_exists(PK) OR ticketId = :id',
     ExpressionAttributeValues: { ':id': after.id },
   };
-  const actions: [Action, Role][] = [];
-  if (oldCode) actions.push([{ Delete: { TableName: tableName(), Key: oldCode, ...mine } }, { kind: 'other' }]);
+  const actions: Planned[] = [];
+  if (oldCode) actions.push(planned({ Delete: { TableName: tableName(), Key: oldCode, ...mine } }));
   if (newCode) {
-    const Item = barcodeItem(after);
-    actions.push([{ Put: { TableName: tableName(), Item, ...mine } }, { kind: 'barcode', barcode: after.barcode }]);
+    const taken = () => new Conflict(`Barcode ${after.barcode} is already taken by another ticket.`, 'barcode_taken');
+    const put = { Put: { TableName: tableName(), Item: barcodeItem(after), ...mine } };
+    actions.push(planned(put, { label: `barcode of ${after.id}`, error: taken }));
   }
   return actions;
 }
 
 /**
- * The actions of the changes' one transaction, each with the role its refusal maps to: the
+ * The actions of the changes' one transaction, each labelled with the refusal its failed condition maps to: the
  * records', then the lists' (`lists`, from the list engine), then the caller's.
  */
-function plannedActions(changes: TicketChange[], lists: readonly Action[], extra: ExtraAction[]): [Action, Role][] {
-  const planned: [Action, Role][] = [];
+function plannedActions(changes: TicketChange[], lists: readonly Action[], extra: ExtraAction[]): Planned[] {
+  const actions: Planned[] = [];
+  const stale = { label: TICKET, error: () => new StaleTicket() };
 
   for (const { before, after, history } of changes) {
     const Item = ticketItem({ ...after, version: history.version });
@@ -135,14 +146,15 @@ function plannedActions(changes: TicketChange[], lists: readonly Action[], extra
           ExpressionAttributeValues: { ':version': before.version },
         }
       : { ConditionExpression: 'attribute_not_exists(PK)' };
-    planned.push([{ Put: { TableName: tableName(), Item, ...condition } }, { kind: 'ticket' }]);
-    planned.push([historyPut(after.id, history), { kind: 'ticket' }]);
-    planned.push(...bibActions(before, after));
-    planned.push(...barcodeActions(before, after));
+    actions.push(planned({ Put: { TableName: tableName(), Item, ...condition } }, stale));
+    actions.push(planned(historyPut(after.id, history), stale));
+    actions.push(...bibActions(before, after));
+    actions.push(...barcodeActions(before, after));
   }
-  for (const action of lists) planned.push([action, { kind: 'other' }]);
-  for (const { action, onConditionFailed } of extra) planned.push([action, { kind: 'extra', onConditionFailed }]);
-  return planned;
+  for (const action of lists) actions.push(planned(action));
+  for (const [n, { action, onConditionFailed }] of extra.entries())
+    actions.push(planned(action, onConditionFailed && { label: `extra ${n}`, error: onConditionFailed }));
+  return actions;
 }
 
 /** The TransactItems a commit of these changes sends (for a caller that sends them itself: the bench's raw side). */
@@ -161,28 +173,20 @@ export async function commitTicketWrites(
   lists: readonly Action[],
   extra: ExtraAction[] = [],
 ): Promise<void> {
-  const planned = plannedActions(changes, lists, extra);
+  const actions = plannedActions(changes, lists, extra);
   try {
-    await transactWrite(planned.map(([action]) => action));
+    await transactWrite(actions.map(([action]) => action));
   } catch (error) {
     // Conflicts that outlast transactWrite's own retries stay a 503 (TransactionConflicts):
     // re-deciding on a fresh read would run those retries again, nested, past the timeout.
     if (!(error instanceof TransactionCancelled)) throw error;
-    throw refusalOf(
-      error,
-      planned.map(([, role]) => role),
-    );
+    throw refusalOf(error, actions);
   }
 }
 
-function refusalOf(error: TransactionCancelled, roles: Role[]): Error {
-  const failed = roles.filter((_, index) => error.conditionFailed(index));
-  if (failed.some((role) => role.kind === 'ticket')) return new StaleTicket();
-  for (const role of failed) {
-    if (role.kind === 'bib') return new Conflict(`Bib number ${role.bib} is already taken in this event.`, 'bib_taken');
-    if (role.kind === 'barcode')
-      return new Conflict(`Barcode ${role.barcode} is already taken by another ticket.`, 'barcode_taken');
-    if (role.kind === 'extra' && role.onConditionFailed) return role.onConditionFailed();
-  }
+/** A ticket changed since its read comes first (its caller decides again); else the first refusal whose condition failed. */
+function refusalOf(error: TransactionCancelled, actions: Planned[]): Error {
+  if (error.conditionFailed(TICKET)) return new StaleTicket();
+  for (const [, refusal] of actions) if (refusal && error.conditionFailed(refusal.label)) return refusal.error();
   return error;
 }

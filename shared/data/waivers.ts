@@ -14,6 +14,7 @@ import {
   queryPages,
   tableName,
   transactWrite,
+  labelled,
   TransactionCancelled,
   storedAs,
 } from './client.ts';
@@ -163,13 +164,15 @@ export async function recordSignatures(
     const chunk = pending.slice(0, MAX_TRANSACTION_ITEMS);
     try {
       await transactWrite(
-        chunk.map((signature) => ({
-          Put: {
-            TableName: tableName(),
-            Item: { ...keys.waiverSignature(ticketId, signature.waiverId), entity: SIGNATURE, ...signature },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        })),
+        chunk.map((signature) =>
+          labelled(String(signature.waiverId), {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.waiverSignature(ticketId, signature.waiverId), entity: SIGNATURE, ...signature },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          }),
+        ),
       );
       recorded.push(...chunk);
       pending = pending.slice(chunk.length);
@@ -177,7 +180,9 @@ export async function recordSignatures(
       // Some were signed by a concurrent request: keep their first signature, retry the rest.
       if (!(error instanceof TransactionCancelled)) throw error;
       const taken = new Set(
-        chunk.filter((_, index) => error.conditionFailed(index)).map((signature) => signature.waiverId),
+        chunk
+          .filter((signature) => error.conditionFailed(String(signature.waiverId)))
+          .map((signature) => signature.waiverId),
       );
       if (taken.size === 0) throw error;
       pending = pending.filter((signature) => !taken.has(signature.waiverId));

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Delivery, DELIVERY_RETENTION_MS, MAX_WEBHOOKS, type Webhook } from '../domain/webhooks.ts';
 import { Conflict } from '../errors.ts';
-import { batchGet, db, storedAs, tableName, TransactionCancelled, transactWrite } from './client.ts';
+import { batchGet, db, labelled, storedAs, tableName, TransactionCancelled, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keyCondition } from './key-conditions.ts';
 import { keys } from './keys.ts';
@@ -42,7 +42,7 @@ export async function createWebhook(
   try {
     await transactWrite([
       { Put: { TableName: tableName(), Item: webhookItem(webhook), ConditionExpression: 'attribute_not_exists(PK)' } },
-      {
+      labelled('count', {
         Update: {
           TableName: tableName(),
           Key: keys.count(WEBHOOK_COUNT),
@@ -51,10 +51,10 @@ export async function createWebhook(
           ExpressionAttributeNames: { '#total': 'total' },
           ExpressionAttributeValues: { ':one': 1, ':max': MAX_WEBHOOKS },
         },
-      },
+      }),
     ]);
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(1))
+    if (error instanceof TransactionCancelled && error.conditionFailed('count'))
       throw new Conflict(`There are already ${MAX_WEBHOOKS} webhooks: delete one first.`, 'too_many_webhooks');
     throw error;
   }
@@ -138,7 +138,9 @@ export async function setWebhookHealth(
 export async function deleteWebhook(id: number): Promise<boolean> {
   try {
     await transactWrite([
-      { Delete: { TableName: tableName(), Key: keys.webhook(id), ConditionExpression: 'attribute_exists(PK)' } },
+      labelled('webhook', {
+        Delete: { TableName: tableName(), Key: keys.webhook(id), ConditionExpression: 'attribute_exists(PK)' },
+      }),
       {
         Update: {
           TableName: tableName(),
@@ -151,7 +153,7 @@ export async function deleteWebhook(id: number): Promise<boolean> {
     ]);
     return true;
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    if (error instanceof TransactionCancelled && error.conditionFailed('webhook')) return false;
     throw error;
   }
 }

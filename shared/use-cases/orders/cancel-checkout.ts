@@ -1,6 +1,7 @@
 import { now } from '../../clock.ts';
 import { readOrder } from '../../data/order-staff.ts';
 import { readCheckoutAttendees } from '../../data/order-attendees.ts';
+import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { orderStatusMoveActions, sameLength } from '../../data/order-status.ts';
 import { getReservation, releaseWith } from '../../data/reservations.ts';
 import { releaseHeldWith } from '../../data/stock.ts';
@@ -17,7 +18,6 @@ import type { Order } from '../../domain/order.ts';
 import { unissuedTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
 import { actorLabel, type Actor } from '../../domain/ticket-history.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
-import { Conflict } from '../../errors.ts';
 import { cancelOrderPayment } from '../portal/checkout-intent.ts';
 import { cancelTicket, finished, refund, soldTickets } from './cancel-steps.ts';
 
@@ -26,9 +26,6 @@ import { cancelTicket, finished, refund, soldTickets } from './cancel-steps.ts';
  * or paid and still issuing its tickets (`stopIssuing`). Both start once the order records its `cancellation`, from
  * which no ticket of it is issued and it is never activated (orders.ts `STILL_ISSUING`).
  */
-
-/** Reads and closes of an order being cancelled before giving up (each lost only to a payment or a lapse moving it). */
-const CLOSE_TRIES = 5;
 
 /**
  * Step 2 of a checkout awaiting payment: its PaymentIntent cancelled first (so no payment can come once the stock is
@@ -39,20 +36,21 @@ const CLOSE_TRIES = 5;
  */
 export async function closeUnpaid(started: Order, by: string): Promise<{ closed: Order } | { moved: Order }> {
   await cancelOrderPayment(started);
-  for (let attempt = 0; attempt < CLOSE_TRIES; attempt++) {
-    const order = (await readOrder(started.id))!;
-    if (order.status !== 'awaiting_payment') return { moved: order };
-    const reservation = (await getReservation(order.checkout!.reservationId))!;
-    const at = now().toISOString();
-    const entry = { at, by, action: 'cancelled' as const, force: order.cancellation!.force };
-    const close = orderStatusMoveActions(order, { status: 'cancelled' }, { APPEND: { history: [entry] } });
-    if (await releaseWith(reservation, at, close))
-      return { closed: { ...order, status: 'cancelled', history: [...(order.history ?? []), entry] } };
-  }
-  throw new Conflict(
-    `Order ${started.id} kept changing while it was cancelled; retry the request.`,
-    'concurrent_update',
-  );
+  return readDecideWrite<Order, { closed: Order } | { moved: Order }>({
+    subject: `Order ${started.id}`,
+    read: async () => (await readOrder(started.id))!,
+    decide: async (order) => {
+      if (order.status !== 'awaiting_payment') return { answer: { moved: order } };
+      const reservation = (await getReservation(order.checkout!.reservationId))!;
+      const at = now().toISOString();
+      const entry = { at, by, action: 'cancelled' as const, force: order.cancellation!.force };
+      const close = orderStatusMoveActions(order, { status: 'cancelled' }, { APPEND: { history: [entry] } });
+      return {
+        write: () => releaseWith(reservation, at, close),
+        answer: { closed: { ...order, status: 'cancelled', history: [...(order.history ?? []), entry] } },
+      };
+    },
+  });
 }
 
 /**
@@ -70,39 +68,43 @@ export async function stopIssuing(started: Order, actor: Actor, force: boolean):
   const cancelled: TicketRecord[] = [];
   for (const ticket of ticketsToCancel(await soldTickets(ids)))
     cancelled.push(await cancelTicket(ticket, actor, force));
-  let { order } = await refund(read);
-  for (let attempt = 0; attempt < CLOSE_TRIES; attempt++) {
-    const outcome = cancellationOutcome(order);
-    const at = now().toISOString();
-    const entry = { at, by: actorLabel(actor), action: outcome, force };
-    const cancellation = { ...order.cancellation!, outcome };
-    const close = orderStatusMoveActions(
-      order,
-      { status: outcome },
-      { SET: { ticketIds: ids, cancellation }, APPEND: { history: [entry] } },
-      sameLength('issuedTickets', ids.length),
-    );
-    const held = await heldForUnissued(order);
-    if (await (held.release ? releaseWith(held.release, at, close) : releaseHeldWith(held.takes, close))) {
-      const closed = {
-        ...order,
-        status: outcome,
-        ticketIds: ids,
-        cancellation,
-        history: [...(order.history ?? []), entry],
-      };
-      return finished(
-        closed,
-        cancelled.map((ticket) => ticket.id),
+  const { order: refunded } = await refund(read);
+  const ended = await readDecideWrite<Order, { closed: Order } | { asItIs: StaffOrder }>({
+    subject: `Order ${started.id}`,
+    read: async (attempt) => (attempt === 0 ? refunded : (await readOrder(started.id))!),
+    decide: async (order) => {
+      // Closed meanwhile (another cancel of it, or its payment refunded by the issue for want of stock): as it is.
+      if (order.status !== 'pending')
+        return { answer: { asItIs: toStaffOrder(order, await readTicketRecords(soldTicketIds(order))) } };
+      const outcome = cancellationOutcome(order);
+      const at = now().toISOString();
+      const entry = { at, by: actorLabel(actor), action: outcome, force };
+      const cancellation = { ...order.cancellation!, outcome };
+      const close = orderStatusMoveActions(
+        order,
+        { status: outcome },
+        { SET: { ticketIds: ids, cancellation }, APPEND: { history: [entry] } },
+        sameLength('issuedTickets', ids.length),
       );
-    }
-    order = (await readOrder(started.id))!;
-    // Closed meanwhile (another cancel of it, or its payment refunded by the issue for want of stock): as it is.
-    if (order.status !== 'pending') return toStaffOrder(order, await readTicketRecords(soldTicketIds(order)));
-  }
-  throw new Conflict(
-    `Order ${started.id} kept changing while it was cancelled; retry the request.`,
-    'concurrent_update',
+      const held = await heldForUnissued(order);
+      return {
+        write: () => (held.release ? releaseWith(held.release, at, close) : releaseHeldWith(held.takes, close)),
+        answer: {
+          closed: {
+            ...order,
+            status: outcome,
+            ticketIds: ids,
+            cancellation,
+            history: [...(order.history ?? []), entry],
+          },
+        },
+      };
+    },
+  });
+  if ('asItIs' in ended) return ended.asItIs;
+  return finished(
+    ended.closed,
+    cancelled.map((ticket) => ticket.id),
   );
 }
 

@@ -1,6 +1,7 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { readOrder, startCancellation } from '../../data/order-staff.ts';
+import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { moveOrderStatus, OrderStatusMoved } from '../../data/order-status.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import {
@@ -108,41 +109,48 @@ async function begin(
   force: boolean,
   by: string,
 ): Promise<Order> {
-  for (;;) {
-    const order = await orderFor(caller, id);
-    if (isClosed(order))
-      throw new Conflict(`Order ${id} is already ${order.status}.`, 'already_cancelled', { orderStatus: order.status });
-    if (order.cancellation) return order;
-    if (order.status === 'pending' && !order.checkout)
-      throw new Conflict(
-        `Order ${id} is a box-office sale still being completed or undone: cancel it once it is active.`,
-        'sale_in_progress',
-        { orderStatus: order.status },
-      );
-    const tickets = await soldTickets(soldTicketIds(order));
-    const elsewhere = tickets.filter((ticket) => !inScope(caller.eventScope, ticket.eventId));
-    if (elsewhere.length) {
-      const list = elsewhere.map((ticket) => String(ticket.id));
-      throw new Conflict(
-        `Tickets ${list.join(', ')} of order ${id} were transferred to an event outside your events: an administrator of both cancels it.`,
-        'transferred_out_of_scope',
-        { ticketIds: list },
-      );
-    }
-    const checkedIn = checkedInTickets(tickets);
-    if (checkedIn.length && !force) {
-      const list = checkedIn.map((ticket) => String(ticket.id));
-      throw new Conflict(
-        `Tickets ${list.join(', ')} of order ${id} are checked in: cancel with {"force": true} to cancel them too.`,
-        'checked_in',
-        { ticketIds: list },
-      );
-    }
-    const at = now().toISOString();
-    const cancellation = { at, by, force, outcome: cancellationOutcome(order) };
-    const entry = { at, by, action: 'cancel_started' as const, force };
-    if (await startCancellation(order, cancellation, entry))
-      return { ...order, cancellation, history: [...(order.history ?? []), entry] };
-    // Another request started (or the order moved status) in between: read it again.
-  }
+  return readDecideWrite({
+    subject: `Order ${id}`,
+    read: () => orderFor(caller, id),
+    decide: async (order) => {
+      if (isClosed(order))
+        throw new Conflict(`Order ${id} is already ${order.status}.`, 'already_cancelled', {
+          orderStatus: order.status,
+        });
+      if (order.cancellation) return { answer: order };
+      if (order.status === 'pending' && !order.checkout)
+        throw new Conflict(
+          `Order ${id} is a box-office sale still being completed or undone: cancel it once it is active.`,
+          'sale_in_progress',
+          { orderStatus: order.status },
+        );
+      const tickets = await soldTickets(soldTicketIds(order));
+      const elsewhere = tickets.filter((ticket) => !inScope(caller.eventScope, ticket.eventId));
+      if (elsewhere.length) {
+        const list = elsewhere.map((ticket) => String(ticket.id));
+        throw new Conflict(
+          `Tickets ${list.join(', ')} of order ${id} were transferred to an event outside your events: an administrator of both cancels it.`,
+          'transferred_out_of_scope',
+          { ticketIds: list },
+        );
+      }
+      const checkedIn = checkedInTickets(tickets);
+      if (checkedIn.length && !force) {
+        const list = checkedIn.map((ticket) => String(ticket.id));
+        throw new Conflict(
+          `Tickets ${list.join(', ')} of order ${id} are checked in: cancel with {"force": true} to cancel them too.`,
+          'checked_in',
+          { ticketIds: list },
+        );
+      }
+      const at = now().toISOString();
+      const cancellation = { at, by, force, outcome: cancellationOutcome(order) };
+      const entry = { at, by, action: 'cancel_started' as const, force };
+      // Lost when another request started (or the order moved status) since the read.
+      return {
+        write: () => startCancellation(order, cancellation, entry),
+        answer: { ...order, cancellation, history: [...(order.history ?? []), entry] },
+      };
+    },
+  });
 }

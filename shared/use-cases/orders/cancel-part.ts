@@ -4,6 +4,7 @@ import { now } from '../../clock.ts';
 import { getEvent } from '../../data/events.ts';
 import { addTransactions } from '../../data/order-lists.ts';
 import { readOrder, startPartCancellation } from '../../data/order-staff.ts';
+import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import {
   checkedInTickets,
@@ -29,9 +30,6 @@ import { cancelTicket, soldTickets } from './cancel-steps.ts';
 import { orderFor } from './order-reads.ts';
 
 type Caller = Pick<AdminPrincipal, 'id' | 'eventScope'>;
-
-/** Reads and records of an order's part before giving up (each lost only to another part or cancel recorded first). */
-const RECORD_TRIES = 5;
 
 /**
  * `POST /orders/{id}/cancel` with `ticketIds`: part of an active order cancelled (shared/README.md "Staff's orders"),
@@ -79,39 +77,38 @@ async function recordPart(
   by: string,
 ): Promise<{ order: Order; part: PartCancellation }> {
   const wanted = [...ticketIds].sort((a, b) => a - b);
-  for (let attempt = 0; attempt < RECORD_TRIES; attempt++) {
-    const order = await orderFor(caller, id);
-    refuseUnlessActive(order);
-    const foreign = wanted.filter((ticketId) => !order.ticketIds.includes(ticketId));
-    if (foreign.length)
-      throw new ValidationError(
-        `Tickets ${foreign.join(', ')} are not tickets of order ${id}.`,
-        foreign.map((ticketId) => ({
-          path: `body.ticketIds[${ticketIds.indexOf(ticketId)}]`,
-          message: `not a ticket of order ${id}`,
-        })),
-      );
-    const same = order.partCancellations?.find((part) => part.ticketIds.join() === wanted.join());
-    if (same) return { order, part: same };
-    const earlier = new Set(order.partCancellations?.flatMap((part) => part.ticketIds));
-    const again = wanted.filter((ticketId) => earlier.has(ticketId));
-    if (again.length)
-      throw new Conflict(
-        `Tickets ${again.join(', ')} of order ${id} were cancelled already, in another part.`,
-        'already_cancelled',
-        { ticketIds: again.map(String) },
-      );
-    await refuseTickets(caller, id, await soldTickets(wanted), force);
-    const at = now().toISOString();
-    const part: PartCancellation = { ticketIds: wanted, at, by, force };
-    const entry = { at, by, action: 'tickets_cancelled' as const, force, ticketIds: ticketIds };
-    if (await startPartCancellation(order, part, entry)) return { order, part };
-    // Another part or a whole cancel was recorded, or the order moved, in between: read it again.
-  }
-  throw new Conflict(
-    `Order ${id} kept changing while part of it was cancelled; retry the request.`,
-    'concurrent_update',
-  );
+  return readDecideWrite({
+    subject: `Order ${id}`,
+    read: () => orderFor(caller, id),
+    decide: async (order) => {
+      refuseUnlessActive(order);
+      const foreign = wanted.filter((ticketId) => !order.ticketIds.includes(ticketId));
+      if (foreign.length)
+        throw new ValidationError(
+          `Tickets ${foreign.join(', ')} are not tickets of order ${id}.`,
+          foreign.map((ticketId) => ({
+            path: `body.ticketIds[${ticketIds.indexOf(ticketId)}]`,
+            message: `not a ticket of order ${id}`,
+          })),
+        );
+      const same = order.partCancellations?.find((part) => part.ticketIds.join() === wanted.join());
+      if (same) return { answer: { order, part: same } };
+      const earlier = new Set(order.partCancellations?.flatMap((part) => part.ticketIds));
+      const again = wanted.filter((ticketId) => earlier.has(ticketId));
+      if (again.length)
+        throw new Conflict(
+          `Tickets ${again.join(', ')} of order ${id} were cancelled already, in another part.`,
+          'already_cancelled',
+          { ticketIds: again.map(String) },
+        );
+      await refuseTickets(caller, id, await soldTickets(wanted), force);
+      const at = now().toISOString();
+      const part: PartCancellation = { ticketIds: wanted, at, by, force };
+      const entry = { at, by, action: 'tickets_cancelled' as const, force, ticketIds: ticketIds };
+      // Lost when another part or a whole cancel was recorded, or the order moved, since the read.
+      return { write: () => startPartCancellation(order, part, entry), answer: { order, part } };
+    },
+  });
 }
 
 function refuseUnlessActive(order: Order): void {

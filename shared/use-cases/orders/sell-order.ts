@@ -1,9 +1,6 @@
 import { now } from '../../clock.ts';
-import { allocateIds } from '../../data/counters.ts';
 import { getCustomer } from '../../data/customers.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
-import { commitHeldOrder } from '../../data/orders.ts';
-import { HoldRefused } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { saleCurrency } from '../../domain/event.ts';
@@ -16,15 +13,12 @@ import { logger } from '../../logger.ts';
 import { adminActor, inScope } from '../event-scope.ts';
 import { attendeesOf, type CheckoutBody } from '../portal/checkout.ts';
 import { sendOrderConfirmation } from '../portal/order-confirmation.ts';
-import { planStock, soldOut } from '../portal/hold-stock.ts';
 import { checkLines } from '../portal/reservations.ts';
+import { holdOrder } from './hold-order.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
 import { addAmounts } from '../../money.ts';
-
-/** Reads and tries of the hold when a shard read with stock is emptied before the write (as a reservation's). */
-const HOLD_TRIES = 3;
 
 export interface BoxOfficeSaleRequest {
   eventId: number;
@@ -46,8 +40,8 @@ export interface BoxOfficeSaleRequest {
  * in steps:
  *
  * 1. one transaction: the order `pending` (with its payment, its `boxOffice` hold and an empty `issuedTickets`) and
- *    its stock taken `left` → `held`, all or nothing: a shard emptied meanwhile is read again (HOLD_TRIES), then
- *    `sold_out`, nothing written;
+ *    its stock taken `left` → `held`, all or nothing: a shard emptied meanwhile is read again (read-decide-write.ts),
+ *    `sold_out` when a read finds too few places, nothing written;
  * 2. and 3. the tickets issued from that hold (issue-order-tickets.ts: `held` → `sold`, the staff actor in their
  *    history; lists, statistics and ticket webhooks follow), recorded on the order (`issuedTickets`, position → id)
  *    and the order `active` with them in the same transaction (an order too large for one in chunks, each
@@ -129,7 +123,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
     boxOffice: { soldBy: actorLabel(actor), method: sale.payment.method, takes },
   });
 
-  const pending = await hold(sale, byId, order, event);
+  const { order: pending } = await holdOrder(sale, byId, order, event);
   const id = pending.id;
   let active: Order;
   try {
@@ -166,30 +160,5 @@ async function issue(
   } catch (error) {
     if (!(error instanceof OrderLeftIssuing)) throw error;
     throw new Conflict(`Order ${pending.id} was undone while its tickets were issued.`, 'concurrent_update');
-  }
-}
-
-/**
- * Step 1: the order and its stock held, planned from the shards as read now and read again when one emptied; the
- * order's id is allocated once the stock is there, so a sold-out sale writes nothing.
- */
-async function hold(
-  sale: BoxOfficeSaleRequest,
-  types: Parameters<typeof planStock>[1],
-  order: (id: number, takes: StockTake[]) => Order,
-  event: Parameters<typeof commitHeldOrder>[1],
-): Promise<Order> {
-  let id: number | undefined;
-  for (let attempt = 1; ; attempt++) {
-    const takes = await planStock(sale, types);
-    id ??= await allocateIds('ORDER');
-    const pending = order(id, takes);
-    try {
-      await commitHeldOrder(pending, event, takes);
-      return pending;
-    } catch (error) {
-      if (!(error instanceof HoldRefused) || !('take' in error.refusal)) throw error;
-      if (attempt >= HOLD_TRIES) throw soldOut(types.get(error.refusal.take.typeId)!, 0);
-    }
   }
 }

@@ -1,6 +1,7 @@
 import { now } from '../../clock.ts';
 import { closeFailedSale, FAILED_SALE_STATUS, startUndo } from '../../data/box-office-orders.ts';
 import { getOrder } from '../../data/orders.ts';
+import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { deskRefund, issuedTicketIds, refundsDue, ticketsToCancel } from '../../domain/order-cancel.ts';
 import type { Order, OrderHistoryEntry } from '../../domain/order.ts';
@@ -8,9 +9,6 @@ import type { StockTake } from '../../domain/reservation.ts';
 import { actorLabel, type Actor } from '../../domain/ticket-history.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { cancelTicket } from './cancel-steps.ts';
-
-/** Reads of the order when its recorded tickets changed between the read and the close (never, once the undo started). */
-const UNDO_TRIES = 3;
 
 /**
  * Undoes a box-office sale that failed after its first step (sell-order.ts): by the failed request itself before
@@ -34,30 +32,35 @@ const UNDO_TRIES = 3;
  * The order as it ends (undefined: none; another status: not this one's to undo, left as it is).
  */
 export async function undoSale(orderId: number, actor: Actor): Promise<Order | undefined> {
-  for (let attempt = 1; ; attempt++) {
-    const read = await getOrder(orderId);
-    if (!undoable(read)) return read;
-    if (!read.boxOffice!.undo) await startUndo(orderId, { at: now().toISOString(), by: actorLabel(actor) });
-    // Started here or by another undo first (or the order moved): its tickets are final from now on.
-    const order = read.boxOffice!.undo ? read : await getOrder(orderId);
-    if (!undoable(order) || !order.boxOffice!.undo) return order;
-    const ids = issuedTicketIds(order);
-    const tickets = [...(await readTicketRecords(ids)).values()];
-    for (const ticket of ticketsToCancel(tickets)) await cancelTicket(ticket, actor, true);
-    const at = now().toISOString();
-    const entry: OrderHistoryEntry = { at, by: actorLabel(actor), action: FAILED_SALE_STATUS };
-    const refunds = refundsDue(order).map((due) => deskRefund(order.id, due, at));
-    const releases = unissued(order.boxOffice!.takes, tickets);
-    if (await closeFailedSale(order, { entry, refunds, ticketIds: ids }, releases))
+  return readDecideWrite<Order | undefined, Order | undefined>({
+    subject: `Order ${orderId}`,
+    read: () => getOrder(orderId),
+    decide: async (read) => {
+      if (!undoable(read)) return { answer: read };
+      if (!read.boxOffice!.undo) await startUndo(orderId, { at: now().toISOString(), by: actorLabel(actor) });
+      // Started here or by another undo first (or the order moved): its tickets are final from now on.
+      const order = read.boxOffice!.undo ? read : await getOrder(orderId);
+      if (!undoable(order) || !order.boxOffice!.undo) return { answer: order };
+      const ids = issuedTicketIds(order);
+      const tickets = [...(await readTicketRecords(ids)).values()];
+      for (const ticket of ticketsToCancel(tickets)) await cancelTicket(ticket, actor, true);
+      const at = now().toISOString();
+      const entry: OrderHistoryEntry = { at, by: actorLabel(actor), action: FAILED_SALE_STATUS };
+      const refunds = refundsDue(order).map((due) => deskRefund(order.id, due, at));
+      const releases = unissued(order.boxOffice!.takes, tickets);
+      // Lost only when the recorded tickets changed between the read and the close.
       return {
-        ...order,
-        status: FAILED_SALE_STATUS,
-        history: [...(order.history ?? []), entry],
-        transactions: [...order.transactions, ...refunds],
-        ticketIds: ids,
+        write: () => closeFailedSale(order, { entry, refunds, ticketIds: ids }, releases),
+        answer: {
+          ...order,
+          status: FAILED_SALE_STATUS,
+          history: [...(order.history ?? []), entry],
+          transactions: [...order.transactions, ...refunds],
+          ticketIds: ids,
+        },
       };
-    if (attempt >= UNDO_TRIES) throw new Error(`Order ${orderId}: tickets kept being issued while it was undone.`);
-  }
+    },
+  });
 }
 
 /** A box-office sale still `pending` (every sale records its tickets on `issuedTickets`, sell-order.ts). */

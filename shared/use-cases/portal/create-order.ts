@@ -1,19 +1,15 @@
 import { now } from '../../clock.ts';
-import { allocateIds } from '../../data/counters.ts';
 import { findTeam, getEvent, listTicketTypes } from '../../data/events.ts';
-import { commitHeldOrder } from '../../data/orders.ts';
-import { HoldRefused } from '../../data/stock.ts';
 import { MAX_ORDER_TICKETS } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
-import { answerProblems, saleCurrency, type TicketType } from '../../domain/event.ts';
-import type { StockTake } from '../../domain/reservation.ts';
+import { answerProblems, saleCurrency } from '../../domain/event.ts';
 import { toTicket } from '../../domain/ticket-view.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
 import type { AttendeeAnswer, Ticket } from '../../domain/ticket.ts';
 import { ValidationError, type FieldProblem } from '../../errors.ts';
 import type { NewTicket } from '../tickets/create-ticket.ts';
+import { holdOrder } from '../orders/hold-order.ts';
 import { issueOrderTickets } from '../orders/issue-order-tickets.ts';
-import { planStock, soldOut } from './hold-stock.ts';
 import { addAmounts } from '../../money.ts';
 
 /** At most this many transactions and order-level answers on one order (keeps the item far below 400 KB). */
@@ -39,7 +35,7 @@ export interface NewOrder {
  * one event. Steps: check that its types, wave and team belong to the event; one
  * transaction puts the order as `pending` with its places held (`left` → `held`: 409
  * `sold_out`, nothing written, when a type has too few left), the customer's link to the
- * event and their counts; then its tickets are issued from that hold as a paid
+ * event and their counts (orders/hold-order.ts, as the box office's sale holds); then its tickets are issued from that hold as a paid
  * checkout's are (issue-order-tickets.ts), the order `active` with them. A failure while
  * issuing leaves the order `pending`, with the tickets issued so far pointing at it:
  * never tickets without an order.
@@ -73,10 +69,9 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
   problems.push(...answerProblems(event.questions, input.answers ?? [], 'answers'));
   if (problems.length) throw new ValidationError('The order does not fit its event.', problems);
 
-  const id = await allocateIds('ORDER');
   const at = now().toISOString();
   const lines = input.tickets.map((ticket) => ({ ...ticket, price: ticket.price ?? prices.get(ticket.typeId)! }));
-  const pending: Order = {
+  const placed = (id: number): Order => ({
     id,
     customerId: input.customerId,
     eventId: event.id,
@@ -97,8 +92,12 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
     transactions: input.transactions,
     answers: input.answers ?? [],
     issuedTickets: {},
-  };
-  const takes = await holdOrder(pending, event, new Map(types.map((type) => [type.id, type])), lines);
+  });
+  const wanted = new Map<number, number>();
+  for (const { typeId } of lines) wanted.set(typeId, (wanted.get(typeId) ?? 0) + 1);
+  const request = { lines: [...wanted].map(([typeId, quantity]) => ({ typeId, quantity })) };
+  const byId = new Map(types.map((type) => [type.id, type]));
+  const { order: pending, takes } = await holdOrder(request, byId, placed, event);
   const attendees = lines.map((line) => ({ ...line, waveTimeId: pending.waveTimeId, teamId: pending.teamId }));
   const actor = { kind: 'customer' as const, id: input.customerId };
   const { order, issued } = await issueOrderTickets({
@@ -109,29 +108,4 @@ export async function createOrder(input: NewOrder): Promise<{ order: Order; tick
     actor,
   });
   return { order, tickets: issued.map((record) => toTicket(record)) };
-}
-
-/** Reads of the stock when a shard read with places was emptied before the hold's write (as a box-office sale's). */
-const HOLD_TRIES = 3;
-
-/** The order `pending` and its places held (`left` → `held`) in one transaction (orders.ts `commitHeldOrder`). */
-async function holdOrder(
-  pending: Order,
-  event: Parameters<typeof commitHeldOrder>[1],
-  types: Map<number, TicketType>,
-  lines: readonly { typeId: number }[],
-): Promise<StockTake[]> {
-  const wanted = new Map<number, number>();
-  for (const { typeId } of lines) wanted.set(typeId, (wanted.get(typeId) ?? 0) + 1);
-  const request = { lines: [...wanted].map(([typeId, quantity]) => ({ typeId, quantity })) };
-  for (let attempt = 1; ; attempt++) {
-    const takes = await planStock(request, types);
-    try {
-      await commitHeldOrder(pending, event, takes);
-      return takes;
-    } catch (error) {
-      if (!(error instanceof HoldRefused) || !('take' in error.refusal)) throw error;
-      if (attempt >= HOLD_TRIES) throw soldOut(types.get(error.refusal.take.typeId)!, 0);
-    }
-  }
 }

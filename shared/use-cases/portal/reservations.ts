@@ -3,6 +3,7 @@ import { allocateIds } from '../../data/counters.ts';
 import { eventForSale, forgetEventForSale } from '../../data/event-sale-cache.ts';
 import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
+import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { type CustomerHold, customerHold } from '../../data/hold-limits.ts';
 import { holdReservation } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
@@ -17,7 +18,7 @@ import {
   type Reservation,
 } from '../../domain/reservation.ts';
 import { holdCaps, type HoldCaps } from '../../domain/hold-limits.ts';
-import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
+import { ConcurrentUpdate, Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { accessibleEvent } from './catalogue.ts';
 import { priceHold } from './hold-prices.ts';
 import { planStock } from './hold-stock.ts';
@@ -29,9 +30,6 @@ import { planStock } from './hold-stock.ts';
  * hold's cost (README "Reservations").
  */
 export const RESERVATIONS_PER_NETWORK = { name: 'RESERVATIONS_NETWORK', limit: 60, windowSeconds: 60 } as const;
-
-/** Reads and tries of a hold when a shard read with stock is emptied before the write. */
-const HOLD_TRIES = 3;
 
 export interface ReservationRequest {
   eventId: number;
@@ -99,32 +97,36 @@ export async function createReservation(customerId: number, network: string, req
     shippingMethodId: request.shippingMethodId ?? null,
     amounts,
   };
-  for (let attempt = 1; ; attempt++) {
-    const reservation: Reservation = { ...base, takes: attempt === 1 ? planned.takes : await planStock(request, byId) };
-    try {
-      await holdReservation(reservation, caps.perNetwork);
-      return toReservationView(reservation);
-    } catch (error) {
-      if (!(error instanceof HoldRefused)) throw error;
-      const { refusal } = error;
-      if ('existing' in refusal) throw holdStands({ holding: refusal.existing }, at);
-      if ('coolsUntil' in refusal) throw holdStands(refusal, at);
-      if ('networkFull' in refusal) throw networkFull(caps);
-      if (attempt >= HOLD_TRIES) throw await outraced(request, byId);
-    }
+  try {
+    return await readDecideWrite({
+      subject: `The stock of event ${event.id}`,
+      read: async (attempt) => (attempt === 0 ? planned.takes : await planStock(request, byId)),
+      decide: (takes) => {
+        const reservation: Reservation = { ...base, takes };
+        return { write: () => held(reservation, caps, at), answer: toReservationView(reservation) };
+      },
+    });
+  } catch (error) {
+    // Every try lost its places to other holds between the read and the write: `sold_out` only when a fresh read
+    // finds none left (planStock throws it, with what is left); otherwise the places are there and the buyer may retry.
+    if (error instanceof ConcurrentUpdate) await planStock(request, byId);
+    throw error;
   }
 }
 
-/**
- * Every try lost its places to other holds between the read and the write: `sold_out` only when a fresh read finds
- * none left (planStock throws it, with what is left); otherwise the places are there and the buyer may retry.
- */
-async function outraced(request: ReservationRequest, types: Map<number, TicketType>): Promise<Conflict> {
-  await planStock(request, types);
-  return new Conflict(
-    'Other holds took the places read for this one before it was written, and some are left: retry the request.',
-    'concurrent_update',
-  );
+/** Writes the hold: false when a shard read with stock was emptied before the write; the hold's own limits refuse. */
+async function held(reservation: Reservation, caps: HoldCaps, at: Date): Promise<boolean> {
+  try {
+    await holdReservation(reservation, caps.perNetwork);
+    return true;
+  } catch (error) {
+    if (!(error instanceof HoldRefused)) throw error;
+    const { refusal } = error;
+    if ('existing' in refusal) throw holdStands({ holding: refusal.existing }, at);
+    if ('coolsUntil' in refusal) throw holdStands(refusal, at);
+    if ('networkFull' in refusal) throw networkFull(caps);
+    return false;
+  }
 }
 
 /**

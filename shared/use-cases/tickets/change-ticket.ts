@@ -1,5 +1,6 @@
 import { now } from '../../clock.ts';
-import { commitTicketChanges, StaleTicket, type ExtraAction } from '../../lists/writes.ts';
+import { commitTicketChanges, type ExtraAction } from '../../lists/writes.ts';
+import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { readTicketRecord } from '../../data/ticket-records.ts';
 import { historyEntry, type Actor, type TicketAction } from '../../domain/ticket-history.ts';
 import { decideStateChange, statesOf } from '../../domain/ticket-states.ts';
@@ -7,16 +8,14 @@ import type { Via } from '../../domain/ticket-transitions.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import { assertTicketInScope, scopeOf, type ScopeRule } from '../event-scope.ts';
-import { soldOut, STOCK_TRIES, StockMoved, stockMoves } from './ticket-stock.ts';
+import { lostRaceAsFalse, stockMoves } from './ticket-stock.ts';
 
 /**
  * The one way a ticket changes: read it, let the use case decide, ask the state machine
  * about every state move, and commit once (ticket, history entry with the actor, counts,
- * bib and extras in one transaction). A concurrent change of the ticket makes it read
- * and decide again.
+ * bib and extras in one transaction). A concurrent change of the ticket, or of the stock shard its
+ * sale takes from, makes it read and decide again (read-decide-write.ts).
  */
-const MAX_OPTIMISTIC_RETRIES = 8;
-
 export const ticketNotFound = (id: number): NotFound => new NotFound('Ticket', id);
 
 /** Who changes the ticket, what the change is called in its history, and the paths it may take through the state machine. */
@@ -61,29 +60,28 @@ export async function changeTicket<T>(
   /** The ticket as the caller already read it (strongly consistent): the first attempt decides on it. */
   read?: TicketRecord,
 ): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const record = attempt === 0 && read ? read : await readTicketRecord(id);
-    if (!record) throw ticketNotFound(id);
-    // Before anything is decided: outside the actor's events answers what a missing ticket does.
-    assertTicketInScope(scopeOf(context.actor), record, context.scopeRule ?? 'own');
-    const at = now().toISOString();
-    const { changes, extra = [], action = context.action, result, refusal } = await decide(record, at);
-    const written = changes.map(({ before, after }) => {
-      if (before) assertStateMoves(before, after, context.via);
-      return { before, after, history: historyEntry(before, after, { actor: context.actor, action, at }) };
-    });
-    try {
-      // A change that moves a type's `sold` moves its stock the other way (ticket-stock.ts).
-      const stock = written.length ? await stockMoves(written) : [];
-      if (written.length || extra.length) await commitTicketChanges(written, [...stock, ...extra]);
-      if (refusal) throw refusal;
-      return result;
-    } catch (error) {
-      if (error instanceof StockMoved && attempt < STOCK_TRIES) continue;
-      if (error instanceof StockMoved) throw soldOut(error.typeId);
-      if (!(error instanceof StaleTicket) || attempt >= MAX_OPTIMISTIC_RETRIES) throw error;
-    }
-  }
+  return readDecideWrite({
+    subject: `Ticket ${id}`,
+    read: async (attempt) => (attempt === 0 && read ? read : await readTicketRecord(id)),
+    decide: async (record) => {
+      if (!record) throw ticketNotFound(id);
+      // Before anything is decided: outside the actor's events answers what a missing ticket does.
+      assertTicketInScope(scopeOf(context.actor), record, context.scopeRule ?? 'own');
+      const at = now().toISOString();
+      const { changes, extra = [], action = context.action, result, refusal } = await decide(record, at);
+      const written = changes.map(({ before, after }) => {
+        if (before) assertStateMoves(before, after, context.via);
+        return { before, after, history: historyEntry(before, after, { actor: context.actor, action, at }) };
+      });
+      const write = async () => {
+        // A change that moves a type's `sold` moves its stock the other way (ticket-stock.ts).
+        const stock = written.length ? await stockMoves(written) : [];
+        if (written.length || extra.length) await commitTicketChanges(written, [...stock, ...extra]);
+        if (refusal) throw refusal;
+      };
+      return { write: () => lostRaceAsFalse(write), answer: result };
+    },
+  });
 }
 
 /** Drops undefined values, so a partial input overrides only what it names. */

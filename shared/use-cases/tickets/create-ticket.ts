@@ -1,6 +1,7 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType } from '../../data/events.ts';
+import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { commitTicketChanges, type TicketChange } from '../../lists/writes.ts';
 import type { TicketType } from '../../domain/event.ts';
 import { newTicketRecord } from '../../domain/new-ticket.ts';
@@ -9,7 +10,7 @@ import type { PROCESS_STATE, PurchaserContact, Ticket, TicketFields, TicketRecor
 import { toTicket } from '../../domain/ticket-view.ts';
 import { ValidationError } from '../../errors.ts';
 import { definedOnly } from './change-ticket.ts';
-import { soldOut, STOCK_TRIES, StockMoved, stockMoves } from './ticket-stock.ts';
+import { lostRaceAsFalse, stockMoves } from './ticket-stock.ts';
 
 /** The id sequence of tickets. */
 export const TICKET_SEQUENCE = 'TICKET';
@@ -35,26 +36,23 @@ export interface NewTicket extends Partial<TicketFields> {
  * shared/use-cases/orders/issue-order-tickets.ts.
  */
 export async function createTicket(input: NewTicket, actor: Actor = { kind: 'system' }): Promise<Ticket> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await issueTicket(input, actor);
-    } catch (error) {
-      const retry = error instanceof StockMoved && attempt < STOCK_TRIES;
-      if (!retry) throw error instanceof StockMoved ? soldOut(error.typeId) : error;
-    }
-  }
-}
-
-async function issueTicket(input: NewTicket, actor: Actor): Promise<Ticket> {
   const type = await findTicketType(input.typeId);
   if (!type)
     throw new ValidationError(`Ticket type ${input.typeId} does not exist.`, [
       { path: 'typeId', message: 'Unknown ticket type.' },
     ]);
   const id = await allocateIds(TICKET_SEQUENCE);
-  const change = newTicketChange(id, type, input, actor, now().toISOString());
-  await commitTicketChanges([change], await stockMoves([change], { known: type }));
-  return toTicket(change.after);
+  return readDecideWrite({
+    subject: `The stock of ticket type ${type.id}`,
+    read: async () => {
+      const change = newTicketChange(id, type, input, actor, now().toISOString());
+      return { change, stock: await stockMoves([change], { known: type }) };
+    },
+    decide: ({ change, stock }) => ({
+      write: () => lostRaceAsFalse(() => commitTicketChanges([change], stock)),
+      answer: toTicket(change.after),
+    }),
+  });
 }
 
 /**

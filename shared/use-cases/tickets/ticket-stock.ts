@@ -8,7 +8,7 @@ import {
 import type { TicketType } from '../../domain/event.ts';
 import { isEligible, type TicketRecord } from '../../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
-import type { ExtraAction } from '../../lists/writes.ts';
+import { StaleTicket, type ExtraAction } from '../../lists/writes.ts';
 
 /**
  * The stock moves of a ticket change (shared/data/stock.ts): a type's `sold` is kept on its stock
@@ -42,15 +42,26 @@ export async function stockMoves(
   return actions.flat();
 }
 
-/** Tries of a change when a shard read with stock was emptied before the write. */
-export const STOCK_TRIES = 3;
-
 /** A shard read with stock was emptied before the write: the caller reads again. */
 export class StockMoved extends Error {
   constructor(readonly typeId: number) {
     super(`The stock of ticket type ${typeId} moved meanwhile.`);
   }
 }
+/**
+ * A ticket's write as read-decide-write.ts asks it: false when it lost a race (the ticket changed since it was read,
+ * or a shard read with stock was emptied), for a fresh read and decision; true once written.
+ */
+export async function lostRaceAsFalse(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (error instanceof StaleTicket || error instanceof StockMoved) return false;
+    throw error;
+  }
+}
+
 export const soldOut = (typeId: number) => new Conflict(`Ticket type ${typeId} is sold out.`, 'sold_out');
 
 async function stockMove(
