@@ -2,9 +2,19 @@ import { countKeys } from './count-keys.ts';
 import { customerKeys } from './customer-keys.ts';
 import { eventAdminKeys } from './event-admin-keys.ts';
 import { placedIn, type SortCondition } from './key-conditions.ts';
-import { lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from './key-parts.ts';
+import {
+  INDEX_SHARDS,
+  lower,
+  on,
+  purchaseSort,
+  shardsOf,
+  sortableId,
+  table,
+  ticketSort,
+  type Key,
+} from './key-parts.ts';
 
-export { sortableId, type Key };
+export { INDEX_SHARDS, shardsOf, sortableId, type Key };
 export type { PurchaseHolder } from './count-keys.ts';
 
 /**
