@@ -7,6 +7,7 @@ import { INDEX_SHARDS, keys, shardsOf, sortableId } from '../data/keys.ts';
 import { keyAttributes, keyCondition, type Partition, type SortCondition } from '../data/key-conditions.ts';
 import { mergedRead, ordered, type IndexRead, type MergedRead, type PartRead, type ReadBounds } from './merged-read.ts';
 import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from '../data/ticket-records.ts';
+import { listShards, readShardRange } from './ticket-list-shards.ts';
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
 /**
@@ -88,13 +89,7 @@ export const orderTickets = (orderId: number, bounds: ReadBounds) =>
   readRange({ partition: keys.orderTickets(orderId) }, bounds);
 /** An event's live tickets, in id order: its shards merged. */
 export const eventTickets = (eventId: number, bounds: ReadBounds) =>
-  mergedRead(
-    shardsOf(INDEX_SHARDS.eventTickets).map(
-      (shard) => (part: ReadBounds) => readRange({ partition: keys.eventTickets(eventId, shard) }, part),
-    ),
-    bounds,
-    (record) => sortOf('id', record),
-  );
+  readShardRange(listShards.eventTickets(eventId), undefined, bounds);
 /** A type's live tickets, in id order. */
 export const typeTickets = (typeId: number, bounds: ReadBounds) =>
   readRange({ partition: keys.typeTickets(typeId) }, bounds);
@@ -104,13 +99,10 @@ export const customerTickets = (customerId: number, bounds: ReadBounds) =>
 
 /** An event's live tickets bought within the range (a key condition), its shards merged. */
 export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
-  mergedRead(
-    shardsOf(INDEX_SHARDS.eventTickets).map(
-      (shard) => (part: ReadBounds) =>
-        readRange({ partition: keys.eventPurchases(eventId, shard), range: keys.timeRange(range) }, part),
-    ),
+  readShardRange(
+    shardsOf(INDEX_SHARDS.eventTickets).map((shard) => keys.eventPurchases(eventId, shard)),
+    keys.timeRange(range),
     bounds,
-    (record) => sortOf('purchase', record),
   );
 /** A type's live tickets bought within the range (a key condition). */
 export const typePurchases = (typeId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>

@@ -1,5 +1,8 @@
 import { INDEX_SHARDS, keys, shardsOf } from '../data/keys.ts';
-import type { Partition } from '../data/key-conditions.ts';
+import type { Partition, SortCondition } from '../data/key-conditions.ts';
+import { listedRecords, listedTicketId } from '../data/ticket-records.ts';
+import type { TicketRecord } from '../domain/ticket.ts';
+import type { PartRead, ReadBounds } from './merged-read.ts';
 import { walkMerged } from './merged-walk.ts';
 import type { ListKeys } from './ticket-list-plan.ts';
 
@@ -64,4 +67,38 @@ export async function readShards(
   );
   const lastId = walk.lastSort === undefined ? (from ?? (descending ? Infinity : 0)) : Number(walk.lastSort.slice(-10));
   return { matches: walk.items.map(({ item }) => item), exhausted: walk.complete, lastId, read: walk.itemsRead };
+}
+
+/**
+ * `GET /ticket`'s read of a list's shards within a sort range (an event's by id, by purchase time), from after
+ * `after`, merged: each batch of entries read as its records (one BatchGetItem; a ticket deleted meanwhile is left
+ * out), until `need` records pass `accept`, the shards' end, or `budget` entries; one partition's read answered alike.
+ */
+export async function readShardRange(
+  shards: readonly Partition[],
+  range: SortCondition | undefined,
+  { after, need, budget, accept }: ReadBounds,
+): Promise<PartRead> {
+  const [low, high] =
+    range && 'between' in range
+      ? range.between
+      : [range && 'from' in range ? range.from : undefined, range && 'to' in range ? range.to : undefined];
+  const walk = await walkMerged(
+    shards.map((partition) => ({ partition, low, high })),
+    {
+      need,
+      budget,
+      after,
+      evenly: true,
+      confirm: async (batch) => {
+        const records = new Map((await listedRecords(batch.map(({ item }) => item))).map((r) => [r.id, r]));
+        return batch.flatMap(({ sort, item }) => {
+          const record = records.get(listedTicketId(item));
+          return record && accept(record) ? [{ sort, item: { record } }] : [];
+        });
+      },
+    },
+  );
+  const records = walk.items.map(({ item }) => item.record as TicketRecord);
+  return { records, complete: walk.complete, itemsRead: walk.itemsRead, lastSort: walk.lastSort };
 }
