@@ -247,7 +247,9 @@ export async function purchasesAt(
   // Read as the served list reads a purchase range, from the second's start: the skipped few, then the page.
   const need = skip + count + 1;
   const range = { from: secondStart(second.part), to };
-  const bounds = { need, budget: need, accept: () => true };
+  // An event's list is merged from its shards, where a second's tickets need not alternate: the walk may ask a shard
+  // again for what another did not hold, up to about one and a half times `need` (one partition, a type's: `need`).
+  const bounds = { need, budget: 2 * need + INDEX_SHARDS.eventTickets, accept: () => true };
   const read = await (holder.typeId === undefined
     ? eventPurchases(holder.eventId, range, bounds)
     : typePurchases(holder.typeId, range, bounds));
