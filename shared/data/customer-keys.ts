@@ -1,5 +1,5 @@
 import { placedIn } from './key-conditions.ts';
-import { lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from './key-parts.ts';
+import { INDEX_SHARDS, lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from './key-parts.ts';
 
 /**
  * The customers' and orders' declarations (the portal's accounts, their orders, tickets and
@@ -92,23 +92,31 @@ export const customerKeys = {
     ),
   /**
    * The staff's order lists (`GET /orders`), every one by `<purchasedDate>#<id:10>`: GSI3 an event's orders, GSI4 an
-   * event's orders in one status (moved with the status), GSI5 every order and GSI6 every order in one status, the last
-   * two write-sharded ORDER_SHARDS ways by id (all events' sales would share one partition), merged when read.
+   * event's orders in one status (moved with the status), GSI5 every order and GSI6 every order in one status, each
+   * write-sharded by id, merged when read: an event's INDEX_SHARDS ways (an on-sale's orders would heat one partition),
+   * every event's ORDER_SHARDS ways (all events' sales would share one partition).
    */
-  eventOrders: (eventId: number) => on('GSI3', `EVENT_ORDERS#${eventId}`),
-  eventStatusOrders: (eventId: number, status: string) => on('GSI4', `EVENT_STATUS_ORDERS#${eventId}#${status}`),
+  eventOrders: (eventId: number, shard: number) => on('GSI3', `EVENT_ORDERS#${eventId}#${shard}`),
+  eventStatusOrders: (eventId: number, status: string, shard: number) =>
+    on('GSI4', `EVENT_STATUS_ORDERS#${eventId}#${status}#${shard}`),
   allOrders: (shard: number) => on('GSI5', `ALL_ORDERS#${shard}`),
   statusOrders: (status: string, shard: number) => on('GSI6', `STATUS_ORDERS#${status}#${shard}`),
   /** The index places of an order that move with its status (GSI4, GSI6). */
   orderStatusIndexes: (order: { id: number; eventId: number; status: string; purchasedDate: string }) =>
     placedIn(
-      [customerKeys.eventStatusOrders(order.eventId, order.status), purchaseSort(order.purchasedDate, order.id)],
+      [
+        customerKeys.eventStatusOrders(order.eventId, order.status, order.id % INDEX_SHARDS.eventStatusOrders),
+        purchaseSort(order.purchasedDate, order.id),
+      ],
       [customerKeys.statusOrders(order.status, order.id % ORDER_SHARDS), purchaseSort(order.purchasedDate, order.id)],
     ),
   /** The index places of an order that stay (GSI3, GSI5). */
   orderStaffIndexes: (order: { id: number; eventId: number; purchasedDate: string }) =>
     placedIn(
-      [customerKeys.eventOrders(order.eventId), purchaseSort(order.purchasedDate, order.id)],
+      [
+        customerKeys.eventOrders(order.eventId, order.id % INDEX_SHARDS.eventOrders),
+        purchaseSort(order.purchasedDate, order.id),
+      ],
       [customerKeys.allOrders(order.id % ORDER_SHARDS), purchaseSort(order.purchasedDate, order.id)],
     ),
   /**

@@ -2,9 +2,19 @@ import { countKeys } from './count-keys.ts';
 import { customerKeys } from './customer-keys.ts';
 import { eventAdminKeys } from './event-admin-keys.ts';
 import { placedIn, type SortCondition } from './key-conditions.ts';
-import { lower, on, purchaseSort, sortableId, table, ticketSort, type Key } from './key-parts.ts';
+import {
+  INDEX_SHARDS,
+  lower,
+  on,
+  purchaseSort,
+  shardsOf,
+  sortableId,
+  table,
+  ticketSort,
+  type Key,
+} from './key-parts.ts';
 
-export { sortableId, type Key };
+export { INDEX_SHARDS, shardsOf, sortableId, type Key };
 export type { PurchaseHolder } from './count-keys.ts';
 
 /**
@@ -107,25 +117,31 @@ export const keys = {
   ticketListEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST' }),
   ticketEventEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST#EVENT' }),
   ticketPurchaseEntry: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'LIST#PURCHASE' }),
-  eventTickets: (eventId: number) => on('GSI1', `EVENT_TICKETS#${eventId}`),
+  /** The hot index lists below are write-sharded by ticket id (`INDEX_SHARDS`), each read merged from its shards. */
+  eventTickets: (eventId: number, shard: number) => on('GSI1', `EVENT_TICKETS#${eventId}#${shard}`),
   typeTickets: (typeId: number) => on('GSI2', `TYPE_TICKETS#${typeId}`),
   eventEntryIndexes: (eventId: number, typeId: number, id: number) =>
-    placedIn([keys.eventTickets(eventId), ticketSort(id)], [keys.typeTickets(typeId), ticketSort(id)]),
+    placedIn(
+      [keys.eventTickets(eventId, id % INDEX_SHARDS.eventTickets), ticketSort(id)],
+      [keys.typeTickets(typeId), ticketSort(id)],
+    ),
   ticketAccessEntry: (ticketId: number, grantedEventId: number): Key => ({
     PK: `TICKET#${ticketId}`,
     SK: `LIST#ACCESS#${sortableId(grantedEventId)}`,
   }),
   ticketAccessEntryPrefix: 'LIST#ACCESS#',
-  teamTickets: (eventId: number, teamKey: number) => on('GSI1', `TEAM_TICKETS#${eventId}#${teamKey}`),
-  stateTickets: (eventId: number, processState: number) => on('GSI2', `STATE_TICKETS#${eventId}#${processState}`),
+  teamTickets: (eventId: number, teamKey: number, shard: number) =>
+    on('GSI1', `TEAM_TICKETS#${eventId}#${teamKey}#${shard}`),
+  stateTickets: (eventId: number, processState: number, shard: number) =>
+    on('GSI2', `STATE_TICKETS#${eventId}#${processState}#${shard}`),
   accessTickets: (grantedEventId: number) => on('GSI1', `ACCESS_TICKETS#${grantedEventId}`),
-  /** The list across all events (unsharded, as an event's own list is). */
-  allTickets: on('GSI3', 'ALL_TICKETS'),
+  /** The list across all events (every event's sales write it: the most shards). */
+  allTickets: (shard: number) => on('GSI3', `ALL_TICKETS#${shard}`),
   listEntryIndexes: (eventId: number, teamKey: number, processState: number, id: number) =>
     placedIn(
-      [keys.teamTickets(eventId, teamKey), ticketSort(id)],
-      [keys.stateTickets(eventId, processState), ticketSort(id)],
-      [keys.allTickets, ticketSort(id)],
+      [keys.teamTickets(eventId, teamKey, id % INDEX_SHARDS.eventTickets), ticketSort(id)],
+      [keys.stateTickets(eventId, processState, id % INDEX_SHARDS.eventTickets), ticketSort(id)],
+      [keys.allTickets(id % INDEX_SHARDS.allTickets), ticketSort(id)],
     ),
   accessEntryIndexes: (grantedEventId: number, id: number) =>
     placedIn([keys.accessTickets(grantedEventId), ticketSort(id)]),
@@ -166,10 +182,10 @@ export const keys = {
   /** One per live ticket's barcode, in its change transaction (like the bib): barcodes stay unique, the `barcode` filter is one GetItem. */
   barcode: (barcode: string): Key => ({ PK: `UNIQUE#BARCODE#${barcode}`, SK: 'UNIQUE' }),
   /** GSI5 an event's live tickets by purchase time (a purchase range is a key condition). */
-  eventPurchases: (eventId: number) => on('GSI5', `EVENT_PURCHASES#${eventId}`),
+  eventPurchases: (eventId: number, shard: number) => on('GSI5', `EVENT_PURCHASES#${eventId}#${shard}`),
   purchaseSort,
   eventPurchaseIndexes: (eventId: number, purchasedDate: string, id: number) =>
-    placedIn([keys.eventPurchases(eventId), keys.purchaseSort(purchasedDate, id)]),
+    placedIn([keys.eventPurchases(eventId, id % INDEX_SHARDS.eventTickets), keys.purchaseSort(purchasedDate, id)]),
   /** GSI2 a type's live tickets by purchase time: a purchase range with `typeId` is a key condition of the type's alone. */
   typePurchases: (typeId: number) => on('GSI2', `TYPE_PURCHASES#${typeId}`),
   typePurchaseIndexes: (typeId: number, purchasedDate: string, id: number) =>

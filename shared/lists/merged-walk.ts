@@ -45,6 +45,12 @@ export interface WalkOptions {
    * the merge), only the first read is judged, from the first source listed on a tie.
    */
   distinct?: boolean;
+  /**
+   * The sources are one list's write shards (an item's shard from its id, shared/data/key-parts.ts INDEX_SHARDS), so
+   * each holds about its share of any range: each chunk asks a shard for its share of what is still missing plus what
+   * `keep` dropped so far, and a page reads about what it keeps rather than twice that.
+   */
+  evenly?: boolean;
 }
 
 export interface WalkRead {
@@ -53,6 +59,8 @@ export interface WalkRead {
   complete: boolean;
   /** Index items read (the bound the portal's README rows report). */
   itemsRead: number;
+  /** The sort key of the last item judged: every item of every partition up to it was judged (where a reader resumes). */
+  lastSort?: string;
 }
 
 interface Stream {
@@ -78,7 +86,7 @@ function rangeOf(
 }
 
 export async function walkMerged(sources: readonly WalkSource[], options: WalkOptions): Promise<WalkRead> {
-  const { need, budget, descending = false, after, keep, confirm, distinct = false } = options;
+  const { need, budget, descending = false, after, keep, confirm, distinct = false, evenly = false } = options;
   const streams: Stream[] = sources.map((source) => {
     const range = rangeOf(source, after, descending);
     return { source, buffer: [], done: range === 'empty', range: range === 'empty' ? undefined : range };
@@ -87,6 +95,7 @@ export async function walkMerged(sources: readonly WalkSource[], options: WalkOp
   let itemsRead = 0;
   let pending: Walked[] = [];
   let lastSort: string | undefined;
+  let judged = 0;
   const settle = async () => {
     if (!pending.length) return;
     const batch = pending;
@@ -99,10 +108,14 @@ export async function walkMerged(sources: readonly WalkSource[], options: WalkOp
     // The cursor's own item is read again (and dropped) by each partition's first Query.
     const wanted = need - items.length - pending.length + (after !== undefined && !stream.filled ? 1 : 0);
     stream.filled = true;
-    // One partition unfiltered reads what the page needs; several share twice that, a filtered one reads on in chunks.
-    const share = Math.max(Math.ceil((wanted * 2) / streams.length), filtered ? 50 : 1);
+    // One partition unfiltered reads what the page needs; several share twice that, a filtered one reads on in chunks;
+    // shards of one list each read their share of it (growing with what the filter dropped).
+    const dropped = judged - items.length - pending.length;
+    const share = evenly
+      ? Math.ceil((wanted + dropped) / streams.length)
+      : Math.max(Math.ceil((wanted * 2) / streams.length), filtered ? 50 : 1);
     const fair = Math.max(1, Math.floor((budget - itemsRead) / refills));
-    const limit = Math.min(budget - itemsRead, fair, streams.length === 1 && !filtered ? wanted : share);
+    const limit = Math.min(budget - itemsRead, fair, streams.length === 1 && !filtered && !evenly ? wanted : share);
     if (limit <= 0) return;
     itemsRead += limit; // reserved before the Query answers: streams filled at once share the budget
     const input: QueryCommandInput = {
@@ -148,8 +161,9 @@ export async function walkMerged(sources: readonly WalkSource[], options: WalkOp
     const walked = next.buffer.shift()!;
     if (distinct && walked.sort === lastSort) continue;
     lastSort = walked.sort;
+    judged += 1;
     if (walked.sort !== after && (!keep || keep(walked.item))) pending.push(walked);
   }
   const complete = streams.every((stream) => stream.done && !stream.buffer.length);
-  return { items: items.slice(0, need), complete: complete && items.length <= need, itemsRead };
+  return { items: items.slice(0, need), complete: complete && items.length <= need, itemsRead, lastSort };
 }

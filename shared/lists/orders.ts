@@ -3,7 +3,7 @@ import { PORTAL_READ_BUDGET } from '../domain/portal-lists.ts';
 import type { DisputeFilter } from '../domain/order-dispute.ts';
 import { batchGet } from '../data/client.ts';
 import { ORDER_SHARDS } from '../data/customer-keys.ts';
-import { keys } from '../data/keys.ts';
+import { INDEX_SHARDS, keys, shardsOf } from '../data/keys.ts';
 import { disputedOrderId } from '../data/order-disputes.ts';
 import { type ListedOrder, listedOrder, listedOrderId } from '../data/order-list-entries.ts';
 import { fromItem } from '../data/orders.ts';
@@ -121,12 +121,14 @@ export function walkCustomerOrders(
   );
 }
 
-/** The staff's lists: each event's partition (GSI3, GSI4 in a status), or every event's shards (GSI5, GSI6) merged. */
+/** The staff's lists: each event's shards (GSI3, GSI4 in a status), or every event's shards (GSI5, GSI6) merged. */
 export function walkStaffOrders(filter: StaffOrderPartitions, walk: OrderWalk): Promise<OrderWalkRead> {
   const { eventIds, status } = filter;
   const partitions = eventIds
-    ? eventIds.map((eventId) =>
-        status === undefined ? keys.eventOrders(eventId) : keys.eventStatusOrders(eventId, status),
+    ? eventIds.flatMap((eventId) =>
+        status === undefined
+          ? shardsOf(INDEX_SHARDS.eventOrders).map((shard) => keys.eventOrders(eventId, shard))
+          : shardsOf(INDEX_SHARDS.eventStatusOrders).map((shard) => keys.eventStatusOrders(eventId, status, shard)),
       )
     : Array.from({ length: ORDER_SHARDS }, (_, shard) =>
         status === undefined ? keys.allOrders(shard) : keys.statusOrders(status, shard),

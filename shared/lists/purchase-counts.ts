@@ -20,7 +20,8 @@ import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from '../data/client.ts';
 import { countersUpdate } from '../data/counters.ts';
 import { keyCondition } from '../data/key-conditions.ts';
-import { keys, type Key, type PurchaseHolder } from '../data/keys.ts';
+import { INDEX_SHARDS, keys, shardsOf, type Key, type PurchaseHolder } from '../data/keys.ts';
+import type { Partition } from '../data/key-conditions.ts';
 import { shardOf, STATS_SHARDS } from '../data/stats-shards.ts';
 import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
 
@@ -50,9 +51,11 @@ export const purchaseCounters = (holder: PurchaseHolder, shard: number, bought: 
 
 const SHARDS = Array.from({ length: STATS_SHARDS }, (_, shard) => shard);
 
-/** A holder's live tickets in purchase order: the event's purchase list, or its type's. */
+/** A holder's live tickets in purchase order: the event's purchase list (its shards), or its type's. */
 const holderPurchases = ({ eventId, typeId }: PurchaseHolder) =>
-  typeId === undefined ? keys.eventPurchases(eventId) : keys.typePurchases(typeId);
+  typeId === undefined
+    ? shardsOf(INDEX_SHARDS.eventTickets).map((shard) => keys.eventPurchases(eventId, shard))
+    : [keys.typePurchases(typeId)];
 
 /** Accumulates the purchase-count moves of one transaction: one Update per touched month, hour and minute. */
 export class PurchaseDelta {
@@ -148,13 +151,20 @@ async function countWithin(
   atMost: number,
 ): Promise<number | undefined> {
   if (from >= before) return 0;
+  const counts = await Promise.all(holderPurchases(holder).map((list) => countIn(list, from, before, atMost)));
+  const count = counts.reduce((sum, n) => sum + n, 0);
+  return count > atMost ? undefined : count;
+}
+
+/** One partition's tickets bought within [from, before), counted up to `atMost` + 1. */
+async function countIn(partition: Partition, from: string, before: string, atMost: number): Promise<number> {
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        ...keyCondition(holderPurchases(holder), {
+        ...keyCondition(partition, {
           // Every id at `from`, none at `before`.
           between: [keys.timeSortBound(from, 'first'), keys.timeSortBound(before, 'first')],
         }),
@@ -166,7 +176,7 @@ async function countWithin(
     count += page.Count ?? 0;
     startKey = page.LastEvaluatedKey;
   } while (startKey && count <= atMost);
-  return count > atMost ? undefined : count;
+  return count;
 }
 
 /** The tickets bought before `instant` (undefined: its second holds more than `atMost` before it). */
@@ -237,7 +247,9 @@ export async function purchasesAt(
   // Read as the served list reads a purchase range, from the second's start: the skipped few, then the page.
   const need = skip + count + 1;
   const range = { from: secondStart(second.part), to };
-  const bounds = { need, budget: need, accept: () => true };
+  // An event's list is merged from its shards, where a second's tickets need not alternate: the walk may ask a shard
+  // again for what another did not hold, up to about one and a half times `need` (one partition, a type's: `need`).
+  const bounds = { need, budget: 2 * need + INDEX_SHARDS.eventTickets, accept: () => true };
   const read = await (holder.typeId === undefined
     ? eventPurchases(holder.eventId, range, bounds)
     : typePurchases(holder.typeId, range, bounds));

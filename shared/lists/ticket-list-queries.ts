@@ -3,10 +3,11 @@ import type { ListUser, ListWaveTime } from '../domain/older-ticket-view.ts';
 import type { SearchKey } from './search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
 import { batchGet, db, tableName } from '../data/client.ts';
-import { keys, sortableId } from '../data/keys.ts';
+import { INDEX_SHARDS, keys, shardsOf, sortableId } from '../data/keys.ts';
 import { keyAttributes, keyCondition, type Partition, type SortCondition } from '../data/key-conditions.ts';
 import { mergedRead, ordered, type IndexRead, type MergedRead, type PartRead, type ReadBounds } from './merged-read.ts';
 import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from '../data/ticket-records.ts';
+import { listShards, readShardRange } from './ticket-list-shards.ts';
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 
 /**
@@ -86,9 +87,9 @@ async function readRange({ partition, range }: Range, { after, need, budget, acc
 /** An order's live tickets (an order holds at most 50). */
 export const orderTickets = (orderId: number, bounds: ReadBounds) =>
   readRange({ partition: keys.orderTickets(orderId) }, bounds);
-/** An event's live tickets, in id order. */
+/** An event's live tickets, in id order: its shards merged. */
 export const eventTickets = (eventId: number, bounds: ReadBounds) =>
-  readRange({ partition: keys.eventTickets(eventId) }, bounds);
+  readShardRange(listShards.eventTickets(eventId), undefined, bounds);
 /** A type's live tickets, in id order. */
 export const typeTickets = (typeId: number, bounds: ReadBounds) =>
   readRange({ partition: keys.typeTickets(typeId) }, bounds);
@@ -96,9 +97,13 @@ export const typeTickets = (typeId: number, bounds: ReadBounds) =>
 export const customerTickets = (customerId: number, bounds: ReadBounds) =>
   readRange({ partition: keys.customerTickets(customerId) }, bounds);
 
-/** An event's live tickets bought within the range (a key condition). */
+/** An event's live tickets bought within the range (a key condition), its shards merged. */
 export const eventPurchases = (eventId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
-  readRange({ partition: keys.eventPurchases(eventId), range: keys.timeRange(range) }, bounds);
+  readShardRange(
+    shardsOf(INDEX_SHARDS.eventTickets).map((shard) => keys.eventPurchases(eventId, shard)),
+    keys.timeRange(range),
+    bounds,
+  );
 /** A type's live tickets bought within the range (a key condition). */
 export const typePurchases = (typeId: number, range: { from?: string; to?: string }, bounds: ReadBounds) =>
   readRange({ partition: keys.typePurchases(typeId), range: keys.timeRange(range) }, bounds);

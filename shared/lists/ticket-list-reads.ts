@@ -9,7 +9,6 @@ import {
   positionLists,
   sourcesOf,
   type Dimension,
-  type ListKeys,
   type ListSource,
   type ListTuple,
   type TicketListQuery,
@@ -21,21 +20,13 @@ import { keyCondition, type Partition, type SortCondition } from '../data/key-co
 import { blocksHolding, type ListStart } from './list-position-reads.ts';
 import { countedOf, shareOf, type Counts } from './ticket-list-counts.ts';
 import { listedTicketId } from '../data/ticket-records.ts';
+import { listShards, readShards } from './ticket-list-shards.ts';
 
 /**
  * The reads behind a ticket list's page (shared/lists/ticket-lists.ts): each partition of the
  * chosen dimension Queried in id order from where the page starts, merged, filtered by the
  * rest of the filter, and bounded by LIST_READ_BUDGET.
  */
-
-const listKeys: ListKeys<Partition> = {
-  eventTickets: keys.eventTickets,
-  teamTickets: keys.teamTickets,
-  typeTickets: keys.typeTickets,
-  stateTickets: keys.stateTickets,
-  accessTickets: keys.accessTickets,
-  allTickets: keys.allTickets,
-};
 
 type Item = Record<string, unknown>;
 const tupleOf = (item: Item): ListTuple => ({
@@ -76,10 +67,17 @@ interface ReadFrom {
  * costs offset + limit + 1 items at any partition size.
  */
 async function readSource(
-  source: ListSource<Partition>,
-  { from, to, descending, need, budget, tuples }: ReadFrom,
+  source: ListSource<Partition[]>,
+  bounds: ReadFrom,
   accept: (item: Item) => boolean | 'stop',
 ): Promise<SourceRead> {
+  if (source.partition.length > 1)
+    return readShards(
+      source.partition,
+      { ...bounds, projection: bounds.tuples ? TUPLE_PROJECTION : undefined },
+      (item) => accept(item) === true,
+    );
+  const { from, to, descending, need, budget, tuples } = bounds;
   const matches: Item[] = [];
   let read = 0;
   let lastId = from ?? (descending ? Infinity : 0);
@@ -88,7 +86,7 @@ async function readSource(
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        ...keyCondition(source.partition, idRange(from, to, descending)),
+        ...keyCondition(source.partition[0]!, idRange(from, to, descending)),
         ScanIndexForward: !descending,
         Limit: Math.min(budget - read, need - matches.length + (read - matches.length)),
         ...(tuples ? { ProjectionExpression: TUPLE_PROJECTION } : {}),
@@ -196,14 +194,14 @@ function planOf(query: TicketListQuery, counts: Counts) {
   const dimension = dims.reduce((best, dim) => (cost(dim) < cost(best) ? dim : best));
   const own = new Set(ownEvents(query));
   const accept =
-    (source: ListSource<Partition>) =>
+    (source: ListSource<Partition[]>) =>
     (item: Item): boolean | 'stop' => {
       if (dimension === 'type' && !source.anyEvent && !own.has(Number(item.eventId))) return 'stop';
       return matchesList(tupleOf(item), query, source, own);
     };
   // What the serving partitions hold (the access events' granted entries are read whole): read to find `counted` matches.
   const scanned = (dimension === 'state' ? counts.event.counted : counts[dimension].all) + counts.access.all;
-  return { dimension, sources: sourcesOf(query, dimension, listKeys), accept, scanned };
+  return { dimension, sources: sourcesOf(query, dimension, listShards), accept, scanned };
 }
 
 /** Adds the reads' matches whose ids `keep` allows, each id once: a whole ticket beats an entry of it (it needs no batch read). */

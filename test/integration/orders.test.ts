@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
+import { INDEX_SHARDS } from '#shared/data/keys';
 import { countStaffOrders } from '#shared/data/order-staff';
 import { startCancellation } from '#shared/data/order-staff';
 import type { CreatedEvent } from '#shared/domain/event';
@@ -71,9 +72,13 @@ async function walk(query: string, token = reader) {
 }
 
 describe('GET /orders', () => {
-  it("walks an event's orders to the end with next, newest first, every page's totalCount exact", async () => {
+  it("walks an event's orders to the end with next, newest first, merged from its shards, every page's totalCount exact", async () => {
+    // The orders lie in every shard of the event's list, so the walk's order is the merge's.
+    expect(new Set(inA.map((order) => order.id % INDEX_SHARDS.eventOrders)).size).toBe(INDEX_SHARDS.eventOrders);
     const { ids, totals } = await walk(`eventId=${eventA.id}&_limit=3`);
     expect(ids).toEqual(newestFirst(inA));
+    const paged = await getPage(`${ORDERS}?eventId=${eventA.id}&_offset=4&_limit=4`, reader);
+    expect(idsOf(paged)).toEqual(newestFirst(inA).slice(4, 8));
     expect(new Set(totals)).toEqual(new Set([inA.length]));
   });
 
@@ -90,6 +95,7 @@ describe('GET /orders', () => {
   });
 
   it('filters by status, customer, email and purchase range', async () => {
+    expect(new Set(inB.map((order) => order.id % INDEX_SHARDS.eventStatusOrders)).size).toBe(2);
     const active = await getPage(`${ORDERS}?eventId=${eventB.id}&status=active`, reader);
     expect(idsOf(active)).toEqual(newestFirst(inB));
     expect(active.totalCount).toBe(2);

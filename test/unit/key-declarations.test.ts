@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keys } from '#shared/data/keys';
+import { INDEX_SHARDS, keys } from '#shared/data/keys';
 import { keyCondition, placedIn } from '#shared/data/key-conditions';
 
 /**
@@ -64,10 +64,10 @@ describe('key declarations', () => {
   });
 
   it('builds key conditions from the declared partition and sort condition', () => {
-    expect(keyCondition(keys.eventTickets(7), { after: keys.ticketSort(12) })).toEqual({
+    expect(keyCondition(keys.eventTickets(7, 1), { after: keys.ticketSort(12) })).toEqual({
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :keyPartition AND GSI1SK > :keySort',
-      ExpressionAttributeValues: { ':keyPartition': 'EVENT_TICKETS#7', ':keySort': 'TICKET#0000000012' },
+      ExpressionAttributeValues: { ':keyPartition': 'EVENT_TICKETS#7#1', ':keySort': 'TICKET#0000000012' },
     });
     // A prefix is sent as its range (DynamoDB Local reads a whole partition for `begins_with`).
     expect(keyCondition(keys.ticketItems(3), { beginsWith: keys.scanRecordPrefix })).toEqual({
@@ -85,6 +85,12 @@ describe('key declarations', () => {
     const placed = keys.eventEntryIndexes(1, 9, 44);
     const { ExpressionAttributeValues } = keyCondition(partition, { equals: keys.ticketSort(44) });
     expect(Object.values(placed)).toEqual(expect.arrayContaining(Object.values(ExpressionAttributeValues)));
+    // A write-sharded list places an item in its id's shard, which never moves.
+    const shard = keys.eventTickets(1, 44 % INDEX_SHARDS.eventTickets);
+    expect(Object.values(placed)).toContain(shard.value);
+    expect(Object.values(keys.listEntryIndexes(1, 0, 2, 45))).toContain(
+      keys.allTickets(45 % INDEX_SHARDS.allTickets).value,
+    );
     expect(() => placedIn([keys.ticketItems(1), 'x'])).toThrow(/table partition/);
   });
 });
