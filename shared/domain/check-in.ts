@@ -6,7 +6,14 @@ import { PROCESS_STATE, type Scan, type TicketRecord } from './ticket.ts';
  * idempotent retries and the statistics all go through it; the ticket state machine
  * (`ticket-states.ts`) then allows the move it implies (active → checked in).
  */
-export type RefusalReason = 'already_checked_in' | 'cancelled' | 'transferred' | 'withdrawn' | 'not_valid_for_event';
+export const REFUSAL_REASONS = [
+  'already_checked_in',
+  'cancelled',
+  'transferred',
+  'withdrawn',
+  'not_valid_for_event',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export type ScanDecision =
   | { admitted: true; kind: 'simple' | 'access_package' }
