@@ -2,13 +2,12 @@ import type { Customer } from './customer.ts';
 import type { PaymentProblem } from './order-payment.ts';
 import {
   type PartCancellation,
-  orderShipping,
   orderTicketStatus,
   type Order,
   type OrderCancellation,
-  type OrderShipping,
   type OrderTicketStatus,
 } from './order.ts';
+import { orderShipping, type OrderShipping } from './order-entry.ts';
 import { isChargeback, type OrderDispute, type RefundFailure, refundFailures } from './order-dispute.ts';
 import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
 import { addAmounts, formatAmount } from '../money.ts';

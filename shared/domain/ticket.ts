@@ -1,3 +1,5 @@
+import * as z from '../schema.ts';
+
 /**
  * Tickets: the resource `GET /tickets/{id}` answers, the state codes, eligibility and
  * what a ticket counts for in the check-in statistics; `ticket-view.ts` turns a record
@@ -32,15 +34,16 @@ export type UpgradeState = (typeof UPGRADE_STATES)[number];
 export const WITHDRAWN_STATES = ['none', 'withdrawn'] as const;
 export type WithdrawnState = (typeof WITHDRAWN_STATES)[number];
 
-/** Attendee answer object (spec). */
-export interface AttendeeAnswer {
-  questionId: number;
-  answerId?: number;
-  answerText?: string;
-  dynamicQuantity?: number;
-  displayText?: string;
-  sku?: string;
-}
+/** Attendee answer object (spec), as stored and answered (the request's bounds: contract/tickets.ts `AttendeeAnswer`). */
+export const AttendeeAnswerResource = z.strictObject({
+  questionId: z.int(),
+  answerId: z.optional(z.int()),
+  answerText: z.optional(z.string()),
+  dynamicQuantity: z.optional(z.int()),
+  displayText: z.optional(z.string()),
+  sku: z.optional(z.string()),
+});
+export type AttendeeAnswer = z.output<typeof AttendeeAnswerResource>;
 
 /** The purchaser's contact details (`_include=purchaser`). */
 export interface PurchaserContact {

@@ -1,7 +1,6 @@
 import * as z from '../../schema.ts';
 import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
 import { MAX_WILDCARDS, wildcardCount } from '../../domain/wildcard.ts';
-import { ORDER_STATUSES, ORDER_TICKET_STATUSES, type OrderEntry } from '../../domain/order.ts';
 import { PAYMENT_MODES, PAYMENT_PROVIDERS, type PaymentProcessorAnswer } from '../../domain/payment-processor.ts';
 import type { EventEntry, TicketTypeEntry } from '../../domain/portal-event.ts';
 import type { UpgradeOption } from '../../domain/upgrade.ts';
@@ -120,70 +119,8 @@ export { AcceptClaimBody } from './claims.ts';
 export { AccountUpdate } from '../../domain/customer.ts';
 export { NewCustomerInput } from '../../domain/customer.ts';
 
-/** `GET /my-account/orders`: an order entry, with the expansions asked for. */
-const AttendeeAnswer = z.strictObject({
-  questionId: z.int(),
-  answerId: z.optional(z.int()),
-  answerText: z.optional(z.string()),
-  dynamicQuantity: z.optional(z.int()),
-  displayText: z.optional(z.string()),
-  sku: z.optional(z.string()),
-});
-
-const OrderTicketResource = z.strictObject({
-  id: z.string(),
-  status: z.enum(ORDER_TICKET_STATUSES),
-  name: z.string().check(z.describe("The attendee's full name.")),
-  price: z.number(),
-  attendee: z.int().check(z.describe('0-based position of the attendee in the order.')),
-  barcode: z.string().check(z.describe("What the gate scans: the QR code of the ticket's PDF encodes it.")),
-  attendeeQuestions: z.optional(z.array(AttendeeAnswer)),
-});
-
-const OrderTransactionResource = z.strictObject({
-  amount: z.number(),
-  processor: z.string(),
-  reference: z.string(),
-  time: z.iso.datetime(),
-});
-
-/** A checkout's shipping, on the buyer's order (`GET /my-account/orders`) and the staff's (`GET /orders/{id}`). */
-export const OrderShippingResource = z
-  .strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) })
-  .check(
-    z.describe(
-      "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
-    ),
-  );
-
-export const OrderEntryResource = z.strictObject({
-  id: z.string(),
-  eventId: z.int().check(z.describe('An order is for one event.')),
-  created: z.iso.datetime(),
-  purchasedDate: z.iso.datetime(),
-  status: z
-    .enum(ORDER_STATUSES)
-    .check(
-      z.describe(
-        'awaiting_payment: checked out, its payment not yet in; pending: tickets being issued; active: paid and issued; expired: its reservation lapsed or was released unpaid; cancelled; refunded.',
-      ),
-    ),
-  emailAddress: z.string(),
-  purchaser: z.string(),
-  affiliate: z.nullable(z.string()),
-  grandTotal: z.number(),
-  waveTimeId: z.nullable(z.int()),
-  teamId: z.nullable(z.int()),
-  shipping: z.optional(OrderShippingResource),
-  tickets: z.optional(z.array(OrderTicketResource)).check(z.describe('With includeTickets=true.')),
-  transactions: z.optional(z.array(OrderTransactionResource)).check(z.describe('With includeTrans=true.')),
-  answers: z
-    .optional(z.array(AttendeeAnswer))
-    .check(z.describe("With includeAnswers=true (also each ticket's attendeeQuestions).")),
-});
-
-true satisfies z.Same<z.output<typeof OrderEntryResource>, OrderEntry>;
-true satisfies z.Same<keyof z.output<typeof OrderEntryResource>, keyof OrderEntry>;
+/** `GET /my-account/orders`: an order entry, with the expansions asked for (its schema lives with `toOrderEntry`). */
+export { OrderEntryResource, OrderShippingResource } from '../../domain/order-entry.ts';
 
 /** `GET /my-account/payment-processor`: public settings only, never a secret key. */
 export const PaymentProcessorResource = z.strictObject({
