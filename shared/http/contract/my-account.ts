@@ -1,10 +1,6 @@
 import * as z from '../../schema.ts';
 import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
 import { MAX_WILDCARDS, wildcardCount } from '../../domain/wildcard.ts';
-import { PAYMENT_MODES, PAYMENT_PROVIDERS, type PaymentProcessorAnswer } from '../../domain/payment-processor.ts';
-import type { EventEntry, TicketTypeEntry } from '../../domain/portal-event.ts';
-import type { UpgradeOption } from '../../domain/upgrade.ts';
-import type { WaveTimeEntry } from '../../domain/wave-time.ts';
 
 /** The request and answer schemas of the portal's routes (`/my-account/...`). */
 
@@ -122,104 +118,14 @@ export { NewCustomerInput } from '../../domain/customer.ts';
 /** `GET /my-account/orders`: an order entry, with the expansions asked for (its schema lives with `toOrderEntry`). */
 export { OrderEntryResource, OrderShippingResource } from '../../domain/order-entry.ts';
 
-/** `GET /my-account/payment-processor`: public settings only, never a secret key. */
-export const PaymentProcessorResource = z.strictObject({
-  processor: z
-    .enum(PAYMENT_PROVIDERS)
-    .check(
-      z.describe(
-        "Who takes the checkout's payments (`stripe`: with Stripe.js and `publishableKey`), as the checkout's `payment.processor`.",
-      ),
-    ),
-  provider: z.enum(PAYMENT_PROVIDERS),
-  publishableKey: z.string().check(z.describe("The provider's publishable (client-side) key.")),
-  currency: z.string().check(z.regex(/^[A-Z]{3}$/), z.describe('ISO 4217.')),
-  mode: z.enum(PAYMENT_MODES),
-  merchantName: z.string(),
-});
+/** `GET /my-account/payment-processor`: public settings only (its schema lives with the domain type). */
+export { PaymentProcessorResource } from '../../domain/payment-processor.ts';
 
-true satisfies z.Same<z.output<typeof PaymentProcessorResource>, PaymentProcessorAnswer>;
+/** The portal's catalogue answers (`GET /my-account/event`, `GET /my-account/ticket-type/{eventId}`): their schemas live with the domain's catalogue. */
+export { EventEntryResource, TicketTypeEntryResource } from '../../domain/portal-event.ts';
 
-/**
- * The portal's catalogue answers as schemas (`GET /my-account/event`,
- * `GET /my-account/ticket-type/{eventId}`): declared by the handlers, documented in the
- * OpenAPI document, parsed in the tests. Nothing parses answers per request.
- */
-const zeroOrOne = z.enum(['0', '1']);
-const unixOrEmpty = z.string().check(z.regex(/^(\d+)?$/), z.describe('Unix seconds as a string; "" when unset.'));
+/** `GET /my-account/upgrades/{ticketId}`: its schema lives with the domain rule that builds it. */
+export { UpgradeOptionResource } from '../../domain/upgrade.ts';
 
-export const EventEntryResource = z
-  .strictObject({
-    id: z.string(),
-    title: z.string(),
-    start: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
-    venue: z.string(),
-    cutOff: unixOrEmpty,
-    onSaleDate: unixOrEmpty,
-    publishedDate: z
-      .union([z.iso.datetime(), z.literal('')])
-      .check(z.describe('An instant (UTC, `Z`); "" when unset.')),
-    published: zeroOrOne,
-    hideDate: zeroOrOne,
-    hideTime: zeroOrOne,
-    smallPic: z.string().check(z.describe('URL; "" when none.')),
-    largePic: z.string().check(z.describe('URL; "" when none.')),
-    shortDescription: z.string(),
-    category: z.string(),
-    ordering: z.string().check(z.regex(/^-?\d+$/)),
-    location: z.string(),
-    sefUrl: z.string(),
-    timezone: z.string(),
-    inventory: z
-      .strictObject({ sold: z.int(), total: z.int() })
-      .check(
-        z.describe(
-          "`sold`: the event's tickets holding a place; `total`: its capacity (the sum of its types' totals).",
-        ),
-      ),
-  })
-  .check(z.describe('An event the customer can access: published, or one they hold an order for.'));
-
-export const TicketTypeEntryResource = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  ordering: z.int(),
-  price: z.number(),
-  available: z
-    .int()
-    .check(
-      z.describe(
-        "Ours: tickets of the type on sale now, neither sold nor held by a reservation (the event entry's `inventory.sold` counts sold tickets only).",
-      ),
-    ),
-});
-
-true satisfies z.Same<z.output<typeof EventEntryResource>, EventEntry>;
-true satisfies z.Same<keyof z.output<typeof EventEntryResource>, keyof EventEntry>;
-true satisfies z.Same<z.output<typeof TicketTypeEntryResource>, TicketTypeEntry>;
-
-/** `GET /my-account/upgrades/{ticketId}`: the types of the ticket's event priced above its own, cheapest first. */
-export const UpgradeOptionResource = z.strictObject({
-  ticketId: z.int(),
-  fromTypeId: z.int(),
-  targetTypeId: z.int(),
-  name: z.string(),
-  description: z.string(),
-  priceDifference: z.number(),
-  currency: z.string().check(z.describe("The event's currency (ISO 4217), what its checkout charges in.")),
-  available: z.boolean().check(z.describe('The target type has room.')),
-});
-
-true satisfies z.Same<z.output<typeof UpgradeOptionResource>, UpgradeOption>;
-
-/** `GET /my-account/wave-time/{eventId}`: an event's start waves, by start time. */
-export const WaveTimeResource = z.strictObject({
-  id: z.int(),
-  eventId: z.int(),
-  name: z.string(),
-  startTime: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
-  capacity: z.int(),
-});
-
-true satisfies z.Same<z.output<typeof WaveTimeResource>, WaveTimeEntry>;
+/** `GET /my-account/wave-time/{eventId}`: its schema lives with the domain rule that builds it. */
+export { WaveTimeResource } from '../../domain/wave-time.ts';
