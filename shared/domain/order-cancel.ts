@@ -1,19 +1,10 @@
-import type { Customer } from './customer.ts';
-import type { PaymentProblem } from './order-payment.ts';
-import {
-  type PartCancellation,
-  orderTicketStatus,
-  type Order,
-  type OrderCancellation,
-  type OrderTicketStatus,
-} from './order.ts';
-import { orderShipping, type OrderShipping } from './order-entry.ts';
-import { isChargeback, type OrderDispute, type RefundFailure, refundFailures } from './order-dispute.ts';
+import { type PartCancellation, orderTicketStatus, type Order, type OrderCancellation } from './order.ts';
+import { isChargeback } from './order-dispute.ts';
 import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
 import { addAmounts, formatAmount } from '../money.ts';
 
 /**
- * Staff's view of an order and the rules of cancelling one (`POST /orders/{id}/cancel`). Pure.
+ * The rules of cancelling an order (`POST /orders/{id}/cancel`; the order as staff see it: staff-order.ts). Pure.
  *
  * Which tickets a cancellation changes: what the order sold, that still holds a place or could be admitted:
  * active, reserved (pending) and, with `force`, checked-in ones. A ticket transferred to another type or event
@@ -106,100 +97,6 @@ export const cancellationOutcome = (order: Pick<Order, 'transactions' | 'dispute
  */
 export const isClosed = (order: Pick<Order, 'status'>): boolean =>
   order.status === 'cancelled' || order.status === 'refunded' || order.status === 'expired';
-
-export interface StaffOrderTicket {
-  id: string;
-  status: OrderTicketStatus;
-  typeId: number;
-  name: string;
-  price: number;
-  barcode: string;
-}
-
-/** `GET /orders/{id}` and the list's entries: the order with its amounts, customer, payment and history. */
-export interface StaffOrder {
-  id: string;
-  eventId: number;
-  status: Order['status'];
-  created: string;
-  purchasedDate: string;
-  customer: { id: number; emailAddress: string; purchaser: string; name?: string };
-  grandTotal: number;
-  /** Payments (positive) and refunds (negative), as the processor reported them. */
-  /** `problems`: payments that named the order without paying it, each refunded (order-payment.ts); absent when none. */
-  payment: { paid: number; transactions: Order['transactions']; problems?: PaymentProblem[] };
-  affiliate: string | null;
-  waveTimeId: number | null;
-  teamId: number | null;
-  /** Where a checkout's tickets are posted, for the staff who post them. */
-  shipping?: OrderShipping;
-  ticketIds: string[];
-  tickets?: StaffOrderTicket[];
-  /** The card payment's dispute as Stripe last reported it. */
-  dispute?: OrderDispute;
-  /** Refunds that failed after they were recorded (each also a positive `<refund id>-failed` transaction). */
-  refundFailures?: RefundFailure[];
-  cancellation?: OrderCancellation;
-  history: { at: string; by: string; action: string; force?: boolean; ticketIds?: string[] }[];
-}
-
-export function toStaffOrder(
-  order: Order,
-  tickets?: ReadonlyMap<number, TicketRecord>,
-  customer?: Pick<Customer, 'name'>,
-): StaffOrder {
-  const shown: StaffOrder = {
-    id: String(order.id),
-    eventId: order.eventId,
-    status: order.status,
-    created: order.created,
-    purchasedDate: order.purchasedDate,
-    customer: {
-      id: order.customerId,
-      emailAddress: order.emailAddress,
-      purchaser: order.purchaser,
-      ...(customer ? { name: customer.name } : {}),
-    },
-    grandTotal: order.grandTotal,
-    payment: {
-      paid: addAmounts(order.transactions.map((transaction) => transaction.amount)),
-      transactions: order.transactions,
-      ...(order.paymentProblems?.length ? { problems: order.paymentProblems } : {}),
-    },
-    affiliate: order.affiliate,
-    waveTimeId: order.waveTimeId,
-    teamId: order.teamId,
-    ticketIds: order.ticketIds.map(String),
-    history: [
-      { at: order.created, by: order.boxOffice?.soldBy ?? `customer ${order.customerId}`, action: 'created' },
-      ...(order.history ?? []).map(({ ticketIds, ...entry }) =>
-        ticketIds ? { ...entry, ticketIds: ticketIds.map(String) } : entry,
-      ),
-    ],
-  };
-  const shipping = orderShipping(order);
-  if (shipping) shown.shipping = shipping;
-  if (tickets)
-    shown.tickets = order.ticketIds.flatMap((id) => {
-      const ticket = tickets.get(id);
-      if (!ticket) return [];
-      return [
-        {
-          id: String(id),
-          status: orderTicketStatus(ticket),
-          typeId: ticket.typeId,
-          name: `${ticket.partyMember} ${ticket.partyMemberLastName}`.trim(),
-          price: ticket.price,
-          barcode: ticket.barcode,
-        },
-      ];
-    });
-  if (order.dispute) shown.dispute = order.dispute;
-  const failures = refundFailures(order);
-  if (failures.length) shown.refundFailures = failures;
-  if (order.cancellation) shown.cancellation = order.cancellation;
-  return shown;
-}
 
 /** The buyer's mail when staff cancel their order (plain text, as account-mail.ts's). */
 export function orderCancelledMail(

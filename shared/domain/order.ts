@@ -106,13 +106,14 @@ export interface BoxOfficeSale {
 }
 
 /** A cancellation in progress or done: who started it, when, with `force`, and the status it ends in. */
-export interface OrderCancellation {
-  at: string;
+export const OrderCancellationResource = z.strictObject({
+  at: z.iso.datetime(),
   /** `admin 3` (ticket-history.ts `actorLabel`). */
-  by: string;
-  force: boolean;
-  outcome: 'cancelled' | 'refunded';
-}
+  by: z.string(),
+  force: z.boolean(),
+  outcome: z.enum(['cancelled', 'refunded']),
+});
+export type OrderCancellation = z.output<typeof OrderCancellationResource>;
 
 /** One change of an order: by staff, by its buyer (`expired`, a release) or by the service (`system`: a lapse, a late refund). */
 export interface OrderHistoryEntry {
