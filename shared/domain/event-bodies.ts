@@ -1,6 +1,7 @@
 import * as z from '../schema.ts';
 import {
   MAX_GRANTS_PER_TYPE,
+  MAX_OPTIONS,
   MAX_QUESTIONS_BYTES,
   MAX_TICKET_TYPES,
   MAX_WAVE_TIMES,
@@ -21,6 +22,7 @@ import {
   text,
   ticketTypeFields,
   timezone,
+  version,
 } from './event-fields.ts';
 import { WAIVER_KINDS } from './waivers.ts';
 
@@ -217,3 +219,51 @@ export type TicketTypePatchBody = z.output<typeof TicketTypePatchBody>;
 /** `POST /events/{id}/teams` and `PATCH /events/{id}/teams/{teamId}`: a team is its name. */
 export const TeamBody = z.strictObject({ name: name(), version: z.optional(z.int().check(z.positive())) });
 export type TeamBody = z.output<typeof TeamBody>;
+
+const optionList = z
+  .array(z.strictObject({ id: z.optional(z.int().check(z.positive())), text: name(200), sku: z.optional(text(100)) }))
+  .check(z.maxLength(MAX_OPTIONS, `a question has at most ${MAX_OPTIONS} options`));
+
+export const NewWaveBody = z.strictObject({ name: name(), startTime: instant(), capacity: count(), version });
+export type NewWaveBody = z.output<typeof NewWaveBody>;
+export const WavePatchBody = z
+  .strictObject({ name: z.optional(name()), startTime: z.optional(instant()), capacity: z.optional(count()), version })
+  .check(someField);
+export type WavePatchBody = z.output<typeof WavePatchBody>;
+
+/** A question's `options` in a patch is its whole new list: an option named by `id` is kept (renamed), one without is added. */
+export const NewQuestionBody = z.strictObject({
+  text: name(500),
+  required: z.optional(z.boolean()),
+  options: z.optional(optionList),
+  version,
+});
+export type NewQuestionBody = z.output<typeof NewQuestionBody>;
+export const QuestionPatchBody = z
+  .strictObject({
+    text: z.optional(name(500)),
+    required: z.optional(z.boolean()),
+    options: z.optional(optionList),
+    version,
+  })
+  .check(someField);
+export type QuestionPatchBody = z.output<typeof QuestionPatchBody>;
+
+/** A new `text` publishes a new version; tickets that signed an earlier one stay signed. */
+export const NewWaiverBody = z.strictObject({
+  title: name(),
+  kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
+  ticketTypeId: z.optional(z.nullable(z.int().check(z.positive('must be a ticket type id')))),
+  text: name(MAX_WAIVER_TEXT),
+  version,
+});
+export type NewWaiverBody = z.output<typeof NewWaiverBody>;
+export const WaiverPatchBody = z
+  .strictObject({
+    title: z.optional(name()),
+    kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
+    text: z.optional(name(MAX_WAIVER_TEXT)),
+    version,
+  })
+  .check(someField);
+export type WaiverPatchBody = z.output<typeof WaiverPatchBody>;

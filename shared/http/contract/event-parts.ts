@@ -6,14 +6,7 @@
  */
 import * as z from '../../schema.ts';
 import { WAIVER_KINDS } from '../../domain/waivers.ts';
-import { count, instant, MAX_WAIVER_TEXT, name, someField, text, version } from '../../domain/event-fields.ts';
 import { wholeNumber } from '../paging.ts';
-
-import { MAX_OPTIONS } from '../../domain/event-limits.ts';
-
-const optionList = z
-  .array(z.strictObject({ id: z.optional(z.int().check(z.positive())), text: name(200), sku: z.optional(text(100)) }))
-  .check(z.maxLength(MAX_OPTIONS, `a question has at most ${MAX_OPTIONS} options`));
 
 /** The ticket types' and teams' bodies, as the use cases take them: in the domain, beside the event's own. */
 export { NewTicketTypeBody, TeamBody, TicketTypePatchBody } from '../../domain/event-bodies.ts';
@@ -27,49 +20,15 @@ export const PathEventQuestion = z.strictObject({
 });
 export const PathEventWaiver = z.strictObject({ id: eventId, waiverId: wholeNumber('waiverId', { positive: true }) });
 
-export const NewWaveBody = z.strictObject({ name: name(), startTime: instant(), capacity: count(), version });
-export type NewWaveBody = z.output<typeof NewWaveBody>;
-export const WavePatchBody = z
-  .strictObject({ name: z.optional(name()), startTime: z.optional(instant()), capacity: z.optional(count()), version })
-  .check(someField);
-export type WavePatchBody = z.output<typeof WavePatchBody>;
-
-/** A question's `options` in a patch is its whole new list: an option named by `id` is kept (renamed), one without is added. */
-export const NewQuestionBody = z.strictObject({
-  text: name(500),
-  required: z.optional(z.boolean()),
-  options: z.optional(optionList),
-  version,
-});
-export type NewQuestionBody = z.output<typeof NewQuestionBody>;
-export const QuestionPatchBody = z
-  .strictObject({
-    text: z.optional(name(500)),
-    required: z.optional(z.boolean()),
-    options: z.optional(optionList),
-    version,
-  })
-  .check(someField);
-export type QuestionPatchBody = z.output<typeof QuestionPatchBody>;
-
-/** A new `text` publishes a new version; tickets that signed an earlier one stay signed. */
-export const NewWaiverBody = z.strictObject({
-  title: name(),
-  kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
-  ticketTypeId: z.optional(z.nullable(z.int().check(z.positive('must be a ticket type id')))),
-  text: name(MAX_WAIVER_TEXT),
-  version,
-});
-export type NewWaiverBody = z.output<typeof NewWaiverBody>;
-export const WaiverPatchBody = z
-  .strictObject({
-    title: z.optional(name()),
-    kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
-    text: z.optional(name(MAX_WAIVER_TEXT)),
-    version,
-  })
-  .check(someField);
-export type WaiverPatchBody = z.output<typeof WaiverPatchBody>;
+/** The waves', questions' and waivers' bodies, as the use cases take them: in the domain, beside the event's own. */
+export {
+  NewQuestionBody,
+  NewWaiverBody,
+  NewWaveBody,
+  QuestionPatchBody,
+  WaiverPatchBody,
+  WavePatchBody,
+} from '../../domain/event-bodies.ts';
 
 export const WaveTimeResource = z.strictObject({
   id: z.int(),
