@@ -1,10 +1,21 @@
-import { type PartCancellation, orderTicketStatus, type Order, type OrderCancellation } from './order.ts';
-import { isChargeback } from './order-dispute.ts';
+import {
+  type PartCancellation,
+  orderShipping,
+  orderTicketStatus,
+  type Order,
+  type OrderCancellation,
+} from './order.ts';
+import type { Customer } from './customer.ts';
+import { isChargeback, refundFailures } from './order-dispute.ts';
+import type { StaffOrder } from './staff-order.ts';
+
+export type { StaffOrder };
 import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
 import { addAmounts, formatAmount } from '../money.ts';
 
 /**
- * The rules of cancelling an order (`POST /orders/{id}/cancel`; the order as staff see it: staff-order.ts). Pure.
+ * Staff's view of an order (its schema and type: staff-order.ts) and the rules of cancelling one
+ * (`POST /orders/{id}/cancel`). Pure.
  *
  * Which tickets a cancellation changes: what the order sold, that still holds a place or could be admitted:
  * active, reserved (pending) and, with `force`, checked-in ones. A ticket transferred to another type or event
@@ -97,6 +108,64 @@ export const cancellationOutcome = (order: Pick<Order, 'transactions' | 'dispute
  */
 export const isClosed = (order: Pick<Order, 'status'>): boolean =>
   order.status === 'cancelled' || order.status === 'refunded' || order.status === 'expired';
+
+export function toStaffOrder(
+  order: Order,
+  tickets?: ReadonlyMap<number, TicketRecord>,
+  customer?: Pick<Customer, 'name'>,
+): StaffOrder {
+  const shown: StaffOrder = {
+    id: String(order.id),
+    eventId: order.eventId,
+    status: order.status,
+    created: order.created,
+    purchasedDate: order.purchasedDate,
+    customer: {
+      id: order.customerId,
+      emailAddress: order.emailAddress,
+      purchaser: order.purchaser,
+      ...(customer ? { name: customer.name } : {}),
+    },
+    grandTotal: order.grandTotal,
+    payment: {
+      paid: addAmounts(order.transactions.map((transaction) => transaction.amount)),
+      transactions: order.transactions,
+      ...(order.paymentProblems?.length ? { problems: order.paymentProblems } : {}),
+    },
+    affiliate: order.affiliate,
+    waveTimeId: order.waveTimeId,
+    teamId: order.teamId,
+    ticketIds: order.ticketIds.map(String),
+    history: [
+      { at: order.created, by: order.boxOffice?.soldBy ?? `customer ${order.customerId}`, action: 'created' },
+      ...(order.history ?? []).map(({ ticketIds, ...entry }) =>
+        ticketIds ? { ...entry, ticketIds: ticketIds.map(String) } : entry,
+      ),
+    ],
+  };
+  const shipping = orderShipping(order);
+  if (shipping) shown.shipping = shipping;
+  if (tickets)
+    shown.tickets = order.ticketIds.flatMap((id) => {
+      const ticket = tickets.get(id);
+      if (!ticket) return [];
+      return [
+        {
+          id: String(id),
+          status: orderTicketStatus(ticket),
+          typeId: ticket.typeId,
+          name: `${ticket.partyMember} ${ticket.partyMemberLastName}`.trim(),
+          price: ticket.price,
+          barcode: ticket.barcode,
+        },
+      ];
+    });
+  if (order.dispute) shown.dispute = order.dispute;
+  const failures = refundFailures(order);
+  if (failures.length) shown.refundFailures = failures;
+  if (order.cancellation) shown.cancellation = order.cancellation;
+  return shown;
+}
 
 /** The buyer's mail when staff cancel their order (plain text, as account-mail.ts's). */
 export function orderCancelledMail(

@@ -2,11 +2,15 @@ import * as z from '../schema.ts';
 import {
   ORDER_STATUSES,
   ORDER_TICKET_STATUSES,
+  OrderShippingResource,
   OrderTransactionResource,
+  orderShipping,
   orderTicketStatus,
   type Order,
 } from './order.ts';
 import { AttendeeAnswerResource, type TicketRecord } from './ticket.ts';
+
+export { OrderShippingResource };
 
 /**
  * An order as `GET /my-account/orders` answers it (the OpenAPI `OrderEntry`), with the expansions asked for: the
@@ -23,16 +27,6 @@ const OrderTicketResource = z.strictObject({
   attendeeQuestions: z.optional(z.array(AttendeeAnswerResource)),
 });
 export type OrderTicketEntry = z.output<typeof OrderTicketResource>;
-
-/** A checkout's shipping, on the buyer's order (`GET /my-account/orders`) and the staff's (`GET /orders/{id}`). */
-export const OrderShippingResource = z
-  .strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) })
-  .check(
-    z.describe(
-      "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
-    ),
-  );
-export type OrderShipping = z.output<typeof OrderShippingResource>;
 
 export const OrderEntryResource = z.strictObject({
   id: z.string(),
@@ -60,17 +54,6 @@ export const OrderEntryResource = z.strictObject({
     .check(z.describe("With includeAnswers=true (also each ticket's attendeeQuestions).")),
 });
 export type OrderEntry = z.output<typeof OrderEntryResource>;
-
-/** The order's shipping, as the buyer's and the staff's answers show it (none: a box-office sale, or no method named). */
-export function orderShipping(order: Pick<Order, 'checkout'>): OrderShipping | undefined {
-  const checkout = order.checkout;
-  if (!checkout?.shippingMethodId) return undefined;
-  return {
-    shippingMethodId: checkout.shippingMethodId,
-    address: checkout.shippingAddress,
-    country: checkout.shippingCountry,
-  };
-}
 
 export interface OrderIncludes {
   tickets: boolean;

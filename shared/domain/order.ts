@@ -197,6 +197,27 @@ export function orderTicketStatus(
   return 'active';
 }
 
+/** A checkout's shipping, on the buyer's order (`GET /my-account/orders`) and the staff's (`GET /orders/{id}`). */
+export const OrderShippingResource = z
+  .strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) })
+  .check(
+    z.describe(
+      "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
+    ),
+  );
+export type OrderShipping = z.output<typeof OrderShippingResource>;
+
+/** The order's shipping, as the buyer's and the staff's answers show it (none: a box-office sale, or no method named). */
+export function orderShipping(order: Pick<Order, 'checkout'>): OrderShipping | undefined {
+  const checkout = order.checkout;
+  if (!checkout?.shippingMethodId) return undefined;
+  return {
+    shippingMethodId: checkout.shippingMethodId,
+    address: checkout.shippingAddress,
+    country: checkout.shippingCountry,
+  };
+}
+
 /** Newest first, then the higher id (the indexes' order, read backwards). */
 export const newestFirst = (a: Order, b: Order): number =>
   b.purchasedDate.localeCompare(a.purchasedDate) || b.id - a.id;

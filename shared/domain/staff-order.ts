@@ -1,22 +1,18 @@
 import * as z from '../schema.ts';
-import { addAmounts } from '../money.ts';
-import type { Customer } from './customer.ts';
-import { OrderDisputeResource, RefundFailureResource, refundFailures } from './order-dispute.ts';
-import { OrderShippingResource, orderShipping } from './order-entry.ts';
+import { OrderDisputeResource, RefundFailureResource } from './order-dispute.ts';
 import { PaymentProblemResource } from './order-payment.ts';
 import {
   ORDER_STATUSES,
   ORDER_TICKET_STATUSES,
   OrderCancellationResource,
+  OrderShippingResource,
   OrderTransactionResource,
-  orderTicketStatus,
-  type Order,
 } from './order.ts';
-import type { TicketRecord } from './ticket.ts';
 
 /**
  * An order as the staff's routes answer it (`GET /orders`, `GET /orders/{id}`, a sale, a cancel): the schema the
- * routes declare, the type inferred from it, and `toStaffOrder`, which builds it. Pure.
+ * routes declare and the type inferred from it, which `toStaffOrder` (order-cancel.ts) builds. The rules import
+ * only the type, so the bundles that build no answer (the Stripe webhook's) do not build the schema.
  */
 
 const StaffOrderTicketResource = z.strictObject({
@@ -84,61 +80,3 @@ export const StaffOrderResource = z.strictObject({
   ),
 });
 export type StaffOrder = z.output<typeof StaffOrderResource>;
-
-export function toStaffOrder(
-  order: Order,
-  tickets?: ReadonlyMap<number, TicketRecord>,
-  customer?: Pick<Customer, 'name'>,
-): StaffOrder {
-  const shown: StaffOrder = {
-    id: String(order.id),
-    eventId: order.eventId,
-    status: order.status,
-    created: order.created,
-    purchasedDate: order.purchasedDate,
-    customer: {
-      id: order.customerId,
-      emailAddress: order.emailAddress,
-      purchaser: order.purchaser,
-      ...(customer ? { name: customer.name } : {}),
-    },
-    grandTotal: order.grandTotal,
-    payment: {
-      paid: addAmounts(order.transactions.map((transaction) => transaction.amount)),
-      transactions: order.transactions,
-      ...(order.paymentProblems?.length ? { problems: order.paymentProblems } : {}),
-    },
-    affiliate: order.affiliate,
-    waveTimeId: order.waveTimeId,
-    teamId: order.teamId,
-    ticketIds: order.ticketIds.map(String),
-    history: [
-      { at: order.created, by: order.boxOffice?.soldBy ?? `customer ${order.customerId}`, action: 'created' },
-      ...(order.history ?? []).map(({ ticketIds, ...entry }) =>
-        ticketIds ? { ...entry, ticketIds: ticketIds.map(String) } : entry,
-      ),
-    ],
-  };
-  const shipping = orderShipping(order);
-  if (shipping) shown.shipping = shipping;
-  if (tickets)
-    shown.tickets = order.ticketIds.flatMap((id) => {
-      const ticket = tickets.get(id);
-      if (!ticket) return [];
-      return [
-        {
-          id: String(id),
-          status: orderTicketStatus(ticket),
-          typeId: ticket.typeId,
-          name: `${ticket.partyMember} ${ticket.partyMemberLastName}`.trim(),
-          price: ticket.price,
-          barcode: ticket.barcode,
-        },
-      ];
-    });
-  if (order.dispute) shown.dispute = order.dispute;
-  const failures = refundFailures(order);
-  if (failures.length) shown.refundFailures = failures;
-  if (order.cancellation) shown.cancellation = order.cancellation;
-  return shown;
-}

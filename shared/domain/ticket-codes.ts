@@ -1,8 +1,9 @@
 import * as z from '../schema.ts';
 
 /**
- * A ticket's codes: its state fields' values, its attendee answers and its `_include` expansions; the words
- * the ticket's schema (ticket-resource.ts) and its rules (ticket.ts) are written in.
+ * A ticket's codes: its state fields and their values, its attendee answers and its `_include` expansions; the words
+ * the ticket's schema (ticket-resource.ts) and its rules (ticket.ts) are written in. Apart from the schema, so the
+ * rules' modules import only its types and a route that answers no ticket does not build it.
  */
 
 /**
@@ -42,6 +43,10 @@ export const AttendeeAnswerResource = z.strictObject({
   sku: z.optional(z.string()),
 });
 export type AttendeeAnswer = z.output<typeof AttendeeAnswerResource>;
+
+/** A ticket's five state fields: the ones its state machine (ticket-states.ts) moves. */
+export const STATE_FIELDS = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'] as const;
+export type StateField = (typeof STATE_FIELDS)[number];
 
 /** `_include` values of lists and single tickets (spec). */
 export const TICKET_INCLUDES = ['change_status', 'ticket_status', 'purchaser', 'checkInInfo'] as const;

@@ -1,4 +1,5 @@
-import { STATE_FIELDS, type TicketAction, type TicketHistoryEntry } from './ticket-resource.ts';
+import { STATE_FIELDS } from './ticket-codes.ts';
+import type { TicketAction, TicketHistoryEntry } from './ticket-resource.ts';
 import type { TicketRecord } from './ticket.ts';
 
 export type { TicketAction, TicketHistoryEntry, TicketHistoryPage } from './ticket-resource.ts';

@@ -3,6 +3,7 @@ import {
   AttendeeAnswerResource,
   PROCESS_STATE,
   SINGLE_TICKET_INCLUDES,
+  STATE_FIELDS,
   TRANSFER_STATES,
   UPGRADE_STATES,
   WITHDRAWN_STATES,
@@ -76,9 +77,7 @@ export const TICKET_ACTIONS = [
   'force_cancel_order',
 ] as const;
 export type TicketAction = (typeof TICKET_ACTIONS)[number];
-/** A ticket's five state fields: the ones its state machine (ticket-states.ts) moves. */
-export const STATE_FIELDS = ['processState', 'transferState', 'upgradeState', 'withdrawnState', 'deleted'] as const;
-export type StateField = (typeof STATE_FIELDS)[number];
+
 const stateValue = z.union([z.string(), z.number()]);
 
 /** One entry of `_include=history` (shared/domain/ticket-history.ts): the change that produced `version`. */

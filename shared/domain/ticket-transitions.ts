@@ -5,8 +5,8 @@
  * ticket-states.ts, which decides a request with it, because the table is read on its own
  * too: the OpenAPI document prints it and the unit tests prove its counter effects.
  */
-import { PROCESS_STATE } from './ticket-codes.ts';
-import type { StateField, Ticket } from './ticket-resource.ts';
+import { PROCESS_STATE, type StateField } from './ticket-codes.ts';
+import type { Ticket } from './ticket-resource.ts';
 
 export type { StateField };
 /** A ticket's five state fields and their values. */

@@ -5,8 +5,14 @@ import { orderStatusMoveActions, sameLength } from '../../data/order-status.ts';
 import { getReservation, releaseWith } from '../../data/reservations.ts';
 import { releaseHeldWith } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
-import { cancellationOutcome, issuedTicketIds, soldTicketIds, ticketsToCancel } from '../../domain/order-cancel.ts';
-import { toStaffOrder, type StaffOrder } from '../../domain/staff-order.ts';
+import {
+  cancellationOutcome,
+  issuedTicketIds,
+  soldTicketIds,
+  ticketsToCancel,
+  toStaffOrder,
+  type StaffOrder,
+} from '../../domain/order-cancel.ts';
 import type { Order } from '../../domain/order.ts';
 import { unissuedTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
 import { actorLabel, type Actor } from '../../domain/ticket-history.ts';

@@ -9,8 +9,9 @@ import {
   isClosed,
   soldTicketIds,
   ticketsToCancel,
+  toStaffOrder,
+  type StaffOrder,
 } from '../../domain/order-cancel.ts';
-import { toStaffOrder, type StaffOrder } from '../../domain/staff-order.ts';
 import type { Order } from '../../domain/order.ts';
 import { actorLabel } from '../../domain/ticket-history.ts';
 import type { TicketRecord } from '../../domain/ticket.ts';

@@ -11,8 +11,9 @@ import {
   partCancelledMail,
   refundsDue,
   ticketsToCancel,
+  toStaffOrder,
+  type StaffOrder,
 } from '../../domain/order-cancel.ts';
-import { toStaffOrder, type StaffOrder } from '../../domain/staff-order.ts';
 import { saleCurrency } from '../../domain/event.ts';
 import type { Order, OrderTransaction, PartCancellation } from '../../domain/order.ts';
 import { actorLabel } from '../../domain/ticket-history.ts';

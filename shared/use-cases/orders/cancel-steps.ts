@@ -9,8 +9,9 @@ import {
   orderCancelledMail,
   replacementIds,
   ticketsToCancel,
+  toStaffOrder,
+  type StaffOrder,
 } from '../../domain/order-cancel.ts';
-import { toStaffOrder, type StaffOrder } from '../../domain/staff-order.ts';
 import type { Order, OrderTransaction } from '../../domain/order.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
 import { withStates, statesOf } from '../../domain/ticket-states.ts';

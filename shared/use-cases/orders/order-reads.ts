@@ -3,7 +3,7 @@ import { getCustomer, holderOfEmail } from '../../data/customers.ts';
 import { countStaffOrders, readOrder } from '../../data/order-staff.ts';
 import { readOrderCounts } from '../../data/orders.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
-import { toStaffOrder, type StaffOrder } from '../../domain/staff-order.ts';
+import { toStaffOrder, type StaffOrder } from '../../domain/order-cancel.ts';
 import type { Order, OrderStatus } from '../../domain/order.ts';
 import type { DisputeFilter } from '../../domain/order-dispute.ts';
 import { offsetPastWindow, PORTAL_OFFSET_WINDOW, tooSparse } from '../../domain/portal-lists.ts';

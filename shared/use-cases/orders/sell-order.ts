@@ -7,7 +7,7 @@ import { HoldRefused } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { saleCurrency } from '../../domain/event.ts';
-import type { StaffOrder } from '../../domain/staff-order.ts';
+import type { StaffOrder } from '../../domain/order-cancel.ts';
 import { WALK_UP_CUSTOMER, type BoxOfficeMethod, type Order } from '../../domain/order.ts';
 import { MAX_TICKETS_PER_RESERVATION, priceLine, type StockTake } from '../../domain/reservation.ts';
 import { actorLabel } from '../../domain/ticket-history.ts';
