@@ -10,6 +10,3 @@ import en from 'zod/v4/locales/en.js';
 config(en());
 
 export * from 'zod/mini';
-
-/** True when A and B describe the same values: `true satisfies Same<z.output<typeof S>, T>` ties a schema to its type. */
-export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

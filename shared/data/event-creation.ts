@@ -40,7 +40,7 @@ const optionalInstant = (value: string | null | undefined, field: string) => (va
  * (domain/reservation.ts `creationShards`: each type at least one, the rest shared out up
  * to each type's `stockShardsFor`) and a type keeps the count it started with. A creation
  * where even one shard a type does not fit is a 400 naming `body.ticketTypes` (the route's
- * body bound, http/contract/event.ts `MAX_CREATION_ITEMS`, counts one stock item a type).
+ * body bound, domain/event-bodies.ts `MAX_CREATION_ITEMS`, counts one stock item a type).
  * `listing`: what the portal's lists add (shared/lists/portal.ts `eventListing`).
  */
 export async function createEvent(

@@ -1,3 +1,4 @@
+import * as z from '../schema.ts';
 import { PROCESS_STATE, type Scan, type TicketRecord } from './ticket.ts';
 
 /**
@@ -6,7 +7,14 @@ import { PROCESS_STATE, type Scan, type TicketRecord } from './ticket.ts';
  * idempotent retries and the statistics all go through it; the ticket state machine
  * (`ticket-states.ts`) then allows the move it implies (active → checked in).
  */
-export type RefusalReason = 'already_checked_in' | 'cancelled' | 'transferred' | 'withdrawn' | 'not_valid_for_event';
+export const REFUSAL_REASONS = [
+  'already_checked_in',
+  'cancelled',
+  'transferred',
+  'withdrawn',
+  'not_valid_for_event',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export type ScanDecision =
   | { admitted: true; kind: 'simple' | 'access_package' }
@@ -76,9 +84,13 @@ export function decideCheckIn(ticket: TicketRecord, scan: Scan): CheckInOutcome 
   };
 }
 
-/** The spec's check-in statistics of a set of events (kept counts, data/ticket-stats.ts). */
-export interface CheckInStats {
-  eventIds: number[];
-  soldTickets: number;
-  checkedInTickets: number;
-}
+/**
+ * The spec's check-in statistics of a set of events (kept counts, data/ticket-stats.ts): `GET /tickets/check-in-stats`,
+ * the requested events (each once), sold and checked-in tickets.
+ */
+export const CheckInStatsResource = z.strictObject({
+  eventIds: z.array(z.int()),
+  soldTickets: z.int(),
+  checkedInTickets: z.int(),
+});
+export type CheckInStats = z.output<typeof CheckInStatsResource>;

@@ -4,31 +4,15 @@ import * as z from '../schema.ts';
 /**
  * A customer: an account of the customer portal, signed in through the customers' own
  * Cognito pool (`cognitoSub` links the two) and verified by the service's own mailed
- * token. The record is the service's; Cognito holds only the login and the password.
+ * token. The record is the service's; Cognito holds only the login and the password. The record is the answer
+ * (`CustomerResource`, below) with its Cognito link and session version.
  */
-export interface Customer {
-  id: number;
+export interface Customer extends CustomerResource {
   cognitoSub: string;
   /** Cognito's user name (a UUID in a pool that signs in by email). */
   cognitoUsername: string;
-  /** The login, lower-cased: email addresses are compared without case everywhere. */
-  emailAddress: string;
-  name: string;
-  accountNumber: string | null;
-  /** The primary (shipping) address, as text. */
-  primary: string | null;
-  /** The billing address, as text. */
-  billing: string | null;
-  useInternationalShippingAddress: boolean;
-  useInternationalBillingAddress: boolean;
-  /** Whether `emailAddress` was confirmed through the link mailed at account creation. */
-  emailVerified: boolean;
-  /** An address the customer asked to change to, until its mailed token is used at login. */
-  pendingEmailAddress: string | null;
   /** Raised to end every token issued before (data/session-versions.ts); absent = 0. */
   sessionVersion?: number;
-  created: string;
-  updated: string;
 }
 
 /** A new account's record: the Cognito link, the login and the name; no addresses yet, nothing pending. */
@@ -203,9 +187,3 @@ export const CustomerSignIn = z.strictObject({
   tokenType: z.literal('Bearer'),
   customer: CustomerResource,
 });
-
-true satisfies z.Same<CustomerResource, Omit<Customer, 'cognitoSub' | 'cognitoUsername' | 'sessionVersion'>>;
-true satisfies z.Same<
-  keyof CustomerResource,
-  keyof Omit<Customer, 'cognitoSub' | 'cognitoUsername' | 'sessionVersion'>
->;

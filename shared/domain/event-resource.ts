@@ -1,67 +1,122 @@
+import * as z from '../schema.ts';
 import type { CreatedEvent, Event, TypeWithSold } from './event.ts';
-import { DEFAULT_RESERVATION_MINUTES } from './reservation.ts';
-import { holdCaps } from './hold-limits.ts';
-import type { WaiverKind } from './waivers.ts';
+import { DEFAULT_RESERVATION_MINUTES, MAX_TICKETS_PER_RESERVATION } from './reservation.ts';
+import {
+  DEFAULT_MAX_HELD_PER_CUSTOMER,
+  DEFAULT_MAX_HELD_PER_NETWORK,
+  holdCaps,
+  MAX_HELD_PER_NETWORK,
+} from './hold-limits.ts';
+import { WAIVER_KINDS } from './waivers.ts';
 
 /**
  * An event as the administrators' routes answer it (`/events`): the listing fields in ISO
  * form (not the portal's strings), and, for one event, its ticket types with `sold` and
- * `total`, waves, questions and teams; and its history's entries. The schemas the handlers
- * declare (the OpenAPI document's and the tests'): shared/http/contract/event.ts and
- * event-parts.ts, each tied to its type here.
+ * `total`, waves, questions and teams; and its history's entries. Each is a schema the handlers
+ * declare (the OpenAPI document's and the tests'), its type inferred from it.
  */
 
-export interface TicketTypeView {
-  id: number;
-  eventId: number;
-  name: string;
-  description: string;
-  ordering: number;
-  price: number;
-  sold: number;
-  total: number;
-  grants: number[];
-}
+export const TicketTypeResource = z.strictObject({
+  id: z.int(),
+  eventId: z.int(),
+  name: z.string(),
+  description: z.string(),
+  ordering: z.int(),
+  price: z
+    .number()
+    .check(z.describe("In the event's `currency`, with no more decimals than it is charged in (EUR 2, JPY 0).")),
+  sold: z.int().check(z.describe('Tickets of this type holding a place.')),
+  total: z.int().check(z.describe('Its capacity: never below `sold`.')),
+  grants: z.array(z.int()).check(z.describe('Other events this type also admits to (an access package).')),
+});
+export type TicketTypeView = z.output<typeof TicketTypeResource>;
 
-export interface EventSummary {
-  id: number;
-  title: string;
-  start: string;
-  timezone: string;
-  currency: string | null;
-  venue: string;
-  venueAddress: string;
-  description: string;
-  shortDescription: string;
-  category: string;
-  location: string;
-  sefUrl: string;
-  smallPic: string | null;
-  largePic: string | null;
-  ordering: number;
-  onSaleDate: string | null;
-  cutOff: string | null;
-  publishedDate: string | null;
-  published: boolean;
-  hideDate: boolean;
-  hideTime: boolean;
-  capacity: number;
-  reservationMinutes: number;
-  maxHeldPerCustomer: number;
-  maxHeldPerNetwork: number;
-  version: number;
-  created: string;
-  updated: string | null;
-  updatedBy: number | null;
-}
+/** An attendee question as the question routes and the event answer it. */
+export const QuestionResource = z.strictObject({
+  id: z.int(),
+  text: z.string(),
+  required: z.boolean(),
+  options: z.array(z.strictObject({ id: z.int(), text: z.string(), sku: z.optional(z.string()) })),
+});
 
-export interface EventView extends EventSummary {
-  ticketTypes: TicketTypeView[];
-  waveTimes: { id: number; eventId: number; name: string; startTime: string; capacity: number }[];
-  questions: { id: number; text: string; required: boolean; options: { id: number; text: string; sku?: string }[] }[];
-  teams: { id: number; eventId: number; name: string }[];
-  waivers: { id: number; ticketTypeId: number | null; title: string; kind: WaiverKind; versionHash: string }[];
-}
+/** A team as the team routes answer it. */
+export const TeamResource = z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() });
+
+/** The caps as the event answers them, its defaults where the organiser set none. */
+const holdCapAnswers = {
+  maxHeldPerCustomer: z
+    .int()
+    .check(
+      z.describe(
+        `Tickets one customer may hold of it at once (1 to ${MAX_TICKETS_PER_RESERVATION}; default ${DEFAULT_MAX_HELD_PER_CUSTOMER}).`,
+      ),
+    ),
+  maxHeldPerNetwork: z
+    .int()
+    .check(
+      z.describe(
+        `Tickets the customers of one network (an IPv4 address, an IPv6 /64) may hold of it at once (1 to ${MAX_HELD_PER_NETWORK}; default ${DEFAULT_MAX_HELD_PER_NETWORK}).`,
+      ),
+    ),
+};
+
+/** The event's own fields, as every answer shows them. */
+const iso = z.iso.datetime();
+const nullableIso = z.nullable(iso);
+
+const fields = {
+  id: z.int(),
+  title: z.string(),
+  start: iso.check(z.describe('ISO-8601 UTC.')),
+  timezone: z.string(),
+  currency: z.nullable(z.string()),
+  venue: z.string(),
+  venueAddress: z.string(),
+  description: z.string(),
+  shortDescription: z.string(),
+  category: z.string(),
+  location: z.string(),
+  sefUrl: z.string(),
+  smallPic: z.nullable(z.string()),
+  largePic: z.nullable(z.string()),
+  ordering: z.int(),
+  onSaleDate: nullableIso,
+  cutOff: nullableIso,
+  publishedDate: nullableIso,
+  published: z.boolean(),
+  hideDate: z.boolean(),
+  hideTime: z.boolean(),
+  capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
+  reservationMinutes: z.int().check(z.describe('How long a reservation holds its tickets before it lapses (1 to 60).')),
+  ...holdCapAnswers,
+  version: z.int().check(z.describe('Moved by every change; a `PATCH` naming an older one is 409 `stale_version`.')),
+  created: iso,
+  updated: nullableIso,
+  updatedBy: z.nullable(z.int()).check(z.describe('The administrator who changed it last.')),
+};
+
+export const EventSummaryResource = z.strictObject(fields);
+export type EventSummary = z.output<typeof EventSummaryResource>;
+
+export const EventResource = z.strictObject({
+  ...fields,
+  ticketTypes: z.array(TicketTypeResource),
+  waveTimes: z.array(
+    z.strictObject({ id: z.int(), eventId: z.int(), name: z.string(), startTime: iso, capacity: z.int() }),
+  ),
+  questions: z.array(QuestionResource),
+  teams: z.array(TeamResource),
+  waivers: z.array(
+    z.strictObject({
+      id: z.int(),
+      ticketTypeId: z.nullable(z.int()).check(z.describe("Null: every ticket signs it; else that type's tickets.")),
+      title: z.string(),
+      kind: z.enum(WAIVER_KINDS),
+      versionHash: z.string(),
+    }),
+  ),
+});
+export type EventView = z.output<typeof EventResource>;
 
 export const EVENT_HISTORY_ACTIONS = [
   'created',
@@ -86,13 +141,15 @@ export const EVENT_HISTORY_ACTIONS = [
   'waiver_deleted',
 ] as const;
 
-export interface EventHistoryEntry {
-  version: number;
-  at: string;
-  by: number;
-  action: (typeof EVENT_HISTORY_ACTIONS)[number];
-  changes: Record<string, { from: unknown; to: unknown }>;
-}
+/** An entry of `GET /events/{id}/history`. */
+export const EventHistoryResource = z.strictObject({
+  version: z.int(),
+  at: z.iso.datetime(),
+  by: z.int().check(z.describe('The administrator who made the change.')),
+  action: z.enum(EVENT_HISTORY_ACTIONS),
+  changes: z.record(z.string(), z.strictObject({ from: z.unknown(), to: z.unknown() })),
+});
+export type EventHistoryEntry = z.output<typeof EventHistoryResource>;
 
 /** The stored event as a summary. */
 export function toEventSummary(event: Event): EventSummary {

@@ -1,5 +1,7 @@
-import type { TicketWaiver } from './waivers.ts';
-import type { Ticket, TicketClaim, TicketRecord, TicketRefund } from './ticket.ts';
+import * as z from '../schema.ts';
+import { TicketWaiverResource, type TicketWaiver } from './waivers.ts';
+import type { TicketRecord } from './ticket.ts';
+import { TicketResource } from './ticket-resource.ts';
 import { toTicket } from './ticket-view.ts';
 import { addAmounts } from '../money.ts';
 
@@ -21,37 +23,72 @@ export const OLDER_TICKET_INCLUDES = [
 ] as const;
 export type OlderTicketInclude = (typeof OLDER_TICKET_INCLUDES)[number];
 
-export interface TicketCosts {
-  price: number;
-  taxAmount: number;
-  gratuityAmount: number;
-  paidUponCheckout: number;
-  /** price + taxAmount + gratuityAmount, to the cent. */
-  total: number;
-}
-export interface ListWaveTime {
-  id: number;
-  name: string;
-  /** An event-local time: in the event's offset, as GET /my-account/wave-time answers it. */
-  startTime: string;
-  capacity: number;
-}
-export interface ListUser {
-  id: number;
-  name: string;
-  emailAddress: string;
-}
+/**
+ * A ticket of `GET /ticket`: the ticket as `GET /ticket/{id}` answers it, plus the
+ * `_include` expansions (present only when asked for); `history` is a single ticket's only.
+ */
+const money = z.number();
 
+export const ListedTicketResource = z
+  .strictObject({
+    ...TicketResource.shape,
+    costs: z.optional(
+      z
+        .strictObject({ price: money, taxAmount: money, gratuityAmount: money, paidUponCheckout: money, total: money })
+        .check(z.describe('`total` = price + taxAmount + gratuityAmount, to the cent.')),
+    ),
+    refundProtect: z.optional(
+      z
+        .strictObject({ status: z.enum(['none', 'requested', 'refunded']), amount: money })
+        .check(z.describe("The ticket's refund record.")),
+    ),
+    change: z.optional(
+      TicketResource.shape.ticketClaim.def.innerType.check(
+        z.describe("The ticket's claim, as `_include=change_status` shows it on /tickets; null when none."),
+      ),
+    ),
+    promoter: z.optional(
+      z.nullable(z.string()).check(z.describe("The order's affiliate; null without an order or an affiliate.")),
+    ),
+    waveTime: z.optional(
+      z
+        .nullable(
+          z.strictObject({
+            id: z.int(),
+            name: z.string(),
+            startTime: z.iso.datetime({ offset: true }),
+            capacity: z.int(),
+          }),
+        )
+        .check(
+          z.describe(
+            "The ticket's start wave (`startTime` an event-local time, in the event's offset); null when none.",
+          ),
+        ),
+    ),
+    waivers: z.optional(
+      z
+        .array(TicketWaiverResource)
+        .check(z.describe('As GET /tickets/{id}/waivers answers them; only with _limit of at most 25.')),
+    ),
+    user: z.optional(
+      z
+        .nullable(z.strictObject({ id: z.int(), name: z.string(), emailAddress: z.string() }))
+        .check(z.describe('The customer holding the ticket; null for staff sales.')),
+    ),
+  })
+  .check(
+    z.describe(
+      'A ticket of the older list, with the expansions asked for by `_include`: costs, refundProtect, change, promoter, waveTime, waivers, user.',
+    ),
+  );
 /** A listed ticket: the ticket as `GET /ticket/{id}` answers it, plus the asked-for expansions. */
-export interface ListedTicket extends Ticket {
-  costs?: TicketCosts;
-  refundProtect?: TicketRefund;
-  change?: TicketClaim | null;
-  promoter?: string | null;
-  waveTime?: ListWaveTime | null;
-  waivers?: TicketWaiver[];
-  user?: ListUser | null;
-}
+export type ListedTicket = Omit<z.output<typeof ListedTicketResource>, 'history'>;
+/** price + taxAmount + gratuityAmount, to the cent. */
+export type TicketCosts = NonNullable<ListedTicket['costs']>;
+/** An event-local time: in the event's offset, as GET /my-account/wave-time answers it. */
+export type ListWaveTime = NonNullable<ListedTicket['waveTime']>;
+export type ListUser = NonNullable<ListedTicket['user']>;
 
 /** What the expansions need beyond the records, read once per page. */
 export interface PageRelations {

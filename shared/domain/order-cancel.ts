@@ -1,20 +1,21 @@
-import type { Customer } from './customer.ts';
-import type { PaymentProblem } from './order-payment.ts';
 import {
   type PartCancellation,
   orderShipping,
   orderTicketStatus,
   type Order,
   type OrderCancellation,
-  type OrderShipping,
-  type OrderTicketStatus,
 } from './order.ts';
-import { isChargeback, type OrderDispute, type RefundFailure, refundFailures } from './order-dispute.ts';
+import type { Customer } from './customer.ts';
+import { isChargeback, refundFailures } from './order-dispute.ts';
+import type { StaffOrder } from './staff-order.ts';
+
+export type { StaffOrder };
 import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
 import { addAmounts, formatAmount } from '../money.ts';
 
 /**
- * Staff's view of an order and the rules of cancelling one (`POST /orders/{id}/cancel`). Pure.
+ * Staff's view of an order (its schema and type: staff-order.ts) and the rules of cancelling one
+ * (`POST /orders/{id}/cancel`). Pure.
  *
  * Which tickets a cancellation changes: what the order sold, that still holds a place or could be admitted:
  * active, reserved (pending) and, with `force`, checked-in ones. A ticket transferred to another type or event
@@ -107,42 +108,6 @@ export const cancellationOutcome = (order: Pick<Order, 'transactions' | 'dispute
  */
 export const isClosed = (order: Pick<Order, 'status'>): boolean =>
   order.status === 'cancelled' || order.status === 'refunded' || order.status === 'expired';
-
-export interface StaffOrderTicket {
-  id: string;
-  status: OrderTicketStatus;
-  typeId: number;
-  name: string;
-  price: number;
-  barcode: string;
-}
-
-/** `GET /orders/{id}` and the list's entries: the order with its amounts, customer, payment and history. */
-export interface StaffOrder {
-  id: string;
-  eventId: number;
-  status: Order['status'];
-  created: string;
-  purchasedDate: string;
-  customer: { id: number; emailAddress: string; purchaser: string; name?: string };
-  grandTotal: number;
-  /** Payments (positive) and refunds (negative), as the processor reported them. */
-  /** `problems`: payments that named the order without paying it, each refunded (order-payment.ts); absent when none. */
-  payment: { paid: number; transactions: Order['transactions']; problems?: PaymentProblem[] };
-  affiliate: string | null;
-  waveTimeId: number | null;
-  teamId: number | null;
-  /** Where a checkout's tickets are posted, for the staff who post them. */
-  shipping?: OrderShipping;
-  ticketIds: string[];
-  tickets?: StaffOrderTicket[];
-  /** The card payment's dispute as Stripe last reported it. */
-  dispute?: OrderDispute;
-  /** Refunds that failed after they were recorded (each also a positive `<refund id>-failed` transaction). */
-  refundFailures?: RefundFailure[];
-  cancellation?: OrderCancellation;
-  history: { at: string; by: string; action: string; force?: boolean; ticketIds?: string[] }[];
-}
 
 export function toStaffOrder(
   order: Order,

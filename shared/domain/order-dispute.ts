@@ -1,3 +1,5 @@
+import * as z from '../schema.ts';
+
 /**
  * Disputes and failed refunds of an order's card payment, as Stripe reports them (shared/README.md "Refunds"). Pure.
  *
@@ -23,19 +25,20 @@ export const DISPUTE_STATUSES = [
 const CLOSED_STATUSES: readonly string[] = ['warning_closed', 'prevented', 'won', 'lost'];
 
 /** The order's dispute, as staff see it on `GET /orders/{id}`; `amount` in the currency's major unit. */
-export interface OrderDispute {
+export const OrderDisputeResource = z.strictObject({
   /** Stripe's `dp_…`. */
-  id: string;
+  id: z.string(),
   /** Stripe's status (`needs_response`, `under_review`, `won`, `lost`, `warning_*`…). */
-  status: string;
+  status: z.string(),
   /** Stripe's reason (`fraudulent`, `product_not_received`…). */
-  reason: string;
-  amount: number;
+  reason: z.string(),
+  amount: z.number(),
   /** ISO 4217, upper case. */
-  currency: string;
-  /** ISO-8601 UTC: the time of the Stripe event that last changed it. */
-  updatedAt: string;
-}
+  currency: z.string(),
+  /** The time of the Stripe event that last changed it. */
+  updatedAt: z.iso.datetime(),
+});
+export type OrderDispute = z.output<typeof OrderDisputeResource>;
 
 /** The two lists `GET /orders?dispute=` reads: disputes still running, and those decided. */
 export const DISPUTE_FILTERS = ['open', 'closed'] as const;
@@ -66,13 +69,14 @@ export const FAILED_REFUND_SUFFIX = '-failed';
 export const failedRefundReference = (refundId: string): string => `${refundId}${FAILED_REFUND_SUFFIX}`;
 
 /** A refund of the order that failed after it was recorded: what staff see in `refundFailures`. */
-export interface RefundFailure {
-  refundId: string;
+export const RefundFailureResource = z.strictObject({
+  refundId: z.string(),
   /** Positive, in the currency's major unit: what the buyer did not get back. */
-  amount: number;
-  /** ISO-8601 UTC: when Stripe reported it. */
-  at: string;
-}
+  amount: z.number(),
+  /** When Stripe reported it. */
+  at: z.iso.datetime(),
+});
+export type RefundFailure = z.output<typeof RefundFailureResource>;
 
 export function refundFailures(order: {
   transactions: readonly { amount: number; reference: string; time: string }[];

@@ -1,3 +1,4 @@
+import * as z from '../schema.ts';
 import { fromStripeAmount, toMajor, toMinor, toStripeAmount } from '../money.ts';
 
 /**
@@ -11,27 +12,28 @@ interface PayableOrder {
   checkout?: { currency: string; paymentIntentId?: string };
 }
 
-/** A succeeded PaymentIntent that named the order (its `metadata.orderId`) but did not pay it, and its refund. */
-export interface PaymentProblem {
-  intentId: string;
-  reason: PaymentMismatch;
-  /** What Stripe took, in the intent's currency's major unit (as every stored amount). */
-  amount: number;
-  /** ISO 4217, upper case. */
-  currency: string;
-  /** ISO-8601 UTC: when the payment succeeded (the event's time). */
-  at: string;
-  /** Stripe's refund of it; null when Stripe refused one (its `refundRefused` code: staff act by hand). */
-  refundId: string | null;
-  refundRefused?: string;
-}
-
 /**
  * Why a succeeded payment pays no order: none named (or no such order), another intent than the one the order's
  * checkout stored, or an amount or currency other than the order's.
  */
 export const PAYMENT_MISMATCHES = ['no_order', 'other_intent', 'amount', 'currency'] as const;
 export type PaymentMismatch = (typeof PAYMENT_MISMATCHES)[number];
+
+/** A succeeded PaymentIntent that named the order (its `metadata.orderId`) but did not pay it, and its refund. */
+export const PaymentProblemResource = z.strictObject({
+  intentId: z.string(),
+  reason: z.enum(PAYMENT_MISMATCHES),
+  /** What Stripe took, in the intent's currency's major unit (as every stored amount). */
+  amount: z.number(),
+  /** ISO 4217, upper case. */
+  currency: z.string(),
+  /** When the payment succeeded (the event's time). */
+  at: z.iso.datetime(),
+  /** Stripe's refund of it; null when Stripe refused one (its `refundRefused` code: staff act by hand). */
+  refundId: z.nullable(z.string()),
+  refundRefused: z.optional(z.string()),
+});
+export type PaymentProblem = z.output<typeof PaymentProblemResource>;
 
 /**
  * The order's total as Stripe is asked for it and reports it back, in Stripe's unit for the currency (money.ts). The

@@ -1,3 +1,4 @@
+import * as z from '../schema.ts';
 import type { PaymentProblem } from './order-payment.ts';
 import type { OrderDispute } from './order-dispute.ts';
 import type { StockTake } from './reservation.ts';
@@ -5,7 +6,7 @@ import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.
 
 /**
  * Orders: what a customer bought, for ONE event (a basket spanning events is several
- * orders). Pure: the record, its statuses, and the entry `GET /my-account/orders` answers.
+ * orders). Pure: the record and its statuses (the entry `GET /my-account/orders` answers: order-entry.ts).
  */
 
 /**
@@ -27,15 +28,15 @@ export const ORDER_STATUSES = ['awaiting_payment', 'pending', 'active', 'expired
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** A payment or refund on the order, as the processor reported it. Never card data. */
-export interface OrderTransaction {
+export const OrderTransactionResource = z.strictObject({
   /** Positive for a payment, negative for a refund. */
-  amount: number;
-  processor: string;
+  amount: z.number(),
+  processor: z.string(),
   /** The processor's own reference: Stripe's PaymentIntent for a payment, its refund's id for a refund. */
-  reference: string;
-  /** ISO-8601 UTC. */
-  time: string;
-}
+  reference: z.string(),
+  time: z.iso.datetime(),
+});
+export type OrderTransaction = z.output<typeof OrderTransactionResource>;
 
 export interface Order {
   id: number;
@@ -105,13 +106,14 @@ export interface BoxOfficeSale {
 }
 
 /** A cancellation in progress or done: who started it, when, with `force`, and the status it ends in. */
-export interface OrderCancellation {
-  at: string;
+export const OrderCancellationResource = z.strictObject({
+  at: z.iso.datetime(),
   /** `admin 3` (ticket-history.ts `actorLabel`). */
-  by: string;
-  force: boolean;
-  outcome: 'cancelled' | 'refunded';
-}
+  by: z.string(),
+  force: z.boolean(),
+  outcome: z.enum(['cancelled', 'refunded']),
+});
+export type OrderCancellation = z.output<typeof OrderCancellationResource>;
 
 /** One change of an order: by staff, by its buyer (`expired`, a release) or by the service (`system`: a lapse, a late refund). */
 export interface OrderHistoryEntry {
@@ -195,25 +197,15 @@ export function orderTicketStatus(
   return 'active';
 }
 
-export interface OrderTicketEntry {
-  id: string;
-  status: OrderTicketStatus;
-  /** The attendee's full name. */
-  name: string;
-  price: number;
-  /** 0-based position of the attendee in the order (the spec types it integer). */
-  attendee: number;
-  /** What the gate scans (the QR of the ticket's PDF), so a portal can draw the QR itself. */
-  barcode: string;
-  attendeeQuestions?: AttendeeAnswer[];
-}
-
-/** A checkout's shipping: the method its reservation named and, where that method posts the tickets, the address and its country. */
-export interface OrderShipping {
-  shippingMethodId: number;
-  address: string | null;
-  country: string | null;
-}
+/** A checkout's shipping, on the buyer's order (`GET /my-account/orders`) and the staff's (`GET /orders/{id}`). */
+export const OrderShippingResource = z
+  .strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) })
+  .check(
+    z.describe(
+      "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
+    ),
+  );
+export type OrderShipping = z.output<typeof OrderShippingResource>;
 
 /** The order's shipping, as the buyer's and the staff's answers show it (none: a box-office sale, or no method named). */
 export function orderShipping(order: Pick<Order, 'checkout'>): OrderShipping | undefined {
@@ -224,73 +216,6 @@ export function orderShipping(order: Pick<Order, 'checkout'>): OrderShipping | u
     address: checkout.shippingAddress,
     country: checkout.shippingCountry,
   };
-}
-
-export interface OrderEntry {
-  id: string;
-  eventId: number;
-  created: string;
-  purchasedDate: string;
-  status: OrderStatus;
-  emailAddress: string;
-  purchaser: string;
-  affiliate: string | null;
-  grandTotal: number;
-  waveTimeId: number | null;
-  teamId: number | null;
-  shipping?: OrderShipping;
-  tickets?: OrderTicketEntry[];
-  transactions?: OrderTransaction[];
-  answers?: AttendeeAnswer[];
-}
-
-export interface OrderIncludes {
-  tickets: boolean;
-  transactions: boolean;
-  answers: boolean;
-}
-
-/** The order as listed, with what was asked for; `tickets` holds the records of its ticket ids (missing ones are left out). */
-export function toOrderEntry(
-  order: Order,
-  include: OrderIncludes,
-  tickets: ReadonlyMap<number, TicketRecord>,
-): OrderEntry {
-  const entry: OrderEntry = {
-    id: String(order.id),
-    eventId: order.eventId,
-    created: order.created,
-    purchasedDate: order.purchasedDate,
-    status: order.status,
-    emailAddress: order.emailAddress,
-    purchaser: order.purchaser,
-    affiliate: order.affiliate,
-    grandTotal: order.grandTotal,
-    waveTimeId: order.waveTimeId,
-    teamId: order.teamId,
-  };
-  const shipping = orderShipping(order);
-  if (shipping) entry.shipping = shipping;
-  if (include.tickets) {
-    entry.tickets = order.ticketIds.flatMap((id, attendee) => {
-      const ticket = tickets.get(id);
-      if (!ticket) return [];
-      const name = `${ticket.partyMember} ${ticket.partyMemberLastName}`.trim();
-      const shown: OrderTicketEntry = {
-        id: String(id),
-        status: orderTicketStatus(ticket),
-        name,
-        price: ticket.price,
-        attendee,
-        barcode: ticket.barcode,
-      };
-      if (include.answers) shown.attendeeQuestions = ticket.attendeeQuestions;
-      return [shown];
-    });
-  }
-  if (include.transactions) entry.transactions = order.transactions;
-  if (include.answers) entry.answers = order.answers;
-  return entry;
 }
 
 /** Newest first, then the higher id (the indexes' order, read backwards). */

@@ -1,3 +1,4 @@
+import * as z from '../schema.ts';
 import { saleCurrency, type Event } from './event.ts';
 
 /**
@@ -7,25 +8,30 @@ import { saleCurrency, type Event } from './event.ts';
 export const PAYMENT_PROVIDERS = ['stripe', 'square', 'paypal'] as const;
 export const PAYMENT_MODES = ['test', 'live'] as const;
 
-export interface PaymentProcessor {
-  provider: (typeof PAYMENT_PROVIDERS)[number];
-  /** The provider's publishable (client-side) key. */
-  publishableKey: string;
-  /** ISO 4217, e.g. `GBP`. */
-  currency: string;
-  mode: (typeof PAYMENT_MODES)[number];
-  merchantName: string;
-}
-
 /**
  * `GET /my-account/payment-processor`: the record, and `processor`, who takes the checkout's payments (the
  * checkout's `payment.processor`). Where the stage has a Stripe publishable key, `processor` and `provider`
  * are `stripe` and the key and mode are the stage's: the stage file, not the table, configures Stripe. Asked for
  * an event, `currency` is what that event's checkout charges in (each event has its own); else the record's.
  */
-export interface PaymentProcessorAnswer extends PaymentProcessor {
-  processor: PaymentProcessor['provider'];
-}
+export const PaymentProcessorResource = z.strictObject({
+  processor: z
+    .enum(PAYMENT_PROVIDERS)
+    .check(
+      z.describe(
+        "Who takes the checkout's payments (`stripe`: with Stripe.js and `publishableKey`), as the checkout's `payment.processor`.",
+      ),
+    ),
+  provider: z.enum(PAYMENT_PROVIDERS),
+  publishableKey: z.string().check(z.describe("The provider's publishable (client-side) key.")),
+  currency: z.string().check(z.regex(/^[A-Z]{3}$/), z.describe('ISO 4217.')),
+  mode: z.enum(PAYMENT_MODES),
+  merchantName: z.string(),
+});
+export type PaymentProcessorAnswer = z.output<typeof PaymentProcessorResource>;
+
+/** The record as stored: the answer without `processor`, which the stage decides. */
+export type PaymentProcessor = Omit<PaymentProcessorAnswer, 'processor'>;
 
 export function paymentProcessorAnswer(
   stored: PaymentProcessor,

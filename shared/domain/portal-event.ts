@@ -1,3 +1,4 @@
+import * as z from '../schema.ts';
 import { DEFAULT_LISTING, type Event, type TicketType } from './event.ts';
 import { wildcardPattern } from './wildcard.ts';
 import { formatInTimeZone } from './zoned-time.ts';
@@ -5,37 +6,46 @@ import { formatInTimeZone } from './zoned-time.ts';
 /**
  * The customer portal's catalogue: the event entry of `GET /my-account/event` (the spec's
  * table, with strings where it says string), its title and search matching, and the
- * ticket type entry of `GET /my-account/ticket-type/{eventId}`. Pure.
+ * ticket type entry of `GET /my-account/ticket-type/{eventId}`, each with the schema its route answers with. Pure.
  */
-/** The spec's booleans of the event entry are strings: "1" or "0". */
-export type Flag = '0' | '1';
 
-export interface EventEntry {
-  id: string;
-  title: string;
-  /** ISO-8601 with the event's own offset. */
-  start: string;
-  venue: string;
-  /** Unix seconds as a string; "" when unset. */
-  cutOff: string;
-  onSaleDate: string;
-  /** ISO-8601 UTC; "" when unset. */
-  publishedDate: string;
-  published: Flag;
-  hideDate: Flag;
-  hideTime: Flag;
-  /** URLs; "" when there is no picture. */
-  smallPic: string;
-  largePic: string;
-  shortDescription: string;
-  category: string;
-  ordering: string;
-  location: string;
-  sefUrl: string;
-  timezone: string;
-  /** `sold`: the event's eligible tickets (its statistics shards); `total`: its capacity. */
-  inventory: { sold: number; total: number };
-}
+const zeroOrOne = z.enum(['0', '1']);
+/** The spec's booleans of the event entry are strings: "1" or "0". */
+export type Flag = z.output<typeof zeroOrOne>;
+const unixOrEmpty = z.string().check(z.regex(/^(\d+)?$/), z.describe('Unix seconds as a string; "" when unset.'));
+
+export const EventEntryResource = z
+  .strictObject({
+    id: z.string(),
+    title: z.string(),
+    start: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
+    venue: z.string(),
+    cutOff: unixOrEmpty,
+    onSaleDate: unixOrEmpty,
+    publishedDate: z
+      .union([z.iso.datetime(), z.literal('')])
+      .check(z.describe('An instant (UTC, `Z`); "" when unset.')),
+    published: zeroOrOne,
+    hideDate: zeroOrOne,
+    hideTime: zeroOrOne,
+    smallPic: z.string().check(z.describe('URL; "" when none.')),
+    largePic: z.string().check(z.describe('URL; "" when none.')),
+    shortDescription: z.string(),
+    category: z.string(),
+    ordering: z.string().check(z.regex(/^-?\d+$/)),
+    location: z.string(),
+    sefUrl: z.string(),
+    timezone: z.string(),
+    inventory: z
+      .strictObject({ sold: z.int(), total: z.int() })
+      .check(
+        z.describe(
+          "`sold`: the event's tickets holding a place; `total`: its capacity (the sum of its types' totals).",
+        ),
+      ),
+  })
+  .check(z.describe('An event the customer can access: published, or one they hold an order for.'));
+export type EventEntry = z.output<typeof EventEntryResource>;
 
 const flag = (value: boolean): Flag => (value ? '1' : '0');
 const unixSeconds = (iso: string | null) => (iso ? String(Math.floor(Date.parse(iso) / 1000)) : '');
@@ -88,15 +98,21 @@ export function eventMatcher(filter: EventFilter): (event: Event) => boolean {
 export const byStart = (a: Event, b: Event): number => a.startsAt.localeCompare(b.startsAt) || a.id - b.id;
 
 /** A ticket type as the portal lists it. */
-export interface TicketTypeEntry {
-  id: string;
-  name: string;
-  description: string;
-  ordering: number;
-  price: number;
-  /** Ours: tickets on sale now, neither sold nor held by a reservation (stock left). */
-  available: number;
-}
+export const TicketTypeEntryResource = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  ordering: z.int(),
+  price: z.number(),
+  available: z
+    .int()
+    .check(
+      z.describe(
+        "Ours: tickets of the type on sale now, neither sold nor held by a reservation (the event entry's `inventory.sold` counts sold tickets only).",
+      ),
+    ),
+});
+export type TicketTypeEntry = z.output<typeof TicketTypeEntryResource>;
 
 /**
  * An event's types in the portal's order: `ordering`, then id; `left` the stock left of each

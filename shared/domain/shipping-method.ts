@@ -91,17 +91,11 @@ export const ShippingMethodPatch = z
   );
 export type ShippingMethodPatch = z.infer<typeof ShippingMethodPatch>;
 
-export interface ShippingMethod extends NewShippingMethod {
-  id: number;
-  created: string;
-  updated: string;
-}
-
 /**
  * The shipping method as the API answers it (shared/data/shipping-methods.ts `fromItem`),
- * as a schema: the shipping-method routes declare their answers with it, and the OpenAPI
- * document's `ShippingMethod` component is generated from it. Beside the request schemas
- * above, which the use cases parse bulk items with; nothing parses answers per request.
+ * as a schema: the shipping-method routes declare their answers with it, the OpenAPI
+ * document's `ShippingMethod` component is generated from it and `ShippingMethod` is inferred from it. Beside the
+ * request schemas above, which the use cases parse bulk items with; nothing parses answers per request.
  */
 export const ShippingMethodResource = z.strictObject({
   id: z.int(),
@@ -119,5 +113,5 @@ export const ShippingMethodResource = z.strictObject({
   updated: z.iso.datetime(),
 });
 
-true satisfies z.Same<z.output<typeof ShippingMethodResource>, ShippingMethod>;
-true satisfies z.Same<keyof z.output<typeof ShippingMethodResource>, keyof ShippingMethod>;
+/** A shipping method as stored and answered: the create body's fields with its id and times. */
+export type ShippingMethod = z.output<typeof ShippingMethodResource>;

@@ -1,5 +1,8 @@
-import type { StateField } from './ticket-transitions.ts';
+import { STATE_FIELDS } from './ticket-codes.ts';
+import type { TicketAction, TicketHistoryEntry } from './ticket-resource.ts';
 import type { TicketRecord } from './ticket.ts';
+
+export type { TicketAction, TicketHistoryEntry, TicketHistoryPage } from './ticket-resource.ts';
 
 /**
  * A ticket's history: one entry per change, appended in the change's own transaction, so
@@ -21,61 +24,8 @@ export type Actor =
 /** `admin 3`, `customer 12`, `system`: how an actor reads in the history. */
 export const actorLabel = (actor: Actor): string => (actor.kind === 'system' ? 'system' : `${actor.kind} ${actor.id}`);
 
-/** What a change was, in the words of the route or operation that made it. */
-export type TicketAction =
-  | 'create'
-  | 'edit'
-  | 'check_in'
-  | 'access_scan'
-  | 'undo_check_in'
-  | 'transfer'
-  | 'delete'
-  | 'states'
-  | 'profile_photo'
-  // Claims (claim.ts): opened, sent to another claimant, accepted by the claimant.
-  | 'claim'
-  | 'claimant'
-  | 'claimed'
-  // Orders (order-cancel.ts): cancelled with its order; `force_cancel_order` when `force` cancelled a checked-in ticket.
-  | 'cancel_order'
-  | 'force_cancel_order';
-
-const STATE_FIELDS: readonly StateField[] = [
-  'processState',
-  'transferState',
-  'upgradeState',
-  'withdrawnState',
-  'deleted',
-];
 // Bookkeeping that changes with every write says nothing to a reader.
 const UNREPORTED = new Set<string>(['version', 'updated', 'checkIn', 'accessScans', ...STATE_FIELDS]);
-
-export interface TicketHistoryEntry {
-  /** The ticket version this change produced. */
-  version: number;
-  /** ISO-8601 UTC. */
-  at: string;
-  /** `admin 3`, `customer 12` or `system`. */
-  actor: string;
-  /** The events the administrator was limited to when they made the change; absent for one of every event. */
-  eventScope?: number[];
-  action: TicketAction;
-  /** Each state field that changed, from → to. */
-  states: Partial<Record<StateField, { from: string | number; to: string | number }>>;
-  /** The other fields that changed, by name (values stay on the ticket). */
-  fields: string[];
-  /** The other ticket of a transfer: the replacement (on the original) or the original (on the replacement). */
-  relatedTicketId?: number;
-}
-
-/** `_include=history` on a single ticket: one page of its entries, newest first. */
-export interface TicketHistoryPage {
-  totalCount: number;
-  count: number;
-  limit: number;
-  offset: number;
-  data: TicketHistoryEntry[];
-}
 
 /** The history entry of a change from `before` (null: created) to `after`. */
 export function historyEntry(

@@ -5,22 +5,12 @@
  * ticket-states.ts, which decides a request with it, because the table is read on its own
  * too: the OpenAPI document prints it and the unit tests prove its counter effects.
  */
-import {
-  PROCESS_STATE,
-  type ProcessState,
-  type TransferState,
-  type UpgradeState,
-  type WithdrawnState,
-} from './ticket.ts';
+import { PROCESS_STATE, type StateField } from './ticket-codes.ts';
+import type { Ticket } from './ticket-resource.ts';
 
-export interface TicketStates {
-  processState: ProcessState;
-  transferState: TransferState;
-  upgradeState: UpgradeState;
-  withdrawnState: WithdrawnState;
-  deleted: 0 | 1;
-}
-export type StateField = keyof TicketStates;
+export type { StateField };
+/** A ticket's five state fields and their values. */
+export type TicketStates = Pick<Ticket, StateField>;
 
 /** The path a change comes through. A request may hold several (e.g. the states route plus, for a caller with the `checkin:undo` permission, 'undo_check_in'). */
 export type Via =

@@ -1,76 +1,39 @@
+import { PROCESS_STATE } from './ticket-codes.ts';
+import type { PurchaserContact, Ticket, TicketClaim, TicketRefund } from './ticket-resource.ts';
+
+export {
+  AttendeeAnswerResource,
+  PROCESS_STATE,
+  PROCESS_STATES,
+  SINGLE_TICKET_INCLUDES,
+  TICKET_INCLUDES,
+  TRANSFER_STATES,
+  UPGRADE_STATES,
+  WITHDRAWN_STATES,
+  type AttendeeAnswer,
+  type ProcessState,
+  type TicketInclude,
+  type TransferState,
+  type UpgradeState,
+  type WithdrawnState,
+} from './ticket-codes.ts';
+export type {
+  CheckInInfo,
+  PurchaserContact,
+  Ticket,
+  TicketClaim,
+  TicketFields,
+  TicketRefund,
+} from './ticket-resource.ts';
+
 /**
- * Tickets: the resource `GET /tickets/{id}` answers, the state codes, eligibility and
- * what a ticket counts for in the check-in statistics; `ticket-view.ts` turns a record
+ * Tickets: the record, eligibility and what a ticket counts for in the check-in statistics (the resource
+ * `GET /tickets/{id}` answers: ticket-resource.ts; the state codes: ticket-codes.ts, both re-exported here);
+ * `ticket-view.ts` turns a record
  * into the resource. The rules of change live beside it: `ticket-states.ts` (which state
  * moves are allowed), `check-in.ts` (whether a scan admits), `transfer.ts`;
  * `shared/use-cases/tickets/` applies them and commits once.
  */
-/**
- * `processState` codes. The spec fixes only 4 = cancelled ("exclude_process_states=4
- * omits cancelled tickets") and says a checked-in state exists; the others are ours.
- */
-export const PROCESS_STATE = {
-  /** Reserved, not yet paid: holds a place, cannot be admitted. */
-  pending: 0,
-  /** Issued and valid; not yet admitted at its own event. */
-  active: 1,
-  /** Admitted at its own event (a simple scan). */
-  checkedIn: 2,
-  /** Cancelled (spec code). */
-  cancelled: 4,
-} as const;
-export type ProcessState = (typeof PROCESS_STATE)[keyof typeof PROCESS_STATE];
-export const PROCESS_STATES: readonly ProcessState[] = Object.values(PROCESS_STATE);
-
-/** `transferState`: `transferred` once a transfer replaced the ticket by a new one. */
-export const TRANSFER_STATES = ['none', 'transferred'] as const;
-export type TransferState = (typeof TRANSFER_STATES)[number];
-/** `upgradeState`: `upgraded` after an upgrade (a later issue); does not affect eligibility. */
-export const UPGRADE_STATES = ['none', 'upgraded'] as const;
-export type UpgradeState = (typeof UPGRADE_STATES)[number];
-/** `withdrawnState`: `withdrawn` when the attendee withdrew (e.g. from a race). */
-export const WITHDRAWN_STATES = ['none', 'withdrawn'] as const;
-export type WithdrawnState = (typeof WITHDRAWN_STATES)[number];
-
-/** Attendee answer object (spec). */
-export interface AttendeeAnswer {
-  questionId: number;
-  answerId?: number;
-  answerText?: string;
-  dynamicQuantity?: number;
-  displayText?: string;
-  sku?: string;
-}
-
-/** The purchaser's contact details (`_include=purchaser`). */
-export interface PurchaserContact {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string;
-}
-
-/**
- * Change status (`_include=change_status`): the ticket's claim, if it was sent as one
- * (shared/domain/claim.ts). `state`: `open` (sent, waiting), `claimed` (accepted),
- * `cancelled` (the ticket stopped being eligible while the claim was open). Times ISO-8601 UTC.
- */
-export interface TicketClaim {
-  isAClaim: boolean;
-  isClaimed: boolean;
-  state: 'open' | 'claimed' | 'cancelled';
-  claimantEmail: string | null;
-  claimantUserId: string | null;
-  sentAt: string | null;
-  claimedAt: string | null;
-  claimedByCustomerId: number | null;
-}
-
-/** Ticket status (`_include=ticket_status`): refund state. */
-export interface TicketRefund {
-  status: 'none' | 'requested' | 'refunded';
-  amount: number;
-}
 
 export interface Scan {
   eventId: number;
@@ -83,70 +46,6 @@ export interface Scan {
   scanId?: string;
   uploadedAt?: string;
 }
-
-export interface CheckInInfo {
-  /** The time of the simple scan, null when the ticket was not admitted at its own event. */
-  scannedTimestamp: string | null;
-  /** At most one simple scan plus the access-package scans. */
-  scans: { kind: 'simple' | 'access_package'; eventId: number; eventName: string; scannedTimestamp: string }[];
-}
-
-/** The writable attendee/sale fields (spec's update body, minus event/type and states). */
-export interface TicketFields {
-  teamId: number | null;
-  barcode: string;
-  bibNumber: string | null;
-  chipNumber: string | null;
-  externalMembershipId: string | null;
-  price: number;
-  taxAmount: number;
-  gratuityAmount: number;
-  paidUponCheckout: number;
-  partyMember: string;
-  partyMemberLastName: string;
-  emailAddress: string | null;
-  partyMemberBirthMonth: number | null;
-  partyMemberBirthDay: number | null;
-  partyMemberBirthYear: number | null;
-  partyMemberTitle: string | null;
-  partyMemberCompany: string | null;
-  attendeeQuestions: AttendeeAnswer[];
-}
-
-/** The ticket as `GET /tickets/{id}` answers it (without `_include` expansions). */
-export interface Ticket extends TicketFields {
-  id: number;
-  eventId: number;
-  typeId: number;
-  orderId: number | null;
-  /** The customer whose order issued the ticket (the portal shows them only their own); null for staff sales. */
-  customerId: number | null;
-  /** The start wave of the ticket's event it runs in, when the event has waves. */
-  waveTimeId: number | null;
-  processState: ProcessState;
-  transferState: TransferState;
-  upgradeState: UpgradeState;
-  withdrawnState: WithdrawnState;
-  deleted: 0 | 1;
-  profilePhoto: string | null;
-  /** The ticket this one replaced by a transfer, and the one that replaced it. */
-  transferredFrom: number | null;
-  transferredTo: number | null;
-  /** When the ticket was bought: its order's purchase time, else its creation; a transfer's replacement keeps it. */
-  purchasedDate: string;
-  created: string;
-  updated: string;
-  ticketClaim?: TicketClaim | null;
-  ticketRefund?: TicketRefund;
-  purchaser?: PurchaserContact | null;
-  checkInInfo?: CheckInInfo;
-}
-
-/** `_include` values of lists and single tickets (spec). */
-export const TICKET_INCLUDES = ['change_status', 'ticket_status', 'purchaser', 'checkInInfo'] as const;
-/** A single ticket may also show its history (ours: one page of it, read by key). */
-export const SINGLE_TICKET_INCLUDES = [...TICKET_INCLUDES, 'history'] as const;
-export type TicketInclude = (typeof SINGLE_TICKET_INCLUDES)[number];
 
 /**
  * Everything stored about a ticket: the resource plus what the rules need without a

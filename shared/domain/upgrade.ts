@@ -1,3 +1,4 @@
+import * as z from '../schema.ts';
 import type { TypeWithSold } from './event.ts';
 import { decideStateChange, statesOf } from './ticket-states.ts';
 import { isEligible, PROCESS_STATE, type TicketRecord } from './ticket.ts';
@@ -9,18 +10,19 @@ import { addAmounts } from '../money.ts';
  * withdrawn, deleted), checked in, or already upgraded (the state machine's own answer
  * to `upgradeState: upgraded` through the upgrade path). Pure.
  */
-export interface UpgradeOption {
-  ticketId: number;
-  fromTypeId: number;
-  targetTypeId: number;
-  name: string;
-  description: string;
-  priceDifference: number;
-  /** The event's currency (`saleCurrency`): what an upgrade would be charged in. */
-  currency: string;
-  /** The target type has room (sold < total). */
-  available: boolean;
-}
+
+/** `GET /my-account/upgrades/{ticketId}`: the types of the ticket's event priced above its own, cheapest first. */
+export const UpgradeOptionResource = z.strictObject({
+  ticketId: z.int(),
+  fromTypeId: z.int(),
+  targetTypeId: z.int(),
+  name: z.string(),
+  description: z.string(),
+  priceDifference: z.number(),
+  currency: z.string().check(z.describe("The event's currency (ISO 4217), what its checkout charges in.")),
+  available: z.boolean().check(z.describe('The target type has room.')),
+});
+export type UpgradeOption = z.output<typeof UpgradeOptionResource>;
 
 export function canUpgrade(ticket: TicketRecord): boolean {
   if (!isEligible(ticket) || ticket.processState === PROCESS_STATE.checkedIn || ticket.upgradeState !== 'none')

@@ -66,23 +66,25 @@ export const versionHash = (text: string): string => createHash('sha256').update
 export const SIGNED_STATUSES = ['signed', 'unsigned'] as const;
 export type SignedStatus = (typeof SIGNED_STATUSES)[number];
 
-/** One entry of `GET /tickets/{id}/waivers`. */
-export interface TicketWaiver {
-  id: number;
-  title: string;
-  kind: WaiverKind;
+/** One entry of `GET /tickets/{id}/waivers` (`ticketWaivers`; the OpenAPI `TicketWaiver`). */
+export const TicketWaiverResource = z.strictObject({
+  id: z.int(),
+  title: z.string(),
+  kind: z.enum(WAIVER_KINDS),
   /** `event`: required for every ticket of the event; `ticket-type`: for this ticket's type. */
-  appliesTo: 'event' | 'ticket-type';
-  eventId: number;
-  ticketTypeId: number | null;
-  /** The current version. */
-  versionHash: string;
-  signedStatus: SignedStatus;
-  /** In the event's time zone with its offset (`2026-06-01T09:30:00+02:00`); null when unsigned. */
-  signedDate: string | null;
-  /** The version the ticket signed (may be older than `versionHash`); null when unsigned. */
-  signedVersionHash: string | null;
-}
+  appliesTo: z.enum(['event', 'ticket-type']),
+  eventId: z.int(),
+  ticketTypeId: z.nullable(z.int()),
+  versionHash: z.string().check(z.describe("SHA-256 (hex) of the current version's text.")),
+  signedStatus: z.enum(SIGNED_STATUSES),
+  signedDate: z
+    .nullable(z.iso.datetime({ offset: true }))
+    .check(z.describe("In the event's time zone with its offset (`2026-06-01T09:30:00+02:00`); null when unsigned.")),
+  signedVersionHash: z
+    .nullable(z.string())
+    .check(z.describe('The version the ticket signed (may be older than `versionHash`); null when unsigned.')),
+});
+export type TicketWaiver = z.output<typeof TicketWaiverResource>;
 
 /** Event-wide waivers first, then the type's; by id within each. */
 const byScopeThenId = (a: Waiver, b: Waiver) =>

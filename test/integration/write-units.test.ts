@@ -269,7 +269,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
 
   it('a gate scan with the longest deviceId and gate the route takes adds a bounded record to the ticket item, and costs as a short one', async () => {
     const { ticket } = await orderedTicket();
-    // 40 bytes each: the cap (shared/http/contract/gate.ts); the gate stays on the scan's own record.
+    // 40 bytes each: the cap (shared/domain/gate.ts); the gate stays on the scan's own record.
     const scan = {
       id: randomUUID(),
       barcode: ticket.barcode,

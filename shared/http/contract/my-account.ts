@@ -1,11 +1,6 @@
 import * as z from '../../schema.ts';
 import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
 import { MAX_WILDCARDS, wildcardCount } from '../../domain/wildcard.ts';
-import { ORDER_STATUSES, ORDER_TICKET_STATUSES, type OrderEntry } from '../../domain/order.ts';
-import { PAYMENT_MODES, PAYMENT_PROVIDERS, type PaymentProcessorAnswer } from '../../domain/payment-processor.ts';
-import type { EventEntry, TicketTypeEntry } from '../../domain/portal-event.ts';
-import type { UpgradeOption } from '../../domain/upgrade.ts';
-import type { WaveTimeEntry } from '../../domain/wave-time.ts';
 
 /** The request and answer schemas of the portal's routes (`/my-account/...`). */
 
@@ -120,169 +115,17 @@ export { AcceptClaimBody } from './claims.ts';
 export { AccountUpdate } from '../../domain/customer.ts';
 export { NewCustomerInput } from '../../domain/customer.ts';
 
-/** `GET /my-account/orders`: an order entry, with the expansions asked for. */
-const AttendeeAnswer = z.strictObject({
-  questionId: z.int(),
-  answerId: z.optional(z.int()),
-  answerText: z.optional(z.string()),
-  dynamicQuantity: z.optional(z.int()),
-  displayText: z.optional(z.string()),
-  sku: z.optional(z.string()),
-});
+/** `GET /my-account/orders`: an order entry, with the expansions asked for (its schema lives with `toOrderEntry`). */
+export { OrderEntryResource, OrderShippingResource } from '../../domain/order-entry.ts';
 
-const OrderTicketResource = z.strictObject({
-  id: z.string(),
-  status: z.enum(ORDER_TICKET_STATUSES),
-  name: z.string().check(z.describe("The attendee's full name.")),
-  price: z.number(),
-  attendee: z.int().check(z.describe('0-based position of the attendee in the order.')),
-  barcode: z.string().check(z.describe("What the gate scans: the QR code of the ticket's PDF encodes it.")),
-  attendeeQuestions: z.optional(z.array(AttendeeAnswer)),
-});
+/** `GET /my-account/payment-processor`: public settings only (its schema lives with the domain type). */
+export { PaymentProcessorResource } from '../../domain/payment-processor.ts';
 
-const OrderTransactionResource = z.strictObject({
-  amount: z.number(),
-  processor: z.string(),
-  reference: z.string(),
-  time: z.iso.datetime(),
-});
+/** The portal's catalogue answers (`GET /my-account/event`, `GET /my-account/ticket-type/{eventId}`): their schemas live with the domain's catalogue. */
+export { EventEntryResource, TicketTypeEntryResource } from '../../domain/portal-event.ts';
 
-/** A checkout's shipping, on the buyer's order (`GET /my-account/orders`) and the staff's (`GET /orders/{id}`). */
-export const OrderShippingResource = z
-  .strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) })
-  .check(
-    z.describe(
-      "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
-    ),
-  );
+/** `GET /my-account/upgrades/{ticketId}`: its schema lives with the domain rule that builds it. */
+export { UpgradeOptionResource } from '../../domain/upgrade.ts';
 
-export const OrderEntryResource = z.strictObject({
-  id: z.string(),
-  eventId: z.int().check(z.describe('An order is for one event.')),
-  created: z.iso.datetime(),
-  purchasedDate: z.iso.datetime(),
-  status: z
-    .enum(ORDER_STATUSES)
-    .check(
-      z.describe(
-        'awaiting_payment: checked out, its payment not yet in; pending: tickets being issued; active: paid and issued; expired: its reservation lapsed or was released unpaid; cancelled; refunded.',
-      ),
-    ),
-  emailAddress: z.string(),
-  purchaser: z.string(),
-  affiliate: z.nullable(z.string()),
-  grandTotal: z.number(),
-  waveTimeId: z.nullable(z.int()),
-  teamId: z.nullable(z.int()),
-  shipping: z.optional(OrderShippingResource),
-  tickets: z.optional(z.array(OrderTicketResource)).check(z.describe('With includeTickets=true.')),
-  transactions: z.optional(z.array(OrderTransactionResource)).check(z.describe('With includeTrans=true.')),
-  answers: z
-    .optional(z.array(AttendeeAnswer))
-    .check(z.describe("With includeAnswers=true (also each ticket's attendeeQuestions).")),
-});
-
-true satisfies z.Same<z.output<typeof OrderEntryResource>, OrderEntry>;
-true satisfies z.Same<keyof z.output<typeof OrderEntryResource>, keyof OrderEntry>;
-
-/** `GET /my-account/payment-processor`: public settings only, never a secret key. */
-export const PaymentProcessorResource = z.strictObject({
-  processor: z
-    .enum(PAYMENT_PROVIDERS)
-    .check(
-      z.describe(
-        "Who takes the checkout's payments (`stripe`: with Stripe.js and `publishableKey`), as the checkout's `payment.processor`.",
-      ),
-    ),
-  provider: z.enum(PAYMENT_PROVIDERS),
-  publishableKey: z.string().check(z.describe("The provider's publishable (client-side) key.")),
-  currency: z.string().check(z.regex(/^[A-Z]{3}$/), z.describe('ISO 4217.')),
-  mode: z.enum(PAYMENT_MODES),
-  merchantName: z.string(),
-});
-
-true satisfies z.Same<z.output<typeof PaymentProcessorResource>, PaymentProcessorAnswer>;
-
-/**
- * The portal's catalogue answers as schemas (`GET /my-account/event`,
- * `GET /my-account/ticket-type/{eventId}`): declared by the handlers, documented in the
- * OpenAPI document, parsed in the tests. Nothing parses answers per request.
- */
-const zeroOrOne = z.enum(['0', '1']);
-const unixOrEmpty = z.string().check(z.regex(/^(\d+)?$/), z.describe('Unix seconds as a string; "" when unset.'));
-
-export const EventEntryResource = z
-  .strictObject({
-    id: z.string(),
-    title: z.string(),
-    start: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
-    venue: z.string(),
-    cutOff: unixOrEmpty,
-    onSaleDate: unixOrEmpty,
-    publishedDate: z
-      .union([z.iso.datetime(), z.literal('')])
-      .check(z.describe('An instant (UTC, `Z`); "" when unset.')),
-    published: zeroOrOne,
-    hideDate: zeroOrOne,
-    hideTime: zeroOrOne,
-    smallPic: z.string().check(z.describe('URL; "" when none.')),
-    largePic: z.string().check(z.describe('URL; "" when none.')),
-    shortDescription: z.string(),
-    category: z.string(),
-    ordering: z.string().check(z.regex(/^-?\d+$/)),
-    location: z.string(),
-    sefUrl: z.string(),
-    timezone: z.string(),
-    inventory: z
-      .strictObject({ sold: z.int(), total: z.int() })
-      .check(
-        z.describe(
-          "`sold`: the event's tickets holding a place; `total`: its capacity (the sum of its types' totals).",
-        ),
-      ),
-  })
-  .check(z.describe('An event the customer can access: published, or one they hold an order for.'));
-
-export const TicketTypeEntryResource = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  ordering: z.int(),
-  price: z.number(),
-  available: z
-    .int()
-    .check(
-      z.describe(
-        "Ours: tickets of the type on sale now, neither sold nor held by a reservation (the event entry's `inventory.sold` counts sold tickets only).",
-      ),
-    ),
-});
-
-true satisfies z.Same<z.output<typeof EventEntryResource>, EventEntry>;
-true satisfies z.Same<keyof z.output<typeof EventEntryResource>, keyof EventEntry>;
-true satisfies z.Same<z.output<typeof TicketTypeEntryResource>, TicketTypeEntry>;
-
-/** `GET /my-account/upgrades/{ticketId}`: the types of the ticket's event priced above its own, cheapest first. */
-export const UpgradeOptionResource = z.strictObject({
-  ticketId: z.int(),
-  fromTypeId: z.int(),
-  targetTypeId: z.int(),
-  name: z.string(),
-  description: z.string(),
-  priceDifference: z.number(),
-  currency: z.string().check(z.describe("The event's currency (ISO 4217), what its checkout charges in.")),
-  available: z.boolean().check(z.describe('The target type has room.')),
-});
-
-true satisfies z.Same<z.output<typeof UpgradeOptionResource>, UpgradeOption>;
-
-/** `GET /my-account/wave-time/{eventId}`: an event's start waves, by start time. */
-export const WaveTimeResource = z.strictObject({
-  id: z.int(),
-  eventId: z.int(),
-  name: z.string(),
-  startTime: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
-  capacity: z.int(),
-});
-
-true satisfies z.Same<z.output<typeof WaveTimeResource>, WaveTimeEntry>;
+/** `GET /my-account/wave-time/{eventId}`: its schema lives with the domain rule that builds it. */
+export { WaveTimeResource } from '../../domain/wave-time.ts';

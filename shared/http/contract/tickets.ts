@@ -1,4 +1,3 @@
-import type { CheckInStats } from '../../domain/check-in.ts';
 import * as z from '../../schema.ts';
 import { money } from '../../domain/money.ts';
 import { positiveId } from '../../domain/ids.ts';
@@ -13,7 +12,6 @@ import {
   WITHDRAWN_STATES,
   type ProcessState,
 } from '../../domain/ticket.ts';
-import { SIGNED_STATUSES, WAIVER_KINDS, type TicketWaiver } from '../../domain/waivers.ts';
 
 /** The request and answer schemas of the `/tickets` routes (the ticket itself: ticket-resource.ts). */
 
@@ -176,41 +174,12 @@ export const BulkDeleteBody = z.strictObject({
   ),
 });
 
-/** `GET /tickets/check-in-stats`: the requested events (each once), sold and checked-in tickets. */
-export const CheckInStatsResource = z.strictObject({
-  eventIds: z.array(z.int()),
-  soldTickets: z.int(),
-  checkedInTickets: z.int(),
-});
-
-// The schema and the type must describe the same objects: a difference fails typecheck.
-true satisfies z.Same<z.output<typeof CheckInStatsResource>, CheckInStats>;
+/** `GET /tickets/check-in-stats`: its schema lives with the domain type it defines. */
+export { CheckInStatsResource } from '../../domain/check-in.ts';
 
 // The ticket as the other routes answer it too, and the waivers' body, which the use case parses.
 export { TicketResource } from './ticket-resource.ts';
 export { SignWaiversBody } from '../../domain/waivers.ts';
 
-/**
- * One entry of `GET /tickets/{id}/waivers` (`ticketWaivers` in waivers.ts), as a schema:
- * the route declares its answer with it, and the OpenAPI document's `TicketWaiver`
- * component is generated from it.
- */
-export const TicketWaiverResource = z.strictObject({
-  id: z.int(),
-  title: z.string(),
-  kind: z.enum(WAIVER_KINDS),
-  appliesTo: z.enum(['event', 'ticket-type']),
-  eventId: z.int(),
-  ticketTypeId: z.nullable(z.int()),
-  versionHash: z.string().check(z.describe("SHA-256 (hex) of the current version's text.")),
-  signedStatus: z.enum(SIGNED_STATUSES),
-  signedDate: z
-    .nullable(z.iso.datetime({ offset: true }))
-    .check(z.describe("In the event's time zone with its offset (`2026-06-01T09:30:00+02:00`); null when unsigned.")),
-  signedVersionHash: z
-    .nullable(z.string())
-    .check(z.describe('The version the ticket signed (may be older than `versionHash`); null when unsigned.')),
-});
-
-true satisfies z.Same<z.output<typeof TicketWaiverResource>, TicketWaiver>;
-true satisfies z.Same<keyof z.output<typeof TicketWaiverResource>, keyof TicketWaiver>;
+/** One entry of `GET /tickets/{id}/waivers`: its schema lives with the domain type it defines. */
+export { TicketWaiverResource } from '../../domain/waivers.ts';

@@ -1,3 +1,4 @@
+import type { NewQuestionBody, QuestionPatchBody } from '../../domain/event-bodies.ts';
 import { allocateIds } from '../../data/counters.ts';
 import type { AnswerOption, AttendeeQuestion, Event } from '../../domain/event.ts';
 
@@ -6,16 +7,6 @@ import { Conflict, NotFound, ValidationError } from '../../errors.ts';
 import type { Caller } from './event-reads.ts';
 import { commitPart, eventAtVersion } from './parts.ts';
 import { assertUnused } from '../../lists/tickets.ts';
-
-/** What the question routes accept (their contract: shared/http/contract/event-parts.ts). */
-export interface QuestionPatchBody {
-  text?: string;
-  required?: boolean;
-  /** The whole new list: an option with an `id` is kept (renamed), one without is added. */
-  options?: { id?: number; text: string; sku?: string }[];
-  version?: number;
-}
-export type NewQuestionBody = QuestionPatchBody & { text: string };
 
 /**
  * The attendee-question routes, one question at a time. Questions live on the event item

@@ -1,3 +1,4 @@
+import type { NewWaiverBody, WaiverPatchBody } from '../../domain/event-bodies.ts';
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { listTicketTypes } from '../../data/events.ts';
@@ -5,21 +6,12 @@ import { eventWaivers, waiverItems } from '../../data/waivers.ts';
 import { keys } from '../../data/keys.ts';
 import { MAX_WAIVERS } from '../../domain/event-limits.ts';
 import type { FieldChanges } from '../../domain/event-admin.ts';
-import { versionHash, type Waiver, type WaiverKind } from '../../domain/waivers.ts';
+import { versionHash, type Waiver } from '../../domain/waivers.ts';
 
 import { Conflict, NotFound, ValidationError } from '../../errors.ts';
 import type { Caller } from './event-reads.ts';
 import { commitPart, eventAtVersion } from './parts.ts';
 import { assertUnused } from '../../lists/tickets.ts';
-
-/** What the waiver routes accept (their contract: shared/http/contract/event-parts.ts). */
-export interface WaiverPatchBody {
-  title?: string;
-  kind?: WaiverKind;
-  text?: string;
-  version?: number;
-}
-export type NewWaiverBody = WaiverPatchBody & { title: string; text: string; ticketTypeId?: number | null };
 
 /**
  * The waiver routes, one waiver at a time: a waiver added (with its first version), its

@@ -1,3 +1,4 @@
+import type { NewWaveBody, WavePatchBody } from '../../domain/event-bodies.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { MAX_WAVE_TIMES } from '../../data/event-limits.ts';
 import { keys } from '../../data/keys.ts';
@@ -9,15 +10,6 @@ import { Conflict, NotFound } from '../../errors.ts';
 import type { Caller } from './event-reads.ts';
 import { commitPart, eventAtVersion } from './parts.ts';
 import { assertUnused } from '../../lists/tickets.ts';
-
-/** What the wave routes accept (their contract: shared/http/contract/event-parts.ts). */
-export interface NewWaveBody {
-  name: string;
-  startTime: string;
-  capacity: number;
-  version?: number;
-}
-export type WavePatchBody = Partial<NewWaveBody>;
 
 /**
  * The wave-time routes, one wave at a time (they are items of their own, as teams are).

@@ -1,7 +1,7 @@
 import { readOrderCounts, readTicketsAndCounts, type OrderCounts } from '../../data/orders.ts';
 import { walkCustomerOrders } from '../../lists/orders.ts';
 import { decodeSortCursor, encodeSortCursor, checkPaging } from '../../lists/portal.ts';
-import { toOrderEntry, type OrderEntry, type OrderIncludes } from '../../domain/order.ts';
+import { toOrderEntry, type OrderEntry, type OrderIncludes } from '../../domain/order-entry.ts';
 import { offsetPastWindow, PORTAL_OFFSET_WINDOW, tooSparse } from '../../domain/portal-lists.ts';
 import type { CursorPage } from './catalogue.ts';
 

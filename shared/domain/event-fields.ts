@@ -1,20 +1,12 @@
 /**
- * The fields the event's contracts (event.ts, event-parts.ts) build their bodies from: each
+ * The fields the event's bodies (event-bodies.ts, contract/event-parts.ts) are built from: each
  * bound named, so a 400 says which one a value broke.
  */
-import * as z from '../../schema.ts';
-import { isValidTimeZone } from '../../domain/event.ts';
-import { money } from '../../domain/money.ts';
-import {
-  MAX_RESERVATION_MINUTES,
-  MAX_TICKETS_PER_RESERVATION,
-  MIN_RESERVATION_MINUTES,
-} from '../../domain/reservation.ts';
-import {
-  DEFAULT_MAX_HELD_PER_CUSTOMER,
-  DEFAULT_MAX_HELD_PER_NETWORK,
-  MAX_HELD_PER_NETWORK,
-} from '../../domain/hold-limits.ts';
+import * as z from '../schema.ts';
+import { isValidTimeZone } from './event.ts';
+import { money } from './money.ts';
+import { MAX_RESERVATION_MINUTES, MAX_TICKETS_PER_RESERVATION, MIN_RESERVATION_MINUTES } from './reservation.ts';
+import { MAX_HELD_PER_NETWORK } from './hold-limits.ts';
 
 /** A waiver's text (each version is an item of its own). */
 export const MAX_WAIVER_TEXT = 50_000;
@@ -99,23 +91,5 @@ export const holdCapFields = {
     .check(
       z.minimum(1, 'must be at least 1'),
       z.maximum(MAX_HELD_PER_NETWORK, `must be at most ${MAX_HELD_PER_NETWORK}`),
-    ),
-};
-
-/** The caps as the event answers them, its defaults where the organiser set none. */
-export const holdCapAnswers = {
-  maxHeldPerCustomer: z
-    .int()
-    .check(
-      z.describe(
-        `Tickets one customer may hold of it at once (1 to ${MAX_TICKETS_PER_RESERVATION}; default ${DEFAULT_MAX_HELD_PER_CUSTOMER}).`,
-      ),
-    ),
-  maxHeldPerNetwork: z
-    .int()
-    .check(
-      z.describe(
-        `Tickets the customers of one network (an IPv4 address, an IPv6 /64) may hold of it at once (1 to ${MAX_HELD_PER_NETWORK}; default ${DEFAULT_MAX_HELD_PER_NETWORK}).`,
-      ),
     ),
 };
