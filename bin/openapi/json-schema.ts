@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
 import { ShippingMethodResource } from '#shared/domain/shipping-method';
-import { TicketHistoryEntryResource, TicketResource } from '#shared/http/contract/ticket-resource';
+import { TicketHistoryEntryResource, TicketResource } from '#shared/domain/ticket-resource';
 import { TicketWaiverResource } from '#shared/http/contract/tickets';
 import { DeliveryResource, WebhookResource } from '#shared/domain/webhooks';
 import { AdministratorProfileResource } from '#shared/http/contract/auth';

@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
 import { newTicketRecord } from '#shared/domain/new-ticket';
-import { TicketResource } from '#shared/http/contract/ticket-resource';
+import { TicketResource } from '#shared/domain/ticket-resource';
 import type { TicketAction } from '#shared/domain/ticket-history';
 import { toTicket } from '#shared/domain/ticket-view';
 import { pingMessage, ticketChangeMessage } from '#shared/domain/webhook-messages';

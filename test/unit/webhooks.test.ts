@@ -1,7 +1,7 @@
 import { Webhook as Verifier } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { newTicketRecord } from '#shared/domain/new-ticket';
-import { TICKET_ACTIONS } from '#shared/http/contract/ticket-resource';
+import { TICKET_ACTIONS } from '#shared/domain/ticket-resource';
 import { toTicket } from '#shared/domain/ticket-view';
 import { ticketChangeMessage } from '#shared/domain/webhook-messages';
 import { DEFAULT_RETRY_SCHEDULE, judgeAttempt, retryAfterMs, retryDelay } from '#shared/domain/webhook-retries';

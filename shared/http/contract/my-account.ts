@@ -110,7 +110,7 @@ export const OrderListQuery = z
 
 // Defined where the use cases parse or build them (the customer) or in the routes' shared modules.
 export { CustomerResource, CustomerSignIn } from '../../domain/customer.ts';
-export { TicketResource } from './ticket-resource.ts';
+export { TicketResource } from '../../domain/ticket-resource.ts';
 export { AcceptClaimBody } from './claims.ts';
 export { AccountUpdate } from '../../domain/customer.ts';
 export { NewCustomerInput } from '../../domain/customer.ts';

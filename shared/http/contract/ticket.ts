@@ -165,7 +165,7 @@ export type OlderTicketListQuery = z.output<typeof OlderTicketListQuery>;
 
 // The ticket and its claim as the other routes answer them too, defined in their own modules.
 export { ClaimInfoResource } from './claims.ts';
-export { TicketResource } from './ticket-resource.ts';
+export { TicketResource } from '../../domain/ticket-resource.ts';
 export { ClaimBody, ClaimantBody } from './claims.ts';
 export { AnswerRecord } from '../../domain/attendee-answers.ts';
 

@@ -178,7 +178,7 @@ export const BulkDeleteBody = z.strictObject({
 export { CheckInStatsResource } from '../../domain/check-in.ts';
 
 // The ticket as the other routes answer it too, and the waivers' body, which the use case parses.
-export { TicketResource } from './ticket-resource.ts';
+export { TicketResource } from '../../domain/ticket-resource.ts';
 export { SignWaiversBody } from '../../domain/waivers.ts';
 
 /** One entry of `GET /tickets/{id}/waivers`: its schema lives with the domain type it defines. */
