@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
 import type { StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
@@ -8,7 +8,6 @@ import { customerEventLink, type LinkedEvent } from './customer-events.ts';
 import { attendeesPut, withoutAttendees } from './order-attendees.ts';
 import { orderListEntryItem } from './order-list-entries.ts';
 import { keys } from './keys.ts';
-import { keyCondition } from './key-conditions.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
 import { holdAction, shortTake } from './stock.ts';
 import { fromTicketItem } from './ticket-records.ts';
@@ -230,57 +229,6 @@ export async function readTicketsAndCounts(
   return { tickets, ...(withCounts ? { counts: toCounts(countsItem) } : {}) };
 }
 
-/** Which partition serves a read: all of a customer's orders, or those of one event. */
-export type OrderPartition = { customerId: number; eventId?: number };
-
-export interface OrderRead {
-  orders: Order[];
-  /** Orders read from the index (before `keep`). */
-  read: number;
-  /** The partition's range was read to its end: a count of it is exact. */
-  complete: boolean;
-}
-
-/**
- * A customer's orders, newest first, purchased within [from, to] (ISO-8601 UTC, inclusive,
- * either open): reads until `enough` orders passed `keep`, `budget` orders were read, or
- * the range ends. Every Query carries a Limit within the budget.
- */
-export async function readOrders(
-  partition: OrderPartition,
-  range: { from?: string; to?: string },
-  { budget, enough = Infinity, keep }: { budget: number; enough?: number; keep?: (order: Order) => boolean },
-): Promise<OrderRead> {
-  const where =
-    partition.eventId === undefined
-      ? keys.customerOrders(partition.customerId)
-      : keys.customerEventOrders(partition.customerId, partition.eventId);
-  // `~` sorts after the `#<id>` suffix, so orders made at exactly `to` are in.
-  const key = keyCondition(where, keys.timeRange({ from: range.from || undefined, to: range.to || undefined }));
-  const orders: Order[] = [];
-  let read = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const wanted = keep ? budget - read : Math.min(budget - read, enough - orders.length);
-    if (wanted <= 0) break;
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...key,
-        ScanIndexForward: false,
-        Limit: wanted,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      read++;
-      const order = fromItem(item);
-      if (!keep || keep(order)) orders.push(order);
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && read < budget && orders.length < enough);
-  return { orders, read, complete: !startKey };
-}
 
 export async function getOrder(id: number): Promise<Order | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.order(id), ConsistentRead: true }));

@@ -1,5 +1,5 @@
 import type { CustomerPrincipal } from '../../auth/tokens.ts';
-import { readOrders, readTicketsAndCounts } from '../../data/orders.ts';
+import { readTicketsAndCounts } from '../../data/orders.ts';
 import { takeSlot } from '../../data/rate-limits.ts';
 import { listCustomerTickets } from '../../data/ticket-records.ts';
 import {
@@ -13,6 +13,7 @@ import { normalisedEmail, type Customer } from '../../domain/customer.ts';
 import { RateLimited, ValidationError } from '../../errors.ts';
 import { sendEmail } from '../../services/email.ts';
 import { requireCaller } from './account.ts';
+import { walkCustomerOrders } from '../../lists/orders.ts';
 
 /** Mails per customer in any hour: enough to resend what was lost, too few to flood a mailbox. */
 export const ACCOUNT_MAILS_PER_HOUR = 5;
@@ -23,9 +24,7 @@ async function compose(customer: Customer, type: AccountMailType): Promise<Accou
     case 'account_details':
       return accountDetailsMail(customer);
     case 'order_confirmation': {
-      const {
-        orders: [newest],
-      } = await readOrders({ customerId: customer.id }, {}, { budget: 1, enough: 1 });
+      const newest = (await walkCustomerOrders(customer.id, undefined, {}, { need: 1 })).orders[0]?.order;
       const { tickets } = newest
         ? await readTicketsAndCounts(customer.id, newest.ticketIds, false)
         : { tickets: new Map() };

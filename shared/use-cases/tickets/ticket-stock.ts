@@ -78,7 +78,10 @@ async function stockMove(
     return [
       { action: soldFromHoldAction({ typeId, shard: fromHold.shard }), onConditionFailed: () => soldOut(typeId) },
     ];
-  const shards = type.stockShards === 1 ? [{ shard: 0 }] : (await readStock(type)).filter((one) => one.left > 0);
+  // One shard is tried unread: its condition failing is the type sold out, as no other shard could have stock.
+  if (type.stockShards === 1)
+    return [{ action: soldFromStockAction({ typeId, shard: 0 }), onConditionFailed: () => soldOut(typeId) }];
+  const shards = (await readStock(type)).filter((one) => one.left > 0);
   if (!shards.length) throw soldOut(typeId);
   const { shard } = shards[Math.floor(Math.random() * shards.length)]!;
   return [{ action: soldFromStockAction({ typeId, shard }), onConditionFailed: () => new StockMoved(typeId) }];
