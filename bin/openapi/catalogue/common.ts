@@ -1,4 +1,5 @@
 import type { RouteKey } from '#shared/routes';
+import { REFUSAL_REASONS } from '#shared/domain/check-in';
 
 /** The documentation text of one route (see bin/openapi/catalogue.ts). */
 export interface RouteDoc {
@@ -57,10 +58,4 @@ export const CLAIM_REFUSALS = [
   'no_open_claim',
 ] as const;
 /** Why the gate refuses a scan (shared/domain/check-in.ts `RefusalReason`). */
-export const SCAN_REFUSALS = [
-  'already_checked_in',
-  'cancelled',
-  'transferred',
-  'withdrawn',
-  'not_valid_for_event',
-] as const;
+export const SCAN_REFUSALS = REFUSAL_REASONS;
