@@ -39,11 +39,11 @@ export const BURST_HEADROOM = 2;
 
 /**
  * Write units a hold and a paid order of two tickets cost: what the sale writes today, not the 150 it aims at, since
- * the table must take what the code sends. `npm run bench -- --heat` measures 254.7 a paid order (attendees with
+ * the table must take what the code sends. `npm run bench -- --heat` measures 240.6 a paid order (attendees with
  * several search words; bin/bench/results.md "On-sale heat"); write-units.test.ts holds the hold's 10 and a paid
- * order's 232 exactly. Lower it with the writes.
+ * order's 218 exactly. Lower it with the writes.
  */
-export const WRITE_UNITS = { hold: 10, paidOrder: 255 } as const;
+export const WRITE_UNITS = { hold: 10, paidOrder: 241 } as const;
 /**
  * Read units: a hold reads its event, types and stock (~10 strongly consistent units); a paid order's checkout,
  * claim, issue and confirmation read its reservation, order, event and tickets (~60). Estimates, as SECONDS_PER_CALL.

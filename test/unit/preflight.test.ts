@@ -174,9 +174,9 @@ describe('preflight checks', () => {
       const defaults = { value: { tableMaxReadUnits: 40_000, tableMaxWriteUnits: 40_000 } };
       const warned = finding(ready({ dynamoLimits: defaults }), 'table throughput');
       expect(warned.verdict).toBe('warn');
-      expect(warned.message).toContain('write 40,000 < 173,000');
+      expect(warned.message).toContain('write 40,000 < 164,600');
       expect(warned.message).toContain('read 40,000 < 56,000');
-      expect(warned.fix).toContain('"Table-level write throughput limit" (at least 173000)');
+      expect(warned.fix).toContain('"Table-level write throughput limit" (at least 164600)');
       expect(warned.fix).toContain('servicequotas');
       expect(finding(ready(), 'table throughput').verdict).toBe('ok');
     });
