@@ -229,7 +229,6 @@ export async function readTicketsAndCounts(
   return { tickets, ...(withCounts ? { counts: toCounts(countsItem) } : {}) };
 }
 
-
 export async function getOrder(id: number): Promise<Order | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.order(id), ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;
