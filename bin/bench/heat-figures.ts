@@ -55,17 +55,23 @@ export const LIMITS = { partitionUnits: 1_000, itemUnits: 1_000, itemTransaction
 // An event's own key part (`EVENT#12`, `EVENT_ORDERS#12`), not one that follows another word (`CUSTOMER_EVENT_ORDERS#<customer>`).
 const EVENT_IN_KEY = /(?:^|#)EVENT[A-Z_]*#(\d+)/g;
 
-/** The known events an item's key, index keys and `eventId` name (a command's items together tell its event). */
-export function eventsIn(items: readonly (Item | undefined)[], known: readonly number[]): Set<number> {
+/** The ids items name by `attribute` or by a part of their key or index keys that `inKey` matches (its group 1). */
+function idsNamed(items: readonly (Item | undefined)[], attribute: string, inKey: RegExp): Set<number> {
   const found = new Set<number>();
   for (const item of items) {
     if (!item) continue;
-    if (typeof item.eventId === 'number' || typeof item.eventId === 'string') found.add(Number(item.eventId));
+    const named = item[attribute];
+    if (typeof named === 'number' || typeof named === 'string') found.add(Number(named));
     for (const [name, value] of Object.entries(item))
       if (typeof value === 'string' && /^(PK|SK|GSI\d+(PK|SK))$/.test(name))
-        for (const match of value.matchAll(EVENT_IN_KEY)) found.add(Number(match[1]));
+        for (const match of value.matchAll(inKey)) found.add(Number(match[1]));
   }
-  return new Set([...found].filter((id) => known.includes(id)));
+  return found;
+}
+
+/** The known events an item's key, index keys and `eventId` name (a command's items together tell its event). */
+export function eventsIn(items: readonly (Item | undefined)[], known: readonly number[]): Set<number> {
+  return new Set([...idsNamed(items, 'eventId', EVENT_IN_KEY)].filter((id) => known.includes(id)));
 }
 
 // A customer's own key part, alone or ending a word (`CUSTOMER#7`, a rate window's `RESERVATIONS_CUSTOMER#7`).
@@ -73,15 +79,7 @@ const CUSTOMER_IN_KEY = /(?:^|[#_])CUSTOMER#(\d+)/g;
 
 /** The customers an item's key, index keys and `customerId` name (a command's items together tell its buyer). */
 export function customersIn(items: readonly (Item | undefined)[]): Set<number> {
-  const found = new Set<number>();
-  for (const item of items) {
-    if (!item) continue;
-    if (typeof item.customerId === 'number' || typeof item.customerId === 'string') found.add(Number(item.customerId));
-    for (const [name, value] of Object.entries(item))
-      if (typeof value === 'string' && /^(PK|SK|GSI\d+(PK|SK))$/.test(name))
-        for (const match of value.matchAll(CUSTOMER_IN_KEY)) found.add(Number(match[1]));
-  }
-  return found;
+  return idsNamed(items, 'customerId', CUSTOMER_IN_KEY);
 }
 
 /**
