@@ -1,4 +1,4 @@
-import { DEFAULT_LIMIT, MAX_LIMIT } from '#shared/http/paging';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '#shared/request-fields';
 import type { RouteKey } from '#shared/routes';
 import { AUTH, AUTH_TAG } from './catalogue/auth.ts';
 import type { RouteDoc } from './catalogue/common.ts';

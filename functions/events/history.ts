@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
 import { EventHistoryResource } from '#shared/http/contract/event-parts';
 import { PathId } from '#shared/http/path-params';
-import { pagingQuery, wholeNumber } from '#shared/http/paging';
+import { pagingQuery, wholeNumber } from '#shared/request-fields';
 import { route } from '#shared/http/route';
 import { eventHistoryFor } from '#shared/use-cases/events/event-reads';
 

@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
-import { wholeNumber } from '#shared/http/paging';
+import { wholeNumber } from '#shared/request-fields';
 import { route } from '#shared/http/route';
 import { PaymentProcessorResource } from '#shared/http/contract/my-account';
 import { paymentProcessor } from '#shared/use-cases/portal/catalogue';

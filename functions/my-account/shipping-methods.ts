@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
 import { PageAnswer } from '#shared/http/answers';
 import { paged } from '#shared/http/envelopes';
-import { pagingQuery } from '#shared/http/paging';
+import { pagingQuery } from '#shared/request-fields';
 import { route } from '#shared/http/route';
 import { ShippingOptionResource } from '#shared/http/contract/portal-checkout';
 import { listPortalShippingMethods } from '#shared/use-cases/portal/catalogue';

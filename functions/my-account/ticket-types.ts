@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
 import { PageAnswer } from '#shared/http/answers';
 import { paged } from '#shared/http/envelopes';
-import { pagingQuery } from '#shared/http/paging';
+import { pagingQuery } from '#shared/request-fields';
 import { PathEventId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
 import { TicketTypeEntryResource } from '#shared/http/contract/my-account';

@@ -2,7 +2,7 @@ import * as z from '#shared/schema';
 import { PageAnswer } from '#shared/http/answers';
 import { WebhookResource } from '#shared/http/contract/webhooks';
 import { paged } from '#shared/http/envelopes';
-import { pagingQuery } from '#shared/http/paging';
+import { pagingQuery } from '#shared/request-fields';
 import { route } from '#shared/http/route';
 import { listWebhooksFor } from '#shared/use-cases/webhooks/subscriptions';
 

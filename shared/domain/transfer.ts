@@ -1,20 +1,8 @@
+import type { AttendeeUpdate } from './attendee-update.ts';
 import { newTicketRecord } from './new-ticket.ts';
 import { decideStateChange, statesOf } from './ticket-states.ts';
 import type { StateRefusal } from './ticket-transitions.ts';
-import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
-
-/** Attendee fields a transfer may set on the new ticket (or update in place). */
-export interface AttendeeUpdate {
-  partyMember?: string;
-  partyMemberLastName?: string;
-  emailAddress?: string | null;
-  partyMemberBirthMonth?: number | null;
-  partyMemberBirthDay?: number | null;
-  partyMemberBirthYear?: number | null;
-  partyMemberTitle?: string | null;
-  partyMemberCompany?: string | null;
-  attendeeQuestions?: AttendeeAnswer[];
-}
+import { PROCESS_STATE, type TicketRecord } from './ticket.ts';
 
 /** Why a ticket cannot be transferred to another type or event (the state machine's answer), or undefined. */
 export function transferRefusal(ticket: TicketRecord): StateRefusal | undefined {

@@ -1,5 +1,5 @@
 import * as z from '../schema.ts';
-import { wholeNumber } from './paging.ts';
+import { wholeNumber } from '../request-fields.ts';
 
 /** Path parameters are strings on the wire; every id in a path is a positive integer. One schema per parameter name. */
 export const PathId = z.strictObject({ id: wholeNumber('id', { positive: true }) });

@@ -12,7 +12,8 @@ import {
 import { toListedTicket } from '#shared/domain/older-ticket-view';
 import type { TicketRecord } from '#shared/domain/ticket';
 import { ValidationError } from '#shared/errors';
-import { OlderTicketListQuery, parseInstant } from '#shared/http/contract/ticket';
+import { OlderTicketListQuery } from '#shared/http/contract/ticket';
+import { parseInstant } from '#shared/request-fields';
 
 const record = (overrides: Partial<TicketRecord> = {}): TicketRecord => ({
   ...newTicketRecord(7, { id: 3, eventId: 2, grants: [] }, '2026-05-01T10:00:00.000Z'),

@@ -1,6 +1,6 @@
 import { MAX_STATS_EVENTS, SINGLE_TICKET_INCLUDES, TICKET_INCLUDES } from '#shared/domain/ticket';
 import { TRANSITIONS, type Via } from '#shared/domain/ticket-transitions';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '#shared/http/paging';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '#shared/request-fields';
 import { type Entries, EVENT_SCOPE, list, md, SCAN_REFUSALS, STATE_REFUSALS, table, TICKET_WRITE } from './common.ts';
 
 /** The paths a state change comes through, as a client meets them. */

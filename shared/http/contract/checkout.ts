@@ -1,7 +1,7 @@
 import * as z from '../../schema.ts';
 import { COUNTRY_CODE_MESSAGE, isCountryCode } from '../../domain/countries.ts';
 import { MAX_TICKETS_PER_RESERVATION } from '../../domain/reservation.ts';
-import { AttendeeAnswer } from './tickets.ts';
+import { AttendeeAnswer } from '../../domain/attendee-update.ts';
 
 /**
  * `POST /my-account/reservations/{id}/checkout` and its answer. The body names who the held tickets are for

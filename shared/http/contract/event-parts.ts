@@ -6,7 +6,7 @@
  */
 import * as z from '../../schema.ts';
 import { WAIVER_KINDS } from '../../domain/waivers.ts';
-import { wholeNumber } from '../paging.ts';
+import { wholeNumber } from '../../request-fields.ts';
 
 /** The ticket types' and teams' bodies, as the use cases take them: in the domain, beside the event's own. */
 export { NewTicketTypeBody, TeamBody, TicketTypePatchBody } from '../../domain/event-bodies.ts';

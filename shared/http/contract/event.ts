@@ -5,7 +5,7 @@
  * domain/event-limits.ts) and the event as they answer it. Its parts' routes: event-parts.ts.
  */
 import * as z from '../../schema.ts';
-import { pagingQuery, ticketPagingQuery } from '../paging.ts';
+import { pagingQuery, ticketPagingQuery } from '../../request-fields.ts';
 
 /** What the routes accept, as schemas with the types the use cases take: in the domain, beside its bounds. */
 export { EventPatchBody, MAX_CREATION_ITEMS, NewEventBody } from '../../domain/event-bodies.ts';

@@ -6,7 +6,7 @@ import {
   ScanResultResource,
 } from '../../domain/gate.ts';
 import { positiveId } from '../../domain/ids.ts';
-import { wholeNumber } from '../paging.ts';
+import { wholeNumber } from '../../request-fields.ts';
 import * as z from '../../schema.ts';
 
 /** The request and answer schemas of the gate's routes (README "The gate offline"). */

@@ -1,5 +1,5 @@
 import * as z from '../../schema.ts';
-import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
+import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../../request-fields.ts';
 import { MAX_WILDCARDS, wildcardCount } from '../../domain/wildcard.ts';
 
 /** The request and answer schemas of the portal's routes (`/my-account/...`). */

@@ -3,7 +3,7 @@ import * as z from '../../schema.ts';
 import { ORDER_STATUSES } from '../../domain/order.ts';
 import { DISPUTE_FILTERS } from '../../domain/order-dispute.ts';
 import { EMAIL_MAX_LENGTH } from '../../domain/customer.ts';
-import { MAX_DIGITS, wholeNumber } from '../paging.ts';
+import { MAX_DIGITS, wholeNumber } from '../../request-fields.ts';
 import { ordered, portalPaging, purchaseBound } from './my-account.ts';
 
 /** The disputed lists are kept per event and across events: `dispute` combines with `eventId` and a purchase range only. */

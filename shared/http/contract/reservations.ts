@@ -1,5 +1,5 @@
 import * as z from '../../schema.ts';
-import { bodyId } from '../paging.ts';
+import { bodyId } from '../../request-fields.ts';
 import { MAX_RESERVATION_LINES, MAX_TICKETS_PER_RESERVATION, RESERVATION_STATES } from '../../domain/reservation.ts';
 
 /**

@@ -7,7 +7,7 @@ import {
   type ProcessState,
 } from '../../domain/ticket.ts';
 import { OLDER_TICKET_INCLUDES } from '../../domain/older-ticket-view.ts';
-import { ticketPagingQuery, wholeNumber } from '../paging.ts';
+import { instant, ticketPagingQuery, wholeNumber } from '../../request-fields.ts';
 
 /** The request and answer schemas of the older `/ticket` routes. */
 
@@ -54,47 +54,6 @@ export const StatesBody = z
   .check(z.refine((body) => Object.values(body).some((value) => value !== undefined), 'must name at least one state'));
 
 // ---- GET /ticket: the list's query -------------------------------------------------------
-
-/** `YYYY-MM-DD`, or a date-time to the minute, second or millisecond, with `Z`, an offset or none (UTC). */
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-/** Unix seconds up to the year 9999. */
-const UNIX_SECONDS = /^\d{1,12}$/;
-const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-
-/**
- * An instant as ISO-8601 UTC (the form the indexes sort by), from ISO-8601 or unix
- * seconds; undefined when it is none. A date alone is the day's first instant in UTC,
- * or its last when it ends a range (`purchasedTo=2026-05-01` includes that day).
- */
-export function parseInstant(value: string, end: 'from' | 'to'): string | undefined {
-  if (UNIX_SECONDS.test(value)) {
-    const ms = Number(value) * 1000;
-    return ms <= LAST_INSTANT ? new Date(ms).toISOString() : undefined;
-  }
-  const parts = ISO_INSTANT.exec(value);
-  if (!parts) return undefined;
-  const [, year, month, day, hour, minute, second, zone] = parts;
-  // V8 accepts 2026-02-30 (as 2 March): the calendar fields must survive the round trip.
-  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  if (calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day)) return undefined;
-  if (Number(hour ?? 0) > 23 || Number(minute ?? 0) > 59 || Number(second ?? 0) > 59) return undefined;
-  if (hour === undefined) return new Date(calendar.getTime() + (end === 'to' ? 86_400_000 - 1 : 0)).toISOString();
-  const ms = Date.parse(zone ? value : `${value}Z`);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-}
-
-/** An instant parameter (`parseInstant`), as ISO-8601 UTC. */
-export const instant = (name: string, end: 'from' | 'to') =>
-  z.pipe(
-    z.string().check(
-      z.maxLength(40, `${name} must be an ISO-8601 date or date-time, or unix seconds`),
-      z.refine(
-        (value) => parseInstant(value, end) !== undefined,
-        `${name} must be an ISO-8601 date or date-time, or unix seconds`,
-      ),
-    ),
-    z.transform((value) => parseInstant(value, end)!),
-  );
 
 const positive = (name: string) => z.optional(wholeNumber(name, { positive: true }));
 const ordered = (from: string | undefined, to: string | undefined) =>

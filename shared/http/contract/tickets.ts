@@ -1,8 +1,16 @@
 import * as z from '../../schema.ts';
 import { money } from '../../domain/money.ts';
 import { positiveId } from '../../domain/ids.ts';
+import { attendeeFields, nullable, text } from '../../domain/attendee-update.ts';
 import { MAX_BULK_ITEMS } from '../bulk.ts';
-import { boundedIdList, commaSeparated, MAX_DIGITS, pagingQuery, ticketPagingQuery, wholeNumber } from '../paging.ts';
+import {
+  boundedIdList,
+  commaSeparated,
+  MAX_DIGITS,
+  pagingQuery,
+  ticketPagingQuery,
+  wholeNumber,
+} from '../../request-fields.ts';
 import { MAX_COUNTED_PAIRS } from '../../lists/rules.ts';
 import {
   MAX_STATS_EVENTS,
@@ -14,6 +22,8 @@ import {
 } from '../../domain/ticket.ts';
 
 /** The request and answer schemas of the `/tickets` routes (the ticket itself: ticket-resource.ts). */
+
+export { AttendeeAnswer, TransferBody } from '../../domain/attendee-update.ts';
 
 const MAX_LIST_EVENTS = 20;
 
@@ -70,35 +80,6 @@ export const GetQuery = z.strictObject({
 /** `?event=<id>`: the event being scanned (default: the ticket's own event). */
 export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event', { positive: true })) });
 
-const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-const nullable = <T extends z.ZodMiniType>(schema: T) => z.nullable(schema);
-const between = (min: number, max: number) =>
-  z.int().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`));
-
-export const AttendeeAnswer = z.strictObject({
-  questionId: positiveId,
-  answerId: z.optional(positiveId),
-  answerText: z.optional(text(1000)),
-  dynamicQuantity: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
-  displayText: z.optional(text(200)),
-  sku: z.optional(text(100)),
-});
-
-const attendeeFields = {
-  partyMember: z.optional(text(200)),
-  partyMemberLastName: z.optional(text(200)),
-  emailAddress: z.optional(
-    nullable(z.email('must be an email address').check(z.maxLength(254, 'must be at most 254 characters'))),
-  ),
-  partyMemberBirthMonth: z.optional(nullable(between(1, 12))),
-  partyMemberBirthDay: z.optional(nullable(between(1, 31))),
-  partyMemberBirthYear: z.optional(nullable(between(1900, 2100))),
-  partyMemberTitle: z.optional(nullable(text(50))),
-  partyMemberCompany: z.optional(nullable(text(200))),
-  // Bounded so a ticket stays far below DynamoDB's 400 KB item size.
-  attendeeQuestions: z.optional(z.array(AttendeeAnswer).check(z.maxLength(100, 'must hold at most 100 answers'))),
-};
-
 /** processState arrives as a string in the update body (spec), e.g. "4"; numbers are accepted too. */
 const ProcessStateField = z.pipe(
   z.union([
@@ -149,12 +130,6 @@ export const TicketPatch = z
   );
 
 export const TicketUpdateBody = z.strictObject({ data: TicketPatch });
-
-export const TransferBody = z.strictObject({
-  eventId: z.optional(positiveId),
-  typeId: z.optional(positiveId),
-  attendee: z.optional(z.strictObject(attendeeFields)),
-});
 
 /** `{ ids: [1, 2] }` or the spec's sample form `{ ids: [[1, 2]] }`; flattened. */
 export const BulkDeleteBody = z.strictObject({

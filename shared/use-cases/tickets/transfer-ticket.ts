@@ -4,19 +4,14 @@ import type { IdempotencyScope } from '../../domain/idempotency.ts';
 import { answeringOnce, firstAnswerUpdate, readFirstAnswer } from '../../data/idempotent-requests.ts';
 import { answerProblems } from '../../domain/event.ts';
 import type { Actor } from '../../domain/ticket-history.ts';
-import { replacementTicket, transferRefusal, type AttendeeUpdate } from '../../domain/transfer.ts';
+import type { TransferRequest } from '../../domain/attendee-update.ts';
+import { replacementTicket, transferRefusal } from '../../domain/transfer.ts';
 import type { Ticket, TicketRecord } from '../../domain/ticket.ts';
 import { toTicket } from '../../domain/ticket-view.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
 import { inScope, scopeOf } from '../event-scope.ts';
 import { changeTicket, definedOnly } from './change-ticket.ts';
 import { TICKET_SEQUENCE } from './create-ticket.ts';
-
-export interface TransferRequest {
-  eventId?: number;
-  typeId?: number;
-  attendee?: AttendeeUpdate;
-}
 
 async function targetType(request: TransferRequest, actor: Actor) {
   if (request.typeId === undefined) return undefined;

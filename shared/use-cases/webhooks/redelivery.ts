@@ -3,6 +3,7 @@ import { now } from '../../clock.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
 import { deliveriesBetween } from '../../data/webhook-redelivery.ts';
 import { type StoredDelivery, updateDelivery } from '../../data/webhooks.ts';
+import type { RedeliveryRequest, RedeliveryResult } from '../../domain/redelivery.ts';
 import { DELIVERY_RETENTION_MS, type Webhook } from '../../domain/webhooks.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
 import { deliveryTime, heldByAttempt } from './deliveries.ts';
@@ -38,22 +39,6 @@ const WRITES_AT_ONCE = 25;
  * gets as far as reading its range counts: a refusal (400, 404, 409) takes none.
  */
 export const REDELIVERY_RATE = { calls: 10, windowSeconds: 3_600 } as const;
-
-/** The call's body (its contract: shared/http/contract/webhooks.ts): instants as ISO-8601 UTC, `to` excluded. */
-export interface RedeliveryRequest {
-  from: string;
-  to: string;
-  statuses: readonly string[];
-  limit: number;
-  continueFrom?: string;
-}
-
-export interface RedeliveryResult {
-  queued: number;
-  alreadyQueued: number;
-  refused: number;
-  next: string | null;
-}
 
 type Outcome = 'queued' | 'alreadyQueued' | 'refused' | 'ignored';
 
