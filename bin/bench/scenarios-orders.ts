@@ -1,6 +1,6 @@
 import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
-import { createEvent } from '#shared/data/events';
+import { createEvent } from '#shared/data/event-creation';
 import { eventListing } from '#shared/lists/portal';
 import type { CreatedEvent } from '#shared/domain/event';
 import { createOrder } from '#shared/use-cases/portal/create-order';

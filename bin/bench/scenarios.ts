@@ -3,7 +3,7 @@ import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { createShippingMethods } from '#shared/data/shipping-methods';
-import { createEvent } from '#shared/data/events';
+import { createEvent } from '#shared/data/event-creation';
 import { eventListing } from '#shared/lists/portal';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { NewShippingMethod } from '#shared/domain/shipping-method';

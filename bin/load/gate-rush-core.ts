@@ -11,7 +11,7 @@ import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { db } from '#shared/data/client';
-import { createEvent } from '#shared/data/events';
+import { createEvent } from '#shared/data/event-creation';
 import { eventListing } from '#shared/lists/portal';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { Permission } from '#shared/auth/permissions';

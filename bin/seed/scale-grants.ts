@@ -1,4 +1,4 @@
-import { createEvent } from '#shared/data/events';
+import { createEvent } from '#shared/data/event-creation';
 import { eventListing } from '#shared/lists/portal';
 import { seedScale } from './scale.ts';
 

@@ -92,5 +92,3 @@ export async function eventTimeZones(ids: number[]): Promise<Map<number, string>
   );
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), String(item.timezone)] as const] : [])));
 }
-
-export { createEvent } from './event-creation.ts';

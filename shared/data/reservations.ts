@@ -7,20 +7,13 @@ import {
   type StockTake,
 } from '../domain/reservation.ts';
 import { db, labelled, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
-import {
-  customerHold,
-  customerMarkerAction,
-  markerEndAction,
-  networkCountAction,
-  networkGiveBackAction,
-  type TransactItem,
-} from './hold-limits.ts';
+import { markerEndAction, networkGiveBackAction, type TransactItem } from './hold-limits.ts';
 import { keys } from './keys.ts';
 import { readDecideWrite } from './read-decide-write.ts';
-import { dueItem, dueKey, putDue } from './reservation-due.ts';
+import { dueItem, dueKey } from './reservation-due.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
-import { HoldRefused, holdAction, JOINED, releaseAction, shortTake } from './stock.ts';
+import { holdAction, JOINED, releaseAction } from './stock.ts';
 
 /**
  * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
@@ -33,41 +26,6 @@ import { HoldRefused, holdAction, JOINED, releaseAction, shortTake } from './sto
  * payment racing for it are decided by DynamoDB: one wins, the others see it moved; the move that ends
  * it gives its tickets back to its network's count in the same transaction.
  */
-
-/**
- * Writes a new hold: its due entry (`putDue`), then its stock takes, the reservation, the customer's marker (new,
- * or replacing a cool-down that ended) and its network's count, within `perNetwork`, in one transaction.
- */
-export async function holdReservation(reservation: Reservation, perNetwork: number): Promise<void> {
-  await putDue(reservation);
-  const takes = reservation.takes.map(holdAction);
-  const items: TransactItem[] = [
-    ...takes,
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...keys.reservation(reservation.id), entity: 'Reservation', ...reservation },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-    labelled('customer marker', customerMarkerAction(reservation)),
-  ];
-  const counted = networkCountAction(reservation, perNetwork);
-  try {
-    await transactWrite(counted ? [...items, labelled('network count', counted)] : items);
-  } catch (error) {
-    if (!(error instanceof TransactionCancelled)) throw error;
-    const short = shortTake(error, reservation.takes);
-    if (short) throw new HoldRefused({ take: short });
-    if (error.conditionFailed('customer marker')) {
-      // Judged at the hold's own instant, as its condition was: a cool-down ending meanwhile still refused it.
-      const found = await customerHold(reservation.customerId, reservation.eventId, new Date(reservation.created));
-      throw new HoldRefused(found && 'coolsUntil' in found ? found : { existing: found?.holding ?? 0 });
-    }
-    if (error.conditionFailed('network count')) throw new HoldRefused({ networkFull: true });
-    throw error;
-  }
-}
 
 /** The label of a reservation's own move (client.ts `labelled`): its condition failed when it moved first. */
 const RESERVATION_MOVED = 'reservation';

@@ -1,4 +1,4 @@
-import { checkedInFromSignatures, eventsOfSignature, type TicketRecord } from '../domain/ticket.ts';
+import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, type TicketRecord } from '../domain/ticket.ts';
 import { shardOf, STATS_SHARDS } from '../data/stats-shards.ts';
 import type { CheckInStats } from '../domain/check-in.ts';
 import { batchGet, tableName } from '../data/client.ts';
@@ -206,6 +206,10 @@ const shardKeys = (eventIds: readonly number[]) =>
   [...new Set(eventIds)].flatMap((eventId) =>
     Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)),
   );
+
+// A statistics request reads every shard of its events: at most two BatchGetItems of 100 keys, sent together.
+if (STATS_SHARDS * MAX_STATS_EVENTS > 200)
+  throw new Error('STATS_SHARDS × MAX_STATS_EVENTS must fit two BatchGetItems (100 keys each).');
 
 /** The spec's statistics of the given events: one BatchGetItem of their shards. */
 export async function readCheckInStats(eventIds: number[]): Promise<CheckInStats> {

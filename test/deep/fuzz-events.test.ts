@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { createEvent } from '#shared/data/events';
+import { createEvent } from '#shared/data/event-creation';
 import { eventListing } from '#shared/lists/portal';
 import { createWaiver } from '#shared/data/waivers';
 import { routes } from '#shared/routes';

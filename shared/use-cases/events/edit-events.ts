@@ -1,5 +1,6 @@
 import { batchGet } from '../../data/client.ts';
-import { createEvent, listTicketTypes } from '../../data/events.ts';
+import { listTicketTypes } from '../../data/events.ts';
+import { createEvent } from '../../data/event-creation.ts';
 import { listTeams } from '../../data/event-admin-reads.ts';
 import {
   commitEventChange,

@@ -1,6 +1,7 @@
 import { stockLeft } from '../../data/stock.ts';
-import { holdsOrderFor, soldByEvent } from '../../data/customer-events.ts';
-import { getEvent, listTicketTypes } from '../../data/events.ts';
+import { accessibleEvent } from './accessible-event.ts';
+import { soldByEvent } from '../../data/customer-events.ts';
+import { listTicketTypes } from '../../data/events.ts';
 import { readOrderCounts } from '../../data/orders.ts';
 import { findPaymentProcessor } from '../../data/payment-processors.ts';
 import {
@@ -134,13 +135,6 @@ async function countEvents(customerId: number, scope: 'orders' | 'all'): Promise
   if (scope === 'orders') return linked.length;
   const [published, hidden] = await Promise.all([publishedEventCount(), privateEventCount(linked)]);
   return hidden === undefined ? undefined : published + hidden;
-}
-
-/** The event, when the customer can access it (published, or they hold an order for it); otherwise 404, as if it did not exist. */
-export async function accessibleEvent(customerId: number, eventId: number): Promise<Event> {
-  const [event, linked] = await Promise.all([getEvent(eventId), holdsOrderFor(customerId, eventId)]);
-  if (!event.published && !linked) throw new NotFound('Event', eventId);
-  return event;
 }
 
 /** `GET /my-account/ticket-type/{eventId}`: the event's types by `ordering`, then id (at most MAX_TICKET_TYPES: one Query). */

@@ -5,7 +5,7 @@ import { getEvent, listTicketTypes } from '../../data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { type CustomerHold, customerHold } from '../../data/hold-limits.ts';
-import { holdReservation } from '../../data/reservations.ts';
+import { holdReservation } from '../../data/hold-reservation.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { HoldRefused } from '../../data/stock.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
@@ -19,7 +19,7 @@ import {
 } from '../../domain/reservation.ts';
 import { holdCaps, type HoldCaps } from '../../domain/hold-limits.ts';
 import { ConcurrentUpdate, Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
-import { accessibleEvent } from './catalogue.ts';
+import { accessibleEvent } from './accessible-event.ts';
 import { priceHold } from './hold-prices.ts';
 import { planStock } from './hold-stock.ts';
 
@@ -131,7 +131,7 @@ async function held(reservation: Reservation, caps: HoldCaps, at: Date): Promise
 
 /**
  * The body's event and its types (a container's copy of a few seconds: data/event-sale-cache.ts), when the
- * customer can access it (catalogue.ts `accessibleEvent`'s rule: published, or they hold an order of it).
+ * customer can access it (accessible-event.ts's rule: published, or they hold an order of it).
  */
 async function saleOf(customerId: number, id: number) {
   const read = async () => {

@@ -1,4 +1,4 @@
-import { createEvent } from '#shared/data/events';
+import { createEvent } from '#shared/data/event-creation';
 import { eventListing } from '#shared/lists/portal';
 import { createTicket, type NewTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
