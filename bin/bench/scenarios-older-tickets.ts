@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { advanceClock, resetClock } from '#shared/clock';
 import { createEvent } from '#shared/data/event-creation';
-import { eventListing } from '#shared/lists/portal';
+import { eventListing } from '#shared/lists/event-listing';
 import type { CreatedEvent } from '#shared/domain/event';
 import type { Order } from '#shared/domain/order';
 import type { Ticket } from '#shared/domain/ticket';

@@ -1,7 +1,7 @@
 import { issueToken } from '#shared/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { createEvent } from '#shared/data/event-creation';
-import { eventListing } from '#shared/lists/portal';
+import { eventListing } from '#shared/lists/event-listing';
 import type { CreatedEvent } from '#shared/domain/event';
 import { createOrder } from '#shared/use-cases/portal/create-order';
 import type { BenchRequest, Scenario } from './scenarios.ts';

@@ -4,7 +4,7 @@ import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { createShippingMethods } from '#shared/data/shipping-methods';
 import { createEvent } from '#shared/data/event-creation';
-import { eventListing } from '#shared/lists/portal';
+import { eventListing } from '#shared/lists/event-listing';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { NewShippingMethod } from '#shared/domain/shipping-method';
 import { PERMISSIONS } from '#shared/auth/permissions';

@@ -12,7 +12,7 @@ import { epochSeconds } from '#shared/clock';
 import { createAdministrator } from '#shared/data/administrators';
 import { db } from '#shared/data/client';
 import { createEvent } from '#shared/data/event-creation';
-import { eventListing } from '#shared/lists/portal';
+import { eventListing } from '#shared/lists/event-listing';
 import { createTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { Permission } from '#shared/auth/permissions';
 import { API_PREFIX } from '#shared/api-prefix';

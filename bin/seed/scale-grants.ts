@@ -1,5 +1,5 @@
 import { createEvent } from '#shared/data/event-creation';
-import { eventListing } from '#shared/lists/portal';
+import { eventListing } from '#shared/lists/event-listing';
 import { seedScale } from './scale.ts';
 
 /**

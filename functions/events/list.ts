@@ -2,7 +2,7 @@ import { CursorPageAnswer } from '#shared/http/answers';
 import { EventListQuery, EventSummaryResource } from '#shared/http/contract/event';
 import { cursorPaged } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { listEventsFor } from '#shared/use-cases/events/event-reads';
+import { listEventsFor } from '#shared/use-cases/events/event-list';
 
 export const handler = route('GET /events', { query: EventListQuery }, async ({ query, caller }) =>
   cursorPaged(

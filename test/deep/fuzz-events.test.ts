@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { createEvent } from '#shared/data/event-creation';
-import { eventListing } from '#shared/lists/portal';
+import { eventListing } from '#shared/lists/event-listing';
 import { createWaiver } from '#shared/data/waivers';
 import { routes } from '#shared/routes';
 import { seedTickets } from '../support/factories/tickets.ts';

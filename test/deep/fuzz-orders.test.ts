@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { vi } from 'vitest';
 import { createEvent } from '#shared/data/event-creation';
-import { eventListing } from '#shared/lists/portal';
+import { eventListing } from '#shared/lists/event-listing';
 import { routes } from '#shared/routes';
 import { placeOrder } from '../support/factories/orders.ts';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STATS_SHARDS } from '#shared/data/stats-shards';
 import { createEvent } from '#shared/data/event-creation';
-import { eventListing } from '#shared/lists/portal';
+import { eventListing } from '#shared/lists/event-listing';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
 import { placeOrder } from '../support/factories/orders.ts';

@@ -52,7 +52,7 @@ const SKIPS_REFUSED: Record<string, readonly string[]> = {
 
 /** The list engine's doors: one module per list and the write hook (shared/lists/README.md). */
 const LIST_ENTRIES = new Set(
-  ['tickets', 'older-tickets', 'portal', 'events', 'orders', 'gate', 'writes', 'rules'].map(
+  ['tickets', 'older-tickets', 'portal', 'event-listing', 'events', 'orders', 'gate', 'writes', 'rules'].map(
     (name) => `shared/lists/${name}.ts`,
   ),
 );

@@ -29,7 +29,7 @@ const REQUESTS = [
     ceiling: 30,
     goal: 25,
   },
-  { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 52, goal: 30 },
+  { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 38, goal: 30 },
   {
     request: 'POST /my-account/reservations/{id}/checkout',
     handler: 'functions/my-account/reservation-checkout.ts',

@@ -11,7 +11,7 @@ import {
 import { keys } from '../../data/keys.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import { eventWaivers } from '../../data/waivers.ts';
-import { eventListing, eventListingMoves } from '../../lists/portal.ts';
+import { eventListing, eventListingMoves } from '../../lists/event-listing.ts';
 import { now } from '../../clock.ts';
 import {
   applyEventPatch,

@@ -1,5 +1,5 @@
 import { createEvent } from '#shared/data/event-creation';
-import { eventListing } from '#shared/lists/portal';
+import { eventListing } from '#shared/lists/event-listing';
 import { createTicket, type NewTicket } from '#shared/use-cases/tickets/create-ticket';
 import type { CreatedEvent, NewEvent } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
