@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccessGrant, Event, Team, TicketType } from '../domain/event.ts';
 import { NotFound } from '../errors.ts';
 import { batchGet, db, tableName, storedAs } from './client.ts';
-import { MAX_TICKET_TYPES } from './event-limits.ts';
+import { MAX_TICKET_TYPES } from '../domain/event-limits.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 
@@ -36,8 +36,6 @@ export async function findTicketType(id: number): Promise<TicketType | undefined
   );
   return Items?.[0] ? storedAs<TicketType>(Items[0]) : undefined;
 }
-
-export { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
 
 /** An event's ticket types in id order, with their kept `sold` counts: one bounded Query. */
 export async function listTicketTypes(eventId: number): Promise<TicketType[]> {

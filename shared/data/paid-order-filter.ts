@@ -3,7 +3,7 @@ import { keys } from './keys.ts';
 /**
  * Which of the table stream's records the issuing consumer reads (shared/README.md "Issuing behind the webhook"), as one
  * Lambda event filter pattern: a checkout order paid through Stripe (its `checkout.paymentIntentId` stored) entering
- * `pending`, the webhook's claim (checkout-payment.ts `claimPayment`). Only the entry: the order item is rewritten
+ * `pending`, the webhook's claim (payment-claim.ts `claimPayment`). Only the entry: the order item is rewritten
  * again while it stays `pending` (each issued ticket's record on it), and those records are dropped before any
  * invocation, so an order is handed to the consumer once per claim, not once per ticket. A free checkout (no
  * PaymentIntent) is issued in its request; a box-office sale is created `pending` (an INSERT, no checkout).

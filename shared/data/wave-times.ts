@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { WaveTime } from '../domain/event.ts';
 import { db, storedAs, tableName } from './client.ts';
-import { MAX_WAVE_TIMES } from './events.ts';
+import { MAX_WAVE_TIMES } from '../domain/event-limits.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 

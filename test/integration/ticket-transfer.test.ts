@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_GRANTS_PER_TYPE } from '#shared/data/events';
+import { MAX_GRANTS_PER_TYPE } from '#shared/domain/event-limits';
 import { listCustomerTickets, readTicketRecord } from '#shared/data/ticket-records';
 import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
 import { PROCESS_STATE } from '#shared/domain/ticket';

@@ -1,5 +1,6 @@
 import { now } from '../../clock.ts';
-import { getEvent, grantsInto, MAX_TICKET_TYPES } from '../../data/events.ts';
+import { getEvent, grantsInto } from '../../data/events.ts';
+import { MAX_TICKET_TYPES } from '../../domain/event-limits.ts';
 import { readGateListPart, sortOf, ticketUpdates, type GateListPart } from '../../lists/gate.ts';
 import { TICKET_UPDATE_SHARDS } from '../../data/ticket-records.ts';
 import { GATE_LIST_PAGE, gateListEntry, type GateListEntry } from '../../domain/gate.ts';

@@ -10,7 +10,7 @@ import type { Order } from '../../domain/order.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { recordUnmatchedPayment } from '../../services/metrics.ts';
-import { claimPayment } from '../portal/checkout-payment.ts';
+import { claimPayment } from '../portal/payment-claim.ts';
 import { refundPaymentOfClosedOrder, refundUnmatchedPayment } from './refunds.ts';
 
 /** A succeeded PaymentIntent as its event carries it: the payment, the order it names, and when it succeeded. */
@@ -24,7 +24,7 @@ export interface SucceededIntent extends SucceededPayment {
 /**
  * `payment_intent.succeeded` (shared/README.md "Payments"): the order the intent names pays only when the intent is
  * the one its checkout stored, for the order's amount in its currency (order-payment.ts). Then the payment is recorded
- * on the order once (checkout-payment.ts `claimPayment`: `pending`) and the event answered; its tickets are issued
+ * on the order once (payment-claim.ts `claimPayment`: `pending`) and the event answered; its tickets are issued
  * behind the answer by the table stream's consumer (issue-paid-orders.ts), so the public webhook holds a function for
  * a read and one transaction, not a whole order's issue. Refunded when staff closed the order meanwhile. Any other succeeded payment pays no
  * order: it is refunded in full, recorded on the order it named (if any), logged as an error and counted

@@ -7,7 +7,7 @@ import { convertHold, getReservation, holdAgain } from '../../data/reservations.
 import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { readStock } from '../../data/stock.ts';
 import { readTicketRecords } from '../../data/ticket-records.ts';
-import type { Order, OrderTransaction } from '../../domain/order.ts';
+import type { Order } from '../../domain/order.ts';
 import { planTakes, type Reservation, type StockTake } from '../../domain/reservation.ts';
 import { logger } from '../../logger.ts';
 import { latePaymentRefundedMail } from '../../domain/late-payment-mail.ts';
@@ -15,48 +15,17 @@ import { sendEmail } from '../../services/email.ts';
 import { refundStripePayment } from '../payments/refunds.ts';
 import { issueOrderTickets, OrderLeftIssuing } from '../orders/issue-order-tickets.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
-
-/** The payment that paid an order, as Stripe reported it (none for a free order). */
-export interface Payment {
-  intentId: string;
-  /** In the currency's major unit, as the order records it (from Stripe's unit where it is read: stripe-events.ts). */
-  amount: number;
-}
+import { claim, type Payment } from './payment-claim.ts';
 
 /**
  * A checkout's order is paid, and issued in the same call: a free checkout's request (no Stripe), and the sweep
  * finishing an order a dead function left `pending` (sweep-stuck-orders.ts). A paid checkout's webhook only claims
- * (`claimPayment`) and the table stream's consumer issues (`issuePaidOrder`, shared/README.md "Issuing behind the
+ * (`claimPayment`, payment-claim.ts) and the table stream's consumer issues (`issuePaidOrder`, shared/README.md "Issuing behind the
  * webhook"). Acts once however often and in whatever order it is told: see both.
  */
 export async function payOrder(orderId: number, payment: Payment | null): Promise<Order['status'] | undefined> {
   const { order, status } = await claim(orderId, payment);
   return order ? issueClaimed(order) : status;
-}
-
-/**
- * The payment recorded once: the order moves `awaiting_payment` (or `expired`: its reservation lapsed or was released
- * first) → `pending` conditionally, with the payment as a transaction and `issuedTickets` started, so a second or
- * late delivery finds it moved and changes nothing. The status the order is in after it (`pending`: claimed now or
- * before; `cancelled` or `refunded`: staff closed it first, the caller refunds the payment). Entering `pending` is
- * what the issuing consumer's stream filter passes (shared/data/paid-order-filter.ts).
- */
-export async function claimPayment(orderId: number, payment: Payment | null): Promise<Order['status'] | undefined> {
-  return (await claim(orderId, payment)).status;
-}
-
-/** The claim, and the order as it left it when that is `pending` (claimed now or before). */
-async function claim(orderId: number, payment: Payment | null): Promise<{ order?: Order; status?: Order['status'] }> {
-  const order = await getOrder(orderId);
-  if (!order?.checkout) return { status: order?.status };
-  if (order.status === 'pending') return { order, status: order.status };
-  if (order.status !== 'awaiting_payment' && order.status !== 'expired') return { status: order.status };
-  const paid: OrderTransaction[] = payment
-    ? [{ amount: payment.amount, processor: 'stripe', reference: payment.intentId, time: now().toISOString() }]
-    : [];
-  const claimed = await moveOrder(order, 'pending', { transactions: paid, set: { issuedTickets: {} } });
-  // Another call claimed it first: that call issues.
-  return claimed ? { order: claimed, status: claimed.status } : { status: (await getOrder(orderId))?.status };
 }
 
 /**
