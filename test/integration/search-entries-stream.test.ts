@@ -1,4 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
@@ -6,7 +8,8 @@ import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts
 import { runAs } from '../../bin/local/invoke.ts';
 import { startWebhookWorkers, type WebhookWorkers } from '../../bin/local/webhook-workers.ts';
 import { call, idsOf } from '../support/api.ts';
-import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
+import { countWrites, describeWrites, storedItem } from '../support/dynamo-writes.ts';
+import { failCalls, failures } from '../support/faults.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -94,5 +97,37 @@ describe("a ticket's search entries, written by the stream's consumer", () => {
     expect(gone.status, gone.raw).toBeLessThan(300);
     await workers.drain();
     expect(await storedTokens(ticket!.id)).toEqual([]);
+  });
+
+  it('that cannot be written fail the batch from its first change; its retry writes them', async () => {
+    const event = await seedEvent();
+    workers.pauseConsumer();
+    try {
+      const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1, { partyMemberLastName: 'Ulverston' });
+      // The ticket's record as the stream carries it.
+      const record: DynamoDBRecord = {
+        eventName: 'INSERT',
+        dynamodb: {
+          Keys: marshall(keys.ticket(ticket!.id)) as never,
+          NewImage: marshall(await storedItem(keys.ticket(ticket!.id))) as never,
+          SequenceNumber: `${ticket!.id}`,
+        },
+      };
+      const fault = failCalls(db, { commands: ['BatchWriteItemCommand'], error: failures.dynamoInternal });
+      try {
+        const failed = await runAs('ticket-changes', () => ticketChanges({ Records: [record] }));
+        expect(failed.batchItemFailures).toEqual([{ itemIdentifier: `${ticket!.id}` }]);
+        expect(fault.attempts).toBeGreaterThan(0);
+      } finally {
+        fault.remove();
+      }
+      expect(await storedTokens(ticket!.id)).toEqual([]);
+      const retried = await runAs('ticket-changes', () => ticketChanges({ Records: [record] }));
+      expect(retried.batchItemFailures).toEqual([]);
+      expect(await storedTokens(ticket!.id)).toContain('ulverston');
+    } finally {
+      workers.resumeConsumer();
+    }
+    await workers.drain();
   });
 });
