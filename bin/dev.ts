@@ -148,7 +148,8 @@ try {
   server = await startApiServer({ port, host: '127.0.0.1' });
   // The stream's consumers, the webhook dispatcher and the lapsing of reservations, as a stage runs them.
   const { startLocalJobs } = await import('./local/jobs.ts');
-  jobs = await startLocalJobs({ tableName });
+  // From the stream's start: the demo's tickets were written before, and their search entries are the consumer's.
+  jobs = await startLocalJobs({ tableName, startingPosition: 'TRIM_HORIZON' });
   // The Stripe stand-in posts its signed events to the API's webhook route, as a stage's Stripe endpoint does.
   const webhookUrl = `${server.url}${API_PREFIX}/payments/stripe/webhook`;
   services.payments.webhooks.configure({ url: webhookUrl });

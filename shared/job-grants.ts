@@ -15,7 +15,8 @@ export interface TableGrant {
  * recorded (the tests apply the migrations to an empty table, in no test file).
  */
 export const jobs = {
-  'ticket-changes': { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] },
+  // Webhook deliveries, and the changed tickets' search entries (BatchWriteItem: shared/lists/ticket-search-entries.ts).
+  'ticket-changes': { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'] },
   dispatch: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] },
   // A paid order's issue (shared/use-cases/portal/issue-paid-orders.ts): what the webhook's row held while it issued.
   'issue-paid-orders': {

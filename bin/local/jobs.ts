@@ -16,8 +16,19 @@ export interface LocalJobs {
   stop(): Promise<void>;
 }
 
-export async function startLocalJobs(options: { tableName: string }): Promise<LocalJobs> {
-  const webhooks = await startWebhookWorkers({ tableName: options.tableName });
+export async function startLocalJobs(options: {
+  tableName: string;
+  /**
+   * Where the ticket changes' consumer starts: TRIM_HORIZON, as the deployed mapping (infra/webhooks.ts), for a table
+   * whose first writes it must see (`npm start` seeds its demo before the jobs start: their search entries); LATEST
+   * (the default) where a run counts only what it writes after the start (the heat bench).
+   */
+  startingPosition?: 'LATEST' | 'TRIM_HORIZON';
+}): Promise<LocalJobs> {
+  const webhooks = await startWebhookWorkers({
+    tableName: options.tableName,
+    ...(options.startingPosition && { startingPosition: options.startingPosition }),
+  });
   const lapser = startReservationLapser();
   const issuer = await startOrderIssuer({ tableName: options.tableName });
   return {

@@ -4,7 +4,7 @@ import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
 import { commitNewOrder } from '#shared/data/orders';
 import { bulkSoldUpdate } from '#shared/data/stock';
-import { commitTicketChanges, type ExtraAction, type TicketChange } from '#shared/lists/writes';
+import { commitTicketChanges, type ExtraAction, searchEntryItems, type TicketChange } from '#shared/lists/writes';
 import { applyScan } from '#shared/domain/check-in';
 import { newTicketRecord } from '#shared/domain/new-ticket';
 import type { Order } from '#shared/domain/order';
@@ -73,6 +73,8 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
   const base = Date.parse('2026-06-01T00:00:00Z');
   const customers = new Map<number, { id: number; tickets: number; orders: number }>();
   const set = new WriteSet();
+  // What the table stream's consumer writes after each ticket's last change (not in its transactions, so not captured).
+  const searchEntries: Record<string, unknown>[] = [];
   let written = 0;
 
   for (let start = 0; start < total; start += ROUND) {
@@ -169,7 +171,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
     if (!puts.length)
       throw new Error('seed: no transaction was captured; check capture.ts against the SDK command names.');
     await batchWrite([
-      ...puts.map((Item) => ({ PutRequest: { Item } })),
+      ...[...puts, ...searchEntries.splice(0)].map((Item) => ({ PutRequest: { Item } })),
       ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
     ]);
     written += size;
@@ -230,6 +232,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
       await commitTicketChanges([{ before: record, after: next, history }], extra);
       record = { ...next, version: history.version };
     }
+    searchEntries.push(...searchEntryItems(record));
     if (!record.deleted) {
       bump(counts.byState, record.processState);
       bump(counts.byTeam, record.teamId ?? 0);

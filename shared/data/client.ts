@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DynamoDBDocumentClient,
   QueryCommand,
   TransactWriteCommand,
@@ -211,6 +212,37 @@ export async function batchGet(
     }),
   );
   return keys.map((key) => found.get(keyOf(key)));
+}
+
+/** BatchWriteItem takes at most 25 puts and deletes a request. */
+const BATCH_WRITE_ITEMS = 25;
+
+/**
+ * BatchWriteItem for any number of plain puts and deletes (no condition: each must be right whatever is stored):
+ * chunks of 25 sent together, `UnprocessedItems` retried with jittered exponential backoff.
+ */
+export async function batchWrite(
+  writes: readonly ({ put: Record<string, unknown> } | { delete: Record<string, unknown> })[],
+): Promise<void> {
+  const table = tableName();
+  const requests = writes.map((write) =>
+    'put' in write ? { PutRequest: { Item: write.put } } : { DeleteRequest: { Key: write.delete } },
+  );
+  const chunks: (typeof requests)[] = [];
+  for (let start = 0; start < requests.length; start += BATCH_WRITE_ITEMS)
+    chunks.push(requests.slice(start, start + BATCH_WRITE_ITEMS));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending = chunk;
+      for (let attempt = 0; pending.length; attempt++) {
+        if (attempt > MAX_UNPROCESSED_RETRIES)
+          throw new Error(`BatchWriteItem left ${pending.length} writes unprocessed after ${attempt} attempts.`);
+        if (attempt > 0) await backoff(attempt);
+        const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+        pending = (UnprocessedItems?.[table] ?? []) as typeof chunk;
+      }
+    }),
+  );
 }
 
 /** The one item a lookup index holds under `partition` (unique keys such as a login), or undefined. */

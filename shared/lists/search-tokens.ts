@@ -8,8 +8,8 @@ import { fold, wordsOf } from '../domain/words.ts';
  * and its bib, folded (lower case, accents removed: "Émile" is found by "emile"). A search
  * is one or more words; a ticket matches when every word starts one of its tokens (prefix
  * match on words; a word with `@` or `.` must start its email address), or the search is
- * its id. The tokens are kept as index items in the
- * ticket's own transaction (ticket-search-entries.ts), so a search reads only
+ * its id. The tokens are kept as index items, written after each change by the table
+ * stream's consumer (ticket-search-entries.ts), so a search reads only
  * the tickets it finds. Words are folded as the portal's event search folds them
  * (shared/domain/words.ts).
  */

@@ -1,7 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { SEARCH_BUCKET, searchTokens, type SearchKey } from './search-tokens.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { db, tableName } from '../data/client.ts';
+import { batchWrite, db, tableName } from '../data/client.ts';
+import { readTicketRecords } from '../data/ticket-records.ts';
 import { keys } from '../data/keys.ts';
 import { keyAttributes, keyCondition, prefixRange, type SortCondition } from '../data/key-conditions.ts';
 
@@ -17,13 +18,11 @@ import { keyAttributes, keyCondition, prefixRange, type SortCondition } from '..
  * sorting after them, whatever field those come from: renaming an attendee "Okafor" rewrites
  * the entry of the barcode `OKZ4471` (its mates gain `okafor`), else a search for "ok" would
  * count the ticket under both (test/integration/write-units.test.ts states both cases).
- * Written in the ticket's own transaction only when they change (a check-in writes none);
- * a deleted ticket has none.
+ * Written off the ticket's transaction, by the table stream's consumer (`catchUpSearchEntries`), only when they
+ * change (a check-in writes none); a deleted ticket has none. A search finds a ticket once its consumer has run
+ * (README.md here, "How long the search lags").
  */
 type SearchEntry = Record<string, unknown> & { PK: string; SK: string };
-type Action =
-  | { Put: { TableName: string; Item: SearchEntry } }
-  | { Delete: { TableName: string; Key: { PK: string; SK: string } } };
 
 export function searchEntryItems(record: TicketRecord): SearchEntry[] {
   const tokens = searchTokens(record);
@@ -42,18 +41,60 @@ export function searchEntryItems(record: TicketRecord): SearchEntry[] {
   });
 }
 
-/** The transaction actions that move a ticket's entries from `before` to `after` (nothing when its tokens and event are unchanged). */
-export function searchEntryActions(before: TicketRecord | null, after: TicketRecord): Action[] {
-  const old = new Map((before ? searchEntryItems(before) : []).map((item) => [item.SK, JSON.stringify(item)]));
-  const next = searchEntryItems(after);
-  const actions: Action[] = next
-    .filter((item) => old.get(item.SK) !== JSON.stringify(item))
-    .map((Item) => ({ Put: { TableName: tableName(), Item } }));
+/**
+ * Brings the tickets' stored search entries to what their records hold now: the table stream's consumer runs it for
+ * every ticket change it reads (use-cases/webhooks/jobs.ts), off the change's own transaction. It reads the records
+ * (one consistent BatchGetItem) and each ticket's stored entries (one bounded Query of its own partition), then puts
+ * what differs and deletes what is gone (BatchWriteItem, plain writes: half a transactional write's units). It
+ * depends on no stream image and no order: a record read twice, late or replayed from the on-failure queue writes
+ * nothing a second time, and the last run for a ticket leaves its entries as its record is then.
+ */
+export async function catchUpSearchEntries(ticketIds: readonly number[]): Promise<void> {
+  const ids = [...new Set(ticketIds)];
+  if (!ids.length) return;
+  const records = await readTicketRecords(ids);
+  const stored = await Promise.all(ids.map(storedSearchEntries));
+  const writes = ids.flatMap((id, n) => entryWrites(id, records.get(id), stored[n]!));
+  await batchWrite(writes);
+}
+
+/** A ticket's stored entries read per page: a ticket has MAX_TOKENS (8), so one page, and a bound on every Query. */
+const STORED_ENTRIES_PAGE = 16;
+
+async function storedSearchEntries(ticketId: number): Promise<Record<string, unknown>[]> {
+  const entries: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...keyCondition(keys.ticketItems(ticketId), { beginsWith: keys.ticketSearchEntryPrefix }),
+        ConsistentRead: true,
+        Limit: STORED_ENTRIES_PAGE,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    entries.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return entries;
+}
+
+/** An item's attributes in one order, so an entry read back compares equal to the one built. */
+const canonical = (item: Record<string, unknown>) =>
+  JSON.stringify(Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1))));
+
+/** The puts and deletes that take a ticket's stored entries to its record's (none for a deleted or missing ticket). */
+function entryWrites(ticketId: number, record: TicketRecord | undefined, stored: Record<string, unknown>[]) {
+  const old = new Map(stored.map((item) => [String(item.SK), canonical(item)]));
+  const next = record ? searchEntryItems(record) : [];
   const kept = new Set(next.map((item) => item.SK));
-  for (const sk of old.keys())
-    if (!kept.has(sk))
-      actions.push({ Delete: { TableName: tableName(), Key: { PK: keys.ticket(after.id).PK, SK: sk } } });
-  return actions;
+  return [
+    ...next.filter((item) => old.get(item.SK) !== canonical(item)).map((item) => ({ put: item })),
+    ...[...old.keys()]
+      .filter((sk) => !kept.has(sk))
+      .map((sk) => ({ delete: { PK: keys.ticket(ticketId).PK, SK: sk } })),
+  ];
 }
 
 export interface SearchRead {

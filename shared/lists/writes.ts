@@ -12,14 +12,15 @@ import {
 import { keys } from '../data/keys.ts';
 import type { ListAction, ListName } from './list-names.ts';
 import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
-import { searchEntryActions, searchEntryItems } from './ticket-search-entries.ts';
+import { searchEntryItems } from './ticket-search-entries.ts';
 import { StatsDelta } from './ticket-stats.ts';
 
 export type { ListAction, ListName } from './list-names.ts';
 
 /**
  * The list engine's write hook (README.md here): what the lists need of a ticket change,
- * each action labelled with the lists it keeps. Pure. A transaction of several changes (a
+ * each action labelled with the lists it keeps. Pure. The search entries are not among them: the table stream's
+ * consumer writes them after the change (`catchUpSearchEntries`). A transaction of several changes (a
  * transfer's two tickets, an order's) passes them together: a transaction may touch an item
  * once, so their moves of one count item are summed into one Update.
  */
@@ -35,7 +36,6 @@ export function listWrites(
     if (before && !before.deleted) stats.listedTicket(before, -1);
     if (!after.deleted) stats.listedTicket(after, 1);
     for (const action of listEntryActions(before, after)) written.push({ action, for: entryLists(skOf(action)) });
-    for (const action of searchEntryActions(before, after)) written.push({ action, for: ['older-tickets'] });
   }
   return [...written, ...stats.labelled()];
 }
@@ -66,8 +66,8 @@ export const ticketChangeActions = (changes: TicketChange[], extra: ExtraAction[
 
 /**
  * Every item a new ticket's create transaction puts, built by the same functions: its record's
- * and its list and search entries. For bulk loads (`npm run seed`, the scale tests) that
- * batch-write them; the counts those tickets move are `newTicketCounterUpdates`.
+ * and its list entries, and the search entries the stream's consumer would write after it. For bulk loads
+ * (`npm run seed`, the scale tests) that batch-write them; the counts those tickets move are `newTicketCounterUpdates`.
  */
 export const newTicketItems = (record: TicketRecord, history: TicketHistoryEntry): Record<string, unknown>[] => [
   ...newRecordItems(record, history),
@@ -90,4 +90,5 @@ export function newTicketCounterUpdates(records: TicketRecord[]) {
   return [...newTypeSoldUpdates(records), ...stats.actions().map((action) => action.Update)];
 }
 
+export { catchUpSearchEntries, searchEntryItems } from './ticket-search-entries.ts';
 export { StaleTicket, type ExtraAction, type TicketChange } from '../data/ticket-changes.ts';

@@ -3,6 +3,8 @@ import { readTicketRecords } from '#shared/data/ticket-records';
 import { PROCESS_STATE } from '#shared/domain/ticket';
 import { seedScale, type ScaleSeed } from '../../bin/seed/scale.ts';
 import { call } from '../support/api.ts';
+import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
+import { searchCaughtUp } from '../support/search-entries.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
@@ -103,6 +105,19 @@ describe('npm run seed (bulk loader)', () => {
     // The list's count under a state moved too: the seeded counters are ones the write path can move.
     const active = await get(`${BASE}?event=${seeded.eventId}&exclude_process_states=0,2,4&_limit=1`);
     expect(active.totalCount).toBe(seeded.counts.byState[String(PROCESS_STATE.active)]! - 1);
+  });
+
+  it("holds each ticket's search entries as the stream's consumer would have left them: found by a word, nothing to catch up", async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => seeded.ticketIds.last - i);
+    const records = [...(await readTicketRecords(ids)).values()];
+    const named = records.find((record) => !record.deleted && record.emailAddress)!;
+    // Up to its `@` an address is one whole token: exactly this attendee's.
+    const word = `${named.emailAddress!.split('@')[0]}@`;
+    const found = await get(`/api/v2/ticket?eventId=${seeded.eventId}&search=${encodeURIComponent(word)}`);
+    expect(found.data.map((ticket: { id: number }) => ticket.id)).toEqual([named.id]);
+    // The consumer's step over the same tickets reads them and finds every entry already written.
+    const caughtUp = await countWrites(() => searchCaughtUp(ids));
+    expect(caughtUp.writes.units, describeWrites(caughtUp.writes)).toBe(0);
   });
 
   it("lists a seeded customer's orders", async () => {

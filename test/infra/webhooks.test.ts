@@ -8,6 +8,8 @@ import { FIRST_STEPS, type RunbookEntry } from '../../infra/runbook.ts';
 import { STAGE_FILES, STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import type { TicketingStack } from '../../infra/ticketing-stack.ts';
 import { WEBHOOK_CHANGE_FILTER } from '#shared/data/webhook-change-filter';
+import { ticketChangeCapacity } from '../../infra/sale-capacity.ts';
+import { stage as prodFile } from '../../infra/stages/prod.ts';
 import { matchesFilter } from '../../bin/local/event-filter.ts';
 import {
   actionsOf,
@@ -98,6 +100,23 @@ describe('the table stream', () => {
       ParallelizationFactor: 4,
     });
     expect(mapping(dev).Enabled ?? true).toBe(true);
+  });
+
+  it("keeps pace with prod's on-sale, so the search entries it writes lag by a poll and a batch (ticketChangeCapacity)", () => {
+    const prod = stages.prod;
+    const { BatchSize, ParallelizationFactor, MaximumBatchingWindowInSeconds } = mapping(prod);
+    expect(MaximumBatchingWindowInSeconds).toBe(0);
+    const warm = onlyResource(prod.template, 'AWS::DynamoDB::GlobalTable').Properties.WarmThroughput;
+    const pace = ticketChangeCapacity(
+      prodFile.policy.onSale!,
+      { batchSize: BatchSize, parallelizationFactor: ParallelizationFactor },
+      warm.WriteUnitsPerSecond,
+    );
+    // Two events × 300 paid orders × 2 tickets, twice for the burst: 2,400 ticket records a second.
+    expect(pace.needed).toBe(2_400);
+    expect(pace.capacity).toBeGreaterThanOrEqual(pace.needed);
+    // Each shard's share stays under what one shard's 4 batches of 100 take within a second.
+    expect(pace.needed / pace.shards).toBeLessThan(pace.perShard / 10);
   });
 
   it("passes an event's creation, edits and deletion (the event.* webhook types) and a ticket's changes, nothing else", () => {

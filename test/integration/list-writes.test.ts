@@ -27,7 +27,6 @@ describe("the list engine's write hook (shared/lists/writes.ts)", () => {
       'TICKET LIST': ['tickets', 'older-tickets'],
       'TICKET LIST#EVENT': ['tickets', 'older-tickets', 'gate'],
       'TICKET LIST#PURCHASE': ['older-tickets'],
-      'TICKET SEARCH': ['older-tickets'],
       'TICKET_COUNTS STATS': ['tickets', 'check-in-stats'],
       'TICKET_POSITIONS POS': ['tickets', 'older-tickets'],
       'TICKET_COUNTS BOUGHT': ['older-tickets'],

@@ -7,6 +7,7 @@ import type { CreatedEvent } from '#shared/domain/event';
 import type { Ticket } from '#shared/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, getPage } from '../support/api.ts';
+import { searchCaughtUp } from '../support/search-entries.ts';
 import { adminToken } from '../support/tokens.ts';
 import { atTime } from '../support/clock.ts';
 
@@ -102,6 +103,7 @@ describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
       [kept!.id, 0],
       [gone!.id, 1],
     ]);
+    await searchCaughtUp([kept!, gone!]);
     const typed = await poll(
       from + 5000,
       `updatedFrom=${iso(from)}&${within(from)}&typeId=${event.ticketTypes[1]!.id}&search=kept`,

@@ -8,6 +8,7 @@ import type { Ticket } from '#shared/domain/ticket';
 import { CursorPageAnswer } from '#shared/http/answers';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
+import { searchCaughtUp } from '../support/search-entries.ts';
 import { seedWaivers } from '../../bin/seed/waivers.ts';
 import { call, getPage, idsOf } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
@@ -139,6 +140,8 @@ describe('GET /ticket: filters combined (AND)', () => {
 
   it('searches names, email, barcode and bib by word prefix within a bounding filter, case-insensitively', async () => {
     const target = staffVip[0]!;
+    // The search entries are the table stream's consumer's, after each change (none reads this table's stream).
+    await searchCaughtUp([...orderTickets, ...staffGa, ...staffVip, ...otherTickets]);
     const byName = await list(
       `eventId=${event.id}&search=${encodeURIComponent(target.partyMemberLastName.toUpperCase())}`,
     );
@@ -154,6 +157,9 @@ describe('GET /ticket: filters combined (AND)', () => {
       target.id,
     ]);
     await call('PATCH', `/api/v2/tickets/${target.id}`, { token, body: { data: { bibNumber: 'B-7781' } } });
+    // Found once the consumer has caught up with the edit, not before (shared/lists/README.md "Search entries").
+    expect(idsOf(await list(`typeId=${vip()}&search=b-7781`))).toEqual([]);
+    await searchCaughtUp([target]);
     expect(idsOf(await list(`typeId=${vip()}&search=b-7781`))).toEqual([target.id]);
   });
 });

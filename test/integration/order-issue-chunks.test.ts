@@ -5,6 +5,7 @@ import { getOrder } from '#shared/data/orders';
 import { readStock } from '#shared/data/stock';
 import { listOrderTickets } from '../support/stored-records.ts';
 import { clearFaults, failCalls, failures, watchCalls } from '../support/faults.ts';
+import { seedEvent } from '../support/factories/tickets.ts';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued, handToConsumer, issueBehindWebhook } from '../support/paid-order-issuing.ts';
 import { standInKeys, type StandInKeys, webhookRelay, type WebhookRelay } from '../support/stripe.ts';
@@ -12,7 +13,8 @@ import { standInKeys, type StandInKeys, webhookRelay, type WebhookRelay } from '
 /**
  * An order's tickets are issued together, as many as fit in one transaction (DynamoDB's 100 actions), the rest in
  * further transactions, each recorded on the order (shared/use-cases/orders/issue-order-tickets.ts). Ten tickets, the
- * most one order holds, take two.
+ * most one order holds, of an access package granting two other events (an entry per grant each) take two; ten plain
+ * ones fit in one (91 actions), their search entries being the stream consumer's, not the transaction's.
  */
 let keys: StandInKeys;
 let relay: WebhookRelay;
@@ -23,6 +25,9 @@ beforeAll(async () => {
 });
 afterAll(() => relay.close());
 afterEach(clearFaults);
+
+/** Two events an access package may grant entry to. */
+const twoOtherEvents = async () => [(await seedEvent()).id, (await seedEvent()).id];
 
 /** A transaction issuing tickets of an order: its record on the order (`issuedTickets`) is in it. */
 const issuing = (input: unknown) => JSON.stringify(input).includes('"#issued":"issuedTickets"');
@@ -38,8 +43,8 @@ async function stockOf(typeId: number) {
 }
 
 describe("an order's tickets issued in chunks", () => {
-  it('a paid order of ten: two transactions, each within 100 actions, the second activating it', async () => {
-    const waiting = await checkedOut(keys, relay, { quantity: 10, price: 10 });
+  it('a paid order of ten access passes: two transactions, each within 100 actions, the second activating it', async () => {
+    const waiting = await checkedOut(keys, relay, { quantity: 10, price: 10, grants: await twoOtherEvents() });
     const sent: number[] = [];
     const watch = watchCalls(db, ['TransactWriteItemsCommand']);
     await payAsBrowser(keys, waiting.intent);
@@ -56,7 +61,7 @@ describe("an order's tickets issued in chunks", () => {
   });
 
   it("stopped after its first chunk, the consumer's retry issues the rest, each ticket once", async () => {
-    const waiting = await checkedOut(keys, relay, { quantity: 10, price: 10 });
+    const waiting = await checkedOut(keys, relay, { quantity: 10, price: 10, grants: await twoOtherEvents() });
     const orderId = Number(waiting.orderId);
     const fault = failCalls(db, {
       commands: ['TransactWriteItemsCommand'],

@@ -26,6 +26,7 @@ export const OWN_STREAM_TABLES = [
   'redeliver',
   'redeliver-scope',
   'replay',
+  'search',
   'secrets',
   'webhooks',
 ] as const;

@@ -29,19 +29,21 @@ export interface CheckoutOptions {
   price?: number;
   currency?: string;
   shippingMethodId?: number;
+  /** The type is an access package: the other events it grants entry to. */
+  grants?: number[];
 }
 
 /** A checkout awaiting payment: its order, and the PaymentIntent whose events go to `relay`. */
 export async function checkedOut(
   keys: StandInKeys,
   relay: WebhookRelay,
-  { quantity = 1, price = 12.5, currency = 'EUR', shippingMethodId }: CheckoutOptions = {},
+  { quantity = 1, price = 12.5, currency = 'EUR', shippingMethodId, grants }: CheckoutOptions = {},
 ): Promise<PaidCheckout & { intent: { id: string; clientSecret: string }; reservationId: number; token: string }> {
   const event = await seedEvent({
     published: true,
     questions: [],
     currency,
-    ticketTypes: [{ name: 'Runner', price, total: 50 }],
+    ticketTypes: [{ name: 'Runner', price, total: 50, ...(grants && { grants }) }],
   });
   const typeId = event.ticketTypes[0]!.id;
   const customer = await newCustomer();
