@@ -13,6 +13,9 @@ import {
   markerEndAction,
   networkCountAction,
   networkGiveBackAction,
+  PROMO_USE,
+  promoGiveBackAction,
+  promoUseAction,
   type TransactItem,
 } from './hold-limits.ts';
 import { keys } from './keys.ts';
@@ -35,14 +38,16 @@ import { HoldRefused, holdAction, JOINED, releaseAction, shortTake } from './sto
  */
 
 /**
- * Writes a new hold: its due entry (`putDue`), then its stock takes, the reservation, the customer's marker (new,
- * or replacing a cool-down that ended) and its network's count, within `perNetwork`, in one transaction.
+ * Writes a new hold: its due entry (`putDue`), then its stock takes, its promo code's use (while its shard has one
+ * left), the reservation, the customer's marker (new, or replacing a cool-down that ended) and its network's count,
+ * within `perNetwork`, in one transaction.
  */
 export async function holdReservation(reservation: Reservation, perNetwork: number): Promise<void> {
   await putDue(reservation);
   const takes = reservation.takes.map(holdAction);
   const items: TransactItem[] = [
     ...takes,
+    ...(reservation.promo ? [promoUseAction(reservation.promo)] : []),
     {
       Put: {
         TableName: tableName(),
@@ -59,6 +64,7 @@ export async function holdReservation(reservation: Reservation, perNetwork: numb
     if (!(error instanceof TransactionCancelled)) throw error;
     const short = shortTake(error, reservation.takes);
     if (short) throw new HoldRefused({ take: short });
+    if (error.conditionFailed(PROMO_USE)) throw new HoldRefused({ promoUsedUp: true });
     if (error.conditionFailed('customer marker')) {
       // Judged at the hold's own instant, as its condition was: a cool-down ending meanwhile still refused it.
       const found = await customerHold(reservation.customerId, reservation.eventId, new Date(reservation.created));
@@ -127,13 +133,18 @@ async function moveReservation(
   }
 }
 
-/** What a hold's end writes beside the reservation's move: its marker, its due entry, its network's count. */
+/**
+ * What a hold's end writes beside the reservation's move: its marker, its due entry, its network's count, and, when it
+ * ends unpaid, its promo code's use given back (a paid order keeps it).
+ */
 function endingActions(reservation: Reservation, to: ReservationState, at: string): TransactItem[] {
   const counted = networkGiveBackAction(reservation, at);
+  const unpaid = to !== 'paid';
   return [
-    markerEndAction(reservation, to === 'paid' ? 'paid' : 'unpaid', at),
+    markerEndAction(reservation, unpaid ? 'unpaid' : 'paid', at),
     { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
     ...(counted ? [counted] : []),
+    ...(unpaid && reservation.promo ? [promoGiveBackAction(reservation.promo)] : []),
   ];
 }
 

@@ -26,7 +26,9 @@ const REQUESTS = [
   {
     request: 'POST /my-account/reservations',
     handler: 'functions/my-account/reservation-create.ts',
-    ceiling: 65,
+    // 65 before promo codes; a hold naming one reaches its rule, its reads and its use
+    // (promo-discount.ts, data/promo-codes.ts, domain/promo-code.ts) and the one pricing module (pricing.ts, pricing-schemas.ts).
+    ceiling: 70,
     goal: 25,
   },
   { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 52, goal: 30 },
