@@ -297,6 +297,8 @@ describe('a hold with a promo code', () => {
     const path = `${codesOf(event.id)}/${code.id}`;
     expect((await call('DELETE', path, { token })).body.reason).toBe('promo_code_in_use');
 
+    const narrowed = await call('PATCH', path, { token, body: { typeIds: [typeId] } });
+    expect(narrowed.body.data).toMatchObject({ typeIds: [typeId], uses: 1 });
     const lowered = await call('PATCH', path, { token, body: { maxUses: 1 } });
     expect(lowered.status).toBe(200);
     expect((await reserve(unusedCustomerId(), line)).body.reason).toBe('promo_code_used_up');
