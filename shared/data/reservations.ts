@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
   HOLDING_STATES,
+  type PromoUse,
   statesBefore,
   type Reservation,
   type ReservationState,
@@ -257,14 +258,19 @@ export async function checkOutHold(
 }
 
 /**
- * A late payment's second chance: the reservation lapsed or was released, so its stock went back; the
- * same quantities are held again from what is left now (`takes`, planned by the caller from a fresh
- * read), all or nothing, with `with` (the order's record of them) in the same transaction. False when a shard
- * no longer has what was read, or a `with` item moved.
+ * A late payment's second chance: the reservation lapsed or was released, so its stock and its promo code's use went
+ * back; the same quantities are held again from what is left now (`takes`, planned by the caller from a fresh
+ * read), and the use taken again from the shard it went back to (`promo`), all or nothing, with `with` (the order's
+ * record of them) in the same transaction. False when a shard no longer has what was read (or the code's shard its
+ * use: the payment is then refunded, as when the tickets are gone), or a `with` item moved.
  */
-export async function holdAgain(takes: readonly StockTake[], with_: readonly TransactItem[] = []): Promise<boolean> {
+export async function holdAgain(
+  takes: readonly StockTake[],
+  with_: readonly TransactItem[] = [],
+  promo?: PromoUse,
+): Promise<boolean> {
   try {
-    await transactWrite([...takes.map(holdAction), ...with_]);
+    await transactWrite([...takes.map(holdAction), ...(promo ? [promoUseAction(promo)] : []), ...with_]);
     return true;
   } catch (error) {
     if (error instanceof TransactionCancelled) return false;

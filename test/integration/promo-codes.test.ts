@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { findTicketType } from '#shared/data/events';
+import { getOrder } from '#shared/data/orders';
 import { readAllUses } from '#shared/data/promo-codes';
 import { readStock } from '#shared/data/stock';
 import type { NewEvent } from '#shared/domain/event';
@@ -11,6 +12,15 @@ import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
 import { newCustomer, unusedCustomerId } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
+import { claimedThenIssued } from '../support/paid-order-issuing.ts';
+import {
+  confirmAsBrowser,
+  type StandInKeys,
+  standInControl,
+  standInKeys,
+  type WebhookRelay,
+  webhookRelay,
+} from '../support/stripe.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
@@ -309,5 +319,74 @@ describe('a hold with a promo code', () => {
     expect(below.status).toBe(409);
     expect(below.body).toMatchObject({ reason: 'max_uses_below_uses', uses: 2 });
     expect(await usesOf(code)).toBe(2);
+  });
+});
+
+describe("a late payment of a hold whose code's use went back", () => {
+  let keys: StandInKeys;
+  let relay: WebhookRelay;
+  beforeAll(async () => {
+    keys = await standInKeys();
+    relay = await webhookRelay();
+  });
+  afterAll(() => relay.close());
+
+  /** A buyer's hold with `code`, checked out and paid with Stripe's events held back, then released by the buyer. */
+  async function paidAfterRelease(eventId: number, typeId: number, code: string) {
+    const customer = await newCustomer();
+    const token = await customerToken(customer.id, { email: customer.email });
+    const held = await call('POST', RESERVATIONS, {
+      token,
+      body: { eventId, lines: [{ typeId, quantity: 1 }], promoCode: code },
+    });
+    expect(held.status, held.raw).toBe(201);
+    const checkout = await call('POST', `${RESERVATIONS}/${held.body.data.id}/checkout`, {
+      token,
+      body: { attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }] },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(checkout.status, checkout.raw).toBe(201);
+    const { order, payment } = checkout.body.data;
+    const intent = { id: payment.clientSecret.split('_secret_')[0]!, clientSecret: payment.clientSecret };
+    await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url, delayMs: 3_600_000 });
+    await confirmAsBrowser(keys, intent, 'pm_card_visa');
+    await standInControl(keys, 'POST', 'settle');
+    expect((await call('DELETE', `${RESERVATIONS}/${held.body.data.id}`, { token })).body.data.status).toBe('released');
+    return {
+      orderId: Number(order.id),
+      release: () => standInControl(keys, 'POST', `release?payment_intent=${intent.id}`),
+    };
+  }
+
+  it('takes the use again with the tickets when it is still free', async () => {
+    const event = await onSale();
+    const typeId = event.ticketTypes[0]!.id;
+    const code = (await addCode(event.id, { percentOff: 20, maxUses: 1 })).body.data;
+    const late = await paidAfterRelease(event.id, typeId, code.code);
+    expect(await usesOf(code)).toBe(0);
+    await late.release();
+    expect((await claimedThenIssued(late.orderId)).status).toBe('active');
+    expect(await usesOf(code)).toBe(1);
+  });
+
+  it('is refunded in full when another hold took the use meanwhile, so the code is never used past maxUses', async () => {
+    const event = await onSale();
+    const typeId = event.ticketTypes[0]!.id;
+    const code = (await addCode(event.id, { percentOff: 20, maxUses: 1 })).body.data;
+    const late = await paidAfterRelease(event.id, typeId, code.code);
+    const other = await reserve(unusedCustomerId(), {
+      eventId: event.id,
+      lines: [{ typeId, quantity: 1 }],
+      promoCode: code.code,
+    });
+    expect(other.status).toBe(201);
+    await late.release();
+    await claimedThenIssued(late.orderId);
+    const refunded = (await getOrder(late.orderId))!;
+    expect(refunded.status).toBe('refunded');
+    // 25.50 less 20 %: 20.40 paid, and all of it back.
+    expect(refunded.transactions.map((transaction) => transaction.amount)).toEqual([20.4, -20.4]);
+    expect(await usesOf(code)).toBe(1);
+    expect(await stockOf(typeId)).toMatchObject({ held: 1 });
   });
 });
