@@ -238,6 +238,9 @@ describe('a hold with a promo code', () => {
     }
     expect(await stockOf(runner)).toMatchObject({ held: 1, left: 999 });
     expect(await usesOf(once)).toBe(1);
+    // An unknown event is refused as one, whatever code it names (the code is judged after the event).
+    const unknown = await reserve(unusedCustomerId(), { ...line, eventId: 999_999_999, promoCode: 'NO-SUCH-CODE' });
+    expect(unknown.status).toBe(400);
     // A code another event has is not this event's.
     const other = (await addCode((await onSale()).id, { percentOff: 5 })).body.data;
     expect((await reserve(unusedCustomerId(), { ...line, promoCode: other.code })).body.reason).toBe(

@@ -11,15 +11,24 @@ import { Conflict } from '../../errors.ts';
  * the hold's types is one of its `typeIds`), `promo_code_used_up` (every use taken by holds and paid orders).
  */
 
-/** The event's code named by the buyer, whatever its case; an unknown one is 409 `promo_code_invalid`. */
-export async function promoCodeNamed(eventId: number, code: string): Promise<PromoCode> {
-  const promo = await findPromoCode(eventId, code);
-  if (!promo) throw refused('promo_code_invalid', code, 'is not a code of this event');
-  return promo;
-}
+/**
+ * The event's code named by the buyer, whatever its case (none: no such code). Read beside the event, and judged only
+ * after it (`promoDiscount`), so a hold of an unknown event is refused as one whatever code it names.
+ */
+export const promoCodeNamed = (eventId: number, code: string): Promise<PromoCode | undefined> =>
+  findPromoCode(eventId, code);
 
-/** The discount `promo` gives a hold of `typeIds` at `at` (pricing.ts prices it), or its 409. */
-export function promoDiscount(promo: PromoCode, at: Date, typeIds: readonly number[]): Discount {
+/**
+ * The discount the code `named` (read as `promo`) gives a hold of `typeIds` at `at` (pricing.ts prices it), or its
+ * 409: `promo_code_invalid` when the event has no such code.
+ */
+export function promoDiscount(
+  named: string,
+  promo: PromoCode | undefined,
+  at: Date,
+  typeIds: readonly number[],
+): Discount {
+  if (!promo) throw refused('promo_code_invalid', named, 'is not a code of this event');
   const refusal = promoRefusal(promo, at, typeIds);
   if (refusal === 'promo_code_invalid') throw refused(refusal, promo.code, 'is not valid now');
   if (refusal) throw refused(refusal, promo.code, 'applies to none of the ticket types held');

@@ -75,13 +75,8 @@ export async function createReservation(customerId: number, network: string, req
     });
   const caps = holdCaps(event);
   checkCaps(quantity, caps);
-  const discount =
-    promo &&
-    promoDiscount(
-      promo,
-      at,
-      request.lines.map((line) => line.typeId),
-    );
+  const typeIds = request.lines.map((line) => line.typeId);
+  const discount = request.promoCode === undefined ? undefined : promoDiscount(request.promoCode, promo, at, typeIds);
   const plan = async () => ({ takes: await planStock(request, byId), use: promo && (await planPromoUse(promo)) });
   // The customer's marker, the stock and the code's uses are read at once; a standing hold is refused before a
   // sold-out type.
