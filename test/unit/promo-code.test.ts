@@ -30,7 +30,7 @@ describe('promo code rules', () => {
     // 6 used of a new limit of 10: 4 left, spread over 3 shards (one new).
     const caps = recappedShards(shards, 3, 10)!;
     expect(caps).toEqual([7, 2, 1]);
-    expect(caps.reduce((sum, cap) => sum + cap, 0)).toBe(10);
+    expect(caps.reduce<number>((sum, cap) => sum + (cap ?? 0), 0)).toBe(10);
     expect(recappedShards(shards, 2, 6)).toEqual([5, 1]);
     expect(recappedShards(shards, 2, 5)).toBeUndefined();
     expect(recappedShards(shards, 2, null)).toEqual([null, null]);

@@ -101,8 +101,7 @@ async function codeOf(caller: Caller, eventId: number, codeId: number) {
 
 /** The code as changed: a lower `maxUses` than its uses taken now is 409 `max_uses_below_uses`. */
 export async function updatePromoCodeFor(caller: Caller, eventId: number, codeId: number, body: PromoCodePatchBody) {
-  const { event } = await codeOf(caller, eventId, codeId);
-  await checkAgainst(event, body);
+  await checkAgainst(await eventFor(caller, eventId), body);
   return readDecideWrite({
     subject: `Promo code ${codeId}`,
     read: async () => {
