@@ -114,6 +114,11 @@ const table = [
   { method: 'POST', path: '/events/{id}/waivers', handler: 'events/waiver-create', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] } },
   { method: 'PATCH', path: '/events/{id}/waivers/{waiverId}', handler: 'events/waiver-update', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem'] } },
   { method: 'DELETE', path: '/events/{id}/waivers/{waiverId}', handler: 'events/waiver-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'] } },
+  // Ours (shared/README.md "Promo codes"): an event's discount codes, their uses counted on shards a hold takes from.
+  { method: 'POST', path: '/events/{id}/promo-codes', handler: 'events/promo-code-create', auth: admin('events:write'), uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] } },
+  { method: 'GET', path: '/events/{id}/promo-codes', handler: 'events/promo-code-list', auth: admin('events:read'), uses: { table: ['GetItem', 'BatchGetItem', 'Query'] } },
+  { method: 'PATCH', path: '/events/{id}/promo-codes/{codeId}', handler: 'events/promo-code-update', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] } },
+  { method: 'DELETE', path: '/events/{id}/promo-codes/{codeId}', handler: 'events/promo-code-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'] } },
 
   // Orders: staff sell at the box office, read an event's orders and cancel one (its tickets, inventory, the buyer mailed).
   { method: 'GET', path: '/orders', handler: 'orders/list', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'] } },

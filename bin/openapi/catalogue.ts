@@ -8,6 +8,7 @@ import { GATE, GATE_TAG } from './catalogue/gate.ts';
 import { MY_ACCOUNT, MY_ACCOUNT_TAG } from './catalogue/my-account.ts';
 import { RESERVATIONS } from './catalogue/reservations.ts';
 import { PAYMENTS, PAYMENTS_TAG } from './catalogue/payments.ts';
+import { PROMO_CODES } from './catalogue/promo-codes.ts';
 import { ORDERS, ORDERS_TAG } from './catalogue/orders.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
 import { TICKET, TICKET_TAG } from './catalogue/ticket.ts';
@@ -60,6 +61,7 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...WEBHOOKS,
   ...EVENTS,
   ...EVENT_PARTS,
+  ...PROMO_CODES,
   ...PAYMENTS,
   ...ORDERS,
 };

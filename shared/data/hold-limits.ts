@@ -1,14 +1,15 @@
 import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Reservation } from '../domain/reservation.ts';
+import type { PromoUse, Reservation } from '../domain/reservation.ts';
 import { HOLD_COOL_DOWN_SECONDS, heldQuantity } from '../domain/hold-limits.ts';
-import { db, tableName } from './client.ts';
+import { db, labelled, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
  * The items that bound what a customer and a network hold of an event (README.md here, "Reservations"), each
  * written in the transaction of the hold or of its end (reservations.ts): the customer's marker (one holding
  * reservation per customer and event, then their cool-down after one that ended unpaid) and the network's count of
- * held tickets (conditional on the event's cap, given back by the move that ends the hold).
+ * held tickets (conditional on the event's cap, given back by the move that ends the hold); and the promo code's use
+ * it takes (promo-codes.ts: a shard of the code's uses, conditional on its cap, given back when it ends unpaid).
  */
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -122,3 +123,31 @@ export function networkGiveBackAction(reservation: Reservation, at: string): Tra
     },
   };
 }
+
+/** The label of a hold's use (client.ts `labelled`): its condition failed when the shard's uses ran out first. */
+export const PROMO_USE = 'promo use';
+
+/** A hold's use: one more `used` on its shard, only while the shard exists and is under its cap. */
+export const promoUseAction = (use: PromoUse) =>
+  labelled(PROMO_USE, {
+    Update: {
+      TableName: tableName(),
+      Key: keys.promoUses(use.codeId, use.shard),
+      UpdateExpression: 'SET #used = #used + :one',
+      ConditionExpression: 'attribute_exists(#used) AND (attribute_not_exists(#cap) OR #used < #cap)',
+      ExpressionAttributeNames: { '#used': 'used', '#cap': 'cap' },
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  });
+
+/** A hold's end unpaid gives its use back to the shard it came from (a code with uses taken is never deleted). */
+export const promoGiveBackAction = (use: PromoUse) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.promoUses(use.codeId, use.shard),
+    UpdateExpression: 'SET #used = #used - :one',
+    ConditionExpression: '#used >= :one',
+    ExpressionAttributeNames: { '#used': 'used' },
+    ExpressionAttributeValues: { ':one': 1 },
+  },
+});

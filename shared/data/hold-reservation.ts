@@ -1,7 +1,14 @@
 import type { Reservation } from '../domain/reservation.ts';
 import { keys } from './keys.ts';
 import { labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
-import { customerHold, customerMarkerAction, networkCountAction, type TransactItem } from './hold-limits.ts';
+import {
+  customerHold,
+  customerMarkerAction,
+  networkCountAction,
+  PROMO_USE,
+  promoUseAction,
+  type TransactItem,
+} from './hold-limits.ts';
 import { putDue } from './reservation-due.ts';
 import { HoldRefused, holdAction, shortTake } from './stock.ts';
 
@@ -11,14 +18,16 @@ import { HoldRefused, holdAction, shortTake } from './stock.ts';
  */
 
 /**
- * Writes a new hold: its due entry (`putDue`), then its stock takes, the reservation, the customer's marker (new,
- * or replacing a cool-down that ended) and its network's count, within `perNetwork`, in one transaction.
+ * Writes a new hold: its due entry (`putDue`), then its stock takes, its promo code's use (while its shard has one
+ * left), the reservation, the customer's marker (new, or replacing a cool-down that ended) and its network's count,
+ * within `perNetwork`, in one transaction.
  */
 export async function holdReservation(reservation: Reservation, perNetwork: number): Promise<void> {
   await putDue(reservation);
   const takes = reservation.takes.map(holdAction);
   const items: TransactItem[] = [
     ...takes,
+    ...(reservation.promo ? [promoUseAction(reservation.promo)] : []),
     {
       Put: {
         TableName: tableName(),
@@ -35,6 +44,7 @@ export async function holdReservation(reservation: Reservation, perNetwork: numb
     if (!(error instanceof TransactionCancelled)) throw error;
     const short = shortTake(error, reservation.takes);
     if (short) throw new HoldRefused({ take: short });
+    if (error.conditionFailed(PROMO_USE)) throw new HoldRefused({ promoUsedUp: true });
     if (error.conditionFailed('customer marker')) {
       // Judged at the hold's own instant, as its condition was: a cool-down ending meanwhile still refused it.
       const found = await customerHold(reservation.customerId, reservation.eventId, new Date(reservation.created));

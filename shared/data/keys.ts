@@ -2,6 +2,7 @@ import { countKeys } from './count-keys.ts';
 import { customerKeys } from './customer-keys.ts';
 import { eventAdminKeys } from './event-admin-keys.ts';
 import { placedIn, type SortCondition } from './key-conditions.ts';
+import { promoCodeKeys } from './promo-code-keys.ts';
 import {
   INDEX_SHARDS,
   lower,
@@ -249,6 +250,7 @@ export const keys = {
   ...customerKeys,
   ...eventAdminKeys,
   ...countKeys,
+  ...promoCodeKeys,
 
   /** A ticket's required waivers: Query the event's partition by the event-wide prefix and by its type's. */
   waiver: (eventId: number, ticketTypeId: number | null, id: number): Key => ({

@@ -1,13 +1,20 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
   HOLDING_STATES,
+  type PromoUse,
   statesBefore,
   type Reservation,
   type ReservationState,
   type StockTake,
 } from '../domain/reservation.ts';
 import { db, labelled, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
-import { markerEndAction, networkGiveBackAction, type TransactItem } from './hold-limits.ts';
+import {
+  markerEndAction,
+  networkGiveBackAction,
+  promoGiveBackAction,
+  promoUseAction,
+  type TransactItem,
+} from './hold-limits.ts';
 import { keys } from './keys.ts';
 import { readDecideWrite } from './read-decide-write.ts';
 import { dueItem, dueKey } from './reservation-due.ts';
@@ -85,13 +92,18 @@ async function moveReservation(
   }
 }
 
-/** What a hold's end writes beside the reservation's move: its marker, its due entry, its network's count. */
+/**
+ * What a hold's end writes beside the reservation's move: its marker, its due entry, its network's count, and, when it
+ * ends unpaid, its promo code's use given back (a paid order keeps it).
+ */
 function endingActions(reservation: Reservation, to: ReservationState, at: string): TransactItem[] {
   const counted = networkGiveBackAction(reservation, at);
+  const unpaid = to !== 'paid';
   return [
-    markerEndAction(reservation, to === 'paid' ? 'paid' : 'unpaid', at),
+    markerEndAction(reservation, unpaid ? 'unpaid' : 'paid', at),
     { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
     ...(counted ? [counted] : []),
+    ...(unpaid && reservation.promo ? [promoGiveBackAction(reservation.promo)] : []),
   ];
 }
 
@@ -204,14 +216,19 @@ export async function checkOutHold(
 }
 
 /**
- * A late payment's second chance: the reservation lapsed or was released, so its stock went back; the
- * same quantities are held again from what is left now (`takes`, planned by the caller from a fresh
- * read), all or nothing, with `with` (the order's record of them) in the same transaction. False when a shard
- * no longer has what was read, or a `with` item moved.
+ * A late payment's second chance: the reservation lapsed or was released, so its stock and its promo code's use went
+ * back; the same quantities are held again from what is left now (`takes`, planned by the caller from a fresh
+ * read), and the use taken again from the shard it went back to (`promo`), all or nothing, with `with` (the order's
+ * record of them) in the same transaction. False when a shard no longer has what was read (or the code's shard its
+ * use: the payment is then refunded, as when the tickets are gone), or a `with` item moved.
  */
-export async function holdAgain(takes: readonly StockTake[], with_: readonly TransactItem[] = []): Promise<boolean> {
+export async function holdAgain(
+  takes: readonly StockTake[],
+  with_: readonly TransactItem[] = [],
+  promo?: PromoUse,
+): Promise<boolean> {
   try {
-    await transactWrite([...takes.map(holdAction), ...with_]);
+    await transactWrite([...takes.map(holdAction), ...(promo ? [promoUseAction(promo)] : []), ...with_]);
     return true;
   } catch (error) {
     if (error instanceof TransactionCancelled) return false;

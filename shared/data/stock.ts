@@ -240,12 +240,18 @@ export const stockDeleteActions = (typeId: number, shards: readonly CountedShard
   }));
 
 /**
- * The hold failed: a shard no longer has what was read (`take`), the customer holds one already (`existing`) or
- * is cooling down after one (`coolsUntil`), or their network holds its cap (`networkFull`).
+ * The hold failed: a shard no longer has what was read (`take`), its promo code's shard no longer has a use
+ * (`promoUsedUp`), the customer holds one already (`existing`) or is cooling down after one (`coolsUntil`), or their
+ * network holds its cap (`networkFull`).
  */
 export class HoldRefused extends Error {
   constructor(
-    readonly refusal: { take: StockTake } | { existing: number } | { coolsUntil: string } | { networkFull: true },
+    readonly refusal:
+      | { take: StockTake }
+      | { promoUsedUp: true }
+      | { existing: number }
+      | { coolsUntil: string }
+      | { networkFull: true },
   ) {
     super('The hold was refused.');
   }

@@ -201,6 +201,8 @@ export type ShippingCharge = Parameters<typeof shippingCharge>[0];
 
 export interface ReservationAmounts {
   tickets: number;
+  /** A promo code's discount off the tickets (0 without one). */
+  discount: number;
   shipping: number;
   total: number;
   currency: string;
@@ -227,12 +229,24 @@ export function priceLine(
 export const shippingFor = (method: ShippingCharge | undefined, tickets: number, currency: string): number =>
   method ? shippingCharge(method, tickets, currency) : 0;
 
-export function amountsOf(lines: readonly ReservationLine[], shipping: number, currency: string): ReservationAmounts {
+export function amountsOf(
+  lines: readonly ReservationLine[],
+  shipping: number,
+  currency: string,
+  discount = 0,
+): ReservationAmounts {
   const tickets = addAmounts(
     lines.map((line) => line.amount),
     currency,
   );
-  return { tickets, shipping, total: addAmounts([tickets, shipping], currency), currency };
+  return { tickets, discount, shipping, total: addAmounts([tickets, -discount, shipping], currency), currency };
+}
+
+/** The promo code's use a hold takes (shared/domain/promo-code.ts): which code, and the shard it is given back to. */
+export interface PromoUse {
+  codeId: number;
+  code: string;
+  shard: number;
 }
 
 /** A reservation as stored and answered. */
@@ -255,6 +269,8 @@ export interface Reservation {
   orderId?: number;
   /** The network it was held from, whose count of held tickets it is part of until it ends (none before the caps). */
   network?: string;
+  /** The promo code's use it holds (given back to the same shard when it ends unpaid). */
+  promo?: PromoUse;
 }
 
 /** What the customer sees of their reservation (the stock's shards are ours). */
@@ -266,7 +282,8 @@ export function toReservationView(reservation: Reservation) {
     updated: _updated,
     orderId: _order,
     network: _network,
+    promo,
     ...view
   } = reservation;
-  return view;
+  return { ...view, promoCode: promo?.code ?? null };
 }

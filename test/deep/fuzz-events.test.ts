@@ -2,6 +2,7 @@ import { vi } from 'vitest';
 import { createEvent } from '#shared/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
 import { createWaiver } from '#shared/data/waivers';
+import { createPromoCodeFor } from '#shared/use-cases/events/promo-codes';
 import { routes } from '#shared/routes';
 import { seedTickets } from '../support/factories/tickets.ts';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
@@ -47,12 +48,20 @@ fuzzFile({
     const waivers = await Promise.all(
       events.map((event) => createWaiver({ eventId: event.id, title: 'W', text: 'w' })),
     );
+    // Two codes an event, one of them used by no hold (a DELETE of it goes through), the other limited.
+    const codes = await Promise.all(
+      events.flatMap((event, i) => [
+        createPromoCodeFor(admin, event.id, { code: `FUZZ-${i}-A`, percentOff: 10 }),
+        createPromoCodeFor(admin, event.id, { code: `FUZZ-${i}-B`, amountOff: 5, maxUses: 3 }),
+      ]),
+    );
     const parts: Record<string, number[]> = {
       typeId: typeIds,
       waveId: events.flatMap((event) => event.waveTimes.map((wave) => wave.id)),
       teamId: events.flatMap((event) => event.teams.map((team) => team.id)),
       questionId: events.flatMap((event) => event.questions.map((question) => question.id)),
       waiverId: waivers.map((waiver) => waiver.id),
+      codeId: codes.map((code) => code.id),
     };
     return {
       admin,
@@ -74,9 +83,9 @@ fuzzFile({
       key: /^SEQUENCE#TICKET_TYPE\|/,
       reason: 'an id drawn before a refused transaction',
     },
-    ...['wave-times', 'questions', 'waivers', 'teams'].map((part) => ({
+    ...['wave-times', 'questions', 'waivers', 'teams', 'promo-codes'].map((part) => ({
       route: `POST /events/{id}/${part}`,
-      key: /^SEQUENCE#(WAVE|QUESTION|ANSWER_OPTION|WAIVER|TEAM)\|/,
+      key: /^SEQUENCE#(WAVE|QUESTION|ANSWER_OPTION|WAIVER|TEAM|PROMO_CODE)\|/,
       reason: 'an id drawn before a refused transaction',
     })),
     {

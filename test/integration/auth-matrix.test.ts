@@ -506,6 +506,8 @@ function eventsScopeCell(row: RouteRow): Cell {
     'PATCH /events/{id}/questions/{questionId}': { text: 'Mallory?' },
     'POST /events/{id}/waivers': { title: 'Mallory', text: 'Mallory' },
     'PATCH /events/{id}/waivers/{waiverId}': { title: 'Mallory' },
+    'POST /events/{id}/promo-codes': { code: 'MALLORY', percentOff: 100 },
+    'PATCH /events/{id}/promo-codes/{codeId}': { percentOff: 100 },
   };
   return {
     says: '404 "Event <id> not found." for another event; the event is unchanged',
@@ -513,7 +515,7 @@ function eventsScopeCell(row: RouteRow): Cell {
       const url = `/api/v2${row.path
         .replace('{id}', String(world.eventA))
         .replace('{typeId}', String(world.typeA))
-        .replace(/\{(teamId|waveId|questionId|waiverId)\}/, '1')}`;
+        .replace(/\{(teamId|waveId|questionId|waiverId|codeId)\}/, '1')}`;
       const read = () => call('GET', `/api/v2/events/${world.eventA}`, { token: world.unscoped });
       const before = await read();
       const body = bodies[routeKey(row)];
@@ -673,7 +675,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('has an expectation for every route and every kind of caller', () => {
-  // The spec's 55 and ours: POST /my-account/claim and sign-up, the buyer's shipping methods and an event's questions, the ticket PDF, the ten webhook routes, the gate's two, the twenty-one events routes, the three reservation routes and the checkout, Stripe's webhook and the staff's four order routes (test/unit/routes.test.ts names them).
-  expect(routes).toHaveLength(102);
+  // The spec's 55 and ours: POST /my-account/claim and sign-up, the buyer's shipping methods and an event's questions, the ticket PDF, the ten webhook routes, the gate's two, the twenty-one events routes and an event's four promo-code routes, the three reservation routes and the checkout, Stripe's webhook and the staff's four order routes (test/unit/routes.test.ts names them).
+  expect(routes).toHaveLength(106);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

@@ -18,6 +18,8 @@ const DECLARATIONS = new Set([
   'shared/data/event-admin-keys.ts',
   // An event's sharded counts (statistics, purchase counts), apart from keys.ts for its length.
   'shared/data/count-keys.ts',
+  // Promo codes and their uses' shards, apart from keys.ts for its length.
+  'shared/data/promo-code-keys.ts',
   // The public rows' partition patterns (IAM StringLike), apart from keys.ts for its length.
   'shared/data/partition-patterns.ts',
   'shared/data/key-parts.ts',

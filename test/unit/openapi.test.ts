@@ -255,6 +255,7 @@ describe('the success answers', () => {
             'DELETE /events/{id}/wave-times/{waveId}',
             'DELETE /events/{id}/questions/{questionId}',
             'DELETE /events/{id}/waivers/{waiverId}',
+            'DELETE /events/{id}/promo-codes/{codeId}',
           ].includes(routeKey(row)),
       );
     }

@@ -26,7 +26,9 @@ const REQUESTS = [
   {
     request: 'POST /my-account/reservations',
     handler: 'functions/my-account/reservation-create.ts',
-    ceiling: 29,
+    // A hold naming a promo code reaches its rule, its reads and its use (promo-discount.ts, data/promo-codes.ts,
+    // domain/promo-code.ts) and the pricing module (pricing.ts, pricing-schemas.ts): 29 before them.
+    ceiling: 34,
     goal: 25,
   },
   { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 37, goal: 30 },

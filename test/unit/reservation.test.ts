@@ -68,14 +68,26 @@ describe('reservation rules (shared/domain/reservation.ts)', () => {
       priceLine({ id: 2, name: 'B', price: 19.99 }, 1, 4, 'GBP'),
     ];
     expect(lines.map((line) => line.amount)).toEqual([0.3, 19.99]);
-    expect(amountsOf(lines, 0.5, 'GBP')).toEqual({ tickets: 20.29, shipping: 0.5, total: 20.79, currency: 'GBP' });
+    expect(amountsOf(lines, 0.5, 'GBP')).toEqual({
+      tickets: 20.29,
+      discount: 0,
+      shipping: 0.5,
+      total: 20.79,
+      currency: 'GBP',
+    });
     // In the event's own minor units: yen have none, dinars three decimals.
     const yen = [priceLine({ id: 3, name: 'C', price: 1500 }, 3, null, 'JPY')];
     expect(
       amountsOf(yen, shippingFor({ charge: 500, twoPlusCharge: 100, chargeType: 'per_ticket' }, 3, 'JPY'), 'JPY'),
-    ).toEqual({ tickets: 4500, shipping: 700, total: 5200, currency: 'JPY' });
+    ).toEqual({ tickets: 4500, discount: 0, shipping: 700, total: 5200, currency: 'JPY' });
     const dinars = [priceLine({ id: 4, name: 'D', price: 1.25 }, 3, null, 'KWD')];
-    expect(amountsOf(dinars, 0.5, 'KWD')).toEqual({ tickets: 3.75, shipping: 0.5, total: 4.25, currency: 'KWD' });
+    expect(amountsOf(dinars, 0.5, 'KWD')).toEqual({
+      tickets: 3.75,
+      discount: 0,
+      shipping: 0.5,
+      total: 4.25,
+      currency: 'KWD',
+    });
   });
 
   it('is on sale only while published, from onSaleDate and before cutOff', () => {

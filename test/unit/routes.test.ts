@@ -97,6 +97,11 @@ const OUR_ROUTES = [
   'POST /events/{id}/waivers',
   'PATCH /events/{id}/waivers/{waiverId}',
   'DELETE /events/{id}/waivers/{waiverId}',
+  // An event's discount codes, which buyers name on their hold (shared/README.md "Promo codes").
+  'POST /events/{id}/promo-codes',
+  'GET /events/{id}/promo-codes',
+  'PATCH /events/{id}/promo-codes/{codeId}',
+  'DELETE /events/{id}/promo-codes/{codeId}',
   'GET /orders',
   'POST /orders',
   'GET /orders/{id}',

@@ -24,6 +24,9 @@ export const NewReservationBody = z.strictObject({
       z.maxLength(MAX_RESERVATION_LINES, `must hold at most ${MAX_RESERVATION_LINES} lines`),
     ),
   shippingMethodId: z.optional(bodyId('shippingMethodId')),
+  promoCode: z.optional(
+    z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(32, 'must be at most 32 characters')),
+  ),
 });
 export type NewReservationBody = z.output<typeof NewReservationBody>;
 
@@ -48,6 +51,13 @@ export const ReservationResource = z
       }),
     ),
     shippingMethodId: z.nullable(z.int()),
-    amounts: z.strictObject({ tickets: amount(), shipping: amount(), total: amount(), currency: z.string() }),
+    amounts: z.strictObject({
+      tickets: amount(),
+      discount: amount(),
+      shipping: amount(),
+      total: amount(),
+      currency: z.string(),
+    }),
+    promoCode: z.nullable(z.string().check(z.describe('The promo code the hold uses, as its event spells it.'))),
   })
   .check(z.describe('Tickets of one event held for the customer until `expiresAt`.'));

@@ -109,7 +109,8 @@ async function takeAgain(order: Order, reservation: Reservation): Promise<StockT
     if (!planned) return noTakes(order);
     takes.push(...planned);
   }
-  if (await holdAgain(takes, [orderTakesAction(order.id, takes)])) return takes;
+  // A code's use went back with the hold: taken again with the places, or the payment is refunded (never past maxUses).
+  if (await holdAgain(takes, [orderTakesAction(order.id, takes)], reservation.promo)) return takes;
   // A shard was emptied meanwhile, or another call recorded first.
   return (await getOrder(order.id))?.checkout?.takes ?? noTakes(order);
 }

@@ -1,4 +1,5 @@
 import type { TicketType } from '../../domain/event.ts';
+import { type Discount, priceReservation } from '../../domain/pricing.ts';
 import {
   amountsOf,
   priceLine,
@@ -11,23 +12,38 @@ import { Conflict } from '../../errors.ts';
 import { chargeLimitProblem, chargeLimits, formatAmount, toMajor, toMinor } from '../../money.ts';
 
 /**
- * A hold's prices, from the server only (the client sends no amount): each line by its type's price, the shipping by
- * the method's charges, in the event's currency; refused (409) before anything is held when the currency cannot take
- * the method's charge or Stripe could not charge the total.
+ * A hold's prices, from the server only (the client sends no amount): each line by its type's price, a promo code's
+ * `discount` off the tickets, the shipping by the method's charges, in the event's currency; refused (409) before
+ * anything is held when the currency cannot take the method's charge or Stripe could not charge the total.
  */
 export function priceHold(
   requested: readonly { typeId: number; quantity: number; waveTimeId?: number }[],
   types: ReadonlyMap<number, TicketType>,
   method: ShippingMethod | undefined,
   currency: string,
+  discount?: Discount,
 ): { lines: ReservationLine[]; amounts: ReservationAmounts } {
   const lines = requested.map((line) =>
     priceLine(types.get(line.typeId)!, line.quantity, line.waveTimeId ?? null, currency),
   );
   const quantity = requested.reduce((sum, line) => sum + line.quantity, 0);
-  const amounts = amountsOf(lines, shippingIn(method, quantity, currency), currency);
+  const off = discount ? discountOff(lines, discount, currency) : 0;
+  const amounts = amountsOf(lines, shippingIn(method, quantity, currency), currency, off);
   checkChargeable(amounts);
   return { lines, amounts };
+}
+
+/**
+ * The discount off the lines by the one pricing rule (shared/domain/pricing.ts: a percentage of each applicable
+ * line, or an amount spread over them, never below 0), in major units.
+ */
+function discountOff(lines: readonly ReservationLine[], discount: Discount, currency: string): number {
+  const priced = priceReservation({
+    currency,
+    lines: lines.map(({ typeId, quantity, unitPrice }) => ({ typeId, quantity, unitPrice })),
+    discount,
+  });
+  return toMajor(priced.amounts.discount, currency);
 }
 
 /**

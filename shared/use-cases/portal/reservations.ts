@@ -22,6 +22,7 @@ import { ConcurrentUpdate, Conflict, NotFound, ValidationError, type FieldProble
 import { accessibleEvent } from './accessible-event.ts';
 import { priceHold } from './hold-prices.ts';
 import { planStock } from './hold-stock.ts';
+import { planPromoUse, promoCodeNamed, promoDiscount } from './promo-discount.ts';
 
 /**
  * A network's reservations per minute (a household or office behind one address shares it). A customer has no
@@ -35,6 +36,7 @@ export interface ReservationRequest {
   eventId: number;
   lines: { typeId: number; quantity: number; waveTimeId?: number }[];
   shippingMethodId?: number;
+  promoCode?: string;
 }
 
 const sequence = 'RESERVATION';
@@ -46,17 +48,20 @@ const sequence = 'RESERVATION';
  * refused with 400 (an event the customer cannot access, as a missing one; a type, wave or shipping method not of
  * the event) or 409 `not_on_sale` (an unpublished event is that only to a customer who holds an order of it),
  * `max_per_order`, `hold_limit_customer`, `reservation_exists`, `hold_cool_down`, `hold_limit_network`, `sold_out`,
- * `amount_below_minimum`, `amount_above_maximum`, `shipping_charge_not_in_currency`; nothing is held then.
+ * `amount_below_minimum`, `amount_above_maximum`, `shipping_charge_not_in_currency`, or a promo code's
+ * `promo_code_invalid`, `promo_code_not_applicable`, `promo_code_used_up` (promo-discount.ts); nothing is held then.
+ * A code's discount lowers the tickets' amount, and the hold takes one of its uses in its own transaction.
  */
 export async function createReservation(customerId: number, network: string, request: ReservationRequest) {
   await requireSlots(
     [{ ...RESERVATIONS_PER_NETWORK, subject: network }],
     (window) => `At most ${window.limit} reservations a minute per network.`,
   );
-  const [{ event, types }, waves, method] = await Promise.all([
+  const [{ event, types }, waves, method, promo] = await Promise.all([
     saleOf(customerId, request.eventId),
     request.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(request.eventId) : [],
     request.shippingMethodId === undefined ? undefined : shippingMethodOf(request.shippingMethodId),
+    request.promoCode === undefined ? undefined : promoCodeNamed(request.eventId, request.promoCode),
   ]);
   const byId = new Map(types.map((type) => [type.id, type]));
   checkLines(request, byId, new Set(waves.map((wave) => wave.id)));
@@ -70,18 +75,22 @@ export async function createReservation(customerId: number, network: string, req
     });
   const caps = holdCaps(event);
   checkCaps(quantity, caps);
-  // The customer's marker and the stock are read at once; a standing hold is refused before a sold-out type.
+  const typeIds = request.lines.map((line) => line.typeId);
+  const discount = request.promoCode === undefined ? undefined : promoDiscount(request.promoCode, promo, at, typeIds);
+  const plan = async () => ({ takes: await planStock(request, byId), use: promo && (await planPromoUse(promo)) });
+  // The customer's marker, the stock and the code's uses are read at once; a standing hold is refused before a
+  // sold-out type.
   const [standing, planned] = await Promise.all([
     customerHold(customerId, event.id, at),
-    planStock(request, byId).then(
-      (takes) => ({ takes }),
+    plan().then(
+      (places) => ({ places }),
       (error: unknown) => ({ error }),
     ),
   ]);
   if (standing) throw holdStands(standing, at);
   if ('error' in planned) throw planned.error;
 
-  const { lines, amounts } = priceHold(request.lines, byId, method, saleCurrency(event));
+  const { lines, amounts } = priceHold(request.lines, byId, method, saleCurrency(event), discount);
   const id = await allocateIds(sequence);
   const minutes = event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES;
   const base = {
@@ -100,16 +109,17 @@ export async function createReservation(customerId: number, network: string, req
   try {
     return await readDecideWrite({
       subject: `The stock of event ${event.id}`,
-      read: async (attempt) => (attempt === 0 ? planned.takes : await planStock(request, byId)),
-      decide: (takes) => {
-        const reservation: Reservation = { ...base, takes };
+      read: async (attempt) => (attempt === 0 ? planned.places : await plan()),
+      decide: ({ takes, use }) => {
+        const reservation: Reservation = { ...base, takes, ...(use ? { promo: use } : {}) };
         return { write: () => held(reservation, caps, at), answer: toReservationView(reservation) };
       },
     });
   } catch (error) {
     // Every try lost its places to other holds between the read and the write: `sold_out` only when a fresh read
-    // finds none left (planStock throws it, with what is left); otherwise the places are there and the buyer may retry.
-    if (error instanceof ConcurrentUpdate) await planStock(request, byId);
+    // finds none left (planStock throws it, with what is left; planPromoUse `promo_code_used_up`); otherwise the
+    // places are there and the buyer may retry.
+    if (error instanceof ConcurrentUpdate) await plan();
     throw error;
   }
 }
@@ -125,6 +135,7 @@ async function held(reservation: Reservation, caps: HoldCaps, at: Date): Promise
     if ('existing' in refusal) throw holdStands({ holding: refusal.existing }, at);
     if ('coolsUntil' in refusal) throw holdStands(refusal, at);
     if ('networkFull' in refusal) throw networkFull(caps);
+    // A shard emptied between the read and the write (a stock shard's places, or a promo code shard's uses): plan again.
     return false;
   }
 }
