@@ -1,5 +1,5 @@
-import type { Event, TicketType } from './event.ts';
-import { addAmounts, multiplyAmount } from '../money.ts';
+import type { Event } from './event.ts';
+import { amountsView, lineView, type ReservationAmounts, type ReservationLine } from './sale-prices.ts';
 import { shippingCharge } from './shipping-method.ts';
 
 /**
@@ -187,53 +187,12 @@ export function notOnSale(event: Pick<Event, 'published' | 'onSaleDate' | 'cutOf
   return undefined;
 }
 
-export interface ReservationLine {
-  typeId: number;
-  name: string;
-  quantity: number;
-  waveTimeId: number | null;
-  unitPrice: number;
-  amount: number;
-}
-
 /** A shipping method's charges (shared/domain/shipping-method.ts prices them). */
 export type ShippingCharge = Parameters<typeof shippingCharge>[0];
-
-export interface ReservationAmounts {
-  tickets: number;
-  shipping: number;
-  total: number;
-  currency: string;
-}
-
-/** A line priced by the type's own price (the client sends none), in the event's currency. */
-export function priceLine(
-  type: Pick<TicketType, 'id' | 'name' | 'price'>,
-  quantity: number,
-  waveTimeId: number | null,
-  currency: string,
-) {
-  return {
-    typeId: type.id,
-    name: type.name,
-    quantity,
-    waveTimeId,
-    unitPrice: type.price,
-    amount: multiplyAmount(type.price, quantity, currency),
-  } satisfies ReservationLine;
-}
 
 /** Shipping for `tickets` tickets in the event's currency, none without a method. */
 export const shippingFor = (method: ShippingCharge | undefined, tickets: number, currency: string): number =>
   method ? shippingCharge(method, tickets, currency) : 0;
-
-export function amountsOf(lines: readonly ReservationLine[], shipping: number, currency: string): ReservationAmounts {
-  const tickets = addAmounts(
-    lines.map((line) => line.amount),
-    currency,
-  );
-  return { tickets, shipping, total: addAmounts([tickets, shipping], currency), currency };
-}
 
 /** A reservation as stored and answered. */
 export interface Reservation {
@@ -268,5 +227,5 @@ export function toReservationView(reservation: Reservation) {
     network: _network,
     ...view
   } = reservation;
-  return view;
+  return { ...view, lines: view.lines.map(lineView), amounts: amountsView(view.amounts) };
 }
