@@ -9,7 +9,11 @@ import { type Discount, priceReservation } from './pricing.ts';
  * rounding rule, in minor units) applied to what the sale loaded, and each ticket's share of its line when it is issued.
  */
 
-/** A line as priced and stored: its answer's fields, and the two that say which part of it is the booking fee's. */
+/**
+ * A line as priced and stored: its answer's fields, and the two that say which part of it is the booking fee's. Each
+ * of the pricing's figures is stored only when it is not 0 (an untaxed line without fee stores what it did before the
+ * pricing: a reservation's item is 1 KB, 2 write units, up to four lines priced in full); `lineView` answers 0.
+ */
 export interface ReservationLine {
   typeId: number;
   name: string;
@@ -17,16 +21,16 @@ export interface ReservationLine {
   waveTimeId: number | null;
   /** The type's price, as it was when held. */
   unitPrice: number;
-  discount: number;
+  discount?: number;
   /** The booking fee on the line's tickets, as priced (before a tax added to it). */
-  fee: number;
+  fee?: number;
   /** Every tax on the line: its tickets' and its fee's, included or added. */
-  tax: number;
+  tax?: number;
   /** All the buyer pays for the line: its tickets, discounted, and its fee, each with a tax added to it. */
   amount: number;
-  /** The fee's part of `amount` (its added tax included) and of `tax`: the rest is the tickets' (ticketShares). */
-  feePaid: number;
-  feeTax: number;
+  /** The fee's part of `amount` (its added tax included) and of `tax`: the rest is the tickets' (ticketPrices). */
+  feePaid?: number;
+  feeTax?: number;
 }
 
 const amount = () => z.number().check(z.describe("In the event's currency, major units (as every amount of the API)."));
@@ -84,18 +88,21 @@ export function priceSale(sale: SaleToPrice): { lines: ReservationLine[]; amount
   const feeTaxAdded = event.feeTax ? !event.feeTax.inclusive : false;
   const lines = pricing.lines.map((priced, at): ReservationLine => {
     const feePaid = priced.fee + (feeTaxAdded ? priced.feeTax : 0);
+    const figures = {
+      discount: priced.discount,
+      fee: priced.fee,
+      tax: priced.tax + priced.feeTax,
+      feePaid,
+      feeTax: priced.feeTax,
+    };
     return {
       typeId: priced.typeId,
       name: type(priced.typeId).name,
       quantity: priced.quantity,
       waveTimeId: sale.lines[at]!.waveTimeId ?? null,
       unitPrice: major(priced.unitPrice),
-      discount: major(priced.discount),
-      fee: major(priced.fee),
-      tax: major(priced.tax + priced.feeTax),
       amount: major(priced.amount + feePaid),
-      feePaid: major(feePaid),
-      feeTax: major(priced.feeTax),
+      ...Object.fromEntries(Object.entries(figures).flatMap(([name, minor]) => (minor ? [[name, major(minor)]] : []))),
     };
   });
   const { tickets, discount, fees, shipping, tax, total } = pricing.amounts;
@@ -109,10 +116,11 @@ export function priceSale(sale: SaleToPrice): { lines: ReservationLine[]; amount
   };
 }
 
-/** A line as the buyer sees it (which part is the fee's is ours); a hold stored before the pricing has no fee or tax. */
+/** A line as the buyer sees it (which part is the fee's is ours), its figures stored only when not 0 answered 0. */
 export function lineView(line: ReservationLine) {
-  const { feePaid: _feePaid, feeTax: _feeTax, ...view } = line;
-  return { ...view, discount: line.discount ?? 0, fee: line.fee ?? 0, tax: line.tax ?? 0 };
+  const { typeId, name, quantity, waveTimeId, unitPrice, amount } = line;
+  const [discount, fee, tax] = [line.discount ?? 0, line.fee ?? 0, line.tax ?? 0];
+  return { typeId, name, quantity, waveTimeId, unitPrice, discount, fee, tax, amount };
 }
 
 /** The sums as answered: a hold stored before the pricing had tickets, shipping and total only. */
