@@ -98,8 +98,8 @@ export const holdCapFields = {
 };
 
 /**
- * What an event charges beside its types' prices (shared/README.md "Pricing"): the buyer's booking fee, and the taxes
- * on that fee and on shipping, an event's settings (README "Decisions"); null in a patch removes one.
+ * What an event charges beside its types' prices: the buyer's booking fee, and the taxes on that fee and on shipping,
+ * an event's settings (shared/README.md "Pricing"); null in a patch removes one.
  */
 export const pricingFields = {
   bookingFee: z.nullable(BookingFee),

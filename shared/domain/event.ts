@@ -103,7 +103,7 @@ export interface Event extends EventListing {
   maxHeldPerNetwork?: number;
   /** The booking fee the buyer pays per ticket and/or as a percent of the tickets' price; none: no fee. */
   bookingFee?: BookingFee | null;
-  /** The tax on the booking fee and on shipping (README "Decisions": an event's settings); none: untaxed. */
+  /** The tax on the booking fee and on shipping (shared/README.md "Pricing": an event's settings); none: untaxed. */
   feeTax?: TaxRule | null;
   shippingTax?: TaxRule | null;
   /** Moved by every edit, which is conditional on it (shared/data/event-admin-writes.ts). */

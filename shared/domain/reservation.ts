@@ -1,5 +1,5 @@
 import type { Event } from './event.ts';
-import { amountsView, lineView, type ReservationAmounts, type ReservationLine } from './sale-prices.ts';
+import type { ReservationAmounts, ReservationLine } from './sale-prices.ts';
 import { shippingCharge } from './shipping-method.ts';
 
 /**
@@ -215,6 +215,24 @@ export interface Reservation {
   /** The network it was held from, whose count of held tickets it is part of until it ends (none before the caps). */
   network?: string;
 }
+
+/** A line as the buyer sees it (which part is the fee's is ours), its figures stored only when not 0 answered 0. */
+export function lineView(line: ReservationLine) {
+  const { typeId, name, quantity, waveTimeId, unitPrice, amount } = line;
+  const [discount, fee, tax] = [line.discount ?? 0, line.fee ?? 0, line.tax ?? 0];
+  return { typeId, name, quantity, waveTimeId, unitPrice, discount, fee, tax, amount };
+}
+
+/** The sums as answered: a hold stored before the pricing had tickets, shipping and total only. */
+export const amountsView = (amounts: ReservationAmounts): ReservationAmounts => ({
+  tickets: amounts.tickets,
+  discount: amounts.discount ?? 0,
+  fees: amounts.fees ?? 0,
+  shipping: amounts.shipping,
+  tax: amounts.tax ?? 0,
+  total: amounts.total,
+  currency: amounts.currency,
+});
 
 /** What the customer sees of their reservation (the stock's shards are ours). */
 export function toReservationView(reservation: Reservation) {

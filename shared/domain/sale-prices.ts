@@ -116,24 +116,6 @@ export function priceSale(sale: SaleToPrice): { lines: ReservationLine[]; amount
   };
 }
 
-/** A line as the buyer sees it (which part is the fee's is ours), its figures stored only when not 0 answered 0. */
-export function lineView(line: ReservationLine) {
-  const { typeId, name, quantity, waveTimeId, unitPrice, amount } = line;
-  const [discount, fee, tax] = [line.discount ?? 0, line.fee ?? 0, line.tax ?? 0];
-  return { typeId, name, quantity, waveTimeId, unitPrice, discount, fee, tax, amount };
-}
-
-/** The sums as answered: a hold stored before the pricing had tickets, shipping and total only. */
-export const amountsView = (amounts: ReservationAmounts): ReservationAmounts => ({
-  tickets: amounts.tickets,
-  discount: amounts.discount ?? 0,
-  fees: amounts.fees ?? 0,
-  shipping: amounts.shipping,
-  tax: amounts.tax ?? 0,
-  total: amounts.total,
-  currency: amounts.currency,
-});
-
 /** One ticket's share of its line: its `price` (net of tax, discounted), `taxAmount`, and its part of the fee. */
 export interface TicketPrice {
   price: number;

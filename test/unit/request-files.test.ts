@@ -22,21 +22,24 @@ const PLATFORM_ENTRIES = [
   'shared/data/keys.ts',
 ];
 
+// The pricing (taxes and booking fees) added what a sale prices with: domain/pricing.ts, pricing-schemas.ts (an
+// event's and a type's tax and fee fields, all POST /events adds) and sale-prices.ts (a hold's, a checkout's shares,
+// the mail's and a part's refund figures): 3 files to the hold, the checkout and the webhook.
 const REQUESTS = [
   {
     request: 'POST /my-account/reservations',
     handler: 'functions/my-account/reservation-create.ts',
-    ceiling: 65,
+    ceiling: 68,
     goal: 25,
   },
-  { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 52, goal: 30 },
+  { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 53, goal: 30 },
   {
     request: 'POST /my-account/reservations/{id}/checkout',
     handler: 'functions/my-account/reservation-checkout.ts',
-    ceiling: 98,
+    ceiling: 101,
     goal: 45,
   },
-  { request: 'POST /payments/stripe/webhook', handler: 'functions/payments/stripe-webhook.ts', ceiling: 91, goal: 40 },
+  { request: 'POST /payments/stripe/webhook', handler: 'functions/payments/stripe-webhook.ts', ceiling: 94, goal: 40 },
 ];
 
 const platform = new Set(PLATFORM_ENTRIES.flatMap((entry) => [...closureOf(entry)]));
