@@ -6,6 +6,7 @@ import type { NewEvent } from '#shared/domain/event';
 import type { TaxRule } from '#shared/domain/pricing-schemas';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
+import { parsed } from '../support/pdf-text.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
 import { checkedOut, payAsBrowser, refundsAtStripe } from '../support/paid-checkout.ts';
@@ -208,6 +209,9 @@ describe('a taxed sale paid, mailed and refunded', () => {
     expect(mail!.body.text).toContain('Booking fee: USD 3.00');
     expect(mail!.body.text).toContain('Total: USD 220.75');
     expect(mail!.body.text).toContain('Tax included in the total: USD 17.75');
+
+    const pdf = await call('GET', `/api/v2/my-account/tickets/${order.tickets[0].id}/pdf`, { token });
+    expect((await parsed(pdf.bytes)).text).toContain('USD 108.88, tax USD 8.88 included; booking fee USD 1.50');
 
     const staffOrder = await call('GET', `/api/v2/orders/${orderId}`, { token: staff });
     expect(staffOrder.body.data.amounts).toEqual(order.amounts);
