@@ -1,7 +1,7 @@
 import { splitAmount, toMajor, toMinor } from '../money.ts';
 import * as z from '../schema.ts';
 import type { Event, TicketType } from './event.ts';
-import { type Discount, priceReservation } from './pricing.ts';
+import { type Discount, type PricedLine, priceReservation } from './pricing.ts';
 
 /**
  * A sale's prices as a reservation and an order store and answer them (a portal hold's, a box-office sale's), in the
@@ -85,26 +85,7 @@ export function priceSale(sale: SaleToPrice): { lines: ReservationLine[]; amount
     shipping: { amount: sale.shipping, tax: event.shippingTax ?? undefined },
   });
   const major = (minor: number) => toMajor(minor, currency);
-  const feeTaxAdded = event.feeTax ? !event.feeTax.inclusive : false;
-  const lines = pricing.lines.map((priced, at): ReservationLine => {
-    const feePaid = priced.fee + (feeTaxAdded ? priced.feeTax : 0);
-    const figures = {
-      discount: priced.discount,
-      fee: priced.fee,
-      tax: priced.tax + priced.feeTax,
-      feePaid,
-      feeTax: priced.feeTax,
-    };
-    return {
-      typeId: priced.typeId,
-      name: type(priced.typeId).name,
-      quantity: priced.quantity,
-      waveTimeId: sale.lines[at]!.waveTimeId ?? null,
-      unitPrice: major(priced.unitPrice),
-      amount: major(priced.amount + feePaid),
-      ...Object.fromEntries(Object.entries(figures).flatMap(([name, minor]) => (minor ? [[name, major(minor)]] : []))),
-    };
-  });
+  const lines = pricing.lines.map((priced, at) => storedLine(priced, sale, sale.lines[at]!.waveTimeId ?? null));
   const { tickets, discount, fees, shipping, tax, total } = pricing.amounts;
   const amounts = { tickets, discount, fees, shipping, tax, total };
   return {
@@ -113,6 +94,29 @@ export function priceSale(sale: SaleToPrice): { lines: ReservationLine[]; amount
       ...(Object.fromEntries(Object.entries(amounts).map(([name, minor]) => [name, major(minor)])) as typeof amounts),
       currency,
     },
+  };
+}
+
+/** A priced line as stored, in major units: the fee's part told apart, each figure of 0 left out. */
+function storedLine(priced: PricedLine, sale: SaleToPrice, waveTimeId: number | null): ReservationLine {
+  const major = (minor: number) => toMajor(minor, sale.currency);
+  const feeTaxAdded = sale.event.feeTax ? !sale.event.feeTax.inclusive : false;
+  const feePaid = priced.fee + (feeTaxAdded ? priced.feeTax : 0);
+  const figures = {
+    discount: priced.discount,
+    fee: priced.fee,
+    tax: priced.tax + priced.feeTax,
+    feePaid,
+    feeTax: priced.feeTax,
+  };
+  return {
+    typeId: priced.typeId,
+    name: sale.types.get(priced.typeId)!.name,
+    quantity: priced.quantity,
+    waveTimeId,
+    unitPrice: major(priced.unitPrice),
+    amount: major(priced.amount + feePaid),
+    ...Object.fromEntries(Object.entries(figures).flatMap(([name, minor]) => (minor ? [[name, major(minor)]] : []))),
   };
 }
 
