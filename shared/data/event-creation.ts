@@ -162,6 +162,7 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
       eventId,
       name: type.name,
       price: type.price,
+      ...(type.tax ? { tax: type.tax } : {}),
       description: type.description ?? '',
       ordering: type.ordering ?? t,
       total: type.total,

@@ -1,6 +1,7 @@
 import { Conflict, ValidationError } from '../errors.ts';
 import type { Event, EventListing, TicketType } from './event.ts';
 import { amountProblem } from './money.ts';
+import { bookingFeeProblems } from './pricing-schemas.ts';
 
 /**
  * The organiser's rules for an event's edits (the events routes, README "Where we differ
@@ -13,7 +14,16 @@ import { amountProblem } from './money.ts';
 export type EventPatch = Partial<
   Pick<
     Event,
-    'title' | 'timezone' | 'startsAt' | 'currency' | 'reservationMinutes' | 'maxHeldPerCustomer' | 'maxHeldPerNetwork'
+    | 'title'
+    | 'timezone'
+    | 'startsAt'
+    | 'currency'
+    | 'reservationMinutes'
+    | 'maxHeldPerCustomer'
+    | 'maxHeldPerNetwork'
+    | 'bookingFee'
+    | 'feeTax'
+    | 'shippingTax'
   > &
     Omit<EventListing, 'publishedDate'>
 >;
@@ -33,7 +43,8 @@ export function applyEventPatch(event: Event, patch: EventPatch, holds: EventHol
   const changes: FieldChanges = {};
   for (const field of Object.keys(patch) as (keyof EventPatch)[]) {
     const value = patch[field];
-    if (value === undefined || value === event[field]) continue;
+    // By value: a fee or a tax is an object, the same when its fields are.
+    if (value === undefined || JSON.stringify(value) === JSON.stringify(event[field] ?? null)) continue;
     changes[field] = { from: event[field] ?? null, to: value };
   }
   const changed: Partial<Event> = Object.fromEntries(Object.keys(changes).map((field) => [field, changes[field]!.to]));
@@ -74,6 +85,16 @@ export function checkPrices(prices: readonly { path: string; price: number }[], 
     return message ? [{ path, message }] : [];
   });
   if (problems.length) throw new ValidationError(`A price does not fit the event's currency, ${currency}.`, problems);
+}
+
+/**
+ * A booking fee's `perTicket` in the event's currency, as a price (JPY 1.5 is a 400 naming it); checked when the fee or
+ * the currency changes, so a currency change the fee does not fit is refused too.
+ */
+export function checkBookingFee(fee: Event['bookingFee'], currency: string): void {
+  const problems = fee ? bookingFeeProblems(fee, currency, 'body.bookingFee') : [];
+  if (problems.length)
+    throw new ValidationError(`The booking fee does not fit the event's currency, ${currency}.`, problems);
 }
 
 /**

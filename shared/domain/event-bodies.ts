@@ -17,6 +17,7 @@ import {
   optional,
   ordering,
   picture,
+  pricingFields,
   reservationMinutes,
   someField,
   text,
@@ -67,12 +68,14 @@ function newEventBody(limits: EventLimits) {
     currency: currency(),
     ...optional(listing),
     ...optional(holdCapFields),
+    ...optional(pricingFields),
     ticketTypes: z.optional(
       z
         .array(
           z.strictObject({
             name: type.name,
             price: type.price,
+            tax: z.optional(type.tax),
             total: type.total,
             description: z.optional(type.description),
             ordering: z.optional(type.ordering),
@@ -138,6 +141,7 @@ function eventPatchBody() {
     published: z.optional(z.boolean()),
     reservationMinutes: z.optional(reservationMinutes()),
     ...optional(holdCapFields),
+    ...optional(pricingFields),
     /** The version the client read: a later one is 409 `stale_version`. */
     version: z.optional(z.int().check(z.positive())),
   });
@@ -199,6 +203,7 @@ function ticketTypeBodies(maxGrants: number) {
     create: z.strictObject({
       name: type.name,
       price: type.price,
+      tax: z.optional(type.tax),
       total: type.total,
       description: z._default(type.description, ''),
       ordering: z.optional(type.ordering),

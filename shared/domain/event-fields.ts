@@ -5,6 +5,7 @@
 import * as z from '../schema.ts';
 import { isValidTimeZone } from './event.ts';
 import { money } from './money.ts';
+import { BookingFee, TaxRule } from './pricing-schemas.ts';
 import { MAX_RESERVATION_MINUTES, MAX_TICKETS_PER_RESERVATION, MIN_RESERVATION_MINUTES } from './reservation.ts';
 import { MAX_HELD_PER_NETWORK } from './hold-limits.ts';
 
@@ -54,6 +55,8 @@ export const ticketTypeFields = (maxGrants: number) => ({
   description: text(2000),
   ordering: ordering(),
   price: money(),
+  /** null in a patch: the type is no longer taxed. */
+  tax: z.nullable(TaxRule),
   total: count(),
   grants: z
     .array(z.int().check(z.positive('must be an event id')))
@@ -92,4 +95,14 @@ export const holdCapFields = {
       z.minimum(1, 'must be at least 1'),
       z.maximum(MAX_HELD_PER_NETWORK, `must be at most ${MAX_HELD_PER_NETWORK}`),
     ),
+};
+
+/**
+ * What an event charges beside its types' prices: the buyer's booking fee, and the taxes on that fee and on shipping,
+ * an event's settings (shared/README.md "Pricing"); null in a patch removes one.
+ */
+export const pricingFields = {
+  bookingFee: z.nullable(BookingFee),
+  feeTax: z.nullable(TaxRule),
+  shippingTax: z.nullable(TaxRule),
 };

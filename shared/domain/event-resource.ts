@@ -8,6 +8,7 @@ import {
   MAX_HELD_PER_NETWORK,
 } from './hold-limits.ts';
 import { WAIVER_KINDS } from './waivers.ts';
+import { BookingFee, TaxRule } from './pricing-schemas.ts';
 
 /**
  * An event as the administrators' routes answer it (`/events`): the listing fields in ISO
@@ -28,6 +29,13 @@ export const TicketTypeResource = z.strictObject({
   sold: z.int().check(z.describe('Tickets of this type holding a place.')),
   total: z.int().check(z.describe('Its capacity: never below `sold`.')),
   grants: z.array(z.int()).check(z.describe('Other events this type also admits to (an access package).')),
+  tax: z
+    .nullable(TaxRule)
+    .check(
+      z.describe(
+        'The tax on its tickets: `rate` in percent (at most 3 decimals), `inclusive` when `price` includes it (EU consumer prices), else added to it (US sales tax); null: untaxed.',
+      ),
+    ),
 });
 export type TicketTypeView = z.output<typeof TicketTypeResource>;
 
@@ -89,6 +97,17 @@ const fields = {
   capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
   reservationMinutes: z.int().check(z.describe('How long a reservation holds its tickets before it lapses (1 to 60).')),
   ...holdCapAnswers,
+  bookingFee: z
+    .nullable(BookingFee)
+    .check(
+      z.describe(
+        "What the buyer pays beside the tickets' prices: `perTicket` (in the currency) and/or `percent` of the tickets' discounted price, on every ticket that is not free; null: none.",
+      ),
+    ),
+  feeTax: z
+    .nullable(TaxRule)
+    .check(z.describe('The tax on the booking fee (an event setting, as each type carries its own); null: untaxed.')),
+  shippingTax: z.nullable(TaxRule).check(z.describe("The tax on the shipping method's charge; null: untaxed.")),
   version: z.int().check(z.describe('Moved by every change; a `PATCH` naming an older one is 409 `stale_version`.')),
   created: iso,
   updated: nullableIso,
@@ -179,6 +198,9 @@ export function toEventSummary(event: Event): EventSummary {
     reservationMinutes: event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES,
     maxHeldPerCustomer: holdCaps(event).perCustomer,
     maxHeldPerNetwork: holdCaps(event).perNetwork,
+    bookingFee: event.bookingFee ?? null,
+    feeTax: event.feeTax ?? null,
+    shippingTax: event.shippingTax ?? null,
     version: event.version ?? 1,
     created: event.created,
     updated: event.updated ?? null,
@@ -196,6 +218,7 @@ const typeView = (type: TypeWithSold): TicketTypeView => ({
   sold: type.sold,
   total: type.total,
   grants: type.grants ?? [],
+  tax: type.tax ?? null,
 });
 export const toTicketTypeView = typeView;
 

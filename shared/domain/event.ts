@@ -1,4 +1,5 @@
 import { DEFAULT_CURRENCY } from '../money.ts';
+import type { BookingFee, TaxRule } from './pricing-schemas.ts';
 import type { Waiver, WaiverKind } from './waivers.ts';
 
 /**
@@ -34,6 +35,8 @@ export interface TicketType {
   grants: number[];
   /** How many stock items hold its `total` (`left`, `held` and `sold`) (shared/data/stock.ts), written in the type's creation transaction. */
   stockShards: number;
+  /** The tax on its tickets (included in `price` or added to it); none (absent or null): untaxed. */
+  tax?: TaxRule | null;
 }
 
 /**
@@ -98,6 +101,11 @@ export interface Event extends EventListing {
   maxHeldPerCustomer?: number;
   /** Tickets the customers of one network may hold of it at once (default DEFAULT_MAX_HELD_PER_NETWORK). */
   maxHeldPerNetwork?: number;
+  /** The booking fee the buyer pays per ticket and/or as a percent of the tickets' price; none: no fee. */
+  bookingFee?: BookingFee | null;
+  /** The tax on the booking fee and on shipping (shared/README.md "Pricing": an event's settings); none: untaxed. */
+  feeTax?: TaxRule | null;
+  shippingTax?: TaxRule | null;
   /** Moved by every edit, which is conditional on it (shared/data/event-admin-writes.ts). */
   version?: number;
   /** The last edit: when, and by which administrator. */
@@ -129,9 +137,13 @@ export interface NewEvent extends Partial<EventListing> {
   startsAt: string;
   currency?: string;
   questions?: { text: string; required?: boolean; options?: { text: string; sku?: string }[] }[];
+  bookingFee?: BookingFee | null;
+  feeTax?: TaxRule | null;
+  shippingTax?: TaxRule | null;
   ticketTypes: {
     name: string;
     price: number;
+    tax?: TaxRule | null;
     total: number;
     grants?: number[];
     description?: string;

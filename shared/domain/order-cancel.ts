@@ -143,6 +143,7 @@ export function toStaffOrder(
       ),
     ],
   };
+  if (order.amounts) shown.amounts = order.amounts;
   const shipping = orderShipping(order);
   if (shipping) shown.shipping = shipping;
   if (tickets)
@@ -156,6 +157,7 @@ export function toStaffOrder(
           typeId: ticket.typeId,
           name: `${ticket.partyMember} ${ticket.partyMemberLastName}`.trim(),
           price: ticket.price,
+          taxAmount: ticket.taxAmount,
           barcode: ticket.barcode,
         },
       ];

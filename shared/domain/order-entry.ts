@@ -1,4 +1,5 @@
 import * as z from '../schema.ts';
+import { ReservationAmountsResource } from './sale-prices.ts';
 import {
   ORDER_STATUSES,
   ORDER_TICKET_STATUSES,
@@ -21,7 +22,8 @@ const OrderTicketResource = z.strictObject({
   id: z.string(),
   status: z.enum(ORDER_TICKET_STATUSES),
   name: z.string().check(z.describe("The attendee's full name.")),
-  price: z.number(),
+  price: z.number().check(z.describe('Net of tax, after any discount: `price` + `taxAmount` is what the ticket cost.')),
+  taxAmount: z.number(),
   attendee: z.int().check(z.describe('0-based position of the attendee in the order.')),
   barcode: z.string().check(z.describe("What the gate scans: the QR code of the ticket's PDF encodes it.")),
   attendeeQuestions: z.optional(z.array(AttendeeAnswerResource)),
@@ -44,6 +46,13 @@ export const OrderEntryResource = z.strictObject({
   purchaser: z.string(),
   affiliate: z.nullable(z.string()),
   grandTotal: z.number(),
+  amounts: z
+    .optional(ReservationAmountsResource)
+    .check(
+      z.describe(
+        'The sale as priced: `{tickets, discount, fees, shipping, tax, total, currency}`, `total` being `grandTotal` (absent on an order seeded whole).',
+      ),
+    ),
   waveTimeId: z.nullable(z.int()),
   teamId: z.nullable(z.int()),
   shipping: z.optional(OrderShippingResource),
@@ -80,6 +89,7 @@ export function toOrderEntry(
     waveTimeId: order.waveTimeId,
     teamId: order.teamId,
   };
+  if (order.amounts) entry.amounts = order.amounts;
   const shipping = orderShipping(order);
   if (shipping) entry.shipping = shipping;
   if (include.tickets) {
@@ -92,6 +102,7 @@ export function toOrderEntry(
         status: orderTicketStatus(ticket),
         name,
         price: ticket.price,
+        taxAmount: ticket.taxAmount,
         attendee,
         barcode: ticket.barcode,
       };

@@ -1,6 +1,7 @@
 import { formatAmount, toMajor, toMinor } from '../money.ts';
 import { saleCurrency, type Event, type TicketType } from './event.ts';
 import type { Order } from './order.ts';
+import { paidForTicket } from './sale-prices.ts';
 import type { PrintedTicket } from './printed-ticket.ts';
 import { barcodeQrPng } from './qr-code.ts';
 import type { ShippingMethod } from './shipping-method.ts';
@@ -34,10 +35,11 @@ export interface OrderMailInput {
   /** In the order's attendee order. */
   tickets: readonly PrintedTicket[];
   /**
-   * By ticket id, its type (the line it counts in) and its price as sold: the mail prices from the order, never from
-   * the type's price today (a comp sale is 0, a price changed since the hold does not show).
+   * By ticket id, its type (the line it counts in) and its price, tax and part of the booking fee as sold: the mail
+   * prices from the order, never from the type's price today (a comp sale is 0, a price changed since the hold does
+   * not show).
    */
-  soldAs: ReadonlyMap<number, { typeId: number; price: number }>;
+  soldAs: ReadonlyMap<number, { typeId: number; price: number; taxAmount: number; bookingFee?: number }>;
   types: ReadonlyMap<number, TicketType>;
   event: Event;
   shippingMethod: ShippingMethod | null;
@@ -53,30 +55,38 @@ interface Line {
 }
 
 /**
- * One line per type and price sold, and the shipping: what the order's total holds beyond its tickets (a checkout's
- * total is its reservation's, shipping included), so the lines add up to the total shown. Sums in minor units.
+ * One line per type sold (each ticket as it cost, its tax in), the booking fee, the shipping: what the
+ * order's total holds beyond its tickets (a checkout's total is its reservation's, shipping included), so the lines add
+ * up to the total shown; then the tax the total includes (every tax, included in a price or added to it). Sums in
+ * minor units.
  */
-function linesOf(input: OrderMailInput): { lines: Line[]; total: string } {
+function linesOf(input: OrderMailInput): { lines: Line[]; total: string; tax: string | null } {
   const currency = input.order.checkout?.currency ?? saleCurrency(input.event);
   const money = (minor: number) => formatAmount(toMajor(minor, currency), currency);
-  const sold = new Map<string, { typeId: number; count: number; minor: number }>();
-  let ticketsMinor = 0;
+  // By type only: a line's tickets may differ by a cent where its tax was split over them (sale-prices.ts).
+  const sold = new Map<number, { typeId: number; count: number; minor: number }>();
+  let [ticketsMinor, feesMinor] = [0, 0];
   for (const ticket of input.tickets) {
-    const { typeId, price } = input.soldAs.get(ticket.ticketId)!;
-    const minor = toMinor(price, currency);
-    const key = `${typeId}#${minor}`;
-    const line = sold.get(key) ?? { typeId, count: 0, minor: 0 };
-    sold.set(key, { typeId, count: line.count + 1, minor: line.minor + minor });
+    const { typeId, ...price } = input.soldAs.get(ticket.ticketId)!;
+    const minor = paidForTicket({ ...price, bookingFee: 0 }, currency);
+    const line = sold.get(typeId) ?? { typeId, count: 0, minor: 0 };
+    sold.set(typeId, { typeId, count: line.count + 1, minor: line.minor + minor });
     ticketsMinor += minor;
+    feesMinor += toMinor(price.bookingFee ?? 0, currency);
   }
   const lines: Line[] = [...sold.values()].map(({ typeId, count, minor }) => ({
     label: `${count} × ${input.types.get(typeId)?.name ?? `Ticket type ${typeId}`}`,
     amount: money(minor),
   }));
+  if (feesMinor) lines.push({ label: 'Booking fee', amount: money(feesMinor) });
   const totalMinor = toMinor(input.order.grandTotal, currency);
   if (input.shippingMethod)
-    lines.push({ label: `Shipping: ${input.shippingMethod.name}`, amount: money(totalMinor - ticketsMinor) });
-  return { lines, total: money(totalMinor) };
+    lines.push({
+      label: `Shipping: ${input.shippingMethod.name}`,
+      amount: money(totalMinor - ticketsMinor - feesMinor),
+    });
+  const tax = input.order.amounts?.tax ? money(toMinor(input.order.amounts.tax, currency)) : null;
+  return { lines, total: money(totalMinor), tax };
 }
 
 const contentIdOf = (ticket: PrintedTicket) => `ticket-${ticket.ticketId}@tickets`;
@@ -85,7 +95,7 @@ export async function paidOrderMail(input: OrderMailInput): Promise<OrderMail> {
   const { order, event, tickets, shippingMethod } = input;
   const eTickets = shippingMethod?.hasETickets ?? true;
   const portal = input.portalUrl.replace(/\/+$/, '');
-  const { lines, total } = linesOf(input);
+  const { lines, total, tax } = linesOf(input);
   const [first] = tickets;
   const when = first?.when ?? null;
   const venue = first?.venue ?? null;
@@ -112,6 +122,7 @@ export async function paidOrderMail(input: OrderMailInput): Promise<OrderMail> {
     '',
     ...lines.map((line) => `${line.label}${line.amount ? `: ${line.amount}` : ''}`),
     `Total: ${total}`,
+    ...(tax ? [`Tax included in the total: ${tax}`] : []),
     '',
     'Your tickets:',
     ...tickets.map((ticket) => `- ${ticketLine(ticket)}`),
@@ -153,6 +164,7 @@ export async function paidOrderMail(input: OrderMailInput): Promise<OrderMail> {
     '<table style="margin:16px 0;border-collapse:collapse">',
     ...lines.map((line) => `<tr>${cell(escapeHtml(line.label))}${cell(escapeHtml(line.amount), 'right')}</tr>`),
     `<tr>${cell('<strong>Total</strong>')}${cell(`<strong>${escapeHtml(total)}</strong>`, 'right')}</tr>`,
+    tax ? `<tr>${cell('Tax included in the total')}${cell(escapeHtml(tax), 'right')}</tr>` : '',
     '</table>',
     `<p>${escapeHtml(delivery)}</p>`,
     ...tickets.map(ticketHtml),

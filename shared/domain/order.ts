@@ -2,6 +2,7 @@ import * as z from '../schema.ts';
 import type { PaymentProblem } from './order-payment.ts';
 import type { OrderDispute } from './order-dispute.ts';
 import type { StockTake } from './reservation.ts';
+import type { ReservationAmounts } from './sale-prices.ts';
 import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from './ticket.ts';
 
 /**
@@ -50,8 +51,10 @@ export interface Order {
   /** The purchaser's name. */
   purchaser: string;
   affiliate: string | null;
-  /** The sum of the tickets' prices. */
+  /** What the buyer pays: `amounts.total` (the sum of the tickets' prices on an order written whole). */
   grandTotal: number;
+  /** The sale's sums as priced (the reservation's, a box-office sale's); absent on an order written whole. */
+  amounts?: ReservationAmounts;
   /** In attendee order: position i is attendee i. */
   ticketIds: number[];
   /** The distinct ticket types of the order (the `ticketType` filter and the counts). */
@@ -160,7 +163,10 @@ export interface OrderCheckout {
 export interface CheckoutAttendee {
   typeId: number;
   waveTimeId: number | null;
+  /** The ticket's share of its line (sale-prices.ts `ticketPrices`): net of tax, its tax, its part of the fee. */
   price: number;
+  taxAmount?: number;
+  bookingFee?: number;
   partyMember: string;
   partyMemberLastName: string;
   emailAddress: string;

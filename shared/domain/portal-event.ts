@@ -1,5 +1,6 @@
 import * as z from '../schema.ts';
 import { DEFAULT_LISTING, type Event, type TicketType } from './event.ts';
+import { TaxRule } from './pricing-schemas.ts';
 import { wildcardPattern } from './wildcard.ts';
 import { formatInTimeZone } from './zoned-time.ts';
 
@@ -104,6 +105,13 @@ export const TicketTypeEntryResource = z.strictObject({
   description: z.string(),
   ordering: z.int(),
   price: z.number(),
+  tax: z
+    .nullable(TaxRule)
+    .check(
+      z.describe(
+        "Ours: the tax on the type's tickets, `inclusive` when `price` includes it, else added to it at the hold; null: untaxed. The event's booking fee and the hold's itemised amounts: `POST /my-account/reservations`.",
+      ),
+    ),
   available: z
     .int()
     .check(
@@ -128,6 +136,7 @@ export function ticketTypeEntries(types: readonly TicketType[], left: ReadonlyMa
       description: type.description ?? '',
       ordering,
       price: type.price,
+      tax: type.tax ?? null,
       available: Math.max(0, left.get(type.id) ?? 0),
     }));
 }

@@ -3,8 +3,8 @@ import * as z from '../schema.ts';
 import { amountProblem, money } from './money.ts';
 
 /**
- * A tax and a booking fee as an API takes them (an event's or a ticket type's settings), for the contract that will
- * carry them; shared/domain/pricing.ts prices with what they let through. Not yet part of any route.
+ * A tax and a booking fee as the API takes them (a ticket type's `tax`, an event's `bookingFee`, `feeTax` and
+ * `shippingTax`: event-fields.ts); shared/domain/pricing.ts prices with what they let through.
  */
 
 /** The most decimals a percentage (a tax rate, a fee's percent) may have: 8.875 % is a US sales tax rate. */

@@ -1,4 +1,6 @@
-import type { Event, TicketType, WaveTime } from './event.ts';
+import { DEFAULT_CURRENCY, formatAmount, toMajor } from '../money.ts';
+import { saleCurrency, type Event, type TicketType, type WaveTime } from './event.ts';
+import { paidForTicket } from './sale-prices.ts';
 import type { TicketRecord } from './ticket.ts';
 
 /**
@@ -18,6 +20,8 @@ export interface PrintedTicket {
   typeName: string;
   /** The wave's name and start time (event-local); null for a ticket without a wave. */
   wave: string | null;
+  /** What it cost, its tax and its part of the booking fee (`EUR 121.00, tax 21.00 included`); null when free. */
+  price: string | null;
 }
 
 /** `instant` as a person reads it in the event's zone (en-GB; an unknown zone is shown in UTC, named so). */
@@ -57,5 +61,18 @@ export function printedTicket(
     attendee: attendeeName(ticket),
     typeName: type?.name ?? `Ticket type ${ticket.typeId}`,
     wave: wave ? `${wave.name}, starting ${localTime(wave.startTime, timeZone)}` : null,
+    price: priceText(ticket, event ? saleCurrency(event) : DEFAULT_CURRENCY),
   };
+}
+
+/** The ticket's price with its tax in, the tax, and its part of the booking fee: the figures its order's total holds. */
+function priceText(ticket: Pick<TicketRecord, 'price' | 'taxAmount' | 'bookingFee'>, currency: string): string | null {
+  const cost = paidForTicket({ ...ticket, bookingFee: 0 }, currency);
+  const fee = ticket.bookingFee ?? 0;
+  if (cost === 0 && fee === 0) return null;
+  return [
+    formatAmount(toMajor(cost, currency), currency),
+    ticket.taxAmount ? `, tax ${formatAmount(ticket.taxAmount, currency)} included` : '',
+    fee ? `; booking fee ${formatAmount(fee, currency)}` : '',
+  ].join('');
 }

@@ -1,5 +1,5 @@
-import type { Event, TicketType } from './event.ts';
-import { addAmounts, multiplyAmount } from '../money.ts';
+import type { Event } from './event.ts';
+import type { ReservationAmounts, ReservationLine } from './sale-prices.ts';
 import { shippingCharge } from './shipping-method.ts';
 
 /**
@@ -187,60 +187,12 @@ export function notOnSale(event: Pick<Event, 'published' | 'onSaleDate' | 'cutOf
   return undefined;
 }
 
-export interface ReservationLine {
-  typeId: number;
-  name: string;
-  quantity: number;
-  waveTimeId: number | null;
-  unitPrice: number;
-  amount: number;
-}
-
 /** A shipping method's charges (shared/domain/shipping-method.ts prices them). */
 export type ShippingCharge = Parameters<typeof shippingCharge>[0];
-
-export interface ReservationAmounts {
-  tickets: number;
-  /** A promo code's discount off the tickets (0 without one). */
-  discount: number;
-  shipping: number;
-  total: number;
-  currency: string;
-}
-
-/** A line priced by the type's own price (the client sends none), in the event's currency. */
-export function priceLine(
-  type: Pick<TicketType, 'id' | 'name' | 'price'>,
-  quantity: number,
-  waveTimeId: number | null,
-  currency: string,
-) {
-  return {
-    typeId: type.id,
-    name: type.name,
-    quantity,
-    waveTimeId,
-    unitPrice: type.price,
-    amount: multiplyAmount(type.price, quantity, currency),
-  } satisfies ReservationLine;
-}
 
 /** Shipping for `tickets` tickets in the event's currency, none without a method. */
 export const shippingFor = (method: ShippingCharge | undefined, tickets: number, currency: string): number =>
   method ? shippingCharge(method, tickets, currency) : 0;
-
-export function amountsOf(
-  lines: readonly ReservationLine[],
-  shipping: number,
-  currency: string,
-  discount = 0,
-): ReservationAmounts {
-  const tickets = addAmounts(
-    lines.map((line) => line.amount),
-    currency,
-  );
-  return { tickets, discount, shipping, total: addAmounts([tickets, -discount, shipping], currency), currency };
-}
 
 /** The promo code's use a hold takes (shared/domain/promo-code.ts): which code, and the shard it is given back to. */
 export interface PromoUse {
@@ -273,6 +225,24 @@ export interface Reservation {
   promo?: PromoUse;
 }
 
+/** A line as the buyer sees it (which part is the fee's is ours), its figures stored only when not 0 answered 0. */
+export function lineView(line: ReservationLine) {
+  const { typeId, name, quantity, waveTimeId, unitPrice, amount } = line;
+  const [discount, fee, tax] = [line.discount ?? 0, line.fee ?? 0, line.tax ?? 0];
+  return { typeId, name, quantity, waveTimeId, unitPrice, discount, fee, tax, amount };
+}
+
+/** The sums as answered: a hold stored before the pricing had tickets, shipping and total only. */
+export const amountsView = (amounts: ReservationAmounts): ReservationAmounts => ({
+  tickets: amounts.tickets,
+  discount: amounts.discount ?? 0,
+  fees: amounts.fees ?? 0,
+  shipping: amounts.shipping,
+  tax: amounts.tax ?? 0,
+  total: amounts.total,
+  currency: amounts.currency,
+});
+
 /** What the customer sees of their reservation (the stock's shards are ours). */
 export function toReservationView(reservation: Reservation) {
   const {
@@ -285,5 +255,10 @@ export function toReservationView(reservation: Reservation) {
     promo,
     ...view
   } = reservation;
-  return { ...view, promoCode: promo?.code ?? null };
+  return {
+    ...view,
+    lines: view.lines.map(lineView),
+    amounts: amountsView(view.amounts),
+    promoCode: promo?.code ?? null,
+  };
 }

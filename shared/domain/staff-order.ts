@@ -1,4 +1,5 @@
 import * as z from '../schema.ts';
+import { ReservationAmountsResource } from './sale-prices.ts';
 import { OrderDisputeResource, RefundFailureResource } from './order-dispute.ts';
 import { PaymentProblemResource } from './order-payment.ts';
 import {
@@ -20,7 +21,8 @@ const StaffOrderTicketResource = z.strictObject({
   status: z.enum(ORDER_TICKET_STATUSES),
   typeId: z.int(),
   name: z.string(),
-  price: z.number(),
+  price: z.number().check(z.describe('Net of tax, after any discount: `price` + `taxAmount` is what the ticket cost.')),
+  taxAmount: z.number(),
   barcode: z.string(),
 });
 export type StaffOrderTicket = z.output<typeof StaffOrderTicketResource>;
@@ -39,6 +41,9 @@ export const StaffOrderResource = z.strictObject({
     name: z.optional(z.string()),
   }),
   grandTotal: z.number(),
+  amounts: z
+    .optional(ReservationAmountsResource)
+    .check(z.describe('The sale as priced (absent on an order seeded whole): `total` is `grandTotal`.')),
   payment: z.strictObject({
     paid: z.number(),
     transactions: z.array(OrderTransactionResource),

@@ -73,6 +73,7 @@ async function drawTicket(document: PDFDocument, fonts: Fonts, ticket: PrintedTi
   y = field(page, fonts, 'Attendee', ticket.attendee, y);
   y = field(page, fonts, 'Ticket type', ticket.typeName, y);
   if (ticket.wave) y = field(page, fonts, 'Wave', ticket.wave, y);
+  if (ticket.price) y = field(page, fonts, 'Price', ticket.price, y);
 
   const qr = await document.embedPng(await barcodeQrPng(ticket.barcode));
   const qrTop = y - 12;

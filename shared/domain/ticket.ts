@@ -61,6 +61,11 @@ export interface TicketRecord extends Omit<Ticket, 'ticketClaim' | 'ticketRefund
   claim: TicketClaim | null;
   refund: TicketRefund;
   purchaserContact: PurchaserContact | null;
+  /**
+   * The ticket's part of its order's booking fee, a tax added to it included (absent: none): what a part's cancel
+   * refunds beside its `price` and `taxAmount` (shared/README.md "Pricing").
+   */
+  bookingFee?: number;
   /** Optimistic-lock counter: every write is conditional on it. */
   version: number;
 }

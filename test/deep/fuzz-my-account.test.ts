@@ -24,7 +24,12 @@ fuzzFile({
   async seed() {
     const admin = await fuzzAdministrator('my-account');
     const customer = await signedInCustomer();
-    const events = [await seedEvent(), await seedEvent()];
+    // The second prices with a booking fee and taxes on it and on shipping, so the fuzz's holds run the pricing.
+    const vat = { name: 'VAT', rate: 21, inclusive: false };
+    const events = [
+      await seedEvent(),
+      await seedEvent({ bookingFee: { perTicket: 0.5, percent: 2.5 }, feeTax: vat, shippingTax: vat }),
+    ];
     const order = await placeOrder(events[0]!, customer.id, [
       events[0]!.ticketTypes[0]!.id,
       events[0]!.ticketTypes[1]!.id,

@@ -28,7 +28,9 @@ fuzzFile({
         currency: 'EUR',
         // Published, so a box-office sale (POST /orders) can succeed, sell out and refuse past its stock.
         published: true,
-        ticketTypes: [{ name: 'A', price: 10, total: 100 }],
+        // Taxed, with a booking fee: the box office's sales and the part cancels' refunds run the pricing.
+        bookingFee: { perTicket: 0.5 },
+        ticketTypes: [{ name: 'A', price: 10, total: 100, tax: { name: 'VAT', rate: 8.875, inclusive: false } }],
       },
       eventListing,
     );

@@ -249,7 +249,14 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
     event({
       ticketTypes: [
         { name: 'Late', price: 30, total: 10, ordering: 2, description: 'After 10:00' },
-        { name: 'Early', price: 25, total: 10, ordering: 1, description: 'Before 10:00' },
+        {
+          name: 'Early',
+          price: 25,
+          total: 10,
+          ordering: 1,
+          description: 'Before 10:00',
+          tax: { name: 'Sales tax', rate: 8.875, inclusive: false },
+        },
         { name: 'Also early', price: 28, total: 10, ordering: 1 },
       ],
       timezone: 'America/New_York',
@@ -270,9 +277,34 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
     const [late, early, alsoEarly] = shown.ticketTypes;
     expect(types.body).toMatchObject({ totalCount: 3, count: 3, limit: 25, offset: 0 });
     expect(types.body.data).toEqual([
-      { id: String(early!.id), name: 'Early', description: 'Before 10:00', ordering: 1, price: 25, available: 10 },
-      { id: String(alsoEarly!.id), name: 'Also early', description: '', ordering: 1, price: 28, available: 10 },
-      { id: String(late!.id), name: 'Late', description: 'After 10:00', ordering: 2, price: 30, available: 9 },
+      {
+        id: String(early!.id),
+        name: 'Early',
+        description: 'Before 10:00',
+        ordering: 1,
+        price: 25,
+        // Added at the hold: the buyer sees it before holding.
+        tax: { name: 'Sales tax', rate: 8.875, inclusive: false },
+        available: 10,
+      },
+      {
+        id: String(alsoEarly!.id),
+        name: 'Also early',
+        description: '',
+        ordering: 1,
+        price: 28,
+        tax: null,
+        available: 10,
+      },
+      {
+        id: String(late!.id),
+        name: 'Late',
+        description: 'After 10:00',
+        ordering: 2,
+        price: 30,
+        tax: null,
+        available: 9,
+      },
     ]);
     for (const entry of types.body.data) expect(TicketTypeEntryResource.safeParse(entry).success).toBe(true);
     expect(

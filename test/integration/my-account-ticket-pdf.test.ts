@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFDict } from 'pdf-lib';
+import { PDFName } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 import { countReads } from '../support/dynamo-reads.ts';
+import { parsed } from '../support/pdf-text.ts';
 
 const pdfOf = (id: number, token: string) => call('GET', `/api/v2/my-account/tickets/${id}/pdf`, { token });
 
@@ -29,29 +30,6 @@ async function boughtTicket(overrides: Parameters<typeof seedEvent>[0] = {}) {
   const order = await placeOrder(event, customerId, [event.ticketTypes[0]!.id]);
   const ticket = (await readTicketRecord(order.ticketIds[0]!))!;
   return { event, order, ticket, token: await customerToken(customerId) };
-}
-
-/** The strings a page's content stream draws (pdf-lib writes standard-font text as hex strings). */
-function drawnText(content: Buffer): string[] {
-  return [...content.toString('latin1').matchAll(/<([0-9A-Fa-f]*)> Tj/g)].map((match) =>
-    Buffer.from(match[1]!, 'hex').toString('latin1'),
-  );
-}
-
-async function parsed(bytes: Buffer) {
-  const document = await PDFDocument.load(bytes);
-  const [page] = document.getPages();
-  const contents = page!.node.Contents();
-  const streams =
-    contents instanceof PDFArray
-      ? Array.from({ length: contents.size() }, (_, n) => contents.lookup(n, PDFRawStream))
-      : contents instanceof PDFRawStream
-        ? [contents]
-        : [];
-  const text = streams.flatMap((stream) => drawnText(inflateSync(stream.contents)));
-  const xObjects = page!.node.Resources()!.lookup(PDFName.of('XObject')) as PDFDict;
-  const images = xObjects.entries().map(([, ref]) => document.context.lookup(ref) as PDFRawStream);
-  return { document, text, images };
 }
 
 describe('GET /my-account/tickets/{ticketId}/pdf', () => {

@@ -325,8 +325,14 @@ describe('write units by AWS rules, on a ticket of an order', () => {
 });
 
 describe('write units by AWS rules, of a reservation (a hold is light)', () => {
+  // Priced as an organiser prices: a taxed type and a booking fee with its tax (the line's figures are stored).
   const hold = async () => {
-    const event = await seedEvent({ published: true });
+    const event = await seedEvent({
+      published: true,
+      bookingFee: { perTicket: 1.25, percent: 2.5 },
+      feeTax: { name: 'VAT', rate: 21, inclusive: false },
+      ticketTypes: [{ name: 'Runner', price: 10, total: 50, tax: { name: 'VAT', rate: 21, inclusive: true } }],
+    });
     const customer = await newCustomer();
     const token = await customerToken(customer.id);
     return () =>
@@ -350,6 +356,10 @@ describe('write units by AWS rules, of a reservation (a hold is light)', () => {
       RATE: 1,
     });
     expect(writes.units).toBe(10);
+    // The priced line's figures keep the reservation within 1 KB (2 units in the transaction).
+    const stored = (await storedItem(keys.reservation(result.body.data.id))) as Item;
+    console.info(`A priced hold's reservation item: ${itemSize(stored)} bytes`);
+    expect(itemSize(stored)).toBeLessThan(1024);
   });
 
   it("a hold naming a promo code: the same, with one shard of the code's uses moved in the hold's transaction (12)", async () => {
@@ -628,7 +638,10 @@ describe('write units by AWS rules, of a paid order through the portal', () => {
     const event = await seedEvent({
       published: true,
       questions: [],
-      ticketTypes: [{ name: 'Runner', price: 10, total: 50 }],
+      // Taxed, with a booking fee and its tax: the order's amounts and each ticket's tax and fee are stored.
+      bookingFee: { perTicket: 1.25, percent: 2.5 },
+      feeTax: { name: 'VAT', rate: 21, inclusive: false },
+      ticketTypes: [{ name: 'Runner', price: 10, total: 50, tax: { name: 'VAT', rate: 21, inclusive: true } }],
     });
     const customer = await newCustomer();
     for (const sequence of ['RESERVATION', 'ORDER', 'TICKET']) await freshIdBlock(sequence);
@@ -639,7 +652,9 @@ describe('write units by AWS rules, of a paid order through the portal', () => {
       holdCheckOutAndPay(event.id, event.ticketTypes[0]!.id, customer.id, customer.email),
     );
     expect((await getOrder(orderId))!.status).toBe('active');
-    expect(itemSize((await storedItem(keys.order(orderId))) as Item)).toBeLessThan(1024);
+    const orderItem = (await storedItem(keys.order(orderId))) as Item;
+    console.info(`A priced paid order's item: ${itemSize(orderItem)} bytes`);
+    expect(itemSize(orderItem)).toBeLessThan(1024);
     // The customer's link to the event is keyed `EVENT#<eventId:10>` under CUSTOMER#<id>.
     const kinds = Object.fromEntries(
       Object.entries(byKind(writes)).map(([kind, units]) => [kind.startsWith('EVENT#') ? 'LINK' : kind, units]),

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import { getOrder } from '#shared/data/orders';
+import type { NewEvent } from '#shared/domain/event';
+import type { TaxRule } from '#shared/domain/pricing-schemas';
 import { call } from './api.ts';
 import { claimedThenIssued } from './paid-order-issuing.ts';
 import { newCustomer } from './customers.ts';
@@ -31,19 +33,23 @@ export interface CheckoutOptions {
   shippingMethodId?: number;
   /** The type is an access package: the other events it grants entry to. */
   grants?: number[];
+  /** The type's tax, and the event's booking fee and its taxes (none: an untaxed sale without fee). */
+  pricing?: { tax?: TaxRule } & Pick<NewEvent, 'bookingFee' | 'feeTax' | 'shippingTax'>;
 }
 
 /** A checkout awaiting payment: its order, and the PaymentIntent whose events go to `relay`. */
 export async function checkedOut(
   keys: StandInKeys,
   relay: WebhookRelay,
-  { quantity = 1, price = 12.5, currency = 'EUR', shippingMethodId, grants }: CheckoutOptions = {},
+  { quantity = 1, price = 12.5, currency = 'EUR', shippingMethodId, grants, pricing = {} }: CheckoutOptions = {},
 ): Promise<PaidCheckout & { intent: { id: string; clientSecret: string }; reservationId: number; token: string }> {
+  const { tax, ...eventPricing } = pricing;
   const event = await seedEvent({
     published: true,
     questions: [],
     currency,
-    ticketTypes: [{ name: 'Runner', price, total: 50, ...(grants && { grants }) }],
+    ...eventPricing,
+    ticketTypes: [{ name: 'Runner', price, total: 50, tax, ...(grants && { grants }) }],
   });
   const typeId = event.ticketTypes[0]!.id;
   const customer = await newCustomer();

@@ -24,7 +24,8 @@ const problem = (status: number, extra: Record<string, unknown> = {}) => ({
 const checkIn = { method: 'POST', path: '/tickets/{id}/check-in' } as const;
 const me2 = { method: 'GET', path: '/auth/me2' } as const;
 
-describe('the OpenAPI answer check', () => {
+// The checks build the document's validators on first use: seconds on a loaded machine, not a test's 5.
+describe('the OpenAPI answer check', { timeout: 60_000 }, () => {
   it('passes a documented problem answer', async () => {
     await expect(checkAnswer(checkIn, '/api/v2/tickets/1/check-in', json(404, problem(404)))).resolves.toBeUndefined();
     await expect(

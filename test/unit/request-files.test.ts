@@ -22,20 +22,22 @@ const PLATFORM_ENTRIES = [
   'shared/data/keys.ts',
 ];
 
+// Promo codes and the pricing (taxes, booking fees) added what a sale prices with: the hold reaches the code's rule,
+// its reads and its use (promo-discount.ts, data/promo-codes.ts, domain/promo-code.ts) and domain/pricing.ts,
+// pricing-schemas.ts and sale-prices.ts (29 before them); POST /events the tax and fee fields (37 before); the
+// checkout the three pricing modules (84 before).
 const REQUESTS = [
   {
     request: 'POST /my-account/reservations',
     handler: 'functions/my-account/reservation-create.ts',
-    // A hold naming a promo code reaches its rule, its reads and its use (promo-discount.ts, data/promo-codes.ts,
-    // domain/promo-code.ts) and the pricing module (pricing.ts, pricing-schemas.ts): 29 before them.
-    ceiling: 34,
+    ceiling: 35,
     goal: 25,
   },
-  { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 37, goal: 30 },
+  { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 38, goal: 30 },
   {
     request: 'POST /my-account/reservations/{id}/checkout',
     handler: 'functions/my-account/reservation-checkout.ts',
-    ceiling: 84,
+    ceiling: 87,
     goal: 45,
   },
   { request: 'POST /payments/stripe/webhook', handler: 'functions/payments/stripe-webhook.ts', ceiling: 37, goal: 40 },

@@ -2,11 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   attendeeTakes,
   unissuedTakes,
-  amountsOf,
   creationShards,
   notOnSale,
   planTakes,
-  priceLine,
   shippingFor,
   sampleShards,
   spreadStock,
@@ -14,6 +12,17 @@ import {
   stockShardsFor,
 } from '#shared/domain/reservation';
 import { checkoutExpiry, heldQuantity, holdCaps } from '#shared/domain/hold-limits';
+import { priceSale, ticketPrices } from '#shared/domain/sale-prices';
+
+/** A sale of `lines` (each `[price, quantity]`, type ids from 1) of untaxed types, with no fee. */
+const untaxed = (currency: string, shipping: number, ...lines: [number, number][]) =>
+  priceSale({
+    lines: lines.map(([, quantity], n) => ({ typeId: n + 1, quantity })),
+    types: new Map(lines.map(([price], n) => [n + 1, { name: `T${n + 1}`, price }])),
+    event: {},
+    currency,
+    shipping,
+  });
 
 const shards = (...left: number[]) => left.map((n, shard) => ({ shard, left: n, held: 0 }));
 
@@ -63,31 +72,53 @@ describe('reservation rules (shared/domain/reservation.ts)', () => {
     expect(shippingFor({ charge: 4.99, twoPlusCharge: 1, chargeType: 'per_order' }, 3, 'GBP')).toBe(4.99);
     expect(shippingFor({ charge: 0.1, twoPlusCharge: 0.2, chargeType: 'per_ticket' }, 3, 'GBP')).toBe(0.5);
     expect(shippingFor(undefined, 3, 'GBP')).toBe(0);
-    const lines = [
-      priceLine({ id: 1, name: 'A', price: 0.1 }, 3, null, 'GBP'),
-      priceLine({ id: 2, name: 'B', price: 19.99 }, 1, 4, 'GBP'),
-    ];
-    expect(lines.map((line) => line.amount)).toEqual([0.3, 19.99]);
-    expect(amountsOf(lines, 0.5, 'GBP')).toEqual({
-      tickets: 20.29,
-      discount: 0,
-      shipping: 0.5,
-      total: 20.79,
-      currency: 'GBP',
-    });
+    const pounds = untaxed('GBP', 0.5, [0.1, 3], [19.99, 1]);
+    expect(pounds.lines.map((line) => line.amount)).toEqual([0.3, 19.99]);
+    const none = { discount: 0, fees: 0, tax: 0 };
+    expect(pounds.amounts).toEqual({ tickets: 20.29, shipping: 0.5, total: 20.79, currency: 'GBP', ...none });
     // In the event's own minor units: yen have none, dinars three decimals.
-    const yen = [priceLine({ id: 3, name: 'C', price: 1500 }, 3, null, 'JPY')];
-    expect(
-      amountsOf(yen, shippingFor({ charge: 500, twoPlusCharge: 100, chargeType: 'per_ticket' }, 3, 'JPY'), 'JPY'),
-    ).toEqual({ tickets: 4500, discount: 0, shipping: 700, total: 5200, currency: 'JPY' });
-    const dinars = [priceLine({ id: 4, name: 'D', price: 1.25 }, 3, null, 'KWD')];
-    expect(amountsOf(dinars, 0.5, 'KWD')).toEqual({
+    const yenShipping = shippingFor({ charge: 500, twoPlusCharge: 100, chargeType: 'per_ticket' }, 3, 'JPY');
+    expect(untaxed('JPY', yenShipping, [1500, 3]).amounts).toEqual({
+      tickets: 4500,
+      shipping: 700,
+      total: 5200,
+      currency: 'JPY',
+      ...none,
+    });
+    expect(untaxed('KWD', 0.5, [1.25, 3]).amounts).toEqual({
       tickets: 3.75,
-      discount: 0,
       shipping: 0.5,
       total: 4.25,
       currency: 'KWD',
+      ...none,
     });
+  });
+
+  it("splits a taxed line with a fee over its tickets, each ticket's price, tax and fee adding up to the line", () => {
+    const sale = priceSale({
+      lines: [{ typeId: 1, quantity: 3 }],
+      types: new Map([[1, { name: 'Runner', price: 10, tax: { name: 'VAT', rate: 19, inclusive: true } }]]),
+      event: { bookingFee: { perTicket: 1 }, feeTax: { name: 'VAT', rate: 19, inclusive: false } },
+      currency: 'EUR',
+      shipping: 0,
+    });
+    // 30.00 including 4.79 of VAT; a fee of 3.00 and its 0.57 of VAT added.
+    expect(sale.lines[0]).toMatchObject({ fee: 3, tax: 5.36, amount: 33.57, feePaid: 3.57, feeTax: 0.57 });
+    expect(sale.amounts).toMatchObject({ tickets: 30, fees: 3, tax: 5.36, total: 33.57 });
+    const shares = ticketPrices(sale.lines[0]!, 'EUR');
+    expect(shares).toEqual([
+      { price: 8.4, taxAmount: 1.6, bookingFee: 1.19 },
+      { price: 8.4, taxAmount: 1.6, bookingFee: 1.19 },
+      { price: 8.41, taxAmount: 1.59, bookingFee: 1.19 },
+    ]);
+  });
+
+  it('answers a line stored before the pricing (no fee, no tax) as untaxed, its tickets at their unit price', () => {
+    const stored = { typeId: 1, name: 'A', quantity: 2, waveTimeId: null, unitPrice: 12.5, amount: 25 };
+    expect(ticketPrices(stored as Parameters<typeof ticketPrices>[0], 'EUR')).toEqual([
+      { price: 12.5, taxAmount: 0, bookingFee: 0 },
+      { price: 12.5, taxAmount: 0, bookingFee: 0 },
+    ]);
   });
 
   it('is on sale only while published, from onSaleDate and before cutOff', () => {

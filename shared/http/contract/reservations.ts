@@ -1,5 +1,6 @@
 import * as z from '../../schema.ts';
 import { bodyId } from '../../request-fields.ts';
+import { ReservationAmountsResource } from '../../domain/sale-prices.ts';
 import { MAX_RESERVATION_LINES, MAX_TICKETS_PER_RESERVATION, RESERVATION_STATES } from '../../domain/reservation.ts';
 
 /**
@@ -47,17 +48,16 @@ export const ReservationResource = z
         quantity: z.int().check(z.maximum(MAX_TICKETS_PER_RESERVATION)),
         waveTimeId: z.nullable(z.int()),
         unitPrice: amount(),
-        amount: amount(),
+        discount: amount(),
+        fee: amount().check(z.describe("The line's booking fee, as priced (before a tax added to it).")),
+        tax: amount().check(z.describe("Every tax on the line: its tickets' and its fee's, included or added.")),
+        amount: amount().check(
+          z.describe('All the buyer pays for the line: its tickets, discounted, and its fee, each with any tax added.'),
+        ),
       }),
     ),
     shippingMethodId: z.nullable(z.int()),
-    amounts: z.strictObject({
-      tickets: amount(),
-      discount: amount(),
-      shipping: amount(),
-      total: amount(),
-      currency: z.string(),
-    }),
+    amounts: ReservationAmountsResource,
     promoCode: z.nullable(z.string().check(z.describe('The promo code the hold uses, as its event spells it.'))),
   })
   .check(z.describe('Tickets of one event held for the customer until `expiresAt`.'));

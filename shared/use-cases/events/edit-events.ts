@@ -16,11 +16,12 @@ import { now } from '../../clock.ts';
 import {
   applyEventPatch,
   checkCurrencyChange,
+  checkBookingFee,
   checkDeletable,
   checkPrices,
   type EventPatch,
 } from '../../domain/event-admin.ts';
-import type { NewEvent } from '../../domain/event.ts';
+import { saleCurrency, type NewEvent } from '../../domain/event.ts';
 import { toEventView, type EventView } from '../../domain/event-resource.ts';
 import { Conflict, Forbidden, ValidationError } from '../../errors.ts';
 import type { EventPatchBody, NewEventBody } from '../../domain/event-bodies.ts';
@@ -77,6 +78,7 @@ export async function createEventFor(caller: Caller, body: NewEventBody): Promis
     types.map((type, i) => ({ path: `body.ticketTypes.${i}.price`, price: type.price })),
     body.currency,
   );
+  checkBookingFee(body.bookingFee, body.currency);
   await checkGrants(
     caller,
     types.map((type, i) => ({ path: `body.ticketTypes.${i}.grants`, eventIds: type.grants ?? [] })),
@@ -105,6 +107,7 @@ export async function updateEventFor(caller: Caller, id: number, body: EventPatc
   const types = await listTicketTypes(id);
   const { next, changes } = applyEventPatch(before, patch, await holdsOf(before, types.length), at);
   if (changes.currency) checkCurrencyChange(types, next.currency!);
+  if (changes.bookingFee || changes.currency) checkBookingFee(next.bookingFee, saleCurrency(next));
   if (!Object.keys(changes).length) return toEventView(await wholeEvent(before, types));
   const action: HistoryAction = changes.published ? (next.published ? 'published' : 'unpublished') : 'updated';
   const after = { ...next, version: (before.version ?? 1) + 1, updated: at, updatedBy: caller.id };

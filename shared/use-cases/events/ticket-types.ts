@@ -91,6 +91,7 @@ export async function createTicketTypeFor(caller: Caller, eventId: number, body:
     eventId,
     name: body.name,
     price: body.price,
+    ...(body.tax ? { tax: body.tax } : {}),
     description: body.description,
     ordering: body.ordering ?? types.length,
     total: body.total,
@@ -126,9 +127,9 @@ export async function updateTicketTypeFor(caller: Caller, eventId: number, typeI
   }
   const after: TicketType = { ...type, ...fields, ...(grants === undefined ? {} : { grants }) };
   const changes: FieldChanges = {};
-  for (const field of ['name', 'description', 'ordering', 'price', 'total', 'grants'] as const)
-    if (JSON.stringify(after[field]) !== JSON.stringify(type[field]))
-      changes[`ticketTypes.${typeId}.${field}`] = { from: type[field], to: after[field] };
+  for (const field of ['name', 'description', 'ordering', 'price', 'tax', 'total', 'grants'] as const)
+    if (JSON.stringify(after[field] ?? null) !== JSON.stringify(type[field] ?? null))
+      changes[`ticketTypes.${typeId}.${field}`] = { from: type[field] ?? null, to: after[field] ?? null };
   if (Object.keys(changes).length)
     await commit(caller, event, 'type_updated', changes, after.total - type.total, { before: type, after }, stock);
   return toTicketTypeView(await typeWithSold(after));

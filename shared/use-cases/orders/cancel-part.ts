@@ -25,6 +25,7 @@ import { formatAmount, toMajor, toMinor } from '../../money.ts';
 import { sendEmail } from '../../services/email.ts';
 import { adminActor, inScope } from '../event-scope.ts';
 import { refundStripePart } from '../payments/refunds.ts';
+import { paidForTicket } from '../../domain/sale-prices.ts';
 import { cancelOrder } from './cancel-order.ts';
 import { cancelTicket, soldTickets } from './cancel-steps.ts';
 import { orderFor } from './order-reads.ts';
@@ -41,7 +42,8 @@ type Caller = Pick<AdminPrincipal, 'id' | 'eventScope'>;
  * 2. each of its tickets that still holds a place (or the replacement a transfer made of it) is cancelled through
  *    `changeTicket` (`cancel_order`, the staff actor in its history, its place back on sale and the type's `sold`
  *    down);
- * 3. its share is refunded: the sum of its tickets' prices (in the currency's minor units), never the shipping (a
+ * 3. its share is refunded: what its tickets cost, each its price, tax and part of the booking fee (in the currency's
+ *    minor units: sale-prices.ts `paidForTicket`), never the shipping (a
  *    part keeps the order posted; the shipping comes back only when the order ends whole), from what each processor
  *    still holds: Stripe's `refunds.create` with that `amount`, idempotency key and `metadata.part` naming the part
  *    (`partName`), a box-office payment recorded as due at the desk; each recorded once by its reference;
@@ -160,8 +162,11 @@ const currencyOf = async (order: Order): Promise<string> =>
 /** Step 3: the part's share refunded from what each processor still holds, recorded; the amount refunded (in words). */
 async function refundPart(order: Order, part: PartCancellation): Promise<string | undefined> {
   const currency = await currencyOf(order);
-  const prices = await readTicketRecords(part.ticketIds);
-  let share = part.ticketIds.reduce((sum, ticketId) => sum + toMinor(prices.get(ticketId)?.price ?? 0, currency), 0);
+  const tickets = await readTicketRecords(part.ticketIds);
+  let share = part.ticketIds.reduce((sum, ticketId) => {
+    const ticket = tickets.get(ticketId);
+    return sum + (ticket ? paidForTicket(ticket, currency) : 0);
+  }, 0);
   const name = partName(order.id, part);
   const refunds: OrderTransaction[] = [];
   const current = (await readOrder(order.id))!;

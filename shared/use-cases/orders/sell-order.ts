@@ -6,7 +6,8 @@ import { listWaveTimes } from '../../data/wave-times.ts';
 import { saleCurrency } from '../../domain/event.ts';
 import type { StaffOrder } from '../../domain/order-cancel.ts';
 import { WALK_UP_CUSTOMER, type BoxOfficeMethod, type Order } from '../../domain/order.ts';
-import { MAX_TICKETS_PER_RESERVATION, priceLine, type StockTake } from '../../domain/reservation.ts';
+import { MAX_TICKETS_PER_RESERVATION, type StockTake } from '../../domain/reservation.ts';
+import { priceSale } from '../../domain/sale-prices.ts';
 import { actorLabel } from '../../domain/ticket-history.ts';
 import { Conflict, NotFound, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
@@ -18,7 +19,6 @@ import { holdOrder } from './hold-order.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
-import { addAmounts } from '../../money.ts';
 
 export interface BoxOfficeSaleRequest {
   eventId: number;
@@ -35,7 +35,8 @@ export interface BoxOfficeSaleRequest {
  * MAX_TICKETS_PER_RESERVATION tickets (409 `max_per_order`), attendees as the checkout's (one per ticket, the
  * event's required questions answered), never an oversell (409 `sold_out` naming the type and what is left).
  * Unlike the portal the desk sells outside the event's `onSaleDate`/`cutOff` (only an unpublished event is 409
- * `not_on_sale`). Prices are the types' (0 for `comp`); the payment is recorded, not taken: one transaction
+ * `not_on_sale`). Prices are the portal's (the types' prices and taxes, the event's booking fee and its tax:
+ * domain/sale-prices.ts; 0 for `comp`, which then carries no fee and no tax), the order carrying its `amounts`; the payment is recorded, not taken: one transaction
  * `{amount, processor: method, reference, time}`. The order and its stock are held before its tickets are issued, so
  * in steps:
  *
@@ -76,23 +77,23 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
   checkLines(sale, byId, new Set(waves.map((wave) => wave.id)));
   const comp = sale.payment.method === 'comp';
   const currency = saleCurrency(event);
-  const lines = sale.lines.map((line) => {
-    const type = byId.get(line.typeId)!;
-    return priceLine(comp ? { ...type, price: 0 } : type, line.quantity, line.waveTimeId ?? null, currency);
+  const { lines, amounts } = priceSale({
+    lines: sale.lines,
+    types: comp ? new Map(types.map((type) => [type.id, { ...type, price: 0 }])) : byId,
+    event,
+    currency,
+    shipping: 0,
   });
   if (lines.reduce((sum, line) => sum + line.quantity, 0) > MAX_TICKETS_PER_RESERVATION)
     throw new Conflict(`An order holds at most ${MAX_TICKETS_PER_RESERVATION} tickets.`, 'max_per_order', {
       maxPerOrder: MAX_TICKETS_PER_RESERVATION,
     });
-  const attendees = attendeesOf({ lines }, event, sale);
+  const attendees = attendeesOf({ lines, amounts }, event, sale);
   if (!event.published) throw new Conflict('The event is not published.', 'not_on_sale');
 
   const actor = adminActor(caller);
   const at = now().toISOString();
-  const total = addAmounts(
-    lines.map((line) => line.amount),
-    currency,
-  );
+  const total = amounts.total;
   const { firstName = '', lastName = '' } = sale.buyer;
   const customerId = customer?.id ?? WALK_UP_CUSTOMER;
   const order = (id: number, takes: StockTake[]): Order => ({
@@ -106,6 +107,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
     purchaser: `${firstName} ${lastName}`.trim() || customer?.name || sale.buyer.emailAddress,
     affiliate: null,
     grandTotal: total,
+    amounts,
     ticketIds: [],
     typeIds: [...new Set(lines.map((line) => line.typeId))],
     waveTimeId: lines.find((line) => line.waveTimeId !== null)?.waveTimeId ?? null,

@@ -8,7 +8,8 @@ import { getShippingMethod } from '../../data/shipping-methods.ts';
 import { answerProblems, type Event } from '../../domain/event.ts';
 import type { CheckoutAttendee, Order } from '../../domain/order.ts';
 import { orderStripeAmount } from '../../domain/order-payment.ts';
-import { DEFAULT_RESERVATION_MINUTES, type Reservation } from '../../domain/reservation.ts';
+import { amountsView, DEFAULT_RESERVATION_MINUTES, type Reservation } from '../../domain/reservation.ts';
+import { ticketPrices } from '../../domain/sale-prices.ts';
 import { checkoutExpiry } from '../../domain/hold-limits.ts';
 import type { ShippingMethod } from '../../domain/shipping-method.ts';
 import type { AttendeeAnswer } from '../../domain/ticket.ts';
@@ -96,6 +97,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
     purchaser: customer.name,
     affiliate: null,
     grandTotal: reservation.amounts.total,
+    amounts: amountsView(reservation.amounts),
     ticketIds: [],
     typeIds: [...new Set(reservation.lines.map((line) => line.typeId))],
     waveTimeId: reservation.lines.find((line) => line.waveTimeId !== null)?.waveTimeId ?? null,
@@ -198,7 +200,7 @@ async function answer(order: Order, intent?: { id: string; clientSecret: string 
  * the box office's sale takes its attendees by the same rule.
  */
 export function attendeesOf(
-  reservation: Pick<Reservation, 'lines'>,
+  reservation: Pick<Reservation, 'lines' | 'amounts'>,
   event: Pick<Event, 'questions'>,
   body: Pick<CheckoutBody, 'attendees'>,
 ): CheckoutAttendee[] {
@@ -222,13 +224,15 @@ export function attendeesOf(
   });
 }
 
-/** The held tickets, one per attendee, in line order. */
-function slotsOf(reservation: Pick<Reservation, 'lines'>) {
+/** The held tickets, one per attendee, in line order, each with its share of its line. */
+function slotsOf(reservation: Pick<Reservation, 'lines' | 'amounts'>) {
   return reservation.lines.flatMap((line) =>
-    Array.from({ length: line.quantity }, () => ({
+    ticketPrices(line, reservation.amounts.currency).map(({ price, taxAmount, bookingFee }) => ({
       typeId: line.typeId,
       waveTimeId: line.waveTimeId,
-      price: line.unitPrice,
+      price,
+      taxAmount,
+      ...(bookingFee ? { bookingFee } : {}),
     })),
   );
 }
@@ -239,7 +243,7 @@ function attendeeProblems(
   event: Pick<Event, 'questions'>,
   body: Pick<CheckoutBody, 'attendees'>,
 ): FieldProblem[] {
-  const held = slotsOf(reservation).length;
+  const held = reservation.lines.reduce((sum, line) => sum + line.quantity, 0);
   const problems: FieldProblem[] = [];
   if (body.attendees.length !== held)
     problems.push({ path: 'body.attendees', message: `must hold ${held} attendees, one per held ticket` });

@@ -1,49 +1,31 @@
-import type { TicketType } from '../../domain/event.ts';
-import { type Discount, priceReservation } from '../../domain/pricing.ts';
-import {
-  amountsOf,
-  priceLine,
-  shippingFor,
-  type ReservationAmounts,
-  type ReservationLine,
-} from '../../domain/reservation.ts';
+import type { Event, TicketType } from '../../domain/event.ts';
+import type { Discount } from '../../domain/pricing.ts';
+import { shippingFor } from '../../domain/reservation.ts';
+import { priceSale, type ReservationAmounts, type ReservationLine } from '../../domain/sale-prices.ts';
 import { unpayableCharge, type ShippingMethod } from '../../domain/shipping-method.ts';
 import { Conflict } from '../../errors.ts';
 import { chargeLimitProblem, chargeLimits, formatAmount, toMajor, toMinor } from '../../money.ts';
 
 /**
- * A hold's prices, from the server only (the client sends no amount): each line by its type's price, a promo code's
- * `discount` off the tickets, the shipping by the method's charges, in the event's currency; refused (409) before
- * anything is held when the currency cannot take the method's charge or Stripe could not charge the total.
+ * A hold's prices, from the server only (the client sends no amount, no tax, no fee, no discount): each line by its
+ * type's price and tax, the event's booking fee and its taxes on the fee and on shipping, the shipping by the method's
+ * charges, a promo code's `discount` when the hold names one, in the event's currency (domain/sale-prices.ts);
+ * refused (409) before anything is held when the currency cannot take the method's charge or Stripe could not charge
+ * the total. The box office's sale prices by the same rules (orders/sell-order.ts).
  */
 export function priceHold(
   requested: readonly { typeId: number; quantity: number; waveTimeId?: number }[],
   types: ReadonlyMap<number, TicketType>,
   method: ShippingMethod | undefined,
+  event: Pick<Event, 'bookingFee' | 'feeTax' | 'shippingTax'>,
   currency: string,
   discount?: Discount,
 ): { lines: ReservationLine[]; amounts: ReservationAmounts } {
-  const lines = requested.map((line) =>
-    priceLine(types.get(line.typeId)!, line.quantity, line.waveTimeId ?? null, currency),
-  );
   const quantity = requested.reduce((sum, line) => sum + line.quantity, 0);
-  const off = discount ? discountOff(lines, discount, currency) : 0;
-  const amounts = amountsOf(lines, shippingIn(method, quantity, currency), currency, off);
-  checkChargeable(amounts);
-  return { lines, amounts };
-}
-
-/**
- * The discount off the lines by the one pricing rule (shared/domain/pricing.ts: a percentage of each applicable
- * line, or an amount spread over them, never below 0), in major units.
- */
-function discountOff(lines: readonly ReservationLine[], discount: Discount, currency: string): number {
-  const priced = priceReservation({
-    currency,
-    lines: lines.map(({ typeId, quantity, unitPrice }) => ({ typeId, quantity, unitPrice })),
-    discount,
-  });
-  return toMajor(priced.amounts.discount, currency);
+  const shipping = shippingIn(method, quantity, currency);
+  const priced = priceSale({ lines: requested, types, event, currency, shipping, discount });
+  checkChargeable(priced.amounts);
+  return priced;
 }
 
 /**

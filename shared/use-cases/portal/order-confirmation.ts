@@ -39,7 +39,9 @@ export async function sendOrderConfirmation(
     shippingMethod,
     portalUrl: PORTAL_URL,
     types,
-    soldAs: new Map(ordered.map((ticket) => [ticket.id, { typeId: ticket.typeId, price: ticket.price }])),
+    soldAs: new Map(
+      ordered.map(({ id, typeId, price, taxAmount, bookingFee }) => [id, { typeId, price, taxAmount, bookingFee }]),
+    ),
     tickets: ordered.map((ticket) =>
       printedTicket(ticket, {
         event,

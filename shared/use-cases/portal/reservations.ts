@@ -90,7 +90,7 @@ export async function createReservation(customerId: number, network: string, req
   if (standing) throw holdStands(standing, at);
   if ('error' in planned) throw planned.error;
 
-  const { lines, amounts } = priceHold(request.lines, byId, method, saleCurrency(event), discount);
+  const { lines, amounts } = priceHold(request.lines, byId, method, event, saleCurrency(event), discount);
   const id = await allocateIds(sequence);
   const minutes = event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES;
   const base = {

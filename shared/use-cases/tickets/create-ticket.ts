@@ -27,6 +27,7 @@ export interface NewTicket extends Partial<TicketFields> {
   processState?: typeof PROCESS_STATE.active | typeof PROCESS_STATE.pending;
   purchaser?: PurchaserContact | null;
   claim?: TicketRecord['claim'];
+  bookingFee?: number;
 }
 
 /**
