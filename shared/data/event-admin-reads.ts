@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Team } from '../domain/event.ts';
 import type { EventHistoryEntry } from '../domain/event-resource.ts';
 import { db, storedAs, tableName } from './client.ts';
+import { teamFromItem } from './event-items.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { TICKET_UPDATE_SHARDS } from './ticket-records.ts';
@@ -30,7 +31,7 @@ export async function listTeams(eventId: number): Promise<Team[]> {
       Limit: MAX_TEAMS,
     }),
   );
-  return Items.map((item) => storedAs<Team>(item));
+  return Items.map(teamFromItem);
 }
 
 /** Whether any ticket of the event was ever written (deleted ones too): its update-time shards, one item each at most. */

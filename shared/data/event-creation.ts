@@ -4,7 +4,7 @@ import { creationShards, stockShardsFor } from '../domain/reservation.ts';
 import { ValidationError } from '../errors.ts';
 import { MAX_TRANSACTION_ITEMS, tableName, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
-import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from './event-limits.ts';
+import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '../domain/event-limits.ts';
 import { keys } from './keys.ts';
 import { countNewEvent } from './event-counts.ts';
 import { type EventListing, historyPut } from './event-admin-writes.ts';

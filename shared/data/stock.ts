@@ -4,6 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
+import { typeShardsFromItem } from './event-items.ts';
 
 /**
  * A ticket type's stock (README.md here, "Stock"): `stockShards` items `STOCK#<typeId>#<shard>`,
@@ -103,7 +104,7 @@ export async function stockShardsOf(
       ProjectionExpression: 'id, stockShards',
     }),
   );
-  return Item as Pick<TicketType, 'id' | 'stockShards'> | undefined;
+  return Item ? typeShardsFromItem(Item) : undefined;
 }
 
 /** What is left of several types, by type id (one BatchGetItem, eventually consistent: a view, not a plan). */

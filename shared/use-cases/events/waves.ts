@@ -1,6 +1,6 @@
 import type { NewWaveBody, WavePatchBody } from '../../domain/event-bodies.ts';
 import { allocateIds } from '../../data/counters.ts';
-import { MAX_WAVE_TIMES } from '../../data/event-limits.ts';
+import { MAX_WAVE_TIMES } from '../../domain/event-limits.ts';
 import { keys } from '../../data/keys.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import type { WaveTime } from '../../domain/event.ts';
