@@ -1,12 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
   HOLDING_STATES,
+  RESERVATION_STATES,
   statesBefore,
   type Reservation,
   type ReservationState,
   type StockTake,
 } from '../domain/reservation.ts';
-import { db, labelled, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import * as z from '../schema.ts';
+import { db, labelled, parseItem, storedSchema, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import {
   customerHold,
   customerMarkerAction,
@@ -20,7 +22,7 @@ import { readDecideWrite } from './read-decide-write.ts';
 import { dueItem, dueKey, putDue } from './reservation-due.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
-import { HoldRefused, holdAction, JOINED, releaseAction, shortTake } from './stock.ts';
+import { HoldRefused, holdAction, JOINED, releaseAction, shortTake, StockTakeItem } from './stock.ts';
 
 /**
  * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
@@ -69,6 +71,34 @@ export async function holdReservation(reservation: Reservation, perNetwork: numb
   }
 }
 
+// Its `expiresAt` is the reservation's ISO instant, not a TTL: the lapsing job ends it (reservation-due.ts).
+const ReservationItem = storedSchema<Reservation>()(
+  z.object({
+    id: z.number(),
+    customerId: z.number(),
+    eventId: z.number(),
+    status: z.enum(RESERVATION_STATES),
+    created: z.string(),
+    expiresAt: z.string(),
+    lines: z.array(
+      z.object({
+        typeId: z.number(),
+        name: z.string(),
+        quantity: z.number(),
+        waveTimeId: z.nullable(z.number()),
+        unitPrice: z.number(),
+        amount: z.number(),
+      }),
+    ),
+    shippingMethodId: z.nullable(z.number()),
+    amounts: z.object({ tickets: z.number(), shipping: z.number(), total: z.number(), currency: z.string() }),
+    takes: z.array(StockTakeItem),
+    updated: z.string(),
+    orderId: z.optional(z.number()),
+    network: z.optional(z.string()),
+  }),
+);
+
 /** The label of a reservation's own move (client.ts `labelled`): its condition failed when it moved first. */
 const RESERVATION_MOVED = 'reservation';
 
@@ -76,7 +106,7 @@ export async function getReservation(id: number): Promise<Reservation | undefine
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.reservation(id), ConsistentRead: true }),
   );
-  return Item ? storedAs<Reservation>(Item) : undefined;
+  return Item ? parseItem(ReservationItem, Item, 'reservation') : undefined;
 }
 
 /**

@@ -2,7 +2,8 @@ import type { TicketType, TypeWithSold } from '../domain/event.ts';
 import { spreadStock, type StockShard, type StockTake } from '../domain/reservation.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import * as z from '../schema.ts';
+import { batchGet, db, labelled, storedSchema, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { keys } from './keys.ts';
 import { typeShardsFromItem } from './event-items.ts';
 
@@ -22,6 +23,11 @@ import { typeShardsFromItem } from './event-items.ts';
  * back to the shard its id picks, not always the one it came from, so one shard's `sold` may fall below zero: only
  * the sum means anything.
  */
+
+/** A take of a shard, as a reservation or an order stores it (reservations.ts, order-items.ts). */
+export const StockTakeItem = storedSchema<StockTake>()(
+  z.object({ typeId: z.number(), shard: z.number(), quantity: z.number() }),
+);
 
 /** A shard as stored: the hold path's view (`left`, `held`) and its share of the type's `sold`. */
 export type CountedShard = StockShard & { sold: number };
