@@ -1,7 +1,129 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { CheckoutAttendee, Order } from '../domain/order.ts';
-import { db, tableName } from './client.ts';
+import {
+  BOX_OFFICE_METHODS,
+  type CheckoutAttendee,
+  ORDER_STATUSES,
+  type Order,
+  OrderCancellationResource,
+  OrderTransactionResource,
+} from '../domain/order.ts';
+import type { OrderDispute } from '../domain/order-dispute.ts';
+import type { PaymentProblem } from '../domain/order-payment.ts';
+import { AttendeeAnswerResource } from '../domain/ticket-codes.ts';
+import * as z from '../schema.ts';
+import { db, parseItem, storedSchema, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { StockTakeItem } from './stock.ts';
+
+/**
+ * An order's items as stored: the record (`ORDER#<id>` / `ORDER`) and a checkout's attendees. Each has its schema
+ * and its `fromItem`, the one way its items become values (client.ts `parseItem`); the record's nested values
+ * derive from their answers' schemas where the order's module has them, and the payment problems' and the
+ * dispute's are written out, held to their types, so a hold's bundle builds neither answer.
+ */
+
+const CheckoutAttendeeItem = storedSchema<CheckoutAttendee>()(
+  z.object({
+    typeId: z.number(),
+    waveTimeId: z.nullable(z.number()),
+    price: z.number(),
+    partyMember: z.string(),
+    partyMemberLastName: z.string(),
+    emailAddress: z.string(),
+    partyMemberBirthYear: z.nullable(z.number()),
+    partyMemberBirthMonth: z.nullable(z.number()),
+    partyMemberBirthDay: z.nullable(z.number()),
+    partyMemberTitle: z.nullable(z.string()),
+    partyMemberCompany: z.nullable(z.string()),
+    attendeeQuestions: z.array(z.object(AttendeeAnswerResource.shape)),
+  }),
+);
+
+const PaymentProblemItem = storedSchema<PaymentProblem>()(
+  z.object({
+    intentId: z.string(),
+    reason: z.enum(['no_order', 'other_intent', 'amount', 'currency']),
+    amount: z.number(),
+    currency: z.string(),
+    at: z.string(),
+    refundId: z.nullable(z.string()),
+    refundRefused: z.optional(z.string()),
+  }),
+);
+
+const OrderDisputeItem = storedSchema<OrderDispute>()(
+  z.object({
+    id: z.string(),
+    status: z.string(),
+    reason: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    updatedAt: z.string(),
+  }),
+);
+
+const OrderItem = storedSchema<Order>()(
+  z.object({
+    id: z.number(),
+    customerId: z.number(),
+    eventId: z.number(),
+    created: z.string(),
+    purchasedDate: z.string(),
+    status: z.enum(ORDER_STATUSES),
+    emailAddress: z.string(),
+    purchaser: z.string(),
+    affiliate: z.nullable(z.string()),
+    grandTotal: z.number(),
+    ticketIds: z.array(z.number()),
+    typeIds: z.array(z.number()),
+    waveTimeId: z.nullable(z.number()),
+    teamId: z.nullable(z.number()),
+    transactions: z.array(z.object(OrderTransactionResource.shape)),
+    answers: z.array(z.object(AttendeeAnswerResource.shape)),
+    history: z.optional(
+      z.array(
+        z.object({
+          at: z.string(),
+          by: z.string(),
+          action: z.enum(['cancel_started', 'cancelled', 'refunded', 'expired', 'tickets_cancelled']),
+          force: z.optional(z.boolean()),
+          ticketIds: z.optional(z.array(z.number())),
+        }),
+      ),
+    ),
+    cancellation: z.optional(z.object(OrderCancellationResource.shape)),
+    partCancellations: z.optional(
+      z.array(z.object({ ticketIds: z.array(z.number()), at: z.string(), by: z.string(), force: z.boolean() })),
+    ),
+    checkout: z.optional(
+      z.object({
+        reservationId: z.number(),
+        currency: z.string(),
+        shippingMethodId: z.nullable(z.number()),
+        shippingAddress: z.nullable(z.string()),
+        shippingCountry: z.nullable(z.string()),
+        attendees: z.optional(z.array(CheckoutAttendeeItem)),
+        paymentIntentId: z.optional(z.string()),
+        takes: z.optional(z.array(StockTakeItem)),
+      }),
+    ),
+    issuedTickets: z.optional(z.record(z.string(), z.number())),
+    boxOffice: z.optional(
+      z.object({
+        soldBy: z.string(),
+        method: z.enum(BOX_OFFICE_METHODS),
+        takes: z.array(StockTakeItem),
+        undo: z.optional(z.object({ at: z.string(), by: z.string() })),
+      }),
+    ),
+    paymentProblems: z.optional(z.array(PaymentProblemItem)),
+    dispute: z.optional(OrderDisputeItem),
+    disputeSequence: z.optional(z.number()),
+  }),
+);
+
+export const fromItem = (item: Record<string, unknown>): Order => parseItem(OrderItem, item, 'order');
+const AttendeesItem = z.object({ attendees: z.array(CheckoutAttendeeItem) });
 
 /**
  * A checkout's attendees are an item of their own (`ORDER#<id>` / `ATTENDEES`, no index), put once with the order:
@@ -29,5 +151,12 @@ export async function readCheckoutAttendees(order: Order): Promise<CheckoutAtten
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.orderAttendees(order.id), ConsistentRead: true }),
   );
-  return (Item?.attendees ?? []) as CheckoutAttendee[];
+  return Item ? parseItem(AttendeesItem, Item, 'order attendees').attendees : [];
 }
+
+export const orderItem = (order: Order) => ({
+  ...keys.order(order.id),
+  ...keys.orderStatusIndexes(order),
+  entity: 'Order',
+  ...withoutAttendees(order),
+});
