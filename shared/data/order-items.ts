@@ -122,7 +122,15 @@ const OrderItem = storedSchema<Order>()(
   }),
 );
 
-export const fromItem = (item: Record<string, unknown>): Order => parseItem(OrderItem, item, 'order');
+// An order list's walk judges an item, then answers the ones it kept (shared/lists/orders.ts): each item is parsed once.
+const parsedOrders = new WeakMap<Record<string, unknown>, Order>();
+export function fromItem(item: Record<string, unknown>): Order {
+  const known = parsedOrders.get(item);
+  if (known) return known;
+  const order = parseItem(OrderItem, item, 'order');
+  parsedOrders.set(item, order);
+  return order;
+}
 const AttendeesItem = z.object({ attendees: z.array(CheckoutAttendeeItem) });
 
 /**
