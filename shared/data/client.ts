@@ -20,7 +20,6 @@ import { requireSection } from '../config.ts';
 import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../aws-clients.ts';
 import { DependencyUnavailable } from '../errors.ts';
 import { keyCondition, type Partition } from './key-conditions.ts';
-import { TABLE_SCHEMA } from './table-schema.ts';
 
 /**
  * The one DynamoDB client of a function. Endpoints come from the SDK's own environment
@@ -100,21 +99,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Full-jitter exponential backoff: up to 10 ms × 2^attempt, capped at 1 s. The house's one backoff. */
 export const backoff = (attempt: number) => sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
 
-// The table's own attributes: its keys, every index's keys and the entity tag.
-const TABLE_ATTRIBUTES = new Set([
-  'PK',
-  'SK',
-  'entity',
-  ...TABLE_SCHEMA.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
-]);
-
-/** An item without the table's own attributes (keys, index keys, entity tag): what a repository hands on. */
-export function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name in item) if (!TABLE_ATTRIBUTES.has(name)) out[name] = item[name];
-  return out;
-}
-
 /**
  * Our own data is not what its entity says (an attribute missing or of another type): a bug or a bad migration, never
  * the client's doing, so it is no AppError but a 500 with the request id, logged with the item's keys and the issues.
@@ -149,9 +133,6 @@ export function parseItem<S extends z.ZodMiniType>(
     z.prettifyError(parsed.error).replaceAll('\n', ' '),
   );
 }
-
-/** Being replaced by parseItem, entity by entity. */
-export const storedAs = <T>(item: Record<string, unknown>): T => withoutKeys(item) as unknown as T;
 
 /**
  * An entity's stored schema, held to name every field of the entity: z.object drops an attribute its schema does not
