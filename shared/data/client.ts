@@ -134,6 +134,19 @@ export function parseItem<S extends z.ZodMiniType>(
   );
 }
 
+const CountMap = z.record(z.string(), z.number());
+
+/**
+ * The map of counts an item keeps under `name` (a statistics shard's `listed` or `checkedIn`), checked as parseItem
+ * checks an entity; empty when the item has none yet (a map is made by the first count moved into it).
+ */
+export function countMap(item: Record<string, unknown>, name: string, entity: string): Record<string, number> {
+  if (item[name] === undefined) return {};
+  const parsed = CountMap.safeParse(item[name]);
+  if (parsed.success) return parsed.data;
+  throw new StoredItemInvalid(entity, { PK: item.PK, SK: item.SK }, `${name}: ${z.prettifyError(parsed.error)}`);
+}
+
 /**
  * An entity's stored schema, held to name every field of the entity: z.object drops an attribute its schema does not
  * name, so a field left out here would vanish on read; this makes it a type error instead (`Property 'x' is missing`).
