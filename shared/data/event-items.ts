@@ -1,11 +1,13 @@
 import type { Event, Team, TicketType, WaveTime } from '../domain/event.ts';
 import * as z from '../schema.ts';
 import { parseItem, storedSchema } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * The event's partition's entities as stored (the event record, its ticket types, teams and start waves): each one's
- * schema and `fromItem`, the one way its items become values (client.ts `parseItem`). Their keys are keys.ts's; they
- * are written by the events routes (event-creation.ts, event-admin-writes.ts, event-part-writes.ts).
+ * item with its keys and index placements (`…Item`), its schema and its `fromItem`, the one way its items become
+ * values (client.ts `parseItem`). The events routes write them (event-creation.ts, event-admin-writes.ts,
+ * use-cases/events/).
  */
 const AttendeeQuestionItem = z.object({
   id: z.number(),
@@ -79,3 +81,24 @@ export const typeShardsFromItem = (item: Record<string, unknown>): Pick<TicketTy
   parseItem(z.pick(TicketTypeItem, { id: true, stockShards: true }), item, 'ticket type');
 export const teamFromItem = (item: Record<string, unknown>): Team => parseItem(TeamItem, item, 'team');
 export const waveTimeFromItem = (item: Record<string, unknown>): WaveTime => parseItem(WaveTimeItem, item, 'wave time');
+
+/** The event item as stored, with its list placements. */
+export const eventItem = (event: Event): Record<string, unknown> => ({
+  ...keys.event(event.id),
+  ...(event.published ? keys.publishedEventIndexes(event.startsAt, event.id) : {}),
+  ...keys.adminEventIndexes(event.startsAt, event.id, event.published),
+  entity: 'Event',
+  ...event,
+});
+export const ticketTypeItem = (type: TicketType) => ({
+  ...keys.ticketType(type.eventId, type.id),
+  ...keys.ticketTypeIndexes(type.id),
+  entity: 'TicketType',
+  ...type,
+});
+export const teamItem = (team: Team) => ({ ...keys.team(team.eventId, team.id), entity: 'Team', ...team });
+export const waveTimeItem = (wave: WaveTime) => ({
+  ...keys.waveTime(wave.eventId, wave.id),
+  entity: 'WaveTime',
+  ...wave,
+});
