@@ -1,9 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, storedAs, tableName } from '#shared/data/client';
 import { getEvent, listTicketTypes } from '#shared/data/events';
 import { withSold } from '#shared/data/stock';
-import { keys } from '#shared/data/keys';
-import { keyCondition } from '#shared/data/key-conditions';
+import { listTeams } from '#shared/data/event-admin-reads';
 import { listWaveTimes } from '#shared/data/wave-times';
 import type { Event, NewEvent, Team, TicketType } from '#shared/domain/event';
 import { createEventFor } from '#shared/use-cases/events/edit-events';
@@ -65,17 +62,6 @@ async function newEvents(tickets: number): Promise<number> {
       { name: 'Wave A', startTime: '2027-05-02T08:30:00Z', capacity: room },
     ],
   });
-}
-
-async function listTeams(eventId: number): Promise<Team[]> {
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      ...keyCondition(keys.eventItems(eventId), { beginsWith: keys.teamPrefix }),
-      Limit: 200,
-    }),
-  );
-  return Items.map((item) => storedAs<Team>(item));
 }
 
 export async function targetEvent(

@@ -1,9 +1,11 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
-import type { Administrator } from '../domain/administrator.ts';
+import { AdministratorProfileResource, type Administrator } from '../domain/administrator.ts';
+import * as z from '../schema.ts';
 import { Conflict } from '../errors.ts';
-import { db, findOneByIndex, labelled, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
+import { db, findOneByIndex, labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { parseItem, storedSchema } from './stored-items.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 import type { Partition } from './key-conditions.ts';
@@ -24,7 +26,14 @@ import { END_SESSIONS_CLAUSE, END_SESSIONS_VALUES } from './session-versions.ts'
 const normalisedLogin = (login: string) => login.trim().toLowerCase();
 export const normalisedEmail = (email: string) => email.trim().toLowerCase();
 
-const fromItem = (item: Record<string, unknown>): Administrator => storedAs<Administrator>(item);
+// The profile (the answer's schema) with its secrets, as stored beside its keys.
+const AdministratorItem = storedSchema<Administrator>()(
+  z.extend(z.object(AdministratorProfileResource.shape), {
+    passwordHash: z.optional(z.string()),
+    sessionVersion: z.optional(z.number()),
+  }),
+);
+const fromItem = (item: Record<string, unknown>): Administrator => parseItem(AdministratorItem, item, 'administrator');
 
 /** The one administrator a lookup index points at (logins and emails are unique). */
 async function findByIndex(partition: Partition): Promise<Administrator | undefined> {

@@ -21,7 +21,6 @@ import { requireSection } from '../config.ts';
 import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../aws-clients.ts';
 import { DependencyUnavailable } from '../errors.ts';
 import { keyCondition, type Partition } from './key-conditions.ts';
-import { TABLE_SCHEMA } from './table-schema.ts';
 
 /**
  * The one DynamoDB client of a function. Endpoints come from the SDK's own environment
@@ -100,29 +99,6 @@ const MAX_UNPROCESSED_RETRIES = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Full-jitter exponential backoff: up to 10 ms × 2^attempt, capped at 1 s. The house's one backoff. */
 export const backoff = (attempt: number) => sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
-
-// The table's own attributes: its keys, every index's keys and the entity tag.
-const TABLE_ATTRIBUTES = new Set([
-  'PK',
-  'SK',
-  'entity',
-  ...TABLE_SCHEMA.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
-]);
-
-/** An item without the table's own attributes (keys, index keys, entity tag): what a repository hands on. */
-export function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name in item) if (!TABLE_ATTRIBUTES.has(name)) out[name] = item[name];
-  return out;
-}
-
-/**
- * A stored item as the entity its repository wrote, keys removed. The one cast from the
- * DocumentClient's untyped attributes to an entity: every item of the table is written by
- * the repository that reads it back (the types cannot follow a value through DynamoDB),
- * and checking each item against a schema would cost every list page its CPU.
- */
-export const storedAs = <T>(item: Record<string, unknown>): T => withoutKeys(item) as unknown as T;
 
 /** Sends a conditional write (a put, an update, a delete): false when its condition failed (nothing written), for the caller to decide on. */
 export async function writtenIf(command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Event } from '../domain/event.ts';
-import { batchGet, db, tableName, storedAs } from './client.ts';
+import { batchGet, db, tableName } from './client.ts';
+import { eventFromItem } from './event-items.ts';
 import { keys } from './keys.ts';
 import { STATS_SHARDS } from './stats-shards.ts';
 
@@ -41,12 +42,8 @@ export const listingProjection = {
   expression: LISTING_FIELDS.map((_, i) => `#f${i}`).join(', '),
   names: Object.fromEntries(LISTING_FIELDS.map((field, i) => [`#f${i}`, field])),
 };
-/** Event records read with `projection` lack `questions`, which the portal never shows. */
-// Events stored before questions existed have none.
-export const asEvent = (item: Record<string, unknown>): Event => {
-  const event = storedAs<Event>(item);
-  return { ...event, questions: event.questions ?? [] };
-};
+/** An event record, whole or read with `listingProjection` (no `questions`, which the portal never shows: read as none). */
+export const asEvent = (item: Record<string, unknown>): Event => eventFromItem(item);
 
 /** Whether the customer holds an order for the event (its link item): one GetItem. */
 export async function holdsOrderFor(customerId: number, eventId: number): Promise<boolean> {

@@ -3,7 +3,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { now } from '../clock.ts';
 import type { Customer } from '../domain/customer.ts';
 import { Conflict } from '../errors.ts';
-import { db, findOneByIndex, labelled, tableName, transactWrite, TransactionCancelled, storedAs } from './client.ts';
+import * as z from '../schema.ts';
+import { db, findOneByIndex, labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { parseItem, storedSchema } from './stored-items.ts';
 import { verificationPut, verificationSpend } from './email-verifications.ts';
 import { keys } from './keys.ts';
 import { keyAttributes, type Partition } from './key-conditions.ts';
@@ -14,7 +16,31 @@ import { keyAttributes, type Partition } from './key-conditions.ts';
  * `UNIQUE#CUSTOMER_EMAIL#<email>`, written and moved in the same transactions as the
  * record's address, keeps logins unique (GSI2 alone cannot: indexes are not conditions).
  */
-const fromItem = (item: Record<string, unknown>): Customer => storedAs<Customer>(item);
+/**
+ * The record as stored: the answer's fields (domain/customer.ts `CustomerResource`) with its Cognito link. Written out
+ * rather than derived from the answer's schema, which the checkout's bundle (it reads the buyer) does not build;
+ * storedSchema holds it to the type, which is derived.
+ */
+const CustomerItem = storedSchema<Customer>()(
+  z.object({
+    id: z.number(),
+    emailAddress: z.string(),
+    name: z.string(),
+    accountNumber: z.nullable(z.string()),
+    primary: z.nullable(z.string()),
+    billing: z.nullable(z.string()),
+    useInternationalShippingAddress: z.boolean(),
+    useInternationalBillingAddress: z.boolean(),
+    emailVerified: z.boolean(),
+    pendingEmailAddress: z.nullable(z.string()),
+    created: z.string(),
+    updated: z.string(),
+    cognitoSub: z.string(),
+    cognitoUsername: z.string(),
+    sessionVersion: z.optional(z.number()),
+  }),
+);
+const fromItem = (item: Record<string, unknown>): Customer => parseItem(CustomerItem, item, 'customer');
 
 const toItem = (customer: Customer) => ({
   ...keys.customer(customer.id),

@@ -1,7 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Team } from '../domain/event.ts';
-import type { EventHistoryEntry } from '../domain/event-resource.ts';
-import { db, storedAs, tableName } from './client.ts';
+import { EventHistoryResource, type EventHistoryEntry } from '../domain/event-resource.ts';
+import * as z from '../schema.ts';
+import { db, tableName } from './client.ts';
+import { parseItem } from './stored-items.ts';
+import { teamFromItem } from './event-items.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 import { TICKET_UPDATE_SHARDS } from './ticket-records.ts';
@@ -30,7 +33,7 @@ export async function listTeams(eventId: number): Promise<Team[]> {
       Limit: MAX_TEAMS,
     }),
   );
-  return Items.map((item) => storedAs<Team>(item));
+  return Items.map(teamFromItem);
 }
 
 /** Whether any ticket of the event was ever written (deleted ones too): its update-time shards, one item each at most. */
@@ -63,14 +66,17 @@ export async function typeHasTickets(typeId: number): Promise<boolean> {
   return Items.length > 0;
 }
 
+// The answer's entry, as stored beside its keys (which parsing leaves out).
+const EventHistoryItem = z.object(EventHistoryResource.shape);
+const eventHistoryFromItem = (item: Record<string, unknown>): EventHistoryEntry =>
+  parseItem(EventHistoryItem, item, 'event history entry');
+
 /** One entry of an event's history, by the version its change made (a webhook message's, use-cases/webhooks): one GetItem. */
 export async function readEventHistoryEntry(eventId: number, version: number): Promise<EventHistoryEntry | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.eventHistory(eventId, version), ConsistentRead: true }),
   );
-  if (!Item) return undefined;
-  const { at, by, action, changes } = storedAs<EventHistoryEntry>(Item);
-  return { version, at, by, action, changes };
+  return Item ? eventHistoryFromItem(Item) : undefined;
 }
 
 /** A page of an event's history, newest first, from before a version (exclusive). */
@@ -91,9 +97,6 @@ export async function readEventHistory(
       Limit: page.limit + 1,
     }),
   );
-  const entries = Items.slice(0, page.limit).map((item) => {
-    const { version, at, by, action, changes } = storedAs<EventHistoryEntry>(item);
-    return { version, at, by, action, changes };
-  });
+  const entries = Items.slice(0, page.limit).map(eventHistoryFromItem);
   return { entries, more: Items.length > page.limit };
 }

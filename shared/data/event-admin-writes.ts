@@ -5,6 +5,7 @@ import { Conflict, ValidationError } from '../errors.ts';
 import { labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { forgetEventForSale } from './event-sale-cache.ts';
 import { moveEventCounts } from './event-counts.ts';
+import { eventItem, ticketTypeItem } from './event-items.ts';
 import { keys } from './keys.ts';
 import { emptyShard, STATS_SHARDS } from './stats-shards.ts';
 
@@ -73,17 +74,6 @@ export const eventAtVersion = (change: EventChange) =>
 
 const staleVersion = (id: number) =>
   new Conflict(`Event ${id} changed meanwhile: read it again and retry.`, 'stale_version');
-
-/** The event item as stored, with its list placements. */
-export function eventItem(event: Event): Record<string, unknown> {
-  return {
-    ...keys.event(event.id),
-    ...(event.published ? keys.publishedEventIndexes(event.startsAt, event.id) : {}),
-    ...keys.adminEventIndexes(event.startsAt, event.id, event.published),
-    entity: 'Event',
-    ...event,
-  };
-}
 
 /** The history entry of a change, a conditional Put of its transaction (event-creation.ts writes a creation's). */
 export const historyPut = (change: Omit<EventChange, 'before'>) => ({
@@ -200,12 +190,7 @@ export async function commitTypeChange(
     ? labelled(TYPE_MOVED, {
         Put: {
           TableName: tableName(),
-          Item: {
-            ...keys.ticketType(eventId, after.id),
-            ...keys.ticketTypeIndexes(after.id),
-            entity: 'TicketType',
-            ...storedType(after),
-          },
+          Item: ticketTypeItem(storedType(after)),
           ConditionExpression: before ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)',
         },
       })

@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { Event } from '../domain/event.ts';
-import { storedAs } from './client.ts';
+import { eventFromItem } from './event-items.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -23,7 +23,7 @@ export interface EventStreamChange {
 }
 
 const image = (value: Record<string, unknown> | undefined) =>
-  value ? storedAs<Event>(unmarshall(value as Record<string, AttributeValue>)) : null;
+  value ? eventFromItem(unmarshall(value as Record<string, AttributeValue>)) : null;
 
 /** The event change a stream record carries, or undefined: another item, or a rewrite without a new version (a backfill). */
 export function eventChangeOf(record: DynamoDBRecord): EventStreamChange | undefined {

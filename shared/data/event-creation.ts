@@ -5,6 +5,7 @@ import { ValidationError } from '../errors.ts';
 import { MAX_TRANSACTION_ITEMS, tableName, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '../domain/event-limits.ts';
+import { eventItem, teamItem, ticketTypeItem, waveTimeItem } from './event-items.ts';
 import { keys } from './keys.ts';
 import { countNewEvent } from './event-counts.ts';
 import { type EventListing, historyPut } from './event-admin-writes.ts';
@@ -205,7 +206,6 @@ function buildEvent(input: NewEvent, ids: EventIds): CreatedEvent {
 function eventWrites(event: CreatedEvent, listing: EventListing) {
   const eventId = event.id;
   const { ticketTypes, teams, waveTimes, waivers = [], ...eventFields } = event;
-  const published = event.published ? keys.publishedEventIndexes(event.startsAt, eventId) : {};
   const put = (Item: Record<string, unknown>) => ({
     Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
   });
@@ -213,18 +213,9 @@ function eventWrites(event: CreatedEvent, listing: EventListing) {
   const listed = listing.created(event);
   return [
     // The administrators' lists (shared/lists/events.ts) and the version its edits are conditional on (event-admin-writes.ts).
-    put({
-      ...keys.event(eventId),
-      ...published,
-      ...keys.adminEventIndexes(event.startsAt, eventId, event.published),
-      entity: 'Event',
-      ...eventFields,
-      version: 1,
-    }),
+    put(eventItem({ ...eventFields, version: 1 })),
     countNewEvent(event),
-    ...ticketTypes.map((type) =>
-      put({ ...keys.ticketType(eventId, type.id), ...keys.ticketTypeIndexes(type.id), entity: 'TicketType', ...type }),
-    ),
+    ...ticketTypes.map((type) => put(ticketTypeItem(type))),
     ...ticketTypes.flatMap((type) =>
       type.grants.map((granted) => ({
         Put: {
@@ -233,8 +224,8 @@ function eventWrites(event: CreatedEvent, listing: EventListing) {
         },
       })),
     ),
-    ...teams.map((team) => put({ ...keys.team(eventId, team.id), entity: 'Team', ...team })),
-    ...waveTimes.map((wave) => put({ ...keys.waveTime(eventId, wave.id), entity: 'WaveTime', ...wave })),
+    ...teams.map((team) => put(teamItem(team))),
+    ...waveTimes.map((wave) => put(waveTimeItem(wave))),
     ...waivers.flatMap(({ text, ...waiver }) => {
       const items = waiverItems(waiver, text ?? '');
       return [put(items.waiver), put(items.version)];

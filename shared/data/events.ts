@@ -1,7 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccessGrant, Event, Team, TicketType } from '../domain/event.ts';
 import { NotFound } from '../errors.ts';
-import { batchGet, db, tableName, storedAs } from './client.ts';
+import { batchGet, db, tableName } from './client.ts';
+import { eventFromItem, teamFromItem, ticketTypeFromItem } from './event-items.ts';
 import { MAX_TICKET_TYPES } from '../domain/event-limits.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
@@ -16,13 +17,13 @@ import { keyCondition } from './key-conditions.ts';
 export async function getEvent(id: number): Promise<Event> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.event(id) }));
   if (!Item) throw new NotFound('Event', id);
-  return storedAs<Event>(Item);
+  return eventFromItem(Item);
 }
 
 /** A team of an event, or undefined when the event has no such team. */
 export async function findTeam(eventId: number, teamId: number): Promise<Team | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.team(eventId, teamId) }));
-  return Item ? storedAs<Team>(Item) : undefined;
+  return Item ? teamFromItem(Item) : undefined;
 }
 
 /** A ticket type by id (an index lookup), or undefined. */
@@ -34,7 +35,7 @@ export async function findTicketType(id: number): Promise<TicketType | undefined
       Limit: 1,
     }),
   );
-  return Items?.[0] ? storedAs<TicketType>(Items[0]) : undefined;
+  return Items?.[0] ? ticketTypeFromItem(Items[0]) : undefined;
 }
 
 /** An event's ticket types in id order, with their kept `sold` counts: one bounded Query. */
@@ -46,7 +47,7 @@ export async function listTicketTypes(eventId: number): Promise<TicketType[]> {
       Limit: MAX_TICKET_TYPES,
     }),
   );
-  return (Items ?? []).map((item) => storedAs<TicketType>(item));
+  return (Items ?? []).map(ticketTypeFromItem);
 }
 
 /**

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { GateScan, ScanResult } from '../domain/gate.ts';
+import { type GateScan, type ScanResult, ScanResultResource } from '../domain/gate.ts';
 import { Conflict } from '../errors.ts';
+import * as z from '../schema.ts';
 import { batchGet, db, tableName } from './client.ts';
+import { parseItem } from './stored-items.ts';
 import { keys } from './keys.ts';
 import type { ExtraAction } from './ticket-changes.ts';
 
@@ -27,11 +29,8 @@ import type { ExtraAction } from './ticket-changes.ts';
  * a claim per scan would only add a write per scan.
  */
 
-export interface StoredGateScan {
-  eventId: number;
-  barcode: string;
-  result: ScanResult;
-}
+const StoredGateScan = z.object({ eventId: z.number(), barcode: z.string(), result: ScanResultResource });
+export type StoredGateScan = z.output<typeof StoredGateScan>;
 
 /** The caller's scope as a key part: `all`, or a digest of its sorted events (a scope may name many). */
 export function scopeKey(scope: readonly number[] | undefined): string {
@@ -99,11 +98,7 @@ export async function recordGateScan(scan: GateScan, by: ScanUploader, result: S
 
 const PROJECTION = { projection: 'eventId, barcode, ticketId, #result', names: { '#result': 'result' } };
 
-const storedOf = (item: Record<string, unknown>): StoredGateScan => ({
-  eventId: Number(item.eventId),
-  barcode: String(item.barcode),
-  result: item.result as ScanResult,
-});
+const storedOf = (item: Record<string, unknown>): StoredGateScan => parseItem(StoredGateScan, item, 'gate scan');
 
 /** The scans of `scanIds` already recorded in the scope, strongly consistent (after GateScanTaken). */
 export async function readGateScans(scope: string, scanIds: readonly string[]): Promise<Map<string, StoredGateScan>> {

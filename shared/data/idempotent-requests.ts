@@ -3,7 +3,9 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { epochSeconds, now } from '../clock.ts';
 import type { IdempotencyScope } from '../domain/idempotency.ts';
 import { Conflict } from '../errors.ts';
+import * as z from '../schema.ts';
 import { db, tableName } from './client.ts';
+import { parseItem } from './stored-items.ts';
 import { keys } from './keys.ts';
 import type { ExtraAction } from './ticket-changes.ts';
 
@@ -19,12 +21,14 @@ import type { ExtraAction } from './ticket-changes.ts';
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
 /** The answer as the route gave it, replayed to a retry. */
-export interface StoredAnswer {
-  status: number;
+const StoredAnswer = z.object({
+  status: z.number(),
   /** The JSON body as text (so it replays byte for byte), absent for no body. */
-  body?: string;
-  headers?: Record<string, string>;
-}
+  body: z.optional(z.string()),
+  headers: z.optional(z.record(z.string(), z.string())),
+});
+export type StoredAnswer = z.output<typeof StoredAnswer>;
+const CompletedRequest = z.object({ fingerprint: z.string(), answer: StoredAnswer });
 
 export type Claim =
   | { outcome: 'claimed' }
@@ -69,7 +73,7 @@ export async function claimRequest(scope: IdempotencyScope, fingerprint: string,
   // Released between our Put and this read: the other request failed; the client may retry at once.
   if (!Item) return { outcome: 'in-flight', fingerprint, lockedUntilMs: nowMs };
   if (Item.status === 'COMPLETED')
-    return { outcome: 'completed', fingerprint: String(Item.fingerprint), answer: Item.answer as StoredAnswer };
+    return { outcome: 'completed', ...parseItem(CompletedRequest, Item, 'idempotent request') };
   const held = {
     outcome: 'in-flight',
     fingerprint: String(Item.fingerprint),

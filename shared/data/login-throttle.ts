@@ -2,7 +2,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../clock.ts';
 import { ConcurrentUpdate } from '../errors.ts';
+import * as z from '../schema.ts';
 import { db, tableName, writtenIf } from './client.ts';
+import { parseItem } from './stored-items.ts';
 import { keys } from './keys.ts';
 import { type Decision, readDecideWrite } from './read-decide-write.ts';
 import { giveBackBudget, recordBudget } from '../rate-budgets.ts';
@@ -27,13 +29,14 @@ export interface Subject {
 
 /** A subject quiet this long after its last lock-out starts again from the first lock-out's length. */
 export const MEMORY_SECONDS = 24 * 60 * 60;
-interface ThrottleItem {
+const ThrottleItem = z.object({
   /** Attempts reserved in the window: failures, plus checks still under way. */
-  attempts: number;
-  windowStart: number;
-  lockedUntil: number;
-  lockouts: number;
-}
+  attempts: z.number(),
+  windowStart: z.number(),
+  lockedUntil: z.number(),
+  lockouts: z.number(),
+});
+type ThrottleItem = z.output<typeof ThrottleItem>;
 
 /** A reserved attempt: the password may be checked once. */
 export interface Reservation {
@@ -130,7 +133,7 @@ async function addAttempt(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    const item = Attributes as ThrottleItem;
+    const item = parseItem(ThrottleItem, Attributes ?? {}, 'login throttle');
     return { reserved: true, reservation: { subject, place: item.attempts, item } };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;

@@ -1,6 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from '../schema.ts';
 import { db, tableName } from './client.ts';
+import { parseItem } from './stored-items.ts';
 import { keyCondition } from './key-conditions.ts';
 import { keys } from './keys.ts';
 
@@ -10,24 +12,26 @@ import { keys } from './keys.ts';
  * now. A runner holds a migration by a lease (a conditional write: no lease, an expired one, or
  * its own), so two runners (a deploy's and one continuing itself) never run one at once.
  */
-export type MigrationStatus = 'running' | 'done';
+const MIGRATION_STATUSES = ['running', 'done'] as const;
+export type MigrationStatus = (typeof MIGRATION_STATUSES)[number];
 
-export interface LedgerEntry {
-  id: number;
-  name: string;
-  status: MigrationStatus;
-  startedAt: string;
-  finishedAt?: string;
+const LedgerEntry = z.object({
+  id: z.number(),
+  name: z.string(),
+  status: z.enum(MIGRATION_STATUSES),
+  startedAt: z.string(),
+  finishedAt: z.optional(z.string()),
   /** Invocations that held it. */
-  runs: number;
+  runs: z.number(),
   /** Its backfill's last progress (`12/40`), and its outcome once done. */
-  progress?: string;
-  outcome?: Record<string, unknown>;
+  progress: z.optional(z.string()),
+  outcome: z.optional(z.record(z.string(), z.unknown())),
   /** The runner holding it, and until when (ISO). */
-  owner?: string;
-  leaseUntil?: string;
-  lastError?: string;
-}
+  owner: z.optional(z.string()),
+  leaseUntil: z.optional(z.string()),
+  lastError: z.optional(z.string()),
+});
+export type LedgerEntry = z.output<typeof LedgerEntry>;
 
 /** More migrations than a release will ever have: the ledger is read whole in one bounded Query. */
 const MAX_MIGRATIONS = 1000;
@@ -41,7 +45,12 @@ export async function readLedger(): Promise<Map<number, LedgerEntry>> {
       ConsistentRead: true,
     }),
   );
-  return new Map(Items.map((item) => [Number(item.id), item as LedgerEntry]));
+  return new Map(
+    Items.map((item) => {
+      const entry = parseItem(LedgerEntry, item, 'migration ledger entry');
+      return [entry.id, entry];
+    }),
+  );
 }
 
 /** Conditional writes that fail because another runner holds the migration answer false. */

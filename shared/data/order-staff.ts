@@ -3,7 +3,7 @@ import type { Order, OrderCancellation, OrderHistoryEntry, PartCancellation } fr
 import { batchGet, db, tableName, writtenIf } from './client.ts';
 import { keys } from './keys.ts';
 import { allOrderCountItems, eventOrderCountItems } from './order-count-shards.ts';
-import { fromItem } from './orders.ts';
+import { fromItem } from './order-items.ts';
 
 /**
  * What the staff's order routes read and write beside the order's creation (orders.ts): the kept counts of

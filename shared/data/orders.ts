@@ -3,9 +3,9 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
 import type { StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../domain/ticket.ts';
-import { batchGet, db, tableName, transactWrite, storedAs, TransactionCancelled } from './client.ts';
+import { batchGet, db, tableName, transactWrite, TransactionCancelled } from './client.ts';
 import { customerEventLink, type LinkedEvent } from './customer-events.ts';
-import { attendeesPut, withoutAttendees } from './order-attendees.ts';
+import { attendeesPut, fromItem, orderItem } from './order-items.ts';
 import { orderListEntryItem } from './order-list-entries.ts';
 import { keys } from './keys.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
@@ -24,17 +24,6 @@ import { fromTicketItem } from './ticket-records.ts';
  * (`type#<id>`, orders holding that type). Flat attributes, because ADD creates a
  * missing top-level number but cannot add into a map that does not exist yet.
  */
-const ENTITY = 'Order';
-
-export const orderItem = (order: Order) => ({
-  ...keys.order(order.id),
-  ...keys.orderStatusIndexes(order),
-  entity: ENTITY,
-  ...withoutAttendees(order),
-});
-
-export const fromItem = (item: Record<string, unknown>) => storedAs<Order>(item);
-
 /** The counts' update of a new order: +1 in total, for its event and for each of its types. */
 function countOrder(order: Order) {
   const names: Record<string, string> = { '#total': 'total', '#event': `event#${order.eventId}` };

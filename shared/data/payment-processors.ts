@@ -1,6 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { PaymentProcessor } from '../domain/payment-processor.ts';
-import { db, tableName, storedAs } from './client.ts';
+import { PaymentProcessorResource, type PaymentProcessor } from '../domain/payment-processor.ts';
+import * as z from '../schema.ts';
+import { db, tableName } from './client.ts';
+import { parseItem } from './stored-items.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -8,9 +10,12 @@ import { keys } from './keys.ts';
  * public settings only. The secret key is never in the table: it would live in Secrets
  * Manager, readable by the payment functions alone.
  */
+// The answer without `processor` (the stage decides it), as stored beside its keys.
+const PaymentProcessorItem = z.omit(z.object(PaymentProcessorResource.shape), { processor: true });
+
 export async function findPaymentProcessor(): Promise<PaymentProcessor | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.paymentProcessor }));
-  return Item ? storedAs<PaymentProcessor>(Item) : undefined;
+  return Item ? parseItem(PaymentProcessorItem, Item, 'payment processor') : undefined;
 }
 
 /** Sets (replaces) the configuration: the seed and the tests; no route writes it. */

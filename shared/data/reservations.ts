@@ -2,12 +2,15 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
   HOLDING_STATES,
   type PromoUse,
+  RESERVATION_STATES,
   statesBefore,
   type Reservation,
   type ReservationState,
   type StockTake,
 } from '../domain/reservation.ts';
-import { db, labelled, storedAs, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import * as z from '../schema.ts';
+import { db, labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { parseItem, storedSchema } from './stored-items.ts';
 import {
   markerEndAction,
   networkGiveBackAction,
@@ -18,9 +21,10 @@ import {
 import { keys } from './keys.ts';
 import { readDecideWrite } from './read-decide-write.ts';
 import { dueItem, dueKey } from './reservation-due.ts';
+import { SaleAmountsItem } from './order-items.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
-import { holdAction, JOINED, releaseAction } from './stock.ts';
+import { holdAction, JOINED, releaseAction, StockTakeItem } from './stock.ts';
 
 /**
  * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
@@ -34,6 +38,40 @@ import { holdAction, JOINED, releaseAction } from './stock.ts';
  * it gives its tickets back to its network's count in the same transaction.
  */
 
+// Its `expiresAt` is the reservation's ISO instant, not a TTL: the lapsing job ends it (reservation-due.ts).
+const ReservationItem = storedSchema<Reservation>()(
+  z.object({
+    id: z.number(),
+    customerId: z.number(),
+    eventId: z.number(),
+    status: z.enum(RESERVATION_STATES),
+    created: z.string(),
+    expiresAt: z.string(),
+    lines: z.array(
+      z.object({
+        typeId: z.number(),
+        name: z.string(),
+        quantity: z.number(),
+        waveTimeId: z.nullable(z.number()),
+        unitPrice: z.number(),
+        discount: z.optional(z.number()),
+        fee: z.optional(z.number()),
+        tax: z.optional(z.number()),
+        amount: z.number(),
+        feePaid: z.optional(z.number()),
+        feeTax: z.optional(z.number()),
+      }),
+    ),
+    shippingMethodId: z.nullable(z.number()),
+    amounts: SaleAmountsItem,
+    takes: z.array(StockTakeItem),
+    updated: z.string(),
+    orderId: z.optional(z.number()),
+    network: z.optional(z.string()),
+    promo: z.optional(z.object({ codeId: z.number(), code: z.string(), shard: z.number() })),
+  }),
+);
+
 /** The label of a reservation's own move (client.ts `labelled`): its condition failed when it moved first. */
 const RESERVATION_MOVED = 'reservation';
 
@@ -41,7 +79,7 @@ export async function getReservation(id: number): Promise<Reservation | undefine
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.reservation(id), ConsistentRead: true }),
   );
-  return Item ? storedAs<Reservation>(Item) : undefined;
+  return Item ? parseItem(ReservationItem, Item, 'reservation') : undefined;
 }
 
 /**

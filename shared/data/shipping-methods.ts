@@ -6,7 +6,9 @@ import {
   type NewShippingMethod,
   type ShippingMethod,
   type ShippingMethodPatch,
+  ShippingMethodResource,
 } from '../domain/shipping-method.ts';
+import * as z from '../schema.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import type { Page } from '../domain/paging.ts';
 import {
@@ -19,6 +21,7 @@ import {
   labelled,
   TransactionCancelled,
 } from './client.ts';
+import { parseItem } from './stored-items.ts';
 import { allocateIds, countDelta, readCount } from './counters.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
@@ -34,8 +37,6 @@ const COUNT = 'SHIPPING_METHOD';
 /** TransactWriteItems takes 100 actions; one is the count update. */
 const PUTS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1;
 
-type Item = ShippingMethod & Record<string, unknown>;
-
 const toItem = (method: ShippingMethod) => ({
   ...keys.shippingMethod(method.id),
   ...keys.shippingMethodIndexes(method.id),
@@ -44,24 +45,10 @@ const toItem = (method: ShippingMethod) => ({
   ...method,
 });
 
-// DynamoDB returns attributes in no particular order; answer them in a stable, readable one.
-const fromItem = (item: Record<string, unknown>): ShippingMethod => {
-  const method = item as Item;
-  return {
-    id: method.id,
-    name: method.name,
-    description: method.description,
-    charge: method.charge,
-    twoPlusCharge: method.twoPlusCharge,
-    chargeType: method.chargeType,
-    hasETickets: method.hasETickets,
-    requiresShippingInfo: method.requiresShippingInfo,
-    allowInternational: method.allowInternational,
-    hasBadges: method.hasBadges,
-    created: method.created,
-    updated: method.updated,
-  };
-};
+// DynamoDB returns attributes in no particular order; parsing answers them in the answer schema's.
+const ShippingMethodItem = z.object(ShippingMethodResource.shape);
+const fromItem = (item: Record<string, unknown>): ShippingMethod =>
+  parseItem(ShippingMethodItem, item, 'shipping method');
 
 const notFound = (id: number) => new NotFound('Shipping method', id);
 

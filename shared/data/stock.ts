@@ -2,8 +2,11 @@ import type { TicketType, TypeWithSold } from '../domain/event.ts';
 import { spreadStock, type StockShard, type StockTake } from '../domain/reservation.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from '../schema.ts';
 import { batchGet, db, labelled, tableName, transactWrite, TransactionCancelled } from './client.ts';
+import { storedSchema } from './stored-items.ts';
 import { keys } from './keys.ts';
+import { typeShardsFromItem } from './event-items.ts';
 
 /**
  * A ticket type's stock (README.md here, "Stock"): `stockShards` items `STOCK#<typeId>#<shard>`,
@@ -21,6 +24,11 @@ import { keys } from './keys.ts';
  * back to the shard its id picks, not always the one it came from, so one shard's `sold` may fall below zero: only
  * the sum means anything.
  */
+
+/** A take of a shard, as a reservation or an order stores it (reservations.ts, order-items.ts). */
+export const StockTakeItem = storedSchema<StockTake>()(
+  z.object({ typeId: z.number(), shard: z.number(), quantity: z.number() }),
+);
 
 /** A shard as stored: the hold path's view (`left`, `held`) and its share of the type's `sold`. */
 export type CountedShard = StockShard & { sold: number };
@@ -103,7 +111,7 @@ export async function stockShardsOf(
       ProjectionExpression: 'id, stockShards',
     }),
   );
-  return Item as Pick<TicketType, 'id' | 'stockShards'> | undefined;
+  return Item ? typeShardsFromItem(Item) : undefined;
 }
 
 /** What is left of several types, by type id (one BatchGetItem, eventually consistent: a view, not a plan). */

@@ -1,6 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from '../schema.ts';
+import { STATE_FIELDS, TICKET_ACTIONS } from '../domain/ticket-codes.ts';
 import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
-import { db, storedAs, tableName } from './client.ts';
+import { db, tableName } from './client.ts';
+import { parseItem, storedSchema } from './stored-items.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 
@@ -9,6 +12,27 @@ import { keyCondition } from './key-conditions.ts';
  * produced (`HISTORY#<version>`). Each is put, conditional on its absence, in the
  * ticket's change transaction: append-only, and never out of step with the ticket.
  */
+const stateValue = z.union([z.string(), z.number()]);
+/**
+ * The answer's entry as stored, beside its keys and `ticketId` (which parsing leaves out). Not derived from the
+ * answer's schema (ticket-resource.ts): this module is in every ticket write's bundle (historyPut), which builds no
+ * ticket answer. storedSchema holds it to the answer's type.
+ */
+const TicketHistoryItem = storedSchema<TicketHistoryEntry>()(
+  z.object({
+    version: z.number(),
+    at: z.string(),
+    actor: z.string(),
+    eventScope: z.optional(z.array(z.number())),
+    action: z.enum(TICKET_ACTIONS),
+    states: z.partialRecord(z.enum(STATE_FIELDS), z.object({ from: stateValue, to: stateValue })),
+    fields: z.array(z.string()),
+    relatedTicketId: z.optional(z.number()),
+  }),
+);
+const historyFromItem = (item: Record<string, unknown>): TicketHistoryEntry =>
+  parseItem(TicketHistoryItem, item, 'ticket history entry');
+
 export const historyPut = (ticketId: number, entry: TicketHistoryEntry) => ({
   Put: {
     TableName: tableName(),
@@ -40,10 +64,7 @@ export async function readTicketHistory(
       Limit: page.limit,
     }),
   );
-  return (Items ?? []).map((item) => {
-    const { ticketId: _ticket, ...entry } = storedAs<TicketHistoryEntry & { ticketId: number }>(item);
-    return entry;
-  });
+  return (Items ?? []).map(historyFromItem);
 }
 
 /** The entry of one version (strongly consistent: a change's stream record may arrive right after its commit). */
@@ -51,7 +72,5 @@ export async function readHistoryEntry(ticketId: number, version: number): Promi
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.ticketHistory(ticketId, version), ConsistentRead: true }),
   );
-  if (!Item) return undefined;
-  const { ticketId: _ticket, ...entry } = storedAs<TicketHistoryEntry & { ticketId: number }>(Item);
-  return entry;
+  return Item ? historyFromItem(Item) : undefined;
 }

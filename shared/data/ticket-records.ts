@@ -1,7 +1,16 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../domain/paging.ts';
-import type { TicketRecord } from '../domain/ticket.ts';
-import { batchGet, db, storedAs, tableName } from './client.ts';
+import {
+  AttendeeAnswerResource,
+  PROCESS_STATES,
+  TRANSFER_STATES,
+  UPGRADE_STATES,
+  WITHDRAWN_STATES,
+} from '../domain/ticket-codes.ts';
+import type { Scan, TicketRecord } from '../domain/ticket.ts';
+import * as z from '../schema.ts';
+import { batchGet, db, tableName } from './client.ts';
+import { parseItem, storedSchema } from './stored-items.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
 
@@ -48,6 +57,88 @@ const UNSET = {
   purchaserContact: null,
 } satisfies Record<NullableField, null>;
 
+const nullableInt = z.nullable(z.number());
+const nullableText = z.nullable(z.string());
+const ScanItem = storedSchema<Scan>()(
+  z.object({
+    eventId: z.number(),
+    scannedTimestamp: z.string(),
+    adminId: z.number(),
+    deviceId: z.optional(z.string()),
+    scanId: z.optional(z.string()),
+    uploadedAt: z.optional(z.string()),
+  }),
+);
+
+/**
+ * The record as stored (its nulls restored from UNSET first). Written out rather than derived from the answer's
+ * schema (ticket-resource.ts), which a ticket write's bundle does not build; storedSchema holds it to the record's
+ * type, which is derived from the answer's. Checked once per record read, about 4 times the cost of the copy it
+ * replaced (a page of 100 records: 3 ms on a machine loaded 7-fold, well under its DynamoDB reads).
+ */
+const TicketItem = storedSchema<TicketRecord>()(
+  z.object({
+    id: z.number(),
+    eventId: z.number(),
+    typeId: z.number(),
+    orderId: nullableInt,
+    customerId: nullableInt,
+    waveTimeId: nullableInt,
+    teamId: nullableInt,
+    barcode: z.string(),
+    bibNumber: nullableText,
+    chipNumber: nullableText,
+    externalMembershipId: nullableText,
+    processState: z.literal(PROCESS_STATES),
+    transferState: z.enum(TRANSFER_STATES),
+    upgradeState: z.enum(UPGRADE_STATES),
+    withdrawnState: z.enum(WITHDRAWN_STATES),
+    deleted: z.literal([0, 1]),
+    price: z.number(),
+    taxAmount: z.number(),
+    gratuityAmount: z.number(),
+    paidUponCheckout: z.number(),
+    partyMember: z.string(),
+    partyMemberLastName: z.string(),
+    emailAddress: nullableText,
+    partyMemberBirthMonth: nullableInt,
+    partyMemberBirthDay: nullableInt,
+    partyMemberBirthYear: nullableInt,
+    partyMemberTitle: nullableText,
+    partyMemberCompany: nullableText,
+    attendeeQuestions: z.array(z.object(AttendeeAnswerResource.shape)),
+    profilePhoto: nullableText,
+    transferredFrom: nullableInt,
+    transferredTo: nullableInt,
+    purchasedDate: z.string(),
+    created: z.string(),
+    updated: z.string(),
+    accessEvents: z.array(z.number()),
+    checkIn: z.nullable(ScanItem),
+    accessScans: z.record(z.string(), ScanItem),
+    claim: z.nullable(
+      z.object({
+        isAClaim: z.boolean(),
+        isClaimed: z.boolean(),
+        state: z.enum(['open', 'claimed', 'cancelled']),
+        claimantEmail: nullableText,
+        claimantUserId: nullableText,
+        sentAt: nullableText,
+        claimedAt: nullableText,
+        claimedByCustomerId: nullableInt,
+        // Beyond the answer's claim: the live token's hash (domain/claim.ts StoredClaim).
+        tokenHash: z.optional(nullableText),
+      }),
+    ),
+    refund: z.object({ status: z.enum(['none', 'requested', 'refunded']), amount: z.number() }),
+    purchaserContact: z.nullable(
+      z.object({ firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.optional(z.string()) }),
+    ),
+    version: z.number(),
+    bookingFee: z.optional(z.number()),
+  }),
+);
+
 export const ticketItem = (record: TicketRecord) => ({
   ...keys.ticket(record.id),
   ...keys.ticketUpdateIndexes(record.id % TICKET_UPDATE_SHARDS, record.updated, record.id),
@@ -57,7 +148,7 @@ export const ticketItem = (record: TicketRecord) => ({
 });
 
 export function fromTicketItem(item: Record<string, unknown>): TicketRecord {
-  return { ...UNSET, ...storedAs<TicketRecord>(item) };
+  return parseItem(TicketItem, { ...UNSET, ...item }, 'ticket');
 }
 
 /** The ticket an index item lists: an entry's `ticketId`, a whole ticket's `id`. */

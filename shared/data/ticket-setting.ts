@@ -1,5 +1,6 @@
 import type { Event, TicketType, WaveTime } from '../domain/event.ts';
-import { batchGet, storedAs } from './client.ts';
+import { batchGet } from './client.ts';
+import { eventFromItem, ticketTypeFromItem, waveTimeFromItem } from './event-items.ts';
 import { keys } from './keys.ts';
 
 /** What a printed ticket or an order mail shows of a ticket's event: the event, the type and the wave. */
@@ -21,9 +22,9 @@ export async function readTicketSetting(ticket: {
     ...(ticket.waveTimeId === null ? [] : [keys.waveTime(ticket.eventId, ticket.waveTimeId)]),
   ]);
   return {
-    event: event ? storedAs<Event>(event) : undefined,
-    type: type ? storedAs<TicketType>(type) : undefined,
-    wave: wave ? storedAs<WaveTime>(wave) : undefined,
+    event: event ? eventFromItem(event) : undefined,
+    type: type ? ticketTypeFromItem(type) : undefined,
+    wave: wave ? waveTimeFromItem(wave) : undefined,
   };
 }
 
@@ -41,8 +42,13 @@ export async function readTypesAndWaves(
   const waves = new Map<number, WaveTime>();
   for (const item of items) {
     if (!item) continue;
-    if (String(item.SK).startsWith(keys.waveTimePrefix)) waves.set(Number(item.id), storedAs<WaveTime>(item));
-    else types.set(Number(item.id), storedAs<TicketType>(item));
+    if (String(item.SK).startsWith(keys.waveTimePrefix)) {
+      const wave = waveTimeFromItem(item);
+      waves.set(wave.id, wave);
+    } else {
+      const type = ticketTypeFromItem(item);
+      types.set(type.id, type);
+    }
   }
   return { types, waves };
 }

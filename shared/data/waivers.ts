@@ -1,6 +1,8 @@
 import { now } from '../clock.ts';
 import {
+  SIGNATURE_TYPES,
   versionHash,
+  WAIVER_KINDS,
   type Waiver,
   type WaiverKind,
   type WaiverSignature,
@@ -16,11 +18,12 @@ import {
   transactWrite,
   labelled,
   TransactionCancelled,
-  storedAs,
 } from './client.ts';
+import { parseItem, storedSchema } from './stored-items.ts';
 import { allocateIds } from './counters.ts';
 import { keys } from './keys.ts';
 import { keyCondition, type Partition } from './key-conditions.ts';
+import * as z from '../schema.ts';
 
 /**
  * Waivers, their versions and tickets' signatures (keys: shared/data/keys.ts).
@@ -37,6 +40,34 @@ import { keyCondition, type Partition } from './key-conditions.ts';
 const WAIVER = 'Waiver';
 const VERSION = 'WaiverVersion';
 const SIGNATURE = 'WaiverSignature';
+
+const WaiverItem = storedSchema<Waiver>()(
+  z.object({
+    id: z.number(),
+    eventId: z.number(),
+    ticketTypeId: z.nullable(z.number()),
+    title: z.string(),
+    kind: z.enum(WAIVER_KINDS),
+    versionHash: z.string(),
+    versionPublished: z.string(),
+    created: z.string(),
+  }),
+);
+const SignatureItem = storedSchema<WaiverSignature>()(
+  z.object({
+    ticketId: z.number(),
+    waiverId: z.number(),
+    versionHash: z.string(),
+    signatureKey: z.string(),
+    signatureType: z.enum(SIGNATURE_TYPES),
+    signerName: z.nullable(z.string()),
+    signedBy: z.number(),
+    signedAt: z.string(),
+  }),
+);
+const waiverFromItem = (item: Record<string, unknown>): Waiver => parseItem(WaiverItem, item, 'waiver');
+const signatureFromItem = (item: Record<string, unknown>): WaiverSignature =>
+  parseItem(SignatureItem, item, 'waiver signature');
 
 const queryAll = (partition: Partition, skPrefix: string) =>
   queryPages({ TableName: tableName(), ...keyCondition(partition, { beginsWith: skPrefix }) });
@@ -112,7 +143,7 @@ export async function eventWaivers(eventId: number): Promise<Waiver[]> {
       Limit: MAX_WAIVERS,
     }),
   );
-  return Items.map((item) => storedAs<Waiver>(item));
+  return Items.map(waiverFromItem);
 }
 
 /** A waiver's item and its version's, as stored (the waiver routes write them in the event's transaction). */
@@ -135,13 +166,13 @@ export async function requiredWaivers(eventId: number, ticketTypeId: number): Pr
     queryAll(partition, keys.eventWaiversPrefix),
     queryAll(partition, keys.typeWaiversPrefix(ticketTypeId)),
   ]);
-  return [...eventWide, ...typeOnly].map((item) => storedAs<Waiver>(item));
+  return [...eventWide, ...typeOnly].map(waiverFromItem);
 }
 
 /** Every waiver signature of a ticket: one Query. */
 export async function ticketSignatures(ticketId: number): Promise<WaiverSignature[]> {
   const items = await queryAll(keys.ticketItems(ticketId), keys.waiverSignaturesPrefix);
-  return items.map((item) => storedAs<WaiverSignature>(item));
+  return items.map(signatureFromItem);
 }
 
 export type SigningRecord = Omit<WaiverSignature, 'waiverId' | 'versionHash' | 'ticketId'>;

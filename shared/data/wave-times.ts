@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { WaveTime } from '../domain/event.ts';
-import { db, storedAs, tableName } from './client.ts';
+import { db, tableName } from './client.ts';
+import { waveTimeFromItem } from './event-items.ts';
 import { MAX_WAVE_TIMES } from '../domain/event-limits.ts';
 import { keys } from './keys.ts';
 import { keyCondition } from './key-conditions.ts';
@@ -17,5 +18,5 @@ export async function listWaveTimes(eventId: number): Promise<WaveTime[]> {
       Limit: MAX_WAVE_TIMES,
     }),
   );
-  return (Items ?? []).map((item) => storedAs<WaveTime>(item));
+  return (Items ?? []).map(waveTimeFromItem);
 }

@@ -1,11 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Delivery, DELIVERY_RETENTION_MS, MAX_WEBHOOKS, type Webhook } from '../domain/webhooks.ts';
+import { DELIVERY_RETENTION_MS, MAX_WEBHOOKS, type Webhook } from '../domain/webhooks.ts';
 import { Conflict } from '../errors.ts';
-import { batchGet, db, labelled, storedAs, tableName, TransactionCancelled, transactWrite } from './client.ts';
+import { batchGet, db, labelled, tableName, TransactionCancelled, transactWrite } from './client.ts';
 import { allocateIds } from './counters.ts';
 import { keyCondition } from './key-conditions.ts';
 import { keys } from './keys.ts';
+import { fromDeliveryItem, type StoredDelivery, webhookFromItem } from './webhook-items.ts';
+
+export { fromDeliveryItem, type StoredDelivery } from './webhook-items.ts';
 
 /**
  * Webhook subscriptions and their deliveries (README "Webhooks").
@@ -23,12 +26,6 @@ import { keys } from './keys.ts';
  */
 const WEBHOOK_COUNT = 'webhooks';
 const DELIVERY_KEPT_SECONDS = DELIVERY_RETENTION_MS / 1000;
-
-/**
- * A delivery as stored: its record, plus when its retry window started (its creation, or a
- * manual retry), and while an attempt holds it, until when (absent otherwise).
- */
-export type StoredDelivery = Delivery & { windowStart: string; claimedUntil?: string };
 
 const webhookItem = (webhook: Webhook) => ({ ...keys.webhook(webhook.id), entity: 'Webhook', ...webhook });
 
@@ -70,14 +67,14 @@ export async function listWebhooks(): Promise<Webhook[]> {
       Limit: MAX_WEBHOOKS,
     }),
   );
-  return (Items ?? []).map((item) => storedAs<Webhook>(item));
+  return (Items ?? []).map(webhookFromItem);
 }
 
 export async function getWebhook(id: number): Promise<Webhook | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.webhook(id), ConsistentRead: true }),
   );
-  return Item ? storedAs<Webhook>(Item) : undefined;
+  return Item ? webhookFromItem(Item) : undefined;
 }
 
 /** Replaces a subscription read at `expectedUpdated`: false when it changed or went since (the caller reads again). */
@@ -170,12 +167,6 @@ const deliveryItem = (delivery: StoredDelivery) => ({
   ...(delivery.status === 'pending' ? pendingIndexes(delivery) : {}),
   expiresAt: Math.floor(Date.parse(delivery.created) / 1000) + DELIVERY_KEPT_SECONDS,
 });
-
-/** A delivery as read, without its table and index keys (webhook-due.ts and webhook-redelivery.ts read them too). */
-export const fromDeliveryItem = (item: Record<string, unknown>): StoredDelivery => {
-  const { expiresAt: _expires, ...delivery } = storedAs<StoredDelivery & { expiresAt: number }>(item);
-  return delivery;
-};
 
 /** Records a new delivery; false when it exists already (the same change read twice from the stream). */
 export async function putDelivery(delivery: StoredDelivery): Promise<boolean> {

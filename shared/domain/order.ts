@@ -148,7 +148,7 @@ export interface OrderCheckout {
   shippingAddress: string | null;
   /** The address's country (ISO 3166-1 alpha-2), given with it; null without one. */
   shippingCountry: string | null;
-  /** One per held ticket, in order: its type and the attendee's fields. An item of their own (data/order-attendees.ts). */
+  /** One per held ticket, in order: its type and the attendee's fields. An item of their own (data/order-items.ts). */
   attendees?: CheckoutAttendee[];
   /** The checkout's PaymentIntent, stored once on its creation: the one payment that pays the order (order-payment.ts). */
   paymentIntentId?: string;

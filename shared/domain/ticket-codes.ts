@@ -53,3 +53,24 @@ export const TICKET_INCLUDES = ['change_status', 'ticket_status', 'purchaser', '
 /** A single ticket may also show its history (ours: one page of it, read by key). */
 export const SINGLE_TICKET_INCLUDES = [...TICKET_INCLUDES, 'history'] as const;
 export type TicketInclude = (typeof SINGLE_TICKET_INCLUDES)[number];
+
+/** What a change was, in the words of the route or operation that made it (a history entry's `action`). */
+export const TICKET_ACTIONS = [
+  'create',
+  'edit',
+  'check_in',
+  'access_scan',
+  'undo_check_in',
+  'transfer',
+  'delete',
+  'states',
+  'profile_photo',
+  // Claims (claim.ts): opened, sent to another claimant, accepted by the claimant.
+  'claim',
+  'claimant',
+  'claimed',
+  // Orders (order-cancel.ts): cancelled with its order; `force_cancel_order` when `force` cancelled a checked-in ticket.
+  'cancel_order',
+  'force_cancel_order',
+] as const;
+export type TicketAction = (typeof TICKET_ACTIONS)[number];

@@ -4,6 +4,7 @@ import {
   PROCESS_STATE,
   SINGLE_TICKET_INCLUDES,
   STATE_FIELDS,
+  TICKET_ACTIONS,
   TRANSFER_STATES,
   UPGRADE_STATES,
   WITHDRAWN_STATES,
@@ -57,26 +58,7 @@ const nullableInt = z.nullable(z.int());
 /** ISO-8601 UTC date-time. */
 const timestamp = z.iso.datetime();
 
-/** What a change was, in the words of the route or operation that made it (a history entry's `action`). */
-export const TICKET_ACTIONS = [
-  'create',
-  'edit',
-  'check_in',
-  'access_scan',
-  'undo_check_in',
-  'transfer',
-  'delete',
-  'states',
-  'profile_photo',
-  // Claims (claim.ts): opened, sent to another claimant, accepted by the claimant.
-  'claim',
-  'claimant',
-  'claimed',
-  // Orders (order-cancel.ts): cancelled with its order; `force_cancel_order` when `force` cancelled a checked-in ticket.
-  'cancel_order',
-  'force_cancel_order',
-] as const;
-export type TicketAction = (typeof TICKET_ACTIONS)[number];
+export { TICKET_ACTIONS, type TicketAction } from './ticket-codes.ts';
 
 const stateValue = z.union([z.string(), z.number()]);
 

@@ -6,7 +6,7 @@ import { ORDER_SHARDS } from '../data/customer-keys.ts';
 import { INDEX_SHARDS, keys, shardsOf } from '../data/keys.ts';
 import { disputedOrderId } from '../data/order-disputes.ts';
 import { type ListedOrder, listedOrder, listedOrderId } from '../data/order-list-entries.ts';
-import { fromItem } from '../data/orders.ts';
+import { fromItem } from '../data/order-items.ts';
 import { walkMerged, type WalkOptions, type WalkSource } from './merged-walk.ts';
 
 /**

@@ -1,4 +1,5 @@
 import type { UsageCheck } from '../data/event-part-writes.ts';
+import { countMap } from '../data/stored-items.ts';
 import { keys } from '../data/keys.ts';
 import { STATS_SHARDS } from '../data/stats-shards.ts';
 import { PROCESS_STATES } from '../domain/ticket.ts';
@@ -34,7 +35,7 @@ export async function ticketsUsing(eventId: number, usage: Usage): Promise<numbe
   let sum = 0;
   for (const shard of shards) {
     if (usage.kind === 'event') {
-      for (const count of Object.values((shard.listed ?? {}) as Record<string, number>)) sum += Number(count) || 0;
+      for (const count of Object.values(countMap(shard, 'listed', 'stats shard'))) sum += count;
     } else for (const name of counters) sum += Number(shard[name] ?? 0) || 0;
   }
   return sum;

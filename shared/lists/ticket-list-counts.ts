@@ -13,6 +13,7 @@ import type { AccessGrant } from '../domain/event.ts';
 import { counterName } from './list-position-plan.ts';
 import { PROCESS_STATES } from '../domain/ticket.ts';
 import { batchGet } from '../data/client.ts';
+import { countMap } from '../data/stored-items.ts';
 import { grantsIntoAll } from '../data/events.ts';
 import { keys } from '../data/keys.ts';
 import { STATS_SHARDS } from '../data/stats-shards.ts';
@@ -136,7 +137,7 @@ export async function countsOf(filter: TicketListFilter) {
     of(item, state).reduce((total, name) => total + Number(item[name] ?? 0), 0);
   const inEvery = (of: (state: number) => string[]) => named((_, state) => of(state));
   return {
-    event: sum((item, state) => Number((item.listed as Record<string, number> | undefined)?.[String(state)] ?? 0)),
+    event: sum((item, state) => countMap(item, 'listed', 'stats shard')[String(state)] ?? 0),
     team: sum(inEvery(names.team)),
     type: sum(inEvery(names.type)),
     // Beside other events without known grants: the access events' granted counts summed, an upper bound.

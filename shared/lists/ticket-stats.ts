@@ -2,6 +2,7 @@ import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, type Tick
 import { shardOf, STATS_SHARDS } from '../data/stats-shards.ts';
 import type { CheckInStats } from '../domain/check-in.ts';
 import { batchGet, tableName } from '../data/client.ts';
+import { countMap } from '../data/stored-items.ts';
 import { countersUpdate } from '../data/counters.ts';
 import { keys } from '../data/keys.ts';
 import { PositionDelta } from './list-positions.ts';
@@ -223,8 +224,8 @@ export async function readCheckInStats(eventIds: number[]): Promise<CheckInStats
     if (!item) continue;
     soldTickets += Number(item.sold ?? 0);
     // Each (shard, signature) pair once: the same pair is stored under every event of the signature.
-    for (const [signature, count] of Object.entries((item.checkedIn ?? {}) as Record<string, number>))
-      counts.set(`${item.SK}|${signature}`, Number(count));
+    for (const [signature, count] of Object.entries(countMap(item, 'checkedIn', 'stats shard')))
+      counts.set(`${item.SK}|${signature}`, count);
   }
   const bySignature = new Map<string, number>();
   for (const [key, count] of counts) {

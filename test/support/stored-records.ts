@@ -1,7 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, storedAs, tableName } from '#shared/data/client';
+import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { keyCondition } from '#shared/data/key-conditions';
+import { fromItem } from '#shared/data/order-items';
 import { listedRecords, MAX_ORDER_TICKETS } from '#shared/data/ticket-records';
 import type { Order } from '#shared/domain/order';
 import type { TicketRecord } from '#shared/domain/ticket';
@@ -11,7 +12,7 @@ import type { TicketRecord } from '#shared/domain/ticket';
 /** An order as stored, read consistently. */
 export async function findOrder(id: number): Promise<Order | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.order(id), ConsistentRead: true }));
-  return Item ? storedAs<Order>(Item) : undefined;
+  return Item ? fromItem(Item) : undefined;
 }
 
 /** An order's live tickets in id order: one Query of its list. */

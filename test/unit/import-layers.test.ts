@@ -15,7 +15,15 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const GENERATED = new Set(['shared/client/openapi-types.ts']);
 /** STYLE.md's cap on a module's length: past it, a file holds more than one concept. */
 const MAX_LINES = 300;
-const MAX_UNKNOWN_CASTS = 3;
+const MAX_UNKNOWN_CASTS = 2;
+/**
+ * What the table returns becomes a value through its entity's schema (shared/data/client.ts `parseItem`); the casts
+ * left are shared/data/README.md's three (a stored answer and a migration's checkpoint, typed by their caller, and the
+ * record a ticket list's walk carries, parsed already).
+ */
+const MAX_READ_CASTS = 3;
+/** `<an item, its attribute or a shard> as <Type>`, in the layers that read the table. */
+const READ_CAST = /\b(?:Item|Items|item|items|Attributes|shard)\b[\w?.[\]]*\)?\s+as\s+(?!const\b)[A-Z{]/g;
 
 interface Layer {
   name: string;
@@ -172,11 +180,24 @@ describe('the layers', () => {
     expect(long.map(({ file, lines }) => `${file}: ${lines} lines`)).toEqual([]);
   });
 
-  // Each such cast says the types cannot follow a value (shared/data/client.ts storedAs); three in all is the house's allowance.
+  // Each such cast says the types cannot follow a value: a ticket's answer built field by field (ticket-view.ts), and
+  // our OpenAPI document handed to openapi-typescript, whose own type it does not name (bin/api-docs/client-types.ts).
   it(`casts through unknown at most ${MAX_UNKNOWN_CASTS} times`, () => {
     const casts = files.flatMap((file) =>
       [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/\bas unknown as\b/g)].map(() => file),
     );
     expect(casts.length, casts.join(', ')).toBeLessThanOrEqual(MAX_UNKNOWN_CASTS);
+  });
+
+  it(`casts what the table returns at most ${MAX_READ_CASTS} times (shared/data, shared/lists)`, () => {
+    const casts = files
+      .filter((file) => file.startsWith('shared/data/') || file.startsWith('shared/lists/'))
+      .flatMap((file) =>
+        readFileSync(path.join(ROOT, file), 'utf8')
+          .split('\n')
+          .filter((line) => !/^\s*(\*|\/\/)/.test(line))
+          .flatMap((line) => [...line.matchAll(READ_CAST)].map(() => `${file}: ${line.trim()}`)),
+      );
+    expect(casts.length, casts.join('\n')).toBeLessThanOrEqual(MAX_READ_CASTS);
   });
 });

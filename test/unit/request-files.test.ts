@@ -19,28 +19,30 @@ const PLATFORM_ENTRIES = [
   'shared/schema.ts',
   'shared/aws-clients.ts',
   'shared/data/client.ts',
+  'shared/data/stored-items.ts',
   'shared/data/keys.ts',
 ];
 
 // Promo codes and the pricing (taxes, booking fees) added what a sale prices with: the hold reaches the code's rule,
 // its reads and its use (promo-discount.ts, data/promo-codes.ts, domain/promo-code.ts) and domain/pricing.ts,
 // pricing-schemas.ts and sale-prices.ts (29 before them); POST /events the tax and fee fields (37 before); the
-// checkout the three pricing modules (84 before).
+// checkout the three pricing modules (84 before). Each stored entity's module (the event's items, read by the stock
+// and the sale's event reads) added one more to each.
 const REQUESTS = [
   {
     request: 'POST /my-account/reservations',
     handler: 'functions/my-account/reservation-create.ts',
-    ceiling: 35,
+    ceiling: 36,
     goal: 25,
   },
-  { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 38, goal: 30 },
+  { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 40, goal: 30 },
   {
     request: 'POST /my-account/reservations/{id}/checkout',
     handler: 'functions/my-account/reservation-checkout.ts',
-    ceiling: 87,
+    ceiling: 88,
     goal: 45,
   },
-  { request: 'POST /payments/stripe/webhook', handler: 'functions/payments/stripe-webhook.ts', ceiling: 37, goal: 40 },
+  { request: 'POST /payments/stripe/webhook', handler: 'functions/payments/stripe-webhook.ts', ceiling: 38, goal: 40 },
 ];
 
 const platform = new Set(PLATFORM_ENTRIES.flatMap((entry) => [...closureOf(entry)]));

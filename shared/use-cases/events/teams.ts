@@ -1,6 +1,7 @@
 import { allocateIds } from '../../data/counters.ts';
 import { findTeam } from '../../data/events.ts';
 import { listTeams, MAX_TEAMS } from '../../data/event-admin-reads.ts';
+import { teamItem } from '../../data/event-items.ts';
 import { keys } from '../../data/keys.ts';
 import type { Team } from '../../domain/event.ts';
 import type { TeamBody } from '../../domain/event-bodies.ts';
@@ -15,8 +16,6 @@ import { assertUnused } from '../../lists/tickets.ts';
  * the team item, so a rename shows at once wherever it is read. A team that live tickets
  * name stays (409 `in_use` with their count, from the event's kept team counters).
  */
-
-const teamItem = (team: Team) => ({ ...keys.team(team.eventId, team.id), entity: 'Team', ...team });
 
 export async function createTeamFor(caller: Caller, eventId: number, body: TeamBody): Promise<Team> {
   const event = await eventAtVersion(caller, eventId, body.version);

@@ -1,6 +1,7 @@
 import type { NewWaveBody, WavePatchBody } from '../../domain/event-bodies.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { MAX_WAVE_TIMES } from '../../domain/event-limits.ts';
+import { waveTimeItem } from '../../data/event-items.ts';
 import { keys } from '../../data/keys.ts';
 import { listWaveTimes } from '../../data/wave-times.ts';
 import type { WaveTime } from '../../domain/event.ts';
@@ -18,8 +19,6 @@ import { assertUnused } from '../../lists/tickets.ts';
  * `in_use` with their count, from the event's kept wave counters).
  */
 
-const waveItem = (wave: WaveTime) => ({ ...keys.waveTime(wave.eventId, wave.id), entity: 'WaveTime', ...wave });
-
 async function waveOf(eventId: number, waveId: number) {
   const wave = (await listWaveTimes(eventId)).find((candidate) => candidate.id === waveId);
   if (!wave) throw new NotFound('Wave time', waveId);
@@ -33,7 +32,7 @@ export async function createWaveFor(caller: Caller, eventId: number, body: NewWa
   const { version: _version, ...fields } = body;
   const wave: WaveTime = { id: await allocateIds('WAVE'), eventId, ...fields };
   await commitPart(caller, event, 'wave_created', { [`waveTimes.${wave.id}`]: { from: null, to: fields } }, [
-    { put: waveItem(wave), existing: false },
+    { put: waveTimeItem(wave), existing: false },
   ]);
   return wave;
 }
@@ -57,7 +56,7 @@ export async function updateWaveFor(
     ...(body.startTime === undefined ? {} : { startTime: body.startTime }),
     ...(body.capacity === undefined ? {} : { capacity: body.capacity }),
   };
-  await commitPart(caller, event, 'wave_updated', changes, [{ put: waveItem(next), existing: true }]);
+  await commitPart(caller, event, 'wave_updated', changes, [{ put: waveTimeItem(next), existing: true }]);
   return next;
 }
 

@@ -1,6 +1,6 @@
 import { now } from '../../clock.ts';
 import { readOrder } from '../../data/order-staff.ts';
-import { readCheckoutAttendees } from '../../data/order-attendees.ts';
+import { readCheckoutAttendees } from '../../data/order-items.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { orderStatusMoveActions, sameLength } from '../../data/order-status.ts';
 import { getReservation, releaseWith } from '../../data/reservations.ts';

@@ -1,7 +1,7 @@
 import { now } from '../../clock.ts';
 import { findTicketType, getEvent } from '../../data/events.ts';
 import { moveOrder } from '../../data/order-lists.ts';
-import { readCheckoutAttendees } from '../../data/order-attendees.ts';
+import { readCheckoutAttendees } from '../../data/order-items.ts';
 import { getOrder, orderTakesAction, recordNoTakes } from '../../data/orders.ts';
 import { convertHold, getReservation, holdAgain } from '../../data/reservations.ts';
 import { getShippingMethod } from '../../data/shipping-methods.ts';
