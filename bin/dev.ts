@@ -139,7 +139,7 @@ try {
 
   await createTable(tableName);
   // The data migrations a deployed stage's release runs (infra/migrations.ts), run here to their end.
-  const { runMigrations } = await import('#shared/use-cases/migrations/runner');
+  const { runMigrations } = await import('#shared/migrations/use-cases/runner');
   await runMigrations({ owner: 'npm-start', stopAt: Number.POSITIVE_INFINITY });
   const demo = await seedDemo();
   // The same administrators in cognito-local, with the same passwords (idp mode).

@@ -37,8 +37,8 @@ const command =
 async function local(): Promise<unknown> {
   console.error(`Local stack: ${useRunningStack()}`);
   // After the environment is set: shared/ reads it when its modules load.
-  const { migrationCommand } = await import('#shared/use-cases/migrations/commands');
-  const { rerunMigration, runMigrations } = await import('#shared/use-cases/migrations/runner');
+  const { migrationCommand } = await import('#shared/migrations/use-cases/commands');
+  const { rerunMigration, runMigrations } = await import('#shared/migrations/use-cases/runner');
   const owner = `cli:${process.env.USER ?? 'local'}`;
   if (command.action === 'ledger')
     return migrationCommand({ action: 'ledger' }, { functionName: '', requestId: owner, stopAt: 0 });

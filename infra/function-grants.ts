@@ -116,7 +116,7 @@ export const IDENTITY_PROVIDER_ACTIONS = [
   'cognito-idp:ListUsers',
 ] as const;
 
-/** Admin actions on the customers' pool, granted only to its `manage-users` rows: what shared/services/user-admin.ts calls. */
+/** Admin actions on the customers' pool, granted only to its `manage-users` rows: what shared/identity/services/user-admin.ts calls. */
 export const CUSTOMER_IDENTITY_ACTIONS = [
   'cognito-idp:AdminCreateUser',
   'cognito-idp:AdminSetUserPassword',

@@ -17,7 +17,7 @@ const RUNNER_HANDLER = fileURLToPath(new URL('../functions/jobs/run-migrations.t
 export const migrationRunnerName = (stage: string): string => `Ticketing-${stage}-migrations`;
 
 /**
- * A release runs its own data migrations (shared/use-cases/migrations/catalogue.ts): once the
+ * A release runs its own data migrations (shared/migrations/use-cases/catalogue.ts): once the
  * release is live, a trigger starts the runner (asynchronously: the deploy does not wait), which
  * runs the pending ones in order for up to 15 minutes and starts itself again until they are
  * done, each recorded in the table's ledger (`npm run migrations` shows it). The trigger fires

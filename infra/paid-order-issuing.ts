@@ -7,7 +7,7 @@ import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { PAID_ORDER_FILTER } from '#shared/data/paid-order-filter';
+import { PAID_ORDER_FILTER } from '#shared/selling/data/paid-order-filter';
 import { jobs } from '#shared/job-grants';
 import { issuingConcurrency } from './concurrency.ts';
 import { functionDefaults } from './function-defaults.ts';

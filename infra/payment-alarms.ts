@@ -7,7 +7,7 @@ import type { StageName } from './stages.ts';
 /**
  * The payments' alarms: what Stripe reports after a payment that staff must act on (shared/README.md "Refunds"). A
  * dispute has a deadline (answered in Stripe's dashboard), a refund that failed left a buyer without their money, and
- * a payment that paid no order (shared/use-cases/payments/succeeded-payments.ts: refunded by the service, but another
+ * a payment that paid no order (shared/selling/use-cases/succeeded-payments.ts: refunded by the service, but another
  * intent, amount or currency than an order's, or no order at all) is worth a look: each one pages, as it comes.
  */
 export function paymentAlarms(

@@ -19,7 +19,7 @@ export interface ReservationsProps {
   settings: StageSettings;
   table: ITableV2;
   environment: Record<string, string>;
-  /** The stage's Stripe secret: a lapsed checkout's PaymentIntent is cancelled (shared/use-cases/portal/checkout-intent.ts). */
+  /** The stage's Stripe secret: a lapsed checkout's PaymentIntent is cancelled (shared/selling/use-cases/checkout-intent.ts). */
   stripeSecret: ISecret;
   /** Where the confirmation mail of a paid checkout the sweep finishes links to. */
   portalUrl: string;
@@ -29,7 +29,7 @@ export interface ReservationsProps {
  * The reservations' lapsing job (functions/jobs/release-reservations.ts), every minute: an
  * unpaid reservation whose minutes ran out gives its tickets back with no operator, within a
  * minute; then the sweep of orders a dead function left `pending` (a box-office sale undone, a paid checkout
- * finished: shared/use-cases/orders/sweep-stuck-orders.ts). Its grant is shared/job-grants.ts
+ * finished: shared/selling/use-cases/sweep-stuck-orders.ts). Its grant is shared/job-grants.ts
  * `jobs['release-reservations']` on the table (GSI6, the orders by status; GSI1, as a ticket's issue reads), the
  * Stripe secret (a lapsed checkout's PaymentIntent is cancelled, a finished one's late payment may be refunded) and
  * mail from the stage's sender (a finished checkout's confirmation). A missed tick loses nothing: the next run starts

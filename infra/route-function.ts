@@ -169,7 +169,7 @@ export class RouteFunction extends Construct {
   }
 
   /**
-   * Stripe, for rows with `uses.payments` (shared/services/payments.ts): GetSecretValue on the stage's Stripe
+   * Stripe, for rows with `uses.payments` (shared/selling/services/payments.ts): GetSecretValue on the stage's Stripe
    * secret only (its secret key and webhook secret, read at run time) and its name. The publishable key is
    * public: every function's environment has it.
    */

@@ -87,7 +87,7 @@ export function saleWarmThroughput(sale: OnSale): { readUnitsPerSecond: number; 
 /**
  * Seconds a batch of the ticket changes' consumer (infra/webhooks.ts) takes at most while it keeps pace: its search
  * step (one BatchGetItem, the tickets' Queries and BatchWriteItems each sent at once: ~0.1 s) and then the webhooks'
- * first attempts, which end within 1 s (shared/services/webhook-settings.ts firstAttemptsMs). An estimate, as
+ * first attempts, which end within 1 s (shared/webhooks/services/webhook-settings.ts firstAttemptsMs). An estimate, as
  * SECONDS_PER_CALL.
  */
 export const TICKET_CHANGE_BATCH_SECONDS = 1.2;

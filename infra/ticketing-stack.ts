@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteRow } from '#shared/routes';
 import { API_PREFIX } from '#shared/api-prefix';
 import { signingKeySecretName } from '#shared/auth/key-set';
-import { stripeSecretName } from '#shared/domain/payment-processor';
+import { stripeSecretName } from '#shared/selling/domain/payment-processor';
 import { constructId } from './construct-id.ts';
 import { CustomerIdentity } from './customer-identity.ts';
 import { FrontEnds } from './front-ends.ts';
@@ -120,7 +120,7 @@ export class TicketingStack extends Stack {
       ORIGIN_VERIFY_SECRET: frontEnds.originVerifySecret.secretArn,
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_SERVICE_NAME: 'ticketing-api',
-      // The checkout's domestic country (shared/services/shipping-settings.ts).
+      // The checkout's domestic country (shared/selling/services/shipping-settings.ts).
       SHIPPING_HOME_COUNTRY: settings.homeCountry,
       ...(settings.stripePublishableKey ? { STRIPE_PUBLISHABLE_KEY: settings.stripePublishableKey } : {}),
     };

@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /**
- * The key that seals the webhooks' signing secrets in the table (shared/services/webhook-secret-box.ts):
+ * The key that seals the webhooks' signing secrets in the table (shared/webhooks/services/webhook-secret-box.ts):
  * JSON `{"current": "k1", "k1": <64 random characters>}`, the key being the SHA-256 of the
  * material. Rotation adds a key beside it (functions/jobs/README.md), so it is never generated again.
  */

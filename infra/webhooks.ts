@@ -7,7 +7,7 @@ import { FilterCriteria, Function as LambdaFunction, StartingPosition } from 'aw
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { WEBHOOK_CHANGE_FILTER } from '#shared/data/webhook-change-filter';
+import { WEBHOOK_CHANGE_FILTER } from '#shared/webhooks/data/webhook-change-filter';
 import { jobs } from '#shared/job-grants';
 import { functionDefaults } from './function-defaults.ts';
 import { grantEmailSending, grantTableAccess } from './function-grants.ts';
@@ -53,7 +53,7 @@ export const TICKET_CHANGE_MAPPING = {
 
 /**
  * The stream consumer's timeout. A batch's first attempts, each subscription's apart, all end within
- * 1 s (shared/services/webhook-settings.ts firstAttemptsMs), each recorded by one conditional write:
+ * 1 s (shared/webhooks/services/webhook-settings.ts firstAttemptsMs), each recorded by one conditional write:
  * a batch takes its reads, that second and its writes, whatever the receivers do. It starts no first
  * attempt in its last 30 s (functions/jobs/ticket-changes.ts), a margin for a table slowed to a crawl:
  * those deliveries are recorded due and the dispatcher sends them. Were it to time out anyway, the
@@ -102,7 +102,7 @@ export interface WebhooksProps {
  * signs tokens nor reaches Cognito or Secrets Manager. They call receivers on the internet
  * directly: a Lambda outside a VPC has outbound access, and the sender itself refuses
  * non-public addresses. No WEBHOOK_* setting is set: the defaults are the deployed contract
- * (shared/services/webhook-settings.ts), and WEBHOOK_LOCAL_RECEIVERS=allow is for `npm start` only.
+ * (shared/webhooks/services/webhook-settings.ts), and WEBHOOK_LOCAL_RECEIVERS=allow is for `npm start` only.
  * Alarms and dashboard: infra/operations.ts.
  */
 export class Webhooks extends Construct {

@@ -38,7 +38,7 @@ export const CLIENT_SETTINGS: Record<DependencyKind, ClientSettings> = {
   'identity provider': { maxAttempts: 2, connectionTimeout: 1_000, requestTimeout: 3_000, retryAfterSeconds: 5 },
   // Read once per container, at the first token it signs.
   secrets: { maxAttempts: 3, connectionTimeout: 1_000, requestTimeout: 3_000, retryAfterSeconds: 5 },
-  // Stripe (not an AWS client: shared/services/payments.ts sets the SDK's maxNetworkRetries and timeout from it).
+  // Stripe (not an AWS client: shared/selling/services/payments.ts sets the SDK's maxNetworkRetries and timeout from it).
   // Two attempts of 3 s, the retry with the same Idempotency-Key, so it cannot charge or refund twice.
   'payment processor': { maxAttempts: 2, connectionTimeout: 1_000, requestTimeout: 3_000, retryAfterSeconds: 5 },
 };

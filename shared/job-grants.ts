@@ -18,7 +18,7 @@ export const jobs = {
   // Webhook deliveries, and the changed tickets' search entries (BatchWriteItem: shared/lists/ticket-search-entries.ts).
   'ticket-changes': { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'] },
   dispatch: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] },
-  // A paid order's issue (shared/use-cases/portal/issue-paid-orders.ts): what the webhook's row held while it issued.
+  // A paid order's issue (shared/selling/use-cases/issue-paid-orders.ts): what the webhook's row held while it issued.
   'issue-paid-orders': {
     actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     indexes: ['GSI1'],

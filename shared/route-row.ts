@@ -62,11 +62,11 @@ export interface Uses {
   signingKey?: boolean;
   /**
    * Seals or opens webhooks' signing secrets (create, rotate, send): the key in Secrets
-   * Manager that keeps them encrypted in the table (shared/services/webhook-secret-box.ts).
+   * Manager that keeps them encrypted in the table (shared/webhooks/services/webhook-secret-box.ts).
    */
   webhookSecrets?: boolean;
   /**
-   * Calls Stripe (shared/services/payments.ts): GetSecretValue on the stage's Stripe secret
+   * Calls Stripe (shared/selling/services/payments.ts): GetSecretValue on the stage's Stripe secret
    * (`ticketing/<stage>/stripe`: the secret key and the webhook secret), its name, and the publishable key.
    */
   payments?: boolean;

@@ -37,7 +37,7 @@ export async function runHeat(options: HeatOptions): Promise<void> {
     );
     const { createTable } = await import('../local/table.ts');
     await createTable(HEAT_TABLE);
-    const { runMigrations } = await import('#shared/use-cases/migrations/runner');
+    const { runMigrations } = await import('#shared/migrations/use-cases/runner');
     await runMigrations({ owner: 'heat-bench', stopAt: Number.POSITIVE_INFINITY });
     const { API_PREFIX } = await import('#shared/api-prefix');
     const { startApiServer } = await import('../local/server.ts');

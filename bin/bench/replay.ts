@@ -29,7 +29,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware } from '@smithy/types';
 import { db } from '#shared/data/client';
-import { identitySdkClient } from '#shared/services/identity-provider';
+import { identitySdkClient } from '#shared/identity/services/identity-provider';
 import { TABLE_NAME, TWIN_TABLE_NAME } from './settings.ts';
 
 /**

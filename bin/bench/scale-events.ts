@@ -25,13 +25,13 @@ export const EVENT_SIZES = (process.env.BENCH_EVENT_SIZES ?? '10,1000,10000').sp
 
 export async function measureEvents(): Promise<ScaleRow[]> {
   const { db } = await import('#shared/data/client');
-  const { issueToken } = await import('#shared/services/token-issuer');
+  const { issueToken } = await import('#shared/identity/services/token-issuer');
   const { epochSeconds } = await import('#shared/clock');
   const { API_PREFIX } = await import('#shared/api-prefix');
   const { PERMISSIONS } = await import('#shared/auth/permissions');
   const { seedPublishedEvents } = await import('../seed/events.ts');
-  const { createEventFor } = await import('#shared/use-cases/events/edit-events');
-  const { createTicketTypeFor } = await import('#shared/use-cases/events/ticket-types');
+  const { createEventFor } = await import('#shared/events/use-cases/edit-events');
+  const { createTicketTypeFor } = await import('#shared/events/use-cases/ticket-types');
   const { measureEventParts } = await import('./scale-event-parts.ts');
 
   let current: Sample = { ms: 0, ...emptyTally() };

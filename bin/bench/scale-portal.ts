@@ -25,13 +25,13 @@ export const PORTAL_SIZES = [50, 5000];
 
 export async function measurePortal(): Promise<ScaleRow[]> {
   const { db } = await import('#shared/data/client');
-  const { issueToken } = await import('#shared/services/token-issuer');
+  const { issueToken } = await import('#shared/identity/services/token-issuer');
   const { epochSeconds } = await import('#shared/clock');
   const { API_PREFIX } = await import('#shared/api-prefix');
   const { seedPublishedEvents } = await import('../seed/events.ts');
   const { allocateIds } = await import('#shared/data/counters');
-  const { commitNewOrder } = await import('#shared/data/orders');
-  const { getEvent, listTicketTypes } = await import('#shared/data/events');
+  const { commitNewOrder } = await import('#shared/selling/data/orders');
+  const { getEvent, listTicketTypes } = await import('#shared/events/data/events');
 
   let current: Sample = { ms: 0, ...emptyTally(), body: {} };
   tallyDynamoCalls(db, () => current, 'benchPortalCounter');

@@ -1,5 +1,5 @@
 import { encodeCursor } from '#shared/lists/rules';
-import { ownPartCursor } from '#shared/use-cases/gate/gate-list';
+import { ownPartCursor } from '#shared/gate/use-cases/gate-list';
 import type { seedScale } from '../seed/scale.ts';
 
 /**

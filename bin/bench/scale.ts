@@ -82,11 +82,11 @@ async function eventsOnly(): Promise<void> {
 async function measure(sizes: number[]): Promise<ScaleRow[]> {
   // After the environment is set: shared/ reads it when its modules load.
   const { db } = await import('#shared/data/client');
-  const { issueToken } = await import('#shared/services/token-issuer');
+  const { issueToken } = await import('#shared/identity/services/token-issuer');
   const { epochSeconds } = await import('#shared/clock');
   const { PERMISSIONS } = await import('#shared/auth/permissions');
-  const { readTicketRecords } = await import('#shared/data/ticket-records');
-  const { PROCESS_STATE } = await import('#shared/domain/ticket');
+  const { readTicketRecords } = await import('#shared/tickets/data/ticket-records');
+  const { PROCESS_STATE } = await import('#shared/tickets/domain/ticket');
   const { seedScale } = await import('../seed/scale.ts');
   const { GRANTED_GATE_ROW, GRANTING_EVENTS, ticketRows } = await import('./scale-rows.ts');
 

@@ -1,4 +1,4 @@
-import { issueToken } from '#shared/services/token-issuer';
+import { issueToken } from '#shared/identity/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
 import { configureCustomerCognito } from '../local/cognito.ts';
 import type { LocalServices } from '../local/services.ts';
@@ -37,8 +37,8 @@ interface BenchCustomer {
 /** Verified customers made through the use case (Cognito user, record, token), as the seed does. */
 async function makeCustomers(count: number): Promise<BenchCustomer[]> {
   // Loaded here: they read the customers' pool settings when they load, which customerBenchEnv provides.
-  const { createCustomer, verifyCustomerEmailForSeed } = await import('#shared/use-cases/customers/create-customer');
-  const { findCustomerById } = await import('#shared/use-cases/customers/account');
+  const { createCustomer, verifyCustomerEmailForSeed } = await import('#shared/identity/use-cases/create-customer');
+  const { findCustomerById } = await import('#shared/identity/use-cases/account');
   const made: BenchCustomer[] = [];
   for (let n = 0; n < count; n++) {
     const email = `bench-customer-${Date.now()}-${n}@ticketing.bench`;

@@ -1,9 +1,9 @@
-import { issueToken } from '#shared/services/token-issuer';
+import { issueToken } from '#shared/identity/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
-import { createEvent } from '#shared/data/event-creation';
+import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
-import type { CreatedEvent } from '#shared/domain/event';
-import { createOrder } from '#shared/use-cases/portal/create-order';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import { createOrder } from '#shared/selling/use-cases/create-order';
 import type { BenchRequest, Scenario } from './scenarios.ts';
 
 /**

@@ -1,12 +1,12 @@
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/services/token-issuer';
+import { issueToken } from '#shared/identity/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
-import { createAdministrator } from '#shared/data/administrators';
-import { createShippingMethods } from '#shared/data/shipping-methods';
-import { createEvent } from '#shared/data/event-creation';
+import { createAdministrator } from '#shared/identity/data/administrators';
+import { createShippingMethods } from '#shared/selling/data/shipping-methods';
+import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
-import { createTicket } from '#shared/use-cases/tickets/create-ticket';
-import type { NewShippingMethod } from '#shared/domain/shipping-method';
+import { createTicket } from '#shared/tickets/use-cases/create-ticket';
+import type { NewShippingMethod } from '#shared/selling/domain/shipping-method';
 import { PERMISSIONS } from '#shared/auth/permissions';
 
 /**

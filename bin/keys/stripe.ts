@@ -4,12 +4,12 @@ import {
   ResourceNotFoundException,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { stripeSecretName } from '#shared/domain/payment-processor';
+import { stripeSecretName } from '#shared/selling/domain/payment-processor';
 
 /**
  * `npm run keys -- stripe --stage <name>`: stores the stage's Stripe secret key and webhook secret as the
  * secret `ticketing/<stage>/stripe` (`{secretKey, webhookSecret}`), read at run time by the payment rows
- * (shared/services/payments.ts). The values come from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET or from
+ * (shared/selling/services/payments.ts). The values come from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET or from
  * stdin (two lines: the secret key, then the webhook secret), never from the command line (it would stay in
  * the shell's history and the process list), and are never printed. The publishable key is the stage
  * file's `payments.stripePublishableKey`. Also how `npm start` and the tests store the stand-in's keys.

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { API_PREFIX } from '#shared/api-prefix';
-import { listScans } from '#shared/data/check-ins';
+import { listScans } from '#shared/gate/data/check-ins';
 import type { Prepared } from './gate-rush-core.ts';
 
 interface Entry {

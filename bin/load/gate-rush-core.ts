@@ -7,13 +7,13 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/services/token-issuer';
+import { issueToken } from '#shared/identity/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
-import { createAdministrator } from '#shared/data/administrators';
+import { createAdministrator } from '#shared/identity/data/administrators';
 import { db } from '#shared/data/client';
-import { createEvent } from '#shared/data/event-creation';
+import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
-import { createTicket } from '#shared/use-cases/tickets/create-ticket';
+import { createTicket } from '#shared/tickets/use-cases/create-ticket';
 import type { Permission } from '#shared/auth/permissions';
 import { API_PREFIX } from '#shared/api-prefix';
 

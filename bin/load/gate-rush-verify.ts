@@ -1,6 +1,6 @@
 import { API_PREFIX } from '#shared/api-prefix';
-import { listScans } from '#shared/data/check-ins';
-import { readTicketRecord } from '#shared/data/ticket-records';
+import { listScans } from '#shared/gate/data/check-ins';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
 import type { Prepared, RushResult } from './gate-rush-core.ts';
 
 /** What a gate rush (gate-rush-core.ts) must leave true: every invariant, read back from the table and the API. */

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { PERMISSIONS } from '#shared/auth/permissions';
 import { epochSeconds } from '#shared/clock';
 import { allocateIds } from '#shared/data/counters';
-import { CUSTOMER_SEQUENCE } from '#shared/use-cases/customers/create-customer';
-import { MIN_RESERVATION_MINUTES } from '#shared/domain/reservation';
+import { CUSTOMER_SEQUENCE } from '#shared/identity/use-cases/create-customer';
+import { MIN_RESERVATION_MINUTES } from '#shared/selling/domain/reservation';
 import { readSecretString } from '#shared/services/secrets';
-import { issueToken } from '#shared/services/token-issuer';
+import { issueToken } from '#shared/identity/services/token-issuer';
 import { insertSeededCustomer } from '../seed/customers.ts';
 import { send } from './onsale-http.ts';
 

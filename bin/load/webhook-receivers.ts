@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createAdministrator } from '#shared/data/administrators';
-import { pingWebhookFor } from '#shared/use-cases/webhooks/delivery-routes';
-import { createWebhookFor } from '#shared/use-cases/webhooks/subscriptions';
+import { createAdministrator } from '#shared/identity/data/administrators';
+import { pingWebhookFor } from '#shared/webhooks/use-cases/delivery-routes';
+import { createWebhookFor } from '#shared/webhooks/use-cases/subscriptions';
 import { percentile } from '../bench/stats.ts';
 
 /**

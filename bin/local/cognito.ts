@@ -11,7 +11,7 @@ import {
  * that signs in by email, one app client without a secret doing the code flow back to
  * the API's callback on each front end's origin (`registeredCallbackUrls`: the callback
  * is reached through the front end's /api proxy, so the cookie it sets is first-party). Returns the environment of the identity-provider section
- * (shared/services/identity-provider.ts), with cognito-local's differences handled:
+ * (shared/identity/services/identity-provider.ts), with cognito-local's differences handled:
  * its discovery document names localhost:9229 whatever it listens on, so JWKS URL and
  * issuer are given directly; it drops the authorize request's nonce, so the nonce is
  * checked when present but not required; its hosted UI is the server itself.

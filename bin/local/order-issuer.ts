@@ -1,4 +1,4 @@
-import { PAID_ORDER_FILTER } from '#shared/data/paid-order-filter';
+import { PAID_ORDER_FILTER } from '#shared/selling/data/paid-order-filter';
 import { handler as issuePaidOrders } from '../../functions/jobs/issue-paid-orders.ts';
 import { type LocalConsumer, startLocalConsumer } from './stream-consumer.ts';
 

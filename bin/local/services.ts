@@ -185,7 +185,7 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
     return standIn.endpoint;
   };
 
-  // In-process (bin/local/stripe/): the SDK reaches it through STRIPE_API_URL (shared/services/payments.ts).
+  // In-process (bin/local/stripe/): the SDK reaches it through STRIPE_API_URL (shared/selling/services/payments.ts).
   let payments: StripeStandIn | undefined;
   const startPayments = async () => {
     payments = await startStripeStandIn();
@@ -229,7 +229,7 @@ export async function startLocalServices(opts: LocalServicesOptions = {}): Promi
       AWS_ENDPOINT_URL_SES: ses,
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager,
-      // Not an AWS client: the Stripe SDK's host, port and protocol (shared/services/payments.ts); unset deployed.
+      // Not an AWS client: the Stripe SDK's host, port and protocol (shared/selling/services/payments.ts); unset deployed.
       STRIPE_API_URL: payments.baseUrl,
       SES_STORE_URL: ses,
       COGNITO_LOCAL_URL: cognito,

@@ -1,7 +1,7 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { WEBHOOK_CHANGE_FILTER } from '#shared/data/webhook-change-filter';
+import { WEBHOOK_CHANGE_FILTER } from '#shared/webhooks/data/webhook-change-filter';
 import { logger } from '#shared/logger';
-import { dispatchDueDeliveries } from '#shared/use-cases/webhooks/dispatch';
+import { dispatchDueDeliveries } from '#shared/webhooks/use-cases/dispatch';
 import type { FailedBatch } from '../maintenance/replay-ticket-changes.ts';
 import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts';
 import { runAs } from './invoke.ts';

@@ -12,12 +12,12 @@
  * In legacy mode the record needs a password: pipe it on stdin with `--password-stdin`
  * (never on the command line, where `ps` and shell history would keep it). In
  * identity-provider mode the record has none: create the Cognito user with the same email
- * (verified) and its first sign-in links the two (shared/data/administrators.ts).
+ * (verified) and its first sign-in links the two (shared/identity/data/administrators.ts).
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '#shared/auth/passwords';
-import type { Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/identity/domain/administrator';
 import { PERMISSIONS, type Permission } from '#shared/auth/permissions';
 import { useRunningStack } from '../local/running-stack.ts';
 
@@ -77,7 +77,7 @@ export async function createStaffMember(options: AdministratorOptions): Promise<
   }
   // Loaded here, not at the top: the command points itself at its table first (main), and shared/data reads the
   // environment when it loads.
-  const { createAdministrator } = await import('#shared/data/administrators');
+  const { createAdministrator } = await import('#shared/identity/data/administrators');
   return createAdministrator({
     login: email,
     email,

@@ -15,7 +15,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { SessionOwner } from '#shared/data/session-versions';
+import type { SessionOwner } from '#shared/identity/data/session-versions';
 import { useRunningStack } from '../local/running-stack.ts';
 
 export class UsageError extends Error {}
@@ -42,7 +42,7 @@ export function parseAccount(values: { customer?: string; administrator?: string
 export async function endSessions(owner: SessionOwner, id: number): Promise<number> {
   // Loaded here, not at the top: the command points itself at its table first (main), and shared/data reads the
   // environment when it loads.
-  const { raiseSessionVersion, readSessionVersion } = await import('#shared/data/session-versions');
+  const { raiseSessionVersion, readSessionVersion } = await import('#shared/identity/data/session-versions');
   if (!(await raiseSessionVersion(owner, id)))
     throw new UsageError(`there is no ${owner === 'admin' ? 'administrator' : 'customer'} ${id}`);
   return readSessionVersion(owner, id);

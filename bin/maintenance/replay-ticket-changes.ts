@@ -4,7 +4,7 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { WEBHOOK_CHANGE_FILTER } from '#shared/data/webhook-change-filter';
+import { WEBHOOK_CHANGE_FILTER } from '#shared/webhooks/data/webhook-change-filter';
 import * as z from '#shared/schema';
 import { matchesFilter } from '../local/event-filter.ts';
 import { toEventRecord } from './stream-records.ts';

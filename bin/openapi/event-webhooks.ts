@@ -1,8 +1,8 @@
 import * as z from '#shared/schema';
-import { DEFAULT_LISTING, type Event } from '#shared/domain/event';
-import { EventSummaryResource } from '#shared/http/contract/event';
-import { EventHistoryResource } from '#shared/http/contract/event-parts';
-import { EVENT_CHANGE_TYPES, type EventChangeType, eventChangeMessage } from '#shared/domain/event-webhooks';
+import { DEFAULT_LISTING, type Event } from '#shared/events/domain/event';
+import { EventSummaryResource } from '#shared/events/contract/event';
+import { EventHistoryResource } from '#shared/events/contract/event-parts';
+import { EVENT_CHANGE_TYPES, type EventChangeType, eventChangeMessage } from '#shared/webhooks/domain/event-webhooks';
 
 /** One entry of the section (webhooks.ts): a message type's operation. */
 export type WebhookEntry = (
@@ -13,7 +13,7 @@ export type WebhookEntry = (
   example: unknown,
 ) => Record<string, unknown>;
 
-/** The `event.*` entries of the OpenAPI document's `webhooks` section (shared/domain/event-webhooks.ts). */
+/** The `event.*` entries of the OpenAPI document's `webhooks` section (shared/webhooks/domain/event-webhooks.ts). */
 const WHEN: Record<keyof typeof EVENT_CHANGE_TYPES, string> = {
   created: 'An event was created (`POST /events`), a draft: `data.changes` is empty.',
   updated:

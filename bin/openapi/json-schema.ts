@@ -1,10 +1,10 @@
 import * as z from '#shared/schema';
-import { ShippingMethodResource } from '#shared/domain/shipping-method';
-import { TicketHistoryEntryResource, TicketResource } from '#shared/domain/ticket-resource';
-import { TicketWaiverResource } from '#shared/http/contract/tickets';
-import { DeliveryResource, WebhookResource } from '#shared/domain/webhooks';
-import { AdministratorProfileResource } from '#shared/http/contract/auth';
-import { CheckInStatsResource } from '#shared/http/contract/tickets';
+import { ShippingMethodResource } from '#shared/selling/domain/shipping-method';
+import { TicketHistoryEntryResource, TicketResource } from '#shared/tickets/domain/ticket-resource';
+import { TicketWaiverResource } from '#shared/tickets/contract/tickets';
+import { DeliveryResource, WebhookResource } from '#shared/webhooks/domain/webhooks';
+import { AdministratorProfileResource } from '#shared/identity/contract/auth';
+import { CheckInStatsResource } from '#shared/tickets/contract/tickets';
 import { FilePart } from '#shared/http/multipart-form';
 
 /**

@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
 import { isStageWide } from '#shared/auth/permissions';
-import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-method';
+import { NewShippingMethod, ShippingMethodPatch } from '#shared/selling/domain/shipping-method';
 import { positiveId } from '#shared/domain/ids';
 import type { DocumentedSchemas } from '#shared/http/handler-module';
 import { routeKey, routes, type RouteRow } from '#shared/routes';

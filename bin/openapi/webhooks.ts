@@ -1,10 +1,10 @@
 import * as z from '#shared/schema';
-import { newTicketRecord } from '#shared/domain/new-ticket';
-import { TicketResource } from '#shared/domain/ticket-resource';
-import type { TicketAction } from '#shared/domain/ticket-history';
-import { toTicket } from '#shared/domain/ticket-view';
-import { pingMessage, ticketChangeMessage } from '#shared/domain/webhook-messages';
-import { PING_TYPE, TICKET_EVENT_TYPES } from '#shared/domain/webhooks';
+import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
+import { TicketResource } from '#shared/tickets/domain/ticket-resource';
+import type { TicketAction } from '#shared/tickets/domain/ticket-history';
+import { toTicket } from '#shared/tickets/domain/ticket-view';
+import { pingMessage, ticketChangeMessage } from '#shared/webhooks/domain/webhook-messages';
+import { PING_TYPE, TICKET_EVENT_TYPES } from '#shared/webhooks/domain/webhooks';
 import { eventWebhookEntries, type WebhookEntry } from './event-webhooks.ts';
 import { md } from './catalogue/common.ts';
 

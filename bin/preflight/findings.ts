@@ -1,4 +1,4 @@
-import type { LedgerRow } from '#shared/use-cases/migrations/commands';
+import type { LedgerRow } from '#shared/migrations/use-cases/commands';
 import type { StageSettings } from '../../infra/stages.ts';
 import type { AccountConcurrency } from './concurrency.ts';
 

@@ -1,7 +1,7 @@
-import { PROCESS_STATE } from '#shared/domain/ticket';
-import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
-import { changeClaimant, commitOpenClaim, openClaim } from '#shared/use-cases/tickets/claims';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
+import { acceptClaim } from '#shared/tickets/use-cases/accept-claim';
+import { changeClaimant, commitOpenClaim, openClaim } from '#shared/tickets/use-cases/claims';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
 
 /**
  * Demo claims, one in each state, through the same use cases as the routes (so the open

@@ -1,5 +1,5 @@
-import { insertCustomer } from '#shared/data/customers';
-import { newCustomerRecord } from '#shared/domain/customer';
+import { insertCustomer } from '#shared/identity/data/customers';
+import { newCustomerRecord } from '#shared/identity/domain/customer';
 
 /**
  * A customer account written as the seeds and the load runs need one: verified already (no token to spend),

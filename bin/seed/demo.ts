@@ -1,8 +1,8 @@
 import { hashPassword } from '#shared/auth/passwords';
-import { createAdministrator } from '#shared/data/administrators';
-import { createShippingMethods } from '#shared/data/shipping-methods';
+import { createAdministrator } from '#shared/identity/data/administrators';
+import { createShippingMethods } from '#shared/selling/data/shipping-methods';
 import { PERMISSIONS } from '#shared/auth/permissions';
-import { createCustomer, verifyCustomerEmailForSeed } from '#shared/use-cases/customers/create-customer';
+import { createCustomer, verifyCustomerEmailForSeed } from '#shared/identity/use-cases/create-customer';
 import { seedDemoClaims, type DemoClaims } from './claims.ts';
 import { seedDemoOrders } from './orders.ts';
 import { seedDemoEvents } from './tickets.ts';

@@ -1,6 +1,6 @@
-import { findCustomerByEmail } from '#shared/data/customers';
-import type { NewEvent } from '#shared/domain/event';
-import { eventFor, wholeEvent } from '#shared/use-cases/events/event-reads';
+import { findCustomerByEmail } from '#shared/identity/data/customers';
+import type { NewEvent } from '#shared/events/domain/event';
+import { eventFor, wholeEvent } from '#shared/events/use-cases/event-reads';
 import { placeOrder } from '../../test/support/factories/orders.ts';
 import { organisedEvents, SEED_ORGANISER } from './organised-events.ts';
 

@@ -1,5 +1,5 @@
-import { putPaymentProcessor } from '#shared/data/payment-processors';
-import type { CreatedEvent } from '#shared/domain/event';
+import { putPaymentProcessor } from '#shared/selling/data/payment-processors';
+import type { CreatedEvent } from '#shared/events/domain/event';
 import { placeOrder } from '../../test/support/factories/orders.ts';
 
 export interface SeededOrders {

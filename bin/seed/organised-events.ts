@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
-import type { NewEvent } from '#shared/domain/event';
-import { NewEventBody } from '#shared/http/contract/event';
-import { createEventFor, updateEventFor } from '#shared/use-cases/events/edit-events';
+import type { NewEvent } from '#shared/events/domain/event';
+import { NewEventBody } from '#shared/events/contract/event';
+import { createEventFor, updateEventFor } from '#shared/events/use-cases/edit-events';
 import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
 import { capture, WriteSet } from './capture.ts';
 

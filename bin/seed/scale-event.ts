@@ -1,9 +1,9 @@
-import { getEvent, listTicketTypes } from '#shared/data/events';
-import { withSold } from '#shared/data/stock';
-import { listTeams } from '#shared/data/event-admin-reads';
-import { listWaveTimes } from '#shared/data/wave-times';
-import type { Event, NewEvent, Team, TicketType } from '#shared/domain/event';
-import { createEventFor } from '#shared/use-cases/events/edit-events';
+import { getEvent, listTicketTypes } from '#shared/events/data/events';
+import { withSold } from '#shared/selling/data/stock';
+import { listTeams } from '#shared/events/data/event-admin-reads';
+import { listWaveTimes } from '#shared/events/data/wave-times';
+import type { Event, NewEvent, Team, TicketType } from '#shared/events/domain/event';
+import { createEventFor } from '#shared/events/use-cases/edit-events';
 import { attendeeName } from '../../test/support/factories/names.ts';
 import { creationBody, SEED_ORGANISER } from './organised-events.ts';
 

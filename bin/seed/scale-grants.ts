@@ -1,4 +1,4 @@
-import { createEvent } from '#shared/data/event-creation';
+import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
 import { seedScale } from './scale.ts';
 

@@ -1,21 +1,21 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { scanPut } from '#shared/data/check-ins';
+import { scanPut } from '#shared/gate/data/check-ins';
 import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
-import { commitNewOrder } from '#shared/data/orders';
-import { bulkSoldUpdate } from '#shared/data/stock';
+import { commitNewOrder } from '#shared/selling/data/orders';
+import { bulkSoldUpdate } from '#shared/selling/data/stock';
 import { commitTicketChanges, type ExtraAction, searchEntryItems, type TicketChange } from '#shared/lists/writes';
-import { applyScan } from '#shared/domain/check-in';
-import { newTicketRecord } from '#shared/domain/new-ticket';
-import type { Order } from '#shared/domain/order';
-import { countedEvents, isEligible, PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
-import { historyEntry, type Actor, type TicketAction } from '#shared/domain/ticket-history';
+import { applyScan } from '#shared/gate/domain/check-in';
+import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
+import type { Order } from '#shared/selling/domain/order';
+import { countedEvents, isEligible, PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
+import { historyEntry, type Actor, type TicketAction } from '#shared/tickets/domain/ticket-history';
 import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
 import { capture, WriteSet } from './capture.ts';
 import { insertSeededCustomer } from './customers.ts';
 import { attendee, type ScaleSeedOptions, targetEvent } from './scale-event.ts';
 import { addAmounts } from '#shared/money';
-import { saleCurrency } from '#shared/domain/event';
+import { saleCurrency } from '#shared/events/domain/event';
 
 /**
  * `npm run seed` at scale: one event's tickets (teams, types, an access package into a

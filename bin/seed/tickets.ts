@@ -1,10 +1,10 @@
-import { checkIn } from '#shared/use-cases/tickets/check-in';
-import { changeTicketStates, updateTicket } from '#shared/use-cases/tickets/edit-ticket';
+import { checkIn } from '#shared/gate/use-cases/check-in';
+import { changeTicketStates, updateTicket } from '#shared/tickets/use-cases/edit-ticket';
 import { advanceClock, resetClock } from '#shared/clock';
-import type { CreatedEvent, NewEvent } from '#shared/domain/event';
-import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
-import { createEventFor, updateEventFor } from '#shared/use-cases/events/edit-events';
-import { eventFor, wholeEvent } from '#shared/use-cases/events/event-reads';
+import type { CreatedEvent, NewEvent } from '#shared/events/domain/event';
+import { PROCESS_STATE, type Ticket } from '#shared/tickets/domain/ticket';
+import { createEventFor, updateEventFor } from '#shared/events/use-cases/edit-events';
+import { eventFor, wholeEvent } from '#shared/events/use-cases/event-reads';
 import { seedTickets } from '../../test/support/factories/tickets.ts';
 import { creationBody } from './organised-events.ts';
 

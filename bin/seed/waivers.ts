@@ -1,6 +1,6 @@
-import { createWaiver, publishWaiverVersion } from '#shared/data/waivers';
-import type { CreatedEvent } from '#shared/domain/event';
-import type { Waiver } from '#shared/domain/waivers';
+import { createWaiver, publishWaiverVersion } from '#shared/events/data/waivers';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import type { Waiver } from '#shared/events/domain/waivers';
 
 /**
  * Demo waivers for each event: an event-wide release (republished once, so it has an

@@ -1,5 +1,5 @@
 import * as z from '#shared/schema';
-import { completeLogin } from '#shared/use-cases/auth/idp-login';
+import { completeLogin } from '#shared/identity/use-cases/idp-login';
 import { clearedLoginCookie, LOGIN_COOKIE, readCookie, sessionCookie } from '#shared/http/cookies';
 import { route } from '#shared/http/route';
 

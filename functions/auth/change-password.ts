@@ -1,5 +1,5 @@
-import { changeIdpPassword } from '#shared/use-cases/auth/idp-account';
-import { SuccessMessage } from '#shared/http/contract/auth';
+import { changeIdpPassword } from '#shared/identity/use-cases/idp-account';
+import { SuccessMessage } from '#shared/identity/contract/auth';
 import { clientNetwork } from '#shared/http/client-address';
 import { route } from '#shared/http/route';
 

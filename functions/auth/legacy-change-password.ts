@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
-import { changeLegacyPassword } from '#shared/use-cases/auth/password-change';
-import { SuccessMessage } from '#shared/http/contract/auth';
+import { changeLegacyPassword } from '#shared/identity/use-cases/password-change';
+import { SuccessMessage } from '#shared/identity/contract/auth';
 import { clientNetwork } from '#shared/http/client-address';
 import { route } from '#shared/http/route';
 

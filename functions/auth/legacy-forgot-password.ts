@@ -1,10 +1,10 @@
 import * as z from '#shared/schema';
-import { requestPasswordReset } from '#shared/use-cases/auth/password-reset-request';
+import { requestPasswordReset } from '#shared/identity/use-cases/password-reset-request';
 import { clientNetwork } from '#shared/http/client-address';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { SuccessMessage } from '#shared/http/contract/auth';
+import { SuccessMessage } from '#shared/identity/contract/auth';
 
 export const handler = route(
   'POST /auth/legacy/forgot-password',

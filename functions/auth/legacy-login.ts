@@ -1,10 +1,10 @@
 import * as z from '#shared/schema';
-import { legacyLogin } from '#shared/use-cases/auth/legacy-login';
+import { legacyLogin } from '#shared/identity/use-cases/legacy-login';
 import { clientNetwork } from '#shared/http/client-address';
 import { sessionCookie } from '#shared/http/cookies';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { LegacySignIn } from '#shared/http/contract/auth';
+import { LegacySignIn } from '#shared/identity/contract/auth';
 
 export const handler = route(
   'POST /auth/legacy/login',

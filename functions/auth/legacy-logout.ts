@@ -1,10 +1,10 @@
-import { requireAuthMode } from '#shared/use-cases/auth/auth-mode';
-import { endAllSessions } from '#shared/use-cases/auth/end-sessions';
+import { requireAuthMode } from '#shared/identity/use-cases/auth-mode';
+import { endAllSessions } from '#shared/identity/use-cases/end-sessions';
 import { clearedAuthCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { SuccessMessage } from '#shared/http/contract/auth';
+import { SuccessMessage } from '#shared/identity/contract/auth';
 
 export const handler = route('POST /auth/legacy/logout', {}, async ({ caller }) => {
   requireAuthMode('legacy');

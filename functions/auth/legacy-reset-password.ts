@@ -1,9 +1,9 @@
 import * as z from '#shared/schema';
-import { resetPassword } from '#shared/use-cases/auth/password-reset';
+import { resetPassword } from '#shared/identity/use-cases/password-reset';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { SuccessMessage } from '#shared/http/contract/auth';
+import { SuccessMessage } from '#shared/identity/contract/auth';
 
 export const handler = route(
   'POST /auth/legacy/reset-password',

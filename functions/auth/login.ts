@@ -1,10 +1,10 @@
 import * as z from '#shared/schema';
-import { beginLogin } from '#shared/use-cases/auth/idp-login';
+import { beginLogin } from '#shared/identity/use-cases/idp-login';
 import { loginCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { AuthUrl } from '#shared/http/contract/auth';
+import { AuthUrl } from '#shared/identity/contract/auth';
 
 export const handler = route(
   'POST /auth/login',

@@ -1,11 +1,11 @@
 import * as z from '#shared/schema';
-import { idpLogout } from '#shared/use-cases/auth/idp-account';
-import { endAllSessions } from '#shared/use-cases/auth/end-sessions';
+import { idpLogout } from '#shared/identity/use-cases/idp-account';
+import { endAllSessions } from '#shared/identity/use-cases/end-sessions';
 import { clearedAuthCookie } from '#shared/http/cookies';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { LogoutUrl } from '#shared/http/contract/auth';
+import { LogoutUrl } from '#shared/identity/contract/auth';
 
 export const handler = route(
   'POST /auth/logout',

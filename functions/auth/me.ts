@@ -1,8 +1,8 @@
-import { currentProfile } from '#shared/use-cases/auth/admin-session';
+import { currentProfile } from '#shared/identity/use-cases/admin-session';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { AdministratorProfileResource } from '#shared/http/contract/auth';
+import { AdministratorProfileResource } from '#shared/identity/contract/auth';
 
 export const handler = route('GET /auth/me', {}, async ({ caller }) => single(await currentProfile(caller)));
 

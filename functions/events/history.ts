@@ -1,9 +1,9 @@
 import * as z from '#shared/schema';
-import { EventHistoryResource } from '#shared/http/contract/event-parts';
+import { EventHistoryResource } from '#shared/events/contract/event-parts';
 import { PathId } from '#shared/http/path-params';
 import { pagingQuery, wholeNumber } from '#shared/request-fields';
 import { route } from '#shared/http/route';
-import { eventHistoryFor } from '#shared/use-cases/events/event-list';
+import { eventHistoryFor } from '#shared/events/use-cases/event-list';
 
 /** Newest first; `next` is the `before` of the following page (null on the last). */
 export const handler = route(

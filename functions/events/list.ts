@@ -1,8 +1,8 @@
 import { CursorPageAnswer } from '#shared/http/answers';
-import { EventListQuery, EventSummaryResource } from '#shared/http/contract/event';
+import { EventListQuery, EventSummaryResource } from '#shared/events/contract/event';
 import { cursorPaged } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { listEventsFor } from '#shared/use-cases/events/event-list';
+import { listEventsFor } from '#shared/events/use-cases/event-list';
 
 export const handler = route('GET /events', { query: EventListQuery }, async ({ query, caller }) =>
   cursorPaged(

@@ -1,9 +1,9 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { NewPromoCodeBody, PromoCodeResource } from '#shared/http/contract/promo-codes';
+import { NewPromoCodeBody, PromoCodeResource } from '#shared/selling/contract/promo-codes';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { createPromoCodeFor } from '#shared/use-cases/events/promo-codes';
+import { createPromoCodeFor } from '#shared/selling/use-cases/promo-codes';
 
 /** 201 with the code (its `uses` 0); a code the event has already, in any case, is 409 `promo_code_taken`. */
 export const handler = route(

@@ -1,6 +1,6 @@
-import { PathEventPromoCode } from '#shared/http/contract/promo-codes';
+import { PathEventPromoCode } from '#shared/selling/contract/promo-codes';
 import { route } from '#shared/http/route';
-import { deletePromoCodeFor } from '#shared/use-cases/events/promo-codes';
+import { deletePromoCodeFor } from '#shared/selling/use-cases/promo-codes';
 
 /** 204; a code with uses taken (held, or kept by a paid order) stays (409 `promo_code_in_use`). */
 export const handler = route(

@@ -1,11 +1,11 @@
 import * as z from '#shared/schema';
 import { PageAnswer } from '#shared/http/answers';
-import { PromoCodeResource } from '#shared/http/contract/promo-codes';
+import { PromoCodeResource } from '#shared/selling/contract/promo-codes';
 import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/request-fields';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { listPromoCodesFor } from '#shared/use-cases/events/promo-codes';
+import { listPromoCodesFor } from '#shared/selling/use-cases/promo-codes';
 
 /** The event's codes in the order of their text, each with its `uses`. */
 export const handler = route(

@@ -1,8 +1,8 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { PathEventPromoCode, PromoCodePatchBody, PromoCodeResource } from '#shared/http/contract/promo-codes';
+import { PathEventPromoCode, PromoCodePatchBody, PromoCodeResource } from '#shared/selling/contract/promo-codes';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { updatePromoCodeFor } from '#shared/use-cases/events/promo-codes';
+import { updatePromoCodeFor } from '#shared/selling/use-cases/promo-codes';
 
 /** The code as changed; holds read it afresh, so a change applies to the next hold. */
 export const handler = route(

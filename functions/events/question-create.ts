@@ -1,9 +1,9 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { NewQuestionBody, QuestionResource } from '#shared/http/contract/event-parts';
+import { NewQuestionBody, QuestionResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { createQuestionFor } from '#shared/use-cases/events/questions';
+import { createQuestionFor } from '#shared/events/use-cases/questions';
 
 /** 201 with the question. */
 export const handler = route(

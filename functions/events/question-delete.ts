@@ -1,6 +1,6 @@
-import { PathEventQuestion } from '#shared/http/contract/event-parts';
+import { PathEventQuestion } from '#shared/events/contract/event-parts';
 import { route } from '#shared/http/route';
-import { deleteQuestionFor } from '#shared/use-cases/events/questions';
+import { deleteQuestionFor } from '#shared/events/use-cases/questions';
 
 /** 204; a question that live tickets use stays (409 `in_use`). */
 export const handler = route(

@@ -1,8 +1,8 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { PathEventQuestion, QuestionPatchBody, QuestionResource } from '#shared/http/contract/event-parts';
+import { PathEventQuestion, QuestionPatchBody, QuestionResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { updateQuestionFor } from '#shared/use-cases/events/questions';
+import { updateQuestionFor } from '#shared/events/use-cases/questions';
 
 /** The question as changed; readers read it by id, so the change shows at once. */
 export const handler = route(

@@ -1,9 +1,9 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { TeamBody, TeamResource } from '#shared/http/contract/event-parts';
+import { TeamBody, TeamResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { createTeamFor } from '#shared/use-cases/events/teams';
+import { createTeamFor } from '#shared/events/use-cases/teams';
 
 /** 201 with the team. */
 export const handler = route(

@@ -1,6 +1,6 @@
-import { PathEventTeam } from '#shared/http/contract/event-parts';
+import { PathEventTeam } from '#shared/events/contract/event-parts';
 import { route } from '#shared/http/route';
-import { deleteTeamFor } from '#shared/use-cases/events/teams';
+import { deleteTeamFor } from '#shared/events/use-cases/teams';
 
 /** 204; a team that live tickets name stays (409 `in_use`). */
 export const handler = route(

@@ -1,8 +1,8 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { PathEventTeam, TeamBody, TeamResource } from '#shared/http/contract/event-parts';
+import { PathEventTeam, TeamBody, TeamResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { renameTeamFor } from '#shared/use-cases/events/teams';
+import { renameTeamFor } from '#shared/events/use-cases/teams';
 
 /** A rename shows at once wherever the team is read (tickets name it by id). */
 export const handler = route(

@@ -1,9 +1,9 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { NewTicketTypeBody, TicketTypeResource } from '#shared/http/contract/event-parts';
+import { NewTicketTypeBody, TicketTypeResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { createTicketTypeFor } from '#shared/use-cases/events/ticket-types';
+import { createTicketTypeFor } from '#shared/events/use-cases/ticket-types';
 
 /** 201 with the type; the event's `capacity` grows by its `total` in the same transaction. */
 export const handler = route(

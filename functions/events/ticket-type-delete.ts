@@ -1,6 +1,6 @@
-import { PathEventType } from '#shared/http/contract/event-parts';
+import { PathEventType } from '#shared/events/contract/event-parts';
 import { route } from '#shared/http/route';
-import { deleteTicketTypeFor } from '#shared/use-cases/events/ticket-types';
+import { deleteTicketTypeFor } from '#shared/events/use-cases/ticket-types';
 
 /** 204; only a type with no tickets (409 `type_has_tickets`). */
 export const handler = route(

@@ -1,8 +1,8 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { PathEventType, TicketTypePatchBody, TicketTypeResource } from '#shared/http/contract/event-parts';
+import { PathEventType, TicketTypePatchBody, TicketTypeResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { updateTicketTypeFor } from '#shared/use-cases/events/ticket-types';
+import { updateTicketTypeFor } from '#shared/events/use-cases/ticket-types';
 
 /** A `total` below `sold` is 409 `total_below_sold`; the event's `capacity` follows `total`. */
 export const handler = route(

@@ -1,9 +1,9 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { EventPatchBody, EventResource } from '#shared/http/contract/event';
+import { EventPatchBody, EventResource } from '#shared/events/contract/event';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { updateEventFor } from '#shared/use-cases/events/edit-events';
+import { updateEventFor } from '#shared/events/use-cases/edit-events';
 
 /** Listing fields, start and `published`; conditional on the version read (409 `stale_version`). */
 export const handler = route(

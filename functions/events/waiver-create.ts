@@ -1,9 +1,9 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { NewWaiverBody, WaiverResource } from '#shared/http/contract/event-parts';
+import { NewWaiverBody, WaiverResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { createWaiverFor } from '#shared/use-cases/events/waivers';
+import { createWaiverFor } from '#shared/events/use-cases/waivers';
 
 /** 201 with the waiver. */
 export const handler = route(

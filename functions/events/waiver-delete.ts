@@ -1,6 +1,6 @@
-import { PathEventWaiver } from '#shared/http/contract/event-parts';
+import { PathEventWaiver } from '#shared/events/contract/event-parts';
 import { route } from '#shared/http/route';
-import { deleteWaiverFor } from '#shared/use-cases/events/waivers';
+import { deleteWaiverFor } from '#shared/events/use-cases/waivers';
 
 /** 204; a waiver that live tickets use stays (409 `in_use`). */
 export const handler = route(

@@ -1,8 +1,8 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { PathEventWaiver, WaiverPatchBody, WaiverResource } from '#shared/http/contract/event-parts';
+import { PathEventWaiver, WaiverPatchBody, WaiverResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { updateWaiverFor } from '#shared/use-cases/events/waivers';
+import { updateWaiverFor } from '#shared/events/use-cases/waivers';
 
 /** The waiver as changed; readers read it by id, so the change shows at once. */
 export const handler = route(

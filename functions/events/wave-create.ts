@@ -1,9 +1,9 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { NewWaveBody, WaveTimeResource } from '#shared/http/contract/event-parts';
+import { NewWaveBody, WaveTimeResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { createWaveFor } from '#shared/use-cases/events/waves';
+import { createWaveFor } from '#shared/events/use-cases/waves';
 
 /** 201 with the wave time. */
 export const handler = route(

@@ -1,6 +1,6 @@
-import { PathEventWave } from '#shared/http/contract/event-parts';
+import { PathEventWave } from '#shared/events/contract/event-parts';
 import { route } from '#shared/http/route';
-import { deleteWaveFor } from '#shared/use-cases/events/waves';
+import { deleteWaveFor } from '#shared/events/use-cases/waves';
 
 /** 204; a wave time that live tickets use stays (409 `in_use`). */
 export const handler = route(

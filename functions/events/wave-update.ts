@@ -1,8 +1,8 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { PathEventWave, WavePatchBody, WaveTimeResource } from '#shared/http/contract/event-parts';
+import { PathEventWave, WavePatchBody, WaveTimeResource } from '#shared/events/contract/event-parts';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { updateWaveFor } from '#shared/use-cases/events/waves';
+import { updateWaveFor } from '#shared/events/use-cases/waves';
 
 /** The wave time as changed; readers read it by id, so the change shows at once. */
 export const handler = route(

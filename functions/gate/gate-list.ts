@@ -1,8 +1,8 @@
 import { PathEventId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { GateListQuery } from '#shared/http/contract/gate';
-import { GateListAnswer } from '#shared/http/contract/gate';
-import { gateList } from '#shared/use-cases/gate/gate-list';
+import { GateListQuery } from '#shared/gate/contract/gate';
+import { GateListAnswer } from '#shared/gate/contract/gate';
+import { gateList } from '#shared/gate/use-cases/gate-list';
 
 /** The event's admission list for a device to take offline, walked by `next`, refreshed by `changedSince`. */
 export const handler = route(

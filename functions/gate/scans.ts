@@ -2,9 +2,9 @@ import * as z from '#shared/schema';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { ScanUploadBody } from '#shared/http/contract/gate';
-import { ScanResultResource } from '#shared/http/contract/gate';
-import { uploadScans } from '#shared/use-cases/gate/upload-scans';
+import { ScanUploadBody } from '#shared/gate/contract/gate';
+import { ScanResultResource } from '#shared/gate/contract/gate';
+import { uploadScans } from '#shared/gate/use-cases/upload-scans';
 
 /** One scan online, or a device's offline log: one result per scan, in order (README "The gate offline"). */
 export const handler = route('POST /scans', { body: ScanUploadBody }, async ({ body, caller }) =>

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { dispatcherJob } from '#shared/use-cases/webhooks/jobs';
+import { dispatcherJob } from '#shared/webhooks/use-cases/jobs';
 
 /** Time kept back from the function's limit: no attempt starts within it (each takes 10 s at most, then its write), and the metrics. */
 const MARGIN_MS = 20_000;

@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { issuePaidOrdersJob } from '#shared/use-cases/portal/issue-paid-orders';
+import { issuePaidOrdersJob } from '#shared/selling/use-cases/issue-paid-orders';
 
 /**
  * The issuing consumer (infra/paid-order-issuing.ts; locally bin/local/order-issuer.ts feeds it the same records):

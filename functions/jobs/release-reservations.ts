@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { logger } from '#shared/logger';
-import { sweepStuckOrders } from '#shared/use-cases/orders/sweep-stuck-orders';
-import { lapseDueReservations } from '#shared/use-cases/portal/lapse-reservations';
+import { sweepStuckOrders } from '#shared/selling/use-cases/sweep-stuck-orders';
+import { lapseDueReservations } from '#shared/selling/use-cases/lapse-reservations';
 
 /** Time kept back from the function's limit: no minute starts within it. */
 const MARGIN_MS = 10_000;
@@ -9,7 +9,7 @@ const MARGIN_MS = 10_000;
 /**
  * Lapses the reservations whose minutes ran out, their tickets on sale again, then sweeps the orders a dead function
  * left `pending` past the grace period: a box-office sale undone, a paid checkout finished
- * (shared/use-cases/orders/sweep-stuck-orders.ts). infra/reservations.ts runs it every minute; `npm start` on a timer,
+ * (shared/selling/use-cases/sweep-stuck-orders.ts). infra/reservations.ts runs it every minute; `npm start` on a timer,
  * bin/local/reservation-lapser.ts. Not a route.
  */
 export async function handler(_event: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { MigrationCommand, migrationCommand } from '#shared/use-cases/migrations/commands';
+import { MigrationCommand, migrationCommand } from '#shared/migrations/use-cases/commands';
 
 /** Time left for the last unit of work once the runner stops taking new ones. */
 const STOP_MARGIN_MS = 3 * 60_000;

@@ -1,5 +1,5 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { ticketChangesJob } from '#shared/use-cases/webhooks/jobs';
+import { ticketChangesJob } from '#shared/webhooks/use-cases/jobs';
 
 /**
  * The table stream's consumer (infra/webhooks.ts; locally bin/local/stream-poller.ts feeds it

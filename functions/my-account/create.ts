@@ -1,6 +1,6 @@
-import { createCustomer } from '#shared/use-cases/customers/create-customer';
-import { NewCustomerInput } from '#shared/http/contract/my-account';
-import { CustomerResource } from '#shared/http/contract/my-account';
+import { createCustomer } from '#shared/identity/use-cases/create-customer';
+import { NewCustomerInput } from '#shared/portal/contract/my-account';
+import { CustomerResource } from '#shared/portal/contract/my-account';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';

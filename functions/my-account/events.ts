@@ -1,8 +1,8 @@
 import { CursorPageAnswer } from '#shared/http/answers';
 import { cursorPaged } from '#shared/http/envelopes';
-import { PortalEventQuery, EventEntryResource } from '#shared/http/contract/my-account';
+import { PortalEventQuery, EventEntryResource } from '#shared/portal/contract/my-account';
 import { route } from '#shared/http/route';
-import { listPortalEvents } from '#shared/use-cases/portal/catalogue';
+import { listPortalEvents } from '#shared/portal/use-cases/catalogue';
 
 export const handler = route('GET /my-account/event', { query: PortalEventQuery }, async ({ query, caller }) =>
   cursorPaged(

@@ -1,5 +1,5 @@
-import { currentCustomer } from '#shared/use-cases/customers/account';
-import { CustomerResource } from '#shared/http/contract/my-account';
+import { currentCustomer } from '#shared/identity/use-cases/account';
+import { CustomerResource } from '#shared/portal/contract/my-account';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';

@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
-import { loginCustomer } from '#shared/use-cases/customers/customer-login';
-import { CustomerSignIn } from '#shared/http/contract/my-account';
+import { loginCustomer } from '#shared/identity/use-cases/customer-login';
+import { CustomerSignIn } from '#shared/portal/contract/my-account';
 import { clientNetwork } from '#shared/http/client-address';
 import { sessionCookie } from '#shared/http/cookies';
 import { SingleAnswer } from '#shared/http/answers';

@@ -1,8 +1,8 @@
 import { CursorPageAnswer } from '#shared/http/answers';
 import { cursorPaged } from '#shared/http/envelopes';
-import { OrderListQuery, OrderEntryResource } from '#shared/http/contract/my-account';
+import { OrderListQuery, OrderEntryResource } from '#shared/portal/contract/my-account';
 import { route } from '#shared/http/route';
-import { listCustomerOrders } from '#shared/use-cases/portal/orders';
+import { listCustomerOrders } from '#shared/portal/use-cases/orders';
 
 export const handler = route('GET /my-account/orders', { query: OrderListQuery }, async ({ query, caller }) =>
   cursorPaged(

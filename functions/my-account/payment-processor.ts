@@ -3,8 +3,8 @@ import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
 import { wholeNumber } from '#shared/request-fields';
 import { route } from '#shared/http/route';
-import { PaymentProcessorResource } from '#shared/http/contract/my-account';
-import { paymentProcessor } from '#shared/use-cases/portal/catalogue';
+import { PaymentProcessorResource } from '#shared/portal/contract/my-account';
+import { paymentProcessor } from '#shared/portal/use-cases/catalogue';
 
 export const handler = route(
   'GET /my-account/payment-processor',

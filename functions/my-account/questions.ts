@@ -4,8 +4,8 @@ import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/request-fields';
 import { PathEventId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { QuestionResource } from '#shared/http/contract/portal-checkout';
-import { listPortalQuestions } from '#shared/use-cases/portal/catalogue';
+import { QuestionResource } from '#shared/portal/contract/portal-checkout';
+import { listPortalQuestions } from '#shared/portal/use-cases/catalogue';
 
 export const handler = route(
   'GET /my-account/question/{eventId}',

@@ -1,9 +1,9 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { CheckoutBody, CheckoutResource } from '#shared/http/contract/checkout';
+import { CheckoutBody, CheckoutResource } from '#shared/selling/contract/checkout';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { checkoutReservation } from '#shared/use-cases/portal/checkout';
+import { checkoutReservation } from '#shared/selling/use-cases/checkout';
 
 /** Checks the caller's held reservation out: its order awaiting payment and the PaymentIntent to confirm. */
 export const handler = route(

@@ -1,9 +1,9 @@
 import { SingleAnswer } from '#shared/http/answers';
 import { clientNetwork } from '#shared/http/client-address';
-import { NewReservationBody, ReservationResource } from '#shared/http/contract/reservations';
+import { NewReservationBody, ReservationResource } from '#shared/selling/contract/reservations';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { createReservation } from '#shared/use-cases/portal/reservations';
+import { createReservation } from '#shared/selling/use-cases/reservations';
 
 /** Holds tickets for the caller (the OpenAPI description of POST /my-account/reservations). */
 export const handler = route(

@@ -1,9 +1,9 @@
 import * as z from '#shared/schema';
-import { ACCOUNT_MAIL_TYPES } from '#shared/domain/account-mail';
+import { ACCOUNT_MAIL_TYPES } from '#shared/identity/domain/account-mail';
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { sendAccountMail } from '#shared/use-cases/customers/account-mail';
+import { sendAccountMail } from '#shared/identity/use-cases/account-mail';
 
 const Body = z.strictObject({
   email: z.email('must be an email address').check(z.maxLength(254)),

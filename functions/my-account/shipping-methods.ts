@@ -3,8 +3,8 @@ import { PageAnswer } from '#shared/http/answers';
 import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/request-fields';
 import { route } from '#shared/http/route';
-import { ShippingOptionResource } from '#shared/http/contract/portal-checkout';
-import { listPortalShippingMethods } from '#shared/use-cases/portal/catalogue';
+import { ShippingOptionResource } from '#shared/portal/contract/portal-checkout';
+import { listPortalShippingMethods } from '#shared/portal/use-cases/catalogue';
 
 export const handler = route(
   'GET /my-account/shipping-method',

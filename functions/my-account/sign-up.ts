@@ -1,5 +1,5 @@
-import { signUp } from '#shared/use-cases/customers/sign-up';
-import { SignUpAnswer, SignUpInput } from '#shared/domain/sign-up';
+import { signUp } from '#shared/identity/use-cases/sign-up';
+import { SignUpAnswer, SignUpInput } from '#shared/identity/domain/sign-up';
 import { clientNetwork } from '#shared/http/client-address';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
@@ -9,7 +9,7 @@ export const handler = route(
   'POST /my-account/sign-up',
   { body: SignUpInput, status: 202 },
   async ({ body, event }) => ({
-    // The same 202 whether or not the address had an account (shared/use-cases/customers/sign-up.ts).
+    // The same 202 whether or not the address had an account (shared/identity/use-cases/sign-up.ts).
     ...single(await signUp(body, clientNetwork(event))),
     status: 202,
   }),

@@ -1,6 +1,6 @@
 import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { printTicket } from '#shared/use-cases/portal/ticket-pdf';
+import { printTicket } from '#shared/portal/use-cases/ticket-pdf';
 
 /** The printable ticket: `application/pdf`, one page, shown in the browser (`inline`). */
 export const handler = route(

@@ -4,8 +4,8 @@ import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/request-fields';
 import { PathEventId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { TicketTypeEntryResource } from '#shared/http/contract/my-account';
-import { listPortalTicketTypes } from '#shared/use-cases/portal/catalogue';
+import { TicketTypeEntryResource } from '#shared/portal/contract/my-account';
+import { listPortalTicketTypes } from '#shared/portal/use-cases/catalogue';
 
 export const handler = route(
   'GET /my-account/ticket-type/{eventId}',

@@ -1,6 +1,6 @@
-import { updateAccount } from '#shared/use-cases/customers/update-account';
-import { AccountUpdate } from '#shared/http/contract/my-account';
-import { CustomerResource } from '#shared/http/contract/my-account';
+import { updateAccount } from '#shared/identity/use-cases/update-account';
+import { AccountUpdate } from '#shared/portal/contract/my-account';
+import { CustomerResource } from '#shared/portal/contract/my-account';
 import { single } from '#shared/http/envelopes';
 import { SingleAnswer } from '#shared/http/answers';
 import { clientNetwork } from '#shared/http/client-address';

@@ -1,8 +1,8 @@
 import * as z from '#shared/schema';
 import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { UpgradeOptionResource } from '#shared/http/contract/my-account';
-import { ticketUpgradeOptions } from '#shared/use-cases/portal/upgrades';
+import { UpgradeOptionResource } from '#shared/portal/contract/my-account';
+import { ticketUpgradeOptions } from '#shared/portal/use-cases/upgrades';
 
 /** `{count, data}`: the options, cheapest first; empty when the ticket cannot be upgraded. */
 export const handler = route(

@@ -1,10 +1,10 @@
 import { SingleAnswer } from '#shared/http/answers';
-import { CancelOrderBody, StaffOrderResource } from '#shared/http/contract/orders';
+import { CancelOrderBody, StaffOrderResource } from '#shared/selling/contract/orders';
 import { single } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { cancelOrder } from '#shared/use-cases/orders/cancel-order';
-import { cancelPart } from '#shared/use-cases/orders/cancel-part';
+import { cancelOrder } from '#shared/selling/use-cases/cancel-order';
+import { cancelPart } from '#shared/selling/use-cases/cancel-part';
 
 export const handler = route(
   'POST /orders/{id}/cancel',

@@ -1,8 +1,8 @@
 import { CursorPageAnswer } from '#shared/http/answers';
-import { StaffOrderListQuery, StaffOrderResource } from '#shared/http/contract/orders';
+import { StaffOrderListQuery, StaffOrderResource } from '#shared/selling/contract/orders';
 import { cursorPaged } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { listStaffOrders } from '#shared/use-cases/orders/order-reads';
+import { listStaffOrders } from '#shared/selling/use-cases/order-reads';
 
 export const handler = route('GET /orders', { query: StaffOrderListQuery }, async ({ query, caller }) =>
   cursorPaged(

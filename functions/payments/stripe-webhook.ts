@@ -1,7 +1,7 @@
 import { header } from '#shared/http/request';
 import { route } from '#shared/http/route';
-import { StripeEventBody, StripeWebhookReceipt } from '#shared/http/contract/payments';
-import { receiveStripeEvent } from '#shared/use-cases/payments/stripe-events';
+import { StripeEventBody, StripeWebhookReceipt } from '#shared/selling/contract/payments';
+import { receiveStripeEvent } from '#shared/selling/use-cases/stripe-events';
 
 export const handler = route(
   'POST /payments/stripe/webhook',

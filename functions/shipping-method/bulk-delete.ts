@@ -1,10 +1,10 @@
 import * as z from '#shared/schema';
-import { bulkDelete } from '#shared/use-cases/shipping-methods';
+import { bulkDelete } from '#shared/selling/use-cases/shipping-methods';
 import { positiveId } from '#shared/domain/ids';
 import { bulkBody } from '#shared/http/bulk';
 import { bulk, ResultFormat } from '#shared/http/envelopes';
 import { BulkAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/domain/shipping-method';
+import { ShippingMethodResource } from '#shared/selling/domain/shipping-method';
 import { route } from '#shared/http/route';
 
 export const handler = route(

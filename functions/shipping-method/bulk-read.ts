@@ -1,9 +1,9 @@
-import { bulkRead } from '#shared/use-cases/shipping-methods';
+import { bulkRead } from '#shared/selling/use-cases/shipping-methods';
 import { positiveId } from '#shared/domain/ids';
 import { bulkBody } from '#shared/http/bulk';
 import { bulk } from '#shared/http/envelopes';
 import { BulkAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/domain/shipping-method';
+import { ShippingMethodResource } from '#shared/selling/domain/shipping-method';
 import { route } from '#shared/http/route';
 
 // Bulk-read always carries the object of each found method.

@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
-import { createShippingMethod } from '#shared/use-cases/shipping-methods';
-import { NewShippingMethod, ShippingMethodResource } from '#shared/domain/shipping-method';
+import { createShippingMethod } from '#shared/selling/use-cases/shipping-methods';
+import { NewShippingMethod, ShippingMethodResource } from '#shared/selling/domain/shipping-method';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
 import { ResultAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';

@@ -1,9 +1,9 @@
 import * as z from '#shared/schema';
-import { deleteShippingMethod } from '#shared/use-cases/shipping-methods';
+import { deleteShippingMethod } from '#shared/selling/use-cases/shipping-methods';
 import { PathId } from '#shared/http/path-params';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
 import { ResultAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/domain/shipping-method';
+import { ShippingMethodResource } from '#shared/selling/domain/shipping-method';
 import { route } from '#shared/http/route';
 
 export const handler = route(

@@ -1,9 +1,9 @@
 import * as z from '#shared/schema';
-import { listShippingMethods } from '#shared/use-cases/shipping-methods';
+import { listShippingMethods } from '#shared/selling/use-cases/shipping-methods';
 import { paged } from '#shared/http/envelopes';
 import { pagingQuery } from '#shared/request-fields';
 import { PageAnswer } from '#shared/http/answers';
-import { ShippingMethodResource } from '#shared/domain/shipping-method';
+import { ShippingMethodResource } from '#shared/selling/domain/shipping-method';
 import { route } from '#shared/http/route';
 
 export const handler = route(

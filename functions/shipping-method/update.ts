@@ -1,6 +1,6 @@
 import * as z from '#shared/schema';
-import { updateShippingMethod } from '#shared/use-cases/shipping-methods';
-import { ShippingMethodPatch, ShippingMethodResource } from '#shared/domain/shipping-method';
+import { updateShippingMethod } from '#shared/selling/use-cases/shipping-methods';
+import { ShippingMethodPatch, ShippingMethodResource } from '#shared/selling/domain/shipping-method';
 import { PathId } from '#shared/http/path-params';
 import { asResult, ResultFormat } from '#shared/http/envelopes';
 import { ResultAnswer } from '#shared/http/answers';

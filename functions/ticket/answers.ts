@@ -1,8 +1,8 @@
 import * as z from '#shared/schema';
-import { AnswerRecord } from '#shared/http/contract/ticket';
+import { AnswerRecord } from '#shared/tickets/contract/ticket';
 import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { listTicketAnswers } from '#shared/use-cases/tickets/older-ticket-reads';
+import { listTicketAnswers } from '#shared/tickets/use-cases/older-ticket-reads';
 
 export const handler = route('GET /ticket/{ticketId}/answers', { path: PathTicketId }, async ({ path, caller }) => {
   const answers = await listTicketAnswers(path.ticketId, caller.eventScope);

@@ -1,10 +1,10 @@
-import { ClaimInfoResource, ClaimantBody } from '#shared/http/contract/ticket';
+import { ClaimInfoResource, ClaimantBody } from '#shared/tickets/contract/ticket';
 import { SingleAnswer } from '#shared/http/answers';
 import { single } from '#shared/http/envelopes';
 import { PathTicketId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { changeClaimant } from '#shared/use-cases/tickets/claims';
-import { adminActor } from '#shared/use-cases/event-scope';
+import { changeClaimant } from '#shared/tickets/use-cases/claims';
+import { adminActor } from '#shared/identity/use-cases/event-scope';
 
 /** Sends an open claim to another claimant: the old link is voided, the new address gets a new one. */
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from '#shared/schema';
-import { BibPath } from '#shared/http/contract/ticket';
+import { BibPath } from '#shared/tickets/contract/ticket';
 import { route } from '#shared/http/route';
-import { isBibAvailable } from '#shared/use-cases/tickets/older-ticket-reads';
+import { isBibAvailable } from '#shared/tickets/use-cases/older-ticket-reads';
 
 /** Spec: `{ available: boolean }`, without an envelope. */
 export const handler = route(

@@ -3,7 +3,7 @@ import { SingleAnswer } from '#shared/http/answers';
 import { PathId } from '#shared/http/path-params';
 import { single } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { readClaimInfo } from '#shared/use-cases/tickets/claim-reads';
+import { readClaimInfo } from '#shared/tickets/use-cases/claim-reads';
 
 /** Whether the claimant accepted the ticket's claim. */
 export const handler = route('GET /ticket/{id}/is-claimed', { path: PathId }, async ({ path, caller }) =>

@@ -1,8 +1,8 @@
 import { CursorPageAnswer } from '#shared/http/answers';
 import { cursorPaged } from '#shared/http/envelopes';
-import { OlderTicketListQuery, ListedTicketResource } from '#shared/http/contract/ticket';
+import { OlderTicketListQuery, ListedTicketResource } from '#shared/tickets/contract/ticket';
 import { route } from '#shared/http/route';
-import { listOlderTickets } from '#shared/use-cases/tickets/older-ticket-list';
+import { listOlderTickets } from '#shared/tickets/use-cases/older-ticket-list';
 
 /** The older list for integrations: filters on keys, expansions, the update-time sync (the OpenAPI description of GET /ticket). */
 export const handler = route('GET /ticket', { query: OlderTicketListQuery }, async ({ query, caller }) => {

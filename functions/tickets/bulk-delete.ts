@@ -1,9 +1,9 @@
-import { BulkDeleteBody } from '#shared/http/contract/tickets';
+import { BulkDeleteBody } from '#shared/tickets/contract/tickets';
 import { bulk } from '#shared/http/envelopes';
 import { BulkAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { deleteTickets } from '#shared/use-cases/tickets/edit-ticket';
-import { adminActor } from '#shared/use-cases/event-scope';
+import { deleteTickets } from '#shared/tickets/use-cases/edit-ticket';
+import { adminActor } from '#shared/identity/use-cases/event-scope';
 
 /** Soft-deletes each id on its own: `{count, data: [{id, status, error?}]}` in request order. */
 export const handler = route('POST /tickets/bulk-delete', { body: BulkDeleteBody }, async ({ body, caller }) => {

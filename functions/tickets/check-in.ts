@@ -2,8 +2,8 @@ import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { CheckInQuery, TicketResource } from '#shared/http/contract/tickets';
-import { checkIn } from '#shared/use-cases/tickets/check-in';
+import { CheckInQuery, TicketResource } from '#shared/tickets/contract/tickets';
+import { checkIn } from '#shared/gate/use-cases/check-in';
 
 /** No body schema: any body is refused with 400 (spec: the body must be empty). */
 export const handler = route(

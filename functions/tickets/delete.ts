@@ -1,7 +1,7 @@
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
-import { adminActor } from '#shared/use-cases/event-scope';
+import { deleteTicket } from '#shared/tickets/use-cases/edit-ticket';
+import { adminActor } from '#shared/identity/use-cases/event-scope';
 
 /** Soft delete: 204; the ticket leaves lists and statistics, GET answers 404, the record stays. */
 export const handler = route('DELETE /tickets/{id}', { path: PathId, status: 204 }, async ({ path, caller }) => {

@@ -1,8 +1,8 @@
 import { cursorPaged } from '#shared/http/envelopes';
 import { CursorPageAnswer } from '#shared/http/answers';
 import { route } from '#shared/http/route';
-import { TicketListQuery, TicketResource } from '#shared/http/contract/tickets';
-import { listTickets } from '#shared/use-cases/tickets/read-tickets';
+import { TicketListQuery, TicketResource } from '#shared/tickets/contract/tickets';
+import { listTickets } from '#shared/tickets/use-cases/read-tickets';
 
 export const handler = route('GET /tickets', { query: TicketListQuery }, async ({ query, caller }) => {
   const page = await listTickets(

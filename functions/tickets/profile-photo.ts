@@ -1,13 +1,13 @@
 import * as z from '#shared/schema';
-import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/use-cases/tickets/profile-photo';
-import { reencodePhoto } from '#shared/domain/photo-image';
+import { MAX_PHOTO_BYTES, uploadProfilePhoto } from '#shared/tickets/use-cases/profile-photo';
+import { reencodePhoto } from '#shared/tickets/domain/photo-image';
 import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { FilePart, multipartForm } from '#shared/http/multipart-form';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/http/contract/tickets';
+import { TicketResource } from '#shared/tickets/contract/tickets';
 import { route } from '#shared/http/route';
-import { adminActor } from '#shared/use-cases/event-scope';
+import { adminActor } from '#shared/identity/use-cases/event-scope';
 
 /**
  * multipart/form-data with the image in the field `file` (its OpenAPI description).

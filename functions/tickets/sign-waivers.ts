@@ -1,9 +1,9 @@
-import { signWaivers } from '#shared/use-cases/tickets/sign-waivers';
-import { SignWaiversBody } from '#shared/http/contract/tickets';
+import { signWaivers } from '#shared/tickets/use-cases/sign-waivers';
+import { SignWaiversBody } from '#shared/tickets/contract/tickets';
 import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketResource } from '#shared/http/contract/tickets';
+import { TicketResource } from '#shared/tickets/contract/tickets';
 import { route } from '#shared/http/route';
 
 /** Body: its OpenAPI description (`{ waiverIds?, signature: text | image | svg, signerName? }`). */

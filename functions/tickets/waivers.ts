@@ -1,10 +1,10 @@
 import * as z from '#shared/schema';
-import { listTicketWaivers } from '#shared/use-cases/tickets/ticket-waivers';
-import { SIGNED_STATUSES } from '#shared/domain/waivers';
+import { listTicketWaivers } from '#shared/tickets/use-cases/ticket-waivers';
+import { SIGNED_STATUSES } from '#shared/events/domain/waivers';
 import { PathId } from '#shared/http/path-params';
 import { dataOnly } from '#shared/http/envelopes';
 import { DataAnswer } from '#shared/http/answers';
-import { TicketWaiverResource } from '#shared/http/contract/tickets';
+import { TicketWaiverResource } from '#shared/tickets/contract/tickets';
 import { route } from '#shared/http/route';
 
 export const handler = route(

@@ -1,8 +1,8 @@
 import { DataAnswer } from '#shared/http/answers';
-import { CreatedWebhook, NewWebhook } from '#shared/http/contract/webhooks';
+import { CreatedWebhook, NewWebhook } from '#shared/webhooks/contract/webhooks';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { createWebhookFor } from '#shared/use-cases/webhooks/subscriptions';
+import { createWebhookFor } from '#shared/webhooks/use-cases/subscriptions';
 
 /**
  * 201 with the signing secret, shown this once; a url whose host is not public is a 400 naming

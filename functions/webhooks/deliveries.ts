@@ -1,7 +1,7 @@
-import { DeliveriesAnswer, DeliveriesQuery, DeliveryResource } from '#shared/http/contract/webhooks';
+import { DeliveriesAnswer, DeliveriesQuery, DeliveryResource } from '#shared/webhooks/contract/webhooks';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { listDeliveriesFor } from '#shared/use-cases/webhooks/delivery-list';
+import { listDeliveriesFor } from '#shared/webhooks/use-cases/delivery-list';
 
 export const handler = route(
   'GET /webhooks/{id}/deliveries',

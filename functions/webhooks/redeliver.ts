@@ -1,9 +1,9 @@
 import { DataAnswer } from '#shared/http/answers';
-import { RedeliveryRequest, RedeliveryResult } from '#shared/http/contract/webhooks';
+import { RedeliveryRequest, RedeliveryResult } from '#shared/webhooks/contract/webhooks';
 import { dataOnly } from '#shared/http/envelopes';
 import { PathId } from '#shared/http/path-params';
 import { route } from '#shared/http/route';
-import { redeliverFor } from '#shared/use-cases/webhooks/redelivery';
+import { redeliverFor } from '#shared/webhooks/use-cases/redelivery';
 
 /** Makes a time range's undelivered deliveries due again, for the dispatcher: 202 with how many, and `next` while more remain. */
 export const handler = route(

@@ -1,8 +1,8 @@
 import { DataAnswer } from '#shared/http/answers';
-import { DeliveryResource, PathDelivery } from '#shared/http/contract/webhooks';
+import { DeliveryResource, PathDelivery } from '#shared/webhooks/contract/webhooks';
 import { dataOnly } from '#shared/http/envelopes';
 import { route } from '#shared/http/route';
-import { retryDeliveryFor } from '#shared/use-cases/webhooks/delivery-routes';
+import { retryDeliveryFor } from '#shared/webhooks/use-cases/delivery-routes';
 
 /** Sends the delivery again now, whatever its state, and answers it after that attempt. */
 export const handler = route(

@@ -10,7 +10,7 @@ import { ALGORITHM, parsePublicJwks, PublicJwk } from '../public-keys.ts';
  * previous keys, still accepted until retired, so a rotation signs nobody out.
  *
  * Pure transitions (init, rotate, retire) plus key generation; the Secrets Manager calls
- * live in bin/keys/ (writing) and shared/services/signing-key-secret.ts (reading).
+ * live in bin/keys/ (writing) and shared/identity/services/signing-key-secret.ts (reading).
  */
 /** Team convention: one secret per stage, created before the first deploy, never deleted with the stack. */
 export const signingKeySecretName = (stage: string): string => `ticketing/${stage}/signing-keys`;

@@ -32,7 +32,7 @@ export interface AdminPrincipal {
   authTime: number;
   /** The account's session version when the token was issued (claim `sv`, absent = 0); see session-check.ts. */
   sessionVersion?: number;
-  /** The events this administrator is limited to (claim `events`); absent = every event (use-cases/event-scope.ts). */
+  /** The events this administrator is limited to (claim `events`); absent = every event (identity/use-cases/event-scope.ts). */
   eventScope?: number[];
 }
 

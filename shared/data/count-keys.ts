@@ -3,7 +3,7 @@ import { sortableId, table, type Key } from './key-parts.ts';
 /**
  * The declarations of an event's counts that every sale moves, part of `keys` (keys.ts) and held to
  * the same rule: no key template anywhere else. Each shard is a partition of its own
- * (`TICKET_COUNTS#<eventId>#<shard>`, shared/data/stats-shards.ts says why), not the event's: a ticket is
+ * (`TICKET_COUNTS#<eventId>#<shard>`, shared/tickets/data/stats-shards.ts says why), not the event's: a ticket is
  * counted in its id's shard (stats-shards.ts `shardOf`), its statistics shard and purchase counts together.
  */
 const countsPartition = (eventId: number, shard: number) => `TICKET_COUNTS#${eventId}#${shard}`;

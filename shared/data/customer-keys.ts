@@ -38,7 +38,7 @@ export const customerKeys = {
     placedIn([customerKeys.publishedEvents, customerKeys.publishedEventSort(startsAt, id)]),
   /**
    * A published event's search entry per distinct 3-character start of its words
-   * (shared/domain/portal-lists.ts), written with the event: GSI1 `EVENT_SEARCH#<start>` /
+   * (shared/portal/domain/portal-lists.ts), written with the event: GSI1 `EVENT_SEARCH#<start>` /
    * `<startsAt ISO>#<id:10>`, so the events a word can find are one partition, in start order.
    */
   eventSearchEntry: (eventId: number, bucket: string): Key => ({ PK: `EVENT#${eventId}`, SK: `SEARCH#${bucket}` }),
@@ -60,7 +60,7 @@ export const customerKeys = {
   /**
    * The link item on GSI1 `CUSTOMER_EVENTS#<customerId>` by `<startsAt>#<id:10>`, the same sort
    * key as the event's on `PUBLISHED_EVENTS` (an event's start stays once it has tickets:
-   * shared/domain/event-admin.ts; its publication changes freely and the link holds none of it):
+   * shared/events/domain/event-admin.ts; its publication changes freely and the link holds none of it):
    * `return=orders` walks it, `all` merges it with the published events, one entry per sort key.
    */
   customerEventsByStart: (customerId: number) => on('GSI1', `CUSTOMER_EVENTS#${customerId}`),
@@ -120,7 +120,7 @@ export const customerKeys = {
       [customerKeys.allOrders(order.id % ORDER_SHARDS), purchaseSort(order.purchasedDate, order.id)],
     ),
   /**
-   * A disputed order's list entry (shared/data/order-disputes.ts), in the order's partition and rewritten with each
+   * A disputed order's list entry (shared/selling/data/order-disputes.ts), in the order's partition and rewritten with each
    * dispute event: GSI3 `EVENT_DISPUTED_ORDERS#<eventId>#<open|closed>` an event's, GSI5 `DISPUTED_ORDERS#<open|closed>`
    * every event's (unsharded: disputes are rare and written only by Stripe's events), both by `<purchasedDate>#<id:10>`.
    * The order item's own indexes are all taken, hence an item of its own; sparse: only disputed orders have one.

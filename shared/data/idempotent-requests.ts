@@ -7,7 +7,7 @@ import * as z from '../schema.ts';
 import { db, tableName } from './client.ts';
 import { parseItem } from './stored-items.ts';
 import { keys } from './keys.ts';
-import type { ExtraAction } from './ticket-changes.ts';
+import type { ExtraAction } from '../tickets/data/ticket-changes.ts';
 
 /**
  * Requests made under an `Idempotency-Key` (README "Idempotent retries"): one item per

@@ -59,7 +59,7 @@ export const keys = {
 
   unique: (kind: string, value: string): Key => ({ PK: `UNIQUE#${kind}#${value}`, SK: 'UNIQUE' }),
   sequence: (name: string): Key => ({ PK: `SEQUENCE#${name}`, SK: 'SEQUENCE' }),
-  /** The data migrations' ledger (shared/data/migration-ledger.ts): one item per migration, in order. */
+  /** The data migrations' ledger (shared/migrations/data/migration-ledger.ts): one item per migration, in order. */
   migration: (id: number): Key => ({ PK: 'MIGRATIONS', SK: `MIGRATION#${String(id).padStart(4, '0')}` }),
   migrationLedger: table('MIGRATIONS'),
   /** A migration's checkpoint of one run (migration-ledger.ts `migrationCheckpoint`). */
@@ -67,7 +67,7 @@ export const keys = {
     PK: `MAINTENANCE#${command}`,
     SK: `CHECKPOINT#${run}`,
   }),
-  /** The stage's key for hashing submitted logins before they are logged (shared/data/log-key.ts). */
+  /** The stage's key for hashing submitted logins before they are logged (shared/identity/data/log-key.ts). */
   logKey: (): Key => ({ PK: 'LOG_KEY', SK: 'LOG_KEY' }),
   count: (name: string): Key => ({ PK: `COUNT#${name}`, SK: 'COUNT' }),
 
@@ -168,7 +168,7 @@ export const keys = {
   }),
   scanRecordPrefix: 'SCAN#',
   /**
-   * A gate upload's scan by its client id within the caller's event scope (shared/data/gate-scans.ts): kept once, so a
+   * A gate upload's scan by its client id within the caller's event scope (shared/gate/data/gate-scans.ts): kept once, so a
    * resent scan answers what it did, and only to a caller of that scope (another scope's same id is another record).
    */
   gateScan: (scope: string, scanId: string): Key => ({ PK: `GATE_SCAN#${scope}#${scanId}`, SK: 'GATE_SCAN' }),
@@ -216,7 +216,7 @@ export const keys = {
     return low !== undefined ? { from: low } : high !== undefined ? { to: high } : undefined;
   },
 
-  // ---- Webhooks (shared/data/webhooks.ts) ----
+  // ---- Webhooks (shared/webhooks/data/webhooks.ts) ----
   /** Every subscription, one partition (at most MAX_WEBHOOKS): each ticket change reads it whole, by one Query. */
   webhooks: table('WEBHOOKS'),
   webhook: (id: number): Key => ({ PK: 'WEBHOOKS', SK: `WEBHOOK#${sortableId(id)}` }),
@@ -272,7 +272,7 @@ export const keys = {
   }),
   waiverSignaturesPrefix: 'WAIVER_SIGNATURE#',
 
-  /** A shard of a ticket type's stock (shared/data/stock.ts): tickets `left` for sale and `held` by reservations. */
+  /** A shard of a ticket type's stock (shared/selling/data/stock.ts): tickets `left` for sale and `held` by reservations. */
   stock: (typeId: number, shard: number): Key => ({ PK: `STOCK#${typeId}#${shard}`, SK: 'STOCK' }),
   reservation: (id: number): Key => ({ PK: `RESERVATION#${id}`, SK: 'RESERVATION' }),
   /**
@@ -285,7 +285,7 @@ export const keys = {
   }),
   /**
    * The tickets one network holds of an event (`held`), counted in each hold's transaction and given back when it
-   * ends (shared/data/reservations.ts); a network is the rate limits' subject (an IPv4 address, an IPv6 /64).
+   * ends (shared/selling/data/reservations.ts); a network is the rate limits' subject (an IPv4 address, an IPv6 /64).
    */
   networkHolds: (eventId: number, network: string): Key => ({
     PK: `NETWORK_HELD#${sortableId(eventId)}#${network}`,

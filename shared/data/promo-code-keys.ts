@@ -1,7 +1,7 @@
 import { sortableId, type Key } from './key-parts.ts';
 
 /**
- * Promo codes' declarations (shared/data/promo-codes.ts), part of `keys` (keys.ts) and held to the same rule: no key
+ * Promo codes' declarations (shared/selling/data/promo-codes.ts), part of `keys` (keys.ts) and held to the same rule: no key
  * template anywhere else. A code lives in its event's partition by its case-folded text (a hold finds it by one
  * GetItem), with a pointer by id (the routes name it by id) and the event's count of codes; its uses are shards of
  * their own partitions, as a type's stock is.

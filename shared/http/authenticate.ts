@@ -1,4 +1,4 @@
-import { assertSessionCurrent } from '../use-cases/auth/session-check.ts';
+import { assertSessionCurrent } from '../identity/use-cases/session-check.ts';
 import { isStageWide, type Permission } from '../auth/permissions.ts';
 import { verifyToken, type AdminPrincipal } from '../auth/tokens.ts';
 import type { Access } from '../routes.ts';

@@ -19,7 +19,7 @@ export const sessionCookie = (jwt: string): string => hostCookie(AUTH_COOKIE, jw
 export const clearedAuthCookie = (): string => hostCookie(AUTH_COOKIE, '', 0);
 
 /**
- * The hosted-UI login's browser binding (shared/services/login-state.ts): set by POST /auth/login,
+ * The hosted-UI login's browser binding (shared/identity/services/login-state.ts): set by POST /auth/login,
  * read and cleared by GET /auth/callback, living as long as the login's state. `SameSite=Lax`
  * still sends it on the provider's top-level redirect back to the callback.
  */

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CUSTOMER_LIST } from './list-position-plan.ts';
 import { MAX_LIST_READ } from './older-ticket-list.ts';
-import { PROCESS_STATES, type TicketRecord } from '../domain/ticket.ts';
+import { PROCESS_STATES, type TicketRecord } from '../tickets/domain/ticket.ts';
 import { db, tableName } from '../data/client.ts';
 import { keys } from '../data/keys.ts';
 import { startOfOffset } from './list-position-reads.ts';
-import { listCustomerTickets } from '../data/ticket-records.ts';
+import { listCustomerTickets } from '../tickets/data/ticket-records.ts';
 
 /**
  * `GET /ticket?customerId=` alone (older-ticket-pages.ts `customerPage`):

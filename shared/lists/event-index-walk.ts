@@ -1,7 +1,7 @@
-import type { Event } from '../domain/event.ts';
-import { entryHolds } from '../domain/portal-lists.ts';
+import type { Event } from '../events/domain/event.ts';
+import { entryHolds } from '../portal/domain/portal-lists.ts';
 import { batchGet } from '../data/client.ts';
-import { asEvent } from '../data/customer-events.ts';
+import { asEvent } from '../portal/data/customer-events.ts';
 import { keys } from '../data/keys.ts';
 import type { Partition } from '../data/key-conditions.ts';
 import { walkMerged, type Walked, type WalkSource } from './merged-walk.ts';

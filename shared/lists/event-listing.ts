@@ -1,14 +1,14 @@
-import type { CreatedEvent, Event } from '../domain/event.ts';
-import { eventSearchBuckets, MAX_EVENT_SEARCH_ENTRIES } from '../domain/portal-lists.ts';
+import type { CreatedEvent, Event } from '../events/domain/event.ts';
+import { eventSearchBuckets, MAX_EVENT_SEARCH_ENTRIES } from '../portal/domain/portal-lists.ts';
 import { ValidationError } from '../errors.ts';
 import { tableName } from '../data/client.ts';
-import type { ListingAction, EventListing } from '../data/event-admin-writes.ts';
+import type { ListingAction, EventListing } from '../events/data/event-admin-writes.ts';
 import { keys } from '../data/keys.ts';
 
 /**
  * What the portal's event list keeps beside the events (keys.ts `eventSearchEntry`,
  * `publishedEventCount`): a published event's search entries and the published events' count.
- * The event writes (shared/data/event-creation.ts, event-admin-writes.ts) add these actions to
+ * The event writes (shared/events/data/event-creation.ts, event-admin-writes.ts) add these actions to
  * their transaction as the use case hands them over: `eventListing` to a creation,
  * `eventListingMoves` to each edit of the event's texts, start or publication and to its deletion.
  */

@@ -1,5 +1,5 @@
-import type { Event } from '../domain/event.ts';
-import type { EventSearchKey } from '../domain/portal-lists.ts';
+import type { Event } from '../events/domain/event.ts';
+import type { EventSearchKey } from '../portal/domain/portal-lists.ts';
 import { keys } from '../data/keys.ts';
 import { walkEventIndex } from './event-index-walk.ts';
 
@@ -7,7 +7,7 @@ import { walkEventIndex } from './event-index-walk.ts';
  * The door to the administrators' event list (`GET /events`), by start (`<startsAt ISO>#<id:10>`):
  * the list the filters name (keys.ts `allEvents`, `draftEvents`, the portal's `publishedEvents`, or
  * a published title's search entries), from after a cursor, within a budget of index items
- * (event-index-walk.ts). Its totals are the kept counts (shared/data/event-counts.ts), read by the
+ * (event-index-walk.ts). Its totals are the kept counts (shared/events/data/event-counts.ts), read by the
  * use case.
  */
 

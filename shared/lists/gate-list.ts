@@ -1,9 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { db, tableName } from '../data/client.ts';
 import { INDEX_SHARDS, keys } from '../data/keys.ts';
 import { keyCondition, type Partition } from '../data/key-conditions.ts';
-import { listedRecords, listedTicketId } from '../data/ticket-records.ts';
+import { listedRecords, listedTicketId } from '../tickets/data/ticket-records.ts';
 import { listShards, readShards } from './ticket-list-shards.ts';
 
 /**

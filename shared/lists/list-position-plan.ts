@@ -1,4 +1,4 @@
-import { PROCESS_STATE } from '../domain/ticket.ts';
+import { PROCESS_STATE } from '../tickets/domain/ticket.ts';
 
 /**
  * The kept list positions, pure: the blocks of ticket ids an `_offset` page is found by,

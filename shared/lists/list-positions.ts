@@ -1,4 +1,4 @@
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { ALL_EVENTS } from './ticket-list-plan.ts';
 import {
   blockOf,
@@ -15,7 +15,7 @@ import {
 import { countersUpdate } from '../data/counters.ts';
 import { keys } from '../data/keys.ts';
 import { grantedEvents } from './ticket-list-entries.ts';
-import { shardAmong, STATS_SHARDS } from '../data/stats-shards.ts';
+import { shardAmong, STATS_SHARDS } from '../tickets/data/stats-shards.ts';
 
 /**
  * Positions in the ticket lists, so that `_offset` costs the same at any depth. Per list

@@ -1,4 +1,4 @@
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 
 /**
  * The bounded read of `GET /ticket`'s serving indexes (ticket-list-queries.ts), and the merge

@@ -1,12 +1,12 @@
 import { ValidationError } from '../errors.ts';
 import { matchesSearch, MIN_SEARCH_WORD, searchKeyOf, searchWords, type SearchKey } from './search-tokens.ts';
-import type { TicketRecord } from '../domain/ticket.ts';
-import type { OlderTicketInclude } from '../domain/older-ticket-view.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
+import type { OlderTicketInclude } from '../tickets/domain/older-ticket-view.ts';
 
 /**
  * `GET /ticket` (the older list for integrations), pure: which filter bounds the read
  * (the serving index), the others applied on top, the order (the expansions' shapes are
- * shared/domain/older-ticket-view.ts).
+ * shared/tickets/domain/older-ticket-view.ts).
  * The reads are in ticket-list-queries.ts and older-ticket-serving.ts, the page flow in
  * older-ticket-pages.ts.
  */

@@ -1,4 +1,4 @@
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { customerTicketsAt, customerTicketCount } from './customer-ticket-list.ts';
 import {
   decodeSortCursor,
@@ -25,7 +25,7 @@ import { searchSortOf } from './ticket-search-entries.ts';
 
 /**
  * What a caller's event scope lets `GET /ticket` read, as the use case states it
- * (shared/use-cases/event-scope.ts holds the rule; the list only asks it).
+ * (shared/identity/use-cases/event-scope.ts holds the rule; the list only asks it).
  */
 export interface ListScope {
   /** The scope's events; undefined: every event. */
@@ -61,7 +61,7 @@ const nextSortOf = (serving: Exclude<ServingIndex, { kind: 'barcode' | 'order' }
 const EMPTY: RecordPage = { records: [], totalCount: 0, next: null, totalCountIsEstimate: false };
 
 /**
- * `GET /ticket`'s page of records (the use case, shared/use-cases/tickets/older-ticket-list.ts,
+ * `GET /ticket`'s page of records (the use case, shared/tickets/use-cases/older-ticket-list.ts,
  * checks the paging and reads the page's expansions, each one batch per page). `eventId` or
  * `typeId` alone (the integrations' usual walk) is the id-ordered list of `GET /tickets`: any
  * `_offset` from the kept positions, exact counts; no filter at all is its list across

@@ -1,6 +1,6 @@
 import { customerTicketCount } from './customer-ticket-list.ts';
-import { findTicketType } from '../data/events.ts';
-import { MAX_ORDER_TICKETS } from '../data/ticket-records.ts';
+import { findTicketType } from '../events/data/events.ts';
+import { MAX_ORDER_TICKETS } from '../tickets/data/ticket-records.ts';
 import type { SearchPartition } from './ticket-search-entries.ts';
 import {
   customerTickets,

@@ -1,12 +1,12 @@
-import type { Order } from '../domain/order.ts';
-import { PORTAL_READ_BUDGET } from '../domain/portal-lists.ts';
-import type { DisputeFilter } from '../domain/order-dispute.ts';
+import type { Order } from '../selling/domain/order.ts';
+import { PORTAL_READ_BUDGET } from '../portal/domain/portal-lists.ts';
+import type { DisputeFilter } from '../selling/domain/order-dispute.ts';
 import { batchGet } from '../data/client.ts';
 import { ORDER_SHARDS } from '../data/customer-keys.ts';
 import { INDEX_SHARDS, keys, shardsOf } from '../data/keys.ts';
-import { disputedOrderId } from '../data/order-disputes.ts';
-import { type ListedOrder, listedOrder, listedOrderId } from '../data/order-list-entries.ts';
-import { fromItem } from '../data/order-items.ts';
+import { disputedOrderId } from '../selling/data/order-disputes.ts';
+import { type ListedOrder, listedOrder, listedOrderId } from '../selling/data/order-list-entries.ts';
+import { fromItem } from '../selling/data/order-items.ts';
 import { walkMerged, type WalkOptions, type WalkSource } from './merged-walk.ts';
 
 /**
@@ -15,7 +15,7 @@ import { walkMerged, type WalkOptions, type WalkSource } from './merged-walk.ts'
  * through the ORDER_SHARDS shards) and a customer's (`GET /my-account/orders` and the staff's list by
  * customer: all their orders, or one event's). The index partitions are keys.ts's; the walk is the
  * merged one (merged-walk.ts), within PORTAL_READ_BUDGET index items. Their totals are the kept
- * counts' (shared/data/order-staff.ts, orders.ts), read by the use cases.
+ * counts' (shared/selling/data/order-staff.ts, orders.ts), read by the use cases.
  */
 
 /** ISO-8601 UTC purchase instants, inclusive, either open. */
@@ -168,7 +168,7 @@ export function walkDisputedOrders(
 /**
  * Every event's orders in one status purchased at or before `before`, oldest first (GSI6's shards merged): at most
  * `need` that `keep` keeps, within `budget` index items, each Query with a Limit (the stuck orders' sweep,
- * shared/use-cases/orders/sweep-stuck-orders.ts). Never a partition read to its end.
+ * shared/selling/use-cases/sweep-stuck-orders.ts). Never a partition read to its end.
  */
 export async function oldestInStatus(
   status: string,

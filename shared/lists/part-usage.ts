@@ -1,8 +1,8 @@
-import type { UsageCheck } from '../data/event-part-writes.ts';
+import type { UsageCheck } from '../events/data/event-part-writes.ts';
 import { countMap } from '../data/stored-items.ts';
 import { keys } from '../data/keys.ts';
-import { STATS_SHARDS } from '../data/stats-shards.ts';
-import { PROCESS_STATES } from '../domain/ticket.ts';
+import { STATS_SHARDS } from '../tickets/data/stats-shards.ts';
+import { PROCESS_STATES } from '../tickets/domain/ticket.ts';
 import { Conflict } from '../errors.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 

@@ -1,8 +1,8 @@
-import type { Event } from '../domain/event.ts';
-import type { EventSearchKey } from '../domain/portal-lists.ts';
+import type { Event } from '../events/domain/event.ts';
+import type { EventSearchKey } from '../portal/domain/portal-lists.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName } from '../data/client.ts';
-import { listingProjection } from '../data/customer-events.ts';
+import { listingProjection } from '../portal/data/customer-events.ts';
 import { keys } from '../data/keys.ts';
 import { type EventIndexWalk, type EventWalkRead, readEventsBy, walkEventIndex } from './event-index-walk.ts';
 

@@ -16,13 +16,13 @@ import {
   secondStart,
   type BucketCount,
 } from './purchase-count-plan.ts';
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { batchGet, db, tableName } from '../data/client.ts';
 import { countersUpdate } from '../data/counters.ts';
 import { keyCondition } from '../data/key-conditions.ts';
 import { INDEX_SHARDS, keys, shardsOf, type Key, type PurchaseHolder } from '../data/keys.ts';
 import type { Partition } from '../data/key-conditions.ts';
-import { shardOf, STATS_SHARDS } from '../data/stats-shards.ts';
+import { shardOf, STATS_SHARDS } from '../tickets/data/stats-shards.ts';
 import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { fold, wordsOf } from '../domain/words.ts';
 
 /**

@@ -9,14 +9,14 @@ import {
   pairsCounted,
   type TicketListFilter,
 } from './ticket-list-plan.ts';
-import type { AccessGrant } from '../domain/event.ts';
+import type { AccessGrant } from '../events/domain/event.ts';
 import { counterName } from './list-position-plan.ts';
-import { PROCESS_STATES } from '../domain/ticket.ts';
+import { PROCESS_STATES } from '../tickets/domain/ticket.ts';
 import { batchGet } from '../data/client.ts';
 import { countMap } from '../data/stored-items.ts';
-import { grantsIntoAll } from '../data/events.ts';
+import { grantsIntoAll } from '../events/data/events.ts';
 import { keys } from '../data/keys.ts';
-import { STATS_SHARDS } from '../data/stats-shards.ts';
+import { STATS_SHARDS } from '../tickets/data/stats-shards.ts';
 import { ALL_EVENTS_COUNT, ALL_EVENTS_POSITION_SHARDS } from './list-positions.ts';
 import { filterCount, readListCounts } from './ticket-stats.ts';
 

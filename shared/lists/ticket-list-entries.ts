@@ -1,4 +1,4 @@
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { tableName } from '../data/client.ts';
 import { keys } from '../data/keys.ts';
 

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.ts';
-import type { AccessGrant } from '../domain/event.ts';
+import type { AccessGrant } from '../events/domain/event.ts';
 import { teamList, typePart, type EventPositionList } from './list-position-plan.ts';
-import { PROCESS_STATES } from '../domain/ticket.ts';
+import { PROCESS_STATES } from '../tickets/domain/ticket.ts';
 
 /**
  * `GET /tickets`, pure: which key serves the page (the most selective filter by its kept

@@ -1,12 +1,17 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ListUser, ListWaveTime } from '../domain/older-ticket-view.ts';
+import type { ListUser, ListWaveTime } from '../tickets/domain/older-ticket-view.ts';
 import type { SearchKey } from './search-tokens.ts';
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { batchGet, db, tableName } from '../data/client.ts';
 import { INDEX_SHARDS, keys, shardsOf, sortableId } from '../data/keys.ts';
 import { keyAttributes, keyCondition, type Partition, type SortCondition } from '../data/key-conditions.ts';
 import { mergedRead, ordered, type IndexRead, type MergedRead, type PartRead, type ReadBounds } from './merged-read.ts';
-import { listedRecords, readTicketRecord, readTicketRecords, TICKET_UPDATE_SHARDS } from '../data/ticket-records.ts';
+import {
+  listedRecords,
+  readTicketRecord,
+  readTicketRecords,
+  TICKET_UPDATE_SHARDS,
+} from '../tickets/data/ticket-records.ts';
 import { listShards, readShardRange } from './ticket-list-shards.ts';
 import { readSearchEntries, searchSortOf, type SearchPartition } from './ticket-search-entries.ts';
 

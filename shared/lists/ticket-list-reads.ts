@@ -19,7 +19,7 @@ import { keys } from '../data/keys.ts';
 import { keyCondition, type Partition, type SortCondition } from '../data/key-conditions.ts';
 import { blocksHolding, type ListStart } from './list-position-reads.ts';
 import { countedOf, shareOf, type Counts } from './ticket-list-counts.ts';
-import { listedTicketId } from '../data/ticket-records.ts';
+import { listedTicketId } from '../tickets/data/ticket-records.ts';
 import { listShards, readShards } from './ticket-list-shards.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { INDEX_SHARDS, keys, shardsOf } from '../data/keys.ts';
 import type { Partition, SortCondition } from '../data/key-conditions.ts';
-import { listedRecords, listedTicketId } from '../data/ticket-records.ts';
-import type { TicketRecord } from '../domain/ticket.ts';
+import { listedRecords, listedTicketId } from '../tickets/data/ticket-records.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import type { PartRead, ReadBounds } from './merged-read.ts';
 import { walkMerged } from './merged-walk.ts';
 import type { ListKeys } from './ticket-list-plan.ts';

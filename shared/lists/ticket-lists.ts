@@ -1,11 +1,11 @@
 import type { Page } from '../domain/paging.ts';
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { decodeCursor, encodeCursor, includedStates, positionLists, type TicketListQuery } from './ticket-list-plan.ts';
 import { POSITION_BLOCK } from './list-position-plan.ts';
 import { startOfOffset, type ListStart } from './list-position-reads.ts';
 import { countedOf, countsOf, shareOf, type Counts } from './ticket-list-counts.ts';
 import { idsAt, readPage } from './ticket-list-reads.ts';
-import { listedRecords } from '../data/ticket-records.ts';
+import { listedRecords } from '../tickets/data/ticket-records.ts';
 
 export interface TicketListPage extends Page<TicketRecord> {
   /** The cursor of the following page; null on the last one. */

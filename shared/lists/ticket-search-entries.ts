@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { SEARCH_BUCKET, searchTokens, type SearchKey } from './search-tokens.ts';
-import type { TicketRecord } from '../domain/ticket.ts';
+import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { batchWrite, db, tableName } from '../data/client.ts';
-import { readTicketRecords } from '../data/ticket-records.ts';
+import { readTicketRecords } from '../tickets/data/ticket-records.ts';
 import { keys } from '../data/keys.ts';
 import { keyAttributes, keyCondition, prefixRange, type SortCondition } from '../data/key-conditions.ts';
 
@@ -43,7 +43,7 @@ export function searchEntryItems(record: TicketRecord): SearchEntry[] {
 
 /**
  * Brings the tickets' stored search entries to what their records hold now: the table stream's consumer runs it for
- * every ticket change it reads (use-cases/webhooks/jobs.ts), off the change's own transaction. It reads the records
+ * every ticket change it reads (webhooks/use-cases/jobs.ts), off the change's own transaction. It reads the records
  * (one consistent BatchGetItem) and each ticket's stored entries (one bounded Query of its own partition), then puts
  * what differs and deletes what is gone (BatchWriteItem, plain writes: half a transactional write's units). It
  * depends on no stream image and no order: a record read twice, late or replayed from the on-failure queue writes

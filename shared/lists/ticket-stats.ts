@@ -1,6 +1,11 @@
-import { checkedInFromSignatures, eventsOfSignature, MAX_STATS_EVENTS, type TicketRecord } from '../domain/ticket.ts';
-import { shardOf, STATS_SHARDS } from '../data/stats-shards.ts';
-import type { CheckInStats } from '../domain/check-in.ts';
+import {
+  checkedInFromSignatures,
+  eventsOfSignature,
+  MAX_STATS_EVENTS,
+  type TicketRecord,
+} from '../tickets/domain/ticket.ts';
+import { shardOf, STATS_SHARDS } from '../tickets/data/stats-shards.ts';
+import type { CheckInStats } from '../gate/domain/check-in.ts';
 import { batchGet, tableName } from '../data/client.ts';
 import { countMap } from '../data/stored-items.ts';
 import { countersUpdate } from '../data/counters.ts';
@@ -14,7 +19,7 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * Check-in statistics, kept exact by the ticket transactions.
  *
  * Per event, STATS_SHARDS items `TICKET_COUNTS#<id>#<shard>` / `STATS#<shard>` (each its own partition
- * key, shared/data/stats-shards.ts says why) hold
+ * key, shared/tickets/data/stats-shards.ts says why) hold
  * - `sold`: the shard's share of the sum of the event's ticket types' sold counts;
  * - `checkedIn`: a map from signature (the sorted, comma-joined events an eligible ticket
  *   currently counts as checked in for, e.g. "12" or "12,15") to the number of tickets of

@@ -1,5 +1,5 @@
-import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
-import { countedEvents, isEligible, signatureOf, type TicketRecord } from '../domain/ticket.ts';
+import type { TicketHistoryEntry } from '../tickets/domain/ticket-history.ts';
+import { countedEvents, isEligible, signatureOf, type TicketRecord } from '../tickets/domain/ticket.ts';
 import {
   type Action,
   commitTicketWrites,
@@ -8,7 +8,7 @@ import {
   newTypeSoldUpdates,
   type TicketChange,
   ticketWriteActions,
-} from '../data/ticket-changes.ts';
+} from '../tickets/data/ticket-changes.ts';
 import { keys } from '../data/keys.ts';
 import type { ListAction, ListName } from './list-names.ts';
 import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
@@ -56,7 +56,7 @@ function entryLists(sk: string): readonly ListName[] {
 
 const actionsOf = (changes: TicketChange[]) => listWrites(changes).map(({ action }) => action);
 
-/** Writes the changes in one transaction with what their lists need (data/ticket-changes.ts `commitTicketWrites`). */
+/** Writes the changes in one transaction with what their lists need (tickets/data/ticket-changes.ts `commitTicketWrites`). */
 export const commitTicketChanges = (changes: TicketChange[], extra: ExtraAction[] = []): Promise<void> =>
   commitTicketWrites(changes, actionsOf(changes), extra);
 
@@ -91,4 +91,4 @@ export function newTicketCounterUpdates(records: TicketRecord[]) {
 }
 
 export { catchUpSearchEntries, searchEntryItems } from './ticket-search-entries.ts';
-export { StaleTicket, type ExtraAction, type TicketChange } from '../data/ticket-changes.ts';
+export { StaleTicket, type ExtraAction, type TicketChange } from '../tickets/data/ticket-changes.ts';

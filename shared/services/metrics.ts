@@ -1,6 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { config } from '../config.ts';
-import type { RefusalReason } from '../domain/check-in.ts';
+import type { RefusalReason } from '../gate/domain/check-in.ts';
 import { METRIC, METRICS_NAMESPACE, STAGE_DIMENSION, type LoginKind } from '../metric-names.ts';
 import { onRequestEnd } from '../request-end.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_COOKIE } from '#shared/http/cookies';
-import { MAX_TICKETS_PER_RESERVATION } from '#shared/domain/reservation';
+import { MAX_TICKETS_PER_RESERVATION } from '#shared/selling/domain/reservation';
 import { PORTAL_CSP } from '../../infra/front-end-csp.ts';
 import { startDevStack, type DevStack } from '../support/dev-stack.ts';
 import { checkHttpAnswer } from '../support/openapi-check.ts';

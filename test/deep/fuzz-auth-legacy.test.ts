@@ -9,7 +9,7 @@ const table = vi.hoisted(() => {
   return { name: process.env.TABLE_NAME, previous };
 });
 
-/** Failed password attempts are counted on purpose (README "Throttled logins"): the counters, and the stage's log-hashing key the first failure makes (shared/data/log-key.ts), are the only writes a refusal may make. */
+/** Failed password attempts are counted on purpose (README "Throttled logins"): the counters, and the stage's log-hashing key the first failure makes (shared/identity/data/log-key.ts), are the only writes a refusal may make. */
 const THROTTLE = /^(RATE#|LOG_KEY\|)/;
 
 fuzzFile({

@@ -1,8 +1,8 @@
 import { vi } from 'vitest';
-import { createEvent } from '#shared/data/event-creation';
+import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
-import { createWaiver } from '#shared/data/waivers';
-import { createPromoCodeFor } from '#shared/use-cases/events/promo-codes';
+import { createWaiver } from '#shared/events/data/waivers';
+import { createPromoCodeFor } from '#shared/selling/use-cases/promo-codes';
 import { routes } from '#shared/routes';
 import { seedTickets } from '../support/factories/tickets.ts';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';

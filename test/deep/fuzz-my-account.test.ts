@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { putPaymentProcessor } from '#shared/data/payment-processors';
+import { putPaymentProcessor } from '#shared/selling/data/payment-processors';
 import { routes } from '#shared/routes';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
@@ -13,7 +13,7 @@ const table = vi.hoisted(() => {
   return { name: process.env.TABLE_NAME, previous };
 });
 
-/** Failed password attempts are counted on purpose (README "Throttled logins"), and the first makes the stage's log-hashing key (shared/data/log-key.ts); portal mail is limited per account. */
+/** Failed password attempts are counted on purpose (README "Throttled logins"), and the first makes the stage's log-hashing key (shared/identity/data/log-key.ts); portal mail is limited per account. */
 const THROTTLE = /^(RATE#|LOG_KEY\|)/;
 
 fuzzFile({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { vi } from 'vitest';
-import { createEvent } from '#shared/data/event-creation';
+import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
 import { routes } from '#shared/routes';
 import { placeOrder } from '../support/factories/orders.ts';

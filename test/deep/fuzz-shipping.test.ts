@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { vi } from 'vitest';
 import * as z from '#shared/schema';
-import { createShippingMethod } from '#shared/data/shipping-methods';
-import { NewShippingMethod, ShippingMethodPatch } from '#shared/domain/shipping-method';
+import { createShippingMethod } from '#shared/selling/data/shipping-methods';
+import { NewShippingMethod, ShippingMethodPatch } from '#shared/selling/domain/shipping-method';
 import { routes } from '#shared/routes';
 import { fromSchema, mutated, type JsonSchema } from '../support/fuzz-inputs.ts';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';

@@ -21,7 +21,7 @@ fuzzFile({
     return { admin, known: fixture.known, pathKnown: () => fixture.tickets };
   },
   meantWrites: [
-    // A refused scan is kept on the ticket's partition on purpose: the gate's audit trail (shared/data/check-ins.ts).
+    // A refused scan is kept on the ticket's partition on purpose: the gate's audit trail (shared/gate/data/check-ins.ts).
     {
       route: 'POST /tickets/{id}/check-in',
       key: /^TICKET#\d+\|SCAN#/,

@@ -1,8 +1,8 @@
 import { vi } from 'vitest';
 import { routes } from '#shared/routes';
-import { createWebhookFor } from '#shared/use-cases/webhooks/subscriptions';
+import { createWebhookFor } from '#shared/webhooks/use-cases/subscriptions';
 import { PERMISSIONS } from '#shared/auth/permissions';
-import { pingWebhookFor } from '#shared/use-cases/webhooks/delivery-routes';
+import { pingWebhookFor } from '#shared/webhooks/use-cases/delivery-routes';
 import { fuzzAdministrator, fuzzFile } from '../support/fuzz-world.ts';
 
 // Before any import reads it (shared/data/client.ts): this file's own table, so the before/after comparison sees only its own requests.
@@ -43,7 +43,7 @@ fuzzFile({
     };
   },
   meantWrites: [
-    // The id is allocated before the count's condition is met (data/webhooks.ts): a refusal at the maximum leaves a gap, as a sequence does.
+    // The id is allocated before the count's condition is met (webhooks/data/webhooks.ts): a refusal at the maximum leaves a gap, as a sequence does.
     { route: 'POST /webhooks', key: /^SEQUENCE#webhook\|/, reason: 'an id drawn before a 409 at the maximum' },
   ],
 });

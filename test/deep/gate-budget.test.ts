@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, now, resetClock } from '#shared/clock';
-import { listScans } from '#shared/data/check-ins';
-import { readTicketRecords } from '#shared/data/ticket-records';
-import type { ScanResult } from '#shared/domain/gate';
-import { PROCESS_STATE } from '#shared/domain/ticket';
-import { UPLOAD_BUDGET, uploadScans, type UploadBudget } from '#shared/use-cases/gate/upload-scans';
+import { listScans } from '#shared/gate/data/check-ins';
+import { readTicketRecords } from '#shared/tickets/data/ticket-records';
+import type { ScanResult } from '#shared/gate/domain/gate';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
+import { UPLOAD_BUDGET, uploadScans, type UploadBudget } from '#shared/gate/use-cases/upload-scans';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { commandsSent } from '../support/command-tally.ts';
 import { writeTickets } from '../support/scale-tickets.ts';
@@ -13,7 +13,7 @@ import { readStats } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
- * `POST /scans` within its budget (shared/use-cases/gate/upload-scans.ts): counted in
+ * `POST /scans` within its budget (shared/gate/use-cases/upload-scans.ts): counted in
  * sequential DynamoDB round trips per lane, never timed. Each case runs the upload with a
  * budget of exactly the rounds it claims to need, and counts the commands it sent.
  */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readTicketRecords } from '#shared/data/ticket-records';
-import { gateListEntry, type GateListEntry } from '#shared/domain/gate';
-import { PROCESS_STATE } from '#shared/domain/ticket';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
+import { readTicketRecords } from '#shared/tickets/data/ticket-records';
+import { gateListEntry, type GateListEntry } from '#shared/gate/domain/gate';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
 import { seedScale } from '../../bin/seed/scale.ts';
 import { seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';

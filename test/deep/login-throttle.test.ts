@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import { logger } from '#shared/logger';
-import { ACCOUNT_RULE, CLIENT_RULE, PAIR_RULE, UNDER_ATTACK_ATTEMPTS } from '#shared/use-cases/auth/login-guard';
-import { FORGOT_PASSWORD_CLIENT_LIMIT, FORGOT_PASSWORD_LIMIT } from '#shared/use-cases/auth/password-reset-request';
+import { ACCOUNT_RULE, CLIENT_RULE, PAIR_RULE, UNDER_ATTACK_ATTEMPTS } from '#shared/identity/use-cases/login-guard';
+import { FORGOT_PASSWORD_CLIENT_LIMIT, FORGOT_PASSWORD_LIMIT } from '#shared/identity/use-cases/password-reset-request';
 import { call } from '../support/api.ts';
 import { forgotPassword, legacyLogin, makeAdmin, resetPassword } from '../support/staff.ts';
 import { linkTokenIn, mailTo, newAddress } from '../support/mail.ts';

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { STATS_SHARDS } from '#shared/data/stats-shards';
-import { createEvent } from '#shared/data/event-creation';
+import { STATS_SHARDS } from '#shared/tickets/data/stats-shards';
+import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
-import type { CreatedEvent, NewEvent } from '#shared/domain/event';
-import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
+import type { CreatedEvent, NewEvent } from '#shared/events/domain/event';
+import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/portal/domain/portal-lists';
 import { placeOrder } from '../support/factories/orders.ts';
 import { organisedEvents, SEED_ORGANISER } from '../../bin/seed/organised-events.ts';
 import { call, getPage, idsOf, type Page } from '../support/api.ts';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allocateIds } from '#shared/data/counters';
-import { commitNewOrder } from '#shared/data/orders';
-import type { CreatedEvent } from '#shared/domain/event';
-import type { Order } from '#shared/domain/order';
-import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
+import { commitNewOrder } from '#shared/selling/data/orders';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import type { Order } from '#shared/selling/domain/order';
+import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/portal/domain/portal-lists';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { call, idsOf, type Page } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
-import type { CreatedEvent } from '#shared/domain/event';
+import type { CreatedEvent } from '#shared/events/domain/event';
 import { blockOf, POSITION_BLOCK, SPAN_BLOCKS, spanOf } from '#shared/lists/list-position-plan';
 import { MAX_LIST_READ } from '#shared/lists/older-ticket-list';
 import { seedEvent } from '../support/factories/tickets.ts';

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedEvent } from '#shared/domain/event';
+import type { CreatedEvent } from '#shared/events/domain/event';
 import { MAX_SCOPE_SYNC_EVENTS } from '#shared/lists/older-ticket-list';
-import type { Ticket } from '#shared/domain/ticket';
+import type { Ticket } from '#shared/tickets/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, getPage } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';

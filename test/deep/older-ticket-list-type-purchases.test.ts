@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedEvent } from '#shared/domain/event';
-import type { Ticket, TicketRecord } from '#shared/domain/ticket';
-import { shardOf, STATS_SHARDS } from '#shared/data/stats-shards';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import type { Ticket, TicketRecord } from '#shared/tickets/domain/ticket';
+import { shardOf, STATS_SHARDS } from '#shared/tickets/data/stats-shards';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { getPage } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';

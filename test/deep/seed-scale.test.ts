@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readTicketRecords } from '#shared/data/ticket-records';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { readTicketRecords } from '#shared/tickets/data/ticket-records';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { seedScale, type ScaleSeed } from '../../bin/seed/scale.ts';
 import { call } from '../support/api.ts';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CreatedEvent } from '#shared/domain/event';
-import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import { PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
 import { PERMISSIONS } from '#shared/auth/permissions';
 import { ALL_EVENTS_POSITION_SHARDS } from '#shared/lists/list-positions';
 import { seedEvent } from '../support/factories/tickets.ts';

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
-import type { CreatedEvent } from '#shared/domain/event';
-import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import { PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
 import { encodeCursor, LIST_READ_BUDGET } from '#shared/lists/ticket-list-plan';
 import { POSITION_BLOCK, SPAN_BLOCKS } from '#shared/lists/list-position-plan';
-import { STATS_SHARDS } from '#shared/data/stats-shards';
+import { STATS_SHARDS } from '#shared/tickets/data/stats-shards';
 import { INDEX_SHARDS } from '#shared/data/keys';
 import { POSITION_SHARDS } from '#shared/lists/list-positions';
 import { MAX_LIST_READ } from '#shared/lists/older-ticket-list';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedEvent } from '#shared/domain/event';
-import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import { PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
 import { LIST_READ_BUDGET } from '#shared/lists/ticket-list-plan';
 import { POSITION_BLOCK } from '#shared/lists/list-position-plan';
 import { POSITION_SHARDS } from '#shared/lists/list-positions';

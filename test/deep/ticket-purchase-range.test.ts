@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedEvent } from '#shared/domain/event';
+import type { CreatedEvent } from '#shared/events/domain/event';
 import { MAX_LIST_READ } from '#shared/lists/older-ticket-list';
-import { shardOf, STATS_SHARDS } from '#shared/data/stats-shards';
+import { shardOf, STATS_SHARDS } from '#shared/tickets/data/stats-shards';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listTicketTypes } from '#shared/data/events';
-import { withSold } from '#shared/data/stock';
-import { readTicketRecords } from '#shared/data/ticket-records';
+import { listTicketTypes } from '#shared/events/data/events';
+import { withSold } from '#shared/selling/data/stock';
+import { readTicketRecords } from '#shared/tickets/data/ticket-records';
 import { AppError, Conflict } from '#shared/errors';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
-import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
+import { PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { checkIn, readStats, TICKETS, SYSTEM } from '../support/tickets.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { getDelivery } from '#shared/data/webhooks';
-import { requestAttemptTimeoutMs } from '#shared/services/webhook-settings';
+import { getDelivery } from '#shared/webhooks/data/webhooks';
+import { requestAttemptTimeoutMs } from '#shared/webhooks/services/webhook-settings';
 import { handler as dispatcher } from '../../functions/jobs/dispatch.ts';
 import { call } from '../support/api.ts';
 import {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { now } from '#shared/clock';
-import { listDeliveries, putDelivery, type StoredDelivery } from '#shared/data/webhooks';
-import { messageIdOf } from '#shared/domain/webhooks';
-import { attemptTimeoutMs, firstAttemptsMs } from '#shared/services/webhook-settings';
+import { listDeliveries, putDelivery, type StoredDelivery } from '#shared/webhooks/data/webhooks';
+import { messageIdOf } from '#shared/webhooks/domain/webhooks';
+import { attemptTimeoutMs, firstAttemptsMs } from '#shared/webhooks/services/webhook-settings';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { handler as dispatcher } from '../../functions/jobs/dispatch.ts';
 import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts';
@@ -31,7 +31,7 @@ const { receiver } = webhooks;
 
 /** More than the 100 oldest due the dispatcher used to read, and share out, in a round. */
 const BACKLOG = 150;
-/** A dispatcher round's most attempts of one subscription (shared/use-cases/webhooks/dispatch.ts). */
+/** A dispatcher round's most attempts of one subscription (shared/webhooks/use-cases/dispatch.ts). */
 const PER_WEBHOOK = 5;
 
 /** The subscription's one recorded delivery, as stored. */

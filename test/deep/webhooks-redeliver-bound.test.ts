@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { putDelivery, type StoredDelivery } from '#shared/data/webhooks';
-import { pingMessage } from '#shared/domain/webhook-messages';
-import { deliveryTime, newDelivery } from '#shared/use-cases/webhooks/deliveries';
-import { inTurns } from '#shared/use-cases/webhooks/in-turns';
+import { putDelivery, type StoredDelivery } from '#shared/webhooks/data/webhooks';
+import { pingMessage } from '#shared/webhooks/domain/webhook-messages';
+import { deliveryTime, newDelivery } from '#shared/webhooks/use-cases/deliveries';
+import { inTurns } from '#shared/in-turns';
 import { handler as dispatcher } from '../../functions/jobs/dispatch.ts';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';

@@ -1,6 +1,6 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PAID_ORDER_FILTER } from '#shared/data/paid-order-filter';
+import { PAID_ORDER_FILTER } from '#shared/selling/data/paid-order-filter';
 import { SALE_FUNCTIONS, saleConcurrency, saleWarmThroughput } from '../../infra/sale-capacity.ts';
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import { stage as devFile } from '../../infra/stages/dev.ts';

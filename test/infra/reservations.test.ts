@@ -45,7 +45,7 @@ describe('the reservations lapsing job', () => {
       .filter((policy) => policy.Properties.Roles.some((one: { Ref: string }) => one.Ref === role))
       .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
     const actions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
-    // Mail: a paid checkout the sweep finishes gets its confirmation (shared/use-cases/orders/sweep-stuck-orders.ts).
+    // Mail: a paid checkout the sweep finishes gets its confirmation (shared/selling/use-cases/sweep-stuck-orders.ts).
     expect(actions.filter((action: string) => /^(kms|cognito-idp):/.test(action))).toEqual([]);
     const mail = statements.filter((statement: { Action: string | string[] }) =>
       [statement.Action].flat().some((action) => action.startsWith('ses:')),

@@ -126,7 +126,7 @@ describe('the function bundles', () => {
     for (const [handler, inputs] of await bundleInputs(routes)) {
       signs.set(
         handler,
-        inputs.some((input) => input.endsWith('shared/services/signing-key.ts')),
+        inputs.some((input) => input.endsWith('shared/identity/services/signing-key.ts')),
       );
     }
     for (const row of routes) expect(signs.get(row.handler), routeKey(row)).toBe(row.uses.signingKey === true);

@@ -7,7 +7,7 @@ import { WEBHOOK_THRESHOLDS } from '../../infra/operations.ts';
 import { FIRST_STEPS, type RunbookEntry } from '../../infra/runbook.ts';
 import { STAGE_FILES, STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import type { TicketingStack } from '../../infra/ticketing-stack.ts';
-import { WEBHOOK_CHANGE_FILTER } from '#shared/data/webhook-change-filter';
+import { WEBHOOK_CHANGE_FILTER } from '#shared/webhooks/data/webhook-change-filter';
 import { ticketChangeCapacity } from '../../infra/sale-capacity.ts';
 import { stage as prodFile } from '../../infra/stages/prod.ts';
 import { matchesFilter } from '../../bin/local/event-filter.ts';

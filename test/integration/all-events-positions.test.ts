@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
+import { PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
 import {
   ALL_EVENTS_GROUPS,
   ALL_EVENTS_POSITION_SHARDS,

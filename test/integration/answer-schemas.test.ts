@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { linkIdentity } from '#shared/data/administrators';
-import { createWaiver } from '#shared/data/waivers';
+import { linkIdentity } from '#shared/identity/data/administrators';
+import { createWaiver } from '#shared/events/data/waivers';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import * as me from '../../functions/auth/me.ts';
 import * as bulkRead from '../../functions/shipping-method/bulk-read.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { routeKey, routes, type RouteRow } from '#shared/routes';
 import { isStageWide, PERMISSIONS } from '#shared/auth/permissions';

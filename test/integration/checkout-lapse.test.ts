@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
-import { findTicketType } from '#shared/data/events';
-import { moveOrder } from '#shared/data/order-lists';
-import { getOrder } from '#shared/data/orders';
-import { readStock } from '#shared/data/stock';
-import { lapseDueReservations } from '#shared/use-cases/portal/lapse-reservations';
+import { findTicketType } from '#shared/events/data/events';
+import { moveOrder } from '#shared/selling/data/order-lists';
+import { getOrder } from '#shared/selling/data/orders';
+import { readStock } from '#shared/selling/data/stock';
+import { lapseDueReservations } from '#shared/selling/use-cases/lapse-reservations';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTicketType } from '#shared/data/events';
-import { getOrder } from '#shared/data/orders';
-import { readStock } from '#shared/data/stock';
+import { findTicketType } from '#shared/events/data/events';
+import { getOrder } from '#shared/selling/data/orders';
+import { readStock } from '#shared/selling/data/stock';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { mailTo } from '../support/mail.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '#shared/auth/permissions';
-import { getAdministrator } from '#shared/data/administrators';
+import { getAdministrator } from '#shared/identity/data/administrators';
 import { createStaffMember, UsageError } from '../../bin/maintenance/create-administrator.ts';
 import { legacyLogin } from '../support/staff.ts';
 import { newAddress } from '../support/mail.ts';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTicketType } from '#shared/data/events';
-import { customerHold } from '#shared/data/hold-limits';
-import { createShippingMethod } from '#shared/data/shipping-methods';
-import { readStock } from '#shared/data/stock';
-import { createPaymentIntent } from '#shared/services/payments';
+import { findTicketType } from '#shared/events/data/events';
+import { customerHold } from '#shared/selling/data/hold-limits';
+import { createShippingMethod } from '#shared/selling/data/shipping-methods';
+import { readStock } from '#shared/selling/data/stock';
+import { createPaymentIntent } from '#shared/selling/services/payments';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
+import { SESSION_CHECK_SECONDS } from '#shared/identity/use-cases/session-check';
 import { advanceClock, resetClock } from '#shared/clock';
 import { endSessions, parseAccount, UsageError } from '../../bin/maintenance/end-sessions.ts';
 import { call } from '../support/api.ts';

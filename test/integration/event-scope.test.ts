@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listScans } from '#shared/data/check-ins';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { listScans } from '#shared/gate/data/check-ins';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import type { Permission } from '#shared/auth/permissions';
 import { createStaffMember, parseEvents, UsageError } from '../../bin/maintenance/create-administrator.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getEvent, grantsInto } from '#shared/data/events';
-import { EventResource, EventSummaryResource } from '#shared/http/contract/event';
-import { wholeEvent } from '#shared/use-cases/events/event-reads';
+import { getEvent, grantsInto } from '#shared/events/data/events';
+import { EventResource, EventSummaryResource } from '#shared/events/contract/event';
+import { wholeEvent } from '#shared/events/use-cases/event-reads';
 import { seedTickets } from '../support/factories/tickets.ts';
 import { blankingId, call, idsOf, type CallResult } from '../support/api.ts';
 import { adminToken } from '../support/tokens.ts';

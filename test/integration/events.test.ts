@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EventResource } from '#shared/http/contract/event';
-import { EventEntryResource } from '#shared/http/contract/my-account';
+import { EventResource } from '#shared/events/contract/event';
+import { EventEntryResource } from '#shared/portal/contract/my-account';
 import { batchGet } from '#shared/data/client';
-import { listTicketTypes } from '#shared/data/events';
+import { listTicketTypes } from '#shared/events/data/events';
 import { keys } from '#shared/data/keys';
 import { commandsSent } from '../support/command-tally.ts';
 import { call, idsOf } from '../support/api.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db, MAX_CONFLICT_RETRIES } from '#shared/data/client';
-import { s3 } from '#shared/services/photos';
+import { s3 } from '#shared/tickets/services/photos';
 import { CLIENT_SETTINGS, clientOptions } from '#shared/aws-clients';
 import { call } from '../support/api.ts';
 import {

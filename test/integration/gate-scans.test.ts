@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, now, resetClock } from '#shared/clock';
-import { listScans } from '#shared/data/check-ins';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { PROCESS_STATE } from '#shared/domain/ticket';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
-import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
+import { listScans } from '#shared/gate/data/check-ins';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
+import { transferTicket } from '#shared/tickets/use-cases/transfer-ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { accessFixture, oneTicket, readStats, SYSTEM } from '../support/tickets.ts';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceClock, now, resetClock } from '#shared/clock';
-import { listScans } from '#shared/data/check-ins';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { listScans } from '#shared/gate/data/check-ins';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { call } from '../support/api.ts';
 import { oneTicket } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';

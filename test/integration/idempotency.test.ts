@@ -4,12 +4,12 @@ import { claimRequest, readFirstAnswer, releaseRequest } from '#shared/data/idem
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { fingerprintOf } from '#shared/domain/idempotency';
 import { Conflict } from '#shared/errors';
 import { routes, wrapperTableActions } from '#shared/routes';
-import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
+import { transferTicket } from '#shared/tickets/use-cases/transfer-ticket';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
 import { checkIn, oneTicket, readStats, soldOf, TICKETS } from '../support/tickets.ts';
@@ -58,7 +58,7 @@ describe('Idempotency-Key', () => {
   it('costs what the README says: a key adds one conditional PutItem and one UpdateItem; a replay is one refused PutItem and one GetItem', async () => {
     const { vip, ticket } = await oneTicket();
     const other = await oneTicket();
-    // The caller's session version is then cached (shared/use-cases/auth/session-check.ts), as for every later request.
+    // The caller's session version is then cached (shared/identity/use-cases/session-check.ts), as for every later request.
     await call('GET', `${TICKETS}/${ticket.id}`, { token });
     const plain = await countReads(() => transfer(other.ticket.id, { typeId: other.vip.id }));
     const key = randomUUID();

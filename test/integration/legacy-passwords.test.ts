@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceClock, recordFloors, resetClock } from '#shared/clock';
-import { ANSWER_FLOOR_MS } from '#shared/use-cases/auth/password-reset-request';
-import { getAdministrator } from '#shared/data/administrators';
+import { ANSWER_FLOOR_MS } from '#shared/identity/use-cases/password-reset-request';
+import { getAdministrator } from '#shared/identity/data/administrators';
 import { call } from '../support/api.ts';
 import { ADMIN_UI_URL } from '../support/env.ts';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { historyEntry } from '#shared/domain/ticket-history';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { historyEntry } from '#shared/tickets/domain/ticket-history';
 import { listWrites, ticketChangeActions } from '#shared/lists/writes';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 

@@ -2,10 +2,15 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { advanceClock, now, resetClock } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
-import { forgetMigration, holdMigration, migrationCheckpoint, readLedger } from '#shared/data/migration-ledger';
-import { MIGRATIONS, type Migration } from '#shared/use-cases/migrations/catalogue';
-import { migrationCommand } from '#shared/use-cases/migrations/commands';
-import { rerunMigration, runMigrations } from '#shared/use-cases/migrations/runner';
+import {
+  forgetMigration,
+  holdMigration,
+  migrationCheckpoint,
+  readLedger,
+} from '#shared/migrations/data/migration-ledger';
+import { MIGRATIONS, type Migration } from '#shared/migrations/use-cases/catalogue';
+import { migrationCommand } from '#shared/migrations/use-cases/commands';
+import { rerunMigration, runMigrations } from '#shared/migrations/use-cases/runner';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
 import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';
 
@@ -23,7 +28,7 @@ const UNITS = 3;
 let done = new Map<number, number[]>();
 
 /**
- * A migration as README.md (shared/use-cases/migrations/) describes one: `UNITS` units of work, each
+ * A migration as README.md (shared/migrations/) describes one: `UNITS` units of work, each
  * an idempotent Put, the last one finished saved in its checkpoint, `stop` asked before each.
  */
 function testMigration(id: number): Migration {
@@ -84,7 +89,7 @@ afterAll(async () => {
   else process.env.TABLE_NAME = table.previous;
 });
 
-describe('data migrations (shared/use-cases/migrations/runner.ts)', () => {
+describe('data migrations (shared/migrations/use-cases/runner.ts)', () => {
   it("the release's catalogue is empty: the first table is the shape the code writes, and a run writes only nothing", async () => {
     expect(MIGRATIONS).toEqual([]);
     const run = await countWrites(() => runMigrations({ owner: 'release', stopAt: FOREVER }));

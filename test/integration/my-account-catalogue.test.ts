@@ -1,10 +1,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EventEntryResource, TicketTypeEntryResource } from '#shared/http/contract/my-account';
-import { WaveTimeResource } from '#shared/http/contract/my-account';
-import type { CreatedEvent, NewEvent } from '#shared/domain/event';
-import { PROCESS_STATE } from '#shared/domain/ticket';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
+import { EventEntryResource, TicketTypeEntryResource } from '#shared/portal/contract/my-account';
+import { WaveTimeResource } from '#shared/portal/contract/my-account';
+import type { CreatedEvent, NewEvent } from '#shared/events/domain/event';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, getPage, idsOf } from '../support/api.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { QuestionResource, ShippingOptionResource } from '#shared/http/contract/portal-checkout';
+import { QuestionResource, ShippingOptionResource } from '#shared/portal/contract/portal-checkout';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';

@@ -2,9 +2,9 @@ import { AdminCreateUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/data/client';
-import { findCustomerByEmail } from '#shared/data/customers';
+import { findCustomerByEmail } from '#shared/identity/data/customers';
 import { keys } from '#shared/data/keys';
-import { CustomerResource } from '#shared/domain/customer';
+import { CustomerResource } from '#shared/identity/domain/customer';
 import { SingleAnswer } from '#shared/http/answers';
 import { PERMISSIONS } from '#shared/auth/permissions';
 import { call } from '../support/api.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createOrder } from '#shared/use-cases/portal/create-order';
+import { createOrder } from '#shared/selling/use-cases/create-order';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { signedInCustomer, type TestCustomer } from '../support/customers.ts';

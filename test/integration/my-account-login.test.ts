@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
-import { CustomerSignIn } from '#shared/domain/customer';
+import { CustomerSignIn } from '#shared/identity/domain/customer';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { SingleAnswer } from '#shared/http/answers';
 import { call } from '../support/api.ts';

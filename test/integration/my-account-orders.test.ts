@@ -1,12 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
-import { listCustomerTickets } from '#shared/data/ticket-records';
+import { listCustomerTickets } from '#shared/tickets/data/ticket-records';
 import { listOrderTickets } from '../support/stored-records.ts';
-import { OrderEntryResource } from '#shared/http/contract/my-account';
-import type { CreatedEvent } from '#shared/domain/event';
-import type { Order } from '#shared/domain/order';
+import { OrderEntryResource } from '#shared/portal/contract/my-account';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import type { Order } from '#shared/selling/domain/order';
 import { ValidationError } from '#shared/errors';
-import { createOrder } from '#shared/use-cases/portal/create-order';
+import { createOrder } from '#shared/selling/use-cases/create-order';
 import { sampleOrder, placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { call, getPage, idsOf } from '../support/api.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findCustomerByEmail } from '#shared/data/customers';
-import { CustomerResource } from '#shared/domain/customer';
+import { findCustomerByEmail } from '#shared/identity/data/customers';
+import { CustomerResource } from '#shared/identity/domain/customer';
 import { SingleAnswer } from '#shared/http/answers';
-import { EMAIL_LOOKUPS } from '#shared/use-cases/customers/update-account';
+import { EMAIL_LOOKUPS } from '#shared/identity/use-cases/update-account';
 import { call } from '../support/api.ts';
 import { login, PASSWORD, signedInCustomer, verificationTokenFor } from '../support/customers.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';

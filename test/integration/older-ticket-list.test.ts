@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
-import type { CreatedEvent } from '#shared/domain/event';
-import { ListedTicketResource } from '#shared/http/contract/ticket';
-import type { Order } from '#shared/domain/order';
-import type { Ticket } from '#shared/domain/ticket';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import { ListedTicketResource } from '#shared/tickets/contract/ticket';
+import type { Order } from '#shared/selling/domain/order';
+import type { Ticket } from '#shared/tickets/domain/ticket';
 import { CursorPageAnswer } from '#shared/http/answers';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';

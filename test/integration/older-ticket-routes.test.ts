@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { checkIn, readStats, TICKETS } from '../support/tickets.ts';

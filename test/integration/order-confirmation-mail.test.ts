@@ -1,10 +1,10 @@
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShippingMethod } from '#shared/data/shipping-methods';
-import { readTicketRecords } from '#shared/data/ticket-records';
-import { QR_OPTIONS } from '#shared/domain/qr-code';
-import type { Order } from '#shared/domain/order';
-import { sendOrderConfirmation } from '#shared/use-cases/portal/order-confirmation';
+import { createShippingMethod } from '#shared/selling/data/shipping-methods';
+import { readTicketRecords } from '#shared/tickets/data/ticket-records';
+import { QR_OPTIONS } from '#shared/tickets/domain/qr-code';
+import type { Order } from '#shared/selling/domain/order';
+import { sendOrderConfirmation } from '#shared/selling/use-cases/order-confirmation';
 import { unusedCustomerId } from '../support/customers.ts';
 import { PORTAL_URL } from '../support/env.ts';
 import { placeOrder } from '../support/factories/orders.ts';

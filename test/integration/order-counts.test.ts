@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keys } from '#shared/data/keys';
-import { ORDER_COUNT_GROUPS, ORDER_COUNT_SHARDS } from '#shared/data/order-count-shards';
-import type { CreatedEvent } from '#shared/domain/event';
-import type { Order } from '#shared/domain/order';
+import { ORDER_COUNT_GROUPS, ORDER_COUNT_SHARDS } from '#shared/selling/data/order-count-shards';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import type { Order } from '#shared/selling/domain/order';
 import { call, getPage } from '../support/api.ts';
 import { unusedCustomerId } from '../support/customers.ts';
 import { storedItem } from '../support/dynamo-writes.ts';
@@ -19,7 +19,7 @@ const table = vi.hoisted(() => {
 });
 
 /**
- * The staff's order counts, sharded by the order (shared/data/order-count-shards.ts): orders created and cancelled at
+ * The staff's order counts, sharded by the order (shared/selling/data/order-count-shards.ts): orders created and cancelled at
  * once in several events, then every `totalCount` of `GET /orders` (each event, a scoped caller's events, every event,
  * by status) exact from the sums, and no shard below zero.
  */

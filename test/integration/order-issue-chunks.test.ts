@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
-import { findTicketType } from '#shared/data/events';
-import { getOrder } from '#shared/data/orders';
-import { readStock } from '#shared/data/stock';
+import { findTicketType } from '#shared/events/data/events';
+import { getOrder } from '#shared/selling/data/orders';
+import { readStock } from '#shared/selling/data/stock';
 import { listOrderTickets } from '../support/stored-records.ts';
 import { clearFaults, failCalls, failures, watchCalls } from '../support/faults.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
@@ -12,7 +12,7 @@ import { standInKeys, type StandInKeys, webhookRelay, type WebhookRelay } from '
 
 /**
  * An order's tickets are issued together, as many as fit in one transaction (DynamoDB's 100 actions), the rest in
- * further transactions, each recorded on the order (shared/use-cases/orders/issue-order-tickets.ts). Ten tickets, the
+ * further transactions, each recorded on the order (shared/selling/use-cases/issue-order-tickets.ts). Ten tickets, the
  * most one order holds, of an access package granting two other events (an entry per grant each) take two; ten plain
  * ones fit in one (91 actions), their search entries being the stream consumer's, not the transaction's.
  */

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
-import { getOrder } from '#shared/data/orders';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { getOrder } from '#shared/selling/data/orders';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { call } from '../support/api.ts';
 import { unusedCustomerId } from '../support/customers.ts';
 import { clearFaults, expectUnavailable, failures } from '../support/faults.ts';
@@ -208,7 +208,7 @@ describe('POST /orders/{id}/cancel of a box-office order', () => {
     const cash = await placeOrder(event, unusedCustomerId(), [typeId], {
       transactions: [{ amount: 30, processor: 'cash', reference: 'desk-1', time }],
     });
-    // Stripe would fail a refund of this order (sent with its key, shared/use-cases/payments/refunds.ts): the desk's
+    // Stripe would fail a refund of this order (sent with its key, shared/selling/use-cases/refunds.ts): the desk's
     // needs none. Scoped by the key, so a refund of another file's order beside this one goes through.
     await standInControl(keys, 'POST', 'faults', {
       route: 'POST /v1/refunds',

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findTicketType } from '#shared/data/events';
-import { readStock } from '#shared/data/stock';
-import type { CreatedEvent } from '#shared/domain/event';
+import { findTicketType } from '#shared/events/data/events';
+import { readStock } from '#shared/selling/data/stock';
+import type { CreatedEvent } from '#shared/events/domain/event';
 import { call, getPage, idsOf } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { INDEX_SHARDS } from '#shared/data/keys';
-import { countStaffOrders } from '#shared/data/order-staff';
-import { startCancellation } from '#shared/data/order-staff';
-import type { CreatedEvent } from '#shared/domain/event';
-import type { Order } from '#shared/domain/order';
+import { countStaffOrders } from '#shared/selling/data/order-staff';
+import { startCancellation } from '#shared/selling/data/order-staff';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import type { Order } from '#shared/selling/domain/order';
 import { call, getPage, idsOf } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
 import { newCustomer, unusedCustomerId } from '../support/customers.ts';

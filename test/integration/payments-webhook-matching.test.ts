@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { getOrder } from '#shared/data/orders';
+import { getOrder } from '#shared/selling/data/orders';
 import { METRIC, metrics } from '#shared/services/metrics';
-import { createPaymentIntent } from '#shared/services/payments';
+import { createPaymentIntent } from '#shared/selling/services/payments';
 import { call } from '../support/api.ts';
 import { commandsSent } from '../support/command-tally.ts';
 import { checkedOut, payAsBrowser, refundsAtStripe } from '../support/paid-checkout.ts';

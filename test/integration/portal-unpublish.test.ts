@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { getEvent } from '#shared/data/events';
-import { wholeEvent } from '#shared/use-cases/events/event-reads';
+import { getEvent } from '#shared/events/data/events';
+import { wholeEvent } from '#shared/events/use-cases/event-reads';
 import { placeOrder } from '../support/factories/orders.ts';
 import { call, getPage, idsOf } from '../support/api.ts';
 import { createEventByApi, newWindow, patchEvent, unix } from '../support/events.ts';

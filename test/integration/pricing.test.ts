@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTicketType } from '#shared/data/events';
-import { createShippingMethod } from '#shared/data/shipping-methods';
-import { readStock } from '#shared/data/stock';
-import type { NewEvent } from '#shared/domain/event';
-import type { TaxRule } from '#shared/domain/pricing-schemas';
+import { findTicketType } from '#shared/events/data/events';
+import { createShippingMethod } from '#shared/selling/data/shipping-methods';
+import { readStock } from '#shared/selling/data/stock';
+import type { NewEvent } from '#shared/events/domain/event';
+import type { TaxRule } from '#shared/selling/domain/pricing-schemas';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { parsed } from '../support/pdf-text.ts';
@@ -16,7 +16,7 @@ import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
  * Taxes, booking fees and itemised amounts over HTTP: a hold prices itself from the server's settings only (a type's
- * tax, the event's fee and its taxes on the fee and on shipping: shared/domain/sale-prices.ts), the checkout charges
+ * tax, the event's fee and its taxes on the fee and on shipping: shared/selling/domain/sale-prices.ts), the checkout charges
  * its total, the order, its tickets (`taxAmount`), the buyer's mail and the box office carry the same figures, and a
  * part's cancel refunds what its tickets cost.
  */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
-import type { Ticket } from '#shared/domain/ticket';
+import { deleteTicket } from '#shared/tickets/use-cases/edit-ticket';
+import type { Ticket } from '#shared/tickets/domain/ticket';
 import { oneTicket, SYSTEM } from '../support/tickets.ts';
 import { call } from '../support/api.ts';
 import jpeg from 'jpeg-js';

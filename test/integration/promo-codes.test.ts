@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
-import { findTicketType } from '#shared/data/events';
-import { getOrder } from '#shared/data/orders';
-import { readAllUses } from '#shared/data/promo-codes';
-import { readStock } from '#shared/data/stock';
-import type { NewEvent } from '#shared/domain/event';
-import { lapseDueReservations } from '#shared/use-cases/portal/lapse-reservations';
+import { findTicketType } from '#shared/events/data/events';
+import { getOrder } from '#shared/selling/data/orders';
+import { readAllUses } from '#shared/selling/data/promo-codes';
+import { readStock } from '#shared/selling/data/stock';
+import type { NewEvent } from '#shared/events/domain/event';
+import { lapseDueReservations } from '#shared/selling/use-cases/lapse-reservations';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
-import { CLIENT_RULE, PAIR_RULE, RESET_MAIL_CLIENT } from '#shared/use-cases/auth/login-guard';
-import { DAY_SECONDS, FORGOT_PASSWORD_LIMIT } from '#shared/use-cases/auth/password-reset-request';
+import { CLIENT_RULE, PAIR_RULE, RESET_MAIL_CLIENT } from '#shared/identity/use-cases/login-guard';
+import { DAY_SECONDS, FORGOT_PASSWORD_LIMIT } from '#shared/identity/use-cases/password-reset-request';
 import { call } from '../support/api.ts';
 import { budgets } from '../support/rate-limits.ts';
 import { forgotPassword, legacyLogin, makeAdmin } from '../support/staff.ts';

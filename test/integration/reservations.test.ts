@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
-import { findTicketType } from '#shared/data/events';
-import { createShippingMethod } from '#shared/data/shipping-methods';
-import { DUE_SHARDS, dueEntries, dueMinute, putDue, recordSweptMinute } from '#shared/data/reservation-due';
-import { readStock } from '#shared/data/stock';
-import type { CreatedEvent, NewEvent } from '#shared/domain/event';
-import { lapseDueReservations } from '#shared/use-cases/portal/lapse-reservations';
+import { findTicketType } from '#shared/events/data/events';
+import { createShippingMethod } from '#shared/selling/data/shipping-methods';
+import { DUE_SHARDS, dueEntries, dueMinute, putDue, recordSweptMinute } from '#shared/selling/data/reservation-due';
+import { readStock } from '#shared/selling/data/stock';
+import type { CreatedEvent, NewEvent } from '#shared/events/domain/event';
+import { lapseDueReservations } from '#shared/selling/use-cases/lapse-reservations';
 import { runAs } from '../../bin/local/invoke.ts';
 import { blankingId, call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
@@ -417,7 +417,7 @@ describe('the lapsing job (functions/jobs/release-reservations.ts)', () => {
 
   it("deletes a due entry whose hold's transaction never committed (put just before it), and lapses nothing for it", async () => {
     // An id no reservation has, due a month on (past every other test's clock): as a hold refused after its entry
-    // was put (shared/data/reservation-due.ts `putDue`).
+    // was put (shared/selling/data/reservation-due.ts `putDue`).
     const due = Date.now() + 30 * 24 * 3600_000 + randomInt(24 * 60) * 60_000;
     const entry = { id: 2_000_000_000 + randomInt(100_000_000), expiresAt: new Date(due).toISOString() };
     await putDue(entry);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getEvent, listTicketTypes } from '#shared/data/events';
-import { typeWithSold } from '#shared/data/stock';
+import { getEvent, listTicketTypes } from '#shared/events/data/events';
+import { typeWithSold } from '#shared/selling/data/stock';
 import { eventInput, seedPublishedEvents } from '../../bin/seed/events.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SESSION_CHECK_SECONDS } from '#shared/use-cases/auth/session-check';
+import { SESSION_CHECK_SECONDS } from '#shared/identity/use-cases/session-check';
 import { advanceClock, resetClock } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
-import { storeResetToken } from '#shared/data/reset-tokens';
-import { raiseSessionVersion } from '#shared/data/session-versions';
-import { hashResetToken } from '#shared/domain/reset-token-hash';
+import { storeResetToken } from '#shared/identity/data/reset-tokens';
+import { raiseSessionVersion } from '#shared/identity/data/session-versions';
+import { hashResetToken } from '#shared/identity/domain/reset-token-hash';
 import { call } from '../support/api.ts';
 import { customerToken } from '../support/tokens.ts';
 import { makeAdmin, resetPassword, signIn, type StaffOptions } from '../support/staff.ts';

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_LIMIT_SECONDS, TOKEN_TTL_SECONDS, verifyToken } from '#shared/auth/tokens';
 import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
-import type { Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/identity/domain/administrator';
 import { AUTH_COOKIE } from '#shared/http/cookies';
 import { call } from '../support/api.ts';
 import { claimsOf, expOf } from '../support/tokens.ts';

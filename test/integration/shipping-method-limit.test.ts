@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createShippingMethods } from '#shared/data/shipping-methods';
-import { MAX_SHIPPING_METHODS } from '#shared/domain/shipping-method';
+import { createShippingMethods } from '#shared/selling/data/shipping-methods';
+import { MAX_SHIPPING_METHODS } from '#shared/selling/domain/shipping-method';
 import { call } from '../support/api.ts';
 import { countReads } from '../support/dynamo-reads.ts';
 import { createOwnTable, dropOwnTable } from '../support/fuzz-table.ts';

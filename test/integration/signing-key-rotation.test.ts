@@ -5,7 +5,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKeysCommand } from '../../bin/keys/commands.ts';
-import type { Administrator } from '#shared/domain/administrator';
+import type { Administrator } from '#shared/identity/domain/administrator';
 import { call } from '../support/api.ts';
 import { makeAdmin, signIn } from '../support/staff.ts';
 import { newContainer } from '../support/container.ts';

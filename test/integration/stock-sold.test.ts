@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readStock } from '#shared/data/stock';
-import type { CreatedEvent } from '#shared/domain/event';
+import { readStock } from '#shared/selling/data/stock';
+import type { CreatedEvent } from '#shared/events/domain/event';
 import { call } from '../support/api.ts';
 import { unusedCustomerId } from '../support/customers.ts';
 import { placeOrder } from '../support/factories/orders.ts';

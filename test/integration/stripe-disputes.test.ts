@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getOrder } from '#shared/data/orders';
+import { getOrder } from '#shared/selling/data/orders';
 import { call, getPage, idsOf } from '../support/api.ts';
 import { mailTo } from '../support/mail.ts';
 import { checkedOut, paidCheckout, refundsAtStripe } from '../support/paid-checkout.ts';

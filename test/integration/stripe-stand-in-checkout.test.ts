@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getOrder } from '#shared/data/orders';
+import { getOrder } from '#shared/selling/data/orders';
 import { checkedOut } from '../support/paid-checkout.ts';
 import {
   confirmAsBrowser,

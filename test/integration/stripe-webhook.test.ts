@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPaymentIntent } from '#shared/services/payments';
+import { createPaymentIntent } from '#shared/selling/services/payments';
 import { call } from '../support/api.ts';
 import { commandsSent } from '../support/command-tally.ts';
 import { refundsAtStripe } from '../support/paid-checkout.ts';
@@ -17,7 +17,7 @@ import {
 
 /**
  * `POST /payments/stripe/webhook` over the API, fed by the Stripe stand-in of the tests' stack: payments made
- * by the service's own client (shared/services/payments.ts, the real SDK), confirmed as a browser does, and
+ * by the service's own client (shared/selling/services/payments.ts, the real SDK), confirmed as a browser does, and
  * the stand-in's signed deliveries relayed to the route. Unsigned, forged, stale and other-mode events are
  * refused with 400 and the route sends nothing to the table.
  */

@@ -2,11 +2,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { ORDER_SHARDS } from '#shared/data/customer-keys';
-import { findTicketType } from '#shared/data/events';
-import { getOrder } from '#shared/data/orders';
-import { readStock } from '#shared/data/stock';
-import type { CreatedEvent } from '#shared/domain/event';
-import { STUCK_ORDER_GRACE_MS, SWEEP_READ_BUDGET, sweepStuckOrders } from '#shared/use-cases/orders/sweep-stuck-orders';
+import { findTicketType } from '#shared/events/data/events';
+import { getOrder } from '#shared/selling/data/orders';
+import { readStock } from '#shared/selling/data/stock';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import {
+  STUCK_ORDER_GRACE_MS,
+  SWEEP_READ_BUDGET,
+  sweepStuckOrders,
+} from '#shared/selling/use-cases/sweep-stuck-orders';
 import { handler as releaseReservations } from '../../functions/jobs/release-reservations.ts';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call, getPage } from '../support/api.ts';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listScans } from '#shared/data/check-ins';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
-import { transferTicket } from '#shared/use-cases/tickets/transfer-ticket';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { listScans } from '#shared/gate/data/check-ins';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
+import { transferTicket } from '#shared/tickets/use-cases/transfer-ticket';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { accessFixture, checkIn, oneTicket, readStats, SYSTEM, TICKETS } from '../support/tickets.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import { Conflict, ValidationError } from '#shared/errors';
-import { acceptClaim } from '#shared/use-cases/tickets/accept-claim';
+import { acceptClaim } from '#shared/tickets/use-cases/accept-claim';
 import { seedDemoClaims } from '../../bin/seed/claims.ts';
 import { seedTickets } from '../support/factories/tickets.ts';
 import * as claimHandler from '../../functions/ticket/claim.ts';

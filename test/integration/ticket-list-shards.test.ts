@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_SHARDS } from '#shared/data/keys';
-import { STATS_SHARDS } from '#shared/data/stats-shards';
-import type { CreatedEvent } from '#shared/domain/event';
-import { PROCESS_STATE, type Ticket } from '#shared/domain/ticket';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
+import { STATS_SHARDS } from '#shared/tickets/data/stats-shards';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import { PROCESS_STATE, type Ticket } from '#shared/tickets/domain/ticket';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';

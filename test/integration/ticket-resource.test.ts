@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TicketResource } from '#shared/domain/ticket-resource';
+import { TicketResource } from '#shared/tickets/domain/ticket-resource';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { checkIn, oneTicket, TICKETS } from '../support/tickets.ts';

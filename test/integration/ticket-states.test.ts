@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { Conflict } from '#shared/errors';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
 import { call } from '../support/api.ts';
 import { checkIn, oneTicket, readStats, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';

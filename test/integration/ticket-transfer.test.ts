@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_GRANTS_PER_TYPE } from '#shared/domain/event-limits';
-import { listCustomerTickets, readTicketRecord } from '#shared/data/ticket-records';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { MAX_GRANTS_PER_TYPE } from '#shared/events/domain/event-limits';
+import { listCustomerTickets, readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
-import { deleteTicket } from '#shared/use-cases/tickets/edit-ticket';
-import { createWaiver, publishWaiverVersion, ticketSignatures } from '#shared/data/waivers';
-import type { Event } from '#shared/domain/event';
-import type { Ticket } from '#shared/domain/ticket';
-import type { Waiver } from '#shared/domain/waivers';
+import { deleteTicket } from '#shared/tickets/use-cases/edit-ticket';
+import { createWaiver, publishWaiverVersion, ticketSignatures } from '#shared/events/data/waivers';
+import type { Event } from '#shared/events/domain/event';
+import type { Ticket } from '#shared/tickets/domain/ticket';
+import type { Waiver } from '#shared/events/domain/waivers';
 import { formatInTimeZone } from '#shared/domain/zoned-time';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { SYSTEM } from '../support/tickets.ts';

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readTicketRecord } from '#shared/data/ticket-records';
-import { createTicket } from '#shared/use-cases/tickets/create-ticket';
-import { changeTicketStates } from '#shared/use-cases/tickets/edit-ticket';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { createTicket } from '#shared/tickets/use-cases/create-ticket';
+import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { accessFixture, oneTicket, SYSTEM } from '../support/tickets.ts';

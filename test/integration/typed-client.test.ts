@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTicketingClient, type TicketingClient } from 'ticketing-api/client';
-import type { CreatedEvent } from '#shared/domain/event';
-import type { Ticket } from '#shared/domain/ticket';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import type { Ticket } from '#shared/tickets/domain/ticket';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { startApiServer, type ApiServer } from '../../bin/local/server.ts';

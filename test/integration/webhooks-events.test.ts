@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { EventSummaryResource } from '#shared/http/contract/event';
+import { EventSummaryResource } from '#shared/events/contract/event';
 import { call } from '../support/api.ts';
 import { BASE, createEventByApi, patchEvent } from '../support/events.ts';
 import { makeAdmin, staffToken } from '../support/staff.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { REDELIVERY_RATE } from '#shared/use-cases/webhooks/redelivery';
+import { REDELIVERY_RATE } from '#shared/webhooks/use-cases/redelivery';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { makeAdmin, staffToken } from '../support/staff.ts';

@@ -10,7 +10,7 @@ import { editTicket, eventually, subscribe, watchedTicket, WEBHOOKS, webhookFixt
 await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('secrets'));
 
 /**
- * The signing secrets are sealed in the table (shared/services/webhook-secret-box.ts):
+ * The signing secrets are sealed in the table (shared/webhooks/services/webhook-secret-box.ts):
  * the item holds AES-256-GCM ciphertext under the stage's key in Secrets Manager, bound to the
  * webhook's id; receivers still verify with the secret the 201 gave them.
  */

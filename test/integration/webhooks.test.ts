@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
-import { getWebhook } from '#shared/data/webhooks';
+import { getWebhook } from '#shared/webhooks/data/webhooks';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { mailTo } from '../support/mail.ts';

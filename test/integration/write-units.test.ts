@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
+import { updateTicket } from '#shared/tickets/use-cases/edit-ticket';
 import { listOrderTickets } from '../support/stored-records.ts';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
@@ -9,10 +9,10 @@ import { commandsSent } from '../support/command-tally.ts';
 import { newCustomer } from '../support/customers.ts';
 import { allocateIds, idsInHand } from '#shared/data/counters';
 import { ID_BLOCK_SIZES } from '#shared/data/id-blocks';
-import { SHARD_RUN } from '#shared/data/stats-shards';
+import { SHARD_RUN } from '#shared/tickets/data/stats-shards';
 import { keys } from '#shared/data/keys';
-import { ORDER_COUNT_GROUPS, ORDER_COUNT_SHARDS } from '#shared/data/order-count-shards';
-import { getOrder } from '#shared/data/orders';
+import { ORDER_COUNT_GROUPS, ORDER_COUNT_SHARDS } from '#shared/selling/data/order-count-shards';
+import { getOrder } from '#shared/selling/data/orders';
 import { payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 import { searchCaughtUp } from '../support/search-entries.ts';
@@ -66,7 +66,7 @@ function byKind(writes: DynamoWrites): Record<string, number> {
  * status-keyed indexes it is in, GSI4 and GSI6: 3, or 6 once the order with its record of the issued ticket and its
  * id's digits passes 1 KB), its refund recorded (one UpdateItem: 3), then its status (in a transaction, 2 per KB of
  * the item, its GSI4 and GSI6 entries moved, a delete and a put each: 10), and the order's shards of its event's and
- * every event's order counts (2 each: shared/data/order-count-shards.ts). Its list entry (`ORDER_LISTS`, in the four
+ * every event's order counts (2 each: shared/selling/data/order-count-shards.ts). Its list entry (`ORDER_LISTS`, in the four
  * lists that do not move with the status) is not written: before it held those places the order item was in six
  * indexes and this cost 57. A new order's creation adds its entry and the two counts.
  * The refund is its own conditional write, not a part of the status's transaction, so that a refund Stripe's
@@ -212,7 +212,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
       STATS: 4,
       BOUGHT: 12,
       'TICKETS#count': 2,
-      // The original's place back to its type's stock, the replacement's taken from the new type's (shared/data/stock.ts):
+      // The original's place back to its type's stock, the replacement's taken from the new type's (shared/selling/data/stock.ts):
       // each shard's `sold` moves with it, so neither type's item is written.
       STOCK: 4,
     });
@@ -275,7 +275,7 @@ describe('write units by AWS rules, on a ticket of an order', () => {
 
   it('a gate scan with the longest deviceId and gate the route takes adds a bounded record to the ticket item, and costs as a short one', async () => {
     const { ticket } = await orderedTicket();
-    // 40 bytes each: the cap (shared/domain/gate.ts); the gate stays on the scan's own record.
+    // 40 bytes each: the cap (shared/gate/domain/gate.ts); the gate stays on the scan's own record.
     const scan = {
       id: randomUUID(),
       barcode: ticket.barcode,
@@ -495,7 +495,7 @@ describe('write units by AWS rules, of a box-office sale', () => {
    *    customer's link to the event or order counts, nor a place in a customer's order lists (a sale to an account: 4,
    *    2, and its entry in the customer's two lists 4 more);
    * 2. the ticket issued from the hold as the portal's paid ticket, in one transaction with the order `active`
-   *    (shared/use-cases/orders/issue-order-tickets.ts): its id (from the block), the ticket, history, barcode,
+   *    (shared/selling/use-cases/issue-order-tickets.ts): its id (from the block), the ticket, history, barcode,
    *    lists, statistics and position blocks, and its shard `held` → `sold` (the type's `sold` there,
    *    never on its item: 70; its search entries are the stream consumer's, after), the order's record of it (`issuedTickets`, conditional on the order still
    *    issuing) and its move `active` with its ticket id in one write (10: its status-keyed GSI4 and GSI6 entries

@@ -87,13 +87,13 @@ export const TEST_ENV: Record<string, string> = {
   ADMIN_UI_URL,
   PORTAL_URL,
   LOG_LEVEL: 'ERROR',
-  // The checkout's home country (shared/services/shipping-settings.ts): a domestic-only method posts within it only.
+  // The checkout's home country (shared/selling/services/shipping-settings.ts): a domestic-only method posts within it only.
   SHIPPING_HOME_COUNTRY: 'NL',
   // No CloudFront in front of the tests' handlers: said explicitly (unset, every request is refused).
   ORIGIN_VERIFY_SECRET: 'none',
   // No EMF lines in test output; test/integration/business-metrics.test.ts reads what would be published.
   POWERTOOLS_METRICS_DISABLED: 'true',
-  // Webhooks (shared/services/webhook-settings.ts): receivers on http://127.0.0.1, and a schedule of
+  // Webhooks (shared/webhooks/services/webhook-settings.ts): receivers on http://127.0.0.1, and a schedule of
   // milliseconds, not days: retries 100 ms apart doubling to 400 ms, given up a minute after
   // creation (tests that need that move the clock), each attempt 1 s at most.
   WEBHOOK_LOCAL_RECEIVERS: 'allow',

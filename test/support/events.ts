@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { EventResource } from '#shared/http/contract/event';
+import { EventResource } from '#shared/events/contract/event';
 import { call, getPage } from './api.ts';
 import { unusedCustomerId } from './customers.ts';
 import { adminToken, customerToken } from './tokens.ts';

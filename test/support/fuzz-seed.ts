@@ -1,7 +1,7 @@
-import { createWaiver } from '#shared/data/waivers';
-import { OLDER_TICKET_INCLUDES } from '#shared/domain/older-ticket-view';
-import { PROCESS_STATES, SINGLE_TICKET_INCLUDES } from '#shared/domain/ticket';
-import { updateTicket } from '#shared/use-cases/tickets/edit-ticket';
+import { createWaiver } from '#shared/events/data/waivers';
+import { OLDER_TICKET_INCLUDES } from '#shared/tickets/domain/older-ticket-view';
+import { PROCESS_STATES, SINGLE_TICKET_INCLUDES } from '#shared/tickets/domain/ticket';
+import { updateTicket } from '#shared/tickets/use-cases/edit-ticket';
 import { seedTickets } from './factories/tickets.ts';
 import type { Known } from './fuzz-inputs.ts';
 import { accessFixture } from './tickets.ts';

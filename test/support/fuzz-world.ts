@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '#shared/auth/passwords';
-import { issueToken } from '#shared/services/token-issuer';
+import { issueToken } from '#shared/identity/services/token-issuer';
 import { epochSeconds } from '#shared/clock';
-import { createAdministrator } from '#shared/data/administrators';
-import { readSessionVersion } from '#shared/data/session-versions';
+import { createAdministrator } from '#shared/identity/data/administrators';
+import { readSessionVersion } from '#shared/identity/data/session-versions';
 import { routeKey, type RouteRow } from '#shared/routes';
 import { PERMISSIONS } from '#shared/auth/permissions';
 import { FUZZ_RUNS, fuzzRoute, summary, type FuzzWorld, type MeantWrite, type RouteStats } from './fuzz-harness.ts';

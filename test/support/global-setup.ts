@@ -36,7 +36,7 @@ declare module 'vitest' {
 async function applyMigrations(env: Record<string, string>): Promise<void> {
   // shared/ reads its settings when its modules load: set them first (the workers get the same values).
   Object.assign(process.env, env, { TABLE_NAME });
-  const { runMigrations } = await import('#shared/use-cases/migrations/runner');
+  const { runMigrations } = await import('#shared/migrations/use-cases/runner');
   const outcome = await runMigrations({ owner: 'test-setup', stopAt: Number.POSITIVE_INFINITY });
   if (outcome.state !== 'done') throw new Error(`migrations on the test table: ${JSON.stringify(outcome)}`);
 }

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { getOrder } from '#shared/data/orders';
-import type { NewEvent } from '#shared/domain/event';
-import type { TaxRule } from '#shared/domain/pricing-schemas';
+import { getOrder } from '#shared/selling/data/orders';
+import type { NewEvent } from '#shared/events/domain/event';
+import type { TaxRule } from '#shared/selling/domain/pricing-schemas';
 import { call } from './api.ts';
 import { claimedThenIssued } from './paid-order-issuing.ts';
 import { newCustomer } from './customers.ts';

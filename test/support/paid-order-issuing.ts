@@ -2,8 +2,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { expect } from 'vitest';
 import { keys } from '#shared/data/keys';
-import { getOrder } from '#shared/data/orders';
-import type { Order } from '#shared/domain/order';
+import { getOrder } from '#shared/selling/data/orders';
+import type { Order } from '#shared/selling/domain/order';
 import { handler as issuePaidOrders } from '../../functions/jobs/issue-paid-orders.ts';
 import { runAs } from '../../bin/local/invoke.ts';
 

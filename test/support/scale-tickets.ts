@@ -2,15 +2,15 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
 import { newTicketCounterUpdates, newTicketItems } from '#shared/lists/writes';
-import type { CreatedEvent } from '#shared/domain/event';
-import { newTicketRecord } from '#shared/domain/new-ticket';
-import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
-import { historyEntry } from '#shared/domain/ticket-history';
-import { TICKET_SEQUENCE } from '#shared/use-cases/tickets/create-ticket';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
+import { PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
+import { historyEntry } from '#shared/tickets/domain/ticket-history';
+import { TICKET_SEQUENCE } from '#shared/tickets/use-cases/create-ticket';
 
 /**
  * Many tickets fast, for the scale tests: the items and counts the create transaction
- * writes (`newTicketItems`, `newTicketCounterUpdates` in shared/data/ticket-changes.ts, the
+ * writes (`newTicketItems`, `newTicketCounterUpdates` in shared/tickets/data/ticket-changes.ts, the
  * same builders), batch-written 25 at a time. `shape(n)` lays each ticket's fields over a
  * fresh record of its type.
  */

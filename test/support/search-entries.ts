@@ -1,4 +1,4 @@
-import { catchUpTicketSearch } from '#shared/use-cases/webhooks/jobs';
+import { catchUpTicketSearch } from '#shared/webhooks/use-cases/jobs';
 import { runAs } from '../../bin/local/invoke.ts';
 
 /**

@@ -2,10 +2,10 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { keyCondition } from '#shared/data/key-conditions';
-import { fromItem } from '#shared/data/order-items';
-import { listedRecords, MAX_ORDER_TICKETS } from '#shared/data/ticket-records';
-import type { Order } from '#shared/domain/order';
-import type { TicketRecord } from '#shared/domain/ticket';
+import { fromItem } from '#shared/selling/data/order-items';
+import { listedRecords, MAX_ORDER_TICKETS } from '#shared/tickets/data/ticket-records';
+import type { Order } from '#shared/selling/domain/order';
+import type { TicketRecord } from '#shared/tickets/domain/ticket';
 
 /** Reads of what the API stored, for tests that check the table itself (no route answers these). */
 

@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import { stripeSecretName } from '#shared/domain/payment-processor';
+import { stripeSecretName } from '#shared/selling/domain/payment-processor';
 import { readSecretString } from '#shared/services/secrets';
-import { STRIPE_API_VERSION } from '#shared/services/payments';
+import { STRIPE_API_VERSION } from '#shared/selling/services/payments';
 import { startStripeStandIn, type StripeStandInOptions } from '../../bin/local/stripe/server.ts';
 import { call, type CallResult } from './api.ts';
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { listTicketTypes } from '#shared/data/events';
-import { withSold } from '#shared/data/stock';
+import { listTicketTypes } from '#shared/events/data/events';
+import { withSold } from '#shared/selling/data/stock';
 import { seedEvent, seedTickets } from './factories/tickets.ts';
 import { call } from './api.ts';
 

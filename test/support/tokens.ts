@@ -1,7 +1,7 @@
 import { SignJWT, base64url, generateKeyPair } from 'jose';
 import { ALGORITHM } from '#shared/public-keys';
-import { currentSigningKey } from '#shared/services/signing-key';
-import { issueToken } from '#shared/services/token-issuer';
+import { currentSigningKey } from '#shared/identity/services/signing-key';
+import { issueToken } from '#shared/identity/services/token-issuer';
 import { AUDIENCES, type Audience } from '#shared/auth/tokens';
 import { epochSeconds } from '#shared/clock';
 import { PERMISSIONS, type Permission } from '#shared/auth/permissions';

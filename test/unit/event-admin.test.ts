@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LISTING, type Event } from '#shared/domain/event';
-import { applyEventPatch, checkDeletable, checkTypeDeletable, checkTypeTotal } from '#shared/domain/event-admin';
+import { DEFAULT_LISTING, type Event } from '#shared/events/domain/event';
+import { applyEventPatch, checkDeletable, checkTypeDeletable, checkTypeTotal } from '#shared/events/domain/event-admin';
 import { Conflict, ValidationError } from '#shared/errors';
 
 const event: Event = {

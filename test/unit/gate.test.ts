@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { applyScan } from '#shared/domain/check-in';
-import { firstAdmissionOf, gateListEntry, gateScanOf, scanTimeProblem } from '#shared/domain/gate';
-import { decideTicketScans } from '#shared/domain/gate-batch';
-import { PROCESS_STATE, type TicketRecord } from '#shared/domain/ticket';
-import { ScanUploadBody } from '#shared/http/contract/gate';
+import { applyScan } from '#shared/gate/domain/check-in';
+import { firstAdmissionOf, gateListEntry, gateScanOf, scanTimeProblem } from '#shared/gate/domain/gate';
+import { decideTicketScans } from '#shared/gate/domain/gate-batch';
+import { PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
+import { ScanUploadBody } from '#shared/gate/contract/gate';
 
 const ticket = (overrides: Partial<TicketRecord> = {}): TicketRecord =>
   ({

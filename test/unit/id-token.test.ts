@@ -17,7 +17,7 @@ let otherKey: CryptoKey;
 let verifyIdToken: (
   idToken: string,
   nonce: string,
-) => Promise<import('#shared/services/identity-provider').ProviderIdentity | undefined>;
+) => Promise<import('#shared/identity/services/identity-provider').ProviderIdentity | undefined>;
 
 beforeAll(async () => {
   const pair = await generateKeyPair('RS256');
@@ -44,7 +44,7 @@ beforeAll(async () => {
     COGNITO_JWKS_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`,
     ADMIN_UI_URL: 'https://admin.ticketing.test',
   });
-  const idp = await import('#shared/services/identity-provider');
+  const idp = await import('#shared/identity/services/identity-provider');
   verifyIdToken = (idToken, nonce) => idp.verifyIdToken(idp.adminAppClient(), idToken, nonce);
 });
 
@@ -102,7 +102,7 @@ describe('id token verification', () => {
 
 describe('an unreachable identity provider is a 503, not a refused login', () => {
   it('the JWKS cannot be fetched: DependencyUnavailable (identity provider)', async () => {
-    const idp = await import('#shared/services/identity-provider');
+    const idp = await import('#shared/identity/services/identity-provider');
     const client = { ...idp.adminAppClient(), jwksUrl: `http://127.0.0.1:${await closedPort()}/jwks.json` };
     await expect(idp.verifyIdToken(client, await idToken(), 'the-nonce')).rejects.toMatchObject({
       kind: 'unavailable',
@@ -111,7 +111,7 @@ describe('an unreachable identity provider is a 503, not a refused login', () =>
   });
 
   it('the token endpoint is unreachable or answers 5xx: DependencyUnavailable; a 4xx is a refused code', async () => {
-    const idp = await import('#shared/services/identity-provider');
+    const idp = await import('#shared/identity/services/identity-provider');
     const statuses = [503, 400];
     const endpoint = createServer((_request, response) => {
       response.statusCode = statuses.shift()!;

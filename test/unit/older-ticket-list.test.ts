@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newTicketRecord } from '#shared/domain/new-ticket';
+import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
 import {
   decodeSortCursor,
   encodeSortCursor,
@@ -9,10 +9,10 @@ import {
   servingIndex,
   tooSparse,
 } from '#shared/lists/older-ticket-list';
-import { toListedTicket } from '#shared/domain/older-ticket-view';
-import type { TicketRecord } from '#shared/domain/ticket';
+import { toListedTicket } from '#shared/tickets/domain/older-ticket-view';
+import type { TicketRecord } from '#shared/tickets/domain/ticket';
 import { ValidationError } from '#shared/errors';
-import { OlderTicketListQuery } from '#shared/http/contract/ticket';
+import { OlderTicketListQuery } from '#shared/tickets/contract/ticket';
 import { parseInstant } from '#shared/request-fields';
 
 const record = (overrides: Partial<TicketRecord> = {}): TicketRecord => ({

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes } from '#shared/routes';
-import { PROCESS_STATE } from '#shared/domain/ticket';
+import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { buildOpenApi, type RouteOperation } from '../../bin/openapi/document.ts';
 import { loadRouteOperations } from '../../bin/openapi/load-routes.ts';
 import { CATALOGUE, PARAMETERS } from '../../bin/openapi/catalogue.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cancellationOutcome, cancellationRefunds, chargedBackPayment } from '#shared/domain/order-cancel';
-import type { OrderTransaction } from '#shared/domain/order';
+import { cancellationOutcome, cancellationRefunds, chargedBackPayment } from '#shared/selling/domain/order-cancel';
+import type { OrderTransaction } from '#shared/selling/domain/order';
 import {
   disputeSequence,
   disputeState,
@@ -8,9 +8,9 @@ import {
   isChargeback,
   type OrderDispute,
   refundFailures,
-} from '#shared/domain/order-dispute';
+} from '#shared/selling/domain/order-dispute';
 
-/** The rules of an order's dispute and of a refund that failed later (domain/order-dispute.ts). */
+/** The rules of an order's dispute and of a refund that failed later (selling/domain/order-dispute.ts). */
 const at = '2030-01-01T00:00:00.000Z';
 const transaction = (amount: number, reference: string, processor = 'stripe'): OrderTransaction => ({
   amount,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderCheckout } from '#shared/domain/order';
-import { isOrderPayment, orderStripeAmount, paymentMismatch } from '#shared/domain/order-payment';
+import type { OrderCheckout } from '#shared/selling/domain/order';
+import { isOrderPayment, orderStripeAmount, paymentMismatch } from '#shared/selling/domain/order-payment';
 
-/** Which payment pays a checkout's order (domain/order-payment.ts): its stored intent, its amount, its currency. */
+/** Which payment pays a checkout's order (selling/domain/order-payment.ts): its stored intent, its amount, its currency. */
 const order = (grandTotal: number, currency: string, paymentIntentId?: string) => ({
   grandTotal,
   checkout: { currency, ...(paymentIntentId ? { paymentIntentId } : {}) } as OrderCheckout,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { cancellationOutcome, deskRefund, refundsDue, replacementIds } from '#shared/domain/order-cancel';
-import type { OrderTransaction } from '#shared/domain/order';
-import type { TicketRecord } from '#shared/domain/ticket';
+import { cancellationOutcome, deskRefund, refundsDue, replacementIds } from '#shared/selling/domain/order-cancel';
+import type { OrderTransaction } from '#shared/selling/domain/order';
+import type { TicketRecord } from '#shared/tickets/domain/ticket';
 
-/** What a cancellation refunds (domain/order-cancel.ts): per processor, payments less refunds; comp nothing. */
+/** What a cancellation refunds (selling/domain/order-cancel.ts): per processor, payments less refunds; comp nothing. */
 const at = '2030-01-01T00:00:00.000Z';
 const paid = (processor: string, amount: number, reference = `${processor}-${amount}`): OrderTransaction => ({
   amount,

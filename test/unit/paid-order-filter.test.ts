@@ -2,12 +2,12 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/data/keys';
-import { PAID_ORDER_FILTER } from '#shared/data/paid-order-filter';
-import { paidOrderOf } from '#shared/data/paid-order-stream';
+import { PAID_ORDER_FILTER } from '#shared/selling/data/paid-order-filter';
+import { paidOrderOf } from '#shared/selling/data/paid-order-stream';
 import { matchesFilter } from '../../bin/local/event-filter.ts';
 
 /**
- * Which stream records reach the issuing consumer (shared/data/paid-order-filter.ts), by the local poller's matcher of
+ * Which stream records reach the issuing consumer (shared/selling/data/paid-order-filter.ts), by the local poller's matcher of
  * Lambda's filter rules: a paid checkout's entry into `pending` only. The real stream's records:
  * test/integration/paid-order-issuing.test.ts.
  */

@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash, verifyPassword } from '#shared/auth/passwords';
-import { passwordProblems } from '#shared/domain/password-policy';
+import { passwordProblems } from '#shared/identity/domain/password-policy';
 
 describe('password hashing', () => {
   it('stores a salted scrypt hash in PHC form', async () => {

@@ -3,7 +3,7 @@ import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { AppError, TooLarge, UnsupportedMediaType, ValidationError } from '#shared/errors';
-import { MAX_PHOTO_SIDE, orient, pngRawBytes, reencodePhoto } from '#shared/domain/photo-image';
+import { MAX_PHOTO_SIDE, orient, pngRawBytes, reencodePhoto } from '#shared/tickets/domain/photo-image';
 import {
   exifSegment,
   GIF_BYTES,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { eventSearchBuckets, eventSearchKey } from '#shared/domain/portal-lists';
+import { eventSearchBuckets, eventSearchKey } from '#shared/portal/domain/portal-lists';
 
-describe('the event search index (shared/domain/portal-lists.ts)', () => {
+describe('the event search index (shared/portal/domain/portal-lists.ts)', () => {
   it("groups an event's folded words of 3+ characters by their first 3 characters", () => {
     const buckets = eventSearchBuckets({
       title: 'Zürich Marathon',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessGrant } from '#shared/domain/event';
+import type { AccessGrant } from '#shared/events/domain/event';
 import {
   countIsExact,
   grantingTypes,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { covers, judge, plan, report, type Facts } from '../../bin/preflight/checks.ts';
 import { parseArguments } from '../../bin/preflight.ts';
-import type { LedgerRow } from '#shared/use-cases/migrations/commands';
+import type { LedgerRow } from '#shared/migrations/use-cases/commands';
 import { routes } from '#shared/routes';
 import { stageReservations } from '../../infra/concurrency.ts';
 import { resolveStage, STAGE_FILES, StageSettingsError } from '../../infra/stages.ts';

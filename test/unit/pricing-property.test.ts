@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Discount, type PricingInput, type Pricing, priceReservation } from '#shared/domain/pricing';
-import type { TaxRule } from '#shared/domain/pricing-schemas';
+import { type Discount, type PricingInput, type Pricing, priceReservation } from '#shared/selling/domain/pricing';
+import type { TaxRule } from '#shared/selling/domain/pricing-schemas';
 import { chargeableUnit, toMajor, toMinor } from '#shared/money';
 import { randomStream } from '../support/seeded-random.ts';
 

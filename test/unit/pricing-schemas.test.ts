@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BookingFee, bookingFeeProblems, TaxRule } from '#shared/domain/pricing-schemas';
+import { BookingFee, bookingFeeProblems, TaxRule } from '#shared/selling/domain/pricing-schemas';
 
 /** The fields a refused value is refused for (`(root)` for the object as a whole). */
 const refused = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>

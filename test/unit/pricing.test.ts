@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PricingInput, priceReservation } from '#shared/domain/pricing';
+import { type PricingInput, priceReservation } from '#shared/selling/domain/pricing';
 
 const vat = (rate: number, inclusive = true) => ({ name: 'VAT', rate, inclusive });
 const salesTax = { name: 'Sales tax', rate: 8.875, inclusive: false };

@@ -6,10 +6,10 @@ import {
   promoRefusal,
   recappedShards,
   usesShardsFor,
-} from '#shared/domain/promo-code';
-import { NewPromoCodeBody, PromoCodePatchBody } from '#shared/domain/promo-code-bodies';
+} from '#shared/selling/domain/promo-code';
+import { NewPromoCodeBody, PromoCodePatchBody } from '#shared/selling/domain/promo-code-bodies';
 
-/** Promo codes' pure rules (shared/domain/promo-code.ts): shards, caps, validity, the discount. */
+/** Promo codes' pure rules (shared/selling/domain/promo-code.ts): shards, caps, validity, the discount. */
 describe('promo code rules', () => {
   it('keeps one shard of uses per 100, at least 1 and at most 64, and 64 without a limit', () => {
     expect([1, 7, 100, 101, 250, 6_400, 1_000_000].map(usesShardsFor)).toEqual([1, 1, 1, 2, 3, 64, 64]);

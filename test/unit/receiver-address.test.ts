@@ -5,7 +5,7 @@ import {
   publicAddressProblem,
   receiverUrlProblem,
   receiverUrlRefusal,
-} from '#shared/domain/receiver-address';
+} from '#shared/webhooks/domain/receiver-address';
 
 const strict = { allowLoopbackHttp: false };
 const local = { allowLoopbackHttp: true };

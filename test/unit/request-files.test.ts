@@ -24,7 +24,7 @@ const PLATFORM_ENTRIES = [
 ];
 
 // Promo codes and the pricing (taxes, booking fees) added what a sale prices with: the hold reaches the code's rule,
-// its reads and its use (promo-discount.ts, data/promo-codes.ts, domain/promo-code.ts) and domain/pricing.ts,
+// its reads and its use (promo-discount.ts, selling/data/promo-codes.ts, selling/domain/promo-code.ts) and selling/domain/pricing.ts,
 // pricing-schemas.ts and sale-prices.ts (29 before them); POST /events the tax and fee fields (37 before); the
 // checkout the three pricing modules (84 before). Each stored entity's module (the event's items, read by the stock
 // and the sale's event reads) added one more to each.
@@ -57,8 +57,8 @@ function requestReach(handler: string) {
 describe('the files a request reaches beyond the platform', () => {
   it("counts a request's own capability, not the platform it stands on", () => {
     const hold = closureOf('functions/my-account/reservation-create.ts');
-    expect(hold.has('shared/use-cases/portal/reservations.ts')).toBe(true);
-    expect(isPlatform('shared/use-cases/portal/reservations.ts')).toBe(false);
+    expect(hold.has('shared/selling/use-cases/reservations.ts')).toBe(true);
+    expect(isPlatform('shared/selling/use-cases/reservations.ts')).toBe(false);
     expect(isPlatform('shared/http/route.ts') && isPlatform('shared/data/keys.ts')).toBe(true);
   });
 

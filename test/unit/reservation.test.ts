@@ -10,9 +10,9 @@ import {
   spreadStock,
   statesBefore,
   stockShardsFor,
-} from '#shared/domain/reservation';
-import { checkoutExpiry, heldQuantity, holdCaps } from '#shared/domain/hold-limits';
-import { priceSale, ticketPrices } from '#shared/domain/sale-prices';
+} from '#shared/selling/domain/reservation';
+import { checkoutExpiry, heldQuantity, holdCaps } from '#shared/selling/domain/hold-limits';
+import { priceSale, ticketPrices } from '#shared/selling/domain/sale-prices';
 
 /** A sale of `lines` (each `[price, quantity]`, type ids from 1) of untaxed types, with no fee. */
 const untaxed = (currency: string, shipping: number, ...lines: [number, number][]) =>
@@ -26,7 +26,7 @@ const untaxed = (currency: string, shipping: number, ...lines: [number, number][
 
 const shards = (...left: number[]) => left.map((n, shard) => ({ shard, left: n, held: 0 }));
 
-describe('reservation rules (shared/domain/reservation.ts)', () => {
+describe('reservation rules (shared/selling/domain/reservation.ts)', () => {
   it('moves held → checked_out → paid, and either holding state to released or lapsed, never back', () => {
     expect(statesBefore('checked_out')).toEqual(['held']);
     expect(statesBefore('paid')).toEqual(['held', 'checked_out']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexWord, matchesSearch, searchKeyOf, searchTokens, searchWords } from '#shared/lists/search-tokens';
-import type { TicketRecord } from '#shared/domain/ticket';
+import type { TicketRecord } from '#shared/tickets/domain/ticket';
 
 const ticket = (fields: Partial<TicketRecord>): TicketRecord =>
   ({

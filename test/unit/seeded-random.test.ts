@@ -1,7 +1,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newBarcode } from '#shared/domain/new-ticket';
+import { newBarcode } from '#shared/tickets/domain/new-ticket';
 import { randomStream, TEST_SEED } from '../support/seeded-random.ts';
 
 /** The tests' randomness replays from TEST_SEED (test/support/seeded-random.ts, seeded-randomness.ts). */

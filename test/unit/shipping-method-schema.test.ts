@@ -4,7 +4,7 @@ import {
   ShippingMethodPatch,
   shippingCharge,
   unpayableCharge,
-} from '#shared/domain/shipping-method';
+} from '#shared/selling/domain/shipping-method';
 
 describe('shipping method validation', () => {
   it('fills defaults on create and requires only a name', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SignUpInput } from '#shared/domain/sign-up';
+import { SignUpInput } from '#shared/identity/domain/sign-up';
 import { PASSWORD_POLICY } from '../../infra/identity-provider.ts';
 
 const accepts = (password: string) => SignUpInput.safeParse({ email: 'a@b.test', name: 'A', password }).success;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitiseSvg, UnsafeSvg } from '#shared/domain/svg-signature';
+import { sanitiseSvg, UnsafeSvg } from '#shared/events/domain/svg-signature';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg"';
 const wrap = (inner: string, rootAttributes = '') => `<svg ${NS} viewBox="0 0 100 40"${rootAttributes}>${inner}</svg>`;

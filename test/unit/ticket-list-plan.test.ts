@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/errors';
-import { PROCESS_STATE, PROCESS_STATES } from '#shared/domain/ticket';
+import { PROCESS_STATE, PROCESS_STATES } from '#shared/tickets/domain/ticket';
 import {
   candidates,
   checkPaging,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerProblems, type AttendeeQuestion } from '#shared/domain/event';
-import { applyScan, decideScan } from '#shared/domain/check-in';
+import { answerProblems, type AttendeeQuestion } from '#shared/events/domain/event';
+import { applyScan, decideScan } from '#shared/gate/domain/check-in';
 import {
   checkedInFromSignatures,
   countedEvents,
@@ -9,9 +9,9 @@ import {
   PROCESS_STATE,
   signatureOf,
   type TicketRecord,
-} from '#shared/domain/ticket';
-import { transferRefusal } from '#shared/domain/transfer';
-import { BulkDeleteBody, TicketPatch } from '#shared/http/contract/tickets';
+} from '#shared/tickets/domain/ticket';
+import { transferRefusal } from '#shared/tickets/domain/transfer';
+import { BulkDeleteBody, TicketPatch } from '#shared/tickets/contract/tickets';
 
 const ticket = (overrides: Partial<TicketRecord> = {}): TicketRecord =>
   ({

@@ -6,15 +6,15 @@ import {
   UPGRADE_STATES,
   WITHDRAWN_STATES,
   type TicketRecord,
-} from '#shared/domain/ticket';
-import { counterEffect, decideStateChange, statesOf, withStates } from '#shared/domain/ticket-states';
+} from '#shared/tickets/domain/ticket';
+import { counterEffect, decideStateChange, statesOf, withStates } from '#shared/tickets/domain/ticket-states';
 import {
   TRANSITIONS,
   type StateField,
   type StateRefusal,
   type TicketStates,
   type Via,
-} from '#shared/domain/ticket-transitions';
+} from '#shared/tickets/domain/ticket-transitions';
 
 const VALUES: { [F in StateField]: readonly TicketStates[F][] } = {
   processState: PROCESS_STATES,

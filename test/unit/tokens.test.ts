@@ -8,7 +8,7 @@ import { newContainer } from '../support/container.ts';
  * The service's own tokens against the Secrets Manager stand-in (in-process, no other
  * service): ES256 with the current key's kid, verified against JWT_PUBLIC_KEYS only.
  */
-let tokens: typeof import('#shared/auth/tokens') & typeof import('#shared/services/token-issuer');
+let tokens: typeof import('#shared/auth/tokens') & typeof import('#shared/identity/services/token-issuer');
 let clock: typeof import('#shared/clock');
 let secrets: SecretsManagerForTests;
 let publicKeys: string;
@@ -25,7 +25,7 @@ beforeAll(async () => {
     ADMIN_ORIGINS: 'https://admin.ticketing.unit',
     PORTAL_ORIGINS: 'https://portal.ticketing.unit',
   });
-  tokens = { ...(await import('#shared/auth/tokens')), ...(await import('#shared/services/token-issuer')) };
+  tokens = { ...(await import('#shared/auth/tokens')), ...(await import('#shared/identity/services/token-issuer')) };
   clock = await import('#shared/clock');
 });
 

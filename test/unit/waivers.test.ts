@@ -10,7 +10,7 @@ import {
   waiversToSign,
   type Waiver,
   type WaiverSignature,
-} from '#shared/domain/waivers';
+} from '#shared/events/domain/waivers';
 import { GIF_BYTES, JPEG_BYTES, PNG_BYTES } from '../support/images.ts';
 
 const waiver = (id: number, ticketTypeId: number | null, kind: Waiver['kind'] = 'standard'): Waiver => ({

@@ -1,6 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openWith, SecretUnreadable, sealWith } from '#shared/services/webhook-secret-box';
+import { openWith, SecretUnreadable, sealWith } from '#shared/webhooks/services/webhook-secret-box';
 
 /**
  * Secrets in one format (functions/jobs/README.md "Secrets"): only a v1 sealed secret with a 12-byte IV

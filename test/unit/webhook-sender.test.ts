@@ -9,7 +9,7 @@ import {
   RefusedAddress,
   sendWebhook,
   USER_AGENT,
-} from '#shared/services/webhook-sender';
+} from '#shared/webhooks/services/webhook-sender';
 
 const strict = { allowLoopbackHttp: false };
 const local = { allowLoopbackHttp: true };

@@ -1,12 +1,17 @@
 import { Webhook as Verifier } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { newTicketRecord } from '#shared/domain/new-ticket';
-import { TICKET_ACTIONS } from '#shared/domain/ticket-resource';
-import { toTicket } from '#shared/domain/ticket-view';
-import { ticketChangeMessage } from '#shared/domain/webhook-messages';
-import { DEFAULT_RETRY_SCHEDULE, judgeAttempt, retryAfterMs, retryDelay } from '#shared/domain/webhook-retries';
-import { signingSecrets, TICKET_EVENT_TYPES, wants } from '#shared/domain/webhooks';
-import { newSigningSecret, signatureHeaders } from '#shared/services/webhook-signing';
+import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
+import { TICKET_ACTIONS } from '#shared/tickets/domain/ticket-resource';
+import { toTicket } from '#shared/tickets/domain/ticket-view';
+import { ticketChangeMessage } from '#shared/webhooks/domain/webhook-messages';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  judgeAttempt,
+  retryAfterMs,
+  retryDelay,
+} from '#shared/webhooks/domain/webhook-retries';
+import { signingSecrets, TICKET_EVENT_TYPES, wants } from '#shared/webhooks/domain/webhooks';
+import { newSigningSecret, signatureHeaders } from '#shared/webhooks/services/webhook-signing';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -159,7 +164,7 @@ describe('an attempt inside a request', () => {
   it('waits for its receiver 3 s of the route function’s 10 s at the deployed settings, and holds its claim no longer than that function can run', async () => {
     // The unit project sets no WEBHOOK_* variable: the defaults are the deployed contract (webhook-settings.ts).
     const { attemptTimeoutMs, requestAttemptTimeoutMs, requestClaimMs, ROUTE_FUNCTION_TIMEOUT_MS } = await import(
-      '#shared/services/webhook-settings'
+      '#shared/webhooks/services/webhook-settings'
     );
     expect(attemptTimeoutMs).toBe(10_000);
     expect(requestAttemptTimeoutMs).toBe(3_000);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MAX_WILDCARDS, wildcardCount, wildcardPattern } from '#shared/domain/wildcard';
-import { PortalEventQuery } from '#shared/http/contract/my-account';
+import { PortalEventQuery } from '#shared/portal/contract/my-account';
 
 describe('wildcard patterns (only % is special)', () => {
   it.each([

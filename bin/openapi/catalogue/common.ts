@@ -1,5 +1,5 @@
 import type { RouteKey } from '#shared/routes';
-import { REFUSAL_REASONS } from '#shared/domain/check-in';
+import { REFUSAL_REASONS } from '#shared/gate/domain/check-in';
 
 /** The documentation text of one route (see bin/openapi/catalogue.ts). */
 export interface RouteDoc {
@@ -31,7 +31,7 @@ export const SIGN_IN_MODE = 'Answers 403 when the other sign-in mode (`SITE_AUTH
 export const EVENT_SCOPE =
   'An administrator limited to some events gets 404 (as for a missing ticket) for anything outside them.';
 
-/** Why a ticket's state change is refused (shared/domain/ticket-transitions.ts `StateRefusal`). */
+/** Why a ticket's state change is refused (shared/tickets/domain/ticket-transitions.ts `StateRefusal`). */
 export const STATE_REFUSALS = [
   'checked_in',
   'cancelled',
@@ -44,9 +44,9 @@ export const STATE_REFUSALS = [
   'not_admissible',
   'no_way_back',
 ] as const;
-/** Unique values a ticket change can collide on (shared/data/ticket-changes.ts), and a write that lost a race. */
+/** Unique values a ticket change can collide on (shared/tickets/data/ticket-changes.ts), and a write that lost a race. */
 export const TICKET_WRITE = ['sold_out', 'bib_taken', 'barcode_taken', 'concurrent_update'] as const;
-/** Why a claim is refused (shared/domain/claim.ts `ClaimRefusal`). */
+/** Why a claim is refused (shared/tickets/domain/claim.ts `ClaimRefusal`). */
 export const CLAIM_REFUSALS = [
   'deleted',
   'transferred',
@@ -57,5 +57,5 @@ export const CLAIM_REFUSALS = [
   'already_claimed',
   'no_open_claim',
 ] as const;
-/** Why the gate refuses a scan (shared/domain/check-in.ts `RefusalReason`). */
+/** Why the gate refuses a scan (shared/gate/domain/check-in.ts `RefusalReason`). */
 export const SCAN_REFUSALS = REFUSAL_REASONS;

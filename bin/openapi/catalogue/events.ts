@@ -1,5 +1,5 @@
-import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '#shared/domain/event-limits';
-import { MAX_CREATION_ITEMS } from '#shared/http/contract/event';
+import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '#shared/events/domain/event-limits';
+import { MAX_CREATION_ITEMS } from '#shared/events/contract/event';
 import { type Entries, md } from './common.ts';
 
 /** The `events` tag: an organiser's path from an empty stage to an event on sale (README "Where we differ from the spec"). */

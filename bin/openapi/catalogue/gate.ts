@@ -4,7 +4,7 @@ import {
   MAX_LABEL_BYTES,
   MAX_SCANS,
   OFFLINE_MAX_AGE_MS,
-} from '#shared/domain/gate';
+} from '#shared/gate/domain/gate';
 import { EVENT_SCOPE, type Entries, list, md, table } from './common.ts';
 
 /** The `gate` tag: scanning by barcode online and offline (ours; README "The gate offline"). */

@@ -1,4 +1,4 @@
-import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/domain/portal-lists';
+import { PORTAL_OFFSET_WINDOW, PORTAL_READ_BUDGET } from '#shared/portal/domain/portal-lists';
 import { EVENT_SCOPE, type Entries, md } from './common.ts';
 
 /** The `orders` tag: staff reading and cancelling orders. */

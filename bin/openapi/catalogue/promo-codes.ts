@@ -1,5 +1,5 @@
-import { MAX_PROMO_CODES } from '#shared/domain/promo-code';
-import { MAX_PROMO_USES } from '#shared/domain/promo-code-bodies';
+import { MAX_PROMO_CODES } from '#shared/selling/domain/promo-code';
+import { MAX_PROMO_USES } from '#shared/selling/domain/promo-code-bodies';
 import { type Entries, md } from './common.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { MAX_SHIPPING_METHODS } from '#shared/domain/shipping-method';
+import { MAX_SHIPPING_METHODS } from '#shared/selling/domain/shipping-method';
 import { type Entries, md } from './common.ts';
 
 /** The `shipping-method` tag: the choices the spec leaves open for every shipping-method route. */

@@ -1,5 +1,5 @@
 import { MAX_SCOPE_SYNC_EVENTS } from '#shared/lists/rules';
-import { OLDER_TICKET_INCLUDES } from '#shared/domain/older-ticket-view';
+import { OLDER_TICKET_INCLUDES } from '#shared/tickets/domain/older-ticket-view';
 import { CLAIM_REFUSALS, type Entries, EVENT_SCOPE, list, md, STATE_REFUSALS, table, TICKET_WRITE } from './common.ts';
 
 /** The `ticket` tag: the older family, and claims. */

@@ -1,5 +1,5 @@
-import { MAX_STATS_EVENTS, SINGLE_TICKET_INCLUDES, TICKET_INCLUDES } from '#shared/domain/ticket';
-import { TRANSITIONS, type Via } from '#shared/domain/ticket-transitions';
+import { MAX_STATS_EVENTS, SINGLE_TICKET_INCLUDES, TICKET_INCLUDES } from '#shared/tickets/domain/ticket';
+import { TRANSITIONS, type Via } from '#shared/tickets/domain/ticket-transitions';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '#shared/request-fields';
 import { type Entries, EVENT_SCOPE, list, md, SCAN_REFUSALS, STATE_REFUSALS, table, TICKET_WRITE } from './common.ts';
 
@@ -29,7 +29,7 @@ const effect = ({ sold, checkedIn, cancelled }: { sold: number; checkedIn: numbe
     .map(([name, step]) => `${name} ${step > 0 ? '+1' : '−1'}`)
     .join(', ');
 
-/** The state machine, written from shared/domain/ticket-transitions.ts itself, so it cannot drift. */
+/** The state machine, written from shared/tickets/domain/ticket-transitions.ts itself, so it cannot drift. */
 const STATE_MACHINE = table(
   ['field', 'move', 'allowed through', 'counts', 'otherwise 409', 'why'],
   TRANSITIONS.map((row) => [
@@ -46,7 +46,7 @@ const STATE_MACHINE = table(
 export const TICKETS_TAG = md(
   'Tickets by event: lists, check-in at the gate, transfers, waivers, profile photos, statistics. Single answers are `{data}` alone, as the spec shows for these routes. The state codes are described on the `Ticket` schema.',
   "**Eligibility.** A ticket is *eligible* when it is not cancelled, transferred, withdrawn or deleted. Eligible tickets hold a place: a ticket type's `sold` counts them and never exceeds its `total` (a change that would is 409 `sold_out`). Deleting is soft: the record stays, the ticket leaves lists, statistics and `GET` (404).",
-  '**The state machine.** Every route that changes a ticket asks one table (shared/domain/ticket-states.ts); a refused move answers 409 with `reason` and `field` and changes nothing. "Counts" are the kept counts the move changes (on an otherwise eligible ticket).',
+  '**The state machine.** Every route that changes a ticket asks one table (shared/tickets/domain/ticket-states.ts); a refused move answers 409 with `reason` and `field` and changes nothing. "Counts" are the kept counts the move changes (on an otherwise eligible ticket).',
   STATE_MACHINE,
   'And the rules a gate relies on, checked first: a deleted ticket changes only by being restored (`deleted: 0` through the states route); a transferred original stays transferred (only deletion is allowed: its replacement holds the place); a checked-in ticket cannot be withdrawn, transferred or cancelled, and goes back only by an explicit undo with its own permission; a cancelled ticket cannot be withdrawn, upgraded or transferred until it is restored; a withdrawn ticket cannot be admitted or transferred.',
   '**History.** Every accepted change appends one entry, in the same transaction: `{version, at, actor, eventScope?, action, states, fields, relatedTicketId?}`, `actor` being `admin <id>`, `customer <id>` or `system`, and `eventScope` the events an administrator limited to some events was limited to when making the change (absent for every other actor); entry *n* produced version *n*. `GET /tickets/{id}?_include=history` pages it newest first. Refused changes leave no entry (refused scans are kept as scan records).',

@@ -1,5 +1,5 @@
-import { MAX_WEBHOOK_EVENT_IDS, MAX_WEBHOOKS } from '#shared/domain/webhooks';
-import { MAX_REDELIVER } from '#shared/http/contract/webhooks';
+import { MAX_WEBHOOK_EVENT_IDS, MAX_WEBHOOKS } from '#shared/webhooks/domain/webhooks';
+import { MAX_REDELIVER } from '#shared/webhooks/contract/webhooks';
 import { type Entries, md } from './common.ts';
 
 /** The `webhooks` tag: subscriptions to ticket changes (ours; the spec describes no outbound calls). */

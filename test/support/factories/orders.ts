@@ -1,6 +1,6 @@
-import type { CreatedEvent } from '#shared/domain/event';
-import type { Order } from '#shared/domain/order';
-import { createOrder, type NewOrder } from '#shared/use-cases/portal/create-order';
+import type { CreatedEvent } from '#shared/events/domain/event';
+import type { Order } from '#shared/selling/domain/order';
+import { createOrder, type NewOrder } from '#shared/selling/use-cases/create-order';
 import { sampleAttendee } from './tickets.ts';
 
 /**

@@ -1,8 +1,8 @@
-import { createEvent } from '#shared/data/event-creation';
+import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
-import { createTicket, type NewTicket } from '#shared/use-cases/tickets/create-ticket';
-import type { CreatedEvent, NewEvent } from '#shared/domain/event';
-import type { Ticket } from '#shared/domain/ticket';
+import { createTicket, type NewTicket } from '#shared/tickets/use-cases/create-ticket';
+import type { CreatedEvent, NewEvent } from '#shared/events/domain/event';
+import type { Ticket } from '#shared/tickets/domain/ticket';
 import { attendeeName, type NameCycle } from './names.ts';
 
 /**

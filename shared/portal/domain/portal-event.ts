@@ -1,0 +1,142 @@
+import * as z from '../../schema.ts';
+import { DEFAULT_LISTING, type Event, type TicketType } from '../../events/domain/event.ts';
+import { TaxRule } from '../../selling/domain/pricing-schemas.ts';
+import { wildcardPattern } from '../../domain/wildcard.ts';
+import { formatInTimeZone } from '../../domain/zoned-time.ts';
+
+/**
+ * The customer portal's catalogue: the event entry of `GET /my-account/event` (the spec's
+ * table, with strings where it says string), its title and search matching, and the
+ * ticket type entry of `GET /my-account/ticket-type/{eventId}`, each with the schema its route answers with. Pure.
+ */
+
+const zeroOrOne = z.enum(['0', '1']);
+/** The spec's booleans of the event entry are strings: "1" or "0". */
+export type Flag = z.output<typeof zeroOrOne>;
+const unixOrEmpty = z.string().check(z.regex(/^(\d+)?$/), z.describe('Unix seconds as a string; "" when unset.'));
+
+export const EventEntryResource = z
+  .strictObject({
+    id: z.string(),
+    title: z.string(),
+    start: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
+    venue: z.string(),
+    cutOff: unixOrEmpty,
+    onSaleDate: unixOrEmpty,
+    publishedDate: z
+      .union([z.iso.datetime(), z.literal('')])
+      .check(z.describe('An instant (UTC, `Z`); "" when unset.')),
+    published: zeroOrOne,
+    hideDate: zeroOrOne,
+    hideTime: zeroOrOne,
+    smallPic: z.string().check(z.describe('URL; "" when none.')),
+    largePic: z.string().check(z.describe('URL; "" when none.')),
+    shortDescription: z.string(),
+    category: z.string(),
+    ordering: z.string().check(z.regex(/^-?\d+$/)),
+    location: z.string(),
+    sefUrl: z.string(),
+    timezone: z.string(),
+    inventory: z
+      .strictObject({ sold: z.int(), total: z.int() })
+      .check(
+        z.describe(
+          "`sold`: the event's tickets holding a place; `total`: its capacity (the sum of its types' totals).",
+        ),
+      ),
+  })
+  .check(z.describe('An event the customer can access: published, or one they hold an order for.'));
+export type EventEntry = z.output<typeof EventEntryResource>;
+
+const flag = (value: boolean): Flag => (value ? '1' : '0');
+const unixSeconds = (iso: string | null) => (iso ? String(Math.floor(Date.parse(iso) / 1000)) : '');
+
+export function toEventEntry(stored: Event, sold: number): EventEntry {
+  // Events created before the portal fields existed read as unpublished, blank listings.
+  const event: Event = { ...DEFAULT_LISTING, ...stored, capacity: stored.capacity ?? 0 };
+  return {
+    id: String(event.id),
+    title: event.title,
+    start: formatInTimeZone(new Date(event.startsAt), event.timezone),
+    venue: event.venue,
+    cutOff: unixSeconds(event.cutOff),
+    onSaleDate: unixSeconds(event.onSaleDate),
+    publishedDate: event.publishedDate ?? '',
+    published: flag(event.published),
+    hideDate: flag(event.hideDate),
+    hideTime: flag(event.hideTime),
+    smallPic: event.smallPic ?? '',
+    largePic: event.largePic ?? '',
+    shortDescription: event.shortDescription,
+    category: event.category,
+    ordering: String(event.ordering),
+    location: event.location,
+    sefUrl: event.sefUrl,
+    timezone: event.timezone,
+    inventory: { sold, total: event.capacity },
+  };
+}
+
+export interface EventFilter {
+  /** Exact and case-sensitive; `%` matches any run of characters (`City%`). */
+  title?: string;
+  /** Case-insensitive substring of title, description, venue or venue address (`%` also a wildcard inside it). */
+  search?: string;
+}
+
+/** Whether an event meets the title and search filters. */
+export function eventMatcher(filter: EventFilter): (event: Event) => boolean {
+  const title = filter.title === undefined ? undefined : wildcardPattern(filter.title);
+  const search = filter.search ? wildcardPattern(`%${filter.search}%`, { ignoreCase: true }) : undefined;
+  return (event) => {
+    if (title && !title.matches(event.title)) return false;
+    if (!search) return true;
+    return [event.title, event.description, event.venue, event.venueAddress].some((text) => search.matches(text ?? ''));
+  };
+}
+
+/** The portal's order of events: by start, then id. */
+export const byStart = (a: Event, b: Event): number => a.startsAt.localeCompare(b.startsAt) || a.id - b.id;
+
+/** A ticket type as the portal lists it. */
+export const TicketTypeEntryResource = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  ordering: z.int(),
+  price: z.number(),
+  tax: z
+    .nullable(TaxRule)
+    .check(
+      z.describe(
+        "Ours: the tax on the type's tickets, `inclusive` when `price` includes it, else added to it at the hold; null: untaxed. The event's booking fee and the hold's itemised amounts: `POST /my-account/reservations`.",
+      ),
+    ),
+  available: z
+    .int()
+    .check(
+      z.describe(
+        "Ours: tickets of the type on sale now, neither sold nor held by a reservation (the event entry's `inventory.sold` counts sold tickets only).",
+      ),
+    ),
+});
+export type TicketTypeEntry = z.output<typeof TicketTypeEntryResource>;
+
+/**
+ * An event's types in the portal's order: `ordering`, then id; `left` the stock left of each
+ * type (shared/selling/data/stock.ts: every type has its stock from its creation).
+ */
+export function ticketTypeEntries(types: readonly TicketType[], left: ReadonlyMap<number, number>): TicketTypeEntry[] {
+  return types
+    .map((type, index) => ({ type, ordering: type.ordering ?? index }))
+    .sort((a, b) => a.ordering - b.ordering || a.type.id - b.type.id)
+    .map(({ type, ordering }) => ({
+      id: String(type.id),
+      name: type.name,
+      description: type.description ?? '',
+      ordering,
+      price: type.price,
+      tax: type.tax ?? null,
+      available: Math.max(0, left.get(type.id) ?? 0),
+    }));
+}

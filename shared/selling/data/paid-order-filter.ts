@@ -1,0 +1,23 @@
+import { keys } from '../../data/keys.ts';
+
+/**
+ * Which of the table stream's records the issuing consumer reads (shared/README.md "Issuing behind the webhook"), as one
+ * Lambda event filter pattern: a checkout order paid through Stripe (its `checkout.paymentIntentId` stored) entering
+ * `pending`, the webhook's claim (payment-claim.ts `claimPayment`). Only the entry: the order item is rewritten
+ * again while it stays `pending` (each issued ticket's record on it), and those records are dropped before any
+ * invocation, so an order is handed to the consumer once per claim, not once per ticket. A free checkout (no
+ * PaymentIntent) is issued in its request; a box-office sale is created `pending` (an INSERT, no checkout).
+ * The event source mapping (infra/paid-order-issuing.ts) and the local poller (bin/local/order-issuer.ts) both pass
+ * only these. Its own module, without I/O, so the CDK app can read it.
+ */
+export const PAID_ORDER_FILTER = {
+  eventName: ['MODIFY'],
+  dynamodb: {
+    Keys: { SK: { S: [keys.order(0).SK] } },
+    NewImage: {
+      status: { S: ['pending'] },
+      checkout: { M: { paymentIntentId: { S: [{ exists: true }] } } },
+    },
+    OldImage: { status: { S: [{ 'anything-but': ['pending'] }] } },
+  },
+};

@@ -1,0 +1,258 @@
+import { now } from '../../clock.ts';
+import { allocateIds } from '../../data/counters.ts';
+import { getCustomer } from '../../identity/data/customers.ts';
+import { getEvent } from '../../events/data/events.ts';
+import { getOrder, newOrderActions } from '../data/orders.ts';
+import { checkOutHold } from '../data/reservations.ts';
+import { getShippingMethod } from '../data/shipping-methods.ts';
+import { answerProblems, type Event } from '../../events/domain/event.ts';
+import type { CheckoutAttendee, Order } from '../domain/order.ts';
+import { orderStripeAmount } from '../domain/order-payment.ts';
+import { amountsView, DEFAULT_RESERVATION_MINUTES, type Reservation } from '../domain/reservation.ts';
+import { ticketPrices } from '../domain/sale-prices.ts';
+import { checkoutExpiry } from '../domain/hold-limits.ts';
+import type { ShippingMethod } from '../domain/shipping-method.ts';
+import type { AttendeeAnswer } from '../../tickets/domain/ticket.ts';
+import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
+import { publishableKey } from '../services/payments.ts';
+import { homeCountry } from '../services/shipping-settings.ts';
+import { cancelOrderPayment, checkoutPaymentIntent, createCheckoutPaymentIntent } from './checkout-intent.ts';
+import { logger } from '../../logger.ts';
+import { payOrder } from './checkout-payment.ts';
+import { ownReservation } from './own-reservations.ts';
+
+/**
+ * How long a checked-out reservation is kept for its payment from the checkout on (README "Checkout"):
+ * a card payment without redirects settles in seconds; the margin covers a retry after a declined card.
+ * Never past the event's reservation minutes plus these from the hold's creation (`checkoutExpiry`).
+ */
+export const CHECKOUT_MINUTES = 15;
+
+/** The checkout's body (shared/selling/contract/checkout.ts): who the tickets are for, and where they are posted. */
+export interface CheckoutBody {
+  attendees: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    birthDate?: string;
+    title?: string;
+    company?: string;
+    answers?: AttendeeAnswer[];
+  }[];
+  shippingAddress?: string;
+  shippingCountry?: string;
+}
+
+/**
+ * `POST /my-account/reservations/{id}/checkout`: the caller's held reservation becomes an order
+ * `awaiting_payment` (its lines and amounts the reservation's) in the transaction that moves the
+ * reservation to `checked_out` and keeps it CHECKOUT_MINUTES for the payment (at most the event's reservation
+ * minutes plus CHECKOUT_MINUTES from the hold's creation), its PaymentIntent created just before (idempotency key
+ * from the order id) and its id written in the order's creation, not by a write of its own. A free order is paid at once (its tickets issued, no Stripe). A
+ * reservation already checked out answers its order again (the same PaymentIntent: a retry after a
+ * failure or a declined card); a paid one whose free order stopped issuing part-way resumes it (checkout-payment.ts);
+ * any other state is 409 `reservation_not_held`.
+ */
+export async function checkoutReservation(customerId: number, reservationId: number, body: CheckoutBody) {
+  const reservation = await ownReservation(customerId, reservationId);
+  if (reservation.status === 'checked_out' && reservation.orderId) return answer(await orderOf(reservation));
+  if (reservation.status === 'paid' && reservation.orderId) {
+    // A free order whose issue stopped part-way (no Stripe delivery comes again): the buyer's retry resumes it.
+    const order = await orderOf(reservation);
+    if (order.status === 'pending' && order.grandTotal === 0) {
+      await payOrder(order.id, null);
+      return answer((await getOrder(order.id))!);
+    }
+  }
+  if (reservation.status !== 'held')
+    throw new Conflict(
+      `Reservation ${reservationId} is ${reservation.status}: only a held one checks out.`,
+      'reservation_not_held',
+      {
+        reservationStatus: reservation.status,
+      },
+    );
+  const [event, customer, method] = await Promise.all([
+    getEvent(reservation.eventId),
+    getCustomer(customerId),
+    reservation.shippingMethodId === null ? null : getShippingMethod(reservation.shippingMethodId),
+  ]);
+  if (!customer) throw new NotFound('Customer', customerId);
+  // Every problem of the body at once (the attendees' and the address's), so a form shows them all by field.
+  const problems = attendeeProblems(reservation, event, body);
+  problems.push(...shippingProblems(method, body));
+  if (problems.length) throw new ValidationError('The checkout does not fit its reservation.', problems);
+  const attendees = attendeesOf(reservation, event, body);
+
+  const id = await allocateIds('ORDER');
+  const at = now();
+  const order: Order = {
+    id,
+    customerId,
+    eventId: event.id,
+    created: at.toISOString(),
+    purchasedDate: at.toISOString(),
+    status: 'awaiting_payment',
+    emailAddress: customer.emailAddress,
+    purchaser: customer.name,
+    affiliate: null,
+    grandTotal: reservation.amounts.total,
+    amounts: amountsView(reservation.amounts),
+    ticketIds: [],
+    typeIds: [...new Set(reservation.lines.map((line) => line.typeId))],
+    waveTimeId: reservation.lines.find((line) => line.waveTimeId !== null)?.waveTimeId ?? null,
+    teamId: null,
+    transactions: [],
+    answers: [],
+    checkout: {
+      reservationId,
+      shippingMethodId: reservation.shippingMethodId,
+      shippingAddress: body.shippingAddress?.trim() || null,
+      shippingCountry: body.shippingCountry ?? null,
+      currency: reservation.amounts.currency,
+      attendees,
+    },
+  };
+  const intent = order.grandTotal === 0 ? undefined : await createCheckoutPaymentIntent(payable(order));
+  if (intent) order.checkout!.paymentIntentId = intent.id;
+  const minutes = event.reservationMinutes ?? DEFAULT_RESERVATION_MINUTES;
+  const until = checkoutExpiry(reservation, minutes, CHECKOUT_MINUTES, at);
+  if (!(await checkOutHold(reservation, id, until.toISOString(), at.toISOString(), newOrderActions(order, event)))) {
+    // Another call checked it out first, or it lapsed: this order's intent was never answered, so none pays it.
+    if (intent) await abandonIntent(order);
+    throw new Conflict(`Reservation ${reservationId} moved: read it again.`, 'reservation_not_held');
+  }
+  if (order.grandTotal === 0) {
+    await payOrder(id, null);
+    return answer((await getOrder(id))!);
+  }
+  return answer(order, intent);
+}
+
+/** The order, when the stage takes payments (else 409 `payments_unavailable`, before anything is written). */
+function payable(order: Order): Order {
+  if (!publishableKey()) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
+  return order;
+}
+
+/** Best effort: an intent nobody was given the secret of cannot be paid, so a failure to cancel it is only logged. */
+async function abandonIntent(order: Order): Promise<void> {
+  try {
+    await cancelOrderPayment(order);
+  } catch (error) {
+    logger.warn('Unused checkout PaymentIntent not cancelled', { orderId: order.id, error: error as Error });
+  }
+}
+
+/**
+ * The address and its country: both required where the method posts the tickets (else both refused), and the
+ * country the stage's home one unless the method `allowInternational` (README "Checkout").
+ */
+function shippingProblems(
+  method: Pick<ShippingMethod, 'name' | 'requiresShippingInfo' | 'allowInternational'> | null,
+  body: Pick<CheckoutBody, 'shippingAddress' | 'shippingCountry'>,
+): FieldProblem[] {
+  if (!method?.requiresShippingInfo)
+    return (['shippingAddress', 'shippingCountry'] as const)
+      .filter((field) => body[field] !== undefined)
+      .map((field) => ({ path: `body.${field}`, message: 'The shipping method takes no address.' }));
+  const problems: FieldProblem[] = [];
+  const required = `Required: ${method.name} posts the tickets.`;
+  if (!body.shippingAddress?.trim()) problems.push({ path: 'body.shippingAddress', message: required });
+  if (body.shippingCountry === undefined) problems.push({ path: 'body.shippingCountry', message: required });
+  else if (!method.allowInternational && body.shippingCountry !== homeCountry())
+    problems.push({
+      path: 'body.shippingCountry',
+      message: `${method.name} posts within ${homeCountry()} only: choose a method that allows international shipping.`,
+    });
+  return problems;
+}
+
+async function orderOf(reservation: Reservation): Promise<Order> {
+  const order = await getOrder(reservation.orderId!);
+  if (!order) throw new NotFound('Order', reservation.orderId!);
+  return order;
+}
+
+/** The order and, while it awaits payment, its PaymentIntent's client secret (`intent`: just created with it). */
+async function answer(order: Order, intent?: { id: string; clientSecret: string }) {
+  const currency = order.checkout!.currency;
+  const view = {
+    id: String(order.id),
+    status: order.status === 'awaiting_payment' ? ('awaiting_payment' as const) : ('active' as const),
+    grandTotal: order.grandTotal,
+    currency,
+    reservationId: order.checkout!.reservationId,
+  };
+  if (order.status !== 'awaiting_payment') return { order: view, payment: null };
+  const key = publishableKey();
+  if (!key) throw new Conflict('This stage takes no payments yet.', 'payments_unavailable');
+  const amount = orderStripeAmount(order);
+  const { clientSecret } = intent ?? (await checkoutPaymentIntent(order));
+  return {
+    order: view,
+    payment: { processor: 'stripe' as const, clientSecret, publishableKey: key, amount, currency },
+  };
+}
+
+/**
+ * One attendee per held ticket, in line order, with the event's questions answered (the required ones too);
+ * the box office's sale takes its attendees by the same rule.
+ */
+export function attendeesOf(
+  reservation: Pick<Reservation, 'lines' | 'amounts'>,
+  event: Pick<Event, 'questions'>,
+  body: Pick<CheckoutBody, 'attendees'>,
+): CheckoutAttendee[] {
+  const problems = attendeeProblems(reservation, event, body);
+  if (problems.length) throw new ValidationError('The attendees do not fit the reservation.', problems);
+  return slotsOf(reservation).map((slot, n) => {
+    const attendee = body.attendees[n]!;
+    const [year, month, day] = attendee.birthDate?.split('-').map(Number) ?? [];
+    return {
+      ...slot,
+      partyMember: attendee.firstName,
+      partyMemberLastName: attendee.lastName,
+      emailAddress: attendee.email,
+      partyMemberBirthYear: year ?? null,
+      partyMemberBirthMonth: month ?? null,
+      partyMemberBirthDay: day ?? null,
+      partyMemberTitle: attendee.title ?? null,
+      partyMemberCompany: attendee.company ?? null,
+      attendeeQuestions: attendee.answers ?? [],
+    };
+  });
+}
+
+/** The held tickets, one per attendee, in line order, each with its share of its line. */
+function slotsOf(reservation: Pick<Reservation, 'lines' | 'amounts'>) {
+  return reservation.lines.flatMap((line) =>
+    ticketPrices(line, reservation.amounts.currency).map(({ price, taxAmount, bookingFee }) => ({
+      typeId: line.typeId,
+      waveTimeId: line.waveTimeId,
+      price,
+      taxAmount,
+      ...(bookingFee ? { bookingFee } : {}),
+    })),
+  );
+}
+
+/** What is wrong with the attendees: their number, and each one's answers to the event's questions (empty: nothing). */
+function attendeeProblems(
+  reservation: Pick<Reservation, 'lines'>,
+  event: Pick<Event, 'questions'>,
+  body: Pick<CheckoutBody, 'attendees'>,
+): FieldProblem[] {
+  const held = reservation.lines.reduce((sum, line) => sum + line.quantity, 0);
+  const problems: FieldProblem[] = [];
+  if (body.attendees.length !== held)
+    problems.push({ path: 'body.attendees', message: `must hold ${held} attendees, one per held ticket` });
+  body.attendees.forEach((attendee, n) => {
+    const answers = attendee.answers ?? [];
+    problems.push(...answerProblems(event.questions, answers, `body.attendees.${n}.answers`));
+    for (const question of event.questions)
+      if (question.required && !answers.some((answer) => answer.questionId === question.id))
+        problems.push({ path: `body.attendees.${n}.answers`, message: `Question ${question.id} is required.` });
+  });
+  return problems;
+}

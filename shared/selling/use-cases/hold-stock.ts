@@ -1,0 +1,70 @@
+import { readShards } from '../data/stock.ts';
+import type { TicketType } from '../../events/domain/event.ts';
+import { planTakes, sampleShards, STOCK_SAMPLE, type StockShard, type StockTake } from '../domain/reservation.ts';
+import { Conflict } from '../../errors.ts';
+
+/**
+ * Where a hold's (or a box-office sale's) tickets come from: a plan of takes, one per shard, each
+ * written later on condition that the shard still has it (selling/data/stock.ts `holdAction`), so a plan read
+ * a moment ago can never oversell; it can only be refused and planned again.
+ *
+ * One read, not one per shard: a few random shards of every type the lines name (STOCK_SAMPLE each, one
+ * consistent BatchGetItem), since at a type's 64 shards a read of all of them would cost 64 read units
+ * a hold. A type none of whose sampled shards holds its whole line is read again whole (a second
+ * BatchGetItem, all its shards) and planned from every shard: near the end of a sale the last places
+ * sit on a few shards, and a hold finds them or answers `sold_out` with what the whole read found.
+ */
+export async function planStock(
+  request: { lines: readonly { typeId: number; quantity: number }[] },
+  types: Map<number, TicketType>,
+): Promise<StockTake[]> {
+  const wanted = new Map<number, number>();
+  for (const line of request.lines) wanted.set(line.typeId, (wanted.get(line.typeId) ?? 0) + line.quantity);
+  const sampled = await readShards(
+    [...wanted.keys()].flatMap((typeId) =>
+      sampleShards(types.get(typeId)!.stockShards, STOCK_SAMPLE).map((shard) => ({ typeId, shard })),
+    ),
+  );
+  const takes: StockTake[] = [];
+  const short: number[] = [];
+  for (const [typeId, quantity] of wanted) {
+    const read = sampled.filter((shard) => shard.typeId === typeId);
+    const whole = read.filter((shard) => shard.left >= quantity);
+    if (whole.length) takes.push(...planTakes(typeId, whole, quantity)!);
+    else if (read.length === types.get(typeId)!.stockShards)
+      takes.push(...planFrom(types.get(typeId)!, read, quantity));
+    else short.push(typeId);
+  }
+  if (!short.length) return takes;
+  const everyShard = await readShards(
+    short.flatMap((typeId) =>
+      Array.from({ length: types.get(typeId)!.stockShards }, (_, shard) => ({ typeId, shard })),
+    ),
+  );
+  for (const typeId of short)
+    takes.push(
+      ...planFrom(
+        types.get(typeId)!,
+        everyShard.filter((shard) => shard.typeId === typeId),
+        wanted.get(typeId)!,
+      ),
+    );
+  return takes;
+}
+
+/** The takes of `quantity` from every shard of `type` (read whole), pieced from several if need be, else `sold_out`. */
+function planFrom(type: TicketType, shards: readonly StockShard[], quantity: number): StockTake[] {
+  const planned = planTakes(type.id, shards, quantity);
+  if (!planned)
+    throw soldOut(
+      type,
+      shards.reduce((sum, shard) => sum + shard.left, 0),
+    );
+  return planned;
+}
+
+export const soldOut = (type: Pick<TicketType, 'id' | 'name'>, left: number) =>
+  new Conflict(`Ticket type ${type.id} (${type.name}) has ${left} tickets left.`, 'sold_out', {
+    typeId: type.id,
+    left,
+  });

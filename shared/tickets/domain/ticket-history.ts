@@ -1,0 +1,63 @@
+import { STATE_FIELDS } from './ticket-codes.ts';
+import type { TicketAction, TicketHistoryEntry } from './ticket-resource.ts';
+import type { TicketRecord } from './ticket.ts';
+
+export type { TicketAction, TicketHistoryEntry, TicketHistoryPage } from './ticket-resource.ts';
+
+/**
+ * A ticket's history: one entry per change, appended in the change's own transaction, so
+ * the history cannot disagree with the ticket. Entry `n` is the change that produced the
+ * ticket's version `n` (1 is its creation), which makes the history's length the
+ * ticket's version and lets a page be read by key, newest first.
+ */
+
+/**
+ * Who made a change. Administrators and customers act through tokens; the system through seeding and imports.
+ * An administrator's `eventScope` (identity/use-cases/event-scope.ts) rides along for the checks and is kept in the
+ * history entry: a reader can tell a change made within some events from one made by an administrator of all.
+ */
+export type Actor =
+  | { kind: 'admin'; id: number; eventScope?: readonly number[] }
+  | { kind: 'customer'; id: number }
+  | { kind: 'system' };
+
+/** `admin 3`, `customer 12`, `system`: how an actor reads in the history. */
+export const actorLabel = (actor: Actor): string => (actor.kind === 'system' ? 'system' : `${actor.kind} ${actor.id}`);
+
+// Bookkeeping that changes with every write says nothing to a reader.
+const UNREPORTED = new Set<string>(['version', 'updated', 'checkIn', 'accessScans', ...STATE_FIELDS]);
+
+/** The history entry of a change from `before` (null: created) to `after`. */
+export function historyEntry(
+  before: TicketRecord | null,
+  after: TicketRecord,
+  change: { actor: Actor; action: TicketAction; at: string },
+): TicketHistoryEntry {
+  const states: TicketHistoryEntry['states'] = {};
+  for (const field of STATE_FIELDS) {
+    if (before && before[field] !== after[field]) states[field] = { from: before[field], to: after[field] };
+  }
+  const fields = before
+    ? Object.keys(after).filter(
+        (name) =>
+          !UNREPORTED.has(name) &&
+          JSON.stringify(before[name as keyof TicketRecord]) !== JSON.stringify(after[name as keyof TicketRecord]),
+      )
+    : [];
+  const related = before
+    ? before.transferredTo !== after.transferredTo
+      ? after.transferredTo
+      : null
+    : after.transferredFrom;
+  return {
+    version: (before?.version ?? 0) + 1,
+    at: change.at,
+    actor: actorLabel(change.actor),
+    // Only scoped administrators' entries grow (by a few bytes): the common entry stays as it was.
+    ...(change.actor.kind === 'admin' && change.actor.eventScope ? { eventScope: [...change.actor.eventScope] } : {}),
+    action: change.action,
+    states,
+    fields: fields.sort(),
+    ...(related ? { relatedTicketId: related } : {}),
+  };
+}
