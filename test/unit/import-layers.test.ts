@@ -1,15 +1,20 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Imports run one way, down the layers of DESIGN.md: bin/ → infra/ → functions/ →
- * shared/http → shared/routes.ts → shared/use-cases → shared/lists → shared/data |
- * shared/services → shared/domain → shared/auth → the modules at the root of shared/ (errors,
- * clock, config, schema, logger…). A module imports only from its own layer or a lower one;
- * data/ and services/ stand side by side and import neither each other nor anything above them
- * (so data/ and domain/ never import the list engine). From outside shared/lists/, only its
- * entries are imported (shared/lists/README.md).
+ * Imports run one way, down the layers of DESIGN.md: bin/ → infra/ → functions/ → http (shared/http's plumbing and
+ * each capability's contract/) → shared/routes.ts → use cases → the list engine (shared/lists) → data | services →
+ * domain → shared/auth → the modules at the root of shared/ (errors, clock, config, schema, logger…). A layer is
+ * told by a module's folder inside its capability (`shared/selling/use-cases/…` is a use case), or inside the
+ * platform's own folders (`shared/data/keys.ts` is data). A module imports only from its own layer or a lower one;
+ * data and services stand side by side and import neither each other nor anything above them (so data and domain
+ * never import the list engine).
+ *
+ * shared/ is cut by capability (shared/README.md "Finding your room"): a folder with a README.md whose door table
+ * (a table headed `door`) names the modules the rest of shared/ may import; everything else in the folder is its
+ * own. The handlers (functions/), infra/, bin/ and the tests stand outside every capability and import what their
+ * route needs.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const GENERATED = new Set(['shared/client/openapi-types.ts']);
@@ -30,6 +35,52 @@ interface Layer {
   rank: number;
 }
 
+/** The layers a capability's folder holds, by subfolder (the list engine is one layer of its own). */
+const CAPABILITY_LAYERS: Record<string, Layer> = {
+  contract: { name: 'http', rank: 8 },
+  'use-cases': { name: 'use-cases', rank: 6 },
+  data: { name: 'data', rank: 4 },
+  services: { name: 'services', rank: 4 },
+  domain: { name: 'domain', rank: 3 },
+};
+
+/**
+ * A capability's doors: the first cell of every row of its README's tables headed `door`, relative to the folder
+ * (a table with no rows: nothing else imports it). Undefined for a folder without such a table: not a capability.
+ */
+function doorsOf(folder: string): string[] | undefined {
+  const readme = path.join(ROOT, folder, 'README.md');
+  if (!existsSync(readme)) return undefined;
+  let doors: string[] | undefined;
+  let inTable = false;
+  for (const line of readFileSync(readme, 'utf8').split('\n')) {
+    if (!line.startsWith('|')) inTable = false;
+    else if (/^\|\s*door\s*\|/i.test(line)) {
+      inTable = true;
+      doors ??= [];
+    } else if (inTable && !/^\|\s*-/.test(line)) {
+      const door = /^\|\s*`([^`]+)`/.exec(line)?.[1];
+      if (door) doors?.push(path.posix.join(folder, door));
+    }
+  }
+  return doors;
+}
+
+/** Every capability of shared/ and its doors. */
+const CAPABILITIES = new Map(
+  readdirSync(path.join(ROOT, 'shared'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => {
+      const doors = doorsOf(`shared/${entry.name}`);
+      return doors ? [[entry.name, new Set(doors)] as const] : [];
+    }),
+);
+
+const capabilityOf = (file: string): string | undefined => {
+  const folder = /^shared\/([^/]+)\//.exec(file)?.[1];
+  return folder && CAPABILITIES.has(folder) ? folder : undefined;
+};
+
 function layerOf(file: string): Layer {
   const inShared = (folder: string) => file.startsWith(`shared/${folder}/`);
   if (file.startsWith('bin/')) return { name: 'bin', rank: 11 };
@@ -38,15 +89,22 @@ function layerOf(file: string): Layer {
   if (file.startsWith('infra/')) return { name: 'infra', rank: 10 };
   if (file.startsWith('functions/')) return { name: 'functions', rank: 9 };
   if (inShared('client')) return { name: 'shared/client', rank: 9 };
-  if (inShared('http')) return { name: 'shared/http', rank: 8 };
+  if (inShared('lists')) return { name: 'lists', rank: 5 };
+  const capability = capabilityOf(file);
+  if (capability) {
+    const layer = CAPABILITY_LAYERS[file.split('/')[2] ?? ''];
+    if (!layer)
+      throw new Error(`${file} is in no layer of ${capability}: contract/, use-cases/, domain/, data/ or services/`);
+    return layer;
+  }
+  if (inShared('http')) return { name: 'http', rank: 8 };
   // The route table, its rows' shape and the jobs' grants beside it (its rows' `uses`), one layer.
   if (file === 'shared/routes.ts' || file === 'shared/route-row.ts' || file === 'shared/job-grants.ts')
     return { name: 'shared/routes.ts', rank: 7 };
-  if (inShared('use-cases')) return { name: 'shared/use-cases', rank: 6 };
-  if (inShared('lists')) return { name: 'shared/lists', rank: 5 };
-  if (inShared('data')) return { name: 'shared/data', rank: 4 };
-  if (inShared('services')) return { name: 'shared/services', rank: 4 };
-  if (inShared('domain')) return { name: 'shared/domain', rank: 3 };
+  if (inShared('use-cases')) return { name: 'use-cases', rank: 6 };
+  if (inShared('data')) return { name: 'data', rank: 4 };
+  if (inShared('services')) return { name: 'services', rank: 4 };
+  if (inShared('domain')) return { name: 'domain', rank: 3 };
   if (inShared('auth')) return { name: 'shared/auth', rank: 2 };
   if (/^shared\/[^/]+\.ts$/.test(file)) return { name: 'shared (root modules)', rank: 1 };
   throw new Error(`${file} is in no layer: add its folder to layerOf`);
@@ -54,19 +112,12 @@ function layerOf(file: string): Layer {
 
 /** Imports that skip a layer on purpose are refused anyway: storage is reached through a use case. */
 const SKIPS_REFUSED: Record<string, readonly string[]> = {
-  functions: ['shared/data', 'shared/services', 'shared/lists'],
-  'shared/http': ['shared/data'],
+  functions: ['data', 'services', 'lists'],
+  http: ['data'],
 };
 
-/** The list engine's doors: one module per list and the write hook (shared/lists/README.md). */
-const LIST_ENTRIES = new Set(
-  ['tickets', 'older-tickets', 'portal', 'event-listing', 'events', 'orders', 'gate', 'writes', 'rules'].map(
-    (name) => `shared/lists/${name}.ts`,
-  ),
-);
-
 /** Packages that mean I/O or HTTP: the pure layers import none. */
-const PURE_LAYERS = ['shared/domain', 'shared/auth'];
+const PURE_LAYERS = ['domain', 'shared/auth'];
 const IMPURE_PACKAGE = /^(@aws-sdk\/|@middy\/|@aws-lambda-powertools\/)/;
 
 function sourceFiles(folder: string): string[] {
@@ -135,12 +186,28 @@ describe('the layers', () => {
     expect(skipping.map((i) => `${i.file} imports ${i.specifier}`)).toEqual([]);
   });
 
-  it('enters the list engine only by its entries', () => {
-    const inside = imports.filter(
-      (i) =>
-        i.target?.startsWith('shared/lists/') && !i.file.startsWith('shared/lists/') && !LIST_ENTRIES.has(i.target),
+  it('finds every capability and its doors, each door a module of it', () => {
+    expect([...CAPABILITIES.keys()].sort()).toEqual(
+      ['events', 'gate', 'identity', 'lists', 'migrations', 'portal', 'selling', 'tickets', 'webhooks'].sort(),
     );
-    expect(inside.map((i) => `${i.file} imports ${i.specifier}`)).toEqual([]);
+    const fileSet = new Set(files);
+    const missing = [...CAPABILITIES.values()].flatMap((doors) => [...doors].filter((door) => !fileSet.has(door)));
+    expect(missing).toEqual([]);
+  });
+
+  // The list engine is entered by its doors from anywhere (bin/ and infra/ too); another capability from the rest of
+  // shared/ (the handlers, bin/'s seeds, bench and OpenAPI builder, and the tests reach in where their route or
+  // scenario needs).
+  it('enters a capability only by its doors', () => {
+    const inside = imports.filter((i) => {
+      const to = i.target && capabilityOf(i.target);
+      if (!to || capabilityOf(i.file) === to) return false;
+      if (to !== 'lists' && !i.file.startsWith('shared/')) return false;
+      return !CAPABILITIES.get(to)?.has(i.target as string);
+    });
+    expect(
+      inside.map((i) => `${i.file} imports ${i.specifier} (not a door of ${capabilityOf(i.target as string)})`),
+    ).toEqual([]);
   });
 
   it('keeps the domain and the token rules pure: no AWS SDK, middy or Powertools', () => {
