@@ -1,5 +1,5 @@
 /**
- * The data migrations, in the order they run (runner.ts; README.md here says what one looks
+ * The data migrations, in the order they run (runner.ts; the capability's README.md says what one looks
  * like). The first release's table is the shape the code writes, so there are none yet. A
  * release that changes how items are stored adds one at the end; none is ever renumbered or
  * removed once deployed (a stage's ledger names them by id).

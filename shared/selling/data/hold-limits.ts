@@ -5,7 +5,7 @@ import { db, labelled, tableName } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 
 /**
- * The items that bound what a customer and a network hold of an event (README.md here, "Reservations"), each
+ * The items that bound what a customer and a network hold of an event (shared/README.md "Reservations"), each
  * written in the transaction of the hold or of its end (reservations.ts): the customer's marker (one holding
  * reservation per customer and event, then their cool-down after one that ended unpaid) and the network's count of
  * held tickets (conditional on the event's cap, given back by the move that ends the hold); and the promo code's use

@@ -27,7 +27,7 @@ import { getOrder } from './orders.ts';
 import { holdAction, JOINED, releaseAction, StockTakeItem } from './stock.ts';
 
 /**
- * Reservations (README.md here, "Reservations"): a hold is one transaction of a few small
+ * Reservations (shared/README.md "Reservations"): a hold is one transaction of a few small
  * items, each in a partition of its own: a stock shard's decrement per take (usually one),
  * the reservation, the customer's active marker for the event (one holding reservation per
  * customer and event; after one ended unpaid, their cool-down) and its network's count of held tickets

@@ -9,7 +9,7 @@ import { keys } from '../../data/keys.ts';
 import { typeShardsFromItem } from '../../events/data/event-items.ts';
 
 /**
- * A ticket type's stock (README.md here, "Stock"): `stockShards` items `STOCK#<typeId>#<shard>`,
+ * A ticket type's stock (shared/data/README.md "Stock"): `stockShards` items `STOCK#<typeId>#<shard>`,
  * each with `left` (on sale), `held` (taken by reservations) and `sold` (its share of the type's tickets holding a
  * place), written in the type's creation transaction (an event's: event-creation.ts; one added:
  * events/use-cases/ticket-types.ts). For every type:

@@ -2,7 +2,7 @@ import type { Event } from '../../events/domain/event.ts';
 import { MAX_TICKETS_PER_RESERVATION, type Reservation } from './reservation.ts';
 
 /**
- * What one customer and one network may hold of an event at once (README here, "Reservations": hoarding). A
+ * What one customer and one network may hold of an event at once (shared/README.md "Reservations": hoarding). A
  * customer holds one reservation of an event at a time, so their cap bounds its tickets: by default one order's
  * maximum (pretix's "maximum items per order"), at most that. A network (what the per-network rate window keys:
  * an IPv4 address, an IPv6 /64) is a household, an office or a mobile carrier's shared address, so its default is
