@@ -140,8 +140,8 @@ describe('POST /orders/{id}/cancel when Stripe fails', () => {
     // The record of the refund (the order's UpdateItem after Stripe answered) fails, as a crash would leave it.
     db.middlewareStack.add(
       (next, context) => async (args) => {
-        const input = args.input as { UpdateExpression?: string };
-        if (context.commandName === 'UpdateItemCommand' && input.UpdateExpression?.includes('list_append(transactions'))
+        const input = args.input as { ExpressionAttributeNames?: Record<string, string> };
+        if (context.commandName === 'UpdateItemCommand' && input.ExpressionAttributeNames?.['#list'] === 'transactions')
           throw failures.dynamoInternal();
         return next(args);
       },

@@ -95,16 +95,7 @@ export async function appendTransactions(
       const fresh = added.filter((transaction) => !held.has(transaction.reference));
       if (!fresh.length) return { answer: { order, appended: [] } };
       return {
-        write: () =>
-          writtenIf(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: keys.order(id),
-              UpdateExpression: 'SET transactions = list_append(transactions, :fresh)',
-              ConditionExpression: 'size(transactions) = :held',
-              ExpressionAttributeValues: { ':fresh': fresh, ':held': order.transactions.length },
-            }),
-          ),
+        write: () => writtenIf(appendCommand(id, 'transactions', order.transactions.length, fresh)),
         answer: { order: { ...order, transactions: [...order.transactions, ...fresh] }, appended: fresh },
       };
     },
@@ -125,25 +116,26 @@ export async function addPaymentProblem(id: number, problem: PaymentProblem): Pr
       const held = order.paymentProblems ?? [];
       if (held.some((recorded) => recorded.intentId === problem.intentId)) return { answer: false };
       return {
-        write: () =>
-          writtenIf(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: keys.order(id),
-              UpdateExpression: 'SET #problems = list_append(if_not_exists(#problems, :none), :problem)',
-              ConditionExpression: held.length
-                ? 'size(#problems) = :held'
-                : 'attribute_exists(PK) AND attribute_not_exists(#problems)',
-              ExpressionAttributeNames: { '#problems': 'paymentProblems' },
-              ExpressionAttributeValues: {
-                ':none': [],
-                ':problem': [problem],
-                ...(held.length ? { ':held': held.length } : {}),
-              },
-            }),
-          ),
+        write: () => writtenIf(appendCommand(id, 'paymentProblems', held.length, [problem])),
         answer: true,
       };
     },
+  });
+}
+
+/**
+ * One append to an order's list, conditional on the list holding `held` entries as it was read (or none yet), so of
+ * two writers that read the same list only one appends; the other reads again.
+ */
+function appendCommand(id: number, list: 'transactions' | 'paymentProblems', held: number, fresh: readonly unknown[]) {
+  return new UpdateCommand({
+    TableName: tableName(),
+    Key: keys.order(id),
+    UpdateExpression: 'SET #list = list_append(if_not_exists(#list, :none), :fresh)',
+    ConditionExpression: held
+      ? 'size(#list) = :held'
+      : 'attribute_exists(PK) AND (attribute_not_exists(#list) OR size(#list) = :held)',
+    ExpressionAttributeNames: { '#list': list },
+    ExpressionAttributeValues: { ':none': [], ':fresh': fresh, ':held': held },
   });
 }
