@@ -31,6 +31,8 @@ export function replacementTicket(
     orderId: original.orderId,
     price: original.price,
     taxAmount: original.taxAmount,
+    // What the buyer paid of the booking fee stays with the ticket: a later cancel of it refunds it too.
+    ...(original.bookingFee !== undefined && { bookingFee: original.bookingFee }),
     gratuityAmount: original.gratuityAmount,
     paidUponCheckout: original.paidUponCheckout,
     externalMembershipId: original.externalMembershipId,
