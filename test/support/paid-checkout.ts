@@ -71,6 +71,9 @@ export async function checkedOut(
   });
   expect(checkout.status, checkout.raw).toBe(201);
   const { order, payment } = checkout.body.data;
+  // The order answers the figures its hold was priced at, and Stripe is asked for that total.
+  expect(order.amounts).toEqual(held.body.data.amounts);
+  expect(order.grandTotal).toBe(held.body.data.amounts.total);
   const intent = { id: payment.clientSecret.split('_secret_')[0]!, clientSecret: payment.clientSecret };
   await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url });
   const stored = (await getOrder(Number(order.id)))!;

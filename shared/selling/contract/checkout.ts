@@ -1,4 +1,5 @@
 import * as z from '../../schema.ts';
+import { ReservationAmountsResource } from '../domain/sale-prices.ts';
 import { COUNTRY_CODE_MESSAGE, isCountryCode } from '../../domain/countries.ts';
 import { MAX_TICKETS_PER_RESERVATION } from '../domain/reservation.ts';
 import { AttendeeAnswer } from '../../tickets/domain/attendee-update.ts';
@@ -55,6 +56,7 @@ export const CheckoutResource = z
       grandTotal: amount(),
       currency: z.string(),
       reservationId: z.int(),
+      amounts: ReservationAmountsResource,
     }),
     payment: z.nullable(
       z.strictObject({

@@ -183,6 +183,8 @@ async function answer(order: Order, intent?: { id: string; clientSecret: string 
     grandTotal: order.grandTotal,
     currency,
     reservationId: order.checkout!.reservationId,
+    // A checkout's order is priced from its reservation, so it always has them (a box-office order has its own).
+    amounts: amountsView(order.amounts!),
   };
   if (order.status !== 'awaiting_payment') return { order: view, payment: null };
   const key = publishableKey();
