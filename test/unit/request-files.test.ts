@@ -27,7 +27,8 @@ const PLATFORM_ENTRIES = [
 // its reads and its use (promo-discount.ts, selling/data/promo-codes.ts, selling/domain/promo-code.ts) and selling/domain/pricing.ts,
 // pricing-schemas.ts and sale-prices.ts (29 before them); POST /events the tax and fee fields (37 before); the
 // checkout the three pricing modules (84 before). Each stored entity's module (the event's items, read by the stock
-// and the sale's event reads) added one more to each.
+// and the sale's event reads) added one more to each; the checkout's body, one schema in its own module
+// (selling/domain/checkout-body.ts) rather than an interface beside the contract, one more to the checkout.
 const REQUESTS = [
   {
     request: 'POST /my-account/reservations',
@@ -39,7 +40,7 @@ const REQUESTS = [
   {
     request: 'POST /my-account/reservations/{id}/checkout',
     handler: 'functions/my-account/reservation-checkout.ts',
-    ceiling: 88,
+    ceiling: 89,
     goal: 45,
   },
   { request: 'POST /payments/stripe/webhook', handler: 'functions/payments/stripe-webhook.ts', ceiling: 38, goal: 40 },

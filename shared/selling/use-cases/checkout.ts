@@ -1,3 +1,4 @@
+import type { CheckoutBody } from '../domain/checkout-body.ts';
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { getCustomer } from '../../identity/data/customers.ts';
@@ -12,7 +13,6 @@ import { amountsView, DEFAULT_RESERVATION_MINUTES, type Reservation } from '../d
 import { ticketPrices } from '../domain/sale-prices.ts';
 import { checkoutExpiry } from '../domain/hold-limits.ts';
 import type { ShippingMethod } from '../domain/shipping-method.ts';
-import type { AttendeeAnswer } from '../../tickets/domain/ticket.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { publishableKey } from '../services/payments.ts';
 import { homeCountry } from '../services/shipping-settings.ts';
@@ -27,21 +27,6 @@ import { ownReservation } from './own-reservations.ts';
  * Never past the event's reservation minutes plus these from the hold's creation (`checkoutExpiry`).
  */
 export const CHECKOUT_MINUTES = 15;
-
-/** The checkout's body (shared/selling/contract/checkout.ts): who the tickets are for, and where they are posted. */
-export interface CheckoutBody {
-  attendees: {
-    firstName: string;
-    lastName: string;
-    email: string;
-    birthDate?: string;
-    title?: string;
-    company?: string;
-    answers?: AttendeeAnswer[];
-  }[];
-  shippingAddress?: string;
-  shippingCountry?: string;
-}
 
 /**
  * `POST /my-account/reservations/{id}/checkout`: the caller's held reservation becomes an order
