@@ -6,6 +6,7 @@ import { db, tableName, transactWrite, TransactionCancelled } from '../../data/c
 import { keys } from '../../data/keys.ts';
 import { ORDER_STATUS, orderStatusMoveActions, sameLength } from './order-status.ts';
 import { releaseAction } from './stock.ts';
+import { promoGiveBackAction } from './hold-limits.ts';
 
 /** The status a failed box-office sale ends in (shared/selling/use-cases/undo-sale.ts says why this one). */
 export const FAILED_SALE_STATUS = 'expired' satisfies Order['status'];
@@ -36,8 +37,8 @@ export async function startUndo(orderId: number, undo: { at: string; by: string 
 
 /**
  * A failed box-office sale's close, once its issued tickets are cancelled: in one transaction the order `pending` →
- * `expired` (its history entry and its payment's offset appended, its ticket ids set; the staff's counts moved) and the places
- * of its hold not issued back on sale (`held` → `left` on each take's shard). The order's Update is conditional on
+ * `expired` (its history entry and its payment's offset appended, its ticket ids set; the staff's counts moved), the places
+ * of its hold not issued back on sale (`held` → `left` on each take's shard) and its promo code's use given back. The order's Update is conditional on
  * the order still `pending` with as many tickets recorded (`issuedTickets`) as when it was read, so a ticket issued
  * meanwhile, or another undo that closed it first (the request's own, the sweep's), writes nothing here: false, the
  * caller reads again.
@@ -55,7 +56,8 @@ export async function closeFailedSale(
     issued,
   );
   try {
-    await transactWrite([...move, ...releases.map(releaseAction)]);
+    const giveBack = order.promo ? [promoGiveBackAction(order.promo)] : [];
+    await transactWrite([...move, ...releases.map(releaseAction), ...giveBack]);
     return true;
   } catch (error) {
     if (error instanceof TransactionCancelled && error.conditionFailed(ORDER_STATUS)) return false;
