@@ -5,11 +5,31 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transactWrite, TransactionCancelled } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 import { ORDER_STATUS, orderStatusMoveActions, sameLength } from './order-status.ts';
-import { releaseAction } from './stock.ts';
-import { promoGiveBackAction } from './hold-limits.ts';
+import { holdAction, releaseAction, shortTake } from './stock.ts';
+import { PROMO_USE, promoGiveBackAction, promoUseAction } from './hold-limits.ts';
+import { newOrderActions } from './orders.ts';
+import type { LinkedEvent } from '../../portal/data/customer-events.ts';
 
 /** The status a failed box-office sale ends in (shared/selling/use-cases/undo-sale.ts says why this one). */
 export const FAILED_SALE_STATUS = 'expired' satisfies Order['status'];
+
+/**
+ * A box-office sale's first step: its stock held (`left` → `held` on each take's shard, conditional on the shard
+ * having it), its promo code's use taken (conditional on the shard's cap, as a hold's) and the new order with them,
+ * in one transaction: all or nothing. False when a shard no longer has what was read (nothing written: read again,
+ * read-decide-write.ts).
+ */
+export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: readonly StockTake[]): Promise<boolean> {
+  const use = order.promo ? [promoUseAction(order.promo)] : [];
+  try {
+    await transactWrite([...takes.map(holdAction), ...use, ...newOrderActions(order, event)]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled && (shortTake(error, takes) || error.conditionFailed(PROMO_USE)))
+      return false;
+    throw error;
+  }
+}
 
 /**
  * A failed box-office sale's undo starts (`boxOffice.undo`: when, by whom), conditional on the order still `pending`

@@ -1,5 +1,4 @@
 import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
-import { codeKey } from '../domain/promo-code.ts';
 import { keys } from '../../data/keys.ts';
 
 /**
@@ -12,8 +11,8 @@ import { keys } from '../../data/keys.ts';
 const LIST_ENTITY = 'OrderListEntry';
 
 /**
- * The entry of a new order: its list places, and what never changes of it (event, types, its promo code's text,
- * case-folded) for the lists' filters. A
+ * The entry of a new order: its list places, and what never changes of it (event, types, its promo code as its event
+ * spells it) for the lists' filters. A
  * walk-up sale's has no customer's lists: no account reads them (a customer filter names an account), and one
  * customer's partitions would be index partitions every event's desk sales write.
  */
@@ -27,12 +26,12 @@ export const orderListEntryItem = (order: Order) => ({
   orderId: order.id,
   eventId: order.eventId,
   typeIds: order.typeIds,
-  ...(order.promo ? { promoCode: codeKey(order.promo.code) } : {}),
+  ...(order.promo ? { promoCode: order.promo.code } : {}),
 });
 
 /**
  * What an order's list entry tells of it: what never changes once it is made, what a list may filter on unread
- * (`promoCode`: its code case-folded, none without one).
+ * (`promoCode`: its code as its event spells it, none without one; a filter matches it in any case).
  */
 export type ListedOrder = Pick<Order, 'eventId' | 'typeIds'> & { promoCode?: string };
 
@@ -42,7 +41,7 @@ export function listedOrder(item: Record<string, unknown>): ListedOrder {
   return {
     eventId: Number(item.eventId),
     typeIds: (item.typeIds as number[] | undefined) ?? [],
-    ...(typeof code === 'string' ? { promoCode: codeKey(code) } : {}),
+    ...(typeof code === 'string' ? { promoCode: code } : {}),
   };
 }
 

@@ -3,14 +3,12 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
 import type { PromoUse, StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../../tickets/domain/ticket.ts';
-import { batchGet, db, tableName, transactWrite, TransactionCancelled } from '../../data/client.ts';
+import { batchGet, db, tableName, transactWrite } from '../../data/client.ts';
 import { customerEventLink, type LinkedEvent } from '../../portal/data/customer-events.ts';
 import { attendeesPut, fromItem, orderItem } from './order-items.ts';
 import { orderListEntryItem } from './order-list-entries.ts';
 import { keys } from '../../data/keys.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
-import { holdAction, shortTake } from './stock.ts';
-import { PROMO_USE, promoUseAction } from './hold-limits.ts';
 import { fromTicketItem } from '../../tickets/data/ticket-records.ts';
 
 /**
@@ -64,24 +62,6 @@ export const newOrderActions = (order: Order, event: LinkedEvent) => [
  */
 const customerActions = (order: Order, event: LinkedEvent) =>
   order.customerId === WALK_UP_CUSTOMER ? [] : [customerEventLink(order.customerId, event), countOrder(order)];
-
-/**
- * A box-office sale's first step: its stock held (`left` → `held` on each take's shard, conditional on the shard
- * having it), its promo code's use taken (conditional on the shard's cap, as a hold's) and the new order with them,
- * in one transaction: all or nothing. False when a shard no longer has what was read (nothing written: read again,
- * read-decide-write.ts).
- */
-export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: readonly StockTake[]): Promise<boolean> {
-  const use = order.promo ? [promoUseAction(order.promo)] : [];
-  try {
-    await transactWrite([...takes.map(holdAction), ...use, ...newOrderActions(order, event)]);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCancelled && (shortTake(error, takes) || error.conditionFailed(PROMO_USE)))
-      return false;
-    throw error;
-  }
-}
 
 /**
  * A pending order is still issuing: no failed sale's undo (undo-sale.ts) and no staff cancellation (cancel-order.ts)

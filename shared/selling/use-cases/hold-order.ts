@@ -1,5 +1,5 @@
 import { allocateIds } from '../../data/counters.ts';
-import { commitHeldOrder } from '../data/orders.ts';
+import { commitHeldOrder } from '../data/box-office-orders.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
 import type { Order } from '../domain/order.ts';
 import type { PromoCode } from '../domain/promo-code.ts';

@@ -102,7 +102,10 @@ export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): P
   const after = query.cursor === undefined ? undefined : decodeSortCursor(query.cursor);
   const need = query.offset + query.limit + 1;
   const code = query.promoCode === undefined ? undefined : codeKey(query.promoCode);
-  const withCode = code === undefined ? undefined : (listed: ListedOrder) => listed.promoCode === code;
+  const withCode =
+    code === undefined
+      ? undefined
+      : (listed: ListedOrder) => listed.promoCode !== undefined && codeKey(listed.promoCode) === code;
 
   let counted: Promise<number> | undefined;
   let read: OrderWalkRead;
