@@ -15,7 +15,7 @@ import { adminToken, customerToken } from '../support/tokens.ts';
 /**
  * Promo codes at the box office and on orders, over HTTP: a desk sale priced and refused as a hold is, its use taken
  * in the sale's own transaction (never past `maxUses` however many desks sell at once) and given back by a failed
- * sale's undo; the order's `promoCode` on the staff's and the portal's answers; `GET /orders?promoCode=`.
+ * sale's undo (the sweep's: stuck-orders.test.ts); the order's `promoCode` on the staff's and the portal's answers; `GET /orders?promoCode=`.
  */
 const ORDERS = '/api/v2/orders';
 const RESERVATIONS = '/api/v2/my-account/reservations';
