@@ -14,6 +14,7 @@ export const handler = route('GET /orders', { query: StaffOrderListQuery }, asyn
       from: query.fromPurchaseDate,
       to: query.toPurchaseDate,
       dispute: query.dispute,
+      promoCode: query.promoCode,
       limit: query._limit,
       offset: query._offset,
       cursor: query._cursor,

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { findTicketType } from '#shared/events/data/events';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#shared/data/client';
+import { keys as tableKeys } from '#shared/data/keys';
 import { getOrder } from '#shared/selling/data/orders';
+import { getReservation } from '#shared/selling/data/reservations';
 import { readAllUses } from '#shared/selling/data/promo-codes';
 import { readStock } from '#shared/selling/data/stock';
 import type { NewEvent } from '#shared/events/domain/event';
@@ -357,6 +361,7 @@ describe("a late payment of a hold whose code's use went back", () => {
     expect((await call('DELETE', `${RESERVATIONS}/${held.body.data.id}`, { token })).body.data.status).toBe('released');
     return {
       orderId: Number(order.id),
+      reservationId: Number(held.body.data.id),
       release: () => standInControl(keys, 'POST', `release?payment_intent=${intent.id}`),
     };
   }
@@ -370,6 +375,27 @@ describe("a late payment of a hold whose code's use went back", () => {
     await late.release();
     expect((await claimedThenIssued(late.orderId)).status).toBe('active');
     expect(await usesOf(code)).toBe(1);
+  });
+
+  it('takes the use again from another shard when the one it went back to is used up meanwhile', async () => {
+    const event = await onSale();
+    const typeId = event.ticketTypes[0]!.id;
+    // 200 uses: two shards of 100.
+    const code = (await addCode(event.id, { percentOff: 20, maxUses: 200 })).body.data;
+    const late = await paidAfterRelease(event.id, typeId, code.code);
+    const gaveBackTo = (await getReservation(late.reservationId))!.promo!.shard;
+    // Its shard's 100 uses taken by other holds meanwhile (written as they would leave it: 100 holds are slow here).
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: tableKeys.promoUses(code.id, gaveBackTo),
+        UpdateExpression: 'SET used = cap',
+      }),
+    );
+    await late.release();
+    expect((await claimedThenIssued(late.orderId)).status).toBe('active');
+    expect((await getOrder(late.orderId))!.promo).toEqual({ codeId: code.id, code: code.code, shard: 1 - gaveBackTo });
+    expect(await usesOf(code)).toBe(101);
   });
 
   it('is refunded in full when another hold took the use meanwhile, so the code is never used past maxUses', async () => {

@@ -207,6 +207,34 @@ describe('a box-office sale that fails after its first step', () => {
     },
     SLOW_TEST_TIMEOUT,
   );
+
+  it(
+    "whose function died gives its promo code's use back when the sweep undoes it",
+    async () => {
+      const event = await seedEvent({
+        published: true,
+        questions: [],
+        ticketTypes: [{ name: 'Runner', price: 20, total: 10 }],
+      });
+      const organiser = await adminToken();
+      const codes = `/api/v2/events/${event.id}/promo-codes`;
+      const code = (await call('POST', codes, { token: organiser, body: { code: 'DESK-5', amountOff: 5, maxUses: 1 } }))
+        .body.data;
+      const usesOf = async () => (await call('GET', codes, { token: organiser })).body.data[0].uses;
+      issueFails((text) => text.includes('"expired"'));
+      const body = { ...sale(event, 1), promoCode: 'desk-5' };
+      const crashed = await atTime(halfAnHourAgo(), () => sell(body, crypto.randomUUID()));
+      expect(crashed.status).toBeGreaterThanOrEqual(500);
+      await clearFaults();
+      expect(await usesOf()).toBe(1);
+      await sweepOnly();
+      const expired = await getPage(`${ORDERS}?eventId=${event.id}&status=expired`, staff);
+      expect(expired.data.map((order) => order.promoCode)).toEqual([code.code]);
+      expect(await usesOf()).toBe(0);
+      expect(await stockOf(event)).toMatchObject({ left: 10, held: 0, sold: 0 });
+    },
+    SLOW_TEST_TIMEOUT,
+  );
 });
 
 describe('a paid checkout stuck pending', () => {

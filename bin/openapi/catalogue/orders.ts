@@ -14,10 +14,10 @@ export const ORDERS = {
       'Newest first (purchase instant, then id), walked by `next`: pass it as `_cursor` for the following page (null on the last); `_offset` + `_limit` stay within the first ' +
         `${PORTAL_OFFSET_WINDOW} matches.`,
       'Filters combine: `eventId`, `status`, `customerId` or `email` (the customer whose login it is; an address no customer holds is an empty page), and a purchase range `fromPurchaseDate`/`toPurchaseDate` (an order is created when it is bought). Each filter set is served by an index in its order, so a page costs what page 1 costs at any number of orders. ' +
-        `A customer's orders filtered by \`status\` (or by a scope) read at most ${PORTAL_READ_BUDGET} orders a page; fewer matches than a page in that read is a 400 naming the narrower query.`,
-      "`totalCount` is exact from kept counts without a purchase range (per event and status; a customer's per event, without `status`); otherwise it is exact when the read reached the end, else the matches read so far with `totalCountIsEstimate: true`.",
+        `A customer's orders filtered by \`status\` (or by a scope), and any list filtered by \`promoCode\`, read at most ${PORTAL_READ_BUDGET} orders a page; fewer matches than a page in that read is a 400 naming the narrower query.`,
+      "`totalCount` is exact from kept counts without a purchase range or `promoCode` (per event and status; a customer's per event, without `status`); otherwise it is exact when the read reached the end, else the matches read so far with `totalCountIsEstimate: true`.",
       'Entries carry no `tickets` (their ids are in `ticketIds`): `GET /orders/{id}` answers them.',
-      "`dispute=open` lists the orders whose card payment is disputed and the dispute still running (a chargeback to answer in Stripe's dashboard, or an inquiry, `warning_*`), `dispute=closed` those whose dispute is decided (`won`, `lost`, `warning_closed`, `prevented`); each entry carries its `dispute`. These lists are kept per event and across events as each dispute event is recorded: `dispute` combines with `eventId`, the caller's scope and a purchase range, not with `status`, `customerId` or `email` (400); their `totalCount` is counted as read (`totalCountIsEstimate` when the read did not reach the end).",
+      "`dispute=open` lists the orders whose card payment is disputed and the dispute still running (a chargeback to answer in Stripe's dashboard, or an inquiry, `warning_*`), `dispute=closed` those whose dispute is decided (`won`, `lost`, `warning_closed`, `prevented`); each entry carries its `dispute`. These lists are kept per event and across events as each dispute event is recorded: `dispute` combines with `eventId`, the caller's scope and a purchase range, not with `status`, `customerId`, `email` or `promoCode` (400); their `totalCount` is counted as read (`totalCountIsEstimate` when the read did not reach the end).",
     ),
     parameters: {
       eventId: "The event's orders only.",
@@ -28,6 +28,8 @@ export const ORDERS = {
       toPurchaseDate: 'Bought at or before this ISO-8601 date (the whole UTC day) or date-time.',
       _cursor: 'The `next` of the previous page; without `_offset`.',
       dispute: 'Disputed orders only: `open` (the dispute is running) or `closed` (decided).',
+      promoCode:
+        "The orders priced with this promo code, whatever its case (each event's code of that text, within the caller's events).",
     },
   },
   'POST /orders': {
@@ -37,10 +39,18 @@ export const ORDERS = {
       'Body: `eventId`; `lines` `[{typeId, quantity, waveTimeId?}]` as a reservation names them (a type or wave not of the event is a 400 naming the line; a type and wave twice is a 400); `payment` `{method: "cash" | "card_present" | "comp", reference?}`; `buyer` `{emailAddress, firstName?, lastName?}` (the order\'s `purchaser`: the names, else the account\'s name, else the address); `attendees`, one per ticket in line order, as the portal\'s checkout takes them (`firstName`, `lastName`, `email`, optional `birthDate` `yyyy-mm-dd`, `title`, `company`, `answers` to the event\'s questions, the required ones required); optional `customerId`, the account whose portal shows the order and tickets (one that does not exist is a 400; without it the order is a walk-up sale, `customer.id` 0, in no customer\'s portal).',
       "Prices come from the types as the portal's reservation prices them (each type's `tax`, the event's `bookingFee` and `feeTax`; the order carries its `amounts`): the body carries no amount, tax, fee or discount (such a field is a 400). The payment is recorded, not taken (the desk took it): `payment.transactions` holds one `{amount, processor: method, reference, time}`, `reference` the one sent or `order-<id>-<method>`; `comp` prices every ticket 0 (no fee, no tax), so the amount is 0 and a later cancel ends `cancelled`, not `refunded`. The processor is never `stripe`: there is no Stripe payment to refund.",
       "Refusals, nothing written: 409 `not_on_sale` for an unpublished event (the desk sells before `onSaleDate` and after `cutOff`, the portal does not); 409 `max_per_order` past 10 tickets (`maxPerOrder`), as a reservation; 409 `sold_out` naming the type (`typeId`) and what is `left`: never an oversell, held tickets are not for sale. An event outside the caller's scope, or none, is 404. `Idempotency-Key` answers a retry with the first answer, one order.",
+      "An optional `promoCode` (the event's, any case) prices the sale as a reservation's (its discount off the tickets of its `typeIds`) and names itself on the order (`promoCode`); it is refused as a reservation's, 409 `promo_code_invalid`, `promo_code_not_applicable` or `promo_code_used_up` with the `promoCode` named; a `comp` sale, free already, takes none (400). The sale takes one of its uses in its first transaction, never past `maxUses` however many desks and buyers use it at once; a sale that fails half-way and is undone gives it back.",
       "An order's tickets are many transactions, so the sale goes in steps: the order `pending` with its stock held (one transaction), then each ticket from that hold, then `active`. A failure half-way leaves the order `pending` (visible in `GET /orders?status=pending`) with the tickets issued so far and the rest of its places held, off sale (never oversold) until an operator returns them; a retry sells a new order. " +
         EVENT_SCOPE,
     ),
-    conflicts: ['not_on_sale', 'max_per_order', 'sold_out'],
+    conflicts: [
+      'not_on_sale',
+      'max_per_order',
+      'sold_out',
+      'promo_code_invalid',
+      'promo_code_not_applicable',
+      'promo_code_used_up',
+    ],
     errors: [404],
     example: {
       eventId: 1,

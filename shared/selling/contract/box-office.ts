@@ -7,7 +7,7 @@ import { NewReservationBody } from './reservations.ts';
 
 /**
  * The lines as a reservation names them, the attendees as the portal's checkout takes them (one per ticket, in
- * line order), how the desk was paid, and who bought. Nothing it costs: prices come from the types (0 for
+ * line order), how the desk was paid, who bought, and a promo code the buyer names. Nothing it costs: prices come from the types (0 for
  * `comp`), so a client-sent amount is an unknown field, a 400 (strict objects).
  */
 const name = z.optional(z.string().check(z.maxLength(200, 'must be at most 200 characters')));
@@ -33,5 +33,7 @@ export const BoxOfficeSaleBody = z.strictObject({
     .array(CheckoutAttendeeBody)
     .check(z.minLength(1, 'must hold one attendee per ticket'), z.maxLength(100, 'must hold at most 100 attendees')),
   customerId: z.optional(z.int().check(z.positive('must be an id'), z.maximum(2 ** 53 - 1))),
+  // Priced and refused as a hold's: the discount is the server's, never an amount sent.
+  promoCode: NewReservationBody.shape.promoCode,
 });
 export type BoxOfficeSaleBody = z.output<typeof BoxOfficeSaleBody>;

@@ -137,6 +137,7 @@ const OrderItem = storedSchema<Order>()(
         undo: z.optional(z.object({ at: z.string(), by: z.string() })),
       }),
     ),
+    promo: z.optional(z.object({ codeId: z.number(), code: z.string(), shard: z.number() })),
     paymentProblems: z.optional(z.array(PaymentProblemItem)),
     dispute: z.optional(OrderDisputeItem),
     disputeSequence: z.optional(z.number()),

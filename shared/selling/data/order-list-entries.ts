@@ -11,7 +11,8 @@ import { keys } from '../../data/keys.ts';
 const LIST_ENTITY = 'OrderListEntry';
 
 /**
- * The entry of a new order: its list places, and what never changes of it (event, types) for the lists' filters. A
+ * The entry of a new order: its list places, and what never changes of it (event, types, its promo code as its event
+ * spells it) for the lists' filters. A
  * walk-up sale's has no customer's lists: no account reads them (a customer filter names an account), and one
  * customer's partitions would be index partitions every event's desk sales write.
  */
@@ -25,16 +26,24 @@ export const orderListEntryItem = (order: Order) => ({
   orderId: order.id,
   eventId: order.eventId,
   typeIds: order.typeIds,
+  ...(order.promo ? { promoCode: order.promo.code } : {}),
 });
 
-/** What an order's list entry tells of it: what never changes once it is made, what a list may filter on unread. */
-export type ListedOrder = Pick<Order, 'eventId' | 'typeIds'>;
+/**
+ * What an order's list entry tells of it: what never changes once it is made, what a list may filter on unread
+ * (`promoCode`: its code as its event spells it, none without one; a filter matches it in any case).
+ */
+export type ListedOrder = Pick<Order, 'eventId' | 'typeIds'> & { promoCode?: string };
 
-/** The listed facts of an order list's index item (an entry, or the order item itself). */
-export const listedOrder = (item: Record<string, unknown>): ListedOrder => ({
-  eventId: Number(item.eventId),
-  typeIds: (item.typeIds as number[] | undefined) ?? [],
-});
+/** The listed facts of an order list's index item (an entry, or the order item itself, whose code is in `promo`). */
+export function listedOrder(item: Record<string, unknown>): ListedOrder {
+  const code = item.promoCode ?? (item.promo as { code?: unknown } | undefined)?.code;
+  return {
+    eventId: Number(item.eventId),
+    typeIds: (item.typeIds as number[] | undefined) ?? [],
+    ...(typeof code === 'string' ? { promoCode: code } : {}),
+  };
+}
 
 /** The order a list entry names. */
 export const listedOrderId = (entry: Record<string, unknown>): number => Number(entry.orderId);

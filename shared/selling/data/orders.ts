@@ -1,15 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
-import type { StockTake } from '../domain/reservation.ts';
+import type { PromoUse, StockTake } from '../domain/reservation.ts';
 import type { TicketRecord } from '../../tickets/domain/ticket.ts';
-import { batchGet, db, tableName, transactWrite, TransactionCancelled } from '../../data/client.ts';
+import { batchGet, db, tableName, transactWrite } from '../../data/client.ts';
 import { customerEventLink, type LinkedEvent } from '../../portal/data/customer-events.ts';
 import { attendeesPut, fromItem, orderItem } from './order-items.ts';
 import { orderListEntryItem } from './order-list-entries.ts';
 import { keys } from '../../data/keys.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
-import { holdAction, shortTake } from './stock.ts';
 import { fromTicketItem } from '../../tickets/data/ticket-records.ts';
 
 /**
@@ -65,21 +64,6 @@ const customerActions = (order: Order, event: LinkedEvent) =>
   order.customerId === WALK_UP_CUSTOMER ? [] : [customerEventLink(order.customerId, event), countOrder(order)];
 
 /**
- * A box-office sale's first step: its stock held (`left` → `held` on each take's shard, conditional on the shard
- * having it) and the new order with it, in one transaction: all or nothing. False when a shard no longer has what
- * was read (nothing written: read again, read-decide-write.ts).
- */
-export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: readonly StockTake[]): Promise<boolean> {
-  try {
-    await transactWrite([...takes.map(holdAction), ...newOrderActions(order, event)]);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCancelled && shortTake(error, takes)) return false;
-    throw error;
-  }
-}
-
-/**
  * A pending order is still issuing: no failed sale's undo (undo-sale.ts) and no staff cancellation (cancel-order.ts)
  * started. Every ticket's issue, a late payment's hold and the activation are conditional on it, so once either
  * mark is written the tickets the order records are all it will ever have.
@@ -122,24 +106,26 @@ export function issuedTicketsActions(order: Order, issued: Record<string, number
 }
 
 /**
- * Where a late payment's tickets were held again (`checkout.takes`; none: an empty list, the payment to refund),
- * for the hold's own transaction: conditional on the order still `pending`, still issuing and nothing recorded, so of
- * two calls issuing one order the first to record decides, a resumed issue finds it and never holds twice, and
- * nothing is held for an order staff are cancelling.
+ * Where a late payment's tickets were held again (`checkout.takes`; none: an empty list, the payment to refund), and
+ * the promo code's use taken again (`use`: the order's `promo` moves to its shard), for the hold's own transaction:
+ * conditional on the order still `pending`, still issuing and nothing recorded, so of two calls issuing one order the
+ * first to record decides, a resumed issue finds it and never holds twice, and nothing is held for an order staff are
+ * cancelling.
  */
-export const orderTakesAction = (orderId: number, takes: readonly StockTake[]) => ({
+export const orderTakesAction = (orderId: number, takes: readonly StockTake[], use?: PromoUse) => ({
   Update: {
     TableName: tableName(),
     Key: keys.order(orderId),
-    UpdateExpression: 'SET #checkout.#takes = :takes',
+    UpdateExpression: `SET #checkout.#takes = :takes${use ? ', #promo = :promo' : ''}`,
     ConditionExpression: `#status = :pending AND attribute_not_exists(#checkout.#takes) AND ${STILL_ISSUING.expression}`,
     ExpressionAttributeNames: {
       '#checkout': 'checkout',
       '#takes': 'takes',
       '#status': 'status',
+      ...(use ? { '#promo': 'promo' } : {}),
       ...STILL_ISSUING.names,
     },
-    ExpressionAttributeValues: { ':takes': takes, ':pending': 'pending' },
+    ExpressionAttributeValues: { ':takes': takes, ':pending': 'pending', ...(use ? { ':promo': use } : {}) },
   },
 });
 

@@ -144,6 +144,7 @@ export function toStaffOrder(
     ],
   };
   if (order.amounts) shown.amounts = order.amounts;
+  if (order.promo) shown.promoCode = order.promo.code;
   const shipping = orderShipping(order);
   if (shipping) shown.shipping = shipping;
   if (tickets)

@@ -53,6 +53,9 @@ export const OrderEntryResource = z.strictObject({
         'The sale as priced: `{tickets, discount, fees, shipping, tax, total, currency}`, `total` being `grandTotal` (absent on an order seeded whole).',
       ),
     ),
+  promoCode: z
+    .optional(z.string())
+    .check(z.describe('The promo code the order was priced with, as its event spells it; absent when none.')),
   waveTimeId: z.nullable(z.int()),
   teamId: z.nullable(z.int()),
   shipping: z.optional(OrderShippingResource),
@@ -90,6 +93,7 @@ export function toOrderEntry(
     teamId: order.teamId,
   };
   if (order.amounts) entry.amounts = order.amounts;
+  if (order.promo) entry.promoCode = order.promo.code;
   const shipping = orderShipping(order);
   if (shipping) entry.shipping = shipping;
   if (include.tickets) {

@@ -1,7 +1,7 @@
 import * as z from '../../schema.ts';
 import type { PaymentProblem } from './order-payment.ts';
 import type { OrderDispute } from './order-dispute.ts';
-import type { StockTake } from './reservation.ts';
+import type { PromoUse, StockTake } from './reservation.ts';
 import type { ReservationAmounts } from './sale-prices.ts';
 import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from '../../tickets/domain/ticket.ts';
 
@@ -80,6 +80,11 @@ export interface Order {
   issuedTickets?: Record<string, number>;
   /** A box-office sale's order (`POST /orders`): who sold it, how it was paid, and the stock it holds until issued. */
   boxOffice?: BoxOfficeSale;
+  /**
+   * The promo code the order was priced with (its reservation's, or the box office's) and the shard its use is on: a
+   * failed sale's undo gives it back there; a late payment's hold again may take it from another shard (recorded).
+   */
+  promo?: PromoUse;
   /** Payments that named this order but did not pay it (order-payment.ts), each once, refunded; append-only. */
   paymentProblems?: PaymentProblem[];
   /** The card payment's dispute, as Stripe last reported it (order-dispute.ts); absent when none. */

@@ -44,6 +44,9 @@ export const StaffOrderResource = z.strictObject({
   amounts: z
     .optional(ReservationAmountsResource)
     .check(z.describe('The sale as priced (absent on an order seeded whole): `total` is `grandTotal`.')),
+  promoCode: z
+    .optional(z.string())
+    .check(z.describe('The promo code the order was priced with, as its event spells it; absent when none.')),
   payment: z.strictObject({
     paid: z.number(),
     transactions: z.array(OrderTransactionResource),

@@ -8,7 +8,8 @@ import { getShippingMethod } from '../data/shipping-methods.ts';
 import { readStock } from '../data/stock.ts';
 import { readTicketRecords } from '../../tickets/data/ticket-records.ts';
 import type { Order } from '../domain/order.ts';
-import { planTakes, type Reservation, type StockTake } from '../domain/reservation.ts';
+import { planTakes, type PromoUse, type Reservation, type StockTake } from '../domain/reservation.ts';
+import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { latePaymentRefundedMail } from '../domain/late-payment-mail.ts';
 import { sendEmail } from '../../services/email.ts';
@@ -16,6 +17,7 @@ import { refundStripePayment } from './refunds.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 import { claim, type Payment } from './payment-claim.ts';
+import { planPromoUse, promoCodeNamed } from './promo-discount.ts';
 
 /**
  * A checkout's order is paid, and issued in the same call: a free checkout's request (no Stripe), and the sweep
@@ -94,25 +96,53 @@ async function reservationTakes(order: Order): Promise<StockTake[]> {
   return ended.status === 'paid' ? ended.takes : takeAgain(order, ended);
 }
 
+/** Attempts at holding a late payment's places and use again when a shard empties between the read and the write. */
+const HOLD_AGAIN_ATTEMPTS = 3;
+
 /**
- * The lapsed or released reservation's quantities, held again from the stock left now, recorded on the order in
- * the same transaction; none when short, recorded too. Of two calls issuing one order (a delivery twice at once)
- * the first to record decides, both hold or refund alike, and a resumed issue finds the decision there.
+ * The lapsed or released reservation's quantities, held again from the stock left now, and its promo code's use from
+ * any shard with one left (`useAgain`), recorded on the order in the same transaction; none when short, recorded too.
+ * Of two calls issuing one order (a delivery twice at once) the first to record decides, both hold or refund alike,
+ * and a resumed issue finds the decision there.
  */
 async function takeAgain(order: Order, reservation: Reservation): Promise<StockTake[]> {
+  for (let attempt = 0; attempt < HOLD_AGAIN_ATTEMPTS; attempt++) {
+    const takes = await planAgain(reservation);
+    // A code's use went back with the hold: taken again with the places, or the payment is refunded (never past maxUses).
+    const use = takes && reservation.promo ? await useAgain(order.eventId, reservation.promo) : undefined;
+    if (!takes || use === null) return noTakes(order);
+    if (await holdAgain(takes, [orderTakesAction(order.id, takes, use)], use)) return takes;
+    // A shard was emptied meanwhile, or another call recorded first.
+    const recorded = (await getOrder(order.id))?.checkout?.takes;
+    if (recorded) return recorded;
+  }
+  return noTakes(order);
+}
+
+/** The reservation's quantities planned from the stock left now; undefined when a type is short. */
+async function planAgain(reservation: Reservation): Promise<StockTake[] | undefined> {
   const wanted = new Map<number, number>();
   for (const take of reservation.takes) wanted.set(take.typeId, (wanted.get(take.typeId) ?? 0) + take.quantity);
   const takes: StockTake[] = [];
   for (const [typeId, quantity] of wanted) {
     const type = await findTicketType(typeId);
     const planned = type && planTakes(typeId, await readStock(type), quantity);
-    if (!planned) return noTakes(order);
+    if (!planned) return undefined;
     takes.push(...planned);
   }
-  // A code's use went back with the hold: taken again with the places, or the payment is refunded (never past maxUses).
-  if (await holdAgain(takes, [orderTakesAction(order.id, takes)], reservation.promo)) return takes;
-  // A shard was emptied meanwhile, or another call recorded first.
-  return (await getOrder(order.id))?.checkout?.takes ?? noTakes(order);
+  return takes;
+}
+
+/** The code's use from a shard with one left, as a hold plans it; null when the code is used up or gone. */
+async function useAgain(eventId: number, held: PromoUse): Promise<PromoUse | null> {
+  const promo = await promoCodeNamed(eventId, held.code);
+  if (!promo || promo.id !== held.codeId) return null;
+  try {
+    return await planPromoUse(promo);
+  } catch (error) {
+    if (error instanceof Conflict) return null;
+    throw error;
+  }
 }
 
 /** None to hold: recorded, unless another call recorded its decision first (then its). */

@@ -97,6 +97,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
       currency: reservation.amounts.currency,
       attendees,
     },
+    ...(reservation.promo ? { promo: reservation.promo } : {}),
   };
   const intent = order.grandTotal === 0 ? undefined : await createCheckoutPaymentIntent(payable(order));
   if (intent) order.checkout!.paymentIntentId = intent.id;

@@ -11,6 +11,8 @@ import { NotFound } from '../../errors.ts';
 import { type OrderWalkRead, walkCustomerOrders, walkDisputedOrders, walkStaffOrders } from '../../lists/orders.ts';
 import { checkPaging, decodeSortCursor, encodeSortCursor } from '../../lists/portal.ts';
 import { inScope } from '../../identity/use-cases/event-scope.ts';
+import type { ListedOrder } from '../data/order-list-entries.ts';
+import { codeKey } from '../domain/promo-code.ts';
 
 /** The staff's order reads (`GET /orders`, `GET /orders/{id}`), within the caller's events: another event's order is 404. */
 
@@ -41,6 +43,8 @@ export interface StaffOrderQuery {
   to?: string;
   /** Disputed orders only, whose dispute is still running (`open`) or decided (`closed`): their own lists. */
   dispute?: DisputeFilter;
+  /** Orders priced with a code of this text, whatever its case: judged on the list entries (a code never changes). */
+  promoCode?: string;
   limit: number;
   offset: number;
   cursor?: string;
@@ -54,6 +58,10 @@ export interface StaffOrderPage {
   items: StaffOrder[];
   next: string | null;
 }
+
+/** Both filters, or the one given. */
+const both = <T>(a?: (value: T) => boolean, b?: (value: T) => boolean) =>
+  a && b ? (value: T) => a(value) && b(value) : (a ?? b);
 
 const emptyPage = (query: StaffOrderQuery): StaffOrderPage => ({
   totalCount: 0,
@@ -70,9 +78,11 @@ const emptyPage = (query: StaffOrderQuery): StaffOrderPage => ({
  * otherwise an event's orders (GSI3, or GSI4 for one status), the scope's events merged for a scoped caller without
  * `eventId`, every event's sharded lists (GSI5, GSI6 for a status) for an unscoped one; `dispute`: the disputed
  * orders' entries (GSI3 per event, GSI5 across events: lists/orders.ts `walkDisputedOrders`), no kept count. The page and one more are
- * read (at most PORTAL_READ_BUDGET index items: a customer's orders too sparse in status or scope is a 400).
- * `totalCount` is exact from the kept counts without a purchase range (the staff's per event and status, the
- * customer's per event); otherwise exact when the read reached the end from the start, else flagged an estimate.
+ * read (at most PORTAL_READ_BUDGET index items: a customer's orders too sparse in status or scope is a 400, any list's
+ * too sparse in `promoCode` too). `promoCode` is judged on the index items as read (the entries', or the status lists'
+ * order items'), so only the orders kept are read. `totalCount` is exact from the kept counts without a purchase range
+ * or a code (the staff's per event and status, the customer's per event); otherwise exact when the read reached the
+ * end from the start, else flagged an estimate.
  */
 export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): Promise<StaffOrderPage> {
   checkPaging(query);
@@ -91,6 +101,11 @@ export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): P
   const ranged = query.from !== undefined || query.to !== undefined;
   const after = query.cursor === undefined ? undefined : decodeSortCursor(query.cursor);
   const need = query.offset + query.limit + 1;
+  const code = query.promoCode === undefined ? undefined : codeKey(query.promoCode);
+  const withCode =
+    code === undefined
+      ? undefined
+      : (listed: ListedOrder) => listed.promoCode !== undefined && codeKey(listed.promoCode) === code;
 
   let counted: Promise<number> | undefined;
   let read: OrderWalkRead;
@@ -99,12 +114,11 @@ export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): P
     read = await walkDisputedOrders({ eventIds, dispute: query.dispute, ...range }, { need, after });
   } else if (customerId !== undefined) {
     // The scope is judged on the list entries as read (an order's event never changes), the status on the orders.
-    const keepListed =
-      scope && query.eventId === undefined
-        ? (listed: { eventId: number }) => inScope(scope, listed.eventId)
-        : undefined;
+    const inScopeListed =
+      scope && query.eventId === undefined ? (listed: ListedOrder) => inScope(scope, listed.eventId) : undefined;
+    const keepListed = both(inScopeListed, withCode);
     const keep = query.status !== undefined ? (order: Order) => order.status === query.status : undefined;
-    if (!ranged && query.status === undefined) {
+    if (!ranged && query.status === undefined && code === undefined) {
       const id = customerId;
       counted = readOrderCounts(id).then((counts) =>
         eventIds ? eventIds.reduce((sum, eventId) => sum + (counts.byEvent[eventId] ?? 0), 0) : counts.total,
@@ -118,12 +132,14 @@ export async function listStaffOrders(caller: Caller, query: StaffOrderQuery): P
     });
     if (!read.complete && read.orders.length < need)
       throw tooSparse(
-        query.status !== undefined ? 'status' : 'customerId',
+        code !== undefined ? 'promoCode' : query.status !== undefined ? 'status' : 'customerId',
         'add eventId or a purchase range (fromPurchaseDate, toPurchaseDate)',
       );
   } else {
-    if (!ranged) counted = countStaffOrders(eventIds, query.status);
-    read = await walkStaffOrders({ eventIds, status: query.status, ...range }, { need, after });
+    if (!ranged && code === undefined) counted = countStaffOrders(eventIds, query.status);
+    read = await walkStaffOrders({ eventIds, status: query.status, ...range }, { need, after, keepListed: withCode });
+    if (code !== undefined && !read.complete && read.orders.length < need)
+      throw tooSparse('promoCode', 'add eventId, status or a purchase range (fromPurchaseDate, toPurchaseDate)');
   }
   counted?.catch(() => undefined);
   const page = read.orders.slice(query.offset, query.offset + query.limit);

@@ -6,7 +6,7 @@ import { listWaveTimes } from '../../events/data/wave-times.ts';
 import { saleCurrency } from '../../events/domain/event.ts';
 import type { StaffOrder } from '../domain/order-cancel.ts';
 import { WALK_UP_CUSTOMER, type BoxOfficeMethod, type Order } from '../domain/order.ts';
-import { MAX_TICKETS_PER_RESERVATION, type StockTake } from '../domain/reservation.ts';
+import { MAX_TICKETS_PER_RESERVATION, type PromoUse, type StockTake } from '../domain/reservation.ts';
 import { priceSale } from '../domain/sale-prices.ts';
 import { actorLabel } from '../../tickets/domain/ticket-history.ts';
 import { Conflict, NotFound, ValidationError } from '../../errors.ts';
@@ -17,6 +17,7 @@ import { attendeesOf } from './checkout.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 import { checkLines } from './reservations.ts';
 import { holdOrder } from './hold-order.ts';
+import { promoCodeNamed, promoDiscount } from './promo-discount.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
@@ -28,6 +29,7 @@ export interface BoxOfficeSaleRequest {
   buyer: { emailAddress: string; firstName?: string; lastName?: string };
   attendees: CheckoutBody['attendees'];
   customerId?: number;
+  promoCode?: string;
 }
 
 /**
@@ -37,7 +39,10 @@ export interface BoxOfficeSaleRequest {
  * event's required questions answered), never an oversell (409 `sold_out` naming the type and what is left).
  * Unlike the portal the desk sells outside the event's `onSaleDate`/`cutOff` (only an unpublished event is 409
  * `not_on_sale`). Prices are the portal's (the types' prices and taxes, the event's booking fee and its tax:
- * selling/domain/sale-prices.ts; 0 for `comp`, which then carries no fee and no tax), the order carrying its `amounts`; the payment is recorded, not taken: one transaction
+ * selling/domain/sale-prices.ts; 0 for `comp`, which then carries no fee and no tax), the order carrying its `amounts`;
+ * a `promoCode` prices and is refused as a hold's (promo-discount.ts: 409 `promo_code_invalid`, `_not_applicable`,
+ * `_used_up`; a `comp` sale, free already, takes none: 400) and its use is taken in step 1's transaction, given back
+ * by a failed sale's undo; the payment is recorded, not taken: one transaction
  * `{amount, processor: method, reference, time}`. The order and its stock are held before its tickets are issued, so
  * in steps:
  *
@@ -64,11 +69,17 @@ export interface BoxOfficeSaleRequest {
  */
 export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Promise<StaffOrder> {
   if (!inScope(caller.eventScope, sale.eventId)) throw new NotFound('Event', sale.eventId);
-  const [event, types, waves, customer] = await Promise.all([
+  const comp = sale.payment.method === 'comp';
+  if (comp && sale.promoCode !== undefined)
+    throw new ValidationError('A comp sale is free: no promo code applies.', [
+      { path: 'body.promoCode', message: 'must be absent when payment.method is comp' },
+    ]);
+  const [event, types, waves, customer, promo] = await Promise.all([
     getEvent(sale.eventId),
     listTicketTypes(sale.eventId),
     sale.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(sale.eventId) : [],
     sale.customerId === undefined ? undefined : getCustomer(sale.customerId),
+    sale.promoCode === undefined ? undefined : promoCodeNamed(sale.eventId, sale.promoCode),
   ]);
   if (sale.customerId !== undefined && !customer)
     throw new ValidationError('Unknown customer.', [
@@ -76,7 +87,11 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
     ]);
   const byId = new Map(types.map((type) => [type.id, type]));
   checkLines(sale, byId, new Set(waves.map((wave) => wave.id)));
-  const comp = sale.payment.method === 'comp';
+  const atDate = now();
+  const discount =
+    sale.promoCode === undefined
+      ? undefined
+      : promoDiscount(sale.promoCode, promo, atDate, [...new Set(sale.lines.map((line) => line.typeId))]);
   const currency = saleCurrency(event);
   const { lines, amounts } = priceSale({
     lines: sale.lines,
@@ -84,6 +99,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
     event,
     currency,
     shipping: 0,
+    ...(discount ? { discount } : {}),
   });
   if (lines.reduce((sum, line) => sum + line.quantity, 0) > MAX_TICKETS_PER_RESERVATION)
     throw new Conflict(`An order holds at most ${MAX_TICKETS_PER_RESERVATION} tickets.`, 'max_per_order', {
@@ -93,11 +109,11 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
   if (!event.published) throw new Conflict('The event is not published.', 'not_on_sale');
 
   const actor = adminActor(caller);
-  const at = now().toISOString();
+  const at = atDate.toISOString();
   const total = amounts.total;
   const { firstName = '', lastName = '' } = sale.buyer;
   const customerId = customer?.id ?? WALK_UP_CUSTOMER;
-  const order = (id: number, takes: StockTake[]): Order => ({
+  const order = (id: number, takes: StockTake[], use?: PromoUse): Order => ({
     id,
     customerId,
     eventId: event.id,
@@ -124,9 +140,10 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Pro
     answers: [],
     issuedTickets: {},
     boxOffice: { soldBy: actorLabel(actor), method: sale.payment.method, takes },
+    ...(use ? { promo: use } : {}),
   });
 
-  const { order: pending } = await holdOrder(sale, byId, order, event);
+  const { order: pending } = await holdOrder(sale, byId, order, event, promo);
   const id = pending.id;
   let active: Order;
   try {

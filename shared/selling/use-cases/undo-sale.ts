@@ -24,7 +24,8 @@ import { cancelTicket } from './cancel-steps.ts';
  * 2. one transaction (closeFailedSale): the order `pending` → `expired` with a history entry, its recorded payment
  *    offset by a negative transaction (both appended) (a desk refund, `order-<id>-refund-<method>`, as a cancel records one; `comp`
  *    has none), its ticket ids set (the staff see them cancelled), and the places of its hold not issued back on
- *    sale (`held` → `left`); conditional on the order still `pending` with the tickets read, else read again.
+ *    sale (`held` → `left`), its promo code's use given back to its shard; conditional on the order still `pending`
+ *    with the tickets read, else read again.
  *
  * `expired` and not `cancelled`/`refunded`: those are a completed sale's cancel by staff (`POST /orders/{id}/cancel`,
  * with its `cancellation` and mail); `expired` is already an order that ended before it was ever complete (a
