@@ -31,7 +31,8 @@ afterAll(async () => {
   await Promise.all([api?.close(), frontEnd?.close()]);
 }, 30_000);
 
-describe('GET /api/v2/openapi.json', () => {
+// The first request builds the document from every route's schemas: seconds on a loaded machine.
+describe('GET /api/v2/openapi.json', { timeout: 60_000 }, () => {
   it('answers the document, public, with no-cache, a strong ETag and 304 for If-None-Match, also through the front end', async () => {
     const first = await fetch(`${api.url}/api/v2/openapi.json`);
     expect(first.status).toBe(200);
