@@ -25,11 +25,13 @@ afterEach(() => resetClock());
 
 const stadium = () => seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 50_000 }] });
 
-async function hold(event: CreatedEvent, customerId = unusedCustomerId()) {
+const anyNetwork = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+
+async function hold(event: CreatedEvent, customerId = unusedCustomerId(), sourceIp = anyNetwork()) {
   return call('POST', BASE, {
     token: await customerToken(customerId),
     body: { eventId: event.id, lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 2 }] },
-    sourceIp: `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
+    sourceIp,
   });
 }
 
@@ -69,6 +71,21 @@ describe('the calls of a hold', () => {
       'PutItemCommand',
       'TransactWriteItemsCommand',
     ]);
+  });
+
+  it('writes the window of a network this container counted last without reading it: a sold_out answered in 2 calls', async () => {
+    const event = await seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 2 }] });
+    const network = anyNetwork();
+    const customerId = await signedInCustomer();
+    expect((await hold(event, unusedCustomerId(), network)).status).toBe(201);
+    let answer: Awaited<ReturnType<typeof hold>> | undefined;
+    const sent = await commandsSent(async () => {
+      answer = await hold(event, customerId, network);
+    });
+    expect(answer!.status, answer!.raw).toBe(409);
+    expect(answer!.body.reason).toBe('sold_out');
+    // The window's conditional write on the version this container wrote, then the marker and the stock at once.
+    expect(sent).toEqual(['PutItemCommand', 'BatchGetItemCommand']);
   });
 
   it('reads the event and its types again once the copy is as old as its seconds', async () => {
