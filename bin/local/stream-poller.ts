@@ -68,5 +68,11 @@ function clients(connection: StreamConnection = {}): { tables: DynamoDBClient; s
     ...(connection.region && { region: connection.region }),
     ...(connection.credentials && { credentials: connection.credentials }),
   };
-  return { tables: new DynamoDBClient(config), streams: new DynamoDBStreamsClient(config) };
+  const tables = new DynamoDBClient(config);
+  const streams = new DynamoDBStreamsClient(config);
+  // As the API's client (shared/aws-clients.ts `withoutSdkLogging`, not imported: it reads the environment when
+  // loaded): the poller shares the API's process and CPU here.
+  tables.middlewareStack.remove('loggerMiddleware');
+  streams.middlewareStack.remove('loggerMiddleware');
+  return { tables, streams };
 }

@@ -18,7 +18,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as z from '../schema.ts';
 import { requireSection } from '../config.ts';
-import { CLIENT_SETTINGS, answeringOutages, clientOptions } from '../aws-clients.ts';
+import { CLIENT_SETTINGS, answeringOutages, clientOptions, withoutSdkLogging } from '../aws-clients.ts';
 import { DependencyUnavailable } from '../errors.ts';
 import { keyCondition, type Partition } from './key-conditions.ts';
 
@@ -26,10 +26,11 @@ import { keyCondition, type Partition } from './key-conditions.ts';
  * The one DynamoDB client of a function. Endpoints come from the SDK's own environment
  * variables (`AWS_ENDPOINT_URL_DYNAMODB` locally), so no code path differs from AWS.
  * Retries and timeouts: aws-clients.ts; throttling or a timeout that outlasts
- * them is a 503 (the DocumentClient shares the inner client's middleware stack).
+ * them is a 503 (the DocumentClient shares the inner client's middleware stack). No SDK logger: aws-clients.ts
+ * `withoutSdkLogging`.
  */
 export const db = DynamoDBDocumentClient.from(
-  answeringOutages(new DynamoDBClient(clientOptions('database')), 'database'),
+  answeringOutages(withoutSdkLogging(new DynamoDBClient(clientOptions('database'))), 'database'),
   {
     marshallOptions: { removeUndefinedValues: true },
   },

@@ -15,7 +15,7 @@ import { customerToken } from '../support/tokens.ts';
 
 /**
  * A hold is a few calls (README "Reservations": the hold's path): the network's rate window, the customer's marker
- * and the stock read at once (one BatchGetItem of a few shards, not a read per shard), the due entry and the
+ * and the stock in one read (one BatchGetItem of the marker and a few shards, not a read per shard), the due entry and the
  * transaction (the id from the container's block: one UpdateItem per 100 holds, shared/data/id-blocks.ts); the event and its types come from the container's copy of a few seconds, which an unpublished event
  * leaves within those seconds.
  */
@@ -25,11 +25,13 @@ afterEach(() => resetClock());
 
 const stadium = () => seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 50_000 }] });
 
-async function hold(event: CreatedEvent, customerId = unusedCustomerId()) {
+const anyNetwork = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+
+async function hold(event: CreatedEvent, customerId = unusedCustomerId(), sourceIp = anyNetwork()) {
   return call('POST', BASE, {
     token: await customerToken(customerId),
     body: { eventId: event.id, lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 2 }] },
-    sourceIp: `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
+    sourceIp,
   });
 }
 
@@ -48,7 +50,7 @@ async function signedInCustomer() {
 }
 
 describe('the calls of a hold', () => {
-  it("sends 6 calls, 5 one after another, to hold from a type of 64 stock items, once the event is in the container's copy", async () => {
+  it("sends 5 calls, one after another, to hold from a type of 64 stock items, once the event is in the container's copy", async () => {
     const event = await stadium();
     const customerId = await signedInCustomer();
     // Another buyer's hold just before puts the event in the container's copy.
@@ -63,13 +65,27 @@ describe('the calls of a hold', () => {
       // The network's rate window: read, then its attempt recorded.
       'GetItemCommand',
       'PutItemCommand',
-      // The customer's marker and 4 random stock shards of the 64 (one BatchGetItem), at once.
-      'GetItemCommand',
+      // The customer's marker and 4 random stock shards of the 64: one BatchGetItem.
       'BatchGetItemCommand',
       // Its due entry (the id from the container's block), then the hold's one transaction.
       'PutItemCommand',
       'TransactWriteItemsCommand',
     ]);
+  });
+
+  it('writes the window of a network this container counted last without reading it: a sold_out answered in 2 calls', async () => {
+    const event = await seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 2 }] });
+    const network = anyNetwork();
+    const customerId = await signedInCustomer();
+    expect((await hold(event, unusedCustomerId(), network)).status).toBe(201);
+    let answer: Awaited<ReturnType<typeof hold>> | undefined;
+    const sent = await commandsSent(async () => {
+      answer = await hold(event, customerId, network);
+    });
+    expect(answer!.status, answer!.raw).toBe(409);
+    expect(answer!.body.reason).toBe('sold_out');
+    // The window's conditional write on the version this container wrote, then the marker and the stock at once.
+    expect(sent).toEqual(['PutItemCommand', 'BatchGetItemCommand']);
   });
 
   it('reads the event and its types again once the copy is as old as its seconds', async () => {
@@ -80,7 +96,7 @@ describe('the calls of a hold', () => {
     await reservationIdsInHand();
     const sent = await commandsSent(() => hold(event, customerId));
     expect(sent.slice(0, 4)).toEqual(['GetItemCommand', 'PutItemCommand', 'GetItemCommand', 'QueryCommand']);
-    expect(sent).toHaveLength(8);
+    expect(sent).toHaveLength(7);
   });
 
   it("stops selling an event unpublished by another container within the copy's seconds", async () => {

@@ -26,14 +26,22 @@ const countNames = { '#entity': 'entity', '#expiresAt': 'expiresAt', '#held': 'h
 /** A customer's marker for an event: the reservation holding it, or the cool-down after one that ended unpaid. */
 export type CustomerHold = { holding: number } | { coolsUntil: string };
 
+/** The key of a customer's marker for an event (a hold reads it beside the stock: selling/data/stock.ts `readShards`). */
+export const customerHoldKey = (customerId: number, eventId: number) => keys.activeReservation(customerId, eventId);
+
 /**
  * What stops the customer holding the event at `at`: their holding reservation, or a cool-down not over by then
  * (a strongly consistent read: a hold just written or just ended is seen).
  */
 export async function customerHold(customerId: number, eventId: number, at: Date): Promise<CustomerHold | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: keys.activeReservation(customerId, eventId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: customerHoldKey(customerId, eventId), ConsistentRead: true }),
   );
+  return customerHoldFrom(Item, at);
+}
+
+/** The same, from the marker's item as read (strongly consistent) with other items. */
+export function customerHoldFrom(Item: Record<string, unknown> | undefined, at: Date): CustomerHold | undefined {
   if (!Item) return undefined;
   if (typeof Item.coolsUntil !== 'string') return { holding: Number(Item.reservationId) };
   return Item.coolsUntil > at.toISOString() ? { coolsUntil: Item.coolsUntil } : undefined;

@@ -52,24 +52,39 @@ export const newStockPuts = (type: Pick<TicketType, 'id' | 'eventId' | 'total' |
     Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
   }));
 
+/** A shard as a plan reads it. */
+export type ReadShard = CountedShard & { typeId: number };
+
 /**
  * Some of a type's shards as stored now, strongly consistent (the plan of a conditional write): one
  * BatchGetItem for every type's wanted shards (at most 100 keys a call, sent at once), never a GetItem per shard.
  */
-export async function readShards(
+export async function readShards(wanted: readonly Pick<StockTake, 'typeId' | 'shard'>[]): Promise<ReadShard[]> {
+  return (await readShardsWith(wanted, [])).shards;
+}
+
+/**
+ * readShards, with other items of the table read in the same BatchGetItem, as consistently (`alongside`, answered
+ * in their order, undefined for one missing): a hold reads its customer's marker so, one call fewer on every hold.
+ */
+export async function readShardsWith(
   wanted: readonly Pick<StockTake, 'typeId' | 'shard'>[],
-): Promise<(CountedShard & { typeId: number })[]> {
-  const items = await batchGet(
-    wanted.map(({ typeId, shard }) => keys.stock(typeId, shard)),
-    { consistent: true },
-  );
-  return wanted.map(({ typeId, shard }, n) => ({
-    typeId,
-    shard,
-    left: Number(items[n]?.left ?? 0),
-    held: Number(items[n]?.held ?? 0),
-    sold: Number(items[n]?.sold ?? 0),
-  }));
+  alongside: readonly Record<string, unknown>[],
+): Promise<{ shards: ReadShard[]; alongside: (Record<string, unknown> | undefined)[] }> {
+  const items = await batchGet([...alongside, ...wanted.map(({ typeId, shard }) => keys.stock(typeId, shard))], {
+    consistent: true,
+  });
+  const shardItems = items.slice(alongside.length);
+  return {
+    alongside: items.slice(0, alongside.length),
+    shards: wanted.map(({ typeId, shard }, n) => ({
+      typeId,
+      shard,
+      left: Number(shardItems[n]?.left ?? 0),
+      held: Number(shardItems[n]?.held ?? 0),
+      sold: Number(shardItems[n]?.sold ?? 0),
+    })),
+  };
 }
 
 /** All of a type's shards as stored now (strongly consistent): one BatchGetItem. */

@@ -1,4 +1,4 @@
-import { readShards } from '../data/stock.ts';
+import { readShards, type ReadShard } from '../data/stock.ts';
 import type { TicketType } from '../../events/domain/event.ts';
 import { planTakes, sampleShards, STOCK_SAMPLE, type StockShard, type StockTake } from '../domain/reservation.ts';
 import { Conflict } from '../../errors.ts';
@@ -13,18 +13,15 @@ import { Conflict } from '../../errors.ts';
  * a hold. A type none of whose sampled shards holds its whole line is read again whole (a second
  * BatchGetItem, all its shards) and planned from every shard: near the end of a sale the last places
  * sit on a few shards, and a hold finds them or answers `sold_out` with what the whole read found.
+ * `sampled`: the sample's shards when the caller read them already (stockSample's, with items of its own).
  */
 export async function planStock(
   request: { lines: readonly { typeId: number; quantity: number }[] },
   types: Map<number, TicketType>,
+  sampled?: readonly ReadShard[],
 ): Promise<StockTake[]> {
-  const wanted = new Map<number, number>();
-  for (const line of request.lines) wanted.set(line.typeId, (wanted.get(line.typeId) ?? 0) + line.quantity);
-  const sampled = await readShards(
-    [...wanted.keys()].flatMap((typeId) =>
-      sampleShards(types.get(typeId)!.stockShards, STOCK_SAMPLE).map((shard) => ({ typeId, shard })),
-    ),
-  );
+  const wanted = wantedOf(request);
+  sampled ??= await readShards(stockSample(request, types));
   const takes: StockTake[] = [];
   const short: number[] = [];
   for (const [typeId, quantity] of wanted) {
@@ -50,6 +47,23 @@ export async function planStock(
       ),
     );
   return takes;
+}
+
+/** The shards a plan reads first: STOCK_SAMPLE of every type the lines name, at random (all of a type with no more). */
+export function stockSample(
+  request: { lines: readonly { typeId: number; quantity: number }[] },
+  types: Map<number, TicketType>,
+): Pick<StockTake, 'typeId' | 'shard'>[] {
+  return [...wantedOf(request).keys()].flatMap((typeId) =>
+    sampleShards(types.get(typeId)!.stockShards, STOCK_SAMPLE).map((shard) => ({ typeId, shard })),
+  );
+}
+
+/** The quantity each type's lines want, by type id. */
+function wantedOf(request: { lines: readonly { typeId: number; quantity: number }[] }): Map<number, number> {
+  const wanted = new Map<number, number>();
+  for (const line of request.lines) wanted.set(line.typeId, (wanted.get(line.typeId) ?? 0) + line.quantity);
+  return wanted;
 }
 
 /** The takes of `quantity` from every shard of `type` (read whole), pieced from several if need be, else `sold_out`. */
