@@ -27,8 +27,9 @@ const PLATFORM_ENTRIES = [
 // its reads and its use (promo-discount.ts, selling/data/promo-codes.ts, selling/domain/promo-code.ts) and selling/domain/pricing.ts,
 // pricing-schemas.ts and sale-prices.ts (29 before them); POST /events the tax and fee fields (37 before); the
 // checkout the three pricing modules (84 before). Each stored entity's module (the event's items, read by the stock
-// and the sale's event reads) added one more to each; the checkout's body, one schema in its own module
-// (selling/domain/checkout-body.ts) rather than an interface beside the contract, one more to the checkout. A late
+// and the sale's event reads) added one more to each; the checkout's and the hold's bodies, each one schema in its own
+// module (selling/domain/checkout-body.ts, reservation-body.ts) rather than an interface beside the contract, one more
+// to the checkout and one to the hold. A late
 // payment whose hold lapsed takes its code's use again from any shard with one left, as a hold plans it
 // (checkout-payment.ts, which the free checkout pays through): the checkout reaches promo-discount.ts,
 // selling/data/promo-codes.ts and selling/domain/promo-code.ts (89 before).
@@ -36,7 +37,7 @@ const REQUESTS = [
   {
     request: 'POST /my-account/reservations',
     handler: 'functions/my-account/reservation-create.ts',
-    ceiling: 36,
+    ceiling: 37,
     goal: 25,
   },
   { request: 'POST /events', handler: 'functions/events/create.ts', ceiling: 40, goal: 30 },

@@ -1,3 +1,4 @@
+import type { NewReservationBody } from '../domain/reservation-body.ts';
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { eventForSale, forgetEventForSale } from '../data/event-sale-cache.ts';
@@ -32,13 +33,6 @@ import { planPromoUse, promoCodeNamed, promoDiscount } from './promo-discount.ts
  */
 export const RESERVATIONS_PER_NETWORK = { name: 'RESERVATIONS_NETWORK', limit: 60, windowSeconds: 60 } as const;
 
-export interface ReservationRequest {
-  eventId: number;
-  lines: { typeId: number; quantity: number; waveTimeId?: number }[];
-  shippingMethodId?: number;
-  promoCode?: string;
-}
-
 const sequence = 'RESERVATION';
 
 /**
@@ -52,7 +46,7 @@ const sequence = 'RESERVATION';
  * `promo_code_invalid`, `promo_code_not_applicable`, `promo_code_used_up` (promo-discount.ts); nothing is held then.
  * A code's discount lowers the tickets' amount, and the hold takes one of its uses in its own transaction.
  */
-export async function createReservation(customerId: number, network: string, request: ReservationRequest) {
+export async function createReservation(customerId: number, network: string, request: NewReservationBody) {
   await requireSlots(
     [{ ...RESERVATIONS_PER_NETWORK, subject: network }],
     (window) => `At most ${window.limit} reservations a minute per network.`,
@@ -185,7 +179,7 @@ async function shippingMethodOf(id: number) {
 
 /** The lines' types and waves are the event's, each type and wave once (400 naming the line). Also the box office's. */
 export function checkLines(
-  request: Pick<ReservationRequest, 'eventId' | 'lines'>,
+  request: Pick<NewReservationBody, 'eventId' | 'lines'>,
   types: Map<number, TicketType>,
   waves: Set<number>,
 ): void {

@@ -1,3 +1,4 @@
+import type { BoxOfficeSaleBody } from '../domain/box-office-body.ts';
 import { now } from '../../clock.ts';
 import { getCustomer } from '../../identity/data/customers.ts';
 import { getEvent, listTicketTypes } from '../../events/data/events.ts';
@@ -5,14 +6,13 @@ import { readTicketRecords } from '../../tickets/data/ticket-records.ts';
 import { listWaveTimes } from '../../events/data/wave-times.ts';
 import { saleCurrency } from '../../events/domain/event.ts';
 import type { StaffOrder } from '../domain/order-cancel.ts';
-import { WALK_UP_CUSTOMER, type BoxOfficeMethod, type Order } from '../domain/order.ts';
+import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
 import { MAX_TICKETS_PER_RESERVATION, type PromoUse, type StockTake } from '../domain/reservation.ts';
 import { priceSale } from '../domain/sale-prices.ts';
 import { actorLabel } from '../../tickets/domain/ticket-history.ts';
 import { Conflict, NotFound, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { adminActor, inScope } from '../../identity/use-cases/event-scope.ts';
-import type { CheckoutBody } from '../domain/checkout-body.ts';
 import { attendeesOf } from './checkout.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 import { checkLines } from './reservations.ts';
@@ -21,16 +21,6 @@ import { promoCodeNamed, promoDiscount } from './promo-discount.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
-
-export interface BoxOfficeSaleRequest {
-  eventId: number;
-  lines: { typeId: number; quantity: number; waveTimeId?: number }[];
-  payment: { method: BoxOfficeMethod; reference?: string };
-  buyer: { emailAddress: string; firstName?: string; lastName?: string };
-  attendees: CheckoutBody['attendees'];
-  customerId?: number;
-  promoCode?: string;
-}
 
 /**
  * `POST /orders`: staff sell at the box office, within their event scope (another event's id: 404). The portal's
@@ -67,7 +57,7 @@ export interface BoxOfficeSaleRequest {
  * one waits for the sweep (its places held till then: the retry may find fewer left). Either way the failed
  * sale's tickets never stay active beside the retry's: the places of one failed sale are sold once.
  */
-export async function sellOrder(caller: Caller, sale: BoxOfficeSaleRequest): Promise<StaffOrder> {
+export async function sellOrder(caller: Caller, sale: BoxOfficeSaleBody): Promise<StaffOrder> {
   if (!inScope(caller.eventScope, sale.eventId)) throw new NotFound('Event', sale.eventId);
   const comp = sale.payment.method === 'comp';
   if (comp && sale.promoCode !== undefined)
