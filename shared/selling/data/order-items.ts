@@ -47,6 +47,8 @@ const CheckoutAttendeeItem = storedSchema<CheckoutAttendee>()(
     price: z.number(),
     taxAmount: z.optional(z.number()),
     bookingFee: z.optional(z.number()),
+    discount: z.optional(z.number()),
+    feeTax: z.optional(z.number()),
     partyMember: z.string(),
     partyMemberLastName: z.string(),
     emailAddress: z.string(),

@@ -172,6 +172,9 @@ export interface CheckoutAttendee {
   price: number;
   taxAmount?: number;
   bookingFee?: number;
+  /** Its part of the line's discount and of the fee's tax (absent: none), for the sales figures. */
+  discount?: number;
+  feeTax?: number;
   partyMember: string;
   partyMemberLastName: string;
   emailAddress: string;

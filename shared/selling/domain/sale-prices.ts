@@ -120,11 +120,17 @@ function storedLine(priced: PricedLine, sale: SaleToPrice, waveTimeId: number | 
   };
 }
 
-/** One ticket's share of its line: its `price` (net of tax, discounted), `taxAmount`, and its part of the fee. */
+/**
+ * One ticket's share of its line: its `price` (net of tax, discounted), `taxAmount`, and its part of the fee; and,
+ * for the event's sales figures (sale-figures.ts), its part of the line's `discount` and of the fee's tax (inside
+ * `bookingFee`).
+ */
 export interface TicketPrice {
   price: number;
   taxAmount: number;
   bookingFee: number;
+  discount: number;
+  feeTax: number;
 }
 
 /**
@@ -139,13 +145,19 @@ export function ticketPrices(line: ReservationLine, currency: string): TicketPri
   const paid = split(minor(line.amount) - minor(line.feePaid));
   const tax = split(minor(line.tax) - minor(line.feeTax));
   const fee = split(minor(line.feePaid));
+  const discount = split(minor(line.discount));
+  const feeTax = split(minor(line.feeTax));
   return each.map((_, n) => ({
     price: toMajor(paid[n]! - tax[n]!, currency),
     taxAmount: toMajor(tax[n]!, currency),
     bookingFee: toMajor(fee[n]!, currency),
+    discount: toMajor(discount[n]!, currency),
+    feeTax: toMajor(feeTax[n]!, currency),
   }));
 }
 
 /** What the buyer paid for an issued ticket, in minor units: what a part's cancel refunds for it (cancel-part.ts). */
-export const paidForTicket = (ticket: Partial<TicketPrice> & Omit<TicketPrice, 'bookingFee'>, currency: string) =>
-  toMinor(ticket.price, currency) + toMinor(ticket.taxAmount, currency) + toMinor(ticket.bookingFee ?? 0, currency);
+export const paidForTicket = (
+  ticket: Pick<TicketPrice, 'price' | 'taxAmount'> & { bookingFee?: number },
+  currency: string,
+) => toMinor(ticket.price, currency) + toMinor(ticket.taxAmount, currency) + toMinor(ticket.bookingFee ?? 0, currency);
