@@ -23,7 +23,10 @@ let relay: WebhookRelay;
 beforeAll(async () => {
   keys = await standInKeys();
   relay = await webhookRelay();
-  staff = await adminToken(['orders:sell', 'orders:read', 'orders:refund', 'events:read', 'events:write'], 999_671);
+  staff = await adminToken(
+    ['orders:sell', 'orders:read', 'orders:refund', 'events:read', 'events:write', 'tickets:write'],
+    999_671,
+  );
 });
 afterAll(() => relay.close());
 
@@ -155,6 +158,19 @@ describe("an event's sales figures", () => {
     });
     expect(whole.status, whole.raw).toBe(200);
     expect((await figures(eventId)).totals).toEqual({ sold: 0, gross: 0, net: 0, tax: 0, fees: 0, discount: 0 });
+  });
+
+  it("move by the difference when staff edit a sold ticket's price, its place kept", async () => {
+    const event = await taxedEvent();
+    const [ticket] = (await sell(event, [1, 0])).tickets;
+    const before = (await figures(event.id)).totals;
+    const edited = await call('PATCH', `/api/v2/tickets/${ticket!.id}`, {
+      token: staff,
+      body: { data: { price: ticket!.price - 5 } },
+    });
+    expect(edited.status, edited.raw).toBe(200);
+    const after = (await figures(event.id)).totals;
+    expect(after).toEqual({ ...before, gross: total([before.gross, -5]), net: total([before.net, -5]) });
   });
 
   it('are 404 for an event outside the caller’s scope, as for a missing one', async () => {

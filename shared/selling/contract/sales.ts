@@ -28,4 +28,3 @@ export const EventSalesResource = z.strictObject({
   totals: z.strictObject(figures),
   types: z.array(TypeSalesResource),
 });
-export type EventSales = z.output<typeof EventSalesResource>;

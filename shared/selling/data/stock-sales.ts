@@ -1,7 +1,7 @@
 import type { TicketType } from '../../events/domain/event.ts';
 import { batchGet } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
-import { SALE_SUMS, type ShardSales } from '../domain/sale-figures.ts';
+import type { ShardSales } from '../domain/sale-figures.ts';
 
 /**
  * The stock shards' `sold` and sales sums of several types (stock.ts; domain/sale-figures.ts), by type id, read
@@ -18,9 +18,14 @@ export async function readTypeSales(
   );
   const sales = new Map<number, ShardSales[]>(types.map((type) => [type.id, []]));
   wanted.forEach(({ type }, n) => {
-    const item = items[n];
-    const sums = Object.fromEntries(SALE_SUMS.map((name) => [name, Number(item?.[name] ?? 0)]));
-    sales.get(type.id)!.push({ sold: Number(item?.sold ?? 0), ...(sums as Omit<ShardSales, 'sold'>) });
+    const stored = (name: keyof ShardSales) => Number(items[n]?.[name] ?? 0);
+    sales.get(type.id)!.push({
+      sold: stored('sold'),
+      gross: stored('gross'),
+      tax: stored('tax'),
+      fees: stored('fees'),
+      discount: stored('discount'),
+    });
   });
   return sales;
 }

@@ -7,8 +7,7 @@ import { batchGet, db, labelled, tableName, transactWrite, TransactionCancelled 
 import { storedSchema } from '../../data/stored-items.ts';
 import { keys } from '../../data/keys.ts';
 import { typeShardsFromItem } from '../../events/data/event-items.ts';
-import { isNoSale, type SaleSums } from '../domain/sale-figures.ts';
-import { move, type WithSums } from './stock-update.ts';
+import type { SaleSums } from '../domain/sale-prices.ts';
 
 /**
  * A ticket type's stock (shared/data/README.md "Stock"): `stockShards` items `STOCK#<typeId>#<shard>`,
@@ -24,10 +23,9 @@ import { move, type WithSums } from './stock-update.ts';
  * of the fullest shards →, each conditional). The type's `sold` is the sum over its shards (`withSold`): kept on the
  * type's item it would take every sale's transaction, far past an item's rate at on-sale. A ticket gives its place
  * back to the shard its id picks, not always the one it came from, so one shard's `sold` may fall below zero: only
- * the sum means anything. Every move of `sold` may carry the moved tickets' sales figures (`sums`:
- * domain/sale-figures.ts), added to the shard's `gross`, `tax`, `fees` and `discount` in the same update: a few
- * numbers more on an item of about 200 bytes, no write unit more; a change of a sold ticket's figures alone moves
- * them without its place (`salesMoveAction`).
+ * the sum means anything. Each move of `sold` may carry its tickets' sales sums (`sums`: domain/sale-figures.ts),
+ * added to the shard's `gross`, `tax`, `fees`, `discount` in the same update (no write unit more: the item stays
+ * about 200 bytes); a sold ticket's figures changed alone move them without its place (`salesMoveAction`).
  */
 
 /** A take of a shard, as a reservation or an order stores it (reservations.ts, order-items.ts). */
@@ -149,6 +147,32 @@ export async function stockLeft(
   return left;
 }
 
+/** The attribute names an expression uses (DynamoDB refuses a name it does not). */
+const namesIn = (text: string) =>
+  Object.fromEntries([...text.matchAll(/#(\w+)/g)].map(([name, attribute]) => [name, attribute!]));
+
+/** One update of a shard: its `SET` on its condition, and the moved tickets' sums added (`ADD`) in the same update. */
+function move(typeId: number, shard: number, set: string, condition: string, quantity: number, sums?: SaleSums) {
+  const added = Object.entries(sums ?? {}).filter(([, amount]) => amount !== 0);
+  const values: Record<string, number> = Object.fromEntries(added.map(([name, amount]) => [`:${name}`, amount]));
+  if ((set + condition).includes(':q')) values[':q'] = quantity;
+  const adds = added.length ? ` ADD ${added.map(([name]) => `#${name} :${name}`).join(', ')}` : '';
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.stock(typeId, shard),
+      UpdateExpression: `${set}${adds}`.trim(),
+      ConditionExpression: condition,
+      ExpressionAttributeNames: namesIn(set + adds + condition),
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A move's tickets' sales sums (sale-prices.ts `ticketSums`), signed as they change the shard's sums. */
+type WithSums = { sums?: SaleSums };
+type SoldFromHold = Pick<StockTake, 'typeId' | 'shard'> & { quantity?: number } & WithSums;
+
 /** The label of a take's hold (client.ts `labelled`): its condition failed when the shard no longer had the places. */
 const takeLabel = ({ typeId, shard }: StockTake) => `take ${typeId}#${shard}`;
 
@@ -189,12 +213,7 @@ export async function releaseHeldWith(
 }
 
 /** Tickets sold from a hold (one unless said): the shard's `held` → its `sold` (in the tickets' own transaction). */
-export const soldFromHoldAction = ({
-  typeId,
-  shard,
-  quantity = 1,
-  sums,
-}: Pick<StockTake, 'typeId' | 'shard'> & { quantity?: number } & WithSums) =>
+export const soldFromHoldAction = ({ typeId, shard, quantity = 1, sums }: SoldFromHold) =>
   move(
     typeId,
     shard,
@@ -214,7 +233,7 @@ export const returnToStockAction = ({ typeId, shard, quantity, sums }: StockTake
 
 /** A sold ticket's figures changed, its place kept (an edit of its price): only the sums move. */
 export const salesMoveAction = (typeId: number, shard: number, sums: SaleSums) =>
-  isNoSale(sums) ? undefined : move(typeId, shard, '', 'attribute_exists(#sold)', 0, sums);
+  move(typeId, shard, '', 'attribute_exists(#sold)', 0, sums);
 
 /**
  * Tickets written in bulk (the scale loader, never a request): `left` → `sold` of shard 0, whatever it has left (the

@@ -3,9 +3,8 @@ import { getEvent, listTicketTypes } from '../../events/data/events.ts';
 import { saleCurrency } from '../../events/domain/event.ts';
 import { NotFound } from '../../errors.ts';
 import { inScope } from '../../identity/use-cases/event-scope.ts';
-import type { EventSales } from '../contract/sales.ts';
 import { readTypeSales } from '../data/stock-sales.ts';
-import { salesFigures } from '../domain/sale-figures.ts';
+import { type EventSales, salesFigures } from '../domain/sale-figures.ts';
 
 /**
  * `GET /events/{id}/sales`: each ticket type's sold tickets and what they brought (gross, net, tax, fees, discount),

@@ -6,7 +6,7 @@ import { soldFromHoldAction } from '../data/stock.ts';
 import type { TicketType } from '../../events/domain/event.ts';
 import type { Order } from '../domain/order.ts';
 import { attendeeTakes, type StockTake } from '../domain/reservation.ts';
-import { addSums, NO_SALES, type SaleSums, ticketSums } from '../domain/sale-figures.ts';
+import { addSums, NO_SALES, type SaleSums, ticketSums } from '../domain/sale-prices.ts';
 import type { Actor } from '../../tickets/domain/ticket-history.ts';
 import type { TicketRecord } from '../../tickets/domain/ticket.ts';
 import { ValidationError } from '../../errors.ts';

@@ -4,7 +4,7 @@ import { Conflict } from '../../errors.ts';
 import { labelled, tableName, transactWrite, TransactionCancelled } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 import { bulkSoldUpdate } from '../../selling/data/stock.ts';
-import { addSums, NO_SALES, type SaleSums, ticketSums } from '../../selling/domain/sale-figures.ts';
+import { addSums, NO_SALES, type SaleSums, ticketSums } from '../../selling/domain/sale-prices.ts';
 import { historyPut } from './ticket-history.ts';
 import { ticketItem } from './ticket-records.ts';
 

@@ -6,7 +6,7 @@ import {
   soldFromStockAction,
   stockShardsOf,
 } from '../../selling/data/stock.ts';
-import { addSums, isNoSale, NO_SALES, type SaleSums, ticketSums } from '../../selling/domain/sale-figures.ts';
+import { addSums, isNoSale, NO_SALES, type SaleSums, ticketSums } from '../../selling/domain/sale-prices.ts';
 import type { TicketType } from '../../events/domain/event.ts';
 import { isEligible, type TicketRecord } from '../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
@@ -102,10 +102,8 @@ async function stockMove(
   if (!type) return [];
   const typeId = type.id;
   const ownShard = ticketId % type.stockShards;
-  if (delta === 0) {
-    const action = salesMoveAction(typeId, ownShard, sums);
-    return action ? [{ action }] : [];
-  }
+  // Filtered out unless its figures moved (stockMoves): a sold ticket's price edited.
+  if (delta === 0) return [{ action: salesMoveAction(typeId, ownShard, sums) }];
   if (delta < 0) return [{ action: returnToStockAction({ typeId, shard: ownShard, quantity: -delta, sums }) }];
   if (fromHold)
     return [
