@@ -41,7 +41,7 @@ export async function stockMoves(
     return found;
   };
   for (const { before, after } of changes) {
-    // A type changed (an upgrade): the place and the figures leave the old type and join the new one.
+    // Each side on its own type: what it held leaves, what it holds joins (the same type: only a difference moves).
     if (before && isEligible(before)) leave(entry(before), before);
     if (isEligible(after)) join(entry(after), after);
   }
