@@ -173,6 +173,22 @@ describe("an event's sales figures", () => {
     expect(after).toEqual({ ...before, gross: total([before.gross, -5]), net: total([before.net, -5]) });
   });
 
+  it('follow a ticket transferred to another type: its figures leave one type and join the other, the totals kept', async () => {
+    const event = await taxedEvent();
+    const [ticket] = (await sell(event, [1, 0])).tickets;
+    const before = await figures(event.id);
+    const moved = await call('POST', `/api/v2/tickets/${ticket!.id}/transfer`, {
+      token: staff,
+      body: { typeId: event.ticketTypes[1]!.id },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(moved.status, moved.raw).toBe(200);
+    const after = await figures(event.id);
+    expect(after.totals).toEqual(before.totals);
+    expect(after.types[0]).toMatchObject({ sold: 0, gross: 0, tax: 0, fees: 0, discount: 0 });
+    expect(after.types[1]).toMatchObject({ ...before.types[0], typeId: event.ticketTypes[1]!.id, name: 'Kids' });
+  });
+
   it('are 404 for an event outside the caller’s scope, as for a missing one', async () => {
     const event = await taxedEvent();
     const scoped = await adminToken(['orders:read'], 999_672, { eventScope: [event.id + 1_000_000] });
