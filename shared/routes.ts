@@ -119,10 +119,14 @@ const table = [
   { method: 'GET', path: '/events/{id}/promo-codes', handler: 'events/promo-code-list', auth: admin('events:read'), uses: { table: ['GetItem', 'BatchGetItem', 'Query'] } },
   { method: 'PATCH', path: '/events/{id}/promo-codes/{codeId}', handler: 'events/promo-code-update', auth: admin('events:write'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] } },
   { method: 'DELETE', path: '/events/{id}/promo-codes/{codeId}', handler: 'events/promo-code-delete', auth: admin('events:write'), uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'] } },
+  // An event's sales figures per type, from the sums its stock shards keep (no order read).
+  { method: 'GET', path: '/events/{id}/sales', handler: 'events/sales', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem', 'Query'] } },
 
   // Orders: staff sell at the box office, read an event's orders and cancel one (its tickets, inventory, the buyer mailed).
   { method: 'GET', path: '/orders', handler: 'orders/list', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'], indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'] } },
   { method: 'POST', path: '/orders', handler: 'orders/sell', auth: admin('orders:sell'), uses: { table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], email: true }, idempotent: true },
+  // Before /orders/{id}: an event's orders as CSV, a bounded part per answer (no streaming through API Gateway).
+  { method: 'GET', path: '/orders/export', handler: 'orders/export', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['GSI3'] } },
   { method: 'GET', path: '/orders/{id}', handler: 'orders/get', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'] } },
   { method: 'POST', path: '/orders/{id}/cancel', handler: 'orders/cancel', auth: admin('orders:refund'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], payments: true, email: true }, idempotent: true },
 

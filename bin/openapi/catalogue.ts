@@ -10,6 +10,7 @@ import { RESERVATIONS } from './catalogue/reservations.ts';
 import { PAYMENTS, PAYMENTS_TAG } from './catalogue/payments.ts';
 import { PROMO_CODES } from './catalogue/promo-codes.ts';
 import { ORDERS, ORDERS_TAG } from './catalogue/orders.ts';
+import { SALES } from './catalogue/sales.ts';
 import { SHIPPING_METHOD, SHIPPING_METHOD_TAG } from './catalogue/shipping-method.ts';
 import { TICKET, TICKET_TAG } from './catalogue/ticket.ts';
 import { TICKETS, TICKETS_TAG } from './catalogue/tickets.ts';
@@ -64,4 +65,5 @@ export const CATALOGUE: Record<RouteKey, RouteDoc> = {
   ...PROMO_CODES,
   ...PAYMENTS,
   ...ORDERS,
+  ...SALES,
 };

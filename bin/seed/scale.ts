@@ -4,6 +4,7 @@ import { db, tableName } from '#shared/data/client';
 import { allocateIds } from '#shared/data/counters';
 import { commitNewOrder } from '#shared/selling/data/orders';
 import { bulkSoldUpdate } from '#shared/selling/data/stock';
+import { addSums, NO_SALES, type SaleSums, ticketSums } from '#shared/selling/domain/sale-prices';
 import { commitTicketChanges, type ExtraAction, searchEntryItems, type TicketChange } from '#shared/lists/writes';
 import { applyScan } from '#shared/gate/domain/check-in';
 import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
@@ -66,7 +67,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
     checkedIn: 0,
     accessCheckedIn: 0,
   };
-  const soldByType = new Map<number, number>();
+  const soldByType = new Map<number, { quantity: number; sums: SaleSums }>();
   const bump = (map: Record<string, number>, key: number) => (map[String(key)] = (map[String(key)] ?? 0) + 1);
   // Ids in blocks: one sequence update each instead of one per ticket, order and customer.
   const firstId = await allocateIds(TICKET_SEQUENCE, Math.max(1, total));
@@ -180,8 +181,11 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
 
   // The counters last, once: a crash before this leaves tickets without counts (re-seed a new event).
   // A pool, not all at once: a big seed has two counter items per customer (order counts, event link).
-  // The types' stock (`left` → `sold`) likewise: the commits above carry no stock move.
-  const updates = [...set.counterUpdates(tableName()), ...[...soldByType].map(([id, n]) => bulkSoldUpdate(id, n))];
+  // The types' stock (`left` → `sold`, with the tickets' sales sums) likewise: the commits above carry no stock move.
+  const updates = [
+    ...set.counterUpdates(tableName()),
+    ...[...soldByType].map(([id, { quantity, sums }]) => bulkSoldUpdate(id, quantity, sums)),
+  ];
   let next = 0;
   await Promise.all(
     Array.from({ length: PARALLEL_WRITES }, async () => {
@@ -239,7 +243,10 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
       bump(counts.byType, record.typeId);
     }
     if (isEligible(record)) counts.sold++;
-    if (isEligible(record)) soldByType.set(record.typeId, (soldByType.get(record.typeId) ?? 0) + 1);
+    if (isEligible(record)) {
+      const sold = soldByType.get(record.typeId) ?? { quantity: 0, sums: NO_SALES };
+      soldByType.set(record.typeId, { quantity: sold.quantity + 1, sums: addSums(sold.sums, ticketSums(record)) });
+    }
     const counted = countedEvents(record);
     if (counted.includes(record.eventId)) counts.checkedIn++;
     if (counted.some((eventId) => eventId !== record.eventId)) counts.accessCheckedIn++;

@@ -362,6 +362,17 @@ function scopeCell(row: RouteRow): Cell {
   if (onEvents(row)) return eventsScopeCell(row);
   if (row.auth.kind === 'admin' && row.auth.permission && isStageWide(row.auth.permission))
     return stageWideScopeCell(row, row.auth.permission);
+  if (routeKey(row) === 'GET /orders/export')
+    return {
+      says: '404 "Event <id> not found." for the export of another event (unscoped staff: 200)',
+      check: async () => {
+        const url = `${urlOf(row)}?event=${world.eventA}`;
+        const limited = await call(row.method, url, { token: world.scoped });
+        isProblem(limited, 404);
+        expect(limited.body.detail).toBe(`Event ${world.eventA} not found.`);
+        expect((await call(row.method, url, { token: world.unscoped })).status).toBe(200);
+      },
+    };
   if (!eventScoped(row)) {
     return {
       says: 'no event data here: answered as unscoped staff',
@@ -675,7 +686,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('has an expectation for every route and every kind of caller', () => {
-  // The spec's 55 and ours: POST /my-account/claim and sign-up, the buyer's shipping methods and an event's questions, the ticket PDF, the ten webhook routes, the gate's two, the twenty-one events routes and an event's four promo-code routes, the three reservation routes and the checkout, Stripe's webhook and the staff's four order routes (test/unit/routes.test.ts names them).
-  expect(routes).toHaveLength(106);
+  // The spec's 55 and ours: POST /my-account/claim and sign-up, the buyer's shipping methods and an event's questions, the ticket PDF, the ten webhook routes, the gate's two, the twenty-one events routes and an event's four promo-code routes and its sales figures, the three reservation routes and the checkout, Stripe's webhook and the staff's five order routes with the export (test/unit/routes.test.ts names them).
+  expect(routes).toHaveLength(108);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

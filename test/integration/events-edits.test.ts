@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName } from '#shared/data/client';
+import { keys as tableKeys } from '#shared/data/keys';
 import { getEvent, grantsInto } from '#shared/events/data/events';
 import { EventResource, EventSummaryResource } from '#shared/events/contract/event';
 import { wholeEvent } from '#shared/events/use-cases/event-reads';
@@ -109,6 +112,35 @@ describe('edits', () => {
     expect(await grantsInto(granted.id, 5)).toEqual([{ into: granted.id, eventId: own.id, typeId: made.body.data.id }]);
     // Unscoped staff grant any event.
     expect((await call('PATCH', typeUrlOf, { token, body: { grants: [others.id] } })).status).toBe(200);
+  });
+
+  it("deletes an event's promo codes with it: each code, its pointer, its uses' shards and the count", async () => {
+    const made = await create({ ticketTypes: [{ name: 'A', price: 10, total: 10 }] });
+    const codes: number[] = [];
+    for (const code of ['GONE1', 'GONE2']) {
+      const added = await call('POST', `${BASE}/${made.id}/promo-codes`, {
+        token,
+        body: { code, percentOff: 10, maxUses: 150 },
+      });
+      expect(added.status, added.raw).toBe(201);
+      codes.push(added.body.data.id as number);
+    }
+    const promoItems = async () => {
+      const { Items = [] } = await db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :promo)',
+          ExpressionAttributeValues: { ':pk': tableKeys.event(made.id).PK, ':promo': 'PROMO_' },
+          Limit: 10,
+        }),
+      );
+      const shards = await batchGet(codes.flatMap((id) => [0, 1].map((shard) => tableKeys.promoUses(id, shard))));
+      return { inEvent: Items.length, shards: shards.filter(Boolean).length };
+    };
+    // Two codes and two pointers and the count; 150 uses on two shards each.
+    expect(await promoItems()).toEqual({ inEvent: 5, shards: 4 });
+    expect((await call('DELETE', `${BASE}/${made.id}`, { token })).status).toBe(204);
+    expect(await promoItems()).toEqual({ inEvent: 0, shards: 0 });
   });
 
   it('deletes an event without tickets: gone from the lists, its history kept', async () => {

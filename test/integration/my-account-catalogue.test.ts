@@ -260,6 +260,10 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
         { name: 'Also early', price: 28, total: 10, ordering: 1 },
       ],
       timezone: 'America/New_York',
+      currency: 'USD',
+      // 1.00 a ticket and 10 % of its price, with 10 % of tax added on it: shown per type before the hold.
+      bookingFee: { perTicket: 1, percent: 10 },
+      feeTax: { name: 'Sales tax', rate: 10, inclusive: false },
       waveTimes: [
         { name: 'Wave B', startTime: '2300-05-01T14:30:00Z', capacity: 200 },
         { name: 'Wave A', startTime: '2300-05-01T14:00:00Z', capacity: 100 },
@@ -286,6 +290,7 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
         // Added at the hold: the buyer sees it before holding.
         tax: { name: 'Sales tax', rate: 8.875, inclusive: false },
         available: 10,
+        bookingFee: 3.85,
       },
       {
         id: String(alsoEarly!.id),
@@ -295,6 +300,7 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
         price: 28,
         tax: null,
         available: 10,
+        bookingFee: 4.18,
       },
       {
         id: String(late!.id),
@@ -304,6 +310,7 @@ describe('GET /my-account/ticket-type/{eventId} and /my-account/wave-time/{event
         price: 30,
         tax: null,
         available: 9,
+        bookingFee: 4.4,
       },
     ]);
     for (const entry of types.body.data) expect(TicketTypeEntryResource.safeParse(entry).success).toBe(true);

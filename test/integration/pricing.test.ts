@@ -108,6 +108,24 @@ describe('a hold priced with taxes and fees', () => {
     });
   });
 
+  it("shows each type's booking fee before the hold: what a hold of one ticket adds as its fee and the fee's tax", async () => {
+    // 1.00 + 2.5 % of the price, with 21 % of VAT added: 1.50 + 0.32 on 20.00; 1.83 + 0.38 on 33.33.
+    for (const [price, expected] of [
+      [20, 1.82],
+      [33.33, 2.21],
+    ]) {
+      const sale = { currency: 'EUR', bookingFee: { perTicket: 1, percent: 2.5 }, feeTax: VAT(21, false) };
+      const held = await hold({ ...sale, types: [{ price: price! }] }, [1]);
+      const listed = await call('GET', `/api/v2/my-account/ticket-type/${held.eventId}`, {
+        token: await customerToken((await newCustomer()).id),
+      });
+      expect(listed.status, listed.raw).toBe(200);
+      expect(listed.body.data[0].bookingFee).toBe(expected);
+      // The type is untaxed: the hold's fees and its tax are the fee's alone.
+      expect(sum([held.amounts.fees, held.amounts.tax])).toBe(expected);
+    }
+  });
+
   it('adds up a multi-line hold with taxed shipping: the lines and shipping make the total, to the cent', async () => {
     const method = await createShippingMethod({
       name: 'Post',

@@ -106,18 +106,19 @@ describe('reservation rules (shared/selling/domain/reservation.ts)', () => {
     expect(sale.lines[0]).toMatchObject({ fee: 3, tax: 5.36, amount: 33.57, feePaid: 3.57, feeTax: 0.57 });
     expect(sale.amounts).toMatchObject({ tickets: 30, fees: 3, tax: 5.36, total: 33.57 });
     const shares = ticketPrices(sale.lines[0]!, 'EUR');
+    // Each also its part of the fee's 0.57 of VAT (inside its bookingFee), and of no discount.
     expect(shares).toEqual([
-      { price: 8.4, taxAmount: 1.6, bookingFee: 1.19 },
-      { price: 8.4, taxAmount: 1.6, bookingFee: 1.19 },
-      { price: 8.41, taxAmount: 1.59, bookingFee: 1.19 },
+      { price: 8.4, taxAmount: 1.6, bookingFee: 1.19, discount: 0, feeTax: 0.19 },
+      { price: 8.4, taxAmount: 1.6, bookingFee: 1.19, discount: 0, feeTax: 0.19 },
+      { price: 8.41, taxAmount: 1.59, bookingFee: 1.19, discount: 0, feeTax: 0.19 },
     ]);
   });
 
   it('answers a line stored before the pricing (no fee, no tax) as untaxed, its tickets at their unit price', () => {
     const stored = { typeId: 1, name: 'A', quantity: 2, waveTimeId: null, unitPrice: 12.5, amount: 25 };
     expect(ticketPrices(stored as Parameters<typeof ticketPrices>[0], 'EUR')).toEqual([
-      { price: 12.5, taxAmount: 0, bookingFee: 0 },
-      { price: 12.5, taxAmount: 0, bookingFee: 0 },
+      { price: 12.5, taxAmount: 0, bookingFee: 0, discount: 0, feeTax: 0 },
+      { price: 12.5, taxAmount: 0, bookingFee: 0, discount: 0, feeTax: 0 },
     ]);
   });
 

@@ -102,8 +102,11 @@ const OUR_ROUTES = [
   'GET /events/{id}/promo-codes',
   'PATCH /events/{id}/promo-codes/{codeId}',
   'DELETE /events/{id}/promo-codes/{codeId}',
+  // Staff's figures: an event's sales per type, and its orders as CSV in parts (shared/README.md "Sales figures and the export").
+  'GET /events/{id}/sales',
   'GET /orders',
   'POST /orders',
+  'GET /orders/export',
   'GET /orders/{id}',
   'POST /orders/{id}/cancel',
   'POST /my-account/sign-up',

@@ -78,7 +78,7 @@ export const MY_ACCOUNT = {
   'GET /my-account/ticket-type/{eventId}': {
     summary: 'Ticket types of an event',
     description:
-      'Only for an event the customer can see, else 404. The paged envelope of `{id (string), name, description, ordering, price}` by `ordering` then id.',
+      "Only for an event the customer can see, else 404. The paged envelope of `{id (string), name, description, ordering, price, tax, available, bookingFee}` by `ordering` then id: `bookingFee` is the event's booking fee on one ticket of the type with a tax added to it, shown before the hold (a hold of one adds it as its `fees` and their tax).",
   },
   'GET /my-account/wave-time/{eventId}': {
     summary: 'Wave times of an event',

@@ -1,23 +1,14 @@
 import { batchGet } from '../../data/client.ts';
 import { listTicketTypes } from '../data/events.ts';
 import { createEvent } from '../data/event-creation.ts';
-import { listTeams } from '../data/event-admin-reads.ts';
-import {
-  commitEventChange,
-  commitEventDeletion,
-  eventLeftovers,
-  type HistoryAction,
-} from '../data/event-admin-writes.ts';
+import { commitEventChange, type HistoryAction } from '../data/event-admin-writes.ts';
 import { keys } from '../../data/keys.ts';
-import { listWaveTimes } from '../data/wave-times.ts';
-import { eventWaivers } from '../data/waivers.ts';
 import { eventListing, eventListingMoves } from '../../lists/event-listing.ts';
 import { now } from '../../clock.ts';
 import {
   applyEventPatch,
   checkCurrencyChange,
   checkBookingFee,
-  checkDeletable,
   checkPrices,
   type EventPatch,
 } from '../domain/event-admin.ts';
@@ -113,26 +104,4 @@ export async function updateEventFor(caller: Caller, id: number, body: EventPatc
   const after = { ...next, version: (before.version ?? 1) + 1, updated: at, updatedBy: caller.id };
   await commitEventChange({ before, after, changes, action, by: caller.id, at }, eventListingMoves(before, after));
   return toEventView(await wholeEvent(after, types));
-}
-
-/** `DELETE /events/{id}`: only an event that never had tickets (409 otherwise: unpublish it). */
-export async function deleteEventFor(caller: Caller, id: number, version?: number): Promise<{ id: number }> {
-  const before = await eventFor(caller, id);
-  assertVersion(before.version, version, id);
-  const [types, teams, waves, waivers] = await Promise.all([
-    listTicketTypes(id),
-    listTeams(id),
-    listWaveTimes(id),
-    eventWaivers(id),
-  ]);
-  checkDeletable(before, await holdsOf(before, types.length));
-  const at = now().toISOString();
-  const after = { ...before, version: (before.version ?? 1) + 1 };
-  const change = { before, after, changes: {}, action: 'deleted' as const, by: caller.id, at };
-  await commitEventDeletion(change, eventListingMoves(before, undefined), [
-    ...eventLeftovers(id, { types, teamIds: teams.map((team) => team.id), waveIds: waves.map((wave) => wave.id) }),
-    // Its waivers go with it (no ticket signed them: it never had tickets); their versions stay, as its history does.
-    ...waivers.map((waiver) => keys.waiver(id, waiver.ticketTypeId, waiver.id)),
-  ]);
-  return { id };
 }

@@ -1,6 +1,7 @@
 import * as z from '../../schema.ts';
-import { DEFAULT_LISTING, type Event, type TicketType } from '../../events/domain/event.ts';
+import { DEFAULT_LISTING, type Event, saleCurrency, type TicketType } from '../../events/domain/event.ts';
 import { TaxRule } from '../../selling/domain/pricing-schemas.ts';
+import { priceSale } from '../../selling/domain/sale-prices.ts';
 import { wildcardPattern } from '../../domain/wildcard.ts';
 import { formatInTimeZone } from '../../domain/zoned-time.ts';
 
@@ -119,14 +120,26 @@ export const TicketTypeEntryResource = z.strictObject({
         "Ours: tickets of the type on sale now, neither sold nor held by a reservation (the event entry's `inventory.sold` counts sold tickets only).",
       ),
     ),
+  bookingFee: z
+    .number()
+    .check(
+      z.describe(
+        "Ours: the event's booking fee on one ticket of the type, a tax added to it included (0: none), shown before the hold: what a hold of one adds to `price` (and its tax) as its `fees`. A percentage fee on several tickets is priced per line, so a cent may differ.",
+      ),
+    ),
 });
 export type TicketTypeEntry = z.output<typeof TicketTypeEntryResource>;
 
 /**
  * An event's types in the portal's order: `ordering`, then id; `left` the stock left of each
- * type (shared/selling/data/stock.ts: every type has its stock from its creation).
+ * type (shared/selling/data/stock.ts: every type has its stock from its creation); each with its booking fee per
+ * ticket, so the fee is shown before the hold.
  */
-export function ticketTypeEntries(types: readonly TicketType[], left: ReadonlyMap<number, number>): TicketTypeEntry[] {
+export function ticketTypeEntries(
+  types: readonly TicketType[],
+  left: ReadonlyMap<number, number>,
+  event: Pick<Event, 'bookingFee' | 'feeTax' | 'shippingTax' | 'currency'>,
+): TicketTypeEntry[] {
   return types
     .map((type, index) => ({ type, ordering: type.ordering ?? index }))
     .sort((a, b) => a.ordering - b.ordering || a.type.id - b.type.id)
@@ -138,5 +151,16 @@ export function ticketTypeEntries(types: readonly TicketType[], left: ReadonlyMa
       price: type.price,
       tax: type.tax ?? null,
       available: Math.max(0, left.get(type.id) ?? 0),
+      bookingFee: feePreview(type, event),
     }));
+}
+
+/** What a buyer pays of the booking fee on one ticket of the type, priced as a hold prices it (sale-prices.ts). */
+function feePreview(
+  type: TicketType,
+  event: Pick<Event, 'bookingFee' | 'feeTax' | 'shippingTax' | 'currency'>,
+): number {
+  if (!event.bookingFee) return 0;
+  const sale = { lines: [{ typeId: type.id, quantity: 1 }], types: new Map([[type.id, type]]), event, shipping: 0 };
+  return priceSale({ ...sale, currency: saleCurrency(event) }).lines[0]?.feePaid ?? 0;
 }

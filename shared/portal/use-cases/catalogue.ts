@@ -143,9 +143,9 @@ export async function listPortalTicketTypes(
   eventId: number,
   paging: { limit: number; offset: number },
 ): Promise<Page<TicketTypeEntry>> {
-  const [, types] = await Promise.all([accessibleEvent(customerId, eventId), listTicketTypes(eventId)]);
+  const [event, types] = await Promise.all([accessibleEvent(customerId, eventId), listTicketTypes(eventId)]);
   // Held tickets are not available: what the types' stock has left (one BatchGetItem).
-  const entries = ticketTypeEntries(types, await stockLeft(types));
+  const entries = ticketTypeEntries(types, await stockLeft(types), event);
   return { totalCount: entries.length, ...paging, items: entries.slice(paging.offset, paging.offset + paging.limit) };
 }
 

@@ -203,6 +203,16 @@ function recapAction(codeId: number, shard: number, cap: number | null): Transac
   };
 }
 
+/** Every item of an event's codes and their count: what the event's deletion deletes with it (events' delete-event.ts). */
+export const promoCodeItemsOf = (eventId: number, promos: readonly PromoCode[]) => [
+  ...promos.flatMap((promo) => [
+    keys.promoCode(eventId, codeKey(promo.code)),
+    keys.promoCodeById(eventId, promo.id),
+    ...Array.from({ length: promo.usesShards }, (_, shard) => keys.promoUses(promo.id, shard)),
+  ]),
+  ...(promos.length ? [keys.promoCodeCount(eventId)] : []),
+];
+
 /**
  * The code, its pointer, its shards and its place in the event's count deleted, each shard only while none of its
  * uses is taken: 409 `promo_code_in_use` when one is (a hold holds it, or an order paid with it keeps it).

@@ -85,6 +85,8 @@ export interface Order {
    * failed sale's undo gives it back there; a late payment's hold again may take it from another shard (recorded).
    */
   promo?: PromoUse;
+  /** The number of the order's invoice, once it is paid and invoiced (the orders' export reads it). */
+  invoiceNumber?: string;
   /** Payments that named this order but did not pay it (order-payment.ts), each once, refunded; append-only. */
   paymentProblems?: PaymentProblem[];
   /** The card payment's dispute, as Stripe last reported it (order-dispute.ts); absent when none. */
@@ -172,6 +174,9 @@ export interface CheckoutAttendee {
   price: number;
   taxAmount?: number;
   bookingFee?: number;
+  /** Its part of the line's discount and of the fee's tax (absent: none), for the sales figures. */
+  discount?: number;
+  feeTax?: number;
   partyMember: string;
   partyMemberLastName: string;
   emailAddress: string;

@@ -1,4 +1,4 @@
-import { splitAmount, toMajor, toMinor } from '../../money.ts';
+import { addAmounts, splitAmount, toMajor, toMinor } from '../../money.ts';
 import * as z from '../../schema.ts';
 import type { Event, TicketType } from '../../events/domain/event.ts';
 import { type Discount, type PricedLine, priceReservation } from './pricing.ts';
@@ -120,11 +120,17 @@ function storedLine(priced: PricedLine, sale: SaleToPrice, waveTimeId: number | 
   };
 }
 
-/** One ticket's share of its line: its `price` (net of tax, discounted), `taxAmount`, and its part of the fee. */
+/**
+ * One ticket's share of its line: its `price` (net of tax, discounted), `taxAmount`, and its part of the fee; and,
+ * for the event's sales figures (sale-figures.ts), its part of the line's `discount` and of the fee's tax (inside
+ * `bookingFee`).
+ */
 export interface TicketPrice {
   price: number;
   taxAmount: number;
   bookingFee: number;
+  discount: number;
+  feeTax: number;
 }
 
 /**
@@ -139,13 +145,64 @@ export function ticketPrices(line: ReservationLine, currency: string): TicketPri
   const paid = split(minor(line.amount) - minor(line.feePaid));
   const tax = split(minor(line.tax) - minor(line.feeTax));
   const fee = split(minor(line.feePaid));
+  const discount = split(minor(line.discount));
+  const feeTax = split(minor(line.feeTax));
   return each.map((_, n) => ({
     price: toMajor(paid[n]! - tax[n]!, currency),
     taxAmount: toMajor(tax[n]!, currency),
     bookingFee: toMajor(fee[n]!, currency),
+    discount: toMajor(discount[n]!, currency),
+    feeTax: toMajor(feeTax[n]!, currency),
   }));
 }
 
 /** What the buyer paid for an issued ticket, in minor units: what a part's cancel refunds for it (cancel-part.ts). */
-export const paidForTicket = (ticket: Partial<TicketPrice> & Omit<TicketPrice, 'bookingFee'>, currency: string) =>
-  toMinor(ticket.price, currency) + toMinor(ticket.taxAmount, currency) + toMinor(ticket.bookingFee ?? 0, currency);
+export const paidForTicket = (
+  ticket: Pick<TicketPrice, 'price' | 'taxAmount'> & { bookingFee?: number },
+  currency: string,
+) => toMinor(ticket.price, currency) + toMinor(ticket.taxAmount, currency) + toMinor(ticket.bookingFee ?? 0, currency);
+
+/** What sold tickets add to their type's sales sums (sale-figures.ts says what each is), in major units. */
+export interface SaleSums {
+  gross: number;
+  tax: number;
+  fees: number;
+  discount: number;
+}
+
+export const SALE_SUMS = ['gross', 'tax', 'fees', 'discount'] as const satisfies readonly (keyof SaleSums)[];
+
+export const NO_SALES: SaleSums = { gross: 0, tax: 0, fees: 0, discount: 0 };
+
+/** A ticket's figures as stored on it (tickets/domain/ticket.ts), in major units. */
+export interface SoldTicketFigures {
+  price: number;
+  taxAmount: number;
+  bookingFee?: number;
+  discount?: number;
+  feeTax?: number;
+}
+
+/** What one sold ticket adds to its type's sums. */
+export function ticketSums(ticket: SoldTicketFigures): SaleSums {
+  const fee = ticket.bookingFee ?? 0;
+  const feeTax = ticket.feeTax ?? 0;
+  return {
+    gross: addAmounts([ticket.price, ticket.taxAmount, fee]),
+    tax: addAmounts([ticket.taxAmount, feeTax]),
+    fees: addAmounts([fee, -feeTax]),
+    discount: ticket.discount ?? 0,
+  };
+}
+
+/** `a` + `sign` × `b`, each sum added exactly. */
+export function addSums(a: SaleSums, b: SaleSums, sign: 1 | -1 = 1): SaleSums {
+  const add = (name: keyof SaleSums) => addAmounts([a[name], sign * b[name]]);
+  return { gross: add('gross'), tax: add('tax'), fees: add('fees'), discount: add('discount') };
+}
+
+/** The sums of several tickets (`sign` −1: taken away). */
+export const sumsOf = (tickets: readonly SoldTicketFigures[], sign: 1 | -1 = 1): SaleSums =>
+  tickets.reduce((sum, ticket) => addSums(sum, ticketSums(ticket), sign), NO_SALES);
+
+export const isNoSale = (sums: SaleSums): boolean => SALE_SUMS.every((name) => sums[name] === 0);

@@ -215,12 +215,14 @@ export function attendeesOf(
 /** The held tickets, one per attendee, in line order, each with its share of its line. */
 function slotsOf(reservation: Pick<Reservation, 'lines' | 'amounts'>) {
   return reservation.lines.flatMap((line) =>
-    ticketPrices(line, reservation.amounts.currency).map(({ price, taxAmount, bookingFee }) => ({
+    ticketPrices(line, reservation.amounts.currency).map(({ price, taxAmount, bookingFee, discount, feeTax }) => ({
       typeId: line.typeId,
       waveTimeId: line.waveTimeId,
       price,
       taxAmount,
       ...(bookingFee ? { bookingFee } : {}),
+      ...(discount ? { discount } : {}),
+      ...(feeTax ? { feeTax } : {}),
     })),
   );
 }

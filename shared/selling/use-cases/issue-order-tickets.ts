@@ -6,6 +6,7 @@ import { soldFromHoldAction } from '../data/stock.ts';
 import type { TicketType } from '../../events/domain/event.ts';
 import type { Order } from '../domain/order.ts';
 import { attendeeTakes, type StockTake } from '../domain/reservation.ts';
+import { addSums, NO_SALES, type SaleSums, ticketSums } from '../domain/sale-prices.ts';
 import type { Actor } from '../../tickets/domain/ticket-history.ts';
 import type { TicketRecord } from '../../tickets/domain/ticket.ts';
 import { ValidationError } from '../../errors.ts';
@@ -135,12 +136,14 @@ function chunkExtras(
   issued: Record<string, number>,
   ticketIds: number[] | undefined,
 ): ExtraAction[] {
-  const sold = new Map<string, StockTake>();
+  // Each shard's move carries its tickets' sales figures (sale-figures.ts), added in the same update.
+  const sold = new Map<string, StockTake & { sums: SaleSums }>();
   for (const { change, shard } of chunk) {
     const { typeId } = change.after;
     const key = `${typeId}#${shard}`;
-    const take = sold.get(key) ?? { typeId, shard, quantity: 0 };
+    const take = sold.get(key) ?? { typeId, shard, quantity: 0, sums: NO_SALES };
     take.quantity++;
+    take.sums = addSums(take.sums, ticketSums(change.after));
     sold.set(key, take);
   }
   const [record, ...counts] = issuedTicketsActions(order, issued, ticketIds);

@@ -4,6 +4,7 @@ import { Conflict } from '../../errors.ts';
 import { labelled, tableName, transactWrite, TransactionCancelled } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 import { bulkSoldUpdate } from '../../selling/data/stock.ts';
+import { addSums, NO_SALES, type SaleSums, ticketSums } from '../../selling/domain/sale-prices.ts';
 import { historyPut } from './ticket-history.ts';
 import { ticketItem } from './ticket-records.ts';
 
@@ -87,9 +88,12 @@ export function newRecordItems(record: TicketRecord, history: TicketHistoryEntry
 
 /** The stock moves of new tickets written with `newRecordItems`, summed by type (stock.ts `bulkSoldUpdate`). */
 export function newTypeSoldUpdates(records: TicketRecord[]) {
-  const sold = new Map<number, number>();
-  for (const record of records.filter(isEligible)) sold.set(record.typeId, (sold.get(record.typeId) ?? 0) + 1);
-  return [...sold].map(([typeId, quantity]) => bulkSoldUpdate(typeId, quantity));
+  const sold = new Map<number, { quantity: number; sums: SaleSums }>();
+  for (const record of records.filter(isEligible)) {
+    const { quantity, sums } = sold.get(record.typeId) ?? { quantity: 0, sums: NO_SALES };
+    sold.set(record.typeId, { quantity: quantity + 1, sums: addSums(sums, ticketSums(record)) });
+  }
+  return [...sold].map(([typeId, { quantity, sums }]) => bulkSoldUpdate(typeId, quantity, sums));
 }
 
 function bibActions(before: TicketRecord | null, after: TicketRecord): Planned[] {

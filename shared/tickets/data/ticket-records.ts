@@ -136,6 +136,8 @@ const TicketItem = storedSchema<TicketRecord>()(
     ),
     version: z.number(),
     bookingFee: z.optional(z.number()),
+    discount: z.optional(z.number()),
+    feeTax: z.optional(z.number()),
   }),
 );
 

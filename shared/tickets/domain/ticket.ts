@@ -66,6 +66,12 @@ export interface TicketRecord extends Omit<Ticket, 'ticketClaim' | 'ticketRefund
    * refunds beside its `price` and `taxAmount` (shared/README.md "Pricing").
    */
   bookingFee?: number;
+  /**
+   * The ticket's part of its line's discount, and the part of `bookingFee` that is the fee's tax (absent: none): with
+   * `price`, `taxAmount` and `bookingFee`, what the ticket moves of its type's sales figures (shared/selling/data/stock.ts).
+   */
+  discount?: number;
+  feeTax?: number;
   /** Optimistic-lock counter: every write is conditional on it. */
   version: number;
 }

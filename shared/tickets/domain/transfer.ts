@@ -33,6 +33,8 @@ export function replacementTicket(
     taxAmount: original.taxAmount,
     // What the buyer paid of the booking fee stays with the ticket: a later cancel of it refunds it too.
     ...(original.bookingFee !== undefined && { bookingFee: original.bookingFee }),
+    ...(original.discount !== undefined && { discount: original.discount }),
+    ...(original.feeTax !== undefined && { feeTax: original.feeTax }),
     gratuityAmount: original.gratuityAmount,
     paidUponCheckout: original.paidUponCheckout,
     externalMembershipId: original.externalMembershipId,

@@ -28,6 +28,8 @@ export interface NewTicket extends Partial<TicketFields> {
   purchaser?: PurchaserContact | null;
   claim?: TicketRecord['claim'];
   bookingFee?: number;
+  discount?: number;
+  feeTax?: number;
 }
 
 /**

@@ -1,10 +1,12 @@
 import {
   readStock,
   returnToStockAction,
+  salesMoveAction,
   soldFromHoldAction,
   soldFromStockAction,
   stockShardsOf,
 } from '../../selling/data/stock.ts';
+import { addSums, isNoSale, NO_SALES, type SaleSums, ticketSums } from '../../selling/domain/sale-prices.ts';
 import type { TicketType } from '../../events/domain/event.ts';
 import { isEligible, type TicketRecord } from '../domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
@@ -18,28 +20,56 @@ import { StaleTicket, type ExtraAction } from '../../lists/writes.ts';
  * transferred away) gives it back to the stock left; one that starts holding one
  * (a sale, a transfer into the type, a restore) takes it from the reservation it was held by
  * (`fromHold`) or from a shard with stock left, conditionally: none is 409 `sold_out`. Every
- * type has its stock from its creation's transaction (shared/events/data/event-creation.ts).
+ * type has its stock from its creation's transaction (shared/events/data/event-creation.ts). The type's sales figures
+ * move with its `sold` (shared/selling/domain/sale-figures.ts): each ticket that starts holding a place adds its
+ * figures, each that stops takes its figures away, and a sold ticket whose figures change (an edit of its price, a
+ * transfer that changes them) moves the difference.
  */
 export async function stockMoves(
   changes: readonly { before: TicketRecord | null; after: TicketRecord }[],
   options: { fromHold?: { shard: number }; known?: TicketType } = {},
 ): Promise<ExtraAction[]> {
-  const delta = new Map<number, { delta: number; ticketId: number; eventId: number }>();
+  const moves = new Map<number, TypeMove>();
+  const entry = (ticket: TicketRecord) => {
+    const found = moves.get(ticket.typeId) ?? {
+      delta: 0,
+      sums: NO_SALES,
+      ticketId: ticket.id,
+      eventId: ticket.eventId,
+    };
+    moves.set(ticket.typeId, found);
+    return found;
+  };
   for (const { before, after } of changes) {
-    const moved = (isEligible(after) ? 1 : 0) - (before && isEligible(before) ? 1 : 0);
-    const entry = delta.get(after.typeId) ?? { delta: 0, ticketId: after.id, eventId: after.eventId };
-    entry.delta += moved;
-    delta.set(after.typeId, entry);
+    // Each side on its own type: what it held leaves, what it holds joins (the same type: only a difference moves).
+    if (before && isEligible(before)) leave(entry(before), before);
+    if (isEligible(after)) join(entry(after), after);
   }
-  const moves = [...delta].filter(([, { delta }]) => delta !== 0);
   const typeOf = async (typeId: number, eventId: number) =>
     options.known?.id === typeId ? options.known : stockShardsOf(eventId, typeId);
   const actions = await Promise.all(
-    moves.map(async ([typeId, move]) =>
-      stockMove(await typeOf(typeId, move.eventId), move.delta, move.ticketId, options.fromHold),
-    ),
+    [...moves]
+      .filter(([, move]) => move.delta !== 0 || !isNoSale(move.sums))
+      .map(async ([typeId, move]) => stockMove(await typeOf(typeId, move.eventId), move, options.fromHold)),
   );
   return actions.flat();
+}
+
+interface TypeMove {
+  delta: number;
+  sums: SaleSums;
+  ticketId: number;
+  eventId: number;
+}
+
+function leave(move: TypeMove, ticket: TicketRecord) {
+  move.delta -= 1;
+  move.sums = addSums(move.sums, ticketSums(ticket), -1);
+}
+
+function join(move: TypeMove, ticket: TicketRecord) {
+  move.delta += 1;
+  move.sums = addSums(move.sums, ticketSums(ticket));
 }
 
 /** A shard read with stock was emptied before the write: the caller reads again. */
@@ -66,23 +96,24 @@ export const soldOut = (typeId: number) => new Conflict(`Ticket type ${typeId} i
 
 async function stockMove(
   type: Pick<TicketType, 'id' | 'stockShards'> | undefined,
-  delta: number,
-  ticketId: number,
+  { delta, sums, ticketId }: TypeMove,
   fromHold: { shard: number } | undefined,
 ): Promise<ExtraAction[]> {
   if (!type) return [];
   const typeId = type.id;
-  if (delta < 0)
-    return [{ action: returnToStockAction({ typeId, shard: ticketId % type.stockShards, quantity: -delta }) }];
+  const ownShard = ticketId % type.stockShards;
+  // Filtered out unless its figures moved (stockMoves): a sold ticket's price edited.
+  if (delta === 0) return [{ action: salesMoveAction(typeId, ownShard, sums) }];
+  if (delta < 0) return [{ action: returnToStockAction({ typeId, shard: ownShard, quantity: -delta, sums }) }];
   if (fromHold)
     return [
-      { action: soldFromHoldAction({ typeId, shard: fromHold.shard }), onConditionFailed: () => soldOut(typeId) },
+      { action: soldFromHoldAction({ typeId, shard: fromHold.shard, sums }), onConditionFailed: () => soldOut(typeId) },
     ];
   // One shard is tried unread: its condition failing is the type sold out, as no other shard could have stock.
   if (type.stockShards === 1)
-    return [{ action: soldFromStockAction({ typeId, shard: 0 }), onConditionFailed: () => soldOut(typeId) }];
+    return [{ action: soldFromStockAction({ typeId, shard: 0, sums }), onConditionFailed: () => soldOut(typeId) }];
   const shards = (await readStock(type)).filter((one) => one.left > 0);
   if (!shards.length) throw soldOut(typeId);
   const { shard } = shards[Math.floor(Math.random() * shards.length)]!;
-  return [{ action: soldFromStockAction({ typeId, shard }), onConditionFailed: () => new StockMoved(typeId) }];
+  return [{ action: soldFromStockAction({ typeId, shard, sums }), onConditionFailed: () => new StockMoved(typeId) }];
 }
