@@ -262,6 +262,7 @@ describe('purchasedDate through a transfer', () => {
     });
     expect(response.status, response.raw).toBe(200);
     const replacement = response.body.data;
+    await listsCaughtUp([placed.ticketIds[0]!, replacement.id]);
     expect(replacement.purchasedDate).toBe(placed.purchasedDate);
     expect(replacement.created).not.toBe(placed.purchasedDate);
     const bought = await list(`eventId=${own.id}&purchasedFrom=2021-03-01&purchasedTo=2021-03-01`);
