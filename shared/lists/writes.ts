@@ -76,5 +76,4 @@ export function newTicketCounterUpdates(records: TicketRecord[]) {
 }
 
 export { searchEntryItems } from './ticket-search-entries.ts';
-export { catchUpTicketLists } from './list-catch-up.ts';
 export { StaleTicket, type ExtraAction, type TicketChange } from '../tickets/data/ticket-changes.ts';

@@ -1,7 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventChangeOf } from '../data/event-change-stream.ts';
 import { ticketChangeOf } from '../data/ticket-change-stream.ts';
-import { catchUpTicketLists } from '../../lists/writes.ts';
+import { catchUpTicketLists } from '../../lists/list-catch-up.ts';
 import { logger } from '../../logger.ts';
 import { publishRecorded } from '../../services/metrics.ts';
 import { dispatchDueDeliveries } from './dispatch.ts';

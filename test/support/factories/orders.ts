@@ -2,7 +2,7 @@ import type { CreatedEvent } from '#shared/events/domain/event';
 import type { Order } from '#shared/selling/domain/order';
 import { createOrder, type NewOrder } from '#shared/selling/use-cases/create-order';
 import { sampleAttendee } from './tickets.ts';
-import { listsCaughtUp } from '../lists-caught-up.ts';
+import { catchUpTickets } from '#shared/webhooks/use-cases/jobs';
 
 /**
  * Orders for the customer portal: the integration tests and the demo seed (bin/seed/orders.ts) place them through
@@ -51,6 +51,6 @@ export function sampleOrder(
 export async function placeOrder(...args: Parameters<typeof sampleOrder>): Promise<Order> {
   const { order, tickets } = await createOrder(sampleOrder(...args));
   // Its tickets handed to the stream's consumer, as the deployed table's stream would: listed once this answers.
-  await listsCaughtUp(tickets);
+  await catchUpTickets(tickets.map((ticket) => ticket.id));
   return order;
 }
