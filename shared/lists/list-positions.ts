@@ -160,8 +160,8 @@ export const isTotal = (place: Pick<PositionPlace, 'list'>): boolean => place.li
 
 /**
  * Accumulates blind position moves: one Update per touched block item. `totals` keeps only the all-events totals
- * (a change's transaction: the blocks are the stream's consumer's, list-catch-up.ts); `every` all of them (a bulk
- * load, which writes the list entries itself).
+ * (a change's transaction: the blocks are the stream's consumer's, list-catch-up.ts); `blocks` all but them (the
+ * scale seed's stand-in for the consumer); `every` all of them (a bulk load, which writes the list entries itself).
  */
 export class PositionDelta {
   private readonly blocks = new Map<
@@ -169,12 +169,12 @@ export class PositionDelta {
     { holder: PositionHolder; list: string; block: number; shard: number; counters: Map<string, number> }
   >();
 
-  constructor(private readonly kept: 'totals' | 'every') {}
+  constructor(private readonly kept: 'totals' | 'blocks' | 'every') {}
 
   /** A live ticket enters (+1) or leaves (-1) its lists' positions. */
   listedTicket(record: PositionedTicket, delta: number): void {
     for (const place of positionPlaces(record)) {
-      if (this.kept === 'totals' && !isTotal(place)) continue;
+      if ((this.kept === 'totals' && !isTotal(place)) || (this.kept === 'blocks' && isTotal(place))) continue;
       const { PK, SK } = positionKey(place.holder, place.list, place.block, place.shard);
       const id = `${PK}/${SK}`;
       const entry = this.blocks.get(id) ?? { ...place, counters: new Map() };

@@ -13,6 +13,7 @@ import type { ListAction } from './list-names.ts';
 import { listEntryItems } from './ticket-list-entries.ts';
 import { searchEntryItems } from './ticket-search-entries.ts';
 import { StatsDelta } from './ticket-stats.ts';
+import { PositionDelta } from './list-positions.ts';
 
 export type { ListAction, ListName } from './list-names.ts';
 
@@ -74,6 +75,20 @@ export function newTicketCounterUpdates(records: TicketRecord[]) {
   }
   return [...newTypeSoldUpdates(records), ...stats.actions().map((action) => action.Update)];
 }
+
+/**
+ * What the stream's consumer writes for a ticket written by `commitTicketChanges` without a stream to read (the scale
+ * seed): its list entries and search entries (`items`) and its blocks' moves (`blockUpdates`, blind: a seed's tickets
+ * are new, so none is counted twice), the consumer's `catchUpTicketLists` without its reads.
+ */
+export const consumerWritesOf = (records: readonly TicketRecord[]) => {
+  const blocks = new PositionDelta('blocks');
+  for (const record of records) if (!record.deleted) blocks.listedTicket(record, 1);
+  return {
+    items: records.flatMap((record) => [...listEntryItems(record), ...searchEntryItems(record)]),
+    blockUpdates: blocks.actions(),
+  };
+};
 
 export { searchEntryItems } from './ticket-search-entries.ts';
 export { StaleTicket, type ExtraAction, type TicketChange } from '../tickets/data/ticket-changes.ts';
