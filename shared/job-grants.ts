@@ -15,7 +15,8 @@ export interface TableGrant {
  * recorded (the tests apply the migrations to an empty table, in no test file).
  */
 export const jobs = {
-  // Webhook deliveries, and the changed tickets' search entries (BatchWriteItem: shared/lists/ticket-search-entries.ts).
+  // Webhook deliveries, and the changed tickets' list entries, positions and search entries (BatchWriteItem, the blocks'
+  // conditional UpdateItem and its GetItem when a mark moved: shared/lists/list-catch-up.ts).
   'ticket-changes': { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'] },
   dispatch: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] },
   // A paid order's issue (shared/selling/use-cases/issue-paid-orders.ts): what the webhook's row held while it issued.

@@ -5,7 +5,7 @@ import { allocateIds } from '#shared/data/counters';
 import { commitNewOrder } from '#shared/selling/data/orders';
 import { bulkSoldUpdate } from '#shared/selling/data/stock';
 import { addSums, NO_SALES, type SaleSums, ticketSums } from '#shared/selling/domain/sale-prices';
-import { commitTicketChanges, type ExtraAction, searchEntryItems, type TicketChange } from '#shared/lists/writes';
+import { commitTicketChanges, consumerWritesOf, type ExtraAction, type TicketChange } from '#shared/lists/writes';
 import { applyScan } from '#shared/gate/domain/check-in';
 import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
 import type { Order } from '#shared/selling/domain/order';
@@ -74,8 +74,9 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
   const base = Date.parse('2026-06-01T00:00:00Z');
   const customers = new Map<number, { id: number; tickets: number; orders: number }>();
   const set = new WriteSet();
-  // What the table stream's consumer writes after each ticket's last change (not in its transactions, so not captured).
-  const searchEntries: Record<string, unknown>[] = [];
+  // What the table stream's consumer writes after each ticket's last change (not in its transactions, so not captured):
+  // its list and search entries here, its blocks' moves summed with the captured counters.
+  const consumerItems: Record<string, unknown>[] = [];
   let written = 0;
 
   for (let start = 0; start < total; start += ROUND) {
@@ -172,7 +173,7 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
     if (!puts.length)
       throw new Error('seed: no transaction was captured; check capture.ts against the SDK command names.');
     await batchWrite([
-      ...[...puts, ...searchEntries.splice(0)].map((Item) => ({ PutRequest: { Item } })),
+      ...[...puts, ...consumerItems.splice(0)].map((Item) => ({ PutRequest: { Item } })),
       ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
     ]);
     written += size;
@@ -236,7 +237,9 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
       await commitTicketChanges([{ before: record, after: next, history }], extra);
       record = { ...next, version: history.version };
     }
-    searchEntries.push(...searchEntryItems(record));
+    const consumer = consumerWritesOf([record]);
+    consumerItems.push(...consumer.items);
+    set.add(consumer.blockUpdates);
     if (!record.deleted) {
       bump(counts.byState, record.processState);
       bump(counts.byTeam, record.teamId ?? 0);

@@ -99,49 +99,87 @@ export const positionKey = (holder: PositionHolder, list: string, block: number,
     ? keys.customerPosition(holder.customerId, list, block)
     : keys.listPosition(holder.eventId, shard, list, block);
 
-/** Accumulates the position moves of one transaction: one Update per touched block item. */
+/** One position item a live ticket is counted in, and the counters it adds there. */
+export interface PositionPlace {
+  holder: PositionHolder;
+  list: string;
+  block: number;
+  shard: number;
+  counters: readonly string[];
+}
+
+/**
+ * Every position item a live ticket is counted in: its event's and its team's lists (their type parts too), its team's
+ * span, its granted events' lists, the all-events list and totals, its customer's list and span.
+ */
+export function positionPlaces(record: PositionedTicket): PositionPlace[] {
+  const state = record.processState;
+  const block = blockOf(record.id);
+  const whole = [counterName(state)];
+  const withType = positionCounters(state, record.typeId);
+  const team = teamList(record.teamId ?? 0);
+  const all = { eventId: ALL_EVENTS };
+  const own = { eventId: record.eventId };
+  const places: [PositionHolder, string, number, readonly string[]][] = [
+    [all, 'all', block, whole],
+    // The all-events totals: one item per shard (block 0 of list `count`), summed on read.
+    [all, ALL_EVENTS_COUNT, 0, whole],
+    [own, 'event', block, withType],
+    [own, team, block, withType],
+    // A check-in leaves and re-enters the same span counters: no Update.
+    [own, spanList(team), spanOf(block), positionCounters(spanState(state), record.typeId)],
+    ...grantedEvents(record).map((eventId): [PositionHolder, string, number, string[]] => [
+      { eventId },
+      'access',
+      block,
+      withType,
+    ]),
+  ];
+  if (record.customerId != null) {
+    const customer = { customerId: record.customerId };
+    places.push([customer, CUSTOMER_LIST, block, [CUSTOMER_COUNTER]]);
+    places.push([customer, spanList(CUSTOMER_LIST), spanOf(block), [CUSTOMER_COUNTER]]);
+  }
+  return places.map(([holder, list, at, counters]) => ({
+    holder,
+    list,
+    block: at,
+    shard: positionShardOf(holder, record),
+    counters,
+  }));
+}
+
+/** What a ticket's positions depend on: a record, or what its stored list entries say it was (list-catch-up.ts). */
+export type PositionedTicket = Pick<
+  TicketRecord,
+  'id' | 'eventId' | 'typeId' | 'teamId' | 'processState' | 'customerId' | 'accessEvents'
+>;
+
+/** Whether a place is the all-events totals (a `totalCount`, moved in the change's own transaction). */
+export const isTotal = (place: Pick<PositionPlace, 'list'>): boolean => place.list === ALL_EVENTS_COUNT;
+
+/**
+ * Accumulates blind position moves: one Update per touched block item. `totals` keeps only the all-events totals
+ * (a change's transaction: the blocks are the stream's consumer's, list-catch-up.ts); `blocks` all but them (the
+ * scale seed's stand-in for the consumer); `every` all of them (a bulk load, which writes the list entries itself).
+ */
 export class PositionDelta {
   private readonly blocks = new Map<
     string,
     { holder: PositionHolder; list: string; block: number; shard: number; counters: Map<string, number> }
   >();
 
-  private add(
-    holder: PositionHolder,
-    [list, block]: [string, number],
-    ticket: TicketRecord,
-    counters: readonly string[],
-    delta: number,
-  ): void {
-    const shard = positionShardOf(holder, ticket);
-    const { PK, SK } = positionKey(holder, list, block, shard);
-    const id = `${PK}/${SK}`;
-    const entry = this.blocks.get(id) ?? { holder, list, block, shard, counters: new Map() };
-    this.blocks.set(id, entry);
-    for (const name of counters) entry.counters.set(name, (entry.counters.get(name) ?? 0) + delta);
-  }
+  constructor(private readonly kept: 'totals' | 'blocks' | 'every') {}
 
-  /** A live ticket enters (+1) or leaves (-1) its event's and its team's list (their type parts too), its granted events' lists, the all-events list and its customer's. */
-  listedTicket(record: TicketRecord, delta: number): void {
-    const state = record.processState;
-    const block = blockOf(record.id);
-    const whole = [counterName(state)];
-    const withType = positionCounters(state, record.typeId);
-    const team = teamList(record.teamId ?? 0);
-    const all = { eventId: ALL_EVENTS };
-    const own = { eventId: record.eventId };
-    this.add(all, ['all', block], record, whole, delta);
-    // The all-events totals: one item per shard (block 0 of list `count`), summed on read.
-    this.add(all, [ALL_EVENTS_COUNT, 0], record, whole, delta);
-    this.add(own, ['event', block], record, withType, delta);
-    this.add(own, [team, block], record, withType, delta);
-    // A check-in leaves and re-enters the same span counters: no Update.
-    this.add(own, [spanList(team), spanOf(block)], record, positionCounters(spanState(state), record.typeId), delta);
-    for (const eventId of grantedEvents(record)) this.add({ eventId }, ['access', block], record, withType, delta);
-    if (record.customerId != null) {
-      const customer = { customerId: record.customerId };
-      this.add(customer, [CUSTOMER_LIST, block], record, [CUSTOMER_COUNTER], delta);
-      this.add(customer, [spanList(CUSTOMER_LIST), spanOf(block)], record, [CUSTOMER_COUNTER], delta);
+  /** A live ticket enters (+1) or leaves (-1) its lists' positions. */
+  listedTicket(record: PositionedTicket, delta: number): void {
+    for (const place of positionPlaces(record)) {
+      if ((this.kept === 'totals' && !isTotal(place)) || (this.kept === 'blocks' && isTotal(place))) continue;
+      const { PK, SK } = positionKey(place.holder, place.list, place.block, place.shard);
+      const id = `${PK}/${SK}`;
+      const entry = this.blocks.get(id) ?? { ...place, counters: new Map() };
+      this.blocks.set(id, entry);
+      for (const name of place.counters) entry.counters.set(name, (entry.counters.get(name) ?? 0) + delta);
     }
   }
 

@@ -1,5 +1,4 @@
 import type { TicketRecord } from '../tickets/domain/ticket.ts';
-import { tableName } from '../data/client.ts';
 import { keys } from '../data/keys.ts';
 
 /**
@@ -16,8 +15,8 @@ import { keys } from '../data/keys.ts';
  * not the Query is applied to these ~200-byte items, never to whole tickets; the page's
  * tickets are then one BatchGetItem. Sort key `TICKET#<id:10>` (purchase time first in the
  * purchase list): a cursor resumes after it. A deleted ticket has none (sparse). They are
- * written in the ticket's own transaction, only when they change (a Put replaces the
- * item, so moving a key is one action).
+ * written after the ticket's change by the table stream's consumer (list-catch-up.ts), only
+ * when they change (a Put replaces the item, so moving a key is one write).
  */
 export type ListEntry = Record<string, unknown> & { PK: string; SK: string };
 
@@ -30,7 +29,7 @@ const tuple = (record: TicketRecord) => ({
 });
 
 /** The other events the ticket's type grants entry to (its own event lists it anyway). */
-export const grantedEvents = (record: TicketRecord): number[] =>
+export const grantedEvents = (record: Pick<TicketRecord, 'eventId' | 'accessEvents'>): number[] =>
   [...new Set(record.accessEvents ?? [])].filter((eventId) => eventId !== record.eventId);
 
 /** The entries a ticket has in this state: none when deleted. */
@@ -70,26 +69,4 @@ export function listEntryItems(record: TicketRecord): ListEntry[] {
     });
   }
   return entries;
-}
-
-/**
- * The transaction actions that move a ticket's entries from `before` to `after`: a Put per
- * new or changed entry, a Delete per gone one.
- */
-export function listEntryActions(before: TicketRecord | null, after: TicketRecord) {
-  const stored = before ? listEntryItems(before) : [];
-  const old = new Map(stored.map((item) => [item.SK, JSON.stringify(item)]));
-  const actions: (
-    | { Put: { TableName: string; Item: ListEntry } }
-    | { Delete: { TableName: string; Key: { PK: string; SK: string } } }
-  )[] = [];
-  const kept = new Set<string>();
-  for (const item of listEntryItems(after)) {
-    kept.add(item.SK);
-    if (old.get(item.SK) !== JSON.stringify(item)) actions.push({ Put: { TableName: tableName(), Item: item } });
-  }
-  for (const sk of old.keys())
-    if (!kept.has(sk))
-      actions.push({ Delete: { TableName: tableName(), Key: { PK: keys.ticket(after.id).PK, SK: sk } } });
-  return actions;
 }

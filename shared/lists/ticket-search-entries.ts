@@ -1,8 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { SEARCH_BUCKET, searchTokens, type SearchKey } from './search-tokens.ts';
 import type { TicketRecord } from '../tickets/domain/ticket.ts';
-import { batchWrite, db, tableName } from '../data/client.ts';
-import { readTicketRecords } from '../tickets/data/ticket-records.ts';
+import { db, tableName } from '../data/client.ts';
 import { keys } from '../data/keys.ts';
 import { keyAttributes, keyCondition, prefixRange, type SortCondition } from '../data/key-conditions.ts';
 
@@ -42,20 +41,15 @@ export function searchEntryItems(record: TicketRecord): SearchEntry[] {
 }
 
 /**
- * Brings the tickets' stored search entries to what their records hold now: the table stream's consumer runs it for
- * every ticket change it reads (webhooks/use-cases/jobs.ts), off the change's own transaction. It reads the records
- * (one consistent BatchGetItem) and each ticket's stored entries (one bounded Query of its own partition), then puts
- * what differs and deletes what is gone (BatchWriteItem, plain writes: half a transactional write's units). It
- * depends on no stream image and no order: a record read twice, late or replayed from the on-failure queue writes
- * nothing a second time, and the last run for a ticket leaves its entries as its record is then.
+ * The puts and deletes that bring the tickets' stored search entries to what their records (read by the caller) hold:
+ * the table stream's consumer's search part (list-catch-up.ts), off the change's own transaction. One bounded Query of
+ * each ticket's own partition; what differs is put, what is gone deleted (plain writes: half a transactional write's
+ * units). It depends on no stream image and no order: a record read twice, late or replayed writes nothing a second
+ * time, and the last run for a ticket leaves its entries as its record is then.
  */
-export async function catchUpSearchEntries(ticketIds: readonly number[]): Promise<void> {
-  const ids = [...new Set(ticketIds)];
-  if (!ids.length) return;
-  const records = await readTicketRecords(ids);
+export async function searchEntryWrites(ids: readonly number[], records: ReadonlyMap<number, TicketRecord>) {
   const stored = await Promise.all(ids.map(storedSearchEntries));
-  const writes = ids.flatMap((id, n) => entryWrites(id, records.get(id), stored[n]!));
-  await batchWrite(writes);
+  return ids.flatMap((id, n) => entryWrites(id, records.get(id), stored[n]!));
 }
 
 /** A ticket's stored entries read per page: a ticket has MAX_TOKENS (8), so one page, and a bound on every Query. */

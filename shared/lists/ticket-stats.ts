@@ -71,8 +71,16 @@ export const grantedCounts = (record: TicketRecord): string[] => {
 
 const OLDER: ListName[] = ['older-tickets'];
 
-/** Accumulates the statistics moves of one transaction, one update per shard item (a transaction may touch an item once). */
+/**
+ * Accumulates the statistics moves of one transaction, one update per shard item (a transaction may touch an item
+ * once). `positions`: which position items move with them, the all-events totals alone (a change's transaction: the
+ * blocks are the stream's consumer's, list-catch-up.ts) or every block (a bulk load, which writes the entries itself).
+ */
 export class StatsDelta {
+  constructor(positions: 'totals' | 'every') {
+    this.positions = new PositionDelta(positions);
+  }
+
   private readonly shards = new Map<
     string,
     {
@@ -110,7 +118,7 @@ export class StatsDelta {
   }
 
   /** The lists' block positions move with their counts (list-positions.ts), the event's purchase counts (purchase-counts.ts) and the customers' ticket counts. */
-  private readonly positions = new PositionDelta();
+  private readonly positions: PositionDelta;
   private readonly purchases = new PurchaseDelta();
   private readonly customers = new Map<number, number>();
 

@@ -9,49 +9,35 @@ import {
   type TicketChange,
   ticketWriteActions,
 } from '../tickets/data/ticket-changes.ts';
-import { keys } from '../data/keys.ts';
-import type { ListAction, ListName } from './list-names.ts';
-import { listEntryActions, listEntryItems } from './ticket-list-entries.ts';
+import type { ListAction } from './list-names.ts';
+import { listEntryItems } from './ticket-list-entries.ts';
 import { searchEntryItems } from './ticket-search-entries.ts';
 import { StatsDelta } from './ticket-stats.ts';
+import { PositionDelta } from './list-positions.ts';
 
 export type { ListAction, ListName } from './list-names.ts';
 
 /**
- * The list engine's write hook (README.md here): what the lists need of a ticket change,
- * each action labelled with the lists it keeps. Pure. The search entries are not among them: the table stream's
- * consumer writes them after the change (`catchUpSearchEntries`). A transaction of several changes (a
- * transfer's two tickets, an order's) passes them together: a transaction may touch an item
- * once, so their moves of one count item are summed into one Update.
+ * The list engine's write hook (README.md here): what the lists need of a ticket change in its own transaction, each
+ * action labelled with the lists it keeps: every count a user sees (the statistics shards' `totalCount`s and check-in
+ * figures, the all-events totals, the purchase counts, the customer's ticket count), exact as soon as the change has
+ * answered. Pure. The list entries, their positions and the search entries are not among them: the table stream's
+ * consumer writes them after the change (`catchUpTicketLists`). A transaction of several changes (a transfer's two
+ * tickets, an order's) passes them together: a transaction may touch an item once, so their moves of one count item
+ * are summed into one Update.
  */
 export function listWrites(
   changes: readonly { before: TicketRecord | null; after: TicketRecord }[],
 ): ListAction<Action>[] {
-  const stats = new StatsDelta();
-  const written: ListAction<Action>[] = [];
+  const stats = new StatsDelta('totals');
   for (const { before, after } of changes) {
     if (before && isEligible(before)) stats.sold(before.eventId, before.id, -1);
     if (isEligible(after)) stats.sold(after.eventId, after.id, 1);
     stats.signature(after.id, before ? signatureOf(countedEvents(before)) : '', signatureOf(countedEvents(after)));
     if (before && !before.deleted) stats.listedTicket(before, -1);
     if (!after.deleted) stats.listedTicket(after, 1);
-    for (const action of listEntryActions(before, after)) written.push({ action, for: entryLists(skOf(action)) });
   }
-  return [...written, ...stats.labelled()];
-}
-
-const skOf = (action: Action): string => String(action.Put?.Item?.SK ?? action.Delete?.Key?.SK);
-
-/** Which lists a ticket's list entry puts it in (ticket-list-entries.ts). */
-function entryLists(sk: string): readonly ListName[] {
-  // Its event's and type's lists: both ticket lists, and the gate's own part.
-  if (sk === keys.ticketEventEntry(0).SK) return ['tickets', 'older-tickets', 'gate'];
-  // Its order's, customer's and the purchase-time lists.
-  if (sk === keys.ticketPurchaseEntry(0).SK) return ['older-tickets'];
-  // An event its type grants entry to: `accessEvents`, and that event's gate list.
-  if (sk.startsWith(keys.ticketAccessEntryPrefix)) return ['tickets', 'gate'];
-  // `LIST`: the team and process-state lists and the list across events.
-  return ['tickets', 'older-tickets'];
+  return stats.labelled();
 }
 
 const actionsOf = (changes: TicketChange[]) => listWrites(changes).map(({ action }) => action);
@@ -81,7 +67,7 @@ export const newTicketItems = (record: TicketRecord, history: TicketHistoryEntry
  * signatures, listed and filter counts, the positions, purchase and customer counts.
  */
 export function newTicketCounterUpdates(records: TicketRecord[]) {
-  const stats = new StatsDelta();
+  const stats = new StatsDelta('every');
   for (const record of records) {
     if (isEligible(record)) stats.sold(record.eventId, record.id, 1);
     stats.signature(record.id, '', signatureOf(countedEvents(record)));
@@ -90,5 +76,19 @@ export function newTicketCounterUpdates(records: TicketRecord[]) {
   return [...newTypeSoldUpdates(records), ...stats.actions().map((action) => action.Update)];
 }
 
-export { catchUpSearchEntries, searchEntryItems } from './ticket-search-entries.ts';
+/**
+ * What the stream's consumer writes for a ticket written by `commitTicketChanges` without a stream to read (the scale
+ * seed): its list entries and search entries (`items`) and its blocks' moves (`blockUpdates`, blind: a seed's tickets
+ * are new, so none is counted twice), the consumer's `catchUpTicketLists` without its reads.
+ */
+export const consumerWritesOf = (records: readonly TicketRecord[]) => {
+  const blocks = new PositionDelta('blocks');
+  for (const record of records) if (!record.deleted) blocks.listedTicket(record, 1);
+  return {
+    items: records.flatMap((record) => [...listEntryItems(record), ...searchEntryItems(record)]),
+    blockUpdates: blocks.actions(),
+  };
+};
+
+export { searchEntryItems } from './ticket-search-entries.ts';
 export { StaleTicket, type ExtraAction, type TicketChange } from '../tickets/data/ticket-changes.ts';

@@ -4,7 +4,7 @@ import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { seedScale, type ScaleSeed } from '../../bin/seed/scale.ts';
 import { call } from '../support/api.ts';
 import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
-import { searchCaughtUp } from '../support/search-entries.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
@@ -116,7 +116,7 @@ describe('npm run seed (bulk loader)', () => {
     const found = await get(`/api/v2/ticket?eventId=${seeded.eventId}&search=${encodeURIComponent(word)}`);
     expect(found.data.map((ticket: { id: number }) => ticket.id)).toEqual([named.id]);
     // The consumer's step over the same tickets reads them and finds every entry already written.
-    const caughtUp = await countWrites(() => searchCaughtUp(ids));
+    const caughtUp = await countWrites(() => listsCaughtUp(ids));
     expect(caughtUp.writes.units, describeWrites(caughtUp.writes)).toBe(0);
   });
 

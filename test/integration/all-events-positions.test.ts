@@ -25,7 +25,7 @@ const record = (eventId: number, id: number) =>
 
 /** Event 0's partitions a sale of `count` tickets of the event moves (`TICKET_POSITIONS#0#<shard>`). */
 function allEventsShardsMoved(eventId: number, firstId: number, count: number): Set<string> {
-  const delta = new PositionDelta();
+  const delta = new PositionDelta('every');
   for (let id = firstId; id < firstId + count; id += 1) delta.listedTicket(record(eventId, id), 1);
   const partitions = delta.actions().map((action) => String(action.Update.Key.PK));
   return new Set(partitions.filter((pk) => pk.startsWith('TICKET_POSITIONS#0#')));

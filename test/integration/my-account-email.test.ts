@@ -5,6 +5,7 @@ import { call } from '../support/api.ts';
 import { signedInCustomer, type TestCustomer } from '../support/customers.ts';
 import { mailTo } from '../support/mail.ts';
 import { tightestLeft } from '../support/rate-limits.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 
 const EMAIL = '/api/v2/my-account/email';
 const send = (customer: TestCustomer, body: unknown) => call('PUT', EMAIL, { token: customer.token, body });
@@ -41,6 +42,8 @@ describe('PUT /my-account/email', () => {
       ],
       transactions: [{ amount: 125, processor: 'stripe', reference: 'pi_test_1', time: new Date().toISOString() }],
     });
+    // The account's lists hold the tickets once the stream's consumer has written their entries.
+    await listsCaughtUp(tickets);
 
     expect((await send(buyer, { email: buyer.email, type: 'order_confirmation' })).status).toBe(200);
     const confirmation = (await mailTo(buyer.email)).at(-1)!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedDemoEvents } from '../../bin/seed/tickets.ts';
 import { call } from '../support/api.ts';
-import { searchCaughtUp } from '../support/search-entries.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 import { adminToken } from '../support/tokens.ts';
 
 describe('the demo tickets for GET /ticket', () => {
@@ -11,7 +11,7 @@ describe('the demo tickets for GET /ticket', () => {
     const [marathon] = demo.events;
     const token = await adminToken(['tickets:read'], 717_202);
     // What the table stream's consumer writes after the edits (the bibs' search entries): none reads this table's.
-    await searchCaughtUp(demo.openTickets);
+    await listsCaughtUp(demo.openTickets);
     const listed = await call('GET', `/api/v2/ticket?eventId=${marathon!.id}&search=10`, { token });
     expect(listed.status).toBe(200);
     expect(

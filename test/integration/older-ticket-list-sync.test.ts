@@ -7,7 +7,7 @@ import type { CreatedEvent } from '#shared/events/domain/event';
 import type { Ticket } from '#shared/tickets/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call, getPage } from '../support/api.ts';
-import { searchCaughtUp } from '../support/search-entries.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 import { adminToken } from '../support/tokens.ts';
 import { atTime } from '../support/clock.ts';
 
@@ -103,7 +103,7 @@ describe('GET /ticket?updatedFrom= (the incremental sync)', () => {
       [kept!.id, 0],
       [gone!.id, 1],
     ]);
-    await searchCaughtUp([kept!, gone!]);
+    await listsCaughtUp([kept!, gone!]);
     const typed = await poll(
       from + 5000,
       `updatedFrom=${iso(from)}&${within(from)}&typeId=${event.ticketTypes[1]!.id}&search=kept`,

@@ -8,7 +8,7 @@ import type { Ticket } from '#shared/tickets/domain/ticket';
 import { CursorPageAnswer } from '#shared/http/answers';
 import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
-import { searchCaughtUp } from '../support/search-entries.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 import { seedWaivers } from '../../bin/seed/waivers.ts';
 import { call, getPage, idsOf } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
@@ -141,7 +141,7 @@ describe('GET /ticket: filters combined (AND)', () => {
   it('searches names, email, barcode and bib by word prefix within a bounding filter, case-insensitively', async () => {
     const target = staffVip[0]!;
     // The search entries are the table stream's consumer's, after each change (none reads this table's stream).
-    await searchCaughtUp([...orderTickets, ...staffGa, ...staffVip, ...otherTickets]);
+    await listsCaughtUp([...orderTickets, ...staffGa, ...staffVip, ...otherTickets]);
     const byName = await list(
       `eventId=${event.id}&search=${encodeURIComponent(target.partyMemberLastName.toUpperCase())}`,
     );
@@ -159,7 +159,7 @@ describe('GET /ticket: filters combined (AND)', () => {
     await call('PATCH', `/api/v2/tickets/${target.id}`, { token, body: { data: { bibNumber: 'B-7781' } } });
     // Found once the consumer has caught up with the edit, not before (shared/lists/README.md "Search entries").
     expect(idsOf(await list(`typeId=${vip()}&search=b-7781`))).toEqual([]);
-    await searchCaughtUp([target]);
+    await listsCaughtUp([target]);
     expect(idsOf(await list(`typeId=${vip()}&search=b-7781`))).toEqual([target.id]);
   });
 });
@@ -262,6 +262,7 @@ describe('purchasedDate through a transfer', () => {
     });
     expect(response.status, response.raw).toBe(200);
     const replacement = response.body.data;
+    await listsCaughtUp([placed.ticketIds[0]!, replacement.id]);
     expect(replacement.purchasedDate).toBe(placed.purchasedDate);
     expect(replacement.created).not.toBe(placed.purchasedDate);
     const bought = await list(`eventId=${own.id}&purchasedFrom=2021-03-01&purchasedTo=2021-03-01`);

@@ -9,6 +9,7 @@ import { seedEvent } from '../support/factories/tickets.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
 import { readStats, soldOf, TICKETS } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 
 /**
  * The box office: `POST /orders` sells an event's tickets at the desk, the order active at once
@@ -82,6 +83,7 @@ describe('POST /orders', () => {
     expect((await soldOf(event.id)).get(typeId)).toBe(2);
     expect(await stockOf(typeId)).toEqual({ left: 98, held: 0, sold: 2, total: 100 });
     expect((await readStats(staff, event.id)).soldTickets).toBe(2);
+    await listsCaughtUp(order.ticketIds.map(Number));
     const listed = await call('GET', `${TICKETS}?event=${event.id}&_limit=10`, { token: staff });
     expect(listed.status, listed.raw).toBe(200);
     expect(idsOf(listed.body).sort()).toEqual(order.ticketIds.map(Number).sort());

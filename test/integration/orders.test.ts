@@ -15,6 +15,7 @@ import { seedEvent } from '../support/factories/tickets.ts';
 import { mailTo } from '../support/mail.ts';
 import { checkIn, readStats, soldOf, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 
 /**
  * The staff's orders: `GET /orders` walked to its end by `next`, each filter, the event scope,
@@ -249,6 +250,7 @@ describe('POST /orders/{id}/cancel', () => {
     expect(JSON.stringify(plain.body.data)).toContain('"cancel_order"');
     expect(JSON.stringify(plain.body.data)).toContain('admin 999320');
 
+    await listsCaughtUp([first, second]);
     const active = await call('GET', `${TICKETS}?event=${eventA.id}&exclude_process_states=4&_limit=100`, {
       token: staff,
     });

@@ -4,6 +4,8 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
+import { positionKey, positionPlaces } from '#shared/lists/list-positions';
+import { readTicketRecord } from '#shared/tickets/data/ticket-records';
 import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts';
 import { runAs } from '../../bin/local/invoke.ts';
 import { startWebhookWorkers, type WebhookWorkers } from '../../bin/local/webhook-workers.ts';
@@ -32,6 +34,20 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => workers.stop());
 
+/** The event's `GET /tickets` page from `offset`: its ids and `totalCount`. */
+const eventList = async (eventId: number, offset = 0) => {
+  const page = await call('GET', `/api/v2/tickets?event=${eventId}&_offset=${offset}`, { token });
+  expect(page.status, page.raw).toBe(200);
+  return { ids: idsOf(page.body.data), totalCount: page.body.totalCount };
+};
+
+/** The event's own list's position block counting the ticket (list-positions.ts), as stored. */
+const eventBlock = async (ticketId: number) => {
+  const record = (await readTicketRecord(ticketId))!;
+  const place = positionPlaces(record).find((at) => at.list === 'event')!;
+  return (await storedItem(positionKey(place.holder, place.list, place.block, place.shard))) as Record<string, unknown>;
+};
+
 const searchIds = async (eventId: number, word: string) => {
   const page = await call('GET', `/api/v2/ticket?eventId=${eventId}&search=${encodeURIComponent(word)}`, { token });
   expect(page.status, page.raw).toBe(200);
@@ -52,28 +68,42 @@ async function storedTokens(ticketId: number): Promise<string[]> {
   return (Items ?? []).map((item) => String(item.SK).slice(keys.ticketSearchEntryPrefix.length)).sort();
 }
 
-describe("a ticket's search entries, written by the stream's consumer", () => {
+describe("a ticket's list entries, positions and search entries, written by the stream's consumer", () => {
   it('are written once the consumer has read the change: not in its transaction, and found after', async () => {
     const event = await seedEvent();
     workers.pauseConsumer();
     let ticketId: number;
     try {
-      const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1, { partyMemberLastName: 'Quennell' });
+      const [ticket] = await seedTickets(
+        event,
+        event.ticketTypes[0]!.id,
+        1,
+        { partyMemberLastName: 'Quennell' },
+        { consumer: false },
+      );
       ticketId = ticket!.id;
-      // The ticket is listed at once (its list entries and counts are in its transaction), not yet found by a word.
+      // Counted at once (its counts are in its transaction), not yet listed nor found by a word.
       expect(await storedTokens(ticketId)).toEqual([]);
       expect(await searchIds(event.id, 'quenn')).toEqual([]);
+      expect(await eventList(event.id)).toEqual({ ids: [], totalCount: 1 });
     } finally {
       workers.resumeConsumer();
     }
     await workers.drain();
     expect(await storedTokens(ticketId)).toContain('quennell');
     expect(await searchIds(event.id, 'quenn')).toEqual([ticketId]);
+    expect(await eventList(event.id)).toEqual({ ids: [ticketId], totalCount: 1 });
   });
 
   it('move with an edit and go with a deletion; a batch read again, an older one too, writes nothing', async () => {
     const event = await seedEvent();
-    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1, { partyMemberLastName: 'Ravensworth' });
+    const [ticket] = await seedTickets(
+      event,
+      event.ticketTypes[0]!.id,
+      1,
+      { partyMemberLastName: 'Ravensworth' },
+      { consumer: false },
+    );
     await workers.drain();
     const handed = workers.batches.length;
     const edit = await call('PATCH', `/api/v2/tickets/${ticket!.id}`, {
@@ -81,6 +111,11 @@ describe("a ticket's search entries, written by the stream's consumer", () => {
       body: { data: { partyMemberLastName: 'Stellan' } },
     });
     expect(edit.status, edit.raw).toBe(200);
+    // Moves of its lists and positions too: into a team, then cancelled.
+    for (const data of [{ teamId: event.teams[0]!.id }, { processState: '4' }]) {
+      const moved = await call('PATCH', `/api/v2/tickets/${ticket!.id}`, { token, body: { data } });
+      expect(moved.status, moved.raw).toBe(200);
+    }
     await workers.drain();
     expect(await storedTokens(ticket!.id)).not.toContain('ravensworth');
     expect(await searchIds(event.id, 'stell')).toEqual([ticket!.id]);
@@ -93,6 +128,16 @@ describe("a ticket's search entries, written by the stream's consumer", () => {
     });
     expect(replayed.writes.units, describeWrites(replayed.writes)).toBe(0);
     expect(await searchIds(event.id, 'stell')).toEqual([ticket!.id]);
+    // Listed as its record is (cancelled), counted once in its block, under its last state.
+    const cancelled = await call('GET', `/api/v2/tickets?event=${event.id}&exclude_process_states=0,1,2,3`, { token });
+    expect(idsOf(cancelled.body.data)).toEqual([ticket!.id]);
+    expect(await eventList(event.id)).toEqual({ ids: [ticket!.id], totalCount: 1 });
+    const block = await eventBlock(ticket!.id);
+    expect([block.s4, block.s1]).toEqual([1, 0]);
+    const team = await call('GET', `/api/v2/tickets?event=${event.id}&teams=${event.teams[0]!.id}&_offset=0`, {
+      token,
+    });
+    expect(team.body).toMatchObject({ totalCount: 1, data: [{ id: ticket!.id }] });
     const gone = await call('DELETE', `/api/v2/tickets/${ticket!.id}`, { token });
     expect(gone.status, gone.raw).toBeLessThan(300);
     await workers.drain();
@@ -103,7 +148,13 @@ describe("a ticket's search entries, written by the stream's consumer", () => {
     const event = await seedEvent();
     workers.pauseConsumer();
     try {
-      const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1, { partyMemberLastName: 'Ulverston' });
+      const [ticket] = await seedTickets(
+        event,
+        event.ticketTypes[0]!.id,
+        1,
+        { partyMemberLastName: 'Ulverston' },
+        { consumer: false },
+      );
       // The ticket's record as the stream carries it.
       const record: DynamoDBRecord = {
         eventName: 'INSERT',
@@ -122,9 +173,15 @@ describe("a ticket's search entries, written by the stream's consumer", () => {
         fault.remove();
       }
       expect(await storedTokens(ticket!.id)).toEqual([]);
+      // Its positions were moved before the entries' BatchWriteItem failed: the retry finds them marked and moves them
+      // no further, and writes the entries.
+      expect((await eventBlock(ticket!.id)).s1).toBe(1);
+      expect(await eventList(event.id)).toEqual({ ids: [], totalCount: 1 });
       const retried = await runAs('ticket-changes', () => ticketChanges({ Records: [record] }));
       expect(retried.batchItemFailures).toEqual([]);
       expect(await storedTokens(ticket!.id)).toContain('ulverston');
+      expect((await eventBlock(ticket!.id)).s1).toBe(1);
+      expect(await eventList(event.id)).toEqual({ ids: [ticket!.id], totalCount: 1 });
     } finally {
       workers.resumeConsumer();
     }

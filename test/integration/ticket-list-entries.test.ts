@@ -8,6 +8,7 @@ import { PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket'
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { checkIn, TICKETS } from '../support/tickets.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
@@ -58,6 +59,8 @@ describe('list entries and filter counts', () => {
     const moved = await call('POST', `${TICKETS}/${ids[5]!}/transfer`, { token, body: { typeId: pass } });
     expect(moved.status).toBe(200);
     ids.push(moved.body.data.id);
+    // The changes' list entries and positions are the stream consumer's, written after each change.
+    await listsCaughtUp(ids);
 
     const records = [...(await readTicketRecords(ids)).values()];
     for (const record of records) {

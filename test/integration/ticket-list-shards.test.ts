@@ -7,6 +7,7 @@ import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
 import { call, idsOf } from '../support/api.ts';
 import { boundedGet } from '../support/dynamo-reads.ts';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 import { SYSTEM } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -34,6 +35,7 @@ beforeAll(async () => {
     ...(await seedTickets(event, event.ticketTypes[1]!.id, 5, { teamId: team })),
   ].sort((a, b) => a.id - b.id);
   await changeTicketStates(tickets[2]!.id, { processState: PROCESS_STATE.cancelled }, SYSTEM);
+  await listsCaughtUp([tickets[2]!]);
 });
 
 const ids = (list: Ticket[]) => list.map((ticket) => ticket.id);

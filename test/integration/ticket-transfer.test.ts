@@ -9,6 +9,7 @@ import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { checkIn, oneTicket, readStats, soldOf, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 
 let token: string;
 
@@ -16,7 +17,12 @@ beforeAll(async () => {
   token = await adminToken();
 });
 
-const transfer = (id: number, body: unknown) => call('POST', `${TICKETS}/${id}/transfer`, { token, body });
+/** A transfer, then its two tickets handed to the stream's consumer (their list entries and positions are its writes). */
+async function transfer(id: number, body: unknown) {
+  const response = await call('POST', `${TICKETS}/${id}/transfer`, { token, body });
+  if (response.status === 200) await listsCaughtUp([id, Number(response.body.data.id)]);
+  return response;
+}
 
 describe('POST /tickets/{id}/transfer', () => {
   it('moves a ticket to another type of its event: new ticket and barcode, original transferred, sold moves', async () => {

@@ -5,6 +5,7 @@ import { createTicket } from '#shared/tickets/use-cases/create-ticket';
 import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
 import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { seedEvent, seedTickets } from '../support/factories/tickets.ts';
+import { listsCaughtUp } from '../support/lists-caught-up.ts';
 import { call } from '../support/api.ts';
 import { accessFixture, oneTicket, SYSTEM } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
@@ -98,6 +99,7 @@ describe('GET /tickets', () => {
     const blueTicket = await createTicket({ typeId: vip!.id, teamId: blue!.id });
     const loneTicket = await createTicket({ typeId: ga!.id, teamId: null });
     const otherTicket = await createTicket({ typeId: two.ticketTypes[0]!.id });
+    await listsCaughtUp([redTicket, blueTicket, loneTicket, otherTicket]);
     const ids = async (query: string) =>
       (await call('GET', `${BASE}?${query}`, as())).body.data.map((ticket: { id: number }) => ticket.id);
 
@@ -111,6 +113,7 @@ describe('GET /tickets', () => {
     expect(await ids(`event=${one.id}&teams=0,${blue!.id}`)).toEqual([blueTicket.id, loneTicket.id]);
     expect(await ids(`event=${one.id}&ticket_types=${vip!.id}`)).toEqual([blueTicket.id]);
     await changeTicketStates(redTicket.id, { processState: PROCESS_STATE.cancelled }, SYSTEM);
+    await listsCaughtUp([redTicket]);
     expect(await ids(`event=${one.id}&exclude_process_states=4`)).toEqual([blueTicket.id, loneTicket.id]);
     const counted = await call('GET', `${BASE}?event=${one.id}&exclude_process_states=4&_limit=1&_offset=1`, as());
     expect(counted.body).toMatchObject({ totalCount: 2, count: 1, data: [{ id: loneTicket.id }] });

@@ -1,7 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventChangeOf } from '../data/event-change-stream.ts';
 import { ticketChangeOf } from '../data/ticket-change-stream.ts';
-import { catchUpSearchEntries } from '../../lists/writes.ts';
+import { catchUpTicketLists } from '../../lists/list-catch-up.ts';
 import { logger } from '../../logger.ts';
 import { publishRecorded } from '../../services/metrics.ts';
 import { dispatchDueDeliveries } from './dispatch.ts';
@@ -15,11 +15,11 @@ import { deliverChanges, type StreamChange } from './ticket-changes.ts';
 const changeOf = (record: DynamoDBRecord): StreamChange | undefined => ticketChangeOf(record) ?? eventChangeOf(record);
 
 /**
- * The table stream's batch: its tickets' search entries caught up with their records (the lists' part written off the
- * change's transaction, shared/lists/README.md "Search entries"), then its ticket and event changes become webhook
+ * The table stream's batch: its tickets' list entries, positions and search entries caught up with their records (the
+ * lists' part written off the change's transaction, shared/lists/README.md "What the consumer writes"), then its ticket and event changes become webhook
  * deliveries. One consumer for both, because a stream shard serves two readers at most (the issuing consumer is the
  * other). A change that could not be recorded is reported by its sequence number, and Lambda retries the batch from it
- * (bisecting, then the on-failure queue); search entries that could not be written fail the batch from its first
+ * (bisecting, then the on-failure queue); list entries that could not be written fail the batch from its first
  * change, before any delivery (writing them again writes nothing twice). No first attempt starts after `attemptUntil`
  * (performance.now()).
  */
@@ -30,9 +30,9 @@ export async function ticketChangesJob(
   const changes = event.Records.map(changeOf).filter((change): change is StreamChange => change !== undefined);
   try {
     try {
-      await catchUpSearchEntries(changes.flatMap((change) => (change.kind === 'ticket' ? [change.after.id] : [])));
+      await catchUpTicketLists(changes.flatMap((change) => (change.kind === 'ticket' ? [change.after.id] : [])));
     } catch (error) {
-      logger.warn("the batch's search entries could not be written: retried from its first change", { error });
+      logger.warn("the batch's list entries could not be written: retried from its first change", { error });
       return { batchItemFailures: [{ itemIdentifier: changes[0]!.sequenceNumber }] };
     }
     const failedAt = await deliverChanges(changes, attemptUntil);
@@ -43,10 +43,10 @@ export async function ticketChangesJob(
 }
 
 /**
- * The consumer's search step alone, for tickets the caller names: what the stream's consumer does for their changes.
- * For writers whose table has no consumer reading its stream (a bulk load, the tests' shared table).
+ * The consumer's lists step alone, for tickets the caller names: what the stream's consumer does for their changes.
+ * For writers whose table has no consumer reading its stream (the tests' shared table).
  */
-export const catchUpTicketSearch = (ticketIds: readonly number[]): Promise<void> => catchUpSearchEntries(ticketIds);
+export const catchUpTickets = (ticketIds: readonly number[]): Promise<void> => catchUpTicketLists(ticketIds);
 
 /** The dispatcher's run: the due retries for `budgetMs`, then the oldest undelivered message's age. */
 export async function dispatcherJob(budgetMs: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
 import { createTicket, type NewTicket } from '#shared/tickets/use-cases/create-ticket';
+import { catchUpTickets } from '#shared/webhooks/use-cases/jobs';
 import type { CreatedEvent, NewEvent } from '#shared/events/domain/event';
 import type { Ticket } from '#shared/tickets/domain/ticket';
 import { attendeeName, type NameCycle } from './names.ts';
@@ -73,12 +74,17 @@ export function sampleAttendee(event: CreatedEvent, n: number): Omit<NewTicket, 
 /** Sales of one type all move its `sold` item, so they run a few at a time. */
 const SEED_CONCURRENCY = 8;
 
-/** `count` tickets of a type (each sale its own transaction), in id order. */
+/**
+ * `count` tickets of a type (each sale its own transaction), in id order, handed to the stream consumer's lists step
+ * (as test/support/lists-caught-up.ts does) as the deployed table's stream would: listed once this answers.
+ * `{ consumer: false }` leaves them to a stream table's own consumer (search-entries-stream.test.ts).
+ */
 export async function seedTickets(
   event: CreatedEvent,
   typeId: number,
   count: number,
   extra: Partial<NewTicket> = {},
+  { consumer = true }: { consumer?: boolean } = {},
 ): Promise<Ticket[]> {
   const tickets: Ticket[] = [];
   for (let start = 0; start < count; start += SEED_CONCURRENCY) {
@@ -87,5 +93,6 @@ export async function seedTickets(
       ...(await Promise.all(batch.map((n) => createTicket({ ...sampleAttendee(event, n), typeId, ...extra })))),
     );
   }
+  if (consumer) await catchUpTickets(tickets.map((ticket) => ticket.id));
   return tickets.sort((a, b) => a.id - b.id);
 }
