@@ -17,7 +17,8 @@ import { refundStripePayment } from './refunds.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 import { claim, type Payment } from './payment-claim.ts';
-import { planPromoUse, promoCodeNamed } from './promo-discount.ts';
+import { planPromoUse } from './promo-discount.ts';
+import { findPromoCode } from '../data/promo-codes.ts';
 
 /**
  * A checkout's order is paid, and issued in the same call: a free checkout's request (no Stripe), and the sweep
@@ -135,7 +136,7 @@ async function planAgain(reservation: Reservation): Promise<StockTake[] | undefi
 
 /** The code's use from a shard with one left, as a hold plans it; null when the code is used up or gone. */
 async function useAgain(eventId: number, held: PromoUse): Promise<PromoUse | null> {
-  const promo = await promoCodeNamed(eventId, held.code);
+  const promo = await findPromoCode(eventId, held.code);
   if (!promo || promo.id !== held.codeId) return null;
   try {
     return await planPromoUse(promo);

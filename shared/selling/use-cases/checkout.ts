@@ -9,7 +9,7 @@ import { getShippingMethod } from '../data/shipping-methods.ts';
 import { answerProblems, type Event } from '../../events/domain/event.ts';
 import type { CheckoutAttendee, Order } from '../domain/order.ts';
 import { orderStripeAmount } from '../domain/order-payment.ts';
-import { amountsView, DEFAULT_RESERVATION_MINUTES, type Reservation } from '../domain/reservation.ts';
+import { DEFAULT_RESERVATION_MINUTES, type Reservation } from '../domain/reservation.ts';
 import { ticketPrices } from '../domain/sale-prices.ts';
 import { checkoutExpiry } from '../domain/hold-limits.ts';
 import type { ShippingMethod } from '../domain/shipping-method.ts';
@@ -82,7 +82,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
     purchaser: customer.name,
     affiliate: null,
     grandTotal: reservation.amounts.total,
-    amounts: amountsView(reservation.amounts),
+    amounts: reservation.amounts,
     ticketIds: [],
     typeIds: [...new Set(reservation.lines.map((line) => line.typeId))],
     waveTimeId: reservation.lines.find((line) => line.waveTimeId !== null)?.waveTimeId ?? null,
@@ -170,7 +170,7 @@ async function answer(order: Order, intent?: { id: string; clientSecret: string 
     currency,
     reservationId: order.checkout!.reservationId,
     // A checkout's order is priced from its reservation, so it always has them (a box-office order has its own).
-    amounts: amountsView(order.amounts!),
+    amounts: order.amounts!,
   };
   if (order.status !== 'awaiting_payment') return { order: view, payment: null };
   const key = publishableKey();

@@ -17,7 +17,8 @@ import { attendeesOf } from './checkout.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 import { checkLines } from './reservations.ts';
 import { holdOrder } from './hold-order.ts';
-import { promoCodeNamed, promoDiscount } from './promo-discount.ts';
+import { promoDiscount } from './promo-discount.ts';
+import { findPromoCode } from '../data/promo-codes.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
@@ -69,7 +70,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleBody): Promis
     listTicketTypes(sale.eventId),
     sale.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(sale.eventId) : [],
     sale.customerId === undefined ? undefined : getCustomer(sale.customerId),
-    sale.promoCode === undefined ? undefined : promoCodeNamed(sale.eventId, sale.promoCode),
+    sale.promoCode === undefined ? undefined : findPromoCode(sale.eventId, sale.promoCode),
   ]);
   if (sale.customerId !== undefined && !customer)
     throw new ValidationError('Unknown customer.', [
