@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { findTicketType } from '#shared/events/data/events';
@@ -13,15 +13,7 @@ import { newCustomer } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { clearFaults, failCalls, failures } from '../support/faults.ts';
 import { mailTo } from '../support/mail.ts';
-import {
-  confirmAsBrowser,
-  standInControl,
-  standInKeys,
-  type StandInKeys,
-  stripeSdk,
-  webhookRelay,
-  type WebhookRelay,
-} from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, stripeSdk, useStripeStandIn } from '../support/stripe.ts';
 import { readStats } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 import { handToConsumer, issueBehindWebhook } from '../support/paid-order-issuing.ts';
@@ -33,14 +25,8 @@ import { handToConsumer, issueBehindWebhook } from '../support/paid-order-issuin
  * reservation; an issue that stopped part-way is resumed by the issuing consumer's retry, each ticket once.
  */
 const RESERVATIONS = '/api/v2/my-account/reservations';
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 
-beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
-});
-afterAll(() => relay.close());
 afterEach(async () => {
   resetClock();
   await clearFaults();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findTicketType } from '#shared/events/data/events';
 import { getOrder } from '#shared/selling/data/orders';
 import { readStock } from '#shared/selling/data/stock';
@@ -6,14 +6,7 @@ import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { mailTo } from '../support/mail.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
-import {
-  confirmAsBrowser,
-  standInControl,
-  standInKeys,
-  type StandInKeys,
-  webhookRelay,
-  type WebhookRelay,
-} from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, useStripeStandIn } from '../support/stripe.ts';
 import { claimedThenIssued, issueBehindWebhook } from '../support/paid-order-issuing.ts';
 import { readStats } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
@@ -25,14 +18,7 @@ import { adminToken, customerToken } from '../support/tokens.ts';
  * refund a late payment whose tickets are gone.
  */
 const RESERVATIONS = '/api/v2/my-account/reservations';
-let keys: StandInKeys;
-let relay: WebhookRelay;
-
-beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
-});
-afterAll(() => relay.close());
+const { keys, relay } = useStripeStandIn();
 
 const attendee = (n: number) => ({ firstName: `Ada${n}`, lastName: 'Lovelace', email: `ada${n}@example.com` });
 

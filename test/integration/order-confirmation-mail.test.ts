@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createShippingMethod } from '#shared/selling/data/shipping-methods';
 import { readTicketRecords } from '#shared/tickets/data/ticket-records';
 import { QR_OPTIONS } from '#shared/tickets/domain/qr-code';
@@ -12,7 +12,7 @@ import { seedEvent } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
-import { type StandInKeys, standInKeys, type WebhookRelay, webhookRelay } from '../support/stripe.ts';
+import { useStripeStandIn } from '../support/stripe.ts';
 import { adminToken } from '../support/tokens.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
@@ -125,13 +125,7 @@ describe('sendOrderConfirmation (the mail of a paid order)', () => {
 });
 
 describe('the mail prices from the order, over HTTP', () => {
-  let keys: StandInKeys;
-  let relay: WebhookRelay;
-  beforeAll(async () => {
-    keys = await standInKeys();
-    relay = await webhookRelay();
-  });
-  afterAll(() => relay.close());
+  const { keys, relay } = useStripeStandIn();
 
   const confirmationTo = async (address: string) => {
     const mails = (await mailTo(address)).filter((mail) => mail.subject?.startsWith('Your tickets for'));

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { findTicketType } from '#shared/events/data/events';
 import { getOrder } from '#shared/selling/data/orders';
@@ -8,7 +8,7 @@ import { clearFaults, failCalls, failures, watchCalls } from '../support/faults.
 import { seedEvent } from '../support/factories/tickets.ts';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued, handToConsumer, issueBehindWebhook } from '../support/paid-order-issuing.ts';
-import { standInKeys, type StandInKeys, webhookRelay, type WebhookRelay } from '../support/stripe.ts';
+import { useStripeStandIn } from '../support/stripe.ts';
 
 /**
  * An order's tickets are issued together, as many as fit in one transaction (DynamoDB's 100 actions), the rest in
@@ -16,14 +16,8 @@ import { standInKeys, type StandInKeys, webhookRelay, type WebhookRelay } from '
  * most one order holds, of an access package granting two other events (an entry per grant each) take two; ten plain
  * ones fit in one (91 actions), their search entries being the stream consumer's, not the transaction's.
  */
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 
-beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
-});
-afterAll(() => relay.close());
 afterEach(clearFaults);
 
 /** Two events an access package may grant entry to. */

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { getOrder } from '#shared/selling/data/orders';
 import { readTicketRecord } from '#shared/tickets/data/ticket-records';
@@ -10,14 +10,7 @@ import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { mailTo } from '../support/mail.ts';
 import { paidCheckout, refundsAtStripe, type PaidCheckout } from '../support/paid-checkout.ts';
-import {
-  standInControl,
-  standInKeys,
-  stripeSdk,
-  type StandInKeys,
-  webhookRelay,
-  type WebhookRelay,
-} from '../support/stripe.ts';
+import { standInControl, stripeSdk, useStripeStandIn } from '../support/stripe.ts';
 import { soldOf, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -30,16 +23,12 @@ import { adminToken } from '../support/tokens.ts';
  * awaiting payment or still issuing, and part of an order: orders-cancel-states.test.ts.
  */
 const ORDERS = '/api/v2/orders';
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 let staff: string;
 
 beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
   staff = await adminToken(['orders:read', 'orders:refund', 'tickets:read', 'tickets:write'], 999_580);
 });
-afterAll(() => relay.close());
 afterEach(async () => {
   await clearFaults();
   await standInControl(keys, 'POST', 'faults', { route: 'POST /v1/refunds', times: 0 });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { findTicketType } from '#shared/events/data/events';
 import { startCancellation } from '#shared/selling/data/order-staff';
@@ -21,15 +21,7 @@ import { seedEvent } from '../support/factories/tickets.ts';
 import { clearInterleavings, names, runBefore } from '../support/interleave.ts';
 import { mailTo } from '../support/mail.ts';
 import { checkedOut, paidCheckout, refundsAtStripe } from '../support/paid-checkout.ts';
-import {
-  confirmAsBrowser,
-  standInControl,
-  standInKeys,
-  stripeSdk,
-  type StandInKeys,
-  webhookRelay,
-  type WebhookRelay,
-} from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, stripeSdk, useStripeStandIn } from '../support/stripe.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
@@ -41,16 +33,12 @@ import { adminToken } from '../support/tokens.ts';
 const ORDERS = '/api/v2/orders';
 /** The stand-in's checkouts (test/support/paid-checkout.ts) sell a type of 50. */
 const TOTAL = 50;
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 let staff: string;
 
 beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
   staff = await adminToken(['orders:read', 'orders:refund', 'tickets:read'], 999_590);
 });
-afterAll(() => relay.close());
 afterEach(async () => {
   clearInterleavings();
   await clearFaults();

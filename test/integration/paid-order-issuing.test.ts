@@ -14,7 +14,7 @@ import { newCustomer } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { clearFaults, failCalls, failures } from '../support/faults.ts';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
-import { type StandInKeys, standInKeys, type WebhookRelay, webhookRelay } from '../support/stripe.ts';
+import { useStripeStandIn } from '../support/stripe.ts';
 import { customerToken } from '../support/tokens.ts';
 
 // Its own table with a stream, set before anything reads TABLE_NAME (the shared table has none: test/support/env.ts).
@@ -27,23 +27,17 @@ const tableName = await vi.hoisted(async () => (await import('../support/env.ts'
  * handed the order once however often the order item is rewritten, is retried when it fails, and a record it gives up
  * on is finished by the sweep. A free checkout is issued in its request and never reaches the consumer.
  */
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 let issuer: OrderIssuer;
 const SLOW_TEST_TIMEOUT = 60_000;
 
 beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
   issuer = await startOrderIssuer({ tableName });
   // This table's order ids start far from the shared table's: the run's one Stripe stand-in keeps each PaymentIntent's
   // idempotency key (`order-<id>-payment`), and the same id from two tables would be refused as another request.
   await allocateIds('ORDER', 1_000_000_000);
 }, 60_000);
-afterAll(async () => {
-  await issuer.stop();
-  await relay.close();
-});
+afterAll(() => issuer.stop());
 afterEach(async () => {
   resetClock();
   await clearFaults();

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { findTicketType } from '#shared/events/data/events';
 import { readStock } from '#shared/selling/data/stock';
@@ -10,14 +10,7 @@ import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
 import { newCustomer, unusedCustomerId } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
-import {
-  confirmAsBrowser,
-  standInControl,
-  standInKeys,
-  type StandInKeys,
-  webhookRelay,
-  type WebhookRelay,
-} from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, useStripeStandIn } from '../support/stripe.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
@@ -29,14 +22,8 @@ import { claimedThenIssued } from '../support/paid-order-issuing.ts';
  */
 const BASE = '/api/v2/my-account/reservations';
 const MINUTE = 60_000;
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 
-beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
-});
-afterAll(() => relay.close());
 afterEach(() => resetClock());
 
 /** A client network of this test's own (the per-network rate window and count are keyed by it). */

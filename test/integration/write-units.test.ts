@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { updateTicket } from '#shared/tickets/use-cases/edit-ticket';
 import { listOrderTickets } from '../support/stored-records.ts';
 import { placeOrder } from '../support/factories/orders.ts';
@@ -16,7 +16,7 @@ import { getOrder } from '#shared/selling/data/orders';
 import { payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 import { searchCaughtUp } from '../support/search-entries.ts';
-import { type StandInKeys, standInControl, standInKeys, type WebhookRelay, webhookRelay } from '../support/stripe.ts';
+import { standInControl, useStripeStandIn } from '../support/stripe.ts';
 import { wordsOf } from '#shared/domain/words';
 import { MIN_SEARCH_WORD } from '#shared/lists/search-tokens';
 import { countWrites, describeWrites, storedItem } from '../support/dynamo-writes.ts';
@@ -580,13 +580,7 @@ describe('write units by AWS rules, of a box-office sale', () => {
 });
 
 describe('write units by AWS rules, of a paid order through the portal', () => {
-  let stripeKeys: StandInKeys;
-  let relay: WebhookRelay;
-  beforeAll(async () => {
-    stripeKeys = await standInKeys();
-    relay = await webhookRelay();
-  });
-  afterAll(() => relay.close());
+  const { keys: stripeKeys, relay } = useStripeStandIn();
 
   /** The buyer's hold of two, the checkout of both, the payment as Stripe.js confirms it relayed to the webhook, the issue. */
   async function holdCheckOutAndPay(eventId: number, typeId: number, customerId: number, email: string) {
