@@ -6,11 +6,11 @@ import { getOrder } from '#shared/selling/data/orders';
 import { releaseHold } from '#shared/selling/data/reservations';
 import type { Order } from '#shared/selling/domain/order';
 import { refundStripePayment } from '#shared/selling/use-cases/refunds';
-import { payOrder } from '#shared/selling/use-cases/checkout-payment';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { clearInterleavings, names, runBefore } from '../support/interleave.ts';
+import { payOrder } from '../support/paid-order-issuing.ts';
 import { confirmAsBrowser, standInControl, useStripeStandIn } from '../support/stripe.ts';
 import { customerToken } from '../support/tokens.ts';
 

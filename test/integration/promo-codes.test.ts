@@ -282,14 +282,15 @@ describe('a hold with a promo code', () => {
     const line = { eventId: event.id, lines: [{ typeId, quantity: 1 }], promoCode: code.code };
     const held = await call('POST', RESERVATIONS, { token: buyerToken, body: line });
     expect(held.body.data.amounts).toMatchObject({ tickets: 10, discount: 10, total: 0 });
-    // A free order is paid at once: the use stays taken.
+    // A free order is paid at once, issued as a paid one is: the use stays taken.
     const checkout = await call('POST', `${RESERVATIONS}/${held.body.data.id}/checkout`, {
       token: buyerToken,
       body: { attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }] },
       headers: { 'idempotency-key': randomUUID() },
     });
     expect(checkout.status, checkout.raw).toBe(201);
-    expect(checkout.body.data.order).toMatchObject({ status: 'active', grandTotal: 0 });
+    expect(checkout.body.data.order).toMatchObject({ status: 'pending', grandTotal: 0 });
+    expect((await claimedThenIssued(checkout.body.data.order.id)).status).toBe('active');
     expect(await usesOf(code)).toBe(1);
     const path = `${codesOf(event.id)}/${code.id}`;
     expect((await call('DELETE', path, { token })).body.reason).toBe('promo_code_in_use');
