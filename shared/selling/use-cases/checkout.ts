@@ -7,7 +7,7 @@ import { getOrder, newOrderActions } from '../data/orders.ts';
 import { checkOutHold } from '../data/reservations.ts';
 import { getShippingMethod } from '../data/shipping-methods.ts';
 import { answerProblems, type Event } from '../../events/domain/event.ts';
-import type { CheckoutAttendee, Order } from '../domain/order.ts';
+import { type CheckoutAttendee, newOrder, type Order } from '../domain/order.ts';
 import { orderStripeAmount } from '../domain/order-payment.ts';
 import { DEFAULT_RESERVATION_MINUTES, type Reservation } from '../domain/reservation.ts';
 import { ticketPrices } from '../domain/sale-prices.ts';
@@ -71,23 +71,19 @@ export async function checkoutReservation(customerId: number, reservationId: num
   const id = await allocateIds('ORDER');
   const at = now();
   const order: Order = {
-    id,
-    customerId,
-    eventId: event.id,
-    created: at.toISOString(),
-    purchasedDate: at.toISOString(),
-    status: 'awaiting_payment',
-    emailAddress: customer.emailAddress,
-    purchaser: customer.name,
-    affiliate: null,
-    grandTotal: reservation.amounts.total,
-    amounts: reservation.amounts,
-    ticketIds: [],
-    typeIds: [...new Set(reservation.lines.map((line) => line.typeId))],
-    waveTimeId: reservation.lines.find((line) => line.waveTimeId !== null)?.waveTimeId ?? null,
-    teamId: null,
-    transactions: [],
-    answers: [],
+    ...newOrder({
+      id,
+      customerId,
+      eventId: event.id,
+      at: at.toISOString(),
+      status: 'awaiting_payment',
+      emailAddress: customer.emailAddress,
+      purchaser: customer.name,
+      lines: reservation.lines,
+      grandTotal: reservation.amounts.total,
+      amounts: reservation.amounts,
+      transactions: [],
+    }),
     checkout: {
       reservationId,
       shippingMethodId: reservation.shippingMethodId,
