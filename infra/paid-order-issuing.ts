@@ -16,8 +16,8 @@ import { removalPolicyOf, type StageSettings } from './stages.ts';
 
 /**
  * How the paid orders reach the issuing consumer (the event source mapping on the table's stream), and why:
- * - only a paid checkout entering `pending` (PAID_ORDER_FILTER, Lambda's event filter: the other records of the
- *   stream are dropped before any invocation, at no charge to the function);
+ * - only a checkout's order entering `pending`, paid or free (PAID_ORDER_FILTER, Lambda's event filter: the other
+ *   records of the stream are dropped before any invocation, at no charge to the function);
  * - from TRIM_HORIZON: an order claimed between the stream's creation and the mapping's is not skipped;
  * - no batching window: a buyer waits for the tickets (Lambda polls a shard 4 times a second), and batches of up to
  *   100, each order of a batch issued beside the others (ORDERS_AT_ONCE, issue-paid-orders.ts);

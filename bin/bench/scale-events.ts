@@ -30,7 +30,7 @@ export async function measureEvents(): Promise<ScaleRow[]> {
   const { API_PREFIX } = await import('#shared/api-prefix');
   const { PERMISSIONS } = await import('#shared/auth/permissions');
   const { seedPublishedEvents } = await import('../seed/events.ts');
-  const { createEventFor } = await import('#shared/events/use-cases/edit-events');
+  const { createEventFor } = await import('#shared/events/use-cases/create-event');
   const { createTicketTypeFor } = await import('#shared/events/use-cases/ticket-types');
   const { measureEventParts } = await import('./scale-event-parts.ts');
 

@@ -31,6 +31,7 @@ export async function measurePortal(): Promise<ScaleRow[]> {
   const { seedPublishedEvents } = await import('../seed/events.ts');
   const { allocateIds } = await import('#shared/data/counters');
   const { commitNewOrder } = await import('#shared/selling/data/orders');
+  const { newOrder } = await import('#shared/selling/domain/order');
   const { getEvent, listTicketTypes } = await import('#shared/events/data/events');
 
   let current: Sample = { ms: 0, ...emptyTally(), body: {} };
@@ -87,24 +88,18 @@ export async function measurePortal(): Promise<ScaleRow[]> {
           const event = orderEvents[n % 2]!;
           const at = new Date(Date.UTC(2026, 0, 1) + n * 3_600_000).toISOString();
           return commitNewOrder(
-            {
+            newOrder({
               id: first + n,
               customerId,
               eventId: event.id,
-              created: at,
-              purchasedDate: at,
+              at,
               status: 'active',
               emailAddress: `bench-${customerId}@example.test`,
               purchaser: 'Bench Buyer',
-              affiliate: null,
+              lines: [{ typeId: typeOf.get(event.id)! }],
               grandTotal: 25,
-              ticketIds: [],
-              typeIds: [typeOf.get(event.id)!],
-              waveTimeId: null,
-              teamId: null,
               transactions: [],
-              answers: [],
-            },
+            }),
             event,
           );
         }),

@@ -6,7 +6,7 @@ import type { CreatedEvent } from '#shared/events/domain/event';
 import type { Order } from '#shared/selling/domain/order';
 import type { Ticket } from '#shared/tickets/domain/ticket';
 import { API_PREFIX } from '#shared/api-prefix';
-import { createOrder } from '#shared/selling/use-cases/create-order';
+import { placeOrder } from '../../test/support/factories/orders.ts';
 import { updateTicket } from '#shared/tickets/use-cases/edit-ticket';
 import { lambdaContext, matchRoute, toApiGatewayEvent } from '../local/lambda-http.ts';
 import { seedTickets } from '../../test/support/factories/tickets.ts';
@@ -49,20 +49,12 @@ function listFixture(): Promise<ListFixture> {
       eventListing,
     );
     const tickets = await seedTickets(event, event.ticketTypes[0]!.id, TICKETS);
-    const { order } = await createOrder({
-      customerId: CUSTOMER_ID,
-      eventId: event.id,
-      emailAddress: 'bench-older@ticketing.bench',
-      purchaser: 'Bench Older',
-      affiliate: 'bench-club',
-      waveTimeId: event.waveTimes[0]!.id,
-      tickets: event.ticketTypes.map((type) => ({
-        typeId: type.id,
-        partyMember: 'Bench',
-        partyMemberLastName: 'Orderly',
-      })),
-      transactions: [{ amount: 35, processor: 'stripe', reference: 'ch_bench_older', time: new Date().toISOString() }],
-    });
+    const order = await placeOrder(
+      event,
+      CUSTOMER_ID,
+      event.ticketTypes.map((type) => type.id),
+      { emailAddress: 'bench-older@ticketing.bench' },
+    );
     // CHANGED tickets changed one second apart in the window (the clock moved, then put back).
     try {
       for (let n = 0; n < CHANGED; n++) {

@@ -3,7 +3,7 @@ import { epochSeconds } from '#shared/clock';
 import { createEvent } from '#shared/events/data/event-creation';
 import { eventListing } from '#shared/lists/event-listing';
 import type { CreatedEvent } from '#shared/events/domain/event';
-import { createOrder } from '#shared/selling/use-cases/create-order';
+import { placeOrder } from '../../test/support/factories/orders.ts';
 import type { BenchRequest, Scenario } from './scenarios.ts';
 
 /**
@@ -43,18 +43,12 @@ function portalFixture() {
     for (let day = 1; day <= 8; day++) events.push(await benchEvent(day, day <= 6));
     for (let n = 0; n < ORDERS; n++) {
       const event = events[n % events.length]!;
-      await createOrder({
-        customerId: CUSTOMER_ID,
-        eventId: event.id,
-        emailAddress: 'bench-customer@ticketing.bench',
-        purchaser: 'Bench Customer',
-        tickets: event.ticketTypes.map((type) => ({
-          typeId: type.id,
-          partyMember: 'Bench',
-          partyMemberLastName: `Runner ${n}`,
-        })),
-        transactions: [{ amount: 35, processor: 'stripe', reference: `ch_bench_${n}`, time: new Date().toISOString() }],
-      });
+      await placeOrder(
+        event,
+        CUSTOMER_ID,
+        event.ticketTypes.map((type) => type.id),
+        { emailAddress: 'bench-customer@ticketing.bench' },
+      );
     }
     const token = await issueToken({
       kind: 'customer',

@@ -2,7 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/data/client';
 import type { NewEvent } from '#shared/events/domain/event';
 import { NewEventBody } from '#shared/events/contract/event';
-import { createEventFor, updateEventFor } from '#shared/events/use-cases/edit-events';
+import { createEventFor } from '#shared/events/use-cases/create-event';
+import { updateEventFor } from '#shared/events/use-cases/edit-events';
 import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
 import { capture, WriteSet } from './capture.ts';
 

@@ -3,7 +3,7 @@ import { withSold } from '#shared/selling/data/stock';
 import { listTeams } from '#shared/events/data/event-admin-reads';
 import { listWaveTimes } from '#shared/events/data/wave-times';
 import type { Event, NewEvent, Team, TicketType } from '#shared/events/domain/event';
-import { createEventFor } from '#shared/events/use-cases/edit-events';
+import { createEventFor } from '#shared/events/use-cases/create-event';
 import { attendeeName } from '../../test/support/factories/names.ts';
 import { creationBody, SEED_ORGANISER } from './organised-events.ts';
 

@@ -8,7 +8,7 @@ import { addSums, NO_SALES, type SaleSums, ticketSums } from '#shared/selling/do
 import { commitTicketChanges, consumerWritesOf, type ExtraAction, type TicketChange } from '#shared/lists/writes';
 import { applyScan } from '#shared/gate/domain/check-in';
 import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
-import type { Order } from '#shared/selling/domain/order';
+import { newOrder, type Order } from '#shared/selling/domain/order';
 import { countedEvents, isEligible, PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
 import { historyEntry, type Actor, type TicketAction } from '#shared/tickets/domain/ticket-history';
 import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
@@ -147,23 +147,23 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
             at,
           );
         }
+        // Built as every sale builds its order (newOrder), written whole: the bulk writer issues its tickets itself.
         const order: Order = {
-          id: group.orderId!,
-          customerId: group.customerId,
-          eventId: event.id,
-          created: at,
-          purchasedDate: at,
-          status: 'active',
-          emailAddress: `seed-customer-${group.customerId}@example.test`,
-          purchaser: `Seed Customer ${group.customerId}`,
-          affiliate: null,
-          grandTotal: grand,
+          ...newOrder({
+            id: group.orderId!,
+            customerId: group.customerId,
+            eventId: event.id,
+            at,
+            status: 'active',
+            emailAddress: `seed-customer-${group.customerId}@example.test`,
+            purchaser: `Seed Customer ${group.customerId}`,
+            lines: [...typeIds].map((typeId) => ({ typeId, waveTimeId: waves[0] ?? null })),
+            grandTotal: grand,
+            transactions: [
+              { amount: grand, processor: 'card_present', reference: `ch_seed_${group.orderId}`, time: at },
+            ],
+          }),
           ticketIds: ids,
-          typeIds: [...typeIds],
-          waveTimeId: waves[0] ?? null,
-          teamId: null,
-          transactions: [{ amount: grand, processor: 'card_present', reference: `ch_seed_${group.orderId}`, time: at }],
-          answers: [],
         };
         await commitNewOrder(order, event);
       }

@@ -3,7 +3,8 @@ import { changeTicketStates, updateTicket } from '#shared/tickets/use-cases/edit
 import { advanceClock, resetClock } from '#shared/clock';
 import type { CreatedEvent, NewEvent } from '#shared/events/domain/event';
 import { PROCESS_STATE, type Ticket } from '#shared/tickets/domain/ticket';
-import { createEventFor, updateEventFor } from '#shared/events/use-cases/edit-events';
+import { createEventFor } from '#shared/events/use-cases/create-event';
+import { updateEventFor } from '#shared/events/use-cases/edit-events';
 import { eventFor, wholeEvent } from '#shared/events/use-cases/event-reads';
 import { seedTickets } from '../../test/support/factories/tickets.ts';
 import { creationBody } from './organised-events.ts';

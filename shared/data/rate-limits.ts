@@ -3,9 +3,11 @@ import { epochSeconds } from '../clock.ts';
 import { keptPerContainer } from '../container-state.ts';
 import { ConcurrentUpdate, RateLimited } from '../errors.ts';
 import { recordBudget } from '../rate-budgets.ts';
+import * as z from '../schema.ts';
 import { db, tableName, writtenIf } from './client.ts';
 import { keys } from './keys.ts';
 import { type Decision, readDecideWrite } from './read-decide-write.ts';
+import { parseItem } from './stored-items.ts';
 
 export type Slot = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -31,14 +33,18 @@ export async function takeSlot(name: string, subject: string, limit: number, win
  * another container (or TTL) changed since fails it and is read afresh; a copy that finds the window full is never
  * trusted to refuse, the item is read.
  */
-const lastWritten = new Map<string, Record<string, unknown>>();
+const lastWritten = new Map<string, RateWindowItem>();
 const MAX_REMEMBERED = 1_000;
 keptPerContainer(() => lastWritten.clear());
 
-const recentAttempts = (Item: Record<string, unknown> | undefined, t: number, windowSeconds: number) =>
-  ((Item?.attempts as number[] | undefined) ?? []).filter((at) => at > t - windowSeconds);
+/** A subject's window as stored: the times (epoch seconds) of its recent attempts, and the version a write is conditional on. */
+const RateWindowItem = z.object({ attempts: z.array(z.number()), version: z.number() });
+type RateWindowItem = z.output<typeof RateWindowItem>;
 
-function remember(id: string, Item: Record<string, unknown> | undefined): void {
+const recentAttempts = (window: RateWindowItem | undefined, t: number, windowSeconds: number) =>
+  (window?.attempts ?? []).filter((at) => at > t - windowSeconds);
+
+function remember(id: string, Item: RateWindowItem | undefined): void {
   lastWritten.delete(id);
   if (!Item) return;
   if (lastWritten.size >= MAX_REMEMBERED) lastWritten.delete(lastWritten.keys().next().value!);
@@ -51,7 +57,8 @@ async function countSlot(name: string, subject: string, limit: number, windowSec
   const read = async (attempt: number) => {
     const copy = attempt === 0 ? lastWritten.get(id) : undefined;
     if (copy && recentAttempts(copy, epochSeconds(), windowSeconds).length < limit) return copy;
-    return (await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+    const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    return Item ? parseItem(RateWindowItem, Item, 'rate window') : undefined;
   };
   try {
     return await readDecideWrite({
@@ -62,7 +69,7 @@ async function countSlot(name: string, subject: string, limit: number, windowSec
         const recent = recentAttempts(Item, t, windowSeconds);
         if (recent.length >= limit)
           return { answer: { allowed: false, retryAfterSeconds: Math.max(1, recent[0]! + windowSeconds - t) } };
-        const version = Number(Item?.version ?? 0);
+        const version = Item?.version ?? 0;
         const written = {
           ...key,
           entity: 'RateWindow',

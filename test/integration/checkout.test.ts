@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findTicketType } from '#shared/events/data/events';
 import { getOrder } from '#shared/selling/data/orders';
 import { readStock } from '#shared/selling/data/stock';
@@ -6,14 +6,7 @@ import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { mailTo } from '../support/mail.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
-import {
-  confirmAsBrowser,
-  standInControl,
-  standInKeys,
-  type StandInKeys,
-  webhookRelay,
-  type WebhookRelay,
-} from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, useStripeStandIn } from '../support/stripe.ts';
 import { claimedThenIssued, issueBehindWebhook } from '../support/paid-order-issuing.ts';
 import { readStats } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
@@ -25,14 +18,7 @@ import { adminToken, customerToken } from '../support/tokens.ts';
  * refund a late payment whose tickets are gone.
  */
 const RESERVATIONS = '/api/v2/my-account/reservations';
-let keys: StandInKeys;
-let relay: WebhookRelay;
-
-beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
-});
-afterAll(() => relay.close());
+const { keys, relay } = useStripeStandIn();
 
 const attendee = (n: number) => ({ firstName: `Ada${n}`, lastName: 'Lovelace', email: `ada${n}@example.com` });
 
@@ -228,14 +214,22 @@ describe('POST /my-account/reservations/{id}/checkout', () => {
     expect(await stockOf(typeId)).toEqual({ held: 0, sold: 1 });
   });
 
-  it('a free order is paid at once, without Stripe', async () => {
+  it('a free order is paid at once, without Stripe, and issued behind the answer as a paid one is', async () => {
     const event = await onSale(10, 0);
     const customer = await buyer();
     const reservation = await held(customer.token, event.id, event.ticketTypes[0]!.id, 1);
     const answer = await checkout(customer.token, reservation.id, { attendees: [attendee(1)] });
     expect(answer.status, answer.raw).toBe(201);
-    expect(answer.body.data).toMatchObject({ order: { status: 'active', grandTotal: 0 }, payment: null });
-    expect((await getOrder(Number(answer.body.data.order.id)))!.ticketIds).toHaveLength(1);
+    expect(answer.body.data).toMatchObject({ order: { status: 'pending', grandTotal: 0 }, payment: null });
+    // A retry answers the same order, paid, its tickets to follow.
+    const again = await checkout(customer.token, reservation.id, { attendees: [attendee(1)] });
+    expect(again.body.data).toEqual(answer.body.data);
+    const active = await claimedThenIssued(answer.body.data.order.id);
+    expect(active).toMatchObject({ status: 'active', transactions: [] });
+    expect(active.ticketIds).toHaveLength(1);
+    // Its confirmation mailed once, by the consumer's issue.
+    const mails = await mailTo(customer.email);
+    expect(mails.filter((mail) => mail.subject.includes(`(order ${active.id})`))).toHaveLength(1);
   });
 
   it("refuses another customer's reservation (404), a client-sent amount and a wrong attendee count (400)", async () => {

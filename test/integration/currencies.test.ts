@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findTicketType } from '#shared/events/data/events';
 import { customerHold } from '#shared/selling/data/hold-limits';
 import { createShippingMethod } from '#shared/selling/data/shipping-methods';
@@ -8,7 +8,7 @@ import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { checkedOut, payAsBrowser, refundsAtStripe } from '../support/paid-checkout.ts';
-import { standInKeys, stripeSdk, type StandInKeys, webhookRelay, type WebhookRelay } from '../support/stripe.ts';
+import { stripeSdk, useStripeStandIn } from '../support/stripe.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
@@ -19,16 +19,12 @@ import { claimedThenIssued } from '../support/paid-order-issuing.ts';
  * its currency takes is refused where it is written. The Stripe stand-in holds the service to Stripe's own rules.
  */
 const RESERVATIONS = '/api/v2/my-account/reservations';
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 let staff: string;
 
 beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
   staff = await adminToken(['orders:read', 'orders:refund', 'events:read', 'events:write'], 999_640);
 });
-afterAll(() => relay.close());
 
 async function buyer() {
   const customer = await newCustomer();

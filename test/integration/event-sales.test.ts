@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedEvent } from '#shared/events/domain/event';
 import { call } from '../support/api.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { newAddress } from '../support/mail.ts';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
-import { type StandInKeys, standInKeys, type WebhookRelay, webhookRelay } from '../support/stripe.ts';
+import { useStripeStandIn } from '../support/stripe.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
@@ -16,19 +16,15 @@ import { adminToken } from '../support/tokens.ts';
  */
 const ORDERS = '/api/v2/orders';
 const salesOf = (eventId: number) => `/api/v2/events/${eventId}/sales`;
+const { keys, relay } = useStripeStandIn();
 let staff: string;
-let keys: StandInKeys;
-let relay: WebhookRelay;
 
 beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
   staff = await adminToken(
     ['orders:sell', 'orders:read', 'orders:refund', 'events:read', 'events:write', 'tickets:write'],
     999_671,
   );
 });
-afterAll(() => relay.close());
 
 /** A USD event: a runner with 8.875 % of sales tax added, kids with 10 % included, a 1.50 fee with 10 % tax added. */
 const taxedEvent = () =>

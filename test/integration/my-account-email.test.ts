@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createOrder } from '#shared/selling/use-cases/create-order';
+import { getOrder } from '#shared/selling/data/orders';
+import { sellOrder } from '#shared/selling/use-cases/sell-order';
+import { readTicketRecords } from '#shared/tickets/data/ticket-records';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { signedInCustomer, type TestCustomer } from '../support/customers.ts';
@@ -30,18 +32,26 @@ describe('PUT /my-account/email', () => {
 
   it('sends the newest order with its tickets, and the tickets, from what the account holds', async () => {
     const buyer = await signedInCustomer();
-    const event = await seedEvent();
-    const { order, tickets } = await createOrder({
-      customerId: buyer.id,
-      eventId: event.id,
-      emailAddress: buyer.email,
-      purchaser: 'Casey Customer',
-      tickets: [
-        { typeId: event.ticketTypes[0]!.id, partyMember: 'Ada', partyMemberLastName: 'Lovelace' },
-        { typeId: event.ticketTypes[1]!.id, partyMember: 'Alan', partyMemberLastName: 'Turing' },
-      ],
-      transactions: [{ amount: 125, processor: 'stripe', reference: 'pi_test_1', time: new Date().toISOString() }],
-    });
+    const event = await seedEvent({ published: true, questions: [] });
+    const sold = await sellOrder(
+      { id: 999_001 },
+      {
+        eventId: event.id,
+        lines: [
+          { typeId: event.ticketTypes[0]!.id, quantity: 1 },
+          { typeId: event.ticketTypes[1]!.id, quantity: 1 },
+        ],
+        payment: { method: 'card_present' },
+        buyer: { emailAddress: buyer.email, firstName: 'Casey', lastName: 'Customer' },
+        attendees: [
+          { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.test' },
+          { firstName: 'Alan', lastName: 'Turing', email: 'alan@example.test' },
+        ],
+        customerId: buyer.id,
+      },
+    );
+    const order = (await getOrder(Number(sold.id)))!;
+    const tickets = [...(await readTicketRecords(order.ticketIds)).values()];
     // The account's lists hold the tickets once the stream's consumer has written their entries.
     await listsCaughtUp(tickets);
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { findTicketType } from '#shared/events/data/events';
 import { getOrder } from '#shared/selling/data/orders';
@@ -12,7 +12,7 @@ import { MAX_GRANTS_PER_TYPE } from '#shared/events/domain/event-limits';
 import { SHARD_RUN } from '#shared/tickets/data/stats-shards';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued, handToConsumer, issueBehindWebhook } from '../support/paid-order-issuing.ts';
-import { standInKeys, type StandInKeys, webhookRelay, type WebhookRelay } from '../support/stripe.ts';
+import { useStripeStandIn } from '../support/stripe.ts';
 
 /**
  * An order's tickets are issued together, as many as fit in one transaction (DynamoDB's 100 actions), the rest in
@@ -21,14 +21,8 @@ import { standInKeys, type StandInKeys, webhookRelay, type WebhookRelay } from '
  * ids) take two when their ids span three runs; most orders fit in one, their list and search entries and positions
  * being the stream consumer's, not the transaction's.
  */
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 
-beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
-});
-afterAll(() => relay.close());
 afterEach(clearFaults);
 
 /**

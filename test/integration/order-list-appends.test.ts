@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { startCancellation } from '#shared/selling/data/order-staff';
 import { addTransactions } from '#shared/selling/data/order-lists';
@@ -6,12 +6,12 @@ import { getOrder } from '#shared/selling/data/orders';
 import { releaseHold } from '#shared/selling/data/reservations';
 import type { Order } from '#shared/selling/domain/order';
 import { refundStripePayment } from '#shared/selling/use-cases/refunds';
-import { payOrder } from '#shared/selling/use-cases/checkout-payment';
 import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { clearInterleavings, names, runBefore } from '../support/interleave.ts';
-import { confirmAsBrowser, standInControl, standInKeys, type StandInKeys } from '../support/stripe.ts';
+import { payOrder } from '../support/paid-order-issuing.ts';
+import { confirmAsBrowser, standInControl, useStripeStandIn } from '../support/stripe.ts';
 import { customerToken } from '../support/tokens.ts';
 
 /**
@@ -21,11 +21,8 @@ import { customerToken } from '../support/tokens.ts';
  * (test/support/interleave.ts), both against the local table and the Stripe stand-in.
  */
 const RESERVATIONS = '/api/v2/my-account/reservations';
-let keys: StandInKeys;
+const { keys } = useStripeStandIn();
 
-beforeAll(async () => {
-  keys = await standInKeys();
-});
 afterEach(() => clearInterleavings());
 
 async function buyer() {

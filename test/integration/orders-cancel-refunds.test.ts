@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { getOrder } from '#shared/selling/data/orders';
 import { readTicketRecord } from '#shared/tickets/data/ticket-records';
@@ -10,14 +10,7 @@ import { placeOrder } from '../support/factories/orders.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { mailTo } from '../support/mail.ts';
 import { paidCheckout, refundsAtStripe, type PaidCheckout } from '../support/paid-checkout.ts';
-import {
-  standInControl,
-  standInKeys,
-  stripeSdk,
-  type StandInKeys,
-  webhookRelay,
-  type WebhookRelay,
-} from '../support/stripe.ts';
+import { standInControl, stripeSdk, useStripeStandIn } from '../support/stripe.ts';
 import { soldOf, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -30,16 +23,12 @@ import { adminToken } from '../support/tokens.ts';
  * awaiting payment or still issuing, and part of an order: orders-cancel-states.test.ts.
  */
 const ORDERS = '/api/v2/orders';
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 let staff: string;
 
 beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
   staff = await adminToken(['orders:read', 'orders:refund', 'tickets:read', 'tickets:write'], 999_580);
 });
-afterAll(() => relay.close());
 afterEach(async () => {
   await clearFaults();
   await standInControl(keys, 'POST', 'faults', { route: 'POST /v1/refunds', times: 0 });
@@ -203,11 +192,8 @@ describe("charge.refunded from Stripe's dashboard", () => {
 describe('POST /orders/{id}/cancel of a box-office order', () => {
   it('records a cash or card-present payment as refunded at the desk, with no Stripe call; a comp order refunds nothing', async () => {
     const event = await seedEvent();
-    const typeId = event.ticketTypes[0]!.id;
-    const time = new Date().toISOString();
-    const cash = await placeOrder(event, unusedCustomerId(), [typeId], {
-      transactions: [{ amount: 30, processor: 'cash', reference: 'desk-1', time }],
-    });
+    const { id: typeId, price } = event.ticketTypes[0]!;
+    const cash = await placeOrder(event, unusedCustomerId(), [typeId], { method: 'cash' });
     // Stripe would fail a refund of this order (sent with its key, shared/selling/use-cases/refunds.ts): the desk's
     // needs none. Scoped by the key, so a refund of another file's order beside this one goes through.
     await standInControl(keys, 'POST', 'faults', {
@@ -223,15 +209,13 @@ describe('POST /orders/{id}/cancel of a box-office order', () => {
       payment: {
         paid: 0,
         transactions: [
-          { amount: 30, processor: 'cash' },
-          { amount: -30, processor: 'cash', reference: `order-${cash.id}-refund-cash` },
+          { amount: price, processor: 'cash' },
+          { amount: -price, processor: 'cash', reference: `order-${cash.id}-refund-cash` },
         ],
       },
     });
 
-    const comp = await placeOrder(event, unusedCustomerId(), [typeId], {
-      transactions: [{ amount: 0, processor: 'comp', reference: 'comp-1', time }],
-    });
+    const comp = await placeOrder(event, unusedCustomerId(), [typeId], { method: 'comp' });
     const free = await cancel(comp.id);
     expect(free.status, free.raw).toBe(200);
     expect(free.body.data).toMatchObject({ status: 'cancelled', payment: { transactions: [{ processor: 'comp' }] } });

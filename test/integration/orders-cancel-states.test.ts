@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { findTicketType } from '#shared/events/data/events';
 import { startCancellation } from '#shared/selling/data/order-staff';
@@ -9,8 +9,6 @@ import { readTicketRecords } from '#shared/tickets/data/ticket-records';
 import { issuedTicketIds } from '#shared/selling/domain/order-cancel';
 import { orderTicketStatus } from '#shared/selling/domain/order';
 import { STUCK_ORDER_GRACE_MS, sweepStuckOrders } from '#shared/selling/use-cases/sweep-stuck-orders';
-import { issuePaidOrder } from '#shared/selling/use-cases/checkout-payment';
-import { claimPayment, type Payment } from '#shared/selling/use-cases/payment-claim';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
@@ -21,15 +19,8 @@ import { seedEvent } from '../support/factories/tickets.ts';
 import { clearInterleavings, names, runBefore } from '../support/interleave.ts';
 import { mailTo } from '../support/mail.ts';
 import { checkedOut, paidCheckout, refundsAtStripe } from '../support/paid-checkout.ts';
-import {
-  confirmAsBrowser,
-  standInControl,
-  standInKeys,
-  stripeSdk,
-  type StandInKeys,
-  webhookRelay,
-  type WebhookRelay,
-} from '../support/stripe.ts';
+import { payOrder } from '../support/paid-order-issuing.ts';
+import { confirmAsBrowser, standInControl, stripeSdk, useStripeStandIn } from '../support/stripe.ts';
 import { adminToken } from '../support/tokens.ts';
 
 /**
@@ -41,16 +32,12 @@ import { adminToken } from '../support/tokens.ts';
 const ORDERS = '/api/v2/orders';
 /** The stand-in's checkouts (test/support/paid-checkout.ts) sell a type of 50. */
 const TOTAL = 50;
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 let staff: string;
 
 beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
   staff = await adminToken(['orders:read', 'orders:refund', 'tickets:read'], 999_590);
 });
-afterAll(() => relay.close());
 afterEach(async () => {
   clearInterleavings();
   await clearFaults();
@@ -58,15 +45,6 @@ afterEach(async () => {
 
 const cancel = (id: string | number, body: unknown = {}, key: string = crypto.randomUUID()) =>
   call('POST', `${ORDERS}/${id}/cancel`, { token: staff, body, headers: { 'idempotency-key': key } });
-
-/**
- * A payment as it arrives (`payment_intent.succeeded`): the webhook's claim, run as its route, then the issuing
- * consumer's issue, as that job, each with its own grant, even inside a cancel's request. The status the order is left in.
- */
-async function payOrder(orderId: number, payment: Payment | null) {
-  const status = await runAs('POST /payments/stripe/webhook', () => claimPayment(orderId, payment));
-  return status === 'pending' ? runAs('issue-paid-orders', () => issuePaidOrder(orderId)) : status;
-}
 
 /** A type's stock: its shards' `left` and `held`, and its `sold`. */
 async function stockOf(typeId: number) {

@@ -1,21 +1,12 @@
 import Stripe from 'stripe';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getOrder } from '#shared/selling/data/orders';
 import { METRIC, metrics } from '#shared/services/metrics';
 import { createPaymentIntent } from '#shared/selling/services/payments';
 import { call } from '../support/api.ts';
 import { commandsSent } from '../support/command-tally.ts';
 import { checkedOut, payAsBrowser, refundsAtStripe } from '../support/paid-checkout.ts';
-import {
-  confirmAsBrowser,
-  type StandInKeys,
-  standInControl,
-  standInKeys,
-  stripeSdk,
-  WEBHOOK_PATH,
-  type WebhookRelay,
-  webhookRelay,
-} from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, stripeSdk, WEBHOOK_PATH, useStripeStandIn } from '../support/stripe.ts';
 import { adminToken } from '../support/tokens.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
@@ -25,15 +16,9 @@ import { claimedThenIssued } from '../support/paid-order-issuing.ts';
  * succeeded payment naming it is recorded on it, counted and refunded, and the order's own payment still pays it.
  * Signed events of odd types or objects are acknowledged and change nothing.
  */
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 const signer = new Stripe('sk_test_signer_only').webhooks;
 
-beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
-});
-afterAll(() => relay.close());
 afterEach(() => vi.restoreAllMocks());
 
 /** Posts `event` to the route as Stripe does, signed with the stage's webhook secret. */

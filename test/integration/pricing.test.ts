@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findTicketType } from '#shared/events/data/events';
 import { createShippingMethod } from '#shared/selling/data/shipping-methods';
 import { readStock } from '#shared/selling/data/stock';
@@ -11,7 +11,7 @@ import { seedEvent } from '../support/factories/tickets.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
 import { checkedOut, payAsBrowser, refundsAtStripe } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
-import { type StandInKeys, standInKeys, stripeSdk, type WebhookRelay, webhookRelay } from '../support/stripe.ts';
+import { stripeSdk, useStripeStandIn } from '../support/stripe.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
@@ -22,16 +22,12 @@ import { adminToken, customerToken } from '../support/tokens.ts';
  */
 const RESERVATIONS = '/api/v2/my-account/reservations';
 const VAT = (rate: number, inclusive = true): TaxRule => ({ name: 'VAT', rate, inclusive });
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 let staff: string;
 
 beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
   staff = await adminToken(['orders:read', 'orders:refund', 'orders:sell', 'events:read', 'events:write'], 999_660);
 });
-afterAll(() => relay.close());
 
 type Sale = Partial<NewEvent> & { types: { price: number; tax?: TaxRule }[] };
 

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getOrder } from '#shared/selling/data/orders';
 import { call, getPage, idsOf } from '../support/api.ts';
 import { mailTo } from '../support/mail.ts';
 import { checkedOut, paidCheckout, refundsAtStripe } from '../support/paid-checkout.ts';
-import {
-  confirmAsBrowser,
-  standInControl,
-  standInKeys,
-  stripeSdk,
-  type StandInKeys,
-  webhookRelay,
-  type WebhookRelay,
-} from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, stripeSdk, useStripeStandIn } from '../support/stripe.ts';
 import { adminToken } from '../support/tokens.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
@@ -22,16 +14,12 @@ import { claimedThenIssued } from '../support/paid-order-issuing.ts';
  * refund fails after it was recorded and the order says so. Repeats and events out of order change nothing twice.
  */
 const ORDERS = '/api/v2/orders';
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 let staff: string;
 
 beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
   staff = await adminToken(['orders:read', 'orders:refund'], 999_560);
 });
-afterAll(() => relay.close());
 
 const readOrder = async (id: string) => {
   const answer = await call('GET', `${ORDERS}/${id}`, { token: staff });

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getOrder } from '#shared/selling/data/orders';
 import { checkedOut } from '../support/paid-checkout.ts';
-import {
-  confirmAsBrowser,
-  type StandInKeys,
-  standInControl,
-  standInKeys,
-  stripeJsCard,
-  type WebhookRelay,
-  webhookRelay,
-} from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, stripeJsCard, useStripeStandIn } from '../support/stripe.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 
 /**
@@ -18,14 +10,7 @@ import { claimedThenIssued } from '../support/paid-order-issuing.ts';
  * the authentication is completed; the `payment_intent.requires_action` before it is acknowledged and changes
  * nothing; a failed authentication leaves the order awaiting payment, and another card pays it.
  */
-let keys: StandInKeys;
-let relay: WebhookRelay;
-
-beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
-});
-afterAll(() => relay.close());
+const { keys, relay } = useStripeStandIn();
 
 const statusOf = async (orderId: string) => (await getOrder(Number(orderId)))!.status;
 const answersFor = (intentId: string) =>

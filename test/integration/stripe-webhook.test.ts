@@ -1,19 +1,11 @@
 import { randomInt } from 'node:crypto';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPaymentIntent } from '#shared/selling/services/payments';
 import { call } from '../support/api.ts';
 import { commandsSent } from '../support/command-tally.ts';
 import { refundsAtStripe } from '../support/paid-checkout.ts';
-import {
-  confirmAsBrowser,
-  type StandInKeys,
-  standInControl,
-  standInKeys,
-  WEBHOOK_PATH,
-  type WebhookRelay,
-  webhookRelay,
-} from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, WEBHOOK_PATH, useStripeStandIn } from '../support/stripe.ts';
 
 /**
  * `POST /payments/stripe/webhook` over the API, fed by the Stripe stand-in of the tests' stack: payments made
@@ -21,15 +13,8 @@ import {
  * the stand-in's signed deliveries relayed to the route. Unsigned, forged, stale and other-mode events are
  * refused with 400 and the route sends nothing to the table.
  */
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 const signer = new Stripe('sk_test_signer_only').webhooks;
-
-beforeAll(async () => {
-  keys = await standInKeys();
-  relay = await webhookRelay();
-});
-afterAll(() => relay.close());
 
 const payment = (orderId: number) =>
   createPaymentIntent(

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { db } from '#shared/data/client';
 import { ORDER_SHARDS } from '#shared/data/customer-keys';
@@ -20,8 +20,7 @@ import { newCustomer } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { clearFaults, failCalls, failures } from '../support/faults.ts';
 import { mailTo, newAddress } from '../support/mail.ts';
-import { confirmAsBrowser, standInControl, standInKeys, type StandInKeys, webhookRelay } from '../support/stripe.ts';
-import type { WebhookRelay } from '../support/stripe.ts';
+import { confirmAsBrowser, standInControl, useStripeStandIn } from '../support/stripe.ts';
 import { readStats } from '../support/tickets.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 import { handToConsumer } from '../support/paid-order-issuing.ts';
@@ -41,15 +40,11 @@ const RESERVATIONS = '/api/v2/my-account/reservations';
 const STAFF_ID = 999_420;
 const SLOW_TEST_TIMEOUT = 60_000;
 let staff: string;
-let keys: StandInKeys;
-let relay: WebhookRelay;
+const { keys, relay } = useStripeStandIn();
 
 beforeAll(async () => {
   staff = await adminToken(['orders:sell', 'orders:read', 'tickets:read'], STAFF_ID);
-  keys = await standInKeys();
-  relay = await webhookRelay();
 });
-afterAll(() => relay.close());
 afterEach(async () => {
   resetClock();
   await clearFaults();

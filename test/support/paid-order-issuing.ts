@@ -4,6 +4,8 @@ import { expect } from 'vitest';
 import { keys } from '#shared/data/keys';
 import { getOrder } from '#shared/selling/data/orders';
 import type { Order } from '#shared/selling/domain/order';
+import { issuePaidOrder } from '#shared/selling/use-cases/checkout-payment';
+import { claimPayment, type Payment } from '#shared/selling/use-cases/payment-claim';
 import { handler as issuePaidOrders } from '../../functions/jobs/issue-paid-orders.ts';
 import { runAs } from '../../bin/local/invoke.ts';
 
@@ -30,10 +32,19 @@ export function handToConsumer(orderId: number | string): Promise<DynamoDBBatchR
   return runAs('issue-paid-orders', () => issuePaidOrders({ Records: [record] }));
 }
 
-/** The webhook answered with the payment recorded and nothing issued yet; then the consumer's turn. */
+/**
+ * A payment as it arrives (`payment_intent.succeeded`), played by the test: the webhook's claim, run as its route, then
+ * the issuing consumer's issue, as that job, each with its own grant. The status the order is left in.
+ */
+export async function payOrder(orderId: number, payment: Payment | null): Promise<Order['status'] | undefined> {
+  const status = await runAs('POST /payments/stripe/webhook', () => claimPayment(orderId, payment));
+  return status === 'pending' ? runAs('issue-paid-orders', () => issuePaidOrder(orderId)) : status;
+}
+
+/** The payment (or a free checkout) recorded and nothing issued yet; then the consumer's turn. */
 export async function claimedThenIssued(orderId: number | string): Promise<Order> {
   const claimed = (await getOrder(Number(orderId)))!;
-  expect(claimed.status, 'the webhook records the payment and leaves the issue to the consumer').toBe('pending');
+  expect(claimed.status, 'the payment is recorded and the issue left to the consumer').toBe('pending');
   expect(claimed.ticketIds).toEqual([]);
   return issueBehindWebhook(orderId);
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { afterAll, beforeAll } from 'vitest';
 import { stripeSecretName } from '#shared/selling/domain/payment-processor';
 import { readSecretString } from '#shared/services/secrets';
 import { STRIPE_API_VERSION } from '#shared/selling/services/payments';
@@ -192,4 +193,19 @@ export async function webhookRelay(): Promise<WebhookRelay> {
       await once(server, 'close');
     },
   };
+}
+
+/**
+ * A test file's (or a describe block's) stand-in: its keys and a relay to the webhook route, ready before its first
+ * test and the relay closed after its last. The two objects are filled in then, so the file takes them once at its top.
+ */
+export function useStripeStandIn(): { keys: StandInKeys; relay: WebhookRelay } {
+  const keys = {} as StandInKeys;
+  const relay = {} as WebhookRelay;
+  beforeAll(async () => {
+    Object.assign(keys, await standInKeys());
+    Object.assign(relay, await webhookRelay());
+  });
+  afterAll(() => relay.close());
+  return { keys, relay };
 }

@@ -8,7 +8,7 @@ import { matchesFilter } from '../../bin/local/event-filter.ts';
 
 /**
  * Which stream records reach the issuing consumer (shared/selling/data/paid-order-filter.ts), by the local poller's matcher of
- * Lambda's filter rules: a paid checkout's entry into `pending` only. The real stream's records:
+ * Lambda's filter rules: a checkout's entry into `pending` only, paid through Stripe or free. The real stream's records:
  * test/integration/paid-order-issuing.test.ts.
  */
 const order = (id: number, fields: Record<string, unknown>) => ({ ...keys.order(id), entity: 'Order', ...fields });
@@ -28,7 +28,7 @@ function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', before?: object, afte
 }
 
 describe('the paid orders filter', () => {
-  it("passes a paid checkout's claim: awaiting payment (or expired) to pending", () => {
+  it("passes a paid checkout's claim, awaiting payment (or expired) to pending, and a free checkout's own", () => {
     for (const from of ['awaiting_payment', 'expired'])
       expect(
         matchesFilter(
@@ -41,21 +41,22 @@ describe('the paid orders filter', () => {
         ),
         from,
       ).toBe(true);
+    const free = { reservationId: 7, attendees: [] };
+    const claimed = record(
+      'MODIFY',
+      order(41, { status: 'awaiting_payment', checkout: free }),
+      order(41, { status: 'pending', checkout: free, issuedTickets: {} }),
+    );
+    expect(matchesFilter(claimed, PAID_ORDER_FILTER)).toBe(true);
   });
 
-  it("drops the order's rewrites while it stays pending, its activation, a free checkout and a box-office sale", () => {
+  it("drops the order's rewrites while it stays pending, its activation and a box-office sale", () => {
     const pending = order(41, { status: 'pending', checkout: paidCheckout, issuedTickets: {} });
     const ticketRecorded = order(41, { status: 'pending', checkout: paidCheckout, issuedTickets: { 0: 9 } });
     const active = order(41, { status: 'active', checkout: paidCheckout, issuedTickets: { 0: 9 } });
-    const free = { reservationId: 7, attendees: [] };
     const dropped = [
       record('MODIFY', pending, ticketRecorded),
       record('MODIFY', ticketRecorded, active),
-      record(
-        'MODIFY',
-        order(41, { status: 'awaiting_payment', checkout: free }),
-        order(41, { status: 'pending', checkout: free }),
-      ),
       record('INSERT', undefined, order(41, { status: 'pending', boxOffice: { payment: 'cash' } })),
       record('REMOVE', pending, undefined),
     ];

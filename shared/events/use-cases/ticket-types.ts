@@ -18,7 +18,8 @@ import { saleCurrency, type Event, type TicketType } from '../domain/event.ts';
 import { toTicketTypeView } from '../domain/event-resource.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import type { NewTicketTypeBody, TicketTypePatchBody } from '../domain/event-bodies.ts';
-import { assertVersion, checkGrants } from './edit-events.ts';
+import { checkGrants } from './create-event.ts';
+import { assertVersion } from './edit-events.ts';
 import { eventFor, type Caller } from './event-reads.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { CustomerPrincipal } from '../../auth/tokens.ts';
-import { readTicketsAndCounts } from '../../selling/data/orders.ts';
+import { readTicketsAndCounts } from '../../selling/data/customer-order-counts.ts';
 import { takeSlot } from '../../data/rate-limits.ts';
 import { listCustomerTickets } from '../../tickets/data/ticket-records.ts';
 import {

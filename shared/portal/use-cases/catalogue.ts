@@ -2,7 +2,7 @@ import { stockLeft } from '../../selling/data/stock.ts';
 import { accessibleEvent } from './accessible-event.ts';
 import { soldByEvent } from '../data/customer-events.ts';
 import { listTicketTypes } from '../../events/data/events.ts';
-import { readOrderCounts } from '../../selling/data/orders.ts';
+import { readOrderCounts } from '../../selling/data/customer-order-counts.ts';
 import { findPaymentProcessor } from '../../selling/data/payment-processors.ts';
 import {
   privateEventCount,

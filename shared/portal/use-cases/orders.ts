@@ -1,4 +1,4 @@
-import { readOrderCounts, readTicketsAndCounts, type OrderCounts } from '../../selling/data/orders.ts';
+import { readOrderCounts, readTicketsAndCounts, type OrderCounts } from '../../selling/data/customer-order-counts.ts';
 import { walkCustomerOrders } from '../../lists/orders.ts';
 import { decodeSortCursor, encodeSortCursor, checkPaging } from '../../lists/portal.ts';
 import { toOrderEntry, type OrderEntry, type OrderIncludes } from '../../selling/domain/order-entry.ts';

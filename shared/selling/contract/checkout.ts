@@ -9,7 +9,8 @@ export const CheckoutResource = z
   .strictObject({
     order: z.strictObject({
       id: z.string(),
-      status: z.enum(['awaiting_payment', 'active']),
+      // `pending`: paid (a free order at once), its tickets issued behind the answer.
+      status: z.enum(['awaiting_payment', 'pending', 'active']),
       grandTotal: amount(),
       currency: z.string(),
       reservationId: z.int(),
@@ -33,6 +34,6 @@ export const CheckoutResource = z
   })
   .check(
     z.describe(
-      'The order awaiting payment and what Stripe.js needs to confirm it; `payment` null for a free order, paid at once.',
+      'The order awaiting payment and what Stripe.js needs to confirm it; `payment` null for a free order, paid at once (`pending`, its tickets to follow).',
     ),
   );

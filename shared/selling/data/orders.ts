@@ -2,14 +2,12 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
 import type { PromoUse, StockTake } from '../domain/reservation.ts';
-import type { TicketRecord } from '../../tickets/domain/ticket.ts';
-import { batchGet, db, tableName, transactWrite } from '../../data/client.ts';
+import { db, tableName, transactWrite } from '../../data/client.ts';
 import { customerEventLink, type LinkedEvent } from '../../portal/data/customer-events.ts';
 import { attendeesPut, fromItem, orderItem } from './order-items.ts';
 import { orderListEntryItem } from './order-list-entries.ts';
 import { keys } from '../../data/keys.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
-import { fromTicketItem } from '../../tickets/data/ticket-records.ts';
 
 /**
  * Orders: `ORDER#<id>` / `ORDER` (sequence `ORDER`), on the status-keyed GSI4 and GSI6, and
@@ -162,46 +160,6 @@ export async function recordPaymentIntent(orderId: number, intentId: string): Pr
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     return (await getOrder(orderId))?.checkout?.paymentIntentId;
   }
-}
-
-export interface OrderCounts {
-  total: number;
-  byEvent: Record<string, number>;
-  byType: Record<string, number>;
-}
-
-function toCounts(item: Record<string, unknown> = {}): OrderCounts {
-  const counts: OrderCounts = { total: Number(item.total ?? 0), byEvent: {}, byType: {} };
-  for (const [name, value] of Object.entries(item)) {
-    const [kind, id] = name.split('#');
-    if (kind === 'event' && id) counts.byEvent[id] = Number(value);
-    if (kind === 'type' && id) counts.byType[id] = Number(value);
-  }
-  return counts;
-}
-
-/** The customer's kept counts: one GetItem. */
-export async function readOrderCounts(customerId: number): Promise<OrderCounts> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.orderCounts(customerId) }));
-  return toCounts(Item);
-}
-
-/**
- * The tickets of a page of orders and, when `withCounts`, the customer's counts: one batch
- * read of both (so a page with tickets costs one Query and one BatchGetItem).
- */
-export async function readTicketsAndCounts(
-  customerId: number,
-  ticketIds: number[],
-  withCounts: boolean,
-): Promise<{ tickets: Map<number, TicketRecord>; counts?: OrderCounts }> {
-  const items = await batchGet([
-    ...ticketIds.map((id) => keys.ticket(id)),
-    ...(withCounts ? [keys.orderCounts(customerId)] : []),
-  ]);
-  const countsItem = withCounts ? items.pop() : undefined;
-  const tickets = new Map(items.flatMap((item) => (item ? [[Number(item.id), fromTicketItem(item)] as const] : [])));
-  return { tickets, ...(withCounts ? { counts: toCounts(countsItem) } : {}) };
 }
 
 export async function getOrder(id: number): Promise<Order | undefined> {

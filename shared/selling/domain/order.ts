@@ -237,3 +237,41 @@ export function orderShipping(order: Pick<Order, 'checkout'>): OrderShipping | u
 /** Newest first, then the higher id (the indexes' order, read backwards). */
 export const newestFirst = (a: Order, b: Order): number =>
   b.purchasedDate.localeCompare(a.purchasedDate) || b.id - a.id;
+
+/** What a sale knows of its new order; the rest is the same for every order when it is made. */
+export interface NewOrderFields {
+  id: number;
+  customerId: number;
+  eventId: number;
+  /** ISO-8601 UTC: the sale's instant, its creation and purchase both. */
+  at: string;
+  status: OrderStatus;
+  emailAddress: string;
+  purchaser: string;
+  /** The sale's lines in attendee order: its types, and the wave of the first line that names one. */
+  lines: readonly { typeId: number; waveTimeId?: number | null }[];
+  grandTotal: number;
+  amounts?: ReservationAmounts;
+  transactions: OrderTransaction[];
+}
+
+/**
+ * A new order as every sale makes it (the checkout's, the box office's and the scale seed's bulk writer): created and
+ * purchased at the sale's instant, its distinct types and first wave from its lines, no ticket yet, no team, affiliate
+ * or order-level answer (no sale asks them). Each sale adds its own part (`checkout`, `boxOffice`, `promo`).
+ */
+export function newOrder(fields: NewOrderFields): Order {
+  const { at, lines, amounts, ...order } = fields;
+  return {
+    ...order,
+    created: at,
+    purchasedDate: at,
+    affiliate: null,
+    ...(amounts ? { amounts } : {}),
+    ticketIds: [],
+    typeIds: [...new Set(lines.map((line) => line.typeId))],
+    waveTimeId: lines.find((line) => line.waveTimeId != null)?.waveTimeId ?? null,
+    teamId: null,
+    answers: [],
+  };
+}

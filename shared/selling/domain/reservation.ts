@@ -232,17 +232,6 @@ export function lineView(line: ReservationLine) {
   return { typeId, name, quantity, waveTimeId, unitPrice, discount, fee, tax, amount };
 }
 
-/** The sums as answered: a hold stored before the pricing had tickets, shipping and total only. */
-export const amountsView = (amounts: ReservationAmounts): ReservationAmounts => ({
-  tickets: amounts.tickets,
-  discount: amounts.discount ?? 0,
-  fees: amounts.fees ?? 0,
-  shipping: amounts.shipping,
-  tax: amounts.tax ?? 0,
-  total: amounts.total,
-  currency: amounts.currency,
-});
-
 /** What the customer sees of their reservation (the stock's shards are ours). */
 export function toReservationView(reservation: Reservation) {
   const {
@@ -258,7 +247,6 @@ export function toReservationView(reservation: Reservation) {
   return {
     ...view,
     lines: view.lines.map(lineView),
-    amounts: amountsView(view.amounts),
     promoCode: promo?.code ?? null,
   };
 }

@@ -25,8 +25,8 @@ import { orderFor } from './order-reads.ts';
 /**
  * `POST /orders/{id}/cancel`: the order's tickets to the spec's cancelled state, the order to `cancelled` (or
  * `refunded` when a payment was taken), the buyer mailed; with `ticketIds`, only those tickets (cancel-part.ts). An
- * order holds up to 50 tickets and a ticket's transaction ~27 actions, so it cannot be one transaction; like
- * `createOrder` it goes in steps, each a conditional write, and a retry (with the same `Idempotency-Key` or another)
+ * order holds up to 50 tickets and a ticket's transaction ~27 actions, so it cannot be one transaction; like a
+ * sale's issue it goes in steps, each a conditional write, and a retry (with the same `Idempotency-Key` or another)
  * resumes where one stopped:
  *
  * 1. the order records its `cancellation` (who, when, `force`, the status it will end in), conditional on none

@@ -16,24 +16,16 @@ import { sendEmail } from '../../services/email.ts';
 import { refundStripePayment } from './refunds.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
-import { claim, type Payment } from './payment-claim.ts';
-import { planPromoUse, promoCodeNamed } from './promo-discount.ts';
+import type { Payment } from './payment-claim.ts';
+import { planPromoUse } from './promo-discount.ts';
+import { findPromoCode } from '../data/promo-codes.ts';
 
 /**
- * A checkout's order is paid, and issued in the same call: a free checkout's request (no Stripe), and the sweep
- * finishing an order a dead function left `pending` (sweep-stuck-orders.ts). A paid checkout's webhook only claims
- * (`claimPayment`, payment-claim.ts) and the table stream's consumer issues (`issuePaidOrder`, shared/README.md "Issuing behind the
- * webhook"). Acts once however often and in whatever order it is told: see both.
- */
-export async function payOrder(orderId: number, payment: Payment | null): Promise<Order['status'] | undefined> {
-  const { order, status } = await claim(orderId, payment);
-  return order ? issueClaimed(order) : status;
-}
-
-/**
- * A claimed (`pending`) checkout's tickets issued, or the issue resumed where a failure stopped it: the stream's
- * consumer (issue-paid-orders.ts), the sweep and a free checkout's retry call it, as often as they like: each step of
- * `issue` is conditional, so two calls at once issue nothing twice, and an order no longer `pending` is left as it is.
+ * A claimed (`pending`) checkout's tickets issued, or the issue resumed where a failure stopped it: a paid checkout
+ * claimed by the webhook (payment-claim.ts `claimPayment`), a free one by its own request. The table stream's consumer
+ * (issue-paid-orders.ts) and the sweep (sweep-stuck-orders.ts) call it, as often as they like: each step of `issue` is
+ * conditional, so two calls at once issue nothing twice, and an order no longer `pending` is left as it is (shared/README.md
+ * "Issuing behind the webhook").
  */
 export async function issuePaidOrder(orderId: number): Promise<Order['status'] | undefined> {
   const order = await getOrder(orderId);
@@ -135,7 +127,7 @@ async function planAgain(reservation: Reservation): Promise<StockTake[] | undefi
 
 /** The code's use from a shard with one left, as a hold plans it; null when the code is used up or gone. */
 async function useAgain(eventId: number, held: PromoUse): Promise<PromoUse | null> {
-  const promo = await promoCodeNamed(eventId, held.code);
+  const promo = await findPromoCode(eventId, held.code);
   if (!promo || promo.id !== held.codeId) return null;
   try {
     return await planPromoUse(promo);

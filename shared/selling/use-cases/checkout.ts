@@ -7,9 +7,9 @@ import { getOrder, newOrderActions } from '../data/orders.ts';
 import { checkOutHold } from '../data/reservations.ts';
 import { getShippingMethod } from '../data/shipping-methods.ts';
 import { answerProblems, type Event } from '../../events/domain/event.ts';
-import type { CheckoutAttendee, Order } from '../domain/order.ts';
+import { type CheckoutAttendee, newOrder, type Order } from '../domain/order.ts';
 import { orderStripeAmount } from '../domain/order-payment.ts';
-import { amountsView, DEFAULT_RESERVATION_MINUTES, type Reservation } from '../domain/reservation.ts';
+import { DEFAULT_RESERVATION_MINUTES, type Reservation } from '../domain/reservation.ts';
 import { ticketPrices } from '../domain/sale-prices.ts';
 import { checkoutExpiry } from '../domain/hold-limits.ts';
 import type { ShippingMethod } from '../domain/shipping-method.ts';
@@ -18,7 +18,7 @@ import { publishableKey } from '../services/payments.ts';
 import { homeCountry } from '../services/shipping-settings.ts';
 import { cancelOrderPayment, checkoutPaymentIntent, createCheckoutPaymentIntent } from './checkout-intent.ts';
 import { logger } from '../../logger.ts';
-import { payOrder } from './checkout-payment.ts';
+import { claim } from './payment-claim.ts';
 import { ownReservation } from './own-reservations.ts';
 
 /**
@@ -33,21 +33,20 @@ export const CHECKOUT_MINUTES = 15;
  * `awaiting_payment` (its lines and amounts the reservation's) in the transaction that moves the
  * reservation to `checked_out` and keeps it CHECKOUT_MINUTES for the payment (at most the event's reservation
  * minutes plus CHECKOUT_MINUTES from the hold's creation), its PaymentIntent created just before (idempotency key
- * from the order id) and its id written in the order's creation, not by a write of its own. A free order is paid at once (its tickets issued, no Stripe). A
- * reservation already checked out answers its order again (the same PaymentIntent: a retry after a
- * failure or a declined card); a paid one whose free order stopped issuing part-way resumes it (checkout-payment.ts);
- * any other state is 409 `reservation_not_held`.
+ * from the order id) and its id written in the order's creation, not by a write of its own. A free order is paid at
+ * once (no Stripe): recorded `pending` as a paid one's webhook records it (payment-claim.ts), its tickets issued behind
+ * the answer by the table stream's consumer as a paid order's are, so the checkout reaches no ticket writer. A
+ * reservation already checked out answers its order again (the same PaymentIntent: a retry after a failure or a
+ * declined card; an order paid, `pending` till the consumer has issued it, free or not); any other state is 409
+ * `reservation_not_held`.
  */
 export async function checkoutReservation(customerId: number, reservationId: number, body: CheckoutBody) {
   const reservation = await ownReservation(customerId, reservationId);
   if (reservation.status === 'checked_out' && reservation.orderId) return answer(await orderOf(reservation));
   if (reservation.status === 'paid' && reservation.orderId) {
-    // A free order whose issue stopped part-way (no Stripe delivery comes again): the buyer's retry resumes it.
+    // Paid, its issue under way or stopped part-way (the consumer's retry or the sweep finishes it): answered again.
     const order = await orderOf(reservation);
-    if (order.status === 'pending' && order.grandTotal === 0) {
-      await payOrder(order.id, null);
-      return answer((await getOrder(order.id))!);
-    }
+    if (order.status === 'pending') return answer(order);
   }
   if (reservation.status !== 'held')
     throw new Conflict(
@@ -72,23 +71,19 @@ export async function checkoutReservation(customerId: number, reservationId: num
   const id = await allocateIds('ORDER');
   const at = now();
   const order: Order = {
-    id,
-    customerId,
-    eventId: event.id,
-    created: at.toISOString(),
-    purchasedDate: at.toISOString(),
-    status: 'awaiting_payment',
-    emailAddress: customer.emailAddress,
-    purchaser: customer.name,
-    affiliate: null,
-    grandTotal: reservation.amounts.total,
-    amounts: amountsView(reservation.amounts),
-    ticketIds: [],
-    typeIds: [...new Set(reservation.lines.map((line) => line.typeId))],
-    waveTimeId: reservation.lines.find((line) => line.waveTimeId !== null)?.waveTimeId ?? null,
-    teamId: null,
-    transactions: [],
-    answers: [],
+    ...newOrder({
+      id,
+      customerId,
+      eventId: event.id,
+      at: at.toISOString(),
+      status: 'awaiting_payment',
+      emailAddress: customer.emailAddress,
+      purchaser: customer.name,
+      lines: reservation.lines,
+      grandTotal: reservation.amounts.total,
+      amounts: reservation.amounts,
+      transactions: [],
+    }),
     checkout: {
       reservationId,
       shippingMethodId: reservation.shippingMethodId,
@@ -109,8 +104,9 @@ export async function checkoutReservation(customerId: number, reservationId: num
     throw new Conflict(`Reservation ${reservationId} moved: read it again.`, 'reservation_not_held');
   }
   if (order.grandTotal === 0) {
-    await payOrder(id, null);
-    return answer((await getOrder(id))!);
+    // Nothing to pay: recorded paid now, as a paid one's webhook records it; the stream's consumer issues both alike.
+    const { order: claimed } = await claim(id, null);
+    return answer(claimed ?? (await orderOf({ orderId: id })));
   }
   return answer(order, intent);
 }
@@ -154,23 +150,27 @@ function shippingProblems(
   return problems;
 }
 
-async function orderOf(reservation: Reservation): Promise<Order> {
+async function orderOf(reservation: Pick<Reservation, 'orderId'>): Promise<Order> {
   const order = await getOrder(reservation.orderId!);
   if (!order) throw new NotFound('Order', reservation.orderId!);
   return order;
 }
+
+/** Awaiting its payment, paid with its tickets to follow (`pending`), or issued. */
+const checkoutStatus = (status: Order['status']) =>
+  status === 'awaiting_payment' || status === 'pending' ? status : ('active' as const);
 
 /** The order and, while it awaits payment, its PaymentIntent's client secret (`intent`: just created with it). */
 async function answer(order: Order, intent?: { id: string; clientSecret: string }) {
   const currency = order.checkout!.currency;
   const view = {
     id: String(order.id),
-    status: order.status === 'awaiting_payment' ? ('awaiting_payment' as const) : ('active' as const),
+    status: checkoutStatus(order.status),
     grandTotal: order.grandTotal,
     currency,
     reservationId: order.checkout!.reservationId,
     // A checkout's order is priced from its reservation, so it always has them (a box-office order has its own).
-    amounts: amountsView(order.amounts!),
+    amounts: order.amounts!,
   };
   if (order.status !== 'awaiting_payment') return { order: view, payment: null };
   const key = publishableKey();

@@ -1,7 +1,7 @@
 import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { getCustomer, holderOfEmail } from '../../identity/data/customers.ts';
 import { countStaffOrders, readOrder } from '../data/order-staff.ts';
-import { readOrderCounts } from '../data/orders.ts';
+import { readOrderCounts } from '../data/customer-order-counts.ts';
 import { readTicketRecords } from '../../tickets/data/ticket-records.ts';
 import { toStaffOrder, type StaffOrder } from '../domain/order-cancel.ts';
 import type { Order, OrderStatus } from '../domain/order.ts';

@@ -1,4 +1,4 @@
-import { findPromoCode, readUsesShards } from '../data/promo-codes.ts';
+import { readUsesShards } from '../data/promo-codes.ts';
 import type { Discount } from '../domain/pricing.ts';
 import { discountOf, hasUseLeft, type PromoCode, type PromoUse, promoRefusal } from '../domain/promo-code.ts';
 import { sampleShards } from '../domain/reservation.ts';
@@ -10,13 +10,6 @@ import { Conflict } from '../../errors.ts';
  * `promo_code_invalid` (no such code of the event, or outside its validity), `promo_code_not_applicable` (none of
  * the hold's types is one of its `typeIds`), `promo_code_used_up` (every use taken by holds and paid orders).
  */
-
-/**
- * The event's code named by the buyer, whatever its case (none: no such code). Read beside the event, and judged only
- * after it (`promoDiscount`), so a hold of an unknown event is refused as one whatever code it names.
- */
-export const promoCodeNamed = (eventId: number, code: string): Promise<PromoCode | undefined> =>
-  findPromoCode(eventId, code);
 
 /**
  * The discount the code `named` (read as `promo`) gives a hold of `typeIds` at `at` (pricing.ts prices it), or its

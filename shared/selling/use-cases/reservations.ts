@@ -23,7 +23,8 @@ import { ConcurrentUpdate, Conflict, NotFound, ValidationError, type FieldProble
 import { accessibleEvent } from '../../portal/use-cases/accessible-event.ts';
 import { priceHold } from './hold-prices.ts';
 import { planStock, stockSample } from './hold-stock.ts';
-import { planPromoUse, promoCodeNamed, promoDiscount } from './promo-discount.ts';
+import { planPromoUse, promoDiscount } from './promo-discount.ts';
+import { findPromoCode } from '../data/promo-codes.ts';
 
 /**
  * A network's reservations per minute (a household or office behind one address shares it). A customer has no
@@ -55,7 +56,7 @@ export async function createReservation(customerId: number, network: string, req
     saleOf(customerId, request.eventId),
     request.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(request.eventId) : [],
     request.shippingMethodId === undefined ? undefined : shippingMethodOf(request.shippingMethodId),
-    request.promoCode === undefined ? undefined : promoCodeNamed(request.eventId, request.promoCode),
+    request.promoCode === undefined ? undefined : findPromoCode(request.eventId, request.promoCode),
   ]);
   const byId = new Map(types.map((type) => [type.id, type]));
   checkLines(request, byId, new Set(waves.map((wave) => wave.id)));

@@ -6,7 +6,7 @@ import { readTicketRecords } from '../../tickets/data/ticket-records.ts';
 import { listWaveTimes } from '../../events/data/wave-times.ts';
 import { saleCurrency } from '../../events/domain/event.ts';
 import type { StaffOrder } from '../domain/order-cancel.ts';
-import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
+import { newOrder, WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
 import { MAX_TICKETS_PER_RESERVATION, type PromoUse, type StockTake } from '../domain/reservation.ts';
 import { priceSale } from '../domain/sale-prices.ts';
 import { actorLabel } from '../../tickets/domain/ticket-history.ts';
@@ -17,7 +17,8 @@ import { attendeesOf } from './checkout.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 import { checkLines } from './reservations.ts';
 import { holdOrder } from './hold-order.ts';
-import { promoCodeNamed, promoDiscount } from './promo-discount.ts';
+import { promoDiscount } from './promo-discount.ts';
+import { findPromoCode } from '../data/promo-codes.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { undoSale } from './undo-sale.ts';
@@ -69,7 +70,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleBody): Promis
     listTicketTypes(sale.eventId),
     sale.lines.some((line) => line.waveTimeId !== undefined) ? listWaveTimes(sale.eventId) : [],
     sale.customerId === undefined ? undefined : getCustomer(sale.customerId),
-    sale.promoCode === undefined ? undefined : promoCodeNamed(sale.eventId, sale.promoCode),
+    sale.promoCode === undefined ? undefined : findPromoCode(sale.eventId, sale.promoCode),
   ]);
   if (sale.customerId !== undefined && !customer)
     throw new ValidationError('Unknown customer.', [
@@ -104,30 +105,26 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleBody): Promis
   const { firstName = '', lastName = '' } = sale.buyer;
   const customerId = customer?.id ?? WALK_UP_CUSTOMER;
   const order = (id: number, takes: StockTake[], use?: PromoUse): Order => ({
-    id,
-    customerId,
-    eventId: event.id,
-    created: at,
-    purchasedDate: at,
-    status: 'pending',
-    emailAddress: sale.buyer.emailAddress,
-    purchaser: `${firstName} ${lastName}`.trim() || customer?.name || sale.buyer.emailAddress,
-    affiliate: null,
-    grandTotal: total,
-    amounts,
-    ticketIds: [],
-    typeIds: [...new Set(lines.map((line) => line.typeId))],
-    waveTimeId: lines.find((line) => line.waveTimeId !== null)?.waveTimeId ?? null,
-    teamId: null,
-    transactions: [
-      {
-        amount: total,
-        processor: sale.payment.method,
-        reference: sale.payment.reference ?? `order-${id}-${sale.payment.method}`,
-        time: at,
-      },
-    ],
-    answers: [],
+    ...newOrder({
+      id,
+      customerId,
+      eventId: event.id,
+      at,
+      status: 'pending',
+      emailAddress: sale.buyer.emailAddress,
+      purchaser: `${firstName} ${lastName}`.trim() || customer?.name || sale.buyer.emailAddress,
+      lines,
+      grandTotal: total,
+      amounts,
+      transactions: [
+        {
+          amount: total,
+          processor: sale.payment.method,
+          reference: sale.payment.reference ?? `order-${id}-${sale.payment.method}`,
+          time: at,
+        },
+      ],
+    }),
     issuedTickets: {},
     boxOffice: { soldBy: actorLabel(actor), method: sale.payment.method, takes },
     ...(use ? { promo: use } : {}),

@@ -191,7 +191,7 @@ export async function readTicketRecords(ids: number[]): Promise<Map<number, Tick
   return new Map(items.flatMap((item) => (item ? [[Number(item.id), fromTicketItem(item)] as const] : [])));
 }
 
-/** Tickets an order can hold (createOrder allows at most this many): its Query reads at most this many. */
+/** Tickets an order can hold (a sale takes at most MAX_TICKETS_PER_RESERVATION; the scale seeds no more than this): its Query reads at most this many. */
 export const MAX_ORDER_TICKETS = 50;
 
 /**
