@@ -20,6 +20,7 @@ import { holdOrder } from './hold-order.ts';
 import { promoCodeNamed, promoDiscount } from './promo-discount.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
+import { invoicePaidOrders } from './invoices.ts';
 import { undoSale } from './undo-sale.ts';
 
 /**
@@ -147,6 +148,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleBody): Promis
     }
     throw error;
   }
+  await invoiceSale(id);
   await sendOrderConfirmation(active, [...(await readTicketRecords(active.ticketIds)).values()], event, null);
   return readStaffOrder(caller, id);
 }
@@ -170,5 +172,14 @@ async function issue(
   } catch (error) {
     if (!(error instanceof OrderLeftIssuing)) throw error;
     throw new Conflict(`Order ${pending.id} was undone while its tickets were issued.`, 'concurrent_update');
+  }
+}
+
+/** A desk sale's invoice, numbered on its own (desk sales are few); the sale stands without it when that fails (logged). */
+async function invoiceSale(orderId: number): Promise<void> {
+  try {
+    await invoicePaidOrders([orderId]);
+  } catch (error) {
+    logger.error('box-office sale not invoiced', { orderId, error: error as Error });
   }
 }
