@@ -1,5 +1,5 @@
 import { proportionOf, toMajor, toMinor } from '../../money.ts';
-import { PERCENT_DECIMALS, type TaxRule } from './pricing-schemas.ts';
+import { PERCENT_DECIMALS, type Seller, type TaxRule } from './pricing-schemas.ts';
 
 /**
  * Invoices and credit notes (shared/README.md "Invoices"), pure: what a document says, frozen when it is numbered so
@@ -8,12 +8,7 @@ import { PERCENT_DECIMALS, type TaxRule } from './pricing-schemas.ts';
  * show them in major units.
  */
 
-/** Who sells: the stage's `seller` (the stage file's, INVOICE_SELLER). */
-export interface Seller {
-  name: string;
-  address: string;
-  taxId: string;
-}
+export type { Seller } from './pricing-schemas.ts';
 
 export interface Buyer {
   name: string;

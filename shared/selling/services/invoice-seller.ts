@@ -1,13 +1,6 @@
 import { requireSection } from '../../config.ts';
 import * as z from '../../schema.ts';
-import type { Seller } from '../domain/invoice.ts';
-
-/** What the stage file's `seller` may hold: a name, a postal address and a tax id an invoice prints as given. */
-export const SellerSettings = z.strictObject({
-  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
-  address: z.string().check(z.trim(), z.maxLength(400)),
-  taxId: z.string().check(z.trim(), z.maxLength(40)),
-});
+import { type Seller, SellerFields } from '../domain/pricing-schemas.ts';
 
 const Settings = z.object({
   INVOICE_SELLER: z.pipe(
@@ -28,5 +21,5 @@ const Settings = z.object({
  * the paid orders' numbering and the cancels' credit notes read it.
  */
 export function stageSeller(): Seller {
-  return SellerSettings.parse(requireSection('the invoice seller', Settings).INVOICE_SELLER);
+  return SellerFields.parse(requireSection('the invoice seller', Settings).INVOICE_SELLER);
 }

@@ -50,13 +50,17 @@ export async function invoicePaidOrders(orderIds: readonly number[]): Promise<vo
   if (!orders.length) return;
   const invoiced = await storedDocuments(orders.map((order) => ({ orderId: order.id, name: INVOICE })));
   const drafts = await Promise.all(orders.filter((_, at) => !invoiced[at]).map(invoiceDraft));
-  for (let start = 0; start < drafts.length; start += DOCUMENTS_PER_TRANSACTION)
-    await numberDocuments(
-      drafts.slice(start, start + DOCUMENTS_PER_TRANSACTION).map((draft) => ({ name: INVOICE, draft })),
-    );
+  const bySeller = new Map<string, DocumentDraft[]>();
+  for (const draft of drafts)
+    bySeller.set(sellerKey(draft.seller), [...(bySeller.get(sellerKey(draft.seller)) ?? []), draft]);
+  for (const ofSeller of bySeller.values())
+    for (let start = 0; start < ofSeller.length; start += DOCUMENTS_PER_TRANSACTION)
+      await numberDocuments(
+        ofSeller.slice(start, start + DOCUMENTS_PER_TRANSACTION).map((draft) => ({ name: INVOICE, draft })),
+      );
 }
 
-/** A paid order's invoice as it will be numbered: the stage's seller, its buyer, its issued tickets' lines. */
+/** A paid order's invoice as it will be numbered: its event's seller (else the stage's), its buyer, its tickets' lines. */
 async function invoiceDraft(order: Order): Promise<DocumentDraft> {
   const [event, types, tickets] = await Promise.all([
     getEvent(order.eventId),
@@ -68,7 +72,7 @@ async function invoiceDraft(order: Order): Promise<DocumentDraft> {
     kind: 'invoice',
     orderId: order.id,
     currency,
-    seller: stageSeller(),
+    seller: event.seller ?? stageSeller(),
     buyer: { name: order.purchaser, email: order.emailAddress },
     lines: invoiceLines({
       currency,
@@ -87,7 +91,7 @@ interface Draft {
 }
 
 /**
- * Drafts of one seller numbered in one transaction, conditional on the counter as read (through read-decide-write: a
+ * Drafts of one seller (the caller groups them) numbered in one transaction, conditional on the counter as read (through read-decide-write: a
  * concurrent batch that numbered first makes this read again). A draft whose document was stored meanwhile is
  * dropped on the new read: each order's document once.
  */
