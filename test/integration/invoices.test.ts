@@ -8,6 +8,7 @@ import { rateTotals, sellerKey } from '#shared/selling/domain/invoice';
 import { handler as issuePaidOrders } from '../../functions/jobs/issue-paid-orders.ts';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
+import { mailTo } from '../support/mail.ts';
 import { checkedOut, type CheckoutOptions, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 import { parsed } from '../support/pdf-text.ts';
@@ -138,6 +139,11 @@ describe("a paid order's invoice", () => {
         'EUR 244.42',
       ]),
     );
+    // The confirmation mail links it, through the portal's origin.
+    const mails = (await mailTo(bought.email)).filter((mail) => mail.subject?.startsWith('Your tickets for'));
+    expect(mails.map((mail) => mail.body.text)).toEqual([
+      expect.stringContaining(`/api/v2/my-account/orders/${bought.orderId}/invoice`),
+    ]);
     const other = await customerToken(999_661);
     const theirs = await call('GET', `/api/v2/my-account/orders/${bought.orderId}/invoice`, { token: other });
     expect(theirs.status, theirs.raw).toBe(404);
