@@ -84,6 +84,7 @@ export const ORDERS = {
       "The order's document `number` as `application/pdf` (`Content-Disposition: inline`), one A4 page: its number, the invoice a credit note corrects, the seller (name, address, tax id), the buyer, each line with its quantity, tax rate, net, tax and total, the totals per rate and the document's total. A number that is not one of this order's documents is 404. " +
         EVENT_SCOPE,
     ),
+    parameters: { number: "The document's number as listed, `<year>-<six digits or more>` (`2027-000042`)." },
     errors: [404],
   },
   'POST /orders/{id}/cancel': {
