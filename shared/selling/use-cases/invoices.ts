@@ -100,16 +100,17 @@ async function numberDocuments(drafts: readonly Draft[]): Promise<void> {
   await readDecideWrite({
     subject: `Invoice numbers of ${seller}`,
     read: async () => {
-      const year = now().getUTCFullYear();
+      // One instant for the year and the date of issue: a document issued on 1 January carries that year's number.
+      const issuedAt = now().toISOString();
+      const year = Number(issuedAt.slice(0, 4));
       const [last, stored] = await Promise.all([
         readLastNumber(seller, year),
         storedDocuments(drafts.map(({ name, draft }) => ({ orderId: draft.orderId, name }))),
       ]);
-      return { year, last, left: drafts.filter((_, at) => !stored[at]) };
+      return { year, issuedAt, last, left: drafts.filter((_, at) => !stored[at]) };
     },
-    decide: ({ year, last, left }) => {
+    decide: ({ year, issuedAt, last, left }) => {
       if (!left.length) return { answer: undefined };
-      const issuedAt = now().toISOString();
       const numbered: NumberedDocument[] = left.map(({ name, draft }, at) => ({
         name,
         document: { ...draft, number: documentNumber(year, last + at + 1), issuedAt },
