@@ -3,7 +3,7 @@ import { MAX_TRANSACTION_ITEMS } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { getEvent, listTicketTypes } from '../../events/data/events.ts';
-import { saleCurrency } from '../../events/domain/event.ts';
+import { type Event, saleCurrency, type TicketType } from '../../events/domain/event.ts';
 import { readTicketRecords } from '../../tickets/data/ticket-records.ts';
 import { getOrder } from '../data/orders.ts';
 import {
@@ -49,7 +49,15 @@ export async function invoicePaidOrders(orderIds: readonly number[]): Promise<vo
   const orders = (await Promise.all(orderIds.map((id) => getOrder(id)))).filter(toInvoice);
   if (!orders.length) return;
   const invoiced = await storedDocuments(orders.map((order) => ({ orderId: order.id, name: INVOICE })));
-  const drafts = await Promise.all(orders.filter((_, at) => !invoiced[at]).map(invoiceDraft));
+  // A batch's orders are mostly of one event: its event and types read once for them all.
+  const sales = new Map<number, Promise<[Event, TicketType[]]>>();
+  const saleOf = (eventId: number) => {
+    if (!sales.has(eventId)) sales.set(eventId, Promise.all([getEvent(eventId), listTicketTypes(eventId)]));
+    return sales.get(eventId)!;
+  };
+  const drafts = await Promise.all(
+    orders.filter((_, at) => !invoiced[at]).map(async (order) => invoiceDraft(order, ...(await saleOf(order.eventId)))),
+  );
   const bySeller = new Map<string, DocumentDraft[]>();
   for (const draft of drafts)
     bySeller.set(sellerKey(draft.seller), [...(bySeller.get(sellerKey(draft.seller)) ?? []), draft]);
@@ -61,12 +69,8 @@ export async function invoicePaidOrders(orderIds: readonly number[]): Promise<vo
 }
 
 /** A paid order's invoice as it will be numbered: its event's seller (else the stage's), its buyer, its tickets' lines. */
-async function invoiceDraft(order: Order): Promise<DocumentDraft> {
-  const [event, types, tickets] = await Promise.all([
-    getEvent(order.eventId),
-    listTicketTypes(order.eventId),
-    readTicketRecords(order.ticketIds),
-  ]);
+async function invoiceDraft(order: Order, event: Event, types: TicketType[]): Promise<DocumentDraft> {
+  const tickets = await readTicketRecords(order.ticketIds);
   const currency = order.amounts?.currency ?? order.checkout?.currency ?? saleCurrency(event);
   return {
     kind: 'invoice',
