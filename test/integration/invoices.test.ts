@@ -12,12 +12,19 @@ import { mailTo } from '../support/mail.ts';
 import { checkedOut, type CheckoutOptions, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 import { parsed } from '../support/pdf-text.ts';
-import { type StandInKeys, standInKeys, type WebhookRelay, webhookRelay } from '../support/stripe.ts';
+import {
+  confirmAsBrowser,
+  type StandInKeys,
+  standInControl,
+  standInKeys,
+  type WebhookRelay,
+  webhookRelay,
+} from '../support/stripe.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
  * Invoices and credit notes (shared/README.md "Invoices"): a paid order's invoice with its seller, buyer, lines and
- * totals per rate, numbered gapless per seller when its tickets are issued (none for a payment that never came; 20
+ * totals per rate, numbered gapless per seller when its tickets are issued (none for a declined payment; 20
  * orders issued at once by concurrent batches of the consumer get 20 consecutive numbers, and a batch handed over
  * again writes nothing), a part's and the rest's credit notes, the buyer's PDF and staff's list and PDF, each only to
  * whom it belongs. This file's invoices name a seller of their own (INVOICE_SELLER), so its numbers are its own.
@@ -149,9 +156,13 @@ describe("a paid order's invoice", () => {
     expect(theirs.status, theirs.raw).toBe(404);
   });
 
-  it('gives no number to a payment that never came: the next paid order takes the next number', async () => {
+  it('gives no number to a declined payment: the next paid order takes the next number', async () => {
     const first = await paidOrder();
     const unpaid = await checkedOut(stripe, relay, { pricing: TAXED });
+    const declined = await confirmAsBrowser(stripe, unpaid.intent, 'pm_card_chargeDeclined');
+    expect(declined.body.error ?? declined.body.last_payment_error).toBeTruthy();
+    await standInControl(stripe, 'POST', 'settle');
+    expect((await getOrder(Number(unpaid.orderId)))!.status).toBe('awaiting_payment');
     const refused = await call('GET', `/api/v2/my-account/orders/${unpaid.orderId}/invoice`, { token: unpaid.token });
     expect(refused.status, refused.raw).toBe(409);
     expect(refused.body.reason).toBe('not_invoiced');
