@@ -2,7 +2,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys as tableKeys } from '#shared/data/keys';
-import { readLastNumber, readOrderDocuments } from '#shared/selling/data/invoices';
+import { invoiceNumbersOf, readLastNumber, readOrderDocuments } from '#shared/selling/data/invoices';
 import { getOrder } from '#shared/selling/data/orders';
 import { rateTotals, sellerKey } from '#shared/selling/domain/invoice';
 import { handler as issuePaidOrders } from '../../functions/jobs/issue-paid-orders.ts';
@@ -205,6 +205,8 @@ describe('numbering at once', () => {
     expect(answers.flatMap((answer) => answer.batchItemFailures)).toEqual([]);
 
     const numbers = await Promise.all(ids.map(async (id) => (await invoiceOf(id))!.number));
+    // As a list of orders reads them (one BatchGetItem): the same numbers.
+    expect([...(await invoiceNumbersOf(ids)).values()]).toEqual(numbers);
     const sequences = numbers.map(sequenceOf).sort((a, b) => a - b);
     expect(sequences).toEqual(Array.from({ length: 20 }, (_, n) => before + 1 + n));
     expect(await readLastNumber(sellerKey(SELLER), year)).toBe(before + 20);

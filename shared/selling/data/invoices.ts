@@ -77,6 +77,18 @@ export async function storedDocuments(wanted: readonly { orderId: number; name: 
   return items.map((item) => item !== undefined);
 }
 
+/**
+ * The invoice numbers of these orders (none where an order has no invoice): one BatchGetItem a hundred orders, each
+ * item's number alone, for a list of orders that shows them (an export) without a Query per order.
+ */
+export async function invoiceNumbersOf(orderIds: readonly number[]): Promise<Map<number, string>> {
+  const items = await batchGet(
+    orderIds.map((orderId) => keys.orderDocument(orderId, INVOICE)),
+    { projection: '#number', names: { '#number': 'number' } },
+  );
+  return new Map(items.flatMap((item, at) => (item ? [[orderIds[at]!, z.string().parse(item.number)] as const] : [])));
+}
+
 const COUNTER = 'invoice numbers';
 const DOCUMENT = 'invoice document';
 
