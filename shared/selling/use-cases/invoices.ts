@@ -49,15 +49,7 @@ export async function invoicePaidOrders(orderIds: readonly number[]): Promise<vo
   const orders = (await Promise.all(orderIds.map((id) => getOrder(id)))).filter(toInvoice);
   if (!orders.length) return;
   const invoiced = await storedDocuments(orders.map((order) => ({ orderId: order.id, name: INVOICE })));
-  // A batch's orders are mostly of one event: its event and types read once for them all.
-  const sales = new Map<number, Promise<[Event, TicketType[]]>>();
-  const saleOf = (eventId: number) => {
-    if (!sales.has(eventId)) sales.set(eventId, Promise.all([getEvent(eventId), listTicketTypes(eventId)]));
-    return sales.get(eventId)!;
-  };
-  const drafts = await Promise.all(
-    orders.filter((_, at) => !invoiced[at]).map(async (order) => invoiceDraft(order, ...(await saleOf(order.eventId)))),
-  );
+  const drafts = await draftsOf(orders.filter((_, at) => !invoiced[at]));
   const bySeller = new Map<string, DocumentDraft[]>();
   for (const draft of drafts)
     bySeller.set(sellerKey(draft.seller), [...(bySeller.get(sellerKey(draft.seller)) ?? []), draft]);
@@ -66,6 +58,16 @@ export async function invoicePaidOrders(orderIds: readonly number[]): Promise<vo
       await numberDocuments(
         ofSeller.slice(start, start + DOCUMENTS_PER_TRANSACTION).map((draft) => ({ name: INVOICE, draft })),
       );
+}
+
+/** The orders' invoices as drafts; a batch's orders are mostly of one event: its event and types read once for all. */
+function draftsOf(orders: readonly Order[]): Promise<DocumentDraft[]> {
+  const sales = new Map<number, Promise<[Event, TicketType[]]>>();
+  const saleOf = (eventId: number) => {
+    if (!sales.has(eventId)) sales.set(eventId, Promise.all([getEvent(eventId), listTicketTypes(eventId)]));
+    return sales.get(eventId)!;
+  };
+  return Promise.all(orders.map(async (order) => invoiceDraft(order, ...(await saleOf(order.eventId)))));
 }
 
 /** A paid order's invoice as it will be numbered: its event's seller (else the stage's), its buyer, its tickets' lines. */
