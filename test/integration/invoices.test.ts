@@ -8,6 +8,7 @@ import { rateTotals, sellerKey } from '#shared/selling/domain/invoice';
 import { handler as issuePaidOrders } from '../../functions/jobs/issue-paid-orders.ts';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
+import { countWrites } from '../support/dynamo-writes.ts';
 import { mailTo } from '../support/mail.ts';
 import { checkedOut, type CheckoutOptions, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
@@ -237,12 +238,20 @@ describe('credit notes', () => {
     expect(note).toMatchObject({ kind: 'credit_note', total: -122.21, currency: 'EUR', corrects: invoice.number });
     expect(sequenceOf(note.number)).toBe(sequenceOf(invoice.number) + 1);
 
-    const rest = await call('POST', `${ORDERS}/${bought.orderId}/cancel`, {
-      token: staff,
-      body: {},
-      headers: { 'idempotency-key': crypto.randomUUID() },
-    });
+    const { result: rest, writes } = await countWrites(() =>
+      call('POST', `${ORDERS}/${bought.orderId}/cancel`, {
+        token: staff,
+        body: {},
+        headers: { 'idempotency-key': crypto.randomUUID() },
+      }),
+    );
     expect(rest.status, rest.raw).toBe(200);
+    // The rest's credit note: its item (2 units, within 1 KB) and the seller's counter (2), in one transaction.
+    const numbering = writes.items.filter((write) => /DOCUMENT#|^INVOICE_NUMBERS#/.test(write.key));
+    expect(numbering.map(({ key, units }) => [key.split(' ')[1]!.replace(/\d+$/, ''), units]).sort()).toEqual([
+      ['DOCUMENT#CREDIT#REST', 2],
+      ['YEAR#', 2],
+    ]);
     const documents = await readOrderDocuments(Number(bought.orderId));
     expect(documents.map((document) => document.kind)).toEqual(['invoice', 'credit_note', 'credit_note']);
     const totals = documents.map((document) => document.lines.reduce((sum, line) => sum + line.gross, 0));
