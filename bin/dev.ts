@@ -107,6 +107,14 @@ const serviceEnv: Record<string, string> = {
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
   // The dev stage file's shipping.homeCountry: domestic-only shipping methods post within it only.
   SHIPPING_HOME_COUNTRY: process.env.SHIPPING_HOME_COUNTRY ?? 'US',
+  // The dev stage file's seller: who every invoice names.
+  INVOICE_SELLER:
+    process.env.INVOICE_SELLER ??
+    JSON.stringify({
+      name: 'Ticketing Example Inc.',
+      address: '1 Example Street, Springfield, US',
+      taxId: 'US-00-0000000',
+    }),
   // Business metrics are EMF lines on stdout: noise in a terminal (POWERTOOLS_METRICS_DISABLED=false shows them).
   POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   // Webhooks (README "Webhooks"): receivers on http://127.0.0.1 allowed here only, and retries from 1 s doubling to

@@ -124,6 +124,7 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
     emailFrom: stage.mail.from,
     stripePublishableKey: stage.payments?.stripePublishableKey,
     homeCountry: stage.shipping.homeCountry,
+    seller: stage.seller,
     sesIdentity: stage.mail.sesIdentity,
     alarmSubscribers: stage.alarms,
     restoredTableName: stage.table.restoredName,

@@ -122,6 +122,8 @@ export class TicketingStack extends Stack {
       POWERTOOLS_SERVICE_NAME: 'ticketing-api',
       // The checkout's domestic country (shared/selling/services/shipping-settings.ts).
       SHIPPING_HOME_COUNTRY: settings.homeCountry,
+      // Who every invoice names (shared/selling/services/invoice-seller.ts).
+      INVOICE_SELLER: JSON.stringify(settings.seller),
       ...(settings.stripePublishableKey ? { STRIPE_PUBLISHABLE_KEY: settings.stripePublishableKey } : {}),
     };
 

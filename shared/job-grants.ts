@@ -21,7 +21,8 @@ export const jobs = {
   dispatch: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] },
   // A paid order's issue (shared/selling/use-cases/issue-paid-orders.ts): what the webhook's row held while it issued.
   'issue-paid-orders': {
-    actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    // Query: the event's ticket types an invoice names (shared/selling/use-cases/invoices.ts).
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     indexes: ['GSI1'],
   },
   'release-reservations': {

@@ -128,7 +128,10 @@ const table = [
   // Before /orders/{id}: an event's orders as CSV, a bounded part per answer (no streaming through API Gateway).
   { method: 'GET', path: '/orders/export', handler: 'orders/export', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['GSI3'] } },
   { method: 'GET', path: '/orders/{id}', handler: 'orders/get', auth: admin('orders:read'), uses: { table: ['GetItem', 'BatchGetItem'] } },
-  { method: 'POST', path: '/orders/{id}/cancel', handler: 'orders/cancel', auth: admin('orders:refund'), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], payments: true, email: true }, idempotent: true },
+  { method: 'POST', path: '/orders/{id}/cancel', handler: 'orders/cancel', auth: admin('orders:refund'), uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], payments: true, email: true }, idempotent: true },
+  // Ours (shared/README.md "Invoices"): an order's invoice and credit notes, listed and each as a PDF.
+  { method: 'GET', path: '/orders/{id}/invoices', handler: 'orders/invoices', auth: admin('orders:read'), uses: { table: ['GetItem', 'Query'] } },
+  { method: 'GET', path: '/orders/{id}/invoices/{number}', handler: 'orders/invoice', auth: admin('orders:read'), uses: { table: ['GetItem', 'Query'] } },
 
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
@@ -151,6 +154,8 @@ const table = [
   { method: 'GET', path: '/my-account/shipping-method', handler: 'my-account/shipping-methods', auth: customer, uses: { table: ['GetItem'], indexes: ['GSI1'] } },
   { method: 'GET', path: '/my-account/question/{eventId}', handler: 'my-account/questions', auth: customer, uses: { table: ['GetItem'] } },
   // Ours: the customer's own ticket as a printable one-page PDF with its QR code.
+  // Ours: the customer's own order's invoice as a PDF (shared/README.md "Invoices"), linked from the confirmation mail.
+  { method: 'GET', path: '/my-account/orders/{id}/invoice', handler: 'my-account/order-invoice', auth: customer, uses: { table: ['GetItem', 'Query'] } },
   { method: 'GET', path: '/my-account/tickets/{ticketId}/pdf', handler: 'my-account/ticket-pdf', auth: customer, uses: { table: ['GetItem', 'BatchGetItem'] } },
   // Ours (the spec has no accepting route): the claimant accepts a claim link's ticket into their account (README "Where we differ from the spec").
   { method: 'POST', path: '/my-account/claim', handler: 'my-account/claim', auth: customer, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },

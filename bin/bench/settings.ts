@@ -43,6 +43,7 @@ export const BENCH_ENV: Record<string, string> = {
   PORTAL_ORIGINS: 'https://portal.ticketing.bench',
   LOG_LEVEL: 'INFO',
   SHIPPING_HOME_COUNTRY: 'US',
+  INVOICE_SELLER: JSON.stringify({ name: 'Bench Seller', address: '1 Bench Road', taxId: 'BENCH-1' }),
   // Handlers invoked directly, no CloudFront in front: said explicitly (unset, every request is refused).
   ORIGIN_VERIFY_SECRET: 'none',
   // EMF lines would interleave with the figures; their cost (one stdout write per flush) is not measured.

@@ -15,6 +15,7 @@ export const stage = defineStage({
   siteAuthMethod: 'legacy',
   logLevel: 'DEBUG',
   shipping: { homeCountry: 'US' },
+  seller: { name: 'Ticketing Example Inc.', address: '1 Example Street, Springfield, US', taxId: 'US-00-0000000' },
   secretVersions: {},
   table: {},
   policy: {

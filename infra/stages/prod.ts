@@ -21,6 +21,7 @@ export const stage = defineStage({
   siteAuthMethod: 'legacy',
   logLevel: 'INFO',
   shipping: { homeCountry: 'US' },
+  seller: { name: 'Ticketing Example Inc.', address: '1 Example Street, Springfield, US', taxId: 'US-00-0000000' },
   secretVersions: {},
   // The on-sale's warm throughput reaches the indexes one per deploy (a release changes one GSI at a time): raise
   // this by one a deploy up to 6, then drop it, before the sale (infra/README.md "Sized for the rush").

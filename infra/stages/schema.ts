@@ -102,6 +102,13 @@ export const StageFileSchema = z
      * shipping methods whose `allowInternational` is false (the checkout refuses another `shippingCountry`).
      */
     shipping: z.object({ homeCountry: z.string().refine(isCountryCode, COUNTRY_CODE_MESSAGE) }).strict(),
+    /**
+     * Who sells, as every invoice and credit note of the stage names it (shared/README.md "Invoices"): its name,
+     * postal address and tax id (VAT number). Its tax id (else its name) keys its gapless numbers.
+     */
+    seller: z
+      .object({ name: z.string().min(1).max(200), address: z.string().max(400), taxId: z.string().max(40) })
+      .strict(),
     /** The secret versions the stack pins (written here by `npm run keys`; README "Rotating the signing key"). */
     secretVersions: z.object({ signingKeys: z.optional(versionId), originVerify: z.optional(versionId) }).strict(),
     table: z

@@ -59,6 +59,8 @@ export interface StageSettings {
   stripePublishableKey?: string;
   /** The stage file's `shipping.homeCountry`: domestic-only shipping methods post within it only (SHIPPING_HOME_COUNTRY). */
   homeCountry: string;
+  /** The stage file's `seller`: who every invoice names (INVOICE_SELLER, as JSON). */
+  seller: { name: string; address: string; taxId: string };
   sesIdentity?: string;
   /** Who the alarm topic reaches: subscribed addresses, and existing topics every alarm also notifies. */
   alarmSubscribers: { emails: string[]; topicArns: string[] };

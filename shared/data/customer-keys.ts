@@ -143,6 +143,22 @@ export const customerKeys = {
     SK: 'COUNT',
   }),
   allOrderCounts: (group: number, shard: number): Key => ({ PK: `ALL_ORDER_COUNTS#${group}#${shard}`, SK: 'COUNT' }),
+  /**
+   * An order's invoices and credit notes (shared/selling/data/invoices.ts), in the order's partition: its one invoice
+   * (`DOCUMENT#INVOICE`, put once: the paid order's numbering skips an order that has it) and a credit note per cancel
+   * (`DOCUMENT#CREDIT#<cancel>`, put once by its cancel). Listed by one Query of the prefix.
+   */
+  orderDocument: (orderId: number, name: string): Key => ({ PK: `ORDER#${orderId}`, SK: `DOCUMENT#${name}` }),
+  orderDocuments: (orderId: number) => table(`ORDER#${orderId}`),
+  orderDocumentsPrefix: 'DOCUMENT#',
+  /** A document's name in its order: the invoice, a part's credit note (by the part's place), the rest's. */
+  documentNames: {
+    invoice: 'INVOICE',
+    partCredit: (part: number) => `CREDIT#PART#${String(part).padStart(3, '0')}`,
+    restCredit: 'CREDIT#REST',
+  },
+  /** A seller's invoice numbers of one year: `last`, the last number given (numbers are gapless per seller and year). */
+  invoiceNumbers: (seller: string, year: number): Key => ({ PK: `INVOICE_NUMBERS#${seller}`, SK: `YEAR#${year}` }),
   /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
   orderTickets: (orderId: number) => on('GSI3', `ORDER_TICKETS#${orderId}`),
   customerTickets: (customerId: number) => on('GSI4', `CUSTOMER_TICKETS#${customerId}`),

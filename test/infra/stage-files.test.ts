@@ -285,6 +285,27 @@ describe('restoring the table (README "Restoring the table")', () => {
   });
 });
 
+describe("the stage's seller (who every invoice names)", () => {
+  it("gives every function of the service the stage file's seller as INVOICE_SELLER (JSON), each field changed by its -c key", () => {
+    const seller = STAGE_FILES.prod.seller;
+    for (const [context, expected] of [
+      [{ stage: 'prod' }, seller],
+      [
+        { stage: 'prod', sellerTaxId: 'NL123456789B01' },
+        { ...seller, taxId: 'NL123456789B01' },
+      ],
+    ] as const) {
+      const functions = Object.entries(
+        resourcesOf(synth({ context, routes: ROUTE_SAMPLE }).template, 'AWS::Lambda::Function'),
+      )
+        .map(([id, fn]) => [id, fn.Properties.Environment?.Variables ?? {}] as const)
+        .filter(([, env]) => env.JWT_ISSUER !== undefined);
+      expect(functions.length).toBeGreaterThan(ROUTE_SAMPLE.length);
+      for (const [id, env] of functions) expect(JSON.parse(env.INVOICE_SELLER), `${id}`).toEqual(expected);
+    }
+  });
+});
+
 describe("the stage's home country (the checkout's domestic-only shipping methods)", () => {
   it("gives every function of the service the stage file's shipping.homeCountry as SHIPPING_HOME_COUNTRY, or the -c one", () => {
     for (const [context, country] of [

@@ -21,6 +21,7 @@ import {
   unsignedToken,
 } from '../support/tokens.ts';
 import { handlerOf } from '../support/handlers.ts';
+import { invoicePaidOrders } from '#shared/selling/use-cases/invoices';
 
 /**
  * The auth matrix: every route of the table × every kind of caller. Each
@@ -58,7 +59,15 @@ interface World {
   webhookId: number;
   scoped: string;
   unscoped: string;
-  x: { id: number; token: string; eventId: number; ticketId: number; reservationId: number; markers: string[] };
+  x: {
+    id: number;
+    token: string;
+    eventId: number;
+    ticketId: number;
+    reservationId: number;
+    orderId: number;
+    markers: string[];
+  };
   y: { id: number; token: string };
 }
 let world: World;
@@ -86,6 +95,8 @@ beforeAll(async () => {
     body: { url: 'http://127.0.0.1:9/hooks', events: ['ticket.updated'], eventIds: [eventA.id] },
   });
   const xToken = await tokenOf(x);
+  // X's order invoiced, as the issuing consumer invoices a paid checkout's: X's invoice is X's alone.
+  await invoicePaidOrders([xOrder.id]);
   const reservation = await call('POST', '/api/v2/my-account/reservations', {
     token: xToken,
     body: { eventId: publicEvent.id, lines: [{ typeId: publicEvent.ticketTypes[0]!.id, quantity: 1 }] },
@@ -105,6 +116,7 @@ beforeAll(async () => {
       eventId: privateEvent.id,
       ticketId: xOrder.ticketIds[0]!,
       reservationId: reservation.body.data.id,
+      orderId: xOrder.id,
       markers: [x.email, `customer-${x.id}@`, `desk-${x.id}-`, privateEvent.title],
     },
     y: { id: y.id, token: await tokenOf(y) },
@@ -587,14 +599,21 @@ const withBody = (row: RouteRow, options: CallOptions): CallOptions =>
 function otherCustomerCell(row: RouteRow): Cell {
   const param = /\{(\w+)\}/.exec(row.path)?.[1];
   if (param) {
-    // A reservation's `{id}`: X's own.
+    // A reservation's `{id}`, an order's `{id}` (its invoice): X's own.
     const reservation = row.path.startsWith('/my-account/reservations/') && param === 'id';
-    if (param !== 'eventId' && param !== 'ticketId' && !reservation)
+    const order = row.path.startsWith('/my-account/orders/') && param === 'id';
+    if (param !== 'eventId' && param !== 'ticketId' && !reservation && !order)
       throw new Error(`${routeKey(row)}: a customer row with {${param}}: say whose data it names`);
-    const named = reservation ? 'reservation' : param === 'eventId' ? 'private event' : 'ticket';
+    const named = reservation ? 'reservation' : order ? 'order' : param === 'eventId' ? 'private event' : 'ticket';
     // Read when the check runs: the cells are built before the world is.
     const theirId = () =>
-      reservation ? world.x.reservationId : param === 'eventId' ? world.x.eventId : world.x.ticketId;
+      reservation
+        ? world.x.reservationId
+        : order
+          ? world.x.orderId
+          : param === 'eventId'
+            ? world.x.eventId
+            : world.x.ticketId;
     return {
       says: `404 for another customer's ${named} (whose owner gets 200)`,
       check: async () => {
@@ -686,7 +705,7 @@ it("the other customer's markers are live: their owner sees them in their own or
 });
 
 it('has an expectation for every route and every kind of caller', () => {
-  // The spec's 55 and ours: POST /my-account/claim and sign-up, the buyer's shipping methods and an event's questions, the ticket PDF, the ten webhook routes, the gate's two, the twenty-one events routes and an event's four promo-code routes and its sales figures, the three reservation routes and the checkout, Stripe's webhook and the staff's five order routes with the export (test/unit/routes.test.ts names them).
-  expect(routes).toHaveLength(108);
+  // The spec's 55 and ours: POST /my-account/claim and sign-up, the buyer's shipping methods and an event's questions, the ticket PDF, the ten webhook routes, the gate's two, the twenty-one events routes and an event's four promo-code routes and its sales figures, the three reservation routes and the checkout, Stripe's webhook, the staff's five order routes with the export, and the invoices' three (test/unit/routes.test.ts names them).
+  expect(routes).toHaveLength(111);
   for (const row of routes) for (const caller of CALLERS) expect(cell(row, caller)).toBeDefined();
 });

@@ -89,6 +89,12 @@ export const TEST_ENV: Record<string, string> = {
   LOG_LEVEL: 'ERROR',
   // The checkout's home country (shared/selling/services/shipping-settings.ts): a domestic-only method posts within it only.
   SHIPPING_HOME_COUNTRY: 'NL',
+  // Who every invoice names (shared/selling/services/invoice-seller.ts); invoices.test.ts sets its own seller.
+  INVOICE_SELLER: JSON.stringify({
+    name: 'Test Seller B.V.',
+    address: 'Teststraat 1, Amsterdam, NL',
+    taxId: 'NL000000000B01',
+  }),
   // No CloudFront in front of the tests' handlers: said explicitly (unset, every request is refused).
   ORIGIN_VERIFY_SECRET: 'none',
   // No EMF lines in test output; test/integration/business-metrics.test.ts reads what would be published.

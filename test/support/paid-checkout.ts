@@ -34,7 +34,7 @@ export interface CheckoutOptions {
   /** The type is an access package: the other events it grants entry to. */
   grants?: number[];
   /** The type's tax, and the event's booking fee and its taxes (none: an untaxed sale without fee). */
-  pricing?: { tax?: TaxRule } & Pick<NewEvent, 'bookingFee' | 'feeTax' | 'shippingTax'>;
+  pricing?: { tax?: TaxRule } & Pick<NewEvent, 'bookingFee' | 'feeTax' | 'shippingTax' | 'seller'>;
 }
 
 /** A checkout awaiting payment: its order, and the PaymentIntent whose events go to `relay`. */

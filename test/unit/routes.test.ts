@@ -109,9 +109,13 @@ const OUR_ROUTES = [
   'GET /orders/export',
   'GET /orders/{id}',
   'POST /orders/{id}/cancel',
+  // An order's invoice and credit notes (shared/README.md "Invoices").
+  'GET /orders/{id}/invoices',
+  'GET /orders/{id}/invoices/{number}',
   'POST /my-account/sign-up',
   'GET /my-account/shipping-method',
   'GET /my-account/question/{eventId}',
+  'GET /my-account/orders/{id}/invoice',
   'GET /my-account/tickets/{ticketId}/pdf',
   'POST /my-account/claim',
   'POST /my-account/reservations',

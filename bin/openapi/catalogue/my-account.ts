@@ -127,6 +127,14 @@ export const MY_ACCOUNT = {
     },
     errors: [404],
   },
+  'GET /my-account/orders/{id}/invoice': {
+    summary: "My order's invoice (ours)",
+    description: md(
+      "The invoice of the caller's own order as `application/pdf` (`Content-Disposition: inline`, the same page as staff's `GET /orders/{id}/invoices/{number}`); the confirmation mail links here. Another customer's order, or a missing one: 404. The caller's order without an invoice is 409 `not_invoiced`: not paid yet, its tickets still being issued (a few seconds after the payment), or free (a free order has none).",
+    ),
+    errors: [404],
+    conflicts: ['not_invoiced'],
+  },
   'GET /my-account/tickets/{ticketId}/pdf': {
     summary: 'A printable ticket (ours)',
     description: md(

@@ -60,6 +60,7 @@ const EventItem = storedSchema<Event>()(
     bookingFee: z.optional(z.nullable(BookingFeeItem)),
     feeTax: z.optional(z.nullable(TaxRuleItem)),
     shippingTax: z.optional(z.nullable(TaxRuleItem)),
+    seller: z.optional(z.nullable(z.object({ name: z.string(), address: z.string(), taxId: z.string() }))),
   }),
 );
 

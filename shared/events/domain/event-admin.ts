@@ -24,6 +24,7 @@ export type EventPatch = Partial<
     | 'bookingFee'
     | 'feeTax'
     | 'shippingTax'
+    | 'seller'
   > &
     Omit<EventListing, 'publishedDate'>
 >;

@@ -5,7 +5,7 @@
 import * as z from '../../schema.ts';
 import { isValidTimeZone } from './event.ts';
 import { money } from '../../domain/money.ts';
-import { BookingFee, TaxRule } from '../../selling/domain/pricing-schemas.ts';
+import { BookingFee, SellerFields, TaxRule } from '../../selling/domain/pricing-schemas.ts';
 import {
   MAX_RESERVATION_MINUTES,
   MAX_TICKETS_PER_RESERVATION,
@@ -109,4 +109,6 @@ export const pricingFields = {
   bookingFee: z.nullable(BookingFee),
   feeTax: z.nullable(TaxRule),
   shippingTax: z.nullable(TaxRule),
+  /** Who sells, as the event's invoices name it (shared/README.md "Invoices"); null: the stage's seller. */
+  seller: z.nullable(SellerFields),
 };

@@ -8,7 +8,7 @@ import {
   MAX_HELD_PER_NETWORK,
 } from '../../selling/domain/hold-limits.ts';
 import { WAIVER_KINDS } from './waivers.ts';
-import { BookingFee, TaxRule } from '../../selling/domain/pricing-schemas.ts';
+import { BookingFee, SellerFields, TaxRule } from '../../selling/domain/pricing-schemas.ts';
 
 /**
  * An event as the administrators' routes answer it (`/events`): the listing fields in ISO
@@ -108,6 +108,9 @@ const fields = {
     .nullable(TaxRule)
     .check(z.describe('The tax on the booking fee (an event setting, as each type carries its own); null: untaxed.')),
   shippingTax: z.nullable(TaxRule).check(z.describe("The tax on the shipping method's charge; null: untaxed.")),
+  seller: z
+    .nullable(SellerFields)
+    .check(z.describe("Who sells, as the event's invoices name it (its own numbers); null: the stage's seller.")),
   version: z.int().check(z.describe('Moved by every change; a `PATCH` naming an older one is 409 `stale_version`.')),
   created: iso,
   updated: nullableIso,
@@ -201,6 +204,7 @@ export function toEventSummary(event: Event): EventSummary {
     bookingFee: event.bookingFee ?? null,
     feeTax: event.feeTax ?? null,
     shippingTax: event.shippingTax ?? null,
+    seller: event.seller ?? null,
     version: event.version ?? 1,
     created: event.created,
     updated: event.updated ?? null,

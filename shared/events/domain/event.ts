@@ -1,5 +1,5 @@
 import { DEFAULT_CURRENCY } from '../../money.ts';
-import type { BookingFee, TaxRule } from '../../selling/domain/pricing-schemas.ts';
+import type { BookingFee, Seller, TaxRule } from '../../selling/domain/pricing-schemas.ts';
 import type { Waiver, WaiverKind } from './waivers.ts';
 
 /**
@@ -106,6 +106,8 @@ export interface Event extends EventListing {
   /** The tax on the booking fee and on shipping (shared/README.md "Pricing": an event's settings); none: untaxed. */
   feeTax?: TaxRule | null;
   shippingTax?: TaxRule | null;
+  /** Who sells this event's tickets, as its invoices name it; none: the stage's seller (shared/README.md "Invoices"). */
+  seller?: Seller | null;
   /** Moved by every edit, which is conditional on it (shared/events/data/event-admin-writes.ts). */
   version?: number;
   /** The last edit: when, and by which administrator. */
@@ -140,6 +142,7 @@ export interface NewEvent extends Partial<EventListing> {
   bookingFee?: BookingFee | null;
   feeTax?: TaxRule | null;
   shippingTax?: TaxRule | null;
+  seller?: Seller | null;
   ticketTypes: {
     name: string;
     price: number;

@@ -140,7 +140,6 @@ const OrderItem = storedSchema<Order>()(
       }),
     ),
     promo: z.optional(z.object({ codeId: z.number(), code: z.string(), shard: z.number() })),
-    invoiceNumber: z.optional(z.string()),
     paymentProblems: z.optional(z.array(PaymentProblemItem)),
     dispute: z.optional(OrderDisputeItem),
     disputeSequence: z.optional(z.number()),

@@ -80,7 +80,12 @@ export interface OrderRowContext {
  * An order's row. Its tax per rate: each ticket's `taxAmount` under its type's tax, its part of the fee's tax under
  * the fee's, and the rest of the order's `tax` (the shipping's) under the shipping's, so the columns add up to `tax`.
  */
-export function orderRow(order: Order, tickets: readonly ExportedTicket[], context: OrderRowContext): string {
+export function orderRow(
+  order: Order,
+  tickets: readonly ExportedTicket[],
+  invoiceNumber: string | undefined,
+  context: OrderRowContext,
+): string {
   const { currency } = context;
   const minor = (amount: number | undefined) => toMinor(amount ?? 0, currency);
   const figure = (amount: number) => toMajor(amount, currency).toFixed(currencyExponent(currency));
@@ -115,7 +120,7 @@ export function orderRow(order: Order, tickets: readonly ExportedTicket[], conte
     figure(moved(1)),
     figure(-moved(-1)),
     order.promo?.code ?? '',
-    order.invoiceNumber ?? '',
+    invoiceNumber ?? '',
     ...context.columns.map((column) => figure(byColumn.get(column) ?? 0)),
   ]);
 }

@@ -1,3 +1,4 @@
+import { API_PREFIX } from '../../api-prefix.ts';
 import { formatAmount, toMajor, toMinor } from '../../money.ts';
 import { saleCurrency, type Event, type TicketType } from '../../events/domain/event.ts';
 import type { Order } from './order.ts';
@@ -96,6 +97,8 @@ export async function paidOrderMail(input: OrderMailInput): Promise<OrderMail> {
   const eTickets = shippingMethod?.hasETickets ?? true;
   const portal = input.portalUrl.replace(/\/+$/, '');
   const { lines, total, tax } = linesOf(input);
+  // The buyer's invoice route, through the portal's origin (it proxies the API): a free order has no invoice.
+  const invoice = order.grandTotal > 0 ? `${portal}${API_PREFIX}/my-account/orders/${order.id}/invoice` : null;
   const [first] = tickets;
   const when = first?.when ?? null;
   const venue = first?.venue ?? null;
@@ -130,6 +133,7 @@ export async function paidOrderMail(input: OrderMailInput): Promise<OrderMail> {
     delivery,
     '',
     `Your orders and tickets in the portal: ${portal}`,
+    ...(invoice ? [`Your invoice: ${invoice}`] : []),
   ].join('\n');
 
   const inline: InlineImage[] = eTickets
@@ -169,6 +173,7 @@ export async function paidOrderMail(input: OrderMailInput): Promise<OrderMail> {
     `<p>${escapeHtml(delivery)}</p>`,
     ...tickets.map(ticketHtml),
     `<p><a href="${escapeHtml(portal)}">Your orders and tickets in the portal</a></p>`,
+    invoice ? `<p><a href="${escapeHtml(invoice)}">Your invoice</a></p>` : '',
     '</body></html>',
   ].join('\n');
 

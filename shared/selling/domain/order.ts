@@ -85,8 +85,6 @@ export interface Order {
    * failed sale's undo gives it back there; a late payment's hold again may take it from another shard (recorded).
    */
   promo?: PromoUse;
-  /** The number of the order's invoice, once it is paid and invoiced (the orders' export reads it). */
-  invoiceNumber?: string;
   /** Payments that named this order but did not pay it (order-payment.ts), each once, refunded; append-only. */
   paymentProblems?: PaymentProblem[];
   /** The card payment's dispute, as Stripe last reported it (order-dispute.ts); absent when none. */

@@ -59,3 +59,16 @@ export function bookingFeeProblems(
   const message = fee.perTicket === undefined ? undefined : amountProblem(fee.perTicket, currency);
   return message ? [{ path: `${path}.perTicket`, message }] : [];
 }
+
+/**
+ * Who sells, as an invoice prints it: a name, a postal address and a tax id (a VAT number), as given. The stage's
+ * (the stage file's `seller`, INVOICE_SELLER), or an event's own (its `seller`, an organiser selling on a shared stage).
+ */
+export const SellerFields = z.strictObject({
+  name: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
+  address: z.string().check(z.trim(), z.maxLength(400, 'must be at most 400 characters')),
+  taxId: z.string().check(z.trim(), z.maxLength(40, 'must be at most 40 characters')),
+});
+export type Seller = z.output<typeof SellerFields>;

@@ -20,6 +20,7 @@ import { Conflict } from '../../errors.ts';
 import { adminActor, inScope } from '../../identity/use-cases/event-scope.ts';
 import { closeUnpaid, stopIssuing } from './cancel-checkout.ts';
 import { cancelTicket, finished, refund, soldTickets } from './cancel-steps.ts';
+import { creditRest } from './invoices.ts';
 import { orderFor } from './order-reads.ts';
 
 /**
@@ -84,6 +85,8 @@ export async function cancelOrder(
 
   const refunded = await refund(order);
   order = refunded.order;
+  // Before the status moves, so a retry of a cancel that died here still issues it (once: invoices.ts).
+  await creditRest(order.id);
   const outcome = refunded.chargedBack ? 'cancelled' : order.cancellation!.outcome;
   // A dispute that came after the cancellation started changes the outcome it recorded.
   const cancellation = { ...order.cancellation!, outcome };

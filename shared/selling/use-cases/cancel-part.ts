@@ -28,6 +28,7 @@ import { refundStripePart } from './refunds.ts';
 import { paidForTicket } from '../domain/sale-prices.ts';
 import { cancelOrder } from './cancel-order.ts';
 import { cancelTicket, soldTickets } from './cancel-steps.ts';
+import { creditPart } from './invoices.ts';
 import { orderFor } from './order-reads.ts';
 
 type Caller = Pick<AdminPrincipal, 'id' | 'eventScope'>;
@@ -62,6 +63,7 @@ export async function cancelPart(caller: Caller, id: number, ticketIds: number[]
     cancelled.push(await cancelTicket(ticket, actor, part.force));
 
   const refunded = await refundPart(order, part);
+  await creditPart(id, part);
   const remaining = ticketsToCancel(await soldTickets(order.ticketIds));
   if (!remaining.length) return cancelOrder(caller, id, { force: part.force });
   const after = (await readOrder(id))!;

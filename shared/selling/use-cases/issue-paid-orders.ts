@@ -4,6 +4,7 @@ import { logger } from '../../logger.ts';
 import { publishRecorded } from '../../services/metrics.ts';
 import { inTurns } from '../../in-turns.ts';
 import { issuePaidOrder } from './checkout-payment.ts';
+import { invoicePaidOrders } from './invoices.ts';
 
 /**
  * Orders one invocation issues at once. A batch's orders are independent (each issue is conditional on its own
@@ -24,7 +25,8 @@ export async function issuePaidOrdersJob(event: DynamoDBStreamEvent): Promise<Dy
   const changes = event.Records.map(paidOrderOf).filter((change): change is PaidOrderChange => change !== undefined);
   try {
     const failed = await inTurns(changes, ORDERS_AT_ONCE, issueOne);
-    const first = changes.find((_, at) => failed[at]);
+    const invoiced = await invoiceIssued(changes.filter((_, at) => !failed[at]));
+    const first = changes.find((_, at) => failed[at] || !invoiced);
     return { batchItemFailures: first ? [{ itemIdentifier: first.sequenceNumber }] : [] };
   } finally {
     publishRecorded();
@@ -39,5 +41,23 @@ async function issueOne({ orderId }: PaidOrderChange): Promise<boolean> {
   } catch (error) {
     logger.error('paid order not issued: retried', { orderId, error: error as Error });
     return true;
+  }
+}
+
+/**
+ * The batch's issued orders invoiced together (invoices.ts: one transaction of the seller's counter for them all, so
+ * the counter is written once per batch, not once per order). False when that failed: the batch is retried, which
+ * issues nothing twice and invoices only the orders still without an invoice.
+ */
+async function invoiceIssued(issued: readonly PaidOrderChange[]): Promise<boolean> {
+  try {
+    await invoicePaidOrders(issued.map((change) => change.orderId));
+    return true;
+  } catch (error) {
+    logger.error('paid orders not invoiced: retried', {
+      orderIds: issued.map((change) => change.orderId),
+      error: error as Error,
+    });
+    return false;
   }
 }

@@ -15,6 +15,7 @@ import {
   taxColumns,
 } from '../domain/order-csv.ts';
 import type { Order } from '../domain/order.ts';
+import { invoiceNumbersOf } from '../data/invoices.ts';
 
 export interface ExportPart {
   csv: string;
@@ -42,7 +43,10 @@ export async function exportEventOrders(
     walkStaffOrders({ eventIds: [eventId] }, { need: limit + 1, after }),
   ]);
   const part = withinTickets(read.orders.slice(0, limit));
-  const tickets = await readTicketRecords(part.flatMap(({ order }) => order.ticketIds));
+  const [tickets, invoices] = await Promise.all([
+    readTicketRecords(part.flatMap(({ order }) => order.ticketIds)),
+    invoiceNumbersOf(part.map(({ order }) => order.id)),
+  ]);
   const context = {
     currency: saleCurrency(event),
     event,
@@ -53,6 +57,7 @@ export async function exportEventOrders(
     orderRow(
       order,
       order.ticketIds.flatMap((id) => tickets.get(id) ?? []),
+      invoices.get(order.id),
       context,
     ),
   );

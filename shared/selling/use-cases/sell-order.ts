@@ -21,6 +21,7 @@ import { promoDiscount } from './promo-discount.ts';
 import { findPromoCode } from '../data/promo-codes.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
+import { invoicePaidOrders } from './invoices.ts';
 import { undoSale } from './undo-sale.ts';
 
 /**
@@ -144,6 +145,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleBody): Promis
     }
     throw error;
   }
+  await invoiceSale(id);
   await sendOrderConfirmation(active, [...(await readTicketRecords(active.ticketIds)).values()], event, null);
   return readStaffOrder(caller, id);
 }
@@ -167,5 +169,14 @@ async function issue(
   } catch (error) {
     if (!(error instanceof OrderLeftIssuing)) throw error;
     throw new Conflict(`Order ${pending.id} was undone while its tickets were issued.`, 'concurrent_update');
+  }
+}
+
+/** A desk sale's invoice, numbered on its own (desk sales are few); the sale stands without it when that fails (logged). */
+async function invoiceSale(orderId: number): Promise<void> {
+  try {
+    await invoicePaidOrders([orderId]);
+  } catch (error) {
+    logger.error('box-office sale not invoiced', { orderId, error: error as Error });
   }
 }

@@ -4,6 +4,7 @@ import type { Order } from '../domain/order.ts';
 import { oldestInStatus } from '../../lists/orders.ts';
 import { logger } from '../../logger.ts';
 import { issuePaidOrder } from './checkout-payment.ts';
+import { invoicePaidOrders } from './invoices.ts';
 import { stopIssuing } from './cancel-checkout.ts';
 import { undoSale } from './undo-sale.ts';
 
@@ -79,9 +80,11 @@ export async function sweepStuckOrders(budgetMs: number): Promise<SweepRun> {
         // Staff's cancel stopped the issue and its request died: finished as its retry would.
         if ((await stopIssuing(order, { kind: 'system' }, order.cancellation.force)).status !== 'pending')
           run.resumed++;
-      } else if ((await issuePaidOrder(order.id)) !== 'pending') {
+      } else {
         // The issuing consumer gave up on it (its retries spent, a poison record) or its function died.
-        run.resumed++;
+        const status = await issuePaidOrder(order.id);
+        if (status !== 'pending') run.resumed++;
+        if (status === 'active') await invoicePaidOrders([order.id]);
       }
     } catch (error) {
       logger.error('stuck order not swept', { orderId: order.id, error: error as Error });
