@@ -146,14 +146,10 @@ export const keys = {
     ),
   accessEntryIndexes: (grantedEventId: number, id: number) =>
     placedIn([keys.accessTickets(grantedEventId), ticketSort(id)]),
-  /**
-   * A live ticket's search token (shared/lists/ticket-search-entries.ts), keyed by its event and the token's first
-   * characters (a search in one event reads the table's own partition), on GSI2 the same across events; the ticket's
-   * own item lists its tokens (`ticketSearchTokens`), what the stream's consumer compares a change with.
-   */
-  searchEntry: (eventId: number, bucket: string, token: string, ticketId: number): Key => ({
+  /** A ticket's search token, where one event's search reads it (GSI2 every event's), and its tokens' list (lists/ticket-search-entries.ts). */
+  searchEntry: (eventId: number, bucket: string, token: string, id: number): Key => ({
     PK: `SEARCH#${eventId}#${bucket}`,
-    SK: keys.searchSort(token, ticketId),
+    SK: keys.searchSort(token, id),
   }),
   ticketSearchTokens: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'SEARCH' }),
   searchIn: (eventId: number, bucket: string) => table(`SEARCH#${eventId}#${bucket}`),
