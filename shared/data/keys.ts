@@ -146,17 +146,17 @@ export const keys = {
     ),
   accessEntryIndexes: (grantedEventId: number, id: number) =>
     placedIn([keys.accessTickets(grantedEventId), ticketSort(id)]),
-  /** A live ticket's search token (shared/lists/ticket-search-entries.ts): GSI1 by event and the token's first characters, GSI2 the same across events. */
-  ticketSearchEntry: (ticketId: number, token: string): Key => ({ PK: `TICKET#${ticketId}`, SK: `SEARCH#${token}` }),
-  ticketSearchEntryPrefix: 'SEARCH#',
-  searchIn: (eventId: number, bucket: string) => on('GSI1', `SEARCH#${eventId}#${bucket}`),
+  /** A ticket's search token, where one event's search reads it (GSI2 every event's), and its tokens' list (lists/ticket-search-entries.ts). */
+  searchEntry: (eventId: number, bucket: string, token: string, id: number): Key => ({
+    PK: `SEARCH#${eventId}#${bucket}`,
+    SK: keys.searchSort(token, id),
+  }),
+  ticketSearchTokens: (ticketId: number): Key => ({ PK: `TICKET#${ticketId}`, SK: 'SEARCH' }),
+  searchIn: (eventId: number, bucket: string) => table(`SEARCH#${eventId}#${bucket}`),
   searchEveryEvent: (bucket: string) => on('GSI2', `SEARCH_ALL#${bucket}`),
   searchSort: (token: string, ticketId: number) => `${token}#${sortableId(ticketId)}`,
-  searchEntryIndexes: (eventId: number, bucket: string, token: string, id: number) =>
-    placedIn(
-      [keys.searchIn(eventId, bucket), keys.searchSort(token, id)],
-      [keys.searchEveryEvent(bucket), keys.searchSort(token, id)],
-    ),
+  searchEntryIndexes: (bucket: string, token: string, id: number) =>
+    placedIn([keys.searchEveryEvent(bucket), keys.searchSort(token, id)]),
   /** A ticket's history, newest first: Query the ticket's partition between two of these, backwards. */
   ticketHistory: (ticketId: number, version: number): Key => ({
     PK: `TICKET#${ticketId}`,

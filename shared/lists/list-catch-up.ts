@@ -15,10 +15,10 @@ import { searchEntryWrites } from './ticket-search-entries.ts';
  * The lists' part written off a ticket change's transaction, by the table stream's consumer of ticket changes
  * (webhooks/use-cases/jobs.ts): each ticket's list entries (`LIST`, `LIST#EVENT`, `LIST#PURCHASE`, `LIST#ACCESS#<g>`),
  * their positions (the blocks and spans, list-position-marks.ts) and its search entries, brought to what its record
- * holds now. It reads the records (one consistent BatchGetItem) and each ticket's stored entries (bounded Queries of
- * its own partition), moves the positions from what the stored entries say to what the record says (marked, so a
+ * holds now. It reads the records (one consistent BatchGetItem), each ticket's stored list entries (a bounded Query of
+ * its own partition) and search tokens (one BatchGetItem of their lists), moves the positions from what the stored entries say to what the record says (marked, so a
  * position is moved once), then puts the entries that differ and deletes those gone (BatchWriteItem: plain writes,
- * half a transactional write's units). Positions first: a run stopped between them finds its entries still old and its
+ * half a transactional write's units), and last the search token lists that changed. Positions first: a run stopped between them finds its entries still old and its
  * marks already moved, and writes only the entries. It depends on no stream image and no order: a record read twice,
  * late or replayed writes nothing a second time, and the last run for a ticket leaves its lists as its record is then.
  * Every count a user sees (`totalCount`s, statistics, purchase counts) is the change's own transaction's, exact at once.
@@ -33,7 +33,8 @@ export async function catchUpTicketLists(ticketIds: readonly number[]): Promise<
   ]);
   const changes = ids.map((id, n) => ({ id, before: listedAs(id, stored[n]!), after: live(records.get(id)) }));
   await writePositionMoves(positionMoves(changes));
-  await batchWrite([...ids.flatMap((id, n) => entryWrites(id, live(records.get(id)), stored[n]!)), ...search]);
+  await batchWrite([...ids.flatMap((id, n) => entryWrites(id, live(records.get(id)), stored[n]!)), ...search.entries]);
+  await batchWrite(search.lists);
 }
 
 const live = (record: TicketRecord | undefined): TicketRecord | null => (record && !record.deleted ? record : null);

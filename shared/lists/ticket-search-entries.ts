@@ -1,13 +1,14 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from '../schema.ts';
 import { SEARCH_BUCKET, searchTokens, type SearchKey } from './search-tokens.ts';
 import type { TicketRecord } from '../tickets/domain/ticket.ts';
-import { db, tableName } from '../data/client.ts';
+import { batchGet, db, tableName } from '../data/client.ts';
 import { keys } from '../data/keys.ts';
+import { parseItem } from '../data/stored-items.ts';
 import { keyAttributes, keyCondition, prefixRange, type SortCondition } from '../data/key-conditions.ts';
 
 /**
- * A live ticket's search entries: one small item per search token (search-tokens.ts)
- * in its own partition, `TICKET#<id>` / `SEARCH#<token>`, on GSI1
+ * A live ticket's search entries: one small item per search token (search-tokens.ts), keyed
  * `SEARCH#<eventId>#<token's first 2 characters>` / `<token>#<id:10>` and on GSI2
  * `SEARCH_ALL#<token's first 2 characters>` / the same (every event's), so a search word
  * is one Query `begins_with` in one partition, in (token, id) order. Each entry carries the
@@ -17,78 +18,116 @@ import { keyAttributes, keyCondition, prefixRange, type SortCondition } from '..
  * sorting after them, whatever field those come from: renaming an attendee "Okafor" rewrites
  * the entry of the barcode `OKZ4471` (its mates gain `okafor`), else a search for "ok" would
  * count the ticket under both (test/integration/write-units.test.ts states both cases).
+ * The entries are keyed where they are read (2 units a plain put: the item and GSI2, where an entry in the ticket's
+ * partition placed on GSI1 too cost 3), so the ticket's own partition keeps the list of what they are (`TICKET#<id>` /
+ * `SEARCH`: its event, type and tokens, from which every entry is built again) for the consumer to compare a change with.
  * Written off the ticket's transaction, by the table stream's consumer (`catchUpSearchEntries`), only when they
  * change (a check-in writes none); a deleted ticket has none. A search finds a ticket once its consumer has run
  * (README.md here, "How long the search lags").
  */
 type SearchEntry = Record<string, unknown> & { PK: string; SK: string };
 
-export function searchEntryItems(record: TicketRecord): SearchEntry[] {
-  const tokens = searchTokens(record);
-  const bucketOf = (token: string) => token.slice(0, SEARCH_BUCKET);
+/** What a ticket's entries are built from, as its token list stores it. */
+interface Searched {
+  id: number;
+  eventId: number;
+  typeId: number;
+  tokens: readonly string[];
+}
+
+const bucketOf = (token: string) => token.slice(0, SEARCH_BUCKET);
+
+const searchedOf = (record: TicketRecord): Searched => ({
+  id: record.id,
+  eventId: record.eventId,
+  typeId: record.typeId,
+  tokens: searchTokens(record),
+});
+
+function entriesOf({ id, eventId, typeId, tokens }: Searched): SearchEntry[] {
   return tokens.map((token) => {
     const mates = tokens.filter((other) => other < token && bucketOf(other) === bucketOf(token)).sort();
     return {
-      ...keys.ticketSearchEntry(record.id, token),
+      ...keys.searchEntry(eventId, bucketOf(token), token, id),
       entity: 'TicketSearchEntry',
-      ...keys.searchEntryIndexes(record.eventId, bucketOf(token), token, record.id),
-      ticketId: record.id,
-      eventId: record.eventId,
-      typeId: record.typeId,
+      ...keys.searchEntryIndexes(bucketOf(token), token, id),
+      ticketId: id,
+      eventId,
+      typeId,
       ...(mates.length ? { mates } : {}),
     };
   });
 }
 
+const tokenListItem = ({ id, eventId, typeId, tokens }: Searched) => ({
+  ...keys.ticketSearchTokens(id),
+  entity: 'TicketSearchTokens',
+  eventId,
+  typeId,
+  tokens: [...tokens],
+});
+
+/** Every item of a live ticket's search: its entries and its token list (bulk loads write them, lists/writes.ts). */
+export function searchEntryItems(record: TicketRecord): Record<string, unknown>[] {
+  const searched = searchedOf(record);
+  return [...entriesOf(searched), tokenListItem(searched)];
+}
+
+const TokenListItem = z.object({
+  eventId: z.number(),
+  typeId: z.number(),
+  tokens: z.array(z.string()),
+});
+
 /**
  * The puts and deletes that bring the tickets' stored search entries to what their records (read by the caller) hold:
- * the table stream's consumer's search part (list-catch-up.ts), off the change's own transaction. One bounded Query of
- * each ticket's own partition; what differs is put, what is gone deleted (plain writes: half a transactional write's
- * units). It depends on no stream image and no order: a record read twice, late or replayed writes nothing a second
- * time, and the last run for a ticket leaves its entries as its record is then.
+ * the table stream's consumer's search part (list-catch-up.ts), off the change's own transaction. One consistent
+ * BatchGetItem of the tickets' token lists; the entries that differ are put, those gone deleted (`entries`), then,
+ * once those are written, the token lists (`lists`: a run stopped between them finds the old list and writes the
+ * entries again; a list written first would hide an entry never written). Plain writes: half a transactional write's
+ * units. It depends on no stream image and no order: a record read twice,
+ * late or replayed writes nothing a second time, and the last run for a ticket leaves its entries as its record is then.
  */
 export async function searchEntryWrites(ids: readonly number[], records: ReadonlyMap<number, TicketRecord>) {
-  const stored = await Promise.all(ids.map(storedSearchEntries));
-  return ids.flatMap((id, n) => entryWrites(id, records.get(id), stored[n]!));
+  const stored = await batchGet(
+    ids.map((id) => keys.ticketSearchTokens(id)),
+    { consistent: true },
+  );
+  const writes = ids.map((id, n) => {
+    const item = stored[n];
+    const before = item ? { ...parseItem(TokenListItem, item, 'TicketSearchTokens'), id } : undefined;
+    const record = records.get(id);
+    return entryWrites(id, before, record && !record.deleted ? searchedOf(record) : undefined);
+  });
+  return { entries: writes.flatMap((write) => write.entries), lists: writes.flatMap((write) => write.list) };
 }
 
-/** A ticket's stored entries read per page: a ticket has MAX_TOKENS (8), so one page, and a bound on every Query. */
-const STORED_ENTRIES_PAGE = 16;
-
-async function storedSearchEntries(ticketId: number): Promise<Record<string, unknown>[]> {
-  const entries: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...keyCondition(keys.ticketItems(ticketId), { beginsWith: keys.ticketSearchEntryPrefix }),
-        ConsistentRead: true,
-        Limit: STORED_ENTRIES_PAGE,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    entries.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return entries;
-}
-
-/** An item's attributes in one order, so an entry read back compares equal to the one built. */
+/** An item's attributes in one order, so an entry built from the stored list compares equal to the one built now. */
 const canonical = (item: Record<string, unknown>) =>
   JSON.stringify(Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1))));
 
-/** The puts and deletes that take a ticket's stored entries to its record's (none for a deleted or missing ticket). */
-function entryWrites(ticketId: number, record: TicketRecord | undefined, stored: Record<string, unknown>[]) {
-  const old = new Map(stored.map((item) => [String(item.SK), canonical(item)]));
-  const next = record ? searchEntryItems(record) : [];
-  const kept = new Set(next.map((item) => item.SK));
-  return [
-    ...next.filter((item) => old.get(item.SK) !== canonical(item)).map((item) => ({ put: item })),
-    ...[...old.keys()]
-      .filter((sk) => !kept.has(sk))
-      .map((sk) => ({ delete: { PK: keys.ticket(ticketId).PK, SK: sk } })),
-  ];
+const keyOf = ({ PK, SK }: SearchEntry) => `${PK}\u0000${SK}`;
+
+type SearchWrite = { put: Record<string, unknown> } | { delete: Record<string, unknown> };
+
+/** The puts and deletes that take a ticket's stored entries (`before`) to its record's (`after`; none: deleted or missing). */
+function entryWrites(
+  ticketId: number,
+  before: Searched | undefined,
+  after: Searched | undefined,
+): { entries: SearchWrite[]; list: SearchWrite[] } {
+  const old = new Map((before ? entriesOf(before) : []).map((entry) => [keyOf(entry), entry]));
+  const next = after ? entriesOf(after) : [];
+  const kept = new Set(next.map(keyOf));
+  const list = after && tokenListItem(after);
+  const listChanged = canonical(list ?? {}) !== canonical(before ? tokenListItem(before) : {});
+  return {
+    entries: [
+      ...next.filter((entry) => canonical(old.get(keyOf(entry)) ?? {}) !== canonical(entry)).map((put) => ({ put })),
+      ...[...old.values()].filter((entry) => !kept.has(keyOf(entry))).map(({ PK, SK }) => ({ delete: { PK, SK } })),
+    ],
+    list: !listChanged ? [] : list ? [{ put: list }] : [{ delete: keys.ticketSearchTokens(ticketId) }],
+  };
 }
 
 export interface SearchRead {
@@ -147,9 +186,8 @@ export async function readSearchEntries(
       read += 1;
       lastSort = String(item[keyAttributes(partition).sort]);
       const token = lastSort.slice(0, -11);
-      // Counted once: under the first (smallest) of the ticket's tokens the word starts (an entry written
-      // before `mates` holds all its ticket's `tokens`; those of other buckets never match the word).
-      const earlier = (item.mates ?? item.tokens ?? []) as string[];
+      // Counted once: under the first (smallest) of the ticket's tokens the word starts.
+      const earlier = (item.mates ?? []) as string[];
       if (earlier.some((other) => other < token && other.startsWith(word))) continue;
       if (accept && !accept({ ticketId: Number(item.ticketId), typeId: Number(item.typeId) })) continue;
       ticketIds.push(Number(item.ticketId));

@@ -4,12 +4,15 @@ import { db } from '#shared/data/client';
 import { findTicketType } from '#shared/events/data/events';
 import { moveOrder } from '#shared/selling/data/order-lists';
 import { getOrder } from '#shared/selling/data/orders';
+import { dueKey } from '#shared/selling/data/reservation-due';
+import { getReservation } from '#shared/selling/data/reservations';
 import { readStock } from '#shared/selling/data/stock';
 import { lapseDueReservations } from '#shared/selling/use-cases/lapse-reservations';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
 import { newCustomer } from '../support/customers.ts';
+import { storedItem } from '../support/dynamo-writes.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { clearFaults, failCalls, failures } from '../support/faults.ts';
 import { mailTo } from '../support/mail.ts';
@@ -135,6 +138,34 @@ describe('an unpaid checkout that ends', () => {
       expect(orders.body.data.find((entry: { id: string }) => entry.id === String(orderId)).status).toBe('expired');
       await atTime(start + 17 * 60_000, lapse);
       expect((await staffView(event.id, orderId, 'expired')).listed.totalCount).toBe(1);
+    },
+    SLOW_TEST_TIMEOUT,
+  );
+
+  it(
+    "its due entry stays at the hold's expiry through the checkout; the lapse then re-files it at the checkout's, and lapses it there",
+    async () => {
+      const start = Date.now() + 60 * 60_000;
+      const { customer, reservationId, orderId } = await atTime(start, () => checkedOut());
+      const checked = (await getReservation(reservationId))!;
+      // The hold's entry, where the hold filed it: the checkout wrote none (its 4 units are the few unpaid ones').
+      expect(checked.dueAt! < checked.expiresAt).toBe(true);
+      const heldEntry = dueKey(checked);
+      expect(await storedItem(heldEntry)).toBeDefined();
+
+      // Past the hold's expiry, before the checkout's: kept, its entry moved to the checkout's expiry.
+      await atTime(Date.parse(checked.dueAt!) + 60_000, lapse);
+      const kept = (await getReservation(reservationId))!;
+      expect(kept).toMatchObject({ status: 'checked_out', dueAt: checked.expiresAt, expiresAt: checked.expiresAt });
+      expect(await storedItem(heldEntry)).toBeUndefined();
+      expect(await storedItem(dueKey(kept))).toMatchObject({ reservationId });
+      expect((await getOrder(orderId))!.status).toBe('awaiting_payment');
+
+      // Past the checkout's: lapsed, its entry gone.
+      await atTime(Date.parse(checked.expiresAt) + 60_000, lapse);
+      expect(await reservationOf(customer.token, reservationId)).toBe('lapsed');
+      expect(await storedItem(dueKey(kept))).toBeUndefined();
+      expect((await getOrder(orderId))!.status).toBe('expired');
     },
     SLOW_TEST_TIMEOUT,
   );

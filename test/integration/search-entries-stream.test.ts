@@ -1,10 +1,11 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '#shared/data/client';
 import { keys } from '#shared/data/keys';
 import { positionKey, positionPlaces } from '#shared/lists/list-positions';
+import { SEARCH_BUCKET } from '#shared/lists/search-tokens';
 import { readTicketRecord } from '#shared/tickets/data/ticket-records';
 import { handler as ticketChanges } from '../../functions/jobs/ticket-changes.ts';
 import { runAs } from '../../bin/local/invoke.ts';
@@ -54,18 +55,19 @@ const searchIds = async (eventId: number, word: string) => {
   return idsOf(page.body.data);
 };
 
-/** The search entries stored in the ticket's own partition, by sort key. */
+/** An item of this file's table, strongly consistent. */
+const ownItem = async (key: { PK: string; SK: string }) =>
+  (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+
+/** The ticket's search tokens as stored: its token list, each token's entry found where a search reads it. */
 async function storedTokens(ticketId: number): Promise<string[]> {
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :search)',
-      ExpressionAttributeValues: { ':pk': keys.ticket(ticketId).PK, ':search': keys.ticketSearchEntryPrefix },
-      ConsistentRead: true,
-      Limit: 20,
-    }),
-  );
-  return (Items ?? []).map((item) => String(item.SK).slice(keys.ticketSearchEntryPrefix.length)).sort();
+  const list = await ownItem(keys.ticketSearchTokens(ticketId));
+  const tokens = [...((list?.tokens ?? []) as string[])].sort();
+  for (const token of tokens) {
+    const entry = keys.searchEntry(Number(list!.eventId), token.slice(0, SEARCH_BUCKET), token, ticketId);
+    expect(await ownItem(entry), token).toMatchObject({ ticketId });
+  }
+  return tokens;
 }
 
 describe("a ticket's list entries, positions and search entries, written by the stream's consumer", () => {

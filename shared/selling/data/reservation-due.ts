@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Reservation } from '../domain/reservation.ts';
-import { db, tableName } from '../../data/client.ts';
+import { db, labelled, tableName, TransactionCancelled, transactWrite } from '../../data/client.ts';
 import { keyCondition } from '../../data/key-conditions.ts';
 import { keys } from '../../data/keys.ts';
 
@@ -9,8 +9,8 @@ import { keys } from '../../data/keys.ts';
  * writes so that it lapses (`putDue`), and the lapsing job's reads (functions/jobs/release-reservations.ts): the
  * due entries of one minute's shard by bounded Query up to an instant, and how far the job has swept (its
  * checkpoint), so a run after an outage starts where the last one stopped: no minute is skipped and no Scan is
- * needed. The moves that end a hold or move its expiry delete or move its entry in their own transaction
- * (reservations.ts).
+ * needed. The moves that end a hold delete its entry in their own transaction (reservations.ts); a checkout that
+ * moves its expiry on leaves the entry, and the lapse re-files it if still unpaid then (`refileDue`).
  */
 
 /**
@@ -18,8 +18,8 @@ import { keys } from '../../data/keys.ts';
  * reservation's id). The arithmetic, at the target of two events at 1,000 holds a second each: every hold made
  * in one minute with the same reservation minutes is due in the same minute, so that minute's entries take
  * 2,000 puts a second (1 unit each, `putDue`) while the holds are made, and the deletes of those that end
- * early (paid, released: 2 units each, in the ending transaction) and the checkouts' moves (a delete, 2, and a
- * put, 2, into a later minute) land on minutes just as crowded: up to about 8,000 units a second on one
+ * early (paid, released: 2 units each, in the ending transaction) and the lapse's re-files of the checkouts still
+ * unpaid (a delete, 2, and a put, 2, into a later minute) land on minutes just as crowded: up to about 8,000 units a second on one
  * minute's entries. A partition key takes 1,000 a second: 16 shards take 500 each at that worst. The lapsing
  * job reads each minute's 16 shards (16 bounded Queries a minute).
  */
@@ -27,19 +27,60 @@ export const DUE_SHARDS = 16;
 
 /** The minute bucket of an instant (`yyyy-mm-ddThh:mm`, UTC), the due entries' partition. */
 export const dueMinute = (at: string | Date): string => new Date(at).toISOString().slice(0, 16);
-export const dueKey = (reservation: Pick<Reservation, 'id' | 'expiresAt'>) =>
-  keys.reservationDue(
-    dueMinute(reservation.expiresAt),
-    reservation.id % DUE_SHARDS,
-    reservation.expiresAt,
-    reservation.id,
-  );
 
-export const dueItem = (reservation: Pick<Reservation, 'id' | 'expiresAt'>) => ({
-  ...dueKey(reservation),
-  entity: 'ReservationDue',
-  reservationId: reservation.id,
-});
+type Filed = Pick<Reservation, 'id' | 'expiresAt' | 'dueAt'>;
+
+/**
+ * The instant a reservation's due entry is filed at: the hold's expiry. A checkout moves `expiresAt` on but leaves
+ * the entry where it is (`dueAt` keeps its instant): nearly every checkout is paid within the hold's minutes, and
+ * the paid move deletes the entry where it is, so moving it (a delete and a put in the checkout's transaction, 4 units)
+ * is paid only by the few still unpaid when the entry comes due, which the lapse re-files (`refileDue`).
+ */
+export const filedAt = (reservation: Filed) => reservation.dueAt ?? reservation.expiresAt;
+
+const keyAt = (id: number, at: string) => keys.reservationDue(dueMinute(at), id % DUE_SHARDS, at, id);
+
+export const dueKey = (reservation: Filed) => keyAt(reservation.id, filedAt(reservation));
+
+const dueItemAt = (id: number, at: string) => ({ ...keyAt(id, at), entity: 'ReservationDue', reservationId: id });
+
+export const dueItem = (reservation: Pick<Reservation, 'id' | 'expiresAt'>) =>
+  dueItemAt(reservation.id, reservation.expiresAt);
+
+/**
+ * A reservation still holding whose entry came due before its own `expiresAt` (a checkout moved it on): its entry moved
+ * to `expiresAt`, with `dueAt`, in one transaction conditional on the reservation's state, expiry and entry as read, so
+ * it lapses then. False when the reservation moved meanwhile (the caller reads it again).
+ */
+export async function refileDue(reservation: Reservation): Promise<boolean> {
+  try {
+    await transactWrite([
+      labelled(REFILED, {
+        Update: {
+          TableName: tableName(),
+          Key: keys.reservation(reservation.id),
+          UpdateExpression: 'SET #dueAt = :to',
+          ConditionExpression: '#status = :status AND #expiresAt = :to AND #dueAt = :from',
+          ExpressionAttributeNames: { '#dueAt': 'dueAt', '#status': 'status', '#expiresAt': 'expiresAt' },
+          ExpressionAttributeValues: {
+            ':to': reservation.expiresAt,
+            ':status': reservation.status,
+            ':from': filedAt(reservation),
+          },
+        },
+      }),
+      { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
+      { Put: { TableName: tableName(), Item: dueItemAt(reservation.id, reservation.expiresAt) } },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(REFILED)) return false;
+    throw error;
+  }
+}
+
+/** The label of a re-file's reservation Update (client.ts `labelled`): its condition failed when the reservation moved. */
+const REFILED = 'reservation refiled';
 
 /**
  * The hold's due entry, put on its own just before the hold's transaction (1 write unit, where one in the

@@ -20,7 +20,7 @@ import {
 } from './hold-limits.ts';
 import { keys } from '../../data/keys.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
-import { dueItem, dueKey } from './reservation-due.ts';
+import { dueKey, filedAt, refileDue } from './reservation-due.ts';
 import { SaleAmountsItem } from './order-items.ts';
 import { orderStatusMoveActions } from './order-status.ts';
 import { getOrder } from './orders.ts';
@@ -69,6 +69,7 @@ const ReservationItem = storedSchema<Reservation>()(
     orderId: z.optional(z.number()),
     network: z.optional(z.string()),
     promo: z.optional(z.object({ codeId: z.number(), code: z.string(), shard: z.number() })),
+    dueAt: z.optional(z.string()),
   }),
 );
 
@@ -149,8 +150,8 @@ function endingActions(reservation: Reservation, to: ReservationState, at: strin
  * The customer let go (`released`) or the reservation's minutes ran out (`lapsed`): its
  * stock goes back to its shards in the same transaction. A lapse is conditional on the
  * reservation's own `expiresAt` having passed, read inside the write: the seam a checkout
- * uses to keep a reservation whose payment is processing (it moves `expiresAt` on, and the
- * due entry with it, and the lapse leaves the reservation be). A checked-out reservation's order, still
+ * uses to keep a reservation whose payment is processing (it moves `expiresAt` on, the lapse re-files its due entry
+ * there and leaves the reservation be). A checked-out reservation's order, still
  * `awaiting_payment`, moves to `expired` in the same transaction, conditional on that status: a payment that
  * claimed the order first (`pending`, checkout-payment.ts) keeps the reservation, which is answered as it is
  * (still holding); one that comes after finds the order `expired` and takes the tickets again or is refunded.
@@ -166,7 +167,10 @@ export async function releaseHold(
     read: () => getReservation(reservationId),
     decide: async (reservation) => {
       if (!reservation || !HOLDING_STATES.includes(reservation.status)) return { answer: reservation };
-      if (reason === 'lapsed' && reservation.expiresAt > at.toISOString()) return { answer: reservation };
+      if (reason === 'lapsed' && reservation.expiresAt > at.toISOString())
+        return filedAt(reservation) < reservation.expiresAt
+          ? { write: () => refileDue(reservation), answer: { ...reservation, dueAt: reservation.expiresAt } }
+          : { answer: reservation };
       const order =
         reservation.status === 'checked_out' && reservation.orderId ? await getOrder(reservation.orderId) : undefined;
       // A payment claimed the order first: it takes this reservation. An order closed otherwise (by staff) lets it end alone.
@@ -207,8 +211,8 @@ export async function convertHold(reservationId: number, to: 'checked_out' | 'pa
 /**
  * The checkout's move `held` → `checked_out`, with its order's items (`with`, written by the same
  * transaction: never an order without its reservation moved, nor the reverse). It keeps the
- * reservation until `expiresAt` (later than its own) while the payment processes: the due entry
- * moves with it, and the lapse, conditional on the reservation's own `expiresAt`, leaves it be till then.
+ * reservation until `expiresAt` (later than its own) while the payment processes: the due entry stays where it is
+ * (`dueAt`), and the lapse, conditional on the reservation's own `expiresAt`, re-files it and leaves it be till then.
  * False when it no longer was `held` as read.
  */
 export async function checkOutHold(
@@ -218,20 +222,20 @@ export async function checkOutHold(
   at: string,
   with_: readonly TransactItem[],
 ): Promise<boolean> {
-  const moved = { ...reservation, expiresAt };
   try {
     await transactWrite([
       labelled(RESERVATION_MOVED, {
         Update: {
           TableName: tableName(),
           Key: keys.reservation(reservation.id),
-          UpdateExpression: 'SET #status = :to, #updated = :at, #expiresAt = :until, #orderId = :order',
+          UpdateExpression: 'SET #status = :to, #updated = :at, #expiresAt = :until, #orderId = :order, #dueAt = :due',
           ConditionExpression: '#status = :from',
           ExpressionAttributeNames: {
             '#status': 'status',
             '#updated': 'updated',
             '#expiresAt': 'expiresAt',
             '#orderId': 'orderId',
+            '#dueAt': 'dueAt',
           },
           ExpressionAttributeValues: {
             ':to': 'checked_out',
@@ -239,11 +243,10 @@ export async function checkOutHold(
             ':at': at,
             ':until': expiresAt,
             ':order': orderId,
+            ':due': filedAt(reservation),
           },
         },
       }),
-      { Delete: { TableName: tableName(), Key: dueKey(reservation) } },
-      { Put: { TableName: tableName(), Item: dueItem(moved) } },
       ...with_,
     ]);
     return true;

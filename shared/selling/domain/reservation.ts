@@ -223,6 +223,11 @@ export interface Reservation {
   network?: string;
   /** The promo code's use it holds (given back to the same shard when it ends unpaid). */
   promo?: PromoUse;
+  /**
+   * Where its due entry is filed when not at `expiresAt`: the hold's expiry, kept by a checkout that moves `expiresAt`
+   * on (the lapse re-files the entry of one still unpaid then: shared/selling/data/reservation-due.ts).
+   */
+  dueAt?: string;
 }
 
 /** A line as the buyer sees it (which part is the fee's is ours), its figures stored only when not 0 answered 0. */
@@ -241,6 +246,7 @@ export function toReservationView(reservation: Reservation) {
     updated: _updated,
     orderId: _order,
     network: _network,
+    dueAt: _dueAt,
     promo,
     ...view
   } = reservation;
