@@ -85,7 +85,8 @@ export const ORDERS = {
         EVENT_SCOPE,
     ),
     parameters: {
-      number: "The document's number as listed, `<year>-<series letter>-<six digits or more>` (`2027-C-000042`).",
+      number:
+        "The document's number as listed, `<year>-<series letter>-<six digits or more>` (`2027-C-000042`); one numbered before the series were has none (`2027-000042`).",
     },
     errors: [404],
   },

@@ -6,8 +6,11 @@ import * as z from '../../schema.ts';
 import { wholeNumber } from '../../request-fields.ts';
 import { DOCUMENT_KINDS } from '../domain/invoice.ts';
 
-/** A document's number as an invoice prints it: `2027-C-000042` (year, series, sequence). */
-const DOCUMENT_NUMBER = /^\d{4}-[A-Z]-\d{6,}$/;
+/**
+ * A document's number as an invoice prints it: `2027-C-000042` (year, series, sequence). A document numbered before
+ * the series (`2027-000042`) keeps its number and stays readable.
+ */
+const DOCUMENT_NUMBER = /^\d{4}-(?:[A-Z]-)?\d{6,}$/;
 
 export const OrderDocumentResource = z
   .strictObject({
