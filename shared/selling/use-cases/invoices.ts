@@ -59,13 +59,16 @@ export async function invoicePaidOrders(orderIds: readonly number[]): Promise<vo
     const group = `${sellerKey(draft.seller)}#${seriesOf(draft.orderId, invoiceSeries())}`;
     bySeries.set(group, [...(bySeries.get(group) ?? []), { name: INVOICE, draft }]);
   }
-  // Each series its own transactions: they write different counters, so they need not wait for each other.
-  await Promise.all(
+  // Each series its own transactions: they write different counters, so they need not wait for each other. All
+  // settle before a failure is thrown, so none is still writing when the caller's retry reads what was numbered.
+  const settled = await Promise.allSettled(
     [...bySeries.values()].map(async (ofSeries) => {
       for (let start = 0; start < ofSeries.length; start += DOCUMENTS_PER_TRANSACTION)
         await numberDocuments(ofSeries.slice(start, start + DOCUMENTS_PER_TRANSACTION));
     }),
   );
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** The orders' invoices as drafts; a batch's orders are mostly of one event: its event and types read once for all. */
