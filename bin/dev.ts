@@ -115,6 +115,8 @@ const serviceEnv: Record<string, string> = {
       address: '1 Example Street, Springfield, US',
       taxId: 'US-00-0000000',
     }),
+  // The dev stage file's invoice series.
+  INVOICE_SERIES: process.env.INVOICE_SERIES ?? '1',
   // Business metrics are EMF lines on stdout: noise in a terminal (POWERTOOLS_METRICS_DISABLED=false shows them).
   POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   // Webhooks (README "Webhooks"): receivers on http://127.0.0.1 allowed here only, and retries from 1 s doubling to

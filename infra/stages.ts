@@ -125,6 +125,7 @@ export function resolveStage(context: ContextReader, files: Record<StageName, St
     stripePublishableKey: stage.payments?.stripePublishableKey,
     homeCountry: stage.shipping.homeCountry,
     seller: stage.seller,
+    invoiceSeries: stage.invoiceSeries,
     sesIdentity: stage.mail.sesIdentity,
     alarmSubscribers: stage.alarms,
     restoredTableName: stage.table.restoredName,

@@ -124,6 +124,8 @@ export class TicketingStack extends Stack {
       SHIPPING_HOME_COUNTRY: settings.homeCountry,
       // Who every invoice names (shared/selling/services/invoice-seller.ts).
       INVOICE_SELLER: JSON.stringify(settings.seller),
+      // How many series its numbers run in (the same file).
+      INVOICE_SERIES: String(settings.invoiceSeries),
       ...(settings.stripePublishableKey ? { STRIPE_PUBLISHABLE_KEY: settings.stripePublishableKey } : {}),
     };
 

@@ -44,6 +44,9 @@ export const BENCH_ENV: Record<string, string> = {
   LOG_LEVEL: 'INFO',
   SHIPPING_HOME_COUNTRY: 'US',
   INVOICE_SELLER: JSON.stringify({ name: 'Bench Seller', address: '1 Bench Road', taxId: 'BENCH-1' }),
+  // prod's (infra/stages/prod.ts), so the heat bench measures the counters as the target would write them; another
+  // count for a comparison: INVOICE_SERIES=1 npm run bench -- --heat.
+  INVOICE_SERIES: process.env.INVOICE_SERIES ?? '16',
   // Handlers invoked directly, no CloudFront in front: said explicitly (unset, every request is refused).
   ORIGIN_VERIFY_SECRET: 'none',
   // EMF lines would interleave with the figures; their cost (one stdout write per flush) is not measured.

@@ -16,6 +16,8 @@ export const stage = defineStage({
   logLevel: 'DEBUG',
   shipping: { homeCountry: 'US' },
   seller: { name: 'Ticketing Example Inc.', address: '1 Example Street, Springfield, US', taxId: 'US-00-0000000' },
+  // One series: dev's numbers read 2027-A-000001, 2027-A-000002...; a dev stack sees no on-sale.
+  invoiceSeries: 1,
   secretVersions: {},
   table: {},
   policy: {

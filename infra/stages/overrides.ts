@@ -34,6 +34,7 @@ export const OVERRIDES: Record<string, { path: readonly string[]; kind: Kind }> 
   sellerName: { path: ['seller', 'name'], kind: 'text' },
   sellerAddress: { path: ['seller', 'address'], kind: 'text' },
   sellerTaxId: { path: ['seller', 'taxId'], kind: 'text' },
+  invoiceSeries: { path: ['invoiceSeries'], kind: 'number' },
   signingKeysVersion: { path: ['secretVersions', 'signingKeys'], kind: 'text' },
   originVerifyVersion: { path: ['secretVersions', 'originVerify'], kind: 'text' },
   tableName: { path: ['table', 'restoredName'], kind: 'text' },

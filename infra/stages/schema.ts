@@ -1,6 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
 import { COUNTRY_CODE_MESSAGE, isCountryCode } from '#shared/domain/countries';
+import { MAX_INVOICE_SERIES } from '#shared/selling/domain/invoice';
 
 /**
  * What a stage file (infra/stages/<stage>.ts) holds, checked when the app starts. Two parts:
@@ -109,6 +110,14 @@ export const StageFileSchema = z
     seller: z
       .object({ name: z.string().min(1).max(200), address: z.string().max(400), taxId: z.string().max(40) })
       .strict(),
+    /**
+     * How many series the seller's invoice numbers of a year run in (a letter each: `2027-C-000042`), each gapless
+     * with a counter item of its own that every numbering transaction of its series writes. Size it so that the
+     * on-sale's paid orders a second over the series stay under the 50 transactions a second one item takes, even
+     * when each transaction numbers one order (shared/README.md "Invoices"). Raising it later is safe: a new series
+     * starts at 1 and an old number keeps its letter.
+     */
+    invoiceSeries: z.number().int().min(1).max(MAX_INVOICE_SERIES),
     /** The secret versions the stack pins (written here by `npm run keys`; README "Rotating the signing key"). */
     secretVersions: z.object({ signingKeys: z.optional(versionId), originVerify: z.optional(versionId) }).strict(),
     table: z

@@ -61,6 +61,8 @@ export interface StageSettings {
   homeCountry: string;
   /** The stage file's `seller`: who every invoice names (INVOICE_SELLER, as JSON). */
   seller: { name: string; address: string; taxId: string };
+  /** The stage file's `invoiceSeries`: how many series each seller's invoice numbers of a year run in (INVOICE_SERIES). */
+  invoiceSeries: number;
   sesIdentity?: string;
   /** Who the alarm topic reaches: subscribed addresses, and existing topics every alarm also notifies. */
   alarmSubscribers: { emails: string[]; topicArns: string[] };

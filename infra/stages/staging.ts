@@ -22,6 +22,8 @@ export const stage = defineStage({
   logLevel: 'INFO',
   shipping: { homeCountry: 'US' },
   seller: { name: 'Ticketing Example Inc.', address: '1 Example Street, Springfield, US', taxId: 'US-00-0000000' },
+  // Enough series that a rehearsal exercises several (prod's count is sized for the target).
+  invoiceSeries: 4,
   secretVersions: {},
   // The on-sale's warm throughput reaches the indexes one per deploy (a release changes one GSI at a time): raise
   // this by one a deploy up to 6, then drop it, before the sale (infra/README.md "Sized for the rush").

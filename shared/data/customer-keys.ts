@@ -157,8 +157,14 @@ export const customerKeys = {
     partCredit: (part: number) => `CREDIT#PART#${String(part).padStart(3, '0')}`,
     restCredit: 'CREDIT#REST',
   },
-  /** A seller's invoice numbers of one year: `last`, the last number given (numbers are gapless per seller and year). */
-  invoiceNumbers: (seller: string, year: number): Key => ({ PK: `INVOICE_NUMBERS#${seller}`, SK: `YEAR#${year}` }),
+  /**
+   * A seller's invoice numbers of one year in one series: `last`, the last number given (gapless per series). The
+   * series is in the partition key: the series' counters together take more write units a second than one key may.
+   */
+  invoiceNumbers: (seller: string, year: number, series: number): Key => ({
+    PK: `INVOICE_NUMBERS#${seller}#${series}`,
+    SK: `YEAR#${year}`,
+  }),
   /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
   orderTickets: (orderId: number) => on('GSI3', `ORDER_TICKETS#${orderId}`),
   customerTickets: (customerId: number) => on('GSI4', `CUSTOMER_TICKETS#${customerId}`),

@@ -306,6 +306,30 @@ describe("the stage's seller (who every invoice names)", () => {
   });
 });
 
+describe("the stage's invoice series (how many series each seller's numbers run in)", () => {
+  it("gives every function of the service the stage file's invoiceSeries as INVOICE_SERIES, or the -c one; prod's fits the target", () => {
+    // The target: 600 paid orders a second, each numbering transaction one order at worst, 50 a second an item.
+    expect(600 / STAGE_FILES.prod.invoiceSeries).toBeLessThanOrEqual(50);
+    for (const [context, series] of [
+      [{ stage: 'prod' }, STAGE_FILES.prod.invoiceSeries],
+      [{ stage: 'prod', invoiceSeries: '20' }, 20],
+    ] as const) {
+      const functions = Object.entries(
+        resourcesOf(synth({ context, routes: ROUTE_SAMPLE }).template, 'AWS::Lambda::Function'),
+      )
+        .map(([id, fn]) => [id, fn.Properties.Environment?.Variables ?? {}] as const)
+        .filter(([, env]) => env.JWT_ISSUER !== undefined);
+      expect(functions.length).toBeGreaterThan(ROUTE_SAMPLE.length);
+      for (const [id, env] of functions) expect(env.INVOICE_SERIES, `${id}`).toBe(String(series));
+    }
+  });
+
+  it('refuses a count outside 1 to 26 (one letter a series)', () => {
+    for (const invoiceSeries of ['0', '27'])
+      expect(() => resolveStage((key) => ({ stage: 'prod', invoiceSeries })[key])).toThrow(/invoiceSeries/);
+  });
+});
+
 describe("the stage's home country (the checkout's domestic-only shipping methods)", () => {
   it("gives every function of the service the stage file's shipping.homeCountry as SHIPPING_HOME_COUNTRY, or the -c one", () => {
     for (const [context, country] of [

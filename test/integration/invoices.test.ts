@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys as tableKeys } from '#shared/data/keys';
 import { invoiceNumbersOf, readLastNumber, readOrderDocuments } from '#shared/selling/data/invoices';
 import { getOrder } from '#shared/selling/data/orders';
-import { rateTotals, sellerKey } from '#shared/selling/domain/invoice';
+import { rateTotals, sellerKey, seriesOf } from '#shared/selling/domain/invoice';
 import { handler as issuePaidOrders } from '../../functions/jobs/issue-paid-orders.ts';
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
@@ -25,11 +25,13 @@ import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
  * Invoices and credit notes (shared/README.md "Invoices"): a paid order's invoice with its seller, buyer, lines and
- * totals per rate, numbered gapless per seller when its tickets are issued (none for a declined payment; 20
- * orders issued at once by concurrent batches of the consumer get 20 consecutive numbers, and a batch handed over
- * again writes nothing), a part's and the rest's credit notes, the buyer's PDF and staff's list and PDF, each only to
- * whom it belongs. This file's invoices name a seller of their own (INVOICE_SELLER), so its numbers are its own.
+ * totals per rate, numbered gapless per seller and series when its tickets are issued (none for a declined payment;
+ * 20 orders issued at once by concurrent batches of the consumer get consecutive numbers in each of their series,
+ * and a batch handed over again writes nothing), a part's and the rest's credit notes, the buyer's PDF and staff's list and PDF, each only to
+ * whom it belongs. This file's invoices name a seller of their own (INVOICE_SELLER), so its numbers are its own,
+ * in SERIES series (INVOICE_SERIES), so that orders at once are numbered in several.
  */
+const SERIES = 3;
 const SELLER = {
   name: 'Invoice Test GmbH',
   address: 'Hauptstrasse 1, 10115 Berlin, DE',
@@ -46,16 +48,20 @@ let stripe: StandInKeys;
 let relay: WebhookRelay;
 let staff: string;
 let sellerBefore: string | undefined;
+let seriesBefore: string | undefined;
 
 beforeAll(async () => {
   sellerBefore = process.env.INVOICE_SELLER;
   process.env.INVOICE_SELLER = JSON.stringify(SELLER);
+  seriesBefore = process.env.INVOICE_SERIES;
+  process.env.INVOICE_SERIES = String(SERIES);
   stripe = await standInKeys();
   relay = await webhookRelay();
   staff = await adminToken(['orders:read', 'orders:refund'], 999_660);
 });
 afterAll(() => {
   process.env.INVOICE_SELLER = sellerBefore;
+  process.env.INVOICE_SERIES = seriesBefore;
   return relay.close();
 });
 
@@ -86,7 +92,20 @@ const issueBatch = (orderIds: readonly number[]) =>
     }),
   );
 
-const sequenceOf = (number: string) => Number(number.split('-')[1]);
+const sequenceOf = (number: string) => Number(number.split('-')[2]);
+const letterOf = (series: number) => String.fromCharCode(65 + series);
+/** The last number of the series an order is numbered in (its id's), of this year. */
+const lastOfSeries = (seller: string, orderId: string | number) =>
+  readLastNumber({ seller, year: new Date().getUTCFullYear(), series: seriesOf(Number(orderId), SERIES) });
+/** How many numbers a seller gave this year, all series together. */
+const givenOf = async (seller: string) =>
+  (
+    await Promise.all(
+      Array.from({ length: SERIES }, (_, series) =>
+        readLastNumber({ seller, year: new Date().getUTCFullYear(), series }),
+      ),
+    )
+  ).reduce((sum, last) => sum + last, 0);
 const invoiceOf = async (orderId: string | number) =>
   (await readOrderDocuments(Number(orderId))).find((document) => document.kind === 'invoice');
 
@@ -102,7 +121,8 @@ describe("a paid order's invoice", () => {
       seller: SELLER,
       buyer: { name: order.purchaser, email: order.emailAddress },
     });
-    expect(invoice.number).toMatch(new RegExp(`^${new Date().getUTCFullYear()}-\\d{6}$`));
+    const letter = letterOf(seriesOf(order.id, SERIES));
+    expect(invoice.number).toMatch(new RegExp(`^${new Date().getUTCFullYear()}-${letter}-\\d{6}$`));
     // Two tickets at EUR 121 with 21 % included: 42 of tax; the fee 2 × 1 with 21 % added: 2.42, 0.42 of it tax.
     expect(invoice.lines).toEqual([
       {
@@ -157,9 +177,9 @@ describe("a paid order's invoice", () => {
     expect(theirs.status, theirs.raw).toBe(404);
   });
 
-  it('gives no number to a declined payment: the next paid order takes the next number', async () => {
-    const first = await paidOrder();
+  it("gives no number to a declined payment: its series' counter does not move, the next paid order takes the next number", async () => {
     const unpaid = await checkedOut(stripe, relay, { pricing: TAXED });
+    const lastBefore = await lastOfSeries(sellerKey(SELLER), unpaid.orderId);
     const declined = await confirmAsBrowser(stripe, unpaid.intent, 'pm_card_chargeDeclined');
     expect(declined.body.error ?? declined.body.last_payment_error).toBeTruthy();
     await standInControl(stripe, 'POST', 'settle');
@@ -167,10 +187,14 @@ describe("a paid order's invoice", () => {
     const refused = await call('GET', `/api/v2/my-account/orders/${unpaid.orderId}/invoice`, { token: unpaid.token });
     expect(refused.status, refused.raw).toBe(409);
     expect(refused.body.reason).toBe('not_invoiced');
-    const next = await paidOrder();
-    const [a, b] = [await invoiceOf(first.orderId), await invoiceOf(next.orderId)];
-    expect(sequenceOf(b!.number)).toBe(sequenceOf(a!.number) + 1);
     expect(await invoiceOf(unpaid.orderId)).toBeUndefined();
+    expect(await lastOfSeries(sellerKey(SELLER), unpaid.orderId)).toBe(lastBefore);
+    const next = await paidNotIssued();
+    const nextBefore = await lastOfSeries(sellerKey(SELLER), next.orderId);
+    expect((await claimedThenIssued(next.orderId)).status).toBe('active');
+    const numbered = (await invoiceOf(next.orderId))!.number;
+    expect(numbered.split('-')[1]).toBe(letterOf(seriesOf(Number(next.orderId), SERIES)));
+    expect(sequenceOf(numbered)).toBe(nextBefore + 1);
   });
 });
 
@@ -180,23 +204,28 @@ describe("an event's own seller", () => {
     const first = await paidOrder({ quantity: 1, pricing: { ...TAXED, seller: own } });
     const invoice = (await invoiceOf(first.orderId))!;
     expect(invoice.seller).toEqual(own);
-    expect(invoice.number).toBe(`${new Date().getUTCFullYear()}-000001`);
+    const letter = letterOf(seriesOf(Number(first.orderId), SERIES));
+    expect(invoice.number).toBe(`${new Date().getUTCFullYear()}-${letter}-000001`);
     const event = await call('GET', `/api/v2/events/${first.eventId}`, {
       token: await adminToken(['events:read'], 999_664),
     });
     expect(event.body.data.seller).toEqual(own);
     // The stage's seller's sequence did not move for it.
-    const year = new Date().getUTCFullYear();
-    const stage = await readLastNumber(sellerKey(SELLER), year);
+    const stage = await givenOf(sellerKey(SELLER));
     await paidOrder({ quantity: 1 });
-    expect(await readLastNumber(sellerKey(SELLER), year)).toBe(stage + 1);
+    expect(await givenOf(sellerKey(SELLER))).toBe(stage + 1);
   });
 });
 
 describe('numbering at once', () => {
-  it('gives 20 orders issued by 4 concurrent batches 20 consecutive numbers, and a batch handed over again writes nothing', async () => {
-    const year = new Date().getUTCFullYear();
-    const before = await readLastNumber(sellerKey(SELLER), year);
+  it('gives 20 orders issued by 4 concurrent batches consecutive numbers in each series, and a batch handed over again writes nothing', async () => {
+    const lasts = () =>
+      Promise.all(
+        Array.from({ length: SERIES }, (_, series) =>
+          readLastNumber({ seller: sellerKey(SELLER), year: new Date().getUTCFullYear(), series }),
+        ),
+      );
+    const before = await lasts();
     const bought = [];
     for (let n = 0; n < 4; n++)
       bought.push(...(await Promise.all([0, 1, 2, 3, 4].map(() => paidNotIssued({ quantity: 1 })))));
@@ -208,13 +237,28 @@ describe('numbering at once', () => {
     const numbers = await Promise.all(ids.map(async (id) => (await invoiceOf(id))!.number));
     // As a list of orders reads them (one BatchGetItem): the same numbers.
     expect([...(await invoiceNumbersOf(ids)).values()]).toEqual(numbers);
-    const sequences = numbers.map(sequenceOf).sort((a, b) => a - b);
-    expect(sequences).toEqual(Array.from({ length: 20 }, (_, n) => before + 1 + n));
-    expect(await readLastNumber(sellerKey(SELLER), year)).toBe(before + 20);
+    // Each order in its id's series; each series' numbers follow its last before, none twice, none skipped.
+    const counts = Array.from({ length: SERIES }, () => 0);
+    for (const [at, id] of ids.entries()) {
+      const series = seriesOf(id, SERIES);
+      counts[series]! += 1;
+      expect(numbers[at]!.split('-')[1]).toBe(letterOf(series));
+    }
+    expect(counts.filter((count) => count > 0).length).toBeGreaterThan(1);
+    for (let series = 0; series < SERIES; series++) {
+      const ofSeries = numbers.filter((number) => number.split('-')[1] === letterOf(series)).map(sequenceOf);
+      expect(ofSeries.sort((a, b) => a - b)).toEqual(
+        Array.from({ length: counts[series]! }, (_, n) => before[series]! + 1 + n),
+      );
+    }
+    const after = await lasts();
+    expect(after).toEqual(before.map((last, series) => last + counts[series]!));
 
     // Redelivered: the orders are issued and invoiced already; nothing is numbered again.
-    expect((await issueBatch(ids)).batchItemFailures).toEqual([]);
-    expect(await readLastNumber(sellerKey(SELLER), year)).toBe(before + 20);
+    const { result: again, writes } = await countWrites(() => issueBatch(ids));
+    expect(again.batchItemFailures).toEqual([]);
+    expect(writes.items).toEqual([]);
+    expect(await lasts()).toEqual(after);
     for (const id of ids) expect(await readOrderDocuments(id)).toHaveLength(1);
     // Twenty checkouts paid through the stand-in on a machine the whole suite shares: more than a test's usual 20 s.
   }, 90_000);
@@ -246,11 +290,11 @@ describe('credit notes', () => {
       }),
     );
     expect(rest.status, rest.raw).toBe(200);
-    // The rest's credit note: its item (2 units, within 1 KB) and the seller's counter (2), in one transaction.
+    // The rest's credit note: its item (2 units, within 1 KB) and its series' counter (2), in one transaction.
     const numbering = writes.items.filter((write) => /DOCUMENT#|^INVOICE_NUMBERS#/.test(write.key));
-    expect(numbering.map(({ key, units }) => [key.split(' ')[1]!.replace(/\d+$/, ''), units]).sort()).toEqual([
+    expect(numbering.map(({ key, units }) => [key.split(' ')[1]!.replace(/\d+/g, 'n'), units]).sort()).toEqual([
       ['DOCUMENT#CREDIT#REST', 2],
-      ['YEAR#', 2],
+      ['YEAR#n', 2],
     ]);
     const documents = await readOrderDocuments(Number(bought.orderId));
     expect(documents.map((document) => document.kind)).toEqual(['invoice', 'credit_note', 'credit_note']);
@@ -279,7 +323,7 @@ describe("staff's reads", () => {
     }
     const within = await adminToken(['orders:read'], 999_663, { eventScope: [bought.eventId] });
     expect((await call('GET', `${ORDERS}/${bought.orderId}/invoices`, { token: within })).status).toBe(200);
-    const unknown = await call('GET', `${ORDERS}/${bought.orderId}/invoices/1999-000001`, { token: staff });
+    const unknown = await call('GET', `${ORDERS}/${bought.orderId}/invoices/1999-A-000001`, { token: staff });
     expect(unknown.status, unknown.raw).toBe(404);
     const malformed = await call('GET', `${ORDERS}/${bought.orderId}/invoices/not-a-number`, { token: staff });
     expect(malformed.status, malformed.raw).toBe(400);

@@ -51,7 +51,7 @@ function byKind(writes: DynamoWrites): Record<string, number> {
   for (const write of writes.items) {
     const sk = write.key.split(' ')[1]!;
     // A reservation's due entry is keyed by its expiry (`<iso>#<id>`), under RESERVATION_DUE#… (keys.ts).
-    // A seller's invoice numbers are keyed by the year (`YEAR#<year>`), under INVOICE_NUMBERS#<seller> (customer-keys.ts).
+    // A seller's invoice numbers of a series are keyed by the year (`YEAR#<year>`), under INVOICE_NUMBERS#<seller>#<series>.
     // A search entry is keyed where a search reads it (`SEARCH#<event>#<bucket>` / `<token>#<id>`), its ticket's token
     // list `SEARCH` in the ticket's partition.
     const kind = write.key.startsWith('RESERVATION_DUE#')
@@ -583,7 +583,7 @@ describe('write units by AWS rules, of a box-office sale', () => {
       STATS: 2,
       POS: 2,
       BOUGHT: 12,
-      // Its invoice (within 1 KB, put in the numbering's transaction) and the seller's counter, numbered alone (4).
+      // Its invoice (within 1 KB, put in the numbering's transaction) and its series' counter, numbered alone (4).
       'DOCUMENT#INVOICE': 2,
       INVOICE_NUMBERS: 2,
     });

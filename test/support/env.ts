@@ -95,6 +95,8 @@ export const TEST_ENV: Record<string, string> = {
     address: 'Teststraat 1, Amsterdam, NL',
     taxId: 'NL000000000B01',
   }),
+  // Two series: every test that numbers invoices exercises the series (an order's by its id).
+  INVOICE_SERIES: '2',
   // No CloudFront in front of the tests' handlers: said explicitly (unset, every request is refused).
   ORIGIN_VERIFY_SECRET: 'none',
   // No EMF lines in test output; test/integration/business-metrics.test.ts reads what would be published.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   documentNumber,
+  MAX_INVOICE_SERIES,
   type InvoiceDocument,
   invoiceLines,
   partCreditLines,
@@ -77,7 +78,7 @@ describe('an invoice read from a sale', () => {
       shipping: 5,
     });
     const invoice: InvoiceDocument = {
-      number: documentNumber(2027, 42),
+      number: documentNumber(2027, 0, 42),
       kind: 'invoice',
       orderId: 1,
       issuedAt: '2027-01-01T00:00:00.000Z',
@@ -101,9 +102,10 @@ describe('an invoice read from a sale', () => {
 });
 
 describe('numbers and sellers', () => {
-  it('prints the year and six digits at least', () => {
-    expect(documentNumber(2027, 42)).toBe('2027-000042');
-    expect(documentNumber(2027, 1_234_567)).toBe('2027-1234567');
+  it('prints the year, the series as a letter (A the first) and six digits at least', () => {
+    expect(documentNumber(2027, 0, 42)).toBe('2027-A-000042');
+    expect(documentNumber(2027, 2, 1234567)).toBe('2027-C-1234567');
+    expect(documentNumber(2027, MAX_INVOICE_SERIES - 1, 1)).toBe('2027-Z-000001');
   });
 
   it('keys a seller by its tax id, else its name, in letters and digits: a new address keeps its numbers', () => {

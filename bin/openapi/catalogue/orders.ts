@@ -74,7 +74,7 @@ export const ORDERS = {
   'GET /orders/{id}/invoices': {
     summary: "An order's invoices and credit notes (ours)",
     description: md(
-      "The order's documents, oldest first, each `{number, kind, issuedAt, total, currency}` (`kind` `invoice` or `credit_note`; a credit note's `total` is negative and its `corrects` names the invoice). A paid order's invoice is issued when its tickets are (behind the payment's webhook, or in the box office's sale); a free or `comp` order has none. Each cancel that returns money issues a credit note: a part's for its tickets and their part of the booking fee, the whole cancel's for what the invoice still charges (shipping included). Numbers are gapless per seller and year (`2027-000042`), each given with its document: a failed payment takes none. The seller is the stage's (its stage file's `seller`); each document is frozen when issued (seller, buyer, lines, rates), so it reads the same later. " +
+      "The order's documents, oldest first, each `{number, kind, issuedAt, total, currency}` (`kind` `invoice` or `credit_note`; a credit note's `total` is negative and its `corrects` names the invoice). A paid order's invoice is issued when its tickets are (behind the payment's webhook, or in the box office's sale); a free or `comp` order has none. Each cancel that returns money issues a credit note: a part's for its tickets and their part of the booking fee, the whole cancel's for what the invoice still charges (shipping included). Numbers are `<year>-<series>-<sequence>` (`2027-C-000042`): a seller's numbers of a year run in one or more series (a letter each, A the first; the stage's `invoiceSeries`, so that numbering keeps up with an on-sale), an order's series fixed by its id, and each series is gapless, each number given with its document: a failed payment takes none. The seller is the stage's (its stage file's `seller`); each document is frozen when issued (seller, buyer, lines, rates), so it reads the same later. " +
         EVENT_SCOPE,
     ),
   },
@@ -84,7 +84,10 @@ export const ORDERS = {
       "The order's document `number` as `application/pdf` (`Content-Disposition: inline`), one A4 page: its number, the invoice a credit note corrects, the seller (name, address, tax id), the buyer, each line with its quantity, tax rate, net, tax and total, the totals per rate and the document's total. A number that is not one of this order's documents is 404. " +
         EVENT_SCOPE,
     ),
-    parameters: { number: "The document's number as listed, `<year>-<six digits or more>` (`2027-000042`)." },
+    parameters: {
+      number:
+        "The document's number as listed, `<year>-<series letter>-<six digits or more>` (`2027-C-000042`); one numbered before the series were has none (`2027-000042`).",
+    },
     errors: [404],
   },
   'POST /orders/{id}/cancel': {

@@ -6,12 +6,21 @@ import * as z from '../../schema.ts';
 import { wholeNumber } from '../../request-fields.ts';
 import { DOCUMENT_KINDS } from '../domain/invoice.ts';
 
-/** A document's number as an invoice prints it: `2027-000042`. */
-const DOCUMENT_NUMBER = /^\d{4}-\d{6,}$/;
+/**
+ * A document's number as an invoice prints it: `2027-C-000042` (year, series, sequence). A document numbered before
+ * the series (`2027-000042`) keeps its number and stays readable.
+ */
+const DOCUMENT_NUMBER = /^\d{4}-(?:[A-Z]-)?\d{6,}$/;
 
 export const OrderDocumentResource = z
   .strictObject({
-    number: z.string().check(z.describe('Gapless per seller and year: `<year>-<six digits>`, e.g. `2027-000042`.')),
+    number: z
+      .string()
+      .check(
+        z.describe(
+          "Unique per seller: `<year>-<series>-<six digits>`, e.g. `2027-C-000042`, gapless within its series (one letter each, A the first; an order's series is fixed by its id).",
+        ),
+      ),
     kind: z.enum(DOCUMENT_KINDS),
     issuedAt: z.iso.datetime(),
     total: z
@@ -25,5 +34,7 @@ export const OrderDocumentResource = z
 /** `{id}` and `{number}`. */
 export const PathOrderDocument = z.strictObject({
   id: wholeNumber('id', { positive: true }),
-  number: z.string().check(z.regex(DOCUMENT_NUMBER, 'must be a document number such as 2027-000042'), z.maxLength(20)),
+  number: z
+    .string()
+    .check(z.regex(DOCUMENT_NUMBER, 'must be a document number such as 2027-C-000042'), z.maxLength(20)),
 });

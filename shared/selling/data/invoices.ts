@@ -17,7 +17,7 @@ import { DOCUMENT_KINDS, type DocumentLine, type InvoiceDocument } from '../doma
 
 /**
  * Invoices and credit notes (shared/README.md "Invoices"): each document an item in its order's partition, frozen
- * when numbered, and each seller's numbers of a year one counter item (`last`). Numbers are given in one transaction
+ * when numbered, and each seller's numbers of a year in a series one counter item (`last`). Numbers are given in one transaction
  * with the documents they number: the counter moves from the value read to the last number given (conditional, so two
  * numbering at once cannot give one number twice: the loser reads again) and each document is put only where none is
  * (an order invoiced once however often it is handed over). No number is taken without its document, so none is lost.
@@ -60,10 +60,17 @@ export interface NumberedDocument {
   document: InvoiceDocument;
 }
 
-/** The last number a seller gave in a year (0: none yet), read strongly consistent. */
-export async function readLastNumber(seller: string, year: number): Promise<number> {
+/** A seller's numbers of a year in one series: each series' counter is its own item, gapless on its own. */
+export interface NumberSeries {
+  seller: string;
+  year: number;
+  series: number;
+}
+
+/** The last number a seller gave in a year's series (0: none yet), read strongly consistent. */
+export async function readLastNumber({ seller, year, series }: NumberSeries): Promise<number> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: keys.invoiceNumbers(seller, year), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.invoiceNumbers(seller, year, series), ConsistentRead: true }),
   );
   return Item ? z.number().parse(Item.last) : 0;
 }
@@ -93,20 +100,19 @@ const COUNTER = 'invoice numbers';
 const DOCUMENT = 'invoice document';
 
 /**
- * The documents put with the seller's counter moved from `last` (as read) to their last number, in one transaction
+ * The documents put with the seller's series' counter moved from `last` (as read) to their last number, in one transaction
  * (at most 99 documents: DynamoDB's 100 actions). False when it lost: the counter moved since the read, or one of the
  * documents was put meanwhile (another consumer's batch): nothing was written, the caller reads again.
  */
 export async function commitNumbered(
-  seller: string,
-  year: number,
+  { seller, year, series }: NumberSeries,
   last: number,
   numbered: readonly NumberedDocument[],
 ): Promise<boolean> {
   const counter: TransactItem = {
     Update: {
       TableName: tableName(),
-      Key: keys.invoiceNumbers(seller, year),
+      Key: keys.invoiceNumbers(seller, year, series),
       UpdateExpression: 'SET #last = :next, entity = :entity',
       ConditionExpression: last === 0 ? 'attribute_not_exists(PK)' : '#last = :last',
       ExpressionAttributeNames: { '#last': 'last' },

@@ -104,6 +104,6 @@ export async function drawInvoice(document: InvoiceDocument): Promise<Uint8Array
 const titleOf = (document: Pick<InvoiceDocument, 'kind'>): string =>
   document.kind === 'invoice' ? 'Invoice' : 'Credit note';
 
-/** The file name a download offers: `invoice-2027-000042.pdf`. */
+/** The file name a download offers: `invoice-2027-C-000042.pdf`. */
 export const invoiceFileName = (document: Pick<InvoiceDocument, 'kind' | 'number'>): string =>
   `${document.kind === 'invoice' ? 'invoice' : 'credit-note'}-${document.number}.pdf`;

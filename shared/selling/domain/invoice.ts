@@ -35,7 +35,7 @@ export interface DocumentLine {
 }
 
 export interface InvoiceDocument {
-  /** `2027-000042`: the year of issue, then the seller's next number of that year. */
+  /** `2027-C-000042`: the year of issue, the order's series, then the seller's next number of that year in it. */
   number: string;
   kind: DocumentKind;
   orderId: number;
@@ -51,9 +51,19 @@ export interface InvoiceDocument {
 /** A document before its number: numbering gives it `number` and `issuedAt`. */
 export type DocumentDraft = Omit<InvoiceDocument, 'number' | 'issuedAt'>;
 
-/** The gapless number: year, then the sequence number of that year, six digits at least. */
-export const documentNumber = (year: number, sequence: number): string =>
-  `${year}-${String(sequence).padStart(6, '0')}`;
+/**
+ * How many series a seller's numbers of a year may run in: one letter each, A to Z. Several series let numbering
+ * transactions write several counters instead of one (EU VAT Directive 2006/112/EC, Art. 226(2): "a sequential
+ * number, based on one or more series, which uniquely identifies the invoice").
+ */
+export const MAX_INVOICE_SERIES = 26;
+
+/** An order's series of `series`: fixed by its id, so a retry, a replay and its credit notes pick the same one. */
+export const seriesOf = (orderId: number, series: number): number => orderId % series;
+
+/** The number: the year, the series' letter (A the first), then the series' gapless sequence, six digits at least. */
+export const documentNumber = (year: number, series: number, sequence: number): string =>
+  `${year}-${String.fromCharCode(65 + series)}-${String(sequence).padStart(6, '0')}`;
 
 /**
  * The counter a seller's numbers come from: its tax id (or, without one, its name), folded to letters and digits. A

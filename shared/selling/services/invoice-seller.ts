@@ -1,5 +1,6 @@
 import { requireSection } from '../../config.ts';
 import * as z from '../../schema.ts';
+import { MAX_INVOICE_SERIES } from '../domain/invoice.ts';
 import { type Seller, SellerFields } from '../domain/pricing-schemas.ts';
 
 const Settings = z.object({
@@ -22,4 +23,16 @@ const Settings = z.object({
  */
 export function stageSeller(): Seller {
   return SellerFields.parse(requireSection('the invoice seller', Settings).INVOICE_SELLER);
+}
+
+const Series = z.object({
+  INVOICE_SERIES: z.pipe(z.pipe(z.string(), z.transform(Number)), z.int().check(z.gte(1), z.lte(MAX_INVOICE_SERIES))),
+});
+
+/**
+ * How many series each seller's numbers of a year run in (the stage file's `invoiceSeries`, INVOICE_SERIES): sized so
+ * that no series' counter is written by more numbering transactions a second than one item takes.
+ */
+export function invoiceSeries(): number {
+  return requireSection('the invoice series', Series).INVOICE_SERIES;
 }

@@ -10,6 +10,7 @@ import {
   commitNumbered,
   INVOICE,
   type NumberedDocument,
+  type NumberSeries,
   readLastNumber,
   readOrderDocuments,
   storedDocuments,
@@ -23,15 +24,18 @@ import {
   restCreditLines,
   sellerKey,
   type SoldTicket,
+  seriesOf,
 } from '../domain/invoice.ts';
 import type { Order, PartCancellation } from '../domain/order.ts';
-import { stageSeller } from '../services/invoice-seller.ts';
+import { invoiceSeries, stageSeller } from '../services/invoice-seller.ts';
 
 /**
  * Invoices and credit notes are numbered here (shared/README.md "Invoices"). The rule: a seller's numbers of a year
- * are gapless and given only with their document, in one transaction (data/invoices.ts `commitNumbered`); a paid
- * order's invoice when its tickets are issued (the issuing consumer numbers its batch's orders together: one counter
- * write per batch, not per order), a credit note when a cancel refunds.
+ * run in several series (an order's fixed by its id), each gapless and given only with its documents, in one
+ * transaction (data/invoices.ts `commitNumbered`); a paid order's invoice when its tickets are issued (the issuing
+ * consumer numbers its batch's orders of one series together: one counter write per series of the batch, not per
+ * order), a credit note when a cancel refunds. The series spread the counters' writes: one item takes only so many
+ * transactions a second.
  */
 
 /** Documents one transaction numbers: DynamoDB's 100 actions, less the counter's. */
@@ -42,22 +46,29 @@ const toInvoice = (order: Order | undefined): order is Order => order?.status ==
 
 /**
  * The invoices of these orders (the issuing consumer's batch, a box-office sale), each order once: an order already
- * invoiced, not active or free is skipped, so a batch handed over again writes nothing. Numbered per seller and year,
- * DOCUMENTS_PER_TRANSACTION at a time.
+ * invoiced, not active or free is skipped, so a batch handed over again writes nothing. Numbered per seller, year and
+ * series, DOCUMENTS_PER_TRANSACTION at a time.
  */
 export async function invoicePaidOrders(orderIds: readonly number[]): Promise<void> {
   const orders = (await Promise.all(orderIds.map((id) => getOrder(id)))).filter(toInvoice);
   if (!orders.length) return;
   const invoiced = await storedDocuments(orders.map((order) => ({ orderId: order.id, name: INVOICE })));
   const drafts = await draftsOf(orders.filter((_, at) => !invoiced[at]));
-  const bySeller = new Map<string, DocumentDraft[]>();
-  for (const draft of drafts)
-    bySeller.set(sellerKey(draft.seller), [...(bySeller.get(sellerKey(draft.seller)) ?? []), draft]);
-  for (const ofSeller of bySeller.values())
-    for (let start = 0; start < ofSeller.length; start += DOCUMENTS_PER_TRANSACTION)
-      await numberDocuments(
-        ofSeller.slice(start, start + DOCUMENTS_PER_TRANSACTION).map((draft) => ({ name: INVOICE, draft })),
-      );
+  const bySeries = new Map<string, Draft[]>();
+  for (const draft of drafts) {
+    const group = `${sellerKey(draft.seller)}#${seriesOf(draft.orderId, invoiceSeries())}`;
+    bySeries.set(group, [...(bySeries.get(group) ?? []), { name: INVOICE, draft }]);
+  }
+  // Each series its own transactions: they write different counters, so they need not wait for each other. All
+  // settle before a failure is thrown, so none is still writing when the caller's retry reads what was numbered.
+  const settled = await Promise.allSettled(
+    [...bySeries.values()].map(async (ofSeries) => {
+      for (let start = 0; start < ofSeries.length; start += DOCUMENTS_PER_TRANSACTION)
+        await numberDocuments(ofSeries.slice(start, start + DOCUMENTS_PER_TRANSACTION));
+    }),
+  );
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** The orders' invoices as drafts; a batch's orders are mostly of one event: its event and types read once for all. */
@@ -97,31 +108,33 @@ interface Draft {
 }
 
 /**
- * Drafts of one seller (the caller groups them) numbered in one transaction, conditional on the counter as read (through read-decide-write: a
- * concurrent batch that numbered first makes this read again). A draft whose document was stored meanwhile is
- * dropped on the new read: each order's document once.
+ * Drafts of one seller and series (the caller groups them) numbered in one transaction, conditional on the series'
+ * counter as read (through read-decide-write: a concurrent batch that numbered first makes this read again). A draft
+ * whose document was stored meanwhile is dropped on the new read: each order's document once.
  */
 async function numberDocuments(drafts: readonly Draft[]): Promise<void> {
-  const seller = sellerKey(drafts[0]!.draft.seller);
+  const { draft: first } = drafts[0]!;
+  const seller = sellerKey(first.seller);
+  const series = seriesOf(first.orderId, invoiceSeries());
   await readDecideWrite({
-    subject: `Invoice numbers of ${seller}`,
+    subject: `Invoice numbers of ${seller}, series ${series}`,
     read: async () => {
       // One instant for the year and the date of issue: a document issued on 1 January carries that year's number.
       const issuedAt = now().toISOString();
-      const year = Number(issuedAt.slice(0, 4));
+      const numbers: NumberSeries = { seller, year: Number(issuedAt.slice(0, 4)), series };
       const [last, stored] = await Promise.all([
-        readLastNumber(seller, year),
+        readLastNumber(numbers),
         storedDocuments(drafts.map(({ name, draft }) => ({ orderId: draft.orderId, name }))),
       ]);
-      return { year, issuedAt, last, left: drafts.filter((_, at) => !stored[at]) };
+      return { numbers, issuedAt, last, left: drafts.filter((_, at) => !stored[at]) };
     },
-    decide: ({ year, issuedAt, last, left }) => {
+    decide: ({ numbers, issuedAt, last, left }) => {
       if (!left.length) return { answer: undefined };
       const numbered: NumberedDocument[] = left.map(({ name, draft }, at) => ({
         name,
-        document: { ...draft, number: documentNumber(year, last + at + 1), issuedAt },
+        document: { ...draft, number: documentNumber(numbers.year, series, last + at + 1), issuedAt },
       }));
-      return { write: () => commitNumbered(seller, year, last, numbered), answer: undefined };
+      return { write: () => commitNumbered(numbers, last, numbered), answer: undefined };
     },
   });
 }

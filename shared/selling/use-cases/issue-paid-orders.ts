@@ -45,8 +45,8 @@ async function issueOne({ orderId }: PaidOrderChange): Promise<boolean> {
 }
 
 /**
- * The batch's issued orders invoiced together (invoices.ts: one transaction of the seller's counter for them all, so
- * the counter is written once per batch, not once per order). False when that failed: the batch is retried, which
+ * The batch's issued orders invoiced together (invoices.ts: one transaction per series of the seller among them, so
+ * each series' counter is written once per batch, not once per order). False when that failed: the batch is retried, which
  * issues nothing twice and invoices only the orders still without an invoice.
  */
 async function invoiceIssued(issued: readonly PaidOrderChange[]): Promise<boolean> {
